@@ -1,0 +1,23 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// Tests import sibling packages from source, so a stale dist/ never hides a change.
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@setup-pack/core': src('./packages/core/src/index.ts'),
+      '@setup-pack/installer': src('./packages/installer/src/index.ts'),
+    },
+  },
+  test: {
+    projects: [
+      { extends: true, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cli', root: './packages/cli', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000 } },
+      { extends: true, test: { name: 'installer', root: './packages/installer', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
+      { extends: true, test: { name: 'workspace-server', root: './apps/workspace-server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      { extends: true, test: { name: 'editor', root: './apps/editor', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 } },
+    ],
+  },
+});
