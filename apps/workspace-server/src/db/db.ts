@@ -1,0 +1,23 @@
+/** The one SQL surface both stores implement: PostgreSQL dialect, $1 parameters. */
+export interface Queryable {
+  query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one database transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Timestamps come back as Date from both drivers, but be tolerant of strings. */
+export function iso(v: unknown): string {
+  if (v instanceof Date) return v.toISOString();
+  return new Date(String(v)).toISOString();
+}
+
+export function isoOrNull(v: unknown): string | null {
+  return v === null || v === undefined ? null : iso(v);
+}

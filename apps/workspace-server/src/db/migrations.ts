@@ -1,0 +1,354 @@
+import type { Db } from './db.js';
+
+/**
+ * The one ordered migration set for both stores. Append only: a released migration never changes.
+ * Later features (webhooks, catalog, install ledger) add their own entries at the end.
+ */
+export const migrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'core crm schema',
+    sql: `
+CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
+
+CREATE TABLE workspaces (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  slug text NOT NULL UNIQUE,
+  plan text NOT NULL DEFAULT 'standard',
+  rate_limit_per_minute integer NOT NULL DEFAULT 120,
+  created_at timestamptz NOT NULL
+);
+
+CREATE TABLE members (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  email text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX members_ws ON members (workspace_id, created_at DESC, id DESC);
+
+CREATE TABLE api_keys (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text,
+  key_prefix text NOT NULL,
+  secret_hash text NOT NULL UNIQUE,
+  scopes jsonb NOT NULL,
+  created_by_member_id text REFERENCES members(id) ON DELETE SET NULL,
+  expires_at timestamptz,
+  revoked_at timestamptz,
+  created_at timestamptz NOT NULL
+);
+
+CREATE TABLE rate_limit_windows (
+  workspace_id text NOT NULL,
+  window_start bigint NOT NULL,
+  count integer NOT NULL,
+  PRIMARY KEY (workspace_id, window_start)
+);
+
+CREATE TABLE tags (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  color text,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX tags_ws ON tags (workspace_id, created_at DESC, id DESC);
+
+CREATE TABLE contact_stages (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  position integer NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX contact_stages_ws ON contact_stages (workspace_id, created_at DESC, id DESC);
+
+CREATE TABLE lead_sources (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX lead_sources_ws ON lead_sources (workspace_id, created_at DESC, id DESC);
+
+CREATE TABLE contacts (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  first_name text NOT NULL,
+  last_name text NOT NULL,
+  address text, city text, state text, zip_code text, company text, job_title text, notes text,
+  stage_id text REFERENCES contact_stages(id) ON DELETE SET NULL,
+  lead_source_id text REFERENCES lead_sources(id) ON DELETE SET NULL,
+  owner_id text REFERENCES members(id) ON DELETE SET NULL,
+  custom_fields jsonb NOT NULL DEFAULT '{}',
+  affiliate_attribution_token text,
+  search_text text NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  last_activity_at timestamptz
+);
+CREATE INDEX contacts_ws_created ON contacts (workspace_id, created_at DESC, id DESC);
+CREATE INDEX contacts_ws_stage ON contacts (workspace_id, stage_id, created_at DESC, id DESC);
+CREATE INDEX contacts_ws_source ON contacts (workspace_id, lead_source_id, created_at DESC, id DESC);
+CREATE INDEX contacts_ws_owner ON contacts (workspace_id, owner_id, created_at DESC, id DESC);
+CREATE INDEX contacts_ws_updated ON contacts (workspace_id, updated_at);
+CREATE INDEX contacts_search ON contacts USING gin (search_text public.gin_trgm_ops);
+
+CREATE TABLE contact_emails (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  contact_id text NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+  value text NOT NULL,
+  label text NOT NULL,
+  is_primary boolean NOT NULL,
+  position integer NOT NULL
+);
+CREATE INDEX contact_emails_contact ON contact_emails (contact_id, position);
+CREATE INDEX contact_emails_value ON contact_emails (workspace_id, lower(value));
+
+CREATE TABLE contact_phones (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  contact_id text NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+  value text NOT NULL,
+  label text NOT NULL,
+  is_primary boolean NOT NULL,
+  position integer NOT NULL
+);
+CREATE INDEX contact_phones_contact ON contact_phones (contact_id, position);
+
+CREATE TABLE contact_tags (
+  contact_id text NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+  tag_id text NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+  workspace_id text NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (contact_id, tag_id)
+);
+CREATE INDEX contact_tags_tag ON contact_tags (tag_id, contact_id);
+
+-- Opt-outs are keyed by address, not by contact, so deleting a contact keeps them.
+CREATE TABLE opt_outs (
+  workspace_id text NOT NULL,
+  channel text NOT NULL,
+  value text NOT NULL,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (workspace_id, channel, value)
+);
+
+CREATE TABLE mailboxes (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  owner_member_id text NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+  address text NOT NULL,
+  is_private boolean NOT NULL DEFAULT false
+);
+
+CREATE TABLE activities (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  contact_id text NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+  type text NOT NULL,
+  title text NOT NULL,
+  description text,
+  metadata jsonb,
+  actor_member_id text REFERENCES members(id) ON DELETE SET NULL,
+  is_private boolean NOT NULL DEFAULT false,
+  mailbox_id text REFERENCES mailboxes(id) ON DELETE SET NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX activities_contact ON activities (contact_id, created_at DESC, id DESC);
+
+-- Texts, emails, call transcripts, voicemails, lead emails and website history: removed with the contact.
+CREATE TABLE communications (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  contact_id text NOT NULL REFERENCES contacts(id) ON DELETE CASCADE,
+  kind text NOT NULL,
+  body text NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX communications_contact ON communications (contact_id);
+
+CREATE TABLE pipelines (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  position integer NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX pipelines_ws ON pipelines (workspace_id, created_at DESC, id DESC);
+
+CREATE TABLE pipeline_stages (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  pipeline_id text NOT NULL REFERENCES pipelines(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  type text NOT NULL,
+  position integer NOT NULL
+);
+CREATE INDEX pipeline_stages_pipeline ON pipeline_stages (pipeline_id, position);
+
+CREATE TABLE listings (
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  listing_key text NOT NULL,
+  label text NOT NULL,
+  photo_path text NOT NULL DEFAULT '',
+  PRIMARY KEY (workspace_id, listing_key)
+);
+
+CREATE TABLE deals (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  value numeric(18,2),
+  pipeline_id text NOT NULL REFERENCES pipelines(id),
+  stage_id text NOT NULL REFERENCES pipeline_stages(id),
+  status text NOT NULL,
+  contact_id text REFERENCES contacts(id) ON DELETE SET NULL,
+  listing_label text,
+  expected_close_date timestamptz,
+  closed_at timestamptz,
+  lost_reason text,
+  notes text,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX deals_ws ON deals (workspace_id, created_at DESC, id DESC);
+CREATE INDEX deals_ws_pipeline ON deals (workspace_id, pipeline_id, created_at DESC, id DESC);
+CREATE INDEX deals_ws_stage ON deals (workspace_id, stage_id, created_at DESC, id DESC);
+CREATE INDEX deals_ws_status ON deals (workspace_id, status, created_at DESC, id DESC);
+CREATE INDEX deals_ws_contact ON deals (workspace_id, contact_id, created_at DESC, id DESC);
+
+CREATE TABLE closing_stages (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  status text NOT NULL,
+  position integer NOT NULL
+);
+CREATE INDEX closing_stages_ws ON closing_stages (workspace_id, position);
+
+CREATE TABLE checklist_templates (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  items jsonb NOT NULL,
+  created_at timestamptz NOT NULL
+);
+
+CREATE TABLE transactions (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  side text NOT NULL,
+  status text NOT NULL,
+  stage_id text NOT NULL REFERENCES closing_stages(id),
+  fell_through_reason text NOT NULL DEFAULT '',
+  deal_id text REFERENCES deals(id) ON DELETE SET NULL,
+  contact_id text REFERENCES contacts(id) ON DELETE SET NULL,
+  listing_key text NOT NULL DEFAULT '',
+  listing_label text NOT NULL DEFAULT '',
+  listing_photo_path text NOT NULL DEFAULT '',
+  sale_price text NOT NULL, commission_rate text NOT NULL, gross_commission text NOT NULL,
+  gci_override boolean NOT NULL DEFAULT false,
+  referral_fee text NOT NULL, brokerage_split_rate text NOT NULL, team_split_rate text NOT NULL,
+  transaction_fees text NOT NULL, net_commission text NOT NULL,
+  contract_date text NOT NULL DEFAULT '', earnest_money_due_date text NOT NULL DEFAULT '',
+  inspection_date text NOT NULL DEFAULT '', appraisal_date text NOT NULL DEFAULT '',
+  financing_date text NOT NULL DEFAULT '', walkthrough_date text NOT NULL DEFAULT '',
+  projected_close_date text NOT NULL DEFAULT '', actual_close_date text NOT NULL DEFAULT '',
+  possession_date text NOT NULL DEFAULT '',
+  notes text NOT NULL DEFAULT '',
+  document_count integer NOT NULL DEFAULT 0,
+  idempotency_key text,
+  search_text text NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  UNIQUE (workspace_id, idempotency_key)
+);
+CREATE INDEX transactions_ws ON transactions (workspace_id, created_at DESC, id DESC);
+CREATE INDEX transactions_ws_status ON transactions (workspace_id, status, created_at DESC, id DESC);
+CREATE INDEX transactions_ws_contact ON transactions (workspace_id, contact_id);
+CREATE INDEX transactions_ws_deal ON transactions (workspace_id, deal_id);
+CREATE INDEX transactions_search ON transactions USING gin (search_text public.gin_trgm_ops);
+
+CREATE TABLE transaction_activities (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  transaction_id text NOT NULL REFERENCES transactions(id) ON DELETE CASCADE,
+  title text NOT NULL,
+  description text,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX transaction_activities_txn ON transaction_activities (transaction_id, created_at DESC, id DESC);
+
+CREATE TABLE transaction_parties (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  transaction_id text NOT NULL REFERENCES transactions(id) ON DELETE CASCADE,
+  contact_id text NOT NULL DEFAULT '',
+  name text NOT NULL,
+  role text NOT NULL,
+  relationship_label_id text NOT NULL DEFAULT ''
+);
+CREATE INDEX transaction_parties_txn ON transaction_parties (transaction_id);
+
+CREATE TABLE transaction_tasks (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  transaction_id text NOT NULL REFERENCES transactions(id) ON DELETE CASCADE,
+  title text NOT NULL,
+  completed boolean NOT NULL DEFAULT false,
+  due_date text NOT NULL DEFAULT '',
+  milestone text NOT NULL DEFAULT '',
+  offset_days integer NOT NULL DEFAULT 0,
+  position integer NOT NULL
+);
+CREATE INDEX transaction_tasks_txn ON transaction_tasks (transaction_id, position);
+
+-- The outbox: written in the same transaction as the change; webhook deliveries build on it.
+CREATE TABLE events (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  type text NOT NULL,
+  data jsonb NOT NULL,
+  changed_fields jsonb,
+  created_at timestamptz NOT NULL
+);
+CREATE INDEX events_ws ON events (workspace_id, created_at DESC, id DESC);
+`,
+  },
+];
+
+/** Applies pending migrations; an advisory lock keeps two processes on one database from racing. */
+export async function migrate(db: Db): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    // One lock for the whole database: CREATE EXTENSION is database-wide even when schemas differ.
+    await tx.query('SELECT pg_advisory_xact_lock(7340001)');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(rows.map((r) => Number(r.version)));
+    const applied: number[] = [];
+    for (const m of migrations) {
+      if (done.has(m.version)) continue;
+      for (const stmt of splitStatements(m.sql)) await tx.query(stmt);
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}
+
+/** Our migrations hold no semicolons inside literals or bodies, so splitting on ";\n" is exact. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*\n/)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter((s) => s.length > 0);
+}

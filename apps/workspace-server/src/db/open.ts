@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import type { Db } from './db.js';
+import { migrate } from './migrations.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; when absent, the embedded PGlite store is used. */
+  databaseUrl?: string;
+  /** PostgreSQL schema (search_path) to use; tests give each file its own. */
+  schema?: string;
+  /** Embedded store directory; ignored with memory or databaseUrl. */
+  dataDir?: string;
+  /** Ephemeral embedded store. */
+  memory?: boolean;
+  poolSize?: number;
+}
+
+export interface Store {
+  db: Db;
+  close(): Promise<void>;
+}
+
+/** Opens the store and applies migrations, so a returned store is always ready. */
+export async function openStore(opts: StoreOptions): Promise<Store> {
+  let db: Db;
+  if (opts.databaseUrl) {
+    db = await openPostgres({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize });
+  } else if (opts.memory || !opts.dataDir) {
+    db = await openPglite();
+  } else {
+    mkdirSync(opts.dataDir, { recursive: true });
+    db = await openPglite(opts.dataDir);
+  }
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
+  return { db, close: () => db.close() };
+}

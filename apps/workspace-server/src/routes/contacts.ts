@@ -1,0 +1,144 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { addNote, listActivities } from '../store/activities.js';
+import { createContact, deleteContact, getContact, listContacts, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { listOf, nstr, pagingQuery, ref, str } from './schemas.js';
+
+const row = (labels: string[]) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['value', 'label'],
+  properties: {
+    value: { type: 'string', minLength: 1 },
+    label: { type: 'string', enum: labels },
+    id: nstr,
+    is_primary: { type: ['boolean', 'null'] },
+    position: { type: ['integer', 'null'] },
+  },
+});
+
+const contactFields = {
+  first_name: nstr,
+  last_name: nstr,
+  email: nstr,
+  phone: nstr,
+  emails: { type: ['array', 'null'], items: row(['Home', 'Work', 'Other']) },
+  phones: { type: ['array', 'null'], items: row(['Mobile', 'Home', 'Work', 'Fax', 'Other']) },
+  address: nstr, city: nstr, state: nstr, zip_code: nstr, company: nstr, job_title: nstr, notes: nstr,
+  stage_id: nstr,
+  lead_source_id: nstr,
+  owner_id: nstr,
+  custom_fields: { type: ['object', 'null'], additionalProperties: true },
+};
+
+const createBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['first_name', 'last_name'],
+  properties: {
+    ...contactFields,
+    first_name: { type: 'string', minLength: 1 },
+    last_name: { type: 'string', minLength: 1 },
+    affiliate_attribution_token: nstr,
+  },
+};
+
+const updateBody = { type: 'object', additionalProperties: false, properties: contactFields };
+
+const contactParams = { type: 'object', required: ['contact_id'], properties: { contact_id: str } };
+const tagParams = { type: 'object', required: ['contact_id', 'tag_id'], properties: { contact_id: str, tag_id: str } };
+
+export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  app.get('/v1/contacts', {
+    config: { scope: 'read_contacts' },
+    schema: {
+      summary: 'List contacts, newest first',
+      tags: ['contacts'],
+      querystring: {
+        type: 'object',
+        properties: {
+          ...pagingQuery,
+          q: str, stage_id: str, lead_source_id: str, owner_id: str, tag_id: str, email: str,
+          created_after: { type: 'string', format: 'date-time' },
+          created_before: { type: 'string', format: 'date-time' },
+          updated_after: { type: 'string', format: 'date-time' },
+        },
+      },
+      response: { 200: listOf(ref('Contact')) },
+    },
+  }, async (req) => listContacts(db, callerOf(req).workspace.id, req.query as ContactFilters));
+
+  app.post('/v1/contacts', {
+    config: { scope: 'write_contacts' },
+    schema: { summary: 'Create a contact', tags: ['contacts'], body: createBody, response: { 201: ref('Contact') } },
+  }, async (req, reply) => {
+    const contact = await createContact(db, callerOf(req).workspace.id, req.body as ContactInput, clock.now());
+    return reply.code(201).send(contact);
+  });
+
+  app.get('/v1/contacts/:contact_id', {
+    config: { scope: 'read_contacts' },
+    schema: { summary: 'Get a contact', tags: ['contacts'], params: contactParams, response: { 200: ref('Contact') } },
+  }, async (req) => getContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id));
+
+  app.patch('/v1/contacts/:contact_id', {
+    config: { scope: 'write_contacts' },
+    schema: { summary: 'Update a contact (only fields present change)', tags: ['contacts'], params: contactParams, body: updateBody, response: { 200: ref('Contact') } },
+  }, async (req) =>
+    updateContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, req.body as ContactInput, clock.now()));
+
+  app.delete('/v1/contacts/:contact_id', {
+    config: { scope: 'write_contacts' },
+    schema: {
+      summary: 'Delete a contact permanently (opt-outs are kept)',
+      tags: ['contacts'],
+      params: contactParams,
+      response: { 200: { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } },
+    },
+  }, async (req) => deleteContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, clock.now()));
+
+  app.put('/v1/contacts/:contact_id/tags/:tag_id', {
+    config: { scope: 'write_contacts' },
+    schema: { summary: 'Add a workspace tag to a contact', tags: ['contacts'], params: tagParams, response: { 200: ref('Contact') } },
+  }, async (req) => {
+    const p = req.params as { contact_id: string; tag_id: string };
+    return setContactTag(db, callerOf(req).workspace.id, p.contact_id, p.tag_id, true, clock.now());
+  });
+
+  app.delete('/v1/contacts/:contact_id/tags/:tag_id', {
+    config: { scope: 'write_contacts' },
+    schema: { summary: 'Remove a tag from a contact', tags: ['contacts'], params: tagParams, response: { 200: ref('Contact') } },
+  }, async (req) => {
+    const p = req.params as { contact_id: string; tag_id: string };
+    return setContactTag(db, callerOf(req).workspace.id, p.contact_id, p.tag_id, false, clock.now());
+  });
+
+  app.get('/v1/contacts/:contact_id/activities', {
+    config: { scope: 'read_contacts' },
+    schema: {
+      summary: "A contact's timeline, newest first",
+      tags: ['activities'],
+      params: contactParams,
+      querystring: { type: 'object', properties: pagingQuery },
+      response: { 200: listOf(ref('Activity')) },
+    },
+  }, async (req) => {
+    const { workspace, key } = callerOf(req);
+    const q = req.query as { limit: number; cursor?: string };
+    return listActivities(db, workspace.id, (req.params as { contact_id: string }).contact_id, { ...q, viewerMemberId: key.created_by_member_id });
+  });
+
+  app.post('/v1/contacts/:contact_id/notes', {
+    config: { scope: 'write_contacts' },
+    schema: {
+      summary: 'Append a note to the timeline',
+      tags: ['activities'],
+      params: contactParams,
+      body: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: 10000 } } },
+      response: { 201: ref('Activity') },
+    },
+  }, async (req, reply) => {
+    const note = await addNote(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, (req.body as { body: string }).body, clock.now());
+    return reply.code(201).send(note);
+  });
+};

@@ -1,0 +1,135 @@
+/**
+ * Shared JSON Schemas. Request schemas are inline (validated by our Ajv instances); response
+ * schemas are registered once with app.addSchema and referenced as { $ref: 'Name#' }, so the
+ * OpenAPI document lists them as components.
+ */
+export const str = { type: 'string' } as const;
+export const nstr = { type: ['string', 'null'] } as const;
+export const ts = { type: 'string', format: 'date-time' } as const;
+export const nts = { type: ['string', 'null'], format: 'date-time' } as const;
+export const ref = (name: string) => ({ $ref: `${name}#` });
+
+export const idName = { type: 'object', required: ['id', 'name'], properties: { id: str, name: str } } as const;
+
+export function listOf(item: object) {
+  return {
+    type: 'object',
+    required: ['data', 'has_more', 'total_count'],
+    properties: {
+      data: { type: 'array', items: item },
+      has_more: { type: 'boolean' },
+      next_cursor: nstr,
+      total_count: { type: 'integer' },
+    },
+  };
+}
+
+export const limitParam = (max: number, dflt: number) => ({ type: 'integer', minimum: 1, maximum: max, default: dflt });
+export const pagingQuery = {
+  limit: limitParam(100, 20),
+  cursor: { type: 'string', minLength: 1 },
+} as const;
+
+export const errorSchema = {
+  $id: 'Error',
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['type', 'message'],
+      properties: {
+        type: { type: 'string', enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'] },
+        message: str,
+        param: str,
+      },
+    },
+  },
+};
+
+const emailRow = {
+  type: 'object',
+  required: ['id', 'value', 'label', 'is_primary', 'position'],
+  properties: { id: str, value: str, label: str, is_primary: { type: 'boolean' }, position: { type: 'integer' } },
+};
+
+export const contactSchema = {
+  $id: 'Contact',
+  type: 'object',
+  properties: {
+    id: str,
+    first_name: str,
+    last_name: str,
+    email: nstr,
+    phone: nstr,
+    emails: { type: 'array', items: emailRow },
+    phones: { type: 'array', items: emailRow },
+    address: nstr, city: nstr, state: nstr, zip_code: nstr, company: nstr, job_title: nstr, notes: nstr,
+    stage: { anyOf: [{ type: 'null' }, idName] },
+    lead_source: { anyOf: [{ type: 'null' }, idName] },
+    owner: { anyOf: [{ type: 'null' }, idName] },
+    tags: { type: 'array', items: { type: 'object', properties: { id: str, name: str, color: nstr } } },
+    custom_fields: { type: 'object', additionalProperties: true },
+    created_at: ts,
+    updated_at: ts,
+    last_activity_at: nts,
+  },
+};
+
+export const activitySchema = {
+  $id: 'Activity',
+  type: 'object',
+  properties: {
+    id: str,
+    type: str,
+    title: str,
+    description: nstr,
+    metadata: { type: ['object', 'null'], additionalProperties: true },
+    actor_name: nstr,
+    created_at: ts,
+  },
+};
+
+export const dealSchema = {
+  $id: 'Deal',
+  type: 'object',
+  properties: {
+    id: str,
+    name: str,
+    value: nstr,
+    status: { type: 'string', enum: ['open', 'won', 'lost'] },
+    pipeline: idName,
+    stage: { type: 'object', properties: { id: str, name: str, type: { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] } } },
+    contact_id: nstr,
+    listing_label: nstr,
+    expected_close_date: nts,
+    closed_at: nts,
+    lost_reason: nstr,
+    notes: nstr,
+    created_at: ts,
+    updated_at: ts,
+  },
+};
+
+const txnStrings = [
+  'id', 'name', 'side', 'status', 'fell_through_reason', 'deal_id', 'deal_name', 'deal_status', 'contact_id', 'contact_first_name',
+  'contact_last_name', 'contact_email', 'listing_key', 'listing_label', 'listing_photo_path', 'sale_price', 'commission_rate',
+  'gross_commission', 'referral_fee', 'brokerage_split_rate', 'team_split_rate', 'transaction_fees', 'net_commission', 'contract_date',
+  'earnest_money_due_date', 'inspection_date', 'appraisal_date', 'financing_date', 'walkthrough_date', 'projected_close_date',
+  'actual_close_date', 'possession_date', 'notes', 'stage_id', 'stage_name',
+];
+
+export const transactionSchema = {
+  $id: 'Transaction',
+  type: 'object',
+  required: [...txnStrings, 'gci_override', 'document_count', 'created_at', 'updated_at'],
+  properties: {
+    ...Object.fromEntries(txnStrings.map((k) => [k, str])),
+    gci_override: { type: 'boolean' },
+    document_count: { type: 'integer' },
+    created_at: ts,
+    updated_at: ts,
+  },
+};
+
+export const sharedSchemas = [errorSchema, contactSchema, activitySchema, dealSchema, transactionSchema];

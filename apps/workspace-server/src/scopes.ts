@@ -1,0 +1,29 @@
+/**
+ * Scopes are read_<resource> / write_<resource>; write implies read; full_access grants all.
+ * Later features register their resources here (one line each), so keys can be issued for them.
+ */
+export const scopeResources = [
+  'contacts',
+  'deals',
+  'transactions',
+  'tags',
+  'contact_stages',
+  'lead_sources',
+  'members',
+  'pipelines',
+] as const;
+
+export type Scope = string;
+
+export const allScopes: string[] = ['full_access', ...scopeResources.flatMap((r) => [`read_${r}`, `write_${r}`])];
+
+export function isKnownScope(s: string): boolean {
+  return allScopes.includes(s.toLowerCase());
+}
+
+/** True when the granted scopes allow `needed` (e.g. read_contacts is allowed by write_contacts). */
+export function hasScope(granted: readonly string[], needed: string): boolean {
+  if (granted.includes('full_access') || granted.includes(needed)) return true;
+  if (needed.startsWith('read_')) return granted.includes(`write_${needed.slice(5)}`);
+  return false;
+}

@@ -1,0 +1,156 @@
+import { timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import { systemClock, type Clock } from './clock.js';
+import type { Store } from './db/open.js';
+import { ApiError, envelope } from './errors.js';
+import { adminRoutes } from './routes/admin.js';
+import { contactRoutes } from './routes/contacts.js';
+import type { RouteDeps } from './routes/context.js';
+import { dealRoutes } from './routes/deals.js';
+import { lookupRoutes } from './routes/lookups.js';
+import { meRoutes } from './routes/me.js';
+import { buildOpenApi } from './routes/openapi.js';
+import { sharedSchemas } from './routes/schemas.js';
+import { transactionRoutes } from './routes/transactions.js';
+import { hasScope } from './scopes.js';
+import { hitRateLimit, pruneRateLimitWindows } from './store/ratelimit.js';
+import { authenticate } from './store/workspaces.js';
+import { validationError, validatorCompiler } from './validation.js';
+
+export interface ServerOptions {
+  store: Store;
+  clock?: Clock;
+  /** Guards /admin; when absent the admin API refuses every call. */
+  adminToken?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Plan features a workspace's plan may exclude; a route names its feature in config. */
+const planExcludes: Record<string, string[]> = { standard: [], lite: ['transactions'] };
+const DEFAULT_LIMIT = 120;
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function bearer(header: string | undefined): string | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? m[1] : null;
+}
+
+/** Query parameters sent twice are ambiguous; the spec answers 400 instead of guessing. */
+function duplicateQueryParam(url: string): string | null {
+  const i = url.indexOf('?');
+  if (i < 0) return null;
+  const seen = new Set<string>();
+  for (const key of new URLSearchParams(url.slice(i + 1)).keys()) {
+    if (seen.has(key)) return key;
+    seen.add(key);
+  }
+  return null;
+}
+
+export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
+  const clock = opts.clock ?? systemClock;
+  const db = opts.store.db;
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024 });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
+  for (const s of sharedSchemas) app.addSchema(s);
+  // Only JSON bodies are accepted: any other content type is a 415.
+  app.removeContentTypeParser(['text/plain']);
+
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    const dup = duplicateQueryParam(req.url);
+    if (dup) throw new ApiError(400, 'invalid_request_error', `Query parameter ${dup} was sent more than once`, dup);
+    const policy = req.routeOptions.config ?? {};
+    const auth = policy.auth ?? (req.routeOptions.url ? 'key' : 'none');
+    if (auth === 'none') return;
+    const token = bearer(req.headers.authorization);
+    if (auth === 'admin') {
+      if (!opts.adminToken || !token || !sameSecret(token, opts.adminToken)) {
+        throw new ApiError(401, 'authentication_error', 'Invalid admin token');
+      }
+      return;
+    }
+    if (!token) throw new ApiError(401, 'authentication_error', 'Missing API key: send Authorization: Bearer <API_KEY>');
+    const now = clock.now();
+    const caller = await authenticate(db, token, now);
+    req.caller = caller;
+    const rl = await hitRateLimit(db, caller.workspace.id, caller.workspace.rate_limit_per_minute, now);
+    reply.header('X-RateLimit-Limit', String(rl.limit));
+    reply.header('X-RateLimit-Remaining', String(rl.remaining));
+    reply.header('X-RateLimit-Reset', String(rl.reset));
+    if (!rl.allowed) {
+      throw new ApiError(429, 'rate_limit_error', `Rate limit of ${rl.limit} requests per minute exceeded`, undefined, {
+        'Retry-After': String(rl.retryAfter),
+      });
+    }
+    if (policy.scope && !hasScope(caller.key.scopes, policy.scope)) {
+      throw new ApiError(403, 'permission_error', `This API key lacks the ${policy.scope} scope`);
+    }
+    if (policy.feature && (planExcludes[caller.workspace.plan] ?? []).includes(policy.feature)) {
+      throw new ApiError(403, 'permission_error', `The ${caller.workspace.plan} plan does not include ${policy.feature}`);
+    }
+  });
+
+  // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (!reply.hasHeader('X-RateLimit-Limit')) {
+      const now = clock.now().getTime();
+      reply.header('X-RateLimit-Limit', String(DEFAULT_LIMIT));
+      reply.header('X-RateLimit-Remaining', String(DEFAULT_LIMIT));
+      reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err: unknown, req, reply) => {
+    const e = err as ApiError & { validation?: unknown; validationContext?: string; code?: string };
+    if (e instanceof ApiError) {
+      return reply.code(e.statusCode).headers(e.headers).send(envelope(e.type, e.message, e.param));
+    }
+    const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+    if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send(envelope('invalid_request_error', 'Request bodies must be sent with Content-Type: application/json'));
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (malformed JSON, empty body, too large): keep status, use our envelope.
+      return reply.code(status).send(envelope('invalid_request_error', e.message));
+    }
+    req.log.error({ err: e }, 'request failed');
+    return reply.code(500).send(envelope('api_error', 'An internal error occurred; it is safe to retry with backoff'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(envelope('invalid_request_error', `Unrecognized request URL (${req.method} ${req.url.split('?')[0]})`));
+  });
+
+  const deps: RouteDeps = { db, clock };
+  await app.register(meRoutes, deps);
+  await app.register(contactRoutes, deps);
+  await app.register(dealRoutes, deps);
+  await app.register(transactionRoutes, deps);
+  await app.register(lookupRoutes, deps);
+  await app.register(adminRoutes, deps);
+  // Later features register here, one line each (webhooks, catalog, install ledger).
+
+  let openapi: unknown = null;
+  app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } as never }, async () => {
+    openapi ??= buildOpenApi(routes, sharedSchemas);
+    return openapi;
+  });
+
+  // Old rate-limit windows are useless; drop them every few minutes.
+  const timer = setInterval(() => void pruneRateLimitWindows(db, clock.now()).catch(() => {}), 5 * 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  return app;
+}

@@ -1,0 +1,81 @@
+import type { Db } from '../db/db.js';
+import { iso } from '../db/db.js';
+import { notFound } from '../errors.js';
+import { addActivity } from './contacts.js';
+import { recordEvent } from './events.js';
+import { finishPage, keysetCondition, Params, type Page, type Row } from './sql.js';
+
+export interface Activity {
+  id: string;
+  type: string;
+  title: string;
+  description: string | null;
+  metadata: Record<string, unknown> | null;
+  actor_name: string | null;
+  created_at: string;
+}
+
+export const PRIVATE_EMAIL_TITLE = 'Private email exchange';
+
+/**
+ * A private mailbox's emails are masked unless the key's creator owns the mailbox: the row is
+ * kept (the timeline shows something happened) but says nothing about it.
+ */
+export function toActivity(r: Row, viewerMemberId: string | null): Activity {
+  const masked = r.mailbox_private === true && r.mailbox_owner !== viewerMemberId;
+  if (masked) {
+    return { id: r.id, type: r.type, title: PRIVATE_EMAIL_TITLE, description: null, metadata: null, actor_name: null, created_at: iso(r.created_at) };
+  }
+  return {
+    id: r.id,
+    type: r.type,
+    title: r.title,
+    description: r.description ?? null,
+    metadata: (r.metadata ?? null) as Record<string, unknown> | null,
+    actor_name: r.actor_name ?? null,
+    created_at: iso(r.created_at),
+  };
+}
+
+const ACTIVITY_SELECT = `SELECT a.*, m.name AS actor_name, mb.is_private AS mailbox_private, mb.owner_member_id AS mailbox_owner
+  FROM activities a
+  LEFT JOIN members m ON m.id = a.actor_member_id
+  LEFT JOIN mailboxes mb ON mb.id = a.mailbox_id`;
+
+async function requireContact(db: Db, ws: string, contactId: string) {
+  const { rows } = await db.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2', [ws, contactId]);
+  if (!rows.length) throw notFound('contact', 'contact_id');
+}
+
+export async function listActivities(
+  db: Db,
+  ws: string,
+  contactId: string,
+  opts: { limit: number; cursor?: string; viewerMemberId: string | null },
+): Promise<Page<Activity>> {
+  await requireContact(db, ws, contactId);
+  const q = new Params();
+  // Private notes never leave the service through the API.
+  const where = [`a.contact_id = ${q.p(contactId)}`, `a.workspace_id = ${q.p(ws)}`, 'a.is_private = false'];
+  const countParams = [...q.values];
+  const countSql = `SELECT count(*)::text AS n FROM activities a WHERE ${where.join(' AND ')}`;
+  const k = keysetCondition(q, opts.cursor, 'a');
+  if (k) where.push(k);
+  const [page, count] = await Promise.all([
+    db.query(`${ACTIVITY_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT ${q.p(opts.limit + 1)}`, q.values),
+    db.query<{ n: string }>(countSql, countParams),
+  ]);
+  return finishPage(page.rows, opts.limit, Number(count.rows[0].n), (r) => toActivity(r, opts.viewerMemberId), (r) => iso(r.created_at));
+}
+
+export async function addNote(db: Db, ws: string, contactId: string, body: string, now: Date): Promise<Activity> {
+  return db.transaction(async (tx) => {
+    const c = await tx.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, contactId]);
+    if (!c.rows.length) throw notFound('contact', 'contact_id');
+    const row = await addActivity(tx, ws, contactId, { type: 'note', title: 'Note', description: body }, now);
+    await tx.query('UPDATE contacts SET last_activity_at = $2::timestamptz WHERE id = $1', [contactId, now.toISOString()]);
+    const activity = toActivity({ ...row, actor_name: null }, null);
+    await recordEvent(tx, ws, 'note.created', { ...activity, contact_id: contactId }, now);
+    return activity;
+  });
+}

@@ -1,0 +1,403 @@
+import type { Db, Queryable } from '../db/db.js';
+import { iso, isoOrNull } from '../db/db.js';
+import { badRequest, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { recordEvent } from './events.js';
+import { finishPage, keysetCondition, Params, type Page, type Row } from './sql.js';
+
+export interface RowInput {
+  value: string;
+  label: string;
+  id?: string | null;
+  is_primary?: boolean | null;
+  position?: number | null;
+}
+
+export interface ContactInput {
+  first_name?: string | null;
+  last_name?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  emails?: RowInput[] | null;
+  phones?: RowInput[] | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip_code?: string | null;
+  company?: string | null;
+  job_title?: string | null;
+  notes?: string | null;
+  stage_id?: string | null;
+  lead_source_id?: string | null;
+  owner_id?: string | null;
+  custom_fields?: Record<string, unknown> | null;
+  affiliate_attribution_token?: string | null;
+}
+
+export interface ContactRow {
+  id: string;
+  value: string;
+  label: string;
+  is_primary: boolean;
+  position: number;
+}
+
+export interface Contact {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  emails: ContactRow[];
+  phones: ContactRow[];
+  address: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  company: string | null;
+  job_title: string | null;
+  notes: string | null;
+  stage: { id: string; name: string } | null;
+  lead_source: { id: string; name: string } | null;
+  owner: { id: string; name: string } | null;
+  tags: { id: string; name: string; color: string | null }[];
+  custom_fields: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+  last_activity_at: string | null;
+}
+
+const plainFields = ['address', 'city', 'state', 'zip_code', 'company', 'job_title', 'notes'] as const;
+
+const CONTACT_SELECT = `SELECT c.*, s.name AS stage_name, l.name AS lead_source_name, m.name AS owner_name
+  FROM contacts c
+  LEFT JOIN contact_stages s ON s.id = c.stage_id
+  LEFT JOIN lead_sources l ON l.id = c.lead_source_id
+  LEFT JOIN members m ON m.id = c.owner_id`;
+
+/** Loads full contacts (rows, tags, lookups) for a set of contact rows with batched queries. */
+async function hydrate(db: Queryable, rows: Row[]): Promise<Contact[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id);
+  const q1 = new Params();
+  const q2 = new Params();
+  const q3 = new Params();
+  const [emails, phones, tags] = await Promise.all([
+    db.query(`SELECT * FROM contact_emails WHERE contact_id IN ${q1.list(ids)} ORDER BY position, id`, q1.values),
+    db.query(`SELECT * FROM contact_phones WHERE contact_id IN ${q2.list(ids)} ORDER BY position, id`, q2.values),
+    db.query(
+      `SELECT ct.contact_id, t.id, t.name, t.color FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
+        WHERE ct.contact_id IN ${q3.list(ids)} ORDER BY t.name, t.id`,
+      q3.values,
+    ),
+  ]);
+  const group = <T>(list: Row[], map: (r: Row) => T) => {
+    const m = new Map<string, T[]>();
+    for (const r of list) {
+      const arr = m.get(r.contact_id) ?? [];
+      arr.push(map(r));
+      m.set(r.contact_id, arr);
+    }
+    return m;
+  };
+  const toRow = (r: Row): ContactRow => ({ id: r.id, value: r.value, label: r.label, is_primary: r.is_primary, position: Number(r.position) });
+  const e = group(emails.rows, toRow);
+  const p = group(phones.rows, toRow);
+  const t = group(tags.rows, (r) => ({ id: r.id as string, name: r.name as string, color: (r.color ?? null) as string | null }));
+  return rows.map((r) => {
+    const em = e.get(r.id) ?? [];
+    const ph = p.get(r.id) ?? [];
+    return {
+      id: r.id,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      email: em.find((x) => x.is_primary)?.value ?? null,
+      phone: ph.find((x) => x.is_primary)?.value ?? null,
+      emails: em,
+      phones: ph,
+      address: r.address,
+      city: r.city,
+      state: r.state,
+      zip_code: r.zip_code,
+      company: r.company,
+      job_title: r.job_title,
+      notes: r.notes,
+      stage: r.stage_id ? { id: r.stage_id, name: r.stage_name } : null,
+      lead_source: r.lead_source_id ? { id: r.lead_source_id, name: r.lead_source_name } : null,
+      owner: r.owner_id ? { id: r.owner_id, name: r.owner_name } : null,
+      tags: t.get(r.id) ?? [],
+      custom_fields: (r.custom_fields ?? {}) as Record<string, unknown>,
+      created_at: iso(r.created_at),
+      updated_at: iso(r.updated_at),
+      last_activity_at: isoOrNull(r.last_activity_at),
+    };
+  });
+}
+
+export async function getContact(db: Queryable, ws: string, id: string): Promise<Contact> {
+  const { rows } = await db.query(`${CONTACT_SELECT} WHERE c.workspace_id = $1 AND c.id = $2`, [ws, id]);
+  if (!rows.length) throw notFound('contact', 'contact_id');
+  return (await hydrate(db, rows))[0];
+}
+
+export interface ContactFilters {
+  limit: number;
+  cursor?: string;
+  q?: string;
+  stage_id?: string;
+  lead_source_id?: string;
+  owner_id?: string;
+  tag_id?: string;
+  email?: string;
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+}
+
+/** Escapes LIKE metacharacters so user text matches literally. */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
+
+export async function listContacts(db: Db, ws: string, f: ContactFilters): Promise<Page<Contact>> {
+  const q = new Params();
+  const where = [`c.workspace_id = ${q.p(ws)}`];
+  if (f.q) where.push(`c.search_text LIKE ${q.p(`%${likeEscape(f.q.toLowerCase())}%`)}`);
+  if (f.stage_id) where.push(`c.stage_id = ${q.p(f.stage_id)}`);
+  if (f.lead_source_id) where.push(`c.lead_source_id = ${q.p(f.lead_source_id)}`);
+  if (f.owner_id) where.push(`c.owner_id = ${q.p(f.owner_id)}`);
+  if (f.tag_id) where.push(`EXISTS (SELECT 1 FROM contact_tags ct WHERE ct.contact_id = c.id AND ct.tag_id = ${q.p(f.tag_id)})`);
+  if (f.email)
+    where.push(
+      `EXISTS (SELECT 1 FROM contact_emails ce WHERE ce.contact_id = c.id AND ce.workspace_id = c.workspace_id AND lower(ce.value) = lower(${q.p(f.email)}))`,
+    );
+  if (f.created_after) where.push(`c.created_at >= ${q.p(f.created_after)}::timestamptz`);
+  if (f.created_before) where.push(`c.created_at <= ${q.p(f.created_before)}::timestamptz`);
+  if (f.updated_after) where.push(`c.updated_at >= ${q.p(f.updated_after)}::timestamptz`);
+  const countParams = [...q.values];
+  const countSql = `SELECT count(*)::text AS n FROM contacts c WHERE ${where.join(' AND ')}`;
+  const k = keysetCondition(q, f.cursor, 'c');
+  if (k) where.push(k);
+  const pageSql = `${CONTACT_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
+  const [page, count] = await Promise.all([db.query(pageSql, q.values), db.query<{ n: string }>(countSql, countParams)]);
+  const total = Number(count.rows[0].n);
+  const has = page.rows.length > f.limit;
+  const hydrated = await hydrate(db, has ? page.rows.slice(0, f.limit) : page.rows);
+  const byId = new Map(hydrated.map((c) => [c.id, c]));
+  return finishPage(page.rows, f.limit, total, (r) => byId.get(r.id)!, (r) => iso(r.created_at));
+}
+
+async function checkRef(tx: Queryable, table: string, ws: string, id: string, param: string, what: string): Promise<void> {
+  const { rows } = await tx.query(`SELECT 1 FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]);
+  if (!rows.length) throw badRequest(`No such ${what}: ${id}`, param);
+}
+
+/** Orders rows by position (then list order), renumbers them and makes exactly one primary. */
+function normaliseRows(input: RowInput[], keep: Map<string, ContactRow>): ContactRow[] {
+  const sorted = input
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (a.r.position ?? a.i) - (b.r.position ?? b.i) || a.i - b.i)
+    .map((x) => x.r);
+  const primaryIndex = Math.max(0, sorted.findIndex((r) => r.is_primary === true));
+  return sorted.map((r, i) => ({
+    id: r.id && keep.has(r.id) ? r.id : newId(i >= 0 ? 'row' : 'row', 8),
+    value: r.value,
+    label: r.label,
+    is_primary: i === primaryIndex,
+    position: i,
+  }));
+}
+
+function rowsFromInput(
+  list: RowInput[] | null | undefined,
+  shortcut: string | null | undefined,
+  defaultLabel: string,
+  existing: ContactRow[],
+): ContactRow[] | undefined {
+  const keep = new Map(existing.map((r) => [r.id, r]));
+  if (list !== undefined && list !== null) return normaliseRows(list, keep);
+  if (list === null) return [];
+  if (shortcut === undefined) return undefined;
+  if (shortcut === null || shortcut === '') return [];
+  // The shortcut becomes the sole primary row; an existing row with the same value keeps its id and label.
+  const same = existing.find((r) => r.value === shortcut);
+  return [{ id: same?.id ?? newId('row', 8), value: shortcut, label: same?.label ?? defaultLabel, is_primary: true, position: 0 }];
+}
+
+async function writeRows(tx: Queryable, table: 'contact_emails' | 'contact_phones', ws: string, contactId: string, rows: ContactRow[]) {
+  await tx.query(`DELETE FROM ${table} WHERE contact_id = $1`, [contactId]);
+  for (const r of rows) {
+    await tx.query(`INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position) VALUES ($1,$2,$3,$4,$5,$6,$7)`, [
+      r.id, ws, contactId, r.value, r.label, r.is_primary, r.position,
+    ]);
+  }
+}
+
+async function refreshSearchText(tx: Queryable, contactId: string) {
+  await tx.query(
+    `UPDATE contacts c SET search_text = lower(concat_ws(' ', c.first_name, c.last_name, c.company,
+       (SELECT string_agg(value, ' ') FROM contact_emails WHERE contact_id = c.id),
+       (SELECT string_agg(value, ' ') FROM contact_phones WHERE contact_id = c.id),
+       (SELECT string_agg(regexp_replace(value, '[^0-9]', '', 'g'), ' ') FROM contact_phones WHERE contact_id = c.id)))
+     WHERE c.id = $1`,
+    [contactId],
+  );
+}
+
+/** Empty string means "none" for the id references the spec lets clients clear. */
+const emptyToNull = (v: string | null | undefined) => (v === '' ? null : v);
+
+async function checkRefs(tx: Queryable, ws: string, input: ContactInput) {
+  const stage = emptyToNull(input.stage_id);
+  const source = emptyToNull(input.lead_source_id);
+  const owner = emptyToNull(input.owner_id);
+  if (stage) await checkRef(tx, 'contact_stages', ws, stage, 'stage_id', 'contact stage');
+  if (source) await checkRef(tx, 'lead_sources', ws, source, 'lead_source_id', 'lead source');
+  if (owner) await checkRef(tx, 'members', ws, owner, 'owner_id', 'member');
+}
+
+export async function addActivity(
+  tx: Queryable,
+  ws: string,
+  contactId: string,
+  a: { type: string; title: string; description?: string | null; metadata?: unknown; actor_member_id?: string | null; is_private?: boolean; mailbox_id?: string | null },
+  at: Date,
+): Promise<Row> {
+  const { rows } = await tx.query(
+    `INSERT INTO activities (id, workspace_id, contact_id, type, title, description, metadata, actor_member_id, is_private, mailbox_id, created_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11::timestamptz) RETURNING *`,
+    [newId('act'), ws, contactId, a.type, a.title, a.description ?? null, a.metadata === undefined || a.metadata === null ? null : JSON.stringify(a.metadata),
+      a.actor_member_id ?? null, a.is_private ?? false, a.mailbox_id ?? null, at.toISOString()],
+  );
+  return rows[0];
+}
+
+export async function createContact(db: Db, ws: string, input: ContactInput, now: Date): Promise<Contact> {
+  if (!input.first_name) throw badRequest('first_name is required', 'first_name');
+  if (!input.last_name) throw badRequest('last_name is required', 'last_name');
+  return db.transaction(async (tx) => {
+    await checkRefs(tx, ws, input);
+    const id = newId('con');
+    const at = now.toISOString();
+    await tx.query(
+      `INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
+         stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, created_at, updated_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15::jsonb,$16,$17::timestamptz,$17::timestamptz)`,
+      [id, ws, input.first_name, input.last_name, ...plainFields.map((f) => input[f] ?? null),
+        emptyToNull(input.stage_id) ?? null, emptyToNull(input.lead_source_id) ?? null, emptyToNull(input.owner_id) ?? null,
+        JSON.stringify(input.custom_fields ?? {}), input.affiliate_attribution_token ?? null, at],
+    );
+    await writeRows(tx, 'contact_emails', ws, id, rowsFromInput(input.emails, input.email, 'Other', []) ?? []);
+    await writeRows(tx, 'contact_phones', ws, id, rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? []);
+    await refreshSearchText(tx, id);
+    await addActivity(tx, ws, id, { type: 'contact_created', title: 'Contact created' }, now);
+    const contact = await getContact(tx, ws, id);
+    await recordEvent(tx, ws, 'contact.created', contact, now);
+    return contact;
+  });
+}
+
+/** Field names as the API spells them, compared before/after to say what an update changed. */
+const comparable = (c: Contact): Record<string, unknown> => ({
+  first_name: c.first_name,
+  last_name: c.last_name,
+  emails: c.emails.map((r) => [r.value, r.label, r.is_primary]),
+  phones: c.phones.map((r) => [r.value, r.label, r.is_primary]),
+  address: c.address, city: c.city, state: c.state, zip_code: c.zip_code, company: c.company, job_title: c.job_title, notes: c.notes,
+  stage_id: c.stage?.id ?? null,
+  lead_source_id: c.lead_source?.id ?? null,
+  owner_id: c.owner?.id ?? null,
+  custom_fields: c.custom_fields,
+});
+
+export async function updateContact(db: Db, ws: string, id: string, input: ContactInput, now: Date): Promise<Contact> {
+  if (input.first_name === null || input.first_name === '') throw badRequest('first_name cannot be empty', 'first_name');
+  if (input.last_name === null || input.last_name === '') throw badRequest('last_name cannot be empty', 'last_name');
+  return db.transaction(async (tx) => {
+    const lock = await tx.query('SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, id]);
+    if (!lock.rows.length) throw notFound('contact', 'contact_id');
+    const before = await getContact(tx, ws, id);
+    await checkRefs(tx, ws, input);
+    const sets: string[] = [];
+    const q = new Params();
+    for (const f of ['first_name', 'last_name', ...plainFields] as const) {
+      if (input[f] !== undefined) sets.push(`${f} = ${q.p(input[f])}`);
+    }
+    for (const f of ['stage_id', 'lead_source_id', 'owner_id'] as const) {
+      if (input[f] !== undefined) sets.push(`${f} = ${q.p(emptyToNull(input[f]))}`);
+    }
+    if (input.custom_fields !== undefined) sets.push(`custom_fields = ${q.p(JSON.stringify(input.custom_fields ?? {}))}::jsonb`);
+    if (input.affiliate_attribution_token !== undefined) sets.push(`affiliate_attribution_token = ${q.p(input.affiliate_attribution_token)}`);
+    if (sets.length) await tx.query(`UPDATE contacts SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
+    const emails = rowsFromInput(input.emails, input.email, 'Other', before.emails);
+    if (emails) await writeRows(tx, 'contact_emails', ws, id, emails);
+    const phones = rowsFromInput(input.phones, input.phone, 'Mobile', before.phones);
+    if (phones) await writeRows(tx, 'contact_phones', ws, id, phones);
+    const mid = await getContact(tx, ws, id);
+    const a = comparable(before);
+    const b = comparable(mid);
+    const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+    if (!changed.length) return before;
+    await tx.query('UPDATE contacts SET updated_at = $2::timestamptz WHERE id = $1', [id, now.toISOString()]);
+    await refreshSearchText(tx, id);
+    await addActivity(tx, ws, id, { type: 'contact_updated', title: 'Contact updated', metadata: { changed_fields: changed } }, now);
+    if (changed.includes('stage_id')) {
+      await addActivity(tx, ws, id, {
+        type: 'stage_changed',
+        title: mid.stage ? `Stage changed to ${mid.stage.name}` : 'Stage cleared',
+        metadata: { from: before.stage, to: mid.stage },
+      }, now);
+    }
+    if (changed.includes('owner_id')) {
+      await addActivity(tx, ws, id, {
+        type: 'owner_changed',
+        title: mid.owner ? `Assigned to ${mid.owner.name}` : 'Unassigned',
+        metadata: { from: before.owner, to: mid.owner },
+      }, now);
+    }
+    const after = await getContact(tx, ws, id);
+    // The spec fires contact.updated on a stage change; the changed fields travel with the event.
+    if (changed.includes('stage_id')) await recordEvent(tx, ws, 'contact.updated', after, now, changed);
+    return after;
+  });
+}
+
+export async function deleteContact(db: Db, ws: string, id: string, now: Date): Promise<{ id: string; deleted: boolean }> {
+  return db.transaction(async (tx) => {
+    // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
+    const { rows } = await tx.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id', [ws, id]);
+    if (!rows.length) throw notFound('contact', 'contact_id');
+    await recordEvent(tx, ws, 'contact.deleted', { id }, now);
+    return { id, deleted: true };
+  });
+}
+
+export async function setContactTag(db: Db, ws: string, contactId: string, tagId: string, present: boolean, now: Date): Promise<Contact> {
+  return db.transaction(async (tx) => {
+    const c = await tx.query('SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, contactId]);
+    if (!c.rows.length) throw notFound('contact', 'contact_id');
+    if (present) {
+      const t = await tx.query('SELECT id FROM tags WHERE workspace_id = $1 AND id = $2', [ws, tagId]);
+      if (!t.rows.length) throw notFound('tag', 'tag_id');
+      const ins = await tx.query(
+        'INSERT INTO contact_tags (contact_id, tag_id, workspace_id, created_at) VALUES ($1,$2,$3,$4::timestamptz) ON CONFLICT DO NOTHING RETURNING tag_id',
+        [contactId, tagId, ws, now.toISOString()],
+      );
+      if (ins.rows.length) await tx.query('UPDATE contacts SET updated_at = $2::timestamptz WHERE id = $1', [contactId, now.toISOString()]);
+    } else {
+      const del = await tx.query('DELETE FROM contact_tags WHERE contact_id = $1 AND tag_id = $2 RETURNING tag_id', [contactId, tagId]);
+      if (del.rows.length) await tx.query('UPDATE contacts SET updated_at = $2::timestamptz WHERE id = $1', [contactId, now.toISOString()]);
+    }
+    return getContact(tx, ws, contactId);
+  });
+}
+
+/** Records an opt-out by address; it outlives the contact (see deleteContact). */
+export async function optOut(db: Queryable, ws: string, channel: 'email' | 'sms', value: string, now: Date): Promise<void> {
+  await db.query('INSERT INTO opt_outs (workspace_id, channel, value, created_at) VALUES ($1,$2,lower($3),$4::timestamptz) ON CONFLICT DO NOTHING', [
+    ws, channel, value, now.toISOString(),
+  ]);
+}
+
+export async function isOptedOut(db: Queryable, ws: string, channel: 'email' | 'sms', value: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM opt_outs WHERE workspace_id = $1 AND channel = $2 AND value = lower($3)', [ws, channel, value]);
+  return rows.length > 0;
+}

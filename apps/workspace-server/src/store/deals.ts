@@ -1,0 +1,122 @@
+import { Decimal } from 'decimal.js';
+import type { Db, Queryable } from '../db/db.js';
+import { iso, isoOrNull } from '../db/db.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import { recordEvent } from './events.js';
+import { finishPage, keysetCondition, Params, type Page, type Row } from './sql.js';
+
+export interface Deal {
+  id: string;
+  name: string;
+  value: string | null;
+  status: string;
+  pipeline: { id: string; name: string };
+  stage: { id: string; name: string; type: string };
+  contact_id: string | null;
+  listing_label: string | null;
+  expected_close_date: string | null;
+  closed_at: string | null;
+  lost_reason: string | null;
+  notes: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const statusForStageType: Record<string, string> = { OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' };
+
+const DEAL_SELECT = `SELECT d.*, p.name AS pipeline_name, s.name AS stage_name, s.type AS stage_type
+  FROM deals d JOIN pipelines p ON p.id = d.pipeline_id JOIN pipeline_stages s ON s.id = d.stage_id`;
+
+const toDeal = (r: Row): Deal => ({
+  id: r.id,
+  name: r.name,
+  value: r.value === null || r.value === undefined ? null : new Decimal(r.value).toFixed(2),
+  status: r.status,
+  pipeline: { id: r.pipeline_id, name: r.pipeline_name },
+  stage: { id: r.stage_id, name: r.stage_name, type: r.stage_type },
+  contact_id: r.contact_id ?? null,
+  listing_label: r.listing_label ?? null,
+  expected_close_date: isoOrNull(r.expected_close_date),
+  closed_at: isoOrNull(r.closed_at),
+  lost_reason: r.lost_reason ?? null,
+  notes: r.notes ?? null,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+export async function getDealRow(db: Queryable, ws: string, id: string): Promise<Deal | null> {
+  const { rows } = await db.query(`${DEAL_SELECT} WHERE d.workspace_id = $1 AND d.id = $2`, [ws, id]);
+  return rows[0] ? toDeal(rows[0]) : null;
+}
+
+export interface DealFilters {
+  limit: number;
+  cursor?: string;
+  pipeline_id?: string;
+  stage_id?: string;
+  contact_id?: string;
+  status?: string;
+}
+
+export async function listDeals(db: Db, ws: string, f: DealFilters): Promise<Page<Deal>> {
+  const q = new Params();
+  const where = [`d.workspace_id = ${q.p(ws)}`];
+  if (f.pipeline_id) where.push(`d.pipeline_id = ${q.p(f.pipeline_id)}`);
+  if (f.stage_id) where.push(`d.stage_id = ${q.p(f.stage_id)}`);
+  if (f.contact_id) where.push(`d.contact_id = ${q.p(f.contact_id)}`);
+  if (f.status) where.push(`d.status = ${q.p(f.status)}`);
+  const countParams = [...q.values];
+  const countSql = `SELECT count(*)::text AS n FROM deals d WHERE ${where.join(' AND ')}`;
+  const k = keysetCondition(q, f.cursor, 'd');
+  if (k) where.push(k);
+  const [page, count] = await Promise.all([
+    db.query(`${DEAL_SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${q.p(f.limit + 1)}`, q.values),
+    db.query<{ n: string }>(countSql, countParams),
+  ]);
+  return finishPage(page.rows, f.limit, Number(count.rows[0].n), toDeal, (r) => iso(r.created_at));
+}
+
+export interface DealInput {
+  name: string;
+  stage_id: string;
+  value?: string | null;
+  contact_id?: string | null;
+  expected_close_date?: string | null;
+  notes?: string | null;
+}
+
+/** YYYY-MM-DD means midnight UTC of that day; anything else must be an RFC 3339 timestamp. */
+export function parseCloseDate(v: string): string {
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00.000Z`) : new Date(v);
+  if (Number.isNaN(d.getTime())) throw badRequest('expected_close_date must be an RFC 3339 timestamp or YYYY-MM-DD', 'expected_close_date');
+  return d.toISOString();
+}
+
+export async function createDeal(db: Db, ws: string, input: DealInput, now: Date): Promise<Deal> {
+  if (input.value !== undefined && input.value !== null) {
+    if (!/^-?\d+(\.\d{1,2})?$/.test(input.value)) throw badRequest('value must be a decimal string with at most 2 decimal places', 'value');
+  }
+  const expected = input.expected_close_date ? parseCloseDate(input.expected_close_date) : null;
+  return db.transaction(async (tx) => {
+    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2', [ws, input.stage_id]);
+    if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');
+    if (input.contact_id) {
+      const c = await tx.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2', [ws, input.contact_id]);
+      if (!c.rows.length) throw badRequest(`No such contact: ${input.contact_id}`, 'contact_id');
+    }
+    const stage = st.rows[0];
+    const status = statusForStageType[stage.type] ?? 'open';
+    const id = newId('deal');
+    const at = now.toISOString();
+    await tx.query(
+      `INSERT INTO deals (id, workspace_id, name, value, pipeline_id, stage_id, status, contact_id, expected_close_date, closed_at, notes, created_at, updated_at)
+       VALUES ($1,$2,$3,$4::numeric,$5,$6,$7,$8,$9::timestamptz,$10::timestamptz,$11,$12::timestamptz,$12::timestamptz)`,
+      [id, ws, input.name, input.value ?? null, stage.pipeline_id, stage.id, status, input.contact_id ?? null, expected,
+        status === 'open' ? null : at, input.notes ?? null, at],
+    );
+    const deal = (await getDealRow(tx, ws, id))!;
+    await recordEvent(tx, ws, 'deal.created', deal, now);
+    return deal;
+  });
+}

@@ -1,0 +1,62 @@
+import { badRequest } from '../errors.js';
+
+/** Collects positional parameters while a query is built: `where.push(\`x = ${q.p(v)}\`)`. */
+export class Params {
+  readonly values: unknown[] = [];
+  p(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+  /** A JSON array parameter usable as `IN (SELECT jsonb_array_elements_text($n::jsonb))`. */
+  list(v: readonly string[]): string {
+    return `(SELECT jsonb_array_elements_text(${this.p(JSON.stringify(v))}::jsonb))`;
+  }
+}
+
+export type Row = Record<string, any>;
+
+/** Opaque cursor over (created_at, id): stable while rows are inserted concurrently. */
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) {
+      return { createdAt: v[0], id: v[1] };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw badRequest('Invalid cursor', 'cursor');
+}
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+  total_count: number;
+}
+
+/**
+ * Builds the keyset condition and finishes a page: rows were fetched with limit + 1 so has_more
+ * needs no second query.
+ */
+export function keysetCondition(q: Params, cursor: string | undefined, alias: string): string | null {
+  if (!cursor) return null;
+  const c = decodeCursor(cursor);
+  return `(${alias}.created_at, ${alias}.id) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`;
+}
+
+export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r: Row) => T, createdAtIso: (r: Row) => string): Page<T> {
+  const has_more = rows.length > limit;
+  const pageRows = has_more ? rows.slice(0, limit) : rows;
+  const last = pageRows[pageRows.length - 1];
+  return {
+    data: pageRows.map(map),
+    has_more,
+    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), last.id) : null,
+    total_count: total,
+  };
+}

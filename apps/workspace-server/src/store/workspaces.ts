@@ -1,0 +1,208 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db, Queryable } from '../db/db.js';
+import { iso, isoOrNull } from '../db/db.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Row } from './sql.js';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  slug: string;
+  plan: string;
+  rate_limit_per_minute: number;
+  created_at: string;
+}
+
+export const plans = ['standard', 'lite'] as const;
+
+const toWorkspace = (r: Row): Workspace => ({
+  id: r.id,
+  name: r.name,
+  slug: r.slug,
+  plan: r.plan,
+  rate_limit_per_minute: Number(r.rate_limit_per_minute),
+  created_at: iso(r.created_at),
+});
+
+/** The defaults a real new workspace has, so a fresh workspace is usable at once. */
+export const defaultContactStages = ['Lead', 'Prospect', 'Active Client', 'Under Contract', 'Past Client'];
+export const defaultLeadSources = ['Website', 'Referral', 'Open House', 'Zillow', 'Sign Call'];
+export const defaultPipelineStages: { name: string; type: 'OPEN' | 'CLOSED_WON' | 'CLOSED_LOST' }[] = [
+  { name: 'New', type: 'OPEN' },
+  { name: 'Qualified', type: 'OPEN' },
+  { name: 'Showing', type: 'OPEN' },
+  { name: 'Offer', type: 'OPEN' },
+  { name: 'Won', type: 'CLOSED_WON' },
+  { name: 'Lost', type: 'CLOSED_LOST' },
+];
+export const defaultClosingStages = [
+  { name: 'Active', status: 'active' },
+  { name: 'Pending', status: 'pending' },
+  { name: 'Closed', status: 'closed' },
+  { name: 'Fell Through', status: 'fell_through' },
+];
+export const defaultChecklist = [
+  { title: 'Send executed contract to lender', milestone: 'contract_date', offset_days: 1 },
+  { title: 'Deliver earnest money', milestone: 'earnest_money_due_date', offset_days: 0 },
+  { title: 'Schedule home inspection', milestone: 'inspection_date', offset_days: -3 },
+  { title: 'Order appraisal', milestone: 'appraisal_date', offset_days: -7 },
+  { title: 'Final walkthrough', milestone: 'walkthrough_date', offset_days: 0 },
+  { title: 'Confirm closing appointment', milestone: 'projected_close_date', offset_days: -2 },
+];
+
+export async function createWorkspace(
+  db: Db,
+  input: { name: string; slug: string; plan?: string; rate_limit_per_minute?: number },
+  now: Date,
+): Promise<Workspace> {
+  return db.transaction(async (tx) => {
+    const existing = await tx.query('SELECT 1 FROM workspaces WHERE slug = $1', [input.slug]);
+    if (existing.rows.length) throw badRequest(`A workspace with slug "${input.slug}" already exists`, 'slug');
+    const id = newId('ws');
+    const at = now.toISOString();
+    let rows: Row[];
+    try {
+      ({ rows } = await tx.query(
+        `INSERT INTO workspaces (id, name, slug, plan, rate_limit_per_minute, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6::timestamptz) RETURNING *`,
+        [id, input.name, input.slug, input.plan ?? 'standard', input.rate_limit_per_minute ?? 120, at],
+      ));
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw badRequest(`A workspace with slug "${input.slug}" already exists`, 'slug');
+      throw e;
+    }
+    await insertDefaults(tx, id, now);
+    return toWorkspace(rows[0]);
+  });
+}
+
+async function insertDefaults(tx: Queryable, ws: string, now: Date): Promise<void> {
+  // Distinct created_at per row keeps "newest first" lookups in a stable, meaningful order.
+  const at = (i: number) => new Date(now.getTime() - 1000 + i).toISOString();
+  for (const [i, name] of defaultContactStages.entries()) {
+    await tx.query('INSERT INTO contact_stages (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz)', [
+      newId('cst'), ws, name, i, at(i),
+    ]);
+  }
+  for (const [i, name] of defaultLeadSources.entries()) {
+    await tx.query('INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz)', [newId('lsrc'), ws, name, at(i)]);
+  }
+  const pipelineId = newId('pip');
+  await tx.query('INSERT INTO pipelines (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,0,$4::timestamptz)', [
+    pipelineId, ws, 'Sales', at(0),
+  ]);
+  for (const [i, s] of defaultPipelineStages.entries()) {
+    await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, position) VALUES ($1,$2,$3,$4,$5,$6)', [
+      newId('stg'), ws, pipelineId, s.name, s.type, i,
+    ]);
+  }
+  for (const [i, s] of defaultClosingStages.entries()) {
+    await tx.query('INSERT INTO closing_stages (id, workspace_id, name, status, position) VALUES ($1,$2,$3,$4,$5)', [
+      newId('cls'), ws, s.name, s.status, i,
+    ]);
+  }
+  const items = defaultChecklist.map((it) => ({ id: newId('cki', 8), ...it }));
+  await tx.query('INSERT INTO checklist_templates (id, workspace_id, name, items, created_at) VALUES ($1,$2,$3,$4::jsonb,$5::timestamptz)', [
+    newId('ckt'), ws, 'Standard closing checklist', JSON.stringify(items), at(0),
+  ]);
+}
+
+export async function getWorkspace(db: Queryable, id: string): Promise<Workspace | null> {
+  const { rows } = await db.query('SELECT * FROM workspaces WHERE id = $1', [id]);
+  return rows[0] ? toWorkspace(rows[0]) : null;
+}
+
+export interface Member {
+  id: string;
+  name: string;
+  email: string;
+  created_at: string;
+}
+
+export const toMember = (r: Row): Member => ({ id: r.id, name: r.name, email: r.email, created_at: iso(r.created_at) });
+
+export async function createMember(db: Db, workspaceId: string, input: { name: string; email: string }, now: Date): Promise<Member> {
+  if (!(await getWorkspace(db, workspaceId))) throw notFound('workspace', 'workspace_id');
+  const { rows } = await db.query(
+    'INSERT INTO members (id, workspace_id, name, email, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
+    [newId('mem'), workspaceId, input.name, input.email, now.toISOString()],
+  );
+  return toMember(rows[0]);
+}
+
+export async function createMailbox(db: Queryable, workspaceId: string, ownerMemberId: string, address: string, isPrivate: boolean): Promise<string> {
+  const id = newId('mbx');
+  await db.query('INSERT INTO mailboxes (id, workspace_id, owner_member_id, address, is_private) VALUES ($1,$2,$3,$4,$5)', [
+    id, workspaceId, ownerMemberId, address, isPrivate,
+  ]);
+  return id;
+}
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export interface CreatedKey {
+  id: string;
+  key_prefix: string;
+  scopes: string[];
+  secret: string;
+}
+
+export async function createApiKey(
+  db: Db,
+  workspaceId: string,
+  input: { scopes: string[]; name?: string | null; expires_at?: string | null; member_id?: string | null },
+  now: Date,
+): Promise<CreatedKey> {
+  if (!(await getWorkspace(db, workspaceId))) throw notFound('workspace', 'workspace_id');
+  if (input.member_id) {
+    const m = await db.query('SELECT 1 FROM members WHERE id = $1 AND workspace_id = $2', [input.member_id, workspaceId]);
+    if (!m.rows.length) throw badRequest('No such member in this workspace', 'member_id');
+  }
+  if (input.expires_at && Date.parse(input.expires_at) <= now.getTime()) {
+    throw badRequest('expires_at must be in the future', 'expires_at');
+  }
+  const scopes = [...new Set(input.scopes.map((s) => s.toLowerCase()))];
+  const secret = `sk_live_${randomBytes(24).toString('hex')}`;
+  const key_prefix = secret.slice(0, 16);
+  const id = newId('key');
+  await db.query(
+    `INSERT INTO api_keys (id, workspace_id, name, key_prefix, secret_hash, scopes, created_by_member_id, expires_at, created_at)
+     VALUES ($1,$2,$3,$4,$5,$6::jsonb,$7,$8::timestamptz,$9::timestamptz)`,
+    [id, workspaceId, input.name ?? null, key_prefix, hashSecret(secret), JSON.stringify(scopes), input.member_id ?? null,
+      input.expires_at ? new Date(input.expires_at).toISOString() : null, now.toISOString()],
+  );
+  return { id, key_prefix, scopes, secret };
+}
+
+export async function revokeApiKey(db: Db, keyId: string, now: Date): Promise<{ id: string; revoked: boolean }> {
+  const { rows } = await db.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1 RETURNING id', [
+    keyId, now.toISOString(),
+  ]);
+  if (!rows.length) throw notFound('api key', 'key_id');
+  return { id: keyId, revoked: true };
+}
+
+export interface Caller {
+  workspace: Workspace;
+  key: { id: string; key_prefix: string; scopes: string[]; created_by_member_id: string | null };
+}
+
+/** Resolves a bearer secret to its workspace and key; every failure is the same 401. */
+export async function authenticate(db: Db, secret: string, now: Date): Promise<Caller> {
+  const { rows } = await db.query(
+    `SELECT k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
+            w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at
+       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1`,
+    [hashSecret(secret)],
+  );
+  const r = rows[0];
+  if (!r) throw new ApiError(401, 'authentication_error', 'Invalid API key');
+  if (r.revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
+  const expires = isoOrNull(r.expires_at);
+  if (expires && Date.parse(expires) <= now.getTime()) throw new ApiError(401, 'authentication_error', 'This API key has expired');
+  return {
+    workspace: toWorkspace(r),
+    key: { id: r.key_id, key_prefix: r.key_prefix, scopes: r.scopes as string[], created_by_member_id: r.created_by_member_id },
+  };
+}

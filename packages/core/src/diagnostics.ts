@@ -1,0 +1,48 @@
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A finding about a pack: data with a stable code, a JSON pointer and a message for authors. */
+export interface Diagnostic {
+  /** Stable rule code, documented in docs/rules.md (e.g. `graph/cycle`). */
+  code: string;
+  severity: Severity;
+  /** What is wrong, in words a pack author understands; names the field. */
+  message: string;
+  /** RFC 6901 JSON pointer to the offending value ('' is the whole document). */
+  pointer: string;
+  /** 1-based position of the pointed value, for text input. */
+  line?: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+  /** Other places that explain the finding (e.g. the first of two duplicate keys). */
+  related?: { pointer: string; message: string; line?: number; column?: number }[];
+  /** How to fix it, when there is a clear way. */
+  hint?: string;
+}
+
+export interface RuleMeta {
+  code: string;
+  severity: Severity;
+  /** One line: what the rule checks. */
+  description: string;
+}
+
+const order: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Orders diagnostics by position in the document, then severity, then code. */
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return list.sort(
+    (a, b) =>
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      (a.line === undefined ? a.pointer.localeCompare(b.pointer) : 0) ||
+      order[a.severity] - order[b.severity] ||
+      a.code.localeCompare(b.code),
+  );
+}
+
+export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of list) counts[d.severity]++;
+  return counts;
+}

@@ -1,0 +1,2 @@
+// Pack and automation diffs. Filled in by the CLI work.
+export {};

@@ -1,0 +1,128 @@
+// A checked view of one automation graph, built once per validation and shared by the graph
+// rules. Nodes or edges that failed their schema are kept out of kind-based checks, so one
+// root cause gives one error.
+import { Graph, alg } from '@dagrejs/graphlib';
+import { NODE_CATALOG, outputHandles } from '../catalog/nodes.js';
+import type { NodeGroup } from '../types.js';
+
+
+export interface ModelNode {
+  id: string;
+  kind: string;
+  group?: NodeGroup;
+  config: unknown;
+  pointer: string;
+  /** The node failed its schema (e.g. unknown kind): kind-based checks skip it. */
+  broken: boolean;
+  /** First node with this id (later duplicates are reported and ignored). */
+  duplicate: boolean;
+}
+
+export interface ModelEdge {
+  id: string;
+  source: string;
+  target: string;
+  handle: string;
+  explicitHandle: boolean;
+  pointer: string;
+  /** Both ends exist. */
+  connected: boolean;
+}
+
+export interface GraphModel {
+  pointer: string;
+  nodes: ModelNode[];
+  byId: Map<string, ModelNode>;
+  edges: ModelEdge[];
+  /** graphlib multigraph of connected edges (edge name = index in `edges`). */
+  g: Graph;
+  /** Some node failed its schema, so whole-graph conclusions (no trigger...) are unsafe. */
+  hasBrokenNodes: boolean;
+  handlesOf(node: ModelNode): string[] | undefined;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: string) => boolean): GraphModel | undefined {
+  if (!isObj(graph) || !Array.isArray(graph.nodes) || isBroken(`${pointer}/nodes`) && !Array.isArray(graph.nodes)) return undefined;
+  const nodes: ModelNode[] = [];
+  const byId = new Map<string, ModelNode>();
+  let hasBrokenNodes = false;
+  graph.nodes.forEach((n, i) => {
+    const np = `${pointer}/nodes/${i}`;
+    if (!isObj(n) || typeof n.id !== 'string' || n.id === '') {
+      hasBrokenNodes = true;
+      return;
+    }
+    const broken = isBroken(np);
+    if (broken) hasBrokenNodes = true;
+    const kind = typeof n.kind === 'string' ? n.kind : '';
+    const node: ModelNode = { id: n.id, kind, group: NODE_CATALOG.get(kind)?.group, config: n.config, pointer: np, broken, duplicate: byId.has(n.id) };
+    nodes.push(node);
+    if (!node.duplicate) byId.set(n.id, node);
+  });
+  const edges: ModelEdge[] = [];
+  const g = new Graph({ directed: true, multigraph: true });
+  for (const n of byId.values()) g.setNode(n.id);
+  const rawEdges = Array.isArray(graph.edges) ? graph.edges : [];
+  rawEdges.forEach((e, i) => {
+    const ep = `${pointer}/edges/${i}`;
+    if (!isObj(e) || typeof e.source !== 'string' || typeof e.target !== 'string') return;
+    const explicitHandle = typeof e.handle === 'string';
+    const edge: ModelEdge = {
+      id: typeof e.id === 'string' ? e.id : '',
+      source: e.source,
+      target: e.target,
+      handle: explicitHandle ? (e.handle as string) : 'next',
+      explicitHandle,
+      pointer: ep,
+      connected: byId.has(e.source) && byId.has(e.target),
+    };
+    edges.push(edge);
+    if (edge.connected) g.setEdge(edge.source, edge.target, undefined, String(edges.length - 1));
+  });
+  return {
+    pointer,
+    nodes,
+    byId,
+    edges,
+    g,
+    hasBrokenNodes,
+    handlesOf: (node) => (node.broken ? undefined : outputHandles(node.kind, node.config)),
+  };
+}
+
+/** One cycle as a path of node ids, first node repeated at the end; undefined if acyclic. */
+export function findCycle(model: GraphModel): string[] | undefined {
+  const cycles = alg.findCycles(model.g);
+  if (cycles.length === 0) return undefined;
+  // graphlib gives strongly connected components; walk the smallest to an ordered path.
+  const comp = new Set<string>(cycles.sort((a: string[], b: string[]) => a.length - b.length)[0]);
+  const start = [...comp].sort()[0];
+  const path: string[] = [];
+  const seen = new Set<string>();
+  const dfs = (id: string): boolean => {
+    path.push(id);
+    seen.add(id);
+    for (const s of [...((model.g.successors(id) ?? []) as string[])].sort()) {
+      if (s === start) return path.push(start), true;
+      if (comp.has(s) && !seen.has(s) && dfs(s)) return true;
+    }
+    path.pop();
+    return false;
+  };
+  return dfs(start) ? path : [start, start];
+}
+
+/** Ids reachable from any trigger. */
+export function reachableFromTriggers(model: GraphModel): Set<string> {
+  const seen = new Set<string>();
+  const stack = model.nodes.filter((n) => !n.duplicate && n.group === 'trigger').map((n) => n.id);
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    for (const s of (model.g.successors(id) ?? []) as string[]) if (!seen.has(s)) stack.push(s);
+  }
+  return seen;
+}

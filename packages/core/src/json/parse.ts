@@ -1,0 +1,299 @@
+// Reading pack text: JSON.parse is the fast path. Source positions (jsonc-parser's tree) are built
+// only when a diagnostic needs placing, and duplicate keys are looked for only when a cheap key
+// count says there are some.
+import { parse, parseTree, visit, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+import type { Diagnostic } from '../diagnostics.js';
+import { escapeToken, parsePointer, toPointer } from './pointer.js';
+
+/** Deeper documents are refused: no pack needs them and recursive tools overflow on them. */
+export const MAX_DEPTH = 512;
+
+export interface Position {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface SourceText {
+  text: string;
+  /** Position of the value at `pointer`; with `key`, of its property name. Undefined when unknown. */
+  locate(pointer: string, options?: { key?: boolean }): Position | undefined;
+}
+
+export interface ParsedText {
+  value?: unknown;
+  source: SourceText;
+  diagnostics: Diagnostic[];
+}
+
+export function createSourceText(text: string): SourceText {
+  let tree: JsonNode | undefined | null = null; // null: not built yet; undefined: cannot be built
+  let lineStarts: number[] | undefined;
+
+  const position = (offset: number, length: number): Position => {
+    if (!lineStarts) {
+      lineStarts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+    }
+    const at = (off: number) => {
+      let lo = 0;
+      let hi = lineStarts!.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (lineStarts![mid] <= off) lo = mid;
+        else hi = mid - 1;
+      }
+      return { line: lo + 1, column: off - lineStarts![lo] + 1 };
+    };
+    const start = at(offset);
+    const end = at(offset + Math.max(0, length));
+    return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+  };
+
+  return {
+    text,
+    locate(pointer, options) {
+      if (tree === null) {
+        try {
+          tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false }) ?? undefined;
+        } catch {
+          tree = undefined; // too deep for the recursive parser
+        }
+      }
+      if (!tree) return undefined;
+      let node: JsonNode = tree;
+      let keyNode: JsonNode | undefined;
+      for (const token of parsePointer(pointer)) {
+        keyNode = undefined;
+        if (node.type === 'array') {
+          const child = /^(0|[1-9][0-9]*)$/.test(token) ? node.children?.[Number(token)] : undefined;
+          if (!child) return position(node.offset, 1);
+          node = child;
+        } else if (node.type === 'object') {
+          // The last duplicate wins, as with JSON.parse.
+          const prop = node.children?.filter((p) => p.children?.[0]?.value === token).pop();
+          if (!prop?.children?.[1]) return position(node.offset, 1);
+          keyNode = prop.children[0];
+          node = prop.children[1];
+        } else {
+          return position(node.offset, node.length);
+        }
+      }
+      const target = options?.key && keyNode ? keyNode : node;
+      // Objects and arrays: mark the opening bracket, not the whole block.
+      const length = target.type === 'object' || target.type === 'array' ? 1 : target.length;
+      return position(target.offset, length);
+    },
+  };
+}
+
+/** Counts property names in JSON text (strings followed by a colon) without a full tokenizer. */
+function countKeysInText(text: string): number {
+  let count = 0;
+  let i = text.indexOf('"');
+  while (i !== -1) {
+    let j = i + 1;
+    for (;;) {
+      j = text.indexOf('"', j);
+      if (j === -1) return count;
+      let k = j - 1;
+      while (text.charCodeAt(k) === 92) k--;
+      if ((j - 1 - k) % 2 === 0) break; // an even run of backslashes: the quote is not escaped
+      j++;
+    }
+    let n = j + 1;
+    let c = text.charCodeAt(n);
+    while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++n);
+    if (c === 58) count++;
+    i = text.indexOf('"', n);
+  }
+  return count;
+}
+
+/** Walks a parsed value without recursion: counts object keys and measures nesting depth. */
+export function measure(value: unknown, maxDepth = MAX_DEPTH): { keys: number; depth: number; deepPath?: (string | number)[] } {
+  let keys = 0;
+  let depth = 0;
+  const stack: { v: unknown; d: number; path: (string | number)[] | null }[] = [{ v: value, d: 0, path: [] }];
+  while (stack.length) {
+    const { v, d, path } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    const nd = d + 1;
+    if (nd > depth) depth = nd;
+    if (nd > maxDepth) return { keys, depth, deepPath: path ?? [] };
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (v[i] !== null && typeof v[i] === 'object') stack.push({ v: v[i], d: nd, path: nd < 64 && path ? [...path, i] : null });
+    } else {
+      const ks = Object.keys(v);
+      keys += ks.length;
+      for (const k of ks) {
+        const c = (v as Record<string, unknown>)[k];
+        if (c !== null && typeof c === 'object') stack.push({ v: c, d: nd, path: nd < 64 && path ? [...path, k] : null });
+      }
+    }
+  }
+  return { keys, depth };
+}
+
+const syntaxMessages: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a property name in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: "expected ':' after the property name",
+  CommaExpected: "expected ',' between values",
+  CloseBraceExpected: "expected '}' to close the object",
+  CloseBracketExpected: "expected ']' to close the array",
+  EndOfFileExpected: 'unexpected text after the end of the JSON document',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'the string is not closed',
+  UnexpectedEndOfNumber: 'the number is incomplete',
+  InvalidUnicode: 'invalid \\u escape in a string',
+  InvalidEscapeCharacter: 'invalid escape in a string',
+  InvalidCharacter: 'control characters must be escaped in strings',
+};
+
+function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
+  const errors: ParseError[] = [];
+  try {
+    parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  } catch {
+    /* too deep for the recursive parser: fall back to JSON.parse's own message */
+  }
+  let offset: number | undefined;
+  let what = fallback;
+  const first = errors[0];
+  if (first) {
+    offset = first.offset;
+    what = syntaxMessages[printParseErrorCode(first.error)] ?? printParseErrorCode(first.error);
+  } else {
+    const m = /at position (\d+)/.exec(fallback);
+    if (m) offset = Number(m[1]);
+  }
+  if (text.trim() === '') {
+    return { code: 'json/syntax', severity: 'error', message: 'The file is empty; a pack is a JSON object.', pointer: '', line: 1, column: 1 };
+  }
+  const pos = offset === undefined ? { line: 1, column: 1 } : positionAt(text, offset);
+  return {
+    code: 'json/syntax',
+    severity: 'error',
+    message: `The file is not valid JSON: ${what}.`,
+    pointer: '',
+    line: pos.line,
+    column: pos.column,
+  };
+}
+
+function positionAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: offset - last };
+}
+
+function findDuplicateKeys(text: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const path: (string | number)[] = [];
+  const frames: { seen: Map<string, number>; isArray: boolean; index: number }[] = [];
+  const enterValue = () => {
+    const top = frames[frames.length - 1];
+    if (top?.isArray) path.push(top.index++);
+  };
+  const leaveValue = () => {
+    const top = frames[frames.length - 1];
+    if (top) path.pop();
+  };
+  try {
+    visit(
+      text,
+      {
+        onObjectBegin: () => {
+          enterValue();
+          frames.push({ seen: new Map(), isArray: false, index: 0 });
+        },
+        onObjectProperty: (name, offset) => {
+          const top = frames[frames.length - 1];
+          const firstOffset = top.seen.get(name);
+          path.push(name);
+          if (firstOffset !== undefined) {
+            const pointer = toPointer(path);
+            const pos = positionAt(text, offset);
+            const firstPos = positionAt(text, firstOffset);
+            out.push({
+              code: 'json/duplicate-key',
+              severity: 'warning',
+              message: `The property "${name}" appears more than once in this object; only the last one counts.`,
+              pointer,
+              line: pos.line,
+              column: pos.column,
+              related: [{ pointer, message: 'first occurrence', line: firstPos.line, column: firstPos.column }],
+              hint: 'Remove or merge the duplicate property.',
+            });
+          }
+          top.seen.set(name, offset);
+        },
+        onObjectEnd: () => {
+          frames.pop();
+          leaveValue();
+        },
+        onArrayBegin: () => {
+          enterValue();
+          frames.push({ seen: new Map(), isArray: true, index: 0 });
+        },
+        onArrayEnd: () => {
+          frames.pop();
+          leaveValue();
+        },
+        onLiteralValue: () => {
+          const top = frames[frames.length - 1];
+          if (top?.isArray) top.index++;
+          else if (top) path.pop();
+        },
+        onSeparator: () => undefined,
+      },
+      { disallowComments: true },
+    );
+  } catch {
+    /* too deep to walk; the depth rule reports that */
+  }
+  return out;
+}
+
+/**
+ * Parses pack text. Returns the value (undefined when the text is not JSON) and diagnostics for
+ * syntax, excessive nesting and duplicate property names.
+ */
+export function parseJsonText(input: string): ParsedText {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const source = createSourceText(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { source, diagnostics: [syntaxDiagnostic(text, e instanceof Error ? e.message : String(e))] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const m = measure(value);
+  if (m.deepPath) {
+    diagnostics.push(tooDeep(m.deepPath));
+    return { source, diagnostics };
+  }
+  if (countKeysInText(text) !== m.keys) diagnostics.push(...findDuplicateKeys(text));
+  return { value, source, diagnostics };
+}
+
+export function tooDeep(path: (string | number)[]): Diagnostic {
+  return {
+    code: 'json/too-deep',
+    severity: 'error',
+    message: `The document nests objects and arrays more than ${MAX_DEPTH} levels deep; no pack needs that, so it is not read further.`,
+    pointer: toPointer(path),
+  };
+}
+
+export { escapeToken };

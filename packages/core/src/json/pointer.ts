@@ -1,0 +1,47 @@
+// RFC 6901 JSON pointers.
+
+export function escapeToken(token: string | number): string {
+  return String(token).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function unescapeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+export function toPointer(path: readonly (string | number)[]): string {
+  return path.length === 0 ? '' : '/' + path.map(escapeToken).join('/');
+}
+
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) throw new Error(`Invalid JSON pointer: ${pointer}`);
+  return pointer.slice(1).split('/').map(unescapeToken);
+}
+
+/** Resolves a pointer inside a value; `found` is false when a step is missing. */
+export function resolvePointer(doc: unknown, pointer: string): { found: boolean; value?: unknown } {
+  let cur: unknown = doc;
+  for (const token of parsePointer(pointer)) {
+    if (Array.isArray(cur)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= cur.length) return { found: false };
+      cur = cur[Number(token)];
+    } else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token)) {
+      cur = (cur as Record<string, unknown>)[token];
+    } else {
+      return { found: false };
+    }
+  }
+  return { found: true, value: cur };
+}
+
+/** Human-readable path for messages: automations[2].document.graph.nodes[5].kind */
+export function describePointer(pointer: string): string {
+  if (pointer === '') return 'the pack';
+  let out = '';
+  for (const t of parsePointer(pointer)) {
+    if (/^(0|[1-9][0-9]*)$/.test(t)) out += `[${t}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(t)) out += (out ? '.' : '') + t;
+    else out += `[${JSON.stringify(t)}]`;
+  }
+  return out;
+}

@@ -1,0 +1,33 @@
+import { defineRule } from './rule.js';
+import { isObj } from './util.js';
+
+const GROUPS = new Set(['and', 'or', 'not']);
+
+export default defineRule({
+  meta: { code: 'filters/unrecognized', severity: 'warning', description: 'A smart list filter node is an and/or/not group or a condition in the shape docs/filters.md describes.', docs: 'Filter fields and operators are not part of the spec, so these are warnings only.' },
+  check(ctx) {
+    for (const list of ctx.items('smartLists')) {
+      const filters = list.value.filters;
+      if (!isObj(filters) || !isObj(filters.root)) continue;
+      const stack: [unknown, string, number][] = [[filters.root, `${list.pointer}/filters/root`, 0]];
+      while (stack.length) {
+        const [node, p, depth] = stack.pop()!;
+        if (!isObj(node)) {
+          ctx.report({ pointer: p, message: `This filter node is ${JSON.stringify(node)?.slice(0, 40)}, not an object (a group or a condition).` });
+          continue;
+        }
+        if (typeof node.type === 'string' && GROUPS.has(node.type)) {
+          if (!Array.isArray(node.children)) ctx.report({ pointer: p, message: `The "${node.type}" group has no children array.` });
+          else {
+            if (node.type === 'not' && node.children.length !== 1) ctx.report({ pointer: `${p}/children`, message: `A "not" group has exactly one child; this one has ${node.children.length}.` });
+            if (depth < 64) node.children.forEach((c, i) => stack.push([c, `${p}/children/${i}`, depth + 1]));
+          }
+        } else if (node.type === 'condition' || (node.type === undefined && 'field' in node)) {
+          if (typeof node.field !== 'string' || typeof node.operator !== 'string') ctx.report({ pointer: p, message: 'A filter condition has a "field" and an "operator" (strings).' });
+        } else {
+          ctx.report({ pointer: p, message: `Filter node type ${JSON.stringify(node.type)} is not one we read ("and", "or", "not" or "condition"); it is kept as it is.` });
+        }
+      }
+    }
+  },
+});

@@ -1,0 +1,13 @@
+import { defineRule } from './rule.js';
+
+export default defineRule({
+  meta: { code: 'graph/no-trigger', severity: 'error', description: 'A graph includes at least one trigger.' },
+  check(ctx) {
+    for (const a of ctx.automations()) {
+      const g = a.graph;
+      if (!g || g.hasBrokenNodes) continue;
+      if (g.nodes.some((n) => n.group === 'trigger')) continue;
+      ctx.report({ pointer: `${g.pointer}/nodes`, message: `Automation "${String(a.document?.name ?? a.value.key)}" has no trigger, so it could never start; add a trigger.* node.` });
+    }
+  },
+});

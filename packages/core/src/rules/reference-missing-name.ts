@@ -1,0 +1,21 @@
+import { defineRule } from './rule.js';
+import { packKeysByReferenceType } from '../references.js';
+import { objects } from './util.js';
+import type { ReferenceType } from '../types.js';
+
+export default defineRule({
+  meta: { code: 'reference/missing-name', severity: 'error', description: 'A reference that does not resolve inside the pack has a name to match in the workspace.' },
+  check(ctx) {
+    let keys: Map<ReferenceType, Set<string>> | undefined;
+    for (const a of ctx.automations()) {
+      for (const [ref, i] of objects(a.document?.references)) {
+        const p = `${a.pointer}/document/references/${i}`;
+        if (ctx.isBroken(p) || typeof ref.id !== 'string') continue;
+        keys ??= packKeysByReferenceType(ctx.pack);
+        if (keys.get(ref.type as ReferenceType)?.has(ref.id)) continue;
+        if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;
+        ctx.report({ pointer: p, message: `Reference ${String(ref.type)} "${ref.id}" is not a key of a ${String(ref.type)} in this pack, so it needs a name for the installer to match it in the workspace.`, hint: 'Add "name": the name of the item in the workspace it came from.' });
+      }
+    }
+  },
+});

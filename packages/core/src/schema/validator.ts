@@ -1,0 +1,140 @@
+// Schema validation with ajv (strict mode, draft 2020-12) over the published schemas, and the
+// mapping of ajv's errors to diagnostics with stable codes and messages that name the field.
+import Ajv2020Import from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { publishedSchemas } from '../generated/schemas.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { describePointer, escapeToken } from '../json/pointer.js';
+import { closest } from '../text.js';
+
+// ajv ships CommonJS; under NodeNext and in bundlers the class may sit on .default.
+const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as typeof Ajv2020Import.default;
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as typeof addFormatsImport.default;
+
+export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
+export const schemaId = (name: string) => `${SCHEMA_BASE}${name}.schema.json`;
+
+let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function ajv(): InstanceType<typeof Ajv2020> {
+  if (!ajvInstance) {
+    ajvInstance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, messages: false, verbose: true });
+    addFormats(ajvInstance, ['uuid', 'date-time', 'uri']);
+    for (const schema of Object.values(publishedSchemas)) ajvInstance.addSchema(schema);
+  }
+  return ajvInstance;
+}
+
+/** The compiled validator of a published schema by name (pack, automation-document, ...). */
+export function schemaValidator(name: string): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    fn = ajv().getSchema(schemaId(name));
+    if (!fn) throw new Error(`Unknown schema: ${name}`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+const PATTERN_MESSAGES: Record<string, string> = {
+  '^[0-9a-f]{64}$': 'must be the lower-case hex SHA-256 of the file (64 characters, 0-9 and a-f)',
+  '^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$': 'must be a hex color such as #ef4444',
+  '^[^\\r\\n]*$': 'must be a single line',
+  '^https://': 'must be an https:// address',
+};
+const FORMAT_MESSAGES: Record<string, string> = {
+  uuid: 'must be a UUID such as 3f2b8c1e-5d4a-4c7b-9e21-7a6f0b1c2d3e',
+  'date-time': 'must be an RFC 3339 timestamp such as 2026-01-31T09:30:00Z',
+  uri: 'must be a full web address',
+};
+
+const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? one : many}`;
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? (Number.isInteger(v) ? 'an integer' : 'a number') : typeof v === 'boolean' ? 'a boolean' : typeof v);
+const typeName: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
+const show = (v: unknown) => {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '…' : s;
+};
+
+function valueAt(root: unknown, instancePath: string): unknown {
+  let cur = root;
+  for (const t of instancePath.split('/').slice(1)) {
+    const key = t.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
+  const where = describePointer(e.instancePath);
+  const value = valueAt(root, e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  const d = (code: string, message: string, pointer = e.instancePath, hint?: string): Diagnostic => ({ code, severity: 'error', message, pointer, ...(hint ? { hint } : {}) });
+  switch (e.keyword) {
+    case 'required':
+      return d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`);
+    case 'additionalProperties': {
+      const prop = String(p.additionalProperty);
+      const known = Object.keys(((e.parentSchema as { properties?: object })?.properties ?? {}));
+      const guess = closest(prop, known);
+      return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guess ? `; did you mean "${guess}"?` : '.'}`, `${e.instancePath}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
+    }
+    case 'type': {
+      const want = String(p.type).split(',').map((t) => typeName[t] ?? t).join(' or ');
+      return d('schema/type', `${where} must be ${want}, not ${typeOf(value)}.`);
+    }
+    case 'enum': {
+      const allowed = (p.allowedValues as unknown[]) ?? [];
+      const guess = typeof value === 'string' ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+      const list = allowed.length <= 8 ? `: ${allowed.map(show).join(', ')}` : ` (${allowed.length} values; see the schema)`;
+      return d('schema/enum', `${where} is ${show(value)}, which is not one of the allowed values${list}${guess ? `. Did you mean "${guess}"?` : '.'}`);
+    }
+    case 'const':
+      return d('schema/const', `${where} must be ${show(p.allowedValue)}, not ${show(value)}.`);
+    case 'minLength':
+      return d('schema/too-short', `${where} must have at least ${plural(Number(p.limit), 'character')}.`);
+    case 'maxLength':
+      return d('schema/too-long', `${where} must have at most ${plural(Number(p.limit), 'character')} (it has ${typeof value === 'string' ? [...value].length : '?'}).`);
+    case 'minItems':
+      return d('schema/too-few', `${where} must have at least ${plural(Number(p.limit), 'item')}.`);
+    case 'maxItems':
+      return d('schema/too-many', `${where} must have at most ${plural(Number(p.limit), 'item')} (it has ${Array.isArray(value) ? value.length : '?'}).`);
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return d('schema/range', `${where} is ${show(value)}; it must be ${e.keyword === 'minimum' ? 'at least' : e.keyword === 'maximum' ? 'at most' : e.keyword === 'exclusiveMinimum' ? 'more than' : 'less than'} ${p.limit}.`);
+    case 'pattern':
+      return d('schema/pattern', `${where} ${PATTERN_MESSAGES[String(p.pattern)] ?? `must match ${p.pattern}`}.`);
+    case 'format':
+      return d('schema/format', `${where} is ${show(value)}; it ${FORMAT_MESSAGES[String(p.format)] ?? `must be a valid ${p.format}`}.`);
+    case 'uniqueItems':
+      return d('schema/unique', `${where} has the same value twice (items ${p.j} and ${p.i}).`);
+    default:
+      return d(`schema/${e.keyword}`, `${where} is not valid (${e.keyword}).`);
+  }
+}
+
+/**
+ * Validates `value` against a published schema. Returns diagnostics; pointers are relative to
+ * `value` and prefixed with `prefix` (to place a sub-document inside a pack).
+ */
+export function validateAgainstSchema(name: string, value: unknown, prefix = ''): Diagnostic[] {
+  const fn = schemaValidator(name);
+  if (fn(value)) return [];
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const e of fn.errors ?? []) {
+    const diag = toDiagnostic(e, value);
+    if (!diag) continue;
+    diag.pointer = prefix + diag.pointer;
+    const id = `${diag.code}|${diag.pointer}|${diag.message}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(diag);
+  }
+  return out;
+}

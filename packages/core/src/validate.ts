@@ -1,0 +1,156 @@
+// validatePack: parse, check the schema, then run every semantic rule. Never throws.
+import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
+import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
+import { validateAgainstSchema } from './schema/validator.js';
+import { RULES } from './rules/index.js';
+import type { AutomationRef, ItemRef, RuleContext } from './rules/rule.js';
+import { buildGraphModel } from './graph/model.js';
+import { isBase64, portableHasher, type Base64Hasher } from './hash.js';
+import type { Pack } from './types.js';
+
+export interface ValidateOptions {
+  /** Decodes and hashes asset data; defaults to a portable implementation. */
+  hashBase64?: Base64Hasher;
+  /** Rule codes to skip. */
+  disableRules?: readonly string[];
+}
+
+export interface ValidateResult {
+  /** The pack, present when it has no errors. */
+  pack?: Pack;
+  /** The parsed JSON value, present whenever the input is JSON. */
+  value?: unknown;
+  diagnostics: Diagnostic[];
+  /** For text input: maps pointers to positions. */
+  source?: SourceText;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function validatePack(input: unknown, options: ValidateOptions = {}): ValidateResult {
+  let source: SourceText | undefined;
+  let value: unknown;
+  const diagnostics: Diagnostic[] = [];
+  try {
+    if (typeof input === 'string') {
+      const parsed = parseJsonText(input);
+      source = parsed.source;
+      diagnostics.push(...parsed.diagnostics);
+      if (!('value' in parsed) || parsed.diagnostics.some((d) => d.code === 'json/too-deep' || d.code === 'json/syntax')) return finish();
+      value = parsed.value;
+    } else {
+      const m = measure(input);
+      if (m.deepPath) {
+        diagnostics.push(tooDeep(m.deepPath));
+        return finish();
+      }
+      value = input;
+    }
+    if (!isObj(value)) {
+      diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`, pointer: '' });
+      return finish();
+    }
+    const schemaDiagnostics = validateAgainstSchema('pack', value);
+    diagnostics.push(...schemaDiagnostics);
+    runRules(value, schemaDiagnostics, options, diagnostics);
+  } catch (e) {
+    diagnostics.push({ code: 'internal/error', severity: 'error', message: `The validator failed on this input (${e instanceof Error ? e.message : String(e)}). Please report it with the file.`, pointer: '' });
+  }
+  return finish();
+
+  function finish(): ValidateResult {
+    if (source) {
+      for (const d of diagnostics) {
+        if (d.line !== undefined) continue;
+        const pos = safeLocate(source, d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key');
+        if (pos) Object.assign(d, pos);
+        for (const r of d.related ?? []) {
+          if (r.line !== undefined) continue;
+          const rp = safeLocate(source, r.pointer, false);
+          if (rp) {
+            r.line = rp.line;
+            r.column = rp.column;
+          }
+        }
+      }
+    }
+    sortDiagnostics(diagnostics);
+    const hasErrors = diagnostics.some((d) => d.severity === 'error');
+    return { ...(hasErrors || value === undefined ? {} : { pack: value as Pack }), ...(value === undefined ? {} : { value }), diagnostics, ...(source ? { source } : {}) };
+  }
+}
+
+function safeLocate(source: SourceText, pointer: string, key: boolean) {
+  try {
+    return source.locate(pointer, { key });
+  } catch {
+    return undefined;
+  }
+}
+
+function runRules(pack: Record<string, unknown>, schemaDiagnostics: Diagnostic[], options: ValidateOptions, out: Diagnostic[]): void {
+  const brokenPaths = schemaDiagnostics.map((d) => (d.code === 'schema/required' ? d.pointer : d.pointer));
+  const isBroken = (pointer: string) => brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/') || (b !== '' && pointer.startsWith(b + '/') && false));
+  const itemCache = new Map<string, ItemRef[]>();
+  const items = (kind: string): ItemRef[] => {
+    let list = itemCache.get(kind);
+    if (!list) {
+      const arr = pack[kind];
+      list = [];
+      if (Array.isArray(arr)) arr.forEach((v, i) => isObj(v) && list!.push({ value: v, index: i, pointer: `/${kind}/${i}` }));
+      itemCache.set(kind, list);
+    }
+    return list;
+  };
+  let automationCache: AutomationRef[] | undefined;
+  const hashCache = new Map<string, { byteSize: number; sha256: string } | undefined>();
+  const hasher = options.hashBase64 ?? portableHasher;
+  const disabled = new Set(options.disableRules ?? []);
+
+  const ctxBase = {
+    pack,
+    items,
+    isBroken,
+    automations(): AutomationRef[] {
+      if (!automationCache) {
+        automationCache = items('automations').map((a) => {
+          const document = isObj(a.value.document) ? a.value.document : undefined;
+          const graph = document ? buildGraphModel(document.graph, `${a.pointer}/document/graph`, isBroken) : undefined;
+          return { ...a, document, graph };
+        });
+      }
+      return automationCache;
+    },
+    hashBase64(data: string) {
+      if (!hashCache.has(data)) hashCache.set(data, isBase64(data) ? hasher(data) : undefined);
+      return hashCache.get(data);
+    },
+  };
+  for (const rule of RULES) {
+    if (disabled.has(rule.meta.code)) continue;
+    const ctx: RuleContext = {
+      ...ctxBase,
+      report: (d) => out.push({ ...d, code: rule.meta.code, severity: d.severity ?? rule.meta.severity } as Diagnostic),
+    };
+    rule.check(ctx);
+  }
+}
+
+/** Validates one automation document (as the server receives it), with pointers inside it. */
+export function validateAutomationDocument(document: unknown, options: ValidateOptions = {}): { diagnostics: Diagnostic[] } {
+  const wrapper = {
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: '00000000-0000-4000-8000-000000000000',
+    name: 'document',
+    version: '0',
+    automations: [{ key: 'document', document }],
+  };
+  const { diagnostics } = validatePack(wrapper, { ...options, disableRules: [...(options.disableRules ?? []), 'reference/missing-name'] });
+  const prefix = '/automations/0/document';
+  return {
+    diagnostics: diagnostics
+      .filter((d) => d.pointer === prefix || d.pointer.startsWith(prefix + '/'))
+      .map((d) => ({ ...d, pointer: d.pointer.slice(prefix.length), related: d.related?.map((r) => ({ ...r, pointer: r.pointer.startsWith(prefix) ? r.pointer.slice(prefix.length) : r.pointer })) })),
+  };
+}
