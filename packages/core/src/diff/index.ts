@@ -1,2 +1,54 @@
-// Pack and automation diffs. Filled in by the CLI work.
-export {};
+// Pack and automation diffs: shared by `setup-pack diff` and the editor's visual diff.
+// CONTRACT (types are fixed; the implementation lives in ./diff.ts).
+import type { ItemKind } from '../types.js';
+
+export type Change = 'added' | 'removed' | 'changed';
+
+export interface NodeChange {
+  id: string;
+  change: Change;
+  kind?: string;
+  /** For `changed`: the node fields that differ (e.g. "kind", "config.template_id"). Position never counts. */
+  fields?: string[];
+}
+
+export interface EdgeChange {
+  id: string;
+  change: Change;
+  source: string;
+  target: string;
+  handle: string;
+  fields?: string[];
+}
+
+export interface AutomationDiff {
+  nodes: NodeChange[];
+  edges: EdgeChange[];
+  /** Other document fields that differ (name, settings, references, ...). */
+  fields: string[];
+}
+
+export interface ItemChange {
+  kind: ItemKind;
+  key: string;
+  change: Change;
+  /** The item's name (new name when changed). */
+  name?: string;
+  /** For `changed`: the item's top-level fields that differ. */
+  fields?: string[];
+  /** For a changed automation: node and edge changes. */
+  automation?: AutomationDiff;
+}
+
+export interface PackDiff {
+  packIdMatches: boolean;
+  oldVersion: string;
+  newVersion: string;
+  /** up/down/same by semver where both parse; 'unknown' otherwise (then `same` is string equality). */
+  versionChange: 'up' | 'down' | 'same' | 'unknown';
+  /** Top-level pack fields that differ (name, description, brand, ...), item arrays excluded. */
+  fields: string[];
+  items: ItemChange[];
+}
+
+export * from './diff.js';

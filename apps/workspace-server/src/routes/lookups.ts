@@ -1,0 +1,64 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { listContactStages, listLeadSources, listMembers, listPipelines, listTags } from '../store/lookups.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+
+const item = (extra: Record<string, unknown>) => ({ type: 'object', properties: { id: str, name: str, ...extra, created_at: ts } });
+
+export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
+  const query = { type: 'object', properties: pagingQuery };
+  type Q = { limit: number; cursor?: string };
+
+  app.get('/v1/tags', {
+    config: { scope: 'read_tags' },
+    schema: { summary: 'Workspace tags', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ color: nstr })) } },
+  }, async (req) => {
+    const q = req.query as Q;
+    return listTags(db, callerOf(req).workspace.id, q.limit, q.cursor);
+  });
+
+  app.get('/v1/contact-stages', {
+    config: { scope: 'read_contact_stages' },
+    schema: { summary: 'Contact stages', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ position: { type: 'integer' } })) } },
+  }, async (req) => {
+    const q = req.query as Q;
+    return listContactStages(db, callerOf(req).workspace.id, q.limit, q.cursor);
+  });
+
+  app.get('/v1/lead-sources', {
+    config: { scope: 'read_lead_sources' },
+    schema: { summary: 'Lead sources', tags: ['lookups'], querystring: query, response: { 200: listOf(item({})) } },
+  }, async (req) => {
+    const q = req.query as Q;
+    return listLeadSources(db, callerOf(req).workspace.id, q.limit, q.cursor);
+  });
+
+  app.get('/v1/members', {
+    config: { scope: 'read_members' },
+    schema: { summary: 'Team members', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ email: str })) } },
+  }, async (req) => {
+    const q = req.query as Q;
+    return listMembers(db, callerOf(req).workspace.id, q.limit, q.cursor);
+  });
+
+  app.get('/v1/pipelines', {
+    config: { scope: 'read_pipelines' },
+    schema: {
+      summary: 'Deal pipelines with their stages in order',
+      tags: ['lookups'],
+      querystring: query,
+      response: {
+        200: listOf(item({
+          position: { type: 'integer' },
+          stages: {
+            type: 'array',
+            items: { type: 'object', properties: { id: str, name: str, type: { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] }, position: { type: 'integer' } } },
+          },
+        })),
+      },
+    },
+  }, async (req) => {
+    const q = req.query as Q;
+    return listPipelines(db, callerOf(req).workspace.id, q.limit, q.cursor);
+  });
+};

@@ -1,0 +1,149 @@
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  createTransaction, deleteTransaction, getTransaction, getTransactionSettings, getWorkflow, listTransactions, moneyFields, rateFields,
+  sides, statuses, transactionDateFields, updateTransaction, type TransactionCreate, type TransactionFilters, type TransactionPatch,
+} from '../store/transactions.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { nstr, ref, str } from './schemas.js';
+
+const INT32_MAX = 2147483647;
+const nEnum = (values: readonly string[]) => ({ type: ['string', 'null'], enum: [...values, null] });
+const idParams = { type: 'object', required: ['id'], properties: { id: str } };
+const countsSchema = {
+  type: 'object',
+  properties: Object.fromEntries(statuses.map((s) => [s, { type: 'string', pattern: '^\\d+$' }])),
+};
+
+const createBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: nstr,
+    side: nEnum(sides),
+    status: nEnum(statuses),
+    deal_id: nstr,
+    contact_id: nstr,
+    listing_key: nstr,
+    sale_price: nstr,
+    commission_rate: nstr,
+    projected_close_date: nstr,
+    notes: nstr,
+    stage_id: nstr,
+    checklist_template_id: nstr,
+    idempotency_key: { type: ['string', 'null'], maxLength: 255 },
+  },
+};
+
+const patchBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: nstr,
+    side: nEnum(sides),
+    status: nEnum(statuses),
+    fell_through_reason: nstr,
+    notes: nstr,
+    deal_id: nstr,
+    contact_id: nstr,
+    listing_key: nstr,
+    ...Object.fromEntries([...moneyFields, ...rateFields, 'gross_commission', ...transactionDateFields].map((f) => [f, nstr])),
+    stage_id: nstr,
+    deal_disposition: nEnum(['reopen', 'lost', 'leave_won']),
+    reopen_stage_id: nstr,
+    deal_lost_reason: nstr,
+  },
+};
+
+const workflowSchema = {
+  type: 'object',
+  properties: {
+    activities: { type: 'array', items: { type: 'object', properties: { id: str, title: str, description: str, created_at: { type: 'string', format: 'date-time' } } } },
+    default_reopen_stage_id: str,
+    parties: { type: 'array', items: { type: 'object', properties: { id: str, contact_id: str, name: str, role: str, relationship_label_id: str } } },
+    reopen_stages: { type: 'array', items: { type: 'object', properties: { id: str, name: str } } },
+    tasks: {
+      type: 'array',
+      items: { type: 'object', properties: { id: str, title: str, completed: { type: 'boolean' }, due_date: str, milestone: str, offset_days: { type: 'integer' } } },
+    },
+  },
+};
+
+const settingsSchema = {
+  type: 'object',
+  properties: {
+    closing_stages: { type: 'array', items: { type: 'object', properties: { id: str, name: str, status: str, position: { type: 'integer' } } } },
+    checklist_templates: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: str,
+          name: str,
+          items: { type: 'array', items: { type: 'object', properties: { id: str, title: str, milestone: str, offset_days: { type: 'integer' } } } },
+        },
+      },
+    },
+  },
+};
+
+export const transactionRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  const read = { scope: 'read_transactions', feature: 'transactions' };
+  const write = { scope: 'write_transactions', feature: 'transactions' };
+
+  app.get('/v1/transactions', {
+    config: read,
+    schema: {
+      summary: 'List transactions by offset, with status counts over every match',
+      tags: ['transactions'],
+      querystring: {
+        type: 'object',
+        properties: {
+          status: { type: 'string', enum: [...statuses] },
+          side: { type: 'string', enum: [...sides] },
+          search: str, contact_id: str, deal_id: str, stage_id: str, closing_from: str, closing_to: str,
+          limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+          offset: { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 },
+        },
+      },
+      response: { 200: { type: 'object', properties: { data: { type: 'array', items: ref('Transaction') }, counts: countsSchema } } },
+    },
+  }, async (req) => listTransactions(db, callerOf(req).workspace.id, req.query as TransactionFilters));
+
+  app.post('/v1/transactions', {
+    config: write,
+    schema: { summary: 'Open a transaction (idempotent with idempotency_key)', tags: ['transactions'], body: createBody, response: { 200: ref('Transaction') } },
+  }, async (req) => createTransaction(db, callerOf(req).workspace.id, req.body as TransactionCreate, clock.now()));
+
+  app.get('/v1/transactions/:id', {
+    config: read,
+    schema: { summary: 'Get a transaction', tags: ['transactions'], params: idParams, response: { 200: ref('Transaction') } },
+  }, async (req) => getTransaction(db, callerOf(req).workspace.id, (req.params as { id: string }).id));
+
+  app.patch('/v1/transactions/:id', {
+    config: write,
+    schema: { summary: 'Update a transaction (only fields present change)', tags: ['transactions'], params: idParams, body: patchBody, response: { 200: ref('Transaction') } },
+  }, async (req) => {
+    const { workspace, key } = callerOf(req);
+    return updateTransaction(db, workspace.id, (req.params as { id: string }).id, req.body as TransactionPatch, key.scopes, clock.now());
+  });
+
+  app.delete('/v1/transactions/:id', {
+    config: write,
+    schema: {
+      summary: 'Delete a transaction',
+      tags: ['transactions'],
+      params: idParams,
+      response: { 200: { type: 'object', properties: { deleted_id: str, success: { type: 'boolean' } } } },
+    },
+  }, async (req) => deleteTransaction(db, callerOf(req).workspace.id, (req.params as { id: string }).id, clock.now()));
+
+  app.get('/v1/transactions/:id/workflow', {
+    config: read,
+    schema: { summary: 'Workflow of a transaction: timeline, parties, checklist, reopen stages', tags: ['transactions'], params: idParams, response: { 200: workflowSchema } },
+  }, async (req) => getWorkflow(db, callerOf(req).workspace.id, (req.params as { id: string }).id));
+
+  app.get('/v1/transaction-settings', {
+    config: read,
+    schema: { summary: 'Closing stages and checklist templates', tags: ['transactions'], response: { 200: settingsSchema } },
+  }, async (req) => getTransactionSettings(db, callerOf(req).workspace.id));
+};

@@ -1,0 +1,2 @@
+// Implementation of diffPacks (see index.ts for the contract). To be written by the CLI work.
+export {};
