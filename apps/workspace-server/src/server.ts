@@ -93,8 +93,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         'Retry-After': String(rl.retryAfter),
       });
     }
-    if (policy.scope && !hasScope(caller.key.scopes, policy.scope)) {
-      throw new ApiError(403, 'permission_error', `This API key lacks the ${policy.scope} scope`);
+    const needed = policy.scope === undefined ? [] : ([] as string[]).concat(policy.scope);
+    if (needed.length && !needed.some((s) => hasScope(caller.key.scopes, s))) {
+      throw new ApiError(403, 'permission_error', `This API key lacks the ${needed.join(' or ')} scope`);
     }
     if (policy.feature && (planExcludes[caller.workspace.plan] ?? []).includes(policy.feature)) {
       throw new ApiError(403, 'permission_error', `The ${caller.workspace.plan} plan does not include ${policy.feature}`);
@@ -113,17 +114,17 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
 
   app.setErrorHandler((err: unknown, req, reply) => {
-    const e = err as ApiError & { validation?: unknown; validationContext?: string; code?: string };
-    if (e instanceof ApiError) {
-      return reply.code(e.statusCode).headers(e.headers).send(envelope(e.type, e.message, e.param));
+    if (err instanceof ApiError) {
+      return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param));
     }
+    const e = err as { statusCode?: number; code?: string; message?: string };
     const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
     if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(envelope('invalid_request_error', 'Request bodies must be sent with Content-Type: application/json'));
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, empty body, too large): keep status, use our envelope.
-      return reply.code(status).send(envelope('invalid_request_error', e.message));
+      return reply.code(status).send(envelope('invalid_request_error', e.message ?? 'Invalid request'));
     }
     req.log.error({ err: e }, 'request failed');
     return reply.code(500).send(envelope('api_error', 'An internal error occurred; it is safe to retry with backoff'));

@@ -12,7 +12,8 @@ export interface RouteDeps {
 /** Per-route policy, read by the auth hook: which credential, which scope, which plan feature. */
 export interface RoutePolicy {
   auth?: 'key' | 'admin' | 'none';
-  scope?: string;
+  /** Needed scope; a list means any one of them suffices. */
+  scope?: string | string[];
   feature?: string;
 }
 

@@ -10,7 +10,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
   type Q = { limit: number; cursor?: string };
 
   app.get('/v1/tags', {
-    config: { scope: 'read_tags' },
+    config: { scope: ['read_tags', 'read_contacts'] },
     schema: { summary: 'Workspace tags', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ color: nstr })) } },
   }, async (req) => {
     const q = req.query as Q;
@@ -18,7 +18,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
   });
 
   app.get('/v1/contact-stages', {
-    config: { scope: 'read_contact_stages' },
+    config: { scope: ['read_contact_stages', 'read_contacts'] },
     schema: { summary: 'Contact stages', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ position: { type: 'integer' } })) } },
   }, async (req) => {
     const q = req.query as Q;
@@ -26,7 +26,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
   });
 
   app.get('/v1/lead-sources', {
-    config: { scope: 'read_lead_sources' },
+    config: { scope: ['read_lead_sources', 'read_contacts'] },
     schema: { summary: 'Lead sources', tags: ['lookups'], querystring: query, response: { 200: listOf(item({})) } },
   }, async (req) => {
     const q = req.query as Q;
@@ -34,7 +34,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
   });
 
   app.get('/v1/members', {
-    config: { scope: 'read_members' },
+    config: { scope: ['read_members', 'read_contacts'] },
     schema: { summary: 'Team members', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ email: str })) } },
   }, async (req) => {
     const q = req.query as Q;
@@ -42,7 +42,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
   });
 
   app.get('/v1/pipelines', {
-    config: { scope: 'read_pipelines' },
+    config: { scope: ['read_pipelines', 'read_deals'] },
     schema: {
       summary: 'Deal pipelines with their stages in order',
       tags: ['lookups'],

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { systemClock } from './clock.js';
+import { openStore } from './db/open.js';
+import { seedDemo } from './seed.js';
+import { buildServer } from './server.js';
+
+const usage = `workspace-server — the Workspace CRM REST API
+
+Usage:
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo]
+  workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
+  workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
+  workspace-server revoke-key KEY_ID
+  workspace-server add-member --workspace WS_ID --name NAME --email EMAIL
+
+Environment:
+  PORT (default 8787), HOST (default 127.0.0.1), DATA_DIR (default .data/), DATABASE_URL (use PostgreSQL),
+  ADMIN_TOKEN (guards /admin; serve generates one when unset). The admin subcommands call
+  WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
+`;
+
+export async function main(argv: string[]): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(rest);
+      case 'create-workspace':
+      case 'create-key':
+      case 'revoke-key':
+      case 'add-member':
+        return await adminCommand(command, rest);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(usage);
+        return command === undefined ? 2 : 0;
+      default:
+        process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
+        return 2;
+    }
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function serve(args: string[]): Promise<number | undefined> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      memory: { type: 'boolean', default: false },
+      'data-dir': { type: 'string' },
+      seed: { type: 'string' },
+      'log-requests': { type: 'boolean', default: false },
+    },
+  });
+  if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
+  const port = Number(values.port ?? process.env.PORT ?? 8787);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
+  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
+  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
+  let adminToken = process.env.ADMIN_TOKEN;
+  if (!adminToken) {
+    adminToken = `adm_${randomBytes(16).toString('hex')}`;
+    process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
+  }
+  const store = await openStore({ databaseUrl, dataDir, memory: values.memory });
+  const app = await buildServer({ store, clock: systemClock, adminToken, logger: values['log-requests'] ? { level: 'info' } : false });
+  await app.listen({ port, host });
+  const addr = app.server.address();
+  const actualPort = typeof addr === 'object' && addr ? addr.port : port;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  const storeName = databaseUrl ? 'PostgreSQL (DATABASE_URL)' : values.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${dataDir}`;
+  process.stdout.write(`workspace-server listening on ${baseUrl} (store: ${storeName})\n`);
+  if (values.seed === 'demo') {
+    const { workspace, key } = await seedDemo(store.db, systemClock);
+    process.stdout.write(`Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`);
+    process.stdout.write(`Try: curl -H "Authorization: Bearer ${key.secret}" ${baseUrl}/v1/contacts?limit=5\n`);
+  }
+  await new Promise<void>((resolveStop) => {
+    const stop = () => resolveStop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await app.close();
+  await store.close();
+  return 0;
+}
+
+async function adminCommand(command: string, args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      'admin-token': { type: 'string' },
+      name: { type: 'string' },
+      slug: { type: 'string' },
+      plan: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      workspace: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-at': { type: 'string' },
+      member: { type: 'string' },
+      email: { type: 'string' },
+    },
+  });
+  const base = (values.url ?? process.env.WORKSPACE_SERVER_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/$/, '');
+  const token = values['admin-token'] ?? process.env.ADMIN_TOKEN;
+  if (!token) throw new Error('Set ADMIN_TOKEN or pass --admin-token');
+  const need = (v: string | undefined, flag: string) => {
+    if (!v) throw new Error(`${command} needs --${flag}`);
+    return v;
+  };
+  let method = 'POST';
+  let path: string;
+  let body: Record<string, unknown> | undefined;
+  if (command === 'create-workspace') {
+    path = '/admin/workspaces';
+    body = { name: need(values.name, 'name'), slug: need(values.slug, 'slug') };
+    if (values.plan) body.plan = values.plan;
+    if (values['rate-limit']) body.rate_limit_per_minute = Number(values['rate-limit']);
+  } else if (command === 'create-key') {
+    path = `/admin/workspaces/${encodeURIComponent(need(values.workspace, 'workspace'))}/api-keys`;
+    body = { scopes: need(values.scopes, 'scopes').split(',').map((s) => s.trim()).filter(Boolean) };
+    if (values.name) body.name = values.name;
+    if (values['expires-at']) body.expires_at = values['expires-at'];
+    if (values.member) body.member_id = values.member;
+  } else if (command === 'revoke-key') {
+    method = 'DELETE';
+    const keyId = positionals[0];
+    if (!keyId) throw new Error('revoke-key needs KEY_ID');
+    path = `/admin/api-keys/${encodeURIComponent(keyId)}`;
+  } else {
+    path = `/admin/workspaces/${encodeURIComponent(need(values.workspace, 'workspace'))}/members`;
+    body = { name: need(values.name, 'name'), email: need(values.email, 'email') };
+  }
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  (res.ok ? process.stdout : process.stderr).write(`${text}\n`);
+  return res.ok ? 0 : 1;
+}
