@@ -1,2 +1,181 @@
-// Implementation of diffPacks (see index.ts for the contract). To be written by the CLI work.
-export {};
+// diffPacks: what changed between two releases of a pack, by item key. Node positions never
+// count as a change (moving a block in the editor is not a change to the automation).
+import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
+import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff } from './index.js';
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Structural equality of JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (isObj(a) && isObj(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+/** Keys (in a's order, then b's) whose values differ between two objects. */
+function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): string[] {
+  const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.prototype.hasOwnProperty.call(a, k))];
+  return keys.filter((k) => !skip.has(k) && !jsonEqual(a[k], b[k]));
+}
+
+const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** Compares two semver strings; undefined when either does not parse. */
+export function compareVersions(a: string, b: string): number | undefined {
+  const ma = SEMVER.exec(a);
+  const mb = SEMVER.exec(b);
+  if (!ma || !mb) return undefined;
+  for (let i = 1; i <= 3; i++) {
+    const d = Number(ma[i]) - Number(mb[i]);
+    if (d) return Math.sign(d);
+  }
+  const pa = ma[4]?.split('.');
+  const pb = mb[4]?.split('.');
+  if (!pa || !pb) return pa ? -1 : pb ? 1 : 0; // a pre-release sorts before its release
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    if (pa[i] === undefined) return -1;
+    if (pb[i] === undefined) return 1;
+    const na = /^\d+$/.test(pa[i]);
+    const nb = /^\d+$/.test(pb[i]);
+    if (na && nb && Number(pa[i]) !== Number(pb[i])) return Math.sign(Number(pa[i]) - Number(pb[i]));
+    if (na !== nb) return na ? -1 : 1;
+    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Items of one kind by key (the first wins when a key repeats; items without a key are skipped). */
+function byKey(list: unknown): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  if (Array.isArray(list)) for (const item of list) if (isObj(item) && typeof item.key === 'string' && !out.has(item.key)) out.set(item.key, item);
+  return out;
+}
+
+function nameOf(item: Record<string, unknown>): string | undefined {
+  if (typeof item.name === 'string') return item.name;
+  if (isObj(item.document) && typeof item.document.name === 'string') return item.document.name;
+  if (typeof item.fileName === 'string') return item.fileName;
+  return undefined;
+}
+
+function byId<T extends { id: string }>(list: unknown): Map<string, T> {
+  const out = new Map<string, T>();
+  if (Array.isArray(list)) for (const v of list) if (isObj(v) && typeof v.id === 'string' && !out.has(v.id)) out.set(v.id, v as T);
+  return out;
+}
+
+const NODE_SKIP = new Set(['position']);
+
+function nodeFields(a: GraphNode, b: GraphNode): string[] {
+  const fields: string[] = [];
+  for (const k of differingKeys(a, b, NODE_SKIP)) {
+    if (k === 'config' && isObj(a.config) && isObj(b.config)) fields.push(...differingKeys(a.config, b.config).map((c) => `config.${c}`));
+    else fields.push(k);
+  }
+  return fields;
+}
+
+const handleOf = (e: GraphEdge) => (typeof e.handle === 'string' ? e.handle : 'next');
+
+function edgeFields(a: GraphEdge, b: GraphEdge): string[] {
+  // A missing handle means "next", so writing it out is not a change.
+  const na = { ...a, handle: handleOf(a) };
+  const nb = { ...b, handle: handleOf(b) };
+  return differingKeys(na, nb);
+}
+
+/** Node and edge changes between two automation documents. */
+export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): AutomationDiff {
+  const a = isObj(oldDoc) ? oldDoc : {};
+  const b = isObj(newDoc) ? newDoc : {};
+  const ga = isObj(a.graph) ? a.graph : {};
+  const gb = isObj(b.graph) ? b.graph : {};
+  const fields = differingKeys(a, b, new Set(['graph']));
+  fields.push(...differingKeys(ga, gb, new Set(['nodes', 'edges'])).map((k) => `graph.${k}`));
+
+  const nodes: NodeChange[] = [];
+  const na = byId<GraphNode>(ga.nodes);
+  const nb = byId<GraphNode>(gb.nodes);
+  for (const [id, node] of nb) {
+    const old = na.get(id);
+    if (!old) nodes.push({ id, change: 'added', kind: node.kind });
+    else {
+      const f = nodeFields(old, node);
+      if (f.length) nodes.push({ id, change: 'changed', kind: node.kind, fields: f });
+    }
+  }
+  for (const [id, node] of na) if (!nb.has(id)) nodes.push({ id, change: 'removed', kind: node.kind });
+
+  const edges: EdgeChange[] = [];
+  const ea = byId<GraphEdge>(ga.edges);
+  const eb = byId<GraphEdge>(gb.edges);
+  const edge = (e: GraphEdge, change: EdgeChange['change'], f?: string[]): EdgeChange => ({ id: e.id, change, source: String(e.source), target: String(e.target), handle: handleOf(e), ...(f ? { fields: f } : {}) });
+  for (const [id, e] of eb) {
+    const old = ea.get(id);
+    if (!old) edges.push(edge(e, 'added'));
+    else {
+      const f = edgeFields(old, e);
+      if (f.length) edges.push(edge(e, 'changed', f));
+    }
+  }
+  for (const [id, e] of ea) if (!eb.has(id)) edges.push(edge(e, 'removed'));
+  return { nodes, edges, fields };
+}
+
+function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChange[] {
+  const out: ItemChange[] = [];
+  const a = byKey(oldList);
+  const b = byKey(newList);
+  for (const [key, item] of b) {
+    const old = a.get(key);
+    const name = nameOf(item);
+    const withName = name === undefined ? {} : { name };
+    if (!old) {
+      out.push({ kind, key, change: 'added', ...withName });
+      continue;
+    }
+    const fields = differingKeys(old, item);
+    if (!fields.length) continue;
+    const change: ItemChange = { kind, key, change: 'changed', ...withName, fields };
+    if (kind === 'automations' && fields.includes('document')) {
+      const automation = diffAutomationDocuments(old.document, item.document);
+      // Only positions moved: the documents differ, yet nothing counts as a change.
+      if (!automation.nodes.length && !automation.edges.length && !automation.fields.length) {
+        change.fields = fields.filter((f) => f !== 'document');
+        if (!change.fields.length) continue;
+      } else change.automation = automation;
+    }
+    out.push(change);
+  }
+  for (const [key, item] of a) {
+    if (b.has(key)) continue;
+    const name = nameOf(item);
+    out.push({ kind, key, change: 'removed', ...(name === undefined ? {} : { name }) });
+  }
+  return out;
+}
+
+/** What changed from `oldPack` to `newPack`: top-level fields, and items by key for every kind. */
+export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
+  const a = (isObj(oldPack) ? oldPack : {}) as Record<string, unknown>;
+  const b = (isObj(newPack) ? newPack : {}) as Record<string, unknown>;
+  const oldVersion = typeof a.version === 'string' ? a.version : '';
+  const newVersion = typeof b.version === 'string' ? b.version : '';
+  const cmp = compareVersions(oldVersion, newVersion);
+  const versionChange: PackDiff['versionChange'] = cmp === undefined ? (oldVersion === newVersion ? 'same' : 'unknown') : cmp < 0 ? 'up' : cmp > 0 ? 'down' : 'same';
+  const items: ItemChange[] = [];
+  for (const kind of ITEM_KINDS) items.push(...diffItems(kind, a[kind], b[kind]));
+  return {
+    packIdMatches: typeof a.packId === 'string' && a.packId === b.packId,
+    oldVersion,
+    newVersion,
+    versionChange,
+    fields: differingKeys(a, b, new Set<string>(ITEM_KINDS)),
+    items,
+  };
+}

@@ -1,2 +1,2 @@
-// Canonical form of a pack (key order, formatting). Filled in by the CLI work.
-export {};
+// Canonical form of a pack (key order, formatting), shared by `setup-pack fmt`, `build` and the editor.
+export { canonicalize, formatPack } from './canonical.js';

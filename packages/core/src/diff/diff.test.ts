@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { compareVersions, diffPacks } from './diff.js';
+import type { Pack } from '../types.js';
+
+const fixture = (name: string): Pack => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
+const clone = <T>(v: T): T => structuredClone(v);
+
+describe('diffPacks', () => {
+  const base = fixture('valid/buyer-lead-starter.json');
+
+  it('reports nothing for identical packs', () => {
+    const d = diffPacks(base, clone(base));
+    expect(d).toMatchObject({ packIdMatches: true, versionChange: 'same', fields: [], items: [] });
+  });
+
+  it('ignores moved nodes but reports config, kind, edge and item changes', () => {
+    const next = clone(base);
+    const doc = next.automations![0].document;
+    for (const n of doc.graph.nodes) n.position = { x: (n.position?.x ?? 0) + 500, y: 7 };
+    expect(diffPacks(base, next).items).toEqual([]);
+
+    doc.graph.nodes[0].config = { ...doc.graph.nodes[0].config, extra: 1 };
+    doc.graph.nodes.push({ id: 'new-node', kind: 'action.add_note', config: { body: 'x' } });
+    const removedEdge = doc.graph.edges!.shift()!;
+    doc.graph.edges!.push({ id: 'e-new', source: 'new-node', target: removedEdge.target });
+    next.version = '9.0.0';
+    next.smartLists = [];
+    const d = diffPacks(base, next);
+    expect(d.versionChange).toBe('up');
+    const a = d.items.find((i) => i.kind === 'automations')!;
+    expect(a).toMatchObject({ key: base.automations![0].key, change: 'changed', fields: ['document'] });
+    expect(a.automation!.nodes).toEqual([
+      { id: doc.graph.nodes[0].id, change: 'changed', kind: doc.graph.nodes[0].kind, fields: ['config.extra'] },
+      { id: 'new-node', change: 'added', kind: 'action.add_note' },
+    ]);
+    expect(a.automation!.edges.map((e) => [e.id, e.change])).toEqual([['e-new', 'added'], [removedEdge.id, 'removed']]);
+    expect(a.automation!.edges[0].handle).toBe('next');
+    const removedLists = d.items.filter((i) => i.kind === 'smartLists');
+    expect(removedLists.length).toBe(base.smartLists!.length);
+    expect(removedLists.every((i) => i.change === 'removed' && i.name)).toBe(true);
+  });
+
+  it('treats a missing edge handle as "next"', () => {
+    const next = clone(base);
+    for (const e of next.automations![0].document.graph.edges ?? []) if (e.handle === undefined) e.handle = 'next';
+    expect(diffPacks(base, next).items).toEqual([]);
+  });
+
+  it('compares the release pair: packId matches and the version goes up', () => {
+    const d = diffPacks(fixture('releases/buyer-lead-1.0.0.json'), fixture('releases/buyer-lead-1.1.0.json'));
+    expect(d.packIdMatches).toBe(true);
+    expect(d).toMatchObject({ oldVersion: '1.0.0', newVersion: '1.1.0', versionChange: 'up' });
+    expect(d.items.length).toBeGreaterThan(0);
+    expect(diffPacks(fixture('releases/buyer-lead-1.1.0.json'), fixture('releases/buyer-lead-1.0.0.json')).versionChange).toBe('down');
+  });
+
+  it('notices a different packId and top-level field changes', () => {
+    const d = diffPacks(base, { ...clone(base), packId: '00000000-0000-4000-8000-000000000000', description: 'other' });
+    expect(d.packIdMatches).toBe(false);
+    expect(d.fields).toEqual(expect.arrayContaining(['packId', 'description']));
+  });
+});
+
+describe('compareVersions', () => {
+  it('orders semver including pre-releases', () => {
+    expect(compareVersions('1.0.0', '1.0.1')).toBe(-1);
+    expect(compareVersions('1.10.0', '1.9.0')).toBe(1);
+    expect(compareVersions('1.0.0-beta', '1.0.0')).toBe(-1);
+    expect(compareVersions('1.0.0-alpha.2', '1.0.0-alpha.10')).toBe(-1);
+    expect(compareVersions('2024-01', '1.0.0')).toBeUndefined();
+  });
+});

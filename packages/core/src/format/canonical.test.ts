@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { canonicalize, formatPack } from './canonical.js';
+import { publishedSchemas } from '../generated/schemas.js';
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
+
+describe('canonicalize', () => {
+  it('orders top-level keys as the pack schema lists its properties', () => {
+    const out = canonicalize({ version: '1', name: 'x', packId: 'p', format: 'f', schemaVersion: 2, $schema: 's' });
+    const schemaOrder = Object.keys(publishedSchemas.pack.properties as object);
+    expect(Object.keys(out)).toEqual(schemaOrder.filter((k) => k in out));
+    expect(Object.keys(out)[0]).toBe('$schema');
+  });
+
+  it('follows $ref into items, documents, graphs and nodes; unknown keys keep their order after known ones', () => {
+    const pack = {
+      automations: [{ document: { graph: { edges: [{ target: 'b', id: 'e', source: 'a' }], nodes: [{ position: { y: 1, x: 2 }, zeta: 1, kind: 'k', alpha: 2, id: 'a', config: { z: 1, a: 2 } }] }, name: 'n', format: 'f' }, key: 'k' }],
+      pipelines: [{ stages: [{ stageType: 'OPEN', name: 'n', key: 's' }], key: 'p' }],
+      brand: { z: 1, a: 2 },
+    };
+    const out = canonicalize(pack) as any;
+    expect(Object.keys(out.automations[0])).toEqual(['key', 'document']);
+    expect(Object.keys(out.automations[0].document)).toEqual(['format', 'name', 'graph']);
+    expect(Object.keys(out.automations[0].document.graph)).toEqual(['nodes', 'edges']);
+    expect(Object.keys(out.automations[0].document.graph.nodes[0])).toEqual(['id', 'kind', 'config', 'position', 'zeta', 'alpha']);
+    expect(Object.keys(out.automations[0].document.graph.nodes[0].position)).toEqual(['x', 'y']);
+    expect(Object.keys(out.automations[0].document.graph.nodes[0].config)).toEqual(['z', 'a']);
+    expect(Object.keys(out.automations[0].document.graph.edges[0])).toEqual(['id', 'source', 'target']);
+    expect(Object.keys(out.pipelines[0].stages[0])).toEqual(['key', 'name', 'stageType']);
+    expect(Object.keys(out.brand)).toEqual(['z', 'a']);
+  });
+
+  it('keeps a "__proto__" key as data and does not mutate the input', () => {
+    const input = JSON.parse('{"brand":{"__proto__":{"x":1}},"name":"n"}');
+    const out = canonicalize(input) as any;
+    expect(Object.keys(out.brand)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(out.brand)).toBe(Object.prototype);
+    expect(Object.keys(input)).toEqual(['brand', 'name']);
+  });
+
+  it('is idempotent on the fixtures and formatPack ends with one newline', () => {
+    for (const f of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json']) {
+      const once = formatPack(fixture(f));
+      expect(formatPack(JSON.parse(once))).toBe(once);
+      expect(once.endsWith('}\n')).toBe(true);
+      expect(JSON.parse(once)).toEqual(fixture(f));
+    }
+  });
+
+  it('leaves scalars and arrays of scalars alone', () => {
+    expect(canonicalize(3)).toBe(3);
+    expect(canonicalize([1, 'a', null])).toEqual([1, 'a', null]);
+  });
+});

@@ -1,0 +1,79 @@
+// Canonical form of a pack: keys in the order the published schemas list their `properties`,
+// unknown keys (inside open objects such as config, brand, data) after the known ones in their
+// original order. The order is read from publishedSchemas, never restated here.
+import { publishedSchemas } from '../generated/schemas.js';
+
+type Schema = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Follows a `$ref` such as `stage.schema.json` or `common.schema.json#/$defs/key`. */
+function resolveRef(ref: string, base: Schema): Schema | undefined {
+  const [file, fragment] = ref.split('#');
+  let target: unknown = file ? publishedSchemas[file.replace(/\.schema\.json$/, '')] : base;
+  if (fragment) {
+    for (const token of fragment.split('/').filter(Boolean)) target = isObj(target) ? target[token] : undefined;
+  }
+  return isObj(target) ? target : undefined;
+}
+
+/** The schema as seen after following `$ref`s (a few hops at most in our schemas). */
+function deref(schema: Schema | undefined): Schema | undefined {
+  let s = schema;
+  for (let hops = 0; s && typeof s.$ref === 'string' && hops < 8; hops++) s = resolveRef(s.$ref, s);
+  return s;
+}
+
+interface Shape {
+  order: string[];
+  children: Map<string, Shape | undefined>;
+  items?: Shape;
+}
+
+const shapeCache = new Map<Schema, Shape>();
+
+function shapeOf(schema: Schema | undefined): Shape | undefined {
+  const s = deref(schema);
+  if (!s) return undefined;
+  const cached = shapeCache.get(s);
+  if (cached) return cached;
+  const shape: Shape = { order: [], children: new Map() };
+  shapeCache.set(s, shape); // before recursing, so recursive schemas terminate
+  const props = isObj(s.properties) ? s.properties : {};
+  for (const [name, sub] of Object.entries(props)) {
+    shape.order.push(name);
+    shape.children.set(name, isObj(sub) ? shapeOf(sub) : undefined);
+  }
+  if (isObj(s.items)) shape.items = shapeOf(s.items);
+  return shape;
+}
+
+function apply(value: unknown, shape: Shape | undefined): unknown {
+  if (Array.isArray(value)) return value.map((v) => apply(v, shape?.items));
+  if (!isObj(value)) return value;
+  const out: Record<string, unknown> = {};
+  const known = shape?.order ?? [];
+  for (const k of known) if (Object.prototype.hasOwnProperty.call(value, k)) set(out, k, apply(value[k], shape!.children.get(k)));
+  for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) set(out, k, apply(value[k], undefined));
+  return out;
+}
+
+// defineProperty, so a "__proto__" key read by JSON.parse stays a plain property.
+function set(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Returns a copy of `value` with keys in canonical order. Works on any JSON value (also an
+ * invalid pack), so `fmt` can format files that do not validate yet. `schemaName` picks the
+ * published schema to follow (default: the pack).
+ */
+export function canonicalize<T>(value: T, schemaName = 'pack'): T {
+  const schema = publishedSchemas[schemaName];
+  return apply(value, schema ? shapeOf(schema) : undefined) as T;
+}
+
+/** The pack as text in canonical form: canonical key order, 2-space JSON, trailing newline. */
+export function formatPack(value: unknown, schemaName = 'pack'): string {
+  return JSON.stringify(canonicalize(value, schemaName), null, 2) + '\n';
+}
