@@ -27,6 +27,8 @@ export interface ModelEdge {
   pointer: string;
   /** Both ends exist. */
   connected: boolean;
+  /** Enters a trigger (an error of its own; kept out of the graph so it does not also show as a cycle). */
+  intoTrigger: boolean;
 }
 
 export interface GraphModel {
@@ -77,9 +79,10 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: s
       explicitHandle,
       pointer: ep,
       connected: byId.has(e.source) && byId.has(e.target),
+      intoTrigger: byId.get(e.target)?.group === 'trigger' && !byId.get(e.target)?.broken,
     };
     edges.push(edge);
-    if (edge.connected) g.setEdge(edge.source, edge.target, undefined, String(edges.length - 1));
+    if (edge.connected && !edge.intoTrigger) g.setEdge(edge.source, edge.target, undefined, String(edges.length - 1));
   });
   return {
     pointer,
@@ -92,26 +95,38 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: s
   };
 }
 
-/** One cycle as a path of node ids, first node repeated at the end; undefined if acyclic. */
-export function findCycle(model: GraphModel): string[] | undefined {
-  const cycles = alg.findCycles(model.g);
-  if (cycles.length === 0) return undefined;
-  // graphlib gives strongly connected components; walk the smallest to an ordered path.
-  const comp = new Set<string>(cycles.sort((a: string[], b: string[]) => a.length - b.length)[0]);
-  const start = [...comp].sort()[0];
-  const path: string[] = [];
-  const seen = new Set<string>();
-  const dfs = (id: string): boolean => {
-    path.push(id);
-    seen.add(id);
-    for (const s of [...((model.g.successors(id) ?? []) as string[])].sort()) {
-      if (s === start) return path.push(start), true;
-      if (comp.has(s) && !seen.has(s) && dfs(s)) return true;
+/**
+ * One cycle, found by a depth-first walk from the triggers: the edge that closes it is the one
+ * that leads back upstream, which is usually the edge the author added last.
+ */
+export function findCycle(model: GraphModel): { path: string[]; edge: ModelEdge } | undefined {
+  if (alg.isAcyclic(model.g)) return undefined;
+  const state = new Map<string, 1 | 2>(); // 1: on the current path, 2: done
+  const stack: string[] = [];
+  const out = new Map<string, ModelEdge[]>();
+  for (const e of model.edges) if (e.connected && !e.intoTrigger) (out.get(e.source) ?? out.set(e.source, []).get(e.source)!).push(e);
+  const visit = (id: string): { path: string[]; edge: ModelEdge } | undefined => {
+    state.set(id, 1);
+    stack.push(id);
+    for (const e of out.get(id) ?? []) {
+      const s = state.get(e.target);
+      if (s === 1) return { path: [...stack.slice(stack.indexOf(e.target)), e.target], edge: e };
+      if (s === undefined) {
+        const found = visit(e.target);
+        if (found) return found;
+      }
     }
-    path.pop();
-    return false;
+    stack.pop();
+    state.set(id, 2);
+    return undefined;
   };
-  return dfs(start) ? path : [start, start];
+  const order = [...model.byId.values()].sort((a, b) => (a.group === 'trigger' ? 0 : 1) - (b.group === 'trigger' ? 0 : 1));
+  for (const n of order) {
+    if (state.has(n.id)) continue;
+    const found = visit(n.id);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Ids reachable from any trigger. */

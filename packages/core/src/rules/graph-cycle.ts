@@ -9,12 +9,9 @@ export default defineRule({
       const cycle = findCycle(a.graph);
       if (!cycle) continue;
       // Point at the edge that closes the loop.
-      const from = cycle[cycle.length - 2];
-      const to = cycle[cycle.length - 1];
-      const edge = a.graph.edges.find((e) => e.connected && e.source === from && e.target === to);
       ctx.report({
-        pointer: edge?.pointer ?? `${a.graph.pointer}/edges`,
-        message: `The graph has a cycle: ${cycle.join(' → ')}. Automation graphs must be acyclic.`,
+        pointer: cycle.edge.pointer,
+        message: `The graph has a cycle: ${cycle.path.join(' → ')} (edge "${cycle.edge.id}" leads back to "${cycle.edge.target}"). Automation graphs must be acyclic.`,
         hint: 'Remove an edge of the cycle; use control.loop to repeat steps.',
       });
     }

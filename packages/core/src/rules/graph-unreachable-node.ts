@@ -6,7 +6,8 @@ export default defineRule({
   check(ctx) {
     for (const a of ctx.automations()) {
       const g = a.graph;
-      if (!g || g.hasBrokenNodes || !g.nodes.some((n) => n.group === 'trigger')) continue;
+      // A dangling edge is reported on its own; the nodes it cut off would only echo it.
+      if (!g || g.hasBrokenNodes || g.edges.some((e) => !e.connected) || !g.nodes.some((n) => n.group === 'trigger')) continue;
       const reached = reachableFromTriggers(g);
       for (const n of g.nodes) {
         if (n.duplicate || reached.has(n.id)) continue;

@@ -9,6 +9,9 @@ export default defineRule({
       for (const n of g.nodes) {
         if (n.duplicate || n.broken || (n.kind !== 'control.if' && n.kind !== 'control.loop')) continue;
         const used = new Set(g.edges.filter((e) => e.source === n.id).map((e) => e.handle));
+        const handles = g.handlesOf(n) ?? [];
+        // An edge with a wrong handle is reported on its own; it was probably meant for the free output.
+        if ([...used].some((h) => !handles.includes(h))) continue;
         for (const h of n.kind === 'control.if' ? ['true', 'false'] : ['each', 'done']) {
           if (!used.has(h)) ctx.report({ pointer: n.pointer, message: `The "${h}" output of ${n.kind} "${n.id}" is not connected; contacts taking it end their run there.` });
         }

@@ -3,6 +3,11 @@ import { packKeysByReferenceType } from '../references.js';
 import { objects } from './util.js';
 import type { ReferenceType } from '../types.js';
 
+const HOLDERS: Partial<Record<ReferenceType, string[]>> = {
+  tag: ['/resources'], stage: ['/resources'], lead_source: ['/resources'], custom_field: ['/resources'],
+  email_template: ['/messageTemplates', '/resources'], smart_list: ['/smartLists'], pipeline: ['/pipelines'], deal_stage: ['/pipelines'], automation: ['/automations'],
+};
+
 export default defineRule({
   meta: { code: 'reference/missing-name', severity: 'error', description: 'A reference that does not resolve inside the pack has a name to match in the workspace.' },
   check(ctx) {
@@ -14,6 +19,8 @@ export default defineRule({
         keys ??= packKeysByReferenceType(ctx.pack);
         if (keys.get(ref.type as ReferenceType)?.has(ref.id)) continue;
         if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;
+        // The item it names may be in the pack but broken; that error is the one to fix first.
+        if ((HOLDERS[ref.type as ReferenceType] ?? []).some((h) => ctx.isBroken(h))) continue;
         ctx.report({ pointer: p, message: `Reference ${String(ref.type)} "${ref.id}" is not a key of a ${String(ref.type)} in this pack, so it needs a name for the installer to match it in the workspace.`, hint: 'Add "name": the name of the item in the workspace it came from.' });
       }
     }

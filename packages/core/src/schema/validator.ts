@@ -58,6 +58,16 @@ const show = (v: unknown) => {
   return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '…' : s;
 };
 
+/** Length in code points, as JSON Schema counts it, without materialising the characters. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--;
+  }
+  return n;
+}
+
 function valueAt(root: unknown, instancePath: string): unknown {
   let cur = root;
   for (const t of instancePath.split('/').slice(1)) {
@@ -97,7 +107,7 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
     case 'minLength':
       return d('schema/too-short', `${where} must have at least ${plural(Number(p.limit), 'character')}.`);
     case 'maxLength':
-      return d('schema/too-long', `${where} must have at most ${plural(Number(p.limit), 'character')} (it has ${typeof value === 'string' ? [...value].length : '?'}).`);
+      return d('schema/too-long', `${where} must have at most ${plural(Number(p.limit), 'character')} (it has ${typeof value === 'string' ? codePoints(value) : '?'}).`);
     case 'minItems':
       return d('schema/too-few', `${where} must have at least ${plural(Number(p.limit), 'item')}.`);
     case 'maxItems':

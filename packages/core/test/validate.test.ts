@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { validatePack, validateAutomationDocument, type Diagnostic } from '@setup-pack/core';
+import { loadFixture, readFixture } from './helpers.js';
+
+const codes = (ds: Diagnostic[]) => ds.map((d) => `${d.severity} ${d.code} ${d.pointer}`);
+
+describe('validatePack', () => {
+  it('accepts text and parsed objects alike', () => {
+    const text = readFixture('valid/listing-marketing.json');
+    expect(validatePack(text).pack).toEqual(JSON.parse(text));
+    expect(validatePack(JSON.parse(text)).diagnostics).toEqual([]);
+  });
+
+  it('gives positions for text input only', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    pack.name = '';
+    const fromText = validatePack(JSON.stringify(pack, null, 2)).diagnostics[0];
+    expect(fromText).toMatchObject({ code: 'schema/too-short', pointer: '/name', line: 6, column: 11 });
+    const fromObject = validatePack(pack).diagnostics[0];
+    expect(fromObject.line).toBeUndefined();
+    expect(fromObject.pointer).toBe('/name');
+  });
+
+  it('places an unknown field on its name', () => {
+    const text = '{\n  "format": "service.setup-pack",\n  "schemaVersion": 2,\n  "packId": "6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12",\n  "name": "x",\n  "version": "1",\n  "colour": 1\n}';
+    const [d] = validatePack(text).diagnostics;
+    expect(d).toMatchObject({ code: 'schema/unknown-field', pointer: '/colour', line: 7, column: 3 });
+  });
+
+  it('reports a node with an unknown kind once, without graph or reference noise', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    pack.automations[0].document.graph.nodes[0].kind = 'trigger.contact_createdd';
+    expect(codes(validatePack(pack).diagnostics)).toEqual(['error schema/enum /automations/0/document/graph/nodes/0/kind']);
+  });
+
+  it('names the cycle path and the edge that closes it', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    pack.automations[1].document.graph.edges.push({ id: 'back', source: 'note', target: 'ai' });
+    const [d] = validatePack(pack).diagnostics;
+    expect(d.code).toBe('graph/cycle');
+    expect(d.message).toContain('ai → note → ai');
+    expect(d.pointer).toBe('/automations/1/document/graph/edges/3');
+  });
+
+  it('checks control.ai_branch handles against its declared outcomes', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    pack.automations[1].document.graph.edges[2].handle = 'maybe';
+    const ds = validatePack(pack).diagnostics;
+    expect(codes(ds)).toEqual(['error graph/invalid-handle /automations/1/document/graph/edges/2/handle']);
+    expect(ds[0].message).toContain('"ready", "later"');
+  });
+
+  it('accepts outcomes declared as objects, and does not guess when none are declared', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const ai = pack.automations[1].document.graph.nodes[1];
+    ai.config.outcomes = [{ key: 'ready', label: 'Ready' }, { key: 'later', label: 'Later' }];
+    expect(validatePack(pack).diagnostics).toEqual([]);
+    delete ai.config.outcomes;
+    const ds = validatePack(pack).diagnostics;
+    expect(ds.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(codes(ds)).toEqual(['warning catalog/config-field /automations/1/document/graph/nodes/1/config']);
+  });
+
+  it('never makes unspecified shapes errors: block configs, brand, resource data, filters', () => {
+    const pack = loadFixture('valid/listing-marketing.json');
+    pack.automations[0].document.graph.nodes[1].config = { template_id: 42, serviceOnlyField: { deep: [1, 2] } };
+    pack.brand = { anything: { goes: true } };
+    pack.resources[0].data = { whatever: [null] };
+    pack.smartLists[0].filters = { version: 2, root: { op: 'AND', rules: [] }, serviceMeta: 1 };
+    const ds = validatePack(pack).diagnostics;
+    expect(ds.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(validatePack(pack).pack).toBeDefined();
+  });
+
+  it('is case-sensitive about sha256 hex, as the spec requires lower case', () => {
+    const pack = loadFixture('valid/listing-marketing.json');
+    pack.assets[0].sha256 = pack.assets[0].sha256.toUpperCase();
+    expect(codes(validatePack(pack).diagnostics)).toEqual(['error schema/pattern /assets/0/sha256']);
+  });
+
+  it('uses a caller-provided hasher', () => {
+    const pack = loadFixture('valid/listing-marketing.json');
+    const seen: string[] = [];
+    const ds = validatePack(pack, { hashBase64: (d) => (seen.push(d), { byteSize: 1, sha256: 'f'.repeat(64) }) }).diagnostics;
+    expect(seen.length).toBe(2);
+    expect(ds.map((d) => d.code)).toEqual(['asset/size-mismatch', 'asset/sha256-mismatch', 'asset/size-mismatch', 'asset/sha256-mismatch']);
+  });
+
+  it('accepts schemaVersion 1 without a brand and null settings', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    pack.schemaVersion = 1;
+    pack.brand = null;
+    expect(validatePack(pack).diagnostics).toEqual([]);
+  });
+});
+
+describe('validateAutomationDocument', () => {
+  it('validates a document on its own, with pointers inside it', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const doc = pack.automations[0].document;
+    expect(validateAutomationDocument(doc).diagnostics).toEqual([]);
+    doc.graph.edges.push({ id: 'x', source: 'email', target: 'start' });
+    expect(codes(validateAutomationDocument(doc).diagnostics)).toEqual(['error graph/edge-into-trigger /graph/edges/6/target']);
+    expect(codes(validateAutomationDocument({ format: 'nope' }).diagnostics)).toEqual([
+      'error schema/required ',
+      'error schema/required ',
+      'error schema/required ',
+      'error schema/const /format',
+    ]);
+  });
+});
