@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { validatePack } from '@setup-pack/core';
+import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode } from './graph.js';
+import { documentOf, updateDocument, type PackValue } from './pack.js';
+import type { Obj } from './json.js';
+
+const fixture = (p: string): PackValue => JSON.parse(readFileSync(new URL(`../../../../fixtures/${p}`, import.meta.url), 'utf8'));
+const starter = () => fixture('valid/buyer-lead-starter.json');
+const doc0 = () => documentOf(starter(), 0);
+const ids = (doc: Obj) => nodesOf(doc).map((n) => n.id);
+
+describe('connection rules', () => {
+  it('refuses an edge into a trigger', () => {
+    const r = canConnect(doc0(), { source: 'tag', handle: 'next', target: 'start' });
+    expect(r).toEqual({ ok: false, reason: expect.stringMatching(/trigger/) });
+  });
+  it('refuses an edge that closes a cycle', () => {
+    const r = canConnect(doc0(), { source: 'email', handle: 'next', target: 'tag' });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.reason).toMatch(/cycle/);
+  });
+  it('refuses a handle the source does not have, and accepts the ones it has', () => {
+    expect(canConnect(doc0(), { source: 'replied', handle: 'next', target: 'email' }).ok).toBe(false);
+    const { doc } = addNode(doc0(), 'action.add_note', { x: 0, y: 0 });
+    expect(canConnect(doc, { source: 'replied', handle: 'true', target: 'add_note' }).ok).toBe(true);
+    expect(canConnect(doc, { source: 'replied', handle: 'maybe', target: 'add_note' }).ok).toBe(false);
+  });
+  it('allows only declared outcomes on an AI branch', () => {
+    const d = documentOf(starter(), 1);
+    const { doc } = addNode(d, 'action.add_note', { x: 0, y: 0 });
+    expect(canConnect(doc, { source: 'ai', handle: 'later', target: 'add_note' }).ok).toBe(true);
+    expect(canConnect(doc, { source: 'ai', handle: 'next', target: 'add_note' }).ok).toBe(false);
+  });
+  it('refuses self-loops and duplicate edges', () => {
+    expect(canConnect(doc0(), { source: 'tag', handle: 'next', target: 'tag' }).ok).toBe(false);
+    expect(canConnect(doc0(), { source: 'tag', handle: 'next', target: 'sms' }).ok).toBe(false);
+  });
+  it('connect writes the handle only when it is not next', () => {
+    const a = addNode(doc0(), 'action.add_note', { x: 0, y: 0 });
+    const b = connect(a.doc, { source: 'email', handle: 'next', target: a.id });
+    expect(b.error).toBeUndefined();
+    expect(edgesOf(b.doc).at(-1)).toEqual({ id: b.edgeId, source: 'email', target: 'add_note' });
+    const c = addNode(b.doc, 'action.notify', { x: 0, y: 0 });
+    const d = connect(c.doc, { source: 'replied', handle: 'true', target: c.id });
+    expect(edgesOf(d.doc).at(-1)).toMatchObject({ source: 'replied', target: 'notify', handle: 'true' });
+  });
+});
+
+describe('editing', () => {
+  it('adds a node with a unique id and leaves the input untouched', () => {
+    const before = doc0();
+    const snapshot = structuredClone(before);
+    const a = addNode(before, 'action.add_tag', { x: 10.4, y: 20.6 });
+    expect(a.id).toBe('add_tag');
+    const b = addNode(a.doc, 'action.add_tag', { x: 0, y: 0 });
+    expect(b.id).toBe('add_tag_2');
+    expect(nodesOf(b.doc).at(-2)).toEqual({ id: 'add_tag', kind: 'action.add_tag', config: {}, position: { x: 10, y: 21 } });
+    expect(before).toEqual(snapshot);
+  });
+  it('adds a connected node when a connection is dropped on the canvas', () => {
+    const r = addConnectedNode(doc0(), 'action.add_note', { x: 0, y: 700 }, { source: 'email', handle: 'next' });
+    expect(r.error).toBeUndefined();
+    expect(edgesOf(r.doc).some((e) => e.source === 'email' && e.target === r.id)).toBe(true);
+  });
+  it('deletes nodes with their edges', () => {
+    const d = deleteElements(doc0(), ['replied']);
+    expect(ids(d)).not.toContain('replied');
+    expect(edgesOf(d).some((e) => e.source === 'replied' || e.target === 'replied')).toBe(false);
+    expect(edgesOf(d)).toHaveLength(3);
+  });
+  it('deletes single edges', () => {
+    expect(edgesOf(deleteElements(doc0(), [], ['e1'])).map((e) => e.id)).toEqual(['e2', 'e3', 'e4', 'e5', 'e6']);
+  });
+  it('duplicates a selection with its inner edges under new ids', () => {
+    const r = duplicateNodes(doc0(), ['replied', 'task']);
+    expect(r.ids).toEqual(['replied_2', 'task_2']);
+    const inner = edgesOf(r.doc).filter((e) => e.source === 'replied_2');
+    expect(inner).toEqual([{ id: 'e5_2', source: 'replied_2', target: 'task_2', handle: 'true' }]);
+    expect(nodesOf(r.doc).find((n) => n.id === 'task_2')?.position).toEqual({ x: -120, y: 640 });
+  });
+  it('pastes between automations, keeping unknown fields and config', () => {
+    const pack = starter();
+    const src = updateDocument(pack, 0, (d) => ({ ...d }));
+    const clip = copyNodes(documentOf(src, 0), ['sms', 'wait']);
+    (clip.nodes[0] as Obj).extra = { kept: true };
+    const r = pasteNodes(documentOf(pack, 1), clip);
+    const pasted = nodesOf(r.doc).filter((n) => r.ids.includes(n.id as string));
+    expect(pasted.map((n) => n.kind)).toEqual(['action.send_sms', 'control.wait']);
+    expect(pasted[0]).toMatchObject({ config: { template_id: 'tpl-welcome-sms' }, extra: { kept: true } });
+    expect(edgesOf(r.doc).filter((e) => r.ids.includes(e.source as string))).toHaveLength(1);
+  });
+  it('moves nodes and returns the same document when nothing moved', () => {
+    const d = doc0();
+    expect(moveNodes(d, new Map([['tag', { x: 0, y: 120 }]]))).toBe(d);
+    const m = moveNodes(d, new Map([['tag', { x: 5.2, y: 6.7 }]]));
+    expect(nodesOf(m).find((n) => n.id === 'tag')?.position).toEqual({ x: 5, y: 7 });
+  });
+  it('renames a node and rewrites its edges', () => {
+    const r = renameNode(doc0(), 'tag', 'tag_lead');
+    expect(edgesOf(r.doc).filter((e) => e.source === 'tag_lead' || e.target === 'tag_lead')).toHaveLength(2);
+    expect(renameNode(doc0(), 'tag', 'sms').error).toMatch(/already/);
+  });
+  it('an edited pack still validates without errors', () => {
+    const pack = updateDocument(starter(), 0, (d) => {
+      const a = addConnectedNode(d, 'action.add_note', { x: 0, y: 800 }, { source: 'email', handle: 'next' });
+      return a.doc;
+    });
+    const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,198 @@
+// Graph editing on an automation document: add, connect (with the spec's graph rules), delete,
+// duplicate, copy/paste, move. Pure functions over plain JSON, so they are unit-tested without
+// a browser; the canvas only calls them.
+import { nodeKindInfo, outputHandles } from '@setup-pack/core';
+import { asArr, asObj, objs, setKey, str, type Obj } from './json.js';
+
+export interface XY { x: number; y: number }
+export interface EdgeSpec { source: string; handle: string; target: string }
+export interface Clipboard { nodes: Obj[]; edges: Obj[] }
+
+export const graphOf = (doc: Obj): Obj => asObj(doc.graph);
+export const nodesOf = (doc: Obj): Obj[] => objs(graphOf(doc).nodes);
+export const edgesOf = (doc: Obj): Obj[] => objs(graphOf(doc).edges);
+export const handleOf = (edge: Obj): string => str(edge.handle, 'next') || 'next';
+
+/** Replaces nodes and/or edges, keeping every other field of the graph and document. */
+export function withGraph(doc: Obj, nodes: unknown[] | undefined, edges: unknown[] | undefined): Obj {
+  let graph = graphOf(doc);
+  if (nodes) graph = setKey(graph, 'nodes', nodes);
+  if (edges) graph = { ...graph, edges };
+  return setKey(doc, 'graph', graph);
+}
+
+/** The output handles a node offers on the canvas (ai_branch without outcomes offers none). */
+export function handlesOfNode(node: Obj): string[] {
+  return outputHandles(str(node.kind), node.config) ?? (nodeKindInfo(str(node.kind)) ? [] : ['next']);
+}
+
+export const isTrigger = (node: Obj | undefined): boolean => !!node && nodeKindInfo(str(node.kind))?.group === 'trigger';
+
+function uniqueId(used: Set<string>, base: string): string {
+  const clean = base.replace(/[^A-Za-z0-9_-]+/g, '_') || 'node';
+  if (!used.has(clean)) return clean;
+  for (let n = 2; ; n++) if (!used.has(`${clean}_${n}`)) return `${clean}_${n}`;
+}
+
+const nodeIds = (doc: Obj) => new Set(nodesOf(doc).map((n) => str(n.id)));
+const edgeIds = (doc: Obj) => new Set(edgesOf(doc).map((e) => str(e.id)));
+
+/** Is `to` reachable from `from` along edges? */
+function reaches(edges: Obj[], from: string, to: string): boolean {
+  const next = new Map<string, string[]>();
+  for (const e of edges) {
+    const s = str(e.source);
+    if (!next.has(s)) next.set(s, []);
+    next.get(s)!.push(str(e.target));
+  }
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (id === to) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(next.get(id) ?? []));
+  }
+  return false;
+}
+
+export type ConnectCheck = { ok: true } | { ok: false; reason: string };
+
+/** The graph rules a new edge must obey: handle valid for the source, nothing into a trigger, no cycle, no duplicate. */
+export function canConnect(doc: Obj, spec: EdgeSpec): ConnectCheck {
+  const nodes = nodesOf(doc);
+  const source = nodes.find((n) => n.id === spec.source);
+  const target = nodes.find((n) => n.id === spec.target);
+  if (!source || !target) return { ok: false, reason: 'Both ends must be blocks of this graph.' };
+  if (spec.source === spec.target) return { ok: false, reason: 'A block cannot connect to itself.' };
+  if (isTrigger(target)) return { ok: false, reason: 'Nothing can connect into a trigger.' };
+  const handles = handlesOfNode(source);
+  if (!handles.includes(spec.handle)) return { ok: false, reason: `"${spec.handle}" is not an output of ${str(source.kind)} (outputs: ${handles.join(', ') || 'none'}).` };
+  const edges = edgesOf(doc);
+  if (edges.some((e) => e.source === spec.source && e.target === spec.target && handleOf(e) === spec.handle)) return { ok: false, reason: 'These blocks are already connected by this output.' };
+  if (reaches(edges, spec.target, spec.source)) return { ok: false, reason: 'This connection would make a cycle.' };
+  return { ok: true };
+}
+
+/** Adds an edge when the rules allow it. The handle is written unless it is the default `next`. */
+export function connect(doc: Obj, spec: EdgeSpec): { doc: Obj; edgeId?: string; error?: string } {
+  const check = canConnect(doc, spec);
+  if (!check.ok) return { doc, error: check.reason };
+  const id = uniqueId(edgeIds(doc), `e_${spec.source}_${spec.handle === 'next' ? '' : spec.handle + '_'}${spec.target}`);
+  const edge: Obj = { id, source: spec.source, target: spec.target };
+  if (spec.handle !== 'next') edge.handle = spec.handle;
+  return { doc: withGraph(doc, undefined, [...edgesOf(doc), edge]), edgeId: id };
+}
+
+/** Adds a block of `kind` at `position`; its config starts empty (the form fills it in). */
+export function addNode(doc: Obj, kind: string, position: XY): { doc: Obj; id: string } {
+  const id = uniqueId(nodeIds(doc), kind.split('.')[1] ?? kind);
+  const node: Obj = { id, kind, config: {}, position: { x: Math.round(position.x), y: Math.round(position.y) } };
+  return { doc: withGraph(doc, [...asArr(graphOf(doc).nodes), node], undefined), id };
+}
+
+/** Adds a block and connects `from` to it in one step (a connection dropped on the canvas). */
+export function addConnectedNode(doc: Obj, kind: string, position: XY, from: { source: string; handle: string }): { doc: Obj; id: string; error?: string } {
+  const added = addNode(doc, kind, position);
+  const joined = connect(added.doc, { source: from.source, handle: from.handle, target: added.id });
+  return { doc: joined.doc, id: added.id, error: joined.error };
+}
+
+/** Removes nodes (and every edge touching them) and edges. */
+export function deleteElements(doc: Obj, nodeIdsToDelete: Iterable<string>, edgeIdsToDelete: Iterable<string> = []): Obj {
+  const ns = new Set(nodeIdsToDelete);
+  const es = new Set(edgeIdsToDelete);
+  if (ns.size === 0 && es.size === 0) return doc;
+  const nodes = asArr(graphOf(doc).nodes).filter((n) => !ns.has(str(asObj(n).id)));
+  const edges = asArr(graphOf(doc).edges).filter((e) => {
+    const o = asObj(e);
+    return !es.has(str(o.id)) && !ns.has(str(o.source)) && !ns.has(str(o.target));
+  });
+  const hadEdges = Array.isArray(graphOf(doc).edges);
+  return withGraph(doc, nodes, hadEdges || edges.length ? edges : undefined);
+}
+
+/** The selected nodes and the edges between them, deep-copied. */
+export function copyNodes(doc: Obj, ids: Iterable<string>): Clipboard {
+  const set = new Set(ids);
+  return structuredClone({
+    nodes: nodesOf(doc).filter((n) => set.has(str(n.id))),
+    edges: edgesOf(doc).filter((e) => set.has(str(e.source)) && set.has(str(e.target))),
+  });
+}
+
+/** Pastes a clipboard (from this or another automation): ids are renamed where taken, positions offset. */
+export function pasteNodes(doc: Obj, clip: Clipboard, offset: XY = { x: 40, y: 40 }): { doc: Obj; ids: string[] } {
+  const usedNodes = nodeIds(doc);
+  const usedEdges = edgeIds(doc);
+  const rename = new Map<string, string>();
+  const nodes = clip.nodes.map((n) => {
+    const id = uniqueId(usedNodes, str(n.id) || 'node');
+    usedNodes.add(id);
+    rename.set(str(n.id), id);
+    const pos = asObj(n.position);
+    const copy: Obj = structuredClone(n);
+    copy.id = id;
+    if (typeof pos.x === 'number' && typeof pos.y === 'number') copy.position = { x: pos.x + offset.x, y: pos.y + offset.y };
+    return copy;
+  });
+  const edges = clip.edges.map((e) => {
+    const copy: Obj = structuredClone(e);
+    copy.source = rename.get(str(e.source)) ?? str(e.source);
+    copy.target = rename.get(str(e.target)) ?? str(e.target);
+    const id = uniqueId(usedEdges, str(e.id) || 'e');
+    usedEdges.add(id);
+    copy.id = id;
+    return copy;
+  });
+  return {
+    doc: withGraph(doc, [...asArr(graphOf(doc).nodes), ...nodes], edges.length || Array.isArray(graphOf(doc).edges) ? [...asArr(graphOf(doc).edges), ...edges] : undefined),
+    ids: nodes.map((n) => str(n.id)),
+  };
+}
+
+export function duplicateNodes(doc: Obj, ids: Iterable<string>): { doc: Obj; ids: string[] } {
+  return pasteNodes(doc, copyNodes(doc, ids));
+}
+
+/** Moves nodes to new positions (rounded to whole pixels); returns `doc` itself when nothing moved. */
+export function moveNodes(doc: Obj, positions: ReadonlyMap<string, XY>): Obj {
+  let changed = false;
+  const nodes = asArr(graphOf(doc).nodes).map((n) => {
+    const o = asObj(n);
+    const p = positions.get(str(o.id));
+    if (!p) return n;
+    const x = Math.round(p.x);
+    const y = Math.round(p.y);
+    const old = asObj(o.position);
+    if (old.x === x && old.y === y) return n;
+    changed = true;
+    return setKey(o, 'position', { ...old, x, y });
+  });
+  return changed ? withGraph(doc, nodes, undefined) : doc;
+}
+
+export function updateNode(doc: Obj, id: string, fn: (node: Obj) => Obj): Obj {
+  let changed = false;
+  const nodes = asArr(graphOf(doc).nodes).map((n) => {
+    const o = asObj(n);
+    if (o.id !== id) return n;
+    const next = fn(o);
+    if (next !== o) changed = true;
+    return next;
+  });
+  return changed ? withGraph(doc, nodes, undefined) : doc;
+}
+
+/** Renames a node, rewriting the edges that touch it. Fails on an empty or taken id. */
+export function renameNode(doc: Obj, from: string, to: string): { doc: Obj; error?: string } {
+  if (!to) return { doc, error: 'An id needs at least one character.' };
+  if (from === to) return { doc };
+  if (nodeIds(doc).has(to)) return { doc, error: `Another block already has the id "${to}".` };
+  const nodes = asArr(graphOf(doc).nodes).map((n) => (asObj(n).id === from ? { ...asObj(n), id: to } : n));
+  const edges = Array.isArray(graphOf(doc).edges)
+    ? edgesOf(doc).map((e) => (e.source === from || e.target === from ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target } : e))
+    : undefined;
+  return { doc: withGraph(doc, nodes, edges) };
+}

@@ -1,0 +1,65 @@
+// Tidy-up with dagre. Stable where it can be: nodes that already have positions keep the
+// layout's relative shape anchored on where they were (the whole layout is shifted so the
+// median node stays put), and `onlyNew` places just the nodes without a position.
+import dagre from '@dagrejs/dagre';
+import { asObj, str, type Obj } from './json.js';
+import { edgesOf, handleOf, moveNodes, nodesOf, type XY } from './graph.js';
+
+export const NODE_WIDTH = 220;
+export const NODE_HEIGHT = 64;
+
+const hasPosition = (n: Obj) => {
+  const p = asObj(n.position);
+  return typeof p.x === 'number' && typeof p.y === 'number';
+};
+
+/** Dagre positions (top-left corners) for every node of the graph. */
+export function dagrePositions(doc: Obj): Map<string, XY> {
+  const g = new dagre.graphlib.Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 56, marginx: 0, marginy: 0 });
+  g.setDefaultEdgeLabel(() => ({}));
+  const nodes = nodesOf(doc);
+  const ids = new Set<string>();
+  for (const n of nodes) {
+    const id = str(n.id);
+    if (!id || ids.has(id)) continue;
+    ids.add(id);
+    g.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT });
+  }
+  // Order siblings by handle (true before false, each before done) for a predictable layout.
+  const edges = edgesOf(doc).slice().sort((a, b) => handleOf(a).localeCompare(handleOf(b)) * -1);
+  edges.forEach((e, i) => {
+    const s = str(e.source);
+    const t = str(e.target);
+    if (ids.has(s) && ids.has(t) && s !== t) g.setEdge(s, t, {}, String(i));
+  });
+  dagre.layout(g);
+  const out = new Map<string, XY>();
+  for (const id of ids) {
+    const n = g.node(id) as { x: number; y: number };
+    out.set(id, { x: Math.round(n.x - NODE_WIDTH / 2), y: Math.round(n.y - NODE_HEIGHT / 2) });
+  }
+  return out;
+}
+
+function median(values: number[]): number {
+  const s = values.slice().sort((a, b) => a - b);
+  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : 0;
+}
+
+export function tidyUp(doc: Obj, options: { onlyNew?: boolean } = {}): Obj {
+  const nodes = nodesOf(doc);
+  if (nodes.length === 0) return doc;
+  const laid = dagrePositions(doc);
+  const placed = nodes.filter(hasPosition);
+  // Shift so the placed nodes move as little as possible (median offset per axis).
+  const dx = median(placed.map((n) => (asObj(n.position).x as number) - (laid.get(str(n.id))?.x ?? 0)));
+  const dy = median(placed.map((n) => (asObj(n.position).y as number) - (laid.get(str(n.id))?.y ?? 0)));
+  const target = new Map<string, XY>();
+  for (const n of nodes) {
+    if (options.onlyNew && hasPosition(n)) continue;
+    const p = laid.get(str(n.id));
+    if (p) target.set(str(n.id), { x: p.x + dx, y: p.y + dy });
+  }
+  return moveNodes(doc, target);
+}

@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync } from 'node:fs';
+import { sha256Hex, validatePack } from '@setup-pack/core';
+import { createHistory, push, redo, undo } from './history.js';
+import { syncReferences, updateReference } from './references.js';
+import { documentOf, newPack, updateDocument, type PackValue } from './pack.js';
+import { setNodeConfigAndSync } from './actions.js';
+import { serializePack } from './serialize.js';
+import { tidyUp } from './layout.js';
+import { nodesOf, addNode, updateNode } from './graph.js';
+import { indexFindings, locate } from './findings.js';
+import { neighbour } from './navigation.js';
+import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './filters.js';
+import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from './items.js';
+import { setUnknownConfig, unknownConfig, fieldValue } from './config.js';
+import { catalogFields } from './config.js';
+import { loadDraft, saveDraft } from './autosave.js';
+import type { Obj } from './json.js';
+
+const root = new URL('../../../../fixtures/', import.meta.url);
+const fixtureFiles = ['valid', 'releases'].flatMap((dir) => readdirSync(new URL(dir + '/', root)).filter((f) => f.endsWith('.json')).map((f) => `${dir}/${f}`));
+const text = (p: string) => readFileSync(new URL(p, root), 'utf8');
+const starter = (): PackValue => JSON.parse(text('valid/buyer-lead-starter.json'));
+
+describe('export round-trip', () => {
+  it.each(fixtureFiles)('%s exports byte-identical when untouched, and after an edit is undone', (file) => {
+    const t = text(file);
+    const value = JSON.parse(t) as PackValue;
+    const origin = { value, text: t };
+    expect(serializePack(value, origin)).toBe(t);
+    // Without the original text, the pack's own formatting reproduces the same bytes.
+    expect(serializePack(JSON.parse(t))).toBe(t);
+    let h = createHistory(value);
+    h = push(h, { ...value, name: 'Changed' });
+    expect(serializePack(h.present, origin)).not.toBe(t);
+    h = undo(h);
+    expect(serializePack(h.present, origin)).toBe(t);
+  });
+});
+
+describe('history', () => {
+  it('undoes and redoes, and coalesces typing in one field', () => {
+    let h = createHistory(1);
+    h = push(h, 2, 'name');
+    h = push(h, 3, 'name');
+    h = push(h, 4);
+    expect(h.past).toEqual([1, 3]);
+    h = undo(h);
+    expect(h.present).toBe(3);
+    h = undo(h);
+    expect(h.present).toBe(1);
+    h = redo(h);
+    expect(h.present).toBe(3);
+    h = push(h, 9);
+    expect(h.future).toEqual([]);
+  });
+});
+
+describe('references kept in step', () => {
+  it('adds a reference when a ref field starts writing an id, and drops it when no config writes it', () => {
+    let pack = starter();
+    pack = updateDocument(pack, 0, (d) => addNode(d, 'action.add_tag', { x: 0, y: 0 }).doc);
+    pack = setNodeConfigAndSync(pack, 0, 'add_tag', { tag_id: 'tag-vip' });
+    const refs = () => (documentOf(pack, 0).references as Obj[]).map((r) => `${r.type}:${r.id}`);
+    expect(refs()).toContain('tag:tag-vip');
+    // The new reference has no name and is not a pack key: core reports it.
+    expect(validatePack(pack).diagnostics.map((d) => d.code)).toContain('reference/missing-name');
+    pack = updateDocument(pack, 0, (d) => updateReference(d, (d.references as Obj[]).length - 1, { name: 'VIP' }));
+    expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    pack = setNodeConfigAndSync(pack, 0, 'add_tag', { tag_id: 'tag-buyer-lead' });
+    expect(refs()).not.toContain('tag:tag-vip');
+    expect(refs().filter((r) => r === 'tag:tag-buyer-lead')).toHaveLength(1);
+  });
+  it('keeps references the edit did not touch', () => {
+    const d = documentOf(starter(), 0);
+    const after = updateNode(d, 'wait', (n) => ({ ...n, config: { duration: 2, unit: 'days' } }));
+    expect(syncReferences(d, after).references).toBe(d.references);
+  });
+});
+
+describe('tidy-up', () => {
+  it('is stable: tidying a tidy graph moves nothing, and positions are written into the pack', () => {
+    const d = documentOf(starter(), 0);
+    const once = tidyUp(d);
+    expect(tidyUp(once)).toBe(once);
+    for (const n of nodesOf(once)) expect(n.position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
+  });
+  it('keeps the layout anchored where the nodes were', () => {
+    const d = documentOf(starter(), 0);
+    const t = tidyUp(d);
+    const start = nodesOf(t).find((n) => n.id === 'start')!.position as { x: number; y: number };
+    const triggers = nodesOf(t).map((n) => (n.position as { y: number }).y);
+    expect(Math.min(...triggers)).toBe(start.y);
+    expect(Math.abs(start.y - 0)).toBeLessThan(200);
+  });
+  it('onlyNew places new nodes and leaves the others alone', () => {
+    const d = documentOf(starter(), 0);
+    const withNew = updateNode(addNode(d, 'action.add_note', { x: 0, y: 0 }).doc, 'add_note', (n) => {
+      const { position: _p, ...rest } = n;
+      return rest;
+    });
+    const t = tidyUp(withNew, { onlyNew: true });
+    expect(nodesOf(t).find((n) => n.id === 'tag')!.position).toEqual({ x: 0, y: 120 });
+    expect(nodesOf(t).find((n) => n.id === 'add_note')!.position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
+  });
+  it('lays out 200 nodes quickly', () => {
+    let d: Obj = { graph: { nodes: [{ id: 'n0', kind: 'trigger.manual' }], edges: [] } };
+    const nodes = [{ id: 'n0', kind: 'trigger.manual' }];
+    const edges = [];
+    for (let i = 1; i < 200; i++) {
+      nodes.push({ id: `n${i}`, kind: 'action.add_note' });
+      edges.push({ id: `e${i}`, source: `n${Math.floor((i - 1) / 2)}`, target: `n${i}` });
+    }
+    d = { graph: { nodes, edges } };
+    const t0 = performance.now();
+    const t = tidyUp(d);
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(new Set(nodesOf(t).map((n) => JSON.stringify(n.position))).size).toBe(200);
+  });
+});
+
+describe('findings', () => {
+  it('maps a pointer to the node and field', () => {
+    const pack = starter();
+    expect(locate(pack, '/automations/0/document/graph/nodes/1/config/tag_id')).toEqual({ target: { kind: 'automations', index: 0 }, nodeId: 'tag', path: ['config', 'tag_id'] });
+    expect(locate(pack, '/name')).toEqual({ target: { kind: 'pack' }, path: ['name'] });
+    const idx = indexFindings(pack, [{ code: 'x', severity: 'error', message: '', pointer: '/automations/0/document/graph/nodes/1' }]);
+    expect(idx.byNode.get('0/tag')?.error).toBe(1);
+    expect(idx.byItem.get('automations/0')?.error).toBe(1);
+  });
+});
+
+describe('navigation', () => {
+  const nodes = [
+    { id: 'a', position: { x: 0, y: 0 } },
+    { id: 'b', position: { x: 0, y: 100 } },
+    { id: 'c', position: { x: 200, y: 110 } },
+  ];
+  it('moves to the nearest node in a direction', () => {
+    expect(neighbour(nodes, 'a', 'down')).toBe('b');
+    expect(neighbour(nodes, 'b', 'right')).toBe('c');
+    expect(neighbour(nodes, 'a', 'up')).toBeUndefined();
+  });
+});
+
+describe('other kinds', () => {
+  it('edits the filter tree', () => {
+    let root: unknown = { type: 'and', children: [] };
+    root = addChild(root, [], newCondition());
+    root = addChild(root, [], { type: 'or', children: [] });
+    root = addChild(root, [1], newCondition());
+    root = updateAtPath(root, [1, 0], (c) => ({ ...c, field: 'city', value: 'Boston' }));
+    expect(root).toEqual({ type: 'and', children: [newCondition(), { type: 'or', children: [{ ...newCondition(), field: 'city', value: 'Boston' }] }] });
+    root = removeAt(root, [0]);
+    expect((root as Obj).children).toHaveLength(1);
+    expect(parseValue('7')).toBe(7);
+    expect(parseValue('x')).toBe('x');
+  });
+  it('reorders and adds pipeline stages', () => {
+    const p = (starter().pipelines as Obj[])[0]!;
+    const keys = (x: Obj) => (x.stages as Obj[]).map((s) => s.key);
+    expect(keys(moveStage(p, 0, 1)).slice(0, 2)).toEqual(['showing', 'new']);
+    const added = addStage(p);
+    expect(keys(added)).toHaveLength(keys(p).length + 1);
+    expect((added.stages as Obj[]).findIndex((s) => String(s.key).startsWith('stage-'))).toBeLessThan((added.stages as Obj[]).findIndex((s) => s.stageType === 'CLOSED_WON'));
+  });
+  it('previews merge tags', () => {
+    expect(mergeTags('Hi {{contact.first_name}} {{ x.y }}')).toEqual(['contact.first_name', 'x.y']);
+    expect(previewMerge('Hi {{contact.first_name}} {{x.y}}')).toBe('Hi Alex [x.y]');
+  });
+  it('replacing an asset file recomputes sha256 and byteSize, and the pack validates', () => {
+    const pack = JSON.parse(text('valid/listing-marketing.json')) as PackValue;
+    const bytes = new TextEncoder().encode('new logo bytes');
+    const assets = pack.assets as Obj[];
+    const next = { ...pack, assets: assets.map((a, i) => (i === 0 ? replaceAssetFile(a, bytes, 'logo.png', 'image/png') : a)) };
+    expect((next.assets as Obj[])[0]).toMatchObject({ byteSize: 14, sha256: sha256Hex(bytes), fileName: 'logo.png' });
+    const codes = validatePack(next).diagnostics.map((d) => d.code);
+    expect(codes).not.toContain('asset/sha256-mismatch');
+    expect(codes).not.toContain('asset/size-mismatch');
+  });
+});
+
+describe('config forms', () => {
+  it('keeps unknown config when known fields change and when the raw JSON is edited', () => {
+    const config = { tag_id: 'a', custom: { deep: 1 }, other: 2 };
+    expect(unknownConfig('action.add_tag', config)).toEqual({ custom: { deep: 1 }, other: 2 });
+    expect(setUnknownConfig('action.add_tag', config, { custom: 3, added: true })).toEqual({ tag_id: 'a', custom: 3, added: true });
+    const f = catalogFields('action.create_task').find((x) => x.name === 'due_in_days')!;
+    expect(fieldValue(f, '3')).toBe(3);
+    expect(fieldValue(f, '')).toBeUndefined();
+  });
+});
+
+describe('autosave and new packs', () => {
+  it('saves and restores a draft', () => {
+    const m = new Map<string, string>();
+    const store = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
+    saveDraft(store, { savedAt: 'now', pack: starter(), dirty: true });
+    expect(loadDraft(store)?.pack.name).toBe('Buyer Lead Starter');
+  });
+  it('a new pack validates without errors', () => {
+    expect(validatePack(newPack('6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12')).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+// Keeps an automation's references in step with the ids its node configs write: an id a
+// catalog ref field starts writing gets a reference; a reference whose id no config writes any
+// more (after this edit) is dropped. References the edit did not touch are left alone.
+import { nodeKindInfo, stringsInConfig, type ReferenceType } from '@setup-pack/core';
+import { asArr, asObj, objs, setKey, str, type Obj } from './json.js';
+import { nodesOf } from './graph.js';
+
+/** `type:id` of every id a catalog ref/refs field writes in the document's graph. */
+export function typedRefsWritten(doc: Obj): Map<string, { type: ReferenceType; id: string }> {
+  const out = new Map<string, { type: ReferenceType; id: string }>();
+  for (const node of nodesOf(doc)) {
+    const info = nodeKindInfo(str(node.kind));
+    const config = asObj(node.config);
+    for (const field of info?.fields ?? []) {
+      if (!field.ref) continue;
+      const v = config[field.name];
+      const ids = field.type === 'refs' ? asArr(v) : [v];
+      for (const id of ids) if (typeof id === 'string' && id !== '') out.set(`${field.ref}:${id}`, { type: field.ref, id });
+    }
+  }
+  return out;
+}
+
+function allStrings(doc: Obj): Set<string> {
+  const s = new Set<string>();
+  for (const n of nodesOf(doc)) stringsInConfig(n.config, s);
+  return s;
+}
+
+export function syncReferences(before: Obj, after: Obj): Obj {
+  if (before === after) return after;
+  const oldTyped = typedRefsWritten(before);
+  const newTyped = typedRefsWritten(after);
+  const oldStrings = allStrings(before);
+  const newStrings = allStrings(after);
+  const refs = objs(after.references);
+  const listed = new Set(refs.map((r) => `${str(r.type)}:${str(r.id)}`));
+  // Drop references to ids this edit stopped writing.
+  let next = refs.filter((r) => !(oldStrings.has(str(r.id)) && !newStrings.has(str(r.id))));
+  // Add references for typed ids this edit started writing.
+  for (const [k, ref] of newTyped) if (!oldTyped.has(k) && !listed.has(k)) next = [...next, { type: ref.type, id: ref.id }];
+  if (next.length === refs.length && next.every((r, i) => r === refs[i])) return after;
+  if (!Array.isArray(after.references) && next.length === 0) return after;
+  return setKey(after, 'references', next);
+}
+
+export function updateReference(doc: Obj, index: number, patch: Obj): Obj {
+  const refs = asArr(doc.references);
+  if (index < 0 || index >= refs.length) return doc;
+  let ref = asObj(refs[index]);
+  for (const [k, v] of Object.entries(patch)) ref = setKey(ref, k, v === '' && k !== 'id' ? undefined : v);
+  return setKey(doc, 'references', refs.map((r, i) => (i === index ? ref : r)));
+}

@@ -1,0 +1,85 @@
+// The editor's state outside React: the history of pack states, what it was opened from, and
+// what is being edited. Components subscribe with useSyncExternalStore and call these methods.
+import { createHistory, push, redo, undo, type History } from './history.js';
+import { newPack, type PackValue, type Target } from './pack.js';
+import type { Origin } from './serialize.js';
+
+export interface EditorState {
+  history: History<PackValue>;
+  origin?: Origin;
+  /** Where the pack came from (file name or URL), for the title bar. */
+  source: string;
+  target: Target;
+  /** The pack state last exported or opened: differs from present when there are unsaved changes. */
+  savedPack: PackValue;
+  /** A message for the status line (e.g. a refused connection). */
+  notice?: { text: string; at: number };
+}
+
+export type Listener = () => void;
+
+export class EditorStore {
+  private state: EditorState;
+  private listeners = new Set<Listener>();
+
+  constructor(initial?: EditorState) {
+    const pack = newPack();
+    this.state = initial ?? { history: createHistory(pack), source: 'new pack', target: { kind: 'automations', index: 0 }, savedPack: pack };
+  }
+
+  getState = (): EditorState => this.state;
+  get pack(): PackValue {
+    return this.state.history.present;
+  }
+  get dirty(): boolean {
+    return this.state.history.present !== this.state.savedPack;
+  }
+
+  subscribe = (l: Listener): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  private set(next: EditorState) {
+    this.state = next;
+    for (const l of this.listeners) l();
+  }
+
+  /** Opens a pack value; `text` is what it was parsed from (kept for a byte-identical export). */
+  open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target } = {}) {
+    const hasAutomations = Array.isArray(pack.automations) && pack.automations.length > 0;
+    this.set({
+      history: createHistory(pack),
+      origin: text !== undefined ? { value: pack, text } : undefined,
+      source,
+      target: options.target ?? (hasAutomations ? { kind: 'automations', index: 0 } : { kind: 'pack' }),
+      savedPack: options.dirty ? ({} as PackValue) : pack,
+    });
+  }
+
+  /** Applies an edit as one undoable step (edits with the same `coalesce` key merge). */
+  commit(fn: (pack: PackValue) => PackValue, coalesce?: string) {
+    const next = fn(this.pack);
+    if (next === this.pack) return;
+    this.set({ ...this.state, history: push(this.state.history, next, coalesce) });
+  }
+
+  undo() {
+    this.set({ ...this.state, history: undo(this.state.history) });
+  }
+  redo() {
+    this.set({ ...this.state, history: redo(this.state.history) });
+  }
+
+  select(target: Target) {
+    this.set({ ...this.state, target });
+  }
+
+  markSaved() {
+    this.set({ ...this.state, savedPack: this.pack });
+  }
+
+  notify(text: string) {
+    this.set({ ...this.state, notice: { text, at: Date.now() } });
+  }
+}
