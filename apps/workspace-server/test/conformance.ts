@@ -1,0 +1,862 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailbox } from '../src/store/workspaces.js';
+import { addActivity, isOptedOut, optOut } from '../src/store/contacts.js';
+import { createTag } from '../src/store/lookups.js';
+import { expectError, startServer, type Client, type StoreKind, type TestServer } from './harness.js';
+
+/**
+ * The conformance suite: every endpoint row and error case of the spec, over real HTTP and a real
+ * store. Defined once and run on each store kind.
+ */
+export function defineConformance(kind: StoreKind) {
+  let s: TestServer;
+  let A: Awaited<ReturnType<TestServer['workspace']>>;
+  let B: Awaited<ReturnType<TestServer['workspace']>>;
+  let a: Client;
+
+  beforeAll(async () => {
+    s = await startServer(kind);
+    A = await s.workspace();
+    B = await s.workspace();
+    a = A.client;
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  const lookups = async (c: Client) => {
+    const [stages, sources, pipelines, members, settings] = await Promise.all([
+      c.get('/v1/contact-stages?limit=100'),
+      c.get('/v1/lead-sources?limit=100'),
+      c.get('/v1/pipelines'),
+      c.get('/v1/members'),
+      c.get('/v1/transaction-settings'),
+    ]);
+    return { stages: stages.body.data, sources: sources.body.data, pipelines: pipelines.body.data, members: members.body.data, settings: settings.body };
+  };
+  const newContact = async (c: Client, extra: Record<string, unknown> = {}) => {
+    const r = await c.post('/v1/contacts', { first_name: 'Test', last_name: 'Person', ...extra });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    return r.body;
+  };
+  const addMember = async (wsId: string, name: string) => {
+    const r = await s.admin.post(`/admin/workspaces/${wsId}/members`, { name, email: `${name.toLowerCase()}@x.test` });
+    expect(r.status).toBe(201);
+    return r.body;
+  };
+
+  describe('admin API', () => {
+    it('creates a workspace with real defaults', async () => {
+      const r = await s.admin.post('/admin/workspaces', { name: 'Acme', slug: `acme-${kind}` });
+      expect(r.status).toBe(201);
+      expect(r.body).toMatchObject({ name: 'Acme', slug: `acme-${kind}`, plan: 'standard', rate_limit_per_minute: 120 });
+      expect(r.body.id).toMatch(/^ws_/);
+      const dup = await s.admin.post('/admin/workspaces', { name: 'Acme 2', slug: `acme-${kind}` });
+      expectError(dup, 400, 'invalid_request_error', 'slug');
+
+      const k = await s.admin.post(`/admin/workspaces/${r.body.id}/api-keys`, { scopes: ['read_contacts', 'WRITE_DEALS'], name: 'ci' });
+      expect(k.status).toBe(201);
+      expect(Object.keys(k.body).sort()).toEqual(['id', 'key_prefix', 'scopes', 'secret']);
+      expect(k.body.secret.startsWith(k.body.key_prefix)).toBe(true);
+      expect(k.body.scopes).toEqual(['read_contacts', 'write_deals']);
+
+      const c = s.anon.withKey('x').withKey(k.body.secret);
+      const d = await lookups(c);
+      const pipeline = d.pipelines[0];
+      expect(pipeline.stages.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(['OPEN', 'CLOSED_WON', 'CLOSED_LOST']));
+      expect(d.stages.length).toBeGreaterThan(0);
+      expect(d.sources.length).toBeGreaterThan(0);
+      // read_contacts does not cover transactions.
+      expect((await c.get('/v1/transaction-settings')).status).toBe(403);
+      const full = await s.key(r.body.id, ['full_access']);
+      const settings = (await full.client.get('/v1/transaction-settings')).body;
+      expect(settings.closing_stages.map((x: { status: string }) => x.status).sort()).toEqual(['active', 'closed', 'fell_through', 'pending']);
+      expect(settings.checklist_templates).toHaveLength(1);
+      expect(settings.checklist_templates[0].items.length).toBeGreaterThan(0);
+
+      const m = await s.admin.post(`/admin/workspaces/${r.body.id}/members`, { name: 'Dana', email: 'dana@x.test' });
+      expect(m.status).toBe(201);
+      expect(m.body).toMatchObject({ name: 'Dana', email: 'dana@x.test' });
+      expect((await full.client.get('/v1/members')).body.data.map((x: { id: string }) => x.id)).toContain(m.body.id);
+    });
+
+    it('rejects a wrong admin token, unknown scopes, missing workspaces and keys', async () => {
+      expectError(await s.anon.post('/admin/workspaces', { name: 'x', slug: 'x' }), 401, 'authentication_error');
+      expectError(await s.anon.withKey('wrong').post('/admin/workspaces', { name: 'x', slug: 'x' }), 401, 'authentication_error');
+      expectError(await s.admin.post('/admin/workspaces', { name: 'x' }), 400, 'invalid_request_error', 'slug');
+      expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['read_everything'] }), 400, 'invalid_request_error', 'scopes[0]');
+      expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: [] }), 400, 'invalid_request_error', 'scopes');
+      expectError(await s.admin.post('/admin/workspaces/ws_nope/api-keys', { scopes: ['full_access'] }), 404, 'invalid_request_error');
+      expectError(await s.admin.post('/admin/workspaces/ws_nope/members', { name: 'n', email: 'n@x.test' }), 404, 'invalid_request_error');
+      expectError(await s.admin.del('/admin/api-keys/key_nope'), 404, 'invalid_request_error');
+      // An API key is not an admin token.
+      expectError(await a.post('/admin/workspaces', { name: 'x', slug: 'xx' }), 401, 'authentication_error');
+    });
+  });
+
+  describe('authentication and identity', () => {
+    it('GET /v1/me returns the workspace, key and upper-case scopes, never the secret', async () => {
+      const k = await s.key(A.id, ['read_contacts', 'write_transactions']);
+      const r = await k.client.get('/v1/me');
+      expect(r.status).toBe(200);
+      expect(r.body.workspace).toMatchObject({ id: A.id });
+      expect(r.body.api_key).toEqual({ id: k.id, key_prefix: expect.any(String), scopes: ['READ_CONTACTS', 'WRITE_TRANSACTIONS'] });
+      expect(r.body.rate_limit_per_minute).toBe(100000);
+      expect(JSON.stringify(r.body)).not.toContain(k.secret);
+    });
+
+    it('answers 401 authentication_error for missing, unknown, revoked and expired keys', async () => {
+      expectError(await s.anon.get('/v1/me'), 401, 'authentication_error');
+      expectError(await s.anon.get('/v1/me', { authorization: 'Basic abc' }), 401, 'authentication_error');
+      expectError(await s.anon.withKey('sk_live_nope').get('/v1/contacts'), 401, 'authentication_error');
+      const k = await s.key(A.id, ['full_access']);
+      expect((await k.client.get('/v1/me')).status).toBe(200);
+      expect((await s.admin.del(`/admin/api-keys/${k.id}`)).status).toBe(200);
+      expectError(await k.client.get('/v1/me'), 401, 'authentication_error');
+
+      const expiring = await s.key(A.id, ['full_access'], { expires_at: new Date(s.clock.now().getTime() + 60_000).toISOString() });
+      expect((await expiring.client.get('/v1/me')).status).toBe(200);
+      s.clock.advance(61_000);
+      expectError(await expiring.client.get('/v1/me'), 401, 'authentication_error');
+      expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], expires_at: '2000-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'expires_at');
+    });
+  });
+
+  describe('scope matrix', () => {
+    // [method, path template, scope that grants it]
+    const table: [string, string, string][] = [
+      ['GET', '/v1/contacts', 'read_contacts'],
+      ['POST', '/v1/contacts', 'write_contacts'],
+      ['GET', '/v1/contacts/{contact}', 'read_contacts'],
+      ['PATCH', '/v1/contacts/{contact}', 'write_contacts'],
+      ['PUT', '/v1/contacts/{contact}/tags/{tag}', 'write_contacts'],
+      ['DELETE', '/v1/contacts/{contact}/tags/{tag}', 'write_contacts'],
+      ['GET', '/v1/contacts/{contact}/activities', 'read_contacts'],
+      ['POST', '/v1/contacts/{contact}/notes', 'write_contacts'],
+      ['GET', '/v1/transactions', 'read_transactions'],
+      ['POST', '/v1/transactions', 'write_transactions'],
+      ['GET', '/v1/transactions/{txn}', 'read_transactions'],
+      ['PATCH', '/v1/transactions/{txn}', 'write_transactions'],
+      ['GET', '/v1/transactions/{txn}/workflow', 'read_transactions'],
+      ['GET', '/v1/transaction-settings', 'read_transactions'],
+      ['GET', '/v1/deals', 'read_deals'],
+      ['POST', '/v1/deals', 'write_deals'],
+      ['GET', '/v1/tags', 'read_tags'],
+      ['GET', '/v1/contact-stages', 'read_contact_stages'],
+      ['GET', '/v1/lead-sources', 'read_lead_sources'],
+      ['GET', '/v1/members', 'read_members'],
+      ['GET', '/v1/pipelines', 'read_pipelines'],
+    ];
+    const bodies: Record<string, unknown> = {
+      'POST /v1/contacts': { first_name: 'S', last_name: 'M' },
+      'PATCH /v1/contacts/{contact}': { notes: 'x' },
+      'POST /v1/contacts/{contact}/notes': { body: 'hello' },
+      'POST /v1/transactions': { name: 'T' },
+      'PATCH /v1/transactions/{txn}': { notes: 'x' },
+    };
+
+    it('refuses keys without the scope (403) and accepts the scope, its write form and full_access', async () => {
+      const full = A.client;
+      const contact = await newContact(full);
+      const tag = await createTag(s.store.db, A.id, `scope-${kind}`, null, s.clock.now());
+      const txn = (await full.post('/v1/transactions', { name: 'Scope' })).body;
+      const { pipelines } = await lookups(full);
+      const dealBody = { name: 'D', stage_id: pipelines[0].stages[0].id };
+      const path = (t: string) => t.replace('{contact}', contact.id).replace('{tag}', tag.id).replace('{txn}', txn.id);
+      const cache = new Map<string, Client>();
+      const keyFor = async (scopes: string[]) => {
+        const id = scopes.join(',');
+        if (!cache.has(id)) cache.set(id, (await s.key(A.id, scopes)).client);
+        return cache.get(id)!;
+      };
+      for (const [method, tpl, scope] of table) {
+        const body = method === 'POST' && tpl === '/v1/deals' ? dealBody : bodies[`${method} ${tpl}`];
+        const resource = scope.replace(/^(read|write)_/, '');
+        const other = resource === 'members' ? 'read_deals' : 'read_members';
+        const denied = await (await keyFor([other])).call(method, path(tpl), body);
+        expectError(denied, 403, 'permission_error');
+        for (const granted of [[scope], [scope.replace('read_', 'write_')], ['full_access']]) {
+          const ok = await (await keyFor(granted)).call(method, path(tpl), body);
+          expect(ok.status, `${method} ${tpl} with ${granted}: ${JSON.stringify(ok.body)}`).toBeLessThan(300);
+        }
+        if (scope.startsWith('write_')) {
+          const readOnly = await (await keyFor([scope.replace('write_', 'read_')])).call(method, path(tpl), body);
+          expectError(readOnly, 403, 'permission_error');
+        }
+      }
+      // Deleting needs write too; checked last since it removes the objects.
+      expectError(await (await keyFor(['read_transactions'])).del(`/v1/transactions/${txn.id}`), 403, 'permission_error');
+      expect((await (await keyFor(['write_transactions'])).del(`/v1/transactions/${txn.id}`)).status).toBe(200);
+      expectError(await (await keyFor(['read_contacts'])).del(`/v1/contacts/${contact.id}`), 403, 'permission_error');
+      expect((await (await keyFor(['write_contacts'])).del(`/v1/contacts/${contact.id}`)).status).toBe(200);
+    });
+
+    it('lets read_contacts read the contact lookups, and read_deals the pipelines', async () => {
+      const k = (await s.key(A.id, ['read_contacts'])).client;
+      for (const p of ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/members']) expect((await k.get(p)).status).toBe(200);
+      expectError(await k.get('/v1/pipelines'), 403, 'permission_error');
+      expect((await (await s.key(A.id, ['read_deals'])).client.get('/v1/pipelines')).status).toBe(200);
+    });
+
+    it('answers 403 when the plan excludes the feature', async () => {
+      const lite = await s.workspace({ plan: 'lite' });
+      expectError(await lite.client.get('/v1/transactions'), 403, 'permission_error');
+      expect((await lite.client.get('/v1/contacts')).status).toBe(200);
+    });
+  });
+
+  describe('contacts', () => {
+    it('creates with ordered rows and primary flags, and never returns the attribution token', async () => {
+      const r = await a.post('/v1/contacts', {
+        first_name: 'Ana', last_name: 'Lopez',
+        emails: [
+          { value: 'work@ana.test', label: 'Work', position: 1 },
+          { value: 'home@ana.test', label: 'Home', position: 0, is_primary: true },
+        ],
+        phones: [{ value: '+15550001', label: 'Mobile' }, { value: '+15550002', label: 'Fax' }],
+        affiliate_attribution_token: 'secret-aff-token',
+        custom_fields: {},
+      });
+      expect(r.status).toBe(201);
+      expect(r.body.email).toBe('home@ana.test');
+      expect(r.body.emails.map((e: any) => [e.value, e.is_primary, e.position])).toEqual([['home@ana.test', true, 0], ['work@ana.test', false, 1]]);
+      expect(r.body.phone).toBe('+15550001');
+      expect(r.body.phones[0].is_primary).toBe(true);
+      expect(JSON.stringify(r.body)).not.toContain('secret-aff-token');
+      expect(r.body).not.toHaveProperty('affiliate_attribution_token');
+      for (const f of ['address', 'city', 'state', 'zip_code', 'company', 'job_title', 'notes', 'stage', 'lead_source', 'owner', 'last_activity_at']) {
+        expect(r.body[f]).toBeNull();
+      }
+      expect(r.body.custom_fields).toEqual({});
+      expect(r.body.tags).toEqual([]);
+      const got = await a.get(`/v1/contacts/${r.body.id}`);
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(r.body);
+    });
+
+    it('turns the email and phone shortcuts into the sole primary row', async () => {
+      const c = await newContact(a, { email: 'solo@x.test', phone: '+1555' });
+      expect(c.emails).toEqual([{ id: expect.any(String), value: 'solo@x.test', label: expect.any(String), is_primary: true, position: 0 }]);
+      expect(c.phones).toHaveLength(1);
+      const r = await a.patch(`/v1/contacts/${c.id}`, { email: 'new@x.test' });
+      expect(r.body.emails.map((e: any) => e.value)).toEqual(['new@x.test']);
+      expect(r.body.email).toBe('new@x.test');
+      expect(r.body.phone).toBe('+1555');
+    });
+
+    it('rejects missing names, unknown fields, wrong types, bad rows and non-JSON bodies', async () => {
+      expectError(await a.post('/v1/contacts', { last_name: 'x' }), 400, 'invalid_request_error', 'first_name');
+      expectError(await a.post('/v1/contacts', { first_name: 'x' }), 400, 'invalid_request_error', 'last_name');
+      expectError(await a.post('/v1/contacts', { first_name: '', last_name: 'x' }), 400, 'invalid_request_error', 'first_name');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', nickname: 'z' }), 400, 'invalid_request_error', 'nickname');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', affiliate_attribution_tokem: 'z' }), 400, 'invalid_request_error', 'affiliate_attribution_tokem');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 7 }), 400, 'invalid_request_error', 'last_name');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', emails: [{ value: 'a@b' }] }), 400, 'invalid_request_error', 'emails[0].label');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', phones: [{ value: '1', label: 'Pager' }] }), 400, 'invalid_request_error', 'phones[0].label');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', stage_id: 'cst_nope' }), 400, 'invalid_request_error', 'stage_id');
+      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', owner_id: 'mem_nope' }), 400, 'invalid_request_error', 'owner_id');
+      expectError(await a.post('/v1/contacts', 'first_name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'invalid_request_error');
+      expectError(await a.post('/v1/contacts', 'hello', { 'content-type': 'text/plain' }), 415, 'invalid_request_error');
+      expectError(await a.post('/v1/contacts', '{"first_name":', {}), 400, 'invalid_request_error');
+      expectError(await a.post('/v1/contacts', [1, 2]), 400, 'invalid_request_error');
+      expectError(await a.patch('/v1/contacts/con_nope', { notes: 'x' }), 404, 'invalid_request_error');
+      expectError(await a.get('/v1/contacts/con_nope'), 404, 'invalid_request_error');
+    });
+
+    it('updates partially: empty strings clear, custom_fields and rows replace, the timeline records changes', async () => {
+      const { stages, sources } = await lookups(a);
+      const owner = await addMember(A.id, 'Olive');
+      const c = await newContact(a, {
+        stage_id: stages[0].id, lead_source_id: sources[0].id, owner_id: owner.id, custom_fields: { cf_a: '1', cf_b: 2 },
+        emails: [{ value: 'one@x.test', label: 'Home' }, { value: 'two@x.test', label: 'Work' }], company: 'Acme',
+      });
+      expect(c.stage.id).toBe(stages[0].id);
+      expect(c.owner).toEqual({ id: owner.id, name: 'Olive' });
+      s.clock.advance(1000);
+      const keepId = c.emails[1].id;
+      const r = await a.patch(`/v1/contacts/${c.id}`, {
+        stage_id: stages[1].id, custom_fields: { cf_c: true }, emails: [{ id: keepId, value: 'two@x.test', label: 'Work', is_primary: true }],
+      });
+      expect(r.status).toBe(200);
+      expect(r.body.stage).toEqual({ id: stages[1].id, name: stages[1].name });
+      expect(r.body.custom_fields).toEqual({ cf_c: true });
+      expect(r.body.emails).toEqual([{ id: keepId, value: 'two@x.test', label: 'Work', is_primary: true, position: 0 }]);
+      expect(r.body.company).toBe('Acme');
+      expect(r.body.lead_source.id).toBe(sources[0].id);
+      expect(Date.parse(r.body.updated_at)).toBeGreaterThan(Date.parse(c.updated_at));
+
+      s.clock.advance(1000);
+      const cleared = await a.patch(`/v1/contacts/${c.id}`, { stage_id: '', lead_source_id: '', owner_id: '' });
+      expect(cleared.body.stage).toBeNull();
+      expect(cleared.body.lead_source).toBeNull();
+      expect(cleared.body.owner).toBeNull();
+      expect(cleared.body.custom_fields).toEqual({ cf_c: true });
+
+      const timeline = (await a.get(`/v1/contacts/${c.id}/activities?limit=100`)).body.data;
+      const types = timeline.map((x: any) => x.type);
+      expect(types).toContain('contact_created');
+      expect(types.filter((t: string) => t === 'stage_changed')).toHaveLength(2);
+      expect(types).toContain('owner_changed');
+      const updates = timeline.filter((x: any) => x.type === 'contact_updated');
+      expect(updates).toHaveLength(2);
+      expect(updates[1].metadata.changed_fields.sort()).toEqual(['custom_fields', 'emails', 'stage_id']);
+      expect(updates[0].metadata.changed_fields.sort()).toEqual(['lead_source_id', 'owner_id', 'stage_id']);
+      expect(timeline[timeline.length - 1].type).toBe('contact_created');
+
+      // Outbox: contact.created, then contact.updated only for the stage changes.
+      const events = await s.store.db.query(
+        `SELECT type, changed_fields FROM events WHERE workspace_id = $1 AND data->>'id' = $2 ORDER BY created_at, type`,
+        [A.id, c.id],
+      );
+      expect(events.rows.map((e) => e.type)).toEqual(['contact.created', 'contact.updated', 'contact.updated']);
+      expect(events.rows[1].changed_fields).toContain('stage_id');
+      const noStage = await a.patch(`/v1/contacts/${c.id}`, { notes: 'no stage change' });
+      expect(noStage.body.notes).toBe('no stage change');
+      const after = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'contact.updated' AND data->>'id' = $1`, [c.id]);
+      expect(after.rows[0].n).toBe(2);
+    });
+
+    it('deletes the contact and its timeline but keeps opt-outs', async () => {
+      const c = await newContact(a, { email: 'optout@x.test' });
+      await a.post(`/v1/contacts/${c.id}/notes`, { body: 'hi' });
+      await optOut(s.store.db, A.id, 'email', 'optout@x.test', s.clock.now());
+      const r = await a.del(`/v1/contacts/${c.id}`);
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ id: c.id, deleted: true });
+      expectError(await a.get(`/v1/contacts/${c.id}`), 404, 'invalid_request_error');
+      expectError(await a.del(`/v1/contacts/${c.id}`), 404, 'invalid_request_error');
+      expectError(await a.get(`/v1/contacts/${c.id}/activities`), 404, 'invalid_request_error');
+      const left = await s.store.db.query('SELECT count(*)::int AS n FROM activities WHERE contact_id = $1', [c.id]);
+      expect(left.rows[0].n).toBe(0);
+      // Re-added, the person is still unsubscribed.
+      await newContact(a, { email: 'optout@x.test' });
+      expect(await isOptedOut(s.store.db, A.id, 'email', 'optout@x.test')).toBe(true);
+      const ev = await s.store.db.query(`SELECT data FROM events WHERE type = 'contact.deleted' AND data->>'id' = $1`, [c.id]);
+      expect(ev.rows[0].data).toEqual({ id: c.id });
+    });
+
+    it('adds and removes workspace tags; 404 for a missing contact or tag', async () => {
+      const c = await newContact(a);
+      const tag = await createTag(s.store.db, A.id, `VIP-${kind}`, '#ff0000', s.clock.now());
+      const r1 = await a.put(`/v1/contacts/${c.id}/tags/${tag.id}`);
+      expect(r1.status).toBe(200);
+      expect(r1.body.tags).toEqual([{ id: tag.id, name: tag.name, color: '#ff0000' }]);
+      const r2 = await a.put(`/v1/contacts/${c.id}/tags/${tag.id}`);
+      expect(r2.body.tags).toHaveLength(1);
+      expectError(await a.put(`/v1/contacts/${c.id}/tags/tag_nope`), 404, 'invalid_request_error', 'tag_id');
+      expectError(await a.put(`/v1/contacts/con_nope/tags/${tag.id}`), 404, 'invalid_request_error', 'contact_id');
+      expectError(await a.del(`/v1/contacts/con_nope/tags/${tag.id}`), 404, 'invalid_request_error');
+      const tagged = await a.get(`/v1/contacts?tag_id=${tag.id}`);
+      expect(tagged.body.data.map((x: any) => x.id)).toEqual([c.id]);
+      const r3 = await a.del(`/v1/contacts/${c.id}/tags/${tag.id}`);
+      expect(r3.status).toBe(200);
+      expect(r3.body.tags).toEqual([]);
+      expect((await a.get('/v1/tags')).body.data.map((t: any) => t.id)).toContain(tag.id);
+    });
+  });
+
+  describe('contact list', () => {
+    it('filters with AND, pages newest first and counts every match', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const { stages, sources } = await lookups(c);
+      const owner = await addMember(W.id, 'Finn');
+      const t0 = s.clock.now().toISOString();
+      const made: any[] = [];
+      for (let i = 0; i < 7; i++) {
+        s.clock.advance(1000);
+        made.push(await newContact(c, {
+          first_name: `Name${i}`, company: i % 2 ? 'Blue Harbor' : 'Red Rock', email: `p${i}@filter.test`, phone: `+1207555${i}000`,
+          stage_id: stages[i % 2].id, lead_source_id: sources[i % 3].id, owner_id: i < 3 ? owner.id : null,
+        }));
+      }
+      const ids = (r: any) => r.body.data.map((x: any) => x.id);
+      const newestFirst = [...made].reverse().map((x) => x.id);
+      const all = await c.get('/v1/contacts?limit=100');
+      expect(ids(all)).toEqual(newestFirst);
+      expect(all.body.total_count).toBe(7);
+      expect(all.body.has_more).toBe(false);
+      expect(all.body.next_cursor ?? null).toBeNull();
+
+      expect(ids(await c.get('/v1/contacts?q=blue%20harbor'))).toEqual(newestFirst.filter((_, i) => (6 - i) % 2 === 1));
+      expect(ids(await c.get('/v1/contacts?q=P3%40FILTER'))).toEqual([made[3].id]);
+      expect(ids(await c.get('/v1/contacts?q=name5'))).toEqual([made[5].id]);
+      expect(ids(await c.get('/v1/contacts?q=2075554'))).toEqual([made[4].id]);
+      expect(ids(await c.get('/v1/contacts?q=%25'))).toEqual([]);
+      expect(ids(await c.get(`/v1/contacts?stage_id=${stages[0].id}`))).toEqual(newestFirst.filter((_, i) => (6 - i) % 2 === 0));
+      expect(ids(await c.get(`/v1/contacts?lead_source_id=${sources[0].id}`)).sort()).toEqual([made[0].id, made[3].id, made[6].id].sort());
+      expect(ids(await c.get(`/v1/contacts?owner_id=${owner.id}`))).toEqual([made[2].id, made[1].id, made[0].id]);
+      expect(ids(await c.get(`/v1/contacts?email=P2@filter.test`))).toEqual([made[2].id]);
+      expect(ids(await c.get(`/v1/contacts?stage_id=${stages[0].id}&owner_id=${owner.id}`))).toEqual([made[2].id, made[0].id]);
+      const mid = made[3].created_at;
+      expect(ids(await c.get(`/v1/contacts?created_after=${encodeURIComponent(mid)}`))).toEqual(newestFirst.slice(0, 4));
+      expect(ids(await c.get(`/v1/contacts?created_before=${encodeURIComponent(mid)}`))).toEqual(newestFirst.slice(3));
+      expect(ids(await c.get(`/v1/contacts?created_after=${encodeURIComponent(t0)}&created_before=${encodeURIComponent(mid)}`))).toHaveLength(4);
+      s.clock.advance(60_000);
+      const since = s.clock.now().toISOString();
+      await c.patch(`/v1/contacts/${made[1].id}`, { job_title: 'Broker' });
+      expect(ids(await c.get(`/v1/contacts?updated_after=${encodeURIComponent(since)}`))).toEqual([made[1].id]);
+      const page = await c.get('/v1/contacts?limit=3&q=blue');
+      expect(page.body.total_count).toBe(3);
+      expect(page.body.has_more).toBe(false);
+    });
+
+    it('rejects bad limits, cursors and duplicate query parameters', async () => {
+      expectError(await a.get('/v1/contacts?limit=0'), 400, 'invalid_request_error', 'limit');
+      expectError(await a.get('/v1/contacts?limit=101'), 400, 'invalid_request_error', 'limit');
+      expectError(await a.get('/v1/contacts?limit=ten'), 400, 'invalid_request_error', 'limit');
+      expectError(await a.get('/v1/contacts?cursor=garbage'), 400, 'invalid_request_error', 'cursor');
+      expectError(await a.get('/v1/contacts?stage_id=a&stage_id=b'), 400, 'invalid_request_error', 'stage_id');
+      expectError(await a.get('/v1/contacts?created_after=yesterday'), 400, 'invalid_request_error', 'created_after');
+    });
+
+    it('pages without duplicates or gaps while contacts are inserted concurrently', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const before: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        // Several share a timestamp: the id breaks the tie.
+        if (i % 3 === 0) s.clock.advance(1000);
+        before.push((await newContact(c, { first_name: `P${i}` })).id);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      let inserted = 0;
+      do {
+        const [page] = await Promise.all([
+          c.get(`/v1/contacts?limit=4${cursor ? `&cursor=${cursor}` : ''}`),
+          (async () => {
+            s.clock.advance(500);
+            await newContact(c, { first_name: `Concurrent${inserted++}` });
+          })(),
+        ]);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.data.map((x: any) => x.id));
+        cursor = page.body.next_cursor ?? null;
+        expect(page.body.has_more).toBe(cursor !== null);
+        pages++;
+      } while (cursor && pages < 50);
+      expect(new Set(seen).size).toBe(seen.length);
+      // Every contact that existed before paging started was returned exactly once, in order.
+      const seenBefore = seen.filter((id) => before.includes(id));
+      expect(seenBefore).toHaveLength(before.length);
+      expect(seenBefore).toEqual(seenBefore.slice().sort((x, y) => seen.indexOf(x) - seen.indexOf(y)));
+      const full = await c.get('/v1/contacts?limit=100');
+      expect(full.body.total_count).toBe(25 + inserted);
+    });
+  });
+
+  describe('activities and notes', () => {
+    it('lists newest first, excludes private notes and masks private mailboxes for other members', async () => {
+      const bob = await addMember(A.id, 'Bob');
+      const amy = await addMember(A.id, 'Amy');
+      const c = await newContact(a);
+      const mailbox = await createMailbox(s.store.db, A.id, bob.id, 'bob@x.test', true);
+      const openMailbox = await createMailbox(s.store.db, A.id, amy.id, 'amy@x.test', false);
+      await s.store.db.transaction(async (tx) => {
+        s.clock.advance(1000);
+        await addActivity(tx, A.id, c.id, { type: 'note', title: 'Secret', description: 'private', is_private: true, actor_member_id: bob.id }, s.clock.now());
+        s.clock.advance(1000);
+        await addActivity(tx, A.id, c.id, { type: 'email', title: 'Offer details', description: 'numbers', actor_member_id: bob.id, mailbox_id: mailbox, metadata: { to: 'x' } }, s.clock.now());
+        s.clock.advance(1000);
+        await addActivity(tx, A.id, c.id, { type: 'email', title: 'Open email', description: 'hello', actor_member_id: amy.id, mailbox_id: openMailbox }, s.clock.now());
+      });
+      s.clock.advance(1000);
+      const note = await a.post(`/v1/contacts/${c.id}/notes`, { body: 'Called, left voicemail' });
+      expect(note.status).toBe(201);
+      expect(note.body).toMatchObject({ type: 'note', description: 'Called, left voicemail', actor_name: null });
+
+      const asAmy = (await s.key(A.id, ['read_contacts'], { member_id: amy.id })).client;
+      const list = (await asAmy.get(`/v1/contacts/${c.id}/activities`)).body;
+      expect(list.data.map((x: any) => x.type)).toEqual(['note', 'email', 'email', 'contact_created']);
+      expect(list.total_count).toBe(4);
+      expect(JSON.stringify(list)).not.toContain('Secret');
+      expect(list.data[2]).toEqual({ id: expect.any(String), type: 'email', title: 'Private email exchange', description: null, metadata: null, actor_name: null, created_at: expect.any(String) });
+      expect(list.data[1]).toMatchObject({ title: 'Open email', description: 'hello', actor_name: 'Amy' });
+
+      const asBob = (await s.key(A.id, ['read_contacts'], { member_id: bob.id })).client;
+      const bobView = (await asBob.get(`/v1/contacts/${c.id}/activities`)).body;
+      expect(bobView.data[2]).toMatchObject({ title: 'Offer details', description: 'numbers', actor_name: 'Bob', metadata: { to: 'x' } });
+      // A key with no creator sees the mask too.
+      expect((await a.get(`/v1/contacts/${c.id}/activities`)).body.data[2].title).toBe('Private email exchange');
+
+      const p1 = (await a.get(`/v1/contacts/${c.id}/activities?limit=3`)).body;
+      expect(p1.has_more).toBe(true);
+      const p2 = (await a.get(`/v1/contacts/${c.id}/activities?limit=3&cursor=${p1.next_cursor}`)).body;
+      expect([...p1.data, ...p2.data].map((x: any) => x.id)).toEqual(list.data.map((x: any) => x.id));
+      expect(p2.has_more).toBe(false);
+    });
+
+    it('validates note length and updates last_activity_at', async () => {
+      const c = await newContact(a);
+      expect(c.last_activity_at).toBeNull();
+      expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: '' }), 400, 'invalid_request_error', 'body');
+      expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: 'x'.repeat(10001) }), 400, 'invalid_request_error', 'body');
+      expectError(await a.post(`/v1/contacts/${c.id}/notes`, {}), 400, 'invalid_request_error', 'body');
+      expectError(await a.post('/v1/contacts/con_nope/notes', { body: 'x' }), 404, 'invalid_request_error');
+      s.clock.advance(5000);
+      const r = await a.post(`/v1/contacts/${c.id}/notes`, { body: 'x'.repeat(10000) });
+      expect(r.status).toBe(201);
+      const after = (await a.get(`/v1/contacts/${c.id}`)).body;
+      expect(after.last_activity_at).toBe(s.clock.now().toISOString());
+      const ev = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'note.created' AND data->>'contact_id' = $1`, [c.id]);
+      expect(ev.rows[0].n).toBe(1);
+    });
+  });
+
+  describe('deals', () => {
+    it('creates with status from the stage type and validates value and dates', async () => {
+      const { pipelines } = await lookups(a);
+      const p = pipelines[0];
+      const open = p.stages.find((x: any) => x.type === 'OPEN');
+      const won = p.stages.find((x: any) => x.type === 'CLOSED_WON');
+      const lost = p.stages.find((x: any) => x.type === 'CLOSED_LOST');
+      const contact = await newContact(a);
+      s.clock.advance(1000);
+      const d1 = await a.post('/v1/deals', { name: 'Open deal', stage_id: open.id, value: '1250.5', contact_id: contact.id, expected_close_date: '2026-05-01' });
+      expect(d1.status).toBe(201);
+      expect(d1.body).toMatchObject({
+        name: 'Open deal', status: 'open', value: '1250.50', contact_id: contact.id, pipeline: { id: p.id, name: p.name },
+        stage: { id: open.id, name: open.name, type: 'OPEN' }, expected_close_date: '2026-05-01T00:00:00.000Z', closed_at: null, lost_reason: null,
+        listing_label: null, notes: null,
+      });
+      s.clock.advance(1000);
+      const d2 = await a.post('/v1/deals', { name: 'Won deal', stage_id: won.id, expected_close_date: '2026-05-01T12:30:00-04:00' });
+      expect(d2.body.status).toBe('won');
+      expect(d2.body.closed_at).toBe(s.clock.now().toISOString());
+      expect(d2.body.expected_close_date).toBe('2026-05-01T16:30:00.000Z');
+      s.clock.advance(1000);
+      const d3 = await a.post('/v1/deals', { name: 'Lost deal', stage_id: lost.id, value: null });
+      expect(d3.body.status).toBe('lost');
+      expect(d3.body.value).toBeNull();
+
+      expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, value: '1.234' }), 400, 'invalid_request_error', 'value');
+      expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, value: 12 }), 400, 'invalid_request_error', 'value');
+      expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, expected_close_date: 'next week' }), 400, 'invalid_request_error', 'expected_close_date');
+      expectError(await a.post('/v1/deals', { name: 'x', stage_id: 'stg_nope' }), 400, 'invalid_request_error', 'stage_id');
+      expectError(await a.post('/v1/deals', { stage_id: open.id }), 400, 'invalid_request_error', 'name');
+      expectError(await a.post('/v1/deals', { name: 'x' }), 400, 'invalid_request_error', 'stage_id');
+      expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, contact_id: 'con_nope' }), 400, 'invalid_request_error', 'contact_id');
+
+      const ids = async (q: string) => (await a.get(`/v1/deals?limit=100${q}`)).body.data.map((x: any) => x.id);
+      expect((await ids('')).slice(0, 3)).toEqual([d3.body.id, d2.body.id, d1.body.id]);
+      expect(await ids('&status=won')).toContain(d2.body.id);
+      expect(await ids('&status=won')).not.toContain(d1.body.id);
+      expect(await ids(`&stage_id=${lost.id}`)).toContain(d3.body.id);
+      expect(await ids(`&contact_id=${contact.id}`)).toEqual([d1.body.id]);
+      expect(await ids(`&pipeline_id=${p.id}`)).toContain(d1.body.id);
+      expect(await ids('&pipeline_id=pip_nope')).toEqual([]);
+      expectError(await a.get('/v1/deals?status=maybe'), 400, 'invalid_request_error', 'status');
+      const page = (await a.get('/v1/deals?limit=1')).body;
+      expect(page.has_more).toBe(true);
+      expect(page.total_count).toBeGreaterThanOrEqual(3);
+    });
+  });
+
+  describe('transactions', () => {
+    it('names, stages and checklists a new transaction; money is derived with decimals', async () => {
+      const { settings } = await lookups(a);
+      const contact = await newContact(a, { first_name: 'Nina', last_name: 'Holm', email: 'nina@x.test' });
+      await s.store.db.query(`INSERT INTO listings (workspace_id, listing_key, label, photo_path) VALUES ($1, 'MLS-9', '9 Bay Rd', '/p/9.jpg')`, [A.id]);
+      const byListing = await a.post('/v1/transactions', { listing_key: 'MLS-9', contact_id: contact.id, sale_price: '333333.33', commission_rate: '2.75' });
+      expect(byListing.status).toBe(200);
+      expect(byListing.body).toMatchObject({
+        name: '9 Bay Rd', listing_key: 'MLS-9', listing_label: '9 Bay Rd', listing_photo_path: '/p/9.jpg', side: 'buyer', status: 'active',
+        contact_id: contact.id, contact_first_name: 'Nina', contact_last_name: 'Holm', contact_email: 'nina@x.test',
+        sale_price: '333333.33', commission_rate: '2.75', gross_commission: '9166.67', gci_override: false, net_commission: '9166.67',
+        deal_id: '', deal_name: '', deal_status: '', fell_through_reason: '', actual_close_date: '', document_count: 0,
+      });
+      const { pipelines } = await lookups(a);
+      const deal = (await a.post('/v1/deals', { name: 'Deal Name', stage_id: pipelines[0].stages[0].id })).body;
+      expect((await a.post('/v1/transactions', { deal_id: deal.id })).body).toMatchObject({ name: 'Deal Name', deal_id: deal.id, deal_name: 'Deal Name', deal_status: 'open' });
+      expect((await a.post('/v1/transactions', { contact_id: contact.id, name: '' })).body.name).toBe('Nina Holm');
+
+      const pending = settings.closing_stages.find((x: any) => x.status === 'pending');
+      const tpl = settings.checklist_templates[0];
+      const t = await a.post('/v1/transactions', { name: 'Staged', stage_id: pending.id, checklist_template_id: tpl.id, projected_close_date: '2026-06-30', side: 'seller' });
+      expect(t.body).toMatchObject({ status: 'pending', stage_id: pending.id, stage_name: pending.name, side: 'seller', projected_close_date: '2026-06-30' });
+      const wf = (await a.get(`/v1/transactions/${t.body.id}/workflow`)).body;
+      expect(wf.tasks).toHaveLength(tpl.items.length);
+      const closingTask = wf.tasks.find((x: any) => x.milestone === 'projected_close_date');
+      const item = tpl.items.find((x: any) => x.milestone === 'projected_close_date');
+      expect(closingTask.offset_days).toBe(item.offset_days);
+      expect(closingTask.due_date).toBe(new Date(Date.UTC(2026, 5, 30 + item.offset_days)).toISOString().slice(0, 10));
+      expect(wf.activities[0].title).toBe('Transaction opened');
+      expect(wf).toMatchObject({ default_reopen_stage_id: '', reopen_stages: [], parties: [] });
+      expect((await a.post('/v1/transactions', { status: 'closed' })).body).toMatchObject({ status: 'closed', actual_close_date: s.clock.now().toISOString().slice(0, 10) });
+
+      expectError(await a.post('/v1/transactions', { stage_id: 'cls_nope' }), 400, 'invalid_request_error', 'stage_id');
+      expectError(await a.post('/v1/transactions', { checklist_template_id: 'ckt_nope' }), 400, 'invalid_request_error', 'checklist_template_id');
+      expectError(await a.post('/v1/transactions', { side: 'landlord' }), 400, 'invalid_request_error', 'side');
+      expectError(await a.post('/v1/transactions', { sale_price: '12,000' }), 400, 'invalid_request_error', 'sale_price');
+      expectError(await a.post('/v1/transactions', { sale_price: 12000 }), 400, 'invalid_request_error', 'sale_price');
+      expectError(await a.post('/v1/transactions', { projected_close_date: '2026-02-30' }), 400, 'invalid_request_error', 'projected_close_date');
+      expectError(await a.post('/v1/transactions', { deal_id: 'deal_nope' }), 400, 'invalid_request_error', 'deal_id');
+      expectError(await a.post('/v1/transactions', { bogus: 1 }), 400, 'invalid_request_error', 'bogus');
+    });
+
+    it('retries one creation safely with idempotency_key', async () => {
+      const results = await Promise.all(Array.from({ length: 6 }, () => a.post('/v1/transactions', { name: 'Once', idempotency_key: `idem-${kind}` })));
+      const ids = new Set(results.map((r) => r.body.id));
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      expect(ids.size).toBe(1);
+      const n = await s.store.db.query(`SELECT count(*)::int AS n FROM transactions WHERE workspace_id = $1 AND idempotency_key = $2`, [A.id, `idem-${kind}`]);
+      expect(n.rows[0].n).toBe(1);
+      // The same key in another workspace is another creation.
+      const other = await B.client.post('/v1/transactions', { name: 'Once', idempotency_key: `idem-${kind}` });
+      expect(other.body.id).not.toBe([...ids][0]);
+    });
+
+    it('updates money, stage, status and dates by the spec rules', async () => {
+      const { settings } = await lookups(a);
+      const closed = settings.closing_stages.find((x: any) => x.status === 'closed');
+      const t = (await a.post('/v1/transactions', { name: 'Money', sale_price: '500000', commission_rate: '3', checklist_template_id: settings.checklist_templates[0].id })).body;
+      expect(t.gross_commission).toBe('15000.00');
+      const r1 = await a.patch(`/v1/transactions/${t.id}`, { referral_fee: '1000.10', brokerage_split_rate: '20', team_split_rate: '10.5', transaction_fees: '395.55' });
+      // (15000 − 1000.10) × (1 − 0.20 − 0.105) − 395.55 = 9334.3805 → 9334.38
+      expect(r1.body.net_commission).toBe('9334.38');
+      const r2 = await a.patch(`/v1/transactions/${t.id}`, { gross_commission: '12000' });
+      expect(r2.body).toMatchObject({ gross_commission: '12000.00', gci_override: true });
+      const r3 = await a.patch(`/v1/transactions/${t.id}`, { sale_price: '600000' });
+      expect(r3.body.gross_commission).toBe('12000.00');
+      const r4 = await a.patch(`/v1/transactions/${t.id}`, { gross_commission: '' });
+      expect(r4.body).toMatchObject({ gross_commission: '18000.00', gci_override: false });
+      // (18000 − 1000.10) × 0.695 − 395.55 = 11419.3805 → 11419.38
+      expect(r4.body.net_commission).toBe('11419.38');
+      const r5 = await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '0.1', sale_price: '0.05' });
+      expect(r5.body.gross_commission).toBe('0.00');
+
+      const moved = await a.patch(`/v1/transactions/${t.id}`, { stage_id: closed.id });
+      expect(moved.body).toMatchObject({ status: 'closed', stage_id: closed.id, stage_name: closed.name, actual_close_date: s.clock.now().toISOString().slice(0, 10) });
+      const back = await a.patch(`/v1/transactions/${t.id}`, { status: 'pending' });
+      expect(back.body.status).toBe('pending');
+      expect(back.body.stage_id).toBe(settings.closing_stages.find((x: any) => x.status === 'pending').id);
+      const dated = await a.patch(`/v1/transactions/${t.id}`, { inspection_date: '2026-04-10', notes: 'n', name: 'Renamed', side: 'both' });
+      expect(dated.body).toMatchObject({ inspection_date: '2026-04-10', notes: 'n', name: 'Renamed', side: 'both' });
+      const wf = (await a.get(`/v1/transactions/${t.id}/workflow`)).body;
+      const task = wf.tasks.find((x: any) => x.milestone === 'inspection_date');
+      expect(task.due_date).toBe(new Date(Date.UTC(2026, 3, 10 + task.offset_days)).toISOString().slice(0, 10));
+      expect((await a.patch(`/v1/transactions/${t.id}`, { inspection_date: '' })).body.inspection_date).toBe('');
+
+      expectError(await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '101' }), 400, 'invalid_request_error', 'commission_rate');
+      expectError(await a.patch(`/v1/transactions/${t.id}`, { contract_date: '04/10/2026' }), 400, 'invalid_request_error', 'contract_date');
+      expectError(await a.patch(`/v1/transactions/${t.id}`, { stage_id: 'cls_nope' }), 400, 'invalid_request_error', 'stage_id');
+      expectError(await a.patch(`/v1/transactions/${t.id}`, { status: 'done' }), 400, 'invalid_request_error', 'status');
+      expectError(await a.patch('/v1/transactions/txn_nope', { notes: 'x' }), 404, 'invalid_request_error');
+      const events = await s.store.db.query(`SELECT type FROM events WHERE data->>'id' = $1 ORDER BY created_at`, [t.id]);
+      expect(events.rows.map((e) => e.type)).toContain('transaction.updated');
+    });
+
+    it('requires a deal disposition when a transaction with a won deal falls through', async () => {
+      const { pipelines, settings } = await lookups(a);
+      const p = pipelines[0];
+      const won = p.stages.find((x: any) => x.type === 'CLOSED_WON');
+      const open = p.stages.filter((x: any) => x.type === 'OPEN');
+      const fell = settings.closing_stages.find((x: any) => x.status === 'fell_through');
+      const mk = async () => {
+        const deal = (await a.post('/v1/deals', { name: 'Won', stage_id: won.id })).body;
+        const txn = (await a.post('/v1/transactions', { deal_id: deal.id })).body;
+        return { deal, txn };
+      };
+      const dealOf = async (id: string) => (await a.get('/v1/deals?limit=100')).body.data.find((x: any) => x.id === id);
+      const noDeals = (await s.key(A.id, ['write_transactions'])).client;
+
+      const x = await mk();
+      const wf = (await a.get(`/v1/transactions/${x.txn.id}/workflow`)).body;
+      expect(wf.reopen_stages.map((r: any) => r.id)).toEqual(open.map((r: any) => r.id));
+      expect(wf.default_reopen_stage_id).toBe(open[0].id);
+      expectError(await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id }), 400, 'invalid_request_error', 'deal_disposition');
+      expectError(await noDeals.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen', reopen_stage_id: open[1].id }), 403, 'permission_error');
+      expectError(await noDeals.patch(`/v1/transactions/${x.txn.id}`, { status: 'fell_through', deal_disposition: 'lost' }), 403, 'permission_error');
+      expectError(await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen' }), 400, 'invalid_request_error', 'reopen_stage_id');
+      expectError(await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen', reopen_stage_id: won.id }), 400, 'invalid_request_error', 'reopen_stage_id');
+      // Nothing changed after the refusals.
+      expect((await a.get(`/v1/transactions/${x.txn.id}`)).body.status).toBe('active');
+      expect((await dealOf(x.deal.id)).status).toBe('won');
+      const reopened = await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, fell_through_reason: 'Financing', deal_disposition: 'reopen', reopen_stage_id: open[1].id });
+      expect(reopened.body).toMatchObject({ status: 'fell_through', fell_through_reason: 'Financing', deal_status: 'open' });
+      expect(await dealOf(x.deal.id)).toMatchObject({ status: 'open', stage: { id: open[1].id }, closed_at: null });
+
+      const y = await mk();
+      const lost = await a.patch(`/v1/transactions/${y.txn.id}`, { status: 'fell_through', deal_disposition: 'lost', deal_lost_reason: 'Buyer walked' });
+      expect(lost.body.deal_status).toBe('lost');
+      expect(await dealOf(y.deal.id)).toMatchObject({ status: 'lost', lost_reason: 'Buyer walked', stage: { type: 'CLOSED_LOST' } });
+
+      const z = await mk();
+      const kept = await noDeals.patch(`/v1/transactions/${z.txn.id}`, { status: 'fell_through', deal_disposition: 'leave_won' });
+      expect(kept.status).toBe(200);
+      expect(kept.body.deal_status).toBe('won');
+      const back = await a.patch(`/v1/transactions/${z.txn.id}`, { status: 'active' });
+      expect(back.body.fell_through_reason).toBe('');
+    });
+
+    it('lists by offset with filters and string counts over every match; 400 for non-int32 parameters', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const contact = await newContact(c, { first_name: 'Search', last_name: 'Target' });
+      const made: any[] = [];
+      const statusesFor = ['active', 'active', 'pending', 'closed', 'fell_through', 'active'];
+      for (const [i, st] of statusesFor.entries()) {
+        s.clock.advance(1000);
+        made.push((await c.post('/v1/transactions', {
+          name: `Deal ${i}`, status: st, side: i % 2 ? 'seller' : 'buyer', projected_close_date: `2026-0${i + 1}-10`,
+          contact_id: i === 2 ? contact.id : null,
+        })).body);
+      }
+      const r = await c.get('/v1/transactions');
+      expect(r.status).toBe(200);
+      expect(r.body.data.map((x: any) => x.id)).toEqual(made.map((x) => x.id).reverse());
+      expect(r.body.counts).toEqual({ active: '3', pending: '1', closed: '1', fell_through: '1' });
+      const p1 = (await c.get('/v1/transactions?limit=2')).body;
+      const p2 = (await c.get('/v1/transactions?limit=2&offset=2')).body;
+      const p4 = (await c.get('/v1/transactions?limit=2&offset=6')).body;
+      expect([...p1.data, ...p2.data].map((x: any) => x.id)).toEqual(made.slice(2).map((x) => x.id).reverse());
+      expect(p4.data).toEqual([]);
+      expect(p1.counts).toEqual(r.body.counts);
+      const ids = async (q: string) => (await c.get(`/v1/transactions?${q}`)).body.data.map((x: any) => x.name);
+      expect(await ids('status=active')).toEqual(['Deal 5', 'Deal 1', 'Deal 0']);
+      expect((await c.get('/v1/transactions?status=active')).body.counts).toEqual({ active: '3', pending: '0', closed: '0', fell_through: '0' });
+      expect(await ids('side=seller')).toEqual(['Deal 5', 'Deal 3', 'Deal 1']);
+      expect(await ids('search=target')).toEqual(['Deal 2']);
+      expect(await ids('search=DEAL%204')).toEqual(['Deal 4']);
+      expect(await ids(`contact_id=${contact.id}`)).toEqual(['Deal 2']);
+      expect(await ids(`stage_id=${made[2].stage_id}`)).toEqual(['Deal 2']);
+      // Deal 3 closed today, early March: its actual date wins over its projected 2026-04-10.
+      const today = s.clock.now().toISOString().slice(0, 10);
+      expect(today.startsWith('2026-03')).toBe(true);
+      expect(await ids('closing_from=2026-04-01&closing_to=2026-05-31')).toEqual(['Deal 4']);
+      expect(await ids('closing_from=2026-02-01&closing_to=2026-03-31')).toEqual(['Deal 3', 'Deal 2', 'Deal 1']);
+      expect(await ids(`closing_from=${today}&closing_to=${today}`)).toEqual(['Deal 3']);
+      for (const q of ['limit=abc', 'limit=1.5', 'offset=2147483648', 'offset=-1', 'limit=99999999999', 'limit=201', 'limit=0']) {
+        expectError(await c.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.split('=')[0]);
+      }
+      expectError(await c.get('/v1/transactions?closing_from=March'), 400, 'invalid_request_error', 'closing_from');
+      expectError(await c.get('/v1/transactions?offset=1&offset=2'), 400, 'invalid_request_error', 'offset');
+    });
+
+    it('gets and deletes; workflow and settings', async () => {
+      const contact = await newContact(a, { first_name: 'Party', last_name: 'One' });
+      const t = (await a.post('/v1/transactions', { name: 'Del', contact_id: contact.id })).body;
+      expect((await a.get(`/v1/transactions/${t.id}`)).body).toEqual(t);
+      const wf = (await a.get(`/v1/transactions/${t.id}/workflow`)).body;
+      expect(wf.parties).toEqual([{ id: expect.any(String), contact_id: contact.id, name: 'Party One', role: 'Buyer', relationship_label_id: '' }]);
+      const d = await a.del(`/v1/transactions/${t.id}`);
+      expect(d.status).toBe(200);
+      expect(d.body).toEqual({ deleted_id: t.id, success: true });
+      expectError(await a.get(`/v1/transactions/${t.id}`), 404, 'invalid_request_error');
+      expectError(await a.get(`/v1/transactions/${t.id}/workflow`), 404, 'invalid_request_error');
+      expectError(await a.del(`/v1/transactions/${t.id}`), 404, 'invalid_request_error');
+      const ev = await s.store.db.query(`SELECT type FROM events WHERE data->>'id' = $1 ORDER BY created_at, type`, [t.id]);
+      expect(ev.rows.map((e) => e.type)).toEqual(['transaction.created', 'transaction.deleted']);
+    });
+  });
+
+  describe('isolation between workspaces', () => {
+    it('answers 404 for every id of another workspace and never lists its records', async () => {
+      const b = B.client;
+      const c = await newContact(a, { first_name: 'Hidden', last_name: 'Person', email: 'hidden@x.test' });
+      const t = (await a.post('/v1/transactions', { name: 'Hidden txn' })).body;
+      const tag = await createTag(s.store.db, A.id, 'hidden-tag', null, s.clock.now());
+      const bTag = await createTag(s.store.db, B.id, 'b-tag', null, s.clock.now());
+      const bContact = await newContact(b);
+      expectError(await b.get(`/v1/contacts/${c.id}`), 404, 'invalid_request_error');
+      expectError(await b.patch(`/v1/contacts/${c.id}`, { notes: 'x' }), 404, 'invalid_request_error');
+      expectError(await b.del(`/v1/contacts/${c.id}`), 404, 'invalid_request_error');
+      expectError(await b.get(`/v1/contacts/${c.id}/activities`), 404, 'invalid_request_error');
+      expectError(await b.post(`/v1/contacts/${c.id}/notes`, { body: 'x' }), 404, 'invalid_request_error');
+      expectError(await b.put(`/v1/contacts/${c.id}/tags/${bTag.id}`), 404, 'invalid_request_error');
+      expectError(await b.put(`/v1/contacts/${bContact.id}/tags/${tag.id}`), 404, 'invalid_request_error', 'tag_id');
+      expectError(await b.get(`/v1/transactions/${t.id}`), 404, 'invalid_request_error');
+      expectError(await b.patch(`/v1/transactions/${t.id}`, { notes: 'x' }), 404, 'invalid_request_error');
+      expectError(await b.del(`/v1/transactions/${t.id}`), 404, 'invalid_request_error');
+      expectError(await b.get(`/v1/transactions/${t.id}/workflow`), 404, 'invalid_request_error');
+      expectError(await b.post('/v1/transactions', { contact_id: c.id }), 400, 'invalid_request_error', 'contact_id');
+      const aStages = (await a.get('/v1/contact-stages')).body.data;
+      expectError(await b.patch(`/v1/contacts/${bContact.id}`, { stage_id: aStages[0].id }), 400, 'invalid_request_error', 'stage_id');
+      const all = JSON.stringify([(await b.get('/v1/contacts?limit=100')).body, (await b.get('/v1/transactions?limit=200')).body, (await b.get('/v1/tags')).body]);
+      expect(all).not.toContain(c.id);
+      expect(all).not.toContain(t.id);
+      expect(all).not.toContain(tag.id);
+      expect((await b.get('/v1/contacts?email=hidden@x.test')).body.total_count).toBe(0);
+      expect((await a.get(`/v1/contacts/${c.id}`)).status).toBe(200);
+    });
+  });
+
+  describe('errors, headers and rate limit', () => {
+    it('carries rate-limit headers on every response and answers 404 for unknown routes', async () => {
+      for (const r of [await a.get('/v1/me'), await s.anon.get('/v1/me'), await a.get('/v1/nothing-here'), await a.get('/v1/contacts/con_nope')]) {
+        expect(r.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+        expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+        expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(s.clock.now().getTime() / 1000);
+      }
+      expectError(await a.get('/v1/nothing-here'), 404, 'invalid_request_error');
+    });
+
+    it('limits each workspace across all its keys and recovers in the next window', async () => {
+      s.clock.set('2026-03-02T11:00:10.000Z');
+      const W = await s.workspace({ rate_limit_per_minute: 4 });
+      const k2 = (await s.key(W.id, ['read_contacts'])).client;
+      const seen: number[] = [];
+      for (const c of [W.client, k2, W.client, k2]) {
+        const r = await c.get('/v1/contacts');
+        expect(r.status).toBe(200);
+        expect(r.headers.get('x-ratelimit-limit')).toBe('4');
+        expect(r.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-03-02T11:01:00.000Z') / 1000));
+        seen.push(Number(r.headers.get('x-ratelimit-remaining')));
+      }
+      expect(seen).toEqual([3, 2, 1, 0]);
+      s.clock.advance(15_000);
+      const limited = await k2.get('/v1/me');
+      expectError(limited, 429, 'rate_limit_error');
+      expect(limited.headers.get('retry-after')).toBe('35');
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      // Another workspace is unaffected.
+      expect((await a.get('/v1/me')).status).toBe(200);
+      s.clock.advance(35_000);
+      const again = await W.client.get('/v1/me');
+      expect(again.status).toBe(200);
+      expect(again.headers.get('x-ratelimit-remaining')).toBe('3');
+    });
+
+    it('never leaks a stack trace from a 5xx', async () => {
+      const broken = await startServer(kind === 'postgres' ? 'postgres' : 'pglite');
+      const W = await broken.workspace();
+      await broken.store.close();
+      const r = await W.client.get('/v1/contacts');
+      expect(r.status).toBeGreaterThanOrEqual(500);
+      expect(r.body.error.type).toBe('api_error');
+      expect(JSON.stringify(r.body)).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules/);
+      await broken.app.close();
+    });
+
+    it('serves an OpenAPI 3.1 document generated from the route schemas', async () => {
+      const r = await s.anon.get('/v1/openapi.json');
+      expect(r.status).toBe(200);
+      const doc = r.body;
+      expect(doc.openapi).toBe('3.1.0');
+      const expected = [
+        ['get', '/v1/me'], ['get', '/v1/contacts'], ['post', '/v1/contacts'], ['get', '/v1/contacts/{contact_id}'], ['patch', '/v1/contacts/{contact_id}'],
+        ['delete', '/v1/contacts/{contact_id}'], ['put', '/v1/contacts/{contact_id}/tags/{tag_id}'], ['delete', '/v1/contacts/{contact_id}/tags/{tag_id}'],
+        ['get', '/v1/contacts/{contact_id}/activities'], ['post', '/v1/contacts/{contact_id}/notes'], ['get', '/v1/transactions'], ['post', '/v1/transactions'],
+        ['get', '/v1/transactions/{id}'], ['patch', '/v1/transactions/{id}'], ['delete', '/v1/transactions/{id}'], ['get', '/v1/transactions/{id}/workflow'],
+        ['get', '/v1/transaction-settings'], ['get', '/v1/deals'], ['post', '/v1/deals'], ['get', '/v1/tags'], ['get', '/v1/contact-stages'],
+        ['get', '/v1/lead-sources'], ['get', '/v1/members'], ['get', '/v1/pipelines'], ['post', '/admin/workspaces'],
+        ['post', '/admin/workspaces/{workspace_id}/api-keys'], ['delete', '/admin/api-keys/{key_id}'], ['post', '/admin/workspaces/{workspace_id}/members'],
+      ];
+      for (const [m, p] of expected) expect(doc.paths[p]?.[m], `${m} ${p}`).toBeDefined();
+      const create = doc.paths['/v1/contacts'].post;
+      const body = create.requestBody.content['application/json'].schema;
+      expect(body.additionalProperties).toBe(false);
+      expect(body.required).toEqual(['first_name', 'last_name']);
+      expect(create.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/Contact');
+      expect(doc.components.schemas.Contact.properties.emails).toBeDefined();
+      const limit = doc.paths['/v1/transactions'].get.parameters.find((x: any) => x.name === 'limit');
+      expect(limit).toMatchObject({ in: 'query', schema: { type: 'integer', maximum: 200 } });
+      expect(doc.paths['/v1/contacts'].get['x-required-scopes']).toEqual(['read_contacts']);
+      // No reference is left dangling.
+      const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+      for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!.replace('"', '')]).toBeDefined();
+    });
+  });
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { ManualClock } from '../src/clock.js';
+import { openStore, type Store } from '../src/db/open.js';
+import { buildServer } from '../src/server.js';
+
+export type StoreKind = 'pglite' | 'postgres';
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+export const ADMIN_TOKEN = 'test-admin-token';
+
+/** A fresh schema per call, so test files sharing one PostgreSQL database never see each other. */
+export function uniqueSchema(prefix = 't'): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+export async function openTestStore(kind: StoreKind, schema = uniqueSchema()): Promise<Store> {
+  if (kind === 'postgres') {
+    if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+    return openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 5 });
+  }
+  return openStore({ memory: true });
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export class Client {
+  constructor(readonly base: string, readonly key?: string) {}
+
+  withKey(key: string | undefined): Client {
+    return new Client(this.base, key);
+  }
+
+  async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+    const h: Record<string, string> = { ...headers };
+    if (this.key && !('authorization' in h)) h.authorization = `Bearer ${this.key}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      if (!('content-type' in h)) h['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${this.base}${path}`, { method, headers: h, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // non-JSON bodies are returned as text so a test can assert on them
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  get = (path: string, headers?: Record<string, string>) => this.call('GET', path, undefined, headers);
+  post = (path: string, body?: unknown, headers?: Record<string, string>) => this.call('POST', path, body, headers);
+  patch = (path: string, body?: unknown, headers?: Record<string, string>) => this.call('PATCH', path, body, headers);
+  put = (path: string, body?: unknown, headers?: Record<string, string>) => this.call('PUT', path, body, headers);
+  del = (path: string, headers?: Record<string, string>) => this.call('DELETE', path, undefined, headers);
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  store: Store;
+  clock: ManualClock;
+  base: string;
+  admin: Client;
+  anon: Client;
+  /** Creates a workspace (high rate limit unless given) and a key with the scopes. */
+  workspace(opts?: { scopes?: string[]; rate_limit_per_minute?: number; plan?: string }): Promise<{ id: string; key: string; client: Client; keyId: string }>;
+  key(workspaceId: string, scopes: string[], extra?: Record<string, unknown>): Promise<{ id: string; secret: string; client: Client }>;
+  close(): Promise<void>;
+}
+
+/** The real server on an ephemeral loopback port, over a real store. */
+export async function startServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock } = {}): Promise<TestServer> {
+  const store = opts.store ?? (await openTestStore(kind));
+  const clock = opts.clock ?? new ManualClock('2026-03-02T10:00:00.000Z');
+  const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const admin = new Client(base, ADMIN_TOKEN);
+  const anon = new Client(base);
+  let n = 0;
+  const server: TestServer = {
+    app, store, clock, base, admin, anon,
+    async key(workspaceId, scopes, extra = {}) {
+      const r = await admin.post(`/admin/workspaces/${workspaceId}/api-keys`, { scopes, ...extra });
+      if (r.status !== 201) throw new Error(`key creation failed: ${r.status} ${JSON.stringify(r.body)}`);
+      return { id: r.body.id, secret: r.body.secret, client: new Client(base, r.body.secret) };
+    },
+    async workspace(o = {}) {
+      const slug = `ws-${Date.now().toString(36)}-${++n}-${randomBytes(3).toString('hex')}`;
+      const r = await admin.post('/admin/workspaces', { name: `Test ${slug}`, slug, rate_limit_per_minute: o.rate_limit_per_minute ?? 100000, ...(o.plan ? { plan: o.plan } : {}) });
+      if (r.status !== 201) throw new Error(`workspace creation failed: ${r.status} ${JSON.stringify(r.body)}`);
+      const k = await server.key(r.body.id, o.scopes ?? ['full_access']);
+      return { id: r.body.id, key: k.secret, client: k.client, keyId: k.id };
+    },
+    async close() {
+      await app.close();
+      if (!opts.store) await store.close();
+    },
+  };
+  return server;
+}
+
+export function expectError(r: Reply, status: number, type: string, param?: string) {
+  const ok = r.status === status && r.body?.error?.type === type && typeof r.body.error.message === 'string' && (param === undefined || r.body.error.param === param);
+  if (!ok) throw new Error(`expected ${status} ${type}${param ? ` param=${param}` : ''}, got ${r.status} ${JSON.stringify(r.body)}`);
+}
