@@ -50,9 +50,9 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
       diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`, pointer: '' });
       return finish();
     }
-    const schemaDiagnostics = validateAgainstSchema('pack', value);
-    diagnostics.push(...schemaDiagnostics);
-    runRules(value, schemaDiagnostics, options, diagnostics);
+    const brokenPaths: string[] = [];
+    diagnostics.push(...validateAgainstSchema('pack', value, '', brokenPaths));
+    runRules(value, brokenPaths, options, diagnostics);
   } catch (e) {
     diagnostics.push({ code: 'internal/error', severity: 'error', message: `The validator failed on this input (${e instanceof Error ? e.message : String(e)}). Please report it with the file.`, pointer: '' });
   }
@@ -88,9 +88,8 @@ function safeLocate(source: SourceText, pointer: string, key: boolean) {
   }
 }
 
-function runRules(pack: Record<string, unknown>, schemaDiagnostics: Diagnostic[], options: ValidateOptions, out: Diagnostic[]): void {
-  const brokenPaths = schemaDiagnostics.map((d) => (d.code === 'schema/required' ? d.pointer : d.pointer));
-  const isBroken = (pointer: string) => brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/') || (b !== '' && pointer.startsWith(b + '/') && false));
+function runRules(pack: Record<string, unknown>, brokenPaths: string[], options: ValidateOptions, out: Diagnostic[]): void {
+  const isBroken = (pointer: string) => brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/'));
   const itemCache = new Map<string, ItemRef[]>();
   const items = (kind: string): ItemRef[] => {
     let list = itemCache.get(kind);

@@ -1,4 +1,5 @@
 import { defineRule } from './rule.js';
+import { named } from './util.js';
 
 export default defineRule({
   meta: { code: 'asset/unused-email-image', severity: 'warning', description: "Some message template uses each email_image's sourceUrl." },
@@ -11,7 +12,7 @@ export default defineRule({
       // The URL may appear JSON-escaped inside richTextDoc (e.g. "\/" is not produced by JSON.stringify, but quotes and backslashes are).
       const escaped = JSON.stringify(url).slice(1, -1);
       if (texts.some((t) => t.includes(url) || t.includes(escaped))) continue;
-      ctx.report({ pointer: `${a.pointer}/sourceUrl`, message: `No message template uses the sourceUrl of email_image "${String(a.value.key)}" (${url}), so the image would be uploaded for nothing.`, hint: 'Use the image in a template, fix the address, or remove the asset.' });
+      ctx.report({ pointer: `${a.pointer}/sourceUrl`, message: `No message template uses the sourceUrl of email_image "${named(a.value.key, `#${a.index}`)}" (${url}), so the image would be uploaded for nothing.`, hint: 'Use the image in a template, fix the address, or remove the asset.' });
     }
   },
 });

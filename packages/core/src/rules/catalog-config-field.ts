@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
 import { NODE_CATALOG, type ConfigField } from '../catalog/nodes.js';
-import { isObj, objects } from './util.js';
+import { isObj, objects, named } from './util.js';
 
 function fits(field: ConfigField, v: unknown): boolean {
   switch (field.type) {
@@ -29,9 +29,9 @@ export default defineRule({
         for (const field of info.fields) {
           const v = config[field.name];
           if (v === undefined || v === null) {
-            if (field.required) ctx.report({ pointer: isObj(node.config) ? `${p}/config` : p, message: `${info.kind} node "${String(node.id)}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
+            if (field.required) ctx.report({ pointer: isObj(node.config) ? `${p}/config` : p, message: `${info.kind} node "${named(node.id, `#${i}`)}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
           } else if (!fits(field, v)) {
-            ctx.report({ pointer: `${p}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${String(node.id)}" should be ${describe(field)}.` });
+            ctx.report({ pointer: `${p}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${named(node.id, `#${i}`)}" should be ${describe(field)}.` });
           }
         }
       }

@@ -25,7 +25,8 @@ export default defineRule({
         } else if (node.type === 'condition' || (node.type === undefined && 'field' in node)) {
           if (typeof node.field !== 'string' || typeof node.operator !== 'string') ctx.report({ pointer: p, message: 'A filter condition has a "field" and an "operator" (strings).' });
         } else {
-          ctx.report({ pointer: p, message: `Filter node type ${JSON.stringify(node.type)} is not one we read ("and", "or", "not" or "condition"); it is kept as it is.` });
+          const what = node.type === undefined ? 'This filter node has no "type"' : `Filter node type ${JSON.stringify(node.type)?.slice(0, 40)} is not one we read`;
+          ctx.report({ pointer: p, message: `${what} ("and", "or", "not" or "condition"); it is kept as it is.` });
         }
       }
     }

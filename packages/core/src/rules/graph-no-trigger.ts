@@ -1,4 +1,5 @@
 import { defineRule } from './rule.js';
+import { named } from './util.js';
 
 export default defineRule({
   meta: { code: 'graph/no-trigger', severity: 'error', description: 'A graph includes at least one trigger.' },
@@ -7,7 +8,7 @@ export default defineRule({
       const g = a.graph;
       if (!g || g.hasBrokenNodes) continue;
       if (g.nodes.some((n) => n.group === 'trigger')) continue;
-      ctx.report({ pointer: `${g.pointer}/nodes`, message: `Automation "${String(a.document?.name ?? a.value.key)}" has no trigger, so it could never start; add a trigger.* node.` });
+      ctx.report({ pointer: `${g.pointer}/nodes`, message: `Automation "${named(a.document?.name, named(a.value.key, `#${a.index}`))}" has no trigger, so it could never start; add a trigger.* node.` });
     }
   },
 });

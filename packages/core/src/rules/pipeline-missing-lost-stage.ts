@@ -1,5 +1,5 @@
 import { defineRule } from './rule.js';
-import { objects } from './util.js';
+import { objects, named } from './util.js';
 
 export default defineRule({
   meta: { code: 'pipeline/missing-lost-stage', severity: 'error', description: 'A pipeline has at least one CLOSED_LOST stage.' },
@@ -10,7 +10,7 @@ export default defineRule({
       if (stages.some(([s]) => s.stageType === 'CLOSED_LOST')) continue;
       // A stage whose stageType failed the schema may have been meant as the lost stage.
       if (stages.some(([, i]) => ctx.isBroken(`${p.pointer}/stages/${i}/stageType`))) continue;
-      ctx.report({ pointer: `${p.pointer}/stages`, message: `Pipeline "${String(p.value.name ?? p.value.key)}" has no CLOSED_LOST stage; every pipeline needs at least one, so deals can be marked lost.`, hint: 'Add a stage with "stageType": "CLOSED_LOST".' });
+      ctx.report({ pointer: `${p.pointer}/stages`, message: `Pipeline "${named(p.value.name, named(p.value.key, `#${p.index}`))}" has no CLOSED_LOST stage; every pipeline needs at least one, so deals can be marked lost.`, hint: 'Add a stage with "stageType": "CLOSED_LOST".' });
     }
   },
 });

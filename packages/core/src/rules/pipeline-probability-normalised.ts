@@ -1,5 +1,5 @@
 import { defineRule } from './rule.js';
-import { objects } from './util.js';
+import { objects, named } from './util.js';
 
 export default defineRule({
   meta: { code: 'pipeline/probability-normalised', severity: 'warning', description: 'Won stages are installed at 100% and lost stages at 0%, whatever the pack says.' },
@@ -9,7 +9,7 @@ export default defineRule({
         if (typeof stage.probability !== 'number') continue;
         const want = stage.stageType === 'CLOSED_WON' ? 100 : stage.stageType === 'CLOSED_LOST' ? 0 : undefined;
         if (want !== undefined && stage.probability !== want)
-          ctx.report({ pointer: `${p.pointer}/stages/${i}/probability`, message: `Stage "${String(stage.name)}" is ${stage.stageType} with probability ${stage.probability}; it will be installed as ${want}.`, hint: `Set "probability": ${want} (setup-pack fix does this).` });
+          ctx.report({ pointer: `${p.pointer}/stages/${i}/probability`, message: `Stage "${named(stage.name, `#${i}`)}" is ${stage.stageType} with probability ${stage.probability}; it will be installed as ${want}.`, hint: `Set "probability": ${want} (setup-pack fix does this).` });
       }
     }
   },

@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
 import { stringsInConfig } from '../references.js';
-import { objects, isObj } from './util.js';
+import { objects, isObj, named } from './util.js';
 
 export default defineRule({
   meta: { code: 'reference/unused', severity: 'warning', description: "Every reference's id is written somewhere in the graph's node configs." },
@@ -13,7 +13,7 @@ export default defineRule({
       if (isObj(graph)) for (const [node] of objects(graph.nodes)) stringsInConfig(node.config, written);
       for (const [ref, i] of refs) {
         if (typeof ref.id !== 'string' || written.has(ref.id)) continue;
-        ctx.report({ pointer: `${a.pointer}/document/references/${i}`, message: `Reference ${String(ref.type)} "${ref.id}" is listed, but no node config in the graph writes that id.`, hint: 'Remove the reference, or use the id in a node.' });
+        ctx.report({ pointer: `${a.pointer}/document/references/${i}`, message: `Reference ${named(ref.type, 'item')} "${ref.id}" is listed, but no node config in the graph writes that id.`, hint: 'Remove the reference, or use the id in a node.' });
       }
     }
   },

@@ -11,3 +11,10 @@ export function objects(list: unknown): [Record<string, unknown>, number][] {
 }
 
 export { isObj };
+
+/** How a message names a value that may be missing or of the wrong type. */
+export function named(v: unknown, fallback: string): string {
+  if (typeof v === 'string' && v !== '') return v.length > 60 ? v.slice(0, 57) + '…' : v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return fallback;
+}

@@ -132,7 +132,7 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
  * Validates `value` against a published schema. Returns diagnostics; pointers are relative to
  * `value` and prefixed with `prefix` (to place a sub-document inside a pack).
  */
-export function validateAgainstSchema(name: string, value: unknown, prefix = ''): Diagnostic[] {
+export function validateAgainstSchema(name: string, value: unknown, prefix = '', brokenPaths?: string[]): Diagnostic[] {
   const fn = schemaValidator(name);
   if (fn(value)) return [];
   const out: Diagnostic[] = [];
@@ -140,6 +140,8 @@ export function validateAgainstSchema(name: string, value: unknown, prefix = '')
   for (const e of fn.errors ?? []) {
     const diag = toDiagnostic(e, value);
     if (!diag) continue;
+    // A missing field breaks the field's own path, so rules that read it stand down.
+    brokenPaths?.push(prefix + (e.keyword === 'required' ? `${e.instancePath}/${escapeToken(String((e.params as { missingProperty: string }).missingProperty))}` : diag.pointer));
     diag.pointer = prefix + diag.pointer;
     const id = `${diag.code}|${diag.pointer}|${diag.message}`;
     if (seen.has(id)) continue;

@@ -1,0 +1,155 @@
+// Reference binding: every reference an automation's graph makes gets one workspace target.
+// Order: a pack key; an explicit binding (--bind, bindings file); the ledger's recorded binding;
+// an exact name match of the same type (trimmed, case-insensitive; several is an error); created
+// when the type is creatable; otherwise unresolved. Every failure is reported at once.
+import { CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
+import type { Pack, Reference, ReferenceType, Resource } from '../types.js';
+import { itemId } from './content.js';
+import type { BindingTarget, InstallLedger, PlanError, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
+
+/** The collection a reference type is matched against (deal stages: stages inside pipelines). */
+export const COLLECTION_OF_REFERENCE: Record<ReferenceType, WorkspaceCollection> = {
+  tag: 'tags',
+  stage: 'contact_stages',
+  lead_source: 'lead_sources',
+  custom_field: 'custom_fields',
+  email_template: 'message_templates',
+  smart_list: 'smart_lists',
+  automation: 'automations',
+  pipeline: 'pipelines',
+  deal_stage: 'pipelines',
+  user: 'members',
+  team: 'teams',
+  pond: 'ponds',
+  website: 'websites',
+  form: 'forms',
+  appointment_type: 'appointment_types',
+  appointment_outcome: 'appointment_outcomes',
+  program: 'programs',
+  relationship_label: 'relationship_labels',
+};
+
+export const normalizeName = (s: string) => s.trim().toLowerCase();
+export const bindingKey = (type: string, id: string) => `${type}:${id}`;
+/** Key of the resource item the installer creates for a creatable reference the pack does not carry. */
+export const createdReferenceKey = (type: ReferenceType, id: string) => `@ref/${type}/${id}`;
+
+/** Candidates for a reference type in the snapshot: deal stages are flattened out of pipelines. */
+export function candidatesOf(type: ReferenceType, snapshot: WorkspaceSnapshot): WorkspaceObject[] | undefined {
+  const list = snapshot.collections[COLLECTION_OF_REFERENCE[type]];
+  if (!list) return undefined;
+  if (type !== 'deal_stage') return list;
+  const out: WorkspaceObject[] = [];
+  for (const p of list) for (const s of (Array.isArray(p.stages) ? p.stages : []) as WorkspaceObject[]) out.push(s);
+  return out;
+}
+
+/** The pack item a reference to a pack key stands for. */
+export function packTarget(pack: Pack, type: ReferenceType, id: string): BindingTarget | undefined {
+  switch (type) {
+    case 'email_template':
+      if ((pack.messageTemplates ?? []).some((t) => t.key === id)) return { itemId: itemId('template', id) };
+      if ((pack.resources ?? []).some((r) => r.kind === 'email_template' && r.key === id)) return { itemId: itemId('resource', id) };
+      return undefined;
+    case 'smart_list':
+      return (pack.smartLists ?? []).some((s) => s.key === id) ? { itemId: itemId('smartList', id) } : undefined;
+    case 'automation':
+      return (pack.automations ?? []).some((a) => a.key === id) ? { itemId: itemId('automation', id) } : undefined;
+    case 'pipeline':
+      return (pack.pipelines ?? []).some((p) => p.key === id) ? { itemId: itemId('pipeline', id) } : undefined;
+    case 'deal_stage': {
+      const p = (pack.pipelines ?? []).find((pl) => pl.stages.some((s) => s.key === id));
+      return p ? { itemId: itemId('pipeline', p.key), stageKey: id } : undefined;
+    }
+    default: {
+      const kind = RESOURCE_KIND_OF_REFERENCE[type];
+      if (kind && (pack.resources ?? []).some((r) => r.kind === kind && r.key === id)) return { itemId: itemId('resource', id) };
+      return undefined;
+    }
+  }
+}
+
+export interface BindResult {
+  bindings: ReferenceBinding[];
+  /** Resources to create for creatable references the pack does not carry. */
+  createdResources: Resource[];
+  errors: PlanError[];
+}
+
+const CREATABLE_KIND: Partial<Record<ReferenceType, Resource['kind']>> = { tag: 'tag', stage: 'contact_stage', lead_source: 'lead_source', custom_field: 'custom_field' };
+
+export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
+  // One entry per distinct reference (type and id), remembering which automations use it.
+  const refs = new Map<string, { ref: Reference; usedBy: Set<string> }>();
+  for (const a of pack.automations ?? []) {
+    for (const r of a.document.references ?? []) {
+      const k = bindingKey(r.type, r.id);
+      const e = refs.get(k);
+      if (e) {
+        e.usedBy.add(a.key);
+        if (!e.ref.name && r.name) e.ref = r;
+      } else refs.set(k, { ref: r, usedBy: new Set([a.key]) });
+    }
+  }
+  const out: BindResult = { bindings: [], createdResources: [], errors: [] };
+  for (const k of [...refs.keys()].sort()) {
+    const { ref, usedBy } = refs.get(k)!;
+    const usage = { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() };
+    const bind = (source: ReferenceBinding['source'], target: BindingTarget) => out.bindings.push({ type: ref.type, id: ref.id, name: ref.name, source, target });
+    const packT = packTarget(pack, ref.type, ref.id);
+    if (packT) {
+      bind('pack', packT);
+      continue;
+    }
+    const candidates = candidatesOf(ref.type, snapshot);
+    const exists = (id: string) => candidates === undefined || candidates.some((c) => c.id === id);
+    const explicit = options.bindings?.[k];
+    if (explicit !== undefined) {
+      if (!exists(explicit)) {
+        out.errors.push({ code: 'plan/unknown-binding', message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`, reference: usage });
+      } else bind('option', { workspaceId: explicit });
+      continue;
+    }
+    const createdKey = createdReferenceKey(ref.type, ref.id);
+    const kind = CREATABLE_KIND[ref.type];
+    if (kind && ledger?.items[itemId('resource', createdKey)]) {
+      // Created by an earlier install of this pack: keep owning it.
+      out.createdResources.push({ key: createdKey, kind, name: ref.name ?? ref.id });
+      bind('ledger', { itemId: itemId('resource', createdKey) });
+      continue;
+    }
+    const recorded = ledger?.bindings[k];
+    if (recorded !== undefined && candidates?.some((c) => c.id === recorded)) {
+      bind('ledger', { workspaceId: recorded });
+      continue;
+    }
+    if (ref.name !== undefined && candidates) {
+      const want = normalizeName(ref.name);
+      const matches = candidates.filter((c) => typeof c.name === 'string' && normalizeName(c.name) === want);
+      if (matches.length === 1) {
+        bind('name', { workspaceId: matches[0].id });
+        continue;
+      }
+      if (matches.length > 1) {
+        out.errors.push({
+          code: 'plan/ambiguous-reference',
+          message: `${ref.type} "${ref.name}" (${ref.id}) matches ${matches.length} workspace objects by name; bind it with --bind ${k}=<id>`,
+          reference: usage,
+          candidates: matches.map((m) => ({ id: m.id, name: m.name })).sort((a, b) => (a.id < b.id ? -1 : 1)),
+        });
+        continue;
+      }
+    }
+    if (kind && ref.name !== undefined && CREATABLE_REFERENCE_TYPES.includes(ref.type)) {
+      out.createdResources.push({ key: createdKey, kind, name: ref.name });
+      bind('create', { itemId: itemId('resource', createdKey) });
+      continue;
+    }
+    out.errors.push({
+      code: 'plan/unresolved-reference',
+      message: `${ref.type} ${ref.name ? `"${ref.name}" ` : ''}(${ref.id}) used by ${usage.usedBy.join(', ')} is not in the pack and ${ref.name ? 'has no match by name' : 'has no name to match'} in the workspace; bind it with --bind ${k}=<workspace id>`,
+      reference: usage,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+// Item content as the workspace stores it: built from a pack item (desired) and projected from a
+// workspace object (actual), in one shape, so both hash alike. Canonical JSON → sha256.
+import { sha256Hex } from '../hash.js';
+import type { Asset, AutomationItem, MessageTemplate, Pipeline, PipelineStage, Resource, SmartList } from '../types.js';
+import type { PlanItemKind, WorkspaceCollection, WorkspaceObject } from './types.js';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** JSON with object keys sorted and no whitespace; `undefined` members are dropped as JSON.stringify does. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const s = JSON.stringify(value);
+    return s === undefined ? 'null' : s;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const k of Object.keys(obj).sort()) {
+    if (obj[k] === undefined) continue;
+    parts.push(`${JSON.stringify(k)}:${canonicalJson(obj[k])}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+const encoder = new TextEncoder();
+
+/** The stable content hash of an item: sha256 of its canonical JSON, lower-case hex. */
+export function contentHash(content: unknown): string {
+  return sha256Hex(encoder.encode(canonicalJson(content)));
+}
+
+const orNull = <T>(v: T | undefined | null): T | null => (v === undefined ? null : v);
+const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
+
+/** Which collection each resource kind lives in. */
+export const COLLECTION_OF_RESOURCE_KIND: Record<Resource['kind'], WorkspaceCollection> = {
+  tag: 'tags',
+  contact_stage: 'contact_stages',
+  lead_source: 'lead_sources',
+  custom_field: 'custom_fields',
+  email_template: 'message_templates',
+};
+
+export function resourceContent(r: Resource): Record<string, Json> {
+  switch (r.kind) {
+    case 'tag':
+      return { name: r.name, color: typeof r.data?.color === 'string' ? r.data.color : null };
+    case 'contact_stage':
+    case 'lead_source':
+      return { name: r.name };
+    case 'custom_field':
+      return { name: r.name, data: clone((r.data ?? {}) as Json) };
+    case 'email_template':
+      return { name: r.name, channel: 'email', category: null, subject: null, body: '', rich_text_doc: null, data: clone((r.data ?? {}) as Json) };
+  }
+}
+
+export function templateContent(t: MessageTemplate): Record<string, Json> {
+  return {
+    name: t.name,
+    channel: t.channel,
+    category: orNull(t.category),
+    subject: orNull(t.subject),
+    body: t.body,
+    rich_text_doc: clone(orNull(t.richTextDoc) as Json),
+    data: null,
+  };
+}
+
+/** Won stages are 100 and lost stages 0 whatever the pack says (the format's rule), so the stored copy hashes alike. */
+export function stageContent(s: PipelineStage): Record<string, Json> {
+  const type = s.stageType ?? 'OPEN';
+  const probability = type === 'CLOSED_WON' ? 100 : type === 'CLOSED_LOST' ? 0 : orNull(s.probability);
+  return { name: s.name, type, color: orNull(s.color), probability };
+}
+
+export function pipelineContent(p: Pipeline): Record<string, Json> {
+  return { name: p.name, description: orNull(p.description), stages: p.stages.map(stageContent) };
+}
+
+export function smartListContent(s: SmartList): Record<string, Json> {
+  return { name: s.name, description: orNull(s.description), color: orNull(s.color), icon: orNull(s.icon), filters: clone(s.filters as unknown as Json) };
+}
+
+export function automationContent(a: AutomationItem): Record<string, Json> {
+  return { document: clone(a.document as unknown as Json) };
+}
+
+export function assetContent(a: Asset): Record<string, Json> {
+  return { file_name: a.fileName, mime_type: a.mimeType, sha256: a.sha256 };
+}
+
+/** Token standing for an uploaded asset's address inside the brand until the upload exists. */
+export const brandAssetToken = (assetKey: string) => `setup-pack-asset://${assetKey}`;
+
+export function brandContent(brand: Record<string, unknown>, assets: Asset[]): Record<string, Json> {
+  const asset_urls: Record<string, Json> = {};
+  for (const a of assets) if (a.role !== 'email_image') asset_urls[a.key] = brandAssetToken(a.key);
+  return { fields: clone(brand as Json), asset_urls };
+}
+
+/** The fields each collection's content is made of, as the catalog API returns them. */
+const FIELDS: Partial<Record<WorkspaceCollection, readonly string[]>> = {
+  tags: ['name', 'color'],
+  contact_stages: ['name'],
+  lead_sources: ['name'],
+  custom_fields: ['name', 'data'],
+  message_templates: ['name', 'channel', 'category', 'subject', 'body', 'rich_text_doc', 'data'],
+  smart_lists: ['name', 'description', 'color', 'icon', 'filters'],
+  media: ['file_name', 'mime_type', 'sha256'],
+  brand: ['fields', 'asset_urls'],
+};
+
+/**
+ * The content of a workspace object, in the shape `*Content` builds from a pack item. An
+ * automation's content is its latest document: the staged draft when the live version runs.
+ */
+export function projectWorkspaceObject(collection: WorkspaceCollection, obj: WorkspaceObject): Record<string, Json> {
+  if (collection === 'pipelines') {
+    const stages = Array.isArray(obj.stages) ? (obj.stages as Record<string, unknown>[]) : [];
+    return {
+      name: orNull(obj.name) as Json,
+      description: orNull(obj.description) as Json,
+      stages: stages.map((s) => ({ name: orNull(s.name) as Json, type: orNull(s.type) as Json, color: orNull(s.color) as Json, probability: orNull(s.probability) as Json })),
+    };
+  }
+  if (collection === 'automations') {
+    return { document: clone(orNull(obj.draft_document ?? obj.document) as Json) };
+  }
+  const fields = FIELDS[collection] ?? ['name'];
+  const out: Record<string, Json> = {};
+  for (const f of fields) out[f] = clone(orNull(obj[f]) as Json);
+  return out;
+}
+
+/** Dependency order: resources, pipelines, media, then templates and brand (which use media), smart lists, automations. */
+export const PHASE: Record<PlanItemKind, number> = { resource: 1, pipeline: 2, asset: 3, template: 4, brand: 4, smartList: 5, automation: 6 };
+
+export const itemId = (kind: PlanItemKind, key: string) => `${kind}:${key}`;

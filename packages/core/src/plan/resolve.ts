@@ -1,0 +1,183 @@
+// Turning a step's content into the exact request body once the ids it needs exist. Used by the
+// planner (ids from the ledger) and by the installer (ids from the writes it just made), so both
+// compute the same content hash and idempotency key.
+import { canonicalJson, contentHash, projectWorkspaceObject, type Json } from './content.js';
+import { sha256Hex } from '../hash.js';
+import type { BindingTarget, LedgerItem, PlanStep, Rewrite, WorkspaceObject } from './types.js';
+
+/** What is known about an item that exists in the workspace. */
+export interface ResolvedItem {
+  workspaceId: string;
+  url?: string;
+  stages?: Record<string, string>;
+}
+
+export type ItemLookup = (itemId: string) => ResolvedItem | undefined;
+
+export interface ResolvedStep {
+  /** Content after rewrites: what the workspace copy will hash as. */
+  content: Record<string, Json>;
+  /** contentHash(content): recorded in the ledger as sourceHash. */
+  sourceHash: string;
+  /** The request body: content plus what the API needs to address parts (pipeline stage ids). */
+  body: Record<string, unknown>;
+  /** Deterministic per pack, item and content, so a retried or resumed creation is one creation. */
+  idempotencyKey: string;
+}
+
+/** The workspace id (or stage id) a binding target stands for, or undefined while it does not exist yet. */
+export function resolveTarget(target: BindingTarget, lookup: ItemLookup): string | undefined {
+  if ('workspaceId' in target) return target.workspaceId;
+  const item = lookup(target.itemId);
+  if (!item) return undefined;
+  if (target.stageKey !== undefined) return item.stages?.[target.stageKey];
+  return item.workspaceId;
+}
+
+function resolveUrl(target: { itemId: string } | { url: string }, lookup: ItemLookup): string | undefined {
+  if ('url' in target) return target.url;
+  return lookup(target.itemId)?.url;
+}
+
+/** Replaces whole strings equal to a key of `map` anywhere under `value`. */
+function replaceWhole(value: Json, map: Map<string, string>): Json {
+  if (typeof value === 'string') return map.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((v) => replaceWhole(v, map));
+  if (value && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = replaceWhole(v, map);
+    return out;
+  }
+  return value;
+}
+
+/** In a filter document, replaces condition values (and members of value arrays) equal to a key of `map`. */
+function replaceFilterValues(value: Json, map: Map<string, string>): Json {
+  if (Array.isArray(value)) return value.map((v) => replaceFilterValues(v, map));
+  if (value && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'value' && (typeof v === 'string' || Array.isArray(v))) out[k] = replaceWhole(v, map);
+      else out[k] = replaceFilterValues(v, map);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Replaces every occurrence of each key of `map` inside every string under `value`. */
+function replaceInside(value: Json, pairs: [string, string][]): Json {
+  if (typeof value === 'string') {
+    let s = value;
+    for (const [from, to] of pairs) if (from) s = s.split(from).join(to);
+    return s;
+  }
+  if (Array.isArray(value)) return value.map((v) => replaceInside(v, pairs));
+  if (value && typeof value === 'object') {
+    const out: Record<string, Json> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = replaceInside(v, pairs);
+    return out;
+  }
+  return value;
+}
+
+/** Applies rewrites to content; undefined when a target does not exist yet. */
+export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrites'>, lookup: ItemLookup): Record<string, Json> | undefined {
+  const content = (step.content ?? {}) as Record<string, Json>;
+  const refs = new Map<string, string>();
+  const urls: [string, string][] = [];
+  for (const rw of step.rewrites as Rewrite[]) {
+    if (rw.kind === 'reference') {
+      const id = resolveTarget(rw.target, lookup);
+      if (id === undefined) return undefined;
+      refs.set(rw.from, id);
+    } else {
+      const url = resolveUrl(rw.target, lookup);
+      if (url === undefined) return undefined;
+      urls.push([rw.from, url]);
+    }
+  }
+  // Longer addresses first, so one that extends another is replaced whole.
+  urls.sort((a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
+  let out: Record<string, Json> = content;
+  if (refs.size && step.kind === 'automation') {
+    const doc = content.document as Record<string, Json>;
+    const graph = doc.graph as Record<string, Json>;
+    const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: replaceWhole(n.config, refs) }));
+    out = { ...content, document: { ...doc, graph: { ...graph, nodes } } };
+  } else if (refs.size && step.kind === 'smartList') {
+    out = { ...content, filters: replaceFilterValues(content.filters, refs) };
+  }
+  if (urls.length) out = replaceInside(out, urls) as Record<string, Json>;
+  return out;
+}
+
+/** Resolves a creating or updating step; undefined when an item it needs does not exist yet. */
+export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup): ResolvedStep | undefined {
+  const content = applyRewrites(step, lookup);
+  if (!content) return undefined;
+  const sourceHash = contentHash(content);
+  let body: Record<string, unknown> = content;
+  if (step.kind === 'pipeline' && step.stageKeys) {
+    // Existing stages are addressed by id so they are updated in place, not replaced.
+    const known = step.workspaceId ? lookup(step.itemId)?.stages ?? {} : {};
+    const stages = (content.stages as Record<string, Json>[]).map((s, i) => {
+      const id = known[step.stageKeys![i]];
+      return id ? { id, ...s } : { ...s };
+    });
+    body = { ...content, stages };
+  }
+  const idempotencyKey = `sp-${sha256Hex(new TextEncoder().encode(canonicalJson([packId, step.itemId, sourceHash]))).slice(0, 40)}`;
+  return { content, sourceHash, body, idempotencyKey };
+}
+
+/**
+ * The ledger entry after a write: `hash` is the content of the object the API returned, so a
+ * later edit in the workspace shows as a different hash. Pipelines map stage keys to the
+ * returned stage ids by position; media keep their address.
+ */
+export function ledgerItemAfterWrite(step: PlanStep, resolved: ResolvedStep, written: WorkspaceObject): LedgerItem {
+  const item: LedgerItem = {
+    kind: step.kind,
+    key: step.key,
+    collection: step.collection,
+    workspaceId: written.id,
+    hash: contentHash(projectWorkspaceObject(step.collection, written)),
+    sourceHash: resolved.sourceHash,
+    owned: true,
+  };
+  if (step.kind === 'pipeline' && step.stageKeys && Array.isArray(written.stages)) {
+    const stages: Record<string, string> = {};
+    const returned = written.stages as { id: string }[];
+    step.stageKeys.forEach((k, i) => {
+      if (returned[i]) stages[k] = returned[i].id;
+    });
+    item.stages = stages;
+  }
+  if (typeof written.url === 'string') item.url = written.url;
+  return item;
+}
+
+/** The ledger entry for an existing object the plan keeps as it is (adopted, or already matching). */
+export function ledgerItemForExisting(step: PlanStep, existing: WorkspaceObject, sourceHash: string, previous?: LedgerItem): LedgerItem {
+  const item: LedgerItem = {
+    kind: step.kind,
+    key: step.key,
+    collection: step.collection,
+    workspaceId: existing.id,
+    hash: contentHash(projectWorkspaceObject(step.collection, existing)),
+    sourceHash,
+    owned: step.owned,
+  };
+  if (previous?.stages) item.stages = previous.stages;
+  if (step.kind === 'pipeline' && step.stageKeys && Array.isArray(existing.stages)) {
+    const returned = existing.stages as { id: string }[];
+    const stages: Record<string, string> = {};
+    step.stageKeys.forEach((k, i) => {
+      if (returned[i]) stages[k] = returned[i].id;
+    });
+    item.stages = stages;
+  }
+  if (typeof existing.url === 'string') item.url = existing.url;
+  return item;
+}

@@ -1,0 +1,181 @@
+// Types of the upgrade planner: what the installer reads from the workspace (snapshot, ledger),
+// what it asks for (options) and what the planner answers (plan). All plain JSON data.
+import type { ReferenceType } from '../types.js';
+
+/**
+ * Workspace collections the catalog API exposes (docs/catalog-api.md). Each is a list of
+ * objects with at least `id` and (except media) `name`.
+ */
+export type WorkspaceCollection =
+  | 'tags' | 'contact_stages' | 'lead_sources' | 'custom_fields'
+  | 'pipelines' | 'message_templates' | 'media' | 'brand' | 'smart_lists' | 'automations'
+  | 'members' | 'teams' | 'ponds' | 'websites' | 'forms' | 'appointment_types'
+  | 'appointment_outcomes' | 'programs' | 'relationship_labels';
+
+/** A workspace object as the catalog API returns it; fields beyond id/name depend on the collection. */
+export interface WorkspaceObject {
+  id: string;
+  name?: string;
+  [field: string]: unknown;
+}
+
+/**
+ * What the installer read from the workspace before planning. A collection left out is
+ * "not fetched": the planner only needs the ones `requiredCollections` names. The brand, a
+ * singleton, is the `brand` collection holding zero or one object whose id is "brand".
+ */
+export interface WorkspaceSnapshot {
+  collections: Partial<Record<WorkspaceCollection, WorkspaceObject[]>>;
+}
+
+/** Kinds of pack items the installer writes. Item ids are `${kind}:${key}` (brand: `brand:brand`). */
+export type PlanItemKind = 'resource' | 'pipeline' | 'asset' | 'template' | 'brand' | 'smartList' | 'automation';
+
+/** One installed item as the ledger remembers it. */
+export interface LedgerItem {
+  kind: PlanItemKind;
+  key: string;
+  collection: WorkspaceCollection;
+  workspaceId: string;
+  /** Content hash of the workspace copy right after the installer wrote it: drift is a different hash now. */
+  hash: string;
+  /** Content hash of what the installer meant to write (resolved desired content): a pack change is a different one. */
+  sourceHash: string;
+  /** False for a workspace object the pack adopted by name (an existing tag...): never written, never removed. */
+  owned: boolean;
+  /** Pipelines: stage key → workspace stage id. */
+  stages?: Record<string, string>;
+  /** Media: the uploaded copy's address. */
+  url?: string;
+}
+
+/**
+ * The install ledger of one packId in one workspace (the server stores it as opaque JSON, see
+ * docs/catalog-api.md). `version` is the release last completed; while a run is in progress
+ * `state` is "in_progress" and `targetVersion` the release being installed; items are
+ * checkpointed as they are written, so an interrupted run resumes where it stopped.
+ */
+export interface InstallLedger {
+  packId: string;
+  packName: string;
+  /** Release of the last completed install; null before the first one completes. */
+  version: string | null;
+  state: 'installed' | 'in_progress';
+  targetVersion?: string | null;
+  /** itemId → installed item. */
+  items: Record<string, LedgerItem>;
+  /** `${type}:${id}` (a reference as the graph writes it) → bound workspace id, for references the pack does not carry. */
+  bindings: Record<string, string>;
+  /** Server-maintained revision, bumped on every write (optimistic concurrency); 0 when new. */
+  revision?: number;
+  updatedAt?: string;
+}
+
+export interface PlanOptions {
+  /** Replace workspace copies the user edited (conflicts). Default: keep them. */
+  overwrite?: boolean;
+  /** Remove items gone from the new release, if unedited. Default: keep them. */
+  prune?: boolean;
+  /** Allow installing a lower version than the ledger's. */
+  allowDowngrade?: boolean;
+  /** Explicit bindings: `${type}:${id}` → workspace id (from `--bind type:id=workspaceId` or a bindings file). */
+  bindings?: Record<string, string>;
+}
+
+/** Where a reference or rewrite points: a known workspace object, or a pack item (id known once it exists). */
+export type BindingTarget =
+  | { workspaceId: string }
+  | { itemId: string; stageKey?: string };
+
+export type BindingSource = 'pack' | 'option' | 'ledger' | 'name' | 'create';
+
+export interface ReferenceBinding {
+  type: ReferenceType;
+  /** The id exactly as the graph writes it. */
+  id: string;
+  name?: string;
+  source: BindingSource;
+  target: BindingTarget;
+}
+
+/**
+ * A change of strings applied to a step's content once the ids it needs exist (apply time):
+ * - `reference`: in automation node configs and smart-list filter values, a string equal to `from` becomes the target's workspace id;
+ * - `url`: in template and brand strings, every occurrence of `from` becomes the uploaded copy's address (or a fixed url).
+ */
+export type Rewrite =
+  | { kind: 'reference'; from: string; target: BindingTarget }
+  | { kind: 'url'; from: string; target: { itemId: string } | { url: string } };
+
+export type StepAction = 'create' | 'update' | 'unchanged' | 'adopt' | 'conflict' | 'orphan' | 'remove';
+
+export interface PlanStep {
+  itemId: string;
+  kind: PlanItemKind;
+  key: string;
+  /** Display name (new name for items in the pack). */
+  name: string;
+  collection: WorkspaceCollection;
+  action: StepAction;
+  /** For conflicts: keep the user's copy or overwrite it (--overwrite). */
+  resolution?: 'keep' | 'overwrite';
+  /** True when the installer sends a write request for this step. */
+  write: boolean;
+  /** Dependency phase: 1 resources, 2 pipelines, 3 media, 4 templates and brand, 5 smart lists, 6 automations; removals run in reverse. */
+  phase: number;
+  /** Existing workspace object (update, conflict, orphan, remove, unchanged, adopt). */
+  workspaceId?: string;
+  /** Why this action, in a few words (e.g. "content changed", "edited in the workspace"). */
+  reason: string;
+  /** The item's content as the workspace stores it, before rewrites (absent for removals/orphans). */
+  content?: Record<string, unknown>;
+  rewrites: Rewrite[];
+  /** Item ids whose workspace ids this step needs. */
+  dependsOn: string[];
+  /** Pipelines: stage keys in order, aligned with content.stages. */
+  stageKeys?: string[];
+  /** After an unchanged step: the ledger entry should be refreshed (the copy already matches). */
+  refreshLedger?: boolean;
+  /** Owned by the pack (false for adopted objects). */
+  owned: boolean;
+}
+
+export type PlanErrorCode =
+  | 'plan/pack-id-mismatch' | 'plan/downgrade' | 'plan/unresolved-reference' | 'plan/ambiguous-reference'
+  | 'plan/unknown-binding' | 'plan/ambiguous-resource' | 'plan/automation-cycle';
+
+export interface PlanError {
+  code: PlanErrorCode;
+  message: string;
+  reference?: { type: ReferenceType; id: string; name?: string; usedBy: string[] };
+  /** Candidate workspace objects (ambiguous matches). */
+  candidates?: { id: string; name?: string }[];
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  remove: number;
+  conflict: number;
+  orphan: number;
+  unchanged: number;
+  adopt: number;
+}
+
+export interface Plan {
+  ok: boolean;
+  errors: PlanError[];
+  packId: string;
+  packName: string;
+  fromVersion: string | null;
+  toVersion: string;
+  versionChange: 'install' | 'upgrade' | 'same' | 'downgrade' | 'unknown';
+  /** Ordered: creates/updates by phase, then removals in reverse phase order. Includes non-writing steps for reporting. */
+  steps: PlanStep[];
+  bindings: ReferenceBinding[];
+  summary: PlanSummary;
+  /** Something to write: an item, or only the ledger (new version, refreshed hashes, new bindings). */
+  hasChanges: boolean;
+  /** Number of item write requests the plan needs (ledger writes not counted). */
+  writes: number;
+}
