@@ -1,0 +1,11 @@
+// The upgrade planner (pure): plan(pack, ledger, snapshot, options) and what the installer needs
+// to execute a plan with the same hashing and rewriting rules.
+export * from './types.js';
+export { plan, planUninstall, requiredCollections, type PlanResult } from './plan.js';
+export { bindReferences, candidatesOf, bindingKey, createdReferenceKey, normalizeName, packTarget, COLLECTION_OF_REFERENCE, type BindResult } from './bind.js';
+export {
+  canonicalJson, contentHash, projectWorkspaceObject, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
+  automationContent, assetContent, brandContent, brandAssetToken, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, type Json,
+} from './content.js';
+export { applyRewrites, resolveStep, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
+export { compareSemver, parseSemver } from './version.js';

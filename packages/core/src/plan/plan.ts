@@ -1,0 +1,350 @@
+// The upgrade planner: pack + ledger + workspace snapshot → plan. Pure: no I/O, no clock, no
+// randomness; the same inputs give the same plan whatever the order of items in the pack.
+import type { Pack, Resource } from '../types.js';
+import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
+import {
+  assetContent, automationContent, brandAssetToken, brandContent, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
+  pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
+} from './content.js';
+import { applyRewrites, ledgerItemForExisting, type ResolvedItem } from './resolve.js';
+import { compareSemver } from './version.js';
+import type {
+  InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, ReferenceBinding, Rewrite,
+  WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot,
+} from './types.js';
+
+/** Resource kinds an existing workspace object of the same name is adopted for, instead of creating a duplicate. */
+const ADOPTABLE: ReadonlySet<Resource['kind']> = new Set(['tag', 'contact_stage', 'lead_source', 'custom_field']);
+
+interface Desired {
+  itemId: string;
+  kind: PlanItemKind;
+  key: string;
+  name: string;
+  collection: WorkspaceCollection;
+  content: Record<string, Json>;
+  rewrites: Rewrite[];
+  stageKeys?: string[];
+  adoptable: boolean;
+}
+
+export interface PlanResult extends Plan {
+  /**
+   * Ledger entries to record without a write (adopted objects, copies that already match, items
+   * gone from the workspace: null removes the entry). Apply merges them with its own writes.
+   */
+  ledgerUpdates: Record<string, LedgerItem | null>;
+  /** Bindings of references the pack does not carry, for the ledger. */
+  ledgerBindings: Record<string, string>;
+}
+
+/** Collections the planner reads for this pack and ledger; the installer fetches exactly these. */
+export function requiredCollections(pack: Pack, ledger: InstallLedger | null): WorkspaceCollection[] {
+  const set = new Set<WorkspaceCollection>();
+  for (const r of pack.resources ?? []) set.add(COLLECTION_OF_RESOURCE_KIND[r.kind]);
+  if (pack.pipelines?.length) set.add('pipelines');
+  if (pack.messageTemplates?.length) set.add('message_templates');
+  if ((pack.assets ?? []).some((a) => a.data != null)) set.add('media');
+  if (pack.brand) set.add('brand');
+  if (pack.smartLists?.length) set.add('smart_lists');
+  if (pack.automations?.length) set.add('automations');
+  for (const a of pack.automations ?? []) for (const r of a.document.references ?? []) set.add(COLLECTION_OF_REFERENCE[r.type]);
+  for (const item of Object.values(ledger?.items ?? {})) set.add(item.collection);
+  return [...set].sort();
+}
+
+function compareVersions(from: string | null, to: string): Plan['versionChange'] {
+  if (from === null) return 'install';
+  if (from === to) return 'same';
+  const c = compareSemver(from, to);
+  if (c === null) return 'unknown';
+  return c < 0 ? 'upgrade' : c > 0 ? 'downgrade' : 'same';
+}
+
+/** Every item the pack wants in the workspace, with content before rewrites. */
+function desiredItems(pack: Pack, createdResources: Resource[], bindings: ReferenceBinding[]): Desired[] {
+  const out: Desired[] = [];
+  const target = new Map(bindings.map((b) => [bindingKey(b.type, b.id), b.target]));
+  for (const r of [...(pack.resources ?? []), ...createdResources]) {
+    out.push({ itemId: itemId('resource', r.key), kind: 'resource', key: r.key, name: r.name, collection: COLLECTION_OF_RESOURCE_KIND[r.kind], content: resourceContent(r), rewrites: [], adoptable: ADOPTABLE.has(r.kind) });
+  }
+  for (const p of pack.pipelines ?? []) {
+    out.push({ itemId: itemId('pipeline', p.key), kind: 'pipeline', key: p.key, name: p.name, collection: 'pipelines', content: pipelineContent(p), rewrites: [], stageKeys: p.stages.map((s) => s.key), adoptable: false });
+  }
+  // Email images are uploaded (when the pack carries the bytes) and their source address rewritten.
+  const urlRewrites: Rewrite[] = [];
+  for (const a of pack.assets ?? []) {
+    if (a.data != null) {
+      out.push({ itemId: itemId('asset', a.key), kind: 'asset', key: a.key, name: a.fileName, collection: 'media', content: assetContent(a), rewrites: [], adoptable: false });
+    }
+    if (a.role === 'email_image' && a.sourceUrl) {
+      if (a.data != null) urlRewrites.push({ kind: 'url', from: a.sourceUrl, target: { itemId: itemId('asset', a.key) } });
+      else if (a.url && a.url !== a.sourceUrl) urlRewrites.push({ kind: 'url', from: a.sourceUrl, target: { url: a.url } });
+    }
+  }
+  for (const t of pack.messageTemplates ?? []) {
+    const content = templateContent(t);
+    const text = canonicalText(content);
+    out.push({ itemId: itemId('template', t.key), kind: 'template', key: t.key, name: t.name, collection: 'message_templates', content, rewrites: urlRewrites.filter((rw) => text.includes(rw.from)), adoptable: false });
+  }
+  if (pack.brand) {
+    const assets = pack.assets ?? [];
+    const rewrites: Rewrite[] = assets
+      .filter((a) => a.role !== 'email_image')
+      .map((a) => ({ kind: 'url', from: brandAssetToken(a.key), target: a.data != null ? { itemId: itemId('asset', a.key) } : { url: a.url ?? '' } }));
+    out.push({ itemId: itemId('brand', 'brand'), kind: 'brand', key: 'brand', name: String((pack.brand as Record<string, unknown>).name ?? 'Brand'), collection: 'brand', content: brandContent(pack.brand, assets), rewrites, adoptable: false });
+  }
+  // Smart-list filter values naming a pack resource by key become the resource's workspace id.
+  const resourceKeys = new Set((pack.resources ?? []).filter((r) => r.kind !== 'email_template').map((r) => r.key));
+  for (const s of pack.smartLists ?? []) {
+    const content = smartListContent(s);
+    const used = new Set<string>();
+    collectFilterValues(content.filters, used);
+    const rewrites: Rewrite[] = [...used].filter((v) => resourceKeys.has(v)).sort().map((v) => ({ kind: 'reference', from: v, target: { itemId: itemId('resource', v) } }));
+    out.push({ itemId: itemId('smartList', s.key), kind: 'smartList', key: s.key, name: s.name, collection: 'smart_lists', content, rewrites, adoptable: false });
+  }
+  for (const a of pack.automations ?? []) {
+    const seen = new Set<string>();
+    const rewrites: Rewrite[] = [];
+    for (const r of a.document.references ?? []) {
+      const t = target.get(bindingKey(r.type, r.id));
+      if (!t || seen.has(r.id)) continue;
+      seen.add(r.id);
+      rewrites.push({ kind: 'reference', from: r.id, target: t });
+    }
+    rewrites.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : 0));
+    out.push({ itemId: itemId('automation', a.key), kind: 'automation', key: a.key, name: a.document.name, collection: 'automations', content: automationContent(a), rewrites, adoptable: false });
+  }
+  return out;
+}
+
+const canonicalText = (v: unknown) => JSON.stringify(v);
+
+function collectFilterValues(v: Json, out: Set<string>): void {
+  if (Array.isArray(v)) for (const x of v) collectFilterValues(x, out);
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if (k === 'value') {
+        if (typeof x === 'string') out.add(x);
+        else if (Array.isArray(x)) for (const y of x) if (typeof y === 'string') out.add(y);
+      } else collectFilterValues(x, out);
+    }
+  }
+}
+
+function dependsOn(rewrites: Rewrite[]): string[] {
+  const s = new Set<string>();
+  for (const rw of rewrites) if ('itemId' in rw.target) s.add(rw.target.itemId);
+  return [...s].sort();
+}
+
+/** Orders desired items by phase, then key; automations that run other automations come after them. */
+function orderItems(items: Desired[], errors: PlanError[]): Desired[] {
+  const sorted = [...items].sort((a, b) => PHASE[a.kind] - PHASE[b.kind] || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0));
+  const autos = sorted.filter((d) => d.kind === 'automation');
+  if (autos.length < 2) return sorted;
+  const ids = new Set(autos.map((a) => a.itemId));
+  const done = new Set<string>();
+  const ordered: Desired[] = [];
+  const visiting = new Set<string>();
+  const byId = new Map(autos.map((a) => [a.itemId, a]));
+  const visit = (d: Desired): void => {
+    if (done.has(d.itemId)) return;
+    if (visiting.has(d.itemId)) {
+      errors.push({ code: 'plan/automation-cycle', message: `Automations run each other in a cycle through ${d.key}; one of them must be installed first, so the pack cannot be planned` });
+      return;
+    }
+    visiting.add(d.itemId);
+    for (const dep of dependsOn(d.rewrites)) if (ids.has(dep) && dep !== d.itemId) visit(byId.get(dep)!);
+    visiting.delete(d.itemId);
+    done.add(d.itemId);
+    ordered.push(d);
+  };
+  for (const a of autos) visit(a);
+  return [...sorted.filter((d) => d.kind !== 'automation'), ...ordered];
+}
+
+const emptySummary = (): PlanSummary => ({ create: 0, update: 0, remove: 0, conflict: 0, orphan: 0, unchanged: 0, adopt: 0 });
+
+/**
+ * Plans installing `pack` over what `ledger` recorded, against the workspace as `snapshot` shows
+ * it. See docs/install.md for the rules (release order, per-item actions, binding, rewrites).
+ */
+export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions = {}): PlanResult {
+  const errors: PlanError[] = [];
+  const fromVersion = ledger?.version ?? null;
+  const versionChange = compareVersions(fromVersion, pack.version);
+  const base: PlanResult = {
+    ok: false, errors, packId: pack.packId, packName: pack.name, fromVersion, toVersion: pack.version, versionChange,
+    steps: [], bindings: [], summary: emptySummary(), hasChanges: false, writes: 0, ledgerUpdates: {}, ledgerBindings: {},
+  };
+  if (ledger && ledger.packId !== pack.packId) {
+    errors.push({ code: 'plan/pack-id-mismatch', message: `The ledger is for pack ${ledger.packId}, not ${pack.packId}` });
+    return base;
+  }
+  if (versionChange === 'downgrade' && !options.allowDowngrade) {
+    errors.push({ code: 'plan/downgrade', message: `Version ${pack.version} is lower than the installed ${fromVersion}; pass allowDowngrade (--allow-downgrade) to install it anyway` });
+    return base;
+  }
+  for (const c of requiredCollections(pack, ledger)) {
+    if (!snapshot.collections[c]) throw new Error(`plan: the snapshot lacks the ${c} collection (fetch requiredCollections())`);
+  }
+
+  const bound = bindReferences(pack, ledger, snapshot, options);
+  errors.push(...bound.errors);
+  base.bindings = bound.bindings;
+  const items = orderItems(desiredItems(pack, bound.createdResources, bound.bindings), errors);
+  if (errors.length) return base;
+
+  const byId = (c: WorkspaceCollection) => new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]));
+  const indexes = new Map<WorkspaceCollection, Map<string, WorkspaceObject>>();
+  const find = (c: WorkspaceCollection, id: string) => {
+    if (!indexes.has(c)) indexes.set(c, byId(c));
+    return indexes.get(c)!.get(id);
+  };
+  // Items whose workspace ids are known at plan time (not being created): rewrites resolve against them.
+  const known = new Map<string, ResolvedItem>();
+  const lookup = (id: string) => known.get(id);
+  const steps: PlanStep[] = [];
+  const summary = emptySummary();
+  const ledgerUpdates: Record<string, LedgerItem | null> = {};
+  const overwrite = !!options.overwrite;
+
+  for (const d of items) {
+    const prev = ledger?.items[d.itemId];
+    const existing = prev ? find(prev.collection, prev.workspaceId) : undefined;
+    const step: PlanStep = {
+      itemId: d.itemId, kind: d.kind, key: d.key, name: d.name, collection: d.collection, action: 'create', write: true,
+      phase: PHASE[d.kind], reason: '', content: d.content, rewrites: d.rewrites, dependsOn: dependsOn(d.rewrites), owned: true,
+    };
+    if (d.stageKeys) step.stageKeys = d.stageKeys;
+    const resolved = applyRewrites(step, lookup);
+    const desiredHash = resolved ? contentHash(resolved) : undefined;
+
+    if (prev && existing && !prev.owned) {
+      // Adopted earlier: the user's object, bound by name; never written.
+      Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });
+    } else if (prev && existing) {
+      step.workspaceId = existing.id;
+      const wsHash = contentHash(projectWorkspaceObject(d.collection, existing));
+      if (wsHash === prev.hash) {
+        if (desiredHash !== undefined && desiredHash === prev.sourceHash) Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
+        else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : 'content changed' });
+      } else if (desiredHash !== undefined && desiredHash === wsHash) {
+        // The copy already is what we would write (an interrupted run wrote it): just record it.
+        Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'workspace copy already matches' });
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, existing, desiredHash, prev);
+      } else {
+        Object.assign(step, { action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, reason: 'edited in the workspace since it was installed' });
+      }
+    } else if (d.adoptable && (!prev || prev.owned)) {
+      const want = normalizeName(d.name);
+      const matches = (snapshot.collections[d.collection] ?? []).filter((o) => typeof o.name === 'string' && normalizeName(o.name) === want);
+      if (matches.length > 1) {
+        errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${matches.length} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
+      } else if (matches.length === 1) {
+        Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
+      } else step.reason = 'new';
+    } else {
+      step.reason = prev ? 'missing from the workspace' : 'new';
+    }
+    if (step.action !== 'create' && step.workspaceId) {
+      const obj = find(d.collection, step.workspaceId)!;
+      known.set(d.itemId, {
+        workspaceId: step.workspaceId,
+        url: typeof obj.url === 'string' ? obj.url : prev?.url,
+        stages: ledgerUpdates[d.itemId]?.stages ?? prev?.stages ?? stageMap(d.stageKeys, obj),
+      });
+    }
+    if (!step.write) {
+      delete step.content;
+      step.rewrites = [];
+    }
+    summary[step.action]++;
+    steps.push(step);
+  }
+  if (errors.length) return base;
+
+  // Orphans: installed items the new release no longer has. Removed only with prune, and only unedited.
+  const wanted = new Set(items.map((d) => d.itemId));
+  const orphans: PlanStep[] = [];
+  for (const id of Object.keys(ledger?.items ?? {}).sort()) {
+    if (wanted.has(id)) continue;
+    const prev = ledger!.items[id];
+    const existing = find(prev.collection, prev.workspaceId);
+    const step: PlanStep = {
+      itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'orphan', write: false,
+      phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
+    };
+    if (!existing) {
+      Object.assign(step, { action: 'remove', reason: 'gone from the release and from the workspace' });
+      ledgerUpdates[id] = null;
+    } else if (!prev.owned) {
+      Object.assign(step, { action: 'remove', reason: 'gone from the release; adopted object left in place' });
+      ledgerUpdates[id] = null;
+    } else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
+      step.reason = 'gone from the release, edited in the workspace: kept';
+    } else if (options.prune) {
+      Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
+    } else {
+      step.reason = 'gone from the release: kept (use prune to remove)';
+    }
+    summary[step.action]++;
+    orphans.push(step);
+  }
+  orphans.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
+
+  const ledgerBindings: Record<string, string> = {};
+  for (const b of bound.bindings) if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
+  const allSteps = [...steps, ...orphans];
+  const writes = allSteps.filter((s) => s.write).length;
+  const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
+  const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || Object.keys(ledgerUpdates).length > 0;
+  return { ...base, ok: true, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+}
+
+function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record<string, string> | undefined {
+  if (!stageKeys || !Array.isArray(obj.stages)) return undefined;
+  const out: Record<string, string> = {};
+  stageKeys.forEach((k, i) => {
+    const s = (obj.stages as { id: string }[])[i];
+    if (s) out[k] = s.id;
+  });
+  return out;
+}
+
+function sortKeys(o: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * Plans removing an install: owned items whose workspace copy is unedited are removed (reverse
+ * dependency order); edited ones are kept and reported as conflicts; adopted objects are left.
+ */
+export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot): PlanResult {
+  const steps: PlanStep[] = [];
+  const summary = emptySummary();
+  const ledgerUpdates: Record<string, LedgerItem | null> = {};
+  for (const [id, prev] of Object.entries(ledger.items)) {
+    const existing = (snapshot.collections[prev.collection] ?? []).find((o) => o.id === prev.workspaceId);
+    const step: PlanStep = {
+      itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'remove', write: false,
+      phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
+    };
+    if (!existing) step.reason = 'already gone from the workspace';
+    else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
+    else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
+      Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
+    } else Object.assign(step, { write: true, reason: 'installed by the pack' });
+    if (step.action === 'remove') ledgerUpdates[id] = null;
+    summary[step.action]++;
+    steps.push(step);
+  }
+  steps.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
+  const writes = steps.filter((s) => s.write).length;
+  return {
+    ok: true, errors: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
+    versionChange: 'same', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
+  };
+}
