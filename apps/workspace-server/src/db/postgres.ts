@@ -21,7 +21,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: opts.connectionString,
     max: opts.max ?? 10,
-    options: opts.schema ? `-c search_path="${opts.schema.replace(/"/g, '')}",public` : undefined,
+    // Only when asked: otherwise an `options` in the connection string stays in force.
+    ...(opts.schema ? { options: `-c search_path="${opts.schema.replace(/"/g, '')}",public` } : {}),
   });
   // An idle client's error must not crash the process; the pool replaces the client.
   pool.on('error', () => {});

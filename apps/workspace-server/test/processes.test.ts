@@ -1,0 +1,191 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/clock.js';
+import { ADMIN_TOKEN, Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type TestServer } from './harness.js';
+
+const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
+const distBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+interface Proc {
+  child: ChildProcess;
+  base: string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `workspace-server serve` as a real process and waits for its "listening on" line. */
+async function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
+  if (!existsSync(distBin)) throw new Error('apps/workspace-server/dist/bin.js is missing: run `npx tsc -b apps/workspace-server` first');
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]);
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${err}`));
+    });
+  });
+  return { child, base, stdout: () => out, exited };
+}
+
+async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  describe('two in-process servers, each with its own pool, sharing a clock', () => {
+    let one: TestServer;
+    let two: TestServer;
+    beforeAll(async () => {
+      const schema = uniqueSchema('two');
+      const clock = new ManualClock('2026-03-02T10:00:05.000Z');
+      // Opened one after the other, but each store runs migrate(): the second finds nothing to do.
+      one = await startServer('postgres', { store: await openTestStore('postgres', schema), clock });
+      two = await startServer('postgres', { store: await openTestStore('postgres', schema), clock });
+    });
+    afterAll(async () => {
+      for (const s of [one, two]) {
+        await s?.close();
+        await s?.store.close();
+      }
+    });
+
+    it('shares the rate-limit window across both servers', async () => {
+      const W = await one.workspace({ rate_limit_per_minute: 6 });
+      const viaTwo = new Client(two.base, W.key);
+      const remaining: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await (i % 2 ? viaTwo : W.client).get('/v1/me');
+        expect(r.status).toBe(200);
+        remaining.push(r.headers.get('x-ratelimit-remaining')!);
+      }
+      expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
+      expectError(await W.client.get('/v1/me'), 429, 'rate_limit_error');
+      expectError(await viaTwo.get('/v1/me'), 429, 'rate_limit_error');
+      one.clock.advance(60_000);
+      expect((await viaTwo.get('/v1/me')).status).toBe(200);
+    });
+
+    it('turns concurrent duplicate creations with one idempotency_key into one transaction', async () => {
+      const W = await one.workspace();
+      const viaTwo = new Client(two.base, W.key);
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => (i % 2 ? viaTwo : W.client).post('/v1/transactions', { name: 'Retry me', idempotency_key: 'same-key' })),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(16).fill(200));
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+      const list = await viaTwo.get('/v1/transactions');
+      expect(list.body.data).toHaveLength(1);
+      expect(list.body.counts.active).toBe('1');
+      const events = await one.store.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'transaction.created'`, [W.id]);
+      expect(events.rows[0].n).toBe(1);
+    });
+  });
+
+  describe('two spawned server processes and the CLI', () => {
+    let p1: Proc;
+    let p2: Proc;
+    const schema = uniqueSchema('proc');
+    const env = () => ({
+      ADMIN_TOKEN,
+      DATABASE_URL: `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
+    });
+    beforeAll(async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`CREATE SCHEMA "${schema}"`);
+      await c.end();
+      // Started together: the migration lock keeps them from racing on one database.
+      [p1, p2] = await Promise.all([startProcess([], env()), startProcess([], env())]);
+    });
+    afterAll(async () => {
+      for (const p of [p1, p2]) p?.child.kill('SIGTERM');
+      await Promise.all([p1?.exited, p2?.exited]);
+    });
+
+    it('administers through the CLI and holds idempotency and the rate limit across processes', async () => {
+      const cli = (args: string[]) => runCli(args, { ...env(), WORKSPACE_SERVER_URL: p1.base });
+      const ws = await cli(['create-workspace', '--name', 'Proc', '--slug', 'proc', '--rate-limit', '1000']);
+      expect(ws.code, ws.stderr).toBe(0);
+      const workspace = JSON.parse(ws.stdout);
+      expect(workspace).toMatchObject({ name: 'Proc', slug: 'proc', rate_limit_per_minute: 1000 });
+      const member = JSON.parse((await cli(['add-member', '--workspace', workspace.id, '--name', 'Pat', '--email', 'pat@x.test'])).stdout);
+      expect(member.name).toBe('Pat');
+      const key = JSON.parse((await cli(['create-key', '--workspace', workspace.id, '--scopes', 'full_access', '--member', member.id])).stdout);
+      expect(key.secret).toMatch(/^sk_/);
+      const dup = await cli(['create-workspace', '--name', 'Proc', '--slug', 'proc']);
+      expect(dup.code).toBe(1);
+      expect(JSON.parse(dup.stderr).error.param).toBe('slug');
+
+      const a = new Client(p1.base, key.secret);
+      const b = new Client(p2.base, key.secret);
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).post('/v1/transactions', { name: 'Twice', idempotency_key: 'k1' })));
+      expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+      expect((await b.get('/v1/transactions')).body.data).toHaveLength(1);
+      // Both processes count into one window: the remaining count falls across them.
+      const r1 = Number((await a.get('/v1/me')).headers.get('x-ratelimit-remaining'));
+      const r2 = Number((await b.get('/v1/me')).headers.get('x-ratelimit-remaining'));
+      expect(r2 === r1 - 1 || r2 === 999).toBe(true); // 999 only when a new minute started between the two calls
+
+      expect((await cli(['revoke-key', key.id])).code).toBe(0);
+      expectError(await b.get('/v1/me'), 401, 'authentication_error');
+    });
+
+    it('shuts down cleanly on SIGTERM', async () => {
+      const p = await startProcess(['--memory'], { ADMIN_TOKEN });
+      expect(p.stdout()).toContain('in-memory');
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    });
+  });
+});
+
+describe('serve --memory --seed demo', () => {
+  it('prints a base URL and a full_access key that work against a seeded workspace', async () => {
+    const p = await startProcess(['--memory', '--seed', 'demo'], { ADMIN_TOKEN, DATABASE_URL: '' });
+    try {
+      await new Promise<void>((resolve) => {
+        const t = setInterval(() => {
+          if (/API key \(full_access\): (\S+)/.test(p.stdout())) {
+            clearInterval(t);
+            resolve();
+          }
+        }, 50);
+      });
+      const secret = /API key \(full_access\): (\S+)/.exec(p.stdout())![1];
+      expect(p.stdout()).toContain(`Base URL: ${p.base}`);
+      const c = new Client(p.base, secret);
+      const me = await c.get('/v1/me');
+      expect(me.body.api_key.scopes).toEqual(['FULL_ACCESS']);
+      const contacts = await c.get('/v1/contacts?limit=5');
+      expect(contacts.body.total_count).toBeGreaterThanOrEqual(20);
+      expect((await c.get('/v1/deals')).body.total_count).toBeGreaterThan(0);
+      expect((await c.get('/v1/transactions')).body.data.length).toBeGreaterThan(0);
+      expect((await c.get('/v1/tags')).body.total_count).toBeGreaterThan(0);
+      const settings = (await c.get('/v1/transaction-settings')).body;
+      expect(settings.checklist_templates.length).toBeGreaterThan(0);
+    } finally {
+      p.child.kill('SIGINT');
+      expect(await p.exited).toBe(0);
+    }
+  });
+});
