@@ -245,7 +245,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       } else if (matches.length === 1) {
         Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
-      } else step.reason = 'new';
+      } else step.reason = prev ? 'missing from the workspace' : 'new';
     } else {
       step.reason = prev ? 'missing from the workspace' : 'new';
     }

@@ -1,0 +1,396 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Pack } from '../types.js';
+import {
+  contentHash, itemId, ledgerItemAfterWrite, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
+  type InstallLedger, type LedgerItem, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
+} from './index.js';
+import { compareSemver } from './version.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
+const load = (rel: string): Pack => JSON.parse(readFileSync(FIXTURES + rel, 'utf8'));
+const v100 = load('releases/buyer-lead-1.0.0.json');
+const v110 = load('releases/buyer-lead-1.1.0.json');
+const listing = load('valid/listing-marketing.json');
+
+/**
+ * An in-memory workspace data model: collections of objects stored as written, pipeline stages
+ * with ids, media with addresses. It stands for the workspace's data, not for our server.
+ */
+class WorkspaceModel {
+  collections: Record<string, WorkspaceObject[]> = {};
+  ledgers: Record<string, InstallLedger> = {};
+  private seq = 0;
+  writes = 0;
+  constructor(members: { name: string }[] = [{ name: 'Jordan Lee' }, { name: 'Avery Brooks' }]) {
+    this.collections.members = members.map((m) => ({ id: this.id('mem'), name: m.name }));
+  }
+  id(prefix: string) {
+    return `${prefix}_${++this.seq}`;
+  }
+  list(c: WorkspaceCollection) {
+    return (this.collections[c] ??= []);
+  }
+  snapshot(pack: Pack): WorkspaceSnapshot {
+    const collections: WorkspaceSnapshot['collections'] = {};
+    for (const c of requiredCollections(pack, this.ledgers[pack.packId] ?? null)) collections[c] = structuredClone(this.list(c));
+    return { collections };
+  }
+  store(c: WorkspaceCollection, body: Record<string, unknown>, id?: string): WorkspaceObject {
+    const obj: WorkspaceObject = { ...structuredClone(body), id: id ?? this.id(c) };
+    if (c === 'pipelines') {
+      const old = new Map(((this.list(c).find((o) => o.id === id)?.stages ?? []) as WorkspaceObject[]).map((s) => [s.id, s]));
+      obj.stages = (body.stages as Record<string, unknown>[]).map((s) => ({ ...s, id: typeof s.id === 'string' && old.has(s.id) ? s.id : this.id('stg') }));
+    }
+    if (c === 'media') obj.url = `https://media.test/${obj.id}/${String(body.file_name)}`;
+    if (c === 'brand') obj.id = 'brand';
+    const list = this.list(c);
+    const i = list.findIndex((o) => o.id === obj.id);
+    if (i >= 0) list[i] = obj;
+    else list.push(obj);
+    return obj;
+  }
+  remove(c: WorkspaceCollection, id: string) {
+    this.collections[c] = this.list(c).filter((o) => o.id !== id);
+  }
+  edit(c: WorkspaceCollection, id: string, patch: Record<string, unknown>) {
+    Object.assign(this.list(c).find((o) => o.id === id)!, patch);
+  }
+}
+
+/** Executes a plan the way the installer does, against the model; `stopAfter` simulates a killed run. */
+function apply(ws: WorkspaceModel, pack: Pack, p: PlanResult, stopAfter = Infinity): InstallLedger {
+  const prev = ws.ledgers[pack.packId];
+  const items: Record<string, LedgerItem> = { ...(prev?.items ?? {}) };
+  const ledger: InstallLedger = { packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: p.ledgerBindings };
+  for (const [id, item] of Object.entries(p.ledgerUpdates)) {
+    if (item) items[id] = item;
+    else delete items[id];
+  }
+  ws.ledgers[pack.packId] = structuredClone(ledger);
+  let done = 0;
+  for (const step of p.steps) {
+    if (!step.write) continue;
+    if (done++ >= stopAfter) return ws.ledgers[pack.packId];
+    ws.writes++;
+    if (step.action === 'remove') {
+      ws.remove(step.collection, step.workspaceId!);
+      delete items[step.itemId];
+    } else {
+      const r = resolveStep(pack.packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
+      if (!r) throw new Error(`unresolved ${step.itemId}`);
+      const written = ws.store(step.collection, r.body, step.collection === 'brand' ? 'brand' : step.action === 'create' ? undefined : step.workspaceId);
+      items[step.itemId] = ledgerItemAfterWrite(step, r, written);
+    }
+    ws.ledgers[pack.packId] = structuredClone({ ...ledger, items });
+  }
+  ws.ledgers[pack.packId] = structuredClone({ ...ledger, items, version: pack.version, state: 'installed', targetVersion: null });
+  return ws.ledgers[pack.packId];
+}
+
+function install(ws: WorkspaceModel, pack: Pack, options: PlanOptions = {}) {
+  const p = plan(pack, ws.ledgers[pack.packId] ?? null, ws.snapshot(pack), options);
+  expect(p.errors).toEqual([]);
+  apply(ws, pack, p);
+  return p;
+}
+
+const actions = (p: PlanResult) => Object.fromEntries(p.steps.map((s) => [s.itemId, s.action]));
+
+describe('plan: fresh install', () => {
+  it('creates every item in dependency order and binds the member by name', () => {
+    const ws = new WorkspaceModel();
+    const p = plan(v100, null, ws.snapshot(v100));
+    expect(p.ok).toBe(true);
+    expect(p.versionChange).toBe('install');
+    expect(p.steps.every((s) => s.action === 'create')).toBe(true);
+    expect(p.summary.create).toBe(4 + 1 + 2 + 1 + 3);
+    const phases = p.steps.map((s) => s.phase);
+    expect([...phases].sort((a, b) => a - b)).toEqual(phases);
+    const user = p.bindings.find((b) => b.type === 'user')!;
+    expect(user.source).toBe('name');
+    expect(user.target).toEqual({ workspaceId: ws.collections.members[0].id });
+    expect(p.ledgerBindings).toEqual({ 'user:usr_8841': ws.collections.members[0].id });
+  });
+
+  it('rewrites graph references to workspace ids after apply', () => {
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const auto = ws.list('automations').find((a) => (a.document as { name: string }).name === 'New lead welcome')!;
+    const nodes = (auto.document as { graph: { nodes: { id: string; config?: Record<string, unknown> }[] } }).graph.nodes;
+    const cfg = (id: string) => nodes.find((n) => n.id === id)!.config!;
+    const ledger = ws.ledgers[v100.packId];
+    expect(cfg('tag').tag_id).toBe(ledger.items['resource:tag-buyer-lead'].workspaceId);
+    expect(cfg('start').lead_source_id).toBe(ledger.items['resource:src-zillow'].workspaceId);
+    expect(cfg('sms').template_id).toBe(ledger.items['template:tpl-welcome-sms'].workspaceId);
+    expect(cfg('task').assignee_id).toBe(ws.collections.members[0].id);
+    const nurture = ws.list('automations').find((a) => (a.document as { name: string }).name === 'Stage nurture')!;
+    const deal = (nurture.document as { graph: { nodes: { id: string; config: Record<string, unknown> }[] } }).graph.nodes.find((n) => n.id === 'deal')!.config;
+    expect(deal.pipeline_id).toBe(ledger.items['pipeline:buyer-pipeline'].workspaceId);
+    expect(deal.stage_id).toBe(ledger.items['pipeline:buyer-pipeline'].stages!.showing);
+    const list = ws.list('smart_lists')[0];
+    expect(JSON.stringify(list.filters)).toContain(ledger.items['resource:tag-buyer-lead'].workspaceId);
+  });
+
+  it('uploads email images and rewrites their address in templates', () => {
+    const ws = new WorkspaceModel();
+    install(ws, listing);
+    const media = ws.list('media').find((m) => m.file_name === 'open-house-hero.png')!;
+    const tpl = ws.list('message_templates').find((t) => t.name === 'Open house invitation')!;
+    const text = JSON.stringify(tpl);
+    expect(text).not.toContain('cdn.example-brokerage.com');
+    expect(text.split(String(media.url)).length - 1).toBe(4);
+    const brand = ws.list('brand')[0];
+    expect((brand.asset_urls as Record<string, string>).logo).toMatch(/^https:\/\/media\.test\//);
+  });
+
+  it('adopts an existing tag with the same name instead of duplicating it', () => {
+    const ws = new WorkspaceModel();
+    ws.list('tags').push({ id: 'tag_mine', name: '  buyer LEAD ', color: null });
+    const p = install(ws, v100);
+    expect(actions(p)['resource:tag-buyer-lead']).toBe('adopt');
+    expect(ws.list('tags').filter((t) => /buyer lead/i.test(String(t.name)))).toHaveLength(1);
+    expect(ws.ledgers[v100.packId].items['resource:tag-buyer-lead']).toMatchObject({ workspaceId: 'tag_mine', owned: false });
+    const un = planUninstall(ws.ledgers[v100.packId], ws.snapshot(v100));
+    expect(un.steps.find((s) => s.itemId === 'resource:tag-buyer-lead')!.write).toBe(false);
+  });
+});
+
+describe('plan: references', () => {
+  it('fails listing every unresolved reference at once', () => {
+    const ws = new WorkspaceModel([{ name: 'Someone Else' }]);
+    const pack = structuredClone(listing);
+    pack.automations!.push({ ...structuredClone(v100.automations![0]), key: 'extra' });
+    const p = plan(pack, null, ws.snapshot(pack));
+    expect(p.ok).toBe(false);
+    const unresolved = p.errors.filter((e) => e.code === 'plan/unresolved-reference');
+    // Both members, and every reference of the copied automation the listing pack does not carry.
+    expect(unresolved.filter((e) => e.reference!.type === 'user').map((e) => e.reference!.name).sort()).toEqual(['Avery Brooks', 'Jordan Lee']);
+    expect(unresolved.map((e) => e.reference!.id).sort()).toEqual(['src-zillow', 'tag-buyer-lead', 'tpl-follow-up', 'tpl-welcome-sms', 'usr_8841', 'usr_listing_coord']);
+    expect(unresolved.find((e) => e.reference!.id === "usr_8841")!.message).toMatch(/"Jordan Lee".*--bind user:usr_8841=/);
+    expect(p.steps).toEqual([]);
+  });
+
+  it('accepts explicit bindings and checks they exist', () => {
+    const ws = new WorkspaceModel([{ name: 'Someone Else' }]);
+    const id = ws.collections.members[0].id;
+    expect(plan(v100, null, ws.snapshot(v100), { bindings: { 'user:usr_8841': id } }).ok).toBe(true);
+    const bad = plan(v100, null, ws.snapshot(v100), { bindings: { 'user:usr_8841': 'mem_nope' } });
+    expect(bad.errors.map((e) => e.code)).toEqual(['plan/unknown-binding']);
+  });
+
+  it('reports several name matches as ambiguous', () => {
+    const ws = new WorkspaceModel([{ name: 'Jordan Lee' }, { name: 'jordan lee' }]);
+    const p = plan(v100, null, ws.snapshot(v100));
+    expect(p.errors.map((e) => e.code)).toEqual(['plan/ambiguous-reference']);
+    expect(p.errors[0].candidates).toHaveLength(2);
+  });
+
+  it('creates a creatable reference the pack does not carry and keeps owning it', () => {
+    const ws = new WorkspaceModel();
+    const pack = structuredClone(v100);
+    pack.automations![0].document.references!.push({ type: 'tag', id: 'tag-vip', name: 'VIP' });
+    pack.automations![0].document.graph.nodes[1].config = { tag_id: 'tag-vip' };
+    const p = install(ws, pack);
+    expect(p.bindings.find((b) => b.id === 'tag-vip')!.source).toBe('create');
+    expect(ws.list('tags').filter((t) => t.name === 'VIP')).toHaveLength(1);
+    const again = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack));
+    expect(again.hasChanges).toBe(false);
+  });
+});
+
+describe('plan: upgrades', () => {
+  it('re-planning the same release changes nothing', () => {
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const p = plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100));
+    expect(p.versionChange).toBe('same');
+    expect(p.hasChanges).toBe(false);
+    expect(p.writes).toBe(0);
+  });
+
+  it('upgrades across the release pair writing only changed items', () => {
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const p = plan(v110, ws.ledgers[v110.packId], ws.snapshot(v110));
+    expect(p.versionChange).toBe('upgrade');
+    expect(actions(p)).toMatchObject({
+      'automation:new-lead-welcome': 'update',
+      'automation:nurture-by-stage': 'update',
+      'automation:deal-won-thanks': 'create',
+      'automation:old-reminder': 'orphan',
+      'smartList:new-buyer-leads': 'update',
+      'template:tpl-follow-up': 'update',
+      'template:tpl-welcome-sms': 'unchanged',
+      'pipeline:buyer-pipeline': 'update',
+      'resource:cf-budget': 'create',
+      'resource:tag-hot': 'orphan',
+      'resource:tag-buyer-lead': 'unchanged',
+    });
+    const stagesBefore = ws.ledgers[v100.packId].items['pipeline:buyer-pipeline'].stages!;
+    apply(ws, v110, p);
+    const stagesAfter = ws.ledgers[v110.packId].items['pipeline:buyer-pipeline'].stages!;
+    for (const k of Object.keys(stagesBefore)) expect(stagesAfter[k]).toBe(stagesBefore[k]);
+    expect(stagesAfter.contract).toBeDefined();
+    expect(plan(v110, ws.ledgers[v110.packId], ws.snapshot(v110)).hasChanges).toBe(false);
+  });
+
+  it('prunes only unedited orphans', () => {
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const l = ws.ledgers[v100.packId];
+    ws.edit('tags', l.items['resource:tag-hot'].workspaceId, { color: '#000000' });
+    const p = plan(v110, l, ws.snapshot(v110), { prune: true });
+    expect(actions(p)['automation:old-reminder']).toBe('remove');
+    expect(actions(p)['resource:tag-hot']).toBe('orphan');
+    apply(ws, v110, p);
+    expect(ws.list('tags').some((t) => t.name === 'Hot lead')).toBe(true);
+    expect(ws.list('automations').some((a) => (a.document as { name: string }).name === 'Old reminder')).toBe(false);
+  });
+
+  it('keeps an edited item as a conflict unless overwrite', () => {
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const l = ws.ledgers[v100.packId];
+    const id = l.items['template:tpl-follow-up'].workspaceId;
+    ws.edit('message_templates', id, { body: '<p>My own words</p>' });
+    const keep = plan(v110, l, ws.snapshot(v110));
+    const step = keep.steps.find((s) => s.itemId === 'template:tpl-follow-up')!;
+    expect(step).toMatchObject({ action: 'conflict', resolution: 'keep', write: false });
+    apply(ws, v110, keep);
+    expect(ws.list('message_templates').find((t) => t.id === id)!.body).toBe('<p>My own words</p>');
+    const over = plan(v110, ws.ledgers[v110.packId], ws.snapshot(v110), { overwrite: true });
+    expect(over.steps.find((s) => s.itemId === 'template:tpl-follow-up')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
+    apply(ws, v110, over);
+    expect(ws.list('message_templates').find((t) => t.id === id)!.name).toBe('Follow-up email (buyers)');
+  });
+
+  it('refuses a downgrade unless allowed and a different packId always', () => {
+    const ws = new WorkspaceModel();
+    install(ws, v110);
+    expect(plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100)).errors.map((e) => e.code)).toEqual(['plan/downgrade']);
+    expect(plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100), { allowDowngrade: true }).ok).toBe(true);
+    expect(plan(listing, ws.ledgers[v100.packId], ws.snapshot(listing)).errors.map((e) => e.code)).toEqual(['plan/pack-id-mismatch']);
+  });
+
+  it('resumes an interrupted run without duplicates', () => {
+    const ws = new WorkspaceModel();
+    apply(ws, v100, plan(v100, null, ws.snapshot(v100)), 5);
+    const resumed = plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100));
+    expect(resumed.summary.create).toBe(11 - 5);
+    apply(ws, v100, resumed);
+    const clean = new WorkspaceModel();
+    install(clean, v100);
+    for (const c of ['tags', 'automations', 'message_templates', 'pipelines', 'smart_lists'] as const) expect(ws.list(c).length).toBe(clean.list(c).length);
+  });
+
+  it('compares versions by semver precedence', () => {
+    expect(compareSemver('1.2.0', '1.10.0')).toBe(-1);
+    expect(compareSemver('1.0.0-rc.1', '1.0.0')).toBe(-1);
+    expect(compareSemver('1.0.0-alpha.2', '1.0.0-alpha.10')).toBe(-1);
+    expect(compareSemver('2.0.0+build', '2.0.0')).toBe(0);
+    expect(compareSemver('banana', '1.0.0')).toBeNull();
+  });
+});
+
+// --- properties -------------------------------------------------------------------------------
+
+const packs = [v100, v110, listing];
+
+/** A random shuffle of every item array of a pack (stage order and references are content, not item order). */
+function shuffled(pack: Pack, seed: number[]): Pack {
+  const p = structuredClone(pack);
+  let i = 0;
+  const shuffle = <T>(a: T[] | undefined) => {
+    if (!a) return;
+    for (let j = a.length - 1; j > 0; j--) {
+      const k = (seed[i++ % seed.length] ?? 0) % (j + 1);
+      [a[j], a[k]] = [a[k], a[j]];
+    }
+  };
+  shuffle(p.automations);
+  shuffle(p.smartLists);
+  shuffle(p.messageTemplates);
+  shuffle(p.pipelines);
+  shuffle(p.resources);
+  shuffle(p.assets);
+  return p;
+}
+
+/** Random edits a user makes in the workspace between installs. */
+const editArb = fc.record({ collection: fc.constantFrom<WorkspaceCollection>('tags', 'message_templates', 'smart_lists', 'automations', 'pipelines'), index: fc.nat(), kind: fc.constantFrom('rename', 'delete') });
+
+describe('plan: properties', () => {
+  it('applying a plan and planning again gives no changes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(0, 1, 2), { minLength: 1, maxLength: 4 }), fc.array(editArb, { maxLength: 3 }), fc.boolean(), fc.boolean(), (seq, edits, overwrite, prune) => {
+        const ws = new WorkspaceModel();
+        for (const n of seq) {
+          const pack = packs[n];
+          for (const e of edits) {
+            const list = ws.list(e.collection);
+            if (!list.length) continue;
+            const obj = list[e.index % list.length];
+            if (e.kind === 'delete') ws.remove(e.collection, obj.id);
+            else ws.edit(e.collection, obj.id, e.collection === 'automations' ? { draft_document: { ...(obj.document as object), name: 'Edited' } } : { name: `${String(obj.name)} (edited)` });
+          }
+          const ledger = ws.ledgers[pack.packId] ?? null;
+          const options = { overwrite, prune, allowDowngrade: true };
+          const p = plan(pack, ledger, ws.snapshot(pack), options);
+          expect(p.errors).toEqual([]);
+          apply(ws, pack, p);
+          const again = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack), options);
+          expect(again.writes).toBe(0);
+          expect(again.hasChanges).toBe(false);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('never deletes an item edited in the workspace', () => {
+    fc.assert(
+      fc.property(fc.array(editArb, { minLength: 1, maxLength: 4 }), fc.boolean(), (edits, overwrite) => {
+        const ws = new WorkspaceModel();
+        install(ws, v100);
+        const edited = new Set<string>();
+        for (const e of edits) {
+          const list = ws.list(e.collection);
+          const obj = list[e.index % list.length];
+          ws.edit(e.collection, obj.id, e.collection === 'automations' ? { draft_document: { ...(obj.document as object), name: 'Edited' } } : { name: `${String(obj.name)} (edited)` });
+          edited.add(obj.id);
+        }
+        for (const p of [plan(v110, ws.ledgers[v100.packId], ws.snapshot(v110), { prune: true, overwrite }), planUninstall(ws.ledgers[v100.packId], ws.snapshot(v100))]) {
+          for (const s of p.steps) if (s.write && s.action === 'remove') expect(edited.has(s.workspaceId!)).toBe(false);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the order of items in the pack does not change the plan', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1, 2), fc.array(fc.nat(1000), { minLength: 1, maxLength: 30 }), fc.boolean(), (n, seed, installedFirst) => {
+        const ws = new WorkspaceModel();
+        if (installedFirst) install(ws, v100);
+        const pack = packs[n];
+        const ledger = ws.ledgers[pack.packId] ?? null;
+        const a = plan(pack, ledger, ws.snapshot(pack));
+        const b = plan(shuffled(pack, seed), ledger, ws.snapshot(pack));
+        expect(b).toEqual(a);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
+describe('content hash', () => {
+  it('is stable across key order and sees any content change', () => {
+    expect(contentHash({ a: 1, b: [1, { c: 2, d: 3 }] })).toBe(contentHash({ b: [1, { d: 3, c: 2 }], a: 1 }));
+    expect(contentHash({ a: 1 })).not.toBe(contentHash({ a: 2 }));
+    expect(projectWorkspaceObject('tags', { id: 't', name: 'x', color: null, created_at: 'now' })).toEqual({ name: 'x', color: null });
+    expect(itemId('template', 'k')).toBe('template:k');
+  });
+});
