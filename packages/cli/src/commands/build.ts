@@ -1,0 +1,74 @@
+// setup-pack build: compile a pack source folder into one pack file.
+import { stat, writeFile, mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { UsageError } from '../lib/errors.js';
+import { displayPath } from '../lib/files.js';
+import { chooseFormat, FORMATS, render } from '../report/index.js';
+import { totals } from '../report/model.js';
+import { cliVersion } from '../lib/version.js';
+import { readTree } from '../source/tree.js';
+import { compileFolder } from '../source/compile.js';
+import { BUILD_RULES } from '../source/layout.js';
+
+export const spec: CommandSpec = {
+  name: 'build',
+  summary: 'Compile a pack source folder (see docs/cli.md#source-folder) into one pack file.',
+  usage: 'build [options] <dir>',
+  description: 'Embeds assets as base64 with their sha256 and byteSize, writes the canonical key order, sets exportedAt (SOURCE_DATE_EPOCH or --exported-at for reproducible builds) and validates. On errors nothing is written and the diagnostics point into the source files.',
+  positionals: [1, 1],
+  options: {
+    output: { type: 'string', short: 'o', value: '<file>', description: 'Where to write the pack (default: stdout).' },
+    'exported-at': { type: 'string', value: '<timestamp>', description: 'exportedAt to set, an RFC 3339 timestamp (default: SOURCE_DATE_EPOCH, else now).' },
+    format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Format of the diagnostics, printed to stderr (default as validate).' },
+  },
+  examples: [
+    ['setup-pack build my-pack -o dist/my-pack.json', 'Compile a folder'],
+    ['SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) setup-pack build my-pack -o my-pack.json', 'Reproducible build stamped with the last commit time'],
+  ],
+};
+
+function exportedAt(flag: unknown, env: NodeJS.ProcessEnv): string {
+  if (typeof flag === 'string') {
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(flag) || Number.isNaN(Date.parse(flag))) throw new UsageError(`--exported-at needs an RFC 3339 timestamp such as 2026-01-31T12:00:00Z, not '${flag}'`);
+    return flag;
+  }
+  const epoch = env.SOURCE_DATE_EPOCH;
+  if (epoch !== undefined && epoch !== '') {
+    if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, not '${epoch}'`);
+    return new Date(Number(epoch) * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const [dirArg] = args.positionals;
+  const dir = resolve(ctx.cwd, dirArg);
+  const st = await stat(dir).catch(() => undefined);
+  if (!st) throw new UsageError(`cannot read '${dirArg}': no such directory`);
+  if (!st.isDirectory()) throw new UsageError(`'${dirArg}' is not a directory (build compiles a source folder; to check a pack file use 'setup-pack validate')`);
+  const stamp = exportedAt(args.values['exported-at'], ctx.env);
+  const files = await readTree(dir);
+  const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
+  const result = await compileFolder(files, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
+  const format = chooseFormat(args.values.format, ctx.env);
+  if (result.reports.length) {
+    const text = await render(format, result.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion() }, ctx.colors('stderr'));
+    ctx.stderr.write(text);
+  }
+  if (!result.ok || !result.pack) {
+    if (!result.reports.length) ctx.stderr.write('build failed\n');
+    return 1;
+  }
+  const output = formatPack(result.pack);
+  const out = args.values.output as string | undefined;
+  if (out) {
+    const abs = resolve(ctx.cwd, out);
+    await mkdir(dirname(abs), { recursive: true });
+    await writeFile(abs, output);
+    const t = totals(result.reports);
+    ctx.stderr.write(`built ${displayPath(abs, ctx.cwd)} (${(output.length / 1024).toFixed(1)} KiB${t.warnings ? `, ${t.warnings} warning${t.warnings === 1 ? '' : 's'}` : ''})\n`);
+  } else ctx.stdout.write(output);
+  return 0;
+}

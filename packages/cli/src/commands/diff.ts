@@ -1,0 +1,75 @@
+// setup-pack diff: what changed between two releases of a pack, by item key.
+import { resolve } from 'node:path';
+import type { PackDiff, Pack } from '@setup-pack/core';
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import type { Colors } from '../lib/color.js';
+import { displayPath } from '../lib/files.js';
+import { readPackFile } from '../lib/packfile.js';
+import { formatPretty } from '../report/pretty.js';
+import { cliVersion } from '../lib/version.js';
+import { UsageError } from '../lib/errors.js';
+
+export const spec: CommandSpec = {
+  name: 'diff',
+  summary: 'Show what changed between two releases of a pack.',
+  usage: 'diff [options] <old.json> <new.json>',
+  description: 'Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
+  positionals: [2, 2],
+  options: {
+    format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
+    'exit-code': { type: 'boolean', description: 'Exit 1 when the packs differ (like git diff --exit-code).' },
+  },
+  examples: [
+    ['setup-pack diff releases/1.0.0.json releases/1.1.0.json', 'Review a release'],
+    ['setup-pack diff old.json new.json --format json | jq ".items[] | select(.change==\\"removed\\")"', 'List removed items'],
+  ],
+};
+
+const KIND_LABEL: Record<string, string> = { automations: 'Automations', smartLists: 'Smart lists', messageTemplates: 'Message templates', pipelines: 'Pipelines', resources: 'Resources', assets: 'Assets' };
+
+export function formatDiff(d: PackDiff, c: Colors): string {
+  const out: string[] = [];
+  const sign = (ch: string) => (ch === 'added' ? c.green('+') : ch === 'removed' ? c.red('-') : c.yellow('~'));
+  out.push(`packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`);
+  const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
+  out.push(`version: ${d.oldVersion} → ${d.newVersion} (${vc})`);
+  if (d.fields.length) out.push(`fields:  ${d.fields.join(', ')}`);
+  let lastKind = '';
+  for (const item of d.items) {
+    if (item.kind !== lastKind) {
+      out.push('', c.bold(KIND_LABEL[item.kind] ?? item.kind));
+      lastKind = item.kind;
+    }
+    const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(JSON.stringify(item.name))}` : '';
+    const fields = item.change === 'changed' && item.fields?.length && !item.automation ? c.dim(` (${item.fields.join(', ')})`) : '';
+    out.push(`  ${sign(item.change)} ${item.key}${name}${fields}`);
+    const a = item.automation;
+    if (!a) continue;
+    const other = [...(item.fields ?? []).filter((f) => f !== 'document'), ...a.fields.map((f) => `document.${f}`)];
+    if (other.length) out.push(`      ${c.yellow('~')} ${other.join(', ')}`);
+    for (const n of a.nodes) out.push(`      ${sign(n.change)} node ${n.id}${n.kind ? c.dim(` ${n.kind}`) : ''}${n.fields?.length ? `: ${n.fields.join(', ')}` : ''}`);
+    for (const e of a.edges) out.push(`      ${sign(e.change)} edge ${e.id}: ${e.source} → ${e.target}${e.handle !== 'next' ? ` [${e.handle}]` : ''}${e.fields?.length ? c.dim(` (${e.fields.join(', ')})`) : ''}`);
+  }
+  const count = (ch: string) => d.items.filter((i) => i.change === ch).length;
+  out.push('', d.items.length || d.fields.length ? `${count('added')} added, ${count('removed')} removed, ${count('changed')} changed` : 'No changes.');
+  return out.join('\n') + '\n';
+}
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const [oldPath, newPath] = args.positionals;
+  const { diffPacks, RULE_METADATA } = await import('@setup-pack/core');
+  const reads = await Promise.all([oldPath, newPath].map((p) => readPackFile(resolve(ctx.cwd, p), displayPath(resolve(ctx.cwd, p), ctx.cwd))));
+  for (const [i, r] of reads.entries()) {
+    if (r.ok) continue;
+    if (r.unreadable) throw new UsageError(`cannot read '${args.positionals[i]}': ${r.report.readError!.replace(/^cannot read the file: /, '')}`);
+    ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+    return 2;
+  }
+  const [a, b] = reads.map((r) => (r as { value: unknown }).value);
+  for (const [i, v] of [a, b].entries()) if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`'${args.positionals[i]}' is not a pack: its top level is not a JSON object`);
+  const d = diffPacks(a as Pack, b as Pack);
+  if (args.values.format === 'json') ctx.stdout.write(JSON.stringify({ version: 1, old: oldPath, new: newPath, ...d }, null, 2) + '\n');
+  else ctx.stdout.write(formatDiff(d, ctx.colors('stdout')));
+  return args.values['exit-code'] && (d.items.length || d.fields.length) ? 1 : 0;
+}

@@ -1,0 +1,82 @@
+// setup-pack fix: the mechanical repairs: asset sha256/byteSize from data, won/lost probabilities.
+import { writeFile } from 'node:fs/promises';
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { displayPath, expandInputs, nodeHasher } from '../lib/files.js';
+import { readPackFile } from '../lib/packfile.js';
+import { formatPretty } from '../report/pretty.js';
+import { cliVersion } from '../lib/version.js';
+import type { FileReport } from '../report/model.js';
+
+export const spec: CommandSpec = {
+  name: 'fix',
+  summary: 'Recompute asset sha256/byteSize from their data and set won/lost stage probabilities to 100/0.',
+  usage: 'fix [--dry-run] <files, directories or globs...>',
+  description: 'Writes the fixed pack in the canonical form (as fmt). Assets whose data is not valid base64 are left alone (validate reports them).',
+  positionals: [1, Infinity],
+  options: {
+    'dry-run': { type: 'boolean', short: 'n', description: 'Print what would change; write nothing (exit 1 if anything would).' },
+  },
+  examples: [
+    ['setup-pack fix pack.json', 'Repair a pack in place'],
+    ['setup-pack fix --dry-run pack.json', 'See what fix would change'],
+  ],
+};
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Applies the fixes in place; returns one line per change. */
+export function fixPack(pack: unknown, isBase64: (s: string) => boolean): string[] {
+  const changes: string[] = [];
+  if (!isObj(pack)) return changes;
+  if (Array.isArray(pack.assets)) {
+    pack.assets.forEach((a, i) => {
+      if (!isObj(a) || typeof a.data !== 'string' || !isBase64(a.data)) return;
+      const { byteSize, sha256 } = nodeHasher(a.data);
+      const name = typeof a.key === 'string' ? `asset "${a.key}"` : `assets[${i}]`;
+      if (a.sha256 !== sha256) changes.push(`${name}: sha256 ${typeof a.sha256 === 'string' ? a.sha256.slice(0, 12) + '…' : String(a.sha256)} → ${sha256.slice(0, 12)}…`);
+      if (a.byteSize !== byteSize) changes.push(`${name}: byteSize ${String(a.byteSize)} → ${byteSize}`);
+      a.sha256 = sha256;
+      a.byteSize = byteSize;
+    });
+  }
+  if (Array.isArray(pack.pipelines)) {
+    for (const p of pack.pipelines) {
+      if (!isObj(p) || !Array.isArray(p.stages)) continue;
+      for (const s of p.stages) {
+        if (!isObj(s) || typeof s.probability !== 'number') continue;
+        const want = s.stageType === 'CLOSED_WON' ? 100 : s.stageType === 'CLOSED_LOST' ? 0 : undefined;
+        if (want !== undefined && s.probability !== want) {
+          changes.push(`pipeline "${String(p.key)}" stage "${String(s.key)}": probability ${s.probability} → ${want}`);
+          s.probability = want;
+        }
+      }
+    }
+  }
+  return changes;
+}
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const files = await expandInputs(args.positionals, ctx.cwd);
+  const { formatPack, isBase64, RULE_METADATA } = await import('@setup-pack/core');
+  const dry = Boolean(args.values['dry-run']);
+  const failed: FileReport[] = [];
+  let touched = 0;
+  for (const abs of files) {
+    const path = displayPath(abs, ctx.cwd);
+    const r = await readPackFile(abs, path);
+    if (!r.ok) {
+      failed.push(r.report);
+      continue;
+    }
+    const changes = fixPack(r.value, isBase64);
+    for (const ch of changes) ctx.stdout.write(`${path}: ${ch}\n`);
+    if (!changes.length) continue;
+    touched++;
+    if (!dry) await writeFile(abs, formatPack(r.value));
+  }
+  if (failed.length) ctx.stderr.write(formatPretty(failed, { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${touched} of ${files.length} file${files.length === 1 ? '' : 's'}\n` : `nothing to fix in ${files.length} file${files.length === 1 ? '' : 's'}\n`);
+  if (failed.some((f) => f.readError)) return 2;
+  return failed.length || (dry && touched) ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+// setup-pack fmt: rewrite packs in the canonical form (schema key order, 2 spaces, final newline).
+import { writeFile } from 'node:fs/promises';
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { displayPath, expandInputs } from '../lib/files.js';
+import { readPackFile } from '../lib/packfile.js';
+import { formatPretty } from '../report/pretty.js';
+import { cliVersion } from '../lib/version.js';
+import type { FileReport } from '../report/model.js';
+
+export const spec: CommandSpec = {
+  name: 'fmt',
+  summary: 'Rewrite pack files in the canonical form; with --check, only report files that are not.',
+  usage: 'fmt [--check] <files, directories or globs...>',
+  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. Files that do not validate are formatted too; only invalid JSON is refused.',
+  positionals: [1, Infinity],
+  options: {
+    check: { type: 'boolean', description: 'Change nothing; exit 1 and list the files that are not formatted.' },
+  },
+  examples: [
+    ['setup-pack fmt pack.json', 'Format a pack in place'],
+    ['setup-pack fmt --check "packs/**/*.json"', 'Fail CI when a pack is not formatted'],
+  ],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const files = await expandInputs(args.positionals, ctx.cwd);
+  const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
+  const check = Boolean(args.values.check);
+  const c = ctx.colors('stdout');
+  const failed: FileReport[] = [];
+  let changed = 0;
+  for (const abs of files) {
+    const path = displayPath(abs, ctx.cwd);
+    const r = await readPackFile(abs, path);
+    if (!r.ok) {
+      failed.push(r.report);
+      continue;
+    }
+    const formatted = formatPack(r.value);
+    if (formatted === r.text) continue;
+    changed++;
+    if (check) ctx.stdout.write(`${path}: ${c.yellow('not formatted')}\n`);
+    else {
+      await writeFile(abs, formatted);
+      ctx.stdout.write(`${path}: formatted\n`);
+    }
+  }
+  if (failed.length) ctx.stderr.write(formatPretty(failed, { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+  if (check && changed) ctx.stdout.write(`${changed} of ${files.length} file${files.length === 1 ? '' : 's'} not formatted; run 'setup-pack fmt' on them.\n`);
+  else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${files.length} file${files.length === 1 ? '' : 's'} already formatted\n`));
+  if (failed.some((f) => f.readError)) return 2;
+  return failed.length || (check && changed) ? 1 : 0;
+}

@@ -1,0 +1,25 @@
+// The command table: one module per command, loaded only when that command runs, so start-up
+// stays lean. plan / install / uninstall / status register here the same way.
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+
+export interface CommandModule {
+  spec: CommandSpec;
+  run(ctx: CommandContext, args: Parsed): Promise<number>;
+}
+
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<CommandModule>;
+}
+
+export const COMMANDS: Record<string, CommandEntry> = {
+  validate: { summary: 'Check pack files and report diagnostics (pretty, json, sarif, github).', load: () => import('./validate.js') },
+  build: { summary: 'Compile a pack source folder into one pack file.', load: () => import('./build.js') },
+  unpack: { summary: 'Split a pack file into a source folder.', load: () => import('./unpack.js') },
+  new: { summary: 'Scaffold a pack source folder with a fresh packId.', load: () => import('./new.js') },
+  fmt: { summary: 'Rewrite pack files in the canonical form (--check to only check).', load: () => import('./fmt.js') },
+  fix: { summary: 'Recompute asset sha256/byteSize and normalise won/lost stage probabilities.', load: () => import('./fix.js') },
+  diff: { summary: 'Show what changed between two releases of a pack.', load: () => import('./diff.js') },
+  schema: { summary: 'Print a published JSON Schema, or list them.', load: () => import('./schema.js') },
+};

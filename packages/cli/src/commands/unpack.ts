@@ -1,0 +1,61 @@
+// setup-pack unpack: split a pack file into a source folder (the inverse of build).
+import { resolve } from 'node:path';
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { UsageError } from '../lib/errors.js';
+import { displayPath } from '../lib/files.js';
+import { readPackFile } from '../lib/packfile.js';
+import { formatPretty } from '../report/pretty.js';
+import { cliVersion } from '../lib/version.js';
+import { buildFromFiles, unpackToFiles, UnpackError } from '../source/layout.js';
+import { isEmptyDir, writeTree } from '../source/tree.js';
+
+export const spec: CommandSpec = {
+  name: 'unpack',
+  summary: 'Split a pack file into a source folder that diffs well in git.',
+  usage: 'unpack [--force] <pack.json> <dir>',
+  description: 'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key.',
+  positionals: [2, 2],
+  options: {
+    force: { type: 'boolean', description: 'Write into a folder that is not empty, replacing its pack source files.' },
+  },
+  examples: [
+    ['setup-pack unpack buyer-lead.json buyer-lead/', 'Turn an exported pack into a source folder'],
+    ['setup-pack unpack --force dist/pack.json src/pack', 'Refresh a source folder from a pack'],
+  ],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const [packArg, dirArg] = args.positionals;
+  const abs = resolve(ctx.cwd, packArg);
+  const dir = resolve(ctx.cwd, dirArg);
+  const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
+  if (!r.ok) {
+    if (r.unreadable) throw new UsageError(`cannot read '${packArg}': ${r.report.readError!.replace(/^cannot read the file: /, '')}`);
+    const { RULE_METADATA } = await import('@setup-pack/core');
+    ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+    return 1;
+  }
+  const empty = await isEmptyDir(dir);
+  if (empty === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; pass --force to replace its pack source files`);
+  let files;
+  try {
+    files = unpackToFiles(r.value);
+  } catch (e) {
+    if (e instanceof UnpackError) {
+      ctx.stderr.write(`setup-pack unpack: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+  // Self-check: building the files back gives the same pack (exportedAt aside).
+  const { canonicalize } = await import('@setup-pack/core');
+  const value = r.value as Record<string, unknown>;
+  const back = buildFromFiles(files, { exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' }).pack;
+  const expected = canonicalize({ ...value, exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' });
+  if (JSON.stringify(back) !== JSON.stringify(expected)) ctx.stderr.write(`setup-pack unpack: warning: building this folder will not give back exactly the same pack; please report it with the file\n`);
+  await writeTree(dir, files, Boolean(args.values.force));
+  const count = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'].reduce((n, k) => n + (Array.isArray(value[k]) ? (value[k] as unknown[]).length : 0), 0);
+  ctx.stdout.write(`unpacked ${count} item${count === 1 ? '' : 's'} into ${displayPath(dir, ctx.cwd)}/ (${files.size} files)\n`);
+  return 0;
+}

@@ -1,0 +1,54 @@
+// setup-pack validate: check many pack files concurrently and report in the chosen format.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { displayPath, expandInputs, mapLimit, nodeHasher, readText } from '../lib/files.js';
+import { chooseFormat, FORMATS, render } from '../report/index.js';
+import { exitCodeOf, totals, type FileReport } from '../report/model.js';
+import { cliVersion } from '../lib/version.js';
+
+export const spec: CommandSpec = {
+  name: 'validate',
+  summary: 'Check pack files and report every problem with its position.',
+  usage: 'validate [options] <files, directories or globs...>',
+  description: 'Directories are searched for *.json (node_modules skipped). Quote globs so the shell does not expand them.',
+  positionals: [1, Infinity],
+  options: {
+    format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Output format (default: github when GITHUB_ACTIONS=true, else pretty).' },
+    'max-warnings': { type: 'string', value: '<n>', description: 'Exit 1 when there are more than n warnings.' },
+    quiet: { type: 'boolean', short: 'q', description: 'Report errors only (warnings still count for --max-warnings).' },
+    disable: { type: 'string', multiple: true, value: '<code>', description: 'Skip a rule by its code (repeatable).' },
+    ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob (repeatable).' },
+    'output-file': { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout.' },
+  },
+  examples: [
+    ['setup-pack validate pack.json', 'Check one pack'],
+    ['setup-pack validate "packs/**/*.json" --max-warnings 0', 'Check every pack, failing on warnings too'],
+    ['setup-pack validate packs/ --format sarif -o setup-pack.sarif', 'Write SARIF for GitHub code scanning'],
+    ['setup-pack validate pack.json --format json | jq ".summary"', 'Machine-readable output'],
+  ],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const maxWarnings = intOption('max-warnings', args.values['max-warnings']);
+  const format = chooseFormat(args.values.format, ctx.env);
+  const files = await expandInputs(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? []);
+  const { validatePack, RULE_METADATA } = await import('@setup-pack/core');
+  const disableRules = (args.values.disable as string[] | undefined) ?? [];
+  const reports = await mapLimit(files, 8, async (abs): Promise<FileReport & { value?: unknown }> => {
+    const path = displayPath(abs, ctx.cwd);
+    const read = await readText(abs);
+    if ('error' in read) return { path, diagnostics: [], readError: read.error };
+    const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules });
+    return { path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value };
+  });
+  const options = { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet) };
+  const outFile = args.values['output-file'] as string | undefined;
+  const text = await render(format, reports, options, ctx.colors(outFile ? 'stderr' : 'stdout'));
+  if (outFile) {
+    await writeFile(resolve(ctx.cwd, outFile), format === 'pretty' ? text.replace(/\u001b\[\d+m/g, '') : text);
+    ctx.stderr.write(`${totals(reports).errors ? '✖' : '✔'} report written to ${outFile}\n`);
+  } else ctx.stdout.write(text);
+  return exitCodeOf(totals(reports), maxWarnings);
+}

@@ -1,0 +1,133 @@
+// Option parsing on node:util parseArgs, with help text generated from the same table and
+// one-line usage errors (with a "did you mean") instead of parseArgs' long messages.
+import { parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  multiple?: boolean;
+  /** Placeholder in help, e.g. "<n>". */
+  value?: string;
+  description: string;
+  /** Allowed values of a string option. */
+  choices?: readonly string[];
+}
+
+export type Options = Record<string, OptionSpec>;
+
+export interface CommandSpec {
+  name: string;
+  summary: string;
+  usage: string;
+  description?: string;
+  options: Options;
+  examples: readonly (readonly [command: string, what: string])[];
+  /** Minimum and maximum positional arguments (max Infinity for any number). */
+  positionals: readonly [min: number, max: number];
+}
+
+/** Options every command takes. */
+export const COMMON_OPTIONS: Options = {
+  help: { type: 'boolean', short: 'h', description: 'Show this help.' },
+  color: { type: 'boolean', description: 'Force colour on (default: on for a terminal unless NO_COLOR is set).' },
+  'no-color': { type: 'boolean', description: 'Turn colour off.' },
+};
+
+export interface Parsed {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+function levenshtein(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return row[b.length];
+}
+
+/** The candidate closest to `word`, when it is close enough to be a likely typo. */
+export function suggest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let score = Infinity;
+  for (const c of candidates) {
+    const d = levenshtein(word, c);
+    if (d < score) [best, score] = [c, d];
+  }
+  return best !== undefined && score <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
+  const options = { ...spec.options, ...COMMON_OPTIONS };
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
+  for (const [name, o] of Object.entries(options)) config[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: config, allowPositionals: true, strict: true });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    const name = /'(-[^']*)'/.exec(err.message)?.[1];
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name) {
+      const bare = name.replace(/^-+/, '');
+      const hint = suggest(bare, Object.keys(options));
+      throw new UsageError(`unknown option '${name}'${hint ? `; did you mean '--${hint}'?` : ''}`);
+    }
+    if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) {
+      const long = name.split(/[ ,]/)[0];
+      throw new UsageError(`option '${long}' ${/argument missing/.test(err.message) ? 'needs a value' : 'takes no value'}`);
+    }
+    throw new UsageError(err.message.split('\n')[0]);
+  }
+  const values = parsed.values as Parsed['values'];
+  for (const [name, o] of Object.entries(spec.options)) {
+    const v = values[name];
+    if (o.choices && typeof v === 'string' && !o.choices.includes(v)) {
+      const hint = suggest(v, o.choices);
+      throw new UsageError(`--${name} must be one of ${o.choices.join(', ')}, not '${v}'${hint ? `; did you mean '${hint}'?` : ''}`);
+    }
+  }
+  if (values.help) return { values, positionals: parsed.positionals };
+  const [min, max] = spec.positionals;
+  const n = parsed.positionals.length;
+  if (n < min) throw new UsageError(`missing ${min - n === 1 && max === min ? 'argument' : 'arguments'}; usage: setup-pack ${spec.usage}`);
+  if (n > max) throw new UsageError(`unexpected argument '${parsed.positionals[max]}'; usage: setup-pack ${spec.usage}`);
+  return { values, positionals: parsed.positionals };
+}
+
+/** Parses a non-negative integer option value. */
+export function intOption(name: string, raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new UsageError(`--${name} needs a whole number, not '${String(raw)}'`);
+  return Number(raw);
+}
+
+export function helpText(spec: CommandSpec): string {
+  const options = { ...spec.options, ...COMMON_OPTIONS };
+  const rows = Object.entries(options).map(([name, o]) => {
+    const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` ${o.value ?? '<value>'}` : ''}`;
+    const choices = o.choices ? ` (${o.choices.join(' | ')})` : '';
+    return [flag, o.description + choices] as const;
+  });
+  const width = Math.max(...rows.map(([f]) => f.length)) + 2;
+  const lines = [
+    `Usage: setup-pack ${spec.usage}`,
+    '',
+    spec.summary,
+    ...(spec.description ? ['', spec.description] : []),
+    '',
+    'Options:',
+    ...rows.map(([f, d]) => `  ${f.padEnd(width)}${d}`),
+    '',
+    'Examples:',
+    ...spec.examples.flatMap(([cmd, what]) => [`  # ${what}`, `  ${cmd}`]),
+    '',
+  ];
+  return lines.join('\n');
+}

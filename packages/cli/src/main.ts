@@ -1,0 +1,71 @@
+// Entry point of the setup-pack command: global flags, then the command from the table.
+import { COMMANDS } from './commands/index.js';
+import { helpText, parseCommandArgs, suggest } from './lib/args.js';
+import { processContext, type CommandContext } from './lib/context.js';
+import { EXIT, UsageError } from './lib/errors.js';
+import { cliVersion } from './lib/version.js';
+
+function globalHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length)) + 2;
+  return [
+    'Usage: setup-pack <command> [options]',
+    '',
+    'Validate, compile, format and diff Setup Packs.',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
+    '',
+    'Options:',
+    '  -h, --help     Show help (also: setup-pack <command> --help)',
+    '  -v, --version  Print the version',
+    '',
+    'Examples:',
+    '  setup-pack validate "packs/**/*.json"',
+    '  setup-pack build my-pack/ -o dist/my-pack.json',
+    '  setup-pack diff old.json new.json',
+    '',
+    'Exit codes: 0 ok, 1 findings (errors, unformatted files), 2 usage error or unreadable file.',
+    'Docs: docs/cli.md',
+    '',
+  ].join('\n');
+}
+
+/** Runs the CLI with `argv` (without node and the script) and resolves to the exit code. */
+export async function main(argv: string[], ctx?: CommandContext): Promise<number> {
+  const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
+  const context = ctx ?? processContext(colorFlag);
+  const [first, ...rest] = argv;
+  let commandName = '';
+  try {
+    if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+      if (first === 'help' && rest[0]) return main([rest[0], '--help'], ctx);
+      context.stdout.write(globalHelp());
+      return first === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (first === '--version' || first === '-v') {
+      context.stdout.write(`${cliVersion()}\n`);
+      return EXIT.ok;
+    }
+    const entry = Object.prototype.hasOwnProperty.call(COMMANDS, first) ? COMMANDS[first] : undefined;
+    if (!entry) {
+      const hint = suggest(first, Object.keys(COMMANDS));
+      throw new UsageError(first.startsWith('-') ? `unknown option '${first}'; run 'setup-pack --help'` : `unknown command '${first}'${hint ? `; did you mean '${hint}'?` : `; run 'setup-pack --help' for the list`}`);
+    }
+    commandName = first;
+    const command = await entry.load();
+    const args = parseCommandArgs(command.spec, rest);
+    if (args.values.help) {
+      context.stdout.write(helpText(command.spec));
+      return EXIT.ok;
+    }
+    return await command.run(context, args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      context.stderr.write(`setup-pack${commandName ? ` ${commandName}` : ''}: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    const err = e as Error;
+    context.stderr.write(`setup-pack${commandName ? ` ${commandName}` : ''}: internal error: ${err?.stack ?? String(e)}\n`);
+    return EXIT.usage;
+  }
+}

@@ -1,0 +1,34 @@
+// A code frame: the lines around a position with a caret under the spot. Long lines (a minified
+// pack is one line) are cut to a window around the column.
+import type { Colors } from '../lib/color.js';
+
+const WIDTH = 100;
+
+export function codeFrame(text: string, line: number, column: number, endLine: number | undefined, endColumn: number | undefined, c: Colors, contextLines = 1): string {
+  const lines = text.split(/\r?\n/);
+  if (line < 1 || line > lines.length) return '';
+  const first = Math.max(1, line - contextLines);
+  const last = Math.min(lines.length, line + contextLines);
+  const gutter = String(last).length;
+  // Window of the target line, reused for its neighbours so columns line up.
+  const target = lines[line - 1];
+  let start = 0;
+  if (target.length > WIDTH && column > WIDTH - 20) start = Math.min(column - 1 - 30, target.length - WIDTH);
+  start = Math.max(0, start);
+  const cut = (s: string) => {
+    const body = s.slice(start, start + WIDTH).replace(/\t/g, ' ');
+    return (start > 0 ? '…' : '') + body + (s.length > start + WIDTH ? '…' : '');
+  };
+  const out: string[] = [];
+  for (let n = first; n <= last; n++) {
+    const mark = n === line ? c.red('>') : ' ';
+    out.push(`${mark} ${c.dim(`${String(n).padStart(gutter)} |`)} ${cut(lines[n - 1])}`);
+    if (n === line) {
+      const span = endLine === line && endColumn !== undefined && endColumn > column ? endColumn - column : 1;
+      const offset = column - 1 - start + (start > 0 ? 1 : 0);
+      const width = Math.max(1, Math.min(span, WIDTH - (column - 1 - start)));
+      out.push(`  ${c.dim(`${' '.repeat(gutter)} |`)} ${' '.repeat(Math.max(0, offset))}${c.red('^'.repeat(width))}`);
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,69 @@
+// What a run reports: one entry per file, with the file's text for code frames.
+import type { Diagnostic, RuleMeta } from '@setup-pack/core';
+
+export interface FileReport {
+  /** Path as shown to the user (relative to the working directory when inside it). */
+  path: string;
+  /** The file's text, for code frames (absent when the file could not be read). */
+  text?: string;
+  diagnostics: Diagnostic[];
+  /** Set when the file could not be read at all (exit code 2). */
+  readError?: string;
+}
+
+export interface ReportOptions {
+  cwd: string;
+  /** Metadata of every code that can appear, for SARIF rules. */
+  rules: readonly RuleMeta[];
+  toolVersion: string;
+  maxWarnings?: number;
+  /** Hide warnings and infos (they still count for --max-warnings). */
+  quiet?: boolean;
+}
+
+export interface Totals {
+  files: number;
+  filesWithProblems: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  unreadable: number;
+}
+
+export function totals(reports: readonly FileReport[]): Totals {
+  const t: Totals = { files: reports.length, filesWithProblems: 0, errors: 0, warnings: 0, infos: 0, unreadable: 0 };
+  for (const r of reports) {
+    if (r.readError) t.unreadable++;
+    if (r.diagnostics.length || r.readError) t.filesWithProblems++;
+    for (const d of r.diagnostics) {
+      if (d.severity === 'error') t.errors++;
+      else if (d.severity === 'warning') t.warnings++;
+      else t.infos++;
+    }
+  }
+  return t;
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The one-line summary every format ends with (in its own way). */
+export function summaryLine(t: Totals, maxWarnings?: number): string {
+  const parts = [plural(t.errors, 'error'), plural(t.warnings, 'warning')];
+  if (t.infos) parts.push(plural(t.infos, 'info'));
+  let line = `${parts.join(', ')} in ${plural(t.files, 'file')}`;
+  if (t.unreadable) line += `; ${plural(t.unreadable, 'file')} could not be read`;
+  if (maxWarnings !== undefined && t.warnings > maxWarnings) line += `; more warnings than --max-warnings ${maxWarnings}`;
+  return line;
+}
+
+/** Exit code of a validation run: 2 unreadable, 1 errors or too many warnings, 0 otherwise. */
+export function exitCodeOf(t: Totals, maxWarnings?: number): number {
+  if (t.unreadable) return 2;
+  if (t.errors) return 1;
+  if (maxWarnings !== undefined && t.warnings > maxWarnings) return 1;
+  return 0;
+}
+
+export function visible(r: FileReport, quiet?: boolean): Diagnostic[] {
+  return quiet ? r.diagnostics.filter((d) => d.severity === 'error') : r.diagnostics;
+}

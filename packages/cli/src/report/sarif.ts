@@ -1,0 +1,104 @@
+// SARIF 2.1.0 for code-scanning uploads. Fingerprints hash the rule, the file and the pointer
+// with array indices replaced by item keys and node ids, so they survive unrelated edits that
+// move lines or reorder items.
+import { createHash } from 'node:crypto';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic } from '@setup-pack/core';
+import { totals, visible, type FileReport, type ReportOptions } from './model.js';
+
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
+
+/** The pointer with array indices replaced by the element's key or id where it has one. */
+export function stablePath(value: unknown, pointer: string): string {
+  if (pointer === '') return '';
+  let cur: unknown = value;
+  let out = '';
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur) && /^\d+$/.test(token)) {
+      const el: unknown = cur[Number(token)];
+      const o = el !== null && typeof el === 'object' ? (el as Record<string, unknown>) : undefined;
+      out += typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;
+      cur = el;
+    } else {
+      out += `/${raw}`;
+      cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[token] : undefined;
+    }
+  }
+  return out;
+}
+
+function artifactUri(path: string, cwd: string): { uri: string; uriBaseId?: string } {
+  const abs = resolve(cwd, path);
+  const rel = relative(cwd, abs);
+  if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { uri: rel.split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  return { uri: pathToFileURL(abs).href };
+}
+
+export function formatSarif(reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions): string {
+  const rules = options.rules.map((r) => ({
+    id: r.code,
+    name: r.code.replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase()),
+    shortDescription: { text: r.description },
+    fullDescription: { text: r.description },
+    defaultConfiguration: { level: LEVEL[r.severity] },
+    help: { text: `${r.description} See docs/rules.md (${r.code}).` },
+  }));
+  const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
+  const results: unknown[] = [];
+  for (const r of reports) {
+    const artifactLocation = artifactUri(r.path, options.cwd);
+    const seen = new Map<string, number>();
+    for (const d of visible(r, options.quiet)) {
+      if (!ruleIndex.has(d.code)) {
+        ruleIndex.set(d.code, rules.length);
+        rules.push({ id: d.code, name: d.code, shortDescription: { text: d.code }, fullDescription: { text: d.code }, defaultConfiguration: { level: LEVEL[d.severity] }, help: { text: d.code } });
+      }
+      const path = stablePath(r.value, d.pointer);
+      const base = `${d.code}\u0000${artifactLocation.uri}\u0000${path}`;
+      const n = seen.get(base) ?? 0;
+      seen.set(base, n + 1);
+      results.push({
+        ruleId: d.code,
+        ruleIndex: ruleIndex.get(d.code),
+        level: LEVEL[d.severity],
+        message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
+        locations: [location(d, artifactLocation)],
+        ...(d.related?.length ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) } : {}),
+        partialFingerprints: { 'setupPackPath/v1': createHash('sha256').update(`${base}\u0000${n}`).digest('hex').slice(0, 32) },
+        properties: { pointer: d.pointer },
+      });
+    }
+  }
+  const t = totals(reports);
+  const cwdUri = pathToFileURL(options.cwd.endsWith(sep) ? options.cwd : options.cwd + sep).href;
+  const log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'setup-pack', semanticVersion: options.toolVersion, version: options.toolVersion, informationUri: 'https://setup-pack.dev/docs/cli', rules } },
+        originalUriBaseIds: { '%SRCROOT%': { uri: cwdUri } },
+        columnKind: 'utf16CodeUnits',
+        invocations: [
+          {
+            executionSuccessful: t.unreadable === 0,
+            toolExecutionNotifications: reports.filter((r) => r.readError).map((r) => ({ level: 'error', message: { text: r.readError! }, locations: [{ physicalLocation: { artifactLocation: artifactUri(r.path, options.cwd) } }] })),
+          },
+        ],
+        artifacts: reports.map((r) => ({ location: artifactUri(r.path, options.cwd) })),
+        results,
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+function location(d: Diagnostic, artifactLocation: { uri: string; uriBaseId?: string }) {
+  const region =
+    d.line !== undefined
+      ? { startLine: d.line, startColumn: d.column ?? 1, ...(d.endLine !== undefined ? { endLine: d.endLine, endColumn: d.endColumn ?? (d.column ?? 1) + 1 } : {}) }
+      : undefined;
+  return { physicalLocation: { artifactLocation, ...(region ? { region } : {}) }, logicalLocations: [{ fullyQualifiedName: d.pointer || '/', kind: 'element' }] };
+}

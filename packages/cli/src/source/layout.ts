@@ -1,0 +1,432 @@
+// The pack source folder: a layout that diffs well in git, and the compiler between it and a pack.
+//
+//   manifest.json                 top-level fields; item lists hold keys, in pack order
+//   automations/<key>.json        the automation document (the item's `document`)
+//   smart-lists/<key>.json        a smart list without its key
+//   pipelines/<key>.json          a pipeline without its key
+//   templates/<key>.json          a message template without key and body
+//   templates/<key>.html | .txt   its body, byte for byte (.txt for sms, .html otherwise)
+//   resources/<kind>.json         resources of one kind: [{ key, name, data }]
+//   assets.json                   asset metadata in order; `file` names a file under assets/
+//   assets/<file>                 the asset's bytes (build computes data, byteSize, sha256)
+//
+// Everything here works on an in-memory file map, so it is testable without a disk.
+import { createHash } from 'node:crypto';
+import { canonicalize, createSourceText, parseJsonText, parsePointer, toPointer, type Diagnostic } from '@setup-pack/core';
+import { stemsForKeys } from './names.js';
+
+/** Relative posix path → contents. */
+export type SourceFiles = Map<string, Uint8Array>;
+
+export const MANIFEST = 'manifest.json';
+export const ASSETS_INDEX = 'assets.json';
+
+/** Item kinds kept one file per item: pack field → folder. */
+const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
+type FolderKind = keyof typeof ITEM_FOLDERS;
+const KEYED_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'] as const;
+const RESOURCE_KINDS = new Set(['tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template']);
+/** Resources whose kind cannot name a file keep their `kind` field here. */
+const UNSORTED_RESOURCES = 'resources/_unsorted.json';
+
+/** Diagnostic codes the compiler itself reports (core's codes cover the built pack). */
+export const BUILD_RULES = [
+  { code: 'build/missing-file', severity: 'error', description: 'Every key listed in manifest.json has its source file.' },
+  { code: 'build/unlisted-file', severity: 'error', description: 'Every item file is listed in manifest.json, so nothing is left out by accident.' },
+  { code: 'build/manifest', severity: 'error', description: 'manifest.json is an object whose item lists are arrays of unique string keys.' },
+  { code: 'build/not-an-object', severity: 'error', description: 'An item source file holds a JSON object (resource files: an array of objects).' },
+  { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
+  { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
+  { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/.' },
+  { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
+] as const;
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const utf8 = new TextDecoder('utf-8');
+const encoder = new TextEncoder();
+const jsonFile = (value: unknown) => encoder.encode(JSON.stringify(value, null, 2) + '\n');
+
+function without(obj: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(obj)) if (!keys.includes(k)) Object.defineProperty(out, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+function isStrictBase64(s: string): boolean {
+  return s.length % 4 === 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// unpack
+
+export class UnpackError extends Error {}
+
+/** Splits a pack into source files. Throws UnpackError when items lack unique string keys. */
+export function unpackToFiles(input: unknown): SourceFiles {
+  if (!isObj(input)) throw new UnpackError('the file is not a pack: its top level is not a JSON object');
+  const pack = canonicalize(input);
+  const files: SourceFiles = new Map();
+  const problems: string[] = [];
+  for (const kind of [...KEYED_KINDS, 'assets'] as const) {
+    const list = pack[kind];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      problems.push(`${kind} is not an array`);
+      continue;
+    }
+    const seen = new Set<string>();
+    list.forEach((item, i) => {
+      if (!isObj(item) || typeof item.key !== 'string') problems.push(`${kind}[${i}] has no string key`);
+      else if (seen.has(item.key)) problems.push(`${kind}[${i}] repeats the key "${item.key}"`);
+      else seen.add(item.key);
+    });
+  }
+  if (problems.length) throw new UnpackError(`cannot unpack: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
+
+  // Build sets exportedAt, so the manifest leaves it out.
+  const manifest: Record<string, unknown> = {};
+  for (const k of Object.keys(pack)) {
+    if (k === 'exportedAt' || k === 'assets') continue;
+    const v = pack[k];
+    Object.defineProperty(manifest, k, { value: (KEYED_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
+  }
+  files.set(MANIFEST, jsonFile(manifest));
+
+  for (const kind of Object.keys(ITEM_FOLDERS) as FolderKind[]) {
+    const list = pack[kind] as Record<string, unknown>[] | undefined;
+    if (!list) continue;
+    const stems = stemsForKeys(list.map((i) => i.key as string));
+    list.forEach((item, i) => {
+      const base = `${ITEM_FOLDERS[kind]}/${stems[i]}`;
+      if (kind === 'automations') files.set(`${base}.json`, jsonFile(item.document));
+      else if (kind === 'messageTemplates' && typeof item.body === 'string') {
+        files.set(`${base}.json`, jsonFile(without(item, 'key', 'body')));
+        files.set(`${base}.${item.channel === 'sms' ? 'txt' : 'html'}`, encoder.encode(item.body));
+      } else files.set(`${base}.json`, jsonFile(without(item, 'key')));
+    });
+  }
+
+  const resources = pack.resources as Record<string, unknown>[] | undefined;
+  if (resources) {
+    const groups = new Map<string, Record<string, unknown>[]>();
+    for (const r of resources) {
+      const sorted = typeof r.kind === 'string' && RESOURCE_KINDS.has(r.kind);
+      const file = sorted ? `resources/${r.kind as string}.json` : UNSORTED_RESOURCES;
+      if (!groups.has(file)) groups.set(file, []);
+      groups.get(file)!.push(sorted ? without(r, 'kind') : r);
+    }
+    for (const [file, list] of groups) files.set(file, jsonFile(list));
+  }
+
+  const assets = pack.assets as Record<string, unknown>[] | undefined;
+  if (assets) {
+    const used = new Set<string>();
+    const entries = assets.map((a) => {
+      if (typeof a.data !== 'string' || !isStrictBase64(a.data)) return a;
+      const bytes = Buffer.from(a.data, 'base64');
+      // Only when the recorded hash and size match: otherwise keep them, so nothing is lost.
+      if (a.sha256 !== createHash('sha256').update(bytes).digest('hex') || a.byteSize !== bytes.length) return a;
+      const fromName = typeof a.fileName === 'string' ? stemsForKeys([a.fileName])[0] : '';
+      let name = fromName && !used.has(fromName.toLowerCase()) ? fromName : `${stemsForKeys([a.key as string])[0]}${fromName ? '-' + fromName : ''}`;
+      for (let n = 2; used.has(name.toLowerCase()); n++) name = `${n}-${name}`;
+      used.add(name.toLowerCase());
+      files.set(`assets/${name}`, bytes);
+      const entry: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(without(a, 'data', 'byteSize', 'sha256'))) {
+        entry[k] = v;
+        if (k === 'fileName') entry.file = name;
+      }
+      if (!('file' in entry)) entry.file = name;
+      return entry;
+    });
+    files.set(ASSETS_INDEX, jsonFile(entries));
+  }
+  return files;
+}
+
+// ---------------------------------------------------------------------------------------------
+// build
+
+/** Where a value of the built pack came from: a source file and a pointer inside it. */
+export interface SourceLocation {
+  file: string;
+  /** Pointer inside the file when it is JSON; undefined for a body or asset file. */
+  pointer?: string;
+}
+
+export interface SourceDiagnostic extends Diagnostic {
+  file: string;
+}
+
+export interface BuildOptions {
+  /** exportedAt of the built pack (an RFC 3339 timestamp). */
+  exportedAt: string;
+}
+
+export interface BuildResult {
+  /** The built pack (canonical key order); absent when the sources could not be read. */
+  pack?: Record<string, unknown>;
+  /** Problems of the folder itself, positioned in its files. */
+  diagnostics: SourceDiagnostic[];
+  /** Maps a pointer of the built pack to its source. */
+  locate(packPointer: string): SourceLocation;
+}
+
+type Origin =
+  | { type: 'document'; file: string; manifestPointer: string }
+  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string }
+  | { type: 'resource'; file: string; index: number; manifestPointer: string }
+  | { type: 'asset'; index: number; file?: string };
+
+export function buildFromFiles(files: SourceFiles, options: BuildOptions): BuildResult {
+  const diagnostics: SourceDiagnostic[] = [];
+  const texts = new Map<string, ReturnType<typeof createSourceText>>();
+  const report = (file: string, pointer: string, code: (typeof BUILD_RULES)[number]['code'], message: string, hint?: string) => {
+    const meta = BUILD_RULES.find((r) => r.code === code)!;
+    const d: SourceDiagnostic = { file, code, severity: meta.severity, message, pointer, ...(hint ? { hint } : {}) };
+    const src = texts.get(file);
+    const pos = src?.locate(pointer);
+    if (pos) Object.assign(d, pos);
+    diagnostics.push(d);
+  };
+  /** Reads and parses a JSON source file; syntax problems become diagnostics of that file. */
+  const readJson = (file: string): { ok: true; value: unknown } | { ok: false } => {
+    const bytes = files.get(file);
+    if (!bytes) return { ok: false };
+    const parsed = parseJsonText(utf8.decode(bytes));
+    texts.set(file, parsed.source);
+    for (const d of parsed.diagnostics) diagnostics.push({ ...d, file });
+    return parsed.value === undefined || parsed.diagnostics.some((d) => d.severity === 'error') ? { ok: false } : { ok: true, value: parsed.value };
+  };
+
+  const origins = new Map<string, Origin[]>();
+  const locate = (packPointer: string): SourceLocation => locateIn(packPointer, origins);
+  const fail = (): BuildResult => ({ diagnostics, locate });
+
+  if (!files.has(MANIFEST)) {
+    diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message: `The folder has no ${MANIFEST}; it is not a pack source folder (create one with setup-pack new).`, pointer: '' });
+    return fail();
+  }
+  const m = readJson(MANIFEST);
+  if (!m.ok) return fail();
+  if (!isObj(m.value)) {
+    report(MANIFEST, '', 'build/manifest', `${MANIFEST} must be a JSON object with the pack's top-level fields.`);
+    return fail();
+  }
+  const manifest = m.value;
+  const pack: Record<string, unknown> = {};
+  const put = (k: string, v: unknown) => Object.defineProperty(pack, k, { value: v, enumerable: true, writable: true, configurable: true });
+  const claimed = new Set<string>([MANIFEST]);
+
+  /** The manifest's list of keys for a kind, with problems reported. */
+  const keysOf = (kind: string): string[] | undefined => {
+    const list = manifest[kind];
+    if (list === undefined) return undefined;
+    if (!Array.isArray(list)) {
+      report(MANIFEST, `/${kind}`, 'build/manifest', `"${kind}" in ${MANIFEST} must be an array of item keys.`);
+      return undefined;
+    }
+    const seen = new Set<string>();
+    const keys: string[] = [];
+    list.forEach((k, i) => {
+      if (typeof k !== 'string') report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `Entries of "${kind}" in ${MANIFEST} are item keys (strings).`);
+      else if (seen.has(k)) report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `The key "${k}" is listed twice in "${kind}".`);
+      else {
+        seen.add(k);
+        keys.push(k);
+      }
+    });
+    return keys;
+  };
+
+  for (const k of Object.keys(manifest)) {
+    if (k === 'assets') {
+      report(MANIFEST, '/assets', 'build/manifest', `Assets are described in ${ASSETS_INDEX}, not in ${MANIFEST}.`);
+      continue;
+    }
+    if ((KEYED_KINDS as readonly string[]).includes(k)) {
+      put(k, []); // filled below, keeping the manifest's field order
+      continue;
+    }
+    put(k, manifest[k]);
+  }
+
+  for (const kind of Object.keys(ITEM_FOLDERS) as FolderKind[]) {
+    const keys = keysOf(kind);
+    const folder = ITEM_FOLDERS[kind];
+    if (!keys) {
+      delete pack[kind];
+      continue;
+    }
+    const stems = stemsForKeys(keys);
+    const items: unknown[] = [];
+    const kindOrigins: Origin[] = [];
+    keys.forEach((key, i) => {
+      const manifestPointer = `/${kind}/${(manifest[kind] as unknown[]).indexOf(key)}`;
+      const file = `${folder}/${stems[i]}.json`;
+      claimed.add(file);
+      if (!files.has(file)) {
+        report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
+        return;
+      }
+      const r = readJson(file);
+      if (!r.ok) return;
+      if (kind === 'automations') {
+        items.push({ key, document: r.value });
+        kindOrigins.push({ type: 'document', file, manifestPointer });
+        return;
+      }
+      if (!isObj(r.value)) {
+        report(file, '', 'build/not-an-object', `${file} must hold a JSON object.`);
+        return;
+      }
+      if ('key' in r.value && r.value.key !== key) report(file, '/key', 'build/key-mismatch', `The key in this file ("${String(r.value.key)}") differs from the manifest's "${key}".`, 'Remove "key" from the file; the manifest and the file name give it.');
+      const item: Record<string, unknown> = { key, ...without(r.value, 'key') };
+      const origin: Origin = { type: 'object', file, manifestPointer };
+      if (kind === 'messageTemplates') {
+        const bodies = ['html', 'txt'].map((ext) => `${folder}/${stems[i]}.${ext}`).filter((f) => files.has(f));
+        bodies.forEach((f) => claimed.add(f));
+        if (bodies.length > 1 || (bodies.length === 1 && 'body' in r.value)) {
+          report(file, 'body' in r.value ? '/body' : '', 'build/duplicate-body', `The template "${key}" has its body in ${[...bodies, ...('body' in r.value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
+        } else if (bodies.length === 1) {
+          item.body = utf8.decode(files.get(bodies[0])!);
+          origin.bodyFile = bodies[0];
+        }
+      }
+      items.push(item);
+      kindOrigins.push(origin);
+    });
+    put(kind, items);
+    origins.set(kind, kindOrigins);
+  }
+
+  // Resources: grouped by kind, ordered by the manifest.
+  const resourceKeys = keysOf('resources');
+  const found = new Map<string, { value: Record<string, unknown>; file: string; index: number }>();
+  for (const [file] of files) {
+    if (!/^resources\/[^/]+\.json$/.test(file)) continue;
+    claimed.add(file);
+    const r = readJson(file);
+    if (!r.ok) continue;
+    if (!Array.isArray(r.value)) {
+      report(file, '', 'build/not-an-object', `${file} must hold an array of resources.`);
+      continue;
+    }
+    const kindFromName = file === UNSORTED_RESOURCES ? undefined : file.slice('resources/'.length, -'.json'.length);
+    r.value.forEach((entry, index) => {
+      if (!isObj(entry) || typeof entry.key !== 'string') {
+        report(file, `/${index}`, 'build/not-an-object', `Each resource in ${file} is an object with a string "key".`);
+        return;
+      }
+      if (found.has(entry.key)) {
+        report(file, `/${index}/key`, 'build/manifest', `The resource key "${entry.key}" also appears in ${found.get(entry.key)!.file}.`);
+        return;
+      }
+      const value = kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
+      found.set(entry.key, { value, file, index });
+    });
+  }
+  if (resourceKeys) {
+    const kindOrigins: Origin[] = [];
+    const items: unknown[] = [];
+    resourceKeys.forEach((key) => {
+      const manifestPointer = `/resources/${(manifest.resources as unknown[]).indexOf(key)}`;
+      const f = found.get(key);
+      if (!f) {
+        report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the resource "${key}" but no resources/<kind>.json file defines it.`, `Add { "key": "${key}", "name": "…" } to resources/<kind>.json or remove it from "resources".`);
+        return;
+      }
+      items.push(f.value);
+      kindOrigins.push({ type: 'resource', file: f.file, index: f.index, manifestPointer });
+    });
+    put('resources', items);
+    origins.set('resources', kindOrigins);
+  }
+  for (const [key, f] of found) {
+    if (!resourceKeys?.includes(key)) report(f.file, `/${f.index}`, 'build/unlisted-file', `The resource "${key}" is not listed in ${MANIFEST}'s "resources", so it would be left out.`, `Add "${key}" to "resources" in ${MANIFEST}, or delete it.`);
+  }
+
+  // Assets.
+  const assetFiles = new Set<string>();
+  if (files.has(ASSETS_INDEX)) {
+    claimed.add(ASSETS_INDEX);
+    const r = readJson(ASSETS_INDEX);
+    if (r.ok && !Array.isArray(r.value)) report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
+    else if (r.ok) {
+      const kindOrigins: Origin[] = [];
+      const assets: unknown[] = [];
+      (r.value as unknown[]).forEach((entry, index) => {
+        if (!isObj(entry) || !('file' in entry)) {
+          assets.push(entry);
+          kindOrigins.push({ type: 'asset', index });
+          return;
+        }
+        const rel = entry.file;
+        if (typeof rel !== 'string' || rel === '' || rel.split('/').some((s) => s === '..' || s === '.' || s === '') || rel.startsWith('/') || rel.includes('\\')) {
+          report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" is a path inside assets/, such as "logo.png".`);
+          return;
+        }
+        const path = `assets/${rel}`;
+        assetFiles.add(path);
+        const bytes = files.get(path);
+        if (!bytes) {
+          report(ASSETS_INDEX, `/${index}/file`, 'build/missing-file', `The asset file ${path} does not exist.`);
+          return;
+        }
+        const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        assets.push({ ...without(entry, 'file'), byteSize: buf.length, sha256: createHash('sha256').update(buf).digest('hex'), data: buf.toString('base64') });
+        kindOrigins.push({ type: 'asset', index, file: path });
+      });
+      put('assets', assets);
+      origins.set('assets', kindOrigins);
+    }
+  }
+  for (const [file] of files) {
+    const base = file.split('/').pop()!;
+    if (base.startsWith('.')) continue;
+    if (file.startsWith('assets/')) {
+      if (!assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
+      continue;
+    }
+    const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
+    if (folder && !claimed.has(file)) diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.` });
+  }
+
+  put('exportedAt', options.exportedAt);
+  if (diagnostics.some((d) => d.severity === 'error')) return { pack: canonicalize(pack), diagnostics, locate };
+  return { pack: canonicalize(pack), diagnostics, locate };
+}
+
+function locateIn(packPointer: string, origins: Map<string, Origin[]>): SourceLocation {
+  let tokens: string[];
+  try {
+    tokens = parsePointer(packPointer);
+  } catch {
+    return { file: MANIFEST, pointer: '' };
+  }
+  const [kind, indexToken, field, ...rest] = tokens;
+  const list = kind === undefined ? undefined : origins.get(kind);
+  if (!list || indexToken === undefined) {
+    if (kind === 'assets' && origins.has('assets')) return { file: ASSETS_INDEX, pointer: '' };
+    if (kind === 'exportedAt') return { file: MANIFEST, pointer: '' };
+    return { file: MANIFEST, pointer: packPointer };
+  }
+  const origin = list[Number(indexToken)];
+  if (!origin) return { file: MANIFEST, pointer: `/${kind}` };
+  const inner = (tokensAfter: string[]) => toPointer(tokensAfter);
+  switch (origin.type) {
+    case 'document':
+      if (field === 'document') return { file: origin.file, pointer: inner(rest) };
+      return { file: MANIFEST, pointer: origin.manifestPointer };
+    case 'object':
+      if (field === 'key' || field === undefined) return field === 'key' ? { file: MANIFEST, pointer: origin.manifestPointer } : { file: origin.file, pointer: '' };
+      if (field === 'body' && origin.bodyFile) return { file: origin.bodyFile };
+      return { file: origin.file, pointer: inner([field, ...rest]) };
+    case 'resource':
+      if (field === 'kind') return { file: origin.file, pointer: `/${origin.index}` };
+      return { file: origin.file, pointer: inner([String(origin.index), ...(field === undefined ? [] : [field]), ...rest]) };
+    case 'asset':
+      if (origin.file && (field === 'data' || field === 'byteSize' || field === 'sha256')) return { file: ASSETS_INDEX, pointer: `/${origin.index}/file` };
+      return { file: ASSETS_INDEX, pointer: inner([String(origin.index), ...(field === undefined ? [] : [field]), ...rest]) };
+  }
+}
