@@ -1,1 +1,16 @@
-export {};
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import '@xyflow/react/dist/style.css';
+import './styles.css';
+import { App } from './ui/App.js';
+import { EditorStore } from './model/store.js';
+
+const store = new EditorStore();
+// Exposed for the end-to-end tests and the benchmark, which drive and inspect the editor.
+(window as unknown as { __editor: EditorStore }).__editor = store;
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App store={store} />
+  </StrictMode>,
+);

@@ -202,3 +202,21 @@ describe('autosave and new packs', () => {
     expect(validatePack(newPack('6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12')).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });
+
+describe('visual diff', () => {
+  it('marks added, removed and changed nodes, and a moved node is not a change', async () => {
+    const { comparePacks, mergedAutomation } = await import('./diffview.js');
+    const oldPack = JSON.parse(text('releases/buyer-lead-1.0.0.json')) as PackValue;
+    const newPack = JSON.parse(text('releases/buyer-lead-1.1.0.json')) as PackValue;
+    const diff = comparePacks(oldPack, newPack);
+    expect(diff.items.length).toBeGreaterThan(0);
+    const changed = diff.items.find((i) => i.kind === 'automations' && i.change === 'changed');
+    expect(changed).toBeDefined();
+    const merged = mergedAutomation(oldPack, newPack, changed!);
+    expect(merged.marks.size).toBeGreaterThan(0);
+    for (const [id, mark] of merged.marks) if (mark !== 'removed') expect(nodesOf(merged.doc).some((n) => n.id === id)).toBe(true);
+    // Moving every node of the new release changes nothing in the diff.
+    const moved = updateDocument(oldPack, 0, (d) => ({ ...d, graph: { ...(d.graph as Obj), nodes: nodesOf(d).map((n) => ({ ...n, position: { x: 999, y: 999 } })) } }));
+    expect(comparePacks(oldPack, moved).items).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+// The visual diff of two releases, on core's diffPacks: per-automation merged graphs (new
+// graph plus removed nodes/edges from the old one) with a mark per node and edge.
+import { diffPacks, type ItemChange, type Pack, type PackDiff } from '@setup-pack/core';
+import { asObj, str, type Obj } from './json.js';
+import { edgesOf, nodesOf, withGraph } from './graph.js';
+import { items, type PackValue } from './pack.js';
+
+export type Mark = 'added' | 'removed' | 'changed';
+
+export function comparePacks(oldPack: PackValue, newPack: PackValue): PackDiff {
+  return diffPacks(oldPack as unknown as Pack, newPack as unknown as Pack);
+}
+
+export interface MergedGraph {
+  doc: Obj;
+  marks: Map<string, Mark>;
+  edgeMarks: Map<string, Mark>;
+}
+
+const byKey = (pack: PackValue, key: string) => items(pack, 'automations').find((a) => a.key === key);
+
+/** One automation as a graph showing both releases: what the new one has, plus what it lost. */
+export function mergedAutomation(oldPack: PackValue, newPack: PackValue, change: ItemChange): MergedGraph {
+  const oldDoc = asObj(byKey(oldPack, change.key)?.document);
+  const newDoc = asObj(byKey(newPack, change.key)?.document);
+  const marks = new Map<string, Mark>();
+  const edgeMarks = new Map<string, Mark>();
+  if (change.change === 'added') {
+    for (const n of nodesOf(newDoc)) marks.set(str(n.id), 'added');
+    for (const e of edgesOf(newDoc)) edgeMarks.set(str(e.id), 'added');
+    return { doc: newDoc, marks, edgeMarks };
+  }
+  if (change.change === 'removed') {
+    for (const n of nodesOf(oldDoc)) marks.set(str(n.id), 'removed');
+    for (const e of edgesOf(oldDoc)) edgeMarks.set(str(e.id), 'removed');
+    return { doc: oldDoc, marks, edgeMarks };
+  }
+  for (const n of change.automation?.nodes ?? []) marks.set(n.id, n.change);
+  for (const e of change.automation?.edges ?? []) edgeMarks.set(e.id, e.change);
+  const newIds = new Set(nodesOf(newDoc).map((n) => str(n.id)));
+  const removedNodes = nodesOf(oldDoc).filter((n) => marks.get(str(n.id)) === 'removed' && !newIds.has(str(n.id)));
+  const nodes = [...nodesOf(newDoc), ...removedNodes];
+  const present = new Set(nodes.map((n) => str(n.id)));
+  const newEdgeIds = new Set(edgesOf(newDoc).map((e) => str(e.id)));
+  const removedEdges = edgesOf(oldDoc).filter((e) => edgeMarks.get(str(e.id)) === 'removed' && !newEdgeIds.has(str(e.id)) && present.has(str(e.source)) && present.has(str(e.target)));
+  return { doc: withGraph(newDoc, nodes, [...edgesOf(newDoc), ...removedEdges]), marks, edgeMarks };
+}

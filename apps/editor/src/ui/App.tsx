@@ -1,0 +1,295 @@
+// The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
+// State lives in EditorStore (model/); this file wires it to the components.
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
+import { validatePack, type Diagnostic } from '@setup-pack/core';
+import type { EditorStore } from '../model/store.js';
+import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
+import { editGraph } from '../model/actions.js';
+import { indexFindings, locate } from '../model/findings.js';
+import { exportFileName, serializePack } from '../model/serialize.js';
+import { clearDraft, loadDraft, saveDraft } from '../model/autosave.js';
+import { canRedo, canUndo } from '../model/history.js';
+import type { Obj } from '../model/json.js';
+import { useValidation } from './useValidation.js';
+import { Canvas } from './Canvas.js';
+import { Sidebar } from './Sidebar.js';
+import { AutomationInspector } from './Inspector.js';
+import { DiagnosticsPanel } from './DiagnosticsPanel.js';
+import { AssetEditor, PackFields, PipelineEditor, ResourceEditor, SmartListEditor, TemplateEditor } from './ItemEditors.js';
+import { DiffView, type Release } from './DiffView.js';
+
+const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : `${t.kind}/${t.index}`);
+
+/** Parses pack text; returns the value or the first problem that stops editing. */
+function parsePackText(text: string): { value?: PackValue; error?: string } {
+  const r = validatePack(text);
+  const v = r.value;
+  if (v === undefined || v === null || typeof v !== 'object' || Array.isArray(v)) {
+    const first = r.diagnostics[0];
+    return { error: first ? `${first.message}${first.line ? ` (line ${first.line})` : ''}` : 'Not a pack.' };
+  }
+  return { value: v as PackValue };
+}
+
+export function App({ store }: { store: EditorStore }) {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const pack = state.history.present;
+  const target = state.target;
+  const validation = useValidation(pack);
+  const findings = useMemo(() => indexFindings(validation.pack ?? pack, validation.diagnostics), [validation, pack]);
+  const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
+  const [focus, setFocus] = useState<{ nodeId: string; seq: number }>();
+  const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
+  const [banner, setBanner] = useState<string>();
+  const [dragging, setDragging] = useState(false);
+  const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean }>({ open: false });
+  const [notice, setNotice] = useState<string>();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const canvasSeq = useRef(0);
+
+  const notify = useCallback((text: string) => {
+    setNotice(text);
+    setTimeout(() => setNotice((n) => (n === text ? undefined : n)), 3500);
+  }, []);
+
+  const openText = useCallback(
+    (text: string, source: string) => {
+      const r = parsePackText(text);
+      if (!r.value) return notify(`Cannot open ${source}: ${r.error}`);
+      canvasSeq.current++;
+      store.open(r.value, source, text);
+      setSelection({ nodes: [], edges: [] });
+      setBanner(undefined);
+    },
+    [store, notify],
+  );
+
+  const openUrl = useCallback(
+    async (url: string) => {
+      try {
+        const res = await fetch(url);
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        openText(await res.text(), url);
+      } catch (e) {
+        notify(`Cannot load ${url}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    },
+    [openText, notify],
+  );
+
+  // Startup: unsaved work wins over ?pack= (nothing lost on reload); ?old=&new= opens a diff.
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const draft = loadDraft(localStorage);
+    if (draft?.dirty) {
+      store.open(draft.pack, draft.source ?? 'restored draft', undefined, { dirty: true });
+      if (draft.originText !== undefined) store.getState().origin = undefined;
+      setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
+    } else if (params.get('pack')) void openUrl(params.get('pack')!);
+    else if (draft) store.open(draft.pack, draft.source ?? 'restored draft', draft.originText);
+    const oldUrl = params.get('old');
+    const newUrl = params.get('new');
+    if (oldUrl && newUrl) {
+      void Promise.all([oldUrl, newUrl].map((u) => fetch(u).then((r) => r.text()))).then(([a, b]) => {
+        const pa = parsePackText(a!);
+        const pb = parsePackText(b!);
+        if (pa.value && pb.value) setDiff({ old: { pack: pa.value, name: oldUrl }, new: { pack: pb.value, name: newUrl }, open: true });
+      });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Autosave (debounced) and the unsaved-changes warning.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      const s = store.getState();
+      if (!saveDraft(localStorage, { savedAt: new Date().toISOString(), pack: s.history.present, originText: s.origin?.value === s.history.present ? s.origin.text : undefined, source: s.source, dirty: store.dirty })) notify('Autosave failed: browser storage is full.');
+    }, 300);
+    return () => clearTimeout(t);
+  }, [pack, store, notify, state.savedPack]);
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (!store.dirty) return;
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [store]);
+
+  const doExport = useCallback(() => {
+    const p = store.pack;
+    const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
+    if (errors > 0 && !confirm(`The pack has ${errors} error${errors > 1 ? 's' : ''}. Export anyway?`)) return;
+    const text = serializePack(p, store.getState().origin);
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    a.download = exportFileName(p);
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    store.markSaved();
+  }, [store]);
+
+  const newPackAction = () => {
+    if (store.dirty && !confirm('Discard unsaved changes and start a new pack?')) return;
+    canvasSeq.current++;
+    store.open(newPack(), 'new pack');
+  };
+
+  // Global keys: undo/redo, export, open.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (!mod) return;
+      const t = e.target as HTMLElement | null;
+      const inText = !!t && (t.isContentEditable || /^(INPUT|TEXTAREA)$/.test(t.tagName));
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !inText) (e.preventDefault(), e.shiftKey ? store.redo() : store.undo());
+      else if (key === 'y' && !inText) (e.preventDefault(), store.redo());
+      else if (key === 's') (e.preventDefault(), doExport());
+      else if (key === 'o') (e.preventDefault(), fileInput.current?.click());
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, doExport]);
+
+  const select = (t: Target) => {
+    store.select(t);
+    setSelection({ nodes: [], edges: [] });
+  };
+
+  const pickDiagnostic = (d: Diagnostic) => {
+    const loc = locate(pack, d.pointer);
+    if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
+    if (loc.nodeId) setFocus({ nodeId: loc.nodeId, seq: Date.now() });
+    setFieldFocus({ path: loc.path, seq: Date.now() });
+  };
+
+  // Focus the field a clicked diagnostic points at (the longest matching data-path).
+  useEffect(() => {
+    if (!fieldFocus) return;
+    const t = setTimeout(() => {
+      for (let n = fieldFocus.path.length; n > 0; n--) {
+        const el = document.querySelector<HTMLElement>(`.inspector [data-path="${CSS.escape(fieldFocus.path.slice(0, n).join('/'))}"], .editor-pane [data-path="${CSS.escape(fieldFocus.path.slice(0, n).join('/'))}"]`);
+        if (el) {
+          el.focus();
+          el.scrollIntoView({ block: 'center' });
+          return;
+        }
+      }
+    }, 80);
+    return () => clearTimeout(t);
+  }, [fieldFocus]);
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) void file.text().then((t) => openText(t, file.name));
+  };
+
+  const automationIndex = target.kind === 'automations' ? target.index : -1;
+  const doc = automationIndex >= 0 ? documentOf(pack, automationIndex) : undefined;
+  const editDoc = useCallback(
+    (fn: (d: Obj) => Obj, coalesce?: string) => store.commit((p) => editGraph(p, automationIndex, fn), coalesce ? `a${automationIndex}:${coalesce}` : undefined),
+    [store, automationIndex],
+  );
+  const editItem = (fn: (i: Obj) => Obj, coalesce?: string) => {
+    if (target.kind === 'pack') store.commit(fn, coalesce ? `pack:${coalesce}` : undefined);
+    else store.commit((p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn), coalesce ? `${targetKey(target)}:${coalesce}` : undefined);
+  };
+  const item = target.kind === 'pack' ? undefined : items(pack, target.kind)[target.index];
+  const onSelection = useCallback((nodes: string[], edges: string[]) => setSelection({ nodes, edges }), []);
+
+  const openRelease = (which: 'old' | 'new') => async (file: File | undefined) => {
+    if (!file) return;
+    const r = parsePackText(await file.text());
+    if (!r.value) return notify(`Cannot open ${file.name}: ${r.error}`);
+    setDiff((d) => ({ ...d, [which]: { pack: r.value!, name: file.name } }));
+  };
+
+  return (
+    <div className="app" onDragOver={(e) => (e.preventDefault(), setDragging(true))} onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)} onDrop={onDrop}>
+      <header className="toolbar" role="toolbar" aria-label="Editor">
+        <span className="title">Setup Pack editor</span>
+        <span className="source" title={state.source}>
+          {state.source}
+          {store.dirty && <span className="dirty" aria-label="Unsaved changes"> ● unsaved</span>}
+        </span>
+        <button onClick={newPackAction}>New pack</button>
+        <button onClick={() => fileInput.current?.click()} aria-label="Open pack file">Open…</button>
+        <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Pack file" data-testid="open-file" onChange={(e) => {
+          const f = e.target.files?.[0];
+          if (f) void f.text().then((t) => openText(t, f.name));
+          e.target.value = '';
+        }} />
+        <button onClick={() => store.undo()} disabled={!canUndo(state.history)} aria-label="Undo" title="Undo (Ctrl+Z)">↶ Undo</button>
+        <button onClick={() => store.redo()} disabled={!canRedo(state.history)} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">↷ Redo</button>
+        <button onClick={() => setDiff((d) => ({ ...d, open: !d.open, new: d.new ?? { pack, name: 'current pack' } }))} aria-pressed={diff.open}>Compare releases</button>
+        <button className="primary" onClick={doExport} aria-label="Export pack" title="Export (Ctrl+S)">Export</button>
+      </header>
+      {banner && (
+        <div className="banner" role="status">
+          {banner}
+          <button onClick={() => setBanner(undefined)}>OK</button>
+          <button onClick={() => {
+            clearDraft(localStorage);
+            location.reload();
+          }}>Discard and reload</button>
+        </div>
+      )}
+      {diff.open ? (
+        diff.old && diff.new ? (
+          <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false }))} />
+        ) : (
+          <div className="editor-pane">
+            <h2>Compare two releases</h2>
+            <label htmlFor="old-release">Old release</label>
+            <input id="old-release" type="file" accept=".json" onChange={(e) => void openRelease('old')(e.target.files?.[0])} />
+            <label htmlFor="new-release">New release ({diff.new?.name ?? 'choose a file'})</label>
+            <input id="new-release" type="file" accept=".json" onChange={(e) => void openRelease('new')(e.target.files?.[0])} />
+            <p><button onClick={() => setDiff((d) => ({ ...d, open: false }))}>Back to editor</button></p>
+          </div>
+        )
+      ) : (
+        <div className="body">
+          <Sidebar pack={pack} target={target} findings={findings} select={select} commit={(fn) => store.commit(fn)} />
+          <main className="main" aria-label="Editor">
+            {doc ? (
+              <Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} />
+            ) : target.kind === 'pack' ? (
+              <PackFields pack={pack} edit={editItem} />
+            ) : !item ? (
+              <p className="empty">Nothing selected.</p>
+            ) : target.kind === 'messageTemplates' ? (
+              <TemplateEditor item={item} edit={editItem} />
+            ) : target.kind === 'smartLists' ? (
+              <SmartListEditor item={item} edit={editItem} />
+            ) : target.kind === 'pipelines' ? (
+              <PipelineEditor item={item} edit={editItem} />
+            ) : target.kind === 'resources' ? (
+              <ResourceEditor item={item} edit={editItem} />
+            ) : (
+              <AssetEditor item={item} edit={editItem} notify={notify} />
+            )}
+            {notice && <div className="notice" role="status">{notice}</div>}
+          </main>
+          <aside className="inspector" aria-label="Inspector">
+            {doc && item ? (
+              <AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} />
+            ) : (
+              <div>
+                <h2>Keyboard</h2>
+                <p className="help">/ add block · Delete remove · Ctrl+C/V copy/paste · Ctrl+D duplicate · Ctrl+A select all · arrows move between blocks · Ctrl+Z/Shift+Z undo/redo · Ctrl+S export</p>
+              </div>
+            )}
+          </aside>
+        </div>
+      )}
+      <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={pickDiagnostic} />
+      {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
+    </div>
+  );
+}

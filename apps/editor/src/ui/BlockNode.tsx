@@ -1,0 +1,46 @@
+// One block on the canvas: styled by group, catalog label, one-line config summary, handles
+// per kind (labelled unless `next`), and error/warning badges.
+import { memo } from 'react';
+import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
+
+export interface BlockData extends Record<string, unknown> {
+  kind: string;
+  label: string;
+  group: string;
+  summary: string;
+  handles: string[];
+  isTrigger: boolean;
+  errors: number;
+  warnings: number;
+  diff?: 'added' | 'removed' | 'changed';
+}
+
+export type BlockNodeType = Node<BlockData, 'block'>;
+
+export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNodeType>) {
+  const n = data.handles.length;
+  return (
+    <div className={`block ${data.group}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${id})`}>
+      {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${id}`} />}
+      <div className="group">{data.group} · {id}</div>
+      <div className="label">{data.label}</div>
+      {data.summary && <div className="summary">{data.summary}</div>}
+      <div className="badges">
+        {data.errors > 0 && <span className="badge error" aria-label={`${data.errors} errors`}>{data.errors}</span>}
+        {data.warnings > 0 && <span className="badge warning" aria-label={`${data.warnings} warnings`}>{data.warnings}</span>}
+        {data.diff && <span className={`badge ${data.diff === 'added' ? 'count' : 'warning'}`}>{data.diff}</span>}
+      </div>
+      {data.handles.map((h, i) => {
+        const left = `${((i + 1) / (n + 1)) * 100}%`;
+        return (
+          <div key={h}>
+            <Handle type="source" id={h} position={Position.Bottom} style={{ left }} aria-label={`Output ${h} of ${id}`} />
+            {h !== 'next' && <span className="handle-label" style={{ left }}>{h}</span>}
+          </div>
+        );
+      })}
+    </div>
+  );
+});
+
+export const nodeTypes = { block: BlockNode };

@@ -1,0 +1,258 @@
+// The automation canvas: a thin React Flow view over the model's graph functions. Every edit
+// goes through `edit` (one undoable step); dragging is local until the drag ends.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow,
+  type Connection, type Edge, type FinalConnectionState, type OnSelectionChangeParams,
+} from '@xyflow/react';
+import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodesOf, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
+import { tidyUp } from '../model/layout.js';
+import { neighbour, type Direction } from '../model/navigation.js';
+import type { FindingIndex } from '../model/findings.js';
+import type { Obj } from '../model/json.js';
+import { nodeTypes, type BlockNodeType } from './BlockNode.js';
+import { buildEdges, buildNodes, type DiffMark } from './flow.js';
+import { Palette } from './Palette.js';
+
+export interface CanvasProps {
+  doc: Obj;
+  automation: number;
+  findings?: FindingIndex;
+  /** Applies one undoable edit to the document; absent for a read-only canvas (diff view). */
+  edit?: (fn: (doc: Obj) => Obj) => void;
+  onSelection?: (nodes: string[], edges: string[]) => void;
+  focus?: { nodeId: string; seq: number };
+  diff?: ReadonlyMap<string, DiffMark>;
+  edgeDiff?: ReadonlyMap<string, DiffMark>;
+  notify?: (text: string) => void;
+}
+
+// Shared by every canvas, so blocks copied in one automation paste into another.
+let clipboard: Clipboard | undefined;
+
+const inField = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+
+function Flow(props: CanvasProps) {
+  const { doc, automation, findings, diff, edgeDiff, edit } = props;
+  const readOnly = !edit;
+  const flow = useReactFlow();
+  const [nodes, setNodes, onNodesChange] = useNodesState<BlockNodeType>(buildNodes(doc, automation, findings, diff));
+  const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>(buildEdges(doc, automation, findings, edgeDiff));
+  const [palette, setPalette] = useState<{ at: XY; from?: { source: string; handle: string } } | null>(null);
+  const pendingSelect = useRef<string[] | null>(null);
+  const docRef = useRef(doc);
+  docRef.current = doc;
+  const nodesRef = useRef(nodes);
+  nodesRef.current = nodes;
+  const edgesRef = useRef(edges);
+  edgesRef.current = edges;
+  const pasteCount = useRef(0);
+
+  // Rebuild from the pack whenever it (or its findings) change, keeping selection and measurements.
+  useEffect(() => {
+    const built = buildNodes(doc, automation, findings, diff);
+    const select = pendingSelect.current ? new Set(pendingSelect.current) : null;
+    pendingSelect.current = null;
+    setNodes((prev) => {
+      const byId = new Map(prev.map((n) => [n.id, n]));
+      return built.map((n) => {
+        const p = byId.get(n.id);
+        return { ...n, selected: select ? select.has(n.id) : p?.selected, measured: p?.measured };
+      });
+    });
+    setEdges((prev) => {
+      const sel = new Set(prev.filter((e) => e.selected).map((e) => e.id));
+      return buildEdges(doc, automation, findings, edgeDiff).map((e) => (sel.has(e.id) && !select ? { ...e, selected: true } : e));
+    });
+  }, [doc, automation, findings, diff, edgeDiff, setNodes, setEdges]);
+
+  const selectOnly = useCallback(
+    (ids: string[], center = false) => {
+      const set = new Set(ids);
+      setNodes((nds) => nds.map((n) => (n.selected === set.has(n.id) ? n : { ...n, selected: set.has(n.id) })));
+      setEdges((eds) => eds.map((e) => (e.selected ? { ...e, selected: false } : e)));
+      if (center && ids.length === 1) {
+        const n = nodesRef.current.find((x) => x.id === ids[0]);
+        if (n) void flow.setCenter(n.position.x + 110, n.position.y + 32, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
+      }
+    },
+    [flow, setNodes, setEdges],
+  );
+
+  useEffect(() => {
+    if (props.focus) selectOnly([props.focus.nodeId], true);
+  }, [props.focus, selectOnly]);
+
+  const onSelectionChange = useCallback(
+    ({ nodes: ns, edges: es }: OnSelectionChangeParams) => props.onSelection?.(ns.map((n) => n.id), es.map((e) => e.id)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [props.onSelection],
+  );
+
+  const isValidConnection = useCallback(
+    (c: Connection | Edge) => canConnect(docRef.current, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target }).ok,
+    [],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      if (!edit) return;
+      const r = connect(docRef.current, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target });
+      if (r.error) props.notify?.(r.error);
+      else edit(() => r.doc);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [edit],
+  );
+
+  // A connection dropped on empty canvas opens the palette; the picked block is added and connected.
+  const onConnectEnd = useCallback(
+    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (!edit || state.isValid === true || state.toNode || !state.fromNode || state.fromHandle?.type !== 'source') return;
+      const target = event.target as Element | null;
+      if (!target?.classList.contains('react-flow__pane')) return;
+      const point = 'changedTouches' in event ? event.changedTouches[0]! : event;
+      const at = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
+      setPalette({ at: { x: at.x - 110, y: at.y }, from: { source: state.fromNode.id, handle: state.fromHandle.id ?? 'next' } });
+    },
+    [edit, flow],
+  );
+
+  const onNodeDragStop = useCallback(
+    (_: unknown, __: unknown, dragged: BlockNodeType[]) => {
+      if (!edit) return;
+      const moved = moveNodes(docRef.current, new Map(dragged.map((n) => [n.id, n.position])));
+      if (moved !== docRef.current) edit(() => moved);
+    },
+    [edit],
+  );
+
+  const viewportCenter = (): XY => {
+    const el = document.querySelector('.react-flow');
+    const r = el?.getBoundingClientRect();
+    const p = flow.screenToFlowPosition({ x: (r?.left ?? 0) + (r?.width ?? 800) / 2, y: (r?.top ?? 0) + (r?.height ?? 600) / 2 });
+    return { x: p.x - 110, y: p.y - 32 };
+  };
+
+  const pick = (kind: string) => {
+    if (!edit || !palette) return;
+    const r: { doc: Obj; id: string; error?: string } = palette.from ? addConnectedNode(docRef.current, kind, palette.at, palette.from) : addNode(docRef.current, kind, palette.at);
+    if (r.error) props.notify?.(r.error);
+    pendingSelect.current = [r.id];
+    edit(() => r.doc);
+    setPalette(null);
+  };
+
+  const selectedIds = () => nodesRef.current.filter((n) => n.selected).map((n) => n.id);
+
+  const tidy = () => {
+    if (!edit) return;
+    const next = tidyUp(docRef.current);
+    if (next !== docRef.current) edit(() => next);
+    setTimeout(() => void flow.fitView({ duration: 200 }), 50);
+  };
+
+  // Keyboard: delete, copy/cut/paste, duplicate, select all, arrows between nodes, / to add.
+  useEffect(() => {
+    if (readOnly) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (inField(e.target) || palette || e.defaultPrevented) return;
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (key === 'delete' || key === 'backspace') {
+        const ns = selectedIds();
+        const es = edgesRef.current.filter((x) => x.selected).map((x) => x.id);
+        if (ns.length || es.length) {
+          e.preventDefault();
+          edit!((d) => deleteElements(d, ns, es));
+        }
+      } else if (mod && (key === 'c' || key === 'x')) {
+        const ns = selectedIds();
+        if (!ns.length) return;
+        clipboard = copyNodes(docRef.current, ns);
+        if (key === 'x') edit!((d) => deleteElements(d, ns));
+        pasteCount.current = 0;
+        props.notify?.(`${ns.length} block${ns.length > 1 ? 's' : ''} ${key === 'x' ? 'cut' : 'copied'}`);
+        e.preventDefault();
+      } else if (mod && key === 'v' && clipboard) {
+        pasteCount.current++;
+        const r = pasteNodes(docRef.current, clipboard, { x: 40 * pasteCount.current, y: 40 * pasteCount.current });
+        pendingSelect.current = r.ids;
+        edit!(() => r.doc);
+        e.preventDefault();
+      } else if (mod && key === 'd') {
+        const r = duplicateNodes(docRef.current, selectedIds());
+        if (!r.ids.length) return;
+        pendingSelect.current = r.ids;
+        edit!(() => r.doc);
+        e.preventDefault();
+      } else if (mod && key === 'a') {
+        e.preventDefault();
+        setNodes((nds) => nds.map((n) => ({ ...n, selected: true })));
+      } else if (!mod && key.startsWith('arrow')) {
+        const sel = selectedIds();
+        const dir = key.slice(5) as Direction;
+        const next = sel.length === 0 ? nodesRef.current[0]?.id : neighbour(nodesRef.current, sel[0]!, dir);
+        if (next) {
+          e.preventDefault();
+          selectOnly([next], true);
+        }
+      } else if (!mod && (key === '/' || key === 'n')) {
+        e.preventDefault();
+        setPalette({ at: viewportCenter() });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const triggerCount = useMemo(() => nodesOf(doc).filter((n) => String(n.kind).startsWith('trigger.')).length, [doc]);
+
+  return (
+    <>
+      <ReactFlow<BlockNodeType, Edge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onSelectionChange={onSelectionChange}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        onNodeDragStop={onNodeDragStop}
+        isValidConnection={isValidConnection}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Meta', 'Control']}
+        fitView
+        fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
+        minZoom={0.1}
+        onlyRenderVisibleElements={nodes.length > 120}
+        aria-label="Automation canvas"
+      >
+        <Background gap={20} />
+        <MiniMap pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { group?: string }).group === 'trigger' ? '#16a34a' : (n.data as { group?: string }).group === 'control' ? '#9333ea' : '#2563eb'} />
+        <Controls />
+        {!readOnly && (
+          <Panel position="top-left">
+            <div style={{ display: 'flex', gap: 6 }}>
+              <button className="primary" onClick={() => setPalette({ at: viewportCenter() })} aria-label="Add block" title="Add block (/)">+ Add block</button>
+              <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
+            </div>
+          </Panel>
+        )}
+      </ReactFlow>
+      {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from && triggerCount >= 0} />}
+    </>
+  );
+}
+
+export function Canvas(props: CanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <Flow {...props} />
+    </ReactFlowProvider>
+  );
+}

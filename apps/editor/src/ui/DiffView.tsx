@@ -1,0 +1,51 @@
+// Two releases side by side as one picture: item changes listed, and the chosen automation's
+// graph with added, removed and changed blocks highlighted (positions never count).
+import { useMemo, useState } from 'react';
+import type { ItemChange } from '@setup-pack/core';
+import { comparePacks, mergedAutomation } from '../model/diffview.js';
+import { KIND_LABELS, type PackValue } from '../model/pack.js';
+import { Canvas } from './Canvas.js';
+
+export interface Release { pack: PackValue; name: string }
+
+export function DiffView(props: { old: Release; new: Release; onClose: () => void }) {
+  const diff = useMemo(() => comparePacks(props.old.pack, props.new.pack), [props.old, props.new]);
+  const automations = diff.items.filter((i) => i.kind === 'automations');
+  const [chosen, setChosen] = useState<ItemChange | undefined>(automations.find((a) => a.change === 'changed') ?? automations[0]);
+  const merged = useMemo(() => (chosen ? mergedAutomation(props.old.pack, props.new.pack, chosen) : undefined), [chosen, props.old, props.new]);
+  return (
+    <div className="body" style={{ gridTemplateColumns: '320px 1fr' }}>
+      <aside className="sidebar" aria-label="Changes" style={{ padding: '6px 12px' }}>
+        <p>
+          <strong>{props.old.name}</strong> ({diff.oldVersion}) → <strong>{props.new.name}</strong> ({diff.newVersion}) · version {diff.versionChange}
+          {!diff.packIdMatches && <span className="chg-removed"> · different packId</span>}
+        </p>
+        <button onClick={props.onClose}>Back to editor</button>
+        {diff.fields.length > 0 && <p>Pack fields changed: {diff.fields.join(', ')}</p>}
+        {diff.items.length === 0 && <p className="empty">No changes.</p>}
+        <ul className="diff-list" aria-label="Item changes" style={{ listStyle: 'none', padding: 0 }}>
+          {diff.items.map((c) => (
+            <li key={`${c.kind}/${c.key}`} className={`chg-${c.change}`} data-change={c.change} data-item={`${c.kind}/${c.key}`}>
+              {c.kind === 'automations' ? (
+                <button aria-current={chosen === c} onClick={() => setChosen(c)} style={{ textAlign: 'left' }}>
+                  {c.change}: {KIND_LABELS[c.kind]} · {c.name ?? c.key}
+                </button>
+              ) : (
+                <span>{c.change}: {KIND_LABELS[c.kind]} · {c.name ?? c.key}</span>
+              )}
+              {c.fields && c.fields.length > 0 && <div className="help">fields: {c.fields.join(', ')}</div>}
+              {c.automation && (
+                <div className="help">
+                  {c.automation.nodes.map((n) => `${n.change} ${n.id}${n.fields ? ` (${n.fields.join(', ')})` : ''}`).join('; ')}
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <main className="main" aria-label="Diff canvas">
+        {merged && chosen ? <Canvas key={`${chosen.key}`} doc={merged.doc} automation={-1} diff={merged.marks} edgeDiff={merged.edgeMarks} /> : <p className="empty">No automation changed.</p>}
+      </main>
+    </div>
+  );
+}

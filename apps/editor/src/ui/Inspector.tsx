@@ -1,0 +1,188 @@
+// Right-hand panel for an automation: the selected block's config form (from the catalog, plus
+// raw JSON for unknown fields), or the automation's fields, settings and references.
+import { nodeKindInfo, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
+import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from '../model/graph.js';
+import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
+import { updateReference } from '../model/references.js';
+import { CheckField, JsonField, SelectField, TextField } from './fields.js';
+import { useState } from 'react';
+
+const REF_TYPES: ReferenceType[] = ['tag', 'stage', 'smart_list', 'user', 'team', 'pond', 'website', 'form', 'email_template', 'custom_field', 'pipeline', 'deal_stage', 'appointment_type', 'appointment_outcome', 'program', 'relationship_label', 'automation', 'lead_source'];
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
+
+export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void }) {
+  const { doc, selected, edit } = props;
+  const node = selected.length === 1 ? nodesOf(doc).find((n) => n.id === selected[0]) : undefined;
+  if (node) return <NodeForm key={str(node.id)} node={node} edit={edit} notify={props.notify} />;
+  return (
+    <div>
+      <h2>Automation</h2>
+      {selected.length > 1 && (
+        <p className="help">
+          {selected.length} blocks selected.{' '}
+          <button onClick={() => edit((d) => duplicateNodes(d, selected).doc)}>Duplicate</button>{' '}
+          <button onClick={() => edit((d) => deleteElements(d, selected))}>Delete</button>
+        </p>
+      )}
+      <TextField label="Key" path="key" value={str(props.item.key)} onChange={(v) => props.editItem((i) => setKey(i, 'key', v), 'key')} />
+      <TextField label="Name" path="document/name" value={str(doc.name)} onChange={(v) => edit((d) => setKey(d, 'name', v), 'name')} />
+      <TextField label="Description" path="document/description" multiline value={str(doc.description)} onChange={(v) => edit((d) => setKey(d, 'description', v || undefined), 'description')} />
+      <TextField label="Category" path="document/category" value={str(doc.category)} onChange={(v) => edit((d) => setKey(d, 'category', v || undefined), 'category')} />
+      <SettingsForm doc={doc} edit={edit} />
+      <ReferencesList doc={doc} edit={edit} />
+    </div>
+  );
+}
+
+const minutesToTime = (m: unknown) => (typeof m === 'number' ? `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}` : '');
+const timeToMinutes = (t: string) => {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(t);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : null;
+};
+
+function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
+  const s = isObj(doc.settings) ? doc.settings : undefined;
+  const set = (k: string, v: unknown, coalesce?: string) => edit((d) => setKey(d, 'settings', setKey(asObj(d.settings), k, v)), coalesce);
+  const days = asArr(s?.send_window_days).filter((x): x is number => typeof x === 'number');
+  return (
+    <section aria-label="Delivery settings">
+      <CheckField
+        label="Delivery settings"
+        checked={!!s}
+        onChange={(on) => edit((d) => setKey(d, 'settings', on ? { allow_reenrollment: false, stop_on_reply: true, daily_send_limit: 500 } : null))}
+      />
+      {s && (
+        <>
+          <CheckField label="Allow re-enrollment" path="document/settings/allow_reenrollment" checked={s.allow_reenrollment === true} onChange={(v) => set('allow_reenrollment', v)} />
+          <CheckField label="Stop on reply" path="document/settings/stop_on_reply" checked={s.stop_on_reply === true} onChange={(v) => set('stop_on_reply', v)} />
+          <TextField label="Daily send limit" path="document/settings/daily_send_limit" type="number" value={s.daily_send_limit === undefined ? '' : String(s.daily_send_limit)} onChange={(v) => set('daily_send_limit', v === '' ? undefined : Number(v), 'daily')} help="1 to 10000 sends a day" />
+          <div className="row">
+            <TextField label="Send window start" path="document/settings/send_window_start" type="time" value={minutesToTime(s.send_window_start)} onChange={(v) => set('send_window_start', timeToMinutes(v), 'ws')} />
+            <TextField label="Send window end" path="document/settings/send_window_end" type="time" value={minutesToTime(s.send_window_end)} onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')} />
+          </div>
+          <label>Send days</label>
+          <div className="row" role="group" aria-label="Send days" data-path="document/settings/send_window_days">
+            {DAYS.map((name, i) => (
+              <label key={name} style={{ fontWeight: 400, margin: 0 }}>
+                <input
+                  type="checkbox"
+                  aria-label={name}
+                  style={{ width: 'auto' }}
+                  checked={s.send_window_days === undefined || days.includes(i)}
+                  onChange={(e) => {
+                    const current = s.send_window_days === undefined ? [0, 1, 2, 3, 4, 5, 6] : days;
+                    const next = e.target.checked ? [...current, i].sort() : current.filter((d) => d !== i);
+                    set('send_window_days', next.length === 7 && s.send_window_days === undefined ? undefined : next);
+                  }}
+                />
+                {name}
+              </label>
+            ))}
+          </div>
+          <CheckField label="Skip holidays" path="document/settings/send_window_skip_holidays" checked={s.send_window_skip_holidays === true} onChange={(v) => set('send_window_skip_holidays', v)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
+  const refs = asArr(doc.references);
+  return (
+    <section aria-label="References">
+      <h2>References ({refs.length})</h2>
+      <p className="help">Kept in step with the ids block configs write. Items not in this pack need a name to match in the workspace.</p>
+      {refs.map((r, i) => {
+        const ref = asObj(r);
+        return (
+          <div key={i} className="ref" data-ref={`${str(ref.type)}:${str(ref.id)}`} style={{ borderBottom: '1px solid #f1f5f9', paddingBottom: 4 }}>
+            <div className="row">
+              <SelectField label="Type" path={`document/references/${i}/type`} value={str(ref.type)} options={REF_TYPES} onChange={(v) => edit((d) => updateReference(d, i, { type: v }))} />
+              <TextField label="Id" path={`document/references/${i}/id`} value={str(ref.id)} onChange={(v) => edit((d) => updateReference(d, i, { id: v }), `ref-id-${i}`)} />
+            </div>
+            <div className="row">
+              <TextField label={`Name of ${str(ref.id)}`} path={`document/references/${i}/name`} value={str(ref.name)} onChange={(v) => edit((d) => updateReference(d, i, { name: v }), `ref-name-${i}`)} />
+              <TextField label="Detail" path={`document/references/${i}/detail`} value={str(ref.detail)} onChange={(v) => edit((d) => updateReference(d, i, { detail: v }), `ref-detail-${i}`)} />
+            </div>
+            <button aria-label={`Remove reference ${str(ref.id)}`} onClick={() => edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)))}>Remove</button>
+          </div>
+        );
+      })}
+      <button onClick={() => edit((d) => setKey(d, 'references', [...asArr(d.references), { type: 'tag', id: 'new-id', name: '' }]))}>Add reference</button>
+    </section>
+  );
+}
+
+function ConfigInput({ field, value, onChange }: { field: ConfigField; value: unknown; onChange: (v: unknown, coalesce?: string) => void }) {
+  const path = `config/${field.name}`;
+  const label = `${field.label}${field.required ? ' *' : ''}`;
+  const help = [field.help, field.ref ? `${field.ref} id or pack key` : ''].filter(Boolean).join(' · ') || undefined;
+  if (field.type === 'boolean') return <CheckField label={label} path={path} checked={value === true} onChange={(v) => onChange(v)} />;
+  if (field.type === 'enum') return <SelectField label={label} path={path} value={typeof value === 'string' ? value : ''} options={field.values ?? []} allowEmpty onChange={(v) => onChange(v || undefined)} />;
+  if (field.type === 'object' || field.type === 'any') return <JsonField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
+  return (
+    <TextField
+      label={label}
+      path={path}
+      multiline={field.type === 'text'}
+      type={field.type === 'number' || field.type === 'integer' ? 'number' : 'text'}
+      value={fieldText(field, value)}
+      help={field.type === 'refs' || field.type === 'strings' ? `Comma-separated${help ? ' · ' + help : ''}` : help}
+      onChange={(v) => onChange(fieldValue(field, v), field.name)}
+    />
+  );
+}
+
+function NodeForm({ node, edit, notify }: { node: Obj; edit: Edit; notify: (t: string) => void }) {
+  const id = str(node.id);
+  const kind = str(node.kind);
+  const info = nodeKindInfo(kind);
+  const config = asObj(node.config);
+  const [idDraft, setIdDraft] = useState(id);
+  const setConfig = (next: Obj, coalesce?: string) => edit((d) => updateNode(d, id, (n) => setKey(n, 'config', next)), coalesce ? `${id}:${coalesce}` : undefined);
+  return (
+    <div>
+      <h2>{info?.label ?? kind}</h2>
+      <p className="help">{info ? `${info.group} · ${kind} — ${info.description}` : `Unknown kind "${kind}"`}</p>
+      <div className="row">
+        <TextField label="Block id" path="id" value={idDraft} onChange={setIdDraft} />
+        <button
+          style={{ flex: 'none', alignSelf: 'flex-end' }}
+          disabled={idDraft === id}
+          onClick={() => {
+            let error: string | undefined;
+            edit((d) => {
+              const r = renameNode(d, id, idDraft);
+              error = r.error;
+              return r.doc;
+            });
+            if (error) notify(error);
+          }}
+        >
+          Rename
+        </button>
+      </div>
+      <section aria-label="Config">
+        {(info?.fields ?? []).map((f) => (
+          <ConfigInput key={f.name} field={f} value={config[f.name]} onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)} />
+        ))}
+        <JsonField
+          label={info ? 'Other config fields (JSON)' : 'Config (JSON)'}
+          path="config"
+          value={unknownConfig(kind, config)}
+          rows={4}
+          validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')}
+          onChange={(v) => setConfig(setUnknownConfig(kind, config, asObj(v)), 'raw')}
+          help="Fields the catalog does not describe are kept as they are."
+        />
+      </section>
+      <section>
+        <button onClick={() => edit((d) => duplicateNodes(d, [id]).doc)}>Duplicate</button>{' '}
+        <button onClick={() => edit((d) => deleteElements(d, [id]))} aria-label={`Delete block ${id}`}>Delete</button>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+// Forms for the pack's own fields and the non-graph item kinds.
+import type { ChangeEvent } from 'react';
+import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
+import { addChild, formatValue, GROUP_TYPES, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
+import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
+import { CheckField, JsonField, SelectField, TextField } from './fields.js';
+
+type EditItem = (fn: (item: Obj) => Obj, coalesce?: string) => void;
+const opt = (v: string) => (v === '' ? undefined : v);
+
+export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
+  const set = (k: string, v: unknown) => edit((p) => setKey(p, k, v), k);
+  return (
+    <div className="editor-pane">
+      <h2>Pack</h2>
+      <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
+      <div className="row" style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
+        <SelectField label="Schema version" path="schemaVersion" value={String(pack.schemaVersion ?? '')} options={['1', '2']} onChange={(v) => set('schemaVersion', Number(v))} />
+      </div>
+      <TextField label="Description" path="description" multiline value={str(pack.description)} onChange={(v) => set('description', opt(v))} />
+      <TextField label="Author" path="author" value={str(pack.author)} onChange={(v) => set('author', opt(v))} />
+      <TextField label="Pack id" path="packId" value={str(pack.packId)} onChange={(v) => set('packId', v)} help="Generated once and kept across every version." />
+      <JsonField label="Brand (JSON)" path="brand" value={pack.brand} onChange={(v) => edit((p) => setKey(p, 'brand', v), 'brand')} rows={6} />
+    </div>
+  );
+}
+
+export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
+  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const body = str(item.body);
+  const subject = str(item.subject);
+  const tags = mergeTags(`${subject}\n${body}`);
+  return (
+    <div className="editor-pane">
+      <h2>Message template</h2>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
+        <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
+      </div>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <SelectField label="Channel" path="channel" value={str(item.channel)} options={['sms', 'email', 'both']} onChange={(v) => set('channel', v)} />
+        <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
+      </div>
+      {item.channel !== 'sms' && <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} />}
+      <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${body.length} / 20000 characters`} />
+      <h3>Preview</h3>
+      <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
+      <div className="preview" aria-label="Merge-tag preview">
+        {item.channel !== 'sms' && subject && <strong>{previewMerge(subject)}{'\n\n'}</strong>}
+        {previewMerge(body)}
+      </div>
+      {'richTextDoc' in item && <JsonField label="Rich text document (JSON)" path="richTextDoc" value={item.richTextDoc} onChange={(v) => set('richTextDoc', v === undefined ? null : v)} rows={6} />}
+    </div>
+  );
+}
+
+function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
+  const n = asObj(node);
+  const at = path.join('.') || 'root';
+  if (isGroup(node)) {
+    const children = asArr(n.children);
+    return (
+      <div className="filter-group" role="group" aria-label={`Filter group ${at}`}>
+        <div className="filter-row">
+          <select aria-label={`Group type ${at}`} value={str(n.type)} onChange={(e) => onChange((r) => updateAtPath(r, path, (g) => setKey(g, 'type', e.target.value)))} style={{ width: 90, flex: 'none' }}>
+            {GROUP_TYPES.map((t) => <option key={t} value={t}>{t.toUpperCase()}</option>)}
+          </select>
+          <button onClick={() => onChange((r) => addChild(r, path, newCondition()))}>+ Condition</button>
+          <button onClick={() => onChange((r) => addChild(r, path, newGroup('or')))}>+ Group</button>
+          {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>Remove</button>}
+        </div>
+        {children.map((c, i) => <FilterNode key={i} node={c} path={[...path, i]} onChange={onChange} />)}
+      </div>
+    );
+  }
+  if (n.type === 'condition') {
+    const upd = (k: string, v: unknown) => onChange((r) => updateAtPath(r, path, (c) => setKey(c, k, v)), `${at}:${k}`);
+    return (
+      <div className="filter-row" role="group" aria-label={`Condition ${at}`}>
+        <input aria-label={`Field ${at}`} value={str(n.field)} onChange={(e) => upd('field', e.target.value)} />
+        <select aria-label={`Operator ${at}`} value={str(n.operator)} onChange={(e) => upd('operator', e.target.value)}>
+          {(OPERATORS as readonly string[]).includes(str(n.operator)) ? null : <option value={str(n.operator)}>{str(n.operator)}</option>}
+          {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
+        </select>
+        <input aria-label={`Value ${at}`} value={formatValue(n.value)} onChange={(e) => upd('value', parseValue(e.target.value))} />
+        <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
+      </div>
+    );
+  }
+  return <JsonField label={`Filter node ${at} (JSON)`} value={node} onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))} />;
+}
+
+export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
+  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const filters = asObj(item.filters);
+  const onTree = (fn: (root: unknown) => unknown, coalesce?: string) => edit((i) => setKey(i, 'filters', setKey(asObj(i.filters), 'root', fn(asObj(i.filters).root))), coalesce ? `filter:${coalesce}` : undefined);
+  return (
+    <div className="editor-pane">
+      <h2>Smart list</h2>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
+        <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
+      </div>
+      <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
+      <div style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Color" path="color" value={str(item.color)} placeholder="#3b82f6" onChange={(v) => set('color', opt(v))} />
+        <TextField label="Icon" path="icon" value={str(item.icon)} onChange={(v) => set('icon', opt(v))} />
+      </div>
+      <h3>Filters</h3>
+      {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
+    </div>
+  );
+}
+
+export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
+  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const stages = asArr(item.stages).map(asObj);
+  const upd = (i: number, k: string, v: unknown) => edit((p) => updateStage(p, i, { [k]: v }), `stage-${i}-${k}`);
+  return (
+    <div className="editor-pane">
+      <h2>Pipeline</h2>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
+        <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
+      </div>
+      <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
+      <h3>Stages</h3>
+      <table className="stages">
+        <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Probability</th><th>Color</th><th /></tr></thead>
+        <tbody>
+          {stages.map((s, i) => (
+            <tr key={i} data-path={`stages/${i}`}>
+              <td><input aria-label={`Stage ${i + 1} key`} value={str(s.key)} onChange={(e) => upd(i, 'key', e.target.value)} /></td>
+              <td><input aria-label={`Stage ${i + 1} name`} value={str(s.name)} onChange={(e) => upd(i, 'name', e.target.value)} /></td>
+              <td>
+                <select aria-label={`Stage ${i + 1} type`} value={str(s.stageType, 'OPEN')} onChange={(e) => upd(i, 'stageType', e.target.value)}>
+                  {STAGE_TYPES.map((t) => <option key={t}>{t}</option>)}
+                </select>
+              </td>
+              <td><input aria-label={`Stage ${i + 1} probability`} type="number" min={0} max={100} value={s.probability === undefined ? '' : String(s.probability)} onChange={(e) => upd(i, 'probability', e.target.value === '' ? undefined : Number(e.target.value))} /></td>
+              <td><input aria-label={`Stage ${i + 1} color`} type="color" value={/^#[0-9a-f]{6}$/i.test(str(s.color)) ? str(s.color) : '#94a3b8'} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} /></td>
+              <td style={{ whiteSpace: 'nowrap' }}>
+                <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>
+                <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => edit((p) => moveStage(p, i, i + 1))}>↓</button>
+                <button aria-label={`Remove stage ${i + 1}`} onClick={() => edit((p) => removeStage(p, i))}>×</button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button onClick={() => edit(addStage)}>Add stage</button>
+    </div>
+  );
+}
+
+export function ResourceEditor({ item, edit }: { item: Obj; edit: EditItem }) {
+  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  return (
+    <div className="editor-pane">
+      <h2>Resource</h2>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
+        <SelectField label="Kind" path="kind" value={str(item.kind)} options={['tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template']} onChange={(v) => set('kind', v)} />
+      </div>
+      <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
+      <JsonField label="Data (JSON)" path="data" value={item.data} onChange={(v) => set('data', v)} validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')} />
+    </div>
+  );
+}
+
+export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem; notify: (t: string) => void }) {
+  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const data = str(item.data);
+  const mime = str(item.mimeType);
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    edit((a) => replaceAssetFile(a, bytes, file.name, file.type || undefined));
+    notify(`Replaced with ${file.name} (${bytes.length} bytes)`);
+    e.target.value = '';
+  };
+  return (
+    <div className="editor-pane">
+      <h2>Asset</h2>
+      {data && mime.startsWith('image/') && <img alt={`Preview of ${str(item.fileName)}`} src={`data:${mime};base64,${data}`} style={{ maxWidth: 320, maxHeight: 200, border: '1px solid #e2e8f0', background: '#fff' }} />}
+      {!data && typeof item.url === 'string' && <p className="help">Stored at <a href={item.url}>{item.url}</a></p>}
+      <div>
+        <label htmlFor="asset-file">Replace file</label>
+        <input id="asset-file" type="file" aria-label="Replace asset file" onChange={onFile} />
+      </div>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
+        <SelectField label="Role" path="role" value={str(item.role)} options={['logo', 'favicon', 'social_share_image', 'brokerage_logo', 'team_photo', 'source_document', 'email_image']} onChange={(v) => set('role', v)} />
+      </div>
+      <TextField label="File name" path="fileName" value={str(item.fileName)} onChange={(v) => set('fileName', v)} />
+      <TextField label="MIME type" path="mimeType" value={mime} onChange={(v) => set('mimeType', v)} />
+      <p className="help" aria-label="File facts">byteSize {String(item.byteSize)} · sha256 <code>{str(item.sha256)}</code></p>
+      {item.role === 'email_image' && <TextField label="Source URL" path="sourceUrl" value={str(item.sourceUrl)} onChange={(v) => set('sourceUrl', opt(v) ?? null)} />}
+      <CheckField label="Public URL set" checked={typeof item.url === 'string'} onChange={(on) => set('url', on ? 'https://' : undefined)} />
+      {typeof item.url === 'string' && <TextField label="URL" path="url" value={item.url} onChange={(v) => set('url', v)} />}
+    </div>
+  );
+}

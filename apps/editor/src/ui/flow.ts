@@ -1,0 +1,65 @@
+// Pack graph → React Flow nodes and edges. Nodes without a saved position are placed by dagre
+// for display only (nothing is written until the author moves or tidies them).
+import { MarkerType, type Edge } from '@xyflow/react';
+import { nodeKindInfo, summarizeConfig } from '@setup-pack/core';
+import { asObj, str, type Obj } from '../model/json.js';
+import { edgesOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
+import { tidyUp } from '../model/layout.js';
+import { nodeKey, type FindingIndex } from '../model/findings.js';
+import type { BlockNodeType } from './BlockNode.js';
+
+export type DiffMark = 'added' | 'removed' | 'changed';
+
+export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>): BlockNodeType[] {
+  let nodes = nodesOf(doc);
+  if (nodes.some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) nodes = nodesOf(tidyUp(doc, { onlyNew: true }));
+  const seen = new Set<string>();
+  const out: BlockNodeType[] = [];
+  for (const n of nodes) {
+    const id = str(n.id);
+    if (!id || seen.has(id)) continue; // duplicates are reported by core; the canvas shows the first
+    seen.add(id);
+    const kind = str(n.kind);
+    const info = nodeKindInfo(kind);
+    const counts = findings?.byNode.get(nodeKey(automation, id));
+    const pos = asObj(n.position);
+    out.push({
+      id,
+      type: 'block',
+      position: { x: Number(pos.x) || 0, y: Number(pos.y) || 0 },
+      data: {
+        kind,
+        label: info?.label ?? (kind || 'Unknown block'),
+        group: info?.group ?? 'unknown',
+        summary: summarizeConfig(kind, asObj(n.config)),
+        handles: handlesOfNode(n),
+        isTrigger: isTrigger(n),
+        errors: counts?.error ?? 0,
+        warnings: counts?.warning ?? 0,
+        diff: diff?.get(id),
+      },
+      ariaLabel: `${info?.label ?? kind} block ${id}`,
+    });
+  }
+  return out;
+}
+
+export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>): Edge[] {
+  return edgesOf(doc).map((e, i) => {
+    const id = str(e.id) || `#${i}`;
+    const handle = handleOf(e);
+    const counts = findings?.byEdge.get(nodeKey(automation, id));
+    const mark = diff?.get(id);
+    const color = mark === 'added' ? '#16a34a' : mark === 'removed' ? '#dc2626' : mark === 'changed' ? '#d97706' : counts?.error ? '#dc2626' : '#64748b';
+    return {
+      id,
+      source: str(e.source),
+      target: str(e.target),
+      sourceHandle: handle,
+      label: handle !== 'next' ? handle : undefined,
+      markerEnd: { type: MarkerType.ArrowClosed, color },
+      style: { stroke: color, strokeWidth: mark ? 3 : 1.5, strokeDasharray: mark === 'removed' ? '6 4' : undefined },
+      ariaLabel: `Connection ${str(e.source)} ${handle} to ${str(e.target)}`,
+    };
+  });
+}

@@ -1,0 +1,51 @@
+// Live validation: every pack state is checked by core in a Web Worker, debounced so a burst
+// of keystrokes costs one run; stale answers are ignored.
+import { useEffect, useRef, useState } from 'react';
+import { validatePack, type Diagnostic } from '@setup-pack/core';
+import type { PackValue } from '../model/pack.js';
+
+export interface ValidationState {
+  diagnostics: Diagnostic[];
+  /** The pack the diagnostics belong to. */
+  pack?: PackValue;
+  pending: boolean;
+}
+
+export function useValidation(pack: PackValue, delay = 120): ValidationState {
+  const [state, setState] = useState<ValidationState>({ diagnostics: [], pending: true });
+  const worker = useRef<Worker | null>(null);
+  const seq = useRef(0);
+  const packs = useRef(new Map<number, PackValue>());
+
+  useEffect(() => {
+    let w: Worker | null = null;
+    try {
+      w = new Worker(new URL('../validate.worker.ts', import.meta.url), { type: 'module' });
+      w.onmessage = (e: MessageEvent<{ seq: number; diagnostics: Diagnostic[] }>) => {
+        if (e.data.seq !== seq.current) return;
+        setState({ diagnostics: e.data.diagnostics, pack: packs.current.get(e.data.seq), pending: false });
+        packs.current.clear();
+      };
+      w.onerror = () => {
+        worker.current = null;
+      };
+    } catch {
+      w = null;
+    }
+    worker.current = w;
+    return () => w?.terminate();
+  }, []);
+
+  useEffect(() => {
+    const n = ++seq.current;
+    setState((s) => (s.pending ? s : { ...s, pending: true }));
+    const t = setTimeout(() => {
+      packs.current.set(n, pack);
+      if (worker.current) worker.current.postMessage({ seq: n, pack });
+      else setState({ diagnostics: validatePack(pack).diagnostics, pack, pending: false });
+    }, delay);
+    return () => clearTimeout(t);
+  }, [pack, delay]);
+
+  return state;
+}
