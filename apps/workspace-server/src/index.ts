@@ -7,3 +7,5 @@ export { recordEvent } from './store/events.js';
 export { seedDemo } from './seed.js';
 export { scopeResources, allScopes, hasScope } from './scopes.js';
 export { ApiError } from './errors.js';
+export { contactListQueries } from './store/contacts.js';
+export { createWorkspace, createApiKey } from './store/workspaces.js';

@@ -40,6 +40,8 @@ const createBody = {
     first_name: { type: 'string', minLength: 1 },
     last_name: { type: 'string', minLength: 1 },
     affiliate_attribution_token: nstr,
+    // The spec's body table spells it this way while its prose says _token: accept both.
+    affiliate_attribution_tokem: nstr,
   },
 };
 
@@ -72,7 +74,9 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     config: { scope: 'write_contacts' },
     schema: { summary: 'Create a contact', tags: ['contacts'], body: createBody, response: { 201: ref('Contact') } },
   }, async (req, reply) => {
-    const contact = await createContact(db, callerOf(req).workspace.id, req.body as ContactInput, clock.now());
+    const { affiliate_attribution_tokem, ...body } = req.body as ContactInput & { affiliate_attribution_tokem?: string | null };
+    const input = { ...body, affiliate_attribution_token: body.affiliate_attribution_token ?? affiliate_attribution_tokem };
+    const contact = await createContact(db, callerOf(req).workspace.id, input, clock.now());
     return reply.code(201).send(contact);
   });
 

@@ -157,7 +157,8 @@ export interface ContactFilters {
 /** Escapes LIKE metacharacters so user text matches literally. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);
 
-export async function listContacts(db: Db, ws: string, f: ContactFilters): Promise<Page<Contact>> {
+/** The page and count queries of a contact listing; exported so the benchmark can EXPLAIN them. */
+export function contactListQueries(ws: string, f: ContactFilters) {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
   if (f.q) where.push(`c.search_text LIKE ${q.p(`%${likeEscape(f.q.toLowerCase())}%`)}`);
@@ -177,7 +178,12 @@ export async function listContacts(db: Db, ws: string, f: ContactFilters): Promi
   const k = keysetCondition(q, f.cursor, 'c');
   if (k) where.push(k);
   const pageSql = `${CONTACT_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
-  const [page, count] = await Promise.all([db.query(pageSql, q.values), db.query<{ n: string }>(countSql, countParams)]);
+  return { pageSql, pageParams: q.values, countSql, countParams };
+}
+
+export async function listContacts(db: Db, ws: string, f: ContactFilters): Promise<Page<Contact>> {
+  const { pageSql, pageParams, countSql, countParams } = contactListQueries(ws, f);
+  const [page, count] = await Promise.all([db.query(pageSql, pageParams), db.query<{ n: string }>(countSql, countParams)]);
   const total = Number(count.rows[0].n);
   const has = page.rows.length > f.limit;
   const hydrated = await hydrate(db, has ? page.rows.slice(0, f.limit) : page.rows);

@@ -1,0 +1,56 @@
+/**
+ * Catalog and install-ledger tables (issue 6), appended to the one migration set. Generic
+ * catalog objects (custom fields, message templates, smart lists, automations, media, brand and
+ * the lookup-only types) share one table: the server stores their fields, packs stay opaque.
+ */
+export const catalogMigrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 601,
+    name: 'catalog objects, pipeline details, creation idempotency, install ledgers',
+    sql: `
+CREATE TABLE catalog_objects (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  collection text NOT NULL,
+  name text NOT NULL,
+  data jsonb NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX catalog_objects_ws ON catalog_objects (workspace_id, collection, created_at DESC, id DESC);
+
+ALTER TABLE pipelines ADD COLUMN description text;
+ALTER TABLE pipeline_stages ADD COLUMN color text;
+ALTER TABLE pipeline_stages ADD COLUMN probability integer;
+
+-- One row per creation made with an idempotency key: a retry answers with the same object.
+CREATE TABLE catalog_idempotency (
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  key text NOT NULL,
+  collection text NOT NULL,
+  object_id text,
+  created_at timestamptz NOT NULL,
+  PRIMARY KEY (workspace_id, key)
+);
+
+CREATE TABLE install_ledgers (
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  pack_id text NOT NULL,
+  ledger jsonb,
+  revision integer NOT NULL DEFAULT 0,
+  lock_token text,
+  lock_holder text,
+  lock_expires_at timestamptz,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  PRIMARY KEY (workspace_id, pack_id)
+);
+`,
+  },
+];
+
+/** Scope resources the catalog adds: read_X / write_X for each. */
+export const catalogScopeResources = [
+  'custom_fields', 'message_templates', 'smart_lists', 'automations', 'media', 'brand', 'install_ledgers',
+  'teams', 'ponds', 'websites', 'forms', 'appointment_types', 'appointment_outcomes', 'programs', 'relationship_labels',
+] as const;

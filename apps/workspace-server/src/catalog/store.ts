@@ -1,0 +1,340 @@
+import type { Db, Queryable } from '../db/db.js';
+import { iso } from '../db/db.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
+
+/** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
+export type CatalogObject = { id: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
+
+const toObject = (r: Row): CatalogObject => ({ ...(r.data as Record<string, unknown>), id: r.id, name: r.name, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
+
+export async function listObjects(db: Db, ws: string, collection: string, limit: number, cursor?: string): Promise<Page<CatalogObject>> {
+  const q = new Params();
+  const where = [`t.workspace_id = ${q.p(ws)}`, `t.collection = ${q.p(collection)}`];
+  const countParams = [...q.values];
+  const k = keysetCondition(q, cursor, 't');
+  if (k) where.push(k);
+  const [page, count] = await Promise.all([
+    db.query(`SELECT * FROM catalog_objects t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(limit + 1)}`, q.values),
+    db.query<{ n: string }>('SELECT count(*)::text AS n FROM catalog_objects t WHERE t.workspace_id = $1 AND t.collection = $2', countParams),
+  ]);
+  return finishPage(page.rows, limit, Number(count.rows[0].n), toObject, (r) => iso(r.created_at));
+}
+
+export async function getObject(db: Queryable, ws: string, collection: string, id: string, what: string): Promise<CatalogObject> {
+  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [ws, collection, id]);
+  if (!rows[0]) throw notFound(what, 'id');
+  return toObject(rows[0]);
+}
+
+export async function findObject(db: Queryable, ws: string, collection: string, id: string): Promise<CatalogObject | null> {
+  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [ws, collection, id]);
+  return rows[0] ? toObject(rows[0]) : null;
+}
+
+export async function insertObject(db: Queryable, ws: string, collection: string, prefix: string, name: string, data: Record<string, unknown>, now: Date, id = newId(prefix)): Promise<CatalogObject> {
+  const at = now.toISOString();
+  const { rows } = await db.query(
+    'INSERT INTO catalog_objects (id, workspace_id, collection, name, data, created_at, updated_at) VALUES ($1,$2,$3,$4,$5::jsonb,$6::timestamptz,$6::timestamptz) RETURNING *',
+    [id, ws, collection, name, JSON.stringify(data), at],
+  );
+  return toObject(rows[0]);
+}
+
+export async function updateObject(db: Queryable, ws: string, collection: string, id: string, name: string, data: Record<string, unknown>, now: Date, what: string): Promise<CatalogObject> {
+  const { rows } = await db.query(
+    'UPDATE catalog_objects SET name = $4, data = $5::jsonb, updated_at = $6::timestamptz WHERE workspace_id = $1 AND collection = $2 AND id = $3 RETURNING *',
+    [ws, collection, id, name, JSON.stringify(data), now.toISOString()],
+  );
+  if (!rows[0]) throw notFound(what, 'id');
+  return toObject(rows[0]);
+}
+
+export async function deleteObject(db: Queryable, ws: string, collection: string, id: string, what: string): Promise<{ id: string; deleted: boolean }> {
+  const { rows } = await db.query('DELETE FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3 RETURNING id', [ws, collection, id]);
+  if (!rows[0]) throw notFound(what, 'id');
+  return { id, deleted: true };
+}
+
+/**
+ * Runs a creation at most once per idempotency key. The key is claimed first inside the
+ * transaction, so a concurrent retry waits on the claim and then answers with the same object.
+ */
+export async function createOnce<T extends { id: string }>(
+  db: Db, ws: string, collection: string, key: string | null | undefined, now: Date,
+  create: (tx: Queryable) => Promise<T>, load: (tx: Queryable, id: string) => Promise<T | null>,
+): Promise<{ object: T; replayed: boolean }> {
+  if (!key) return { object: await db.transaction(create), replayed: false };
+  return db.transaction(async (tx) => {
+    const claimed = await tx.query('INSERT INTO catalog_idempotency (workspace_id, key, collection, created_at) VALUES ($1,$2,$3,$4::timestamptz) ON CONFLICT DO NOTHING RETURNING key', [ws, key, collection, now.toISOString()]);
+    if (!claimed.rows[0]) {
+      const { rows } = await tx.query('SELECT collection, object_id FROM catalog_idempotency WHERE workspace_id = $1 AND key = $2', [ws, key]);
+      if (rows[0]?.collection !== collection) throw badRequest('This idempotency_key was used for another kind of object', 'idempotency_key');
+      const existing = rows[0].object_id ? await load(tx, rows[0].object_id) : null;
+      if (existing) return { object: existing, replayed: true };
+      // The object made under this key was deleted since: the key no longer stands for anything.
+      const object = await create(tx);
+      await tx.query('UPDATE catalog_idempotency SET object_id = $3 WHERE workspace_id = $1 AND key = $2', [ws, key, object.id]);
+      return { object, replayed: false };
+    }
+    const object = await create(tx);
+    await tx.query('UPDATE catalog_idempotency SET object_id = $3 WHERE workspace_id = $1 AND key = $2', [ws, key, object.id]);
+    return { object, replayed: false };
+  });
+}
+
+// --- tags, contact stages, lead sources: the tables the lookups already read -----------------
+
+type Named = 'tags' | 'contact_stages' | 'lead_sources';
+
+const namedRow = (table: Named, r: Row) => {
+  const base = { id: r.id as string, name: r.name as string, created_at: iso(r.created_at) };
+  if (table === 'tags') return { ...base, color: (r.color ?? null) as string | null };
+  if (table === 'contact_stages') return { ...base, position: Number(r.position) };
+  return base;
+};
+
+export async function findNamed(db: Queryable, ws: string, table: Named, id: string) {
+  const { rows } = await db.query(`SELECT * FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]);
+  return rows[0] ? namedRow(table, rows[0]) : null;
+}
+
+export async function insertNamed(db: Queryable, ws: string, table: Named, input: { name: string; color?: string | null }, now: Date) {
+  const at = now.toISOString();
+  if (table === 'tags') {
+    const { rows } = await db.query('INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *', [newId('tag'), ws, input.name, input.color ?? null, at]);
+    return namedRow(table, rows[0]);
+  }
+  if (table === 'contact_stages') {
+    const { rows } = await db.query(
+      'INSERT INTO contact_stages (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,(SELECT coalesce(max(position),0)+1 FROM contact_stages WHERE workspace_id = $2),$4::timestamptz) RETURNING *',
+      [newId('cst'), ws, input.name, at],
+    );
+    return namedRow(table, rows[0]);
+  }
+  const { rows } = await db.query('INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz) RETURNING *', [newId('lsr'), ws, input.name, at]);
+  return namedRow(table, rows[0]);
+}
+
+export async function updateNamed(db: Queryable, ws: string, table: Named, id: string, input: { name?: string; color?: string | null }, what: string) {
+  const existing = await findNamed(db, ws, table, id);
+  if (!existing) throw notFound(what, 'id');
+  const name = input.name ?? existing.name;
+  const { rows } = table === 'tags'
+    ? await db.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [ws, id, name, input.color === undefined ? (existing as { color: string | null }).color : input.color])
+    : await db.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, name]);
+  return namedRow(table, rows[0]);
+}
+
+export async function deleteNamed(db: Queryable, ws: string, table: Named, id: string, what: string) {
+  const { rows } = await db.query(`DELETE FROM ${table} WHERE workspace_id = $1 AND id = $2 RETURNING id`, [ws, id]);
+  if (!rows[0]) throw notFound(what, 'id');
+  return { id, deleted: true };
+}
+
+// --- pipelines with stage details ----------------------------------------------------------
+
+export interface StageInput {
+  id?: string | null;
+  name: string;
+  type?: 'OPEN' | 'CLOSED_WON' | 'CLOSED_LOST';
+  color?: string | null;
+  probability?: number | null;
+}
+
+export interface PipelineInput {
+  name?: string;
+  description?: string | null;
+  stages?: StageInput[];
+}
+
+export async function getPipeline(db: Queryable, ws: string, id: string) {
+  const { rows } = await db.query('SELECT * FROM pipelines WHERE workspace_id = $1 AND id = $2', [ws, id]);
+  if (!rows[0]) return null;
+  const stages = await db.query('SELECT * FROM pipeline_stages WHERE pipeline_id = $1 ORDER BY position, id', [id]);
+  return {
+    id: rows[0].id as string,
+    name: rows[0].name as string,
+    description: (rows[0].description ?? null) as string | null,
+    position: Number(rows[0].position),
+    stages: stages.rows.map((s) => ({ id: s.id as string, name: s.name as string, type: s.type as string, color: (s.color ?? null) as string | null, probability: s.probability === null || s.probability === undefined ? null : Number(s.probability), position: Number(s.position) })),
+    created_at: iso(rows[0].created_at),
+  };
+}
+
+function checkStages(stages: StageInput[]) {
+  const names = new Set<string>();
+  for (const [i, s] of stages.entries()) {
+    const n = s.name.trim().toLowerCase();
+    if (names.has(n)) throw badRequest(`Stage names must be unique: "${s.name}" is repeated`, `stages[${i}].name`);
+    names.add(n);
+  }
+  if (!stages.some((s) => s.type === 'CLOSED_WON')) throw badRequest('A pipeline needs at least one CLOSED_WON stage', 'stages');
+  if (!stages.some((s) => s.type === 'CLOSED_LOST')) throw badRequest('A pipeline needs at least one CLOSED_LOST stage', 'stages');
+}
+
+/** Won stages are 100 and lost stages 0 whatever is given. */
+const probabilityOf = (s: StageInput) => (s.type === 'CLOSED_WON' ? 100 : s.type === 'CLOSED_LOST' ? 0 : s.probability ?? null);
+
+export async function insertPipeline(tx: Queryable, ws: string, input: Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput, now: Date) {
+  checkStages(input.stages);
+  const id = newId('pip');
+  await tx.query(
+    'INSERT INTO pipelines (id, workspace_id, name, description, position, created_at) VALUES ($1,$2,$3,$4,(SELECT coalesce(max(position),0)+1 FROM pipelines WHERE workspace_id = $2),$5::timestamptz)',
+    [id, ws, input.name, input.description ?? null, now.toISOString()],
+  );
+  for (const [i, s] of input.stages.entries()) {
+    await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)', [
+      newId('stg'), ws, id, s.name, s.type ?? 'OPEN', s.color ?? null, probabilityOf(s), i + 1,
+    ]);
+  }
+  return (await getPipeline(tx, ws, id))!;
+}
+
+/**
+ * Updates a pipeline; `stages`, when given, is the whole ordered list: stages with an id are
+ * updated and moved, stages without one are added, stages left out are removed (refused while
+ * deals sit in them).
+ */
+export async function updatePipeline(tx: Queryable, ws: string, id: string, input: PipelineInput) {
+  const existing = await getPipeline(tx, ws, id);
+  if (!existing) throw notFound('pipeline', 'id');
+  await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [
+    ws, id, input.name ?? existing.name, input.description === undefined ? existing.description : input.description,
+  ]);
+  if (input.stages) {
+    const stages = input.stages.map((s) => ({ ...s, type: s.type ?? 'OPEN' }));
+    checkStages(stages);
+    const have = new Set(existing.stages.map((s) => s.id));
+    const keep = new Set<string>();
+    for (const [i, s] of stages.entries()) {
+      if (s.id) {
+        if (!have.has(s.id)) throw badRequest(`No such stage in this pipeline: ${s.id}`, `stages[${i}].id`);
+        if (keep.has(s.id)) throw badRequest(`Stage ${s.id} is listed twice`, `stages[${i}].id`);
+        keep.add(s.id);
+      }
+    }
+    const dropped = existing.stages.filter((s) => !keep.has(s.id)).map((s) => s.id);
+    if (dropped.length) {
+      const q = new Params();
+      const used = await tx.query(`SELECT stage_id FROM deals WHERE stage_id IN ${q.list(dropped)} LIMIT 1`, q.values);
+      if (used.rows[0]) throw new ApiError(409, 'invalid_request_error', `Stage ${used.rows[0].stage_id} still holds deals; move them before removing it`, 'stages');
+      const q2 = new Params();
+      await tx.query(`DELETE FROM pipeline_stages WHERE id IN ${q2.list(dropped)}`, q2.values);
+    }
+    for (const [i, s] of stages.entries()) {
+      if (s.id) {
+        await tx.query('UPDATE pipeline_stages SET name = $2, type = $3, color = $4, probability = $5, position = $6 WHERE id = $1', [s.id, s.name, s.type, s.color ?? null, probabilityOf(s), i + 1]);
+      } else {
+        await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)', [
+          newId('stg'), ws, id, s.name, s.type, s.color ?? null, probabilityOf(s), i + 1,
+        ]);
+      }
+    }
+  }
+  return (await getPipeline(tx, ws, id))!;
+}
+
+export async function deletePipeline(tx: Queryable, ws: string, id: string) {
+  const used = await tx.query('SELECT id FROM deals WHERE workspace_id = $1 AND pipeline_id = $2 LIMIT 1', [ws, id]);
+  if (used.rows[0]) throw new ApiError(409, 'invalid_request_error', 'The pipeline still holds deals; move or delete them first', 'id');
+  const { rows } = await tx.query('DELETE FROM pipelines WHERE workspace_id = $1 AND id = $2 RETURNING id', [ws, id]);
+  if (!rows[0]) throw notFound('pipeline', 'id');
+  return { id, deleted: true };
+}
+
+// --- install ledgers --------------------------------------------------------------------------
+
+export interface LedgerRow {
+  pack_id: string;
+  revision: number;
+  ledger: unknown;
+  lock: { holder: string; expires_at: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const toLedger = (r: Row, now: Date): LedgerRow => ({
+  pack_id: r.pack_id,
+  revision: Number(r.revision),
+  ledger: r.ledger ?? null,
+  lock: r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime() ? { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) } : null,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+export async function listLedgers(db: Db, ws: string, limit: number, cursor: string | undefined, now: Date): Promise<Page<LedgerRow>> {
+  const q = new Params();
+  const where = [`t.workspace_id = ${q.p(ws)}`, 't.ledger IS NOT NULL'];
+  const countParams = [...q.values];
+  const k = keysetCondition(q, cursor, 't');
+  if (k) where.push(k);
+  const [page, count] = await Promise.all([
+    db.query(`SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`, q.values),
+    db.query<{ n: string }>('SELECT count(*)::text AS n FROM install_ledgers t WHERE t.workspace_id = $1 AND t.ledger IS NOT NULL', countParams),
+  ]);
+  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => toLedger(r, now), (r) => iso(r.created_at));
+}
+
+export async function getLedger(db: Queryable, ws: string, packId: string, now: Date): Promise<LedgerRow | null> {
+  const { rows } = await db.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
+  return rows[0] && rows[0].ledger !== null ? toLedger(rows[0], now) : null;
+}
+
+const lockConflict = (holder: string, until: unknown) =>
+  new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${holder}) until ${iso(until)}`, 'lock');
+
+/** Takes the pack's lock unless another holder has it and it has not expired. */
+export async function acquireLock(db: Db, ws: string, packId: string, holder: string, ttlSeconds: number, now: Date) {
+  return db.transaction(async (tx) => {
+    await tx.query('INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING', [ws, packId, now.toISOString()]);
+    const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
+    const r = rows[0];
+    if (r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime()) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    const token = newId('lck', 16);
+    const expires = new Date(now.getTime() + ttlSeconds * 1000);
+    await tx.query('UPDATE install_ledgers SET lock_token = $3, lock_holder = $4, lock_expires_at = $5::timestamptz WHERE workspace_id = $1 AND pack_id = $2', [ws, packId, token, holder, expires.toISOString()]);
+    return { pack_id: packId, token, holder, expires_at: expires.toISOString(), revision: Number(r.revision) };
+  });
+}
+
+/** The lock is the caller's when its token matches and nobody took it over after expiry. */
+async function heldRow(tx: Queryable, ws: string, packId: string, token: string) {
+  const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
+  const r = rows[0];
+  if (!r) throw notFound('install ledger', 'pack_id');
+  if (r.lock_token !== token) {
+    if (r.lock_token) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    throw new ApiError(409, 'invalid_request_error', 'The lock is not held; take it with POST /v1/install-ledgers/{pack_id}/lock', 'lock_token');
+  }
+  return r;
+}
+
+export async function writeLedger(db: Db, ws: string, packId: string, token: string, ledger: unknown, ttlSeconds: number, now: Date) {
+  return db.transaction(async (tx) => {
+    await heldRow(tx, ws, packId, token);
+    const expires = new Date(now.getTime() + ttlSeconds * 1000);
+    const { rows } = await tx.query(
+      'UPDATE install_ledgers SET ledger = $3::jsonb, revision = revision + 1, lock_expires_at = $4::timestamptz, updated_at = $5::timestamptz WHERE workspace_id = $1 AND pack_id = $2 RETURNING *',
+      [ws, packId, JSON.stringify(ledger), expires.toISOString(), now.toISOString()],
+    );
+    return toLedger(rows[0], now);
+  });
+}
+
+export async function releaseLock(db: Db, ws: string, packId: string, token: string) {
+  return db.transaction(async (tx) => {
+    await heldRow(tx, ws, packId, token);
+    await tx.query('UPDATE install_ledgers SET lock_token = NULL, lock_holder = NULL, lock_expires_at = NULL WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
+    return { pack_id: packId, released: true };
+  });
+}
+
+export async function deleteLedger(db: Db, ws: string, packId: string, token: string) {
+  return db.transaction(async (tx) => {
+    await heldRow(tx, ws, packId, token);
+    await tx.query('DELETE FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
+    return { pack_id: packId, deleted: true };
+  });
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { createOnce, deletePipeline, getPipeline, insertPipeline, updatePipeline, type PipelineInput } from '../catalog/store.js';
+import { notFound } from '../errors.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { deleted, idempotencyKey, idParams } from './catalog-resources.js';
+import { nstr, str, ts } from './schemas.js';
+
+const stageType = { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] } as const;
+const stageIn = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    id: { ...nstr, description: 'An existing stage of this pipeline to keep (update and move); omit to add a stage' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    type: stageType,
+    color: { type: ['string', 'null'], pattern: '^#[0-9A-Fa-f]{6}$|^#[0-9A-Fa-f]{3}$' },
+    probability: { type: ['integer', 'null'], minimum: 0, maximum: 100 },
+  },
+} as const;
+const stages = { type: 'array', minItems: 1, maxItems: 50, items: stageIn } as const;
+
+export const pipelineDetail = {
+  type: 'object',
+  properties: {
+    id: str,
+    name: str,
+    description: nstr,
+    position: { type: 'integer' },
+    stages: {
+      type: 'array',
+      items: { type: 'object', properties: { id: str, name: str, type: stageType, color: nstr, probability: { type: ['integer', 'null'] }, position: { type: 'integer' } } },
+    },
+    created_at: ts,
+  },
+} as const;
+
+/** Pipelines with their stages: get one with stage details, create, update (add, change, reorder, remove stages), delete. */
+export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  app.get('/v1/pipelines/:id', {
+    config: { scope: ['read_pipelines', 'read_deals'] },
+    schema: { summary: 'A pipeline with its stages in order, with colors and probabilities', tags: ['catalog'], params: idParams, response: { 200: pipelineDetail } },
+  }, async (req) => {
+    const p = await getPipeline(db, callerOf(req).workspace.id, (req.params as { id: string }).id);
+    if (!p) throw notFound('pipeline', 'id');
+    return p;
+  });
+
+  app.post('/v1/pipelines', {
+    config: { scope: 'write_pipelines' },
+    schema: {
+      summary: 'Create a pipeline with its stages (idempotent with idempotency_key)',
+      tags: ['catalog'],
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'stages'],
+        properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, description: nstr, stages, idempotency_key: idempotencyKey },
+      },
+      response: { 201: pipelineDetail },
+    },
+  }, async (req, reply) => {
+    const ws = callerOf(req).workspace.id;
+    const body = req.body as Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput & { idempotency_key?: string | null };
+    const { object } = await createOnce(db, ws, 'pipelines', body.idempotency_key, clock.now(),
+      (tx) => insertPipeline(tx, ws, body, clock.now()), (tx, id) => getPipeline(tx, ws, id));
+    return reply.code(201).send(object);
+  });
+
+  app.patch('/v1/pipelines/:id', {
+    config: { scope: 'write_pipelines' },
+    schema: {
+      summary: 'Update a pipeline; stages, when given, is the whole ordered list (id keeps a stage, no id adds one, left out removes it)',
+      tags: ['catalog'],
+      params: idParams,
+      body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, description: nstr, stages } },
+      response: { 200: pipelineDetail },
+    },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    return db.transaction((tx) => updatePipeline(tx, ws, (req.params as { id: string }).id, req.body as PipelineInput));
+  });
+
+  app.delete('/v1/pipelines/:id', {
+    config: { scope: 'write_pipelines' },
+    schema: { summary: 'Delete a pipeline that holds no deals', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+  }, async (req) => db.transaction((tx) => deletePipeline(tx, callerOf(req).workspace.id, (req.params as { id: string }).id)));
+};

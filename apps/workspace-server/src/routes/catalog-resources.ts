@@ -1,0 +1,119 @@
+import type { FastifyPluginAsync } from 'fastify';
+import {
+  createOnce, deleteNamed, deleteObject, findNamed, findObject, getObject, insertNamed, insertObject, listObjects, updateNamed, updateObject,
+} from '../catalog/store.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+
+export const idempotencyKey = { type: ['string', 'null'], maxLength: 255, description: 'Reusing the same key retries one creation safely' } as const;
+export const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
+export const deleted = { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } as const;
+export const anyObject = { type: 'object', additionalProperties: true } as const;
+export const nullableObject = { type: ['object', 'null'], additionalProperties: true } as const;
+const color = { type: ['string', 'null'], pattern: '^#[0-9A-Fa-f]{6}$|^#[0-9A-Fa-f]{3}$' } as const;
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+
+type Q = { limit: number; cursor?: string };
+
+/**
+ * Creatable reference types: tags, contact stages and lead sources (the tables the lookups list)
+ * gain create, update and delete; custom fields get the whole set. Lookup-only types (teams,
+ * ponds, websites, forms, appointment types and outcomes, programs, relationship labels) are listed.
+ */
+export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  const named = [
+    { table: 'tags', path: '/v1/tags', scope: 'tags', what: 'tag', extra: { color }, out: { color: nstr } },
+    { table: 'contact_stages', path: '/v1/contact-stages', scope: 'contact_stages', what: 'contact stage', extra: {}, out: { position: { type: 'integer' } } },
+    { table: 'lead_sources', path: '/v1/lead-sources', scope: 'lead_sources', what: 'lead source', extra: {}, out: {} },
+  ] as const;
+
+  for (const n of named) {
+    const item = { type: 'object', properties: { id: str, name: str, ...n.out, created_at: ts } };
+    app.post(n.path, {
+      config: { scope: `write_${n.scope}` },
+      schema: {
+        summary: `Create a ${n.what} (idempotent with idempotency_key)`,
+        tags: ['catalog'],
+        body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name, ...n.extra, idempotency_key: idempotencyKey } },
+        response: { 201: item },
+      },
+    }, async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const body = req.body as { name: string; color?: string | null; idempotency_key?: string | null };
+      const { object } = await createOnce(db, ws, n.table, body.idempotency_key, clock.now(),
+        (tx) => insertNamed(tx, ws, n.table, body, clock.now()), (tx, id) => findNamed(tx, ws, n.table, id));
+      return reply.code(201).send(object);
+    });
+
+    app.patch(`${n.path}/:id`, {
+      config: { scope: `write_${n.scope}` },
+      schema: {
+        summary: `Update a ${n.what}`,
+        tags: ['catalog'],
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { name, ...n.extra } },
+        response: { 200: item },
+      },
+    }, async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, req.body as never, n.what));
+
+    app.delete(`${n.path}/:id`, {
+      config: { scope: `write_${n.scope}` },
+      schema: { summary: `Delete a ${n.what}`, tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    }, async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, n.what));
+  }
+
+  // Custom fields: name and an open data object (field type, options...).
+  const field = { type: 'object', properties: { id: str, name: str, data: anyObject, created_at: ts, updated_at: ts } };
+  app.get('/v1/custom-fields', {
+    config: { scope: ['read_custom_fields', 'read_contacts'] },
+    schema: { summary: 'Custom fields', tags: ['catalog'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(field) } },
+  }, async (req) => {
+    const q = req.query as Q;
+    return listObjects(db, callerOf(req).workspace.id, 'custom_fields', q.limit, q.cursor);
+  });
+  app.post('/v1/custom-fields', {
+    config: { scope: 'write_custom_fields' },
+    schema: {
+      summary: 'Create a custom field (idempotent with idempotency_key)',
+      tags: ['catalog'],
+      body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name, data: anyObject, idempotency_key: idempotencyKey } },
+      response: { 201: field },
+    },
+  }, async (req, reply) => {
+    const ws = callerOf(req).workspace.id;
+    const body = req.body as { name: string; data?: Record<string, unknown>; idempotency_key?: string | null };
+    const { object } = await createOnce(db, ws, 'custom_fields', body.idempotency_key, clock.now(),
+      (tx) => insertObject(tx, ws, 'custom_fields', 'cfd', body.name, { data: body.data ?? {} }, clock.now()),
+      (tx, id) => findObject(tx, ws, 'custom_fields', id));
+    return reply.code(201).send(object);
+  });
+  app.patch('/v1/custom-fields/:id', {
+    config: { scope: 'write_custom_fields' },
+    schema: { summary: 'Update a custom field', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: { name, data: anyObject } }, response: { 200: field } },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const { id } = req.params as { id: string };
+    const body = req.body as { name?: string; data?: Record<string, unknown> };
+    const cur = await getObject(db, ws, 'custom_fields', id, 'custom field');
+    return updateObject(db, ws, 'custom_fields', id, body.name ?? cur.name, { data: body.data ?? cur.data }, clock.now(), 'custom field');
+  });
+  app.delete('/v1/custom-fields/:id', {
+    config: { scope: 'write_custom_fields' },
+    schema: { summary: 'Delete a custom field', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', (req.params as { id: string }).id, 'custom field'));
+
+  const lookups = [
+    ['teams', '/v1/teams', 'Teams'], ['ponds', '/v1/ponds', 'Lead ponds'], ['websites', '/v1/websites', 'Websites'], ['forms', '/v1/forms', 'Website forms'],
+    ['appointment_types', '/v1/appointment-types', 'Appointment types'], ['appointment_outcomes', '/v1/appointment-outcomes', 'Appointment outcomes'],
+    ['programs', '/v1/programs', 'Programs'], ['relationship_labels', '/v1/relationship-labels', 'Relationship labels'],
+  ] as const;
+  for (const [collection, path, summary] of lookups) {
+    app.get(path, {
+      config: { scope: `read_${collection}` },
+      schema: { summary: `${summary} (lookup)`, tags: ['lookups'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf({ type: 'object', properties: { id: str, name: str, created_at: ts } }) } },
+    }, async (req) => {
+      const q = req.query as Q;
+      return listObjects(db, callerOf(req).workspace.id, collection, q.limit, q.cursor);
+    });
+  }
+};
