@@ -1,0 +1,46 @@
+// Runs the real binary as a subprocess (after building it once per test file).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const BIN = join(ROOT, 'packages/cli/bin/setup-pack.js');
+export const FIXTURES = join(ROOT, 'fixtures');
+export const CLI_FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+let built = false;
+/** Compiles packages/cli (and core) so the binary runs the current source. */
+export function ensureBuilt(): void {
+  if (built) return;
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  // flock serialises the test files' builds, which run in parallel workers.
+  execFileSync('flock', ['/tmp/setup-pack-cli-test-build.lock', process.execPath, tsc, '-b', 'packages/cli'], { cwd: ROOT, stdio: 'pipe' });
+  built = true;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): RunResult {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function tempDir(prefix = 'setup-pack-cli-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function readJson(path: string): any {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}

@@ -1,0 +1,188 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { CLI_FIXTURES, ensureBuilt, FIXTURES, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+const valid = ['fixtures/valid/buyer-lead-starter.json', 'fixtures/valid/listing-marketing.json'];
+const broken = 'packages/cli/test/fixtures/broken.json';
+const ESC = '\u001b[';
+
+describe('validate: pretty', () => {
+  it('passes the valid fixtures with exit 0 and a summary', () => {
+    const r = run(['validate', ...valid, 'fixtures/releases/*.json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('0 errors, 0 warnings in 4 files');
+  });
+
+  it('reports file:line:col, severity, code, message and a caret under the spot', () => {
+    const r = run(['validate', broken]);
+    expect(r.code).toBe(1);
+    const lines = readFileSync(join(ROOT, broken), 'utf8').split('\n');
+    const kindLine = lines.findIndex((l) => l.includes('"action.add_tagg"')) + 1;
+    const col = lines[kindLine - 1].indexOf('"action.add_tagg"') + 1;
+    expect(r.stdout).toContain(`${broken}:${kindLine}:${col} error`);
+    expect(r.stdout).toMatch(/schema\/enum/);
+    expect(r.stdout).toContain('Did you mean "action.add_tag"?');
+    // The caret line: as many carets as the value is long, under its first character.
+    const out = r.stdout.split('\n');
+    const frame = out.findIndex((l) => l.startsWith('>') && l.includes('"action.add_tagg"'));
+    expect(frame).toBeGreaterThan(0);
+    const caret = out[frame + 1];
+    expect(caret.indexOf('^')).toBe(out[frame].indexOf('"action.add_tagg"'));
+    expect(caret.trim().replace(/^\|\s*/, '')).toMatch(/^\^{17}$/);
+    expect(r.stdout).toContain('✖ 3 errors, 0 warnings in 1 file');
+    expect(r.stdout).not.toContain(ESC); // not a TTY: no colour
+  });
+
+  it('colours with FORCE_COLOR and not with NO_COLOR', () => {
+    expect(run(['validate', broken], { env: { FORCE_COLOR: '1' } }).stdout).toContain(ESC);
+    expect(run(['validate', broken], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);
+    expect(run(['validate', broken, '--color']).stdout).toContain(ESC);
+  });
+
+  it('--quiet hides warnings; --max-warnings turns warnings into exit 1', () => {
+    const w = 'packages/cli/test/fixtures/warning.json';
+    const plain = run(['validate', w]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('pipeline/probability-normalised');
+    expect(run(['validate', w, '--quiet']).stdout).not.toContain('pipeline/probability-normalised');
+    expect(run(['validate', w, '--max-warnings', '1']).code).toBe(0);
+    const over = run(['validate', w, '--max-warnings', '0']);
+    expect(over.code).toBe(1);
+    expect(over.stdout).toContain('more warnings than --max-warnings 0');
+    expect(run(['validate', w, '--disable', 'pipeline/probability-normalised']).stdout).toContain('0 errors, 0 warnings');
+  });
+
+  it('reports invalid JSON with its position and exit 1', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'bad.json'), '{\n  "name": "x",\n  oops\n}\n');
+    const r = run(['validate', 'bad.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/bad\.json:3:3 error The file is not valid JSON/);
+  });
+});
+
+describe('validate: usage errors exit 2 with one line', () => {
+  it.each([
+    [['validate', 'does-not-exist.json'], /cannot read 'does-not-exist.json'/],
+    [['validate', 'nothing/**/*.json'], /no files match/],
+    [['validate', '--nope', ...valid], /unknown option '--nope'/],
+    [['validate', '--format', 'xml', ...valid], /--format must be one of pretty, json, sarif, github/],
+    [['validate', '--max-warnings', 'many', ...valid], /--max-warnings needs a whole number/],
+    [['validate'], /missing argument/],
+  ])('%j', (args, message) => {
+    const r = run(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('validate: json', () => {
+  it('matches the documented output schema and carries positions', () => {
+    const r = run(['validate', '--format', 'json', broken, ...valid]);
+    expect(r.code).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    const ajv = new Ajv2020({ allErrors: true });
+    const check = ajv.compile(readJson(join(ROOT, 'packages/cli/schema/validate-report.schema.json')));
+    expect(check(doc), JSON.stringify(check.errors)).toBe(true);
+    expect(doc.version).toBe(1);
+    expect(doc.summary).toMatchObject({ files: 3, errors: 3, warnings: 0 });
+    const b = doc.files.find((f: any) => f.path === broken);
+    expect(b.valid).toBe(false);
+    const enumDiag = b.diagnostics.find((d: any) => d.code === 'schema/enum');
+    expect(enumDiag.pointer).toBe('/automations/0/document/graph/nodes/1/kind');
+    expect(enumDiag.line).toBeGreaterThan(1);
+    expect(enumDiag.column).toBeGreaterThan(1);
+    expect(doc.files.filter((f: any) => f.valid).map((f: any) => f.path)).toEqual(valid);
+  });
+
+  it('-o writes the report to a file', () => {
+    const dir = tempDir();
+    const out = join(dir, 'report.json');
+    const r = run(['validate', '-f', 'json', '-o', out, ...valid]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(readJson(out).summary.files).toBe(2);
+  });
+});
+
+describe('validate: sarif', () => {
+  const sarifSchema = readJson(join(CLI_FIXTURES, 'sarif-2.1.0-subset.schema.json'));
+  const validateSarif = addFormats(new Ajv({ allErrors: true, strict: false })).compile(sarifSchema);
+
+  it('is valid SARIF 2.1.0 with rule metadata for every result', () => {
+    const r = run(['validate', '--format', 'sarif', broken, 'packages/cli/test/fixtures/warning.json']);
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout);
+    expect(validateSarif(log), JSON.stringify(validateSarif.errors, null, 2)).toBe(true);
+    const runObj = log.runs[0];
+    expect(runObj.tool.driver.name).toBe('setup-pack');
+    const rules = runObj.tool.driver.rules;
+    expect(rules.length).toBeGreaterThan(20);
+    expect(runObj.results.length).toBe(4);
+    for (const res of runObj.results) {
+      expect(rules[res.ruleIndex].id).toBe(res.ruleId);
+      expect(res.locations[0].physicalLocation.region.startLine).toBeGreaterThan(0);
+      expect(res.locations[0].physicalLocation.artifactLocation).toMatchObject({ uriBaseId: '%SRCROOT%' });
+      expect(Object.values(res.partialFingerprints)[0]).toMatch(/^[0-9a-f]{32}$/);
+    }
+    expect(runObj.results.find((x: any) => x.ruleId === 'pipeline/probability-normalised').level).toBe('warning');
+  });
+
+  it('keeps fingerprints when lines move and items are reordered', () => {
+    const dir = tempDir();
+    const pack = readJson(join(ROOT, broken));
+    writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 2));
+    const before = JSON.parse(run(['validate', '-f', 'sarif', 'p.json'], { cwd: dir }).stdout).runs[0].results;
+    pack.description = 'A much longer description\nthat moves nothing but text.';
+    pack.automations.reverse();
+    pack.resources.push({ key: 'extra', kind: 'tag', name: 'Extra' });
+    writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 4));
+    const after = JSON.parse(run(['validate', '-f', 'sarif', 'p.json'], { cwd: dir }).stdout).runs[0].results;
+    const prints = (rs: any[]) => rs.map((x) => `${x.ruleId} ${x.partialFingerprints['setupPackPath/v1']}`).sort();
+    expect(after.map((x: any) => x.locations[0].physicalLocation.region.startLine)).not.toEqual(before.map((x: any) => x.locations[0].physicalLocation.region.startLine));
+    expect(prints(after)).toEqual(prints(before));
+  });
+});
+
+describe('validate: github', () => {
+  it('is chosen on GitHub Actions and writes escaped annotations', () => {
+    const r = run(['validate', broken], { env: { GITHUB_ACTIONS: 'true' } });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^::error file=packages\/cli\/test\/fixtures\/broken\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=setup-pack schema\/enum::/);
+    expect(lines.at(-1)).toBe('setup-pack: 3 errors, 0 warnings in 1 file');
+  });
+
+  it('keeps within GitHub’s cap of 10 error and 10 warning annotations and ends with a summary', () => {
+    const r = run(['validate', '-f', 'github', 'packages/cli/test/fixtures/many-errors.json']);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('::error')).length).toBe(10);
+    expect(lines.filter((l) => l.startsWith('::warning')).length).toBe(10);
+    expect(lines.filter((l) => !l.startsWith('::')).length).toBe(26 + 24 - 20 + 1);
+    expect(lines.at(-1)).toMatch(/^setup-pack: 26 errors, 24 warnings in 1 file \(30 more findings printed above without annotations/);
+  });
+
+  it('escapes newlines, commas and colons', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a,b:c.json'), '{');
+    const r = run(['validate', '-f', 'github', 'a,b:c.json'], { cwd: dir });
+    expect(r.stdout).toContain('file=a%2Cb%3Ac.json');
+  });
+});
+
+describe('validate: many files', () => {
+  it('checks a directory and globs concurrently, in a stable order', () => {
+    const r = run(['validate', '-f', 'json', 'fixtures/valid', 'fixtures/releases/*.json']);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.files.map((f: any) => f.path)).toEqual(['fixtures/valid/buyer-lead-starter.json', 'fixtures/valid/listing-marketing.json', 'fixtures/releases/buyer-lead-1.0.0.json', 'fixtures/releases/buyer-lead-1.1.0.json']);
+    expect(FIXTURES).toContain('fixtures');
+  });
+});
