@@ -5,7 +5,7 @@ import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
 import type { AutomationRef, ItemRef, RuleContext } from './rules/rule.js';
 import { buildGraphModel } from './graph/model.js';
-import { isBase64, portableHasher, type Base64Hasher } from './hash.js';
+import { portableHasher, type Base64Hasher } from './hash.js';
 import type { Pack } from './types.js';
 
 export interface ValidateOptions {
@@ -89,7 +89,7 @@ function safeLocate(source: SourceText, pointer: string, key: boolean) {
 }
 
 function runRules(pack: Record<string, unknown>, brokenPaths: string[], options: ValidateOptions, out: Diagnostic[]): void {
-  const isBroken = (pointer: string) => brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/'));
+  const isBroken = (pointer: string) => brokenPaths.length > 0 && brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/'));
   const itemCache = new Map<string, ItemRef[]>();
   const items = (kind: string): ItemRef[] => {
     let list = itemCache.get(kind);
@@ -121,7 +121,12 @@ function runRules(pack: Record<string, unknown>, brokenPaths: string[], options:
       return automationCache;
     },
     hashBase64(data: string) {
-      if (!hashCache.has(data)) hashCache.set(data, isBase64(data) ? hasher(data) : undefined);
+      if (!hashCache.has(data)) {
+        // Safety net for hashers that decode leniently: strict base64 of length L decodes to exactly 3L/4 - padding bytes.
+        const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+        const h = data.length % 4 === 0 ? hasher(data) : undefined;
+        hashCache.set(data, h && h.byteSize === (data.length / 4) * 3 - pad ? h : undefined);
+      }
       return hashCache.get(data);
     },
   };

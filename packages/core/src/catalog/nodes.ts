@@ -27,6 +27,8 @@ export interface NodeKindInfo {
   /** Output handles. `dynamic` means declared by the node's config (control.ai_branch outcomes). */
   outputs: readonly string[] | 'dynamic';
   fields: readonly ConfigField[];
+  /** Names of `fields`, for quick look-ups. */
+  fieldNames: ReadonlySet<string>;
 }
 
 const f = (name: string, type: ConfigFieldType, label: string, extra: Partial<ConfigField> = {}): ConfigField => ({ name, type, label, ...extra });
@@ -136,7 +138,7 @@ function build(): Map<string, NodeKindInfo> {
     const spec = table[name];
     if (!spec) throw new Error(`catalog: no entry for ${kind}`);
     const [description, fields = [], label] = spec;
-    map.set(kind, { kind, group, label: label ?? labelOf(name), description, outputs: spec.outputs ?? ['next'], fields });
+    map.set(kind, { kind, group, label: label ?? labelOf(name), description, outputs: spec.outputs ?? ['next'], fields, fieldNames: new Set(fields.map((x) => x.name)) });
   }
   return map;
 }

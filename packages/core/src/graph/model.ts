@@ -1,7 +1,7 @@
 // A checked view of one automation graph, built once per validation and shared by the graph
 // rules. Nodes or edges that failed their schema are kept out of kind-based checks, so one
 // root cause gives one error.
-import { Graph, alg } from '@dagrejs/graphlib';
+import { Graph } from '@dagrejs/graphlib';
 import { NODE_CATALOG, outputHandles } from '../catalog/nodes.js';
 import type { NodeGroup } from '../types.js';
 
@@ -36,8 +36,10 @@ export interface GraphModel {
   nodes: ModelNode[];
   byId: Map<string, ModelNode>;
   edges: ModelEdge[];
-  /** graphlib multigraph of connected edges (edge name = index in `edges`). */
-  g: Graph;
+  /** graphlib digraph of the connected edges (parallel edges collapse), built on first use. */
+  readonly g: Graph;
+  /** Connected edges (not into triggers) by source id, in document order. */
+  outEdges: Map<string, ModelEdge[]>;
   /** Some node failed its schema, so whole-graph conclusions (no trigger...) are unsafe. */
   hasBrokenNodes: boolean;
   handlesOf(node: ModelNode): string[] | undefined;
@@ -64,9 +66,8 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: s
     if (!node.duplicate) byId.set(n.id, node);
   });
   const edges: ModelEdge[] = [];
-  const g = new Graph({ directed: true, multigraph: true });
-  for (const n of byId.values()) g.setNode(n.id);
   const rawEdges = Array.isArray(graph.edges) ? graph.edges : [];
+  const outEdges = new Map<string, ModelEdge[]>();
   rawEdges.forEach((e, i) => {
     const ep = `${pointer}/edges/${i}`;
     if (!isObj(e) || typeof e.source !== 'string' || typeof e.target !== 'string') return;
@@ -82,14 +83,26 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: s
       intoTrigger: byId.get(e.target)?.group === 'trigger' && !byId.get(e.target)?.broken,
     };
     edges.push(edge);
-    if (edge.connected && !edge.intoTrigger) g.setEdge(edge.source, edge.target, undefined, String(edges.length - 1));
+    if (edge.connected && !edge.intoTrigger) {
+      const list = outEdges.get(edge.source);
+      if (list) list.push(edge);
+      else outEdges.set(edge.source, [edge]);
+    }
   });
   return {
     pointer,
     nodes,
     byId,
     edges,
-    g,
+    outEdges,
+    get g() {
+      // Built on first use: the validator's hot path walks outEdges directly (see docs/benchmarks.md).
+      const graph = new Graph({ directed: true });
+      for (const n of byId.values()) graph.setNode(n.id);
+      for (const e of edges) if (e.connected && !e.intoTrigger) graph.setEdge(e.source, e.target);
+      Object.defineProperty(this, 'g', { value: graph });
+      return graph;
+    },
     hasBrokenNodes,
     handlesOf: (node) => (node.broken ? undefined : outputHandles(node.kind, node.config)),
   };
@@ -100,11 +113,9 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: s
  * that leads back upstream, which is usually the edge the author added last.
  */
 export function findCycle(model: GraphModel): { path: string[]; edge: ModelEdge } | undefined {
-  if (alg.isAcyclic(model.g)) return undefined;
   const state = new Map<string, 1 | 2>(); // 1: on the current path, 2: done
   const stack: string[] = [];
-  const out = new Map<string, ModelEdge[]>();
-  for (const e of model.edges) if (e.connected && !e.intoTrigger) (out.get(e.source) ?? out.set(e.source, []).get(e.source)!).push(e);
+  const out = model.outEdges;
   const visit = (id: string): { path: string[]; edge: ModelEdge } | undefined => {
     state.set(id, 1);
     stack.push(id);
@@ -137,7 +148,7 @@ export function reachableFromTriggers(model: GraphModel): Set<string> {
     const id = stack.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    for (const s of (model.g.successors(id) ?? []) as string[]) if (!seen.has(s)) stack.push(s);
+    for (const e of model.outEdges.get(id) ?? []) if (!seen.has(e.target)) stack.push(e.target);
   }
   return seen;
 }

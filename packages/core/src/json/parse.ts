@@ -115,25 +115,54 @@ function countKeysInText(text: string): number {
 export function measure(value: unknown, maxDepth = MAX_DEPTH): { keys: number; depth: number; deepPath?: (string | number)[] } {
   let keys = 0;
   let depth = 0;
-  const stack: { v: unknown; d: number; path: (string | number)[] | null }[] = [{ v: value, d: 0, path: [] }];
-  while (stack.length) {
-    const { v, d, path } = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    const nd = d + 1;
-    if (nd > depth) depth = nd;
-    if (nd > maxDepth) return { keys, depth, deepPath: path ?? [] };
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length) {
+    const v = values.pop();
+    const d = depths.pop()! + 1;
+    if (d > depth) depth = d;
+    if (d > maxDepth) return { keys, depth, deepPath: pathToDepth(value, maxDepth) };
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (v[i] !== null && typeof v[i] === 'object') stack.push({ v: v[i], d: nd, path: nd < 64 && path ? [...path, i] : null });
+      for (let i = 0; i < v.length; i++) {
+        const c = v[i];
+        if (c !== null && typeof c === 'object') (values.push(c), depths.push(d));
+      }
     } else {
-      const ks = Object.keys(v);
-      keys += ks.length;
-      for (const k of ks) {
+      for (const k in v as object) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        keys++;
         const c = (v as Record<string, unknown>)[k];
-        if (c !== null && typeof c === 'object') stack.push({ v: c, d: nd, path: nd < 64 && path ? [...path, k] : null });
+        if (c !== null && typeof c === 'object') (values.push(c), depths.push(d));
       }
     }
   }
   return { keys, depth };
+}
+
+/** The path (first 64 steps) to a value nested deeper than `limit`; only computed when there is one. */
+function pathToDepth(value: unknown, limit: number): (string | number)[] {
+  const values: unknown[] = [value];
+  const parents: number[] = [-1];
+  const keys: (string | number)[] = [''];
+  const depths: number[] = [1];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (depths[i] > limit) {
+      const path: (string | number)[] = [];
+      for (let at = i; parents[at] !== -1; at = parents[at]) path.push(keys[at]);
+      return path.reverse().slice(0, 64);
+    }
+    if (v === null || typeof v !== 'object') continue;
+    for (const k of Array.isArray(v) ? v.keys() : Object.keys(v)) {
+      const c = (v as Record<string | number, unknown>)[k];
+      if (c === null || typeof c !== 'object') continue;
+      values.push(c);
+      parents.push(i);
+      keys.push(k);
+      depths.push(depths[i] + 1);
+    }
+  }
+  return [];
 }
 
 const syntaxMessages: Record<string, string> = {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pack } from '../types.js';
+import { decodeBase64, sha256Hex } from '../hash.js';
 import {
   contentHash, itemId, ledgerItemAfterWrite, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
   type InstallLedger, type LedgerItem, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
@@ -44,7 +45,11 @@ class WorkspaceModel {
       const old = new Map(((this.list(c).find((o) => o.id === id)?.stages ?? []) as WorkspaceObject[]).map((s) => [s.id, s]));
       obj.stages = (body.stages as Record<string, unknown>[]).map((s) => ({ ...s, id: typeof s.id === 'string' && old.has(s.id) ? s.id : this.id('stg') }));
     }
-    if (c === 'media') obj.url = `https://media.test/${obj.id}/${String(body.file_name)}`;
+    if (c === 'media') {
+      obj.url = `https://media.test/${obj.id}/${String(body.file_name)}`;
+      obj.sha256 = sha256Hex(decodeBase64(String(body.data)));
+      delete obj.data;
+    }
     if (c === 'brand') obj.id = 'brand';
     const list = this.list(c);
     const i = list.findIndex((o) => o.id === obj.id);

@@ -25,6 +25,7 @@ interface Desired {
   content: Record<string, Json>;
   rewrites: Rewrite[];
   stageKeys?: string[];
+  extra?: Record<string, unknown>;
   adoptable: boolean;
 }
 
@@ -75,7 +76,7 @@ function desiredItems(pack: Pack, createdResources: Resource[], bindings: Refere
   const urlRewrites: Rewrite[] = [];
   for (const a of pack.assets ?? []) {
     if (a.data != null) {
-      out.push({ itemId: itemId('asset', a.key), kind: 'asset', key: a.key, name: a.fileName, collection: 'media', content: assetContent(a), rewrites: [], adoptable: false });
+      out.push({ itemId: itemId('asset', a.key), kind: 'asset', key: a.key, name: a.fileName, collection: 'media', content: assetContent(a), rewrites: [], extra: { data: a.data }, adoptable: false });
     }
     if (a.role === 'email_image' && a.sourceUrl) {
       if (a.data != null) urlRewrites.push({ kind: 'url', from: a.sourceUrl, target: { itemId: itemId('asset', a.key) } });
@@ -218,6 +219,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       phase: PHASE[d.kind], reason: '', content: d.content, rewrites: d.rewrites, dependsOn: dependsOn(d.rewrites), owned: true,
     };
     if (d.stageKeys) step.stageKeys = d.stageKeys;
+    if (d.extra) step.extra = d.extra;
     const resolved = applyRewrites(step, lookup);
     const desiredHash = resolved ? contentHash(resolved) : undefined;
 
@@ -259,6 +261,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     }
     if (!step.write) {
       delete step.content;
+      delete step.extra;
       step.rewrites = [];
     }
     summary[step.action]++;

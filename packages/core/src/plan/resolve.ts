@@ -126,6 +126,9 @@ export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup):
       return id ? { id, ...s } : { ...s };
     });
     body = { ...content, stages };
+  } else if (step.kind === 'asset') {
+    // An upload sends the bytes; the server computes the sha256 the content records.
+    body = { file_name: content.file_name, mime_type: content.mime_type, data: step.extra?.data };
   }
   const idempotencyKey = `sp-${sha256Hex(new TextEncoder().encode(canonicalJson([packId, step.itemId, sourceHash]))).slice(0, 40)}`;
   return { content, sourceHash, body, idempotencyKey };

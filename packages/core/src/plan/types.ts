@@ -130,6 +130,8 @@ export interface PlanStep {
   /** The item's content as the workspace stores it, before rewrites (absent for removals/orphans). */
   content?: Record<string, unknown>;
   rewrites: Rewrite[];
+  /** Request fields that are not content: an asset's base64 bytes (`data`). */
+  extra?: Record<string, unknown>;
   /** Item ids whose workspace ids this step needs. */
   dependsOn: string[];
   /** Pipelines: stage keys in order, aligned with content.stages. */

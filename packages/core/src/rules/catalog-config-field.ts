@@ -20,18 +20,17 @@ export default defineRule({
   meta: { code: 'catalog/config-field', severity: 'warning', description: "A node's config fields have the types our catalog expects, and the fields it needs.", docs: 'Block configs are not part of the spec, so these are warnings only; see docs/catalog.md.' },
   check(ctx) {
     for (const a of ctx.automations()) {
-      if (!a.graph || !isObj(a.document?.graph)) continue;
-      for (const [node, i] of objects((a.document!.graph as Record<string, unknown>).nodes)) {
-        const p = `${a.graph.pointer}/nodes/${i}`;
-        const info = NODE_CATALOG.get(node.kind as string);
-        if (!info || ctx.isBroken(p)) continue;
-        const config = isObj(node.config) ? node.config : {};
+      if (!a.graph) continue;
+      for (const node of a.graph.nodes) {
+        const info = NODE_CATALOG.get(node.kind);
+        if (!info || node.broken || info.fields.length === 0) continue;
+        const config = isObj(node.config) ? node.config : undefined;
         for (const field of info.fields) {
-          const v = config[field.name];
+          const v = config?.[field.name];
           if (v === undefined || v === null) {
-            if (field.required) ctx.report({ pointer: isObj(node.config) ? `${p}/config` : p, message: `${info.kind} node "${named(node.id, `#${i}`)}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
+            if (field.required) ctx.report({ pointer: config ? `${node.pointer}/config` : node.pointer, message: `${info.kind} node "${node.id}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
           } else if (!fits(field, v)) {
-            ctx.report({ pointer: `${p}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${named(node.id, `#${i}`)}" should be ${describe(field)}.` });
+            ctx.report({ pointer: `${node.pointer}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${node.id}" should be ${describe(field)}.` });
           }
         }
       }

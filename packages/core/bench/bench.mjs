@@ -1,0 +1,61 @@
+// Core benchmark: full validation of the pack at every limit against the floor (JSON.parse plus
+// SHA-256 of the asset bytes) and ajv schema-only validation, interleaved in one run.
+import { createHash } from 'node:crypto';
+import { validatePack, schemaValidator } from '../dist/index.js';
+import { makeLimitPack } from './limit-pack.mjs';
+import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
+
+const nodeHasher = (data) => {
+  const b = Buffer.from(data, 'base64');
+  if (b.toString('base64') !== data) return undefined; // strict base64, checked natively
+  return { byteSize: b.length, sha256: createHash('sha256').update(b).digest('hex') };
+};
+const text = JSON.stringify(makeLimitPack(), null, 2);
+const runs = Number(process.env.BENCH_RUNS ?? 15);
+
+const cases = {
+  floor: () => {
+    const v = JSON.parse(text);
+    for (const a of v.assets) createHash('sha256').update(Buffer.from(a.data, 'base64')).digest('hex');
+  },
+  schemaOnly: () => {
+    const v = JSON.parse(text);
+    if (!schemaValidator('pack')(v)) throw new Error('schema errors');
+  },
+  full: () => {
+    const r = validatePack(text, { hashBase64: nodeHasher });
+    if (!r.pack) throw new Error(`validation errors: ${JSON.stringify(r.diagnostics.slice(0, 3))}`);
+  },
+  fullPortableHash: () => {
+    const r = validatePack(text);
+    if (!r.pack) throw new Error('validation errors');
+  },
+};
+const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (const fn of Object.values(cases)) fn(); // warm up
+for (let i = 0; i < runs; i++) {
+  for (const [name, fn] of Object.entries(cases)) {
+    const t = process.hrtime.bigint();
+    fn();
+    times[name].push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+const ratio = (k) => (m[k] / m.floor).toFixed(2);
+const md = `## core: validatePack on the pack at every limit
+
+Machine: ${machineLine()}
+
+Pack: 100 automations × 200 nodes, 100 smart lists, 100 templates × 20,000 characters, 100 pipelines × 50 stages, 500 resources, 6 MiB of assets (${(text.length / 1048576).toFixed(1)} MiB of JSON). Median of ${runs} interleaved runs (\`npm run bench -- core\`).
+
+| Case | Median ms | × floor |
+|---|---|---|
+| floor: JSON.parse + SHA-256 of the asset bytes (node:crypto) | ${m.floor.toFixed(1)} | 1.00 |
+| ajv schema only (JSON.parse + compiled pack schema) | ${m.schemaOnly.toFixed(1)} | ${ratio('schemaOnly')} |
+| **full validatePack** (schema + every rule, node:crypto hasher as the CLI passes) | ${m.full.toFixed(1)} | **${ratio('full')}** |
+| full validatePack with the portable (browser) hasher | ${m.fullPortableHash.toFixed(1)} | ${ratio('fullPortableHash')} |
+
+Target: full validation within 2× the floor — ${Number(ratio('full')) <= 2 ? 'met' : 'NOT met'} (${ratio('full')}×).`;
+console.log(md);
+writeSection('core', md);
