@@ -61,7 +61,7 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     const d = levenshtein(word, c);
     if (d < score) [best, score] = [c, d];
   }
-  return best !== undefined && score <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
+  return best !== undefined && score <= (word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3))) ? best : undefined;
 }
 
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {

@@ -41,6 +41,7 @@ export const BUILD_RULES = [
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
 const encoder = new TextEncoder();
@@ -99,7 +100,8 @@ export function unpackToFiles(input: unknown): SourceFiles {
     list.forEach((item, i) => {
       const base = `${ITEM_FOLDERS[kind]}/${stems[i]}`;
       if (kind === 'automations') files.set(`${base}.json`, jsonFile(item.document));
-      else if (kind === 'messageTemplates' && typeof item.body === 'string') {
+      // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON.
+      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body)) {
         files.set(`${base}.json`, jsonFile(without(item, 'key', 'body')));
         files.set(`${base}.${item.channel === 'sms' ? 'txt' : 'html'}`, encoder.encode(item.body));
       } else files.set(`${base}.json`, jsonFile(without(item, 'key')));
@@ -122,8 +124,10 @@ export function unpackToFiles(input: unknown): SourceFiles {
   if (assets) {
     const used = new Set<string>();
     const entries = assets.map((a) => {
-      if (typeof a.data !== 'string' || !isStrictBase64(a.data)) return a;
+      if (typeof a.data !== 'string' || !isStrictBase64(a.data) || 'file' in a) return a;
       const bytes = Buffer.from(a.data, 'base64');
+      // Non-canonical base64 (stray bits in the last character) would not come back the same.
+      if (bytes.toString('base64') !== a.data) return a;
       // Only when the recorded hash and size match: otherwise keep them, so nothing is lost.
       if (a.sha256 !== createHash('sha256').update(bytes).digest('hex') || a.byteSize !== bytes.length) return a;
       const fromName = typeof a.fileName === 'string' ? stemsForKeys([a.fileName])[0] : '';

@@ -1,0 +1,154 @@
+// build(unpack(p)) gives p back. build sets exportedAt, so the expected pack is p with
+// exportedAt replaced by the build's value; everything else must come back byte for byte in
+// canonical form (formatPack of both is identical).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { canonicalize, formatPack, validatePack } from '@setup-pack/core';
+import { buildFromFiles, MANIFEST, unpackToFiles, UnpackError } from './layout.js';
+import { encodeKey, stemsForKeys } from './names.js';
+
+const STAMP = '2030-01-02T03:04:05Z';
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
+
+function roundTrip(pack: Record<string, unknown>) {
+  const files = unpackToFiles(pack);
+  const built = buildFromFiles(files, { exportedAt: STAMP });
+  return { files, built, expected: canonicalize({ ...pack, exportedAt: STAMP }) };
+}
+
+// Keys that stress file names: separators, dots, device names, case twins, long, non-ASCII.
+const keyArb = fc.oneof(
+  fc.string({ minLength: 1, maxLength: 30 }),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+  fc.constantFrom('CON', 'nul.txt', 'a/b', '../up', '.hidden', 'trail.', 'Foo', 'foo', 'FOO', '%41', '~x', 'x'.repeat(200), 'é'.repeat(120), '😀/%~', ' '),
+);
+const text = fc.string({ unit: 'binary', maxLength: 60 });
+const smallObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const items = <T extends { key: string }>(arb: fc.Arbitrary<T>) => opt(fc.uniqueArray(arb, { selector: (i) => i.key, maxLength: 5 }));
+
+const assetArb = fc.oneof(
+  fc.record({ key: keyArb, role: fc.constantFrom('logo', 'email_image'), fileName: fc.oneof(fc.constantFrom('logo.png', 'LOGO.png', 'a b.jpg'), text), mimeType: fc.constant('image/png'), bytes: fc.uint8Array({ maxLength: 64 }), sourceUrl: opt(fc.oneof(fc.constant(null), text)) }).map(({ bytes, ...a }) => {
+    const buf = Buffer.from(bytes);
+    return compact({ ...a, byteSize: buf.length, sha256: createHash('sha256').update(buf).digest('hex'), data: buf.toString('base64') });
+  }),
+  fc.record({ key: keyArb, role: fc.constant('logo'), fileName: text, mimeType: text, byteSize: fc.nat(), sha256: fc.string({ minLength: 64, maxLength: 64 }), data: opt(fc.oneof(fc.constant(null), text)), url: opt(fc.constant('https://example.com/x.png')) }).map(compact),
+);
+
+const packArb = fc
+  .record({
+    $schema: opt(fc.constant('https://setup-pack.dev/schemas/pack.schema.json')),
+    format: fc.constant('service.setup-pack'),
+    schemaVersion: fc.constantFrom(1, 2),
+    packId: fc.uuid(),
+    name: text,
+    description: opt(text),
+    version: fc.constantFrom('1.0.0', '2.3.4-beta.1'),
+    exportedAt: opt(fc.constant('2026-01-01T00:00:00Z')),
+    automations: items(fc.record({ key: keyArb, document: fc.record({ format: fc.constant('service.automation-template'), version: fc.constant(1), name: text, graph: fc.record({ nodes: fc.array(fc.record({ id: text, kind: text, config: smallObject }), { maxLength: 3 }) }) }) })),
+    smartLists: items(fc.record({ key: keyArb, name: text, filters: smallObject, color: opt(fc.constant('#ef4444')) }).map(compact)),
+    messageTemplates: items(fc.record({ key: keyArb, name: text, channel: fc.constantFrom('sms', 'email', 'both'), subject: opt(text), body: opt(text), richTextDoc: opt(fc.oneof(fc.constant(null), smallObject)) }).map(compact)),
+    pipelines: items(fc.record({ key: keyArb, name: text, stages: fc.array(fc.record({ key: keyArb, name: text, probability: opt(fc.nat(100)), stageType: opt(fc.constantFrom('OPEN', 'CLOSED_WON')) }).map(compact), { maxLength: 3 }) })),
+    resources: items(fc.record({ key: keyArb, kind: opt(fc.oneof(fc.constantFrom('tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template'), text)), name: text, data: opt(smallObject) }).map(compact)),
+    brand: opt(fc.oneof(fc.constant(null), smallObject)),
+    assets: opt(fc.uniqueArray(assetArb, { selector: (a) => a.key as string, maxLength: 4 })),
+  })
+  .map((p) => compact(p as Record<string, unknown>));
+
+describe('build(unpack(p))', () => {
+  it('gives back any pack whose items have unique string keys (exportedAt set by build)', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        const { built, expected } = roundTrip(pack);
+        expect(built.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        expect(formatPack(built.pack)).toBe(formatPack(expected));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('gives back valid packs made from the fixtures with random bodies, assets, brand and item order', () => {
+    const bases = [fixture('valid/buyer-lead-starter.json'), fixture('valid/listing-marketing.json'), fixture('releases/buyer-lead-1.1.0.json')];
+    const arb = fc.record({
+      base: fc.constantFrom(...bases),
+      body: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
+      bytes: fc.uint8Array({ minLength: 0, maxLength: 300 }),
+      brand: fc.oneof(fc.constant(undefined), fc.constant(null), smallObject),
+      seed: fc.integer(),
+    });
+    fc.assert(
+      fc.property(arb, ({ base, body, bytes, brand, seed }) => {
+        const pack = structuredClone(base);
+        for (const t of pack.messageTemplates ?? []) t.body = `${t.body}${body}`;
+        for (const a of pack.assets ?? []) {
+          if (a.role === 'email_image') continue;
+          const buf = Buffer.from(bytes);
+          Object.assign(a, { data: buf.toString('base64'), byteSize: buf.length, sha256: createHash('sha256').update(buf).digest('hex') });
+        }
+        if (brand !== undefined && pack.schemaVersion === 2) pack.brand = brand;
+        for (const kind of ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources']) {
+          const list = pack[kind];
+          if (Array.isArray(list)) list.sort((a: { key: string }, b: { key: string }) => (createHash('md5').update(`${seed}${a.key}`).digest('hex') < createHash('md5').update(`${seed}${b.key}`).digest('hex') ? -1 : 1));
+        }
+        expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        const { built, expected } = roundTrip(pack);
+        expect(built.diagnostics).toEqual([]);
+        expect(formatPack(built.pack)).toBe(formatPack(expected));
+        expect(validatePack(built.pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('writes the layout documented in docs/cli.md', () => {
+    const files = unpackToFiles(fixture('valid/listing-marketing.json'));
+    const names = [...files.keys()];
+    expect(names).toContain(MANIFEST);
+    expect(names).toContain('automations/open-house-invite.json');
+    expect(names.some((n) => /^templates\/.+\.html$/.test(n))).toBe(true);
+    expect(names.some((n) => /^resources\/[a-z_]+\.json$/.test(n))).toBe(true);
+    expect(names.some((n) => n.startsWith('assets/'))).toBe(true);
+    const manifest = JSON.parse(new TextDecoder().decode(files.get(MANIFEST)));
+    expect(manifest.automations).toEqual(fixture('valid/listing-marketing.json').automations.map((a: { key: string }) => a.key));
+    expect(manifest).not.toHaveProperty('exportedAt');
+    const assets = JSON.parse(new TextDecoder().decode(files.get('assets.json')));
+    expect(assets[0]).not.toHaveProperty('data');
+    expect(assets[0]).not.toHaveProperty('sha256');
+    expect(typeof assets[0].file).toBe('string');
+  });
+
+  it('refuses packs whose items lack unique string keys', () => {
+    expect(() => unpackToFiles({ automations: [{ key: 'a' }, { key: 'a' }] })).toThrow(UnpackError);
+    expect(() => unpackToFiles({ smartLists: [{ name: 'x' }] })).toThrow(/no string key/);
+    expect(() => unpackToFiles([1])).toThrow(/not a pack/);
+  });
+});
+
+describe('file names for keys', () => {
+  it('are safe on every common file system', () => {
+    fc.assert(
+      fc.property(keyArb, (key) => {
+        const name = encodeKey(key);
+        expect(name).toMatch(/^[A-Za-z0-9_.%u-]+$/);
+        expect(name.startsWith('.')).toBe(false);
+        expect(name.endsWith('.')).toBe(false);
+        expect(/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(name)).toBe(false);
+      }),
+    );
+  });
+
+  it('are distinct within a folder, ignoring case, and short enough', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(keyArb, { maxLength: 20 }), (keys) => {
+        const stems = stemsForKeys(keys);
+        expect(new Set(stems.map((s) => s.toLowerCase())).size).toBe(keys.length);
+        for (const s of stems) expect(Buffer.byteLength(s)).toBeLessThanOrEqual(180);
+      }),
+    );
+    expect(stemsForKeys(['Foo', 'foo'])[1]).toMatch(/^foo~[0-9a-f]{12}$/);
+    expect(stemsForKeys(['a/b'])).toEqual(['a%2Fb']);
+  });
+});

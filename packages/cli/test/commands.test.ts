@@ -1,0 +1,255 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+const COMMANDS = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema'];
+const fixturePath = (f: string) => join(ROOT, 'fixtures', f);
+
+describe('help and version', () => {
+  it('--version prints the package version', () => {
+    const r = run(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(readJson(join(ROOT, 'packages/cli/package.json')).version);
+  });
+
+  it('--help lists every command', () => {
+    const r = run(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of COMMANDS) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+  });
+
+  it.each(COMMANDS)('%s --help shows usage, options and examples', (c) => {
+    const r = run([c, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^Usage: setup-pack ${c}`));
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toMatch(new RegExp(`^  setup-pack ${c} `, 'm'));
+    expect(run(['help', c]).stdout).toBe(r.stdout);
+  });
+
+  it('an unknown command is a one-line error with a suggestion', () => {
+    const r = run(['buidl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("setup-pack: unknown command 'buidl'; did you mean 'build'?\n");
+  });
+});
+
+describe('schema', () => {
+  it('lists the published schemas and prints one', () => {
+    const list = run(['schema']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^pack\s+Setup Pack$/m);
+    const pack = run(['schema', 'pack']);
+    expect(JSON.parse(pack.stdout)).toEqual(readJson(join(ROOT, 'schemas/pack.schema.json')));
+    expect(JSON.parse(run(['schema', 'stage.schema.json']).stdout).$id).toMatch(/stage\.schema\.json$/);
+  });
+
+  it('an unknown name exits 2 with a suggestion', () => {
+    const r = run(['schema', 'pak']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no schema named 'pak'; did you mean 'pack'\?/);
+  });
+});
+
+describe('fmt', () => {
+  it('--check exits 1 for an unformatted file; fmt fixes it; --check then passes', () => {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'packages/cli/test/fixtures/unformatted.json'), join(dir, 'p.json'));
+    const before = readFileSync(join(dir, 'p.json'), 'utf8');
+    const check = run(['fmt', '--check', 'p.json'], { cwd: dir });
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain('p.json: not formatted');
+    expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(before);
+    expect(run(['fmt', 'p.json'], { cwd: dir }).code).toBe(0);
+    const after = readFileSync(join(dir, 'p.json'), 'utf8');
+    expect(JSON.parse(after)).toEqual(JSON.parse(before));
+    expect(after.startsWith('{\n  "$schema"')).toBe(true);
+    expect(run(['fmt', '--check', 'p.json'], { cwd: dir }).code).toBe(0);
+  });
+
+  it('refuses invalid JSON with a positioned error and exit 1', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'bad.json'), '{"a": }');
+    const r = run(['fmt', 'bad.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/bad\.json:1:7 error/);
+  });
+});
+
+describe('fix', () => {
+  it('recomputes asset hashes and sizes and normalises won/lost probabilities', () => {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'p.json'));
+    expect(run(['validate', 'p.json'], { cwd: dir }).code).toBe(1);
+    const original = readFileSync(join(dir, 'p.json'), 'utf8');
+    const dry = run(['fix', '--dry-run', 'p.json'], { cwd: dir });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toMatch(/sha256 000000000000… → [0-9a-f]{12}…/);
+    expect(dry.stdout).toMatch(/probability 80 → 100/);
+    expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(original); // the dry run wrote nothing
+    const r = run(['fix', 'p.json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const v = run(['validate', '-f', 'json', 'p.json'], { cwd: dir });
+    expect(JSON.parse(v.stdout).summary).toMatchObject({ errors: 0, warnings: 0 });
+    expect(readJson(join(dir, 'p.json')).assets[0].sha256).toBe(readJson(fixturePath('valid/listing-marketing.json')).assets[0].sha256);
+    expect(run(['fix', 'p.json'], { cwd: dir }).stdout).toContain('nothing to fix');
+  });
+});
+
+describe('diff', () => {
+  const a = 'fixtures/releases/buyer-lead-1.0.0.json';
+  const b = 'fixtures/releases/buyer-lead-1.1.0.json';
+
+  it('reports the release pair: packId, version, item and node changes', () => {
+    const r = run(['diff', a, b]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('packId:  matches');
+    expect(r.stdout).toContain('version: 1.0.0 → 1.1.0 (up)');
+    expect(r.stdout).toMatch(/\d+ added, \d+ removed, \d+ changed/);
+    const json = JSON.parse(run(['diff', a, b, '--format', 'json']).stdout);
+    expect(json).toMatchObject({ version: 1, packIdMatches: true, versionChange: 'up', oldVersion: '1.0.0', newVersion: '1.1.0' });
+    expect(json.items.length).toBeGreaterThan(0);
+    for (const item of json.items) expect(['added', 'removed', 'changed']).toContain(item.change);
+    expect(run(['diff', a, b, '--exit-code']).code).toBe(1);
+    expect(run(['diff', a, a, '--exit-code']).code).toBe(0);
+    expect(run(['diff', a, a]).stdout).toContain('No changes.');
+  });
+
+  it('does not count a moved node as a change, and flags a different packId', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    for (const n of pack.automations[0].document.graph.nodes) n.position = { x: 999, y: 999 };
+    pack.automations[0].document.graph.nodes[1].config.tag_id = 'other';
+    pack.packId = '11111111-1111-4111-8111-111111111111';
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const r = run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir });
+    const d = JSON.parse(r.stdout);
+    expect(d.packIdMatches).toBe(false);
+    expect(d.versionChange).toBe('same');
+    expect(d.items).toHaveLength(1);
+    expect(d.items[0].automation.nodes).toEqual([{ id: pack.automations[0].document.graph.nodes[1].id, change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'] }]);
+    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toMatch(/packId:\s+differs/);
+  });
+
+  it('a missing file exits 2 with one line', () => {
+    const r = run(['diff', a, 'missing.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("setup-pack diff: cannot read 'missing.json': no such file\n");
+  });
+});
+
+describe('unpack and build', () => {
+  it.each(['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json'])('round-trips %s through a folder', (f) => {
+    const dir = tempDir();
+    const u = run(['unpack', fixturePath(f), join(dir, 'src')]);
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.stderr).toBe('');
+    const b = run(['build', join(dir, 'src'), '-o', join(dir, 'out.json'), '--exported-at', '2031-05-06T07:08:09Z']);
+    expect(b.code, b.stderr).toBe(0);
+    const original = readJson(fixturePath(f));
+    expect(readJson(join(dir, 'out.json'))).toEqual({ ...original, exportedAt: '2031-05-06T07:08:09Z' });
+    expect(run(['fmt', '--check', join(dir, 'out.json')]).code).toBe(0);
+  });
+
+  it('writes template bodies and assets as real files', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
+    const pack = readJson(fixturePath('valid/listing-marketing.json'));
+    const tpl = pack.messageTemplates.find((t: any) => t.channel !== 'sms');
+    expect(readFileSync(join(dir, 'templates', `${tpl.key}.html`), 'utf8')).toBe(tpl.body);
+    const asset = pack.assets[0];
+    const entry = readJson(join(dir, 'assets.json'))[0];
+    expect(readFileSync(join(dir, 'assets', entry.file))).toEqual(Buffer.from(asset.data, 'base64'));
+  });
+
+  it('build uses SOURCE_DATE_EPOCH for exportedAt and writes to stdout without -o', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);
+    const r = run(['build', dir], { env: { SOURCE_DATE_EPOCH: '1700000000' } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).exportedAt).toBe('2023-11-14T22:13:20Z');
+  });
+
+  it('unpack refuses a non-empty folder without --force', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'keep.txt'), 'x');
+    const r = run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run(['unpack', '--force', fixturePath('valid/buyer-lead-starter.json'), dir]).code).toBe(0);
+    expect(existsSync(join(dir, 'keep.txt'))).toBe(true);
+    expect(existsSync(join(dir, 'manifest.json'))).toBe(true);
+  });
+
+  it('positions validation errors in the source file they come from', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const key = pack.automations[0].key;
+    const file = join(dir, 'automations', `${key}.json`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"action.add_tag"', '"action.add_tagg"'));
+    const tplKey = pack.messageTemplates[0].key;
+    const tplFile = join(dir, 'templates', `${tplKey}.json`);
+    writeFileSync(tplFile, readFileSync(tplFile, 'utf8').replace('"channel": "sms"', '"channel": "fax"'));
+    const out = join(dir, 'out.json');
+    const r = run(['build', dir, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"action.add_tagg"')) + 1;
+    const col = lines[line - 1].indexOf('"action.add_tagg"') + 1;
+    expect(r.stderr).toContain(`automations/${key}.json:${line}:${col} error`);
+    expect(r.stderr).toMatch(new RegExp(`templates/${tplKey}\\.json:\\d+:\\d+ error .*schema/enum`));
+    const json = JSON.parse(run(['build', dir, '-o', out, '-f', 'json']).stderr);
+    const entry = json.files.find((f: any) => f.path.endsWith(`automations/${key}.json`));
+    expect(entry.diagnostics[0]).toMatchObject({ code: 'schema/enum', pointer: '/graph/nodes/1/kind', line, column: col });
+  });
+
+  it('reports missing and unlisted files against the manifest', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);
+    const manifest = readJson(join(dir, 'manifest.json'));
+    const dropped = manifest.smartLists.shift();
+    manifest.automations.push('ghost');
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    const r = run(['build', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/manifest\.json:\d+:\d+ error manifest\.json lists the automations key "ghost" but automations\/ghost\.json does not exist\. build\/missing-file/);
+    expect(r.stderr).toContain(`smart-lists/${dropped}.json:1:1 error`);
+    expect(r.stderr).toContain('build/unlisted-file');
+  });
+
+  it('build of a path that is not a folder exits 2', () => {
+    expect(run(['build', 'nope']).code).toBe(2);
+    const r = run(['build', fixturePath('valid/buyer-lead-starter.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not a directory/);
+  });
+});
+
+describe('new', () => {
+  it('scaffolds a folder with a fresh packId that builds with no diagnostics at all', () => {
+    const dir = tempDir();
+    const r = run(['new', 'my-pack', '--name', 'My pack'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(dir, 'my-pack')).sort()).toEqual(['automations', 'manifest.json', 'resources', 'templates']);
+    const b = run(['build', 'my-pack', '-o', 'my-pack.json'], { cwd: dir });
+    expect(b.code).toBe(0);
+    expect(b.stderr).not.toMatch(/warning|error/);
+    const v = JSON.parse(run(['validate', '-f', 'json', 'my-pack.json'], { cwd: dir }).stdout);
+    expect(v.files[0].diagnostics).toEqual([]);
+    const pack = readJson(join(dir, 'my-pack.json'));
+    expect(pack.name).toBe('My pack');
+    expect(pack.packId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    mkdirSync(join(dir, 'second'));
+    run(['new', 'second'], { cwd: dir });
+    expect(readJson(join(dir, 'second/manifest.json')).packId).not.toBe(pack.packId);
+    expect(readJson(join(dir, 'second/manifest.json')).name).toBe('Second');
+    expect(run(['new', 'my-pack'], { cwd: dir }).code).toBe(2);
+  });
+});
