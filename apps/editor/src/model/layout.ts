@@ -63,3 +63,12 @@ export function tidyUp(doc: Obj, options: { onlyNew?: boolean } = {}): Obj {
   }
   return moveNodes(doc, target);
 }
+
+/** The nearest spot at or below `want` where a new block does not overlap an existing one. */
+export function freeSpot(doc: Obj, want: XY): XY {
+  const boxes = nodesOf(doc).map((n) => asObj(n.position)).filter((p) => typeof p.x === 'number' && typeof p.y === 'number') as unknown as XY[];
+  const hits = (p: XY) => boxes.some((b) => Math.abs(b.x - p.x) < NODE_WIDTH + 20 && Math.abs(b.y - p.y) < NODE_HEIGHT + 20);
+  const p = { x: Math.round(want.x), y: Math.round(want.y) };
+  for (let i = 0; i < 200 && hits(p); i++) p.y += 40;
+  return p;
+}

@@ -38,7 +38,7 @@ export function App({ store }: { store: EditorStore }) {
   const validation = useValidation(pack);
   const findings = useMemo(() => indexFindings(validation.pack ?? pack, validation.diagnostics), [validation, pack]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
-  const [focus, setFocus] = useState<{ nodeId: string; seq: number }>();
+  const [focus, setFocus] = useState<{ nodeId?: string; seq: number }>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
   const [banner, setBanner] = useState<string>();
   const [dragging, setDragging] = useState(false);
@@ -81,12 +81,11 @@ export function App({ store }: { store: EditorStore }) {
   useEffect(() => {
     const params = new URLSearchParams(location.search);
     const draft = loadDraft(localStorage);
-    if (draft?.dirty) {
-      store.open(draft.pack, draft.source ?? 'restored draft', undefined, { dirty: true });
-      if (draft.originText !== undefined) store.getState().origin = undefined;
-      setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
-    } else if (params.get('pack')) void openUrl(params.get('pack')!);
-    else if (draft) store.open(draft.pack, draft.source ?? 'restored draft', draft.originText);
+    const url = params.get('pack');
+    if (draft && (draft.dirty || !url || draft.source === url)) {
+      store.open(draft.pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty });
+      if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
+    } else if (url) void openUrl(url);
     const oldUrl = params.get('old');
     const newUrl = params.get('new');
     if (oldUrl && newUrl) {
@@ -163,7 +162,8 @@ export function App({ store }: { store: EditorStore }) {
   const pickDiagnostic = (d: Diagnostic) => {
     const loc = locate(pack, d.pointer);
     if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
-    if (loc.nodeId) setFocus({ nodeId: loc.nodeId, seq: Date.now() });
+    if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
+    if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
     setFieldFocus({ path: loc.path, seq: Date.now() });
   };
 
@@ -172,7 +172,10 @@ export function App({ store }: { store: EditorStore }) {
     if (!fieldFocus) return;
     const t = setTimeout(() => {
       for (let n = fieldFocus.path.length; n > 0; n--) {
-        const el = document.querySelector<HTMLElement>(`.inspector [data-path="${CSS.escape(fieldFocus.path.slice(0, n).join('/'))}"], .editor-pane [data-path="${CSS.escape(fieldFocus.path.slice(0, n).join('/'))}"]`);
+        const p = CSS.escape(fieldFocus.path.slice(0, n).join('/'));
+        const el =
+          document.querySelector<HTMLElement>(`.inspector [data-path="${p}"], .editor-pane [data-path="${p}"]`) ??
+          document.querySelector<HTMLElement>(`.inspector [data-path^="${p}/"], .editor-pane [data-path^="${p}/"]`);
         if (el) {
           el.focus();
           el.scrollIntoView({ block: 'center' });

@@ -6,7 +6,7 @@ import {
   type Connection, type Edge, type FinalConnectionState, type OnSelectionChangeParams,
 } from '@xyflow/react';
 import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodesOf, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
-import { tidyUp } from '../model/layout.js';
+import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
@@ -21,7 +21,8 @@ export interface CanvasProps {
   /** Applies one undoable edit to the document; absent for a read-only canvas (diff view). */
   edit?: (fn: (doc: Obj) => Obj) => void;
   onSelection?: (nodes: string[], edges: string[]) => void;
-  focus?: { nodeId: string; seq: number };
+  /** Select (and center on) a node; no nodeId clears the selection. */
+  focus?: { nodeId?: string; seq: number };
   diff?: ReadonlyMap<string, DiffMark>;
   edgeDiff?: ReadonlyMap<string, DiffMark>;
   notify?: (text: string) => void;
@@ -80,7 +81,7 @@ function Flow(props: CanvasProps) {
   );
 
   useEffect(() => {
-    if (props.focus) selectOnly([props.focus.nodeId], true);
+    if (props.focus) selectOnly(props.focus.nodeId ? [props.focus.nodeId] : [], true);
   }, [props.focus, selectOnly]);
 
   const onSelectionChange = useCallback(
@@ -134,6 +135,12 @@ function Flow(props: CanvasProps) {
     return { x: p.x - 110, y: p.y - 32 };
   };
 
+  const openPalette = () => {
+    const sel = nodesRef.current.filter((n) => n.selected);
+    const want = sel.length === 1 ? { x: sel[0]!.position.x, y: sel[0]!.position.y + 120 } : viewportCenter();
+    setPalette({ at: freeSpot(docRef.current, want) });
+  };
+
   const pick = (kind: string) => {
     if (!edit || !palette) return;
     const r: { doc: Obj; id: string; error?: string } = palette.from ? addConnectedNode(docRef.current, kind, palette.at, palette.from) : addNode(docRef.current, kind, palette.at);
@@ -141,6 +148,13 @@ function Flow(props: CanvasProps) {
     pendingSelect.current = [r.id];
     edit(() => r.doc);
     setPalette(null);
+    // Keep the new block in view.
+    const at = palette.at;
+    setTimeout(() => {
+      const vp = document.querySelector('.react-flow')?.getBoundingClientRect();
+      const p = flow.flowToScreenPosition({ x: at.x + 110, y: at.y + 32 });
+      if (vp && (p.x < vp.left || p.x > vp.right || p.y < vp.top || p.y > vp.bottom)) void flow.setCenter(at.x + 110, at.y + 32, { zoom: flow.getZoom(), duration: 150 });
+    }, 30);
   };
 
   const selectedIds = () => nodesRef.current.filter((n) => n.selected).map((n) => n.id);
@@ -156,7 +170,7 @@ function Flow(props: CanvasProps) {
   useEffect(() => {
     if (readOnly) return;
     const onKey = (e: KeyboardEvent) => {
-      if (inField(e.target) || palette || e.defaultPrevented) return;
+      if (inField(e.target) || palette) return;
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
       if (key === 'delete' || key === 'backspace') {
@@ -194,16 +208,18 @@ function Flow(props: CanvasProps) {
         const dir = key.slice(5) as Direction;
         const next = sel.length === 0 ? nodesRef.current[0]?.id : neighbour(nodesRef.current, sel[0]!, dir);
         if (next) {
+          // Ahead of React Flow's own arrow handling (which would nudge the block).
           e.preventDefault();
+          e.stopPropagation();
           selectOnly([next], true);
         }
       } else if (!mod && (key === '/' || key === 'n')) {
         e.preventDefault();
-        setPalette({ at: viewportCenter() });
+        openPalette();
       }
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
   });
 
   const triggerCount = useMemo(() => nodesOf(doc).filter((n) => String(n.kind).startsWith('trigger.')).length, [doc]);
@@ -238,7 +254,7 @@ function Flow(props: CanvasProps) {
         {!readOnly && (
           <Panel position="top-left">
             <div style={{ display: 'flex', gap: 6 }}>
-              <button className="primary" onClick={() => setPalette({ at: viewportCenter() })} aria-label="Add block" title="Add block (/)">+ Add block</button>
+              <button className="primary" onClick={openPalette} aria-label="Add block" title="Add block (/)">+ Add block</button>
               <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
             </div>
           </Panel>

@@ -1,0 +1,188 @@
+// End to end in Debian's headless Chromium: open a fixture, add and connect a block, see a
+// diagnostic appear and fix it, undo/redo, export and validate the file with core, reload and
+// find the work restored; plus drop-to-add, opening a file, and the visual diff.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { validatePack } from '@setup-pack/core';
+import { editorRoot, repoRoot, startEditor } from './support/harness.mjs';
+
+type Editor = Awaited<ReturnType<typeof startEditor>>;
+let editor: Editor;
+const artifacts = join(editorRoot, 'test-results');
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  editor = await startEditor();
+});
+afterAll(async () => {
+  await editor?.close();
+});
+
+async function openPage(context: BrowserContext, query: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.type());
+    void d.accept();
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${editor.url}/${query}`);
+  return { page, dialogs, errors };
+}
+
+const errorCount = (page: Page) => page.getByTestId('error-count');
+const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
+
+async function dragConnect(page: Page, from: string, to: string) {
+  const src = page.locator(`.react-flow__node[data-id="${from}"] .react-flow__handle.source`).first();
+  const dst = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first();
+  const a = (await src.boundingBox())!;
+  const b = (await dst.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 + 10, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+describe('editor end to end', () => {
+  it('opens a fixture, edits the graph, follows diagnostics, undoes, exports a valid pack and restores on reload', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+    const { page, dialogs, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+
+    // Open: the canvas shows the first automation, styled by group, with kind-specific handles.
+    await page.locator('.react-flow__node').first().waitFor();
+    expect(await page.locator('.react-flow__node').count()).toBe(7);
+    await expect.poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    expect(await errorCount(page).textContent()).toBe('0');
+    expect(await page.locator('[data-testid="node-start"]').getAttribute('class')).toContain('trigger');
+    // Nothing connects into a trigger: it has no input handle.
+    expect(await page.locator('.react-flow__node[data-id="start"] .react-flow__handle.target').count()).toBe(0);
+    expect(await page.locator('.react-flow__node[data-id="replied"] .react-flow__handle.source').evaluateAll((hs) => hs.map((h) => h.getAttribute('data-handleid')))).toEqual(['true', 'false']);
+    expect(await page.locator('.react-flow__edge-text').allTextContents()).toEqual(expect.arrayContaining(['true', 'false']));
+    expect(await page.locator('.react-flow__minimap').count()).toBe(1);
+    expect(await page.getByRole('navigation', { name: 'Pack items' }).getByLabel('3 Automations').count()).toBe(1);
+
+    // Add a block from the palette, below the selected "email" block.
+    await page.locator('[data-testid="node-email"]').click();
+    await page.getByRole('button', { name: 'Add block' }).click();
+    await page.getByLabel('Search blocks').fill('add tag');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="node-add_tag"]').waitFor();
+    await page.getByRole('button', { name: /fit view/i }).click();
+    await page.waitForTimeout(300);
+
+    // A connection that would make a cycle is refused; a valid one is made.
+    await dragConnect(page, 'email', 'add_tag');
+    await expect.poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'email' && e.target === 'add_tag')).toBe(true);
+    const edgeCount = (await packOf(page)).automations[0]!.document.graph.edges.length;
+    await dragConnect(page, 'add_tag', 'tag'); // would close a cycle
+    await page.waitForTimeout(200);
+    expect((await packOf(page)).automations[0]!.document.graph.edges).toHaveLength(edgeCount);
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(artifacts, 'canvas.png') });
+
+    // The config form writes a tag id that is not in the pack: a reference without a name is added, and core reports it.
+    await page.locator('[data-testid="node-add_tag"]').click();
+    await page.getByLabel('Tag *').fill('tag-vip');
+    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('1');
+    await expect.poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.error').count()).toBe(0);
+    const diag = page.locator('.diagnostics button[data-code="reference/missing-name"]');
+    expect(await diag.count()).toBe(1);
+
+    // Clicking the finding shows the references and focuses the reference's field; naming it fixes the error.
+    await diag.click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '')).toMatch(/^document\/references\/5/);
+    await page.getByLabel('Name of tag-vip').fill('VIP members');
+    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('0');
+
+    // Undo brings the error back; redo fixes it again.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('1');
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('0');
+
+    // Export: the downloaded file validates with core and carries the work.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(download.suggestedFilename()).toBe('buyer-lead-starter-1.0.0.json');
+    const result = validatePack(text);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const exported = JSON.parse(text);
+    expect(exported.automations[0].document.graph.nodes.map((n: { id: string }) => n.id)).toContain('add_tag');
+    expect(exported.automations[0].document.references).toContainEqual({ type: 'tag', id: 'tag-vip', name: 'VIP members' });
+
+    // More work without exporting, then reload: a warning first, and the work is restored.
+    await page.locator('.react-flow__pane').click({ position: { x: 40, y: 300 } });
+    await page.locator('[data-testid="node-add_tag"]').click();
+    await page.keyboard.press('Control+d');
+    await page.locator('[data-testid="node-add_tag_2"]').waitFor();
+    await page.waitForTimeout(600); // autosave is debounced
+    await page.reload();
+    await page.locator('[data-testid="node-add_tag_2"]').waitFor();
+    expect(await page.getByRole('status').first().textContent()).toMatch(/Restored unsaved work/);
+    expect(dialogs).toContain('beforeunload');
+    const restored = await packOf(page);
+    expect(restored.automations[0]!.document.references).toContainEqual({ type: 'tag', id: 'tag-vip', name: 'VIP members' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('adds a connected block when a connection is dropped on empty canvas, and moves between blocks with the keyboard', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('[data-testid="node-task"]').waitFor();
+    const h = (await page.locator('.react-flow__node[data-id="task"] .react-flow__handle.source').boundingBox())!;
+    await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(h.x - 150, h.y + 60, { steps: 8 });
+    await page.mouse.up();
+    await page.getByLabel('Search blocks').fill('note');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="node-add_note"]').waitFor();
+    const pack = await packOf(page);
+    expect(pack.automations[0]!.document.graph.edges).toContainEqual(expect.objectContaining({ source: 'task', target: 'add_note' }));
+
+    // Arrow keys: from the trigger down to the next block.
+    await page.getByRole('button', { name: /fit view/i }).click();
+    await page.waitForTimeout(300);
+    await page.locator('[data-testid="node-start"]').click();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+    // Delete removes the selected block (and undo brings it back).
+    await page.keyboard.press('Delete');
+    expect(await page.locator('[data-testid="node-tag"]').count()).toBe(0);
+    await page.keyboard.press('Control+z');
+    await page.locator('[data-testid="node-tag"]').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('opens a file from the picker, edits other kinds, and shows a visual diff of two releases', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '');
+    await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
+    await expect.poll(() => page.locator('.toolbar .source').textContent()).toMatch(/listing-marketing/);
+    const nav = page.getByRole('navigation', { name: 'Pack items' });
+    expect(await nav.locator('[data-item^="assets/"]').count()).toBe((JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8')).assets as unknown[]).length);
+    await nav.locator('[data-item^="assets/"]').first().click();
+    expect(await page.getByRole('img', { name: /Preview of/ }).count()).toBe(1);
+    await nav.locator('[data-item^="pipelines/"]').first().click();
+    const firstName = await page.getByLabel('Stage 1 name').inputValue();
+    await page.getByRole('button', { name: 'Move stage 1 down' }).click();
+    expect(await page.getByLabel('Stage 2 name').inputValue()).toBe(firstName);
+
+    await page.goto(`${editor.url}/?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/buyer-lead-1.1.0.json`);
+    await page.getByRole('list', { name: 'Item changes' }).waitFor();
+    expect(await page.locator('[data-change="added"][data-item="automations/deal-won-thanks"]').count()).toBe(1);
+    expect(await page.locator('[data-change="removed"][data-item="automations/old-reminder"]').count()).toBe(1);
+    await page.locator('.block[class*="diff-"]').first().waitFor();
+    expect(await page.locator('.block[class*="diff-"]').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: join(artifacts, 'diff.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
