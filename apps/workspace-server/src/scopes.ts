@@ -1,3 +1,5 @@
+import { catalogScopeResources } from './catalog/migrations.js';
+
 /**
  * Scopes are read_<resource> / write_<resource>; write implies read; full_access grants all.
  * Later features register their resources here (one line each), so keys can be issued for them.
@@ -11,6 +13,7 @@ export const scopeResources = [
   'lead_sources',
   'members',
   'pipelines',
+  ...catalogScopeResources,
 ] as const;
 
 export type Scope = string;

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
 import { ApiError, envelope } from './errors.js';
 import { adminRoutes } from './routes/admin.js';
+import { catalogRoutes } from './routes/catalog.js';
 import { contactRoutes } from './routes/contacts.js';
 import type { RouteDeps } from './routes/context.js';
 import { dealRoutes } from './routes/deals.js';
@@ -13,7 +14,7 @@ import { buildOpenApi } from './routes/openapi.js';
 import { sharedSchemas } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { hasScope } from './scopes.js';
-import { hitRateLimit, pruneRateLimitWindows } from './store/ratelimit.js';
+import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { authenticate } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
 
@@ -82,9 +83,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     if (!token) throw new ApiError(401, 'authentication_error', 'Missing API key: send Authorization: Bearer <API_KEY>');
     const now = clock.now();
-    const caller = await authenticate(db, token, now);
+    const { caller, rateLimit: rl } = await authenticate(db, token, now);
     req.caller = caller;
-    const rl = await hitRateLimit(db, caller.workspace.id, caller.workspace.rate_limit_per_minute, now);
     reply.header('X-RateLimit-Limit', String(rl.limit));
     reply.header('X-RateLimit-Remaining', String(rl.remaining));
     reply.header('X-RateLimit-Reset', String(rl.reset));
@@ -141,6 +141,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(transactionRoutes, deps);
   await app.register(lookupRoutes, deps);
   await app.register(adminRoutes, deps);
+  await app.register(catalogRoutes, deps);
   // Later features register here, one line each (webhooks, catalog, install ledger).
 
   let openapi: unknown = null;

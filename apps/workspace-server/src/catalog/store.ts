@@ -122,7 +122,7 @@ export async function updateNamed(db: Queryable, ws: string, table: Named, id: s
   if (!existing) throw notFound(what, 'id');
   const name = input.name ?? existing.name;
   const { rows } = table === 'tags'
-    ? await db.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [ws, id, name, input.color === undefined ? (existing as { color: string | null }).color : input.color])
+    ? await db.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [ws, id, name, input.color === undefined ? (existing as unknown as { color: string | null }).color : input.color])
     : await db.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, name]);
   return namedRow(table, rows[0]);
 }
@@ -291,8 +291,10 @@ export async function acquireLock(db: Db, ws: string, packId: string, holder: st
     await tx.query('INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING', [ws, packId, now.toISOString()]);
     const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
     const r = rows[0];
-    if (r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime()) throw lockConflict(r.lock_holder, r.lock_expires_at);
-    const token = newId('lck', 16);
+    const live = r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime();
+    if (live && r.lock_holder !== holder) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    // The same holder asking again (a retry whose answer was lost) gets the same token back.
+    const token = live ? (r.lock_token as string) : newId('lck', 16);
     const expires = new Date(now.getTime() + ttlSeconds * 1000);
     await tx.query('UPDATE install_ledgers SET lock_token = $3, lock_holder = $4, lock_expires_at = $5::timestamptz WHERE workspace_id = $1 AND pack_id = $2', [ws, packId, token, holder, expires.toISOString()]);
     return { pack_id: packId, token, holder, expires_at: expires.toISOString(), revision: Number(r.revision) };

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { insertObject } from '../catalog/store.js';
+import type { RouteDeps } from './context.js';
+import { str, ts } from './schemas.js';
+
+const LOOKUPS = ['teams', 'ponds', 'websites', 'forms', 'appointment_types', 'appointment_outcomes', 'programs', 'relationship_labels'] as const;
+
+/** The dashboard's stand-in for the lookup-only types a pack must bind to (teams, ponds, ...). */
+export const createObjectForAdmin: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  app.post('/admin/workspaces/:workspace_id/lookups/:collection', {
+    config: { auth: 'admin' },
+    schema: {
+      summary: 'Add a team, pond, website, form, appointment type or outcome, program or relationship label',
+      tags: ['admin'],
+      params: { type: 'object', required: ['workspace_id', 'collection'], properties: { workspace_id: str, collection: { type: 'string', enum: [...LOOKUPS] } } },
+      body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 } } },
+      response: { 201: { type: 'object', properties: { id: str, name: str, created_at: ts } } },
+    },
+  }, async (req, reply) => {
+    const { workspace_id, collection } = req.params as { workspace_id: string; collection: string };
+    const obj = await insertObject(db, workspace_id, collection, collection.slice(0, 3), (req.body as { name: string }).name, {}, clock.now());
+    return reply.code(201).send(obj);
+  });
+};

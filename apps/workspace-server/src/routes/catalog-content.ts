@@ -1,0 +1,321 @@
+import { createHash } from 'node:crypto';
+import { validateAutomationDocument } from '@setup-pack/core';
+import type { FastifyPluginAsync } from 'fastify';
+import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
+import { ApiError, badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { anyObject, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
+import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+
+type Q = { limit: number; cursor?: string };
+const id = (req: { params: unknown }) => (req.params as { id: string }).id;
+const query = { type: 'object', properties: pagingQuery } as const;
+
+/** Public address of a media library copy; fixed at upload, independent of the host it came through. */
+export const MEDIA_BASE = 'https://media.workspace.example';
+
+/** An automation document must pass core's validation (errors only; warnings are the editor's business). */
+function checkDocument(doc: unknown) {
+  const errors = validateAutomationDocument(doc).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    const e = errors[0];
+    throw badRequest(`Invalid automation document: ${e.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, `document${e.pointer ? e.pointer.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : ''}`);
+  }
+}
+
+export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  // --- message templates -------------------------------------------------------------------
+  const template = {
+    type: 'object',
+    properties: {
+      id: str, name: str, channel: { type: 'string', enum: ['sms', 'email', 'both'] }, category: nstr, subject: nstr, body: str,
+      rich_text_doc: nullableObject, data: nullableObject, created_at: ts, updated_at: ts,
+    },
+  } as const;
+  const templateFields = {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    channel: { type: 'string', enum: ['sms', 'email', 'both'] },
+    category: { type: ['string', 'null'], maxLength: 60 },
+    subject: { type: ['string', 'null'], maxLength: 300 },
+    body: { type: 'string', maxLength: 20000 },
+    rich_text_doc: nullableObject,
+    data: nullableObject,
+  } as const;
+  type TemplateBody = { name: string; channel: string; category?: string | null; subject?: string | null; body?: string; rich_text_doc?: unknown; data?: unknown };
+  const templateData = (b: Partial<TemplateBody>, cur?: CatalogObject) => ({
+    channel: b.channel ?? cur?.channel,
+    category: b.category !== undefined ? b.category : cur?.category ?? null,
+    subject: b.subject !== undefined ? b.subject : cur?.subject ?? null,
+    body: b.body ?? cur?.body ?? '',
+    rich_text_doc: b.rich_text_doc !== undefined ? b.rich_text_doc : cur?.rich_text_doc ?? null,
+    data: b.data !== undefined ? b.data : cur?.data ?? null,
+  });
+
+  app.get('/v1/message-templates', {
+    config: { scope: 'read_message_templates' },
+    schema: { summary: 'Message templates, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(template) } },
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', (req.query as Q).limit, (req.query as Q).cursor));
+  app.get('/v1/message-templates/:id', {
+    config: { scope: 'read_message_templates' },
+    schema: { summary: 'A message template', tags: ['catalog'], params: idParams, response: { 200: template } },
+  }, async (req) => getObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
+  app.post('/v1/message-templates', {
+    config: { scope: 'write_message_templates' },
+    schema: {
+      summary: 'Create a message template (idempotent with idempotency_key)',
+      tags: ['catalog'],
+      body: { type: 'object', additionalProperties: false, required: ['name', 'channel'], properties: { ...templateFields, idempotency_key: idempotencyKey } },
+      response: { 201: template },
+    },
+  }, async (req, reply) => {
+    const ws = callerOf(req).workspace.id;
+    const b = req.body as TemplateBody & { idempotency_key?: string | null };
+    const { object } = await createOnce(db, ws, 'message_templates', b.idempotency_key, clock.now(),
+      (tx) => insertObject(tx, ws, 'message_templates', 'tpl', b.name, templateData(b), clock.now()),
+      (tx, oid) => findObject(tx, ws, 'message_templates', oid));
+    return reply.code(201).send(object);
+  });
+  app.patch('/v1/message-templates/:id', {
+    config: { scope: 'write_message_templates' },
+    schema: { summary: 'Update a message template', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: templateFields }, response: { 200: template } },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const cur = await getObject(db, ws, 'message_templates', id(req), 'message template');
+    const b = req.body as Partial<TemplateBody>;
+    return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
+  });
+  app.delete('/v1/message-templates/:id', {
+    config: { scope: 'write_message_templates' },
+    schema: { summary: 'Delete a message template', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
+
+  // --- smart lists ---------------------------------------------------------------------------
+  const smartList = { type: 'object', properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
+  const listFields = {
+    name: { type: 'string', minLength: 1, maxLength: 160 },
+    description: nstr,
+    color: { type: ['string', 'null'], pattern: '^#[0-9A-Fa-f]{6}$|^#[0-9A-Fa-f]{3}$' },
+    icon: nstr,
+    filters: { type: 'object', required: ['version', 'root'], additionalProperties: true, properties: { version: { const: 2 }, root: anyObject } },
+  } as const;
+  type ListBody = { name: string; description?: string | null; color?: string | null; icon?: string | null; filters: unknown };
+  const listData = (b: Partial<ListBody>, cur?: CatalogObject) => ({
+    description: b.description !== undefined ? b.description : cur?.description ?? null,
+    color: b.color !== undefined ? b.color : cur?.color ?? null,
+    icon: b.icon !== undefined ? b.icon : cur?.icon ?? null,
+    filters: b.filters ?? cur?.filters,
+  });
+  app.get('/v1/smart-lists', {
+    config: { scope: ['read_smart_lists', 'read_contacts'] },
+    schema: { summary: 'Smart lists, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(smartList) } },
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', (req.query as Q).limit, (req.query as Q).cursor));
+  app.get('/v1/smart-lists/:id', {
+    config: { scope: ['read_smart_lists', 'read_contacts'] },
+    schema: { summary: 'A smart list', tags: ['catalog'], params: idParams, response: { 200: smartList } },
+  }, async (req) => getObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
+  app.post('/v1/smart-lists', {
+    config: { scope: 'write_smart_lists' },
+    schema: {
+      summary: 'Create a smart list (idempotent with idempotency_key)',
+      tags: ['catalog'],
+      body: { type: 'object', additionalProperties: false, required: ['name', 'filters'], properties: { ...listFields, idempotency_key: idempotencyKey } },
+      response: { 201: smartList },
+    },
+  }, async (req, reply) => {
+    const ws = callerOf(req).workspace.id;
+    const b = req.body as ListBody & { idempotency_key?: string | null };
+    const { object } = await createOnce(db, ws, 'smart_lists', b.idempotency_key, clock.now(),
+      (tx) => insertObject(tx, ws, 'smart_lists', 'sml', b.name, listData(b), clock.now()),
+      (tx, oid) => findObject(tx, ws, 'smart_lists', oid));
+    return reply.code(201).send(object);
+  });
+  app.patch('/v1/smart-lists/:id', {
+    config: { scope: 'write_smart_lists' },
+    schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: listFields }, response: { 200: smartList } },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const cur = await getObject(db, ws, 'smart_lists', id(req), 'smart list');
+    const b = req.body as Partial<ListBody>;
+    return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
+  });
+  app.delete('/v1/smart-lists/:id', {
+    config: { scope: 'write_smart_lists' },
+    schema: { summary: 'Delete a smart list', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
+
+  // --- automations -----------------------------------------------------------------------------
+  // `document` is the current version: the live one while the automation is on. An API update of
+  // an automation that is on stages `draft_document` and leaves the live version running.
+  const automation = {
+    type: 'object',
+    properties: {
+      id: str, name: str, status: { type: 'string', enum: ['off', 'on'] }, enabled: { type: 'boolean' },
+      document: anyObject, draft_document: nullableObject, created_at: ts, updated_at: ts,
+    },
+  } as const;
+  const automationData = (o: { enabled: boolean; document: unknown; draft_document: unknown }) => ({ ...o, status: o.enabled ? 'on' : 'off' });
+  app.get('/v1/automations', {
+    config: { scope: 'read_automations' },
+    schema: { summary: 'Automations, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(automation) } },
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', (req.query as Q).limit, (req.query as Q).cursor));
+  app.get('/v1/automations/:id', {
+    config: { scope: 'read_automations' },
+    schema: { summary: 'An automation', tags: ['catalog'], params: idParams, response: { 200: automation } },
+  }, async (req) => getObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
+  app.post('/v1/automations', {
+    config: { scope: 'write_automations' },
+    schema: {
+      summary: 'Create an automation: always a draft that is off (idempotent with idempotency_key)',
+      tags: ['catalog'],
+      body: { type: 'object', additionalProperties: false, required: ['document'], properties: { document: anyObject, idempotency_key: idempotencyKey } },
+      response: { 201: automation },
+    },
+  }, async (req, reply) => {
+    const ws = callerOf(req).workspace.id;
+    const b = req.body as { document: { name: string }; idempotency_key?: string | null };
+    checkDocument(b.document);
+    const { object } = await createOnce(db, ws, 'automations', b.idempotency_key, clock.now(),
+      (tx) => insertObject(tx, ws, 'automations', 'aut', b.document.name, automationData({ enabled: false, document: b.document, draft_document: null }), clock.now()),
+      (tx, oid) => findObject(tx, ws, 'automations', oid));
+    return reply.code(201).send(object);
+  });
+  app.patch('/v1/automations/:id', {
+    config: { scope: 'write_automations' },
+    schema: {
+      summary: 'Update an automation; one that is on gets a staged draft and its live version keeps running',
+      tags: ['catalog'],
+      params: idParams,
+      body: { type: 'object', additionalProperties: false, required: ['document'], properties: { document: anyObject } },
+      response: { 200: automation },
+    },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const b = req.body as { document: { name: string } };
+    checkDocument(b.document);
+    const cur = await getObject(db, ws, 'automations', id(req), 'automation');
+    const data = cur.enabled
+      ? automationData({ enabled: true, document: cur.document, draft_document: b.document })
+      : automationData({ enabled: false, document: b.document, draft_document: null });
+    return updateObject(db, ws, 'automations', id(req), cur.enabled ? cur.name : b.document.name, data, clock.now(), 'automation');
+  });
+  for (const [verb, on] of [['activate', true], ['deactivate', false]] as const) {
+    app.post(`/v1/automations/:id/${verb}`, {
+      config: { scope: 'write_automations' },
+      schema: {
+        summary: on ? 'Switch an automation on, publishing its staged draft (the dashboard\'s switch)' : 'Switch an automation off',
+        tags: ['catalog'],
+        params: idParams,
+        response: { 200: automation },
+      },
+    }, async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const cur = await getObject(db, ws, 'automations', id(req), 'automation');
+      const document = on ? (cur.draft_document ?? cur.document) : cur.document;
+      const name = (document as { name?: string }).name ?? cur.name;
+      return updateObject(db, ws, 'automations', id(req), name, automationData({ enabled: on, document, draft_document: on ? null : cur.draft_document ?? null }), clock.now(), 'automation');
+    });
+  }
+  app.delete('/v1/automations/:id', {
+    config: { scope: 'write_automations' },
+    schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
+
+  // --- media library -------------------------------------------------------------------------
+  const media = {
+    type: 'object',
+    properties: { id: str, name: str, file_name: str, mime_type: str, byte_size: { type: 'integer' }, sha256: str, url: str, created_at: ts, updated_at: ts },
+  } as const;
+  const upload = {
+    file_name: { type: 'string', minLength: 1, maxLength: 160 },
+    mime_type: { type: 'string', minLength: 1, maxLength: 200 },
+    data: { type: 'string', description: 'Base64 contents', maxLength: 1000000 },
+  } as const;
+  const decode = (data: string) => {
+    if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw badRequest('data must be base64', 'data');
+    return Buffer.from(data, 'base64');
+  };
+  const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
+    const bytes = decode(b.data);
+    return {
+      file_name: b.file_name, mime_type: b.mime_type, byte_size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
+      url: `${MEDIA_BASE}/${ws}/${oid}/${encodeURIComponent(b.file_name)}`, content: b.data,
+    };
+  };
+  const strip = (o: CatalogObject) => {
+    const { content: _content, ...rest } = o;
+    return rest;
+  };
+  app.get('/v1/media', {
+    config: { scope: 'read_media' },
+    schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'media', (req.query as Q).limit, (req.query as Q).cursor));
+  app.post('/v1/media', {
+    config: { scope: 'write_media' },
+    schema: {
+      summary: 'Upload a file to the media library; returns the copy\'s public address (idempotent with idempotency_key)',
+      tags: ['catalog'],
+      body: { type: 'object', additionalProperties: false, required: ['file_name', 'mime_type', 'data'], properties: { ...upload, idempotency_key: idempotencyKey } },
+      response: { 201: media },
+    },
+  }, async (req, reply) => {
+    const ws = callerOf(req).workspace.id;
+    const b = req.body as { file_name: string; mime_type: string; data: string; idempotency_key?: string | null };
+    decode(b.data);
+    const { object } = await createOnce(db, ws, 'media', b.idempotency_key, clock.now(),
+      (tx) => {
+        const oid = newId('med');
+        return insertObject(tx, ws, 'media', 'med', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
+      },
+      (tx, oid) => findObject(tx, ws, 'media', oid));
+    return reply.code(201).send(strip(object));
+  });
+  app.put('/v1/media/:id', {
+    config: { scope: 'write_media' },
+    schema: { summary: 'Replace a media file\'s contents; its address stays', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, required: ['file_name', 'mime_type', 'data'], properties: upload }, response: { 200: media } },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const cur = await getObject(db, ws, 'media', id(req), 'media file');
+    const b = req.body as { file_name: string; mime_type: string; data: string };
+    return strip(await updateObject(db, ws, 'media', id(req), b.file_name, { ...mediaData(ws, cur.id, b), url: cur.url }, clock.now(), 'media file'));
+  });
+  app.delete('/v1/media/:id', {
+    config: { scope: 'write_media' },
+    schema: { summary: 'Delete a media file', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'));
+
+  // --- brand (one per workspace) ---------------------------------------------------------------
+  const brand = { type: 'object', properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
+  const brandId = (ws: string) => `brd_${ws}`;
+  app.get('/v1/brand', {
+    config: { scope: 'read_brand' },
+    schema: { summary: 'The workspace brand (fields null when none is set)', tags: ['catalog'], response: { 200: brand } },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    return (await findObject(db, ws, 'brand', brandId(ws))) ?? { id: brandId(ws), name: '', fields: null, asset_urls: null, updated_at: clock.now().toISOString() };
+  });
+  app.put('/v1/brand', {
+    config: { scope: 'write_brand' },
+    schema: {
+      summary: 'Set the workspace brand: open brand fields and the addresses of its images',
+      tags: ['catalog'],
+      body: { type: 'object', additionalProperties: false, required: ['fields'], properties: { fields: anyObject, asset_urls: { type: 'object', additionalProperties: { type: 'string' } } } },
+      response: { 200: brand },
+    },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const b = req.body as { fields: Record<string, unknown>; asset_urls?: Record<string, string> };
+    const data = { fields: b.fields, asset_urls: b.asset_urls ?? {} };
+    const name = typeof b.fields.name === 'string' ? b.fields.name : 'Brand';
+    const cur = await findObject(db, ws, 'brand', brandId(ws));
+    return cur ? updateObject(db, ws, 'brand', cur.id, name, data, clock.now(), 'brand') : insertObject(db, ws, 'brand', 'brd', name, data, clock.now(), brandId(ws));
+  });
+  app.delete('/v1/brand', {
+    config: { scope: 'write_brand' },
+    schema: { summary: 'Clear the workspace brand', tags: ['catalog'], response: { 200: deleted } },
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    if (!(await findObject(db, ws, 'brand', brandId(ws)))) throw new ApiError(404, 'invalid_request_error', 'No brand is set', 'brand');
+    return deleteObject(db, ws, 'brand', brandId(ws), 'brand');
+  });
+};

@@ -1,0 +1,85 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { acquireLock, deleteLedger, getLedger, listLedgers, releaseLock, writeLedger } from '../catalog/store.js';
+import { notFound } from '../errors.js';
+import { callerOf, type RouteDeps } from './context.js';
+import { anyObject } from './catalog-resources.js';
+import { listOf, pagingQuery, str, ts } from './schemas.js';
+
+const packParams = { type: 'object', required: ['pack_id'], properties: { pack_id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
+const lock = { type: ['object', 'null'], properties: { holder: str, expires_at: ts } } as const;
+const ledgerRecord = { type: 'object', properties: { pack_id: str, revision: { type: 'integer' }, ledger: anyObject, lock, created_at: ts, updated_at: ts } } as const;
+const ttl = { type: 'integer', minimum: 5, maximum: 3600, default: 300, description: 'Seconds until the lock expires unless renewed' } as const;
+
+/**
+ * The install ledger per packId: an opaque JSON document the installer keeps (version, item key →
+ * workspace id, content hashes, reference bindings) plus a lock with an expiry, so two installs
+ * of one pack never run at once and a crashed run does not block the next one forever.
+ */
+export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  app.get('/v1/install-ledgers', {
+    config: { scope: 'read_install_ledgers' },
+    schema: { summary: 'Installed packs: one ledger per packId, newest first', tags: ['install ledger'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(ledgerRecord) } },
+  }, async (req) => {
+    const q = req.query as { limit: number; cursor?: string };
+    return listLedgers(db, callerOf(req).workspace.id, q.limit, q.cursor, clock.now());
+  });
+
+  app.get('/v1/install-ledgers/:pack_id', {
+    config: { scope: 'read_install_ledgers' },
+    schema: { summary: 'The install ledger of one pack', tags: ['install ledger'], params: packParams, response: { 200: ledgerRecord } },
+  }, async (req) => {
+    const r = await getLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, clock.now());
+    if (!r) throw notFound('install ledger', 'pack_id');
+    return r;
+  });
+
+  app.post('/v1/install-ledgers/:pack_id/lock', {
+    config: { scope: 'write_install_ledgers' },
+    schema: {
+      summary: 'Take the pack\'s install lock (409 while another holder has it and it has not expired)',
+      tags: ['install ledger'],
+      params: packParams,
+      body: { type: 'object', additionalProperties: false, required: ['holder'], properties: { holder: { type: 'string', minLength: 1, maxLength: 200 }, ttl_seconds: ttl } },
+      response: { 200: { type: 'object', properties: { pack_id: str, token: str, holder: str, expires_at: ts, revision: { type: 'integer' } } } },
+    },
+  }, async (req) => {
+    const b = req.body as { holder: string; ttl_seconds: number };
+    return acquireLock(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, b.holder, b.ttl_seconds, clock.now());
+  });
+
+  app.put('/v1/install-ledgers/:pack_id', {
+    config: { scope: 'write_install_ledgers' },
+    schema: {
+      summary: 'Write the ledger (a checkpoint) under the lock; renews the lock',
+      tags: ['install ledger'],
+      params: packParams,
+      body: { type: 'object', additionalProperties: false, required: ['lock_token', 'ledger'], properties: { lock_token: str, ledger: anyObject, ttl_seconds: ttl } },
+      response: { 200: ledgerRecord },
+    },
+  }, async (req) => {
+    const b = req.body as { lock_token: string; ledger: unknown; ttl_seconds: number };
+    return writeLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, b.lock_token, b.ledger, b.ttl_seconds, clock.now());
+  });
+
+  app.post('/v1/install-ledgers/:pack_id/unlock', {
+    config: { scope: 'write_install_ledgers' },
+    schema: {
+      summary: 'Release the lock',
+      tags: ['install ledger'],
+      params: packParams,
+      body: { type: 'object', additionalProperties: false, required: ['lock_token'], properties: { lock_token: str } },
+      response: { 200: { type: 'object', properties: { pack_id: str, released: { type: 'boolean' } } } },
+    },
+  }, async (req) => releaseLock(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, (req.body as { lock_token: string }).lock_token));
+
+  app.post('/v1/install-ledgers/:pack_id/delete', {
+    config: { scope: 'write_install_ledgers' },
+    schema: {
+      summary: 'Delete the ledger under the lock (after an uninstall); releases the lock',
+      tags: ['install ledger'],
+      params: packParams,
+      body: { type: 'object', additionalProperties: false, required: ['lock_token'], properties: { lock_token: str } },
+      response: { 200: { type: 'object', properties: { pack_id: str, deleted: { type: 'boolean' } } } },
+    },
+  }, async (req) => deleteLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, (req.body as { lock_token: string }).lock_token));
+};

@@ -1,0 +1,199 @@
+// The workspace REST client: paces itself from the rate-limit headers, waits Retry-After on a
+// 429, retries 5xx and network failures with exponential backoff and full jitter, walks cursor
+// pages, and turns error envelopes into typed errors. Time is injected (now/sleep) for tests.
+
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'network_error';
+
+/** An API failure as data: the envelope's type, message and param, plus the HTTP status (0: no response). */
+export class WorkspaceApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+    readonly param?: string,
+    readonly method?: string,
+    readonly path?: string,
+  ) {
+    super(message);
+    this.name = 'WorkspaceApiError';
+  }
+  get isNotFound() {
+    return this.status === 404;
+  }
+  get isConflict() {
+    return this.status === 409;
+  }
+  get retryable() {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+export interface ClientStats {
+  requests: number;
+  reads: number;
+  writes: number;
+  retries: number;
+  rateLimited: number;
+  /** Time spent waiting for the rate limit window (ms). */
+  pacedMs: number;
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch?: typeof fetch;
+  /** Milliseconds since the epoch; defaults to Date.now. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Retries of one request after 5xx or network failure. */
+  maxRetries?: number;
+  /** Backoff base and cap (ms). */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** Abort one attempt after this long (ms). */
+  timeoutMs?: number;
+  /** Requests kept in reserve in each rate-limit window (for other clients of the workspace). */
+  reserve?: number;
+  userAgent?: string;
+}
+
+const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export interface Page<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor?: string | null;
+  total_count: number;
+}
+
+export class WorkspaceClient {
+  readonly baseUrl: string;
+  readonly stats: ClientStats = { requests: 0, reads: 0, writes: 0, retries: 0, rateLimited: 0, pacedMs: 0 };
+  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'userAgent'>> & Pick<ClientOptions, 'fetch' | 'userAgent'>;
+  /** What the last response said about the current window. */
+  private remaining: number | null = null;
+  private resetAtMs = 0;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.opts = {
+      now: Date.now,
+      sleep: realSleep,
+      random: Math.random,
+      maxRetries: 8,
+      backoffBaseMs: 250,
+      backoffMaxMs: 20_000,
+      timeoutMs: 30_000,
+      reserve: 0,
+      ...options,
+    };
+  }
+
+  /** Waits for the next rate-limit window when the current one is spent. */
+  private async pace(): Promise<void> {
+    if (this.remaining === null || this.remaining > this.opts.reserve) return;
+    const wait = this.resetAtMs - this.opts.now();
+    if (wait > 0) {
+      this.stats.pacedMs += wait;
+      await this.opts.sleep(wait + 5);
+    }
+    this.remaining = null;
+  }
+
+  private backoff(attempt: number): number {
+    const cap = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** attempt);
+    return Math.floor(this.opts.random() * cap) + 1;
+  }
+
+  /**
+   * One API call. Every call may be retried: reads and PUT/PATCH/DELETE are idempotent, and
+   * creations carry an idempotency key in their body (the caller's job: see apply).
+   */
+  async request<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    const isWrite = method !== 'GET';
+    let attempt = 0;
+    let rateLimitedTimes = 0;
+    for (;;) {
+      await this.pace();
+      this.stats.requests++;
+      if (isWrite) this.stats.writes++;
+      else this.stats.reads++;
+      let res: Response;
+      let text: string;
+      try {
+        const headers: Record<string, string> = { authorization: `Bearer ${this.opts.apiKey}`, accept: 'application/json' };
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
+        const f = this.opts.fetch ?? fetch;
+        res = await f(`${this.baseUrl}${path}`, {
+          method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.opts.timeoutMs),
+        });
+        text = await res.text();
+      } catch (e) {
+        if (attempt >= this.opts.maxRetries) throw new WorkspaceApiError(0, 'network_error', `${method} ${path}: ${(e as Error).message}`, undefined, method, path);
+        this.stats.retries++;
+        await this.opts.sleep(this.backoff(attempt++));
+        continue;
+      }
+      this.readRateLimit(res.headers);
+      let parsed: any = null;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        parsed = null;
+      }
+      if (res.ok && (parsed !== null || !text)) return parsed as T;
+      if (res.status === 429) {
+        this.stats.rateLimited++;
+        if (++rateLimitedTimes > 20) throw this.toError(res.status, parsed, method, path);
+        const after = Number(res.headers.get('retry-after'));
+        const wait = Number.isFinite(after) && after >= 0 ? after * 1000 : this.backoff(attempt);
+        this.stats.pacedMs += wait;
+        await this.opts.sleep(wait + 5);
+        this.remaining = null;
+        continue;
+      }
+      // A 2xx that is not JSON (a proxy mangled it) and 5xx are worth another try.
+      if (res.status >= 500 || res.ok) {
+        if (attempt >= this.opts.maxRetries) throw this.toError(res.status, parsed, method, path);
+        this.stats.retries++;
+        await this.opts.sleep(this.backoff(attempt++));
+        continue;
+      }
+      throw this.toError(res.status, parsed, method, path);
+    }
+  }
+
+  private readRateLimit(h: Headers) {
+    const remaining = Number(h.get('x-ratelimit-remaining'));
+    const reset = Number(h.get('x-ratelimit-reset'));
+    if (h.has('x-ratelimit-remaining') && Number.isFinite(remaining)) this.remaining = remaining;
+    if (h.has('x-ratelimit-reset') && Number.isFinite(reset)) this.resetAtMs = reset * 1000;
+  }
+
+  private toError(status: number, body: any, method: string, path: string): WorkspaceApiError {
+    const e = body?.error;
+    if (e && typeof e.type === 'string') return new WorkspaceApiError(status, e.type, String(e.message ?? ''), typeof e.param === 'string' ? e.param : undefined, method, path);
+    return new WorkspaceApiError(status, status >= 500 ? 'api_error' : 'invalid_request_error', `${method} ${path}: HTTP ${status}`, undefined, method, path);
+  }
+
+  get = <T = any>(path: string) => this.request<T>('GET', path);
+  post = <T = any>(path: string, body?: unknown) => this.request<T>('POST', path, body ?? {});
+  put = <T = any>(path: string, body: unknown) => this.request<T>('PUT', path, body);
+  patch = <T = any>(path: string, body: unknown) => this.request<T>('PATCH', path, body);
+  delete = <T = any>(path: string) => this.request<T>('DELETE', path);
+
+  /** Every object of a list endpoint, walking the cursor pages (100 per page). */
+  async listAll<T = any>(path: string): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | null | undefined;
+    const sep = path.includes('?') ? '&' : '?';
+    do {
+      const page = await this.get<Page<T>>(`${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      out.push(...page.data);
+      cursor = page.has_more ? page.next_cursor : null;
+    } while (cursor);
+    return out;
+  }
+}

@@ -1,0 +1,114 @@
+// Reading workspace state for the planner: the snapshot of the collections it needs, and the
+// install ledger with its lock. Paths are those of docs/catalog-api.md.
+import type { InstallLedger, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '@setup-pack/core';
+import { WorkspaceApiError, type WorkspaceClient } from './client.js';
+
+export const COLLECTION_PATH: Record<WorkspaceCollection, string> = {
+  tags: '/v1/tags',
+  contact_stages: '/v1/contact-stages',
+  lead_sources: '/v1/lead-sources',
+  custom_fields: '/v1/custom-fields',
+  pipelines: '/v1/pipelines',
+  message_templates: '/v1/message-templates',
+  media: '/v1/media',
+  brand: '/v1/brand',
+  smart_lists: '/v1/smart-lists',
+  automations: '/v1/automations',
+  members: '/v1/members',
+  teams: '/v1/teams',
+  ponds: '/v1/ponds',
+  websites: '/v1/websites',
+  forms: '/v1/forms',
+  appointment_types: '/v1/appointment-types',
+  appointment_outcomes: '/v1/appointment-outcomes',
+  programs: '/v1/programs',
+  relationship_labels: '/v1/relationship-labels',
+};
+
+/**
+ * Reads each collection completely (every cursor page). Pipelines the ledger owns are read one by
+ * one as well: the list carries stage names and types, the single read their colors and
+ * probabilities, which the content hash covers.
+ */
+export async function fetchSnapshot(client: WorkspaceClient, collections: WorkspaceCollection[], ledger: InstallLedger | null): Promise<WorkspaceSnapshot> {
+  const snapshot: WorkspaceSnapshot = { collections: {} };
+  for (const c of collections) {
+    if (c === 'brand') {
+      const brand = await client.get<WorkspaceObject>(COLLECTION_PATH.brand);
+      snapshot.collections.brand = brand && brand.fields ? [brand] : [];
+      continue;
+    }
+    const list = await client.listAll<WorkspaceObject>(COLLECTION_PATH[c]);
+    if (c === 'pipelines') {
+      const owned = new Set(Object.values(ledger?.items ?? {}).filter((i) => i.collection === 'pipelines').map((i) => i.workspaceId));
+      for (let i = 0; i < list.length; i++) {
+        if (owned.has(list[i].id)) list[i] = await client.get<WorkspaceObject>(`/v1/pipelines/${encodeURIComponent(list[i].id)}`);
+      }
+    }
+    snapshot.collections[c] = list;
+  }
+  return snapshot;
+}
+
+export interface LedgerRecord {
+  pack_id: string;
+  revision: number;
+  ledger: InstallLedger;
+  lock: { holder: string; expires_at: string } | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const ledgerPath = (packId: string) => `/v1/install-ledgers/${encodeURIComponent(packId)}`;
+
+export async function readLedger(client: WorkspaceClient, packId: string): Promise<LedgerRecord | null> {
+  try {
+    const r = await client.get<LedgerRecord>(ledgerPath(packId));
+    return { ...r, ledger: { ...r.ledger, revision: r.revision } };
+  } catch (e) {
+    if (e instanceof WorkspaceApiError && e.isNotFound) return null;
+    throw e;
+  }
+}
+
+export async function listLedgers(client: WorkspaceClient): Promise<LedgerRecord[]> {
+  return client.listAll<LedgerRecord>('/v1/install-ledgers');
+}
+
+/** The ledger lock of one install run: renewed by every checkpoint, released at the end. */
+export class LedgerLock {
+  private constructor(
+    private readonly client: WorkspaceClient,
+    readonly packId: string,
+    readonly token: string,
+    readonly ttlSeconds: number,
+  ) {}
+
+  static async acquire(client: WorkspaceClient, packId: string, holder: string, ttlSeconds: number): Promise<LedgerLock> {
+    const r = await client.post<{ token: string }>(`${ledgerPath(packId)}/lock`, { holder, ttl_seconds: ttlSeconds });
+    return new LedgerLock(client, packId, r.token, ttlSeconds);
+  }
+
+  async write(ledger: InstallLedger): Promise<number> {
+    const { revision: _revision, ...doc } = ledger;
+    const r = await this.client.put<{ revision: number }>(ledgerPath(this.packId), { lock_token: this.token, ledger: doc, ttl_seconds: this.ttlSeconds });
+    return r.revision;
+  }
+
+  async release(): Promise<void> {
+    try {
+      await this.client.post(`${ledgerPath(this.packId)}/unlock`, { lock_token: this.token });
+    } catch (e) {
+      // A retried unlock whose first attempt succeeded finds the lock already free.
+      if (!(e instanceof WorkspaceApiError && (e.isConflict || e.isNotFound))) throw e;
+    }
+  }
+
+  async deleteLedger(): Promise<void> {
+    try {
+      await this.client.post(`${ledgerPath(this.packId)}/delete`, { lock_token: this.token });
+    } catch (e) {
+      if (!(e instanceof WorkspaceApiError && (e.isConflict || e.isNotFound))) throw e;
+    }
+  }
+}

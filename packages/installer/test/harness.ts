@@ -1,0 +1,76 @@
+// The real workspace server, in-process on a loopback port over an in-memory PGlite store, with
+// a manual clock the installer's sleep advances: rate-limit windows pass without real waiting.
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Pack } from '@setup-pack/core';
+import { buildServer, ManualClock, openStore, type Store } from '../../../apps/workspace-server/src/index.js';
+import { WorkspaceClient, type ClientOptions } from '../src/index.js';
+
+export const ADMIN = 'installer-test-admin';
+const FIXTURES = new URL('../../../fixtures/', import.meta.url);
+export const loadPack = (rel: string): Pack => JSON.parse(readFileSync(new URL(rel, FIXTURES), 'utf8'));
+
+export interface Server {
+  base: string;
+  clock: ManualClock;
+  store: Store;
+  close(): Promise<void>;
+  admin(method: string, path: string, body?: unknown): Promise<any>;
+  /** A workspace with the two members the fixtures name, and a full-access key. */
+  workspace(opts?: { rateLimit?: number; members?: string[] }): Promise<{ id: string; key: string }>;
+}
+
+let store: Store | null = null;
+
+export async function startServer(): Promise<Server> {
+  store ??= await openStore({ memory: true });
+  const clock = new ManualClock('2026-11-21T22:00:00.000Z');
+  const app = await buildServer({ store, clock, adminToken: ADMIN });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const admin = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  let n = 0;
+  return {
+    base, clock, store,
+    admin,
+    close: () => app.close(),
+    async workspace(opts = {}) {
+      const slug = `inst-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
+      const ws = await admin('POST', '/admin/workspaces', { name: slug, slug, rate_limit_per_minute: opts.rateLimit ?? 100000 });
+      for (const [i, name] of (opts.members ?? ['Jordan Lee', 'Avery Brooks']).entries()) {
+        await admin('POST', `/admin/workspaces/${ws.id}/members`, { name, email: `member${i}@example.test` });
+      }
+      const key = await admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['full_access'] });
+      return { id: ws.id, key: key.secret };
+    },
+  };
+}
+
+/** A client whose waiting advances the server's clock instead of sleeping. */
+export function clientFor(server: Server, key: string, extra: Partial<ClientOptions> = {}, base = server.base): WorkspaceClient {
+  return new WorkspaceClient({
+    baseUrl: base,
+    apiKey: key,
+    now: () => server.clock.now().getTime(),
+    sleep: async (ms) => server.clock.advance(ms),
+    ...extra,
+  });
+}
+
+/** Counts requests by method through a fetch wrapper (what the server saw, not what the client thinks). */
+export function countingFetch() {
+  const counts = { GET: 0, POST: 0, PUT: 0, PATCH: 0, DELETE: 0, status429: 0 };
+  const f: typeof fetch = async (input, init) => {
+    const m = (init?.method ?? 'GET') as keyof typeof counts;
+    counts[m]++;
+    const res = await fetch(input, init);
+    if (res.status === 429) counts.status429++;
+    return res;
+  };
+  return { fetch: f, counts, writes: () => counts.POST + counts.PUT + counts.PATCH + counts.DELETE };
+}

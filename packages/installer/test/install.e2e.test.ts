@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { install, planInstall, PlanFailedError, readLedger, uninstall, WorkspaceClient } from '../src/index.js';
+import { clientFor, countingFetch, loadPack, startServer, type Server } from './harness.js';
+
+const v100 = loadPack('releases/buyer-lead-1.0.0.json');
+const v110 = loadPack('releases/buyer-lead-1.1.0.json');
+const listing = loadPack('valid/listing-marketing.json');
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const all = (c: WorkspaceClient, path: string) => c.listAll<any>(path);
+
+describe('install against the real workspace server', () => {
+  it('installs both fixture packs: every item present, automations off, references bound, images rewritten', async () => {
+    const ws = await server.workspace();
+    const c = clientFor(server, ws.key);
+    const r1 = await install(c, v100);
+    const r2 = await install(c, listing);
+    expect(r1.plan.summary.create + r1.plan.summary.adopt).toBe(r1.plan.steps.length);
+    expect(r2.plan.summary.create).toBeGreaterThan(0);
+
+    const autos = await all(c, '/v1/automations');
+    expect(autos.map((a) => a.name).sort()).toEqual(['New lead welcome', 'Old reminder', 'Open house invitations', 'Stage nurture', 'Weekly seller update']);
+    for (const a of autos) expect(a).toMatchObject({ enabled: false, status: 'off' });
+
+    const members = await all(c, '/v1/members');
+    const jordan = members.find((m) => m.name === 'Jordan Lee').id;
+    const avery = members.find((m) => m.name === 'Avery Brooks').id;
+    const welcome = autos.find((a) => a.name === 'New lead welcome');
+    const cfg = (a: any, id: string) => a.document.graph.nodes.find((n: any) => n.id === id).config;
+    expect(cfg(welcome, 'task').assignee_id).toBe(jordan);
+    const tags = await all(c, '/v1/tags');
+    expect(cfg(welcome, 'tag').tag_id).toBe(tags.find((t) => t.name === 'Buyer lead').id);
+    // "Zillow" is one of a new workspace's lead sources: adopted, not duplicated.
+    const sources = await all(c, '/v1/lead-sources');
+    expect(sources.filter((s) => s.name === 'Zillow')).toHaveLength(1);
+    expect(cfg(welcome, 'start').lead_source_id).toBe(sources.find((s) => s.name === 'Zillow').id);
+    const templates = await all(c, '/v1/message-templates');
+    expect(cfg(welcome, 'sms').template_id).toBe(templates.find((t) => t.name === 'Welcome text').id);
+    const invite = autos.find((a) => a.name === 'Open house invitations');
+    expect(cfg(invite, 'notify').user_id).toBe(avery);
+    const lists = await all(c, '/v1/smart-lists');
+    expect(cfg(invite, 'match').smart_list_id).toBe(lists.find((l) => l.name === 'Active buyers').id);
+    const nurture = autos.find((a) => a.name === 'Stage nurture');
+    const pipelines = await all(c, '/v1/pipelines');
+    const buyers = pipelines.find((p) => p.name === 'Buyers');
+    expect(cfg(nurture, 'deal').pipeline_id).toBe(buyers.id);
+    expect(cfg(nurture, 'deal').stage_id).toBe(buyers.stages.find((s: any) => s.name === 'Showing homes').id);
+
+    const media = await all(c, '/v1/media');
+    const hero = media.find((m) => m.file_name === 'open-house-hero.png');
+    expect(hero.sha256).toBe(listing.assets!.find((a) => a.key === 'open-house-hero')!.sha256);
+    const tpl = templates.find((t) => t.name === 'Open house invitation');
+    const text = JSON.stringify(tpl);
+    expect(text).not.toContain('cdn.example-brokerage.com');
+    expect(text.split(hero.url).length - 1).toBe(4);
+    const brand = await c.get('/v1/brand');
+    expect(brand.fields.name).toBe('Harbor Realty');
+    expect(brand.asset_urls.logo).toBe(media.find((m) => m.file_name === 'harbor-logo.png').url);
+
+    const ledger = (await readLedger(c, v100.packId))!.ledger;
+    expect(ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
+    expect(ledger.bindings['user:usr_8841']).toBe(jordan);
+  });
+
+  it('re-installing the same release makes zero write requests', async () => {
+    const ws = await server.workspace();
+    await install(clientFor(server, ws.key), v100);
+    const counting = countingFetch();
+    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const r = await install(c, v100);
+    expect(r.plan.hasChanges).toBe(false);
+    expect(counting.writes()).toBe(0);
+    expect(counting.counts.GET).toBeGreaterThan(0);
+  });
+
+  it('upgrades across the release pair writing only changed items', async () => {
+    const ws = await server.workspace();
+    await install(clientFor(server, ws.key), v100);
+    const counting = countingFetch();
+    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const r = await install(c, v110);
+    const changed = r.plan.steps.filter((s) => s.write).map((s) => `${s.action} ${s.itemId}`).sort();
+    expect(changed).toEqual([
+      'create automation:deal-won-thanks',
+      'create resource:cf-budget',
+      'update automation:new-lead-welcome',
+      'update automation:nurture-by-stage',
+      'update pipeline:buyer-pipeline',
+      'update smartList:new-buyer-leads',
+      'update template:tpl-follow-up',
+    ]);
+    // Item writes plus lock, ledger checkpoint and unlock: nothing else.
+    expect(counting.writes()).toBe(changed.length + 3);
+    const autos = await all(c, '/v1/automations');
+    expect(autos.map((a) => a.name).sort()).toEqual(['Deal won thank-you', 'New lead welcome', 'Nurture by stage', 'Old reminder']);
+    const ledger = (await readLedger(c, v110.packId))!.ledger;
+    expect(ledger.version).toBe('1.1.0');
+    expect(ledger.items['automation:old-reminder']).toBeDefined();
+    // And the upgraded workspace re-plans to nothing.
+    expect((await planInstall(c, v110)).plan.hasChanges).toBe(false);
+  });
+
+  it('reports an item the user edited as a conflict and keeps it', async () => {
+    const ws = await server.workspace();
+    const c = clientFor(server, ws.key);
+    await install(c, v100);
+    const templates = await all(c, '/v1/message-templates');
+    const follow = templates.find((t) => t.name === 'Follow-up email');
+    await c.patch(`/v1/message-templates/${follow.id}`, { body: '<p>My own follow-up</p>' });
+    // The user also switched an automation on and edited it: the live version keeps running.
+    const autos = await all(c, '/v1/automations');
+    const welcome = autos.find((a) => a.name === 'New lead welcome');
+    await c.post(`/v1/automations/${welcome.id}/activate`);
+
+    const r = await install(c, v110);
+    const step = r.plan.steps.find((s) => s.itemId === 'template:tpl-follow-up')!;
+    expect(step).toMatchObject({ action: 'conflict', resolution: 'keep', write: false });
+    expect((await c.get(`/v1/message-templates/${follow.id}`)).body).toBe('<p>My own follow-up</p>');
+    // An automation that is on gets a staged draft; its live version is untouched.
+    const after = await c.get(`/v1/automations/${welcome.id}`);
+    expect(after.enabled).toBe(true);
+    expect(after.document.graph.nodes.find((n: any) => n.id === 'wait').config.duration).toBe(1);
+    expect(after.draft_document.graph.nodes.find((n: any) => n.id === 'wait').config.duration).toBe(2);
+
+    const over = await install(c, v110, { overwrite: true });
+    expect(over.plan.steps.find((s) => s.itemId === 'template:tpl-follow-up')).toMatchObject({ action: 'conflict', resolution: 'overwrite' });
+    expect((await c.get(`/v1/message-templates/${follow.id}`)).name).toBe('Follow-up email (buyers)');
+  });
+
+  it('fails the plan listing every unresolved member reference, writing nothing', async () => {
+    const ws = await server.workspace({ members: ['Someone Else'] });
+    const counting = countingFetch();
+    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const merged = structuredClone(listing);
+    merged.automations!.push(structuredClone(v100.automations![0]));
+    merged.resources!.push(...structuredClone(v100.resources!));
+    merged.messageTemplates!.push(...structuredClone(v100.messageTemplates!));
+    const err = await install(c, merged).catch((e) => e);
+    expect(err).toBeInstanceOf(PlanFailedError);
+    const unresolved = (err as PlanFailedError).plan.errors;
+    expect(unresolved.map((e) => `${e.code} ${e.reference?.name}`).sort()).toEqual([
+      'plan/unresolved-reference Avery Brooks',
+      'plan/unresolved-reference Jordan Lee',
+    ]);
+    expect(err.message).toMatch(/Jordan Lee[\s\S]*--bind user:usr_8841=/);
+    expect(counting.writes()).toBe(0);
+    // Binding them explicitly makes the same install succeed.
+    const someone = (await all(c, '/v1/members'))[0].id;
+    const ok = await install(c, merged, { bindings: { 'user:usr_8841': someone, 'user:usr_listing_coord': someone } });
+    expect(ok.plan.ok).toBe(true);
+  });
+
+  it('uninstalls what the pack owns and the user did not edit', async () => {
+    const ws = await server.workspace();
+    const c = clientFor(server, ws.key);
+    await install(c, v100);
+    const tags = await all(c, '/v1/tags');
+    const hot = tags.find((t) => t.name === 'Hot lead');
+    await c.patch(`/v1/tags/${hot.id}`, { color: '#111111' });
+    const r = await uninstall(c, v100.packId);
+    expect(r.kept.map((s) => s.itemId)).toEqual(['resource:tag-hot']);
+    expect(await all(c, '/v1/automations')).toEqual([]);
+    expect((await all(c, '/v1/tags')).map((t) => t.name)).toEqual(['Hot lead']);
+    // Zillow was the workspace's own lead source: adopted, so it stays.
+    expect((await all(c, '/v1/lead-sources')).some((s) => s.name === 'Zillow')).toBe(true);
+    expect(await readLedger(c, v100.packId)).toBeNull();
+  });
+});
