@@ -324,21 +324,6 @@ CREATE INDEX events_ws ON events (workspace_id, created_at DESC, id DESC);
 `,
   },
   ...catalogMigrations,
-  {
-    version: 2,
-    name: 'contact counter, unlogged rate-limit windows',
-    sql: `
--- Unfiltered contact lists read their total_count here instead of counting the workspace.
-CREATE TABLE contact_counts (
-  workspace_id text PRIMARY KEY REFERENCES workspaces(id) ON DELETE CASCADE,
-  n bigint NOT NULL
-);
-INSERT INTO contact_counts (workspace_id, n) SELECT workspace_id, count(*) FROM contacts GROUP BY workspace_id;
-
--- Windows are disposable: skipping WAL keeps the per-request counter off the fsync path.
-ALTER TABLE rate_limit_windows SET UNLOGGED;
-`,
-  },
 ];
 
 /** Applies pending migrations; an advisory lock keeps two processes on one database from racing. */
