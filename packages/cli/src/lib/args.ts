@@ -112,7 +112,7 @@ export function helpText(spec: CommandSpec): string {
   const options = { ...spec.options, ...COMMON_OPTIONS };
   const rows = Object.entries(options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` ${o.value ?? '<value>'}` : ''}`;
-    const choices = o.choices ? ` (${o.choices.join(' | ')})` : '';
+    const choices = o.choices ? ` Choices: ${o.choices.join(', ')}.` : '';
     return [flag, o.description + choices] as const;
   });
   const width = Math.max(...rows.map(([f]) => f.length)) + 2;
