@@ -46,10 +46,13 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${body.length} / 20000 characters`} />
       <h3>Preview</h3>
       <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
-      <div className="preview" aria-label="Merge-tag preview">
-        {item.channel !== 'sms' && subject && <strong>{previewMerge(subject)}{'\n\n'}</strong>}
-        {previewMerge(body)}
-      </div>
+      {item.channel !== 'sms' && subject && <div className="preview"><strong>Subject: {previewMerge(subject)}</strong></div>}
+      {item.channel === 'sms' ? (
+        <div className="preview" aria-label="Merge-tag preview">{previewMerge(body)}</div>
+      ) : (
+        // Sandboxed (no scripts, no same-origin): the body is the author's HTML.
+        <iframe title="Merge-tag preview" aria-label="Merge-tag preview" sandbox="" srcDoc={previewMerge(body)} style={{ width: '100%', height: 200, border: '1px solid #e2e8f0', borderRadius: 6, background: '#fff' }} />
+      )}
       {'richTextDoc' in item && <JsonField label="Rich text document (JSON)" path="richTextDoc" value={item.richTextDoc} onChange={(v) => set('richTextDoc', v === undefined ? null : v)} rows={6} />}
     </div>
   );
