@@ -224,6 +224,21 @@ describe('unpack and build', () => {
     expect(r.stderr).toContain('build/unlisted-file');
   });
 
+  it('still validates when the only build errors are stray files, and writes nothing', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
+    writeFileSync(join(dir, 'automations', 'stray.json'), '{}');
+    writeFileSync(join(dir, 'assets', 'unused.png'), 'x');
+    const tpl = join(dir, 'templates', 'seller-weekly.json');
+    writeFileSync(tpl, readFileSync(tpl, 'utf8').replace('"channel": "email"', '"channel": "mail"'));
+    const r = run(['build', dir, '-o', join(dir, 'out.json')]);
+    expect(r.code).toBe(1);
+    expect(existsSync(join(dir, 'out.json'))).toBe(false);
+    expect(r.stderr).toMatch(/automations\/stray\.json:1:1 error .*build\/unlisted-file/);
+    expect(r.stderr).toMatch(/assets\/unused\.png:1:1 warning .*build\/unused-asset-file/);
+    expect(r.stderr).toMatch(/templates\/seller-weekly\.json:3:14 error .*schema\/enum/);
+  });
+
   it('build of a path that is not a folder exits 2', () => {
     expect(run(['build', 'nope']).code).toBe(2);
     const r = run(['build', fixturePath('valid/buyer-lead-starter.json')]);

@@ -75,6 +75,7 @@ describe('validate: usage errors exit 2 with one line', () => {
     [['validate', '--format', 'xml', ...valid], /--format must be one of pretty, json, sarif, github/],
     [['validate', '--max-warnings', 'many', ...valid], /--max-warnings needs a whole number/],
     [['validate'], /missing argument/],
+    [['validate', '--disable', 'graph/cylce', ...valid], /--disable: no rule 'graph\/cylce'; did you mean 'graph\/cycle'\?/],
   ])('%j', (args, message) => {
     const r = run(args);
     expect(r.code).toBe(2);

@@ -1,7 +1,8 @@
 // setup-pack validate: check many pack files concurrently and report in the chosen format.
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
+import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
+import { UsageError } from '../lib/errors.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath, expandInputs, mapLimit, nodeHasher, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
@@ -36,6 +37,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const files = await expandInputs(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? []);
   const { validatePack, RULE_METADATA } = await import('@setup-pack/core');
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
+  const codes = RULE_METADATA.map((r) => r.code);
+  for (const code of disableRules) {
+    if (codes.includes(code)) continue;
+    const hint = suggest(code, codes);
+    throw new UsageError(`--disable: no rule '${code}'${hint ? `; did you mean '${hint}'?` : ''} (codes are listed in docs/rules.md)`);
+  }
   const reports = await mapLimit(files, 8, async (abs): Promise<FileReport & { value?: unknown }> => {
     const path = displayPath(abs, ctx.cwd);
     const read = await readText(abs);

@@ -36,7 +36,11 @@ export async function compileFolder(files: SourceFiles, options: { exportedAt: s
     add(file, rest);
   }
   let pack = result.pack;
-  if (pack && !result.diagnostics.some((d) => d.severity === 'error')) {
+  // Stray files do not change the pack, so it is still worth validating; a missing or broken
+  // source file would only add noise downstream.
+  const harmless = new Set(['build/unlisted-file', 'build/unused-asset-file']);
+  const blocked = result.diagnostics.some((d) => d.severity === 'error' && !harmless.has(d.code));
+  if (pack && !blocked) {
     const validation = validatePack(pack, { hashBase64: nodeHasher });
     for (const d of validation.diagnostics) {
       const key = d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
@@ -63,7 +67,7 @@ export async function compileFolder(files: SourceFiles, options: { exportedAt: s
         ...(related ? { related } : {}),
       });
     }
-    if (validation.diagnostics.some((d) => d.severity === 'error')) pack = undefined;
+    if (validation.diagnostics.some((d) => d.severity === 'error') || result.diagnostics.some((d) => d.severity === 'error')) pack = undefined;
   } else pack = undefined;
   const reports: FileReport[] = [...byFile].map(([file, diagnostics]) => {
     const src = sourceOf(file);
