@@ -23,5 +23,9 @@ export async function seedContacts(db, workspaceId, n, start = new Date('2025-01
      SELECT 'ph_bulk' || ${pad('g')}, $1, 'con_bulk' || ${pad('g')}, '+1207' || lpad(g::text, 7, '0'), 'Mobile', true, 0 FROM generate_series(1, $2::int) g`,
     [workspaceId, n],
   );
+  await db.query(
+    'INSERT INTO contact_counts (workspace_id, n) VALUES ($1, $2) ON CONFLICT (workspace_id) DO UPDATE SET n = contact_counts.n + excluded.n',
+    [workspaceId, n],
+  );
   await db.query('ANALYZE');
 }

@@ -19,7 +19,7 @@ describe('embedded store', () => {
       expect((await getWorkspace(second.db, ws.id))?.slug).toBe('persist');
       expect(await migrate(second.db)).toEqual([]);
       const { rows } = await second.db.query('SELECT version FROM schema_migrations ORDER BY version');
-      expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version));
+      expect(rows.map((r) => Number(r.version))).toEqual(migrations.map((m) => m.version).sort((x, y) => x - y));
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

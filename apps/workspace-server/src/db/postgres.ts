@@ -13,7 +13,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     const admin = new pg.Client({ connectionString: opts.connectionString });
     await admin.connect();
     try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema.replace(/"/g, '')}"`);
+      // IF NOT EXISTS still races between sessions; the loser's duplicate error means "exists".
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema.replace(/"/g, '')}"`).catch((e: { code?: string }) => {
+        if (e.code !== '23505' && e.code !== '42P06') throw e;
+      });
     } finally {
       await admin.end();
     }

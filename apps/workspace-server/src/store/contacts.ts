@@ -69,75 +69,54 @@ export interface Contact {
 
 const plainFields = ['address', 'city', 'state', 'zip_code', 'company', 'job_title', 'notes'] as const;
 
-const CONTACT_SELECT = `SELECT c.*, s.name AS stage_name, l.name AS lead_source_name, m.name AS owner_name
+const rowJson = (table: string) => `(SELECT COALESCE(json_agg(json_build_object('id', r.id, 'value', r.value, 'label', r.label,
+    'is_primary', r.is_primary, 'position', r.position) ORDER BY r.position, r.id), '[]'::json) FROM ${table} r WHERE r.contact_id = c.id)`;
+
+/** One statement reads a whole contact: rows, tags and lookup names come back as JSON columns. */
+const CONTACT_SELECT = `SELECT c.*, s.name AS stage_name, l.name AS lead_source_name, m.name AS owner_name,
+    ${rowJson('contact_emails')} AS emails_json,
+    ${rowJson('contact_phones')} AS phones_json,
+    (SELECT COALESCE(json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) ORDER BY t.name, t.id), '[]'::json)
+       FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id) AS tags_json
   FROM contacts c
   LEFT JOIN contact_stages s ON s.id = c.stage_id
   LEFT JOIN lead_sources l ON l.id = c.lead_source_id
   LEFT JOIN members m ON m.id = c.owner_id`;
 
-/** Loads full contacts (rows, tags, lookups) for a set of contact rows with batched queries. */
-async function hydrate(db: Queryable, rows: Row[]): Promise<Contact[]> {
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.id);
-  const q1 = new Params();
-  const q2 = new Params();
-  const q3 = new Params();
-  const [emails, phones, tags] = await Promise.all([
-    db.query(`SELECT * FROM contact_emails WHERE contact_id IN ${q1.list(ids)} ORDER BY position, id`, q1.values),
-    db.query(`SELECT * FROM contact_phones WHERE contact_id IN ${q2.list(ids)} ORDER BY position, id`, q2.values),
-    db.query(
-      `SELECT ct.contact_id, t.id, t.name, t.color FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id
-        WHERE ct.contact_id IN ${q3.list(ids)} ORDER BY t.name, t.id`,
-      q3.values,
-    ),
-  ]);
-  const group = <T>(list: Row[], map: (r: Row) => T) => {
-    const m = new Map<string, T[]>();
-    for (const r of list) {
-      const arr = m.get(r.contact_id) ?? [];
-      arr.push(map(r));
-      m.set(r.contact_id, arr);
-    }
-    return m;
+function toContact(r: Row): Contact {
+  const toRow = (x: Row): ContactRow => ({ id: x.id, value: x.value, label: x.label, is_primary: x.is_primary, position: Number(x.position) });
+  const em = (r.emails_json as Row[]).map(toRow);
+  const ph = (r.phones_json as Row[]).map(toRow);
+  return {
+    id: r.id,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email: em.find((x) => x.is_primary)?.value ?? null,
+    phone: ph.find((x) => x.is_primary)?.value ?? null,
+    emails: em,
+    phones: ph,
+    address: r.address,
+    city: r.city,
+    state: r.state,
+    zip_code: r.zip_code,
+    company: r.company,
+    job_title: r.job_title,
+    notes: r.notes,
+    stage: r.stage_id ? { id: r.stage_id, name: r.stage_name } : null,
+    lead_source: r.lead_source_id ? { id: r.lead_source_id, name: r.lead_source_name } : null,
+    owner: r.owner_id ? { id: r.owner_id, name: r.owner_name } : null,
+    tags: (r.tags_json as Row[]).map((t) => ({ id: t.id as string, name: t.name as string, color: (t.color ?? null) as string | null })),
+    custom_fields: (r.custom_fields ?? {}) as Record<string, unknown>,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    last_activity_at: isoOrNull(r.last_activity_at),
   };
-  const toRow = (r: Row): ContactRow => ({ id: r.id, value: r.value, label: r.label, is_primary: r.is_primary, position: Number(r.position) });
-  const e = group(emails.rows, toRow);
-  const p = group(phones.rows, toRow);
-  const t = group(tags.rows, (r) => ({ id: r.id as string, name: r.name as string, color: (r.color ?? null) as string | null }));
-  return rows.map((r) => {
-    const em = e.get(r.id) ?? [];
-    const ph = p.get(r.id) ?? [];
-    return {
-      id: r.id,
-      first_name: r.first_name,
-      last_name: r.last_name,
-      email: em.find((x) => x.is_primary)?.value ?? null,
-      phone: ph.find((x) => x.is_primary)?.value ?? null,
-      emails: em,
-      phones: ph,
-      address: r.address,
-      city: r.city,
-      state: r.state,
-      zip_code: r.zip_code,
-      company: r.company,
-      job_title: r.job_title,
-      notes: r.notes,
-      stage: r.stage_id ? { id: r.stage_id, name: r.stage_name } : null,
-      lead_source: r.lead_source_id ? { id: r.lead_source_id, name: r.lead_source_name } : null,
-      owner: r.owner_id ? { id: r.owner_id, name: r.owner_name } : null,
-      tags: t.get(r.id) ?? [],
-      custom_fields: (r.custom_fields ?? {}) as Record<string, unknown>,
-      created_at: iso(r.created_at),
-      updated_at: iso(r.updated_at),
-      last_activity_at: isoOrNull(r.last_activity_at),
-    };
-  });
 }
 
 export async function getContact(db: Queryable, ws: string, id: string): Promise<Contact> {
   const { rows } = await db.query(`${CONTACT_SELECT} WHERE c.workspace_id = $1 AND c.id = $2`, [ws, id]);
   if (!rows.length) throw notFound('contact', 'contact_id');
-  return (await hydrate(db, rows))[0];
+  return toContact(rows[0]);
 }
 
 export interface ContactFilters {
@@ -174,7 +153,11 @@ export function contactListQueries(ws: string, f: ContactFilters) {
   if (f.created_before) where.push(`c.created_at <= ${q.p(f.created_before)}::timestamptz`);
   if (f.updated_after) where.push(`c.updated_at >= ${q.p(f.updated_after)}::timestamptz`);
   const countParams = [...q.values];
-  const countSql = `SELECT count(*)::text AS n FROM contacts c WHERE ${where.join(' AND ')}`;
+  // Unfiltered, the count is kept in contact_counts by every create and delete: O(1).
+  const countSql =
+    where.length === 1
+      ? 'SELECT COALESCE((SELECT n FROM contact_counts WHERE workspace_id = $1), 0)::text AS n'
+      : `SELECT count(*)::text AS n FROM contacts c WHERE ${where.join(' AND ')}`;
   const k = keysetCondition(q, f.cursor, 'c');
   if (k) where.push(k);
   const pageSql = `${CONTACT_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
@@ -184,11 +167,7 @@ export function contactListQueries(ws: string, f: ContactFilters) {
 export async function listContacts(db: Db, ws: string, f: ContactFilters): Promise<Page<Contact>> {
   const { pageSql, pageParams, countSql, countParams } = contactListQueries(ws, f);
   const [page, count] = await Promise.all([db.query(pageSql, pageParams), db.query<{ n: string }>(countSql, countParams)]);
-  const total = Number(count.rows[0].n);
-  const has = page.rows.length > f.limit;
-  const hydrated = await hydrate(db, has ? page.rows.slice(0, f.limit) : page.rows);
-  const byId = new Map(hydrated.map((c) => [c.id, c]));
-  return finishPage(page.rows, f.limit, total, (r) => byId.get(r.id)!, (r) => iso(r.created_at));
+  return finishPage(page.rows, f.limit, Number(count.rows[0].n), toContact, (r) => iso(r.created_at));
 }
 
 async function checkRef(tx: Queryable, table: string, ws: string, id: string, param: string, what: string): Promise<void> {
@@ -228,24 +207,20 @@ function rowsFromInput(
   return [{ id: same?.id ?? newId('row', 8), value: shortcut, label: same?.label ?? defaultLabel, is_primary: true, position: 0 }];
 }
 
-async function writeRows(tx: Queryable, table: 'contact_emails' | 'contact_phones', ws: string, contactId: string, rows: ContactRow[]) {
-  await tx.query(`DELETE FROM ${table} WHERE contact_id = $1`, [contactId]);
-  for (const r of rows) {
-    await tx.query(`INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position) VALUES ($1,$2,$3,$4,$5,$6,$7)`, [
-      r.id, ws, contactId, r.value, r.label, r.is_primary, r.position,
-    ]);
-  }
+async function writeRows(tx: Queryable, table: 'contact_emails' | 'contact_phones', ws: string, contactId: string, rows: ContactRow[], replace: boolean) {
+  if (replace) await tx.query(`DELETE FROM ${table} WHERE contact_id = $1`, [contactId]);
+  if (!rows.length) return;
+  const q = new Params();
+  const values = rows.map((r) => `(${[r.id, ws, contactId, r.value, r.label, r.is_primary, r.position].map((v) => q.p(v)).join(', ')})`);
+  await tx.query(`INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position) VALUES ${values.join(', ')}`, q.values);
 }
 
-async function refreshSearchText(tx: Queryable, contactId: string) {
-  await tx.query(
-    `UPDATE contacts c SET search_text = lower(concat_ws(' ', c.first_name, c.last_name, c.company,
-       (SELECT string_agg(value, ' ') FROM contact_emails WHERE contact_id = c.id),
-       (SELECT string_agg(value, ' ') FROM contact_phones WHERE contact_id = c.id),
-       (SELECT string_agg(regexp_replace(value, '[^0-9]', '', 'g'), ' ') FROM contact_phones WHERE contact_id = c.id)))
-     WHERE c.id = $1`,
-    [contactId],
-  );
+/** What `q` searches: names, company, every email, every phone as written and as digits. */
+function searchText(c: { first_name: string; last_name: string; company: string | null; emails: ContactRow[]; phones: ContactRow[] }): string {
+  return [c.first_name, c.last_name, c.company ?? '', ...c.emails.map((e) => e.value), ...c.phones.map((p) => p.value), ...c.phones.map((p) => p.value.replace(/\D/g, ''))]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase();
 }
 
 /** Empty string means "none" for the id references the spec lets clients clear. */
@@ -283,17 +258,23 @@ export async function createContact(db: Db, ws: string, input: ContactInput, now
     await checkRefs(tx, ws, input);
     const id = newId('con');
     const at = now.toISOString();
+    const emails = rowsFromInput(input.emails, input.email, 'Other', []) ?? [];
+    const phones = rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? [];
+    const search = searchText({ first_name: input.first_name!, last_name: input.last_name!, company: input.company ?? null, emails, phones });
     await tx.query(
       `INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
-         stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15::jsonb,$16,$17::timestamptz,$17::timestamptz)`,
+         stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15::jsonb,$16,$17,$18::timestamptz,$18::timestamptz)`,
       [id, ws, input.first_name, input.last_name, ...plainFields.map((f) => input[f] ?? null),
         emptyToNull(input.stage_id) ?? null, emptyToNull(input.lead_source_id) ?? null, emptyToNull(input.owner_id) ?? null,
-        JSON.stringify(input.custom_fields ?? {}), input.affiliate_attribution_token ?? null, at],
+        JSON.stringify(input.custom_fields ?? {}), input.affiliate_attribution_token ?? null, search, at],
     );
-    await writeRows(tx, 'contact_emails', ws, id, rowsFromInput(input.emails, input.email, 'Other', []) ?? []);
-    await writeRows(tx, 'contact_phones', ws, id, rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? []);
-    await refreshSearchText(tx, id);
+    await writeRows(tx, 'contact_emails', ws, id, emails, false);
+    await writeRows(tx, 'contact_phones', ws, id, phones, false);
+    await tx.query(
+      `INSERT INTO contact_counts (workspace_id, n) VALUES ($1, 1) ON CONFLICT (workspace_id) DO UPDATE SET n = contact_counts.n + 1`,
+      [ws],
+    );
     await addActivity(tx, ws, id, { type: 'contact_created', title: 'Contact created' }, now);
     const contact = await getContact(tx, ws, id);
     await recordEvent(tx, ws, 'contact.created', contact, now);
@@ -334,16 +315,15 @@ export async function updateContact(db: Db, ws: string, id: string, input: Conta
     if (input.affiliate_attribution_token !== undefined) sets.push(`affiliate_attribution_token = ${q.p(input.affiliate_attribution_token)}`);
     if (sets.length) await tx.query(`UPDATE contacts SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
     const emails = rowsFromInput(input.emails, input.email, 'Other', before.emails);
-    if (emails) await writeRows(tx, 'contact_emails', ws, id, emails);
+    if (emails) await writeRows(tx, 'contact_emails', ws, id, emails, true);
     const phones = rowsFromInput(input.phones, input.phone, 'Mobile', before.phones);
-    if (phones) await writeRows(tx, 'contact_phones', ws, id, phones);
+    if (phones) await writeRows(tx, 'contact_phones', ws, id, phones, true);
     const mid = await getContact(tx, ws, id);
     const a = comparable(before);
     const b = comparable(mid);
     const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
     if (!changed.length) return before;
-    await tx.query('UPDATE contacts SET updated_at = $2::timestamptz WHERE id = $1', [id, now.toISOString()]);
-    await refreshSearchText(tx, id);
+    await tx.query('UPDATE contacts SET updated_at = $2::timestamptz, search_text = $3 WHERE id = $1', [id, now.toISOString(), searchText(mid)]);
     await addActivity(tx, ws, id, { type: 'contact_updated', title: 'Contact updated', metadata: { changed_fields: changed } }, now);
     if (changed.includes('stage_id')) {
       await addActivity(tx, ws, id, {
@@ -371,6 +351,7 @@ export async function deleteContact(db: Db, ws: string, id: string, now: Date): 
     // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
     const { rows } = await tx.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id', [ws, id]);
     if (!rows.length) throw notFound('contact', 'contact_id');
+    await tx.query('UPDATE contact_counts SET n = n - 1 WHERE workspace_id = $1', [ws]);
     await recordEvent(tx, ws, 'contact.deleted', { id }, now);
     return { id, deleted: true };
   });

@@ -21,7 +21,10 @@ export async function hitRateLimit(db: Db, workspaceId: string, limit: number, n
      RETURNING count`,
     [workspaceId, windowStart],
   );
-  const count = Number(rows[0].count);
+  return rateLimitState(limit, Number(rows[0].count), windowStart, now);
+}
+
+export function rateLimitState(limit: number, count: number, windowStart: number, now: Date): RateLimitState {
   const reset = windowStart + 60;
   return {
     limit,

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { rateLimitState, type RateLimitState } from './ratelimit.js';
 import type { Row } from './sql.js';
 
 export interface Workspace {
@@ -188,21 +189,35 @@ export interface Caller {
   key: { id: string; key_prefix: string; scopes: string[]; created_by_member_id: string | null };
 }
 
-/** Resolves a bearer secret to its workspace and key; every failure is the same 401. */
-export async function authenticate(db: Db, secret: string, now: Date): Promise<Caller> {
+/**
+ * Resolves a bearer secret to its workspace and key and, for a usable key, counts the request in
+ * the workspace's rate-limit window: one statement, so every request costs one round trip here.
+ * Every failure is the same 401 type.
+ */
+export async function authenticate(db: Db, secret: string, now: Date): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
+  const windowStart = Math.floor(now.getTime() / 60000) * 60;
   const { rows } = await db.query(
-    `SELECT k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
-            w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at
-       FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1`,
-    [hashSecret(secret)],
+    `WITH k AS (
+       SELECT k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
+              w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at
+         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1
+     ), hit AS (
+       INSERT INTO rate_limit_windows (workspace_id, window_start, count)
+       SELECT k.id, $2, 1 FROM k WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $3::timestamptz)
+       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+       RETURNING count
+     )
+     SELECT k.*, (SELECT count FROM hit) AS rl_count FROM k`,
+    [hashSecret(secret), windowStart, now.toISOString()],
   );
   const r = rows[0];
   if (!r) throw new ApiError(401, 'authentication_error', 'Invalid API key');
   if (r.revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
   const expires = isoOrNull(r.expires_at);
   if (expires && Date.parse(expires) <= now.getTime()) throw new ApiError(401, 'authentication_error', 'This API key has expired');
-  return {
+  const caller: Caller = {
     workspace: toWorkspace(r),
     key: { id: r.key_id, key_prefix: r.key_prefix, scopes: r.scopes as string[], created_by_member_id: r.created_by_member_id },
   };
+  return { caller, rateLimit: rateLimitState(caller.workspace.rate_limit_per_minute, Number(r.rl_count), windowStart, now) };
 }
