@@ -22,4 +22,8 @@ export const COMMANDS: Record<string, CommandEntry> = {
   fix: { summary: 'Recompute asset sha256/byteSize and normalise won/lost stage probabilities.', load: () => import('./fix.js') },
   diff: { summary: 'Show what changed between two releases of a pack.', load: () => import('./diff.js') },
   schema: { summary: 'Print a published JSON Schema, or list them.', load: () => import('./schema.js') },
+  plan: { summary: 'Show what installing a pack into a workspace would change.', load: () => import('./plan.js') },
+  install: { summary: 'Install or upgrade a pack in a workspace.', load: () => import('./install.js') },
+  uninstall: { summary: 'Remove an installed pack from a workspace.', load: () => import('./uninstall.js') },
+  status: { summary: 'List the packs installed in a workspace.', load: () => import('./status.js') },
 };

@@ -1,0 +1,60 @@
+// setup-pack install: install or upgrade a pack in a live workspace (plan, then apply).
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { connect, CONNECTION_OPTIONS, PLAN_OPTIONS, planJson, planOptions, readPack, reportFailure } from './plan.js';
+
+export const spec: CommandSpec = {
+  name: 'install',
+  summary: 'Install or upgrade a pack in a workspace.',
+  usage: 'install [options] <pack.json>',
+  description: 'Plans against the workspace and applies the plan: resources, pipelines, media and templates, smart lists, automations (always drafts that are off), then the install ledger. Re-running an interrupted install resumes it without duplicates. Items edited in the workspace are kept unless --overwrite.',
+  positionals: [1, 1],
+  options: {
+    ...CONNECTION_OPTIONS,
+    ...PLAN_OPTIONS,
+    'dry-run': { type: 'boolean', description: 'Plan and print, write nothing.' },
+  },
+  examples: [
+    ['setup-pack install buyer-lead-1.0.0.json --url https://crm.example.com --key $KEY', 'Install a pack'],
+    ['setup-pack install buyer-lead-1.1.0.json --prune', 'Upgrade and remove items the release dropped'],
+    ['setup-pack install pack.json --bind user:usr_8841=mem_123 --format json', 'Bind a member; JSON result'],
+  ],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const json = args.values.format === 'json';
+  const pack = await readPack(ctx, args.positionals[0]);
+  const options = await planOptions(ctx, args);
+  const client = await connect(ctx, args);
+  const { install, formatPlanText } = await import('@setup-pack/installer');
+  const tty = !json && ctx.stderr.isTTY;
+  let lastWidth = 0;
+  try {
+    const result = await install(client, pack, {
+      ...options,
+      dryRun: !!args.values['dry-run'],
+      onProgress: tty
+        ? ({ done, total, step }) => {
+          const width = 24;
+          const filled = Math.round((done / Math.max(1, total)) * width);
+          const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${step.action} ${step.itemId}`.slice(0, 100);
+          ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
+          lastWidth = line.length;
+        }
+        : undefined,
+    });
+    if (tty && lastWidth) ctx.stderr.write(`\r${' '.repeat(lastWidth)}\r`);
+    if (json) {
+      ctx.stdout.write(JSON.stringify({ ...planJson(result.plan), dryRun: !!args.values['dry-run'], written: result.written, requests: client.stats.requests }, null, 2) + '\n');
+    } else {
+      ctx.stdout.write(formatPlanText(result.plan, ctx.colors('stdout')));
+      if (args.values['dry-run']) ctx.stdout.write('Dry run: nothing was written.\n');
+      else if (!result.plan.hasChanges) ctx.stdout.write(`Already up to date (${client.stats.requests} requests, none of them writes).\n`);
+      else ctx.stdout.write(`Applied: ${result.written} item write${result.written === 1 ? '' : 's'}; ${pack.name} ${pack.version} is installed (${client.stats.requests} requests).\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (tty && lastWidth) ctx.stderr.write('\n');
+    return reportFailure(ctx, e, json);
+  }
+}

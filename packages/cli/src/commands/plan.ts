@@ -1,0 +1,147 @@
+// setup-pack plan: what installing a pack into a live workspace would change, Terraform style.
+// The shared connection, binding and pack-reading helpers of install/uninstall/status live here.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Pack, PlanOptions, PlanResult } from '@setup-pack/core';
+import type { CommandSpec, Options, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { UsageError } from '../lib/errors.js';
+import { displayPath } from '../lib/files.js';
+import { readPackFile } from '../lib/packfile.js';
+import { cliVersion } from '../lib/version.js';
+
+export const CONNECTION_OPTIONS: Options = {
+  url: { type: 'string', value: '<base>', description: 'Workspace API base address (default: $WORKSPACE_URL).' },
+  key: { type: 'string', value: '<key>', description: 'Workspace API key (default: $WORKSPACE_API_KEY).' },
+  format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
+};
+
+export const PLAN_OPTIONS: Options = {
+  overwrite: { type: 'boolean', description: 'Replace items edited in the workspace (conflicts) instead of keeping them.' },
+  prune: { type: 'boolean', description: 'Remove items gone from this release, when unedited.' },
+  bind: { type: 'string', multiple: true, value: '<type:id=workspaceId>', description: 'Bind a reference the pack does not carry (repeatable), e.g. user:usr_8841=mem_123.' },
+  bindings: { type: 'string', value: '<file>', description: 'JSON file of bindings: { "type:id": "workspaceId" }.' },
+  'allow-downgrade': { type: 'boolean', description: 'Allow installing a lower version than the installed one.' },
+};
+
+export async function connect(ctx: CommandContext, args: Parsed) {
+  const url = (args.values.url as string | undefined) ?? ctx.env.WORKSPACE_URL;
+  const key = (args.values.key as string | undefined) ?? ctx.env.WORKSPACE_API_KEY;
+  if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
+  if (!key) throw new UsageError('no API key: pass --key or set WORKSPACE_API_KEY');
+  if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
+  const { WorkspaceClient } = await import('@setup-pack/installer');
+  return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}` });
+}
+
+export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions> {
+  const { parseBinding } = await import('@setup-pack/installer');
+  const bindings: Record<string, string> = {};
+  if (typeof args.values.bindings === 'string') {
+    const path = resolve(ctx.cwd, args.values.bindings);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(path, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`cannot read bindings file '${args.values.bindings}': ${(e as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
+      throw new UsageError(`bindings file '${args.values.bindings}' must be a JSON object of "type:id": "workspaceId"`);
+    }
+    Object.assign(bindings, parsed);
+  }
+  for (const b of (args.values.bind as string[] | undefined) ?? []) {
+    try {
+      const [k, v] = parseBinding(b);
+      bindings[k] = v;
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings };
+}
+
+/** Reads a pack and checks it validates: installing an invalid pack is refused before any request. */
+export async function readPack(ctx: CommandContext, file: string): Promise<Pack> {
+  const abs = resolve(ctx.cwd, file);
+  const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
+  if (!r.ok) throw new UsageError(r.unreadable ? `cannot read '${file}': ${r.report.readError}` : `'${file}' is not valid JSON: ${r.report.diagnostics[0]?.message ?? ''}`);
+  const { validatePack } = await import('@setup-pack/core');
+  const errors = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    throw new UsageError(`'${file}' is not a valid pack (${errors.length} error${errors.length === 1 ? '' : 's'}, first: ${errors[0].message} at ${errors[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
+  }
+  return r.value as Pack;
+}
+
+/** An API failure as one line on stderr; exit 1. */
+export async function reportFailure(ctx: CommandContext, e: unknown, json: boolean): Promise<number> {
+  const { WorkspaceApiError, PlanFailedError, formatPlanText } = await import('@setup-pack/installer');
+  if (e instanceof PlanFailedError) {
+    if (json) ctx.stdout.write(JSON.stringify(planJson(e.plan), null, 2) + '\n');
+    else ctx.stderr.write(formatPlanText(e.plan, ctx.colors('stderr')));
+    return 1;
+  }
+  if (e instanceof WorkspaceApiError) {
+    const msg = `${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`;
+    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param } }, null, 2) + '\n');
+    ctx.stderr.write(`setup-pack: ${msg}\n`);
+    return 1;
+  }
+  throw e;
+}
+
+/** The plan as JSON for machines: stable field names, no request bodies. */
+export function planJson(plan: PlanResult) {
+  return {
+    version: 1,
+    ok: plan.ok,
+    errors: plan.errors,
+    packId: plan.packId,
+    packName: plan.packName,
+    fromVersion: plan.fromVersion,
+    toVersion: plan.toVersion,
+    versionChange: plan.versionChange,
+    hasChanges: plan.hasChanges,
+    writes: plan.writes,
+    summary: plan.summary,
+    bindings: plan.bindings,
+    steps: plan.steps.map((s) => ({ itemId: s.itemId, kind: s.kind, key: s.key, name: s.name, action: s.action, resolution: s.resolution, write: s.write, workspaceId: s.workspaceId, reason: s.reason })),
+  };
+}
+
+export const spec: CommandSpec = {
+  name: 'plan',
+  summary: 'Show what installing a pack into a workspace would change.',
+  usage: 'plan [options] <pack.json>',
+  description: 'Reads the workspace (never writes) and prints one line per item: + create, ~ update, - remove, ! conflict (edited in the workspace), = unchanged or kept. With --detailed-exitcode: 0 no changes, 2 changes, 1 error (as terraform plan).',
+  positionals: [1, 1],
+  options: {
+    ...CONNECTION_OPTIONS,
+    ...PLAN_OPTIONS,
+    all: { type: 'boolean', description: 'Also list unchanged items.' },
+    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes, 0 when none, 1 on error.' },
+  },
+  examples: [
+    ['setup-pack plan buyer-lead-1.1.0.json --url https://crm.example.com --key $KEY', 'Preview an upgrade'],
+    ['WORKSPACE_URL=... WORKSPACE_API_KEY=... setup-pack plan pack.json --detailed-exitcode', 'Detect drift in CI'],
+    ['setup-pack plan pack.json --bind user:usr_8841=mem_123 --format json', 'Bind a member and get JSON'],
+  ],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const json = args.values.format === 'json';
+  const pack = await readPack(ctx, args.positionals[0]);
+  const options = await planOptions(ctx, args);
+  const client = await connect(ctx, args);
+  const { planInstall, formatPlanText } = await import('@setup-pack/installer');
+  try {
+    const { plan } = await planInstall(client, pack, options);
+    if (json) ctx.stdout.write(JSON.stringify(planJson(plan), null, 2) + '\n');
+    else ctx.stdout.write(formatPlanText(plan, ctx.colors('stdout'), { all: !!args.values.all }));
+    if (!plan.ok) return 1;
+    return args.values['detailed-exitcode'] && plan.hasChanges ? 2 : 0;
+  } catch (e) {
+    return reportFailure(ctx, e, json);
+  }
+}

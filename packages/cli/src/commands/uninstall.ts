@@ -1,0 +1,31 @@
+// setup-pack uninstall: remove what a pack installed and nobody edited since.
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { connect, CONNECTION_OPTIONS, planJson, reportFailure } from './plan.js';
+
+export const spec: CommandSpec = {
+  name: 'uninstall',
+  summary: 'Remove an installed pack from a workspace.',
+  usage: 'uninstall [options] <packId>',
+  description: 'Removes every item the pack created that is unedited, in reverse dependency order, then its install ledger. Items edited in the workspace are kept (they now belong to the workspace); objects the pack adopted by name are left alone.',
+  positionals: [1, 1],
+  options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean', description: 'Show what would be removed; write nothing.' } },
+  examples: [['setup-pack uninstall 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'Remove the Buyer Lead Starter pack']],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const json = args.values.format === 'json';
+  const client = await connect(ctx, args);
+  const { uninstall, formatPlanText } = await import('@setup-pack/installer');
+  try {
+    const r = await uninstall(client, args.positionals[0], { dryRun: !!args.values['dry-run'] });
+    if (json) ctx.stdout.write(JSON.stringify({ ...planJson(r.plan), dryRun: !!args.values['dry-run'], removed: r.removed, kept: r.kept.map((s) => s.itemId) }, null, 2) + '\n');
+    else {
+      ctx.stdout.write(formatPlanText(r.plan, ctx.colors('stdout'), { all: true }));
+      ctx.stdout.write(args.values['dry-run'] ? 'Dry run: nothing was removed.\n' : `Removed ${r.removed} item${r.removed === 1 ? '' : 's'}${r.kept.length ? `; kept ${r.kept.length} edited in the workspace` : ''}.\n`);
+    }
+    return 0;
+  } catch (e) {
+    return reportFailure(ctx, e, json);
+  }
+}

@@ -1,0 +1,82 @@
+// Plans as text, Terraform style: + create, ~ update, - remove, ! conflict, = unchanged.
+import type { PlanResult, PlanStep } from '@setup-pack/core';
+
+export interface Paint {
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+
+export const noPaint: Paint = { green: (s) => s, red: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
+
+const KIND: Record<string, string> = { resource: 'resource', pipeline: 'pipeline', asset: 'media', template: 'template', brand: 'brand', smartList: 'smart list', automation: 'automation' };
+
+export function symbolOf(step: PlanStep): string {
+  switch (step.action) {
+    case 'create': return '+';
+    case 'update': return '~';
+    case 'remove': return '-';
+    case 'conflict': return '!';
+    default: return '=';
+  }
+}
+
+function describe(step: PlanStep): string {
+  if (step.action === 'conflict') return step.resolution === 'overwrite' ? 'edited in the workspace: overwritten (--overwrite)' : 'edited in the workspace: kept (--overwrite replaces it)';
+  if (step.action === 'orphan') return step.reason.includes('edited') ? 'gone from the release, edited: kept' : 'gone from the release: kept (--prune removes it)';
+  return step.reason;
+}
+
+/** The plan as lines a person reads; `all` also lists unchanged items. */
+export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options: { all?: boolean } = {}): string {
+  const out: string[] = [];
+  const from = plan.fromVersion ?? 'not installed';
+  out.push(`${paint.bold(plan.packName)} ${paint.dim(plan.packId)}`);
+  out.push(`version: ${from} → ${plan.toVersion} (${plan.versionChange})`);
+  if (!plan.ok) {
+    out.push('', paint.red(paint.bold(`The plan failed (${plan.errors.length} problem${plan.errors.length === 1 ? '' : 's'}):`)));
+    for (const e of plan.errors) {
+      out.push(`  ${paint.red('✗')} ${e.message}`);
+      for (const c of e.candidates ?? []) out.push(`      candidate ${c.id}${c.name ? ` "${c.name}"` : ''}`);
+    }
+    return out.join('\n') + '\n';
+  }
+  const external = plan.bindings.filter((b) => b.source !== 'pack');
+  if (external.length) {
+    out.push('', 'References:');
+    for (const b of external) {
+      const target = 'workspaceId' in b.target ? b.target.workspaceId : `new ${b.type} "${b.name ?? b.id}"`;
+      out.push(`  ${b.type} ${b.id}${b.name ? ` "${b.name}"` : ''} → ${target} ${paint.dim(`(${b.source})`)}`);
+    }
+  }
+  const color = (s: string, step: PlanStep) =>
+    step.action === 'create' ? paint.green(s) : step.action === 'update' ? paint.yellow(s) : step.action === 'remove' ? paint.red(s) : step.action === 'conflict' ? paint.red(paint.bold(s)) : paint.dim(s);
+  const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged');
+  if (shown.length) out.push('');
+  for (const s of shown) {
+    const name = s.name && s.name !== s.key ? ` "${s.name}"` : '';
+    out.push(color(`  ${symbolOf(s)} ${KIND[s.kind] ?? s.kind} ${s.key}${name}`, s) + paint.dim(` (${describe(s)})`));
+  }
+  out.push('', summaryLine(plan));
+  return out.join('\n') + '\n';
+}
+
+export function summaryLine(plan: PlanResult): string {
+  const s = plan.summary;
+  if (!plan.hasChanges) return `No changes. ${s.unchanged + s.adopt} item${s.unchanged + s.adopt === 1 ? '' : 's'} up to date${s.conflict ? `, ${s.conflict} edited in the workspace kept` : ''}${s.orphan ? `, ${s.orphan} orphaned kept` : ''}.`;
+  const parts = [`${s.create} to create`, `${s.update} to update`, `${plan.steps.filter((x) => x.action === 'remove' && x.write).length} to remove`];
+  const overwrite = plan.steps.filter((x) => x.action === 'conflict' && x.write).length;
+  if (s.conflict) parts.push(`${s.conflict} conflict${s.conflict === 1 ? '' : 's'} (${overwrite ? `${overwrite} overwritten` : 'kept'})`);
+  if (s.orphan) parts.push(`${s.orphan} orphaned kept`);
+  parts.push(`${s.unchanged + s.adopt} unchanged`);
+  return `Plan: ${parts.join(', ')}.${plan.writes === 0 ? ' (Only the install ledger changes.)' : ''}`;
+}
+
+/** `type:id=workspaceId` → bindings entry; throws a readable message when malformed. */
+export function parseBinding(text: string): [string, string] {
+  const m = /^([a-z_]+):(.+)=([^=]+)$/.exec(text.trim());
+  if (!m) throw new Error(`--bind expects type:id=workspaceId (e.g. user:usr_8841=mem_123), got '${text}'`);
+  return [`${m[1]}:${m[2]}`, m[3]];
+}

@@ -1,0 +1,91 @@
+// The setup-pack plan / install / uninstall / status commands against the real server.
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../cli/src/main.js';
+import { makeColors } from '../../cli/src/lib/color.js';
+import type { CommandContext } from '../../cli/src/lib/context.js';
+import { startServer, type Server } from './harness.js';
+
+const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function cli(argv: string[], env: Record<string, string>, tty = false) {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CommandContext = {
+    cwd: FIX,
+    env,
+    stdout: { write: (t) => void (stdout += t), isTTY: tty },
+    stderr: { write: (t) => void (stderr += t), isTTY: tty },
+    colors: () => makeColors(false),
+  };
+  const code = await main(argv, ctx);
+  return { code, stdout, stderr };
+}
+
+describe('setup-pack plan / install / uninstall / status', () => {
+  it('plans, installs, re-plans, upgrades and uninstalls with Terraform-style output and exit codes', async () => {
+    const ws = await server.workspace();
+    const env = { WORKSPACE_URL: server.base, WORKSPACE_API_KEY: ws.key };
+
+    const plan = await cli(['plan', 'releases/buyer-lead-1.0.0.json', '--detailed-exitcode'], env);
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toMatch(/^ {2}\+ automation new-lead-welcome "New lead welcome" \(new\)$/m);
+    expect(plan.stdout).toMatch(/^ {2}= resource src-zillow "Zillow" \(existing workspace object with the same name\)$/m);
+    expect(plan.stdout).toMatch(/user usr_8841 "Jordan Lee" → mem_\w+ \(name\)/);
+    expect(plan.stdout).toMatch(/^Plan: 10 to create, 0 to update, 0 to remove, 1 unchanged\.$/m);
+
+    const inst = await cli(['install', 'releases/buyer-lead-1.0.0.json', '--format', 'json'], env);
+    expect(inst.code).toBe(0);
+    const result = JSON.parse(inst.stdout);
+    expect(result.written).toBe(10);
+
+    const again = await cli(['plan', 'releases/buyer-lead-1.0.0.json', '--detailed-exitcode'], env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^No changes\. 11 items up to date\.$/m);
+
+    const up = await cli(['plan', 'releases/buyer-lead-1.1.0.json', '--prune', '--url', server.base, '--key', ws.key], {});
+    expect(up.code).toBe(0);
+    expect(up.stdout).toMatch(/version: 1\.0\.0 → 1\.1\.0 \(upgrade\)/);
+    expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed\)$/m);
+    expect(up.stdout).toMatch(/^ {2}- automation old-reminder "Old reminder" \(gone from the release\)$/m);
+
+    const tty = await cli(['install', 'releases/buyer-lead-1.1.0.json', '--prune'], env, true);
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/\[#+-*\] 1\/\d+ /);
+    expect(tty.stdout).toMatch(/Applied: \d+ item writes; Buyer Lead Starter 1\.1\.0 is installed/);
+
+    const status = await cli(['status'], env);
+    expect(status.stdout).toMatch(/^Buyer Lead Starter 1\.1\.0 installed 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12, \d+ items/m);
+
+    const un = await cli(['uninstall', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'], env);
+    expect(un.code).toBe(0);
+    expect(un.stdout).toMatch(/Removed \d+ items\./);
+    expect((await cli(['status', '--format', 'json'], env)).stdout).toContain('"packs": []');
+  });
+
+  it('fails a plan with every unresolved reference and a usage error without a workspace', async () => {
+    const ws = await server.workspace({ members: [] });
+    const env = { WORKSPACE_URL: server.base, WORKSPACE_API_KEY: ws.key };
+    const r = await cli(['install', 'valid/listing-marketing.json'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/The plan failed \(1 problem\)/);
+    expect(r.stderr).toMatch(/user "Avery Brooks" \(usr_listing_coord\).*--bind user:usr_listing_coord=<workspace id>/);
+    const json = await cli(['plan', 'valid/listing-marketing.json', '--format', 'json', '--detailed-exitcode'], env);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).errors[0].code).toBe('plan/unresolved-reference');
+    const bad = await cli(['plan', 'valid/listing-marketing.json', '--bind', 'nonsense'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--bind expects type:id=workspaceId/);
+    const none = await cli(['status'], {});
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/WORKSPACE_URL/);
+  });
+});
