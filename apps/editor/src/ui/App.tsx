@@ -22,6 +22,12 @@ const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : `${t.kind}/${t.in
 
 /** Parses pack text; returns the value or the first problem that stops editing. */
 function parsePackText(text: string): { value?: PackValue; error?: string } {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return { value: v as PackValue };
+  } catch {
+    /* fall through: core's parser says where the syntax breaks */
+  }
   const r = validatePack(text);
   const v = r.value;
   if (v === undefined || v === null || typeof v !== 'object' || Array.isArray(v)) {
@@ -76,6 +82,11 @@ export function App({ store }: { store: EditorStore }) {
     },
     [openText, notify],
   );
+
+  useEffect(() => {
+    // For the end-to-end tests and the benchmark: open pack text as the file picker would.
+    (window as unknown as { __openPackText?: typeof openText }).__openPackText = openText;
+  }, [openText]);
 
   // Startup: unsaved work wins over ?pack= (nothing lost on reload); ?old=&new= opens a diff.
   useEffect(() => {
