@@ -114,6 +114,12 @@ describe('build(unpack(p))', () => {
     const manifest = JSON.parse(new TextDecoder().decode(files.get(MANIFEST)));
     expect(manifest.automations).toEqual(fixture('valid/listing-marketing.json').automations.map((a: { key: string }) => a.key));
     expect(manifest).not.toHaveProperty('exportedAt');
+    expect(manifest).not.toHaveProperty('$schema');
+    expect(manifest.packSchema).toBe('https://setup-pack.dev/schemas/pack.schema.json');
+    // The manifest's own $schema is for editors and never reaches the pack.
+    manifest.$schema = './manifest.schema.json';
+    files.set(MANIFEST, new TextEncoder().encode(JSON.stringify(manifest)));
+    expect(buildFromFiles(files, { exportedAt: STAMP }).pack!.$schema).toBe('https://setup-pack.dev/schemas/pack.schema.json');
     const assets = JSON.parse(new TextDecoder().decode(files.get('assets.json')));
     expect(assets[0]).not.toHaveProperty('data');
     expect(assets[0]).not.toHaveProperty('sha256');

@@ -1,6 +1,6 @@
 // The pack source folder: a layout that diffs well in git, and the compiler between it and a pack.
 //
-//   manifest.json                 top-level fields; item lists hold keys, in pack order
+//   manifest.json                 top-level fields ($schema as packSchema); item lists hold keys, in pack order
 //   automations/<key>.json        the automation document (the item's `document`)
 //   smart-lists/<key>.json        a smart list without its key
 //   pipelines/<key>.json          a pipeline without its key
@@ -20,6 +20,11 @@ export type SourceFiles = Map<string, Uint8Array>;
 
 export const MANIFEST = 'manifest.json';
 export const ASSETS_INDEX = 'assets.json';
+/**
+ * The pack's `$schema` lives under this name in the manifest: the manifest is not a pack, so
+ * its own `$schema` (if any) is left to editors and never copied into the pack.
+ */
+export const PACK_SCHEMA_FIELD = 'packSchema';
 
 /** Item kinds kept one file per item: pack field → folder. */
 const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
@@ -82,6 +87,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
       else seen.add(item.key);
     });
   }
+  if (Object.prototype.hasOwnProperty.call(pack, PACK_SCHEMA_FIELD)) problems.push(`the pack has a top-level "${PACK_SCHEMA_FIELD}" field, which the manifest uses for the pack's $schema`);
   if (problems.length) throw new UnpackError(`cannot unpack: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
 
   // Build sets exportedAt, so the manifest leaves it out.
@@ -89,7 +95,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
   for (const k of Object.keys(pack)) {
     if (k === 'exportedAt' || k === 'assets') continue;
     const v = pack[k];
-    Object.defineProperty(manifest, k, { value: (KEYED_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(manifest, k === '$schema' ? PACK_SCHEMA_FIELD : k, { value: (KEYED_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
   }
   files.set(MANIFEST, jsonFile(manifest));
 
@@ -252,7 +258,8 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
       put(k, []); // filled below, keeping the manifest's field order
       continue;
     }
-    put(k, manifest[k]);
+    if (k === '$schema') continue; // the manifest's own schema, for editors; not the pack's
+    put(k === PACK_SCHEMA_FIELD ? '$schema' : k, manifest[k]);
   }
 
   for (const kind of Object.keys(ITEM_FOLDERS) as FolderKind[]) {
@@ -413,6 +420,7 @@ function locateIn(packPointer: string, origins: Map<string, Origin[]>): SourceLo
   if (!list || indexToken === undefined) {
     if (kind === 'assets' && origins.has('assets')) return { file: ASSETS_INDEX, pointer: '' };
     if (kind === 'exportedAt') return { file: MANIFEST, pointer: '' };
+    if (kind === '$schema') return { file: MANIFEST, pointer: `/${PACK_SCHEMA_FIELD}` };
     return { file: MANIFEST, pointer: packPointer };
   }
   const origin = list[Number(indexToken)];
