@@ -33,6 +33,8 @@ async function openPage(context: BrowserContext, query: string): Promise<{ page:
   return { page, dialogs, errors };
 }
 
+// Generous: CI machines are shared and slow; a poll passes as soon as the UI catches up.
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
 const errorCount = (page: Page) => page.getByTestId('error-count');
 const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
 
@@ -56,7 +58,7 @@ describe('editor end to end', () => {
     // Open: the canvas shows the first automation, styled by group, with kind-specific handles.
     await page.locator('.react-flow__node').first().waitFor();
     expect(await page.locator('.react-flow__node').count()).toBe(7);
-    await expect.poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
     expect(await errorCount(page).textContent()).toBe('0');
     expect(await page.locator('[data-testid="node-start"]').getAttribute('class')).toContain('trigger');
     // Nothing connects into a trigger: it has no input handle.
@@ -77,7 +79,7 @@ describe('editor end to end', () => {
 
     // A connection that would make a cycle is refused; a valid one is made.
     await dragConnect(page, 'email', 'add_tag');
-    await expect.poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'email' && e.target === 'add_tag')).toBe(true);
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'email' && e.target === 'add_tag')).toBe(true);
     const edgeCount = (await packOf(page)).automations[0]!.document.graph.edges.length;
     await dragConnect(page, 'add_tag', 'tag'); // would close a cycle
     await page.waitForTimeout(200);
@@ -88,22 +90,22 @@ describe('editor end to end', () => {
     // The config form writes a tag id that is not in the pack: a reference without a name is added, and core reports it.
     await page.locator('[data-testid="node-add_tag"]').click();
     await page.getByLabel('Tag *').fill('tag-vip');
-    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('1');
-    await expect.poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.error').count()).toBe(0);
+    await poll(() => errorCount(page).textContent()).toBe('1');
+    await poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.error').count()).toBe(0);
     const diag = page.locator('.diagnostics button[data-code="reference/missing-name"]');
     expect(await diag.count()).toBe(1);
 
     // Clicking the finding shows the references and focuses the reference's field; naming it fixes the error.
     await diag.click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '')).toMatch(/^document\/references\/5/);
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '')).toMatch(/^document\/references\/5/);
     await page.getByLabel('Name of tag-vip').fill('VIP members');
-    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('0');
+    await poll(() => errorCount(page).textContent()).toBe('0');
 
     // Undo brings the error back; redo fixes it again.
     await page.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('1');
+    await poll(() => errorCount(page).textContent()).toBe('1');
     await page.getByRole('button', { name: 'Redo' }).click();
-    await expect.poll(() => errorCount(page).textContent(), { timeout: 5000 }).toBe('0');
+    await poll(() => errorCount(page).textContent()).toBe('0');
 
     // Export: the downloaded file validates with core and carries the work.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
@@ -151,10 +153,10 @@ describe('editor end to end', () => {
     await page.waitForTimeout(300);
     await page.locator('[data-testid="node-start"]').click();
     await page.keyboard.press('ArrowDown');
-    await expect.poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
     // Delete removes the selected block (and undo brings it back).
     await page.keyboard.press('Delete');
-    expect(await page.locator('[data-testid="node-tag"]').count()).toBe(0);
+    await poll(() => page.locator('[data-testid="node-tag"]').count()).toBe(0);
     await page.keyboard.press('Control+z');
     await page.locator('[data-testid="node-tag"]').waitFor();
     expect(errors).toEqual([]);
@@ -165,7 +167,7 @@ describe('editor end to end', () => {
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const { page, errors } = await openPage(context, '');
     await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
-    await expect.poll(() => page.locator('.toolbar .source').textContent()).toMatch(/listing-marketing/);
+    await poll(() => page.locator('.toolbar .source').textContent()).toMatch(/listing-marketing/);
     const nav = page.getByRole('navigation', { name: 'Pack items' });
     expect(await nav.locator('[data-item^="assets/"]').count()).toBe((JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8')).assets as unknown[]).length);
     await nav.locator('[data-item^="assets/"]').first().click();
