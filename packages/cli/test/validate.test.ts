@@ -171,6 +171,11 @@ describe('validate: github', () => {
     expect(lines.at(-1)).toMatch(/^setup-pack: 26 errors, 24 warnings in 1 file \(30 more findings printed above without annotations/);
   });
 
+  it('writes paths relative to GITHUB_WORKSPACE when run from a subfolder', () => {
+    const r = run(['validate', '-f', 'github', 'test/fixtures/broken.json'], { cwd: join(ROOT, 'packages/cli'), env: { GITHUB_WORKSPACE: ROOT } });
+    expect(r.stdout).toContain('::error file=packages/cli/test/fixtures/broken.json,');
+  });
+
   it('escapes newlines, commas and colons', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a,b:c.json'), '{');

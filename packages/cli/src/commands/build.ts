@@ -54,7 +54,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const result = await compileFolder(files, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
   const format = chooseFormat(args.values.format, ctx.env);
   if (result.reports.length) {
-    const text = await render(format, result.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion() }, ctx.colors('stderr'));
+    const text = await render(format, result.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined }, ctx.colors('stderr'));
     ctx.stderr.write(text);
   }
   if (!result.ok || !result.pack) {

@@ -48,9 +48,11 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const read = await readText(abs);
     if ('error' in read) return { path, diagnostics: [], readError: read.error };
     const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules });
+    // Text and value are kept only for code frames and fingerprints, so clean files free them.
+    if (!result.diagnostics.length) return { path, diagnostics: [] };
     return { path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value };
   });
-  const options = { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet) };
+  const options = { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
   const outFile = args.values['output-file'] as string | undefined;
   const text = await render(format, reports, options, ctx.colors(outFile ? 'stderr' : 'stdout'));
   if (outFile) {

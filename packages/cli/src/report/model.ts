@@ -17,6 +17,8 @@ export interface ReportOptions {
   rules: readonly RuleMeta[];
   toolVersion: string;
   maxWarnings?: number;
+  /** GitHub's checkout (GITHUB_WORKSPACE): annotation paths must be relative to it. */
+  workspaceRoot?: string;
   /** Hide warnings and infos (they still count for --max-warnings). */
   quiet?: boolean;
 }
