@@ -148,6 +148,19 @@ describe('editor end to end', () => {
     const pack = await packOf(page);
     expect(pack.automations[0]!.document.graph.edges).toContainEqual(expect.objectContaining({ source: 'task', target: 'add_note' }));
 
+    // Copy a block and paste it into another automation.
+    await page.getByRole('button', { name: /fit view/i }).click();
+    await page.waitForTimeout(300);
+    await page.locator('[data-testid="node-wait"]').click();
+    await page.keyboard.press('Control+c');
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
+    await page.locator('.react-flow__node').first().waitFor();
+    await page.keyboard.press('Control+v');
+    await page.locator('[data-testid="node-wait"]').waitFor();
+    expect((await packOf(page)).automations[1]!.document.graph.nodes.find((n) => n.id === 'wait')).toMatchObject({ kind: 'control.wait', config: { duration: 1, unit: 'days' } });
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
+    await page.locator('[data-testid="node-start"]').waitFor();
+
     // Arrow keys: from the trigger down to the next block.
     await page.getByRole('button', { name: /fit view/i }).click();
     await page.waitForTimeout(300);
@@ -159,6 +172,32 @@ describe('editor end to end', () => {
     await poll(() => page.locator('[data-testid="node-tag"]').count()).toBe(0);
     await page.keyboard.press('Control+z');
     await page.locator('[data-testid="node-tag"]').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('exports every fixture byte-identical when untouched, and opens a dropped file', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    for (const file of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json']) {
+      const original = readFileSync(join(repoRoot, 'fixtures', file), 'utf8');
+      await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures', file));
+      await poll(() => page.locator('.toolbar .source').textContent()).toBe(file.split('/')[1]);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+      expect(readFileSync((await download.path())!, 'utf8'), file).toBe(original);
+    }
+    // Drag and drop a file onto the window.
+    const text = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
+    await page.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'dropped-pack.json', { type: 'application/json' }));
+      const app = document.querySelector('.app')!;
+      app.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, text);
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('dropped-pack.json');
+    await page.locator('[data-testid="node-start"]').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

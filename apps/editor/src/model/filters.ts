@@ -4,7 +4,10 @@ import { asArr, asObj, isObj, setKey, type Obj } from './json.js';
 
 export type FilterPath = number[];
 export const GROUP_TYPES = ['and', 'or', 'not'] as const;
-export const OPERATORS = ['equals', 'not_equals', 'contains', 'includes', 'excludes', 'greater_than', 'less_than', 'is_set', 'is_not_set', 'within_last_days', 'older_than_days'] as const;
+export const OPERATORS = ['equals', 'not_equals', 'contains', 'includes', 'excludes', 'greater_than', 'less_than', 'is_set', 'is_not_set', 'is_true', 'is_false', 'within_last_days', 'older_than_days'] as const;
+
+/** A condition: type "condition", or no type but a field (docs/filters.md). */
+export const isCondition = (n: unknown): boolean => isObj(n) && (n.type === 'condition' || (n.type === undefined && typeof n.field === 'string'));
 
 export const isGroup = (n: unknown): boolean => isObj(n) && (n.type === 'and' || n.type === 'or' || n.type === 'not');
 

@@ -1,7 +1,7 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import type { ChangeEvent } from 'react';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
-import { addChild, formatValue, GROUP_TYPES, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
+import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
 import { CheckField, JsonField, SelectField, TextField } from './fields.js';
 
@@ -77,7 +77,7 @@ function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath;
       </div>
     );
   }
-  if (n.type === 'condition') {
+  if (isCondition(node)) {
     const upd = (k: string, v: unknown) => onChange((r) => updateAtPath(r, path, (c) => setKey(c, k, v)), `${at}:${k}`);
     return (
       <div className="filter-row" role="group" aria-label={`Condition ${at}`}>
