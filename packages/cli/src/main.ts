@@ -39,7 +39,8 @@ export async function main(argv: string[], ctx?: CommandContext): Promise<number
   try {
     if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
       if (first === 'help' && rest[0]) return main([rest[0], '--help'], ctx);
-      context.stdout.write(globalHelp());
+      // Bare `setup-pack` is a usage error: help goes to stderr so pipes stay clean.
+      (first === undefined ? context.stderr : context.stdout).write(globalHelp());
       return first === undefined ? EXIT.usage : EXIT.ok;
     }
     if (first === '--version' || first === '-v') {

@@ -184,6 +184,16 @@ describe('validate: github', () => {
   });
 });
 
+describe('validate: stdin', () => {
+  it('reads one pack from stdin under the given name', () => {
+    const r = run(['validate', '--stdin', '--stdin-filename', 'piped.json'], { input: readFileSync(join(ROOT, broken), 'utf8') });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^piped\.json:\d+:\d+ error/m);
+    expect(run(['validate', '--stdin'], { input: readFileSync(join(ROOT, valid[0]), 'utf8') }).code).toBe(0);
+    expect(run(['validate', '--stdin', valid[0]]).code).toBe(2);
+  });
+});
+
 describe('validate: many files', () => {
   it('checks a directory and globs concurrently, in a stable order', () => {
     const r = run(['validate', '-f', 'json', 'fixtures/valid', 'fixtures/releases/*.json']);

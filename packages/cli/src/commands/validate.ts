@@ -12,9 +12,9 @@ import { cliVersion } from '../lib/version.js';
 export const spec: CommandSpec = {
   name: 'validate',
   summary: 'Check pack files and report every problem with its position.',
-  usage: 'validate [options] <files, directories or globs...>',
+  usage: 'validate [options] <files, directories or globs...>  (or --stdin)',
   description: 'Directories are searched for *.json (node_modules skipped). Quote globs so the shell does not expand them.',
-  positionals: [1, Infinity],
+  positionals: [0, Infinity],
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Output format (default: github when GITHUB_ACTIONS=true, else pretty).' },
     'max-warnings': { type: 'string', value: '<n>', description: 'Exit 1 when there are more than n warnings.' },
@@ -22,19 +22,25 @@ export const spec: CommandSpec = {
     disable: { type: 'string', multiple: true, value: '<code>', description: 'Skip a rule by its code (repeatable).' },
     ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob (repeatable).' },
     'output-file': { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout.' },
+    stdin: { type: 'boolean', description: 'Read one pack from stdin (for editors and pipes).' },
+    'stdin-filename': { type: 'string', value: '<name>', description: 'Name to report for stdin (default <stdin>).' },
   },
   examples: [
     ['setup-pack validate pack.json', 'Check one pack'],
     ['setup-pack validate "packs/**/*.json" --max-warnings 0', 'Check every pack, failing on warnings too'],
     ['setup-pack validate packs/ --format sarif -o setup-pack.sarif', 'Write SARIF for GitHub code scanning'],
     ['setup-pack validate pack.json --format json | jq ".summary"', 'Machine-readable output'],
+    ['curl -s https://example.com/pack.json | setup-pack validate --stdin', 'Check a pack from a pipe'],
   ],
 };
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const maxWarnings = intOption('max-warnings', args.values['max-warnings']);
   const format = chooseFormat(args.values.format, ctx.env);
-  const files = await expandInputs(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? []);
+  const stdin = Boolean(args.values.stdin);
+  if (!stdin && !args.positionals.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
+  if (stdin && args.positionals.length) throw new UsageError('give files or --stdin, not both');
+  const files = stdin ? [] : await expandInputs(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? []);
   const { validatePack, RULE_METADATA } = await import('@setup-pack/core');
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);
@@ -52,6 +58,14 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (!result.diagnostics.length) return { path, diagnostics: [] };
     return { path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value };
   });
+  if (stdin) {
+    const name = typeof args.values['stdin-filename'] === 'string' ? args.values['stdin-filename'] : '<stdin>';
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const result = validatePack(text, { hashBase64: nodeHasher, disableRules });
+    reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value });
+  }
   const options = { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
   const outFile = args.values['output-file'] as string | undefined;
   const text = await render(format, reports, options, ctx.colors(outFile ? 'stderr' : 'stdout'));
