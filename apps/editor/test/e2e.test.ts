@@ -74,6 +74,8 @@ describe('editor end to end', () => {
     await page.getByLabel('Search blocks').fill('add tag');
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="node-add_tag"]').waitFor();
+    // Its missing required tag id is a catalog warning, shown as a badge on the block.
+    await poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.warning').count()).toBe(1);
     await page.getByRole('button', { name: /fit view/i }).click();
     await page.waitForTimeout(300);
 

@@ -1,11 +1,11 @@
 // The automation canvas: a thin React Flow view over the model's graph functions. Every edit
 // goes through `edit` (one undoable step); dragging is local until the drag ends.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow,
   type Connection, type Edge, type FinalConnectionState, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodesOf, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
+import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
@@ -222,8 +222,6 @@ function Flow(props: CanvasProps) {
     return () => window.removeEventListener('keydown', onKey, true);
   });
 
-  const triggerCount = useMemo(() => nodesOf(doc).filter((n) => String(n.kind).startsWith('trigger.')).length, [doc]);
-
   return (
     <>
       <ReactFlow<BlockNodeType, Edge>
@@ -260,7 +258,7 @@ function Flow(props: CanvasProps) {
           </Panel>
         )}
       </ReactFlow>
-      {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from && triggerCount >= 0} />}
+      {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from} />}
     </>
   );
 }
