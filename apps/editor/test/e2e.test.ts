@@ -76,6 +76,10 @@ describe('editor end to end', () => {
     await page.locator('[data-testid="node-add_tag"]').waitFor();
     // Its missing required tag id is a catalog warning, shown as a badge on the block.
     await poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.warning').count()).toBe(1);
+    // Clicking that finding selects the block and focuses its config field.
+    await page.locator('.diagnostics button[data-code="catalog/config-field"]').click();
+    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('add_tag');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '')).toBe('config/tag_id');
     await page.getByRole('button', { name: /fit view/i }).click();
     await page.waitForTimeout(300);
 
@@ -180,7 +184,7 @@ describe('editor end to end', () => {
 
   it('exports every fixture byte-identical when untouched, and opens a dropped file', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors, dialogs } = await openPage(context, '');
     await page.locator('.react-flow').waitFor();
     for (const file of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json']) {
       const original = readFileSync(join(repoRoot, 'fixtures', file), 'utf8');
@@ -200,6 +204,15 @@ describe('editor end to end', () => {
     }, text);
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('dropped-pack.json');
     await page.locator('[data-testid="node-start"]').waitFor();
+
+    // Exporting a pack with errors asks first.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page.locator('.editor-pane [data-path="name"]').fill('');
+    await poll(() => errorCount(page).textContent()).toBe('1');
+    const asked = dialogs.length;
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(dialogs.slice(asked)).toEqual(['confirm']);
+    expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).name).toBe('');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -182,16 +182,13 @@ export function App({ store }: { store: EditorStore }) {
   useEffect(() => {
     if (!fieldFocus) return;
     const t = setTimeout(() => {
-      for (let n = fieldFocus.path.length; n > 0; n--) {
-        const p = CSS.escape(fieldFocus.path.slice(0, n).join('/'));
-        const el =
-          document.querySelector<HTMLElement>(`.inspector [data-path="${p}"], .editor-pane [data-path="${p}"]`) ??
-          document.querySelector<HTMLElement>(`.inspector [data-path^="${p}/"], .editor-pane [data-path^="${p}/"]`);
-        if (el) {
-          el.focus();
-          el.scrollIntoView({ block: 'center' });
-          return;
-        }
+      // Exact field first (longest pointer prefix), then the first field under it.
+      const q = (sel: string) => document.querySelector<HTMLElement>(`.inspector ${sel}, .editor-pane ${sel}`);
+      const paths = fieldFocus.path.map((_, i) => CSS.escape(fieldFocus.path.slice(0, fieldFocus.path.length - i).join('/')));
+      const el = paths.map((p) => q(`[data-path="${p}"]`)).find(Boolean) ?? paths.map((p) => q(`[data-path^="${p}/"]`)).find(Boolean);
+      if (el) {
+        el.focus();
+        el.scrollIntoView({ block: 'center' });
       }
     }, 80);
     return () => clearTimeout(t);

@@ -171,7 +171,7 @@ function NodeForm({ node, edit, notify }: { node: Obj; edit: Edit; notify: (t: s
         ))}
         <JsonField
           label={info ? 'Other config fields (JSON)' : 'Config (JSON)'}
-          path="config"
+          path="config/~other"
           value={unknownConfig(kind, config)}
           rows={4}
           validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')}
