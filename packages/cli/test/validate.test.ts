@@ -194,6 +194,22 @@ describe('validate: stdin', () => {
   });
 });
 
+describe('validate: source folders', () => {
+  it('compiles a source folder in memory, positions errors in its files, and skips its files in a directory scan', () => {
+    const dir = tempDir();
+    expect(run(['new', 'packs/starter'], { cwd: dir }).code).toBe(0);
+    writeFileSync(join(dir, 'packs', 'plain.json'), readFileSync(join(ROOT, valid[0])));
+    const clean = JSON.parse(run(['validate', '-f', 'json', 'packs'], { cwd: dir }).stdout);
+    expect(clean.files.map((f: any) => f.path)).toEqual(['packs/starter/', 'packs/plain.json']);
+    expect(clean.summary.errors).toBe(0);
+    const file = join(dir, 'packs/starter/automations/welcome-new-contact.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"action.add_tag"', '"action.add_tagx"'));
+    const r = run(['validate', 'packs/starter'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^packs\/starter\/automations\/welcome-new-contact\.json:\d+:\d+ error .*schema\/enum/m);
+  });
+});
+
 describe('validate: many files', () => {
   it('checks a directory and globs concurrently, in a stable order', () => {
     const r = run(['validate', '-f', 'json', 'fixtures/valid', 'fixtures/releases/*.json']);

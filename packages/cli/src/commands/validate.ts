@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandInputs, mapLimit, nodeHasher, readText } from '../lib/files.js';
+import { displayPath, expandEntries, mapLimit, nodeHasher, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -13,7 +13,7 @@ export const spec: CommandSpec = {
   name: 'validate',
   summary: 'Check pack files and report every problem with its position.',
   usage: 'validate [options] <files, directories or globs...>  (or --stdin)',
-  description: 'Directories are searched for *.json (node_modules skipped). Quote globs so the shell does not expand them.',
+  description: 'Directories are searched for *.json (node_modules skipped); a pack source folder (see build) is compiled in memory and checked, with positions in its files. Quote globs so the shell does not expand them.',
   positionals: [0, Infinity],
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Output format (default: github when GITHUB_ACTIONS=true, else pretty).' },
@@ -27,6 +27,7 @@ export const spec: CommandSpec = {
   },
   examples: [
     ['setup-pack validate pack.json', 'Check one pack'],
+    ['setup-pack validate my-pack/', 'Check a pack source folder without building it'],
     ['setup-pack validate "packs/**/*.json" --max-warnings 0', 'Check every pack, failing on warnings too'],
     ['setup-pack validate packs/ --format sarif -o setup-pack.sarif', 'Write SARIF for GitHub code scanning'],
     ['setup-pack validate pack.json --format json | jq ".summary"', 'Machine-readable output'],
@@ -40,7 +41,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const stdin = Boolean(args.values.stdin);
   if (!stdin && !args.positionals.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && args.positionals.length) throw new UsageError('give files or --stdin, not both');
-  const files = stdin ? [] : await expandInputs(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? []);
+  const entries = stdin ? [] : await expandEntries(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true });
   const { validatePack, RULE_METADATA } = await import('@setup-pack/core');
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);
@@ -49,15 +50,22 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const hint = suggest(code, codes);
     throw new UsageError(`--disable: no rule '${code}'${hint ? `; did you mean '${hint}'?` : ''} (codes are listed in docs/rules.md)`);
   }
-  const reports = await mapLimit(files, 8, async (abs): Promise<FileReport & { value?: unknown }> => {
-    const path = displayPath(abs, ctx.cwd);
-    const read = await readText(abs);
-    if ('error' in read) return { path, diagnostics: [], readError: read.error };
+  const perEntry = await mapLimit(entries, 8, async (entry): Promise<(FileReport & { value?: unknown })[]> => {
+    const path = displayPath(entry.abs, ctx.cwd);
+    if (entry.type === 'source-folder') {
+      // A source folder is compiled in memory and checked like `build`, positions in its files.
+      const [{ readTree }, { compileFolder }] = await Promise.all([import('../source/tree.js'), import('../source/compile.js')]);
+      const compiled = await compileFolder(await readTree(entry.abs), { exportedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), dir: entry.abs, display: (abs) => displayPath(abs, ctx.cwd), disableRules });
+      return compiled.reports.length ? compiled.reports : [{ path: `${path}/`, diagnostics: [] }];
+    }
+    const read = await readText(entry.abs);
+    if ('error' in read) return [{ path, diagnostics: [], readError: read.error }];
     const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules });
     // Text and value are kept only for code frames and fingerprints, so clean files free them.
-    if (!result.diagnostics.length) return { path, diagnostics: [] };
-    return { path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value };
+    if (!result.diagnostics.length) return [{ path, diagnostics: [] }];
+    return [{ path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value }];
   });
+  const reports = perEntry.flat();
   if (stdin) {
     const name = typeof args.values['stdin-filename'] === 'string' ? args.values['stdin-filename'] : '<stdin>';
     const chunks: Buffer[] = [];

@@ -1,5 +1,6 @@
 // Turning command-line paths and globs into files, and reading them.
 import { stat, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UsageError } from './errors.js';
@@ -12,18 +13,35 @@ export function displayPath(abs: string, cwd: string): string {
   return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs).split(sep).join('/');
 }
 
+/** Is `dir` a pack source folder: a manifest.json whose item lists are lists of keys? */
+export async function isSourceFolder(dir: string): Promise<boolean> {
+  try {
+    const manifest = JSON.parse(await readFile(resolve(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    if (manifest === null || typeof manifest !== 'object' || manifest.format !== 'service.setup-pack' || 'assets' in manifest) return false;
+    return ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'].every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
+  } catch {
+    return false;
+  }
+}
+
+export interface InputEntry {
+  type: 'file' | 'source-folder';
+  abs: string;
+}
+
 /**
- * Expands files, directories (every *.json below, node_modules skipped) and globs, in argument
- * order without duplicates. A path that does not exist or a glob that matches nothing is a
- * usage error, so a typo in CI never passes as "0 files, no errors".
+ * Expands files, directories (every *.json below, node_modules skipped; pack source folders
+ * become one entry each) and globs, in argument order without duplicates. A path that does not
+ * exist or a glob that matches nothing is a usage error, so a typo in CI never passes as
+ * "0 files, no errors".
  */
-export async function expandInputs(inputs: readonly string[], cwd: string, ignore: readonly string[] = []): Promise<string[]> {
-  const out: string[] = [];
+export async function expandEntries(inputs: readonly string[], cwd: string, ignore: readonly string[] = [], options: { sourceFolders?: boolean } = {}): Promise<InputEntry[]> {
+  const out: InputEntry[] = [];
   const seen = new Set<string>();
-  const add = (abs: string) => {
+  const add = (type: InputEntry['type'], abs: string) => {
     if (!seen.has(abs)) {
       seen.add(abs);
-      out.push(abs);
+      out.push({ type, abs });
     }
   };
   const ignorePatterns = ['**/node_modules/**', ...ignore];
@@ -31,17 +49,34 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
     const abs = resolve(cwd, input);
     const st = await stat(abs).catch(() => undefined);
     if (st?.isFile()) {
-      add(abs);
+      add('file', abs);
       continue;
     }
     const isDir = st?.isDirectory();
     if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
+    if (isDir && options.sourceFolders && (await isSourceFolder(abs))) {
+      add('source-folder', abs);
+      continue;
+    }
     const { glob } = await import('tinyglobby');
-    const matches = await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false });
-    if (!matches.length) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
-    for (const m of matches.sort()) add(resolve(m));
+    const before = out.length;
+    let matches = (await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false })).map((m) => resolve(m));
+    if (isDir && options.sourceFolders) {
+      // Source folders below the directory are compiled, not read file by file.
+      const folders: string[] = [];
+      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isSourceFolder(dirname(m)))) folders.push(dirname(m));
+      for (const f of folders.sort()) add('source-folder', f);
+      matches = matches.filter((m) => !folders.some((f) => m.startsWith(f + sep)));
+    }
+    if (!matches.length && out.length === before) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    for (const m of matches.sort()) add('file', m);
   }
   return out;
+}
+
+/** Files only (for commands that rewrite pack files). */
+export async function expandInputs(inputs: readonly string[], cwd: string, ignore: readonly string[] = []): Promise<string[]> {
+  return (await expandEntries(inputs, cwd, ignore)).map((e) => e.abs);
 }
 
 /** Reads a text file; the error is a one-line reason (no such file, permission denied, ...). */

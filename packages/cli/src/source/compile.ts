@@ -12,7 +12,7 @@ export interface CompileResult {
   ok: boolean;
 }
 
-export async function compileFolder(files: SourceFiles, options: { exportedAt: string; dir: string; display: (abs: string) => string }): Promise<CompileResult> {
+export async function compileFolder(files: SourceFiles, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
   const { validatePack, createSourceText } = await import('@setup-pack/core');
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
@@ -41,7 +41,7 @@ export async function compileFolder(files: SourceFiles, options: { exportedAt: s
   const harmless = new Set(['build/unlisted-file', 'build/unused-asset-file']);
   const blocked = result.diagnostics.some((d) => d.severity === 'error' && !harmless.has(d.code));
   if (pack && !blocked) {
-    const validation = validatePack(pack, { hashBase64: nodeHasher });
+    const validation = validatePack(pack, { hashBase64: nodeHasher, disableRules: options.disableRules ?? [] });
     for (const d of validation.diagnostics) {
       const key = d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
       const place = (pointer: string, asKey: boolean) => {
