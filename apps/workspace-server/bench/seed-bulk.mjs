@@ -24,7 +24,7 @@ export async function seedContacts(db, workspaceId, n, start = new Date('2025-01
     [workspaceId, n],
   );
   await db.query(
-    'INSERT INTO contact_counts (workspace_id, n) VALUES ($1, $2) ON CONFLICT (workspace_id) DO UPDATE SET n = contact_counts.n + excluded.n',
+    'INSERT INTO contact_counts (workspace_id, shard, n) VALUES ($1, 0, $2) ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n',
     [workspaceId, n],
   );
   await db.query('ANALYZE');

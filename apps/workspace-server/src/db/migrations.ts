@@ -338,6 +338,16 @@ INSERT INTO contact_counts (workspace_id, n) SELECT workspace_id, count(*) FROM 
 ALTER TABLE rate_limit_windows SET UNLOGGED;
 `,
   },
+  {
+    version: 3,
+    name: 'shard the contact counter',
+    sql: `
+-- One counter row per workspace serialised concurrent creations on its row lock; 16 shards do not.
+ALTER TABLE contact_counts ADD COLUMN shard integer NOT NULL DEFAULT 0;
+ALTER TABLE contact_counts DROP CONSTRAINT contact_counts_pkey;
+ALTER TABLE contact_counts ADD PRIMARY KEY (workspace_id, shard);
+`,
+  },
   ...catalogMigrations,
 ];
 

@@ -156,7 +156,7 @@ export function contactListQueries(ws: string, f: ContactFilters) {
   // Unfiltered, the count is kept in contact_counts by every create and delete: O(1).
   const countSql =
     where.length === 1
-      ? 'SELECT COALESCE((SELECT n FROM contact_counts WHERE workspace_id = $1), 0)::text AS n'
+      ? 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::text AS n'
       : `SELECT count(*)::text AS n FROM contacts c WHERE ${where.join(' AND ')}`;
   const k = keysetCondition(q, f.cursor, 'c');
   if (k) where.push(k);
@@ -223,6 +223,15 @@ function searchText(c: { first_name: string; last_name: string; company: string 
     .toLowerCase();
 }
 
+/** Adds to one of 16 counter shards at random, so concurrent creations rarely wait on each other. */
+async function bumpContactCount(tx: Queryable, ws: string, delta: number) {
+  await tx.query(
+    `INSERT INTO contact_counts (workspace_id, shard, n) VALUES ($1, $2, $3)
+     ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n`,
+    [ws, Math.floor(Math.random() * 16), delta],
+  );
+}
+
 /** Empty string means "none" for the id references the spec lets clients clear. */
 const emptyToNull = (v: string | null | undefined) => (v === '' ? null : v);
 
@@ -271,10 +280,7 @@ export async function createContact(db: Db, ws: string, input: ContactInput, now
     );
     await writeRows(tx, 'contact_emails', ws, id, emails, false);
     await writeRows(tx, 'contact_phones', ws, id, phones, false);
-    await tx.query(
-      `INSERT INTO contact_counts (workspace_id, n) VALUES ($1, 1) ON CONFLICT (workspace_id) DO UPDATE SET n = contact_counts.n + 1`,
-      [ws],
-    );
+    await bumpContactCount(tx, ws, 1);
     await addActivity(tx, ws, id, { type: 'contact_created', title: 'Contact created' }, now);
     const contact = await getContact(tx, ws, id);
     await recordEvent(tx, ws, 'contact.created', contact, now);
@@ -351,7 +357,7 @@ export async function deleteContact(db: Db, ws: string, id: string, now: Date): 
     // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
     const { rows } = await tx.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id', [ws, id]);
     if (!rows.length) throw notFound('contact', 'contact_id');
-    await tx.query('UPDATE contact_counts SET n = n - 1 WHERE workspace_id = $1', [ws]);
+    await bumpContactCount(tx, ws, -1);
     await recordEvent(tx, ws, 'contact.deleted', { id }, now);
     return { id, deleted: true };
   });
