@@ -9,7 +9,7 @@ import { buildServer } from './server.js';
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -17,7 +17,9 @@ Usage:
 
 Environment:
   PORT (default 8787), HOST (default 127.0.0.1), DATA_DIR (default .data/), DATABASE_URL (use PostgreSQL),
-  ADMIN_TOKEN (guards /admin; serve generates one when unset). The admin subcommands call
+  ADMIN_TOKEN (guards /admin; serve generates one when unset). --allow-insecure-webhooks lets webhooks go to
+  http:// and loopback receivers (local development only); WEBHOOK_TIMEOUT_MS shortens the 10 s acknowledgement
+  timeout (tests). The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -58,6 +60,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       'data-dir': { type: 'string' },
       seed: { type: 'string' },
       'log-requests': { type: 'boolean', default: false },
+      'allow-insecure-webhooks': { type: 'boolean', default: false },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
@@ -72,7 +75,14 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
   const store = await openStore({ databaseUrl, dataDir, memory: values.memory });
-  const app = await buildServer({ store, clock: systemClock, adminToken, logger: values['log-requests'] ? { level: 'info' } : false });
+  const app = await buildServer({ store, clock: systemClock, adminToken, logger: values['log-requests'] ? { level: 'info' } : false,
+    webhooks: {
+      allowInsecure: values['allow-insecure-webhooks'],
+      timeoutMs: process.env.WEBHOOK_TIMEOUT_MS ? Number(process.env.WEBHOOK_TIMEOUT_MS) : undefined,
+      leaseMs: process.env.WEBHOOK_LEASE_MS ? Number(process.env.WEBHOOK_LEASE_MS) : undefined,
+      pollMs: process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined,
+    },
+  });
   await app.listen({ port, host });
   const addr = app.server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;

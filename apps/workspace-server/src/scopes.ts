@@ -14,6 +14,8 @@ export const scopeResources = [
   'members',
   'pipelines',
   ...catalogScopeResources,
+  'webhooks',
+  'events',
 ] as const;
 
 export type Scope = string;

@@ -17,6 +17,7 @@ import { hasScope } from './scopes.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { authenticate } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
+import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
 export interface ServerOptions {
   store: Store;
@@ -24,6 +25,8 @@ export interface ServerOptions {
   /** Guards /admin; when absent the admin API refuses every call. */
   adminToken?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Delivery worker settings; allowInsecure is --allow-insecure-webhooks. */
+  webhooks?: WebhookOptions;
 }
 
 /** Plan features a workspace's plan may exclude; a route names its feature in config. */
@@ -142,6 +145,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(lookupRoutes, deps);
   await app.register(adminRoutes, deps);
   await app.register(catalogRoutes, deps);
+  await registerWebhooks(app, deps, opts.webhooks);
   // Later features register here, one line each (webhooks, catalog, install ledger).
 
   let openapi: unknown = null;

@@ -1,4 +1,5 @@
 import { catalogMigrations } from '../catalog/migrations.js';
+import { webhookMigrations } from '../webhooks/migrations.js';
 import type { Db } from './db.js';
 
 /**
@@ -349,6 +350,7 @@ ALTER TABLE contact_counts ADD PRIMARY KEY (workspace_id, shard);
 `,
   },
   ...catalogMigrations,
+  ...webhookMigrations,
 ];
 
 /** Applies pending migrations; an advisory lock keeps two processes on one database from racing. */

@@ -1,0 +1,70 @@
+/**
+ * Webhook endpoints, the delivery queue and its attempt log (issue 5), appended to the one
+ * migration set. The queue lives in the database so several server processes share it.
+ */
+export const webhookMigrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 501,
+    name: 'webhook endpoints, delivery queue, attempt log',
+    sql: `
+CREATE TABLE webhook_endpoints (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  url text NOT NULL,
+  description text,
+  event_types jsonb NOT NULL,
+  signing_key text NOT NULL,
+  key_kind text NOT NULL DEFAULT 'secret',
+  verified_at timestamptz,
+  disabled_at timestamptz,
+  disabled_reason text,
+  consecutive_failures integer NOT NULL DEFAULT 0,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL
+);
+CREATE INDEX webhook_endpoints_ws ON webhook_endpoints (workspace_id, created_at DESC, id DESC);
+
+-- Fan-out marks each outbox row once; the partial index keeps the scan to the undispatched tail.
+ALTER TABLE events ADD COLUMN dispatched_at timestamptz;
+UPDATE events SET dispatched_at = created_at;
+CREATE INDEX events_undispatched ON events (created_at, id) WHERE dispatched_at IS NULL;
+
+CREATE TABLE webhook_deliveries (
+  id text PRIMARY KEY,
+  workspace_id text NOT NULL,
+  endpoint_id text NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  event_id text NOT NULL,
+  event_type text NOT NULL,
+  payload text NOT NULL,
+  status text NOT NULL,
+  attempt_count integer NOT NULL DEFAULT 0,
+  failed_count integer NOT NULL DEFAULT 0,
+  next_attempt_at timestamptz,
+  lease_until timestamptz,
+  last_status_code integer,
+  last_error text,
+  event_created_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL,
+  completed_at timestamptz,
+  UNIQUE (endpoint_id, event_id)
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (lease_until) WHERE status = 'sending';
+CREATE INDEX webhook_deliveries_ep ON webhook_deliveries (endpoint_id, created_at DESC, id DESC);
+
+CREATE TABLE webhook_attempts (
+  id text PRIMARY KEY,
+  delivery_id text NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+  attempt_number integer NOT NULL,
+  started_at timestamptz NOT NULL,
+  latency_ms integer,
+  status_code integer,
+  outcome text NOT NULL,
+  error text,
+  response_excerpt text,
+  UNIQUE (delivery_id, attempt_number)
+);
+`,
+  },
+];

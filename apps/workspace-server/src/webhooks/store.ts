@@ -1,0 +1,588 @@
+import type { Db, Queryable } from '../db/db.js';
+import { iso, isoOrNull } from '../db/db.js';
+import { badRequest, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
+import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
+import { codeWordKey, newSigningSecret } from './signing.js';
+
+export type EndpointStatus = 'unverified' | 'verified' | 'disabled';
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  event_types: string[];
+  status: EndpointStatus;
+  /** "secret" (a whsec_ secret) or "code_word" (SHA-256 of an older endpoint's code word). */
+  signing_key_type: 'secret' | 'code_word';
+  verified_at: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const toEndpoint = (r: Row): WebhookEndpoint => ({
+  id: r.id,
+  url: r.url,
+  description: r.description ?? null,
+  event_types: r.event_types,
+  status: r.disabled_at ? 'disabled' : r.verified_at ? 'verified' : 'unverified',
+  signing_key_type: r.key_kind,
+  verified_at: isoOrNull(r.verified_at),
+  disabled_at: isoOrNull(r.disabled_at),
+  disabled_reason: r.disabled_reason ?? null,
+  consecutive_failures: Number(r.consecutive_failures),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+export interface EndpointInput {
+  url: string;
+  event_types: string[];
+  description?: string | null;
+}
+
+function normaliseTypes(types: string[]): string[] {
+  const set = [...new Set(types.map((t) => t.trim()))];
+  if (set.some((t) => t === '')) throw badRequest('event_types must not contain empty strings', 'event_types');
+  return set.includes('*') ? ['*'] : set;
+}
+
+/** Creates an unverified endpoint. With a code word, the key is its SHA-256 and no secret is returned. */
+export async function createEndpoint(
+  db: Queryable,
+  ws: string,
+  input: EndpointInput & { code_word?: string; verified?: boolean },
+  now: Date,
+): Promise<{ endpoint: WebhookEndpoint; secret: string | null }> {
+  const secret = input.code_word === undefined ? newSigningSecret() : null;
+  const key = secret ?? codeWordKey(input.code_word!);
+  const { rows } = await db.query(
+    `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, signing_key, key_kind, verified_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz, $9::timestamptz, $9::timestamptz) RETURNING *`,
+    [newId('we'), ws, input.url, input.description ?? null, JSON.stringify(normaliseTypes(input.event_types)), key, secret ? 'secret' : 'code_word',
+      input.verified ? now.toISOString() : null, now.toISOString()],
+  );
+  return { endpoint: toEndpoint(rows[0]), secret };
+}
+
+async function endpointRow(db: Queryable, ws: string, id: string, lock = false): Promise<Row> {
+  const { rows } = await db.query(`SELECT * FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, ws]);
+  if (!rows[0]) throw notFound('webhook endpoint', 'webhook_id');
+  return rows[0];
+}
+
+export async function getEndpoint(db: Queryable, ws: string, id: string): Promise<WebhookEndpoint> {
+  return toEndpoint(await endpointRow(db, ws, id));
+}
+
+/** The signing material, for the worker and the verify call only; never returned by the API. */
+export async function endpointKey(db: Queryable, ws: string, id: string): Promise<{ endpoint: WebhookEndpoint; url: string; key: string }> {
+  const r = await endpointRow(db, ws, id);
+  return { endpoint: toEndpoint(r), url: r.url, key: r.signing_key };
+}
+
+export async function listEndpoints(db: Queryable, ws: string, opts: { limit: number; cursor?: string }): Promise<Page<WebhookEndpoint>> {
+  const q = new Params();
+  const where = [`w.workspace_id = ${q.p(ws)}`];
+  const total = Number((await db.query(`SELECT count(*)::text AS n FROM webhook_endpoints w WHERE ${where.join(' AND ')}`, q.values)).rows[0].n);
+  const k = keysetCondition(q, opts.cursor, 'w');
+  if (k) where.push(k);
+  const { rows } = await db.query(
+    `SELECT * FROM webhook_endpoints w WHERE ${where.join(' AND ')} ORDER BY w.created_at DESC, w.id DESC LIMIT ${q.p(opts.limit + 1)}`,
+    q.values,
+  );
+  return finishPage(rows, opts.limit, total, toEndpoint, (r) => iso(r.created_at));
+}
+
+/** Pending deliveries of an endpoint that may no longer be sent end as failed, so replay can bring them back. */
+async function failPending(tx: Queryable, endpointId: string, reason: string, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = $2, next_attempt_at = NULL, completed_at = $3::timestamptz, updated_at = $3::timestamptz
+     WHERE endpoint_id = $1 AND status = 'pending'`,
+    [endpointId, reason, now.toISOString()],
+  );
+}
+
+export async function updateEndpoint(db: Db, ws: string, id: string, patch: Partial<EndpointInput>, now: Date): Promise<WebhookEndpoint> {
+  return db.transaction(async (tx) => {
+    const before = await endpointRow(tx, ws, id, true);
+    const urlChanged = patch.url !== undefined && patch.url !== before.url;
+    const { rows } = await tx.query(
+      `UPDATE webhook_endpoints SET url = $3, description = $4, event_types = $5::jsonb, updated_at = $6::timestamptz,
+         verified_at = CASE WHEN $7::boolean THEN NULL ELSE verified_at END
+       WHERE id = $1 AND workspace_id = $2 RETURNING *`,
+      [id, ws, patch.url ?? before.url, patch.description === undefined ? before.description : patch.description,
+        JSON.stringify(patch.event_types ? normaliseTypes(patch.event_types) : before.event_types), now.toISOString(), urlChanged],
+    );
+    // A new address is unverified: nothing queued for the old one may go there.
+    if (urlChanged) await failPending(tx, id, 'address changed before delivery', now);
+    return toEndpoint(rows[0]);
+  });
+}
+
+export async function deleteEndpoint(db: Queryable, ws: string, id: string): Promise<{ id: string; deleted: true }> {
+  const { rows } = await db.query('DELETE FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2 RETURNING id', [id, ws]);
+  if (!rows[0]) throw notFound('webhook endpoint', 'webhook_id');
+  return { id, deleted: true };
+}
+
+export async function rotateSecret(db: Queryable, ws: string, id: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const secret = newSigningSecret();
+  const { rows } = await db.query(
+    `UPDATE webhook_endpoints SET signing_key = $3, key_kind = 'secret', updated_at = $4::timestamptz WHERE id = $1 AND workspace_id = $2 RETURNING *`,
+    [id, ws, secret, now.toISOString()],
+  );
+  if (!rows[0]) throw notFound('webhook endpoint', 'webhook_id');
+  return { endpoint: toEndpoint(rows[0]), secret };
+}
+
+export async function enableEndpoint(db: Queryable, ws: string, id: string, now: Date): Promise<WebhookEndpoint> {
+  const { rows } = await db.query(
+    `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, consecutive_failures = 0, updated_at = $3::timestamptz
+     WHERE id = $1 AND workspace_id = $2 RETURNING *`,
+    [id, ws, now.toISOString()],
+  );
+  if (!rows[0]) throw notFound('webhook endpoint', 'webhook_id');
+  return toEndpoint(rows[0]);
+}
+
+export async function markVerified(db: Queryable, id: string, url: string, now: Date): Promise<void> {
+  // Only if the address is still the one that answered the challenge.
+  await db.query('UPDATE webhook_endpoints SET verified_at = $3::timestamptz, updated_at = $3::timestamptz WHERE id = $1 AND url = $2', [id, url, now.toISOString()]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+export interface EventRecord {
+  id: string;
+  type: string;
+  created_at: string;
+  data: unknown;
+  changed_fields?: string[];
+}
+
+const toEvent = (r: Row): EventRecord => ({
+  id: r.id,
+  type: r.type,
+  created_at: iso(r.created_at),
+  data: r.data,
+  ...(r.changed_fields ? { changed_fields: r.changed_fields } : {}),
+});
+
+export interface EventFilters {
+  limit: number;
+  cursor?: string;
+  type?: string;
+  created_after?: string;
+  created_before?: string;
+}
+
+export async function listEvents(db: Queryable, ws: string, f: EventFilters): Promise<Page<EventRecord>> {
+  const q = new Params();
+  const where = [`e.workspace_id = ${q.p(ws)}`];
+  if (f.type) {
+    const types = f.type.split(',').map((s) => s.trim()).filter(Boolean);
+    const exact = types.filter((t) => !t.endsWith('.*'));
+    const prefixes = types.filter((t) => t.endsWith('.*')).map((t) => t.slice(0, -1));
+    const ors = [];
+    if (exact.length) ors.push(`e.type IN ${q.list(exact)}`);
+    for (const p of prefixes) ors.push(`starts_with(e.type, ${q.p(p)})`);
+    if (ors.length) where.push(`(${ors.join(' OR ')})`);
+  }
+  if (f.created_after) where.push(`e.created_at > ${q.p(f.created_after)}::timestamptz`);
+  if (f.created_before) where.push(`e.created_at < ${q.p(f.created_before)}::timestamptz`);
+  const total = Number((await db.query(`SELECT count(*)::text AS n FROM events e WHERE ${where.join(' AND ')}`, q.values)).rows[0].n);
+  const k = keysetCondition(q, f.cursor, 'e');
+  if (k) where.push(k);
+  const { rows } = await db.query(
+    `SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e WHERE ${where.join(' AND ')}
+     ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.p(f.limit + 1)}`,
+    q.values,
+  );
+  return finishPage(rows, f.limit, total, toEvent, (r) => iso(r.created_at));
+}
+
+export async function getEvent(db: Queryable, ws: string, id: string): Promise<EventRecord> {
+  const { rows } = await db.query('SELECT id, type, data, changed_fields, created_at FROM events WHERE id = $1 AND workspace_id = $2', [id, ws]);
+  if (!rows[0]) throw notFound('event', 'event_id');
+  return toEvent(rows[0]);
+}
+
+/** The delivery body: the same bytes on every attempt; only the signature header changes. */
+export function eventBody(e: EventRecord): string {
+  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data, ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deliveries
+
+export interface Attempt {
+  attempt_number: number;
+  started_at: string;
+  outcome: 'succeeded' | 'failed' | 'interrupted';
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface Delivery {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: 'pending' | 'sending' | 'succeeded' | 'failed';
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  event_created_at: string;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  attempts: Attempt[];
+}
+
+const toAttempt = (r: Row): Attempt => ({
+  attempt_number: Number(r.attempt_number),
+  started_at: iso(r.started_at),
+  outcome: r.outcome,
+  status_code: r.status_code === null ? null : Number(r.status_code),
+  latency_ms: r.latency_ms === null ? null : Number(r.latency_ms),
+  error: r.error ?? null,
+  response_excerpt: r.response_excerpt ?? null,
+});
+
+const toDelivery = (r: Row, attempts: Attempt[]): Delivery => ({
+  id: r.id,
+  endpoint_id: r.endpoint_id,
+  event_id: r.event_id,
+  event_type: r.event_type,
+  status: r.status,
+  attempt_count: Number(r.attempt_count),
+  next_attempt_at: isoOrNull(r.next_attempt_at),
+  last_status_code: r.last_status_code === null ? null : Number(r.last_status_code),
+  last_error: r.last_error ?? null,
+  event_created_at: iso(r.event_created_at),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+  completed_at: isoOrNull(r.completed_at),
+  attempts,
+});
+
+async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
+  if (!rows.length) return [];
+  const q = new Params();
+  const { rows: at } = await db.query(
+    `SELECT * FROM webhook_attempts WHERE delivery_id IN ${q.list(rows.map((r) => r.id))} ORDER BY attempt_number`,
+    q.values,
+  );
+  const by = new Map<string, Attempt[]>();
+  for (const a of at) by.set(a.delivery_id, [...(by.get(a.delivery_id) ?? []), toAttempt(a)]);
+  return rows.map((r) => toDelivery(r, by.get(r.id) ?? []));
+}
+
+export interface DeliveryFilters {
+  limit: number;
+  cursor?: string;
+  status?: string;
+  event_type?: string;
+  event_id?: string;
+  created_after?: string;
+}
+
+export async function listDeliveries(db: Queryable, ws: string, endpointId: string, f: DeliveryFilters): Promise<Page<Delivery>> {
+  await endpointRow(db, ws, endpointId);
+  const q = new Params();
+  const where = [`d.endpoint_id = ${q.p(endpointId)}`];
+  if (f.status) where.push(`d.status IN ${q.list(f.status.split(',').map((s) => s.trim()))}`);
+  if (f.event_type) where.push(`d.event_type = ${q.p(f.event_type)}`);
+  if (f.event_id) where.push(`d.event_id = ${q.p(f.event_id)}`);
+  if (f.created_after) where.push(`d.created_at > ${q.p(f.created_after)}::timestamptz`);
+  const total = Number((await db.query(`SELECT count(*)::text AS n FROM webhook_deliveries d WHERE ${where.join(' AND ')}`, q.values)).rows[0].n);
+  const k = keysetCondition(q, f.cursor, 'd');
+  if (k) where.push(k);
+  const { rows } = await db.query(
+    `SELECT * FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${q.p(f.limit + 1)}`,
+    q.values,
+  );
+  const page = finishPage(rows, f.limit, total, (r) => r, (r) => iso(r.created_at));
+  return { ...page, data: await withAttempts(db, page.data) };
+}
+
+export async function getDelivery(db: Queryable, ws: string, endpointId: string, id: string): Promise<Delivery> {
+  const { rows } = await db.query('SELECT * FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3', [id, endpointId, ws]);
+  if (!rows[0]) throw notFound('webhook delivery', 'delivery_id');
+  return (await withAttempts(db, rows))[0];
+}
+
+/** Queues one event for one endpoint, outside fan-out (ping). */
+export async function enqueueDirect(db: Queryable, ws: string, endpointId: string, e: EventRecord, now: Date): Promise<string> {
+  const id = newId('dlv');
+  await db.query(
+    `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7::timestamptz, $8::timestamptz, $7::timestamptz, $7::timestamptz)`,
+    [id, ws, endpointId, e.id, e.type, eventBody(e), now.toISOString(), e.created_at],
+  );
+  return id;
+}
+
+/** A one-shot delivery that is sent at once and never retried (verification); logged like any other. */
+export async function recordOneShot(
+  db: Db,
+  ws: string,
+  endpointId: string,
+  e: EventRecord,
+  startedAt: Date,
+  result: { statusCode: number | null; ok: boolean; error: string | null; body: string; latencyMs: number },
+  id = newId('dlv'),
+): Promise<string> {
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, attempt_count, failed_count,
+         last_status_code, last_error, event_created_at, created_at, updated_at, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $10, $11::timestamptz, $11::timestamptz, $11::timestamptz, $11::timestamptz)`,
+      [id, ws, endpointId, e.id, e.type, eventBody(e), result.ok ? 'succeeded' : 'failed', result.ok ? 0 : 1, result.statusCode, result.error, startedAt.toISOString()],
+    );
+    await insertAttempt(tx, id, 1, startedAt, result.ok ? 'succeeded' : 'failed', result);
+  });
+  return id;
+}
+
+async function insertAttempt(
+  tx: Queryable,
+  deliveryId: string,
+  n: number,
+  startedAt: Date,
+  outcome: Attempt['outcome'],
+  r: { statusCode: number | null; error: string | null; body: string; latencyMs: number | null },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, outcome, error, response_excerpt)
+     VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt_number) DO NOTHING`,
+    [newId('att'), deliveryId, n, startedAt.toISOString(), r.latencyMs, r.statusCode, outcome, r.error, r.body ? r.body.slice(0, 1000) : null],
+  );
+}
+
+const subscribes = (types: string[], type: string) => types.includes('*') || types.includes(type);
+
+/**
+ * Fan-out: takes undispatched outbox rows (SKIP LOCKED, so concurrent servers split them), creates
+ * one delivery per active subscribed endpoint and marks the rows dispatched, all in one transaction.
+ */
+export async function fanOut(db: Db, now: Date, batch = 500): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows: evs } = await tx.query(
+      `SELECT id, workspace_id, type, data, changed_fields, created_at FROM events WHERE dispatched_at IS NULL
+       ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [batch],
+    );
+    if (!evs.length) return 0;
+    const q = new Params();
+    const { rows: eps } = await tx.query(
+      `SELECT id, workspace_id, event_types FROM webhook_endpoints
+       WHERE workspace_id IN ${q.list([...new Set(evs.map((e) => e.workspace_id as string))])} AND verified_at IS NOT NULL AND disabled_at IS NULL`,
+      q.values,
+    );
+    const rows: unknown[][] = [];
+    for (const ev of evs) {
+      const body = eventBody(toEvent(ev));
+      for (const ep of eps) {
+        if (ep.workspace_id === ev.workspace_id && subscribes(ep.event_types, ev.type)) {
+          rows.push([newId('dlv'), ev.workspace_id, ep.id, ev.id, ev.type, body, iso(ev.created_at)]);
+        }
+      }
+    }
+    for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500), now);
+    const ids = new Params();
+    await tx.query(`UPDATE events SET dispatched_at = ${ids.p(now.toISOString())}::timestamptz WHERE id IN ${ids.list(evs.map((e) => e.id))}`, ids.values);
+    return evs.length;
+  });
+}
+
+async function insertDeliveries(tx: Queryable, rows: unknown[][], now: Date): Promise<void> {
+  if (!rows.length) return;
+  const q = new Params();
+  const t = q.p(now.toISOString());
+  const values = rows.map(
+    (r) => `(${q.p(r[0])}, ${q.p(r[1])}, ${q.p(r[2])}, ${q.p(r[3])}, ${q.p(r[4])}, ${q.p(r[5])}, 'pending', ${t}::timestamptz, ${q.p(r[6])}::timestamptz, ${t}::timestamptz, ${t}::timestamptz)`,
+  );
+  await tx.query(
+    `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
+     VALUES ${values.join(', ')} ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+    q.values,
+  );
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  attempt: number;
+  url: string;
+  key: string;
+}
+
+/**
+ * Claims due deliveries for one attempt each. SKIP LOCKED plus the status change to "sending" in
+ * the same statement means two servers never claim the same attempt; the lease lets another
+ * server take over the row only if this one dies mid-attempt.
+ */
+export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query(
+    `WITH due AS (
+       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz AND e.verified_at IS NOT NULL AND e.disabled_at IS NULL
+       ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED
+     )
+     UPDATE webhook_deliveries d SET status = 'sending', attempt_count = d.attempt_count + 1, lease_until = $3::timestamptz, updated_at = $1::timestamptz
+     FROM due, webhook_endpoints e WHERE d.id = due.id AND e.id = d.endpoint_id
+     RETURNING d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempt_count, e.url, e.signing_key`,
+    [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString()],
+  );
+  return rows.map((r) => ({
+    id: r.id, workspace_id: r.workspace_id, endpoint_id: r.endpoint_id, event_id: r.event_id, event_type: r.event_type,
+    payload: r.payload, attempt: Number(r.attempt_count), url: r.url, key: r.signing_key,
+  }));
+}
+
+/**
+ * Leases that ran out belong to a server that stopped mid-attempt. The attempt is logged as
+ * interrupted (it may or may not have arrived: the delivery id lets the receiver deduplicate) and
+ * the delivery is due again at once; an interruption does not use up a retry.
+ */
+export async function reclaimExpired(db: Db, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `WITH lost AS (
+         SELECT id FROM webhook_deliveries WHERE status = 'sending' AND lease_until <= $1::timestamptz LIMIT 500 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $1::timestamptz, lease_until = NULL, updated_at = $1::timestamptz
+       FROM lost WHERE d.id = lost.id RETURNING d.id, d.attempt_count`,
+      [now.toISOString()],
+    );
+    for (const r of rows) {
+      await insertAttempt(tx, r.id, Number(r.attempt_count), now, 'interrupted',
+        { statusCode: null, error: 'The server stopped before this attempt finished; sent again', body: '', latencyMs: null });
+    }
+    return rows.length;
+  });
+}
+
+/** Records an attempt's outcome and schedules the next one; returns true when it disabled the endpoint. */
+export async function recordAttempt(
+  db: Db,
+  d: ClaimedDelivery,
+  startedAt: Date,
+  result: { statusCode: number | null; ok: boolean; error: string | null; body: string; latencyMs: number },
+  now: Date,
+): Promise<{ disabled: boolean }> {
+  return db.transaction(async (tx) => {
+    // Only the holder of this attempt may settle it (a reclaimed row has moved on).
+    const { rows: held } = await tx.query(
+      `SELECT failed_count FROM webhook_deliveries WHERE id = $1 AND status = 'sending' AND attempt_count = $2 FOR UPDATE`,
+      [d.id, d.attempt],
+    );
+    await insertAttempt(tx, d.id, d.attempt, startedAt, result.ok ? 'succeeded' : 'failed', result);
+    if (!held[0]) return { disabled: false };
+    const t = now.toISOString();
+    if (result.ok) {
+      await tx.query(
+        `UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL, last_status_code = $2, last_error = NULL,
+           completed_at = $3::timestamptz, updated_at = $3::timestamptz WHERE id = $1`,
+        [d.id, result.statusCode, t],
+      );
+      await tx.query('UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = $1 AND consecutive_failures <> 0', [d.endpoint_id]);
+      return { disabled: false };
+    }
+    const failed = Number(held[0].failed_count) + 1;
+    const delay = retryDelayMs(failed);
+    const { rows: ep } = await tx.query(
+      `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1 RETURNING consecutive_failures, disabled_at`,
+      [d.endpoint_id],
+    );
+    const disable = !!ep[0] && ep[0].disabled_at === null && Number(ep[0].consecutive_failures) >= DISABLE_AFTER_FAILURES;
+    const giveUp = delay === null || disable || (ep[0] && ep[0].disabled_at !== null);
+    await tx.query(
+      `UPDATE webhook_deliveries SET status = $2, failed_count = $3, lease_until = NULL, next_attempt_at = $4::timestamptz, last_status_code = $5,
+         last_error = $6, completed_at = $7::timestamptz, updated_at = $8::timestamptz WHERE id = $1`,
+      [d.id, giveUp ? 'failed' : 'pending', failed, giveUp ? null : new Date(now.getTime() + delay!).toISOString(), result.statusCode,
+        giveUp && delay !== null ? `${result.error ?? 'failed'} (endpoint disabled)` : result.error, giveUp ? t : null, t],
+    );
+    if (disable) {
+      await tx.query(
+        `UPDATE webhook_endpoints SET disabled_at = $2::timestamptz, disabled_reason = $3, updated_at = $2::timestamptz WHERE id = $1`,
+        [d.endpoint_id, t, `${DISABLE_AFTER_FAILURES} consecutive failed delivery attempts`],
+      );
+      await failPending(tx, d.endpoint_id, 'endpoint disabled before delivery', now);
+    }
+    return { disabled: disable };
+  });
+}
+
+export const MAX_ATTEMPTS = MAX_RETRIES + 1;
+
+/** Sends one delivery again, with a fresh retry budget; same delivery id, so receivers can deduplicate. */
+export async function replayDelivery(db: Db, ws: string, endpointId: string, id: string, now: Date): Promise<Delivery> {
+  const { rows } = await db.query(
+    `UPDATE webhook_deliveries SET status = 'pending', failed_count = 0, next_attempt_at = $4::timestamptz, completed_at = NULL, updated_at = $4::timestamptz
+     WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3 AND status IN ('succeeded', 'failed') AND event_type <> 'webhook.verification' RETURNING id`,
+    [id, endpointId, ws, now.toISOString()],
+  );
+  if (!rows[0]) {
+    const d = await getDelivery(db, ws, endpointId, id);
+    if (d.event_type === 'webhook.verification') throw badRequest('Verification deliveries are not replayed: call verify again', 'delivery_id');
+    return d; // already pending or being sent
+  }
+  return getDelivery(db, ws, endpointId, id);
+}
+
+/**
+ * Replays everything the endpoint did not receive since a time: failed deliveries go back to the
+ * queue, and with include_missed, events it never got a delivery for (it was disabled, unverified
+ * or not yet subscribed) are queued too.
+ */
+export async function replaySince(
+  db: Db,
+  ws: string,
+  endpointId: string,
+  opts: { since: string; until?: string; include_missed?: boolean },
+  now: Date,
+): Promise<{ replayed: number; queued_missed: number }> {
+  return db.transaction(async (tx) => {
+    const ep = await endpointRow(tx, ws, endpointId, true);
+    const t = now.toISOString();
+    const until = opts.until ?? '9999-12-31T00:00:00Z';
+    const { rows } = await tx.query(
+      `UPDATE webhook_deliveries SET status = 'pending', failed_count = 0, next_attempt_at = $2::timestamptz, completed_at = NULL, updated_at = $2::timestamptz
+       WHERE endpoint_id = $1 AND status = 'failed' AND event_created_at >= $3::timestamptz AND event_created_at < $4::timestamptz
+         AND event_type <> 'webhook.verification' RETURNING id`,
+      [endpointId, t, opts.since, until],
+    );
+    let missed = 0;
+    if (opts.include_missed) {
+      const types: string[] = ep.event_types;
+      const q = new Params();
+      const typeCond = types.includes('*') ? '' : ` AND e.type IN ${q.list(types)}`;
+      const { rows: evs } = await tx.query(
+        `SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e
+         WHERE e.workspace_id = ${q.p(ws)} AND e.created_at >= ${q.p(opts.since)}::timestamptz AND e.created_at < ${q.p(until)}::timestamptz${typeCond}
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = ${q.p(endpointId)} AND d.event_id = e.id)
+         ORDER BY e.created_at, e.id LIMIT 10000`,
+        q.values,
+      );
+      const rowsToInsert = evs.map((ev) => [newId('dlv'), ws, endpointId, ev.id, ev.type, eventBody(toEvent(ev)), iso(ev.created_at)]);
+      for (let i = 0; i < rowsToInsert.length; i += 500) await insertDeliveries(tx, rowsToInsert.slice(i, i + 500), now);
+      missed = rowsToInsert.length;
+    }
+    return { replayed: rows.length, queued_missed: missed };
+  });
+}

@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/db.js';
+import { badRequest } from '../errors.js';
+import { newId } from '../ids.js';
+import { ACK_TIMEOUT_MS } from './backoff.js';
+import { postWebhook, type SendResult } from './sender.js';
+import { signatureHeader } from './signing.js';
+import type { GuardPolicy } from './ssrf.js';
+import {
+  claimDue, endpointKey, enqueueDirect, fanOut, markVerified, reclaimExpired, recordAttempt, recordOneShot,
+  type ClaimedDelivery, type EventRecord, type WebhookEndpoint,
+} from './store.js';
+
+export interface WebhookOptions {
+  /** --allow-insecure-webhooks: http:// and loopback receivers (local development). */
+  allowInsecure?: boolean;
+  /** Acknowledgement timeout; the spec's 10 s unless a test shortens it. */
+  timeoutMs?: number;
+  /** How long a claimed attempt stays with this server before another may take it over. Default timeout + 5 s. */
+  leaseMs?: number;
+  /** Idle poll interval of the background loop, real milliseconds; 0 runs no loop (tests call drain()). */
+  pollMs?: number;
+  /** Attempts in flight at once per server. */
+  concurrency?: number;
+  /** Called after every attempt (tests, benchmarks). */
+  onAttempt?: (d: ClaimedDelivery, r: SendResult) => void;
+}
+
+/**
+ * The delivery worker: fans the outbox out to endpoints, claims due attempts from the queue in the
+ * database, sends them, records the outcome. Every schedule reads the injectable clock; real time
+ * only bounds one HTTP exchange and the idle poll.
+ */
+export class WebhookWorker {
+  readonly policy: GuardPolicy;
+  readonly timeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly concurrency: number;
+  private readonly inflight = new Set<Promise<void>>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private nudged = false;
+
+  constructor(private readonly db: Db, private readonly clock: Clock, private readonly opts: WebhookOptions = {}) {
+    this.policy = { allowInsecure: !!opts.allowInsecure };
+    this.timeoutMs = opts.timeoutMs ?? ACK_TIMEOUT_MS;
+    this.leaseMs = opts.leaseMs ?? this.timeoutMs + 5_000;
+    this.pollMs = opts.pollMs ?? 200;
+    this.concurrency = opts.concurrency ?? 32;
+  }
+
+  start(): void {
+    if (this.running || this.pollMs <= 0) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** A write just committed: look at the outbox now rather than at the next poll. */
+  nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let n = 0;
+      try {
+        n = await this.pump();
+      } catch {
+        // A failed poll (database restarting) is retried at the next one.
+      }
+      if (!this.running) break;
+      if (this.inflight.size >= this.concurrency) await Promise.race(this.inflight);
+      else if (n === 0 && !this.nudged) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, this.pollMs);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        this.wake = null;
+      }
+      this.nudged = false;
+    }
+  }
+
+  /** One round: fan-out, take over expired leases, claim what is due into free slots. */
+  async pump(): Promise<number> {
+    const now = this.clock.now();
+    let work = 0;
+    for (let i = 0; i < 20; i++) {
+      const n = await fanOut(this.db, now);
+      work += n;
+      if (n < 500) break;
+    }
+    work += await reclaimExpired(this.db, now);
+    const free = this.concurrency - this.inflight.size;
+    if (free > 0) {
+      const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs);
+      for (const d of claimed) {
+        const p: Promise<void> = this.attempt(d).finally(() => this.inflight.delete(p));
+        this.inflight.add(p);
+      }
+      work += claimed.length;
+    }
+    return work;
+  }
+
+  /** Runs rounds until nothing is due at the clock's current time (tests advance the clock first). */
+  async drain(): Promise<void> {
+    for (let guard = 0; guard < 10_000; guard++) {
+      const n = await this.pump();
+      if (this.inflight.size) await Promise.allSettled([...this.inflight]);
+      else if (n === 0) return;
+    }
+  }
+
+  private headers(type: string, eventId: string, deliveryId: string, key: string, body: string): Record<string, string> {
+    const t = Math.floor(this.clock.now().getTime() / 1000);
+    return {
+      'X-Service-Event': type,
+      'X-Service-Event-Id': eventId,
+      'X-Service-Delivery-Id': deliveryId,
+      'X-Service-Signature': signatureHeader(key, t, body),
+    };
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
+    const startedAt = this.clock.now();
+    // Signed when sent, so a retry carries a fresh t.
+    const result = await postWebhook(d.url, d.payload, this.headers(d.event_type, d.event_id, d.id, d.key, d.payload), this.timeoutMs, this.policy);
+    try {
+      await recordAttempt(this.db, d, startedAt, result, this.clock.now());
+    } catch {
+      // The lease expires and another round records the attempt as interrupted and sends again.
+    }
+    this.opts.onAttempt?.(d, result);
+  }
+
+  /**
+   * Verification: a signed webhook.verification event with a random challenge, sent at once; the
+   * endpoint is verified when it answers 2xx with the challenge in the body. Logged as a delivery.
+   */
+  async verify(ws: string, endpointId: string): Promise<{ verified: boolean; endpoint: WebhookEndpoint; delivery_id: string; status_code: number | null; error: string | null; latency_ms: number }> {
+    const { url, key } = await endpointKey(this.db, ws, endpointId);
+    const now = this.clock.now();
+    const challenge = randomBytes(24).toString('hex');
+    const event: EventRecord = { id: newId('evt', 16), type: 'webhook.verification', created_at: now.toISOString(), data: { challenge, endpoint_id: endpointId } };
+    const body = JSON.stringify(event);
+    const deliveryId = newId('dlv');
+    const result = await postWebhook(url, body, this.headers(event.type, event.id, deliveryId, key, body), this.timeoutMs, this.policy);
+    const answered = result.ok && result.body.includes(challenge);
+    const outcome = answered ? result : { ...result, ok: false, error: result.ok ? 'The response body did not contain the challenge' : result.error };
+    await recordOneShot(this.db, ws, endpointId, event, now, outcome, deliveryId);
+    if (answered) await markVerified(this.db, endpointId, url, this.clock.now());
+    const { endpoint } = await endpointKey(this.db, ws, endpointId);
+    return { verified: answered && endpoint.status !== 'unverified', endpoint, delivery_id: deliveryId, status_code: result.statusCode, error: outcome.error, latency_ms: result.latencyMs };
+  }
+
+  /** Send test: a webhook.ping event through the queue, to a verified, enabled endpoint only. */
+  async ping(ws: string, endpointId: string): Promise<{ delivery_id: string; event_id: string }> {
+    const { endpoint } = await endpointKey(this.db, ws, endpointId);
+    if (endpoint.status !== 'verified') {
+      throw badRequest(`Send test needs a verified, enabled endpoint; this one is ${endpoint.status}`, 'webhook_id');
+    }
+    const now = this.clock.now();
+    const event: EventRecord = { id: newId('evt', 16), type: 'webhook.ping', created_at: now.toISOString(), data: { endpoint_id: endpointId, message: 'Test delivery' } };
+    const delivery_id = await enqueueDirect(this.db, ws, endpointId, event, now);
+    this.nudge();
+    return { delivery_id, event_id: event.id };
+  }
+}

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, Client, TEST_DATABASE_URL, uniqueSchema } from './harness.js';
+import { echoChallenge, Receiver } from './webhooks-harness.js';
+
+const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
+const distBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+interface Proc {
+  child: ChildProcess;
+  base: string;
+  exited: Promise<number | null>;
+}
+
+async function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
+  if (!existsSync(distBin)) throw new Error('apps/workspace-server/dist/bin.js is missing: run `npx tsc -b apps/workspace-server` first');
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--allow-insecure-webhooks', ...args], {
+    env: { ...process.env, ADMIN_TOKEN, WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '2500', WEBHOOK_POLL_MS: '50', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]);
+      }
+    }, 25);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${err}`));
+    });
+  });
+  return { child, base, exited };
+}
+
+async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * Kill -9 a server while every delivery is in flight, restart (one or two processes), and check
+ * that every event is acknowledged, each delivery exactly once after the restart.
+ */
+async function killMidDelivery(args: string[], env: Record<string, string>, restartCount: number, procs: Proc[]) {
+  const rcv = await new Receiver().start();
+  try {
+    let phase = 1;
+    rcv.behaviour = (r) => (r.json?.type === 'contact.created' ? (phase === 1 ? 'hang' : { status: 200, body: 'ok' }) : echoChallenge(r));
+    const first = await startProcess(args, env);
+    procs.push(first);
+    const admin = new Client(first.base, ADMIN_TOKEN);
+    const ws = await admin.post('/admin/workspaces', { name: 'Kill test', slug: `kill-${Date.now().toString(36)}`, rate_limit_per_minute: 100000 });
+    const key = await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] });
+    const api = new Client(first.base, key.body.secret);
+    const ep = await api.post('/v1/webhooks', { url: rcv.url, event_types: ['contact.created'] });
+    expect((await api.post(`/v1/webhooks/${ep.body.id}/verify`)).body.verified).toBe(true);
+    const N = 20;
+    for (let i = 0; i < N; i++) expect((await api.post('/v1/contacts', { first_name: `K${i}`, last_name: 'Nine' })).status).toBe(201);
+    await until('all deliveries in flight', () => rcv.deliveries().length >= N, 15_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    phase = 2;
+    const restarted = await Promise.all(Array.from({ length: restartCount }, () => startProcess(args, env)));
+    procs.push(...restarted);
+    const acked = () => new Set(rcv.deliveries().filter((r) => r.answer === 200).map((r) => r.json.id));
+    await until('every event acknowledged after the restart', () => acked().size === N, 30_000);
+
+    const after = new Client(restarted[0].base, key.body.secret);
+    const log = (await after.get(`/v1/webhooks/${ep.body.id}/deliveries?event_type=contact.created&limit=100`)).body;
+    expect(log.total_count).toBe(N);
+    for (const d of log.data) {
+      expect(d.status).toBe('succeeded');
+      expect(d.attempts.map((a: any) => a.outcome)).toEqual(['interrupted', 'succeeded']);
+    }
+    // After the restart each delivery was sent once, even with two servers sharing the queue.
+    const okPerDelivery = new Map<string, number>();
+    for (const r of rcv.deliveries().filter((x) => x.answer === 200)) {
+      const id = String(r.headers['x-service-delivery-id']);
+      okPerDelivery.set(id, (okPerDelivery.get(id) ?? 0) + 1);
+    }
+    expect(okPerDelivery.size).toBe(N);
+    expect([...okPerDelivery.values()].every((n) => n === 1)).toBe(true);
+  } finally {
+    await rcv.close();
+  }
+}
+
+describe('a server killed mid-delivery delivers everything after restart', () => {
+  const procs: Proc[] = [];
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const p of procs) if (p.child.exitCode === null) p.child.kill('SIGTERM');
+    await Promise.all(procs.map((p) => p.exited));
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('on the embedded store (PGlite data directory)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wh-kill-'));
+    dirs.push(dir);
+    await killMidDelivery(['--data-dir', dir], { DATABASE_URL: '' }, 1, procs);
+  });
+
+  it.skipIf(!TEST_DATABASE_URL)('on PostgreSQL, resumed by two processes sharing the queue', async () => {
+    const schema = uniqueSchema('whkill');
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`CREATE SCHEMA "${schema}"`);
+    await c.end();
+    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    await killMidDelivery([], { DATABASE_URL: url }, 2, procs);
+  });
+});

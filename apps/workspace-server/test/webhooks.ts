@@ -1,0 +1,395 @@
+import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
+import { Client, expectError, type StoreKind } from './harness.js';
+import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
+
+const stripe = new Stripe('sk_test_unused');
+
+/** The independent check: Stripe's verifier implements the same t=…,v1=… scheme. */
+function stripeVerifies(r: Received, key: string, nowMs: number): boolean {
+  try {
+    stripe.webhooks.constructEvent(r.body, String(r.headers['x-service-signature']), key, 300, undefined, nowMs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const tOf = (r: Received) => Number(/t=(\d+)/.exec(String(r.headers['x-service-signature']))![1]);
+
+export function defineWebhookSuite(kind: StoreKind) {
+  let s: HookServer;
+  const receivers: Receiver[] = [];
+  const receiver = async () => {
+    const r = await new Receiver().start();
+    receivers.push(r);
+    return r;
+  };
+
+  /** A workspace with one endpoint already verified through the real challenge. */
+  async function verifiedEndpoint(types: string[] = ['*'], client?: Client) {
+    const c = client ?? (await s.workspace()).client;
+    const rcv = await receiver();
+    const created = await c.post('/v1/webhooks', { url: rcv.url, event_types: types });
+    expect(created.status).toBe(201);
+    const v = await c.post(`/v1/webhooks/${created.body.id}/verify`);
+    expect(v.body.verified).toBe(true);
+    return { client: c, rcv, id: created.body.id as string, secret: created.body.secret as string };
+  }
+
+  beforeAll(async () => {
+    s = await startHookServer(kind);
+  });
+  afterAll(async () => {
+    await s?.close();
+    for (const r of receivers) await r.close();
+  });
+
+  it('registers an endpoint: secret once, https only, SSRF guard, scopes', async () => {
+    const { client } = await s.workspace();
+    const rcv = await receiver();
+    const r = await client.post('/v1/webhooks', { url: rcv.url, event_types: ['contact.created', 'contact.created'], description: 'crm sync' });
+    expect(r.status).toBe(201);
+    expect(r.body.secret).toMatch(/^whsec_/);
+    expect(r.body).toMatchObject({ status: 'unverified', event_types: ['contact.created'], signing_key_type: 'secret', verified_at: null });
+    const got = await client.get(`/v1/webhooks/${r.body.id}`);
+    expect(got.body.secret).toBeUndefined();
+    expect(got.body.url).toBe(rcv.url);
+    const list = await client.get('/v1/webhooks');
+    expect(list.body).toMatchObject({ total_count: 1, has_more: false });
+
+    // This server allows insecure receivers; a default one must refuse http and loopback.
+    const strict = await startHookServer(kind, { store: s.store, clock: s.clock, webhooks: { allowInsecure: false } });
+    try {
+      const sc = new Client(strict.base, client.key);
+      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'ftp://example.com/']) {
+        expectError(await sc.post('/v1/webhooks', { url, event_types: ['*'] }), 400, 'invalid_request_error', 'url');
+      }
+      expect((await sc.post('/v1/webhooks', { url: 'https://203.0.113.5/hook', event_types: ['*'] })).status).toBe(400);
+      expect((await sc.post('/v1/webhooks', { url: 'https://[::ffff:192.168.0.1]/x', event_types: ['*'] })).status).toBe(400);
+    } finally {
+      await strict.close();
+    }
+    // Even with --allow-insecure-webhooks, private ranges stay refused.
+    expectError(await client.post('/v1/webhooks', { url: 'http://192.168.1.10/hook', event_types: ['*'] }), 400, 'invalid_request_error', 'url');
+    expectError(await client.post('/v1/webhooks', { url: rcv.url, event_types: [] }), 400, 'invalid_request_error');
+
+    const ws = await s.workspace(['read_contacts']);
+    expectError(await ws.client.get('/v1/webhooks'), 403, 'permission_error');
+    const reader = await s.workspace(['read_webhooks']);
+    expect((await reader.client.get('/v1/webhooks')).status).toBe(200);
+    expect((await reader.client.get('/v1/events')).status).toBe(200);
+    expectError(await reader.client.post('/v1/webhooks', { url: rcv.url, event_types: ['*'] }), 403, 'permission_error');
+    expectError(await client.get('/v1/webhooks/we_missing'), 404, 'invalid_request_error');
+  });
+
+  it('verification: 2xx with the challenge verifies; a signed challenge; failures leave it unverified', async () => {
+    const { client } = await s.workspace();
+    const rcv = await receiver();
+    const ep = (await client.post('/v1/webhooks', { url: rcv.url, event_types: ['*'] })).body;
+
+    rcv.behaviour = () => ({ status: 200, body: 'ok' });
+    let v = await client.post(`/v1/webhooks/${ep.id}/verify`);
+    expect(v.status).toBe(200);
+    expect(v.body).toMatchObject({ verified: false, status_code: 200, endpoint: { status: 'unverified' } });
+    expect(v.body.error).toMatch(/challenge/);
+
+    rcv.behaviour = (r) => ({ status: 500, body: r.json.data.challenge });
+    v = await client.post(`/v1/webhooks/${ep.id}/verify`);
+    expect(v.body).toMatchObject({ verified: false, status_code: 500 });
+
+    rcv.behaviour = echoChallenge;
+    v = await client.post(`/v1/webhooks/${ep.id}/verify`);
+    expect(v.body).toMatchObject({ verified: true, status_code: 200, endpoint: { status: 'verified' } });
+    const challenges = rcv.received.map((r) => r.json);
+    expect(challenges.every((e) => e.type === 'webhook.verification' && /^evt_[0-9a-f]+$/.test(e.id))).toBe(true);
+    expect(new Set(challenges.map((e) => e.data.challenge)).size).toBe(3);
+    const last = rcv.received[2];
+    expect(last.headers['x-service-event']).toBe('webhook.verification');
+    expect(stripeVerifies(last, ep.secret, s.clock.now().getTime())).toBe(true);
+
+    const log = await client.get(`/v1/webhooks/${ep.id}/deliveries?event_type=webhook.verification`);
+    expect(log.body.total_count).toBe(3);
+    expect(log.body.data.map((d: any) => d.status).sort()).toEqual(['failed', 'failed', 'succeeded']);
+    expect(log.body.data.flatMap((d: any) => d.attempts.map((a: any) => a.status_code))).toEqual([200, 200, 500].map(() => expect.any(Number)));
+    expect(log.body.data.some((d: any) => d.attempts[0].status_code === 500 && d.attempts[0].outcome === 'failed')).toBe(true);
+  });
+
+  it('an unverified endpoint receives nothing; send test needs a verified endpoint', async () => {
+    const { client } = await s.workspace();
+    const rcv = await receiver();
+    const ep = (await client.post('/v1/webhooks', { url: rcv.url, event_types: ['*'] })).body;
+    await client.post('/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace' });
+    await s.drain();
+    expect(rcv.received).toHaveLength(0);
+    expectError(await client.post(`/v1/webhooks/${ep.id}/test`), 400, 'invalid_request_error');
+    expect((await client.get(`/v1/webhooks/${ep.id}/deliveries`)).body.total_count).toBe(0);
+    // The event is still in the outbox, visible through GET /v1/events.
+    expect((await client.get('/v1/events?type=contact.created')).body.total_count).toBe(1);
+  });
+
+  it('delivers signed events with the documented headers; one event id across endpoints', async () => {
+    const a = await verifiedEndpoint(['*']);
+    const b = await verifiedEndpoint(['contact.created', 'contact.updated'], a.client);
+    const created = (await a.client.post('/v1/contacts', { first_name: 'Grace', last_name: 'Hopper' })).body;
+    await s.drain();
+    const [da] = a.rcv.deliveries('contact.created');
+    const [db] = b.rcv.deliveries('contact.created');
+    expect(da && db).toBeTruthy();
+    expect(Object.keys(da.json).sort()).toEqual(['created_at', 'data', 'id', 'type']);
+    expect(da.json.id).toMatch(/^evt_[0-9a-f]+$/);
+    expect(da.json.id).toBe(db.json.id);
+    expect(da.headers['x-service-event']).toBe('contact.created');
+    expect(da.headers['x-service-event-id']).toBe(da.json.id);
+    expect(da.headers['x-service-delivery-id']).not.toBe(db.headers['x-service-delivery-id']);
+    expect(da.headers['content-type']).toBe('application/json');
+    expect(da.json.data).toEqual((await a.client.get(`/v1/contacts/${created.id}`)).body);
+    expect(stripeVerifies(da, a.secret, s.clock.now().getTime())).toBe(true);
+    expect(stripeVerifies(db, b.secret, s.clock.now().getTime())).toBe(true);
+    expect(stripeVerifies(da, b.secret, s.clock.now().getTime())).toBe(false);
+    // Outside the 5-minute tolerance, a receiver rejects it.
+    expect(stripeVerifies(da, a.secret, s.clock.now().getTime() + 301_000)).toBe(false);
+
+    // contact.updated only on a stage change, with the changed fields; deletion carries only the id.
+    const stages = (await a.client.get('/v1/contact-stages')).body.data;
+    await a.client.patch(`/v1/contacts/${created.id}`, { job_title: 'Rear Admiral' });
+    s.clock.advance(1000);
+    await a.client.patch(`/v1/contacts/${created.id}`, { stage_id: stages[1].id });
+    s.clock.advance(1000);
+    await a.client.post(`/v1/contacts/${created.id}/notes`, { body: 'Called about COBOL' });
+    s.clock.advance(1000);
+    await a.client.del(`/v1/contacts/${created.id}`);
+    await s.drain();
+    const updated = a.rcv.deliveries('contact.updated');
+    expect(updated).toHaveLength(1);
+    expect(updated[0].json.data.stage.id).toBe(stages[1].id);
+    expect(updated[0].json.changed_fields).toContain('stage_id');
+    expect(a.rcv.deliveries('note.created')).toHaveLength(1);
+    expect(a.rcv.deliveries('contact.deleted')[0].json.data).toEqual({ id: created.id });
+    // b subscribed to two types only.
+    expect(b.rcv.deliveries().map((r) => r.json.type)).toEqual(['contact.created', 'contact.updated']);
+
+    // Four events plus the verification challenge.
+    const log = await a.client.get(`/v1/webhooks/${a.id}/deliveries?status=succeeded`);
+    expect(log.body.total_count).toBe(5);
+    const one = log.body.data.find((d: any) => d.event_type === 'contact.created');
+    expect(one.id).toBe(da.headers['x-service-delivery-id']);
+    expect(one.attempts).toHaveLength(1);
+    expect(one.attempts[0]).toMatchObject({ attempt_number: 1, outcome: 'succeeded', status_code: 200, response_excerpt: 'received' });
+    expect(typeof one.attempts[0].latency_ms).toBe('number');
+
+    // GET /v1/events filters by type and time.
+    const ev = await a.client.get('/v1/events?type=contact.*');
+    expect(ev.body.data.map((e: any) => e.type)).toEqual(['contact.deleted', 'contact.updated', 'contact.created']);
+    expect((await a.client.get('/v1/events?type=note.created,contact.deleted')).body.total_count).toBe(2);
+    const later = new Date(s.clock.now().getTime() + 1000).toISOString();
+    expect((await a.client.get(`/v1/events?created_after=${later}`)).body.total_count).toBe(0);
+    expect((await a.client.get(`/v1/events/${da.json.id}`)).body).toMatchObject({ id: da.json.id, type: 'contact.created' });
+  });
+
+  it('retries a 500 on the documented schedule, signing each attempt afresh, same delivery id', async () => {
+    const { client, rcv, id, secret } = await verifiedEndpoint(['contact.created']);
+    let calls = 0;
+    rcv.behaviour = (r) => (r.json.type === 'contact.created' && ++calls <= 2 ? { status: 500, body: 'database down' } : echoChallenge(r));
+    await client.post('/v1/contacts', { first_name: 'Retry', last_name: 'Me' });
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(1);
+    s.clock.advance(RETRY_DELAYS_MS[0] - 1000);
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(1);
+    s.clock.advance(1000);
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(2);
+    s.clock.advance(RETRY_DELAYS_MS[1]);
+    await s.drain();
+    const got = rcv.deliveries();
+    expect(got.map((r) => r.answer)).toEqual([500, 500, 200]);
+    expect(new Set(got.map((r) => r.headers['x-service-delivery-id'])).size).toBe(1);
+    expect(new Set(got.map((r) => r.body)).size).toBe(1);
+    expect(tOf(got[1]) - tOf(got[0])).toBe(RETRY_DELAYS_MS[0] / 1000);
+    expect(new Set(got.map((r) => r.headers['x-service-signature'])).size).toBe(3);
+    expect(stripeVerifies(got[2], secret, s.clock.now().getTime())).toBe(true);
+
+    const [d] = (await client.get(`/v1/webhooks/${id}/deliveries?event_type=contact.created`)).body.data;
+    expect(d).toMatchObject({ status: 'succeeded', attempt_count: 3, last_status_code: 200 });
+    expect(d.attempts.map((a: any) => [a.status_code, a.outcome])).toEqual([[500, 'failed'], [500, 'failed'], [200, 'succeeded']]);
+    expect(d.attempts[0].response_excerpt).toBe('database down');
+    // A success resets the consecutive failures.
+    expect((await client.get(`/v1/webhooks/${id}`)).body.consecutive_failures).toBe(0);
+  });
+
+  it('a receiver that times out or closes the connection fails the attempt; 5 retries then failed; replay', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
+    let n = 0;
+    rcv.behaviour = (r) => (r.json.type !== 'contact.created' ? echoChallenge(r) : ++n % 3 === 1 ? 'hang' : n % 3 === 2 ? 'close' : { status: 302, body: 'elsewhere' });
+    await client.post('/v1/contacts', { first_name: 'Never', last_name: 'Acked' });
+    await s.drain();
+    for (const wait of RETRY_DELAYS_MS) {
+      s.clock.advance(wait);
+      await s.drain();
+    }
+    s.clock.advance(RETRY_DELAYS_MS[4] * 2);
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(6);
+    const [d] = (await client.get(`/v1/webhooks/${id}/deliveries?event_type=contact.created`)).body.data;
+    expect(d.status).toBe('failed');
+    expect(d.next_attempt_at).toBeNull();
+    expect(d.attempts).toHaveLength(6);
+    expect(d.attempts[0].error).toMatch(/No acknowledgement within 400 ms/);
+    expect(d.attempts[0].status_code).toBeNull();
+    expect(d.attempts[1].status_code).toBeNull();
+    expect(d.attempts[1].error).toBeTruthy();
+    expect(d.attempts[2]).toMatchObject({ status_code: 302, response_excerpt: 'elsewhere' });
+    expect((await client.get(`/v1/webhooks/${id}`)).body.consecutive_failures).toBe(6);
+
+    // Replay one delivery: same delivery id, fresh budget.
+    rcv.behaviour = echoChallenge;
+    const rp = await client.post(`/v1/webhooks/${id}/deliveries/${d.id}/replay`);
+    expect(rp.body.status).toBe('pending');
+    await s.drain();
+    const all = rcv.deliveries();
+    expect(all).toHaveLength(7);
+    expect(all[6].headers['x-service-delivery-id']).toBe(d.id);
+    expect((await client.get(`/v1/webhooks/${id}/deliveries/${d.id}`)).body).toMatchObject({ status: 'succeeded', attempt_count: 7 });
+  });
+
+  it('disables after 20 consecutive failed attempts, sends nothing while disabled, re-enables and replays what was missed', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
+    rcv.behaviour = (r) => (r.json.type === 'contact.created' ? { status: 503, body: 'maintenance' } : echoChallenge(r));
+    const since = s.clock.now().toISOString();
+    for (let i = 0; i < 12; i++) await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'Fail' });
+    await s.drain(); // 12 failed first attempts
+    s.clock.advance(RETRY_DELAYS_MS[0]);
+    await s.drain(); // 8 more reach 20: disabled mid-round
+    const ep = (await client.get(`/v1/webhooks/${id}`)).body;
+    expect(ep.status).toBe('disabled');
+    expect(ep.disabled_reason).toMatch(/20 consecutive/);
+    const sent = rcv.deliveries().length;
+    expect(sent).toBeGreaterThanOrEqual(20);
+    expect(sent).toBeLessThanOrEqual(24);
+
+    await client.post('/v1/contacts', { first_name: 'While', last_name: 'Disabled' });
+    s.clock.advance(RETRY_DELAYS_MS[1] * 4);
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(sent);
+    expectError(await client.post(`/v1/webhooks/${id}/test`), 400, 'invalid_request_error');
+    const failed = (await client.get(`/v1/webhooks/${id}/deliveries?status=failed`)).body;
+    expect(failed.total_count).toBe(12);
+
+    rcv.behaviour = echoChallenge;
+    const en = await client.post(`/v1/webhooks/${id}/enable`);
+    expect(en.body).toMatchObject({ status: 'verified', consecutive_failures: 0, disabled_at: null });
+    const rp = await client.post(`/v1/webhooks/${id}/replay`, { since, include_missed: true });
+    expect(rp.body).toEqual({ replayed: 12, queued_missed: 1 });
+    await s.drain();
+    const ok = rcv.deliveries().filter((r) => r.answer === 200);
+    expect(new Set(ok.map((r) => r.json.id)).size).toBe(13);
+    expect((await client.get(`/v1/webhooks/${id}/deliveries?status=succeeded&event_type=contact.created`)).body.total_count).toBe(13);
+  });
+
+  it('send test delivers a signed ping through the queue', async () => {
+    const { client, rcv, id, secret } = await verifiedEndpoint(['contact.created']);
+    const t = await client.post(`/v1/webhooks/${id}/test`);
+    expect(t.status).toBe(202);
+    await s.drain();
+    const [p] = rcv.deliveries('webhook.ping');
+    expect(p.headers['x-service-delivery-id']).toBe(t.body.delivery_id);
+    expect(p.json.id).toBe(t.body.event_id);
+    expect(stripeVerifies(p, secret, s.clock.now().getTime())).toBe(true);
+  });
+
+  it('secret rotation: later attempts sign with the new secret only', async () => {
+    const { client, rcv, id, secret } = await verifiedEndpoint(['contact.created']);
+    await client.post('/v1/contacts', { first_name: 'Before', last_name: 'Rotation' });
+    await s.drain();
+    const rot = await client.post(`/v1/webhooks/${id}/rotate-secret`);
+    expect(rot.body.secret).toMatch(/^whsec_/);
+    expect(rot.body.secret).not.toBe(secret);
+    await client.post('/v1/contacts', { first_name: 'After', last_name: 'Rotation' });
+    await s.drain();
+    const [before, after] = rcv.deliveries();
+    const now = s.clock.now().getTime();
+    expect(stripeVerifies(before, secret, now)).toBe(true);
+    expect(stripeVerifies(after, rot.body.secret, now)).toBe(true);
+    expect(stripeVerifies(after, secret, now)).toBe(false);
+  });
+
+  it('an admin-created endpoint with a code word signs with the hex SHA-256 of the code word', async () => {
+    const w = await s.workspace();
+    const rcv = await receiver();
+    const r = await s.admin.post(`/admin/workspaces/${w.id}/webhooks`, { url: rcv.url, event_types: ['*'], code_word: 'open sesame', verified: true });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ secret: null, signing_key_type: 'code_word', status: 'verified' });
+    await w.client.post('/v1/contacts', { first_name: 'Code', last_name: 'Word' });
+    await s.drain();
+    const [d] = rcv.deliveries();
+    const key = createHash('sha256').update('open sesame').digest('hex');
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(stripeVerifies(d, key, s.clock.now().getTime())).toBe(true);
+    expect(stripeVerifies(d, 'open sesame', s.clock.now().getTime())).toBe(false);
+  });
+
+  it('changing the address clears verification and fails what was queued for the old one', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
+    rcv.behaviour = (r) => (r.json.type === 'contact.created' ? { status: 500 } : echoChallenge(r));
+    await client.post('/v1/contacts', { first_name: 'Moving', last_name: 'House' });
+    await s.drain();
+    const other = await receiver();
+    const up = await client.patch(`/v1/webhooks/${id}`, { url: other.url });
+    expect(up.body).toMatchObject({ status: 'unverified', verified_at: null, url: other.url });
+    // Same address again is not a change.
+    expect((await client.patch(`/v1/webhooks/${id}`, { url: other.url, description: 'x' })).body.status).toBe('unverified');
+    s.clock.advance(RETRY_DELAYS_MS[0]);
+    await client.post('/v1/contacts', { first_name: 'Unverified', last_name: 'Again' });
+    await s.drain();
+    expect(other.received).toHaveLength(0);
+    expect(rcv.deliveries()).toHaveLength(1);
+    const [d] = (await client.get(`/v1/webhooks/${id}/deliveries?status=failed`)).body.data;
+    expect(d.last_error).toMatch(/address changed/);
+    expect((await client.post(`/v1/webhooks/${id}/verify`)).body.verified).toBe(true);
+  });
+
+  it('receivers deduplicate on X-Service-Delivery-Id when an acknowledgement is lost', async () => {
+    const { client, rcv } = await verifiedEndpoint(['contact.created']);
+    const processed = new Map<string, number>();
+    let first = true;
+    rcv.behaviour = (r) => {
+      if (r.json.type !== 'contact.created') return echoChallenge(r);
+      const id = String(r.headers['x-service-delivery-id']);
+      if (!processed.has(id)) processed.set(id, 0);
+      processed.set(id, processed.get(id)! + 1);
+      // The first answer is lost (as if the response never reached the server).
+      if (first) {
+        first = false;
+        return 'close';
+      }
+      return { status: 200 };
+    };
+    await client.post('/v1/contacts', { first_name: 'Once', last_name: 'Only' });
+    await client.post('/v1/contacts', { first_name: 'Twice', last_name: 'Maybe' });
+    await s.drain();
+    s.clock.advance(RETRY_DELAYS_MS[0]);
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(3);
+    expect(processed.size).toBe(2);
+    expect([...processed.values()].sort()).toEqual([1, 2]);
+  });
+
+  it('deleting an endpoint stops its deliveries', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['*']);
+    expect((await client.del(`/v1/webhooks/${id}`)).body).toEqual({ id, deleted: true });
+    await client.post('/v1/contacts', { first_name: 'Gone', last_name: 'Endpoint' });
+    await s.drain();
+    expect(rcv.deliveries()).toHaveLength(0);
+    expectError(await client.get(`/v1/webhooks/${id}`), 404, 'invalid_request_error');
+  });
+
+  it('publishes the webhook and event endpoints in OpenAPI', async () => {
+    const doc = (await new Client(s.base).get('/v1/openapi.json')).body;
+    for (const p of ['/v1/webhooks', '/v1/webhooks/{webhook_id}', '/v1/webhooks/{webhook_id}/verify', '/v1/webhooks/{webhook_id}/deliveries', '/v1/events']) {
+      expect(doc.paths[p]).toBeTruthy();
+    }
+  });
+}
