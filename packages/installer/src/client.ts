@@ -55,6 +55,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Requests kept in reserve in each rate-limit window (for other clients of the workspace). */
   reserve?: number;
+  /** Pace from the rate-limit headers (default true); false only to measure a naive client. */
+  pace?: boolean;
   userAgent?: string;
 }
 
@@ -86,13 +88,14 @@ export class WorkspaceClient {
       backoffMaxMs: 20_000,
       timeoutMs: 30_000,
       reserve: 0,
+      pace: true,
       ...options,
     };
   }
 
   /** Waits for the next rate-limit window when the current one is spent. */
   private async pace(): Promise<void> {
-    if (this.remaining === null || this.remaining > this.opts.reserve) return;
+    if (!this.opts.pace || this.remaining === null || this.remaining > this.opts.reserve) return;
     const wait = this.resetAtMs - this.opts.now();
     if (wait > 0) {
       this.stats.pacedMs += wait;

@@ -28,7 +28,7 @@ export interface InstallOptions extends PlanOptions {
   holder?: string;
   /** Lock expiry; every checkpoint renews it. */
   lockTtlSeconds?: number;
-  /** Checkpoint the ledger after this many writes (and at the end). */
+  /** Checkpoint the ledger after this many writes (default 25; and at the end). */
   checkpointEvery?: number;
   onProgress?: (e: ProgressEvent) => void;
 }
@@ -44,7 +44,7 @@ export interface InstallResult {
 export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
-  const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger);
+  const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger));
   return { plan: planPack(pack, ledger, snapshot, options), ledger };
 }
 
@@ -104,7 +104,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     }
     current = ledgerFrom(ledger, pack, plan);
     const total = plan.writes;
-    const every = Math.max(1, options.checkpointEvery ?? 10);
+    const every = Math.max(1, options.checkpointEvery ?? 25);
     let sinceCheckpoint = 0;
     for (const step of plan.steps) {
       if (!step.write) continue;
@@ -141,7 +141,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const record = await readLedger(client, packId);
   if (!record) throw new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
   const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
-  const snapshot = await fetchSnapshot(client, collections, record.ledger);
+  const snapshot = await fetchSnapshot(client, collections);
   const plan = planUninstall(record.ledger, snapshot);
   const kept = plan.steps.filter((s) => s.action === 'conflict');
   if (options.dryRun) return { plan, removed: 0, kept };

@@ -25,12 +25,14 @@ export const COLLECTION_PATH: Record<WorkspaceCollection, string> = {
   relationship_labels: '/v1/relationship-labels',
 };
 
+/** Where a collection is listed when that differs from where it is written. */
+export const LIST_PATH: Partial<Record<WorkspaceCollection, string>> = { pipelines: '/v1/pipeline-details' };
+
 /**
- * Reads each collection completely (every cursor page). Pipelines the ledger owns are read one by
- * one as well: the list carries stage names and types, the single read their colors and
- * probabilities, which the content hash covers.
+ * Reads each collection completely (every cursor page). Pipelines are read with their details
+ * (description, stage colors and probabilities), which the content hash covers.
  */
-export async function fetchSnapshot(client: WorkspaceClient, collections: WorkspaceCollection[], ledger: InstallLedger | null): Promise<WorkspaceSnapshot> {
+export async function fetchSnapshot(client: WorkspaceClient, collections: WorkspaceCollection[]): Promise<WorkspaceSnapshot> {
   const snapshot: WorkspaceSnapshot = { collections: {} };
   for (const c of collections) {
     if (c === 'brand') {
@@ -38,14 +40,7 @@ export async function fetchSnapshot(client: WorkspaceClient, collections: Worksp
       snapshot.collections.brand = brand && brand.fields ? [brand] : [];
       continue;
     }
-    const list = await client.listAll<WorkspaceObject>(COLLECTION_PATH[c]);
-    if (c === 'pipelines') {
-      const owned = new Set(Object.values(ledger?.items ?? {}).filter((i) => i.collection === 'pipelines').map((i) => i.workspaceId));
-      for (let i = 0; i < list.length; i++) {
-        if (owned.has(list[i].id)) list[i] = await client.get<WorkspaceObject>(`/v1/pipelines/${encodeURIComponent(list[i].id)}`);
-      }
-    }
-    snapshot.collections[c] = list;
+    snapshot.collections[c] = await client.listAll<WorkspaceObject>(LIST_PATH[c] ?? COLLECTION_PATH[c]);
   }
   return snapshot;
 }

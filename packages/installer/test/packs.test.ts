@@ -1,6 +1,6 @@
 import { validatePack } from '@setup-pack/core';
 import { describe, expect, it } from 'vitest';
-import { fullPack, generatedPack } from './packs.js';
+import { fullPack, generatedPack } from '../src/generate.js';
 
 describe('generated packs', () => {
   it('are valid packs (no errors) at every limit', () => {

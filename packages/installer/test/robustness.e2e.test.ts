@@ -2,7 +2,7 @@ import type { Pack } from '@setup-pack/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { install, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
 import { clientFor, countingFetch, loadPack, startServer, type Server } from './harness.js';
-import { generatedPack } from './packs.js';
+import { generatedPack } from '../src/generate.js';
 import { startFaultProxy } from './proxy.js';
 
 const v100 = loadPack('releases/buyer-lead-1.0.0.json');
@@ -17,7 +17,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipelines', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations', '/v1/members'];
+const COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations', '/v1/members'];
 
 /**
  * The workspace as comparable data: ids replaced by "collection:name" labels wherever they occur

@@ -163,6 +163,23 @@ export async function getPipeline(db: Queryable, ws: string, id: string) {
   };
 }
 
+/** Pipelines with stage details, newest first, one page at a time: the installer's snapshot reads these. */
+export async function listPipelineDetails(db: Db, ws: string, limit: number, cursor?: string) {
+  const q = new Params();
+  const where = [`t.workspace_id = ${q.p(ws)}`];
+  const countParams = [...q.values];
+  const k = keysetCondition(q, cursor, 't');
+  if (k) where.push(k);
+  const [page, count] = await Promise.all([
+    db.query(`SELECT t.id, t.created_at FROM pipelines t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(limit + 1)}`, q.values),
+    db.query<{ n: string }>('SELECT count(*)::text AS n FROM pipelines t WHERE t.workspace_id = $1', countParams),
+  ]);
+  const result = finishPage(page.rows, limit, Number(count.rows[0].n), (r) => r.id as string, (r) => iso(r.created_at));
+  const data = [];
+  for (const id of result.data) data.push((await getPipeline(db, ws, id))!);
+  return { ...result, data };
+}
+
 function checkStages(stages: StageInput[]) {
   const names = new Set<string>();
   for (const [i, s] of stages.entries()) {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { createOnce, deletePipeline, getPipeline, insertPipeline, updatePipeline, type PipelineInput } from '../catalog/store.js';
+import { createOnce, deletePipeline, getPipeline, insertPipeline, listPipelineDetails, updatePipeline, type PipelineInput } from '../catalog/store.js';
 import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { deleted, idempotencyKey, idParams } from './catalog-resources.js';
-import { nstr, str, ts } from './schemas.js';
+import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 
 const stageType = { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] } as const;
 const stageIn = {
@@ -37,6 +37,19 @@ export const pipelineDetail = {
 
 /** Pipelines with their stages: get one with stage details, create, update (add, change, reorder, remove stages), delete. */
 export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+  app.get('/v1/pipeline-details', {
+    config: { scope: ['read_pipelines', 'read_deals'] },
+    schema: {
+      summary: 'Pipelines with descriptions and stage colors and probabilities, newest first (the lookup GET /v1/pipelines has names and types only)',
+      tags: ['catalog'],
+      querystring: { type: 'object', properties: pagingQuery },
+      response: { 200: listOf(pipelineDetail) },
+    },
+  }, async (req) => {
+    const q = req.query as { limit: number; cursor?: string };
+    return listPipelineDetails(db, callerOf(req).workspace.id, q.limit, q.cursor);
+  });
+
   app.get('/v1/pipelines/:id', {
     config: { scope: ['read_pipelines', 'read_deals'] },
     schema: { summary: 'A pipeline with its stages in order, with colors and probabilities', tags: ['catalog'], params: idParams, response: { 200: pipelineDetail } },

@@ -1,4 +1,4 @@
-// Generated packs of any size, valid by the format's rules, for rate-limit tests and the benchmark.
+// Synthetic packs of any size, valid by the format's rules: for rate-limit tests and the benchmark.
 import type { Pack } from '@setup-pack/core';
 
 export function generatedPack(n: { resources: number; templates: number; smartLists: number; pipelines: number; automations: number }, version = '1.0.0', changeEvery = 0): Pack {
