@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandInputs } from '../lib/files.js';
+import { displayPath, expandEntries } from '../lib/files.js';
 import { readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
@@ -24,7 +24,10 @@ export const spec: CommandSpec = {
 };
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
-  const files = await expandInputs(args.positionals, ctx.cwd);
+  const entries = await expandEntries(args.positionals, ctx.cwd, [], { sourceFolders: true });
+  // Source folders are not packs; build writes their output in canonical form.
+  for (const e of entries) if (e.type === 'source-folder') ctx.stderr.write(`${displayPath(e.abs, ctx.cwd)}/: skipped, a pack source folder (build writes canonical output)\n`);
+  const files = entries.filter((e) => e.type === 'file').map((e) => e.abs);
   const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const check = Boolean(args.values.check);
   const c = ctx.colors('stdout');
