@@ -1,6 +1,7 @@
 // setup-pack install: install or upgrade a pack in a live workspace (plan, then apply).
-import type { CommandSpec, Parsed } from '../lib/args.js';
+import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
+import { UsageError } from '../lib/errors.js';
 import { connect, CONNECTION_OPTIONS, PLAN_OPTIONS, planJson, planOptions, readPack, reportFailure } from './plan.js';
 
 export const spec: CommandSpec = {
@@ -13,6 +14,7 @@ export const spec: CommandSpec = {
     ...CONNECTION_OPTIONS,
     ...PLAN_OPTIONS,
     'dry-run': { type: 'boolean', description: 'Plan and print, write nothing.' },
+    'lock-ttl': { type: 'string', value: '<seconds>', description: 'Expiry of the install lock, renewed at each checkpoint (default 300): how long a crashed run blocks the next.' },
   },
   examples: [
     ['setup-pack install buyer-lead-1.0.0.json --url https://crm.example.com --key $KEY', 'Install a pack'],
@@ -23,6 +25,8 @@ export const spec: CommandSpec = {
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const json = args.values.format === 'json';
+  const ttl = intOption('lock-ttl', args.values['lock-ttl']);
+  if (ttl !== undefined && (ttl < 5 || ttl > 3600)) throw new UsageError('--lock-ttl must be between 5 and 3600 seconds');
   const pack = await readPack(ctx, args.positionals[0]);
   const options = await planOptions(ctx, args);
   const client = await connect(ctx, args);
@@ -33,6 +37,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const result = await install(client, pack, {
       ...options,
       dryRun: !!args.values['dry-run'],
+      lockTtlSeconds: intOption('lock-ttl', args.values['lock-ttl']),
       onProgress: tty
         ? ({ done, total, step }) => {
           const width = 24;

@@ -74,11 +74,16 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const result = validatePack(text, { hashBase64: nodeHasher, disableRules });
     reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value });
   }
-  const options = { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
+  const { BUILD_RULES } = await import('../source/layout.js');
+  const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
   const outFile = args.values['output-file'] as string | undefined;
   const text = await render(format, reports, options, ctx.colors(outFile ? 'stderr' : 'stdout'));
   if (outFile) {
-    await writeFile(resolve(ctx.cwd, outFile), format === 'pretty' ? text.replace(/\u001b\[\d+m/g, '') : text);
+    try {
+      await writeFile(resolve(ctx.cwd, outFile), format === 'pretty' ? text.replace(/\u001b\[\d+m/g, '') : text);
+    } catch (e) {
+      throw new UsageError(`cannot write '${outFile}': ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (e as Error).message}`);
+    }
     ctx.stderr.write(`${totals(reports).errors ? '✖' : '✔'} report written to ${outFile}\n`);
   } else ctx.stdout.write(text);
   return exitCodeOf(totals(reports), maxWarnings);
