@@ -167,6 +167,27 @@ describe('editor end to end', () => {
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
     await page.locator('[data-testid="node-start"]').waitFor();
 
+    // An AI branch's outcomes are its outputs: declaring one adds a handle that takes connections.
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
+    await page.locator('[data-testid="node-ai"]').click();
+    await page.getByLabel('Outcomes *').fill('ready, later, never');
+    await poll(() => page.locator('.react-flow__node[data-id="ai"] .react-flow__handle.source').count()).toBe(3);
+    await page.getByRole('button', { name: /fit view/i }).click();
+    await page.waitForTimeout(300);
+    const never = page.locator('.react-flow__node[data-id="ai"] .react-flow__handle.source[data-handleid="never"]');
+    const nb = (await never.boundingBox())!;
+    const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+    await page.mouse.move(nb.x + nb.width / 2, nb.y + nb.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(pane.x + pane.width - 200, pane.y + 80, { steps: 8 });
+    await page.mouse.up();
+    await page.getByLabel('Search blocks').fill('notify');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="node-notify"]').waitFor();
+    await poll(async () => (await packOf(page)).automations[1]!.document.graph.edges.some((e) => e.source === 'ai' && e.handle === 'never' && e.target === 'notify')).toBe(true);
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
+    await page.locator('[data-testid="node-start"]').waitFor();
+
     // Arrow keys: from the trigger down to the next block.
     await page.getByRole('button', { name: /fit view/i }).click();
     await page.waitForTimeout(300);

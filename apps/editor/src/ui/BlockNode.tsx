@@ -1,7 +1,7 @@
 // One block on the canvas: styled by group, catalog label, one-line config summary, handles
 // per kind (labelled unless `next`), and error/warning badges.
-import { memo } from 'react';
-import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
+import { memo, useEffect, useRef } from 'react';
+import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
 
 export interface BlockData extends Record<string, unknown> {
   kind: string;
@@ -19,6 +19,15 @@ export type BlockNodeType = Node<BlockData, 'block'>;
 
 export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNodeType>) {
   const n = data.handles.length;
+  // Handles come and go with the config (AI branch outcomes): React Flow must re-measure them.
+  const updateNodeInternals = useUpdateNodeInternals();
+  const handleKey = data.handles.join('\n');
+  const measuredKey = useRef(handleKey);
+  useEffect(() => {
+    if (measuredKey.current === handleKey) return; // the first measurement is React Flow's own
+    measuredKey.current = handleKey;
+    updateNodeInternals(id);
+  }, [handleKey, id, updateNodeInternals]);
   return (
     <div className={`block ${data.group}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${id})`}>
       {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${id}`} />}

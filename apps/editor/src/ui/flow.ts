@@ -45,9 +45,14 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
 }
 
 export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>): Edge[] {
+  const handles = new Map<string, string[]>();
+  for (const n of nodesOf(doc)) if (!handles.has(str(n.id))) handles.set(str(n.id), handlesOfNode(n));
   return edgesOf(doc).map((e, i) => {
     const id = str(e.id) || `#${i}`;
     const handle = handleOf(e);
+    // An edge from a handle the block does not have (core reports it) is still drawn, from the
+    // block's first output, so the author can see and fix it.
+    const drawnFrom = handles.get(str(e.source))?.includes(handle) ? handle : handles.get(str(e.source))?.[0];
     const counts = findings?.byEdge.get(nodeKey(automation, id));
     const mark = diff?.get(id);
     const color = mark === 'added' ? '#16a34a' : mark === 'removed' ? '#dc2626' : mark === 'changed' ? '#d97706' : counts?.error ? '#dc2626' : '#64748b';
@@ -55,7 +60,7 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
       id,
       source: str(e.source),
       target: str(e.target),
-      sourceHandle: handle,
+      sourceHandle: drawnFrom,
       label: handle !== 'next' ? handle : undefined,
       markerEnd: { type: MarkerType.ArrowClosed, color },
       style: { stroke: color, strokeWidth: mark ? 3 : 1.5, strokeDasharray: mark === 'removed' ? '6 4' : undefined },
