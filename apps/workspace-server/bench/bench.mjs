@@ -1,6 +1,7 @@
 // `npm run bench -w apps/workspace-server`: 100,000 contacts, autocannon on loopback against the
 // real server on each store, beside a bare Fastify route serving the same bytes from memory (the
 // floor). Records throughput and p99 ratios in docs/benchmarks.md.
+// The load generator runs in a worker thread so it does not share the server's event loop.
 // Env: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (10), DATABASE_URL or TEST_DATABASE_URL for PostgreSQL.
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -16,7 +17,7 @@ const N = 100_000;
 const newContact = JSON.stringify({ first_name: 'Bench', last_name: 'Mark', email: 'bench@example.com', phone: '+12075550100', company: 'Bench Co' });
 
 function run(url, opts = {}) {
-  return autocannon({ url, connections, duration: seconds, ...opts }).then((r) => ({
+  return autocannon({ url, connections, duration: seconds, workers: 1, ...opts }).then((r) => ({
     rps: r.requests.average,
     p99: r.latency.p99,
     non2xx: r.non2xx,
@@ -81,7 +82,7 @@ for (const r of results) {
   }
 }
 md += `\nSeeding ${N.toLocaleString('en-US')} contacts with set-based SQL: ${results.map((r) => `${r.kind} ${(r.seedMs / 1000).toFixed(1)} s`).join(', ')}.`;
-md += ' Each list request also computes `total_count` over every match (see docs/store.md), which is most of its cost at this size; POST runs 12 statements in one transaction (contact, rows, search text, timeline, outbox event).\n';
+md += ' Per request the server runs one statement for the key and rate-limit window; a list adds its page and its `total_count` (constant time unfiltered, a count of the matches with `q`; see docs/store.md); POST adds one transaction of 8 statements (contact, emails, phones, counter, timeline, read-back, outbox event). PGlite is single-threaded WebAssembly in the server process, so its throughput is one core\'s minus the server\'s own work.\n';
 if (!pgUrl) md += '\nPostgreSQL was not measured: set DATABASE_URL or TEST_DATABASE_URL.\n';
 writeSection('workspace-server', md);
 process.stdout.write(md);

@@ -1,32 +1,62 @@
-// Prints the query plans of the list queries over a workspace of 100,000 contacts (plus a second
-// workspace), as markdown for docs/store.md. Usage: node bench/explain.mjs [DATABASE_URL]
-import { openStore, createWorkspace, contactListQueries } from '../dist/index.js';
+// Prints the query plans of the list endpoints over a workspace of 100,000 contacts, 20,000 deals
+// and 20,000 transactions (plus a second workspace), as markdown for docs/store.md. The SQL is
+// captured from the real store functions, not restated. Usage: node bench/explain.mjs [DATABASE_URL]
+import { openStore, createWorkspace, listContacts, listDeals, listTransactions } from '../dist/index.js';
 import { seedContacts } from './seed-bulk.mjs';
 
 const url = process.argv[2] ?? process.env.DATABASE_URL;
 const schema = `explain_${Date.now()}`;
 const store = url ? await openStore({ databaseUrl: url, schema }) : await openStore({ memory: true });
-const ws = await createWorkspace(store.db, { name: 'Explain', slug: 'explain' }, new Date());
-const other = await createWorkspace(store.db, { name: 'Other', slug: 'other' }, new Date());
-await seedContacts(store.db, ws.id, 100000);
-await seedContacts(store.db, other.id, 1000, new Date('2024-01-01'));
-const cursor = Buffer.from(JSON.stringify(['2025-01-01T10:00:00.000Z', 'con_x'])).toString('base64url');
-const cases = [
-  ['first page', { limit: 100 }],
-  ['a later page (cursor)', { limit: 100, cursor }],
-  ['q matching 10% of contacts', { limit: 100, q: 'harbor' }],
-  ['q matching one contact', { limit: 100, q: 'user77777@' }],
-  ['exact email', { limit: 100, email: 'user5@example.com' }],
-];
-const explain = async (sql, params) =>
-  (await store.db.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
-let out = `Store: ${url ? 'PostgreSQL' : 'PGlite'}; 100,000 contacts in the workspace, 1,000 in another.\n`;
-for (const [title, f] of cases) {
-  const q = contactListQueries(ws.id, f);
-  out += `\n#### GET /v1/contacts — ${title}\n\n\`\`\`\n${await explain(q.pageSql, q.pageParams)}\n\`\`\`\n`;
+const db = store.db;
+const ws = await createWorkspace(db, { name: 'Explain', slug: 'explain' }, new Date());
+const other = await createWorkspace(db, { name: 'Other', slug: 'other' }, new Date());
+await seedContacts(db, ws.id, 100000);
+await seedContacts(db, other.id, 1000, new Date('2024-01-01'));
+const stage = (await db.query(`SELECT id, pipeline_id FROM pipeline_stages WHERE workspace_id = $1 AND type = 'OPEN' LIMIT 1`, [ws.id])).rows[0];
+const closing = (await db.query(`SELECT id FROM closing_stages WHERE workspace_id = $1 AND status = 'active'`, [ws.id])).rows[0];
+await db.query(
+  `INSERT INTO deals (id, workspace_id, name, pipeline_id, stage_id, status, created_at, updated_at)
+   SELECT 'deal_bulk' || g, $1, 'Deal ' || g, $2, $3, 'open', now() - g * interval '1 minute', now() FROM generate_series(1, 20000) g`,
+  [ws.id, stage.pipeline_id, stage.id],
+);
+await db.query(
+  `INSERT INTO transactions (id, workspace_id, name, side, status, stage_id, sale_price, commission_rate, gross_commission, referral_fee,
+     brokerage_split_rate, team_split_rate, transaction_fees, net_commission, search_text, created_at, updated_at)
+   SELECT 'txn_bulk' || g, $1, 'Txn ' || g, 'buyer', 'active', $2, '0.00', '0.00', '0.00', '0.00', '0.00', '0.00', '0.00', '0.00',
+          'txn ' || g, now() - g * interval '1 minute', now() FROM generate_series(1, 20000) g`,
+  [ws.id, closing.id],
+);
+await db.query('ANALYZE');
+
+/** Runs a store function against a recording Db and returns the statements it issued. */
+async function capture(fn) {
+  const seen = [];
+  const spy = { ...db, query: (sql, params) => (seen.push([sql, params ?? []]), db.query(sql, params)) };
+  await fn(spy);
+  return seen;
 }
-const q = contactListQueries(ws.id, { limit: 100 });
-out += `\n#### total_count (the documented exception: proportional to the matches)\n\n\`\`\`\n${await explain(q.countSql, q.countParams)}\n\`\`\`\n`;
+const explain = async (sql, params) =>
+  (await db.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+
+const first = await listContacts(db, ws.id, { limit: 100 });
+const cases = [
+  ['GET /v1/contacts — first page', (d) => listContacts(d, ws.id, { limit: 100 })],
+  ['GET /v1/contacts — a later page (cursor)', (d) => listContacts(d, ws.id, { limit: 100, cursor: first.next_cursor })],
+  ['GET /v1/contacts?q= matching 10% of contacts', (d) => listContacts(d, ws.id, { limit: 100, q: 'harbor' })],
+  ['GET /v1/contacts?q= matching one contact', (d) => listContacts(d, ws.id, { limit: 100, q: 'user77777@' })],
+  ['GET /v1/contacts?email=', (d) => listContacts(d, ws.id, { limit: 100, email: 'user5@example.com' })],
+  ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
+  ['GET /v1/transactions — first page', (d) => listTransactions(d, ws.id, { limit: 50, offset: 0 })],
+];
+let out = `Store: ${url ? 'PostgreSQL' : 'PGlite'}. The workspace holds 100,000 contacts, 20,000 deals and 20,000 transactions; another workspace holds 1,000 contacts.\n`;
+for (const [title, fn] of cases) {
+  const statements = await capture(fn);
+  out += `\n#### ${title}\n`;
+  for (const [sql, params] of statements) {
+    const kind = /count\(|sum\(n\)/.test(sql.slice(0, 300)) ? 'count' : 'page';
+    out += `\n${kind}:\n\n\`\`\`\n${await explain(sql, params)}\n\`\`\`\n`;
+  }
+}
 process.stdout.write(out);
-if (url) await store.db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+if (url) await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 await store.close();

@@ -9,3 +9,7 @@ export { scopeResources, allScopes, hasScope } from './scopes.js';
 export { ApiError } from './errors.js';
 export { contactListQueries } from './store/contacts.js';
 export { createWorkspace, createApiKey } from './store/workspaces.js';
+export { listContacts } from './store/contacts.js';
+export { listDeals } from './store/deals.js';
+export { listTransactions } from './store/transactions.js';
+export { listActivities } from './store/activities.js';
