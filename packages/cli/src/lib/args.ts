@@ -108,6 +108,20 @@ export function intOption(name: string, raw: unknown): number | undefined {
   return Number(raw);
 }
 
+/** Wraps prose at `width` columns. */
+function wrap(text: string, width = 96, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(indent + line);
+  return lines;
+}
+
 export function helpText(spec: CommandSpec): string {
   const options = { ...spec.options, ...COMMON_OPTIONS };
   const rows = Object.entries(options).map(([name, o]) => {
@@ -119,14 +133,16 @@ export function helpText(spec: CommandSpec): string {
   const lines = [
     `Usage: setup-pack ${spec.usage}`,
     '',
-    spec.summary,
-    ...(spec.description ? ['', spec.description] : []),
+    ...wrap(spec.summary),
+    ...(spec.description ? ['', ...wrap(spec.description)] : []),
     '',
     'Options:',
     ...rows.map(([f, d]) => `  ${f.padEnd(width)}${d}`),
     '',
     'Examples:',
     ...spec.examples.flatMap(([cmd, what]) => [`  # ${what}`, `  ${cmd}`]),
+    '',
+    'Exit codes: 0 ok, 1 findings, 2 usage error or unreadable input. Docs: docs/cli.md',
     '',
   ];
   return lines.join('\n');
