@@ -28,6 +28,18 @@ export interface CanvasProps {
   notify?: (text: string) => void;
 }
 
+function sameNode(a: BlockNodeType, b: BlockNodeType): boolean {
+  if (a.position.x !== b.position.x || a.position.y !== b.position.y || a.ariaLabel !== b.ariaLabel) return false;
+  const x = a.data;
+  const y = b.data;
+  return x.kind === y.kind && x.label === y.label && x.group === y.group && x.summary === y.summary && x.isTrigger === y.isTrigger &&
+    x.errors === y.errors && x.warnings === y.warnings && x.diff === y.diff && x.handles.join('\n') === y.handles.join('\n');
+}
+
+function sameEdge(a: Edge, b: Edge): boolean {
+  return a.source === b.source && a.target === b.target && a.sourceHandle === b.sourceHandle && a.label === b.label && JSON.stringify(a.style) === JSON.stringify(b.style);
+}
+
 // Shared by every canvas, so blocks copied in one automation paste into another.
 let clipboard: Clipboard | undefined;
 
@@ -49,8 +61,13 @@ function Flow(props: CanvasProps) {
   edgesRef.current = edges;
   const pasteCount = useRef(0);
 
-  // Rebuild from the pack whenever it (or its findings) change, keeping selection and measurements.
+  // Rebuild from the pack whenever it (or its findings) change, keeping selection and
+  // measurements, and reusing unchanged nodes so only edited blocks re-render.
+  const builtFrom = useRef({ doc, findings, diff, edgeDiff });
   useEffect(() => {
+    const from = builtFrom.current;
+    if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && !pendingSelect.current) return; // the initial state already is this
+    builtFrom.current = { doc, findings, diff, edgeDiff };
     const built = buildNodes(doc, automation, findings, diff);
     const select = pendingSelect.current ? new Set(pendingSelect.current) : null;
     pendingSelect.current = null;
@@ -58,12 +75,19 @@ function Flow(props: CanvasProps) {
       const byId = new Map(prev.map((n) => [n.id, n]));
       return built.map((n) => {
         const p = byId.get(n.id);
-        return { ...n, selected: select ? select.has(n.id) : p?.selected, measured: p?.measured };
+        const selected = select ? select.has(n.id) : p?.selected;
+        if (p && sameNode(p, n) && !!p.selected === !!selected) return p;
+        return { ...n, selected, measured: p?.measured };
       });
     });
     setEdges((prev) => {
-      const sel = new Set(prev.filter((e) => e.selected).map((e) => e.id));
-      return buildEdges(doc, automation, findings, edgeDiff).map((e) => (sel.has(e.id) && !select ? { ...e, selected: true } : e));
+      const byId = new Map(prev.map((e) => [e.id, e]));
+      return buildEdges(doc, automation, findings, edgeDiff).map((e) => {
+        const p = byId.get(e.id);
+        const selected = !select && !!p?.selected;
+        if (p && sameEdge(p, e) && !!p.selected === selected) return p;
+        return selected ? { ...e, selected } : e;
+      });
     });
   }, [doc, automation, findings, diff, edgeDiff, setNodes, setEdges]);
 
