@@ -137,7 +137,7 @@ const md = [
   '',
   `Pack at every limit: ${items(v1)} items (500 resources, 100 each of templates, smart lists, pipelines, automations; every automation references a tag, a template and a member). Upgrade: the same pack with every 10th item of each kind changed. Workspace limit ${RATE} requests/minute; the server runs in-process on PGlite with a manual clock the installer's waits advance, so *rate-limit time* is what the limit costs (no real sleeping), *wall time* what the machine took.`,
   '',
-  'Lower bounds: requests = catalog pages the plan must read + items written; time = requests ÷ rate limit. With instant requests a run only waits once a window is spent, so the comparable bound for *time waited* is (requests − limit) ÷ limit (the first window is free). Our extra requests are the ledger: read it, take the lock, re-read it under the lock, a checkpoint every 25 writes, the final write and the unlock.',
+  'Lower bounds: requests = catalog pages the plan must read + items written; time = requests ÷ rate limit. With instant requests a run only waits once a window is spent, so the comparable bound for *time waited* is (requests − limit) ÷ limit (the first window is free). Our extra requests are the ledger: read it, take the lock, re-read it under the lock, write it at the start, every 25 writes and at the end, and the unlock.',
   'The naive baseline creates the same items without reading the workspace first, looks up every reference with its own request (reading that collection) and does not pace itself: it runs into 429s and waits for Retry-After. It cannot re-install or upgrade without duplicating everything, so it has only the fresh-install row.',
   '',
   ...table,

@@ -103,6 +103,8 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
       if (!plan.ok) throw new PlanFailedError(plan);
     }
     current = ledgerFrom(ledger, pack, plan);
+    // Record the run before its first write: status shows it in progress, and what it adopted.
+    await lock.write(current);
     const total = plan.writes;
     const every = Math.max(1, options.checkpointEvery ?? 25);
     let sinceCheckpoint = 0;

@@ -1,0 +1,80 @@
+// A real `setup-pack install` process killed with SIGKILL in the middle of its writes: the next
+// run is locked out until the lock expires, then resumes to exactly a clean install.
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { install, listLedgers, WorkspaceApiError } from '../src/index.js';
+import { clientFor, loadPack, startServer, type Server } from './harness.js';
+
+const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
+const PACK = fileURLToPath(new URL('../../../fixtures/valid/listing-marketing.json', import.meta.url));
+const listing = loadPack('valid/listing-marketing.json');
+
+let server: Server;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Forwards to the server; at the nth write it runs `onWrite` and never answers that request. */
+async function tripwire(target: string, n: number, onWrite: () => void) {
+  let writes = 0;
+  const proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (req.method !== 'GET' && ++writes === n) return onWrite();
+    const headers: Record<string, string> = {};
+    for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
+    const up = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const out: Record<string, string> = {};
+    for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
+      const v = up.headers.get(h);
+      if (v !== null) out[h] = v;
+    }
+    res.writeHead(up.status, out);
+    res.end(await up.text());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };
+}
+
+describe('a killed install process', () => {
+  it('resumes after the lock expires, with no duplicates', async () => {
+    const ws = await server.workspace();
+    let child: ReturnType<typeof spawn> | undefined;
+    const proxy = await tripwire(server.base, 8, () => child?.kill('SIGKILL'));
+    try {
+      child = spawn(process.execPath, [BIN, 'install', PACK, '--lock-ttl', '30'], {
+        env: { ...process.env, WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: ws.key, NO_COLOR: '1' },
+        stdio: 'ignore',
+      });
+      const signal = await new Promise((r) => child!.on('exit', (_code, sig) => r(sig)));
+      expect(signal).toBe('SIGKILL');
+    } finally {
+      await proxy.close();
+    }
+    const c = clientFor(server, ws.key);
+    const [record] = await listLedgers(c);
+    expect(record.ledger.state).toBe('in_progress');
+    expect(record.lock?.holder).toMatch(/^setup-pack-/);
+
+    const locked = await install(c, listing).catch((e) => e);
+    expect(locked).toBeInstanceOf(WorkspaceApiError);
+    expect((locked as WorkspaceApiError).status).toBe(409);
+
+    server.clock.advance(31_000);
+    const resumed = await install(c, listing);
+    expect(resumed.plan.summary.create).toBeLessThan(resumed.plan.steps.length - 1);
+    const names = async (p: string) => (await c.listAll(p)).map((o: any) => o.name).sort();
+    expect(await names('/v1/automations')).toEqual(['Open house invitations', 'Weekly seller update']);
+    expect(await names('/v1/smart-lists')).toEqual(['Active buyers', 'Sellers with active listings']);
+    expect(await names('/v1/message-templates')).toEqual(['Listing brochure', 'Open house invitation', 'Showing confirmation', 'Weekly seller report']);
+    expect((await c.listAll('/v1/media')).length).toBe(2);
+    expect((await names('/v1/pipelines')).filter((n) => n === 'Listings')).toHaveLength(1);
+    expect((await install(c, listing)).plan.hasChanges).toBe(false);
+  });
+});
