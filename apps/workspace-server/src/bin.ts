@@ -75,7 +75,7 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
   const store = await openStore({ databaseUrl, dataDir, memory: values.memory });
-  const app = await buildServer({ store, clock: systemClock, adminToken, logger: values['log-requests'] ? { level: 'info' } : false,
+  const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
     webhooks: {
       allowInsecure: values['allow-insecure-webhooks'],
       timeoutMs: process.env.WEBHOOK_TIMEOUT_MS ? Number(process.env.WEBHOOK_TIMEOUT_MS) : undefined,

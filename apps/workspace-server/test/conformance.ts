@@ -105,6 +105,23 @@ export function defineConformance(kind: StoreKind) {
       expect(JSON.stringify(r.body)).not.toContain(k.secret);
     });
 
+    it('answers 401 on every /v1 operation of the OpenAPI document without a valid key', async () => {
+      const doc = (await s.anon.get('/v1/openapi.json')).body;
+      let checked = 0;
+      for (const [path, ops] of Object.entries<any>(doc.paths)) {
+        if (!path.startsWith('/v1/')) continue;
+        for (const method of Object.keys(ops)) {
+          if (ops[method].security?.length === 0) continue;
+          const url = path.replace(/\{[^}]+\}/g, 'x_missing');
+          const body = ops[method].requestBody ? {} : undefined;
+          expectError(await s.anon.call(method.toUpperCase(), url, body), 401, 'authentication_error');
+          expectError(await s.anon.withKey('sk_live_wrong').call(method.toUpperCase(), url, body), 401, 'authentication_error');
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThanOrEqual(21);
+    });
+
     it('answers 401 authentication_error for missing, unknown, revoked and expired keys', async () => {
       expectError(await s.anon.get('/v1/me'), 401, 'authentication_error');
       expectError(await s.anon.get('/v1/me', { authorization: 'Basic abc' }), 401, 'authentication_error');
