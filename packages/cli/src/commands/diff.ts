@@ -34,7 +34,9 @@ export function formatDiff(d: PackDiff, c: Colors): string {
   out.push(`packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`);
   const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
   out.push(`version: ${d.oldVersion} → ${d.newVersion} (${vc})`);
-  if (d.fields.length) out.push(`fields:  ${d.fields.join(', ')}`);
+  // packId and version have their own lines above.
+  const fields = d.fields.filter((f) => f !== 'packId' && f !== 'version');
+  if (fields.length) out.push(`fields:  ${fields.join(', ')}`);
   let lastKind = '';
   for (const item of d.items) {
     if (item.kind !== lastKind) {
