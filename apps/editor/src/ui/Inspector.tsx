@@ -7,6 +7,8 @@ import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig 
 import { updateReference } from '../model/references.js';
 import { CheckField, JsonField, SelectField, TextField } from './fields.js';
 import { useState } from 'react';
+import { isCondition, isGroup, newGroup } from '../model/filters.js';
+import { FilterNode } from './ItemEditors.js';
 
 const REF_TYPES: ReferenceType[] = ['tag', 'stage', 'smart_list', 'user', 'team', 'pond', 'website', 'form', 'email_template', 'custom_field', 'pipeline', 'deal_stage', 'appointment_type', 'appointment_outcome', 'program', 'relationship_label', 'automation', 'lead_source'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -122,6 +124,18 @@ function ConfigInput({ field, value, onChange }: { field: ConfigField; value: un
   const help = [field.help, field.ref ? `${field.ref} id or pack key` : ''].filter(Boolean).join(' · ') || undefined;
   if (field.type === 'boolean') return <CheckField label={label} path={path} checked={value === true} onChange={(v) => onChange(v)} />;
   if (field.type === 'enum') return <SelectField label={label} path={path} value={typeof value === 'string' ? value : ''} options={field.values ?? []} allowEmpty onChange={(v) => onChange(v || undefined)} />;
+  if (field.name === 'conditions' && field.type === 'object' && (value === undefined || isGroup(value) || isCondition(value)))
+    // control.if conditions share the smart-list filter shape (docs/filters.md): edit them as a tree.
+    return (
+      <div data-path={path} tabIndex={-1}>
+        <label>{label}</label>
+        {value === undefined ? (
+          <button onClick={() => onChange(newGroup('and'))}>Add conditions</button>
+        ) : (
+          <FilterNode node={value} path={[]} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
+        )}
+      </div>
+    );
   if (field.type === 'object' || field.type === 'any') return <JsonField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
   return (
     <TextField

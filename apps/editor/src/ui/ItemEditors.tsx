@@ -58,7 +58,7 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   );
 }
 
-function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
+export function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
   if (isGroup(node)) {
@@ -87,7 +87,11 @@ function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath;
           {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
         </select>
         <input aria-label={`Value ${at}`} value={formatValue(n.value)} onChange={(e) => upd('value', parseValue(e.target.value))} />
-        <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
+        {path.length === 0 ? (
+          <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
+        ) : (
+          <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
+        )}
       </div>
     );
   }

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { buildEdges, buildNodes } from './flow.js';
+import { indexFindings } from '../model/findings.js';
+import { documentOf, updateDocument, type PackValue } from '../model/pack.js';
+import { updateNode, withGraph, edgesOf } from '../model/graph.js';
+
+const pack = (): PackValue => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
+
+describe('canvas model', () => {
+  it('gives blocks their catalog label, group, summary and handles by kind', () => {
+    const nodes = buildNodes(documentOf(pack(), 0), 0);
+    const byId = new Map(nodes.map((n) => [n.id, n.data]));
+    expect(byId.get('start')).toMatchObject({ label: 'Contact created', group: 'trigger', isTrigger: true, handles: ['next'], summary: 'lead_source_id: src-zillow' });
+    expect(byId.get('replied')).toMatchObject({ group: 'control', handles: ['true', 'false'] });
+    const ai = new Map(buildNodes(documentOf(pack(), 1), 1).map((n) => [n.id, n.data])).get('ai');
+    expect(ai?.handles).toEqual(['ready', 'later']);
+  });
+  it('labels edges by handle, except next', () => {
+    const edges = buildEdges(documentOf(pack(), 0), 0);
+    expect(edges.find((e) => e.id === 'e5')).toMatchObject({ sourceHandle: 'true', label: 'true' });
+    expect(edges.find((e) => e.id === 'e1')?.label).toBeUndefined();
+  });
+  it('draws an edge from a handle the block lacks from its first output, keeping the label', () => {
+    const doc = documentOf(pack(), 0);
+    const bad = withGraph(doc, undefined, edgesOf(doc).map((e) => (e.id === 'e5' ? { ...e, handle: 'maybe' } : e)));
+    expect(buildEdges(bad, 0).find((e) => e.id === 'e5')).toMatchObject({ sourceHandle: 'true', label: 'maybe' });
+  });
+  it('puts finding counts on blocks and places blocks without a position', () => {
+    const p = updateDocument(pack(), 0, (d) => updateNode(d, 'tag', ({ position: _p, ...n }) => n));
+    const findings = indexFindings(p, [{ code: 'x', severity: 'warning', message: '', pointer: '/automations/0/document/graph/nodes/1/config' }]);
+    const tag = buildNodes(documentOf(p, 0), 0, findings).find((n) => n.id === 'tag')!;
+    expect(tag.data.warnings).toBe(1);
+    expect(tag.position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
+  });
+});
