@@ -17,7 +17,7 @@ export function symbolOf(step: PlanStep): string {
   switch (step.action) {
     case 'create': return '+';
     case 'update': return '~';
-    case 'remove': return '-';
+    case 'remove': return step.write ? '-' : '=';
     case 'conflict': return '!';
     default: return '=';
   }
@@ -52,7 +52,7 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
     }
   }
   const color = (s: string, step: PlanStep) =>
-    step.action === 'create' ? paint.green(s) : step.action === 'update' ? paint.yellow(s) : step.action === 'remove' ? paint.red(s) : step.action === 'conflict' ? paint.red(paint.bold(s)) : paint.dim(s);
+    step.action === 'create' ? paint.green(s) : step.action === 'update' ? paint.yellow(s) : step.action === 'remove' && step.write ? paint.red(s) : step.action === 'conflict' ? paint.red(paint.bold(s)) : paint.dim(s);
   const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged');
   if (shown.length) out.push('');
   for (const s of shown) {

@@ -14,6 +14,18 @@ afterAll(async () => {
 const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e) => e as WorkspaceApiError);
 
 describe('catalog API', () => {
+  it('turns error envelopes into typed errors (401, 403, 404)', async () => {
+    const ws = await server.workspace();
+    const bad = await fail(clientFor(server, 'sk_not_a_key').get('/v1/tags'));
+    expect(bad).toBeInstanceOf(WorkspaceApiError);
+    expect([bad.status, bad.type]).toEqual([401, 'authentication_error']);
+    const readOnly = await server.admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['read_tags', 'read_install_ledgers'] });
+    const denied = await fail(clientFor(server, readOnly.secret).post('/v1/tags', { name: 'x' }));
+    expect([denied.status, denied.type]).toEqual([403, 'permission_error']);
+    const missing = await fail(clientFor(server, ws.key).get('/v1/message-templates/tpl_nope'));
+    expect([missing.status, missing.type, missing.param]).toEqual([404, 'invalid_request_error', 'id']);
+  });
+
   it('lists the catalog endpoints in the OpenAPI document with their scopes', async () => {
     const doc = await (await fetch(`${server.base}/v1/openapi.json`)).json();
     for (const [path, method] of [
