@@ -68,7 +68,6 @@ try {
   // Open to interactive: from handing the text to the editor until its blocks are on screen and two frames have passed.
   const openToInteractive = (text) =>
     page.evaluate(async (t) => {
-      localStorage.clear();
       const t0 = performance.now();
       window.__openPackText(t, 'bench');
       await new Promise((resolve) => {
@@ -90,7 +89,7 @@ try {
   // Full page load with ?pack= (navigation start → blocks on screen).
   const loads = [];
   for (let i = 0; i < RUNS; i++) {
-    await page.evaluate(() => localStorage.clear());
+    await page.evaluate(() => window.__drafts.clear());
     await page.goto(`${server.url}/?pack=/bench/big.json`);
     await page.locator('.react-flow__node[data-id="n0"] .block').waitFor();
     loads.push(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))));
@@ -110,7 +109,7 @@ try {
   }, RUNS * 2);
 
   // Drag a block around the 200-node graph and record frame intervals and per-move work.
-  await page.evaluate(() => localStorage.clear());
+  await page.evaluate(() => window.__drafts.clear());
   await page.goto(`${server.url}/?pack=/bench/big.json`);
   await page.locator('.react-flow__node[data-id="n0"] .block').waitFor();
   await page.waitForTimeout(500);

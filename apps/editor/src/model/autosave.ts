@@ -1,7 +1,7 @@
-// Autosave to localStorage: the draft pack and the text it was opened from, restored on reload.
+// Autosave: the draft pack and the text it was opened from, restored on reload. IndexedDB in
+// the browser (a pack at every limit is ~19 MiB of JSON, beyond localStorage's quota); the
+// draft is stored as a structured clone, so no JSON round-trip is needed.
 import type { PackValue } from './pack.js';
-
-export const DRAFT_KEY = 'setup-pack-editor:draft';
 
 export interface Draft {
   savedAt: string;
@@ -13,36 +13,64 @@ export interface Draft {
   dirty: boolean;
 }
 
-export interface KeyValueStore {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
+export interface DraftStore {
+  load(): Promise<Draft | undefined>;
+  save(draft: Draft): Promise<void>;
+  clear(): Promise<void>;
 }
 
-export function saveDraft(store: KeyValueStore, draft: Draft): boolean {
-  try {
-    store.setItem(DRAFT_KEY, JSON.stringify(draft));
-    return true;
-  } catch {
-    return false; // quota exceeded: keep editing, the beforeunload warning still protects the work
-  }
+const isDraft = (d: unknown): d is Draft => !!d && typeof d === 'object' && !!(d as Draft).pack && typeof (d as Draft).pack === 'object';
+
+export function memoryDraftStore(): DraftStore {
+  let saved: Draft | undefined;
+  return {
+    load: async () => (saved ? structuredClone(saved) : undefined),
+    save: async (d) => void (saved = structuredClone(d)),
+    clear: async () => void (saved = undefined),
+  };
 }
 
-export function loadDraft(store: KeyValueStore): Draft | undefined {
-  try {
-    const text = store.getItem(DRAFT_KEY);
-    if (!text) return undefined;
-    const d = JSON.parse(text) as Draft;
-    return d && typeof d === 'object' && d.pack && typeof d.pack === 'object' ? d : undefined;
-  } catch {
-    return undefined;
-  }
+const DB = 'setup-pack-editor';
+const STORE = 'drafts';
+const KEY = 'current';
+
+function request<T>(r: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
 }
 
-export function clearDraft(store: KeyValueStore): void {
+export function indexedDbDraftStore(factory: IDBFactory = indexedDB): DraftStore {
+  let db: Promise<IDBDatabase> | undefined;
+  const open = () =>
+    (db ??= new Promise((resolve, reject) => {
+      const r = factory.open(DB, 1);
+      r.onupgradeneeded = () => r.result.createObjectStore(STORE);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    }));
+  const tx = async (mode: IDBTransactionMode) => (await open()).transaction(STORE, mode).objectStore(STORE);
+  return {
+    async load() {
+      const d = await request((await tx('readonly')).get(KEY));
+      return isDraft(d) ? d : undefined;
+    },
+    async save(draft) {
+      await request((await tx('readwrite')).put(draft, KEY));
+    },
+    async clear() {
+      await request((await tx('readwrite')).delete(KEY));
+    },
+  };
+}
+
+/** IndexedDB when the browser has it, else memory (nothing survives a reload, but nothing breaks). */
+export function defaultDraftStore(): DraftStore {
   try {
-    store.removeItem(DRAFT_KEY);
+    if (typeof indexedDB !== 'undefined') return indexedDbDraftStore();
   } catch {
-    /* ignore */
+    /* private modes may refuse IndexedDB */
   }
+  return memoryDraftStore();
 }

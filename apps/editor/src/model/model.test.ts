@@ -14,7 +14,7 @@ import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './fi
 import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from './items.js';
 import { setUnknownConfig, unknownConfig, fieldValue } from './config.js';
 import { catalogFields } from './config.js';
-import { loadDraft, saveDraft } from './autosave.js';
+import { memoryDraftStore } from './autosave.js';
 import type { Obj } from './json.js';
 
 const root = new URL('../../../../fixtures/', import.meta.url);
@@ -192,11 +192,14 @@ describe('config forms', () => {
 });
 
 describe('autosave and new packs', () => {
-  it('saves and restores a draft', () => {
-    const m = new Map<string, string>();
-    const store = { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
-    saveDraft(store, { savedAt: 'now', pack: starter(), dirty: true });
-    expect(loadDraft(store)?.pack.name).toBe('Buyer Lead Starter');
+  it('saves and restores a draft as a copy', async () => {
+    const store = memoryDraftStore();
+    const pack = starter();
+    await store.save({ savedAt: 'now', pack, dirty: true });
+    pack.name = 'changed after saving';
+    expect((await store.load())?.pack.name).toBe('Buyer Lead Starter');
+    await store.clear();
+    expect(await store.load()).toBeUndefined();
   });
   it('a new pack validates without errors', () => {
     expect(validatePack(newPack('6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12')).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -7,7 +7,7 @@ import { documentOf, items, newPack, updateItem, type PackValue, type Target } f
 import { editGraph } from '../model/actions.js';
 import { indexFindings, locate } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
-import { clearDraft, loadDraft, saveDraft } from '../model/autosave.js';
+import { defaultDraftStore } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import type { Obj } from '../model/json.js';
 import { useValidation } from './useValidation.js';
@@ -37,6 +37,8 @@ function parsePackText(text: string): { value?: PackValue; error?: string } {
   return { value: v as PackValue };
 }
 
+const drafts = defaultDraftStore();
+
 export function App({ store }: { store: EditorStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const pack = state.history.present;
@@ -52,6 +54,8 @@ export function App({ store }: { store: EditorStore }) {
   const [notice, setNotice] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
   const canvasSeq = useRef(0);
+  const restored = useRef(false);
+  const [ready, setReady] = useState(false);
 
   const notify = useCallback((text: string) => {
     setNotice(text);
@@ -85,18 +89,25 @@ export function App({ store }: { store: EditorStore }) {
 
   useEffect(() => {
     // For the end-to-end tests and the benchmark: open pack text as the file picker would.
-    (window as unknown as { __openPackText?: typeof openText }).__openPackText = openText;
+    Object.assign(window, { __openPackText: openText, __drafts: drafts });
   }, [openText]);
 
   // Startup: unsaved work wins over ?pack= (nothing lost on reload); ?old=&new= opens a diff.
   useEffect(() => {
     const params = new URLSearchParams(location.search);
-    const draft = loadDraft(localStorage);
     const url = params.get('pack');
-    if (draft && (draft.dirty || !url || draft.source === url)) {
-      store.open(draft.pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty });
-      if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
-    } else if (url) void openUrl(url);
+    void drafts
+      .load()
+      .catch(() => undefined)
+      .then(async (draft) => {
+        if (draft && (draft.dirty || !url || draft.source === url)) {
+          canvasSeq.current++;
+          store.open(draft.pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty });
+          if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
+        } else if (url) await openUrl(url);
+        restored.current = true;
+        setReady(true);
+      });
     const oldUrl = params.get('old');
     const newUrl = params.get('new');
     if (oldUrl && newUrl) {
@@ -109,12 +120,15 @@ export function App({ store }: { store: EditorStore }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // Autosave (debounced) and the unsaved-changes warning.
+  // Autosave (debounced; not before the startup restore has decided) and the unsaved-changes warning.
   useEffect(() => {
+    if (!restored.current) return;
     const t = setTimeout(() => {
       const s = store.getState();
-      if (!saveDraft(localStorage, { savedAt: new Date().toISOString(), pack: s.history.present, originText: s.origin?.value === s.history.present ? s.origin.text : undefined, source: s.source, dirty: store.dirty })) notify('Autosave failed: browser storage is full.');
-    }, 300);
+      drafts
+        .save({ savedAt: new Date().toISOString(), pack: s.history.present, originText: s.origin?.value === s.history.present ? s.origin.text : undefined, source: s.source, dirty: store.dirty })
+        .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
+    }, 400);
     return () => clearTimeout(t);
   }, [pack, store, notify, state.savedPack]);
   useEffect(() => {
@@ -245,13 +259,12 @@ export function App({ store }: { store: EditorStore }) {
         <div className="banner" role="status">
           {banner}
           <button onClick={() => setBanner(undefined)}>OK</button>
-          <button onClick={() => {
-            clearDraft(localStorage);
-            location.reload();
-          }}>Discard and reload</button>
+          <button onClick={() => void drafts.clear().finally(() => location.reload())}>Discard and reload</button>
         </div>
       )}
-      {diff.open ? (
+      {!ready ? (
+        <p className="empty" role="status">Opening…</p>
+      ) : diff.open ? (
         diff.old && diff.new ? (
           <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false }))} />
         ) : (
