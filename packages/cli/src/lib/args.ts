@@ -23,6 +23,8 @@ export interface CommandSpec {
   description?: string;
   options: Options;
   examples: readonly (readonly [command: string, what: string])[];
+  /** The help's exit-code line, when the command's codes differ from the usual 0/1/2. */
+  exitCodes?: string;
   /** Minimum and maximum positional arguments (max Infinity for any number). */
   positionals: readonly [min: number, max: number];
 }
@@ -142,7 +144,7 @@ export function helpText(spec: CommandSpec): string {
     'Examples:',
     ...spec.examples.flatMap(([cmd, what]) => [`  # ${what}`, `  ${cmd}`]),
     '',
-    'Exit codes: 0 ok, 1 findings, 2 usage error or unreadable input. Docs: docs/cli.md',
+    `${spec.exitCodes ?? 'Exit codes: 0 ok, 1 findings, 2 usage error or unreadable input.'} Docs: docs/cli.md`,
     '',
   ];
   return lines.join('\n');
