@@ -43,6 +43,10 @@ describe('catalog API', () => {
     const b = await c.post('/v1/tags', { name: 'Once', idempotency_key: 'k-1' });
     expect(b.id).toBe(a.id);
     expect((await c.listAll('/v1/tags')).filter((t) => t.name === 'Once')).toHaveLength(1);
+    // Concurrent duplicates (a retry racing the original) still make one object.
+    const racing = await Promise.all(Array.from({ length: 6 }, () => c.post('/v1/message-templates', { name: 'Race', channel: 'sms', body: 'x', idempotency_key: 'k-race' })));
+    expect(new Set(racing.map((r) => r.id)).size).toBe(1);
+    expect((await c.listAll('/v1/message-templates')).filter((t) => t.name === 'Race')).toHaveLength(1);
 
     const doc = structuredClone(loadPack('releases/buyer-lead-1.0.0.json').automations![0].document);
     doc.graph.edges!.push({ id: 'loop', source: 'email', target: 'start' });

@@ -22,8 +22,15 @@ export interface Server {
 
 let store: Store | null = null;
 
+/** In-memory PGlite by default; real PostgreSQL (a schema of its own per file) when TEST_DATABASE_URL is set, as in CI. */
+async function openTestStore(): Promise<Store> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openStore({ memory: true });
+  return openStore({ databaseUrl: url, schema: `inst_${Math.random().toString(36).slice(2, 10)}`, poolSize: 5 });
+}
+
 export async function startServer(): Promise<Server> {
-  store ??= await openStore({ memory: true });
+  store ??= await openTestStore();
   const clock = new ManualClock('2026-11-21T22:00:00.000Z');
   const app = await buildServer({ store, clock, adminToken: ADMIN });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -38,7 +45,11 @@ export async function startServer(): Promise<Server> {
   return {
     base, clock, store,
     admin,
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      await store?.close();
+      store = null;
+    },
     async workspace(opts = {}) {
       const slug = `inst-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
       const ws = await admin('POST', '/admin/workspaces', { name: slug, slug, rate_limit_per_minute: opts.rateLimit ?? 100000 });

@@ -160,6 +160,17 @@ describe('install against the real workspace server', () => {
     expect(ok.plan.ok).toBe(true);
   });
 
+  it('lets only one of two concurrent installs of a pack run', async () => {
+    const ws = await server.workspace();
+    const results = await Promise.allSettled([install(clientFor(server, ws.key), v100), install(clientFor(server, ws.key), v100)]);
+    const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(failed).toHaveLength(1);
+    expect(failed[0].reason).toMatchObject({ status: 409, param: 'lock' });
+    const c = clientFor(server, ws.key);
+    expect((await all(c, '/v1/automations')).length).toBe(3);
+    expect((await planInstall(c, v100)).plan.hasChanges).toBe(false);
+  });
+
   it('uninstalls what the pack owns and the user did not edit', async () => {
     const ws = await server.workspace();
     const c = clientFor(server, ws.key);
