@@ -194,6 +194,18 @@ describe('editor end to end', () => {
     await page.locator('[data-testid="node-start"]').click();
     await page.keyboard.press('ArrowDown');
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+    // Renaming a block keeps it selected and rewrites its edges.
+    await page.keyboard.press('ArrowUp');
+    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('start');
+    await page.keyboard.press('ArrowDown');
+    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+    await page.getByLabel('Block id').fill('tag_lead');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag_lead');
+    expect((await packOf(page)).automations[0]!.document.graph.edges.filter((e) => e.source === 'tag_lead' || e.target === 'tag_lead')).toHaveLength(2);
+    await page.keyboard.press('Control+z');
+    await page.locator('[data-testid="node-tag"]').click();
+
     // Delete removes the selected block (and undo brings it back).
     await page.keyboard.press('Delete');
     await poll(() => page.locator('[data-testid="node-tag"]').count()).toBe(0);

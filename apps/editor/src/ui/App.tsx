@@ -302,7 +302,7 @@ export function App({ store }: { store: EditorStore }) {
           </main>
           <aside className="inspector" aria-label="Inspector">
             {doc && item ? (
-              <AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} />
+              <AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} onRenamed={(id) => setFocus({ nodeId: id, seq: Date.now() })} />
             ) : (
               <div>
                 <h2>Keyboard</h2>

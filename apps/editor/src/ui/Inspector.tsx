@@ -15,10 +15,10 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
 
-export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void }) {
+export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
   const { doc, selected, edit } = props;
   const node = selected.length === 1 ? nodesOf(doc).find((n) => n.id === selected[0]) : undefined;
-  if (node) return <NodeForm key={str(node.id)} node={node} edit={edit} notify={props.notify} />;
+  if (node) return <NodeForm key={str(node.id)} node={node} edit={edit} notify={props.notify} onRenamed={props.onRenamed} />;
   return (
     <div>
       <h2>Automation</h2>
@@ -150,7 +150,7 @@ function ConfigInput({ field, value, onChange }: { field: ConfigField; value: un
   );
 }
 
-function NodeForm({ node, edit, notify }: { node: Obj; edit: Edit; notify: (t: string) => void }) {
+function NodeForm({ node, edit, notify, onRenamed }: { node: Obj; edit: Edit; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
   const id = str(node.id);
   const kind = str(node.kind);
   const info = nodeKindInfo(kind);
@@ -174,6 +174,7 @@ function NodeForm({ node, edit, notify }: { node: Obj; edit: Edit; notify: (t: s
               return r.doc;
             });
             if (error) notify(error);
+            else onRenamed?.(idDraft);
           }}
         >
           Rename
