@@ -1,0 +1,32 @@
+// docs/cli.md keeps up with the code: every command, every option, every output format.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { COMMANDS } from '../src/commands/index.js';
+import { COMMON_OPTIONS } from '../src/lib/args.js';
+import { FORMATS } from '../src/report/index.js';
+import { BUILD_RULES } from '../src/source/layout.js';
+import { ROOT } from './helpers.js';
+
+const docs = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+const OWN = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema'];
+
+describe('docs/cli.md', () => {
+  it.each(OWN)('documents %s and each of its options', async (name) => {
+    const { spec } = await COMMANDS[name].load();
+    expect(docs).toContain(`## ${name}`);
+    expect(docs).toContain(`setup-pack ${name}`);
+    for (const [option, o] of Object.entries(spec.options)) {
+      expect(docs, `--${option}`).toContain(`--${option}`);
+      if (o.short) expect(docs, `-${o.short}`).toContain(`\`-${o.short}\``);
+    }
+  });
+
+  it('mentions every other registered command, the common options, formats and build codes', () => {
+    for (const name of Object.keys(COMMANDS)) expect(docs).toContain(name);
+    for (const option of Object.keys(COMMON_OPTIONS)) expect(docs).toContain(`--${option}`);
+    for (const f of FORMATS) expect(docs).toContain(`### ${f}`);
+    for (const r of BUILD_RULES) expect(docs).toContain(r.code);
+    expect(docs).toContain('validate-report.schema.json');
+  });
+});
