@@ -71,3 +71,36 @@ describe('compareVersions', () => {
     expect(compareVersions('2024-01', '1.0.0')).toBeUndefined();
   });
 });
+
+import fc from 'fast-check';
+
+describe('diffPacks properties', () => {
+  const bases = ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json'].map(fixture);
+
+  it('moving nodes and reordering items, nodes and edges is never a change', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...bases), fc.integer(), fc.integer({ min: -500, max: 500 }), (base, seed, dx) => {
+        const next = clone(base);
+        const shuffle = <T>(list: T[] | undefined) => list?.sort((a, b) => ((JSON.stringify(a).length * 31 + seed) % 7) - ((JSON.stringify(b).length * 31 + seed) % 7));
+        for (const a of next.automations ?? []) {
+          for (const n of a.document.graph.nodes) n.position = { x: (n.position?.x ?? 0) + dx, y: (n.position?.y ?? 0) - dx };
+          shuffle(a.document.graph.nodes);
+          shuffle(a.document.graph.edges);
+        }
+        for (const kind of ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const) shuffle(next[kind] as unknown[] | undefined);
+        const d = diffPacks(base, next);
+        expect(d.items).toEqual([]);
+        expect(d.fields).toEqual([]);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('every removed item is added back by the reverse diff', () => {
+    const [a, b] = [fixture('releases/buyer-lead-1.0.0.json'), fixture('releases/buyer-lead-1.1.0.json')];
+    const forward = diffPacks(a, b).items;
+    const backward = diffPacks(b, a).items;
+    const flip = { added: 'removed', removed: 'added', changed: 'changed' } as const;
+    expect(backward.map((i) => `${i.kind}/${i.key}/${i.change}`).sort()).toEqual(forward.map((i) => `${i.kind}/${i.key}/${flip[i.change]}`).sort());
+  });
+});

@@ -53,3 +53,17 @@ describe('canonicalize', () => {
     expect(canonicalize([1, 'a', null])).toEqual([1, 'a', null]);
   });
 });
+
+import fc from 'fast-check';
+
+describe('canonicalize properties', () => {
+  it('keeps every value, and is idempotent, on any JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const once = canonicalize(v);
+        expect(once).toEqual(v);
+        expect(JSON.stringify(canonicalize(once))).toBe(JSON.stringify(once));
+      }),
+    );
+  });
+});
