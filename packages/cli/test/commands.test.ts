@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
@@ -164,6 +164,17 @@ describe('unpack and build', () => {
     const asset = pack.assets[0];
     const entry = readJson(join(dir, 'assets.json'))[0];
     expect(readFileSync(join(dir, 'assets', entry.file))).toEqual(Buffer.from(asset.data, 'base64'));
+  });
+
+  it('follows a symlinked asset file', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/listing-marketing.json'), join(dir, 'src')]);
+    const entry = readJson(join(dir, 'src', 'assets.json'))[0];
+    renameSync(join(dir, 'src', 'assets', entry.file), join(dir, 'shared.bin'));
+    symlinkSync(join(dir, 'shared.bin'), join(dir, 'src', 'assets', entry.file));
+    const r = run(['build', join(dir, 'src'), '--exported-at', '2026-01-01T00:00:00Z']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).assets[0]).toEqual(readJson(fixturePath('valid/listing-marketing.json')).assets[0]);
   });
 
   it('build uses SOURCE_DATE_EPOCH for exportedAt and writes to stdout without -o', () => {

@@ -1,5 +1,5 @@
 // Reading and writing a source folder as a SourceFiles map.
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { SourceFiles } from './layout.js';
 
@@ -12,9 +12,11 @@ export async function readTree(root: string): Promise<SourceFiles> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const rel = prefix ? `${prefix}/${e.name}` : e.name;
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) await walk(join(dir, e.name), rel);
-      } else if (e.isFile()) files.set(rel, new Uint8Array(await readFile(join(dir, e.name))));
+      // Symlinks count as what they point to (a shared logo linked into assets/, say).
+      const target = e.isSymbolicLink() ? await stat(join(dir, e.name)).catch(() => undefined) : e;
+      if (target?.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name) && !e.isSymbolicLink()) await walk(join(dir, e.name), rel);
+      } else if (target?.isFile()) files.set(rel, new Uint8Array(await readFile(join(dir, e.name))));
     }
   };
   await walk(root, '');
