@@ -67,6 +67,17 @@ describe('hostile input', () => {
     expect(r.pack?.name).toBe('b');
   });
 
+  it('finds duplicates when keys have white space before the colon, or string values contain quote-colon pairs', () => {
+    const head = '"format":"service.setup-pack","schemaVersion":2,"packId":"6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12","version":"1"';
+    const spaced = validatePack(`{${head},"name" : "a", "name"\t: "b"}`);
+    expect(spaced.diagnostics.map((d) => d.code)).toEqual(['json/duplicate-key']);
+    // One duplicate and one value holding '":' would balance a naive pair count.
+    const balanced = validatePack(`{${head},"description": "say \\"x\\": y","name" : "a","name" : "b"}`);
+    expect(balanced.diagnostics.map((d) => d.code)).toEqual(['json/duplicate-key']);
+    const noDup = validatePack(`{${head},"description": "say \\"x\\": y", "name" : "a"}`);
+    expect(noDup.diagnostics).toEqual([]);
+  });
+
   it('strings with escaped quotes and colons do not confuse the duplicate-key count', () => {
     const pack = JSON.parse(valid);
     pack.messageTemplates[0].body = 'He said \\"hi\\": "x": {"y": 1} \\\\';

@@ -88,6 +88,19 @@ export function createSourceText(text: string): SourceText {
   };
 }
 
+/**
+ * Whether the text may repeat a property name, given how many keys JSON.parse kept. Fast path:
+ * count `":` pairs. When no key has white space before its colon, every key gives one pair and
+ * string values can only add more, so a count equal to the kept keys proves there are no
+ * duplicates. Otherwise fall back to an exact count of property-name tokens.
+ */
+function mayHaveDuplicateKeys(text: string, keptKeys: number): boolean {
+  let pairs = 0;
+  for (let i = text.indexOf('":'); i !== -1; i = text.indexOf('":', i + 2)) pairs++;
+  if (pairs === keptKeys && !/"[ \t\r\n]+:/.test(text)) return false;
+  return countKeysInText(text) !== keptKeys;
+}
+
 /** Counts property names in JSON text (strings followed by a colon) without a full tokenizer. */
 function countKeysInText(text: string): number {
   let count = 0;
@@ -312,7 +325,7 @@ export function parseJsonText(input: string): ParsedText {
     diagnostics.push(tooDeep(m.deepPath));
     return { source, diagnostics };
   }
-  if (countKeysInText(text) !== m.keys) diagnostics.push(...findDuplicateKeys(text));
+  if (mayHaveDuplicateKeys(text, m.keys)) diagnostics.push(...findDuplicateKeys(text));
   return { value, source, diagnostics };
 }
 

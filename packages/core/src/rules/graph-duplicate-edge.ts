@@ -8,7 +8,7 @@ export default defineRule({
       if (!g) continue;
       const seen = new Map<string, string>();
       for (const e of g.edges) {
-        const sig = JSON.stringify([e.source, e.handle, e.target]);
+        const sig = `${e.source}\u0000${e.handle}\u0000${e.target}`;
         const prev = seen.get(sig);
         if (prev === undefined) seen.set(sig, e.pointer);
         else ctx.report({ pointer: e.pointer, message: `Edge "${e.id}" repeats another edge from "${e.source}" (${e.handle}) to "${e.target}".`, related: [{ pointer: prev, message: 'the first edge' }], hint: 'Delete one of them.' });
