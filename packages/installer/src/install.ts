@@ -44,7 +44,7 @@ export interface InstallResult {
 export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
-  const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger));
+  const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
   return { plan: planPack(pack, ledger, snapshot, options), ledger };
 }
 

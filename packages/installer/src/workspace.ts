@@ -1,6 +1,6 @@
 // Reading workspace state for the planner: the snapshot of the collections it needs, and the
 // install ledger with its lock. Paths are those of docs/catalog-api.md.
-import type { InstallLedger, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '@setup-pack/core';
+import { idempotencyPrefix, type InstallLedger, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 
 export const COLLECTION_PATH: Record<WorkspaceCollection, string> = {
@@ -32,8 +32,13 @@ export const LIST_PATH: Partial<Record<WorkspaceCollection, string>> = { pipelin
  * Reads each collection completely (every cursor page). Pipelines are read with their details
  * (description, stage colors and probabilities), which the content hash covers.
  */
-export async function fetchSnapshot(client: WorkspaceClient, collections: WorkspaceCollection[]): Promise<WorkspaceSnapshot> {
+export async function fetchSnapshot(client: WorkspaceClient, collections: WorkspaceCollection[], resumeOf?: string): Promise<WorkspaceSnapshot> {
   const snapshot: WorkspaceSnapshot = { collections: {} };
+  if (resumeOf !== undefined) {
+    // Resuming an interrupted run: what did it create before its last checkpoint?
+    const keys = await client.listAll<{ key: string; object_id: string }>(`/v1/idempotency-keys?prefix=${encodeURIComponent(idempotencyPrefix(resumeOf))}`);
+    snapshot.createdByKey = Object.fromEntries(keys.map((k) => [k.key, k.object_id]));
+  }
   for (const c of collections) {
     if (c === 'brand') {
       const brand = await client.get<WorkspaceObject>(COLLECTION_PATH.brand);

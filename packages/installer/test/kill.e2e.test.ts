@@ -76,5 +76,9 @@ describe('a killed install process', () => {
     expect((await c.listAll('/v1/media')).length).toBe(2);
     expect((await names('/v1/pipelines')).filter((n) => n === 'Listings')).toHaveLength(1);
     expect((await install(c, listing)).plan.hasChanges).toBe(false);
+    // What the killed run created is the pack's own (recognised by its idempotency keys), so uninstall removes it all.
+    const [after] = await listLedgers(c);
+    expect(Object.values(after.ledger.items).every((i) => i.owned)).toBe(true);
+    expect(resumed.plan.summary.adopt).toBe(0);
   });
 });

@@ -150,5 +150,7 @@ describe('installer robustness against the real server', () => {
     expect(a).toEqual(await normalizedWorkspace(cc));
     expectNoDuplicates(a);
     expect((await install(c, listing)).plan.hasChanges).toBe(false);
+    const ledger = (await readLedger(c, listing.packId))!.ledger;
+    expect(Object.values(ledger.items).every((i) => i.owned)).toBe(true);
   });
 });

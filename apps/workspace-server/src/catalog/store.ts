@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
+import { decodeCursor, finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
 
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
 export type CatalogObject = { id: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
@@ -356,4 +356,22 @@ export async function deleteLedger(db: Db, ws: string, packId: string, token: st
     await tx.query('DELETE FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
     return { pack_id: packId, deleted: true };
   });
+}
+
+/** Creations made with an idempotency key (optionally under a prefix), newest first: an installer resuming a run reads its own. */
+export async function listIdempotencyKeys(db: Db, ws: string, prefix: string | undefined, limit: number, cursor?: string) {
+  const q = new Params();
+  const where = [`t.workspace_id = ${q.p(ws)}`, 't.object_id IS NOT NULL'];
+  if (prefix) where.push(`starts_with(t.key, ${q.p(prefix)})`);
+  const countParams = [...q.values];
+  const countWhere = where.join(' AND ');
+  if (cursor) {
+    const c = decodeCursor(cursor);
+    where.push(`(t.created_at, t.key) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`);
+  }
+  const [page, count] = await Promise.all([
+    db.query(`SELECT t.key AS id, t.key, t.collection, t.object_id, t.created_at FROM catalog_idempotency t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.key DESC LIMIT ${q.p(limit + 1)}`, q.values),
+    db.query<{ n: string }>(`SELECT count(*)::text AS n FROM catalog_idempotency t WHERE ${countWhere}`, countParams),
+  ]);
+  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => ({ key: r.key as string, collection: r.collection as string, object_id: r.object_id as string, created_at: iso(r.created_at) }), (r) => iso(r.created_at));
 }

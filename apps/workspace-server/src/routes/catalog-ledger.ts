@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { acquireLock, deleteLedger, getLedger, listLedgers, releaseLock, writeLedger } from '../catalog/store.js';
+import { acquireLock, deleteLedger, getLedger, listIdempotencyKeys, listLedgers, releaseLock, writeLedger } from '../catalog/store.js';
 import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject } from './catalog-resources.js';
@@ -22,6 +22,19 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
   }, async (req) => {
     const q = req.query as { limit: number; cursor?: string };
     return listLedgers(db, callerOf(req).workspace.id, q.limit, q.cursor, clock.now());
+  });
+
+  app.get('/v1/idempotency-keys', {
+    config: { scope: 'read_install_ledgers' },
+    schema: {
+      summary: 'Catalog creations made with an idempotency key, newest first (an installer resuming an interrupted run finds what it created)',
+      tags: ['install ledger'],
+      querystring: { type: 'object', properties: { ...pagingQuery, prefix: { type: 'string', minLength: 1, maxLength: 255 } } },
+      response: { 200: listOf({ type: 'object', properties: { key: str, collection: str, object_id: str, created_at: ts } }) },
+    },
+  }, async (req) => {
+    const q = req.query as { limit: number; cursor?: string; prefix?: string };
+    return listIdempotencyKeys(db, callerOf(req).workspace.id, q.prefix, q.limit, q.cursor);
   });
 
   app.get('/v1/install-ledgers/:pack_id', {

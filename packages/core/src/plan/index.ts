@@ -7,5 +7,5 @@ export {
   canonicalJson, contentHash, projectWorkspaceObject, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
   automationContent, assetContent, brandContent, brandAssetToken, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, type Json,
 } from './content.js';
-export { applyRewrites, resolveStep, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
+export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';

@@ -23,6 +23,8 @@ const listing = load('valid/listing-marketing.json');
 class WorkspaceModel {
   collections: Record<string, WorkspaceObject[]> = {};
   ledgers: Record<string, InstallLedger> = {};
+  /** Idempotency key → id of the object created with it (what the server remembers). */
+  keys: Record<string, string> = {};
   private seq = 0;
   writes = 0;
   constructor(members: { name: string }[] = [{ name: 'Jordan Lee' }, { name: 'Avery Brooks' }]) {
@@ -36,8 +38,9 @@ class WorkspaceModel {
   }
   snapshot(pack: Pack): WorkspaceSnapshot {
     const collections: WorkspaceSnapshot['collections'] = {};
-    for (const c of requiredCollections(pack, this.ledgers[pack.packId] ?? null)) collections[c] = structuredClone(this.list(c));
-    return { collections };
+    const ledger = this.ledgers[pack.packId] ?? null;
+    for (const c of requiredCollections(pack, ledger)) collections[c] = structuredClone(this.list(c));
+    return ledger?.state === 'in_progress' ? { collections, createdByKey: { ...this.keys } } : { collections };
   }
   store(c: WorkspaceCollection, body: Record<string, unknown>, id?: string): WorkspaceObject {
     const obj: WorkspaceObject = { ...structuredClone(body), id: id ?? this.id(c) };
@@ -66,7 +69,7 @@ class WorkspaceModel {
 }
 
 /** Executes a plan the way the installer does, against the model; `stopAfter` simulates a killed run. */
-function apply(ws: WorkspaceModel, pack: Pack, p: PlanResult, stopAfter = Infinity): InstallLedger {
+function apply(ws: WorkspaceModel, pack: Pack, p: PlanResult, stopAfter = Infinity, checkpoints = true): InstallLedger {
   const prev = ws.ledgers[pack.packId];
   const items: Record<string, LedgerItem> = { ...(prev?.items ?? {}) };
   const ledger: InstallLedger = { packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: p.ledgerBindings };
@@ -86,10 +89,14 @@ function apply(ws: WorkspaceModel, pack: Pack, p: PlanResult, stopAfter = Infini
     } else {
       const r = resolveStep(pack.packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
       if (!r) throw new Error(`unresolved ${step.itemId}`);
-      const written = ws.store(step.collection, r.body, step.collection === 'brand' ? 'brand' : step.action === 'create' ? undefined : step.workspaceId);
+      const again = step.action === 'create' ? ws.keys[r.idempotencyKey] : undefined;
+      const written = again && ws.list(step.collection).find((o) => o.id === again)
+        ? ws.list(step.collection).find((o) => o.id === again)!
+        : ws.store(step.collection, r.body, step.collection === 'brand' ? 'brand' : step.action === 'create' ? undefined : step.workspaceId);
+      if (step.action === 'create') ws.keys[r.idempotencyKey] = written.id;
       items[step.itemId] = ledgerItemAfterWrite(step, r, written);
     }
-    ws.ledgers[pack.packId] = structuredClone({ ...ledger, items });
+    if (checkpoints) ws.ledgers[pack.packId] = structuredClone({ ...ledger, items });
   }
   ws.ledgers[pack.packId] = structuredClone({ ...ledger, items, version: pack.version, state: 'installed', targetVersion: null });
   return ws.ledgers[pack.packId];
@@ -289,6 +296,22 @@ describe('plan: upgrades', () => {
     const clean = new WorkspaceModel();
     install(clean, v100);
     for (const c of ['tags', 'automations', 'message_templates', 'pipelines', 'smart_lists'] as const) expect(ws.list(c).length).toBe(clean.list(c).length);
+  });
+
+  it('owns what an interrupted run created before its checkpoint, instead of adopting it', () => {
+    const ws = new WorkspaceModel();
+    apply(ws, v100, plan(v100, null, ws.snapshot(v100)), 6, false);
+    expect(Object.keys(ws.ledgers[v100.packId].items)).toEqual([]);
+    const resumed = plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100));
+    const recovered = resumed.steps.filter((s) => s.reason === 'created by the interrupted run');
+    expect(recovered.map((s) => s.itemId)).toEqual(['resource:src-zillow', 'resource:stage-nurture', 'resource:tag-buyer-lead', 'resource:tag-hot', 'pipeline:buyer-pipeline', 'template:tpl-follow-up']);
+    expect(resumed.summary.adopt).toBe(0);
+    apply(ws, v100, resumed);
+    const items = ws.ledgers[v100.packId].items;
+    expect(Object.values(items).every((i) => i.owned)).toBe(true);
+    expect(Object.keys(items)).toHaveLength(11);
+    expect(ws.list('tags')).toHaveLength(2);
+    expect(plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100)).hasChanges).toBe(false);
   });
 
   it('compares versions by semver precedence', () => {

@@ -6,7 +6,7 @@ import {
   assetContent, automationContent, brandAssetToken, brandContent, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
-import { applyRewrites, ledgerItemForExisting, type ResolvedItem } from './resolve.js';
+import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
 import type {
   InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, ReferenceBinding, Rewrite,
@@ -223,7 +223,19 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     const resolved = applyRewrites(step, lookup);
     const desiredHash = resolved ? contentHash(resolved) : undefined;
 
-    if (prev && existing && !prev.owned) {
+    // An object an interrupted run created for this very item and content, before it could checkpoint it.
+    const madeEarlier = !existing && desiredHash !== undefined && snapshot.createdByKey
+      ? snapshot.createdByKey[idempotencyKeyFor(pack.packId, d.itemId, desiredHash)]
+      : undefined;
+    const ours = madeEarlier !== undefined ? find(d.collection, madeEarlier) : undefined;
+
+    if (ours) {
+      step.workspaceId = ours.id;
+      if (contentHash(projectWorkspaceObject(d.collection, ours)) === desiredHash) {
+        Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
+      } else Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
+    } else if (prev && existing && !prev.owned) {
       // Adopted earlier: the user's object, bound by name; never written.
       Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });
     } else if (prev && existing) {

@@ -130,8 +130,15 @@ export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup):
     // An upload sends the bytes; the server computes the sha256 the content records.
     body = { file_name: content.file_name, mime_type: content.mime_type, data: step.extra?.data };
   }
-  const idempotencyKey = `sp-${sha256Hex(new TextEncoder().encode(canonicalJson([packId, step.itemId, sourceHash]))).slice(0, 40)}`;
-  return { content, sourceHash, body, idempotencyKey };
+  return { content, sourceHash, body, idempotencyKey: idempotencyKeyFor(packId, step.itemId, sourceHash) };
+}
+
+/** Prefix of every idempotency key an install of `packId` uses (to list them on resume). */
+export const idempotencyPrefix = (packId: string) => `sp-${packId}-`;
+
+/** The idempotency key of creating `itemId` with the content hashing to `sourceHash`: the same in every run. */
+export function idempotencyKeyFor(packId: string, itemId: string, sourceHash: string): string {
+  return `${idempotencyPrefix(packId)}${sha256Hex(new TextEncoder().encode(canonicalJson([packId, itemId, sourceHash]))).slice(0, 40)}`;
 }
 
 /**

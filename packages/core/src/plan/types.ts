@@ -26,6 +26,12 @@ export interface WorkspaceObject {
  */
 export interface WorkspaceSnapshot {
   collections: Partial<Record<WorkspaceCollection, WorkspaceObject[]>>;
+  /**
+   * On resume only: idempotency keys this pack's earlier runs created objects with → object id
+   * (`GET /v1/idempotency-keys?prefix=`). An object made by an interrupted run before its
+   * checkpoint is then recognised as the pack's own, not adopted as a stranger's.
+   */
+  createdByKey?: Record<string, string>;
 }
 
 /** Kinds of pack items the installer writes. Item ids are `${kind}:${key}` (brand: `brand:brand`). */
