@@ -32,7 +32,9 @@ export function fixPack(pack: unknown, isBase64: (s: string) => boolean): string
   if (Array.isArray(pack.assets)) {
     pack.assets.forEach((a, i) => {
       if (!isObj(a) || typeof a.data !== 'string' || !isBase64(a.data)) return;
-      const { byteSize, sha256 } = nodeHasher(a.data);
+      const hashed = nodeHasher(a.data);
+      if (!hashed) return;
+      const { byteSize, sha256 } = hashed;
       const name = typeof a.key === 'string' ? `asset "${a.key}"` : `assets[${i}]`;
       if (a.sha256 !== sha256) changes.push(`${name}: sha256 ${typeof a.sha256 === 'string' ? a.sha256.slice(0, 12) + '…' : String(a.sha256)} → ${sha256.slice(0, 12)}…`);
       if (a.byteSize !== byteSize) changes.push(`${name}: byteSize ${String(a.byteSize)} → ${byteSize}`);

@@ -91,8 +91,10 @@ export async function readText(abs: string): Promise<{ text: string } | { error:
 }
 
 /** Node's native base64 + SHA-256 for asset checks (core validates the base64 first). */
-export function nodeHasher(data: string): { byteSize: number; sha256: string } {
+export function nodeHasher(data: string): { byteSize: number; sha256: string } | undefined {
   const bytes = Buffer.from(data, 'base64');
+  // Buffer decodes leniently (skips bad characters, accepts base64url); re-encoding checks strictness natively.
+  if (bytes.toString('base64') !== data) return undefined;
   return { byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
