@@ -18,7 +18,13 @@ export function dagrePositions(doc: Obj): Map<string, XY> {
   const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 56, marginx: 0, marginy: 0 });
   g.setDefaultEdgeLabel(() => ({}));
-  const nodes = nodesOf(doc);
+  // Insert nodes top-to-bottom, left-to-right as they stand, so dagre's initial order (and so
+  // the left/right order of siblings) follows the author's current arrangement.
+  const pos = (n: Obj) => asObj(n.position);
+  const nodes = nodesOf(doc)
+    .map((n, i) => ({ n, i }))
+    .sort((a, b) => (Number(pos(a.n).y) || 0) - (Number(pos(b.n).y) || 0) || (Number(pos(a.n).x) || 0) - (Number(pos(b.n).x) || 0) || a.i - b.i)
+    .map((x) => x.n);
   const ids = new Set<string>();
   for (const n of nodes) {
     const id = str(n.id);
@@ -38,6 +44,16 @@ export function dagrePositions(doc: Obj): Map<string, XY> {
   for (const id of ids) {
     const n = g.node(id) as { x: number; y: number };
     out.set(id, { x: Math.round(n.x - NODE_WIDTH / 2), y: Math.round(n.y - NODE_HEIGHT / 2) });
+  }
+  // Within each rank, hand dagre's x slots out in the author's current left-to-right order.
+  const current = new Map(nodes.map((n) => [str(n.id), pos(n)]));
+  const ranks = new Map<number, string[]>();
+  for (const [id, p] of out) ranks.set(p.y, [...(ranks.get(p.y) ?? []), id]);
+  for (const members of ranks.values()) {
+    if (members.length < 2) continue;
+    const slots = members.map((id) => out.get(id)!.x).sort((a, b) => a - b);
+    const key = (id: string) => (typeof current.get(id)?.x === 'number' ? (current.get(id)!.x as number) : out.get(id)!.x);
+    members.sort((a, b) => key(a) - key(b) || out.get(a)!.x - out.get(b)!.x).forEach((id, i) => (out.get(id)!.x = slots[i]!));
   }
   return out;
 }

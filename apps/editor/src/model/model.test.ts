@@ -7,7 +7,7 @@ import { documentOf, newPack, updateDocument, type PackValue } from './pack.js';
 import { setNodeConfigAndSync } from './actions.js';
 import { serializePack } from './serialize.js';
 import { tidyUp } from './layout.js';
-import { nodesOf, addNode, updateNode } from './graph.js';
+import { nodesOf, addNode, updateNode, moveNodes } from './graph.js';
 import { indexFindings, locate } from './findings.js';
 import { neighbour } from './navigation.js';
 import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './filters.js';
@@ -92,6 +92,14 @@ describe('tidy-up', () => {
     const triggers = nodesOf(t).map((n) => (n.position as { y: number }).y);
     expect(Math.min(...triggers)).toBe(start.y);
     expect(Math.abs(start.y - 0)).toBeLessThan(200);
+  });
+  it('keeps the left/right order of siblings as the author arranged them', () => {
+    const d = documentOf(starter(), 0);
+    const x = (doc: Obj, id: string) => (nodesOf(doc).find((n) => n.id === id)!.position as { x: number }).x;
+    expect(x(tidyUp(d), 'task')).toBeLessThan(x(tidyUp(d), 'email'));
+    const swapped = moveNodes(d, new Map([['task', { x: 160, y: 600 }], ['email', { x: -160, y: 600 }]]));
+    const t = tidyUp(swapped);
+    expect(x(t, 'task')).toBeGreaterThan(x(t, 'email'));
   });
   it('onlyNew places new nodes and leaves the others alone', () => {
     const d = documentOf(starter(), 0);

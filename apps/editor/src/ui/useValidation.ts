@@ -16,6 +16,7 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
   const worker = useRef<Worker | null>(null);
   const seq = useRef(0);
   const packs = useRef(new Map<number, PackValue>());
+  const lastPack = useRef<PackValue | null>(null);
 
   useEffect(() => {
     let w: Worker | null = null;
@@ -27,7 +28,10 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
         packs.current.clear();
       };
       w.onerror = () => {
+        // No worker (blocked, or failed to load): validate on the main thread from now on.
         worker.current = null;
+        const last = lastPack.current;
+        if (last) setState({ diagnostics: validatePack(last).diagnostics, pack: last, pending: false });
       };
     } catch {
       w = null;
@@ -41,6 +45,7 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
     setState((s) => (s.pending ? s : { ...s, pending: true }));
     const t = setTimeout(() => {
       packs.current.set(n, pack);
+      lastPack.current = pack;
       if (worker.current) worker.current.postMessage({ seq: n, pack });
       else setState({ diagnostics: validatePack(pack).diagnostics, pack, pending: false });
     }, delay);
