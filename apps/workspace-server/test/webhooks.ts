@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
-import { Client, expectError, type StoreKind } from './harness.js';
+import { Client, expectError, openTestStore, uniqueSchema, type StoreKind } from './harness.js';
 import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
 
 const stripe = new Stripe('sk_test_unused');
@@ -21,6 +21,7 @@ const tOf = (r: Received) => Number(/t=(\d+)/.exec(String(r.headers['x-service-s
 
 export function defineWebhookSuite(kind: StoreKind) {
   let s: HookServer;
+  const schema = uniqueSchema('wh');
   const receivers: Receiver[] = [];
   const receiver = async () => {
     const r = await new Receiver().start();
@@ -40,10 +41,11 @@ export function defineWebhookSuite(kind: StoreKind) {
   }
 
   beforeAll(async () => {
-    s = await startHookServer(kind);
+    s = await startHookServer(kind, { store: await openTestStore(kind, schema) });
   });
   afterAll(async () => {
     await s?.close();
+    await s?.store.close();
     for (const r of receivers) await r.close();
   });
 
@@ -237,7 +239,7 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect(d.status).toBe('failed');
     expect(d.next_attempt_at).toBeNull();
     expect(d.attempts).toHaveLength(6);
-    expect(d.attempts[0].error).toMatch(/No acknowledgement within 400 ms/);
+    expect(d.attempts[0].error).toMatch(/No acknowledgement within 1500 ms/);
     expect(d.attempts[0].status_code).toBeNull();
     expect(d.attempts[1].status_code).toBeNull();
     expect(d.attempts[1].error).toBeTruthy();
@@ -384,6 +386,37 @@ export function defineWebhookSuite(kind: StoreKind) {
     await s.drain();
     expect(rcv.deliveries()).toHaveLength(0);
     expectError(await client.get(`/v1/webhooks/${id}`), 404, 'invalid_request_error');
+  });
+
+  it('two servers on one database never send the same attempt twice', async () => {
+    // On PostgreSQL the second server has its own pool; PGlite is one embedded database, shared.
+    const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);
+    const two = await startHookServer(kind, { store: secondStore, clock: s.clock, webhooks: { timeoutMs: 5000 } });
+    try {
+      const a = await verifiedEndpoint(['contact.created']);
+      const b = await verifiedEndpoint(['contact.created'], a.client);
+      const firstT = Math.floor(s.clock.now().getTime() / 1000);
+      // A third of the first attempts fail (fewer than the 20 that would disable the endpoint).
+      const failFirst = (x: Received) => String(x.headers['x-service-signature']).includes(`t=${firstT},`) && Number(x.json.data.first_name.slice(1)) % 3 === 0;
+      for (const r of [a.rcv, b.rcv]) r.behaviour = (x) => (x.json.type !== 'contact.created' ? echoChallenge(x) : failFirst(x) ? { status: 500 } : { status: 200 });
+      const N = 45;
+      await Promise.all(Array.from({ length: N }, (_, i) => a.client.post('/v1/contacts', { first_name: `P${i}`, last_name: 'Parallel' })));
+      await Promise.all([s.drain(), two.drain(), s.drain(), two.drain()]);
+      s.clock.advance(RETRY_DELAYS_MS[0]);
+      await Promise.all([s.drain(), two.drain(), s.drain(), two.drain()]);
+      for (const r of [a.rcv, b.rcv]) {
+        const per = new Map<string, string[]>();
+        for (const x of r.deliveries()) per.set(String(x.headers['x-service-delivery-id']), [...(per.get(String(x.headers['x-service-delivery-id'])) ?? []), String(x.answer)]);
+        expect(per.size).toBe(N);
+        for (const [id, answers] of per) {
+          const first = r.deliveries().find((x) => x.headers['x-service-delivery-id'] === id)!;
+          expect(answers).toEqual(Number(first.json.data.first_name.slice(1)) % 3 === 0 ? ['500', '200'] : ['200']);
+        }
+      }
+    } finally {
+      await two.close();
+      if (secondStore !== s.store) await secondStore.close();
+    }
   });
 
   it('publishes the webhook and event endpoints in OpenAPI', async () => {

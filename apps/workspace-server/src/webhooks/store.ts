@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
+import { orderEventData } from './shape.js';
 import { codeWordKey, newSigningSecret } from './signing.js';
 
 export type EndpointStatus = 'unverified' | 'verified' | 'disabled';
@@ -170,7 +171,7 @@ const toEvent = (r: Row): EventRecord => ({
   id: r.id,
   type: r.type,
   created_at: iso(r.created_at),
-  data: r.data,
+  data: orderEventData(r.type, r.data),
   ...(r.changed_fields ? { changed_fields: r.changed_fields } : {}),
 });
 
@@ -215,7 +216,7 @@ export async function getEvent(db: Queryable, ws: string, id: string): Promise<E
 
 /** The delivery body: the same bytes on every attempt; only the signature header changes. */
 export function eventBody(e: EventRecord): string {
-  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data, ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}) });
+  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: orderEventData(e.type, e.data), ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------

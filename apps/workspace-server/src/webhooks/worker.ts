@@ -17,7 +17,7 @@ export interface WebhookOptions {
   allowInsecure?: boolean;
   /** Acknowledgement timeout; the spec's 10 s unless a test shortens it. */
   timeoutMs?: number;
-  /** How long a claimed attempt stays with this server before another may take it over. Default timeout + 5 s. */
+  /** How long a claimed attempt stays with this server before another may take it over. Default timeout + 5 s, at least timeout + 1 s. */
   leaseMs?: number;
   /** Idle poll interval of the background loop, real milliseconds; 0 runs no loop (tests call drain()). */
   pollMs?: number;
@@ -47,7 +47,8 @@ export class WebhookWorker {
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly opts: WebhookOptions = {}) {
     this.policy = { allowInsecure: !!opts.allowInsecure };
     this.timeoutMs = opts.timeoutMs ?? ACK_TIMEOUT_MS;
-    this.leaseMs = opts.leaseMs ?? this.timeoutMs + 5_000;
+    // A lease shorter than the timeout would let another round resend an attempt still in flight.
+    this.leaseMs = Math.max(opts.leaseMs ?? this.timeoutMs + 5_000, this.timeoutMs + 1_000);
     this.pollMs = opts.pollMs ?? 200;
     this.concurrency = opts.concurrency ?? 32;
   }
