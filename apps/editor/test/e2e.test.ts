@@ -264,6 +264,27 @@ describe('editor end to end', () => {
     await page.getByRole('button', { name: 'Move stage 1 down' }).click();
     expect(await page.getByLabel('Stage 2 name').inputValue()).toBe(firstName);
 
+    // A message template: merge tags previewed with sample values.
+    await nav.locator('[data-item^="messageTemplates/"]').first().click();
+    await page.getByLabel('Subject').fill('Hi {{contact.first_name}}, see {{listing.address}}');
+    expect(await page.locator('.preview').first().textContent()).toBe('Subject: Hi Alex, see 12 Harbor Lane');
+
+    // Automation settings: a send window written in minutes after midnight.
+    await nav.locator('[data-item^="automations/"]').first().click();
+    await page.locator('.react-flow__node').first().waitFor();
+    const settings = page.getByRole('region', { name: 'Delivery settings' });
+    if (!(await settings.getByLabel('Daily send limit').count())) await settings.getByLabel('Delivery settings').check();
+    await settings.getByLabel('Daily send limit').fill('250');
+    await settings.getByLabel('Send window start').fill('08:30');
+    await poll(() => page.evaluate(() => JSON.stringify((window as unknown as { __editor: { pack: { automations: { document: { settings: unknown } }[] } } }).__editor.pack.automations[0]!.document.settings))).toMatch(/"daily_send_limit":250.*"send_window_start":510|"send_window_start":510.*"daily_send_limit":250/);
+
+    // Compare the edited pack (as the new release) with a file.
+    await page.getByRole('button', { name: 'Compare releases' }).click();
+    await page.getByLabel('Old release').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
+    await page.getByRole('list', { name: 'Item changes' }).waitFor();
+    expect(await page.locator('[data-change="changed"][data-item^="messageTemplates/"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Back to editor' }).click();
+
     await page.goto(`${editor.url}/?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/buyer-lead-1.1.0.json`);
     await page.getByRole('list', { name: 'Item changes' }).waitFor();
     expect(await page.locator('[data-change="added"][data-item="automations/deal-won-thanks"]').count()).toBe(1);
