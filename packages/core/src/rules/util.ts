@@ -18,3 +18,18 @@ export function named(v: unknown, fallback: string): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   return fallback;
 }
+
+/**
+ * Calls `onRepeat(item, first)` for every item whose signature an earlier item already had.
+ * Items whose signature is undefined are skipped. The shared shape of the uniqueness rules.
+ */
+export function forEachRepeat<T>(items: Iterable<T>, signature: (item: T) => unknown, onRepeat: (item: T, first: T) => void): void {
+  const first = new Map<unknown, T>();
+  for (const item of items) {
+    const sig = signature(item);
+    if (sig === undefined) continue;
+    const prev = first.get(sig);
+    if (prev === undefined) first.set(sig, item);
+    else onRepeat(item, prev);
+  }
+}
