@@ -31,7 +31,7 @@ describe('catalog API', () => {
     for (const [path, method] of [
       ['/v1/tags', 'post'], ['/v1/custom-fields', 'get'], ['/v1/pipelines/{id}', 'patch'], ['/v1/message-templates/{id}', 'get'],
       ['/v1/smart-lists', 'post'], ['/v1/automations/{id}', 'patch'], ['/v1/media', 'post'], ['/v1/brand', 'put'], ['/v1/teams', 'get'], ['/v1/pipeline-details', 'get'],
-      ['/v1/install-ledgers/{pack_id}/lock', 'post'], ['/v1/install-ledgers/{pack_id}', 'put'],
+      ['/v1/install-ledgers/{pack_id}/lock', 'post'], ['/v1/idempotency-keys', 'get'], ['/v1/install-ledgers/{pack_id}', 'put'],
     ]) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     expect(doc.paths['/v1/automations'].post['x-required-scopes']).toEqual(['write_automations']);
   });

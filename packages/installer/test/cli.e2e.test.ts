@@ -1,4 +1,7 @@
 // The setup-pack plan / install / uninstall / status commands against the real server.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/src/main.js';
@@ -84,6 +87,13 @@ describe('setup-pack plan / install / uninstall / status', () => {
     const bad = await cli(['plan', 'valid/listing-marketing.json', '--bind', 'nonsense'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--bind expects type:id=workspaceId/);
+    // A bindings file resolves it; the install then succeeds.
+    const member = await server.admin('POST', `/admin/workspaces/${ws.id}/members`, { name: 'Pat Doe', email: 'pat@example.test' });
+    const file = join(mkdtempSync(join(tmpdir(), 'bind-')), 'bindings.json');
+    writeFileSync(file, JSON.stringify({ 'user:usr_listing_coord': member.id }));
+    const bound = await cli(['install', 'valid/listing-marketing.json', '--bindings', file], env);
+    expect(bound.code).toBe(0);
+    expect(bound.stdout).toMatch(new RegExp(`user usr_listing_coord "Avery Brooks" → ${member.id} \\(option\\)`));
     const none = await cli(['status'], {});
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/WORKSPACE_URL/);
