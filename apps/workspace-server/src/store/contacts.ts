@@ -72,8 +72,12 @@ const plainFields = ['address', 'city', 'state', 'zip_code', 'company', 'job_tit
 const rowJson = (table: string) => `(SELECT COALESCE(json_agg(json_build_object('id', r.id, 'value', r.value, 'label', r.label,
     'is_primary', r.is_primary, 'position', r.position) ORDER BY r.position, r.id), '[]'::json) FROM ${table} r WHERE r.contact_id = c.id)`;
 
-/** One statement reads a whole contact: rows, tags and lookup names come back as JSON columns. */
-const CONTACT_SELECT = `SELECT c.*, s.name AS stage_name, l.name AS lead_source_name, m.name AS owner_name,
+/** Rows, tags and lookup names come back as JSON columns of the same statement. */
+const CONTACT_COLUMNS = `c.id, c.first_name, c.last_name, c.address, c.city, c.state, c.zip_code, c.company, c.job_title, c.notes,
+    c.stage_id, c.lead_source_id, c.owner_id, c.custom_fields, c.created_at, c.updated_at, c.last_activity_at`;
+
+/** One statement reads a whole contact (named columns: search_text and the attribution token stay in the database). */
+const CONTACT_SELECT = `SELECT ${CONTACT_COLUMNS}, s.name AS stage_name, l.name AS lead_source_name, m.name AS owner_name,
     ${rowJson('contact_emails')} AS emails_json,
     ${rowJson('contact_phones')} AS phones_json,
     (SELECT COALESCE(json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) ORDER BY t.name, t.id), '[]'::json)
