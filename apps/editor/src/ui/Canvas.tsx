@@ -271,7 +271,7 @@ function Flow(props: CanvasProps) {
         aria-label="Automation canvas"
       >
         <Background gap={20} />
-        <MiniMap pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { group?: string }).group === 'trigger' ? '#16a34a' : (n.data as { group?: string }).group === 'control' ? '#9333ea' : '#2563eb'} />
+        <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { group?: string }).group === 'trigger' ? '#16a34a' : (n.data as { group?: string }).group === 'control' ? '#9333ea' : '#2563eb'} />
         <Controls />
         {!readOnly && (
           <Panel position="top-left">
