@@ -10,20 +10,10 @@ export interface RateLimitState {
 }
 
 /**
- * Fixed one-minute windows counted in the database with one atomic upsert, so every server
- * process on one PostgreSQL shares the count.
+ * Fixed one-minute windows, counted in the database (see authenticate(), which counts a request
+ * in the same statement that resolves its key), so every server process on one PostgreSQL shares
+ * the count.
  */
-export async function hitRateLimit(db: Db, workspaceId: string, limit: number, now: Date): Promise<RateLimitState> {
-  const windowStart = Math.floor(now.getTime() / 60000) * 60;
-  const { rows } = await db.query<{ count: number }>(
-    `INSERT INTO rate_limit_windows (workspace_id, window_start, count) VALUES ($1, $2, 1)
-     ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-     RETURNING count`,
-    [workspaceId, windowStart],
-  );
-  return rateLimitState(limit, Number(rows[0].count), windowStart, now);
-}
-
 export function rateLimitState(limit: number, count: number, windowStart: number, now: Date): RateLimitState {
   const reset = windowStart + 60;
   return {
