@@ -55,6 +55,7 @@ export function App({ store }: { store: EditorStore }) {
   const fileInput = useRef<HTMLInputElement>(null);
   const canvasSeq = useRef(0);
   const restored = useRef(false);
+  const started = useRef(false);
   const [ready, setReady] = useState(false);
 
   const notify = useCallback((text: string) => {
@@ -94,6 +95,8 @@ export function App({ store }: { store: EditorStore }) {
 
   // Startup: unsaved work wins over ?pack= (nothing lost on reload); ?old=&new= opens a diff.
   useEffect(() => {
+    if (started.current) return; // StrictMode runs effects twice in development
+    started.current = true;
     const params = new URLSearchParams(location.search);
     const url = params.get('pack');
     void drafts
@@ -226,6 +229,9 @@ export function App({ store }: { store: EditorStore }) {
     else store.commit((p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn), coalesce ? `${targetKey(target)}:${coalesce}` : undefined);
   };
   const item = target.kind === 'pack' ? undefined : items(pack, target.kind)[target.index];
+  useEffect(() => {
+    document.title = `${store.dirty ? '● ' : ''}${typeof pack.name === 'string' && pack.name ? pack.name : 'Untitled pack'} — Setup Pack editor`;
+  }, [pack, state.savedPack, store]);
   const onSelection = useCallback((nodes: string[], edges: string[]) => setSelection({ nodes, edges }), []);
 
   const openRelease = (which: 'old' | 'new') => async (file: File | undefined) => {
