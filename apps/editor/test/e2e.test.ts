@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { validatePack } from '@setup-pack/core';
+import { sha256Hex, validatePack } from '@setup-pack/core';
 import { editorRoot, repoRoot, startEditor } from './support/harness.mjs';
 
 type Editor = Awaited<ReturnType<typeof startEditor>>;
@@ -259,6 +259,11 @@ describe('editor end to end', () => {
     expect(await nav.locator('[data-item^="assets/"]').count()).toBe((JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8')).assets as unknown[]).length);
     await nav.locator('[data-item^="assets/"]').first().click();
     expect(await page.getByRole('img', { name: /Preview of/ }).count()).toBe(1);
+    // Replacing the file recomputes byteSize and sha256.
+    const bytes = Buffer.from('not really a png, but bytes all the same');
+    await page.getByLabel('Replace asset file').setInputFiles({ name: 'new-logo.png', mimeType: 'image/png', buffer: bytes });
+    await poll(() => page.getByLabel('File facts').textContent()).toBe(`byteSize ${bytes.length} · sha256 ${sha256Hex(new Uint8Array(bytes))}`);
+    expect(await page.locator('.diagnostics button[data-code^="asset/"]').count()).toBe(0);
     await nav.locator('[data-item^="pipelines/"]').first().click();
     const firstName = await page.getByLabel('Stage 1 name').inputValue();
     await page.getByRole('button', { name: 'Move stage 1 down' }).click();
