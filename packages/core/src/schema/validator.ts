@@ -1,41 +1,23 @@
-// Schema validation with ajv (strict mode, draft 2020-12) over the published schemas, and the
+// Schema validation with ajv (strict mode, draft 2020-12; precompiled) over the published schemas, and the
 // mapping of ajv's errors to diagnostics with stable codes and messages that name the field.
-import Ajv2020Import from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { publishedSchemas } from '../generated/schemas.js';
+import { validators } from '../generated/validators.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { describePointer, escapeToken } from '../json/pointer.js';
 import { closest } from '../text.js';
 
-// ajv ships CommonJS; under NodeNext and in bundlers the class may sit on .default.
-const Ajv2020 = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as typeof Ajv2020Import.default;
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as typeof addFormatsImport.default;
-
 export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
 export const schemaId = (name: string) => `${SCHEMA_BASE}${name}.schema.json`;
 
-let ajvInstance: InstanceType<typeof Ajv2020> | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
-function ajv(): InstanceType<typeof Ajv2020> {
-  if (!ajvInstance) {
-    ajvInstance = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, messages: false, verbose: true });
-    addFormats(ajvInstance, ['uuid', 'date-time', 'uri']);
-    for (const schema of Object.values(publishedSchemas)) ajvInstance.addSchema(schema);
-  }
-  return ajvInstance;
-}
-
-/** The compiled validator of a published schema by name (pack, automation-document, ...). */
+/**
+ * The validator of a published schema by name (pack, automation-document, ...). The validators
+ * are ajv's standalone code, compiled from schemas/ at build time (scripts/embed-schemas.mjs):
+ * no schema compilation at start-up.
+ */
 export function schemaValidator(name: string): ValidateFunction {
-  let fn = compiled.get(name);
-  if (!fn) {
-    fn = ajv().getSchema(schemaId(name));
-    if (!fn) throw new Error(`Unknown schema: ${name}`);
-    compiled.set(name, fn);
-  }
-  return fn;
+  const fn = (validators as Record<string, unknown>)[name];
+  if (typeof fn !== 'function') throw new Error(`Unknown schema: ${name}`);
+  return fn as ValidateFunction;
 }
 
 const PATTERN_MESSAGES: Record<string, string> = {
