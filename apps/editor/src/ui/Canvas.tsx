@@ -191,60 +191,63 @@ function Flow(props: CanvasProps) {
   };
 
   // Keyboard: delete, copy/cut/paste, duplicate, select all, arrows between nodes, / to add.
+  // The handler is refreshed every render but subscribed once (no churn while dragging).
+  const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
+  keyHandler.current = (e: KeyboardEvent) => {
+    if (inField(e.target) || palette) return;
+    const mod = e.ctrlKey || e.metaKey;
+    const key = e.key.toLowerCase();
+    if (key === 'delete' || key === 'backspace') {
+      const ns = selectedIds();
+      const es = edgesRef.current.filter((x) => x.selected).map((x) => x.id);
+      if (ns.length || es.length) {
+        e.preventDefault();
+        edit!((d) => deleteElements(d, ns, es));
+      }
+    } else if (mod && (key === 'c' || key === 'x')) {
+      const ns = selectedIds();
+      if (!ns.length) return;
+      clipboard = copyNodes(docRef.current, ns);
+      if (key === 'x') edit!((d) => deleteElements(d, ns));
+      pasteCount.current = 0;
+      props.notify?.(`${ns.length} block${ns.length > 1 ? 's' : ''} ${key === 'x' ? 'cut' : 'copied'}`);
+      e.preventDefault();
+    } else if (mod && key === 'v' && clipboard) {
+      pasteCount.current++;
+      const r = pasteNodes(docRef.current, clipboard, { x: 40 * pasteCount.current, y: 40 * pasteCount.current });
+      pendingSelect.current = r.ids;
+      edit!(() => r.doc);
+      e.preventDefault();
+    } else if (mod && key === 'd') {
+      const r = duplicateNodes(docRef.current, selectedIds());
+      if (!r.ids.length) return;
+      pendingSelect.current = r.ids;
+      edit!(() => r.doc);
+      e.preventDefault();
+    } else if (mod && key === 'a') {
+      e.preventDefault();
+      setNodes((nds) => nds.map((n) => ({ ...n, selected: true })));
+    } else if (!mod && key.startsWith('arrow')) {
+      const sel = selectedIds();
+      const dir = key.slice(5) as Direction;
+      const next = sel.length === 0 ? nodesRef.current[0]?.id : neighbour(nodesRef.current, sel[0]!, dir);
+      if (next) {
+        // Ahead of React Flow's own arrow handling (which would nudge the block).
+        e.preventDefault();
+        e.stopPropagation();
+        selectOnly([next], true);
+      }
+    } else if (!mod && (key === '/' || key === 'n')) {
+      e.preventDefault();
+      openPalette();
+    }
+  };
   useEffect(() => {
     if (readOnly) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (inField(e.target) || palette) return;
-      const mod = e.ctrlKey || e.metaKey;
-      const key = e.key.toLowerCase();
-      if (key === 'delete' || key === 'backspace') {
-        const ns = selectedIds();
-        const es = edgesRef.current.filter((x) => x.selected).map((x) => x.id);
-        if (ns.length || es.length) {
-          e.preventDefault();
-          edit!((d) => deleteElements(d, ns, es));
-        }
-      } else if (mod && (key === 'c' || key === 'x')) {
-        const ns = selectedIds();
-        if (!ns.length) return;
-        clipboard = copyNodes(docRef.current, ns);
-        if (key === 'x') edit!((d) => deleteElements(d, ns));
-        pasteCount.current = 0;
-        props.notify?.(`${ns.length} block${ns.length > 1 ? 's' : ''} ${key === 'x' ? 'cut' : 'copied'}`);
-        e.preventDefault();
-      } else if (mod && key === 'v' && clipboard) {
-        pasteCount.current++;
-        const r = pasteNodes(docRef.current, clipboard, { x: 40 * pasteCount.current, y: 40 * pasteCount.current });
-        pendingSelect.current = r.ids;
-        edit!(() => r.doc);
-        e.preventDefault();
-      } else if (mod && key === 'd') {
-        const r = duplicateNodes(docRef.current, selectedIds());
-        if (!r.ids.length) return;
-        pendingSelect.current = r.ids;
-        edit!(() => r.doc);
-        e.preventDefault();
-      } else if (mod && key === 'a') {
-        e.preventDefault();
-        setNodes((nds) => nds.map((n) => ({ ...n, selected: true })));
-      } else if (!mod && key.startsWith('arrow')) {
-        const sel = selectedIds();
-        const dir = key.slice(5) as Direction;
-        const next = sel.length === 0 ? nodesRef.current[0]?.id : neighbour(nodesRef.current, sel[0]!, dir);
-        if (next) {
-          // Ahead of React Flow's own arrow handling (which would nudge the block).
-          e.preventDefault();
-          e.stopPropagation();
-          selectOnly([next], true);
-        }
-      } else if (!mod && (key === '/' || key === 'n')) {
-        e.preventDefault();
-        openPalette();
-      }
-    };
+    const onKey = (e: KeyboardEvent) => keyHandler.current(e);
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  });
+  }, [readOnly]);
 
   return (
     <>
