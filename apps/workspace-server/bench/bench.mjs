@@ -5,6 +5,7 @@
 // Env: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (10), DATABASE_URL or TEST_DATABASE_URL for PostgreSQL.
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import os from 'node:os';
 import { buildServer, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 import { seedContacts } from './seed-bulk.mjs';
@@ -69,10 +70,11 @@ async function benchStore(kind) {
   return { kind, seedMs, rows };
 }
 
+const loadBefore = os.loadavg()[0];
 const results = [await benchStore('pglite')];
 if (pgUrl) results.push(await benchStore('postgres'));
 
-let md = `### Workspace server\n\n${machineLine()}\n\n`;
+let md = `### Workspace server\n\n${machineLine()}; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end\n\n`;
 md += `Workspace of ${N.toLocaleString('en-US')} contacts; autocannon, ${connections} connections, ${seconds} s per run, loopback. `;
 md += 'Floor: a bare Fastify route returning the same response bytes from memory. Ratios are floor ÷ server for throughput and server ÷ floor for p99 (lower is better; 1.0 would be free).\n\n';
 md += '| Store | Request | req/s | p99 ms | floor req/s | floor p99 ms | throughput ratio | p99 ratio | non-2xx |\n|---|---|---|---|---|---|---|---|---|\n';
