@@ -194,6 +194,18 @@ describe('editor end to end', () => {
     await page.locator('[data-testid="node-start"]').click();
     await page.keyboard.press('ArrowDown');
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+    // Select all, then Ctrl-click to take one block out of the selection.
+    await page.keyboard.press('Control+a');
+    const total = await page.locator('.react-flow__node').count();
+    await poll(() => page.locator('.react-flow__node.selected').count()).toBe(total);
+    await page.locator('[data-testid="node-wait"]').click({ modifiers: ['Control'] });
+    await poll(() => page.locator('.react-flow__node.selected').count()).toBe(total - 1);
+    // Clicking empty canvas clears the selection (clicking a selected block keeps the group, to drag it).
+    await page.locator('.react-flow__pane').click({ position: { x: 30, y: 300 } });
+    await poll(() => page.locator('.react-flow__node.selected').count()).toBe(0);
+    await page.locator('[data-testid="node-tag"]').click();
+    await poll(() => page.locator('.react-flow__node.selected').count()).toBe(1);
+
     // Renaming a block keeps it selected and rewrites its edges.
     await page.keyboard.press('ArrowUp');
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('start');
