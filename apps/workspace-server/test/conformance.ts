@@ -265,6 +265,13 @@ export function defineConformance(kind: StoreKind) {
       expect(r.body.emails.map((e: any) => e.value)).toEqual(['new@x.test']);
       expect(r.body.email).toBe('new@x.test');
       expect(r.body.phone).toBe('+1555');
+      // A null list is no list: the shortcut still decides; alone, null empties the rows.
+      const n = await newContact(a, { email: 'n@x.test', emails: null, phones: null });
+      expect(n.emails.map((e: any) => e.value)).toEqual(['n@x.test']);
+      expect(n.phones).toEqual([]);
+      const cleared = await a.patch(`/v1/contacts/${n.id}`, { emails: null });
+      expect(cleared.body.emails).toEqual([]);
+      expect(cleared.body.email).toBeNull();
     });
 
     it('rejects missing names, unknown fields, wrong types, bad rows and non-JSON bodies', async () => {

@@ -203,8 +203,8 @@ function rowsFromInput(
 ): ContactRow[] | undefined {
   const keep = new Map(existing.map((r) => [r.id, r]));
   if (list !== undefined && list !== null) return normaliseRows(list, keep);
-  if (list === null) return [];
-  if (shortcut === undefined) return undefined;
+  // A null list with a shortcut behaves like an omitted list; a bare null list empties it.
+  if (shortcut === undefined) return list === null ? [] : undefined;
   if (shortcut === null || shortcut === '') return [];
   // The shortcut becomes the sole primary row; an existing row with the same value keeps its id and label.
   const same = existing.find((r) => r.value === shortcut);
