@@ -209,6 +209,12 @@ describe('autosave and new packs', () => {
     await store.clear();
     expect(await store.load()).toBeUndefined();
   });
+  it('a new item of every kind validates without errors', async () => {
+    const { ITEM_KINDS, addItem, newItem } = await import('./pack.js');
+    let pack = newPack('6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12');
+    for (const kind of ITEM_KINDS) for (let i = 0; i < 2; i++) pack = addItem(pack, kind, newItem(pack, kind)).pack;
+    expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
   it('a new pack validates without errors', () => {
     expect(validatePack(newPack('6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12')).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });

@@ -182,10 +182,14 @@ export function App({ store }: { store: EditorStore }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [store, doExport]);
 
-  const select = (t: Target) => {
-    store.select(t);
-    setSelection({ nodes: [], edges: [] });
-  };
+  const select = useCallback(
+    (t: Target) => {
+      store.select(t);
+      setSelection({ nodes: [], edges: [] });
+    },
+    [store],
+  );
+  const commitPack = useCallback((fn: (p: PackValue) => PackValue) => store.commit(fn), [store]);
 
   const pickDiagnostic = (d: Diagnostic) => {
     const loc = locate(pack, d.pointer);
@@ -285,7 +289,7 @@ export function App({ store }: { store: EditorStore }) {
         )
       ) : (
         <div className="body">
-          <Sidebar pack={pack} target={target} findings={findings} select={select} commit={(fn) => store.commit(fn)} />
+          <Sidebar pack={pack} target={target} findings={findings} select={select} commit={commitPack} />
           <main className="main" aria-label="Editor">
             {doc ? (
               <Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} />

@@ -1,6 +1,10 @@
-// Every item of the pack by kind, with counts and error/warning badges.
-import { ITEM_KINDS, KIND_LABELS, itemName, items, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
+// Every item of the pack by kind, with counts and error/warning badges. Each kind's section
+// re-renders only when its own array (or the findings) change, so typing stays cheap on a pack
+// at every limit.
+import { memo } from 'react';
+import { ITEM_KINDS, KIND_LABELS, itemName, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
 import { itemKey, type Counts, type FindingIndex } from '../model/findings.js';
+import { objs } from '../model/json.js';
 
 function Badges({ c }: { c?: Counts }) {
   if (!c) return null;
@@ -12,13 +16,49 @@ function Badges({ c }: { c?: Counts }) {
   );
 }
 
-export function Sidebar(props: { pack: PackValue; target: Target; findings: FindingIndex; select: (t: Target) => void; commit: (fn: (p: PackValue) => PackValue) => void }) {
-  const { pack, target, findings } = props;
-  const add = (kind: ItemKind) => {
-    const r = addItem(pack, kind, newItem(pack, kind));
-    props.commit(() => r.pack);
-    props.select({ kind, index: r.index });
+type Commit = (fn: (p: PackValue) => PackValue) => void;
+
+const Section = memo(function Section(props: { kind: ItemKind; list: unknown; current: number; findings: FindingIndex; select: (t: Target) => void; commit: Commit }) {
+  const { kind, findings, current } = props;
+  const list = objs(props.list);
+  const add = () => {
+    let index = 0;
+    props.commit((p) => {
+      const r = addItem(p, kind, newItem(p, kind));
+      index = r.index;
+      return r.pack;
+    });
+    props.select({ kind, index });
   };
+  return (
+    <section aria-label={KIND_LABELS[kind]}>
+      <h3>
+        <span>{KIND_LABELS[kind]} <span className="badge count" aria-label={`${list.length} ${KIND_LABELS[kind]}`}>{list.length}</span></span>
+        <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={add}>+</button>
+      </h3>
+      <ul>
+        {list.map((item, i) => (
+          <li key={i} style={{ display: 'flex' }}>
+            <button aria-current={current === i} onClick={() => props.select({ kind, index: i })} data-item={`${kind}/${String(item.key)}`}>
+              <span className="name">{itemName(kind, item)}</span>
+              <Badges c={findings.byItem.get(itemKey(kind, i))} />
+            </button>
+            {current === i && (
+              <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
+                if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
+                props.commit((p) => removeItem(p, kind, i));
+                props.select({ kind: 'pack' });
+              }}>×</button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+});
+
+export function Sidebar(props: { pack: PackValue; target: Target; findings: FindingIndex; select: (t: Target) => void; commit: Commit }) {
+  const { pack, target, findings } = props;
   return (
     <nav className="sidebar" aria-label="Pack items">
       <ul>
@@ -29,37 +69,9 @@ export function Sidebar(props: { pack: PackValue; target: Target; findings: Find
           </button>
         </li>
       </ul>
-      {ITEM_KINDS.map((kind) => {
-        const list = items(pack, kind);
-        return (
-          <section key={kind} aria-label={KIND_LABELS[kind]}>
-            <h3>
-              <span>{KIND_LABELS[kind]} <span className="badge count" aria-label={`${list.length} ${KIND_LABELS[kind]}`}>{list.length}</span></span>
-              <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={() => add(kind)}>+</button>
-            </h3>
-            <ul>
-              {list.map((item, i) => {
-                const current = target.kind === kind && target.index === i;
-                return (
-                  <li key={i} style={{ display: 'flex' }}>
-                    <button aria-current={current} onClick={() => props.select({ kind, index: i })} data-item={`${kind}/${String(item.key)}`}>
-                      <span className="name">{itemName(kind, item)}</span>
-                      <Badges c={findings.byItem.get(itemKey(kind, i))} />
-                    </button>
-                    {current && (
-                      <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
-                        if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
-                        props.commit((p) => removeItem(p, kind, i));
-                        props.select({ kind: 'pack' });
-                      }}>×</button>
-                    )}
-                  </li>
-                );
-              })}
-            </ul>
-          </section>
-        );
-      })}
+      {ITEM_KINDS.map((kind) => (
+        <Section key={kind} kind={kind} list={pack[kind]} current={target.kind === kind ? target.index : -1} findings={findings} select={props.select} commit={props.commit} />
+      ))}
     </nav>
   );
 }
