@@ -206,6 +206,14 @@ describe('editor end to end', () => {
     await page.locator('[data-testid="node-tag"]').click();
     await poll(() => page.locator('.react-flow__node.selected').count()).toBe(1);
 
+    // Shift+arrows nudge the selected block, saved into the pack.
+    const before = (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number; y: number } };
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('Shift+ArrowRight');
+    await poll(async () => ((await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number } }).position.x).toBe(before.position.x + 20);
+    await page.keyboard.press('Control+z');
+    await poll(async () => ((await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number } }).position.x).toBe(before.position.x);
+
     // Renaming a block keeps it selected and rewrites its edges.
     await page.keyboard.press('ArrowUp');
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('start');

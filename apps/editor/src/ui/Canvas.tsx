@@ -19,7 +19,7 @@ export interface CanvasProps {
   automation: number;
   findings?: FindingIndex;
   /** Applies one undoable edit to the document; absent for a read-only canvas (diff view). */
-  edit?: (fn: (doc: Obj) => Obj) => void;
+  edit?: (fn: (doc: Obj) => Obj, coalesce?: string) => void;
   onSelection?: (nodes: string[], edges: string[]) => void;
   /** Select (and center on) a node; no nodeId clears the selection. */
   focus?: { nodeId?: string; seq: number };
@@ -227,6 +227,15 @@ function Flow(props: CanvasProps) {
     } else if (mod && key === 'a') {
       e.preventDefault();
       setNodes((nds) => nds.map((n) => ({ ...n, selected: true })));
+    } else if (!mod && e.shiftKey && key.startsWith('arrow')) {
+      // Shift+arrows nudge the selected blocks (one undo step per burst).
+      const sel = nodesRef.current.filter((n) => n.selected);
+      if (!sel.length) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const d = { arrowup: [0, -10], arrowdown: [0, 10], arrowleft: [-10, 0], arrowright: [10, 0] }[key] ?? [0, 0];
+      const moved = moveNodes(docRef.current, new Map(sel.map((n) => [n.id, { x: n.position.x + d[0]!, y: n.position.y + d[1]! }])));
+      edit!(() => moved, 'nudge');
     } else if (!mod && key.startsWith('arrow')) {
       const sel = selectedIds();
       const dir = key.slice(5) as Direction;
