@@ -114,7 +114,7 @@ try {
   await page.locator('.react-flow__node[data-id="n0"] .block').waitFor();
   await page.waitForTimeout(500);
   const box = await page.locator('.react-flow__node[data-id="n5"]').boundingBox();
-  await page.evaluate(() => {
+  const recordFrames = () => page.evaluate(() => {
     // Main-thread work per frame: the pointer handlers' work since the last frame (event → after
     // React's commit, measured with a MessageChannel task) plus the frame's own rendering
     // (rAF → the next task, i.e. style, layout and paint).
@@ -139,8 +139,10 @@ try {
       afterTask(() => window.__work.push(handlers + performance.now() - t0));
       if (!window.__stop) requestAnimationFrame(tick);
     };
+    window.__stop = false;
     requestAnimationFrame(tick);
   });
+  await recordFrames();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   for (let i = 0; i < 120; i++) {
@@ -156,6 +158,23 @@ try {
   if (moved.y === 120) throw new Error('the drag did not move the block');
   results['drag: frame interval'] = drag.frames;
   results['drag: main-thread work per frame'] = drag.work;
+
+  // Typing into a block's config form on the pack at every limit.
+  await page.evaluate((t) => window.__openPackText(t, 'limits'), limits);
+  await page.locator('.react-flow__node[data-id="n1"] .block').waitFor();
+  await page.waitForTimeout(1500); // let the first validation and autosave settle
+  await page.locator('.react-flow__node[data-id="n1"] .block').click();
+  const message = page.getByLabel('Message', { exact: true });
+  await message.click();
+  await recordFrames();
+  await page.keyboard.type('Typing into a pack at every limit stays smooth.', { delay: 25 });
+  const typing = await page.evaluate(() => {
+    window.__stop = true;
+    return window.__work.slice(2);
+  });
+  const typed = await page.evaluate(() => window.__editor.pack.automations[0].document.graph.nodes[1].config.body);
+  if (!String(typed).includes('stays smooth')) throw new Error('typing did not reach the pack');
+  results['typing in a config field, pack at every limit: main-thread work per frame'] = typing;
 } finally {
   await browser.close();
   await server.close();

@@ -44,7 +44,10 @@ export function App({ store }: { store: EditorStore }) {
   const pack = state.history.present;
   const target = state.target;
   const validation = useValidation(pack);
-  const findings = useMemo(() => indexFindings(validation.pack ?? pack, validation.diagnostics), [validation, pack]);
+  // Only a new validation result changes the findings (not every keystroke).
+  const packRef = useRef(pack);
+  packRef.current = pack;
+  const findings = useMemo(() => indexFindings(validation.pack ?? packRef.current, validation.diagnostics), [validation]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
   const [focus, setFocus] = useState<{ nodeId?: string; seq: number }>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();

@@ -11,7 +11,7 @@ import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
 import { nodeTypes, type BlockNodeType } from './BlockNode.js';
-import { buildEdges, buildNodes, type DiffMark } from './flow.js';
+import { buildEdges, buildNodes, type DiffMark, type NodeCache } from './flow.js';
 import { Palette } from './Palette.js';
 
 export interface CanvasProps {
@@ -64,11 +64,12 @@ function Flow(props: CanvasProps) {
   // Rebuild from the pack whenever it (or its findings) change, keeping selection and
   // measurements, and reusing unchanged nodes so only edited blocks re-render.
   const builtFrom = useRef({ doc, findings, diff, edgeDiff });
+  const nodeCache = useRef<NodeCache>(new WeakMap());
   useEffect(() => {
     const from = builtFrom.current;
     if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && !pendingSelect.current) return; // the initial state already is this
     builtFrom.current = { doc, findings, diff, edgeDiff };
-    const built = buildNodes(doc, automation, findings, diff);
+    const built = buildNodes(doc, automation, findings, diff, nodeCache.current);
     const select = pendingSelect.current ? new Set(pendingSelect.current) : null;
     pendingSelect.current = null;
     setNodes((prev) => {

@@ -10,20 +10,31 @@ import type { BlockNodeType } from './BlockNode.js';
 
 export type DiffMark = 'added' | 'removed' | 'changed';
 
-export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>): BlockNodeType[] {
+/** Built nodes by pack node object: an edit replaces only the nodes it touches, so the rest are reused. */
+export type NodeCache = WeakMap<Obj, { findings?: FindingIndex; diff?: ReadonlyMap<string, DiffMark>; automation: number; node: BlockNodeType }>;
+
+export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>, cache?: NodeCache): BlockNodeType[] {
   let nodes = nodesOf(doc);
-  if (nodes.some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) nodes = nodesOf(tidyUp(doc, { onlyNew: true }));
+  if (nodes.some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) {
+    nodes = nodesOf(tidyUp(doc, { onlyNew: true }));
+    cache = undefined; // placed copies are new objects every time
+  }
   const seen = new Set<string>();
   const out: BlockNodeType[] = [];
   for (const n of nodes) {
     const id = str(n.id);
     if (!id || seen.has(id)) continue; // duplicates are reported by core; the canvas shows the first
     seen.add(id);
+    const hit = cache?.get(n);
+    if (hit && hit.findings === findings && hit.diff === diff && hit.automation === automation) {
+      out.push(hit.node);
+      continue;
+    }
     const kind = str(n.kind);
     const info = nodeKindInfo(kind);
     const counts = findings?.byNode.get(nodeKey(automation, id));
     const pos = asObj(n.position);
-    out.push({
+    const built: BlockNodeType = {
       id,
       type: 'block',
       position: { x: Number(pos.x) || 0, y: Number(pos.y) || 0 },
@@ -39,7 +50,9 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
         diff: diff?.get(id),
       },
       ariaLabel: `${info?.label ?? kind} block ${id}`,
-    });
+    };
+    cache?.set(n, { findings, diff, automation, node: built });
+    out.push(built);
   }
   return out;
 }
