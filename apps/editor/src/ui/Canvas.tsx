@@ -123,9 +123,13 @@ function Flow(props: CanvasProps) {
   const onConnect = useCallback(
     (c: Connection) => {
       if (!edit) return;
-      const r = connect(docRef.current, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target });
-      if (r.error) props.notify?.(r.error);
-      else edit(() => r.doc);
+      let error: string | undefined;
+      edit((d) => {
+        const r = connect(d, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target });
+        error = r.error;
+        return r.doc;
+      });
+      if (error) props.notify?.(error);
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [edit],
@@ -147,8 +151,7 @@ function Flow(props: CanvasProps) {
   const onNodeDragStop = useCallback(
     (_: unknown, __: unknown, dragged: BlockNodeType[]) => {
       if (!edit) return;
-      const moved = moveNodes(docRef.current, new Map(dragged.map((n) => [n.id, n.position])));
-      if (moved !== docRef.current) edit(() => moved);
+      edit((d) => moveNodes(d, new Map(dragged.map((n) => [n.id, n.position]))));
     },
     [edit],
   );
@@ -168,13 +171,17 @@ function Flow(props: CanvasProps) {
 
   const pick = (kind: string) => {
     if (!edit || !palette) return;
-    const r: { doc: Obj; id: string; error?: string } = palette.from ? addConnectedNode(docRef.current, kind, palette.at, palette.from) : addNode(docRef.current, kind, palette.at);
-    if (r.error) props.notify?.(r.error);
-    pendingSelect.current = [r.id];
-    edit(() => r.doc);
+    const { at, from } = palette;
+    let error: string | undefined;
+    edit((d) => {
+      const r: { doc: Obj; id: string; error?: string } = from ? addConnectedNode(d, kind, at, from) : addNode(d, kind, at);
+      error = r.error;
+      pendingSelect.current = [r.id];
+      return r.doc;
+    });
+    if (error) props.notify?.(error);
     setPalette(null);
     // Keep the new block in view.
-    const at = palette.at;
     setTimeout(() => {
       const vp = document.querySelector('.react-flow')?.getBoundingClientRect();
       const p = flow.flowToScreenPosition({ x: at.x + 110, y: at.y + 32 });
@@ -186,8 +193,7 @@ function Flow(props: CanvasProps) {
 
   const tidy = () => {
     if (!edit) return;
-    const next = tidyUp(docRef.current);
-    if (next !== docRef.current) edit(() => next);
+    edit((d) => tidyUp(d));
     setTimeout(() => void flow.fitView({ duration: 200 }), 50);
   };
 
@@ -215,15 +221,22 @@ function Flow(props: CanvasProps) {
       e.preventDefault();
     } else if (mod && key === 'v' && clipboard) {
       pasteCount.current++;
-      const r = pasteNodes(docRef.current, clipboard, { x: 40 * pasteCount.current, y: 40 * pasteCount.current });
-      pendingSelect.current = r.ids;
-      edit!(() => r.doc);
+      const clip = clipboard;
+      const offset = { x: 40 * pasteCount.current, y: 40 * pasteCount.current };
+      edit!((d) => {
+        const r = pasteNodes(d, clip, offset);
+        pendingSelect.current = r.ids;
+        return r.doc;
+      });
       e.preventDefault();
     } else if (mod && key === 'd') {
-      const r = duplicateNodes(docRef.current, selectedIds());
-      if (!r.ids.length) return;
-      pendingSelect.current = r.ids;
-      edit!(() => r.doc);
+      const ids = selectedIds();
+      if (!ids.length) return;
+      edit!((d) => {
+        const r = duplicateNodes(d, ids);
+        pendingSelect.current = r.ids;
+        return r.doc;
+      });
       e.preventDefault();
     } else if (mod && key === 'a') {
       e.preventDefault();
@@ -235,8 +248,7 @@ function Flow(props: CanvasProps) {
       e.preventDefault();
       e.stopPropagation();
       const d = { arrowup: [0, -10], arrowdown: [0, 10], arrowleft: [-10, 0], arrowright: [10, 0] }[key] ?? [0, 0];
-      const moved = moveNodes(docRef.current, new Map(sel.map((n) => [n.id, { x: n.position.x + d[0]!, y: n.position.y + d[1]! }])));
-      edit!(() => moved, 'nudge');
+      edit!((doc) => moveNodes(doc, new Map(sel.map((n) => [n.id, { x: n.position.x + d[0]!, y: n.position.y + d[1]! }]))), 'nudge');
     } else if (!mod && key.startsWith('arrow')) {
       const sel = selectedIds();
       const dir = key.slice(5) as Direction;
