@@ -9,7 +9,9 @@ const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'benchm
 
 export function machineLine() {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; ran ${new Date().toISOString()}`;
+  // The load average says how shared the machine was: absolute numbers move with it, ratios much less.
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+  return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load average ${load} (1/5/15 min) at the start; ran ${new Date().toISOString()}`;
 }
 
 /** Replaces (or appends) the section `name` of docs/benchmarks.md with `markdown`. */
