@@ -1,8 +1,14 @@
-// Runs core's validator off the main thread so typing never waits for it.
+// Runs core's validator off the main thread so typing never waits for it. The main thread sends
+// patches (only what changed since the last message), so big packs are not cloned on every edit.
 import { validatePack } from '@setup-pack/core';
+import { applyPatch, type PackPatch } from './model/patch.js';
+import type { PackValue } from './model/pack.js';
 
-self.onmessage = (e: MessageEvent<{ seq: number; pack: unknown }>) => {
-  const { seq, pack } = e.data;
+let pack: PackValue | undefined;
+
+self.onmessage = (e: MessageEvent<{ seq: number; patch: PackPatch }>) => {
+  const { seq, patch } = e.data;
+  pack = applyPatch(pack, patch);
   const diagnostics = validatePack(pack).diagnostics;
   (self as unknown as Worker).postMessage({ seq, diagnostics });
 };

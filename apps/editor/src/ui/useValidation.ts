@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { validatePack, type Diagnostic } from '@setup-pack/core';
 import type { PackValue } from '../model/pack.js';
+import { diffForWorker } from '../model/patch.js';
 
 export interface ValidationState {
   diagnostics: Diagnostic[];
@@ -17,9 +18,12 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
   const seq = useRef(0);
   const packs = useRef(new Map<number, PackValue>());
   const lastPack = useRef<PackValue | null>(null);
+  /** The pack the worker holds, to patch from. */
+  const sent = useRef<PackValue | undefined>(undefined);
 
   useEffect(() => {
     let w: Worker | null = null;
+    sent.current = undefined; // a new worker starts empty: its first message is the whole pack
     try {
       w = new Worker(new URL('../validate.worker.ts', import.meta.url), { type: 'module' });
       w.onmessage = (e: MessageEvent<{ seq: number; diagnostics: Diagnostic[] }>) => {
@@ -46,7 +50,10 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
     const t = setTimeout(() => {
       packs.current.set(n, pack);
       lastPack.current = pack;
-      if (worker.current) worker.current.postMessage({ seq: n, pack });
+      if (worker.current) {
+        worker.current.postMessage({ seq: n, patch: diffForWorker(sent.current, pack) });
+        sent.current = pack;
+      }
       else setState({ diagnostics: validatePack(pack).diagnostics, pack, pending: false });
     }, delay);
     return () => clearTimeout(t);
