@@ -128,7 +128,7 @@ describe('editor end to end', () => {
     await page.locator('[data-testid="node-add_tag"]').click();
     await page.keyboard.press('Control+d');
     await page.locator('[data-testid="node-add_tag_2"]').waitFor();
-    await page.waitForTimeout(600); // autosave is debounced
+    await poll(() => page.getByTestId('draft-state').textContent()).toMatch(/draft kept/); // autosave is debounced
     await page.reload();
     await page.locator('[data-testid="node-add_tag_2"]').waitFor();
     expect(await page.getByRole('status').first().textContent()).toMatch(/Restored unsaved work/);

@@ -60,6 +60,7 @@ export function App({ store }: { store: EditorStore }) {
   const restored = useRef(false);
   const started = useRef(false);
   const [ready, setReady] = useState(false);
+  const [draftPack, setDraftPack] = useState<PackValue>();
 
   const notify = useCallback((text: string) => {
     setNotice(text);
@@ -129,13 +130,33 @@ export function App({ store }: { store: EditorStore }) {
   // Autosave (debounced; not before the startup restore has decided) and the unsaved-changes warning.
   useEffect(() => {
     if (!restored.current) return;
-    const t = setTimeout(() => {
+    let idle: number | undefined;
+    let done = false;
+    const save = () => {
+      if (done) return;
+      done = true;
       const s = store.getState();
+      const saving = s.history.present;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: s.history.present, originText: s.origin?.value === s.history.present ? s.origin.text : undefined, source: s.source, dirty: store.dirty })
+        .save({ savedAt: new Date().toISOString(), pack: saving, originText: s.origin?.value === saving ? s.origin.text : undefined, source: s.source, dirty: store.dirty })
+        .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
+    };
+    // Leaving the page (reload, close, tab switch) saves at once rather than after the pause.
+    const onHide = () => save();
+    window.addEventListener('pagehide', onHide);
+    document.addEventListener('visibilitychange', onHide);
+    // After a pause, and when the browser is idle: storing a big pack clones it on this thread.
+    const t = setTimeout(() => {
+      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(save, { timeout: 2000 });
+      else save();
     }, 400);
-    return () => clearTimeout(t);
+    return () => {
+      clearTimeout(t);
+      if (idle !== undefined) cancelIdleCallback(idle);
+      window.removeEventListener('pagehide', onHide);
+      document.removeEventListener('visibilitychange', onHide);
+    };
   }, [pack, store, notify, state.savedPack]);
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
@@ -255,6 +276,7 @@ export function App({ store }: { store: EditorStore }) {
         <span className="source" title={state.source}>
           {state.source}
           {store.dirty && <span className="dirty" aria-label="Unsaved changes"> ● unsaved</span>}
+          {store.dirty && <span className="help" data-testid="draft-state"> · {draftPack === pack ? 'draft kept in this browser' : 'saving draft…'}</span>}
         </span>
         <button onClick={newPackAction}>New pack</button>
         <button onClick={() => fileInput.current?.click()} aria-label="Open pack file">Open…</button>
