@@ -529,6 +529,49 @@ export async function recordAttempt(
   });
 }
 
+export interface SuccessRecord {
+  d: ClaimedDelivery;
+  startedAt: Date;
+  result: { statusCode: number | null; error: string | null; body: string; latencyMs: number };
+}
+
+/**
+ * Acknowledged attempts, recorded together: one transaction of three statements for the whole
+ * batch instead of four per delivery. Same guard as recordAttempt: only the attempt's holder settles it.
+ */
+export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date): Promise<void> {
+  if (!items.length) return;
+  await db.transaction(async (tx) => {
+    const q = new Params();
+    const t = q.p(now.toISOString());
+    const values = items.map(
+      ({ d, result }) => `(${q.p(d.id)}::text, ${q.p(d.attempt)}::int, ${q.p(result.statusCode)}::int)`,
+    );
+    await tx.query(
+      `UPDATE webhook_deliveries d SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL, last_status_code = v.code, last_error = NULL,
+         completed_at = ${t}::timestamptz, updated_at = ${t}::timestamptz
+       FROM (VALUES ${values.join(', ')}) AS v(id, attempt, code)
+       WHERE d.id = v.id AND d.status = 'sending' AND d.attempt_count = v.attempt`,
+      q.values,
+    );
+    const a = new Params();
+    const rows = items.map(
+      ({ d, startedAt, result }) =>
+        `(${a.p(newId('att'))}, ${a.p(d.id)}, ${a.p(d.attempt)}::int, ${a.p(startedAt.toISOString())}::timestamptz, ${a.p(result.latencyMs)}::int, ${a.p(result.statusCode)}::int, 'succeeded', NULL, ${a.p(result.body ? result.body.slice(0, 1000) : null)}::text)`,
+    );
+    await tx.query(
+      `INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, outcome, error, response_excerpt)
+       VALUES ${rows.join(', ')} ON CONFLICT (delivery_id, attempt_number) DO NOTHING`,
+      a.values,
+    );
+    const e = new Params();
+    await tx.query(
+      `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN ${e.list([...new Set(items.map((i) => i.d.endpoint_id))])} AND consecutive_failures <> 0`,
+      e.values,
+    );
+  });
+}
+
 export const MAX_ATTEMPTS = MAX_RETRIES + 1;
 
 /** Sends one delivery again, with a fresh retry budget; same delivery id, so receivers can deduplicate. */

@@ -8,8 +8,8 @@ import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 import type { GuardPolicy } from './ssrf.js';
 import {
-  claimDue, endpointKey, enqueueDirect, fanOut, markVerified, reclaimExpired, recordAttempt, recordOneShot,
-  type ClaimedDelivery, type EventRecord, type WebhookEndpoint,
+  claimDue, endpointKey, enqueueDirect, fanOut, markVerified, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
+  type ClaimedDelivery, type EventRecord, type SuccessRecord, type WebhookEndpoint,
 } from './store.js';
 
 export interface WebhookOptions {
@@ -43,6 +43,10 @@ export class WebhookWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private nudged = false;
+  private lastFanOut = 0;
+  private lastReclaim = 0;
+  private successes: { item: SuccessRecord; done: () => void }[] = [];
+  private flushing: Promise<void> | null = null;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly opts: WebhookOptions = {}) {
     this.policy = { allowInsecure: !!opts.allowInsecure };
@@ -76,13 +80,15 @@ export class WebhookWorker {
     while (this.running) {
       let n = 0;
       try {
-        n = await this.pump();
+        n = await this.pump(false);
       } catch {
         // A failed poll (database restarting) is retried at the next one.
       }
       if (!this.running) break;
-      if (this.inflight.size >= this.concurrency) await Promise.race(this.inflight);
-      else if (n === 0 && !this.nudged) {
+      // Claim in batches: wait for half the slots to free up rather than one query per completion.
+      if (this.inflight.size > this.concurrency / 2) {
+        while (this.inflight.size > this.concurrency / 2 && this.running) await Promise.race(this.inflight);
+      } else if (n === 0 && !this.nudged) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, this.pollMs);
           this.wake = () => {
@@ -92,20 +98,31 @@ export class WebhookWorker {
         });
         this.wake = null;
       }
-      this.nudged = false;
     }
   }
 
-  /** One round: fan-out, take over expired leases, claim what is due into free slots. */
-  async pump(): Promise<number> {
+  /**
+   * One round: fan-out, take over expired leases, claim what is due into free slots. The loop
+   * fans out when nudged or once per poll, and looks for expired leases once a second; drain()
+   * (tests) forces both.
+   */
+  async pump(force = true): Promise<number> {
     const now = this.clock.now();
+    const wall = Date.now();
     let work = 0;
-    for (let i = 0; i < 20; i++) {
-      const n = await fanOut(this.db, now);
-      work += n;
-      if (n < 500) break;
+    if (force || this.nudged || wall - this.lastFanOut >= this.pollMs) {
+      this.nudged = false;
+      this.lastFanOut = wall;
+      for (let i = 0; i < 20; i++) {
+        const n = await fanOut(this.db, now);
+        work += n;
+        if (n < 500) break;
+      }
     }
-    work += await reclaimExpired(this.db, now);
+    if (force || wall - this.lastReclaim >= 1_000) {
+      this.lastReclaim = wall;
+      work += await reclaimExpired(this.db, now);
+    }
     const free = this.concurrency - this.inflight.size;
     if (free > 0) {
       const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs);
@@ -142,11 +159,35 @@ export class WebhookWorker {
     // Signed when sent, so a retry carries a fresh t.
     const result = await postWebhook(d.url, d.payload, this.headers(d.event_type, d.event_id, d.id, d.key, d.payload), this.timeoutMs, this.policy);
     try {
-      await recordAttempt(this.db, d, startedAt, result, this.clock.now());
+      if (result.ok) await this.recordSuccess({ d, startedAt, result });
+      else await recordAttempt(this.db, d, startedAt, result, this.clock.now());
     } catch {
       // The lease expires and another round records the attempt as interrupted and sends again.
     }
     this.opts.onAttempt?.(d, result);
+  }
+
+  /** Acknowledged attempts are recorded in batches: whatever completed while the last batch was being written. */
+  private recordSuccess(item: SuccessRecord): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.successes.push({ item, done: resolve });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.successes.length) {
+      await new Promise((r) => setImmediate(r));
+      const batch = this.successes.splice(0, 200);
+      try {
+        await recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now());
+      } catch (e) {
+        if (process.env.WEBHOOK_DEBUG) console.error('recordSuccesses failed', e);
+        // The leases run out and these attempts are logged as interrupted and sent again.
+      }
+      for (const b of batch) b.done();
+    }
+    this.flushing = null;
   }
 
   /**
