@@ -226,6 +226,21 @@ describe('editor end to end', () => {
     await page.keyboard.press('Control+z');
     await page.locator('[data-testid="node-tag"]').click();
 
+    // Dragging an edge's end to another block moves it: "false" now leads to the task as well.
+    await page.getByRole('button', { name: /fit view/i }).click();
+    await page.waitForTimeout(300);
+    const updater = page.locator('.react-flow__edge[data-id="e6"] .react-flow__edgeupdater-target');
+    const ub = (await updater.boundingBox())!;
+    const tb = (await page.locator('.react-flow__node[data-id="task"] .react-flow__handle.target').boundingBox())!;
+    await page.mouse.move(ub.x + ub.width / 2, ub.y + 2); // the updater's top, clear of the block's own input handle
+    await page.mouse.down();
+    await page.mouse.move(tb.x + tb.width / 2, tb.y + tb.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.find((e) => (e as unknown as { id: string }).id === 'e6')).toMatchObject({ source: 'replied', target: 'task', handle: 'false' });
+    await page.keyboard.press('Control+z');
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.find((e) => (e as unknown as { id: string }).id === 'e6')).toMatchObject({ target: 'email' });
+    await page.locator('[data-testid="node-tag"]').click();
+
     // Delete removes the selected block (and undo brings it back).
     await page.keyboard.press('Delete');
     await poll(() => page.locator('[data-testid="node-tag"]').count()).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode } from './graph.js';
+import { reconnect, addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode } from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -95,6 +95,15 @@ describe('editing', () => {
     expect(moveNodes(d, new Map([['tag', { x: 0, y: 120 }]]))).toBe(d);
     const m = moveNodes(d, new Map([['tag', { x: 5.2, y: 6.7 }]]));
     expect(nodesOf(m).find((n) => n.id === 'tag')?.position).toEqual({ x: 5, y: 7 });
+  });
+  it('reconnects an edge under the same rules, keeping its id', () => {
+    const r = reconnect(doc0(), 'e6', { source: 'replied', handle: 'false', target: 'task' });
+    expect(r.error).toBeUndefined();
+    expect(edgesOf(r.doc).find((e) => e.id === 'e6')).toEqual({ id: 'e6', source: 'replied', target: 'task', handle: 'false' });
+    expect(reconnect(doc0(), 'e2', { source: 'tag', handle: 'next', target: 'start' }).error).toMatch(/trigger/);
+    expect(reconnect(doc0(), 'e4', { source: 'wait', handle: 'next', target: 'tag' }).error).toMatch(/cycle/);
+    // Moving an edge onto the spot it already holds is not a duplicate of itself.
+    expect(reconnect(doc0(), 'e1', { source: 'start', handle: 'next', target: 'tag' }).error).toBeUndefined();
   });
   it('renames a node and rewrites its edges', () => {
     const r = renameNode(doc0(), 'tag', 'tag_lead');

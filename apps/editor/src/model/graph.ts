@@ -196,3 +196,16 @@ export function renameNode(doc: Obj, from: string, to: string): { doc: Obj; erro
     : undefined;
   return { doc: withGraph(doc, nodes, edges) };
 }
+
+/** Moves an edge to new ends (dragging an edge's end to another block), under the same rules; the edge keeps its id. */
+export function reconnect(doc: Obj, edgeId: string, spec: EdgeSpec): { doc: Obj; error?: string } {
+  const edges = asArr(graphOf(doc).edges);
+  const index = edges.findIndex((e) => asObj(e).id === edgeId);
+  if (index < 0) return { doc, error: `No edge "${edgeId}".` };
+  const without = withGraph(doc, undefined, edges.filter((_, i) => i !== index));
+  const check = canConnect(without, spec);
+  if (!check.ok) return { doc, error: check.reason };
+  let edge: Obj = { ...asObj(edges[index]), source: spec.source, target: spec.target };
+  edge = setKey(edge, 'handle', spec.handle === 'next' && !('handle' in asObj(edges[index])) ? undefined : spec.handle);
+  return { doc: withGraph(doc, undefined, edges.map((e, i) => (i === index ? edge : e))) };
+}

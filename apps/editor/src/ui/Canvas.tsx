@@ -5,7 +5,7 @@ import {
   Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow,
   type Connection, type Edge, type FinalConnectionState, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
+import { addConnectedNode, addNode, canConnect, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
@@ -126,6 +126,22 @@ function Flow(props: CanvasProps) {
       let error: string | undefined;
       edit((d) => {
         const r = connect(d, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target });
+        error = r.error;
+        return r.doc;
+      });
+      if (error) props.notify?.(error);
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [edit],
+  );
+
+  // Dragging an edge's end to another block moves the edge (same rules as a new connection).
+  const onReconnect = useCallback(
+    (old: Edge, c: Connection) => {
+      if (!edit) return;
+      let error: string | undefined;
+      edit((d) => {
+        const r = reconnect(d, old.id, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target });
         error = r.error;
         return r.doc;
       });
@@ -281,6 +297,7 @@ function Flow(props: CanvasProps) {
         onEdgesChange={onEdgesChange}
         onSelectionChange={onSelectionChange}
         onConnect={onConnect}
+        onReconnect={readOnly ? undefined : onReconnect}
         onConnectEnd={onConnectEnd}
         onNodeDragStop={onNodeDragStop}
         isValidConnection={isValidConnection}
