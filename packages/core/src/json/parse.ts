@@ -97,8 +97,22 @@ export function createSourceText(text: string): SourceText {
 function mayHaveDuplicateKeys(text: string, keptKeys: number): boolean {
   let pairs = 0;
   for (let i = text.indexOf('":'); i !== -1; i = text.indexOf('":', i + 2)) pairs++;
-  if (pairs === keptKeys && !/"[ \t\r\n]+:/.test(text)) return false;
+  if (pairs === keptKeys && !hasSpacedColon(text)) return false;
   return countKeysInText(text) !== keptKeys;
+}
+
+/** Whether some string is followed by white space and a colon (a key written `"a" : 1`). */
+function hasSpacedColon(text: string): boolean {
+  // indexOf scans at memchr speed; a regex here cost more than the rest of the screen.
+  for (const start of ['" ', '"\n', '"\t', '"\r']) {
+    for (let i = text.indexOf(start); i !== -1; i = text.indexOf(start, i + 2)) {
+      let n = i + 1;
+      let c = text.charCodeAt(n);
+      while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++n);
+      if (c === 58) return true;
+    }
+  }
+  return false;
 }
 
 /** Counts property names in JSON text (strings followed by a colon) without a full tokenizer. */
