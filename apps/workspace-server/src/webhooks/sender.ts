@@ -29,6 +29,7 @@ export function postWebhook(target: string, body: string, headers: Record<string
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const done = (r: Omit<SendResult, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
@@ -53,7 +54,7 @@ export function postWebhook(target: string, body: string, headers: Record<string
     const mod = url.protocol === 'https:' ? https : http;
     let status: number | null = null;
     let chunks = '';
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       req.destroy();
       // A 2xx status that arrived in time acknowledges even if the body is still streaming.
       if (status !== null && status >= 200 && status < 300) done({ statusCode: status, ok: true, error: null, body: chunks });

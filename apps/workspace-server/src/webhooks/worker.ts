@@ -39,6 +39,8 @@ export class WebhookWorker {
   private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly inflight = new Set<Promise<void>>();
+  /** Outcomes being written; a slot frees when the HTTP exchange ends, the write follows behind. */
+  private readonly recording = new Set<Promise<void>>();
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
@@ -54,7 +56,7 @@ export class WebhookWorker {
     // A lease shorter than the timeout would let another round resend an attempt still in flight.
     this.leaseMs = Math.max(opts.leaseMs ?? this.timeoutMs + 5_000, this.timeoutMs + 1_000);
     this.pollMs = opts.pollMs ?? 200;
-    this.concurrency = opts.concurrency ?? 32;
+    this.concurrency = opts.concurrency ?? 64;
   }
 
   start(): void {
@@ -68,6 +70,7 @@ export class WebhookWorker {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inflight]);
+    await Promise.allSettled([...this.recording]);
   }
 
   /** A write just committed: look at the outbox now rather than at the next poll. */
@@ -139,8 +142,10 @@ export class WebhookWorker {
   async drain(): Promise<void> {
     for (let guard = 0; guard < 10_000; guard++) {
       const n = await this.pump();
-      if (this.inflight.size) await Promise.allSettled([...this.inflight]);
-      else if (n === 0) return;
+      if (this.inflight.size || this.recording.size) {
+        await Promise.allSettled([...this.inflight]);
+        await Promise.allSettled([...this.recording]);
+      } else if (n === 0) return;
     }
   }
 
@@ -157,14 +162,22 @@ export class WebhookWorker {
   private async attempt(d: ClaimedDelivery): Promise<void> {
     const startedAt = this.clock.now();
     // Signed when sent, so a retry carries a fresh t.
-    const result = await postWebhook(d.url, d.payload, this.headers(d.event_type, d.event_id, d.id, d.key, d.payload), this.timeoutMs, this.policy);
+    let result: SendResult;
     try {
-      if (result.ok) await this.recordSuccess({ d, startedAt, result });
-      else await recordAttempt(this.db, d, startedAt, result, this.clock.now());
-    } catch {
-      // The lease expires and another round records the attempt as interrupted and sends again.
+      result = await postWebhook(d.url, d.payload, this.headers(d.event_type, d.event_id, d.id, d.key, d.payload), this.timeoutMs, this.policy);
+    } catch (e) {
+      result = { statusCode: null, ok: false, error: `Could not send: ${(e as Error).message}`, body: '', latencyMs: 0 };
     }
-    this.opts.onAttempt?.(d, result);
+    const rec: Promise<void> = (async () => {
+      try {
+        if (result.ok) await this.recordSuccess({ d, startedAt, result });
+        else await recordAttempt(this.db, d, startedAt, result, this.clock.now());
+      } catch {
+        // The lease expires and another round records the attempt as interrupted and sends again.
+      }
+      this.opts.onAttempt?.(d, result);
+    })().finally(() => this.recording.delete(rec));
+    this.recording.add(rec);
   }
 
   /** Acknowledged attempts are recorded in batches: whatever completed while the last batch was being written. */

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { RETRY_DELAYS_MS, retryDelayMs } from '../src/webhooks/backoff.js';
+import { postWebhook } from '../src/webhooks/sender.js';
+import { codeWordKey, signatureHeader, verifySignature } from '../src/webhooks/signing.js';
+import { checkResolvedHost, checkWebhookUrl, classifyAddress, guardedLookup } from '../src/webhooks/ssrf.js';
+
+const strict = { allowInsecure: false };
+const insecure = { allowInsecure: true };
+
+describe('SSRF guard', () => {
+  it('classifies addresses, IPv4-mapped IPv6 included', () => {
+    expect(classifyAddress('127.0.0.1')).toBe('loopback');
+    expect(classifyAddress('::1')).toBe('loopback');
+    expect(classifyAddress('::ffff:127.0.0.1')).toBe('loopback');
+    for (const a of ['10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', 'fc00::1', 'fe80::1', '::', '::ffff:10.1.1.1']) {
+      expect(classifyAddress(a), a).toBe('private');
+    }
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) expect(classifyAddress(a), a).toBe('public');
+  });
+
+  it('checks the url form: https only unless insecure; loopback only when insecure; private never', () => {
+    expect('error' in checkWebhookUrl('https://example.com/h', strict)).toBe(false);
+    expect(checkWebhookUrl('http://example.com/h', strict)).toEqual({ error: 'url must use https://' });
+    expect('error' in checkWebhookUrl('http://127.0.0.1:9/h', insecure)).toBe(false);
+    expect('error' in checkWebhookUrl('https://127.0.0.1/h', strict)).toBe(true);
+    expect('error' in checkWebhookUrl('https://LOCALHOST/h', strict)).toBe(true);
+    expect('error' in checkWebhookUrl('https://10.0.0.8/h', insecure)).toBe(true);
+    expect('error' in checkWebhookUrl('https://user:pw@example.com/h', strict)).toBe(true);
+    expect('error' in checkWebhookUrl('not a url', strict)).toBe(true);
+  });
+
+  it('resolves names: localhost is refused unless insecure', async () => {
+    expect(await checkResolvedHost(new URL('https://localhost/'), strict)).toMatch(/loopback/);
+    expect(await checkResolvedHost(new URL('https://localhost/'), insecure)).toBeNull();
+  });
+
+  it('checks the address actually dialled, so a name cannot smuggle a refused address', async () => {
+    const lookup = guardedLookup(strict);
+    const err = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e: Error | null) => resolve(e)));
+    expect(err?.message).toMatch(/Refused: localhost resolves to/);
+    const ok = await new Promise<unknown>((resolve) => guardedLookup(insecure)('localhost', { all: true }, (_e: unknown, a: unknown) => resolve(a)));
+    expect(Array.isArray(ok)).toBe(true);
+    // End to end: http://localhost is refused at connection time without --allow-insecure-webhooks.
+    const r = await postWebhook('https://localhost:1/x', '{}', {}, 1000, strict);
+    expect(r).toMatchObject({ ok: false, statusCode: null });
+    expect(r.error).toMatch(/Refused/);
+    const literal = await postWebhook('https://169.254.169.254/latest/meta-data', '{}', {}, 1000, insecure);
+    expect(literal.error).toMatch(/Refused: 169\.254\.169\.254 is a private/);
+  });
+});
+
+describe('signing and backoff', () => {
+  it('signs t.body with HMAC-SHA256 and verifies with a 5-minute tolerance', () => {
+    const h = signatureHeader('whsec_test', 1_700_000_000, '{"a":1}');
+    expect(h).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/);
+    expect(verifySignature(h, '{"a":1}', 'whsec_test', 1_700_000_000 + 300)).toBe(true);
+    expect(verifySignature(h, '{"a":1}', 'whsec_test', 1_700_000_000 + 301)).toBe(false);
+    expect(verifySignature(h, '{"a":2}', 'whsec_test', 1_700_000_000)).toBe(false);
+    expect(codeWordKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('backs off 1, 4, 16, 64, 256 minutes, then gives up', () => {
+    expect(RETRY_DELAYS_MS.map((ms) => ms / 60_000)).toEqual([1, 4, 16, 64, 256]);
+    expect([1, 2, 3, 4, 5, 6].map(retryDelayMs)).toEqual([...RETRY_DELAYS_MS, null]);
+  });
+});
