@@ -91,13 +91,17 @@ export class WebhookWorker {
       // Claim in batches: wait for half the slots to free up rather than one query per completion.
       if (this.inflight.size > this.concurrency / 2) {
         while (this.inflight.size > this.concurrency / 2 && this.running) await Promise.race(this.inflight);
-      } else if (n === 0 && !this.nudged) {
+      } else if (n === 0 ? !this.nudged : this.inflight.size > 0) {
+        // Nothing to do, or a partial batch in flight: wait for the poll, a nudge or (then) a
+        // completion, instead of spinning claim queries that compete with the API's writes.
+        const completion = n > 0 ? Promise.race(this.inflight).then(() => undefined) : null;
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, this.pollMs);
           this.wake = () => {
             clearTimeout(t);
             resolve();
           };
+          void completion?.then(this.wake);
         });
         this.wake = null;
       }
