@@ -1,4 +1,7 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { ManualClock } from '../src/clock.js';
@@ -109,4 +112,39 @@ export async function startServer(kind: StoreKind, opts: { store?: Store; clock?
 export function expectError(r: Reply, status: number, type: string, param?: string) {
   const ok = r.status === status && r.body?.error?.type === type && typeof r.body.error.message === 'string' && (param === undefined || r.body.error.param === param);
   if (!ok) throw new Error(`expected ${status} ${type}${param ? ` param=${param}` : ''}, got ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
+const distBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `workspace-server serve --port 0 ...args` as a real process and waits for its "listening on" line. */
+export async function startServerProcess(args: string[], env: Record<string, string>): Promise<ServerProcess> {
+  if (!existsSync(distBin)) throw new Error('apps/workspace-server/dist/bin.js is missing: run `npx tsc -b apps/workspace-server` first');
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]);
+      }
+    }, 25);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code}: ${err}`));
+    });
+  });
+  return { child, base, stdout: () => out, exited };
 }

@@ -1,45 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { ADMIN_TOKEN, Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type TestServer } from './harness.js';
+import { ADMIN_TOKEN, Client, expectError, openTestStore, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
 
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
-const distBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-
-interface Proc {
-  child: ChildProcess;
-  base: string;
-  stdout: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `workspace-server serve` as a real process and waits for its "listening on" line. */
-async function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
-  if (!existsSync(distBin)) throw new Error('apps/workspace-server/dist/bin.js is missing: run `npx tsc -b apps/workspace-server` first');
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${err}`));
-    });
-  });
-  return { child, base, stdout: () => out, exited };
-}
 
 async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -102,8 +68,8 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
   });
 
   describe('two spawned server processes and the CLI', () => {
-    let p1: Proc;
-    let p2: Proc;
+    let p1: ServerProcess;
+    let p2: ServerProcess;
     const schema = uniqueSchema('proc');
     const env = () => ({
       ADMIN_TOKEN,
@@ -115,7 +81,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
       await c.query(`CREATE SCHEMA "${schema}"`);
       await c.end();
       // Started together: the migration lock keeps them from racing on one database.
-      [p1, p2] = await Promise.all([startProcess([], env()), startProcess([], env())]);
+      [p1, p2] = await Promise.all([startServerProcess([], env()), startServerProcess([], env())]);
     });
     afterAll(async () => {
       for (const p of [p1, p2]) p?.child.kill('SIGTERM');
@@ -151,7 +117,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
     });
 
     it('shuts down cleanly on SIGTERM', async () => {
-      const p = await startProcess(['--memory'], { ADMIN_TOKEN });
+      const p = await startServerProcess(['--memory'], { ADMIN_TOKEN });
       expect(p.stdout()).toContain('in-memory');
       p.child.kill('SIGTERM');
       expect(await p.exited).toBe(0);
@@ -161,7 +127,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
 
 describe('serve --memory --seed demo', () => {
   it('prints a base URL and a full_access key that work against a seeded workspace', async () => {
-    const p = await startProcess(['--memory', '--seed', 'demo'], { ADMIN_TOKEN, DATABASE_URL: '' });
+    const p = await startServerProcess(['--memory', '--seed', 'demo'], { ADMIN_TOKEN, DATABASE_URL: '' });
     try {
       await new Promise<void>((resolve) => {
         const t = setInterval(() => {

@@ -1,47 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, Client, TEST_DATABASE_URL, uniqueSchema } from './harness.js';
+import { ADMIN_TOKEN, Client, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess } from './harness.js';
 import { echoChallenge, Receiver } from './webhooks-harness.js';
 
-const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
-const distBin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
-interface Proc {
-  child: ChildProcess;
-  base: string;
-  exited: Promise<number | null>;
-}
+type Proc = ServerProcess;
 
-async function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
-  if (!existsSync(distBin)) throw new Error('apps/workspace-server/dist/bin.js is missing: run `npx tsc -b apps/workspace-server` first');
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--allow-insecure-webhooks', ...args], {
-    env: { ...process.env, ADMIN_TOKEN, WEBHOOK_TIMEOUT_MS: '4000', WEBHOOK_LEASE_MS: '5000', WEBHOOK_POLL_MS: '50', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearInterval(timer);
-        resolve(m[1]);
-      }
-    }, 25);
-    void exited.then((code) => {
-      clearInterval(timer);
-      reject(new Error(`server exited with ${code}: ${err}`));
-    });
-  });
-  return { child, base, exited };
+/** A server process with webhook timings short enough for tests, accepting loopback receivers. */
+function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
+  return startServerProcess(['--allow-insecure-webhooks', ...args], { ADMIN_TOKEN, WEBHOOK_TIMEOUT_MS: '4000', WEBHOOK_LEASE_MS: '5000', WEBHOOK_POLL_MS: '50', ...env });
 }
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
