@@ -2,10 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries, nodeHasher } from '../lib/files.js';
+import { displayPath, nodeHasher } from '../lib/files.js';
 import { readPackFile } from '../lib/packfile.js';
-import { formatPretty } from '../report/pretty.js';
-import { cliVersion } from '../lib/version.js';
+import { packFilesToRewrite, reportUnreadable } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
 
 export const spec: CommandSpec = {
@@ -59,10 +58,7 @@ export function fixPack(pack: unknown, isBase64: (s: string) => boolean): string
 }
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
-  const entries = await expandEntries(args.positionals, ctx.cwd, [], { sourceFolders: true });
-  // Source folders are not packs; build writes their output in canonical form.
-  for (const e of entries) if (e.type === 'source-folder') ctx.stderr.write(`${displayPath(e.abs, ctx.cwd)}/: skipped, a pack source folder (build writes canonical output)\n`);
-  const files = entries.filter((e) => e.type === 'file').map((e) => e.abs);
+  const files = await packFilesToRewrite(ctx, args.positionals);
   const { formatPack, isBase64, RULE_METADATA } = await import('@setup-pack/core');
   const dry = Boolean(args.values['dry-run']);
   const failed: FileReport[] = [];
@@ -80,7 +76,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     touched++;
     if (!dry) await writeFile(abs, formatPack(r.value));
   }
-  if (failed.length) ctx.stderr.write(formatPretty(failed, { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+  reportUnreadable(ctx, failed, RULE_METADATA);
   ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${touched} of ${files.length} file${files.length === 1 ? '' : 's'}\n` : `nothing to fix in ${files.length} file${files.length === 1 ? '' : 's'}\n`);
   if (failed.some((f) => f.readError)) return 2;
   return failed.length || (dry && touched) ? 1 : 0;

@@ -2,10 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries } from '../lib/files.js';
+import { displayPath } from '../lib/files.js';
 import { readPackFile } from '../lib/packfile.js';
-import { formatPretty } from '../report/pretty.js';
-import { cliVersion } from '../lib/version.js';
+import { packFilesToRewrite, reportUnreadable } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
 
 export const spec: CommandSpec = {
@@ -24,10 +23,7 @@ export const spec: CommandSpec = {
 };
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
-  const entries = await expandEntries(args.positionals, ctx.cwd, [], { sourceFolders: true });
-  // Source folders are not packs; build writes their output in canonical form.
-  for (const e of entries) if (e.type === 'source-folder') ctx.stderr.write(`${displayPath(e.abs, ctx.cwd)}/: skipped, a pack source folder (build writes canonical output)\n`);
-  const files = entries.filter((e) => e.type === 'file').map((e) => e.abs);
+  const files = await packFilesToRewrite(ctx, args.positionals);
   const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const check = Boolean(args.values.check);
   const c = ctx.colors('stdout');
@@ -49,7 +45,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       ctx.stdout.write(`${path}: formatted\n`);
     }
   }
-  if (failed.length) ctx.stderr.write(formatPretty(failed, { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+  reportUnreadable(ctx, failed, RULE_METADATA);
   if (check && changed) ctx.stdout.write(`${changed} of ${files.length} file${files.length === 1 ? '' : 's'} not formatted; run 'setup-pack fmt' on them.\n`);
   else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${files.length} file${files.length === 1 ? '' : 's'} already formatted\n`));
   if (failed.some((f) => f.readError)) return 2;
