@@ -40,6 +40,8 @@ export interface GraphModel {
   readonly g: Graph;
   /** Connected edges (not into triggers) by source id, in document order. */
   outEdges: Map<string, ModelEdge[]>;
+  /** Some node has no usable id (it failed the schema), so an edge naming an unknown id may mean it. */
+  hasIdlessNodes: boolean;
   /** Some node failed its schema, so whole-graph conclusions (no trigger...) are unsafe. */
   hasBrokenNodes: boolean;
   handlesOf(node: ModelNode): string[] | undefined;
@@ -48,14 +50,16 @@ export interface GraphModel {
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: string) => boolean): GraphModel | undefined {
-  if (!isObj(graph) || !Array.isArray(graph.nodes) || isBroken(`${pointer}/nodes`) && !Array.isArray(graph.nodes)) return undefined;
+  if (!isObj(graph) || !Array.isArray(graph.nodes)) return undefined;
   const nodes: ModelNode[] = [];
   const byId = new Map<string, ModelNode>();
   let hasBrokenNodes = false;
+  let hasIdlessNodes = false;
   graph.nodes.forEach((n, i) => {
     const np = `${pointer}/nodes/${i}`;
     if (!isObj(n) || typeof n.id !== 'string' || n.id === '') {
       hasBrokenNodes = true;
+      hasIdlessNodes = true;
       return;
     }
     const broken = isBroken(np);
@@ -104,6 +108,7 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: s
       return graph;
     },
     hasBrokenNodes,
+    hasIdlessNodes,
     handlesOf: (node) => (node.broken ? undefined : outputHandles(node.kind, node.config)),
   };
 }

@@ -3,7 +3,7 @@
 // count says there are some.
 import { parse, parseTree, visit, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../diagnostics.js';
-import { escapeToken, parsePointer, toPointer } from './pointer.js';
+import { parsePointer, toPointer } from './pointer.js';
 
 /** Deeper documents are refused: no pack needs them and recursive tools overflow on them. */
 export const MAX_DEPTH = 512;
@@ -352,4 +352,3 @@ export function tooDeep(path: (string | number)[]): Diagnostic {
   };
 }
 
-export { escapeToken };

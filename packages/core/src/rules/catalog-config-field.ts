@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
 import { NODE_CATALOG, type ConfigField } from '../catalog/nodes.js';
-import { isObj, objects, named } from './util.js';
+import { isObj } from './util.js';
 
 function fits(field: ConfigField, v: unknown): boolean {
   switch (field.type) {

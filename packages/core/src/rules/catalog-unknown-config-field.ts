@@ -1,7 +1,7 @@
 import { defineRule } from './rule.js';
 import { NODE_CATALOG } from '../catalog/nodes.js';
 import { escapeToken } from '../json/pointer.js';
-import { isObj, objects, named } from './util.js';
+import { isObj } from './util.js';
 
 export default defineRule({
   meta: { code: 'catalog/unknown-config-field', severity: 'info', description: 'A config field our catalog does not know (kept as it is; editors show it as raw JSON).' },

@@ -6,11 +6,10 @@ export default defineRule({
     for (const a of ctx.automations()) {
       const g = a.graph;
       if (!g) continue;
-      // Nodes without a usable id failed the schema; their edges would only echo that error.
-      const unsure = g.hasBrokenNodes && g.nodes.length < (a.document as { graph: { nodes: unknown[] } }).graph.nodes.length;
       for (const e of g.edges) {
         for (const end of ['source', 'target'] as const) {
-          if (g.byId.has(e[end]) || unsure) continue;
+          // Nodes without a usable id failed the schema; their edges would only echo that error.
+          if (g.byId.has(e[end]) || g.hasIdlessNodes) continue;
           const near = [...g.byId.keys()].find((id) => id.toLowerCase() === e[end].toLowerCase());
           ctx.report({ pointer: `${e.pointer}/${end}`, message: `Edge "${e.id}" ${end === 'source' ? 'leaves' : 'enters'} node "${e[end]}", but the graph has no node with that id.`, ...(near ? { hint: `Did you mean "${near}"?` } : {}) });
         }
