@@ -39,6 +39,23 @@ const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, mess
 for (const [, schema] of entries) ajv.addSchema(schema);
 const exportName = (name) => name.replace(/-(.)/g, (_, c) => c.toUpperCase());
 let code = (standaloneCode.default ?? standaloneCode)(ajv, Object.fromEntries(entries.map(([name, schema]) => [exportName(name), schema.$id])));
+// minLength/maxLength count code points, so ajv calls its ucs2length helper, a loop over every
+// character (a third of schema validation on a pack at every limit: 20,000-character template
+// bodies). A string has at most as many code points as UTF-16 units and at least half as many, so
+// most comparisons are settled by .length alone; the helper only runs when they are not.
+{
+  const m = /const (func\d+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/.exec(code);
+  if (m) {
+    const fn = m[1];
+    let rewritten = 0;
+    code = code.replace(new RegExp(`${fn}\\((\\w+)\\) ([<>]) (\\d+)`, 'g'), (_, v, op, n) => {
+      rewritten++;
+      return op === '>' ? `(${v}.length > ${n} && ${fn}(${v}) > ${n})` : `(${v}.length < ${2 * Number(n)} && ${fn}(${v}) < ${n})`;
+    });
+    const calls = code.split(`${fn}(`).length - 1;
+    if (calls !== rewritten) throw new Error(`embed-schemas: ${calls - rewritten} ucs2length call(s) of an unexpected shape; update the rewrite`);
+  }
+}
 // ajv's standalone output calls require() for its runtime helpers even in ESM mode; turn each into an import.
 const imports = new Map();
 code = code.replace(/require\("([^"]+)"\)/g, (_, mod) => {

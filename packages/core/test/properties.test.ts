@@ -63,6 +63,23 @@ describe('properties', () => {
     fc.assert(fc.property(fc.string({ maxLength: 200 }), (s) => void validatePack(s)), { numRuns: 300 });
   });
 
+  it('duplicate keys are reported exactly when the text repeats a name, whatever the spacing and string contents', () => {
+    const ws = fc.constantFrom('', ' ', '\t', '\n ', '\r\n');
+    // Values that hold quote-colon pairs, spaced or not, to upset counting shortcuts.
+    const value = fc.oneof(fc.constantFrom('a": 1', 'x" : y', '":', '\\":', 'https://x', ' : '), fc.integer(), fc.jsonValue({ maxDepth: 1 }));
+    const member = fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e:', 'f"'), ws, ws, value);
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 6 }), fc.array(member, { maxLength: 4 }), (outer, inner) => {
+        const obj = (ms: typeof outer) => `{${ms.map(([k, w1, w2, v]) => `${JSON.stringify(k)}${w1}:${w2}${JSON.stringify(v)}`).join(',')}}`;
+        const text = `{"pack": ${obj(outer)}, "inner": [${obj(inner)}]}`;
+        const repeats = (ms: typeof outer) => new Set(ms.map((m) => m[0])).size !== ms.length;
+        const found = validatePack(text).diagnostics.filter((d) => d.code === 'json/duplicate-key').length > 0;
+        expect(found).toBe(repeats(outer) || repeats(inner));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('mutations of valid packs never throw, and every pointer resolves inside the document', () => {
     fc.assert(
       fc.property(fc.constantFrom(0, 1), fc.array(mutation, { minLength: 1, maxLength: 4 }), (which, muts) => {

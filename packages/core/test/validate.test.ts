@@ -21,6 +21,16 @@ describe('validatePack', () => {
     expect(fromObject.pointer).toBe('/name');
   });
 
+  it('counts lengths in code points, as JSON Schema does', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const lengthCodes = (name: string) => validatePack({ ...pack, name }).diagnostics.map((d) => d.code);
+    expect(lengthCodes('🏠'.repeat(160))).toEqual([]); // 320 UTF-16 units, 160 characters
+    expect(lengthCodes('🏠'.repeat(161))).toEqual(['schema/too-long']);
+    expect(lengthCodes('a'.repeat(161))).toEqual(['schema/too-long']);
+    expect(lengthCodes('🏠')).toEqual([]);
+    expect(lengthCodes('')).toEqual(['schema/too-short']);
+  });
+
   it('places an unknown field on its name', () => {
     const text = '{\n  "format": "service.setup-pack",\n  "schemaVersion": 2,\n  "packId": "6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12",\n  "name": "x",\n  "version": "1",\n  "colour": 1\n}';
     const [d] = validatePack(text).diagnostics;
