@@ -139,6 +139,46 @@ describe('editor end to end', () => {
     await context.close();
   });
 
+  it('drags a block: the pack hears of it once, on drop (one undo step, position saved, then autosaved)', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('[data-testid="node-task"]').waitFor();
+    type Win = { __editor: { pack: { automations: { document: { graph: { nodes: { id: string; position?: { x: number; y: number } }[] } } }[] }; getState(): { history: { past: unknown[] } }; dirty: boolean } };
+    const state = () => page.evaluate(() => {
+      const ed = (window as unknown as Win).__editor;
+      return { steps: ed.getState().history.past.length, pos: ed.pack.automations[0]!.document.graph.nodes.find((n) => n.id === 'task')!.position };
+    });
+    const start = await state();
+    const zoom = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a);
+    const b = (await page.locator('.react-flow__node[data-id="task"] .label').boundingBox())!;
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2 + 60, b.y + b.height / 2 + 40, { steps: 10 });
+    await page.mouse.move(b.x + b.width / 2 + 120, b.y + b.height / 2 + 80, { steps: 10 });
+    // Mid-drag the block has moved on screen, but the pack and the history have not changed.
+    await poll(async () => (await page.locator('.react-flow__node[data-id="task"] .label').boundingBox())!.x - b.x).toBeGreaterThan(100);
+    const during = await state();
+    expect(during.steps).toBe(start.steps);
+    expect(during.pos).toEqual(start.pos);
+    expect(await page.evaluate(() => (window as unknown as Win).__editor.dirty)).toBe(false);
+    await page.mouse.up();
+    await poll(async () => (await state()).steps).toBe(start.steps + 1);
+    const after = await state();
+    // Saved where it was dropped: the position the canvas shows (React Flow's translate), rounded.
+    const shown = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__node[data-id="task"]')!).transform));
+    expect(after.pos).toEqual({ x: Math.round(shown.e), y: Math.round(shown.f) });
+    expect(after.pos!.x - start.pos!.x).toBeGreaterThan(80 / zoom);
+    expect(after.pos!.y - start.pos!.y).toBeGreaterThan(50 / zoom);
+    await poll(() => page.getByTestId('draft-state').textContent()).toMatch(/draft kept/); // autosaved after the drop
+    // One undo takes the whole drag back.
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    await poll(async () => (await state()).pos).toEqual(start.pos);
+    expect((await state()).steps).toBe(start.steps);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('adds a connected block when a connection is dropped on empty canvas, and moves between blocks with the keyboard', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');

@@ -76,6 +76,20 @@ describe('references kept in step', () => {
     const after = updateNode(d, 'wait', (n) => ({ ...n, config: { duration: 2, unit: 'days' } }));
     expect(syncReferences(d, after).references).toBe(d.references);
   });
+  it('settles a move (configs untouched) without rescanning, and still syncs when only a kind changes', () => {
+    let pack = starter();
+    pack = updateDocument(pack, 0, (d) => addNode(d, 'action.add_tag', { x: 0, y: 0 }).doc);
+    pack = setNodeConfigAndSync(pack, 0, 'add_tag', { tag_id: 'tag-vip' });
+    const d = documentOf(pack, 0);
+    const moved = moveNodes(d, new Map([['add_tag', { x: 40, y: 80 }]]));
+    expect(syncReferences(d, moved)).toBe(moved);
+    // Same config object under another kind: the ids it writes may differ, so references are re-derived.
+    const rekinded = updateNode(d, 'add_tag', (n) => ({ ...n, kind: 'action.add_note' }));
+    const synced = syncReferences(d, rekinded);
+    expect((synced.references as Obj[]).map((r) => `${r.type}:${r.id}`)).toContain('tag:tag-vip'); // still written as a string: kept
+    const removed = syncReferences(d, updateNode(d, 'add_tag', (n) => ({ ...n, config: {} })));
+    expect((removed.references as Obj[]).map((r) => `${r.type}:${r.id}`)).not.toContain('tag:tag-vip');
+  });
 });
 
 describe('tidy-up', () => {

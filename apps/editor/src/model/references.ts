@@ -27,8 +27,16 @@ function allStrings(doc: Obj): Set<string> {
   return s;
 }
 
+/** True when both graphs have the same node kinds and config objects, in order (a move, a
+ * rename of nothing config-related, an edge edit): the ids configs write cannot have changed. */
+function sameConfigs(before: Obj, after: Obj): boolean {
+  const a = nodesOf(before);
+  const b = nodesOf(after);
+  return a.length === b.length && a.every((n, i) => n.config === b[i]!.config && n.kind === b[i]!.kind);
+}
+
 export function syncReferences(before: Obj, after: Obj): Obj {
-  if (before === after) return after;
+  if (before === after || sameConfigs(before, after)) return after;
   const oldTyped = typedRefsWritten(before);
   const newTyped = typedRefsWritten(after);
   const oldStrings = allStrings(before);

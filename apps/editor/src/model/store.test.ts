@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { EditorStore } from './store.js';
 import { serializePack } from './serialize.js';
 import { editGraph } from './actions.js';
-import { addNode } from './graph.js';
+import { addNode, moveNodes, nodesOf } from './graph.js';
+import { documentOf } from './pack.js';
 import type { PackValue } from './pack.js';
 
 const text = readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8');
@@ -35,6 +36,23 @@ describe('EditorStore', () => {
     expect(store.pack.name).toBe('Buy');
     store.undo();
     expect(store.pack.name).toBe('Buyer Lead Starter');
+  });
+  it('commits a drag of several blocks as one undo step, with the positions written into the pack', () => {
+    // What the canvas does on drag stop (its only commit for a drag): one moveNodes over every dragged block.
+    const store = new EditorStore();
+    store.open(JSON.parse(text) as PackValue, 'starter.json', text);
+    const before = store.pack;
+    const ids = nodesOf(documentOf(before, 0)).slice(0, 3).map((n) => String(n.id));
+    store.commit((p) => editGraph(p, 0, (d) => moveNodes(d, new Map(ids.map((id, i) => [id, { x: 1000 + i * 10.4, y: 2000 }])))));
+    expect(store.getState().history.past).toHaveLength(1);
+    const moved = new Map(nodesOf(documentOf(store.pack, 0)).map((n) => [n.id, n.position]));
+    expect(ids.map((id) => moved.get(id))).toEqual([{ x: 1000, y: 2000 }, { x: 1010, y: 2000 }, { x: 1021, y: 2000 }]);
+    expect(documentOf(store.pack, 0).references).toBe(documentOf(before, 0).references);
+    // A drag that ends where it started changes nothing and records nothing.
+    store.commit((p) => editGraph(p, 0, (d) => moveNodes(d, new Map([[ids[0]!, { x: 1000, y: 2000 }]]))));
+    expect(store.getState().history.past).toHaveLength(1);
+    store.undo();
+    expect(store.pack).toBe(before);
   });
   it('a restored dirty draft stays dirty', () => {
     const store = new EditorStore();

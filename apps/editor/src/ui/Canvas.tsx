@@ -2,8 +2,8 @@
 // goes through `edit` (one undoable step); dragging is local until the drag ends.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, useEdgesState, useNodesState, useReactFlow,
-  type Connection, type Edge, type FinalConnectionState, type OnSelectionChangeParams,
+  Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
+  type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
 import { addConnectedNode, addNode, canConnect, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
@@ -11,7 +11,7 @@ import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
 import { nodeTypes, type BlockNodeType } from './BlockNode.js';
-import { buildEdges, buildNodes, type DiffMark, type NodeCache } from './flow.js';
+import { buildEdges, buildNodes, sameItems, type DiffMark, type NodeCache } from './flow.js';
 import { Palette } from './Palette.js';
 
 export interface CanvasProps {
@@ -40,6 +40,13 @@ function sameEdge(a: Edge, b: Edge): boolean {
   return a.source === b.source && a.target === b.target && a.sourceHandle === b.sourceHandle && a.label === b.label && JSON.stringify(a.style) === JSON.stringify(b.style);
 }
 
+const groupColor = (n: Node) => {
+  const group = (n.data as { group?: string }).group;
+  return group === 'trigger' ? '#16a34a' : group === 'control' ? '#9333ea' : '#2563eb';
+};
+const fitViewOptions = { padding: 0.2, maxZoom: 1.2 };
+const multiSelectionKeyCode = ['Meta', 'Control'];
+
 // Shared by every canvas, so blocks copied in one automation paste into another.
 let clipboard: Clipboard | undefined;
 
@@ -49,8 +56,15 @@ function Flow(props: CanvasProps) {
   const { doc, automation, findings, diff, edgeDiff, edit } = props;
   const readOnly = !edit;
   const flow = useReactFlow();
-  const [nodes, setNodes, onNodesChange] = useNodesState<BlockNodeType>(buildNodes(doc, automation, findings, diff));
-  const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>(buildEdges(doc, automation, findings, edgeDiff));
+  // Built once, on mount (lazily: React would evaluate an eager argument on every render, i.e. on
+  // every pointer move of a drag); later pack states are merged in by the effect below.
+  const nodeCache = useRef<NodeCache>(new WeakMap());
+  const [nodes, setNodes] = useState<BlockNodeType[]>(() => buildNodes(doc, automation, findings, diff, nodeCache.current));
+  const [edges, setEdges] = useState<Edge[]>(() => buildEdges(doc, automation, findings, edgeDiff));
+  // Drag positions, selection and measurements live in this state (React Flow's changes); the
+  // pack only hears of a move when the drag ends (onNodeDragStop: one undoable step).
+  const onNodesChange = useCallback((changes: NodeChange<BlockNodeType>[]) => setNodes((nds) => applyNodeChanges(changes, nds)), []);
+  const onEdgesChange = useCallback((changes: EdgeChange<Edge>[]) => setEdges((eds) => applyEdgeChanges(changes, eds)), []);
   const [palette, setPalette] = useState<{ at: XY; from?: { source: string; handle: string } } | null>(null);
   const pendingSelect = useRef<string[] | null>(null);
   const docRef = useRef(doc);
@@ -64,7 +78,6 @@ function Flow(props: CanvasProps) {
   // Rebuild from the pack whenever it (or its findings) change, keeping selection and
   // measurements, and reusing unchanged nodes so only edited blocks re-render.
   const builtFrom = useRef({ doc, findings, diff, edgeDiff });
-  const nodeCache = useRef<NodeCache>(new WeakMap());
   useEffect(() => {
     const from = builtFrom.current;
     if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && !pendingSelect.current) return; // the initial state already is this
@@ -74,21 +87,21 @@ function Flow(props: CanvasProps) {
     pendingSelect.current = null;
     setNodes((prev) => {
       const byId = new Map(prev.map((n) => [n.id, n]));
-      return built.map((n) => {
+      return sameItems(prev, built.map((n) => {
         const p = byId.get(n.id);
         const selected = select ? select.has(n.id) : p?.selected;
         if (p && sameNode(p, n) && !!p.selected === !!selected) return p;
         return { ...n, selected, measured: p?.measured };
-      });
+      }));
     });
     setEdges((prev) => {
       const byId = new Map(prev.map((e) => [e.id, e]));
-      return buildEdges(doc, automation, findings, edgeDiff).map((e) => {
+      return sameItems(prev, buildEdges(doc, automation, findings, edgeDiff).map((e) => {
         const p = byId.get(e.id);
         const selected = !select && !!p?.selected;
         if (p && sameEdge(p, e) && !!p.selected === selected) return p;
         return selected ? { ...e, selected } : e;
-      });
+      }));
     });
   }, [doc, automation, findings, diff, edgeDiff, setNodes, setEdges]);
 
@@ -305,15 +318,15 @@ function Flow(props: CanvasProps) {
         nodesConnectable={!readOnly}
         deleteKeyCode={null}
         selectionKeyCode="Shift"
-        multiSelectionKeyCode={['Meta', 'Control']}
+        multiSelectionKeyCode={multiSelectionKeyCode}
         fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1.2 }}
+        fitViewOptions={fitViewOptions}
         minZoom={0.1}
         onlyRenderVisibleElements={nodes.length > 120}
         aria-label="Automation canvas"
       >
         <Background gap={20} />
-        <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={(n) => (n.data as { group?: string }).group === 'trigger' ? '#16a34a' : (n.data as { group?: string }).group === 'control' ? '#9333ea' : '#2563eb'} />
+        <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={groupColor} />
         <Controls />
         {!readOnly && (
           <Panel position="top-left">

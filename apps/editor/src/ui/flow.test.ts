@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { buildEdges, buildNodes } from './flow.js';
+import { buildEdges, buildNodes, sameItems } from './flow.js';
 import { indexFindings } from '../model/findings.js';
 import { documentOf, updateDocument, type PackValue } from '../model/pack.js';
 import { updateNode, withGraph, edgesOf } from '../model/graph.js';
@@ -32,5 +32,17 @@ describe('canvas model', () => {
     const tag = buildNodes(documentOf(p, 0), 0, findings).find((n) => n.id === 'tag')!;
     expect(tag.data.warnings).toBe(1);
     expect(tag.position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
+  });
+  it('keeps the previous array when a rebuild yields the same objects (no store update for nothing)', () => {
+    const a = { id: 'a' };
+    const b = { id: 'b' };
+    const prev = [a, b];
+    expect(sameItems(prev, [a, b])).toBe(prev);
+    const reordered = [b, a];
+    expect(sameItems(prev, reordered)).toBe(reordered);
+    const changed = [a, { id: 'b' }];
+    expect(sameItems(prev, changed)).toBe(changed);
+    const shorter = [a];
+    expect(sameItems(prev, shorter)).toBe(shorter);
   });
 });

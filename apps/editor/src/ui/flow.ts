@@ -81,3 +81,10 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
     };
   });
 }
+
+/** `prev` itself when `next` holds the same objects in the same order: no new array, so React
+ * Flow's store is not updated (and its 600-odd subscribers not re-checked) for nothing, e.g.
+ * when a drag's end writes the positions the canvas already shows. */
+export function sameItems<T>(prev: T[], next: T[]): T[] {
+  return prev.length === next.length && next.every((x, i) => x === prev[i]) ? prev : next;
+}
