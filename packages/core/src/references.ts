@@ -26,9 +26,9 @@ export function packKeysByReferenceType(pack: Partial<Pack> | Record<string, unk
     if (!s) map.set(t, (s = new Set()));
     s.add(k);
   };
-  for (const r of arr(p.resources)) {
-    for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) if (r.kind === kind) add(t as ReferenceType, r.key);
-  }
+  const typesOfKind = new Map<unknown, ReferenceType[]>();
+  for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) typesOfKind.set(kind, [...(typesOfKind.get(kind) ?? []), t as ReferenceType]);
+  for (const r of arr(p.resources)) for (const t of typesOfKind.get(r.kind) ?? []) add(t, r.key);
   for (const t of arr(p.messageTemplates)) add('email_template', t.key);
   for (const s of arr(p.smartLists)) add('smart_list', s.key);
   for (const a of arr(p.automations)) add('automation', a.key);
@@ -49,4 +49,14 @@ export function stringsInConfig(config: unknown, out: Set<string> = new Set()): 
     else if (isObj(v)) for (const k of Object.keys(v)) stack.push(v[k]);
   }
   return out;
+}
+
+/**
+ * Removes from `wanted` every string `value` holds, at any depth; stops walking as soon as
+ * nothing is left to find.
+ */
+export function removeWrittenStrings(value: unknown, wanted: Set<string>): void {
+  if (typeof value === 'string') wanted.delete(value);
+  else if (Array.isArray(value)) for (let i = 0; i < value.length && wanted.size > 0; i++) removeWrittenStrings(value[i], wanted);
+  else if (isObj(value)) for (const k in value) if (wanted.size > 0 && Object.prototype.hasOwnProperty.call(value, k)) removeWrittenStrings(value[k], wanted);
 }

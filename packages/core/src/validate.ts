@@ -4,7 +4,7 @@ import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.j
 import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
 import type { AutomationRef, ItemRef, RuleContext } from './rules/rule.js';
-import { buildGraphModel } from './graph/model.js';
+import { buildGraphModel, NodeIdTable } from './graph/model.js';
 import { portableHasher, type Base64Hasher } from './hash.js';
 import type { Pack } from './types.js';
 
@@ -112,9 +112,10 @@ function runRules(pack: Record<string, unknown>, brokenPaths: string[], options:
     isBroken,
     automations(): AutomationRef[] {
       if (!automationCache) {
+        const ids = new NodeIdTable(); // one id map for every graph of the pack
         automationCache = items('automations').map((a) => {
           const document = isObj(a.value.document) ? a.value.document : undefined;
-          const graph = document ? buildGraphModel(document.graph, `${a.pointer}/document/graph`, isBroken) : undefined;
+          const graph = document ? buildGraphModel(document.graph, `${a.pointer}/document/graph`, brokenPaths.length > 0 ? isBroken : undefined, ids) : undefined;
           return { ...a, document, graph };
         });
       }

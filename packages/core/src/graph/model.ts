@@ -1,159 +1,321 @@
-// A checked view of one automation graph, built once per validation and shared by the graph
-// rules. Nodes or edges that failed their schema are kept out of kind-based checks, so one
-// root cause gives one error.
+// A checked view of one automation graph, built once per validation in a single pass over its
+// nodes and edges and shared by the graph rules. Nodes or edges that failed their schema are kept
+// out of kind-based checks, so one root cause gives one error.
+//
+// Nodes and edges are numbers: a node's number is its place among the nodes that have a usable id
+// (document order), an edge's its place among the edges with string ends. Per-graph facts sit in
+// typed arrays and the outgoing edges of every node in one compressed list, so a pack at every
+// limit (20,000 nodes and edges) costs a few hundred kilobytes instead of an object per node and
+// edge: the validator runs right after JSON.parse has filled the young generation, and every
+// allocation that tips it over costs a copy of the whole parsed pack (docs/benchmarks.md).
+//
+// The rules walk this adjacency rather than a @dagrejs/graphlib Graph, which cost more to build
+// for a pack at every limit than parsing the pack. The graphlib view is still offered, built on
+// first use (`g`), and the tests check the model's cycle and reachability answers against
+// graphlib's algorithms.
 import { Graph } from '@dagrejs/graphlib';
-import { NODE_CATALOG, outputHandles } from '../catalog/nodes.js';
+import { NODE_CATALOG, declaredOutcomes } from '../catalog/nodes.js';
 import type { NodeGroup } from '../types.js';
 
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export interface ModelNode {
-  id: string;
-  kind: string;
-  group?: NodeGroup;
-  config: unknown;
-  pointer: string;
-  /** The node failed its schema (e.g. unknown kind): kind-based checks skip it. */
-  broken: boolean;
-  /** First node with this id (later duplicates are reported and ignored). */
-  duplicate: boolean;
-}
+const BROKEN = 1; // the node failed its schema (e.g. unknown kind): kind-based checks skip it
+const DUPLICATE = 2; // an earlier node has the same id; edges resolve to the first
+const GROUPS: readonly (NodeGroup | undefined)[] = [undefined, 'trigger', 'action', 'control'];
+const GROUP_CODE: Record<NodeGroup, number> = { trigger: 1, action: 2, control: 3 };
+const GROUP_SHIFT = 2;
 
-export interface ModelEdge {
-  id: string;
-  source: string;
-  target: string;
-  handle: string;
-  explicitHandle: boolean;
-  pointer: string;
-  /** Both ends exist. */
-  connected: boolean;
-  /** Enters a trigger (an error of its own; kept out of the graph so it does not also show as a cycle). */
-  intoTrigger: boolean;
-}
-
-export interface GraphModel {
-  pointer: string;
-  nodes: ModelNode[];
-  byId: Map<string, ModelNode>;
-  edges: ModelEdge[];
-  /** graphlib digraph of the connected edges (parallel edges collapse), built on first use. */
-  readonly g: Graph;
-  /** Connected edges (not into triggers) by source id, in document order. */
-  outEdges: Map<string, ModelEdge[]>;
+export class GraphModel {
+  /** Nodes with a usable id: how many, and each one's place in the document's nodes array. */
+  readonly nodeCount: number;
+  private readonly nodeIndex: Int32Array;
+  private readonly nodeBits: Uint8Array;
+  /** Edges with string ends: how many, each one's place in the edges array, and their end nodes. */
+  readonly edgeCount: number;
+  private readonly edgeIndex: Int32Array;
+  private readonly edgeFrom: Int32Array;
+  private readonly edgeTo: Int32Array;
+  /** Edges by source node: node n's are outList[outStart[n] .. outStart[n + 1]), document order. */
+  readonly outStart: Int32Array;
+  readonly outList: Int32Array;
+  /** For a duplicate node, the first node with its id (itself otherwise). */
+  private readonly firstNode: Int32Array;
   /** Some node has no usable id (it failed the schema), so an edge naming an unknown id may mean it. */
-  hasIdlessNodes: boolean;
+  readonly hasIdlessNodes: boolean = false;
   /** Some node failed its schema, so whole-graph conclusions (no trigger...) are unsafe. */
-  hasBrokenNodes: boolean;
-  handlesOf(node: ModelNode): string[] | undefined;
-}
+  readonly hasBrokenNodes: boolean = false;
+  /** Some edge names a node that does not exist. */
+  readonly hasDanglingEdges: boolean = false;
+  /** Some node with an id is of a trigger kind. */
+  readonly hasTrigger: boolean = false;
+  private graphlib?: Graph;
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  constructor(
+    readonly pointer: string,
+    private readonly rawNodes: readonly unknown[],
+    private readonly rawEdges: readonly unknown[],
+    isBroken: ((pointer: string) => boolean) | undefined,
+    ids: NodeIdTable = new NodeIdTable(),
+  ) {
+    // Typed arrays sized to the document's arrays, filled in one pass: no per-node objects.
+    const nodeIndex = new Int32Array(rawNodes.length);
+    const bits = new Uint8Array(rawNodes.length);
+    const firstNode = new Int32Array(rawNodes.length);
+    const base = ids.next;
+    let count = 0;
+    let idless = false;
+    let broken = false;
+    let trigger = false;
+    for (let i = 0; i < rawNodes.length; i++) {
+      const n = rawNodes[i];
+      if (!isObj(n) || typeof n.id !== 'string' || n.id === '') {
+        idless = true;
+        continue;
+      }
+      const group = typeof n.kind === 'string' ? NODE_CATALOG.get(n.kind)?.group : undefined;
+      let b = group ? GROUP_CODE[group] << GROUP_SHIFT : 0;
+      if (isBroken !== undefined && isBroken(`${pointer}/nodes/${i}`)) b |= BROKEN;
+      const first = ids.find(n.id, base);
+      if (first >= 0) b |= DUPLICATE;
+      else ids.map.set(n.id, base + count);
+      firstNode[count] = first >= 0 ? first : count;
+      if (b & BROKEN) broken = true;
+      if (group === 'trigger') trigger = true;
+      nodeIndex[count] = i;
+      bits[count] = b;
+      count++;
+    }
+    this.nodeCount = count;
+    ids.next = base + count;
+    this.firstNode = firstNode;
+    this.nodeIndex = nodeIndex;
+    this.nodeBits = bits;
+    const edgeIndex = new Int32Array(rawEdges.length);
+    const from = new Int32Array(rawEdges.length);
+    const to = new Int32Array(rawEdges.length);
+    const outStart = new Int32Array(count + 1);
+    let edges = 0;
+    let dangling = false;
+    for (let i = 0; i < rawEdges.length; i++) {
+      const e = rawEdges[i];
+      if (!isObj(e) || typeof e.source !== 'string' || typeof e.target !== 'string') continue;
+      const f = ids.find(e.source, base);
+      const t = ids.find(e.target, base);
+      if (f < 0 || t < 0) dangling = true;
+      if (f >= 0) outStart[f + 1]++;
+      edgeIndex[edges] = i;
+      from[edges] = f;
+      to[edges] = t;
+      edges++;
+    }
+    this.edgeCount = edges;
+    this.edgeIndex = edgeIndex;
+    this.edgeFrom = from;
+    this.edgeTo = to;
+    for (let n = 0; n < count; n++) outStart[n + 1] += outStart[n];
+    this.outStart = outStart;
+    this.outList = new Int32Array(outStart[count]);
+    const fill = outStart.slice(0, count);
+    for (let e = 0; e < edges; e++) if (from[e] >= 0) this.outList[fill[from[e]]++] = e;
+    this.hasIdlessNodes = idless;
+    this.hasBrokenNodes = idless || broken;
+    this.hasDanglingEdges = dangling;
+    this.hasTrigger = trigger;
+  }
 
-export function buildGraphModel(graph: unknown, pointer: string, isBroken: (p: string) => boolean): GraphModel | undefined {
-  if (!isObj(graph) || !Array.isArray(graph.nodes)) return undefined;
-  const nodes: ModelNode[] = [];
-  const byId = new Map<string, ModelNode>();
-  let hasBrokenNodes = false;
-  let hasIdlessNodes = false;
-  graph.nodes.forEach((n, i) => {
-    const np = `${pointer}/nodes/${i}`;
-    if (!isObj(n) || typeof n.id !== 'string' || n.id === '') {
-      hasBrokenNodes = true;
-      hasIdlessNodes = true;
-      return;
+  private node(n: number): Obj {
+    return this.rawNodes[this.nodeIndex[n]] as Obj;
+  }
+  private edge(e: number): Obj {
+    return this.rawEdges[this.edgeIndex[e]] as Obj;
+  }
+  id(n: number): string {
+    return this.node(n).id as string;
+  }
+  kind(n: number): string {
+    const k = this.node(n).kind;
+    return typeof k === 'string' ? k : '';
+  }
+  config(n: number): unknown {
+    return this.node(n).config;
+  }
+  group(n: number): NodeGroup | undefined {
+    return GROUPS[this.nodeBits[n] >> GROUP_SHIFT];
+  }
+  isBroken(n: number): boolean {
+    return (this.nodeBits[n] & BROKEN) !== 0;
+  }
+  isDuplicate(n: number): boolean {
+    return (this.nodeBits[n] & DUPLICATE) !== 0;
+  }
+  /** The first node with n's id: n itself unless n is a duplicate. */
+  first(n: number): number {
+    return this.firstNode[n];
+  }
+  nodePointer(n: number): string {
+    return `${this.pointer}/nodes/${this.nodeIndex[n]}`;
+  }
+  /**
+   * Output handles of the node: the catalog's, or for control.ai_branch the outcomes its config
+   * declares. Undefined when they cannot be known (broken node, no readable outcomes).
+   */
+  handles(n: number): readonly string[] | undefined {
+    if (this.isBroken(n)) return undefined;
+    const info = NODE_CATALOG.get(this.kind(n));
+    if (!info) return undefined;
+    return info.outputs === 'dynamic' ? declaredOutcomes(this.config(n)) : info.outputs;
+  }
+
+  edgeId(e: number): string {
+    const id = this.edge(e).id;
+    return typeof id === 'string' ? id : '';
+  }
+  source(e: number): string {
+    return this.edge(e).source as string;
+  }
+  target(e: number): string {
+    return this.edge(e).target as string;
+  }
+  /** The edge's handle; "next" when it names none. */
+  handle(e: number): string {
+    const h = this.edge(e).handle;
+    return typeof h === 'string' ? h : 'next';
+  }
+  explicitHandle(e: number): boolean {
+    return typeof this.edge(e).handle === 'string';
+  }
+  /** The node the edge leaves (the first with its id), or -1 when no node has it. */
+  from(e: number): number {
+    return this.edgeFrom[e];
+  }
+  /** The node the edge enters, or -1 when no node has it. */
+  to(e: number): number {
+    return this.edgeTo[e];
+  }
+  edgePointer(e: number): string {
+    return `${this.pointer}/edges/${this.edgeIndex[e]}`;
+  }
+  /** Enters a (schema-valid) trigger: an error of its own, kept out of the flow so it does not also show as a cycle. */
+  intoTrigger(e: number): boolean {
+    const t = this.edgeTo[e];
+    return t >= 0 && this.group(t) === 'trigger' && !this.isBroken(t);
+  }
+  /** Takes part in the flow: both ends exist and it does not enter a trigger. */
+  flows(e: number): boolean {
+    return this.edgeFrom[e] >= 0 && this.edgeTo[e] >= 0 && !this.intoTrigger(e);
+  }
+
+  /** graphlib digraph of the flowing edges (parallel edges collapse), built on first use. */
+  get g(): Graph {
+    if (!this.graphlib) {
+      const g = new Graph({ directed: true });
+      for (let n = 0; n < this.nodeCount; n++) if (!this.isDuplicate(n)) g.setNode(this.id(n));
+      for (let e = 0; e < this.edgeCount; e++) if (this.flows(e)) g.setEdge(this.source(e), this.target(e));
+      this.graphlib = g;
     }
-    const broken = isBroken(np);
-    if (broken) hasBrokenNodes = true;
-    const kind = typeof n.kind === 'string' ? n.kind : '';
-    const node: ModelNode = { id: n.id, kind, group: NODE_CATALOG.get(kind)?.group, config: n.config, pointer: np, broken, duplicate: byId.has(n.id) };
-    nodes.push(node);
-    if (!node.duplicate) byId.set(n.id, node);
-  });
-  const edges: ModelEdge[] = [];
-  const rawEdges = Array.isArray(graph.edges) ? graph.edges : [];
-  const outEdges = new Map<string, ModelEdge[]>();
-  rawEdges.forEach((e, i) => {
-    const ep = `${pointer}/edges/${i}`;
-    if (!isObj(e) || typeof e.source !== 'string' || typeof e.target !== 'string') return;
-    const explicitHandle = typeof e.handle === 'string';
-    const edge: ModelEdge = {
-      id: typeof e.id === 'string' ? e.id : '',
-      source: e.source,
-      target: e.target,
-      handle: explicitHandle ? (e.handle as string) : 'next',
-      explicitHandle,
-      pointer: ep,
-      connected: byId.has(e.source) && byId.has(e.target),
-      intoTrigger: byId.get(e.target)?.group === 'trigger' && !byId.get(e.target)?.broken,
-    };
-    edges.push(edge);
-    if (edge.connected && !edge.intoTrigger) {
-      const list = outEdges.get(edge.source);
-      if (list) list.push(edge);
-      else outEdges.set(edge.source, [edge]);
-    }
-  });
-  return {
-    pointer,
-    nodes,
-    byId,
-    edges,
-    outEdges,
-    get g() {
-      // Built on first use: the validator's hot path walks outEdges directly (see docs/benchmarks.md).
-      const graph = new Graph({ directed: true });
-      for (const n of byId.values()) graph.setNode(n.id);
-      for (const e of edges) if (e.connected && !e.intoTrigger) graph.setEdge(e.source, e.target);
-      Object.defineProperty(this, 'g', { value: graph });
-      return graph;
-    },
-    hasBrokenNodes,
-    hasIdlessNodes,
-    handlesOf: (node) => (node.broken ? undefined : outputHandles(node.kind, node.config)),
-  };
+    return this.graphlib;
+  }
 }
 
 /**
- * One cycle, found by a depth-first walk from the triggers: the edge that closes it is the one
- * that leads back upstream, which is usually the edge the author added last.
+ * Node ids to node numbers, for building the models of many graphs with one map: graph models
+ * built with the same table number their nodes from `next` on (a graph's node n is stored as
+ * base + n), so an entry below a graph's base belongs to an earlier graph and does not count.
+ * Packs repeat ids like "n1" from graph to graph, so the map stays small.
  */
-export function findCycle(model: GraphModel): { path: string[]; edge: ModelEdge } | undefined {
-  const state = new Map<string, 1 | 2>(); // 1: on the current path, 2: done
-  const stack: string[] = [];
-  const out = model.outEdges;
-  const visit = (id: string): { path: string[]; edge: ModelEdge } | undefined => {
-    state.set(id, 1);
-    stack.push(id);
-    for (const e of out.get(id) ?? []) {
-      const s = state.get(e.target);
-      if (s === 1) return { path: [...stack.slice(stack.indexOf(e.target)), e.target], edge: e };
-      if (s === undefined) {
-        const found = visit(e.target);
-        if (found) return found;
+export class NodeIdTable {
+  readonly map = new Map<string, number>();
+  next = 0;
+  /** The node of this id in the graph numbered from `base`, or -1. */
+  find(id: string, base: number): number {
+    const v = this.map.get(id);
+    return v !== undefined && v >= base ? v - base : -1;
+  }
+}
+
+/**
+ * Builds the model of `graph` (found at `pointer`); undefined when it has no nodes array (the
+ * schema reports that). `isBroken`, when given, says whether a schema error sits at or below a
+ * pointer; leave it out when the pack had no schema errors.
+ */
+export function buildGraphModel(graph: unknown, pointer: string, isBroken?: (p: string) => boolean, ids?: NodeIdTable): GraphModel | undefined {
+  if (!isObj(graph) || !Array.isArray(graph.nodes)) return undefined;
+  return new GraphModel(pointer, graph.nodes, Array.isArray(graph.edges) ? graph.edges : [], isBroken, ids);
+}
+
+/**
+ * One cycle, found by a depth-first walk (iterative, so any depth is safe) starting at the
+ * triggers: the edge that closes it is the one that leads back upstream, which is usually the
+ * edge the author added last. `path` lists node ids, first and last the same.
+ */
+export function findCycle(model: GraphModel): { path: string[]; edge: number } | undefined {
+  const count = model.nodeCount;
+  const state = new Uint8Array(count); // 0 new, 1 on the current path, 2 done
+  const path = new Int32Array(count); // the nodes on the current path
+  const next = new Int32Array(count); // per path entry: position in outList of the next edge to follow
+  const { outStart, outList } = model;
+  for (let pass = 0; pass < 2; pass++) {
+    for (let start = 0; start < count; start++) {
+      // Triggers first, then whatever no trigger reaches; duplicates are not nodes edges can reach.
+      if (state[start] !== 0 || model.isDuplicate(start) || (model.group(start) === 'trigger') !== (pass === 0)) continue;
+      let depth = 0;
+      path[0] = start;
+      next[0] = outStart[start];
+      state[start] = 1;
+      while (depth >= 0) {
+        const node = path[depth];
+        if (next[depth] === outStart[node + 1]) {
+          state[node] = 2;
+          depth--;
+          continue;
+        }
+        const e = outList[next[depth]++];
+        if (!model.flows(e)) continue;
+        const to = model.to(e);
+        if (state[to] === 1) {
+          const ids: string[] = [];
+          let k = depth;
+          while (path[k] !== to) k--;
+          for (; k <= depth; k++) ids.push(model.id(path[k]));
+          ids.push(model.id(to));
+          return { path: ids, edge: e };
+        }
+        if (state[to] === 0) {
+          state[to] = 1;
+          path[++depth] = to;
+          next[depth] = outStart[to];
+        }
       }
     }
-    stack.pop();
-    state.set(id, 2);
-    return undefined;
-  };
-  const order = [...model.byId.values()].sort((a, b) => (a.group === 'trigger' ? 0 : 1) - (b.group === 'trigger' ? 0 : 1));
-  for (const n of order) {
-    if (state.has(n.id)) continue;
-    const found = visit(n.id);
-    if (found) return found;
   }
   return undefined;
 }
 
-/** Ids reachable from any trigger. */
-export function reachableFromTriggers(model: GraphModel): Set<string> {
-  const seen = new Set<string>();
-  const stack = model.nodes.filter((n) => !n.duplicate && n.group === 'trigger').map((n) => n.id);
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    for (const e of model.outEdges.get(id) ?? []) if (!seen.has(e.target)) stack.push(e.target);
+/** Which nodes can be reached from a trigger, by node number (1 = reached). */
+export function reachableFromTriggers(model: GraphModel): Uint8Array {
+  const count = model.nodeCount;
+  const seen = new Uint8Array(count);
+  const stack = new Int32Array(count);
+  let top = 0;
+  for (let n = 0; n < count; n++) {
+    if (!model.isDuplicate(n) && model.group(n) === 'trigger') {
+      seen[n] = 1;
+      stack[top++] = n;
+    }
+  }
+  const { outStart, outList } = model;
+  while (top > 0) {
+    const n = stack[--top];
+    for (let k = outStart[n]; k < outStart[n + 1]; k++) {
+      const e = outList[k];
+      if (!model.flows(e)) continue;
+      const t = model.to(e);
+      if (seen[t] === 0) {
+        seen[t] = 1;
+        stack[top++] = t;
+      }
+    }
   }
   return seen;
 }

@@ -20,17 +20,18 @@ export default defineRule({
   meta: { code: 'catalog/config-field', severity: 'warning', description: "A node's config fields have the types our catalog expects, and the fields it needs.", docs: 'Block configs are not part of the spec, so these are warnings only; see docs/catalog.md.' },
   check(ctx) {
     for (const a of ctx.automations()) {
-      if (!a.graph) continue;
-      for (const node of a.graph.nodes) {
-        const info = NODE_CATALOG.get(node.kind);
-        if (!info || node.broken || info.fields.length === 0) continue;
-        const config = isObj(node.config) ? node.config : undefined;
+      const g = a.graph;
+      if (!g) continue;
+      for (let n = 0; n < g.nodeCount; n++) {
+        const info = NODE_CATALOG.get(g.kind(n));
+        if (!info || info.fields.length === 0 || g.isBroken(n)) continue;
+        const config = isObj(g.config(n)) ? (g.config(n) as Record<string, unknown>) : undefined;
         for (const field of info.fields) {
           const v = config?.[field.name];
           if (v === undefined || v === null) {
-            if (field.required) ctx.report({ pointer: config ? `${node.pointer}/config` : node.pointer, message: `${info.kind} node "${node.id}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
+            if (field.required) ctx.report({ pointer: config ? `${g.nodePointer(n)}/config` : g.nodePointer(n), message: `${info.kind} node "${g.id(n)}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
           } else if (!fits(field, v)) {
-            ctx.report({ pointer: `${node.pointer}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${node.id}" should be ${describe(field)}.` });
+            ctx.report({ pointer: `${g.nodePointer(n)}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${g.id(n)}" should be ${describe(field)}.` });
           }
         }
       }

@@ -7,13 +7,15 @@ export default defineRule({
   meta: { code: 'catalog/unknown-config-field', severity: 'info', description: 'A config field our catalog does not know (kept as it is; editors show it as raw JSON).' },
   check(ctx) {
     for (const a of ctx.automations()) {
-      if (!a.graph) continue;
-      for (const node of a.graph.nodes) {
-        const info = NODE_CATALOG.get(node.kind);
-        if (!info || !isObj(node.config)) continue;
-        for (const name in node.config) {
-          if (!info.fieldNames.has(name) && Object.prototype.hasOwnProperty.call(node.config, name))
-            ctx.report({ pointer: `${node.pointer}/config/${escapeToken(name)}`, message: `config.${name} of ${info.kind} node "${node.id}" is not in our catalog; it is kept as it is.` });
+      const g = a.graph;
+      if (!g) continue;
+      for (let n = 0; n < g.nodeCount; n++) {
+        const info = NODE_CATALOG.get(g.kind(n));
+        const config = g.config(n);
+        if (!info || !isObj(config)) continue;
+        for (const name in config) {
+          if (!info.fieldNames.has(name) && Object.prototype.hasOwnProperty.call(config, name))
+            ctx.report({ pointer: `${g.nodePointer(n)}/config/${escapeToken(name)}`, message: `config.${name} of ${info.kind} node "${g.id(n)}" is not in our catalog; it is kept as it is.` });
         }
       }
     }

@@ -8,10 +8,11 @@ export default defineRule({
       if (!a.graph) continue;
       const cycle = findCycle(a.graph);
       if (!cycle) continue;
+      const g = a.graph;
       // Point at the edge that closes the loop.
       ctx.report({
-        pointer: cycle.edge.pointer,
-        message: `The graph has a cycle: ${cycle.path.join(' → ')} (edge "${cycle.edge.id}" leads back to "${cycle.edge.target}"). Automation graphs must be acyclic.`,
+        pointer: g.edgePointer(cycle.edge),
+        message: `The graph has a cycle: ${cycle.path.join(' → ')} (edge "${g.edgeId(cycle.edge)}" leads back to "${g.target(cycle.edge)}"). Automation graphs must be acyclic.`,
         hint: 'Remove an edge of the cycle; use control.loop to repeat steps.',
       });
     }

@@ -1,13 +1,22 @@
 import { defineRule } from './rule.js';
-import { forEachRepeat } from './util.js';
 
 export default defineRule({
   meta: { code: 'graph/duplicate-edge-id', severity: 'warning', description: 'Edge ids are unique within a graph.' },
   check(ctx) {
+    // One map for the whole pack (ids like "e1" repeat from graph to graph): a graph's edge e is
+    // stored as base + e, so an entry at or above the current graph's base was seen in this graph.
+    const first = new Map<string, number>();
+    let base = 0;
     for (const a of ctx.automations()) {
-      forEachRepeat(a.graph?.edges ?? [], (e) => e.id, (e, first) =>
-        ctx.report({ pointer: `${e.pointer}/id`, message: `Another edge of this graph already has the id "${e.id}"; editors and installers tell edges apart by id.`, related: [{ pointer: `${first.pointer}/id`, message: 'first edge with this id' }] }),
-      );
+      const g = a.graph;
+      if (!g) continue;
+      for (let e = 0; e < g.edgeCount; e++) {
+        const id = g.edgeId(e);
+        const seen = first.get(id);
+        if (seen === undefined || seen < base) first.set(id, base + e);
+        else ctx.report({ pointer: `${g.edgePointer(e)}/id`, message: `Another edge of this graph already has the id "${id}"; editors and installers tell edges apart by id.`, related: [{ pointer: `${g.edgePointer(seen - base)}/id`, message: 'first edge with this id' }] });
+      }
+      base += g.edgeCount;
     }
   },
 });

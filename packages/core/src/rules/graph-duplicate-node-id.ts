@@ -6,10 +6,10 @@ export default defineRule({
     for (const a of ctx.automations()) {
       const g = a.graph;
       if (!g) continue;
-      for (const n of g.nodes) {
-        if (!n.duplicate) continue;
-        const first = g.byId.get(n.id)!;
-        ctx.report({ pointer: `${n.pointer}/id`, message: `Another node of this graph already has the id "${n.id}"; node ids must be unique.`, related: [{ pointer: `${first.pointer}/id`, message: 'first node with this id' }] });
+      for (let n = 0; n < g.nodeCount; n++) {
+        if (!g.isDuplicate(n)) continue;
+        const id = g.id(n);
+        ctx.report({ pointer: `${g.nodePointer(n)}/id`, message: `Another node of this graph already has the id "${id}"; node ids must be unique.`, related: [{ pointer: `${g.nodePointer(g.first(n))}/id`, message: 'first node with this id' }] });
       }
     }
   },

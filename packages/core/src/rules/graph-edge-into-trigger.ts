@@ -5,11 +5,11 @@ export default defineRule({
   check(ctx) {
     for (const a of ctx.automations()) {
       const g = a.graph;
-      if (!g) continue;
-      for (const e of g.edges) {
-        const target = g.byId.get(e.target);
-        if (target && !target.broken && target.group === 'trigger')
-          ctx.report({ pointer: `${e.pointer}/target`, message: `Edge "${e.id}" enters trigger "${target.id}" (${target.kind}); triggers start an automation and cannot be entered.` });
+      if (!g || !g.hasTrigger) continue;
+      for (let e = 0; e < g.edgeCount; e++) {
+        if (!g.intoTrigger(e)) continue;
+        const t = g.to(e);
+        ctx.report({ pointer: `${g.edgePointer(e)}/target`, message: `Edge "${g.edgeId(e)}" enters trigger "${g.id(t)}" (${g.kind(t)}); triggers start an automation and cannot be entered.` });
       }
     }
   },

@@ -6,18 +6,20 @@ export default defineRule({
     for (const a of ctx.automations()) {
       const g = a.graph;
       if (!g) continue;
-      for (const e of g.edges) {
-        const source = g.byId.get(e.source);
-        if (!source) continue;
-        const handles = g.handlesOf(source);
-        if (!handles || handles.includes(e.handle)) continue;
+      for (let e = 0; e < g.edgeCount; e++) {
+        const source = g.from(e);
+        if (source < 0) continue;
+        const handles = g.handles(source);
+        const handle = g.handle(e);
+        if (!handles || handles.includes(handle)) continue;
+        const kind = g.kind(source);
         const list = handles.length ? handles.map((h) => `"${h}"`).join(', ') : 'none (it declares no outcomes)';
         ctx.report({
-          pointer: e.explicitHandle ? `${e.pointer}/handle` : e.pointer,
-          message: e.explicitHandle
-            ? `Edge "${e.id}" leaves ${source.kind} "${source.id}" through handle "${e.handle}", which that node does not have; its outputs are ${list}.`
-            : `Edge "${e.id}" leaves ${source.kind} "${source.id}" without a handle, so it uses "next", which that node does not have; its outputs are ${list}.`,
-          hint: source.kind === 'control.ai_branch' ? 'Declare the outcome in the node\'s config.outcomes, or use one that is declared.' : `Set "handle" to one of ${list}.`,
+          pointer: g.explicitHandle(e) ? `${g.edgePointer(e)}/handle` : g.edgePointer(e),
+          message: g.explicitHandle(e)
+            ? `Edge "${g.edgeId(e)}" leaves ${kind} "${g.id(source)}" through handle "${handle}", which that node does not have; its outputs are ${list}.`
+            : `Edge "${g.edgeId(e)}" leaves ${kind} "${g.id(source)}" without a handle, so it uses "next", which that node does not have; its outputs are ${list}.`,
+          hint: kind === 'control.ai_branch' ? 'Declare the outcome in the node\'s config.outcomes, or use one that is declared.' : `Set "handle" to one of ${list}.`,
         });
       }
     }

@@ -6,8 +6,7 @@ export default defineRule({
   check(ctx) {
     for (const a of ctx.automations()) {
       const g = a.graph;
-      if (!g || g.hasBrokenNodes) continue;
-      if (g.nodes.some((n) => n.group === 'trigger')) continue;
+      if (!g || g.hasBrokenNodes || g.hasTrigger) continue;
       ctx.report({ pointer: `${g.pointer}/nodes`, message: `Automation "${named(a.document?.name, named(a.value.key, `#${a.index}`))}" has no trigger, so it could never start; add a trigger.* node.` });
     }
   },

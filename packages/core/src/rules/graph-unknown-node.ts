@@ -5,13 +5,14 @@ export default defineRule({
   check(ctx) {
     for (const a of ctx.automations()) {
       const g = a.graph;
-      if (!g) continue;
-      for (const e of g.edges) {
+      // Nodes without a usable id failed the schema; their edges would only echo that error.
+      if (!g || !g.hasDanglingEdges || g.hasIdlessNodes) continue;
+      for (let e = 0; e < g.edgeCount; e++) {
         for (const end of ['source', 'target'] as const) {
-          // Nodes without a usable id failed the schema; their edges would only echo that error.
-          if (g.byId.has(e[end]) || g.hasIdlessNodes) continue;
-          const near = [...g.byId.keys()].find((id) => id.toLowerCase() === e[end].toLowerCase());
-          ctx.report({ pointer: `${e.pointer}/${end}`, message: `Edge "${e.id}" ${end === 'source' ? 'leaves' : 'enters'} node "${e[end]}", but the graph has no node with that id.`, ...(near ? { hint: `Did you mean "${near}"?` } : {}) });
+          if ((end === 'source' ? g.from(e) : g.to(e)) >= 0) continue;
+          const named = g[end](e);
+          const near = Array.from({ length: g.nodeCount }, (_, n) => g.id(n)).find((id) => id.toLowerCase() === named.toLowerCase());
+          ctx.report({ pointer: `${g.edgePointer(e)}/${end}`, message: `Edge "${g.edgeId(e)}" ${end === 'source' ? 'leaves' : 'enters'} node "${named}", but the graph has no node with that id.`, ...(near ? { hint: `Did you mean "${near}"?` } : {}) });
         }
       }
     }

@@ -7,11 +7,11 @@ export default defineRule({
     for (const a of ctx.automations()) {
       const g = a.graph;
       // A dangling edge is reported on its own; the nodes it cut off would only echo it.
-      if (!g || g.hasBrokenNodes || g.edges.some((e) => !e.connected) || !g.nodes.some((n) => n.group === 'trigger')) continue;
+      if (!g || g.hasBrokenNodes || g.hasDanglingEdges || !g.hasTrigger) continue;
       const reached = reachableFromTriggers(g);
-      for (const n of g.nodes) {
-        if (n.duplicate || reached.has(n.id)) continue;
-        ctx.report({ pointer: n.pointer, message: `Node "${n.id}" (${n.kind}) cannot be reached from any trigger, so it never runs.`, hint: 'Connect it, or delete it.' });
+      for (let n = 0; n < g.nodeCount; n++) {
+        if (reached[n] || g.isDuplicate(n)) continue;
+        ctx.report({ pointer: g.nodePointer(n), message: `Node "${g.id(n)}" (${g.kind(n)}) cannot be reached from any trigger, so it never runs.`, hint: 'Connect it, or delete it.' });
       }
     }
   },

@@ -6,14 +6,16 @@ export default defineRule({
     for (const a of ctx.automations()) {
       const g = a.graph;
       if (!g) continue;
-      for (const n of g.nodes) {
-        if (n.duplicate || n.broken || (n.kind !== 'control.if' && n.kind !== 'control.loop')) continue;
-        const used = new Set(g.edges.filter((e) => e.source === n.id).map((e) => e.handle));
-        const handles = g.handlesOf(n) ?? [];
+      for (let n = 0; n < g.nodeCount; n++) {
+        const kind = g.kind(n);
+        if ((kind !== 'control.if' && kind !== 'control.loop') || g.isDuplicate(n) || g.isBroken(n)) continue;
+        const used = new Set<string>();
+        for (let k = g.outStart[n]; k < g.outStart[n + 1]; k++) used.add(g.handle(g.outList[k]));
+        const handles = g.handles(n) ?? [];
         // An edge with a wrong handle is reported on its own; it was probably meant for the free output.
         if ([...used].some((h) => !handles.includes(h))) continue;
-        for (const h of n.kind === 'control.if' ? ['true', 'false'] : ['each', 'done']) {
-          if (!used.has(h)) ctx.report({ pointer: n.pointer, message: `The "${h}" output of ${n.kind} "${n.id}" is not connected; contacts taking it end their run there.` });
+        for (const h of kind === 'control.if' ? ['true', 'false'] : ['each', 'done']) {
+          if (!used.has(h)) ctx.report({ pointer: g.nodePointer(n), message: `The "${h}" output of ${kind} "${g.id(n)}" is not connected; contacts taking it end their run there.` });
         }
       }
     }
