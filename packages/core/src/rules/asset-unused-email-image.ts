@@ -6,7 +6,13 @@ export default defineRule({
   check(ctx) {
     const images = ctx.items('assets').filter((a) => a.value.role === 'email_image' && typeof a.value.sourceUrl === 'string' && a.value.sourceUrl !== '');
     if (images.length === 0) return;
-    const texts = ctx.items('messageTemplates').map((t) => [t.value.subject, t.value.body, t.value.richTextDoc === undefined ? '' : JSON.stringify(t.value.richTextDoc)].filter((s) => typeof s === 'string').join('\n'));
+    // Every text a template holds, searched one by one (joining them would copy every body).
+    const texts: string[] = [];
+    for (const t of ctx.items('messageTemplates')) {
+      if (typeof t.value.subject === 'string') texts.push(t.value.subject);
+      if (typeof t.value.body === 'string') texts.push(t.value.body);
+      if (t.value.richTextDoc !== undefined) texts.push(JSON.stringify(t.value.richTextDoc) ?? '');
+    }
     for (const a of images) {
       const url = a.value.sourceUrl as string;
       // The URL may appear JSON-escaped inside richTextDoc (e.g. "\/" is not produced by JSON.stringify, but quotes and backslashes are).

@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
 import { packKeysByReferenceType } from '../references.js';
-import { objects, named } from './util.js';
+import { isObj, named } from './util.js';
 import type { ReferenceType } from '../types.js';
 
 const HOLDERS: Partial<Record<ReferenceType, string[]>> = {
@@ -13,9 +13,12 @@ export default defineRule({
   check(ctx) {
     let keys: Map<ReferenceType, Set<string>> | undefined;
     for (const a of ctx.automations()) {
-      for (const [ref, i] of objects(a.document?.references)) {
+      const refs: unknown[] = Array.isArray(a.document?.references) ? a.document.references : [];
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i];
+        if (!isObj(ref) || typeof ref.id !== 'string') continue;
         const p = `${a.pointer}/document/references/${i}`;
-        if (ctx.isBroken(p) || typeof ref.id !== 'string') continue;
+        if (ctx.isBroken(p)) continue;
         keys ??= packKeysByReferenceType(ctx.pack);
         if (keys.get(ref.type as ReferenceType)?.has(ref.id)) continue;
         if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;

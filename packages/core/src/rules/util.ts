@@ -33,3 +33,32 @@ export function forEachRepeat<T>(items: Iterable<T>, signature: (item: T) => unk
     else onRepeat(item, prev);
   }
 }
+
+/**
+ * Calls `onRepeat(index, firstIndex)` for every object element of `list` whose string `field` an
+ * earlier element already had. Short lists (pipeline stages) are compared pairwise, which needs
+ * no map; longer ones go through one.
+ */
+export function forEachRepeatedField(list: unknown, field: string, onRepeat: (index: number, first: number) => void): void {
+  if (!Array.isArray(list)) return;
+  const values: (string | undefined)[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    const f = isObj(v) ? v[field] : undefined;
+    values[i] = typeof f === 'string' ? f : undefined;
+  }
+  if (list.length > 64) {
+    forEachRepeat(values.keys(), (i) => values[i], onRepeat);
+    return;
+  }
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (v === undefined) continue;
+    for (let j = 0; j < i; j++) {
+      if (values[j] === v) {
+        onRepeat(i, j);
+        break;
+      }
+    }
+  }
+}
