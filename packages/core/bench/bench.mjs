@@ -3,13 +3,10 @@
 import { createHash } from 'node:crypto';
 import { validatePack, schemaValidator } from '../dist/index.js';
 import { makeLimitPack } from './limit-pack.mjs';
+// The hasher the CLI passes (node:crypto, strict base64); run `npm run build` first.
+import { nodeHasher } from '../../cli/dist/lib/files.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
-const nodeHasher = (data) => {
-  const b = Buffer.from(data, 'base64');
-  if (b.toString('base64') !== data) return undefined; // strict base64, checked natively
-  return { byteSize: b.length, sha256: createHash('sha256').update(b).digest('hex') };
-};
 const text = JSON.stringify(makeLimitPack(), null, 2);
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 
