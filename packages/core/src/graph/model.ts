@@ -14,7 +14,7 @@
 // first use (`g`), and the tests check the model's cycle and reachability answers against
 // graphlib's algorithms.
 import { Graph } from '@dagrejs/graphlib';
-import { NODE_CATALOG, declaredOutcomes } from '../catalog/nodes.js';
+import { NODE_CATALOG, declaredOutcomes, type NodeKindInfo } from '../catalog/nodes.js';
 import type { NodeGroup } from '../types.js';
 
 type Obj = Record<string, unknown>;
@@ -39,6 +39,8 @@ export class GraphModel {
   /** Edges by source node: node n's are outList[outStart[n] .. outStart[n + 1]), document order. */
   readonly outStart: Int32Array;
   readonly outList: Int32Array;
+  /** Each node's catalog entry (undefined for a kind the catalog does not know). */
+  private readonly infos: (NodeKindInfo | undefined)[];
   /** For a duplicate node, the first node with its id (itself otherwise). */
   private readonly firstNode: Int32Array;
   /** Some node has no usable id (it failed the schema), so an edge naming an unknown id may mean it. */
@@ -62,6 +64,7 @@ export class GraphModel {
     const nodeIndex = new Int32Array(rawNodes.length);
     const bits = new Uint8Array(rawNodes.length);
     const firstNode = new Int32Array(rawNodes.length);
+    const infos: (NodeKindInfo | undefined)[] = new Array(rawNodes.length);
     const base = ids.next;
     let count = 0;
     let idless = false;
@@ -73,7 +76,8 @@ export class GraphModel {
         idless = true;
         continue;
       }
-      const group = typeof n.kind === 'string' ? NODE_CATALOG.get(n.kind)?.group : undefined;
+      const info = typeof n.kind === 'string' ? NODE_CATALOG.get(n.kind) : undefined;
+      const group = info?.group;
       let b = group ? GROUP_CODE[group] << GROUP_SHIFT : 0;
       if (isBroken !== undefined && isBroken(`${pointer}/nodes/${i}`)) b |= BROKEN;
       const first = ids.find(n.id, base);
@@ -82,6 +86,7 @@ export class GraphModel {
       firstNode[count] = first >= 0 ? first : count;
       if (b & BROKEN) broken = true;
       if (group === 'trigger') trigger = true;
+      infos[count] = info;
       nodeIndex[count] = i;
       bits[count] = b;
       count++;
@@ -89,6 +94,7 @@ export class GraphModel {
     this.nodeCount = count;
     ids.next = base + count;
     this.firstNode = firstNode;
+    this.infos = infos;
     this.nodeIndex = nodeIndex;
     this.nodeBits = bits;
     const edgeIndex = new Int32Array(rawEdges.length);
@@ -140,6 +146,10 @@ export class GraphModel {
   config(n: number): unknown {
     return this.node(n).config;
   }
+  /** The catalog's entry for the node's kind; undefined when the kind is unknown. */
+  info(n: number): NodeKindInfo | undefined {
+    return this.infos[n];
+  }
   group(n: number): NodeGroup | undefined {
     return GROUPS[this.nodeBits[n] >> GROUP_SHIFT];
   }
@@ -162,7 +172,7 @@ export class GraphModel {
    */
   handles(n: number): readonly string[] | undefined {
     if (this.isBroken(n)) return undefined;
-    const info = NODE_CATALOG.get(this.kind(n));
+    const info = this.infos[n];
     if (!info) return undefined;
     return info.outputs === 'dynamic' ? declaredOutcomes(this.config(n)) : info.outputs;
   }

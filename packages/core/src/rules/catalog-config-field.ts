@@ -1,5 +1,5 @@
 import { defineRule } from './rule.js';
-import { NODE_CATALOG, type ConfigField } from '../catalog/nodes.js';
+import type { ConfigField } from '../catalog/nodes.js';
 import { isObj } from './util.js';
 
 function fits(field: ConfigField, v: unknown): boolean {
@@ -23,7 +23,7 @@ export default defineRule({
       const g = a.graph;
       if (!g) continue;
       for (let n = 0; n < g.nodeCount; n++) {
-        const info = NODE_CATALOG.get(g.kind(n));
+        const info = g.info(n);
         if (!info || info.fields.length === 0 || g.isBroken(n)) continue;
         const config = isObj(g.config(n)) ? (g.config(n) as Record<string, unknown>) : undefined;
         for (const field of info.fields) {

@@ -1,5 +1,4 @@
 import { defineRule } from './rule.js';
-import { NODE_CATALOG } from '../catalog/nodes.js';
 import { escapeToken } from '../json/pointer.js';
 import { isObj } from './util.js';
 
@@ -10,7 +9,7 @@ export default defineRule({
       const g = a.graph;
       if (!g) continue;
       for (let n = 0; n < g.nodeCount; n++) {
-        const info = NODE_CATALOG.get(g.kind(n));
+        const info = g.info(n);
         const config = g.config(n);
         if (!info || !isObj(config)) continue;
         for (const name in config) {
