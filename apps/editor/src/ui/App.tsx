@@ -223,6 +223,11 @@ export function App({ store }: { store: EditorStore }) {
     setFieldFocus({ path: loc.path, seq: Date.now() });
   };
 
+  // Stable for the diagnostics list (which then re-renders only on a new validation result).
+  const pickRef = useRef(pickDiagnostic);
+  pickRef.current = pickDiagnostic;
+  const onPickDiagnostic = useCallback((d: Diagnostic) => pickRef.current(d), []);
+
   // Focus the field a clicked diagnostic points at (the longest matching data-path).
   useEffect(() => {
     if (!fieldFocus) return;
@@ -347,7 +352,7 @@ export function App({ store }: { store: EditorStore }) {
           </aside>
         </div>
       )}
-      <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={pickDiagnostic} />
+      <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} />
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
     </div>
   );

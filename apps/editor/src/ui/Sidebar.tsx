@@ -18,6 +18,27 @@ function Badges({ c }: { c?: Counts }) {
 
 type Commit = (fn: (p: PackValue) => PackValue) => void;
 
+// One item: re-rendered only when that item, its badges or whether it is current change (an
+// edit replaces one automation of a hundred; the other rows stay as they are).
+const rowStyle = { display: 'flex' };
+const ItemRow = memo(function ItemRow({ kind, index, item, current, counts, select, commit }: { kind: ItemKind; index: number; item: Record<string, unknown>; current: boolean; counts?: Counts; select: (t: Target) => void; commit: Commit }) {
+  return (
+    <li style={rowStyle}>
+      <button aria-current={current} onClick={() => select({ kind, index })} data-item={`${kind}/${String(item.key)}`}>
+        <span className="name">{itemName(kind, item)}</span>
+        <Badges c={counts} />
+      </button>
+      {current && (
+        <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
+          if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
+          commit((p) => removeItem(p, kind, index));
+          select({ kind: 'pack' });
+        }}>×</button>
+      )}
+    </li>
+  );
+});
+
 const Section = memo(function Section(props: { kind: ItemKind; list: unknown; current: number; findings: FindingIndex; select: (t: Target) => void; commit: Commit }) {
   const { kind, findings, current } = props;
   const list = objs(props.list);
@@ -38,19 +59,7 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
       </h3>
       <ul>
         {list.map((item, i) => (
-          <li key={i} style={{ display: 'flex' }}>
-            <button aria-current={current === i} onClick={() => props.select({ kind, index: i })} data-item={`${kind}/${String(item.key)}`}>
-              <span className="name">{itemName(kind, item)}</span>
-              <Badges c={findings.byItem.get(itemKey(kind, i))} />
-            </button>
-            {current === i && (
-              <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
-                if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
-                props.commit((p) => removeItem(p, kind, i));
-                props.select({ kind: 'pack' });
-              }}>×</button>
-            )}
-          </li>
+          <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} counts={findings.byItem.get(itemKey(kind, i))} select={props.select} commit={props.commit} />
         ))}
       </ul>
     </section>
