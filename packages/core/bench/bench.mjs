@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { validatePack, schemaValidator } from '../dist/index.js';
 import { makeLimitPack } from './limit-pack.mjs';
 // The hasher the CLI passes (node:crypto, strict base64); run `npm run build` first.
-import { nodeHasher } from '../../cli/dist/lib/files.js';
+import { nodeHasher } from '../../cli/dist/lib/hasher.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const text = JSON.stringify(makeLimitPack(), null, 2);

@@ -1,6 +1,7 @@
 // Hostile input: every case returns diagnostics, never throws, and pollutes nothing.
 import { describe, expect, it } from 'vitest';
-import { validatePack } from '@setup-pack/core';
+import fc from 'fast-check';
+import { isBase64, validatePack } from '@setup-pack/core';
 import { readFixture } from './helpers.js';
 
 const valid = readFixture('valid/buyer-lead-starter.json');
@@ -104,5 +105,17 @@ describe('hostile input', () => {
     pack.name = '';
     const r = validatePack('\uFEFF' + JSON.stringify(pack, null, 2));
     expect(r.diagnostics[0]).toMatchObject({ code: 'schema/too-short', line: 6, column: 11 });
+  });
+});
+
+describe('portable base64 check', () => {
+  it('accepts exactly the texts that re-encode to themselves (strict, padded, canonical)', () => {
+    const alphabet = fc.constantFrom(...'ABQgwz09+/=-_ \n*'.split(''));
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: alphabet, maxLength: 16 }), fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toString('base64'))), (s) => {
+        expect(isBase64(s), JSON.stringify(s)).toBe(Buffer.from(s, 'base64').toString('base64') === s);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,8 +1,9 @@
 // setup-pack fix: the mechanical repairs: asset sha256/byteSize from data, won/lost probabilities.
 import { writeFile } from 'node:fs/promises';
+import type { Base64Hasher } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, nodeHasher } from '../lib/files.js';
+import { displayPath } from '../lib/files.js';
 import { readPackFile } from '../lib/packfile.js';
 import { packFilesToRewrite, reportUnreadable } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
@@ -25,13 +26,13 @@ export const spec: CommandSpec = {
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Applies the fixes in place; returns one line per change. */
-export function fixPack(pack: unknown, isBase64: (s: string) => boolean): string[] {
+export function fixPack(pack: unknown, hash: Base64Hasher): string[] {
   const changes: string[] = [];
   if (!isObj(pack)) return changes;
   if (Array.isArray(pack.assets)) {
     pack.assets.forEach((a, i) => {
-      if (!isObj(a) || typeof a.data !== 'string' || !isBase64(a.data)) return;
-      const hashed = nodeHasher(a.data);
+      if (!isObj(a) || typeof a.data !== 'string') return;
+      const hashed = hash(a.data); // undefined for data that is not strict base64
       if (!hashed) return;
       const { byteSize, sha256 } = hashed;
       const name = typeof a.key === 'string' ? `asset "${a.key}"` : `assets[${i}]`;
@@ -59,7 +60,7 @@ export function fixPack(pack: unknown, isBase64: (s: string) => boolean): string
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const files = await packFilesToRewrite(ctx, args.positionals);
-  const { formatPack, isBase64, RULE_METADATA } = await import('@setup-pack/core');
+  const [{ formatPack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const dry = Boolean(args.values['dry-run']);
   const failed: FileReport[] = [];
   let touched = 0;
@@ -70,7 +71,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       failed.push(r.report);
       continue;
     }
-    const changes = fixPack(r.value, isBase64);
+    const changes = fixPack(r.value, nodeHasher);
     for (const ch of changes) ctx.stdout.write(`${path}: ${ch}\n`);
     if (!changes.length) continue;
     touched++;

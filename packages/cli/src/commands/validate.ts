@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries, mapLimit, nodeHasher, readText } from '../lib/files.js';
+import { displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -42,7 +42,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!stdin && !args.positionals.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && args.positionals.length) throw new UsageError('give files or --stdin, not both');
   const entries = stdin ? [] : await expandEntries(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true });
-  const { validatePack, RULE_METADATA } = await import('@setup-pack/core');
+  const [{ validatePack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);
   for (const code of disableRules) {

@@ -90,24 +90,6 @@ export async function readText(abs: string): Promise<{ text: string } | { error:
   }
 }
 
-/**
- * Node's native base64 + SHA-256 for asset checks. Buffer decodes leniently (it skips characters
- * outside the alphabet and accepts base64url's - and _), so strictness is checked around it: a
- * strict text decodes to exactly 3/4 of its length less its padding (any skipped character makes
- * it shorter), holds no - or _ (looked for at memchr speed), and leaves no stray bits in the last
- * character before the padding. That is the verdict of re-encoding and comparing, without
- * building a second copy of every asset as text.
- */
-export function nodeHasher(data: string): { byteSize: number; sha256: string } | undefined {
-  if (data.length % 4 !== 0 || data.includes('-') || data.includes('_')) return undefined;
-  const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  if (pad === 2 && !'AQgw'.includes(data.charAt(data.length - 3))) return undefined;
-  if (pad === 1 && !'AEIMQUYcgkosw048'.includes(data.charAt(data.length - 2))) return undefined;
-  const bytes = Buffer.from(data, 'base64');
-  if (bytes.length !== (data.length / 4) * 3 - pad) return undefined;
-  return { byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-}
-
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the result order. */
 export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);

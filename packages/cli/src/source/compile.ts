@@ -3,7 +3,6 @@
 import { join } from 'node:path';
 import type { Diagnostic, SourceText } from '@setup-pack/core';
 import { buildFromFiles, type SourceFiles } from './layout.js';
-import { nodeHasher } from '../lib/files.js';
 import type { FileReport } from '../report/model.js';
 
 export interface CompileResult {
@@ -13,7 +12,7 @@ export interface CompileResult {
 }
 
 export async function compileFolder(files: SourceFiles, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
-  const { validatePack, createSourceText } = await import('@setup-pack/core');
+  const [{ validatePack, createSourceText }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
   const sourceOf = (file: string): SourceText | undefined => {

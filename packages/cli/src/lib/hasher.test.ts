@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { nodeHasher } from './files.js';
+import { nodeHasher } from './hasher.js';
 
 // The reference verdict: strict base64 is exactly what re-encodes to itself.
 const strict = (s: string) => Buffer.from(s, 'base64').toString('base64') === s;

@@ -1,0 +1,20 @@
+// The Node hasher the CLI passes to core: native base64 decoding and SHA-256, with core's strictness.
+// Loaded with core (dynamically), so commands that never validate do not load it.
+import { createHash } from 'node:crypto';
+import { base64Padding, hasCanonicalPadding } from '@setup-pack/core';
+
+/**
+ * Node's native base64 + SHA-256 for asset checks. Buffer decodes leniently (it skips characters
+ * outside the alphabet and accepts base64url's - and _), so strictness is checked around it: a
+ * strict text decodes to exactly 3/4 of its length less its padding (any skipped character makes
+ * it shorter), holds no - or _ (looked for at memchr speed), and leaves no stray bits in the last
+ * character before the padding. That is the verdict of re-encoding and comparing, without
+ * building a second copy of every asset as text.
+ */
+export function nodeHasher(data: string): { byteSize: number; sha256: string } | undefined {
+  if (data.length % 4 !== 0 || data.includes('-') || data.includes('_') || !hasCanonicalPadding(data)) return undefined;
+  const pad = base64Padding(data);
+  const bytes = Buffer.from(data, 'base64');
+  if (bytes.length !== (data.length / 4) * 3 - pad) return undefined;
+  return { byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
