@@ -3,9 +3,9 @@ import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
 import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
-import type { AutomationRef, ItemRef, RuleContext } from './rules/rule.js';
+import type { AutomationRef, ItemRef, Rule, RuleContext } from './rules/rule.js';
 import { buildGraphModel, NodeIdTable } from './graph/model.js';
-import { portableHasher, type Base64Hasher } from './hash.js';
+import { base64Padding, portableHasher, type Base64Hasher } from './hash.js';
 import type { Pack } from './types.js';
 
 export interface ValidateOptions {
@@ -89,57 +89,81 @@ function safeLocate(source: SourceText, pointer: string, key: boolean) {
 }
 
 function runRules(pack: Record<string, unknown>, brokenPaths: string[], options: ValidateOptions, out: Diagnostic[]): void {
-  const isBroken = (pointer: string) => brokenPaths.length > 0 && brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/'));
-  const itemCache = new Map<string, ItemRef[]>();
-  const items = (kind: string): ItemRef[] => {
-    let list = itemCache.get(kind);
-    if (!list) {
-      const arr = pack[kind];
-      list = [];
-      if (Array.isArray(arr)) arr.forEach((v, i) => isObj(v) && list!.push({ value: v, index: i, pointer: `/${kind}/${i}` }));
-      itemCache.set(kind, list);
-    }
-    return list;
-  };
-  let automationCache: AutomationRef[] | undefined;
-  const hashCache = new Map<string, { byteSize: number; sha256: string } | undefined>();
-  const hasher = options.hashBase64 ?? portableHasher;
+  const run = new RuleRun(pack, brokenPaths, options.hashBase64 ?? portableHasher, out);
   const disabled = new Set(options.disableRules ?? []);
-
-  const ctxBase = {
-    pack,
-    items,
-    isBroken,
-    automations(): AutomationRef[] {
-      if (!automationCache) {
-        const ids = new NodeIdTable(); // one id map for every graph of the pack
-        automationCache = items('automations').map((a) => {
-          const document = isObj(a.value.document) ? a.value.document : undefined;
-          const graph = document ? buildGraphModel(document.graph, `${a.pointer}/document/graph`, brokenPaths.length > 0 ? isBroken : undefined, ids) : undefined;
-          return { ...a, document, graph };
-        });
-      }
-      return automationCache;
-    },
-    hashBase64(data: string) {
-      if (!hashCache.has(data)) {
-        // Safety net for hashers that decode leniently: strict base64 of length L decodes to exactly 3L/4 - padding bytes.
-        const pad = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-        const h = data.length % 4 === 0 ? hasher(data) : undefined;
-        hashCache.set(data, h && h.byteSize === (data.length / 4) * 3 - pad ? h : undefined);
-      }
-      return hashCache.get(data);
-    },
-  };
   for (const rule of RULES) {
     if (disabled.has(rule.meta.code)) continue;
-    const ctx: RuleContext = {
-      ...ctxBase,
-      report: (d) => out.push({ ...d, code: rule.meta.code, severity: d.severity ?? rule.meta.severity } as Diagnostic),
-    };
-    rule.check(ctx);
+    run.rule = rule;
+    rule.check(run);
   }
 }
+
+/**
+ * What the rules see (RuleContext), for one validation. A class rather than object literals
+ * spread per rule: its instances share one hidden class for the life of the process, so the
+ * rules' optimised code stays valid from one validation to the next (spread-built objects got
+ * fresh hidden classes after a GC and sent every rule back to the compiler).
+ */
+class RuleRun implements RuleContext {
+  rule: Rule | undefined;
+  private readonly itemCache = new Map<string, ItemRef[]>();
+  private automationCache: AutomationRef[] | undefined;
+  private readonly hashCache = new Map<string, { byteSize: number; sha256: string } | undefined>();
+
+  constructor(
+    readonly pack: Record<string, unknown>,
+    private readonly brokenPaths: string[],
+    private readonly hasher: Base64Hasher,
+    private readonly out: Diagnostic[],
+  ) {}
+
+  isBroken(pointer: string): boolean {
+    return this.brokenPaths.length > 0 && this.brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/'));
+  }
+
+  items(kind: string): ItemRef[] {
+    let list = this.itemCache.get(kind);
+    if (!list) {
+      const arr = this.pack[kind];
+      list = [];
+      if (Array.isArray(arr)) for (let i = 0; i < arr.length; i++) if (isObj(arr[i])) list.push({ value: arr[i], index: i, pointer: `/${kind}/${i}` });
+      this.itemCache.set(kind, list);
+    }
+    return list;
+  }
+
+  automations(): AutomationRef[] {
+    if (!this.automationCache) {
+      const ids = new NodeIdTable(); // one id map for every graph of the pack
+      const isBroken = this.brokenPaths.length > 0 ? (p: string) => this.isBroken(p) : undefined;
+      this.automationCache = this.items('automations').map((a) => {
+        const document = isObj(a.value.document) ? a.value.document : undefined;
+        const graph = document ? buildGraphModel(document.graph, `${a.pointer}/document/graph`, isBroken, ids) : undefined;
+        return { value: a.value, index: a.index, pointer: a.pointer, document, graph };
+      });
+    }
+    return this.automationCache;
+  }
+
+  hashBase64(data: string): { byteSize: number; sha256: string } | undefined {
+    if (!this.hashCache.has(data)) {
+      // Safety net for hashers that decode leniently: strict base64 of length L decodes to exactly 3L/4 - padding bytes.
+      const pad = base64Padding(data);
+      const h = data.length % 4 === 0 ? this.hasher(data) : undefined;
+      this.hashCache.set(data, h && h.byteSize === (data.length / 4) * 3 - pad ? h : undefined);
+    }
+    return this.hashCache.get(data);
+  }
+
+  report(d: Parameters<RuleContext['report']>[0]): void {
+    const meta = this.rule!.meta;
+    this.out.push({ ...d, code: meta.code, severity: d.severity ?? meta.severity } as Diagnostic);
+  }
+}
+
+// Keeps RuleRun's hidden class alive between validations (see SHAPE_KEEPER in graph/model.ts).
+const RULE_RUN_SHAPE = new RuleRun({}, [], portableHasher, []);
+void RULE_RUN_SHAPE;
 
 /** Validates one automation document (as the server receives it), with pointers inside it. */
 export function validateAutomationDocument(document: unknown, options: ValidateOptions = {}): { diagnostics: Diagnostic[] } {

@@ -244,6 +244,12 @@ export class NodeIdTable {
   }
 }
 
+// One model kept for the life of the process. V8 gives instances their hidden class through
+// transitions that are only weakly held: when a GC finds no model alive (between two validations),
+// the hidden class goes and the next model gets a new one, and every function optimised for the
+// old one is thrown away and compiled again. This instance keeps the hidden class alive.
+export const SHAPE_KEEPER = { model: new GraphModel('', [], [], undefined), ids: new NodeIdTable() };
+
 /**
  * Builds the model of `graph` (found at `pointer`); undefined when it has no nodes array (the
  * schema reports that). `isBroken`, when given, says whether a schema error sits at or below a
