@@ -29,12 +29,17 @@ const cases = {
   },
 };
 // Wall time and CPU time (user + system of this process) per run. On a shared machine CPU time is
-// the steadier measure; both are reported and the ratio is taken on CPU time.
+// the steadier measure; both are reported and the ratio is taken on CPU time. CPU time counts every
+// thread of the process, so before each run the previous run's background work (V8's concurrent
+// sweeping after gc(), optimising compiles) is given time to finish; otherwise it is billed to
+// whichever case happens to run next.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], cpu: [] }]));
 for (const fn of Object.values(cases)) fn(); // warm up
 for (let i = 0; i < runs; i++) {
   for (const [name, fn] of Object.entries(cases)) {
     globalThis.gc?.();
+    await settle();
     const c = process.cpuUsage();
     const t = process.hrtime.bigint();
     fn();
