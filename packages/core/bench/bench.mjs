@@ -65,6 +65,10 @@ Pack: 100 automations × 200 nodes, 100 smart lists, 100 templates × 20,000 cha
 | **full validatePack** (schema + every rule, node:crypto hasher as the CLI passes) | ${m.full.toFixed(1)} | ${w.full.toFixed(1)} | **${ratio('full')}** |
 | full validatePack with the portable (browser) hasher | ${m.fullPortableHash.toFixed(1)} | ${w.fullPortableHash.toFixed(1)} | ${ratio('fullPortableHash')} |
 
-Target: full validation within 2× the floor — ${Number(ratio('full')) <= 2 ? 'met' : 'NOT met'} (${ratio('full')}×).`;
+Target: full validation within 2× the floor — ${Number(ratio('full')) <= 2 ? 'met' : 'NOT met'} (${ratio('full')}× on CPU time, ${(w.full / w.floor).toFixed(2)}× on wall time).
+
+Each run follows a \`gc()\` and a 50 ms pause, so the previous run's background work (concurrent sweeping, optimising compiles) is not billed to it; CPU time counts every thread of the process, so V8's background compiles and GC helpers caused by a validation are part of its cost. The portable hasher (pure JavaScript base64 and SHA-256, what the editor uses in the browser) is shown for reference; the target is read on the Node hasher the CLI passes. How the validator keeps to the budget: [validator.md](validator.md).
+
+History: 4.43× (CPU) at the end of the first session; this session (2026-11-22) 1.5–1.75× over five runs: a one-pass duplicate-key screen and length checks settled by \`.length\` (−30 ms), a graph model of numbered nodes in typed arrays with one id table per pack and rules that stop allocating per element (garbage per validation 10.8 MB → 2.8 MB, no more scavenges copying the parsed pack), base64 strictness checked without re-encoding the assets, and rule code that V8 keeps optimised between validations.`;
 console.log(md);
 writeSection('core', md);
