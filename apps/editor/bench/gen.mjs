@@ -1,4 +1,5 @@
 // Generated packs for the benchmark: a 200-node automation and a pack at every limit.
+import { createHash } from 'node:crypto';
 const uuid = '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12';
 const ACTIONS = ['action.add_tag', 'action.send_sms', 'action.create_task', 'action.add_note', 'control.wait'];
 
@@ -35,6 +36,16 @@ export function pack({ automations, automationSize, full }) {
     p.messageTemplates = Array.from({ length: 100 }, (_, i) => ({ key: `t${i}`, name: `Template ${i}`, channel: 'email', subject: 'Hi', body: `Hello {{contact.first_name}} ${'x'.repeat(19970)}`.slice(0, 20000) }));
     p.pipelines = Array.from({ length: 100 }, (_, i) => ({ key: `p${i}`, name: `Pipeline ${i}`, stages: [...Array.from({ length: 48 }, (_, j) => ({ key: `s${j}`, name: `Stage ${j}`, stageType: 'OPEN', probability: j })), { key: 'w', name: 'Won', stageType: 'CLOSED_WON', probability: 100 }, { key: 'l', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }));
     p.resources = Array.from({ length: 500 }, (_, i) => ({ key: `r${i}`, kind: 'tag', name: `Tag ${i}` }));
+    // Several MB of assets, as the limit in the issue has: 6 files of 1 MiB (deterministic bytes).
+    p.assets = Array.from({ length: 6 }, (_, i) => {
+      const bytes = Buffer.alloc(2 ** 20);
+      let x = 2463534242 + i;
+      for (let k = 0; k < bytes.length; k++) {
+        x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+        bytes[k] = x & 255;
+      }
+      return { key: `asset${i}`, role: 'source_document', fileName: `file-${i}.bin`, mimeType: 'application/octet-stream', byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') };
+    });
   }
   return JSON.stringify(p, null, 2) + '\n';
 }
