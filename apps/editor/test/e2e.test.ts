@@ -290,6 +290,34 @@ describe('editor end to end', () => {
     await context.close();
   });
 
+  it('copies blocks to the system clipboard as JSON and pastes them into another pack in another tab; plain text is not pasted as blocks', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: editor.url });
+    const a = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await a.page.locator('[data-testid="node-wait"]').click();
+    await a.page.keyboard.press('Control+c');
+    const copied = JSON.parse(await a.page.evaluate(() => navigator.clipboard.readText()));
+    expect(copied).toMatchObject({ format: 'service.setup-pack-blocks', version: 1, nodes: [{ id: 'wait', kind: 'control.wait' }], edges: [] });
+
+    const b = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+    await b.page.locator('[data-testid="node-match"]').waitFor();
+    const before = (await packOf(b.page)).automations[0]!.document.graph.nodes.length;
+    await b.page.locator('[data-testid="node-note"]').click();
+    await b.page.keyboard.press('Control+v');
+    await b.page.locator('[data-testid="node-wait"]').waitFor();
+    const nodes = (await packOf(b.page)).automations[0]!.document.graph.nodes;
+    expect(nodes).toHaveLength(before + 1);
+    expect(nodes.find((n) => n.id === 'wait')).toMatchObject({ kind: 'control.wait', config: { duration: 1, unit: 'days' } });
+
+    // Ordinary text on the clipboard is left alone.
+    await b.page.evaluate(() => navigator.clipboard.writeText('just some words'));
+    await b.page.keyboard.press('Control+v');
+    await b.page.waitForTimeout(300);
+    expect((await packOf(b.page)).automations[0]!.document.graph.nodes).toHaveLength(before + 1);
+    expect([...a.errors, ...b.errors]).toEqual([]);
+    await context.close();
+  });
+
   it('exports every fixture byte-identical when untouched, and opens a dropped file', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     const { page, errors, dialogs } = await openPage(context, '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { reconnect, addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode } from './graph.js';
+import { reconnect, addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -117,5 +117,24 @@ describe('editing', () => {
     });
     const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
     expect(errors).toEqual([]);
+  });
+});
+
+describe('clipboard text', () => {
+  const clip = { nodes: [{ id: 'a', kind: 'action.notify', config: { message: 'x' } }, { id: 'b', kind: 'control.wait' }], edges: [{ id: 'e', source: 'a', target: 'b' }] };
+
+  it('round-trips copied blocks through the system clipboard text', () => {
+    const text = clipboardText(clip);
+    expect(JSON.parse(text)).toMatchObject({ format: CLIPBOARD_FORMAT, version: 1 });
+    expect(readClipboardText(text)).toEqual(clip);
+  });
+
+  it('takes the graph of a pasted automation document, and keeps only well-formed blocks and the edges between them', () => {
+    const doc = { format: 'service.automation-template', version: 1, name: 'x', graph: { nodes: [...clip.nodes, { id: 'c' }, 'junk'], edges: [...clip.edges, { id: 'f', source: 'a', target: 'c' }] } };
+    expect(readClipboardText(JSON.stringify(doc))).toEqual(clip);
+  });
+
+  it('is not fooled by ordinary text or other JSON', () => {
+    for (const text of ['hello', '', '[1,2]', '{"nodes":[{"id":"a","kind":"action.notify"}]}', JSON.stringify({ format: CLIPBOARD_FORMAT, nodes: [] })]) expect(readClipboardText(text)).toBeUndefined();
   });
 });

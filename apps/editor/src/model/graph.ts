@@ -2,7 +2,7 @@
 // duplicate, copy/paste, move. Pure functions over plain JSON, so they are unit-tested without
 // a browser; the canvas only calls them.
 import { nodeKindInfo, outputHandles } from '@setup-pack/core';
-import { asArr, asObj, objs, setKey, str, type Obj } from './json.js';
+import { asArr, asObj, isObj, objs, setKey, str, type Obj } from './json.js';
 
 export interface XY { x: number; y: number }
 export interface EdgeSpec { source: string; handle: string; target: string }
@@ -150,6 +150,36 @@ export function pasteNodes(doc: Obj, clip: Clipboard, offset: XY = { x: 40, y: 4
     doc: withGraph(doc, [...asArr(graphOf(doc).nodes), ...nodes], edges.length || Array.isArray(graphOf(doc).edges) ? [...asArr(graphOf(doc).edges), ...edges] : undefined),
     ids: nodes.map((n) => str(n.id)),
   };
+}
+
+/** What copied blocks look like on the system clipboard (text/plain). */
+export const CLIPBOARD_FORMAT = 'service.setup-pack-blocks';
+
+/** Copied blocks as clipboard text: JSON a person can read, and another editor tab can paste. */
+export function clipboardText(clip: Clipboard): string {
+  return JSON.stringify({ format: CLIPBOARD_FORMAT, version: 1, nodes: clip.nodes, edges: clip.edges }, null, 2);
+}
+
+/**
+ * Blocks from clipboard text: our own format, or a whole automation document (its graph).
+ * Undefined for anything else, so ordinary text is never pasted as blocks. Only nodes with a
+ * string id and kind are taken, and only edges between them.
+ */
+export function readClipboardText(text: string): Clipboard | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObj(v)) return undefined;
+  const graph = v.format === CLIPBOARD_FORMAT ? v : v.format === 'service.automation-template' && isObj(v.graph) ? v.graph : undefined;
+  if (!graph) return undefined;
+  const nodes = objs(graph.nodes).filter((n) => typeof n.id === 'string' && n.id !== '' && typeof n.kind === 'string');
+  if (nodes.length === 0) return undefined;
+  const ids = new Set(nodes.map((n) => n.id));
+  const edges = objs(graph.edges).filter((e) => ids.has(e.source) && ids.has(e.target));
+  return { nodes, edges };
 }
 
 export function duplicateNodes(doc: Obj, ids: Iterable<string>): { doc: Obj; ids: string[] } {

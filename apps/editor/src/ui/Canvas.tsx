@@ -5,7 +5,7 @@ import {
   Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { addConnectedNode, addNode, canConnect, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, type Clipboard, type XY } from '../model/graph.js';
+import { addConnectedNode, addNode, canConnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
@@ -47,8 +47,10 @@ const groupColor = (n: Node) => {
 const fitViewOptions = { padding: 0.2, maxZoom: 1.2 };
 const multiSelectionKeyCode = ['Meta', 'Control'];
 
-// Shared by every canvas, so blocks copied in one automation paste into another.
+// The last blocks copied here: pasted when the browser gives a paste no clipboard data. Copies
+// also go to the system clipboard as JSON, so they paste into another tab, or another pack.
 let clipboard: Clipboard | undefined;
+let lastClipText: string | undefined;
 
 const inField = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
@@ -226,7 +228,52 @@ function Flow(props: CanvasProps) {
     setTimeout(() => void flow.fitView({ duration: 200 }), 50);
   };
 
-  // Keyboard: delete, copy/cut/paste, duplicate, select all, arrows between nodes, / to add.
+  // Copy, cut and paste go through the clipboard events (Ctrl/Cmd+C, X, V and the browser's
+  // menus), so copied blocks reach the system clipboard. Text fields and selected text keep the
+  // browser's own behaviour.
+  const clipHandler = useRef<(e: ClipboardEvent) => void>(() => {});
+  clipHandler.current = (e: ClipboardEvent) => {
+    if (inField(e.target) || inField(document.activeElement) || palette) return;
+    if (e.type === 'paste') {
+      const text = e.clipboardData?.getData('text/plain');
+      const clip = text ? readClipboardText(text) : clipboard;
+      if (!clip) return;
+      e.preventDefault();
+      // Pasting the same blocks again offsets each copy a little further.
+      if (text && text !== lastClipText) pasteCount.current = 0;
+      lastClipText = text || lastClipText;
+      clipboard = clip;
+      pasteCount.current++;
+      const offset = { x: 40 * pasteCount.current, y: 40 * pasteCount.current };
+      edit!((d) => {
+        const r = pasteNodes(d, clip, offset);
+        pendingSelect.current = r.ids;
+        return r.doc;
+      });
+      return;
+    }
+    const selection = window.getSelection();
+    if (selection && !selection.isCollapsed) return; // the user is copying text
+    const ns = selectedIds();
+    if (!ns.length) return;
+    e.preventDefault();
+    clipboard = copyNodes(docRef.current, ns);
+    lastClipText = clipboardText(clipboard);
+    e.clipboardData?.setData('text/plain', lastClipText);
+    pasteCount.current = 0;
+    if (e.type === 'cut') edit!((d) => deleteElements(d, ns));
+    props.notify?.(`${ns.length} block${ns.length > 1 ? 's' : ''} ${e.type === 'cut' ? 'cut' : 'copied'}`);
+  };
+  useEffect(() => {
+    if (readOnly) return;
+    const onClip = (e: ClipboardEvent) => clipHandler.current(e);
+    for (const type of ['copy', 'cut', 'paste'] as const) document.addEventListener(type, onClip);
+    return () => {
+      for (const type of ['copy', 'cut', 'paste'] as const) document.removeEventListener(type, onClip);
+    };
+  }, [readOnly]);
+
+  // Keyboard: delete, duplicate, select all, arrows between nodes, / to add.
   // The handler is refreshed every render but subscribed once (no churn while dragging).
   const keyHandler = useRef<(e: KeyboardEvent) => void>(() => {});
   keyHandler.current = (e: KeyboardEvent) => {
@@ -240,24 +287,6 @@ function Flow(props: CanvasProps) {
         e.preventDefault();
         edit!((d) => deleteElements(d, ns, es));
       }
-    } else if (mod && (key === 'c' || key === 'x')) {
-      const ns = selectedIds();
-      if (!ns.length) return;
-      clipboard = copyNodes(docRef.current, ns);
-      if (key === 'x') edit!((d) => deleteElements(d, ns));
-      pasteCount.current = 0;
-      props.notify?.(`${ns.length} block${ns.length > 1 ? 's' : ''} ${key === 'x' ? 'cut' : 'copied'}`);
-      e.preventDefault();
-    } else if (mod && key === 'v' && clipboard) {
-      pasteCount.current++;
-      const clip = clipboard;
-      const offset = { x: 40 * pasteCount.current, y: 40 * pasteCount.current };
-      edit!((d) => {
-        const r = pasteNodes(d, clip, offset);
-        pendingSelect.current = r.ids;
-        return r.doc;
-      });
-      e.preventDefault();
     } else if (mod && key === 'd') {
       const ids = selectedIds();
       if (!ids.length) return;
