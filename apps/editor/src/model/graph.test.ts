@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { reconnect, addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
+import { reconnect, canReconnect, addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -136,5 +136,26 @@ describe('clipboard text', () => {
 
   it('is not fooled by ordinary text or other JSON', () => {
     for (const text of ['hello', '', '[1,2]', '{"nodes":[{"id":"a","kind":"action.notify"}]}', JSON.stringify({ format: CLIPBOARD_FORMAT, nodes: [] })]) expect(readClipboardText(text)).toBeUndefined();
+  });
+});
+
+describe('canReconnect', () => {
+  // start → a → b; the edge a → b is being dragged.
+  const doc = {
+    graph: {
+      nodes: [{ id: 'start', kind: 'trigger.contact_created' }, { id: 'a', kind: 'action.notify' }, { id: 'b', kind: 'action.notify' }],
+      edges: [{ id: 'e0', source: 'start', target: 'a' }, { id: 'e1', source: 'a', target: 'b' }],
+    },
+  };
+  it('judges the move without the moving edge: putting it back or reversing it is allowed', () => {
+    expect(canConnect(doc, { source: 'a', handle: 'next', target: 'b' }).ok).toBe(false); // a new edge would repeat e1
+    expect(canReconnect(doc, 'e1', { source: 'a', handle: 'next', target: 'b' }).ok).toBe(true);
+    expect(canConnect(doc, { source: 'b', handle: 'next', target: 'a' }).ok).toBe(false); // a cycle through e1
+    expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(true);
+  });
+  it('still refuses what the rules forbid', () => {
+    expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'start' }).reason).toMatch(/trigger/);
+    expect(canReconnect(doc, 'e0', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(false); // start → a → b → a
+    expect(canReconnect(doc, 'nope', { source: 'a', handle: 'next', target: 'b' }).ok).toBe(false);
   });
 });

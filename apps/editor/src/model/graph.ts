@@ -228,12 +228,18 @@ export function renameNode(doc: Obj, from: string, to: string): { doc: Obj; erro
 }
 
 /** Moves an edge to new ends (dragging an edge's end to another block), under the same rules; the edge keeps its id. */
+/** Whether edge `edgeId` may be moved to `spec`: the rules of a new connection, judged without the edge itself. */
+export function canReconnect(doc: Obj, edgeId: string, spec: EdgeSpec): ConnectCheck {
+  const edges = asArr(graphOf(doc).edges);
+  const index = edges.findIndex((e) => asObj(e).id === edgeId);
+  if (index < 0) return { ok: false, reason: `No edge "${edgeId}".` };
+  return canConnect(withGraph(doc, undefined, edges.filter((_, i) => i !== index)), spec);
+}
+
 export function reconnect(doc: Obj, edgeId: string, spec: EdgeSpec): { doc: Obj; error?: string } {
   const edges = asArr(graphOf(doc).edges);
   const index = edges.findIndex((e) => asObj(e).id === edgeId);
-  if (index < 0) return { doc, error: `No edge "${edgeId}".` };
-  const without = withGraph(doc, undefined, edges.filter((_, i) => i !== index));
-  const check = canConnect(without, spec);
+  const check = canReconnect(doc, edgeId, spec);
   if (!check.ok) return { doc, error: check.reason };
   let edge: Obj = { ...asObj(edges[index]), source: spec.source, target: spec.target };
   edge = setKey(edge, 'handle', spec.handle === 'next' && !('handle' in asObj(edges[index])) ? undefined : spec.handle);

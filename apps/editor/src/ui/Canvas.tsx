@@ -5,7 +5,7 @@ import {
   Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { addConnectedNode, addNode, canConnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
+import { addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
@@ -130,10 +130,19 @@ function Flow(props: CanvasProps) {
     [props.onSelection],
   );
 
-  const isValidConnection = useCallback(
-    (c: Connection | Edge) => canConnect(docRef.current, { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target }).ok,
-    [],
-  );
+  // While an edge's end is dragged, the live hint judges the move without the edge itself (as the
+  // drop does), so putting it back, or reversing it, is not shown as a duplicate or a cycle.
+  const reconnecting = useRef<string | null>(null);
+  const isValidConnection = useCallback((c: Connection | Edge) => {
+    const spec = { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target };
+    return (reconnecting.current ? canReconnect(docRef.current, reconnecting.current, spec) : canConnect(docRef.current, spec)).ok;
+  }, []);
+  const onReconnectStart = useCallback((_: unknown, edge: Edge) => {
+    reconnecting.current = edge.id;
+  }, []);
+  const onReconnectEnd = useCallback(() => {
+    reconnecting.current = null;
+  }, []);
 
   const onConnect = useCallback(
     (c: Connection) => {
@@ -340,6 +349,8 @@ function Flow(props: CanvasProps) {
         onSelectionChange={onSelectionChange}
         onConnect={onConnect}
         onReconnect={readOnly ? undefined : onReconnect}
+        onReconnectStart={readOnly ? undefined : onReconnectStart}
+        onReconnectEnd={readOnly ? undefined : onReconnectEnd}
         onConnectEnd={onConnectEnd}
         onNodeDragStop={onNodeDragStop}
         isValidConnection={isValidConnection}
