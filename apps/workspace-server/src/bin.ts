@@ -9,7 +9,7 @@ import { buildServer } from './server.js';
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -19,7 +19,8 @@ Environment:
   PORT (default 8787), HOST (default 127.0.0.1), DATA_DIR (default .data/), DATABASE_URL (use PostgreSQL),
   ADMIN_TOKEN (guards /admin; serve generates one when unset). --allow-insecure-webhooks lets webhooks go to
   http:// and loopback receivers (local development only); WEBHOOK_TIMEOUT_MS shortens the 10 s acknowledgement
-  timeout (tests). The admin subcommands call
+  timeout (tests). --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
+  deliveries that long; 0 keeps them for ever. The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -50,6 +51,13 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
+/** --retention-days / RETENTION_DAYS: a whole number of days, 0 to keep events for ever. */
+function retentionDays(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text)) throw new Error(`--retention-days expects a whole number of days (0 keeps everything), got "${text}"`);
+  return Number(text);
+}
+
 async function serve(args: string[]): Promise<number | undefined> {
   const { values } = parseArgs({
     args,
@@ -61,12 +69,14 @@ async function serve(args: string[]): Promise<number | undefined> {
       seed: { type: 'string' },
       'log-requests': { type: 'boolean', default: false },
       'allow-insecure-webhooks': { type: 'boolean', default: false },
+      'retention-days': { type: 'string' },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
   const port = Number(values.port ?? process.env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
+  const retention = retentionDays(values['retention-days'] ?? process.env.RETENTION_DAYS);
   const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
   let adminToken = process.env.ADMIN_TOKEN;
@@ -81,6 +91,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       timeoutMs: process.env.WEBHOOK_TIMEOUT_MS ? Number(process.env.WEBHOOK_TIMEOUT_MS) : undefined,
       leaseMs: process.env.WEBHOOK_LEASE_MS ? Number(process.env.WEBHOOK_LEASE_MS) : undefined,
       pollMs: process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined,
+      retentionDays: retention,
     },
   });
   await app.listen({ port, host });

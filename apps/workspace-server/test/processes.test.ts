@@ -155,3 +155,12 @@ describe('serve --memory --seed demo', () => {
     }
   });
 });
+
+describe('serve --retention-days', () => {
+  it('refuses a value that is not a whole number of days, naming the flag', async () => {
+    const r = await runCli(['serve', '--memory', '--port', '0', '--retention-days', 'forever'], { ADMIN_TOKEN, DATABASE_URL: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--retention-days expects a whole number of days/);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+});

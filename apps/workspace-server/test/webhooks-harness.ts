@@ -83,6 +83,7 @@ export interface HookServer {
   store: Store;
   admin: Client;
   drain(): Promise<void>;
+  prune(): Promise<{ deliveries: number; events: number }>;
   workspace(scopes?: string[]): Promise<{ id: string; client: Client }>;
   close(): Promise<void>;
 }
@@ -103,6 +104,7 @@ export async function startHookServer(kind: StoreKind, opts: { store?: Store; cl
   return {
     base, clock, store, admin,
     drain: () => app.webhooks.drain(),
+    prune: () => app.webhooks.prune(),
     async workspace(scopes = ['full_access']) {
       const slug = `wh-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
       const w = await admin.post('/admin/workspaces', { name: slug, slug, rate_limit_per_minute: 100000 });

@@ -425,4 +425,37 @@ export function defineWebhookSuite(kind: StoreKind) {
       expect(doc.paths[p]).toBeTruthy();
     }
   });
+
+  // Last in the suite: it moves the shared clock 31 days on.
+  it('retention: prunes events and finished deliveries older than 30 days, never what a delivery still needs', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
+    await client.post('/v1/contacts', { first_name: 'Old', last_name: 'Delivered' });
+    await s.drain();
+    rcv.behaviour = (r) => (r.json.type !== 'contact.created' ? echoChallenge(r) : { status: 500, body: 'down' });
+    await client.post('/v1/contacts', { first_name: 'Old', last_name: 'Pending' });
+    await s.drain(); // first attempt fails; a retry is due in a minute
+    const before = (await client.get(`/v1/webhooks/${id}/deliveries?event_type=contact.created`)).body.data as { id: string; status: string; event_id: string }[];
+    const delivered = before.find((d) => d.status === 'succeeded')!;
+    const pending = before.find((d) => d.status === 'pending')!;
+    expect([delivered, pending].every(Boolean)).toBe(true);
+
+    s.clock.advance(31 * 86_400_000);
+    rcv.behaviour = echoChallenge;
+    await client.post('/v1/contacts', { first_name: 'New', last_name: 'Contact' });
+    const pruned = await s.prune();
+    expect(pruned.deliveries).toBeGreaterThanOrEqual(1);
+    expect(pruned.events).toBeGreaterThanOrEqual(1);
+    expect((await client.get(`/v1/webhooks/${id}/deliveries/${delivered.id}`)).status).toBe(404);
+    expect((await client.get(`/v1/events/${delivered.event_id}`)).status).toBe(404);
+    // The pending delivery and its event stay, and are still delivered.
+    expect((await client.get(`/v1/events/${pending.event_id}`)).status).toBe(200);
+    await s.drain();
+    expect((await client.get(`/v1/webhooks/${id}/deliveries/${pending.id}`)).body.status).toBe('succeeded');
+    const recent = (await client.get('/v1/events?type=contact.created')).body.data as { data: { first_name: string } }[];
+    expect(recent.map((e) => e.data.first_name).sort()).toEqual(['New', 'Old']);
+    // Delivered now, its old event is needed no more; the delivery's own log stays until it is old.
+    expect(await s.prune()).toEqual({ deliveries: 0, events: 1 });
+    expect((await client.get(`/v1/webhooks/${id}/deliveries/${pending.id}`)).status).toBe(200);
+    expect(await s.prune()).toEqual({ deliveries: 0, events: 0 });
+  });
 }

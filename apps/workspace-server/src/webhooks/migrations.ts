@@ -67,4 +67,13 @@ CREATE TABLE webhook_attempts (
 );
 `,
   },
+  {
+    version: 502,
+    name: 'indexes for pruning old events and finished deliveries',
+    sql: `
+CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (completed_at) WHERE status IN ('succeeded', 'failed');
+CREATE INDEX webhook_deliveries_unfinished_event ON webhook_deliveries (event_id) WHERE status IN ('pending', 'sending');
+CREATE INDEX events_created ON events (created_at);
+`,
+  },
 ];

@@ -630,3 +630,38 @@ export async function replaySince(
     return { replayed: rows.length, queued_missed: missed };
   });
 }
+
+/**
+ * Retention: deletes deliveries that finished (succeeded, or failed for good) before `cutoff`,
+ * with their attempt logs, then events created before `cutoff` that have been fanned out and
+ * that no unfinished delivery still needs. Works in batches so no statement holds its locks long.
+ */
+export async function pruneBefore(db: Db, cutoff: Date, batch = 5_000): Promise<{ deliveries: number; events: number }> {
+  const at = cutoff.toISOString();
+  let deliveries = 0;
+  for (;;) {
+    const { rows } = await db.query(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT id FROM webhook_deliveries WHERE status IN ('succeeded', 'failed') AND completed_at < $1::timestamptz LIMIT ${batch}
+       ) RETURNING id`,
+      [at],
+    );
+    deliveries += rows.length;
+    if (rows.length < batch) break;
+  }
+  let events = 0;
+  for (;;) {
+    const { rows } = await db.query(
+      `DELETE FROM events WHERE id IN (
+         SELECT e.id FROM events e
+          WHERE e.created_at < $1::timestamptz AND e.dispatched_at IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'sending'))
+          LIMIT ${batch}
+       ) RETURNING id`,
+      [at],
+    );
+    events += rows.length;
+    if (rows.length < batch) break;
+  }
+  return { deliveries, events };
+}

@@ -8,7 +8,7 @@ import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 import type { GuardPolicy } from './ssrf.js';
 import {
-  claimDue, endpointKey, enqueueDirect, fanOut, markVerified, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
+  claimDue, endpointKey, enqueueDirect, fanOut, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
   type ClaimedDelivery, type EventRecord, type SuccessRecord, type WebhookEndpoint,
 } from './store.js';
 
@@ -25,7 +25,15 @@ export interface WebhookOptions {
   concurrency?: number;
   /** Called after every attempt (tests, benchmarks). */
   onAttempt?: (d: ClaimedDelivery, r: SendResult) => void;
+  /**
+   * Days to keep events and finished deliveries (docs/events.md, Retention); 0 keeps them for
+   * ever. Default 30. The background loop prunes at start and then hourly.
+   */
+  retentionDays?: number;
 }
+
+const DAY_MS = 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * The delivery worker: fans the outbox out to endpoints, claims due attempts from the queue in the
@@ -47,6 +55,8 @@ export class WebhookWorker {
   private nudged = false;
   private lastFanOut = 0;
   private lastReclaim = 0;
+  private lastPrune = 0;
+  private readonly retentionMs: number;
   private successes: { item: SuccessRecord; done: () => void }[] = [];
   private flushing: Promise<void> | null = null;
 
@@ -57,6 +67,18 @@ export class WebhookWorker {
     this.leaseMs = Math.max(opts.leaseMs ?? this.timeoutMs + 5_000, this.timeoutMs + 1_000);
     this.pollMs = opts.pollMs ?? 200;
     this.concurrency = opts.concurrency ?? 64;
+    const days = opts.retentionDays ?? 30;
+    if (!(Number.isFinite(days) && days >= 0)) throw new Error(`retentionDays must be a number of days, 0 or more (got ${days})`);
+    this.retentionMs = days * DAY_MS;
+  }
+
+  /**
+   * Deletes events and finished deliveries older than the retention period (measured on the
+   * injectable clock); nothing when retention is 0. The loop calls it hourly; tests call it.
+   */
+  async prune(): Promise<{ deliveries: number; events: number }> {
+    if (this.retentionMs === 0) return { deliveries: 0, events: 0 };
+    return pruneBefore(this.db, new Date(this.clock.now().getTime() - this.retentionMs));
   }
 
   start(): void {
@@ -129,6 +151,10 @@ export class WebhookWorker {
     if (force || wall - this.lastReclaim >= 1_000) {
       this.lastReclaim = wall;
       work += await reclaimExpired(this.db, now);
+    }
+    if (!force && wall - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = wall;
+      await this.prune();
     }
     const free = this.concurrency - this.inflight.size;
     if (free > 0) {
