@@ -11,8 +11,6 @@ import { bytesToHex } from '@noble/hashes/utils.js';
  */
 export type Base64Hasher = (data: string) => { byteSize: number; sha256: string } | undefined;
 
-const NOT_BASE64 = /[^A-Za-z0-9+/]/;
-
 /** How many "=" end a base64 text (0, 1 or 2). */
 export function base64Padding(data: string): 0 | 1 | 2 {
   return data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
@@ -30,13 +28,43 @@ export function hasCanonicalPadding(data: string): boolean {
   return (pad === 2 ? 'AQgw' : 'AEIMQUYcgkosw048').includes(last) && last !== '';
 }
 
-/** Strict RFC 4648 base64 (padding required, no whitespace, canonical). A single negated-class scan: fast on MBs. */
-export function isBase64(data: string): boolean {
-  if (data.length % 4 !== 0) return false;
-  const pad = base64Padding(data);
-  return !NOT_BASE64.test(pad ? data.slice(0, -pad) : data) && hasCanonicalPadding(data);
+/**
+ * The bytes of strict base64 (see Base64Hasher), or undefined. atob() does the scanning natively:
+ * it throws on characters outside the alphabet, base64url's - and _, and "=" anywhere but the end;
+ * it skips white space and accepts missing padding, which the length checks catch (every
+ * character of a strict text carries data, so it decodes to exactly 3/4 of its length less its
+ * padding). Uint8Array.fromBase64 (recent browsers) decodes strictly in one native call.
+ */
+export function decodeStrictBase64(data: string): Uint8Array | undefined {
+  if (data.length % 4 !== 0 || !hasCanonicalPadding(data)) return undefined;
+  const size = (data.length / 4) * 3 - base64Padding(data);
+  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string, o: object) => Uint8Array }).fromBase64;
+  if (fromBase64) {
+    try {
+      const bytes = fromBase64(data, { lastChunkHandling: 'strict' });
+      return bytes.length === size ? bytes : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  let bin: string;
+  try {
+    bin = atob(data);
+  } catch {
+    return undefined;
+  }
+  if (bin.length !== size) return undefined;
+  const out = new Uint8Array(size);
+  for (let i = 0; i < size; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
+/** Strict RFC 4648 base64 (padding required, no whitespace, canonical). */
+export function isBase64(data: string): boolean {
+  return decodeStrictBase64(data) !== undefined;
+}
+
+/** Decodes base64 (leniently, as atob does); use decodeStrictBase64 to check strictness too. */
 export function decodeBase64(data: string): Uint8Array {
   const bin = atob(data);
   const out = new Uint8Array(bin.length);
@@ -49,7 +77,6 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 export const portableHasher: Base64Hasher = (data) => {
-  if (!isBase64(data)) return undefined;
-  const bytes = decodeBase64(data);
-  return { byteSize: bytes.length, sha256: sha256Hex(bytes) };
+  const bytes = decodeStrictBase64(data);
+  return bytes && { byteSize: bytes.length, sha256: sha256Hex(bytes) };
 };
