@@ -161,9 +161,9 @@ class RuleRun implements RuleContext {
   }
 }
 
-// Keeps RuleRun's hidden class alive between validations (see SHAPE_KEEPER in graph/model.ts).
-const RULE_RUN_SHAPE = new RuleRun({}, [], portableHasher, []);
-void RULE_RUN_SHAPE;
+// Keeps RuleRun's hidden class alive between validations (see SHAPE_KEEPER in graph/model.ts;
+// exported for the same reason).
+export const RULE_RUN_SHAPE = new RuleRun({}, [], portableHasher, []);
 
 /** Validates one automation document (as the server receives it), with pointers inside it. */
 export function validateAutomationDocument(document: unknown, options: ValidateOptions = {}): { diagnostics: Diagnostic[] } {

@@ -247,7 +247,9 @@ export class NodeIdTable {
 // One model kept for the life of the process. V8 gives instances their hidden class through
 // transitions that are only weakly held: when a GC finds no model alive (between two validations),
 // the hidden class goes and the next model gets a new one, and every function optimised for the
-// old one is thrown away and compiled again. This instance keeps the hidden class alive.
+// old one is thrown away and compiled again. This instance keeps the hidden class alive. It is
+// exported so that it lives in the module's scope: an unexported, unused constant would only live
+// while the module is evaluated.
 export const SHAPE_KEEPER = { model: new GraphModel('', [], [], undefined), ids: new NodeIdTable() };
 
 /**
