@@ -154,7 +154,7 @@ describe('canReconnect', () => {
     expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(true);
   });
   it('still refuses what the rules forbid', () => {
-    expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'start' }).reason).toMatch(/trigger/);
+    expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'start' })).toMatchObject({ ok: false, reason: expect.stringMatching(/trigger/) });
     expect(canReconnect(doc, 'e0', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(false); // start → a → b → a
     expect(canReconnect(doc, 'nope', { source: 'a', handle: 'next', target: 'b' }).ok).toBe(false);
   });

@@ -22,6 +22,23 @@ const fixtureFiles = ['valid', 'releases'].flatMap((dir) => readdirSync(new URL(
 const text = (p: string) => readFileSync(new URL(p, root), 'utf8');
 const starter = (): PackValue => JSON.parse(text('valid/buyer-lead-starter.json'));
 
+describe('exportedAt on export', () => {
+  const at = new Date('2026-11-22T01:02:03.456Z');
+  it('is left alone when the pack is untouched, and stamped (in place, to the second) when it changed', () => {
+    const t = text('valid/buyer-lead-starter.json');
+    const value = JSON.parse(t) as PackValue;
+    const origin = { value, text: t };
+    expect(serializePack(value, origin, { exportedAt: at })).toBe(t);
+    const changed = JSON.parse(serializePack({ ...value, name: 'Changed' }, origin, { exportedAt: at }));
+    expect(changed.exportedAt).toBe('2026-11-22T01:02:03Z');
+    expect(Object.keys(changed)).toEqual(Object.keys(value)); // the fixture has one: it keeps its place
+  });
+  it('goes after version when the pack had none', () => {
+    const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: 'x', name: 'n', version: '1', automations: [] } as unknown as PackValue;
+    expect(Object.keys(JSON.parse(serializePack(pack, undefined, { exportedAt: at })))).toEqual(['format', 'schemaVersion', 'packId', 'name', 'version', 'exportedAt', 'automations']);
+  });
+});
+
 describe('export round-trip', () => {
   it.each(fixtureFiles)('%s exports byte-identical when untouched, and after an edit is undone', (file) => {
     const t = text(file);

@@ -7,9 +7,26 @@ export interface Origin {
   text: string;
 }
 
-export function serializePack(pack: PackValue, origin?: Origin): string {
+/**
+ * The text to export. Untouched (the value opened from `origin`): the original bytes. Otherwise
+ * the pack's own JSON; with `exportedAt`, stamped with that time (kept in its place, or put after
+ * `version`, where the format lists it), since the file is a new export of changed work.
+ */
+export function serializePack(pack: PackValue, origin?: Origin, options: { exportedAt?: Date } = {}): string {
   if (origin && origin.value === pack) return origin.text;
-  return JSON.stringify(pack, null, 2) + '\n';
+  const value = options.exportedAt ? stampExportedAt(pack, options.exportedAt) : pack;
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
+function stampExportedAt(pack: PackValue, at: Date): PackValue {
+  const exportedAt = at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if ('exportedAt' in pack || !('version' in pack)) return { ...pack, exportedAt };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(pack)) {
+    out[k] = v;
+    if (k === 'version') out.exportedAt = exportedAt;
+  }
+  return out as PackValue;
 }
 
 export function exportFileName(pack: PackValue): string {

@@ -172,7 +172,7 @@ export function App({ store }: { store: EditorStore }) {
     const p = store.pack;
     const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
     if (errors > 0 && !confirm(`The pack has ${errors} error${errors > 1 ? 's' : ''}. Export anyway?`)) return;
-    const text = serializePack(p, store.getState().origin);
+    const text = serializePack(p, store.getState().origin, { exportedAt: new Date() });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
     a.download = exportFileName(p);
