@@ -20,7 +20,7 @@ Environment:
   ADMIN_TOKEN (guards /admin; serve generates one when unset). --allow-insecure-webhooks lets webhooks go to
   http:// and loopback receivers (local development only); WEBHOOK_TIMEOUT_MS shortens the 10 s acknowledgement
   timeout (tests). --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
-  deliveries that long; 0 keeps them for ever. The admin subcommands call
+  deliveries that long (pruned hourly); 0 keeps them for ever. The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -84,6 +84,12 @@ async function serve(args: string[]): Promise<number | undefined> {
     adminToken = `adm_${randomBytes(16).toString('hex')}`;
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
+  // Listen for SIGINT/SIGTERM before anything starts: a signal that arrived between printing the
+  // address and subscribing would otherwise kill the process without closing the store.
+  const stopRequested = new Promise<void>((resolveStop) => {
+    process.once('SIGINT', () => resolveStop());
+    process.once('SIGTERM', () => resolveStop());
+  });
   const store = await openStore({ databaseUrl, dataDir, memory: values.memory });
   const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
     webhooks: {
@@ -105,11 +111,7 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.stdout.write(`Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`);
     process.stdout.write(`Try: curl -H "Authorization: Bearer ${key.secret}" ${baseUrl}/v1/contacts?limit=5\n`);
   }
-  await new Promise<void>((resolveStop) => {
-    const stop = () => resolveStop();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await stopRequested;
   await app.close();
   await store.close();
   return 0;

@@ -27,13 +27,14 @@ export interface WebhookOptions {
   onAttempt?: (d: ClaimedDelivery, r: SendResult) => void;
   /**
    * Days to keep events and finished deliveries (docs/events.md, Retention); 0 keeps them for
-   * ever. Default 30. The background loop prunes at start and then hourly.
+   * ever. Default 30. The background loop prunes a minute after start, then hourly.
    */
   retentionDays?: number;
 }
 
 const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
  * The delivery worker: fans the outbox out to endpoints, claims due attempts from the queue in the
@@ -84,6 +85,8 @@ export class WebhookWorker {
   start(): void {
     if (this.running || this.pollMs <= 0) return;
     this.running = true;
+    // The first pruning waits a minute, so start-up (and short-lived servers) do no maintenance.
+    this.lastPrune = Date.now() - PRUNE_EVERY_MS + PRUNE_FIRST_AFTER_MS;
     this.loop = this.run();
   }
 
