@@ -1,33 +1,27 @@
 // The catalog endpoints the installer relies on, checked over HTTP on the real server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WorkspaceApiError } from '../src/index.js';
-import { clientFor, loadPack, startServer, type Server } from './harness.js';
+import { clientFor, loadPack, useServer } from './harness.js';
 
-let server: Server;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
 
 const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e) => e as WorkspaceApiError);
 
 describe('catalog API', () => {
   it('turns error envelopes into typed errors (401, 403, 404)', async () => {
-    const ws = await server.workspace();
-    const bad = await fail(clientFor(server, 'sk_not_a_key').get('/v1/tags'));
+    const ws = await server().workspace();
+    const bad = await fail(clientFor(server(), 'sk_not_a_key').get('/v1/tags'));
     expect(bad).toBeInstanceOf(WorkspaceApiError);
     expect([bad.status, bad.type]).toEqual([401, 'authentication_error']);
-    const readOnly = await server.admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['read_tags', 'read_install_ledgers'] });
-    const denied = await fail(clientFor(server, readOnly.secret).post('/v1/tags', { name: 'x' }));
+    const readOnly = await server().admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['read_tags', 'read_install_ledgers'] });
+    const denied = await fail(clientFor(server(), readOnly.secret).post('/v1/tags', { name: 'x' }));
     expect([denied.status, denied.type]).toEqual([403, 'permission_error']);
-    const missing = await fail(clientFor(server, ws.key).get('/v1/message-templates/tpl_nope'));
+    const missing = await fail(clientFor(server(), ws.key).get('/v1/message-templates/tpl_nope'));
     expect([missing.status, missing.type, missing.param]).toEqual([404, 'invalid_request_error', 'id']);
   });
 
   it('lists the catalog endpoints in the OpenAPI document with their scopes', async () => {
-    const doc = await (await fetch(`${server.base}/v1/openapi.json`)).json();
+    const doc = await (await fetch(`${server().base}/v1/openapi.json`)).json();
     for (const [path, method] of [
       ['/v1/tags', 'post'], ['/v1/custom-fields', 'get'], ['/v1/pipelines/{id}', 'patch'], ['/v1/message-templates/{id}', 'get'],
       ['/v1/smart-lists', 'post'], ['/v1/automations/{id}', 'patch'], ['/v1/media', 'post'], ['/v1/brand', 'put'], ['/v1/teams', 'get'], ['/v1/pipeline-details', 'get'],
@@ -37,8 +31,8 @@ describe('catalog API', () => {
   });
 
   it('creates once per idempotency key, validates automation documents with core, pages with cursors', async () => {
-    const ws = await server.workspace();
-    const c = clientFor(server, ws.key);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
     const a = await c.post('/v1/tags', { name: 'Once', idempotency_key: 'k-1' });
     const b = await c.post('/v1/tags', { name: 'Once', idempotency_key: 'k-1' });
     expect(b.id).toBe(a.id);
@@ -62,8 +56,8 @@ describe('catalog API', () => {
   });
 
   it('locks an install per packId with an expiry; the same holder gets its token back', async () => {
-    const ws = await server.workspace();
-    const c = clientFor(server, ws.key);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
     const first = await c.post('/v1/install-ledgers/p1/lock', { holder: 'run-a', ttl_seconds: 30 });
     expect((await c.post('/v1/install-ledgers/p1/lock', { holder: 'run-a', ttl_seconds: 30 })).token).toBe(first.token);
     const busy = await fail(c.post('/v1/install-ledgers/p1/lock', { holder: 'run-b', ttl_seconds: 30 }));
@@ -71,7 +65,7 @@ describe('catalog API', () => {
     expect(busy.message).toMatch(/run-a/);
     const stale = await fail(c.put('/v1/install-ledgers/p1', { lock_token: 'lck_wrong', ledger: {} }));
     expect(stale.status).toBe(409);
-    server.clock.advance(31_000);
+    server().clock.advance(31_000);
     const second = await c.post('/v1/install-ledgers/p1/lock', { holder: 'run-b', ttl_seconds: 30 });
     expect(second.token).not.toBe(first.token);
     expect((await fail(c.put('/v1/install-ledgers/p1', { lock_token: first.token, ledger: {} }))).status).toBe(409);
@@ -80,8 +74,8 @@ describe('catalog API', () => {
   });
 
   it('stages a draft when an automation that is on is updated, and adds, reorders and removes pipeline stages', async () => {
-    const ws = await server.workspace();
-    const c = clientFor(server, ws.key);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
     const doc = loadPack('releases/buyer-lead-1.0.0.json').automations![2].document;
     const a = await c.post('/v1/automations', { document: doc });
     expect(a).toMatchObject({ enabled: false, status: 'off', draft_document: null });

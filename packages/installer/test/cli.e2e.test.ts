@@ -3,21 +3,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/src/main.js';
 import { makeColors } from '../../cli/src/lib/color.js';
 import type { CommandContext } from '../../cli/src/lib/context.js';
-import { startServer, type Server } from './harness.js';
+import { useServer } from './harness.js';
 
 const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 
-let server: Server;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
 
 async function cli(argv: string[], env: Record<string, string>, tty = false) {
   let stdout = '';
@@ -35,8 +29,8 @@ async function cli(argv: string[], env: Record<string, string>, tty = false) {
 
 describe('setup-pack plan / install / uninstall / status', () => {
   it('plans, installs, re-plans, upgrades and uninstalls with Terraform-style output and exit codes', async () => {
-    const ws = await server.workspace();
-    const env = { WORKSPACE_URL: server.base, WORKSPACE_API_KEY: ws.key };
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
 
     const plan = await cli(['plan', 'releases/buyer-lead-1.0.0.json', '--detailed-exitcode'], env);
     expect(plan.code).toBe(2);
@@ -54,7 +48,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/^No changes\. 11 items up to date\.$/m);
 
-    const up = await cli(['plan', 'releases/buyer-lead-1.1.0.json', '--prune', '--url', server.base, '--key', ws.key], {});
+    const up = await cli(['plan', 'releases/buyer-lead-1.1.0.json', '--prune', '--url', server().base, '--key', ws.key], {});
     expect(up.code).toBe(0);
     expect(up.stdout).toMatch(/version: 1\.0\.0 → 1\.1\.0 \(upgrade\)/);
     expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed\)$/m);
@@ -75,8 +69,8 @@ describe('setup-pack plan / install / uninstall / status', () => {
   });
 
   it('fails a plan with every unresolved reference and a usage error without a workspace', async () => {
-    const ws = await server.workspace({ members: [] });
-    const env = { WORKSPACE_URL: server.base, WORKSPACE_API_KEY: ws.key };
+    const ws = await server().workspace({ members: [] });
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
     const r = await cli(['install', 'valid/listing-marketing.json'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/The plan failed \(1 problem\)/);
@@ -88,7 +82,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--bind expects type:id=workspaceId/);
     // A bindings file resolves it; the install then succeeds.
-    const member = await server.admin('POST', `/admin/workspaces/${ws.id}/members`, { name: 'Pat Doe', email: 'pat@example.test' });
+    const member = await server().admin('POST', `/admin/workspaces/${ws.id}/members`, { name: 'Pat Doe', email: 'pat@example.test' });
     const file = join(mkdtempSync(join(tmpdir(), 'bind-')), 'bindings.json');
     writeFileSync(file, JSON.stringify({ 'user:usr_listing_coord': member.id }));
     const bound = await cli(['install', 'valid/listing-marketing.json', '--bindings', file], env);

@@ -1,6 +1,7 @@
 // The real workspace server, in-process on a loopback port over an in-memory PGlite store, with
 // a manual clock the installer's sleep advances: rate-limit windows pass without real waiting.
 import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Pack } from '@setup-pack/core';
 import { buildServer, ManualClock, openStore, type Store } from '../../../apps/workspace-server/src/index.js';
@@ -84,4 +85,22 @@ export function countingFetch() {
     return res;
   };
   return { fetch: f, counts, writes: () => counts.POST + counts.PUT + counts.PATCH + counts.DELETE };
+}
+
+/**
+ * One server for a test file: started before its tests, closed after them. Returns a getter,
+ * since the server exists only once beforeAll has run.
+ */
+export function useServer(): () => Server {
+  let server: Server | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the test server is not started (call useServer() at the top of the file)');
+    return server;
+  };
 }

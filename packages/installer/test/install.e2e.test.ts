@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { install, planInstall, PlanFailedError, readLedger, uninstall, WorkspaceClient } from '../src/index.js';
-import { clientFor, countingFetch, loadPack, startServer, type Server } from './harness.js';
+import { clientFor, countingFetch, loadPack, useServer } from './harness.js';
 
 const v100 = loadPack('releases/buyer-lead-1.0.0.json');
 const v110 = loadPack('releases/buyer-lead-1.1.0.json');
 const listing = loadPack('valid/listing-marketing.json');
 
-let server: Server;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
 
 const all = (c: WorkspaceClient, path: string) => c.listAll<any>(path);
 
-describe('install against the real workspace server', () => {
+describe('install against the real workspace server()', () => {
   it('installs both fixture packs: every item present, automations off, references bound, images rewritten', async () => {
-    const ws = await server.workspace();
-    const c = clientFor(server, ws.key);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
     const r1 = await install(c, v100);
     const r2 = await install(c, listing);
     expect(r1.plan.summary.create + r1.plan.summary.adopt).toBe(r1.plan.steps.length);
@@ -70,11 +64,11 @@ describe('install against the real workspace server', () => {
   });
 
   it('re-installing the same release makes zero write requests', async () => {
-    const ws = await server.workspace();
-    await install(clientFor(server, ws.key), v100);
-    await install(clientFor(server, ws.key), listing);
+    const ws = await server().workspace();
+    await install(clientFor(server(), ws.key), v100);
+    await install(clientFor(server(), ws.key), listing);
     const counting = countingFetch();
-    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const c = clientFor(server(), ws.key, { fetch: counting.fetch });
     const r = await install(c, v100);
     const r2 = await install(c, listing);
     expect(r.plan.hasChanges).toBe(false);
@@ -84,10 +78,10 @@ describe('install against the real workspace server', () => {
   });
 
   it('upgrades across the release pair writing only changed items', async () => {
-    const ws = await server.workspace();
-    await install(clientFor(server, ws.key), v100);
+    const ws = await server().workspace();
+    await install(clientFor(server(), ws.key), v100);
     const counting = countingFetch();
-    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const c = clientFor(server(), ws.key, { fetch: counting.fetch });
     const r = await install(c, v110);
     const changed = r.plan.steps.filter((s) => s.write).map((s) => `${s.action} ${s.itemId}`).sort();
     expect(changed).toEqual([
@@ -111,8 +105,8 @@ describe('install against the real workspace server', () => {
   });
 
   it('reports an item the user edited as a conflict and keeps it', async () => {
-    const ws = await server.workspace();
-    const c = clientFor(server, ws.key);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
     await install(c, v100);
     const templates = await all(c, '/v1/message-templates');
     const follow = templates.find((t) => t.name === 'Follow-up email');
@@ -138,9 +132,9 @@ describe('install against the real workspace server', () => {
   });
 
   it('fails the plan listing every unresolved member reference, writing nothing', async () => {
-    const ws = await server.workspace({ members: ['Someone Else'] });
+    const ws = await server().workspace({ members: ['Someone Else'] });
     const counting = countingFetch();
-    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const c = clientFor(server(), ws.key, { fetch: counting.fetch });
     const merged = structuredClone(listing);
     merged.automations!.push(structuredClone(v100.automations![0]));
     merged.resources!.push(...structuredClone(v100.resources!));
@@ -161,19 +155,19 @@ describe('install against the real workspace server', () => {
   });
 
   it('lets only one of two concurrent installs of a pack run', async () => {
-    const ws = await server.workspace();
-    const results = await Promise.allSettled([install(clientFor(server, ws.key), v100), install(clientFor(server, ws.key), v100)]);
+    const ws = await server().workspace();
+    const results = await Promise.allSettled([install(clientFor(server(), ws.key), v100), install(clientFor(server(), ws.key), v100)]);
     const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(failed).toHaveLength(1);
     expect(failed[0].reason).toMatchObject({ status: 409, param: 'lock' });
-    const c = clientFor(server, ws.key);
+    const c = clientFor(server(), ws.key);
     expect((await all(c, '/v1/automations')).length).toBe(3);
     expect((await planInstall(c, v100)).plan.hasChanges).toBe(false);
   });
 
   it('uninstalls what the pack owns and the user did not edit', async () => {
-    const ws = await server.workspace();
-    const c = clientFor(server, ws.key);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
     await install(c, v100);
     const tags = await all(c, '/v1/tags');
     const hot = tags.find((t) => t.name === 'Hot lead');

@@ -4,23 +4,17 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { install, listLedgers, WorkspaceApiError } from '../src/index.js';
-import { clientFor, loadPack, startServer, type Server } from './harness.js';
+import { clientFor, loadPack, useServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
 const PACK = fileURLToPath(new URL('../../../fixtures/valid/listing-marketing.json', import.meta.url));
 const listing = loadPack('valid/listing-marketing.json');
 
-let server: Server;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
 
-/** Forwards to the server; at the nth write it runs `onWrite` and never answers that request. */
+/** Forwards to the server(); at the nth write it runs `onWrite` and never answers that request. */
 async function tripwire(target: string, n: number, onWrite: () => void) {
   let writes = 0;
   const proxy = createServer(async (req, res) => {
@@ -44,9 +38,9 @@ async function tripwire(target: string, n: number, onWrite: () => void) {
 
 describe('a killed install process', () => {
   it('resumes after the lock expires, with no duplicates', async () => {
-    const ws = await server.workspace();
+    const ws = await server().workspace();
     let child: ReturnType<typeof spawn> | undefined;
-    const proxy = await tripwire(server.base, 8, () => child?.kill('SIGKILL'));
+    const proxy = await tripwire(server().base, 8, () => child?.kill('SIGKILL'));
     try {
       child = spawn(process.execPath, [BIN, 'install', PACK, '--lock-ttl', '30'], {
         env: { ...process.env, WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: ws.key, NO_COLOR: '1' },
@@ -57,7 +51,7 @@ describe('a killed install process', () => {
     } finally {
       await proxy.close();
     }
-    const c = clientFor(server, ws.key);
+    const c = clientFor(server(), ws.key);
     const [record] = await listLedgers(c);
     expect(record.ledger.state).toBe('in_progress');
     expect(record.lock?.holder).toMatch(/^setup-pack-/);
@@ -66,7 +60,7 @@ describe('a killed install process', () => {
     expect(locked).toBeInstanceOf(WorkspaceApiError);
     expect((locked as WorkspaceApiError).status).toBe(409);
 
-    server.clock.advance(31_000);
+    server().clock.advance(31_000);
     const resumed = await install(c, listing);
     expect(resumed.plan.summary.create).toBeLessThan(resumed.plan.steps.length - 1);
     const names = async (p: string) => (await c.listAll(p)).map((o: any) => o.name).sort();

@@ -1,7 +1,7 @@
 import type { Pack } from '@setup-pack/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { install, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
-import { clientFor, countingFetch, loadPack, startServer, type Server } from './harness.js';
+import { clientFor, countingFetch, loadPack, useServer } from './harness.js';
 import { generatedPack } from '../src/generate.js';
 import { startFaultProxy } from './proxy.js';
 
@@ -9,13 +9,7 @@ const v100 = loadPack('releases/buyer-lead-1.0.0.json');
 const v110 = loadPack('releases/buyer-lead-1.1.0.json');
 const listing = loadPack('valid/listing-marketing.json');
 
-let server: Server;
-beforeAll(async () => {
-  server = await startServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useServer();
 
 const COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations', '/v1/members'];
 
@@ -65,13 +59,13 @@ function expectNoDuplicates(ws: Record<string, string[]>) {
   }
 }
 
-describe('installer robustness against the real server', () => {
+describe('installer robustness against the real server()', () => {
   it('stays under the real 120/minute limit: zero 429 responses', async () => {
-    const ws = await server.workspace({ rateLimit: 120 });
+    const ws = await server().workspace({ rateLimit: 120 });
     const counting = countingFetch();
-    const c = clientFor(server, ws.key, { fetch: counting.fetch });
+    const c = clientFor(server(), ws.key, { fetch: counting.fetch });
     const pack = generatedPack({ resources: 200, templates: 30, smartLists: 20, pipelines: 5, automations: 30 });
-    const start = server.clock.now().getTime();
+    const start = server().clock.now().getTime();
     const r = await install(c, pack);
     expect(r.written).toBe(285);
     expect(counting.counts.status429).toBe(0);
@@ -79,29 +73,29 @@ describe('installer robustness against the real server', () => {
     const total = Object.values(counting.counts).reduce((a, b) => a + b, 0) - counting.counts.status429;
     expect(total).toBeGreaterThan(240);
     // The run had to wait for at least two further windows, and did so by pacing.
-    expect(server.clock.now().getTime() - start).toBeGreaterThanOrEqual(120_000);
+    expect(server().clock.now().getTime() - start).toBeGreaterThanOrEqual(120_000);
     expect(c.stats.pacedMs).toBeGreaterThan(0);
   });
 
   it('waits for Retry-After when something else spent the window', async () => {
-    const ws = await server.workspace({ rateLimit: 120 });
-    const other = clientFor(server, ws.key);
+    const ws = await server().workspace({ rateLimit: 120 });
+    const other = clientFor(server(), ws.key);
     // Another client of the workspace spends the whole window without reading the headers.
-    for (let i = 0; i < 120; i++) await fetch(`${server.base}/v1/me`, { headers: { authorization: `Bearer ${ws.key}` } });
-    const c = clientFor(server, ws.key);
+    for (let i = 0; i < 120; i++) await fetch(`${server().base}/v1/me`, { headers: { authorization: `Bearer ${ws.key}` } });
+    const c = clientFor(server(), ws.key);
     await install(c, v100);
     expect(c.stats.rateLimited).toBeGreaterThanOrEqual(1);
     expect((await readLedger(other, v100.packId))!.ledger.state).toBe('installed');
   });
 
   it('converges through 500s, dropped connections and delays to exactly what a clean install makes', async () => {
-    const clean = await server.workspace();
-    const cc = clientFor(server, clean.key);
-    const faulty = await server.workspace();
+    const clean = await server().workspace();
+    const cc = clientFor(server(), clean.key);
+    const faulty = await server().workspace();
     for (const seed of [1, 2, 3]) {
-      const proxy = await startFaultProxy(server.base, { failBefore: 0.1, failAfter: 0.1, dropBefore: 0.05, dropAfter: 0.08, delay: 0.1 }, seed);
+      const proxy = await startFaultProxy(server().base, { failBefore: 0.1, failAfter: 0.1, dropBefore: 0.05, dropAfter: 0.08, delay: 0.1 }, seed);
       try {
-        const fc = clientFor(server, faulty.key, { maxRetries: 12 }, proxy.base);
+        const fc = clientFor(server(), faulty.key, { maxRetries: 12 }, proxy.base);
         const packs: Pack[] = seed === 1 ? [v100, listing] : seed === 2 ? [v110] : [v110, listing];
         for (const p of packs) await install(fc, p);
         expect(proxy.injected.failAfter + proxy.injected.dropAfter).toBeGreaterThan(0);
@@ -113,26 +107,26 @@ describe('installer robustness against the real server', () => {
         await install(cc, listing);
       } else if (seed === 2) await install(cc, v110);
     }
-    const a = await normalizedWorkspace(clientFor(server, faulty.key));
+    const a = await normalizedWorkspace(clientFor(server(), faulty.key));
     const b = await normalizedWorkspace(cc);
     expect(a).toEqual(b);
     expectNoDuplicates(a);
   });
 
   it('a run killed mid-install is locked out until the lock expires, then resumes with no duplicates', async () => {
-    const ws = await server.workspace();
+    const ws = await server().workspace();
     let writes = 0;
     const killAfter = 9;
     const dying: typeof fetch = async (input, init) => {
       if ((init?.method ?? 'GET') !== 'GET' && ++writes > killAfter) throw new TypeError('fetch failed: process killed');
       return fetch(input, init);
     };
-    const killed = clientFor(server, ws.key, { fetch: dying, maxRetries: 1 });
+    const killed = clientFor(server(), ws.key, { fetch: dying, maxRetries: 1 });
     const err = await install(killed, listing, { checkpointEvery: 3, lockTtlSeconds: 60 }).catch((e) => e);
     expect(err).toBeInstanceOf(WorkspaceApiError);
     expect((err as WorkspaceApiError).type).toBe('network_error');
 
-    const c = clientFor(server, ws.key);
+    const c = clientFor(server(), ws.key);
     const locked = await install(c, listing).catch((e) => e);
     expect(locked).toBeInstanceOf(WorkspaceApiError);
     expect((locked as WorkspaceApiError).status).toBe(409);
@@ -140,11 +134,11 @@ describe('installer robustness against the real server', () => {
     expect(partial!.ledger.state).toBe('in_progress');
     expect(Object.keys(partial!.ledger.items).length).toBeGreaterThan(0);
 
-    server.clock.advance(61_000);
+    server().clock.advance(61_000);
     const resumed = await install(c, listing);
     expect(resumed.plan.summary.create).toBeLessThan(resumed.plan.steps.length);
-    const clean = await server.workspace();
-    const cc = clientFor(server, clean.key);
+    const clean = await server().workspace();
+    const cc = clientFor(server(), clean.key);
     await install(cc, listing);
     const a = await normalizedWorkspace(c);
     expect(a).toEqual(await normalizedWorkspace(cc));
