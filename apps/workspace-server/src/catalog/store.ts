@@ -2,24 +2,15 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { decodeCursor, finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
+import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../store/sql.js';
 
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
 export type CatalogObject = { id: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
 
 const toObject = (r: Row): CatalogObject => ({ ...(r.data as Record<string, unknown>), id: r.id, name: r.name, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
 
-export async function listObjects(db: Db, ws: string, collection: string, limit: number, cursor?: string): Promise<Page<CatalogObject>> {
-  const q = new Params();
-  const where = [`t.workspace_id = ${q.p(ws)}`, `t.collection = ${q.p(collection)}`];
-  const countParams = [...q.values];
-  const k = keysetCondition(q, cursor, 't');
-  if (k) where.push(k);
-  const [page, count] = await Promise.all([
-    db.query(`SELECT * FROM catalog_objects t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(limit + 1)}`, q.values),
-    db.query<{ n: string }>('SELECT count(*)::text AS n FROM catalog_objects t WHERE t.workspace_id = $1 AND t.collection = $2', countParams),
-  ]);
-  return finishPage(page.rows, limit, Number(count.rows[0].n), toObject, (r) => iso(r.created_at));
+export function listObjects(db: Db, ws: string, collection: string, limit: number, cursor?: string): Promise<Page<CatalogObject>> {
+  return listByCreation(db, 'catalog_objects', ws, { limit, cursor, filters: { collection } }, toObject);
 }
 
 export async function getObject(db: Queryable, ws: string, collection: string, id: string, what: string): Promise<CatalogObject> {
@@ -149,35 +140,35 @@ export interface PipelineInput {
   stages?: StageInput[];
 }
 
+/** Pipelines with their stages, in the order of `rows`: one query for the stages of them all. */
+async function withStages(db: Queryable, rows: Row[]) {
+  const stages = new Map<string, { id: string; name: string; type: string; color: string | null; probability: number | null; position: number }[]>(rows.map((r) => [r.id as string, []]));
+  if (rows.length) {
+    const q = new Params();
+    const { rows: stageRows } = await db.query(`SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(rows.map((r) => r.id as string))} ORDER BY position, id`, q.values);
+    for (const s of stageRows) {
+      stages.get(s.pipeline_id as string)?.push({ id: s.id as string, name: s.name as string, type: s.type as string, color: (s.color ?? null) as string | null, probability: s.probability === null || s.probability === undefined ? null : Number(s.probability), position: Number(s.position) });
+    }
+  }
+  return rows.map((r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    description: (r.description ?? null) as string | null,
+    position: Number(r.position),
+    stages: stages.get(r.id as string)!,
+    created_at: iso(r.created_at),
+  }));
+}
+
 export async function getPipeline(db: Queryable, ws: string, id: string) {
   const { rows } = await db.query('SELECT * FROM pipelines WHERE workspace_id = $1 AND id = $2', [ws, id]);
-  if (!rows[0]) return null;
-  const stages = await db.query('SELECT * FROM pipeline_stages WHERE pipeline_id = $1 ORDER BY position, id', [id]);
-  return {
-    id: rows[0].id as string,
-    name: rows[0].name as string,
-    description: (rows[0].description ?? null) as string | null,
-    position: Number(rows[0].position),
-    stages: stages.rows.map((s) => ({ id: s.id as string, name: s.name as string, type: s.type as string, color: (s.color ?? null) as string | null, probability: s.probability === null || s.probability === undefined ? null : Number(s.probability), position: Number(s.position) })),
-    created_at: iso(rows[0].created_at),
-  };
+  return rows[0] ? (await withStages(db, rows))[0] : null;
 }
 
 /** Pipelines with stage details, newest first, one page at a time: the installer's snapshot reads these. */
 export async function listPipelineDetails(db: Db, ws: string, limit: number, cursor?: string) {
-  const q = new Params();
-  const where = [`t.workspace_id = ${q.p(ws)}`];
-  const countParams = [...q.values];
-  const k = keysetCondition(q, cursor, 't');
-  if (k) where.push(k);
-  const [page, count] = await Promise.all([
-    db.query(`SELECT t.id, t.created_at FROM pipelines t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(limit + 1)}`, q.values),
-    db.query<{ n: string }>('SELECT count(*)::text AS n FROM pipelines t WHERE t.workspace_id = $1', countParams),
-  ]);
-  const result = finishPage(page.rows, limit, Number(count.rows[0].n), (r) => r.id as string, (r) => iso(r.created_at));
-  const data = [];
-  for (const id of result.data) data.push((await getPipeline(db, ws, id))!);
-  return { ...result, data };
+  const page = await listByCreation(db, 'pipelines', ws, { limit, cursor }, (r) => r);
+  return { ...page, data: await withStages(db, page.data) };
 }
 
 function checkStages(stages: StageInput[]) {

@@ -1,33 +1,19 @@
 import type { Db } from '../db/db.js';
 import { iso } from '../db/db.js';
 import { newId } from '../ids.js';
-import { finishPage, keysetCondition, Params, type Page, type Row } from './sql.js';
-
-/** The lookup tables share one shape of listing: newest first, cursor, total_count. */
-async function listTable<T>(db: Db, table: string, ws: string, limit: number, cursor: string | undefined, map: (r: Row) => T): Promise<Page<T>> {
-  const q = new Params();
-  const where = [`t.workspace_id = ${q.p(ws)}`];
-  const countParams = [...q.values];
-  const k = keysetCondition(q, cursor, 't');
-  if (k) where.push(k);
-  const [page, count] = await Promise.all([
-    db.query(`SELECT * FROM ${table} t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(limit + 1)}`, q.values),
-    db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} t WHERE t.workspace_id = $1`, countParams),
-  ]);
-  return finishPage(page.rows, limit, Number(count.rows[0].n), map, (r) => iso(r.created_at));
-}
+import { listByCreation, Params } from './sql.js';
 
 export const listTags = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listTable(db, 'tags', ws, limit, cursor, (r) => ({ id: r.id as string, name: r.name as string, color: (r.color ?? null) as string | null, created_at: iso(r.created_at) }));
+  listByCreation(db, 'tags', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, color: (r.color ?? null) as string | null, created_at: iso(r.created_at) }));
 
 export const listContactStages = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listTable(db, 'contact_stages', ws, limit, cursor, (r) => ({ id: r.id as string, name: r.name as string, position: Number(r.position), created_at: iso(r.created_at) }));
+  listByCreation(db, 'contact_stages', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, position: Number(r.position), created_at: iso(r.created_at) }));
 
 export const listLeadSources = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listTable(db, 'lead_sources', ws, limit, cursor, (r) => ({ id: r.id as string, name: r.name as string, created_at: iso(r.created_at) }));
+  listByCreation(db, 'lead_sources', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, created_at: iso(r.created_at) }));
 
 export const listMembers = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listTable(db, 'members', ws, limit, cursor, (r) => ({ id: r.id as string, name: r.name as string, email: r.email as string, created_at: iso(r.created_at) }));
+  listByCreation(db, 'members', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, email: r.email as string, created_at: iso(r.created_at) }));
 
 export interface PipelineStage {
   id: string;
@@ -37,7 +23,7 @@ export interface PipelineStage {
 }
 
 export async function listPipelines(db: Db, ws: string, limit: number, cursor?: string) {
-  const page = await listTable(db, 'pipelines', ws, limit, cursor, (r) => ({
+  const page = await listByCreation(db, 'pipelines', ws, { limit, cursor }, (r) => ({
     id: r.id as string,
     name: r.name as string,
     position: Number(r.position),

@@ -1,3 +1,4 @@
+import { iso, type Queryable } from '../db/db.js';
 import { badRequest } from '../errors.js';
 
 /** Collects positional parameters while a query is built: `where.push(\`x = ${q.p(v)}\`)`. */
@@ -59,4 +60,29 @@ export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r
     next_cursor: has_more && last ? encodeCursor(createdAtIso(last), last.id) : null,
     total_count: total,
   };
+}
+
+/**
+ * One page of a workspace's rows of `table`, newest first (created_at, id), with the cursor and
+ * total_count the list endpoints share. `filters` adds column = value conditions (column names
+ * are the caller's constants, never input).
+ */
+export async function listByCreation<T>(
+  db: Queryable,
+  table: string,
+  ws: string,
+  opts: { limit: number; cursor?: string; filters?: Record<string, unknown> },
+  map: (r: Row) => T,
+): Promise<Page<T>> {
+  const q = new Params();
+  const where = [`t.workspace_id = ${q.p(ws)}`, ...Object.entries(opts.filters ?? {}).map(([column, value]) => `t.${column} = ${q.p(value)}`)];
+  const countWhere = where.join(' AND ');
+  const countParams = [...q.values];
+  const k = keysetCondition(q, opts.cursor, 't');
+  if (k) where.push(k);
+  const [page, count] = await Promise.all([
+    db.query(`SELECT * FROM ${table} t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(opts.limit + 1)}`, q.values),
+    db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} t WHERE ${countWhere}`, countParams),
+  ]);
+  return finishPage(page.rows, opts.limit, Number(count.rows[0].n), map, (r) => iso(r.created_at));
 }
