@@ -3,7 +3,7 @@ import { iso } from '../db/db.js';
 import { notFound } from '../errors.js';
 import { addActivity } from './contacts.js';
 import { recordEvent } from './events.js';
-import { finishPage, keysetCondition, Params, type Page, type Row } from './sql.js';
+import { keysetPage, Params, type Page, type Row } from './sql.js';
 
 export interface Activity {
   id: string;
@@ -57,15 +57,7 @@ export async function listActivities(
   const q = new Params();
   // Private notes never leave the service through the API.
   const where = [`a.contact_id = ${q.p(contactId)}`, `a.workspace_id = ${q.p(ws)}`, 'a.is_private = false'];
-  const countParams = [...q.values];
-  const countSql = `SELECT count(*)::text AS n FROM activities a WHERE ${where.join(' AND ')}`;
-  const k = keysetCondition(q, opts.cursor, 'a');
-  if (k) where.push(k);
-  const [page, count] = await Promise.all([
-    db.query(`${ACTIVITY_SELECT} WHERE ${where.join(' AND ')} ORDER BY a.created_at DESC, a.id DESC LIMIT ${q.p(opts.limit + 1)}`, q.values),
-    db.query<{ n: string }>(countSql, countParams),
-  ]);
-  return finishPage(page.rows, opts.limit, Number(count.rows[0].n), (r) => toActivity(r, opts.viewerMemberId), (r) => iso(r.created_at));
+  return keysetPage(db, { from: 'activities a', alias: 'a', select: ACTIVITY_SELECT, q, where, limit: opts.limit, cursor: opts.cursor }, (r) => toActivity(r, opts.viewerMemberId));
 }
 
 export async function addNote(db: Db, ws: string, contactId: string, body: string, now: Date): Promise<Activity> {

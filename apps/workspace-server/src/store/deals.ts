@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../db/db.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordEvent } from './events.js';
-import { finishPage, keysetCondition, Params, type Page, type Row } from './sql.js';
+import { keysetPage, Params, type Page, type Row } from './sql.js';
 
 export interface Deal {
   id: string;
@@ -66,15 +66,7 @@ export async function listDeals(db: Db, ws: string, f: DealFilters): Promise<Pag
   if (f.stage_id) where.push(`d.stage_id = ${q.p(f.stage_id)}`);
   if (f.contact_id) where.push(`d.contact_id = ${q.p(f.contact_id)}`);
   if (f.status) where.push(`d.status = ${q.p(f.status)}`);
-  const countParams = [...q.values];
-  const countSql = `SELECT count(*)::text AS n FROM deals d WHERE ${where.join(' AND ')}`;
-  const k = keysetCondition(q, f.cursor, 'd');
-  if (k) where.push(k);
-  const [page, count] = await Promise.all([
-    db.query(`${DEAL_SELECT} WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${q.p(f.limit + 1)}`, q.values),
-    db.query<{ n: string }>(countSql, countParams),
-  ]);
-  return finishPage(page.rows, f.limit, Number(count.rows[0].n), toDeal, (r) => iso(r.created_at));
+  return keysetPage(db, { from: 'deals d', alias: 'd', select: DEAL_SELECT, q, where, limit: f.limit, cursor: f.cursor }, toDeal);
 }
 
 export interface DealInput {

@@ -63,11 +63,34 @@ export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r
 }
 
 /**
- * One page of a workspace's rows of `table`, newest first (created_at, id), with the cursor and
- * total_count the list endpoints share. `filters` adds column = value conditions (column names
- * are the caller's constants, never input).
+ * A newest-first keyset page: counts what `where` selects (the total, whatever the cursor), then
+ * fetches limit + 1 rows after the cursor, ordered by (created_at, id) of `alias`. `from` is
+ * "table alias"; `select` (default every column of `from`) may join. Conditions use the alias and
+ * the parameters of `q`.
  */
-export async function listByCreation<T>(
+export async function keysetPage<T>(
+  db: Queryable,
+  spec: { from: string; alias: string; select?: string; q: Params; where: string[]; limit: number; cursor?: string },
+  map: (r: Row) => T,
+): Promise<Page<T>> {
+  const { q, alias } = spec;
+  const countParams = [...q.values];
+  const countSql = `SELECT count(*)::text AS n FROM ${spec.from} WHERE ${spec.where.join(' AND ')}`;
+  const k = keysetCondition(q, spec.cursor, alias);
+  const where = k ? [...spec.where, k] : spec.where;
+  const [page, count] = await Promise.all([
+    db.query(`${spec.select ?? `SELECT * FROM ${spec.from}`} WHERE ${where.join(' AND ')} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ${q.p(spec.limit + 1)}`, q.values),
+    db.query<{ n: string }>(countSql, countParams),
+  ]);
+  return finishPage(page.rows, spec.limit, Number(count.rows[0].n), map, (r) => iso(r.created_at));
+}
+
+/**
+ * One page of a workspace's rows of `table`, newest first, with the cursor and total_count the
+ * list endpoints share. `filters` adds column = value conditions (column names are the caller's
+ * constants, never input).
+ */
+export function listByCreation<T>(
   db: Queryable,
   table: string,
   ws: string,
@@ -76,13 +99,5 @@ export async function listByCreation<T>(
 ): Promise<Page<T>> {
   const q = new Params();
   const where = [`t.workspace_id = ${q.p(ws)}`, ...Object.entries(opts.filters ?? {}).map(([column, value]) => `t.${column} = ${q.p(value)}`)];
-  const countWhere = where.join(' AND ');
-  const countParams = [...q.values];
-  const k = keysetCondition(q, opts.cursor, 't');
-  if (k) where.push(k);
-  const [page, count] = await Promise.all([
-    db.query(`SELECT * FROM ${table} t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(opts.limit + 1)}`, q.values),
-    db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table} t WHERE ${countWhere}`, countParams),
-  ]);
-  return finishPage(page.rows, opts.limit, Number(count.rows[0].n), map, (r) => iso(r.created_at));
+  return keysetPage(db, { from: `${table} t`, alias: 't', q, where, limit: opts.limit, cursor: opts.cursor }, map);
 }

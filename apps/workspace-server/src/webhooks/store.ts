@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { finishPage, keysetCondition, Params, type Page, type Row } from '../store/sql.js';
+import { keysetPage, Params, type Page, type Row } from '../store/sql.js';
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
 import { orderEventData } from './shape.js';
 import { codeWordKey, newSigningSecret } from './signing.js';
@@ -89,14 +89,7 @@ export async function endpointKey(db: Queryable, ws: string, id: string): Promis
 export async function listEndpoints(db: Queryable, ws: string, opts: { limit: number; cursor?: string }): Promise<Page<WebhookEndpoint>> {
   const q = new Params();
   const where = [`w.workspace_id = ${q.p(ws)}`];
-  const total = Number((await db.query(`SELECT count(*)::text AS n FROM webhook_endpoints w WHERE ${where.join(' AND ')}`, q.values)).rows[0].n);
-  const k = keysetCondition(q, opts.cursor, 'w');
-  if (k) where.push(k);
-  const { rows } = await db.query(
-    `SELECT * FROM webhook_endpoints w WHERE ${where.join(' AND ')} ORDER BY w.created_at DESC, w.id DESC LIMIT ${q.p(opts.limit + 1)}`,
-    q.values,
-  );
-  return finishPage(rows, opts.limit, total, toEndpoint, (r) => iso(r.created_at));
+  return keysetPage(db, { from: 'webhook_endpoints w', alias: 'w', q, where, limit: opts.limit, cursor: opts.cursor }, toEndpoint);
 }
 
 /** Pending deliveries of an endpoint that may no longer be sent end as failed, so replay can bring them back. */
@@ -197,15 +190,7 @@ export async function listEvents(db: Queryable, ws: string, f: EventFilters): Pr
   }
   if (f.created_after) where.push(`e.created_at > ${q.p(f.created_after)}::timestamptz`);
   if (f.created_before) where.push(`e.created_at < ${q.p(f.created_before)}::timestamptz`);
-  const total = Number((await db.query(`SELECT count(*)::text AS n FROM events e WHERE ${where.join(' AND ')}`, q.values)).rows[0].n);
-  const k = keysetCondition(q, f.cursor, 'e');
-  if (k) where.push(k);
-  const { rows } = await db.query(
-    `SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e WHERE ${where.join(' AND ')}
-     ORDER BY e.created_at DESC, e.id DESC LIMIT ${q.p(f.limit + 1)}`,
-    q.values,
-  );
-  return finishPage(rows, f.limit, total, toEvent, (r) => iso(r.created_at));
+  return keysetPage(db, { from: 'events e', alias: 'e', select: 'SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e', q, where, limit: f.limit, cursor: f.cursor }, toEvent);
 }
 
 export async function getEvent(db: Queryable, ws: string, id: string): Promise<EventRecord> {
@@ -305,14 +290,7 @@ export async function listDeliveries(db: Queryable, ws: string, endpointId: stri
   if (f.event_type) where.push(`d.event_type = ${q.p(f.event_type)}`);
   if (f.event_id) where.push(`d.event_id = ${q.p(f.event_id)}`);
   if (f.created_after) where.push(`d.created_at > ${q.p(f.created_after)}::timestamptz`);
-  const total = Number((await db.query(`SELECT count(*)::text AS n FROM webhook_deliveries d WHERE ${where.join(' AND ')}`, q.values)).rows[0].n);
-  const k = keysetCondition(q, f.cursor, 'd');
-  if (k) where.push(k);
-  const { rows } = await db.query(
-    `SELECT * FROM webhook_deliveries d WHERE ${where.join(' AND ')} ORDER BY d.created_at DESC, d.id DESC LIMIT ${q.p(f.limit + 1)}`,
-    q.values,
-  );
-  const page = finishPage(rows, f.limit, total, (r) => r, (r) => iso(r.created_at));
+  const page = await keysetPage(db, { from: 'webhook_deliveries d', alias: 'd', q, where, limit: f.limit, cursor: f.cursor }, (r) => r);
   return { ...page, data: await withAttempts(db, page.data) };
 }
 
