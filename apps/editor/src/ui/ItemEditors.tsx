@@ -6,10 +6,23 @@ import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAsset
 import { CheckField, JsonField, SelectField, TextField } from './fields.js';
 
 type EditItem = (fn: (item: Obj) => Obj, coalesce?: string) => void;
+type SetField = (key: string, value: unknown) => void;
 const opt = (v: string) => (v === '' ? undefined : v);
+/** Sets one top-level field of the item; typing into the same field coalesces into one undo step. */
+const fieldSetter = (edit: EditItem): SetField => (k, v) => edit((i) => setKey(i, k, v), k);
+
+/** The key and name every named item kind starts with. */
+function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
+  return (
+    <div style={{ display: 'flex', gap: 8 }}>
+      <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
+      <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
+    </div>
+  );
+}
 
 export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
-  const set = (k: string, v: unknown) => edit((p) => setKey(p, k, v), k);
+  const set = fieldSetter(edit);
   return (
     <div className="editor-pane">
       <h2>Pack</h2>
@@ -27,17 +40,14 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
 }
 
 export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
-  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const set = fieldSetter(edit);
   const body = str(item.body);
   const subject = str(item.subject);
   const tags = mergeTags(`${subject}\n${body}`);
   return (
     <div className="editor-pane">
       <h2>Message template</h2>
-      <div style={{ display: 'flex', gap: 8 }}>
-        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
-        <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
-      </div>
+      <KeyAndName item={item} set={set} />
       <div style={{ display: 'flex', gap: 8 }}>
         <SelectField label="Channel" path="channel" value={str(item.channel)} options={['sms', 'email', 'both']} onChange={(v) => set('channel', v)} />
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
@@ -99,16 +109,13 @@ export function FilterNode({ node, path, onChange }: { node: unknown; path: Filt
 }
 
 export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
-  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const set = fieldSetter(edit);
   const filters = asObj(item.filters);
   const onTree = (fn: (root: unknown) => unknown, coalesce?: string) => edit((i) => setKey(i, 'filters', setKey(asObj(i.filters), 'root', fn(asObj(i.filters).root))), coalesce ? `filter:${coalesce}` : undefined);
   return (
     <div className="editor-pane">
       <h2>Smart list</h2>
-      <div style={{ display: 'flex', gap: 8 }}>
-        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
-        <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
-      </div>
+      <KeyAndName item={item} set={set} />
       <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
       <div style={{ display: 'flex', gap: 8 }}>
         <TextField label="Color" path="color" value={str(item.color)} placeholder="#3b82f6" onChange={(v) => set('color', opt(v))} />
@@ -121,16 +128,13 @@ export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
 }
 
 export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
-  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const set = fieldSetter(edit);
   const stages = asArr(item.stages).map(asObj);
   const upd = (i: number, k: string, v: unknown) => edit((p) => updateStage(p, i, { [k]: v }), `stage-${i}-${k}`);
   return (
     <div className="editor-pane">
       <h2>Pipeline</h2>
-      <div style={{ display: 'flex', gap: 8 }}>
-        <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
-        <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
-      </div>
+      <KeyAndName item={item} set={set} />
       <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
       <h3>Stages</h3>
       <table className="stages">
@@ -162,7 +166,7 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
 }
 
 export function ResourceEditor({ item, edit }: { item: Obj; edit: EditItem }) {
-  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const set = fieldSetter(edit);
   return (
     <div className="editor-pane">
       <h2>Resource</h2>
@@ -177,7 +181,7 @@ export function ResourceEditor({ item, edit }: { item: Obj; edit: EditItem }) {
 }
 
 export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem; notify: (t: string) => void }) {
-  const set = (k: string, v: unknown) => edit((i) => setKey(i, k, v), k);
+  const set = fieldSetter(edit);
   const data = str(item.data);
   const mime = str(item.mimeType);
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
