@@ -39,16 +39,21 @@ function resolveUrl(target: { itemId: string } | { url: string }, lookup: ItemLo
   return lookup(target.itemId)?.url;
 }
 
-/** Replaces whole strings equal to a key of `map` anywhere under `value`. */
-function replaceWhole(value: Json, map: Map<string, string>): Json {
-  if (typeof value === 'string') return map.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((v) => replaceWhole(v, map));
+/** A copy of `value` with every string under it passed through `f`. */
+function mapStrings(value: Json, f: (s: string) => string): Json {
+  if (typeof value === 'string') return f(value);
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
   if (value && typeof value === 'object') {
     const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = replaceWhole(v, map);
+    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, f);
     return out;
   }
   return value;
+}
+
+/** Replaces whole strings equal to a key of `map` anywhere under `value`. */
+function replaceWhole(value: Json, map: Map<string, string>): Json {
+  return mapStrings(value, (s) => map.get(s) ?? s);
 }
 
 /** In a filter document, replaces condition values (and members of value arrays) equal to a key of `map`. */
@@ -67,18 +72,10 @@ function replaceFilterValues(value: Json, map: Map<string, string>): Json {
 
 /** Replaces every occurrence of each key of `map` inside every string under `value`. */
 function replaceInside(value: Json, pairs: [string, string][]): Json {
-  if (typeof value === 'string') {
-    let s = value;
+  return mapStrings(value, (s) => {
     for (const [from, to] of pairs) if (from) s = s.split(from).join(to);
     return s;
-  }
-  if (Array.isArray(value)) return value.map((v) => replaceInside(v, pairs));
-  if (value && typeof value === 'object') {
-    const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = replaceInside(v, pairs);
-    return out;
-  }
-  return value;
+  });
 }
 
 /** Applies rewrites to content; undefined when a target does not exist yet. */
