@@ -3,10 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Base64Hasher } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath } from '../lib/files.js';
-import { readPackFile } from '../lib/packfile.js';
-import { packFilesToRewrite, reportUnreadable } from '../lib/rewrite.js';
-import type { FileReport } from '../report/model.js';
+import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 
 export const spec: CommandSpec = {
   name: 'fix',
@@ -62,23 +59,15 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const files = await packFilesToRewrite(ctx, args.positionals);
   const [{ formatPack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const dry = Boolean(args.values['dry-run']);
-  const failed: FileReport[] = [];
   let touched = 0;
-  for (const abs of files) {
-    const path = displayPath(abs, ctx.cwd);
-    const r = await readPackFile(abs, path);
-    if (!r.ok) {
-      failed.push(r.report);
-      continue;
-    }
-    const changes = fixPack(r.value, nodeHasher);
+  const failed = await forEachPackFile(ctx, files, async ({ abs, path, value }) => {
+    const changes = fixPack(value, nodeHasher);
     for (const ch of changes) ctx.stdout.write(`${path}: ${ch}\n`);
-    if (!changes.length) continue;
+    if (!changes.length) return;
     touched++;
-    if (!dry) await writeFile(abs, formatPack(r.value));
-  }
+    if (!dry) await writeFile(abs, formatPack(value));
+  });
   reportUnreadable(ctx, failed, RULE_METADATA);
   ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${touched} of ${files.length} file${files.length === 1 ? '' : 's'}\n` : `nothing to fix in ${files.length} file${files.length === 1 ? '' : 's'}\n`);
-  if (failed.some((f) => f.readError)) return 2;
-  return failed.length || (dry && touched) ? 1 : 0;
+  return rewriteExitCode(failed, dry && touched > 0);
 }

@@ -2,10 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath } from '../lib/files.js';
-import { readPackFile } from '../lib/packfile.js';
-import { packFilesToRewrite, reportUnreadable } from '../lib/rewrite.js';
-import type { FileReport } from '../report/model.js';
+import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 
 export const spec: CommandSpec = {
   name: 'fmt',
@@ -27,27 +24,19 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const check = Boolean(args.values.check);
   const c = ctx.colors('stdout');
-  const failed: FileReport[] = [];
   let changed = 0;
-  for (const abs of files) {
-    const path = displayPath(abs, ctx.cwd);
-    const r = await readPackFile(abs, path);
-    if (!r.ok) {
-      failed.push(r.report);
-      continue;
-    }
-    const formatted = formatPack(r.value);
-    if (formatted === r.text) continue;
+  const failed = await forEachPackFile(ctx, files, async ({ abs, path, text, value }) => {
+    const formatted = formatPack(value);
+    if (formatted === text) return;
     changed++;
     if (check) ctx.stdout.write(`${path}: ${c.yellow('not formatted')}\n`);
     else {
       await writeFile(abs, formatted);
       ctx.stdout.write(`${path}: formatted\n`);
     }
-  }
+  });
   reportUnreadable(ctx, failed, RULE_METADATA);
   if (check && changed) ctx.stdout.write(`${changed} of ${files.length} file${files.length === 1 ? '' : 's'} not formatted; run 'setup-pack fmt' on them.\n`);
   else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${files.length} file${files.length === 1 ? '' : 's'} already formatted\n`));
-  if (failed.some((f) => f.readError)) return 2;
-  return failed.length || (check && changed) ? 1 : 0;
+  return rewriteExitCode(failed, check && changed > 0);
 }

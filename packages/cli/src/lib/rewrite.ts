@@ -2,6 +2,7 @@
 import type { RuleMeta } from '@setup-pack/core';
 import type { CommandContext } from './context.js';
 import { displayPath, expandEntries } from './files.js';
+import { readPackFile } from './packfile.js';
 import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
@@ -16,4 +17,29 @@ export async function packFilesToRewrite(ctx: CommandContext, inputs: readonly s
 /** Prints the files that could not be read or parsed as packs, with their diagnostics. */
 export function reportUnreadable(ctx: CommandContext, failed: FileReport[], rules: readonly RuleMeta[]): void {
   if (failed.length) ctx.stderr.write(formatPretty(failed, { cwd: ctx.cwd, rules, toolVersion: cliVersion() }, ctx.colors('stderr')));
+}
+
+/**
+ * Reads each file as a pack and hands it to `each`, one at a time. Returns the files that could
+ * not be read or parsed, for reportUnreadable and rewriteExitCode.
+ */
+export async function forEachPackFile(
+  ctx: CommandContext,
+  files: readonly string[],
+  each: (file: { abs: string; path: string; text: string; value: unknown }) => Promise<void>,
+): Promise<FileReport[]> {
+  const failed: FileReport[] = [];
+  for (const abs of files) {
+    const path = displayPath(abs, ctx.cwd);
+    const r = await readPackFile(abs, path);
+    if (r.ok) await each({ abs, path, text: r.text, value: r.value });
+    else failed.push(r.report);
+  }
+  return failed;
+}
+
+/** 2 when a file could not be read; 1 when one could not be parsed as a pack, or `flagged`; else 0. */
+export function rewriteExitCode(failed: readonly FileReport[], flagged: boolean): number {
+  if (failed.some((f) => f.readError)) return 2;
+  return failed.length || flagged ? 1 : 0;
 }
