@@ -29,6 +29,16 @@ export function hasCanonicalPadding(data: string): boolean {
 }
 
 /**
+ * How many bytes a strict base64 text decodes to: 3/4 of its length less its padding, every
+ * character carrying data. Undefined when its length or padding already rule it out; a decoder
+ * that returns another count skipped or misread something.
+ */
+export function strictBase64Size(data: string): number | undefined {
+  if (data.length % 4 !== 0 || !hasCanonicalPadding(data)) return undefined;
+  return (data.length / 4) * 3 - base64Padding(data);
+}
+
+/**
  * The bytes of strict base64 (see Base64Hasher), or undefined. atob() does the scanning natively:
  * it throws on characters outside the alphabet, base64url's - and _, and "=" anywhere but the end;
  * it skips white space and accepts missing padding, which the length checks catch (every
@@ -36,8 +46,8 @@ export function hasCanonicalPadding(data: string): boolean {
  * padding). Uint8Array.fromBase64 (recent browsers) decodes strictly in one native call.
  */
 export function decodeStrictBase64(data: string): Uint8Array | undefined {
-  if (data.length % 4 !== 0 || !hasCanonicalPadding(data)) return undefined;
-  const size = (data.length / 4) * 3 - base64Padding(data);
+  const size = strictBase64Size(data);
+  if (size === undefined) return undefined;
   const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string, o: object) => Uint8Array }).fromBase64;
   if (fromBase64) {
     try {

@@ -1,7 +1,7 @@
 // The Node hasher the CLI passes to core: native base64 decoding and SHA-256, with core's strictness.
 // Loaded with core (dynamically), so commands that never validate do not load it.
 import { createHash } from 'node:crypto';
-import { base64Padding, hasCanonicalPadding } from '@setup-pack/core';
+import { strictBase64Size } from '@setup-pack/core';
 
 /**
  * Node's native base64 + SHA-256 for asset checks. Buffer decodes leniently (it skips characters
@@ -12,9 +12,9 @@ import { base64Padding, hasCanonicalPadding } from '@setup-pack/core';
  * building a second copy of every asset as text.
  */
 export function nodeHasher(data: string): { byteSize: number; sha256: string } | undefined {
-  if (data.length % 4 !== 0 || data.includes('-') || data.includes('_') || !hasCanonicalPadding(data)) return undefined;
-  const pad = base64Padding(data);
+  const size = strictBase64Size(data);
+  if (size === undefined || data.includes('-') || data.includes('_')) return undefined;
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.length !== (data.length / 4) * 3 - pad) return undefined;
+  if (bytes.length !== size) return undefined;
   return { byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
