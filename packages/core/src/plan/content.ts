@@ -121,7 +121,8 @@ export function projectWorkspaceObject(collection: WorkspaceCollection, obj: Wor
     return {
       name: orNull(obj.name) as Json,
       description: orNull(obj.description) as Json,
-      stages: stages.map((s) => ({ name: orNull(s.name) as Json, type: orNull(s.type) as Json, color: orNull(s.color) as Json, probability: orNull(s.probability) as Json })),
+      // Won and lost stages are 100 and 0 by the format's rule, also where a store kept null (a new workspace's default pipeline).
+      stages: stages.map((s) => ({ name: orNull(s.name) as Json, type: orNull(s.type) as Json, color: orNull(s.color) as Json, probability: (s.type === 'CLOSED_WON' ? 100 : s.type === 'CLOSED_LOST' ? 0 : orNull(s.probability)) as Json })),
     };
   }
   if (collection === 'automations') {

@@ -168,6 +168,25 @@ describe('plan: fresh install', () => {
     const un = planUninstall(ws.ledgers[v100.packId], ws.snapshot(v100));
     expect(un.steps.find((s) => s.itemId === 'resource:tag-buyer-lead')!.write).toBe(false);
   });
+
+  it('adopts a pipeline the workspace already holds with the same name and content, not one that differs', () => {
+    const pipeline = v100.pipelines![0];
+    const stored = (name: string, extra: Record<string, unknown> = {}) => ({
+      name, description: pipeline.description ?? null, ...extra,
+      // Won/lost stages stored with a null probability (a new workspace's default) still count as 100/0.
+      stages: pipeline.stages.map((st, i) => ({ id: `stg_${name}_${i}`, name: st.name, type: st.stageType ?? 'OPEN', color: st.color ?? null, probability: st.stageType && st.stageType !== 'OPEN' ? null : st.probability ?? null })),
+    });
+    const ws = new WorkspaceModel();
+    ws.list('pipelines').push({ id: 'pip_b', ...stored(pipeline.name.toUpperCase()) }, { id: 'pip_a', ...stored(pipeline.name) });
+    const p = install(ws, v100);
+    expect(actions(p)[`pipeline:${pipeline.key}`]).toBe('adopt');
+    expect(ws.ledgers[v100.packId].items[`pipeline:${pipeline.key}`]).toMatchObject({ workspaceId: 'pip_a', owned: false });
+    expect(ws.list('pipelines')).toHaveLength(2);
+
+    const other = new WorkspaceModel();
+    other.list('pipelines').push({ id: 'pip_c', ...stored(pipeline.name), description: 'Another one' });
+    expect(actions(install(other, v100))[`pipeline:${pipeline.key}`]).toBe('create');
+  });
 });
 
 describe('plan: references', () => {

@@ -210,6 +210,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
   const overwrite = !!options.overwrite;
+  const claimed = new Set<string>();
 
   for (const d of items) {
     const prev = ledger?.items[d.itemId];
@@ -261,7 +262,14 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
       } else step.reason = prev ? 'missing from the workspace' : 'new';
     } else {
-      step.reason = prev ? 'missing from the workspace' : 'new';
+      // An object the workspace already holds with the same name and exactly this content (a
+      // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
+      const twin = !prev && desiredHash !== undefined ? identicalTwin(snapshot.collections[d.collection] ?? [], d, desiredHash, claimed) : undefined;
+      if (twin) {
+        claimed.add(twin.id);
+        Object.assign(step, { action: 'adopt', write: false, workspaceId: twin.id, owned: false, reason: 'existing workspace object with the same name and content' });
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, desiredHash!);
+      } else step.reason = prev ? 'missing from the workspace' : 'new';
     }
     if (step.action !== 'create' && step.workspaceId) {
       const obj = find(d.collection, step.workspaceId)!;
@@ -317,6 +325,14 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
   const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || Object.keys(ledgerUpdates).length > 0;
   return { ...base, ok: true, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+}
+
+/** The first (by id) unclaimed workspace object named like `d` whose content hashes to `hash`. */
+function identicalTwin(objects: WorkspaceObject[], d: Desired, hash: string, claimed: Set<string>): WorkspaceObject | undefined {
+  const want = normalizeName(d.name);
+  return objects
+    .filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want && contentHash(projectWorkspaceObject(d.collection, o)) === hash)
+    .sort((a, b) => (a.id < b.id ? -1 : 1))[0];
 }
 
 function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record<string, string> | undefined {
