@@ -19,3 +19,4 @@ export * from './diff/index.js';
 export { RULE_METADATA } from './rules/metadata.js';
 export { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples, type RuleExample } from './docs.js';
 export * from './plan/index.js';
+export * from './export/index.js';

@@ -2,7 +2,7 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  ledgerItemAfterWrite, plan as planPack, planUninstall, requiredCollections, resolveStep,
+  ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, requiredCollections, resolveStep,
   type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceObject,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
@@ -78,7 +78,11 @@ function ledgerFrom(prev: InstallLedger | null, pack: Pack, p: PlanResult): Inst
     if (item) items[id] = item;
     else delete items[id];
   }
-  return { packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: { ...p.ledgerBindings } };
+  return {
+    packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: { ...p.ledgerBindings },
+    // What the workspace has no field for (description, asset roles…), so export gives it back.
+    source: ledgerSourceOf(pack),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Types of the upgrade planner: what the installer reads from the workspace (snapshot, ledger),
 // what it asks for (options) and what the planner answers (plan). All plain JSON data.
-import type { ReferenceType } from '../types.js';
+import type { Asset, ReferenceType } from '../types.js';
 
 /**
  * Workspace collections the catalog API exposes (docs/catalog-api.md). Each is a list of
@@ -72,9 +72,26 @@ export interface InstallLedger {
   items: Record<string, LedgerItem>;
   /** `${type}:${id}` (a reference as the graph writes it) → bound workspace id, for references the pack does not carry. */
   bindings: Record<string, string>;
+  /** What the pack says that the workspace has no field for (description, asset roles…), for export. */
+  source?: LedgerSource;
   /** Server-maintained revision, bumped on every write (optimistic concurrency); 0 when new. */
   revision?: number;
   updatedAt?: string;
+}
+
+/**
+ * What a pack says that the workspace has no field for, recorded in the install ledger at install
+ * time (`ledger.source`), so exporting the install gives it back.
+ */
+export interface LedgerSource {
+  $schema?: string;
+  description?: string;
+  author?: string;
+  schemaVersion?: 1 | 2;
+  /** Every asset of the pack without its bytes: role, sourceUrl, url… (the media library keeps the file only). */
+  assets?: Record<string, Omit<Asset, 'key' | 'data'>>;
+  /** Resource `data` as the pack wrote it (the workspace keeps only a tag's color, a field's or template's data). */
+  resourceData?: Record<string, Record<string, unknown>>;
 }
 
 export interface PlanOptions {

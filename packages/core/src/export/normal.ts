@@ -1,0 +1,42 @@
+// What a pack looks like after install then export, when nothing was edited in the workspace and
+// every reference bound to an object of the same name: the normalisations the format lets the
+// service make. docs/export.md lists them; the round-trip tests compare export(install(P)) with
+// roundTripForm(P) in canonical form.
+import { canonicalize } from '../format/canonical.js';
+import type { Pack, Reference } from '../types.js';
+
+const ITEMS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const;
+
+export function roundTripForm(input: Pack): Pack {
+  const pack = JSON.parse(JSON.stringify(input)) as Pack & Record<string, unknown>;
+  // exportedAt is the time of the export.
+  delete pack.exportedAt;
+  // A brand of null is no brand; empty item lists are left out; items come sorted by key.
+  if (pack.brand === null) delete pack.brand;
+  for (const k of ITEMS) {
+    const list = pack[k] as { key: string }[] | undefined;
+    if (!list?.length) delete pack[k];
+    else list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+  for (const t of pack.messageTemplates ?? []) if (t.richTextDoc === null) delete t.richTextDoc;
+  for (const p of pack.pipelines ?? []) {
+    for (const s of p.stages) {
+      // OPEN is the default stage type; won stages are stored at 100 and lost at 0.
+      if (s.stageType === 'OPEN') delete s.stageType;
+      if (s.stageType === 'CLOSED_WON') s.probability = 100;
+      if (s.stageType === 'CLOSED_LOST') s.probability = 0;
+    }
+  }
+  // A reference listed twice (same type and id) is listed once.
+  for (const a of pack.automations ?? []) {
+    if (!a.document.references) continue;
+    const seen = new Set<string>();
+    a.document.references = a.document.references.filter((r: Reference) => {
+      const k = `${r.type}:${r.id}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+  }
+  return canonicalize(pack);
+}
