@@ -26,8 +26,10 @@ describe('catalog API', () => {
       ['/v1/tags', 'post'], ['/v1/custom-fields', 'get'], ['/v1/pipelines/{id}', 'patch'], ['/v1/message-templates/{id}', 'get'],
       ['/v1/smart-lists', 'post'], ['/v1/automations/{id}', 'patch'], ['/v1/media', 'post'], ['/v1/brand', 'put'], ['/v1/teams', 'get'], ['/v1/pipeline-details', 'get'],
       ['/v1/install-ledgers/{pack_id}/lock', 'post'], ['/v1/idempotency-keys', 'get'], ['/v1/install-ledgers/{pack_id}', 'put'],
+      ['/v1/media/{id}/content', 'get'],
     ]) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     expect(doc.paths['/v1/automations'].post['x-required-scopes']).toEqual(['write_automations']);
+    expect(doc.paths['/v1/media/{id}/content'].get['x-required-scopes']).toEqual(['read_media']);
   });
 
   it('creates once per idempotency key, validates automation documents with core, pages with cursors', async () => {

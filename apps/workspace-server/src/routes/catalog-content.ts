@@ -250,6 +250,18 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     config: { scope: 'read_media' },
     schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
   }, async (req) => listObjects(db, callerOf(req).workspace.id, 'media', (req.query as Q).limit, (req.query as Q).cursor));
+  app.get('/v1/media/:id/content', {
+    config: { scope: 'read_media' },
+    schema: {
+      summary: 'A media file with its contents (base64), for exporting it into a pack',
+      tags: ['catalog'],
+      params: idParams,
+      response: { 200: { type: 'object', properties: { ...media.properties, data: { type: 'string', description: 'Base64 contents' } } } },
+    },
+  }, async (req) => {
+    const { content, ...rest } = await getObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file');
+    return { ...rest, data: content };
+  });
   app.post('/v1/media', {
     config: { scope: 'write_media' },
     schema: {
