@@ -4,3 +4,4 @@ export { fetchSnapshot, readLedger, listLedgers, LedgerLock, COLLECTION_PATH, LI
 export { install, uninstall, planInstall, PlanFailedError, type InstallOptions, type InstallResult, type UninstallResult, type ProgressEvent } from './install.js';
 export { formatPlanText, summaryLine, symbolOf, parseBinding, noPaint, type Paint } from './render.js';
 export { generatedPack, fullPack } from './generate.js';
+export { exportWorkspace, type WorkspaceExportOptions, type WorkspaceExportResult, type ExportProgress } from './export.js';

@@ -1,0 +1,85 @@
+// Export over real HTTP against the real server: install(P) then export(P.packId) gives back P
+// (up to the documented normalisations); an export installed back plans zero writes; a snapshot
+// (--all) of A installed into a fresh B exports equal to A's up to workspace ids.
+import { describe, expect, it } from 'vitest';
+import { canonicalize, roundTripForm, type Pack } from '@setup-pack/core';
+import { exportWorkspace, install, planInstall, type WorkspaceClient } from '../src/index.js';
+import { clientFor, loadPack, useServer } from './harness.js';
+
+const server = useServer();
+const FIXTURES = ['releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json', 'valid/buyer-lead-starter.json', 'valid/listing-marketing.json'];
+const STAMP = '2026-11-22T12:00:00Z';
+
+async function fresh(): Promise<WorkspaceClient> {
+  const ws = await server().workspace();
+  return clientFor(server(), ws.key);
+}
+
+const errorsOf = (d: { severity: string }[]) => d.filter((x) => x.severity === 'error');
+
+describe('export --pack-id: the round trip install → export', () => {
+  for (const file of FIXTURES) {
+    it(`${file}: export(install(P)) equals P in canonical form, validates, and installs back with zero writes`, async () => {
+      const pack = loadPack(file);
+      const c = await fresh();
+      await install(c, pack);
+      const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      expect(errorsOf(r.diagnostics)).toEqual([]);
+      expect(r.notes).toEqual([]);
+      const { exportedAt, ...exported } = r.pack;
+      expect(exportedAt).toBe(STAMP);
+      expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+      const { plan } = await planInstall(c, r.pack);
+      expect(plan.ok).toBe(true);
+      expect(plan.writes).toBe(0);
+      expect(r.requests).toBe(r.minimumRequests);
+    });
+  }
+
+  it('exports edits made in the workspace as they are now, with the ids mapped back to keys', async () => {
+    const pack = loadPack('releases/buyer-lead-1.0.0.json');
+    const c = await fresh();
+    await install(c, pack);
+    const templates = await c.listAll<any>('/v1/message-templates');
+    const tpl = templates.find((t) => t.name === 'Welcome text');
+    await c.patch(`/v1/message-templates/${tpl.id}`, { body: 'Tuned in the workspace {{contact.first_name}}' });
+    const r = await exportWorkspace(c, { packId: pack.packId, version: '1.0.1', exportedAt: STAMP });
+    expect(r.pack.version).toBe('1.0.1');
+    const exported = r.pack.messageTemplates!.find((t) => t.name === 'Welcome text')!;
+    expect(exported.key).toBe(pack.messageTemplates!.find((t) => t.name === 'Welcome text')!.key);
+    expect(exported.body).toBe('Tuned in the workspace {{contact.first_name}}');
+    expect(JSON.stringify(r.pack.automations)).not.toMatch(/"[a-z]{2,5}_[0-9a-f]{24}"/);
+  });
+
+  it('says which pack is not installed', async () => {
+    const c = await fresh();
+    await expect(exportWorkspace(c, { packId: '11111111-2222-4333-8444-555555555555' })).rejects.toMatchObject({ status: 404, param: 'pack_id' });
+  });
+});
+
+/** A snapshot with the workspace's own addresses and the fresh packId set aside. */
+function upToWorkspaceIds(pack: Pack): Pack {
+  const text = JSON.stringify({ ...pack, packId: 'fresh', name: 'snapshot' }).replace(/https:\/\/media\.workspace\.example\/[^/"]+\/[^/"]+\//g, 'https://media.workspace.example/ws/media/');
+  return canonicalize(JSON.parse(text));
+}
+
+describe('export --all: a workspace set up by hand', () => {
+  it('snapshot of A installed into a fresh B exports the same pack up to workspace ids, and it validates', async () => {
+    const a = await fresh();
+    await install(a, loadPack('valid/buyer-lead-starter.json'));
+    await install(a, loadPack('valid/listing-marketing.json'));
+    const first = await exportWorkspace(a, { all: true, exportedAt: STAMP });
+    expect(errorsOf(first.diagnostics)).toEqual([]);
+    expect(first.requests).toBe(first.minimumRequests);
+    // Keys are derived from names, the same in every export of the same workspace.
+    const again = await exportWorkspace(a, { all: true, exportedAt: STAMP, newPackId: first.pack.packId });
+    expect(again.pack).toEqual(first.pack);
+    expect(JSON.stringify(first.pack)).not.toMatch(/"[a-z]{2,5}_[0-9a-f]{24}"/);
+
+    const b = await fresh();
+    await install(b, first.pack);
+    const second = await exportWorkspace(b, { all: true, exportedAt: STAMP });
+    expect(upToWorkspaceIds(second.pack)).toEqual(upToWorkspaceIds(first.pack));
+
+  });
+});
