@@ -9,7 +9,7 @@ import { BUILD_RULES } from '../src/source/layout.js';
 import { ROOT } from './helpers.js';
 
 const docs = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
-const OWN = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema'];
+const OWN = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema', 'export'];
 
 describe('docs/cli.md', () => {
   it.each(OWN)('documents %s and each of its options', async (name) => {

@@ -1,0 +1,100 @@
+// setup-pack export: take a pack out of a live workspace — one installed pack (--pack-id) or a
+// snapshot of everything (--all) — as a pack file or a source folder. Fetching and mapping live
+// in @setup-pack/installer and core; this only parses options, shows progress and writes.
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { CommandSpec, Parsed } from '../lib/args.js';
+import type { CommandContext } from '../lib/context.js';
+import { UsageError } from '../lib/errors.js';
+import { displayPath } from '../lib/files.js';
+import { unpackToFiles } from '../source/layout.js';
+import { isEmptyDir, writeTree } from '../source/tree.js';
+import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
+
+export const spec: CommandSpec = {
+  name: 'export',
+  summary: 'Export an installed pack, or a snapshot of the whole workspace, as a pack.',
+  usage: 'export (--pack-id <id> | --all) [options] [-o <pack.json | dir/>]',
+  description: 'Reads the workspace through its API (paced by the rate limit, retried like install) and maps it back into a pack: workspace ids in graph configs and filters become pack keys, media addresses in templates become the assets\' sourceUrl (the images are downloaded and embedded), references to what the pack does not carry are listed with their workspace names. --pack-id keeps the packId and keys of the install ledger and exports edits made in the workspace as they are now; --all gives a fresh packId and keys derived from names. The pack is validated before writing; with errors nothing is written. See docs/export.md.',
+  positionals: [0, 0],
+  options: {
+    ...CONNECTION_OPTIONS,
+    'pack-id': { type: 'string', value: '<id>', description: 'Export the installed pack with this packId (from its install ledger).' },
+    all: { type: 'boolean', description: 'Export everything the workspace holds, as a pack with a fresh packId.' },
+    output: { type: 'string', short: 'o', value: '<file|dir/>', description: 'Where to write: a pack file, or a source folder when it ends with / or is a directory (default: the pack on stdout).' },
+    version: { type: 'string', value: '<version>', description: 'Release version to stamp (default: the installed release; 1.0.0 for --all).' },
+    name: { type: 'string', value: '<name>', description: 'Pack name of an --all snapshot (default: "<workspace name> snapshot").' },
+    force: { type: 'boolean', description: 'Write into a source folder that is not empty, replacing its pack source files.' },
+  },
+  examples: [
+    ['setup-pack export --pack-id 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12 --version 1.2.0 -o buyer-lead-1.2.0.json', 'Turn a tuned install into the next release'],
+    ['setup-pack export --all -o snapshot/', 'Snapshot a workspace set up by hand into a source folder for git'],
+    ['setup-pack diff buyer-lead-1.1.0.json buyer-lead-1.2.0.json', 'Then see what the workspace changed'],
+  ],
+};
+
+export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
+  const json = args.values.format === 'json';
+  const packId = args.values['pack-id'] as string | undefined;
+  const all = !!args.values.all;
+  if (!packId === !all) throw new UsageError('give exactly one of --pack-id <id> and --all');
+  if (packId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(packId)) throw new UsageError(`--pack-id must be a packId (a UUID), not '${packId}'`);
+  const version = args.values.version as string | undefined;
+  if (version !== undefined && (version.length < 1 || version.length > 40)) throw new UsageError('--version must be 1 to 40 characters');
+  if (args.values.name !== undefined && !all) throw new UsageError('--name applies to --all snapshots only (a pack export keeps the installed name)');
+  const out = args.values.output as string | undefined;
+  const outAbs = out === undefined ? undefined : resolve(ctx.cwd, out);
+  const toDir = out !== undefined && (/[\\/]$/.test(out) || (await stat(outAbs!).catch(() => undefined))?.isDirectory() === true);
+  if (toDir && (await isEmptyDir(outAbs!)) === false && !args.values.force) throw new UsageError(`'${out}' exists and is not empty; pass --force to replace its pack source files`);
+
+  const client = await connect(ctx, args);
+  const { exportWorkspace } = await import('@setup-pack/installer');
+  const tty = ctx.stderr.isTTY;
+  let lastWidth = 0;
+  try {
+    const result = await exportWorkspace(client, {
+      packId, all, version, name: args.values.name as string | undefined,
+      onProgress: tty
+        ? ({ phase, done, total }) => {
+          const line = `reading ${phase} ${done}/${total} (${client.stats.requests} requests)`;
+          ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
+          lastWidth = line.length;
+        }
+        : undefined,
+    });
+    if (tty && lastWidth) ctx.stderr.write(`\r${' '.repeat(lastWidth)}\r`);
+    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    const warnings = result.diagnostics.length - errors.length;
+    for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${n.item ? `${n.item}: ` : ''}${n.message}\n`);
+    if (errors.length) {
+      // The workspace holds something a pack cannot (a limit, a name too long…): say what, write nothing.
+      ctx.stderr.write(`setup-pack export: the exported pack would not be valid (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was written:\n`);
+      for (const d of errors) ctx.stderr.write(`  ${d.code} ${d.pointer || '/'}: ${d.message}\n`);
+      if (json) ctx.stdout.write(JSON.stringify({ ok: false, diagnostics: result.diagnostics, notes: result.notes }, null, 2) + '\n');
+      return 1;
+    }
+    const { formatPack } = await import('@setup-pack/core');
+    const text = formatPack(result.pack);
+    const summary = `${result.pack.name} ${result.pack.version} (${result.pack.packId}): ${countItems(result.pack)} items, ${result.requests} requests${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`;
+    if (outAbs === undefined) ctx.stdout.write(text);
+    else if (toDir) {
+      const files = unpackToFiles(JSON.parse(text));
+      await writeTree(outAbs, files, !!args.values.force);
+      ctx.stderr.write(`exported ${summary} into ${displayPath(outAbs, ctx.cwd)}/ (${files.size} files)\n`);
+    } else {
+      await mkdir(dirname(outAbs), { recursive: true });
+      await writeFile(outAbs, text);
+      ctx.stderr.write(`exported ${summary} to ${displayPath(outAbs, ctx.cwd)}\n`);
+    }
+    if (json && outAbs !== undefined) ctx.stdout.write(JSON.stringify({ ok: true, packId: result.pack.packId, version: result.pack.version, items: countItems(result.pack), requests: result.requests, minimumRequests: result.minimumRequests, notes: result.notes, diagnostics: result.diagnostics }, null, 2) + '\n');
+    return 0;
+  } catch (e) {
+    if (tty && lastWidth) ctx.stderr.write('\n');
+    return reportFailure(ctx, e, json);
+  }
+}
+
+function countItems(pack: Record<string, unknown> | object): number {
+  const p = pack as Record<string, unknown>;
+  return ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'].reduce((n, k) => n + (Array.isArray(p[k]) ? (p[k] as unknown[]).length : 0), 0);
+}

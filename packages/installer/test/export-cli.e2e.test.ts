@@ -1,0 +1,85 @@
+// setup-pack export against the real server: a pack file, a source folder that builds back to the
+// same pack, diff against the release, and the refusals (usage, not installed, invalid export).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../cli/src/main.js';
+import { makeColors } from '../../cli/src/lib/color.js';
+import type { CommandContext } from '../../cli/src/lib/context.js';
+import { install } from '../src/index.js';
+import { clientFor, loadPack, useServer } from './harness.js';
+
+const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+const server = useServer();
+
+async function cli(argv: string[], env: Record<string, string>, cwd = FIX, tty = false) {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CommandContext = {
+    cwd, env,
+    stdout: { write: (t) => void (stdout += t), isTTY: tty },
+    stderr: { write: (t) => void (stderr += t), isTTY: tty },
+    colors: () => makeColors(false),
+  };
+  const code = await main(argv, ctx);
+  return { code, stdout, stderr };
+}
+
+describe('setup-pack export', () => {
+  it('exports an installed pack to a file and to a source folder; diff against the release shows the workspace edit', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const pack = loadPack('valid/listing-marketing.json');
+    const c = clientFor(server(), ws.key);
+    await install(c, pack);
+    const lists = await c.listAll<any>('/v1/smart-lists');
+    await c.patch(`/v1/smart-lists/${lists[0].id}`, { name: `${lists[0].name} (tuned)` });
+
+    const dir = mkdtempSync(join(tmpdir(), 'sp-export-'));
+    const file = await cli(['export', '--pack-id', pack.packId, '--version', '1.1.0', '-o', 'out/pack.json'], env, dir, true);
+    expect(file.stderr).toMatch(/exported Listing marketing.* 1\.1\.0 .*\d+ items, \d+ requests/i);
+    expect(file.stderr).toContain('reading ');
+    expect(file.code).toBe(0);
+    const exported = JSON.parse(readFileSync(join(dir, 'out/pack.json'), 'utf8'));
+    expect(exported.packId).toBe(pack.packId);
+    expect(exported.version).toBe('1.1.0');
+    expect(exported.assets.find((a: any) => a.role === 'email_image').data).toBe(pack.assets!.find((a) => a.role === 'email_image')!.data);
+
+    const diff = await cli(['diff', join(FIX, 'valid/listing-marketing.json'), join(dir, 'out/pack.json')], env, dir);
+    expect(diff.stdout).toContain('(tuned)');
+
+    const folder = await cli(['export', '--pack-id', pack.packId, '-o', 'src/'], env, dir);
+    expect(folder.code).toBe(0);
+    expect(readFileSync(join(dir, 'src/manifest.json'), 'utf8')).toContain(pack.packId);
+    const built = await cli(['build', 'src', '-o', 'rebuilt.json', '--exported-at', exported.exportedAt], env, dir);
+    expect(built.code).toBe(0);
+    const rebuilt = JSON.parse(readFileSync(join(dir, 'rebuilt.json'), 'utf8'));
+    expect({ ...rebuilt, version: '1.1.0' }).toEqual(exported);
+
+    const refused = await cli(['export', '--pack-id', pack.packId, '-o', 'src/'], env, dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--force');
+  });
+
+  it('refuses bad usage, an unknown pack, and a workspace that does not make a valid pack (writing nothing)', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const dir = mkdtempSync(join(tmpdir(), 'sp-export-'));
+    expect((await cli(['export'], env, dir)).stderr).toContain('exactly one of --pack-id <id> and --all');
+    expect((await cli(['export', '--pack-id', 'nope'], env, dir)).code).toBe(2);
+    const missing = await cli(['export', '--pack-id', '11111111-2222-4333-8444-555555555555'], env, dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/not installed.*\[pack_id\]/);
+
+    // A template name longer than a pack allows (the API takes 200 characters, a pack 120).
+    const c = clientFor(server(), ws.key);
+    await c.post('/v1/message-templates', { name: 'x'.repeat(150), channel: 'sms', body: 'Hi' });
+    const bad = await cli(['export', '--all', '-o', 'snap.json'], env, dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/would not be valid.*nothing was written/);
+    expect(bad.stderr).toMatch(/\/messageTemplates\/0\/name/);
+    expect(() => readFileSync(join(dir, 'snap.json'))).toThrow();
+  });
+});
