@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validatePack } from '../validate.js';
+import type { WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
+import { exportPack, slugify } from './index.js';
+
+const doc = (name: string, config: Record<string, unknown>, references: unknown[] = []) => ({
+  format: 'service.automation-template', version: 1, name,
+  graph: { nodes: [{ id: 't', kind: 'trigger.tag_added', config }, { id: 'a', kind: 'action.assign_owner', config: { user_id: 'mem_1' } }], edges: [{ id: 'e', source: 't', target: 'a' }] },
+  references,
+});
+
+/** A workspace set up by hand: two tags of one name, a member, a template using a media image, an automation using them. */
+function snapshot(): WorkspaceSnapshot {
+  const collections: Record<string, WorkspaceObject[]> = {
+    tags: [{ id: 'tag_2', name: 'Hot lead', color: '#ef4444' }, { id: 'tag_1', name: 'Hot lead', color: null }, { id: 'tag_3', name: 'Café', color: null }],
+    members: [{ id: 'mem_1', name: 'Jordan Lee' }],
+    message_templates: [{ id: 'tpl_1', name: 'Welcome', channel: 'email', category: null, subject: 'Hi', body: '<img src="https://media.test/ws/med_1/hero.png">', rich_text_doc: null, data: null }],
+    media: [{ id: 'med_1', name: 'hero.png', file_name: 'hero.png', mime_type: 'image/png', byte_size: 3, sha256: 'ac9689f34e4c63f6a6e18a5a7a3cc4a8de1d0d8a0b8b1a3a2f2bfa6d8c5b3a3a', url: 'https://media.test/ws/med_1/hero.png' }],
+    automations: [{ id: 'aut_1', name: 'Hot', document: doc('Hot', { tag_id: 'tag_1' }, [{ type: 'tag', id: 'tag_1' }]), draft_document: null }],
+    brand: [],
+  };
+  return { collections };
+}
+
+describe('exportPack --all (pure)', () => {
+  it('derives readable, unique keys from names, names every reference and embeds the image', () => {
+    const data = Buffer.from('abc').toString('base64');
+    const s = snapshot();
+    s.collections.media![0].sha256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    const { pack, notes } = exportPack({ snapshot: s, mediaData: { med_1: data } }, { packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', exportedAt: '2026-11-22T12:00:00Z' });
+    expect(notes).toEqual([]);
+    expect(pack.resources!.map((r) => r.key)).toEqual(['tag-cafe', 'tag-hot-lead', 'tag-hot-lead-2']);
+    // Same name: ordered by content (canonical JSON), never by id or list order.
+    expect(pack.resources!.find((r) => r.key === 'tag-hot-lead')!.data).toEqual({ color: '#ef4444' });
+    const auto = pack.automations![0].document;
+    expect(auto.graph.nodes.map((n) => n.config)).toEqual([{ tag_id: 'tag-hot-lead-2' }, { user_id: 'user-jordan-lee' }]);
+    expect(auto.references).toEqual([{ type: 'tag', id: 'tag-hot-lead-2', name: 'Hot lead' }, { type: 'user', id: 'user-jordan-lee', name: 'Jordan Lee' }]);
+    expect(pack.assets).toEqual([{ key: 'image-hero-png', role: 'email_image', fileName: 'hero.png', mimeType: 'image/png', byteSize: 3, sha256: s.collections.media![0].sha256, data, sourceUrl: 'https://media.test/ws/med_1/hero.png' }]);
+    expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('gives the same pack whatever order the workspace lists its objects in', () => {
+    const base = exportPack({ snapshot: snapshot(), mediaData: {} }, { packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12' }).pack;
+    fc.assert(fc.property(fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), (seeds) => {
+      const s = snapshot();
+      let i = 0;
+      for (const list of Object.values(s.collections)) list!.sort(() => (seeds[i++ % seeds.length] % 3) - 1);
+      expect(exportPack({ snapshot: s, mediaData: {} }, { packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12' }).pack).toEqual(base);
+    }), { numRuns: 50 });
+  });
+
+  it('slugifies names to lower-case ASCII words', () => {
+    expect(slugify('Hot lead (2024)')).toBe('hot-lead-2024');
+    expect(slugify('  Crème brûlée ')).toBe('creme-brulee');
+    expect(slugify('🏠')).toBe('item');
+  });
+});
