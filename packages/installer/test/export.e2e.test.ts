@@ -64,7 +64,7 @@ function upToWorkspaceIds(pack: Pack): Pack {
 }
 
 describe('export --all: a workspace set up by hand', () => {
-  it('snapshot of A installed into a fresh B exports the same pack up to workspace ids, and it validates', async () => {
+  it('snapshot of A installed into a fresh B exports the same pack up to workspace ids; it validates and installs back into A with zero writes', async () => {
     const a = await fresh();
     await install(a, loadPack('valid/buyer-lead-starter.json'));
     await install(a, loadPack('valid/listing-marketing.json'));
@@ -75,11 +75,22 @@ describe('export --all: a workspace set up by hand', () => {
     const again = await exportWorkspace(a, { all: true, exportedAt: STAMP, newPackId: first.pack.packId });
     expect(again.pack).toEqual(first.pack);
     expect(JSON.stringify(first.pack)).not.toMatch(/"[a-z]{2,5}_[0-9a-f]{24}"/);
+    // Images: downloaded and embedded; the templates' address is the email image's sourceUrl; the brand keeps its logo.
+    const listing = loadPack('valid/listing-marketing.json');
+    const hero = first.pack.assets!.find((x) => x.role === 'email_image')!;
+    expect(hero).toMatchObject({ key: 'image-open-house-hero-png', data: listing.assets![1].data, sha256: listing.assets![1].sha256, byteSize: listing.assets![1].byteSize });
+    expect(JSON.stringify(first.pack.messageTemplates)).toContain(hero.sourceUrl!);
+    expect(first.pack.assets!.find((x) => x.key === 'logo')).toMatchObject({ role: 'logo', data: listing.assets![0].data });
+    expect(first.pack.brand).toEqual(listing.brand);
 
     const b = await fresh();
     await install(b, first.pack);
     const second = await exportWorkspace(b, { all: true, exportedAt: STAMP });
     expect(upToWorkspaceIds(second.pack)).toEqual(upToWorkspaceIds(first.pack));
 
+    // Installed back into A, the snapshot finds every item already there: no writes, no duplicates.
+    const { plan } = await planInstall(a, first.pack);
+    expect(plan.ok).toBe(true);
+    expect(plan.steps.filter((s) => s.write).map((s) => `${s.itemId} ${s.action}`)).toEqual([]);
   });
 });

@@ -264,7 +264,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     } else {
       // An object the workspace already holds with the same name and exactly this content (a
       // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
-      const twin = !prev && desiredHash !== undefined ? identicalTwin(snapshot.collections[d.collection] ?? [], d, desiredHash, claimed) : undefined;
+      const twin = !prev && resolved ? identicalTwin(snapshot.collections[d.collection] ?? [], d, resolved, claimed) : undefined;
       if (twin) {
         claimed.add(twin.id);
         Object.assign(step, { action: 'adopt', write: false, workspaceId: twin.id, owned: false, reason: 'existing workspace object with the same name and content' });
@@ -327,11 +327,22 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   return { ...base, ok: true, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
 }
 
-/** The first (by id) unclaimed workspace object named like `d` whose content hashes to `hash`. */
-function identicalTwin(objects: WorkspaceObject[], d: Desired, hash: string, claimed: Set<string>): WorkspaceObject | undefined {
+/**
+ * What must match for a workspace object to be an item's twin: its content, except an automation's
+ * `references` (binding hints for an install, not what the automation does).
+ */
+function twinHash(collection: WorkspaceCollection, content: Record<string, Json>): string {
+  if (collection !== 'automations' || !content.document || typeof content.document !== 'object' || Array.isArray(content.document)) return contentHash(content);
+  const { references: _references, ...document } = content.document as Record<string, Json>;
+  return contentHash({ ...content, document });
+}
+
+/** The first (by id) unclaimed workspace object named like `d` whose content is `resolved`'s. */
+function identicalTwin(objects: WorkspaceObject[], d: Desired, resolved: Record<string, Json>, claimed: Set<string>): WorkspaceObject | undefined {
   const want = normalizeName(d.name);
+  const hash = twinHash(d.collection, resolved);
   return objects
-    .filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want && contentHash(projectWorkspaceObject(d.collection, o)) === hash)
+    .filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === hash)
     .sort((a, b) => (a.id < b.id ? -1 : 1))[0];
 }
 
