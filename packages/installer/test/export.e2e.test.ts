@@ -51,6 +51,27 @@ describe('export --pack-id: the round trip install → export', () => {
     expect(JSON.stringify(r.pack.automations)).not.toMatch(/"[a-z]{2,5}_[0-9a-f]{24}"/);
   });
 
+  it('paces its reads by the rate limit: no 429s, every page read once', async () => {
+    const ws = await server().workspace({ rateLimit: 10 });
+    let status429 = 0;
+    const c = clientFor(server(), ws.key, {
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (res.status === 429) status429++;
+        return res;
+      },
+    });
+    const pack = loadPack('valid/listing-marketing.json');
+    await install(c, pack);
+    const before = server().clock.now().getTime();
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(status429).toBe(0);
+    expect(r.requests).toBe(r.minimumRequests);
+    expect(r.requests).toBeGreaterThan(10);
+    // More requests than one window allows: the client waited for the next window instead of being refused.
+    expect(server().clock.now().getTime() - before).toBeGreaterThan(0);
+  });
+
   it('says which pack is not installed', async () => {
     const c = await fresh();
     await expect(exportWorkspace(c, { packId: '11111111-2222-4333-8444-555555555555' })).rejects.toMatchObject({ status: 404, param: 'pack_id' });
