@@ -51,6 +51,33 @@ describe('export --pack-id: the round trip install → export', () => {
     expect(JSON.stringify(r.pack.automations)).not.toMatch(/"[a-z]{2,5}_[0-9a-f]{24}"/);
   });
 
+  it('names what the user added in the workspace: a stage gets a key, a member an automation now uses is listed by name', async () => {
+    const pack = loadPack('releases/buyer-lead-1.0.0.json');
+    const c = await fresh();
+    await install(c, pack);
+    const avery = (await c.listAll<any>('/v1/members')).find((m) => m.name === 'Avery Brooks');
+    const auto = (await c.listAll<any>('/v1/automations')).find((a) => a.name === 'Old reminder');
+    const doc = structuredClone(auto.document);
+    doc.graph.nodes[1].config = { ...doc.graph.nodes[1].config, user_id: avery.id };
+    await c.patch(`/v1/automations/${auto.id}`, { document: doc });
+    const pipeline = (await c.listAll<any>('/v1/pipeline-details')).find((p) => p.name === pack.pipelines![0].name);
+    const stages = pipeline.stages.map((st: any) => ({ id: st.id, name: st.name, type: st.type, color: st.color, probability: st.probability }));
+    stages.splice(1, 0, { name: 'Pre-approved', type: 'OPEN' });
+    await c.patch(`/v1/pipelines/${pipeline.id}`, { stages });
+
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(errorsOf(r.diagnostics)).toEqual([]);
+    const old = r.pack.automations!.find((a) => a.key === 'old-reminder')!.document;
+    expect(old.graph.nodes[1].config!.user_id).toBe('user-avery-brooks');
+    expect(old.references).toContainEqual({ type: 'user', id: 'user-avery-brooks', name: 'Avery Brooks' });
+    const p = r.pack.pipelines![0];
+    expect(p.stages.map((st) => st.key)).toEqual(['new', 'buyer-pipeline-pre-approved', 'showing', 'offer', 'won', 'lost']);
+    // Installed back: nothing to write (the user's edits are the workspace's already).
+    const { plan } = await planInstall(c, r.pack);
+    expect(plan.ok).toBe(true);
+    expect(plan.writes).toBe(0);
+  });
+
   it('paces its reads by the rate limit: no 429s, every page read once', async () => {
     const ws = await server().workspace({ rateLimit: 10 });
     let status429 = 0;
