@@ -79,9 +79,13 @@ export async function exportWorkspace(client: WorkspaceClient, options: Workspac
   const ids = mediaToDownload(snapshot, ledger);
   for (const [i, id] of ids.entries()) {
     progress('media', i, ids.length);
-    const m = await client.get<{ data: string }>(`/v1/media/${encodeURIComponent(id)}/content`);
-    mediaData[id] = m.data;
     minimum++;
+    try {
+      mediaData[id] = (await client.get<{ data: string }>(`/v1/media/${encodeURIComponent(id)}/content`)).data;
+    } catch (e) {
+      // Deleted since the list was read: exported without it (core notes what is left out).
+      if (!(e instanceof WorkspaceApiError && e.isNotFound)) throw e;
+    }
   }
   progress('media', ids.length, ids.length);
 

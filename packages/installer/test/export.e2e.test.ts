@@ -36,6 +36,18 @@ describe('export --pack-id: the round trip install → export', () => {
     });
   }
 
+  it('maps two reference ids bound to one member back to the id each automation wrote', async () => {
+    const pack = structuredClone(loadPack('releases/buyer-lead-1.0.0.json'));
+    const old = pack.automations!.find((a) => a.key === 'old-reminder')!.document;
+    old.graph.nodes[1].config = { ...old.graph.nodes[1].config, user_id: 'usr_jordan_again' };
+    old.references = [...(old.references ?? []), { type: 'user', id: 'usr_jordan_again', name: 'Jordan Lee' }];
+    const c = await fresh();
+    await install(c, pack);
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    const { exportedAt: _at, ...exported } = r.pack;
+    expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+  });
+
   it('exports edits made in the workspace as they are now, with the ids mapped back to keys', async () => {
     const pack = loadPack('releases/buyer-lead-1.0.0.json');
     const c = await fresh();

@@ -223,8 +223,15 @@ class Exporter {
   document(doc: AutomationDocument, nameAll: boolean): AutomationDocument {
     const out = clone(doc);
     const hits = new Map<string, Entry>();
+    // The ids this automation's own references were bound by come first: two references bound to
+    // one workspace object (in different automations) each map back to the id its automation wrote.
+    const local = new Map<string, Entry>();
+    for (const r of doc.references ?? []) {
+      const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
+      if (bound !== undefined && !local.has(bound)) local.set(bound, { type: r.type, refId: r.id, name: str(this.find(bound)?.name), item: false });
+    }
     const f = (s: string) => {
-      const e = this.index.get(s);
+      const e = local.get(s) ?? this.index.get(s);
       if (!e) return s;
       hits.set(`${e.type}:${e.refId}`, e);
       return e.refId;
@@ -354,6 +361,7 @@ export function exportPack(input: ExportInput, options: ExportOptions = {}): Exp
 function exportInstalled(input: ExportInput, ledger: InstallLedger, options: ExportOptions): ExportResult {
   const x = new Exporter(input, ledger);
   const source = ledger.source ?? {};
+  if (ledger.state === 'in_progress') x.notes.push({ message: `the install of ${ledger.targetVersion ?? 'a release'} was interrupted: this is what it wrote so far (run install again to finish it)` });
   const items = Object.entries(ledger.items).sort(([a], [b]) => (a < b ? -1 : 1));
   // Keys the ledger names are kept; new keys (stages added in the workspace, references) avoid them.
   for (const [, it] of items) {
