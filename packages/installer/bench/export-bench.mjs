@@ -7,6 +7,7 @@
 // Run after `npm run build`: node bench/export-bench.mjs
 import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { canonicalize, roundTripForm } from '@setup-pack/core';
 import { WorkspaceClient, install, exportWorkspace, fullPack } from '@setup-pack/installer';
 import { buildServer, ManualClock, openStore } from '@setup-pack/workspace-server';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
@@ -53,6 +54,11 @@ async function measure(label, options) {
   // A snapshot of this workspace breaks the pack limits (the new workspace's 5 contact stages, 5 lead
   // sources and default pipeline come on top of the pack's): export refuses to write it; the reads still count.
   const errors = [...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} at ${d.pointer.replace(/\/\d+$/, '')}`))];
+  if (options.packId) {
+    // The export is the pack that was installed (the round trip), not just as many requests.
+    const { exportedAt: _at, ...exported } = r.pack;
+    if (JSON.stringify(canonicalize(exported)) !== JSON.stringify(roundTripForm(pack))) throw new Error(`${label}: the export differs from the installed pack`);
+  }
   const items = ['resources', 'messageTemplates', 'smartLists', 'pipelines', 'automations', 'assets'].reduce((s, k) => s + (r.pack[k]?.length ?? 0), 0);
   return { label: errors.length ? `${label}: refused, ${errors.join(', ')}` : label, items, requests: c.stats.requests, lb: r.minimumRequests, status429: c.stats.rateLimited, waited: (clock.now().getTime() - t0) / 1000, wall };
 }
