@@ -1,6 +1,7 @@
 // validatePack: parse, check the schema, then run every semantic rule. Never throws.
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
+import type { LocateRequest } from './json/positions.js';
 import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
 import type { AutomationRef, ItemRef, Rule, RuleContext } from './rules/rule.js';
@@ -59,32 +60,37 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
   return finish();
 
   function finish(): ValidateResult {
-    if (source) {
-      for (const d of diagnostics) {
-        if (d.line !== undefined) continue;
-        const pos = safeLocate(source, d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key');
-        if (pos) Object.assign(d, pos);
-        for (const r of d.related ?? []) {
-          if (r.line !== undefined) continue;
-          const rp = safeLocate(source, r.pointer, false);
-          if (rp) {
-            r.line = rp.line;
-            r.column = rp.column;
-          }
-        }
-      }
-    }
+    if (source) placeAll(source, diagnostics);
     sortDiagnostics(diagnostics);
     const hasErrors = diagnostics.some((d) => d.severity === 'error');
     return { ...(hasErrors || value === undefined ? {} : { pack: value as Pack }), ...(value === undefined ? {} : { value }), diagnostics, ...(source ? { source } : {}) };
   }
 }
 
-function safeLocate(source: SourceText, pointer: string, key: boolean) {
-  try {
-    return source.locate(pointer, { key });
-  } catch {
-    return undefined;
+/** Positions of every finding that has none yet, in one scan of the text. */
+function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
+  const requests: LocateRequest[] = [];
+  for (const d of diagnostics) {
+    if (d.line === undefined) requests.push({ pointer: d.pointer, key: d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key' });
+    if (d.related) for (const r of d.related) if (r.line === undefined) requests.push({ pointer: r.pointer });
+  }
+  if (!requests.length) return;
+  const found = source.locateAll(requests);
+  let i = 0;
+  for (const d of diagnostics) {
+    if (d.line === undefined) {
+      const pos = found[i++];
+      if (pos) Object.assign(d, pos);
+    }
+    if (d.related)
+      for (const r of d.related) {
+        if (r.line !== undefined) continue;
+        const rp = found[i++];
+        if (rp) {
+          r.line = rp.line;
+          r.column = rp.column;
+        }
+      }
   }
 }
 

@@ -4,21 +4,21 @@
 import { parse, parseTree, visit, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../diagnostics.js';
 import { parsePointer, toPointer } from './pointer.js';
+import { createLineIndex, locateAll, type LineIndex, type LocateRequest, type Position } from './positions.js';
 
 /** Deeper documents are refused: no pack needs them and recursive tools overflow on them. */
 export const MAX_DEPTH = 512;
 
-export interface Position {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-}
+export type { Position } from './positions.js';
 
 export interface SourceText {
   text: string;
+  /** The text's lines, indexed once (for code frames and positions). */
+  readonly lines: LineIndex;
   /** Position of the value at `pointer`; with `key`, of its property name. Undefined when unknown. */
   locate(pointer: string, options?: { key?: boolean }): Position | undefined;
+  /** Positions of many pointers in one scan of the text (see locateAll); the way to place findings. */
+  locateAll(requests: readonly LocateRequest[]): (Position | undefined)[];
 }
 
 export interface ParsedText {
@@ -27,32 +27,33 @@ export interface ParsedText {
   diagnostics: Diagnostic[];
 }
 
-export function createSourceText(text: string): SourceText {
+/** `parsed`: the text is known to be JSON (JSON.parse accepted it), so the one-pass scan applies. */
+export function createSourceText(text: string, parsed = false): SourceText {
   let tree: JsonNode | undefined | null = null; // null: not built yet; undefined: cannot be built
-  let lineStarts: number[] | undefined;
+  let lineIndex: LineIndex | undefined;
+  const lines = () => (lineIndex ??= createLineIndex(text));
 
   const position = (offset: number, length: number): Position => {
-    if (!lineStarts) {
-      lineStarts = [0];
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-    }
-    const at = (off: number) => {
-      let lo = 0;
-      let hi = lineStarts!.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (lineStarts![mid] <= off) lo = mid;
-        else hi = mid - 1;
-      }
-      return { line: lo + 1, column: off - lineStarts![lo] + 1 };
-    };
-    const start = at(offset);
-    const end = at(offset + Math.max(0, length));
+    const start = lines().at(offset);
+    const end = lines().at(offset + Math.max(0, length));
     return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
   };
 
-  return {
+  const source: SourceText = {
     text,
+    get lines() {
+      return lines();
+    },
+    locateAll(requests) {
+      if (parsed) return locateAll(text, lines(), requests);
+      return requests.map((r) => {
+        try {
+          return source.locate(r.pointer, { key: r.key });
+        } catch {
+          return undefined;
+        }
+      });
+    },
     locate(pointer, options) {
       if (tree === null) {
         try {
@@ -86,6 +87,7 @@ export function createSourceText(text: string): SourceText {
       return position(target.offset, length);
     },
   };
+  return source;
 }
 
 /**
@@ -223,7 +225,7 @@ function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
   if (text.trim() === '') {
     return { code: 'json/syntax', severity: 'error', message: 'The file is empty; a pack is a JSON object.', pointer: '', line: 1, column: 1 };
   }
-  const pos = offset === undefined ? { line: 1, column: 1 } : positionAt(text, offset);
+  const pos = offset === undefined ? { line: 1, column: 1 } : createLineIndex(text).at(offset);
   return {
     code: 'json/syntax',
     severity: 'error',
@@ -234,17 +236,7 @@ function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
   };
 }
 
-function positionAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    last = i;
-  }
-  return { line, column: offset - last };
-}
-
-function findDuplicateKeys(text: string): Diagnostic[] {
+function findDuplicateKeys(text: string, lines: LineIndex): Diagnostic[] {
   const out: Diagnostic[] = [];
   const path: (string | number)[] = [];
   const frames: { seen: Map<string, number>; isArray: boolean; index: number }[] = [];
@@ -270,8 +262,8 @@ function findDuplicateKeys(text: string): Diagnostic[] {
           path.push(name);
           if (firstOffset !== undefined) {
             const pointer = toPointer(path);
-            const pos = positionAt(text, offset);
-            const firstPos = positionAt(text, firstOffset);
+            const pos = lines.at(offset);
+            const firstPos = lines.at(firstOffset);
             out.push({
               code: 'json/duplicate-key',
               severity: 'warning',
@@ -318,20 +310,20 @@ function findDuplicateKeys(text: string): Diagnostic[] {
  */
 export function parseJsonText(input: string): ParsedText {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  const source = createSourceText(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { source, diagnostics: [syntaxDiagnostic(text, e instanceof Error ? e.message : String(e))] };
+    return { source: createSourceText(text), diagnostics: [syntaxDiagnostic(text, e instanceof Error ? e.message : String(e))] };
   }
+  const source = createSourceText(text, true);
   const diagnostics: Diagnostic[] = [];
   const m = measure(value);
   if (m.deepPath) {
     diagnostics.push(tooDeep(m.deepPath));
     return { source, diagnostics };
   }
-  if (mayHaveDuplicateKeys(text, m.keys)) diagnostics.push(...findDuplicateKeys(text));
+  if (mayHaveDuplicateKeys(text, m.keys)) diagnostics.push(...findDuplicateKeys(text, source.lines));
   return { value, source, diagnostics };
 }
 

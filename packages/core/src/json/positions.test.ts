@@ -1,0 +1,70 @@
+// The one-pass scan must place every pointer exactly where jsonc-parser's tree walk (the old
+// per-finding locate) places it: the tree is the oracle.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createSourceText } from './parse.js';
+import { createLineIndex, locateAll } from './positions.js';
+import { toPointer } from './pointer.js';
+
+function allPaths(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(path);
+  if (Array.isArray(v)) v.forEach((c, i) => allPaths(c, [...path, i], out));
+  else if (v && typeof v === 'object') for (const k of Object.keys(v)) allPaths((v as Record<string, unknown>)[k], [...path, k], out);
+  return out;
+}
+
+const layout = fc.constantFrom<string | number | undefined>(undefined, 0, 1, 2, '\t', '\r\n  ');
+
+function render(value: unknown, indent: string | number | undefined): string {
+  if (indent === '\r\n  ') return JSON.stringify(value, null, 2).replace(/\n/g, '\r\n');
+  return JSON.stringify(value, null, indent);
+}
+
+describe('locateAll', () => {
+  it('places every pointer (present, missing, keys) as the tree walk does', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 4 }),
+        layout,
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom('', '/missing', '/0', '/99', '/a~1b', '/~0'), fc.boolean()), { maxLength: 30 }),
+        (value, indent, picks) => {
+          const text = render(value, indent);
+          const paths = allPaths(JSON.parse(text));
+          const requests = picks.map(([n, suffix, key]) => ({ pointer: toPointer(paths[n % paths.length]) + suffix, key }));
+          const oracle = createSourceText(text);
+          const got = locateAll(text, createLineIndex(text), requests);
+          expect(got).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('handles escaped keys, escaped quotes in strings and repeated keys (the last one wins)', () => {
+    const text = '{"a\\"b": "x\\\\", "k": "say \\"hi\\"", "k": [1, {"q": null}], "\\u0041": true}';
+    const oracle = createSourceText(text);
+    const requests = ['/a"b', '/k', '/k/1/q', '/A', '/k/2', '/nope'].flatMap((pointer) => [{ pointer }, { pointer, key: true }]);
+    expect(locateAll(text, createLineIndex(text), requests)).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
+    expect(locateAll(text, createLineIndex(text), [{ pointer: '/k/1/q' }])[0]).toMatchObject({ line: 1, column: text.indexOf('null') + 1 });
+  });
+
+  it('is linear: 40,000 pointers into a large document in one scan', () => {
+    const nodes = Array.from({ length: 20000 }, (_, i) => ({ id: `n${i}`, kind: 'action.send_sms', config: { tag_id: `t${i}`, body: 'x'.repeat(50) } }));
+    const text = JSON.stringify({ graph: { nodes } }, null, 2);
+    const requests = nodes.flatMap((_, i) => [{ pointer: `/graph/nodes/${i}/config/tag_id` }, { pointer: `/graph/nodes/${i}/id`, key: true }]);
+    const got = locateAll(text, createLineIndex(text), requests);
+    expect(got).toHaveLength(40000);
+    expect(got.every((p) => p !== undefined)).toBe(true);
+    const oracle = createSourceText(text);
+    expect(got[39999]).toEqual(oracle.locate(requests[39999].pointer, { key: true }));
+  });
+
+  it('line index: line texts without their breaks, offsets to line and column', () => {
+    const lines = createLineIndex('a\r\nbc\n\nd');
+    expect(lines.lineCount).toBe(4);
+    expect([1, 2, 3, 4].map((n) => lines.lineText(n))).toEqual(['a', 'bc', '', 'd']);
+    expect(lines.at(4)).toEqual({ line: 2, column: 2 });
+    expect(lines.lineText(0)).toBe('');
+    expect(lines.lineText(5)).toBe('');
+  });
+});
