@@ -5,6 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
+import { writeChunks } from '../report/stream.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { totals } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -54,8 +55,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const result = await compileFolder(files, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
   const format = chooseFormat(args.values.format, ctx.env);
   if (result.reports.length) {
-    const text = await render(format, result.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined }, ctx.colors('stderr'));
-    ctx.stderr.write(text);
+    const chunks = await render(format, result.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined }, ctx.colors('stderr'));
+    await writeChunks(ctx.stderr, chunks);
   }
   if (!result.ok || !result.pack) {
     if (!result.reports.length) ctx.stderr.write('build failed\n');

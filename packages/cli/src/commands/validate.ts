@@ -1,5 +1,6 @@
 // setup-pack validate: check many pack files concurrently and report in the chosen format.
-import { writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
@@ -8,6 +9,8 @@ import { displayPath, expandEntries, mapLimit, readText } from '../lib/files.js'
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
+import { makeColors } from '../lib/color.js';
+import { writeChunks } from '../report/stream.js';
 
 export const spec: CommandSpec = {
   name: 'validate',
@@ -19,6 +22,7 @@ export const spec: CommandSpec = {
     format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Output format (default: github when GITHUB_ACTIONS=true, else pretty).' },
     'max-warnings': { type: 'string', value: '<n>', description: 'Exit 1 when there are more than n warnings.' },
     quiet: { type: 'boolean', short: 'q', description: 'Report errors only (warnings still count for --max-warnings).' },
+    expand: { type: 'boolean', description: 'Pretty output: print every finding instead of folding repeats of one code and message into one entry with a count.' },
     disable: { type: 'string', multiple: true, value: '<code>', description: 'Skip a rule by its code (repeatable).' },
     ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob (repeatable).' },
     'output-file': { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout.' },
@@ -63,7 +67,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules });
     // Text and value are kept only for code frames and fingerprints, so clean files free them.
     if (!result.diagnostics.length) return [{ path, diagnostics: [] }];
-    return [{ path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value }];
+    return [{ path, text: result.source?.text ?? read.text, lines: result.source?.lines, diagnostics: result.diagnostics, value: result.value }];
   });
   const reports = perEntry.flat();
   if (stdin) {
@@ -72,19 +76,32 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     const result = validatePack(text, { hashBase64: nodeHasher, disableRules });
-    reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value });
+    reports.push({ path: name, text: result.source?.text ?? text, lines: result.source?.lines, diagnostics: result.diagnostics, value: result.value });
   }
   const { BUILD_RULES } = await import('../source/layout.js');
-  const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
+  const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), expand: Boolean(args.values.expand), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
   const outFile = args.values['output-file'] as string | undefined;
-  const text = await render(format, reports, options, ctx.colors(outFile ? 'stderr' : 'stdout'));
   if (outFile) {
-    try {
-      await writeFile(resolve(ctx.cwd, outFile), format === 'pretty' ? text.replace(/\u001b\[\d+m/g, '') : text);
-    } catch (e) {
-      throw new UsageError(`cannot write '${outFile}': ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : (e as Error).message}`);
-    }
+    // A report file never carries colour codes.
+    const chunks = await render(format, reports, options, makeColors(false));
+    await writeReportFile(resolve(ctx.cwd, outFile), outFile, chunks);
     ctx.stderr.write(`${totals(reports).errors ? '✖' : '✔'} report written to ${outFile}\n`);
-  } else ctx.stdout.write(text);
+  } else await writeChunks(ctx.stdout, await render(format, reports, options, ctx.colors('stdout')));
   return exitCodeOf(totals(reports), maxWarnings);
+}
+
+/** Streams the report into a file; a file that cannot be written is a usage error naming it. */
+async function writeReportFile(abs: string, shown: string, chunks: Iterable<string>): Promise<void> {
+  const stream = createWriteStream(abs);
+  let failure: Error | undefined;
+  stream.on('error', (e) => (failure = e));
+  try {
+    await once(stream, 'open');
+    await writeChunks({ write: (t) => stream.write(t), get closed() { return failure !== undefined; }, drain: () => Promise.race([once(stream, 'drain').then(() => {}), once(stream, 'close').then(() => {})]) }, chunks);
+    stream.end();
+    await once(stream, 'finish');
+  } catch (e) {
+    failure ??= e as Error;
+  }
+  if (failure) throw new UsageError(`cannot write '${shown}': ${(failure as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : failure.message}`);
 }

@@ -3,8 +3,13 @@
 import { colorEnabled, makeColors, type Colors } from './color.js';
 
 export interface Output {
-  write(text: string): void;
+  /** false: the stream's buffer is full, wait for drain() before writing more. */
+  write(text: string): boolean | void;
   isTTY?: boolean;
+  /** True once the reader has gone (EPIPE): later writes are dropped. */
+  readonly closed?: boolean;
+  /** Resolves when the stream can take more, or has closed. */
+  drain?(): Promise<void>;
 }
 
 export interface CommandContext {
@@ -16,9 +21,41 @@ export interface CommandContext {
   colors(stream: 'stdout' | 'stderr'): Colors;
 }
 
+/**
+ * A process stream as an Output. A reader that goes away (`setup-pack validate … | head`) makes
+ * the stream fail with EPIPE: that closes the Output quietly instead of crashing with a stack
+ * trace, and the command still ends with its own exit code.
+ */
+function streamOutput(stream: NodeJS.WriteStream): Output {
+  let closed = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    closed = true;
+    stream.emit('setup-pack:closed');
+  });
+  return {
+    write: (t) => (closed ? false : stream.write(t)),
+    isTTY: stream.isTTY,
+    get closed() {
+      return closed;
+    },
+    drain: () =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('setup-pack:closed', done);
+          resolve();
+        };
+        stream.once('drain', done);
+        stream.once('setup-pack:closed', done);
+      }),
+  };
+}
+
 export function processContext(colorFlag?: boolean): CommandContext {
-  const stdout: Output = { write: (t) => void process.stdout.write(t), isTTY: process.stdout.isTTY };
-  const stderr: Output = { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY };
+  const stdout = streamOutput(process.stdout);
+  const stderr = streamOutput(process.stderr);
   return {
     cwd: process.cwd(),
     env: process.env,

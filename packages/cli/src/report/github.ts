@@ -1,7 +1,9 @@
 // GitHub Actions workflow commands. GitHub shows at most 10 error, 10 warning and 10 notice
-// annotations per step and drops the rest silently, so we emit that many and print the others
-// as plain log lines, then always a summary line.
+// annotations per step and drops the rest silently, so we emit that many; the other findings go
+// to the log folded by code and message shape (one line per group, with a count), and a summary
+// line always ends the output.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { groupFindings, type Diagnostic } from '@setup-pack/core';
 import { plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
 
 export const ANNOTATION_CAP = 10;
@@ -9,45 +11,66 @@ export const ANNOTATION_CAP = 10;
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-/** The path GitHub needs: relative to the checkout when run from a subfolder of it. */
-function annotationPath(path: string, options: ReportOptions): string {
+/**
+ * Where GitHub can show a file: its path relative to the checkout (GITHUB_WORKSPACE). A file
+ * outside the checkout has no place in the repository view: undefined, and the annotation names
+ * the file in its message instead.
+ */
+export function annotationPath(path: string, options: ReportOptions): string | undefined {
   if (!options.workspaceRoot) return path;
   const rel = relative(options.workspaceRoot, resolve(options.cwd, path));
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : path;
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : undefined;
 }
 
-export function formatGithub(reports: readonly FileReport[], options: ReportOptions): string {
-  const out: string[] = [];
+function annotation(command: string, r: FileReport, d: Diagnostic, options: ReportOptions): string {
+  const file = annotationPath(r.path, options);
+  const props: string[] = [];
+  let prefix = '';
+  if (file !== undefined) {
+    props.push(`file=${escapeProperty(file)}`);
+    if (d.line !== undefined) {
+      props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
+      if (d.endLine !== undefined) props.push(`endLine=${d.endLine}`);
+      if (d.endLine === d.line && d.endColumn !== undefined) props.push(`endColumn=${d.endColumn}`);
+    }
+  } else prefix = `${resolve(options.cwd, r.path)}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: `;
+  props.push(`title=${escapeProperty(`setup-pack ${d.code}`)}`);
+  return `::${command} ${props.join(',')}::${escapeData(prefix + (d.hint ? `${d.message}\n${d.hint}` : d.message))}`;
+}
+
+export function* githubChunks(reports: readonly FileReport[], options: ReportOptions): Generator<string> {
   const used = { error: 0, warning: 0, notice: 0 };
   let omitted = 0;
   for (const r of reports) {
     if (r.readError) {
-      out.push(`::error file=${escapeProperty(annotationPath(r.path, options))},title=${escapeProperty('setup-pack: unreadable file')}::${escapeData(r.readError)}`);
+      const file = annotationPath(r.path, options);
+      yield `::error ${file !== undefined ? `file=${escapeProperty(file)},` : ''}title=${escapeProperty('setup-pack: unreadable file')}::${escapeData(file !== undefined ? r.readError : `${resolve(options.cwd, r.path)}: ${r.readError}`)}\n`;
       used.error++;
       continue;
     }
+    const rest: Diagnostic[] = [];
     for (const d of visible(r, options.quiet)) {
       const command = d.severity === 'info' ? 'notice' : d.severity;
-      const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
       if (used[command] >= ANNOTATION_CAP) {
-        omitted++;
-        out.push(`${r.path}${where}: ${d.severity} ${d.code}: ${d.message}`);
+        rest.push(d);
         continue;
       }
       used[command]++;
-      const props = [`file=${escapeProperty(annotationPath(r.path, options))}`];
-      if (d.line !== undefined) {
-        props.push(`line=${d.line}`, `col=${d.column ?? 1}`);
-        if (d.endLine !== undefined) props.push(`endLine=${d.endLine}`);
-        if (d.endLine === d.line && d.endColumn !== undefined) props.push(`endColumn=${d.endColumn}`);
-      }
-      props.push(`title=${escapeProperty(`setup-pack ${d.code}`)}`);
-      out.push(`::${command} ${props.join(',')}::${escapeData(d.hint ? `${d.message}\n${d.hint}` : d.message)}`);
+      yield annotation(command, r, d, options) + '\n';
+    }
+    omitted += rest.length;
+    for (const g of groupFindings(rest)) {
+      const d = g.items[0];
+      const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
+      yield `${r.path}${where}: ${d.severity} ${d.code}: ${d.message}${g.items.length > 1 ? ` (and ${(g.items.length - 1).toLocaleString('en-US')} more like it)` : ''}\n`;
     }
   }
   const t = totals(reports);
   let summary = `setup-pack: ${summaryLine(t, options.maxWarnings)}`;
-  if (omitted) summary += ` (${plural(omitted, 'more finding')} printed above without annotations: GitHub shows at most ${ANNOTATION_CAP} errors and ${ANNOTATION_CAP} warnings per step)`;
-  out.push(summary);
-  return out.join('\n') + '\n';
+  if (omitted) summary += ` (${plural(omitted, 'more finding')} listed above without annotations: GitHub shows at most ${ANNOTATION_CAP} errors, ${ANNOTATION_CAP} warnings and ${ANNOTATION_CAP} notices per step)`;
+  yield summary + '\n';
+}
+
+export function formatGithub(reports: readonly FileReport[], options: ReportOptions): string {
+  return [...githubChunks(reports, options)].join('');
 }

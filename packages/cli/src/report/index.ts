@@ -1,4 +1,4 @@
-// Picks and runs a reporter for --format.
+// Picks and runs a reporter for --format. Every reporter yields chunks (see stream.ts).
 import type { Colors } from '../lib/color.js';
 import type { FileReport, ReportOptions } from './model.js';
 
@@ -11,15 +11,15 @@ export function chooseFormat(flag: unknown, env: NodeJS.ProcessEnv): Format {
   return env.GITHUB_ACTIONS === 'true' ? 'github' : 'pretty';
 }
 
-export async function render(format: Format, reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions, colors: Colors): Promise<string> {
+export async function render(format: Format, reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions, colors: Colors): Promise<Iterable<string>> {
   switch (format) {
     case 'json':
-      return (await import('./json.js')).formatJson(reports, options);
+      return (await import('./json.js')).jsonReportChunks(reports, options);
     case 'sarif':
-      return (await import('./sarif.js')).formatSarif(reports, options);
+      return (await import('./sarif.js')).sarifChunks(reports, options);
     case 'github':
-      return (await import('./github.js')).formatGithub(reports, options);
+      return (await import('./github.js')).githubChunks(reports, options);
     default:
-      return (await import('./pretty.js')).formatPretty(reports, options, colors);
+      return (await import('./pretty.js')).prettyChunks(reports, options, colors);
   }
 }

@@ -1,33 +1,59 @@
 // Machine output: one JSON document; its schema is packages/cli/schema/validate-report.schema.json.
+// Written as a stream (jsonChunks), so every finding is listed without one giant string.
+import type { Diagnostic } from '@setup-pack/core';
 import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { jsonChunks, LazyArray } from './stream.js';
 
 export const JSON_REPORT_VERSION = 1;
 
-export function formatJson(reports: readonly FileReport[], options: ReportOptions): string {
+function entry(d: Diagnostic) {
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    pointer: d.pointer,
+    line: d.line ?? null,
+    column: d.column ?? null,
+    endLine: d.endLine ?? null,
+    endColumn: d.endColumn ?? null,
+    ...(d.hint ? { hint: d.hint } : {}),
+    ...(d.related?.length ? { related: d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null })) } : {}),
+  };
+}
+
+function* map<T, R>(items: Iterable<T>, fn: (item: T) => R): Generator<R> {
+  for (const item of items) yield fn(item);
+}
+
+export function* jsonReportChunks(reports: readonly FileReport[], options: ReportOptions): Generator<string> {
   const t = totals(reports);
   const doc = {
     version: JSON_REPORT_VERSION,
     tool: { name: 'setup-pack', version: options.toolVersion },
     summary: { files: t.files, filesWithProblems: t.filesWithProblems, errors: t.errors, warnings: t.warnings, infos: t.infos, unreadable: t.unreadable, text: summaryLine(t, options.maxWarnings) },
-    files: reports.map((r) => ({
-      path: r.path,
-      valid: !r.readError && !r.diagnostics.some((d) => d.severity === 'error'),
-      ...(r.readError ? { readError: r.readError } : {}),
-      errorCount: r.diagnostics.filter((d) => d.severity === 'error').length,
-      warningCount: r.diagnostics.filter((d) => d.severity === 'warning').length,
-      diagnostics: visible(r, options.quiet).map((d) => ({
-        code: d.code,
-        severity: d.severity,
-        message: d.message,
-        pointer: d.pointer,
-        line: d.line ?? null,
-        column: d.column ?? null,
-        endLine: d.endLine ?? null,
-        endColumn: d.endColumn ?? null,
-        ...(d.hint ? { hint: d.hint } : {}),
-        ...(d.related?.length ? { related: d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null })) } : {}),
-      })),
-    })),
+    files: new LazyArray(
+      map(reports, (r) => {
+        let errors = 0;
+        let warnings = 0;
+        for (const d of r.diagnostics) {
+          if (d.severity === 'error') errors++;
+          else if (d.severity === 'warning') warnings++;
+        }
+        return {
+          path: r.path,
+          valid: !r.readError && errors === 0,
+          ...(r.readError ? { readError: r.readError } : {}),
+          errorCount: errors,
+          warningCount: warnings,
+          diagnostics: new LazyArray(map(visible(r, options.quiet), entry)),
+        };
+      }),
+    ),
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  yield* jsonChunks(doc);
+  yield '\n';
+}
+
+export function formatJson(reports: readonly FileReport[], options: ReportOptions): string {
+  return [...jsonReportChunks(reports, options)].join('');
 }

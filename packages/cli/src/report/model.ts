@@ -1,11 +1,13 @@
 // What a run reports: one entry per file, with the file's text for code frames.
-import type { Diagnostic, RuleMeta } from '@setup-pack/core';
+import type { Diagnostic, LineIndex, RuleMeta } from '@setup-pack/core';
 
 export interface FileReport {
   /** Path as shown to the user (relative to the working directory when inside it). */
   path: string;
   /** The file's text, for code frames (absent when the file could not be read). */
   text?: string;
+  /** The text's line index, when validation built one (else code frames build it once). */
+  lines?: LineIndex;
   diagnostics: Diagnostic[];
   /** Set when the file could not be read at all (exit code 2). */
   readError?: string;
@@ -21,6 +23,8 @@ export interface ReportOptions {
   workspaceRoot?: string;
   /** Hide warnings and infos (they still count for --max-warnings). */
   quiet?: boolean;
+  /** Pretty output: print every finding instead of folding repeats of one message. */
+  expand?: boolean;
 }
 
 export interface Totals {

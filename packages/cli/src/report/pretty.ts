@@ -1,35 +1,73 @@
 // Human output: `file:line:col  severity  message  code`, a code frame, hints, and a summary.
-import type { Diagnostic } from '@setup-pack/core';
+// Repeats of one code and one message shape are folded into one entry with a count and their
+// first positions (--expand prints every one), so 40,000 copies of one info read as one line.
+import { createLineIndex, groupFindings, type Diagnostic, type LineIndex } from '@setup-pack/core';
 import type { Colors } from '../lib/color.js';
 import { codeFrame } from './codeframe.js';
-import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+
+/** A group with more findings than this is folded. */
+export const FOLD_AFTER = 3;
+/** Positions listed for a folded group. */
+const POSITIONS_SHOWN = 5;
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 function severityLabel(d: Diagnostic, c: Colors): string {
   return d.severity === 'error' ? c.red(c.bold('error')) : d.severity === 'warning' ? c.yellow(c.bold('warning')) : c.blue(c.bold('info'));
 }
 
-export function formatPretty(reports: readonly FileReport[], options: ReportOptions, c: Colors): string {
+function finding(r: FileReport, d: Diagnostic, lines: LineIndex | undefined, c: Colors): string {
   const out: string[] = [];
+  const where = `${r.path}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
+  out.push(`${c.bold(where)} ${severityLabel(d, c)} ${d.message} ${c.dim(d.code)}`);
+  if (d.line !== undefined && lines) {
+    const frame = codeFrame(lines, d.line, d.column ?? 1, d.endLine, d.endColumn, c);
+    if (frame) out.push(frame);
+  } else if (d.pointer) out.push(`  ${c.dim(`at ${d.pointer}`)}`);
+  for (const rel of d.related ?? []) out.push(`  ${c.cyan('note:')} ${rel.message}${rel.line !== undefined ? ` at ${r.path}:${rel.line}:${rel.column ?? 1}` : rel.pointer ? ` at ${rel.pointer}` : ''}`);
+  if (d.hint) out.push(`  ${c.cyan('hint:')} ${d.hint}`);
+  return out.join('\n') + '\n';
+}
+
+function place(d: Diagnostic): string {
+  return d.line !== undefined ? `${d.line}:${d.column ?? 1}` : d.pointer || '/';
+}
+
+export function* prettyChunks(reports: readonly FileReport[], options: ReportOptions, c: Colors): Generator<string> {
+  let folded = 0;
   for (const r of reports) {
     if (r.readError) {
-      out.push(`${c.bold(r.path)}: ${c.red(c.bold('error'))} ${r.readError}`, '');
+      yield `${c.bold(r.path)}: ${c.red(c.bold('error'))} ${r.readError}\n\n`;
       continue;
     }
-    for (const d of visible(r, options.quiet)) {
-      const where = `${r.path}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
-      out.push(`${c.bold(where)} ${severityLabel(d, c)} ${d.message} ${c.dim(d.code)}`);
-      if (d.line !== undefined && r.text !== undefined) {
-        const frame = codeFrame(r.text, d.line, d.column ?? 1, d.endLine, d.endColumn, c);
-        if (frame) out.push(frame);
-      } else if (d.pointer) out.push(`  ${c.dim(`at ${d.pointer}`)}`);
-      for (const rel of d.related ?? []) out.push(`  ${c.cyan('note:')} ${rel.message}${rel.line !== undefined ? ` at ${r.path}:${rel.line}:${rel.column ?? 1}` : rel.pointer ? ` at ${rel.pointer}` : ''}`);
-      if (d.hint) out.push(`  ${c.cyan('hint:')} ${d.hint}`);
-      out.push('');
+    const list = visible(r, options.quiet);
+    if (!list.length) continue;
+    const lines = r.lines ?? (r.text !== undefined ? createLineIndex(r.text) : undefined);
+    if (options.expand) {
+      for (const d of list) yield finding(r, d, lines, c) + '\n';
+      continue;
+    }
+    for (const g of groupFindings(list)) {
+      if (g.items.length <= FOLD_AFTER) {
+        for (const d of g.items) yield finding(r, d, lines, c) + '\n';
+        continue;
+      }
+      const more = g.items.length - 1;
+      folded += more;
+      const shown = g.items.slice(1, 1 + POSITIONS_SHOWN).map(place);
+      const rest = more - shown.length;
+      yield finding(r, g.items[0], lines, c) +
+        `  ${c.cyan('and')} ${count(more)} more like it (${g.code}) at ${shown.join(', ')}${rest > 0 ? `, and ${count(rest)} more` : ''}\n\n`;
     }
   }
   const t = totals(reports);
   const clean = !t.errors && !t.unreadable && !(options.maxWarnings !== undefined && t.warnings > options.maxWarnings);
+  if (folded) yield c.dim(`${plural(folded, 'repeated finding')} folded: --expand prints every one, --format json lists them all.`) + '\n';
   const line = summaryLine(t, options.maxWarnings);
-  out.push(clean ? c.green(`✔ ${line}`) : c.red(c.bold(`✖ ${line}`)));
-  return out.join('\n') + '\n';
+  yield (clean ? c.green(`✔ ${line}`) : c.red(c.bold(`✖ ${line}`))) + '\n';
+}
+
+export function formatPretty(reports: readonly FileReport[], options: ReportOptions, c: Colors): string {
+  return [...prettyChunks(reports, options, c)].join('');
 }

@@ -6,6 +6,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic } from '@setup-pack/core';
 import { totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { jsonChunks, LazyArray } from './stream.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -36,7 +37,7 @@ function artifactUri(path: string, cwd: string): { uri: string; uriBaseId?: stri
   return { uri: pathToFileURL(abs).href };
 }
 
-export function formatSarif(reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions): string {
+export function* sarifChunks(reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions): Generator<string> {
   const rules = options.rules.map((r) => ({
     id: r.code,
     name: r.code.replace(/[/-](\w)/g, (_, ch: string) => ch.toUpperCase()),
@@ -46,29 +47,33 @@ export function formatSarif(reports: readonly (FileReport & { value?: unknown })
     help: { text: `${r.description} See docs/rules.md (${r.code}).` },
   }));
   const ruleIndex = new Map(rules.map((r, i) => [r.id, i]));
-  const results: unknown[] = [];
-  for (const r of reports) {
-    const artifactLocation = artifactUri(r.path, options.cwd);
-    const seen = new Map<string, number>();
+  // Rules come before results in the log, so codes without metadata are added in a first pass.
+  for (const r of reports)
     for (const d of visible(r, options.quiet)) {
-      if (!ruleIndex.has(d.code)) {
-        ruleIndex.set(d.code, rules.length);
-        rules.push({ id: d.code, name: d.code, shortDescription: { text: d.code }, fullDescription: { text: d.code }, defaultConfiguration: { level: LEVEL[d.severity] }, help: { text: d.code } });
+      if (ruleIndex.has(d.code)) continue;
+      ruleIndex.set(d.code, rules.length);
+      rules.push({ id: d.code, name: d.code, shortDescription: { text: d.code }, fullDescription: { text: d.code }, defaultConfiguration: { level: LEVEL[d.severity] }, help: { text: d.code } });
+    }
+  function* results() {
+    for (const r of reports) {
+      const artifactLocation = artifactUri(r.path, options.cwd);
+      const seen = new Map<string, number>();
+      for (const d of visible(r, options.quiet)) {
+        const path = stablePath(r.value, d.pointer);
+        const base = `${d.code}\u0000${artifactLocation.uri}\u0000${path}`;
+        const n = seen.get(base) ?? 0;
+        seen.set(base, n + 1);
+        yield {
+          ruleId: d.code,
+          ruleIndex: ruleIndex.get(d.code),
+          level: LEVEL[d.severity],
+          message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
+          locations: [location(d, artifactLocation)],
+          ...(d.related?.length ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) } : {}),
+          partialFingerprints: { 'setupPackPath/v1': createHash('sha256').update(`${base}\u0000${n}`).digest('hex').slice(0, 32) },
+          properties: { pointer: d.pointer },
+        };
       }
-      const path = stablePath(r.value, d.pointer);
-      const base = `${d.code}\u0000${artifactLocation.uri}\u0000${path}`;
-      const n = seen.get(base) ?? 0;
-      seen.set(base, n + 1);
-      results.push({
-        ruleId: d.code,
-        ruleIndex: ruleIndex.get(d.code),
-        level: LEVEL[d.severity],
-        message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-        locations: [location(d, artifactLocation)],
-        ...(d.related?.length ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) } : {}),
-        partialFingerprints: { 'setupPackPath/v1': createHash('sha256').update(`${base}\u0000${n}`).digest('hex').slice(0, 32) },
-        properties: { pointer: d.pointer },
-      });
     }
   }
   const t = totals(reports);
@@ -88,11 +93,16 @@ export function formatSarif(reports: readonly (FileReport & { value?: unknown })
           },
         ],
         artifacts: reports.map((r) => ({ location: artifactUri(r.path, options.cwd) })),
-        results,
+        results: new LazyArray(results()),
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  yield* jsonChunks(log);
+  yield '\n';
+}
+
+export function formatSarif(reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions): string {
+  return [...sarifChunks(reports, options)].join('');
 }
 
 function location(d: Diagnostic, artifactLocation: { uri: string; uriBaseId?: string }) {

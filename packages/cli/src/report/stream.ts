@@ -1,0 +1,75 @@
+// Reports are written as a stream of chunks, never as one giant string: a pack with 50,000
+// findings prints as it goes, in memory proportional to a chunk, and stops when the reader
+// closes the pipe.
+import type { Output } from '../lib/context.js';
+
+/** An array whose items are produced while the JSON is written (findings, SARIF results). */
+export class LazyArray<T> {
+  constructor(readonly items: Iterable<T>) {}
+}
+
+const pads: string[] = [];
+const pad = (depth: number) => (pads[depth] ??= '  '.repeat(depth));
+
+/**
+ * The text of JSON.stringify(value, null, 2), produced in chunks. Objects holding a LazyArray are
+ * written key by key; everything else is stringified whole and re-indented (once per value).
+ */
+export function* jsonChunks(value: unknown, depth = 0): Generator<string> {
+  if (value instanceof LazyArray || (Array.isArray(value) && value.some(holdsLazy))) {
+    let first = true;
+    for (const item of value instanceof LazyArray ? value.items : (value as unknown[])) {
+      yield (first ? '[\n' : ',\n') + pad(depth + 1);
+      first = false;
+      yield* jsonChunks(item === undefined ? null : item, depth + 1);
+    }
+    yield first ? '[]' : `\n${pad(depth)}]`;
+  } else if (holdsLazy(value)) {
+    let first = true;
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined || typeof v === 'function') continue;
+      yield `${first ? '{\n' : ',\n'}${pad(depth + 1)}${JSON.stringify(k)}: `;
+      first = false;
+      yield* jsonChunks(v, depth + 1);
+    }
+    yield first ? '{}' : `\n${pad(depth)}}`;
+  } else {
+    const text = JSON.stringify(value, null, 2);
+    yield depth && text.indexOf('\n') >= 0 ? text.replace(/\n/g, `\n${pad(depth)}`) : text;
+  }
+}
+
+function holdsLazy(v: unknown): boolean {
+  if (v instanceof LazyArray) return true;
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(holdsLazy);
+  for (const k in v) if ((v as Record<string, unknown>)[k] instanceof LazyArray) return true;
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === 'object' && holdsLazy(x)) return true;
+  }
+  return false;
+}
+
+const CHUNK = 64 * 1024;
+
+/**
+ * Writes chunks in batches of about 64 KiB, waiting when the stream asks to (backpressure), and
+ * stopping quietly once the reader has gone (a closed pipe: `setup-pack validate … | head`).
+ */
+export async function writeChunks(out: Output, chunks: Iterable<string>): Promise<void> {
+  let buf = '';
+  for (const chunk of chunks) {
+    if (out.closed) return;
+    buf += chunk;
+    if (buf.length >= CHUNK) {
+      const ok = out.write(buf);
+      buf = '';
+      if (ok === false && out.drain) await out.drain();
+    }
+  }
+  if (buf && !out.closed) {
+    const ok = out.write(buf);
+    if (ok === false && out.drain) await out.drain();
+  }
+}
