@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { base64Length, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
@@ -59,7 +60,8 @@ function duplicateQueryParam(url: string): string | null {
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 1024 * 1024 });
+  // The largest body is a media upload: the media library's file limit as base64, plus its fields.
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024 });
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
   for (const s of sharedSchemas) app.addSchema(s);
@@ -146,7 +148,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(adminRoutes, deps);
   await app.register(catalogRoutes, deps);
   await registerWebhooks(app, deps, opts.webhooks);
-  // Later features register here, one line each (webhooks, catalog, install ledger).
 
   let openapi: unknown = null;
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } as never }, async () => {

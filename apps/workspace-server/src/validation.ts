@@ -1,17 +1,21 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { badRequest, type ApiError } from './errors.js';
+import { packSchemas } from './routes/pack-schemas.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /**
  * Bodies are validated strictly (no type coercion, no silent dropping of unknown fields); query
  * strings and path params are coerced from text, since that is all a URL can carry.
  */
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+function makeAjv(coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  // The published pack schemas (draft 2020-12), so catalog bodies can $ref the pack's own rules.
+  for (const s of packSchemas) ajv.addSchema(s);
   return ajv;
 }
 
@@ -31,8 +35,16 @@ function pointerToParam(pointer: string): string {
     .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
 }
 
+/**
+ * The error that says what is wrong. A field that is a pack rule or null fails both branches of
+ * its anyOf; "must be null" and "must match a schema in anyOf" say nothing, the rule's error does.
+ */
+function telling(errors: ErrorObject[]): ErrorObject {
+  return errors.find((x) => x.keyword !== 'anyOf' && !(x.keyword === 'type' && x.params.type === 'null')) ?? errors[0];
+}
+
 export function validationError(errors: ErrorObject[], context: string | undefined): ApiError {
-  const e = errors[0];
+  const e = telling(errors);
   const base = pointerToParam(e.instancePath);
   const join = (child: string) => (base ? `${base}.${child}` : child);
   if (e.keyword === 'required') {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { validateAutomationDocument } from '@setup-pack/core';
+import { base64Length, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+import { nullable, packRef } from './pack-schemas.js';
 
 type Q = { limit: number; cursor?: string };
 const id = (req: { params: unknown }) => (req.params as { id: string }).id;
@@ -33,12 +34,13 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
       rich_text_doc: nullableObject, data: nullableObject, created_at: ts, updated_at: ts,
     },
   } as const;
+  const tpl = (field: string) => packRef('message-template', `/properties/${field}`);
   const templateFields = {
-    name: { type: 'string', minLength: 1, maxLength: 200 },
-    channel: { type: 'string', enum: ['sms', 'email', 'both'] },
-    category: { type: ['string', 'null'], maxLength: 60 },
-    subject: { type: ['string', 'null'], maxLength: 300 },
-    body: { type: 'string', maxLength: 20000 },
+    name: tpl('name'),
+    channel: tpl('channel'),
+    category: nullable(tpl('category')),
+    subject: nullable(tpl('subject')),
+    body: tpl('body'),
     rich_text_doc: nullableObject,
     data: nullableObject,
   } as const;
@@ -93,11 +95,11 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // --- smart lists ---------------------------------------------------------------------------
   const smartList = { type: 'object', properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
   const listFields = {
-    name: { type: 'string', minLength: 1, maxLength: 160 },
-    description: nstr,
-    color: { type: ['string', 'null'], pattern: '^#[0-9A-Fa-f]{6}$|^#[0-9A-Fa-f]{3}$' },
-    icon: nstr,
-    filters: { type: 'object', required: ['version', 'root'], additionalProperties: true, properties: { version: { const: 2 }, root: anyObject } },
+    name: packRef('smart-list', '/properties/name'),
+    description: nullable(packRef('smart-list', '/properties/description')),
+    color: nullable(packRef('smart-list', '/properties/color')),
+    icon: nullable(packRef('smart-list', '/properties/icon')),
+    filters: packRef('smart-list', '/properties/filters'),
   } as const;
   type ListBody = { name: string; description?: string | null; color?: string | null; icon?: string | null; filters: unknown };
   const listData = (b: Partial<ListBody>, cur?: CatalogObject) => ({
@@ -229,7 +231,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   const upload = {
     file_name: { type: 'string', minLength: 1, maxLength: 160 },
     mime_type: { type: 'string', minLength: 1, maxLength: 200 },
-    data: { type: 'string', description: 'Base64 contents', maxLength: 1000000 },
+    data: { type: 'string', description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`, maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes) },
   } as const;
   const decode = (data: string) => {
     if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw badRequest('data must be base64', 'data');

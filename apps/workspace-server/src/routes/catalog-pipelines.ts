@@ -4,21 +4,30 @@ import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { deleted, idempotencyKey, idParams } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+import { nullable, packRef } from './pack-schemas.js';
+import { publishedSchemas } from '@setup-pack/core';
 
-const stageType = { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] } as const;
+// A pipeline and its stages are pack items: names, colours, probabilities, stage types and the
+// number of stages follow the published pipeline and stage schemas.
+const stage = (field: string) => packRef('stage', `/properties/${field}`);
+const stageType = stage('stageType');
 const stageIn = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
   properties: {
     id: { ...nstr, description: 'An existing stage of this pipeline to keep (update and move); omit to add a stage' },
-    name: { type: 'string', minLength: 1, maxLength: 200 },
+    name: stage('name'),
     type: stageType,
-    color: { type: ['string', 'null'], pattern: '^#[0-9A-Fa-f]{6}$|^#[0-9A-Fa-f]{3}$' },
-    probability: { type: ['integer', 'null'], minimum: 0, maximum: 100 },
+    color: nullable(stage('color')),
+    probability: nullable(stage('probability')),
   },
 } as const;
-const stages = { type: 'array', minItems: 1, maxItems: 50, items: stageIn } as const;
+const stageTypes = (publishedSchemas.stage.properties as Record<string, { enum: string[] }>).stageType.enum;
+const packStages = (publishedSchemas.pipeline.properties as Record<string, { minItems?: number; maxItems?: number }>).stages;
+const stages = { type: 'array', minItems: packStages.minItems, maxItems: packStages.maxItems, items: stageIn } as const;
+const pipelineName = packRef('pipeline', '/properties/name');
+const pipelineDescription = nullable(packRef('pipeline', '/properties/description'));
 
 export const pipelineDetail = {
   type: 'object',
@@ -29,7 +38,7 @@ export const pipelineDetail = {
     position: { type: 'integer' },
     stages: {
       type: 'array',
-      items: { type: 'object', properties: { id: str, name: str, type: stageType, color: nstr, probability: { type: ['integer', 'null'] }, position: { type: 'integer' } } },
+      items: { type: 'object', properties: { id: str, name: str, type: { type: 'string', enum: stageTypes }, color: nstr, probability: { type: ['integer', 'null'] }, position: { type: 'integer' } } },
     },
     created_at: ts,
   },
@@ -68,7 +77,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
         type: 'object',
         additionalProperties: false,
         required: ['name', 'stages'],
-        properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, description: nstr, stages, idempotency_key: idempotencyKey },
+        properties: { name: pipelineName, description: pipelineDescription, stages, idempotency_key: idempotencyKey },
       },
       response: { 201: pipelineDetail },
     },
@@ -86,7 +95,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
       summary: 'Update a pipeline; stages, when given, is the whole ordered list (id keeps a stage, no id adds one, left out removes it)',
       tags: ['catalog'],
       params: idParams,
-      body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, description: nstr, stages } },
+      body: { type: 'object', additionalProperties: false, properties: { name: pipelineName, description: pipelineDescription, stages } },
       response: { 200: pipelineDetail },
     },
   }, async (req) => {

@@ -4,14 +4,17 @@ import {
 } from '../catalog/store.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+import { nullable, packRef } from './pack-schemas.js';
 
 export const idempotencyKey = { type: ['string', 'null'], maxLength: 255, description: 'Reusing the same key retries one creation safely' } as const;
 export const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
 export const deleted = { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } as const;
 export const anyObject = { type: 'object', additionalProperties: true } as const;
 export const nullableObject = { type: ['object', 'null'], additionalProperties: true } as const;
-const color = { type: ['string', 'null'], pattern: '^#[0-9A-Fa-f]{6}$|^#[0-9A-Fa-f]{3}$' } as const;
-const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+// A tag, contact stage, lead source or custom field is a pack resource: its name follows the
+// resource schema; a tag's colour is the pack's hex colour (or null to clear it).
+const color = nullable(packRef('common', '/$defs/hexColor'));
+const name = packRef('resource', '/properties/name');
 
 type Q = { limit: number; cursor?: string };
 

@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { resolvePackRef } from './pack-schemas.js';
 
 /**
  * Builds the OpenAPI 3.1 document from the very schemas Fastify validates and serialises with,
@@ -50,10 +51,20 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
   };
 }
 
-/** Fastify's shared-schema references ("Contact#") become OpenAPI component references. */
+/**
+ * Fastify's shared-schema references ("Contact#") become OpenAPI component references; references
+ * into the published pack schemas are inlined, so the document stands alone.
+ */
 function rewriteRefs(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(rewriteRefs);
   if (s && typeof s === 'object') {
+    const ref = (s as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && /^https?:/.test(ref)) {
+      const { $ref: _, ...rest } = s as Record<string, unknown>;
+      const target = resolvePackRef(ref);
+      if (target === undefined) throw new Error(`OpenAPI: cannot resolve ${ref}`);
+      return rewriteRefs({ ...(target as object), ...rest });
+    }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(s)) {
       out[k] = k === '$ref' && typeof v === 'string' && !v.startsWith('#/') ? `#/components/schemas/${v.replace(/#$/, '')}` : rewriteRefs(v);

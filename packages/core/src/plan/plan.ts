@@ -1,6 +1,7 @@
 // The upgrade planner: pack + ledger + workspace snapshot → plan. Pure: no I/O, no clock, no
 // randomness; the same inputs give the same plan whatever the order of items in the pack.
 import type { Pack, Resource } from '../types.js';
+import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
 import {
   assetContent, automationContent, brandAssetToken, brandContent, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
@@ -184,13 +185,14 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     return base;
   }
   if (versionChange === 'downgrade' && !options.allowDowngrade) {
-    errors.push({ code: 'plan/downgrade', message: `Version ${pack.version} is lower than the installed ${fromVersion}; pass allowDowngrade (--allow-downgrade) to install it anyway` });
+    errors.push({ code: 'plan/downgrade', message: `Version ${pack.version} is lower than the installed ${fromVersion}; a downgrade must be asked for explicitly (setup-pack install --allow-downgrade)` });
     return base;
   }
   for (const c of requiredCollections(pack, ledger)) {
     if (!snapshot.collections[c]) throw new Error(`plan: the snapshot lacks the ${c} collection (fetch requiredCollections())`);
   }
 
+  errors.push(...apiLimitErrors(pack));
   const bound = bindReferences(pack, ledger, snapshot, options);
   errors.push(...bound.errors);
   base.bindings = bound.bindings;

@@ -1,0 +1,44 @@
+// The pack's rules, as the catalog routes see them. A request body field that carries a pack
+// item's field (a tag's name, a stage's colour, a template's body) points at the published pack
+// schema with $ref instead of restating its pattern or limits: the server accepts exactly what
+// `setup-pack validate` accepts. Only what belongs to the workspace (ids, nulls that clear a
+// field, server-set fields) is added here.
+import { publishedSchemas, schemaId } from '@setup-pack/core';
+
+/** A subschema of a published pack schema, e.g. packRef('stage', '/properties/color'). */
+export function packRef(schema: string, pointer: string): { $ref: string } {
+  if (!publishedSchemas[schema]) throw new Error(`no published schema '${schema}'`);
+  return { $ref: `${schemaId(schema)}#${pointer}` };
+}
+
+/** A pack field the API also accepts as null (to clear it). */
+export function nullable(s: object): object {
+  return { anyOf: [s, { type: 'null' }] };
+}
+
+/** Every published schema, for the body validator's one Ajv. */
+export const packSchemas: readonly Record<string, unknown>[] = Object.values(publishedSchemas);
+
+/**
+ * The subschema a pack $ref points at, with its own relative $refs made absolute: the OpenAPI
+ * document inlines these, so it stands alone without the pack schemas beside it.
+ */
+export function resolvePackRef(ref: string): unknown | undefined {
+  const [uri, fragment = ''] = ref.split('#');
+  const schema = Object.values(publishedSchemas).find((s) => s.$id === uri);
+  if (!schema) return undefined;
+  let node: unknown = schema;
+  for (const raw of fragment.split('/').filter(Boolean)) {
+    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = node && typeof node === 'object' ? (node as Record<string, unknown>)[token] : undefined;
+  }
+  return node === undefined ? undefined : absolutize(node, uri);
+}
+
+function absolutize(node: unknown, base: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => absolutize(n, base));
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = k === '$ref' && typeof v === 'string' ? new URL(v, base).href : absolutize(v, base);
+  return out;
+}
