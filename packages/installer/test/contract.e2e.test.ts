@@ -46,9 +46,11 @@ describe('one contract: a pack that validates installs', () => {
     const ws = await server().workspace();
     const post = (path: string, body: unknown) =>
       fetch(`${server().base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const tooLong = await post('/v1/message-templates', { name: 'x'.repeat(121), channel: 'sms', body: 'hi' });
+    const tooLong = await post('/v1/message-templates', { name: 'x'.repeat(201), channel: 'sms', body: 'hi' });
     expect(tooLong.status).toBe(400);
-    expect((await tooLong.json()).error).toMatchObject({ param: 'name', message: 'Invalid name: must NOT have more than 120 characters' });
+    expect((await tooLong.json()).error).toMatchObject({ param: 'name', message: 'Invalid name: must NOT have more than 200 characters' });
+    const longBody = await post('/v1/message-templates', { name: 'Long', channel: 'sms', body: 'b'.repeat(20001) });
+    expect((await longBody.json()).error).toMatchObject({ param: 'body', message: 'Invalid body: must NOT have more than 20000 characters' });
     const badColor = await post('/v1/tags', { name: 'Red', color: 'red' });
     expect(badColor.status).toBe(400);
     expect((await badColor.json()).error).toMatchObject({ param: 'color', message: expect.stringContaining('must match pattern') });

@@ -34,13 +34,15 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
       rich_text_doc: nullableObject, data: nullableObject, created_at: ts, updated_at: ts,
     },
   } as const;
+  // The collection holds the pack's message templates and its email_template resources (a name
+  // by the resource rule, an empty body, the design in data): a field takes either pack rule.
   const tpl = (field: string) => packRef('message-template', `/properties/${field}`);
   const templateFields = {
-    name: tpl('name'),
+    name: { anyOf: [packRef('resource', '/properties/name'), tpl('name')] },
     channel: tpl('channel'),
     category: nullable(tpl('category')),
     subject: nullable(tpl('subject')),
-    body: tpl('body'),
+    body: { anyOf: [tpl('body'), { const: '' }] },
     rich_text_doc: nullableObject,
     data: nullableObject,
   } as const;
