@@ -59,7 +59,7 @@ describe('editor end to end', () => {
     await page.locator('.react-flow__node').first().waitFor();
     expect(await page.locator('.react-flow__node').count()).toBe(7);
     await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
-    expect(await errorCount(page).textContent()).toBe('0');
+    expect(await errorCount(page).textContent()).toBe('0 errors');
     expect(await page.locator('[data-testid="node-start"]').getAttribute('class')).toContain('trigger');
     // Nothing connects into a trigger: it has no input handle.
     expect(await page.locator('.react-flow__node[data-id="start"] .react-flow__handle.target').count()).toBe(0);
@@ -96,7 +96,7 @@ describe('editor end to end', () => {
     // The config form writes a tag id that is not in the pack: a reference without a name is added, and core reports it.
     await page.locator('[data-testid="node-add_tag"]').click();
     await page.getByLabel('Tag *').fill('tag-vip');
-    await poll(() => errorCount(page).textContent()).toBe('1');
+    await poll(() => errorCount(page).textContent()).toBe('1 error');
     await poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.error').count()).toBe(0);
     const diag = page.locator('.diagnostics button[data-code="reference/missing-name"]');
     expect(await diag.count()).toBe(1);
@@ -105,13 +105,13 @@ describe('editor end to end', () => {
     await diag.click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-path') ?? '')).toMatch(/^document\/references\/5/);
     await page.getByLabel('Name of tag-vip').fill('VIP members');
-    await poll(() => errorCount(page).textContent()).toBe('0');
+    await poll(() => errorCount(page).textContent()).toBe('0 errors');
 
     // Undo brings the error back; redo fixes it again.
     await page.getByRole('button', { name: 'Undo' }).click();
-    await poll(() => errorCount(page).textContent()).toBe('1');
+    await poll(() => errorCount(page).textContent()).toBe('1 error');
     await page.getByRole('button', { name: 'Redo' }).click();
-    await poll(() => errorCount(page).textContent()).toBe('0');
+    await poll(() => errorCount(page).textContent()).toBe('0 errors');
 
     // Export: the downloaded file validates with core and carries the work.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
@@ -344,7 +344,7 @@ describe('editor end to end', () => {
     // Exporting a pack with errors asks first.
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
     await page.locator('.editor-pane [data-path="name"]').fill('');
-    await poll(() => errorCount(page).textContent()).toBe('1');
+    await poll(() => errorCount(page).textContent()).toBe('1 error');
     const asked = dialogs.length;
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
     expect(dialogs.slice(asked)).toEqual(['confirm']);
@@ -400,6 +400,43 @@ describe('editor end to end', () => {
     await page.locator('.block[class*="diff-"]').first().waitFor();
     expect(await page.locator('.block[class*="diff-"]').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(artifacts, 'diff.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps 20,000 findings readable: folded by message, only the rows in view rendered, a finding deep in a group still jumps to its block', async () => {
+    const automations = Array.from({ length: 50 }, (_, a) => {
+      const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
+      const edges: unknown[] = [];
+      for (let i = 1; i < 200; i++) {
+        nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: { x: 0, y: i * 120 } });
+        edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
+      }
+      return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+    });
+    const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Many findings', version: '1.0.0', automations };
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    const summary = page.locator('.diagnostics summary');
+    await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 19,900 infos$/);
+    const list = page.getByRole('list', { name: 'Findings' });
+    // Two groups of 9,950: two rows, however many findings.
+    await poll(() => list.getByRole('listitem').count()).toBe(2);
+    await expect(list.getByText('×9,950').count()).resolves.toBe(2);
+    await list.getByRole('button', { name: /Show all 9950 findings like this/ }).first().click();
+    // Opened: the group lists its findings, but only the rows in view are in the page.
+    await poll(() => list.getByRole('listitem').count()).toBeGreaterThan(5);
+    expect(await list.getByRole('listitem').count()).toBeLessThan(60);
+    await list.evaluate((el) => (el.scrollTop = el.scrollHeight));
+    // The last finding of the opened group, thousands of rows down: it is rendered once scrolled to, and jumps to its block.
+    const last = list.getByRole('button', { name: /legacy_color of action\.add_note node "n\d+"/ }).last();
+    await last.waitFor();
+    const nodeId = /node "(n\d+)"/.exec((await last.textContent()) ?? '')![1];
+    await last.click();
+    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe(nodeId);
+    await page.screenshot({ path: join(artifacts, 'many-findings.png') });
     expect(errors).toEqual([]);
     await context.close();
   });

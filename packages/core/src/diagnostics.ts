@@ -29,13 +29,41 @@ export interface RuleMeta {
 
 const order: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * Document order of two pointers: array indices compare as numbers (/automations/9 before
+ * /automations/10), everything else by UTF-16 unit. No allocation: it runs n log n times.
+ */
+export function comparePointers(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(j);
+    if (isDigit(x) && isDigit(y)) {
+      let ei = i;
+      let ej = j;
+      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
+      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
+      if (ei - i !== ej - j) return ei - i - (ej - j);
+      for (; i < ei; i++, j++) if (a.charCodeAt(i) !== b.charCodeAt(j)) return a.charCodeAt(i) - b.charCodeAt(j);
+      continue;
+    }
+    if (x !== y) return x - y;
+    i++;
+    j++;
+  }
+  return a.length - i - (b.length - j);
+}
+
 /** Orders diagnostics by position in the document, then severity, then code. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return list.sort(
     (a, b) =>
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
-      (a.line === undefined ? a.pointer.localeCompare(b.pointer) : 0) ||
+      (a.line === undefined ? comparePointers(a.pointer, b.pointer) : 0) ||
       order[a.severity] - order[b.severity] ||
       a.code.localeCompare(b.code),
   );

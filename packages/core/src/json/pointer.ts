@@ -5,7 +5,7 @@ export function escapeToken(token: string | number): string {
 }
 
 export function unescapeToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+  return token.indexOf('~') < 0 ? token : token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 export function toPointer(path: readonly (string | number)[]): string {
@@ -15,7 +15,9 @@ export function toPointer(path: readonly (string | number)[]): string {
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new Error(`Invalid JSON pointer: ${pointer}`);
-  return pointer.slice(1).split('/').map(unescapeToken);
+  const tokens = pointer.slice(1).split('/');
+  if (pointer.indexOf('~') >= 0) for (let i = 0; i < tokens.length; i++) tokens[i] = unescapeToken(tokens[i]);
+  return tokens;
 }
 
 /** Resolves a pointer inside a value; `found` is false when a step is missing. */

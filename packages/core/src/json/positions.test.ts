@@ -68,3 +68,11 @@ describe('locateAll', () => {
     expect(lines.lineText(5)).toBe('');
   });
 });
+
+describe('comparePointers', () => {
+  it('orders array indices as numbers and everything else as text', async () => {
+    const { comparePointers } = await import('../diagnostics.js');
+    const list = ['/automations/10/x', '/automations/9/x', '/automations/9', '/a/b', '/automations/1/nodes/100', '/automations/1/nodes/20', ''];
+    expect([...list].sort(comparePointers)).toEqual(['', '/a/b', '/automations/1/nodes/20', '/automations/1/nodes/100', '/automations/9', '/automations/9/x', '/automations/10/x']);
+  });
+});

@@ -19,11 +19,24 @@ export interface LineIndex {
   lineText(line: number): string;
   /** Line and column of an offset. */
   at(offset: number): { line: number; column: number };
+  /** The line (1-based) of an offset, and the offset a line starts at: positions without allocation. */
+  lineOf(offset: number): number;
+  lineStart(line: number): number;
 }
 
 export function createLineIndex(text: string): LineIndex {
   const starts: number[] = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineOf = (offset: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
   return {
     text,
     lineCount: starts.length,
@@ -34,15 +47,11 @@ export function createLineIndex(text: string): LineIndex {
       if (end > start && text.charCodeAt(end - 1) === 13) end--;
       return text.slice(start, end);
     },
+    lineOf,
+    lineStart: (line) => starts[line - 1],
     at(offset) {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return { line: lo + 1, column: offset - starts[lo] + 1 };
+      const line = lineOf(offset);
+      return { line, column: offset - starts[line - 1] + 1 };
     },
   };
 }
@@ -106,9 +115,9 @@ export function locateAll(text: string, lines: LineIndex, requests: readonly Loc
     // Deeper than the stack allows, or not JSON after all: what was found so far stands.
   }
   const position = (start: number, length: number): Position => {
-    const a = lines.at(start);
-    const b = lines.at(start + length);
-    return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+    const line = lines.lineOf(start);
+    const endLine = length > 0 ? lines.lineOf(start + length) : line;
+    return { line, column: start - lines.lineStart(line) + 1, endLine, endColumn: start + length - lines.lineStart(endLine) + 1 };
   };
   const isContainer = (s: Step) => {
     const c = text.charCodeAt(s.valueStart);
