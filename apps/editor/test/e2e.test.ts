@@ -435,7 +435,8 @@ describe('editor end to end', () => {
     await last.waitFor();
     const nodeId = /node "(n\d+)"/.exec((await last.textContent()) ?? '')![1];
     await last.click();
-    await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe(nodeId);
+    // The inspector shows the block the finding is about.
+    await poll(() => page.getByLabel('Block id').inputValue()).toBe(nodeId);
     await page.screenshot({ path: join(artifacts, 'many-findings.png') });
     expect(errors).toEqual([]);
     await context.close();
