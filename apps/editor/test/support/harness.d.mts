@@ -6,3 +6,5 @@ export function buildEditor(): Promise<string>;
 export function serveStatic(dir: string, extra?: Record<string, string | { dir: string }>): Promise<{ url: string; close(): Promise<void> }>;
 export function launchBrowser(): Promise<Browser>;
 export function startEditor(): Promise<{ url: string; browser: Browser; close(): Promise<void> }>;
+export function chromiumPath(): string;
+export function chromiumMissing(): string | null;

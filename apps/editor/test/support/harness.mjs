@@ -3,6 +3,7 @@
 // launches Debian's Chromium headless through playwright-core. Never downloads a browser.
 import { build } from 'vite';
 import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -54,8 +55,20 @@ export async function serveStatic(dir, extra = {}) {
 
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+export const chromiumPath = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Why the browser suites cannot run here (no Chromium at CHROMIUM_PATH), or null. A fresh machine
+ * without Chromium skips them visibly instead of failing; `.ci/run` installs it.
+ */
+export function chromiumMissing() {
+  const path = chromiumPath();
+  if (existsSync(path)) return null;
+  return `no Chromium at ${path}: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`;
+}
+
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
 }
 
 /** Builds, serves (with fixtures at /fixtures/) and launches: everything an e2e run needs. */
