@@ -17,7 +17,7 @@ import { transactionRoutes } from './routes/transactions.js';
 import { hasScope } from './scopes.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { authenticate } from './store/workspaces.js';
-import { validationError, validatorCompiler } from './validation.js';
+import { unstorableText, validationError, validatorCompiler } from './validation.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
 export interface ServerOptions {
@@ -55,6 +55,20 @@ function duplicateQueryParam(url: string): string | null {
     seen.add(key);
   }
   return null;
+}
+
+/**
+ * A foreign-key violation names an object that does not exist: 404 when the path named it (the
+ * workspace of an admin route), 400 naming the body field otherwise.
+ */
+function foreignKeyError(e: { code?: string; detail?: string }, params: unknown): ApiError | null {
+  if (e.code !== '23503') return null;
+  // 'Key (created_by_member_id)=(mem_x) is not present in table "members"'; of a composite key the last column is the field.
+  const m = /Key \(([^)]*)\)=\((.*)\) is not present in table "([a-z_]+)"/.exec(e.detail ?? '');
+  const column = m ? m[1].split(', ').pop()! : 'id';
+  const what = (m?.[3] ?? 'object').replace(/s$/, '').replace(/_/g, ' ');
+  const inPath = params && typeof params === 'object' && column in params;
+  return new ApiError(inPath ? 404 : 400, 'invalid_request_error', m ? `No such ${what}: ${column} ${JSON.stringify(m[2].split(', ').pop())}` : 'A referenced object does not exist', column);
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
@@ -107,6 +121,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
   });
 
+  // Text PostgreSQL cannot store (NUL, lone surrogates) is refused before any route sees it.
+  app.addHook('preValidation', async (req) => {
+    for (const [part, value] of [['', req.params], ['', req.query], ['', req.body]] as const) {
+      const bad = unstorableText(value, part);
+      if (bad) throw new ApiError(400, 'invalid_request_error', `Invalid ${bad.param}: ${bad.what}`, bad.param);
+    }
+  });
+
   // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
   app.addHook('onSend', async (_req, reply, payload) => {
     if (!reply.hasHeader('X-RateLimit-Limit')) {
@@ -122,7 +144,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (err instanceof ApiError) {
       return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param));
     }
-    const e = err as { statusCode?: number; code?: string; message?: string };
+    const e = err as { statusCode?: number; code?: string; message?: string; detail?: string };
+    const fk = foreignKeyError(e, req.params);
+    if (fk) return reply.code(fk.statusCode).headers(fk.headers).send(envelope(fk.type, fk.message, fk.param));
     const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
     if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(envelope('invalid_request_error', 'Request bodies must be sent with Content-Type: application/json'));

@@ -888,4 +888,54 @@ export function defineConformance(kind: StoreKind) {
       for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!.replace('"', '')]).toBeDefined();
     });
   });
+
+  describe('ordinary bad input never reaches a 5xx', () => {
+    it('NUL characters and lone surrogates in a path id, a body string, a field name or a query are a 400 naming the field', async () => {
+      expectError(await a.get('/v1/contacts/con_x%00'), 400, 'invalid_request_error', 'contact_id');
+      const tag = await a.post('/v1/tags', '{"name":"a\\u0000b"}');
+      expectError(tag, 400, 'invalid_request_error', 'name');
+      expect(tag.body.error.message).toBe('Invalid name: contains a NUL character (U+0000)');
+      expectError(await a.post('/v1/tags', '{"name":"a\\ud800b"}'), 400, 'invalid_request_error', 'name');
+      expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"k\\u0000":1}}'), 400, 'invalid_request_error', 'custom_fields.k\u0000');
+      expectError(await a.get('/v1/contacts?q=harbor%00'), 400, 'invalid_request_error', 'q');
+      const created = await newContact(a);
+      expectError(await a.patch(`/v1/contacts/${created.id}`, '{"notes":"x\\u0000"}'), 400, 'invalid_request_error', 'notes');
+    });
+
+    it('pages install ledgers past the first page, and a cursor of another list or a garbled one is a 400 naming cursor', async () => {
+      const ws = await s.workspace();
+      const c = ws.client;
+      for (let i = 0; i < 3; i++) {
+        const packId = `0000000${i}-1a2b-4c3d-9e4f-5a6b7c8d9e0f`;
+        const lock = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'test' });
+        expect(lock.status, JSON.stringify(lock.body)).toBe(200);
+        const put = await c.put(`/v1/install-ledgers/${packId}`, { lock_token: lock.body.token, ledger: { packId, version: '1.0.0', items: {} } });
+        expect(put.status, JSON.stringify(put.body)).toBe(200);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: any = await c.get(`/v1/install-ledgers?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(page.status, JSON.stringify(page.body)).toBe(200);
+        seen.push(...page.body.data.map((l: { pack_id: string }) => l.pack_id));
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      expect(seen.sort()).toEqual(['00000000', '00000001', '00000002'].map((p) => `${p}-1a2b-4c3d-9e4f-5a6b7c8d9e0f`));
+      await newContact(c);
+      await newContact(c);
+      const contactCursor = (await c.get('/v1/contacts?limit=1')).body.next_cursor;
+      const foreign = await c.get(`/v1/install-ledgers?cursor=${contactCursor}`);
+      expectError(foreign, 400, 'invalid_request_error', 'cursor');
+      expect(foreign.body.error.message).toMatch(/belongs to another list/);
+      expectError(await c.get('/v1/deals?cursor=not-a-cursor'), 400, 'invalid_request_error', 'cursor');
+    });
+
+    it('an unknown workspace in an admin path is a 404; an empty member_id is a 400', async () => {
+      expectError(await s.admin.post('/admin/workspaces/ws_nope/lookups/teams', { name: 'x' }), 404, 'invalid_request_error', 'workspace_id');
+      expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], member_id: '' }), 400, 'invalid_request_error', 'member_id');
+      const unknown = await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], member_id: 'mem_nope' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error.message).toMatch(/^No such member/);
+    });
+  });
 }

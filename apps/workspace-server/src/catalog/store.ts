@@ -276,13 +276,14 @@ export async function listLedgers(db: Db, ws: string, limit: number, cursor: str
   const q = new Params();
   const where = [`t.workspace_id = ${q.p(ws)}`, 't.ledger IS NOT NULL'];
   const countParams = [...q.values];
-  const k = keysetCondition(q, cursor, 't');
+  // The ledger's key is (workspace, pack_id): the keyset runs over (created_at, pack_id).
+  const k = keysetCondition(q, cursor, 't', 'install_ledgers', 'pack_id');
   if (k) where.push(k);
   const [page, count] = await Promise.all([
     db.query(`SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`, q.values),
     db.query<{ n: string }>('SELECT count(*)::text AS n FROM install_ledgers t WHERE t.workspace_id = $1 AND t.ledger IS NOT NULL', countParams),
   ]);
-  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => toLedger(r, now), (r) => iso(r.created_at));
+  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => toLedger(r, now), (r) => iso(r.created_at), 'install_ledgers');
 }
 
 export async function getLedger(db: Queryable, ws: string, packId: string, now: Date): Promise<LedgerRow | null> {
@@ -357,12 +358,12 @@ export async function listIdempotencyKeys(db: Db, ws: string, prefix: string | u
   const countParams = [...q.values];
   const countWhere = where.join(' AND ');
   if (cursor) {
-    const c = decodeCursor(cursor);
+    const c = decodeCursor(cursor, 'catalog_idempotency');
     where.push(`(t.created_at, t.key) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`);
   }
   const [page, count] = await Promise.all([
     db.query(`SELECT t.key AS id, t.key, t.collection, t.object_id, t.created_at FROM catalog_idempotency t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.key DESC LIMIT ${q.p(limit + 1)}`, q.values),
     db.query<{ n: string }>(`SELECT count(*)::text AS n FROM catalog_idempotency t WHERE ${countWhere}`, countParams),
   ]);
-  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => ({ key: r.key as string, collection: r.collection as string, object_id: r.object_id as string, created_at: iso(r.created_at) }), (r) => iso(r.created_at));
+  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => ({ key: r.key as string, collection: r.collection as string, object_id: r.object_id as string, created_at: iso(r.created_at) }), (r) => iso(r.created_at), 'catalog_idempotency');
 }

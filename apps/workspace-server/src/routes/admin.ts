@@ -52,7 +52,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
           },
           name: nstr,
           expires_at: { type: ['string', 'null'], format: 'date-time' },
-          member_id: { ...nstr, description: 'Team member the key acts as the creator of (decides private-mailbox visibility)' },
+          member_id: { ...nstr, minLength: 1, description: 'Team member the key acts as the creator of (decides private-mailbox visibility)' },
         },
       },
       response: { 201: { type: 'object', properties: { id: str, key_prefix: str, scopes: { type: 'array', items: str }, secret: str } } },

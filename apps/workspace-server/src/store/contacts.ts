@@ -162,7 +162,7 @@ export function contactListQueries(ws: string, f: ContactFilters) {
     where.length === 1
       ? 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::text AS n'
       : `SELECT count(*)::text AS n FROM contacts c WHERE ${where.join(' AND ')}`;
-  const k = keysetCondition(q, f.cursor, 'c');
+  const k = keysetCondition(q, f.cursor, 'c', 'contacts');
   if (k) where.push(k);
   const pageSql = `${CONTACT_SELECT} WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
   return { pageSql, pageParams: q.values, countSql, countParams };
@@ -171,7 +171,7 @@ export function contactListQueries(ws: string, f: ContactFilters) {
 export async function listContacts(db: Db, ws: string, f: ContactFilters): Promise<Page<Contact>> {
   const { pageSql, pageParams, countSql, countParams } = contactListQueries(ws, f);
   const [page, count] = await Promise.all([db.query(pageSql, pageParams), db.query<{ n: string }>(countSql, countParams)]);
-  return finishPage(page.rows, f.limit, Number(count.rows[0].n), toContact, (r) => iso(r.created_at));
+  return finishPage(page.rows, f.limit, Number(count.rows[0].n), toContact, (r) => iso(r.created_at), 'contacts');
 }
 
 async function checkRef(tx: Queryable, table: string, ws: string, id: string, param: string, what: string): Promise<void> {

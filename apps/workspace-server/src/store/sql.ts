@@ -16,21 +16,30 @@ export class Params {
 
 export type Row = Record<string, any>;
 
-/** Opaque cursor over (created_at, id): stable while rows are inserted concurrently. */
-export function encodeCursor(createdAt: string, id: string): string {
-  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
+/**
+ * Opaque cursor over (created_at, id), bound to the list it came from: stable while rows are
+ * inserted concurrently, and a cursor of another list (or a garbled one) is a 400 naming
+ * `cursor`, never a query error.
+ */
+export function encodeCursor(createdAt: string, id: string, list: string): string {
+  return Buffer.from(JSON.stringify([list, createdAt, id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+export function decodeCursor(cursor: string, list: string): { createdAt: string; id: string } {
+  let v: unknown;
   try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && !Number.isNaN(Date.parse(v[0]))) {
-      return { createdAt: v[0], id: v[1] };
-    }
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through to the error below
+    v = undefined;
   }
-  throw badRequest('Invalid cursor', 'cursor');
+  if (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'string')) {
+    const [from, createdAt, id] = v as string[];
+    const time = Date.parse(createdAt);
+    // Years 0001-9999 only: what PostgreSQL's timestamptz reads back from an ISO string.
+    if (from === list && !Number.isNaN(time) && /^\d{4}-/.test(new Date(time).toISOString()) && !id.includes('\u0000')) return { createdAt, id };
+    if (from !== list) throw badRequest('Invalid cursor: it belongs to another list; pass the next_cursor this list returned', 'cursor');
+  }
+  throw badRequest('Invalid cursor: pass a next_cursor exactly as a list returned it', 'cursor');
 }
 
 export interface Page<T> {
@@ -44,20 +53,20 @@ export interface Page<T> {
  * Builds the keyset condition and finishes a page: rows were fetched with limit + 1 so has_more
  * needs no second query.
  */
-export function keysetCondition(q: Params, cursor: string | undefined, alias: string): string | null {
+export function keysetCondition(q: Params, cursor: string | undefined, alias: string, list: string, idColumn = 'id'): string | null {
   if (!cursor) return null;
-  const c = decodeCursor(cursor);
-  return `(${alias}.created_at, ${alias}.id) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`;
+  const c = decodeCursor(cursor, list);
+  return `(${alias}.created_at, ${alias}.${idColumn}) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`;
 }
 
-export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r: Row) => T, createdAtIso: (r: Row) => string): Page<T> {
+export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r: Row) => T, createdAtIso: (r: Row) => string, list: string): Page<T> {
   const has_more = rows.length > limit;
   const pageRows = has_more ? rows.slice(0, limit) : rows;
   const last = pageRows[pageRows.length - 1];
   return {
     data: pageRows.map(map),
     has_more,
-    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), last.id) : null,
+    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), last.id, list) : null,
     total_count: total,
   };
 }
@@ -70,19 +79,21 @@ export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r
  */
 export async function keysetPage<T>(
   db: Queryable,
-  spec: { from: string; alias: string; select?: string; q: Params; where: string[]; limit: number; cursor?: string },
+  spec: { from: string; alias: string; select?: string; q: Params; where: string[]; limit: number; cursor?: string; list?: string },
   map: (r: Row) => T,
 ): Promise<Page<T>> {
   const { q, alias } = spec;
   const countParams = [...q.values];
   const countSql = `SELECT count(*)::text AS n FROM ${spec.from} WHERE ${spec.where.join(' AND ')}`;
-  const k = keysetCondition(q, spec.cursor, alias);
+  // The list a cursor is bound to: the table, unless the caller names a narrower one.
+  const list = spec.list ?? spec.from.split(' ')[0];
+  const k = keysetCondition(q, spec.cursor, alias, list);
   const where = k ? [...spec.where, k] : spec.where;
   const [page, count] = await Promise.all([
     db.query(`${spec.select ?? `SELECT * FROM ${spec.from}`} WHERE ${where.join(' AND ')} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ${q.p(spec.limit + 1)}`, q.values),
     db.query<{ n: string }>(countSql, countParams),
   ]);
-  return finishPage(page.rows, spec.limit, Number(count.rows[0].n), map, (r) => iso(r.created_at));
+  return finishPage(page.rows, spec.limit, Number(count.rows[0].n), map, (r) => iso(r.created_at), list);
 }
 
 /**
@@ -99,5 +110,6 @@ export function listByCreation<T>(
 ): Promise<Page<T>> {
   const q = new Params();
   const where = [`t.workspace_id = ${q.p(ws)}`, ...Object.entries(opts.filters ?? {}).map(([column, value]) => `t.${column} = ${q.p(value)}`)];
-  return keysetPage(db, { from: `${table} t`, alias: 't', q, where, limit: opts.limit, cursor: opts.cursor }, map);
+  const list = [table, ...Object.values(opts.filters ?? {}).map(String)].join(':');
+  return keysetPage(db, { from: `${table} t`, alias: 't', q, where, limit: opts.limit, cursor: opts.cursor, list }, map);
 }
