@@ -2,7 +2,7 @@
 // $ref the published schemas), and where the API is stricter than the format the plan says so
 // before anything is written.
 import { describe, expect, it } from 'vitest';
-import { base64Length, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
+import { base64Length, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
 import { install, planInstall } from '../src/index.js';
 import { clientFor, loadPack, useServer } from './harness.js';
 
@@ -69,5 +69,25 @@ describe('one contract: a pack that validates installs', () => {
     expect(plan.ok).toBe(false);
     expect(plan.errors.map((e) => e.code)).toEqual(['plan/api-limit']);
     expect(plan.errors[0].message).toMatch(/^Asset huge \(huge\.bin\) is 10 MiB; the workspace's media library takes files up to 10 MiB/);
+  });
+
+  it('a stored automation document agrees with itself: it validates, and every reference names an id its graph writes', async () => {
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    for (const file of ['releases/buyer-lead-1.0.0.json', 'valid/listing-marketing.json']) await install(c, loadPack(file));
+    const autos = await c.listAll<any>('/v1/automations');
+    expect(autos.length).toBeGreaterThan(3);
+    let checked = 0;
+    for (const a of autos) {
+      expect(validateAutomationDocument(a.document).diagnostics.filter((d) => d.severity === 'error'), a.name).toEqual([]);
+      const written = new Set<string>();
+      for (const n of a.document.graph.nodes) stringsInConfig(n.config, written);
+      for (const r of a.document.references ?? []) {
+        expect(written.has(r.id), `${a.name}: reference ${r.type} ${r.id} is not in its graph`).toBe(true);
+        expect(r.id).toMatch(/^[a-z]+_[0-9a-f]+$/);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(3);
   });
 });

@@ -26,6 +26,9 @@ export function ledgerSourceOf(pack: Pack): LedgerSource {
   for (const r of pack.resources ?? []) {
     if (r.data !== undefined) (out.resourceData ??= {})[r.key] = r.data;
   }
+  for (const a of pack.automations ?? []) {
+    if (a.document.references?.length) (out.references ??= {})[a.key] = a.document.references.map(({ type, id }) => ({ type, id }));
+  }
   return out;
 }
 
@@ -220,7 +223,17 @@ class Exporter {
   }
 
   /** Node configs: workspace ids → pack ids; references: mapped back, named, completed with what configs use. */
-  document(doc: AutomationDocument, nameAll: boolean): AutomationDocument {
+  document(stored: AutomationDocument, nameAll: boolean, packRefs?: { type: ReferenceType; id: string }[]): AutomationDocument {
+    // The stored references carry the workspace ids the graph writes; the ledger's record of the
+    // pack's own references (packRefs) turns them back into the ids the pack wrote.
+    const back = new Map<string, string>();
+    for (const r of packRefs ?? []) {
+      const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
+      if (bound !== undefined && !back.has(`${r.type}:${bound}`)) back.set(`${r.type}:${bound}`, r.id);
+    }
+    const doc: AutomationDocument = back.size && stored.references
+      ? { ...stored, references: stored.references.map((r) => (back.has(`${r.type}:${r.id}`) ? { ...r, id: back.get(`${r.type}:${r.id}`)! } : r)) }
+      : stored;
     const out = clone(doc);
     const hits = new Map<string, Entry>();
     // The ids this automation's own references were bound by come first: two references bound to
@@ -421,7 +434,7 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
         break;
       case 'automation': {
         const doc = latestDocument(o);
-        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false) });
+        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, source.references?.[it.key]) });
         break;
       }
       case 'asset': {

@@ -101,7 +101,12 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
     const doc = content.document as Record<string, Json>;
     const graph = doc.graph as Record<string, Json>;
     const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: replaceWhole(n.config, refs) }));
-    out = { ...content, document: { ...doc, graph: { ...graph, nodes } } };
+    // A reference's id is the id exactly as the graph writes it: it follows the graph's rewrite,
+    // so the stored document lists the workspace ids its configs now carry (names stay for matching).
+    const references = Array.isArray(doc.references)
+      ? (doc.references as Record<string, Json>[]).map((r) => (typeof r?.id === 'string' && refs.has(r.id) ? { ...r, id: refs.get(r.id)! } : r))
+      : undefined;
+    out = { ...content, document: { ...doc, graph: { ...graph, nodes }, ...(references ? { references } : {}) } };
   } else if (refs.size && step.kind === 'smartList') {
     out = { ...content, filters: replaceFilterValues(content.filters, refs) };
   }

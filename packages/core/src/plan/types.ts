@@ -92,6 +92,12 @@ export interface LedgerSource {
   assets?: Record<string, Omit<Asset, 'key' | 'data'>>;
   /** Resource `data` as the pack wrote it (the workspace keeps only a tag's color, a field's or template's data). */
   resourceData?: Record<string, Record<string, unknown>>;
+  /**
+   * Each automation's references as the pack wrote them (by automation key). The stored document's
+   * references carry the workspace ids its graph now writes; these give back the pack's ids, even
+   * when two of them were bound to one workspace object.
+   */
+  references?: Record<string, { type: ReferenceType; id: string }[]>;
 }
 
 export interface PlanOptions {
