@@ -2,7 +2,8 @@ import { catalogScopeResources } from './catalog/migrations.js';
 
 /**
  * Scopes are read_<resource> / write_<resource>; write implies read; full_access grants all.
- * Later features register their resources here (one line each), so keys can be issued for them.
+ * Each resource a route names in its scope is listed here (the catalog's come from its module),
+ * so keys can be issued for it.
  */
 export const scopeResources = [
   'contacts',

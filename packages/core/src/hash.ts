@@ -7,7 +7,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
  * Decodes base64 and hashes the bytes. Must return undefined when `data` is not strict RFC 4648
  * base64: padding required, no whitespace, no base64url characters, and no stray bits before the
  * padding (only the canonical encoding of the bytes is accepted). The CLI's Node hasher checks this
- * around Buffer's lenient decoder (packages/cli/src/lib/files.ts).
+ * around Buffer's lenient decoder (packages/cli/src/lib/hasher.ts).
  */
 export type Base64Hasher = (data: string) => { byteSize: number; sha256: string } | undefined;
 

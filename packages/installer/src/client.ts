@@ -5,6 +5,33 @@
 export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'network_error';
 
 /** An API failure as data: the envelope's type, message and param, plus the HTTP status (0: no response). */
+/** Retries of a connection to a server that has never answered: a few seconds, not minutes. */
+const NEVER_ANSWERED_RETRIES = 2;
+
+const CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  ETIMEDOUT: 'connection timed out',
+  CERT_HAS_EXPIRED: 'its TLS certificate has expired',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
+};
+
+/** Why a fetch failed, in words: fetch's own message is only "fetch failed". */
+function networkCause(e: unknown, timeoutMs: number): string {
+  const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string; errors?: { code?: string }[] } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  const code = err?.cause?.code ?? err?.cause?.errors?.[0]?.code ?? err?.code;
+  if (code && CAUSES[code]) return CAUSES[code];
+  return err?.cause?.message ?? err?.message ?? String(e);
+}
+
 export class WorkspaceApiError extends Error {
   constructor(
     readonly status: number,
@@ -104,6 +131,9 @@ export class WorkspaceClient {
     this.remaining = null;
   }
 
+  /** Whether the server has answered any request of this client (see request's network errors). */
+  private answered = false;
+
   private backoff(attempt: number): number {
     const cap = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** attempt);
     return Math.floor(this.opts.random() * cap) + 1;
@@ -134,11 +164,18 @@ export class WorkspaceClient {
         });
         text = await res.text();
       } catch (e) {
-        if (attempt >= this.opts.maxRetries) throw new WorkspaceApiError(0, 'network_error', `${method} ${path}: ${(e as Error).message}`, undefined, method, path);
+        const why = networkCause(e, this.opts.timeoutMs);
+        // A server that never answered (wrong address, nothing listening) is a setup error: say so
+        // within a few seconds. Faults after it has answered are retried with the full backoff.
+        const retries = this.answered ? this.opts.maxRetries : Math.min(this.opts.maxRetries, NEVER_ANSWERED_RETRIES);
+        if (attempt >= retries) {
+          throw new WorkspaceApiError(0, 'network_error', `cannot reach ${this.baseUrl} (${why})${this.answered ? ` during ${method} ${path}` : ''}`, undefined, method, path);
+        }
         this.stats.retries++;
-        await this.opts.sleep(this.backoff(attempt++));
+        await this.opts.sleep(this.answered ? this.backoff(attempt++) : Math.min(this.backoff(attempt++), 1000));
         continue;
       }
+      this.answered = true;
       this.readRateLimit(res.headers);
       let parsed: any = null;
       try {

@@ -93,3 +93,39 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(none.stderr).toMatch(/WORKSPACE_URL/);
   });
 });
+
+describe('setup-pack install: bad addresses and bad files say what is wrong', () => {
+  it('with nothing listening, fails in a few seconds naming the address and the cause', async () => {
+    // A port that was just free: nothing answers there.
+    const probe = (await import('node:net')).createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    const started = Date.now();
+    const r = await cli(['install', 'valid/buyer-lead-starter.json', '--url', `http://127.0.0.1:${port}`, '--key', 'sk_test_nothing'], {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`setup-pack: network_error: cannot reach http://127.0.0.1:${port} (connection refused)\n`);
+    // Two quick retries, not the backoff for faults mid-run (which took 22-32 s here).
+    expect(Date.now() - started).toBeLessThan(15000);
+  });
+
+  it('a file that is not JSON is named once, with its line and column', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'setup-pack-install-'));
+    writeFileSync(join(dir, 'broken.json'), '{\n  "format": "service.setup-pack",\n  oops\n}\n');
+    const r = await cli(['install', join(dir, 'broken.json'), '--url', server().base, '--key', 'sk_test_unused'], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/broken\.json:3:3: The file is not valid JSON: [^\n]+\n$/);
+    expect(r.stderr.match(/not valid JSON/g)).toHaveLength(1);
+  });
+
+  it('a downgrade refusal names the flag, not an internal option', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const installed = await cli(['install', 'releases/buyer-lead-1.1.0.json'], env);
+    expect(installed.code, installed.stderr).toBe(0);
+    const r = await cli(['install', 'releases/buyer-lead-1.0.0.json'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr + r.stdout).toContain('--allow-downgrade');
+    expect(r.stderr + r.stdout).not.toContain('allowDowngrade');
+  });
+});

@@ -4,7 +4,7 @@ import type { Db } from './db.js';
 
 /**
  * The one ordered migration set for both stores. Append only: a released migration never changes.
- * Later features (webhooks, catalog, install ledger) add their own entries at the end.
+ * The webhook and catalog modules keep their own entries, appended after the core ones.
  */
 export const migrations: { version: number; name: string; sql: string }[] = [
   {

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/db.js';
 import type { Caller } from '../store/workspaces.js';
 
-/** What every route plugin receives; later features take the same options. */
+/** What every route plugin receives. */
 export interface RouteDeps {
   db: Db;
   clock: Clock;

@@ -1,5 +1,5 @@
 // The command table: one module per command, loaded only when that command runs, so start-up
-// stays lean. plan / install / uninstall / status register here the same way.
+// stays lean.
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 

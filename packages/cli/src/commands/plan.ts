@@ -65,7 +65,11 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
 export async function readPack(ctx: CommandContext, file: string): Promise<Pack> {
   const abs = resolve(ctx.cwd, file);
   const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
-  if (!r.ok) throw new UsageError(r.unreadable ? `cannot read '${file}': ${r.report.readError}` : `'${file}' is not valid JSON: ${r.report.diagnostics[0]?.message ?? ''}`);
+  if (!r.ok) {
+    const d = r.report.diagnostics[0];
+    // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
+    throw new UsageError(r.unreadable ? `cannot read '${file}': ${r.report.readError}` : `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${d?.message ?? 'not a pack'}`);
+  }
   const { validatePack } = await import('@setup-pack/core');
   const errors = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {

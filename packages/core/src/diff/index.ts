@@ -1,5 +1,5 @@
 // Pack and automation diffs: shared by `setup-pack diff` and the editor's visual diff.
-// CONTRACT (types are fixed; the implementation lives in ./diff.ts).
+// The types; the implementation is ./diff.ts.
 import type { ItemKind } from '../types.js';
 
 export type Change = 'added' | 'removed' | 'changed';
