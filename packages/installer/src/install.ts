@@ -138,7 +138,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
 export interface UninstallResult {
   plan: PlanResult;
   removed: number;
-  /** Items kept because the user edited them (they now belong to the workspace). */
+  /** Items kept: edited by the user (they now belong to the workspace), and media such a kept item shows. */
   kept: PlanStep[];
 }
 
@@ -149,7 +149,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
   const snapshot = await fetchSnapshot(client, collections);
   const plan = planUninstall(record.ledger, snapshot);
-  const kept = plan.steps.filter((s) => s.action === 'conflict');
+  const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept };
   const lock = await LedgerLock.acquire(client, packId, options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`, options.lockTtlSeconds ?? 300);
   let removed = 0;

@@ -180,4 +180,22 @@ describe('install against the real workspace server()', () => {
     expect((await all(c, '/v1/lead-sources')).some((s) => s.name === 'Zillow')).toBe(true);
     expect(await readLedger(c, v100.packId)).toBeNull();
   });
+
+  it('keeps the image an edited template shows when uninstalling: the kept template never points at a removed file', async () => {
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    await install(c, listing);
+    const media = await all(c, '/v1/media');
+    const templates = await all(c, '/v1/message-templates');
+    const showing = templates.find((t) => media.some((m) => JSON.stringify(t).includes(m.url)));
+    expect(showing).toBeDefined();
+    const image = media.find((m) => JSON.stringify(showing).includes(m.url));
+    await c.patch(`/v1/message-templates/${showing.id}`, { subject: 'Edited in the workspace' });
+    const r = await uninstall(c, listing.packId);
+    expect(r.kept.map((s) => s.kind).sort()).toEqual(['asset', 'template']);
+    const left = await all(c, '/v1/media');
+    expect(left.map((m) => m.id)).toContain(image.id);
+    // Images no kept item shows are removed as before.
+    expect(left).toHaveLength(media.filter((m) => templates.some((t) => t.id === showing.id && JSON.stringify(t).includes(m.url))).length);
+  });
 });

@@ -4,7 +4,7 @@ import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
 import {
-  assetContent, automationContent, brandAssetToken, brandContent, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
+  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, type ResolvedItem } from './resolve.js';
@@ -368,6 +368,7 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
  */
 export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot): PlanResult {
   const steps: PlanStep[] = [];
+  const found = new Map<string, WorkspaceObject>();
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
   for (const [id, prev] of Object.entries(ledger.items)) {
@@ -381,12 +382,24 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
       Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
     } else Object.assign(step, { write: true, reason: 'installed by the pack' });
-    if (step.action === 'remove') ledgerUpdates[id] = null;
-    summary[step.action]++;
     steps.push(step);
+    if (existing) found.set(id, existing);
+  }
+  // A media file that an item being kept shows (an edited template's image, the brand's logo)
+  // stays too: removing it would leave the kept item pointing at nothing.
+  const kept = steps.filter((st) => st.action === 'conflict').map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
+  for (const st of steps) {
+    if (st.kind !== 'asset' || st.action !== 'remove' || !st.write) continue;
+    const url = ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined);
+    const user = url ? kept.find((k) => k.text.includes(url)) : undefined;
+    if (user) Object.assign(st, { action: 'orphan', write: false, reason: `shown by ${user.st.kind} ${user.st.name}, which is kept: kept` });
+  }
+  for (const st of steps) {
+    if (st.action === 'remove') ledgerUpdates[st.itemId] = null;
+    summary[st.action]++;
   }
   steps.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
-  const writes = steps.filter((s) => s.write).length;
+  const writes = steps.filter((st) => st.write).length;
   return {
     ok: true, errors: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
     versionChange: 'same', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
