@@ -129,3 +129,15 @@ describe('validateAutomationDocument', () => {
     ]);
   });
 });
+
+describe('one root cause, one error', () => {
+  it('two edges without a string id are each a schema error, not also duplicate ids (found by the mutation property)', () => {
+    const pack = structuredClone(loadFixture('valid/buyer-lead-starter.json')) as any;
+    const edges = pack.automations[0].document.graph.edges;
+    edges[0].id = {};
+    delete edges[edges.length - 1].id;
+    const codes = validatePack(JSON.stringify(pack, null, 2)).diagnostics.map((d) => d.code);
+    expect(codes).not.toContain('graph/duplicate-edge-id');
+    expect(codes.filter((c) => c.startsWith('schema/'))).toHaveLength(2);
+  });
+});

@@ -181,6 +181,10 @@ export class GraphModel {
     const id = this.edge(e).id;
     return typeof id === 'string' ? id : '';
   }
+  /** Whether the edge has an id at all (edgeId gives '' for one that has none). */
+  hasStringId(e: number): boolean {
+    return typeof this.edge(e).id === 'string';
+  }
   source(e: number): string {
     return this.edge(e).source as string;
   }

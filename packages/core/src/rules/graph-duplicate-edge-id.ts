@@ -19,6 +19,8 @@ export default defineRule({
 /** One graph. A module-level function called per automation, so V8 optimises it once and keeps it. */
 function checkGraph(ctx: RuleContext, g: GraphModel, first: Map<string, number>, base: number): void {
   for (let e = 0; e < g.edgeCount; e++) {
+    // An edge without a string id has its schema error already (one root cause, one error).
+    if (!g.hasStringId(e)) continue;
     const id = g.edgeId(e);
     const seen = first.get(id);
     if (seen === undefined || seen < base) first.set(id, base + e);
