@@ -71,11 +71,40 @@ function foreignKeyError(e: { code?: string; detail?: string }, params: unknown)
   return new ApiError(inPath ? 404 : 400, 'invalid_request_error', m ? `No such ${what}: ${column} ${JSON.stringify(m[2].split(', ').pop())}` : 'A referenced object does not exist', column);
 }
 
+/**
+ * Errors Node's HTTP parser raises before a request exists (headers over 16 KB, a malformed
+ * request line): written straight to the socket, but still in the envelope.
+ */
+function rawClientError(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, message] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'The request line and headers are larger than 16 KB (a URL that long carries too much: send it in a body)']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'The request was not received in time']
+    : [400, 'Bad Request', 'The request is not valid HTTP'];
+  const body = JSON.stringify(envelope('invalid_request_error', message));
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy(err);
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
   // The largest body is a media upload: the media library's file limit as base64, plus its fields.
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024 });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024,
+    // A long path id reaches its route (and is a 404 there, with the rate-limit headers); only an
+    // absurd one is refused by the router.
+    routerOptions: { maxParamLength: 2048 },
+    // The router's own refusals, in the error envelope like every other answer.
+    frameworkErrors: (err, _req, reply) => {
+      const tooLong = (err as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const r = reply as unknown as { code(n: number): { send(b: unknown): void } };
+      r.code(tooLong ? 414 : 400)
+        .send(envelope('invalid_request_error', tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8'));
+    },
+    clientErrorHandler: rawClientError,
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
   for (const s of sharedSchemas) app.addSchema(s);

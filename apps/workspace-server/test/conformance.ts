@@ -930,6 +930,30 @@ export function defineConformance(kind: StoreKind) {
       expectError(await c.get('/v1/deals?cursor=not-a-cursor'), 400, 'invalid_request_error', 'cursor');
     });
 
+    it('the router’s and the HTTP parser’s refusals are in the error envelope too', async () => {
+      for (const bad of ['/v1/contacts/%nl', '/v1/contacts/%ED%A0%80']) {
+        const r = await a.get(bad);
+        expectError(r, 400, 'invalid_request_error');
+        expect(r.body.error.message).toMatch(/^Malformed URL/);
+      }
+      const long = await a.get(`/v1/contacts/con_${'a'.repeat(150)}`);
+      expectError(long, 404, 'invalid_request_error', 'contact_id');
+      expect(long.headers.get('x-ratelimit-remaining')).not.toBeNull();
+      expectError(await a.get(`/v1/contacts/${'a'.repeat(3000)}`), 414, 'invalid_request_error');
+      // Headers over 16 KB never reach Fastify: Node's parser refuses them, answered on the socket.
+      const { connect } = await import('node:net');
+      const url = new URL(s.base);
+      const raw = await new Promise<string>((resolve, reject) => {
+        const sock = connect(Number(url.port), url.hostname, () => sock.write(`GET /v1/contacts?q=${'a'.repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+        let text = '';
+        sock.on('data', (d) => (text += d));
+        sock.on('close', () => resolve(text));
+        sock.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 431 /);
+      expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { type: 'invalid_request_error' } });
+    });
+
     it('an unknown workspace in an admin path is a 404; an empty member_id is a 400', async () => {
       expectError(await s.admin.post('/admin/workspaces/ws_nope/lookups/teams', { name: 'x' }), 404, 'invalid_request_error', 'workspace_id');
       expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], member_id: '' }), 400, 'invalid_request_error', 'member_id');
