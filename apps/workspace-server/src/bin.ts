@@ -24,8 +24,20 @@ Environment:
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
+const COMMANDS = ['serve', 'create-workspace', 'create-key', 'revoke-key', 'add-member'];
+
+/** One subcommand's usage line, with the environment it reads. */
+function commandHelp(command: string): string {
+  const line = usage.split('\n').find((l) => l.startsWith(`  workspace-server ${command} `) || l === `  workspace-server ${command}`);
+  return `Usage:\n${line}\n\n${usage.slice(usage.indexOf('Environment:'))}`;
+}
+
 export async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
+  if (command && COMMANDS.includes(command) && (rest.includes('--help') || rest.includes('-h'))) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':
@@ -46,7 +58,13 @@ export async function main(argv: string[]): Promise<number | undefined> {
         return 2;
     }
   } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
+    const err = e as Error & { code?: string };
+    // parseArgs' own refusals (an unknown option, a missing value) are usage errors.
+    if (err.code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`workspace-server ${command}: ${err.message}; run 'workspace-server ${command} --help'\n`);
+      return 2;
+    }
+    process.stderr.write(`${err.message}\n`);
     return 1;
   }
 }

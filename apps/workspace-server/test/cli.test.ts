@@ -1,0 +1,54 @@
+// The front-door commands: every subcommand answers --help, a wrong option is a usage error, and
+// `npm run server` (as the README says) starts a server that answers.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+function run(cmd: string, args: string[], opts: { cwd?: string; until?: RegExp; then?: (m: RegExpExecArray) => Promise<void> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ADMIN_TOKEN: 'adm' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stdout = '';
+  let stderr = '';
+  let stopping = false;
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    // A server runs until stopped: once it said what we wait for (and we used it), stop its process group.
+    const m = opts.until?.exec(stdout);
+    if (m && !stopping) {
+      stopping = true;
+      void (opts.then ?? (async () => {}))(m).finally(() => process.kill(-child.pid!, 'SIGTERM'));
+    }
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('workspace-server commands', () => {
+  it.each(['serve', 'create-workspace', 'create-key', 'revoke-key', 'add-member'])('%s --help prints its usage and exits 0', async (command) => {
+    const r = await run(process.execPath, [bin, command, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`  workspace-server ${command}`);
+    expect(r.stdout).toContain('Environment:');
+  });
+
+  it('an unknown option is a usage error that says how to get help', async () => {
+    const r = await run(process.execPath, [bin, 'serve', '--nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("workspace-server serve: Unknown option '--nope'; run 'workspace-server serve --help'\n");
+  });
+
+  it('npm run server starts a server that answers', async () => {
+    let status = 0;
+    const r = await run('npm', ['run', 'server', '--', '--memory', '--port', '0'], {
+      cwd: root,
+      until: /listening on (http:\/\/\S+)/,
+      then: async (m) => {
+        status = (await fetch(`${m[1]}/v1/openapi.json`)).status;
+      },
+    });
+    expect(r.stdout, r.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(status).toBe(200);
+  });
+});
