@@ -446,4 +446,36 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('reaches + Add block by Tab before any block or edge, and a selected edge looks selected', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('.react-flow__node').first().waitFor();
+    expect(await page.locator('.react-flow__edge[tabindex="0"]').count()).toBe(0);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    const passed: string[] = [];
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        return el?.getAttribute('aria-label') === 'Add block' ? 'add' : el?.closest('.react-flow__edge') ? 'edge' : el?.closest('.react-flow__node') ? 'node' : 'other';
+      });
+      if (focused === 'add') break;
+      passed.push(focused);
+    }
+    expect(passed.length).toBeLessThan(80);
+    expect(passed.filter((f) => f !== 'other')).toEqual([]);
+    // Click an edge: it is drawn in the selection colour, unlike the others.
+    const edge = page.locator('.react-flow__edge').first();
+    const stroke = () => edge.locator('.react-flow__edge-path').evaluate((p) => getComputedStyle(p).stroke);
+    const before = await stroke();
+    await edge.locator('.react-flow__edge-interaction').dispatchEvent('click');
+    await poll(() => edge.getAttribute('class')).toContain('selected');
+    await poll(stroke).toBe('rgb(37, 99, 235)');
+    expect(before).not.toBe('rgb(37, 99, 235)');
+    expect(await page.locator('.react-flow__edge:not(.selected) .react-flow__edge-path').first().evaluate((p) => getComputedStyle(p).stroke)).toBe(before);
+    await page.screenshot({ path: join(artifacts, 'selected-edge.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

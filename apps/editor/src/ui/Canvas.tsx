@@ -2,7 +2,7 @@
 // goes through `edit` (one undoable step); dragging is local until the drag ends.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  Background, Controls, MiniMap, Panel, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
+  Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
 import { addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
@@ -37,7 +37,7 @@ function sameNode(a: BlockNodeType, b: BlockNodeType): boolean {
 }
 
 function sameEdge(a: Edge, b: Edge): boolean {
-  return a.source === b.source && a.target === b.target && a.sourceHandle === b.sourceHandle && a.label === b.label && JSON.stringify(a.style) === JSON.stringify(b.style);
+  return a.source === b.source && a.target === b.target && a.sourceHandle === b.sourceHandle && a.label === b.label && a.className === b.className;
 }
 
 const groupColor = (n: Node) => {
@@ -340,6 +340,13 @@ function Flow(props: CanvasProps) {
 
   return (
     <>
+      {/* Before the canvas in the page, so the first Tab from the sidebar reaches it, not every block first. */}
+      {!readOnly && (
+        <div className="canvas-toolbar">
+          <button className="primary" onClick={openPalette} aria-label="Add block" title="Add block (/)">+ Add block</button>
+          <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
+        </div>
+      )}
       <ReactFlow<BlockNodeType, Edge>
         nodes={nodes}
         edges={edges}
@@ -364,18 +371,13 @@ function Flow(props: CanvasProps) {
         minZoom={0.1}
         onlyRenderVisibleElements={nodes.length > 120}
         aria-label="Automation canvas"
+        // Edges are picked with the mouse (and then deleted with Delete); as Tab stops they came
+        // before every block, invisible. Blocks stay focusable, with arrow keys between them.
+        edgesFocusable={false}
       >
         <Background gap={20} />
         <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={groupColor} />
         <Controls />
-        {!readOnly && (
-          <Panel position="top-left">
-            <div style={{ display: 'flex', gap: 6 }}>
-              <button className="primary" onClick={openPalette} aria-label="Add block" title="Add block (/)">+ Add block</button>
-              <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
-            </div>
-          </Panel>
-        )}
       </ReactFlow>
       {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from} />}
     </>

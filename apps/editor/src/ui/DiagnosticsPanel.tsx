@@ -35,6 +35,7 @@ const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnost
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, getItemKey: (i) => rows[i].id });
   return (
     <div className="diagnostics-rows" ref={scroller} role="list" aria-label="Findings">
+      {rows.length === 0 && <p className="help diagnostics-empty">No findings: every rule of the format holds.</p>}
       <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
         {virtual.getVirtualItems().map((v) => {
           const row: FindingRow = rows[v.index];

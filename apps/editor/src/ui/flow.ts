@@ -69,6 +69,9 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
     const counts = findings?.byEdge.get(nodeKey(automation, id));
     const mark = diff?.get(id);
     const color = mark === 'added' ? '#16a34a' : mark === 'removed' ? '#dc2626' : mark === 'changed' ? '#d97706' : counts?.error ? '#dc2626' : '#64748b';
+    // Colours come from CSS classes, not an inline stroke, so React Flow's selected and focus
+    // styles (and ours, in styles.css) can win over them.
+    const className = mark ? `edge-${mark}` : counts?.error ? 'edge-error' : undefined;
     return {
       id,
       source: str(e.source),
@@ -76,7 +79,7 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
       sourceHandle: drawnFrom,
       label: handle !== 'next' ? handle : undefined,
       markerEnd: { type: MarkerType.ArrowClosed, color },
-      style: { stroke: color, strokeWidth: mark ? 3 : 1.5, strokeDasharray: mark === 'removed' ? '6 4' : undefined },
+      ...(className ? { className } : {}),
       ariaLabel: `Connection ${str(e.source)} ${handle} to ${str(e.target)}`,
     };
   });
