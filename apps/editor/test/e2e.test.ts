@@ -478,4 +478,36 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('asks before Open… or a dropped file replaces unsaved work, and keeps the work when told no', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    const asked: string[] = [];
+    let answer = false;
+    page.on('dialog', (d) => {
+      asked.push(d.message());
+      void (answer ? d.accept() : d.dismiss());
+    });
+    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    await page.locator('[data-testid="node-start"]').waitFor();
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page.locator('.editor-pane [data-path="name"]').fill('My unsaved name');
+    await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
+    await poll(() => asked.length).toBe(1);
+    expect(asked[0]).toBe('Discard unsaved changes and open listing-marketing.json?');
+    // Told no: the work is still there.
+    expect(await page.locator('.toolbar .source').textContent()).toContain('buyer-lead-starter.json');
+    expect(await page.locator('.editor-pane [data-path="name"]').inputValue()).toBe('My unsaved name');
+    // A dropped file asks the same; told yes, it opens.
+    answer = true;
+    const text = readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8');
+    await page.evaluate((t) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], 'dropped.json', { type: 'application/json' }));
+      document.querySelector('.app')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, text);
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('dropped.json');
+    expect(asked).toEqual(['Discard unsaved changes and open listing-marketing.json?', 'Discard unsaved changes and open dropped.json?']);
+    await context.close();
+  });
 });

@@ -244,11 +244,17 @@ export function App({ store }: { store: EditorStore }) {
     return () => clearTimeout(t);
   }, [fieldFocus]);
 
+  // Opening a file replaces the pack: unsaved work is never dropped without asking (as New pack asks).
+  const openFile = (file: File) => {
+    if (store.dirty && !confirm(`Discard unsaved changes and open ${file.name}?`)) return;
+    void file.text().then((t) => openText(t, file.name));
+  };
+
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
     const file = e.dataTransfer.files[0];
-    if (file) void file.text().then((t) => openText(t, file.name));
+    if (file) openFile(file);
   };
 
   const automationIndex = target.kind === 'automations' ? target.index : -1;
@@ -287,7 +293,7 @@ export function App({ store }: { store: EditorStore }) {
         <button onClick={() => fileInput.current?.click()} aria-label="Open pack file">Open…</button>
         <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Pack file" data-testid="open-file" onChange={(e) => {
           const f = e.target.files?.[0];
-          if (f) void f.text().then((t) => openText(t, f.name));
+          if (f) openFile(f);
           e.target.value = '';
         }} />
         <button onClick={() => store.undo()} disabled={!canUndo(state.history)} aria-label="Undo" title="Undo (Ctrl+Z)">↶ Undo</button>
