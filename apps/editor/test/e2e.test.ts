@@ -42,7 +42,7 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, 
 const errorCount = (page: Page) => page.getByTestId('error-count');
 const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
 
-async function dragConnect(page: Page, from: string, to: string) {
+async function dragConnect(page: Page, from: string, to: string, beforeDrop?: () => Promise<void>) {
   const src = page.locator(`.react-flow__node[data-id="${from}"] .react-flow__handle.source`).first();
   const dst = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first();
   const a = (await src.boundingBox())!;
@@ -51,6 +51,7 @@ async function dragConnect(page: Page, from: string, to: string) {
   await page.mouse.down();
   await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 + 10, { steps: 5 });
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await beforeDrop?.();
   await page.mouse.up();
 }
 
@@ -91,7 +92,14 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await dragConnect(page, 'email', 'add_tag');
     await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'email' && e.target === 'add_tag')).toBe(true);
     const edgeCount = (await packOf(page)).automations[0]!.document.graph.edges.length;
-    await dragConnect(page, 'add_tag', 'tag'); // would close a cycle
+    // Over a block that would close a cycle, the line and the handle show it, and say why (core's reason).
+    await dragConnect(page, 'add_tag', 'tag', async () => {
+      await poll(() => page.locator('.react-flow__connection.invalid').count()).toBe(1);
+      await poll(() => page.getByRole('status').filter({ hasText: "Can't connect" }).textContent()).toMatch(/would create a cycle add_tag → tag → .* → add_tag/);
+      expect(await page.locator('.react-flow__connection.invalid .react-flow__connection-path').evaluate((p) => getComputedStyle(p).stroke)).toBe('rgb(220, 38, 38)');
+      await page.screenshot({ path: join(artifacts, 'invalid-connection.png') });
+    });
+    await poll(() => page.getByRole('status').filter({ hasText: 'Not connected:' }).count()).toBe(1);
     await page.waitForTimeout(200);
     expect((await packOf(page)).automations[0]!.document.graph.edges).toHaveLength(edgeCount);
     await page.waitForTimeout(300);

@@ -11,6 +11,7 @@ export { RULES } from './rules/index.js';
 export type { Rule, RuleContext } from './rules/rule.js';
 export { NODE_CATALOG, NODE_KINDS, nodeKindInfo, outputHandles, declaredOutcomes, summarizeConfig, type NodeKindInfo, type ConfigField, type ConfigFieldType } from './catalog/nodes.js';
 export { buildGraphModel, findCycle, reachableFromTriggers, GraphModel } from './graph/model.js';
+export { checkConnection, outputsList, TRIGGER_CANNOT_BE_ENTERED, type ConnectionCheck, type ConnectionSpec } from './graph/connect.js';
 export { packKeysByReferenceType, stringsInConfig, CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from './references.js';
 export { isBase64, base64Padding, hasCanonicalPadding, strictBase64Size, decodeBase64, decodeStrictBase64, sha256Hex, portableHasher, type Base64Hasher } from './hash.js';
 export { closest, editDistance } from './text.js';

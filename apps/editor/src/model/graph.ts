@@ -1,7 +1,7 @@
 // Graph editing on an automation document: add, connect (with the spec's graph rules), delete,
 // duplicate, copy/paste, move. Pure functions over plain JSON, so they are unit-tested without
 // a browser; the canvas only calls them.
-import { nodeKindInfo, outputHandles } from '@setup-pack/core';
+import { buildGraphModel, checkConnection, nodeKindInfo, outputHandles } from '@setup-pack/core';
 import { asArr, asObj, isObj, objs, setKey, str, type Obj } from './json.js';
 
 export interface XY { x: number; y: number }
@@ -37,42 +37,15 @@ function uniqueId(used: Set<string>, base: string): string {
 const nodeIds = (doc: Obj) => new Set(nodesOf(doc).map((n) => str(n.id)));
 const edgeIds = (doc: Obj) => new Set(edgesOf(doc).map((e) => str(e.id)));
 
-/** Is `to` reachable from `from` along edges? */
-function reaches(edges: Obj[], from: string, to: string): boolean {
-  const next = new Map<string, string[]>();
-  for (const e of edges) {
-    const s = str(e.source);
-    if (!next.has(s)) next.set(s, []);
-    next.get(s)!.push(str(e.target));
-  }
-  const seen = new Set<string>();
-  const stack = [from];
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (id === to) return true;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    stack.push(...(next.get(id) ?? []));
-  }
-  return false;
-}
-
 export type ConnectCheck = { ok: true } | { ok: false; reason: string };
 
 /** The graph rules a new edge must obey: handle valid for the source, nothing into a trigger, no cycle, no duplicate. */
+/** Whether the edge may be added, and why not: core's checkConnection, the graph rules' own answer. */
 export function canConnect(doc: Obj, spec: EdgeSpec): ConnectCheck {
-  const nodes = nodesOf(doc);
-  const source = nodes.find((n) => n.id === spec.source);
-  const target = nodes.find((n) => n.id === spec.target);
-  if (!source || !target) return { ok: false, reason: 'Both ends must be blocks of this graph.' };
-  if (spec.source === spec.target) return { ok: false, reason: 'A block cannot connect to itself.' };
-  if (isTrigger(target)) return { ok: false, reason: 'Nothing can connect into a trigger.' };
-  const handles = handlesOfNode(source);
-  if (!handles.includes(spec.handle)) return { ok: false, reason: `"${spec.handle}" is not an output of ${str(source.kind)} (outputs: ${handles.join(', ') || 'none'}).` };
-  const edges = edgesOf(doc);
-  if (edges.some((e) => e.source === spec.source && e.target === spec.target && handleOf(e) === spec.handle)) return { ok: false, reason: 'These blocks are already connected by this output.' };
-  if (reaches(edges, spec.target, spec.source)) return { ok: false, reason: 'This connection would make a cycle.' };
-  return { ok: true };
+  const model = buildGraphModel(graphOf(doc), '');
+  if (!model) return { ok: false, reason: 'This automation has no graph.' };
+  const r = checkConnection(model, spec);
+  return r.ok ? { ok: true } : { ok: false, reason: r.reason };
 }
 
 /** Adds an edge when the rules allow it. The handle is written unless it is the default `next`. */

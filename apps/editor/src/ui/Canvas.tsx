@@ -133,9 +133,14 @@ function Flow(props: CanvasProps) {
   // While an edge's end is dragged, the live hint judges the move without the edge itself (as the
   // drop does), so putting it back, or reversing it, is not shown as a duplicate or a cycle.
   const reconnecting = useRef<string | null>(null);
+  // Why the connection under the pointer is refused (core's reason), shown while dragging and
+  // for a moment after a refused drop.
+  const [connectHint, setConnectHint] = useState<string | null>(null);
   const isValidConnection = useCallback((c: Connection | Edge) => {
     const spec = { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target };
-    return (reconnecting.current ? canReconnect(docRef.current, reconnecting.current, spec) : canConnect(docRef.current, spec)).ok;
+    const r = reconnecting.current ? canReconnect(docRef.current, reconnecting.current, spec) : canConnect(docRef.current, spec);
+    setConnectHint(r.ok ? null : r.reason ?? null);
+    return r.ok;
   }, []);
   const onReconnectStart = useCallback((_: unknown, edge: Edge) => {
     reconnecting.current = edge.id;
@@ -178,6 +183,11 @@ function Flow(props: CanvasProps) {
   // A connection dropped on empty canvas opens the palette; the picked block is added and connected.
   const onConnectEnd = useCallback(
     (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid === false && state.toNode && connectHint) {
+        // A refused drop does nothing to the graph; the reason stays on screen a moment.
+        props.notify?.(`Not connected: ${connectHint}`);
+      }
+      setConnectHint(null);
       if (!edit || state.isValid === true || state.toNode || !state.fromNode || state.fromHandle?.type !== 'source') return;
       const target = event.target as Element | null;
       if (!target?.classList.contains('react-flow__pane')) return;
@@ -185,7 +195,8 @@ function Flow(props: CanvasProps) {
       const at = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
       setPalette({ at: { x: at.x - 110, y: at.y }, from: { source: state.fromNode.id, handle: state.fromHandle.id ?? 'next' } });
     },
-    [edit, flow],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [edit, flow, connectHint],
   );
 
   const onNodeDragStop = useCallback(
@@ -379,6 +390,7 @@ function Flow(props: CanvasProps) {
         <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={groupColor} />
         <Controls />
       </ReactFlow>
+      {connectHint && <div className="connect-hint" role="status">Can't connect: {connectHint}</div>}
       {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from} />}
     </>
   );

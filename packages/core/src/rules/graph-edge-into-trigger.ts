@@ -1,5 +1,6 @@
 import { defineRule, type RuleContext } from './rule.js';
 import type { GraphModel } from '../graph/model.js';
+import { TRIGGER_CANNOT_BE_ENTERED } from '../graph/connect.js';
 
 export default defineRule({
   meta: { code: 'graph/edge-into-trigger', severity: 'error', description: 'No edge enters a trigger.' },
@@ -14,6 +15,6 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
   for (let e = 0; e < g.edgeCount; e++) {
     if (!g.intoTrigger(e)) continue;
     const t = g.to(e);
-    ctx.report({ pointer: `${g.edgePointer(e)}/target`, message: `Edge "${g.edgeId(e)}" enters trigger "${g.id(t)}" (${g.kind(t)}); triggers start an automation and cannot be entered.` });
+    ctx.report({ pointer: `${g.edgePointer(e)}/target`, message: `Edge "${g.edgeId(e)}" enters trigger "${g.id(t)}" (${g.kind(t)}); ${TRIGGER_CANNOT_BE_ENTERED}.` });
   }
 }

@@ -1,5 +1,6 @@
 import { defineRule, type RuleContext } from './rule.js';
 import type { GraphModel } from '../graph/model.js';
+import { outputsList } from '../graph/connect.js';
 
 export default defineRule({
   meta: { code: 'graph/invalid-handle', severity: 'error', description: "An edge's handle is an output of its source node's kind." },
@@ -17,7 +18,7 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
     const handle = g.handle(e);
     if (!handles || handles.includes(handle)) continue;
     const kind = g.kind(source);
-    const list = handles.length ? handles.map((h) => `"${h}"`).join(', ') : 'none (it declares no outcomes)';
+    const list = outputsList(handles);
     ctx.report({
       pointer: g.explicitHandle(e) ? `${g.edgePointer(e)}/handle` : g.edgePointer(e),
       message: g.explicitHandle(e)
