@@ -518,4 +518,27 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(asked).toEqual(['Discard unsaved changes and open listing-marketing.json?', 'Discard unsaved changes and open dropped.json?']);
     await context.close();
   });
+
+  it('a block added from the palette lands in view, selected', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('[data-testid="node-start"]').waitFor();
+    for (const [i, kind] of ['add tag', 'add note', 'notify'].entries()) {
+      await page.getByRole('button', { name: 'Add block' }).click();
+      await page.getByLabel('Search blocks').fill(kind);
+      await page.keyboard.press('Enter');
+      const id = ['add_tag', 'add_note', 'notify'][i];
+      const node = page.locator(`.react-flow__node[data-id="${id}"]`);
+      await node.waitFor();
+      await poll(() => node.getAttribute('class')).toContain('selected');
+      const canvas = (await page.locator('.react-flow').boundingBox())!;
+      await poll(async () => {
+        const b = (await node.boundingBox())!;
+        const inside = b.x >= canvas.x && b.y >= canvas.y && b.x + b.width <= canvas.x + canvas.width && b.y + b.height <= canvas.y + canvas.height;
+        return inside;
+      }).toBe(true);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -232,11 +232,16 @@ function Flow(props: CanvasProps) {
     });
     if (error) props.notify?.(error);
     setPalette(null);
-    // Keep the new block in view.
+    // Keep the whole new block in view (not just its middle: half a block under the panel's edge
+    // is not in view), centring on it when any part of it is outside.
     setTimeout(() => {
       const vp = document.querySelector('.react-flow')?.getBoundingClientRect();
-      const p = flow.flowToScreenPosition({ x: at.x + 110, y: at.y + 32 });
-      if (vp && (p.x < vp.left || p.x > vp.right || p.y < vp.top || p.y > vp.bottom)) void flow.setCenter(at.x + 110, at.y + 32, { zoom: flow.getZoom(), duration: 150 });
+      const a = flow.flowToScreenPosition({ x: at.x, y: at.y });
+      const b = flow.flowToScreenPosition({ x: at.x + 220, y: at.y + 64 });
+      const margin = 24;
+      if (vp && (a.x < vp.left + margin || a.y < vp.top + margin || b.x > vp.right - margin || b.y > vp.bottom - margin)) {
+        void flow.setCenter(at.x + 110, at.y + 32, { zoom: flow.getZoom(), duration: 150 });
+      }
     }, 30);
   };
 
