@@ -398,9 +398,16 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await settings.getByLabel('Send window start').fill('08:30');
     await poll(() => page.evaluate(() => JSON.stringify((window as unknown as { __editor: { pack: { automations: { document: { settings: unknown } }[] } } }).__editor.pack.automations[0]!.document.settings))).toMatch(/"daily_send_limit":250.*"send_window_start":510|"send_window_start":510.*"daily_send_limit":250/);
 
-    // Compare the edited pack (as the new release) with a file.
+    // Compare the edited pack (as the new release) with a file: Old first, then New, then Compare.
     await page.getByRole('button', { name: 'Compare releases' }).click();
     await page.getByLabel('Old release').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
+    await poll(() => page.getByTestId('old-choice').textContent()).toBe('Chosen: listing-marketing.json');
+    // The New chooser is still there, and the edited pack's findings are not shown over the comparison.
+    expect(await page.getByLabel('New release').count()).toBe(1);
+    expect(await page.locator('.diagnostics').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Compare', exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'use the pack being edited' }).click();
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
     await page.getByRole('list', { name: 'Item changes' }).waitFor();
     expect(await page.locator('[data-change="changed"][data-item^="messageTemplates/"]').count()).toBe(1);
     await page.getByRole('button', { name: 'Back to editor' }).click();

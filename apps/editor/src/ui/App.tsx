@@ -53,7 +53,8 @@ export function App({ store }: { store: EditorStore }) {
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
   const [banner, setBanner] = useState<string>();
   const [dragging, setDragging] = useState(false);
-  const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean }>({ open: false });
+  // The compare form: both releases chosen, in any order, then shown (the pack being edited is one choice).
+  const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean; shown?: boolean }>({ open: false });
   const [notice, setNotice] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
   const canvasSeq = useRef(0);
@@ -121,7 +122,7 @@ export function App({ store }: { store: EditorStore }) {
       void Promise.all([oldUrl, newUrl].map((u) => fetch(u).then((r) => r.text()))).then(([a, b]) => {
         const pa = parsePackText(a!);
         const pb = parsePackText(b!);
-        if (pa.value && pb.value) setDiff({ old: { pack: pa.value, name: oldUrl }, new: { pack: pb.value, name: newUrl }, open: true });
+        if (pa.value && pb.value) setDiff({ old: { pack: pa.value, name: oldUrl }, new: { pack: pb.value, name: newUrl }, open: true, shown: true });
       });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -298,7 +299,7 @@ export function App({ store }: { store: EditorStore }) {
         }} />
         <button onClick={() => store.undo()} disabled={!canUndo(state.history)} aria-label="Undo" title="Undo (Ctrl+Z)">↶ Undo</button>
         <button onClick={() => store.redo()} disabled={!canRedo(state.history)} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">↷ Redo</button>
-        <button onClick={() => setDiff((d) => ({ ...d, open: !d.open, new: d.new ?? { pack, name: 'current pack' } }))} aria-pressed={diff.open}>Compare releases</button>
+        <button onClick={() => setDiff((d) => ({ ...d, open: !d.open, shown: false }))} aria-pressed={diff.open}>Compare releases</button>
         <button className="primary" onClick={doExport} aria-label="Export pack" title="Export (Ctrl+S)">Export</button>
       </header>
       {banner && (
@@ -311,16 +312,24 @@ export function App({ store }: { store: EditorStore }) {
       {!ready ? (
         <p className="empty" role="status">Opening…</p>
       ) : diff.open ? (
-        diff.old && diff.new ? (
-          <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false }))} />
+        diff.old && diff.new && diff.shown ? (
+          <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false, shown: false }))} />
         ) : (
           <div className="editor-pane">
             <h2>Compare two releases</h2>
             <label htmlFor="old-release">Old release</label>
             <input id="old-release" type="file" accept=".json" onChange={(e) => void openRelease('old')(e.target.files?.[0])} />
-            <label htmlFor="new-release">New release ({diff.new?.name ?? 'choose a file'})</label>
+            <p className="help" data-testid="old-choice">{diff.old ? `Chosen: ${diff.old.name}` : 'Choose a pack file.'}</p>
+            <label htmlFor="new-release">New release</label>
             <input id="new-release" type="file" accept=".json" onChange={(e) => void openRelease('new')(e.target.files?.[0])} />
-            <p><button onClick={() => setDiff((d) => ({ ...d, open: false }))}>Back to editor</button></p>
+            <p className="help" data-testid="new-choice">
+              {diff.new ? `Chosen: ${diff.new.name}` : 'Choose a pack file, or '}
+              {!diff.new && <button onClick={() => setDiff((d) => ({ ...d, new: { pack, name: 'the pack being edited' } }))}>use the pack being edited</button>}
+            </p>
+            <p>
+              <button className="primary" disabled={!diff.old || !diff.new} onClick={() => setDiff((d) => ({ ...d, shown: true }))}>Compare</button>{' '}
+              <button onClick={() => setDiff((d) => ({ ...d, open: false }))}>Back to editor</button>
+            </p>
           </div>
         )
       ) : (
@@ -358,7 +367,8 @@ export function App({ store }: { store: EditorStore }) {
           </aside>
         </div>
       )}
-      <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} />
+      {/* The edited pack's findings belong to the editor, not to the comparison. */}
+      {!diff.open && <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} />}
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
     </div>
   );
