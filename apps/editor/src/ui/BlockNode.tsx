@@ -31,7 +31,10 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
   return (
     <div className={`block ${data.group}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${id})`}>
       {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${id}`} />}
-      <div className="group">{data.group} · {id}</div>
+      {/* The group in small capitals; the block's id as it is written (ids are case-sensitive). */}
+      <div className="group">
+        {data.group} <code className="node-id">{id}</code>
+      </div>
       <div className="label">{data.label}</div>
       {data.summary && <div className="summary">{data.summary}</div>}
       <div className="badges">
