@@ -2,30 +2,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/src/main.js';
-import { makeColors } from '../../cli/src/lib/color.js';
-import type { CommandContext } from '../../cli/src/lib/context.js';
-import { useServer } from './harness.js';
-
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
+import { cli, FIXTURES_DIR, useServer } from './harness.js';
 
 const server = useServer();
-
-async function cli(argv: string[], env: Record<string, string>, tty = false) {
-  let stdout = '';
-  let stderr = '';
-  const ctx: CommandContext = {
-    cwd: FIX,
-    env,
-    stdout: { write: (t) => void (stdout += t), isTTY: tty },
-    stderr: { write: (t) => void (stderr += t), isTTY: tty },
-    colors: () => makeColors(false),
-  };
-  const code = await main(argv, ctx);
-  return { code, stdout, stderr };
-}
 
 describe('setup-pack plan / install / uninstall / status', () => {
   it('plans, installs, re-plans, upgrades and uninstalls with Terraform-style output and exit codes', async () => {
@@ -54,7 +34,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed\)$/m);
     expect(up.stdout).toMatch(/^ {2}- automation old-reminder "Old reminder" \(gone from the release\)$/m);
 
-    const tty = await cli(['install', 'releases/buyer-lead-1.1.0.json', '--prune'], env, true);
+    const tty = await cli(['install', 'releases/buyer-lead-1.1.0.json', '--prune'], env, FIXTURES_DIR, true);
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(/\[#+-*\] 1\/\d+ /);
     expect(tty.stdout).toMatch(/Applied: \d+ item writes; Buyer Lead Starter 1\.1\.0 is installed/);

@@ -3,29 +3,12 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../cli/src/main.js';
-import { makeColors } from '../../cli/src/lib/color.js';
-import type { CommandContext } from '../../cli/src/lib/context.js';
 import { install } from '../src/index.js';
-import { clientFor, loadPack, useServer } from './harness.js';
+import { cli, clientFor, FIXTURES_DIR, loadPack, useServer } from './harness.js';
 
-const FIX = fileURLToPath(new URL('../../../fixtures/', import.meta.url));
 const server = useServer();
 
-async function cli(argv: string[], env: Record<string, string>, cwd = FIX, tty = false) {
-  let stdout = '';
-  let stderr = '';
-  const ctx: CommandContext = {
-    cwd, env,
-    stdout: { write: (t) => void (stdout += t), isTTY: tty },
-    stderr: { write: (t) => void (stderr += t), isTTY: tty },
-    colors: () => makeColors(false),
-  };
-  const code = await main(argv, ctx);
-  return { code, stdout, stderr };
-}
 
 describe('setup-pack export', () => {
   it('exports an installed pack to a file and to a source folder; diff against the release shows the workspace edit', async () => {
@@ -47,7 +30,7 @@ describe('setup-pack export', () => {
     expect(exported.version).toBe('1.1.0');
     expect(exported.assets.find((a: any) => a.role === 'email_image').data).toBe(pack.assets!.find((a) => a.role === 'email_image')!.data);
 
-    const diff = await cli(['diff', join(FIX, 'valid/listing-marketing.json'), join(dir, 'out/pack.json')], env, dir);
+    const diff = await cli(['diff', join(FIXTURES_DIR, 'valid/listing-marketing.json'), join(dir, 'out/pack.json')], env, dir);
     expect(diff.stdout).toContain('(tuned)');
 
     const folder = await cli(['export', '--pack-id', pack.packId, '-o', 'src/'], env, dir);

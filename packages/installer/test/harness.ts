@@ -6,6 +6,10 @@ import type { AddressInfo } from 'node:net';
 import type { Pack } from '@setup-pack/core';
 import { buildServer, ManualClock, openStore, type Store } from '../../../apps/workspace-server/src/index.js';
 import { WorkspaceClient, type ClientOptions } from '../src/index.js';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../cli/src/main.js';
+import { makeColors } from '../../cli/src/lib/color.js';
+import type { CommandContext } from '../../cli/src/lib/context.js';
 
 export const ADMIN = 'installer-test-admin';
 const FIXTURES = new URL('../../../fixtures/', import.meta.url);
@@ -103,4 +107,21 @@ export function useServer(): () => Server {
     if (!server) throw new Error('the test server is not started (call useServer() at the top of the file)');
     return server;
   };
+}
+
+export const FIXTURES_DIR = fileURLToPath(FIXTURES);
+
+/** Runs the setup-pack CLI in this process (its real main), capturing what it writes. */
+export async function cli(argv: string[], env: Record<string, string>, cwd = FIXTURES_DIR, tty = false) {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CommandContext = {
+    cwd,
+    env,
+    stdout: { write: (t) => void (stdout += t), isTTY: tty },
+    stderr: { write: (t) => void (stderr += t), isTTY: tty },
+    colors: () => makeColors(false),
+  };
+  const code = await main(argv, ctx);
+  return { code, stdout, stderr };
 }
