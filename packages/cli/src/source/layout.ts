@@ -12,7 +12,7 @@
 //
 // Everything here works on an in-memory file map, so it is testable without a disk.
 import { createHash } from 'node:crypto';
-import { canonicalize, createSourceText, parseJsonText, parsePointer, toPointer, type Diagnostic } from '@setup-pack/core';
+import { canonicalize, createSourceText, parseJsonText, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -30,7 +30,8 @@ export const PACK_SCHEMA_FIELD = 'packSchema';
 const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
 type FolderKind = keyof typeof ITEM_FOLDERS;
 const KEYED_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'] as const;
-const RESOURCE_KINDS = new Set(['tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template']);
+// The resource kinds, from core (which reads them from the schema).
+const RESOURCE_KIND_SET: ReadonlySet<string> = new Set(RESOURCE_KINDS);
 /** Resources whose kind cannot name a file keep their `kind` field here. */
 const UNSORTED_RESOURCES = 'resources/_unsorted.json';
 
@@ -118,7 +119,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
   if (resources) {
     const groups = new Map<string, Record<string, unknown>[]>();
     for (const r of resources) {
-      const sorted = typeof r.kind === 'string' && RESOURCE_KINDS.has(r.kind);
+      const sorted = typeof r.kind === 'string' && RESOURCE_KIND_SET.has(r.kind);
       const file = sorted ? `resources/${r.kind as string}.json` : UNSORTED_RESOURCES;
       if (!groups.has(file)) groups.set(file, []);
       groups.get(file)!.push(sorted ? without(r, 'kind') : r);

@@ -5,6 +5,7 @@
 // fetches (installer's exportWorkspace) and passes the fresh packId and the time.
 import { canonicalize } from '../format/canonical.js';
 import { stringsInConfig } from '../references.js';
+import { ASSET_ROLES } from '../schema/enums.js';
 import { COLLECTION_OF_REFERENCE } from '../plan/bind.js';
 import { canonicalJson, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
@@ -85,7 +86,8 @@ const PREFIX: Partial<Record<WorkspaceCollection, string>> = {
   pipelines: 'pipeline', smart_lists: 'list', automations: 'automation',
 };
 
-const ASSET_ROLES: readonly AssetRole[] = ['logo', 'favicon', 'social_share_image', 'brokerage_logo', 'team_photo', 'source_document'];
+/** The brand's asset roles: every role of the schema but email_image. */
+const BRAND_ROLES: readonly AssetRole[] = ASSET_ROLES.filter((r) => r !== 'email_image');
 
 /** Collections a pack export reads first: where its items live and what its recorded bindings point at. */
 export function exportCollections(ledger: InstallLedger | null): WorkspaceCollection[] {
@@ -514,7 +516,7 @@ function exportEverything(input: ExportInput, options: ExportOptions): ExportRes
       const data = x.bytes(m.id, `brand asset ${brandKey}`);
       if (data === undefined) continue;
       const key = x.keys.has(brandKey) ? x.keys.take('asset', brandKey) : (x.keys.reserve(brandKey), brandKey);
-      const role = (ASSET_ROLES as readonly string[]).includes(brandKey) ? (brandKey as AssetRole) : 'logo';
+      const role = (BRAND_ROLES as readonly string[]).includes(brandKey) ? (brandKey as AssetRole) : 'logo';
       out.assets.push(assetFromMedia(key, m, data, undefined, role));
     }
     if (used.templates.has(m.id)) {

@@ -1,0 +1,18 @@
+// The TypeScript unions in types.ts are checked against the schemas' enums: a schema change the
+// types do not follow fails here (and `satisfies` below fails the build the other way round).
+import { describe, expect, it } from 'vitest';
+import { ASSET_ROLES, REFERENCE_TYPES, RESOURCE_KINDS } from './enums.js';
+import type { AssetRole, ReferenceType, ResourceKind } from '../types.js';
+
+const resourceKinds = { tag: 1, contact_stage: 1, lead_source: 1, custom_field: 1, email_template: 1 } satisfies Record<ResourceKind, 1>;
+const assetRoles = { logo: 1, favicon: 1, social_share_image: 1, brokerage_logo: 1, team_photo: 1, source_document: 1, email_image: 1 } satisfies Record<AssetRole, 1>;
+
+describe('enums from the schemas', () => {
+  it('match the TypeScript unions, value for value', () => {
+    expect([...RESOURCE_KINDS].sort()).toEqual(Object.keys(resourceKinds).sort());
+    expect([...ASSET_ROLES].sort()).toEqual(Object.keys(assetRoles).sort());
+    const t: ReferenceType = REFERENCE_TYPES[0];
+    expect(REFERENCE_TYPES).toContain(t);
+    expect(REFERENCE_TYPES).toHaveLength(18);
+  });
+});
