@@ -56,6 +56,14 @@ describe('one contract: a pack that validates installs', () => {
     expect((await badColor.json()).error).toMatchObject({ param: 'color', message: expect.stringContaining('must match pattern') });
     const cleared = await post('/v1/tags', { name: 'Plain', color: null });
     expect(cleared.status).toBe(201);
+    // Base64 as strict as the pack's asset rule: non-canonical bits, whitespace or base64url are refused.
+    expect(validatePack({ ...loadPack('valid/buyer-lead-starter.json'), assets: [{ key: 'a', role: 'team_photo', fileName: 'a.bin', mimeType: 'application/octet-stream', byteSize: 1, sha256: '0'.repeat(64), data: 'QR==' }] }).diagnostics.map((d) => d.code)).toContain('asset/invalid-base64');
+    for (const data of ['QR==', 'QQ= =', 'a-_b']) {
+      const media = await post('/v1/media', { file_name: 'a.bin', mime_type: 'application/octet-stream', data });
+      expect(media.status, data).toBe(400);
+      expect((await media.json()).error).toMatchObject({ param: 'data' });
+    }
+    expect((await post('/v1/media', { file_name: 'a.bin', mime_type: 'application/octet-stream', data: 'QQ==' })).status).toBe(201);
   });
 
   it('an asset larger than the media library takes is refused at plan time, before any write', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { base64Length, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, decodeStrictBase64, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -235,9 +235,11 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     mime_type: { type: 'string', minLength: 1, maxLength: 200 },
     data: { type: 'string', description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`, maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes) },
   } as const;
+  // The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.
   const decode = (data: string) => {
-    if (data.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(data)) throw badRequest('data must be base64', 'data');
-    return Buffer.from(data, 'base64');
+    const bytes = decodeStrictBase64(data);
+    if (!bytes) throw badRequest('Invalid data: must be strict base64 (RFC 4648: padded, no whitespace, canonical)', 'data');
+    return bytes;
   };
   const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
     const bytes = decode(b.data);

@@ -12,9 +12,14 @@ import { strictBase64Size } from '@setup-pack/core';
  * building a second copy of every asset as text.
  */
 export function nodeHasher(data: string): { byteSize: number; sha256: string } | undefined {
+  const bytes = strictBase64Bytes(data);
+  return bytes && { byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** The bytes of strict base64 (core's rule, see Base64Hasher) decoded natively, or undefined. */
+export function strictBase64Bytes(data: string): Buffer | undefined {
   const size = strictBase64Size(data);
   if (size === undefined || data.includes('-') || data.includes('_')) return undefined;
   const bytes = Buffer.from(data, 'base64');
-  if (bytes.length !== size) return undefined;
-  return { byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return bytes.length === size ? bytes : undefined;
 }

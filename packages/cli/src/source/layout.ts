@@ -12,6 +12,7 @@
 //
 // Everything here works on an in-memory file map, so it is testable without a disk.
 import { createHash } from 'node:crypto';
+import { strictBase64Bytes } from '../lib/hasher.js';
 import { canonicalize, createSourceText, parseJsonText, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
@@ -57,10 +58,6 @@ function without(obj: Record<string, unknown>, ...keys: string[]): Record<string
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(obj)) if (!keys.includes(k)) Object.defineProperty(out, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
   return out;
-}
-
-function isStrictBase64(s: string): boolean {
-  return s.length % 4 === 0 && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -131,10 +128,9 @@ export function unpackToFiles(input: unknown): SourceFiles {
   if (assets) {
     const used = new Set<string>();
     const entries = assets.map((a) => {
-      if (typeof a.data !== 'string' || !isStrictBase64(a.data) || 'file' in a) return a;
-      const bytes = Buffer.from(a.data, 'base64');
-      // Non-canonical base64 (stray bits in the last character) would not come back the same.
-      if (bytes.toString('base64') !== a.data) return a;
+      // Only strict (canonical) base64 comes back the same from a file: anything else stays inline.
+      const bytes = typeof a.data === 'string' && !('file' in a) ? strictBase64Bytes(a.data) : undefined;
+      if (!bytes) return a;
       // Only when the recorded hash and size match: otherwise keep them, so nothing is lost.
       if (a.sha256 !== createHash('sha256').update(bytes).digest('hex') || a.byteSize !== bytes.length) return a;
       const fromName = typeof a.fileName === 'string' ? stemsForKeys([a.fileName])[0] : '';
