@@ -85,8 +85,11 @@ function Flow(props: CanvasProps) {
     if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && !pendingSelect.current) return; // the initial state already is this
     builtFrom.current = { doc, findings, diff, edgeDiff };
     const built = buildNodes(doc, automation, findings, diff, nodeCache.current);
-    const select = pendingSelect.current ? new Set(pendingSelect.current) : null;
-    pendingSelect.current = null;
+    // The blocks to select once they exist: a rebuild for other reasons (a validation result
+    // arriving before the edit lands) must not use up the selection of a block not yet built.
+    const pending = pendingSelect.current;
+    const select = pending && pending.every((id) => built.some((n) => n.id === id)) ? new Set(pending) : null;
+    if (select) pendingSelect.current = null;
     setNodes((prev) => {
       const byId = new Map(prev.map((n) => [n.id, n]));
       return sameItems(prev, built.map((n) => {
