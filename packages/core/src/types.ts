@@ -1,5 +1,7 @@
 // Shapes of a Setup Pack as TypeScript types. The limits and enums live in schemas/ only;
-// these types say what fields exist so code can read a pack that passed the schema.
+// these types say what fields exist so code can read a pack that passed the schema. They are held
+// to the types generated from the schemas (scripts/gen-types.mjs) by schema/types-check.ts at
+// build: a field, a required flag or an enum value the schema changes fails tsc until they follow.
 
 export type NodeGroup = 'trigger' | 'action' | 'control';
 
