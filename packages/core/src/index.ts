@@ -22,4 +22,4 @@ export { RULE_METADATA } from './rules/metadata.js';
 export { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples, type RuleExample } from './docs.js';
 export * from './plan/index.js';
 export * from './export/index.js';
-export { RESOURCE_KINDS, ASSET_ROLES, REFERENCE_TYPES } from './schema/enums.js';
+export { RESOURCE_KINDS, ASSET_ROLES, REFERENCE_TYPES, STAGE_TYPES, MESSAGE_CHANNELS, maxLengthOf } from './schema/enums.js';

@@ -1,8 +1,7 @@
 // Editing of the other item kinds: pipeline stages, message-template merge tags, asset files.
 import { sha256Hex } from '@setup-pack/core';
+export { STAGE_TYPES } from '@setup-pack/core';
 import { asArr, asObj, move, setKey, str, type Obj } from './json.js';
-
-export const STAGE_TYPES = ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] as const;
 
 export function moveStage(pipeline: Obj, from: number, to: number): Obj {
   return setKey(pipeline, 'stages', move(asArr(pipeline.stages), from, to));

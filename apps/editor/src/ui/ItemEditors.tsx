@@ -1,5 +1,6 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import type { ChangeEvent } from 'react';
+import { ASSET_ROLES, MESSAGE_CHANNELS, maxLengthOf } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
@@ -7,6 +8,7 @@ import { CheckField, JsonField, SelectField, TextField } from './fields.js';
 
 type EditItem = (fn: (item: Obj) => Obj, coalesce?: string) => void;
 type SetField = (key: string, value: unknown) => void;
+const BODY_MAX = maxLengthOf('message-template', 'body');
 const opt = (v: string) => (v === '' ? undefined : v);
 /** Sets one top-level field of the item; typing into the same field coalesces into one undo step. */
 const fieldSetter = (edit: EditItem): SetField => (k, v) => edit((i) => setKey(i, k, v), k);
@@ -49,11 +51,11 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       <h2>Message template</h2>
       <KeyAndName item={item} set={set} />
       <div style={{ display: 'flex', gap: 8 }}>
-        <SelectField label="Channel" path="channel" value={str(item.channel)} options={['sms', 'email', 'both']} onChange={(v) => set('channel', v)} />
+        <SelectField label="Channel" path="channel" value={str(item.channel)} options={MESSAGE_CHANNELS} onChange={(v) => set('channel', v)} />
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
       </div>
       {item.channel !== 'sms' && <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} />}
-      <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${body.length} / 20000 characters`} />
+      <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${body.length} / ${BODY_MAX} characters`} />
       <h3>Preview</h3>
       <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
       {item.channel !== 'sms' && subject && <div className="preview"><strong>Subject: {previewMerge(subject)}</strong></div>}
@@ -203,7 +205,7 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
       </div>
       <div style={{ display: 'flex', gap: 8 }}>
         <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
-        <SelectField label="Role" path="role" value={str(item.role)} options={['logo', 'favicon', 'social_share_image', 'brokerage_logo', 'team_photo', 'source_document', 'email_image']} onChange={(v) => set('role', v)} />
+        <SelectField label="Role" path="role" value={str(item.role)} options={ASSET_ROLES} onChange={(v) => set('role', v)} />
       </div>
       <TextField label="File name" path="fileName" value={str(item.fileName)} onChange={(v) => set('fileName', v)} />
       <TextField label="MIME type" path="mimeType" value={mime} onChange={(v) => set('mimeType', v)} />

@@ -1,5 +1,6 @@
 // setup-pack new: scaffold a pack source folder with a fresh packId that builds and validates clean.
 import { randomUUID } from 'node:crypto';
+import { maxLengthOf } from '@setup-pack/core';
 import { basename, resolve } from 'node:path';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
@@ -37,7 +38,7 @@ export function starterPack(name: string, packId: string, author?: string): Reco
     format: 'service.setup-pack',
     schemaVersion: 2,
     packId,
-    name: name.slice(0, 160),
+    name: name.slice(0, maxLengthOf('pack', 'name')),
     description: 'Welcomes new contacts: tags them and sends a welcome email.',
     ...(author ? { author } : {}),
     version: '0.1.0',

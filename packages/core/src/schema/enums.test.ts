@@ -16,3 +16,14 @@ describe('enums from the schemas', () => {
     expect(REFERENCE_TYPES).toHaveLength(18);
   });
 });
+
+describe('limits from the schemas', () => {
+  it('read maxLength where the schema states it, and refuse a property without one', async () => {
+    const { maxLengthOf, STAGE_TYPES, MESSAGE_CHANNELS } = await import('./enums.js');
+    expect(maxLengthOf('message-template', 'body')).toBe(20000);
+    expect(maxLengthOf('pack', 'name')).toBe(160);
+    expect(() => maxLengthOf('message-template', 'channel')).toThrow(/no maxLength at properties.channel/);
+    expect(STAGE_TYPES).toEqual(['OPEN', 'CLOSED_WON', 'CLOSED_LOST']);
+    expect(MESSAGE_CHANNELS).toEqual(['sms', 'email', 'both']);
+  });
+});

@@ -1,7 +1,8 @@
 // The format's closed lists, read from the published schemas (the one statement of them), for
-// code that needs them as values: the CLI's source layout, export, editor forms.
+// code that needs them as values (the CLI's source layout, export, editor forms), and the length
+// limits those forms and generators show.
 import { publishedSchemas } from '../generated/schemas.js';
-import type { AssetRole, ReferenceType, ResourceKind } from '../types.js';
+import type { AssetRole, MessageTemplate, ReferenceType, ResourceKind, StageType } from '../types.js';
 
 function enumOf<T extends string>(schema: string, property: string): readonly T[] {
   const values = (publishedSchemas[schema]?.properties as Record<string, { enum?: string[] }> | undefined)?.[property]?.enum;
@@ -12,3 +13,12 @@ function enumOf<T extends string>(schema: string, property: string): readonly T[
 export const RESOURCE_KINDS = enumOf<ResourceKind>('resource', 'kind');
 export const ASSET_ROLES = enumOf<AssetRole>('asset', 'role');
 export const REFERENCE_TYPES = enumOf<ReferenceType>('reference', 'type');
+export const STAGE_TYPES = enumOf<StageType>('stage', 'stageType');
+export const MESSAGE_CHANNELS = enumOf<MessageTemplate['channel']>('message-template', 'channel');
+
+/** A string property's maxLength in a published schema, e.g. maxLengthOf('message-template', 'body'). */
+export function maxLengthOf(schema: string, property: string): number {
+  const n = (publishedSchemas[schema]?.properties as Record<string, { maxLength?: number }> | undefined)?.[property]?.maxLength;
+  if (typeof n !== 'number') throw new Error(`schemas/${schema}.schema.json has no maxLength at properties.${property}`);
+  return n;
+}
