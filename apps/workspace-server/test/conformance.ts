@@ -885,7 +885,22 @@ export function defineConformance(kind: StoreKind) {
       expect(doc.paths['/v1/contacts'].get['x-required-scopes']).toEqual(['read_contacts']);
       // No reference is left dangling.
       const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
-      for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!.replace('"', '')]).toBeDefined();
+      for (const ref of refs) {
+        const [, kind, name] = /"#\/components\/(\w+)\/([^"]+)"/.exec(ref) ?? [];
+        expect(doc.components[kind]?.[name], ref).toBeDefined();
+      }
+      // Every operation has a unique operationId, lists its error statuses and the rate-limit headers.
+      const ops = Object.values<Record<string, any>>(doc.paths).flatMap((m) => Object.values<any>(m));
+      const ids = ops.map((o) => o.operationId);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(doc.paths['/v1/contacts/{contact_id}'].get.operationId).toBe('getContactsById');
+      expect(Object.keys(doc.paths['/v1/contacts'].post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '500']);
+      expect(doc.paths['/v1/contacts'].get.responses['200'].headers['X-RateLimit-Remaining']).toBeDefined();
+      expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
+      expect(doc.servers).toHaveLength(1);
+      // Fields that are always present are required, so generated clients do not make them optional.
+      expect(doc.components.schemas.Contact.required).toEqual(expect.arrayContaining(['id', 'first_name', 'emails', 'tags', 'created_at']));
+      expect(doc.components.schemas.Deal.required).toEqual(expect.arrayContaining(['id', 'status', 'pipeline', 'stage']));
     });
   });
 

@@ -21,11 +21,14 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
       }
     }
     const responses: Record<string, unknown> = {};
+    const authenticated = policy.auth !== 'none';
     for (const [code, s] of Object.entries<any>(schema.response ?? {})) {
-      responses[code] = { description: s.description ?? 'Success', content: { 'application/json': { schema: rewriteRefs(s) } } };
+      responses[code] = { description: s.description ?? 'Success', ...(authenticated ? { headers: RATE_LIMIT_HEADERS } : {}), content: { 'application/json': { schema: rewriteRefs(s) } } };
     }
-    responses.default = { description: 'Error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    // The error statuses this operation can answer, each in the one envelope.
+    for (const code of errorStatuses(path, methods, schema, policy)) responses[code] = { $ref: `#/components/responses/${ERRORS[code].name}` };
     const op: Record<string, unknown> = {
+      operationId: operationId(methods[0], path),
       summary: schema.summary,
       tags: schema.tags,
       parameters,
@@ -39,16 +42,66 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
   const components = Object.fromEntries(shared.map(({ $id, ...rest }) => [$id, rewriteRefs(rest)]));
   return {
     openapi: '3.1.0',
-    info: { title: 'Workspace CRM REST API', version: '1' },
+    info: { title: 'Workspace CRM REST API', version: '1', description: 'The REST API of one workspace: contacts, activities, transactions, deals, webhooks and the catalog endpoints pack installs use.' },
+    servers: [{ url: '/', description: 'This server' }],
     paths,
     components: {
       schemas: components,
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests per minute the workspace may make', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'When the window resets (Unix seconds)', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait before retrying (429 only)', schema: { type: 'integer' } },
+      },
+      responses: Object.fromEntries(Object.values(ERRORS).map((e) => [e.name, {
+        description: e.description,
+        headers: e.name === 'RateLimited' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : RATE_LIMIT_HEADERS,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      }])),
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Workspace API key' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the server' },
       },
     },
   };
+}
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const ERRORS: Record<string, { name: string; description: string }> = {
+  '400': { name: 'BadRequest', description: 'Malformed request or invalid field (error.param names it)' },
+  '401': { name: 'Unauthorized', description: 'Missing, revoked or expired key' },
+  '403': { name: 'Forbidden', description: 'The key lacks a scope, or the plan excludes the feature' },
+  '404': { name: 'NotFound', description: 'No such object (including objects of another workspace)' },
+  '409': { name: 'Conflict', description: 'A state conflict (a held install lock, a stage that still holds deals)' },
+  '413': { name: 'PayloadTooLarge', description: 'The body is larger than the server takes' },
+  '415': { name: 'UnsupportedMediaType', description: 'A body without Content-Type: application/json' },
+  '429': { name: 'RateLimited', description: 'Rate limit exceeded; Retry-After gives seconds' },
+  '500': { name: 'ServerError', description: 'Failure on the service side; safe to retry with backoff' },
+};
+
+/** Which error statuses an operation can answer, from what it takes and how it is guarded. */
+function errorStatuses(path: string, methods: string[], schema: Record<string, any>, policy: { auth?: string; scope?: unknown }): string[] {
+  const out = ['400'];
+  if (policy.auth !== 'none') out.push('401');
+  if (policy.auth !== 'none' && policy.auth !== 'admin' && policy.scope !== undefined) out.push('403');
+  if (path.includes('{')) out.push('404');
+  if (/lock|ledger|pipeline|stage/.test(path) && !methods.includes('get')) out.push('409');
+  if (schema.body) out.push('413', '415');
+  if (policy.auth !== 'none' && policy.auth !== 'admin') out.push('429');
+  out.push('500');
+  return out;
+}
+
+/** A stable operationId from the method and path: post /v1/contacts/{contact_id}/notes → postContactsNotes. */
+function operationId(method: string, path: string): string {
+  const words = path.replace(/\{[^}]+\}/g, '').replace(/^\/(v1|admin)\//, (_, p: string) => (p === 'admin' ? 'admin/' : '')).split(/[/_-]/).filter(Boolean);
+  const by = path.match(/\{([a-z_]+)\}$/) ? 'ById' : '';
+  return method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') + by;
 }
 
 /**

@@ -132,4 +132,8 @@ export const transactionSchema = {
   },
 };
 
+// Every field of a contact, activity and deal is always present (null when unset), so each is
+// required: a generated client (openapi-typescript) types none of them as optional.
+for (const s of [contactSchema, activitySchema, dealSchema] as { properties: object; required?: string[] }[]) s.required = Object.keys(s.properties);
+
 export const sharedSchemas = [errorSchema, contactSchema, activitySchema, dealSchema, transactionSchema];
