@@ -894,6 +894,11 @@ export function defineConformance(kind: StoreKind) {
       const ids = ops.map((o) => o.operationId);
       expect(new Set(ids).size).toBe(ids.length);
       expect(doc.paths['/v1/contacts/{contact_id}'].get.operationId).toBe('getContactsById');
+      // Every operation carries one tag the document declares.
+      const tagNames = doc.tags.map((t: any) => t.name);
+      for (const o of ops) expect(tagNames).toContain(o.tags[0]);
+      expect(doc.paths['/v1/contacts/{contact_id}'].get.tags).toEqual(['contacts']);
+      expect(doc.paths['/admin/workspaces'].post.tags).toEqual(['admin']);
       expect(Object.keys(doc.paths['/v1/contacts'].post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '500']);
       expect(doc.paths['/v1/contacts'].get.responses['200'].headers['X-RateLimit-Remaining']).toBeDefined();
       expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();

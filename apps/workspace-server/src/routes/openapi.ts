@@ -7,6 +7,7 @@ import { resolvePackRef } from './pack-schemas.js';
  */
 export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
   for (const r of routes) {
     const schema = (r.schema ?? {}) as Record<string, any>;
     if (schema.hide || r.url === '*') continue;
@@ -30,7 +31,7 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
     const op: Record<string, unknown> = {
       operationId: operationId(methods[0], path),
       summary: schema.summary,
-      tags: schema.tags,
+      tags: [tagOf(schema, path)],
       parameters,
       responses,
       security: policy.auth === 'none' ? [] : [{ [policy.auth === 'admin' ? 'adminToken' : 'apiKey']: [] }],
@@ -38,12 +39,14 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
     if (policy.scope) op['x-required-scopes'] = ([] as string[]).concat(policy.scope);
     if (schema.body) op.requestBody = { required: true, content: { 'application/json': { schema: rewriteRefs(schema.body) } } };
     for (const m of methods) (paths[path] ??= {})[m] = op;
+    tags.add(tagOf(schema, path));
   }
   const components = Object.fromEntries(shared.map(({ $id, ...rest }) => [$id, rewriteRefs(rest)]));
   return {
     openapi: '3.1.0',
     info: { title: 'Workspace CRM REST API', version: '1', description: 'The REST API of one workspace: contacts, activities, transactions, deals, webhooks and the catalog endpoints pack installs use.' },
     servers: [{ url: '/', description: 'This server' }],
+    tags: [...tags].sort().map((name) => ({ name, description: name === 'admin' ? 'Server administration (ADMIN_TOKEN)' : `The ${name} endpoints` })),
     paths,
     components: {
       schemas: components,
@@ -95,6 +98,12 @@ function errorStatuses(path: string, methods: string[], schema: Record<string, a
   if (policy.auth !== 'none' && policy.auth !== 'admin') out.push('429');
   out.push('500');
   return out;
+}
+
+/** An operation's tag: its schema's own, else its resource (/v1/<resource>/…) or admin. */
+function tagOf(schema: { tags?: string[] }, path: string): string {
+  const [, root, resource] = path.split('/');
+  return schema.tags?.[0] ?? (root === 'admin' ? 'admin' : resource);
 }
 
 /** A stable operationId from the method and path: post /v1/contacts/{contact_id}/notes → postContactsNotes. */
