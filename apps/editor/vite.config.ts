@@ -9,6 +9,8 @@ export default defineConfig({
   resolve: {
     alias: { '@setup-pack/core': fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)) },
   },
+  // Relative asset paths, so the build works wherever it is served (workspace-server serve --editor at /editor/).
+  base: './',
   worker: { format: 'es' },
   build: { chunkSizeWarningLimit: 2000 },
 });

@@ -4,6 +4,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
 import { ApiError, envelope } from './errors.js';
+import fastifyStatic from '@fastify/static';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { adminRoutes } from './routes/admin.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -28,6 +31,8 @@ export interface ServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** Delivery worker settings; allowInsecure is --allow-insecure-webhooks. */
   webhooks?: WebhookOptions;
+  /** A folder of static files (the editor's `vite build` output) served under /editor/ without a key. */
+  editorDir?: string;
 }
 
 /** Plan features a workspace's plan may exclude; a route names its feature in config. */
@@ -84,6 +89,29 @@ function rawClientError(err: NodeJS.ErrnoException, socket: import('node:net').S
   const body = JSON.stringify(envelope('invalid_request_error', message));
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
   socket.destroy(err);
+}
+
+/** The folder of the editor's build, or an error saying what is missing. */
+export function editorRoot(dir: string): string {
+  const root = resolve(dir);
+  if (!existsSync(join(root, 'index.html'))) throw new Error(`--editor ${dir}: no index.html there (build the editor with npm run build -w apps/editor)`);
+  return root;
+}
+
+/**
+ * The editor's static build under /editor/ (serve --editor DIR). Its routes need no key and stay
+ * out of the OpenAPI document; /editor redirects to /editor/ so the build's relative paths resolve.
+ */
+async function registerEditor(app: FastifyInstance, dir: string): Promise<void> {
+  const root = editorRoot(dir);
+  app.get('/editor', { config: { auth: 'none' }, schema: { hide: true } as never }, async (_req, reply) => reply.redirect('/editor/'));
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), auth: 'none' } as never;
+      route.schema = { ...route.schema, hide: true } as never;
+    });
+    await scope.register(fastifyStatic, { root, prefix: '/editor/' });
+  });
 }
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
@@ -201,6 +229,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(adminRoutes, deps);
   await app.register(catalogRoutes, deps);
   await registerWebhooks(app, deps, opts.webhooks);
+
+  if (opts.editorDir) await registerEditor(app, opts.editorDir);
 
   let openapi: unknown = null;
   app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } as never }, async () => {

@@ -1,6 +1,9 @@
 // The front-door commands: every subcommand answers --help, a wrong option is a usage error, and
 // `npm run server` (as the README says) starts a server that answers.
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -50,5 +53,40 @@ describe('workspace-server commands', () => {
     });
     expect(r.stdout, r.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(status).toBe(200);
+  });
+
+  it('serve --editor DIR serves a static build under /editor/ without a key, outside the OpenAPI document', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'editor-build-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="./assets/app.js"></script>');
+    writeFileSync(join(dir, 'assets/app.js'), 'console.log("editor")');
+    const seen: Record<string, unknown> = {};
+    const r = await run(process.execPath, [bin, 'serve', '--memory', '--port', '0', '--editor', dir], {
+      until: /Editor: (http:\/\/\S+)\/editor\//,
+      then: async (m) => {
+        const base = m[1];
+        const bare = await fetch(`${base}/editor`, { redirect: 'manual' });
+        seen.redirect = [bare.status, bare.headers.get('location')];
+        const index = await fetch(`${base}/editor/`);
+        seen.index = [index.status, await index.text()];
+        const asset = await fetch(`${base}/editor/assets/app.js`);
+        seen.asset = [asset.status, asset.headers.get('content-type'), await asset.text()];
+        seen.missing = (await fetch(`${base}/editor/nope.js`)).status;
+        seen.paths = Object.keys(((await (await fetch(`${base}/v1/openapi.json`)).json()) as { paths: object }).paths);
+      },
+    });
+    expect(r.stderr).not.toMatch(/Error/);
+    expect(seen.redirect).toEqual([302, '/editor/']);
+    expect(seen.index).toEqual([200, expect.stringContaining('./assets/app.js')]);
+    expect(seen.asset).toEqual([200, expect.stringContaining('javascript'), 'console.log("editor")']);
+    expect(seen.missing).toBe(404);
+    expect((seen.paths as string[]).filter((p) => p.startsWith('/editor'))).toEqual([]);
+  });
+
+  it('serve --editor on a folder without a build says so and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'editor-empty-'));
+    const r = await run(process.execPath, [bin, 'serve', '--memory', '--port', '0', '--editor', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`--editor ${dir}: no index.html there (build the editor with npm run build -w apps/editor)`);
   });
 });
