@@ -34,7 +34,11 @@ function add(path, from) {
   if (out[path]) return;
   const entry = lock.packages[path];
   if (entry.link) return; // a workspace: installed from its own tarball
-  out[path] = { ...entry, dev: undefined, devOptional: undefined, peer: undefined };
+  // The tarball's address (this lockfile leaves it out): with it and the integrity npm reads the
+  // tarball straight from its cache, without asking the registry for the package's versions.
+  const name = entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  const resolved = entry.resolved ?? `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
+  out[path] = { ...entry, resolved, dev: undefined, devOptional: undefined, peer: undefined };
   for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) addDep(name, path);
 }
 function addDep(name, from) {
