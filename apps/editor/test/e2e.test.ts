@@ -76,9 +76,21 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     // Add a block from the palette, below the selected "email" block.
     await page.locator('[data-testid="node-email"]').click();
     await page.getByRole('button', { name: 'Add block' }).click();
+    // The palette is grouped by category; a search leaves only the groups with a match.
+    const blockList = page.getByRole('listbox', { name: 'Blocks' });
+    for (const group of ['Triggers', 'Actions', 'Controls']) expect(await blockList.getByRole('group', { name: group }).count(), group).toBe(1);
+    expect(await blockList.getByRole('group', { name: 'Controls' }).getByRole('option', { name: /If \/ else/i }).count()).toBe(1);
     await page.getByLabel('Search blocks').fill('add tag');
+    expect(await blockList.getByRole('group').count()).toBe(1);
+    expect(await blockList.getByRole('group', { name: 'Actions' }).getByRole('option', { name: /Add tag/ }).count()).toBe(1);
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="node-add_tag"]').waitFor();
+    // "/" opens the palette with its search field focused; Escape closes it.
+    await page.locator('[data-testid="node-add_tag"]').click();
+    await page.keyboard.press('/');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).toBe('Search blocks');
+    await page.keyboard.press('Escape');
+    await poll(() => page.getByRole('dialog', { name: 'Add a block' }).count()).toBe(0);
     // Its missing required tag id is a catalog warning, shown as a badge on the block.
     await poll(() => page.locator('.react-flow__node[data-id="add_tag"] .badge.warning').count()).toBe(1);
     // Clicking that finding selects the block and focuses its config field.
@@ -334,6 +346,12 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     const { page, errors, dialogs } = await openPage(context, '');
     await page.locator('.react-flow').waitFor();
+    // A JSON file that is not a pack has no schema version, and the pack form does not invent one.
+    await page.getByTestId('open-file').setInputFiles({ name: 'not-a-pack.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}\n') });
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('not-a-pack.json');
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    expect(await page.getByLabel('Schema version').inputValue()).toBe('');
+    expect(await page.getByLabel('Schema version').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('(not set)');
     for (const file of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json']) {
       const original = readFileSync(join(repoRoot, 'fixtures', file), 'utf8');
       await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures', file));

@@ -23,6 +23,11 @@ function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
   );
 }
 
+/** A file that is not a pack has no schema version: show "(not set)", never the first option. */
+function schemaVersionText(v: unknown): string {
+  return typeof v === 'number' || typeof v === 'string' ? String(v) : '';
+}
+
 export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
   const set = fieldSetter(edit);
   return (
@@ -31,7 +36,7 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
-        <SelectField label="Schema version" path="schemaVersion" value={String(pack.schemaVersion ?? '')} options={['1', '2']} onChange={(v) => set('schemaVersion', Number(v))} />
+        <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={['1', '2']} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
       </div>
       <TextField label="Description" path="description" multiline value={str(pack.description)} onChange={(v) => set('description', opt(v))} />
       <TextField label="Author" path="author" value={str(pack.author)} onChange={(v) => set('author', opt(v))} />
