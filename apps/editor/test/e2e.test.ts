@@ -80,6 +80,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const blockList = page.getByRole('listbox', { name: 'Blocks' });
     for (const group of ['Triggers', 'Actions', 'Controls']) expect(await blockList.getByRole('group', { name: group }).count(), group).toBe(1);
     expect(await blockList.getByRole('group', { name: 'Controls' }).getByRole('option', { name: /If \/ else/i }).count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, 'palette.png') });
     await page.getByLabel('Search blocks').fill('add tag');
     expect(await blockList.getByRole('group').count()).toBe(1);
     expect(await blockList.getByRole('group', { name: 'Actions' }).getByRole('option', { name: /Add tag/ }).count()).toBe(1);
@@ -434,6 +435,11 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await page.getByRole('list', { name: 'Item changes' }).waitFor();
     expect(await page.locator('[data-change="added"][data-item="automations/deal-won-thanks"]').count()).toBe(1);
     expect(await page.locator('[data-change="removed"][data-item="automations/old-reminder"]').count()).toBe(1);
+    // The changes are said in words (which block and setting), releases by their file names (full path in the tooltip).
+    const changes = page.getByRole('list', { name: 'Item changes' });
+    expect(await changes.getByText('block wait changed: config.duration').count()).toBe(1);
+    expect(await changes.getByText(/document/).count()).toBe(0);
+    expect(await page.getByTitle('/fixtures/releases/buyer-lead-1.0.0.json').textContent()).toBe('Old: buyer-lead-1.0.0.json (1.0.0)');
     await page.locator('.block[class*="diff-"]').first().waitFor();
     expect(await page.locator('.block[class*="diff-"]').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(artifacts, 'diff.png') });

@@ -45,3 +45,19 @@ export function mergedAutomation(oldPack: PackValue, newPack: PackValue, change:
   const removedEdges = edgesOf(oldDoc).filter((e) => edgeMarks.get(str(e.id)) === 'removed' && !newEdgeIds.has(str(e.id)) && present.has(str(e.source)) && present.has(str(e.target)));
   return { doc: withGraph(newDoc, nodes, [...edgesOf(newDoc), ...removedEdges]), marks, edgeMarks };
 }
+
+/**
+ * What changed in one item, in words: for an automation, which blocks, connections and settings
+ * (never the bare "document"); for other kinds, which fields.
+ */
+export function describeItemChange(c: ItemChange): string[] {
+  const lines: string[] = [];
+  const fields = (c.fields ?? []).filter((f) => !(c.automation && f === 'document'));
+  if (fields.length > 0) lines.push(`changed: ${fields.join(', ')}`);
+  const a = c.automation;
+  if (!a) return lines;
+  for (const n of a.nodes) lines.push(`block ${n.id} ${n.change}${n.fields && n.fields.length > 0 ? `: ${n.fields.join(', ')}` : ''}`);
+  for (const e of a.edges) lines.push(`connection ${e.source} → ${e.target}${e.handle && e.handle !== 'next' ? ` (${e.handle})` : ''} ${e.change}`);
+  if (a.fields.length > 0) lines.push(`changed: ${a.fields.join(', ')}`);
+  return lines;
+}

@@ -267,4 +267,14 @@ describe('visual diff', () => {
     const moved = updateDocument(oldPack, 0, (d) => ({ ...d, graph: { ...(d.graph as Obj), nodes: nodesOf(d).map((n) => ({ ...n, position: { x: 999, y: 999 } })) } }));
     expect(comparePacks(oldPack, moved).items).toEqual([]);
   });
+
+  it('says which blocks and settings of an automation changed, never the bare "document"', async () => {
+    const { comparePacks, describeItemChange } = await import('./diffview.js');
+    const diff = comparePacks(JSON.parse(text('releases/buyer-lead-1.0.0.json')) as PackValue, JSON.parse(text('releases/buyer-lead-1.1.0.json')) as PackValue);
+    const welcome = diff.items.find((i) => i.kind === 'automations' && i.name === 'New lead welcome')!;
+    expect(describeItemChange(welcome)).toEqual(['block wait changed: config.duration']);
+    for (const c of diff.items) expect(describeItemChange(c).join('\n')).not.toMatch(/\bdocument\b/);
+    const list = diff.items.find((i) => i.kind === 'smartLists')!;
+    expect(describeItemChange(list)).toEqual(['changed: filters']);
+  });
 });

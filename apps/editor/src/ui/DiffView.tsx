@@ -2,9 +2,12 @@
 // graph with added, removed and changed blocks highlighted (positions never count).
 import { useMemo, useState } from 'react';
 import type { ItemChange } from '@setup-pack/core';
-import { comparePacks, mergedAutomation } from '../model/diffview.js';
+import { comparePacks, describeItemChange, mergedAutomation } from '../model/diffview.js';
 import { KIND_LABELS, type PackValue } from '../model/pack.js';
 import { Canvas } from './Canvas.js';
+
+/** A release's file name without its folders (the full path stays in the tooltip). */
+const baseName = (name: string) => name.slice(name.lastIndexOf('/') + 1) || name;
 
 export interface Release { pack: PackValue; name: string }
 
@@ -16,9 +19,11 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
   return (
     <div className="body" style={{ gridTemplateColumns: '320px 1fr' }}>
       <aside className="sidebar" aria-label="Changes" style={{ padding: '6px 12px' }}>
-        <p>
-          <strong>{props.old.name}</strong> ({diff.oldVersion}) → <strong>{props.new.name}</strong> ({diff.newVersion}) · version {diff.versionChange}
-          {!diff.packIdMatches && <span className="chg-removed"> · different packId</span>}
+        <p className="diff-releases">
+          <span className="release" title={props.old.name}>Old: <strong>{baseName(props.old.name)}</strong> ({diff.oldVersion})</span>
+          <span className="release" title={props.new.name}>New: <strong>{baseName(props.new.name)}</strong> ({diff.newVersion})</span>
+          <span>version {diff.versionChange}</span>
+          {!diff.packIdMatches && <span className="chg-removed">different packId</span>}
         </p>
         <button onClick={props.onClose}>Back to editor</button>
         {diff.fields.length > 0 && <p>Pack fields changed: {diff.fields.join(', ')}</p>}
@@ -27,18 +32,15 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
           {diff.items.map((c) => (
             <li key={`${c.kind}/${c.key}`} className={`chg-${c.change}`} data-change={c.change} data-item={`${c.kind}/${c.key}`}>
               {c.kind === 'automations' ? (
-                <button aria-current={chosen === c} onClick={() => setChosen(c)} style={{ textAlign: 'left' }}>
+                <button className="diff-item" aria-current={chosen === c} onClick={() => setChosen(c)}>
                   {c.change}: {KIND_LABELS[c.kind]} · {c.name ?? c.key}
                 </button>
               ) : (
                 <span>{c.change}: {KIND_LABELS[c.kind]} · {c.name ?? c.key}</span>
               )}
-              {c.fields && c.fields.length > 0 && <div className="help">fields: {c.fields.join(', ')}</div>}
-              {c.automation && (
-                <div className="help">
-                  {c.automation.nodes.map((n) => `${n.change} ${n.id}${n.fields ? ` (${n.fields.join(', ')})` : ''}`).join('; ')}
-                </div>
-              )}
+              {describeItemChange(c).map((line) => (
+                <div className="help" key={line}>{line}</div>
+              ))}
             </li>
           ))}
         </ul>
