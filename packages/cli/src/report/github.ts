@@ -70,7 +70,3 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
   if (omitted) summary += ` (${plural(omitted, 'more finding')} listed above without annotations: GitHub shows at most ${ANNOTATION_CAP} errors, ${ANNOTATION_CAP} warnings and ${ANNOTATION_CAP} notices per step)`;
   yield summary + '\n';
 }
-
-export function formatGithub(reports: readonly FileReport[], options: ReportOptions): string {
-  return [...githubChunks(reports, options)].join('');
-}

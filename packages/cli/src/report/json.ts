@@ -53,7 +53,3 @@ export function* jsonReportChunks(reports: readonly FileReport[], options: Repor
   yield* jsonChunks(doc);
   yield '\n';
 }
-
-export function formatJson(reports: readonly FileReport[], options: ReportOptions): string {
-  return [...jsonReportChunks(reports, options)].join('');
-}

@@ -101,9 +101,6 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
   yield '\n';
 }
 
-export function formatSarif(reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions): string {
-  return [...sarifChunks(reports, options)].join('');
-}
 
 function location(d: Diagnostic, artifactLocation: { uri: string; uriBaseId?: string }) {
   const region =
