@@ -4,12 +4,12 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
 import { openStore } from './db/open.js';
 import { seedDemo } from './seed.js';
-import { buildServer, editorRoot } from './server.js';
+import { buildServer, bundledEditorDir, editorRoot } from './server.js';
 
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -20,8 +20,9 @@ Environment:
   ADMIN_TOKEN (guards /admin; serve generates one when unset). --allow-insecure-webhooks lets webhooks go to
   http:// and loopback receivers (local development only); WEBHOOK_TIMEOUT_MS shortens the 10 s acknowledgement
   timeout (tests). --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
-  deliveries that long (pruned hourly); 0 keeps them for ever. --editor DIR serves the editor's static build
-  (npm run build -w apps/editor writes apps/editor/dist) under /editor/. The admin subcommands call
+  deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
+  it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
+  apps/editor/dist) and --no-editor none. The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -90,6 +91,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       'allow-insecure-webhooks': { type: 'boolean', default: false },
       'retention-days': { type: 'string' },
       editor: { type: 'string' },
+      'no-editor': { type: 'boolean', default: false },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
@@ -97,7 +99,10 @@ async function serve(args: string[]): Promise<number | undefined> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
   const retention = retentionDays(values['retention-days'] ?? process.env.RETENTION_DAYS);
+  if (values.editor !== undefined && values['no-editor']) throw new Error('--editor DIR and --no-editor contradict each other: give one');
   if (values.editor !== undefined) editorRoot(values.editor); // before anything starts
+  // The installed package ships the editor's build: served unless --no-editor or another --editor DIR.
+  const editorDir = values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir());
   const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
   let adminToken = process.env.ADMIN_TOKEN;
@@ -120,7 +125,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       pollMs: process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined,
       retentionDays: retention,
     },
-    editorDir: values.editor,
+    editorDir,
   });
   await app.listen({ port, host });
   const addr = app.server.address();
@@ -128,7 +133,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   const storeName = databaseUrl ? 'PostgreSQL (DATABASE_URL)' : values.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${dataDir}`;
   process.stdout.write(`workspace-server listening on ${baseUrl} (store: ${storeName})\n`);
-  if (values.editor) process.stdout.write(`Editor: ${baseUrl}/editor/\n`);
+  if (editorDir) process.stdout.write(`Editor: ${baseUrl}/editor/\n`);
   if (values.seed === 'demo') {
     const { workspace, key } = await seedDemo(store.db, systemClock);
     process.stdout.write(`Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`);

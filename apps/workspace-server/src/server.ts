@@ -7,6 +7,7 @@ import { ApiError, envelope } from './errors.js';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { adminRoutes } from './routes/admin.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { contactRoutes } from './routes/contacts.js';
@@ -89,6 +90,15 @@ function rawClientError(err: NodeJS.ErrnoException, socket: import('node:net').S
   const body = JSON.stringify(envelope('invalid_request_error', message));
   if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
   socket.destroy(err);
+}
+
+/**
+ * The editor's build this package ships (`npm pack` writes it to <package>/editor via
+ * scripts/bundle-editor.mjs), or undefined in a checkout where it was never built.
+ */
+export function bundledEditorDir(): string | undefined {
+  const dir = fileURLToPath(new URL('../editor/', import.meta.url));
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
 }
 
 /** The folder of the editor's build, or an error saying what is missing. */

@@ -83,6 +83,12 @@ describe('workspace-server commands', () => {
     expect((seen.paths as string[]).filter((p) => p.startsWith('/editor'))).toEqual([]);
   });
 
+  it('serve --editor DIR with --no-editor is refused before anything starts', async () => {
+    const r = await run(process.execPath, [bin, 'serve', '--memory', '--port', '0', '--editor', 'somewhere', '--no-editor']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--editor DIR and --no-editor contradict each other: give one');
+  });
+
   it('serve --editor on a folder without a build says so and exits 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'editor-empty-'));
     const r = await run(process.execPath, [bin, 'serve', '--memory', '--port', '0', '--editor', dir]);

@@ -2,12 +2,15 @@
 // an empty folder with no network (npm ci --offline against the tarballs and the local npm cache),
 // and run the front-door commands from there. A runtime file left out of a tarball fails here.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, ROOT } from './helpers.js';
 
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserMissing = existsSync(chromiumPath) ? '' : `no Chromium at ${chromiumPath}: install Debian's chromium (npm run setup:test) or set CHROMIUM_PATH`;
 const app = mkdtempSync(join(tmpdir(), 'setup-pack-packaging-'));
 let packed: { name: string; filename: string; size: number; files: string[] }[] = [];
 
@@ -35,7 +38,11 @@ describe('npm packages', () => {
       expect(p.files.filter((f) => /(^|\/)(src|test|bench)\/|\.tsbuildinfo$|\.map$/.test(f)), p.name).toEqual([]);
     }
     expect(packed.find((p) => p.name === 'setup-pack')!.files).toContain('bin/setup-pack.js');
-    expect(packed.find((p) => p.name === '@setup-pack/workspace-server')!.files).toContain('bin/workspace-server.js');
+    const server = packed.find((p) => p.name === '@setup-pack/workspace-server')!.files;
+    expect(server).toContain('bin/workspace-server.js');
+    // The editor's static build rides along (prepack builds it), so one install gives both.
+    expect(server).toContain('editor/index.html');
+    expect(server.filter((f) => /^editor\/assets\/.+\.js$/.test(f)).length).toBeGreaterThan(0);
   });
 
   it('setup-pack validate runs from the installed tarballs', () => {
@@ -58,28 +65,66 @@ describe('npm packages', () => {
     expect(pack.packId).toBe(JSON.parse(readFileSync(source, 'utf8')).packId);
   });
 
-  it('workspace-server serve --memory answers /v1/me over HTTP', async () => {
+  it('workspace-server serve --memory answers /v1/me over HTTP and serves the editor it ships', async () => {
     const child = spawn('npx', ['--no', 'workspace-server', 'serve', '--memory', '--port', '0', '--seed', 'demo'], { cwd: app, env: { ...process.env, ADMIN_TOKEN: 'adm_packaging' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     try {
-      const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+      const { url, key, editor } = await new Promise<{ url: string; key: string; editor: string }>((resolve, reject) => {
         child.stdout.on('data', (d) => {
           out += d;
           const url = /Base URL: (\S+)/.exec(out)?.[1];
           const key = /API key \(full_access\): (\S+)/.exec(out)?.[1];
-          if (url && key) resolve({ url, key });
+          const editor = /Editor: (\S+)/.exec(out)?.[1];
+          if (url && key && editor) resolve({ url, key, editor });
         });
-        child.on('exit', (code) => reject(new Error(`workspace-server exited ${code}: ${err}`)));
+        child.on('exit', (code) => reject(new Error(`workspace-server exited ${code}: ${err}\n${out}`)));
       });
       const res = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
       expect(res.status).toBe(200);
       expect(JSON.stringify(await res.json())).toContain('Demo Realty');
+
+      expect(editor).toBe(`${url}/editor/`);
+      const index = await fetch(editor);
+      expect(index.status).toBe(200);
+      const html = await index.text();
+      const scripts = [...html.matchAll(/src="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const s of scripts) expect((await fetch(`${editor}${s}`)).status, s).toBe(200);
     } finally {
       process.kill(-child.pid!, 'SIGTERM');
     }
   });
+
+  // The shipped editor, served by the installed server, in a real browser: it renders, opens a
+  // pack dropped on it and shows its findings (the validation worker loads from the package too).
+  it.skipIf(browserMissing)(`the editor the server ships works in Chromium${browserMissing ? ` (skipped: ${browserMissing})` : ''}`, async () => {
+    const child = spawn('npx', ['--no', 'workspace-server', 'serve', '--memory', '--port', '0'], { cwd: app, env: { ...process.env, ADMIN_TOKEN: 'adm_packaging' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    try {
+      const editor = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += d;
+          const m = /Editor: (\S+)/.exec(out);
+          if (m) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`workspace-server exited ${code}: ${out}`)));
+      });
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(editor);
+      await page.getByTestId('open-file').setInputFiles(join(FIXTURES, 'invalid/graph-cycle.json'));
+      await page.locator('.toolbar .source', { hasText: 'graph-cycle.json' }).waitFor({ timeout: 30_000 });
+      await page.getByText('graph/cycle').first().waitFor({ timeout: 30_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      process.kill(-child.pid!, 'SIGTERM');
+    }
+  }, 90_000);
 });
 
 describe('CI wrappers', () => {
