@@ -10,28 +10,14 @@ import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { canonicalize, roundTripForm } from '@setup-pack/core';
 import { WorkspaceClient, install, exportWorkspace, fullPack } from '@setup-pack/installer';
-import { buildServer, ManualClock, openStore } from '@setup-pack/workspace-server';
+import { startBenchServer } from './bench-server.mjs';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const RATE = 120;
-const ADMIN = 'bench-admin';
 const IMAGES = 20;
 
-const store = await openStore({ memory: true });
-const clock = new ManualClock('2026-11-21T22:00:00.000Z');
-const app = await buildServer({ store, clock, adminToken: ADMIN });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${app.server.address().port}`;
-
-async function admin(path, body) {
-  const r = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-const slug = `export-bench-${Date.now().toString(36)}`;
-const ws = await admin('/admin/workspaces', { name: 'Bench brokerage', slug, rate_limit_per_minute: RATE });
-await admin(`/admin/workspaces/${ws.id}/members`, { name: 'Jordan Lee', email: 'jordan@example.test' });
-const key = (await admin(`/admin/workspaces/${ws.id}/api-keys`, { scopes: ['full_access'] })).secret;
+const { base, clock, workspace, close } = await startBenchServer();
+const key = await workspace('Bench brokerage', RATE);
 const client = () => new WorkspaceClient({ baseUrl: base, apiKey: key, now: () => clock.now().getTime(), sleep: async (ms) => clock.advance(ms) });
 
 // The pack at every limit, with 20 email images (48 KiB each) used by templates and a brand logo.
@@ -66,8 +52,7 @@ async function measure(label, options) {
 }
 
 const rows = [await measure('export --pack-id (the install)', { packId: pack.packId }), await measure('export --all (everything)', { all: true })];
-await app.close();
-await store.close();
+await close();
 
 const fmt = (x, d = 2) => x.toFixed(d);
 const md = [

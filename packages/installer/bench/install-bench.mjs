@@ -7,31 +7,13 @@
 import { performance } from 'node:perf_hooks';
 import { plan as planPack, requiredCollections, resolveStep, ledgerItemAfterWrite, COLLECTION_OF_REFERENCE } from '@setup-pack/core';
 import { WorkspaceClient, install, fullPack, COLLECTION_PATH, LIST_PATH, readLedger } from '@setup-pack/installer';
-import { buildServer, ManualClock, openStore } from '@setup-pack/workspace-server';
+import { startBenchServer } from './bench-server.mjs';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const RATE = 120;
-const ADMIN = 'bench-admin';
 
-const store = await openStore({ memory: true });
-const clock = new ManualClock('2026-11-21T22:00:00.000Z');
-const app = await buildServer({ store, clock, adminToken: ADMIN });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${app.server.address().port}`;
-
-async function admin(path, body) {
-  const r = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-let n = 0;
-async function workspace() {
-  const slug = `bench-${++n}-${Date.now().toString(36)}`;
-  const ws = await admin('/admin/workspaces', { name: slug, slug, rate_limit_per_minute: RATE });
-  await admin(`/admin/workspaces/${ws.id}/members`, { name: 'Jordan Lee', email: 'jordan@example.test' });
-  const key = await admin(`/admin/workspaces/${ws.id}/api-keys`, { scopes: ['full_access'] });
-  return key.secret;
-}
+const { base, clock, workspace: newWorkspace, close } = await startBenchServer();
+const workspace = () => newWorkspace(undefined, RATE);
 function client(key, extra = {}) {
   let status429 = 0;
   const f = async (input, init) => {
@@ -123,8 +105,7 @@ rows.push(await ours(key, v1, 're-install (same release)'));
 rows.push(await ours(key, v2, 'upgrade, 10% of items changed'));
 const naiveKey = await workspace();
 rows.push(await naive(naiveKey, v1));
-await app.close();
-await store.close();
+await close();
 
 const fmt = (x, d = 1) => x.toFixed(d);
 const table = [
