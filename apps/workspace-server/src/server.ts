@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { base64Length, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
@@ -21,7 +21,7 @@ import { transactionRoutes } from './routes/transactions.js';
 import { hasScope } from './scopes.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { authenticate } from './store/workspaces.js';
-import { unstorableText, validationError, validatorCompiler } from './validation.js';
+import { validationError, validatorCompiler } from './validation.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
 export interface ServerOptions {
@@ -142,6 +142,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         .send(envelope('invalid_request_error', tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8'));
     },
     clientErrorHandler: rawClientError,
+    // JSON keys are data: a pack may name a key "__proto__" or nest {"constructor": {"prototype": …}}
+    // in a block config or a resource's data, and what validates must install. JSON.parse makes them
+    // own properties; this server never merges a body into another object through the prototype
+    // (no Object.assign or deep merge of request bodies), so keeping them is safe.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));

@@ -62,33 +62,3 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   return badRequest(`Invalid ${base}: ${e.message ?? 'is invalid'}`, base);
 }
 
-/**
- * The first string (or property name) in a request's params, query or body that PostgreSQL cannot
- * store: a NUL character, or a lone UTF-16 surrogate (not Unicode text). Such input is a 400 that
- * names the field, checked once for every route before validation, instead of a database error.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function unstorableText(value: unknown, path: string, depth = 0): { param: string; what: string } | null {
-  if (typeof value === 'string') {
-    if (value.indexOf('\u0000') >= 0) return { param: path, what: 'contains a NUL character (U+0000)' };
-    if (LONE_SURROGATE.test(value)) return { param: path, what: 'is not valid Unicode text (a lone surrogate)' };
-    return null;
-  }
-  if (value === null || typeof value !== 'object' || depth > 64) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = unstorableText(value[i], `${path}[${i}]`, depth + 1);
-      if (bad) return bad;
-    }
-    return null;
-  }
-  for (const key of Object.keys(value)) {
-    const at = path ? `${path}.${key}` : key;
-    const badKey = unstorableText(key, at, depth + 1);
-    if (badKey) return { param: badKey.param, what: `is a field name that ${badKey.what}` };
-    const bad = unstorableText((value as Record<string, unknown>)[key], at, depth + 1);
-    if (bad) return bad;
-  }
-  return null;
-}

@@ -22,4 +22,6 @@ export { RULE_METADATA } from './rules/metadata.js';
 export { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples, type RuleExample } from './docs.js';
 export * from './plan/index.js';
 export * from './export/index.js';
+export { getOwn, setOwn } from './own.js';
+export { repeatedStageNames, missingClosedStages, REQUIRED_CLOSED_STAGES } from './pipeline.js';
 export { RESOURCE_KINDS, ASSET_ROLES, REFERENCE_TYPES, STAGE_TYPES, MESSAGE_CHANNELS, maxLengthOf } from './schema/enums.js';

@@ -62,6 +62,8 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
     }
     return null;
   }
+  // A step completing an item written earlier in this run (an automation in a cycle) addresses it by the id that write got.
+  if (step.action !== 'create' && !step.workspaceId && items[step.itemId]) step = { ...step, workspaceId: items[step.itemId].workspaceId };
   const resolved = resolveStep(packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
   if (!resolved) throw new Error(`Internal error: ${step.itemId} needs an item that was not written before it`);
   let written: WorkspaceObject;

@@ -1,6 +1,6 @@
 // Config forms from the catalog: known fields get inputs; every other key is edited as raw
 // JSON and always kept, so unknown config is never dropped.
-import { nodeKindInfo, type ConfigField } from '@setup-pack/core';
+import { nodeKindInfo, setOwn, type ConfigField } from '@setup-pack/core';
 import { asObj, isObj, setKey, type Obj } from './json.js';
 
 export function catalogFields(kind: string): readonly ConfigField[] {
@@ -11,7 +11,7 @@ export function catalogFields(kind: string): readonly ConfigField[] {
 export function unknownConfig(kind: string, config: unknown): Obj {
   const known = new Set(catalogFields(kind).map((f) => f.name));
   const out: Obj = {};
-  for (const [k, v] of Object.entries(asObj(config))) if (!known.has(k)) out[k] = v;
+  for (const [k, v] of Object.entries(asObj(config))) if (!known.has(k)) setOwn(out, k, v);
   return out;
 }
 
@@ -25,10 +25,11 @@ export function setUnknownConfig(kind: string, config: unknown, unknown: Obj): O
   const known = new Set(catalogFields(kind).map((f) => f.name));
   const out: Obj = {};
   for (const [k, v] of Object.entries(asObj(config))) {
-    if (known.has(k)) out[k] = v;
-    else if (k in unknown) out[k] = unknown[k];
+    // Config keys are data ("constructor", "__proto__" included): own properties only.
+    if (known.has(k)) setOwn(out, k, v);
+    else if (Object.prototype.hasOwnProperty.call(unknown, k)) setOwn(out, k, unknown[k]);
   }
-  for (const [k, v] of Object.entries(unknown)) if (!(k in out)) out[k] = v;
+  for (const [k, v] of Object.entries(unknown)) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, v);
   return out;
 }
 

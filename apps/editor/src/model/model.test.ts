@@ -224,6 +224,11 @@ describe('config forms', () => {
     const config = { tag_id: 'a', custom: { deep: 1 }, other: 2 };
     expect(unknownConfig('action.add_tag', config)).toEqual({ custom: { deep: 1 }, other: 2 });
     expect(setUnknownConfig('action.add_tag', config, { custom: 3, added: true })).toEqual({ tag_id: 'a', custom: 3, added: true });
+    // Keys named like Object.prototype members are config keys like any other.
+    const odd = JSON.parse('{"tag_id": "a", "constructor": 1, "__proto__": {"x": 2}}');
+    expect(Object.keys(unknownConfig('action.add_tag', odd))).toEqual(['constructor', '__proto__']);
+    const set = setUnknownConfig('action.add_tag', { tag_id: 'a' }, JSON.parse('{"constructor": 5, "__proto__": [1]}'));
+    expect(JSON.stringify(set)).toBe('{"tag_id":"a","constructor":5,"__proto__":[1]}');
     const f = catalogFields('action.create_task').find((x) => x.name === 'due_in_days')!;
     expect(fieldValue(f, '3')).toBe(3);
     expect(fieldValue(f, '')).toBeUndefined();

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/db.js';
+import { missingClosedStages, repeatedStageNames } from '@setup-pack/core';
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -171,15 +172,10 @@ export async function listPipelineDetails(db: Db, ws: string, limit: number, cur
   return { ...page, data: await withStages(db, page.data) };
 }
 
+/** The format's stage rules (core states them once): names unique as written, a won and a lost stage. */
 function checkStages(stages: StageInput[]) {
-  const names = new Set<string>();
-  for (const [i, s] of stages.entries()) {
-    const n = s.name.trim().toLowerCase();
-    if (names.has(n)) throw badRequest(`Stage names must be unique: "${s.name}" is repeated`, `stages[${i}].name`);
-    names.add(n);
-  }
-  if (!stages.some((s) => s.type === 'CLOSED_WON')) throw badRequest('A pipeline needs at least one CLOSED_WON stage', 'stages');
-  if (!stages.some((s) => s.type === 'CLOSED_LOST')) throw badRequest('A pipeline needs at least one CLOSED_LOST stage', 'stages');
+  for (const [i, first] of repeatedStageNames(stages)) throw badRequest(`Stage names must be unique: stage ${i} is named "${stages[i].name}", like stage ${first}`, `stages[${i}].name`);
+  for (const t of missingClosedStages(stages, (s) => s.type ?? 'OPEN')) throw badRequest(`A pipeline needs at least one ${t} stage`, 'stages');
 }
 
 /** Won stages are 100 and lost stages 0 whatever is given. */

@@ -3,6 +3,7 @@
 // media addresses in templates go back to the assets' sourceUrl, and references to what the pack
 // does not carry are listed with the names another workspace binds them by. Pure: the caller
 // fetches (installer's exportWorkspace) and passes the fresh packId and the time.
+import { getOwn, setOwn } from '../own.js';
 import { canonicalize } from '../format/canonical.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
@@ -22,13 +23,13 @@ export function ledgerSourceOf(pack: Pack): LedgerSource {
   if (pack.author !== undefined) out.author = pack.author;
   if (pack.assets?.length) {
     out.assets = {};
-    for (const { key, data: _data, ...rest } of pack.assets) out.assets[key] = rest;
+    for (const { key, data: _data, ...rest } of pack.assets) setOwn(out.assets, key, rest);
   }
   for (const r of pack.resources ?? []) {
-    if (r.data !== undefined) (out.resourceData ??= {})[r.key] = r.data;
+    if (r.data !== undefined) setOwn((out.resourceData ??= {}), r.key, r.data);
   }
   for (const a of pack.automations ?? []) {
-    if (a.document.references?.length) (out.references ??= {})[a.key] = a.document.references.map(({ type, id }) => ({ type, id }));
+    if (a.document.references?.length) setOwn((out.references ??= {}), a.key, a.document.references.map(({ type, id }) => ({ type, id })));
   }
   return out;
 }
@@ -421,7 +422,7 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
     if (!o) continue;
     switch (it.kind) {
       case 'resource':
-        out.resources.push(resourceFrom(RESOURCE_KIND_OF[it.collection] ?? 'tag', it.key, o, source.resourceData?.[it.key]));
+        out.resources.push(resourceFrom(RESOURCE_KIND_OF[it.collection] ?? 'tag', it.key, o, getOwn(source.resourceData, it.key)));
         break;
       case 'template':
         templateItems.push([it, o]);
@@ -436,13 +437,13 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
         break;
       case 'automation': {
         const doc = latestDocument(o);
-        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, source.references?.[it.key]) });
+        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, getOwn(source.references, it.key)) });
         break;
       }
       case 'asset': {
         const data = x.bytes(o.id, `asset:${it.key}`);
         if (data === undefined) break;
-        const asset = assetFromMedia(it.key, o, data, notes[it.key], 'logo');
+        const asset = assetFromMedia(it.key, o, data, getOwn(notes, it.key), 'logo');
         if (asset.role === 'email_image' && typeof o.url === 'string') urlPairs.push([o.url, asset.sourceUrl ?? o.url]);
         out.assets.push(asset);
         break;

@@ -1,6 +1,7 @@
 // Canonical form of a pack: keys in the order the published schemas list their `properties`,
 // unknown keys (inside open objects such as config, brand, data) after the known ones in their
 // original order. The order is read from publishedSchemas, never restated here.
+import { setOwn } from '../own.js';
 import { publishedSchemas } from '../generated/schemas.js';
 
 type Schema = Record<string, unknown>;
@@ -53,15 +54,11 @@ function apply(value: unknown, shape: Shape | undefined): unknown {
   if (!isObj(value)) return value;
   const out: Record<string, unknown> = {};
   const known = shape?.order ?? [];
-  for (const k of known) if (Object.prototype.hasOwnProperty.call(value, k)) set(out, k, apply(value[k], shape!.children.get(k)));
-  for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) set(out, k, apply(value[k], undefined));
+  for (const k of known) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, apply(value[k], shape!.children.get(k)));
+  for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, apply(value[k], undefined));
   return out;
 }
 
-// defineProperty, so a "__proto__" key read by JSON.parse stays a plain property.
-function set(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * Returns a copy of `value` with keys in canonical order. Works on any JSON value (also an

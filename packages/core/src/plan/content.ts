@@ -1,5 +1,6 @@
 // Item content as the workspace stores it: built from a pack item (desired) and projected from a
 // workspace object (actual), in one shape, so both hash alike. Canonical JSON → sha256.
+import { setOwn } from '../own.js';
 import { sha256Hex } from '../hash.js';
 import type { Asset, AutomationItem, MessageTemplate, Pipeline, PipelineStage, Resource, SmartList } from '../types.js';
 import type { PlanItemKind, WorkspaceCollection, WorkspaceObject } from './types.js';
@@ -95,7 +96,7 @@ export const brandAssetToken = (assetKey: string) => `setup-pack-asset://${asset
 
 export function brandContent(brand: Record<string, unknown>, assets: Asset[]): Record<string, Json> {
   const asset_urls: Record<string, Json> = {};
-  for (const a of assets) if (a.role !== 'email_image') asset_urls[a.key] = brandAssetToken(a.key);
+  for (const a of assets) if (a.role !== 'email_image') setOwn(asset_urls, a.key, brandAssetToken(a.key));
   return { fields: clone(brand as Json), asset_urls };
 }
 

@@ -10,6 +10,38 @@ export const WORKSPACE_LIMITS = {
   mediaFileBytes: 10 * 1024 * 1024,
 } as const;
 
+/**
+ * The first string (or property name) under `value` that the workspace's store (PostgreSQL text
+ * and jsonb) cannot hold: a NUL character, or a lone UTF-16 surrogate (not Unicode text). JSON and
+ * the pack format allow both; the server refuses such input with a 400 naming the field, and the
+ * planner refuses such a pack before its first write.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function unstorableText(value: unknown, path: string, depth = 0): { param: string; what: string } | null {
+  if (typeof value === 'string') {
+    if (value.indexOf('\u0000') >= 0) return { param: path, what: 'contains a NUL character (U+0000)' };
+    if (LONE_SURROGATE.test(value)) return { param: path, what: 'is not valid Unicode text (a lone surrogate)' };
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = unstorableText(value[i], `${path}[${i}]`, depth + 1);
+      if (bad) return bad;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    const at = path ? `${path}.${key}` : key;
+    const badKey = unstorableText(key, at, depth + 1);
+    if (badKey) return { param: badKey.param, what: `is a field name that ${badKey.what}` };
+    const bad = unstorableText((value as Record<string, unknown>)[key], at, depth + 1);
+    if (bad) return bad;
+  }
+  return null;
+}
+
 /** Length of the base64 text of `bytes` bytes (with padding). */
 export const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
 
@@ -24,6 +56,20 @@ export function apiLimitErrors(pack: Pack): PlanError[] {
     if (size > WORKSPACE_LIMITS.mediaFileBytes) {
       out.push({ code: 'plan/api-limit', message: `Asset ${a.key} (${a.fileName}) is ${mb(size)}; the workspace's media library takes files up to ${mb(WORKSPACE_LIMITS.mediaFileBytes)}. Host it elsewhere and give its url instead of data.` });
     }
+  }
+  // Text the store cannot hold, anywhere in an item the installer writes.
+  const items: [string, string, unknown][] = [];
+  for (const r of pack.resources ?? []) items.push(['Resource', r.key, r]);
+  for (const p of pack.pipelines ?? []) items.push(['Pipeline', p.key, p]);
+  for (const t of pack.messageTemplates ?? []) items.push(['Message template', t.key, t]);
+  for (const l of pack.smartLists ?? []) items.push(['Smart list', l.key, l]);
+  for (const a of pack.automations ?? []) items.push(['Automation', a.key, a]);
+  for (const a of pack.assets ?? []) items.push(['Asset', a.key, { ...a, data: undefined }]);
+  if (pack.brand) items.push(['The brand', '', pack.brand]);
+  items.push(['The pack', '', { name: pack.name, version: pack.version, description: pack.description, author: pack.author, $schema: pack.$schema }]);
+  for (const [what, key, value] of items) {
+    const bad = unstorableText(value, '');
+    if (bad) out.push({ code: 'plan/api-limit', message: `${what}${key ? ` ${key}` : ''}: ${bad.param ? `${bad.param} ` : ''}${bad.what}, which the workspace cannot store (its database holds valid Unicode text, without U+0000). Remove the character.` });
   }
   return out;
 }

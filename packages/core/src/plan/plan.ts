@@ -1,5 +1,6 @@
 // The upgrade planner: pack + ledger + workspace snapshot → plan. Pure: no I/O, no clock, no
 // randomness; the same inputs give the same plan whatever the order of items in the pack.
+import { setOwn } from '../own.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
@@ -140,30 +141,36 @@ function dependsOn(rewrites: Rewrite[]): string[] {
   return [...s].sort();
 }
 
-/** Orders desired items by phase, then key; automations that run other automations come after them. */
-function orderItems(items: Desired[], errors: PlanError[]): Desired[] {
+/**
+ * Orders desired items by phase, then key; automations that run other automations come after
+ * them. Automations may run themselves or each other in a cycle (the format allows it): each
+ * edge that closes a cycle is "late" — the automation is written first without that id and
+ * completed by a second write once the automation it runs exists.
+ */
+function orderItems(items: Desired[]): { ordered: Desired[]; late: Map<string, Set<string>> } {
   const sorted = [...items].sort((a, b) => PHASE[a.kind] - PHASE[b.kind] || (a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0));
   const autos = sorted.filter((d) => d.kind === 'automation');
-  if (autos.length < 2) return sorted;
+  const late = new Map<string, Set<string>>();
   const ids = new Set(autos.map((a) => a.itemId));
   const done = new Set<string>();
   const ordered: Desired[] = [];
   const visiting = new Set<string>();
   const byId = new Map(autos.map((a) => [a.itemId, a]));
   const visit = (d: Desired): void => {
-    if (done.has(d.itemId)) return;
-    if (visiting.has(d.itemId)) {
-      errors.push({ code: 'plan/automation-cycle', message: `Automations run each other in a cycle through ${d.key}; one of them must be installed first, so the pack cannot be planned` });
-      return;
-    }
     visiting.add(d.itemId);
-    for (const dep of dependsOn(d.rewrites)) if (ids.has(dep) && dep !== d.itemId) visit(byId.get(dep)!);
+    for (const dep of dependsOn(d.rewrites)) {
+      if (!ids.has(dep) || done.has(dep)) continue;
+      if (visiting.has(dep)) {
+        if (!late.has(d.itemId)) late.set(d.itemId, new Set());
+        late.get(d.itemId)!.add(dep);
+      } else visit(byId.get(dep)!);
+    }
     visiting.delete(d.itemId);
     done.add(d.itemId);
     ordered.push(d);
   };
-  for (const a of autos) visit(a);
-  return [...sorted.filter((d) => d.kind !== 'automation'), ...ordered];
+  for (const a of autos) if (!done.has(a.itemId)) visit(a);
+  return { ordered: [...sorted.filter((d) => d.kind !== 'automation'), ...ordered], late };
 }
 
 const emptySummary = (): PlanSummary => ({ create: 0, update: 0, remove: 0, conflict: 0, orphan: 0, unchanged: 0, adopt: 0 });
@@ -196,7 +203,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const bound = bindReferences(pack, ledger, snapshot, options);
   errors.push(...bound.errors);
   base.bindings = bound.bindings;
-  const items = orderItems(desiredItems(pack, bound.createdResources, bound.bindings), errors);
+  const { ordered: items, late } = orderItems(desiredItems(pack, bound.createdResources, bound.bindings));
   if (errors.length) return base;
 
   const byId = (c: WorkspaceCollection) => new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]));
@@ -213,6 +220,15 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
   const overwrite = !!options.overwrite;
   const claimed = new Set<string>();
+  // Items that keep their workspace object whatever this plan does with them: their ids are known
+  // up front, so an automation in a cycle resolves against one planned after it.
+  for (const d of items) {
+    const prev = ledger?.items[d.itemId];
+    const existing = prev ? find(prev.collection, prev.workspaceId) : undefined;
+    if (prev && existing) known.set(d.itemId, { workspaceId: existing.id, url: typeof existing.url === 'string' ? existing.url : prev.url, stages: prev.stages });
+  }
+  // Second writes of automations in a cycle, once every automation they run exists.
+  const completions: PlanStep[] = [];
 
   for (const d of items) {
     const prev = ledger?.items[d.itemId];
@@ -286,9 +302,18 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       delete step.extra;
       step.rewrites = [];
     }
+    const pending = step.write ? [...(late.get(d.itemId) ?? [])].filter((t) => !known.has(t)) : [];
+    if (pending.length) {
+      // Written first with those automations' keys as they are, then completed with their ids.
+      const first = step.rewrites.filter((rw) => !('itemId' in rw.target) || !pending.includes(rw.target.itemId));
+      completions.push({ ...step, action: 'update', reason: 'the ids of automations it runs, created in this run', rewrites: step.rewrites, dependsOn: dependsOn(step.rewrites) });
+      step.rewrites = first;
+      step.dependsOn = dependsOn(first);
+    }
     summary[step.action]++;
     steps.push(step);
   }
+  steps.push(...completions);
   if (errors.length) return base;
 
   // Orphans: installed items the new release no longer has. Removed only with prune, and only unedited.
@@ -353,7 +378,7 @@ function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record
   const out: Record<string, string> = {};
   stageKeys.forEach((k, i) => {
     const s = (obj.stages as { id: string }[])[i];
-    if (s) out[k] = s.id;
+    if (s) setOwn(out, k, s.id);
   });
   return out;
 }

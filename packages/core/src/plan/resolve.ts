@@ -1,6 +1,7 @@
 // Turning a step's content into the exact request body once the ids it needs exist. Used by the
 // planner (ids from the ledger) and by the installer (ids from the writes it just made), so both
 // compute the same content hash and idempotency key.
+import { getOwn, setOwn } from '../own.js';
 import { canonicalJson, contentHash, projectWorkspaceObject, type Json } from './content.js';
 import { sha256Hex } from '../hash.js';
 import type { BindingTarget, LedgerItem, PlanStep, Rewrite, WorkspaceObject } from './types.js';
@@ -30,7 +31,7 @@ export function resolveTarget(target: BindingTarget, lookup: ItemLookup): string
   if ('workspaceId' in target) return target.workspaceId;
   const item = lookup(target.itemId);
   if (!item) return undefined;
-  if (target.stageKey !== undefined) return item.stages?.[target.stageKey];
+  if (target.stageKey !== undefined) return getOwn(item.stages, target.stageKey);
   return item.workspaceId;
 }
 
@@ -45,7 +46,7 @@ function mapStrings(value: Json, f: (s: string) => string): Json {
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
   if (value && typeof value === 'object') {
     const out: Record<string, Json> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = mapStrings(v, f);
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, mapStrings(v, f));
     return out;
   }
   return value;
@@ -62,8 +63,7 @@ function replaceFilterValues(value: Json, map: Map<string, string>): Json {
   if (value && typeof value === 'object') {
     const out: Record<string, Json> = {};
     for (const [k, v] of Object.entries(value)) {
-      if (k === 'value' && (typeof v === 'string' || Array.isArray(v))) out[k] = replaceWhole(v, map);
-      else out[k] = replaceFilterValues(v, map);
+      setOwn(out, k, k === 'value' && (typeof v === 'string' || Array.isArray(v)) ? replaceWhole(v, map) : replaceFilterValues(v, map));
     }
     return out;
   }
@@ -124,7 +124,7 @@ export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup):
     // Existing stages are addressed by id so they are updated in place, not replaced.
     const known = step.workspaceId ? lookup(step.itemId)?.stages ?? {} : {};
     const stages = (content.stages as Record<string, Json>[]).map((s, i) => {
-      const id = known[step.stageKeys![i]];
+      const id = getOwn(known, step.stageKeys![i]);
       return id ? { id, ...s } : { ...s };
     });
     body = { ...content, stages };
@@ -162,7 +162,7 @@ export function ledgerItemAfterWrite(step: PlanStep, resolved: ResolvedStep, wri
     const stages: Record<string, string> = {};
     const returned = written.stages as { id: string }[];
     step.stageKeys.forEach((k, i) => {
-      if (returned[i]) stages[k] = returned[i].id;
+      if (returned[i]) setOwn(stages, k, returned[i].id);
     });
     item.stages = stages;
   }
@@ -186,7 +186,7 @@ export function ledgerItemForExisting(step: PlanStep, existing: WorkspaceObject,
     const returned = existing.stages as { id: string }[];
     const stages: Record<string, string> = {};
     step.stageKeys.forEach((k, i) => {
-      if (returned[i]) stages[k] = returned[i].id;
+      if (returned[i]) setOwn(stages, k, returned[i].id);
     });
     item.stages = stages;
   }

@@ -173,7 +173,7 @@ export interface PlanStep {
 
 export type PlanErrorCode =
   | 'plan/pack-id-mismatch' | 'plan/downgrade' | 'plan/unresolved-reference' | 'plan/ambiguous-reference'
-  | 'plan/unknown-binding' | 'plan/ambiguous-resource' | 'plan/automation-cycle'
+  | 'plan/unknown-binding' | 'plan/ambiguous-resource'
   /** The workspace API refuses something the format allows (see WORKSPACE_LIMITS). */
   | 'plan/api-limit';
 

@@ -1,0 +1,21 @@
+// The format's rules for a pipeline's stage list, in one place for every shape that carries one:
+// the validator's rules (pipeline/duplicate-stage-name, pipeline/missing-won-stage,
+// pipeline/missing-lost-stage) and the workspace API's pipeline routes both call these, so a
+// pipeline the validator accepts is one the API stores.
+import { forEachRepeatedField } from './rules/util.js';
+import type { StageType } from './types.js';
+
+/** Each stage whose name an earlier stage already has, exactly as written: [index, first index]. */
+export function repeatedStageNames(stages: readonly unknown[]): [number, number][] {
+  const out: [number, number][] = [];
+  forEachRepeatedField(stages, 'name', (i, first) => out.push([i, first]));
+  return out;
+}
+
+/** The closed stage types a pipeline must have at least one stage of. */
+export const REQUIRED_CLOSED_STAGES: readonly Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] = ['CLOSED_WON', 'CLOSED_LOST'];
+
+/** Which of REQUIRED_CLOSED_STAGES no stage has; `typeOf` reads a stage's type (the pack's `stageType`, the API's `type`). */
+export function missingClosedStages<S>(stages: readonly S[], typeOf: (stage: S) => unknown): Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] {
+  return REQUIRED_CLOSED_STAGES.filter((t) => !stages.some((s) => typeOf(s) === t));
+}
