@@ -9,11 +9,13 @@ export default defineConfig({
     alias: {
       '@setup-pack/core': src('./packages/core/src/index.ts'),
       '@setup-pack/installer': src('./packages/installer/src/index.ts'),
+      '@setup-pack/testkit': src('./packages/testkit/src/index.ts'),
     },
   },
   test: {
     projects: [
       { extends: true, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'testkit', root: './packages/testkit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000 } },
       { extends: true, test: { name: 'cli', root: './packages/cli', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000 } },
       { extends: true, test: { name: 'installer', root: './packages/installer', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
       { extends: true, test: { name: 'workspace-server', root: './apps/workspace-server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },

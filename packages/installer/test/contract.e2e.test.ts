@@ -2,8 +2,9 @@
 // $ref the published schemas), and where the API is stricter than the format the plan says so
 // before anything is written.
 import { describe, expect, it } from 'vitest';
-import { base64Length, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
-import { install, planInstall } from '../src/index.js';
+import { createHash } from 'node:crypto';
+import { base64Length, canonicalize, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
+import { exportWorkspace, install, planInstall } from '../src/index.js';
 import { clientFor, loadPack, useServer } from './harness.js';
 
 const server = useServer();
@@ -79,6 +80,24 @@ describe('one contract: a pack that validates installs', () => {
     expect(plan.errors[0].message).toMatch(/^Asset huge \(huge\.bin\) is 10 MiB; the workspace's media library takes files up to 10 MiB/);
   });
 
+  it('text the workspace cannot store (NUL, a lone surrogate) validates, as the format allows, and is refused at plan time before any write', async () => {
+    const pack = structuredClone(loadPack('valid/buyer-lead-starter.json'));
+    pack.packId = 'c0ffee00-1a2b-4c3d-9e4f-000000000024';
+    pack.messageTemplates![0].body = 'Hi\u0000there';
+    pack.resources![0].data = { note: '\uD800' };
+    expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    const { plan } = await planInstall(c, pack);
+    expect(plan.ok).toBe(false);
+    expect(plan.errors.map((e) => e.message)).toEqual([
+      `Resource ${pack.resources![0].key}: data.note is not valid Unicode text (a lone surrogate), which the workspace cannot store (its database holds valid Unicode text, without U+0000). Remove the character.`,
+      `Message template ${pack.messageTemplates![0].key}: body contains a NUL character (U+0000), which the workspace cannot store (its database holds valid Unicode text, without U+0000). Remove the character.`,
+    ]);
+    await expect(install(c, pack)).rejects.toThrow();
+    expect(await c.listAll<any>('/v1/message-templates')).toEqual([]);
+  });
+
   it('a stored automation document agrees with itself: it validates, and every reference names an id its graph writes', async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
@@ -97,5 +116,70 @@ describe('one contract: a pack that validates installs', () => {
       }
     }
     expect(checked).toBeGreaterThan(3);
+  });
+
+  // Found by the round-trip property (roundtrip.fuzz.test.ts); each kept as a fixed case.
+  describe('packs the generator found that validated but did not install or come back', () => {
+    const STAMP = '2026-11-22T12:00:00Z';
+    async function roundTrip(pack: Pack) {
+      expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const ws = await server().workspace();
+      const c = clientFor(server(), ws.key);
+      const result = await install(c, pack);
+      expect(result.plan.ok).toBe(true);
+      const again = await planInstall(c, pack);
+      expect(again.plan.writes).toBe(0);
+      const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      const { exportedAt: _at, ...exported } = r.pack;
+      expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+      return { c, result };
+    }
+    const auto = (key: string, runs: string[]) => ({
+      key,
+      document: {
+        format: 'service.automation-template' as const, version: 1 as const, name: `Automation ${key}`,
+        graph: {
+          nodes: [{ id: 't', kind: 'trigger.manual' }, ...runs.map((r, i) => ({ id: `r${i}`, kind: 'action.run_automation', config: { automation_id: r } }))],
+          edges: runs.map((_, i) => ({ id: `e${i}`, source: i === 0 ? 't' : `r${i - 1}`, target: `r${i}` })),
+        },
+        references: runs.map((r) => ({ type: 'automation' as const, id: r })),
+      },
+    });
+
+    it('an automation that runs itself, and two that run each other, install (a second write completes them) and come back', async () => {
+      const pack: Pack = { format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000021', name: 'Loops', version: '1.0.0', automations: [auto('again', ['again']), auto('ping', ['pong']), auto('pong', ['ping'])] };
+      const { c, result } = await roundTrip(pack);
+      // Three creations (pong first: ping runs it), then the two whose ids were not known yet are completed.
+      expect(result.plan.steps.filter((s) => s.write).map((s) => `${s.action} ${s.key}`)).toEqual(['create again', 'create pong', 'create ping', 'update again', 'update pong']);
+      const stored = await c.listAll<any>('/v1/automations');
+      const id = (name: string) => stored.find((a) => a.name === name).id;
+      const runs = (name: string) => stored.find((a) => a.name === name).document.graph.nodes[1].config.automation_id;
+      expect(runs('Automation again')).toBe(id('Automation again'));
+      expect(runs('Automation ping')).toBe(id('Automation pong'));
+      expect(runs('Automation pong')).toBe(id('Automation ping'));
+    });
+
+    it('stage names that differ only by spaces are distinct, as the format compares them', async () => {
+      const pack: Pack = {
+        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000022', name: 'Stages', version: '1.0.0',
+        pipelines: [{ key: 'p', name: 'Blank stages', stages: [{ key: 'a', name: '' }, { key: 'b', name: ' ' }, { key: 'c', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'd', name: 'won', stageType: 'CLOSED_LOST' }] }],
+      };
+      await roundTrip(pack);
+    });
+
+    it('keys and fields named like Object.prototype members ("constructor", "__proto__") are kept as data', async () => {
+      const bytes = Buffer.from('logo');
+      const pack = {
+        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000023', name: 'Proto', version: '1.0.0',
+        brand: JSON.parse('{"name": "Brand", "__proto__": "kept", "constructor": {"prototype": {"x": 1}}}'),
+        resources: [{ key: 'constructor', kind: 'contact_stage', name: 'Constructor stage', data: { note: 'kept in the ledger' } }, { key: 'toString', kind: 'custom_field', name: 'Field', data: JSON.parse('{"__proto__": {"type": "text"}}') }],
+        assets: [
+          { key: '__proto__', role: 'source_document', fileName: 'doc.pdf', mimeType: 'application/pdf', byteSize: 3, sha256: '0'.repeat(64), url: 'https://cdn.example.com/doc.pdf' },
+          { key: 'constructor', role: 'logo', fileName: 'logo.png', mimeType: 'image/png', byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') },
+        ],
+        messageTemplates: [{ key: 'hasOwnProperty', name: 'Template', channel: 'email', body: 'Hi', richTextDoc: JSON.parse('{"__proto__": ["a"], "type": "doc"}') }],
+      } as unknown as Pack;
+      await roundTrip(pack);
+    });
   });
 });

@@ -1,0 +1,89 @@
+// The promise, as a property: a pack that `setup-pack validate` accepts installs, and exports back
+// the same. For each pack the shared generator (@setup-pack/testkit) makes:
+//   1. core reports 0 errors;
+//   2. it installs into the real server, over HTTP, with no failed write;
+//   3. a second plan shows nothing to do;
+//   4. the stored automation documents validate with core, and their references match their graphs;
+//   5. export --pack-id gives the pack back, up to the normalisations docs/export.md lists.
+// FUZZ_RUNS packs (100 in npm test, 10,000 in npm run fuzz); FUZZ_SEED replays a run.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalize, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
+import { EXTERNAL_NAMES, fuzzConfig, validPack } from '@setup-pack/testkit';
+import { exportWorkspace, install, planInstall, type WorkspaceClient } from '../src/index.js';
+import { clientFor, useServer } from './harness.js';
+
+const server = useServer();
+const { numRuns, seed, timeoutMs } = fuzzConfig('install → export round trip', 100);
+const LOOKUP_COLLECTION: Record<string, string> = {
+  team: 'teams', pond: 'ponds', website: 'websites', form: 'forms', appointment_type: 'appointment_types',
+  appointment_outcome: 'appointment_outcomes', program: 'programs', relationship_label: 'relationship_labels',
+};
+const norm = (s: string) => s.trim().toLowerCase();
+
+/** A fresh workspace holding every object the generator may refer to by name. */
+async function workspace(): Promise<WorkspaceClient> {
+  const ws = await server().workspace({ members: [...EXTERNAL_NAMES.user!] });
+  for (const [type, names] of Object.entries(EXTERNAL_NAMES)) {
+    if (type === 'user') continue;
+    for (const name of names!) await server().admin('POST', `/admin/workspaces/${ws.id}/lookups/${LOOKUP_COLLECTION[type]}`, { name });
+  }
+  return clientFor(server(), ws.key);
+}
+
+/** Names a new workspace already holds (its default stages, sources, pipeline): a pack item of such a name is adopted. */
+async function defaultNames(c: WorkspaceClient): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const path of ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/smart-lists', '/v1/automations']) {
+    for (const o of await c.listAll<{ name: string }>(path)) names.add(norm(o.name));
+  }
+  return names;
+}
+
+/** Every item name of a pack, and the names its created references give. */
+function namesOf(pack: Pack): string[] {
+  const out = [...(pack.resources ?? []), ...(pack.messageTemplates ?? []), ...(pack.smartLists ?? []), ...(pack.pipelines ?? [])].map((i) => i.name);
+  for (const a of pack.automations ?? []) {
+    out.push(a.document.name);
+    for (const r of a.document.references ?? []) if (r.name && r.id.startsWith('new-')) out.push(r.name);
+  }
+  return out;
+}
+
+describe('the contract: validate ⇒ install ⇒ export gives it back', () => {
+  it(`holds for ${numRuns} generated packs`, async () => {
+    const probe = await workspace();
+    const taken = await defaultNames(probe);
+    await fc.assert(
+      fc.asyncProperty(validPack({ maxItems: 3 }), async (pack) => {
+        // An item named like one the new workspace already has is adopted, not created (docs/install.md).
+        fc.pre(!namesOf(pack).some((n) => taken.has(norm(n))));
+        const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+        expect(errors).toEqual([]);
+
+        const c = await workspace();
+        const result = await install(c, pack);
+        expect(result.plan.ok).toBe(true);
+
+        const again = await planInstall(c, pack);
+        expect(again.plan.errors).toEqual([]);
+        expect(again.plan.steps.filter((s) => s.action !== 'unchanged' && s.action !== 'adopt').map((s) => `${s.action} ${s.itemId}: ${s.reason ?? ''}`)).toEqual([]);
+        expect(again.plan.writes).toBe(0);
+
+        for (const a of await c.listAll<{ name: string; document: any }>('/v1/automations')) {
+          const doc = a.document;
+          expect(validateAutomationDocument(doc).diagnostics.filter((d) => d.severity === 'error'), a.name).toEqual([]);
+          const written = new Set<string>();
+          for (const n of doc.graph.nodes) stringsInConfig(n.config, written);
+          for (const r of doc.references ?? []) expect(written.has(r.id) || !(pack.automations ?? []).some((x) => x.document.references?.some((pr) => pr.type === r.type && written.has(pr.id))), `${a.name}: reference ${r.type} ${r.id}`).toBe(true);
+        }
+
+        const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: '2026-11-22T12:00:00Z' });
+        expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        const { exportedAt: _at, ...exported } = r.pack;
+        expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+      }),
+      { numRuns, seed, endOnFailure: true },
+    );
+  }, timeoutMs(3_000));
+});
