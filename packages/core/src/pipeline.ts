@@ -19,3 +19,11 @@ export const REQUIRED_CLOSED_STAGES: readonly Extract<StageType, 'CLOSED_WON' | 
 export function missingClosedStages<S>(stages: readonly S[], typeOf: (stage: S) => unknown): Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] {
   return REQUIRED_CLOSED_STAGES.filter((t) => !stages.some((s) => typeOf(s) === t));
 }
+
+/**
+ * The probability a stage of `type` has whatever the pack gives: 100 for CLOSED_WON and 0 for
+ * CLOSED_LOST (the format's rule); undefined for an open stage, whose own probability stands.
+ */
+export function fixedStageProbability(type: unknown): number | undefined {
+  return type === 'CLOSED_WON' ? 100 : type === 'CLOSED_LOST' ? 0 : undefined;
+}

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/db.js';
-import { missingClosedStages, repeatedStageNames } from '@setup-pack/core';
+import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '@setup-pack/core';
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -179,7 +179,7 @@ function checkStages(stages: StageInput[]) {
 }
 
 /** Won stages are 100 and lost stages 0 whatever is given. */
-const probabilityOf = (s: StageInput) => (s.type === 'CLOSED_WON' ? 100 : s.type === 'CLOSED_LOST' ? 0 : s.probability ?? null);
+const probabilityOf = (s: StageInput) => fixedStageProbability(s.type) ?? s.probability ?? null;
 
 export async function insertPipeline(tx: Queryable, ws: string, input: Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput, now: Date) {
   checkStages(input.stages);

@@ -231,7 +231,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     properties: { id: str, name: str, file_name: str, mime_type: str, byte_size: { type: 'integer' }, sha256: str, url: str, created_at: ts, updated_at: ts },
   } as const;
   const upload = {
-    file_name: { type: 'string', minLength: 1, maxLength: 160 },
+    file_name: packRef('asset', '/properties/fileName'),
     mime_type: { type: 'string', minLength: 1, maxLength: 200 },
     data: { type: 'string', description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`, maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes) },
   } as const;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { packSchema } from './pack-schemas.js';
 import { listContactStages, listLeadSources, listMembers, listPipelines, listTags } from '../store/lookups.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
@@ -52,7 +53,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
           position: { type: 'integer' },
           stages: {
             type: 'array',
-            items: { type: 'object', properties: { id: str, name: str, type: { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] }, position: { type: 'integer' } } },
+            items: { type: 'object', properties: { id: str, name: str, type: packSchema('stage', '/properties/stageType'), position: { type: 'integer' } } },
           },
         })),
       },

@@ -11,6 +11,16 @@ export function packRef(schema: string, pointer: string): { $ref: string } {
   return { $ref: `${schemaId(schema)}#${pointer}` };
 }
 
+/**
+ * A pack subschema inlined, for response schemas: the response serializer does not read the pack
+ * schemas, so answers describe a pack field by a copy of its subschema taken from them.
+ */
+export function packSchema(schema: string, pointer: string): Record<string, unknown> {
+  const s = resolvePackRef(packRef(schema, pointer).$ref);
+  if (!s || typeof s !== 'object') throw new Error(`no subschema at ${schema}#${pointer}`);
+  return s as Record<string, unknown>;
+}
+
 /** A pack field the API also accepts as null (to clear it). */
 export function nullable(s: object): object {
   return { anyOf: [s, { type: 'null' }] };

@@ -3,6 +3,7 @@
  * schemas are registered once with app.addSchema and referenced as { $ref: 'Name#' }, so the
  * OpenAPI document lists them as components.
  */
+import { packSchema } from './pack-schemas.js';
 export const str = { type: 'string' } as const;
 export const nstr = { type: ['string', 'null'] } as const;
 export const ts = { type: 'string', format: 'date-time' } as const;
@@ -99,7 +100,7 @@ export const dealSchema = {
     value: nstr,
     status: { type: 'string', enum: ['open', 'won', 'lost'] },
     pipeline: idName,
-    stage: { type: 'object', properties: { id: str, name: str, type: { type: 'string', enum: ['OPEN', 'CLOSED_WON', 'CLOSED_LOST'] } } },
+    stage: { type: 'object', properties: { id: str, name: str, type: packSchema('stage', '/properties/stageType') } },
     contact_id: nstr,
     listing_label: nstr,
     expected_close_date: nts,

@@ -1,6 +1,6 @@
 // setup-pack fix: the mechanical repairs: asset sha256/byteSize from data, won/lost probabilities.
 import { writeFile } from 'node:fs/promises';
-import type { Base64Hasher } from '@setup-pack/core';
+import { fixedStageProbability, type Base64Hasher } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
@@ -44,7 +44,7 @@ export function fixPack(pack: unknown, hash: Base64Hasher): string[] {
       if (!isObj(p) || !Array.isArray(p.stages)) continue;
       for (const s of p.stages) {
         if (!isObj(s) || typeof s.probability !== 'number') continue;
-        const want = s.stageType === 'CLOSED_WON' ? 100 : s.stageType === 'CLOSED_LOST' ? 0 : undefined;
+        const want = fixedStageProbability(s.stageType);
         if (want !== undefined && s.probability !== want) {
           changes.push(`pipeline "${String(p.key)}" stage "${String(s.key)}": probability ${s.probability} → ${want}`);
           s.probability = want;

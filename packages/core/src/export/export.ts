@@ -3,6 +3,7 @@
 // media addresses in templates go back to the assets' sourceUrl, and references to what the pack
 // does not carry are listed with the names another workspace binds them by. Pure: the caller
 // fetches (installer's exportWorkspace) and passes the fresh packId and the time.
+import { fixedStageProbability } from '../pipeline.js';
 import { getOwn, setOwn } from '../own.js';
 import { canonicalize } from '../format/canonical.js';
 import { stringsInConfig } from '../references.js';
@@ -331,7 +332,8 @@ function stageFrom(key: string, s: Record<string, unknown>): PipelineStage {
   if (typeof s.color === 'string') stage.color = s.color;
   if (typeof s.probability === 'number') stage.probability = s.probability;
   // Won and lost stages are 100 and 0 whatever is stored (the format's rule).
-  if (s.type === 'CLOSED_WON' || s.type === 'CLOSED_LOST') Object.assign(stage, { probability: s.type === 'CLOSED_WON' ? 100 : 0, stageType: s.type });
+  const fixed = fixedStageProbability(s.type);
+  if (fixed !== undefined) Object.assign(stage, { probability: fixed, stageType: s.type });
   return stage;
 }
 

@@ -2,6 +2,7 @@
 // every reference bound to an object of the same name: the normalisations the format lets the
 // service make. docs/export.md lists them; the round-trip tests compare export(install(P)) with
 // roundTripForm(P) in canonical form.
+import { fixedStageProbability } from '../pipeline.js';
 import { canonicalize } from '../format/canonical.js';
 import type { Pack, Reference } from '../types.js';
 
@@ -23,8 +24,8 @@ export function roundTripForm(input: Pack): Pack {
     for (const s of p.stages) {
       // OPEN is the default stage type; won stages are stored at 100 and lost at 0.
       if (s.stageType === 'OPEN') delete s.stageType;
-      if (s.stageType === 'CLOSED_WON') s.probability = 100;
-      if (s.stageType === 'CLOSED_LOST') s.probability = 0;
+      const fixed = fixedStageProbability(s.stageType);
+      if (fixed !== undefined) s.probability = fixed;
     }
   }
   // A reference listed twice (same type and id) is listed once.

@@ -1,5 +1,6 @@
 // Item content as the workspace stores it: built from a pack item (desired) and projected from a
 // workspace object (actual), in one shape, so both hash alike. Canonical JSON → sha256.
+import { fixedStageProbability } from '../pipeline.js';
 import { setOwn } from '../own.js';
 import { sha256Hex } from '../hash.js';
 import type { Asset, AutomationItem, MessageTemplate, Pipeline, PipelineStage, Resource, SmartList } from '../types.js';
@@ -71,7 +72,7 @@ export function templateContent(t: MessageTemplate): Record<string, Json> {
 /** Won stages are 100 and lost stages 0 whatever the pack says (the format's rule), so the stored copy hashes alike. */
 export function stageContent(s: PipelineStage): Record<string, Json> {
   const type = s.stageType ?? 'OPEN';
-  const probability = type === 'CLOSED_WON' ? 100 : type === 'CLOSED_LOST' ? 0 : orNull(s.probability);
+  const probability = fixedStageProbability(type) ?? orNull(s.probability);
   return { name: s.name, type, color: orNull(s.color), probability };
 }
 
@@ -123,7 +124,7 @@ export function projectWorkspaceObject(collection: WorkspaceCollection, obj: Wor
       name: orNull(obj.name) as Json,
       description: orNull(obj.description) as Json,
       // Won and lost stages are 100 and 0 by the format's rule, also where a store kept null (a new workspace's default pipeline).
-      stages: stages.map((s) => ({ name: orNull(s.name) as Json, type: orNull(s.type) as Json, color: orNull(s.color) as Json, probability: (s.type === 'CLOSED_WON' ? 100 : s.type === 'CLOSED_LOST' ? 0 : orNull(s.probability)) as Json })),
+      stages: stages.map((s) => ({ name: orNull(s.name) as Json, type: orNull(s.type) as Json, color: orNull(s.color) as Json, probability: (fixedStageProbability(s.type) ?? orNull(s.probability)) as Json })),
     };
   }
   if (collection === 'automations') {

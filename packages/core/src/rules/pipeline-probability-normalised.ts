@@ -1,4 +1,5 @@
 import { defineRule } from './rule.js';
+import { fixedStageProbability } from '../pipeline.js';
 import { isObj, named } from './util.js';
 
 export default defineRule({
@@ -9,7 +10,7 @@ export default defineRule({
       for (let i = 0; i < stages.length; i++) {
         const stage = stages[i];
         if (!isObj(stage) || typeof stage.probability !== 'number') continue;
-        const want = stage.stageType === 'CLOSED_WON' ? 100 : stage.stageType === 'CLOSED_LOST' ? 0 : undefined;
+        const want = fixedStageProbability(stage.stageType);
         if (want !== undefined && stage.probability !== want)
           ctx.report({ pointer: `${p.pointer}/stages/${i}/probability`, message: `Stage "${named(stage.name, `#${i}`)}" is ${stage.stageType} with probability ${stage.probability}; it will be installed as ${want}.`, hint: `Set "probability": ${want} (setup-pack fix does this).` });
       }
