@@ -10,6 +10,8 @@ export default defineConfig({
       '@setup-pack/core': src('./packages/core/src/index.ts'),
       '@setup-pack/installer': src('./packages/installer/src/index.ts'),
       '@setup-pack/testkit': src('./packages/testkit/src/index.ts'),
+      '@setup-pack/workspace-server': src('./apps/workspace-server/src/index.ts'),
+      'setup-pack': src('./packages/cli/src/index.ts'),
     },
   },
   test: {

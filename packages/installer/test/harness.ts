@@ -4,12 +4,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Pack } from '@setup-pack/core';
-import { buildServer, ManualClock, openStore, type Store } from '../../../apps/workspace-server/src/index.js';
+import { buildServer, ManualClock, openStore, type Store } from '@setup-pack/workspace-server';
 import { WorkspaceClient, type ClientOptions } from '../src/index.js';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../cli/src/main.js';
-import { makeColors } from '../../cli/src/lib/color.js';
-import type { CommandContext } from '../../cli/src/lib/context.js';
+import { main, makeColors, type CommandContext } from 'setup-pack';
 
 export const ADMIN = 'installer-test-admin';
 const FIXTURES = new URL('../../../fixtures/', import.meta.url);
