@@ -1,0 +1,42 @@
+import type { Db, Queryable } from './db.js';
+
+/** A Db that counts its round trips to the database; the counts are what docs/store.md records. */
+export interface CountingDb extends Db {
+  /** Statements sent since the last reset: each query, plus BEGIN and COMMIT (or ROLLBACK) of each transaction. */
+  readonly roundTrips: number;
+  resetRoundTrips(): void;
+}
+
+/**
+ * Wraps a store's Db so every round trip is counted (tests and `npm run bench` use it; the
+ * server never does). A transaction costs its BEGIN and its COMMIT as well as its statements.
+ */
+export function countRoundTrips(db: Db): CountingDb {
+  let n = 0;
+  const counted = (q: Queryable): Queryable => ({
+    query(sql, params) {
+      n++;
+      return q.query(sql, params);
+    },
+  });
+  const base = counted(db);
+  return {
+    kind: db.kind,
+    get roundTrips() {
+      return n;
+    },
+    resetRoundTrips() {
+      n = 0;
+    },
+    query: base.query,
+    transaction(fn) {
+      n += 2;
+      return db.transaction((tx) => fn(counted(tx)));
+    },
+    exec: (sql) => {
+      n++;
+      return db.exec(sql);
+    },
+    close: () => db.close(),
+  };
+}
