@@ -1,7 +1,7 @@
 // Prints the query plans of the list endpoints over a workspace of 100,000 contacts, 20,000 deals
 // and 20,000 transactions (plus a second workspace), as markdown for docs/store.md. The SQL is
 // captured from the real store functions, not restated. Usage: node bench/explain.mjs [DATABASE_URL]
-import { openStore, createWorkspace, listContacts, listDeals, listTransactions } from '../dist/index.js';
+import { openStore, createWorkspace, listContactsJson, listDeals, listTransactions } from '../dist/index.js';
 import { seedContacts } from './seed-bulk.mjs';
 
 const url = process.argv[2] ?? process.env.DATABASE_URL;
@@ -38,13 +38,13 @@ async function capture(fn) {
 const explain = async (sql, params) =>
   (await db.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
 
-const first = await listContacts(db, ws.id, { limit: 100 });
+const first = JSON.parse(await listContactsJson(db, ws.id, { limit: 100 }));
 const cases = [
-  ['GET /v1/contacts — first page', (d) => listContacts(d, ws.id, { limit: 100 })],
-  ['GET /v1/contacts — a later page (cursor)', (d) => listContacts(d, ws.id, { limit: 100, cursor: first.next_cursor })],
-  ['GET /v1/contacts?q= matching 10% of contacts', (d) => listContacts(d, ws.id, { limit: 100, q: 'harbor' })],
-  ['GET /v1/contacts?q= matching one contact', (d) => listContacts(d, ws.id, { limit: 100, q: 'user77777@' })],
-  ['GET /v1/contacts?email=', (d) => listContacts(d, ws.id, { limit: 100, email: 'user5@example.com' })],
+  ['GET /v1/contacts — first page', (d) => listContactsJson(d, ws.id, { limit: 100 })],
+  ['GET /v1/contacts — a later page (cursor)', (d) => listContactsJson(d, ws.id, { limit: 100, cursor: first.next_cursor })],
+  ['GET /v1/contacts?q= matching 10% of contacts', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
+  ['GET /v1/contacts?q= matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
+  ['GET /v1/contacts?email=', (d) => listContactsJson(d, ws.id, { limit: 100, email: 'user5@example.com' })],
   ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
   ['GET /v1/transactions — first page', (d) => listTransactions(d, ws.id, { limit: 50, offset: 0 })],
 ];

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../store/activities.js';
-import { createContact, deleteContact, getContact, listContacts, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
+import { createContact, deleteContact, getContact, listContactsJson, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, ref, str } from './schemas.js';
 
@@ -68,7 +68,11 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
       },
       response: { 200: listOf(ref('Contact')) },
     },
-  }, async (req) => listContacts(db, callerOf(req).workspace.id, req.query as ContactFilters));
+  }, async (req, reply) => {
+    // The body is written by PostgreSQL (the same bytes the schema's serialiser would write).
+    const body = await listContactsJson(db, callerOf(req).workspace.id, req.query as ContactFilters);
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
 
   app.post('/v1/contacts', {
     config: { scope: 'write_contacts' },

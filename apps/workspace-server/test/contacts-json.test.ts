@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, TEST_DATABASE_URL, type StoreKind, type TestServer } from './harness.js';
+
+/**
+ * GET /v1/contacts is written by PostgreSQL as JSON text (store/contacts.ts, CONTACT_TEXT_SELECT);
+ * GET /v1/contacts/:id goes through the Contact schema's serialiser. The two must be the same
+ * bytes, for text that needs escaping and for custom fields whose jsonb text differs from JSON's.
+ */
+function defineContactsJson(kind: StoreKind) {
+  let s: TestServer;
+  let key: string;
+  const ids: string[] = [];
+
+  const raw = async (path: string) => {
+    const res = await fetch(`${s.base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    return res.text();
+  };
+
+  beforeAll(async () => {
+    s = await startServer(kind);
+    const ws = await s.workspace();
+    key = ws.key;
+    const member = await s.admin.post(`/admin/workspaces/${ws.id}/members`, { name: 'Zoë "Z" Ågren', email: 'z@example.com' });
+    const stage = (await ws.client.get('/v1/contact-stages?limit=1')).body.data[0].id;
+    const source = (await ws.client.get('/v1/lead-sources?limit=1')).body.data[0].id;
+    await s.store.db.query(
+      `INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ('tag_b', $1, 'Buyer', '#ff0000', now()), ('tag_a', $1, 'ärger\\tline', NULL, now())`,
+      [ws.id],
+    );
+    const bodies = [
+      { first_name: 'Plain', last_name: 'Person' },
+      {
+        first_name: 'Quote " back\\slash',
+        last_name: 'Ctl \u0001\u001f\n\r\t\b\f end',
+        emails: [{ value: 'b@example.com', label: 'Work' }, { value: 'a@example.com', label: 'Home', is_primary: true, position: 0 }],
+        phones: [{ value: '+1 (207) 555-0100', label: 'Mobile' }, { value: '207.555.0101', label: 'Fax', is_primary: true }],
+        address: '1 Main St', city: 'Portland', state: 'ME', zip_code: '04101', company: 'Harbor 🌊 Realty', job_title: '', notes: 'line1\nline2 \u2028 \u00e9',
+        stage_id: stage, lead_source_id: source, owner_id: member.body.id,
+        custom_fields: { zeta: 1.0, a: 1.5, big: 12345678901234567890, exp: 1e3, nested: { list: [1, 'two', null, true, { k: 'v' }] }, 'ünï': '😀', '': '' },
+      },
+      { first_name: 'Only', last_name: 'Email', email: 'only@example.com', custom_fields: {} },
+    ];
+    for (const b of bodies) {
+      s.clock.advance(1001); // distinct created_at (with milliseconds), so newest first is this order
+      const r = await ws.client.post('/v1/contacts', b);
+      expect(r.status).toBe(201);
+      ids.unshift(r.body.id);
+    }
+    await ws.client.put(`/v1/contacts/${ids[1]}/tags/tag_b`);
+    await ws.client.put(`/v1/contacts/${ids[1]}/tags/tag_a`);
+    expect((await ws.client.post(`/v1/contacts/${ids[1]}/notes`, { body: 'called' })).status).toBe(201);
+  });
+  afterAll(async () => s?.close());
+
+  it('writes each contact of a page byte for byte as GET /v1/contacts/:id does', async () => {
+    const singles = await Promise.all(ids.map((id) => raw(`/v1/contacts/${id}`)));
+    expect(JSON.parse(singles[1]).tags.map((t: { id: string }) => t.id)).toEqual(['tag_b', 'tag_a']);
+    expect(JSON.parse(singles[1]).last_activity_at).not.toBeNull();
+    const list = await raw('/v1/contacts?limit=100');
+    expect(list).toBe(`{"data":[${singles.join(',')}],"has_more":false,"next_cursor":null,"total_count":3}`);
+  });
+
+  it('pages with a cursor and counts the matches of a filter', async () => {
+    const first = JSON.parse(await raw('/v1/contacts?limit=2'));
+    expect(first.data.map((c: { id: string }) => c.id)).toEqual(ids.slice(0, 2));
+    expect(first).toMatchObject({ has_more: true, total_count: 3 });
+    const second = JSON.parse(await raw(`/v1/contacts?limit=2&cursor=${first.next_cursor}`));
+    expect(second).toMatchObject({ data: [{ id: ids[2] }], has_more: false, next_cursor: null, total_count: 3 });
+    const none = await raw('/v1/contacts?q=nobody-matches-this');
+    expect(none).toBe('{"data":[],"has_more":false,"next_cursor":null,"total_count":0}');
+    const q = JSON.parse(await raw(`/v1/contacts?q=${encodeURIComponent('HARBOR 🌊')}`));
+    expect(q).toMatchObject({ data: [{ id: ids[1] }], total_count: 1 });
+  });
+}
+
+describe('contact list JSON on PGlite', () => defineContactsJson('pglite'));
+describe.skipIf(!TEST_DATABASE_URL)('contact list JSON on PostgreSQL (needs TEST_DATABASE_URL)', () => defineContactsJson('postgres'));
