@@ -14,29 +14,53 @@ export const RESOURCE_KIND_OF_REFERENCE: Partial<Record<ReferenceType, ResourceK
 export const CREATABLE_REFERENCE_TYPES: readonly ReferenceType[] = ['tag', 'stage', 'lead_source', 'custom_field'];
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const arr = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObj) : []);
+
+/** Where a reference resolves inside a pack: the item (and for a deal stage, the stage) and its name. */
+export interface PackItemOfReference {
+  kind: 'resources' | 'messageTemplates' | 'smartLists' | 'automations' | 'pipelines';
+  index: number;
+  /** For a deal stage: its index in the pipeline's stages. */
+  stage?: number;
+  name?: string;
+}
+
+/**
+ * The items, per reference type and key, that a (possibly partly invalid) pack carries: a
+ * reference whose id is one of these keys resolves inside the pack. The first item with a key wins.
+ */
+export function packItemsByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Map<string, PackItemOfReference>> {
+  const p = pack as Record<string, unknown>;
+  const map = new Map<ReferenceType, Map<string, PackItemOfReference>>();
+  const add = (t: ReferenceType, k: unknown, at: PackItemOfReference) => {
+    if (typeof k !== 'string') return;
+    let m = map.get(t);
+    if (!m) map.set(t, (m = new Map()));
+    if (!m.has(k)) m.set(k, at);
+  };
+  const name = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const typesOfKind = new Map<unknown, ReferenceType[]>();
+  for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) typesOfKind.set(kind, [...(typesOfKind.get(kind) ?? []), t as ReferenceType]);
+  const each = (v: unknown, fn: (item: Record<string, unknown>, index: number) => void) => {
+    if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && fn(x, i));
+  };
+  each(p.resources, (r, index) => {
+    for (const t of typesOfKind.get(r.kind) ?? []) add(t, r.key, { kind: 'resources', index, name: name(r.name) });
+  });
+  each(p.messageTemplates, (t, index) => add('email_template', t.key, { kind: 'messageTemplates', index, name: name(t.name) }));
+  each(p.smartLists, (s, index) => add('smart_list', s.key, { kind: 'smartLists', index, name: name(s.name) }));
+  each(p.automations, (a, index) => add('automation', a.key, { kind: 'automations', index, name: name(isObj(a.document) ? a.document.name : undefined) }));
+  each(p.pipelines, (pl, index) => {
+    add('pipeline', pl.key, { kind: 'pipelines', index, name: name(pl.name) });
+    each(pl.stages, (st, stage) => add('deal_stage', st.key, { kind: 'pipelines', index, stage, name: name(st.name) }));
+  });
+  return map;
+}
 
 /** Keys, per reference type, of the items a (possibly partly invalid) pack carries. */
 export function packKeysByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Set<string>> {
-  const p = pack as Record<string, unknown>;
-  const map = new Map<ReferenceType, Set<string>>();
-  const add = (t: ReferenceType, k: unknown) => {
-    if (typeof k !== 'string') return;
-    let s = map.get(t);
-    if (!s) map.set(t, (s = new Set()));
-    s.add(k);
-  };
-  const typesOfKind = new Map<unknown, ReferenceType[]>();
-  for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) typesOfKind.set(kind, [...(typesOfKind.get(kind) ?? []), t as ReferenceType]);
-  for (const r of arr(p.resources)) for (const t of typesOfKind.get(r.kind) ?? []) add(t, r.key);
-  for (const t of arr(p.messageTemplates)) add('email_template', t.key);
-  for (const s of arr(p.smartLists)) add('smart_list', s.key);
-  for (const a of arr(p.automations)) add('automation', a.key);
-  for (const pl of arr(p.pipelines)) {
-    add('pipeline', pl.key);
-    for (const st of arr(pl.stages)) add('deal_stage', st.key);
-  }
-  return map;
+  const out = new Map<ReferenceType, Set<string>>();
+  for (const [t, items] of packItemsByReferenceType(pack)) out.set(t, new Set(items.keys()));
+  return out;
 }
 
 /** Every string a node config writes, at any depth: the ids a graph refers to. */

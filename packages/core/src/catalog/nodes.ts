@@ -4,6 +4,7 @@
 // docs/catalog.md is generated from this table.
 import { publishedSchemas } from '../generated/schemas.js';
 import type { NodeGroup, ReferenceType } from '../types.js';
+import { describeFilter, isFilterCondition, isFilterGroup, type SummaryPart } from '../filters.js';
 
 export type ConfigFieldType = 'string' | 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'ref' | 'refs' | 'strings' | 'object' | 'any';
 
@@ -175,18 +176,74 @@ export function outputHandles(kind: string, config: unknown): string[] | undefin
   return [...info.outputs];
 }
 
-/** A one-line summary of a node's config for canvases and lists. */
-export function summarizeConfig(kind: string, config: Record<string, unknown> | undefined): string {
-  if (!config) return '';
+const plural = (n: number, unit: string) => `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`;
+const valueText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : Array.isArray(v) ? v.map(valueText).join(', ') : JSON.stringify(v) ?? '');
+const set = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/**
+ * A node's config in words, for canvases and lists: controls as a sentence ("If contact has tag
+ * …", "Wait 2 days", "AI picks ready or later"), other kinds as their catalog fields
+ * ("Template: …"). Ids of catalog ref fields and of filter fields that hold ids are reference
+ * parts, for a reader to show by name.
+ */
+export function describeConfig(kind: string, config: Record<string, unknown> | undefined): SummaryPart[] {
+  if (!config || typeof config !== 'object') return [];
   const info = NODE_CATALOG.get(kind);
-  const parts: string[] = [];
-  const names = info ? info.fields.map((x) => x.name) : Object.keys(config);
-  for (const name of names) {
-    const v = config[name];
-    if (v === undefined || v === null || v === '') continue;
-    const text = typeof v === 'string' ? v : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ') : JSON.stringify(v);
-    parts.push(`${name}: ${text}`);
+  const out: SummaryPart[] = [];
+  const rest = (done: readonly string[]) => {
+    for (const field of info?.fields ?? []) {
+      if (done.includes(field.name) || !set(config[field.name])) continue;
+      out.push(out.length ? ` · ${field.label}: ` : `${field.label}: `);
+      out.push(...fieldParts(field, config[field.name]));
+    }
+  };
+  switch (kind) {
+    case 'control.if': {
+      const c = config.conditions;
+      if (!set(c)) return ['If … (no conditions yet)'];
+      out.push('If ');
+      if (isFilterGroup(c) || isFilterCondition(c)) describeFilter(c, out);
+      else out.push('(conditions in a shape we do not read)');
+      return out;
+    }
+    case 'control.wait': {
+      const d = config.duration;
+      const unit = typeof config.unit === 'string' ? config.unit : 'minutes';
+      if (typeof d === 'number') out.push(`Wait ${plural(d, unit)}`);
+      if (set(config.until)) out.push(`${out.length ? ' or until ' : 'Wait until '}${valueText(config.until)}`);
+      return out;
+    }
+    case 'control.loop':
+      if (set(config.items)) out.push(`For each of ${valueText(config.items)}`);
+      if (typeof config.max_iterations === 'number') out.push(`${out.length ? ', ' : 'Repeat '}at most ${plural(config.max_iterations, 'times')}`);
+      return out;
+    case 'control.ai_branch': {
+      const outcomes = declaredOutcomes(config) ?? [];
+      out.push(outcomes.length ? `AI picks ${outcomes.slice(0, -1).join(', ')}${outcomes.length > 1 ? ' or ' : ''}${outcomes[outcomes.length - 1]}` : 'AI picks … (no outcomes yet)');
+      return out;
+    }
   }
-  const line = parts.join(' · ');
+  if (!info) {
+    for (const [name, v] of Object.entries(config)) if (set(v)) out.push(`${out.length ? ' · ' : ''}${name}: ${valueText(v)}`);
+    return out;
+  }
+  rest([]);
+  return out;
+}
+
+function fieldParts(field: ConfigField, v: unknown): SummaryPart[] {
+  if (field.ref && field.type === 'ref' && typeof v === 'string') return [{ ref: field.ref, id: v }];
+  if (field.ref && field.type === 'refs' && Array.isArray(v)) return v.flatMap((id, i): SummaryPart[] => [...(i ? [', '] : []), typeof id === 'string' ? { ref: field.ref!, id } : valueText(id)]);
+  return [valueText(v)];
+}
+
+/**
+ * A one-line summary of a node's config for canvases and lists: `describeConfig` as text, each
+ * reference by the name `nameOf` gives it (its id otherwise).
+ */
+export function summarizeConfig(kind: string, config: Record<string, unknown> | undefined, nameOf?: (type: ReferenceType, id: string) => string | undefined): string {
+  const line = describeConfig(kind, config)
+    .map((p) => (typeof p === 'string' ? p : (nameOf?.(p.ref, p.id) ?? p.id)))
+    .join('');
   return line.length > 80 ? line.slice(0, 79) + '…' : line;
 }

@@ -1,7 +1,6 @@
 import { defineRule } from './rule.js';
 import { isObj } from './util.js';
-
-const GROUPS = new Set(['and', 'or', 'not']);
+import { isFilterCondition, isFilterGroup } from '../filters.js';
 
 export default defineRule({
   meta: { code: 'filters/unrecognized', severity: 'warning', description: 'A smart list filter node is an and/or/not group or a condition in the shape docs/filters.md describes.', docs: 'Filter fields and operators are not part of the spec, so these are warnings only.' },
@@ -16,13 +15,13 @@ export default defineRule({
           ctx.report({ pointer: p, message: `This filter node is ${JSON.stringify(node)?.slice(0, 40)}, not an object (a group or a condition).` });
           continue;
         }
-        if (typeof node.type === 'string' && GROUPS.has(node.type)) {
+        if (isFilterGroup(node)) {
           if (!Array.isArray(node.children)) ctx.report({ pointer: p, message: `The "${node.type}" group has no children array.` });
           else {
             if (node.type === 'not' && node.children.length !== 1) ctx.report({ pointer: `${p}/children`, message: `A "not" group has exactly one child; this one has ${node.children.length}.` });
             if (depth < 64) node.children.forEach((c, i) => stack.push([c, `${p}/children/${i}`, depth + 1]));
           }
-        } else if (node.type === 'condition' || (node.type === undefined && 'field' in node)) {
+        } else if (isFilterCondition(node)) {
           if (typeof node.field !== 'string' || typeof node.operator !== 'string') ctx.report({ pointer: p, message: 'A filter condition has a "field" and an "operator" (strings).' });
         } else {
           const what = node.type === undefined ? 'This filter node has no "type"' : `Filter node type ${JSON.stringify(node.type)?.slice(0, 40)} is not one we read`;
