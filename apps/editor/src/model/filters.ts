@@ -1,15 +1,14 @@
 // The smart-list filter tree: groups {type: and|or|not, children} and conditions
 // {type: condition, field, operator, value}. Nodes are addressed by a path of child indexes.
-import { asArr, asObj, isObj, setKey, type Obj } from './json.js';
+// The shape itself (which nodes are groups and conditions, the operators offered) is core's.
+import { FILTER_GROUP_TYPES, FILTER_OPERATORS, isFilterCondition, isFilterGroup } from '@setup-pack/core';
+import { asArr, asObj, setKey, type Obj } from './json.js';
 
 export type FilterPath = number[];
-export const GROUP_TYPES = ['and', 'or', 'not'] as const;
-export const OPERATORS = ['equals', 'not_equals', 'contains', 'includes', 'excludes', 'greater_than', 'less_than', 'is_set', 'is_not_set', 'is_true', 'is_false', 'within_last_days', 'older_than_days'] as const;
-
-/** A condition: type "condition", or no type but a field (docs/filters.md). */
-export const isCondition = (n: unknown): boolean => isObj(n) && (n.type === 'condition' || (n.type === undefined && typeof n.field === 'string'));
-
-export const isGroup = (n: unknown): boolean => isObj(n) && (n.type === 'and' || n.type === 'or' || n.type === 'not');
+export const GROUP_TYPES = FILTER_GROUP_TYPES;
+export const OPERATORS: readonly string[] = Object.keys(FILTER_OPERATORS);
+export const isCondition = isFilterCondition;
+export const isGroup = isFilterGroup;
 
 export function nodeAt(root: unknown, path: FilterPath): unknown {
   let n = root;

@@ -1,7 +1,7 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
-import { validatePack, type Diagnostic } from '@setup-pack/core';
+import { packItemsByReferenceType, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
@@ -12,6 +12,8 @@ import { canRedo, canUndo } from '../model/history.js';
 import type { Obj } from '../model/json.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
+import { ReferencesContext } from './BlockNode.js';
+import { stableRefIndex, type RefIndex } from './flow.js';
 import { Sidebar } from './Sidebar.js';
 import { AutomationInspector } from './Inspector.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
@@ -48,6 +50,9 @@ export function App({ store }: { store: EditorStore }) {
   const packRef = useRef(pack);
   packRef.current = pack;
   const findings = useMemo(() => indexFindings(validation.pack ?? packRef.current, validation.diagnostics), [validation]);
+  // The pack's items by reference type and key, kept as the same object while no key or name changes.
+  const refsRef = useRef<RefIndex>(undefined);
+  const refs = useMemo(() => (refsRef.current = stableRefIndex(refsRef.current, packItemsByReferenceType(pack))), [pack]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
   const [focus, setFocus] = useState<{ nodeId?: string; seq: number }>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
@@ -214,6 +219,15 @@ export function App({ store }: { store: EditorStore }) {
     },
     [store],
   );
+  // A reference in a block's summary (or a ref field) opens the item it names; a deal stage, its row.
+  const openReference = useCallback(
+    (item: PackItemOfReference) => {
+      select({ kind: item.kind, index: item.index });
+      if (item.stage !== undefined) setFieldFocus({ path: ['stages', String(item.stage)], seq: Date.now() });
+    },
+    [select],
+  );
+  const references = useMemo(() => ({ refs, open: openReference }), [refs, openReference]);
   const commitPack = useCallback((fn: (p: PackValue) => PackValue) => store.commit(fn), [store]);
 
   const pickDiagnostic = (d: Diagnostic) => {
@@ -337,7 +351,7 @@ export function App({ store }: { store: EditorStore }) {
           <Sidebar pack={pack} target={target} findings={findings} select={select} commit={commitPack} />
           <main className="main" aria-label="Editor">
             {doc ? (
-              <Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} />
+              <ReferencesContext.Provider value={references}><Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} refs={refs} /></ReferencesContext.Provider>
             ) : target.kind === 'pack' ? (
               <PackFields pack={pack} edit={editItem} />
             ) : !item ? (
@@ -357,7 +371,7 @@ export function App({ store }: { store: EditorStore }) {
           </main>
           <aside className="inspector" aria-label="Inspector">
             {doc && item ? (
-              <AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} onRenamed={(id) => setFocus({ nodeId: id, seq: Date.now() })} />
+              <ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} onRenamed={(id) => setFocus({ nodeId: id, seq: Date.now() })} /></ReferencesContext.Provider>
             ) : (
               <div>
                 <h2>Keyboard</h2>

@@ -1,13 +1,48 @@
 // One block on the canvas: styled by group, catalog label, one-line config summary, handles
 // per kind (labelled unless `next`), and error/warning badges.
-import { memo, useEffect, useRef } from 'react';
+import { createContext, memo, useContext, useEffect, useRef } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
+import type { PackItemOfReference, ReferenceType } from '@setup-pack/core';
+import type { RefIndex } from './flow.js';
+
+/** Text, or a reference said by name; `item` when it resolves inside the pack (then a link to it). */
+export type SummaryItem = string | { text: string; ref: ReferenceType; id: string; item?: PackItemOfReference };
+
+/** The pack's items by reference type and key, and how to open one (absent on a read-only
+ * canvas: references are then names, not links). */
+export const ReferencesContext = createContext<{ refs: RefIndex; open: (item: PackItemOfReference) => void } | undefined>(undefined);
+
+const summaryText = (items: readonly SummaryItem[]) => items.map((x) => (typeof x === 'string' ? x : x.text)).join('');
+
+function Summary({ items }: { items: readonly SummaryItem[] }) {
+  const open = useContext(ReferencesContext)?.open;
+  return (
+    <div className="summary" title={summaryText(items)}>
+      {items.map((x, i) => {
+        if (typeof x === 'string') return x;
+        const what = `${x.ref.replace(/_/g, ' ')} ${x.text}${x.text !== x.id ? ` (${x.id})` : ''}`;
+        if (!x.item || !open) return <span key={i} className="ref-name" title={what}>{x.text}</span>;
+        const item = x.item;
+        // Not a Tab stop (blocks are reached with the arrow keys; the inspector's field links to
+        // the same item); nodrag/nopan so a click opens the item instead of starting a drag.
+        return (
+          <a key={i} href="#" role="link" tabIndex={-1} className="ref-link nodrag nopan" title={`Open ${what}`}
+            onClick={(e) => { e.preventDefault(); e.stopPropagation(); open(item); }}>
+            {x.text}
+          </a>
+        );
+      })}
+    </div>
+  );
+}
 
 export interface BlockData extends Record<string, unknown> {
   kind: string;
   label: string;
   group: string;
-  summary: string;
+  summary: SummaryItem[];
+  /** The summary as one string, to compare rebuilt blocks cheaply. */
+  summaryKey: string;
   handles: string[];
   isTrigger: boolean;
   errors: number;
@@ -19,6 +54,8 @@ export type BlockNodeType = Node<BlockData, 'block'>;
 
 export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNodeType>) {
   const n = data.handles.length;
+  const leftOf = (i: number) => `${((i + 1) / (n + 1)) * 100}%`;
+  const labelled = data.handles.some((h) => h !== 'next');
   // Handles come and go with the config (AI branch outcomes): React Flow must re-measure them.
   const updateNodeInternals = useUpdateNodeInternals();
   const handleKey = data.handles.join('\n');
@@ -29,28 +66,32 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
     updateNodeInternals(id);
   }, [handleKey, id, updateNodeInternals]);
   return (
-    <div className={`block ${data.group}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${id})`}>
+    <div className={`block ${data.group}${labelled ? ' branches' : ''}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${id})`}>
       {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${id}`} />}
       {/* The group in small capitals; the block's id as it is written (ids are case-sensitive). */}
       <div className="group">
         {data.group} <code className="node-id">{id}</code>
       </div>
       <div className="label">{data.label}</div>
-      {data.summary && <div className="summary">{data.summary}</div>}
+      {data.summary.length > 0 && <Summary items={data.summary} />}
       <div className="badges">
         {data.errors > 0 && <span className="badge error" aria-label={`${data.errors} errors`}>{data.errors}</span>}
         {data.warnings > 0 && <span className="badge warning" aria-label={`${data.warnings} warnings`}>{data.warnings}</span>}
         {data.diff && <span className={`badge ${data.diff === 'added' ? 'count' : 'warning'}`}>{data.diff}</span>}
       </div>
-      {data.handles.map((h, i) => {
-        const left = `${((i + 1) / (n + 1)) * 100}%`;
-        return (
-          <div key={h}>
-            <Handle type="source" id={h} position={Position.Bottom} style={{ left }} aria-label={`Output ${h} of ${id}`} />
-            {h !== 'next' && <span className="handle-label" style={{ left }}>{h}</span>}
-          </div>
-        );
-      })}
+      {/* Branch names get a row of their own under the summary, each above its handle and no
+          wider than its share of the block, so they never run into the summary or each other
+          (the canvas scales as a whole, so this holds at every zoom). */}
+      {labelled && (
+        <div className="handle-labels" aria-hidden="true">
+          {data.handles.map((h, i) => (
+            <span key={h} title={h} style={{ left: leftOf(i), maxWidth: `calc(${100 / (n + 1)}% - 4px)` }}>{h}</span>
+          ))}
+        </div>
+      )}
+      {data.handles.map((h, i) => (
+        <Handle key={h} type="source" id={h} position={Position.Bottom} style={{ left: leftOf(i) }} aria-label={`Output ${h} of ${id}`} />
+      ))}
     </div>
   );
 });

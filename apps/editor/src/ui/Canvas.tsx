@@ -11,7 +11,7 @@ import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
 import { nodeTypes, type BlockNodeType } from './BlockNode.js';
-import { buildEdges, buildNodes, sameItems, type DiffMark, type NodeCache } from './flow.js';
+import { buildEdges, buildNodes, sameItems, type DiffMark, type NodeCache, type RefIndex } from './flow.js';
 import { Palette } from './Palette.js';
 
 export interface CanvasProps {
@@ -26,13 +26,15 @@ export interface CanvasProps {
   diff?: ReadonlyMap<string, DiffMark>;
   edgeDiff?: ReadonlyMap<string, DiffMark>;
   notify?: (text: string) => void;
+  /** The pack's items by reference type and key: summaries name what they refer to. */
+  refs?: RefIndex;
 }
 
 function sameNode(a: BlockNodeType, b: BlockNodeType): boolean {
   if (a.position.x !== b.position.x || a.position.y !== b.position.y || a.ariaLabel !== b.ariaLabel) return false;
   const x = a.data;
   const y = b.data;
-  return x.kind === y.kind && x.label === y.label && x.group === y.group && x.summary === y.summary && x.isTrigger === y.isTrigger &&
+  return x.kind === y.kind && x.label === y.label && x.group === y.group && x.summaryKey === y.summaryKey && x.isTrigger === y.isTrigger &&
     x.errors === y.errors && x.warnings === y.warnings && x.diff === y.diff && x.handles.join('\n') === y.handles.join('\n');
 }
 
@@ -55,13 +57,13 @@ let lastClipText: string | undefined;
 const inField = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 
 function Flow(props: CanvasProps) {
-  const { doc, automation, findings, diff, edgeDiff, edit } = props;
+  const { doc, automation, findings, diff, edgeDiff, edit, refs } = props;
   const readOnly = !edit;
   const flow = useReactFlow();
   // Built once, on mount (lazily: React would evaluate an eager argument on every render, i.e. on
   // every pointer move of a drag); later pack states are merged in by the effect below.
   const nodeCache = useRef<NodeCache>(new WeakMap());
-  const [nodes, setNodes] = useState<BlockNodeType[]>(() => buildNodes(doc, automation, findings, diff, nodeCache.current));
+  const [nodes, setNodes] = useState<BlockNodeType[]>(() => buildNodes(doc, automation, findings, diff, nodeCache.current, refs));
   const [edges, setEdges] = useState<Edge[]>(() => buildEdges(doc, automation, findings, edgeDiff));
   // Drag positions, selection and measurements live in this state (React Flow's changes); the
   // pack only hears of a move when the drag ends (onNodeDragStop: one undoable step).
@@ -79,12 +81,12 @@ function Flow(props: CanvasProps) {
 
   // Rebuild from the pack whenever it (or its findings) change, keeping selection and
   // measurements, and reusing unchanged nodes so only edited blocks re-render.
-  const builtFrom = useRef({ doc, findings, diff, edgeDiff });
+  const builtFrom = useRef({ doc, findings, diff, edgeDiff, refs });
   useEffect(() => {
     const from = builtFrom.current;
-    if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && !pendingSelect.current) return; // the initial state already is this
-    builtFrom.current = { doc, findings, diff, edgeDiff };
-    const built = buildNodes(doc, automation, findings, diff, nodeCache.current);
+    if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && from.refs === refs && !pendingSelect.current) return; // the initial state already is this
+    builtFrom.current = { doc, findings, diff, edgeDiff, refs };
+    const built = buildNodes(doc, automation, findings, diff, nodeCache.current, refs);
     // The blocks to select once they exist: a rebuild for other reasons (a validation result
     // arriving before the edit lands) must not use up the selection of a block not yet built.
     const pending = pendingSelect.current;
@@ -108,7 +110,7 @@ function Flow(props: CanvasProps) {
         return selected ? { ...e, selected } : e;
       }));
     });
-  }, [doc, automation, findings, diff, edgeDiff, setNodes, setEdges]);
+  }, [doc, automation, findings, diff, edgeDiff, refs, setNodes, setEdges]);
 
   const selectOnly = useCallback(
     (ids: string[], center = false) => {

@@ -1,7 +1,7 @@
 // Two releases side by side as one picture: item changes listed, and the chosen automation's
 // graph with added, removed and changed blocks highlighted (positions never count).
 import { useMemo, useState } from 'react';
-import type { ItemChange } from '@setup-pack/core';
+import { packItemsByReferenceType, type ItemChange } from '@setup-pack/core';
 import { comparePacks, describeItemChange, mergedAutomation } from '../model/diffview.js';
 import { KIND_LABELS, type PackValue } from '../model/pack.js';
 import { Canvas } from './Canvas.js';
@@ -15,6 +15,7 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
   const diff = useMemo(() => comparePacks(props.old.pack, props.new.pack), [props.old, props.new]);
   const automations = diff.items.filter((i) => i.kind === 'automations');
   const [chosen, setChosen] = useState<ItemChange | undefined>(automations.find((a) => a.change === 'changed') ?? automations[0]);
+  const refs = useMemo(() => packItemsByReferenceType(props.new.pack), [props.new]);
   const merged = useMemo(() => (chosen ? mergedAutomation(props.old.pack, props.new.pack, chosen) : undefined), [chosen, props.old, props.new]);
   return (
     <div className="body" style={{ gridTemplateColumns: '320px 1fr' }}>
@@ -46,7 +47,7 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
         </ul>
       </aside>
       <main className="main" aria-label="Diff canvas">
-        {merged && chosen ? <Canvas key={`${chosen.key}`} doc={merged.doc} automation={-1} diff={merged.marks} edgeDiff={merged.edgeMarks} /> : <p className="empty">No automation changed.</p>}
+        {merged && chosen ? <Canvas key={`${chosen.key}`} doc={merged.doc} automation={-1} diff={merged.marks} edgeDiff={merged.edgeMarks} refs={refs} /> : <p className="empty">No automation changed.</p>}
       </main>
     </div>
   );

@@ -6,7 +6,8 @@ import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from 
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { updateReference } from '../model/references.js';
 import { CheckField, JsonField, SelectField, TextField } from './fields.js';
-import { useState } from 'react';
+import { useContext, useState } from 'react';
+import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
 import { FilterNode } from './ItemEditors.js';
 
@@ -138,15 +139,39 @@ function ConfigInput({ field, value, onChange }: { field: ConfigField; value: un
     );
   if (field.type === 'object' || field.type === 'any') return <JsonField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
   return (
-    <TextField
-      label={label}
-      path={path}
-      multiline={field.type === 'text'}
-      type={field.type === 'number' || field.type === 'integer' ? 'number' : 'text'}
-      value={fieldText(field, value)}
-      help={field.type === 'refs' || field.type === 'strings' ? `Comma-separated${help ? ' · ' + help : ''}` : help}
-      onChange={(v) => onChange(fieldValue(field, v), field.name)}
-    />
+    <>
+      <TextField
+        label={label}
+        path={path}
+        multiline={field.type === 'text'}
+        type={field.type === 'number' || field.type === 'integer' ? 'number' : 'text'}
+        value={fieldText(field, value)}
+        help={field.type === 'refs' || field.type === 'strings' ? `Comma-separated${help ? ' · ' + help : ''}` : help}
+        onChange={(v) => onChange(fieldValue(field, v), field.name)}
+      />
+      {field.ref && <RefLinks type={field.ref} ids={Array.isArray(value) ? value : [value]} />}
+    </>
+  );
+}
+
+/** The pack items a ref field names, by name, each a link that opens it (as the block's summary does). */
+function RefLinks({ type, ids }: { type: ReferenceType; ids: unknown[] }) {
+  const ctx = useContext(ReferencesContext);
+  const found = ids.flatMap((id) => {
+    const item = typeof id === 'string' ? ctx?.refs.get(type)?.get(id) : undefined;
+    return item ? [{ id: id as string, item }] : [];
+  });
+  if (!ctx || found.length === 0) return null;
+  return (
+    <p className="help ref-links">
+      In this pack:{' '}
+      {found.map(({ id, item }, i) => (
+        <span key={id}>
+          {i > 0 && ', '}
+          <button type="button" className="link" onClick={() => ctx.open(item)} aria-label={`Open ${type.replace(/_/g, ' ')} ${item.name ?? id}`}>{item.name ?? id}</button>
+        </span>
+      ))}
+    </p>
   );
 }
 

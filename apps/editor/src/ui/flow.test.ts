@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { buildEdges, buildNodes, sameItems } from './flow.js';
+import { packItemsByReferenceType } from '@setup-pack/core';
+import { buildEdges, buildNodes, sameItems, stableRefIndex } from './flow.js';
 import { indexFindings } from '../model/findings.js';
 import { documentOf, updateDocument, type PackValue } from '../model/pack.js';
 import { updateNode, withGraph, edgesOf } from '../model/graph.js';
@@ -9,12 +10,25 @@ const pack = (): PackValue => JSON.parse(readFileSync(new URL('../../../../fixtu
 
 describe('canvas model', () => {
   it('gives blocks their catalog label, group, summary and handles by kind', () => {
-    const nodes = buildNodes(documentOf(pack(), 0), 0);
+    const p = pack();
+    const nodes = buildNodes(documentOf(p, 0), 0, undefined, undefined, undefined, packItemsByReferenceType(p));
     const byId = new Map(nodes.map((n) => [n.id, n.data]));
-    expect(byId.get('start')).toMatchObject({ label: 'Contact created', group: 'trigger', isTrigger: true, handles: ['next'], summary: 'lead_source_id: src-zillow' });
-    expect(byId.get('replied')).toMatchObject({ group: 'control', handles: ['true', 'false'] });
+    expect(byId.get('start')).toMatchObject({ label: 'Contact created', group: 'trigger', isTrigger: true, handles: ['next'], summary: ['Lead source: ', { text: 'Zillow', ref: 'lead_source', id: 'src-zillow', item: { kind: 'resources', index: 2, name: 'Zillow' } }] });
+    expect(byId.get('replied')).toMatchObject({ group: 'control', handles: ['true', 'false'], summary: ['If ', 'last reply at is set'] });
+    expect(byId.get('sms')?.summary).toEqual(['Template: ', { text: 'Welcome text', ref: 'email_template', id: 'tpl-welcome-sms', item: { kind: 'messageTemplates', index: 0, name: 'Welcome text' } }]);
+    // An id the pack does not carry is said as the automation's references name it, else as itself.
+    expect(byId.get('task')?.summary).toContainEqual({ text: 'Jordan Lee', ref: 'user', id: 'usr_8841' });
     const ai = new Map(buildNodes(documentOf(pack(), 1), 1).map((n) => [n.id, n.data])).get('ai');
     expect(ai?.handles).toEqual(['ready', 'later']);
+  });
+  it('keeps the reference index object while no key or name changes, so blocks are not rebuilt', () => {
+    const p = pack();
+    const a = packItemsByReferenceType(p);
+    expect(stableRefIndex(a, packItemsByReferenceType(JSON.parse(JSON.stringify(p))))).toBe(a);
+    const renamed = JSON.parse(JSON.stringify(p)) as PackValue & { resources: { name: string }[] };
+    renamed.resources[0]!.name = 'Buyer';
+    const b = packItemsByReferenceType(renamed);
+    expect(stableRefIndex(a, b)).toBe(b);
   });
   it('labels edges by handle, except next', () => {
     const edges = buildEdges(documentOf(pack(), 0), 0);

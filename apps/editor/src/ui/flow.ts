@@ -1,19 +1,36 @@
 // Pack graph → React Flow nodes and edges. Nodes without a saved position are placed by dagre
 // for display only (nothing is written until the author moves or tidies them).
 import { MarkerType, type Edge } from '@xyflow/react';
-import { nodeKindInfo, summarizeConfig } from '@setup-pack/core';
-import { asObj, str, type Obj } from '../model/json.js';
+import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType } from '@setup-pack/core';
+import { asObj, objs, str, type Obj } from '../model/json.js';
 import { edgesOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
 import { tidyUp } from '../model/layout.js';
 import { nodeKey, type FindingIndex } from '../model/findings.js';
-import type { BlockNodeType } from './BlockNode.js';
+import type { BlockNodeType, SummaryItem } from './BlockNode.js';
 
 export type DiffMark = 'added' | 'removed' | 'changed';
 
-/** Built nodes by pack node object: an edit replaces only the nodes it touches, so the rest are reused. */
-export type NodeCache = WeakMap<Obj, { findings?: FindingIndex; diff?: ReadonlyMap<string, DiffMark>; automation: number; node: BlockNodeType }>;
+/** The pack's items by reference type and key (core's packItemsByReferenceType). */
+export type RefIndex = ReadonlyMap<ReferenceType, ReadonlyMap<string, PackItemOfReference>>;
 
-export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>, cache?: NodeCache): BlockNodeType[] {
+/**
+ * A block's summary (core's describeConfig) with each reference said by name: the pack item's
+ * name, linked to it; else the name the automation's references give it; else its id.
+ */
+export function summaryItems(kind: string, config: Obj, doc: Obj, refs?: RefIndex): SummaryItem[] {
+  return describeConfig(kind, config).map((part) => {
+    if (typeof part === 'string') return part;
+    const item = refs?.get(part.ref)?.get(part.id);
+    if (item) return { text: item.name ?? part.id, ref: part.ref, id: part.id, item };
+    const listed = objs(doc.references).find((r) => r.type === part.ref && r.id === part.id);
+    return { text: str(listed?.name) || part.id, ref: part.ref, id: part.id };
+  });
+}
+
+/** Built nodes by pack node object: an edit replaces only the nodes it touches, so the rest are reused. */
+export type NodeCache = WeakMap<Obj, { findings?: FindingIndex; diff?: ReadonlyMap<string, DiffMark>; refs?: RefIndex; references: unknown; automation: number; node: BlockNodeType }>;
+
+export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>, cache?: NodeCache, refs?: RefIndex): BlockNodeType[] {
   let nodes = nodesOf(doc);
   if (nodes.some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) {
     nodes = nodesOf(tidyUp(doc, { onlyNew: true }));
@@ -26,7 +43,7 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
     if (!id || seen.has(id)) continue; // duplicates are reported by core; the canvas shows the first
     seen.add(id);
     const hit = cache?.get(n);
-    if (hit && hit.findings === findings && hit.diff === diff && hit.automation === automation) {
+    if (hit && hit.findings === findings && hit.diff === diff && hit.refs === refs && hit.references === doc.references && hit.automation === automation) {
       out.push(hit.node);
       continue;
     }
@@ -34,6 +51,7 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
     const info = nodeKindInfo(kind);
     const counts = findings?.byNode.get(nodeKey(automation, id));
     const pos = asObj(n.position);
+    const summary = summaryItems(kind, asObj(n.config), doc, refs);
     const built: BlockNodeType = {
       id,
       type: 'block',
@@ -42,7 +60,8 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
         kind,
         label: info?.label ?? (kind || 'Unknown block'),
         group: info?.group ?? 'unknown',
-        summary: summarizeConfig(kind, asObj(n.config)),
+        summary,
+        summaryKey: JSON.stringify(summary),
         handles: handlesOfNode(n),
         isTrigger: isTrigger(n),
         errors: counts?.error ?? 0,
@@ -51,7 +70,7 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
       },
       ariaLabel: `${info?.label ?? kind} block ${id}`,
     };
-    cache?.set(n, { findings, diff, automation, node: built });
+    cache?.set(n, { findings, diff, refs, references: doc.references, automation, node: built });
     out.push(built);
   }
   return out;
@@ -90,4 +109,19 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
  * when a drag's end writes the positions the canvas already shows. */
 export function sameItems<T>(prev: T[], next: T[]): T[] {
   return prev.length === next.length && next.every((x, i) => x === prev[i]) ? prev : next;
+}
+
+/** `prev` itself when `next` resolves every reference to the same item and name: typing that
+ * does not touch a key or a name leaves the canvas's blocks as they were. */
+export function stableRefIndex(prev: RefIndex | undefined, next: RefIndex): RefIndex {
+  if (!prev || prev.size !== next.size) return next;
+  for (const [type, items] of next) {
+    const before = prev.get(type);
+    if (!before || before.size !== items.size) return next;
+    for (const [key, at] of items) {
+      const b = before.get(key);
+      if (!b || b.kind !== at.kind || b.index !== at.index || b.stage !== at.stage || b.name !== at.name) return next;
+    }
+  }
+  return prev;
 }

@@ -1,0 +1,127 @@
+// Block cards in headless Chromium, as an author reads them: summaries in words (no raw JSON),
+// references by name and as links to the item, branch names that never run into the summary or
+// each other, at any zoom.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
+
+type Editor = Awaited<ReturnType<typeof startEditor>>;
+let editor: Editor;
+const artifacts = join(editorRoot, 'test-results');
+const missing = chromiumMissing();
+
+beforeAll(async () => {
+  if (missing) return;
+  mkdirSync(artifacts, { recursive: true });
+  editor = await startEditor();
+});
+afterAll(async () => {
+  await editor?.close();
+});
+
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
+const starter = () => JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Every branch name of a block: clear of the summary and of each other, centred on its handle. */
+async function expectBranchNamesClear(block: Locator) {
+  const summary = (await block.locator('.summary').boundingBox())!;
+  const names = await block.locator('.handle-labels span').all();
+  expect(names.length).toBeGreaterThan(1);
+  const boxes: Box[] = [];
+  for (const [i, name] of names.entries()) {
+    const box = (await name.boundingBox())!;
+    expect(overlap(box, summary), `branch name ${i} runs into the summary`).toBe(false);
+    for (const [j, other] of boxes.entries()) expect(overlap(box, other), `branch names ${j} and ${i} overlap`).toBe(false);
+    boxes.push(box);
+    const handle = (await block.locator('.react-flow__handle.source').nth(i).boundingBox())!;
+    expect(Math.abs(box.x + box.width / 2 - (handle.x + handle.width / 2))).toBeLessThan(3);
+  }
+}
+
+async function open(page: Page, url: string) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(url);
+  await page.locator('.react-flow__node').first().waitFor();
+  return errors;
+}
+
+describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('says controls in words and references by name, as links to the item', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const node = (id: string) => page.locator(`[data-testid="node-${id}"]`);
+
+    // Controls are sentences; no block shows JSON.
+    await poll(() => node('replied').locator('.summary').textContent()).toBe('If last reply at is set');
+    expect(await node('wait').locator('.summary').textContent()).toBe('Wait 1 day');
+    for (const text of await page.locator('.block .summary').allTextContents()) expect(text).not.toMatch(/[{}"]/);
+    // References by the name of the pack item they resolve to, as links; an id outside the pack by
+    // the name the automation's references give it.
+    expect(await node('tag').locator('.summary').textContent()).toBe('Tag: Buyer lead');
+    expect(await node('task').locator('.summary').textContent()).toContain('Assignee: Jordan Lee');
+    expect(await node('task').getByRole('link').count()).toBe(0);
+
+    // The link opens the template; renaming it renames it on the canvas.
+    await node('sms').getByRole('link', { name: 'Welcome text' }).click();
+    await page.getByRole('heading', { name: 'Message template', exact: true }).waitFor();
+    const name = page.locator('.editor-pane').getByLabel('Name', { exact: true });
+    expect(await name.inputValue()).toBe('Welcome text');
+    await name.fill('Welcome SMS');
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
+    await poll(() => node('sms').getByRole('link').textContent()).toBe('Welcome SMS');
+
+    // The inspector says the same by name, with a link a keyboard reaches.
+    await node('tag').click();
+    const toTag = page.getByRole('complementary', { name: 'Inspector' }).getByRole('button', { name: 'Open tag Buyer lead' });
+    await toTag.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Resource', exact: true }).waitFor();
+    expect(await page.locator('.editor-pane').getByLabel('Name', { exact: true }).inputValue()).toBe('Buyer lead');
+
+    // A deal stage opens its pipeline, scrolled to the stage's row.
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
+    expect(await node('deal').locator('.summary').textContent()).toBe('Pipeline: Buyers · Stage: Showing homes · Name: Buyer search');
+    await node('deal').getByRole('link', { name: 'Showing homes' }).click();
+    await page.getByRole('heading', { name: 'Pipeline', exact: true }).waitFor();
+    expect(await page.getByLabel('Stage 2 name').inputValue()).toBe('Showing homes');
+    await page.screenshot({ path: join(artifacts, 'reference-link.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps branch names clear of the summary and of each other, at every zoom', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const replied = page.locator('[data-testid="node-replied"]');
+    expect(await replied.locator('.handle-labels span').allTextContents()).toEqual(['true', 'false']);
+    await expectBranchNamesClear(replied);
+
+    // Five outcomes, some long, on an AI branch: each name is cut to its share of the block.
+    const pack = starter();
+    const ai = pack.automations[1].document.graph.nodes.find((n: { id: string }) => n.id === 'ai');
+    ai.config.outcomes = ['ready_to_tour_this_week', 'later', 'not_interested', 'wants_a_call_back', 'x'];
+    await page.evaluate((t) => (window as unknown as { __openPackText: (t: string, s: string) => void }).__openPackText(t, 'outcomes.json'), JSON.stringify(pack));
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
+    const block = page.locator('[data-testid="node-ai"]');
+    await poll(() => block.locator('.handle-labels span').count()).toBe(5);
+    await expectBranchNamesClear(block);
+    expect(await block.locator('.handle-labels span').first().getAttribute('title')).toBe('ready_to_tour_this_week');
+    for (const zoom of ['Zoom out', 'Zoom out', 'Zoom out', 'Zoom in', 'Zoom in', 'Zoom in', 'Zoom in', 'Zoom in']) {
+      await page.getByRole('button', { name: zoom }).click();
+      await page.waitForTimeout(120);
+      await expectBranchNamesClear(block);
+    }
+    await page.screenshot({ path: join(artifacts, 'branch-names.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
