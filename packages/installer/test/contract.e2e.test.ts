@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { base64Length, canonicalize, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
 import { exportWorkspace, install, planInstall } from '../src/index.js';
-import { clientFor, loadPack, useServer } from './harness.js';
+import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
 
@@ -157,6 +157,51 @@ describe('one contract: a pack that validates installs', () => {
       expect(runs('Automation again')).toBe(id('Automation again'));
       expect(runs('Automation ping')).toBe(id('Automation pong'));
       expect(runs('Automation pong')).toBe(id('Automation ping'));
+    });
+
+    it('a stage key several pipelines have binds to the same stage whatever the order of the pipelines, so an export plans no writes', async () => {
+      const stages = [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const }];
+      const pack: Pack = {
+        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000025', name: 'Shared stage keys', version: '1.0.0',
+        // Listed out of key order: export lists them sorted, and the binding must not move.
+        pipelines: [{ key: 'zeta', name: 'Sellers', stages }, { key: 'alpha', name: 'Buyers', stages }],
+        automations: [{ key: 'on-won', document: { format: 'service.automation-template', version: 1, name: 'On won', graph: { nodes: [{ id: 't', kind: 'trigger.deal_stage_changed', config: { stage_id: 'won' } }] }, references: [{ type: 'deal_stage', id: 'won' }] } }],
+      };
+      const { c } = await roundTrip(pack);
+      const stored = (await c.listAll<any>('/v1/automations'))[0].document.graph.nodes[0].config.stage_id;
+      const alpha = (await c.listAll<any>('/v1/pipeline-details')).find((p) => p.name === 'Buyers');
+      expect(stored).toBe(alpha.stages.find((st: any) => st.name === 'Won').id); // the lowest pipeline key
+      const r = await exportWorkspace(c, { packId: pack.packId });
+      expect((await planInstall(c, r.pack)).plan.writes).toBe(0);
+    });
+
+    it('two references of different types with the same id: each typed block field gets its own type\'s object, and a snapshot installs elsewhere', async () => {
+      const pack: Pack = {
+        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000026', name: 'Shared ids', version: '1.0.0',
+        resources: [{ key: 'buyers', kind: 'lead_source', name: 'Buyer leads' }],
+        pipelines: [{ key: 'buyers', name: 'Buyer deals', stages: [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }] }],
+        automations: [{ key: 'a', document: { format: 'service.automation-template', version: 1, name: 'Two of a name', graph: { nodes: [
+          { id: 't', kind: 'trigger.contact_created', config: { lead_source_id: 'buyers' } },
+          { id: 'd', kind: 'action.create_deal', config: { pipeline_id: 'buyers', stage_id: 'won' } },
+        ], edges: [{ id: 'e', source: 't', target: 'd' }] }, references: [{ type: 'lead_source', id: 'buyers' }, { type: 'pipeline', id: 'buyers' }, { type: 'deal_stage', id: 'won' }] } }],
+      };
+      const { c } = await roundTrip(pack);
+      const [auto] = await c.listAll<any>('/v1/automations');
+      const source = (await c.listAll<any>('/v1/lead-sources')).find((x) => x.name === 'Buyer leads');
+      const pipeline = (await c.listAll<any>('/v1/pipeline-details')).find((x) => x.name === 'Buyer deals');
+      expect(auto.document.graph.nodes.map((n: any) => n.config)).toEqual([{ lead_source_id: source.id }, { pipeline_id: pipeline.id, stage_id: pipeline.stages[0].id }]);
+      const snapshot = await exportWorkspace(c, { all: true, exportedAt: STAMP });
+      const b = clientFor(server(), (await server().workspace()).key);
+      await install(b, snapshot.pack);
+      expect(upToWorkspaceIds((await exportWorkspace(b, { all: true, exportedAt: STAMP })).pack)).toEqual(upToWorkspaceIds(snapshot.pack));
+      expect((await planInstall(c, snapshot.pack)).plan.writes).toBe(0);
+    });
+
+    it('a snapshot holding an automation that runs itself goes back into its own workspace with no writes', async () => {
+      const pack: Pack = { format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000027', name: 'Self', version: '1.0.0', automations: [auto('again', ['again'])] };
+      const { c } = await roundTrip(pack);
+      const snapshot = await exportWorkspace(c, { all: true, exportedAt: STAMP });
+      expect((await planInstall(c, snapshot.pack)).plan.steps.filter((x) => x.write).map((x) => `${x.action} ${x.itemId}`)).toEqual([]);
     });
 
     it('stage names that differ only by spaces are distinct, as the format compares them', async () => {

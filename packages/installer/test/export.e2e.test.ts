@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize, roundTripForm, type Pack } from '@setup-pack/core';
 import { exportWorkspace, install, planInstall, type WorkspaceClient } from '../src/index.js';
-import { clientFor, loadPack, useServer } from './harness.js';
+import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
 const FIXTURES = ['releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json', 'valid/buyer-lead-starter.json', 'valid/listing-marketing.json'];
@@ -118,11 +118,6 @@ describe('export --pack-id: the round trip install → export', () => {
 });
 
 /** A snapshot with the workspace's own addresses and the fresh packId set aside. */
-function upToWorkspaceIds(pack: Pack): Pack {
-  const text = JSON.stringify({ ...pack, packId: 'fresh', name: 'snapshot' }).replace(/https:\/\/media\.workspace\.example\/[^/"]+\/[^/"]+\//g, 'https://media.workspace.example/ws/media/');
-  return canonicalize(JSON.parse(text));
-}
-
 describe('export --all: a workspace set up by hand', () => {
   it('snapshot of A installed into a fresh B exports the same pack up to workspace ids; it validates and installs back into A with zero writes', async () => {
     const a = await fresh();

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import type { Pack } from '@setup-pack/core';
+import { canonicalize, type Pack } from '@setup-pack/core';
 import { buildServer, ManualClock, openStore, type Store } from '@setup-pack/workspace-server';
 import { WorkspaceClient, type ClientOptions } from '../src/index.js';
 import { fileURLToPath } from 'node:url';
@@ -122,4 +122,10 @@ export async function cli(argv: string[], env: Record<string, string>, cwd = FIX
   };
   const code = await main(argv, ctx);
   return { code, stdout, stderr };
+}
+
+/** A snapshot (export --all) with what differs between workspaces set aside: packId, name, media addresses. */
+export function upToWorkspaceIds(pack: Pack): Pack {
+  const text = JSON.stringify({ ...pack, packId: 'fresh', name: 'snapshot' }).replace(/https:\/\/media\.workspace\.example\/[^/"]+\/[^/"]+\//g, 'https://media.workspace.example/ws/media/');
+  return canonicalize(JSON.parse(text));
 }

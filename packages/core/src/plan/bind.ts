@@ -3,7 +3,7 @@
 // an exact name match of the same type (trimmed, case-insensitive; several is an error); created
 // when the type is creatable; otherwise unresolved. Every failure is reported at once.
 import { CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
-import type { Pack, Reference, ReferenceType, Resource } from '../types.js';
+import type { Pack, Pipeline, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
 import type { BindingTarget, InstallLedger, PlanError, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
 
@@ -58,7 +58,11 @@ export function packTarget(pack: Pack, type: ReferenceType, id: string): Binding
     case 'pipeline':
       return (pack.pipelines ?? []).some((p) => p.key === id) ? { itemId: itemId('pipeline', id) } : undefined;
     case 'deal_stage': {
-      const p = (pack.pipelines ?? []).find((pl) => pl.stages.some((s) => s.key === id));
+      // Stage keys are unique within a pipeline only: when several pipelines have this key, the
+      // one with the lowest key (by code unit) is meant, so the order of the pack's pipelines
+      // (which export sorts) never changes what a reference binds to.
+      let p: Pipeline | undefined;
+      for (const pl of pack.pipelines ?? []) if (pl.stages.some((s) => s.key === id) && (!p || pl.key < p.key)) p = pl;
       return p ? { itemId: itemId('pipeline', p.key), stageKey: id } : undefined;
     }
     default: {

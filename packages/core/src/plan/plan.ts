@@ -111,11 +111,13 @@ function desiredItems(pack: Pack, createdResources: Resource[], bindings: Refere
     const rewrites: Rewrite[] = [];
     for (const r of a.document.references ?? []) {
       const t = target.get(bindingKey(r.type, r.id));
-      if (!t || seen.has(r.id)) continue;
-      seen.add(r.id);
-      rewrites.push({ kind: 'reference', from: r.id, target: t });
+      const k = bindingKey(r.type, r.id);
+      if (!t || seen.has(k)) continue;
+      seen.add(k);
+      rewrites.push({ kind: 'reference', from: r.id, target: t, refType: r.type });
     }
-    rewrites.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : 0));
+    const typeOf = (rw: Rewrite) => (rw.kind === 'reference' ? rw.refType ?? '' : '');
+    rewrites.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : typeOf(x) < typeOf(y) ? -1 : typeOf(x) > typeOf(y) ? 1 : 0));
     out.push({ itemId: itemId('automation', a.key), kind: 'automation', key: a.key, name: a.document.name, collection: 'automations', content: automationContent(a), rewrites, adoptable: false });
   }
   return out;
@@ -282,11 +284,12 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     } else {
       // An object the workspace already holds with the same name and exactly this content (a
       // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
-      const twin = !prev && resolved ? identicalTwin(snapshot.collections[d.collection] ?? [], d, resolved, claimed) : undefined;
-      if (twin) {
+      const found = !prev ? identicalTwin(snapshot.collections[d.collection] ?? [], d, step, lookup, claimed) : undefined;
+      if (found) {
+        const { twin, sourceHash } = found;
         claimed.add(twin.id);
         Object.assign(step, { action: 'adopt', write: false, workspaceId: twin.id, owned: false, reason: 'existing workspace object with the same name and content' });
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, desiredHash!);
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, sourceHash);
       } else step.reason = prev ? 'missing from the workspace' : 'new';
     }
     if (step.action !== 'create' && step.workspaceId) {
@@ -364,13 +367,20 @@ function twinHash(collection: WorkspaceCollection, content: Record<string, Json>
   return contentHash({ ...content, document });
 }
 
-/** The first (by id) unclaimed workspace object named like `d` whose content is `resolved`'s. */
-function identicalTwin(objects: WorkspaceObject[], d: Desired, resolved: Record<string, Json>, claimed: Set<string>): WorkspaceObject | undefined {
+/**
+ * The workspace object of the same name whose content is exactly what the item would be (the
+ * first by id). An automation that runs itself resolves against each candidate's own id in turn:
+ * it is its own twin only under that id.
+ */
+function identicalTwin(objects: WorkspaceObject[], d: Desired, step: PlanStep, lookup: (id: string) => ResolvedItem | undefined, claimed: Set<string>): { twin: WorkspaceObject; sourceHash: string } | undefined {
   const want = normalizeName(d.name);
-  const hash = twinHash(d.collection, resolved);
-  return objects
-    .filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === hash)
-    .sort((a, b) => (a.id < b.id ? -1 : 1))[0];
+  const fixed = applyRewrites(step, lookup);
+  const candidates = objects.filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want).sort((a, b) => (a.id < b.id ? -1 : 1));
+  for (const o of candidates) {
+    const content = fixed ?? applyRewrites(step, (id) => (id === d.itemId ? { workspaceId: o.id } : lookup(id)));
+    if (content && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === twinHash(d.collection, content)) return { twin: o, sourceHash: contentHash(content) };
+  }
+  return undefined;
 }
 
 function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record<string, string> | undefined {

@@ -2,6 +2,7 @@
 // planner (ids from the ledger) and by the installer (ids from the writes it just made), so both
 // compute the same content hash and idempotency key.
 import { getOwn, setOwn } from '../own.js';
+import { NODE_CATALOG } from '../catalog/nodes.js';
 import { canonicalJson, contentHash, projectWorkspaceObject, type Json } from './content.js';
 import { sha256Hex } from '../hash.js';
 import type { BindingTarget, LedgerItem, PlanStep, Rewrite, WorkspaceObject } from './types.js';
@@ -78,16 +79,39 @@ function replaceInside(value: Json, pairs: [string, string][]): Json {
   });
 }
 
+/**
+ * A block config with reference ids replaced by workspace ids. A field the node catalog types as
+ * a reference (`tag_id`, `automation_ids`…) takes the rewrite of its own reference type when two
+ * references share the id; every other string equal to a reference id takes that id's first rewrite.
+ */
+function rewriteConfig(kind: Json, config: Json, refs: Map<string, string>, typed: Map<string, Map<string, string>>): Json {
+  if (!config || typeof config !== 'object' || Array.isArray(config) || typed.size === 0) return replaceWhole(config, refs);
+  const fields = typeof kind === 'string' ? NODE_CATALOG.get(kind)?.fields : undefined;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(config)) {
+    const field = fields?.find((f) => f.name === k && (f.type === 'ref' || f.type === 'refs'));
+    const t = field?.ref;
+    setOwn(out, k, t ? mapStrings(v, (s) => typed.get(s)?.get(t) ?? refs.get(s) ?? s) : replaceWhole(v, refs));
+  }
+  return out;
+}
+
 /** Applies rewrites to content; undefined when a target does not exist yet. */
 export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrites'>, lookup: ItemLookup): Record<string, Json> | undefined {
   const content = (step.content ?? {}) as Record<string, Json>;
   const refs = new Map<string, string>();
+  // An id two references of different types share: each typed config field takes its own type's.
+  const typed = new Map<string, Map<string, string>>();
   const urls: [string, string][] = [];
   for (const rw of step.rewrites as Rewrite[]) {
     if (rw.kind === 'reference') {
       const id = resolveTarget(rw.target, lookup);
       if (id === undefined) return undefined;
-      refs.set(rw.from, id);
+      if (!refs.has(rw.from)) refs.set(rw.from, id);
+      if (rw.refType) {
+        if (!typed.has(rw.from)) typed.set(rw.from, new Map());
+        typed.get(rw.from)!.set(rw.refType, id);
+      }
     } else {
       const url = resolveUrl(rw.target, lookup);
       if (url === undefined) return undefined;
@@ -100,11 +124,14 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
   if (refs.size && step.kind === 'automation') {
     const doc = content.document as Record<string, Json>;
     const graph = doc.graph as Record<string, Json>;
-    const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: replaceWhole(n.config, refs) }));
+    const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: rewriteConfig(n.kind, n.config, refs, typed) }));
     // A reference's id is the id exactly as the graph writes it: it follows the graph's rewrite,
     // so the stored document lists the workspace ids its configs now carry (names stay for matching).
     const references = Array.isArray(doc.references)
-      ? (doc.references as Record<string, Json>[]).map((r) => (typeof r?.id === 'string' && refs.has(r.id) ? { ...r, id: refs.get(r.id)! } : r))
+      ? (doc.references as Record<string, Json>[]).map((r) => {
+          if (typeof r?.id !== 'string' || !refs.has(r.id)) return r;
+          return { ...r, id: typed.get(r.id)?.get(String(r.type)) ?? refs.get(r.id)! };
+        })
       : undefined;
     out = { ...content, document: { ...doc, graph: { ...graph, nodes }, ...(references ? { references } : {}) } };
   } else if (refs.size && step.kind === 'smartList') {

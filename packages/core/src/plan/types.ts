@@ -133,7 +133,8 @@ export interface ReferenceBinding {
  * - `url`: in template and brand strings, every occurrence of `from` becomes the uploaded copy's address (or a fixed url).
  */
 export type Rewrite =
-  | { kind: 'reference'; from: string; target: BindingTarget }
+  /** `refType`: an automation reference's type; a block config field the catalog types as that reference type takes this rewrite before any other of the same string. */
+  | { kind: 'reference'; from: string; target: BindingTarget; refType?: ReferenceType }
   | { kind: 'url'; from: string; target: { itemId: string } | { url: string } };
 
 export type StepAction = 'create' | 'update' | 'unchanged' | 'adopt' | 'conflict' | 'orphan' | 'remove';
