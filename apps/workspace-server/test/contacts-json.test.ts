@@ -11,12 +11,21 @@ function defineContactsJson(kind: StoreKind) {
   let key: string;
   const ids: string[] = [];
 
-  const raw = async (path: string) => {
-    const res = await fetch(`${s.base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const raw = async (path: string, k = key) => {
+    const res = await fetch(`${s.base}${path}`, { headers: { authorization: `Bearer ${k}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     return res.text();
   };
+
+  /** A workspace of its own with a member, for the tests that write. */
+  async function writerWorkspace() {
+    const ws = await s.workspace();
+    const member = await s.admin.post(`/admin/workspaces/${ws.id}/members`, { name: 'Writer', email: 'w@example.com' });
+    const stage = (await ws.client.get('/v1/contact-stages?limit=1')).body.data[0].id;
+    const source = (await ws.client.get('/v1/lead-sources?limit=1')).body.data[0].id;
+    return { key: ws.key, refs: { stage, source, member: member.body.id as string } };
+  }
 
   beforeAll(async () => {
     s = await startServer(kind);
@@ -60,6 +69,54 @@ function defineContactsJson(kind: StoreKind) {
     expect(JSON.parse(singles[1]).last_activity_at).not.toBeNull();
     const list = await raw('/v1/contacts?limit=100');
     expect(list).toBe(`{"data":[${singles.join(',')}],"has_more":false,"next_cursor":null,"total_count":3}`);
+  });
+
+  it('answers POST /v1/contacts, built without a read-back, with the bytes GET /v1/contacts/:id then reads, and records that contact as the event', async () => {
+    const { key: k2, refs } = await writerWorkspace();
+    const post = (body: unknown) => {
+      s.clock.advance(1); // events are newest first by created_at
+      return fetch(`${s.base}/v1/contacts`, { method: 'POST', headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    };
+    const body = {
+      first_name: 'Ünï "code"', last_name: 'Tab\there',
+      emails: [{ value: 'x@example.com', label: 'Other' }, { value: 'y@example.com', label: 'Work', is_primary: true }],
+      phone: '+12075550199', company: 'Co', stage_id: refs.stage, lead_source_id: refs.source, owner_id: refs.member,
+      custom_fields: { zz: { b: 1, a: [2.50, 'x'] }, a: 1.0, dup: 'first', 'ÿ': null },
+    };
+    for (const b of [body, { first_name: 'A', last_name: 'B' }]) {
+      const res = await post(b);
+      expect(res.status).toBe(201);
+      const created = await res.text();
+      expect(created).toBe(await raw(`/v1/contacts/${JSON.parse(created).id}`, k2));
+      const events = JSON.parse(await raw('/v1/events?type=contact.created&limit=1', k2));
+      expect(events.data[0].data).toEqual(JSON.parse(created));
+    }
+  });
+
+  it('refuses a reference of another workspace or none, naming the first such field, and writes nothing', async () => {
+    const other = await s.workspace();
+    const otherStage = (await other.client.get('/v1/contact-stages?limit=1')).body.data[0].id;
+    const { key: k2, refs } = await writerWorkspace();
+    const client = s.anon.withKey(k2);
+    const before = JSON.parse(await raw('/v1/contacts?limit=1', k2)).total_count;
+    const eventsBefore = JSON.parse(await raw('/v1/events?type=contact.created&limit=100', k2)).data.length;
+    const cases: [Record<string, string>, string, string][] = [
+      [{ stage_id: otherStage }, 'stage_id', `No such contact stage: ${otherStage}`],
+      [{ stage_id: refs.stage, lead_source_id: 'lsrc_nope' }, 'lead_source_id', 'No such lead source: lsrc_nope'],
+      [{ lead_source_id: 'lsrc_nope', owner_id: 'mem_nope' }, 'lead_source_id', 'No such lead source: lsrc_nope'],
+      [{ owner_id: 'mem_nope' }, 'owner_id', 'No such member: mem_nope'],
+    ];
+    for (const [refsIn, param, message] of cases) {
+      const r = await client.post('/v1/contacts', { first_name: 'No', last_name: 'Write', email: 'no@example.com', ...refsIn });
+      expect(r.status).toBe(400);
+      expect(r.body.error).toMatchObject({ type: 'invalid_request_error', param, message });
+    }
+    expect(JSON.parse(await raw('/v1/contacts?limit=1', k2)).total_count).toBe(before);
+    expect(JSON.parse(await raw('/v1/contacts?limit=1&email=no@example.com', k2)).total_count).toBe(0);
+    expect(JSON.parse(await raw('/v1/events?type=contact.created&limit=100', k2)).data.length).toBe(eventsBefore);
+    const empty = await client.post('/v1/contacts', { first_name: 'Empty', last_name: 'Refs', stage_id: '', lead_source_id: '', owner_id: '' });
+    expect(empty.status).toBe(201);
+    expect(empty.body).toMatchObject({ stage: null, lead_source: null, owner: null });
   });
 
   it('pages with a cursor and counts the matches of a filter', async () => {

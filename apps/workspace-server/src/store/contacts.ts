@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { recordEvent } from './events.js';
+import { eventInsertSql, recordEvent } from './events.js';
 import { encodeCursor, keysetCondition, Params, type Row } from './sql.js';
 
 export interface RowInput {
@@ -325,32 +325,86 @@ export async function addActivity(
   return rows[0];
 }
 
-export async function createContact(db: Db, ws: string, input: ContactInput, now: Date): Promise<Contact> {
+/**
+ * Creates a contact in one statement (data-modifying CTEs, atomic as any statement): the
+ * references are looked up in the workspace, and only when each one given exists are the contact,
+ * its emails and phones, the counter shard, the timeline entry and the outbox event inserted. The
+ * response is built from the input, the looked-up names and the stored custom_fields (jsonb's key
+ * order), so nothing is read back. The statement's text does not depend on the input.
+ */
+export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date): Promise<Contact> {
   if (!input.first_name) throw badRequest('first_name is required', 'first_name');
   if (!input.last_name) throw badRequest('last_name is required', 'last_name');
-  return db.transaction(async (tx) => {
-    await checkRefs(tx, ws, input);
-    const id = newId('con');
-    const at = now.toISOString();
-    const emails = rowsFromInput(input.emails, input.email, 'Other', []) ?? [];
-    const phones = rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? [];
-    const search = searchText({ first_name: input.first_name!, last_name: input.last_name!, company: input.company ?? null, emails, phones });
-    await tx.query(
-      `INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
-         stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15::jsonb,$16,$17,$18::timestamptz,$18::timestamptz)`,
-      [id, ws, input.first_name, input.last_name, ...plainFields.map((f) => input[f] ?? null),
-        emptyToNull(input.stage_id) ?? null, emptyToNull(input.lead_source_id) ?? null, emptyToNull(input.owner_id) ?? null,
-        JSON.stringify(input.custom_fields ?? {}), input.affiliate_attribution_token ?? null, search, at],
-    );
-    await writeRows(tx, 'contact_emails', ws, id, emails, false);
-    await writeRows(tx, 'contact_phones', ws, id, phones, false);
-    await bumpContactCount(tx, ws, 1);
-    await addActivity(tx, ws, id, { type: 'contact_created', title: 'Contact created' }, now);
-    const contact = await getContact(tx, ws, id);
-    await recordEvent(tx, ws, 'contact.created', contact, now);
-    return contact;
-  });
+  const id = newId('con');
+  const at = now.toISOString();
+  const emails = rowsFromInput(input.emails, input.email, 'Other', []) ?? [];
+  const phones = rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? [];
+  const stage = emptyToNull(input.stage_id) ?? null;
+  const source = emptyToNull(input.lead_source_id) ?? null;
+  const owner = emptyToNull(input.owner_id) ?? null;
+  const contact: Contact = {
+    id,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    email: emails.find((r) => r.is_primary)?.value ?? null,
+    phone: phones.find((r) => r.is_primary)?.value ?? null,
+    emails,
+    phones,
+    address: input.address ?? null, city: input.city ?? null, state: input.state ?? null, zip_code: input.zip_code ?? null,
+    company: input.company ?? null, job_title: input.job_title ?? null, notes: input.notes ?? null,
+    stage: null, lead_source: null, owner: null,
+    tags: [],
+    custom_fields: input.custom_fields ?? {},
+    created_at: at,
+    updated_at: at,
+    last_activity_at: null,
+  };
+  const q = new Params();
+  const [wsP, idP, atP, stageP, sourceP, ownerP] = [ws, id, at, stage, source, owner].map((v) => q.p(v));
+  const rowsInsert = (table: string, rows: ContactRow[]) =>
+    `INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position)
+     SELECT x.id, ins.workspace_id, ins.id, x.value, x.label, x.is_primary, x.position
+       FROM ins, jsonb_to_recordset(${q.p(JSON.stringify(rows))}::jsonb) AS x(id text, value text, label text, is_primary boolean, position integer)`;
+  const ref = (table: string, p: string) => `(SELECT name FROM ${table} WHERE workspace_id = ${wsP} AND id = ${p}::text)`;
+  const idName = (p: string, name: string) => `CASE WHEN ${name} IS NULL THEN 'null'::jsonb ELSE jsonb_build_object('id', ${p}::text, 'name', ${name}) END`;
+  const sql = `WITH r AS (
+      SELECT ${ref('contact_stages', stageP)} AS stage_name, ${ref('lead_sources', sourceP)} AS lead_source_name, ${ref('members', ownerP)} AS owner_name),
+    ins AS (
+      INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
+        stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at)
+      SELECT ${idP}, ${wsP}, ${[input.first_name, input.last_name, ...plainFields.map((f) => input[f] ?? null)].map((v) => q.p(v)).join(', ')},
+        ${stageP}, ${sourceP}, ${ownerP}, ${q.p(JSON.stringify(contact.custom_fields))}::jsonb, ${q.p(input.affiliate_attribution_token ?? null)},
+        ${q.p(searchText(contact))}, ${atP}::timestamptz, ${atP}::timestamptz
+        FROM r
+       WHERE (${stageP}::text IS NULL OR r.stage_name IS NOT NULL) AND (${sourceP}::text IS NULL OR r.lead_source_name IS NOT NULL)
+         AND (${ownerP}::text IS NULL OR r.owner_name IS NOT NULL)
+      RETURNING id, workspace_id, custom_fields),
+    em AS (${rowsInsert('contact_emails', emails)}),
+    ph AS (${rowsInsert('contact_phones', phones)}),
+    n AS (
+      INSERT INTO contact_counts (workspace_id, shard, n) SELECT ins.workspace_id, ${q.p(Math.floor(Math.random() * 16))}, 1 FROM ins
+      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n),
+    act AS (
+      INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
+      SELECT ${q.p(newId('act'))}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
+    ev AS (${eventInsertSql(q, ws, 'contact.created',
+      `${q.p(JSON.stringify(contact))}::jsonb || jsonb_build_object('stage', ${idName(stageP, 'r.stage_name')}, 'lead_source', ${idName(sourceP, 'r.lead_source_name')}, 'owner', ${idName(ownerP, 'r.owner_name')})`,
+      now, 'ins, r')})
+    SELECT r.*, ins.custom_fields FROM r LEFT JOIN ins ON true`;
+  const { rows } = await db.query(sql, q.values);
+  const r = rows[0];
+  if (r.custom_fields === null) {
+    // In the order the fields are listed: the first reference that does not exist is named.
+    if (stage && r.stage_name === null) throw badRequest(`No such contact stage: ${stage}`, 'stage_id');
+    if (source && r.lead_source_name === null) throw badRequest(`No such lead source: ${source}`, 'lead_source_id');
+    if (owner && r.owner_name === null) throw badRequest(`No such member: ${owner}`, 'owner_id');
+    throw new Error('contact insert wrote nothing although every reference exists');
+  }
+  contact.custom_fields = r.custom_fields as Record<string, unknown>;
+  if (stage) contact.stage = { id: stage, name: r.stage_name };
+  if (source) contact.lead_source = { id: source, name: r.lead_source_name };
+  if (owner) contact.owner = { id: owner, name: r.owner_name };
+  return contact;
 }
 
 /** Field names as the API spells them, compared before/after to say what an update changed. */

@@ -1,10 +1,23 @@
 import type { Queryable } from '../db/db.js';
 import { newId } from '../ids.js';
+import type { Params } from './sql.js';
 
 /**
  * The single hook every write calls inside its database transaction: the outbox row commits or
  * rolls back with the change. Webhook delivery (issue 5) reads from `events`.
  */
+/** The outbox columns, in the order recordEvent and eventInsertSql write them. */
+const EVENT_INSERT = 'INSERT INTO events (id, workspace_id, type, data, changed_fields, created_at)';
+
+/**
+ * recordEvent for a write that is one statement (a data-modifying CTE): the same outbox row, its
+ * data given as a SQL jsonb expression, inserted once per row of `from` (none when the change
+ * inserted nothing). Parameters are added to `q`.
+ */
+export function eventInsertSql(q: Params, workspaceId: string, type: string, dataSql: string, at: Date, from: string): string {
+  return `${EVENT_INSERT} SELECT ${q.p(newId('evt', 16))}, ${q.p(workspaceId)}, ${q.p(type)}, ${dataSql}, NULL, ${q.p(at.toISOString())}::timestamptz FROM ${from}`;
+}
+
 export async function recordEvent(
   tx: Queryable,
   workspaceId: string,
@@ -15,7 +28,7 @@ export async function recordEvent(
 ): Promise<string> {
   const id = newId('evt', 16);
   await tx.query(
-    'INSERT INTO events (id, workspace_id, type, data, changed_fields, created_at) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::timestamptz)',
+    `${EVENT_INSERT} VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::timestamptz)`,
     [id, workspaceId, type, JSON.stringify(data), changedFields ? JSON.stringify(changedFields) : null, at.toISOString()],
   );
   return id;
