@@ -1,6 +1,6 @@
-// Block cards in headless Chromium, as an author reads them: summaries in words (no raw JSON),
-// references by name and as links to the item, branch names that never run into the summary or
-// each other, at any zoom.
+// Block cards and forms in headless Chromium, as an author reads them: summaries in words (no raw
+// JSON), references by name and as links to the item, branch names that never run into the
+// summary or each other at any zoom, and each finding shown on the field it is about.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -121,6 +121,52 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
       await expectBranchNamesClear(block);
     }
     await page.screenshot({ path: join(artifacts, 'branch-names.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows each finding on the field it is about, marked for assistive technology, and a click on the finding focuses that field', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    /** The text of the note a control points at with aria-describedby. */
+    const described = (control: Locator) => control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+
+    // A block missing a required field: core's warning points at its config, shown on its first field.
+    await page.locator('[data-testid="node-tag"]').click();
+    const tagField = inspector.getByLabel('Tag *');
+    await tagField.fill('');
+    await poll(() => described(tagField)).toContain('has no config.tag_id (Tag)');
+    expect(await tagField.getAttribute('aria-invalid')).toBeNull(); // a warning, not an error
+    // An unknown config key goes to the raw JSON field that edits it.
+    const other = inspector.getByLabel('Other config fields (JSON)');
+    await other.fill('{"colour": "red"}');
+    await poll(() => described(other)).toContain('config.colour of action.add_tag node "tag" is not in our catalog');
+    // Fixing it takes the note away.
+    await tagField.fill('tag-hot');
+    await poll(() => tagField.getAttribute('aria-describedby')).toBeNull();
+
+    // An error on the pack's name: the field is invalid and says why.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    const packName = page.locator('.editor-pane').getByLabel('Name', { exact: true });
+    await packName.fill('');
+    await poll(() => packName.getAttribute('aria-invalid')).toBe('true');
+    expect(await described(packName)).toContain('name must have at least 1 character');
+
+    // A duplicate stage key, on that stage's key and nowhere else in the table.
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="pipelines/buyer-pipeline"]').click();
+    const key2 = page.getByLabel('Stage 2 key');
+    await key2.fill('new');
+    await poll(() => key2.getAttribute('aria-invalid')).toBe('true');
+    expect(await described(key2)).toContain('already used by stage 0');
+    expect(await page.getByLabel('Stage 1 key').getAttribute('aria-invalid')).toBeNull();
+    await page.screenshot({ path: join(artifacts, 'field-errors.png') });
+
+    // The findings panel's row for it focuses the same field.
+    await page.getByLabel('Stage 3 name').focus();
+    await page.locator('.diagnostics').getByText(/already used by stage 0/).click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 key');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,6 +1,6 @@
 // Maps diagnostics (JSON pointers) onto what the editor shows: sidebar items, canvas nodes and
 // edges, and form fields.
-import { countBySeverity, parsePointer, type Diagnostic, type Severity } from '@setup-pack/core';
+import { countBySeverity, nodeKindInfo, parsePointer, type Diagnostic, type Severity } from '@setup-pack/core';
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
 import { asArr, asObj, str } from './json.js';
 
@@ -69,4 +69,53 @@ export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[
     if (loc.edgeId) bump(idx.byEdge, nodeKey(loc.target.index, loc.edgeId), d.severity);
   }
   return idx;
+}
+
+/**
+ * Where a finding sits in the forms' terms: its path below the item (or block), with a block
+ * config key the catalog does not describe moved under `config/~other`, the raw JSON field that
+ * edits every such key.
+ */
+export function formPath(loc: Location, nodeKind?: string): string[] {
+  const p = loc.path;
+  if (loc.nodeId && p[0] === 'config' && p[1] !== undefined && !nodeKindInfo(nodeKind ?? '')?.fieldNames.has(p[1])) return ['config', '~other', ...p.slice(1)];
+  return p;
+}
+
+/**
+ * The field a finding belongs to, of the fields a form shows (their `data-path`s, in document
+ * order): the longest field path its path starts with, else the first field under its path (a
+ * config missing a required field: its first field). One mapping, for focusing a clicked
+ * finding's field and for showing the finding on that field. Nothing for a finding about the
+ * whole item or block.
+ */
+export function fieldOf(path: readonly string[], fields: readonly string[]): string | undefined {
+  if (path.length === 0) return undefined;
+  const known = new Set(fields);
+  for (let n = path.length; n > 0; n--) {
+    const p = path.slice(0, n).join('/');
+    if (known.has(p)) return p;
+  }
+  for (let n = path.length; n > 0; n--) {
+    const prefix = `${path.slice(0, n).join('/')}/`;
+    const hit = fields.find((f) => f.startsWith(prefix));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * The findings a form shows on its fields: those of the target item, of the one selected block
+ * when the form is a block's, and otherwise not those of the item's blocks and edges.
+ */
+export function formFindings(pack: PackValue, diagnostics: readonly Diagnostic[], target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
+  const out: { path: string[]; diagnostic: Diagnostic }[] = [];
+  const key = target.kind === 'pack' ? 'pack' : itemKey(target.kind, target.index);
+  for (const d of diagnostics) {
+    const loc = locate(pack, d.pointer);
+    if ((loc.target.kind === 'pack' ? 'pack' : itemKey(loc.target.kind, loc.target.index)) !== key) continue;
+    if (block ? loc.nodeId !== block.id : loc.nodeId !== undefined || loc.edgeId !== undefined) continue;
+    out.push({ path: formPath(loc, block?.kind), diagnostic: d });
+  }
+  return out;
 }

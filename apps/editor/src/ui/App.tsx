@@ -1,21 +1,23 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
 import { packItemsByReferenceType, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
-import { indexFindings, locate } from '../model/findings.js';
+import { nodesOf } from '../model/graph.js';
+import { fieldOf, formFindings, formPath, indexFindings, locate } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
 import { defaultDraftStore } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
-import type { Obj } from '../model/json.js';
+import { str, type Obj } from '../model/json.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
 import { stableRefIndex, type RefIndex } from './flow.js';
 import { Sidebar } from './Sidebar.js';
 import { AutomationInspector } from './Inspector.js';
+import { FieldFindings } from './fields.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
 import { AssetEditor, PackFields, PipelineEditor, ResourceEditor, SmartListEditor, TemplateEditor } from './ItemEditors.js';
 import { DiffView, type Release } from './DiffView.js';
@@ -235,7 +237,8 @@ export function App({ store }: { store: EditorStore }) {
     if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
     if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
     if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
-    setFieldFocus({ path: loc.path, seq: Date.now() });
+    const kind = loc.nodeId && loc.target.kind === 'automations' ? nodesOf(documentOf(pack, loc.target.index)).find((n) => n.id === loc.nodeId)?.kind : undefined;
+    setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined), seq: Date.now() });
   };
 
   // Stable for the diagnostics list (which then re-renders only on a new validation result).
@@ -243,14 +246,13 @@ export function App({ store }: { store: EditorStore }) {
   pickRef.current = pickDiagnostic;
   const onPickDiagnostic = useCallback((d: Diagnostic) => pickRef.current(d), []);
 
-  // Focus the field a clicked diagnostic points at (the longest matching data-path).
+  // Focus the field a clicked diagnostic points at: the field it is shown on (fieldOf).
   useEffect(() => {
     if (!fieldFocus) return;
     const t = setTimeout(() => {
-      // Exact field first (longest pointer prefix), then the first field under it.
-      const q = (sel: string) => document.querySelector<HTMLElement>(`.inspector ${sel}, .editor-pane ${sel}`);
-      const paths = fieldFocus.path.map((_, i) => CSS.escape(fieldFocus.path.slice(0, fieldFocus.path.length - i).join('/')));
-      const el = paths.map((p) => q(`[data-path="${p}"]`)).find(Boolean) ?? paths.map((p) => q(`[data-path^="${p}/"]`)).find(Boolean);
+      const fields = [...document.querySelectorAll<HTMLElement>('.inspector [data-path], .editor-pane [data-path]')];
+      const field = fieldOf(fieldFocus.path, fields.map((e) => e.dataset.path ?? ''));
+      const el = fields.find((e) => e.dataset.path === field);
       if (el) {
         el.focus();
         el.scrollIntoView({ block: 'center' });
@@ -278,6 +280,15 @@ export function App({ store }: { store: EditorStore }) {
     (fn: (d: Obj) => Obj, coalesce?: string) => store.commit((p) => editGraph(p, automationIndex, fn), coalesce ? `a${automationIndex}:${coalesce}` : undefined),
     [store, automationIndex],
   );
+  // The findings the form on screen shows on its fields: the item's, or the selected block's.
+  const block = doc && selection.nodes.length === 1 ? nodesOf(doc).find((n) => n.id === selection.nodes[0]) : undefined;
+  const blockId = block ? str(block.id) : undefined;
+  const blockKind = block ? str(block.kind) : undefined;
+  const shownFindings = useMemo(
+    () => formFindings(validation.pack ?? packRef.current, validation.diagnostics, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
+    [validation, target, blockId, blockKind],
+  );
+  const form = (el: ReactNode) => <FieldFindings findings={shownFindings}>{el}</FieldFindings>;
   const editItem = (fn: (i: Obj) => Obj, coalesce?: string) => {
     if (target.kind === 'pack') store.commit(fn, coalesce ? `pack:${coalesce}` : undefined);
     else store.commit((p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn), coalesce ? `${targetKey(target)}:${coalesce}` : undefined);
@@ -353,25 +364,25 @@ export function App({ store }: { store: EditorStore }) {
             {doc ? (
               <ReferencesContext.Provider value={references}><Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} refs={refs} /></ReferencesContext.Provider>
             ) : target.kind === 'pack' ? (
-              <PackFields pack={pack} edit={editItem} />
+              form(<PackFields pack={pack} edit={editItem} />)
             ) : !item ? (
               <p className="empty">Nothing selected.</p>
             ) : target.kind === 'messageTemplates' ? (
-              <TemplateEditor item={item} edit={editItem} />
+              form(<TemplateEditor item={item} edit={editItem} />)
             ) : target.kind === 'smartLists' ? (
-              <SmartListEditor item={item} edit={editItem} />
+              form(<SmartListEditor item={item} edit={editItem} />)
             ) : target.kind === 'pipelines' ? (
-              <PipelineEditor item={item} edit={editItem} />
+              form(<PipelineEditor item={item} edit={editItem} />)
             ) : target.kind === 'resources' ? (
-              <ResourceEditor item={item} edit={editItem} />
+              form(<ResourceEditor item={item} edit={editItem} />)
             ) : (
-              <AssetEditor item={item} edit={editItem} notify={notify} />
+              form(<AssetEditor item={item} edit={editItem} notify={notify} />)
             )}
             {notice && <div className="notice" role="status">{notice}</div>}
           </main>
           <aside className="inspector" aria-label="Inspector">
             {doc && item ? (
-              <ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} onRenamed={(id) => setFocus({ nodeId: id, seq: Date.now() })} /></ReferencesContext.Provider>
+              form(<ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} onRenamed={(id) => setFocus({ nodeId: id, seq: Date.now() })} /></ReferencesContext.Provider>)
             ) : (
               <div>
                 <h2>Keyboard</h2>

@@ -5,7 +5,7 @@ import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { updateReference } from '../model/references.js';
-import { CheckField, JsonField, SelectField, TextField } from './fields.js';
+import { CheckField, FieldNote, JsonField, SelectField, TextField } from './fields.js';
 import { useContext, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
@@ -85,6 +85,7 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
               </label>
             ))}
           </div>
+          <FieldNote path="document/settings/send_window_days" />
           <CheckField label="Skip holidays" path="document/settings/send_window_skip_holidays" checked={s.send_window_skip_holidays === true} onChange={(v) => set('send_window_skip_holidays', v)} />
         </>
       )}
@@ -135,6 +136,7 @@ function ConfigInput({ field, value, onChange }: { field: ConfigField; value: un
         ) : (
           <FilterNode node={value} path={[]} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
         )}
+        <FieldNote path={path} />
       </div>
     );
   if (field.type === 'object' || field.type === 'any') return <JsonField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;

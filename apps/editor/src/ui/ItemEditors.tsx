@@ -1,10 +1,16 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import type { ChangeEvent } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 import { ASSET_ROLES, MESSAGE_CHANNELS, maxLengthOf } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
-import { CheckField, JsonField, SelectField, TextField } from './fields.js';
+import { CheckField, FieldNote, JsonField, SelectField, TextField, useFieldFindings } from './fields.js';
+
+/** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
+function Cell({ path, children }: { path: string; children: (attrs: { 'data-path': string }) => ReactNode }) {
+  const f = useFieldFindings(path);
+  return <td>{children({ 'data-path': path, ...f.attrs })}{f.note}</td>;
+}
 
 type EditItem = (fn: (item: Obj) => Obj, coalesce?: string) => void;
 type SetField = (key: string, value: unknown) => void;
@@ -129,7 +135,10 @@ export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <TextField label="Icon" path="icon" value={str(item.icon)} onChange={(v) => set('icon', opt(v))} />
       </div>
       <h3>Filters</h3>
-      {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
+      <div data-path="filters" tabIndex={-1}>
+        {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
+        <FieldNote path="filters" />
+      </div>
     </div>
   );
 }
@@ -144,29 +153,33 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       <KeyAndName item={item} set={set} />
       <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
       <h3>Stages</h3>
-      <table className="stages">
+      <table className="stages" data-path="stages">
         <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Probability</th><th>Color</th><th /></tr></thead>
         <tbody>
           {stages.map((s, i) => (
             <tr key={i} data-path={`stages/${i}`}>
-              <td><input aria-label={`Stage ${i + 1} key`} value={str(s.key)} onChange={(e) => upd(i, 'key', e.target.value)} /></td>
-              <td><input aria-label={`Stage ${i + 1} name`} value={str(s.name)} onChange={(e) => upd(i, 'name', e.target.value)} /></td>
-              <td>
-                <select aria-label={`Stage ${i + 1} type`} value={str(s.stageType, 'OPEN')} onChange={(e) => upd(i, 'stageType', e.target.value)}>
-                  {STAGE_TYPES.map((t) => <option key={t}>{t}</option>)}
-                </select>
-              </td>
-              <td><input aria-label={`Stage ${i + 1} probability`} type="number" min={0} max={100} value={s.probability === undefined ? '' : String(s.probability)} onChange={(e) => upd(i, 'probability', e.target.value === '' ? undefined : Number(e.target.value))} /></td>
-              <td><input aria-label={`Stage ${i + 1} color`} type="color" value={/^#[0-9a-f]{6}$/i.test(str(s.color)) ? str(s.color) : '#94a3b8'} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} /></td>
+              <Cell path={`stages/${i}/key`}>{(a) => <input aria-label={`Stage ${i + 1} key`} value={str(s.key)} onChange={(e) => upd(i, 'key', e.target.value)} {...a} />}</Cell>
+              <Cell path={`stages/${i}/name`}>{(a) => <input aria-label={`Stage ${i + 1} name`} value={str(s.name)} onChange={(e) => upd(i, 'name', e.target.value)} {...a} />}</Cell>
+              <Cell path={`stages/${i}/stageType`}>
+                {(a) => (
+                  <select aria-label={`Stage ${i + 1} type`} value={str(s.stageType, 'OPEN')} onChange={(e) => upd(i, 'stageType', e.target.value)} {...a}>
+                    {STAGE_TYPES.map((t) => <option key={t}>{t}</option>)}
+                  </select>
+                )}
+              </Cell>
+              <Cell path={`stages/${i}/probability`}>{(a) => <input aria-label={`Stage ${i + 1} probability`} type="number" min={0} max={100} value={s.probability === undefined ? '' : String(s.probability)} onChange={(e) => upd(i, 'probability', e.target.value === '' ? undefined : Number(e.target.value))} {...a} />}</Cell>
+              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={/^#[0-9a-f]{6}$/i.test(str(s.color)) ? str(s.color) : '#94a3b8'} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>
                 <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => edit((p) => moveStage(p, i, i + 1))}>↓</button>
                 <button aria-label={`Remove stage ${i + 1}`} onClick={() => edit((p) => removeStage(p, i))}>×</button>
+                <FieldNote path={`stages/${i}`} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
+      <FieldNote path="stages" />
       <button onClick={() => edit(addStage)}>Add stage</button>
     </div>
   );

@@ -1,46 +1,113 @@
 // Small labelled inputs shared by the forms. `path` (e.g. "config/tag_id") lets a clicked
-// diagnostic focus the field it points at.
-import { useEffect, useId, useState, type ReactNode } from 'react';
+// diagnostic focus the field it points at, and the field show the findings about it.
+import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import type { Diagnostic } from '@setup-pack/core';
+import { fieldOf } from '../model/findings.js';
+
+/** Findings by the `data-path` of the field they belong to, for the form being shown. */
+const FieldFindingsContext = createContext<ReadonlyMap<string, readonly Diagnostic[]>>(new Map());
+
+const sameAssignment = (a: ReadonlyMap<string, readonly Diagnostic[]>, b: ReadonlyMap<string, readonly Diagnostic[]>) =>
+  a.size === b.size && [...b].every(([k, v]) => { const w = a.get(k); return !!w && w.length === v.length && v.every((d, i) => d === w[i]); });
+
+/**
+ * Gives each finding to the field it belongs to (model/findings' fieldOf over the fields this
+ * form renders, as a clicked finding is focused), so the field shows it beside itself.
+ */
+export function FieldFindings({ findings, children }: { findings: readonly { path: string[]; diagnostic: Diagnostic }[]; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [byField, setByField] = useState<ReadonlyMap<string, readonly Diagnostic[]>>(() => new Map());
+  // After every render: the fields shown can change with the pack (a settings block switched on).
+  useLayoutEffect(() => {
+    const fields = [...(ref.current?.querySelectorAll<HTMLElement>('[data-path]') ?? [])].map((e) => e.dataset.path ?? '');
+    const next = new Map<string, Diagnostic[]>();
+    for (const f of findings) {
+      const field = fieldOf(f.path, fields);
+      if (field !== undefined) next.set(field, [...(next.get(field) ?? []), f.diagnostic]);
+    }
+    setByField((prev) => (sameAssignment(prev, next) ? prev : next));
+  });
+  return (
+    <div ref={ref} className="field-findings">
+      <FieldFindingsContext.Provider value={byField}>{children}</FieldFindingsContext.Provider>
+    </div>
+  );
+}
+
+/** The findings about the field at `path`: the attributes its control carries and the note shown under it. */
+export function useFieldFindings(path: string | undefined, own?: string) {
+  const id = useId();
+  const found = useContext(FieldFindingsContext).get(path ?? '\0') ?? [];
+  const messages = [...found.map((d) => ({ severity: d.severity, text: d.message, code: d.code })), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
+  if (messages.length === 0) return { attrs: {}, note: null };
+  const noteId = `${id}-findings`;
+  return {
+    attrs: { 'aria-invalid': messages.some((m) => m.severity === 'error') || undefined, 'aria-describedby': noteId },
+    note: (
+      <ul className="field-findings-list" id={noteId}>
+        {messages.map((m, i) => (
+          <li key={i} className={`field-error ${m.severity}`}>
+            <span className="sr-only">{m.severity}: </span>
+            {m.text}
+            {m.code && <code className="code"> {m.code}</code>}
+          </li>
+        ))}
+      </ul>
+    ),
+  };
+}
+
+/** The findings about a group of controls (a table row, a set of checkboxes) shown under it. */
+export function FieldNote({ path }: { path: string }) {
+  return useFieldFindings(path).note;
+}
 
 export function TextField(props: { label: string; value: string; onChange: (v: string) => void; path?: string; multiline?: boolean; rows?: number; placeholder?: string; type?: string; help?: ReactNode; error?: string }) {
   const id = useId();
+  const f = useFieldFindings(props.path, props.error);
   return (
     <div>
       <label htmlFor={id}>{props.label}</label>
       {props.multiline ? (
-        <textarea id={id} data-path={props.path} rows={props.rows ?? 3} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} />
+        <textarea id={id} data-path={props.path} rows={props.rows ?? 3} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
       ) : (
-        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} />
+        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
       )}
+      {f.note}
       {props.help && <div className="help">{props.help}</div>}
-      {props.error && <div className="field-error">{props.error}</div>}
     </div>
   );
 }
 
 export function SelectField(props: { label: string; value: string; options: readonly string[]; onChange: (v: string) => void; path?: string; allowEmpty?: boolean }) {
   const id = useId();
+  const f = useFieldFindings(props.path);
   const opts = props.options.includes(props.value) || props.value === '' ? props.options : [props.value, ...props.options];
   return (
     <div>
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} data-path={props.path} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select id={id} data-path={props.path} value={props.value} onChange={(e) => props.onChange(e.target.value)} {...f.attrs}>
         {props.allowEmpty && <option value="">(not set)</option>}
         {opts.map((o) => (
           <option key={o} value={o}>{o}</option>
         ))}
       </select>
+      {f.note}
     </div>
   );
 }
 
 export function CheckField(props: { label: string; checked: boolean; onChange: (v: boolean) => void; path?: string }) {
   const id = useId();
+  const f = useFieldFindings(props.path);
   return (
-    <div className="row" style={{ justifyContent: 'flex-start', marginTop: 6 }}>
-      <input id={id} data-path={props.path} type="checkbox" style={{ width: 'auto', flex: 'none' }} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
-      <label htmlFor={id} style={{ margin: 0 }}>{props.label}</label>
-    </div>
+    <>
+      <div className="row" style={{ justifyContent: 'flex-start', marginTop: 6 }}>
+        <input id={id} data-path={props.path} type="checkbox" style={{ width: 'auto', flex: 'none' }} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} {...f.attrs} />
+        <label htmlFor={id} style={{ margin: 0 }}>{props.label}</label>
+      </div>
+      {f.note}
+    </>
   );
 }
 

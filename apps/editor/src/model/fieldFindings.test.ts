@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { validatePack, type Diagnostic } from '@setup-pack/core';
+import { fieldOf, formFindings } from './findings.js';
+import type { PackValue } from './pack.js';
+
+const pack = (): PackValue => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
+const finding = (pointer: string): Diagnostic => ({ code: 'x', severity: 'error', message: pointer, pointer }) as Diagnostic;
+
+describe('findings on form fields', () => {
+  const fields = ['id', 'config/tag_id', 'config/~other', 'stages', 'stages/0', 'stages/0/key', 'document/settings/send_window_days'];
+  it('gives a finding to the longest field its path starts with, else the first field under it', () => {
+    expect(fieldOf(['stages', '0', 'key'], fields)).toBe('stages/0/key');
+    expect(fieldOf(['stages', '0', 'nope'], fields)).toBe('stages/0');
+    expect(fieldOf(['document', 'settings', 'send_window_days', '3'], fields)).toBe('document/settings/send_window_days');
+    expect(fieldOf(['config'], fields)).toBe('config/tag_id');
+    expect(fieldOf(['kind'], fields)).toBeUndefined();
+    expect(fieldOf([], fields)).toBeUndefined();
+  });
+
+  it("takes the selected block's findings for its form, the item's otherwise, and files unknown config keys under the raw JSON field", () => {
+    const p = pack();
+    const diagnostics = [
+      finding('/automations/0/document/graph/nodes/1/config/tag_id'),
+      finding('/automations/0/document/graph/nodes/1/config/colour'),
+      finding('/automations/0/document/graph/nodes/2/config/template_id'),
+      finding('/automations/0/document/settings/send_window_end'),
+      finding('/automations/0/document/graph/edges/0'),
+      finding('/pipelines/0/stages/1/key'),
+    ];
+    const tag = formFindings(p, diagnostics, { kind: 'automations', index: 0 }, { id: 'tag', kind: 'action.add_tag' });
+    expect(tag.map((f) => f.path.join('/'))).toEqual(['config/tag_id', 'config/~other/colour']);
+    const automation = formFindings(p, diagnostics, { kind: 'automations', index: 0 });
+    expect(automation.map((f) => f.path.join('/'))).toEqual(['document/settings/send_window_end']);
+    expect(formFindings(p, diagnostics, { kind: 'pipelines', index: 0 }).map((f) => f.path.join('/'))).toEqual(['stages/1/key']);
+    expect(formFindings(p, diagnostics, { kind: 'pack' })).toEqual([]);
+  });
+
+  it("places core's own findings: a duplicate stage key on that stage's key", () => {
+    const p = pack() as PackValue & { pipelines: { stages: { key: string }[] }[] };
+    p.pipelines[0]!.stages[1]!.key = p.pipelines[0]!.stages[0]!.key;
+    const shown = formFindings(p, validatePack(p).diagnostics, { kind: 'pipelines', index: 0 });
+    expect(shown.map((f) => [f.diagnostic.code, fieldOf(f.path, ['key', 'name', 'stages', 'stages/1', 'stages/1/key'])])).toContainEqual(['pipeline/duplicate-stage-key', 'stages/1/key']);
+  });
+});
