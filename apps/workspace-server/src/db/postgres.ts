@@ -1,5 +1,33 @@
+import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import type { Db, Queryable } from './db.js';
+
+/**
+ * The default pool per server process: two connections per core, at least 4. A statement waits
+ * on PostgreSQL's CPU or on the network, not on a lock held by another of ours, so more
+ * connections than PostgreSQL has cores to run them only queue inside PostgreSQL instead of here.
+ * `serve --pool-size N` (DATABASE_POOL_SIZE) overrides it; with --workers each process has its own.
+ */
+export const defaultPoolSize = () => Math.max(4, 2 * availableParallelism());
+
+/** Distinct statement texts prepared per process; beyond this, statements run unnamed. */
+const MAX_PREPARED = 1000;
+const names = new Map<string, string>();
+
+/**
+ * A named (prepared) query: each connection parses and plans a statement once, then only binds and
+ * executes it. Names derive from the text, so every connection of every pool shares them; texts
+ * past MAX_PREPARED (a store building unbounded variants) run unnamed, so memory stays bounded.
+ */
+function named(text: string, values: unknown[] | undefined): pg.QueryConfig {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_PREPARED) {
+    name = `s_${createHash('sha1').update(text).digest('base64url')}`;
+    names.set(text, name);
+  }
+  return name === undefined ? { text, values } : { name, text, values };
+}
 
 export interface PostgresOptions {
   connectionString: string;
@@ -23,7 +51,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   }
   const pool = new pg.Pool({
     connectionString: opts.connectionString,
-    max: opts.max ?? 10,
+    max: opts.max ?? defaultPoolSize(),
     // Only when asked: otherwise an `options` in the connection string stays in force.
     ...(opts.schema ? { options: `-c search_path="${opts.schema.replace(/"/g, '')}",public` } : {}),
   });
@@ -32,7 +60,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   return {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
-      const r = await pool.query(sql, params as unknown[]);
+      const r = await pool.query(named(sql, params));
       return { rows: r.rows as T[] };
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -41,7 +69,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
         await client.query('BEGIN');
         const tx: Queryable = {
           async query<R>(sql: string, params?: unknown[]) {
-            const r = await client.query(sql, params as unknown[]);
+            const r = await client.query(named(sql, params));
             return { rows: r.rows as R[] };
           },
         };
