@@ -2,7 +2,7 @@
 // an empty folder with no network (npm ci --offline against the tarballs and the local npm cache),
 // and run the front-door commands from there. A runtime file left out of a tarball fails here.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,11 +130,34 @@ describe('npm packages', () => {
 describe('CI wrappers', () => {
   const version = (JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')) as { version: string }).version;
 
-  it('action.yml runs the repository\'s setup-pack or exactly this release, never an unpinned name', () => {
+  /** The action's step script, run by bash as the runner would, with its inputs in the environment. */
+  function runAction(cwd: string, inputs: Record<string, string>) {
+    const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
+    const block = action.slice(action.indexOf('      run: |\n') + '      run: |\n'.length);
+    const script = block.split('\n').map((l) => l.replace(/^ {8}/, '')).join('\n');
+    const env = { ...process.env, GITHUB_WORKSPACE: cwd, SP_FILES: '', SP_MAX_WARNINGS: '', SP_SARIF: '', SP_VERSION: version, SP_DOWNLOAD: 'false', ...inputs };
+    return spawnSync('bash', ['-c', script], { cwd, env, encoding: 'utf8' });
+  }
+
+  it('action.yml runs the repository\'s own setup-pack and annotates the findings', () => {
+    mkdirSync(join(app, 'packs'), { recursive: true });
+    copyFileSync(join(FIXTURES, 'invalid/graph-cycle.json'), join(app, 'packs/graph-cycle.json'));
+    const r = runAction(app, { SP_FILES: 'packs/*.json' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^::error file=packs\/graph-cycle\.json,line=141,.*graph\/cycle/m);
+  });
+
+  it('action.yml never downloads a package by name unless asked, and then only an exact release', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'no-setup-pack-'));
+    const r = runAction(empty, { SP_FILES: 'packs/*.json' });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toContain(`::error::setup-pack action: setup-pack is not installed in ${empty}. Add it to the repository (npm install --save-dev --save-exact setup-pack@${version})`);
+    const ranged = runAction(empty, { SP_FILES: 'packs/*.json', SP_DOWNLOAD: 'true', SP_VERSION: 'latest' });
+    expect(ranged.status).toBe(2);
+    expect(ranged.stdout).toContain("version must be an exact release such as 0.1.0, got 'latest'");
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     expect(action).toMatch(new RegExp(`version:[\\s\\S]*?default: '${version.replace(/\./g, '\\.')}'`));
-    expect(action).not.toMatch(/@latest|default: 'latest'/);
-    expect(action).not.toMatch(/npx --yes setup-pack(?!@\$SP_VERSION)/);
+    expect(action).toMatch(/download:[\s\S]*?default: 'false'/);
   });
 
   it('the pre-commit hooks never download a package by name and name this release', () => {

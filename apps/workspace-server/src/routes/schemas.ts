@@ -100,7 +100,7 @@ export const dealSchema = {
     value: nstr,
     status: { type: 'string', enum: ['open', 'won', 'lost'] },
     pipeline: idName,
-    stage: { type: 'object', properties: { id: str, name: str, type: packSchema('stage', '/properties/stageType') } },
+    stage: { type: 'object', required: ['id', 'name', 'type'], properties: { id: str, name: str, type: packSchema('stage', '/properties/stageType') } },
     contact_id: nstr,
     listing_label: nstr,
     expected_close_date: nts,

@@ -1,0 +1,59 @@
+// The OpenAPI document the server serves, read by the tools its users run: redocly lint (the
+// committed redocly.yaml: the recommended ruleset, every rule turned off says why) and
+// openapi-typescript, whose generated client must compile against what the server requires and
+// answers (required fields required), checked with the TypeScript compiler.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig, lintFromString } from '@redocly/openapi-core';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from './harness.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+let server: TestServer;
+let doc: string;
+beforeAll(async () => {
+  server = await startServer('pglite');
+  doc = JSON.stringify((await server.anon.get('/v1/openapi.json')).body);
+});
+afterAll(() => server.close());
+
+describe('the OpenAPI document, as its users\' tools read it', () => {
+  it('redocly lint: 0 errors and 0 warnings under the committed config', async () => {
+    const config = await loadConfig({ configPath: join(ROOT, 'redocly.yaml') });
+    const problems = await lintFromString({ source: doc, absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer ?? ''}`)).toEqual([]);
+  });
+
+  it('openapi-typescript: a client using the generated types compiles, with required fields required', async () => {
+    const types = astToString(await openapiTS(JSON.parse(doc)));
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
+    writeFileSync(join(dir, 'api.ts'), types);
+    // Reading a required field as a plain value compiles only when the field is not optional.
+    writeFileSync(join(dir, 'client.ts'), `
+import type { components, paths } from './api';
+type S = components['schemas'];
+export const contact = (c: S['Contact']): [string, string | null, unknown[]] => [c.id, c.first_name, c.emails];
+export const deal = (d: S['Deal']): [string, string, string] => [d.id, d.pipeline.id, d.stage.type];
+export const activity = (a: S['Activity']): [string, string] => [a.id, a.type];
+export const transaction = (t: S['Transaction']): [string, string] => [t.id, t.status];
+export const error = (e: S['Error']): string => e.error.message;
+type ListContacts = paths['/v1/contacts']['get']['responses'][200]['content']['application/json'];
+export const page = (p: ListContacts): [boolean, S['Contact'][]] => [p.has_more, p.data];
+`);
+    // The same file must fail where a field is optional: the check can fail.
+    writeFileSync(join(dir, 'optional.ts'), `
+import type { components } from './api';
+export const note = (c: components['schemas']['Contact']): { x: number } => ({ x: c.id });
+`);
+    const compile = (file: string) => {
+      const program = ts.createProgram([join(dir, file)], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true });
+      return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    };
+    expect(compile('client.ts')).toEqual([]);
+    expect(compile('optional.ts').join('\n')).toMatch(/Type 'string' is not assignable to type 'number'/);
+  });
+});
