@@ -57,29 +57,29 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
-    const node = (id: string) => page.locator(`[data-testid="node-${id}"]`);
+    const node = (name: string) => page.getByRole('group', { name });
 
     // Controls are sentences; no block shows JSON.
-    await poll(() => node('replied').locator('.summary').textContent()).toBe('If last reply at is set');
-    expect(await node('wait').locator('.summary').textContent()).toBe('Wait 1 day');
+    await node('If / else block replied').getByText('If last reply at is set', { exact: true }).waitFor();
+    await node('Wait block wait').getByText('Wait 1 day', { exact: true }).waitFor();
     for (const text of await page.locator('.block .summary').allTextContents()) expect(text).not.toMatch(/[{}"]/);
     // References by the name of the pack item they resolve to, as links; an id outside the pack by
     // the name the automation's references give it.
-    expect(await node('tag').locator('.summary').textContent()).toBe('Tag: Buyer lead');
-    expect(await node('task').locator('.summary').textContent()).toContain('Assignee: Jordan Lee');
-    expect(await node('task').getByRole('link').count()).toBe(0);
+    await node('Add tag block tag').getByText('Tag: Buyer lead', { exact: true }).waitFor();
+    await node('Create task block task').getByText(/Assignee: Jordan Lee/).waitFor();
+    expect(await node('Create task block task').getByRole('link').count()).toBe(0);
 
     // The link opens the template; renaming it renames it on the canvas.
-    await node('sms').getByRole('link', { name: 'Welcome text' }).click();
+    await node('Send SMS block sms').getByRole('link', { name: 'Welcome text' }).click();
     await page.getByRole('heading', { name: 'Message template', exact: true }).waitFor();
     const name = page.locator('.editor-pane').getByLabel('Name', { exact: true });
     expect(await name.inputValue()).toBe('Welcome text');
     await name.fill('Welcome SMS');
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
-    await poll(() => node('sms').getByRole('link').textContent()).toBe('Welcome SMS');
+    await poll(() => node('Send SMS block sms').getByRole('link').textContent()).toBe('Welcome SMS');
 
     // The inspector says the same by name, with a link a keyboard reaches.
-    await node('tag').click();
+    await node('Add tag block tag').click();
     const toTag = page.getByRole('complementary', { name: 'Inspector' }).getByRole('button', { name: 'Open tag Buyer lead' });
     await toTag.focus();
     await page.keyboard.press('Enter');
@@ -88,8 +88,8 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
 
     // A deal stage opens its pipeline, scrolled to the stage's row.
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
-    expect(await node('deal').locator('.summary').textContent()).toBe('Pipeline: Buyers · Stage: Showing homes · Name: Buyer search');
-    await node('deal').getByRole('link', { name: 'Showing homes' }).click();
+    await node('Create deal block deal').getByText('Pipeline: Buyers · Stage: Showing homes · Name: Buyer search', { exact: true }).waitFor();
+    await node('Create deal block deal').getByRole('link', { name: 'Showing homes' }).click();
     await page.getByRole('heading', { name: 'Pipeline', exact: true }).waitFor();
     expect(await page.getByLabel('Stage 2 name').inputValue()).toBe('Showing homes');
     await page.screenshot({ path: join(artifacts, 'reference-link.png') });
@@ -101,7 +101,7 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
-    const replied = page.locator('[data-testid="node-replied"]');
+    const replied = page.getByRole('group', { name: 'If / else block replied' });
     expect(await replied.locator('.handle-labels span').allTextContents()).toEqual(['true', 'false']);
     await expectBranchNamesClear(replied);
 
@@ -111,7 +111,7 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     ai.config.outcomes = ['ready_to_tour_this_week', 'later', 'not_interested', 'wants_a_call_back', 'x'];
     await page.evaluate((t) => (window as unknown as { __openPackText: (t: string, s: string) => void }).__openPackText(t, 'outcomes.json'), JSON.stringify(pack));
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
-    const block = page.locator('[data-testid="node-ai"]');
+    const block = page.getByRole('group', { name: 'AI branch block ai' });
     await poll(() => block.locator('.handle-labels span').count()).toBe(5);
     await expectBranchNamesClear(block);
     expect(await block.locator('.handle-labels span').first().getAttribute('title')).toBe('ready_to_tour_this_week');
@@ -134,10 +134,11 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     const described = (control: Locator) => control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
 
     // A block missing a required field: core's warning points at its config, shown on its first field.
-    await page.locator('[data-testid="node-tag"]').click();
+    await page.getByRole('group', { name: 'Add tag block tag' }).click();
     const tagField = inspector.getByLabel('Tag *');
     await tagField.fill('');
     await poll(() => described(tagField)).toContain('has no config.tag_id (Tag)');
+    await page.getByRole('group', { name: 'Add tag block tag' }).getByLabel('1 warning', { exact: true }).waitFor();
     expect(await tagField.getAttribute('aria-invalid')).toBeNull(); // a warning, not an error
     // An unknown config key goes to the raw JSON field that edits it.
     const other = inspector.getByLabel('Other config fields (JSON)');
@@ -152,6 +153,7 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     const packName = page.locator('.editor-pane').getByLabel('Name', { exact: true });
     await packName.fill('');
     await poll(() => packName.getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('navigation', { name: 'Pack items' }).getByLabel('1 error', { exact: true }).waitFor();
     expect(await described(packName)).toContain('name must have at least 1 character');
 
     // A duplicate stage key, on that stage's key and nowhere else in the table.

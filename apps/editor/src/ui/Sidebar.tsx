@@ -5,13 +5,14 @@ import { memo } from 'react';
 import { ITEM_KINDS, KIND_LABELS, itemName, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
 import { itemKey, type Counts, type FindingIndex } from '../model/findings.js';
 import { objs } from '../model/json.js';
+import { plural } from '../model/findingRows.js';
 
 function Badges({ c }: { c?: Counts }) {
   if (!c) return null;
   return (
     <>
-      {c.error > 0 && <span className="badge error" aria-label={`${c.error} errors`}>{c.error}</span>}
-      {c.warning > 0 && <span className="badge warning" aria-label={`${c.warning} warnings`}>{c.warning}</span>}
+      {c.error > 0 && <span className="badge error" aria-label={plural(c.error, 'error')}>{c.error}</span>}
+      {c.warning > 0 && <span className="badge warning" aria-label={plural(c.warning, 'warning')}>{c.warning}</span>}
     </>
   );
 }
