@@ -39,6 +39,8 @@ describe('filters and block configs in words', () => {
   it('names other blocks by their catalog field labels, references as parts', () => {
     expect(describeConfig('action.send_sms', { template_id: 'tpl-welcome-sms' })).toEqual(['Template: ', { ref: 'email_template', id: 'tpl-welcome-sms' }]);
     expect(summarizeConfig('action.create_task', { title: 'Call', due_in_days: 1 })).toBe('Title: Call · Due in (days): 1');
+    expect(summarizeConfig('action.add_note', { body: 'x'.repeat(20000) })).toBe(`Note: ${'x'.repeat(73)}…`);
+    expect((describeConfig('action.add_note', { body: 'x'.repeat(20000) })[1] as string).length).toBe(120);
     expect(describeConfig('action.stop_automations', { automation_ids: ['a', 'b'] })).toEqual(['Automations: ', { ref: 'automation', id: 'a' }, ', ', { ref: 'automation', id: 'b' }]);
   });
 

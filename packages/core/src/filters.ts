@@ -56,7 +56,9 @@ export type SummaryPart = string | { ref: ReferenceType; id: string };
 
 const NO_VALUE = new Set(['is_set', 'is_not_set', 'is_true', 'is_false']);
 const words = (name: string) => name.replace(/_id$/, '').replace(/_/g, ' ');
-const valueText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+/** A value as short text: a summary shows a line or two, so long text (a 20,000-character body) is cut. */
+export const clipText = (t: string): string => (t.length > 120 ? `${t.slice(0, 119)}…` : t);
+const valueText = (v: unknown) => clipText(typeof v === 'string' ? v : JSON.stringify(v) ?? '');
 
 function describeCondition(c: Record<string, unknown>, out: SummaryPart[]): void {
   const field = typeof c.field === 'string' ? c.field : '(no field)';

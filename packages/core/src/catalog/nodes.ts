@@ -4,7 +4,7 @@
 // docs/catalog.md is generated from this table.
 import { publishedSchemas } from '../generated/schemas.js';
 import type { NodeGroup, ReferenceType } from '../types.js';
-import { describeFilter, isFilterCondition, isFilterGroup, type SummaryPart } from '../filters.js';
+import { clipText, describeFilter, isFilterCondition, isFilterGroup, type SummaryPart } from '../filters.js';
 
 export type ConfigFieldType = 'string' | 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'ref' | 'refs' | 'strings' | 'object' | 'any';
 
@@ -177,7 +177,7 @@ export function outputHandles(kind: string, config: unknown): string[] | undefin
 }
 
 const plural = (n: number, unit: string) => `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`;
-const valueText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : Array.isArray(v) ? v.map(valueText).join(', ') : JSON.stringify(v) ?? '');
+const valueText = (v: unknown): string => clipText(typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : Array.isArray(v) ? v.map(valueText).join(', ') : JSON.stringify(v) ?? '');
 const set = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /**
