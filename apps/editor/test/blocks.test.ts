@@ -69,6 +69,10 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     await node('Create task block task').getByText(/Assignee: Jordan Lee/).waitFor();
     expect(await node('Create task block task').getByRole('link').count()).toBe(0);
 
+    const first = (await node('Contact created block start').boundingBox())!;
+    const last = (await node('Send email block email').boundingBox())!;
+    await page.screenshot({ path: join(artifacts, 'block-cards.png'), clip: { x: first.x - 190, y: first.y - 10, width: 600, height: last.y + last.height - first.y + 20 } });
+
     // The link opens the template; renaming it renames it on the canvas.
     await node('Send SMS block sms').getByRole('link', { name: 'Welcome text' }).click();
     await page.getByRole('heading', { name: 'Message template', exact: true }).waitFor();
@@ -92,6 +96,7 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     await node('Create deal block deal').getByRole('link', { name: 'Showing homes' }).click();
     await page.getByRole('heading', { name: 'Pipeline', exact: true }).waitFor();
     expect(await page.getByLabel('Stage 2 name').inputValue()).toBe('Showing homes');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 name');
     await page.screenshot({ path: join(artifacts, 'reference-link.png') });
     expect(errors).toEqual([]);
     await context.close();

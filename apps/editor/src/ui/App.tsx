@@ -221,11 +221,12 @@ export function App({ store }: { store: EditorStore }) {
     },
     [store],
   );
-  // A reference in a block's summary (or a ref field) opens the item it names; a deal stage, its row.
+  // A reference in a block's summary (or a ref field) opens the item it names; a deal stage, its
+  // pipeline with the stage's name focused.
   const openReference = useCallback(
     (item: PackItemOfReference) => {
       select({ kind: item.kind, index: item.index });
-      if (item.stage !== undefined) setFieldFocus({ path: ['stages', String(item.stage)], seq: Date.now() });
+      if (item.stage !== undefined) setFieldFocus({ path: ['stages', String(item.stage), 'name'], seq: Date.now() });
     },
     [select],
   );
