@@ -1,5 +1,6 @@
 // Bulk-seeds N contacts (with a primary email and phone each) straight into the store with set-based SQL,
-// in the same shape the API writes, so benchmarks and query plans see a realistic workspace fast.
+// in the same shape the API writes, so benchmarks and query plans see a realistic workspace fast
+// (the contact count is kept by the contacts trigger).
 export async function seedContacts(db, workspaceId, n, start = new Date('2025-01-01T00:00:00Z')) {
   const tag = workspaceId.slice(3, 11); // ids stay unique when several workspaces are seeded
   const pad = (col) => `'${tag}' || lpad(${col}::text, 9, '0')`;
@@ -21,10 +22,6 @@ export async function seedContacts(db, workspaceId, n, start = new Date('2025-01
   await db.query(
     `INSERT INTO contact_phones (id, workspace_id, contact_id, value, label, is_primary, position)
      SELECT 'ph_bulk' || ${pad('g')}, $1, 'con_bulk' || ${pad('g')}, '+1207' || lpad(g::text, 7, '0'), 'Mobile', true, 0 FROM generate_series(1, $2::int) g`,
-    [workspaceId, n],
-  );
-  await db.query(
-    'INSERT INTO contact_counts (workspace_id, shard, n) VALUES ($1, 0, $2) ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n',
     [workspaceId, n],
   );
   await db.query('ANALYZE');

@@ -14,9 +14,9 @@ export interface CountingDb extends Db {
 export function countRoundTrips(db: Db): CountingDb {
   let n = 0;
   const counted = (q: Queryable): Queryable => ({
-    query(sql, params) {
+    query(sql, params, opts) {
       n++;
-      return q.query(sql, params);
+      return q.query(sql, params, opts);
     },
   });
   const base = counted(db);

@@ -1,6 +1,15 @@
+export interface QueryOptions {
+  /**
+   * false: plan this statement for its values every time instead of preparing it (PostgreSQL may
+   * settle a prepared statement on one generic plan, which is wrong when selectivity depends on a
+   * value, as a LIKE pattern's does). Default true.
+   */
+  prepare?: boolean;
+}
+
 /** The one SQL surface both stores implement: PostgreSQL dialect, $1 parameters. */
 export interface Queryable {
-  query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  query<T = Record<string, any>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<{ rows: T[] }>;
 }
 
 export interface Db extends Queryable {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
-import type { Db, Queryable } from './db.js';
+import type { Db, Queryable, QueryOptions } from './db.js';
 
 /**
  * The default pool per server process: two connections per core, at least 4. A statement waits
@@ -20,7 +20,8 @@ const names = new Map<string, string>();
  * executes it. Names derive from the text, so every connection of every pool shares them; texts
  * past MAX_PREPARED (a store building unbounded variants) run unnamed, so memory stays bounded.
  */
-function named(text: string, values: unknown[] | undefined): pg.QueryConfig {
+function named(text: string, values: unknown[] | undefined, opts: QueryOptions | undefined): pg.QueryConfig {
+  if (opts?.prepare === false) return { text, values };
   let name = names.get(text);
   if (name === undefined && names.size < MAX_PREPARED) {
     name = `s_${createHash('sha1').update(text).digest('base64url')}`;
@@ -59,8 +60,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   pool.on('error', () => {});
   return {
     kind: 'postgres',
-    async query<T>(sql: string, params?: unknown[]) {
-      const r = await pool.query(named(sql, params));
+    async query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
+      const r = await pool.query(named(sql, params, opts));
       return { rows: r.rows as T[] };
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -68,8 +69,8 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       try {
         await client.query('BEGIN');
         const tx: Queryable = {
-          async query<R>(sql: string, params?: unknown[]) {
-            const r = await client.query(named(sql, params));
+          async query<R>(sql: string, params?: unknown[], opts?: QueryOptions) {
+            const r = await client.query(named(sql, params, opts));
             return { rows: r.rows as R[] };
           },
         };

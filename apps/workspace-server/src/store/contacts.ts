@@ -183,7 +183,11 @@ const CONTACT_TEXT_SELECT = `SELECT c.id, c.created_at,
  * The one statement of a contact listing (exported so the benchmark can EXPLAIN it): the total
  * (one row, whatever the page) left-joined to the page of limit + 1 contacts as JSON text.
  */
-export function contactListQuery(ws: string, f: ContactFilters): { sql: string; params: unknown[] } {
+export function contactListQuery(
+  ws: string,
+  f: ContactFilters,
+  cache?: Map<string, { gen: string; total: string }>,
+): { sql: string; params: unknown[]; cacheKey: string | null } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
   if (f.q) where.push(`c.search_text LIKE ${q.p(`%${likeEscape(f.q.toLowerCase())}%`)}`);
@@ -198,11 +202,22 @@ export function contactListQuery(ws: string, f: ContactFilters): { sql: string; 
   if (f.created_after) where.push(`c.created_at >= ${q.p(f.created_after)}::timestamptz`);
   if (f.created_before) where.push(`c.created_at <= ${q.p(f.created_before)}::timestamptz`);
   if (f.updated_after) where.push(`c.updated_at >= ${q.p(f.updated_after)}::timestamptz`);
-  // Unfiltered, the count is kept in contact_counts by every create and delete: O(1).
-  const countSql =
-    where.length === 1
-      ? 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::bigint AS total'
-      : `SELECT count(*) AS total FROM contacts c WHERE ${where.join(' AND ')}`;
+  // Unfiltered, the count is kept in contact_counts by a trigger (migration 4): O(1). Filtered on
+  // contacts' own columns, a count is cached at the workspace's write generation (migration 4):
+  // PostgreSQL counts again only when the generation it reads differs from the cached one.
+  let cacheKey: string | null = null;
+  let countSql: string;
+  if (where.length === 1) {
+    countSql = 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::bigint AS total, NULL::text AS gen';
+  } else if (!f.tag_id && !f.email) {
+    cacheKey = JSON.stringify([where, q.values]);
+    const hit = cache?.get(cacheKey);
+    countSql = `SELECT CASE WHEN g.gen = ${q.p(hit?.gen ?? '-1')}::bigint THEN ${q.p(hit?.total ?? '0')}::bigint
+        ELSE (SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}) END AS total, g.gen::text AS gen
+      FROM (SELECT COALESCE(sum(writes), 0)::bigint AS gen FROM contact_counts WHERE workspace_id = $1) g`;
+  } else {
+    countSql = `SELECT count(*) AS total, NULL::text AS gen FROM contacts c WHERE ${where.join(' AND ')}`;
+  }
   const k = keysetCondition(q, f.cursor, 'c', 'contacts');
   if (k) where.push(k);
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
@@ -211,8 +226,19 @@ export function contactListQuery(ws: string, f: ContactFilters): { sql: string; 
     '${PAGE}',
     `SELECT c.* FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`,
   );
-  const sql = `SELECT n.total::text AS total, p.* FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
-  return { sql, params: q.values };
+  const sql = `SELECT n.total::text AS total, n.gen, p.* FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
+  return { sql, params: q.values, cacheKey };
+}
+
+/** Per store: counts of filtered lists by filter, each at the write generation it was counted at. */
+const countCaches = new WeakMap<object, Map<string, { gen: string; total: string }>>();
+const COUNT_CACHE_SIZE = 10_000;
+
+function rememberCount(cache: Map<string, { gen: string; total: string }>, key: string, gen: string, total: string): void {
+  if (cache.get(key)?.gen === gen) return;
+  cache.delete(key);
+  if (cache.size >= COUNT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { gen, total });
 }
 
 /** custom_fields as the response serialiser writes it: JSON.stringify of the parsed jsonb. */
@@ -223,9 +249,13 @@ const customFieldsText = (t: string) => (t === '{}' ? t : JSON.stringify(JSON.pa
  * contact, the server only joins them and adds the cursor.
  */
 export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters): Promise<string> {
-  const { sql, params } = contactListQuery(ws, f);
-  const { rows } = await db.query(sql, params);
+  let cache = countCaches.get(db);
+  if (!cache) countCaches.set(db, (cache = new Map()));
+  const { sql, params, cacheKey } = contactListQuery(ws, f, cache);
+  // A search's best plan depends on how common its term is: planned for the term each time.
+  const { rows } = await db.query(sql, params, { prepare: !f.q });
   const total = rows[0].total as string;
+  if (cacheKey) rememberCount(cache, cacheKey, rows[0].gen, total);
   const contacts = rows[0].id === null ? [] : rows;
   const has_more = contacts.length > f.limit;
   const page = has_more ? contacts.slice(0, f.limit) : contacts;
@@ -288,15 +318,6 @@ function searchText(c: { first_name: string; last_name: string; company: string 
     .toLowerCase();
 }
 
-/** Adds to one of 16 counter shards at random, so concurrent creations rarely wait on each other. */
-async function bumpContactCount(tx: Queryable, ws: string, delta: number) {
-  await tx.query(
-    `INSERT INTO contact_counts (workspace_id, shard, n) VALUES ($1, $2, $3)
-     ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n`,
-    [ws, Math.floor(Math.random() * 16), delta],
-  );
-}
-
 /** Empty string means "none" for the id references the spec lets clients clear. */
 const emptyToNull = (v: string | null | undefined) => (v === '' ? null : v);
 
@@ -328,9 +349,9 @@ export async function addActivity(
 /**
  * Creates a contact in one statement (data-modifying CTEs, atomic as any statement): the
  * references are looked up in the workspace, and only when each one given exists are the contact,
- * its emails and phones, the counter shard, the timeline entry and the outbox event inserted. The
- * response is built from the input, the looked-up names and the stored custom_fields (jsonb's key
- * order), so nothing is read back. The statement's text does not depend on the input.
+ * its emails and phones, the timeline entry and the outbox event inserted (the counter is the
+ * trigger's). The response is built from the input, the looked-up names and the stored
+ * custom_fields (jsonb's key order), so nothing is read back. The statement's text does not depend on the input.
  */
 export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date): Promise<Contact> {
   if (!input.first_name) throw badRequest('first_name is required', 'first_name');
@@ -381,9 +402,6 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
       RETURNING id, workspace_id, custom_fields),
     em AS (${rowsInsert('contact_emails', emails)}),
     ph AS (${rowsInsert('contact_phones', phones)}),
-    n AS (
-      INSERT INTO contact_counts (workspace_id, shard, n) SELECT ins.workspace_id, ${q.p(Math.floor(Math.random() * 16))}, 1 FROM ins
-      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n),
     act AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
       SELECT ${q.p(newId('act'))}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
@@ -476,7 +494,6 @@ export async function deleteContact(db: Db, ws: string, id: string, now: Date): 
     // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
     const { rows } = await tx.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id', [ws, id]);
     if (!rows.length) throw notFound('contact', 'contact_id');
-    await bumpContactCount(tx, ws, -1);
     await recordEvent(tx, ws, 'contact.deleted', { id }, now);
     return { id, deleted: true };
   });
