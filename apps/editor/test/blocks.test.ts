@@ -98,6 +98,14 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     expect(await page.getByLabel('Stage 2 name').inputValue()).toBe('Showing homes');
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 name');
     await page.screenshot({ path: join(artifacts, 'reference-link.png') });
+
+    // A smart list says its filter in the same words, with the same links (reached with Tab here).
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="smartLists/new-buyer-leads"]').click();
+    await page.getByText('Matches when contact has tag Buyer lead and created at is within the last 7 days', { exact: true }).waitFor();
+    const link = page.locator('.editor-pane').getByRole('link', { name: 'Buyer lead' });
+    expect(await link.getAttribute('tabindex')).toBeNull();
+    await link.click();
+    await page.getByRole('heading', { name: 'Resource', exact: true }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

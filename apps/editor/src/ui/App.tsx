@@ -289,7 +289,11 @@ export function App({ store }: { store: EditorStore }) {
     () => formFindings(validation.pack ?? packRef.current, validation.diagnostics, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
     [validation, target, blockId, blockKind],
   );
-  const form = (el: ReactNode) => <FieldFindings findings={shownFindings}>{el}</FieldFindings>;
+  const form = (el: ReactNode) => (
+    <ReferencesContext.Provider value={references}>
+      <FieldFindings findings={shownFindings}>{el}</FieldFindings>
+    </ReferencesContext.Provider>
+  );
   const editItem = (fn: (i: Obj) => Obj, coalesce?: string) => {
     if (target.kind === 'pack') store.commit(fn, coalesce ? `pack:${coalesce}` : undefined);
     else store.commit((p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn), coalesce ? `${targetKey(target)}:${coalesce}` : undefined);

@@ -1,5 +1,6 @@
-// One block on the canvas: styled by group, catalog label, one-line config summary, handles
-// per kind (labelled unless `next`), and error/warning badges.
+// One block on the canvas: styled by group, catalog label, its config in words (references by
+// name, as links), handles per kind (named on a row of their own unless `next`), and
+// error/warning badges.
 import { createContext, memo, useContext, useEffect, useRef } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
 import type { PackItemOfReference, ReferenceType } from '@setup-pack/core';
@@ -15,24 +16,32 @@ export const ReferencesContext = createContext<{ refs: RefIndex; open: (item: Pa
 
 const summaryText = (items: readonly SummaryItem[]) => items.map((x) => (typeof x === 'string' ? x : x.text)).join('');
 
-function Summary({ items }: { items: readonly SummaryItem[] }) {
+/**
+ * A summary's words, each reference by name and, where it resolves in the pack, as a link that
+ * opens it. On the canvas the links are not Tab stops (blocks are reached with the arrow keys; the
+ * inspector's field links to the same item) and nodrag/nopan, so a click opens the item instead
+ * of starting a drag; in a form (`tabbable`) they are ordinary links.
+ */
+export function SummaryWords({ items, tabbable = false }: { items: readonly SummaryItem[]; tabbable?: boolean }) {
   const open = useContext(ReferencesContext)?.open;
+  return items.map((x, i) => {
+    if (typeof x === 'string') return x;
+    const what = `${x.ref.replace(/_/g, ' ')} ${x.text}${x.text !== x.id ? ` (${x.id})` : ''}`;
+    if (!x.item || !open) return <span key={i} className="ref-name" title={what}>{x.text}</span>;
+    const item = x.item;
+    return (
+      <a key={i} href="#" tabIndex={tabbable ? undefined : -1} className="ref-link nodrag nopan" title={`Open ${what}`}
+        onClick={(e) => { e.preventDefault(); e.stopPropagation(); open(item); }}>
+        {x.text}
+      </a>
+    );
+  });
+}
+
+function Summary({ items }: { items: readonly SummaryItem[] }) {
   return (
     <div className="summary" title={summaryText(items)}>
-      {items.map((x, i) => {
-        if (typeof x === 'string') return x;
-        const what = `${x.ref.replace(/_/g, ' ')} ${x.text}${x.text !== x.id ? ` (${x.id})` : ''}`;
-        if (!x.item || !open) return <span key={i} className="ref-name" title={what}>{x.text}</span>;
-        const item = x.item;
-        // Not a Tab stop (blocks are reached with the arrow keys; the inspector's field links to
-        // the same item); nodrag/nopan so a click opens the item instead of starting a drag.
-        return (
-          <a key={i} href="#" role="link" tabIndex={-1} className="ref-link nodrag nopan" title={`Open ${what}`}
-            onClick={(e) => { e.preventDefault(); e.stopPropagation(); open(item); }}>
-            {x.text}
-          </a>
-        );
-      })}
+      <SummaryWords items={items} />
     </div>
   );
 }

@@ -1,6 +1,8 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import type { ChangeEvent, ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, maxLengthOf } from '@setup-pack/core';
+import { useContext, type ChangeEvent, type ReactNode } from 'react';
+import { ASSET_ROLES, MESSAGE_CHANNELS, describeFilter, maxLengthOf } from '@setup-pack/core';
+import { ReferencesContext, SummaryWords } from './BlockNode.js';
+import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
@@ -125,6 +127,7 @@ export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   const set = fieldSetter(edit);
   const filters = asObj(item.filters);
   const onTree = (fn: (root: unknown) => unknown, coalesce?: string) => edit((i) => setKey(i, 'filters', setKey(asObj(i.filters), 'root', fn(asObj(i.filters).root))), coalesce ? `filter:${coalesce}` : undefined);
+  const refs = useContext(ReferencesContext)?.refs;
   return (
     <div className="editor-pane">
       <h2>Smart list</h2>
@@ -135,6 +138,12 @@ export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <TextField label="Icon" path="icon" value={str(item.icon)} onChange={(v) => set('icon', opt(v))} />
       </div>
       <h3>Filters</h3>
+      {isObj(filters.root) && (
+        // The filter in words (core's describeFilter, as a control.if block says its conditions).
+        <p className="filter-words" data-testid="filter-words">
+          Matches when <SummaryWords items={nameParts(describeFilter(filters.root), refs)} tabbable />
+        </p>
+      )}
       <div data-path="filters" tabIndex={-1}>
         {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
         <FieldNote path="filters" />

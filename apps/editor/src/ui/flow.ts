@@ -1,7 +1,7 @@
 // Pack graph → React Flow nodes and edges. Nodes without a saved position are placed by dagre
 // for display only (nothing is written until the author moves or tidies them).
 import { MarkerType, type Edge } from '@xyflow/react';
-import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType } from '@setup-pack/core';
+import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType, type SummaryPart } from '@setup-pack/core';
 import { asObj, objs, str, type Obj } from '../model/json.js';
 import { edgesOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
 import { tidyUp } from '../model/layout.js';
@@ -18,12 +18,17 @@ export type RefIndex = ReadonlyMap<ReferenceType, ReadonlyMap<string, PackItemOf
  * name, linked to it; else the name the automation's references give it; else its id.
  */
 export function summaryItems(kind: string, config: Obj, doc: Obj, refs?: RefIndex): SummaryItem[] {
-  return describeConfig(kind, config).map((part) => {
+  return nameParts(describeConfig(kind, config), refs, objs(doc.references));
+}
+
+/** Core's summary parts with each reference said by name (see summaryItems); `listed` are an automation's references. */
+export function nameParts(parts: readonly SummaryPart[], refs?: RefIndex, listed: readonly Obj[] = []): SummaryItem[] {
+  return parts.map((part) => {
     if (typeof part === 'string') return part;
     const item = refs?.get(part.ref)?.get(part.id);
     if (item) return { text: item.name ?? part.id, ref: part.ref, id: part.id, item };
-    const listed = objs(doc.references).find((r) => r.type === part.ref && r.id === part.id);
-    return { text: str(listed?.name) || part.id, ref: part.ref, id: part.id };
+    const named = listed.find((r) => r.type === part.ref && r.id === part.id);
+    return { text: str(named?.name) || part.id, ref: part.ref, id: part.id };
   });
 }
 
