@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,7 +10,7 @@ import { buildServer, bundledEditorDir, editorRoot } from './server.js';
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--workers N] [--pool-size N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -22,7 +23,10 @@ Environment:
   timeout (tests). --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
   deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
   it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
-  apps/editor/dist) and --no-editor none. The admin subcommands call
+  apps/editor/dist) and --no-editor none. --workers N (WORKERS, default 1) runs N server processes on one
+  port (node:cluster), PostgreSQL only: rate limits, idempotency and webhook claims live in the database, so
+  they hold across them. --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections
+  (default two per core, at least 4). The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -71,6 +75,13 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
+/** A whole number of at least `min` for `flag`, or undefined when not given. */
+function countOption(flag: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${flag} expects a whole number of at least ${min}, got "${text}"`);
+  return Number(text);
+}
+
 /** --retention-days / RETENTION_DAYS: a whole number of days, 0 to keep events for ever. */
 function retentionDays(text: string | undefined): number | undefined {
   if (text === undefined || text === '') return undefined;
@@ -92,6 +103,8 @@ async function serve(args: string[]): Promise<number | undefined> {
       'retention-days': { type: 'string' },
       editor: { type: 'string' },
       'no-editor': { type: 'boolean', default: false },
+      workers: { type: 'string' },
+      'pool-size': { type: 'string' },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
@@ -105,18 +118,24 @@ async function serve(args: string[]): Promise<number | undefined> {
   const editorDir = values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir());
   const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
+  const workers = countOption('--workers', values.workers ?? process.env.WORKERS, 1) ?? 1;
+  const poolSize = countOption('--pool-size', values['pool-size'] ?? process.env.DATABASE_POOL_SIZE, 1);
+  if (workers > 1 && !databaseUrl) {
+    throw new Error('--workers needs PostgreSQL (set DATABASE_URL): the embedded PGlite store belongs to one process');
+  }
   let adminToken = process.env.ADMIN_TOKEN;
   if (!adminToken) {
     adminToken = `adm_${randomBytes(16).toString('hex')}`;
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
+  if (workers > 1 && cluster.isPrimary) return primary(workers, adminToken, { databaseUrl: databaseUrl!, poolSize, seed: values.seed === 'demo', host, port });
   // Listen for SIGINT/SIGTERM before anything starts: a signal that arrived between printing the
   // address and subscribing would otherwise kill the process without closing the store.
   const stopRequested = new Promise<void>((resolveStop) => {
     process.once('SIGINT', () => resolveStop());
     process.once('SIGTERM', () => resolveStop());
   });
-  const store = await openStore({ databaseUrl, dataDir, memory: values.memory });
+  const store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize });
   const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
     webhooks: {
       allowInsecure: values['allow-insecure-webhooks'],
@@ -132,9 +151,14 @@ async function serve(args: string[]): Promise<number | undefined> {
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   const storeName = databaseUrl ? 'PostgreSQL (DATABASE_URL)' : values.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${dataDir}`;
-  process.stdout.write(`workspace-server listening on ${baseUrl} (store: ${storeName})\n`);
-  if (editorDir) process.stdout.write(`Editor: ${baseUrl}/editor/\n`);
-  if (values.seed === 'demo') {
+  if (cluster.isWorker) {
+    // The primary says where the workers listen, once all of them do (and seeded before forking).
+    process.send!({ listening: actualPort });
+  } else {
+    process.stdout.write(`workspace-server listening on ${baseUrl} (store: ${storeName})\n`);
+    if (editorDir) process.stdout.write(`Editor: ${baseUrl}/editor/\n`);
+  }
+  if (values.seed === 'demo' && !cluster.isWorker) {
     const { workspace, key } = await seedDemo(store.db, systemClock);
     process.stdout.write(`Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`);
     process.stdout.write(`Try: curl -H "Authorization: Bearer ${key.secret}" ${baseUrl}/v1/contacts?limit=5\n`);
@@ -142,6 +166,65 @@ async function serve(args: string[]): Promise<number | undefined> {
   await stopRequested;
   await app.close();
   await store.close();
+  // A worker's channel to the primary would keep it running.
+  cluster.worker?.disconnect();
+  return 0;
+}
+
+/**
+ * serve --workers N: migrates (and seeds) once, then forks N workers that each run `serve` on the
+ * same port (node:cluster shares it), and prints the address once all of them listen. A worker
+ * that dies is replaced; SIGINT/SIGTERM stops them all, then the primary exits 0.
+ */
+async function primary(n: number, adminToken: string, o: { databaseUrl: string; poolSize?: number; seed: boolean; host: string; port: number }): Promise<number> {
+  let stopping = false;
+  const stopRequested = new Promise<void>((resolveStop) => {
+    const stop = () => {
+      stopping = true;
+      resolveStop();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  const store = await openStore({ databaseUrl: o.databaseUrl, poolSize: 1 });
+  let seeded: Awaited<ReturnType<typeof seedDemo>> | null = null;
+  try {
+    if (o.seed) seeded = await seedDemo(store.db, systemClock);
+  } finally {
+    await store.close();
+  }
+  const env = { ADMIN_TOKEN: adminToken };
+  const ports = new Map<number, number>();
+  let announced = false;
+  const fork = () => {
+    const w = cluster.fork(env);
+    w.on('message', (m: { listening?: number }) => {
+      if (typeof m?.listening !== 'number') return;
+      ports.set(w.id, m.listening);
+      process.stdout.write(`worker ${w.process.pid} listening\n`);
+      if (!announced && ports.size === n) {
+        announced = true;
+        const port = [...ports.values()][0];
+        const baseUrl = `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`;
+        process.stdout.write(`workspace-server listening on ${baseUrl} (store: PostgreSQL (DATABASE_URL), ${n} workers)\n`);
+        if (seeded) process.stdout.write(`Demo workspace ${seeded.workspace.name} (${seeded.workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${seeded.key.secret}\n`);
+      }
+    });
+    w.on('exit', (code, signal) => {
+      ports.delete(w.id);
+      if (stopping) return;
+      process.stderr.write(`worker ${w.process.pid} exited (${signal ?? code}); starting another\n`);
+      fork();
+    });
+  };
+  for (let i = 0; i < n; i++) fork();
+  await stopRequested;
+  const all = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
+  await Promise.all(all.map((w) => new Promise<void>((done) => {
+    if (w.isDead()) return done();
+    w.once('exit', () => done());
+    w.process.kill('SIGTERM');
+  })));
   return 0;
 }
 

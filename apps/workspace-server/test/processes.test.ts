@@ -156,6 +156,64 @@ describe('serve --memory --seed demo', () => {
   });
 });
 
+describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  let p: ServerProcess;
+  const schema = uniqueSchema('workers');
+  beforeAll(async () => {
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(`CREATE SCHEMA "${schema}"`);
+    await c.end();
+    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    p = await startServerProcess(['--workers', '2', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: url });
+  });
+  afterAll(async () => {
+    p?.child.kill('SIGTERM');
+    await p?.exited;
+  });
+
+  const workerPids = () => [...p.stdout().matchAll(/worker (\d+) listening/g)].map((m) => Number(m[1]));
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it('serves one port from two processes with the rate limit and idempotency exact across them, and stops them all on SIGTERM', async () => {
+    expect(p.stdout()).toContain('2 workers');
+    const pids = workerPids();
+    expect(pids).toHaveLength(2);
+    expect(pids.every(alive)).toBe(true);
+    const admin = new Client(p.base, ADMIN_TOKEN);
+    const ws = await admin.post('/admin/workspaces', { name: 'Workers', slug: 'workers', rate_limit_per_minute: 30 });
+    const key = await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] });
+    const c = new Client(p.base, key.body.secret);
+    // New connections each (fetch opens several at once), spread by the cluster over both workers.
+    const created = await Promise.all(Array.from({ length: 10 }, () => c.post('/v1/transactions', { name: 'Once', idempotency_key: 'same' })));
+    expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
+    const statuses = (await Promise.all(Array.from({ length: 30 }, () => c.get('/v1/me')))).map((r) => r.status);
+    // 30 a minute: 10 creations and 20 reads allowed, the other 10 refused (unless a minute began meanwhile).
+    const ok = statuses.filter((x) => x === 200).length;
+    expect(statuses.every((x) => x === 200 || x === 429)).toBe(true);
+    expect(ok === 20 || statuses.filter((x) => x === 429).length < 10).toBe(true);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(pids.some(alive)).toBe(false);
+  });
+
+  it('refuses --workers without PostgreSQL and a pool size that is not a count, naming the flag', async () => {
+    const a = await runCli(['serve', '--memory', '--port', '0', '--workers', '2'], { ADMIN_TOKEN, DATABASE_URL: '' });
+    expect(a.code).toBe(1);
+    expect(a.stderr).toMatch(/--workers needs PostgreSQL \(set DATABASE_URL\)/);
+    const b = await runCli(['serve', '--memory', '--port', '0', '--pool-size', '0'], { ADMIN_TOKEN, DATABASE_URL: '' });
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(/--pool-size expects a whole number of at least 1, got "0"/);
+  });
+});
+
 describe('serve --retention-days', () => {
   it('refuses a value that is not a whole number of days, naming the flag', async () => {
     const r = await runCli(['serve', '--memory', '--port', '0', '--retention-days', 'forever'], { ADMIN_TOKEN, DATABASE_URL: '' });
