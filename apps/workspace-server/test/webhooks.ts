@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
+import { claimDue, fanOut, type ClaimedDelivery } from '../src/webhooks/store.js';
 import { Client, expectError, openTestStore, uniqueSchema, type StoreKind } from './harness.js';
 import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
 
@@ -386,6 +387,27 @@ export function defineWebhookSuite(kind: StoreKind) {
     await s.drain();
     expect(rcv.deliveries()).toHaveLength(0);
     expectError(await client.get(`/v1/webhooks/${id}`), 404, 'invalid_request_error');
+  });
+
+  it('one slow receiver cannot take every slot: each endpoint has at most its share in flight, counted in the database', async () => {
+    const slow = await verifiedEndpoint(['contact.created']);
+    const fast = await verifiedEndpoint(['contact.created'], slow.client);
+    for (let i = 0; i < 10; i++) expect((await slow.client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'Fair' })).status).toBe(201);
+    const db = s.store.db;
+    const now = s.clock.now();
+    await fanOut(db, now);
+    const ours = (c: ClaimedDelivery[], ep: string) => c.filter((d) => d.endpoint_id === ep).length;
+    // Both endpoints get their share of the first claim, whatever the order of the queue.
+    const first = await claimDue(db, now, 100, 60_000, 3);
+    expect([ours(first, slow.id), ours(first, fast.id)]).toEqual([3, 3]);
+    // Still in flight: a second claim (this server or another) takes none of either.
+    const second = await claimDue(db, now, 100, 60_000, 3);
+    expect([ours(second, slow.id), ours(second, fast.id)]).toEqual([0, 0]);
+    // The fast receiver answered; the slow one did not: only the fast endpoint gets more.
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'sending'`, [fast.id]);
+    const third = await claimDue(db, now, 100, 60_000, 3);
+    expect([ours(third, slow.id), ours(third, fast.id)]).toEqual([0, 3]);
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id IN ($1, $2) AND status IN ('sending', 'pending')`, [slow.id, fast.id]);
   });
 
   it('two servers on one database never send the same attempt twice', async () => {

@@ -410,22 +410,40 @@ export interface ClaimedDelivery {
   key: string;
 }
 
+/** Attempts one endpoint may have in flight at once, across every server process. */
+export const DEFAULT_PER_ENDPOINT = 8;
+
 /**
  * Claims due deliveries for one attempt each. SKIP LOCKED plus the status change to "sending" in
  * the same statement means two servers never claim the same attempt; the lease lets another
  * server take over the row only if this one dies mid-attempt.
+ *
+ * Fair to every endpoint: each endpoint with due deliveries offers its oldest few, and an endpoint
+ * never has more than `perEndpoint` attempts in flight (counted in the database, so across every
+ * server process). A slow receiver's backlog therefore cannot take the slots the others need.
  */
-export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number, perEndpoint = DEFAULT_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query(
-    `WITH due AS (
-       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz AND e.verified_at IS NOT NULL AND e.disabled_at IS NULL
-       ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE OF d SKIP LOCKED
+    `WITH eps AS (
+       SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d
+       WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+     ), open AS (
+       SELECT eps.endpoint_id, $4::int - (SELECT count(*) FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending')::int AS free
+       FROM eps JOIN webhook_endpoints e ON e.id = eps.endpoint_id
+       WHERE e.verified_at IS NOT NULL AND e.disabled_at IS NULL
+     ), due AS (
+       SELECT c.id, c.next_attempt_at FROM open CROSS JOIN LATERAL (
+         SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+         WHERE d.endpoint_id = open.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+         ORDER BY d.next_attempt_at, d.id LIMIT greatest(open.free, 0) FOR UPDATE OF d SKIP LOCKED
+       ) c
+       WHERE open.free > 0
+       ORDER BY c.next_attempt_at, c.id LIMIT $2
      )
      UPDATE webhook_deliveries d SET status = 'sending', attempt_count = d.attempt_count + 1, lease_until = $3::timestamptz, updated_at = $1::timestamptz
      FROM due, webhook_endpoints e WHERE d.id = due.id AND e.id = d.endpoint_id
      RETURNING d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempt_count, e.url, e.signing_key`,
-    [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString()],
+    [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), perEndpoint],
   );
   return rows.map((r) => ({
     id: r.id, workspace_id: r.workspace_id, endpoint_id: r.endpoint_id, event_id: r.event_id, event_type: r.event_type,

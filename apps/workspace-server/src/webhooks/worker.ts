@@ -23,6 +23,8 @@ export interface WebhookOptions {
   pollMs?: number;
   /** Attempts in flight at once per server. */
   concurrency?: number;
+  /** Attempts one endpoint may have in flight at once, across every server (default DEFAULT_PER_ENDPOINT, 8): a slow receiver cannot starve the others. */
+  perEndpoint?: number;
   /** Called after every attempt (tests, benchmarks). */
   onAttempt?: (d: ClaimedDelivery, r: SendResult) => void;
   /**
@@ -161,7 +163,7 @@ export class WebhookWorker {
     }
     const free = this.concurrency - this.inflight.size;
     if (free > 0) {
-      const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs);
+      const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs, this.opts.perEndpoint);
       for (const d of claimed) {
         const p: Promise<void> = this.attempt(d).finally(() => this.inflight.delete(p));
         this.inflight.add(p);
