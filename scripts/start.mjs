@@ -41,9 +41,24 @@ console.log(`(unsaved work is kept in the browser; "New pack" or "Discard and re
 let child;
 const serverBin = join(root, 'apps', 'workspace-server', 'bin', 'workspace-server.js');
 if (existsSync(join(root, 'apps', 'workspace-server', 'dist', 'bin.js')) && existsSync(serverBin)) {
-  const args = ['serve', '--seed', 'demo', '--port', String(process.env.WORKSPACE_PORT ?? 8787)];
+  // The editor (another origin) may call the API: the server allows exactly the editor's origin.
+  const args = ['serve', '--seed', 'demo', '--port', String(process.env.WORKSPACE_PORT ?? 8787), '--cors-origin', new URL(base).origin];
   console.log(`\nStarting the workspace server (embedded store): node apps/workspace-server/bin/workspace-server.js ${args.join(' ')}`);
-  child = spawn(process.execPath, [serverBin, ...args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  child = spawn(process.execPath, [serverBin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Its output passes through; once it prints the demo workspace's address and key, the editor
+  // address that opens already connected (the fragment never reaches a server; the editor drops it).
+  let out = '';
+  child.stdout.on('data', (d) => {
+    process.stdout.write(d);
+    if (out === null) return;
+    out += d;
+    const url = /Base URL: (\S+)/.exec(out)?.[1];
+    const key = /API key \(full_access\): (\S+)/.exec(out)?.[1];
+    if (url && key) {
+      out = null;
+      console.log(`\nEditor connected to the demo workspace: ${base}/?pack=/demo/${demoPack}#workspace=${encodeURIComponent(url)}&key=${encodeURIComponent(key)}\n`);
+    }
+  });
   child.on('exit', (code, signal) => {
     if (!stopping) console.log(`workspace server exited (${signal ?? code})`);
     child = undefined;

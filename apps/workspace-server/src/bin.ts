@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
 import { openStore } from './db/open.js';
 import { seedDemo } from './seed.js';
-import { buildServer, bundledEditorDir, editorRoot } from './server.js';
+import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.js';
 
 const usage = `workspace-server — the Workspace CRM REST API
 
@@ -23,7 +23,8 @@ Environment:
   timeout (tests). --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
   deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
   it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
-  apps/editor/dist) and --no-editor none. --workers N (WORKERS, default 1) runs N server processes on one
+  apps/editor/dist) and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
+  comma-separated) lets an editor served from that origin call the API with a key (never "*"). --workers N (WORKERS, default 1) runs N server processes on one
   port (node:cluster), PostgreSQL only: rate limits, idempotency and webhook claims live in the database, so
   they hold across them. --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections
   (default two per core, at least 4). The admin subcommands call
@@ -103,6 +104,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       'retention-days': { type: 'string' },
       editor: { type: 'string' },
       'no-editor': { type: 'boolean', default: false },
+      'cors-origin': { type: 'string', multiple: true },
       workers: { type: 'string' },
       'pool-size': { type: 'string' },
     },
@@ -116,6 +118,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   if (values.editor !== undefined) editorRoot(values.editor); // before anything starts
   // The installed package ships the editor's build: served unless --no-editor or another --editor DIR.
   const editorDir = values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir());
+  const corsOrigins = [...(values['cors-origin'] ?? []), ...(process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)].map(corsOrigin);
   const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
   const workers = countOption('--workers', values.workers ?? process.env.WORKERS, 1) ?? 1;
@@ -145,6 +148,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       retentionDays: retention,
     },
     editorDir,
+    corsOrigins,
   });
   await app.listen({ port, host });
   const addr = app.server.address();

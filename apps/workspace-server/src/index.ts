@@ -1,4 +1,4 @@
-export { buildServer, type ServerOptions } from './server.js';
+export { buildServer, corsOrigin, type ServerOptions } from './server.js';
 export { openStore, type Store, type StoreOptions } from './db/open.js';
 export type { Db, Queryable } from './db/db.js';
 export { migrate, migrations } from './db/migrations.js';

@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
 import { ApiError, envelope } from './errors.js';
+import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -34,6 +35,24 @@ export interface ServerOptions {
   webhooks?: WebhookOptions;
   /** A folder of static files (the editor's `vite build` output) served under /editor/ without a key. */
   editorDir?: string;
+  /**
+   * Browser origins allowed to call the API across origins (an editor served elsewhere), exactly as
+   * `scheme://host[:port]`. Empty: no cross-origin access (the editor under /editor/ needs none).
+   */
+  corsOrigins?: string[];
+}
+
+/** A CORS origin as the browser sends it, or an error naming what is wrong with it. */
+export function corsOrigin(value: string): string {
+  if (value === '*') throw new Error(`--cors-origin *: list the editor's origins (scheme://host:port); any origin would let every web page call the API with a key it holds`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`--cors-origin ${value}: not an origin (scheme://host[:port])`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, '')) throw new Error(`--cors-origin ${value}: not an origin (scheme://host[:port], no path), e.g. ${url.origin}`);
+  return url.origin;
 }
 
 /** Plan features a workspace's plan may exclude; a route names its feature in config. */
@@ -149,6 +168,18 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
   });
+  if (opts.corsOrigins?.length) {
+    // Before the key check, so a preflight is answered without one. Keys travel in the
+    // Authorization header, never in cookies: no credentials mode, and never "*".
+    await app.register(fastifyCors, {
+      origin: opts.corsOrigins.map(corsOrigin),
+      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+      exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+      credentials: false,
+      maxAge: 600,
+    });
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
   for (const s of sharedSchemas) app.addSchema(s);

@@ -1,5 +1,6 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
+import { ConnectPanel } from './ConnectPanel.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
 import { packItemsByReferenceType, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
@@ -331,6 +332,7 @@ export function App({ store }: { store: EditorStore }) {
         <button onClick={() => store.redo()} disabled={!canRedo(state.history)} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">↷ Redo</button>
         <button onClick={() => setDiff((d) => ({ ...d, open: !d.open, shown: false }))} aria-pressed={diff.open}>Compare releases</button>
         <button className="primary" onClick={doExport} aria-label="Export pack" title="Export (Ctrl+S)">Export</button>
+        <ConnectPanel />
       </header>
       {banner && (
         <div className="banner" role="status">

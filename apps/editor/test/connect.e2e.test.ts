@@ -1,0 +1,99 @@
+// The editor connected to a live workspace, in Debian's headless Chromium against the real
+// workspace server (started here, allowing the editor's origin): connect with a key and see the
+// workspace's name and the key's scopes; the key stays in the tab's session only; a wrong key and
+// an origin the server does not allow each get a sentence, never a blank panel.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { buildServer, openStore, type Store } from '@setup-pack/workspace-server';
+import { join } from 'node:path';
+import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
+
+type Editor = Awaited<ReturnType<typeof startEditor>>;
+const missing = chromiumMissing();
+if (missing) console.warn(`editor connect end to end: SKIPPED, ${missing}`);
+let editor: Editor;
+let store: Store;
+let api: { base: string; key: string; close(): Promise<void> };
+let closed: { base: string; close(): Promise<void> };
+
+async function serve(corsOrigins: string[]) {
+  const app = await buildServer({ store, adminToken: 'adm', corsOrigins });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
+}
+
+beforeAll(async () => {
+  if (missing) return;
+  editor = await startEditor();
+  store = await openStore({ memory: true });
+  const s = await serve([editor.url]);
+  const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
+  const ws = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Harbor Realty', slug: 'harbor' }) })).json();
+  const key = (await (await fetch(`${s.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['read_contacts', 'write_tags'] }) })).json()).secret;
+  api = { ...s, key };
+  closed = await serve([]); // same workspace, but this server allows no other origin
+}, 180_000);
+afterAll(async () => {
+  await api?.close();
+  await closed?.close();
+  await store?.close();
+  await editor?.close();
+});
+
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
+
+describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it('connects with a key, shows the workspace and the key\'s scopes, keeps the key in the tab only, and says why when it cannot', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    await page.getByTestId('connect-button').click();
+    const dialog = page.getByRole('dialog', { name: 'Connect to workspace' });
+
+    // A wrong key: the workspace's refusal in words.
+    await dialog.getByLabel('Workspace base URL').fill(api.base);
+    await dialog.getByLabel('API key').fill('sk_wrong');
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await poll(() => page.getByTestId('connect-status').textContent()).toMatch(new RegExp(`The workspace at ${api.base} refused this API key`));
+
+    // A server that does not allow this origin: the browser blocks it; the editor says what to do.
+    await dialog.getByLabel('Workspace base URL').fill(closed.base);
+    await dialog.getByLabel('API key').fill(api.key);
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await poll(() => page.getByTestId('connect-status').textContent()).toContain(`Cannot reach ${closed.base}: the server is not running there, or it does not allow this editor's origin (${editor.url}). Start it with --cors-origin ${editor.url}`);
+
+    // The right server and key.
+    await dialog.getByLabel('Workspace base URL').fill(api.base);
+    await dialog.getByLabel('API key').fill(api.key);
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Harbor Realty');
+    await page.getByTestId('connect-button').click();
+    expect(await page.getByTestId('connect-scopes').textContent()).toBe('READ_CONTACTS, WRITE_TAGS');
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'connect.png') });
+
+    // The key: in this tab's session, nowhere else (not localStorage, not the pack).
+    const stored = await page.evaluate(() => ({ session: sessionStorage.getItem('setup-pack.workspace-connection') ?? '', local: JSON.stringify({ ...localStorage }), pack: JSON.stringify((window as unknown as { __editor: { pack: unknown } }).__editor.pack) }));
+    expect(JSON.parse(stored.session)).toEqual({ baseUrl: api.base, apiKey: api.key });
+    expect(stored.local).not.toContain(api.key);
+    expect(stored.pack).not.toContain(api.key);
+
+    // A reload in the same tab stays connected; a new tab (a new session) does not.
+    await page.reload();
+    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Harbor Realty');
+    const other = await (await editor.browser.newContext()).newPage();
+    await other.goto(`${editor.url}/`);
+    await poll(() => other.getByTestId('connect-button').textContent()).toBe('Connect to workspace');
+
+    // npm start hands a connection over in the address's fragment, which is then removed.
+    const handed = await context.newPage();
+    await handed.goto(`${editor.url}/#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(api.key)}`);
+    await poll(() => handed.getByTestId('connect-button').textContent()).toContain('Harbor Realty');
+    expect(handed.url()).not.toContain(api.key);
+
+    // Disconnect forgets the key.
+    await page.getByTestId('connect-button').click();
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    expect(await page.evaluate(() => sessionStorage.getItem('setup-pack.workspace-connection'))).toBeNull();
+    await context.close();
+  }, 120_000);
+});
