@@ -7,7 +7,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
   resolve: {
-    alias: { '@setup-pack/core': fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)) },
+    alias: {
+      '@setup-pack/core': fileURLToPath(new URL('../../packages/core/src/index.ts', import.meta.url)),
+      '@setup-pack/installer': fileURLToPath(new URL('../../packages/installer/src/index.ts', import.meta.url)),
+    },
   },
   // Relative asset paths, so the build works wherever it is served (workspace-server serve --editor at /editor/).
   base: './',

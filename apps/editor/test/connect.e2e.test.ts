@@ -4,9 +4,11 @@
 // an origin the server does not allow each get a sentence, never a blank panel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { install, WorkspaceClient } from '@setup-pack/installer';
 import { buildServer, openStore, type Store } from '@setup-pack/workspace-server';
 import { join } from 'node:path';
-import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
+import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
 
 type Editor = Awaited<ReturnType<typeof startEditor>>;
 const missing = chromiumMissing();
@@ -15,6 +17,7 @@ let editor: Editor;
 let store: Store;
 let api: { base: string; key: string; close(): Promise<void> };
 let closed: { base: string; close(): Promise<void> };
+let full: { key: string; workspace: string };
 
 async function serve(corsOrigins: string[]) {
   const app = await buildServer({ store, adminToken: 'adm', corsOrigins });
@@ -31,6 +34,10 @@ beforeAll(async () => {
   const ws = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Harbor Realty', slug: 'harbor' }) })).json();
   const key = (await (await fetch(`${s.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['read_contacts', 'write_tags'] }) })).json()).secret;
   api = { ...s, key };
+  // A second workspace with a full_access key and the members the fixture's automations name.
+  const ws2 = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bayside Homes', slug: 'bayside' }) })).json();
+  for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${s.base}/admin/workspaces/${ws2.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `m${i}@example.test` }) });
+  full = { workspace: ws2.id, key: (await (await fetch(`${s.base}/admin/workspaces/${ws2.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret };
   closed = await serve([]); // same workspace, but this server allows no other origin
 }, 180_000);
 afterAll(async () => {
@@ -94,6 +101,33 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await page.getByTestId('connect-button').click();
     await page.getByRole('button', { name: 'Disconnect' }).click();
     expect(await page.evaluate(() => sessionStorage.getItem('setup-pack.workspace-connection'))).toBeNull();
+    await context.close();
+  }, 120_000);
+
+  it('previews the plan with core\'s planner: all new, then nothing to do once installed, then a conflict when the workspace edits a template', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1500, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(full.key)}`);
+    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Bayside Homes');
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
+    expect(await panel.locator('li[data-action="create"]', { hasText: 'New lead welcome' }).count()).toBe(1);
+
+    // Installed by the same installer the CLI uses; the preview, refreshed, has nothing to do.
+    const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    const client = new WorkspaceClient({ baseUrl: api.base, apiKey: full.key });
+    await install(client, pack);
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
+
+    // Someone edits a template in the workspace: the preview shows the conflict.
+    const tpl = (await client.listAll<{ id: string; name: string }>('/v1/message-templates')).find((t) => t.name === 'Welcome text')!;
+    await client.patch(`/v1/message-templates/${tpl.id}`, { body: 'Edited in the workspace' });
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await poll(() => panel.locator('li[data-action="conflict"]').first().textContent()).toContain('Welcome text');
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'plan.png') });
     await context.close();
   }, 120_000);
 });

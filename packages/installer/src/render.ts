@@ -23,7 +23,8 @@ export function symbolOf(step: PlanStep): string {
   }
 }
 
-function describe(step: PlanStep): string {
+/** Why a step does what it does, in the words `setup-pack plan` prints. */
+export function describeStep(step: PlanStep): string {
   if (step.action === 'conflict') return step.resolution === 'overwrite' ? 'edited in the workspace: overwritten (--overwrite)' : 'edited in the workspace: kept (--overwrite replaces it)';
   if (step.action === 'orphan') return step.reason.includes('edited') ? 'gone from the release, edited: kept' : 'gone from the release: kept (--prune removes it)';
   return step.reason;
@@ -57,7 +58,7 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   if (shown.length) out.push('');
   for (const s of shown) {
     const name = s.name && s.name !== s.key ? ` "${s.name}"` : '';
-    out.push(color(`  ${symbolOf(s)} ${KIND[s.kind] ?? s.kind} ${s.key}${name}`, s) + paint.dim(` (${describe(s)})`));
+    out.push(color(`  ${symbolOf(s)} ${KIND[s.kind] ?? s.kind} ${s.key}${name}`, s) + paint.dim(` (${describeStep(s)})`));
   }
   out.push('', summaryLine(plan));
   return out.join('\n') + '\n';

@@ -1,6 +1,8 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
 import { ConnectPanel } from './ConnectPanel.js';
+import { PlanPanel } from './PlanPanel.js';
+import type { Connected } from '../workspace/connection.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
 import { packItemsByReferenceType, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
@@ -44,6 +46,9 @@ function parsePackText(text: string): { value?: PackValue; error?: string } {
 
 const drafts = defaultDraftStore();
 
+/** The pack list a plan step's kind names its item in. */
+const PLAN_KIND_LIST: Record<string, string> = { resource: 'resources', pipeline: 'pipelines', asset: 'assets', template: 'messageTemplates', smartList: 'smartLists', automation: 'automations' };
+
 export function App({ store }: { store: EditorStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const pack = state.history.present;
@@ -62,6 +67,8 @@ export function App({ store }: { store: EditorStore }) {
   const [banner, setBanner] = useState<string>();
   const [dragging, setDragging] = useState(false);
   // The compare form: both releases chosen, in any order, then shown (the pack being edited is one choice).
+  const [connected, setConnected] = useState<Connected | undefined>();
+  const [planOpen, setPlanOpen] = useState(false);
   const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean; shown?: boolean }>({ open: false });
   const [notice, setNotice] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -332,8 +339,16 @@ export function App({ store }: { store: EditorStore }) {
         <button onClick={() => store.redo()} disabled={!canRedo(state.history)} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">↷ Redo</button>
         <button onClick={() => setDiff((d) => ({ ...d, open: !d.open, shown: false }))} aria-pressed={diff.open}>Compare releases</button>
         <button className="primary" onClick={doExport} aria-label="Export pack" title="Export (Ctrl+S)">Export</button>
-        <ConnectPanel />
+        <ConnectPanel onChange={setConnected} />
+        {connected && <button onClick={() => setPlanOpen((o) => !o)} aria-pressed={planOpen} data-testid="plan-button">Plan</button>}
       </header>
+      {connected && planOpen && (
+        <PlanPanel pack={pack as never} connected={connected} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onPick={(kind, key) => {
+          const list = PLAN_KIND_LIST[kind];
+          const index = list ? ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1 : -1;
+          if (list && index >= 0) select({ kind: list as never, index });
+        }} />
+      )}
       {banner && (
         <div className="banner" role="status">
           {banner}
