@@ -28,10 +28,11 @@ await db.query(
 );
 await db.query('ANALYZE');
 
-/** Runs a store function against a recording Db and returns the statements it issued. */
+/** Runs a store function against a recording Db and returns the statements it issued (one spy, so caches keyed by the Db persist). */
+let seen = [];
+const spy = { ...db, query: (sql, params, opts) => (seen.push([sql, params ?? []]), db.query(sql, params, opts)) };
 async function capture(fn) {
-  const seen = [];
-  const spy = { ...db, query: (sql, params) => (seen.push([sql, params ?? []]), db.query(sql, params)) };
+  seen = [];
   await fn(spy);
   return seen;
 }
@@ -43,6 +44,7 @@ const cases = [
   ['GET /v1/contacts — first page', (d) => listContactsJson(d, ws.id, { limit: 100 })],
   ['GET /v1/contacts — a later page (cursor)', (d) => listContactsJson(d, ws.id, { limit: 100, cursor: first.next_cursor })],
   ['GET /v1/contacts?q= matching 10% of contacts', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
+  ['GET /v1/contacts?q= matching 10% of contacts, again (count cached at the write generation)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
   ['GET /v1/contacts?q= matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
   ['GET /v1/contacts?email=', (d) => listContactsJson(d, ws.id, { limit: 100, email: 'user5@example.com' })],
   ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
@@ -53,7 +55,7 @@ for (const [title, fn] of cases) {
   const statements = await capture(fn);
   out += `\n#### ${title}\n`;
   for (const [sql, params] of statements) {
-    const kind = /count\(|sum\(n\)/.test(sql.slice(0, 300)) ? 'count' : 'page';
+    const kind = statements.length === 1 ? 'the one statement (total and page)' : /count\(|sum\(n\)/.test(sql.slice(0, 300)) ? 'count' : 'page';
     out += `\n${kind}:\n\n\`\`\`\n${await explain(sql, params)}\n\`\`\`\n`;
   }
 }

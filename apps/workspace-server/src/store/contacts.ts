@@ -159,7 +159,7 @@ const rowsText = (table: string, alias: string) => `LEFT JOIN LATERAL (
  * the server to write as JSON.stringify does (jsonb's own text has spaces). Keys follow the schema's
  * order; the byte-for-byte equality with GET /v1/contacts/:id is a test (contacts-json.test.ts).
  */
-const CONTACT_TEXT_SELECT = `SELECT c.id, c.created_at,
+const CONTACT_TEXT_SELECT = `SELECT c.id, c.created_at, to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS cursor_at,
     '{"id":' || to_json(c.id)::text || ',"first_name":' || to_json(c.first_name)::text || ',"last_name":' || to_json(c.last_name)::text
     || ',"email":' || ${jsonText('e.prim')} || ',"phone":' || ${jsonText('ph.prim')} || ',"emails":' || e.arr || ',"phones":' || ph.arr
     ${plainFields.map((f) => `|| ',"${f}":' || ${jsonText(`c.${f}`)}`).join(' ')}
@@ -226,7 +226,8 @@ export function contactListQuery(
     '${PAGE}',
     `SELECT c.* FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`,
   );
-  const sql = `SELECT n.total::text AS total, n.gen, p.* FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
+  // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
+  const sql = `SELECT n.total::text AS total, n.gen, p.id, p.cursor_at, p.head, p.custom_fields, p.tail FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
   return { sql, params: q.values, cacheKey };
 }
 
@@ -260,7 +261,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const has_more = contacts.length > f.limit;
   const page = has_more ? contacts.slice(0, f.limit) : contacts;
   const last = page[page.length - 1];
-  const next = has_more && last ? JSON.stringify(encodeCursor(iso(last.created_at), last.id, 'contacts')) : 'null';
+  const next = has_more && last ? JSON.stringify(encodeCursor(last.cursor_at, last.id, 'contacts')) : 'null';
   const data = page.map((r) => r.head + customFieldsText(r.custom_fields) + r.tail).join(',');
   return `{"data":[${data}],"has_more":${has_more},"next_cursor":${next},"total_count":${total}}`;
 }
