@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { install, WorkspaceClient } from '@setup-pack/installer';
+import { canonicalize, roundTripForm } from '@setup-pack/core';
+import { planInstall, WorkspaceClient } from '@setup-pack/installer';
 import { buildServer, openStore, type Store } from '@setup-pack/workspace-server';
 import { join } from 'node:path';
 import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
@@ -104,7 +105,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
-  it('previews the plan with core\'s planner: all new, then nothing to do once installed, then a conflict when the workspace edits a template', async () => {
+  it('previews the plan with core\'s planner: all new, installs from the editor, then nothing to do, then a conflict when the workspace edits a template', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1500, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(full.key)}`);
@@ -115,12 +116,22 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
     expect(await panel.locator('li[data-action="create"]', { hasText: 'New lead welcome' }).count()).toBe(1);
 
-    // Installed by the same installer the CLI uses; the preview, refreshed, has nothing to do.
+    // Install from the editor (the installer the CLI uses); the plan then has nothing to do.
+    await panel.getByRole('button', { name: 'Install', exact: true }).click();
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Bayside Homes: \d+ writes\.$/);
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
+    expect(await panel.getByRole('button', { name: 'Install', exact: true }).isDisabled()).toBe(true);
+    // The workspace holds it, as the CLI would have installed it: a plan from Node agrees.
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     const client = new WorkspaceClient({ baseUrl: api.base, apiKey: full.key });
-    await install(client, pack);
-    await panel.getByRole('button', { name: 'Refresh' }).click();
-    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
+    expect((await planInstall(client, pack)).plan.writes).toBe(0);
+
+    // Open from the workspace: the installed pack comes back equal to the one installed.
+    await panel.getByRole('button', { name: 'Open installed' }).click();
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('Bayside Homes: Buyer Lead Starter 1.0.0');
+    const opened = (await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as Record<string, unknown>;
+    const { exportedAt: _at, ...exported } = opened;
+    expect(canonicalize(exported)).toEqual(roundTripForm(pack));
 
     // Someone edits a template in the workspace: the preview shows the conflict.
     const tpl = (await client.listAll<{ id: string; name: string }>('/v1/message-templates')).find((t) => t.name === 'Welcome text')!;

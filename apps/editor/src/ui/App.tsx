@@ -343,7 +343,10 @@ export function App({ store }: { store: EditorStore }) {
         {connected && <button onClick={() => setPlanOpen((o) => !o)} aria-pressed={planOpen} data-testid="plan-button">Plan</button>}
       </header>
       {connected && planOpen && (
-        <PlanPanel pack={pack as never} connected={connected} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onPick={(kind, key) => {
+        <PlanPanel pack={pack as never} connected={connected} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onOpen={(text, source) => {
+          if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
+          openText(text, source);
+        }} onPick={(kind, key) => {
           const list = PLAN_KIND_LIST[kind];
           const index = list ? ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1 : -1;
           if (list && index >= 0) select({ kind: list as never, index });

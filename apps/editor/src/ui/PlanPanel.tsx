@@ -4,7 +4,7 @@
 // ("Refresh"); edits to the pack re-plan locally against that copy, never a request per keystroke.
 import { useMemo, useState } from 'react';
 import { plan as planPack, requiredCollections, type InstallLedger, type Pack, type PlanResult, type WorkspaceSnapshot } from '@setup-pack/core';
-import { describeStep, fetchSnapshot, readLedger, summaryLine, symbolOf, WorkspaceClient } from '@setup-pack/installer';
+import { describeStep, exportWorkspace, fetchSnapshot, install, PlanFailedError, readLedger, summaryLine, symbolOf, WorkspaceClient } from '@setup-pack/installer';
 import type { Connected } from '../workspace/connection.js';
 
 interface Catalog {
@@ -16,10 +16,12 @@ interface Catalog {
 
 const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'Pipelines', asset: 'Assets', template: 'Message templates', brand: 'Brand', smartList: 'Smart lists', automation: 'Automations' };
 
-export function PlanPanel({ pack, connected, errors, onPick }: { pack: Pack; connected: Connected; errors: number; onPick?: (kind: string, key: string) => void }) {
+export function PlanPanel({ pack, connected, errors, onPick, onOpen }: { pack: Pack; connected: Connected; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void }) {
   const [catalog, setCatalog] = useState<Catalog>();
   const [status, setStatus] = useState('');
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<string>();
+  const [installed, setInstalled] = useState<string>();
 
   const refresh = async () => {
     setBusy(true);
@@ -51,21 +53,70 @@ export function PlanPanel({ pack, connected, errors, onPick }: { pack: Pack; con
   }, [pack, catalog, errors]);
 
   const plan = result.plan;
+  // The same installer the CLI runs (ledger, lock, resume, pacing by the rate-limit headers);
+  // offered only for a pack with 0 errors whose plan binds every reference and changes something.
+  const canInstall = !!plan?.ok && errors === 0 && plan.hasChanges && !busy;
+  const runInstall = async () => {
+    setBusy(true);
+    setInstalled(undefined);
+    setStatus('');
+    try {
+      const client = new WorkspaceClient({ baseUrl: connected.baseUrl, apiKey: connected.apiKey });
+      const r = await install(client, pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${e.done} of ${e.total}: ${symbolOf(e.step)} ${e.step.name}`) });
+      setInstalled(`Installed ${pack.name} ${pack.version} into ${connected.workspace.name}: ${r.written} write${r.written === 1 ? '' : 's'}.`);
+    } catch (e) {
+      setStatus(e instanceof PlanFailedError ? `The plan failed: ${e.plan.errors.map((x) => x.message).join('; ')}` : `The install stopped: ${(e as Error).message}. What was written is recorded; Install again resumes.`);
+    } finally {
+      setProgress(undefined);
+      setBusy(false);
+      await refresh();
+    }
+  };
   const groups = new Map<string, NonNullable<typeof plan>['steps']>();
   for (const s of plan?.steps ?? []) groups.set(s.kind, [...(groups.get(s.kind) ?? []), s]);
+
+  // Open from the workspace: `setup-pack export` (the installed pack, or a snapshot of everything),
+  // through the same exportWorkspace, validated before it replaces what is open.
+  const openFromWorkspace = async (all: boolean) => {
+    setBusy(true);
+    setStatus(all ? 'Reading the whole workspace…' : 'Reading the installed pack…');
+    try {
+      const client = new WorkspaceClient({ baseUrl: connected.baseUrl, apiKey: connected.apiKey });
+      const r = await exportWorkspace(client, all ? { all: true } : { packId: pack.packId });
+      const bad = r.diagnostics.filter((d) => d.severity === 'error');
+      if (bad.length) setStatus(`The export does not validate (${bad.length} error${bad.length === 1 ? '' : 's'}, e.g. ${bad[0].message}); nothing was opened.`);
+      else {
+        setStatus('');
+        onOpen?.(`${JSON.stringify(r.pack, null, 2)}\n`, all ? `${connected.workspace.name} (snapshot)` : `${connected.workspace.name}: ${r.pack.name} ${r.pack.version}`);
+      }
+    } catch (e) {
+      setStatus(`Could not export from the workspace: ${(e as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <section className="plan-panel" aria-label="Plan preview">
       <h2>Install into {connected.workspace.name}</h2>
       <p>
         <button onClick={() => void refresh()} disabled={busy}>{catalog ? 'Refresh' : 'Read the workspace and plan'}</button>{' '}
+        <button onClick={() => void openFromWorkspace(false)} disabled={busy || !catalog?.ledger} title={catalog?.ledger ? 'Open this pack as it is installed in the workspace' : 'Read the workspace first; the pack must be installed there'}>Open installed</button>{' '}
+        <button onClick={() => void openFromWorkspace(true)} disabled={busy}>Open workspace snapshot</button>{' '}
         {catalog && <span className="help">Workspace read at {catalog.readAt.toLocaleTimeString()}; edits re-plan against that copy.</span>}
       </p>
       {status && <p role="status" className="connect-status">{status}</p>}
+      {progress && <p role="status" data-testid="install-progress">Installing… {progress}</p>}
+      {installed && <p role="status" data-testid="install-summary">{installed}</p>}
       {result.note && <p role="status" className="help">{result.note}</p>}
       {plan && (
         <>
           <p data-testid="plan-summary"><strong>{plan.ok ? summaryLine(plan) : 'The plan failed:'}</strong></p>
+          <p>
+            <button className="primary" disabled={!canInstall} onClick={() => void runInstall()} title={canInstall ? 'Install this pack into the workspace' : 'Needs a pack with 0 errors, every reference bound, and something to change'}>
+              Install
+            </button>
+          </p>
           {plan.errors.length > 0 && (
             <ul className="plan-errors">
               {plan.errors.map((e, i) => <li key={i}>{e.message}</li>)}
