@@ -24,10 +24,11 @@ Environment:
   deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
   it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
   apps/editor/dist) and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
-  comma-separated) lets an editor served from that origin call the API with a key (never "*"). --workers N (WORKERS, default 1) runs N server processes on one
-  port (node:cluster), PostgreSQL only: rate limits, idempotency and webhook claims live in the database, so
-  they hold across them. --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections
-  (default two per core, at least 4). The admin subcommands call
+  comma-separated) lets an editor served from that origin call the API with a key (never "*").
+  --workers N (WORKERS, default 1) runs N server processes on one port (node:cluster), PostgreSQL only:
+  rate limits, idempotency and webhook claims live in the database, so they hold across them.
+  --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default two per core,
+  at least 4). The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
