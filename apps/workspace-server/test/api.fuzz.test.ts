@@ -157,14 +157,14 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       expect(ops.length).toBeGreaterThan(80);
       const failures: string[] = [];
       const errorSchema = ajv.compile({ $ref: 'openapi#/components/schemas/Error' });
-      let ok2xx = 0;
+      const answered2xx = new Set<string>();
       for (const { method, path, op } of ops) {
         const params: Schema[] = op.parameters ?? [];
         const bodySchema: Schema | undefined = op.requestBody?.content?.['application/json']?.schema;
         const pathArb = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids) }, { weight: 2, arbitrary: valid(p.schema) }, { weight: 1, arbitrary: hostileString })])));
         const queryArb = fc.tuple(
-          fc.record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, fc.oneof(valid(p.schema), hostileString, fc.constantFrom(...(p.name === 'cursor' && cursors.length ? cursors : ['x'])))])), { requiredKeys: [] }),
-          fc.constantFrom('', 'unknown_param=1', 'limit=1&limit=2', 'cursor=eyJ4IjoxfQ'),
+          fc.record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, fc.oneof({ weight: 4, arbitrary: valid(p.schema) }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom(...(p.name === 'cursor' && cursors.length ? cursors : ['x'])) })])), { requiredKeys: [] }),
+          fc.constantFrom('', '', '', '', '', '', 'unknown_param=1', 'unknown_param=1', 'limit=1&limit=2', 'cursor=eyJ4IjoxfQ'),
         );
         const bodyArb: fc.Arbitrary<{ text?: string; type?: string }> = bodySchema
           ? fc.oneof(
@@ -198,7 +198,7 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
               if (!errorSchema(json)) failures.push(`${res.status} outside the envelope: ${where}: ${text.slice(0, 200)}`);
               return;
             }
-            ok2xx++;
+            answered2xx.add(`${method} ${path}`);
             const documented = op.responses?.[String(res.status)]?.content?.['application/json']?.schema;
             if (!documented) return;
             const pointer = `openapi#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${res.status}/content/application~1json/schema`;
@@ -210,7 +210,9 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
         if (failures.length > 20) break;
       }
       expect(failures.slice(0, 20)).toEqual([]);
-      expect(ok2xx).toBeGreaterThan(50); // the success paths were reached, not only refusals
+      // The success paths were reached, not only refusals: operations that answered 2xx at least once.
+      console.log(`api fuzz: ${answered2xx.size} of ${ops.length} operations answered 2xx at least once`);
+      expect(answered2xx.size).toBeGreaterThanOrEqual(10);
     }, timeoutMs(300));
   });
 }
