@@ -1,7 +1,7 @@
 // validatePack: parse, check the schema, then run every semantic rule. Never throws.
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
-import type { LocateRequest } from './json/positions.js';
+import type { Spot } from './json/positions.js';
 import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
 import type { AutomationRef, ItemRef, Rule, RuleContext } from './rules/rule.js';
@@ -67,30 +67,42 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
   }
 }
 
-/** Positions of every finding that has none yet, in one scan of the text. */
+/** Positions of every finding that has none yet, in one scan of the text, written in place. */
 function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
-  const requests: LocateRequest[] = [];
-  for (const d of diagnostics) {
-    if (d.line === undefined) requests.push({ pointer: d.pointer, key: d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key' });
-    if (d.related) for (const r of d.related) if (r.line === undefined) requests.push({ pointer: r.pointer });
+  const locator = source.locator();
+  if (!locator) {
+    placeEach(source, diagnostics);
+    return;
   }
-  if (!requests.length) return;
-  const found = source.locateAll(requests);
+  const spots: (Spot | undefined)[] = [];
+  for (const d of diagnostics) {
+    if (d.line === undefined) spots.push(locator.want(d.pointer));
+    if (d.related) for (const r of d.related) if (r.line === undefined) spots.push(locator.want(r.pointer));
+  }
+  if (!spots.length) return;
+  locator.scan();
   let i = 0;
   for (const d of diagnostics) {
-    if (d.line === undefined) {
-      const pos = found[i++];
-      if (pos) {
-        d.line = pos.line;
-        d.column = pos.column;
-        d.endLine = pos.endLine;
-        d.endColumn = pos.endColumn;
-      }
+    if (d.line === undefined) locator.place(spots[i++], d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key', d);
+    if (d.related) for (const r of d.related) if (r.line === undefined) locator.place(spots[i++], false, r, false);
+  }
+}
+
+/** Text that is not JSON (positions from the tolerant parser's tree, one pointer at a time). */
+function placeEach(source: SourceText, diagnostics: Diagnostic[]): void {
+  const at = (pointer: string, key: boolean) => {
+    try {
+      return source.locate(pointer, { key });
+    } catch {
+      return undefined;
     }
+  };
+  for (const d of diagnostics) {
+    const pos = d.line === undefined ? at(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key') : undefined;
+    if (pos) Object.assign(d, pos);
     if (d.related)
       for (const r of d.related) {
-        if (r.line !== undefined) continue;
-        const rp = found[i++];
+        const rp = r.line === undefined ? at(r.pointer, false) : undefined;
         if (rp) {
           r.line = rp.line;
           r.column = rp.column;

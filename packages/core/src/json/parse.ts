@@ -4,7 +4,7 @@
 import { parse, parseTree, visit, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../diagnostics.js';
 import { parsePointer, toPointer } from './pointer.js';
-import { createLineIndex, locateAll, type LineIndex, type LocateRequest, type Position } from './positions.js';
+import { createLineIndex, locateAll, Locator, type LineIndex, type LocateRequest, type Position } from './positions.js';
 
 /** Deeper documents are refused: no pack needs them and recursive tools overflow on them. */
 export const MAX_DEPTH = 512;
@@ -19,6 +19,8 @@ export interface SourceText {
   locate(pointer: string, options?: { key?: boolean }): Position | undefined;
   /** Positions of many pointers in one scan of the text (see locateAll); the way to place findings. */
   locateAll(requests: readonly LocateRequest[]): (Position | undefined)[];
+  /** The one-scan locator, when the text is JSON that JSON.parse accepted (else use locate). */
+  locator(): Locator | undefined;
 }
 
 export interface ParsedText {
@@ -44,8 +46,9 @@ export function createSourceText(text: string, parsed = false): SourceText {
     get lines() {
       return lines();
     },
+    locator: () => (parsed ? new Locator(text) : undefined),
     locateAll(requests) {
-      if (parsed) return locateAll(text, lines(), requests);
+      if (parsed) return locateAll(text, requests);
       return requests.map((r) => {
         try {
           return source.locate(r.pointer, { key: r.key });

@@ -32,7 +32,7 @@ describe('locateAll', () => {
           const paths = allPaths(JSON.parse(text));
           const requests = picks.map(([n, suffix, key]) => ({ pointer: toPointer(paths[n % paths.length]) + suffix, key }));
           const oracle = createSourceText(text);
-          const got = locateAll(text, createLineIndex(text), requests);
+          const got = locateAll(text, requests);
           expect(got).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
         },
       ),
@@ -44,15 +44,25 @@ describe('locateAll', () => {
     const text = '{"a\\"b": "x\\\\", "k": "say \\"hi\\"", "k": [1, {"q": null}], "\\u0041": true}';
     const oracle = createSourceText(text);
     const requests = ['/a"b', '/k', '/k/1/q', '/A', '/k/2', '/nope'].flatMap((pointer) => [{ pointer }, { pointer, key: true }]);
-    expect(locateAll(text, createLineIndex(text), requests)).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
-    expect(locateAll(text, createLineIndex(text), [{ pointer: '/k/1/q' }])[0]).toMatchObject({ line: 1, column: text.indexOf('null') + 1 });
+    expect(locateAll(text, requests)).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
+    expect(locateAll(text, [{ pointer: '/k/1/q' }])[0]).toMatchObject({ line: 1, column: text.indexOf('null') + 1 });
+  });
+
+  it('forgets what an earlier copy of a repeated key held, and counts lines without an index', () => {
+    const text = '{\n  "k": {"q": 1, "r": [0]},\r\n  "k": 2,\n  "many": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9, "j": 10}\n}';
+    const oracle = createSourceText(text);
+    const requests = ['/k', '/k/q', '/k/r/0', '/many/j', '/many/a', '/many/zz'].flatMap((pointer) => [{ pointer }, { pointer, key: true }]);
+    const got = locateAll(text, requests);
+    expect(got).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
+    expect(got[2]).toMatchObject({ line: 3, column: 8 }); // /k/q: the 2 that replaced the object
+    expect(got[6]).toMatchObject({ line: 4, column: text.split('\n')[3].indexOf('10') + 1 });
   });
 
   it('is linear: 40,000 pointers into a large document in one scan', () => {
     const nodes = Array.from({ length: 20000 }, (_, i) => ({ id: `n${i}`, kind: 'action.send_sms', config: { tag_id: `t${i}`, body: 'x'.repeat(50) } }));
     const text = JSON.stringify({ graph: { nodes } }, null, 2);
     const requests = nodes.flatMap((_, i) => [{ pointer: `/graph/nodes/${i}/config/tag_id` }, { pointer: `/graph/nodes/${i}/id`, key: true }]);
-    const got = locateAll(text, createLineIndex(text), requests);
+    const got = locateAll(text, requests);
     expect(got).toHaveLength(40000);
     expect(got.every((p) => p !== undefined)).toBe(true);
     const oracle = createSourceText(text);

@@ -2,7 +2,7 @@
 // in one pass over its text: a line-start index built once, and one scan that records the offset
 // of every value a finding points at (skipping, at indexOf speed, the strings and subtrees no
 // finding points into). Nothing here parses or splits the text per finding.
-import { parsePointer } from './pointer.js';
+import { unescapeToken } from './pointer.js';
 
 export interface Position {
   line: number;
@@ -25,11 +25,20 @@ export interface LineIndex {
 }
 
 export function createLineIndex(text: string): LineIndex {
-  const starts: number[] = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  // Line starts in a typed array grown by doubling: one indexOf per line, no boxed numbers.
+  let starts = new Int32Array(Math.max(16, text.length >> 5));
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    if (count === starts.length) {
+      const grown = new Int32Array(starts.length * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[count++] = i + 1;
+  }
   const lineOf = (offset: number) => {
     let lo = 0;
-    let hi = starts.length - 1;
+    let hi = count - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid] <= offset) lo = mid;
@@ -39,11 +48,11 @@ export function createLineIndex(text: string): LineIndex {
   };
   return {
     text,
-    lineCount: starts.length,
+    lineCount: count,
     lineText(line) {
-      if (line < 1 || line > starts.length) return '';
+      if (line < 1 || line > count) return '';
       const start = starts[line - 1];
-      let end = line < starts.length ? starts[line] - 1 : text.length;
+      let end = line < count ? starts[line] - 1 : text.length;
       if (end > start && text.charCodeAt(end - 1) === 13) end--;
       return text.slice(start, end);
     },
@@ -62,13 +71,62 @@ export interface LocateRequest {
   key?: boolean;
 }
 
-/** One step of the wanted pointers, as a trie; offsets are filled by the scan. */
+/**
+ * One step of the wanted pointers, as a trie; positions are filled by the scan. Children are
+ * found by name in objects (a short list compared in place against the text, a map past
+ * SMALL_NAMES) and by index in arrays, so the scan allocates nothing per key or element.
+ */
 class Step {
-  children: Map<string, Step> | undefined = undefined;
+  names: string[] | undefined = undefined;
+  kids: Step[] | undefined = undefined;
+  byName: Map<string, Step> | undefined = undefined;
+  byIndex: Step[] | undefined = undefined;
+  /** A child's name holds a backslash: compare decoded names only. */
+  escapedName = false;
   valueStart = -1;
   valueLength = 0;
-  keyStart = -1;
+  valueLine = 0;
+  valueColumn = 0;
+  keyLine = 0;
+  keyColumn = 0;
   keyLength = 0;
+  constructor(readonly parent: Step | undefined) {}
+
+  child(token: string): Step {
+    const at = this.byName ? undefined : this.names?.indexOf(token);
+    let next = this.byName ? this.byName.get(token) : at !== undefined && at >= 0 ? this.kids![at] : undefined;
+    if (next) return next;
+    next = new Step(this);
+    if (this.byName) this.byName.set(token, next);
+    else {
+      (this.names ??= []).push(token);
+      (this.kids ??= []).push(next);
+      if (this.names.length > SMALL_NAMES) this.byName = new Map(this.names.map((n, i) => [n, this.kids![i]]));
+    }
+    if (token.indexOf('\\') >= 0) this.escapedName = true;
+    if (isIndex(token)) (this.byIndex ??= [])[Number(token)] = next;
+    return next;
+  }
+
+  /** A repeated property name: the last one wins, so what an earlier one recorded is forgotten. */
+  forget(): void {
+    this.valueStart = -1;
+    this.keyLength = 0;
+    for (const k of this.kids ?? []) k.forget();
+    if (this.byName) for (const k of this.byName.values()) k.forget();
+  }
+}
+
+const SMALL_NAMES = 8;
+
+function isIndex(token: string): boolean {
+  const n = token.length;
+  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 const enum Ch {
@@ -80,71 +138,107 @@ const enum Ch {
   CloseBracket = 93,
   Comma = 44,
   Colon = 58,
+  Newline = 10,
 }
+
+/** Where a finding goes: its position fields are set in place. */
+export interface Placeable {
+  line?: number;
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
+}
+
+/** A wanted pointer's place in the scan (opaque outside this module). */
+export type Spot = Step;
 
 /**
- * Positions of every request in one scan of `text`, which must be JSON that JSON.parse accepted.
- * A pointer that does not resolve gets the position of the deepest value on its way (a missing
- * property marks the object's opening brace), as a finding about a missing field expects.
- * Objects and arrays are marked by their opening bracket; repeated property names resolve to the
- * last one, as with JSON.parse.
+ * Positions of many pointers in one scan of `text`, which must be JSON that JSON.parse accepted:
+ * `want` each pointer, `scan` once, then `place` each finding — positions are written straight
+ * into the finding, so nothing is allocated per finding beyond the pointer's trie step.
+ * The scan counts lines as it goes (a JSON string holds no raw line break, so only the space
+ * between tokens can), so no line index is built. A pointer that does not resolve gets the
+ * position of the deepest value on its way (a missing property marks the object's opening
+ * brace), as a finding about a missing field expects. Objects and arrays are marked by their
+ * opening bracket; repeated property names resolve to the last one, as with JSON.parse.
  */
-export function locateAll(text: string, lines: LineIndex, requests: readonly LocateRequest[]): (Position | undefined)[] {
-  const root = new Step();
-  const paths: (string[] | undefined)[] = [];
-  for (const r of requests) {
-    let tokens: string[] | undefined;
+export class Locator {
+  private readonly root = new Step(undefined);
+  private scanned = false;
+  constructor(private readonly text: string) {}
+
+  /**
+   * The spot of a pointer (added with its missing ancestors); undefined when it is not a JSON
+   * pointer. Findings share long prefixes (/automations/3/document/graph/nodes/17/config/…), so
+   * each parent pointer is resolved once and remembered, and a finding costs one lookup of its
+   * parent and one of its last token — string builtins only, quick even before the JIT warms up.
+   */
+  want(pointer: string): Spot | undefined {
+    if (pointer === '') return this.root;
+    if (pointer.charCodeAt(0) !== 47) return undefined;
+    const slash = pointer.lastIndexOf('/');
+    const parent = slash === 0 ? this.root : this.parentOf(pointer.slice(0, slash));
+    const raw = pointer.slice(slash + 1);
+    return parent.child(raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
+  }
+
+  private readonly parents = new Map<string, Step>();
+
+  private parentOf(pointer: string): Step {
+    let step = this.parents.get(pointer);
+    if (!step) this.parents.set(pointer, (step = this.want(pointer)!));
+    return step;
+  }
+
+  scan(): void {
+    if (this.scanned) return;
+    this.scanned = true;
+    const scanner = new Scanner(this.text);
     try {
-      tokens = parsePointer(r.pointer);
+      scanner.value(scanner.skipSpace(0), this.root);
     } catch {
-      tokens = undefined;
-    }
-    paths.push(tokens);
-    if (!tokens) continue;
-    let step = root;
-    for (const t of tokens) {
-      step.children ??= new Map();
-      let next = step.children.get(t);
-      if (!next) step.children.set(t, (next = new Step()));
-      step = next;
+      // Deeper than the stack allows, or not JSON after all: what was found so far stands.
     }
   }
-  try {
-    new Scanner(text).value(skipSpace(text, 0), root);
-  } catch {
-    // Deeper than the stack allows, or not JSON after all: what was found so far stands.
-  }
-  const position = (start: number, length: number): Position => {
-    const line = lines.lineOf(start);
-    const endLine = length > 0 ? lines.lineOf(start + length) : line;
-    return { line, column: start - lines.lineStart(line) + 1, endLine, endColumn: start + length - lines.lineStart(endLine) + 1 };
-  };
-  const isContainer = (s: Step) => {
-    const c = text.charCodeAt(s.valueStart);
-    return c === Ch.OpenBrace || c === Ch.OpenBracket;
-  };
-  return requests.map((r, i) => {
-    const tokens = paths[i];
-    if (!tokens || root.valueStart < 0) return undefined;
-    let step = root;
-    let keyed: Step | undefined;
-    for (const t of tokens) {
-      const next = step.children?.get(t);
-      if (!next || next.valueStart < 0) return position(step.valueStart, isContainer(step) ? 1 : step.valueLength);
-      keyed = next;
-      step = next;
+
+  /** Sets `target`'s position (its end too, with `withEnd`); false when the spot was not found. */
+  place(spot: Spot | undefined, key: boolean, target: Placeable, withEnd = true): boolean {
+    if (!spot || this.root.valueStart < 0) return false;
+    let line: number;
+    let column: number;
+    let length: number;
+    if (key && spot.valueStart >= 0 && spot.keyLength > 0) {
+      line = spot.keyLine;
+      column = spot.keyColumn;
+      length = spot.keyLength;
+    } else {
+      // The deepest value found on the way; a container is marked by its opening bracket.
+      let step = spot;
+      while (step.valueStart < 0 && step.parent) step = step.parent;
+      const c = this.text.charCodeAt(step.valueStart);
+      line = step.valueLine;
+      column = step.valueColumn;
+      length = c === Ch.OpenBrace || c === Ch.OpenBracket ? 1 : step.valueLength;
     }
-    if (r.key && keyed && keyed.keyStart >= 0) return position(keyed.keyStart, keyed.keyLength);
-    return position(step.valueStart, isContainer(step) ? 1 : step.valueLength);
-  });
+    target.line = line;
+    target.column = column;
+    if (withEnd) {
+      target.endLine = line;
+      target.endColumn = column + length;
+    }
+    return true;
+  }
 }
 
-function skipSpace(text: string, i: number): number {
-  for (;;) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) i++;
-    else return i;
-  }
+/** Positions of every request in one scan of `text` (see Locator). */
+export function locateAll(text: string, requests: readonly LocateRequest[]): (Position | undefined)[] {
+  const locator = new Locator(text);
+  const spots = requests.map((r) => locator.want(r.pointer));
+  locator.scan();
+  return requests.map((r, i) => {
+    const p: Position = { line: 0, column: 0, endLine: 0, endColumn: 0 };
+    return locator.place(spots[i], r.key === true, p) ? p : undefined;
+  });
 }
 
 /** Offset just past the string whose opening quote is at `i`. */
@@ -161,16 +255,35 @@ function stringEnd(text: string, i: number): number {
 }
 
 class Scanner {
+  /** Line (1-based) of the scan's position, and the offset that line starts at. */
+  line = 1;
+  lineStart = 0;
   constructor(private readonly text: string) {}
+
+  skipSpace(i: number): number {
+    const text = this.text;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 13 || c === 9) i++;
+      else if (c === Ch.Newline) {
+        this.line++;
+        this.lineStart = ++i;
+      } else return i;
+    }
+  }
 
   /** Scans the value at `i` (no leading space), recording it on `step`; returns the offset after it. */
   value(i: number, step: Step | undefined): number {
     const text = this.text;
     const c = text.charCodeAt(i);
-    if (step) step.valueStart = i;
+    if (step) {
+      step.valueStart = i;
+      step.valueLine = this.line;
+      step.valueColumn = i - this.lineStart + 1;
+    }
     let end: number;
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
-      end = step?.children ? (c === Ch.OpenBrace ? this.object(i, step.children) : this.array(i, step.children)) : this.skipContainer(i);
+      end = step && (step.names || step.byName) ? (c === Ch.OpenBrace ? this.object(i, step) : this.array(i, step)) : this.skipContainer(i);
     } else if (c === Ch.Quote) {
       end = stringEnd(text, i);
     } else {
@@ -185,41 +298,63 @@ class Scanner {
     return end;
   }
 
-  private object(i: number, wanted: Map<string, Step>): number {
+  /** The wanted child named by the key whose quotes are at `i` and `keyEnd - 1`, compared in place. */
+  private wanted(step: Step, i: number, keyEnd: number): Step | undefined {
     const text = this.text;
-    i = skipSpace(text, i + 1);
+    const length = keyEnd - i - 2;
+    let escaped = false;
+    for (let k = i + 1; k < keyEnd - 1; k++)
+      if (text.charCodeAt(k) === Ch.Backslash) {
+        escaped = true;
+        break;
+      }
+    if (escaped || step.escapedName || step.byName) {
+      const name = escaped ? (JSON.parse(text.slice(i, keyEnd)) as string) : text.slice(i + 1, keyEnd - 1);
+      if (step.byName) return step.byName.get(name);
+      const at = step.names!.indexOf(name);
+      return at >= 0 ? step.kids![at] : undefined;
+    }
+    const names = step.names!;
+    for (let n = 0; n < names.length; n++) if (names[n].length === length && text.startsWith(names[n], i + 1)) return step.kids![n];
+    return undefined;
+  }
+
+  private object(i: number, step: Step): number {
+    const text = this.text;
+    i = this.skipSpace(i + 1);
     if (text.charCodeAt(i) === Ch.CloseBrace) return i + 1;
     for (;;) {
       const keyEnd = stringEnd(text, i);
-      const raw = text.slice(i + 1, keyEnd - 1);
-      const name = raw.indexOf('\\') < 0 ? raw : (JSON.parse(text.slice(i, keyEnd)) as string);
-      const child = wanted.get(name);
+      const child = this.wanted(step, i, keyEnd);
       if (child) {
-        child.keyStart = i;
+        if (child.valueStart >= 0) child.forget();
+        child.keyLine = this.line;
+        child.keyColumn = i - this.lineStart + 1;
         child.keyLength = keyEnd - i;
       }
-      i = skipSpace(text, keyEnd);
+      i = this.skipSpace(keyEnd);
       if (text.charCodeAt(i) !== Ch.Colon) throw new Error('not JSON');
-      i = this.value(skipSpace(text, i + 1), child);
-      i = skipSpace(text, i);
+      i = this.value(this.skipSpace(i + 1), child);
+      i = this.skipSpace(i);
       const d = text.charCodeAt(i);
       if (d === Ch.CloseBrace) return i + 1;
       if (d !== Ch.Comma) throw new Error('not JSON');
-      i = skipSpace(text, i + 1);
+      i = this.skipSpace(i + 1);
     }
   }
 
-  private array(i: number, wanted: Map<string, Step>): number {
+  private array(i: number, step: Step): number {
     const text = this.text;
-    i = skipSpace(text, i + 1);
+    const byIndex = step.byIndex;
+    i = this.skipSpace(i + 1);
     if (text.charCodeAt(i) === Ch.CloseBracket) return i + 1;
     for (let index = 0; ; index++) {
-      i = this.value(i, wanted.get(String(index)));
-      i = skipSpace(text, i);
+      i = this.value(i, byIndex?.[index]);
+      i = this.skipSpace(i);
       const d = text.charCodeAt(i);
       if (d === Ch.CloseBracket) return i + 1;
       if (d !== Ch.Comma) throw new Error('not JSON');
-      i = skipSpace(text, i + 1);
+      i = this.skipSpace(i + 1);
     }
   }
 
@@ -230,7 +365,10 @@ class Scanner {
     for (const n = text.length; i < n; i++) {
       const c = text.charCodeAt(i);
       if (c === Ch.Quote) i = stringEnd(text, i) - 1;
-      else if (c === Ch.OpenBrace || c === Ch.OpenBracket) depth++;
+      else if (c === Ch.Newline) {
+        this.line++;
+        this.lineStart = i + 1;
+      } else if (c === Ch.OpenBrace || c === Ch.OpenBracket) depth++;
       else if (c === Ch.CloseBrace || c === Ch.CloseBracket) {
         if (--depth === 0) return i + 1;
       }
