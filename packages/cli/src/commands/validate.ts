@@ -66,8 +66,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if ('error' in read) return [{ path, diagnostics: [], readError: read.error }];
     const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules });
     // Text and value are kept only for code frames and fingerprints, so clean files free them.
+    // The line index is built by the formats that show code frames, not here.
     if (!result.diagnostics.length) return [{ path, diagnostics: [] }];
-    return [{ path, text: result.source?.text ?? read.text, lines: result.source?.lines, diagnostics: result.diagnostics, value: result.value }];
+    return [{ path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value }];
   });
   const reports = perEntry.flat();
   if (stdin) {
@@ -76,7 +77,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
     const result = validatePack(text, { hashBase64: nodeHasher, disableRules });
-    reports.push({ path: name, text: result.source?.text ?? text, lines: result.source?.lines, diagnostics: result.diagnostics, value: result.value });
+    reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value });
   }
   const { BUILD_RULES } = await import('../source/layout.js');
   const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), expand: Boolean(args.values.expand), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
