@@ -5,16 +5,18 @@ import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * `unknownFields`: config fields our catalog does not know, added to every block, as packs exported
- * by the real service carry them (one info finding each): 2 give about 40,000 findings.
+ * by the real service carry them (one info finding each): 2 give 39,800 infos.
+ * `textDurations`: every wait block's duration written as text ("3"), as older exports did — a
+ * catalog/config-field warning each (3,980): with `unknownFields: 2`, 43,780 findings in all.
  */
-export function makeLimitPack({ assetBytes = 6 * 1024 * 1024, seed = 1, unknownFields = 0 } = {}) {
+export function makeLimitPack({ assetBytes = 6 * 1024 * 1024, seed = 1, unknownFields = 0, textDurations = false } = {}) {
   const kinds = ['action.add_note', 'action.notify', 'control.wait', 'action.add_tag', 'action.send_email'];
   const automations = Array.from({ length: 100 }, (_, a) => {
     const nodes = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
     const edges = [];
     for (let i = 1; i < 200; i++) {
       const kind = kinds[(i + a) % kinds.length];
-      const config = kind === 'action.add_note' ? { body: `Step ${i} of automation ${a}` } : kind === 'action.notify' ? { message: `Step ${i}` } : kind === 'control.wait' ? { duration: i % 7 + 1, unit: 'days' } : kind === 'action.add_tag' ? { tag_id: `tag-${i % 50}` } : { template_id: `tpl-${i % 100}` };
+      const config = kind === 'action.add_note' ? { body: `Step ${i} of automation ${a}` } : kind === 'action.notify' ? { message: `Step ${i}` } : kind === 'control.wait' ? { duration: textDurations ? String(i % 7 + 1) : i % 7 + 1, unit: 'days' } : kind === 'action.add_tag' ? { tag_id: `tag-${i % 50}` } : { template_id: `tpl-${i % 100}` };
       for (let f = 0; f < unknownFields; f++) config[`legacy_field_${f}`] = `v${i}`;
       nodes.push({ id: `n${i}`, kind, config, position: { x: (i % 10) * 220, y: Math.floor(i / 10) * 140 } });
       edges.push({ id: `e${i}`, source: `n${Math.floor((i - 1) / 2)}`, target: `n${i}` });

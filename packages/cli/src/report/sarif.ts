@@ -27,10 +27,11 @@ export class StablePaths {
   constructor(private readonly root: unknown) {}
 
   of(pointer: string): string {
-    return this.step(pointer).path;
+    return this.step(pointer, false).path;
   }
 
-  private step(pointer: string): { path: string; value: unknown } {
+  /** Parents are remembered; a finding's own last step is not (most are seen once). */
+  private step(pointer: string, remember = true): { path: string; value: unknown } {
     if (pointer === '' || pointer.charCodeAt(0) !== 47) return { path: pointer, value: pointer === '' ? this.root : undefined };
     const known = this.memo.get(pointer);
     if (known) return known;
@@ -47,7 +48,7 @@ export class StablePaths {
     } else {
       found = { path: `${parent.path}/${raw}`, value: cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined };
     }
-    this.memo.set(pointer, found);
+    if (remember) this.memo.set(pointer, found);
     return found;
   }
 }

@@ -71,64 +71,6 @@ export interface LocateRequest {
   key?: boolean;
 }
 
-/**
- * One step of the wanted pointers, as a trie; positions are filled by the scan. Children are
- * found by name in objects (a short list compared in place against the text, a map past
- * SMALL_NAMES) and by index in arrays, so the scan allocates nothing per key or element.
- */
-class Step {
-  names: string[] | undefined = undefined;
-  kids: Step[] | undefined = undefined;
-  byName: Map<string, Step> | undefined = undefined;
-  byIndex: Step[] | undefined = undefined;
-  /** A child's name holds a backslash: compare decoded names only. */
-  escapedName = false;
-  valueStart = -1;
-  valueLength = 0;
-  valueLine = 0;
-  valueColumn = 0;
-  keyLine = 0;
-  keyColumn = 0;
-  keyLength = 0;
-  constructor(readonly parent: Step | undefined) {}
-
-  child(token: string): Step {
-    const at = this.byName ? undefined : this.names?.indexOf(token);
-    let next = this.byName ? this.byName.get(token) : at !== undefined && at >= 0 ? this.kids![at] : undefined;
-    if (next) return next;
-    next = new Step(this);
-    if (this.byName) this.byName.set(token, next);
-    else {
-      (this.names ??= []).push(token);
-      (this.kids ??= []).push(next);
-      if (this.names.length > SMALL_NAMES) this.byName = new Map(this.names.map((n, i) => [n, this.kids![i]]));
-    }
-    if (token.indexOf('\\') >= 0) this.escapedName = true;
-    if (isIndex(token)) (this.byIndex ??= [])[Number(token)] = next;
-    return next;
-  }
-
-  /** A repeated property name: the last one wins, so what an earlier one recorded is forgotten. */
-  forget(): void {
-    this.valueStart = -1;
-    this.keyLength = 0;
-    for (const k of this.kids ?? []) k.forget();
-    if (this.byName) for (const k of this.byName.values()) k.forget();
-  }
-}
-
-const SMALL_NAMES = 8;
-
-function isIndex(token: string): boolean {
-  const n = token.length;
-  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return false;
-  for (let i = 0; i < n; i++) {
-    const c = token.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
 const enum Ch {
   Quote = 34,
   Backslash = 92,
@@ -149,23 +91,67 @@ export interface Placeable {
   endColumn?: number;
 }
 
-/** A wanted pointer's place in the scan (opaque outside this module). */
-export type Spot = Step;
+/** A wanted pointer's place in the scan: a number, opaque outside this module. */
+export type Spot = number;
+
+// What the scan records per spot, in one Int32Array of FIELDS numbers per spot.
+const FIELDS = 8;
+const PARENT = 0;
+const START = 1; // offset of the value; -1 until the scan finds it
+const LENGTH = 2;
+const LINE = 3;
+const COLUMN = 4;
+const KEY_LINE = 5;
+const KEY_COLUMN = 6;
+const KEY_LENGTH = 7; // 0: no property name (an array element, the root, or not found)
+/** Past this many children a spot finds them through a map rather than a list. */
+const SMALL_NAMES = 8;
+const ROOT = 0;
+
+function isIndex(token: string): boolean {
+  const n = token.length;
+  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return false;
+  for (let i = 0; i < n; i++) {
+    const c = token.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 
 /**
  * Positions of many pointers in one scan of `text`, which must be JSON that JSON.parse accepted:
  * `want` each pointer, `scan` once, then `place` each finding — positions are written straight
- * into the finding, so nothing is allocated per finding beyond the pointer's trie step.
- * The scan counts lines as it goes (a JSON string holds no raw line break, so only the space
- * between tokens can), so no line index is built. A pointer that does not resolve gets the
- * position of the deepest value on its way (a missing property marks the object's opening
- * brace), as a finding about a missing field expects. Objects and arrays are marked by their
- * opening bracket; repeated property names resolve to the last one, as with JSON.parse.
+ * into the finding.
+ *
+ * The wanted pointers form a trie of numbered spots. What the scan records lives in one typed
+ * array, and a spot's children are a flat [name, spot, name, spot, …] list (a map past
+ * SMALL_NAMES, and a table by index for array elements), so 40,000 findings cost a few
+ * megabytes that the garbage collector never has to trace, and the scan allocates nothing per
+ * key or element. It counts lines as it goes (a JSON string holds no raw line break, so only
+ * the space between tokens can), so no line index is built either.
+ *
+ * A pointer that does not resolve gets the position of the deepest value on its way (a missing
+ * property marks the object's opening brace), as a finding about a missing field expects.
+ * Objects and arrays are marked by their opening bracket; repeated property names resolve to
+ * the last one, as with JSON.parse.
  */
 export class Locator {
-  private readonly root = new Step(undefined);
+  private slots = new Int32Array(FIELDS * 256);
+  private count = 1;
+  private readonly lists: ((string | number)[] | undefined)[] = [undefined];
+  private readonly maps = new Map<Spot, Map<string, Spot>>();
+  private readonly byIndex = new Map<Spot, Spot[]>();
+  /** Spots with a child whose name holds a backslash: keys are compared decoded. */
+  private readonly escaped = new Set<Spot>();
+  private readonly parents = new Map<string, Spot>();
   private scanned = false;
-  constructor(private readonly text: string) {}
+  private line = 1;
+  private lineStart = 0;
+
+  constructor(private readonly text: string) {
+    this.slots[PARENT] = -1;
+    this.slots[START] = -1;
+  }
 
   /**
    * The spot of a pointer (added with its missing ancestors); undefined when it is not a JSON
@@ -174,28 +160,70 @@ export class Locator {
    * parent and one of its last token — string builtins only, quick even before the JIT warms up.
    */
   want(pointer: string): Spot | undefined {
-    if (pointer === '') return this.root;
+    if (pointer === '') return ROOT;
     if (pointer.charCodeAt(0) !== 47) return undefined;
     const slash = pointer.lastIndexOf('/');
-    const parent = slash === 0 ? this.root : this.parentOf(pointer.slice(0, slash));
+    const parent = slash === 0 ? ROOT : this.parentOf(pointer.slice(0, slash));
     const raw = pointer.slice(slash + 1);
-    return parent.child(raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
+    return this.child(parent, raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
   }
 
-  private readonly parents = new Map<string, Step>();
+  private parentOf(pointer: string): Spot {
+    let spot = this.parents.get(pointer);
+    if (spot === undefined) this.parents.set(pointer, (spot = this.want(pointer)!));
+    return spot;
+  }
 
-  private parentOf(pointer: string): Step {
-    let step = this.parents.get(pointer);
-    if (!step) this.parents.set(pointer, (step = this.want(pointer)!));
-    return step;
+  private child(parent: Spot, token: string): Spot {
+    const list = this.lists[parent];
+    const map = this.maps.get(parent);
+    if (map) {
+      const known = map.get(token);
+      if (known !== undefined) return known;
+    } else if (list) {
+      for (let i = 0; i < list.length; i += 2) if (list[i] === token) return list[i + 1] as Spot;
+    }
+    const spot = this.count++;
+    if (spot * FIELDS >= this.slots.length) {
+      const grown = new Int32Array(this.slots.length * 2);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    const at = spot * FIELDS;
+    this.slots[at + PARENT] = parent;
+    this.slots[at + START] = -1;
+    this.lists.push(undefined);
+    if (!list) this.lists[parent] = [token, spot];
+    else if (list.length < 2 * SMALL_NAMES) {
+      // Short lists are copied at their exact size: a push would reserve room for 17 more.
+      const longer = new Array<string | number>(list.length + 2);
+      for (let i = 0; i < list.length; i++) longer[i] = list[i];
+      longer[list.length] = token;
+      longer[list.length + 1] = spot;
+      this.lists[parent] = longer;
+    } else {
+      list.push(token, spot);
+      if (map) map.set(token, spot);
+      else if (list.length > 2 * SMALL_NAMES) {
+        const m = new Map<string, Spot>();
+        for (let i = 0; i < list.length; i += 2) m.set(list[i] as string, list[i + 1] as Spot);
+        this.maps.set(parent, m);
+      }
+    }
+    if (token.indexOf('\\') >= 0) this.escaped.add(parent);
+    if (isIndex(token)) {
+      let table = this.byIndex.get(parent);
+      if (!table) this.byIndex.set(parent, (table = []));
+      table[Number(token)] = spot;
+    }
+    return spot;
   }
 
   scan(): void {
     if (this.scanned) return;
     this.scanned = true;
-    const scanner = new Scanner(this.text);
     try {
-      scanner.value(scanner.skipSpace(0), this.root);
+      this.value(this.skipSpace(0), ROOT);
     } catch {
       // Deeper than the stack allows, or not JSON after all: what was found so far stands.
     }
@@ -203,22 +231,23 @@ export class Locator {
 
   /** Sets `target`'s position (its end too, with `withEnd`); false when the spot was not found. */
   place(spot: Spot | undefined, key: boolean, target: Placeable, withEnd = true): boolean {
-    if (!spot || this.root.valueStart < 0) return false;
+    const s = this.slots;
+    if (spot === undefined || s[START] < 0) return false;
     let line: number;
     let column: number;
     let length: number;
-    if (key && spot.valueStart >= 0 && spot.keyLength > 0) {
-      line = spot.keyLine;
-      column = spot.keyColumn;
-      length = spot.keyLength;
+    let at = spot * FIELDS;
+    if (key && s[at + START] >= 0 && s[at + KEY_LENGTH] > 0) {
+      line = s[at + KEY_LINE];
+      column = s[at + KEY_COLUMN];
+      length = s[at + KEY_LENGTH];
     } else {
       // The deepest value found on the way; a container is marked by its opening bracket.
-      let step = spot;
-      while (step.valueStart < 0 && step.parent) step = step.parent;
-      const c = this.text.charCodeAt(step.valueStart);
-      line = step.valueLine;
-      column = step.valueColumn;
-      length = c === Ch.OpenBrace || c === Ch.OpenBracket ? 1 : step.valueLength;
+      while (s[at + START] < 0 && s[at + PARENT] >= 0) at = s[at + PARENT] * FIELDS;
+      const c = this.text.charCodeAt(s[at + START]);
+      line = s[at + LINE];
+      column = s[at + COLUMN];
+      length = c === Ch.OpenBrace || c === Ch.OpenBracket ? 1 : s[at + LENGTH];
     }
     target.line = line;
     target.column = column;
@@ -228,39 +257,16 @@ export class Locator {
     }
     return true;
   }
-}
 
-/** Positions of every request in one scan of `text` (see Locator). */
-export function locateAll(text: string, requests: readonly LocateRequest[]): (Position | undefined)[] {
-  const locator = new Locator(text);
-  const spots = requests.map((r) => locator.want(r.pointer));
-  locator.scan();
-  return requests.map((r, i) => {
-    const p: Position = { line: 0, column: 0, endLine: 0, endColumn: 0 };
-    return locator.place(spots[i], r.key === true, p) ? p : undefined;
-  });
-}
-
-/** Offset just past the string whose opening quote is at `i`. */
-function stringEnd(text: string, i: number): number {
-  let from = i + 1;
-  for (;;) {
-    const q = text.indexOf('"', from);
-    if (q < 0) return text.length;
-    let k = q - 1;
-    while (text.charCodeAt(k) === Ch.Backslash) k--;
-    if ((q - 1 - k) % 2 === 0) return q + 1;
-    from = q + 1;
+  /** A repeated property name: the last one wins, so what an earlier one recorded is forgotten. */
+  private forget(spot: Spot): void {
+    this.slots[spot * FIELDS + START] = -1;
+    this.slots[spot * FIELDS + KEY_LENGTH] = 0;
+    const list = this.lists[spot];
+    if (list) for (let i = 1; i < list.length; i += 2) this.forget(list[i] as Spot);
   }
-}
 
-class Scanner {
-  /** Line (1-based) of the scan's position, and the offset that line starts at. */
-  line = 1;
-  lineStart = 0;
-  constructor(private readonly text: string) {}
-
-  skipSpace(i: number): number {
+  private skipSpace(i: number): number {
     const text = this.text;
     for (;;) {
       const c = text.charCodeAt(i);
@@ -272,18 +278,19 @@ class Scanner {
     }
   }
 
-  /** Scans the value at `i` (no leading space), recording it on `step`; returns the offset after it. */
-  value(i: number, step: Step | undefined): number {
+  /** Scans the value at `i` (no leading space), recording it on `spot` (-1: none); returns the offset after it. */
+  private value(i: number, spot: number): number {
     const text = this.text;
     const c = text.charCodeAt(i);
-    if (step) {
-      step.valueStart = i;
-      step.valueLine = this.line;
-      step.valueColumn = i - this.lineStart + 1;
+    const at = spot * FIELDS;
+    if (spot >= 0) {
+      this.slots[at + START] = i;
+      this.slots[at + LINE] = this.line;
+      this.slots[at + COLUMN] = i - this.lineStart + 1;
     }
     let end: number;
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
-      end = step && (step.names || step.byName) ? (c === Ch.OpenBrace ? this.object(i, step) : this.array(i, step)) : this.skipContainer(i);
+      end = spot >= 0 && this.lists[spot] ? (c === Ch.OpenBrace ? this.object(i, spot) : this.array(i, spot)) : this.skipContainer(i);
     } else if (c === Ch.Quote) {
       end = stringEnd(text, i);
     } else {
@@ -294,12 +301,12 @@ class Scanner {
         end++;
       }
     }
-    if (step) step.valueLength = end - i;
+    if (spot >= 0) this.slots[at + LENGTH] = end - i;
     return end;
   }
 
-  /** The wanted child named by the key whose quotes are at `i` and `keyEnd - 1`, compared in place. */
-  private wanted(step: Step, i: number, keyEnd: number): Step | undefined {
+  /** The wanted child of `spot` named by the key whose quotes are at `i` and `keyEnd - 1`; -1 if none. */
+  private wanted(spot: Spot, i: number, keyEnd: number): number {
     const text = this.text;
     const length = keyEnd - i - 2;
     let escaped = false;
@@ -308,29 +315,34 @@ class Scanner {
         escaped = true;
         break;
       }
-    if (escaped || step.escapedName || step.byName) {
+    const map = this.maps.get(spot);
+    const list = this.lists[spot]!;
+    if (escaped || map || this.escaped.has(spot)) {
       const name = escaped ? (JSON.parse(text.slice(i, keyEnd)) as string) : text.slice(i + 1, keyEnd - 1);
-      if (step.byName) return step.byName.get(name);
-      const at = step.names!.indexOf(name);
-      return at >= 0 ? step.kids![at] : undefined;
+      if (map) return map.get(name) ?? -1;
+      for (let n = 0; n < list.length; n += 2) if (list[n] === name) return list[n + 1] as Spot;
+      return -1;
     }
-    const names = step.names!;
-    for (let n = 0; n < names.length; n++) if (names[n].length === length && text.startsWith(names[n], i + 1)) return step.kids![n];
-    return undefined;
+    for (let n = 0; n < list.length; n += 2) {
+      const name = list[n] as string;
+      if (name.length === length && text.startsWith(name, i + 1)) return list[n + 1] as Spot;
+    }
+    return -1;
   }
 
-  private object(i: number, step: Step): number {
+  private object(i: number, spot: Spot): number {
     const text = this.text;
     i = this.skipSpace(i + 1);
     if (text.charCodeAt(i) === Ch.CloseBrace) return i + 1;
     for (;;) {
       const keyEnd = stringEnd(text, i);
-      const child = this.wanted(step, i, keyEnd);
-      if (child) {
-        if (child.valueStart >= 0) child.forget();
-        child.keyLine = this.line;
-        child.keyColumn = i - this.lineStart + 1;
-        child.keyLength = keyEnd - i;
+      const child = this.wanted(spot, i, keyEnd);
+      if (child >= 0) {
+        const at = child * FIELDS;
+        if (this.slots[at + START] >= 0) this.forget(child);
+        this.slots[at + KEY_LINE] = this.line;
+        this.slots[at + KEY_COLUMN] = i - this.lineStart + 1;
+        this.slots[at + KEY_LENGTH] = keyEnd - i;
       }
       i = this.skipSpace(keyEnd);
       if (text.charCodeAt(i) !== Ch.Colon) throw new Error('not JSON');
@@ -343,13 +355,13 @@ class Scanner {
     }
   }
 
-  private array(i: number, step: Step): number {
+  private array(i: number, spot: Spot): number {
     const text = this.text;
-    const byIndex = step.byIndex;
+    const table = this.byIndex.get(spot);
     i = this.skipSpace(i + 1);
     if (text.charCodeAt(i) === Ch.CloseBracket) return i + 1;
     for (let index = 0; ; index++) {
-      i = this.value(i, byIndex?.[index]);
+      i = this.value(i, table?.[index] ?? -1);
       i = this.skipSpace(i);
       const d = text.charCodeAt(i);
       if (d === Ch.CloseBracket) return i + 1;
@@ -374,5 +386,29 @@ class Scanner {
       }
     }
     return i;
+  }
+}
+
+/** Positions of every request in one scan of `text` (see Locator). */
+export function locateAll(text: string, requests: readonly LocateRequest[]): (Position | undefined)[] {
+  const locator = new Locator(text);
+  const spots = requests.map((r) => locator.want(r.pointer));
+  locator.scan();
+  return requests.map((r, i) => {
+    const p: Position = { line: 0, column: 0, endLine: 0, endColumn: 0 };
+    return locator.place(spots[i], r.key === true, p) ? p : undefined;
+  });
+}
+
+/** Offset just past the string whose opening quote is at `i`. */
+function stringEnd(text: string, i: number): number {
+  let from = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    let k = q - 1;
+    while (text.charCodeAt(k) === Ch.Backslash) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    from = q + 1;
   }
 }
