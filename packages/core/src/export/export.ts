@@ -14,7 +14,7 @@ import type { InstallLedger, LedgerItem, LedgerSource, WorkspaceCollection, Work
 import type {
   Asset, AssetRole, AutomationDocument, AutomationItem, MessageTemplate, Pack, Pipeline, PipelineStage, Reference, ReferenceType, Resource, SmartList,
 } from '../types.js';
-import { byNameThenContent, KeyAllocator, slugify } from './keys.js';
+import { byNameThenContent, KeyAllocator, referenceIdPrefix, slugify } from './keys.js';
 
 /** The part of a pack that `ledger.source` keeps (the installer records it with every install). */
 export function ledgerSourceOf(pack: Pack): LedgerSource {
@@ -221,7 +221,7 @@ class Exporter {
     for (const [c, type] of Object.entries(REFERENCE_TYPE_OF) as [WorkspaceCollection, ReferenceType][]) {
       const fresh = this.list(c).filter((o) => !this.index.has(o.id));
       for (const o of byNameThenContent(fresh, (x) => String(x.name ?? x.id), (x) => canonicalJson(projectWorkspaceObject(c, x)))) {
-        this.set(o.id, { type, refId: this.keys.take(type.replace(/_/g, '-'), String(o.name ?? o.id)), name: str(o.name), item: false });
+        this.set(o.id, { type, refId: this.keys.take(referenceIdPrefix(type), String(o.name ?? o.id)), name: str(o.name), item: false });
       }
     }
   }

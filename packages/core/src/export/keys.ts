@@ -14,6 +14,9 @@ export function slugify(name: string): string {
   return slug || 'item';
 }
 
+/** The prefix of a reference id derived from a name (`tag-…`, `deal-stage-…`): the type, hyphenated. */
+export const referenceIdPrefix = (type: string) => type.replace(/_/g, '-');
+
 /** Hands out keys unique across the whole pack (a reference id then means one item only). */
 export class KeyAllocator {
   private readonly used = new Set<string>();

@@ -5,6 +5,7 @@
 import { CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
 import type { Pack, Pipeline, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
+import { KeyAllocator, referenceIdPrefix } from '../export/keys.js';
 import type { BindingTarget, InstallLedger, PlanError, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
 
 /** The collection a reference type is matched against (deal stages: stages inside pipelines). */
@@ -156,4 +157,53 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     });
   }
   return out;
+}
+
+/** How one reference of the pack fares against a workspace: what `setup-pack plan` would do with it. */
+export interface ReferenceMark {
+  type: ReferenceType;
+  id: string;
+  name?: string;
+  /**
+   * `pack`: a pack item; `bound`: an object the workspace already holds (by an explicit binding,
+   * the install ledger, or its name); `create`: installing creates it (a creatable type with a
+   * name and no match); `ambiguous`: several objects have its name; `unresolved`: nothing to bind.
+   */
+  state: 'pack' | 'bound' | 'create' | 'ambiguous' | 'unresolved';
+  source?: ReferenceBinding['source'];
+  /** The object it is bound to, when the workspace holds it. */
+  workspaceId?: string;
+  /** The planner's own words for an ambiguous or unresolved reference. */
+  message?: string;
+}
+
+/**
+ * Every reference of the pack's automations marked as `setup-pack plan` binds it — the same
+ * bindReferences, not a copy — keyed by bindingKey(type, id). For editors: a reference picked
+ * from the workspace shows as bound exactly when the install would bind it.
+ */
+export function markReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions = {}): Map<string, ReferenceMark> {
+  const bound = bindReferences(pack, ledger, snapshot, options);
+  const marks = new Map<string, ReferenceMark>();
+  for (const b of bound.bindings) {
+    const state: ReferenceMark['state'] = b.source === 'pack' ? 'pack' : b.source === 'create' ? 'create' : 'bound';
+    marks.set(bindingKey(b.type, b.id), { type: b.type, id: b.id, name: b.name, state, source: b.source, ...('workspaceId' in b.target ? { workspaceId: b.target.workspaceId } : {}) });
+  }
+  for (const e of bound.errors) {
+    const r = e.reference;
+    if (!r) continue;
+    marks.set(bindingKey(r.type, r.id), { type: r.type, id: r.id, name: r.name, state: e.code === 'plan/ambiguous-reference' ? 'ambiguous' : 'unresolved', message: e.message });
+  }
+  return marks;
+}
+
+/**
+ * The reference id an editor writes for a workspace object picked by name: the id `setup-pack
+ * export` derives for it (`tag-buyer-lead`), unless `taken` (pack keys and ids already meaning
+ * something else) holds it, then with -2, -3…. It binds by the name it is listed with.
+ */
+export function pickedReferenceId(type: ReferenceType, name: string, taken: Iterable<string>): string {
+  const keys = new KeyAllocator();
+  for (const t of taken) keys.reserve(t);
+  return keys.take(referenceIdPrefix(type), name);
 }

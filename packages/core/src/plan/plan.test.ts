@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pack } from '../types.js';
 import { decodeBase64, sha256Hex } from '../hash.js';
 import {
-  contentHash, itemId, ledgerItemAfterWrite, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
+  bindingKey, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
   type InstallLedger, type LedgerItem, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from './index.js';
 import { compareSemver } from './version.js';
@@ -439,5 +439,33 @@ describe('content hash', () => {
     expect(contentHash({ a: 1 })).not.toBe(contentHash({ a: 2 }));
     expect(projectWorkspaceObject('tags', { id: 't', name: 'x', color: null, created_at: 'now' })).toEqual({ name: 'x', color: null });
     expect(itemId('template', 'k')).toBe('template:k');
+  });
+});
+
+describe('markReferences: what plan would do with each reference, for editors', () => {
+  it('marks pack items, bound, creatable, ambiguous and unresolved references with the planner\'s own binding', () => {
+    const ws = new WorkspaceModel([{ name: 'Jordan Lee' }, { name: 'Casey Kim' }, { name: 'casey kim' }]);
+    ws.list('tags').push({ id: 'tag_77', name: 'Buyer lead' });
+    const pack = structuredClone(v100);
+    const refs = pack.automations![0].document.references!;
+    refs.push({ type: 'tag', id: 'tag-new', name: 'Brand new' }, { type: 'user', id: 'usr-casey', name: 'Casey Kim' }, { type: 'team', id: 'team-x' });
+    const byKey = markReferences(pack, null, ws.snapshot(pack));
+    const planned = plan(pack, null, ws.snapshot(pack));
+    // Every binding and every reference error of the plan has its mark, in the same words.
+    for (const b of planned.bindings) expect(byKey.get(bindingKey(b.type, b.id))!.source).toBe(b.source);
+    for (const e of planned.errors) expect(byKey.get(bindingKey(e.reference!.type, e.reference!.id))!.message).toBe(e.message);
+    expect(byKey.get('user:usr_8841')).toMatchObject({ state: 'bound', source: 'name', workspaceId: ws.collections.members[0].id });
+    expect(byKey.get('tag:tag-new')).toMatchObject({ state: 'create', source: 'create' });
+    expect(byKey.get('user:usr-casey')).toMatchObject({ state: 'ambiguous' });
+    expect(byKey.get('team:team-x')).toMatchObject({ state: 'unresolved' });
+    expect(byKey.get('team:team-x')!.message).toMatch(/has no name to match/);
+    const packRef = [...byKey.values()].find((m) => m.state === 'pack');
+    expect(packRef?.source).toBe('pack');
+  });
+
+  it('derives the id of a picked workspace object as export does, avoiding ids already taken', () => {
+    expect(pickedReferenceId('tag', 'Buyer lead', [])).toBe('tag-buyer-lead');
+    expect(pickedReferenceId('deal_stage', 'Closed – won', [])).toBe('deal-stage-closed-won');
+    expect(pickedReferenceId('tag', 'Buyer lead', new Set(['tag-buyer-lead', 'tag-buyer-lead-2']))).toBe('tag-buyer-lead-3');
   });
 });
