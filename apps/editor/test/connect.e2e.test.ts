@@ -19,6 +19,7 @@ let store: Store;
 let api: { base: string; key: string; close(): Promise<void> };
 let closed: { base: string; close(): Promise<void> };
 let full: { key: string; workspace: string };
+let cove: { key: string };
 
 async function serve(corsOrigins: string[]) {
   const app = await buildServer({ store, adminToken: 'adm', corsOrigins });
@@ -39,6 +40,11 @@ beforeAll(async () => {
   const ws2 = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bayside Homes', slug: 'bayside' }) })).json();
   for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${s.base}/admin/workspaces/${ws2.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `m${i}@example.test` }) });
   full = { workspace: ws2.id, key: (await (await fetch(`${s.base}/admin/workspaces/${ws2.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret };
+  // A third workspace for the reference pickers: the members, and a tag made by hand.
+  const ws3 = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Cove Realty', slug: 'cove' }) })).json();
+  for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${s.base}/admin/workspaces/${ws3.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `c${i}@example.test` }) });
+  cove = { key: (await (await fetch(`${s.base}/admin/workspaces/${ws3.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret };
+  await new WorkspaceClient({ baseUrl: s.base, apiKey: cove.key }).post('/v1/tags', { name: 'VIP client', color: '#f59e0b' });
   closed = await serve([]); // same workspace, but this server allows no other origin
 }, 180_000);
 afterAll(async () => {
@@ -139,6 +145,59 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await poll(() => panel.locator('li[data-action="conflict"]').first().textContent()).toContain('Welcome text');
     await page.screenshot({ path: join(editorRoot, 'test-results', 'plan.png') });
+    await context.close();
+  }, 120_000);
+
+  it('picks a real tag from the workspace in a block\'s config: marked bound by name, as the plan binds it; other references marked creatable or unresolved', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1500, height: 950 } });
+    const page = await context.newPage();
+    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(cove.key)}`);
+    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Cove Realty');
+    await page.locator('[data-testid="node-tag"]').click();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    // The picker reads the workspace's tags once, on opening, and lists them beside the pack's own.
+    await inspector.getByRole('button', { name: 'Choose Tag' }).click();
+    const picker = inspector.getByRole('dialog', { name: 'Choose Tag' });
+    await poll(() => picker.getByRole('list', { name: 'In Cove Realty' }).getByRole('button').allTextContents()).toEqual(['VIP client']);
+    expect(await picker.getByRole('list', { name: 'In this pack' }).getByRole('button').allTextContents()).toEqual(['Buyer lead tag-buyer-lead', 'Hot lead tag-hot']);
+    await picker.getByRole('searchbox', { name: 'Search tags' }).fill('vip');
+    expect(await picker.getByRole('list', { name: 'In this pack' }).count()).toBe(0);
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'ref-picker.png') });
+    await picker.getByRole('button', { name: 'VIP client' }).click();
+
+    // The block writes the id export would derive, listed with the name it binds by.
+    await poll(() => inspector.getByLabel('Tag *').inputValue()).toBe('tag-vip-client');
+    await poll(() => inspector.locator('.ref-mark').first().textContent()).toBe('✓ VIP client in Cove Realty, matched by name.');
+    const doc = async () => ((await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as { automations: { document: { references: unknown[] } }[] }).automations[0].document;
+    await poll(async () => (await doc()).references).toContainEqual({ type: 'tag', id: 'tag-vip-client', name: 'VIP client' });
+    expect((await doc()).references).not.toContainEqual(expect.objectContaining({ id: 'tag-buyer-lead' }));
+
+    // The plan agrees: the tag is bound, not created (no step writes a "VIP client"). The picker
+    // and the plan share one read of the workspace: the plan shows without reading it again.
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    expect(await panel.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create/);
+    expect(await panel.locator('li', { hasText: 'VIP client' }).count()).toBe(0);
+    expect(await panel.locator('li[data-action="create"]', { hasText: 'New lead welcome' }).count()).toBe(1);
+    await page.getByTestId('plan-button').click();
+
+    // A tag the workspace does not have, with a name: creatable. A member with no name: unresolved.
+    await inspector.getByLabel('Tag *').fill('tag-brand-new');
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    const row = inspector.locator('[data-ref="tag:tag-brand-new"]');
+    await row.getByLabel('Name of tag-brand-new').fill('Brand new');
+    await poll(() => row.locator('.ref-mark').textContent()).toBe('+ Installing creates the tag “Brand new” in Cove Realty.');
+    await row.locator('.ref-mark').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'ref-marks.png') });
+    await page.locator('[data-testid="node-task"]').click();
+    await inspector.getByRole('textbox', { name: 'Assignee' }).fill('usr_ghost');
+    await poll(() => inspector.locator('.ref-mark[data-mark="unresolved"]').textContent()).toBe('✗ usr_ghost has no name to find it by in Cove Realty: choose the user it means.');
+    // Choosing the member fixes it: bound by name, as the plan binds it.
+    await inspector.getByRole('button', { name: 'Choose Assignee' }).click();
+    await inspector.getByRole('dialog', { name: 'Choose Assignee' }).getByRole('button', { name: 'Avery Brooks' }).click();
+    await poll(() => inspector.getByRole('textbox', { name: 'Assignee' }).inputValue()).toBe('user-avery-brooks');
+    await poll(() => inspector.locator('.ref-mark').first().textContent()).toBe('✓ Avery Brooks in Cove Realty, matched by name.');
     await context.close();
   }, 120_000);
 });

@@ -59,3 +59,20 @@ export function updateReference(doc: Obj, index: number, patch: Obj): Obj {
   for (const [k, v] of Object.entries(patch)) ref = setKey(ref, k, v === '' && k !== 'id' ? undefined : v);
   return setKey(doc, 'references', refs.map((r, i) => (i === index ? ref : r)));
 }
+
+/**
+ * The automation lists `{type, id, name}`: a reference written by a picked workspace object
+ * carries the name it binds by (another workspace binds it by that name too). An existing
+ * reference of that type and id gets the name; otherwise one is added.
+ */
+export function withNamedReference(doc: Obj, ref: { type: ReferenceType; id: string; name: string }): Obj {
+  const refs = asArr(doc.references);
+  const at = refs.findIndex((r) => str(asObj(r).type) === ref.type && str(asObj(r).id) === ref.id);
+  if (at >= 0) return str(asObj(refs[at]).name) === ref.name ? doc : updateReference(doc, at, { name: ref.name });
+  return setKey(doc, 'references', [...refs, { type: ref.type, id: ref.id, name: ref.name }]);
+}
+
+/** Every reference id the automation lists, with its type and name (for picking an id that means one thing). */
+export function listedReferences(doc: Obj): { type: string; id: string; name: string }[] {
+  return asArr(doc.references).map((r) => ({ type: str(asObj(r).type), id: str(asObj(r).id), name: str(asObj(r).name) }));
+}

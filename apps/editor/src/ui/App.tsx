@@ -3,6 +3,7 @@
 import { ConnectPanel } from './ConnectPanel.js';
 import { PlanPanel } from './PlanPanel.js';
 import type { Connected } from '../workspace/connection.js';
+import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
 import { packItemsByReferenceType, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
@@ -69,6 +70,8 @@ export function App({ store }: { store: EditorStore }) {
   // The compare form: both releases chosen, in any order, then shown (the pack being edited is one choice).
   const [connected, setConnected] = useState<Connected | undefined>();
   const [planOpen, setPlanOpen] = useState(false);
+  // The connected workspace's catalog, shared by the plan preview and the reference pickers.
+  const workspace = useWorkspaceState(connected, pack as never);
   const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean; shown?: boolean }>({ open: false });
   const [notice, setNotice] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -320,6 +323,7 @@ export function App({ store }: { store: EditorStore }) {
   };
 
   return (
+    <WorkspaceContext.Provider value={workspace}>
     <div className="app" onDragOver={(e) => (e.preventDefault(), setDragging(true))} onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)} onDrop={onDrop}>
       <header className="toolbar" role="toolbar" aria-label="Editor">
         <span className="title">Setup Pack editor</span>
@@ -342,8 +346,8 @@ export function App({ store }: { store: EditorStore }) {
         <ConnectPanel onChange={setConnected} />
         {connected && <button onClick={() => setPlanOpen((o) => !o)} aria-pressed={planOpen} data-testid="plan-button">Plan</button>}
       </header>
-      {connected && planOpen && (
-        <PlanPanel pack={pack as never} connected={connected} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onOpen={(text, source) => {
+      {workspace && planOpen && (
+        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onOpen={(text, source) => {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
           openText(text, source);
         }} onPick={(kind, key) => {
@@ -421,5 +425,6 @@ export function App({ store }: { store: EditorStore }) {
       {!diff.open && <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} />}
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
     </div>
+    </WorkspaceContext.Provider>
   );
 }

@@ -4,7 +4,8 @@ import { nodeKindInfo, type ConfigField, type ReferenceType } from '@setup-pack/
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
-import { updateReference } from '../model/references.js';
+import { listedReferences, updateReference, withNamedReference } from '../model/references.js';
+import { RefMark, RefPicker, type Picked } from './RefPicker.js';
 import { CheckField, FieldNote, JsonField, SelectField, TextField } from './fields.js';
 import { useContext, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
@@ -19,7 +20,7 @@ type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
 export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
   const { doc, selected, edit } = props;
   const node = selected.length === 1 ? nodesOf(doc).find((n) => n.id === selected[0]) : undefined;
-  if (node) return <NodeForm key={str(node.id)} node={node} edit={edit} notify={props.notify} onRenamed={props.onRenamed} />;
+  if (node) return <NodeForm key={str(node.id)} doc={doc} node={node} edit={edit} notify={props.notify} onRenamed={props.onRenamed} />;
   return (
     <div>
       <h2>Automation</h2>
@@ -111,6 +112,7 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
               <TextField label={`Name of ${str(ref.id)}`} path={`document/references/${i}/name`} value={str(ref.name)} onChange={(v) => edit((d) => updateReference(d, i, { name: v }), `ref-name-${i}`)} />
               <TextField label="Detail" path={`document/references/${i}/detail`} value={str(ref.detail)} onChange={(v) => edit((d) => updateReference(d, i, { detail: v }), `ref-detail-${i}`)} />
             </div>
+            {REF_TYPES.includes(str(ref.type) as ReferenceType) && <RefMark type={str(ref.type) as ReferenceType} id={str(ref.id)} />}
             <button aria-label={`Remove reference ${str(ref.id)}`} onClick={() => edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)))}>Remove</button>
           </div>
         );
@@ -120,7 +122,7 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
   );
 }
 
-function ConfigInput({ field, value, onChange }: { field: ConfigField; value: unknown; onChange: (v: unknown, coalesce?: string) => void }) {
+function ConfigInput({ field, value, onChange, listed, onPick }: { field: ConfigField; value: unknown; onChange: (v: unknown, coalesce?: string) => void; listed: readonly { type: string; id: string; name: string }[]; onPick: (p: Picked) => void }) {
   const path = `config/${field.name}`;
   const label = `${field.label}${field.required ? ' *' : ''}`;
   const help = [field.help, field.ref ? `${field.ref} id or pack key` : ''].filter(Boolean).join(' · ') || undefined;
@@ -151,7 +153,13 @@ function ConfigInput({ field, value, onChange }: { field: ConfigField; value: un
         help={field.type === 'refs' || field.type === 'strings' ? `Comma-separated${help ? ' · ' + help : ''}` : help}
         onChange={(v) => onChange(fieldValue(field, v), field.name)}
       />
-      {field.ref && <RefLinks type={field.ref} ids={Array.isArray(value) ? value : [value]} />}
+      {field.ref && (
+        <>
+          <RefLinks type={field.ref} ids={Array.isArray(value) ? value : [value]} />
+          <RefPicker type={field.ref} label={field.label} listed={listed} onPick={onPick} />
+          {(Array.isArray(value) ? value : [value]).map((v, i) => (typeof v === 'string' && v !== '' ? <RefMark key={`${i}:${v}`} type={field.ref!} id={v} /> : null))}
+        </>
+      )}
     </>
   );
 }
@@ -177,13 +185,25 @@ function RefLinks({ type, ids }: { type: ReferenceType; ids: unknown[] }) {
   );
 }
 
-function NodeForm({ node, edit, notify, onRenamed }: { node: Obj; edit: Edit; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
+function NodeForm({ doc, node, edit, notify, onRenamed }: { doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
   const id = str(node.id);
   const kind = str(node.kind);
   const info = nodeKindInfo(kind);
   const config = asObj(node.config);
   const [idDraft, setIdDraft] = useState(id);
   const setConfig = (next: Obj, coalesce?: string) => edit((d) => updateNode(d, id, (n) => setKey(n, 'config', next)), coalesce ? `${id}:${coalesce}` : undefined);
+  // A pick from a reference picker: the field writes the id (a list field adds it), and a
+  // workspace object's reference is listed with the name it binds by — one undo step.
+  const pick = (f: ConfigField) => (p: Picked) =>
+    edit((d) => {
+      const next = updateNode(d, id, (n) => {
+        const c = asObj(n.config);
+        const value = f.type === 'refs' ? [...asArr(c[f.name]).filter((x) => x !== p.id), p.id] : p.id;
+        return setKey(n, 'config', setConfigField(c, f.name, value));
+      });
+      return p.name !== undefined && f.ref ? withNamedReference(next, { type: f.ref, id: p.id, name: p.name }) : next;
+    });
+  const listed = listedReferences(doc);
   return (
     <div>
       <h2>{info?.label ?? kind}</h2>
@@ -209,7 +229,7 @@ function NodeForm({ node, edit, notify, onRenamed }: { node: Obj; edit: Edit; no
       </div>
       <section aria-label="Config">
         {(info?.fields ?? []).map((f) => (
-          <ConfigInput key={f.name} field={f} value={config[f.name]} onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)} />
+          <ConfigInput key={f.name} field={f} value={config[f.name]} onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)} listed={listed} onPick={pick(f)} />
         ))}
         <JsonField
           label={info ? 'Other config fields (JSON)' : 'Config (JSON)'}

@@ -1,44 +1,23 @@
 // Plan preview: what installing the pack being edited would do to the connected workspace, in the
 // words and symbols of `setup-pack plan` (+ create, ~ update, - remove, ! conflict, = unchanged),
 // computed by core's planner. The workspace's ledger and catalog are read once, on demand
-// ("Refresh"); edits to the pack re-plan locally against that copy, never a request per keystroke.
+// ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
+// to the pack re-plan locally against that copy, never a request per keystroke.
 import { useMemo, useState } from 'react';
-import { plan as planPack, requiredCollections, type InstallLedger, type Pack, type PlanResult, type WorkspaceSnapshot } from '@setup-pack/core';
-import { describeStep, exportWorkspace, fetchSnapshot, install, PlanFailedError, readLedger, summaryLine, symbolOf, WorkspaceClient } from '@setup-pack/installer';
-import type { Connected } from '../workspace/connection.js';
-
-interface Catalog {
-  ledger: InstallLedger | null;
-  snapshot: WorkspaceSnapshot;
-  collections: Set<string>;
-  readAt: Date;
-}
+import { plan as planPack, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
+import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
+import type { WorkspaceState } from '../workspace/catalog.js';
 
 const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'Pipelines', asset: 'Assets', template: 'Message templates', brand: 'Brand', smartList: 'Smart lists', automation: 'Automations' };
 
-export function PlanPanel({ pack, connected, errors, onPick, onOpen }: { pack: Pack; connected: Connected; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void }) {
-  const [catalog, setCatalog] = useState<Catalog>();
-  const [status, setStatus] = useState('');
-  const [busy, setBusy] = useState(false);
+export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: Pack; workspace: WorkspaceState; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void }) {
+  const { connected, catalog, refresh } = workspace;
+  const [ownStatus, setStatus] = useState('');
+  const [ownBusy, setBusy] = useState(false);
   const [progress, setProgress] = useState<string>();
   const [installed, setInstalled] = useState<string>();
-
-  const refresh = async () => {
-    setBusy(true);
-    setStatus('Reading the workspace…');
-    try {
-      const client = new WorkspaceClient({ baseUrl: connected.baseUrl, apiKey: connected.apiKey });
-      const ledger = (await readLedger(client, pack.packId))?.ledger ?? null;
-      const collections = requiredCollections(pack, ledger);
-      const snapshot = await fetchSnapshot(client, collections, ledger?.state === 'in_progress' ? pack.packId : undefined);
-      setCatalog({ ledger, snapshot, collections: new Set(collections), readAt: new Date() });
-      setStatus('');
-    } catch (e) {
-      setStatus(`Could not read the workspace: ${(e as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const busy = ownBusy || workspace.busy;
+  const status = ownStatus || workspace.status || (workspace.busy ? 'Reading the workspace…' : '');
 
   const result = useMemo((): { plan?: PlanResult; note?: string } => {
     if (!catalog) return {};
@@ -61,8 +40,7 @@ export function PlanPanel({ pack, connected, errors, onPick, onOpen }: { pack: P
     setInstalled(undefined);
     setStatus('');
     try {
-      const client = new WorkspaceClient({ baseUrl: connected.baseUrl, apiKey: connected.apiKey });
-      const r = await install(client, pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${e.done} of ${e.total}: ${symbolOf(e.step)} ${e.step.name}`) });
+      const r = await install(workspace.client(), pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${e.done} of ${e.total}: ${symbolOf(e.step)} ${e.step.name}`) });
       setInstalled(`Installed ${pack.name} ${pack.version} into ${connected.workspace.name}: ${r.written} write${r.written === 1 ? '' : 's'}.`);
     } catch (e) {
       setStatus(e instanceof PlanFailedError ? `The plan failed: ${e.plan.errors.map((x) => x.message).join('; ')}` : `The install stopped: ${(e as Error).message}. What was written is recorded; Install again resumes.`);
@@ -81,8 +59,7 @@ export function PlanPanel({ pack, connected, errors, onPick, onOpen }: { pack: P
     setBusy(true);
     setStatus(all ? 'Reading the whole workspace…' : 'Reading the installed pack…');
     try {
-      const client = new WorkspaceClient({ baseUrl: connected.baseUrl, apiKey: connected.apiKey });
-      const r = await exportWorkspace(client, all ? { all: true } : { packId: pack.packId });
+      const r = await exportWorkspace(workspace.client(), all ? { all: true } : { packId: pack.packId });
       const bad = r.diagnostics.filter((d) => d.severity === 'error');
       if (bad.length) setStatus(`The export does not validate (${bad.length} error${bad.length === 1 ? '' : 's'}, e.g. ${bad[0].message}); nothing was opened.`);
       else {

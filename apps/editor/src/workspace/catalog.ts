@@ -1,0 +1,125 @@
+// The connected workspace's catalog, read once and shared: the plan preview and the inspector's
+// reference pickers plan and bind against the same copy. Reads happen on demand — "Refresh", or a
+// picker opening for a kind of item not read yet — never one request per keystroke; edits to the
+// pack re-plan and re-mark against the copy. Marks are core's markReferences (bindReferences, as
+// `setup-pack plan` binds), never a rule restated here.
+import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import {
+  candidatesOf, COLLECTION_OF_REFERENCE, markReferences, requiredCollections,
+  type InstallLedger, type Pack, type ReferenceMark, type ReferenceType, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
+} from '@setup-pack/core';
+import { fetchSnapshot, readLedger, WorkspaceApiError, WorkspaceClient } from '@setup-pack/installer';
+import type { Connected } from './connection.js';
+
+export interface WorkspaceCatalog {
+  ledger: InstallLedger | null;
+  snapshot: WorkspaceSnapshot;
+  collections: ReadonlySet<WorkspaceCollection>;
+  readAt: Date;
+}
+
+export interface WorkspaceState {
+  connected: Connected;
+  catalog?: WorkspaceCatalog;
+  busy: boolean;
+  /** Why the last read failed, in words (empty when it did not). */
+  status: string;
+  /** Reads the ledger and every collection the pack needs (and those read before) again. */
+  refresh(): Promise<void>;
+  /** Reads what a reference type's picker lists, when it was not read yet. */
+  ensureType(type: ReferenceType): Promise<void>;
+  /** The workspace's objects of a reference type; undefined when not read yet. */
+  objectsOf(type: ReferenceType): WorkspaceObject[] | undefined;
+  /** Each reference of the pack as `setup-pack plan` would bind it (by bindingKey), once read. */
+  marks: ReadonlyMap<string, ReferenceMark> | undefined;
+  client(): WorkspaceClient;
+}
+
+export const WorkspaceContext = createContext<WorkspaceState | undefined>(undefined);
+
+export const useWorkspace = () => useContext(WorkspaceContext);
+
+/** A failed read in words: server down or this origin not allowed, a refused key, the rate limit. */
+export function readFailure(connected: Connected, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const status = e instanceof WorkspaceApiError ? e.status : e instanceof TypeError ? 0 : -1;
+  if (status === 0) return `Cannot reach ${connected.baseUrl}: the server stopped, or it no longer allows this editor's origin (${location.origin}).`;
+  if (status === 401 || status === 403) return `The workspace refused the API key (${message}). Connect again with a key that may read it.`;
+  if (status === 429) return `The workspace is rate limiting this key (${message}); try again in a minute.`;
+  return `Could not read the workspace: ${message}`;
+}
+
+export function useWorkspaceState(connected: Connected | undefined, pack: Pack): WorkspaceState | undefined {
+  const [catalog, setCatalog] = useState<WorkspaceCatalog>();
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+  const packRef = useRef(pack);
+  packRef.current = pack;
+  const catalogRef = useRef(catalog);
+  catalogRef.current = catalog;
+  const connectedRef = useRef(connected);
+  if (connectedRef.current !== connected) {
+    // Another workspace (or none): nothing read from the last one applies.
+    connectedRef.current = connected;
+    if (catalogRef.current) {
+      catalogRef.current = undefined;
+      setCatalog(undefined);
+    }
+  }
+
+  const client = useCallback(() => new WorkspaceClient({ baseUrl: connected!.baseUrl, apiKey: connected!.apiKey }), [connected]);
+
+  const read = useCallback(
+    async (extra: WorkspaceCollection[], again: boolean) => {
+      if (!connected) return;
+      setBusy(true);
+      setStatus('');
+      try {
+        const c = client();
+        const p = packRef.current;
+        const before = catalogRef.current;
+        const ledger = again || !before ? ((await readLedger(c, p.packId))?.ledger ?? null) : before.ledger;
+        const wanted = new Set<WorkspaceCollection>([...(again || !before ? requiredCollections(p, ledger) : []), ...extra, ...(again && before ? before.collections : [])]);
+        const missing = [...wanted].filter((x) => again || !before?.collections.has(x));
+        const fresh = await fetchSnapshot(c, missing, ledger?.state === 'in_progress' ? p.packId : undefined);
+        const snapshot: WorkspaceSnapshot = again || !before ? fresh : { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } };
+        const next = { ledger, snapshot, collections: new Set([...(again || !before ? [] : before.collections), ...missing]), readAt: new Date() };
+        catalogRef.current = next;
+        setCatalog(next);
+      } catch (e) {
+        setStatus(readFailure(connected, e));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [connected, client],
+  );
+
+  const marks = useMemo(() => {
+    if (!catalog) return undefined;
+    try {
+      return markReferences(pack, catalog.ledger, catalog.snapshot);
+    } catch {
+      return undefined; // a pack too broken to bind; its findings say why
+    }
+  }, [pack, catalog]);
+
+  return useMemo(() => {
+    if (!connected) return undefined;
+    return {
+      connected,
+      catalog,
+      busy,
+      status,
+      marks,
+      client,
+      refresh: () => read([], true),
+      ensureType: async (type: ReferenceType) => {
+        const collection = COLLECTION_OF_REFERENCE[type];
+        if (catalogRef.current?.collections.has(collection)) return;
+        await read([collection], false);
+      },
+      objectsOf: (type: ReferenceType) => (catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined),
+    };
+  }, [connected, catalog, busy, status, marks, client, read]);
+}
