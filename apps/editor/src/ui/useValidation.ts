@@ -18,17 +18,22 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
   const seq = useRef(0);
   const packs = useRef(new Map<number, PackValue>());
   const lastPack = useRef<PackValue | null>(null);
+  /** The findings the worker posted last. */
+  const received = useRef<Diagnostic[]>([]);
   /** The pack the worker holds, to patch from. */
   const sent = useRef<PackValue | undefined>(undefined);
 
   useEffect(() => {
     let w: Worker | null = null;
     sent.current = undefined; // a new worker starts empty: its first message is the whole pack
+    received.current = [];
     try {
       w = new Worker(new URL('../validate.worker.ts', import.meta.url), { type: 'module' });
-      w.onmessage = (e: MessageEvent<{ seq: number; diagnostics: Diagnostic[] }>) => {
+      w.onmessage = (e: MessageEvent<{ seq: number; diagnostics?: Diagnostic[]; same?: true }>) => {
+        // "same": the findings the worker posted last (kept even when stale), so the panel keeps its rows.
+        if (e.data.diagnostics) received.current = e.data.diagnostics;
         if (e.data.seq !== seq.current) return;
-        setState({ diagnostics: e.data.diagnostics, pack: packs.current.get(e.data.seq), pending: false });
+        setState({ diagnostics: received.current, pack: packs.current.get(e.data.seq), pending: false });
         packs.current.clear();
       };
       w.onerror = () => {
