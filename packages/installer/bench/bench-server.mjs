@@ -5,10 +5,11 @@ import { buildServer, ManualClock, openStore } from '@setup-pack/workspace-serve
 
 const ADMIN = 'bench-admin';
 
-export async function startBenchServer() {
+/** `corsOrigins`: browser origins allowed to call the API (the editor bench's page). */
+export async function startBenchServer({ corsOrigins } = {}) {
   const store = await openStore({ memory: true });
   const clock = new ManualClock('2026-11-21T22:00:00.000Z');
-  const app = await buildServer({ store, clock, adminToken: ADMIN });
+  const app = await buildServer({ store, clock, adminToken: ADMIN, ...(corsOrigins ? { corsOrigins } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
   async function admin(path, body) {
