@@ -124,7 +124,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
 
     // Install from the editor (the installer the CLI uses); the plan then has nothing to do.
     await panel.getByRole('button', { name: 'Install', exact: true }).click();
-    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Bayside Homes: \d+ writes\.$/);
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Bayside Homes: \d+ writes\. Open the automations as installed$/);
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
     expect(await panel.getByRole('button', { name: 'Install', exact: true }).isDisabled()).toBe(true);
     // The workspace holds it, as the CLI would have installed it: a plan from Node agrees.
@@ -133,7 +133,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     expect((await planInstall(client, pack)).plan.writes).toBe(0);
 
     // Open from the workspace: the installed pack comes back equal to the one installed.
-    await panel.getByRole('button', { name: 'Open installed' }).click();
+    await panel.getByTestId('install-summary').getByRole('button', { name: 'Open the automations as installed' }).click();
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('Bayside Homes: Buyer Lead Starter 1.0.0');
     const opened = (await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as Record<string, unknown>;
     const { exportedAt: _at, ...exported } = opened;

@@ -84,7 +84,12 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
       </p>
       {status && <p role="status" className="connect-status">{status}</p>}
       {progress && <p role="status" data-testid="install-progress">Installing… {progress}</p>}
-      {installed && <p role="status" data-testid="install-summary">{installed}</p>}
+      {installed && (
+        <p role="status" data-testid="install-summary">
+          {installed}{' '}
+          <button className="link" onClick={() => void openFromWorkspace(false)} disabled={busy}>Open the automations as installed</button>
+        </p>
+      )}
       {result.note && <p role="status" className="help">{result.note}</p>}
       {plan && (
         <>
