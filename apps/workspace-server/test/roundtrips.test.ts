@@ -16,7 +16,7 @@ const expected = {
   'GET /v1/contacts/:id': 2,
   'POST /v1/contacts (email, phone, stage)': 2,
   'PATCH /v1/contacts/:id (stage)': 13,
-  'DELETE /v1/contacts/:id': 5,
+  'DELETE /v1/contacts/:id': 2,
 };
 
 function defineRoundTrips(kind: StoreKind) {

@@ -490,14 +490,18 @@ export async function updateContact(db: Db, ws: string, id: string, input: Conta
   });
 }
 
-export async function deleteContact(db: Db, ws: string, id: string, now: Date): Promise<{ id: string; deleted: boolean }> {
-  return db.transaction(async (tx) => {
-    // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
-    const { rows } = await tx.query('DELETE FROM contacts WHERE workspace_id = $1 AND id = $2 RETURNING id', [ws, id]);
-    if (!rows.length) throw notFound('contact', 'contact_id');
-    await recordEvent(tx, ws, 'contact.deleted', { id }, now);
-    return { id, deleted: true };
-  });
+/**
+ * Deletes a contact and records contact.deleted in one statement (the outbox row is inserted from
+ * the deleted row, so it commits with the deletion or not at all; no transaction round trips).
+ */
+export async function deleteContact(db: Queryable, ws: string, id: string, now: Date): Promise<{ id: string; deleted: boolean }> {
+  // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
+  const q = new Params();
+  const sql = `WITH d AS (DELETE FROM contacts WHERE workspace_id = ${q.p(ws)} AND id = ${q.p(id)} RETURNING id)
+    ${eventInsertSql(q, ws, 'contact.deleted', "jsonb_build_object('id', d.id)", now, 'd')} RETURNING data->>'id' AS id`;
+  const { rows } = await db.query(sql, q.values);
+  if (!rows.length) throw notFound('contact', 'contact_id');
+  return { id, deleted: true };
 }
 
 export async function setContactTag(db: Db, ws: string, contactId: string, tagId: string, present: boolean, now: Date): Promise<Contact> {
