@@ -93,6 +93,76 @@ function defineContactsJson(kind: StoreKind) {
     }
   });
 
+  it('answers PATCH, built without a read-back, with the bytes GET then reads; keeps row ids once; records a stage change as contact.updated with its changed fields', async () => {
+    const { key: k2, refs } = await writerWorkspace();
+    const client = s.anon.withKey(k2);
+    const stages = (await client.get('/v1/contact-stages?limit=2')).body.data.map((x: { id: string }) => x.id);
+    const created = await client.post('/v1/contacts', {
+      first_name: 'Pat', last_name: 'Ch', emails: [{ value: 'a@example.com', label: 'Home' }, { value: 'b@example.com', label: 'Work' }],
+      phone: '+12075550111', stage_id: stages[0], owner_id: refs.member, custom_fields: { zz: 1, a: 'x' },
+    });
+    expect(created.status).toBe(201);
+    const keptId = created.body.emails[1].id;
+    const patch = async (body: unknown) => {
+      s.clock.advance(1);
+      const res = await fetch(`${s.base}/v1/contacts/${created.body.id}`, {
+        method: 'PATCH', headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toBe(await raw(`/v1/contacts/${created.body.id}`, k2));
+      return JSON.parse(text);
+    };
+    const timeline = async () => (await client.get(`/v1/contacts/${created.body.id}/activities?limit=100`)).body.data.map((a: { type: string }) => a.type);
+    const events = async () => JSON.parse(await raw('/v1/events?type=contact.updated&limit=100', k2)).data;
+
+    const changed = await patch({
+      stage_id: stages[1], company: 'New "Co"', custom_fields: { b: { y: [1.50, null], x: 'ü' }, a: 1.0 },
+      emails: [{ id: keptId, value: 'b2@example.com', label: 'Work', is_primary: true }, { id: keptId, value: 'dup@example.com', label: 'Other' }, { value: 'new@example.com', label: 'Home' }],
+    });
+    expect(changed.emails.map((e: { value: string }) => e.value)).toEqual(['b2@example.com', 'dup@example.com', 'new@example.com']);
+    expect(changed.emails[0].id).toBe(keptId);
+    expect(new Set(changed.emails.map((e: { id: string }) => e.id)).size).toBe(3);
+    expect(changed.email).toBe('b2@example.com');
+    expect(changed.stage.id).toBe(stages[1]);
+    expect(changed.updated_at).not.toBe(created.body.updated_at);
+    const [event] = await events();
+    expect(event.data).toEqual(changed);
+    expect(event.changed_fields).toEqual(['emails', 'company', 'stage_id', 'custom_fields']);
+    expect((await timeline()).sort()).toEqual(['contact_created', 'contact_updated', 'stage_changed']);
+
+    // The same values again (custom fields in another key order) change nothing and write nothing.
+    const same = await patch({ company: 'New "Co"', custom_fields: { a: 1, b: { x: 'ü', y: [1.5, null] } } });
+    expect(same).toEqual(changed);
+    expect(await timeline()).toHaveLength(3);
+    expect(await events()).toHaveLength(1);
+
+    // Another field without a stage change: a timeline entry, no event; clearing the owner says so.
+    const cleared = await patch({ owner_id: '', phones: null });
+    expect(cleared).toMatchObject({ owner: null, phone: null, phones: [] });
+    expect((await timeline()).filter((t: string) => t === 'owner_changed')).toHaveLength(1);
+    expect(await events()).toHaveLength(1);
+  });
+
+  it('applies concurrent PATCHes of one contact each whole: every one answers with its change, the contact ends as one of them, one timeline entry each', async () => {
+    const { key: k2 } = await writerWorkspace();
+    const client = s.anon.withKey(k2);
+    const c = (await client.post('/v1/contacts', { first_name: 'Race', last_name: 'Y', email: 'start@example.com' })).body;
+    const n = 20;
+    const replies = await Promise.all(
+      Array.from({ length: n }, (_, i) => client.patch(`/v1/contacts/${c.id}`, { job_title: `title ${i}`, emails: [{ value: `p${i}@example.com`, label: 'Work' }] })),
+    );
+    replies.forEach((r, i) => {
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ job_title: `title ${i}`, email: `p${i}@example.com` });
+    });
+    const end = (await client.get(`/v1/contacts/${c.id}`)).body;
+    expect(end.emails).toHaveLength(1);
+    expect(end.email).toBe(`p${end.job_title.slice('title '.length)}@example.com`);
+    const types = (await client.get(`/v1/contacts/${c.id}/activities?limit=100`)).body.data.map((a: { type: string }) => a.type);
+    expect(types.filter((t: string) => t === 'contact_updated')).toHaveLength(n);
+  });
+
   it('refuses a reference of another workspace or none, naming the first such field, and writes nothing', async () => {
     const other = await s.workspace();
     const otherStage = (await other.client.get('/v1/contact-stages?limit=1')).body.data[0].id;

@@ -15,7 +15,7 @@ const expected = {
   'GET /v1/contacts?limit=100&q=harbor': 2,
   'GET /v1/contacts/:id': 2,
   'POST /v1/contacts (email, phone, stage)': 2,
-  'PATCH /v1/contacts/:id (stage)': 13,
+  'PATCH /v1/contacts/:id (stage)': 3,
   'DELETE /v1/contacts/:id': 2,
 };
 

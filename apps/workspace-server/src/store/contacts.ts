@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { eventInsertSql, recordEvent } from './events.js';
+import { eventInsertSql } from './events.js';
 import { encodeCursor, keysetCondition, Params, type Row } from './sql.js';
 
 export interface RowInput {
@@ -266,11 +266,6 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   return `{"data":[${data}],"has_more":${has_more},"next_cursor":${next},"total_count":${total}}`;
 }
 
-async function checkRef(tx: Queryable, table: string, ws: string, id: string, param: string, what: string): Promise<void> {
-  const { rows } = await tx.query(`SELECT 1 FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]);
-  if (!rows.length) throw badRequest(`No such ${what}: ${id}`, param);
-}
-
 /** Orders rows by position (then list order), renumbers them and makes exactly one primary. */
 function normaliseRows(input: RowInput[], keep: Map<string, ContactRow>): ContactRow[] {
   const sorted = input
@@ -278,8 +273,11 @@ function normaliseRows(input: RowInput[], keep: Map<string, ContactRow>): Contac
     .sort((a, b) => (a.r.position ?? a.i) - (b.r.position ?? b.i) || a.i - b.i)
     .map((x) => x.r);
   const primaryIndex = Math.max(0, sorted.findIndex((r) => r.is_primary === true));
+  // An existing row's id is kept once; a second row naming the same id is a new row.
+  const used = new Set<string>();
+  const keepId = (rid: string | null | undefined) => !!rid && keep.has(rid) && !used.has(rid) && !!used.add(rid);
   return sorted.map((r, i) => ({
-    id: r.id && keep.has(r.id) ? r.id : newId(i >= 0 ? 'row' : 'row', 8),
+    id: keepId(r.id) ? (r.id as string) : newId('row', 8),
     value: r.value,
     label: r.label,
     is_primary: i === primaryIndex,
@@ -303,14 +301,6 @@ function rowsFromInput(
   return [{ id: same?.id ?? newId('row', 8), value: shortcut, label: same?.label ?? defaultLabel, is_primary: true, position: 0 }];
 }
 
-async function writeRows(tx: Queryable, table: 'contact_emails' | 'contact_phones', ws: string, contactId: string, rows: ContactRow[], replace: boolean) {
-  if (replace) await tx.query(`DELETE FROM ${table} WHERE contact_id = $1`, [contactId]);
-  if (!rows.length) return;
-  const q = new Params();
-  const values = rows.map((r) => `(${[r.id, ws, contactId, r.value, r.label, r.is_primary, r.position].map((v) => q.p(v)).join(', ')})`);
-  await tx.query(`INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position) VALUES ${values.join(', ')}`, q.values);
-}
-
 /** What `q` searches: names, company, every email, every phone as written and as digits. */
 function searchText(c: { first_name: string; last_name: string; company: string | null; emails: ContactRow[]; phones: ContactRow[] }): string {
   return [c.first_name, c.last_name, c.company ?? '', ...c.emails.map((e) => e.value), ...c.phones.map((p) => p.value), ...c.phones.map((p) => p.value.replace(/\D/g, ''))]
@@ -321,15 +311,6 @@ function searchText(c: { first_name: string; last_name: string; company: string 
 
 /** Empty string means "none" for the id references the spec lets clients clear. */
 const emptyToNull = (v: string | null | undefined) => (v === '' ? null : v);
-
-async function checkRefs(tx: Queryable, ws: string, input: ContactInput) {
-  const stage = emptyToNull(input.stage_id);
-  const source = emptyToNull(input.lead_source_id);
-  const owner = emptyToNull(input.owner_id);
-  if (stage) await checkRef(tx, 'contact_stages', ws, stage, 'stage_id', 'contact stage');
-  if (source) await checkRef(tx, 'lead_sources', ws, source, 'lead_source_id', 'lead source');
-  if (owner) await checkRef(tx, 'members', ws, owner, 'owner_id', 'member');
-}
 
 export async function addActivity(
   tx: Queryable,
@@ -439,55 +420,131 @@ const comparable = (c: Contact): Record<string, unknown> => ({
   custom_fields: c.custom_fields,
 });
 
-export async function updateContact(db: Db, ws: string, id: string, input: ContactInput, now: Date): Promise<Contact> {
+/**
+ * The read of a PATCH: the contact as GET reads it, its row version (xmin, which every write to the
+ * contact's row changes), whether the references the input names exist in the workspace (their
+ * names), and the input's custom_fields as jsonb (its key order and number forms) to compare with.
+ */
+const UPDATE_READ = `${CONTACT_SELECT.replace('SELECT ', 'SELECT c.xmin::text AS version, ')}
+  WHERE c.workspace_id = $1 AND c.id = $2`.replace(
+  'FROM contacts c',
+  `, (SELECT name FROM contact_stages WHERE workspace_id = $1 AND id = $3::text) AS new_stage_name,
+    (SELECT name FROM lead_sources WHERE workspace_id = $1 AND id = $4::text) AS new_lead_source_name,
+    (SELECT name FROM members WHERE workspace_id = $1 AND id = $5::text) AS new_owner_name,
+    $6::jsonb AS new_custom_fields
+  FROM contacts c`,
+);
+
+/**
+ * The write of a PATCH, one statement: the contact row is written whole (the state the server
+ * computed) only if its version is still the one read and the references still exist; its emails
+ * and phones (rows not kept deleted, kept ones updated in place, new ones inserted), the timeline
+ * entries and the contact.updated outbox row are written from that update, so they happen with it
+ * or not at all. The text varies only with which parts are present (the token, each row list, each
+ * reference, the event): at most 128 prepared texts.
+ */
+function updateWrite(ws: string, id: string, version: string, after: Contact, extra: {
+  search: string; token: string | null | undefined; emails?: ContactRow[]; phones?: ContactRow[];
+  activities: { id: string; type: string; title: string; metadata: unknown }[]; changed: string[]; event: boolean; now: Date;
+}): { sql: string; params: unknown[] } {
+  const q = new Params();
+  const [wsP, idP, versionP] = [ws, id, version].map((v) => q.p(v));
+  const refs = { stage_id: after.stage?.id ?? null, lead_source_id: after.lead_source?.id ?? null, owner_id: after.owner?.id ?? null };
+  const sets = [
+    ...(['first_name', 'last_name', ...plainFields] as const).map((f) => `${f} = ${q.p(after[f])}`),
+    ...Object.entries(refs).map(([f, v]) => `${f} = ${q.p(v)}`),
+    `custom_fields = ${q.p(JSON.stringify(after.custom_fields))}::jsonb`,
+    `updated_at = ${q.p(after.updated_at)}::timestamptz`,
+    `search_text = ${q.p(extra.search)}`,
+  ];
+  if (extra.token !== undefined) sets.push(`affiliate_attribution_token = ${q.p(extra.token)}`);
+  const exists = (table: string, v: string | null) => (v === null ? 'true' : `EXISTS (SELECT 1 FROM ${table} WHERE workspace_id = ${wsP} AND id = ${q.p(v)})`);
+  const rowsUpsert = (table: string, rows: ContactRow[] | undefined) =>
+    rows === undefined ? '' : `, del_${table} AS (
+      DELETE FROM ${table} WHERE contact_id IN (SELECT id FROM upd) AND NOT (id = ANY(${q.p(rows.map((r) => r.id))}::text[]))),
+    put_${table} AS (
+      INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position)
+      SELECT x.id, upd.workspace_id, upd.id, x.value, x.label, x.is_primary, x.position
+        FROM upd, jsonb_to_recordset(${q.p(JSON.stringify(rows))}::jsonb) AS x(id text, value text, label text, is_primary boolean, position integer)
+      ON CONFLICT (id) DO UPDATE SET value = excluded.value, label = excluded.label, is_primary = excluded.is_primary, position = excluded.position)`;
+  const at = q.p(extra.now.toISOString());
+  const sql = `WITH upd AS (
+      UPDATE contacts SET ${sets.join(', ')}
+      WHERE workspace_id = ${wsP} AND id = ${idP} AND xmin::text = ${versionP}
+        AND ${exists('contact_stages', refs.stage_id)} AND ${exists('lead_sources', refs.lead_source_id)} AND ${exists('members', refs.owner_id)}
+      RETURNING id, workspace_id)${rowsUpsert('contact_emails', extra.emails)}${rowsUpsert('contact_phones', extra.phones)},
+    act AS (
+      INSERT INTO activities (id, workspace_id, contact_id, type, title, metadata, is_private, created_at)
+      SELECT x.id, upd.workspace_id, upd.id, x.type, x.title, x.metadata, false, ${at}::timestamptz
+        FROM upd, jsonb_to_recordset(${q.p(JSON.stringify(extra.activities))}::jsonb) AS x(id text, type text, title text, metadata jsonb))
+    ${extra.event ? `, ev AS (${eventInsertSql(q, ws, 'contact.updated', `${q.p(JSON.stringify(after))}::jsonb`, extra.now, 'upd', extra.changed)})` : ''}
+    SELECT id FROM upd`;
+  return { sql, params: q.values };
+}
+
+/**
+ * Updates a contact in two round trips without a transaction: one read (the contact, its row
+ * version, the named references), the new state computed here, and one write that applies only if
+ * the row is still at the version read (optimistic: a concurrent writer makes it write nothing, and
+ * the update is read and computed again). A PATCH that changes nothing writes nothing (unless it
+ * sets the attribution token, which is no field of the response).
+ */
+export async function updateContact(db: Queryable, ws: string, id: string, input: ContactInput, now: Date): Promise<Contact> {
   if (input.first_name === null || input.first_name === '') throw badRequest('first_name cannot be empty', 'first_name');
   if (input.last_name === null || input.last_name === '') throw badRequest('last_name cannot be empty', 'last_name');
-  return db.transaction(async (tx) => {
-    const lock = await tx.query('SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, id]);
-    if (!lock.rows.length) throw notFound('contact', 'contact_id');
-    const before = await getContact(tx, ws, id);
-    await checkRefs(tx, ws, input);
-    const sets: string[] = [];
-    const q = new Params();
-    for (const f of ['first_name', 'last_name', ...plainFields] as const) {
-      if (input[f] !== undefined) sets.push(`${f} = ${q.p(input[f])}`);
-    }
-    for (const f of ['stage_id', 'lead_source_id', 'owner_id'] as const) {
-      if (input[f] !== undefined) sets.push(`${f} = ${q.p(emptyToNull(input[f]))}`);
-    }
-    if (input.custom_fields !== undefined) sets.push(`custom_fields = ${q.p(JSON.stringify(input.custom_fields ?? {}))}::jsonb`);
-    if (input.affiliate_attribution_token !== undefined) sets.push(`affiliate_attribution_token = ${q.p(input.affiliate_attribution_token)}`);
-    if (sets.length) await tx.query(`UPDATE contacts SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
+  const stageIn = input.stage_id === undefined ? undefined : emptyToNull(input.stage_id) ?? null;
+  const sourceIn = input.lead_source_id === undefined ? undefined : emptyToNull(input.lead_source_id) ?? null;
+  const ownerIn = input.owner_id === undefined ? undefined : emptyToNull(input.owner_id) ?? null;
+  const cfIn = input.custom_fields === undefined ? null : JSON.stringify(input.custom_fields ?? {});
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { rows } = await db.query(UPDATE_READ, [ws, id, stageIn ?? null, sourceIn ?? null, ownerIn ?? null, cfIn]);
+    if (!rows.length) throw notFound('contact', 'contact_id');
+    const r = rows[0];
+    const before = toContact(r);
+    if (stageIn && r.new_stage_name === null) throw badRequest(`No such contact stage: ${stageIn}`, 'stage_id');
+    if (sourceIn && r.new_lead_source_name === null) throw badRequest(`No such lead source: ${sourceIn}`, 'lead_source_id');
+    if (ownerIn && r.new_owner_name === null) throw badRequest(`No such member: ${ownerIn}`, 'owner_id');
+    const ref = (given: string | null | undefined, name: string, old: Contact['stage']) =>
+      given === undefined ? old : given === null ? null : { id: given, name };
     const emails = rowsFromInput(input.emails, input.email, 'Other', before.emails);
-    if (emails) await writeRows(tx, 'contact_emails', ws, id, emails, true);
     const phones = rowsFromInput(input.phones, input.phone, 'Mobile', before.phones);
-    if (phones) await writeRows(tx, 'contact_phones', ws, id, phones, true);
-    const mid = await getContact(tx, ws, id);
+    const after: Contact = { ...before };
+    for (const f of ['first_name', 'last_name'] as const) if (input[f] !== undefined) after[f] = input[f] as string;
+    for (const f of plainFields) if (input[f] !== undefined) after[f] = input[f] ?? null;
+    after.stage = ref(stageIn, r.new_stage_name, before.stage);
+    after.lead_source = ref(sourceIn, r.new_lead_source_name, before.lead_source);
+    after.owner = ref(ownerIn, r.new_owner_name, before.owner);
+    if (cfIn !== null) after.custom_fields = r.new_custom_fields as Record<string, unknown>;
+    if (emails) Object.assign(after, { emails, email: emails.find((x) => x.is_primary)?.value ?? null });
+    if (phones) Object.assign(after, { phones, phone: phones.find((x) => x.is_primary)?.value ?? null });
     const a = comparable(before);
-    const b = comparable(mid);
+    const b = comparable(after);
     const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-    if (!changed.length) return before;
-    await tx.query('UPDATE contacts SET updated_at = $2::timestamptz, search_text = $3 WHERE id = $1', [id, now.toISOString(), searchText(mid)]);
-    await addActivity(tx, ws, id, { type: 'contact_updated', title: 'Contact updated', metadata: { changed_fields: changed } }, now);
+    if (!changed.length) {
+      if (input.affiliate_attribution_token !== undefined) {
+        await db.query('UPDATE contacts SET affiliate_attribution_token = $3 WHERE workspace_id = $1 AND id = $2', [ws, id, input.affiliate_attribution_token]);
+      }
+      return before;
+    }
+    after.updated_at = now.toISOString();
+    const activities: { id: string; type: string; title: string; metadata: unknown }[] = [
+      { id: newId('act'), type: 'contact_updated', title: 'Contact updated', metadata: { changed_fields: changed } },
+    ];
     if (changed.includes('stage_id')) {
-      await addActivity(tx, ws, id, {
-        type: 'stage_changed',
-        title: mid.stage ? `Stage changed to ${mid.stage.name}` : 'Stage cleared',
-        metadata: { from: before.stage, to: mid.stage },
-      }, now);
+      activities.push({ id: newId('act'), type: 'stage_changed', title: after.stage ? `Stage changed to ${after.stage.name}` : 'Stage cleared', metadata: { from: before.stage, to: after.stage } });
     }
     if (changed.includes('owner_id')) {
-      await addActivity(tx, ws, id, {
-        type: 'owner_changed',
-        title: mid.owner ? `Assigned to ${mid.owner.name}` : 'Unassigned',
-        metadata: { from: before.owner, to: mid.owner },
-      }, now);
+      activities.push({ id: newId('act'), type: 'owner_changed', title: after.owner ? `Assigned to ${after.owner.name}` : 'Unassigned', metadata: { from: before.owner, to: after.owner } });
     }
-    const after = await getContact(tx, ws, id);
     // The spec fires contact.updated on a stage change; the changed fields travel with the event.
-    if (changed.includes('stage_id')) await recordEvent(tx, ws, 'contact.updated', after, now, changed);
-    return after;
-  });
+    const write = updateWrite(ws, id, r.version, after, {
+      search: searchText(after), token: input.affiliate_attribution_token, emails, phones, activities, changed, event: changed.includes('stage_id'), now,
+    });
+    const written = await db.query(write.sql, write.params);
+    if (written.rows.length) return after;
+    // The contact changed (or went, or a reference went) since the read: read and compute again.
+  }
+  throw new Error(`contact ${id} changed under 100 consecutive updates`);
 }
 
 /**

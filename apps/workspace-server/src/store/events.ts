@@ -12,10 +12,11 @@ const EVENT_INSERT = 'INSERT INTO events (id, workspace_id, type, data, changed_
 /**
  * recordEvent for a write that is one statement (a data-modifying CTE): the same outbox row, its
  * data given as a SQL jsonb expression, inserted once per row of `from` (none when the change
- * inserted nothing). Parameters are added to `q`.
+ * wrote nothing; `from` may end in a WHERE). Parameters are added to `q`.
  */
-export function eventInsertSql(q: Params, workspaceId: string, type: string, dataSql: string, at: Date, from: string): string {
-  return `${EVENT_INSERT} SELECT ${q.p(newId('evt', 16))}, ${q.p(workspaceId)}, ${q.p(type)}, ${dataSql}, NULL, ${q.p(at.toISOString())}::timestamptz FROM ${from}`;
+export function eventInsertSql(q: Params, workspaceId: string, type: string, dataSql: string, at: Date, from: string, changedFields?: string[]): string {
+  const changed = changedFields ? `${q.p(JSON.stringify(changedFields))}::jsonb` : 'NULL';
+  return `${EVENT_INSERT} SELECT ${q.p(newId('evt', 16))}, ${q.p(workspaceId)}, ${q.p(type)}, ${dataSql}, ${changed}, ${q.p(at.toISOString())}::timestamptz FROM ${from}`;
 }
 
 export async function recordEvent(
