@@ -560,9 +560,14 @@ export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date)
        VALUES ${rows.join(', ')} ON CONFLICT (delivery_id, attempt_number) DO NOTHING`,
       a.values,
     );
+    // The endpoints are locked in id order: two servers recording batches over the same
+    // endpoints otherwise lock them in whatever order each scan meets them, and deadlock (one
+    // batch then rolls back and its deliveries are sent again after their leases run out).
     const e = new Params();
     await tx.query(
-      `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN ${e.list([...new Set(items.map((i) => i.d.endpoint_id))])} AND consecutive_failures <> 0`,
+      `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (
+         SELECT id FROM webhook_endpoints WHERE id IN ${e.list([...new Set(items.map((i) => i.d.endpoint_id))])} AND consecutive_failures <> 0 ORDER BY id FOR UPDATE
+       )`,
       e.values,
     );
   });

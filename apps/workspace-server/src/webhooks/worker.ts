@@ -227,11 +227,18 @@ export class WebhookWorker {
     while (this.successes.length) {
       await new Promise((r) => setImmediate(r));
       const batch = this.successes.splice(0, 200);
-      try {
-        await recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now());
-      } catch (e) {
-        if (process.env.WEBHOOK_DEBUG) console.error('recordSuccesses failed', e);
-        // The leases run out and these attempts are logged as interrupted and sent again.
+      // The batch is one transaction that is safe to run again (it settles only attempts still
+      // held, and logs each once): a transient failure — a deadlock, a dropped connection — is
+      // retried before the deliveries are left to run out their leases and be sent again.
+      for (let tries = 1; ; tries++) {
+        try {
+          await recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now());
+          break;
+        } catch (e) {
+          if (process.env.WEBHOOK_DEBUG) console.error('recordSuccesses failed', e);
+          if (tries >= 3) break; // the leases run out; these attempts are logged as interrupted and sent again
+          await new Promise((r) => setTimeout(r, 10 * tries));
+        }
       }
       for (const b of batch) b.done();
     }
