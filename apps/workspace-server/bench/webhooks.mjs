@@ -232,7 +232,7 @@ the durable path costs about three statements per delivery; on PGlite they share
 event loop with the HTTP work. In this table's live runs the creating clients also share the
 server's thread, which inflated its latency (the 5.4 s p99 of session 3): the fixed-rate section
 above sends them from a thread of their own (at 200 creations/s on PostgreSQL, with the creating
-clients in the server's thread as here, p99 was 4.4 s; from their own thread, 82 ms).
+clients in the server's thread as here, p99 read 3.3–4.4 s in two runs while other benchmarks loaded the machine; from their own thread, 82–194 ms in two runs, one of them profiled).
 `;
 if (pacedRow) {
   const p = pacedRow;
