@@ -56,6 +56,15 @@ afterAll(async () => {
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
 
+/** A new tab on the starter pack, connected through the address's fragment as `npm start` does. */
+async function openConnected(key: string, workspace: string, height = 900) {
+  const context = await editor.browser.newContext({ viewport: { width: 1500, height } });
+  const page = await context.newPage();
+  await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(key)}`);
+  await poll(() => page.getByTestId('connect-button').textContent()).toContain(workspace);
+  return { context, page };
+}
+
 describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped: ${missing})` : ''}`, () => {
   it('connects with a key, shows the workspace and the key\'s scopes, keeps the key in the tab only, and says why when it cannot', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -112,10 +121,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
   }, 120_000);
 
   it('previews the plan with core\'s planner: all new, installs from the editor, then nothing to do, then a conflict when the workspace edits a template', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1500, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(full.key)}`);
-    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Bayside Homes');
+    const { context, page } = await openConnected(full.key, 'Bayside Homes');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
     await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
@@ -149,10 +155,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
   }, 120_000);
 
   it('picks a real tag from the workspace in a block\'s config: marked bound by name, as the plan binds it; other references marked creatable or unresolved', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1500, height: 950 } });
-    const page = await context.newPage();
-    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(cove.key)}`);
-    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Cove Realty');
+    const { context, page } = await openConnected(cove.key, 'Cove Realty', 950);
     await page.locator('[data-testid="node-tag"]').click();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
     // The picker reads the workspace's tags once, on opening, and lists them beside the pack's own.
