@@ -5,7 +5,9 @@
 // Env: BENCH_SECONDS (default 8), BENCH_CONNECTIONS (10), DATABASE_URL or TEST_DATABASE_URL for PostgreSQL.
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { buildServer, countRoundTrips, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 import { seedContacts } from './seed-bulk.mjs';
@@ -15,6 +17,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
 const N = 100_000;
 
+const clientPlan = fileURLToPath(new URL('./client-plan.cjs', import.meta.url));
 const newContact = JSON.stringify({ first_name: 'Bench', last_name: 'Mark', email: 'bench@example.com', phone: '+12075550100', company: 'Bench Co' });
 
 function run(url, opts = {}) {
@@ -48,24 +51,47 @@ async function benchStore(kind) {
   const pagePlain = await fetchText('/v1/contacts?limit=100');
   const pageQ = await fetchText('/v1/contacts?limit=100&q=harbor');
   const created = await fetchText('/v1/contacts', { method: 'POST', body: newContact });
+  // A connection's list sets title A on each of its contacts, then B, and cycles: every PATCH changes the contact.
+  const patchBody = (title) => JSON.stringify({ job_title: title });
+  const patched = await fetchText(`/v1/contacts/${JSON.parse(created).id}`, { method: 'PATCH', body: patchBody('A') });
+  const auth = { authorization: headers.authorization }; // a DELETE has no body, so no content-type
+  const deleted = await fetchText(`/v1/contacts/${JSON.parse(created).id}`, { method: 'DELETE', headers: auth });
   const floor = Fastify();
   floor.get('/page', (_req, reply) => reply.type('application/json').send(pagePlain));
   floor.get('/page-q', (_req, reply) => reply.type('application/json').send(pageQ));
   floor.post('/create', (_req, reply) => reply.code(201).type('application/json').send(created));
+  floor.patch('/patch', (_req, reply) => reply.type('application/json').send(patched));
+  floor.delete('/delete', (_req, reply) => reply.type('application/json').send(deleted));
   await floor.listen({ port: 0, host: '127.0.0.1' });
   const floorBase = `http://127.0.0.1:${floor.server.address().port}`;
+
+  // Each connection PATCHes its own 100 contacts in turn, and DELETEs its own 5,000 (older than
+  // the first page), so writes neither contend on one row nor repeat a deletion.
+  const older = (await store.db.query('SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at LIMIT $2', [ws.id, connections * 5100])).rows.map((r) => r.id);
+  const plan = (offset, per, request) => Array.from({ length: connections }, (_, c) => older.slice(offset + c * per, offset + (c + 1) * per).map(request));
+  const planFile = (name, lists) => {
+    const file = `${os.tmpdir()}/workspace-server-bench-${process.pid}-${name}.json`;
+    writeFileSync(file, JSON.stringify(lists));
+    return file;
+  };
+  const patchPlan = planFile('patch', plan(0, 100, (id) => ['A', 'B'].map((t) => ({ method: 'PATCH', path: `/v1/contacts/${id}`, body: patchBody(t) }))).map((l) => [...l.map((x) => x[0]), ...l.map((x) => x[1])]));
+  const deletePlan = planFile('delete', plan(connections * 100, 5000, (id) => ({ method: 'DELETE', path: `/v1/contacts/${id}` })));
 
   const rows = [];
   const scenarios = [
     ['GET /v1/contacts?limit=100', `${base}/v1/contacts?limit=100`, `${floorBase}/page`, {}],
     ['GET /v1/contacts?limit=100&q=harbor', `${base}/v1/contacts?limit=100&q=harbor`, `${floorBase}/page-q`, {}],
     ['POST /v1/contacts', `${base}/v1/contacts`, `${floorBase}/create`, { method: 'POST', body: newContact }],
+    ['PATCH /v1/contacts/:id (job_title)', base, `${floorBase}/patch`, { method: 'PATCH', body: patchBody('A') }, { setupClient: clientPlan }, patchPlan],
+    ['DELETE /v1/contacts/:id', base, `${floorBase}/delete`, { method: 'DELETE' }, { setupClient: clientPlan }, deletePlan],
   ];
-  for (const [name, url, floorUrl, extra] of scenarios) {
+  for (const [name, url, floorUrl, extra, serverOnly = {}, planPath] of scenarios) {
+    if (planPath) process.env.BENCH_CLIENT_PLAN = planPath; // read by client-plan.cjs in autocannon's worker
+    const noBody = extra.method === 'DELETE';
     db.resetRoundTrips();
-    const server = await run(url, { headers, ...extra });
+    const server = await run(url, { headers: noBody ? auth : headers, ...extra, ...serverOnly });
     server.statements = db.roundTrips / Math.max(1, server.total);
-    const bare = await run(floorUrl, { headers: { 'content-type': 'application/json' }, ...extra });
+    const bare = await run(floorUrl, { headers: noBody ? {} : { 'content-type': 'application/json' }, ...extra });
     rows.push({ name, server, bare });
     process.stderr.write(`${kind} ${name}: ${server.rps.toFixed(0)} req/s p99 ${server.p99} ms (floor ${bare.rps.toFixed(0)} req/s, p99 ${bare.p99} ms)\n`);
   }
@@ -90,7 +116,7 @@ for (const r of results) {
   }
 }
 md += `\nSeeding ${N.toLocaleString('en-US')} contacts with set-based SQL: ${results.map((r) => `${r.kind} ${(r.seedMs / 1000).toFixed(1)} s`).join(', ')}.`;
-md += ' Statements per request are counted on the store (countRoundTrips): one for the key and rate-limit window, one for a list page with its `total_count` written as JSON by PostgreSQL, one for a creation (data-modifying CTEs); see docs/store.md. PGlite is single-threaded WebAssembly in the server process, so its throughput is one core\'s minus the server\'s own work. The machine is shared with other work and noisy: compare ratios within one run.\n';
+md += ' Statements per request are counted on the store (countRoundTrips): one for the key and rate-limit window, one for a list page with its `total_count` written as JSON by PostgreSQL, one for a creation (data-modifying CTEs), a read and a write for a PATCH that changes something (each one here changes the job title, so each writes the contact and a timeline entry), one for a deletion with its outbox row; see docs/store.md. Each connection PATCHes its own 100 contacts in turn and DELETEs its own older contacts, never one twice. PGlite is single-threaded WebAssembly in the server process, so its throughput is one core\'s minus the server\'s own work. The machine is shared with other work and noisy: compare ratios within one run.\n';
 // Issue 16's targets, and by how much each is missed.
 const target = (kind, i) => results.find((r) => r.kind === kind)?.rows[i]?.server;
 const lines = [];
