@@ -120,7 +120,7 @@ md += ' Statements per request are counted on the store (countRoundTrips): one f
 // Issue 16's targets, and by how much each is missed.
 const target = (kind, i) => results.find((r) => r.kind === kind)?.rows[i]?.server;
 const lines = [];
-const check = (label, x, want, unit = 'req/s') => x !== undefined && lines.push(`${label}: ${x.toFixed(0)} ${unit} against ≥ ${want} — ${x >= want ? 'met' : `missed by ${(want - x).toFixed(0)} (${((x / want) * 100).toFixed(0)} %)`}`);
+const check = (label, x, want, unit = 'req/s') => x !== undefined && lines.push(`${label}: ${x.toFixed(0)} ${unit} against ≥ ${want} — ${x >= want ? 'met' : `missed by ${(want - x).toFixed(0)} ${unit}: ${((x / want) * 100).toFixed(0)} % of the target`}`);
 check('PostgreSQL GET list', target('postgres', 0)?.rps, 1000);
 check('PostgreSQL `q` search', target('postgres', 1)?.rps, 500);
 check('PostgreSQL POST', target('postgres', 2)?.rps, 1000);
