@@ -3,7 +3,7 @@
 // computed by core's planner. The workspace's ledger and catalog are read once, on demand
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan locally against that copy, never a request per keystroke.
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { plan as planPack, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
 import type { WorkspaceState } from '../workspace/catalog.js';
@@ -19,7 +19,11 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
   const busy = ownBusy || workspace.busy;
   const status = ownStatus || workspace.status || (workspace.busy ? 'Reading the workspace…' : '');
 
+  // Re-planning a large pack takes tens of milliseconds: it follows the pack at a lower priority,
+  // so a keystroke shows at once and the plan catches up (Install runs the installer's own plan).
+  const planned = useDeferredValue(pack);
   const result = useMemo((): { plan?: PlanResult; note?: string } => {
+    const pack = planned;
     if (!catalog) return {};
     if (errors > 0) return { note: `The pack has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} to see what installing it would do.` };
     const needed = requiredCollections(pack, catalog.ledger);
@@ -29,7 +33,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     } catch (e) {
       return { note: `Cannot plan this pack: ${(e as Error).message}` };
     }
-  }, [pack, catalog, errors]);
+  }, [planned, catalog, errors]);
 
   const plan = result.plan;
   // The same installer the CLI runs (ledger, lock, resume, pacing by the rate-limit headers);
