@@ -143,7 +143,6 @@ export class Locator {
   private readonly byIndex = new Map<Spot, Spot[]>();
   /** Spots with a child whose name holds a backslash: keys are compared decoded. */
   private readonly escaped = new Set<Spot>();
-  private readonly parents = new Map<string, Spot>();
   private scanned = false;
   private line = 1;
   private lineStart = 0;
@@ -153,24 +152,42 @@ export class Locator {
     this.slots[START] = -1;
   }
 
+  /** The last pointer wanted, where each of its tokens ends, and the spot of each prefix (depth 0: the root). */
+  private last = '';
+  private lastEnds: number[] = [0];
+  private lastSpots: Spot[] = [ROOT];
+
   /**
    * The spot of a pointer (added with its missing ancestors); undefined when it is not a JSON
-   * pointer. Findings share long prefixes (/automations/3/document/graph/nodes/17/config/…), so
-   * each parent pointer is resolved once and remembered, and a finding costs one lookup of its
-   * parent and one of its last token — string builtins only, quick even before the JIT warms up.
+   * pointer. Findings come in runs that share long prefixes (/automations/3/document/graph/
+   * nodes/17/config/…): each pointer resumes from the deepest prefix it shares with the one
+   * before, so it costs a comparison and its last token or two — no map of prefixes, nothing kept.
    */
   want(pointer: string): Spot | undefined {
     if (pointer === '') return ROOT;
     if (pointer.charCodeAt(0) !== 47) return undefined;
-    const slash = pointer.lastIndexOf('/');
-    const parent = slash === 0 ? ROOT : this.parentOf(pointer.slice(0, slash));
-    const raw = pointer.slice(slash + 1);
-    return this.child(parent, raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
-  }
-
-  private parentOf(pointer: string): Spot {
-    let spot = this.parents.get(pointer);
-    if (spot === undefined) this.parents.set(pointer, (spot = this.want(pointer)!));
+    const last = this.last;
+    const ends = this.lastEnds;
+    const spots = this.lastSpots;
+    const n = Math.min(last.length, pointer.length);
+    let same = 0;
+    while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
+    // The deepest prefix of the last pointer that is also a whole prefix of this one.
+    let d = ends.length - 1;
+    while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
+    ends.length = d + 1;
+    spots.length = d + 1;
+    let spot = spots[d];
+    for (let i = ends[d] + 1; i <= pointer.length; ) {
+      let j = pointer.indexOf('/', i);
+      if (j < 0) j = pointer.length;
+      const raw = pointer.slice(i, j);
+      spot = this.child(spot, raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
+      ends.push(j);
+      spots.push(spot);
+      i = j + 1;
+    }
+    this.last = pointer;
     return spot;
   }
 
