@@ -35,6 +35,23 @@ export interface WebhookOptions {
 }
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Recording an attempt's outcome is one transaction that is safe to run again (it settles only an
+ * attempt still held, and logs it once): a transient failure — a deadlock, a dropped connection —
+ * is retried twice before the delivery is left to run out its lease and be sent again.
+ */
+async function retried<T>(write: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await write();
+    } catch (e) {
+      if (process.env.WEBHOOK_DEBUG) console.error('recording an attempt failed', e);
+      if (tries >= 3) throw e;
+      await new Promise((r) => setTimeout(r, 10 * tries));
+    }
+  }
+}
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_FIRST_AFTER_MS = 60_000;
 
@@ -206,7 +223,7 @@ export class WebhookWorker {
     const rec: Promise<void> = (async () => {
       try {
         if (result.ok) await this.recordSuccess({ d, startedAt, result });
-        else await recordAttempt(this.db, d, startedAt, result, this.clock.now());
+        else await retried(() => recordAttempt(this.db, d, startedAt, result, this.clock.now()));
       } catch {
         // The lease expires and another round records the attempt as interrupted and sends again.
       }
@@ -227,18 +244,10 @@ export class WebhookWorker {
     while (this.successes.length) {
       await new Promise((r) => setImmediate(r));
       const batch = this.successes.splice(0, 200);
-      // The batch is one transaction that is safe to run again (it settles only attempts still
-      // held, and logs each once): a transient failure — a deadlock, a dropped connection — is
-      // retried before the deliveries are left to run out their leases and be sent again.
-      for (let tries = 1; ; tries++) {
-        try {
-          await recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now());
-          break;
-        } catch (e) {
-          if (process.env.WEBHOOK_DEBUG) console.error('recordSuccesses failed', e);
-          if (tries >= 3) break; // the leases run out; these attempts are logged as interrupted and sent again
-          await new Promise((r) => setTimeout(r, 10 * tries));
-        }
+      try {
+        await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now()));
+      } catch {
+        // The leases run out; these attempts are logged as interrupted and sent again.
       }
       for (const b of batch) b.done();
     }
