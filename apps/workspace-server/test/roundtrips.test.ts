@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { buildServer } from '../src/server.js';
+import { createTag } from '../src/store/lookups.js';
 import { ADMIN_TOKEN, Client, openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
@@ -16,6 +17,8 @@ const expected = {
   'GET /v1/contacts/:id': 2,
   'POST /v1/contacts (email, phone, stage)': 2,
   'PATCH /v1/contacts/:id (stage)': 3,
+  'PUT /v1/contacts/:id/tags/:tag_id': 3,
+  'DELETE /v1/contacts/:id/tags/:tag_id': 3,
   'DELETE /v1/contacts/:id': 2,
 };
 
@@ -24,6 +27,7 @@ function defineRoundTrips(kind: StoreKind) {
   let client: Client;
   let close: () => Promise<void>;
   let stageIds: string[];
+  let tagId: string;
 
   beforeAll(async () => {
     const store = await openTestStore(kind);
@@ -40,6 +44,7 @@ function defineRoundTrips(kind: StoreKind) {
     const key = await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] });
     client = new Client(base, key.body.secret);
     stageIds = (await client.get('/v1/contact-stages?limit=10')).body.data.map((s: { id: string }) => s.id);
+    tagId = (await createTag(store.db, ws.body.id, 'Trips', null, new Date())).id;
     for (let i = 0; i < 5; i++) await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'L', company: i % 2 ? 'Harbor Realty' : 'Other' });
   });
   afterAll(async () => close?.());
@@ -69,6 +74,12 @@ function defineRoundTrips(kind: StoreKind) {
     const patched = await trips(() => client.patch(`/v1/contacts/${created.body.id}`, { stage_id: stageIds[1] }));
     expect(patched.body.stage.id).toBe(stageIds[1]);
     seen['PATCH /v1/contacts/:id (stage)'] = patched.trips;
+    const tagged = await trips(() => client.put(`/v1/contacts/${created.body.id}/tags/${tagId}`));
+    expect(tagged.body.tags.map((t: { id: string }) => t.id)).toEqual([tagId]);
+    seen['PUT /v1/contacts/:id/tags/:tag_id'] = tagged.trips;
+    const untagged = await trips(() => client.del(`/v1/contacts/${created.body.id}/tags/${tagId}`));
+    expect(untagged.body.tags).toEqual([]);
+    seen['DELETE /v1/contacts/:id/tags/:tag_id'] = untagged.trips;
     const deleted = await trips(() => client.del(`/v1/contacts/${created.body.id}`));
     expect(deleted.body.deleted).toBe(true);
     seen['DELETE /v1/contacts/:id'] = deleted.trips;

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/db.js';
+import type { Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -561,24 +561,27 @@ export async function deleteContact(db: Queryable, ws: string, id: string, now: 
   return { id, deleted: true };
 }
 
-export async function setContactTag(db: Db, ws: string, contactId: string, tagId: string, present: boolean, now: Date): Promise<Contact> {
-  return db.transaction(async (tx) => {
-    const c = await tx.query('SELECT id FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, contactId]);
-    if (!c.rows.length) throw notFound('contact', 'contact_id');
-    if (present) {
-      const t = await tx.query('SELECT id FROM tags WHERE workspace_id = $1 AND id = $2', [ws, tagId]);
-      if (!t.rows.length) throw notFound('tag', 'tag_id');
-      const ins = await tx.query(
-        'INSERT INTO contact_tags (contact_id, tag_id, workspace_id, created_at) VALUES ($1,$2,$3,$4::timestamptz) ON CONFLICT DO NOTHING RETURNING tag_id',
-        [contactId, tagId, ws, now.toISOString()],
-      );
-      if (ins.rows.length) await tx.query('UPDATE contacts SET updated_at = $2::timestamptz WHERE id = $1', [contactId, now.toISOString()]);
-    } else {
-      const del = await tx.query('DELETE FROM contact_tags WHERE contact_id = $1 AND tag_id = $2 RETURNING tag_id', [contactId, tagId]);
-      if (del.rows.length) await tx.query('UPDATE contacts SET updated_at = $2::timestamptz WHERE id = $1', [contactId, now.toISOString()]);
-    }
-    return getContact(tx, ws, contactId);
-  });
+/**
+ * Adds or removes a contact's tag in one statement (the contact locked as before, the tag looked up
+ * in the workspace, the link inserted or deleted, updated_at moved only when it changed), then
+ * reads the contact back: two round trips and no transaction held across them.
+ */
+export async function setContactTag(db: Queryable, ws: string, contactId: string, tagId: string, present: boolean, now: Date): Promise<Contact> {
+  const change = present
+    ? `INSERT INTO contact_tags (contact_id, tag_id, workspace_id, created_at) SELECT c.id, t.id, c.workspace_id, $4::timestamptz FROM c, t
+        ON CONFLICT DO NOTHING RETURNING contact_id`
+    : 'DELETE FROM contact_tags WHERE contact_id IN (SELECT id FROM c) AND tag_id = $3 RETURNING contact_id';
+  const { rows } = await db.query(
+    `WITH c AS (SELECT id, workspace_id FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE),
+      t AS (SELECT id FROM tags WHERE workspace_id = $1 AND id = $3),
+      ch AS (${change}),
+      u AS (UPDATE contacts SET updated_at = $4::timestamptz WHERE id IN (SELECT contact_id FROM ch))
+    SELECT EXISTS (SELECT 1 FROM c) AS contact, EXISTS (SELECT 1 FROM t) AS tag`,
+    [ws, contactId, tagId, now.toISOString()],
+  );
+  if (!rows[0].contact) throw notFound('contact', 'contact_id');
+  if (present && !rows[0].tag) throw notFound('tag', 'tag_id');
+  return getContact(db, ws, contactId);
 }
 
 /** Records an opt-out by address; it outlives the contact (see deleteContact). */
