@@ -144,6 +144,26 @@ function defineContactsJson(kind: StoreKind) {
     expect(await events()).toHaveLength(1);
   });
 
+  it('answers POST notes, built without a read-back, with the activity the timeline then lists, and records it as note.created', async () => {
+    const { key: k2 } = await writerWorkspace();
+    const client = s.anon.withKey(k2);
+    const c = (await client.post('/v1/contacts', { first_name: 'Note', last_name: 'Taker' })).body;
+    s.clock.advance(5);
+    const res = await fetch(`${s.base}/v1/contacts/${c.id}/notes`, {
+      method: 'POST', headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' }, body: JSON.stringify({ body: 'Called "back" \u00e9' }),
+    });
+    expect(res.status).toBe(201);
+    const note = await res.text();
+    const listed = JSON.parse(await raw(`/v1/contacts/${c.id}/activities?limit=1`, k2)).data[0];
+    expect(note).toBe(JSON.stringify(listed));
+    expect(JSON.parse(await raw(`/v1/contacts/${c.id}`, k2)).last_activity_at).toBe(listed.created_at);
+    const [event] = JSON.parse(await raw('/v1/events?type=note.created&limit=1', k2)).data;
+    expect(event.data).toEqual({ ...listed, contact_id: c.id });
+    const missing = await client.post('/v1/contacts/con_nope/notes', { body: 'x' });
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(await raw('/v1/events?type=note.created&limit=100', k2)).data).toHaveLength(1);
+  });
+
   it('applies concurrent PATCHes of one contact each whole: every one answers with its change, the contact ends as one of them, one timeline entry each', async () => {
     const { key: k2 } = await writerWorkspace();
     const client = s.anon.withKey(k2);

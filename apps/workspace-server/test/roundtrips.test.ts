@@ -19,6 +19,7 @@ const expected = {
   'PATCH /v1/contacts/:id (stage)': 3,
   'PUT /v1/contacts/:id/tags/:tag_id': 3,
   'DELETE /v1/contacts/:id/tags/:tag_id': 3,
+  'POST /v1/contacts/:id/notes': 2,
   'DELETE /v1/contacts/:id': 2,
 };
 
@@ -80,6 +81,9 @@ function defineRoundTrips(kind: StoreKind) {
     const untagged = await trips(() => client.del(`/v1/contacts/${created.body.id}/tags/${tagId}`));
     expect(untagged.body.tags).toEqual([]);
     seen['DELETE /v1/contacts/:id/tags/:tag_id'] = untagged.trips;
+    const note = await trips(() => client.post(`/v1/contacts/${created.body.id}/notes`, { body: 'called' }));
+    expect(note.status).toBe(201);
+    seen['POST /v1/contacts/:id/notes'] = note.trips;
     const deleted = await trips(() => client.del(`/v1/contacts/${created.body.id}`));
     expect(deleted.body.deleted).toBe(true);
     seen['DELETE /v1/contacts/:id'] = deleted.trips;

@@ -1,8 +1,8 @@
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import { iso } from '../db/db.js';
 import { notFound } from '../errors.js';
-import { addActivity } from './contacts.js';
-import { recordEvent } from './events.js';
+import { newId } from '../ids.js';
+import { eventInsertSql } from './events.js';
 import { keysetPage, Params, type Page, type Row } from './sql.js';
 
 export interface Activity {
@@ -60,14 +60,23 @@ export async function listActivities(
   return keysetPage(db, { from: 'activities a', alias: 'a', select: ACTIVITY_SELECT, q, where, limit: opts.limit, cursor: opts.cursor }, (r) => toActivity(r, opts.viewerMemberId));
 }
 
-export async function addNote(db: Db, ws: string, contactId: string, body: string, now: Date): Promise<Activity> {
-  return db.transaction(async (tx) => {
-    const c = await tx.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, contactId]);
-    if (!c.rows.length) throw notFound('contact', 'contact_id');
-    const row = await addActivity(tx, ws, contactId, { type: 'note', title: 'Note', description: body }, now);
-    await tx.query('UPDATE contacts SET last_activity_at = $2::timestamptz WHERE id = $1', [contactId, now.toISOString()]);
-    const activity = toActivity({ ...row, actor_name: null }, null);
-    await recordEvent(tx, ws, 'note.created', { ...activity, contact_id: contactId }, now);
-    return activity;
-  });
+/**
+ * Adds a note in one statement: last_activity_at is moved on the contact (which also finds and
+ * locks it), and the timeline row and the note.created outbox row are inserted from that update,
+ * so a missing contact writes nothing. The response is built from the values written.
+ */
+export async function addNote(db: Queryable, ws: string, contactId: string, body: string, now: Date): Promise<Activity> {
+  const id = newId('act');
+  const activity = toActivity({ id, type: 'note', title: 'Note', description: body, metadata: null, actor_name: null, created_at: now }, null);
+  const q = new Params();
+  const [wsP, contactP, atP] = [ws, contactId, now.toISOString()].map((v) => q.p(v));
+  const sql = `WITH c AS (UPDATE contacts SET last_activity_at = ${atP}::timestamptz WHERE workspace_id = ${wsP} AND id = ${contactP} RETURNING id, workspace_id),
+    a AS (
+      INSERT INTO activities (id, workspace_id, contact_id, type, title, description, is_private, created_at)
+      SELECT ${q.p(id)}, c.workspace_id, c.id, 'note', 'Note', ${q.p(body)}, false, ${atP}::timestamptz FROM c),
+    ev AS (${eventInsertSql(q, ws, 'note.created', `${q.p(JSON.stringify({ ...activity, contact_id: contactId }))}::jsonb`, now, 'c')})
+    SELECT id FROM c`;
+  const { rows } = await db.query(sql, q.values);
+  if (!rows.length) throw notFound('contact', 'contact_id');
+  return activity;
 }
