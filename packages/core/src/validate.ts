@@ -1,7 +1,7 @@
 // validatePack: parse, check the schema, then run every semantic rule. Never throws.
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
-import type { Spot } from './json/positions.js';
+import type { LocateRequest, Spot } from './json/positions.js';
 import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
 import type { AutomationRef, ItemRef, Rule, RuleContext } from './rules/rule.js';
@@ -67,6 +67,9 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
   }
 }
 
+/** Findings about a property name itself are placed on the name, not on its value. */
+const placesKey = (d: Diagnostic) => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
+
 /** Positions of every finding that has none yet, in one scan of the text, written in place. */
 function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
   const locator = source.locator();
@@ -83,29 +86,32 @@ function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
   locator.scan();
   let i = 0;
   for (const d of diagnostics) {
-    if (d.line === undefined) locator.place(spots[i++], d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key', d);
+    if (d.line === undefined) locator.place(spots[i++], placesKey(d), d);
     if (d.related) for (const r of d.related) if (r.line === undefined) locator.place(spots[i++], false, r, false);
   }
 }
 
-/** Text that is not JSON (positions from the tolerant parser's tree, one pointer at a time). */
+/** Text that is not JSON: SourceText places each pointer through the tolerant parser's tree. */
 function placeEach(source: SourceText, diagnostics: Diagnostic[]): void {
-  const at = (pointer: string, key: boolean) => {
-    try {
-      return source.locate(pointer, { key });
-    } catch {
-      return undefined;
-    }
-  };
+  const requests: LocateRequest[] = [];
   for (const d of diagnostics) {
-    const pos = d.line === undefined ? at(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key') : undefined;
-    if (pos) Object.assign(d, pos);
+    if (d.line === undefined) requests.push({ pointer: d.pointer, key: placesKey(d) });
+    if (d.related) for (const r of d.related) if (r.line === undefined) requests.push({ pointer: r.pointer });
+  }
+  const found = source.locateAll(requests);
+  let i = 0;
+  for (const d of diagnostics) {
+    if (d.line === undefined) {
+      const pos = found[i++];
+      if (pos) Object.assign(d, pos);
+    }
     if (d.related)
       for (const r of d.related) {
-        const rp = r.line === undefined ? at(r.pointer, false) : undefined;
-        if (rp) {
-          r.line = rp.line;
-          r.column = rp.column;
+        if (r.line !== undefined) continue;
+        const pos = found[i++];
+        if (pos) {
+          r.line = pos.line;
+          r.column = pos.column;
         }
       }
   }

@@ -17,9 +17,12 @@ export interface SourceText {
   readonly lines: LineIndex;
   /** Position of the value at `pointer`; with `key`, of its property name. Undefined when unknown. */
   locate(pointer: string, options?: { key?: boolean }): Position | undefined;
-  /** Positions of many pointers in one scan of the text (see locateAll); the way to place findings. */
+  /**
+   * Positions of many pointers: one scan of the text when it is JSON that JSON.parse accepted,
+   * else the tolerant parser's tree, one pointer at a time.
+   */
   locateAll(requests: readonly LocateRequest[]): (Position | undefined)[];
-  /** The one-scan locator, when the text is JSON that JSON.parse accepted (else use locate). */
+  /** The one-scan locator (positions written into the findings), when the text is JSON that JSON.parse accepted. */
   locator(): Locator | undefined;
 }
 
