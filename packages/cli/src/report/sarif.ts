@@ -2,6 +2,13 @@
 // with array indices replaced by item keys and node ids, so they survive unrelated edits that
 // move lines or reorder items.
 import * as crypto from 'node:crypto';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { unescapeToken, type Diagnostic } from '@setup-pack/core';
+import { totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { jsonChunks, LazyArray } from './stream.js';
+
+const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
 // crypto.hash (Node 20.12+) hashes a short string without building a Hash object: half the cost
 // per result of createHash, which older Node 20 releases fall back to.
@@ -9,13 +16,6 @@ const sha256Hex: (text: string) => string =
   typeof (crypto as { hash?: unknown }).hash === 'function'
     ? (text) => (crypto as unknown as { hash(algorithm: string, data: string): string }).hash('sha256', text)
     : (text) => crypto.createHash('sha256').update(text).digest('hex');
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Diagnostic } from '@setup-pack/core';
-import { totals, visible, type FileReport, type ReportOptions } from './model.js';
-import { jsonChunks, LazyArray } from './stream.js';
-
-const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
 /**
  * The pointer with array indices replaced by the element's key or id where it has one. One per
@@ -38,7 +38,7 @@ export class StablePaths {
     const slash = pointer.lastIndexOf('/');
     const parent = this.step(pointer.slice(0, slash));
     const raw = pointer.slice(slash + 1);
-    const token = raw.indexOf('~') < 0 ? raw : raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const token = unescapeToken(raw);
     const cur = parent.value;
     let found: { path: string; value: unknown };
     if (Array.isArray(cur) && /^\d+$/.test(token)) {
@@ -51,11 +51,6 @@ export class StablePaths {
     if (remember) this.memo.set(pointer, found);
     return found;
   }
-}
-
-/** The pointer with array indices replaced by the element's key or id where it has one. */
-export function stablePath(value: unknown, pointer: string): string {
-  return new StablePaths(value).of(pointer);
 }
 
 function artifactUri(path: string, cwd: string): { uri: string; uriBaseId?: string } {
