@@ -2,7 +2,7 @@
 // member, a pipeline stage…), a searchable picker of the pack's own items and the connected
 // workspace's real ones, and a mark saying what installing would do with the reference — bound,
 // created, ambiguous or unresolved — from core's markReferences, as `setup-pack plan` binds it.
-import { useContext, useEffect, useId, useState } from 'react';
+import { useContext, useEffect, useId, useRef, useState } from 'react';
 import { normalizeName, pickedReferenceId, type ReferenceType, type WorkspaceObject } from '@setup-pack/core';
 import { useWorkspace } from '../workspace/catalog.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -36,8 +36,14 @@ export function RefPicker(props: { type: ReferenceType; label: string; listed: r
   const refs = useContext(ReferencesContext)?.refs;
   const objects = ws?.objectsOf(type);
   const dialogId = useId();
+  // Opening reads this type once; a failed read is not retried on every render (Check or Refresh does).
+  const asked = useRef(false);
   useEffect(() => {
-    if (open && ws && !objects) void ws.ensureType(type);
+    if (!open) asked.current = false;
+    else if (ws && !objects && !asked.current) {
+      asked.current = true;
+      void ws.ensureType(type);
+    }
   }, [open, ws, objects, type]);
 
   const q = query.trim().toLowerCase();
