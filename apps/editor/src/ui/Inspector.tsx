@@ -1,6 +1,6 @@
 // Right-hand panel for an automation: the selected block's config form (from the catalog, plus
 // raw JSON for unknown fields), or the automation's fields, settings and references.
-import { nodeKindInfo, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { nodeKindInfo, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
@@ -12,7 +12,6 @@ import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
 import { FilterNode } from './ItemEditors.js';
 
-const REF_TYPES: ReferenceType[] = ['tag', 'stage', 'smart_list', 'user', 'team', 'pond', 'website', 'form', 'email_template', 'custom_field', 'pipeline', 'deal_stage', 'appointment_type', 'appointment_outcome', 'program', 'relationship_label', 'automation', 'lead_source'];
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
@@ -105,14 +104,14 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
         return (
           <div key={i} className="ref" data-ref={`${str(ref.type)}:${str(ref.id)}`} style={{ borderBottom: '1px solid #f1f5f9', paddingBottom: 4 }}>
             <div className="row">
-              <SelectField label="Type" path={`document/references/${i}/type`} value={str(ref.type)} options={REF_TYPES} onChange={(v) => edit((d) => updateReference(d, i, { type: v }))} />
+              <SelectField label="Type" path={`document/references/${i}/type`} value={str(ref.type)} options={REFERENCE_TYPES} onChange={(v) => edit((d) => updateReference(d, i, { type: v }))} />
               <TextField label="Id" path={`document/references/${i}/id`} value={str(ref.id)} onChange={(v) => edit((d) => updateReference(d, i, { id: v }), `ref-id-${i}`)} />
             </div>
             <div className="row">
               <TextField label={`Name of ${str(ref.id)}`} path={`document/references/${i}/name`} value={str(ref.name)} onChange={(v) => edit((d) => updateReference(d, i, { name: v }), `ref-name-${i}`)} />
               <TextField label="Detail" path={`document/references/${i}/detail`} value={str(ref.detail)} onChange={(v) => edit((d) => updateReference(d, i, { detail: v }), `ref-detail-${i}`)} />
             </div>
-            {REF_TYPES.includes(str(ref.type) as ReferenceType) && <RefMark type={str(ref.type) as ReferenceType} id={str(ref.id)} />}
+            {REFERENCE_TYPES.includes(str(ref.type) as ReferenceType) && <RefMark type={str(ref.type) as ReferenceType} id={str(ref.id)} />}
             <button aria-label={`Remove reference ${str(ref.id)}`} onClick={() => edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)))}>Remove</button>
           </div>
         );

@@ -77,13 +77,16 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       try {
         const c = client();
         const p = packRef.current;
-        const before = catalogRef.current;
-        const ledger = again || !before ? ((await readLedger(c, p.packId))?.ledger ?? null) : before.ledger;
-        const wanted = new Set<WorkspaceCollection>([...(again || !before ? requiredCollections(p, ledger) : []), ...extra, ...(again && before ? before.collections : [])]);
-        const missing = [...wanted].filter((x) => again || !before?.collections.has(x));
-        const fresh = await fetchSnapshot(c, missing, ledger?.state === 'in_progress' ? p.packId : undefined);
-        const snapshot: WorkspaceSnapshot = again || !before ? fresh : { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } };
-        const next = { ledger, snapshot, collections: new Set([...(again || !before ? [] : before.collections), ...missing]), readAt: new Date() };
+        const before = again ? undefined : catalogRef.current;
+        // A whole read (the first, or Refresh): the ledger, what the pack needs and whatever was read
+        // before, anew. Otherwise only the collections not read yet, added to the copy.
+        const ledger = before ? before.ledger : ((await readLedger(c, p.packId))?.ledger ?? null);
+        const wanted = before
+          ? extra.filter((x) => !before.collections.has(x))
+          : [...new Set<WorkspaceCollection>([...requiredCollections(p, ledger), ...extra, ...(catalogRef.current?.collections ?? [])])];
+        const fresh = await fetchSnapshot(c, wanted, ledger?.state === 'in_progress' ? p.packId : undefined);
+        const snapshot: WorkspaceSnapshot = before ? { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } } : fresh;
+        const next = { ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), readAt: new Date() };
         catalogRef.current = next;
         setCatalog(next);
       } catch (e) {
