@@ -78,7 +78,7 @@ const body = JSON.stringify({ first_name: 'Hook', last_name: 'Paced', email: 'pa
       await r.arrayBuffer();
     } catch { failed++; }
   }));
-  parentPort.postMessage({ failed, late, t0, sentMs: Date.now() - t0 });
+  parentPort.postMessage({ failed, late, sentMs: Date.now() - t0 });
 })();
 `;
 
@@ -154,8 +154,7 @@ async function paced(kind, rate, seconds) {
   const creator = new Worker(creatorCode, { eval: true, workerData: { base: s.base, headers: s.headers, rate, total } });
   const sent = await new Promise((resolve, reject) => { creator.once('message', resolve); creator.once('error', reject); });
   await creator.terminate();
-  const { failed, late } = sent;
-  const sentMs = sent.sentMs;
+  const { failed, late, sentMs } = sent;
   const res = await Promise.race([rc.done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   const report = res ?? (await new Promise((resolve) => { rc.worker.on('message', (m) => m.report && resolve(m)); rc.worker.postMessage('report'); }));
   await rc.worker.terminate();

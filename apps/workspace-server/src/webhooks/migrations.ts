@@ -79,8 +79,8 @@ CREATE INDEX events_created ON events (created_at);
   {
     version: 503,
     name: 'indexes for the fair claim: due and in-flight deliveries per endpoint',
-    // claimDue takes each endpoint's oldest due deliveries and counts its attempts in flight; with
-    // only (endpoint_id, created_at) to go by, both read every delivery the endpoint ever had.
+    // claimDue takes each endpoint's oldest due deliveries and counts its attempts in flight;
+    // without these the planner filters the global due and lease indexes by endpoint (docs/store.md).
     sql: `
 CREATE INDEX webhook_deliveries_ep_due ON webhook_deliveries (endpoint_id, next_attempt_at, id) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_ep_sending ON webhook_deliveries (endpoint_id) WHERE status = 'sending';
