@@ -10,7 +10,7 @@ import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -28,7 +28,9 @@ Environment:
   --workers N (WORKERS, default 1) runs N server processes on one port (node:cluster), PostgreSQL only:
   rate limits, idempotency and webhook claims live in the database, so they hold across them.
   --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default two per core,
-  at least 4). The admin subcommands call
+  at least 4). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
+  per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
+  it off. The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -108,6 +110,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       'cors-origin': { type: 'string', multiple: true },
       workers: { type: 'string' },
       'pool-size': { type: 'string' },
+      'contact-cache-mb': { type: 'string' },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
@@ -124,6 +127,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
   const workers = countOption('--workers', values.workers ?? process.env.WORKERS, 1) ?? 1;
   const poolSize = countOption('--pool-size', values['pool-size'] ?? process.env.DATABASE_POOL_SIZE, 1);
+  const contactCacheMb = countOption('--contact-cache-mb', values['contact-cache-mb'] ?? process.env.CONTACT_CACHE_MB, 0);
   if (workers > 1 && !databaseUrl) {
     throw new Error('--workers needs PostgreSQL (set DATABASE_URL): the embedded PGlite store belongs to one process');
   }
@@ -139,7 +143,8 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.once('SIGINT', () => resolveStop());
     process.once('SIGTERM', () => resolveStop());
   });
-  const store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize });
+  const store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize,
+    contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024 });
   const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
     webhooks: {
       allowInsecure: values['allow-insecure-webhooks'],

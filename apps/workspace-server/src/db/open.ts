@@ -3,6 +3,7 @@ import type { Db } from './db.js';
 import { migrate } from './migrations.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
+import { setContactTextCache } from '../store/contacts.js';
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded PGlite store is used. */
@@ -14,6 +15,8 @@ export interface StoreOptions {
   /** Ephemeral embedded store. */
   memory?: boolean;
   poolSize?: number;
+  /** Characters of contacts' JSON text the list may reuse (store/contacts.ts ContactTextCache); 0 turns it off. */
+  contactCacheChars?: number;
 }
 
 export interface Store {
@@ -38,5 +41,6 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     await db.close().catch(() => {});
     throw e;
   }
+  if (opts.contactCacheChars !== undefined) setContactTextCache(db, opts.contactCacheChars);
   return { db, close: () => db.close() };
 }

@@ -153,13 +153,18 @@ const rowsText = (table: string, alias: string) => `LEFT JOIN LATERAL (
            (array_agg(x.value ORDER BY x.position, x.id) FILTER (WHERE x.is_primary))[1] AS prim
       FROM (SELECT r.id, r.value, r.label, r.is_primary, r.position FROM ${table} r WHERE r.contact_id = c.id) x) ${alias} ON true`;
 
+/** A contact's created_at as its cursor writes it. */
+const CURSOR_AT = `to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** The workspace's lookup generation (migration 5): moves whenever a name a contact shows may have. */
+const LOOKUP_GEN = `COALESCE((SELECT gen FROM contact_lookup_gens WHERE workspace_id = $1), 0)::text`;
+
 /**
  * A contact as the JSON text the Contact schema serialises, written by PostgreSQL: `head` runs to
  * `"custom_fields":`, `tail` from `,"created_at"` on; custom_fields comes back as jsonb text for
  * the server to write as JSON.stringify does (jsonb's own text has spaces). Keys follow the schema's
  * order; the byte-for-byte equality with GET /v1/contacts/:id is a test (contacts-json.test.ts).
  */
-const CONTACT_TEXT_SELECT = `SELECT c.id, c.created_at, to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS cursor_at,
+const CONTACT_TEXT_SELECT = `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at,
     '{"id":' || to_json(c.id)::text || ',"first_name":' || to_json(c.first_name)::text || ',"last_name":' || to_json(c.last_name)::text
     || ',"email":' || ${jsonText('e.prim')} || ',"phone":' || ${jsonText('ph.prim')} || ',"emails":' || e.arr || ',"phones":' || ph.arr
     ${plainFields.map((f) => `|| ',"${f}":' || ${jsonText(`c.${f}`)}`).join(' ')}
@@ -187,6 +192,7 @@ export function contactListQuery(
   ws: string,
   f: ContactFilters,
   cache?: Map<string, { gen: string; total: string }>,
+  page: 'text' | 'versions' = 'text',
 ): { sql: string; params: unknown[]; cacheKey: string | null } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
@@ -222,12 +228,12 @@ export function contactListQuery(
   if (k) where.push(k);
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
   // joined the other way round, PostgreSQL would build the text of every match before the limit.
-  const pageSql = CONTACT_TEXT_SELECT.replace(
-    '${PAGE}',
-    `SELECT c.* FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`,
-  );
+  const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
+  const pageSql = page === 'text' ? CONTACT_TEXT_SELECT.replace('${PAGE}', chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
+  const text = page === 'text' ? ', p.head, p.custom_fields, p.tail' : '';
   // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
-  const sql = `SELECT n.total::text AS total, n.gen, p.id, p.cursor_at, p.head, p.custom_fields, p.tail FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
+  const sql = `SELECT n.total::text AS total, n.gen, ${LOOKUP_GEN} AS lookups, p.id, p.version, p.cursor_at${text}
+    FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
   return { sql, params: q.values, cacheKey };
 }
 
@@ -246,24 +252,136 @@ function rememberCount(cache: Map<string, { gen: string; total: string }>, key: 
 const customFieldsText = (t: string) => (t === '{}' ? t : JSON.stringify(JSON.parse(t)));
 
 /**
- * A page of contacts as the response body's JSON text, in one round trip: PostgreSQL writes each
- * contact, the server only joins them and adds the cursor.
+ * Contacts' JSON text by id, each at the row version (xmin) and the workspace's lookup generation
+ * it was written at (docs/store.md, "The contact text cache"). An entry is used only when both
+ * still match what the page's statement reads, so it is never stale, in this process or another:
+ * every write that changes what a contact reads as writes its row (a new xmin), and a rename or
+ * deletion of a tag, stage, lead source or member moves the generation (migration 5's triggers).
+ * Least recently used entries go first once the cache holds `capacity` characters; an entry older
+ * than an hour is not used (xmin is a 32-bit transaction id: it could repeat only after 2^32
+ * transactions, far more than an hour holds).
+ */
+export class ContactTextCache {
+  private entries = new Map<string, { version: string; lookups: string; text: string; at: number }>();
+  private size = 0;
+  hits = 0;
+  misses = 0;
+  constructor(readonly capacity: number) {}
+  get(id: string, version: string, lookups: string, now: number): string | undefined {
+    const e = this.entries.get(id);
+    if (!e || e.version !== version || e.lookups !== lookups || now - e.at > MAX_ENTRY_AGE_MS) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.entries.delete(id);
+    this.entries.set(id, e);
+    return e.text;
+  }
+  set(id: string, version: string, lookups: string, text: string, now: number): void {
+    if (text.length > this.capacity) return;
+    const old = this.entries.get(id);
+    if (old) {
+      this.size -= old.text.length;
+      this.entries.delete(id);
+    }
+    this.entries.set(id, { version, lookups, text, at: now });
+    this.size += text.length;
+    for (const [k, e] of this.entries) {
+      if (this.size <= this.capacity) break;
+      this.entries.delete(k);
+      this.size -= e.text.length;
+    }
+  }
+}
+
+const MAX_ENTRY_AGE_MS = 3_600_000;
+/** The default size of a store's contact text cache, in characters (about 50,000 contacts' text). */
+export const DEFAULT_CONTACT_CACHE_CHARS = 32 * 1024 * 1024;
+const textCaches = new WeakMap<object, ContactTextCache>();
+
+/** Sets a store's contact text cache size in characters; 0 turns the cache off. */
+export function setContactTextCache(db: Queryable, chars: number): ContactTextCache {
+  const cache = new ContactTextCache(chars);
+  textCaches.set(db, cache);
+  return cache;
+}
+
+/** The contact text cache of a store (created at the default size on first use). */
+export function contactTextCache(db: Queryable): ContactTextCache {
+  return textCaches.get(db) ?? setContactTextCache(db, DEFAULT_CONTACT_CACHE_CHARS);
+}
+
+/** The contacts of a page by id, written out at the versions the page read (see listContactsJson). */
+const CONTACTS_TEXT_BY_ID = `SELECT p.id, p.version, ${LOOKUP_GEN} AS lookups, p.head, p.custom_fields, p.tail FROM (${CONTACT_TEXT_SELECT.replace(
+  '${PAGE}',
+  'SELECT c.*, c.xmin::text AS version FROM contacts c WHERE c.workspace_id = $1 AND c.id = ANY($2::text[])',
+)}) p`;
+
+/**
+ * A page of contacts as the response body's JSON text. With the text cache on (the default), the
+ * first statement reads only the page's ids and row versions (and the total); contacts whose text
+ * is cached at those versions are not written again, the rest are written by PostgreSQL in a
+ * second statement that must return each at the version the first read (otherwise, or with the
+ * cache off, the page is read in one statement that writes every contact's text).
  */
 export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters): Promise<string> {
-  let cache = countCaches.get(db);
-  if (!cache) countCaches.set(db, (cache = new Map()));
-  const { sql, params, cacheKey } = contactListQuery(ws, f, cache);
-  // A search's best plan depends on how common its term is: planned for the term each time.
+  let counts = countCaches.get(db);
+  if (!counts) countCaches.set(db, (counts = new Map()));
+  const texts = contactTextCache(db);
+  const now = Date.now();
+  if (texts.capacity > 0) {
+    const { sql, params, cacheKey } = contactListQuery(ws, f, counts, 'versions');
+    // A search's best plan depends on how common its term is: planned for the term each time.
+    const { rows } = await db.query(sql, params, { prepare: !f.q });
+    if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
+    const lookups = rows[0].lookups as string;
+    const page = rows[0].id === null ? [] : rows;
+    const shown = page.slice(0, f.limit);
+    const out: string[] = new Array(shown.length);
+    const missing: string[] = [];
+    for (let i = 0; i < shown.length; i++) {
+      const t = texts.get(shown[i].id, shown[i].version, lookups, now);
+      if (t === undefined) missing.push(shown[i].id);
+      else out[i] = t;
+    }
+    let complete = true;
+    if (missing.length) {
+      const written = await db.query(CONTACTS_TEXT_BY_ID, [ws, missing]);
+      const byId = new Map<string, Row>();
+      for (const r of written.rows) {
+        const text = r.head + customFieldsText(r.custom_fields) + r.tail;
+        texts.set(r.id, r.version, r.lookups, text, now);
+        byId.set(r.id, { ...r, text });
+      }
+      for (let i = 0; i < shown.length && complete; i++) {
+        if (out[i] !== undefined) continue;
+        const w = byId.get(shown[i].id);
+        // Changed, or gone, since the page was read: this page is read again in one statement.
+        if (!w || w.version !== shown[i].version || w.lookups !== lookups) complete = false;
+        else out[i] = w.text;
+      }
+    }
+    if (complete) return pageJson(out, page, f.limit, rows[0].total);
+  }
+  const { sql, params, cacheKey } = contactListQuery(ws, f, counts);
   const { rows } = await db.query(sql, params, { prepare: !f.q });
-  const total = rows[0].total as string;
-  if (cacheKey) rememberCount(cache, cacheKey, rows[0].gen, total);
-  const contacts = rows[0].id === null ? [] : rows;
-  const has_more = contacts.length > f.limit;
-  const page = has_more ? contacts.slice(0, f.limit) : contacts;
-  const last = page[page.length - 1];
-  const next = has_more && last ? JSON.stringify(encodeCursor(last.cursor_at, last.id, 'contacts')) : 'null';
-  const data = page.map((r) => r.head + customFieldsText(r.custom_fields) + r.tail).join(',');
-  return `{"data":[${data}],"has_more":${has_more},"next_cursor":${next},"total_count":${total}}`;
+  if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
+  const page = rows[0].id === null ? [] : rows;
+  const out = page.slice(0, f.limit).map((r) => {
+    const text = r.head + customFieldsText(r.custom_fields) + r.tail;
+    if (texts.capacity > 0) texts.set(r.id, r.version, r.lookups, text, now);
+    return text;
+  });
+  return pageJson(out, page, f.limit, rows[0].total);
+}
+
+/** The list's body around its contacts' texts: has_more and the cursor from the limit + 1 rows read. */
+function pageJson(texts: string[], rows: Row[], limit: number, total: string): string {
+  const has_more = rows.length > limit;
+  const last = has_more ? rows[limit - 1] : undefined;
+  const next = last ? JSON.stringify(encodeCursor(last.cursor_at, last.id, 'contacts')) : 'null';
+  return `{"data":[${texts.join(',')}],"has_more":${has_more},"next_cursor":${next},"total_count":${total}}`;
 }
 
 /** Orders rows by position (then list order), renumbers them and makes exactly one primary. */
