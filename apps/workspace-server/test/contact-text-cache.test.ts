@@ -52,6 +52,14 @@ function defineTextCache(kind: StoreKind) {
     const same = await listMatchesContacts();
     expect(cache.hits - hits).toBe(2); // both contacts' text came from the cache
 
+    // A creation's response text goes into the cache: the next list writes nothing out.
+    const created = (await c.post('/v1/contacts', { first_name: 'Cy', last_name: 'Day', phone: '+12075550111', stage_id: stage, owner_id: member, custom_fields: { b: 1, a: [2] } })).body.id as string;
+    const beforeList = cache.hits;
+    const withCreated = await listMatchesContacts();
+    expect(byId(withCreated, created).stage.id).toBe(stage);
+    expect(cache.hits - beforeList).toBe(3);
+    await c.del(`/v1/contacts/${created}`);
+
     await c.patch(`/v1/contacts/${a}`, { job_title: 'Broker' });
     expect(byId(await listMatchesContacts(), a).job_title).toBe('Broker');
     await c.post(`/v1/contacts/${b}/notes`, { body: 'Called back' });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../store/activities.js';
-import { createContact, deleteContact, getContact, listContactsJson, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
+import { createContact, deleteContact, getContact, listContactsJson, rememberContactText, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, ref, str } from './schemas.js';
 
@@ -81,7 +81,11 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     const { affiliate_attribution_tokem, ...body } = req.body as ContactInput & { affiliate_attribution_tokem?: string | null };
     const input = { ...body, affiliate_attribution_token: body.affiliate_attribution_token ?? affiliate_attribution_tokem };
     const contact = await createContact(db, callerOf(req).workspace.id, input, clock.now());
-    return reply.code(201).send(contact);
+    // Serialised here by the route's own Contact serialiser, so the text cache gets the very bytes
+    // a list would write for this contact.
+    const text = reply.code(201).serialize(contact) as string;
+    rememberContactText(db, contact, text);
+    return reply.type('application/json; charset=utf-8').send(text);
   });
 
   app.get('/v1/contacts/:contact_id', {

@@ -312,6 +312,20 @@ export function contactTextCache(db: Queryable): ContactTextCache {
   return textCaches.get(db) ?? setContactTextCache(db, DEFAULT_CONTACT_CACHE_CHARS);
 }
 
+/** Contacts a write returned, with the row version and lookup generation they are the state of. */
+const writtenAt = new WeakMap<Contact, { version: string; lookups: string }>();
+
+/**
+ * Puts a written contact's response text in the text cache, when the write said which row version
+ * (and lookup generation) the contact is: `text` must be the Contact schema's serialisation of
+ * exactly that contact (the route's reply.serialize), which is what the list writes for it.
+ */
+export function rememberContactText(db: Queryable, contact: Contact, text: string): void {
+  const at = writtenAt.get(contact);
+  const cache = contactTextCache(db);
+  if (at && cache.capacity > 0) cache.set(contact.id, at.version, at.lookups, text, Date.now());
+}
+
 /** The contacts of a page by id, written out at the versions the page read (see listContactsJson). */
 const CONTACTS_TEXT_BY_ID = `SELECT p.id, p.version, ${LOOKUP_GEN} AS lookups, p.head, p.custom_fields, p.tail FROM (${CONTACT_TEXT_SELECT.replace(
   '${PAGE}',
@@ -451,7 +465,10 @@ export async function addActivity(
  * references are looked up in the workspace, and only when each one given exists are the contact,
  * its emails and phones, the timeline entry and the outbox event inserted (the counter is the
  * trigger's). The response is built from the input, the looked-up names and the stored
- * custom_fields (jsonb's key order), so nothing is read back. The statement's text does not depend on the input.
+ * custom_fields (jsonb's key order), so nothing is read back. The statement's text depends only on
+ * whether there are emails and phones (four texts): an insert of no rows would still cost its
+ * statement trigger (migration 5). The contact's row version and the workspace's lookup generation
+ * come back with it, for the route to put the response's text in the contact text cache.
  */
 export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date): Promise<Contact> {
   if (!input.first_name) throw badRequest('first_name is required', 'first_name');
@@ -499,16 +516,16 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
         FROM r
        WHERE (${stageP}::text IS NULL OR r.stage_name IS NOT NULL) AND (${sourceP}::text IS NULL OR r.lead_source_name IS NOT NULL)
          AND (${ownerP}::text IS NULL OR r.owner_name IS NOT NULL)
-      RETURNING id, workspace_id, custom_fields),
-    em AS (${rowsInsert('contact_emails', emails)}),
-    ph AS (${rowsInsert('contact_phones', phones)}),
+      RETURNING id, workspace_id, custom_fields, xmin::text AS version),${emails.length ? `
+    em AS (${rowsInsert('contact_emails', emails)}),` : ''}${phones.length ? `
+    ph AS (${rowsInsert('contact_phones', phones)}),` : ''}
     act AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
       SELECT ${q.p(newId('act'))}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
     ev AS (${eventInsertSql(q, ws, 'contact.created',
       `${q.p(JSON.stringify(contact))}::jsonb || jsonb_build_object('stage', ${idName(stageP, 'r.stage_name')}, 'lead_source', ${idName(sourceP, 'r.lead_source_name')}, 'owner', ${idName(ownerP, 'r.owner_name')})`,
       now, 'ins, r')})
-    SELECT r.*, ins.custom_fields FROM r LEFT JOIN ins ON true`;
+    SELECT r.*, ins.custom_fields, ins.version, ${LOOKUP_GEN.replace('$1', wsP)} AS lookups FROM r LEFT JOIN ins ON true`;
   const { rows } = await db.query(sql, q.values);
   const r = rows[0];
   if (r.custom_fields === null) {
@@ -522,6 +539,7 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
   if (stage) contact.stage = { id: stage, name: r.stage_name };
   if (source) contact.lead_source = { id: source, name: r.lead_source_name };
   if (owner) contact.owner = { id: owner, name: r.owner_name };
+  writtenAt.set(contact, { version: r.version, lookups: r.lookups });
   return contact;
 }
 
