@@ -11,13 +11,19 @@ export const FIXTURES = join(ROOT, 'fixtures');
 export const CLI_FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
 let built = false;
-/** Compiles packages/cli (and core) so the binary runs the current source. */
+/** Compiles packages/cli (and core) and bundles the command, so the binary runs the current source. */
 export function ensureBuilt(): void {
   if (built) return;
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  // flock serialises the test files' builds, which run in parallel workers.
-  execFileSync('flock', ['/tmp/setup-pack-cli-test-build.lock', process.execPath, tsc, '-b', 'packages/cli'], { cwd: ROOT, stdio: 'pipe' });
+  buildCli(['packages/cli']);
   built = true;
+}
+
+/** tsc -b of the projects, then the CLI's bundle; flock serialises the test files' builds, which run in parallel workers. */
+export function buildCli(projects: string[]): void {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const lock = '/tmp/setup-pack-cli-test-build.lock';
+  execFileSync('flock', [lock, process.execPath, tsc, '-b', ...projects], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync('flock', [lock, process.execPath, join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT, stdio: 'pipe' });
 }
 
 export interface RunResult {

@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, ROOT } from './helpers.js';
+import { buildCli, FIXTURES, ROOT } from './helpers.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserMissing = existsSync(chromiumPath) ? '' : `no Chromium at ${chromiumPath}: install Debian's chromium (npm run setup:test) or set CHROMIUM_PATH`;
@@ -21,8 +21,7 @@ function npx(args: string[]) {
 }
 
 beforeAll(() => {
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  execFileSync('flock', ['/tmp/setup-pack-cli-test-build.lock', process.execPath, tsc, '-b', 'packages/cli', 'apps/workspace-server'], { cwd: ROOT, stdio: 'pipe' });
+  buildCli(['packages/cli', 'apps/workspace-server']);
   packed = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'scripts/pack-lock.mjs'), app], { encoding: 'utf8' }));
   execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, stdio: 'pipe' });
 }, 240_000);
@@ -43,6 +42,15 @@ describe('npm packages', () => {
     // The editor's static build rides along (prepack builds it), so one install gives both.
     expect(server).toContain('editor/index.html');
     expect(server.filter((f) => /^editor\/assets\/.+\.js$/.test(f)).length).toBeGreaterThan(0);
+  });
+
+  it('runs the bundled command, which knows its version', () => {
+    const files = packed.find((p) => p.name === 'setup-pack')!.files;
+    expect(files).toContain('dist/bundle/main.js');
+    expect(readFileSync(join(app, 'node_modules/setup-pack/bin/setup-pack.js'), 'utf8')).toContain('../dist/bundle/main.js');
+    const v = npx(['--', 'setup-pack', '--version']); // after --: the command's flag, not npm's
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')).version);
   });
 
   it('setup-pack validate runs from the installed tarballs', () => {
