@@ -230,10 +230,15 @@ export function contactListQuery(
   // joined the other way round, PostgreSQL would build the text of every match before the limit.
   const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
   const pageSql = page === 'text' ? CONTACT_TEXT_SELECT.replace('${PAGE}', chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
-  const text = page === 'text' ? ', p.head, p.custom_fields, p.tail' : '';
   // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
-  const sql = `SELECT n.total::text AS total, n.gen, ${LOOKUP_GEN} AS lookups, p.id, p.version, p.cursor_at${text}
-    FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`;
+  // The versions come as one row, the page as one text of "id version cursor_at" triples (none of
+  // them holds a space): one row for the driver to parse instead of limit + 1.
+  const sql = page === 'text'
+    ? `SELECT n.total::text AS total, n.gen, ${LOOKUP_GEN} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail
+    FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
+    : `SELECT n.total::text AS total, n.gen, ${LOOKUP_GEN} AS lookups,
+      string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) AS page
+    FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen`;
   return { sql, params: q.values, cacheKey };
 }
 
@@ -350,7 +355,9 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     const { rows } = await db.query(sql, params, { prepare: !f.q });
     if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
     const lookups = rows[0].lookups as string;
-    const page = rows[0].id === null ? [] : rows;
+    const words = rows[0].page === null ? [] : (rows[0].page as string).split(' ');
+    const page: Row[] = [];
+    for (let i = 0; i < words.length; i += 3) page.push({ id: words[i], version: words[i + 1], cursor_at: words[i + 2] });
     const shown = page.slice(0, f.limit);
     const out: string[] = new Array(shown.length);
     const missing: string[] = [];
