@@ -108,7 +108,7 @@ function defineTextCache(kind: StoreKind) {
     }
   });
 
-  it('keeps to its size, dropping the least recently used text first', () => {
+  it('keeps to its size, dropping text not read since it was last passed first', () => {
     const small = new ContactTextCache(10);
     small.set('a', '1', '0', 'aaaa', 0);
     small.set('b', '1', '0', 'bbbb', 0);

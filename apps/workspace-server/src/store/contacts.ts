@@ -262,12 +262,12 @@ const customFieldsText = (t: string) => (t === '{}' ? t : JSON.stringify(JSON.pa
  * still match what the page's statement reads, so it is never stale, in this process or another:
  * every write that changes what a contact reads as writes its row (a new xmin), and a rename or
  * deletion of a tag, stage, lead source or member moves the generation (migration 5's triggers).
- * Least recently used entries go first once the cache holds `capacity` characters; an entry older
+ * Entries not read recently go first once the cache holds `capacity` characters; an entry older
  * than an hour is not used (xmin is a 32-bit transaction id: it could repeat only after 2^32
  * transactions, far more than an hour holds).
  */
 export class ContactTextCache {
-  private entries = new Map<string, { version: string; lookups: string; text: string; at: number }>();
+  private entries = new Map<string, { version: string; lookups: string; text: string; at: number; used: boolean }>();
   private size = 0;
   hits = 0;
   misses = 0;
@@ -279,8 +279,10 @@ export class ContactTextCache {
       return undefined;
     }
     this.hits++;
-    this.entries.delete(id);
-    this.entries.set(id, e);
+    // Marked, not moved: deleting and re-inserting on every hit cost 5 µs a hit in a Map of
+    // 100,000 entries (V8 compacts the table as deletions pile up); eviction gives a marked
+    // entry a second chance instead (the CLOCK approximation of least recently used).
+    e.used = true;
     return e.text;
   }
   set(id: string, version: string, lookups: string, text: string, now: number): void {
@@ -290,12 +292,16 @@ export class ContactTextCache {
       this.size -= old.text.length;
       this.entries.delete(id);
     }
-    this.entries.set(id, { version, lookups, text, at: now });
+    this.entries.set(id, { version, lookups, text, at: now, used: false });
     this.size += text.length;
+    // Oldest first; an entry read since it was last passed goes to the back once.
     for (const [k, e] of this.entries) {
       if (this.size <= this.capacity) break;
       this.entries.delete(k);
-      this.size -= e.text.length;
+      if (e.used) {
+        e.used = false;
+        this.entries.set(k, e);
+      } else this.size -= e.text.length;
     }
   }
 }
