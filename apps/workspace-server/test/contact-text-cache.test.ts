@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContactTextCache, contactTextCache } from '../src/store/contacts.js';
-import { Client, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type StoreKind, type TestServer } from './harness.js';
+import { Client, serversSharingAStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
  * GET /v1/contacts reuses a contact's JSON text while its row version and the workspace's lookup
@@ -10,20 +10,10 @@ import { Client, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, ty
  * list is compared with GET /v1/contacts/:id, which the cache does not serve.
  */
 function defineTextCache(kind: StoreKind) {
-  let s: TestServer;
-  let other: TestServer | undefined;
-  beforeAll(async () => {
-    const schema = uniqueSchema('txt');
-    s = await startServer(kind, kind === 'postgres' ? { store: await openTestStore(kind, schema) } : {});
-    if (kind === 'postgres') other = await startServer(kind, { store: await openTestStore(kind, schema) });
-  });
-  afterAll(async () => {
-    await s?.close();
-    await other?.close();
-    if (kind === 'postgres') for (const x of [s, other]) await x?.store.close();
-  });
+  const servers = serversSharingAStore(kind, 'txt');
 
   it('lists every change however it is made, and reuses the text of contacts that did not change', async () => {
+    const { s, other } = servers;
     const ws = await s.workspace();
     const c = ws.client;
     const sql = (text: string, params: unknown[] = []) => s.store.db.query(text, params);

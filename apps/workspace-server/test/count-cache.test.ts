@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type StoreKind, type TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { Client, serversSharingAStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
  * Filtered contact counts are cached at the workspace's write generation (store/contacts.ts,
@@ -7,21 +7,10 @@ import { Client, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, ty
  * from a deleted stage, and on PostgreSQL another server on the same database.
  */
 function defineCountCache(kind: StoreKind) {
-  let s: TestServer;
-  let other: TestServer | undefined;
-  beforeAll(async () => {
-    const schema = uniqueSchema('cnt');
-    s = await startServer(kind, kind === 'postgres' ? { store: await openTestStore(kind, schema) } : {});
-    if (kind === 'postgres') other = await startServer(kind, { store: await openTestStore(kind, schema) });
-  });
-  afterAll(async () => {
-    await s?.close();
-    await other?.close();
-    // Stores passed in are the caller's to close.
-    if (kind === 'postgres') for (const x of [s, other]) await x?.store.close();
-  });
+  const servers = serversSharingAStore(kind, 'cnt');
 
   it('stays exact through API writes, plain SQL, cascades and other servers', async () => {
+    const { s, other } = servers;
     const ws = await s.workspace();
     const count = async (query: string) => (await ws.client.get(`/v1/contacts?limit=1&${query}`)).body.total_count as number;
     const stage = (await ws.client.get('/v1/contact-stages?limit=1')).body.data[0].id as string;

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { buildServer } from '../src/server.js';
@@ -147,4 +148,32 @@ export async function startServerProcess(args: string[], env: Record<string, str
     });
   });
   return { child, base, stdout: () => out, exited };
+}
+
+/**
+ * Registers beforeAll/afterAll for one server, and on PostgreSQL a second one on the same schema
+ * (two processes sharing one database, as `--workers` or a load balancer runs them).
+ */
+export function serversSharingAStore(kind: StoreKind, prefix: string): { readonly s: TestServer; readonly other: TestServer | undefined } {
+  let s: TestServer;
+  let other: TestServer | undefined;
+  beforeAll(async () => {
+    const schema = uniqueSchema(prefix);
+    s = await startServer(kind, kind === 'postgres' ? { store: await openTestStore(kind, schema) } : {});
+    if (kind === 'postgres') other = await startServer(kind, { store: await openTestStore(kind, schema) });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await other?.close();
+    // Stores passed in are the caller's to close.
+    if (kind === 'postgres') for (const x of [s, other]) await x?.store.close();
+  });
+  return {
+    get s() {
+      return s;
+    },
+    get other() {
+      return other;
+    },
+  };
 }

@@ -6,6 +6,16 @@ import type { Db } from './db.js';
  * The one ordered migration set for both stores. Append only: a released migration never changes.
  * The webhook and catalog modules keep their own entries, appended after the core ones.
  */
+/**
+ * `<table>_<name>_<event>` statement triggers running `fn` with the rows changed as `changed` (the
+ * new rows of an insert or update, the old ones of a deletion, unless `side` says which).
+ */
+function statementTriggers(fn: string, name: string, tables: string[], events: ('INSERT' | 'UPDATE' | 'DELETE')[], side?: 'OLD' | 'NEW'): string {
+  return tables
+    .flatMap((t) => events.map((e) => `CREATE TRIGGER ${t}_${name}_${e.toLowerCase()} AFTER ${e} ON ${t} REFERENCING ${side ?? (e === 'DELETE' ? 'OLD' : 'NEW')} TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`))
+    .join('\n');
+}
+
 export const migrations: { version: number; name: string; sql: string }[] = [
   {
     version: 1,
@@ -378,28 +388,13 @@ CREATE TRIGGER contacts_count_delete AFTER DELETE ON contacts REFERENCING OLD TA
 --    Rows are locked in id order, so two such changes never deadlock on each other.
 -- 2. An update or deletion of a tag, stage, lead source or member moves the lookup generation.
 CREATE FUNCTION contact_rows_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH t AS (SELECT c.id FROM contacts c WHERE c.id IN (SELECT contact_id FROM changed) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET workspace_id = c.workspace_id FROM t WHERE c.id = t.id; RETURN NULL; END $$;
-CREATE TRIGGER contact_emails_touch_insert AFTER INSERT ON contact_emails REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_emails_touch_update AFTER UPDATE ON contact_emails REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_emails_touch_delete AFTER DELETE ON contact_emails REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_phones_touch_insert AFTER INSERT ON contact_phones REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_phones_touch_update AFTER UPDATE ON contact_phones REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_phones_touch_delete AFTER DELETE ON contact_phones REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_tags_touch_insert AFTER INSERT ON contact_tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_tags_touch_update AFTER UPDATE ON contact_tags REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
-CREATE TRIGGER contact_tags_touch_delete AFTER DELETE ON contact_tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_rows_touch();
+${statementTriggers('contact_rows_touch', 'touch', ['contact_emails', 'contact_phones', 'contact_tags'], ['INSERT', 'UPDATE', 'DELETE'])}
 CREATE TABLE contact_lookup_gens (
   workspace_id text PRIMARY KEY REFERENCES workspaces(id) ON DELETE CASCADE,
   gen bigint NOT NULL
 );
 CREATE FUNCTION contact_lookups_moved() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO contact_lookup_gens (workspace_id, gen) SELECT DISTINCT o.workspace_id, 1 FROM changed o WHERE EXISTS (SELECT 1 FROM workspaces w WHERE w.id = o.workspace_id) ON CONFLICT (workspace_id) DO UPDATE SET gen = contact_lookup_gens.gen + 1; RETURN NULL; END $$;
-CREATE TRIGGER tags_lookup_update AFTER UPDATE ON tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER tags_lookup_delete AFTER DELETE ON tags REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER contact_stages_lookup_update AFTER UPDATE ON contact_stages REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER contact_stages_lookup_delete AFTER DELETE ON contact_stages REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER lead_sources_lookup_update AFTER UPDATE ON lead_sources REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER lead_sources_lookup_delete AFTER DELETE ON lead_sources REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER members_lookup_update AFTER UPDATE ON members REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
-CREATE TRIGGER members_lookup_delete AFTER DELETE ON members REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_lookups_moved();
+${statementTriggers('contact_lookups_moved', 'lookup', ['tags', 'contact_stages', 'lead_sources', 'members'], ['UPDATE', 'DELETE'], 'OLD')}
 `,
   },
   ...catalogMigrations,
