@@ -58,6 +58,24 @@ describe('locateAll', () => {
     expect(got[6]).toMatchObject({ line: 4, column: text.split('\n')[3].indexOf('10') + 1 });
   });
 
+  it('finds names among many wanted siblings, numeric names in objects, and pointers deeper than its first stack', () => {
+    // More than SMALL_NAMES wanted children (looked up through a map), some numeric, some escaped,
+    // in an object that is repeated (the later copy wins) and a path 40 levels deep.
+    const names = Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? String(i) : i % 4 === 1 ? `k${i}` : i % 4 === 2 ? `e"${i}` : `t~/${i}`));
+    const object = Object.fromEntries(names.map((n, i) => [n, i]));
+    let deep: unknown = 'bottom';
+    for (let d = 0; d < 40; d++) deep = d % 2 ? [deep] : { ['d' + d]: deep };
+    const text = `{"o": ${JSON.stringify({ ...object, k1: 'first' })},\n "o": ${JSON.stringify(object, null, 1)},\n "a": ${JSON.stringify(names)}, "deep": ${JSON.stringify(deep)}}`;
+    const deepPath = toPointer(['deep', ...Array.from({ length: 40 }, (_, i) => (39 - i) % 2 ? 0 : 'd' + (39 - i))]);
+    const pointers = [...names.map((n) => toPointer(['o', n])), ...names.map((_, i) => toPointer(['a', i])), '/o/missing', '/o/12', '/a/12', deepPath, deepPath.slice(0, -3) + '/9', '/o/k1'];
+    const requests = pointers.flatMap((pointer) => [{ pointer }, { pointer, key: true }]);
+    const oracle = createSourceText(text);
+    const got = locateAll(text, requests);
+    expect(got).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
+    expect(got.at(-2)).toMatchObject({ line: text.slice(0, text.indexOf('"k1": 1')).split('\n').length }); // /o/k1: in the second "o"
+    expect(got[requests.findIndex((r) => r.pointer === deepPath)]).toMatchObject({ column: text.indexOf('"bottom"') + 1 - text.lastIndexOf('\n', text.indexOf('"bottom"')) - 1 });
+  });
+
   it('is linear: 40,000 pointers into a large document in one scan', () => {
     const nodes = Array.from({ length: 20000 }, (_, i) => ({ id: `n${i}`, kind: 'action.send_sms', config: { tag_id: `t${i}`, body: 'x'.repeat(50) } }));
     const text = JSON.stringify({ graph: { nodes } }, null, 2);

@@ -95,7 +95,7 @@ export interface Placeable {
 export type Spot = number;
 
 // What the scan records per spot, in one Int32Array of FIELDS numbers per spot.
-const FIELDS = 8;
+const FIELDS = 11;
 const PARENT = 0;
 const START = 1; // offset of the value; -1 until the scan finds it
 const LENGTH = 2;
@@ -104,7 +104,10 @@ const COLUMN = 4;
 const KEY_LINE = 5;
 const KEY_COLUMN = 6;
 const KEY_LENGTH = 7; // 0: no property name (an array element, the root, or not found)
-/** Past this many children a spot finds them through a map rather than a list. */
+const FIRST = 8; // the spot's most recently added child; -1: none
+const NEXT = 9; // the spot's next sibling (added before it); -1: none
+const CHILDREN = 10; // how many children the spot has
+/** Past this many children a spot finds its named children through a map rather than its sibling chain. */
 const SMALL_NAMES = 8;
 const ROOT = 0;
 
@@ -123,11 +126,12 @@ function isIndex(token: string): boolean {
  * `want` each pointer, `scan` once, then `place` each finding — positions are written straight
  * into the finding.
  *
- * The wanted pointers form a trie of numbered spots. What the scan records lives in one typed
- * array, and a spot's children are a flat [name, spot, name, spot, …] list (a map past
- * SMALL_NAMES, and a table by index for array elements), so 40,000 findings cost a few
- * megabytes that the garbage collector never has to trace, and the scan allocates nothing per
- * key or element. It counts lines as it goes (a JSON string holds no raw line break, so only
+ * The wanted pointers form a trie of numbered spots. What the scan records and the trie's links
+ * (each spot's first child and next sibling) live in one typed array, the names in one array
+ * indexed by spot; a map of names only for a spot with more than SMALL_NAMES children that an
+ * object scan or a named lookup meets, and a table by index for array elements. So 40,000
+ * findings cost a few megabytes that the garbage collector never has to trace, no JS array
+ * per parent, and the scan allocates nothing per key or element. It counts lines as it goes (a JSON string holds no raw line break, so only
  * the space between tokens can), so no line index is built either.
  *
  * A pointer that does not resolve gets the position of the deepest value on its way (a missing
@@ -138,7 +142,8 @@ function isIndex(token: string): boolean {
 export class Locator {
   private slots = new Int32Array(FIELDS * 256);
   private count = 1;
-  private readonly lists: ((string | number)[] | undefined)[] = [undefined];
+  /** The name of each spot's token (the root's is ''). */
+  private readonly names: string[] = [''];
   private readonly maps = new Map<Spot, Map<string, Spot>>();
   private readonly byIndex = new Map<Spot, Spot[]>();
   /** Spots with a child whose name holds a backslash: keys are compared decoded. */
@@ -150,90 +155,107 @@ export class Locator {
   constructor(private readonly text: string) {
     this.slots[PARENT] = -1;
     this.slots[START] = -1;
+    this.slots[FIRST] = -1;
+    this.slots[NEXT] = -1;
   }
 
   /** The last pointer wanted, where each of its tokens ends, and the spot of each prefix (depth 0: the root). */
   private last = '';
-  private lastEnds: number[] = [0];
-  private lastSpots: Spot[] = [ROOT];
+  /** How many tokens the last pointer has; for d ≤ that depth, where its d-th token ends and the spot of that prefix. */
+  private depth = 0;
+  private ends = new Int32Array(32);
+  private spots = new Int32Array(32);
 
   /**
    * The spot of a pointer (added with its missing ancestors); undefined when it is not a JSON
    * pointer. Findings come in runs that share long prefixes (/automations/3/document/graph/
    * nodes/17/config/…): each pointer resumes from the deepest prefix it shares with the one
-   * before, so it costs a comparison and its last token or two — no map of prefixes, nothing kept.
+   * before, so it costs a comparison and its last token or two — no map of prefixes, nothing kept
+   * but two typed arrays of the last pointer's token ends and spots.
    */
   want(pointer: string): Spot | undefined {
     if (pointer === '') return ROOT;
     if (pointer.charCodeAt(0) !== 47) return undefined;
     const last = this.last;
-    const ends = this.lastEnds;
-    const spots = this.lastSpots;
+    const ends = this.ends;
     const n = Math.min(last.length, pointer.length);
     let same = 0;
     while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
     // The deepest prefix of the last pointer that is also a whole prefix of this one.
-    let d = ends.length - 1;
+    let d = this.depth;
     while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
-    ends.length = d + 1;
-    spots.length = d + 1;
-    let spot = spots[d];
+    let spot = this.spots[d];
     for (let i = ends[d] + 1; i <= pointer.length; ) {
       let j = pointer.indexOf('/', i);
       if (j < 0) j = pointer.length;
       const raw = pointer.slice(i, j);
       spot = this.child(spot, raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
-      ends.push(j);
-      spots.push(spot);
+      if (++d === this.ends.length) {
+        const ends = new Int32Array(d * 2);
+        const spots = new Int32Array(d * 2);
+        ends.set(this.ends);
+        spots.set(this.spots);
+        this.ends = ends;
+        this.spots = spots;
+      }
+      this.ends[d] = j;
+      this.spots[d] = spot;
       i = j + 1;
     }
+    this.depth = d;
     this.last = pointer;
     return spot;
   }
 
   private child(parent: Spot, token: string): Spot {
-    const list = this.lists[parent];
-    const map = this.maps.get(parent);
-    if (map) {
-      const known = map.get(token);
+    const s = this.slots;
+    const index = isIndex(token);
+    let table: Spot[] | undefined;
+    if (index) {
+      table = this.byIndex.get(parent);
+      const known = table?.[Number(token)];
       if (known !== undefined) return known;
-    } else if (list) {
-      for (let i = 0; i < list.length; i += 2) if (list[i] === token) return list[i + 1] as Spot;
+    } else if (s[parent * FIELDS + CHILDREN] > SMALL_NAMES) {
+      const known = this.mapOf(parent).get(token);
+      if (known !== undefined) return known;
+    } else {
+      for (let c = s[parent * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) if (this.names[c] === token) return c;
     }
     const spot = this.count++;
-    if (spot * FIELDS >= this.slots.length) {
-      const grown = new Int32Array(this.slots.length * 2);
-      grown.set(this.slots);
+    if (spot * FIELDS >= s.length) {
+      const grown = new Int32Array(s.length * 2);
+      grown.set(s);
       this.slots = grown;
     }
+    const slots = this.slots;
     const at = spot * FIELDS;
-    this.slots[at + PARENT] = parent;
-    this.slots[at + START] = -1;
-    this.lists.push(undefined);
-    if (!list) this.lists[parent] = [token, spot];
-    else if (list.length < 2 * SMALL_NAMES) {
-      // Short lists are copied at their exact size: a push would reserve room for 17 more.
-      const longer = new Array<string | number>(list.length + 2);
-      for (let i = 0; i < list.length; i++) longer[i] = list[i];
-      longer[list.length] = token;
-      longer[list.length + 1] = spot;
-      this.lists[parent] = longer;
-    } else {
-      list.push(token, spot);
-      if (map) map.set(token, spot);
-      else if (list.length > 2 * SMALL_NAMES) {
-        const m = new Map<string, Spot>();
-        for (let i = 0; i < list.length; i += 2) m.set(list[i] as string, list[i + 1] as Spot);
-        this.maps.set(parent, m);
-      }
-    }
+    slots[at + PARENT] = parent;
+    slots[at + START] = -1;
+    slots[at + FIRST] = -1;
+    slots[at + NEXT] = slots[parent * FIELDS + FIRST];
+    slots[parent * FIELDS + FIRST] = spot;
+    slots[parent * FIELDS + CHILDREN]++;
+    this.names.push(token);
+    this.maps.get(parent)?.set(token, spot);
     if (token.indexOf('\\') >= 0) this.escaped.add(parent);
-    if (isIndex(token)) {
-      let table = this.byIndex.get(parent);
+    if (index) {
       if (!table) this.byIndex.set(parent, (table = []));
       table[Number(token)] = spot;
     }
     return spot;
+  }
+
+  /** The children of a spot by name, built the first time a spot with many children needs it. */
+  private mapOf(spot: Spot): Map<string, Spot> {
+    let map = this.maps.get(spot);
+    if (!map) {
+      map = new Map();
+      const s = this.slots;
+      // The chain runs newest first; a name is never added twice, so the order does not matter.
+      for (let c = s[spot * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) map.set(this.names[c], c);
+      this.maps.set(spot, map);
+    }
+    return map;
   }
 
   scan(): void {
@@ -279,8 +301,7 @@ export class Locator {
   private forget(spot: Spot): void {
     this.slots[spot * FIELDS + START] = -1;
     this.slots[spot * FIELDS + KEY_LENGTH] = 0;
-    const list = this.lists[spot];
-    if (list) for (let i = 1; i < list.length; i += 2) this.forget(list[i] as Spot);
+    for (let c = this.slots[spot * FIELDS + FIRST]; c >= 0; c = this.slots[c * FIELDS + NEXT]) this.forget(c);
   }
 
   private skipSpace(i: number): number {
@@ -307,7 +328,7 @@ export class Locator {
     }
     let end: number;
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
-      end = spot >= 0 && this.lists[spot] ? (c === Ch.OpenBrace ? this.object(i, spot) : this.array(i, spot)) : this.skipContainer(i);
+      end = spot >= 0 && this.slots[at + FIRST] >= 0 ? (c === Ch.OpenBrace ? this.object(i, spot) : this.array(i, spot)) : this.skipContainer(i);
     } else if (c === Ch.Quote) {
       end = stringEnd(text, i);
     } else {
@@ -332,17 +353,17 @@ export class Locator {
         escaped = true;
         break;
       }
-    const map = this.maps.get(spot);
-    const list = this.lists[spot]!;
-    if (escaped || map || this.escaped.has(spot)) {
+    const s = this.slots;
+    const many = s[spot * FIELDS + CHILDREN] > SMALL_NAMES;
+    if (escaped || many || this.escaped.has(spot)) {
       const name = escaped ? (JSON.parse(text.slice(i, keyEnd)) as string) : text.slice(i + 1, keyEnd - 1);
-      if (map) return map.get(name) ?? -1;
-      for (let n = 0; n < list.length; n += 2) if (list[n] === name) return list[n + 1] as Spot;
+      if (many) return this.mapOf(spot).get(name) ?? -1;
+      for (let c = s[spot * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) if (this.names[c] === name) return c;
       return -1;
     }
-    for (let n = 0; n < list.length; n += 2) {
-      const name = list[n] as string;
-      if (name.length === length && text.startsWith(name, i + 1)) return list[n + 1] as Spot;
+    for (let c = s[spot * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) {
+      const name = this.names[c];
+      if (name.length === length && text.startsWith(name, i + 1)) return c;
     }
     return -1;
   }
@@ -387,24 +408,47 @@ export class Locator {
     }
   }
 
-  /** Past a whole object or array no request points into: strings are jumped over with indexOf. */
+  /**
+   * Past a whole object or array no request points into: strings are jumped over with indexOf, a
+   * line's indentation in one tight loop, and every other character costs one table look-up.
+   */
   private skipContainer(i: number): number {
     const text = this.text;
     let depth = 0;
+    let line = this.line;
+    let lineStart = this.lineStart;
     for (const n = text.length; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c === Ch.Quote) i = stringEnd(text, i) - 1;
-      else if (c === Ch.Newline) {
-        this.line++;
-        this.lineStart = i + 1;
-      } else if (c === Ch.OpenBrace || c === Ch.OpenBracket) depth++;
-      else if (c === Ch.CloseBrace || c === Ch.CloseBracket) {
-        if (--depth === 0) return i + 1;
+      if (c > Ch.CloseBrace) continue;
+      const kind = SKIP[c];
+      if (kind === 0) continue;
+      if (kind === QUOTE) i = stringEnd(text, i) - 1;
+      else if (kind === NEWLINE) {
+        line++;
+        lineStart = i + 1;
+        while (text.charCodeAt(i + 1) === 32) i++;
+      } else if (kind === OPEN) depth++;
+      else if (--depth === 0) {
+        i++;
+        break;
       }
     }
+    this.line = line;
+    this.lineStart = lineStart;
     return i;
   }
 }
+
+/** What skipContainer does with a character: nothing (0), or one of these. */
+const QUOTE = 1;
+const NEWLINE = 2;
+const OPEN = 3;
+const CLOSE = 4;
+const SKIP = new Uint8Array(Ch.CloseBrace + 1);
+SKIP[Ch.Quote] = QUOTE;
+SKIP[Ch.Newline] = NEWLINE;
+SKIP[Ch.OpenBrace] = SKIP[Ch.OpenBracket] = OPEN;
+SKIP[Ch.CloseBrace] = SKIP[Ch.CloseBracket] = CLOSE;
 
 /** Positions of every request in one scan of `text` (see Locator). */
 export function locateAll(text: string, requests: readonly LocateRequest[]): (Position | undefined)[] {
