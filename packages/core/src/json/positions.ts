@@ -95,7 +95,7 @@ export interface Placeable {
 export type Spot = number;
 
 // What the scan records per spot, in one Int32Array of FIELDS numbers per spot.
-const FIELDS = 11;
+const FIELDS = 12;
 const PARENT = 0;
 const START = 1; // offset of the value; -1 until the scan finds it
 const LENGTH = 2;
@@ -107,18 +107,26 @@ const KEY_LENGTH = 7; // 0: no property name (an array element, the root, or not
 const FIRST = 8; // the spot's most recently added child; -1: none
 const NEXT = 9; // the spot's next sibling (added before it); -1: none
 const CHILDREN = 10; // how many children the spot has
+const FLAGS = 11; // ESCAPED | MAPPED
+/** A child's name holds a backslash: keys are compared decoded. */
+const ESCAPED = 1;
+/** The spot's children are in a map (see mapOf). */
+const MAPPED = 2;
 /** Past this many children a spot finds its named children through a map rather than its sibling chain. */
 const SMALL_NAMES = 8;
 const ROOT = 0;
 
-function isIndex(token: string): boolean {
+/** The array index a token names, or -1: read digit by digit, without Number()'s runtime call. */
+function tokenIndex(token: string): number {
   const n = token.length;
-  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return false;
+  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return -1;
+  let index = 0;
   for (let i = 0; i < n; i++) {
     const c = token.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+    if (c < 48 || c > 57) return -1;
+    index = index * 10 + c - 48;
   }
-  return true;
+  return index;
 }
 
 /**
@@ -146,8 +154,6 @@ export class Locator {
   private readonly names: string[] = [''];
   private readonly maps = new Map<Spot, Map<string, Spot>>();
   private readonly byIndex = new Map<Spot, Spot[]>();
-  /** Spots with a child whose name holds a backslash: keys are compared decoded. */
-  private readonly escaped = new Set<Spot>();
   private scanned = false;
   private line = 1;
   private lineStart = 0;
@@ -209,11 +215,11 @@ export class Locator {
 
   private child(parent: Spot, token: string): Spot {
     const s = this.slots;
-    const index = isIndex(token);
+    const index = tokenIndex(token);
     let table: Spot[] | undefined;
-    if (index) {
+    if (index >= 0) {
       table = this.byIndex.get(parent);
-      const known = table?.[Number(token)];
+      const known = table?.[index];
       if (known !== undefined) return known;
     } else if (s[parent * FIELDS + CHILDREN] > SMALL_NAMES) {
       const known = this.mapOf(parent).get(token);
@@ -236,11 +242,13 @@ export class Locator {
     slots[parent * FIELDS + FIRST] = spot;
     slots[parent * FIELDS + CHILDREN]++;
     this.names.push(token);
-    this.maps.get(parent)?.set(token, spot);
-    if (token.indexOf('\\') >= 0) this.escaped.add(parent);
-    if (index) {
+    slots[at + FLAGS] = 0;
+    const flags = slots[parent * FIELDS + FLAGS];
+    if (flags & MAPPED) this.maps.get(parent)!.set(token, spot);
+    if (token.indexOf('\\') >= 0) slots[parent * FIELDS + FLAGS] = flags | ESCAPED;
+    if (index >= 0) {
       if (!table) this.byIndex.set(parent, (table = []));
-      table[Number(token)] = spot;
+      table[index] = spot;
     }
     return spot;
   }
@@ -254,6 +262,7 @@ export class Locator {
       // The chain runs newest first; a name is never added twice, so the order does not matter.
       for (let c = s[spot * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) map.set(this.names[c], c);
       this.maps.set(spot, map);
+      s[spot * FIELDS + FLAGS] |= MAPPED;
     }
     return map;
   }
@@ -355,7 +364,7 @@ export class Locator {
       }
     const s = this.slots;
     const many = s[spot * FIELDS + CHILDREN] > SMALL_NAMES;
-    if (escaped || many || this.escaped.has(spot)) {
+    if (escaped || many || (s[spot * FIELDS + FLAGS] & ESCAPED) !== 0) {
       const name = escaped ? (JSON.parse(text.slice(i, keyEnd)) as string) : text.slice(i + 1, keyEnd - 1);
       if (many) return this.mapOf(spot).get(name) ?? -1;
       for (let c = s[spot * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) if (this.names[c] === name) return c;
