@@ -370,9 +370,7 @@ ALTER TABLE contact_counts ADD PRIMARY KEY (workspace_id, shard);
 -- deadlock on the counter, and concurrent ones rarely wait for each other.
 ALTER TABLE contact_counts ADD COLUMN writes bigint NOT NULL DEFAULT 0;
 CREATE FUNCTION contact_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO contact_counts (workspace_id, shard, n, writes) SELECT d.workspace_id, (txid_current() % 16)::int, CASE TG_OP WHEN 'INSERT' THEN count(*) WHEN 'DELETE' THEN -count(*) ELSE 0 END, count(*) FROM changed d WHERE EXISTS (SELECT 1 FROM workspaces w WHERE w.id = d.workspace_id) GROUP BY d.workspace_id ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n, writes = contact_counts.writes + excluded.writes; RETURN NULL; END $$;
-CREATE TRIGGER contacts_count_insert AFTER INSERT ON contacts REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_keep();
-CREATE TRIGGER contacts_count_update AFTER UPDATE ON contacts REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_keep();
-CREATE TRIGGER contacts_count_delete AFTER DELETE ON contacts REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION contact_counts_keep();
+${statementTriggers('contact_counts_keep', 'count', ['contacts'], ['INSERT', 'UPDATE', 'DELETE'])}
 `,
   },
   {

@@ -35,6 +35,8 @@ export interface WebhookOptions {
 }
 
 const DAY_MS = 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
  * Recording an attempt's outcome is one transaction that is safe to run again (it settles only an
@@ -52,8 +54,6 @@ async function retried<T>(write: () => Promise<T>): Promise<T> {
     }
   }
 }
-const PRUNE_EVERY_MS = 3_600_000;
-const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
  * The delivery worker: fans the outbox out to endpoints, claims due attempts from the queue in the
