@@ -116,6 +116,13 @@ const MAPPED = 2;
 const SMALL_NAMES = 8;
 const ROOT = 0;
 
+/** A copy of `a` with room for `size` numbers. */
+function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
 /** The array index a token names, or -1: read digit by digit, without Number()'s runtime call. */
 function tokenIndex(token: string): number {
   const n = token.length;
@@ -138,9 +145,10 @@ function tokenIndex(token: string): number {
  * (each spot's first child and next sibling) live in one typed array, the names in one array
  * indexed by spot; a map of names only for a spot with more than SMALL_NAMES children that an
  * object scan or a named lookup meets, and a table by index for array elements. So 40,000
- * findings cost a few megabytes that the garbage collector never has to trace, no JS array
- * per parent, and the scan allocates nothing per key or element. It counts lines as it goes (a JSON string holds no raw line break, so only
- * the space between tokens can), so no line index is built either.
+ * findings cost a few megabytes that the garbage collector never has to trace, no JS array per
+ * parent, and the scan allocates nothing per key or element. It counts lines as it goes (a JSON
+ * string holds no raw line break, so only the space between tokens can), so no line index is
+ * built either.
  *
  * A pointer that does not resolve gets the position of the deepest value on its way (a missing
  * property marks the object's opening brace), as a finding about a missing field expects.
@@ -197,12 +205,8 @@ export class Locator {
       const raw = pointer.slice(i, j);
       spot = this.child(spot, raw.indexOf('~') < 0 ? raw : unescapeToken(raw));
       if (++d === this.ends.length) {
-        const ends = new Int32Array(d * 2);
-        const spots = new Int32Array(d * 2);
-        ends.set(this.ends);
-        spots.set(this.spots);
-        this.ends = ends;
-        this.spots = spots;
+        this.ends = grown(this.ends, d * 2);
+        this.spots = grown(this.spots, d * 2);
       }
       this.ends[d] = j;
       this.spots[d] = spot;
@@ -228,11 +232,7 @@ export class Locator {
       for (let c = s[parent * FIELDS + FIRST]; c >= 0; c = s[c * FIELDS + NEXT]) if (this.names[c] === token) return c;
     }
     const spot = this.count++;
-    if (spot * FIELDS >= s.length) {
-      const grown = new Int32Array(s.length * 2);
-      grown.set(s);
-      this.slots = grown;
-    }
+    if (spot * FIELDS >= s.length) this.slots = grown(s, s.length * 2);
     const slots = this.slots;
     const at = spot * FIELDS;
     slots[at + PARENT] = parent;
