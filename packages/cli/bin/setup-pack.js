@@ -1,4 +1,31 @@
 #!/usr/bin/env node
-// The bundled command (scripts/bundle-cli.mjs, part of the build): one module graph to load.
-import { main } from '../dist/bundle/main.js';
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+// The bundled command (scripts/bundle-cli.mjs, part of the build): one CommonJS file, compiled
+// with the V8 code cache its last line names, so the functions a run needs arrive compiled. A
+// cache that is missing, or that V8 rejects (another V8 version or other V8 flags; V8 checks it),
+// only means compiling from source as without one. `NODE_DEBUG=setup-pack` says which it was.
+// SETUP_PACK_WRITE_CODE_CACHE=<file> is the build's: use <file> as the cache and write it at exit.
+import { readFileSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { debuglog } from 'node:util';
+import { Script } from 'node:vm';
+
+const file = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
+const source = readFileSync(file, 'utf8');
+const writeTo = process.env.SETUP_PACK_WRITE_CODE_CACHE;
+const named = /\/\/# setup-pack-code-cache=([\w.-]+)\n$/.exec(source.slice(-200))?.[1];
+const cacheFile = writeTo || (named && join(dirname(file), named));
+let cachedData;
+try {
+  if (cacheFile) cachedData = readFileSync(cacheFile);
+} catch {
+  // no cache: compile from source
+}
+const script = new Script(Module.wrap(source), { filename: file, cachedData });
+debuglog('setup-pack')('code cache %s', cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted');
+// At exit, the cache holds what this run compiled too (functions compile lazily, as they first run).
+if (writeTo) process.once('exit', () => writeFileSync(writeTo, script.createCachedData()));
+const module = { exports: {} };
+script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+module.exports.main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

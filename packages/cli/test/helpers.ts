@@ -32,14 +32,15 @@ export interface RunResult {
   stderr: string;
 }
 
-export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string } = {}): RunResult {
+/** Runs the binary (BIN, or options.bin: a copy of it) with args; options.nodeArgs go to node before it. */
+export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; bin?: string; nodeArgs?: string[] } = {}): RunResult {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args], { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

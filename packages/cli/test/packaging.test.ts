@@ -44,12 +44,16 @@ describe('npm packages', () => {
     expect(server.filter((f) => /^editor\/assets\/.+\.js$/.test(f)).length).toBeGreaterThan(0);
   });
 
-  it('runs the bundled command, which knows its version', () => {
+  it('runs the bundled command with its code cache, and knows its version', () => {
     const files = packed.find((p) => p.name === 'setup-pack')!.files;
-    expect(files).toContain('dist/bundle/main.js');
-    expect(readFileSync(join(app, 'node_modules/setup-pack/bin/setup-pack.js'), 'utf8')).toContain('../dist/bundle/main.js');
-    const v = npx(['--', 'setup-pack', '--version']); // after --: the command's flag, not npm's
-    expect(v.code, v.stderr).toBe(0);
+    expect(files).toContain('dist/bundle/main.cjs');
+    expect(readFileSync(join(app, 'node_modules/setup-pack/bin/setup-pack.js'), 'utf8')).toContain('../dist/bundle/main.cjs');
+    // The cache the bundle names ships beside it; the node that built it (this one) accepts it.
+    const cacheName = /\/\/# setup-pack-code-cache=(\S+)\n$/.exec(readFileSync(join(app, 'node_modules/setup-pack/dist/bundle/main.cjs'), 'utf8'))?.[1];
+    expect(files).toContain(`dist/bundle/${cacheName}`);
+    const v = spawnSync('npx', ['--no', '--', 'setup-pack', '--version'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', NODE_DEBUG: 'setup-pack' } }); // after --: the command's flag, not npm's
+    expect(v.status, v.stderr).toBe(0);
+    expect(v.stderr).toMatch(/^SETUP-PACK \d+: code cache accepted$/m);
     expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')).version);
   });
 
