@@ -40,11 +40,15 @@ const bundle = await rolldown({
 // (V8 compiles functions lazily), and there is one script for one code cache. It sits directly in
 // dist/bundle/, one folder below the package root as dist/lib/*.js do: cliVersion reads
 // ../../package.json relative to its own module (under CommonJS, __filename), in either layout.
-const { output } = await bundle.generate({ format: 'cjs', codeSplitting: false, entryFileNames: 'main.cjs' });
+// ASCII only (non-ASCII characters escaped, doc comments dropped): the binary reads it as latin1,
+// V8 keeps it as a one-byte string, and nothing has to be decoded from UTF-8 (about 1 ms of 2).
+const { output } = await bundle.generate({ format: 'cjs', codeSplitting: false, charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false }, entryFileNames: 'main.cjs' });
 await bundle.close();
 if (output.length !== 1) throw new Error(`bundle-cli: expected one file, rolldown produced ${output.map((o) => o.fileName).join(', ')}`);
 
 const code = output[0].code;
+const wide = /[^\x00-\x7f]/.exec(code);
+if (wide) throw new Error(`bundle-cli: the bundle must be ASCII (the binary reads it as latin1), but has ${JSON.stringify(code.slice(Math.max(0, wide.index - 40), wide.index + 10))}`);
 // The node that makes the cache is in its name too: building with another node makes a new one.
 const cacheName = `main-${createHash('sha256').update(`${process.version} ${process.arch}\n`).update(code).digest('hex').slice(0, 16)}.cache`;
 const source = `${code}${code.endsWith('\n') ? '' : '\n'}//# setup-pack-code-cache=${cacheName}\n`;

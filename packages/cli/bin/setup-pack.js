@@ -12,7 +12,7 @@ import { debuglog } from 'node:util';
 import { Script } from 'node:vm';
 
 const file = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
-const source = readFileSync(file, 'utf8');
+const source = readFileSync(file, 'latin1'); // ASCII, made so by the build: nothing to decode
 const writeTo = process.env.SETUP_PACK_WRITE_CODE_CACHE;
 const named = /\/\/# setup-pack-code-cache=([\w.-]+)\n$/.exec(source.slice(-200))?.[1];
 const cacheFile = writeTo || (named && join(dirname(file), named));
