@@ -4,18 +4,20 @@
 // cache that is missing, or that V8 rejects (another V8 version or other V8 flags; V8 checks it),
 // only means compiling from source as without one. `NODE_DEBUG=setup-pack` says which it was.
 // SETUP_PACK_WRITE_CODE_CACHE=<file> is the build's: use <file> as the cache and write it at exit.
-import { readFileSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { debuglog } from 'node:util';
-import { Script } from 'node:vm';
+// This file is CommonJS (bin/package.json), the quicker entry point for node to start.
+'use strict';
+const { readFileSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { join } = require('node:path');
+const { debuglog } = require('node:util');
+const { Script } = require('node:vm');
 
-const file = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
+const dir = join(__dirname, '../dist/bundle');
+const file = join(dir, 'main.cjs');
 const source = readFileSync(file, 'latin1'); // ASCII, made so by the build: nothing to decode
 const writeTo = process.env.SETUP_PACK_WRITE_CODE_CACHE;
 const named = /\/\/# setup-pack-code-cache=([\w.-]+)\n$/.exec(source.slice(-200))?.[1];
-const cacheFile = writeTo || (named && join(dirname(file), named));
+const cacheFile = writeTo || (named && join(dir, named));
 let cachedData;
 try {
   if (cacheFile) cachedData = readFileSync(cacheFile);
@@ -26,6 +28,8 @@ const script = new Script(Module.wrap(source), { filename: file, cachedData });
 debuglog('setup-pack')('code cache %s', cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted');
 // At exit, the cache holds what this run compiled too (functions compile lazily, as they first run).
 if (writeTo) process.once('exit', () => writeFileSync(writeTo, script.createCachedData()));
-const module = { exports: {} };
-script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
-module.exports.main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
+const bundle = { exports: {} };
+script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dir);
+bundle.exports.main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -2,7 +2,7 @@
 // build writes one that a fresh process accepts, and a missing, corrupt or rejected cache changes
 // nothing a user sees but the time. The cases that break the cache run a copy of the binary in a
 // folder of its own, laid out as the package is, so the tests running the real one are untouched.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -27,10 +27,9 @@ beforeAll(() => {
   ensureBuilt();
   cacheName = /\/\/# setup-pack-code-cache=(\S+)\n$/.exec(readFileSync(join(bundle, 'main.cjs'), 'utf8'))![1];
   copy = tempDir('setup-pack-code-cache-');
-  mkdirSync(join(copy, 'bin'));
   mkdirSync(join(copy, 'dist/bundle'), { recursive: true });
   copyFileSync(join(ROOT, 'packages/cli/package.json'), join(copy, 'package.json'));
-  copyFileSync(join(ROOT, 'packages/cli/bin/setup-pack.js'), join(copy, 'bin/setup-pack.js'));
+  cpSync(join(ROOT, 'packages/cli/bin'), join(copy, 'bin'), { recursive: true });
   copyFileSync(join(bundle, 'main.cjs'), join(copy, 'dist/bundle/main.cjs'));
   bin = join(copy, 'bin/setup-pack.js');
   return () => rmSync(copy, { recursive: true, force: true });
