@@ -5,7 +5,8 @@ import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { buildServer } from '../src/server.js';
 import { createTag } from '../src/store/lookups.js';
 import type { Store } from '../src/db/open.js';
-import { ADMIN_TOKEN, Client, openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
+import { openStore } from '../src/db/open.js';
+import { ADMIN_TOKEN, Client, openTestStore, TEST_DATABASE_URL, uniqueSchema, type StoreKind } from './harness.js';
 
 /**
  * Database round trips per API request, counted on the real server over a real store (the
@@ -110,3 +111,53 @@ function defineRoundTrips(kind: StoreKind) {
 
 describe('round trips per request on PGlite', () => defineRoundTrips('pglite'));
 describe.skipIf(!TEST_DATABASE_URL)('round trips per request on PostgreSQL (needs TEST_DATABASE_URL)', () => defineRoundTrips('postgres'));
+
+/**
+ * Prepared statements keep one plan (docs/store.md, "One plan per statement"): PostgreSQL plans a
+ * prepared statement's first five executions for their values, then keeps a generic plan unless it
+ * looks costlier. A list page with `LIMIT $n` always looked costlier, so every page was planned
+ * again (half of PostgreSQL's time per page). One connection, so every statement is seen by
+ * pg_prepared_statements in the session that ran it.
+ */
+describe.skipIf(!TEST_DATABASE_URL)('plans of prepared statements on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  let store: Store;
+  let client: Client;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    store = await openStore({ databaseUrl: TEST_DATABASE_URL!, schema: uniqueSchema(), poolSize: 1 });
+    const app = await buildServer({ store, clock: new ManualClock('2026-03-02T10:00:00.000Z'), adminToken: ADMIN_TOKEN, webhooks: { pollMs: 0 } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const admin = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, ADMIN_TOKEN);
+    const ws = await admin.post('/admin/workspaces', { name: 'Plans', slug: 'plans', rate_limit_per_minute: 100000 });
+    client = admin.withKey((await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret);
+    // A workspace large enough that a plan for an unknown LIMIT looks costly (older than the API's).
+    await store.db.query(
+      `INSERT INTO contacts (id, workspace_id, first_name, last_name, custom_fields, search_text, created_at, updated_at)
+       SELECT 'con_old' || g, $1, 'Old', 'Contact', '{}'::jsonb, 'old contact', $2::timestamptz - g * interval '1 second', $2::timestamptz
+         FROM generate_series(1, 20000) g`,
+      [ws.body.id, '2026-01-01T00:00:00.000Z'],
+    );
+    await store.db.query('ANALYZE contacts');
+    close = () => app.close();
+  });
+  afterAll(async () => close?.());
+
+  it('settles the hot statements on a generic plan', async () => {
+    for (let i = 0; i < 12; i++) {
+      const c = await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'L', email: `f${i}@example.com` });
+      expect(c.status).toBe(201);
+      expect((await client.get('/v1/contacts?limit=20')).body.data.map((x: { id: string }) => x.id)).toContain(c.body.id);
+      expect((await client.get(`/v1/contacts/${c.body.id}`)).status).toBe(200);
+      expect((await client.patch(`/v1/contacts/${c.body.id}`, { job_title: `T${i}` })).body.job_title).toBe(`T${i}`);
+    }
+    const { rows } = await store.db.query<{ generic_plans: string; custom_plans: string; statement: string }>(
+      'SELECT generic_plans::int AS generic_plans, custom_plans::int AS custom_plans, statement FROM pg_prepared_statements',
+    );
+    const runs = (r: { generic_plans: string; custom_plans: string }) => Number(r.generic_plans) + Number(r.custom_plans);
+    const hot = rows.filter((r) => runs(r) >= 12);
+    // Authentication, the list page, a read, a creation, a PATCH's read and write.
+    expect(hot.filter((r) => r.statement.includes('string_agg(p.id')).length).toBe(1);
+    expect(hot.length).toBeGreaterThanOrEqual(6);
+    for (const r of hot) expect({ statement: r.statement.slice(0, 80), custom_plans: Number(r.custom_plans) }).toEqual({ statement: r.statement.slice(0, 80), custom_plans: 5 });
+  });
+});

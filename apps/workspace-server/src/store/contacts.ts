@@ -3,7 +3,7 @@ import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { eventInsertSql } from './events.js';
-import { encodeCursor, keysetCondition, Params, type Row } from './sql.js';
+import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
 
 export interface RowInput {
   value: string;
@@ -228,11 +228,13 @@ export function contactListQuery(
   } else {
     countSql = `SELECT count(*) AS total, NULL::text AS gen FROM contacts c WHERE ${where.join(' AND ')}`;
   }
+  // Unfiltered, one generic plan fits every workspace; filtered by values, planned for them (limitClause).
+  const limit = where.length === 1 ? limitClause(f.limit + 1) : `LIMIT ${q.p(f.limit + 1)}`;
   const k = keysetCondition(q, f.cursor, 'c', 'contacts');
   if (k) where.push(k);
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
   // joined the other way round, PostgreSQL would build the text of every match before the limit.
-  const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.p(f.limit + 1)}`;
+  const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
   const pageSql = page === 'text' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
   // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
   // The versions come as one row, the page as one text of "id version cursor_at" triples (none of
@@ -340,10 +342,24 @@ export function rememberContactText(db: Queryable, contact: Contact, text: strin
   if (at && cache.capacity > 0) cache.set(contact.id, at.version, at.lookups, text, Date.now());
 }
 
-/** The contacts of a page by id, written out at the versions the page read (see listContactsJson). */
-const CONTACTS_TEXT_BY_ID = `SELECT p.id, p.version, ${lookupGen()} AS lookups, p.head, p.custom_fields, p.tail FROM (${contactTextSelect(
-  'SELECT c.*, c.xmin::text AS version FROM contacts c WHERE c.workspace_id = $1 AND c.id = ANY($2::text[])',
-)}) p`;
+/**
+ * The statement writing out the contacts of a page by id, at the versions the page read (see
+ * listContactsJson), for `n` ids: one parameter per id (`IN ($2, $3, ...)`), so the statement
+ * for each count keeps one generic plan. With one array parameter (`= ANY($2)`) the generic plan
+ * must guess the array's length, costs more than a plan for the actual one or two ids, and
+ * PostgreSQL planned every execution again (docs/store.md, "One plan per statement").
+ */
+function contactsTextById(n: number): string {
+  let sql = textByIdStatements[n];
+  if (sql === undefined) {
+    const ids = Array.from({ length: n }, (_, i) => `$${i + 2}`).join(', ');
+    sql = textByIdStatements[n] = `SELECT p.id, p.version, ${lookupGen()} AS lookups, p.head, p.custom_fields, p.tail FROM (${contactTextSelect(
+      `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE c.workspace_id = $1 AND c.id IN (${ids})`,
+    )}) p`;
+  }
+  return sql;
+}
+const textByIdStatements: string[] = [];
 
 /**
  * A page of contacts as the response body's JSON text. With the text cache on (the default), the
@@ -376,7 +392,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     }
     let complete = true;
     if (missing.length) {
-      const written = await db.query(CONTACTS_TEXT_BY_ID, [ws, missing]);
+      const written = await db.query(contactsTextById(missing.length), [ws, ...missing]);
       const byId = new Map<string, { version: string; lookups: string; text: string }>();
       for (const r of written.rows) {
         const w = { version: r.version as string, lookups: r.lookups as string, text: contactText(r) };

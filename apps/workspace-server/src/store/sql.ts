@@ -50,6 +50,22 @@ export interface Page<T> {
 }
 
 /**
+ * `LIMIT n` for a list whose only conditions are its workspace and the keyset cursor, with n
+ * written into the statement instead of passed as a parameter. Such a page's statement is prepared,
+ * and with `LIMIT $n` PostgreSQL's generic plan must assume an unknown limit (a tenth of the rows):
+ * it costs far more than a plan for the actual limit, so PostgreSQL planned every execution again,
+ * about half of its time serving a list page (docs/store.md, "One plan per statement"). With the
+ * number in the text each statement keeps one generic plan, right for any workspace (the
+ * (workspace_id, created_at, id) index, read until the limit). A list filtered by values keeps
+ * `LIMIT $n`, so it is planned for its values each time (a rare stage and a common one want
+ * different plans). The route's schema bounds the limit, so the variants are few.
+ */
+export function limitClause(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`a page limit must be a positive integer, not ${n}`);
+  return `LIMIT ${n}`;
+}
+
+/**
  * Builds the keyset condition and finishes a page: rows were fetched with limit + 1 so has_more
  * needs no second query.
  */
