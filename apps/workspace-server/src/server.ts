@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { base64Length, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
 import { ApiError, envelope } from './errors.js';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { adminRoutes } from './routes/admin.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { contactRoutes } from './routes/contacts.js';
-import type { RouteDeps } from './routes/context.js';
+import type { RouteDeps, RoutePolicy } from './routes/context.js';
 import { dealRoutes } from './routes/deals.js';
 import { lookupRoutes } from './routes/lookups.js';
 import { meRoutes } from './routes/me.js';
@@ -21,7 +21,7 @@ import { sharedSchemas } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { hasScope } from './scopes.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
-import { authenticate } from './store/workspaces.js';
+import { admitted, authenticate, authParams } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
@@ -58,6 +58,8 @@ export function corsOrigin(value: string): string {
 /** Plan features a workspace's plan may exclude; a route names its feature in config. */
 const planExcludes: Record<string, string[]> = { standard: [], lite: ['transactions'] };
 const DEFAULT_LIMIT = 120;
+/** Keys remembered for authentication inside a route's statement (the oldest forgotten first). */
+const MAX_KNOWN_KEYS = 100_000;
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -206,8 +208,52 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     if (!token) throw new ApiError(401, 'authentication_error', 'Missing API key: send Authorization: Bearer <API_KEY>');
     const now = clock.now();
-    const { caller, rateLimit: rl } = await authenticate(db, token, now);
+    const params = authParams(token, now);
+    const workspaceId = policy.authInStatement ? keyWorkspaces.get(params.hash) : undefined;
+    if (workspaceId === undefined) return admit(req, reply, policy, params.hash, await authenticate(db, params, now));
+    // A key this process admitted before, on a route that authenticates inside its own statement.
+    const deferred = {
+      workspaceId,
+      params,
+      settled: false,
+      admit: (row: Record<string, unknown> | undefined) => {
+        deferred.settled = true;
+        let a;
+        try {
+          a = admitted(row, params);
+        } catch (e) {
+          keyWorkspaces.delete(params.hash);
+          throw e;
+        }
+        if (a.caller.workspace.id !== workspaceId) {
+          keyWorkspaces.delete(params.hash);
+          throw new Error('an API key answered for another workspace than the one it was admitted for');
+        }
+        admit(req, reply, policy, params.hash, a);
+      },
+      settle: async () => {
+        deferred.settled = true;
+        admit(req, reply, policy, params.hash, await authenticate(db, params, now));
+      },
+    };
+    req.deferredAuth = deferred;
+  });
+
+  /**
+   * Keys this process has admitted, by secret hash, with their workspace: for those, a route that
+   * authenticates inside its own statement sends one statement instead of two. Nothing is trusted
+   * from here: the statement checks the key, its revocation, expiry and rate limit as
+   * authenticate() does; a refused key is forgotten.
+   */
+  const keyWorkspaces = new Map<string, string>();
+  /** The checks after authentication, in order: headers, rate limit (429), scope and plan (403). */
+  function admit(req: FastifyRequest, reply: FastifyReply, policy: RoutePolicy, hash: string, a: Awaited<ReturnType<typeof authenticate>>): void {
+    const { caller, rateLimit: rl } = a;
     req.caller = caller;
+    if (!keyWorkspaces.has(hash)) {
+      if (keyWorkspaces.size >= MAX_KNOWN_KEYS) keyWorkspaces.delete(keyWorkspaces.keys().next().value as string);
+      keyWorkspaces.set(hash, caller.workspace.id);
+    }
     reply.header('X-RateLimit-Limit', String(rl.limit));
     reply.header('X-RateLimit-Remaining', String(rl.remaining));
     reply.header('X-RateLimit-Reset', String(rl.reset));
@@ -223,7 +269,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (policy.feature && (planExcludes[caller.workspace.plan] ?? []).includes(policy.feature)) {
       throw new ApiError(403, 'permission_error', `The ${caller.workspace.plan} plan does not include ${policy.feature}`);
     }
-  });
+  }
 
   // Text PostgreSQL cannot store (NUL, lone surrogates) is refused before any route sees it.
   app.addHook('preValidation', async (req) => {
@@ -234,7 +280,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
 
   // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
+    // A route that authenticates in its own statement answers only after it did.
+    if (req.deferredAuth && !req.deferredAuth.settled) throw new Error(`${req.method} ${req.routeOptions.url} answered before authenticating`);
     if (!reply.hasHeader('X-RateLimit-Limit')) {
       const now = clock.now().getTime();
       reply.header('X-RateLimit-Limit', String(DEFAULT_LIMIT));
@@ -244,7 +292,17 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return payload;
   });
 
-  app.setErrorHandler((err: unknown, req, reply) => {
+  app.setErrorHandler(async (err: unknown, req, reply) => {
+    // A request that failed before its route's statement authenticated it (a 400 of its query, a
+    // store error): authenticated now, so a bad key is still a 401 and the request still counts.
+    const deferred = req.deferredAuth;
+    if (deferred && !deferred.settled) {
+      try {
+        await deferred.settle();
+      } catch (e) {
+        err = e;
+      }
+    }
     if (err instanceof ApiError) {
       return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param));
     }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { buildServer } from '../src/server.js';
+import type { WebhookOptions } from '../src/webhooks/index.js';
 
 export type StoreKind = 'pglite' | 'postgres';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -79,10 +80,10 @@ export interface TestServer {
 }
 
 /** The real server on an ephemeral loopback port, over a real store. */
-export async function startServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock } = {}): Promise<TestServer> {
+export async function startServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions } = {}): Promise<TestServer> {
   const store = opts.store ?? (await openTestStore(kind));
   const clock = opts.clock ?? new ManualClock('2026-03-02T10:00:00.000Z');
-  const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN });
+  const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN, webhooks: opts.webhooks });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const admin = new Client(base, ADMIN_TOKEN);

@@ -14,10 +14,11 @@ import { ADMIN_TOKEN, Client, openTestStore, TEST_DATABASE_URL, uniqueSchema, ty
  * numbers when a change saves one, raise them only with a reason in docs/store.md.
  */
 const expected = {
-  'GET /v1/contacts?limit=100 (contacts created through the API: their text cached by the creation)': 2,
-  'GET /v1/contacts?limit=100 (a contact changed in plain SQL: its text written out)': 3,
-  'GET /v1/contacts?limit=100 (again: every contact from the text cache)': 2,
-  'GET /v1/contacts?limit=100&q=harbor (from the text cache)': 2,
+  // The list carries the key's authentication in its own statement (a key this process admitted).
+  'GET /v1/contacts?limit=100 (contacts created through the API: their text cached by the creation)': 1,
+  'GET /v1/contacts?limit=100 (a contact changed in plain SQL: its text written out)': 2,
+  'GET /v1/contacts?limit=100 (again: every contact from the text cache)': 1,
+  'GET /v1/contacts?limit=100&q=harbor (from the text cache)': 1,
   'GET /v1/contacts/:id': 2,
   'POST /v1/contacts (email, phone, stage)': 2,
   'PATCH /v1/contacts/:id (stage)': 3,

@@ -52,7 +52,7 @@ const tagParams = { type: 'object', required: ['contact_id', 'tag_id'], properti
 
 export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
   app.get('/v1/contacts', {
-    config: { scope: 'read_contacts' },
+    config: { scope: 'read_contacts', authInStatement: true },
     schema: {
       summary: 'List contacts, newest first',
       tags: ['contacts'],
@@ -70,7 +70,9 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     },
   }, async (req, reply) => {
     // The body is written by PostgreSQL (the same bytes the schema's serialiser would write).
-    const body = await listContactsJson(db, callerOf(req).workspace.id, req.query as ContactFilters);
+    // Authenticated inside the page's statement when the key was admitted before (req.deferredAuth).
+    const auth = req.deferredAuth;
+    const body = await listContactsJson(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.query as ContactFilters, auth);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 

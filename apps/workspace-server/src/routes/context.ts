@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/db.js';
-import type { Caller } from '../store/workspaces.js';
+import type { Caller, StatementAuth } from '../store/workspaces.js';
 
 /** What every route plugin receives. */
 export interface RouteDeps {
@@ -15,16 +15,24 @@ export interface RoutePolicy {
   /** Needed scope; a list means any one of them suffices. */
   scope?: string | string[];
   feature?: string;
+  /**
+   * The route authenticates inside its own first statement (StatementAuth) when this process has
+   * admitted the key before: one round trip instead of two (docs/store.md). Its handler must pass
+   * `req.deferredAuth` on; anything that fails before it settles the authentication first.
+   */
+  authInStatement?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     caller?: Caller;
+    /** Set for an authInStatement route: the authentication its statement is to carry. */
+    deferredAuth?: StatementAuth & { settled: boolean };
   }
   interface FastifyContextConfig extends RoutePolicy {}
 }
 
 export function callerOf(req: FastifyRequest): Caller {
-  if (!req.caller) throw new Error('route used without key authentication');
+  if (!req.caller) throw new Error('route used without key authentication (or before its deferred authentication settled)');
   return req.caller;
 }

@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { eventInsertSql } from './events.js';
 import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
+import { withAuthentication, type StatementAuth } from './workspaces.js';
 
 export interface RowInput {
   value: string;
@@ -368,15 +369,19 @@ const textByIdStatements: string[] = [];
  * second statement that must return each at the version the first read (otherwise, or with the
  * cache off, the page is read in one statement that writes every contact's text).
  */
-export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters): Promise<string> {
+export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters, auth?: StatementAuth): Promise<string> {
   let counts = countCaches.get(db);
   if (!counts) countCaches.set(db, (counts = new Map()));
   const texts = contactTextCache(db);
   const now = Date.now();
   if (texts.capacity > 0) {
-    const { sql, params, cacheKey } = contactListQuery(ws, f, counts, 'versions');
+    const list = contactListQuery(ws, f, counts, 'versions');
+    const { cacheKey } = list;
+    // With the request's authentication in the same statement when the route defers it to here.
+    const { sql, params } = auth ? withAuthentication(list.sql, list.params, auth.params) : list;
     // A search's best plan depends on how common its term is: planned for the term each time.
     const { rows } = await db.query(sql, params, { prepare: !f.q });
+    auth?.admit(rows[0]);
     if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
     const lookups = rows[0].lookups as string;
     const words = rows[0].page === null ? [] : (rows[0].page as string).split(' ');
@@ -408,7 +413,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
       }
     }
     if (complete) return pageJson(out, page, f.limit, rows[0].total);
-  }
+  } else await auth?.settle();
   const { sql, params, cacheKey } = contactListQuery(ws, f, counts);
   const { rows } = await db.query(sql, params, { prepare: !f.q });
   if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);

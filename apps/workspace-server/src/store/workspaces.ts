@@ -189,35 +189,88 @@ export interface Caller {
   key: { id: string; key_prefix: string; scopes: string[]; created_by_member_id: string | null };
 }
 
+/** A request's authentication: the key's secret hash, the rate-limit window and the time. */
+export interface AuthParams {
+  hash: string;
+  windowStart: number;
+  now: Date;
+}
+
+export const authParams = (secret: string, now: Date): AuthParams => ({ hash: hashSecret(secret), windowStart: Math.floor(now.getTime() / 60000) * 60, now });
+
+/**
+ * The authentication as two CTEs of a statement, `k` (the key and its workspace) and `hit` (the
+ * request counted in the workspace's rate-limit window, for a usable key), with the parameters
+ * of the hash, the window and the time as given.
+ */
+function authenticationCtes(hash: string, windowStart: string, now: string): string {
+  return `k AS (
+       SELECT k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
+              w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at
+         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = ${hash}
+     ), hit AS (
+       INSERT INTO rate_limit_windows (workspace_id, window_start, count)
+       SELECT k.id, ${windowStart}, 1 FROM k WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
+       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+       RETURNING count
+     )`;
+}
+
+/** The caller and rate-limit state from an authentication row (`k.*` and `rl_count`); every failure is the same 401 type. */
+export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; rateLimit: RateLimitState } {
+  if (!r) throw new ApiError(401, 'authentication_error', 'Invalid API key');
+  if (r.revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
+  const expires = isoOrNull(r.expires_at);
+  if (expires && Date.parse(expires) <= a.now.getTime()) throw new ApiError(401, 'authentication_error', 'This API key has expired');
+  const caller: Caller = {
+    workspace: toWorkspace(r),
+    key: { id: r.key_id, key_prefix: r.key_prefix, scopes: r.scopes as string[], created_by_member_id: r.created_by_member_id },
+  };
+  return { caller, rateLimit: rateLimitState(caller.workspace.rate_limit_per_minute, Number(r.rl_count), a.windowStart, a.now) };
+}
+
 /**
  * Resolves a bearer secret to its workspace and key and, for a usable key, counts the request in
  * the workspace's rate-limit window: one statement, so every request costs one round trip here.
  * Every failure is the same 401 type.
  */
-export async function authenticate(db: Db, secret: string, now: Date): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
-  const windowStart = Math.floor(now.getTime() / 60000) * 60;
-  const { rows } = await db.query(
-    `WITH k AS (
-       SELECT k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
-              w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at
-         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = $1
-     ), hit AS (
-       INSERT INTO rate_limit_windows (workspace_id, window_start, count)
-       SELECT k.id, $2, 1 FROM k WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $3::timestamptz)
-       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-       RETURNING count
-     )
-     SELECT k.*, (SELECT count FROM hit) AS rl_count FROM k`,
-    [hashSecret(secret), windowStart, now.toISOString()],
-  );
-  const r = rows[0];
-  if (!r) throw new ApiError(401, 'authentication_error', 'Invalid API key');
-  if (r.revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
-  const expires = isoOrNull(r.expires_at);
-  if (expires && Date.parse(expires) <= now.getTime()) throw new ApiError(401, 'authentication_error', 'This API key has expired');
-  const caller: Caller = {
-    workspace: toWorkspace(r),
-    key: { id: r.key_id, key_prefix: r.key_prefix, scopes: r.scopes as string[], created_by_member_id: r.created_by_member_id },
+export async function authenticate(db: Db, secret: string | AuthParams, now: Date): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
+  const a = typeof secret === 'string' ? authParams(secret, now) : secret;
+  const { rows } = await db.query(`WITH ${authenticationCtes('$1', '$2', '$3')} SELECT k.*, (SELECT count FROM hit) AS rl_count FROM k`, [
+    a.hash, a.windowStart, a.now.toISOString(),
+  ]);
+  return admitted(rows[0], a);
+}
+
+/**
+ * A request to be authenticated by the route's own statement (withAuthentication): `admit` takes
+ * that statement's row and throws to refuse (401, 429, 403); `settle` authenticates in a statement
+ * of its own, for a route that finds it cannot carry the authentication after all.
+ */
+export interface StatementAuth {
+  readonly workspaceId: string;
+  readonly params: AuthParams;
+  admit(row: Row | undefined): void;
+  settle(): Promise<void>;
+}
+
+/**
+ * A route's statement carrying the request's authentication, so the request costs one round trip
+ * instead of two (docs/store.md, "Authentication inside the route's statement"). `sql` must read
+ * workspace `$1` and return one row; the result's row holds the authentication columns and, only
+ * when the key is this workspace's, usable and within its rate limit, the statement's columns (its
+ * row is not even computed otherwise: the condition is a one-time filter). admitted() reads the
+ * row exactly as authenticate() does, throwing the same 401s.
+ */
+export function withAuthentication(sql: string, params: unknown[], a: AuthParams): { sql: string; params: unknown[] } {
+  const [hash, windowStart, now] = [1, 2, 3].map((i) => `$${params.length + i}`);
+  return {
+    sql: `WITH ${authenticationCtes(hash, windowStart, now)}
+    SELECT k.*, (SELECT count FROM hit) AS rl_count, l.* FROM k LEFT JOIN LATERAL (
+      SELECT * FROM (${sql}) l
+       WHERE k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
+         AND (SELECT count FROM hit) <= k.rate_limit_per_minute
+      OFFSET 0) l ON true`,
+    params: [...params, a.hash, a.windowStart, a.now.toISOString()],
   };
-  return { caller, rateLimit: rateLimitState(caller.workspace.rate_limit_per_minute, Number(r.rl_count), windowStart, now) };
 }

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
+import { ManualClock } from '../src/clock.js';
+import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type StoreKind, type TestServer } from './harness.js';
+
+/**
+ * GET /v1/contacts authenticates inside its page's statement once this process has admitted the
+ * key (docs/store.md, "Authentication inside the route's statement"). Every answer must be the one
+ * the separate authentication statement gives: the same 401s, 429s and 403s, in the same order,
+ * the same rate-limit headers, and every request counted once.
+ */
+function defineAuthInStatement(kind: StoreKind) {
+  let s: TestServer;
+  let db: CountingDb;
+  beforeAll(async () => {
+    const store = await openTestStore(kind);
+    db = countRoundTrips(store.db);
+    // No webhook worker: its polls would count as statements.
+    s = await startServer(kind, { store: { db, close: () => store.close() }, webhooks: { pollMs: 0 } });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await s?.store.close();
+  });
+  const trips = async <T>(call: () => Promise<T>) => {
+    db.resetRoundTrips();
+    const r = await call();
+    return { r, trips: db.roundTrips };
+  };
+
+  it('costs one statement for a key admitted before, and answers the same page', async () => {
+    const W = await s.workspace();
+    await W.client.post('/v1/contacts', { first_name: 'Ann', last_name: 'Lee' });
+    const fresh = await s.workspace();
+    await fresh.client.post('/v1/contacts', { first_name: 'Bo', last_name: 'Ray' });
+    const other = await s.key(fresh.id, ['read_contacts']);
+    const first = await trips(() => other.client.get('/v1/contacts'));
+    expect(first.trips).toBe(2); // the key's first request: its own authentication statement
+    const second = await trips(() => other.client.get('/v1/contacts'));
+    expect(second.r.status, JSON.stringify(second.r.body)).toBe(200);
+    expect(second.trips).toBe(1);
+    expect(second.r.body).toEqual(first.r.body);
+    expect(second.r.body.data.map((c: { first_name: string }) => c.first_name)).toEqual(['Bo']);
+    expect(second.r.headers.get('x-ratelimit-remaining')).toBe(String(100000 - 3));
+  });
+
+  it('refuses a key revoked or expired after it was admitted, in that one statement, and forgets it', async () => {
+    const W = await s.workspace();
+    expect((await W.client.get('/v1/contacts')).status).toBe(200);
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    const revoked = await trips(() => W.client.get('/v1/contacts'));
+    expectError(revoked.r, 401, 'authentication_error');
+    expect(revoked.r.body.error.message).toBe('This API key has been revoked');
+    expect(revoked.trips).toBe(1);
+    expect((await trips(() => W.client.get('/v1/contacts'))).trips).toBe(1); // forgotten: the separate statement, which refuses
+    expectError(await W.client.get('/v1/contacts'), 401, 'authentication_error');
+
+    const expiring = await s.key(W.id, ['full_access'], { expires_at: new Date(s.clock.now().getTime() + 60_000).toISOString() });
+    expect((await expiring.client.get('/v1/contacts')).status).toBe(200);
+    s.clock.advance(61_000);
+    const expired = await expiring.client.get('/v1/contacts');
+    expectError(expired, 401, 'authentication_error');
+    expect(expired.body.error.message).toBe('This API key has expired');
+  });
+
+  it('counts every request once and answers 429 past the limit with the same headers', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 4 });
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await (i % 2 ? W.client.get('/v1/me') : W.client.get('/v1/contacts'));
+      expect(r.status).toBe(200);
+      remaining.push(r.headers.get('x-ratelimit-remaining'));
+    }
+    expect(remaining).toEqual(['3', '2', '1', '0']);
+    const over = await W.client.get('/v1/contacts');
+    expectError(over, 429, 'rate_limit_error');
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(over.headers.get('x-ratelimit-limit')).toBe('4');
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+    s.clock.advance(60_000);
+    const next = await W.client.get('/v1/contacts');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('x-ratelimit-remaining')).toBe('3');
+  });
+
+  it('refuses a key without the scope (403), counted', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 50 });
+    const writer = await s.key(W.id, ['read_deals']);
+    expect((await writer.client.get('/v1/deals')).status).toBe(200);
+    // Admitted on a route it may use, then refused on the list whether it goes the one-statement way or not.
+    for (const left of ['48', '47']) {
+      const r = await writer.client.get('/v1/contacts');
+      expectError(r, 403, 'permission_error');
+      expect(r.headers.get('x-ratelimit-remaining')).toBe(left);
+    }
+  });
+
+  it('answers a bad query of an admitted key with its 400, counted, and a bad query of a revoked key with the 401', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 50 });
+    expect((await W.client.get('/v1/contacts')).status).toBe(200);
+    const bad = await W.client.get('/v1/contacts?limit=0');
+    expectError(bad, 400, 'invalid_request_error', 'limit');
+    expect(bad.headers.get('x-ratelimit-remaining')).toBe('48');
+    const cursor = await W.client.get('/v1/contacts?cursor=garbled');
+    expectError(cursor, 400, 'invalid_request_error', 'cursor');
+    expect(cursor.headers.get('x-ratelimit-remaining')).toBe('47');
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    expectError(await W.client.get('/v1/contacts?limit=0'), 401, 'authentication_error');
+    expectError(await W.client.get('/v1/contacts?limit=0'), 401, 'authentication_error');
+  });
+
+  it('answers for the key\'s own workspace only', async () => {
+    const A = await s.workspace();
+    const B = await s.workspace();
+    await A.client.post('/v1/contacts', { first_name: 'Only', last_name: 'A' });
+    await B.client.post('/v1/contacts', { first_name: 'Only', last_name: 'B' });
+    for (let i = 0; i < 2; i++) {
+      expect((await A.client.get('/v1/contacts')).body.data.map((c: { last_name: string }) => c.last_name)).toEqual(['A']);
+      expect((await B.client.get('/v1/contacts')).body.data.map((c: { last_name: string }) => c.last_name)).toEqual(['B']);
+    }
+  });
+}
+
+describe('authentication inside the list statement on PGlite', () => defineAuthInStatement('pglite'));
+describe.skipIf(!TEST_DATABASE_URL)('authentication inside the list statement on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+  defineAuthInStatement('postgres');
+
+  it('refuses, in a server that admitted a key, the key revoked through another server', async () => {
+    const schema = uniqueSchema('fused');
+    const clock = new ManualClock('2026-03-02T10:00:05.000Z');
+    const one = await startServer('postgres', { store: await openTestStore('postgres', schema), clock });
+    const two = await startServer('postgres', { store: await openTestStore('postgres', schema), clock });
+    try {
+      const W = await one.workspace();
+      const viaTwo = new Client(two.base, W.key);
+      expect((await viaTwo.get('/v1/contacts')).status).toBe(200);
+      expect((await viaTwo.get('/v1/contacts')).status).toBe(200);
+      expect((await one.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+      expectError(await viaTwo.get('/v1/contacts'), 401, 'authentication_error');
+    } finally {
+      for (const x of [one, two]) {
+        await x.close();
+        await x.store.close();
+      }
+    }
+  });
+});
