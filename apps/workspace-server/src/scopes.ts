@@ -27,9 +27,12 @@ export function isKnownScope(s: string): boolean {
   return allScopes.includes(s.toLowerCase());
 }
 
+/** The scopes any one of which allows `needed`: itself, full_access, and for read_x write_x. */
+export function grantingScopes(needed: string): string[] {
+  return ['full_access', needed, ...(needed.startsWith('read_') ? [`write_${needed.slice(5)}`] : [])];
+}
+
 /** True when the granted scopes allow `needed` (e.g. read_contacts is allowed by write_contacts). */
 export function hasScope(granted: readonly string[], needed: string): boolean {
-  if (granted.includes('full_access') || granted.includes(needed)) return true;
-  if (needed.startsWith('read_')) return granted.includes(`write_${needed.slice(5)}`);
-  return false;
+  return grantingScopes(needed).some((s) => granted.includes(s));
 }

@@ -19,7 +19,7 @@ import { meRoutes } from './routes/me.js';
 import { buildOpenApi } from './routes/openapi.js';
 import { sharedSchemas } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
-import { hasScope } from './scopes.js';
+import { grantingScopes, hasScope } from './scopes.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { admitted, authenticate, authParams } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
@@ -190,6 +190,12 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
+    // A statement that authenticates its request checks the key, its limit and its scopes, not
+    // the workspace's plan: such a route must need no plan feature, and some scope.
+    const policy = route.config as RoutePolicy | undefined;
+    if (policy?.authInStatement && (policy.feature || policy.scope === undefined)) {
+      throw new Error(`${route.method} ${route.url}: authInStatement needs a scope and no plan feature`);
+    }
     routes.push(route);
   });
 
@@ -215,6 +221,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const deferred = {
       workspaceId,
       params,
+      // The scopes any one of which the route needs, which its statement checks before writing.
+      scopes: ([] as string[]).concat(policy.scope ?? []).flatMap(grantingScopes),
       settled: false,
       admit: (row: Record<string, unknown> | undefined) => {
         deferred.settled = true;

@@ -109,6 +109,36 @@ function defineAuthInStatement(kind: StoreKind) {
     expectError(await W.client.get('/v1/contacts?limit=0'), 401, 'authentication_error');
   });
 
+  it('creates a contact in one statement, and writes nothing for a refused request', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 8 });
+    const reader = await s.key(W.id, ['read_contacts']);
+    const total = async () => (await reader.client.get('/v1/contacts')).body.total_count as number;
+    expect(await total()).toBe(0); // 1 request of 8
+    expect((await W.client.post('/v1/contacts', { first_name: 'A', last_name: 'One' })).status).toBe(201); // 2: the key's first
+    const created = await trips(() => W.client.post('/v1/contacts', { first_name: 'B', last_name: 'Two', email: 'b@example.com' })); // 3
+    expect(created.r.status).toBe(201);
+    expect(created.trips).toBe(1);
+    expect(created.r.headers.get('x-ratelimit-remaining')).toBe('5');
+    expect(await total()).toBe(2); // 4
+    // A key without the write scope, admitted on the list: 403 and nothing written.
+    expectError(await reader.client.post('/v1/contacts', { first_name: 'C', last_name: 'No' }), 403, 'permission_error'); // 5
+    // A bad reference: the 400 names it, nothing written.
+    expectError(await W.client.post('/v1/contacts', { first_name: 'D', last_name: 'No', stage_id: 'stg_nope' }), 400, 'invalid_request_error', 'stage_id'); // 6
+    // A bad body: the 400, counted.
+    const bad = await W.client.post('/v1/contacts', { last_name: 'No' }); // 7
+    expectError(bad, 400, 'invalid_request_error');
+    expect(bad.headers.get('x-ratelimit-remaining')).toBe('1');
+    expect(await total()).toBe(2); // 8
+    expectError(await W.client.post('/v1/contacts', { first_name: 'E', last_name: 'Over' }), 429, 'rate_limit_error'); // 9: over the limit
+    s.clock.advance(60_000);
+    expect(await total()).toBe(2);
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    const revoked = await W.client.post('/v1/contacts', { first_name: 'F', last_name: 'Revoked' });
+    expectError(revoked, 401, 'authentication_error');
+    expect(revoked.body.error.message).toBe('This API key has been revoked');
+    expect(await total()).toBe(2);
+  });
+
   it('answers for the key\'s own workspace only', async () => {
     const A = await s.workspace();
     const B = await s.workspace();

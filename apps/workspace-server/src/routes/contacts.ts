@@ -77,12 +77,14 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   });
 
   app.post('/v1/contacts', {
-    config: { scope: 'write_contacts' },
+    config: { scope: 'write_contacts', authInStatement: true },
     schema: { summary: 'Create a contact', tags: ['contacts'], body: createBody, response: { 201: ref('Contact') } },
   }, async (req, reply) => {
     const { affiliate_attribution_tokem, ...body } = req.body as ContactInput & { affiliate_attribution_tokem?: string | null };
     const input = { ...body, affiliate_attribution_token: body.affiliate_attribution_token ?? affiliate_attribution_tokem };
-    const contact = await createContact(db, callerOf(req).workspace.id, input, clock.now());
+    // Authenticated inside the creation's statement when the key was admitted before (req.deferredAuth).
+    const auth = req.deferredAuth;
+    const contact = await createContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, input, clock.now(), auth);
     // Serialised here by the route's own Contact serialiser, so the text cache gets the very bytes
     // a list would write for this contact.
     const text = reply.code(201).serialize(contact) as string;

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { eventInsertSql } from './events.js';
 import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
-import { withAuthentication, type StatementAuth } from './workspaces.js';
+import { AUTH_COLUMNS, authenticationGate, withAuthentication, type StatementAuth } from './workspaces.js';
 
 export interface RowInput {
   value: string;
@@ -378,7 +378,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     const list = contactListQuery(ws, f, counts, 'versions');
     const { cacheKey } = list;
     // With the request's authentication in the same statement when the route defers it to here.
-    const { sql, params } = auth ? withAuthentication(list.sql, list.params, auth.params) : list;
+    const { sql, params } = auth ? withAuthentication(list.sql, list.params, auth) : list;
     // A search's best plan depends on how common its term is: planned for the term each time.
     const { rows } = await db.query(sql, params, { prepare: !f.q });
     auth?.admit(rows[0]);
@@ -506,7 +506,7 @@ export async function addActivity(
  * statement trigger (migration 5). The contact's row version and the workspace's lookup generation
  * come back with it, for the route to put the response's text in the contact text cache.
  */
-export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date): Promise<Contact> {
+export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
   if (!input.first_name) throw badRequest('first_name is required', 'first_name');
   if (!input.last_name) throw badRequest('last_name is required', 'last_name');
   const id = newId('con');
@@ -541,7 +541,10 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
        FROM ins, jsonb_to_recordset(${q.p(JSON.stringify(rows))}::jsonb) AS x(id text, value text, label text, is_primary boolean, position integer)`;
   const ref = (table: string, p: string) => `(SELECT name FROM ${table} WHERE workspace_id = ${wsP} AND id = ${p}::text)`;
   const idName = (p: string, name: string) => `CASE WHEN ${name} IS NULL THEN 'null'::jsonb ELSE jsonb_build_object('id', ${p}::text, 'name', ${name}) END`;
-  const sql = `WITH r AS (
+  // With the request's authentication in front when the route defers it to here: nothing is
+  // written unless it admits the request (ok), and the key's columns come back with the row.
+  const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
+  const sql = `WITH ${gate} r AS (
       SELECT ${ref('contact_stages', stageP)} AS stage_name, ${ref('lead_sources', sourceP)} AS lead_source_name, ${ref('members', ownerP)} AS owner_name),
     ins AS (
       INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
@@ -551,7 +554,7 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
         ${q.p(searchText(contact))}, ${atP}::timestamptz, ${atP}::timestamptz
         FROM r
        WHERE (${stageP}::text IS NULL OR r.stage_name IS NOT NULL) AND (${sourceP}::text IS NULL OR r.lead_source_name IS NOT NULL)
-         AND (${ownerP}::text IS NULL OR r.owner_name IS NOT NULL)
+         AND (${ownerP}::text IS NULL OR r.owner_name IS NOT NULL)${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''}
       RETURNING id, workspace_id, custom_fields, xmin::text AS version),${emails.length ? `
     em AS (${rowsInsert('contact_emails', emails)}),` : ''}${phones.length ? `
     ph AS (${rowsInsert('contact_phones', phones)}),` : ''}
@@ -561,9 +564,12 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
     ev AS (${eventInsertSql(q, ws, 'contact.created',
       `${q.p(JSON.stringify(contact))}::jsonb || jsonb_build_object('stage', ${idName(stageP, 'r.stage_name')}, 'lead_source', ${idName(sourceP, 'r.lead_source_name')}, 'owner', ${idName(ownerP, 'r.owner_name')})`,
       now, 'ins, r')})
-    SELECT r.*, ins.custom_fields, ins.version, ${lookupGen(wsP)} AS lookups FROM r LEFT JOIN ins ON true`;
+    SELECT r.*, ins.custom_fields, ins.version, ${lookupGen(wsP)} AS lookups${auth ? ', a.*' : ''} FROM r LEFT JOIN ins ON true${
+      auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
   const r = rows[0];
+  // The key's row is absent when it is unknown: admitted() reads that as the 401.
+  auth?.admit(r.key_id === undefined || r.key_id === null ? undefined : r);
   if (r.custom_fields === null) {
     // In the order the fields are listed: the first reference that does not exist is named.
     if (stage && r.stage_name === null) throw badRequest(`No such contact stage: ${stage}`, 'stage_id');

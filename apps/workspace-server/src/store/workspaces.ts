@@ -243,34 +243,49 @@ export async function authenticate(db: Db, secret: string | AuthParams, now: Dat
 }
 
 /**
- * A request to be authenticated by the route's own statement (withAuthentication): `admit` takes
- * that statement's row and throws to refuse (401, 429, 403); `settle` authenticates in a statement
- * of its own, for a route that finds it cannot carry the authentication after all.
+ * A request to be authenticated by the route's own statement (withAuthentication, or a write's
+ * authenticationGate): `admit` takes that statement's row and throws to refuse (401, 429, 403);
+ * `settle` authenticates in a statement of its own, for a route that finds it cannot carry the
+ * authentication after all. `scopes` are those any one of which the route needs.
  */
 export interface StatementAuth {
   readonly workspaceId: string;
   readonly params: AuthParams;
+  readonly scopes: readonly string[];
   admit(row: Row | undefined): void;
   settle(): Promise<void>;
 }
 
 /**
- * A route's statement carrying the request's authentication, so the request costs one round trip
- * instead of two (docs/store.md, "Authentication inside the route's statement"). `sql` must read
- * workspace `$1` and return one row; the result's row holds the authentication columns and, only
- * when the key is this workspace's, usable and within its rate limit, the statement's columns (its
- * row is not even computed otherwise: the condition is a one-time filter). admitted() reads the
- * row exactly as authenticate() does, throwing the same 401s.
+ * The CTEs of a statement that authenticates its own request (docs/store.md, "Authentication
+ * inside the route's statement"): `k` and `hit` as authenticate() runs them, and `ok`, a row only
+ * when the key is workspace `wsP`'s, not revoked or expired, within the rate limit and holding one
+ * of `scopes`. A write's first data-modifying CTE must require `EXISTS (SELECT 1 FROM ok)`, and the
+ * statement must select AUTH_COLUMNS (from `k`) for admitted() to read; parameters go through `q`.
  */
-export function withAuthentication(sql: string, params: unknown[], a: AuthParams): { sql: string; params: unknown[] } {
-  const [hash, windowStart, now] = [1, 2, 3].map((i) => `$${params.length + i}`);
+export function authenticationGate(q: { p(v: unknown): string }, wsP: string, a: AuthParams, scopes: readonly string[]): string {
+  const [hash, windowStart, now, granting] = [a.hash, a.windowStart, a.now.toISOString(), [...scopes]].map((v) => q.p(v));
+  return `${authenticationCtes(hash, windowStart, now)}, ok AS (
+       SELECT 1 FROM k WHERE k.id = ${wsP} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
+         AND (SELECT count FROM hit) <= k.rate_limit_per_minute AND k.scopes ?| ${granting}::text[]
+     )`;
+}
+/** The authentication columns a statement with authenticationGate selects, as authenticate() does. */
+export const AUTH_COLUMNS = 'k.*, (SELECT count FROM hit) AS rl_count';
+
+/**
+ * A read whose statement carries the request's authentication, so the request costs one round
+ * trip instead of two. `sql` must read workspace `$1` and return one row; the result's row holds
+ * the authentication columns and, only when `ok` has its row, the statement's columns (its row is
+ * not even computed otherwise: the condition is a one-time filter).
+ */
+export function withAuthentication(sql: string, params: unknown[], auth: Pick<StatementAuth, 'params' | 'scopes'>): { sql: string; params: unknown[] } {
+  const all = [...params];
+  const q = { p: (v: unknown) => `$${all.push(v)}` };
+  const gate = authenticationGate(q, '$1', auth.params, auth.scopes);
   return {
-    sql: `WITH ${authenticationCtes(hash, windowStart, now)}
-    SELECT k.*, (SELECT count FROM hit) AS rl_count, l.* FROM k LEFT JOIN LATERAL (
-      SELECT * FROM (${sql}) l
-       WHERE k.id = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
-         AND (SELECT count FROM hit) <= k.rate_limit_per_minute
-      OFFSET 0) l ON true`,
-    params: [...params, a.hash, a.windowStart, a.now.toISOString()],
+    sql: `WITH ${gate}
+    SELECT ${AUTH_COLUMNS}, l.* FROM k LEFT JOIN LATERAL (SELECT * FROM (${sql}) l WHERE EXISTS (SELECT 1 FROM ok) OFFSET 0) l ON true`,
+    params: all,
   };
 }
