@@ -1,10 +1,11 @@
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, Queryable } from './db.js';
 
 /** Embedded PostgreSQL (WASM). One connection: PGlite serialises queries and transactions itself. */
 export async function openPglite(dataDir?: string): Promise<Db> {
-  const pg = await PGlite.create(dataDir ? { dataDir, extensions: { pg_trgm } } : { extensions: { pg_trgm } });
+  const pg = await PGlite.create(dataDir ? { dataDir, extensions: { pg_trgm, btree_gin } } : { extensions: { pg_trgm, btree_gin } });
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as never);

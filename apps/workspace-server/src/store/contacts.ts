@@ -237,15 +237,17 @@ export function contactListQuery(
   // joined the other way round, PostgreSQL would build the text of every match before the limit.
   const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
   const pageSql = page === 'text' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
+  // The count is a subquery PostgreSQL must not pull up (OFFSET 0): pulled up, its expression
+  // went into both the select list and the grouping, and a search counted its matches twice.
   // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
   // The versions come as one row, the page as one text of "id version cursor_at" triples (none of
   // them holds a space): one row for the driver to parse instead of limit + 1.
   const sql = page === 'text'
     ? `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail
-    FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
+    FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
     : `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups,
       string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) AS page
-    FROM (${countSql}) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen`;
+    FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen`;
   return { sql, params: q.values, cacheKey };
 }
 
