@@ -27,8 +27,8 @@ Environment:
   comma-separated) lets an editor served from that origin call the API with a key (never "*").
   --workers N (WORKERS, default 1) runs N server processes on one port (node:cluster), PostgreSQL only:
   rate limits, idempotency and webhook claims live in the database, so they hold across them.
-  --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default two per core,
-  at least 4). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
+  --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default four per core,
+  at least 8). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
   per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
   it off. The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
