@@ -118,11 +118,11 @@ async function drive(base, allKeys, tenants = TENANTS) {
         headers: { authorization: `Bearer ${keys[p.t]}`, ...(p.kind === 'write' ? { 'content-type': 'application/json' } : {}) } }, (res) => {
         res.resume();
         res.on('end', () => {
-          results.push({ t: p.t, kind: p.kind, status: res.statusCode, ms: performance.now() - t0 - p.at, end: performance.now() - t0, reset: res.headers['x-ratelimit-reset'] });
+          results.push({ t: p.t, kind: p.kind, status: res.statusCode, at: p.at, ms: performance.now() - t0 - p.at, end: performance.now() - t0, reset: res.headers['x-ratelimit-reset'] });
           if (++done === plan.length) finish();
         });
       });
-      req.on('error', () => { results.push({ t: p.t, kind: p.kind, status: 0, ms: performance.now() - t0 - p.at, end: performance.now() - t0 }); if (++done === plan.length) finish(); });
+      req.on('error', () => { results.push({ t: p.t, kind: p.kind, status: 0, at: p.at, ms: performance.now() - t0 - p.at, end: performance.now() - t0 }); if (++done === plan.length) finish(); });
       if (p.kind === 'write') req.end(body); else req.end();
     };
     const tick = () => {
@@ -135,6 +135,10 @@ async function drive(base, allKeys, tenants = TENANTS) {
   agent.destroy();
   const lat = results.map((r) => r.ms).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  // The second half alone: a fresh process starts with empty caches and cold code, and a queue
+  // built then drains only as fast as the capacity left over the offered load.
+  const late = results.filter((r) => r.at >= (SECONDS * 1000) / 2).map((r) => r.ms).sort((a, b) => a - b);
+  const lateQ = (p) => late[Math.min(late.length - 1, Math.floor(p * late.length))];
   const last = Math.max(...results.map((r) => r.end));
   // Per tenant and rate-limit window (its X-RateLimit-Reset): successes never exceed the limit, and
   // a tenant is refused only once the window holds `LIMIT` successes (so never at or under its rate).
@@ -152,7 +156,7 @@ async function drive(base, allKeys, tenants = TENANTS) {
   return {
     offered: plan.length / SECONDS,
     achieved: results.length / (last / 1000),
-    p50: q(0.5), p99: q(0.99),
+    p50: q(0.5), p99: q(0.99), lateP50: lateQ(0.5), lateP99: lateQ(0.99),
     errors: results.filter((r) => r.status === 0 || r.status >= 500).length,
     refusedAtLimit: at.filter((r) => r.status === 429).length,
     refusedGreedy: results.filter((r) => greedy(r.t) && r.status === 429).length,
@@ -192,11 +196,12 @@ for (const [workers, tenants] of runs) {
 const floor = rows[0][1];
 let md = `### Workspace server: many tenants (PostgreSQL)\n\n${machineLine()}; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end. The machine is shared with other work and noisy: compare the rows of one run, not runs.\n\n`;
 md += `${TENANTS.toLocaleString('en-US')} workspaces of ${PER_CONTACTS} contacts, each with its own key, each driven at its limit of ${LIMIT} requests a minute (70 % \`GET /v1/contacts?limit=20\`, 25 % \`POST /v1/contacts\`, 5 % \`?q=\` searches) for ${SECONDS} s; ${GREEDY} more tenants send ${2.5 * LIMIT} requests within those ${SECONDS} s. Latency counts from each request's planned send time. Server, floor and load generator share the 2 cores with PostgreSQL.\n\n`;
-md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule |\n|---|---|---|---|---|---|---|---|---|\n';
+md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule |\n|---|---|---|---|---|---|---|---|---|---|\n';
 for (const [name, r] of rows) {
-  md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} |\n`;
+  md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lateP50.toFixed(1)} / ${r.lateP99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} |\n`;
 }
 const [one, two, oneLight, twoLight] = rows.slice(1).map((r) => r[1]);
-md += `\nTarget: 2,000 req/s held with p99 ≤ 100 ms. One process held ${one.achieved.toFixed(0)} req/s (${(one.achieved / 2000 * 100).toFixed(0)} % of the target) at p99 ${one.p99.toFixed(0)} ms; two processes ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms (${(two.achieved / Math.max(1, one.achieved)).toFixed(2)}× one). With a fifth of the tenants (${oneLight.offered.toFixed(0)} req/s offered) p99 was ${oneLight.p99.toFixed(0)} ms on one process and ${twoLight.p99.toFixed(0)} ms on two. The floor held ${floor.achieved.toFixed(0)} req/s at p99 ${floor.p99.toFixed(1)} ms under the same driver. "Windows breaking the limit rule" counts tenant-minutes (by X-RateLimit-Reset) with more than ${LIMIT} successes or a 429 before the ${LIMIT}th success; it must be 0. At 2,150 req/s offered the server falls behind, so p50 and p99 are the queue's; the 200-tenant rows show latency below saturation. The floor row shows the load generator itself is near its limit at that rate. Where the time goes and what scales past one database: docs/store.md.\n`;
+const held = (r) => r.achieved >= 2000;
+md += `\nTarget: 2,000 req/s held with p99 ≤ 100 ms. One process held ${one.achieved.toFixed(0)} req/s of ${one.offered.toFixed(0)} offered (throughput ${held(one) ? 'met' : `missed: ${(one.achieved / 2000 * 100).toFixed(0)} %`}) at p99 ${one.p99.toFixed(0)} ms (${one.p99 <= 100 ? 'met' : `missed by ${(one.p99 / 100).toFixed(1)}×`}; ${one.lateP99.toFixed(0)} ms in the run's second half); two processes ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms (${(two.achieved / Math.max(1, one.achieved)).toFixed(2)}× one). With a fifth of the tenants (${oneLight.offered.toFixed(0)} req/s offered) p99 was ${oneLight.p99.toFixed(0)} ms on one process and ${twoLight.p99.toFixed(0)} ms on two. The floor held ${floor.achieved.toFixed(0)} req/s at p99 ${floor.p99.toFixed(1)} ms under the same driver (64 connections). "Windows breaking the limit rule" counts tenant-minutes (by X-RateLimit-Reset) with more than ${LIMIT} successes or a 429 before the ${LIMIT}th success; it must be 0. A server that cannot keep up with the offered rate shows it as p50 and p99 growing with the queue; the 200-tenant rows show latency below saturation. Where the time goes and what scales past one database: docs/store.md.\n`;
 writeSection('workspace-server-tenants', md);
 process.stdout.write(md);
