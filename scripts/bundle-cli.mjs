@@ -49,6 +49,9 @@ await bundle.close();
 if (output.length !== 1) throw new Error(`bundle-cli: expected one file, rolldown produced ${output.map((o) => o.fileName).join(', ')}`);
 
 const code = output[0].code;
+// The binary runs the bundle as a vm.Script, which has no loader for import(): every dynamic
+// import is inlined (codeSplitting: false), and one left over would fail only when it runs.
+if (/\bimport\(/.test(code)) throw new Error('bundle-cli: the bundle still has an import(), which cannot run in the vm.Script bin/setup-pack.js makes of it');
 const wide = /[^\x00-\x7f]/.exec(code);
 if (wide) throw new Error(`bundle-cli: the bundle must be ASCII (the binary reads it as latin1), but has ${JSON.stringify(code.slice(Math.max(0, wide.index - 40), wide.index + 10))}`);
 // The node that makes the cache is in its name too: building with another node makes a new one.
