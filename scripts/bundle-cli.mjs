@@ -7,11 +7,12 @@
 // library API (dist/index.js) is not bundled.
 //
 // The code cache: V8 accepts a cache for a source of the same length, whatever it says, so the
-// cache is named after a hash of the source (main-<hash>.cache) and the source ends with that name
-// in a comment; the binary reads only the cache its source names, and a rebuilt bundle never meets
-// a stale cache. It is made by running the binary on a warm-up (validate fixture packs in each
-// output format, into pipes thrown away) with SETUP_PACK_WRITE_CODE_CACHE naming a temporary file: each
-// run loads the cache the runs before it wrote and adds the functions it compiled, at exit.
+// cache is named after a hash of the source and the node (main-<hash>.cache) and the source ends
+// with that name in a comment; the binary reads only the cache its source names, and a rebuilt
+// bundle never meets a stale cache. It is made by running the binary on a warm-up (validate
+// fixture packs in each output format, into pipes thrown away) with SETUP_PACK_WRITE_CODE_CACHE
+// naming a temporary file: each run loads the cache the runs before it wrote and adds the
+// functions it compiled, at exit.
 //
 // Files are written only when their content changed, each through a temporary file and a rename:
 // test files build in parallel while others run the binary, and a process never reads a
