@@ -3,7 +3,7 @@
 // `setup-pack --version` and of validating a small pack. Commands run interleaved, round after
 // round, so machine noise hits all of them alike; we report medians and ratios.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, statSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync, statSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,14 @@ const small = join(root, 'fixtures/valid/buyer-lead-starter.json');
 // its floor: read, JSON.parse, SHA-256 of the asset bytes.
 const noisy = join(dir, 'noisy.json');
 writeFileSync(noisy, JSON.stringify(makeLimitPack({ unknownFields: 2, textDurations: true }), null, 2));
+// The same binary and bundle without the V8 code cache (a copy laid out as the package is, with no
+// cache file): what a node whose V8 rejects the shipped cache runs, side by side with the cache.
+const plain = join(dir, 'plain');
+mkdirSync(join(plain, 'dist/bundle'), { recursive: true });
+copyFileSync(join(here, '../package.json'), join(plain, 'package.json'));
+cpSync(join(here, '../bin'), join(plain, 'bin'), { recursive: true });
+copyFileSync(join(here, '../dist/bundle/main.cjs'), join(plain, 'dist/bundle/main.cjs'));
+const plainBin = join(plain, 'bin/setup-pack.js');
 // Peak memory (maximum resident set) of each command, read in one extra untimed run by a preload.
 const peakHook = join(dir, 'peak.cjs');
 writeFileSync(peakHook, "process.on('exit', () => require('fs').writeFileSync(process.env.BENCH_PEAK_FILE, String(process.resourceUsage().maxRSS)));\n");
@@ -44,24 +52,34 @@ if (report.summary.errors !== 0) {
   throw new Error('the limit pack does not validate');
 }
 
+// The rows with and without the cache compare what they say they compare.
+for (const [which, want] of [[bin, 'accepted'], [plainBin, 'absent']]) {
+  const said = spawnSync(process.execPath, [which, '--version'], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'setup-pack' } }).stderr;
+  if (!said.includes(`code cache ${want}`)) throw new Error(`${which}: expected "code cache ${want}", got ${JSON.stringify(said)}`);
+}
+
 const cases = {
   floor: [process.execPath, '-e', `JSON.parse(require('fs').readFileSync(${JSON.stringify(big)}, 'utf8'))`],
   validateBig: [process.execPath, bin, 'validate', big],
   nodeStart: [process.execPath, '-e', '0'],
   version: [process.execPath, bin, '--version'],
+  versionPlain: [process.execPath, plainBin, '--version'],
   validateSmall: [process.execPath, bin, 'validate', small],
+  validateSmallPlain: [process.execPath, plainBin, 'validate', small],
   noisyFloor: [process.execPath, '-e', hashFloor(noisy)],
   noisyPretty: [process.execPath, bin, 'validate', noisy],
   noisyJson: [process.execPath, bin, 'validate', '--format', 'json', noisy],
+  noisyJsonPlain: [process.execPath, plainBin, 'validate', '--format', 'json', noisy],
   noisySarif: [process.execPath, bin, 'validate', '--format', 'sarif', noisy],
   noisyGithub: [process.execPath, bin, 'validate', '--format', 'github', noisy],
   manyFloor: [process.execPath, '-e', manyFloor],
   many: [process.execPath, bin, 'validate', many],
+  manyPlain: [process.execPath, plainBin, 'validate', many],
 };
 // Where the time goes, from CPU profiles of these commands (node --cpu-prof) on this machine.
-const FINDINGS_NOTE = `History: before the one-pass placement (2026-11-22, session 2) the default pretty output of such a pack did not finish in 11 minutes (a split of the whole file per finding) and \`--format json\` took 9× its floor; at the end of session 4 the four formats stood at 3.9×, 4.4×, 7.5× and 3.8× and the 1,000 packs at 5.5×. Session 5: findings are placed by a Locator that counts lines while it scans and writes positions straight into each finding (no line index, no position or request object per finding, the wanted pointers in a typed-array trie, each pointer resumed from the prefix it shares with the one before), the line index is built only for code frames, SARIF's stable paths go through a prefix memo and its fingerprints through crypto.hash, findings in JSON and SARIF are one compact line each (a third of the time and half the bytes of indented items), and files are read with readFileSync (fs/promises' readFile cost four thread-pool round trips per file, most of the 1,000-pack run). Session 6: the command runs from one bundle of the CLI, core and the installer (scripts/bundle-cli.mjs, rolldown, each command its own lazily loaded chunk) instead of about a hundred module files: validating a small pack went from 132 to 95 ms (bare node: 57 ms), the 43,780-finding pack about 8 % faster side by side (farm-bench, 9 pairs: 0.584 against 0.630 s wall), and the four formats from 3.70×, 3.99×, 5.69×, 3.67× to the ratios above.
+const FINDINGS_NOTE = `History: before the one-pass placement (2026-11-22, session 2) the default pretty output of such a pack did not finish in 11 minutes (a split of the whole file per finding) and \`--format json\` took 9× its floor; at the end of session 4 the four formats stood at 3.9×, 4.4×, 7.5× and 3.8× and the 1,000 packs at 5.5×. Session 5: findings are placed by a Locator that counts lines while it scans and writes positions straight into each finding (no line index, no position or request object per finding, the wanted pointers in a typed-array trie, each pointer resumed from the prefix it shares with the one before), the line index is built only for code frames, SARIF's stable paths go through a prefix memo and its fingerprints through crypto.hash, findings in JSON and SARIF are one compact line each (a third of the time and half the bytes of indented items), and files are read with readFileSync (fs/promises' readFile cost four thread-pool round trips per file, most of the 1,000-pack run). Session 6: the command runs from one bundle of the CLI, core and the installer (scripts/bundle-cli.mjs, rolldown, each command its own lazily loaded chunk) instead of about a hundred module files: validating a small pack went from 132 to 95 ms (bare node: 57 ms), the 43,780-finding pack about 8 % faster side by side (farm-bench, 9 pairs: 0.584 against 0.630 s wall), and the four formats from 3.70×, 3.99×, 5.69×, 3.67× to 3.35×, 3.50×, 5.20×, 3.22×. Session 7: the bundle is one CommonJS file (strict mode, ASCII, read as latin1) that the binary, itself CommonJS now, compiles with a V8 code cache made at build time by a warm-up run (docs/architecture.md, \`The setup-pack binary\`), so the functions a run needs are not parsed and compiled again; the rows "without the V8 code cache" above run the same bundle without it: the cache saves about 15 ms of a small pack's start, and in paired runs about as much of the large runs (21 pairs: the 1,000 packs 276 against 288 ms, 0.97×), which this table's medians do not resolve on this shared machine. Against the chunked ES module bundle of session 6, side by side (farm-bench, 15 pairs, load average about 3 on 2 cores): a small pack 97 → 74 ms wall (0.76×), the folder of 1,000 packs 0.94×, the 43,780-finding pack in JSON 0.975× (525 → 516 ms); \`--version\` 64 → 67 ms (1.03×), because the whole bundle is read and its cache deserialized even for a run that needs none of it.
 
-Targets not met, and where the time goes in a CPU profile of \`--format json\` on this pack (about 520 ms): node start-up and loading the CLI and core (about 110 ms before the file is read before the bundle, about 40 ms less with it; the floor pays only node's own start-up), reading and JSON.parse (about 60 ms, as the floor), the schema and the rules (about 80 ms, of which about 20 ms build the 43,780 findings' messages and pointers), placing them (about 60 ms: one scan of the 21 MB text and one trie step per finding, both still running in V8's baseline tiers in a process this short), the garbage collector (about 55 ms against the floor's 10: the findings and the parsed pack survive every scavenge of the run), and writing the report (about 50 ms for JSON, 200 ms for SARIF's larger results with a SHA-256 fingerprint each). Warm, in one process, the same validation takes 5.5× its floor in wall time and 7.3× in CPU time (core section). The 1,000-pack run pays module loading and about 0.2 ms of validation per pack on one thread; worker threads were not added, because they do not pay on 2 cores: the folder split in two halves validated by two processes at once (the most a second thread could do, start-up included) took 0.38–0.39 s against 0.33–0.35 s for one process (three runs each, 2026-11-22) — each loads core again, and the second core is already busy with the first's garbage collection and compilation.`;
+Targets not met, and where the time goes in a CPU profile of \`--format json\` on this pack (about 500 ms): node start-up and loading the CLI and core (about 110 ms before the file is read before the bundle; now node's own start-up, which the floor pays too, and about 10 ms to read the bundle, deserialize its cache and run its top level — \`--version\` against bare node above), reading and JSON.parse (about 60 ms, as the floor), the schema and the rules (about 80 ms, of which about 20 ms build the 43,780 findings' messages and pointers), placing them (about 60 ms: one scan of the 21 MB text and one trie step per finding, both still running in V8's baseline tiers in a process this short), the garbage collector (about 55 ms against the floor's 10: the findings and the parsed pack survive every scavenge of the run), and writing the report (about 50 ms for JSON, 200 ms for SARIF's larger results with a SHA-256 fingerprint each). Warm, in one process, the same validation takes 5.5× its floor in wall time and 7.3× in CPU time (core section). The 1,000-pack run pays module loading and about 0.2 ms of validation per pack on one thread; worker threads were not added, because they do not pay on 2 cores: the folder split in two halves validated by two processes at once (the most a second thread could do, start-up included) took 0.38–0.39 s against 0.33–0.35 s for one process (three runs each, 2026-11-22) — each loads core again, and the second core is already busy with the first's garbage collection and compilation.`;
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (const [name, [cmd, ...args]] of Object.entries(cases)) {
@@ -99,8 +117,10 @@ Limit pack: 100 automations × 200 blocks, 100 smart lists, 100 templates × 20,
 | floor: \`node -e\` reading the limit pack with JSON.parse | ${f(m.floor)} | 1.0× |
 | \`setup-pack validate\` on the limit pack | ${f(m.validateBig)} | ${(m.validateBig / m.floor).toFixed(1)}× the floor |
 | \`node -e 0\` (bare start-up) | ${f(m.nodeStart)} | 1.0× |
-| \`setup-pack --version\` | ${f(m.version)} | ${(m.version / m.nodeStart).toFixed(1)}× bare node |
-| \`setup-pack validate\` on a small pack (buyer-lead-starter) | ${f(m.validateSmall)} | ${(m.validateSmall / m.nodeStart).toFixed(1)}× bare node |
+| \`setup-pack --version\` | ${f(m.version)} | ${(m.version / m.nodeStart).toFixed(2)}× bare node |
+| the same without the V8 code cache | ${f(m.versionPlain)} | ${(m.versionPlain / m.nodeStart).toFixed(2)}× bare node |
+| \`setup-pack validate\` on a small pack (buyer-lead-starter) | ${f(m.validateSmall)} | ${(m.validateSmall / m.nodeStart).toFixed(2)}× bare node |
+| the same without the V8 code cache | ${f(m.validateSmallPlain)} | ${(m.validateSmallPlain / m.nodeStart).toFixed(2)}× bare node |
 
 ### Findings at scale
 
@@ -111,10 +131,12 @@ The limit pack as packs exported by the real service come: two config fields our
 | floor: read + JSON.parse + SHA-256 of the assets | ${f(m.noisyFloor)} | 1.0× | ${mib('noisyFloor')} |
 | \`setup-pack validate\` (pretty, the default: repeats folded) | ${f(m.noisyPretty)} | ${(m.noisyPretty / m.noisyFloor).toFixed(2)}× | ${mib('noisyPretty')} |
 | \`--format json\` (every finding) | ${f(m.noisyJson)} | ${(m.noisyJson / m.noisyFloor).toFixed(2)}× | ${mib('noisyJson')} |
+| \`--format json\` without the V8 code cache | ${f(m.noisyJsonPlain)} | ${(m.noisyJsonPlain / m.noisyFloor).toFixed(2)}× | ${mib('noisyJsonPlain')} |
 | \`--format sarif\` (every finding) | ${f(m.noisySarif)} | ${(m.noisySarif / m.noisyFloor).toFixed(2)}× | ${mib('noisySarif')} |
 | \`--format github\` (capped annotations, the rest folded) | ${f(m.noisyGithub)} | ${(m.noisyGithub / m.noisyFloor).toFixed(2)}× | ${mib('noisyGithub')} |
 | floor: a fresh \`node\` reading and JSON.parse-ing 1,000 small packs | ${f(m.manyFloor)} | 1.0× | ${mib('manyFloor')} |
 | \`setup-pack validate\` on that folder of 1,000 packs (one process) | ${f(m.many)} | ${(m.many / m.manyFloor).toFixed(2)}× (target ≤ 1.5×) | ${mib('many')} |
+| the same without the V8 code cache | ${f(m.manyPlain)} | ${(m.manyPlain / m.manyFloor).toFixed(2)}× | ${mib('manyPlain')} |
 
 ${FINDINGS_NOTE}
 `;
