@@ -216,7 +216,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const now = clock.now();
     const params = authParams(token, now);
     const workspaceId = policy.authInStatement ? keyWorkspaces.get(params.hash) : undefined;
-    if (workspaceId === undefined) return admit(req, reply, policy, params.hash, await authenticate(db, params, now));
+    if (workspaceId === undefined) return admit(req, reply, policy, params.hash, await authenticate(db, params));
     // A key this process admitted before, on a route that authenticates inside its own statement.
     const deferred = {
       workspaceId,
@@ -241,7 +241,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       },
       settle: async () => {
         deferred.settled = true;
-        admit(req, reply, policy, params.hash, await authenticate(db, params, now));
+        admit(req, reply, policy, params.hash, await authenticate(db, params));
       },
     };
     req.deferredAuth = deferred;

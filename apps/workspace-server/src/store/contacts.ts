@@ -570,8 +570,8 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
       auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
   const r = rows[0];
-  // The key's row is absent when it is unknown: admitted() reads that as the 401.
-  auth?.admit(r.key_id === undefined || r.key_id === null ? undefined : r);
+  // An unknown key leaves the key's columns null (the LEFT JOIN): admitted() reads no row as the 401.
+  auth?.admit(r.key_id === null ? undefined : r);
   if (r.custom_fields === null) {
     // In the order the fields are listed: the first reference that does not exist is named.
     if (stage && r.stage_name === null) throw badRequest(`No such contact stage: ${stage}`, 'stage_id');

@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import type { Row } from './sql.js';
+import { Params, type Row } from './sql.js';
 
 export interface Workspace {
   id: string;
@@ -216,6 +216,9 @@ function authenticationCtes(hash: string, windowStart: string, now: string): str
      )`;
 }
 
+/** The authentication columns of a statement with those CTEs, which admitted() reads. */
+export const AUTH_COLUMNS = 'k.*, (SELECT count FROM hit) AS rl_count';
+
 /** The caller and rate-limit state from an authentication row (`k.*` and `rl_count`); every failure is the same 401 type. */
 export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; rateLimit: RateLimitState } {
   if (!r) throw new ApiError(401, 'authentication_error', 'Invalid API key');
@@ -234,9 +237,8 @@ export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; r
  * the workspace's rate-limit window: one statement, so every request costs one round trip here.
  * Every failure is the same 401 type.
  */
-export async function authenticate(db: Db, secret: string | AuthParams, now: Date): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
-  const a = typeof secret === 'string' ? authParams(secret, now) : secret;
-  const { rows } = await db.query(`WITH ${authenticationCtes('$1', '$2', '$3')} SELECT k.*, (SELECT count FROM hit) AS rl_count FROM k`, [
+export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
+  const { rows } = await db.query(`WITH ${authenticationCtes('$1', '$2', '$3')} SELECT ${AUTH_COLUMNS} FROM k`, [
     a.hash, a.windowStart, a.now.toISOString(),
   ]);
   return admitted(rows[0], a);
@@ -263,15 +265,13 @@ export interface StatementAuth {
  * of `scopes`. A write's first data-modifying CTE must require `EXISTS (SELECT 1 FROM ok)`, and the
  * statement must select AUTH_COLUMNS (from `k`) for admitted() to read; parameters go through `q`.
  */
-export function authenticationGate(q: { p(v: unknown): string }, wsP: string, a: AuthParams, scopes: readonly string[]): string {
+export function authenticationGate(q: Params, wsP: string, a: AuthParams, scopes: readonly string[]): string {
   const [hash, windowStart, now, granting] = [a.hash, a.windowStart, a.now.toISOString(), [...scopes]].map((v) => q.p(v));
   return `${authenticationCtes(hash, windowStart, now)}, ok AS (
        SELECT 1 FROM k WHERE k.id = ${wsP} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
          AND (SELECT count FROM hit) <= k.rate_limit_per_minute AND k.scopes ?| ${granting}::text[]
      )`;
 }
-/** The authentication columns a statement with authenticationGate selects, as authenticate() does. */
-export const AUTH_COLUMNS = 'k.*, (SELECT count FROM hit) AS rl_count';
 
 /**
  * A read whose statement carries the request's authentication, so the request costs one round
@@ -280,12 +280,12 @@ export const AUTH_COLUMNS = 'k.*, (SELECT count FROM hit) AS rl_count';
  * not even computed otherwise: the condition is a one-time filter).
  */
 export function withAuthentication(sql: string, params: unknown[], auth: Pick<StatementAuth, 'params' | 'scopes'>): { sql: string; params: unknown[] } {
-  const all = [...params];
-  const q = { p: (v: unknown) => `$${all.push(v)}` };
+  const q = new Params();
+  q.values.push(...params); // the statement's own parameters keep their numbers
   const gate = authenticationGate(q, '$1', auth.params, auth.scopes);
   return {
     sql: `WITH ${gate}
     SELECT ${AUTH_COLUMNS}, l.* FROM k LEFT JOIN LATERAL (SELECT * FROM (${sql}) l WHERE EXISTS (SELECT 1 FROM ok) OFFSET 0) l ON true`,
-    params: all,
+    params: q.values,
   };
 }
