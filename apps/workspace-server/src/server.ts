@@ -21,7 +21,7 @@ import { sharedSchemas } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { grantingScopes, hasScope } from './scopes.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
-import { admitted, authenticate, authParams } from './store/workspaces.js';
+import { admitted, authenticate, authParams, usableKeys } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
@@ -254,6 +254,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
    * authenticate() does; a refused key is forgotten.
    */
   const keyWorkspaces = new Map<string, string>();
+  // Known from the start (the oldest first, so the oldest are forgotten first): after a restart under
+  // load, each key's first request would otherwise cost two statements, a burst the queue carries
+  // for seconds (docs/store.md, "A restart under load").
+  for (const k of (await usableKeys(db, clock.now(), MAX_KNOWN_KEYS)).reverse()) keyWorkspaces.set(k.hash, k.workspaceId);
   /** The checks after authentication, in order: headers, rate limit (429), scope and plan (403). */
   function admit(req: FastifyRequest, reply: FastifyReply, policy: RoutePolicy, hash: string, a: Awaited<ReturnType<typeof authenticate>>): void {
     const { caller, rateLimit: rl } = a;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { ManualClock } from '../src/clock.js';
+import { contactTextCache } from '../src/store/contacts.js';
+import { hashSecret, usableKeys } from '../src/store/workspaces.js';
 import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type StoreKind, type TestServer } from './harness.js';
 
 /**
@@ -42,6 +44,75 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(second.r.body).toEqual(first.r.body);
     expect(second.r.body.data.map((c: { first_name: string }) => c.first_name)).toEqual(['Bo']);
     expect(second.r.headers.get('x-ratelimit-remaining')).toBe(String(100000 - 3));
+  });
+
+  it('knows the usable keys from its start: a key made before the server costs one statement from its first request', async () => {
+    const W = await s.workspace();
+    await W.client.post('/v1/contacts', { first_name: 'Cy', last_name: 'Old' });
+    const revoked = await s.key(W.id, ['full_access']);
+    expect((await s.admin.del(`/admin/api-keys/${revoked.id}`)).status).toBe(200);
+    const expired = await s.key(W.id, ['full_access'], { expires_at: new Date(s.clock.now().getTime() + 1_000).toISOString() });
+    s.clock.advance(2_000);
+    // Only usable keys: not the revoked one, not the expired one.
+    const known = new Map((await usableKeys(db, s.clock.now(), 100_000)).map((k) => [k.hash, k.workspaceId]));
+    expect(known.get(hashSecret(W.key))).toBe(W.id);
+    expect(known.has(hashSecret(revoked.secret))).toBe(false);
+    expect(known.has(hashSecret(expired.secret))).toBe(false);
+    // A second server on the same store, started now, as after a restart.
+    const two = await startServer(kind, { store: { db, close: async () => {} }, clock: s.clock, webhooks: { pollMs: 0 } });
+    try {
+      const viaTwo = new Client(two.base, W.key);
+      const first = await trips(() => viaTwo.get('/v1/contacts'));
+      expect(first.r.status, JSON.stringify(first.r.body)).toBe(200);
+      expect(first.trips).toBe(1);
+      expect(first.r.body.data.map((c: { first_name: string }) => c.first_name)).toEqual(['Cy']);
+      for (const [secret, message] of [[revoked.secret, 'This API key has been revoked'], [expired.secret, 'This API key has expired']]) {
+        const r = await new Client(two.base, secret).get('/v1/contacts');
+        expectError(r, 401, 'authentication_error');
+        expect(r.body.error.message).toBe(message);
+      }
+    } finally {
+      await two.close();
+    }
+  });
+
+  it('reads a page it has not served in one statement that writes its texts, in order, then serves it from the text cache', async () => {
+    const W = await s.workspace();
+    expect((await W.client.get('/v1/me')).status).toBe(200); // the key admitted: lists carry it
+    // Contacts written in plain SQL, so none is in the text cache; timestamps a millisecond apart
+    // and some equal, so the order is the one of (created_at, id) and not of insertion.
+    await db.query(
+      `INSERT INTO contacts (id, workspace_id, first_name, last_name, custom_fields, search_text, created_at, updated_at)
+       SELECT 'con_sql' || lpad(((g * 7) % 30)::text, 2, '0'), $1, 'Sql', 'N' || g, '{}'::jsonb, 'sql', $2::timestamptz - (g / 3) * interval '1 millisecond', $2::timestamptz
+         FROM generate_series(0, 29) g`,
+      [W.id, '2026-03-01T00:00:00.000Z'],
+    );
+    const cache = contactTextCache(db);
+    const expected = (await db.query<{ id: string }>('SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC', [W.id])).rows.map((r) => r.id);
+    const read = async (path: string) => {
+      const hits = cache.hits;
+      const t = await trips(() => W.client.get(path));
+      expect(t.r.status, JSON.stringify(t.r.body)).toBe(200);
+      return { body: t.r.body, trips: t.trips, hits: cache.hits - hits };
+    };
+    const first = await read('/v1/contacts?limit=25');
+    expect(first).toMatchObject({ trips: 1, hits: 0 });
+    expect(first.body.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(0, 25));
+    expect(first.body.total_count).toBe(30);
+    const rest = await read(`/v1/contacts?limit=25&cursor=${first.body.next_cursor}`);
+    expect(rest).toMatchObject({ trips: 1, hits: 0 });
+    expect(rest.body.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(25));
+    expect(rest.body.has_more).toBe(false);
+    // Served before: its ids and versions, every text from the cache, the same bytes.
+    const again = await read('/v1/contacts?limit=25');
+    expect(again).toMatchObject({ trips: 1, hits: 25 });
+    expect(again.body).toEqual(first.body);
+    // A refused key reads no page through that statement either.
+    const reader = await s.key(W.id, ['read_deals']);
+    expect((await reader.client.get('/v1/me')).status).toBe(200);
+    const refused = await trips(() => reader.client.get('/v1/contacts?limit=5'));
+    expectError(refused.r, 403, 'permission_error');
+    expect(refused.trips).toBe(1);
   });
 
   it('refuses a key revoked or expired after it was admitted, in that one statement, and forgets it', async () => {

@@ -197,7 +197,7 @@ export function contactListQuery(
   ws: string,
   f: ContactFilters,
   cache?: Map<string, { gen: string; total: string }>,
-  page: 'text' | 'versions' = 'text',
+  page: 'text' | 'ordered text' | 'versions' = 'text',
 ): { sql: string; params: unknown[]; cacheKey: string | null } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
@@ -236,14 +236,17 @@ export function contactListQuery(
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
   // joined the other way round, PostgreSQL would build the text of every match before the limit.
   const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
-  const pageSql = page === 'text' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
+  const pageSql = page !== 'versions' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
   // The count is a subquery PostgreSQL must not pull up (OFFSET 0): pulled up, its expression
   // went into both the select list and the grouping, and a search counted its matches twice.
   // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
   // The versions come as one row, the page as one text of "id version cursor_at" triples (none of
   // them holds a space): one row for the driver to parse instead of limit + 1.
-  const sql = page === 'text'
-    ? `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail
+  // 'ordered text' numbers the rows in that order (`ord`), for a statement that wraps this one
+  // (withAuthentication) to order by.
+  const sql = page !== 'versions'
+    ? `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
+      page === 'ordered text' ? ', row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord' : ''}
     FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
     : `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups,
       string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) AS page
@@ -253,6 +256,9 @@ export function contactListQuery(
 
 /** Per store: counts of filtered lists by filter, each at the write generation it was counted at. */
 const countCaches = new WeakMap<object, Map<string, { gen: string; total: string }>>();
+/** Per store: the pages (workspace and cursor) this process has served, at most SERVED_PAGES. */
+const servedPages = new WeakMap<object, Set<string>>();
+const SERVED_PAGES = 100_000;
 const COUNT_CACHE_SIZE = 10_000;
 
 function rememberCount(cache: Map<string, { gen: string; total: string }>, key: string, gen: string, total: string): void {
@@ -365,25 +371,35 @@ function contactsTextById(n: number): string {
 const textByIdStatements: string[] = [];
 
 /**
- * A page of contacts as the response body's JSON text. With the text cache on (the default), the
- * first statement reads only the page's ids and row versions (and the total); contacts whose text
- * is cached at those versions are not written again, the rest are written by PostgreSQL in a
- * second statement that must return each at the version the first read (otherwise, or with the
- * cache off, the page is read in one statement that writes every contact's text).
+ * A page of contacts as the response body's JSON text. With the text cache on (the default), a
+ * page this process served before is read as its ids and row versions (and the total); contacts
+ * whose text is cached at those versions are not written again, the rest are written by
+ * PostgreSQL in a second statement that must return each at the version the first read.
+ * Otherwise (a page not served before, a text changed under the second statement, the cache off)
+ * the page is read in one statement that writes every contact's text.
  */
 export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters, auth?: StatementAuth): Promise<string> {
   let counts = countCaches.get(db);
   if (!counts) countCaches.set(db, (counts = new Map()));
   const texts = contactTextCache(db);
   const now = Date.now();
-  if (texts.capacity > 0) {
+  let served = servedPages.get(db);
+  if (!served) servedPages.set(db, (served = new Set()));
+  const pageKey = `${ws}\n${JSON.stringify(f)}`;
+  // The request's authentication, while no statement has carried it yet (the route defers it here).
+  let pending = auth;
+  // A page this process has not served (a workspace's first list after a start, a cursor or a
+  // filter read for the first time) is written by PostgreSQL in the page's own statement: its
+  // contacts' texts are most likely not cached, and asking for the versions first would cost a
+  // second statement. A page served before asks for the versions and writes only what changed.
+  if (texts.capacity > 0 && served.has(pageKey)) {
     const list = contactListQuery(ws, f, counts, 'versions');
     const { cacheKey } = list;
-    // With the request's authentication in the same statement when the route defers it to here.
-    const { sql, params } = auth ? withAuthentication(list.sql, list.params, auth) : list;
+    const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
     // A search's best plan depends on how common its term is: planned for the term each time.
     const { rows } = await db.query(sql, params, { prepare: !f.q });
-    auth?.admit(rows[0]);
+    pending?.admit(rows[0]);
+    pending = undefined;
     if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
     const lookups = rows[0].lookups as string;
     const words = rows[0].page === null ? [] : (rows[0].page as string).split(' ');
@@ -415,10 +431,18 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
       }
     }
     if (complete) return pageJson(out, page, f.limit, rows[0].total);
-  } else await auth?.settle();
-  const { sql, params, cacheKey } = contactListQuery(ws, f, counts);
+  }
+  const list = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
+  const { cacheKey } = list;
+  const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending, 'ord') : list;
   const { rows } = await db.query(sql, params, { prepare: !f.q });
+  pending?.admit(rows[0]);
   if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
+  if (texts.capacity > 0) {
+    served.delete(pageKey);
+    if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
+    served.add(pageKey);
+  }
   const page = rows[0].id === null ? [] : rows;
   const out = page.slice(0, f.limit).map((r) => {
     const text = contactText(r);
@@ -570,8 +594,8 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
       auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
   const r = rows[0];
-  // An unknown key leaves the key's columns null (the LEFT JOIN): admitted() reads no row as the 401.
-  auth?.admit(r.key_id === null ? undefined : r);
+  // An unknown key leaves the key's columns null (the LEFT JOIN): admitted() answers it with the 401.
+  auth?.admit(r);
   if (r.custom_fields === null) {
     // In the order the fields are listed: the first reference that does not exist is named.
     if (stage && r.stage_name === null) throw badRequest(`No such contact stage: ${stage}`, 'stage_id');

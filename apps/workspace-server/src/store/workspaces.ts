@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import { Params, type Row } from './sql.js';
+import { limitClause, Params, type Row } from './sql.js';
 
 export interface Workspace {
   id: string;
@@ -216,20 +216,30 @@ function authenticationCtes(hash: string, windowStart: string, now: string): str
      )`;
 }
 
-/** The authentication columns of a statement with those CTEs, which admitted() reads. */
-export const AUTH_COLUMNS = 'k.*, (SELECT count FROM hit) AS rl_count';
+/**
+ * The authentication columns of a statement with those CTEs, which admitted() reads: each named
+ * `auth_…`, so a statement may return them beside rows of its own (a contact's `id`, `name`,
+ * `created_at`) without either hiding the other.
+ */
+export const AUTH_COLUMNS = `k.key_id AS auth_key_id, k.key_prefix AS auth_key_prefix, k.scopes AS auth_scopes,
+  k.created_by_member_id AS auth_member_id, k.expires_at AS auth_expires_at, k.revoked_at AS auth_revoked_at,
+  k.id AS auth_ws_id, k.name AS auth_ws_name, k.slug AS auth_ws_slug, k.plan AS auth_ws_plan,
+  k.rate_limit_per_minute AS auth_ws_limit, k.created_at AS auth_ws_created_at, (SELECT count FROM hit) AS auth_rl_count`;
 
-/** The caller and rate-limit state from an authentication row (`k.*` and `rl_count`); every failure is the same 401 type. */
+/** The caller and rate-limit state from an authentication row (AUTH_COLUMNS); every failure is the same 401 type. */
 export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; rateLimit: RateLimitState } {
-  if (!r) throw new ApiError(401, 'authentication_error', 'Invalid API key');
-  if (r.revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
-  const expires = isoOrNull(r.expires_at);
+  if (!r || r.auth_key_id == null) throw new ApiError(401, 'authentication_error', 'Invalid API key');
+  if (r.auth_revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
+  const expires = isoOrNull(r.auth_expires_at);
   if (expires && Date.parse(expires) <= a.now.getTime()) throw new ApiError(401, 'authentication_error', 'This API key has expired');
   const caller: Caller = {
-    workspace: toWorkspace(r),
-    key: { id: r.key_id, key_prefix: r.key_prefix, scopes: r.scopes as string[], created_by_member_id: r.created_by_member_id },
+    workspace: toWorkspace({
+      id: r.auth_ws_id, name: r.auth_ws_name, slug: r.auth_ws_slug, plan: r.auth_ws_plan,
+      rate_limit_per_minute: r.auth_ws_limit, created_at: r.auth_ws_created_at,
+    }),
+    key: { id: r.auth_key_id, key_prefix: r.auth_key_prefix, scopes: r.auth_scopes as string[], created_by_member_id: r.auth_member_id },
   };
-  return { caller, rateLimit: rateLimitState(caller.workspace.rate_limit_per_minute, Number(r.rl_count), a.windowStart, a.now) };
+  return { caller, rateLimit: rateLimitState(caller.workspace.rate_limit_per_minute, Number(r.auth_rl_count), a.windowStart, a.now) };
 }
 
 /**
@@ -242,6 +252,22 @@ export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Cal
     a.hash, a.windowStart, a.now.toISOString(),
   ]);
   return admitted(rows[0], a);
+}
+
+/**
+ * The usable keys (not revoked, not expired at `now`), newest first, at most `limit`: secret hash
+ * and workspace. A server starts with them known (see buildServer), so that a key's first request
+ * after a restart costs one statement, not two; nothing is trusted from the list, since the
+ * route's statement checks the key again.
+ */
+export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ hash: string; workspaceId: string }[]> {
+  const { rows } = await db.query<{ secret_hash: string; workspace_id: string }>(
+    `SELECT secret_hash, workspace_id FROM api_keys
+      WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1::timestamptz)
+      ORDER BY created_at DESC, id DESC ${limitClause(limit)}`,
+    [now.toISOString()],
+  );
+  return rows.map((r) => ({ hash: r.secret_hash, workspaceId: r.workspace_id }));
 }
 
 /**
@@ -279,13 +305,13 @@ export function authenticationGate(q: Params, wsP: string, a: AuthParams, scopes
  * the authentication columns and, only when `ok` has its row, the statement's columns (its row is
  * not even computed otherwise: the condition is a one-time filter).
  */
-export function withAuthentication(sql: string, params: unknown[], auth: Pick<StatementAuth, 'params' | 'scopes'>): { sql: string; params: unknown[] } {
+export function withAuthentication(sql: string, params: unknown[], auth: Pick<StatementAuth, 'params' | 'scopes'>, orderBy?: string): { sql: string; params: unknown[] } {
   const q = new Params();
   q.values.push(...params); // the statement's own parameters keep their numbers
   const gate = authenticationGate(q, '$1', auth.params, auth.scopes);
   return {
     sql: `WITH ${gate}
-    SELECT ${AUTH_COLUMNS}, l.* FROM k LEFT JOIN LATERAL (SELECT * FROM (${sql}) l WHERE EXISTS (SELECT 1 FROM ok) OFFSET 0) l ON true`,
+    SELECT ${AUTH_COLUMNS}, l.* FROM k LEFT JOIN LATERAL (SELECT * FROM (${sql}) l WHERE EXISTS (SELECT 1 FROM ok) OFFSET 0) l ON true${orderBy ? ` ORDER BY l.${orderBy}` : ''}`,
     params: q.values,
   };
 }
