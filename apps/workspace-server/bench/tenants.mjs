@@ -10,9 +10,9 @@
 // 2; the floor is a bare Fastify process answering the same paths with fixed bytes, driven the same.
 // Env: BENCH_TENANTS (1000), BENCH_TENANT_SECONDS (20), DATABASE_URL or TEST_DATABASE_URL.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { Pool } from 'undici';
 import { createApiKey, createWorkspace, openStore } from '../dist/index.js';
 import { machineLine, writeSection } from '../../../scripts/bench-report.mjs';
 
@@ -95,8 +95,9 @@ async function drive(base, allKeys, tenants = TENANTS) {
   await store.close();
   const keys = [...allKeys.slice(0, tenants), ...allKeys.slice(TENANTS)];
   const greedy = (t) => t >= tenants;
-  const url = new URL(base);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // undici's pool: about a quarter less CPU per request than node:http's agent (0.13 against 0.17 ms
+  // in the driver, measured side by side), which here shares the 2 cores with the server.
+  const pool = new Pool(base, { connections: 64, pipelining: 1 });
   const plan = [];
   keys.forEach((key, t) => {
     const rate = greedy(t) ? (2.5 * LIMIT) / SECONDS : LIMIT / 60;
@@ -114,16 +115,17 @@ async function drive(base, allKeys, tenants = TENANTS) {
     let i = 0;
     const send = (p) => {
       const path = p.kind === 'write' ? '/v1/contacts' : p.kind === 'search' ? `/v1/contacts?limit=20&q=${Math.random() < 0.5 ? 'harbor' : `user${1 + Math.floor(Math.random() * PER_CONTACTS)}@`}` : '/v1/contacts?limit=20';
-      const req = http.request({ host: url.hostname, port: url.port, path, method: p.kind === 'write' ? 'POST' : 'GET', agent,
-        headers: { authorization: `Bearer ${keys[p.t]}`, ...(p.kind === 'write' ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          results.push({ t: p.t, kind: p.kind, status: res.statusCode, at: p.at, ms: performance.now() - t0 - p.at, end: performance.now() - t0, reset: res.headers['x-ratelimit-reset'] });
-          if (++done === plan.length) finish();
-        });
-      });
-      req.on('error', () => { results.push({ t: p.t, kind: p.kind, status: 0, at: p.at, ms: performance.now() - t0 - p.at, end: performance.now() - t0 }); if (++done === plan.length) finish(); });
-      if (p.kind === 'write') req.end(body); else req.end();
+      const write = p.kind === 'write';
+      const ended = (status, reset) => {
+        results.push({ t: p.t, kind: p.kind, status, at: p.at, ms: performance.now() - t0 - p.at, end: performance.now() - t0, reset });
+        if (++done === plan.length) finish();
+      };
+      pool
+        .request({ path, method: write ? 'POST' : 'GET', headers: { authorization: `Bearer ${keys[p.t]}`, ...(write ? { 'content-type': 'application/json' } : {}) }, body: write ? body : undefined })
+        .then(async (res) => {
+          await res.body.dump();
+          ended(res.statusCode, res.headers['x-ratelimit-reset']);
+        }, () => ended(0));
     };
     const tick = () => {
       const now = performance.now() - t0;
@@ -132,7 +134,7 @@ async function drive(base, allKeys, tenants = TENANTS) {
     };
     tick();
   });
-  agent.destroy();
+  await pool.close();
   const lat = results.map((r) => r.ms).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
   // The second half alone: a fresh process starts with empty caches and cold code, and a queue
