@@ -1,7 +1,7 @@
 // @setup-pack/core: read and check Setup Packs. Pure and isomorphic: no node: imports.
 export * from './types.js';
 export * from './diagnostics.js';
-export { validatePack, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
+export { validatePack, placeFindings, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
 export { parseJsonText, createSourceText, MAX_DEPTH, type SourceText, type Position } from './json/parse.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';
 export { toPointer, parsePointer, resolvePointer, describePointer, escapeToken, unescapeToken } from './json/pointer.js';

@@ -2,6 +2,7 @@
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
 import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
 import type { LocateRequest, Spot } from './json/positions.js';
+import { sortInDocumentOrder } from './json/order.js';
 import { validateAgainstSchema } from './schema/validator.js';
 import { RULES } from './rules/index.js';
 import type { AutomationRef, ItemRef, Rule, RuleContext } from './rules/rule.js';
@@ -14,6 +15,12 @@ export interface ValidateOptions {
   hashBase64?: Base64Hasher;
   /** Rule codes to skip. */
   disableRules?: readonly string[];
+  /**
+   * false: findings of JSON text come in document order but without positions, for a report
+   * that shows a few of many; place those with placeFindings. Findings that are placed anyway:
+   * when the text repeats a property name, has objects with array-index names, or is not JSON.
+   */
+  place?: boolean;
 }
 
 export interface ValidateResult {
@@ -60,8 +67,11 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
   return finish();
 
   function finish(): ValidateResult {
-    if (source) placeAll(source, diagnostics);
-    sortDiagnostics(diagnostics);
+    const ordered = options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
+    if (!ordered) {
+      if (source) placeAll(source, diagnostics);
+      sortDiagnostics(diagnostics);
+    }
     const hasErrors = diagnostics.some((d) => d.severity === 'error');
     return { ...(hasErrors || value === undefined ? {} : { pack: value as Pack }), ...(value === undefined ? {} : { value }), diagnostics, ...(source ? { source } : {}) };
   }
@@ -70,8 +80,16 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
 /** Findings about a property name itself are placed on the name, not on its value. */
 const placesKey = (d: Diagnostic) => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
 
+/**
+ * Positions of the given findings of a result validated with `place: false` (those a report
+ * shows), written in place: one scan of the text, up to the last of them.
+ */
+export function placeFindings(result: ValidateResult, findings: readonly Diagnostic[]): void {
+  if (result.source) placeAll(result.source, findings);
+}
+
 /** Positions of every finding that has none yet, in one scan of the text, written in place. */
-function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
+function placeAll(source: SourceText, diagnostics: readonly Diagnostic[]): void {
   // A clean pack builds no locator (its typed arrays were a tenth of validating a small pack).
   if (!diagnostics.some((d) => d.line === undefined || d.related?.some((r) => r.line === undefined))) return;
   const locator = source.locator();
@@ -85,7 +103,7 @@ function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
     if (d.related) for (const r of d.related) if (r.line === undefined) spots.push(locator.want(r.pointer));
   }
   if (!spots.length) return;
-  locator.scan();
+  locator.scan(source.uniqueKeys === true);
   let i = 0;
   for (const d of diagnostics) {
     if (d.line === undefined) locator.place(spots[i++], placesKey(d), d);
@@ -94,7 +112,7 @@ function placeAll(source: SourceText, diagnostics: Diagnostic[]): void {
 }
 
 /** Text that is not JSON: SourceText places each pointer through the tolerant parser's tree. */
-function placeEach(source: SourceText, diagnostics: Diagnostic[]): void {
+function placeEach(source: SourceText, diagnostics: readonly Diagnostic[]): void {
   const requests: LocateRequest[] = [];
   for (const d of diagnostics) {
     if (d.line === undefined) requests.push({ pointer: d.pointer, key: placesKey(d) });

@@ -11,6 +11,7 @@ import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
 import { makeColors } from '../lib/color.js';
 import { writeChunks } from '../report/stream.js';
+import type { Diagnostic, ValidateResult } from '@setup-pack/core';
 
 export const spec: CommandSpec = {
   name: 'validate',
@@ -46,7 +47,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!stdin && !args.positionals.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && args.positionals.length) throw new UsageError('give files or --stdin, not both');
   const entries = stdin ? [] : await expandEntries(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true });
-  const [{ validatePack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+  const [{ validatePack, placeFindings, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);
   for (const code of disableRules) {
@@ -54,6 +55,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const hint = suggest(code, codes);
     throw new UsageError(`--disable: no rule '${code}'${hint ? `; did you mean '${hint}'?` : ''} (codes are listed in docs/rules.md)`);
   }
+  // Pretty output and GitHub annotations print a few findings of many (repeats folded, annotations
+  // capped): findings come unplaced, in document order, and each format places what it prints.
+  const place = !(format === 'pretty' || format === 'github') || Boolean(args.values.expand);
+  const placer = (result: ValidateResult) => (place ? undefined : (findings: readonly Diagnostic[]) => placeFindings(result, findings));
   const perEntry = await mapLimit(entries, 8, async (entry): Promise<(FileReport & { value?: unknown })[]> => {
     const path = displayPath(entry.abs, ctx.cwd);
     if (entry.type === 'source-folder') {
@@ -64,11 +69,11 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
     const read = await readText(entry.abs);
     if ('error' in read) return [{ path, diagnostics: [], readError: read.error }];
-    const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules });
+    const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules, place });
     // Text and value are kept only for code frames and fingerprints, so clean files free them.
     // The line index is built by the formats that show code frames, not here.
     if (!result.diagnostics.length) return [{ path, diagnostics: [] }];
-    return [{ path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value }];
+    return [{ path, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value, place: placer(result) }];
   });
   const reports = perEntry.flat();
   if (stdin) {
@@ -76,8 +81,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const result = validatePack(text, { hashBase64: nodeHasher, disableRules });
-    reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value });
+    const result = validatePack(text, { hashBase64: nodeHasher, disableRules, place });
+    reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value, place: placer(result) });
   }
   const { BUILD_RULES } = await import('../source/layout.js');
   const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), expand: Boolean(args.values.expand), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };

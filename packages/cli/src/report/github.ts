@@ -48,18 +48,21 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
       used.error++;
       continue;
     }
+    const annotated: Diagnostic[] = [];
     const rest: Diagnostic[] = [];
     for (const d of visible(r, options.quiet)) {
       const command = d.severity === 'info' ? 'notice' : d.severity;
-      if (used[command] >= ANNOTATION_CAP) {
-        rest.push(d);
-        continue;
+      if (used[command] >= ANNOTATION_CAP) rest.push(d);
+      else {
+        used[command]++;
+        annotated.push(d);
       }
-      used[command]++;
-      yield annotation(command, r, d, options) + '\n';
     }
+    const groups = groupFindings(rest);
+    r.place?.([...annotated, ...groups.map((g) => g.items[0])]);
+    for (const d of annotated) yield annotation(d.severity === 'info' ? 'notice' : d.severity, r, d, options) + '\n';
     omitted += rest.length;
-    for (const g of groupFindings(rest)) {
+    for (const g of groups) {
       const d = g.items[0];
       const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
       yield `${r.path}${where}: ${d.severity} ${d.code}: ${d.message}${g.items.length > 1 ? ` (and ${(g.items.length - 1).toLocaleString('en-US')} more like it)` : ''}\n`;

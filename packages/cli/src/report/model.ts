@@ -9,6 +9,11 @@ export interface FileReport {
   /** The text's line index, when validation built one (else code frames build it once). */
   lines?: LineIndex;
   diagnostics: Diagnostic[];
+  /**
+   * Present when the findings came without positions (in document order): places the given ones.
+   * Formats that print a few of many call it once per file on those they print.
+   */
+  place?: (findings: readonly Diagnostic[]) => void;
   /** Set when the file could not be read at all (exit code 2). */
   readError?: string;
 }

@@ -45,10 +45,13 @@ export function* prettyChunks(reports: readonly FileReport[], options: ReportOpt
     if (!list.length) continue;
     const lines = r.lines ?? (r.text !== undefined ? createLineIndex(r.text) : undefined);
     if (options.expand) {
+      r.place?.(list);
       for (const d of list) yield finding(r, d, lines, c) + '\n';
       continue;
     }
-    for (const g of groupFindings(list)) {
+    const groups = groupFindings(list);
+    r.place?.(groups.flatMap((g) => (g.items.length <= FOLD_AFTER ? g.items : g.items.slice(0, 1 + POSITIONS_SHOWN))));
+    for (const g of groups) {
       if (g.items.length <= FOLD_AFTER) {
         for (const d of g.items) yield finding(r, d, lines, c) + '\n';
         continue;

@@ -24,6 +24,8 @@ export interface SourceText {
   locateAll(requests: readonly LocateRequest[]): (Position | undefined)[];
   /** The one-scan locator (positions written into the findings), when the text is JSON that JSON.parse accepted. */
   locator(): Locator | undefined;
+  /** Set by parseJsonText when the text is JSON that repeats no property name within an object. */
+  uniqueKeys?: boolean;
 }
 
 export interface ParsedText {
@@ -330,6 +332,7 @@ export function parseJsonText(input: string): ParsedText {
     return { source, diagnostics };
   }
   if (mayHaveDuplicateKeys(text, m.keys)) diagnostics.push(...findDuplicateKeys(text, source.lines));
+  else source.uniqueKeys = true;
   return { value, source, diagnostics };
 }
 

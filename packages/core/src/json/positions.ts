@@ -163,6 +163,8 @@ export class Locator {
   private readonly maps = new Map<Spot, Map<string, Spot>>();
   private readonly byIndex = new Map<Spot, Spot[]>();
   private scanned = false;
+  /** Wanted spots the scan has not reached yet, when it stops once there are none (see scan). */
+  private unfound = -1;
   private line = 1;
   private lineStart = 0;
 
@@ -267,9 +269,15 @@ export class Locator {
     return map;
   }
 
-  scan(): void {
+  /**
+   * With `stopWhenFound` the scan ends once every wanted pointer is found, rather than at the end
+   * of the text: a few findings near the top of a large file cost the part of it they are in.
+   * Only for text that repeats no property name (a later repeat would replace what was found).
+   */
+  scan(stopWhenFound = false): void {
     if (this.scanned) return;
     this.scanned = true;
+    if (stopWhenFound) this.unfound = this.count;
     try {
       this.value(this.skipSpace(0), ROOT);
     } catch {
@@ -337,6 +345,8 @@ export class Locator {
     }
     let end: number;
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
+      // A container's place is its opening bracket: known now.
+      if (spot >= 0 && --this.unfound === 0) throw FOUND_ALL;
       end = spot >= 0 && this.slots[at + FIRST] >= 0 ? (c === Ch.OpenBrace ? this.object(i, spot) : this.array(i, spot)) : this.skipContainer(i);
     } else if (c === Ch.Quote) {
       end = stringEnd(text, i);
@@ -348,7 +358,10 @@ export class Locator {
         end++;
       }
     }
-    if (spot >= 0) this.slots[at + LENGTH] = end - i;
+    if (spot >= 0) {
+      this.slots[at + LENGTH] = end - i;
+      if (c !== Ch.OpenBrace && c !== Ch.OpenBracket && --this.unfound === 0) throw FOUND_ALL;
+    }
     return end;
   }
 
@@ -447,6 +460,9 @@ export class Locator {
     return i;
   }
 }
+
+/** Ends a scan that found every wanted pointer (caught in scan). */
+const FOUND_ALL = new Error('found all');
 
 /** What skipContainer does with a character: nothing (0), or one of these. */
 const QUOTE = 1;
