@@ -48,6 +48,7 @@ export function* jsonReportChunks(reports: readonly FileReport[], options: Repor
           diagnostics: new LazyArray(map(visible(r, options.quiet), entry)),
         };
       }),
+      true,
     ),
   };
   yield* jsonChunks(doc);

@@ -19,37 +19,57 @@ const sha256Hex: (text: string) => string =
 
 /**
  * The pointer with array indices replaced by the element's key or id where it has one. One per
- * file: findings share long prefixes (/automations/3/document/graph/nodes/17/config/…), so each
- * prefix is resolved once and remembered, and a finding costs one step past its parent.
+ * file: findings come in runs that share long prefixes (/automations/3/document/graph/nodes/17/
+ * config/…), so each pointer resumes from the deepest prefix it shares with the one before (the
+ * stable path and value of each of its prefixes are kept) and costs its last token or two; no map
+ * of prefixes, whose string keys cost a hash each.
  */
 export class StablePaths {
-  private readonly memo = new Map<string, { path: string; value: unknown }>();
-  constructor(private readonly root: unknown) {}
+  private last = '';
+  private depth = 0;
+  /** For the last pointer: where its d-th token ends, and the stable path and value up to there. */
+  private ends: number[] = [0];
+  private readonly paths: string[] = [''];
+  private readonly values: unknown[];
 
-  of(pointer: string): string {
-    return this.step(pointer, false).path;
+  constructor(root: unknown) {
+    this.values = [root];
   }
 
-  /** Parents are remembered; a finding's own last step is not (most are seen once). */
-  private step(pointer: string, remember = true): { path: string; value: unknown } {
-    if (pointer === '' || pointer.charCodeAt(0) !== 47) return { path: pointer, value: pointer === '' ? this.root : undefined };
-    const known = this.memo.get(pointer);
-    if (known) return known;
-    const slash = pointer.lastIndexOf('/');
-    const parent = this.step(pointer.slice(0, slash));
-    const raw = pointer.slice(slash + 1);
-    const token = unescapeToken(raw);
-    const cur = parent.value;
-    let found: { path: string; value: unknown };
-    if (Array.isArray(cur) && /^\d+$/.test(token)) {
-      const el: unknown = cur[Number(token)];
-      const o = el !== null && typeof el === 'object' ? (el as Record<string, unknown>) : undefined;
-      found = { path: parent.path + (typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`), value: el };
-    } else {
-      found = { path: `${parent.path}/${raw}`, value: cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined };
+  of(pointer: string): string {
+    if (pointer === '' || pointer.charCodeAt(0) !== 47) return pointer;
+    const last = this.last;
+    const ends = this.ends;
+    const n = Math.min(last.length, pointer.length);
+    let same = 0;
+    while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
+    let d = this.depth;
+    while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
+    for (let i = ends[d] + 1; i <= pointer.length; ) {
+      let j = pointer.indexOf('/', i);
+      if (j < 0) j = pointer.length;
+      const raw = pointer.slice(i, j);
+      const token = unescapeToken(raw);
+      const cur = this.values[d];
+      let path: string;
+      let value: unknown;
+      if (Array.isArray(cur) && /^\d+$/.test(token)) {
+        value = cur[Number(token)];
+        const o = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+        path = this.paths[d] + (typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`);
+      } else {
+        path = `${this.paths[d]}/${raw}`;
+        value = cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined;
+      }
+      d++;
+      ends[d] = j;
+      this.paths[d] = path;
+      this.values[d] = value;
+      i = j + 1;
     }
-    if (remember) this.memo.set(pointer, found);
-    return found;
+    this.depth = d;
+    this.last = pointer;
+    return this.paths[d];
   }
 }
 

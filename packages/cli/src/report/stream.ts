@@ -3,9 +3,15 @@
 // closes the pipe.
 import type { Output } from '../lib/context.js';
 
-/** An array whose items are produced while the JSON is written (findings, SARIF results). */
+/**
+ * An array whose items are produced while the JSON is written (findings, SARIF results). Each
+ * item is written as one compact line, unless `nested` says items hold LazyArrays of their own.
+ */
 export class LazyArray<T> {
-  constructor(readonly items: Iterable<T>) {}
+  constructor(
+    readonly items: Iterable<T>,
+    readonly nested = false,
+  ) {}
 }
 
 const pads: string[] = [];
@@ -24,7 +30,7 @@ export function* jsonChunks(value: unknown, depth = 0): Generator<string> {
     for (const item of lazy ? value.items : (value as unknown[])) {
       yield (first ? '[\n' : ',\n') + pad(depth + 1);
       first = false;
-      if (lazy && !holdsLazy(item)) yield JSON.stringify(item === undefined ? null : item);
+      if (lazy && !value.nested) yield JSON.stringify(item === undefined ? null : item);
       else yield* jsonChunks(item === undefined ? null : item, depth + 1);
     }
     yield first ? '[]' : `\n${pad(depth)}]`;

@@ -1,0 +1,51 @@
+// StablePaths resumes each pointer from the one before; whatever the order of the pointers, each
+// must get the path a walk from the root gives (fingerprints hash it).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { unescapeToken } from '@setup-pack/core';
+import { StablePaths } from './sarif.js';
+
+/** The stable path of one pointer, walked from the root. */
+function walk(root: unknown, pointer: string): string {
+  if (pointer === '' || !pointer.startsWith('/')) return pointer;
+  let path = '';
+  let cur = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = unescapeToken(raw);
+    if (Array.isArray(cur) && /^\d+$/.test(token)) {
+      const el: unknown = cur[Number(token)];
+      const o = el !== null && typeof el === 'object' ? (el as Record<string, unknown>) : undefined;
+      path += typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;
+      cur = el;
+    } else {
+      path += `/${raw}`;
+      cur = cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined;
+    }
+  }
+  return path;
+}
+
+const root = {
+  automations: [
+    { key: 'welcome', document: { graph: { nodes: [{ id: 'n1', config: { 'a/b': 1, '~x': [1, 2] } }, { config: {} }] } } },
+    { key: 'second', document: { graph: { nodes: [{ id: 'n1' }] } } },
+    { name: 'no key' },
+  ],
+  name: 'x',
+};
+const pointers = [
+  '', '/', '/name', '/automations', '/automations/0', '/automations/1', '/automations/2', '/automations/2/name', '/automations/9',
+  '/automations/0/document/graph/nodes/0/config/a~1b', '/automations/0/document/graph/nodes/0/config/~0x/1', '/automations/0/document/graph/nodes/1/config',
+  '/automations/1/document/graph/nodes/0', '/automations/01', '/automations/0/document/graph/nodes/0/config/missing/deeper', 'not a pointer', '/name/0',
+];
+
+describe('StablePaths', () => {
+  it('gives each pointer the path a walk from the root gives, in any order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pointers), { maxLength: 40 }), (list) => {
+        const paths = new StablePaths(root);
+        expect(list.map((p) => paths.of(p))).toEqual(list.map((p) => walk(root, p)));
+      }),
+    );
+  });
+});
