@@ -409,6 +409,17 @@ CREATE INDEX contacts_ws_search ON contacts USING gin (workspace_id, search_text
 DROP INDEX contacts_search;
 `,
   },
+  {
+    version: 7,
+    name: 'the touch trigger updates only when a contact needs it',
+    sql: `
+-- Migration 5's touch trigger ran its UPDATE of contacts even when no contact needed one (always,
+-- for the API's own writes, which write the contact in the same statement): an UPDATE of no rows
+-- still fires the statement triggers on contacts, so every creation with an email also ran the
+-- count trigger a second time. Now the UPDATE runs only when some contact needs it.
+CREATE OR REPLACE FUNCTION contact_rows_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM 1 FROM contacts c WHERE c.id IN (SELECT contact_id FROM changed) AND c.xmin <> pg_current_xact_id()::xid LIMIT 1; IF FOUND THEN WITH t AS (SELECT c.id FROM contacts c WHERE c.id IN (SELECT contact_id FROM changed) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET workspace_id = c.workspace_id FROM t WHERE c.id = t.id; END IF; RETURN NULL; END $$;
+`,
+  },
   ...catalogMigrations,
   ...webhookMigrations,
 ];
