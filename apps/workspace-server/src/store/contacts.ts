@@ -256,7 +256,7 @@ export function contactListQuery(
 
 /** Per store: counts of filtered lists by filter, each at the write generation it was counted at. */
 const countCaches = new WeakMap<object, Map<string, { gen: string; total: string }>>();
-/** Per store: the pages (workspace and cursor) this process has served, at most SERVED_PAGES. */
+/** Per store: the pages (workspace and query) this process has served, at most SERVED_PAGES. */
 const servedPages = new WeakMap<object, Set<string>>();
 const SERVED_PAGES = 100_000;
 const COUNT_CACHE_SIZE = 10_000;

@@ -301,9 +301,11 @@ export function authenticationGate(q: Params, wsP: string, a: AuthParams, scopes
 
 /**
  * A read whose statement carries the request's authentication, so the request costs one round
- * trip instead of two. `sql` must read workspace `$1` and return one row; the result's row holds
- * the authentication columns and, only when `ok` has its row, the statement's columns (its row is
- * not even computed otherwise: the condition is a one-time filter).
+ * trip instead of two. `sql` must read workspace `$1` and return at least one row when admitted;
+ * each result row holds the authentication columns and, only when `ok` has its row, a row of the
+ * statement (not even computed otherwise: the condition is a one-time filter; refused, the result
+ * is one row of the authentication columns). A statement of several rows names the column to
+ * order them by (`orderBy`): the order of a subquery's rows is not kept by the query around it.
  */
 export function withAuthentication(sql: string, params: unknown[], auth: Pick<StatementAuth, 'params' | 'scopes'>, orderBy?: string): { sql: string; params: unknown[] } {
   const q = new Params();
