@@ -210,6 +210,38 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(await total()).toBe(2);
   });
 
+  it('deletes a contact in one statement, and deletes nothing for a refused request', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 9 });
+    const reader = await s.key(W.id, ['read_contacts']);
+    const ids = [] as string[];
+    for (const n of ['A', 'B']) ids.push((await W.client.post('/v1/contacts', { first_name: n, last_name: 'Del' })).body.id); // 1, 2
+    const exists = async (id: string) => (await W.client.get(`/v1/contacts/${id}`)).status === 200;
+    expect((await reader.client.get('/v1/contacts')).status).toBe(200); // the reader admitted (its own count: the workspace's window)
+    const refused = await trips(() => reader.client.del(`/v1/contacts/${ids[0]}`));
+    expectError(refused.r, 403, 'permission_error');
+    expect(refused.trips).toBe(1);
+    expect(await exists(ids[0])).toBe(true); // 5
+    const deleted = await trips(() => W.client.del(`/v1/contacts/${ids[0]}`)); // 6
+    expect(deleted.r.status, JSON.stringify(deleted.r.body)).toBe(200);
+    expect(deleted.r.body).toEqual({ id: ids[0], deleted: true });
+    expect(deleted.trips).toBe(1);
+    expect(deleted.r.headers.get('x-ratelimit-remaining')).toBe('3');
+    const again = await trips(() => W.client.del(`/v1/contacts/${ids[0]}`)); // 7: admitted, counted, then not found
+    expectError(again.r, 404, 'invalid_request_error', 'contact_id');
+    expect(again.trips).toBe(1);
+    expect(again.r.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(await exists(ids[1])).toBe(true); // 8
+    expect((await W.client.get('/v1/me')).status).toBe(200); // 9: the window's last
+    expectError(await W.client.del(`/v1/contacts/${ids[1]}`), 429, 'rate_limit_error');
+    s.clock.advance(60_000);
+    expect(await exists(ids[1])).toBe(true);
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    const revoked = await W.client.del(`/v1/contacts/${ids[1]}`);
+    expectError(revoked, 401, 'authentication_error');
+    expect(revoked.body.error.message).toBe('This API key has been revoked');
+    expect((await reader.client.get(`/v1/contacts/${ids[1]}`)).status).toBe(200);
+  });
+
   it('answers for the key\'s own workspace only', async () => {
     const A = await s.workspace();
     const B = await s.workspace();

@@ -25,7 +25,7 @@ const expected = {
   'PUT /v1/contacts/:id/tags/:tag_id': 3,
   'DELETE /v1/contacts/:id/tags/:tag_id': 3,
   'POST /v1/contacts/:id/notes': 2,
-  'DELETE /v1/contacts/:id': 2,
+  'DELETE /v1/contacts/:id': 1,
 };
 
 function defineRoundTrips(kind: StoreKind) {

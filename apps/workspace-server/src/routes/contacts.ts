@@ -104,14 +104,18 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     updateContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, req.body as ContactInput, clock.now()));
 
   app.delete('/v1/contacts/:contact_id', {
-    config: { scope: 'write_contacts' },
+    config: { scope: 'write_contacts', authInStatement: true },
     schema: {
       summary: 'Delete a contact permanently (opt-outs are kept)',
       tags: ['contacts'],
       params: contactParams,
       response: { 200: { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } },
     },
-  }, async (req) => deleteContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, clock.now()));
+  }, async (req) => {
+    // Authenticated inside the deletion's statement when the key was admitted before (req.deferredAuth).
+    const auth = req.deferredAuth;
+    return deleteContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, clock.now(), auth);
+  });
 
   app.put('/v1/contacts/:contact_id/tags/:tag_id', {
     config: { scope: 'write_contacts' },

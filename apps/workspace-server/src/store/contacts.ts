@@ -752,13 +752,19 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
  * Deletes a contact and records contact.deleted in one statement (the outbox row is inserted from
  * the deleted row, so it commits with the deletion or not at all; no transaction round trips).
  */
-export async function deleteContact(db: Queryable, ws: string, id: string, now: Date): Promise<{ id: string; deleted: boolean }> {
+export async function deleteContact(db: Queryable, ws: string, id: string, now: Date, auth?: StatementAuth): Promise<{ id: string; deleted: boolean }> {
   // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
   const q = new Params();
-  const sql = `WITH d AS (DELETE FROM contacts WHERE workspace_id = ${q.p(ws)} AND id = ${q.p(id)} RETURNING id)
-    ${eventInsertSql(q, ws, 'contact.deleted', "jsonb_build_object('id', d.id)", now, 'd')} RETURNING data->>'id' AS id`;
+  const wsP = q.p(ws);
+  // With the request's authentication in front when the route defers it to here: nothing is
+  // deleted unless it admits the request (ok), and the key's columns come back with the count.
+  const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
+  const sql = `WITH ${gate} d AS (DELETE FROM contacts WHERE workspace_id = ${wsP} AND id = ${q.p(id)}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''} RETURNING id),
+    ev AS (${eventInsertSql(q, ws, 'contact.deleted', "jsonb_build_object('id', d.id)", now, 'd')} RETURNING 1)
+    SELECT (SELECT count(*) FROM ev)::int AS deleted${auth ? ', a.*' : ''} FROM (SELECT 1) one${auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
-  if (!rows.length) throw notFound('contact', 'contact_id');
+  auth?.admit(rows[0]);
+  if (rows[0].deleted === 0) throw notFound('contact', 'contact_id');
   return { id, deleted: true };
 }
 
