@@ -256,7 +256,7 @@ export function contactListQuery(
 
 /** Per store: counts of filtered lists by filter, each at the write generation it was counted at. */
 const countCaches = new WeakMap<object, Map<string, { gen: string; total: string }>>();
-/** Per store: the pages (workspace and query) this process has served, at most SERVED_PAGES. */
+/** Per store: the unfiltered pages (workspace, limit and cursor) this process has served, at most SERVED_PAGES. */
 const servedPages = new WeakMap<object, Set<string>>();
 const SERVED_PAGES = 100_000;
 const COUNT_CACHE_SIZE = 10_000;
@@ -388,11 +388,15 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const pageKey = `${ws}\n${JSON.stringify(f)}`;
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
-  // A page this process has not served (a workspace's first list after a start, a cursor or a
-  // filter read for the first time) is written by PostgreSQL in the page's own statement: its
+  // A page of the workspace's list this process has not served (its first page after a start, a
+  // cursor read for the first time) is written by PostgreSQL in the page's own statement: its
   // contacts' texts are most likely not cached, and asking for the versions first would cost a
-  // second statement. A page served before asks for the versions and writes only what changed.
-  if (texts.capacity > 0 && served.has(pageKey)) {
+  // second statement. A page served before, and every filtered or searched page (their contacts
+  // are mostly those of the list, cached; a search's statement is planned each time, and the
+  // texts' joins would make that plan far costlier), asks for the versions and writes only what
+  // is not cached.
+  const unfiltered = Object.keys(f).every((k) => k === 'limit' || k === 'cursor' || f[k as keyof ContactFilters] === undefined);
+  if (texts.capacity > 0 && (served.has(pageKey) || !unfiltered)) {
     const list = contactListQuery(ws, f, counts, 'versions');
     const { cacheKey } = list;
     const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
@@ -438,7 +442,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const { rows } = await db.query(sql, params, { prepare: !f.q });
   pending?.admit(rows[0]);
   if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
-  if (texts.capacity > 0) {
+  if (texts.capacity > 0 && unfiltered) {
     served.delete(pageKey);
     if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
     served.add(pageKey);
