@@ -4,6 +4,7 @@
 // the object, which for JSON.parse is their place in the text.
 import { comparePointers, type Diagnostic } from '../diagnostics.js';
 import { unescapeToken } from './pointer.js';
+import { tokenIndex } from './positions.js';
 
 const severityOrder = { error: 0, warning: 1, info: 2 } as const;
 
@@ -16,19 +17,6 @@ function isIndexName(name: string): boolean {
     if (c < 48 || c > 57) return false;
   }
   return Number(name) < 4294967295;
-}
-
-/** The index an array token names (as the Locator reads it), or -1. */
-function tokenIndex(token: string): number {
-  const n = token.length;
-  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return -1;
-  let index = 0;
-  for (let i = 0; i < n; i++) {
-    const c = token.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
-    index = index * 10 + c - 48;
-  }
-  return index;
 }
 
 /** Objects with this many properties or more get a map from name to place, built once. */

@@ -123,8 +123,11 @@ function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
   return b;
 }
 
-/** The array index a token names, or -1: read digit by digit, without Number()'s runtime call. */
-function tokenIndex(token: string): number {
+/**
+ * The array index a token names, or -1: read digit by digit, without Number()'s runtime call. The
+ * one reading of an index token for placement and for the order of unplaced findings (order.ts).
+ */
+export function tokenIndex(token: string): number {
   const n = token.length;
   if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return -1;
   let index = 0;
