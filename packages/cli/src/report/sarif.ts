@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { unescapeToken, type Diagnostic } from '@setup-pack/core';
+import { sharedDepth, unescapeToken, type Diagnostic } from '@setup-pack/core';
 import { totals, visible, type FileReport, type ReportOptions } from './model.js';
 import { jsonChunks, LazyArray } from './stream.js';
 
@@ -38,13 +38,8 @@ export class StablePaths {
 
   of(pointer: string): string {
     if (pointer === '' || pointer.charCodeAt(0) !== 47) return pointer;
-    const last = this.last;
     const ends = this.ends;
-    const n = Math.min(last.length, pointer.length);
-    let same = 0;
-    while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
-    let d = this.depth;
-    while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
+    let d = sharedDepth(this.last, ends, this.depth, pointer);
     for (let i = ends[d] + 1; i <= pointer.length; ) {
       let j = pointer.indexOf('/', i);
       if (j < 0) j = pointer.length;

@@ -47,3 +47,18 @@ export function describePointer(pointer: string): string {
   }
   return out;
 }
+
+/**
+ * For a walk over pointers that share long prefixes (findings come in runs like
+ * /automations/3/document/graph/nodes/17/config/…): how many whole tokens `pointer` shares with
+ * the pointer walked before it, `last`, whose d-th token ends at `ends[d]` (ends[0] = 0, up to
+ * `depth`). The walker keeps what it computed for each prefix of `last` and resumes from there.
+ */
+export function sharedDepth(last: string, ends: ArrayLike<number>, depth: number, pointer: string): number {
+  const n = Math.min(last.length, pointer.length);
+  let same = 0;
+  while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
+  let d = depth;
+  while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
+  return d;
+}

@@ -2,7 +2,7 @@
 // in one pass over its text: a line-start index built once, and one scan that records the offset
 // of every value a finding points at (skipping, at indexOf speed, the strings and subtrees no
 // finding points into). Nothing here parses or splits the text per finding.
-import { unescapeToken } from './pointer.js';
+import { sharedDepth, unescapeToken } from './pointer.js';
 
 export interface Position {
   line: number;
@@ -195,14 +195,9 @@ export class Locator {
   want(pointer: string): Spot | undefined {
     if (pointer === '') return ROOT;
     if (pointer.charCodeAt(0) !== 47) return undefined;
-    const last = this.last;
     const ends = this.ends;
-    const n = Math.min(last.length, pointer.length);
-    let same = 0;
-    while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
     // The deepest prefix of the last pointer that is also a whole prefix of this one.
-    let d = this.depth;
-    while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
+    let d = sharedDepth(this.last, ends, this.depth, pointer);
     let spot = this.spots[d];
     for (let i = ends[d] + 1; i <= pointer.length; ) {
       let j = pointer.indexOf('/', i);
