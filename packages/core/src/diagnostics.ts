@@ -57,6 +57,9 @@ export function comparePointers(a: string, b: string): number {
   return a.length - i - (b.length - j);
 }
 
+/** The order of findings at one place: by severity, then code. */
+export const compareAtOnePlace = (a: Diagnostic, b: Diagnostic): number => order[a.severity] - order[b.severity] || a.code.localeCompare(b.code);
+
 /** Orders diagnostics by position in the document, then severity, then code. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return list.sort(
@@ -64,8 +67,7 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
       (a.line ?? 0) - (b.line ?? 0) ||
       (a.column ?? 0) - (b.column ?? 0) ||
       (a.line === undefined ? comparePointers(a.pointer, b.pointer) : 0) ||
-      order[a.severity] - order[b.severity] ||
-      a.code.localeCompare(b.code),
+      compareAtOnePlace(a, b),
   );
 }
 

@@ -49,18 +49,19 @@ export function* prettyChunks(reports: readonly FileReport[], options: ReportOpt
       for (const d of list) yield finding(r, d, lines, c) + '\n';
       continue;
     }
-    const groups = groupFindings(list);
-    r.place?.(groups.flatMap((g) => (g.items.length <= FOLD_AFTER ? g.items : g.items.slice(0, 1 + POSITIONS_SHOWN))));
-    for (const g of groups) {
-      if (g.items.length <= FOLD_AFTER) {
+    // What each group prints: all of a few, else the first in full and a few more by position.
+    const groups = groupFindings(list).map((g) => ({ g, printed: g.items.length <= FOLD_AFTER ? g.items : g.items.slice(0, 1 + POSITIONS_SHOWN) }));
+    r.place?.(groups.flatMap((x) => x.printed));
+    for (const { g, printed } of groups) {
+      if (printed === g.items) {
         for (const d of g.items) yield finding(r, d, lines, c) + '\n';
         continue;
       }
       const more = g.items.length - 1;
       folded += more;
-      const shown = g.items.slice(1, 1 + POSITIONS_SHOWN).map(place);
+      const shown = printed.slice(1).map(place);
       const rest = more - shown.length;
-      yield finding(r, g.items[0], lines, c) +
+      yield finding(r, printed[0], lines, c) +
         `  ${c.cyan('and')} ${count(more)} more like it (${g.code}) at ${shown.join(', ')}${rest > 0 ? `, and ${count(rest)} more` : ''}\n\n`;
     }
   }

@@ -2,11 +2,9 @@
 // tens of thousands needs their order (which come first) but the positions of the few only, so
 // the order is read from the parsed value: array elements by index, properties by their place in
 // the object, which for JSON.parse is their place in the text.
-import { comparePointers, type Diagnostic } from '../diagnostics.js';
-import { unescapeToken } from './pointer.js';
-import { tokenIndex } from './positions.js';
-
-const severityOrder = { error: 0, warning: 1, info: 2 } as const;
+import { compareAtOnePlace, comparePointers, type Diagnostic } from '../diagnostics.js';
+import { sharedDepth, unescapeToken } from './pointer.js';
+import { grown, tokenIndex } from './positions.js';
 
 /** Whether JSON.parse lists a property name before the others, in numeric order: an array index. */
 function isIndexName(name: string): boolean {
@@ -71,11 +69,7 @@ export function sortInDocumentOrder(value: unknown, list: Diagnostic[], placesKe
       if (d.line !== undefined || d.related?.some((r) => r.line !== undefined)) return false;
       const pointer = d.pointer;
       if (pointer !== '' && pointer.charCodeAt(0) !== 47) continue; // never placed: before every placed finding, as line 0
-      const n = Math.min(last.length, pointer.length);
-      let same = 0;
-      while (same < n && last.charCodeAt(same) === pointer.charCodeAt(same)) same++;
-      let k = depth;
-      while (k > 0 && !(ends[k] <= same && (ends[k] === pointer.length || pointer.charCodeAt(ends[k]) === 47))) k--;
+      let k = sharedDepth(last, ends, depth, pointer);
       let resolved = true;
       for (let i = ends[k] + 1; i <= pointer.length; ) {
         let j = pointer.indexOf('/', i);
@@ -136,15 +130,9 @@ export function sortInDocumentOrder(value: unknown, list: Diagnostic[], placesKe
     }
     const p = list[a];
     const q = list[b];
-    return (rows[x] === 0 ? comparePointers(p.pointer, q.pointer) : 0) || severityOrder[p.severity] - severityOrder[q.severity] || p.code.localeCompare(q.code) || a - b;
+    return (rows[x] === 0 ? comparePointers(p.pointer, q.pointer) : 0) || compareAtOnePlace(p, q) || a - b;
   });
   const copy = list.slice();
   for (let i = 0; i < order.length; i++) list[i] = copy[order[i]];
   return true;
-}
-
-function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(size);
-  b.set(a);
-  return b;
 }

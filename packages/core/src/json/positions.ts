@@ -116,8 +116,8 @@ const MAPPED = 2;
 const SMALL_NAMES = 8;
 const ROOT = 0;
 
-/** A copy of `a` with room for `size` numbers. */
-function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+/** A copy of `a` with room for `size` numbers (the Locator's and order.ts's). */
+export function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(size);
   b.set(a);
   return b;
