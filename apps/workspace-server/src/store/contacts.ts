@@ -198,7 +198,7 @@ export function contactListQuery(
   f: ContactFilters,
   cache?: Map<string, { gen: string; total: string }>,
   page: 'text' | 'ordered text' | 'versions' = 'text',
-): { sql: string; params: unknown[]; cacheKey: string | null } {
+): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
   if (f.q) where.push(`c.search_text LIKE ${q.p(`%${likeEscape(f.q.toLowerCase())}%`)}`);
@@ -218,7 +218,8 @@ export function contactListQuery(
   // PostgreSQL counts again only when the generation it reads differs from the cached one.
   let cacheKey: string | null = null;
   let countSql: string;
-  if (where.length === 1) {
+  const filtered = where.length > 1;
+  if (!filtered) {
     countSql = 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::bigint AS total, NULL::text AS gen';
   } else if (!f.tag_id && !f.email) {
     cacheKey = JSON.stringify([where, q.values]);
@@ -230,7 +231,7 @@ export function contactListQuery(
     countSql = `SELECT count(*) AS total, NULL::text AS gen FROM contacts c WHERE ${where.join(' AND ')}`;
   }
   // Unfiltered, one generic plan fits every workspace; filtered by values, planned for them (limitClause).
-  const limit = where.length === 1 ? limitClause(f.limit + 1) : `LIMIT ${q.p(f.limit + 1)}`;
+  const limit = filtered ? `LIMIT ${q.p(f.limit + 1)}` : limitClause(f.limit + 1);
   const k = keysetCondition(q, f.cursor, 'c', 'contacts');
   if (k) where.push(k);
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
@@ -251,7 +252,7 @@ export function contactListQuery(
     : `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups,
       string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) AS page
     FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen`;
-  return { sql, params: q.values, cacheKey };
+  return { sql, params: q.values, cacheKey, filtered };
 }
 
 /** Per store: counts of filtered lists by filter, each at the write generation it was counted at. */
@@ -385,9 +386,10 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const now = Date.now();
   let served = servedPages.get(db);
   if (!served) servedPages.set(db, (served = new Set()));
-  const pageKey = `${ws}\n${JSON.stringify(f)}`;
+  const pageKey = `${ws} ${f.limit} ${f.cursor ?? ''}`;
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
+  const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions') : undefined;
   // A page of the workspace's list this process has not served (its first page after a start, a
   // cursor read for the first time) is written by PostgreSQL in the page's own statement: its
   // contacts' texts are most likely not cached, and asking for the versions first would cost a
@@ -395,9 +397,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   // are mostly those of the list, cached; a search's statement is planned each time, and the
   // texts' joins would make that plan far costlier), asks for the versions and writes only what
   // is not cached.
-  const unfiltered = Object.keys(f).every((k) => k === 'limit' || k === 'cursor' || f[k as keyof ContactFilters] === undefined);
-  if (texts.capacity > 0 && (served.has(pageKey) || !unfiltered)) {
-    const list = contactListQuery(ws, f, counts, 'versions');
+  if (list && (list.filtered || served.has(pageKey))) {
     const { cacheKey } = list;
     const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
     // A search's best plan depends on how common its term is: planned for the term each time.
@@ -436,13 +436,13 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     }
     if (complete) return pageJson(out, page, f.limit, rows[0].total);
   }
-  const list = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
-  const { cacheKey } = list;
-  const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending, 'ord') : list;
+  const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
+  const { cacheKey } = whole;
+  const { sql, params } = pending ? withAuthentication(whole.sql, whole.params, pending, 'ord') : whole;
   const { rows } = await db.query(sql, params, { prepare: !f.q });
   pending?.admit(rows[0]);
   if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
-  if (texts.capacity > 0 && unfiltered) {
+  if (texts.capacity > 0 && !whole.filtered) {
     served.delete(pageKey);
     if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
     served.add(pageKey);

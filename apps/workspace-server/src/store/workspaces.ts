@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import { limitClause, Params, type Row } from './sql.js';
+import { Params, type Row } from './sql.js';
 
 export interface Workspace {
   id: string;
@@ -264,8 +264,8 @@ export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ ha
   const { rows } = await db.query<{ secret_hash: string; workspace_id: string }>(
     `SELECT secret_hash, workspace_id FROM api_keys
       WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1::timestamptz)
-      ORDER BY created_at DESC, id DESC ${limitClause(limit)}`,
-    [now.toISOString()],
+      ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [now.toISOString(), limit],
   );
   return rows.map((r) => ({ hash: r.secret_hash, workspaceId: r.workspace_id }));
 }
