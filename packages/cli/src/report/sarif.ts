@@ -6,7 +6,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedDepth, unescapeToken, type Diagnostic } from '@setup-pack/core';
 import { totals, visible, type FileReport, type ReportOptions } from './model.js';
-import { jsonChunks, LazyArray } from './stream.js';
+import { jsonChunks, jsonString, LazyArray } from './stream.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -92,9 +92,13 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
       ruleIndex.set(d.code, rules.length);
       rules.push({ id: d.code, name: d.code, shortDescription: { text: d.code }, fullDescription: { text: d.code }, defaultConfiguration: { level: LEVEL[d.severity] }, help: { text: d.code } });
     }
+  // Each result is written as its compact JSON line by hand (sarifResult): tens of thousands of
+  // them, each otherwise eight objects built and stringified.
+  const heads = new Map<string, string>();
   function* results() {
     for (const r of reports) {
       const artifactLocation = artifactUri(r.path, options.cwd);
+      const artifactJson = JSON.stringify(artifactLocation);
       const seen = new Map<string, number>();
       const paths = new StablePaths(r.value);
       for (const d of visible(r, options.quiet)) {
@@ -102,16 +106,9 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
         const base = `${d.code}\u0000${artifactLocation.uri}\u0000${path}`;
         const n = seen.get(base) ?? 0;
         seen.set(base, n + 1);
-        yield {
-          ruleId: d.code,
-          ruleIndex: ruleIndex.get(d.code),
-          level: LEVEL[d.severity],
-          message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-          locations: [location(d, artifactLocation)],
-          ...(d.related?.length ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) } : {}),
-          partialFingerprints: { 'setupPackPath/v1': sha256Hex(`${base}\u0000${n}`).slice(0, 32) },
-          properties: { pointer: d.pointer },
-        };
+        let head = heads.get(d.code);
+        if (head === undefined) heads.set(d.code, (head = `{"ruleId":${jsonString(d.code)},"ruleIndex":${ruleIndex.get(d.code)},"level":`));
+        yield sarifResult(d, head, artifactLocation, artifactJson, sha256Hex(`${base}\u0000${n}`).slice(0, 32));
       }
     }
   }
@@ -132,7 +129,7 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
           },
         ],
         artifacts: reports.map((r) => ({ location: artifactUri(r.path, options.cwd) })),
-        results: new LazyArray(results()),
+        results: new LazyArray(results(), 'text'),
       },
     ],
   };
@@ -141,10 +138,23 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
 }
 
 
-function location(d: Diagnostic, artifactLocation: { uri: string; uriBaseId?: string }) {
-  const region =
-    d.line !== undefined
-      ? { startLine: d.line, startColumn: d.column ?? 1, ...(d.endLine !== undefined ? { endLine: d.endLine, endColumn: d.endColumn ?? (d.column ?? 1) + 1 } : {}) }
-      : undefined;
-  return { physicalLocation: { artifactLocation, ...(region ? { region } : {}) }, logicalLocations: [{ fullyQualifiedName: d.pointer || '/', kind: 'element' }] };
+/**
+ * One SARIF result as a compact JSON line, the text JSON.stringify gives for { ruleId, ruleIndex,
+ * level, message: { text }, locations: [{ physicalLocation: { artifactLocation, region? },
+ * logicalLocations: [{ fullyQualifiedName, kind }] }], relatedLocations?, partialFingerprints,
+ * properties: { pointer } } (test: sarif.test.ts holds every line to that). `head` is the
+ * result's ruleId and ruleIndex, written once per code.
+ */
+export function sarifResult(d: Diagnostic, head: string, artifactLocation: { uri: string; uriBaseId?: string }, artifactJson: string, fingerprint: string): string {
+  const pointer = JSON.stringify(d.pointer);
+  let text = `${head}${jsonString(LEVEL[d.severity])},"message":{"text":${JSON.stringify(d.hint ? `${d.message} ${d.hint}` : d.message)}},"locations":[{"physicalLocation":{"artifactLocation":${artifactJson}`;
+  if (d.line !== undefined) {
+    text += `,"region":{"startLine":${d.line},"startColumn":${d.column ?? 1}`;
+    if (d.endLine !== undefined) text += `,"endLine":${d.endLine},"endColumn":${d.endColumn ?? (d.column ?? 1) + 1}`;
+    text += '}';
+  }
+  text += `},"logicalLocations":[{"fullyQualifiedName":${d.pointer ? pointer : '"/"'},"kind":"element"}]}]`;
+  if (d.related?.length)
+    text += `,"relatedLocations":${JSON.stringify(d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })))}`;
+  return `${text},"partialFingerprints":{"setupPackPath/v1":"${fingerprint}"},"properties":{"pointer":${pointer}}}`;
 }

@@ -4,15 +4,35 @@
 import type { Output } from '../lib/context.js';
 
 /**
- * An array whose items are produced while the JSON is written (findings, SARIF results). Each
- * item is written as one compact line, unless `nested` says items hold LazyArrays of their own.
+ * How a LazyArray's items are written: `compact` stringifies each on one line, `nested` lays out
+ * items that hold LazyArrays of their own, `text` takes items that are already compact JSON text
+ * (findings and SARIF results, written by their format without an object per item: see
+ * jsonText). Each item of `compact` and `text` is one line.
  */
+export type LazyLayout = 'compact' | 'nested' | 'text';
+
+/** An array whose items are produced while the JSON is written (findings, SARIF results). */
 export class LazyArray<T> {
   constructor(
     readonly items: Iterable<T>,
-    readonly nested = false,
+    readonly layout: LazyLayout = 'compact',
   ) {}
 }
+
+const quoted = new Map<string, string>();
+
+/**
+ * JSON.stringify of a string from a small set (codes, severities, levels, paths): written once,
+ * then looked up, for formats that write tens of thousands of items by hand.
+ */
+export function jsonString(text: string): string {
+  let q = quoted.get(text);
+  if (q === undefined) quoted.set(text, (q = JSON.stringify(text)));
+  return q;
+}
+
+/** A position or count as JSON: the number, or null when absent (as `n ?? null` stringifies). */
+export const jsonNumber = (n: number | undefined): string => (n === undefined ? 'null' : String(n));
 
 const pads: string[] = [];
 const pad = (depth: number) => (pads[depth] ??= '  '.repeat(depth));
@@ -26,11 +46,12 @@ const pad = (depth: number) => (pads[depth] ??= '  '.repeat(depth));
 export function* jsonChunks(value: unknown, depth = 0): Generator<string> {
   if (value instanceof LazyArray || (Array.isArray(value) && value.some(holdsLazy))) {
     let first = true;
-    const lazy = value instanceof LazyArray;
-    for (const item of lazy ? value.items : (value as unknown[])) {
+    const layout = value instanceof LazyArray ? value.layout : 'nested';
+    for (const item of value instanceof LazyArray ? value.items : (value as unknown[])) {
       yield (first ? '[\n' : ',\n') + pad(depth + 1);
       first = false;
-      if (lazy && !value.nested) yield JSON.stringify(item === undefined ? null : item);
+      if (layout === 'text') yield item as string;
+      else if (layout === 'compact') yield JSON.stringify(item === undefined ? null : item);
       else yield* jsonChunks(item === undefined ? null : item, depth + 1);
     }
     yield first ? '[]' : `\n${pad(depth)}]`;
