@@ -4,7 +4,7 @@
 // line always ends the output.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { groupFindings, type Diagnostic } from '@setup-pack/core';
-import { plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { count, plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
 
 export const ANNOTATION_CAP = 10;
 
@@ -65,7 +65,7 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
     for (const g of groups) {
       const d = g.items[0];
       const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
-      yield `${r.path}${where}: ${d.severity} ${d.code}: ${d.message}${g.items.length > 1 ? ` (and ${(g.items.length - 1).toLocaleString('en-US')} more like it)` : ''}\n`;
+      yield `${r.path}${where}: ${d.severity} ${d.code}: ${d.message}${g.items.length > 1 ? ` (and ${count(g.items.length - 1)} more like it)` : ''}\n`;
     }
   }
   const t = totals(reports);

@@ -4,14 +4,12 @@
 import { createLineIndex, groupFindings, type Diagnostic, type LineIndex } from '@setup-pack/core';
 import type { Colors } from '../lib/color.js';
 import { codeFrame } from './codeframe.js';
-import { plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { count, plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
 
 /** A group with more findings than this is folded. */
 export const FOLD_AFTER = 3;
 /** Positions listed for a folded group. */
 const POSITIONS_SHOWN = 5;
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 function severityLabel(d: Diagnostic, c: Colors): string {
   return d.severity === 'error' ? c.red(c.bold('error')) : d.severity === 'warning' ? c.yellow(c.bold('warning')) : c.blue(c.bold('info'));
