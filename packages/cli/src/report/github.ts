@@ -8,6 +8,9 @@ import { count, plural, summaryLine, totals, visible, type FileReport, type Repo
 
 export const ANNOTATION_CAP = 10;
 
+/** The workflow command GitHub annotates a finding of each severity with. */
+const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
+
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
@@ -22,7 +25,7 @@ export function annotationPath(path: string, options: ReportOptions): string | u
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : undefined;
 }
 
-function annotation(command: string, r: FileReport, d: Diagnostic, options: ReportOptions): string {
+function annotation(r: FileReport, d: Diagnostic, options: ReportOptions): string {
   const file = annotationPath(r.path, options);
   const props: string[] = [];
   let prefix = '';
@@ -35,7 +38,7 @@ function annotation(command: string, r: FileReport, d: Diagnostic, options: Repo
     }
   } else prefix = `${resolve(options.cwd, r.path)}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: `;
   props.push(`title=${escapeProperty(`setup-pack ${d.code}`)}`);
-  return `::${command} ${props.join(',')}::${escapeData(prefix + (d.hint ? `${d.message}\n${d.hint}` : d.message))}`;
+  return `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(prefix + (d.hint ? `${d.message}\n${d.hint}` : d.message))}`;
 }
 
 export function* githubChunks(reports: readonly FileReport[], options: ReportOptions): Generator<string> {
@@ -51,7 +54,7 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
     const annotated: Diagnostic[] = [];
     const rest: Diagnostic[] = [];
     for (const d of visible(r, options.quiet)) {
-      const command = d.severity === 'info' ? 'notice' : d.severity;
+      const command = COMMAND[d.severity];
       if (used[command] >= ANNOTATION_CAP) rest.push(d);
       else {
         used[command]++;
@@ -60,7 +63,7 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
     }
     const groups = groupFindings(rest);
     r.place?.([...annotated, ...groups.map((g) => g.items[0])]);
-    for (const d of annotated) yield annotation(d.severity === 'info' ? 'notice' : d.severity, r, d, options) + '\n';
+    for (const d of annotated) yield annotation(r, d, options) + '\n';
     omitted += rest.length;
     for (const g of groups) {
       const d = g.items[0];
