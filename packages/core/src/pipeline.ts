@@ -17,7 +17,15 @@ export const REQUIRED_CLOSED_STAGES: readonly Extract<StageType, 'CLOSED_WON' | 
 
 /** Which of REQUIRED_CLOSED_STAGES no stage has; `typeOf` reads a stage's type (the pack's `stageType`, the API's `type`). */
 export function missingClosedStages<S>(stages: readonly S[], typeOf: (stage: S) => unknown): Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] {
-  return REQUIRED_CLOSED_STAGES.filter((t) => !stages.some((s) => typeOf(s) === t));
+  // One pass over the stages (the validator asks this of every pipeline of every pack).
+  let won = false;
+  let lost = false;
+  for (let i = 0; i < stages.length && !(won && lost); i++) {
+    const t = typeOf(stages[i]);
+    if (t === 'CLOSED_WON') won = true;
+    else if (t === 'CLOSED_LOST') lost = true;
+  }
+  return won && lost ? [] : REQUIRED_CLOSED_STAGES.filter((t) => (t === 'CLOSED_WON' ? !won : !lost));
 }
 
 /**

@@ -24,34 +24,68 @@ export interface PackItemOfReference {
   name?: string;
 }
 
+/** Reference types per resource kind: RESOURCE_KIND_OF_REFERENCE turned round, once. */
+const TYPES_OF_RESOURCE_KIND = new Map<unknown, ReferenceType[]>();
+for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) TYPES_OF_RESOURCE_KIND.set(kind, [...(TYPES_OF_RESOURCE_KIND.get(kind) ?? []), t as ReferenceType]);
+
+type ItemVisitor = (type: ReferenceType, key: unknown, kind: PackItemOfReference['kind'], index: number, stage: number | undefined, name: unknown) => void;
+
+/**
+ * Every item of the pack a reference can resolve to, in document order of kinds as listed here:
+ * the one statement of which items count, read by packItemsByReferenceType and
+ * packKeysByReferenceType. Plain loops: the validator runs this once per pack.
+ */
+function forEachItemOfReference(p: Record<string, unknown>, visit: ItemVisitor): void {
+  const { resources, messageTemplates, smartLists, automations, pipelines } = p;
+  if (Array.isArray(resources))
+    for (let i = 0; i < resources.length; i++) {
+      const r: unknown = resources[i];
+      if (!isObj(r)) continue;
+      const types = TYPES_OF_RESOURCE_KIND.get(r.kind);
+      if (types) for (const t of types) visit(t, r.key, 'resources', i, undefined, r.name);
+    }
+  if (Array.isArray(messageTemplates))
+    for (let i = 0; i < messageTemplates.length; i++) {
+      const t: unknown = messageTemplates[i];
+      if (isObj(t)) visit('email_template', t.key, 'messageTemplates', i, undefined, t.name);
+    }
+  if (Array.isArray(smartLists))
+    for (let i = 0; i < smartLists.length; i++) {
+      const s: unknown = smartLists[i];
+      if (isObj(s)) visit('smart_list', s.key, 'smartLists', i, undefined, s.name);
+    }
+  if (Array.isArray(automations))
+    for (let i = 0; i < automations.length; i++) {
+      const a: unknown = automations[i];
+      if (isObj(a)) visit('automation', a.key, 'automations', i, undefined, isObj(a.document) ? a.document.name : undefined);
+    }
+  if (Array.isArray(pipelines))
+    for (let i = 0; i < pipelines.length; i++) {
+      const pl: unknown = pipelines[i];
+      if (!isObj(pl)) continue;
+      visit('pipeline', pl.key, 'pipelines', i, undefined, pl.name);
+      const stages = pl.stages;
+      if (!Array.isArray(stages)) continue;
+      for (let j = 0; j < stages.length; j++) {
+        const st: unknown = stages[j];
+        if (isObj(st)) visit('deal_stage', st.key, 'pipelines', i, j, st.name);
+      }
+    }
+}
+
 /**
  * The items, per reference type and key, that a (possibly partly invalid) pack carries: a
  * reference whose id is one of these keys resolves inside the pack. The first item with a key wins.
  */
 export function packItemsByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Map<string, PackItemOfReference>> {
-  const p = pack as Record<string, unknown>;
   const map = new Map<ReferenceType, Map<string, PackItemOfReference>>();
-  const add = (t: ReferenceType, k: unknown, at: PackItemOfReference) => {
+  forEachItemOfReference(pack as Record<string, unknown>, (t, k, kind, index, stage, name) => {
     if (typeof k !== 'string') return;
     let m = map.get(t);
     if (!m) map.set(t, (m = new Map()));
-    if (!m.has(k)) m.set(k, at);
-  };
-  const name = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-  const typesOfKind = new Map<unknown, ReferenceType[]>();
-  for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) typesOfKind.set(kind, [...(typesOfKind.get(kind) ?? []), t as ReferenceType]);
-  const each = (v: unknown, fn: (item: Record<string, unknown>, index: number) => void) => {
-    if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && fn(x, i));
-  };
-  each(p.resources, (r, index) => {
-    for (const t of typesOfKind.get(r.kind) ?? []) add(t, r.key, { kind: 'resources', index, name: name(r.name) });
-  });
-  each(p.messageTemplates, (t, index) => add('email_template', t.key, { kind: 'messageTemplates', index, name: name(t.name) }));
-  each(p.smartLists, (s, index) => add('smart_list', s.key, { kind: 'smartLists', index, name: name(s.name) }));
-  each(p.automations, (a, index) => add('automation', a.key, { kind: 'automations', index, name: name(isObj(a.document) ? a.document.name : undefined) }));
-  each(p.pipelines, (pl, index) => {
-    add('pipeline', pl.key, { kind: 'pipelines', index, name: name(pl.name) });
-    each(pl.stages, (st, stage) => add('deal_stage', st.key, { kind: 'pipelines', index, stage, name: name(st.name) }));
+    if (m.has(k)) return;
+    const shown = typeof name === 'string' && name !== '' ? name : undefined;
+    m.set(k, stage === undefined ? { kind, index, name: shown } : { kind, index, stage, name: shown });
   });
   return map;
 }
@@ -59,7 +93,12 @@ export function packItemsByReferenceType(pack: Partial<Pack> | Record<string, un
 /** Keys, per reference type, of the items a (possibly partly invalid) pack carries. */
 export function packKeysByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Set<string>> {
   const out = new Map<ReferenceType, Set<string>>();
-  for (const [t, items] of packItemsByReferenceType(pack)) out.set(t, new Set(items.keys()));
+  forEachItemOfReference(pack as Record<string, unknown>, (t, k) => {
+    if (typeof k !== 'string') return;
+    let keys = out.get(t);
+    if (!keys) out.set(t, (keys = new Set()));
+    keys.add(k);
+  });
   return out;
 }
 

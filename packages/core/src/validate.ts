@@ -67,10 +67,13 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
   return finish();
 
   function finish(): ValidateResult {
-    const ordered = options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
-    if (!ordered) {
-      if (source) placeAll(source, diagnostics);
-      sortDiagnostics(diagnostics);
+    // A clean pack (most packs of a folder) has nothing to order or place.
+    if (diagnostics.length > 0) {
+      const ordered = options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
+      if (!ordered) {
+        if (source) placeAll(source, diagnostics);
+        sortDiagnostics(diagnostics);
+      }
     }
     const hasErrors = diagnostics.some((d) => d.severity === 'error');
     return { ...(hasErrors || value === undefined ? {} : { pack: value as Pack }), ...(value === undefined ? {} : { value }), diagnostics, ...(source ? { source } : {}) };
@@ -139,9 +142,9 @@ function placeEach(source: SourceText, diagnostics: readonly Diagnostic[]): void
 
 function runRules(pack: Record<string, unknown>, brokenPaths: string[], options: ValidateOptions, out: Diagnostic[]): void {
   const run = new RuleRun(pack, brokenPaths, options.hashBase64 ?? portableHasher, out);
-  const disabled = new Set(options.disableRules ?? []);
+  const disabled = options.disableRules?.length ? new Set(options.disableRules) : undefined;
   for (const rule of RULES) {
-    if (disabled.has(rule.meta.code)) continue;
+    if (disabled?.has(rule.meta.code)) continue;
     run.rule = rule;
     rule.check(run);
   }
@@ -154,10 +157,12 @@ function runRules(pack: Record<string, unknown>, brokenPaths: string[], options:
  * fresh hidden classes after a GC and sent every rule back to the compiler).
  */
 class RuleRun implements RuleContext {
-  rule: Rule | undefined;
-  private readonly itemCache = new Map<string, ItemRef[]>();
-  private automationCache: AutomationRef[] | undefined;
-  private readonly hashCache = new Map<string, { byteSize: number; sha256: string } | undefined>();
+  rule: Rule | undefined = undefined;
+  // Made on first use: most rules find nothing of what they look at in a small pack, and a
+  // folder of a thousand such packs runs this code before V8 has compiled it.
+  private itemCache: Map<string, ItemRef[]> | undefined = undefined;
+  private automationCache: AutomationRef[] | undefined = undefined;
+  private hashCache: Map<string, { byteSize: number; sha256: string } | undefined> | undefined = undefined;
 
   constructor(
     readonly pack: Record<string, unknown>,
@@ -171,12 +176,13 @@ class RuleRun implements RuleContext {
   }
 
   items(kind: string): ItemRef[] {
-    let list = this.itemCache.get(kind);
+    const cache = (this.itemCache ??= new Map());
+    let list = cache.get(kind);
     if (!list) {
       const arr = this.pack[kind];
       list = [];
       if (Array.isArray(arr)) for (let i = 0; i < arr.length; i++) if (isObj(arr[i])) list.push({ value: arr[i], index: i, pointer: `/${kind}/${i}` });
-      this.itemCache.set(kind, list);
+      cache.set(kind, list);
     }
     return list;
   }
@@ -195,13 +201,14 @@ class RuleRun implements RuleContext {
   }
 
   hashBase64(data: string): { byteSize: number; sha256: string } | undefined {
-    if (!this.hashCache.has(data)) {
+    const cache = (this.hashCache ??= new Map());
+    if (!cache.has(data)) {
       // Safety net for hashers that decode leniently: strict base64 of length L decodes to exactly 3L/4 - padding bytes.
       const pad = base64Padding(data);
       const h = data.length % 4 === 0 ? this.hasher(data) : undefined;
-      this.hashCache.set(data, h && h.byteSize === (data.length / 4) * 3 - pad ? h : undefined);
+      cache.set(data, h && h.byteSize === (data.length / 4) * 3 - pad ? h : undefined);
     }
-    return this.hashCache.get(data);
+    return cache.get(data);
   }
 
   report(d: Parameters<RuleContext['report']>[0]): void {

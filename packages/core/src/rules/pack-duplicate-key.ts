@@ -8,7 +8,9 @@ export default defineRule({
   meta: { code: 'pack/duplicate-key', severity: 'error', description: 'Item keys are unique among items of their kind.' },
   check(ctx) {
     for (const kind of ITEM_KINDS) {
-      forEachRepeat(ctx.items(kind), (item) => (typeof item.value.key === 'string' ? item.value.key : undefined), (item, first) =>
+      const items = ctx.items(kind);
+      if (items.length < 2) continue; // nothing to repeat (and no map to make)
+      forEachRepeat(items, (item) => (typeof item.value.key === 'string' ? item.value.key : undefined), (item, first) =>
         ctx.report({
           pointer: `${item.pointer}/key`,
           message: `Another ${singular[kind]} already has the key "${String(item.value.key)}"; keys must be unique among ${kind}.`,
