@@ -75,10 +75,14 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
         sortDiagnostics(diagnostics);
       }
     }
-    const hasErrors = diagnostics.some((d) => d.severity === 'error');
-    return { ...(hasErrors || value === undefined ? {} : { pack: value as Pack }), ...(value === undefined ? {} : { value }), diagnostics, ...(source ? { source } : {}) };
+    // Built without object spreads (each a runtime call while this code is still interpreted).
+    const result: ValidateResult = value === undefined ? { diagnostics } : diagnostics.some(isError) ? { value, diagnostics } : { pack: value as Pack, value, diagnostics };
+    if (source) result.source = source;
+    return result;
   }
 }
+
+const isError = (d: Diagnostic) => d.severity === 'error';
 
 /** Findings about a property name itself are placed on the name, not on its value. */
 const placesKey = (d: Diagnostic) => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
@@ -157,19 +161,29 @@ function runRules(pack: Record<string, unknown>, brokenPaths: string[], options:
  * fresh hidden classes after a GC and sent every rule back to the compiler).
  */
 class RuleRun implements RuleContext {
-  rule: Rule | undefined = undefined;
-  // Made on first use: most rules find nothing of what they look at in a small pack, and a
-  // folder of a thousand such packs runs this code before V8 has compiled it.
-  private itemCache: Map<string, ItemRef[]> | undefined = undefined;
-  private automationCache: AutomationRef[] | undefined = undefined;
-  private hashCache: Map<string, { byteSize: number; sha256: string } | undefined> | undefined = undefined;
+  // Fields are declared, not initialised in place: a class field declaration makes V8 run an
+  // initialiser function per instance that defines each field before the constructor sets it
+  // again, which a folder of small packs pays while this code is still interpreted.
+  declare rule: Rule | undefined;
+  declare readonly pack: Record<string, unknown>;
+  declare private readonly brokenPaths: string[];
+  declare private readonly hasher: Base64Hasher;
+  declare private readonly out: Diagnostic[];
+  // Made on first use: most rules find nothing of what they look at in a small pack.
+  declare private itemCache: Map<string, ItemRef[]> | undefined;
+  declare private automationCache: AutomationRef[] | undefined;
+  declare private hashCache: Map<string, { byteSize: number; sha256: string } | undefined> | undefined;
 
-  constructor(
-    readonly pack: Record<string, unknown>,
-    private readonly brokenPaths: string[],
-    private readonly hasher: Base64Hasher,
-    private readonly out: Diagnostic[],
-  ) {}
+  constructor(pack: Record<string, unknown>, brokenPaths: string[], hasher: Base64Hasher, out: Diagnostic[]) {
+    this.rule = undefined;
+    this.pack = pack;
+    this.brokenPaths = brokenPaths;
+    this.hasher = hasher;
+    this.out = out;
+    this.itemCache = undefined;
+    this.automationCache = undefined;
+    this.hashCache = undefined;
+  }
 
   isBroken(pointer: string): boolean {
     return this.brokenPaths.length > 0 && this.brokenPaths.some((b) => b === pointer || b.startsWith(pointer + '/'));

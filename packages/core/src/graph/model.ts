@@ -27,39 +27,49 @@ const GROUP_CODE: Record<NodeGroup, number> = { trigger: 1, action: 2, control: 
 const GROUP_SHIFT = 2;
 
 export class GraphModel {
+  // Fields are declared and set once by the constructor, in one order (one hidden class): a
+  // class field declaration would make V8 run an initialiser per instance that defines every
+  // field before the constructor sets it again, paid per graph of every pack of a folder while
+  // this code is still interpreted.
+  declare readonly pointer: string;
+  declare private readonly rawNodes: readonly unknown[];
+  declare private readonly rawEdges: readonly unknown[];
   /** Nodes with a usable id: how many, and each one's place in the document's nodes array. */
-  readonly nodeCount: number;
-  private readonly nodeIndex: Int32Array;
-  private readonly nodeBits: Uint8Array;
+  declare readonly nodeCount: number;
+  declare private readonly nodeIndex: Int32Array;
+  declare private readonly nodeBits: Uint8Array;
   /** Edges with string ends: how many, each one's place in the edges array, and their end nodes. */
-  readonly edgeCount: number;
-  private readonly edgeIndex: Int32Array;
-  private readonly edgeFrom: Int32Array;
-  private readonly edgeTo: Int32Array;
+  declare readonly edgeCount: number;
+  declare private readonly edgeIndex: Int32Array;
+  declare private readonly edgeFrom: Int32Array;
+  declare private readonly edgeTo: Int32Array;
   /** Edges by source node: node n's are outList[outStart[n] .. outStart[n + 1]), document order. */
-  readonly outStart: Int32Array;
-  readonly outList: Int32Array;
+  declare readonly outStart: Int32Array;
+  declare readonly outList: Int32Array;
   /** Each node's catalog entry (undefined for a kind the catalog does not know). */
-  private readonly infos: (NodeKindInfo | undefined)[];
+  declare private readonly infos: (NodeKindInfo | undefined)[];
   /** For a duplicate node, the first node with its id (itself otherwise). */
-  private readonly firstNode: Int32Array;
+  declare private readonly firstNode: Int32Array;
   /** Some node has no usable id (it failed the schema), so an edge naming an unknown id may mean it. */
-  readonly hasIdlessNodes: boolean = false;
+  declare readonly hasIdlessNodes: boolean;
   /** Some node failed its schema, so whole-graph conclusions (no trigger...) are unsafe. */
-  readonly hasBrokenNodes: boolean = false;
+  declare readonly hasBrokenNodes: boolean;
   /** Some edge names a node that does not exist. */
-  readonly hasDanglingEdges: boolean = false;
+  declare readonly hasDanglingEdges: boolean;
   /** Some node with an id is of a trigger kind. */
-  readonly hasTrigger: boolean = false;
-  private graphlib?: Graph;
+  declare readonly hasTrigger: boolean;
+  declare private graphlib: Graph | undefined;
 
   constructor(
-    readonly pointer: string,
-    private readonly rawNodes: readonly unknown[],
-    private readonly rawEdges: readonly unknown[],
+    pointer: string,
+    rawNodes: readonly unknown[],
+    rawEdges: readonly unknown[],
     isBroken: ((pointer: string) => boolean) | undefined,
     ids: NodeIdTable = new NodeIdTable(),
   ) {
+    this.pointer = pointer;
+    this.rawNodes = rawNodes;
+    this.rawEdges = rawEdges;
     // Typed arrays sized to the document's arrays, filled in one pass: no per-node objects.
     const nodeIndex = new Int32Array(rawNodes.length);
     const bits = new Uint8Array(rawNodes.length);
@@ -121,13 +131,15 @@ export class GraphModel {
     this.edgeTo = to;
     for (let n = 0; n < count; n++) outStart[n + 1] += outStart[n];
     this.outStart = outStart;
-    this.outList = new Int32Array(outStart[count]);
+    const outList = new Int32Array(outStart[count]);
     const fill = outStart.slice(0, count);
-    for (let e = 0; e < edges; e++) if (from[e] >= 0) this.outList[fill[from[e]]++] = e;
+    for (let e = 0; e < edges; e++) if (from[e] >= 0) outList[fill[from[e]]++] = e;
+    this.outList = outList;
     this.hasIdlessNodes = idless;
     this.hasBrokenNodes = idless || broken;
     this.hasDanglingEdges = dangling;
     this.hasTrigger = trigger;
+    this.graphlib = undefined;
   }
 
   private node(n: number): Obj {
