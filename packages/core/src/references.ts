@@ -102,6 +102,31 @@ export function packKeysByReferenceType(pack: Partial<Pack> | Record<string, unk
   return out;
 }
 
+/** A bit for each reference type an item can be reached by, numbered as forEachItemOfReference first names them. */
+const TYPE_BITS = new Map<unknown, number>();
+
+/**
+ * For each key in the pack, the reference types (as bits) of the items it is the key of: one
+ * map per pack and no set per type, for the validator, which asks it of every pack it reads.
+ * Ask it with isPackKey.
+ */
+export function packKeyTypes(pack: Partial<Pack> | Record<string, unknown>): Map<string, number> {
+  const keys = new Map<string, number>();
+  forEachItemOfReference(pack as Record<string, unknown>, (t, k) => {
+    if (typeof k !== 'string') return;
+    let bit = TYPE_BITS.get(t);
+    if (bit === undefined) TYPE_BITS.set(t, (bit = 1 << TYPE_BITS.size));
+    keys.set(k, (keys.get(k) ?? 0) | bit);
+  });
+  return keys;
+}
+
+/** Whether `id` is the key of an item of the pack that a reference of `type` resolves to (keys: packKeyTypes). */
+export function isPackKey(keys: Map<string, number>, type: unknown, id: string): boolean {
+  const bit = TYPE_BITS.get(type);
+  return bit !== undefined && ((keys.get(id) ?? 0) & bit) !== 0;
+}
+
 /** Every string a node config writes, at any depth: the ids a graph refers to. */
 export function stringsInConfig(config: unknown, out: Set<string> = new Set()): Set<string> {
   const stack: unknown[] = [config];

@@ -1,5 +1,5 @@
 import { defineRule } from './rule.js';
-import { packKeysByReferenceType } from '../references.js';
+import { isPackKey, packKeyTypes } from '../references.js';
 import { isObj, named } from './util.js';
 import type { ReferenceType } from '../types.js';
 
@@ -11,7 +11,7 @@ const HOLDERS: Partial<Record<ReferenceType, string[]>> = {
 export default defineRule({
   meta: { code: 'reference/missing-name', severity: 'error', description: 'A reference that does not resolve inside the pack has a name to match in the workspace.' },
   check(ctx) {
-    let keys: Map<ReferenceType, Set<string>> | undefined;
+    let keys: Map<string, number> | undefined;
     for (const a of ctx.automations()) {
       const refs: unknown[] = Array.isArray(a.document?.references) ? a.document.references : [];
       for (let i = 0; i < refs.length; i++) {
@@ -19,8 +19,8 @@ export default defineRule({
         if (!isObj(ref) || typeof ref.id !== 'string') continue;
         const p = `${a.pointer}/document/references/${i}`;
         if (ctx.isBroken(p)) continue;
-        keys ??= packKeysByReferenceType(ctx.pack);
-        if (keys.get(ref.type as ReferenceType)?.has(ref.id)) continue;
+        keys ??= packKeyTypes(ctx.pack);
+        if (isPackKey(keys, ref.type, ref.id)) continue;
         if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;
         // The item it names may be in the pack but broken; that error is the one to fix first.
         if ((HOLDERS[ref.type as ReferenceType] ?? []).some((h) => ctx.isBroken(h))) continue;

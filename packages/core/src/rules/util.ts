@@ -36,8 +36,7 @@ export function forEachRepeat<T>(items: Iterable<T>, signature: (item: T) => unk
 
 /**
  * Calls `onRepeat(index, firstIndex)` for every object element of `list` whose string `field` an
- * earlier element already had. Short lists (pipeline stages) are compared pairwise, which needs
- * no map; longer ones go through one.
+ * earlier element already had.
  */
 export function forEachRepeatedField(list: unknown, field: string, onRepeat: (index: number, first: number) => void): void {
   if (!Array.isArray(list)) return;
@@ -47,7 +46,16 @@ export function forEachRepeatedField(list: unknown, field: string, onRepeat: (in
     const f = isObj(v) ? v[field] : undefined;
     values[i] = typeof f === 'string' ? f : undefined;
   }
-  if (list.length > 64) {
+  forEachRepeatedValue(values, onRepeat);
+}
+
+/**
+ * Calls `onRepeat(index, firstIndex)` for every element of `values` (undefined ones skipped) that
+ * an earlier element equals (SameValueZero, as forEachRepeat's map compares). Short lists (pipeline stages, the days of a
+ * week) are compared pairwise, which needs no map; longer ones go through one.
+ */
+export function forEachRepeatedValue(values: readonly unknown[], onRepeat: (index: number, first: number) => void): void {
+  if (values.length > 64) {
     forEachRepeat(values.keys(), (i) => values[i], onRepeat);
     return;
   }
@@ -55,7 +63,8 @@ export function forEachRepeatedField(list: unknown, field: string, onRepeat: (in
     const v = values[i];
     if (v === undefined) continue;
     for (let j = 0; j < i; j++) {
-      if (values[j] === v) {
+      const w = values[j];
+      if (w === v || (v !== v && w !== w)) {
         onRepeat(i, j);
         break;
       }
