@@ -36,66 +36,87 @@ export interface ParsedText {
 
 /** `parsed`: the text is known to be JSON (JSON.parse accepted it), so the one-pass scan applies. */
 export function createSourceText(text: string, parsed = false): SourceText {
-  let tree: JsonNode | undefined | null = null; // null: not built yet; undefined: cannot be built
-  let lineIndex: LineIndex | undefined;
-  const lines = () => (lineIndex ??= createLineIndex(text));
+  return new TextSource(text, parsed);
+}
 
-  const position = (offset: number, length: number): Position => {
-    const start = lines().at(offset);
-    const end = lines().at(offset + Math.max(0, length));
+/**
+ * SourceText as a class: one object per text, its methods shared, where an object literal of
+ * closures made five functions for every text read (a folder of 1,000 packs reads 1,000).
+ */
+class TextSource implements SourceText {
+  declare readonly text: string;
+  declare uniqueKeys: boolean | undefined;
+  declare private readonly parsed: boolean;
+  /** null: not built yet; undefined: cannot be built. */
+  declare private tree: JsonNode | undefined | null;
+  declare private lineIndex: LineIndex | undefined;
+
+  constructor(text: string, parsed: boolean) {
+    this.text = text;
+    this.uniqueKeys = undefined;
+    this.parsed = parsed;
+    this.tree = null;
+    this.lineIndex = undefined;
+  }
+
+  get lines(): LineIndex {
+    return (this.lineIndex ??= createLineIndex(this.text));
+  }
+
+  locator(): Locator | undefined {
+    return this.parsed ? new Locator(this.text) : undefined;
+  }
+
+  locateAll(requests: readonly LocateRequest[]): (Position | undefined)[] {
+    if (this.parsed) return locateAll(this.text, requests);
+    return requests.map((r) => {
+      try {
+        return this.locate(r.pointer, { key: r.key });
+      } catch {
+        return undefined;
+      }
+    });
+  }
+
+  locate(pointer: string, options?: { key?: boolean }): Position | undefined {
+    if (this.tree === null) {
+      try {
+        this.tree = parseTree(this.text, [], { disallowComments: true, allowTrailingComma: false }) ?? undefined;
+      } catch {
+        this.tree = undefined; // too deep for the recursive parser
+      }
+    }
+    const tree = this.tree;
+    if (!tree) return undefined;
+    let node: JsonNode = tree;
+    let keyNode: JsonNode | undefined;
+    for (const token of parsePointer(pointer)) {
+      keyNode = undefined;
+      if (node.type === 'array') {
+        const child = /^(0|[1-9][0-9]*)$/.test(token) ? node.children?.[Number(token)] : undefined;
+        if (!child) return this.position(node.offset, 1);
+        node = child;
+      } else if (node.type === 'object') {
+        // The last duplicate wins, as with JSON.parse.
+        const prop = node.children?.filter((p) => p.children?.[0]?.value === token).pop();
+        if (!prop?.children?.[1]) return this.position(node.offset, 1);
+        keyNode = prop.children[0];
+        node = prop.children[1];
+      } else {
+        return this.position(node.offset, node.length);
+      }
+    }
+    const target = options?.key && keyNode ? keyNode : node;
+    // Objects and arrays: mark the opening bracket, not the whole block.
+    const length = target.type === 'object' || target.type === 'array' ? 1 : target.length;
+    return this.position(target.offset, length);
+  }
+
+  private position(offset: number, length: number): Position {
+    const start = this.lines.at(offset);
+    const end = this.lines.at(offset + Math.max(0, length));
     return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
-  };
-
-  const source: SourceText = {
-    text,
-    get lines() {
-      return lines();
-    },
-    locator: () => (parsed ? new Locator(text) : undefined),
-    locateAll(requests) {
-      if (parsed) return locateAll(text, requests);
-      return requests.map((r) => {
-        try {
-          return source.locate(r.pointer, { key: r.key });
-        } catch {
-          return undefined;
-        }
-      });
-    },
-    locate(pointer, options) {
-      if (tree === null) {
-        try {
-          tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false }) ?? undefined;
-        } catch {
-          tree = undefined; // too deep for the recursive parser
-        }
-      }
-      if (!tree) return undefined;
-      let node: JsonNode = tree;
-      let keyNode: JsonNode | undefined;
-      for (const token of parsePointer(pointer)) {
-        keyNode = undefined;
-        if (node.type === 'array') {
-          const child = /^(0|[1-9][0-9]*)$/.test(token) ? node.children?.[Number(token)] : undefined;
-          if (!child) return position(node.offset, 1);
-          node = child;
-        } else if (node.type === 'object') {
-          // The last duplicate wins, as with JSON.parse.
-          const prop = node.children?.filter((p) => p.children?.[0]?.value === token).pop();
-          if (!prop?.children?.[1]) return position(node.offset, 1);
-          keyNode = prop.children[0];
-          node = prop.children[1];
-        } else {
-          return position(node.offset, node.length);
-        }
-      }
-      const target = options?.key && keyNode ? keyNode : node;
-      // Objects and arrays: mark the opening bracket, not the whole block.
-      const length = target.type === 'object' || target.type === 'array' ? 1 : target.length;
-      return position(target.offset, length);
-    },
-  };
-  return source;
+  }
 }
 
 /**
