@@ -38,48 +38,54 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 export function validatePack(input: unknown, options: ValidateOptions = {}): ValidateResult {
   let source: SourceText | undefined;
   let value: unknown;
-  const diagnostics: Diagnostic[] = [];
+  let diagnostics: Diagnostic[] = [];
   try {
     if (typeof input === 'string') {
       const parsed = parseJsonText(input);
       source = parsed.source;
-      diagnostics.push(...parsed.diagnostics);
-      if (!('value' in parsed) || parsed.diagnostics.some((d) => d.code === 'json/too-deep' || d.code === 'json/syntax')) return finish();
+      diagnostics = parsed.diagnostics; // a new array each call
+      // Text that is not JSON, or nested too deep, comes back without a value.
+      if (!('value' in parsed)) return finish(diagnostics, undefined, source, options);
       value = parsed.value;
     } else {
       const m = measure(input);
       if (m.deepPath) {
         diagnostics.push(tooDeep(m.deepPath));
-        return finish();
+        return finish(diagnostics, undefined, source, options);
       }
       value = input;
     }
     if (!isObj(value)) {
       diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`, pointer: '' });
-      return finish();
+      return finish(diagnostics, value, source, options);
     }
     const brokenPaths: string[] = [];
-    diagnostics.push(...validateAgainstSchema('pack', value, '', brokenPaths));
+    const schemaFindings = validateAgainstSchema('pack', value, '', brokenPaths);
+    for (let i = 0; i < schemaFindings.length; i++) diagnostics.push(schemaFindings[i]);
     runRules(value, brokenPaths, options, diagnostics);
   } catch (e) {
     diagnostics.push({ code: 'internal/error', severity: 'error', message: `The validator failed on this input (${e instanceof Error ? e.message : String(e)}). Please report it with the file.`, pointer: '' });
   }
-  return finish();
+  return finish(diagnostics, value, source, options);
+}
 
-  function finish(): ValidateResult {
-    // A clean pack (most packs of a folder) has nothing to order or place.
-    if (diagnostics.length > 0) {
-      const ordered = options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
-      if (!ordered) {
-        if (source) placeAll(source, diagnostics);
-        sortDiagnostics(diagnostics);
-      }
+/**
+ * Orders (and unless `place: false`, places) the findings and makes the result. A module-level
+ * function rather than a closure in validatePack, so validatePack's variables stay off the heap.
+ */
+function finish(diagnostics: Diagnostic[], value: unknown, source: SourceText | undefined, options: ValidateOptions): ValidateResult {
+  // A clean pack (most packs of a folder) has nothing to order or place.
+  if (diagnostics.length > 0) {
+    const ordered = options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
+    if (!ordered) {
+      if (source) placeAll(source, diagnostics);
+      sortDiagnostics(diagnostics);
     }
-    // Built without object spreads (each a runtime call while this code is still interpreted).
-    const result: ValidateResult = value === undefined ? { diagnostics } : diagnostics.some(isError) ? { value, diagnostics } : { pack: value as Pack, value, diagnostics };
-    if (source) result.source = source;
-    return result;
   }
+  // Built without object spreads (each a runtime call while this code is still interpreted).
+  const result: ValidateResult = value === undefined ? { diagnostics } : diagnostics.some(isError) ? { value, diagnostics } : { pack: value as Pack, value, diagnostics };
+  if (source) result.source = source;
+  return result;
 }
 
 const isError = (d: Diagnostic) => d.severity === 'error';
