@@ -22,22 +22,30 @@ const sha256Hex: (text: string) => string =
  * file: findings come in runs that share long prefixes (/automations/3/document/graph/nodes/17/
  * config/…), so each pointer resumes from the deepest prefix it shares with the one before (the
  * stable path and value of each of its prefixes are kept) and costs its last token or two; no map
- * of prefixes, whose string keys cost a hash each.
+ * of prefixes, whose string keys cost a hash each. Each prefix's path also carries a 32-bit FNV-1a
+ * hash of its text, grown by the characters each token appends (`hash`, for the last path), so
+ * repeats can be counted without hashing whole paths (Repeats).
  */
 export class StablePaths {
   private last = '';
   private depth = 0;
-  /** For the last pointer: where its d-th token ends, and the stable path and value up to there. */
+  /** For the last pointer: where its d-th token ends, and the stable path, its hash and value up to there. */
   private ends: number[] = [0];
   private readonly paths: string[] = [''];
+  private readonly hashes: number[] = [FNV_BASIS];
   private readonly values: unknown[];
+  /** The hash of the text of the path the last call returned. */
+  hash = FNV_BASIS;
 
   constructor(root: unknown) {
     this.values = [root];
   }
 
   of(pointer: string): string {
-    if (pointer === '' || pointer.charCodeAt(0) !== 47) return pointer;
+    if (pointer === '' || pointer.charCodeAt(0) !== 47) {
+      this.hash = fnv(FNV_BASIS, pointer);
+      return pointer;
+    }
     const ends = this.ends;
     let d = sharedDepth(this.last, ends, this.depth, pointer);
     for (let i = ends[d] + 1; i <= pointer.length; ) {
@@ -46,25 +54,84 @@ export class StablePaths {
       const raw = pointer.slice(i, j);
       const token = unescapeToken(raw);
       const cur = this.values[d];
-      let path: string;
+      let step: string;
       let value: unknown;
       if (Array.isArray(cur) && /^\d+$/.test(token)) {
         value = cur[Number(token)];
         const o = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-        path = this.paths[d] + (typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`);
+        step = typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;
       } else {
-        path = `${this.paths[d]}/${raw}`;
+        step = `/${raw}`;
         value = cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined;
       }
+      this.paths[d + 1] = this.paths[d] + step;
+      this.hashes[d + 1] = fnv(this.hashes[d], step);
       d++;
       ends[d] = j;
-      this.paths[d] = path;
       this.values[d] = value;
       i = j + 1;
     }
     this.depth = d;
     this.last = pointer;
+    this.hash = this.hashes[d];
     return this.paths[d];
+  }
+}
+
+const FNV_BASIS = 0x811c9dc5;
+
+/** FNV-1a over UTF-16 code units, continuing from `hash`: fnv(fnv(h, a), b) === fnv(h, a + b). */
+function fnv(hash: number, text: string): number {
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * How many findings of one file came before with the same code and the same stable path: the n
+ * that tells their fingerprints apart. Keyed by a hash of both (from StablePaths.hash), holding
+ * numbers only — which earlier finding first had each, and how many have — so the tens of
+ * thousands of paths of a noisy file are neither kept nor hashed whole; when hashes meet, the
+ * earlier finding's path is walked again (a second StablePaths) and compared as text, so equal
+ * hashes of different paths count apart.
+ */
+export class Repeats {
+  private readonly first = new Map<number, number>();
+  /** Per distinct code and path: the finding that first had it, how many have, and the next entry with the same hash (-1: none). */
+  private readonly finding: number[] = [];
+  private readonly count: number[] = [];
+  private readonly next: number[] = [];
+  private readonly again: StablePaths;
+
+  constructor(
+    private readonly findings: readonly Diagnostic[],
+    root: unknown,
+  ) {
+    this.again = new StablePaths(root);
+  }
+
+  /** For findings[i], whose stable path is `path` with hash `hash`. */
+  of(i: number, path: string, hash: number): number {
+    const code = this.findings[i].code;
+    const key = fnv(hash, code);
+    let e = this.first.get(key);
+    if (e === undefined) {
+      this.first.set(key, this.add(i));
+      return 0;
+    }
+    for (;;) {
+      const earlier = this.findings[this.finding[e]];
+      if (earlier.code === code && this.again.of(earlier.pointer) === path) return this.count[e]++;
+      if (this.next[e] < 0) break;
+      e = this.next[e];
+    }
+    this.next[e] = this.add(i);
+    return 0;
+  }
+
+  private add(i: number): number {
+    this.finding.push(i);
+    this.count.push(1);
+    return this.next.push(-1) - 1;
   }
 }
 
@@ -99,13 +166,14 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
     for (const r of reports) {
       const artifactLocation = artifactUri(r.path, options.cwd);
       const artifactJson = JSON.stringify(artifactLocation);
-      const seen = new Map<string, number>();
+      const findings = visible(r, options.quiet);
       const paths = new StablePaths(r.value);
-      for (const d of visible(r, options.quiet)) {
+      const repeats = new Repeats(findings, r.value);
+      for (let i = 0; i < findings.length; i++) {
+        const d = findings[i];
         const path = paths.of(d.pointer);
+        const n = repeats.of(i, path, paths.hash);
         const base = `${d.code}\u0000${artifactLocation.uri}\u0000${path}`;
-        const n = seen.get(base) ?? 0;
-        seen.set(base, n + 1);
         let head = heads.get(d.code);
         if (head === undefined) heads.set(d.code, (head = `{"ruleId":${jsonString(d.code)},"ruleIndex":${ruleIndex.get(d.code)},"level":`));
         yield sarifResult(d, head, artifactLocation, artifactJson, sha256Hex(`${base}\u0000${n}`).slice(0, 32));
