@@ -1,12 +1,15 @@
 // The OpenAPI document the server serves, read by the tools its users run: redocly lint (the
 // committed redocly.yaml: the recommended ruleset, every rule turned off says why) and
 // openapi-typescript, whose generated client must compile against what the server requires and
-// answers (required fields required), checked with the TypeScript compiler.
+// answers (required fields required), checked with the TypeScript compiler; and a JSON Schema
+// 2020-12 validator (Ajv), which must take the document as one and compile every schema in it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, lintFromString } from '@redocly/openapi-core';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,5 +58,22 @@ export const note = (c: components['schemas']['Contact']): { x: number } => ({ x
     };
     expect(compile('client.ts')).toEqual([]);
     expect(compile('optional.ts').join('\n')).toMatch(/Type 'string' is not assignable to type 'number'/);
+  });
+
+  it('Ajv (JSON Schema 2020-12) takes the document whole and compiles every request and response schema in it', () => {
+    const parsed = JSON.parse(doc) as { components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: unknown }> }>> };
+    const id = 'https://workspace.test/openapi.json';
+    const ajv = addFormats(new Ajv2020({ strict: false }));
+    // Adding it fails when two inlined copies of one pack schema both claim its $id.
+    ajv.addSchema({ ...parsed, $id: id });
+    const at = (...tokens: string[]) => `${id}#/${tokens.map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+    const refs = Object.keys(parsed.components.schemas).map((name) => at('components', 'schemas', name));
+    for (const [path, ops] of Object.entries(parsed.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        if (op.requestBody) refs.push(at('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
+        for (const [code, r] of Object.entries(op.responses)) if (r.content) refs.push(at('paths', path, method, 'responses', code, 'content', 'application/json', 'schema'));
+      }
+    for (const $ref of refs) expect(() => ajv.compile({ $ref }), $ref).not.toThrow();
+    expect(refs.length).toBeGreaterThan(100);
   });
 });

@@ -115,7 +115,10 @@ function operationId(method: string, path: string): string {
 
 /**
  * Fastify's shared-schema references ("Contact#") become OpenAPI component references; references
- * into the published pack schemas are inlined, so the document stands alone.
+ * into the published pack schemas are inlined, so the document stands alone. An inlined copy of a
+ * whole pack schema leaves its $id and $schema behind: a copy is not that schema, and two copies
+ * claiming one $id make a JSON Schema validator refuse the whole document (its own $refs were made
+ * absolute and are inlined in turn, so nothing resolves against the dropped $id).
  */
 function rewriteRefs(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(rewriteRefs);
@@ -125,7 +128,8 @@ function rewriteRefs(s: unknown): unknown {
       const { $ref: _, ...rest } = s as Record<string, unknown>;
       const target = resolvePackRef(ref);
       if (target === undefined) throw new Error(`OpenAPI: cannot resolve ${ref}`);
-      return rewriteRefs({ ...(target as object), ...rest });
+      const { $id: _id, $schema: _schema, ...copy } = target as Record<string, unknown>;
+      return rewriteRefs({ ...copy, ...rest });
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(s)) {
