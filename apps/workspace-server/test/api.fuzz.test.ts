@@ -3,14 +3,14 @@
 // ones and hostile mutations (NUL and lone surrogates, huge strings, wrong types, missing and
 // unknown fields, duplicate and unknown query parameters, foreign cursors, bad escapes, bad
 // content types, bodies that are not JSON). Every answer must be below 500, every error the
-// documented envelope with a documented type, every success valid against its documented schema.
+// documented envelope with a documented type, every success valid against its documented schema,
+// and every refused write (4xx) leaves every table of the store as it was.
 // On PGlite always; on PostgreSQL too when TEST_DATABASE_URL is set. FUZZ_RUNS scales the requests
 // per operation (docs/testing.md); FUZZ_SEED replays a run.
 import fc from 'fast-check';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishedSchemas } from '@setup-pack/core';
 import { fuzzConfig } from '@setup-pack/testkit';
 import { ADMIN_TOKEN, startServer, TEST_DATABASE_URL, type StoreKind, type TestServer } from './harness.js';
 
@@ -18,6 +18,13 @@ type Schema = Record<string, any>;
 const { numRuns, seed, timeoutMs } = fuzzConfig('API from its OpenAPI document', 100);
 // Requests per operation: the run count spread over the ~100 operations, at least 8.
 const perOp = Math.max(8, Math.ceil(numRuns / 10));
+
+/** Tables a refused request may still change, and why. */
+const CHANGED_BY_EVERY_REQUEST: Record<string, string> = {
+  rate_limit_windows: 'every authenticated request counts in its window, refused or not',
+  webhook_deliveries: 'the delivery worker, on its own time',
+  webhook_attempts: 'the delivery worker, on its own time',
+};
 
 const HOSTILE = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', 'x'.repeat(70_000), '%ED%A0%80', '../../etc', ' ', '', '😀', 'null', '-1', '1e309'];
 const hostileString = fc.constantFrom(...HOSTILE);
@@ -126,6 +133,20 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
     let doc: Schema;
     let key: string;
     let ajv: Ajv2020;
+    let tables: string[] = [];
+    /**
+     * The workspace's data, one digest per table, to show that a refused request wrote nothing.
+     * Left out: what every request changes (its rate-limit window) and what the delivery worker
+     * writes on its own time; of events, what a request writes (the worker sets dispatched_at).
+     */
+    const snapshot = async (): Promise<Record<string, string>> => {
+      const parts = tables.map((t) => {
+        const row = t === 'events' ? '(x.id, x.workspace_id, x.type, x.data, x.changed_fields, x.created_at)' : 'x';
+        return `SELECT '${t}' AS t, count(*)::text || ' ' || md5(coalesce(string_agg(${row}::text, '|' ORDER BY ${row}::text), '')) AS h FROM "${t}" x`;
+      });
+      const { rows } = await server.store.db.query<{ t: string; h: string }>(parts.join(' UNION ALL '));
+      return Object.fromEntries(rows.map((r) => [r.t, r.h]));
+    };
     /** Ids the server handed out, for path parameters that name a real object now and then. */
     const ids: string[] = [];
     const cursors: string[] = [];
@@ -144,11 +165,11 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       if (page.body?.next_cursor) cursors.push(page.body.next_cursor);
       ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
       addFormats(ajv);
-      // The document inlines pack subschemas with their $id (several times over); their $refs are
-      // absolute, so the pack schemas are registered once and the inlined copies lose their $id.
-      for (const schema of Object.values(publishedSchemas)) ajv.addSchema(schema);
-      const withoutIds = JSON.parse(JSON.stringify(doc), (k, v) => (k === '$id' || k === '$schema' ? undefined : v));
-      ajv.addSchema(withoutIds, 'openapi');
+      // The document stands alone: pack subschemas are inlined (without their $id).
+      ajv.addSchema(doc, 'openapi');
+      const { rows } = await server.store.db.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+      tables = rows.map((r) => r.tablename).filter((t) => !(t in CHANGED_BY_EVERY_REQUEST));
+      expect(tables).toEqual(expect.arrayContaining(['contacts', 'events', 'catalog_objects', 'install_ledgers']));
     });
     afterAll(() => server?.close());
 
@@ -158,6 +179,7 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       const failures: string[] = [];
       const errorSchema = ajv.compile({ $ref: 'openapi#/components/schemas/Error' });
       const answered2xx = new Set<string>();
+      let refusedWrites = 0;
       for (const { method, path, op } of ops) {
         const params: Schema[] = op.parameters ?? [];
         const bodySchema: Schema | undefined = op.requestBody?.content?.['application/json']?.schema;
@@ -183,10 +205,18 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
             const token = path.startsWith('/admin') ? ADMIN_TOKEN : key;
             const headers: Record<string, string> = { authorization: `Bearer ${token}` };
             if (body.text !== undefined) headers['content-type'] = body.type ?? 'application/json';
+            const before = method === 'GET' ? undefined : await snapshot();
             const res = await fetch(`${server.base}${url}`, { method, headers, body: method === 'GET' || method === 'DELETE' ? undefined : body.text });
             const text = await res.text();
             const where = `${method} ${url.slice(0, 200)} ${body.text ? body.text.slice(0, 200) : ''}`;
             if (res.status >= 500) return void failures.push(`${res.status} ${where}: ${text.slice(0, 200)}`);
+            if (before && res.status >= 400) {
+              // Refused: nothing of it may be left behind, in any table.
+              const after = await snapshot();
+              const changed = tables.filter((t) => before[t] !== after[t]);
+              if (changed.length) failures.push(`${res.status} but wrote to ${changed.join(', ')}: ${where}: ${text.slice(0, 200)}`);
+              refusedWrites++;
+            }
             const json = (() => {
               try {
                 return text ? JSON.parse(text) : undefined;
@@ -213,6 +243,8 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       // The success paths were reached, not only refusals: operations that answered 2xx at least once.
       console.log(`api fuzz: ${answered2xx.size} of ${ops.length} operations answered 2xx at least once`);
       expect(answered2xx.size).toBeGreaterThanOrEqual(10);
+      // The no-partial-write check ran: refused writes were compared before and after.
+      expect(refusedWrites).toBeGreaterThan(ops.length);
     }, timeoutMs(300));
   });
 }
