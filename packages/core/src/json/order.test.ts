@@ -67,6 +67,15 @@ describe('sortInDocumentOrder', () => {
     expect(sorted.map((d) => d.message)).toEqual(byPosition(text, list));
   });
 
+  it('a pointer that goes below the last one reads the value that one named (looked up only then)', () => {
+    const text = JSON.stringify({ a: { c: [{ x: 1 }, { y: [2, 3] }] }, b: [[4], { z: 5 }] }, null, 2);
+    const pointers = ['/a/c', '/a/c/1', '/a/c/1/y/1', '/a/c/0', '/a/c/0/x', '/b/1', '/b/1/z', '/b/0', '/b/0/0', '/a', '/a/c/1/y', '/a/c/1/y/0', '/b/1/missing', '/b/1/z'];
+    const list = pointers.map((p, n) => finding(p, 'rule/a', 'error', n));
+    const sorted = list.slice();
+    expect(sortInDocumentOrder(JSON.parse(text), sorted, placesKey)).toBe(true);
+    expect(sorted.map((d) => d.message)).toEqual(byPosition(text, list));
+  });
+
   it('declines objects with array-index names (JSON.parse moves them first) and findings already placed', () => {
     const text = '{"b": {"10": 1, "2": 2}}';
     const list = [finding('/b/10', 'rule/a', 'error', 0), finding('/b/2', 'rule/a', 'error', 1)];

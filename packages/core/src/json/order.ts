@@ -63,6 +63,11 @@ export function sortInDocumentOrder(value: unknown, list: Diagnostic[], placesKe
     maps.set(object, new Map(names.map((n, at) => [n, at])));
     return names.indexOf(name);
   };
+  // The value a pointer's last token names is looked up only when a later pointer goes below it:
+  // runs of findings mostly turn aside at their last token (…/config/a, then …/config/b). Either
+  // no depth is pending (-1) or the last pointer's deepest, named `pendingName`.
+  let pending = -1;
+  let pendingName = '';
   try {
     for (let f = 0; f < list.length; f++) {
       const d = list[f];
@@ -70,22 +75,25 @@ export function sortInDocumentOrder(value: unknown, list: Diagnostic[], placesKe
       const pointer = d.pointer;
       if (pointer !== '' && pointer.charCodeAt(0) !== 47) continue; // never placed: before every placed finding, as line 0
       let k = sharedDepth(last, ends, depth, pointer);
+      if (pending > k) pending = -1; // this pointer turns aside above it: never read
       let resolved = true;
       for (let i = ends[k] + 1; i <= pointer.length; ) {
         let j = pointer.indexOf('/', i);
         if (j < 0) j = pointer.length;
         const raw = pointer.slice(i, j);
         const token = raw.indexOf('~') < 0 ? raw : unescapeToken(raw);
+        if (k === pending) {
+          const above = values[k - 1];
+          values[k] = Array.isArray(above) ? above[places[k]] : (above as Record<string, unknown>)[pendingName];
+          pending = -1;
+        }
         const parent = values[k];
         let at = -1;
-        let child: unknown;
         if (Array.isArray(parent)) {
           at = tokenIndex(token);
           if (at >= parent.length) at = -1;
-          if (at >= 0) child = parent[at];
         } else if (parent !== null && typeof parent === 'object') {
           at = placeOf(parent, token);
-          if (at >= 0) child = (parent as Record<string, unknown>)[token];
         }
         if (at < 0) {
           resolved = false;
@@ -97,7 +105,10 @@ export function sortInDocumentOrder(value: unknown, list: Diagnostic[], placesKe
         }
         ends[k] = j;
         places[k] = at;
-        values[k] = child;
+        if (j === pointer.length) {
+          pending = k;
+          pendingName = token;
+        } else values[k] = Array.isArray(parent) ? parent[at] : (parent as Record<string, unknown>)[token];
         i = j + 1;
       }
       depth = k;
