@@ -246,6 +246,90 @@ function defineAuthInStatement(kind: StoreKind) {
     expect((await reader.client.get(`/v1/contacts/${ids[1]}`)).status).toBe(200);
   });
 
+  it('updates a contact in two statements (the read carries the key), and writes nothing for a refused request', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 10 });
+    const reader = await s.key(W.id, ['read_contacts']);
+    const id = (await W.client.post('/v1/contacts', { first_name: 'P', last_name: 'Atch', email: 'p@example.com' })).body.id; // 1
+    const stages = (await W.client.get('/v1/contact-stages')).body.data as { id: string; name: string }[]; // 2
+    const read = async () => (await reader.client.get(`/v1/contacts/${id}`)).body; // the reader: admitted, counted
+    const before = await read(); // 3
+    const events = async () => (await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'contact.updated'`, [W.id])).rows[0].n as number;
+    const timeline = async () => (await s.store.db.query(`SELECT count(*)::int AS n FROM activities WHERE contact_id = $1`, [id])).rows[0].n as number;
+    const [events0, timeline0] = [await events(), await timeline()];
+    // A key without the write scope: 403 from the read's row, in one statement, before the 404 a
+    // missing contact would be and before the 400 of a missing stage.
+    for (const target of [id, 'con_missing']) {
+      const refused = await trips(() => reader.client.patch(`/v1/contacts/${target}`, { stage_id: 'cst_missing' })); // 4, 5
+      expectError(refused.r, 403, 'permission_error');
+      expect(refused.trips).toBe(1);
+    }
+    const patched = await trips(() => W.client.patch(`/v1/contacts/${id}`, { stage_id: stages[1].id, job_title: 'Broker' })); // 6
+    expect(patched.r.status, JSON.stringify(patched.r.body)).toBe(200);
+    expect(patched.trips).toBe(2);
+    expect(patched.r.headers.get('x-ratelimit-remaining')).toBe('4');
+    expect(patched.r.body.stage).toEqual({ id: stages[1].id, name: stages[1].name });
+    expect(patched.r.body.job_title).toBe('Broker');
+    expect(await events()).toBe(events0 + 1); // contact.updated on the stage change
+    expect(await timeline()).toBe(timeline0 + 2); // contact_updated and stage_changed
+    const missing = await trips(() => W.client.patch('/v1/contacts/con_missing', { job_title: 'X' })); // 7: admitted, counted, then not found
+    expectError(missing.r, 404, 'invalid_request_error', 'contact_id');
+    expect(missing.trips).toBe(1);
+    expect(missing.r.headers.get('x-ratelimit-remaining')).toBe('3');
+    expectError(await W.client.patch(`/v1/contacts/${id}`, { stage_id: 'cst_missing' }), 400, 'invalid_request_error', 'stage_id'); // 8
+    expectError(await W.client.patch(`/v1/contacts/${id}`, { first_name: '' }), 400, 'invalid_request_error', 'first_name'); // 9
+    const after = await read(); // 10: the window's last
+    expect(after).toEqual(patched.r.body);
+    const over = await W.client.patch(`/v1/contacts/${id}`, { job_title: 'Over' });
+    expectError(over, 429, 'rate_limit_error');
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+    s.clock.advance(60_000);
+    expect((await read()).job_title).toBe('Broker');
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    const revoked = await W.client.patch(`/v1/contacts/${id}`, { job_title: 'Revoked' });
+    expectError(revoked, 401, 'authentication_error');
+    expect(revoked.body.error.message).toBe('This API key has been revoked');
+    expectError(await W.client.patch('/v1/contacts/con_missing', { job_title: 'Revoked' }), 401, 'authentication_error');
+    expect((await read()).job_title).toBe('Broker');
+    expect([await events(), await timeline()]).toEqual([events0 + 1, timeline0 + 2]);
+    expect(before.job_title).toBeNull();
+  });
+
+  it('adds a note in one statement, and writes nothing for a refused request', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 7 });
+    const reader = await s.key(W.id, ['read_contacts']);
+    const id = (await W.client.post('/v1/contacts', { first_name: 'N', last_name: 'Ote' })).body.id; // 1
+    const notes = async () => (await s.store.db.query(
+      `SELECT (SELECT count(*) FROM activities WHERE contact_id = $1 AND type = 'note')::int AS notes,
+              (SELECT count(*) FROM events WHERE workspace_id = $2 AND type = 'note.created')::int AS events`, [id, W.id])).rows[0];
+    expect((await reader.client.get('/v1/contacts')).status).toBe(200); // 2: the reader admitted
+    for (const target of [id, 'con_missing']) {
+      const refused = await trips(() => reader.client.post(`/v1/contacts/${target}/notes`, { body: 'no' })); // 3, 4
+      expectError(refused.r, 403, 'permission_error');
+      expect(refused.trips).toBe(1);
+    }
+    expect(await notes()).toEqual({ notes: 0, events: 0 });
+    const added = await trips(() => W.client.post(`/v1/contacts/${id}/notes`, { body: 'Called back' })); // 5
+    expect(added.r.status, JSON.stringify(added.r.body)).toBe(201);
+    expect(added.trips).toBe(1);
+    expect(added.r.body).toMatchObject({ type: 'note', title: 'Note', description: 'Called back' });
+    expect(added.r.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(await notes()).toEqual({ notes: 1, events: 1 });
+    const contact = (await W.client.get(`/v1/contacts/${id}`)).body; // 6
+    expect(contact.last_activity_at).toBe(added.r.body.created_at);
+    const missing = await trips(() => W.client.post('/v1/contacts/con_missing/notes', { body: 'x' })); // 7
+    expectError(missing.r, 404, 'invalid_request_error', 'contact_id');
+    expect(missing.trips).toBe(1);
+    expectError(await W.client.post(`/v1/contacts/${id}/notes`, { body: 'over' }), 429, 'rate_limit_error');
+    s.clock.advance(60_000);
+    const bad = await W.client.post(`/v1/contacts/${id}/notes`, { body: '' });
+    expectError(bad, 400, 'invalid_request_error');
+    expect(bad.headers.get('x-ratelimit-remaining')).toBe('6');
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    expectError(await W.client.post(`/v1/contacts/${id}/notes`, { body: 'revoked' }), 401, 'authentication_error');
+    expectError(await W.client.post('/v1/contacts/con_missing/notes', { body: 'revoked' }), 401, 'authentication_error');
+    expect(await notes()).toEqual({ notes: 1, events: 1 });
+  });
+
   it('answers for the key\'s own workspace only', async () => {
     const A = await s.workspace();
     const B = await s.workspace();

@@ -21,10 +21,10 @@ const expected = {
   'GET /v1/contacts?limit=100&q=harbor (from the text cache)': 1,
   'GET /v1/contacts/:id': 2,
   'POST /v1/contacts (email, phone, stage)': 1, // its authentication in the creation's statement
-  'PATCH /v1/contacts/:id (stage)': 3,
+  'PATCH /v1/contacts/:id (stage)': 2, // its authentication in the read; the write
   'PUT /v1/contacts/:id/tags/:tag_id': 3,
   'DELETE /v1/contacts/:id/tags/:tag_id': 3,
-  'POST /v1/contacts/:id/notes': 2,
+  'POST /v1/contacts/:id/notes': 1, // its authentication in the note's statement
   'DELETE /v1/contacts/:id': 1,
 };
 

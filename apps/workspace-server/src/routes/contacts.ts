@@ -98,10 +98,13 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   }, async (req) => getContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id));
 
   app.patch('/v1/contacts/:contact_id', {
-    config: { scope: 'write_contacts' },
+    config: { scope: 'write_contacts', authInStatement: true },
     schema: { summary: 'Update a contact (only fields present change)', tags: ['contacts'], params: contactParams, body: updateBody, response: { 200: ref('Contact') } },
-  }, async (req) =>
-    updateContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, req.body as ContactInput, clock.now()));
+  }, async (req) => {
+    // Authenticated inside the update's read when the key was admitted before (req.deferredAuth).
+    const auth = req.deferredAuth;
+    return updateContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, req.body as ContactInput, clock.now(), auth);
+  });
 
   app.delete('/v1/contacts/:contact_id', {
     config: { scope: 'write_contacts', authInStatement: true },
@@ -149,7 +152,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   });
 
   app.post('/v1/contacts/:contact_id/notes', {
-    config: { scope: 'write_contacts' },
+    config: { scope: 'write_contacts', authInStatement: true },
     schema: {
       summary: 'Append a note to the timeline',
       tags: ['activities'],
@@ -158,7 +161,9 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
       response: { 201: ref('Activity') },
     },
   }, async (req, reply) => {
-    const note = await addNote(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, (req.body as { body: string }).body, clock.now());
+    // Authenticated inside the note's statement when the key was admitted before (req.deferredAuth).
+    const auth = req.deferredAuth;
+    const note = await addNote(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, (req.body as { body: string }).body, clock.now(), auth);
     return reply.code(201).send(note);
   });
 };

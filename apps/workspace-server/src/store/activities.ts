@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { eventInsertSql } from './events.js';
 import { keysetPage, Params, type Page, type Row } from './sql.js';
+import { AUTH_COLUMNS, authenticationGate, type StatementAuth } from './workspaces.js';
 
 export interface Activity {
   id: string;
@@ -63,20 +64,27 @@ export async function listActivities(
 /**
  * Adds a note in one statement: last_activity_at is moved on the contact (which also finds and
  * locks it), and the timeline row and the note.created outbox row are inserted from that update,
- * so a missing contact writes nothing. The response is built from the values written.
+ * so a missing contact writes nothing. The response is built from the values written. When the
+ * route defers the request's authentication (`auth`), it rides in front of the update, which
+ * requires it: a refused request writes nothing, and its 401, 429 or 403 comes before a 404.
  */
-export async function addNote(db: Queryable, ws: string, contactId: string, body: string, now: Date): Promise<Activity> {
+export async function addNote(db: Queryable, ws: string, contactId: string, body: string, now: Date, auth?: StatementAuth): Promise<Activity> {
   const id = newId('act');
   const activity = toActivity({ id, type: 'note', title: 'Note', description: body, metadata: null, actor_name: null, created_at: now }, null);
   const q = new Params();
   const [wsP, contactP, atP] = [ws, contactId, now.toISOString()].map((v) => q.p(v));
-  const sql = `WITH c AS (UPDATE contacts SET last_activity_at = ${atP}::timestamptz WHERE workspace_id = ${wsP} AND id = ${contactP} RETURNING id, workspace_id),
+  // With the request's authentication in front when the route defers it to here (as
+  // deleteContact): nothing is written unless it admits the request (ok).
+  const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
+  const sql = `WITH ${gate} c AS (UPDATE contacts SET last_activity_at = ${atP}::timestamptz
+      WHERE workspace_id = ${wsP} AND id = ${contactP}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''} RETURNING id, workspace_id),
     a AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, description, is_private, created_at)
       SELECT ${q.p(id)}, c.workspace_id, c.id, 'note', 'Note', ${q.p(body)}, false, ${atP}::timestamptz FROM c),
     ev AS (${eventInsertSql(q, ws, 'note.created', `${q.p(JSON.stringify({ ...activity, contact_id: contactId }))}::jsonb`, now, 'c')})
-    SELECT id FROM c`;
+    SELECT (SELECT count(*) FROM c)::int AS found${auth ? ', a.*' : ''} FROM (SELECT 1) one${auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
-  if (!rows.length) throw notFound('contact', 'contact_id');
+  auth?.admit(rows[0]);
+  if (rows[0].found === 0) throw notFound('contact', 'contact_id');
   return activity;
 }

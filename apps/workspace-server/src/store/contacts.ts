@@ -692,18 +692,28 @@ function updateWrite(ws: string, id: string, version: string, after: Contact, ex
  * version, the named references), the new state computed here, and one write that applies only if
  * the row is still at the version read (optimistic: a concurrent writer makes it write nothing, and
  * the update is read and computed again). A PATCH that changes nothing writes nothing (unless it
- * sets the attribution token, which is no field of the response).
+ * sets the attribution token, which is no field of the response). When the route defers the
+ * request's authentication (`auth`), the read carries it (withAuthentication): 401, 429 and 403
+ * come from that row before a 404 or a 400 of the input's references, and nothing is written.
  */
-export async function updateContact(db: Queryable, ws: string, id: string, input: ContactInput, now: Date): Promise<Contact> {
+export async function updateContact(db: Queryable, ws: string, id: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
   if (input.first_name === null || input.first_name === '') throw badRequest('first_name cannot be empty', 'first_name');
   if (input.last_name === null || input.last_name === '') throw badRequest('last_name cannot be empty', 'last_name');
   const stageIn = input.stage_id === undefined ? undefined : emptyToNull(input.stage_id) ?? null;
   const sourceIn = input.lead_source_id === undefined ? undefined : emptyToNull(input.lead_source_id) ?? null;
   const ownerIn = input.owner_id === undefined ? undefined : emptyToNull(input.owner_id) ?? null;
   const cfIn = input.custom_fields === undefined ? null : JSON.stringify(input.custom_fields ?? {});
+  // The request's authentication, while no statement has carried it yet (the route defers it here).
+  let pending = auth;
   for (let attempt = 0; attempt < 100; attempt++) {
-    const { rows } = await db.query(UPDATE_READ, [ws, id, stageIn ?? null, sourceIn ?? null, ownerIn ?? null, cfIn]);
-    if (!rows.length) throw notFound('contact', 'contact_id');
+    const params = [ws, id, stageIn ?? null, sourceIn ?? null, ownerIn ?? null, cfIn];
+    // The first read carries the authentication when the route defers it: a refused request is
+    // answered from its row (and the contact is not even read), before anything is written.
+    const read = pending ? withAuthentication(UPDATE_READ, params, pending) : { sql: UPDATE_READ, params };
+    const { rows } = await db.query(read.sql, read.params);
+    pending?.admit(rows[0]);
+    pending = undefined;
+    if (!rows.length || rows[0].id === null) throw notFound('contact', 'contact_id');
     const r = rows[0];
     const before = toContact(r);
     if (stageIn && r.new_stage_name === null) throw badRequest(`No such contact stage: ${stageIn}`, 'stage_id');
