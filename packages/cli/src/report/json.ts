@@ -10,7 +10,7 @@ export const JSON_REPORT_VERSION = 1;
  * One finding as a compact JSON line, written by hand rather than built as an object and
  * stringified (tens of thousands per report); the same text JSON.stringify gives for
  * { code, severity, message, pointer, line, column, endLine, endColumn, hint?, related? }, each
- * position null when absent (test: json.test.ts holds every line to that).
+ * position null when absent (test: lines.test.ts holds every line to that).
  */
 export function findingJson(d: Diagnostic): string {
   let text = `{"code":${jsonString(d.code)},"severity":${jsonString(d.severity)},"message":${JSON.stringify(d.message)},"pointer":${JSON.stringify(d.pointer)},"line":${jsonNumber(d.line)},"column":${jsonNumber(d.column)},"endLine":${jsonNumber(d.endLine)},"endColumn":${jsonNumber(d.endColumn)}`;

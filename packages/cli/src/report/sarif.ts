@@ -210,7 +210,7 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
  * One SARIF result as a compact JSON line, the text JSON.stringify gives for { ruleId, ruleIndex,
  * level, message: { text }, locations: [{ physicalLocation: { artifactLocation, region? },
  * logicalLocations: [{ fullyQualifiedName, kind }] }], relatedLocations?, partialFingerprints,
- * properties: { pointer } } (test: sarif.test.ts holds every line to that). `head` is the
+ * properties: { pointer } } (test: lines.test.ts holds every line to that). `head` is the
  * result's ruleId and ruleIndex, written once per code.
  */
 export function sarifResult(d: Diagnostic, head: string, artifactLocation: { uri: string; uriBaseId?: string }, artifactJson: string, fingerprint: string): string {

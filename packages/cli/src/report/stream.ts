@@ -6,8 +6,8 @@ import type { Output } from '../lib/context.js';
 /**
  * How a LazyArray's items are written: `compact` stringifies each on one line, `nested` lays out
  * items that hold LazyArrays of their own, `text` takes items that are already compact JSON text
- * (findings and SARIF results, written by their format without an object per item: see
- * jsonText). Each item of `compact` and `text` is one line.
+ * (findings and SARIF results, written by their format without an object per item:
+ * findingJson, sarifResult). Each item of `compact` and `text` is one line.
  */
 export type LazyLayout = 'compact' | 'nested' | 'text';
 
@@ -22,7 +22,7 @@ export class LazyArray<T> {
 const quoted = new Map<string, string>();
 
 /**
- * JSON.stringify of a string from a small set (codes, severities, levels, paths): written once,
+ * JSON.stringify of a string from a small set (codes, severities, levels): written once,
  * then looked up, for formats that write tens of thousands of items by hand.
  */
 export function jsonString(text: string): string {
