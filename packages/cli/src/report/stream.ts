@@ -34,6 +34,9 @@ export function jsonString(text: string): string {
 /** A position or count as JSON: the number, or null when absent (as `n ?? null` stringifies). */
 export const jsonNumber = (n: number | undefined): string => (n === undefined ? 'null' : String(n));
 
+/** About how many characters go into one write (and one batch of one-line items). */
+const CHUNK = 64 * 1024;
+
 const pads: string[] = [];
 const pad = (depth: number) => (pads[depth] ??= '  '.repeat(depth));
 
@@ -47,12 +50,29 @@ export function* jsonChunks(value: unknown, depth = 0): Generator<string> {
   if (value instanceof LazyArray || (Array.isArray(value) && value.some(holdsLazy))) {
     let first = true;
     const layout = value instanceof LazyArray ? value.layout : 'nested';
-    for (const item of value instanceof LazyArray ? value.items : (value as unknown[])) {
-      yield (first ? '[\n' : ',\n') + pad(depth + 1);
-      first = false;
-      if (layout === 'text') yield item as string;
-      else if (layout === 'compact') yield JSON.stringify(item === undefined ? null : item);
-      else yield* jsonChunks(item === undefined ? null : item, depth + 1);
+    const items = value instanceof LazyArray ? value.items : (value as unknown[]);
+    if (layout === 'nested') {
+      for (const item of items) {
+        yield (first ? '[\n' : ',\n') + pad(depth + 1);
+        first = false;
+        yield* jsonChunks(item === undefined ? null : item, depth + 1);
+      }
+    } else {
+      // One-line items are gathered into a batch of about CHUNK characters before they are
+      // yielded: a chunk passes up through every generator of the nesting (a SARIF result
+      // through four), so yielding each item and its separator cost more than writing them.
+      const separator = `,\n${pad(depth + 1)}`;
+      let batch = '';
+      for (const item of items) {
+        batch += first ? `[\n${pad(depth + 1)}` : separator;
+        first = false;
+        batch += layout === 'text' ? (item as string) : JSON.stringify(item === undefined ? null : item);
+        if (batch.length >= CHUNK) {
+          yield batch;
+          batch = '';
+        }
+      }
+      if (batch) yield batch;
     }
     yield first ? '[]' : `\n${pad(depth)}]`;
   } else if (holdsLazy(value)) {
@@ -82,7 +102,6 @@ function holdsLazy(v: unknown): boolean {
   return false;
 }
 
-const CHUNK = 64 * 1024;
 
 /**
  * Writes chunks in batches of about 64 KiB, waiting when the stream asks to (backpressure), and
