@@ -14,7 +14,15 @@ const { Script } = require('node:vm');
 
 const dir = join(__dirname, '../dist/bundle');
 const file = join(dir, 'main.cjs');
-const source = readFileSync(file, 'latin1'); // ASCII, made so by the build: nothing to decode
+let source;
+try {
+  source = readFileSync(file, 'latin1'); // ASCII, made so by the build: nothing to decode
+} catch (e) {
+  // A checkout that was never built (or only type-checked): say what to do, not a stack trace.
+  const why = e.code === 'ENOENT' ? 'the command is not built; run `npm run build` (or `npm install`) in the repository' : e.message;
+  process.stderr.write(`setup-pack: cannot load ${file}: ${why}\n`);
+  process.exit(2);
+}
 const writeTo = process.env.SETUP_PACK_WRITE_CODE_CACHE;
 const named = /\/\/# setup-pack-code-cache=([\w.-]+)\n$/.exec(source.slice(-200))?.[1];
 const cacheFile = writeTo || (named && join(dir, named));

@@ -69,4 +69,19 @@ describe('the V8 code cache', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('graph/cycle');
   });
+
+  it('a binary whose bundle was never built says what to do and exits 2, without a stack trace', () => {
+    const bare = tempDir('setup-pack-unbuilt-');
+    try {
+      copyFileSync(join(ROOT, 'packages/cli/package.json'), join(bare, 'package.json'));
+      cpSync(join(ROOT, 'packages/cli/bin'), join(bare, 'bin'), { recursive: true });
+      const r = run(['validate', 'fixtures/valid/buyer-lead-starter.json'], { env, bin: join(bare, 'bin/setup-pack.js') });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^setup-pack: cannot load .*main\.cjs: the command is not built; run `npm run build`/);
+      expect(r.stderr).not.toMatch(/\bat .*:\d+:\d+/);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
 });
