@@ -33,7 +33,7 @@ export interface RunResult {
 }
 
 /** Runs the binary (BIN, or options.bin: a copy of it) with args; options.nodeArgs go to node before it. */
-export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string; bin?: string; nodeArgs?: string[] } = {}): RunResult {
+export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string | Buffer; bin?: string; nodeArgs?: string[] } = {}): RunResult {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
   for (const [k, v] of Object.entries(options.env ?? {})) {

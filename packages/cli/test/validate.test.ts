@@ -65,6 +65,23 @@ describe('validate: pretty', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/bad\.json:3:3 error The file is not valid JSON/);
   });
+
+  it('names a UTF-16 file (what Windows PowerShell 5 writes) instead of calling it invalid JSON, and exits 2', () => {
+    const dir = tempDir();
+    const text = readFileSync(join(ROOT, valid[0]), 'utf8');
+    writeFileSync(join(dir, 'le.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
+    writeFileSync(join(dir, 'be.json'), Buffer.from(text, 'utf16le').swap16());
+    writeFileSync(join(dir, 'bom8.json'), `\ufeff${text}`);
+    const r = run(['validate', 'le.json', 'be.json', 'bom8.json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('le.json: error cannot read the file: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
+    expect(r.stdout).toContain('be.json: error cannot read the file: it is UTF-16BE text, and a pack is JSON in UTF-8');
+    expect(r.stdout).not.toMatch(/bom8\.json/);
+    expect(r.stdout).not.toContain('not valid JSON');
+    const piped = run(['validate', '--stdin', '--format', 'json'], { input: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) });
+    expect(piped.code).toBe(2);
+    expect(JSON.parse(piped.stdout).files[0].readError).toBe('cannot read stdin: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
+  });
 });
 
 describe('validate: usage errors exit 2 with one line', () => {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
+import { displayPath, encodingProblem, expandEntries, mapLimit, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -80,9 +80,14 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const name = typeof args.values['stdin-filename'] === 'string' ? args.values['stdin-filename'] : '<stdin>';
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
-    const result = validatePack(text, { hashBase64: nodeHasher, disableRules, place });
-    reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value, place: placer(result) });
+    const bytes = Buffer.concat(chunks);
+    const wrong = encodingProblem(bytes.subarray(0, 4));
+    if (wrong) reports.push({ path: name, diagnostics: [], readError: `cannot read stdin: ${wrong}` });
+    else {
+      const text = bytes.toString('utf8');
+      const result = validatePack(text, { hashBase64: nodeHasher, disableRules, place });
+      reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value, place: placer(result) });
+    }
   }
   const { BUILD_RULES } = await import('../source/layout.js');
   const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), expand: Boolean(args.values.expand), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };

@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -96,7 +96,14 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
  */
 export async function readText(abs: string): Promise<{ text: string } | { error: string }> {
   try {
-    return { text: readFileSync(abs, 'utf8') };
+    const text = readFileSync(abs, 'utf8');
+    // Text in another encoding decodes to replacement characters or NULs up front; only then are
+    // the first bytes read again to name it.
+    if (text.length > 1 && (text.charCodeAt(0) === 0xfffd || text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)) {
+      const why = encodingProblem(firstBytes(abs, 4));
+      if (why) return { error: `cannot read the file: ${why}` };
+    }
+    return { text };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
@@ -116,4 +123,34 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+function firstBytes(abs: string, n: number): Uint8Array {
+  const fd = openSync(abs, 'r');
+  try {
+    const head = new Uint8Array(n);
+    return head.subarray(0, readSync(fd, head, 0, n, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A pack is JSON in UTF-8 (RFC 8259, section 8.1; a UTF-8 byte order mark is allowed). Text in
+ * UTF-16 or UTF-32, what Windows PowerShell 5's `>` and Out-File write, would otherwise only be
+ * "not valid JSON" at 1:1: this names its encoding from the first bytes (a byte order mark, or
+ * the NULs of ASCII text in those encodings), or is undefined when they look like neither.
+ */
+export function encodingProblem(head: Uint8Array): string | undefined {
+  const [a, b, c, d] = [head[0], head[1], head[2], head[3]];
+  let found: string | undefined;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) found = 'UTF-32LE text (it starts with the byte order mark FF FE 00 00)';
+  else if (a === 0 && b === 0 && c === 0xfe && d === 0xff) found = 'UTF-32BE text (it starts with the byte order mark 00 00 FE FF)';
+  else if (a === 0xff && b === 0xfe) found = 'UTF-16LE text (it starts with the byte order mark FF FE)';
+  else if (a === 0xfe && b === 0xff) found = 'UTF-16BE text (it starts with the byte order mark FE FF)';
+  else if (head.length === 4 && a !== 0 && b === 0 && c === 0 && d === 0) found = 'UTF-32LE text';
+  else if (head.length === 4 && a === 0 && b === 0 && c === 0 && d !== 0) found = 'UTF-32BE text';
+  else if (head.length >= 2 && a !== 0 && b === 0) found = 'UTF-16LE text';
+  else if (head.length >= 2 && a === 0 && b !== 0) found = 'UTF-16BE text';
+  return found && `it is ${found}, and a pack is JSON in UTF-8: save it as UTF-8`;
 }
