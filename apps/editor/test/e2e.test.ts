@@ -355,6 +355,11 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const { page, errors, dialogs } = await openPage(context, '');
     await page.locator('.react-flow').waitFor();
     // A JSON file that is not a pack has no schema version, and the pack form does not invent one.
+    // A file in UTF-16 (what Windows PowerShell 5 writes) is refused with its encoding named, and the pack on screen stays.
+    const shown = await page.locator('.toolbar .source').textContent();
+    await page.getByTestId('open-file').setInputFiles({ name: 'utf16.json', mimeType: 'application/json', buffer: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"hello": "world"}\n', 'utf16le')]) });
+    await poll(() => page.locator('.notice').textContent()).toBe('Cannot open utf16.json: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
+    expect(await page.locator('.toolbar .source').textContent()).toBe(shown);
     await page.getByTestId('open-file').setInputFiles({ name: 'not-a-pack.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}\n') });
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('not-a-pack.json');
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();

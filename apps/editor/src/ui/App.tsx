@@ -15,6 +15,7 @@ import { exportFileName, serializePack } from '../model/serialize.js';
 import { defaultDraftStore } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
+import { packFileText } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -276,7 +277,7 @@ export function App({ store }: { store: EditorStore }) {
   // Opening a file replaces the pack: unsaved work is never dropped without asking (as New pack asks).
   const openFile = (file: File) => {
     if (store.dirty && !confirm(`Discard unsaved changes and open ${file.name}?`)) return;
-    void file.text().then((t) => openText(t, file.name));
+    void packFileText(file).then((r) => ('error' in r ? notify(`Cannot open ${file.name}: ${r.error}`) : openText(r.text, file.name)));
   };
 
   const onDrop = (e: DragEvent) => {
@@ -317,7 +318,9 @@ export function App({ store }: { store: EditorStore }) {
 
   const openRelease = (which: 'old' | 'new') => async (file: File | undefined) => {
     if (!file) return;
-    const r = parsePackText(await file.text());
+    const read = await packFileText(file);
+    if ('error' in read) return notify(`Cannot open ${file.name}: ${read.error}`);
+    const r = parsePackText(read.text);
     if (!r.value) return notify(`Cannot open ${file.name}: ${r.error}`);
     setDiff((d) => ({ ...d, [which]: { pack: r.value!, name: file.name } }));
   };

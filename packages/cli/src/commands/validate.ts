@@ -5,13 +5,13 @@ import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, encodingProblem, expandEntries, mapLimit, readText } from '../lib/files.js';
+import { displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
 import { makeColors } from '../lib/color.js';
 import { writeChunks } from '../report/stream.js';
-import type { Diagnostic, ValidateResult } from '@setup-pack/core';
+import { encodingProblem, type Diagnostic, type ValidateResult } from '@setup-pack/core';
 
 export const spec: CommandSpec = {
   name: 'validate',

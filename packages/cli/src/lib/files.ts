@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { encodingProblem } from '@setup-pack/core';
 import { UsageError } from './errors.js';
 
 const GLOB_CHARS = /[*?[\]{}!]/;
@@ -133,24 +134,4 @@ function firstBytes(abs: string, n: number): Uint8Array {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * A pack is JSON in UTF-8 (RFC 8259, section 8.1; a UTF-8 byte order mark is allowed). Text in
- * UTF-16 or UTF-32, what Windows PowerShell 5's `>` and Out-File write, would otherwise only be
- * "not valid JSON" at 1:1: this names its encoding from the first bytes (a byte order mark, or
- * the NULs of ASCII text in those encodings), or is undefined when they look like neither.
- */
-export function encodingProblem(head: Uint8Array): string | undefined {
-  const [a, b, c, d] = [head[0], head[1], head[2], head[3]];
-  let found: string | undefined;
-  if (a === 0xff && b === 0xfe && c === 0 && d === 0) found = 'UTF-32LE text (it starts with the byte order mark FF FE 00 00)';
-  else if (a === 0 && b === 0 && c === 0xfe && d === 0xff) found = 'UTF-32BE text (it starts with the byte order mark 00 00 FE FF)';
-  else if (a === 0xff && b === 0xfe) found = 'UTF-16LE text (it starts with the byte order mark FF FE)';
-  else if (a === 0xfe && b === 0xff) found = 'UTF-16BE text (it starts with the byte order mark FE FF)';
-  else if (head.length === 4 && a !== 0 && b === 0 && c === 0 && d === 0) found = 'UTF-32LE text';
-  else if (head.length === 4 && a === 0 && b === 0 && c === 0 && d !== 0) found = 'UTF-32BE text';
-  else if (head.length >= 2 && a !== 0 && b === 0) found = 'UTF-16LE text';
-  else if (head.length >= 2 && a === 0 && b !== 0) found = 'UTF-16BE text';
-  return found && `it is ${found}, and a pack is JSON in UTF-8: save it as UTF-8`;
 }
