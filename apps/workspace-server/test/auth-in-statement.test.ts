@@ -1,9 +1,10 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { ManualClock } from '../src/clock.js';
 import { contactTextCache } from '../src/store/contacts.js';
 import { hashSecret, usableKeys } from '../src/store/workspaces.js';
-import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type StoreKind, type TestServer } from './harness.js';
+import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type StoreKind, type TestServer } from './harness.js';
 
 /**
  * GET /v1/contacts authenticates inside its page's statement once this process has admitted the
@@ -329,6 +330,66 @@ function defineAuthInStatement(kind: StoreKind) {
     expectError(await W.client.post('/v1/contacts/con_missing/notes', { body: 'revoked' }), 401, 'authentication_error');
     expect(await notes()).toEqual({ notes: 1, events: 1 });
   });
+
+  it('counts a busy workspace\'s concurrent writes exactly, however each one is counted', async () => {
+    // A limit above which concurrent writes may be counted in a statement of their own.
+    const W = await s.workspace({ rate_limit_per_minute: 1000 });
+    expect((await W.client.get('/v1/contacts')).status).toBe(200); // admitted, and the window's row exists
+    const windowStart = Math.floor(s.clock.now().getTime() / 60_000) * 60;
+    await db.query('UPDATE rate_limit_windows SET count = 995 WHERE workspace_id = $1 AND window_start = $2', [W.id, windowStart]);
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => W.client.post('/v1/contacts', { first_name: 'Busy', last_name: `N${i}` })));
+    const created = replies.filter((r) => r.status === 201);
+    expect(created.length).toBe(5);
+    for (const r of replies) if (r.status !== 201) expectError(r, 429, 'rate_limit_error');
+    expect(created.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual(['0', '1', '2', '3', '4']);
+    const stored = await db.query<{ contacts: number; count: number }>(
+      `SELECT (SELECT count(*) FROM contacts WHERE workspace_id = $1)::int AS contacts,
+              (SELECT count FROM rate_limit_windows WHERE workspace_id = $1 AND window_start = $2)::int AS count`, [W.id, windowStart]);
+    expect(stored.rows[0]).toEqual({ contacts: 5, count: 1015 });
+  });
+
+  if (kind === 'postgres') {
+    it('counts a write apart while its busy workspace has a request under way; reads and default-limit tenants stay one statement', async () => {
+      const schema = (await db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
+      for (const [limit, apart] of [[1000, true], [120, false]] as const) {
+        const W = await s.workspace({ rate_limit_per_minute: limit });
+        const reader = await s.key(W.id, ['read_contacts']);
+        expect((await W.client.get('/v1/contacts')).status).toBe(200); // both keys admitted; the window's row exists
+        expect((await reader.client.get('/v1/contacts')).status).toBe(200);
+        // Another session holds the workspace's window row, so each request waits on it, under way.
+        const locker = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await locker.connect();
+        try {
+          await locker.query('BEGIN');
+          await locker.query(`SELECT 1 FROM "${schema}".rate_limit_windows WHERE workspace_id = $1 FOR UPDATE`, [W.id]);
+          // The backends waiting, directly or through another waiter, on the locker.
+          const waiting = async () => Number((await locker.query(
+            `WITH RECURSIVE w(pid) AS (SELECT $1::int UNION SELECT a.pid FROM pg_stat_activity a, w WHERE w.pid = ANY(pg_blocking_pids(a.pid)))
+             SELECT count(*) - 1 AS n FROM w, pg_stat_clear_snapshot()`, [(locker as unknown as { processID: number }).processID])).rows[0].n);
+          const sent: Promise<Reply>[] = [];
+          const send = async (call: () => Promise<Reply>) => {
+            sent.push(call());
+            while ((await waiting()) < sent.length) await new Promise((r) => setTimeout(r, 5));
+          };
+          db.resetRoundTrips();
+          await send(() => W.client.post('/v1/contacts', { first_name: 'First', last_name: 'Write' })); // nothing else under way: one statement
+          await send(() => W.client.post('/v1/contacts', { first_name: 'Second', last_name: 'Write' })); // apart when the limit allows many
+          await send(() => reader.client.get('/v1/contacts')); // a read: always one statement
+          await send(() => reader.client.post('/v1/contacts', { last_name: 'No first name' })); // the scope's 403 before the body's 400
+          await locker.query('COMMIT');
+          const [first, second, read, refused] = await Promise.all(sent);
+          expect([first.status, second.status, read.status]).toEqual([201, 201, 200]);
+          expectError(refused, 403, 'permission_error');
+          expect(db.roundTrips).toBe(apart ? 5 : 4);
+          expect(second.headers.get('x-ratelimit-remaining')).not.toBe(first.headers.get('x-ratelimit-remaining'));
+          const contacts = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM contacts WHERE workspace_id = $1', [W.id]);
+          expect(contacts.rows[0].n).toBe(2);
+        } finally {
+          await locker.end();
+        }
+      }
+    });
+  }
 
   it('answers for the key\'s own workspace only', async () => {
     const A = await s.workspace();

@@ -255,19 +255,19 @@ export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Cal
 }
 
 /**
- * The usable keys (not revoked, not expired at `now`), newest first, at most `limit`: secret hash
- * and workspace. A server starts with them known (see buildServer), so that a key's first request
+ * The usable keys (not revoked, not expired at `now`), newest first, at most `limit`: secret hash,
+ * workspace and the workspace's rate limit. A server starts with them known (see buildServer), so that a key's first request
  * after a restart costs one statement, not two; nothing is trusted from the list, since the
  * route's statement checks the key again.
  */
-export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ hash: string; workspaceId: string }[]> {
-  const { rows } = await db.query<{ secret_hash: string; workspace_id: string }>(
-    `SELECT secret_hash, workspace_id FROM api_keys
-      WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $1::timestamptz)
-      ORDER BY created_at DESC, id DESC LIMIT $2`,
+export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ hash: string; workspaceId: string; ratePerMinute: number }[]> {
+  const { rows } = await db.query<{ secret_hash: string; workspace_id: string; rate_limit_per_minute: number }>(
+    `SELECT k.secret_hash, k.workspace_id, w.rate_limit_per_minute FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+      WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1::timestamptz)
+      ORDER BY k.created_at DESC, k.id DESC LIMIT $2`,
     [now.toISOString(), limit],
   );
-  return rows.map((r) => ({ hash: r.secret_hash, workspaceId: r.workspace_id }));
+  return rows.map((r) => ({ hash: r.secret_hash, workspaceId: r.workspace_id, ratePerMinute: Number(r.rate_limit_per_minute) }));
 }
 
 /**
