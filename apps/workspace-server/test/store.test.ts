@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { migrate, migrations } from '../src/db/migrations.js';
 import { openStore } from '../src/db/open.js';
 import { createWorkspace, getWorkspace } from '../src/store/workspaces.js';
@@ -46,6 +46,22 @@ describe.skipIf(!TEST_DATABASE_URL)('PostgreSQL store (needs TEST_DATABASE_URL)'
     const { rows } = await a.db.query('SELECT count(*)::int AS n FROM schema_migrations');
     expect(rows[0].n).toBe(migrations.length);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it('keeps an idle pooled connection however long the server is quiet (its prepared statements with it)', async () => {
+    // The pool's idle timer runs on these fake clocks: node-postgres' default would close the
+    // connection once 10 s pass, and the next query would run on a new backend.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const store = await openTestStore('postgres');
+    try {
+      const pid = async () => (await store.db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+      const first = await pid();
+      vi.advanceTimersByTime(60 * 60_000);
+      expect(await pid()).toBe(first);
+    } finally {
+      vi.useRealTimers();
+      await store.close();
+    }
   });
 });
 

@@ -57,6 +57,13 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: opts.connectionString,
     max: opts.max ?? defaultPoolSize(),
+    // A server keeps its connections: node-postgres would close one idle for 10 s, and a burst after
+    // a quiet spell would pay new backends that parse and plan every statement again. The pool's
+    // size is the budget (docs/store.md, "A production PostgreSQL"); a connection that breaks while
+    // idle is replaced (the 'error' handler below), and TCP keepalives keep an idle one from being
+    // dropped silently by something in between.
+    idleTimeoutMillis: 0,
+    keepAlive: true,
     // Only when asked: otherwise an `options` in the connection string stays in force.
     ...(opts.schema ? { options: `-c search_path="${opts.schema.replace(/"/g, '')}",public` } : {}),
   });
