@@ -199,9 +199,13 @@ export async function getEvent(db: Queryable, ws: string, id: string): Promise<E
   return toEvent(rows[0]);
 }
 
-/** The delivery body: the same bytes on every attempt; only the signature header changes. */
+/**
+ * The delivery body: the same bytes on every attempt; only the signature header changes. The data
+ * is in the API's key order already (toEvent puts it there; the server's own verification and ping
+ * events have no schema to follow).
+ */
 export function eventBody(e: EventRecord): string {
-  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: orderEventData(e.type, e.data), ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}) });
+  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data, ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -356,30 +360,38 @@ const subscribes = (types: string[], type: string) => types.includes('*') || typ
  */
 export async function fanOut(db: Db, now: Date, batch = 500): Promise<number> {
   return db.transaction(async (tx) => {
+    // An event's data is read (parsed, put in the API's key order, written out) only when its
+    // workspace has an active endpoint: most have none, and their events are only marked.
     const { rows: evs } = await tx.query(
-      `SELECT id, workspace_id, type, data, changed_fields, created_at FROM events WHERE dispatched_at IS NULL
-       ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      `SELECT e.id, e.workspace_id, e.type, e.changed_fields, e.created_at,
+              CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints w
+                                 WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL)
+                   THEN e.data END AS data
+         FROM events e WHERE e.dispatched_at IS NULL
+        ORDER BY e.created_at, e.id LIMIT $1 FOR UPDATE OF e SKIP LOCKED`,
       [batch],
     );
     if (!evs.length) return 0;
-    const q = new Params();
-    const { rows: eps } = await tx.query(
-      `SELECT id, workspace_id, event_types FROM webhook_endpoints
-       WHERE workspace_id IN ${q.list([...new Set(evs.map((e) => e.workspace_id as string))])} AND verified_at IS NOT NULL AND disabled_at IS NULL`,
-      q.values,
-    );
+    const withEndpoints = [...new Set(evs.filter((e) => e.data !== null).map((e) => e.workspace_id as string))];
+    // One text whatever the batch (arrays, not IN lists): each text is a prepared statement of its own.
+    const { rows: eps } = withEndpoints.length
+      ? await tx.query(
+        'SELECT id, workspace_id, event_types FROM webhook_endpoints WHERE workspace_id = ANY($1::text[]) AND verified_at IS NOT NULL AND disabled_at IS NULL',
+        [withEndpoints],
+      )
+      : { rows: [] };
     const rows: unknown[][] = [];
     for (const ev of evs) {
-      const body = eventBody(toEvent(ev));
+      let body: string | undefined;
       for (const ep of eps) {
         if (ep.workspace_id === ev.workspace_id && subscribes(ep.event_types, ev.type)) {
+          body ??= eventBody(toEvent(ev));
           rows.push([newId('dlv'), ev.workspace_id, ep.id, ev.id, ev.type, body, iso(ev.created_at)]);
         }
       }
     }
     for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500), now);
-    const ids = new Params();
-    await tx.query(`UPDATE events SET dispatched_at = ${ids.p(now.toISOString())}::timestamptz WHERE id IN ${ids.list(evs.map((e) => e.id))}`, ids.values);
+    await tx.query('UPDATE events SET dispatched_at = $1::timestamptz WHERE id = ANY($2::text[])', [now.toISOString(), evs.map((e) => e.id)]);
     return evs.length;
   });
 }
