@@ -3,7 +3,7 @@
 // openapi-typescript, whose generated client must compile against what the server requires and
 // answers (required fields required), checked with the TypeScript compiler; and a JSON Schema
 // 2020-12 validator (Ajv), which must take the document as one and compile every schema in it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import addFormats from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './harness.js';
+import { expectError, startServer, type TestServer } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 let server: TestServer;
@@ -75,5 +75,65 @@ export const note = (c: components['schemas']['Contact']): { x: number } => ({ x
       }
     for (const $ref of refs) expect(() => ajv.compile({ $ref }), $ref).not.toThrow();
     expect(refs.length).toBeGreaterThan(100);
+  });
+});
+
+describe('catalog objects in the OpenAPI document', () => {
+  type Op = { responses: Record<string, { content?: { 'application/json': { schema: Record<string, any> } } }> };
+  const parsed = () => JSON.parse(doc) as { paths: Record<string, Record<string, Op>> };
+  const schemaOf = (path: string, method: string, code: string) => parsed().paths[path][method].responses[code].content!['application/json'].schema;
+  /** The object schema of a response: a list's item, or the response itself. */
+  const objectOf = (path: string, method: string, code: string) => {
+    const sch = schemaOf(path, method, code);
+    return sch.properties?.data?.items ?? sch;
+  };
+  const always = ['id', 'name', 'created_at', 'updated_at'];
+  const routes: [string, string, string][] = [
+    ['/v1/message-templates', 'get', '200'], ['/v1/message-templates/{id}', 'get', '200'], ['/v1/message-templates', 'post', '201'], ['/v1/message-templates/{id}', 'patch', '200'],
+    ['/v1/smart-lists', 'get', '200'], ['/v1/smart-lists/{id}', 'get', '200'], ['/v1/smart-lists', 'post', '201'],
+    ['/v1/automations', 'get', '200'], ['/v1/automations/{id}', 'get', '200'], ['/v1/automations', 'post', '201'], ['/v1/automations/{id}/activate', 'post', '200'],
+    ['/v1/media', 'get', '200'], ['/v1/media/{id}/content', 'get', '200'], ['/v1/media', 'post', '201'], ['/v1/media/{id}', 'put', '200'],
+    ['/v1/custom-fields', 'get', '200'], ['/v1/custom-fields', 'post', '201'],
+  ];
+
+  it('requires id, name, created_at and updated_at (what every stored catalog object has), and nothing from its data', () => {
+    for (const [path, method, code] of routes) expect(objectOf(path, method, code).required, `${method} ${path}`).toEqual(always);
+    // The brand before one is set was never stored: no created_at.
+    expect(objectOf('/v1/brand', 'get', '200').required).toEqual(['id', 'name', 'updated_at']);
+  });
+
+  it('real responses conform, including an object whose stored data lacks its fields', async () => {
+    const ajv = addFormats(new Ajv2020({ strict: false }));
+    const conforms = (path: string, method: string, code: string, body: unknown) => {
+      const validate = ajv.compile(schemaOf(path, method, code));
+      expect(validate(body) ? [] : validate.errors, `${method} ${path}`).toEqual([]);
+    };
+    const W = await server.workspace();
+    const pack = JSON.parse(readFileSync(join(ROOT, 'fixtures/releases/buyer-lead-1.0.0.json'), 'utf8'));
+    const { key: _k, ...list } = pack.smartLists[0];
+    const { key: _t, ...template } = pack.messageTemplates[0];
+    const made = {
+      '/v1/message-templates': await W.client.post('/v1/message-templates', template),
+      '/v1/smart-lists': await W.client.post('/v1/smart-lists', list),
+      '/v1/automations': await W.client.post('/v1/automations', { document: pack.automations[2].document }),
+      '/v1/media': await W.client.post('/v1/media', { file_name: 'logo.png', mime_type: 'image/png', data: Buffer.from('png bytes').toString('base64') }),
+      '/v1/custom-fields': await W.client.post('/v1/custom-fields', { name: 'Budget', data: { type: 'number' } }),
+    };
+    for (const [path, r] of Object.entries(made)) {
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      conforms(path, 'post', '201', r.body);
+      conforms(path, 'get', '200', (await W.client.get(path)).body);
+      if (path === '/v1/media') conforms('/v1/media/{id}/content', 'get', '200', (await W.client.get(`/v1/media/${r.body.id}/content`)).body);
+      else if (path !== '/v1/custom-fields') conforms(`${path}/{id}`, 'get', '200', (await W.client.get(`${path}/${r.body.id}`)).body);
+    }
+    conforms('/v1/automations/{id}/activate', 'post', '200', (await W.client.post(`/v1/automations/${made['/v1/automations'].body.id}/activate`)).body);
+    conforms('/v1/brand', 'get', '200', (await W.client.get('/v1/brand')).body);
+    // A template whose stored data has none of its fields (written before they existed): served, not a 500.
+    await server.store.db.query(`UPDATE catalog_objects SET data = '{}'::jsonb WHERE id = $1`, [made['/v1/message-templates'].body.id]);
+    const bare = await W.client.get(`/v1/message-templates/${made['/v1/message-templates'].body.id}`);
+    expect(bare.status, JSON.stringify(bare.body)).toBe(200);
+    expect(Object.keys(bare.body).sort()).toEqual([...always].sort());
+    conforms('/v1/message-templates/{id}', 'get', '200', bare.body);
+    expectError(await W.client.get('/v1/message-templates/tpl_missing'), 404, 'invalid_request_error');
   });
 });

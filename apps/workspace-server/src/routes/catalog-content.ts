@@ -5,7 +5,7 @@ import { createOnce, deleteObject, findObject, getObject, insertObject, listObje
 import { ApiError, badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { anyObject, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
+import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
 
@@ -29,6 +29,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // --- message templates -------------------------------------------------------------------
   const template = {
     type: 'object',
+    required: catalogObjectRequired,
     properties: {
       id: str, name: str, channel: { type: 'string', enum: ['sms', 'email', 'both'] }, category: nstr, subject: nstr, body: str,
       rich_text_doc: nullableObject, data: nullableObject, created_at: ts, updated_at: ts,
@@ -95,7 +96,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
 
   // --- smart lists ---------------------------------------------------------------------------
-  const smartList = { type: 'object', properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
+  const smartList = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
   const listFields = {
     name: packRef('smart-list', '/properties/name'),
     description: nullable(packRef('smart-list', '/properties/description')),
@@ -153,6 +154,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // an automation that is on stages `draft_document` and leaves the live version running.
   const automation = {
     type: 'object',
+    required: catalogObjectRequired,
     properties: {
       id: str, name: str, status: { type: 'string', enum: ['off', 'on'] }, enabled: { type: 'boolean' },
       document: anyObject, draft_document: nullableObject, created_at: ts, updated_at: ts,
@@ -228,6 +230,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // --- media library -------------------------------------------------------------------------
   const media = {
     type: 'object',
+    required: catalogObjectRequired,
     properties: { id: str, name: str, file_name: str, mime_type: str, byte_size: { type: 'integer' }, sha256: str, url: str, created_at: ts, updated_at: ts },
   } as const;
   const upload = {
@@ -262,7 +265,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
       summary: 'A media file with its contents (base64), for exporting it into a pack',
       tags: ['catalog'],
       params: idParams,
-      response: { 200: { type: 'object', properties: { ...media.properties, data: { type: 'string', description: 'Base64 contents' } } } },
+      response: { 200: { type: 'object', required: catalogObjectRequired, properties: { ...media.properties, data: { type: 'string', description: 'Base64 contents' } } } },
     },
   }, async (req) => {
     const { content, ...rest } = await getObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file');
@@ -303,7 +306,8 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'));
 
   // --- brand (one per workspace) ---------------------------------------------------------------
-  const brand = { type: 'object', properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
+  // Before a brand is set, GET answers one that was never stored: no created_at.
+  const brand = { type: 'object', required: ['id', 'name', 'updated_at'], properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
   const brandId = (ws: string) => `brd_${ws}`;
   app.get('/v1/brand', {
     config: { scope: 'read_brand' },

@@ -10,6 +10,13 @@ export const idempotencyKey = { type: ['string', 'null'], maxLength: 255, descri
 export const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
 export const deleted = { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } as const;
 export const anyObject = { type: 'object', additionalProperties: true } as const;
+/**
+ * What every catalog object (catalog/store.ts, toObject) always has: its row's id, name and
+ * timestamps. Its other fields come from the object's stored data and may be absent (an object
+ * written by an older server), so they are not required: a required field that is missing would
+ * make the response serialiser answer 500.
+ */
+export const catalogObjectRequired = ['id', 'name', 'created_at', 'updated_at'] as const;
 export const nullableObject = { type: ['object', 'null'], additionalProperties: true } as const;
 // A tag, contact stage, lead source or custom field is a pack resource: its name follows the
 // resource schema; a tag's colour is the pack's hex colour (or null to clear it).
@@ -66,7 +73,7 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
   }
 
   // Custom fields: name and an open data object (field type, options...).
-  const field = { type: 'object', properties: { id: str, name: str, data: anyObject, created_at: ts, updated_at: ts } };
+  const field = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, data: anyObject, created_at: ts, updated_at: ts } };
   app.get('/v1/custom-fields', {
     config: { scope: ['read_custom_fields', 'read_contacts'] },
     schema: { summary: 'Custom fields', tags: ['catalog'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(field) } },
