@@ -250,6 +250,18 @@ describe('unpack and build', () => {
     expect(r.stderr).toMatch(/templates\/seller-weekly\.json:3:14 error .*schema\/enum/);
   });
 
+  it('names a source file saved in UTF-16 instead of calling it invalid JSON', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
+    const tpl = join(dir, 'templates', 'seller-weekly.json');
+    writeFileSync(tpl, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(readFileSync(tpl, 'utf8'), 'utf16le')]));
+    const r = run(['build', dir, '-o', join(dir, 'out.json')]);
+    expect(r.code).toBe(1);
+    expect(existsSync(join(dir, 'out.json'))).toBe(false);
+    expect(r.stderr).toMatch(/templates\/seller-weekly\.json:1:1 error The file is not UTF-8: it is UTF-16LE text \(it starts with the byte order mark FF FE\), and a pack is JSON in UTF-8: save it as UTF-8\. json\/syntax/);
+    expect(r.stderr).not.toContain('not valid JSON');
+  });
+
   it('build of a path that is not a folder exits 2', () => {
     expect(run(['build', 'nope']).code).toBe(2);
     const r = run(['build', fixturePath('valid/buyer-lead-starter.json')]);

@@ -13,7 +13,7 @@
 // Everything here works on an in-memory file map, so it is testable without a disk.
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { canonicalize, createSourceText, parseJsonText, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
+import { canonicalize, createSourceText, encodingProblem, parseJsonText, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -200,6 +200,11 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
   const readJson = (file: string): { ok: true; value: unknown } | { ok: false } => {
     const bytes = files.get(file);
     if (!bytes) return { ok: false };
+    const wrong = encodingProblem(bytes.subarray(0, 4));
+    if (wrong) {
+      diagnostics.push({ file, code: 'json/syntax', severity: 'error', message: `The file is not UTF-8: ${wrong}.`, pointer: '', line: 1, column: 1 });
+      return { ok: false };
+    }
     const parsed = parseJsonText(utf8.decode(bytes));
     texts.set(file, parsed.source);
     for (const d of parsed.diagnostics) diagnostics.push({ ...d, file });
