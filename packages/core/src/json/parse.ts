@@ -119,6 +119,11 @@ class TextSource implements SourceText {
   }
 }
 
+// Keeps TextSource's hidden class alive between validations (see SHAPE_KEEPER in graph/model.ts):
+// placeAll reads `uniqueKeys` from it, and without a live instance a full garbage collection freed
+// the class and sent placeAll back to the compiler in every validation with findings.
+export const TEXT_SOURCE_SHAPE = createSourceText('', true);
+
 /**
  * Whether the text may repeat a property name, given how many keys JSON.parse kept. Every property
  * name is a string followed, after optional white space, by a colon; so the colons whose previous

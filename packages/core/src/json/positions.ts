@@ -496,3 +496,9 @@ function stringEnd(text: string, i: number): number {
     from = q + 1;
   }
 }
+
+// Keeps the Locator's hidden class alive between validations (as SHAPE_KEEPER in graph/model.ts
+// does for the graph model): without a live instance a full garbage collection frees the class,
+// the placement code optimised for it is thrown away, and every validation with findings compiled
+// want, child, the scan and place again.
+export const LOCATOR_SHAPE = new Locator('');
