@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createSourceText } from './parse.js';
-import { createLineIndex, locateAll } from './positions.js';
+import { createLineIndex, locateAll, Locator } from './positions.js';
 import { toPointer } from './pointer.js';
 
 function allPaths(v: unknown, path: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
@@ -36,6 +36,38 @@ describe('locateAll', () => {
           expect(got).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
         },
       ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('places every path of documents that mix escaped and plain property names, as the tree walk does', () => {
+    // The scan looks for the next backslash only once it has passed the last one: names with
+    // escapes (\", \\, \u0001) come before, between and after plain ones, at every depth, and
+    // string values with backslashes lie between them.
+    const name = fc.constantFrom('a', 'b', 'a"b', 'a\\b', '\u0001', 'x/y', 'k~', 'é');
+    const leaf = fc.constantFrom<unknown>(1, 'plain', 'q"uote', 'back\\slash', null, [], {});
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.dictionary(name, tie('node'), { maxKeys: 5 }), fc.array(tie('node'), { maxLength: 3 })),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(name, tree, { minKeys: 1, maxKeys: 6 }), layout, fc.boolean(), (value, indent, key) => {
+        const text = render(value, indent);
+        const requests = allPaths(JSON.parse(text)).map((path) => ({ pointer: toPointer(path), key }));
+        const oracle = createSourceText(text);
+        const expected = requests.map((r) => oracle.locate(r.pointer, { key: r.key }));
+        expect(locateAll(text, requests)).toEqual(expected);
+        // A scan that stops once it has found every wanted pointer (the text repeats no name):
+        // the last one found may be an object or array, placed on its opening bracket.
+        const last = requests.slice(-3);
+        const locator = new Locator(text);
+        const spots = last.map((r) => locator.want(r.pointer));
+        locator.scan(true);
+        const placed = last.map((r, i) => {
+          const p = { line: 0, column: 0, endLine: 0, endColumn: 0 };
+          return locator.place(spots[i], r.key === true, p) ? p : undefined;
+        });
+        expect(placed).toEqual(expected.slice(-3));
+      }),
       { numRuns: 300 },
     );
   });

@@ -98,7 +98,7 @@ export type Spot = number;
 const FIELDS = 12;
 const PARENT = 0;
 const START = 1; // offset of the value; -1 until the scan finds it
-const LENGTH = 2;
+const LENGTH = 2; // 1 for an object or array: it is marked by its opening bracket
 const LINE = 3;
 const COLUMN = 4;
 const KEY_LINE = 5;
@@ -170,6 +170,8 @@ export class Locator {
   private unfound = -1;
   private line = 1;
   private lineStart = 0;
+  /** The first backslash at or after the last property name the scan read (-1: not looked for yet; the text's length: none). */
+  private backslash = -1;
 
   constructor(private readonly text: string) {
     this.slots[PARENT] = -1;
@@ -298,10 +300,9 @@ export class Locator {
     } else {
       // The deepest value found on the way; a container is marked by its opening bracket.
       while (s[at + START] < 0 && s[at + PARENT] >= 0) at = s[at + PARENT] * FIELDS;
-      const c = this.text.charCodeAt(s[at + START]);
       line = s[at + LINE];
       column = s[at + COLUMN];
-      length = c === Ch.OpenBrace || c === Ch.OpenBracket ? 1 : s[at + LENGTH];
+      length = s[at + LENGTH];
     }
     target.line = line;
     target.column = column;
@@ -343,8 +344,12 @@ export class Locator {
     }
     let end: number;
     if (c === Ch.OpenBrace || c === Ch.OpenBracket) {
-      // A container's place is its opening bracket: known now.
-      if (spot >= 0 && --this.unfound === 0) throw FOUND_ALL;
+      // A container's place is its opening bracket: known now (its length is the bracket's, so
+      // placing it reads nothing from the text again).
+      if (spot >= 0) {
+        this.slots[at + LENGTH] = 1;
+        if (--this.unfound === 0) throw FOUND_ALL;
+      }
       end = spot >= 0 && this.slots[at + FIRST] >= 0 ? (c === Ch.OpenBrace ? this.object(i, spot) : this.array(i, spot)) : this.skipContainer(i);
     } else if (c === Ch.Quote) {
       end = stringEnd(text, i);
@@ -356,9 +361,9 @@ export class Locator {
         end++;
       }
     }
-    if (spot >= 0) {
+    if (spot >= 0 && c !== Ch.OpenBrace && c !== Ch.OpenBracket) {
       this.slots[at + LENGTH] = end - i;
-      if (c !== Ch.OpenBrace && c !== Ch.OpenBracket && --this.unfound === 0) throw FOUND_ALL;
+      if (--this.unfound === 0) throw FOUND_ALL;
     }
     return end;
   }
@@ -367,12 +372,13 @@ export class Locator {
   private wanted(spot: Spot, i: number, keyEnd: number): number {
     const text = this.text;
     const length = keyEnd - i - 2;
-    let escaped = false;
-    for (let k = i + 1; k < keyEnd - 1; k++)
-      if (text.charCodeAt(k) === Ch.Backslash) {
-        escaped = true;
-        break;
-      }
+    // The scan only moves forward, so the next backslash is looked for again only once the scan
+    // has passed the last one found: one indexOf per backslash rather than a loop per key.
+    if (this.backslash < i) {
+      const b = text.indexOf('\\', i);
+      this.backslash = b < 0 ? text.length : b;
+    }
+    const escaped = this.backslash < keyEnd;
     const s = this.slots;
     const many = s[spot * FIELDS + CHILDREN] > SMALL_NAMES;
     if (escaped || many || (s[spot * FIELDS + FLAGS] & ESCAPED) !== 0) {
