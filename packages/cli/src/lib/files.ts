@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -97,14 +97,11 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
  */
 export async function readText(abs: string): Promise<{ text: string } | { error: string }> {
   try {
-    const text = readFileSync(abs, 'utf8');
-    // Text in another encoding decodes to replacement characters or NULs up front; only then are
-    // the first bytes read again to name it.
-    if (text.length > 1 && (text.charCodeAt(0) === 0xfffd || text.charCodeAt(0) === 0 || text.charCodeAt(1) === 0)) {
-      const why = encodingProblem(firstBytes(abs, 4));
-      if (why) return { error: `cannot read the file: ${why}` };
-    }
-    return { text };
+    // The bytes first, so a file in another encoding is named from them (core's encodingProblem)
+    // before it is decoded.
+    const bytes = readFileSync(abs);
+    const why = encodingProblem(bytes.subarray(0, 4));
+    return why ? { error: `cannot read the file: ${why}` } : { text: bytes.toString('utf8') };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
@@ -124,14 +121,4 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-function firstBytes(abs: string, n: number): Uint8Array {
-  const fd = openSync(abs, 'r');
-  try {
-    const head = new Uint8Array(n);
-    return head.subarray(0, readSync(fd, head, 0, n, 0));
-  } finally {
-    closeSync(fd);
-  }
 }
