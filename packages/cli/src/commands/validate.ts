@@ -5,13 +5,13 @@ import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
+import { decodeText, displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
 import { makeColors } from '../lib/color.js';
 import { writeChunks } from '../report/stream.js';
-import { encodingProblem, type Diagnostic, type ValidateResult } from '@setup-pack/core';
+import type { Diagnostic, ValidateResult } from '@setup-pack/core';
 
 export const spec: CommandSpec = {
   name: 'validate',
@@ -80,13 +80,11 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const name = typeof args.values['stdin-filename'] === 'string' ? args.values['stdin-filename'] : '<stdin>';
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
-    const wrong = encodingProblem(bytes.subarray(0, 4));
-    if (wrong) reports.push({ path: name, diagnostics: [], readError: `cannot read stdin: ${wrong}` });
+    const read = decodeText(Buffer.concat(chunks), 'stdin');
+    if ('error' in read) reports.push({ path: name, diagnostics: [], readError: read.error });
     else {
-      const text = bytes.toString('utf8');
-      const result = validatePack(text, { hashBase64: nodeHasher, disableRules, place });
-      reports.push({ path: name, text: result.source?.text ?? text, diagnostics: result.diagnostics, value: result.value, place: placer(result) });
+      const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules, place });
+      reports.push({ path: name, text: result.source?.text ?? read.text, diagnostics: result.diagnostics, value: result.value, place: placer(result) });
     }
   }
   const { BUILD_RULES } = await import('../source/layout.js');

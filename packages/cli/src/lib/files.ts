@@ -97,16 +97,22 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
  */
 export async function readText(abs: string): Promise<{ text: string } | { error: string }> {
   try {
-    // The bytes first, so a file in another encoding is named from them (core's encodingProblem)
-    // before it is decoded.
-    const bytes = readFileSync(abs);
-    const why = encodingProblem(bytes.subarray(0, 4));
-    return why ? { error: `cannot read the file: ${why}` } : { text: bytes.toString('utf8') };
+    return decodeText(readFileSync(abs), 'the file');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
     return { error: `cannot read the file: ${reasons[err.code ?? ''] ?? err.message}` };
   }
+}
+
+/**
+ * Pack bytes as text: decoded as UTF-8, or, for a file in another encoding, why not (core's
+ * encodingProblem names it from the first bytes, before anything is decoded). `what` is what the
+ * reason says could not be read (the file, stdin).
+ */
+export function decodeText(bytes: Buffer, what: string): { text: string } | { error: string } {
+  const why = encodingProblem(bytes.subarray(0, 4));
+  return why ? { error: `cannot read ${what}: ${why}` } : { text: bytes.toString('utf8') };
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the result order. */
