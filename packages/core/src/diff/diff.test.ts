@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { compareVersions, diffPacks } from './diff.js';
+import { diffPacks } from './diff.js';
+import { compareSemver } from '../plan/version.js';
 import type { Pack } from '../types.js';
 
 const fixture = (name: string): Pack => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
@@ -62,13 +63,23 @@ describe('diffPacks', () => {
   });
 });
 
-describe('compareVersions', () => {
-  it('orders semver including pre-releases', () => {
-    expect(compareVersions('1.0.0', '1.0.1')).toBe(-1);
-    expect(compareVersions('1.10.0', '1.9.0')).toBe(1);
-    expect(compareVersions('1.0.0-beta', '1.0.0')).toBe(-1);
-    expect(compareVersions('1.0.0-alpha.2', '1.0.0-alpha.10')).toBe(-1);
-    expect(compareVersions('2024-01', '1.0.0')).toBeUndefined();
+describe('the release direction', () => {
+  const base = fixture('valid/buyer-lead-starter.json');
+  const direction = (from: string, to: string) => diffPacks({ ...clone(base), version: from }, { ...clone(base), version: to }).versionChange;
+  it('follows semver precedence, including pre-releases and build metadata', () => {
+    expect(direction('1.0.0', '1.0.1')).toBe('up');
+    expect(direction('1.10.0', '1.9.0')).toBe('down');
+    expect(direction('1.0.0-beta', '1.0.0')).toBe('up');
+    expect(direction('1.0.0-alpha.2', '1.0.0-alpha.10')).toBe('up');
+    expect(direction('v1.2.0', '1.2.0+build.7')).toBe('same');
+    expect(direction('2024-01', '1.0.0')).toBe('unknown');
+    expect(direction('banana', 'banana')).toBe('same');
+  });
+  it('reads versions as the planner does: an empty pre-release identifier is not semver in either', () => {
+    // The diff once had its own looser pattern and called 1.0.0-a..b older than 1.0.0.
+    expect(direction('1.0.0-a..b', '1.0.0')).toBe('unknown');
+    expect(compareSemver('1.0.0-a..b', '1.0.0')).toBeNull();
+    expect(direction('1.0.0-01', '1.0.0')).toBe('unknown');
   });
 });
 

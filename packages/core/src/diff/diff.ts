@@ -1,6 +1,7 @@
 // diffPacks: what changed between two releases of a pack, by item key. Node positions never
 // count as a change (moving a block in the editor is not a change to the automation).
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
+import { compareSemver } from '../plan/version.js';
 import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff } from './index.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -21,32 +22,6 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): string[] {
   const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.prototype.hasOwnProperty.call(a, k))];
   return keys.filter((k) => !skip.has(k) && !jsonEqual(a[k], b[k]));
-}
-
-const SEMVER = /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
-
-/** Compares two semver strings; undefined when either does not parse. */
-export function compareVersions(a: string, b: string): number | undefined {
-  const ma = SEMVER.exec(a);
-  const mb = SEMVER.exec(b);
-  if (!ma || !mb) return undefined;
-  for (let i = 1; i <= 3; i++) {
-    const d = Number(ma[i]) - Number(mb[i]);
-    if (d) return Math.sign(d);
-  }
-  const pa = ma[4]?.split('.');
-  const pb = mb[4]?.split('.');
-  if (!pa || !pb) return pa ? -1 : pb ? 1 : 0; // a pre-release sorts before its release
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    if (pa[i] === undefined) return -1;
-    if (pb[i] === undefined) return 1;
-    const na = /^\d+$/.test(pa[i]);
-    const nb = /^\d+$/.test(pb[i]);
-    if (na && nb && Number(pa[i]) !== Number(pb[i])) return Math.sign(Number(pa[i]) - Number(pb[i]));
-    if (na !== nb) return na ? -1 : 1;
-    if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
-  }
-  return 0;
 }
 
 /** Items of one kind by key (the first wins when a key repeats; items without a key are skipped). */
@@ -166,8 +141,8 @@ export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
   const b = (isObj(newPack) ? newPack : {}) as Record<string, unknown>;
   const oldVersion = typeof a.version === 'string' ? a.version : '';
   const newVersion = typeof b.version === 'string' ? b.version : '';
-  const cmp = compareVersions(oldVersion, newVersion);
-  const versionChange: PackDiff['versionChange'] = cmp === undefined ? (oldVersion === newVersion ? 'same' : 'unknown') : cmp < 0 ? 'up' : cmp > 0 ? 'down' : 'same';
+  const cmp = compareSemver(oldVersion, newVersion);
+  const versionChange: PackDiff['versionChange'] = cmp === null ? (oldVersion === newVersion ? 'same' : 'unknown') : cmp < 0 ? 'up' : cmp > 0 ? 'down' : 'same';
   const items: ItemChange[] = [];
   for (const kind of ITEM_KINDS) items.push(...diffItems(kind, a[kind], b[kind]));
   return {

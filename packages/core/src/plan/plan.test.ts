@@ -339,6 +339,13 @@ describe('plan: upgrades', () => {
     expect(compareSemver('1.0.0-alpha.2', '1.0.0-alpha.10')).toBe(-1);
     expect(compareSemver('2.0.0+build', '2.0.0')).toBe(0);
     expect(compareSemver('banana', '1.0.0')).toBeNull();
+    expect(compareSemver(' v1.0.0 ', '1.0.0')).toBe(0);
+  });
+
+  it("orders the SemVer 2.0.0 specification's own precedence example, in every pair", () => {
+    const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0', '2.0.0', '2.1.0', '2.1.1'];
+    for (let i = 0; i < chain.length; i++)
+      for (let j = 0; j < chain.length; j++) expect(compareSemver(chain[i], chain[j]), `${chain[i]} vs ${chain[j]}`).toBe(Math.sign(i - j));
   });
 });
 
