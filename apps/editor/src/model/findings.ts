@@ -1,6 +1,6 @@
 // Maps diagnostics (JSON pointers) onto what the editor shows: sidebar items, canvas nodes and
 // edges, and form fields.
-import { countBySeverity, nodeKindInfo, parsePointer, type Diagnostic, type Severity } from '@setup-pack/core';
+import { countBySeverity, nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity } from '@setup-pack/core';
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
 import { asArr, asObj, str } from './json.js';
 
@@ -16,13 +16,13 @@ export interface Location {
 export function locate(pack: PackValue, pointer: string): Location {
   const tokens = parsePointer(pointer);
   const kind = tokens[0] as ItemKind | undefined;
-  if (!kind || !(ITEM_KINDS as readonly string[]).includes(kind) || tokens.length < 2 || !/^\d+$/.test(tokens[1]!)) return { target: { kind: 'pack' }, path: tokens };
-  const index = Number(tokens[1]);
+  const index = tokens.length < 2 ? -1 : tokenIndex(tokens[1]!);
+  if (!kind || !(ITEM_KINDS as readonly string[]).includes(kind) || index < 0) return { target: { kind: 'pack' }, path: tokens };
   const rest = tokens.slice(2);
   const loc: Location = { target: { kind, index }, path: rest };
   if (kind === 'automations' && rest[0] === 'document' && rest[1] === 'graph' && rest[3] !== undefined) {
     const graph = asObj(asObj(asObj(asArr(pack.automations)[index]).document).graph);
-    const i = Number(rest[3]);
+    const i = tokenIndex(rest[3]);
     if (rest[2] === 'nodes') {
       const id = str(asObj(asArr(graph.nodes)[i]).id);
       if (id) return { ...loc, nodeId: id, path: rest.slice(4) };

@@ -13,7 +13,8 @@ function walk(root: unknown, pointer: string): string {
   let cur = root;
   for (const raw of pointer.slice(1).split('/')) {
     const token = unescapeToken(raw);
-    if (Array.isArray(cur) && /^\d+$/.test(token)) {
+    // RFC 6901: an array index is 0 or digits without a leading zero ("01" names no element).
+    if (Array.isArray(cur) && /^(0|[1-9][0-9]*)$/.test(token)) {
       const el: unknown = cur[Number(token)];
       const o = el !== null && typeof el === 'object' ? (el as Record<string, unknown>) : undefined;
       path += typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;

@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sharedDepth, unescapeToken, type Diagnostic } from '@setup-pack/core';
+import { sharedDepth, tokenIndex, unescapeToken, type Diagnostic } from '@setup-pack/core';
 import { totals, visible, type FileReport, type ReportOptions } from './model.js';
 import { jsonChunks, jsonString, LazyArray } from './stream.js';
 
@@ -56,8 +56,9 @@ export class StablePaths {
       const cur = this.values[d];
       let step: string;
       let value: unknown;
-      if (Array.isArray(cur) && /^\d+$/.test(token)) {
-        value = cur[Number(token)];
+      const index = Array.isArray(cur) ? tokenIndex(token) : -1;
+      if (index >= 0) {
+        value = (cur as unknown[])[index];
         const o = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
         step = typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;
       } else {

@@ -3,7 +3,7 @@
 // count says there are some.
 import { parse, parseTree, visit, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../diagnostics.js';
-import { parsePointer, toPointer } from './pointer.js';
+import { parsePointer, tokenIndex, toPointer } from './pointer.js';
 import { createLineIndex, locateAll, Locator, type LineIndex, type LocateRequest, type Position } from './positions.js';
 
 /** Deeper documents are refused: no pack needs them and recursive tools overflow on them. */
@@ -93,7 +93,8 @@ class TextSource implements SourceText {
     for (const token of parsePointer(pointer)) {
       keyNode = undefined;
       if (node.type === 'array') {
-        const child = /^(0|[1-9][0-9]*)$/.test(token) ? node.children?.[Number(token)] : undefined;
+        const index = tokenIndex(token);
+        const child = index >= 0 ? node.children?.[index] : undefined;
         if (!child) return this.position(node.offset, 1);
         node = child;
       } else if (node.type === 'object') {

@@ -2,7 +2,7 @@
 // in one pass over its text: a line-start index built once, and one scan that records the offset
 // of every value a finding points at (skipping, at indexOf speed, the strings and subtrees no
 // finding points into). Nothing here parses or splits the text per finding.
-import { sharedDepth, unescapeToken } from './pointer.js';
+import { sharedDepth, tokenIndex, unescapeToken } from './pointer.js';
 
 export interface Position {
   line: number;
@@ -121,22 +121,6 @@ export function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
   const b = new Int32Array(size);
   b.set(a);
   return b;
-}
-
-/**
- * The array index a token names, or -1: read digit by digit, without Number()'s runtime call. The
- * one reading of an index token for placement and for the order of unplaced findings (order.ts).
- */
-export function tokenIndex(token: string): number {
-  const n = token.length;
-  if (n === 0 || n > 9 || (n > 1 && token.charCodeAt(0) === 48)) return -1;
-  let index = 0;
-  for (let i = 0; i < n; i++) {
-    const c = token.charCodeAt(i);
-    if (c < 48 || c > 57) return -1;
-    index = index * 10 + c - 48;
-  }
-  return index;
 }
 
 /**
