@@ -1,6 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { groupFindings, messageShape, type Diagnostic } from './diagnostics.js';
+import { compareAtOnePlace, groupFindings, messageShape, type Diagnostic, type FindingGroup, type Severity } from './diagnostics.js';
+import { RULE_METADATA } from './rules/metadata.js';
+
+const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
+
+/** groupFindings as it was (one key string per finding): the oracle for the nested maps. */
+function groupFindingsByKey(list: readonly Diagnostic[]): FindingGroup[] {
+  const groups = new Map<string, FindingGroup>();
+  for (const d of list) {
+    const shape = messageShape(d.message);
+    const id = `${d.severity}\u0000${d.code}\u0000${shape}`;
+    let g = groups.get(id);
+    if (!g) groups.set(id, (g = { code: d.code, severity: d.severity, shape, items: [] }));
+    g.items.push(d);
+  }
+  return [...groups.values()];
+}
+
+describe('compareAtOnePlace', () => {
+  const finding = (code: string, severity: Severity = 'info'): Diagnostic => ({ code, severity, message: '', pointer: '' });
+  it('orders codes as localeCompare did: every pair of the rule codes, and random codes of lowercase letters, digits, / and -', () => {
+    const codes = [...RULE_METADATA.map((m) => m.code), 'json/syntax', 'json/too-deep', 'json/duplicate-key', 'schema/type', 'schema/unknown-field', 'schema/too-long', 'internal/error'];
+    for (const a of codes) for (const b of codes) expect(sign(compareAtOnePlace(finding(a), finding(b)))).toBe(sign(a.localeCompare(b)));
+    const code = fc.array(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789/-'.split('')), { maxLength: 12 }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(code, code, fc.constantFrom<Severity>('error', 'warning', 'info'), fc.constantFrom<Severity>('error', 'warning', 'info'), (a, b, s, t) => {
+        const old = { error: 0, warning: 1, info: 2 };
+        expect(sign(compareAtOnePlace(finding(a, s), finding(b, t)))).toBe(sign(old[s] - old[t] || a.localeCompare(b)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 
 describe('messageShape', () => {
   it('replaces every double-quoted part with "…", as /"[^"]*"/g does, an unclosed quote left as it is', () => {
@@ -21,5 +54,23 @@ describe('messageShape', () => {
       ['b', 'info', 'block "…" is odd', 1],
       ['a', 'warning', 'block "…" is odd', 1],
     ]);
+  });
+
+  it('groups random findings exactly as one key string per finding did: the same groups, in the same order, holding the same findings', () => {
+    const finding = fc.record({
+      code: fc.constantFrom('a', 'b', 'a/b', 'ab', 'catalog/unknown-config-field'),
+      severity: fc.constantFrom<Severity>('error', 'warning', 'info'),
+      message: fc.array(fc.constantFrom('"', 'n1', 'n2', ' odd ', 'x', '\u0000'), { maxLength: 8 }).map((p) => p.join('')),
+      pointer: fc.constant(''),
+    });
+    fc.assert(
+      fc.property(fc.array(finding, { maxLength: 60 }), (list) => {
+        const got = groupFindings(list);
+        const want = groupFindingsByKey(list);
+        expect(got.map((g) => [g.code, g.severity, g.shape, g.items.length])).toEqual(want.map((g) => [g.code, g.severity, g.shape, g.items.length]));
+        got.forEach((g, i) => g.items.forEach((d, k) => expect(d).toBe(want[i].items[k])));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
