@@ -22,6 +22,8 @@ function facts(m: GraphModel) {
 }
 
 describe('graph model', () => {
+  // Many graphs of different sizes in one process: also checks that the walks' scratch arrays, reused
+  // from graph to graph, start clean.
   it('finds a cycle exactly when graphlib says the graph is cyclic, and the cycle is real', () => {
     fc.assert(
       fc.property(graphArb, (graph) => {

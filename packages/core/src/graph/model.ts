@@ -26,6 +26,23 @@ const GROUPS: readonly (NodeGroup | undefined)[] = [undefined, 'trigger', 'actio
 const GROUP_CODE: Record<NodeGroup, number> = { trigger: 1, action: 2, control: 3 };
 const GROUP_SHIFT = 2;
 
+/**
+ * Work arrays for walks over one graph at a time (the out-list fill, the cycle search, the
+ * reachability stack), made once per process and grown as needed rather than made per graph and
+ * per validation: for a folder of small packs they were about a twentieth of each validation's
+ * garbage. Slot 0 is the model's fill, 1 and 2 the cycle search's path and next edges, 3 the
+ * reachability stack; no two walks that use one slot run at once (none calls another).
+ */
+const SCRATCH: Int32Array[] = [new Int32Array(64), new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+let STATE = new Uint8Array(64);
+
+/** Scratch slot `slot` with room for `size` numbers; its contents are left over from the last use. */
+function scratch(slot: number, size: number): Int32Array {
+  let a = SCRATCH[slot];
+  if (a.length < size) a = SCRATCH[slot] = new Int32Array(Math.max(size, a.length * 2));
+  return a;
+}
+
 export class GraphModel {
   // Fields are declared and set once by the constructor, in one order (one hidden class): a
   // class field declaration would make V8 run an initialiser per instance that defines every
@@ -132,7 +149,8 @@ export class GraphModel {
     for (let n = 0; n < count; n++) outStart[n + 1] += outStart[n];
     this.outStart = outStart;
     const outList = new Int32Array(outStart[count]);
-    const fill = outStart.slice(0, count);
+    const fill = scratch(0, count);
+    fill.set(outStart.subarray(0, count));
     for (let e = 0; e < edges; e++) if (from[e] >= 0) outList[fill[from[e]]++] = e;
     this.outList = outList;
     this.hasIdlessNodes = idless;
@@ -285,9 +303,11 @@ export function buildGraphModel(graph: unknown, pointer: string, isBroken?: (p: 
  */
 export function findCycle(model: GraphModel): { path: string[]; edge: number } | undefined {
   const count = model.nodeCount;
-  const state = new Uint8Array(count); // 0 new, 1 on the current path, 2 done
-  const path = new Int32Array(count); // the nodes on the current path
-  const next = new Int32Array(count); // per path entry: position in outList of the next edge to follow
+  if (STATE.length < count) STATE = new Uint8Array(Math.max(count, STATE.length * 2));
+  const state = STATE; // 0 new, 1 on the current path, 2 done
+  state.fill(0, 0, count);
+  const path = scratch(1, count); // the nodes on the current path
+  const next = scratch(2, count); // per path entry: position in outList of the next edge to follow
   const { outStart, outList } = model;
   for (let pass = 0; pass < 2; pass++) {
     for (let start = 0; start < count; start++) {
@@ -330,7 +350,7 @@ export function findCycle(model: GraphModel): { path: string[]; edge: number } |
 export function reachableFromTriggers(model: GraphModel): Uint8Array {
   const count = model.nodeCount;
   const seen = new Uint8Array(count);
-  const stack = new Int32Array(count);
+  const stack = scratch(3, count);
   let top = 0;
   for (let n = 0; n < count; n++) {
     if (!model.isDuplicate(n) && model.group(n) === 'trigger') {
