@@ -35,10 +35,14 @@ async function run(label, path, extra = [], plans = []) {
   const outOf = (c) => new Promise((res) => { let o = ''; c.stdout.on('data', (d) => (o += d)); c.on('exit', () => res(JSON.parse(o))); });
   // warm: fill the pool
   await outOf(load(path, extra, 1, plans[0]));
-  const pids = await pgPids();
-  const pg0 = pgCpu(pids); const n0 = process.cpuUsage();
+  // The pool keeps its backends, idle or not, and may open more during the run: the backends are
+  // read before and after, and one that appeared during the run counts all its CPU.
+  const before = await pgPids();
+  const pg0 = pgCpu(before); const n0 = process.cpuUsage();
   const out = await outOf(load(path, extra, secs, plans[1]));
-  const n1 = process.cpuUsage(n0); const pg1 = pgCpu(pids);
+  const n1 = process.cpuUsage(n0);
+  const after = await pgPids();
+  const pg1 = pgCpu(before) + pgCpu(after.filter((p) => !before.includes(p)));
   const reqs = out.requests.total;
   console.log(`${label.padEnd(10)} ${out.requests.average.toFixed(0)} req/s p99 ${out.latency.p99} ms | node ${((n1.user + n1.system) / 1000 / reqs).toFixed(2)} ms/req, pg ${((pg1 - pg0) / reqs).toFixed(2)} ms/req non2xx ${out.non2xx}`);
 }
