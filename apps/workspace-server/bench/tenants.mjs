@@ -10,6 +10,7 @@
 // 2; the floor is a bare Fastify process answering the same paths with fixed bytes, driven the same.
 // Env: BENCH_TENANTS (1000), BENCH_TENANT_SECONDS (20), DATABASE_URL or TEST_DATABASE_URL.
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createApiKey, createWorkspace, openStore } from '../dist/index.js';
@@ -67,12 +68,40 @@ function start(args, env) {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearInterval(t);
-        resolve({ base: m[1], stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+        resolve({ base: m[1], pid: child.pid, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
       }
     }, 50);
     child.once('exit', (code) => { clearInterval(t); reject(new Error(`exited with ${code}`)); });
   });
 }
+
+// CPU per request, from /proc (USER_HZ ticks): the server's process and its children (--workers 2),
+// PostgreSQL's backends of this database (their process titles name it), and the driver itself.
+const dbName = new URL(pgUrl).pathname.slice(1);
+const procStat = (pid) => { try { return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); } catch { return null; } };
+const ticksMs = (f) => (f ? (Number(f[11]) + Number(f[12])) * 10 : 0);
+function processes() {
+  const all = [];
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    let cmd = '';
+    try { cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8'); } catch { continue; }
+    const f = procStat(p);
+    if (f) all.push({ pid: Number(p), ppid: Number(f[1]), cmd, ms: ticksMs(f) });
+  }
+  return all;
+}
+/** CPU milliseconds so far of the server `pid` with its children, and of this database's backends, by pid. */
+function cpuNow(pid) {
+  const all = processes();
+  const server = new Map();
+  for (const p of all) if (p.pid === pid || p.ppid === pid) server.set(p.pid, p.ms);
+  const pg = new Map();
+  for (const p of all) if (p.cmd.startsWith('postgres') && p.cmd.includes(` ${dbName} `)) pg.set(p.pid, p.ms);
+  return { server, pg };
+}
+/** CPU spent between two readings: a process that appeared in between counts whole. */
+const spent = (a, b) => [...b].reduce((sum, [pid, ms]) => sum + ms - (a.get(pid) ?? 0), 0);
 
 const floorCode = (page, created) => `
 import(${JSON.stringify(fastifyPath)}).then(async ({ default: Fastify }) => {
@@ -87,7 +116,7 @@ import(${JSON.stringify(fastifyPath)}).then(async ({ default: Fastify }) => {
 const body = JSON.stringify({ first_name: 'Load', last_name: 'Tenant', email: 'load@example.com', company: 'Load Co' });
 
 /** Drives every tenant at its rate for SECONDS; returns throughput, latency and the 429 check. */
-async function drive(base, allKeys, tenants = TENANTS) {
+async function drive(base, allKeys, tenants = TENANTS, pid) {
   // Each run starts with fresh rate-limit windows: an earlier run in the same minute would have
   // spent some of the greedy tenants' limit.
   const store = await openStore({ databaseUrl: pgUrl, schema });
@@ -112,6 +141,8 @@ async function drive(base, allKeys, tenants = TENANTS) {
   });
   plan.sort((a, b) => a.at - b.at);
   const results = [];
+  const cpu0 = cpuNow(pid);
+  const driver0 = process.cpuUsage();
   const t0 = performance.now();
   let done = 0;
   await new Promise((finish) => {
@@ -132,6 +163,8 @@ async function drive(base, allKeys, tenants = TENANTS) {
     };
     tick();
   });
+  const driver = process.cpuUsage(driver0);
+  const cpu1 = cpuNow(pid);
   await client.close();
   const lat = results.map((r) => r.ms).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
@@ -162,6 +195,7 @@ async function drive(base, allKeys, tenants = TENANTS) {
     refusedGreedy: results.filter((r) => greedy(r.t) && r.status === 429).length,
     greedySent: results.filter((r) => greedy(r.t)).length,
     wrongWindows: wrong,
+    cpu: { server: spent(cpu0.server, cpu1.server) / results.length, pg: spent(cpu0.pg, cpu1.pg) / results.length, driver: (driver.user + driver.system) / 1000 / results.length },
   };
 }
 
@@ -176,14 +210,14 @@ const rows = [];
   const created = await (await fetch(`${s.base}/v1/contacts`, { method: 'POST', headers: h, body })).text();
   await s.stop();
   const f = await start(['--input-type=module', '-e', floorCode(page, created)], {});
-  rows.push(['floor: bare Fastify, fixed bytes', await drive(f.base, keys)]);
+  rows.push(['floor: bare Fastify, fixed bytes', await drive(f.base, keys, TENANTS, f.pid)]);
   await f.stop();
 }
 // Below saturation too: a fifth of the tenants, where latency is the server's, not a queue's.
 const runs = [[1, TENANTS], [2, TENANTS], [1, TENANTS / 5], [2, TENANTS / 5]];
 for (const [workers, tenants] of runs) {
   const s = await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers)], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' });
-  rows.push([`workspace-server --workers ${workers}, ${tenants} tenants`, await drive(s.base, keys, tenants)]);
+  rows.push([`workspace-server --workers ${workers}, ${tenants} tenants`, await drive(s.base, keys, tenants, s.pid)]);
   await s.stop();
   process.stderr.write(`tenants, ${workers} worker(s), ${tenants} tenants: ${JSON.stringify(rows[rows.length - 1][1])}\n`);
 }
@@ -195,13 +229,13 @@ for (const [workers, tenants] of runs) {
 
 const floor = rows[0][1];
 let md = `### Workspace server: many tenants (PostgreSQL)\n\n${machineLine()}; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end. The machine is shared with other work and noisy: compare the rows of one run, not runs.\n\n`;
-md += `${TENANTS.toLocaleString('en-US')} workspaces of ${PER_CONTACTS} contacts, each with its own key, each driven at its limit of ${LIMIT} requests a minute (70 % \`GET /v1/contacts?limit=20\`, 25 % \`POST /v1/contacts\`, 5 % \`?q=\` searches) for ${SECONDS} s; ${GREEDY} more tenants send ${2.5 * LIMIT} requests within those ${SECONDS} s. Latency counts from each request's planned send time. Server, floor and load generator share the 2 cores with PostgreSQL.\n\n`;
-md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule |\n|---|---|---|---|---|---|---|---|---|---|\n';
+md += `${TENANTS.toLocaleString('en-US')} workspaces of ${PER_CONTACTS} contacts, each with its own key, each driven at its limit of ${LIMIT} requests a minute (70 % \`GET /v1/contacts?limit=20\`, 25 % \`POST /v1/contacts\`, 5 % \`?q=\` searches) for ${SECONDS} s; ${GREEDY} more tenants send ${2.5 * LIMIT} requests within those ${SECONDS} s. Latency counts from each request's planned send time. Server, floor and load generator share the 2 cores with PostgreSQL. The driver is a minimal keep-alive HTTP/1.1 client (\`bench/raw-client.mjs\`, 64 sockets) that reads each response's status, X-RateLimit-Reset and length and skips its body. CPU per request is read from /proc over each drive: the server's process (and its workers), this database's PostgreSQL backends (not PostgreSQL's background processes: WAL writer, checkpointer, autovacuum), and the driver's own process.\n\n`;
+md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule | CPU ms per request: server / PostgreSQL / driver |\n|---|---|---|---|---|---|---|---|---|---|---|\n';
 for (const [name, r] of rows) {
-  md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lateP50.toFixed(1)} / ${r.lateP99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} |\n`;
+  md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lateP50.toFixed(1)} / ${r.lateP99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} | ${r.cpu.server.toFixed(2)} / ${r.cpu.pg.toFixed(2)} / ${r.cpu.driver.toFixed(2)} |\n`;
 }
 const [one, two, oneLight, twoLight] = rows.slice(1).map((r) => r[1]);
 const held = (r) => r.achieved >= 2000;
-md += `\nTarget: 2,000 req/s held with p99 ≤ 100 ms. One process held ${one.achieved.toFixed(0)} req/s of ${one.offered.toFixed(0)} offered (throughput ${held(one) ? 'met' : `missed: ${(one.achieved / 2000 * 100).toFixed(0)} %`}) at p99 ${one.p99.toFixed(0)} ms (${one.p99 <= 100 ? 'met' : `missed by ${(one.p99 / 100).toFixed(1)}×`}; ${one.lateP99.toFixed(0)} ms in the run's second half); two processes ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms (${(two.achieved / Math.max(1, one.achieved)).toFixed(2)}× one). With a fifth of the tenants (${oneLight.offered.toFixed(0)} req/s offered) p99 was ${oneLight.p99.toFixed(0)} ms on one process and ${twoLight.p99.toFixed(0)} ms on two. The floor held ${floor.achieved.toFixed(0)} req/s at p99 ${floor.p99.toFixed(1)} ms under the same driver (64 connections). "Windows breaking the limit rule" counts tenant-minutes (by X-RateLimit-Reset) with more than ${LIMIT} successes or a 429 before the ${LIMIT}th success; it must be 0. A server that cannot keep up with the offered rate shows it as p50 and p99 growing with the queue; the 200-tenant rows show latency below saturation. Where the time goes and what scales past one database: docs/store.md.\n`;
+md += `\nTarget: 2,000 req/s held with p99 ≤ 100 ms. One process held ${one.achieved.toFixed(0)} req/s of ${one.offered.toFixed(0)} offered (throughput ${held(one) ? 'met' : `missed: ${(one.achieved / 2000 * 100).toFixed(0)} %`}) at p99 ${one.p99.toFixed(0)} ms (${one.p99 <= 100 ? 'met' : `missed by ${(one.p99 / 100).toFixed(1)}×`}; ${one.lateP99.toFixed(0)} ms in the run's second half); two processes ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms (${(two.achieved / Math.max(1, one.achieved)).toFixed(2)}× one). With a fifth of the tenants (${oneLight.offered.toFixed(0)} req/s offered) p99 was ${oneLight.p99.toFixed(0)} ms on one process and ${twoLight.p99.toFixed(0)} ms on two. CPU per request at ${TENANTS.toLocaleString('en-US')} tenants on one process: ${(one.cpu.server + one.cpu.pg + one.cpu.driver).toFixed(2)} ms (server ${one.cpu.server.toFixed(2)}, PostgreSQL ${one.cpu.pg.toFixed(2)}, driver ${one.cpu.driver.toFixed(2)}), at ${(TENANTS / 5).toLocaleString('en-US')} tenants ${(oneLight.cpu.server + oneLight.cpu.pg + oneLight.cpu.driver).toFixed(2)} ms; 2,150 req/s need at most ${(2000 / 2150).toFixed(2)} ms per request of two whole cores. The floor held ${floor.achieved.toFixed(0)} req/s at p99 ${floor.p99.toFixed(1)} ms under the same driver (64 connections). "Windows breaking the limit rule" counts tenant-minutes (by X-RateLimit-Reset) with more than ${LIMIT} successes or a 429 before the ${LIMIT}th success; it must be 0. A server that cannot keep up with the offered rate shows it as p50 and p99 growing with the queue; the 200-tenant rows show latency below saturation. Where the time goes and what scales past one database: docs/store.md.\n`;
 writeSection('workspace-server-tenants', md);
 process.stdout.write(md);
