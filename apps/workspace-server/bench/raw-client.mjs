@@ -3,8 +3,8 @@
 // and reads only what the benchmark needs from a response (the status, X-RateLimit-Reset,
 // Content-Length to find its end); the body's bytes are counted, never decoded. The driver shares
 // the machine's 2 cores with the server and PostgreSQL, so its own CPU per request is part of what
-// is measured: undici's pool cost the driver 0.17–0.22 ms per request in the tenants mix,
-// this about a third of that (docs/benchmarks.md, the tenants section's history).
+// is measured: side by side in the tenants mix this costs the driver about half of undici's CPU
+// per request (0.51×; docs/store.md, "The tenants mix per request").
 import net from 'node:net';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
