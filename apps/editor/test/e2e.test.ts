@@ -498,6 +498,48 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('typing beside thousands of findings neither re-renders the finding rows nor places the findings again while they stay the same', async () => {
+    const automations = Array.from({ length: 10 }, (_, a) => {
+      const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
+      const edges: unknown[] = [];
+      for (let i = 1; i < 200; i++) {
+        nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: { x: (i % 10) * 260, y: Math.floor(i / 10) * 120 } });
+        edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
+      }
+      return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+    });
+    const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Typing beside findings', version: '1.0.0', automations };
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'typing.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    const summary = page.locator('.diagnostics summary');
+    await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 3,980 infos$/);
+    const counts = () => page.evaluate(() => ({ ...(window as unknown as { __editorRenders: { findingRows: number; findingIndex: number } }).__editorRenders }));
+    await page.locator('.react-flow__node[data-id="n1"] .block').click();
+    const note = page.getByLabel('Note *', { exact: true });
+    await note.click();
+    const before = await counts();
+    // Every keystroke changes the pack and is validated (the panel says "checking…" until the
+    // worker answers), but the findings stay the same: no row re-rendered, nothing placed again.
+    await note.pressSequentially(' and more', { delay: 30 });
+    await poll(() => summary.textContent()).toContain('(checking…)');
+    await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 3,980 infos$/);
+    await poll(() => packOf(page).then((p) => p.automations[0]!.document.graph.nodes[1]!.config?.body)).toBe('Step 1 and more');
+    expect(await counts()).toEqual(before);
+    // The field still shows its block's own findings, and the block its summary.
+    await expect(page.locator('.inspector .field-findings-list').first().textContent()).resolves.toContain('legacy_color');
+    await poll(() => page.locator('.react-flow__node[data-id="n1"] .block').textContent()).toContain('Step 1 and more');
+    // A keystroke that changes the findings (the required note emptied: a warning) does both, once.
+    await note.fill('');
+    await poll(() => summary.textContent()).toMatch(/^Diagnostics: 0 errors, 1 warning, 3,980 infos$/);
+    const after = await counts();
+    expect(after.findingIndex).toBe(before.findingIndex + 1);
+    expect(after.findingRows).toBeGreaterThan(before.findingRows);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('reaches + Add block by Tab before any block or edge, and a selected edge looks selected', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');

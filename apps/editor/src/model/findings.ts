@@ -46,13 +46,56 @@ export interface FindingIndex {
   /** Findings about the pack's own fields. */
   pack: Counts;
   total: Counts;
+  /** Each target's findings (`pack` or `kind/index`), in order: what a form looks through. */
+  byTarget: Map<string, Diagnostic[]>;
+  /** The findings and the pack state this index was built from. */
+  diagnostics: readonly Diagnostic[];
+  packValue: PackValue;
 }
 
 export const itemKey = (kind: ItemKind, index: number) => `${kind}/${index}`;
 export const nodeKey = (automation: number, nodeId: string) => `${automation}/${nodeId}`;
+const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : itemKey(t.kind, t.index));
 
-export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[]): FindingIndex {
-  const idx: FindingIndex = { byItem: new Map(), byNode: new Map(), byEdge: new Map(), pack: empty(), total: countBySeverity(diagnostics) };
+/** Whether two lists of graph elements carry the same ids at every index (as locate reads them). */
+function sameIds(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const x = asArr(a);
+  const y = asArr(b);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i] && str(asObj(x[i]).id) !== str(asObj(y[i]).id)) return false;
+  return true;
+}
+
+/**
+ * Whether `locate` places every pointer in `a` as in `b`: the only part of a pack it reads is the
+ * id of each automation's nodes and edges by index. Typing in a field changes none of them; this
+ * looks only at the automations the edit replaced.
+ */
+export function sameGraphIds(a: PackValue, b: PackValue): boolean {
+  if (a === b) return true;
+  const x = asArr(a.automations);
+  const y = asArr(b.automations);
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] === y[i]) continue;
+    const g = asObj(asObj(asObj(x[i]).document).graph);
+    const h = asObj(asObj(asObj(y[i]).document).graph);
+    if (!sameIds(g.nodes, h.nodes) || !sameIds(g.edges, h.edges)) return false;
+  }
+  return true;
+}
+
+/**
+ * Counts per item, block and edge, and each item's findings. `prev` itself when it was built
+ * from the same findings (the same array: the worker said a validation found the same things)
+ * and a pack with the same graph ids, so typing beside 50,000 findings does not place them all
+ * again, and the canvas and sidebar, which compare it by identity, are not rebuilt.
+ */
+export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[], prev?: FindingIndex): FindingIndex {
+  if (prev && prev.diagnostics === diagnostics && sameGraphIds(prev.packValue, pack)) return prev;
+  const idx: FindingIndex = { byItem: new Map(), byNode: new Map(), byEdge: new Map(), pack: empty(), total: countBySeverity(diagnostics), byTarget: new Map(), diagnostics, packValue: pack };
   const bump = (map: Map<string, Counts>, key: string, s: Severity) => {
     let c = map.get(key);
     if (!c) map.set(key, (c = empty()));
@@ -60,11 +103,15 @@ export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[
   };
   for (const d of diagnostics) {
     const loc = locate(pack, d.pointer);
+    const key = targetKey(loc.target);
+    let list = idx.byTarget.get(key);
+    if (!list) idx.byTarget.set(key, (list = []));
+    list.push(d);
     if (loc.target.kind === 'pack') {
       idx.pack[d.severity]++;
       continue;
     }
-    bump(idx.byItem, itemKey(loc.target.kind, loc.target.index), d.severity);
+    bump(idx.byItem, key, d.severity);
     if (loc.nodeId) bump(idx.byNode, nodeKey(loc.target.index, loc.nodeId), d.severity);
     if (loc.edgeId) bump(idx.byEdge, nodeKey(loc.target.index, loc.edgeId), d.severity);
   }
@@ -109,11 +156,14 @@ export function fieldOf(path: readonly string[], fields: readonly string[]): str
  * when the form is a block's, and otherwise not those of the item's blocks and edges.
  */
 export function formFindings(pack: PackValue, diagnostics: readonly Diagnostic[], target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
+  return findingsOnForm(indexFindings(pack, diagnostics), target, block);
+}
+
+/** formFindings from an index: only the target's own findings are looked through. */
+export function findingsOnForm(index: FindingIndex, target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
   const out: { path: string[]; diagnostic: Diagnostic }[] = [];
-  const key = target.kind === 'pack' ? 'pack' : itemKey(target.kind, target.index);
-  for (const d of diagnostics) {
-    const loc = locate(pack, d.pointer);
-    if ((loc.target.kind === 'pack' ? 'pack' : itemKey(loc.target.kind, loc.target.index)) !== key) continue;
+  for (const d of index.byTarget.get(targetKey(target)) ?? []) {
+    const loc = locate(index.packValue, d.pointer);
     if (block ? loc.nodeId !== block.id : loc.nodeId !== undefined || loc.edgeId !== undefined) continue;
     out.push({ path: formPath(loc, block?.kind), diagnostic: d });
   }

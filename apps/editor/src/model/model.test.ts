@@ -167,6 +167,33 @@ describe('findings', () => {
     expect(idx.byNode.get('0/tag')?.error).toBe(1);
     expect(idx.byItem.get('automations/0')?.error).toBe(1);
   });
+
+  it('keeps the index while the findings are the same array and every graph id stays where it was', () => {
+    const pack = starter();
+    const diagnostics = [
+      { code: 'x', severity: 'error', message: '', pointer: '/automations/0/document/graph/nodes/1/config/tag_id' },
+      { code: 'y', severity: 'info', message: '', pointer: '/automations/0/document/graph/edges/0' },
+      { code: 'z', severity: 'warning', message: '', pointer: '/name' },
+    ] as const;
+    const idx = indexFindings(pack, diagnostics);
+    expect(idx.byTarget.get('automations/0')?.map((d) => d.code)).toEqual(['x', 'y']);
+    expect(idx.byTarget.get('pack')?.map((d) => d.code)).toEqual(['z']);
+    // Typing in a block's config: a new pack, the same ids: the same index object.
+    const typed = updateDocument(pack, 0, (d) => updateNode(d, 'tag', (n) => ({ ...n, config: { ...(n.config as Obj), tag_id: 'tag-typed' } })));
+    expect(indexFindings(typed, diagnostics, idx)).toBe(idx);
+    // A new result (even with equal findings) is indexed again.
+    const again = indexFindings(typed, [...diagnostics], idx);
+    expect(again).not.toBe(idx);
+    expect(again.byNode.get('0/tag')?.error).toBe(1);
+    // A renamed block moves its findings to the new id.
+    const renamed = updateDocument(pack, 0, (d) => updateNode(d, 'tag', (n) => ({ ...n, id: 'tag2' })));
+    const moved = indexFindings(renamed, diagnostics, idx);
+    expect(moved).not.toBe(idx);
+    expect(moved.byNode.get('0/tag2')?.error).toBe(1);
+    expect(moved.byNode.get('0/tag')).toBeUndefined();
+    // An added block (the node list grows) is indexed again too.
+    expect(indexFindings(updateDocument(pack, 0, (d) => addNode(d, 'action.add_tag', { x: 0, y: 0 }).doc), diagnostics, idx)).not.toBe(idx);
+  });
 });
 
 describe('navigation', () => {

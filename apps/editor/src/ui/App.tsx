@@ -10,7 +10,7 @@ import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
 import { nodesOf } from '../model/graph.js';
-import { fieldOf, formFindings, formPath, indexFindings, locate } from '../model/findings.js';
+import { fieldOf, findingsOnForm, formPath, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
 import { defaultDraftStore } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
@@ -19,11 +19,12 @@ import { packFileText } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
-import { stableRefIndex, type RefIndex } from './flow.js';
+import { sameReferenceItems, stableRefIndex, type RefIndex } from './flow.js';
 import { Sidebar } from './Sidebar.js';
 import { AutomationInspector } from './Inspector.js';
 import { FieldFindings } from './fields.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
+import { renderCounts } from './renderCounts.js';
 import { AssetEditor, PackFields, PipelineEditor, ResourceEditor, SmartListEditor, TemplateEditor } from './ItemEditors.js';
 import { DiffView, type Release } from './DiffView.js';
 
@@ -56,13 +57,24 @@ export function App({ store }: { store: EditorStore }) {
   const pack = state.history.present;
   const target = state.target;
   const validation = useValidation(pack);
-  // Only a new validation result changes the findings (not every keystroke).
+  // Only a new validation result changes the findings (not every keystroke, nor the "checking…"
+  // state): a result that found the same things keeps the index, and so the canvas's blocks, the
+  // sidebar's badges and the form's notes, as they are.
   const packRef = useRef(pack);
   packRef.current = pack;
-  const findings = useMemo(() => indexFindings(validation.pack ?? packRef.current, validation.diagnostics), [validation]);
+  const findingsRef = useRef<FindingIndex>(undefined);
+  const findings = useMemo(() => {
+    const next = indexFindings(validation.pack ?? packRef.current, validation.diagnostics, findingsRef.current);
+    if (next !== findingsRef.current) renderCounts.findingIndex++;
+    return (findingsRef.current = next);
+  }, [validation.pack, validation.diagnostics]);
   // The pack's items by reference type and key, kept as the same object while no key or name changes.
-  const refsRef = useRef<RefIndex>(undefined);
-  const refs = useMemo(() => (refsRef.current = stableRefIndex(refsRef.current, packItemsByReferenceType(pack))), [pack]);
+  const refsRef = useRef<{ pack: PackValue; refs: RefIndex }>(undefined);
+  const refs = useMemo(() => {
+    const prev = refsRef.current;
+    if (prev && sameReferenceItems(prev.pack, pack)) return (refsRef.current = { pack, refs: prev.refs }).refs;
+    return (refsRef.current = { pack, refs: stableRefIndex(prev?.refs, packItemsByReferenceType(pack)) }).refs;
+  }, [pack]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
   const [focus, setFocus] = useState<{ nodeId?: string; seq: number }>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
@@ -298,8 +310,8 @@ export function App({ store }: { store: EditorStore }) {
   const blockId = block ? str(block.id) : undefined;
   const blockKind = block ? str(block.kind) : undefined;
   const shownFindings = useMemo(
-    () => formFindings(validation.pack ?? packRef.current, validation.diagnostics, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
-    [validation, target, blockId, blockKind],
+    () => findingsOnForm(findings, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
+    [findings, target, blockId, blockKind],
   );
   const form = (el: ReactNode) => (
     <ReferencesContext.Provider value={references}>

@@ -4,6 +4,7 @@
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { describePointer, type Diagnostic } from '@setup-pack/core';
+import { renderCounts } from './renderCounts.js';
 import { flattenRows, groupId, groupRows, plural, type FindingRow } from '../model/findingRows.js';
 
 const ROW_HEIGHT = 24;
@@ -23,6 +24,7 @@ function FindingButton({ d, nested, onPick }: { d: Diagnostic; nested: boolean; 
 // on each keystroke's "checking…" state: memoised, with a stable onPick, they are not re-rendered
 // while typing.
 const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnostic[]; onPick: (d: Diagnostic) => void }) {
+  renderCounts.findingRows++;
   const groups = useMemo(() => groupRows(diagnostics), [diagnostics]);
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => flattenRows(groups, open), [groups, open]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { packItemsByReferenceType } from '@setup-pack/core';
-import { buildEdges, buildNodes, sameItems, stableRefIndex } from './flow.js';
+import { buildEdges, buildNodes, sameItems, sameReferenceItems, stableRefIndex } from './flow.js';
 import { indexFindings } from '../model/findings.js';
 import { documentOf, updateDocument, type PackValue } from '../model/pack.js';
 import { updateNode, withGraph, edgesOf } from '../model/graph.js';
@@ -29,6 +29,19 @@ describe('canvas model', () => {
     renamed.resources[0]!.name = 'Buyer';
     const b = packItemsByReferenceType(renamed);
     expect(stableRefIndex(a, b)).toBe(b);
+  });
+  it('says when two pack states resolve references alike without rebuilding the index: only items, keys and names count', () => {
+    const p = pack();
+    const typed = updateDocument(p, 0, (d) => updateNode(d, 'tag', (n) => ({ ...n, config: { tag_id: 'tag-typed' } })));
+    expect(sameReferenceItems(p, typed)).toBe(true);
+    expect(sameReferenceItems(p, updateDocument(p, 0, (d) => ({ ...d, name: 'Renamed automation' })))).toBe(false);
+    const rekeyed = { ...p, automations: (p.automations as Record<string, unknown>[]).map((a, i) => (i === 1 ? { ...a, key: 'other' } : a)) };
+    expect(sameReferenceItems(p, rekeyed)).toBe(false);
+    const resources = { ...p, resources: [...(p.resources as unknown[])] };
+    expect(sameReferenceItems(p, resources)).toBe(false);
+    expect(sameReferenceItems(p, { ...p, automations: (p.automations as unknown[]).slice(1) })).toBe(false);
+    // Whenever it says "alike", core's index agrees.
+    expect(stableRefIndex(packItemsByReferenceType(p), packItemsByReferenceType(typed))).toEqual(packItemsByReferenceType(p));
   });
   it('labels edges by handle, except next', () => {
     const edges = buildEdges(documentOf(pack(), 0), 0);

@@ -2,7 +2,8 @@
 // for display only (nothing is written until the author moves or tidies them).
 import { MarkerType, type Edge } from '@xyflow/react';
 import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType, type SummaryPart } from '@setup-pack/core';
-import { asObj, objs, str, type Obj } from '../model/json.js';
+import { asObj, isObj, objs, str, type Obj } from '../model/json.js';
+import type { PackValue } from '../model/pack.js';
 import { edgesOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
 import { tidyUp } from '../model/layout.js';
 import { nodeKey, type FindingIndex } from '../model/findings.js';
@@ -129,4 +130,28 @@ export function stableRefIndex(prev: RefIndex | undefined, next: RefIndex): RefI
     }
   }
   return prev;
+}
+
+/**
+ * Whether `a` and `b` carry the same items a reference can resolve to (what core's
+ * packItemsByReferenceType reads: resources, templates, smart lists and pipelines, and each
+ * automation's key and name), judged by identity first: typing in a block's field replaces one
+ * automation and none of the rest, so the index is not rebuilt (thousands of entries on a pack at
+ * every limit) on every keystroke.
+ */
+export function sameReferenceItems(a: PackValue, b: PackValue): boolean {
+  if (a === b) return true;
+  if (a.resources !== b.resources || a.messageTemplates !== b.messageTemplates || a.smartLists !== b.smartLists || a.pipelines !== b.pipelines) return false;
+  if (a.automations === b.automations) return true;
+  if (!Array.isArray(a.automations) || !Array.isArray(b.automations) || a.automations.length !== b.automations.length) return false;
+  for (let i = 0; i < a.automations.length; i++) {
+    const x: unknown = a.automations[i];
+    const y: unknown = b.automations[i];
+    if (x === y) continue;
+    if (!isObj(x) || !isObj(y) || x.key !== y.key) return false;
+    const dx = x.document;
+    const dy = y.document;
+    if ((isObj(dx) ? dx.name : undefined) !== (isObj(dy) ? dy.name : undefined)) return false;
+  }
+  return true;
 }

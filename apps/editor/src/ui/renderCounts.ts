@@ -1,0 +1,8 @@
+// How often the costly parts of the page were rendered or rebuilt, read by the browser tests
+// (window.__editorRenders) to check that typing beside many findings leaves them alone.
+export const renderCounts = {
+  /** Renders of the diagnostics panel's rows (and so of its virtualiser and grouping). */
+  findingRows: 0,
+  /** Finding indexes built (every finding placed on its item, block or edge). */
+  findingIndex: 0,
+};
