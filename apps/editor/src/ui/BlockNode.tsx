@@ -1,7 +1,7 @@
 // One block on the canvas: styled by group, catalog label, its config in words (references by
 // name, as links), handles per kind (named on a row of their own unless `next`), and
 // error/warning badges.
-import { createContext, memo, useContext, useEffect, useRef } from 'react';
+import { createContext, memo, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
 import type { PackItemOfReference, ReferenceType } from '@setup-pack/core';
 import type { RefIndex } from './flow.js';
@@ -62,7 +62,61 @@ export interface BlockData extends Record<string, unknown> {
 
 export type BlockNodeType = Node<BlockData, 'block'>;
 
+/**
+ * Each block's summary, held beside React Flow's nodes rather than in them: typing in a block's
+ * field changes its summary on every keystroke, and a new node object for that would update React
+ * Flow's store, whose several subscribers per block, handle and edge all run again (about a third
+ * of a keystroke's script on a 200-block graph). Only the block whose summary changed hears of it.
+ */
+export class SummaryStore {
+  private readonly items = new Map<string, { key: string; summary: SummaryItem[] }>();
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  get(id: string): SummaryItem[] | undefined {
+    return this.items.get(id)?.summary;
+  }
+
+  subscribe(id: string, listener: () => void): () => void {
+    let set = this.listeners.get(id);
+    if (!set) this.listeners.set(id, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(id);
+    };
+  }
+
+  /** Takes the summaries of freshly built blocks and tells the blocks whose summary changed. */
+  update(nodes: readonly BlockNodeType[]): void {
+    const changed: string[] = [];
+    for (const n of nodes) {
+      const had = this.items.get(n.id);
+      if (had?.key === n.data.summaryKey) continue;
+      this.items.set(n.id, { key: n.data.summaryKey, summary: n.data.summary });
+      if (had) changed.push(n.id);
+    }
+    if (this.items.size > nodes.length) {
+      const ids = new Set(nodes.map((n) => n.id));
+      for (const id of this.items.keys()) if (!ids.has(id)) this.items.delete(id);
+    }
+    for (const id of changed) for (const l of [...(this.listeners.get(id) ?? [])]) l();
+  }
+}
+
+/** The canvas's summaries (absent: a block shows the summary its node data carries). */
+export const SummaryContext = createContext<SummaryStore | undefined>(undefined);
+
+const noSubscription = () => () => {};
+
+/** The block's summary as the canvas last built it. */
+function useSummary(id: string, fallback: SummaryItem[]): SummaryItem[] {
+  const store = useContext(SummaryContext);
+  const subscribe = useCallback((l: () => void) => store?.subscribe(id, l) ?? (() => {}), [store, id]);
+  return useSyncExternalStore(store ? subscribe : noSubscription, () => store?.get(id) ?? fallback);
+}
+
 export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNodeType>) {
+  const summary = useSummary(id, data.summary);
   const n = data.handles.length;
   const leftOf = (i: number) => `${((i + 1) / (n + 1)) * 100}%`;
   const labelled = data.handles.some((h) => h !== 'next');
@@ -83,7 +137,7 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
         {data.group} <code className="node-id">{id}</code>
       </div>
       <div className="label">{data.label}</div>
-      {data.summary.length > 0 && <Summary items={data.summary} />}
+      {summary.length > 0 && <Summary items={summary} />}
       <div className="badges">
         {data.errors > 0 && <span className="badge error" aria-label={plural(data.errors, 'error')}>{data.errors}</span>}
         {data.warnings > 0 && <span className="badge warning" aria-label={plural(data.warnings, 'warning')}>{data.warnings}</span>}

@@ -10,9 +10,10 @@ import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
-import { nodeTypes, type BlockNodeType } from './BlockNode.js';
+import { nodeTypes, SummaryContext, SummaryStore, type BlockNodeType } from './BlockNode.js';
 import { buildEdges, buildNodes, sameItems, type DiffMark, type NodeCache, type RefIndex } from './flow.js';
 import { Palette } from './Palette.js';
+import { renderCounts } from './renderCounts.js';
 
 export interface CanvasProps {
   doc: Obj;
@@ -34,7 +35,8 @@ function sameNode(a: BlockNodeType, b: BlockNodeType): boolean {
   if (a.position.x !== b.position.x || a.position.y !== b.position.y || a.ariaLabel !== b.ariaLabel) return false;
   const x = a.data;
   const y = b.data;
-  return x.kind === y.kind && x.label === y.label && x.group === y.group && x.summaryKey === y.summaryKey && x.isTrigger === y.isTrigger &&
+  // The summary is not compared: blocks read it from the canvas's SummaryStore.
+  return x.kind === y.kind && x.label === y.label && x.group === y.group && x.isTrigger === y.isTrigger &&
     x.errors === y.errors && x.warnings === y.warnings && x.diff === y.diff && x.handles.join('\n') === y.handles.join('\n');
 }
 
@@ -63,7 +65,13 @@ function Flow(props: CanvasProps) {
   // Built once, on mount (lazily: React would evaluate an eager argument on every render, i.e. on
   // every pointer move of a drag); later pack states are merged in by the effect below.
   const nodeCache = useRef<NodeCache>(new WeakMap());
-  const [nodes, setNodes] = useState<BlockNodeType[]>(() => buildNodes(doc, automation, findings, diff, nodeCache.current, refs));
+  const summaries = useRef<SummaryStore>(null);
+  summaries.current ??= new SummaryStore();
+  const [nodes, setNodes] = useState<BlockNodeType[]>(() => {
+    const built = buildNodes(doc, automation, findings, diff, nodeCache.current, refs);
+    summaries.current!.update(built);
+    return built;
+  });
   const [edges, setEdges] = useState<Edge[]>(() => buildEdges(doc, automation, findings, edgeDiff));
   // Drag positions, selection and measurements live in this state (React Flow's changes); the
   // pack only hears of a move when the drag ends (onNodeDragStop: one undoable step).
@@ -87,6 +95,8 @@ function Flow(props: CanvasProps) {
     if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && from.refs === refs && !pendingSelect.current) return; // the initial state already is this
     builtFrom.current = { doc, findings, diff, edgeDiff, refs };
     const built = buildNodes(doc, automation, findings, diff, nodeCache.current, refs);
+    // A changed summary goes to its block alone; the node objects stay as they were unless something else changed.
+    summaries.current!.update(built);
     // The blocks to select once they exist: a rebuild for other reasons (a validation result
     // arriving before the edit lands) must not use up the selection of a block not yet built.
     const pending = pendingSelect.current;
@@ -94,12 +104,14 @@ function Flow(props: CanvasProps) {
     if (select) pendingSelect.current = null;
     setNodes((prev) => {
       const byId = new Map(prev.map((n) => [n.id, n]));
-      return sameItems(prev, built.map((n) => {
+      const next = sameItems(prev, built.map((n) => {
         const p = byId.get(n.id);
         const selected = select ? select.has(n.id) : p?.selected;
         if (p && sameNode(p, n) && !!p.selected === !!selected) return p;
         return { ...n, selected, measured: p?.measured };
       }));
+      if (next !== prev) renderCounts.canvasNodes++;
+      return next;
     });
     setEdges((prev) => {
       const byId = new Map(prev.map((e) => [e.id, e]));
@@ -368,6 +380,7 @@ function Flow(props: CanvasProps) {
           <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
         </div>
       )}
+      <SummaryContext.Provider value={summaries.current}>
       <ReactFlow<BlockNodeType, Edge>
         nodes={nodes}
         edges={edges}
@@ -400,6 +413,7 @@ function Flow(props: CanvasProps) {
         <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={groupColor} />
         <Controls />
       </ReactFlow>
+      </SummaryContext.Provider>
       {connectHint && <div className="connect-hint" role="status">Can't connect: {connectHint}</div>}
       {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from} />}
     </>

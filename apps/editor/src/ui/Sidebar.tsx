@@ -3,31 +3,33 @@
 // at every limit.
 import { memo } from 'react';
 import { ITEM_KINDS, KIND_LABELS, itemName, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
-import { itemKey, type Counts, type FindingIndex } from '../model/findings.js';
+import { itemKey, type FindingIndex } from '../model/findings.js';
 import { objs } from '../model/json.js';
 import { plural } from '../model/findingRows.js';
+import { renderCounts } from './renderCounts.js';
 
-function Badges({ c }: { c?: Counts }) {
-  if (!c) return null;
+function Badges({ errors, warnings }: { errors: number; warnings: number }) {
   return (
     <>
-      {c.error > 0 && <span className="badge error" aria-label={plural(c.error, 'error')}>{c.error}</span>}
-      {c.warning > 0 && <span className="badge warning" aria-label={plural(c.warning, 'warning')}>{c.warning}</span>}
+      {errors > 0 && <span className="badge error" aria-label={plural(errors, 'error')}>{errors}</span>}
+      {warnings > 0 && <span className="badge warning" aria-label={plural(warnings, 'warning')}>{warnings}</span>}
     </>
   );
 }
 
 type Commit = (fn: (p: PackValue) => PackValue) => void;
 
-// One item: re-rendered only when that item, its badges or whether it is current change (an
-// edit replaces one automation of a hundred; the other rows stay as they are).
+// One item: re-rendered only when that item, its badge numbers or whether it is current change
+// (an edit replaces one automation of a hundred, and a new validation result that leaves an
+// item's counts as they were leaves its row alone: the counts are passed as numbers).
 const rowStyle = { display: 'flex' };
-const ItemRow = memo(function ItemRow({ kind, index, item, current, counts, select, commit }: { kind: ItemKind; index: number; item: Record<string, unknown>; current: boolean; counts?: Counts; select: (t: Target) => void; commit: Commit }) {
+const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warnings, select, commit }: { kind: ItemKind; index: number; item: Record<string, unknown>; current: boolean; errors: number; warnings: number; select: (t: Target) => void; commit: Commit }) {
+  renderCounts.sidebarRows++;
   return (
     <li style={rowStyle}>
       <button aria-current={current} onClick={() => select({ kind, index })} data-item={`${kind}/${String(item.key)}`}>
         <span className="name">{itemName(kind, item)}</span>
-        <Badges c={counts} />
+        <Badges errors={errors} warnings={warnings} />
       </button>
       {current && (
         <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
@@ -60,7 +62,7 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
       </h3>
       <ul>
         {list.map((item, i) => (
-          <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} counts={findings.byItem.get(itemKey(kind, i))} select={props.select} commit={props.commit} />
+          <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} errors={findings.byItem.get(itemKey(kind, i))?.error ?? 0} warnings={findings.byItem.get(itemKey(kind, i))?.warning ?? 0} select={props.select} commit={props.commit} />
         ))}
       </ul>
     </section>
@@ -75,7 +77,7 @@ export function Sidebar(props: { pack: PackValue; target: Target; findings: Find
         <li>
           <button aria-current={target.kind === 'pack'} onClick={() => props.select({ kind: 'pack' })}>
             <span className="name">Pack: {String(pack.name ?? '')}</span>
-            <Badges c={findings.pack} />
+            <Badges errors={findings.pack.error} warnings={findings.pack.warning} />
           </button>
         </li>
       </ul>

@@ -5,4 +5,8 @@ export const renderCounts = {
   findingRows: 0,
   /** Finding indexes built (every finding placed on its item, block or edge). */
   findingIndex: 0,
+  /** Renders of the sidebar's item rows. */
+  sidebarRows: 0,
+  /** New block arrays handed to React Flow (each one runs its store's subscribers again). */
+  canvasNodes: 0,
 };
