@@ -11,7 +11,7 @@ import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
 import { nodeTypes, SummaryContext, SummaryStore, type BlockNodeType } from './BlockNode.js';
-import { buildEdges, buildNodes, sameItems, type DiffMark, type NodeCache, type RefIndex } from './flow.js';
+import { buildEdges, buildNodes, sameEdgeInputs, sameItems, type DiffMark, type NodeCache, type RefIndex } from './flow.js';
 import { Palette } from './Palette.js';
 import { renderCounts } from './renderCounts.js';
 
@@ -113,6 +113,8 @@ function Flow(props: CanvasProps) {
       if (next !== prev) renderCounts.canvasNodes++;
       return next;
     });
+    // Edges are rebuilt only when something they are drawn from changed (not on a keystroke in a field).
+    if (!select && from.findings === findings && from.edgeDiff === edgeDiff && sameEdgeInputs(from.doc, doc)) return;
     setEdges((prev) => {
       const byId = new Map(prev.map((e) => [e.id, e]));
       return sameItems(prev, buildEdges(doc, automation, findings, edgeDiff).map((e) => {

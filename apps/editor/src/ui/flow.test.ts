@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { packItemsByReferenceType } from '@setup-pack/core';
-import { buildEdges, buildNodes, sameItems, sameReferenceItems, stableRefIndex } from './flow.js';
+import { buildEdges, buildNodes, sameEdgeInputs, sameItems, sameReferenceItems, stableRefIndex } from './flow.js';
 import { indexFindings } from '../model/findings.js';
 import { documentOf, updateDocument, type PackValue } from '../model/pack.js';
 import { updateNode, withGraph, edgesOf } from '../model/graph.js';
@@ -42,6 +42,19 @@ describe('canvas model', () => {
     expect(sameReferenceItems(p, { ...p, automations: (p.automations as unknown[]).slice(1) })).toBe(false);
     // Whenever it says "alike", core's index agrees.
     expect(stableRefIndex(packItemsByReferenceType(p), packItemsByReferenceType(typed))).toEqual(packItemsByReferenceType(p));
+  });
+  it('says when edges would be drawn alike: the same edge list, and the same ids and output handles block by block', () => {
+    const doc = documentOf(pack(), 0);
+    const typed = updateNode(doc, 'tag', (n) => ({ ...n, config: { tag_id: 'tag-typed' } }));
+    expect(sameEdgeInputs(doc, typed)).toBe(true);
+    expect(buildEdges(typed, 0)).toEqual(buildEdges(doc, 0));
+    // A branch block whose outcomes change its handles, a renamed block, or another edge list: drawn again.
+    const ai = documentOf(pack(), 1);
+    const aiNode = (ai.graph as { nodes: { id: string; kind: string }[] }).nodes.find((n) => n.kind === 'control.ai_branch')!;
+    const outcomes = updateNode(ai, aiNode.id, (n) => ({ ...n, config: { ...(n.config as Record<string, unknown>), outcomes: ['ready', 'later', 'never'] } }));
+    expect(sameEdgeInputs(ai, outcomes)).toBe(false);
+    expect(sameEdgeInputs(doc, updateNode(doc, 'tag', (n) => ({ ...n, id: 'tag2' })))).toBe(false);
+    expect(sameEdgeInputs(doc, withGraph(doc, undefined, edgesOf(doc).slice(1)))).toBe(false);
   });
   it('labels edges by handle, except next', () => {
     const edges = buildEdges(documentOf(pack(), 0), 0);

@@ -155,3 +155,26 @@ export function sameReferenceItems(a: PackValue, b: PackValue): boolean {
   }
   return true;
 }
+
+/**
+ * Whether buildEdges draws `b`'s edges exactly as `a`'s: the same edge list and, block by block,
+ * the same ids and output handles (an edge is drawn from its source's handles). Typing in a
+ * block's field replaces that block and nothing else, so its 200-odd edges are not built again.
+ */
+export function sameEdgeInputs(a: Obj, b: Obj): boolean {
+  if (a === b) return true;
+  const ga = asObj(a.graph);
+  const gb = asObj(b.graph);
+  if (ga.edges !== gb.edges || !Array.isArray(ga.nodes) || !Array.isArray(gb.nodes)) return false;
+  const x: unknown[] = ga.nodes;
+  const y: unknown[] = gb.nodes;
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const m = x[i];
+    const n = y[i];
+    if (m === n) continue;
+    if (!isObj(m) || !isObj(n) || m.id !== n.id || handlesOfNode(m).join('\n') !== handlesOfNode(n).join('\n')) return false;
+  }
+  return true;
+}
