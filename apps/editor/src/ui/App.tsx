@@ -160,6 +160,8 @@ export function App({ store }: { store: EditorStore }) {
   }, []);
 
   // Autosave (debounced; not before the startup restore has decided) and the unsaved-changes warning.
+  // `saveNow` saves the state the store holds when it runs, once per pack state.
+  const saveNow = useRef<() => void>(() => {});
   useEffect(() => {
     if (!restored.current) return;
     let idle: number | undefined;
@@ -174,10 +176,7 @@ export function App({ store }: { store: EditorStore }) {
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };
-    // Leaving the page (reload, close, tab switch) saves at once rather than after the pause.
-    const onHide = () => save();
-    window.addEventListener('pagehide', onHide);
-    document.addEventListener('visibilitychange', onHide);
+    saveNow.current = save;
     // After a pause, and when the browser is idle: storing a big pack clones it on this thread.
     const t = setTimeout(() => {
       if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(save, { timeout: 2000 });
@@ -186,10 +185,19 @@ export function App({ store }: { store: EditorStore }) {
     return () => {
       clearTimeout(t);
       if (idle !== undefined) cancelIdleCallback(idle);
+    };
+  }, [pack, store, notify, state.savedPack]);
+  // Leaving the page (reload, close, tab switch) saves at once rather than after the pause; the
+  // listeners stay for the page's life (not added and removed on every keystroke).
+  useEffect(() => {
+    const onHide = () => saveNow.current();
+    window.addEventListener('pagehide', onHide);
+    document.addEventListener('visibilitychange', onHide);
+    return () => {
       window.removeEventListener('pagehide', onHide);
       document.removeEventListener('visibilitychange', onHide);
     };
-  }, [pack, store, notify, state.savedPack]);
+  }, []);
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
       if (!store.dirty) return;

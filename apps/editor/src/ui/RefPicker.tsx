@@ -48,8 +48,9 @@ export function RefPicker(props: { type: ReferenceType; label: string; listed: r
 
   const q = query.trim().toLowerCase();
   const matches = (name: string, id: string) => q === '' || name.toLowerCase().includes(q) || id.toLowerCase().includes(q);
-  const own = [...(refs?.get(type) ?? [])].map(([key, item]) => ({ key, name: item.name ?? key })).filter((x) => matches(x.name, x.key));
-  const real = (objects ?? []).filter((o) => matches(String(o.name ?? ''), o.id));
+  // Listed only while open: a closed picker beside a field being typed in filters nothing.
+  const own = open ? [...(refs?.get(type) ?? [])].map(([key, item]) => ({ key, name: item.name ?? key })).filter((x) => matches(x.name, x.key)) : [];
+  const real = open ? (objects ?? []).filter((o) => matches(String(o.name ?? ''), o.id)) : [];
   const packKeys = () => [...(refs?.values() ?? [])].flatMap((m) => [...m.keys()]);
   const pickObject = (o: WorkspaceObject) => {
     const name = String(o.name ?? o.id);
