@@ -65,7 +65,7 @@ export type BlockNodeType = Node<BlockData, 'block'>;
 /**
  * Each block's summary, held beside React Flow's nodes rather than in them: typing in a block's
  * field changes its summary on every keystroke, and a new node object for that would update React
- * Flow's store, whose several subscribers per block, handle and edge all run again (about a third
+ * Flow's store, whose several subscribers per block, handle and edge all run again (about a quarter
  * of a keystroke's script on a 200-block graph). Only the block whose summary changed hears of it.
  */
 export class SummaryStore {
