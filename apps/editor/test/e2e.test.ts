@@ -291,7 +291,12 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('start');
     await page.keyboard.press('ArrowDown');
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+    // The inspector shows the selected block's fields a render after the canvas marks it selected:
+    // type once it does, as a person would (under a loaded machine the text went into the
+    // previous block's field, which the switch then reset, leaving Rename disabled).
+    await poll(() => page.getByLabel('Block id').inputValue()).toBe('tag');
     await page.getByLabel('Block id').fill('tag_lead');
+    await poll(() => page.getByRole('button', { name: 'Rename' }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Rename' }).click();
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag_lead');
     expect((await packOf(page)).automations[0]!.document.graph.edges.filter((e) => e.source === 'tag_lead' || e.target === 'tag_lead')).toHaveLength(2);
