@@ -39,6 +39,23 @@ async function openPage(context: BrowserContext, query: string): Promise<{ page:
 
 // Generous: CI machines are shared and slow; a poll passes as soon as the UI catches up.
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
+
+/**
+ * A pack of `count` automations of 200 blocks, each action block carrying two config fields the
+ * catalog does not know (two infos per block: 398 per automation), laid out by `at`.
+ */
+function noisyPack(name: string, count: number, at: (i: number) => { x: number; y: number }) {
+  const automations = Array.from({ length: count }, (_, a) => {
+    const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
+    const edges: unknown[] = [];
+    for (let i = 1; i < 200; i++) {
+      nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: at(i) });
+      edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
+    }
+    return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+  });
+  return { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name, version: '1.0.0', automations };
+}
 const errorCount = (page: Page) => page.getByTestId('error-count');
 const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
 
@@ -465,16 +482,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
   });
 
   it('keeps 20,000 findings readable: folded by message, only the rows in view rendered, a finding deep in a group still jumps to its block', async () => {
-    const automations = Array.from({ length: 50 }, (_, a) => {
-      const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
-      const edges: unknown[] = [];
-      for (let i = 1; i < 200; i++) {
-        nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: { x: 0, y: i * 120 } });
-        edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
-      }
-      return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
-    });
-    const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Many findings', version: '1.0.0', automations };
+    const pack = noisyPack('Many findings', 50, (i) => ({ x: 0, y: i * 120 }));
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const { page, errors } = await openPage(context, '');
     await page.locator('.react-flow').waitFor();
@@ -504,16 +512,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
   });
 
   it('typing beside thousands of findings neither re-renders the finding rows, places the findings again nor hands React Flow new blocks while the findings stay the same', async () => {
-    const automations = Array.from({ length: 10 }, (_, a) => {
-      const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
-      const edges: unknown[] = [];
-      for (let i = 1; i < 200; i++) {
-        nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: { x: (i % 10) * 260, y: Math.floor(i / 10) * 120 } });
-        edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
-      }
-      return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
-    });
-    const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Typing beside findings', version: '1.0.0', automations };
+    const pack = noisyPack('Typing beside findings', 10, (i) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 120 }));
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const { page, errors } = await openPage(context, '');
     await page.locator('.react-flow').waitFor();
