@@ -55,8 +55,6 @@ export function totals(reports: readonly FileReport[]): Totals {
   return t;
 }
 
-
-
 /**
  * A count with thousands separators, as toLocaleString('en-US') writes it (39,799), without
  * loading ICU's number formatting: its first call costs a short run tens of milliseconds.

@@ -3,9 +3,8 @@
 // the order is read from the parsed value: array elements by index, properties by their place in
 // the object, which for JSON.parse is their place in the text.
 import { compareAtOnePlace, comparePointers, type Diagnostic } from '../diagnostics.js';
-import { sharedDepth, unescapeToken } from './pointer.js';
+import { sharedDepth, tokenIndex, unescapeToken } from './pointer.js';
 import { grown } from './positions.js';
-import { tokenIndex } from './pointer.js';
 
 /** Whether JSON.parse lists a property name before the others, in numeric order: an array index. */
 function isIndexName(name: string): boolean {
