@@ -2,7 +2,7 @@
 // edges, and form fields.
 import { countBySeverity, nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity } from '@setup-pack/core';
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
-import { asArr, asObj, str } from './json.js';
+import { asArr, asObj, sameEach, str } from './json.js';
 
 export interface Location {
   target: Target;
@@ -58,14 +58,7 @@ export const nodeKey = (automation: number, nodeId: string) => `${automation}/${
 const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : itemKey(t.kind, t.index));
 
 /** Whether two lists of graph elements carry the same ids at every index (as locate reads them). */
-function sameIds(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const x = asArr(a);
-  const y = asArr(b);
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i] && str(asObj(x[i]).id) !== str(asObj(y[i]).id)) return false;
-  return true;
-}
+const sameIds = (a: unknown, b: unknown): boolean => a === b || sameEach(asArr(a), asArr(b), (m, n) => str(asObj(m).id) === str(asObj(n).id));
 
 /**
  * Whether `locate` places every pointer in `a` as in `b`: the only part of a pack it reads is the
@@ -74,17 +67,11 @@ function sameIds(a: unknown, b: unknown): boolean {
  */
 export function sameGraphIds(a: PackValue, b: PackValue): boolean {
   if (a === b) return true;
-  const x = asArr(a.automations);
-  const y = asArr(b.automations);
-  if (x === y) return true;
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) {
-    if (x[i] === y[i]) continue;
-    const g = asObj(asObj(asObj(x[i]).document).graph);
-    const h = asObj(asObj(asObj(y[i]).document).graph);
-    if (!sameIds(g.nodes, h.nodes) || !sameIds(g.edges, h.edges)) return false;
-  }
-  return true;
+  return sameEach(asArr(a.automations), asArr(b.automations), (x, y) => {
+    const g = asObj(asObj(asObj(x).document).graph);
+    const h = asObj(asObj(asObj(y).document).graph);
+    return sameIds(g.nodes, h.nodes) && sameIds(g.edges, h.edges);
+  });
 }
 
 /**

@@ -9,6 +9,18 @@ export const asArr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const objs = (v: unknown): Obj[] => asArr(v).filter(isObj);
 export const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
 
+/**
+ * Whether two lists hold, index by index, the same element or one `same` accepts: the edit-aware
+ * comparison of a pack state with the one before (an edit replaces the elements it touches and
+ * keeps the others, so most are one object and `same` runs only on the replaced ones).
+ */
+export function sameEach(x: readonly unknown[], y: readonly unknown[], same: (a: unknown, b: unknown) => boolean): boolean {
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i] && !same(x[i], y[i])) return false;
+  return true;
+}
+
 /** Sets `key` on a copy of `o`, keeping the key's place when it exists; `undefined` removes it. */
 export function setKey<T extends Obj>(o: T, key: string, value: unknown): T {
   if (value === undefined) {

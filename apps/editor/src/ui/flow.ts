@@ -2,7 +2,7 @@
 // for display only (nothing is written until the author moves or tidies them).
 import { MarkerType, type Edge } from '@xyflow/react';
 import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType, type SummaryPart } from '@setup-pack/core';
-import { asObj, isObj, objs, str, type Obj } from '../model/json.js';
+import { asObj, isObj, objs, sameEach, str, type Obj } from '../model/json.js';
 import type { PackValue } from '../model/pack.js';
 import { edgesOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
 import { tidyUp } from '../model/layout.js';
@@ -114,7 +114,7 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
  * Flow's store is not updated (and its 600-odd subscribers not re-checked) for nothing, e.g.
  * when a drag's end writes the positions the canvas already shows. */
 export function sameItems<T>(prev: T[], next: T[]): T[] {
-  return prev.length === next.length && next.every((x, i) => x === prev[i]) ? prev : next;
+  return sameEach(prev, next, () => false) ? prev : next;
 }
 
 /** `prev` itself when `next` resolves every reference to the same item and name: typing that
@@ -143,17 +143,13 @@ export function sameReferenceItems(a: PackValue, b: PackValue): boolean {
   if (a === b) return true;
   if (a.resources !== b.resources || a.messageTemplates !== b.messageTemplates || a.smartLists !== b.smartLists || a.pipelines !== b.pipelines) return false;
   if (a.automations === b.automations) return true;
-  if (!Array.isArray(a.automations) || !Array.isArray(b.automations) || a.automations.length !== b.automations.length) return false;
-  for (let i = 0; i < a.automations.length; i++) {
-    const x: unknown = a.automations[i];
-    const y: unknown = b.automations[i];
-    if (x === y) continue;
+  if (!Array.isArray(a.automations) || !Array.isArray(b.automations)) return false;
+  return sameEach(a.automations, b.automations, (x, y) => {
     if (!isObj(x) || !isObj(y) || x.key !== y.key) return false;
     const dx = x.document;
     const dy = y.document;
-    if ((isObj(dx) ? dx.name : undefined) !== (isObj(dy) ? dy.name : undefined)) return false;
-  }
-  return true;
+    return (isObj(dx) ? dx.name : undefined) === (isObj(dy) ? dy.name : undefined);
+  });
 }
 
 /**
@@ -166,15 +162,5 @@ export function sameEdgeInputs(a: Obj, b: Obj): boolean {
   const ga = asObj(a.graph);
   const gb = asObj(b.graph);
   if (ga.edges !== gb.edges || !Array.isArray(ga.nodes) || !Array.isArray(gb.nodes)) return false;
-  const x: unknown[] = ga.nodes;
-  const y: unknown[] = gb.nodes;
-  if (x === y) return true;
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) {
-    const m = x[i];
-    const n = y[i];
-    if (m === n) continue;
-    if (!isObj(m) || !isObj(n) || m.id !== n.id || handlesOfNode(m).join('\n') !== handlesOfNode(n).join('\n')) return false;
-  }
-  return true;
+  return sameEach(ga.nodes, gb.nodes, (m, n) => isObj(m) && isObj(n) && m.id === n.id && handlesOfNode(m).join('\n') === handlesOfNode(n).join('\n'));
 }
