@@ -61,9 +61,10 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
         <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={add}>+</button>
       </h3>
       <ul>
-        {list.map((item, i) => (
-          <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} errors={findings.byItem.get(itemKey(kind, i))?.error ?? 0} warnings={findings.byItem.get(itemKey(kind, i))?.warning ?? 0} select={props.select} commit={props.commit} />
-        ))}
+        {list.map((item, i) => {
+          const c = findings.byItem.get(itemKey(kind, i));
+          return <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} errors={c?.error ?? 0} warnings={c?.warning ?? 0} select={props.select} commit={props.commit} />;
+        })}
       </ul>
     </section>
   );
