@@ -30,6 +30,8 @@ describe('filters and block configs in words', () => {
     expect(summarizeConfig('control.wait', { duration: 3, unit: 'hours' })).toBe('Wait 3 hours');
     expect(summarizeConfig('control.ai_branch', { outcomes: ['ready', 'later', 'never'] })).toBe('AI picks ready, later or never');
     expect(summarizeConfig('control.loop', { items: 'contacts', max_iterations: 5 })).toBe('For each of contacts, at most 5 times');
+    expect(summarizeConfig('control.wait', { duration: 1440, unit: 'minutes' })).toBe('Wait 1,440 minutes');
+    expect(summarizeConfig('control.loop', { max_iterations: 1 })).toBe('Repeat at most 1 time');
     expect(summarizeConfig('control.if', {})).toBe('If … (no conditions yet)');
     expect(summarizeConfig('control.if', { conditions: 'x' })).toBe('If (conditions in a shape we do not read)');
     expect(summarizeConfig('control.if', { conditions: { type: 'condition', field: 'city', operator: 'sounds_like', value: 'Paris' } })).toBe('If city sounds like Paris');

@@ -5,6 +5,7 @@
 import { publishedSchemas } from '../generated/schemas.js';
 import type { NodeGroup, ReferenceType } from '../types.js';
 import { clipText, describeFilter, isFilterCondition, isFilterGroup, type SummaryPart } from '../filters.js';
+import { plural } from '../text.js';
 
 export type ConfigFieldType = 'string' | 'text' | 'number' | 'integer' | 'boolean' | 'enum' | 'ref' | 'refs' | 'strings' | 'object' | 'any';
 
@@ -176,7 +177,6 @@ export function outputHandles(kind: string, config: unknown): string[] | undefin
   return [...info.outputs];
 }
 
-const plural = (n: number, unit: string) => `${n} ${n === 1 ? unit.replace(/s$/, '') : unit}`;
 const valueText = (v: unknown): string => clipText(typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : Array.isArray(v) ? v.map(valueText).join(', ') : JSON.stringify(v) ?? '');
 const set = (v: unknown) => v !== undefined && v !== null && v !== '';
 
@@ -209,13 +209,13 @@ export function describeConfig(kind: string, config: Record<string, unknown> | u
     case 'control.wait': {
       const d = config.duration;
       const unit = typeof config.unit === 'string' ? config.unit : 'minutes';
-      if (typeof d === 'number') out.push(`Wait ${plural(d, unit)}`);
+      if (typeof d === 'number') out.push(`Wait ${plural(d, unit.replace(/s$/, ''), unit)}`);
       if (set(config.until)) out.push(`${out.length ? ' or until ' : 'Wait until '}${valueText(config.until)}`);
       return out;
     }
     case 'control.loop':
       if (set(config.items)) out.push(`For each of ${valueText(config.items)}`);
-      if (typeof config.max_iterations === 'number') out.push(`${out.length ? ', ' : 'Repeat '}at most ${plural(config.max_iterations, 'times')}`);
+      if (typeof config.max_iterations === 'number') out.push(`${out.length ? ', ' : 'Repeat '}at most ${plural(config.max_iterations, 'time')}`);
       return out;
     case 'control.ai_branch': {
       const outcomes = declaredOutcomes(config) ?? [];

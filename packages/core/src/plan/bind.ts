@@ -3,6 +3,7 @@
 // an exact name match of the same type (trimmed, case-insensitive; several is an error); created
 // when the type is creatable; otherwise unresolved. Every failure is reported at once.
 import { CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
+import { count } from '../text.js';
 import type { Pack, Pipeline, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
 import { KeyAllocator, referenceIdPrefix } from '../export/keys.js';
@@ -138,7 +139,7 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       if (matches.length > 1) {
         out.errors.push({
           code: 'plan/ambiguous-reference',
-          message: `${ref.type} "${ref.name}" (${ref.id}) matches ${matches.length} workspace objects by name; bind it with --bind ${k}=<id>`,
+          message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(matches.length)} workspace objects by name; bind it with --bind ${k}=<id>`,
           reference: usage,
           candidates: matches.map((m) => ({ id: m.id, name: m.name })).sort((a, b) => (a.id < b.id ? -1 : 1)),
         });

@@ -1,6 +1,7 @@
 // The upgrade planner: pack + ledger + workspace snapshot → plan. Pure: no I/O, no clock, no
 // randomness; the same inputs give the same plan whatever the order of items in the pack.
 import { setOwn } from '../own.js';
+import { count } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
@@ -276,7 +277,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       const want = normalizeName(d.name);
       const matches = (snapshot.collections[d.collection] ?? []).filter((o) => typeof o.name === 'string' && normalizeName(o.name) === want);
       if (matches.length > 1) {
-        errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${matches.length} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
+        errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
       } else if (matches.length === 1) {
         Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));

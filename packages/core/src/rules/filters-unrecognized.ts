@@ -1,6 +1,7 @@
 import { defineRule } from './rule.js';
 import { isObj } from './util.js';
 import { isFilterCondition, isFilterGroup } from '../filters.js';
+import { count } from '../text.js';
 
 export default defineRule({
   meta: { code: 'filters/unrecognized', severity: 'warning', description: 'A smart list filter node is an and/or/not group or a condition in the shape docs/filters.md describes.', docs: 'Filter fields and operators are not part of the spec, so these are warnings only.' },
@@ -18,7 +19,7 @@ export default defineRule({
         if (isFilterGroup(node)) {
           if (!Array.isArray(node.children)) ctx.report({ pointer: p, message: `The "${node.type}" group has no children array.` });
           else {
-            if (node.type === 'not' && node.children.length !== 1) ctx.report({ pointer: `${p}/children`, message: `A "not" group has exactly one child; this one has ${node.children.length}.` });
+            if (node.type === 'not' && node.children.length !== 1) ctx.report({ pointer: `${p}/children`, message: `A "not" group has exactly one child; this one has ${count(node.children.length)}.` });
             if (depth < 64) node.children.forEach((c, i) => stack.push([c, `${p}/children/${i}`, depth + 1]));
           }
         } else if (isFilterCondition(node)) {

@@ -4,7 +4,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { validators } from '../generated/validators.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { describePointer, escapeToken } from '../json/pointer.js';
-import { closest } from '../text.js';
+import { closest, count, plural } from '../text.js';
 
 export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
 export const schemaId = (name: string) => `${SCHEMA_BASE}${name}.schema.json`;
@@ -32,7 +32,6 @@ const FORMAT_MESSAGES: Record<string, string> = {
   uri: 'must be a full web address',
 };
 
-const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? one : many}`;
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? (Number.isInteger(v) ? 'an integer' : 'a number') : typeof v === 'boolean' ? 'a boolean' : typeof v);
 const typeName: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
 const show = (v: unknown) => {
@@ -81,7 +80,7 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]) ?? [];
       const guess = typeof value === 'string' ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
-      const list = allowed.length <= 8 ? `: ${allowed.map(show).join(', ')}` : ` (${allowed.length} values; see the schema)`;
+      const list = allowed.length <= 8 ? `: ${allowed.map(show).join(', ')}` : ` (${plural(allowed.length, 'value')}; see the schema)`;
       return d('schema/enum', `${where} is ${show(value)}, which is not one of the allowed values${list}${guess ? `. Did you mean "${guess}"?` : '.'}`);
     }
     case 'const':
@@ -89,11 +88,11 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
     case 'minLength':
       return d('schema/too-short', `${where} must have at least ${plural(Number(p.limit), 'character')}.`);
     case 'maxLength':
-      return d('schema/too-long', `${where} must have at most ${plural(Number(p.limit), 'character')} (it has ${typeof value === 'string' ? codePoints(value) : '?'}).`);
+      return d('schema/too-long', `${where} must have at most ${plural(Number(p.limit), 'character')} (it has ${typeof value === 'string' ? count(codePoints(value)) : '?'}).`);
     case 'minItems':
       return d('schema/too-few', `${where} must have at least ${plural(Number(p.limit), 'item')}.`);
     case 'maxItems':
-      return d('schema/too-many', `${where} must have at most ${plural(Number(p.limit), 'item')} (it has ${Array.isArray(value) ? value.length : '?'}).`);
+      return d('schema/too-many', `${where} must have at most ${plural(Number(p.limit), 'item')} (it has ${Array.isArray(value) ? count(value.length) : '?'}).`);
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
