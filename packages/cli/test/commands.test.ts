@@ -62,12 +62,15 @@ describe('fmt', () => {
     const check = run(['fmt', '--check', 'p.json'], { cwd: dir });
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('p.json: not formatted');
+    expect(check.stdout).toContain("1 of 1 file not formatted; run 'setup-pack fmt' on it.");
     expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(before);
     expect(run(['fmt', 'p.json'], { cwd: dir }).code).toBe(0);
     const after = readFileSync(join(dir, 'p.json'), 'utf8');
     expect(JSON.parse(after)).toEqual(JSON.parse(before));
     expect(after.startsWith('{\n  "$schema"')).toBe(true);
-    expect(run(['fmt', '--check', 'p.json'], { cwd: dir }).code).toBe(0);
+    const clean = run(['fmt', '--check', 'p.json'], { cwd: dir });
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain('✔ 1 file already formatted');
   });
 
   it('refuses invalid JSON with a positioned error and exit 1', () => {

@@ -1,5 +1,5 @@
 // Plans as text, Terraform style: + create, ~ update, - remove, ! conflict, = unchanged.
-import type { PlanResult, PlanStep } from '@setup-pack/core';
+import { count, plural, type PlanResult, type PlanStep } from '@setup-pack/core';
 
 export interface Paint {
   green(s: string): string;
@@ -37,7 +37,7 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   out.push(`${paint.bold(plan.packName)} ${paint.dim(plan.packId)}`);
   out.push(`version: ${from} → ${plan.toVersion} (${plan.versionChange})`);
   if (!plan.ok) {
-    out.push('', paint.red(paint.bold(`The plan failed (${plan.errors.length} problem${plan.errors.length === 1 ? '' : 's'}):`)));
+    out.push('', paint.red(paint.bold(`The plan failed (${plural(plan.errors.length, 'problem')}):`)));
     for (const e of plan.errors) {
       out.push(`  ${paint.red('✗')} ${e.message}`);
       for (const c of e.candidates ?? []) out.push(`      candidate ${c.id}${c.name ? ` "${c.name}"` : ''}`);
@@ -66,12 +66,12 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
 
 export function summaryLine(plan: PlanResult): string {
   const s = plan.summary;
-  if (!plan.hasChanges) return `No changes. ${s.unchanged + s.adopt} item${s.unchanged + s.adopt === 1 ? '' : 's'} up to date${s.conflict ? `, ${s.conflict} edited in the workspace kept` : ''}${s.orphan ? `, ${s.orphan} orphaned kept` : ''}.`;
-  const parts = [`${s.create} to create`, `${s.update} to update`, `${plan.steps.filter((x) => x.action === 'remove' && x.write).length} to remove`];
+  if (!plan.hasChanges) return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${s.conflict ? `, ${count(s.conflict)} edited in the workspace kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.`;
+  const parts = [`${count(s.create)} to create`, `${count(s.update)} to update`, `${count(plan.steps.filter((x) => x.action === 'remove' && x.write).length)} to remove`];
   const overwrite = plan.steps.filter((x) => x.action === 'conflict' && x.write).length;
-  if (s.conflict) parts.push(`${s.conflict} conflict${s.conflict === 1 ? '' : 's'} (${overwrite ? `${overwrite} overwritten` : 'kept'})`);
-  if (s.orphan) parts.push(`${s.orphan} orphaned kept`);
-  parts.push(`${s.unchanged + s.adopt} unchanged`);
+  if (s.conflict) parts.push(`${plural(s.conflict, 'conflict')} (${overwrite ? `${count(overwrite)} overwritten` : 'kept'})`);
+  if (s.orphan) parts.push(`${count(s.orphan)} orphaned kept`);
+  parts.push(`${count(s.unchanged + s.adopt)} unchanged`);
   return `Plan: ${parts.join(', ')}.${plan.writes === 0 ? ' (Only the install ledger changes.)' : ''}`;
 }
 

@@ -1,6 +1,7 @@
 // setup-pack build: compile a pack source folder into one pack file.
 import { stat, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -69,7 +70,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     await mkdir(dirname(abs), { recursive: true });
     await writeFile(abs, output);
     const t = totals(result.reports);
-    ctx.stderr.write(`built ${displayPath(abs, ctx.cwd)} (${(output.length / 1024).toFixed(1)} KiB${t.warnings ? `, ${t.warnings} warning${t.warnings === 1 ? '' : 's'}` : ''})\n`);
+    ctx.stderr.write(`built ${displayPath(abs, ctx.cwd)} (${(output.length / 1024).toFixed(1)} KiB${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''})\n`);
   } else ctx.stdout.write(output);
   return 0;
 }

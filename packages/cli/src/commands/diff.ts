@@ -1,6 +1,6 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { resolve } from 'node:path';
-import type { PackDiff, Pack } from '@setup-pack/core';
+import { count, type PackDiff, type Pack } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -53,8 +53,8 @@ export function formatDiff(d: PackDiff, c: Colors): string {
     for (const n of a.nodes) out.push(`      ${sign(n.change)} node ${n.id}${n.kind ? c.dim(` ${n.kind}`) : ''}${n.fields?.length ? `: ${n.fields.join(', ')}` : ''}`);
     for (const e of a.edges) out.push(`      ${sign(e.change)} edge ${e.id}: ${e.source} → ${e.target}${e.handle !== 'next' ? ` [${e.handle}]` : ''}${e.fields?.length ? c.dim(` (${e.fields.join(', ')})`) : ''}`);
   }
-  const count = (ch: string) => d.items.filter((i) => i.change === ch).length;
-  out.push('', d.items.length || d.fields.length ? `${count('added')} added, ${count('removed')} removed, ${count('changed')} changed` : 'No changes.');
+  const changes = (ch: string) => count(d.items.filter((i) => i.change === ch).length);
+  out.push('', d.items.length || d.fields.length ? `${changes('added')} added, ${changes('removed')} removed, ${changes('changed')} changed` : 'No changes.');
   return out.join('\n') + '\n';
 }
 

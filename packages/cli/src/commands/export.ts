@@ -3,6 +3,7 @@
 // in @setup-pack/installer and core; this only parses options, shows progress and writes.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { count, plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -57,7 +58,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       packId, all, version, name: args.values.name as string | undefined,
       onProgress: tty
         ? ({ phase, done, total }) => {
-          const line = `reading ${phase} ${done}/${total} (${client.stats.requests} requests)`;
+          const line = `reading ${phase} ${count(done)}/${count(total)} (${plural(client.stats.requests, 'request')})`;
           ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
           lastWidth = line.length;
         }
@@ -69,19 +70,19 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${n.item ? `${n.item}: ` : ''}${n.message}\n`);
     if (errors.length) {
       // The workspace holds something a pack cannot (a limit, a name too long…): say what, write nothing.
-      ctx.stderr.write(`setup-pack export: the exported pack would not be valid (${errors.length} error${errors.length === 1 ? '' : 's'}); nothing was written:\n`);
+      ctx.stderr.write(`setup-pack export: the exported pack would not be valid (${plural(errors.length, 'error')}); nothing was written:\n`);
       for (const d of errors) ctx.stderr.write(`  ${d.code} ${d.pointer || '/'}: ${d.message}\n`);
       if (json) ctx.stdout.write(JSON.stringify({ ok: false, diagnostics: result.diagnostics, notes: result.notes }, null, 2) + '\n');
       return 1;
     }
     const { formatPack } = await import('@setup-pack/core');
     const text = formatPack(result.pack);
-    const summary = `${result.pack.name} ${result.pack.version} (${result.pack.packId}): ${countItems(result.pack)} items, ${result.requests} requests${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`;
+    const summary = `${result.pack.name} ${result.pack.version} (${result.pack.packId}): ${plural(countItems(result.pack), 'item')}, ${plural(result.requests, 'request')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`;
     if (outAbs === undefined) ctx.stdout.write(text);
     else if (toDir) {
       const files = unpackToFiles(JSON.parse(text));
       await writeTree(outAbs, files, !!args.values.force);
-      ctx.stderr.write(`exported ${summary} into ${displayPath(outAbs, ctx.cwd)}/ (${files.size} files)\n`);
+      ctx.stderr.write(`exported ${summary} into ${displayPath(outAbs, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);
     } else {
       await mkdir(dirname(outAbs), { recursive: true });
       await writeFile(outAbs, text);

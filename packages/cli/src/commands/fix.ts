@@ -1,6 +1,6 @@
 // setup-pack fix: the mechanical repairs: asset sha256/byteSize from data, won/lost probabilities.
 import { writeFile } from 'node:fs/promises';
-import { fixedStageProbability, type Base64Hasher } from '@setup-pack/core';
+import { count, fixedStageProbability, plural, type Base64Hasher } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
@@ -68,6 +68,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (!dry) await writeFile(abs, formatPack(value));
   });
   reportUnreadable(ctx, failed, RULE_METADATA);
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${touched} of ${files.length} file${files.length === 1 ? '' : 's'}\n` : `nothing to fix in ${files.length} file${files.length === 1 ? '' : 's'}\n`);
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${plural(files.length, 'file')}\n` : `nothing to fix in ${plural(files.length, 'file')}\n`);
   return rewriteExitCode(failed, dry && touched > 0);
 }

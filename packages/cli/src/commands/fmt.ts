@@ -1,5 +1,6 @@
 // setup-pack fmt: rewrite packs in the canonical form (schema key order, 2 spaces, final newline).
 import { writeFile } from 'node:fs/promises';
+import { count, plural, pluralWord } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
@@ -36,7 +37,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
   });
   reportUnreadable(ctx, failed, RULE_METADATA);
-  if (check && changed) ctx.stdout.write(`${changed} of ${files.length} file${files.length === 1 ? '' : 's'} not formatted; run 'setup-pack fmt' on them.\n`);
-  else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${files.length} file${files.length === 1 ? '' : 's'} already formatted\n`));
+  if (check && changed) ctx.stdout.write(`${count(changed)} of ${plural(files.length, 'file')} not formatted; run 'setup-pack fmt' on ${pluralWord(changed, 'it', 'them')}.\n`);
+  else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${plural(files.length, 'file')} already formatted\n`));
   return rewriteExitCode(failed, check && changed > 0);
 }

@@ -70,10 +70,10 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
     // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
     throw new UsageError(r.unreadable ? `cannot read '${file}': ${r.report.readError}` : `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${d?.message ?? 'not a pack'}`);
   }
-  const { validatePack } = await import('@setup-pack/core');
+  const { validatePack, plural } = await import('@setup-pack/core');
   const errors = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    throw new UsageError(`'${file}' is not a valid pack (${errors.length} error${errors.length === 1 ? '' : 's'}, first: ${errors[0].message} at ${errors[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
+    throw new UsageError(`'${file}' is not a valid pack (${plural(errors.length, 'error')}, first: ${errors[0].message} at ${errors[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
   }
   return r.value as Pack;
 }

@@ -1,4 +1,5 @@
 // setup-pack status: the packs installed in a workspace, from its install ledgers.
+import { plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
@@ -41,7 +42,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     for (const r of rows) {
       const state = r.state === 'installed' ? c.green('installed') : c.yellow(`in progress → ${r.targetVersion} (re-run install to resume)`);
       const lock = r.lock ? c.yellow(` locked by ${r.lock.holder} until ${r.lock.expires_at}`) : '';
-      ctx.stdout.write(`${c.bold(r.name)} ${r.version ?? '-'} ${state} ${c.dim(`${r.packId}, ${r.items} items, updated ${r.updatedAt}`)}${lock}\n`);
+      ctx.stdout.write(`${c.bold(r.name)} ${r.version ?? '-'} ${state} ${c.dim(`${r.packId}, ${plural(r.items, 'item')}, updated ${r.updatedAt}`)}${lock}\n`);
     }
     return 0;
   } catch (e) {

@@ -1,4 +1,5 @@
 // setup-pack uninstall: remove what a pack installed and nobody edited since.
+import { count, plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { connect, CONNECTION_OPTIONS, planJson, reportFailure } from './plan.js';
@@ -22,7 +23,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (json) ctx.stdout.write(JSON.stringify({ ...planJson(r.plan), dryRun: !!args.values['dry-run'], removed: r.removed, kept: r.kept.map((s) => s.itemId) }, null, 2) + '\n');
     else {
       ctx.stdout.write(formatPlanText(r.plan, ctx.colors('stdout'), { all: true }));
-      ctx.stdout.write(args.values['dry-run'] ? 'Dry run: nothing was removed.\n' : `Removed ${r.removed} item${r.removed === 1 ? '' : 's'}${r.kept.length ? `; kept ${r.kept.length} edited in the workspace` : ''}.\n`);
+      ctx.stdout.write(args.values['dry-run'] ? 'Dry run: nothing was removed.\n' : `Removed ${plural(r.removed, 'item')}${r.kept.length ? `; kept ${count(r.kept.length)} edited in the workspace` : ''}.\n`);
     }
     return 0;
   } catch (e) {

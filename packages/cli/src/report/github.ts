@@ -3,8 +3,8 @@
 // to the log folded by code and message shape (one line per group, with a count), and a summary
 // line always ends the output.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { groupFindings, type Diagnostic } from '@setup-pack/core';
-import { count, plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { count, groupFindings, plural, type Diagnostic } from '@setup-pack/core';
+import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
 
 export const ANNOTATION_CAP = 10;
 

@@ -1,4 +1,3 @@
-// Counts: model.count writes what toLocaleString("en-US") writes, without loading ICU.
 // JSON findings and SARIF results are written as text by hand (findingJson, sarifResult), one per
 // line, without an object per item. Each must be exactly the text JSON.stringify gives for the item
 // the report's schema describes, for any finding: optional parts present or not, any characters in
@@ -8,7 +7,6 @@ import fc from 'fast-check';
 import type { Diagnostic } from '@setup-pack/core';
 import { findingJson } from './json.js';
 import { sarifResult } from './sarif.js';
-import { count } from './model.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -87,16 +85,5 @@ describe('findings and results written by hand', () => {
   it('writes a finding in the documented key order', () => {
     const d: Diagnostic = { code: 'x/y', severity: 'warning', message: 'm', pointer: '/a', line: 1, column: 2, hint: 'h' };
     expect(findingJson(d)).toBe('{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h"}');
-  });
-});
-
-describe('counts written by hand', () => {
-  it('writes thousands separators as toLocaleString("en-US") does', () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.nat(), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER })), (n) => {
-        expect(count(n)).toBe(n.toLocaleString('en-US'));
-      }),
-    );
-    expect(count(39_799)).toBe('39,799');
   });
 });

@@ -1,5 +1,5 @@
 // What a run reports: one entry per file, with the file's text for code frames.
-import type { Diagnostic, LineIndex, RuleMeta } from '@setup-pack/core';
+import { plural, type Diagnostic, type LineIndex, type RuleMeta } from '@setup-pack/core';
 
 export interface FileReport {
   /** Path as shown to the user (relative to the working directory when inside it). */
@@ -54,15 +54,6 @@ export function totals(reports: readonly FileReport[]): Totals {
   }
   return t;
 }
-
-/**
- * A count with thousands separators, as toLocaleString('en-US') writes it (39,799), without
- * loading ICU's number formatting: its first call costs a short run tens of milliseconds.
- */
-export const count = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-/** "1 error", "3,980 warnings": every count in a sentence for people has its separators. */
-export const plural = (n: number, word: string) => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
 
 /** The one-line summary every format ends with (in its own way). */
 export function summaryLine(t: Totals, maxWarnings?: number): string {

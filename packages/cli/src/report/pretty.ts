@@ -1,10 +1,10 @@
 // Human output: `file:line:col  severity  message  code`, a code frame, hints, and a summary.
 // Repeats of one code and one message shape are folded into one entry with a count and their
 // first positions (--expand prints every one), so 40,000 copies of one info read as one line.
-import { createLineIndex, groupFindings, type Diagnostic, type LineIndex } from '@setup-pack/core';
+import { count, createLineIndex, groupFindings, plural, type Diagnostic, type LineIndex } from '@setup-pack/core';
 import type { Colors } from '../lib/color.js';
 import { codeFrame } from './codeframe.js';
-import { count, plural, summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
+import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
 
 /** A group with more findings than this is folded. */
 export const FOLD_AFTER = 3;

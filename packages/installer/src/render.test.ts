@@ -1,0 +1,33 @@
+// The plan's summary as `setup-pack plan`, `install` and the editor's plan panel print it: every
+// count with its thousands separators (core's count and plural), one word for one thing.
+import { describe, expect, it } from 'vitest';
+import type { PlanResult, PlanStep, PlanSummary, StepAction } from '@setup-pack/core';
+import { formatPlanText, summaryLine } from './render.js';
+
+const steps = (n: number, action: StepAction, write: boolean): PlanStep[] =>
+  Array.from({ length: n }, (_, i) => ({ itemId: `resource:r${i}`, kind: 'resource', key: `r${i}`, name: `r${i}`, collection: 'tags', action, write, phase: 1, reason: '', rewrites: [], dependsOn: [] }) as PlanStep);
+
+function planOf(summary: Partial<PlanSummary>, planSteps: PlanStep[] = []): PlanResult {
+  const s: PlanSummary = { create: 0, update: 0, remove: 0, conflict: 0, orphan: 0, unchanged: 0, adopt: 0, ...summary };
+  const writes = planSteps.filter((x) => x.write).length + s.create + s.update;
+  return { ok: true, errors: [], packId: 'p', packName: 'P', fromVersion: '1.0.0', toVersion: '1.1.0', versionChange: 'upgrade', steps: planSteps, bindings: [], summary: s, hasChanges: writes > 0, writes } as PlanResult;
+}
+
+describe('plan summary', () => {
+  it('writes every count with its thousands separators', () => {
+    const plan = planOf({ create: 1234, update: 1, remove: 1500, conflict: 2, orphan: 1001, unchanged: 11_999, adopt: 1 }, [...steps(1500, 'remove', true), ...steps(1, 'conflict', true), ...steps(1, 'conflict', false)]);
+    expect(summaryLine(plan)).toBe('Plan: 1,234 to create, 1 to update, 1,500 to remove, 2 conflicts (1 overwritten), 1,001 orphaned kept, 12,000 unchanged.');
+  });
+
+  it('says one item and one conflict in the singular', () => {
+    expect(summaryLine(planOf({ unchanged: 1 }))).toBe('No changes. 1 item up to date.');
+    expect(summaryLine(planOf({ unchanged: 2400, adopt: 100, conflict: 1200 }))).toBe('No changes. 2,500 items up to date, 1,200 edited in the workspace kept.');
+    expect(summaryLine(planOf({ create: 1, conflict: 1 }, steps(1, 'conflict', false)))).toBe('Plan: 1 to create, 0 to update, 0 to remove, 1 conflict (kept), 0 unchanged.');
+  });
+
+  it('counts the problems of a plan that failed', () => {
+    const failed = (n: number) => ({ ...planOf({}), ok: false, errors: Array.from({ length: n }, (_, i) => ({ code: 'plan/unresolved-reference' as const, message: `problem ${i}` })) }) as PlanResult;
+    expect(formatPlanText(failed(1))).toContain('The plan failed (1 problem):');
+    expect(formatPlanText(failed(1001))).toContain('The plan failed (1,001 problems):');
+  });
+});
