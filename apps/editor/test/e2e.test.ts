@@ -493,7 +493,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     // Two groups of 9,950: two rows, however many findings.
     await poll(() => list.getByRole('listitem').count()).toBe(2);
     await expect(list.getByText('×9,950').count()).resolves.toBe(2);
-    await list.getByRole('button', { name: /Show all 9950 findings like this/ }).first().click();
+    await list.getByRole('button', { name: /Show all 9,950 findings like this/ }).first().click();
     // Opened: the group lists its findings, but only the rows in view are in the page.
     await poll(() => list.getByRole('listitem').count()).toBeGreaterThan(5);
     expect(await list.getByRole('listitem').count()).toBeLessThan(60);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '@setup-pack/core';
-import { flattenRows, groupId, groupRows, plural, sameFindings } from './findingRows.js';
+import { flattenRows, groupId, groupRows, sameFindings } from './findingRows.js';
 
 const info = (node: string): Diagnostic => ({ code: 'catalog/unknown-config-field', severity: 'info', message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`, pointer: `/automations/0/document/graph/nodes/${node}` });
 const error: Diagnostic = { code: 'graph/cycle', severity: 'error', message: 'The graph has a cycle: a → b → a.', pointer: '/automations/1' };
@@ -15,12 +15,6 @@ describe('finding rows', () => {
     const opened = flattenRows(groups, new Set([groupId(groups[1])]));
     expect(opened).toHaveLength(2 + 50000);
     expect(opened[2]).toMatchObject({ type: 'item', nested: true, finding: { message: expect.stringContaining('"n0"') } });
-  });
-
-  it('says 1 error and 2 errors', () => {
-    expect(plural(1, 'error')).toBe('1 error');
-    expect(plural(2, 'error')).toBe('2 errors');
-    expect(plural(50000, 'info')).toBe('50,000 infos');
   });
 
   it('tells two validations that found the same things from two that did not', () => {

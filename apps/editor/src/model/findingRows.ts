@@ -32,11 +32,6 @@ export function flattenRows(groups: readonly FindingGroup[], open: ReadonlySet<s
 
 export const groupId = (g: FindingGroup) => `${g.severity}\u0000${g.code}\u0000${g.shape}`;
 
-const numbers = new Intl.NumberFormat('en-US');
-
-/** "1 error", "2 errors", "1,234 infos" (one formatter: `toLocaleString` builds one per call). */
-export const plural = (n: number, word: string) => `${numbers.format(n)} ${word}${n === 1 ? '' : 's'}`;
-
 /**
  * Whether two validations found the same things (code, severity, message, pointer, hint and
  * related places, in order). Most keystrokes change no finding: the worker then says so instead

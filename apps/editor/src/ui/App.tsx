@@ -5,7 +5,7 @@ import { PlanPanel } from './PlanPanel.js';
 import type { Connected } from '../workspace/connection.js';
 import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
-import { packItemsByReferenceType, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
+import { packItemsByReferenceType, plural, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
@@ -211,7 +211,7 @@ export function App({ store }: { store: EditorStore }) {
   const doExport = useCallback(() => {
     const p = store.pack;
     const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
-    if (errors > 0 && !confirm(`The pack has ${errors} error${errors > 1 ? 's' : ''}. Export anyway?`)) return;
+    if (errors > 0 && !confirm(`The pack has ${plural(errors, 'error')}. Export anyway?`)) return;
     const text = serializePack(p, store.getState().origin, { exportedAt: new Date() });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));

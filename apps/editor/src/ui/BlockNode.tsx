@@ -3,9 +3,8 @@
 // error/warning badges.
 import { createContext, memo, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
-import type { PackItemOfReference, ReferenceType } from '@setup-pack/core';
+import { count, plural, type PackItemOfReference, type ReferenceType } from '@setup-pack/core';
 import type { RefIndex } from './flow.js';
-import { plural } from '../model/findingRows.js';
 
 /** Text, or a reference said by name; `item` when it resolves inside the pack (then a link to it). */
 export type SummaryItem = string | { text: string; ref: ReferenceType; id: string; item?: PackItemOfReference };
@@ -139,8 +138,8 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
       <div className="label">{data.label}</div>
       {summary.length > 0 && <Summary items={summary} />}
       <div className="badges">
-        {data.errors > 0 && <span className="badge error" aria-label={plural(data.errors, 'error')}>{data.errors}</span>}
-        {data.warnings > 0 && <span className="badge warning" aria-label={plural(data.warnings, 'warning')}>{data.warnings}</span>}
+        {data.errors > 0 && <span className="badge error" aria-label={plural(data.errors, 'error')}>{count(data.errors)}</span>}
+        {data.warnings > 0 && <span className="badge warning" aria-label={plural(data.warnings, 'warning')}>{count(data.warnings)}</span>}
         {data.diff && <span className={`badge ${data.diff === 'added' ? 'count' : 'warning'}`}>{data.diff}</span>}
       </div>
       {/* Branch names get a row of their own under the summary, each above its handle and no

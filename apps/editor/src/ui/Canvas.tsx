@@ -1,6 +1,7 @@
 // The automation canvas: a thin React Flow view over the model's graph functions. Every edit
 // goes through `edit` (one undoable step); dragging is local until the drag ends.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { plural } from '@setup-pack/core';
 import {
   Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
@@ -306,7 +307,7 @@ function Flow(props: CanvasProps) {
     e.clipboardData?.setData('text/plain', lastClipText);
     pasteCount.current = 0;
     if (e.type === 'cut') edit!((d) => deleteElements(d, ns));
-    props.notify?.(`${ns.length} block${ns.length > 1 ? 's' : ''} ${e.type === 'cut' ? 'cut' : 'copied'}`);
+    props.notify?.(`${plural(ns.length, 'block')} ${e.type === 'cut' ? 'cut' : 'copied'}`);
   };
   useEffect(() => {
     if (readOnly) return;

@@ -3,9 +3,9 @@
 // and only the rows in view are rendered, so 50,000 findings scroll and type as smoothly as 5.
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { describePointer, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, plural, type Diagnostic } from '@setup-pack/core';
 import { renderCounts } from './renderCounts.js';
-import { flattenRows, groupId, groupRows, plural, type FindingRow } from '../model/findingRows.js';
+import { flattenRows, groupId, groupRows, type FindingRow } from '../model/findingRows.js';
 
 const ROW_HEIGHT = 24;
 
@@ -47,11 +47,11 @@ const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnost
                 <FindingButton d={row.finding} nested={row.nested} onPick={onPick} />
               ) : (
                 <div className="group">
-                  <button className="toggle" aria-expanded={row.open} aria-label={`${row.open ? 'Hide' : 'Show'} all ${row.group.items.length} findings like this`} onClick={() => toggle(groupId(row.group))}>
+                  <button className="toggle" aria-expanded={row.open} aria-label={`${row.open ? 'Hide' : 'Show'} all ${count(row.group.items.length)} findings like this`} onClick={() => toggle(groupId(row.group))}>
                     {row.open ? '▾' : '▸'}
                   </button>
                   <FindingButton d={row.group.items[0]} nested={false} onPick={onPick} />
-                  <span className="count" title="findings with this code and message">×{row.group.items.length.toLocaleString('en-US')}</span>
+                  <span className="count" title="findings with this code and message">×{count(row.group.items.length)}</span>
                 </div>
               )}
             </div>

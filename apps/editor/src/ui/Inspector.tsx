@@ -1,6 +1,6 @@
 // Right-hand panel for an automation: the selected block's config form (from the catalog, plus
 // raw JSON for unknown fields), or the automation's fields, settings and references.
-import { nodeKindInfo, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { count, nodeKindInfo, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
@@ -25,7 +25,7 @@ export function AutomationInspector(props: { doc: Obj; item: Obj; selected: stri
       <h2>Automation</h2>
       {selected.length > 1 && (
         <p className="help">
-          {selected.length} blocks selected.{' '}
+          {count(selected.length)} blocks selected.{' '}
           <button onClick={() => edit((d) => duplicateNodes(d, selected).doc)}>Duplicate</button>{' '}
           <button onClick={() => edit((d) => deleteElements(d, selected))}>Delete</button>
         </p>
@@ -97,7 +97,7 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
   const refs = asArr(doc.references);
   return (
     <section aria-label="References">
-      <h2>References ({refs.length})</h2>
+      <h2>References ({count(refs.length)})</h2>
       <p className="help">Kept in step with the ids block configs write. Items not in this pack need a name to match in the workspace.</p>
       {refs.map((r, i) => {
         const ref = asObj(r);

@@ -4,7 +4,7 @@
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan locally against that copy, never a request per keystroke.
 import { useDeferredValue, useMemo, useState } from 'react';
-import { plan as planPack, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
+import { count, plan as planPack, plural, pluralWord, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
 import type { WorkspaceState } from '../workspace/catalog.js';
 
@@ -25,7 +25,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
   const result = useMemo((): { plan?: PlanResult; note?: string } => {
     const pack = planned;
     if (!catalog) return {};
-    if (errors > 0) return { note: `The pack has ${errors} error${errors === 1 ? '' : 's'}: fix ${errors === 1 ? 'it' : 'them'} to see what installing it would do.` };
+    if (errors > 0) return { note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.` };
     const needed = requiredCollections(pack, catalog.ledger);
     if (needed.some((c) => !catalog.collections.has(c))) return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
     try {
@@ -44,8 +44,8 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     setInstalled(undefined);
     setStatus('');
     try {
-      const r = await install(workspace.client(), pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${e.done} of ${e.total}: ${symbolOf(e.step)} ${e.step.name}`) });
-      setInstalled(`Installed ${pack.name} ${pack.version} into ${connected.workspace.name}: ${r.written} write${r.written === 1 ? '' : 's'}.`);
+      const r = await install(workspace.client(), pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${count(e.done)} of ${count(e.total)}: ${symbolOf(e.step)} ${e.step.name}`) });
+      setInstalled(`Installed ${pack.name} ${pack.version} into ${connected.workspace.name}: ${plural(r.written, 'write')}.`);
     } catch (e) {
       setStatus(e instanceof PlanFailedError ? `The plan failed: ${e.plan.errors.map((x) => x.message).join('; ')}` : `The install stopped: ${(e as Error).message}. What was written is recorded; Install again resumes.`);
     } finally {
@@ -65,7 +65,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     try {
       const r = await exportWorkspace(workspace.client(), all ? { all: true } : { packId: pack.packId });
       const bad = r.diagnostics.filter((d) => d.severity === 'error');
-      if (bad.length) setStatus(`The export does not validate (${bad.length} error${bad.length === 1 ? '' : 's'}, e.g. ${bad[0].message}); nothing was opened.`);
+      if (bad.length) setStatus(`The export does not validate (${plural(bad.length, 'error')}, e.g. ${bad[0].message}); nothing was opened.`);
       else {
         setStatus('');
         onOpen?.(`${JSON.stringify(r.pack, null, 2)}\n`, all ? `${connected.workspace.name} (snapshot)` : `${connected.workspace.name}: ${r.pack.name} ${r.pack.version}`);

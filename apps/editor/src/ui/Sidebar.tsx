@@ -2,17 +2,17 @@
 // re-renders only when its own array (or the findings) change, so typing stays cheap on a pack
 // at every limit.
 import { memo } from 'react';
+import { count, plural } from '@setup-pack/core';
 import { ITEM_KINDS, KIND_LABELS, itemName, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
 import { itemKey, type FindingIndex } from '../model/findings.js';
 import { objs } from '../model/json.js';
-import { plural } from '../model/findingRows.js';
 import { renderCounts } from './renderCounts.js';
 
 function Badges({ errors, warnings }: { errors: number; warnings: number }) {
   return (
     <>
-      {errors > 0 && <span className="badge error" aria-label={plural(errors, 'error')}>{errors}</span>}
-      {warnings > 0 && <span className="badge warning" aria-label={plural(warnings, 'warning')}>{warnings}</span>}
+      {errors > 0 && <span className="badge error" aria-label={plural(errors, 'error')}>{count(errors)}</span>}
+      {warnings > 0 && <span className="badge warning" aria-label={plural(warnings, 'warning')}>{count(warnings)}</span>}
     </>
   );
 }
@@ -57,7 +57,7 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
   return (
     <section aria-label={KIND_LABELS[kind]}>
       <h3>
-        <span>{KIND_LABELS[kind]} <span className="badge count" aria-label={`${list.length} ${KIND_LABELS[kind]}`}>{list.length}</span></span>
+        <span>{KIND_LABELS[kind]} <span className="badge count" aria-label={`${count(list.length)} ${KIND_LABELS[kind]}`}>{count(list.length)}</span></span>
         <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={add}>+</button>
       </h3>
       <ul>
