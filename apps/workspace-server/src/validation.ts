@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { describePointer, escapeToken, pointerParam } from '@setup-pack/core';
 import { badRequest, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
 
@@ -27,14 +28,6 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   return ajv.compile(schema) as never;
 };
 
-/** "/emails/0/label" → "emails[0].label": the param spelling clients use. */
-function pointerToParam(pointer: string): string {
-  return pointer
-    .split('/')
-    .filter(Boolean)
-    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
-}
-
 /**
  * The error that says what is wrong. A field that is a pack rule or null fails both branches of
  * its anyOf; "must be null" and "must match a schema in anyOf" say nothing, the rule's error does.
@@ -43,10 +36,15 @@ function telling(errors: ErrorObject[]): ErrorObject {
   return errors.find((x) => x.keyword !== 'anyOf' && !(x.keyword === 'type' && x.params.type === 'null')) ?? errors[0];
 }
 
+/**
+ * The 400 for a failed schema. Its param names the field as core names a place in a document
+ * (`pointerParam`: "/emails/0/label" → "emails[0].label"), so a key that is no identifier is quoted,
+ * never spliced in: "/asset_urls/logo~1dark" → 'asset_urls["logo/dark"]'.
+ */
 export function validationError(errors: ErrorObject[], context: string | undefined): ApiError {
   const e = telling(errors);
-  const base = pointerToParam(e.instancePath);
-  const join = (child: string) => (base ? `${base}.${child}` : child);
+  const base = pointerParam(e.instancePath);
+  const join = (child: string) => describePointer(`${e.instancePath}/${escapeToken(child)}`);
   if (e.keyword === 'required') {
     const p = join(String(e.params.missingProperty));
     return badRequest(`Missing required parameter: ${p}`, p);

@@ -916,10 +916,29 @@ export function defineConformance(kind: StoreKind) {
       expectError(tag, 400, 'invalid_request_error', 'name');
       expect(tag.body.error.message).toBe('Invalid name: contains a NUL character (U+0000)');
       expectError(await a.post('/v1/tags', '{"name":"a\\ud800b"}'), 400, 'invalid_request_error', 'name');
-      expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"k\\u0000":1}}'), 400, 'invalid_request_error', 'custom_fields.k\u0000');
+      expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"k\\u0000":1}}'), 400, 'invalid_request_error', 'custom_fields["k\\u0000"]');
       expectError(await a.get('/v1/contacts?q=harbor%00'), 400, 'invalid_request_error', 'q');
       const created = await newContact(a);
       expectError(await a.patch(`/v1/contacts/${created.id}`, '{"notes":"x\\u0000"}'), 400, 'invalid_request_error', 'notes');
+    });
+
+    it('a field whose name is no identifier is quoted in the param, as core describes a place in a document', async () => {
+      // The param is core's pointerParam of the failing place: an identifier joins with a dot, an
+      // array index in brackets, any other key as a quoted JSON string (so "/" and "~" are the
+      // key's own characters, not a pointer's escapes or path steps).
+      const unknown = await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', 'a.b/c~d': 1 });
+      expectError(unknown, 400, 'invalid_request_error', '["a.b/c~d"]');
+      expect(unknown.body.error.message).toBe('Received unknown parameter: ["a.b/c~d"]');
+      const brand = await a.put('/v1/brand', { fields: {}, asset_urls: { 'logo/dark~1': 5 } });
+      expectError(brand, 400, 'invalid_request_error', 'asset_urls["logo/dark~1"]');
+      expect(brand.body.error.message).toBe('Invalid asset_urls["logo/dark~1"]: must be string');
+      expectError(await a.put('/v1/brand', { fields: {}, asset_urls: { logo: 5 } }), 400, 'invalid_request_error', 'asset_urls.logo');
+      const document = {
+        format: 'service.automation-template', version: 1, name: 'Quoted', 'x/y': 1,
+        graph: { nodes: [{ id: 't', kind: 'trigger.manual', position: { x: 0, y: 0 } }], edges: [] },
+      };
+      expectError(await a.post('/v1/automations', { document }), 400, 'invalid_request_error', 'document["x/y"]');
+      expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"x/y":{"k\\u0000":1}}}'), 400, 'invalid_request_error', 'custom_fields["x/y"]["k\\u0000"]');
     });
 
     it('pages install ledgers past the first page, and a cursor of another list or a garbled one is a 400 naming cursor', async () => {

@@ -5,7 +5,7 @@ export { validatePack, placeFindings, validateAutomationDocument, type ValidateO
 export { parseJsonText, createSourceText, MAX_DEPTH, type SourceText, type Position } from './json/parse.js';
 export { encodingProblem } from './json/encoding.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';
-export { toPointer, parsePointer, resolvePointer, describePointer, escapeToken, unescapeToken, sharedDepth, tokenIndex } from './json/pointer.js';
+export { toPointer, parsePointer, resolvePointer, describePointer, pointerParam, escapeToken, unescapeToken, sharedDepth, tokenIndex } from './json/pointer.js';
 export { validateAgainstSchema, schemaValidator, schemaId, SCHEMA_BASE } from './schema/validator.js';
 export { publishedSchemas } from './generated/schemas.js';
 export { RULES } from './rules/index.js';

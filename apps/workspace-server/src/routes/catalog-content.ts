@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { base64Length, decodeStrictBase64, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, decodeStrictBase64, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest } from '../errors.js';
@@ -21,7 +21,7 @@ function checkDocument(doc: unknown) {
   const errors = validateAutomationDocument(doc).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     const e = errors[0];
-    throw badRequest(`Invalid automation document: ${e.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, `document${e.pointer ? e.pointer.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]') : ''}`);
+    throw badRequest(`Invalid automation document: ${e.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, pointerParam(`/document${e.pointer}`));
   }
 }
 

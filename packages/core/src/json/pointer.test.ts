@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describePointer, resolvePointer, tokenIndex } from './pointer.js';
+import { unstorableText } from '../plan/limits.js';
+import { describePointer, pointerParam, resolvePointer, tokenIndex } from './pointer.js';
 
 describe('tokenIndex: the one reading of an array index token', () => {
   it('reads 0 and digits without a leading zero, and nothing else', () => {
@@ -23,5 +24,21 @@ describe('tokenIndex: the one reading of an array index token', () => {
     expect(resolvePointer(doc, '/list/01')).toEqual({ found: false });
     expect(resolvePointer(doc, '/list/2')).toEqual({ found: false });
     expect(describePointer('/automations/2/document/graph/nodes/05')).toBe('automations[2].document.graph.nodes["05"]');
+  });
+});
+
+describe('pointerParam: the workspace API error param of a place', () => {
+  it('is describePointer for a place, and empty for the whole input', () => {
+    expect(pointerParam('')).toBe('');
+    expect(pointerParam('/emails/0/label')).toBe('emails[0].label');
+    expect(pointerParam('/asset_urls/logo~1dark~0')).toBe('asset_urls["logo/dark~"]');
+  });
+
+  it('is how unstorableText names what it finds, whatever the keys hold', () => {
+    expect(unstorableText({ emails: [{ label: 'a\u0000' }] })).toEqual({ param: 'emails[0].label', what: 'contains a NUL character (U+0000)' });
+    expect(unstorableText({ custom_fields: { 'a.b/c': 'x\uD800' } })?.param).toBe('custom_fields["a.b/c"]');
+    expect(unstorableText({ 'k\u0000': 1 })).toEqual({ param: '["k\\u0000"]', what: 'is a field name that contains a NUL character (U+0000)' });
+    expect(unstorableText('a\u0000')).toEqual({ param: '', what: 'contains a NUL character (U+0000)' });
+    expect(unstorableText({ ok: ['fine'] })).toBeNull();
   });
 });

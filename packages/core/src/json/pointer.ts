@@ -70,6 +70,14 @@ export function describePointer(pointer: string): string {
 }
 
 /**
+ * A place as the workspace API's error `param` names it: `describePointer`'s spelling
+ * ("emails[0].label", 'asset_urls["logo/dark"]'), and '' for the input as a whole, which is no field.
+ */
+export function pointerParam(pointer: string): string {
+  return pointer === '' ? '' : describePointer(pointer);
+}
+
+/**
  * For a walk over pointers that share long prefixes (findings come in runs like
  * /automations/3/document/graph/nodes/17/config/…): how many whole tokens `pointer` shares with
  * the pointer walked before it, `last`, whose d-th token ends at `ends[d]` (ends[0] = 0, up to

@@ -2,6 +2,7 @@
 // these (its routes read them from here) and the planner reports a pack that exceeds one at plan
 // time, so `setup-pack plan` says what `install` would otherwise fail on halfway.
 import { strictBase64Size } from '../hash.js';
+import { escapeToken, pointerParam } from '../json/pointer.js';
 import type { Pack } from '../types.js';
 import type { PlanError } from './types.js';
 
@@ -10,33 +11,40 @@ export const WORKSPACE_LIMITS = {
   mediaFileBytes: 10 * 1024 * 1024,
 } as const;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /**
  * The first string (or property name) under `value` that the workspace's store (PostgreSQL text
  * and jsonb) cannot hold: a NUL character, or a lone UTF-16 surrogate (not Unicode text). JSON and
  * the pack format allow both; the server refuses such input with a 400 naming the field, and the
- * planner refuses such a pack before its first write.
+ * planner refuses such a pack before its first write. `pointer` is where `value` sits (a JSON
+ * pointer, '' for the top); `param` names the place as the API's error params do (`pointerParam`:
+ * 'custom_fields["k\\u0000"]', '' for `value` itself).
  */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function unstorableText(value: unknown, pointer = ''): { param: string; what: string } | null {
+  const bad = firstUnstorable(value, pointer, 0);
+  return bad && { param: pointerParam(bad.pointer), what: bad.what };
+}
 
-export function unstorableText(value: unknown, path: string, depth = 0): { param: string; what: string } | null {
+function firstUnstorable(value: unknown, pointer: string, depth: number): { pointer: string; what: string } | null {
   if (typeof value === 'string') {
-    if (value.indexOf('\u0000') >= 0) return { param: path, what: 'contains a NUL character (U+0000)' };
-    if (LONE_SURROGATE.test(value)) return { param: path, what: 'is not valid Unicode text (a lone surrogate)' };
+    if (value.indexOf('\u0000') >= 0) return { pointer, what: 'contains a NUL character (U+0000)' };
+    if (LONE_SURROGATE.test(value)) return { pointer, what: 'is not valid Unicode text (a lone surrogate)' };
     return null;
   }
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const bad = unstorableText(value[i], `${path}[${i}]`, depth + 1);
+      const bad = firstUnstorable(value[i], `${pointer}/${i}`, depth + 1);
       if (bad) return bad;
     }
     return null;
   }
   for (const key of Object.keys(value)) {
-    const at = path ? `${path}.${key}` : key;
-    const badKey = unstorableText(key, at, depth + 1);
-    if (badKey) return { param: badKey.param, what: `is a field name that ${badKey.what}` };
-    const bad = unstorableText((value as Record<string, unknown>)[key], at, depth + 1);
+    const at = `${pointer}/${escapeToken(key)}`;
+    const badKey = firstUnstorable(key, at, depth + 1);
+    if (badKey) return { pointer: at, what: `is a field name that ${badKey.what}` };
+    const bad = firstUnstorable((value as Record<string, unknown>)[key], at, depth + 1);
     if (bad) return bad;
   }
   return null;
