@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createContact } from '../src/store/contacts.js';
 import { Client, serversSharingAStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
@@ -36,6 +37,45 @@ function defineCountCache(kind: StoreKind) {
       await otherClient.post('/v1/contacts', { first_name: 'D', last_name: 'Four', company: 'Harbor Two' });
       expect(await count('q=harbor')).toBe(2);
     }
+  });
+
+  it('a creation counts itself, the triggers skip only its statement: plain SQL after it in one transaction is counted and touched', async () => {
+    const { s } = servers;
+    const ws = await s.workspace();
+    const db = s.store.db;
+    const counts = async () => {
+      const { rows } = await db.query<{ n: string; writes: string; total: string }>(
+        'SELECT COALESCE(sum(n), 0)::text AS n, COALESCE(sum(writes), 0)::text AS writes, (SELECT count(*) FROM contacts WHERE workspace_id = $1)::text AS total FROM contact_counts WHERE workspace_id = $1',
+        [ws.id],
+      );
+      return rows[0];
+    };
+    const version = async (id: string) => (await db.query<{ v: string }>('SELECT xmin::text AS v FROM contacts WHERE id = $1', [id])).rows[0].v;
+    // Through the API: each creation once (with the count trigger running too it would be twice).
+    const a = (await ws.client.post('/v1/contacts', { first_name: 'A', last_name: 'One', email: 'a@x.test', phone: '+1 555 0100' })).body.id as string;
+    await ws.client.post('/v1/contacts', { first_name: 'B', last_name: 'Two' });
+    expect(await counts()).toEqual({ n: '2', writes: '2', total: '2' });
+    // The store's creation statement, then plain SQL in the same transaction: a contact inserted
+    // (counted by the trigger) and an email of contact a (its row touched by the trigger).
+    const before = await version(a);
+    await db.transaction(async (tx) => {
+      await createContact(tx, ws.id, { first_name: 'C', last_name: 'Three', email: 'c@x.test' }, new Date());
+      await tx.query(
+        `INSERT INTO contacts (id, workspace_id, first_name, last_name, created_at, updated_at) VALUES ('con_plain_' || $1, $1, 'D', 'Four', now(), now())`,
+        [ws.id],
+      );
+      await tx.query(
+        `INSERT INTO contact_emails (id, workspace_id, contact_id, value, label, is_primary, position) VALUES ('em_plain_' || $1, $1, $2, 'a2@x.test', 'Work', false, 1)`,
+        [ws.id, a],
+      );
+    });
+    // 4 contacts; writes: 4 insertions and the touch's update of contact a.
+    expect(await counts()).toEqual({ n: '4', writes: '5', total: '4' });
+    expect(await version(a)).not.toBe(before);
+    expect((await ws.client.get('/v1/contacts?limit=1')).body.total_count).toBe(4);
+    const listed = (await ws.client.get('/v1/contacts?limit=10')).body.data.find((c: { id: string }) => c.id === a);
+    expect(listed).toEqual((await ws.client.get(`/v1/contacts/${a}`)).body);
+    expect(listed.emails.map((e: { value: string }) => e.value)).toEqual(['a@x.test', 'a2@x.test']);
   });
 }
 

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { ACCOUNTED_SETTING } from '../db/migrations.js';
 import { eventInsertSql } from './events.js';
 import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
 import { AUTH_COLUMNS, authenticationGate, withAuthentication, type StatementAuth } from './workspaces.js';
@@ -574,8 +575,12 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
   // With the request's authentication in front when the route defers it to here: nothing is
   // written unless it admits the request (ok), and the key's columns come back with the row.
   const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
+  // r also marks the statement as keeping its own count and row versions (ACCOUNTED_SETTING), before
+  // ins reads it: the count and touch triggers are then not queued for it; cnt upserts the counter
+  // shard the count trigger would have (one shard per transaction, txid mod 16).
   const sql = `WITH ${gate} r AS (
-      SELECT ${ref('contact_stages', stageP)} AS stage_name, ${ref('lead_sources', sourceP)} AS lead_source_name, ${ref('members', ownerP)} AS owner_name),
+      SELECT ${ref('contact_stages', stageP)} AS stage_name, ${ref('lead_sources', sourceP)} AS lead_source_name, ${ref('members', ownerP)} AS owner_name,
+        set_config('${ACCOUNTED_SETTING}', statement_timestamp()::text, true) AS accounted),
     ins AS (
       INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
         stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at)
@@ -591,10 +596,13 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
     act AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
       SELECT ${q.p(newId('act'))}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
+    cnt AS (
+      INSERT INTO contact_counts (workspace_id, shard, n, writes) SELECT ins.workspace_id, (txid_current() % 16)::int, 1, 1 FROM ins
+      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + 1, writes = contact_counts.writes + 1),
     ev AS (${eventInsertSql(q, ws, 'contact.created',
       `${q.p(JSON.stringify(contact))}::jsonb || jsonb_build_object('stage', ${idName(stageP, 'r.stage_name')}, 'lead_source', ${idName(sourceP, 'r.lead_source_name')}, 'owner', ${idName(ownerP, 'r.owner_name')})`,
       now, 'ins, r')})
-    SELECT r.*, ins.custom_fields, ins.version, ${lookupGen(wsP)} AS lookups${auth ? ', a.*' : ''} FROM r LEFT JOIN ins ON true${
+    SELECT r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen(wsP)} AS lookups${auth ? ', a.*' : ''} FROM r LEFT JOIN ins ON true${
       auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
   const r = rows[0];
