@@ -3,7 +3,7 @@
 import { validatePack, type Diagnostic } from '@setup-pack/core';
 import { createAssetHashCache } from './model/hashcache.js';
 import { applyPatch, type PackPatch } from './model/patch.js';
-import { sameFindings } from './model/findingRows.js';
+import { findingsDelta, sameFindings } from './model/findingsDelta.js';
 import type { PackValue } from './model/pack.js';
 
 let pack: PackValue | undefined;
@@ -19,7 +19,9 @@ self.onmessage = (e: MessageEvent<{ seq: number; patch: PackPatch }>) => {
   // Most keystrokes change no finding: say so rather than cloning tens of thousands again.
   if (sameFindings(posted, diagnostics)) (self as unknown as Worker).postMessage({ seq, same: true });
   else {
+    // Changed: only what changed, between the unchanged start and end (findingsDelta.ts).
+    const delta = findingsDelta(posted, diagnostics);
     posted = diagnostics;
-    (self as unknown as Worker).postMessage({ seq, diagnostics });
+    (self as unknown as Worker).postMessage({ seq, delta });
   }
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '@setup-pack/core';
-import { flattenRows, groupId, groupRows, sameFindings } from './findingRows.js';
+import { flattenRows, groupId, groupRows } from './findingRows.js';
 
 const info = (node: string): Diagnostic => ({ code: 'catalog/unknown-config-field', severity: 'info', message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`, pointer: `/automations/0/document/graph/nodes/${node}` });
 const error: Diagnostic = { code: 'graph/cycle', severity: 'error', message: 'The graph has a cycle: a → b → a.', pointer: '/automations/1' };
@@ -15,18 +15,5 @@ describe('finding rows', () => {
     const opened = flattenRows(groups, new Set([groupId(groups[1])]));
     expect(opened).toHaveLength(2 + 50000);
     expect(opened[2]).toMatchObject({ type: 'item', nested: true, finding: { message: expect.stringContaining('"n0"') } });
-  });
-
-  it('tells two validations that found the same things from two that did not', () => {
-    const a = [info('n1'), error];
-    expect(sameFindings(a, a.map((d) => ({ ...d })))).toBe(true);
-    expect(sameFindings(undefined, a)).toBe(false);
-    expect(sameFindings(a, [info('n1')])).toBe(false);
-    expect(sameFindings(a, [info('n2'), error])).toBe(false);
-    expect(sameFindings(a, [info('n1'), { ...error, severity: 'warning' }])).toBe(false);
-    expect(sameFindings(a, [info('n1'), { ...error, hint: 'Remove an edge.' }])).toBe(false);
-    const rel = { ...error, related: [{ pointer: '/a', message: 'first' }] };
-    expect(sameFindings([rel], [{ ...rel, related: [{ pointer: '/a', message: 'first' }] }])).toBe(true);
-    expect(sameFindings([rel], [{ ...rel, related: [{ pointer: '/b', message: 'first' }] }])).toBe(false);
   });
 });

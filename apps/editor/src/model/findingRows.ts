@@ -31,20 +31,3 @@ export function flattenRows(groups: readonly FindingGroup[], open: ReadonlySet<s
 }
 
 export const groupId = (g: FindingGroup) => `${g.severity}\u0000${g.code}\u0000${g.shape}`;
-
-/**
- * Whether two validations found the same things (code, severity, message, pointer, hint and
- * related places, in order). Most keystrokes change no finding: the worker then says so instead
- * of sending tens of thousands of findings again, and the panel keeps its rows as they are.
- */
-export function sameFindings(a: readonly Diagnostic[] | undefined, b: readonly Diagnostic[]): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x.code !== y.code || x.severity !== y.severity || x.message !== y.message || x.pointer !== y.pointer || x.hint !== y.hint) return false;
-    if ((x.related?.length ?? 0) !== (y.related?.length ?? 0)) return false;
-    if (x.related && JSON.stringify(x.related) !== JSON.stringify(y.related)) return false;
-  }
-  return true;
-}

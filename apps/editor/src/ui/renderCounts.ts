@@ -9,4 +9,6 @@ export const renderCounts = {
   sidebarRows: 0,
   /** New block arrays handed to React Flow (each one runs its store's subscribers again). */
   canvasNodes: 0,
+  /** Findings the validation worker sent (cloned across); the rest it said were kept. */
+  findingsReceived: 0,
 };

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'react';
 import { validatePack, type Diagnostic } from '@setup-pack/core';
 import type { PackValue } from '../model/pack.js';
 import { diffForWorker } from '../model/patch.js';
+import { applyFindingsDelta, type FindingsDelta } from '../model/findingsDelta.js';
+import { renderCounts } from './renderCounts.js';
 
 export interface ValidationState {
   diagnostics: Diagnostic[];
@@ -29,9 +31,13 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
     received.current = [];
     try {
       w = new Worker(new URL('../validate.worker.ts', import.meta.url), { type: 'module' });
-      w.onmessage = (e: MessageEvent<{ seq: number; diagnostics?: Diagnostic[]; same?: true }>) => {
+      w.onmessage = (e: MessageEvent<{ seq: number; delta?: FindingsDelta; same?: true }>) => {
         // "same": the findings the worker posted last (kept even when stale), so the panel keeps its rows.
-        if (e.data.diagnostics) received.current = e.data.diagnostics;
+        // A delta changes them; every message is applied, stale or not, as the worker's list moved on.
+        if (e.data.delta) {
+          received.current = applyFindingsDelta(received.current, e.data.delta);
+          renderCounts.findingsReceived += e.data.delta.middle.length;
+        }
         if (e.data.seq !== seq.current) return;
         setState({ diagnostics: received.current, pack: packs.current.get(e.data.seq), pending: false });
         packs.current.clear();
