@@ -519,7 +519,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await page.getByTestId('open-file').setInputFiles({ name: 'typing.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const summary = page.locator('.diagnostics summary');
     await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 3,980 infos$/);
-    type Counts = { findingRows: number; findingIndex: number; sidebarRows: number; canvasNodes: number };
+    type Counts = { findingRows: number; findingIndex: number; findingsPlaced: number; sidebarRows: number; canvasNodes: number; findingsReceived: number };
     const counts = () => page.evaluate(() => ({ ...(window as unknown as { __editorRenders: Counts }).__editorRenders }));
     const without = ({ sidebarRows: _, ...c }: Counts) => c;
     await page.locator('.react-flow__node[data-id="n1"] .block').click();
@@ -545,6 +545,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.locator('.react-flow__node[data-id="n1"] .badge.warning').count()).toBe(1);
     const after = await counts();
     expect(after.findingIndex).toBe(before.findingIndex + 1);
+    // Of the 3,981 findings the worker sent the one that is new (the page kept its own objects for
+    // the others), and the index placed only that one.
+    expect(after.findingsReceived - before.findingsReceived).toBe(1);
+    expect(after.findingsPlaced - before.findingsPlaced).toBe(1);
     expect(after.findingRows).toBeGreaterThan(before.findingRows);
     expect(after.canvasNodes).toBeGreaterThan(before.canvasNodes);
     expect(after.sidebarRows - typed.sidebarRows).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 // Maps diagnostics (JSON pointers) onto what the editor shows: sidebar items, canvas nodes and
 // edges, and form fields.
-import { countBySeverity, nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity } from '@setup-pack/core';
+import { nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity } from '@setup-pack/core';
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
 import { asArr, asObj, sameEach, str } from './json.js';
 
@@ -46,11 +46,31 @@ export interface FindingIndex {
   /** Findings about the pack's own fields. */
   pack: Counts;
   total: Counts;
-  /** Each target's findings (`pack` or `kind/index`), in order: what a form looks through. */
+  /** Each target's findings (`pack` or `kind/index`), in order: what a form looks through (`targetFindings`). */
   byTarget: Map<string, Diagnostic[]>;
+  /** Targets whose list an update left to be made when first asked for (`targetFindings`). */
+  pending: Set<string>;
   /** The findings and the pack state this index was built from. */
   diagnostics: readonly Diagnostic[];
   packValue: PackValue;
+  /**
+   * Where each finding sits, by finding object: kept from the index before while the graph ids
+   * stay the same, so the findings a validation kept (findingsDelta.ts: the page keeps its own
+   * objects for them) are not placed again.
+   */
+  placed: WeakMap<Diagnostic, Placed>;
+  /** Each finding's place, by its index in `diagnostics`. */
+  placedAt: Placed[];
+  /** How many findings this index had to place (the others were placed before). */
+  newlyPlaced: number;
+}
+
+/** A finding's place and the keys it counts under. */
+interface Placed {
+  loc: Location;
+  target: string;
+  node?: string;
+  edge?: string;
 }
 
 export const itemKey = (kind: ItemKind, index: number) => `${kind}/${index}`;
@@ -78,31 +98,117 @@ export function sameGraphIds(a: PackValue, b: PackValue): boolean {
  * Counts per item, block and edge, and each item's findings. `prev` itself when it was built
  * from the same findings (the same array: the worker said a validation found the same things)
  * and a pack with the same graph ids, so typing beside 50,000 findings does not place them all
- * again, and the canvas and sidebar, which compare it by identity, are not rebuilt.
+ * again, and the canvas and sidebar, which compare it by identity, are not rebuilt. When the
+ * findings changed in a run in the middle (findingsDelta.ts: the page keeps its own objects for
+ * the rest), only the findings that left and came are counted, from `prev`'s counts.
  */
 export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[], prev?: FindingIndex): FindingIndex {
-  if (prev && prev.diagnostics === diagnostics && sameGraphIds(prev.packValue, pack)) return prev;
-  const idx: FindingIndex = { byItem: new Map(), byNode: new Map(), byEdge: new Map(), pack: empty(), total: countBySeverity(diagnostics), byTarget: new Map(), diagnostics, packValue: pack };
-  const bump = (map: Map<string, Counts>, key: string, s: Severity) => {
-    let c = map.get(key);
-    if (!c) map.set(key, (c = empty()));
-    c[s]++;
-  };
+  const sameGraph = prev !== undefined && sameGraphIds(prev.packValue, pack);
+  if (sameGraph && prev.diagnostics === diagnostics) return prev;
+  if (sameGraph) {
+    const updated = updateIndex(prev, pack, diagnostics);
+    if (updated) return updated;
+  }
+  const idx: FindingIndex = { byItem: new Map(), byNode: new Map(), byEdge: new Map(), pack: empty(), total: empty(), byTarget: new Map(), pending: new Set(), diagnostics, packValue: pack, placed: sameGraph ? prev.placed : new WeakMap(), placedAt: [], newlyPlaced: 0 };
+  const counter = countInto(idx, new Set());
   for (const d of diagnostics) {
-    const loc = locate(pack, d.pointer);
-    const key = targetKey(loc.target);
-    let list = idx.byTarget.get(key);
-    if (!list) idx.byTarget.set(key, (list = []));
+    const p = counter(d, 1);
+    idx.placedAt.push(p);
+    let list = idx.byTarget.get(p.target);
+    if (!list) idx.byTarget.set(p.target, (list = []));
     list.push(d);
-    if (loc.target.kind === 'pack') {
-      idx.pack[d.severity]++;
-      continue;
-    }
-    bump(idx.byItem, key, d.severity);
-    if (loc.nodeId) bump(idx.byNode, nodeKey(loc.target.index, loc.nodeId), d.severity);
-    if (loc.edgeId) bump(idx.byEdge, nodeKey(loc.target.index, loc.edgeId), d.severity);
   }
   return idx;
+}
+
+/**
+ * `prev` moved on to `diagnostics` when they share a start and an end by identity and differ in
+ * at most half of them: copies of its maps with the counts of the findings that left taken off
+ * and those that came added (a count shared with `prev` is copied before it changes, so `prev`
+ * stays as it was, and every block whose counts did not change keeps its count object); the
+ * finding lists of the targets they touch are made again when first asked for (`targetFindings`).
+ */
+function updateIndex(prev: FindingIndex, pack: PackValue, diagnostics: readonly Diagnostic[]): FindingIndex | undefined {
+  const a = prev.diagnostics;
+  const b = diagnostics;
+  const most = Math.min(a.length, b.length);
+  let head = 0;
+  while (head < most && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < most - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const gone = a.length - tail - head;
+  const came = b.length - tail - head;
+  if ((gone + came) * 2 > b.length) return undefined;
+  const placedAt = prev.placedAt.slice(0, head);
+  const idx: FindingIndex = { byItem: new Map(prev.byItem), byNode: new Map(prev.byNode), byEdge: new Map(prev.byEdge), pack: { ...prev.pack }, total: { ...prev.total }, byTarget: new Map(prev.byTarget), pending: new Set(prev.pending), diagnostics, packValue: pack, placed: prev.placed, placedAt, newlyPlaced: 0 };
+  const counter = countInto(idx, new Set([idx.pack, idx.total]));
+  for (let i = head; i < head + gone; i++) stale(idx, counter(a[i]!, -1).target);
+  for (let i = head; i < head + came; i++) {
+    const p = counter(b[i]!, 1);
+    placedAt.push(p);
+    stale(idx, p.target);
+  }
+  for (let i = a.length - tail; i < a.length; i++) placedAt.push(prev.placedAt[i]!);
+  return idx;
+}
+
+function stale(idx: FindingIndex, target: string) {
+  idx.byTarget.delete(target);
+  idx.pending.add(target);
+}
+
+/**
+ * Counts one finding into (by 1) or out of (by -1) an index, placing it if it was not placed
+ * before. `own` holds the count objects this index may change; others are copied first. A count
+ * that falls to nothing is removed, as a fresh index would not have it.
+ */
+function countInto(idx: FindingIndex, own: Set<Counts>) {
+  const add = (map: Map<string, Counts>, key: string, s: Severity, by: number) => {
+    let c = map.get(key);
+    if (!c || !own.has(c)) {
+      map.set(key, (c = c ? { ...c } : empty()));
+      own.add(c);
+    }
+    c[s] += by;
+    if (c.error === 0 && c.warning === 0 && c.info === 0) map.delete(key);
+  };
+  return (d: Diagnostic, by: number): Placed => {
+    let p = idx.placed.get(d);
+    if (!p) {
+      idx.placed.set(d, (p = place(idx.packValue, d)));
+      idx.newlyPlaced++;
+    }
+    idx.total[d.severity] += by;
+    if (p.loc.target.kind === 'pack') idx.pack[d.severity] += by;
+    else {
+      add(idx.byItem, p.target, d.severity, by);
+      if (p.node) add(idx.byNode, p.node, d.severity, by);
+      if (p.edge) add(idx.byEdge, p.edge, d.severity, by);
+    }
+    return p;
+  };
+}
+
+/** A target's findings (`pack` or `kind/index`), in order: listed once, when first asked for, after an update touched them. */
+export function targetFindings(index: FindingIndex, target: string): readonly Diagnostic[] {
+  let list = index.byTarget.get(target);
+  if (!list && index.pending.has(target)) {
+    list = [];
+    for (let i = 0; i < index.placedAt.length; i++) if (index.placedAt[i]!.target === target) list.push(index.diagnostics[i]!);
+    if (list.length) index.byTarget.set(target, list);
+    index.pending.delete(target);
+  }
+  return list ?? [];
+}
+
+function place(pack: PackValue, d: Diagnostic): Placed {
+  const loc = locate(pack, d.pointer);
+  const p: Placed = { loc, target: targetKey(loc.target) };
+  if (loc.target.kind !== 'pack') {
+    if (loc.nodeId) p.node = nodeKey(loc.target.index, loc.nodeId);
+    if (loc.edgeId) p.edge = nodeKey(loc.target.index, loc.edgeId);
+  }
+  return p;
 }
 
 /**
@@ -149,8 +255,8 @@ export function formFindings(pack: PackValue, diagnostics: readonly Diagnostic[]
 /** formFindings from an index: only the target's own findings are looked through. */
 export function findingsOnForm(index: FindingIndex, target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
   const out: { path: string[]; diagnostic: Diagnostic }[] = [];
-  for (const d of index.byTarget.get(targetKey(target)) ?? []) {
-    const loc = locate(index.packValue, d.pointer);
+  for (const d of targetFindings(index, targetKey(target))) {
+    const loc = index.placed.get(d)?.loc ?? locate(index.packValue, d.pointer);
     if (block ? loc.nodeId !== block.id : loc.nodeId !== undefined || loc.edgeId !== undefined) continue;
     out.push({ path: formPath(loc, block?.kind), diagnostic: d });
   }

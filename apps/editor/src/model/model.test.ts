@@ -8,7 +8,9 @@ import { setNodeConfigAndSync } from './actions.js';
 import { serializePack } from './serialize.js';
 import { tidyUp } from './layout.js';
 import { nodesOf, addNode, updateNode, moveNodes } from './graph.js';
-import { indexFindings, locate } from './findings.js';
+import { indexFindings, locate, targetFindings, type FindingIndex } from './findings.js';
+import fc from 'fast-check';
+import type { Diagnostic } from '@setup-pack/core';
 import { neighbour } from './navigation.js';
 import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from './items.js';
@@ -193,6 +195,43 @@ describe('findings', () => {
     expect(moved.byNode.get('0/tag')).toBeUndefined();
     // An added block (the node list grows) is indexed again too.
     expect(indexFindings(updateDocument(pack, 0, (d) => addNode(d, 'action.add_tag', { x: 0, y: 0 }).doc), diagnostics, idx)).not.toBe(idx);
+  });
+
+  it('counts only the findings that left and came when a validation changed a run of them, and ends where a fresh index does', () => {
+    const pack = starter();
+    const pointers = ['/name', '/automations/0', '/automations/0/document/graph/nodes/1/config/tag_id', '/automations/0/document/graph/nodes/0', '/automations/0/document/graph/edges/0', '/messageTemplates/0/body', '/smartLists/0'];
+    const finding = fc.record({ pointer: fc.constantFrom(...pointers), severity: fc.constantFrom('error', 'warning', 'info'), code: fc.constantFrom('a', 'b') }).map((f) => ({ ...f, message: '' }) as Diagnostic);
+    // Each step replaces a run of the list before it with new findings, keeping the objects around it (as the page does).
+    const step = fc.record({ at: fc.nat(), drop: fc.nat({ max: 4 }), add: fc.array(finding, { maxLength: 4 }) });
+    const plain = (idx: FindingIndex) => {
+      const keys = new Set([...idx.byTarget.keys(), ...idx.pending, 'pack', ...pointers.map((p) => p.split('/').slice(1, 3).join('/'))]);
+      return {
+        byItem: Object.fromEntries([...idx.byItem].sort()),
+        byNode: Object.fromEntries([...idx.byNode].sort()),
+        byEdge: Object.fromEntries([...idx.byEdge].sort()),
+        pack: idx.pack,
+        total: idx.total,
+        lists: Object.fromEntries([...keys].sort().map((k) => [k, targetFindings(idx, k)])),
+      };
+    };
+    fc.assert(
+      fc.property(fc.array(finding, { minLength: 8, maxLength: 20 }), fc.array(step, { minLength: 1, maxLength: 6 }), (start, steps) => {
+        let list = start;
+        let idx = indexFindings(pack, list);
+        for (const { at, drop, add } of steps) {
+          const from = at % (list.length + 1);
+          const before = idx;
+          const snapshot = structuredClone(plain(before));
+          list = [...list.slice(0, from), ...add, ...list.slice(from + drop)];
+          idx = indexFindings(pack, list, idx);
+          expect(plain(idx)).toEqual(plain(indexFindings(pack, list)));
+          expect(plain(before)).toEqual(snapshot); // the index before is left as it was
+          // At most half changed: only the findings that came were placed.
+          const changed = Math.min(drop, list.length - from + drop - add.length) + add.length;
+          if (changed * 2 <= list.length) expect(idx.newlyPlaced).toBeLessThanOrEqual(add.length);
+        }
+      }),
+    );
   });
 });
 

@@ -65,7 +65,10 @@ export function App({ store }: { store: EditorStore }) {
   const findingsRef = useRef<FindingIndex>(undefined);
   const findings = useMemo(() => {
     const next = indexFindings(validation.pack ?? packRef.current, validation.diagnostics, findingsRef.current);
-    if (next !== findingsRef.current) renderCounts.findingIndex++;
+    if (next !== findingsRef.current) {
+      renderCounts.findingIndex++;
+      renderCounts.findingsPlaced += next.newlyPlaced;
+    }
     return (findingsRef.current = next);
   }, [validation.pack, validation.diagnostics]);
   // The pack's items by reference type and key, kept as the same object while no key or name changes.

@@ -5,6 +5,8 @@ export const renderCounts = {
   findingRows: 0,
   /** Finding indexes built (every finding placed on its item, block or edge). */
   findingIndex: 0,
+  /** Findings placed on their item, block or edge by those indexes (a kept finding keeps its place). */
+  findingsPlaced: 0,
   /** Renders of the sidebar's item rows. */
   sidebarRows: 0,
   /** New block arrays handed to React Flow (each one runs its store's subscribers again). */
