@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareAtOnePlace, groupFindings, messageShape, type Diagnostic, type FindingGroup, type Severity } from './diagnostics.js';
+import { compareAtOnePlace, groupFindings, groupFindingsAt, messageShape, type Diagnostic, type FindingGroup, type Severity } from './diagnostics.js';
 import { RULE_METADATA } from './rules/metadata.js';
 
 const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
@@ -69,6 +69,10 @@ describe('messageShape', () => {
         const want = groupFindingsByKey(list);
         expect(got.map((g) => [g.code, g.severity, g.shape, g.items.length])).toEqual(want.map((g) => [g.code, g.severity, g.shape, g.items.length]));
         got.forEach((g, i) => g.items.forEach((d, k) => expect(d).toBe(want[i].items[k])));
+        // Where each finding went: its group, by index.
+        const { groups, at } = groupFindingsAt(list);
+        expect(at).toHaveLength(list.length);
+        list.forEach((d, i) => expect(groups[at[i]].items).toContain(d));
       }),
       { numRuns: 1000 },
     );
