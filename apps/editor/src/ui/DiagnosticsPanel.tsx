@@ -5,7 +5,7 @@ import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { count, describePointer, plural, type Diagnostic } from '@setup-pack/core';
 import { renderCounts } from './renderCounts.js';
-import { flattenRows, groupId, groupRows, type FindingRow } from '../model/findingRows.js';
+import { flattenRows, groupId, regroupRows, type FindingRow, type GroupedRows } from '../model/findingRows.js';
 
 const ROW_HEIGHT = 24;
 
@@ -25,7 +25,9 @@ function FindingButton({ d, nested, onPick }: { d: Diagnostic; nested: boolean; 
 // while typing.
 const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnostic[]; onPick: (d: Diagnostic) => void }) {
   renderCounts.findingRows++;
-  const groups = useMemo(() => groupRows(diagnostics), [diagnostics]);
+  // Regrouped from the groups before: an edit that changes a few of 50,000 findings regroups those.
+  const grouped = useRef<GroupedRows>(undefined);
+  const groups = useMemo(() => (grouped.current = regroupRows(grouped.current, diagnostics)).groups, [diagnostics]);
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => flattenRows(groups, open), [groups, open]);
   const toggle = useCallback((id: string) => setOpen((s) => {
