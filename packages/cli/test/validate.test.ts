@@ -221,6 +221,14 @@ describe('validate: stdin', () => {
     expect(r.stdout).toMatch(/^piped\.json:\d+:\d+ error/m);
     expect(run(['validate', '--stdin'], { input: readFileSync(join(ROOT, valid[0]), 'utf8') }).code).toBe(0);
     expect(run(['validate', '--stdin', valid[0]]).code).toBe(2);
+    // `-` as the one file is stdin too, named as --stdin names it.
+    const dash = run(['validate', '-', '--stdin-filename', 'piped.json'], { input: readFileSync(join(ROOT, broken), 'utf8') });
+    expect(dash.code).toBe(1);
+    expect(dash.stdout).toContain('piped.json:');
+    expect(run(['validate', '-'], { input: readFileSync(join(ROOT, valid[0]), 'utf8') }).code).toBe(0);
+    const mixed = run(['validate', '-', valid[0]]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("'-' reads one pack from stdin");
   });
 });
 

@@ -16,7 +16,7 @@ import type { Diagnostic, ValidateResult } from '@setup-pack/core';
 export const spec: CommandSpec = {
   name: 'validate',
   summary: 'Check pack files and report every problem with its position.',
-  usage: 'validate [options] <files, directories or globs...>  (or --stdin)',
+  usage: 'validate [options] <files, directories or globs...>  (or --stdin, or -)',
   description: 'Directories are searched for *.json (node_modules skipped); a pack source folder (see build) is compiled in memory and checked, with positions in its files. Quote globs so the shell does not expand them.',
   positionals: [0, Infinity],
   options: {
@@ -27,7 +27,7 @@ export const spec: CommandSpec = {
     disable: { type: 'string', multiple: true, value: '<code>', description: 'Skip a rule by its code (repeatable).' },
     ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob (repeatable).' },
     'output-file': { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout.' },
-    stdin: { type: 'boolean', description: 'Read one pack from stdin (for editors and pipes).' },
+    stdin: { type: 'boolean', description: 'Read one pack from stdin (for editors and pipes); `-` as the one file does the same.' },
     'stdin-filename': { type: 'string', value: '<name>', description: 'Name to report for stdin (default <stdin>).' },
   },
   examples: [
@@ -43,10 +43,14 @@ export const spec: CommandSpec = {
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const maxWarnings = intOption('max-warnings', args.values['max-warnings']);
   const format = chooseFormat(args.values.format, ctx.env);
-  const stdin = Boolean(args.values.stdin);
-  if (!stdin && !args.positionals.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
-  if (stdin && args.positionals.length) throw new UsageError('give files or --stdin, not both');
-  const entries = stdin ? [] : await expandEntries(args.positionals, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true });
+  // `-` is stdin, as for most commands that read files; alone, as --stdin reads one pack.
+  const dash = args.positionals.includes('-');
+  if (dash && args.positionals.length > 1) throw new UsageError("'-' reads one pack from stdin: give it alone, or files");
+  const stdin = Boolean(args.values.stdin) || dash;
+  const files = dash ? [] : args.positionals;
+  if (!stdin && !files.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
+  if (stdin && files.length) throw new UsageError('give files or --stdin, not both');
+  const entries = stdin ? [] : await expandEntries(files, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true });
   const [{ validatePack, placeFindings, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);
