@@ -2,6 +2,7 @@
 // the same folding as `setup-pack validate`), each group one row with its count, opened to list
 // its findings. Plain data, so the panel can virtualise any number of rows.
 import { groupFindingsAt, messageShape, type Diagnostic, type FindingGroup, type Severity } from '@setup-pack/core';
+import { changedRun, worthUpdating } from './findingsDelta.js';
 
 export type FindingRow =
   | { type: 'group'; id: string; group: FindingGroup; open: boolean }
@@ -48,14 +49,9 @@ export function regroupRows(prev: GroupedRows | undefined, list: readonly Diagno
 
 function update(prev: GroupedRows, list: readonly Diagnostic[]): GroupedRows | undefined {
   const a = prev.list;
-  const most = Math.min(a.length, list.length);
-  let head = 0;
-  while (head < most && a[head] === list[head]) head++;
-  let tail = 0;
-  while (tail < most - head && a[a.length - 1 - tail] === list[list.length - 1 - tail]) tail++;
-  const gone = a.length - tail - head;
-  const came = list.length - tail - head;
-  if ((gone + came) * 2 > list.length) return undefined;
+  const run = changedRun(a, list);
+  if (!worthUpdating(run, list.length)) return undefined;
+  const { head, tail, gone, came } = run;
   const byId = prev.byId.slice();
   let ids = prev.ids;
   // Each touched group: how many of its findings left, and those that came, in order.

@@ -3,6 +3,7 @@
 import { nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity } from '@setup-pack/core';
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
 import { asArr, asObj, sameEach, str } from './json.js';
+import { changedRun, worthUpdating } from './findingsDelta.js';
 
 export interface Location {
   target: Target;
@@ -131,14 +132,9 @@ export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[
 function updateIndex(prev: FindingIndex, pack: PackValue, diagnostics: readonly Diagnostic[]): FindingIndex | undefined {
   const a = prev.diagnostics;
   const b = diagnostics;
-  const most = Math.min(a.length, b.length);
-  let head = 0;
-  while (head < most && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < most - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const gone = a.length - tail - head;
-  const came = b.length - tail - head;
-  if ((gone + came) * 2 > b.length) return undefined;
+  const run = changedRun(a, b);
+  if (!worthUpdating(run, b.length)) return undefined;
+  const { head, tail, gone, came } = run;
   const placedAt = prev.placedAt.slice(0, head);
   const idx: FindingIndex = { byItem: new Map(prev.byItem), byNode: new Map(prev.byNode), byEdge: new Map(prev.byEdge), pack: { ...prev.pack }, total: { ...prev.total }, byTarget: new Map(prev.byTarget), pending: new Set(prev.pending), diagnostics, packValue: pack, placed: prev.placed, placedAt, newlyPlaced: 0 };
   const counter = countInto(idx, new Set([idx.pack, idx.total]));

@@ -28,14 +28,34 @@ export interface FindingsDelta {
   middle: Diagnostic[];
 }
 
+/** Where two lists differ: `head` alike at the start, `tail` at the end, `gone` of the first and `came` of the second between. */
+export interface ChangedRun {
+  head: number;
+  tail: number;
+  gone: number;
+  came: number;
+}
+
+/** The run in which `b` differs from `a` (items alike by `same`; by identity unless given). */
+export function changedRun<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean = Object.is): ChangedRun {
+  const most = Math.min(a.length, b.length);
+  let head = 0;
+  while (head < most && same(a[head]!, b[head]!)) head++;
+  let tail = 0;
+  while (tail < most - head && same(a[a.length - 1 - tail]!, b[b.length - 1 - tail]!)) tail++;
+  return { head, tail, gone: a.length - tail - head, came: b.length - tail - head };
+}
+
+/**
+ * Whether what the page made from the findings before (index, groups) is better updated than made
+ * again: at most half of the new findings changed.
+ */
+export const worthUpdating = (run: ChangedRun, length: number) => (run.gone + run.came) * 2 <= length;
+
 /** The delta from `before` (undefined: nothing sent yet) to `after`. */
 export function findingsDelta(before: readonly Diagnostic[] | undefined, after: readonly Diagnostic[]): FindingsDelta {
   if (!before) return { head: 0, tail: 0, middle: after.slice() };
-  const most = Math.min(before.length, after.length);
-  let head = 0;
-  while (head < most && sameFinding(before[head]!, after[head]!)) head++;
-  let tail = 0;
-  while (tail < most - head && sameFinding(before[before.length - 1 - tail]!, after[after.length - 1 - tail]!)) tail++;
+  const { head, tail } = changedRun(before, after, sameFinding);
   return { head, tail, middle: after.slice(head, after.length - tail) };
 }
 
