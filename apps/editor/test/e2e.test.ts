@@ -394,6 +394,18 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
       expect(readFileSync((await download.path())!, 'utf8'), file).toBe(original);
     }
+    // The untouched pack is autosaved as its text alone, and a reload restores it: still byte-identical.
+    type Drafts = { __drafts: { load(): Promise<{ source?: string; pack?: unknown; originText?: string } | undefined> } };
+    const saved = () => page.evaluate(async () => {
+      const d = await (window as unknown as Drafts).__drafts.load();
+      return d && { source: d.source, hasPack: d.pack !== undefined, textLength: d.originText?.length };
+    });
+    const last = readFileSync(join(repoRoot, 'fixtures/releases/buyer-lead-1.1.0.json'), 'utf8');
+    await poll(saved).toEqual({ source: 'buyer-lead-1.1.0.json', hasPack: false, textLength: last.length });
+    await page.reload();
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('buyer-lead-1.1.0.json');
+    const [again] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(readFileSync((await again.path())!, 'utf8')).toBe(last);
     // Drag and drop a file onto the window.
     const text = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
     await page.evaluate((t) => {

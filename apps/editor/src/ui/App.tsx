@@ -12,10 +12,10 @@ import { editGraph } from '../model/actions.js';
 import { nodesOf } from '../model/graph.js';
 import { fieldOf, findingsOnForm, formPath, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
-import { defaultDraftStore } from '../model/autosave.js';
+import { defaultDraftStore, packOfDraft } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
-import { packFileText } from '../model/fileText.js';
+import { packFileText, parsePackText } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -29,23 +29,6 @@ import { AssetEditor, PackFields, PipelineEditor, ResourceEditor, SmartListEdito
 import { DiffView, type Release } from './DiffView.js';
 
 const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : `${t.kind}/${t.index}`);
-
-/** Parses pack text; returns the value or the first problem that stops editing. */
-function parsePackText(text: string): { value?: PackValue; error?: string } {
-  try {
-    const v = JSON.parse(text) as unknown;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) return { value: v as PackValue };
-  } catch {
-    /* fall through: core's parser says where the syntax breaks */
-  }
-  const r = validatePack(text);
-  const v = r.value;
-  if (v === undefined || v === null || typeof v !== 'object' || Array.isArray(v)) {
-    const first = r.diagnostics[0];
-    return { error: first ? `${first.message}${first.line ? ` (line ${first.line})` : ''}` : 'Not a pack.' };
-  }
-  return { value: v as PackValue };
-}
 
 const drafts = defaultDraftStore();
 
@@ -142,9 +125,10 @@ export function App({ store }: { store: EditorStore }) {
       .load()
       .catch(() => undefined)
       .then(async (draft) => {
-        if (draft && (draft.dirty || !url || draft.source === url)) {
+        const pack = draft && packOfDraft(draft);
+        if (draft && pack && (draft.dirty || !url || draft.source === url)) {
           canvasSeq.current++;
-          store.open(draft.pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty });
+          store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty });
           if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
         } else if (url) await openUrl(url);
         restored.current = true;
@@ -174,8 +158,10 @@ export function App({ store }: { store: EditorStore }) {
       done = true;
       const s = store.getState();
       const saving = s.history.present;
+      // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
+      const untouched = s.origin?.value === saving;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: saving, originText: s.origin?.value === saving ? s.origin.text : undefined, source: s.source, dirty: store.dirty })
+        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, source: s.source, dirty: store.dirty })
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };
