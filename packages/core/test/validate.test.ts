@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validatePack, validateAutomationDocument, type Diagnostic } from '@setup-pack/core';
+import fc from 'fast-check';
+import { codePoints, validatePack, validateAutomationDocument, type Diagnostic } from '@setup-pack/core';
 import { loadFixture, readFixture } from './helpers.js';
 
 const codes = (ds: Diagnostic[]) => ds.map((d) => `${d.severity} ${d.code} ${d.pointer}`);
@@ -29,6 +30,11 @@ describe('validatePack', () => {
     expect(lengthCodes('a'.repeat(161))).toEqual(['schema/too-long']);
     expect(lengthCodes('🏠')).toEqual([]);
     expect(lengthCodes('')).toEqual(['schema/too-short']);
+    // codePoints counts as the schema does: what the editor's "N / 20,000 characters" shows.
+    expect(codePoints('🏠'.repeat(160))).toBe(160);
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+      expect(codePoints(s)).toBe([...s].length);
+    }));
   });
 
   it('places an unknown field on its name', () => {

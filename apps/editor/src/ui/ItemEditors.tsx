@@ -1,6 +1,6 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import { useContext, type ChangeEvent, type ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
+import { ASSET_ROLES, MESSAGE_CHANNELS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
@@ -68,7 +68,7 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
       </div>
       {item.channel !== 'sms' && <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} />}
-      <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${count(body.length)} / ${plural(BODY_MAX, 'character')}`} />
+      <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${count(codePoints(body))} / ${plural(BODY_MAX, 'character')}`} />
       <h3>Preview</h3>
       <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
       {item.channel !== 'sms' && subject && <div className="preview"><strong>Subject: {previewMerge(subject)}</strong></div>}

@@ -39,8 +39,11 @@ const show = (v: unknown) => {
   return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '…' : s;
 };
 
-/** Length in code points, as JSON Schema counts it, without materialising the characters. */
-function codePoints(s: string): number {
+/**
+ * A string's length as JSON Schema's `maxLength` and `minLength` count it: in code points, so an
+ * emoji is one character, not two UTF-16 units (without materialising the characters).
+ */
+export function codePoints(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
