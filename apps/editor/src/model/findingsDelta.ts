@@ -6,7 +6,10 @@
 // what it worked out for them (where each sits, see findings.ts).
 import type { Diagnostic } from '@setup-pack/core';
 
-/** Whether two findings say the same thing at the same place (code, severity, message, pointer, hint, related places). */
+/**
+ * Whether two findings say the same thing at the same place (code, severity, message, pointer,
+ * hint, related places). No line or column: the worker validates the pack's value, not a text.
+ */
 export function sameFinding(x: Diagnostic, y: Diagnostic): boolean {
   if (x === y) return true;
   if (x.code !== y.code || x.severity !== y.severity || x.message !== y.message || x.pointer !== y.pointer || x.hint !== y.hint) return false;
