@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '@setup-pack/core';
 import fc from 'fast-check';
 import { flattenRows, groupId, groupRows, regroupRows } from './findingRows.js';
+import { applyEdit, findingEdits } from './edits.testing.js';
 
 const info = (node: string): Diagnostic => ({ code: 'catalog/unknown-config-field', severity: 'info', message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`, pointer: `/automations/0/document/graph/nodes/${node}` });
 const error: Diagnostic = { code: 'graph/cycle', severity: 'error', message: 'The graph has a cycle: a → b → a.', pointer: '/automations/1' };
@@ -20,17 +21,15 @@ describe('finding rows', () => {
 
   it('regroups only what a changed run of findings touched, and ends where grouping from scratch does', () => {
     const finding = fc.record({ code: fc.constantFrom('a', 'b'), severity: fc.constantFrom('error', 'warning', 'info'), message: fc.constantFrom('x "1" y', 'x "2" y', 'z'), pointer: fc.constant('/p') }) as fc.Arbitrary<Diagnostic>;
-    const step = fc.record({ at: fc.nat(), drop: fc.nat({ max: 4 }), add: fc.array(finding, { maxLength: 4 }) });
     const plain = (groups: readonly { code: string; severity: string; shape: string; items: readonly Diagnostic[] }[]) => groups.map((g) => ({ code: g.code, severity: g.severity, shape: g.shape, items: [...g.items] }));
     fc.assert(
-      fc.property(fc.array(finding, { minLength: 6, maxLength: 20 }), fc.array(step, { minLength: 1, maxLength: 6 }), (start, steps) => {
+      fc.property(findingEdits(finding, 6), ([start, edits]) => {
         let list = start;
         let grouped = regroupRows(undefined, list);
-        for (const { at, drop, add } of steps) {
-          const from = at % (list.length + 1);
+        for (const e of edits) {
           const before = grouped;
           const snapshot = plain(before.groups);
-          list = [...list.slice(0, from), ...add, ...list.slice(from + drop)];
+          list = applyEdit(list, e);
           grouped = regroupRows(grouped, list);
           const want = groupRows(list);
           expect(plain(grouped.groups)).toEqual(plain(want));

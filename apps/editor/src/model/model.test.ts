@@ -17,6 +17,8 @@ import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from '
 import { setUnknownConfig, unknownConfig, fieldValue } from './config.js';
 import { catalogFields } from './config.js';
 import { memoryDraftStore, packOfDraft } from './autosave.js';
+import { applyEdit, findingEdits } from './edits.testing.js';
+import { changedRun, worthUpdating } from './findingsDelta.js';
 import type { Obj } from './json.js';
 
 const root = new URL('../../../../fixtures/', import.meta.url);
@@ -201,8 +203,6 @@ describe('findings', () => {
     const pack = starter();
     const pointers = ['/name', '/automations/0', '/automations/0/document/graph/nodes/1/config/tag_id', '/automations/0/document/graph/nodes/0', '/automations/0/document/graph/edges/0', '/messageTemplates/0/body', '/smartLists/0'];
     const finding = fc.record({ pointer: fc.constantFrom(...pointers), severity: fc.constantFrom('error', 'warning', 'info'), code: fc.constantFrom('a', 'b') }).map((f) => ({ ...f, message: '' }) as Diagnostic);
-    // Each step replaces a run of the list before it with new findings, keeping the objects around it (as the page does).
-    const step = fc.record({ at: fc.nat(), drop: fc.nat({ max: 4 }), add: fc.array(finding, { maxLength: 4 }) });
     const plain = (idx: FindingIndex) => {
       const keys = new Set([...idx.byTarget.keys(), ...idx.pending, 'pack', ...pointers.map((p) => p.split('/').slice(1, 3).join('/'))]);
       return {
@@ -215,20 +215,19 @@ describe('findings', () => {
       };
     };
     fc.assert(
-      fc.property(fc.array(finding, { minLength: 8, maxLength: 20 }), fc.array(step, { minLength: 1, maxLength: 6 }), (start, steps) => {
+      fc.property(findingEdits(finding, 8), ([start, edits]) => {
         let list = start;
         let idx = indexFindings(pack, list);
-        for (const { at, drop, add } of steps) {
-          const from = at % (list.length + 1);
+        for (const e of edits) {
           const before = idx;
           const snapshot = structuredClone(plain(before));
-          list = [...list.slice(0, from), ...add, ...list.slice(from + drop)];
+          list = applyEdit(before.diagnostics, e);
           idx = indexFindings(pack, list, idx);
           expect(plain(idx)).toEqual(plain(indexFindings(pack, list)));
           expect(plain(before)).toEqual(snapshot); // the index before is left as it was
           // At most half changed: only the findings that came were placed.
-          const changed = Math.min(drop, list.length - from + drop - add.length) + add.length;
-          if (changed * 2 <= list.length) expect(idx.newlyPlaced).toBeLessThanOrEqual(add.length);
+          const run = changedRun(before.diagnostics, list);
+          if (worthUpdating(run, list.length)) expect(idx.newlyPlaced).toBe(run.came);
         }
       }),
     );
