@@ -3,7 +3,7 @@
 import { validatePack, type Diagnostic } from '@setup-pack/core';
 import { createAssetHashCache } from './model/hashcache.js';
 import { applyPatch, type PackPatch } from './model/patch.js';
-import { findingsDelta, sameFindings } from './model/findingsDelta.js';
+import { findingsDelta } from './model/findingsDelta.js';
 import type { PackValue } from './model/pack.js';
 
 let pack: PackValue | undefined;
@@ -16,11 +16,11 @@ self.onmessage = (e: MessageEvent<{ seq: number; patch: PackPatch }>) => {
   pack = applyPatch(pack, patch);
   const diagnostics = validatePack(pack, { hashBase64: assets.hasher }).diagnostics;
   assets.done();
-  // Most keystrokes change no finding: say so rather than cloning tens of thousands again.
-  if (sameFindings(posted, diagnostics)) (self as unknown as Worker).postMessage({ seq, same: true });
+  // Most keystrokes change no finding: say so rather than cloning tens of thousands again; else
+  // send only what changed, between the unchanged start and end (findingsDelta.ts).
+  const delta = findingsDelta(posted, diagnostics);
+  if (!delta) (self as unknown as Worker).postMessage({ seq, same: true });
   else {
-    // Changed: only what changed, between the unchanged start and end (findingsDelta.ts).
-    const delta = findingsDelta(posted, diagnostics);
     posted = diagnostics;
     (self as unknown as Worker).postMessage({ seq, delta });
   }

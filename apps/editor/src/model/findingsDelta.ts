@@ -18,11 +18,7 @@ export function sameFinding(x: Diagnostic, y: Diagnostic): boolean {
 }
 
 /** Whether two validations found the same things, in the same order. */
-export function sameFindings(a: readonly Diagnostic[] | undefined, b: readonly Diagnostic[]): boolean {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!sameFinding(a[i]!, b[i]!)) return false;
-  return true;
-}
+export const sameFindings = (a: readonly Diagnostic[] | undefined, b: readonly Diagnostic[]): boolean => a !== undefined && findingsDelta(a, b) === undefined;
 
 /** A new list of findings as the list before it: its first `head` and last `tail` kept, `middle` between them. */
 export interface FindingsDelta {
@@ -55,11 +51,15 @@ export function changedRun<T>(a: readonly T[], b: readonly T[], same: (x: T, y: 
  */
 export const worthUpdating = (run: ChangedRun, length: number) => (run.gone + run.came) * 2 <= length;
 
-/** The delta from `before` (undefined: nothing sent yet) to `after`. */
-export function findingsDelta(before: readonly Diagnostic[] | undefined, after: readonly Diagnostic[]): FindingsDelta {
+/**
+ * The delta from `before` (undefined: nothing sent yet) to `after`; undefined when `after` found
+ * the same things as `before`, in the same order (one pass tells both).
+ */
+export function findingsDelta(before: readonly Diagnostic[] | undefined, after: readonly Diagnostic[]): FindingsDelta | undefined {
   if (!before) return { head: 0, tail: 0, middle: after.slice() };
-  const { head, tail } = changedRun(before, after, sameFinding);
-  return { head, tail, middle: after.slice(head, after.length - tail) };
+  const run = changedRun(before, after, sameFinding);
+  if (run.gone === 0 && run.came === 0) return undefined;
+  return { head: run.head, tail: run.tail, middle: after.slice(run.head, after.length - run.tail) };
 }
 
 /** The list a delta describes, keeping `before`'s own objects where it kept findings. */
