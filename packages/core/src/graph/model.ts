@@ -29,11 +29,11 @@ const GROUP_SHIFT = 2;
 /**
  * Work arrays for walks over one graph at a time (the cycle search, the reachability stack),
  * made once per process and grown as needed rather than made per graph and per validation: for a
- * folder of small packs they were about a twentieth of each validation's garbage. Slots 1 and 2
- * are the cycle search's path and next edges, 3 the reachability stack (0 is unused); no two
- * walks that use one slot run at once (none calls another).
+ * folder of small packs they were about a twentieth of each validation's garbage. Slots 0 and 1
+ * are the cycle search's path and next edges, 2 the reachability stack; no two walks that use one
+ * slot run at once (none calls another).
  */
-const SCRATCH: Int32Array[] = [new Int32Array(0), new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+const SCRATCH: Int32Array[] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 let STATE = new Uint8Array(64);
 
 /** Scratch slot `slot` with room for `size` numbers; its contents are left over from the last use. */
@@ -307,8 +307,8 @@ export function findCycle(model: GraphModel): { path: string[]; edge: number } |
   if (STATE.length < count) STATE = new Uint8Array(Math.max(count, STATE.length * 2));
   const state = STATE; // 0 new, 1 on the current path, 2 done
   state.fill(0, 0, count);
-  const path = scratch(1, count); // the nodes on the current path
-  const next = scratch(2, count); // per path entry: position in outList of the next edge to follow
+  const path = scratch(0, count); // the nodes on the current path
+  const next = scratch(1, count); // per path entry: position in outList of the next edge to follow
   const { outStart, outList } = model;
   for (let pass = 0; pass < 2; pass++) {
     for (let start = 0; start < count; start++) {
@@ -351,7 +351,7 @@ export function findCycle(model: GraphModel): { path: string[]; edge: number } |
 export function reachableFromTriggers(model: GraphModel): Uint8Array {
   const count = model.nodeCount;
   const seen = new Uint8Array(count);
-  const stack = scratch(3, count);
+  const stack = scratch(2, count);
   let top = 0;
   for (let n = 0; n < count; n++) {
     if (!model.isDuplicate(n) && model.group(n) === 'trigger') {
