@@ -323,8 +323,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   // Text PostgreSQL cannot store (NUL, lone surrogates) is refused before any route sees it.
   app.addHook('preValidation', async (req) => {
-    for (const [part, value] of [['', req.params], ['', req.query], ['', req.body]] as const) {
-      const bad = unstorableText(value, part);
+    for (const value of [req.params, req.query, req.body]) {
+      const bad = unstorableText(value);
       if (bad) throw new ApiError(400, 'invalid_request_error', `Invalid ${bad.param}: ${bad.what}`, bad.param);
     }
   });

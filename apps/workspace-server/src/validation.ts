@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { describePointer, escapeToken, pointerParam } from '@setup-pack/core';
+import { escapeToken, pointerParam } from '@setup-pack/core';
 import { badRequest, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
 
@@ -44,7 +44,7 @@ function telling(errors: ErrorObject[]): ErrorObject {
 export function validationError(errors: ErrorObject[], context: string | undefined): ApiError {
   const e = telling(errors);
   const base = pointerParam(e.instancePath);
-  const join = (child: string) => describePointer(`${e.instancePath}/${escapeToken(child)}`);
+  const join = (child: string) => pointerParam(`${e.instancePath}/${escapeToken(child)}`);
   if (e.keyword === 'required') {
     const p = join(String(e.params.missingProperty));
     return badRequest(`Missing required parameter: ${p}`, p);
