@@ -256,3 +256,69 @@ describe('validate: many files', () => {
     expect(FIXTURES).toContain('fixtures');
   });
 });
+
+// A pack's keys, ids and names may hold any character (JSON escapes them). Printed raw, an escape
+// sequence would drive the reader's terminal and a line break in a CI log could start a GitHub
+// workflow command (`::error::`, `::add-mask::`); a bidirectional override would reorder the line.
+describe('text from a pack never drives the terminal or the CI log', () => {
+  const hostile = () => {
+    const pack = readJson(join(FIXTURES, 'valid/buyer-lead-starter.json'));
+    const graph = pack.automations[0].document.graph;
+    const node = graph.nodes[1];
+    const old = node.id;
+    node.id = 'n\n::error::injected';
+    for (const e of graph.edges) {
+      if (e.source === old) e.source = node.id;
+      if (e.target === old) e.target = node.id;
+    }
+    graph.nodes[2].config['zz\u202e'] = 'x';
+    pack.resources[0].name = '\u001b[2Jboom';
+    pack['\u001b]0;title\u0007'] = 1;
+    const dir = tempDir();
+    writeFileSync(join(dir, 'hostile.json'), JSON.stringify(pack, null, 2));
+    // A file that is not JSON holds raw control characters, which its code frame shows.
+    writeFileSync(join(dir, 'raw.json'), '{"format":"setup-pack","x":"\u001b[31mred\u0007\u202e", "y": 1}');
+    writeFileSync(join(dir, 'bidi.json'), '{"name":"\u202eevil","bogus":1}');
+    return dir;
+  };
+  // Every character a terminal acts on, but the line breaks between lines and our own colours (off here).
+  const acting = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it('pretty output escapes it as JSON does, and code frames keep their columns', () => {
+    const dir = hostile();
+    const r = run(['validate', 'hostile.json', 'raw.json', 'bidi.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).not.toMatch(acting);
+    expect(r.stdout).toContain('The pack has an unknown field "\\u001b]0;title\\u0007".');
+    expect(r.stdout).toContain('config.zz\\u202e of action.send_sms node');
+    // The raw file's frame: one visible character for each control character.
+    expect(r.stdout).toContain('> 1 | {"format":"setup-pack","x":"␛[31mred␇\ufffd", "y": 1}');
+    // A right-to-left override is valid JSON in a string: the caret of a finding after it on the
+    // same line still lands under its spot.
+    const lines = r.stdout.split('\n');
+    const frame = lines.find((l) => l.startsWith('> 1 | {"name":"'))!;
+    expect(frame).toBe('> 1 | {"name":"\ufffdevil","bogus":1}');
+    const caret = lines[lines.indexOf(frame, lines.findIndex((l) => l.includes('unknown field "bogus"'))) + 1]!;
+    expect(caret.indexOf('^') - '    | '.length).toBe(frame.indexOf('"bogus"') - '> 1 | '.length);
+  });
+
+  it('GitHub annotations and log lines cannot start a workflow command', () => {
+    const dir = hostile();
+    const r = run(['validate', '-f', 'github', 'hostile.json'], { cwd: dir });
+    expect(r.stdout).not.toMatch(acting);
+    const lines = r.stdout.trim().split('\n');
+    // Only our annotations start a line with "::"; the node id's line break is written as \n.
+    expect(lines.filter((l) => l.startsWith('::')).every((l) => /^::(error|warning|notice) file=hostile\.json,/.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('::error::injected'))).toBe(false);
+    expect(r.stdout).toContain('\\u001b]0;title\\u0007');
+  });
+
+  it('diff prints keys, ids and names escaped', () => {
+    const dir = hostile();
+    const r = run(['diff', join(FIXTURES, 'valid/buyer-lead-starter.json'), 'hostile.json'], { cwd: dir });
+    expect(r.stdout).not.toMatch(acting);
+    expect(r.stdout).toContain('+ node n\\n::error::injected');
+    expect(r.stdout).toContain('"\\u001b[2Jboom"');
+    expect(r.stdout).toContain('config.zz\\u202e');
+  });
+});

@@ -16,7 +16,7 @@ export { checkConnection, outputsList, TRIGGER_CANNOT_BE_ENTERED, type Connectio
 export { FILTER_GROUP_TYPES, FILTER_OPERATORS, FILTER_FIELD_REFERENCES, isFilterGroup, isFilterCondition, describeFilter, type FilterGroupType, type SummaryPart } from './filters.js';
 export { packKeysByReferenceType, packItemsByReferenceType, stringsInConfig, type PackItemOfReference, CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from './references.js';
 export { isBase64, base64Padding, hasCanonicalPadding, strictBase64Size, decodeBase64, decodeStrictBase64, sha256Hex, portableHasher, type Base64Hasher } from './hash.js';
-export { closest, editDistance, count, plural, pluralWord } from './text.js';
+export { closest, editDistance, count, plural, pluralWord, printable, printableLine } from './text.js';
 export * from './format/index.js';
 export * from './diff/index.js';
 

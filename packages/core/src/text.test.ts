@@ -2,7 +2,7 @@
 // plural is the one statement of "1 thing, 2 things" every package's messages use.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { count, plural, pluralWord } from './text.js';
+import { count, plural, pluralWord, printable, printableLine } from './text.js';
 
 describe('count', () => {
   it('writes thousands separators as toLocaleString("en-US") does', () => {
@@ -41,5 +41,51 @@ describe('plural', () => {
     expect(pluralWord(1, 'it', 'them')).toBe('it');
     expect(pluralWord(3, 'it', 'them')).toBe('them');
     expect(pluralWord(0, 'file')).toBe('files');
+  });
+});
+
+// What a terminal or a CI log would act on: escapes, line breaks (a line starting `::` is a
+// GitHub workflow command), C1 controls and the bidirectional overrides of "Trojan Source".
+const unsafe = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+
+describe('printable', () => {
+  it('writes what a terminal would act on as JSON escapes it, and leaves everything else', () => {
+    expect(printable('\u001b]0;pwned\u0007')).toBe('\\u001b]0;pwned\\u0007');
+    expect(printable('a\nb\r\tc')).toBe('a\\nb\\r\\tc');
+    expect(printable('evil\u202eexe.pdf')).toBe('evil\\u202eexe.pdf');
+    expect(printable('x\u0085\u2028\u2066y')).toBe('x\\u0085\\u2028\\u2066y');
+    // Right-to-left text keeps its marks; other scripts and emoji are untouched.
+    expect(printable('שלום\u200f עולם, Grüße 🏡')).toBe('שלום\u200f עולם, Grüße 🏡');
+    const plain = 'config.tag_id is not in our catalog';
+    expect(printable(plain)).toBe(plain);
+  });
+
+  it('leaves no character a terminal acts on, and loses nothing: JSON reads the escapes back', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const out = printable(s);
+        for (let i = 0; i < out.length; i++) expect(unsafe(out.charCodeAt(i))).toBe(false);
+        // Backslashes the input had are kept as they are, so compare after escaping them too.
+        expect(JSON.parse(`"${printable(s.replace(/\\/g, '\\\\').replace(/"/g, '\\"'))}"`)).toBe(s);
+        if (![...s].some((ch) => unsafe(ch.charCodeAt(0)))) expect(out).toBe(s);
+      }),
+    );
+  });
+});
+
+describe('printableLine', () => {
+  it('replaces each such character by one visible one, so columns line up', () => {
+    expect(printableLine('"x": "\u001b[31mRED\u0007"')).toBe('"x": "␛[31mRED␇"');
+    expect(printableLine('\tkey\u007f\u202e')).toBe(' key␡\ufffd');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const out = printableLine(s);
+        expect(out.length).toBe(s.length);
+        for (let i = 0; i < out.length; i++) {
+          expect(unsafe(out.charCodeAt(i))).toBe(false);
+          if (!unsafe(s.charCodeAt(i))) expect(out[i]).toBe(s[i]);
+        }
+      }),
+    );
   });
 });

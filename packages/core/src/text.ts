@@ -42,3 +42,40 @@ export const pluralWord = (n: number, one: string, many = `${one}s`): string => 
 
 /** "1 error", "3,980 warnings", "2 entries": a count and its word, as every message writes one. */
 export const plural = (n: number, one: string, many?: string): string => `${count(n)} ${pluralWord(n, one, many)}`;
+
+/**
+ * Characters a terminal or a CI log would act on instead of showing: the C0 controls (escape
+ * sequences, carriage returns, line breaks: a message that starts a line with `::` is a GitHub
+ * workflow command), DEL, the C1 controls, the Unicode line and paragraph separators, and the
+ * bidirectional embeddings, overrides and isolates that reorder what a line seems to say
+ * ("Trojan Source"). A pack's names, keys and values may hold any of them (JSON escapes them).
+ * The marks LRM and RLM stay: right-to-left text uses them and they reorder nothing.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * Text from a pack or a workspace made safe to print on one line of a terminal or a CI log: each
+ * character of the set above written as JSON would escape it (`\n`, `\u001b`, `\u202e`), so the
+ * reader sees what the file holds. Text without any comes back as it is (one regular expression
+ * test).
+ */
+export function printable(s: string): string {
+  if (!UNSAFE.test(s)) return s;
+  return s.replace(UNSAFE_ALL, (ch) => SHORT[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A line of a file as a code frame shows it: the same set replaced one for one, so columns and
+ * carets still line up: a tab by a space, the other C0 controls and DEL by their control pictures
+ * (␛ for ESC), the rest by U+FFFD.
+ */
+export function printableLine(s: string): string {
+  if (!UNSAFE.test(s)) return s;
+  return s.replace(UNSAFE_ALL, (ch) => {
+    const c = ch.charCodeAt(0);
+    return c === 9 ? ' ' : c < 0x20 ? String.fromCharCode(0x2400 + c) : c === 0x7f ? '\u2421' : '\ufffd';
+  });
+}

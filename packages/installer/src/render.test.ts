@@ -2,7 +2,7 @@
 // count with its thousands separators (core's count and plural), one word for one thing.
 import { describe, expect, it } from 'vitest';
 import type { PlanResult, PlanStep, PlanSummary, StepAction } from '@setup-pack/core';
-import { formatPlanText, summaryLine } from './render.js';
+import { formatPlanText, noPaint, summaryLine } from './render.js';
 
 const steps = (n: number, action: StepAction, write: boolean): PlanStep[] =>
   Array.from({ length: n }, (_, i) => ({ itemId: `resource:r${i}`, kind: 'resource', key: `r${i}`, name: `r${i}`, collection: 'tags', action, write, phase: 1, reason: '', rewrites: [], dependsOn: [] }) as PlanStep);
@@ -29,5 +29,21 @@ describe('plan summary', () => {
     const failed = (n: number) => ({ ...planOf({}), ok: false, errors: Array.from({ length: n }, (_, i) => ({ code: 'plan/unresolved-reference' as const, message: `problem ${i}` })) }) as PlanResult;
     expect(formatPlanText(failed(1))).toContain('The plan failed (1 problem):');
     expect(formatPlanText(failed(1001))).toContain('The plan failed (1,001 problems):');
+  });
+});
+
+describe('plan text from a hostile pack or workspace', () => {
+  it('escapes control characters and bidirectional overrides in names, keys, ids and messages', () => {
+    const step = { ...steps(1, 'create', true)[0]!, key: 'k\n::error::x', name: '\u001b[2Jname\u202e' } as PlanStep;
+    const plan = { ...planOf({ create: 1 }, [step]), packName: 'Pack\u0007', bindings: [{ type: 'tag', id: 'tag\r1', name: 'n\u2066', source: 'workspace', target: { workspaceId: 'ws\u001b' } }] } as unknown as PlanResult;
+    const text = formatPlanText(plan, noPaint);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('Pack\\u0007');
+    expect(text).toContain('+ resource k\\n::error::x "\\u001b[2Jname\\u202e"');
+    expect(text).toContain('tag tag\\r1 "n\\u2066" → ws\\u001b');
+    const failed = { ...planOf({}), ok: false, errors: [{ code: 'plan/ambiguous-resource', message: 'Resource x ("a\u001b[0m") matches 2', candidates: [{ id: 'i\n', name: 'c\u202e' }] }] } as unknown as PlanResult;
+    const out = formatPlanText(failed);
+    expect(out).toContain('("a\\u001b[0m")');
+    expect(out).toContain('candidate i\\n "c\\u202e"');
   });
 });

@@ -1,5 +1,5 @@
 // Plans as text, Terraform style: + create, ~ update, - remove, ! conflict, = unchanged.
-import { count, plural, type PlanResult, type PlanStep } from '@setup-pack/core';
+import { count, plural, printable as p, type PlanResult, type PlanStep } from '@setup-pack/core';
 
 export interface Paint {
   green(s: string): string;
@@ -34,13 +34,15 @@ export function describeStep(step: PlanStep): string {
 export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options: { all?: boolean } = {}): string {
   const out: string[] = [];
   const from = plan.fromVersion ?? 'not installed';
-  out.push(`${paint.bold(plan.packName)} ${paint.dim(plan.packId)}`);
-  out.push(`version: ${from} → ${plan.toVersion} (${plan.versionChange})`);
+  // Names, keys, ids and messages come from the pack and the workspace: printable (as p) keeps a
+  // terminal or a CI log from acting on a control character in any of them.
+  out.push(`${paint.bold(p(plan.packName))} ${paint.dim(p(plan.packId))}`);
+  out.push(`version: ${p(from)} → ${p(plan.toVersion)} (${plan.versionChange})`);
   if (!plan.ok) {
     out.push('', paint.red(paint.bold(`The plan failed (${plural(plan.errors.length, 'problem')}):`)));
     for (const e of plan.errors) {
-      out.push(`  ${paint.red('✗')} ${e.message}`);
-      for (const c of e.candidates ?? []) out.push(`      candidate ${c.id}${c.name ? ` "${c.name}"` : ''}`);
+      out.push(`  ${paint.red('✗')} ${p(e.message)}`);
+      for (const c of e.candidates ?? []) out.push(`      candidate ${p(c.id)}${c.name ? ` "${p(c.name)}"` : ''}`);
     }
     return out.join('\n') + '\n';
   }
@@ -48,8 +50,8 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   if (external.length) {
     out.push('', 'References:');
     for (const b of external) {
-      const target = 'workspaceId' in b.target ? b.target.workspaceId : `new ${b.type} "${b.name ?? b.id}"`;
-      out.push(`  ${b.type} ${b.id}${b.name ? ` "${b.name}"` : ''} → ${target} ${paint.dim(`(${b.source})`)}`);
+      const target = 'workspaceId' in b.target ? p(b.target.workspaceId) : `new ${b.type} "${p(b.name ?? b.id)}"`;
+      out.push(`  ${b.type} ${p(b.id)}${b.name ? ` "${p(b.name)}"` : ''} → ${target} ${paint.dim(`(${b.source})`)}`);
     }
   }
   const color = (s: string, step: PlanStep) =>
@@ -57,8 +59,8 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged');
   if (shown.length) out.push('');
   for (const s of shown) {
-    const name = s.name && s.name !== s.key ? ` "${s.name}"` : '';
-    out.push(color(`  ${symbolOf(s)} ${KIND[s.kind] ?? s.kind} ${s.key}${name}`, s) + paint.dim(` (${describeStep(s)})`));
+    const name = s.name && s.name !== s.key ? ` "${p(s.name)}"` : '';
+    out.push(color(`  ${symbolOf(s)} ${KIND[s.kind] ?? s.kind} ${p(s.key)}${name}`, s) + paint.dim(` (${p(describeStep(s))})`));
   }
   out.push('', summaryLine(plan));
   return out.join('\n') + '\n';

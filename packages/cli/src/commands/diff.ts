@@ -1,6 +1,6 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { resolve } from 'node:path';
-import { count, type PackDiff, type Pack } from '@setup-pack/core';
+import { count, printable as p, type PackDiff, type Pack } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -28,30 +28,31 @@ export const spec: CommandSpec = {
 
 const KIND_LABEL: Record<string, string> = { automations: 'Automations', smartLists: 'Smart lists', messageTemplates: 'Message templates', pipelines: 'Pipelines', resources: 'Resources', assets: 'Assets' };
 
+/** The diff as a person reads it; every key, name, id and field of the packs goes through printable (as p). */
 export function formatDiff(d: PackDiff, c: Colors): string {
   const out: string[] = [];
   const sign = (ch: string) => (ch === 'added' ? c.green('+') : ch === 'removed' ? c.red('-') : c.yellow('~'));
   out.push(`packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`);
   const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
-  out.push(`version: ${d.oldVersion} → ${d.newVersion} (${vc})`);
+  out.push(`version: ${p(d.oldVersion)} → ${p(d.newVersion)} (${vc})`);
   // packId and version have their own lines above.
   const fields = d.fields.filter((f) => f !== 'packId' && f !== 'version');
-  if (fields.length) out.push(`fields:  ${fields.join(', ')}`);
+  if (fields.length) out.push(`fields:  ${p(fields.join(', '))}`);
   let lastKind = '';
   for (const item of d.items) {
     if (item.kind !== lastKind) {
       out.push('', c.bold(KIND_LABEL[item.kind] ?? item.kind));
       lastKind = item.kind;
     }
-    const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(JSON.stringify(item.name))}` : '';
-    const fields = item.change === 'changed' && item.fields?.length && !item.automation ? c.dim(` (${item.fields.join(', ')})`) : '';
-    out.push(`  ${sign(item.change)} ${item.key}${name}${fields}`);
+    const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(p(JSON.stringify(item.name)))}` : '';
+    const fields = item.change === 'changed' && item.fields?.length && !item.automation ? c.dim(` (${p(item.fields.join(', '))})`) : '';
+    out.push(`  ${sign(item.change)} ${p(item.key)}${name}${fields}`);
     const a = item.automation;
     if (!a) continue;
     const other = [...(item.fields ?? []).filter((f) => f !== 'document'), ...a.fields.map((f) => `document.${f}`)];
-    if (other.length) out.push(`      ${c.yellow('~')} ${other.join(', ')}`);
-    for (const n of a.nodes) out.push(`      ${sign(n.change)} node ${n.id}${n.kind ? c.dim(` ${n.kind}`) : ''}${n.fields?.length ? `: ${n.fields.join(', ')}` : ''}`);
-    for (const e of a.edges) out.push(`      ${sign(e.change)} edge ${e.id}: ${e.source} → ${e.target}${e.handle !== 'next' ? ` [${e.handle}]` : ''}${e.fields?.length ? c.dim(` (${e.fields.join(', ')})`) : ''}`);
+    if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
+    for (const n of a.nodes) out.push(`      ${sign(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${n.fields?.length ? `: ${p(n.fields.join(', '))}` : ''}`);
+    for (const e of a.edges) out.push(`      ${sign(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}${e.fields?.length ? c.dim(` (${p(e.fields.join(', '))})`) : ''}`);
   }
   const changes = (ch: string) => count(d.items.filter((i) => i.change === ch).length);
   out.push('', d.items.length || d.fields.length ? `${changes('added')} added, ${changes('removed')} removed, ${changes('changed')} changed` : 'No changes.');

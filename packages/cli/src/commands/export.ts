@@ -3,7 +3,7 @@
 // in @setup-pack/installer and core; this only parses options, shows progress and writes.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { count, plural } from '@setup-pack/core';
+import { count, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -67,17 +67,17 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (tty && lastWidth) ctx.stderr.write(`\r${' '.repeat(lastWidth)}\r`);
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     const warnings = result.diagnostics.length - errors.length;
-    for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${n.item ? `${n.item}: ` : ''}${n.message}\n`);
+    for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${p(n.item ? `${n.item}: ` : '')}${p(n.message)}\n`);
     if (errors.length) {
       // The workspace holds something a pack cannot (a limit, a name too long…): say what, write nothing.
       ctx.stderr.write(`setup-pack export: the exported pack would not be valid (${plural(errors.length, 'error')}); nothing was written:\n`);
-      for (const d of errors) ctx.stderr.write(`  ${d.code} ${d.pointer || '/'}: ${d.message}\n`);
+      for (const d of errors) ctx.stderr.write(`  ${d.code} ${p(d.pointer) || '/'}: ${p(d.message)}\n`);
       if (json) ctx.stdout.write(JSON.stringify({ ok: false, diagnostics: result.diagnostics, notes: result.notes }, null, 2) + '\n');
       return 1;
     }
     const { formatPack } = await import('@setup-pack/core');
     const text = formatPack(result.pack);
-    const summary = `${result.pack.name} ${result.pack.version} (${result.pack.packId}): ${plural(countItems(result.pack), 'item')}, ${plural(result.requests, 'request')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`;
+    const summary = `${p(result.pack.name)} ${p(result.pack.version)} (${p(result.pack.packId)}): ${plural(countItems(result.pack), 'item')}, ${plural(result.requests, 'request')}${warnings ? `, ${plural(warnings, 'warning')}` : ''}`;
     if (outAbs === undefined) ctx.stdout.write(text);
     else if (toDir) {
       const files = unpackToFiles(JSON.parse(text));

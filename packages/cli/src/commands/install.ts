@@ -1,5 +1,5 @@
 // setup-pack install: install or upgrade a pack in a live workspace (plan, then apply).
-import { count, plural } from '@setup-pack/core';
+import { count, plural, printable as p } from '@setup-pack/core';
 import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -43,7 +43,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
         ? ({ done, total, step }) => {
           const width = 24;
           const filled = Math.round((done / Math.max(1, total)) * width);
-          const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${count(done)}/${count(total)} ${step.action} ${step.itemId}`.slice(0, 100);
+          const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${count(done)}/${count(total)} ${step.action} ${p(step.itemId)}`.slice(0, 100);
           ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
           lastWidth = line.length;
         }
@@ -56,7 +56,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       ctx.stdout.write(formatPlanText(result.plan, ctx.colors('stdout')));
       if (args.values['dry-run']) ctx.stdout.write('Dry run: nothing was written.\n');
       else if (!result.plan.hasChanges) ctx.stdout.write(`Already up to date (${plural(client.stats.requests, 'request')}, none of them writes).\n`);
-      else ctx.stdout.write(`Applied: ${plural(result.written, 'item write')}; ${pack.name} ${pack.version} is installed (${plural(client.stats.requests, 'request')}).\n`);
+      else ctx.stdout.write(`Applied: ${plural(result.written, 'item write')}; ${p(pack.name)} ${p(pack.version)} is installed (${plural(client.stats.requests, 'request')}).\n`);
     }
     return 0;
   } catch (e) {

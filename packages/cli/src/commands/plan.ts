@@ -2,7 +2,7 @@
 // The shared connection, binding and pack-reading helpers of install/uninstall/status live here.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Pack, PlanOptions, PlanResult } from '@setup-pack/core';
+import { printable as p, type Pack, type PlanOptions, type PlanResult } from '@setup-pack/core';
 import type { CommandSpec, Options, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -87,7 +87,8 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
     return 1;
   }
   if (e instanceof WorkspaceApiError) {
-    const msg = `${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`;
+    // The server's words: printable, whatever server it is.
+    const msg = p(`${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`);
     if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param } }, null, 2) + '\n');
     ctx.stderr.write(`setup-pack: ${msg}\n`);
     return 1;

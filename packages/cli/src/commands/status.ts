@@ -1,5 +1,5 @@
 // setup-pack status: the packs installed in a workspace, from its install ledgers.
-import { plural } from '@setup-pack/core';
+import { plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
@@ -40,9 +40,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       return 0;
     }
     for (const r of rows) {
-      const state = r.state === 'installed' ? c.green('installed') : c.yellow(`in progress → ${r.targetVersion} (re-run install to resume)`);
-      const lock = r.lock ? c.yellow(` locked by ${r.lock.holder} until ${r.lock.expires_at}`) : '';
-      ctx.stdout.write(`${c.bold(r.name)} ${r.version ?? '-'} ${state} ${c.dim(`${r.packId}, ${plural(r.items, 'item')}, updated ${r.updatedAt}`)}${lock}\n`);
+      // The workspace's ledger is the workspace's text: printable (as p) before a terminal sees it.
+      const state = r.state === 'installed' ? c.green('installed') : c.yellow(`in progress → ${p(String(r.targetVersion))} (re-run install to resume)`);
+      const lock = r.lock ? c.yellow(` locked by ${p(String(r.lock.holder))} until ${p(String(r.lock.expires_at))}`) : '';
+      ctx.stdout.write(`${c.bold(p(String(r.name)))} ${p(String(r.version ?? '-'))} ${state} ${c.dim(`${p(String(r.packId))}, ${plural(r.items, 'item')}, updated ${p(String(r.updatedAt))}`)}${lock}\n`);
     }
     return 0;
   } catch (e) {

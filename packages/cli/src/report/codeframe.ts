@@ -1,7 +1,7 @@
 // A code frame: the lines around a position with a caret under the spot. Long lines (a minified
 // pack is one line) are cut to a window around the column. Lines come from the file's line index,
 // built once per file, so a frame costs the lines it shows, not the file.
-import type { LineIndex } from '@setup-pack/core';
+import { printableLine, type LineIndex } from '@setup-pack/core';
 import type { Colors } from '../lib/color.js';
 
 const WIDTH = 100;
@@ -17,7 +17,8 @@ export function codeFrame(lines: LineIndex, line: number, column: number, endLin
   if (target.length > WIDTH && column > WIDTH - 20) start = Math.min(column - 1 - 30, target.length - WIDTH);
   start = Math.max(0, start);
   const cut = (s: string) => {
-    const body = s.slice(start, start + WIDTH).replace(/\t/g, ' ');
+    // One visible character for each tab or control character, so the caret still lines up.
+    const body = printableLine(s.slice(start, start + WIDTH));
     return (start > 0 ? '…' : '') + body + (s.length > start + WIDTH ? '…' : '');
   };
   const out: string[] = [];

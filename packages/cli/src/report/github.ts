@@ -3,7 +3,7 @@
 // to the log folded by code and message shape (one line per group, with a count), and a summary
 // line always ends the output.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { count, groupFindings, plural, type Diagnostic } from '@setup-pack/core';
+import { count, groupFindings, plural, printable, type Diagnostic } from '@setup-pack/core';
 import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
 
 export const ANNOTATION_CAP = 10;
@@ -11,6 +11,7 @@ export const ANNOTATION_CAP = 10;
 /** The workflow command GitHub annotates a finding of each severity with. */
 const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
+// Workflow command escaping, after printable: a pack's text has no control characters left by then.
 const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
@@ -36,9 +37,9 @@ function annotation(r: FileReport, d: Diagnostic, options: ReportOptions): strin
       if (d.endLine !== undefined) props.push(`endLine=${d.endLine}`);
       if (d.endLine === d.line && d.endColumn !== undefined) props.push(`endColumn=${d.endColumn}`);
     }
-  } else prefix = `${resolve(options.cwd, r.path)}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: `;
+  } else prefix = `${printable(resolve(options.cwd, r.path))}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: `;
   props.push(`title=${escapeProperty(`setup-pack ${d.code}`)}`);
-  return `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(prefix + (d.hint ? `${d.message}\n${d.hint}` : d.message))}`;
+  return `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(prefix + (d.hint ? `${printable(d.message)}\n${printable(d.hint)}` : printable(d.message)))}`;
 }
 
 export function* githubChunks(reports: readonly FileReport[], options: ReportOptions): Generator<string> {
@@ -47,7 +48,7 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
   for (const r of reports) {
     if (r.readError) {
       const file = annotationPath(r.path, options);
-      yield `::error ${file !== undefined ? `file=${escapeProperty(file)},` : ''}title=${escapeProperty('setup-pack: unreadable file')}::${escapeData(file !== undefined ? r.readError : `${resolve(options.cwd, r.path)}: ${r.readError}`)}\n`;
+      yield `::error ${file !== undefined ? `file=${escapeProperty(file)},` : ''}title=${escapeProperty('setup-pack: unreadable file')}::${escapeData(printable(file !== undefined ? r.readError : `${resolve(options.cwd, r.path)}: ${r.readError}`))}\n`;
       used.error++;
       continue;
     }
@@ -68,7 +69,8 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
     for (const g of groups) {
       const d = g.items[0];
       const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
-      yield `${r.path}${where}: ${d.severity} ${d.code}: ${d.message}${g.items.length > 1 ? ` (and ${count(g.items.length - 1)} more like it)` : ''}\n`;
+      // A pack's text in a log line: printable, or a line break in it could start a workflow command.
+      yield `${printable(r.path)}${where}: ${d.severity} ${d.code}: ${printable(d.message)}${g.items.length > 1 ? ` (and ${count(g.items.length - 1)} more like it)` : ''}\n`;
     }
   }
   const t = totals(reports);

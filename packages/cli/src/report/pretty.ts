@@ -1,7 +1,7 @@
 // Human output: `file:line:col  severity  message  code`, a code frame, hints, and a summary.
 // Repeats of one code and one message shape are folded into one entry with a count and their
 // first positions (--expand prints every one), so 40,000 copies of one info read as one line.
-import { count, createLineIndex, groupFindings, plural, type Diagnostic, type LineIndex } from '@setup-pack/core';
+import { count, createLineIndex, groupFindings, plural, printable, type Diagnostic, type LineIndex } from '@setup-pack/core';
 import type { Colors } from '../lib/color.js';
 import { codeFrame } from './codeframe.js';
 import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
@@ -17,26 +17,28 @@ function severityLabel(d: Diagnostic, c: Colors): string {
 
 function finding(r: FileReport, d: Diagnostic, lines: LineIndex | undefined, c: Colors): string {
   const out: string[] = [];
-  const where = `${r.path}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
-  out.push(`${c.bold(where)} ${severityLabel(d, c)} ${d.message} ${c.dim(d.code)}`);
+  // Messages, hints, pointers and paths can hold a pack's own text: printable keeps a terminal
+  // (or a CI log) from acting on any control character in it.
+  const where = `${printable(r.path)}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
+  out.push(`${c.bold(where)} ${severityLabel(d, c)} ${printable(d.message)} ${c.dim(d.code)}`);
   if (d.line !== undefined && lines) {
     const frame = codeFrame(lines, d.line, d.column ?? 1, d.endLine, d.endColumn, c);
     if (frame) out.push(frame);
-  } else if (d.pointer) out.push(`  ${c.dim(`at ${d.pointer}`)}`);
-  for (const rel of d.related ?? []) out.push(`  ${c.cyan('note:')} ${rel.message}${rel.line !== undefined ? ` at ${r.path}:${rel.line}:${rel.column ?? 1}` : rel.pointer ? ` at ${rel.pointer}` : ''}`);
-  if (d.hint) out.push(`  ${c.cyan('hint:')} ${d.hint}`);
+  } else if (d.pointer) out.push(`  ${c.dim(`at ${printable(d.pointer)}`)}`);
+  for (const rel of d.related ?? []) out.push(`  ${c.cyan('note:')} ${printable(rel.message)}${rel.line !== undefined ? ` at ${printable(r.path)}:${rel.line}:${rel.column ?? 1}` : rel.pointer ? ` at ${printable(rel.pointer)}` : ''}`);
+  if (d.hint) out.push(`  ${c.cyan('hint:')} ${printable(d.hint)}`);
   return out.join('\n') + '\n';
 }
 
 function place(d: Diagnostic): string {
-  return d.line !== undefined ? `${d.line}:${d.column ?? 1}` : d.pointer || '/';
+  return d.line !== undefined ? `${d.line}:${d.column ?? 1}` : printable(d.pointer) || '/';
 }
 
 export function* prettyChunks(reports: readonly FileReport[], options: ReportOptions, c: Colors): Generator<string> {
   let folded = 0;
   for (const r of reports) {
     if (r.readError) {
-      yield `${c.bold(r.path)}: ${c.red(c.bold('error'))} ${r.readError}\n\n`;
+      yield `${c.bold(printable(r.path))}: ${c.red(c.bold('error'))} ${printable(r.readError)}\n\n`;
       continue;
     }
     const list = visible(r, options.quiet);
