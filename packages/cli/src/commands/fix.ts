@@ -1,6 +1,6 @@
 // setup-pack fix: the mechanical repairs: asset sha256/byteSize from data, won/lost probabilities.
 import { writeFile } from 'node:fs/promises';
-import { count, fixedStageProbability, plural, type Base64Hasher } from '@setup-pack/core';
+import { count, fixedStageProbability, plural, printable, type Base64Hasher } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
@@ -62,7 +62,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   let touched = 0;
   const failed = await forEachPackFile(ctx, files, async ({ abs, path, value }) => {
     const changes = fixPack(value, nodeHasher);
-    for (const ch of changes) ctx.stdout.write(`${path}: ${ch}\n`);
+    for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
     if (!changes.length) return;
     touched++;
     if (!dry) await writeFile(abs, formatPack(value));
