@@ -523,6 +523,22 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('shows a finding that quotes a hostile key with its bidirectional override and control character escaped, as the CLI prints it', async () => {
+    const pack = noisyPack('Hostile', 1, (i) => ({ x: 0, y: i * 120 }));
+    const node = (pack.automations[0]!.document.graph.nodes as { config: Record<string, unknown> }[])[1]!;
+    node.config = { body: 'Step 1', ['evil\u202egnp.exe\u0007']: 1 };
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    const list = page.getByRole('list', { name: 'Findings' });
+    const row = list.locator('.msg', { hasText: 'evil' }).first();
+    await poll(() => row.textContent()).toBe('config.evil\\u202egnp.exe\\u0007 of action.add_note node "n1" is not in our catalog; it is kept as it is.');
+    expect(await list.evaluate((el) => /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/.test(el.textContent ?? ''))).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('typing beside thousands of findings neither re-renders the finding rows, places the findings again nor hands React Flow new blocks while the findings stay the same', async () => {
     const pack = noisyPack('Typing beside findings', 10, (i) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 120 }));
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });

@@ -3,19 +3,21 @@
 // and only the rows in view are rendered, so 50,000 findings scroll and type as smoothly as 5.
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { count, describePointer, plural, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, plural, printable, type Diagnostic } from '@setup-pack/core';
 import { renderCounts } from './renderCounts.js';
 import { flattenRows, groupId, regroupRows, type FindingRow, type GroupedRows } from '../model/findingRows.js';
 
 const ROW_HEIGHT = 24;
 
+// A message quotes the pack's own keys and values: printable writes a bidirectional override or a
+// control character in them as JSON escapes it, so it cannot reorder the row (as in the CLI).
 function FindingButton({ d, nested, onPick }: { d: Diagnostic; nested: boolean; onPick: (d: Diagnostic) => void }) {
   return (
-    <button className={nested ? 'nested' : undefined} onClick={() => onPick(d)} data-code={d.code} title={d.hint}>
+    <button className={nested ? 'nested' : undefined} onClick={() => onPick(d)} data-code={d.code} title={d.hint && printable(d.hint)}>
       <span className={`sev ${d.severity}`}>{d.severity}</span>
       <code>{d.code}</code>
-      <span className="msg">{d.message}</span>
-      <span className="help">{describePointer(d.pointer)}</span>
+      <span className="msg">{printable(d.message)}</span>
+      <span className="help">{printable(describePointer(d.pointer))}</span>
     </button>
   );
 }

@@ -4,7 +4,7 @@
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan locally against that copy, never a request per keystroke.
 import { useDeferredValue, useMemo, useState } from 'react';
-import { count, plan as planPack, plural, pluralWord, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
+import { count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
 import type { WorkspaceState } from '../workspace/catalog.js';
 
@@ -47,7 +47,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
       const r = await install(workspace.client(), pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${count(e.done)} of ${count(e.total)}: ${symbolOf(e.step)} ${e.step.name}`) });
       setInstalled(`Installed ${pack.name} ${pack.version} into ${connected.workspace.name}: ${plural(r.written, 'write')}.`);
     } catch (e) {
-      setStatus(e instanceof PlanFailedError ? `The plan failed: ${e.plan.errors.map((x) => x.message).join('; ')}` : `The install stopped: ${(e as Error).message}. What was written is recorded; Install again resumes.`);
+      setStatus(e instanceof PlanFailedError ? `The plan failed: ${printable(e.plan.errors.map((x) => x.message).join('; '))}` : `The install stopped: ${(e as Error).message}. What was written is recorded; Install again resumes.`);
     } finally {
       setProgress(undefined);
       setBusy(false);
@@ -105,7 +105,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
           </p>
           {plan.errors.length > 0 && (
             <ul className="plan-errors">
-              {plan.errors.map((e, i) => <li key={i}>{e.message}</li>)}
+              {plan.errors.map((e, i) => <li key={i}>{printable(e.message)}</li>)}
             </ul>
           )}
           {[...groups].map(([kind, steps]) => (

@@ -1,7 +1,7 @@
 // Small labelled inputs shared by the forms. `path` (e.g. "config/tag_id") lets a clicked
 // diagnostic focus the field it points at, and the field show the findings about it.
 import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { Diagnostic } from '@setup-pack/core';
+import { printable, type Diagnostic } from '@setup-pack/core';
 import { fieldOf } from '../model/findings.js';
 
 /** Findings by the `data-path` of the field they belong to, for the form being shown. */
@@ -38,7 +38,7 @@ export function FieldFindings({ findings, children }: { findings: readonly { pat
 export function useFieldFindings(path: string | undefined, own?: string) {
   const id = useId();
   const found = useContext(FieldFindingsContext).get(path ?? '\0') ?? [];
-  const messages = [...found.map((d) => ({ severity: d.severity, text: d.message, code: d.code })), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
+  const messages = [...found.map((d) => ({ severity: d.severity, text: printable(d.message), code: d.code })), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
   if (messages.length === 0) return { attrs: {}, note: null };
   const noteId = `${id}-findings`;
   return {
