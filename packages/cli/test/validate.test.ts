@@ -313,6 +313,17 @@ describe('text from a pack never drives the terminal or the CI log', () => {
     expect(r.stdout).toContain('\\u001b]0;title\\u0007');
   });
 
+  it('unpack names a repeated key escaped', () => {
+    const dir = tempDir();
+    const pack = readJson(join(FIXTURES, 'valid/listing-marketing.json'));
+    pack.messageTemplates[0].key = pack.messageTemplates[1].key = 'a\u001b[2J';
+    writeFileSync(join(dir, 'dup.json'), JSON.stringify(pack));
+    const r = run(['unpack', 'dup.json', 'out'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(acting);
+    expect(r.stderr).toContain('repeats the key "a\\u001b[2J"');
+  });
+
   it('diff prints keys, ids and names escaped', () => {
     const dir = hostile();
     const r = run(['diff', join(FIXTURES, 'valid/buyer-lead-starter.json'), 'hostile.json'], { cwd: dir });

@@ -1,6 +1,6 @@
 // setup-pack unpack: split a pack file into a source folder (the inverse of build).
 import { resolve } from 'node:path';
-import { plural } from '@setup-pack/core';
+import { plural, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -44,7 +44,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     files = unpackToFiles(r.value);
   } catch (e) {
     if (e instanceof UnpackError) {
-      ctx.stderr.write(`setup-pack unpack: ${e.message}\n`);
+      ctx.stderr.write(`setup-pack unpack: ${printable(e.message)}\n`); // it quotes the keys at fault
       return 1;
     }
     throw e;
