@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack, type Diagnostic } from '@setup-pack/core';
-import { fieldOf, formFindings } from './findings.js';
-import type { PackValue } from './pack.js';
+import { fieldOf, findingsOnForm, indexFindings } from './findings.js';
+import type { PackValue, Target } from './pack.js';
+
+/** What a form shows, from an index built as the page builds it. */
+const formFindings = (p: PackValue, diagnostics: readonly Diagnostic[], target: Target, block?: { id: string; kind: string }) => findingsOnForm(indexFindings(p, diagnostics), target, block);
 
 const pack = (): PackValue => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
 const finding = (pointer: string): Diagnostic => ({ code: 'x', severity: 'error', message: pointer, pointer }) as Diagnostic;

@@ -242,13 +242,9 @@ export function fieldOf(path: readonly string[], fields: readonly string[]): str
 
 /**
  * The findings a form shows on its fields: those of the target item, of the one selected block
- * when the form is a block's, and otherwise not those of the item's blocks and edges.
+ * when the form is a block's, and otherwise not those of the item's blocks and edges. Read from
+ * the index: only the target's own findings are looked through.
  */
-export function formFindings(pack: PackValue, diagnostics: readonly Diagnostic[], target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
-  return findingsOnForm(indexFindings(pack, diagnostics), target, block);
-}
-
-/** formFindings from an index: only the target's own findings are looked through. */
 export function findingsOnForm(index: FindingIndex, target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
   const out: { path: string[]; diagnostic: Diagnostic }[] = [];
   for (const d of targetFindings(index, targetKey(target))) {
