@@ -164,7 +164,7 @@ describe('validate: sarif', () => {
     pack.resources.push({ key: 'extra', kind: 'tag', name: 'Extra' });
     writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 4));
     const after = JSON.parse(run(['validate', '-f', 'sarif', 'p.json'], { cwd: dir }).stdout).runs[0].results;
-    const prints = (rs: any[]) => rs.map((x) => `${x.ruleId} ${x.partialFingerprints['setupPackPath/v1']}`).sort();
+    const prints = (rs: any[]) => rs.map((x) => `${x.ruleId} ${x.partialFingerprints['setupPackPath/v2']}`).sort();
     expect(after.map((x: any) => x.locations[0].physicalLocation.region.startLine)).not.toEqual(before.map((x: any) => x.locations[0].physicalLocation.region.startLine));
     expect(prints(after)).toEqual(prints(before));
   });

@@ -39,7 +39,7 @@ function resultObject(d: Diagnostic, ruleIndex: number, artifactLocation: { uri:
     ...(d.related?.length
       ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) }
       : {}),
-    partialFingerprints: { 'setupPackPath/v1': fingerprint },
+    partialFingerprints: { 'setupPackPath/v2': fingerprint },
     properties: { pointer: d.pointer },
   };
 }

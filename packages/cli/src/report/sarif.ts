@@ -1,7 +1,6 @@
-// SARIF 2.1.0 for code-scanning uploads. Fingerprints hash the rule, the file and the pointer
-// with array indices replaced by item keys and node ids, so they survive unrelated edits that
-// move lines or reorder items.
-import * as crypto from 'node:crypto';
+// SARIF 2.1.0 for code-scanning uploads. Fingerprints hash the file, the pointer with array
+// indices replaced by item keys and node ids, and the rule, so they survive unrelated edits that
+// move lines or reorder items (docs/cli.md, sarif).
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sharedDepth, tokenIndex, unescapeToken, type Diagnostic } from '@setup-pack/core';
@@ -10,129 +9,218 @@ import { jsonChunks, jsonString, LazyArray } from './stream.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
-// crypto.hash (Node 20.12+) hashes a short string without building a Hash object: half the cost
-// per result of createHash, which older Node 20 releases fall back to.
-const sha256Hex: (text: string) => string =
-  typeof (crypto as { hash?: unknown }).hash === 'function'
-    ? (text) => (crypto as unknown as { hash(algorithm: string, data: string): string }).hash('sha256', text)
-    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+/**
+ * FNV-1a with 128 bits over the UTF-8 bytes of `text` from `start` to `end` (offset basis
+ * 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 0x13b), continuing from the state at
+ * `src[from]` and leaving it at `dst[to]` (which may be the same place): a state is eight 16-bit limbs, least
+ * significant first, so the product by the prime is eight small multiplications, three shifted
+ * additions and the carries, exact in 32-bit arithmetic. Fingerprints are grown with it token by
+ * token (StablePaths), so each result hashes its last step or two, its code and its repeat count
+ * instead of its whole path, and needs no native call (crypto.hash: about 0.7 µs a call).
+ */
+export function fnv128(src: Int32Array, from: number, dst: Int32Array, to: number, text: string, start: number, end: number): void {
+  let h0 = src[from], h1 = src[from + 1], h2 = src[from + 2], h3 = src[from + 3], h4 = src[from + 4], h5 = src[from + 5], h6 = src[from + 6], h7 = src[from + 7];
+  for (let i = start; i < end; i++) {
+    // The code unit's UTF-8 bytes, first byte lowest (a lone surrogate as U+FFFD, as Buffer.from does).
+    let bytes = text.charCodeAt(i);
+    let count = 1;
+    if (bytes >= 0x80) {
+      let c = bytes;
+      if (c < 0x800) {
+        bytes = (0xc0 | (c >> 6)) | ((0x80 | (c & 63)) << 8);
+        count = 2;
+      } else {
+        const next = i + 1 < end ? text.charCodeAt(i + 1) : 0;
+        if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          bytes = (0xf0 | (c >> 18)) | ((0x80 | ((c >> 12) & 63)) << 8) | ((0x80 | ((c >> 6) & 63)) << 16) | ((0x80 | (c & 63)) << 24);
+          count = 4;
+        } else {
+          if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
+          bytes = (0xe0 | (c >> 12)) | ((0x80 | ((c >> 6) & 63)) << 8) | ((0x80 | (c & 63)) << 16);
+          count = 3;
+        }
+      }
+    }
+    for (; count > 0; count--, bytes >>>= 8) {
+      h0 ^= bytes & 0xff;
+      const t0 = h0 * 0x13b;
+      const t1 = h1 * 0x13b + (t0 >>> 16);
+      const t2 = h2 * 0x13b + (t1 >>> 16);
+      const t3 = h3 * 0x13b + (t2 >>> 16);
+      const t4 = h4 * 0x13b + (t3 >>> 16);
+      const t5 = h5 * 0x13b + (h0 << 8) + (t4 >>> 16);
+      const t6 = h6 * 0x13b + (h1 << 8) + (t5 >>> 16);
+      const t7 = h7 * 0x13b + (h2 << 8) + (t6 >>> 16);
+      h0 = t0 & 0xffff;
+      h1 = t1 & 0xffff;
+      h2 = t2 & 0xffff;
+      h3 = t3 & 0xffff;
+      h4 = t4 & 0xffff;
+      h5 = t5 & 0xffff;
+      h6 = t6 & 0xffff;
+      h7 = t7 & 0xffff;
+    }
+  }
+  dst[to] = h0;
+  dst[to + 1] = h1;
+  dst[to + 2] = h2;
+  dst[to + 3] = h3;
+  dst[to + 4] = h4;
+  dst[to + 5] = h5;
+  dst[to + 6] = h6;
+  dst[to + 7] = h7;
+}
+
+/** FNV-1a 128's offset basis as a state (fnv128). */
+export const FNV128_BASIS: readonly number[] = [0xc58d, 0x6295, 0x2175, 0x62b8, 0x0142, 0x07bb, 0x272e, 0x6c62];
+
+const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
+
+/** The state at `s[at]` as 32 lowercase hex digits, most significant first. */
+export function hex128(s: Int32Array, at: number): string {
+  const a = s[at + 7], b = s[at + 6], c = s[at + 5], d = s[at + 4], e = s[at + 3], f = s[at + 2], g = s[at + 1], h = s[at];
+  return String.fromCharCode(
+    HEX[a >> 12], HEX[(a >> 8) & 15], HEX[(a >> 4) & 15], HEX[a & 15], HEX[b >> 12], HEX[(b >> 8) & 15], HEX[(b >> 4) & 15], HEX[b & 15],
+    HEX[c >> 12], HEX[(c >> 8) & 15], HEX[(c >> 4) & 15], HEX[c & 15], HEX[d >> 12], HEX[(d >> 8) & 15], HEX[(d >> 4) & 15], HEX[d & 15],
+    HEX[e >> 12], HEX[(e >> 8) & 15], HEX[(e >> 4) & 15], HEX[e & 15], HEX[f >> 12], HEX[(f >> 8) & 15], HEX[(f >> 4) & 15], HEX[f & 15],
+    HEX[g >> 12], HEX[(g >> 8) & 15], HEX[(g >> 4) & 15], HEX[g & 15], HEX[h >> 12], HEX[(h >> 8) & 15], HEX[(h >> 4) & 15], HEX[h & 15],
+  );
+}
 
 /**
- * The pointer with array indices replaced by the element's key or id where it has one. One per
+ * The pointer with array indices replaced by the element's key or id where it has one (its
+ * stable path), as the FNV-1a 128 state (fnv128) of `seed` followed by that path's text. One per
  * file: findings come in runs that share long prefixes (/automations/3/document/graph/nodes/17/
  * config/…), so each pointer resumes from the deepest prefix it shares with the one before (the
- * stable path and value of each of its prefixes are kept) and costs its last token or two; no map
- * of prefixes, whose string keys cost a hash each. Each prefix's path also carries a 32-bit FNV-1a
- * hash of its text, grown by the characters each token appends (`hash`, for the last path), so
- * repeats can be counted without hashing whole paths (Repeats).
+ * state and value of each of its prefixes are kept) and hashes its last token or two; the path's
+ * text is never built. An object member's step is the pointer's own text (`/name`), hashed where
+ * it stands, and its value is looked up only when a later pointer goes below it: most findings
+ * end in a member no other finding goes into (`/config/legacy_field_0`), and a lookup by a
+ * sliced key costs a search of V8's string table.
  */
 export class StablePaths {
   private last = '';
   private depth = 0;
-  /** For the last pointer: where its d-th token ends, and the stable path, its hash and value up to there. */
-  private ends: number[] = [0];
-  private readonly paths: string[] = [''];
-  private readonly hashes: number[] = [FNV_BASIS];
+  /** For the last pointer: where its d-th token ends, and the value up to there (for d <= known). */
+  private readonly ends: number[] = [0];
   private readonly values: unknown[];
-  /** The hash of the text of the path the last call returned. */
-  hash = FNV_BASIS;
+  private known = 0;
+  /** The state after the seed and the stable path up to the d-th token is at (d + 1) * 8; 0 is for pointers that are not pointers. */
+  states = new Int32Array(8 * 16);
 
-  constructor(root: unknown) {
+  constructor(root: unknown, seed: string) {
     this.values = [root];
+    this.states.set(FNV128_BASIS, 8);
+    fnv128(this.states, 8, this.states, 8, seed, 0, seed.length);
   }
 
-  of(pointer: string): string {
+  /** Where in `states` the state of `pointer`'s stable path is, until the next call. */
+  of(pointer: string): number {
     if (pointer === '' || pointer.charCodeAt(0) !== 47) {
-      this.hash = fnv(FNV_BASIS, pointer);
-      return pointer;
+      // Not a pointer (or the root): its text is its path.
+      fnv128(this.states, 8, this.states, 0, pointer, 0, pointer.length);
+      return 0;
     }
     const ends = this.ends;
+    const values = this.values;
     let d = sharedDepth(this.last, ends, this.depth, pointer);
+    if (this.known > d) this.known = d;
     for (let i = ends[d] + 1; i <= pointer.length; ) {
       let j = pointer.indexOf('/', i);
       if (j < 0) j = pointer.length;
-      const raw = pointer.slice(i, j);
-      const token = unescapeToken(raw);
-      const cur = this.values[d];
-      let step: string;
-      let value: unknown;
-      const index = Array.isArray(cur) ? tokenIndex(token) : -1;
-      if (index >= 0) {
-        value = (cur as unknown[])[index];
-        const o = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-        step = typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;
-      } else {
-        step = `/${raw}`;
-        value = cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined;
+      if (this.known < d) {
+        // The parent is the member the pointer before ended in: look it up now.
+        const parent = values[d - 1];
+        const token = unescapeToken(pointer.slice(ends[d - 1] + 1, ends[d]));
+        values[d] = parent !== null && typeof parent === 'object' && Object.prototype.hasOwnProperty.call(parent, token) ? (parent as Record<string, unknown>)[token] : undefined;
+        this.known = d;
       }
-      this.paths[d + 1] = this.paths[d] + step;
-      this.hashes[d + 1] = fnv(this.hashes[d], step);
+      if ((d + 3) * 8 > this.states.length) {
+        const grown = new Int32Array(this.states.length * 2);
+        grown.set(this.states);
+        this.states = grown;
+      }
+      const cur = values[d];
+      const index = Array.isArray(cur) ? tokenIndex(pointer.slice(i, j)) : -1;
+      if (index >= 0) {
+        const value: unknown = (cur as unknown[])[index];
+        const o = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+        const step = typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${index}]`;
+        fnv128(this.states, (d + 1) * 8, this.states, (d + 2) * 8, step, 0, step.length);
+        values[d + 1] = value;
+        this.known = d + 1;
+      } else {
+        fnv128(this.states, (d + 1) * 8, this.states, (d + 2) * 8, pointer, i - 1, j);
+      }
       d++;
       ends[d] = j;
-      this.values[d] = value;
       i = j + 1;
     }
     this.depth = d;
     this.last = pointer;
-    this.hash = this.hashes[d];
-    return this.paths[d];
+    return (d + 1) * 8;
   }
-}
-
-const FNV_BASIS = 0x811c9dc5;
-
-/** FNV-1a over UTF-16 code units, continuing from `hash`: fnv(fnv(h, a), b) === fnv(h, a + b). */
-function fnv(hash: number, text: string): number {
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return hash;
 }
 
 /**
- * How many findings of one file came before with the same code and the same stable path: the n
- * that tells their fingerprints apart. Keyed by a hash of both (from StablePaths.hash), holding
- * numbers only — which earlier finding first had each, and how many have — so the tens of
- * thousands of paths of a noisy file are neither kept nor hashed whole; when hashes meet, the
- * earlier finding's path is walked again (a second StablePaths) and compared as text, so equal
- * hashes of different paths count apart.
+ * SARIF's partialFingerprints["setupPackPath/v2"] of each finding of one file, in order: FNV-1a
+ * 128 (fnv128) of the file's URI, NUL, the stable path (StablePaths), NUL, the code, NUL and n,
+ * the count of the findings before with the same code and stable path, in decimal. Repeats are
+ * counted in an open-addressing table keyed by the 128-bit state before n, so no path is kept or
+ * compared as text; two different paths whose states met (2^-128 a pair) would be counted as
+ * repeats and still get different fingerprints.
  */
-export class Repeats {
-  private readonly first = new Map<number, number>();
-  /** Per distinct code and path: the finding that first had it, how many have, and the next entry with the same hash (-1: none). */
-  private readonly finding: number[] = [];
-  private readonly count: number[] = [];
-  private readonly next: number[] = [];
-  private readonly again: StablePaths;
+export class Fingerprints {
+  private readonly paths: StablePaths;
+  /** Scratch: the state before n at 0, the fingerprint's at 8. */
+  private readonly work = new Int32Array(16);
+  /** Slot → 1 + the entry it holds (0: empty); entry e's state at keys[e * 8], its count at counts[e]. */
+  private readonly slots: Int32Array;
+  private readonly keys: Int32Array;
+  private readonly counts: Int32Array;
+  private entries = 0;
 
-  constructor(
-    private readonly findings: readonly Diagnostic[],
-    root: unknown,
-  ) {
-    this.again = new StablePaths(root);
+  /** For at most `findings` findings of the file at `uri`, whose parsed value is `root`. */
+  constructor(root: unknown, uri: string, findings: number) {
+    this.paths = new StablePaths(root, `${uri}\u0000`);
+    let size = 16;
+    while (size < findings * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    this.keys = new Int32Array(Math.max(findings, 1) * 8);
+    this.counts = new Int32Array(Math.max(findings, 1));
   }
 
-  /** For findings[i], whose stable path is `path` with hash `hash`. */
-  of(i: number, path: string, hash: number): number {
-    const code = this.findings[i].code;
-    const key = fnv(hash, code);
-    let e = this.first.get(key);
-    if (e === undefined) {
-      this.first.set(key, this.add(i));
-      return 0;
-    }
-    for (;;) {
-      const earlier = this.findings[this.finding[e]];
-      if (earlier.code === code && this.again.of(earlier.pointer) === path) return this.count[e]++;
-      if (this.next[e] < 0) break;
-      e = this.next[e];
-    }
-    this.next[e] = this.add(i);
-    return 0;
+  /** The fingerprint of the next finding, with `code` and `pointer`; `codeText` is `\0${code}\0`. */
+  of(pointer: string, codeText: string): string {
+    const paths = this.paths;
+    const w = this.work;
+    const at = paths.of(pointer);
+    fnv128(paths.states, at, w, 0, codeText, 0, codeText.length);
+    const n = this.repeat(w);
+    const digits = String(n);
+    fnv128(w, 0, w, 8, digits, 0, digits.length);
+    return hex128(w, 8);
   }
 
-  private add(i: number): number {
-    this.finding.push(i);
-    this.count.push(1);
-    return this.next.push(-1) - 1;
+  /** How many findings before had the state at `w[0]` (and counts this one). */
+  private repeat(w: Int32Array): number {
+    const keys = this.keys;
+    const mask = this.slots.length - 1;
+    for (let slot = (w[0] ^ (w[1] << 15) ^ (w[7] << 5)) & mask; ; slot = (slot + 1) & mask) {
+      const e = this.slots[slot] - 1;
+      if (e < 0) {
+        const at = this.entries * 8;
+        for (let k = 0; k < 8; k++) keys[at + k] = w[k];
+        this.counts[this.entries] = 1;
+        this.slots[slot] = ++this.entries;
+        return 0;
+      }
+      const at = e * 8;
+      if (keys[at] === w[0] && keys[at + 1] === w[1] && keys[at + 2] === w[2] && keys[at + 3] === w[3] && keys[at + 4] === w[4] && keys[at + 5] === w[5] && keys[at + 6] === w[6] && keys[at + 7] === w[7])
+        return this.counts[e]++;
+    }
   }
 }
 
@@ -163,21 +251,21 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
   // Each result is written as its compact JSON line by hand (sarifResult): tens of thousands of
   // them, each otherwise eight objects built and stringified.
   const heads = new Map<string, string>();
+  const codeTexts = new Map<string, string>();
   function* results() {
     for (const r of reports) {
       const artifactLocation = artifactUri(r.path, options.cwd);
       const artifactJson = JSON.stringify(artifactLocation);
       const findings = visible(r, options.quiet);
-      const paths = new StablePaths(r.value);
-      const repeats = new Repeats(findings, r.value);
+      const prints = new Fingerprints(r.value, artifactLocation.uri, findings.length);
       for (let i = 0; i < findings.length; i++) {
         const d = findings[i];
-        const path = paths.of(d.pointer);
-        const n = repeats.of(i, path, paths.hash);
-        const base = `${d.code}\u0000${artifactLocation.uri}\u0000${path}`;
         let head = heads.get(d.code);
-        if (head === undefined) heads.set(d.code, (head = `{"ruleId":${jsonString(d.code)},"ruleIndex":${ruleIndex.get(d.code)},"level":`));
-        yield sarifResult(d, head, artifactLocation, artifactJson, sha256Hex(`${base}\u0000${n}`).slice(0, 32));
+        if (head === undefined) {
+          heads.set(d.code, (head = `{"ruleId":${jsonString(d.code)},"ruleIndex":${ruleIndex.get(d.code)},"level":`));
+          codeTexts.set(d.code, `\u0000${d.code}\u0000`);
+        }
+        yield sarifResult(d, head, artifactLocation, artifactJson, prints.of(d.pointer, codeTexts.get(d.code)!));
       }
     }
   }
@@ -225,5 +313,5 @@ export function sarifResult(d: Diagnostic, head: string, artifactLocation: { uri
   text += `},"logicalLocations":[{"fullyQualifiedName":${d.pointer ? pointer : '"/"'},"kind":"element"}]}]`;
   if (d.related?.length)
     text += `,"relatedLocations":${JSON.stringify(d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })))}`;
-  return `${text},"partialFingerprints":{"setupPackPath/v1":"${fingerprint}"},"properties":{"pointer":${pointer}}}`;
+  return `${text},"partialFingerprints":{"setupPackPath/v2":"${fingerprint}"},"properties":{"pointer":${pointer}}}`;
 }
