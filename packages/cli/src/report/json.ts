@@ -2,21 +2,20 @@
 // Written as a stream (jsonChunks), so every finding is listed without one giant string.
 import type { Diagnostic } from '@setup-pack/core';
 import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
-import { jsonChunks, jsonNumber, jsonString, LazyArray } from './stream.js';
+import { jsonChunks, LazyArray } from './stream.js';
 
 export const JSON_REPORT_VERSION = 1;
 
 /**
- * One finding as a compact JSON line, written by hand rather than built as an object and
- * stringified (tens of thousands per report); the same text JSON.stringify gives for
- * { code, severity, message, pointer, line, column, endLine, endColumn, hint?, related? }, each
- * position null when absent (test: lines.test.ts holds every line to that).
+ * One finding as the report's schema describes it: { code, severity, message, pointer, line,
+ * column, endLine, endColumn, hint?, related? }, each position null when absent, in that key
+ * order. Written a batch at a time (LazyArray `records`, test: lines.test.ts).
  */
-export function findingJson(d: Diagnostic): string {
-  let text = `{"code":${jsonString(d.code)},"severity":${jsonString(d.severity)},"message":${JSON.stringify(d.message)},"pointer":${JSON.stringify(d.pointer)},"line":${jsonNumber(d.line)},"column":${jsonNumber(d.column)},"endLine":${jsonNumber(d.endLine)},"endColumn":${jsonNumber(d.endColumn)}`;
-  if (d.hint) text += `,"hint":${JSON.stringify(d.hint)}`;
-  if (d.related?.length) text += `,"related":${JSON.stringify(d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null })))}`;
-  return `${text}}`;
+export function findingRecord(d: Diagnostic): object {
+  const record: Record<string, unknown> = { code: d.code, severity: d.severity, message: d.message, pointer: d.pointer, line: d.line ?? null, column: d.column ?? null, endLine: d.endLine ?? null, endColumn: d.endColumn ?? null };
+  if (d.hint) record.hint = d.hint;
+  if (d.related?.length) record.related = d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null }));
+  return record;
 }
 
 function* map<T, R>(items: Iterable<T>, fn: (item: T) => R): Generator<R> {
@@ -43,7 +42,7 @@ export function* jsonReportChunks(reports: readonly FileReport[], options: Repor
           ...(r.readError ? { readError: r.readError } : {}),
           errorCount: errors,
           warningCount: warnings,
-          diagnostics: new LazyArray(map(visible(r, options.quiet), findingJson), 'text'),
+          diagnostics: new LazyArray(map(visible(r, options.quiet), findingRecord), 'records', '{"code":'),
         };
       }),
       'nested',

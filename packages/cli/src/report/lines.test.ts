@@ -1,11 +1,13 @@
-// JSON findings and SARIF results are written as text by hand (findingJson, sarifResult), one per
-// line, without an object per item. Each must be exactly the text JSON.stringify gives for the item
-// the report's schema describes, for any finding: optional parts present or not, any characters in
-// messages and pointers. The objects below are that description, in its key order.
+// SARIF results are written as text by hand (sarifResult), JSON findings as records stringified a
+// batch at a time (findingRecord, LazyArray `records`), one per line. Each line must be exactly the
+// text JSON.stringify gives for the item the report's schema describes, for any finding: optional
+// parts present or not, any characters in messages and pointers. The objects below are that
+// description, in its key order.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Diagnostic } from '@setup-pack/core';
-import { findingJson } from './json.js';
+import { findingRecord } from './json.js';
+import { jsonChunks, LazyArray } from './stream.js';
 import { sarifResult } from './sarif.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
@@ -65,10 +67,15 @@ const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
 const artifacts = [{ uri: 'packs/p.json', uriBaseId: '%SRCROOT%' }, { uri: 'file:///tmp/a%20b/%22q%22.json' }];
 
 describe('findings and results written by hand', () => {
-  it('a JSON finding is the text JSON.stringify gives for it', () => {
-    fc.assert(fc.property(diagnostic, (d) => {
-        expect(findingJson(d)).toBe(JSON.stringify(findingObject(d)));
-      }), { numRuns: 2000 });
+  it('JSON findings, written a batch at a time, are one line each with the text JSON.stringify gives for each', () => {
+    fc.assert(
+      fc.property(fc.array(diagnostic, { maxLength: 700 }), (list) => {
+        const text = [...jsonChunks({ diagnostics: new LazyArray(list.map(findingRecord), 'records', '{"code":') })].join('');
+        const want = list.length ? `{\n  "diagnostics": [\n${list.map((d) => `    ${JSON.stringify(findingObject(d))}`).join(',\n')}\n  ]\n}` : '{\n  "diagnostics": []\n}';
+        expect(text).toBe(want);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('a SARIF result is the text JSON.stringify gives for it', () => {
@@ -84,6 +91,6 @@ describe('findings and results written by hand', () => {
 
   it('writes a finding in the documented key order', () => {
     const d: Diagnostic = { code: 'x/y', severity: 'warning', message: 'm', pointer: '/a', line: 1, column: 2, hint: 'h' };
-    expect(findingJson(d)).toBe('{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h"}');
+    expect(JSON.stringify(findingRecord(d))).toBe('{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h"}');
   });
 });

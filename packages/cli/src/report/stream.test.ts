@@ -1,5 +1,5 @@
-// jsonChunks writes a document holding LazyArrays: one line per item of a `compact` or `text`
-// array (gathered into batches of about 64 KiB before they are yielded), nested items laid out
+// jsonChunks writes a document holding LazyArrays: one line per item of a `compact`, `text` or
+// `records` array (gathered into batches of about 64 KiB before they are yielded), nested items laid out
 // as JSON.stringify(…, null, 2) would. Whatever the items and however the batches fall, the
 // text is that document's JSON, each one-line item on its own line, in order.
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,10 @@ describe('jsonChunks', () => {
         const doc = { compact: new LazyArray(all, 'compact'), text: new LazyArray(all.map((x) => JSON.stringify(x)), 'text'), tail: 1 };
         const text = join(jsonChunks(doc));
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ compact: all, text: all, tail: 1 })));
+        // Records: objects led by one key, with nested objects and arrays of objects led by others.
+        const records = all.map((x, i) => ({ r: i, x, list: [{ a: x }, { a: 1 }], note: '},{"r":1' }));
+        const recordsText = join(jsonChunks({ records: new LazyArray(records, 'records', '{"r":') }));
+        expect(recordsText).toBe(records.length ? `{\n  "records": [\n${itemLines(records).join('\n')}\n  ]\n}` : '{\n  "records": []\n}');
         const lines = text.split('\n');
         if (all.length) {
           const at = lines.indexOf('  "compact": [');

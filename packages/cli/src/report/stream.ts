@@ -6,16 +6,25 @@ import type { Output } from '../lib/context.js';
 /**
  * How a LazyArray's items are written: `compact` stringifies each on one line, `nested` lays out
  * items that hold LazyArrays of their own, `text` takes items that are already compact JSON text
- * (findings and SARIF results, written by their format without an object per item:
- * findingJson, sarifResult). Each item of `compact` and `text` is one line.
+ * (SARIF results, written by their format without an object per item: sarifResult), `records`
+ * stringifies objects whose text starts with the array's `lead` a batch at a time, one call for a
+ * few hundred items (JSON findings: findingRecord). Each item of `compact`, `text` and `records`
+ * is one line.
  */
-export type LazyLayout = 'compact' | 'nested' | 'text';
+export type LazyLayout = 'compact' | 'nested' | 'text' | 'records';
 
-/** An array whose items are produced while the JSON is written (findings, SARIF results). */
+/**
+ * An array whose items are produced while the JSON is written (findings, SARIF results). For
+ * `records`, `lead` is how every item's JSON begins (`{"code":`), and nothing inside an item is
+ * an object beginning so that follows another object in an array: a batch's JSON.stringify is cut
+ * into items where `},` meets `lead` (a quote inside a string is always escaped, so that text
+ * occurs in strings never).
+ */
 export class LazyArray<T> {
   constructor(
     readonly items: Iterable<T>,
     readonly layout: LazyLayout = 'compact',
+    readonly lead = '',
   ) {}
 }
 
@@ -30,9 +39,6 @@ export function jsonString(text: string): string {
   if (q === undefined) quoted.set(text, (q = JSON.stringify(text)));
   return q;
 }
-
-/** A position or count as JSON: the number, or null when absent (as `n ?? null` stringifies). */
-export const jsonNumber = (n: number | undefined): string => (n === undefined ? 'null' : String(n));
 
 /** About how many characters go into one write (and one batch of one-line items). */
 const CHUNK = 64 * 1024;
@@ -57,6 +63,31 @@ export function* jsonChunks(value: unknown, depth = 0): Generator<string> {
         first = false;
         yield* jsonChunks(item === undefined ? null : item, depth + 1);
       }
+    } else if (layout === 'records') {
+      // One JSON.stringify for RECORDS items: it escapes their strings and writes their numbers
+      // into one flat string, where an item at a time made a JSON.stringify call per string and
+      // a tree of concatenations per item for the write to flatten.
+      const lead = (value as LazyArray<unknown>).lead;
+      const start = `[\n${pad(depth + 1)}`;
+      const between = `},\n${pad(depth + 1)}${lead}`;
+      let group: unknown[] = [];
+      let batch = '';
+      for (const item of items) {
+        group.push(item);
+        if (group.length < RECORDS) continue;
+        batch += (first ? start : `,\n${pad(depth + 1)}`) + recordLines(group, lead, between);
+        first = false;
+        group = [];
+        if (batch.length >= CHUNK) {
+          yield batch;
+          batch = '';
+        }
+      }
+      if (group.length) {
+        batch += (first ? start : `,\n${pad(depth + 1)}`) + recordLines(group, lead, between);
+        first = false;
+      }
+      if (batch) yield batch;
     } else {
       // One-line items are gathered into a batch of about CHUNK characters before they are
       // yielded: a chunk passes up through every generator of the nesting (a SARIF result
@@ -88,6 +119,15 @@ export function* jsonChunks(value: unknown, depth = 0): Generator<string> {
     const text = JSON.stringify(value, null, 2);
     yield depth && text.indexOf('\n') >= 0 ? text.replace(/\n/g, `\n${pad(depth)}`) : text;
   }
+}
+
+/** How many items of a `records` array go into one JSON.stringify. */
+const RECORDS = 256;
+
+/** `group`'s items as compact JSON joined by `between` (`},\n<indent>` and the lead). */
+function recordLines(group: unknown[], lead: string, between: string): string {
+  const text = JSON.stringify(group);
+  return text.slice(1, -1).replaceAll(`},${lead}`, between);
 }
 
 function holdsLazy(v: unknown): boolean {
