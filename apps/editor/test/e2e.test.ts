@@ -539,6 +539,23 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('lists a finding about the automation as a whole at the top of its form, not on its name field', async () => {
+    const pack = noisyPack('No trigger', 1, (i) => ({ x: 0, y: i * 120 }));
+    const graph = pack.automations[0]!.document.graph as { nodes: { id: string; kind: string }[]; edges: { source: string }[] };
+    graph.nodes = graph.nodes.slice(1, 4);
+    graph.edges = graph.edges.filter((e) => e.source !== 'n0').slice(0, 2);
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'no-trigger.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    const about = page.getByRole('list', { name: 'Findings about this form' });
+    await poll(() => about.textContent()).toContain('has no trigger, so it could never start');
+    expect(await about.textContent()).toContain('graph/no-trigger');
+    await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('typing beside thousands of findings neither re-renders the finding rows, places the findings again nor hands React Flow new blocks while the findings stay the same', async () => {
     const pack = noisyPack('Typing beside findings', 10, (i) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 120 }));
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });

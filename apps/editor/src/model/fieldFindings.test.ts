@@ -18,6 +18,9 @@ describe('findings on form fields', () => {
     expect(fieldOf(['document', 'settings', 'send_window_days', '3'], fields)).toBe('document/settings/send_window_days');
     expect(fieldOf(['config'], fields)).toBe('config/tag_id');
     expect(fieldOf(['kind'], fields)).toBeUndefined();
+    // Under the finding's own path, not under an ancestor's: the graph's blocks are not the settings.
+    expect(fieldOf(['document', 'graph', 'nodes'], fields)).toBeUndefined();
+    expect(fieldOf(['document', 'settings'], fields)).toBe('document/settings/send_window_days');
     expect(fieldOf([], fields)).toBeUndefined();
   });
 

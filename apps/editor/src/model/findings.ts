@@ -232,12 +232,11 @@ export function fieldOf(path: readonly string[], fields: readonly string[]): str
     const p = path.slice(0, n).join('/');
     if (known.has(p)) return p;
   }
-  for (let n = path.length; n > 0; n--) {
-    const prefix = `${path.slice(0, n).join('/')}/`;
-    const hit = fields.find((f) => f.startsWith(prefix));
-    if (hit) return hit;
-  }
-  return undefined;
+  // A finding about a container the form shows no field for (a missing required field of a
+  // config): the first field inside it. Not inside an ancestor: a finding about an automation's
+  // graph is not about its name, though both are under document/.
+  const prefix = `${path.join('/')}/`;
+  return fields.find((f) => f.startsWith(prefix));
 }
 
 /**

@@ -10,9 +10,14 @@ const FieldFindingsContext = createContext<ReadonlyMap<string, readonly Diagnost
 const sameAssignment = (a: ReadonlyMap<string, readonly Diagnostic[]>, b: ReadonlyMap<string, readonly Diagnostic[]>) =>
   a.size === b.size && [...b].every(([k, v]) => { const w = a.get(k); return !!w && w.length === v.length && v.every((d, i) => d === w[i]); });
 
+/** The key under which FieldFindings keeps the findings no field of the form is about. */
+const WHOLE_FORM = '\0form';
+
 /**
  * Gives each finding to the field it belongs to (model/findings' fieldOf over the fields this
- * form renders, as a clicked finding is focused), so the field shows it beside itself.
+ * form renders, as a clicked finding is focused), so the field shows it beside itself. A finding
+ * about the item or block as a whole, or about a part no field shows (an automation's number of
+ * blocks, a block no trigger reaches), is listed at the top of the form instead of on no field.
  */
 export function FieldFindings({ findings, children }: { findings: readonly { path: string[]; diagnostic: Diagnostic }[]; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -22,13 +27,25 @@ export function FieldFindings({ findings, children }: { findings: readonly { pat
     const fields = [...(ref.current?.querySelectorAll<HTMLElement>('[data-path]') ?? [])].map((e) => e.dataset.path ?? '');
     const next = new Map<string, Diagnostic[]>();
     for (const f of findings) {
-      const field = fieldOf(f.path, fields);
-      if (field !== undefined) next.set(field, [...(next.get(field) ?? []), f.diagnostic]);
+      const field = fieldOf(f.path, fields) ?? WHOLE_FORM;
+      next.set(field, [...(next.get(field) ?? []), f.diagnostic]);
     }
     setByField((prev) => (sameAssignment(prev, next) ? prev : next));
   });
+  const whole = byField.get(WHOLE_FORM);
   return (
     <div ref={ref} className="field-findings">
+      {whole && (
+        <ul className="field-findings-list form-findings" aria-label="Findings about this form">
+          {whole.map((d, i) => (
+            <li key={i} className={`field-error ${d.severity}`}>
+              <span className="sr-only">{d.severity}: </span>
+              {printable(d.message)}
+              <code className="code"> {d.code}</code>
+            </li>
+          ))}
+        </ul>
+      )}
       <FieldFindingsContext.Provider value={byField}>{children}</FieldFindingsContext.Provider>
     </div>
   );
