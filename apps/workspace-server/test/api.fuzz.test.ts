@@ -137,7 +137,7 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
     /**
      * The workspace's data, one digest per table, to show that a refused request wrote nothing.
      * Left out: what every request changes (its rate-limit window) and what the delivery worker
-     * writes on its own time; of events, what a request writes (the worker sets dispatched_at).
+     * writes on its own time; of events, the columns a request gives (not the transaction id, which the database does).
      */
     const snapshot = async (): Promise<Record<string, string>> => {
       const parts = tables.map((t) => {

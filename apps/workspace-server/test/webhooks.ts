@@ -414,6 +414,47 @@ export function defineWebhookSuite(kind: StoreKind) {
     await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id IN ($1, $2) AND status IN ('sending', 'pending')`, [slow.id, fast.id]);
   });
 
+  it('an event whose transaction began earlier but committed later is still delivered, once', async () => {
+    if (kind === 'pglite') return; // one embedded connection: no transaction can stay open beside another
+    const { client, rcv } = await verifiedEndpoint(['contact.created']);
+    const ws = (await client.get('/v1/me')).body.workspace.id as string;
+    const other = await openTestStore(kind, schema);
+    let commit!: () => void;
+    const gate = new Promise<void>((resolve) => (commit = resolve));
+    let began!: () => void;
+    const open = new Promise<void>((resolve) => (began = resolve));
+    // A writer takes its transaction id first and inserts its event last, as a slow request would.
+    const slow = other.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_current_xact_id()');
+      began();
+      await gate;
+      await tx.query(
+        `INSERT INTO events (id, workspace_id, type, data, created_at) VALUES ('evt_slowwriter', $1, 'contact.created', '{"id":"con_slowwriter"}'::jsonb, now())`,
+        [ws],
+      );
+    });
+    try {
+      await open;
+      expect((await client.post('/v1/contacts', { first_name: 'Later', last_name: 'Id' })).status).toBe(201);
+      // The creation has committed, but an older transaction is still running: nothing passes it.
+      const now = s.clock.now();
+      expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: true });
+      commit();
+      await slow;
+      await s.drain();
+      const got = rcv.deliveries().map((d) => d.json.data);
+      expect(got.map((o: any) => o.first_name ?? o.id).sort()).toEqual(['Later', 'con_slowwriter']);
+      // The cursor is past both: another fan-out delivers neither again.
+      expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: false });
+      await s.drain();
+      expect(rcv.deliveries()).toHaveLength(2);
+    } finally {
+      commit();
+      await slow.catch(() => undefined);
+      await other.close();
+    }
+  });
+
   it('two servers on one database never send the same attempt twice', async () => {
     // On PostgreSQL the second server has its own pool; PGlite is one embedded database, shared.
     const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);

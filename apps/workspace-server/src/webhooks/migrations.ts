@@ -86,4 +86,23 @@ CREATE INDEX webhook_deliveries_ep_due ON webhook_deliveries (endpoint_id, next_
 CREATE INDEX webhook_deliveries_ep_sending ON webhook_deliveries (endpoint_id) WHERE status = 'sending';
 `,
   },
+  {
+    version: 504,
+    name: 'an outbox never updated: the fan-out advances a cursor over (transaction id, event id)',
+    // Marking each event dispatched was an UPDATE that could not be HOT (dispatched_at is in a
+    // partial index's predicate): a second heap tuple and every index written again per event.
+    // Each event now carries its transaction's id; the fan-out reads past its one-row cursor only
+    // below the oldest transaction still running (docs/store.md, "An outbox never updated").
+    // Events the old fan-out had not dispatched get transaction id 1, below every real one.
+    sql: `
+ALTER TABLE events ADD COLUMN txid xid8;
+ALTER TABLE events ALTER COLUMN txid SET DEFAULT pg_current_xact_id();
+UPDATE events SET txid = '1' WHERE dispatched_at IS NULL;
+DROP INDEX events_undispatched;
+ALTER TABLE events DROP COLUMN dispatched_at;
+CREATE INDEX events_outbox ON events (txid, id);
+CREATE TABLE outbox_cursor (name text PRIMARY KEY, txid xid8 NOT NULL, event_id text NOT NULL);
+INSERT INTO outbox_cursor (name, txid, event_id) VALUES ('webhooks', '0', '');
+`,
+  },
 ];

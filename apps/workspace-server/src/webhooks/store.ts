@@ -355,23 +355,43 @@ async function insertAttempt(
 const subscribes = (types: string[], type: string) => types.includes('*') || types.includes(type);
 
 /**
- * Fan-out: takes undispatched outbox rows (SKIP LOCKED, so concurrent servers split them), creates
- * one delivery per active subscribed endpoint and marks the rows dispatched, all in one transaction.
+ * Fan-out: creates one delivery per active subscribed endpoint for each event past the outbox
+ * cursor, and advances the cursor, in one transaction: delivered once, none lost.
+ *
+ * Events are never updated. Each carries the id of the transaction that wrote it (`txid`, its
+ * default), and the fan-out reads them in (txid, id) order, but only below the oldest transaction
+ * still running (`pg_snapshot_xmin` of the statement's snapshot): an event's id and txid are
+ * taken when it is inserted, so a later one can commit first, while every transaction below the
+ * horizon has ended, so no event can still appear behind the cursor. The cursor's row lock
+ * (SKIP LOCKED) lets one process at a time fan out. `held` says events are committed past the
+ * cursor but above the horizon (or another process holds the cursor): look again shortly.
  */
-export async function fanOut(db: Db, now: Date, batch = 500): Promise<number> {
+export async function fanOut(db: Db, now: Date, batch = 500): Promise<{ done: number; held: boolean }> {
   return db.transaction(async (tx) => {
+    const { rows: cur } = await tx.query(
+      "SELECT txid::text AS txid, event_id FROM outbox_cursor WHERE name = 'webhooks' FOR UPDATE SKIP LOCKED",
+    );
+    if (!cur.length) return { done: 0, held: true };
     // An event's data is read (parsed, put in the API's key order, written out) only when its
-    // workspace has an active endpoint: most have none, and their events are only marked.
+    // workspace has an active endpoint: most have none, and their events are only passed over.
     const { rows: evs } = await tx.query(
-      `SELECT e.id, e.workspace_id, e.type, e.changed_fields, e.created_at,
+      `SELECT e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
               CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints w
                                  WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL)
                    THEN e.data END AS data
-         FROM events e WHERE e.dispatched_at IS NULL
-        ORDER BY e.created_at, e.id LIMIT $1 FOR UPDATE OF e SKIP LOCKED`,
-      [batch],
+         FROM events e
+        WHERE (e.txid, e.id) > ($1::xid8, $2::text) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY e.txid, e.id LIMIT $3`,
+      [cur[0].txid, cur[0].event_id, batch],
     );
-    if (!evs.length) return 0;
+    const end = evs.length ? evs[evs.length - 1] : null;
+    const last = end ? { txid: end.txid as string, id: end.id as string } : { txid: cur[0].txid as string, id: cur[0].event_id as string };
+    let held = false;
+    if (evs.length < batch) {
+      const { rows } = await tx.query('SELECT EXISTS (SELECT 1 FROM events e WHERE (e.txid, e.id) > ($1::xid8, $2::text)) AS held', [last.txid, last.id]);
+      held = rows[0].held === true;
+    }
+    if (!evs.length) return { done: 0, held };
     const withEndpoints = [...new Set(evs.filter((e) => e.data !== null).map((e) => e.workspace_id as string))];
     // One text whatever the batch (arrays, not IN lists): each text is a prepared statement of its own.
     const { rows: eps } = withEndpoints.length
@@ -391,8 +411,8 @@ export async function fanOut(db: Db, now: Date, batch = 500): Promise<number> {
       }
     }
     for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500), now);
-    await tx.query('UPDATE events SET dispatched_at = $1::timestamptz WHERE id = ANY($2::text[])', [now.toISOString(), evs.map((e) => e.id)]);
-    return evs.length;
+    await tx.query("UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks'", [last.txid, last.id]);
+    return { done: evs.length, held };
   });
 }
 
@@ -667,7 +687,8 @@ export async function pruneBefore(db: Db, cutoff: Date, batch = 5_000): Promise<
     const { rows } = await db.query(
       `DELETE FROM events WHERE id IN (
          SELECT e.id FROM events e
-          WHERE e.created_at < $1::timestamptz AND e.dispatched_at IS NOT NULL
+          WHERE e.created_at < $1::timestamptz
+            AND (e.txid IS NULL OR (e.txid, e.id) <= (SELECT c.txid, c.event_id FROM outbox_cursor c WHERE c.name = 'webhooks'))
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'sending'))
           LIMIT ${batch}
        ) RETURNING id`,

@@ -36,6 +36,8 @@ export interface WebhookOptions {
 
 const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** How soon the loop looks again at events held back by an older transaction still running. */
+const HELD_RETRY_MS = 20;
 const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
@@ -76,6 +78,8 @@ export class WebhookWorker {
   private lastFanOut = 0;
   private lastReclaim = 0;
   private lastPrune = 0;
+  private held = false;
+  private heldTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly retentionMs: number;
   private successes: { item: SuccessRecord; done: () => void }[] = [];
   private flushing: Promise<void> | null = null;
@@ -111,6 +115,8 @@ export class WebhookWorker {
 
   async stop(): Promise<void> {
     this.running = false;
+    if (this.heldTimer) clearTimeout(this.heldTimer);
+    this.heldTimer = null;
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inflight]);
@@ -165,9 +171,10 @@ export class WebhookWorker {
       this.nudged = false;
       this.lastFanOut = wall;
       for (let i = 0; i < 20; i++) {
-        const n = await fanOut(this.db, now);
-        work += n;
-        if (n < 500) break;
+        const { done, held } = await fanOut(this.db, now);
+        work += done;
+        if (held) this.heldBack(force);
+        if (done < 500) break;
       }
     }
     if (force || wall - this.lastReclaim >= 1_000) {
@@ -190,13 +197,32 @@ export class WebhookWorker {
     return work;
   }
 
+  /**
+   * Events committed past the cursor wait for an older transaction to end (fanOut): the loop looks
+   * again shortly instead of at the next poll, and drain() (force) until they are fanned out.
+   */
+  private heldBack(force: boolean): void {
+    if (force) {
+      this.held = true;
+      return;
+    }
+    if (this.heldTimer) return;
+    this.heldTimer = setTimeout(() => {
+      this.heldTimer = null;
+      if (this.running) this.nudge();
+    }, HELD_RETRY_MS);
+  }
+
   /** Runs rounds until nothing is due at the clock's current time (tests advance the clock first). */
   async drain(): Promise<void> {
     for (let guard = 0; guard < 10_000; guard++) {
+      this.held = false;
       const n = await this.pump();
       if (this.inflight.size || this.recording.size) {
         await Promise.allSettled([...this.inflight]);
         await Promise.allSettled([...this.recording]);
+      } else if (this.held) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
       } else if (n === 0) return;
     }
   }
