@@ -366,29 +366,31 @@ const subscribes = (types: string[], type: string) => types.includes('*') || typ
  * (SKIP LOCKED) lets one process at a time fan out. `held` says events are committed past the
  * cursor but above the horizon (or another process holds the cursor): look again shortly.
  */
-export async function fanOut(db: Db, now: Date, batch = 500): Promise<{ done: number; held: boolean }> {
+export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean }> {
   return db.transaction(async (tx) => {
-    const { rows: cur } = await tx.query(
-      "SELECT txid::text AS txid, event_id FROM outbox_cursor WHERE name = 'webhooks' FOR UPDATE SKIP LOCKED",
-    );
-    if (!cur.length) return { done: 0, held: true };
     // An event's data is read (parsed, put in the API's key order, written out) only when its
     // workspace has an active endpoint: most have none, and their events are only passed over.
+    // No row when another process holds the cursor.
     const { rows: evs } = await tx.query(
-      `SELECT e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
+      `WITH c AS (SELECT txid, event_id FROM outbox_cursor WHERE name = 'webhooks' FOR UPDATE SKIP LOCKED)
+       SELECT e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
               CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints w
                                  WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL)
                    THEN e.data END AS data
-         FROM events e
-        WHERE (e.txid, e.id) > ($1::xid8, $2::text) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY e.txid, e.id LIMIT $3`,
-      [cur[0].txid, cur[0].event_id, batch],
+         FROM c, LATERAL (SELECT * FROM events e
+                           WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+                           ORDER BY e.txid, e.id LIMIT $1) e`,
+      [batch],
     );
-    const end = evs.length ? evs[evs.length - 1] : null;
-    const last = end ? { txid: end.txid as string, id: end.id as string } : { txid: cur[0].txid as string, id: cur[0].event_id as string };
     let held = false;
-    if (evs.length < batch) {
-      const { rows } = await tx.query('SELECT EXISTS (SELECT 1 FROM events e WHERE (e.txid, e.id) > ($1::xid8, $2::text)) AS held', [last.txid, last.id]);
+    if (checkHeld && evs.length < batch) {
+      const end = evs[evs.length - 1];
+      const { rows } = await tx.query(
+        `SELECT EXISTS (SELECT 1 FROM outbox_cursor c WHERE c.name = 'webhooks' FOR UPDATE SKIP LOCKED) IS NOT TRUE
+             OR EXISTS (SELECT 1 FROM events e, outbox_cursor c
+                         WHERE c.name = 'webhooks' AND (e.txid, e.id) > (coalesce($1::xid8, c.txid), coalesce($2::text, c.event_id))) AS held`,
+        end ? [end.txid, end.id] : [null, null],
+      );
       held = rows[0].held === true;
     }
     if (!evs.length) return { done: 0, held };
@@ -411,7 +413,8 @@ export async function fanOut(db: Db, now: Date, batch = 500): Promise<{ done: nu
       }
     }
     for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500), now);
-    await tx.query("UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks'", [last.txid, last.id]);
+    const end = evs[evs.length - 1];
+    await tx.query("UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks'", [end.txid, end.id]);
     return { done: evs.length, held };
   });
 }

@@ -36,8 +36,6 @@ export interface WebhookOptions {
 
 const DAY_MS = 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
-/** How soon the loop looks again at events held back by an older transaction still running. */
-const HELD_RETRY_MS = 20;
 const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
@@ -79,7 +77,6 @@ export class WebhookWorker {
   private lastReclaim = 0;
   private lastPrune = 0;
   private held = false;
-  private heldTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly retentionMs: number;
   private successes: { item: SuccessRecord; done: () => void }[] = [];
   private flushing: Promise<void> | null = null;
@@ -115,8 +112,6 @@ export class WebhookWorker {
 
   async stop(): Promise<void> {
     this.running = false;
-    if (this.heldTimer) clearTimeout(this.heldTimer);
-    this.heldTimer = null;
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inflight]);
@@ -171,9 +166,11 @@ export class WebhookWorker {
       this.nudged = false;
       this.lastFanOut = wall;
       for (let i = 0; i < 20; i++) {
-        const { done, held } = await fanOut(this.db, now);
+        // Only drain() asks for events held back by an older transaction; the loop finds them at
+        // the next write's nudge or the next poll.
+        const { done, held } = await fanOut(this.db, now, 500, force);
         work += done;
-        if (held) this.heldBack(force);
+        if (held) this.held = true;
         if (done < 500) break;
       }
     }
@@ -195,22 +192,6 @@ export class WebhookWorker {
       work += claimed.length;
     }
     return work;
-  }
-
-  /**
-   * Events committed past the cursor wait for an older transaction to end (fanOut): the loop looks
-   * again shortly instead of at the next poll, and drain() (force) until they are fanned out.
-   */
-  private heldBack(force: boolean): void {
-    if (force) {
-      this.held = true;
-      return;
-    }
-    if (this.heldTimer) return;
-    this.heldTimer = setTimeout(() => {
-      this.heldTimer = null;
-      if (this.running) this.nudge();
-    }, HELD_RETRY_MS);
   }
 
   /** Runs rounds until nothing is due at the clock's current time (tests advance the clock first). */
