@@ -24,6 +24,7 @@ const CHANGED_BY_EVERY_REQUEST: Record<string, string> = {
   rate_limit_windows: 'every authenticated request counts in its window, refused or not',
   webhook_deliveries: 'the delivery worker, on its own time',
   webhook_attempts: 'the delivery worker, on its own time',
+  outbox_cursor: 'the delivery worker moves it past earlier requests\' events, on its own time',
 };
 
 const HOSTILE = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', 'x'.repeat(70_000), '%ED%A0%80', '../../etc', ' ', '', '😀', 'null', '-1', '1e309'];
