@@ -35,19 +35,33 @@ export function FieldFindings({ findings, children }: { findings: readonly { pat
   const whole = byField.get(WHOLE_FORM);
   return (
     <div ref={ref} className="field-findings">
-      {whole && (
-        <ul className="field-findings-list form-findings" aria-label="Findings about this form">
-          {whole.map((d, i) => (
-            <li key={i} className={`field-error ${d.severity}`}>
-              <span className="sr-only">{d.severity}: </span>
-              {printable(d.message)}
-              <code className="code"> {d.code}</code>
-            </li>
-          ))}
-        </ul>
-      )}
+      {whole && <FindingNotes messages={notesOf(whole)} className="form-findings" label="Findings about this form" />}
       <FieldFindingsContext.Provider value={byField}>{children}</FieldFindingsContext.Provider>
     </div>
+  );
+}
+
+interface Note {
+  severity: Diagnostic['severity'];
+  text: string;
+  code: string;
+}
+
+/** Findings as notes: the message through printable (it quotes the pack's own text). */
+const notesOf = (found: readonly Diagnostic[]): Note[] => found.map((d) => ({ severity: d.severity, text: printable(d.message), code: d.code }));
+
+/** A list of notes as a field, or the whole form, shows them. */
+function FindingNotes({ messages, id, className, label }: { messages: readonly Note[]; id?: string; className?: string; label?: string }) {
+  return (
+    <ul className={className ? `field-findings-list ${className}` : 'field-findings-list'} id={id} aria-label={label}>
+      {messages.map((m, i) => (
+        <li key={i} className={`field-error ${m.severity}`}>
+          <span className="sr-only">{m.severity}: </span>
+          {m.text}
+          {m.code && <code className="code"> {m.code}</code>}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -55,22 +69,12 @@ export function FieldFindings({ findings, children }: { findings: readonly { pat
 export function useFieldFindings(path: string | undefined, own?: string) {
   const id = useId();
   const found = useContext(FieldFindingsContext).get(path ?? '\0') ?? [];
-  const messages = [...found.map((d) => ({ severity: d.severity, text: printable(d.message), code: d.code })), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
+  const messages = [...notesOf(found), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
   if (messages.length === 0) return { attrs: {}, note: null };
   const noteId = `${id}-findings`;
   return {
     attrs: { 'aria-invalid': messages.some((m) => m.severity === 'error') || undefined, 'aria-describedby': noteId },
-    note: (
-      <ul className="field-findings-list" id={noteId}>
-        {messages.map((m, i) => (
-          <li key={i} className={`field-error ${m.severity}`}>
-            <span className="sr-only">{m.severity}: </span>
-            {m.text}
-            {m.code && <code className="code"> {m.code}</code>}
-          </li>
-        ))}
-      </ul>
-    ),
+    note: <FindingNotes messages={messages} id={noteId} />,
   };
 }
 
