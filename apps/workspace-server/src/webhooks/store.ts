@@ -382,9 +382,9 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
                            ORDER BY e.txid, e.id LIMIT $1) e`,
       [batch],
     );
+    const end = evs.at(-1);
     let held = false;
     if (checkHeld && evs.length < batch) {
-      const end = evs[evs.length - 1];
       const { rows } = await tx.query(
         `SELECT EXISTS (SELECT 1 FROM outbox_cursor c WHERE c.name = 'webhooks' FOR UPDATE SKIP LOCKED) IS NOT TRUE
              OR EXISTS (SELECT 1 FROM events e, outbox_cursor c
@@ -393,7 +393,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
       );
       held = rows[0].held === true;
     }
-    if (!evs.length) return { done: 0, held };
+    if (!end) return { done: 0, held };
     const withEndpoints = [...new Set(evs.filter((e) => e.data !== null).map((e) => e.workspace_id as string))];
     // One text whatever the batch (arrays, not IN lists): each text is a prepared statement of its own.
     const { rows: eps } = withEndpoints.length
@@ -413,7 +413,6 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
       }
     }
     for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500), now);
-    const end = evs[evs.length - 1];
     await tx.query("UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks'", [end.txid, end.id]);
     return { done: evs.length, held };
   });
