@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -254,6 +254,26 @@ describe('validate: many files', () => {
     const doc = JSON.parse(r.stdout);
     expect(doc.files.map((f: any) => f.path)).toEqual(['fixtures/valid/buyer-lead-starter.json', 'fixtures/valid/listing-marketing.json', 'fixtures/releases/buyer-lead-1.0.0.json', 'fixtures/releases/buyer-lead-1.1.0.json']);
     expect(FIXTURES).toContain('fixtures');
+  });
+
+  it('reads a file once however many linked paths lead to it, under the name that goes through no link', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'packs', 'a'), { recursive: true });
+    mkdirSync(join(dir, 'packs', 'shared'));
+    for (const f of valid) writeFileSync(join(dir, 'packs', 'a', f.split('/').pop()!), readFileSync(join(ROOT, f)));
+    symlinkSync('..', join(dir, 'packs', 'a', 'up')); // a loop the walk follows one level
+    symlinkSync('../a', join(dir, 'packs', 'shared', 'alias')); // a folder linked in
+    symlinkSync('buyer-lead-starter.json', join(dir, 'packs', 'a', 'latest.json')); // a file linked
+    const expected = ['packs/a/buyer-lead-starter.json', 'packs/a/listing-marketing.json'];
+    for (const args of [['packs'], ['packs/**/*.json'], ['packs/shared', 'packs/a']]) {
+      const doc = JSON.parse(run(['validate', '-f', 'json', ...args], { cwd: dir }).stdout);
+      const paths = doc.files.map((f: any) => f.path);
+      expect(paths, args.join(' ')).toHaveLength(2);
+      expect(doc.summary.files).toBe(2);
+      if (args[0] !== 'packs/shared') expect(paths).toEqual(expected);
+    }
+    // A file given twice by name is still read once, links or not.
+    expect(JSON.parse(run(['validate', '-f', 'json', 'packs/a/latest.json', 'packs/a/latest.json'], { cwd: dir }).stdout).summary.files).toBe(1);
   });
 });
 

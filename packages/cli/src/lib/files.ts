@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -53,6 +53,7 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     }
   };
   const ignorePatterns = ['**/node_modules/**', ...ignore];
+  let linksMet = false;
   for (const input of inputs) {
     const abs = resolve(cwd, input);
     const st = await stat(abs).catch(() => undefined);
@@ -69,8 +70,13 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     const { glob } = await import('tinyglobby');
     const before = out.length;
     // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-    let matches = await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false });
+    const walk = linkWatchingFs();
+    let matches = await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false, fs: walk.fs });
     if (sep !== '/') matches = matches.map((m) => resolve(m));
+    if (walk.links.length) {
+      matches = oncePerRealFile(matches, walk.links);
+      linksMet = true;
+    }
     if (isDir && options.sourceFolders) {
       // Source folders below the directory are compiled, not read file by file.
       const folders: string[] = [];
@@ -81,7 +87,70 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     if (!matches.length && out.length === before) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
     for (const m of matches.sort()) add('file', m);
   }
-  return out;
+  // Two arguments that reach one file, one of them through a link a walk followed (`validate
+  // shared a` with shared/alias -> ../a): the file is read once, under the first name.
+  return linksMet ? onceEach(out) : out;
+}
+
+function onceEach(entries: InputEntry[]): InputEntry[] {
+  const seen = new Set<string>();
+  return entries.filter((e) => {
+    let real = e.abs;
+    try {
+      real = realpathSync(e.abs);
+    } catch {
+      // Gone since the walk: kept, and reading it will say why.
+    }
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  });
+}
+
+/**
+ * The file system the glob walks, noting every symbolic link it resolves. The walk follows links
+ * (a shared folder linked in is read), and asks `realpath` only of links, so a tree without
+ * any costs nothing more; a tree with some says which paths may be a file seen twice.
+ */
+function linkWatchingFs() {
+  const links: string[] = [];
+  const watched: typeof realpath = ((path: string, ...rest: unknown[]) => {
+    const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null, resolved: string) => void;
+    realpath(path, (error, resolved) => {
+      if (!error) links.push(path);
+      callback(error, resolved);
+    });
+  }) as typeof realpath;
+  return { links, fs: { readdir, readdirSync, realpath: watched, realpathSync, stat: statCb, statSync } };
+}
+
+/**
+ * Each file once, however many linked paths lead to it: a folder linked twice (`current ->
+ * v2`) or a link back up (`a/up -> ..`, which the walk follows one level) otherwise validates
+ * one file under several names and counts it as several. The path kept is the one that goes
+ * through no link when there is one, else the first in order. Runs only for a walk that met a
+ * link, so resolving every path costs nothing in the common case.
+ */
+function oncePerRealFile(matches: string[], links: readonly string[]): string[] {
+  const linked = new Set(links);
+  const below = links.map((l) => (l.endsWith(sep) ? l : l + sep));
+  const throughLink = (m: string) => linked.has(m) || below.some((l) => m.startsWith(l));
+  const ordered = [...matches].sort((a, b) => Number(throughLink(a)) - Number(throughLink(b)) || (a < b ? -1 : a > b ? 1 : 0));
+  const seen = new Set<string>();
+  const kept = new Set<string>();
+  for (const m of ordered) {
+    let real = m;
+    try {
+      real = realpathSync(m);
+    } catch {
+      // Gone since the walk: kept under its own name, and reading it will say why.
+    }
+    if (!seen.has(real)) {
+      seen.add(real);
+      kept.add(m);
+    }
+  }
+  return matches.filter((m) => kept.has(m));
 }
 
 /** Files only (for commands that rewrite pack files). */
