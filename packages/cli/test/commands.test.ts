@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
@@ -169,15 +169,49 @@ describe('unpack and build', () => {
     expect(readFileSync(join(dir, 'assets', entry.file))).toEqual(Buffer.from(asset.data, 'base64'));
   });
 
-  it('follows a symlinked asset file', () => {
+  it('follows a symlinked asset file inside the repository holding the folder', () => {
     const dir = tempDir();
-    run(['unpack', fixturePath('valid/listing-marketing.json'), join(dir, 'src')]);
-    const entry = readJson(join(dir, 'src', 'assets.json'))[0];
-    renameSync(join(dir, 'src', 'assets', entry.file), join(dir, 'shared.bin'));
-    symlinkSync(join(dir, 'shared.bin'), join(dir, 'src', 'assets', entry.file));
-    const r = run(['build', join(dir, 'src'), '--exported-at', '2026-01-01T00:00:00Z']);
+    mkdirSync(join(dir, '.git')); // the repository's root
+    run(['unpack', fixturePath('valid/listing-marketing.json'), join(dir, 'packs', 'src')]);
+    const entry = readJson(join(dir, 'packs', 'src', 'assets.json'))[0];
+    renameSync(join(dir, 'packs', 'src', 'assets', entry.file), join(dir, 'shared.bin'));
+    symlinkSync(join(dir, 'shared.bin'), join(dir, 'packs', 'src', 'assets', entry.file));
+    const r = run(['build', join(dir, 'packs', 'src'), '--exported-at', '2026-01-01T00:00:00Z']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).assets[0]).toEqual(readJson(fixturePath('valid/listing-marketing.json')).assets[0]);
+  });
+
+  it('refuses a linked file that leads out of the repository, names where it leads, and writes nothing', () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'id_rsa'), 'PRIVATE KEY');
+    const dir = tempDir();
+    mkdirSync(join(dir, 'repo', '.git'), { recursive: true });
+    const src = join(dir, 'repo', 'src');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), src]);
+    const entry = readJson(join(src, 'assets.json'))[0];
+    rmSync(join(src, 'assets', entry.file));
+    symlinkSync(join(outside, 'id_rsa'), join(src, 'assets', entry.file));
+    const out = join(dir, 'pack.json');
+    const r = run(['build', src, '-o', out, '--exported-at', '2026-01-01T00:00:00Z']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`assets/${entry.file.replace('.', '\\.')}:1:1 error .* build/link-outside`));
+    expect(r.stderr).toContain(`is a link to ${realpathSync(join(outside, 'id_rsa'))}, outside the repository (${realpathSync(join(dir, 'repo'))})`);
+    expect(r.stderr).not.toContain('does not exist'); // one finding, not also a missing file
+    expect(existsSync(out)).toBe(false);
+    // validate compiles the folder the same way, and the secret is not in any output.
+    const v = run(['validate', '-f', 'json', src]);
+    expect(v.code).toBe(1);
+    expect(JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => d.code))).toContain('build/link-outside');
+    expect(v.stdout + r.stderr + r.stdout).not.toContain('PRIVATE KEY');
+    expect(v.stdout).not.toContain(Buffer.from('PRIVATE KEY').toString('base64'));
+    // Outside any repository the folder itself is the bound.
+    const lone = join(tempDir(), 'src');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), lone]);
+    rmSync(join(lone, 'assets', entry.file));
+    symlinkSync(join(outside, 'id_rsa'), join(lone, 'assets', entry.file));
+    const l = run(['build', lone]);
+    expect(l.code).toBe(1);
+    expect(l.stderr).toContain('outside the source folder (no repository holds it)');
   });
 
   it('build uses SOURCE_DATE_EPOCH for exportedAt and writes to stdout without -o', () => {

@@ -51,9 +51,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!st) throw new UsageError(`cannot read '${dirArg}': no such directory`);
   if (!st.isDirectory()) throw new UsageError(`'${dirArg}' is not a directory (build compiles a source folder; to check a pack file use 'setup-pack validate')`);
   const stamp = exportedAt(args.values['exported-at'], ctx.env);
-  const files = await readTree(dir);
+  const tree = await readTree(dir);
   const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
-  const result = await compileFolder(files, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
+  const result = await compileFolder(tree, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
   const format = chooseFormat(args.values.format, ctx.env);
   if (result.reports.length) {
     const chunks = await render(format, result.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined }, ctx.colors('stderr'));

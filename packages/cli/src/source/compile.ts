@@ -2,7 +2,8 @@
 // file it came from (the pack pointer is mapped to a file and a pointer inside it).
 import { join } from 'node:path';
 import type { Diagnostic, SourceText } from '@setup-pack/core';
-import { buildFromFiles, type SourceFiles } from './layout.js';
+import { buildFromFiles } from './layout.js';
+import type { SourceTree } from './tree.js';
 import type { FileReport } from '../report/model.js';
 
 export interface CompileResult {
@@ -11,8 +12,9 @@ export interface CompileResult {
   ok: boolean;
 }
 
-export async function compileFolder(files: SourceFiles, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
+export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
   const [{ validatePack, createSourceText }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+  const files = tree.files;
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
   const sourceOf = (file: string): SourceText | undefined => {
@@ -24,7 +26,9 @@ export async function compileFolder(files: SourceFiles, options: { exportedAt: s
     }
     return sources.get(file);
   };
-  const result = buildFromFiles(files, { exportedAt: options.exportedAt });
+  const where = tree.repository ? `the repository (${tree.boundary})` : `the source folder (no repository holds it)`;
+  const refusedLinks = new Map([...tree.outside].map(([file, to]) => [file, `${file} is a link to ${to}, outside ${where}; build reads no file from outside it.`]));
+  const result = buildFromFiles(files, { exportedAt: options.exportedAt, refusedLinks });
   const byFile = new Map<string, Diagnostic[]>();
   const add = (file: string, d: Diagnostic) => {
     if (!byFile.has(file)) byFile.set(file, []);

@@ -45,6 +45,7 @@ export const BUILD_RULES = [
   { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
   { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
   { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/.' },
+  { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
 
@@ -168,6 +169,12 @@ export interface SourceDiagnostic extends Diagnostic {
 export interface BuildOptions {
   /** exportedAt of the built pack (an RFC 3339 timestamp). */
   exportedAt: string;
+  /**
+   * Files of the folder that are links leading out of the repository (or folder) and were not
+   * read: path → why, a sentence naming where the link leads. Each is an error of its own, not
+   * a missing file.
+   */
+  refusedLinks?: ReadonlyMap<string, string>;
 }
 
 export interface BuildResult {
@@ -211,6 +218,8 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
     return parsed.value === undefined || parsed.diagnostics.some((d) => d.severity === 'error') ? { ok: false } : { ok: true, value: parsed.value };
   };
 
+  const refused = options.refusedLinks ?? new Map<string, string>();
+  for (const [file, why] of refused) diagnostics.push({ file, code: 'build/link-outside', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Copy the file into the folder, or link to one inside the repository.' });
   const origins = new Map<string, Origin[]>();
   const locate = (packPointer: string): SourceLocation => locateIn(packPointer, origins);
   const fail = (): BuildResult => ({ diagnostics, locate });
@@ -278,6 +287,7 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
       const manifestPointer = `/${kind}/${(manifest[kind] as unknown[]).indexOf(key)}`;
       const file = `${folder}/${stems[i]}.json`;
       claimed.add(file);
+      if (refused.has(file)) return;
       if (!files.has(file)) {
         report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
         return;
@@ -382,6 +392,7 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
         const path = `assets/${rel}`;
         assetFiles.add(path);
         const bytes = files.get(path);
+        if (refused.has(path)) return;
         if (!bytes) {
           report(ASSETS_INDEX, `/${index}/file`, 'build/missing-file', `The asset file ${path} does not exist.`);
           return;

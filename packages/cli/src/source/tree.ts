@@ -1,26 +1,64 @@
 // Reading and writing a source folder as a SourceFiles map.
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import type { SourceFiles } from './layout.js';
 
 const SKIP_DIRS = new Set(['.git', 'node_modules']);
 
-export async function readTree(root: string): Promise<SourceFiles> {
+/** A source folder as read: its files, and the linked files left unread because they lead out. */
+export interface SourceTree {
+  files: SourceFiles;
+  /** Path in the folder → where its link leads (a real path outside `boundary`). */
+  outside: Map<string, string>;
+  /** The repository holding the folder (the nearest folder above it with a `.git`), else the folder. */
+  boundary: string;
+  /** Whether `boundary` is a repository (true) or the source folder itself. */
+  repository: boolean;
+}
+
+/**
+ * Reads every file below `root` (`.git` and `node_modules` skipped). A symbolic link counts as the
+ * file it leads to (a shared logo linked into assets/, say) when that file is inside the
+ * repository holding the folder, or, outside any repository, inside the folder itself. A link
+ * that leads further is not read: otherwise a change that turns assets/logo.png into a link to
+ * ~/.ssh/id_rsa or /proc/self/environ gets that file built into the pack a CI job publishes.
+ * Linked folders are not walked.
+ */
+export async function readTree(root: string): Promise<SourceTree> {
   const files: SourceFiles = new Map();
+  const outside = new Map<string, string>();
+  const { boundary, repository } = await boundaryOf(root);
+  const inside = (real: string) => real === boundary || real.startsWith(boundary.endsWith(sep) ? boundary : boundary + sep);
   const walk = async (dir: string, prefix: string) => {
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const rel = prefix ? `${prefix}/${e.name}` : e.name;
-      // Symlinks count as what they point to (a shared logo linked into assets/, say).
-      const target = e.isSymbolicLink() ? await stat(join(dir, e.name)).catch(() => undefined) : e;
-      if (target?.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !e.isSymbolicLink()) await walk(join(dir, e.name), rel);
-      } else if (target?.isFile()) files.set(rel, new Uint8Array(await readFile(join(dir, e.name))));
+      const abs = join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        const real = await realpath(abs).catch(() => undefined);
+        const target = real === undefined ? undefined : await stat(real).catch(() => undefined);
+        if (!target?.isFile()) continue; // broken, or a folder: not walked
+        if (!inside(real!)) outside.set(rel, real!);
+        else files.set(rel, new Uint8Array(await readFile(real!)));
+      } else if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) await walk(abs, rel);
+      } else if (e.isFile()) files.set(rel, new Uint8Array(await readFile(abs)));
     }
   };
   await walk(root, '');
-  return files;
+  return { files, outside, boundary, repository };
+}
+
+/** The nearest folder at or above `root` (real path) holding a `.git` (a folder, or a file in a worktree); else `root`. */
+async function boundaryOf(root: string): Promise<{ boundary: string; repository: boolean }> {
+  const real = await realpath(root);
+  for (let dir = real; ; ) {
+    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return { boundary: dir, repository: true };
+    const up = dirname(dir);
+    if (up === dir) return { boundary: real, repository: false };
+    dir = up;
+  }
 }
 
 /** The paths a pack source folder owns; `unpack --force` clears them before writing. */
