@@ -30,6 +30,17 @@ describe('plan summary', () => {
     expect(formatPlanText(failed(1))).toContain('The plan failed (1 problem):');
     expect(formatPlanText(failed(1001))).toContain('The plan failed (1,001 problems):');
   });
+
+  it('lists an unresolved reference\'s workspace objects as what is in the workspace, an ambiguous one\'s as candidates', () => {
+    const failed = { ...planOf({}), ok: false, errors: [
+      { code: 'plan/unresolved-reference', message: 'user "Avery" is not in the pack', candidates: [{ id: 'mem_1', name: 'Alice' }, { id: 'mem_2' }] },
+      { code: 'plan/ambiguous-reference', message: 'tag "x" matches 2', candidates: [{ id: 'tag_1', name: 'x' }] },
+    ] } as unknown as PlanResult;
+    const lines = formatPlanText(failed).split('\n');
+    expect(lines).toContain('      in the workspace: mem_1 "Alice"');
+    expect(lines).toContain('      in the workspace: mem_2');
+    expect(lines).toContain('      candidate tag_1 "x"');
+  });
 });
 
 describe('plan text from a hostile pack or workspace', () => {

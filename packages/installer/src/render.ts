@@ -42,7 +42,8 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
     out.push('', paint.red(paint.bold(`The plan failed (${plural(plan.errors.length, 'problem')}):`)));
     for (const e of plan.errors) {
       out.push(`  ${paint.red('✗')} ${p(e.message)}`);
-      for (const c of e.candidates ?? []) out.push(`      candidate ${p(c.id)}${c.name ? ` "${p(c.name)}"` : ''}`);
+      const label = e.code === 'plan/unresolved-reference' || e.code === 'plan/unknown-binding' ? 'in the workspace:' : 'candidate';
+      for (const c of e.candidates ?? []) out.push(`      ${label} ${p(c.id)}${c.name ? ` "${p(c.name)}"` : ''}`);
     }
     return out.join('\n') + '\n';
   }

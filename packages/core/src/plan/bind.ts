@@ -112,7 +112,8 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     const explicit = options.bindings?.[k];
     if (explicit !== undefined) {
       if (!exists(explicit)) {
-        out.errors.push({ code: 'plan/unknown-binding', message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`, reference: usage });
+        const few = fewOf(candidates);
+        out.errors.push({ code: 'plan/unknown-binding', message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`, reference: usage, ...(few ? { candidates: few } : {}) });
       } else bind('option', { workspaceId: explicit });
       continue;
     }
@@ -151,13 +152,29 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       bind('create', { itemId: itemId('resource', createdKey) });
       continue;
     }
+    // A workspace with few objects of the type lists them, so the id to bind is on the screen
+    // (a new workspace's three members) rather than behind an API call.
+    const few = fewOf(candidates);
     out.errors.push({
       code: 'plan/unresolved-reference',
       message: `${ref.type} ${ref.name ? `"${ref.name}" ` : ''}(${ref.id}) used by ${usage.usedBy.join(', ')} is not in the pack and ${ref.name ? 'has no match by name' : 'has no name to match'} in the workspace; bind it with --bind ${k}=<workspace id>`,
       reference: usage,
+      ...(few ? { candidates: few } : {}),
     });
   }
   return out;
+}
+
+/** At most this many workspace objects of a type are listed with a reference that binds to none of them (unresolved, or bound by --bind to an id the workspace lacks). */
+export const UNRESOLVED_CANDIDATES = 10;
+
+/** The workspace's objects of a type, by name, when there are a few (none: undefined). */
+function fewOf(objects: readonly WorkspaceObject[] | undefined): { id: string; name?: string }[] | undefined {
+  if (!objects?.length || objects.length > UNRESOLVED_CANDIDATES) return undefined;
+  const key = (o: { name?: unknown }) => (typeof o.name === 'string' ? o.name : '');
+  return objects
+    .map((o) => (typeof o.name === 'string' ? { id: o.id, name: o.name } : { id: o.id }))
+    .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** How one reference of the pack fares against a workspace: what `setup-pack plan` would do with it. */

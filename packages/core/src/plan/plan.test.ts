@@ -201,7 +201,20 @@ describe('plan: references', () => {
     expect(unresolved.filter((e) => e.reference!.type === 'user').map((e) => e.reference!.name).sort()).toEqual(['Avery Brooks', 'Jordan Lee']);
     expect(unresolved.map((e) => e.reference!.id).sort()).toEqual(['src-zillow', 'tag-buyer-lead', 'tpl-follow-up', 'tpl-welcome-sms', 'usr_8841', 'usr_listing_coord']);
     expect(unresolved.find((e) => e.reference!.id === "usr_8841")!.message).toMatch(/"Jordan Lee".*--bind user:usr_8841=/);
+    // The workspace's one member is listed with each unresolved user, its id ready to bind.
+    const member = ws.collections.members[0];
+    for (const e of unresolved.filter((e) => e.reference!.type === 'user')) expect(e.candidates).toEqual([{ id: member.id, name: 'Someone Else' }]);
     expect(p.steps).toEqual([]);
+  });
+
+  it('lists the workspace objects of an unresolved reference\'s type only when there are few, by name', () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Member ${String.fromCharCode(90 - i)}` }));
+    const few = new WorkspaceModel(names(10));
+    const listed = plan(v100, null, few.snapshot(v100)).errors.find((e) => e.reference?.id === 'usr_8841')!;
+    expect(listed.candidates!.map((c) => c.name)).toEqual(names(10).map((m) => m.name).sort());
+    expect(new Set(listed.candidates!.map((c) => c.id))).toEqual(new Set(few.collections.members.map((m) => m.id)));
+    const many = new WorkspaceModel(names(11));
+    expect(plan(v100, null, many.snapshot(v100)).errors.find((e) => e.reference?.id === 'usr_8841')!.candidates).toBeUndefined();
   });
 
   it('accepts explicit bindings and checks they exist', () => {
@@ -210,6 +223,7 @@ describe('plan: references', () => {
     expect(plan(v100, null, ws.snapshot(v100), { bindings: { 'user:usr_8841': id } }).ok).toBe(true);
     const bad = plan(v100, null, ws.snapshot(v100), { bindings: { 'user:usr_8841': 'mem_nope' } });
     expect(bad.errors.map((e) => e.code)).toEqual(['plan/unknown-binding']);
+    expect(bad.errors[0].candidates).toEqual([{ id, name: 'Someone Else' }]);
   });
 
   it('reports several name matches as ambiguous', () => {

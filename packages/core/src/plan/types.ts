@@ -182,7 +182,11 @@ export interface PlanError {
   code: PlanErrorCode;
   message: string;
   reference?: { type: ReferenceType; id: string; name?: string; usedBy: string[] };
-  /** Candidate workspace objects (ambiguous matches). */
+  /**
+   * Candidate workspace objects: the objects a name matches (`plan/ambiguous-reference`,
+   * `plan/ambiguous-resource`), or, for `plan/unresolved-reference` and `plan/unknown-binding`, every object of the type
+   * when the workspace has at most ten (by name), so the id to bind is at hand.
+   */
   candidates?: { id: string; name?: string }[];
 }
 
