@@ -45,6 +45,15 @@ describe('validate: pretty', () => {
     expect(run(['validate', broken, '--color']).stdout).toContain(ESC);
   });
 
+  it('a folded group names what sets each listed repeat apart: the missing fields of a bare pack', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'bare.json'), '{"format":"service.setup-pack"}\n');
+    const r = run(['validate', 'bare.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('bare.json:1:1 error The pack is missing the required field "schemaVersion". schema/required');
+    expect(r.stdout).toContain('and 3 more like it (schema/required): "packId" at 1:1, "name" at 1:1, "version" at 1:1\n');
+  });
+
   it('--quiet hides warnings; --max-warnings turns warnings into exit 1', () => {
     const w = 'packages/cli/test/fixtures/warning.json';
     const plain = run(['validate', w]);

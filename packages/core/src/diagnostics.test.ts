@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { compareAtOnePlace, groupFindings, groupFindingsAt, messageShape, type Diagnostic, type FindingGroup, type Severity } from './diagnostics.js';
+import { compareAtOnePlace, groupFindings, groupFindingsAt, messageShape, quotedParts, type Diagnostic, type FindingGroup, type Severity } from './diagnostics.js';
 import { RULE_METADATA } from './rules/metadata.js';
 
 const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
@@ -44,6 +44,28 @@ describe('messageShape', () => {
       { numRuns: 500 },
     );
     expect(messageShape('config.x of action.notify node "n1" is not in our catalog')).toBe('config.x of action.notify node "…" is not in our catalog');
+  });
+
+  it('leaves out exactly the quotedParts: the shape with each "…" put back from them is the message', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('"', 'a', ' ', 'é', '…', 'x"y', '"…"'), { maxLength: 30 }).map((parts) => parts.join('')), (message) => {
+        const parts = quotedParts(message);
+        let i = 0;
+        // The shape's own "…" stand where messageShape replaced a part, in order.
+        const shape = messageShape(message);
+        let rebuilt = '';
+        let from = 0;
+        for (let at = shape.indexOf('"…"'); at >= 0 && i < parts.length; at = shape.indexOf('"…"', from)) {
+          rebuilt += shape.slice(from, at) + parts[i++];
+          from = at + 3;
+        }
+        expect(rebuilt + shape.slice(from)).toBe(message);
+        expect(i).toBe(parts.length);
+        expect(parts.every((p) => p.length >= 2 && p.startsWith('"') && p.endsWith('"') && !p.slice(1, -1).includes('"'))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(quotedParts('The pack is missing the required field "packId".')).toEqual(['"packId"']);
   });
 
   it('groups findings by severity, code and shape, in order of each group\'s first finding', () => {

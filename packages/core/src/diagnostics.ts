@@ -110,6 +110,21 @@ export function messageShape(message: string): string {
 }
 
 /**
+ * What `messageShape` leaves out of a message: its double-quoted parts, quotes included, in
+ * order (`"n1"`). The shape with each "…" put back from these is the message again.
+ */
+export function quotedParts(message: string): string[] {
+  const parts: string[] = [];
+  for (let q = message.indexOf('"'); q >= 0; ) {
+    const close = message.indexOf('"', q + 1);
+    if (close < 0) break;
+    parts.push(message.slice(q, close + 1));
+    q = message.indexOf('"', close + 1);
+  }
+  return parts;
+}
+
+/**
  * Groups repeats of one code and one message shape, in order of each group's first finding, so a
  * pack with 40,000 copies of one info reads as one line with a count. One pass: a map by code,
  * under it a map by shape, under that the groups of that code and shape by severity (almost

@@ -1,7 +1,7 @@
 // Human output: `file:line:col  severity  message  code`, a code frame, hints, and a summary.
 // Repeats of one code and one message shape are folded into one entry with a count and their
 // first positions (--expand prints every one), so 40,000 copies of one info read as one line.
-import { count, createLineIndex, groupFindings, plural, printable, type Diagnostic, type LineIndex } from '@setup-pack/core';
+import { count, createLineIndex, groupFindings, plural, printable, quotedParts, type Diagnostic, type LineIndex } from '@setup-pack/core';
 import type { Colors } from '../lib/color.js';
 import { codeFrame } from './codeframe.js';
 import { summaryLine, totals, visible, type FileReport, type ReportOptions } from './model.js';
@@ -34,6 +34,22 @@ function place(d: Diagnostic): string {
   return d.line !== undefined ? `${d.line}:${d.column ?? 1}` : printable(d.pointer) || '/';
 }
 
+/**
+ * The repeats a folded group lists after its first finding: each one's position, and, where the
+ * repeats differ from the first in a quoted part of the message (the missing field's name, the
+ * node's id), those parts — `: "packId" at 1:1, "name" at 1:1` rather than `at 1:1, 1:1`.
+ */
+function repeats(printed: readonly Diagnostic[]): string {
+  const first = quotedParts(printed[0].message);
+  const parts = printed.slice(1).map((d) => quotedParts(d.message));
+  const differ = first.map((p, i) => parts.some((q) => q[i] !== p));
+  if (!differ.some(Boolean)) return ` at ${printed.slice(1).map(place).join(', ')}`;
+  return `: ${printed
+    .slice(1)
+    .map((d, k) => `${printable(parts[k].filter((_, i) => differ[i]).join(' '))} at ${place(d)}`)
+    .join(', ')}`;
+}
+
 export function* prettyChunks(reports: readonly FileReport[], options: ReportOptions, c: Colors): Generator<string> {
   let folded = 0;
   for (const r of reports) {
@@ -59,10 +75,10 @@ export function* prettyChunks(reports: readonly FileReport[], options: ReportOpt
       }
       const more = g.items.length - 1;
       folded += more;
-      const shown = printed.slice(1).map(place);
-      const rest = more - shown.length;
+      const shown = repeats(printed);
+      const rest = more - printed.length + 1;
       yield finding(r, printed[0], lines, c) +
-        `  ${c.cyan('and')} ${count(more)} more like it (${g.code}) at ${shown.join(', ')}${rest > 0 ? `, and ${count(rest)} more` : ''}\n\n`;
+        `  ${c.cyan('and')} ${count(more)} more like it (${g.code})${shown}${rest > 0 ? `, and ${count(rest)} more` : ''}\n\n`;
     }
   }
   const t = totals(reports);
