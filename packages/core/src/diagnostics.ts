@@ -18,6 +18,13 @@ export interface Diagnostic {
   related?: { pointer: string; message: string; line?: number; column?: number }[];
   /** How to fix it, when there is a clear way. */
   hint?: string;
+  /**
+   * For a finding about a field that is absent (`schema/required`, a block's required config
+   * field in `catalog/config-field`): the absent field's name. The pointer is the object that
+   * lacks it, since the field has no value to point at; an editor shows the finding on that
+   * field's input. Not written in JSON or SARIF output (the message names the field).
+   */
+  missing?: string;
 }
 
 export interface RuleMeta {

@@ -246,6 +246,7 @@ class RuleRun implements RuleContext {
       endColumn: undefined,
       related: d.related,
       hint: d.hint,
+      missing: d.missing,
     });
   }
 }

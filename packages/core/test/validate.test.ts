@@ -75,6 +75,19 @@ describe('validatePack', () => {
     const ds = validatePack(pack).diagnostics;
     expect(ds.filter((d) => d.severity === 'error')).toEqual([]);
     expect(codes(ds)).toEqual(['warning catalog/config-field /automations/1/document/graph/nodes/1/config']);
+    expect(ds[0].missing).toBe('outcomes');
+  });
+
+  it('names the absent field of a finding about one (missing), pointing at the object lacking it', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    delete pack.packId;
+    delete pack.automations[0].document.graph.nodes[6].config.template_id;
+    const ds = validatePack(pack).diagnostics;
+    expect(ds.find((d) => d.code === 'schema/required')).toMatchObject({ pointer: '', missing: 'packId' });
+    expect(ds.find((d) => d.code === 'catalog/config-field')).toMatchObject({ pointer: '/automations/0/document/graph/nodes/6/config', missing: 'template_id' });
+    // Findings about a value that is there name nothing absent.
+    pack.name = '';
+    expect(validatePack(pack).diagnostics.find((d) => d.code === 'schema/too-short')!.missing).toBeUndefined();
   });
 
   it('never makes unspecified shapes errors: block configs, brand, resource data, filters', () => {

@@ -42,6 +42,25 @@ describe('findings on form fields', () => {
     expect(formFindings(p, diagnostics, { kind: 'pack' })).toEqual([]);
   });
 
+  it("puts a finding about an absent field on that field's input, not on the first field of its object", () => {
+    const p = pack() as PackValue & Record<string, any>;
+    delete p.name;
+    delete p.version;
+    // create_task's required title is its first field; send_email's template_id too: take a
+    // block whose required field is not first (create_deal: pipeline_id, then stage_id*).
+    const nodes = p.automations[0].document.graph.nodes;
+    nodes.push({ id: 'deal', kind: 'action.create_deal', position: { x: 0, y: 0 }, config: { pipeline_id: 'buyers' } });
+    p.automations[0].document.graph.edges.push({ id: 'e-deal', source: 'tag', target: 'deal' });
+    const diagnostics = validatePack(p).diagnostics;
+    const onPack = formFindings(p, diagnostics, { kind: 'pack' });
+    const packFields = ['name', 'version', 'schemaVersion', 'description', 'author', 'packId', 'brand'];
+    expect(onPack.filter((f) => f.diagnostic.code === 'schema/required').map((f) => fieldOf(f.path, packFields)).sort()).toEqual(['name', 'version']);
+    const deal = formFindings(p, diagnostics, { kind: 'automations', index: 0 }, { id: 'deal', kind: 'action.create_deal' });
+    const required = deal.filter((f) => f.diagnostic.code === 'catalog/config-field');
+    expect(required.map((f) => f.diagnostic.missing)).toEqual(['stage_id']);
+    expect(required.map((f) => fieldOf(f.path, ['id', 'config/pipeline_id', 'config/stage_id', 'config/name', 'config/value', 'config/~other']))).toEqual(['config/stage_id']);
+  });
+
   it("places core's own findings: a duplicate stage key on that stage's key", () => {
     const p = pack() as PackValue & { pipelines: { stages: { key: string }[] }[] };
     p.pipelines[0]!.stages[1]!.key = p.pipelines[0]!.stages[0]!.key;

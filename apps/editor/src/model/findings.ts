@@ -212,8 +212,10 @@ function place(pack: PackValue, d: Diagnostic): Placed {
  * config key the catalog does not describe moved under `config/~other`, the raw JSON field that
  * edits every such key.
  */
-export function formPath(loc: Location, nodeKind?: string): string[] {
-  const p = loc.path;
+export function formPath(loc: Location, nodeKind?: string, missing?: string): string[] {
+  // A finding about an absent field (core's `missing`) points at the object lacking it: its
+  // place on the form is that field's input.
+  const p = missing === undefined ? loc.path : [...loc.path, missing];
   if (loc.nodeId && p[0] === 'config' && p[1] !== undefined && !nodeKindInfo(nodeKind ?? '')?.fieldNames.has(p[1])) return ['config', '~other', ...p.slice(1)];
   return p;
 }
@@ -249,7 +251,7 @@ export function findingsOnForm(index: FindingIndex, target: Target, block?: { id
   for (const d of targetFindings(index, targetKey(target))) {
     const loc = index.placed.get(d)?.loc ?? locate(index.packValue, d.pointer);
     if (block ? loc.nodeId !== block.id : loc.nodeId !== undefined || loc.edgeId !== undefined) continue;
-    out.push({ path: formPath(loc, block?.kind), diagnostic: d });
+    out.push({ path: formPath(loc, block?.kind, d.missing), diagnostic: d });
   }
   return out;
 }

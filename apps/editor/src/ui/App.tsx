@@ -260,7 +260,7 @@ export function App({ store }: { store: EditorStore }) {
     if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
     if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
     const kind = loc.nodeId && loc.target.kind === 'automations' ? nodesOf(documentOf(pack, loc.target.index)).find((n) => n.id === loc.nodeId)?.kind : undefined;
-    setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined), seq: Date.now() });
+    setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined, d.missing), seq: Date.now() });
   };
 
   // Stable for the diagnostics list (which then re-renders only on a new validation result).

@@ -33,7 +33,7 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
     for (const field of info.fields) {
       const v = config?.[field.name];
       if (v === undefined || v === null) {
-        if (field.required) ctx.report({ pointer: config ? `${g.nodePointer(n)}/config` : g.nodePointer(n), message: `${info.kind} node "${g.id(n)}" has no config.${field.name} (${field.label}); the block needs it to do anything.` });
+        if (field.required) ctx.report({ pointer: config ? `${g.nodePointer(n)}/config` : g.nodePointer(n), message: `${info.kind} node "${g.id(n)}" has no config.${field.name} (${field.label}); the block needs it to do anything.`, missing: config ? field.name : 'config' });
       } else if (!fits(field, v)) {
         ctx.report({ pointer: `${g.nodePointer(n)}/config/${field.name}`, message: `config.${field.name} of ${info.kind} node "${g.id(n)}" should be ${describe(field)}.` });
       }

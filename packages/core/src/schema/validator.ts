@@ -69,7 +69,7 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
   const d = (code: string, message: string, pointer = e.instancePath, hint?: string): Diagnostic => ({ code, severity: 'error', message, pointer, ...(hint ? { hint } : {}) });
   switch (e.keyword) {
     case 'required':
-      return d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`);
+      return { ...d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`), missing: String(p.missingProperty) };
     case 'additionalProperties': {
       const prop = String(p.additionalProperty);
       const known = Object.keys(((e.parentSchema as { properties?: object })?.properties ?? {}));
