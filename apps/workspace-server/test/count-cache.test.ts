@@ -77,6 +77,25 @@ function defineCountCache(kind: StoreKind) {
     expect(listed).toEqual((await ws.client.get(`/v1/contacts/${a}`)).body);
     expect(listed.emails.map((e: { value: string }) => e.value)).toEqual(['a@x.test', 'a2@x.test']);
   });
+
+  it('tells the creation from a statement right after it in its transaction, however close in time', async () => {
+    // PGlite's statement_timestamp() counts milliseconds, so a statement right after a creation
+    // often has the creation's start time: telling them apart by the time alone (migration 8)
+    // skipped a third of these plain inserts' count (67 of 200 in a trial).
+    const { s } = servers;
+    const ws = await s.workspace();
+    const db = s.store.db;
+    const total = async () => Number((await db.query<{ n: string }>('SELECT COALESCE(sum(n), 0)::text AS n FROM contact_counts WHERE workspace_id = $1', [ws.id])).rows[0].n);
+    const rounds = 40;
+    for (let i = 0; i < rounds; i++) {
+      await db.transaction(async (tx) => {
+        await createContact(tx, ws.id, { first_name: 'C', last_name: `Round ${i}` }, new Date());
+        await tx.query(`INSERT INTO contacts (id, workspace_id, first_name, last_name, created_at, updated_at) VALUES ('con_round_' || $2 || '_' || $1, $1, 'D', 'Plain', now(), now())`, [ws.id, String(i)]);
+      });
+    }
+    expect(await total()).toBe(2 * rounds);
+    expect((await ws.client.get('/v1/contacts?limit=1')).body.total_count).toBe(2 * rounds);
+  });
 }
 
 describe('cached contact counts on PGlite', () => defineCountCache('pglite'));

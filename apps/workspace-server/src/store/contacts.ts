@@ -2,7 +2,7 @@ import type { Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { ACCOUNTED_SETTING } from '../db/migrations.js';
+import { ACCOUNTED_SETTING, ACCOUNTED_TOKEN } from '../db/migrations.js';
 import { eventInsertSql } from './events.js';
 import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
 import { AUTH_COLUMNS, authenticationGate, withAuthentication, type StatementAuth } from './workspaces.js';
@@ -580,7 +580,7 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
   // shard the count trigger would have (one shard per transaction, txid mod 16).
   const sql = `WITH ${gate} r AS (
       SELECT ${ref('contact_stages', stageP)} AS stage_name, ${ref('lead_sources', sourceP)} AS lead_source_name, ${ref('members', ownerP)} AS owner_name,
-        set_config('${ACCOUNTED_SETTING}', statement_timestamp()::text, true) AS accounted),
+        set_config('${ACCOUNTED_SETTING}', ${ACCOUNTED_TOKEN}, true) AS accounted),
     ins AS (
       INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
         stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at)
