@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { escapeToken, pointerParam } from '@setup-pack/core';
+import { escapeToken, pointerParam, schemaTypeWords } from '@setup-pack/core';
 import { badRequest, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
 
@@ -53,10 +53,12 @@ export function validationError(errors: ErrorObject[], context: string | undefin
     const p = join(String(e.params.additionalProperty));
     return badRequest(`Received unknown parameter: ${p}`, p);
   }
-  if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${e.message ?? 'is invalid'}`, context === 'body' ? undefined : context);
+  // Types in words, as the pack's findings say them ("must be an object", not ajv's "must be object").
+  const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (e.message ?? 'is invalid');
+  if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
   if (e.keyword === 'enum') {
     return badRequest(`Invalid ${base}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, base);
   }
-  return badRequest(`Invalid ${base}: ${e.message ?? 'is invalid'}`, base);
+  return badRequest(`Invalid ${base}: ${problem}`, base);
 }
 

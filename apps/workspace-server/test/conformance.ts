@@ -931,8 +931,13 @@ export function defineConformance(kind: StoreKind) {
       expect(unknown.body.error.message).toBe('Received unknown parameter: ["a.b/c~d"]');
       const brand = await a.put('/v1/brand', { fields: {}, asset_urls: { 'logo/dark~1': 5 } });
       expectError(brand, 400, 'invalid_request_error', 'asset_urls["logo/dark~1"]');
-      expect(brand.body.error.message).toBe('Invalid asset_urls["logo/dark~1"]: must be string');
+      expect(brand.body.error.message).toBe('Invalid asset_urls["logo/dark~1"]: must be a string');
       expectError(await a.put('/v1/brand', { fields: {}, asset_urls: { logo: 5 } }), 400, 'invalid_request_error', 'asset_urls.logo');
+      // Types in words, as the pack's findings say them.
+      const list = await a.post('/v1/contacts', []);
+      expectError(list, 400, 'invalid_request_error');
+      expect(list.body.error.message).toBe('The request body must be an object');
+      expect((await a.get('/v1/contacts?limit=abc')).body.error.message).toBe('Invalid limit: must be an integer');
       const document = {
         format: 'service.automation-template', version: 1, name: 'Quoted', 'x/y': 1,
         graph: { nodes: [{ id: 't', kind: 'trigger.manual', position: { x: 0, y: 0 } }], edges: [] },

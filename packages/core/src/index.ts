@@ -6,7 +6,7 @@ export { parseJsonText, createSourceText, MAX_DEPTH, type SourceText, type Posit
 export { encodingProblem } from './json/encoding.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';
 export { toPointer, parsePointer, resolvePointer, describePointer, pointerParam, escapeToken, unescapeToken, sharedDepth, tokenIndex } from './json/pointer.js';
-export { validateAgainstSchema, schemaValidator, schemaId, SCHEMA_BASE, codePoints } from './schema/validator.js';
+export { validateAgainstSchema, schemaValidator, schemaId, SCHEMA_BASE, codePoints, schemaTypeWords } from './schema/validator.js';
 export { publishedSchemas } from './generated/schemas.js';
 export { RULES } from './rules/index.js';
 export type { Rule, RuleContext } from './rules/rule.js';

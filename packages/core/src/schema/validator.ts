@@ -34,6 +34,14 @@ const FORMAT_MESSAGES: Record<string, string> = {
 
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? (Number.isInteger(v) ? 'an integer' : 'a number') : typeof v === 'boolean' ? 'a boolean' : typeof v);
 const typeName: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
+
+/**
+ * A JSON Schema `type` (ajv's `params.type`: one name or several joined by commas) in words:
+ * "a string", "an integer or null". The pack's findings and the API's 400s say types alike.
+ */
+export function schemaTypeWords(type: string): string {
+  return type.split(',').map((t) => typeName[t] ?? t).join(' or ');
+}
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
   return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '…' : s;
@@ -77,7 +85,7 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
       return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guess ? `; did you mean "${guess}"?` : '.'}`, `${e.instancePath}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
     }
     case 'type': {
-      const want = String(p.type).split(',').map((t) => typeName[t] ?? t).join(' or ');
+      const want = schemaTypeWords(String(p.type));
       return d('schema/type', `${where} must be ${want}, not ${typeOf(value)}.`);
     }
     case 'enum': {
