@@ -1,7 +1,7 @@
 // The front-door commands: every subcommand answers --help, a wrong option is a usage error, and
 // `npm run server` (as the README says) starts a server that answers.
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,38 @@ describe('workspace-server commands', () => {
     expect(r.stdout, r.stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(status).toBe(200);
   });
+
+  it('a PGlite data directory serves one process: a second serve on it is refused, a dead owner\'s lock taken over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ws-lock-'));
+    const lock = join(dir, 'workspace-server.pid');
+    let second: Awaited<ReturnType<typeof run>> | undefined;
+    let owner = '';
+    const first = await run(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--no-editor'], {
+      until: /listening on (http:\/\/\S+)/,
+      then: async () => {
+        owner = readFileSync(lock, 'utf8').trim();
+        second = await run(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--no-editor']);
+      },
+    });
+    expect(first.stdout, first.stderr).toMatch(/listening on/);
+    expect(second!.code).toBe(1);
+    expect(second!.stdout).not.toMatch(/listening on/);
+    expect(second!.stderr).toContain(`The data directory ${dir} is in use by another workspace-server (process ${owner})`);
+    expect(existsSync(lock)).toBe(false); // released when the first stopped
+    // A lock left by a process that is gone (killed with -9, say) is taken over.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    writeFileSync(lock, `${gone}\n`);
+    let status = 0;
+    const third = await run(process.execPath, [bin, 'serve', '--data-dir', dir, '--port', '0', '--no-editor'], {
+      until: /listening on (http:\/\/\S+)/,
+      then: async (m) => {
+        status = (await fetch(`${m[1]}/v1/openapi.json`)).status;
+      },
+    });
+    expect(third.stdout, third.stderr).toMatch(/listening on/);
+    expect(status).toBe(200);
+    rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
 
   it('serve --editor DIR serves a static build under /editor/ without a key, outside the OpenAPI document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'editor-build-'));
