@@ -79,6 +79,17 @@ export async function main(argv: string[]): Promise<number | undefined> {
   }
 }
 
+/** A connection string as it may be printed: its password replaced by ***. */
+function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the DATABASE_URL given';
+  }
+}
+
 /** A whole number of at least `min` for `flag`, or undefined when not given. */
 function countOption(flag: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined || text === '') return undefined;
@@ -143,8 +154,16 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.once('SIGINT', () => resolveStop());
     process.once('SIGTERM', () => resolveStop());
   });
-  const store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize,
-    contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024 });
+  const storeName = databaseUrl ? `PostgreSQL at ${withoutPassword(databaseUrl)} (DATABASE_URL)` : values.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${dataDir}`;
+  let store: Awaited<ReturnType<typeof openStore>>;
+  try {
+    store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize,
+      contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024 });
+  } catch (e) {
+    // The driver's own words ("connect ECONNREFUSED 127.0.0.1:5433", "password authentication
+    // failed") say what failed but not where: the store is named, its password left out.
+    throw new Error(`cannot open the store, ${storeName}: ${(e as Error).message}`);
+  }
   const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
     webhooks: {
       allowInsecure: values['allow-insecure-webhooks'],
@@ -156,11 +175,19 @@ async function serve(args: string[]): Promise<number | undefined> {
     editorDir,
     corsOrigins,
   });
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (e) {
+    await app.close().catch(() => {});
+    await store.close().catch(() => {});
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`);
+    if (err.code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host)`);
+    throw e;
+  }
   const addr = app.server.address();
   const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  const storeName = databaseUrl ? 'PostgreSQL (DATABASE_URL)' : values.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${dataDir}`;
   if (cluster.isWorker) {
     // The primary says where the workers listen, once all of them do (and seeded before forking).
     process.send!({ listening: actualPort });

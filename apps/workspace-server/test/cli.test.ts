@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-function run(cmd: string, args: string[], opts: { cwd?: string; until?: RegExp; then?: (m: RegExpExecArray) => Promise<void> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ADMIN_TOKEN: 'adm' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; until?: RegExp; then?: (m: RegExpExecArray) => Promise<void> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ADMIN_TOKEN: 'adm', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   let stopping = false;
@@ -86,6 +86,23 @@ describe('workspace-server commands', () => {
     expect(status).toBe(200);
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
+
+  it('a store that cannot be opened is named (its password left out), and a port in use says so', async () => {
+    const refused = await run(process.execPath, [bin, 'serve', '--port', '0', '--no-editor'], { env: { DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/crm' } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('cannot open the store, PostgreSQL at postgres://app:***@127.0.0.1:1/crm (DATABASE_URL): ');
+    expect(refused.stderr).toContain('ECONNREFUSED');
+    expect(refused.stderr).not.toContain('s3cret');
+    let busy: Awaited<ReturnType<typeof run>> | undefined;
+    await run(process.execPath, [bin, 'serve', '--memory', '--port', '0', '--no-editor'], {
+      until: /listening on http:\/\/127\.0\.0\.1:(\d+)/,
+      then: async (m) => {
+        busy = await run(process.execPath, [bin, 'serve', '--memory', '--port', m[1], '--no-editor']);
+      },
+    });
+    expect(busy!.code).toBe(1);
+    expect(busy!.stderr).toMatch(/port \d+ on 127\.0\.0\.1 is in use by another program: stop it, or pass another --port \(0 picks a free one\)/);
+  }, 60_000);
 
   it('serve --editor DIR serves a static build under /editor/ without a key, outside the OpenAPI document', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'editor-build-'));
