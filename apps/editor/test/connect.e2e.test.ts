@@ -196,6 +196,24 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await page.locator('[data-testid="node-task"]').click();
     await inspector.getByRole('textbox', { name: 'Assignee' }).fill('usr_ghost');
     await poll(() => inspector.locator('.ref-mark[data-mark="unresolved"]').textContent()).toBe('✗ usr_ghost has no name to find it by in Cove Realty: choose the user it means.');
+    // A reference with no name is an error of the pack (reference/missing-name); named, it is one
+    // the plan cannot bind. The plan says so as the editor fixes it — the reference's mark and the
+    // automation that uses it, to open — not with the command line's --bind.
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await inspector.locator('[data-ref="user:usr_ghost"]').getByLabel('Name of usr_ghost').fill('Ghost Writer');
+    await page.locator('[data-testid="node-task"]').click();
+    await page.getByTestId('plan-button').click();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toBe('The plan failed:');
+    const problem = panel.locator('.plan-errors li', { hasText: 'usr_ghost' });
+    await poll(() => problem.locator('.ref-mark').textContent()).toBe('✗ No user named “Ghost Writer” in Cove Realty: choose one, or the install stops here.');
+    expect(await panel.locator('.plan-errors').textContent()).not.toContain('--bind');
+    // The task's form is open; the button brings the automation's, with its references.
+    await problem.getByRole('button', { name: 'New lead welcome' }).click();
+    await poll(() => inspector.locator('[data-ref="user:usr_ghost"]').count()).toBe(1);
+    expect(await page.locator('.react-flow__node.selected').count()).toBe(0); // no block still shown selected
+    if (await panel.isVisible()) await page.getByTestId('plan-button').click();
+    await poll(() => panel.isVisible()).toBe(false);
+    await page.locator('[data-testid="node-task"]').click();
     // Choosing the member fixes it: bound by name, as the plan binds it.
     await inspector.getByRole('button', { name: 'Choose Assignee' }).click();
     await inspector.getByRole('dialog', { name: 'Choose Assignee' }).getByRole('button', { name: 'Avery Brooks' }).click();

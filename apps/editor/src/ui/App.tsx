@@ -366,6 +366,9 @@ export function App({ store }: { store: EditorStore }) {
           const list = PLAN_KIND_LIST[kind];
           const index = list ? ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1 : -1;
           if (list && index >= 0) select({ kind: list as never, index });
+          // The automation's own form: the canvas lets go of its blocks too (it is not made anew
+          // when the automation is the one already open, and would keep a block shown selected).
+          if (list === 'automations') setFocus({ seq: Date.now() });
         }} />
       )}
       {banner && (

@@ -4,11 +4,41 @@
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan locally against that copy, never a request per keystroke.
 import { useDeferredValue, useMemo, useState } from 'react';
-import { count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanResult } from '@setup-pack/core';
+import { count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanError, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
 import type { WorkspaceState } from '../workspace/catalog.js';
+import { RefMark } from './RefPicker.js';
 
 const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'Pipelines', asset: 'Assets', template: 'Message templates', brand: 'Brand', smartList: 'Smart lists', automation: 'Automations' };
+
+/**
+ * A reference the plan cannot bind, as the editor can fix it: what installing does with it (the
+ * mark the reference's own field shows) and the automations that use it, each a button that opens
+ * it, where `Choose…` on the block picks the workspace object. Core's message says the same for the
+ * command line (`--bind type:id=…`), which the editor has no use for.
+ */
+function ReferenceProblem({ reference: r, automations, onPick }: { reference: NonNullable<PlanError['reference']>; automations: readonly { key: string; name?: string; document?: { name?: string } }[]; onPick?: (kind: string, key: string) => void }) {
+  return (
+    <>
+      <span>
+        {r.type} {r.name ? `“${printable(r.name)}” ` : ''}<code>{printable(r.id)}</code>
+      </span>
+      <RefMark type={r.type} id={r.id} />
+      <span className="help">Used by </span>
+      {r.usedBy.map((key, i) => {
+        const a = automations.find((x) => x.key === key);
+        return (
+          <span key={key}>
+            {i > 0 && ', '}
+            <button className="linkish" onClick={() => onPick?.('automation', key)} title="Open this automation">
+              {printable(a?.document?.name ?? a?.name ?? key)}
+            </button>
+          </span>
+        );
+      })}
+    </>
+  );
+}
 
 export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: Pack; workspace: WorkspaceState; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void }) {
   const { connected, catalog, refresh } = workspace;
@@ -105,7 +135,9 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
           </p>
           {plan.errors.length > 0 && (
             <ul className="plan-errors">
-              {plan.errors.map((e, i) => <li key={i}>{printable(e.message)}</li>)}
+              {plan.errors.map((e, i) => (
+                <li key={i}>{e.reference ? <ReferenceProblem reference={e.reference} automations={pack.automations ?? []} onPick={onPick} /> : printable(e.message)}</li>
+              ))}
             </ul>
           )}
           {[...groups].map(([kind, steps]) => (
