@@ -171,6 +171,8 @@ async function serve(args: string[]): Promise<number | undefined> {
       leaseMs: process.env.WEBHOOK_LEASE_MS ? Number(process.env.WEBHOOK_LEASE_MS) : undefined,
       pollMs: process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined,
       retentionDays: retention,
+      // Said whatever the log level: deliveries stalled behind someone's open transaction.
+      onWarning: (m) => process.stderr.write(`${new Date().toISOString()} workspace-server: ${m}\n`),
     },
     editorDir,
     corsOrigins,

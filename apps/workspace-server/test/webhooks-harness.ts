@@ -84,6 +84,7 @@ export interface HookServer {
   admin: Client;
   drain(): Promise<void>;
   prune(): Promise<{ deliveries: number; events: number }>;
+  checkHeld(): Promise<string | undefined>;
   workspace(scopes?: string[]): Promise<{ id: string; client: Client }>;
   close(): Promise<void>;
 }
@@ -105,6 +106,7 @@ export async function startHookServer(kind: StoreKind, opts: { store?: Store; cl
     base, clock, store, admin,
     drain: () => app.webhooks.drain(),
     prune: () => app.webhooks.prune(),
+    checkHeld: () => app.webhooks.checkHeld(),
     async workspace(scopes = ['full_access']) {
       const slug = `wh-${Date.now().toString(36)}-${++n}-${Math.random().toString(36).slice(2, 6)}`;
       const w = await admin.post('/admin/workspaces', { name: slug, slug, rate_limit_per_minute: 100000 });

@@ -42,7 +42,8 @@ export function defineWebhookSuite(kind: StoreKind) {
   }
 
   beforeAll(async () => {
-    s = await startHookServer(kind, { store: await openTestStore(kind, schema) });
+    // heldWarnMs 0: checkHeld() reports any wait at once (the loop, which would call it, is off).
+    s = await startHookServer(kind, { store: await openTestStore(kind, schema), webhooks: { heldWarnMs: 0 } });
   });
   afterAll(async () => {
     await s?.close();
@@ -424,8 +425,10 @@ export function defineWebhookSuite(kind: StoreKind) {
     let began!: () => void;
     const open = new Promise<void>((resolve) => (began = resolve));
     // A writer takes its transaction id first and inserts its event last, as a slow request would.
+    let pid = 0;
     const slow = other.db.transaction(async (tx) => {
       await tx.query('SELECT pg_current_xact_id()');
+      pid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       began();
       await gate;
       await tx.query(
@@ -439,9 +442,15 @@ export function defineWebhookSuite(kind: StoreKind) {
       // The creation has committed, but an older transaction is still running: nothing passes it.
       const now = s.clock.now();
       expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: true });
+      // The worker says so once, naming the transaction they wait for, and once more when they flow.
+      const warning = await s.checkHeld();
+      expect(warning).toMatch(new RegExp(`^webhook events are held back by an older write transaction \\(process ${pid} on database \\w+, user postgres, idle in transaction, open \\d+ s\\): `));
+      expect(await s.checkHeld()).toBeUndefined();
       commit();
       await slow;
       await s.drain();
+      expect(await s.checkHeld()).toBe('webhook events flow again: the transaction that held them has ended.');
+      expect(await s.checkHeld()).toBeUndefined();
       const got = rcv.deliveries().map((d) => d.json.data);
       expect(got.map((o: any) => o.first_name ?? o.id).sort()).toEqual(['Later', 'con_slowwriter']);
       // The cursor is past both: another fan-out delivers neither again.

@@ -15,7 +15,7 @@ declare module 'fastify' {
 
 /** Webhook and event routes plus the delivery worker, started with the app and stopped on close. */
 export async function registerWebhooks(app: FastifyInstance, deps: RouteDeps, opts: WebhookOptions = {}): Promise<WebhookWorker> {
-  const worker = new WebhookWorker(deps.db, deps.clock, opts);
+  const worker = new WebhookWorker(deps.db, deps.clock, { ...opts, onWarning: opts.onWarning ?? ((m) => app.log.warn(m)) });
   app.decorate('webhooks', worker);
   await app.register(webhookRoutes, { ...deps, worker });
   await app.register(eventRoutes, deps);

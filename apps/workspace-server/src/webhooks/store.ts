@@ -366,6 +366,42 @@ const subscribes = (types: string[], type: string) => types.includes('*') || typ
  * (SKIP LOCKED) lets one process at a time fan out. `held` says events are committed past the
  * cursor but above the horizon (or another process holds the cursor): look again shortly.
  */
+/** What keeps committed events from the fan-out (see heldBack). */
+export interface HeldBack {
+  /** The first event waiting (the next the fan-out would pass). */
+  eventId: string;
+  /**
+   * The oldest write transaction on the PostgreSQL server, which the events wait for: every
+   * database counts, since the horizon is the server's. Absent when this role cannot see it in
+   * pg_stat_activity (another role's session, without pg_read_all_stats).
+   */
+  oldest?: { pid: number; database: string | null; user: string | null; state: string | null; openSeconds: number | null };
+}
+
+/**
+ * Whether committed events wait past the outbox cursor for an older transaction to end (the
+ * fan-out passes only events below the horizon), and which transaction that is. Undefined when
+ * none wait. PGlite has one connection: no transaction can stay open beside another.
+ */
+export async function heldBack(db: Db): Promise<HeldBack | undefined> {
+  if (db.kind !== 'postgres') return undefined;
+  const { rows } = await db.query<{ id: string; pid: number | null; datname: string | null; usename: string | null; state: string | null; open: number | null }>(
+    `SELECT w.id, a.pid, a.datname, a.usename, a.state, extract(epoch FROM clock_timestamp() - a.xact_start)::float8 AS open
+       FROM (SELECT e.id FROM outbox_cursor c, LATERAL (
+               SELECT id, txid FROM events e WHERE (e.txid, e.id) > (c.txid, c.event_id) ORDER BY e.txid, e.id LIMIT 1) e
+              WHERE c.name = 'webhooks' AND e.txid >= pg_snapshot_xmin(pg_current_snapshot())) w
+       LEFT JOIN LATERAL (SELECT pid, datname, usename, state, xact_start FROM pg_stat_activity
+                           WHERE backend_xid IS NOT NULL AND pid <> pg_backend_pid()
+                           ORDER BY age(backend_xid) DESC LIMIT 1) a ON true`,
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    eventId: r.id,
+    ...(r.pid !== null ? { oldest: { pid: Number(r.pid), database: r.datname, user: r.usename, state: r.state, openSeconds: r.open === null ? null : Number(r.open) } } : {}),
+  };
+}
+
 export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean }> {
   return db.transaction(async (tx) => {
     // An event's data is read (parsed, put in the API's key order, written out) only when its

@@ -8,7 +8,7 @@ import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 import type { GuardPolicy } from './ssrf.js';
 import {
-  claimDue, endpointKey, enqueueDirect, fanOut, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
+  claimDue, endpointKey, enqueueDirect, fanOut, heldBack, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
   type ClaimedDelivery, type EventRecord, type SuccessRecord, type WebhookEndpoint,
 } from './store.js';
 
@@ -32,9 +32,18 @@ export interface WebhookOptions {
    * ever. Default 30. The background loop prunes a minute after start, then hourly.
    */
   retentionDays?: number;
+  /**
+   * How long events may wait behind an older open transaction before `onWarning` is told (and
+   * told again when they flow); default 30 s. The loop looks every HELD_CHECK_MS.
+   */
+  heldWarnMs?: number;
+  /** Where the worker's warnings go (buildServer: the server's log at warn; `serve`: stderr). */
+  onWarning?: (message: string) => void;
 }
 
 const DAY_MS = 86_400_000;
+/** How often the loop asks whether events wait behind an older transaction (heldBack). */
+const HELD_CHECK_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_FIRST_AFTER_MS = 60_000;
 
@@ -43,6 +52,8 @@ const PRUNE_FIRST_AFTER_MS = 60_000;
  * attempt still held, and logs it once): a transient failure — a deadlock, a dropped connection —
  * is retried twice before the delivery is left to run out its lease and be sent again.
  */
+const seconds = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
+
 async function retried<T>(write: () => Promise<T>): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
@@ -77,6 +88,10 @@ export class WebhookWorker {
   private lastReclaim = 0;
   private lastPrune = 0;
   private held = false;
+  private lastHeldCheck = 0;
+  /** The first held event and since when (wall ms) this worker has seen it held. */
+  private heldHead: { eventId: string; since: number } | undefined;
+  private reportedHeld = false;
   private readonly retentionMs: number;
   private successes: { item: SuccessRecord; done: () => void }[] = [];
   private flushing: Promise<void> | null = null;
@@ -178,6 +193,11 @@ export class WebhookWorker {
       this.lastReclaim = wall;
       work += await reclaimExpired(this.db, now);
     }
+    if (!force && wall - this.lastHeldCheck >= HELD_CHECK_MS) {
+      this.lastHeldCheck = wall;
+      // A warning's look-up must not cost the round its claims (a role refused pg_stat_activity, say).
+      await this.checkHeld().catch(() => undefined);
+    }
     if (!force && wall - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = wall;
       await this.prune();
@@ -192,6 +212,36 @@ export class WebhookWorker {
       work += claimed.length;
     }
     return work;
+  }
+
+  /**
+   * Tells `onWarning` when events have waited longer than `heldWarnMs` behind an older open
+   * transaction, naming it (docs/store.md, "A production PostgreSQL": a forgotten BEGIN or a long
+   * import anywhere on the server holds every workspace's webhooks), and again once they flow.
+   * Each is said once; returns what was said. The loop calls it every HELD_CHECK_MS.
+   */
+  async checkHeld(): Promise<string | undefined> {
+    const held = await heldBack(this.db);
+    const wall = Date.now();
+    // How long: the blocking transaction's age when this role can see it, else how long this
+    // worker has seen the same first event wait (under load the first event changes every check).
+    if (held && this.heldHead?.eventId !== held.eventId) this.heldHead = { eventId: held.eventId, since: wall };
+    if (!held) this.heldHead = undefined;
+    const waited = held ? Math.max(held.oldest?.openSeconds ?? 0, (wall - this.heldHead!.since) / 1000) : 0;
+    let message: string | undefined;
+    if (held && !this.reportedHeld && waited >= (this.opts.heldWarnMs ?? 30_000) / 1000) {
+      const o = held.oldest;
+      const who = o
+        ? `process ${o.pid}${o.database ? ` on database ${o.database}` : ''}${o.user ? `, user ${o.user}` : ''}${o.state ? `, ${o.state}` : ''}${o.openSeconds !== null ? `, open ${seconds(o.openSeconds)}` : ''}`
+        : 'one this role cannot see in pg_stat_activity';
+      message = `webhook events are held back by an older write transaction (${who}): the fan-out passes an event only once every transaction begun before it has ended. End that transaction, or set idle_in_transaction_session_timeout on the PostgreSQL server.`;
+      this.reportedHeld = true;
+    } else if (!held && this.reportedHeld) {
+      message = 'webhook events flow again: the transaction that held them has ended.';
+      this.reportedHeld = false;
+    }
+    if (message) this.opts.onWarning?.(message);
+    return message;
   }
 
   /** Runs rounds until nothing is due at the clock's current time (tests advance the clock first). */
