@@ -234,7 +234,9 @@ export class WebhookWorker {
       const who = o
         ? `process ${o.pid}${o.database ? ` on database ${o.database}` : ''}${o.user ? `, user ${o.user}` : ''}${o.state ? `, ${o.state}` : ''}${o.openSeconds !== null ? `, open ${seconds(o.openSeconds)}` : ''}`
         : 'one this role cannot see in pg_stat_activity';
-      message = `webhook events are held back by an older write transaction (${who}): the fan-out passes an event only once every transaction begun before it has ended. End that transaction, or set idle_in_transaction_session_timeout on the PostgreSQL server.`;
+      // A session idle in its transaction is a forgotten BEGIN, which the server's timeout ends.
+      const fix = o?.state?.startsWith('idle in transaction') ? 'End that transaction, and set idle_in_transaction_session_timeout on the PostgreSQL server so a forgotten one ends by itself.' : 'They are sent once it ends.';
+      message = `webhook events are held back by an older write transaction (${who}): the fan-out passes an event only once every transaction begun before it has ended. ${fix}`;
       this.reportedHeld = true;
     } else if (!held && this.reportedHeld) {
       message = 'webhook events flow again: the transaction that held them has ended.';
