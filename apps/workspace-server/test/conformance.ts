@@ -918,6 +918,14 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.post('/v1/tags', '{"name":"a\\ud800b"}'), 400, 'invalid_request_error', 'name');
       expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"k\\u0000":1}}'), 400, 'invalid_request_error', 'custom_fields["k\\u0000"]');
       expectError(await a.get('/v1/contacts?q=harbor%00'), 400, 'invalid_request_error', 'q');
+      // Nesting deeper than a pack may have is refused at its top field (5,000 levels were a 500),
+      // and a NUL found however deep (the walk stopped at 64 levels).
+      const nested = (depth: number, leaf: string) => `${'{"x":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`;
+      const deep = await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(5000, '1')}}`);
+      expectError(deep, 400, 'invalid_request_error', 'custom_fields');
+      expect(deep.body.error.message).toBe('Invalid custom_fields: is nested deeper than 512 levels');
+      expectError(await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(100, '"a\\u0000"')}}`), 400, 'invalid_request_error');
+      expect((await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(100, '1')}}`)).status).toBe(201);
       const created = await newContact(a);
       expectError(await a.patch(`/v1/contacts/${created.id}`, '{"notes":"x\\u0000"}'), 400, 'invalid_request_error', 'notes');
     });

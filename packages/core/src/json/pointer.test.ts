@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unstorableText } from '../plan/limits.js';
+import { measure } from './parse.js';
 import { describePointer, pointerParam, resolvePointer, tokenIndex } from './pointer.js';
 
 describe('tokenIndex: the one reading of an array index token', () => {
@@ -32,6 +33,21 @@ describe('pointerParam: the workspace API error param of a place', () => {
     expect(pointerParam('')).toBe('');
     expect(pointerParam('/emails/0/label')).toBe('emails[0].label');
     expect(pointerParam('/asset_urls/logo~1dark~0')).toBe('asset_urls["logo/dark~"]');
+  });
+
+  it('unstorableText looks all the way down, and refuses nesting deeper than a pack may have, at its top field', () => {
+    const nest = (depth: number, leaf: unknown) => {
+      let v = leaf;
+      for (let i = 0; i < depth; i++) v = { x: v };
+      return v;
+    };
+    // A NUL 100 levels down (the walk stopped at 64 before).
+    expect(unstorableText({ custom_fields: nest(100, 'a\u0000') })!.what).toBe('contains a NUL character (U+0000)');
+    // The body and 511 objects in custom_fields: 512 levels, as deep as a pack may be (core's measure).
+    expect(unstorableText({ custom_fields: nest(511, 1) })).toBeNull();
+    expect(measure({ custom_fields: nest(511, 1) }).depth).toBe(512);
+    expect(unstorableText({ custom_fields: nest(512, 1) })).toEqual({ param: 'custom_fields', what: 'is nested deeper than 512 levels' });
+    expect(unstorableText({ custom_fields: nest(5000, 1) })).toEqual({ param: 'custom_fields', what: 'is nested deeper than 512 levels' });
   });
 
   it('is how unstorableText names what it finds, whatever the keys hold', () => {

@@ -3,6 +3,7 @@
 // time, so `setup-pack plan` says what `install` would otherwise fail on halfway.
 import { strictBase64Size } from '../hash.js';
 import { escapeToken, pointerParam } from '../json/pointer.js';
+import { MAX_DEPTH } from '../json/parse.js';
 import type { Pack } from '../types.js';
 import type { PlanError } from './types.js';
 
@@ -26,13 +27,22 @@ export function unstorableText(value: unknown, pointer = ''): { param: string; w
   return bad && { param: pointerParam(bad.pointer), what: bad.what };
 }
 
+/**
+ * Values nested deeper than a pack may be (MAX_DEPTH) are refused too: every item a valid pack
+ * holds still fits, and nothing that handles a body (JSON.stringify, the store's jsonb) recurses
+ * past its stack — a request 5,000 levels deep was a 500 before. Named at its top field.
+ */
 function firstUnstorable(value: unknown, pointer: string, depth: number): { pointer: string; what: string } | null {
   if (typeof value === 'string') {
     if (value.indexOf('\u0000') >= 0) return { pointer, what: 'contains a NUL character (U+0000)' };
     if (LONE_SURROGATE.test(value)) return { pointer, what: 'is not valid Unicode text (a lone surrogate)' };
     return null;
   }
-  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) {
+    const second = pointer.indexOf('/', 1);
+    return { pointer: second < 0 ? pointer : pointer.slice(0, second), what: `is nested deeper than ${MAX_DEPTH} levels` };
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const bad = firstUnstorable(value[i], `${pointer}/${i}`, depth + 1);
