@@ -85,7 +85,17 @@ export interface ClientOptions {
   /** Pace from the rate-limit headers (default true); false only to measure a naive client. */
   pace?: boolean;
   userAgent?: string;
+  /**
+   * Told before each wait of a second or more (a command line says so, rather than looking hung
+   * for the minute a spent rate-limit window can take): how long, and why — the window is spent
+   * (`rate-limit`, from the headers), the workspace answered 429 (`retry-after`), or a 5xx or a
+   * dropped connection is retried (`retry`).
+   */
+  onWait?: (wait: { ms: number; reason: 'rate-limit' | 'retry-after' | 'retry' }) => void;
 }
+
+/** Waits shorter than this are not told to onWait. */
+const TOLD_WAIT_MS = 1000;
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -99,7 +109,7 @@ export interface Page<T> {
 export class WorkspaceClient {
   readonly baseUrl: string;
   readonly stats: ClientStats = { requests: 0, reads: 0, writes: 0, retries: 0, rateLimited: 0, pacedMs: 0 };
-  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'userAgent'>> & Pick<ClientOptions, 'fetch' | 'userAgent'>;
+  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'userAgent' | 'onWait'>> & Pick<ClientOptions, 'fetch' | 'userAgent' | 'onWait'>;
   /** What the last response said about the current window. */
   private remaining: number | null = null;
   private resetAtMs = 0;
@@ -126,9 +136,14 @@ export class WorkspaceClient {
     const wait = this.resetAtMs - this.opts.now();
     if (wait > 0) {
       this.stats.pacedMs += wait;
-      await this.opts.sleep(wait + 5);
+      await this.wait(wait + 5, 'rate-limit');
     }
     this.remaining = null;
+  }
+
+  private async wait(ms: number, reason: 'rate-limit' | 'retry-after' | 'retry'): Promise<void> {
+    if (ms >= TOLD_WAIT_MS) this.opts.onWait?.({ ms, reason });
+    await this.opts.sleep(ms);
   }
 
   /** Whether the server has answered any request of this client (see request's network errors). */
@@ -172,7 +187,7 @@ export class WorkspaceClient {
           throw new WorkspaceApiError(0, 'network_error', `cannot reach ${this.baseUrl} (${why})${this.answered ? ` during ${method} ${path}` : ''}`, undefined, method, path);
         }
         this.stats.retries++;
-        await this.opts.sleep(this.answered ? this.backoff(attempt++) : Math.min(this.backoff(attempt++), 1000));
+        await this.wait(this.answered ? this.backoff(attempt++) : Math.min(this.backoff(attempt++), 1000), 'retry');
         continue;
       }
       this.answered = true;
@@ -190,7 +205,7 @@ export class WorkspaceClient {
         const after = Number(res.headers.get('retry-after'));
         const wait = Number.isFinite(after) && after >= 0 ? after * 1000 : this.backoff(attempt);
         this.stats.pacedMs += wait;
-        await this.opts.sleep(wait + 5);
+        await this.wait(wait + 5, 'retry-after');
         this.remaining = null;
         continue;
       }
@@ -198,7 +213,7 @@ export class WorkspaceClient {
       if (res.status >= 500 || res.ok) {
         if (attempt >= this.opts.maxRetries) throw this.toError(res.status, parsed, method, path);
         this.stats.retries++;
-        await this.opts.sleep(this.backoff(attempt++));
+        await this.wait(this.backoff(attempt++), 'retry');
         continue;
       }
       throw this.toError(res.status, parsed, method, path);

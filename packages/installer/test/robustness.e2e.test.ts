@@ -63,7 +63,8 @@ describe('installer robustness against the real server()', () => {
   it('stays under the real 120/minute limit: zero 429 responses', async () => {
     const ws = await server().workspace({ rateLimit: 120 });
     const counting = countingFetch();
-    const c = clientFor(server(), ws.key, { fetch: counting.fetch });
+    const waits: { ms: number; reason: string }[] = [];
+    const c = clientFor(server(), ws.key, { fetch: counting.fetch, onWait: (w) => waits.push(w) });
     const pack = generatedPack({ resources: 200, templates: 30, smartLists: 20, pipelines: 5, automations: 30 });
     const start = server().clock.now().getTime();
     const r = await install(c, pack);
@@ -75,6 +76,10 @@ describe('installer robustness against the real server()', () => {
     // The run had to wait for at least two further windows, and did so by pacing.
     expect(server().clock.now().getTime() - start).toBeGreaterThanOrEqual(120_000);
     expect(c.stats.pacedMs).toBeGreaterThan(0);
+    // Each wait for a window was told (a command line says so), and only those.
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(waits.map((w) => w.reason))).toEqual(new Set(['rate-limit']));
+    expect(waits.every((w) => w.ms >= 1000 && w.ms <= 60_005)).toBe(true);
   });
 
   it('waits for Retry-After when something else spent the window', async () => {
@@ -82,9 +87,11 @@ describe('installer robustness against the real server()', () => {
     const other = clientFor(server(), ws.key);
     // Another client of the workspace spends the whole window without reading the headers.
     for (let i = 0; i < 120; i++) await fetch(`${server().base}/v1/me`, { headers: { authorization: `Bearer ${ws.key}` } });
-    const c = clientFor(server(), ws.key);
+    const waits: string[] = [];
+    const c = clientFor(server(), ws.key, { onWait: (w) => waits.push(w.reason) });
     await install(c, v100);
     expect(c.stats.rateLimited).toBeGreaterThanOrEqual(1);
+    expect(waits).toContain('retry-after');
     expect((await readLedger(other, v100.packId))!.ledger.state).toBe('installed');
   });
 

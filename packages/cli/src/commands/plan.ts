@@ -31,7 +31,11 @@ export async function connect(ctx: CommandContext, args: Parsed) {
   if (!key) throw new UsageError('no API key: pass --key or set WORKSPACE_API_KEY');
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
   const { WorkspaceClient } = await import('@setup-pack/installer');
-  return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}` });
+  // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
+  // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.
+  const why = { 'rate-limit': "for the workspace's next rate-limit window", 'retry-after': 'as the workspace asked (429, Retry-After)', retry: 'before retrying (the workspace failed or the connection dropped)' };
+  const onWait = ({ ms, reason }: { ms: number; reason: keyof typeof why }) => ctx.stderr.write(`setup-pack: waiting ${Math.ceil(ms / 1000)} s ${why[reason]}…\n`);
+  return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}`, onWait });
 }
 
 export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions> {
