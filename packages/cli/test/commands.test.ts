@@ -214,6 +214,18 @@ describe('unpack and build', () => {
     expect(l.stderr).toContain('outside the source folder (no repository holds it)');
   });
 
+  it('refuses a template body that is not UTF-8 (an .html saved as Windows-1252) and writes nothing', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]);
+    const html = readdirSync(join(dir, 'src', 'templates')).find((f) => f.endsWith('.html'))!;
+    writeFileSync(join(dir, 'src', 'templates', html), Buffer.from('<p>Bienvenue \xe0 vous</p>', 'latin1'));
+    const out = join(dir, 'pack.json');
+    const r = run(['build', join(dir, 'src'), '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`templates/${html.replace('.', '\\.')}:1:1 error The file is not UTF-8 text: line 1 has bytes that are not UTF-8.* build/not-utf8`));
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('build uses SOURCE_DATE_EPOCH for exportedAt and writes to stdout without -o', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);

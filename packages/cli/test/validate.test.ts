@@ -91,6 +91,19 @@ describe('validate: pretty', () => {
     expect(piped.code).toBe(2);
     expect(JSON.parse(piped.stdout).files[0].readError).toBe('cannot read stdin: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
   });
+
+  it('refuses a pack that is not UTF-8 (saved as Latin-1) naming the line, and fmt leaves it as it is, rather than turning its characters into U+FFFD', () => {
+    const dir = tempDir();
+    const text = readFileSync(join(ROOT, valid[0]), 'utf8').replace('"name": "Buyer Lead Starter"', '"name": "Buyer Lead Café"');
+    const latin1 = Buffer.from(text, 'latin1');
+    writeFileSync(join(dir, 'latin1.json'), latin1);
+    const line = text.slice(0, text.indexOf('Café')).split('\n').length;
+    const r = run(['validate', 'latin1.json'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain(`latin1.json: error cannot read the file: it is not UTF-8 text: line ${line} has bytes that are not UTF-8`);
+    expect(run(['fmt', 'latin1.json'], { cwd: dir }).code).toBe(2);
+    expect(readFileSync(join(dir, 'latin1.json'))).toEqual(latin1);
+  });
 });
 
 describe('validate: usage errors exit 2 with one line', () => {

@@ -3,7 +3,7 @@ export * from './types.js';
 export * from './diagnostics.js';
 export { validatePack, placeFindings, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
 export { parseJsonText, createSourceText, MAX_DEPTH, type SourceText, type Position } from './json/parse.js';
-export { encodingProblem } from './json/encoding.js';
+export { encodingProblem, utf8Problem } from './json/encoding.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';
 export { toPointer, parsePointer, resolvePointer, describePointer, pointerParam, escapeToken, unescapeToken, sharedDepth, tokenIndex } from './json/pointer.js';
 export { validateAgainstSchema, schemaValidator, schemaId, SCHEMA_BASE, codePoints, schemaTypeWords } from './schema/validator.js';

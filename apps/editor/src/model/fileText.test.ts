@@ -14,4 +14,8 @@ describe('packFileText', () => {
     expect(await packFileText(le)).toEqual({ error: 'it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8' });
     expect(await packFileText(new Blob([Buffer.from(pack, 'utf16le').swap16()]))).toEqual({ error: 'it is UTF-16BE text, and a pack is JSON in UTF-8: save it as UTF-8' });
   });
+
+  it('refuses a file saved as Latin-1 rather than open it with its characters replaced', async () => {
+    expect((await packFileText(new Blob([Buffer.from(pack, 'latin1')]))).error).toMatch(/^it is not UTF-8 text: line 1 has bytes that are not UTF-8/);
+  });
 });

@@ -13,7 +13,7 @@
 // Everything here works on an in-memory file map, so it is testable without a disk.
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { canonicalize, createSourceText, encodingProblem, parseJsonText, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
+import { canonicalize, createSourceText, encodingProblem, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -45,6 +45,7 @@ export const BUILD_RULES = [
   { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
   { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
   { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/.' },
+  { code: 'build/not-utf8', severity: 'error', description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.' },
   { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
@@ -52,6 +53,11 @@ export const BUILD_RULES = [
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
+/** Why a source file is not UTF-8 text (core's utf8Problem, as a sentence about the file), or undefined. */
+export function notUtf8(bytes: Uint8Array): string | undefined {
+  const why = utf8Problem(bytes);
+  return why && `The file ${why.replace(/^it /, '')}.`;
+}
 const encoder = new TextEncoder();
 const jsonFile = (value: unknown) => encoder.encode(JSON.stringify(value, null, 2) + '\n');
 
@@ -212,6 +218,11 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
       diagnostics.push({ file, code: 'json/syntax', severity: 'error', message: `The file is not UTF-8: ${wrong}.`, pointer: '', line: 1, column: 1 });
       return { ok: false };
     }
+    const lossy = notUtf8(bytes);
+    if (lossy) {
+      diagnostics.push({ file, code: 'build/not-utf8', severity: 'error', message: lossy, pointer: '', line: 1, column: 1 });
+      return { ok: false };
+    }
     const parsed = parseJsonText(utf8.decode(bytes));
     texts.set(file, parsed.source);
     for (const d of parsed.diagnostics) diagnostics.push({ ...d, file });
@@ -312,7 +323,10 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
         if (bodies.length > 1 || (bodies.length === 1 && 'body' in r.value)) {
           report(file, 'body' in r.value ? '/body' : '', 'build/duplicate-body', `The template "${key}" has its body in ${[...bodies, ...('body' in r.value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
         } else if (bodies.length === 1) {
-          item.body = utf8.decode(files.get(bodies[0])!);
+          const bytes = files.get(bodies[0])!;
+          const lossy = notUtf8(bytes);
+          if (lossy) diagnostics.push({ file: bodies[0], code: 'build/not-utf8', severity: 'error', message: lossy, pointer: '', line: 1, column: 1 });
+          item.body = utf8.decode(bytes);
           origin.bodyFile = bodies[0];
         }
       }

@@ -2,7 +2,7 @@
 // written in UTF-16 or UTF-32, with or without a byte order mark, is named; UTF-8 never is.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodingProblem } from './encoding.js';
+import { encodingProblem, utf8Problem } from './encoding.js';
 
 describe('encodingProblem', () => {
   // JSON text as a pack starts: whitespace or an opening brace, then anything.
@@ -39,4 +39,15 @@ describe('encodingProblem', () => {
       }),
     );
   });
+
+  it('utf8Problem passes any UTF-8 text and names the first line of bytes that are not UTF-8', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (t) => {
+        expect(utf8Problem(Buffer.from(t, 'utf8'))).toBeUndefined();
+      }),
+    );
+    expect(utf8Problem(Buffer.from('{\n"name": "Caf\u00e9"\n}', 'latin1'))).toBe('it is not UTF-8 text: line 2 has bytes that are not UTF-8 (Latin-1 or Windows-1252 write such bytes), which reading would replace: save it as UTF-8');
+    expect(utf8Problem(new Uint8Array([0x7b, 0xc3]))).toMatch(/^it is not UTF-8 text: line 1 /); // cut inside a character
+  });
 });
+

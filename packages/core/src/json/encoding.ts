@@ -20,3 +20,25 @@ export function encodingProblem(head: Uint8Array): string | undefined {
   else if (head.length >= 2 && a === 0 && b !== 0) found = 'UTF-16BE text';
   return found && `it is ${found}, and a pack is JSON in UTF-8: save it as UTF-8`;
 }
+
+const lossy = new TextDecoder('utf-8');
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Bytes that are not UTF-8 — a pack or a template saved as Latin-1 or Windows-1252 — decode to
+ * U+FFFD: the file would pass with its characters replaced, and a rewrite (fmt, build) would
+ * keep the loss. This names the first line holding such bytes, or is undefined for UTF-8 text.
+ * A full decode: a caller on a hot path checks first with something cheaper (Node's isUtf8).
+ */
+export function utf8Problem(bytes: Uint8Array): string | undefined {
+  try {
+    strict.decode(bytes);
+    return undefined;
+  } catch {
+    const text = lossy.decode(bytes);
+    const at = text.indexOf('\uFFFD');
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+    return `it is not UTF-8 text: line ${line} has bytes that are not UTF-8 (Latin-1 or Windows-1252 write such bytes), which reading would replace: save it as UTF-8`;
+  }
+}
