@@ -16,6 +16,6 @@ describe('packFileText', () => {
   });
 
   it('refuses a file saved as Latin-1 rather than open it with its characters replaced', async () => {
-    expect((await packFileText(new Blob([Buffer.from(pack, 'latin1')]))).error).toMatch(/^it is not UTF-8 text: line 1 has bytes that are not UTF-8/);
+    expect(await packFileText(new Blob([Buffer.from(pack, 'latin1')]))).toEqual({ error: expect.stringMatching(/^it is not UTF-8 text: line 1 has bytes that are not UTF-8/) });
   });
 });
