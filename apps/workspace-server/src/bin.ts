@@ -10,7 +10,7 @@ import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -30,7 +30,9 @@ Environment:
   --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default four per core,
   at least 8). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
   per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
-  it off. The admin subcommands call
+  it off. When statements queue for the pool, first pages of GET /v1/contacts that wait are sent to
+  PostgreSQL several in one statement, each answered as alone; --no-batching sends each on its own. The
+  admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -122,6 +124,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       workers: { type: 'string' },
       'pool-size': { type: 'string' },
       'contact-cache-mb': { type: 'string' },
+      'no-batching': { type: 'boolean', default: false },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
@@ -158,7 +161,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
     store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize,
-      contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024 });
+      contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024, batching: !values['no-batching'] });
   } catch (e) {
     // The driver's own words ("connect ECONNREFUSED 127.0.0.1:5433", "password authentication
     // failed") say what failed but not where: the store is named, its password left out.

@@ -29,6 +29,11 @@ export function countRoundTrips(db: Db): CountingDb {
       n = 0;
     },
     query: base.query,
+    // A batch (db/batch.ts) is one round trip however many requests it carries.
+    pool: db.pool && {
+      saturated: () => db.pool!.saturated(),
+      withConnection: (fn) => db.pool!.withConnection((c) => fn(counted(c))),
+    },
     transaction(fn) {
       n += 2;
       return db.transaction((tx) => fn(counted(tx)));

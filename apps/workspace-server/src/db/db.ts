@@ -12,8 +12,21 @@ export interface Queryable {
   query<T = Record<string, any>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<{ rows: T[] }>;
 }
 
+/**
+ * A store's pool of connections (PostgreSQL), for a batcher (db/batch.ts) that sends the
+ * statements of requests waiting for a connection as one statement.
+ */
+export interface ConnectionPool {
+  /** True when a statement sent now would wait for a connection. */
+  saturated(): boolean;
+  /** Runs fn on one connection, outside any transaction, after waiting in the pool's queue like any statement. */
+  withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** Present on a store of several connections (PostgreSQL); PGlite has one, used in turn. */
+  readonly pool?: ConnectionPool;
   /** Runs fn in one database transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */

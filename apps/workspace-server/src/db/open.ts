@@ -3,7 +3,7 @@ import type { Db } from './db.js';
 import { migrate } from './migrations.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
-import { setContactTextCache } from '../store/contacts.js';
+import { setContactTextCache, setListBatching } from '../store/contacts.js';
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded PGlite store is used. */
@@ -17,6 +17,8 @@ export interface StoreOptions {
   poolSize?: number;
   /** Characters of contacts' JSON text the list may reuse (store/contacts.ts ContactTextCache); 0 turns it off. */
   contactCacheChars?: number;
+  /** Lists waiting for a connection sent several in one statement (db/batch.ts); default true. */
+  batching?: boolean;
 }
 
 export interface Store {
@@ -42,5 +44,6 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     throw e;
   }
   if (opts.contactCacheChars !== undefined) setContactTextCache(db, opts.contactCacheChars);
+  if (opts.batching === false) setListBatching(db, false);
   return { db, close: () => db.close() };
 }

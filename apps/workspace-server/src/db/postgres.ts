@@ -69,8 +69,26 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   });
   // An idle client's error must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
+  const max = opts.max ?? defaultPoolSize();
+  const onClient = (client: pg.PoolClient): Queryable => ({
+    async query<R>(sql: string, params?: unknown[], opts?: QueryOptions) {
+      const r = await client.query(named(sql, params, opts));
+      return { rows: r.rows as R[] };
+    },
+  });
   return {
     kind: 'postgres',
+    pool: {
+      saturated: () => pool.waitingCount > 0 || (pool.idleCount === 0 && pool.totalCount >= max),
+      async withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T> {
+        const client = await pool.connect();
+        try {
+          return await fn(onClient(client));
+        } finally {
+          client.release();
+        }
+      },
+    },
     async query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
       const r = await pool.query(named(sql, params, opts));
       return { rows: r.rows as T[] };
@@ -79,13 +97,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const tx: Queryable = {
-          async query<R>(sql: string, params?: unknown[], opts?: QueryOptions) {
-            const r = await client.query(named(sql, params, opts));
-            return { rows: r.rows as R[] };
-          },
-        };
-        const result = await fn(tx);
+        const result = await fn(onClient(client));
         await client.query('COMMIT');
         return result;
       } catch (e) {

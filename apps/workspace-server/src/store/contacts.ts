@@ -1,11 +1,12 @@
-import type { Queryable } from '../db/db.js';
+import { StatementBatcher } from '../db/batch.js';
+import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ACCOUNTED_SETTING, ACCOUNTED_TOKEN } from '../db/migrations.js';
 import { eventInsertSql } from './events.js';
 import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
-import { AUTH_COLUMNS, authenticationGate, withAuthentication, type StatementAuth } from './workspaces.js';
+import { AUTH_COLUMNS, authenticationGate, withAuthentication, withAuthenticationBatch, type StatementAuth } from './workspaces.js';
 
 export interface RowInput {
   value: string;
@@ -400,11 +401,19 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   // is not cached.
   if (list && (list.filtered || served.has(pageKey))) {
     const { cacheKey } = list;
-    const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
-    // A search's best plan depends on how common its term is: planned for the term each time.
-    const { rows } = await db.query(sql, params, { prepare: !f.q });
-    pending?.admit(rows[0]);
+    const batcher = pending && !list.filtered && !f.cursor ? listBatcher(db, f.limit, pending.scopes) : undefined;
+    let row: Row | undefined;
+    if (batcher) {
+      // A first page of the workspace's list: sent with other workspaces' when connections are short.
+      row = await batcher.run({ auth: pending!, single: withAuthentication(list.sql, list.params, pending!) });
+    } else {
+      const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
+      // A search's best plan depends on how common its term is: planned for the term each time.
+      row = (await db.query(sql, params, { prepare: !f.q })).rows[0];
+    }
+    pending?.admit(row);
     pending = undefined;
+    const rows = [row!];
     if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
     const lookups = rows[0].lookups as string;
     const words = rows[0].page === null ? [] : (rows[0].page as string).split(' ');
@@ -455,6 +464,65 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     return text;
   });
   return pageJson(out, page, f.limit, rows[0].total);
+}
+
+/** A list request a batcher carries: its deferred authentication and its statement sent alone. */
+interface ListItem {
+  auth: StatementAuth;
+  single: { sql: string; params: unknown[] };
+}
+
+/** Per store: whether first pages of lists are batched (db/batch.ts; on unless turned off), and the batchers by limit and scopes. */
+const listBatching = new WeakMap<object, boolean>();
+const listBatchers = new WeakMap<object, Map<string, StatementBatcher<ListItem, Row | undefined>>>();
+/**
+ * A batch of two or three costs PostgreSQL more than as many statements (docs/store.md,
+ * "Batching lists"); sixteen is where the measured gain flattens.
+ */
+const LIST_BATCH = { min: 4, max: 16 };
+
+/** Turns batching of list requests on or off for a store (a benchmark compares the two). */
+export function setListBatching(db: Queryable, on: boolean): void {
+  listBatching.set(db, on);
+}
+
+/** Batched list statements of a store so far, and the requests they carried. */
+export function listBatchStats(db: Queryable): { batches: number; batched: number; waiting: number } {
+  const out = { batches: 0, batched: 0, waiting: 0 };
+  for (const b of listBatchers.get(db)?.values() ?? []) {
+    out.batches += b.batches;
+    out.batched += b.batched;
+    out.waiting += b.waiting;
+  }
+  return out;
+}
+
+/**
+ * The batcher of first pages (limit `limit`, the route's `scopes`) for a store with a pool, or
+ * undefined (PGlite, a transaction, batching turned off). Each page is the unfiltered versions
+ * statement of contactListQuery; the batch authenticates each request as its own statement would.
+ */
+function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): StatementBatcher<ListItem, Row | undefined> | undefined {
+  const store = db as Partial<Db>;
+  if (!store.pool || listBatching.get(db) === false) return undefined;
+  let byShape = listBatchers.get(db);
+  if (!byShape) listBatchers.set(db, (byShape = new Map()));
+  const shape = `${limit} ${scopes.join(' ')}`;
+  let b = byShape.get(shape);
+  if (!b) {
+    // The page's statement for workspace $1 (its only parameter: unfiltered, no cursor).
+    const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions').sql;
+    byShape.set(shape, (b = new StatementBatcher<ListItem, Row | undefined>(store as Db, {
+      ...LIST_BATCH,
+      key: (i) => i.auth.workspaceId,
+      one: async (c, i) => (await c.query(i.single.sql, i.single.params)).rows[0],
+      many: async (c, items) => {
+        const { sql, params } = withAuthenticationBatch(page, items.map((i) => i.auth), scopes);
+        return (await c.query(sql, params)).rows;
+      },
+    })));
+  }
+  return b;
 }
 
 /** The list's body around its contacts' texts: has_more and the cursor from the limit + 1 rows read. */

@@ -198,6 +198,20 @@ export interface AuthParams {
 
 export const authParams = (secret: string, now: Date): AuthParams => ({ hash: hashSecret(secret), windowStart: Math.floor(now.getTime() / 60000) * 60, now });
 
+/** The key and its workspace, as `k` (FROM api_keys k JOIN workspaces w) exposes them. */
+const KEY_COLUMNS = `k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
+              w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at`;
+/** A key of `k` that may be used at `now` (a timestamptz expression): counted, and admitted within its limit. */
+const usable = (now: string) => `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now})`;
+/** Counts one request in the rate-limit windows of the rows `select` gives (workspace_id, window_start, 1). */
+const countRequests = (select: string, returning: string) => `INSERT INTO rate_limit_windows (workspace_id, window_start, count)
+       ${select}
+       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+       RETURNING ${returning}`;
+/** Admitted: key `k` is workspace `ws`'s, usable at `now`, within its limit after `count`, and holds one of `granting`. */
+const admits = (ws: string, now: string, count: string, granting: string) =>
+  `k.id = ${ws} AND ${usable(now)} AND ${count} <= k.rate_limit_per_minute AND k.scopes ?| ${granting}::text[]`;
+
 /**
  * The authentication as two CTEs of a statement, `k` (the key and its workspace) and `hit` (the
  * request counted in the workspace's rate-limit window, for a usable key), with the parameters
@@ -205,26 +219,25 @@ export const authParams = (secret: string, now: Date): AuthParams => ({ hash: ha
  */
 function authenticationCtes(hash: string, windowStart: string, now: string): string {
   return `k AS (
-       SELECT k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
-              w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at
+       SELECT ${KEY_COLUMNS}
          FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id WHERE k.secret_hash = ${hash}
      ), hit AS (
-       INSERT INTO rate_limit_windows (workspace_id, window_start, count)
-       SELECT k.id, ${windowStart}, 1 FROM k WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
-       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-       RETURNING count
+       ${countRequests(`SELECT k.id, ${windowStart}, 1 FROM k WHERE ${usable(`${now}::timestamptz`)}`, 'count')}
      )`;
 }
+
+/** The authentication columns (AUTH_COLUMNS) with the request's count in its window from `count`. */
+const authColumns = (count: string) => `k.key_id AS auth_key_id, k.key_prefix AS auth_key_prefix, k.scopes AS auth_scopes,
+  k.created_by_member_id AS auth_member_id, k.expires_at AS auth_expires_at, k.revoked_at AS auth_revoked_at,
+  k.id AS auth_ws_id, k.name AS auth_ws_name, k.slug AS auth_ws_slug, k.plan AS auth_ws_plan,
+  k.rate_limit_per_minute AS auth_ws_limit, k.created_at AS auth_ws_created_at, ${count} AS auth_rl_count`;
 
 /**
  * The authentication columns of a statement with those CTEs, which admitted() reads: each named
  * `auth_…`, so a statement may return them beside rows of its own (a contact's `id`, `name`,
  * `created_at`) without either hiding the other.
  */
-export const AUTH_COLUMNS = `k.key_id AS auth_key_id, k.key_prefix AS auth_key_prefix, k.scopes AS auth_scopes,
-  k.created_by_member_id AS auth_member_id, k.expires_at AS auth_expires_at, k.revoked_at AS auth_revoked_at,
-  k.id AS auth_ws_id, k.name AS auth_ws_name, k.slug AS auth_ws_slug, k.plan AS auth_ws_plan,
-  k.rate_limit_per_minute AS auth_ws_limit, k.created_at AS auth_ws_created_at, (SELECT count FROM hit) AS auth_rl_count`;
+export const AUTH_COLUMNS = authColumns('(SELECT count FROM hit)');
 
 /** The caller and rate-limit state from an authentication row (AUTH_COLUMNS); every failure is the same 401 type. */
 export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; rateLimit: RateLimitState } {
@@ -294,8 +307,7 @@ export interface StatementAuth {
 export function authenticationGate(q: Params, wsP: string, a: AuthParams, scopes: readonly string[]): string {
   const [hash, windowStart, now, granting] = [a.hash, a.windowStart, a.now.toISOString(), [...scopes]].map((v) => q.p(v));
   return `${authenticationCtes(hash, windowStart, now)}, ok AS (
-       SELECT 1 FROM k WHERE k.id = ${wsP} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz)
-         AND (SELECT count FROM hit) <= k.rate_limit_per_minute AND k.scopes ?| ${granting}::text[]
+       SELECT 1 FROM k WHERE ${admits(wsP, `${now}::timestamptz`, '(SELECT count FROM hit)', granting)}
      )`;
 }
 
@@ -315,5 +327,39 @@ export function withAuthentication(sql: string, params: unknown[], auth: Pick<St
     sql: `WITH ${gate}
     SELECT ${AUTH_COLUMNS}, l.* FROM k LEFT JOIN LATERAL (SELECT * FROM (${sql}) l WHERE EXISTS (SELECT 1 FROM ok) OFFSET 0) l ON true${orderBy ? ` ORDER BY l.${orderBy}` : ''}`,
     params: q.values,
+  };
+}
+
+/**
+ * withAuthentication for several requests in one statement (db/batch.ts): one row per request, in
+ * their order, each with the authentication columns of its own key and, only when that key is
+ * admitted, the row of `sql` for its workspace. `sql` reads workspace `$1`, its only parameter,
+ * and returns one row; every request needs one of `scopes`. The requests' workspaces must be
+ * distinct (one window row each); their windows are counted in the order of the workspaces' ids,
+ * so two batches (of two processes) lock them in one order and never deadlock.
+ */
+export function withAuthenticationBatch(sql: string, auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): { sql: string; params: unknown[] } {
+  if (/\$([2-9]|1\d)/.test(sql)) throw new Error('a batched statement reads its workspace ($1) and nothing else');
+  const lateral = sql.replace(/\$1(?!\d)/g, 'k.id');
+  return {
+    sql: `WITH t AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::timestamptz[]) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)
+     ), k AS (
+       SELECT t.ord, ${KEY_COLUMNS}
+         FROM t JOIN api_keys k ON k.secret_hash = t.hash JOIN workspaces w ON w.id = k.workspace_id
+     ), hit AS (
+       ${countRequests(`SELECT k.id, t.window_start, 1 FROM k JOIN t ON t.ord = k.ord WHERE ${usable('t.now')} ORDER BY k.id`, 'workspace_id, count')}
+     )
+    SELECT t.ord, ${authColumns('h.count')}, l.*
+      FROM t LEFT JOIN k ON k.ord = t.ord LEFT JOIN hit h ON h.workspace_id = k.id
+      LEFT JOIN LATERAL (SELECT * FROM (${lateral}) l WHERE ${admits('t.ws', 't.now', 'h.count', '$5')} OFFSET 0) l ON true
+     ORDER BY t.ord`,
+    params: [
+      auths.map((a) => a.params.hash),
+      auths.map((a) => a.workspaceId),
+      auths.map((a) => a.params.windowStart),
+      auths.map((a) => a.params.now.toISOString()),
+      [...scopes],
+    ],
   };
 }
