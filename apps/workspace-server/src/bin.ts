@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
 import { openStore } from './db/open.js';
 import { seedDemo } from './seed.js';
+import { warmContactPages } from './store/contacts.js';
+import { workspacesToWarm } from './store/workspaces.js';
 import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.js';
 
 const usage = `workspace-server — the Workspace CRM REST API
@@ -30,11 +32,16 @@ Environment:
   --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default four per core,
   at least 8). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
   per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
-  it off. When statements queue for the pool, first pages of GET /v1/contacts that wait are sent to
+  it off. Before listening, serve reads the first pages of the workspaces most recently active into
+  it (at most 2 s). When statements queue for the pool, first pages of GET /v1/contacts that wait are sent to
   PostgreSQL several in one statement, each answered as alone; --no-batching sends each on its own. The
   admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
+
+/** How long a starting server may spend warming its contact text cache, and for how many workspaces at most. */
+const WARM_MS = 2_000;
+const WARM_WORKSPACES = 10_000;
 
 const COMMANDS = ['serve', 'create-workspace', 'create-key', 'revoke-key', 'add-member'];
 
@@ -180,6 +187,9 @@ async function serve(args: string[]): Promise<number | undefined> {
     editorDir,
     corsOrigins,
   });
+  // A restart's first seconds: each active workspace's first list would write its contacts' texts
+  // at once, under the load of all the others (docs/store.md, "Warming a restart").
+  await warmContactPages(store.db, await workspacesToWarm(store.db, systemClock.now(), WARM_WORKSPACES), { deadline: Date.now() + WARM_MS });
   try {
     await app.listen({ port, host });
   } catch (e) {

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ACCOUNTED_SETTING, ACCOUNTED_TOKEN } from '../db/migrations.js';
 import { eventInsertSql } from './events.js';
-import { encodeCursor, keysetCondition, limitClause, Params, type Row } from './sql.js';
+import { encodeCursor, forWorkspace, keysetCondition, limitClause, Params, type Row } from './sql.js';
 import { AUTH_COLUMNS, authenticationGate, withAuthentication, withAuthenticationBatch, type StatementAuth } from './workspaces.js';
 
 export interface RowInput {
@@ -289,6 +289,10 @@ const contactText = (r: Row): string => r.head + customFieldsText(r.custom_field
 export class ContactTextCache {
   private entries = new Map<string, { version: string; lookups: string; text: string; at: number; used: boolean }>();
   private size = 0;
+  /** Characters of text held. */
+  get used(): number {
+    return this.size;
+  }
   /** Reads answered from the cache (tests and benchmarks look at it). */
   hits = 0;
   constructor(readonly capacity: number) {}
@@ -388,7 +392,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const now = Date.now();
   let served = servedPages.get(db);
   if (!served) servedPages.set(db, (served = new Set()));
-  const pageKey = `${ws} ${f.limit} ${f.cursor ?? ''}`;
+  const pageKey = pageKeyOf(ws, f.limit, f.cursor);
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
   const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions') : undefined;
@@ -464,6 +468,54 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     return text;
   });
   return pageJson(out, page, f.limit, rows[0].total);
+}
+
+/** The served-pages key of a page of a workspace's unfiltered list. */
+const pageKeyOf = (ws: string, limit: number, cursor?: string) => `${ws} ${limit} ${cursor ?? ''}`;
+/** Workspaces whose first pages one warming statement reads. */
+const WARM_BATCH = 50;
+
+/**
+ * Reads the first pages (`limit`, the API's default 20) of `workspaces`' lists, in order, into
+ * the store's contact text cache and marks them served, as each workspace's first list would,
+ * so that a restarted server's first lists are the one cheap statement that can be batched
+ * rather than each writing its contacts' texts at once (docs/store.md, "Warming a restart").
+ * Stops at `deadline` (a Date.now() time) or once the cache is three-quarters full; two
+ * statements at a time, fifty workspaces each. Returns the workspaces read.
+ */
+export async function warmContactPages(db: Queryable, workspaces: readonly string[], o: { deadline: number; limit?: number }): Promise<number> {
+  const texts = contactTextCache(db);
+  if (texts.capacity === 0) return 0;
+  const limit = o.limit ?? 20;
+  let served = servedPages.get(db);
+  if (!served) servedPages.set(db, (served = new Set()));
+  const sql = `SELECT w.ws, p.* FROM unnest($1::text[]) WITH ORDINALITY AS w(ws, o),
+    LATERAL (${forWorkspace(contactListQuery('', { limit } as ContactFilters, undefined, 'ordered text').sql, 'w.ws')}) p
+    ORDER BY w.o, p.ord`;
+  let next = 0;
+  let read = 0;
+  const full = () => Date.now() >= o.deadline || texts.used >= texts.capacity * 0.75;
+  const worker = async () => {
+    while (next < workspaces.length && !full()) {
+      const chunk = workspaces.slice(next, (next += WARM_BATCH));
+      const { rows } = await db.query(sql, [chunk]);
+      const now = Date.now();
+      let shown = 0;
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i];
+        if (i === 0 || rows[i - 1].ws !== r.ws) {
+          shown = 0;
+          served!.add(pageKeyOf(r.ws, limit));
+          read++;
+        }
+        // As a list does: the texts of the page's contacts, not of the row read for has_more.
+        if (r.id !== null && shown++ < limit) texts.set(r.id, r.version, r.lookups, contactText(r), now);
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  if (served.size > SERVED_PAGES) for (const k of served) if (served.size > SERVED_PAGES) served.delete(k); else break;
+  return read;
 }
 
 /** A list request a batcher carries: its deferred authentication and its statement sent alone. */

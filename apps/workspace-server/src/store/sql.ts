@@ -17,6 +17,15 @@ export class Params {
 export type Row = Record<string, any>;
 
 /**
+ * A statement that reads one workspace, `$1`, and has no other parameter, rewritten to read the
+ * workspace `expr` names instead: the body of a LATERAL join over several workspaces at once.
+ */
+export function forWorkspace(sql: string, expr: string): string {
+  if (/\$([2-9]|1\d)/.test(sql)) throw new Error('a statement run for several workspaces reads its workspace ($1) and nothing else');
+  return sql.replace(/\$1(?!\d)/g, expr);
+}
+
+/**
  * Opaque cursor over (created_at, id), bound to the list it came from: stable while rows are
  * inserted concurrently, and a cursor of another list (or a garbled one) is a 400 naming
  * `cursor`, never a query error.

@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import { Params, type Row } from './sql.js';
+import { forWorkspace, Params, type Row } from './sql.js';
 
 export interface Workspace {
   id: string;
@@ -284,6 +284,22 @@ export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ ha
 }
 
 /**
+ * The workspaces a starting server should warm its caches for, at most `limit`: those with
+ * requests in the last ten minutes' rate-limit windows, busiest first (a restart's traffic),
+ * then the others holding a usable key, by their newest key.
+ */
+export async function workspacesToWarm(db: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT k.workspace_id AS id FROM api_keys k
+       LEFT JOIN (SELECT workspace_id, sum(count) AS n FROM rate_limit_windows WHERE window_start >= $1 GROUP BY workspace_id) r ON r.workspace_id = k.workspace_id
+      WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)
+      GROUP BY k.workspace_id ORDER BY max(r.n) DESC NULLS LAST, max(k.created_at) DESC, k.workspace_id LIMIT $3`,
+    [Math.floor(now.getTime() / 1000) - 600, now.toISOString(), limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
  * A request to be authenticated by the route's own statement (withAuthentication, or a write's
  * authenticationGate): `admit` takes that statement's row and throws to refuse (401, 429, 403);
  * `settle` authenticates in a statement of its own, for a route that finds it cannot carry the
@@ -339,8 +355,7 @@ export function withAuthentication(sql: string, params: unknown[], auth: Pick<St
  * so two batches (of two processes) lock them in one order and never deadlock.
  */
 export function withAuthenticationBatch(sql: string, auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): { sql: string; params: unknown[] } {
-  if (/\$([2-9]|1\d)/.test(sql)) throw new Error('a batched statement reads its workspace ($1) and nothing else');
-  const lateral = sql.replace(/\$1(?!\d)/g, 'k.id');
+  const lateral = forWorkspace(sql, 'k.id');
   return {
     sql: `WITH t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::timestamptz[]) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)

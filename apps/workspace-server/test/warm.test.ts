@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRoundTrips } from '../src/db/counting.js';
+import type { Store } from '../src/db/open.js';
+import { contactTextCache, createContact, listContactsJson, setContactTextCache, warmContactPages } from '../src/store/contacts.js';
+import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/store/workspaces.js';
+import { openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
+
+/**
+ * A starting `serve` reads the first pages of recently active workspaces into its contact text
+ * cache before it listens (docs/store.md, "Warming a restart"): their first lists then cost the
+ * page's versions only, and answer exactly what an unwarmed server answers.
+ */
+function defineWarm(kind: StoreKind) {
+  let store: Store;
+  const now = new Date('2026-03-02T10:00:00.000Z');
+  const ws: string[] = [];
+  beforeAll(async () => {
+    store = await openTestStore(kind);
+    for (let i = 0; i < 4; i++) {
+      const w = await createWorkspace(store.db, { name: `Warm ${i}`, slug: `warm-${kind}-${i}` }, new Date(now.getTime() + i * 1000));
+      ws.push(w.id);
+      const key = await createApiKey(store.db, w.id, { scopes: ['full_access'] }, new Date(now.getTime() + i * 1000));
+      if (i === 3) await revokeApiKey(store.db, key.id, now);
+      for (let j = 0; j < 25; j++) await createContact(store.db, w.id, { first_name: `W${i}`, last_name: `C${j}`, email: `w${i}c${j}@example.com` }, new Date(now.getTime() + j * 1000));
+    }
+    // Workspace 0 sent requests in the last minutes, 1 more of them; 2 none (its key is the newest).
+    const window = Math.floor(now.getTime() / 60000) * 60;
+    await store.db.query('INSERT INTO rate_limit_windows (workspace_id, window_start, count) VALUES ($1, $3, 5), ($2, $3, 9), ($1, $4, 1)', [ws[0], ws[1], window, window - 3600]);
+  });
+  afterAll(async () => store?.close());
+
+  it('chooses the busiest recent workspaces first, then the newest keys, and none without a usable key', async () => {
+    expect(await workspacesToWarm(store.db, now, 10)).toEqual([ws[1], ws[0], ws[2]]);
+    expect(await workspacesToWarm(store.db, now, 2)).toEqual([ws[1], ws[0]]);
+  });
+
+  it('reads first pages into the text cache so the first list answers from it, the same bytes', async () => {
+    // A fresh object per store view: the caches are per Db.
+    const cold = countRoundTrips(store.db);
+    const expected = await listContactsJson(cold, ws[1], { limit: 20 } as never);
+    const warm = countRoundTrips(store.db);
+    expect(await warmContactPages(warm, [ws[1], ws[0], ws[2]], { deadline: Date.now() + 60_000 })).toBe(3);
+    expect(warm.roundTrips).toBe(1); // one statement per fifty workspaces
+    const cache = contactTextCache(warm);
+    warm.resetRoundTrips();
+    const hits = cache.hits;
+    const body = await listContactsJson(warm, ws[1], { limit: 20 } as never);
+    expect(body).toBe(expected);
+    expect(JSON.parse(body).data).toHaveLength(20);
+    expect(cache.hits - hits).toBe(20);
+    expect(warm.roundTrips).toBe(1);
+  });
+
+  it('stops at its deadline, and does nothing with the cache off', async () => {
+    const late = countRoundTrips(store.db);
+    expect(await warmContactPages(late, ws, { deadline: Date.now() - 1 })).toBe(0);
+    expect(late.roundTrips).toBe(0);
+    const off = countRoundTrips(store.db);
+    setContactTextCache(off, 0);
+    expect(await warmContactPages(off, ws, { deadline: Date.now() + 60_000 })).toBe(0);
+    expect(off.roundTrips).toBe(0);
+  });
+}
+
+describe('warming a restart on PGlite', () => defineWarm('pglite'));
+describe.skipIf(!TEST_DATABASE_URL)('warming a restart on PostgreSQL (needs TEST_DATABASE_URL)', () => defineWarm('postgres'));
