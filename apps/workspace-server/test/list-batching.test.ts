@@ -2,10 +2,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatementBatcher } from '../src/db/batch.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
+import type { Db } from '../src/db/db.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { listBatchStats } from '../src/store/contacts.js';
-import { startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type TestServer } from './harness.js';
+import { Client, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type TestServer } from './harness.js';
 
 /**
  * First pages of lists that wait for a connection go to PostgreSQL as one statement (db/batch.ts,
@@ -32,13 +33,13 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
     await store?.close();
   });
 
-  /** Holds every connection of the pool until the returned function is called. */
-  async function holdPool(): Promise<() => Promise<void>> {
+  /** Holds every connection of the pool (of two) until the returned function is called. */
+  async function holdPool(of: Db = db): Promise<() => Promise<void>> {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const held: Promise<void>[] = [];
     let got = 0;
-    for (let i = 0; i < 2; i++) held.push(db.pool!.withConnection(async () => { got++; await gate; }));
+    for (let i = 0; i < 2; i++) held.push(of.pool!.withConnection(async () => { got++; await gate; }));
     while (got < 2) await new Promise((r) => setTimeout(r, 5));
     return async () => {
       release();
@@ -153,6 +154,58 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
       });
     } finally {
       await admin.query('DROP TRIGGER no_batches ON rate_limit_windows; DROP FUNCTION no_batches()');
+    }
+  });
+
+  it('two processes batching the same workspaces at once count each request once, without a deadlock', async () => {
+    const second = await openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2 });
+    const s2 = await startServer('postgres', { store: second, webhooks: { pollMs: 0 } });
+    try {
+      const tenants = [];
+      for (let i = 0; i < 8; i++) {
+        const W = await s.workspace();
+        await W.client.post('/v1/contacts', { first_name: `P${i}`, last_name: 'Two' });
+        const other = new Client(s2.base, W.key);
+        // Each key admitted and each page served in both processes: 1 creation + 4 lists so far.
+        for (const c of [W.client, other, W.client, other]) expect((await c.get('/v1/contacts?limit=20')).status).toBe(200);
+        tenants.push({ W, other, name: `P${i}` });
+      }
+      tenants.sort((a, b) => (a.W.id < b.W.id ? -1 : 1));
+      const [b1, b2] = [listBatchStats(db), listBatchStats(second.db)];
+      // A window row in the middle held, so both batches are under way at once when it is let go:
+      // one locks the rows before it in the workspaces' order, the other (in the opposite order)
+      // those after it, unless both lock them in one order.
+      const blocker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema},public` });
+      await blocker.connect();
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT 1 FROM rate_limit_windows WHERE workspace_id = $1 FOR UPDATE', [tenants[4].W.id]);
+      const [r1, r2] = [await holdPool(), await holdPool(second.db)];
+      // One process gets them in one order, the other in the opposite one.
+      const replies = Promise.all([...tenants.map((t) => () => t.W.client.get('/v1/contacts?limit=20')), ...[...tenants].reverse().map((t) => () => t.other.get('/v1/contacts?limit=20'))].map((c) => c()));
+      const until = Date.now() + 10_000;
+      while ((listBatchStats(db).waiting < 8 || listBatchStats(second.db).waiting < 8) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      await Promise.all([r1(), r2()]);
+      const waitingOnLocks = async () =>
+        (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%WITH ORDINALITY%'`)).rows[0].n;
+      while ((await waitingOnLocks()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      await blocker.query('COMMIT');
+      await blocker.end();
+      const all = await replies;
+      for (const r of all) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // Each workspace's two requests were its 6th and 7th, one in each process.
+      for (let i = 0; i < 8; i++) {
+        const pair = [all[i], all[15 - i]];
+        expect(pair.map((r) => r.body.data[0].first_name)).toEqual([tenants[i].name, tenants[i].name]);
+        expect(pair.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([String(100000 - 7), String(100000 - 6)]);
+      }
+      const counts = await admin.query('SELECT sum(count)::int AS n FROM rate_limit_windows WHERE workspace_id = ANY($1)', [tenants.map((t) => t.W.id)]);
+      expect(counts.rows[0].n).toBe(8 * 7);
+      // Both as one statement each: neither batch failed on a deadlock and went one by one.
+      expect(listBatchStats(db).batches - b1.batches).toBe(1);
+      expect(listBatchStats(second.db).batches - b2.batches).toBe(1);
+    } finally {
+      await s2.close();
+      await second.close();
     }
   });
 
