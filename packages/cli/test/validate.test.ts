@@ -143,6 +143,21 @@ describe('validate: json', () => {
     expect(doc.files.filter((f: any) => f.valid).map((f: any) => f.path)).toEqual(valid);
   });
 
+  it('names the absent field of a finding about one (missing), in JSON and in SARIF', () => {
+    const pack = 'fixtures/invalid/schema-required.json';
+    const doc = JSON.parse(run(['validate', '--format', 'json', pack]).stdout);
+    const check = new Ajv2020({ allErrors: true }).compile(readJson(join(ROOT, 'packages/cli/schema/validate-report.schema.json')));
+    expect(check(doc), JSON.stringify(check.errors)).toBe(true);
+    const required = doc.files[0].diagnostics.filter((d: any) => d.code === 'schema/required');
+    expect(required.length).toBeGreaterThan(0);
+    for (const d of required) expect(d.message).toContain(d.missing);
+    const sarif = JSON.parse(run(['validate', '--format', 'sarif', pack]).stdout).runs[0].results;
+    expect(sarif.filter((r: any) => r.ruleId === 'schema/required').map((r: any) => r.properties.missing)).toEqual(required.map((d: any) => d.missing));
+    // Other findings carry none.
+    const other = JSON.parse(run(['validate', '--format', 'json', broken]).stdout).files[0].diagnostics;
+    expect(other.filter((d: any) => d.code !== 'schema/required' && d.code !== 'catalog/config-field').every((d: any) => !('missing' in d))).toBe(true);
+  });
+
   it('-o writes the report to a file', () => {
     const dir = tempDir();
     const out = join(dir, 'report.json');

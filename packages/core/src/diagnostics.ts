@@ -22,7 +22,7 @@ export interface Diagnostic {
    * For a finding about a field that is absent (`schema/required`, a block's required config
    * field in `catalog/config-field`): the absent field's name. The pointer is the object that
    * lacks it, since the field has no value to point at; an editor shows the finding on that
-   * field's input. Not written in JSON or SARIF output (the message names the field).
+   * field's input; JSON and SARIF output carry it (`missing`, a SARIF result's properties).
    */
   missing?: string;
 }

@@ -8,12 +8,13 @@ export const JSON_REPORT_VERSION = 1;
 
 /**
  * One finding as the report's schema describes it: { code, severity, message, pointer, line,
- * column, endLine, endColumn, hint?, related? }, each position null when absent, in that key
+ * column, endLine, endColumn, hint?, missing?, related? }, each position null when absent, in that key
  * order. Written a batch at a time (LazyArray `records`, test: lines.test.ts).
  */
 export function findingRecord(d: Diagnostic): object {
   const record: Record<string, unknown> = { code: d.code, severity: d.severity, message: d.message, pointer: d.pointer, line: d.line ?? null, column: d.column ?? null, endLine: d.endLine ?? null, endColumn: d.endColumn ?? null };
   if (d.hint) record.hint = d.hint;
+  if (d.missing) record.missing = d.missing;
   if (d.related?.length) record.related = d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null }));
   return record;
 }

@@ -23,6 +23,7 @@ function findingObject(d: Diagnostic) {
     endLine: d.endLine ?? null,
     endColumn: d.endColumn ?? null,
     ...(d.hint ? { hint: d.hint } : {}),
+    ...(d.missing ? { missing: d.missing } : {}),
     ...(d.related?.length ? { related: d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null })) } : {}),
   };
 }
@@ -42,7 +43,7 @@ function resultObject(d: Diagnostic, ruleIndex: number, artifactLocation: { uri:
       ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) }
       : {}),
     partialFingerprints: { 'setupPackPath/v2': fingerprint },
-    properties: { pointer: d.pointer },
+    properties: { pointer: d.pointer, ...(d.missing ? { missing: d.missing } : {}) },
   };
 }
 
@@ -59,6 +60,7 @@ const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
     endLine: position,
     endColumn: position,
     hint: fc.option(text, { nil: undefined }),
+    missing: fc.option(text, { nil: undefined }),
     related: fc.option(fc.array(fc.record({ pointer: text, message: text, line: position, column: position }, { requiredKeys: ['pointer', 'message'] }), { maxLength: 3 }), { nil: undefined }),
   },
   { requiredKeys: ['code', 'severity', 'message', 'pointer'] },
@@ -90,7 +92,7 @@ describe('findings and results written by hand', () => {
   });
 
   it('writes a finding in the documented key order', () => {
-    const d: Diagnostic = { code: 'x/y', severity: 'warning', message: 'm', pointer: '/a', line: 1, column: 2, hint: 'h' };
-    expect(JSON.stringify(findingRecord(d))).toBe('{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h"}');
+    const d: Diagnostic = { code: 'x/y', severity: 'warning', message: 'm', pointer: '/a', line: 1, column: 2, hint: 'h', missing: 'stage_id' };
+    expect(JSON.stringify(findingRecord(d))).toBe('{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h","missing":"stage_id"}');
   });
 });

@@ -299,7 +299,7 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
  * One SARIF result as a compact JSON line, the text JSON.stringify gives for { ruleId, ruleIndex,
  * level, message: { text }, locations: [{ physicalLocation: { artifactLocation, region? },
  * logicalLocations: [{ fullyQualifiedName, kind }] }], relatedLocations?, partialFingerprints,
- * properties: { pointer } } (test: lines.test.ts holds every line to that). `head` is the
+ * properties: { pointer, missing? } } (test: lines.test.ts holds every line to that). `head` is the
  * result's ruleId and ruleIndex, written once per code.
  */
 export function sarifResult(d: Diagnostic, head: string, artifactLocation: { uri: string; uriBaseId?: string }, artifactJson: string, fingerprint: string): string {
@@ -313,5 +313,5 @@ export function sarifResult(d: Diagnostic, head: string, artifactLocation: { uri
   text += `},"logicalLocations":[{"fullyQualifiedName":${d.pointer ? pointer : '"/"'},"kind":"element"}]}]`;
   if (d.related?.length)
     text += `,"relatedLocations":${JSON.stringify(d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })))}`;
-  return `${text},"partialFingerprints":{"setupPackPath/v2":"${fingerprint}"},"properties":{"pointer":${pointer}}}`;
+  return `${text},"partialFingerprints":{"setupPackPath/v2":"${fingerprint}"},"properties":{"pointer":${pointer}${d.missing ? `,"missing":${JSON.stringify(d.missing)}` : ''}}}`;
 }
