@@ -132,6 +132,16 @@ export function quotedParts(message: string): string[] {
 }
 
 /**
+ * The group `d` belongs to, without its findings: findings repeat one another when they share a
+ * code, a severity and a message shape (`shape`, messageShape of the message, when already made).
+ * groupFindings groups by exactly this; a reader that updates groups (the editor) makes its new
+ * groups with it.
+ */
+export function groupOf(d: Diagnostic, shape = messageShape(d.message)): FindingGroup {
+  return { code: d.code, severity: d.severity, shape, items: [] };
+}
+
+/**
  * Groups repeats of one code and one message shape, in order of each group's first finding, so a
  * pack with 40,000 copies of one info reads as one line with a count. One pass: a map by code,
  * under it a map by shape, under that the groups of that code and shape by severity (almost
@@ -162,7 +172,7 @@ export function groupFindingsAt(list: readonly Diagnostic[]): { groups: FindingG
     if (g < 0) {
       g = groups.length;
       same.push(g);
-      groups.push({ code: d.code, severity: d.severity, shape, items: [] });
+      groups.push(groupOf(d, shape));
     }
     groups[g].items.push(d);
     at[i] = g;

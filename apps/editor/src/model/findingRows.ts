@@ -1,7 +1,7 @@
 // The diagnostics panel's rows: findings grouped by code and message shape (core's groupFindings,
 // the same folding as `setup-pack validate`), each group one row with its count, opened to list
 // its findings. Plain data, so the panel can virtualise any number of rows.
-import { groupFindingsAt, messageShape, type Diagnostic, type FindingGroup, type Severity } from '@setup-pack/core';
+import { groupFindingsAt, groupOf, type Diagnostic, type FindingGroup, type Severity } from '@setup-pack/core';
 import { changedRun, worthUpdating } from './findingsDelta.js';
 
 export type FindingRow =
@@ -66,13 +66,13 @@ function update(prev: GroupedRows, list: readonly Diagnostic[]): GroupedRows | u
   at.set(prev.at.subarray(0, head));
   for (let i = head; i < head + came; i++) {
     const d = list[i]!;
-    const shape = messageShape(d.message);
-    const key = groupId({ severity: d.severity, code: d.code, shape });
+    const group = groupOf(d);
+    const key = groupId(group);
     let id = ids.get(key);
     if (id === undefined || !byId[id]) {
       if (ids === prev.ids) ids = new Map(ids);
       ids.set(key, (id = byId.length));
-      byId.push({ code: d.code, severity: d.severity, shape, items: [] });
+      byId.push(group);
     }
     touch(id).came.push(d);
     at[i] = id;
