@@ -2,7 +2,7 @@
 // process that opened it and writes pages back to the directory, so a second process on the same
 // directory would serve from its own copy and overwrite the first's writes. Before this lock, two
 // `serve --data-dir D` both started and served (session 14).
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The lock's file name in the data directory. */
@@ -10,6 +10,29 @@ export const LOCK_FILE = 'workspace-server.pid';
 
 /** Directories this process holds (a second open in one process is refused too). */
 const held = new Set<string>();
+
+/** Tries at taking a stale lock over, the wait between them, and when a takeover's file is abandoned. */
+const TAKEOVER_ATTEMPTS = 100;
+const TAKEOVER_WAIT_MS = 20;
+const STALE_TAKEOVER_MS = 10_000;
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+}
 
 function alive(pid: number): boolean {
   try {
@@ -29,38 +52,53 @@ function alive(pid: number): boolean {
 export function lockDataDir(dir: string): () => void {
   const file = join(dir, LOCK_FILE);
   if (held.has(file)) throw new Error(`The data directory ${dir} is already open in this process`);
+  const takeover = `${file}.takeover`;
   for (let attempt = 0; ; attempt++) {
     try {
       writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
-      let owner = NaN;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= TAKEOVER_ATTEMPTS) throw e;
+    }
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue; // removed meanwhile: try again
+    }
+    const owner = Number(text.trim());
+    const stale = !Number.isInteger(owner) || owner <= 0 || owner === process.pid || owner === process.ppid || !alive(owner);
+    if (!stale) {
+      throw new Error(`The data directory ${dir} is in use by another workspace-server (process ${owner}): stop it, or give this one another --data-dir. If no server is running there, delete ${file}.`);
+    }
+    // A stale lock is removed by one process at a time, and only while it still holds what was read:
+    // two servers starting together could otherwise both remove it, one of them the other's new lock.
+    try {
+      writeFileSync(takeover, `${process.pid}\n`, { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      // Another is taking it over; one that died doing so left its file behind.
+      if (ageMs(takeover) > STALE_TAKEOVER_MS) unlinkQuietly(takeover);
+      else sleep(TAKEOVER_WAIT_MS);
+      continue;
+    }
+    try {
+      let now: string | undefined;
       try {
-        owner = Number(readFileSync(file, 'utf8').trim());
-      } catch {
-        // Removed meanwhile: try again.
-      }
-      const stale = !Number.isInteger(owner) || owner <= 0 || owner === process.pid || owner === process.ppid || !alive(owner);
-      if (!stale) {
-        throw new Error(`The data directory ${dir} is in use by another workspace-server (process ${owner}): stop it, or give this one another --data-dir. If no server is running there, delete ${file}.`);
-      }
-      try {
-        unlinkSync(file);
+        now = readFileSync(file, 'utf8');
       } catch {
         // Gone already.
       }
+      if (now === text) unlinkQuietly(file);
+    } finally {
+      unlinkQuietly(takeover);
     }
   }
   held.add(file);
   const release = () => {
     if (!held.delete(file)) return;
     process.removeListener('exit', release);
-    try {
-      unlinkSync(file);
-    } catch {
-      // Already gone: nothing to release.
-    }
+    unlinkQuietly(file);
   };
   process.once('exit', release);
   return release;
