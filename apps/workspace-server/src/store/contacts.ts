@@ -528,8 +528,8 @@ interface ListItem {
 const listBatching = new WeakMap<object, boolean>();
 const listBatchers = new WeakMap<object, Map<string, StatementBatcher<ListItem, Row | undefined>>>();
 /**
- * A batch of two or three costs PostgreSQL more than as many statements (docs/store.md,
- * "Batching lists"); sixteen is where the measured gain flattens.
+ * A batch of two costs PostgreSQL more than two statements, one of four less than four (docs/store.md,
+ * "Batching requests"); sixteen is the largest measured (0.38× the PostgreSQL CPU per page).
  */
 const LIST_BATCH = { min: 4, max: 16 };
 
