@@ -7,25 +7,36 @@ import { describe, expect, it } from 'vitest';
 
 const lockJs = fileURLToPath(new URL('../dist/db/lock.js', import.meta.url));
 
-/** Starts `n` processes that each try, at one instant, to take `dir`'s lock; resolves with what each said. */
+/**
+ * Starts `n` processes that each try, at one instant, to take `dir`'s lock; resolves with what each
+ * said. One that takes it holds it until every one has answered (its stdin is closed then), so a
+ * process that starts late on a loaded machine still meets the lock held.
+ */
 function contend(dir: string, n: number): Promise<string[]> {
   // Each waits for one instant, so their attempts overlap.
-  const at = Date.now() + 400;
+  const at = Date.now() + 1000;
   const script = `import(${JSON.stringify(lockJs)}).then(({ lockDataDir }) => {
     while (Date.now() < ${at});
-    try { lockDataDir(${JSON.stringify(dir)}); process.stdout.write('ok'); setTimeout(() => {}, 600); }
-    catch (e) { process.stdout.write(/in use by another/.test(e.message) ? 'refused' : 'error: ' + e.message); }
+    try { lockDataDir(${JSON.stringify(dir)}); process.stdout.write('ok\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); }
+    catch (e) { process.stdout.write((/in use by another/.test(e.message) ? 'refused' : 'error: ' + e.message) + '\\n'); }
   });`;
-  return Promise.all(
-    Array.from({ length: n }, () =>
+  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }));
+  const said = children.map(
+    (child) =>
       new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
         let out = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.on('exit', () => resolve(out));
+        child.stdout!.on('data', (d) => {
+          out += d;
+          if (out.endsWith('\n')) resolve(out.trim());
+        });
+        child.on('exit', () => resolve(out.trim()));
       }),
-    ),
   );
+  return Promise.all(said).then(async (answers) => {
+    for (const child of children) child.stdin!.end();
+    await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => c.on('exit', r)))));
+    return answers;
+  });
 }
 
 describe('the PGlite data directory lock (db/lock.ts)', () => {
