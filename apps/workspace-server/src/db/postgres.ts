@@ -54,9 +54,10 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
       await admin.end();
     }
   }
+  const max = opts.max ?? defaultPoolSize();
   const pool = new pg.Pool({
     connectionString: opts.connectionString,
-    max: opts.max ?? defaultPoolSize(),
+    max,
     // A server keeps its connections: node-postgres would close one idle for 10 s, and a burst after
     // a quiet spell would pay new backends that parse and plan every statement again. The pool's
     // size is the budget (docs/store.md, "A production PostgreSQL"); a connection that breaks while
@@ -69,7 +70,6 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   });
   // An idle client's error must not crash the process; the pool replaces the client.
   pool.on('error', () => {});
-  const max = opts.max ?? defaultPoolSize();
   const onClient = (client: pg.PoolClient): Queryable => ({
     async query<R>(sql: string, params?: unknown[], opts?: QueryOptions) {
       const r = await client.query(named(sql, params, opts));

@@ -264,6 +264,13 @@ const servedPages = new WeakMap<object, Set<string>>();
 const SERVED_PAGES = 100_000;
 const COUNT_CACHE_SIZE = 10_000;
 
+/** Notes a page as served, newest last; past SERVED_PAGES the oldest is forgotten. */
+function markServed(served: Set<string>, pageKey: string): void {
+  served.delete(pageKey);
+  if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
+  served.add(pageKey);
+}
+
 function rememberCount(cache: Map<string, { gen: string; total: string }>, key: string, gen: string, total: string): void {
   if (cache.get(key)?.gen === gen) return;
   cache.delete(key);
@@ -417,10 +424,10 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     }
     pending?.admit(row);
     pending = undefined;
-    const rows = [row!];
-    if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
-    const lookups = rows[0].lookups as string;
-    const words = rows[0].page === null ? [] : (rows[0].page as string).split(' ');
+    const first = row!;
+    if (cacheKey) rememberCount(counts, cacheKey, first.gen, first.total);
+    const lookups = first.lookups as string;
+    const words = first.page === null ? [] : (first.page as string).split(' ');
     const page: Row[] = [];
     for (let i = 0; i < words.length; i += 3) page.push({ id: words[i], version: words[i + 1], cursor_at: words[i + 2] });
     const shown = page.slice(0, f.limit);
@@ -448,7 +455,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
         else out[i] = w.text;
       }
     }
-    if (complete) return pageJson(out, page, f.limit, rows[0].total);
+    if (complete) return pageJson(out, page, f.limit, first.total);
   }
   const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
   const { cacheKey } = whole;
@@ -456,11 +463,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const { rows } = await db.query(sql, params, { prepare: !f.q });
   pending?.admit(rows[0]);
   if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
-  if (texts.capacity > 0 && !whole.filtered) {
-    served.delete(pageKey);
-    if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
-    served.add(pageKey);
-  }
+  if (texts.capacity > 0 && !whole.filtered) markServed(served, pageKey);
   const page = rows[0].id === null ? [] : rows;
   const out = page.slice(0, f.limit).map((r) => {
     const text = contactText(r);
@@ -505,7 +508,7 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
         const r = rows[i];
         if (i === 0 || rows[i - 1].ws !== r.ws) {
           shown = 0;
-          served!.add(pageKeyOf(r.ws, limit));
+          markServed(served!, pageKeyOf(r.ws, limit));
           read++;
         }
         // As a list does: the texts of the page's contacts, not of the row read for has_more.
@@ -514,7 +517,6 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
     }
   };
   await Promise.all([worker(), worker()]);
-  if (served.size > SERVED_PAGES) for (const k of served) if (served.size > SERVED_PAGES) served.delete(k); else break;
   return read;
 }
 

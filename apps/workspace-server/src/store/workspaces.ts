@@ -276,7 +276,7 @@ export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Cal
 export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ hash: string; workspaceId: string; ratePerMinute: number }[]> {
   const { rows } = await db.query<{ secret_hash: string; workspace_id: string; rate_limit_per_minute: number }>(
     `SELECT k.secret_hash, k.workspace_id, w.rate_limit_per_minute FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-      WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $1::timestamptz)
+      WHERE ${usable('$1::timestamptz')}
       ORDER BY k.created_at DESC, k.id DESC LIMIT $2`,
     [now.toISOString(), limit],
   );
@@ -292,7 +292,7 @@ export async function workspacesToWarm(db: Queryable, now: Date, limit: number):
   const { rows } = await db.query<{ id: string }>(
     `SELECT k.workspace_id AS id FROM api_keys k
        LEFT JOIN (SELECT workspace_id, sum(count) AS n FROM rate_limit_windows WHERE window_start >= $1 GROUP BY workspace_id) r ON r.workspace_id = k.workspace_id
-      WHERE k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $2::timestamptz)
+      WHERE ${usable('$2::timestamptz')}
       GROUP BY k.workspace_id ORDER BY max(r.n) DESC NULLS LAST, max(k.created_at) DESC, k.workspace_id LIMIT $3`,
     [Math.floor(now.getTime() / 1000) - 600, now.toISOString(), limit],
   );
