@@ -11,6 +11,7 @@
 //   assets/<file>                 the asset's bytes (build computes data, byteSize, sha256)
 //
 // Everything here works on an in-memory file map, so it is testable without a disk.
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
 import { canonicalize, createSourceText, encodingProblem, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
@@ -53,8 +54,13 @@ export const BUILD_RULES = [
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
-/** Why a source file is not UTF-8 text (core's utf8Problem, as a sentence about the file), or undefined. */
+/**
+ * Why a source file is not UTF-8 text (core's utf8Problem, as a sentence about the file), or
+ * undefined. Node's isUtf8 answers first, as the CLI's decodeText does: utf8Problem decodes the
+ * whole file, which every file of a build would otherwise pay before it is decoded again.
+ */
 export function notUtf8(bytes: Uint8Array): string | undefined {
+  if (isUtf8(bytes)) return undefined;
   const why = utf8Problem(bytes);
   return why && `The file ${why.replace(/^it /, '')}.`;
 }
