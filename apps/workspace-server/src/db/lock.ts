@@ -2,7 +2,7 @@
 // process that opened it and writes pages back to the directory, so a second process on the same
 // directory would serve from its own copy and overwrite the first's writes. Before this lock, two
 // `serve --data-dir D` both started and served (session 14).
-import { readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The lock's file name in the data directory. */
@@ -34,6 +34,26 @@ function unlinkQuietly(path: string): void {
   }
 }
 
+/**
+ * Creates `file` holding `text`, or throws EEXIST when it exists, in one step: written to a file of
+ * this process's own, then hard-linked into place. A file created with flag 'wx' is empty until it
+ * is written, and a second server reading it then would take the empty lock for a stale one and
+ * remove it. On a file system without hard links, 'wx' it is.
+ */
+function createWith(file: string, text: string): void {
+  const own = `${file}.${process.pid}`;
+  writeFileSync(own, text);
+  try {
+    linkSync(own, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw e;
+    writeFileSync(file, text, { flag: 'wx' });
+  } finally {
+    unlinkQuietly(own);
+  }
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -55,7 +75,7 @@ export function lockDataDir(dir: string): () => void {
   const takeover = `${file}.takeover`;
   for (let attempt = 0; ; attempt++) {
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      createWith(file, `${process.pid}\n`);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= TAKEOVER_ATTEMPTS) throw e;
