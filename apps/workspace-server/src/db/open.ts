@@ -3,7 +3,7 @@ import type { Db } from './db.js';
 import { migrate } from './migrations.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
-import { setContactTextCache, setListBatching } from '../store/contacts.js';
+import { setContactTextCache, setBatching } from '../store/contacts.js';
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded PGlite store is used. */
@@ -44,6 +44,6 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     throw e;
   }
   if (opts.contactCacheChars !== undefined) setContactTextCache(db, opts.contactCacheChars);
-  if (opts.batching === false) setListBatching(db, false);
+  if (opts.batching === false) setBatching(db, false);
   return { db, close: () => db.close() };
 }

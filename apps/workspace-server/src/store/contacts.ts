@@ -4,9 +4,12 @@ import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ACCOUNTED_SETTING, ACCOUNTED_TOKEN } from '../db/migrations.js';
-import { eventInsertSql } from './events.js';
+import { eventInsertSql, eventsInsertSql } from './events.js';
 import { encodeCursor, forWorkspace, keysetCondition, limitClause, Params, type Row } from './sql.js';
-import { AUTH_COLUMNS, authenticationGate, withAuthentication, withAuthenticationBatch, type StatementAuth } from './workspaces.js';
+import {
+  AUTH_COLUMNS, authenticationGate, BATCH_ADMITS, BATCH_AUTH_COLUMNS, BATCH_AUTH_CTES, BATCH_AUTH_FROM, batchAuthParams, withAuthentication,
+  withAuthenticationBatch, type StatementAuth,
+} from './workspaces.js';
 
 export interface RowInput {
   value: string;
@@ -526,8 +529,8 @@ interface ListItem {
   single: { sql: string; params: unknown[] };
 }
 
-/** Per store: whether first pages of lists are batched (db/batch.ts; on unless turned off), and the batchers by limit and scopes. */
-const listBatching = new WeakMap<object, boolean>();
+/** Per store: whether requests are batched (db/batch.ts; on unless turned off), and the list batchers by limit and scopes. */
+const batching = new WeakMap<object, boolean>();
 const listBatchers = new WeakMap<object, Map<string, StatementBatcher<ListItem, Row | undefined>>>();
 /**
  * A batch of two costs PostgreSQL more than two statements, one of four less than four (docs/store.md,
@@ -535,15 +538,15 @@ const listBatchers = new WeakMap<object, Map<string, StatementBatcher<ListItem, 
  */
 const LIST_BATCH = { min: 4, max: 16 };
 
-/** Turns batching of list requests on or off for a store (a benchmark compares the two). */
-export function setListBatching(db: Queryable, on: boolean): void {
-  listBatching.set(db, on);
+/** Turns batching of lists and creations on or off for a store (`serve --no-batching`; a benchmark compares the two). */
+export function setBatching(db: Queryable, on: boolean): void {
+  batching.set(db, on);
 }
 
-/** Batched list statements of a store so far, and the requests they carried. */
-export function listBatchStats(db: Queryable): { batches: number; batched: number; waiting: number } {
+/** Batched statements of a store so far (lists and creations), the requests they carried, and those waiting now. */
+export function batchStats(db: Queryable): { batches: number; batched: number; waiting: number } {
   const out = { batches: 0, batched: 0, waiting: 0 };
-  for (const b of listBatchers.get(db)?.values() ?? []) {
+  for (const b of [...(listBatchers.get(db)?.values() ?? []), ...(creationBatchers.get(db)?.values() ?? [])]) {
     out.batches += b.batches;
     out.batched += b.batched;
     out.waiting += b.waiting;
@@ -558,7 +561,7 @@ export function listBatchStats(db: Queryable): { batches: number; batched: numbe
  */
 function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): StatementBatcher<ListItem, Row | undefined> | undefined {
   const store = db as Partial<Db>;
-  if (!store.pool || listBatching.get(db) === false) return undefined;
+  if (!store.pool || batching.get(db) === false) return undefined;
   let byShape = listBatchers.get(db);
   if (!byShape) listBatchers.set(db, (byShape = new Map()));
   const shape = `${limit} ${scopes.join(' ')}`;
@@ -649,28 +652,28 @@ export async function addActivity(
   return rows[0];
 }
 
-/**
- * Creates a contact in one statement (data-modifying CTEs, atomic as any statement): the
- * references are looked up in the workspace, and only when each one given exists are the contact,
- * its emails and phones, the timeline entry and the outbox event inserted (the counter is the
- * trigger's). The response is built from the input, the looked-up names and the stored
- * custom_fields (jsonb's key order), so nothing is read back. The statement's text depends only on
- * whether there are emails and phones (four texts): an insert of no rows would still cost its
- * statement trigger (migration 5). The contact's row version and the workspace's lookup generation
- * come back with it, for the route to put the response's text in the contact text cache.
- */
-export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
+/** A creation computed from its input: what its statement writes, alone or in a batch. */
+interface Creation {
+  ws: string;
+  /** The response, but for the references' names and the stored custom_fields. */
+  contact: Contact;
+  input: ContactInput;
+  stage: string | null;
+  source: string | null;
+  owner: string | null;
+  search: string;
+  activityId: string;
+  eventId: string;
+}
+
+function prepareCreation(ws: string, input: ContactInput, now: Date): Creation {
   if (!input.first_name) throw badRequest('first_name is required', 'first_name');
   if (!input.last_name) throw badRequest('last_name is required', 'last_name');
-  const id = newId('con');
   const at = now.toISOString();
   const emails = rowsFromInput(input.emails, input.email, 'Other', []) ?? [];
   const phones = rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? [];
-  const stage = emptyToNull(input.stage_id) ?? null;
-  const source = emptyToNull(input.lead_source_id) ?? null;
-  const owner = emptyToNull(input.owner_id) ?? null;
   const contact: Contact = {
-    id,
+    id: newId('con'),
     first_name: input.first_name,
     last_name: input.last_name,
     email: emails.find((r) => r.is_primary)?.value ?? null,
@@ -686,50 +689,138 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
     updated_at: at,
     last_activity_at: null,
   };
-  const q = new Params();
-  const [wsP, idP, atP, stageP, sourceP, ownerP] = [ws, id, at, stage, source, owner].map((v) => q.p(v));
-  const rowsInsert = (table: string, rows: ContactRow[]) =>
-    `INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position)
+  return {
+    ws, contact, input,
+    stage: emptyToNull(input.stage_id) ?? null,
+    source: emptyToNull(input.lead_source_id) ?? null,
+    owner: emptyToNull(input.owner_id) ?? null,
+    search: searchText(contact),
+    activityId: newId('act'),
+    eventId: newId('evt', 16),
+  };
+}
+
+/** The contact's columns a creation writes, in the order creationValues gives them. */
+const CREATION_COLUMNS = `id, workspace_id, first_name, last_name, ${plainFields.join(', ')},
+        stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at`;
+/** The lookups of a creation's references in its workspace: a row `r` of their names (null: none, or no such one). */
+const creationRefs = (ws: string, stage: string, source: string, owner: string) => `(SELECT name FROM contact_stages WHERE workspace_id = ${ws} AND id = ${stage}) AS stage_name,
+        (SELECT name FROM lead_sources WHERE workspace_id = ${ws} AND id = ${source}) AS lead_source_name,
+        (SELECT name FROM members WHERE workspace_id = ${ws} AND id = ${owner}) AS owner_name,
+        set_config('${ACCOUNTED_SETTING}', ${ACCOUNTED_TOKEN}, true) AS accounted`;
+/** Every reference a creation names exists (`r` holds their names). */
+const creationRefsExist = (stage: string, source: string, owner: string) =>
+  `(${stage} IS NULL OR r.stage_name IS NOT NULL) AND (${source} IS NULL OR r.lead_source_name IS NOT NULL) AND (${owner} IS NULL OR r.owner_name IS NOT NULL)`;
+/** A reference in an event's data: {id, name}, or null. */
+const idName = (id: string, name: string) => `CASE WHEN ${name} IS NULL THEN 'null'::jsonb ELSE jsonb_build_object('id', ${id}, 'name', ${name}) END`;
+/** The contact.created event's data: the response (`contact`, jsonb) with the references' names from `r`. */
+const creationEventData = (contact: string, stage: string, source: string, owner: string) =>
+  `${contact} || jsonb_build_object('stage', ${idName(stage, 'r.stage_name')}, 'lead_source', ${idName(source, 'r.lead_source_name')}, 'owner', ${idName(owner, 'r.owner_name')})`;
+/** Inserts a creation's emails or phones (`rows`, a jsonb array) for the contact of `ins`. */
+const creationRowsInsert = (table: string, rows: string, from: string) =>
+  `INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position)
      SELECT x.id, ins.workspace_id, ins.id, x.value, x.label, x.is_primary, x.position
-       FROM ins, jsonb_to_recordset(${q.p(JSON.stringify(rows))}::jsonb) AS x(id text, value text, label text, is_primary boolean, position integer)`;
-  const ref = (table: string, p: string) => `(SELECT name FROM ${table} WHERE workspace_id = ${wsP} AND id = ${p}::text)`;
-  const idName = (p: string, name: string) => `CASE WHEN ${name} IS NULL THEN 'null'::jsonb ELSE jsonb_build_object('id', ${p}::text, 'name', ${name}) END`;
+       FROM ${from}, jsonb_to_recordset(${rows}) AS x(id text, value text, label text, is_primary boolean, position integer)`;
+/** The contact's counter shard a creation's statement upserts itself, one per transaction (txid mod 16), as the count trigger would. */
+const CREATION_COUNT = `INSERT INTO contact_counts (workspace_id, shard, n, writes) SELECT ins.workspace_id, (txid_current() % 16)::int, 1, 1 FROM ins
+      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + 1, writes = contact_counts.writes + 1`;
+/** The values of CREATION_COLUMNS but the id, workspace and times, as parameters. */
+const creationValues = (q: Params, c: Creation) =>
+  [c.contact.first_name, c.contact.last_name, ...plainFields.map((f) => c.contact[f]), c.stage, c.source, c.owner].map((v) => q.p(v)).join(', ') +
+  `, ${q.p(JSON.stringify(c.contact.custom_fields))}::jsonb, ${q.p(c.input.affiliate_attribution_token ?? null)}, ${q.p(c.search)}`;
+
+/**
+ * A creation's statement alone (data-modifying CTEs, atomic as any statement): the references
+ * are looked up in the workspace, and only when each one given exists are the contact, its emails
+ * and phones, the timeline entry and the outbox event inserted (the counter is the statement's
+ * own). Its text depends only on whether there are emails and phones (four texts, eight with the
+ * authentication): an insert of no rows would still cost its statement trigger (migration 5).
+ */
+function creationStatement(c: Creation, auth?: StatementAuth): { sql: string; params: unknown[] } {
+  const q = new Params();
+  const { contact } = c;
+  const [wsP, idP, atP, stageP, sourceP, ownerP] = [c.ws, contact.id, contact.created_at, c.stage, c.source, c.owner].map((v) => q.p(v));
   // With the request's authentication in front when the route defers it to here: nothing is
   // written unless it admits the request (ok), and the key's columns come back with the row.
   const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
   // r also marks the statement as keeping its own count and row versions (ACCOUNTED_SETTING), before
-  // ins reads it: the count and touch triggers are then not queued for it; cnt upserts the counter
-  // shard the count trigger would have (one shard per transaction, txid mod 16).
+  // ins reads it: the count and touch triggers are then not queued for it.
   const sql = `WITH ${gate} r AS (
-      SELECT ${ref('contact_stages', stageP)} AS stage_name, ${ref('lead_sources', sourceP)} AS lead_source_name, ${ref('members', ownerP)} AS owner_name,
-        set_config('${ACCOUNTED_SETTING}', ${ACCOUNTED_TOKEN}, true) AS accounted),
+      SELECT ${creationRefs(wsP, `${stageP}::text`, `${sourceP}::text`, `${ownerP}::text`)}),
     ins AS (
-      INSERT INTO contacts (id, workspace_id, first_name, last_name, address, city, state, zip_code, company, job_title, notes,
-        stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at)
-      SELECT ${idP}, ${wsP}, ${[input.first_name, input.last_name, ...plainFields.map((f) => input[f] ?? null)].map((v) => q.p(v)).join(', ')},
-        ${stageP}, ${sourceP}, ${ownerP}, ${q.p(JSON.stringify(contact.custom_fields))}::jsonb, ${q.p(input.affiliate_attribution_token ?? null)},
-        ${q.p(searchText(contact))}, ${atP}::timestamptz, ${atP}::timestamptz
+      INSERT INTO contacts (${CREATION_COLUMNS})
+      SELECT ${idP}, ${wsP}, ${creationValues(q, c)}, ${atP}::timestamptz, ${atP}::timestamptz
         FROM r
-       WHERE (${stageP}::text IS NULL OR r.stage_name IS NOT NULL) AND (${sourceP}::text IS NULL OR r.lead_source_name IS NOT NULL)
-         AND (${ownerP}::text IS NULL OR r.owner_name IS NOT NULL)${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''}
-      RETURNING id, workspace_id, custom_fields, xmin::text AS version),${emails.length ? `
-    em AS (${rowsInsert('contact_emails', emails)}),` : ''}${phones.length ? `
-    ph AS (${rowsInsert('contact_phones', phones)}),` : ''}
+       WHERE ${creationRefsExist(`${stageP}::text`, `${sourceP}::text`, `${ownerP}::text`)}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''}
+      RETURNING id, workspace_id, custom_fields, xmin::text AS version),${contact.emails.length ? `
+    em AS (${creationRowsInsert('contact_emails', `${q.p(JSON.stringify(contact.emails))}::jsonb`, 'ins')}),` : ''}${contact.phones.length ? `
+    ph AS (${creationRowsInsert('contact_phones', `${q.p(JSON.stringify(contact.phones))}::jsonb`, 'ins')}),` : ''}
     act AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
-      SELECT ${q.p(newId('act'))}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
-    cnt AS (
-      INSERT INTO contact_counts (workspace_id, shard, n, writes) SELECT ins.workspace_id, (txid_current() % 16)::int, 1, 1 FROM ins
-      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + 1, writes = contact_counts.writes + 1),
-    ev AS (${eventInsertSql(q, ws, 'contact.created',
-      `${q.p(JSON.stringify(contact))}::jsonb || jsonb_build_object('stage', ${idName(stageP, 'r.stage_name')}, 'lead_source', ${idName(sourceP, 'r.lead_source_name')}, 'owner', ${idName(ownerP, 'r.owner_name')})`,
-      now, 'ins, r')})
+      SELECT ${q.p(c.activityId)}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
+    cnt AS (${CREATION_COUNT}),
+    ev AS (${eventsInsertSql({
+      id: q.p(c.eventId), workspace: 'ins.workspace_id', type: "'contact.created'",
+      data: creationEventData(`${q.p(JSON.stringify(contact))}::jsonb`, `${stageP}::text`, `${sourceP}::text`, `${ownerP}::text`),
+      changed: 'NULL', at: `${atP}::timestamptz`,
+    }, 'ins, r')})
     SELECT r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen(wsP)} AS lookups${auth ? ', a.*' : ''} FROM r LEFT JOIN ins ON true${
       auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
-  const { rows } = await db.query(sql, q.values);
-  const r = rows[0];
+  return { sql, params: q.values };
+}
+
+/**
+ * Several creations, each with its request's authentication, in one statement (db/batch.ts), as
+ * each one's statement alone would write it: the requests are authenticated and counted as
+ * withAuthenticationBatch does ($1–$5), the creations ($6, a jsonb array) joined to them by their
+ * number in the batch; a creation is written only when its request is admitted and its references
+ * exist. One row per creation, in their order, as creationStatement returns it.
+ */
+function creationBatchStatement(items: readonly CreationItem[], scopes: readonly string[]): { sql: string; params: unknown[] } {
+  const creations = items.map(({ c }, i) => ({
+    ord: i + 1, id: c.contact.id, first_name: c.contact.first_name, last_name: c.contact.last_name,
+    ...Object.fromEntries(plainFields.map((f) => [f, c.contact[f]])),
+    stage_id: c.stage, lead_source_id: c.source, owner_id: c.owner, custom_fields: c.contact.custom_fields,
+    token: c.input.affiliate_attribution_token ?? null, search_text: c.search, at: c.contact.created_at,
+    act_id: c.activityId, evt_id: c.eventId, emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
+  }));
+  const sql = `WITH ${BATCH_AUTH_CTES},
+    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),
+    c AS (
+      SELECT * FROM jsonb_to_recordset($6::jsonb) AS c(ord bigint, id text, first_name text, last_name text, ${plainFields.map((f) => `${f} text`).join(', ')},
+        stage_id text, lead_source_id text, owner_id text, custom_fields jsonb, token text, search_text text, at timestamptz,
+        act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
+    r AS (
+      SELECT c.ord, ${creationRefs('t.ws', 'c.stage_id', 'c.lead_source_id', 'c.owner_id')} FROM c JOIN t ON t.ord = c.ord),
+    ins AS (
+      INSERT INTO contacts (${CREATION_COLUMNS})
+      SELECT c.id, t.ws, c.first_name, c.last_name, ${plainFields.map((f) => `c.${f}`).join(', ')}, c.stage_id, c.lead_source_id, c.owner_id,
+             c.custom_fields, c.token, c.search_text, c.at, c.at
+        FROM c JOIN t ON t.ord = c.ord JOIN r ON r.ord = c.ord
+       WHERE ${creationRefsExist('c.stage_id', 'c.lead_source_id', 'c.owner_id')} AND c.ord IN (SELECT ord FROM ok)
+       ORDER BY t.ws
+      RETURNING id, workspace_id, custom_fields, xmin::text AS version),
+    em AS (${creationRowsInsert('contact_emails', 'c.emails', 'ins JOIN c ON c.id = ins.id')}),
+    ph AS (${creationRowsInsert('contact_phones', 'c.phones', 'ins JOIN c ON c.id = ins.id')}),
+    act AS (
+      INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
+      SELECT c.act_id, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, c.at FROM ins JOIN c ON c.id = ins.id),
+    cnt AS (${CREATION_COUNT}),
+    ev AS (${eventsInsertSql({
+      id: 'c.evt_id', workspace: 'ins.workspace_id', type: "'contact.created'",
+      data: creationEventData('c.data', 'c.stage_id', 'c.lead_source_id', 'c.owner_id'), changed: 'NULL', at: 'c.at',
+    }, 'ins JOIN c ON c.id = ins.id JOIN r ON r.ord = c.ord')})
+    SELECT t.ord, ${BATCH_AUTH_COLUMNS}, r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
+      FROM ${BATCH_AUTH_FROM} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
+     ORDER BY t.ord`;
+  return { sql, params: [...batchAuthParams(items.map((i) => i.auth), scopes), JSON.stringify(creations)] };
+}
+
+/** The created contact from its statement's row: the references' names, the stored custom_fields. */
+function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
   // An unknown key leaves the key's columns null (the LEFT JOIN): admitted() answers it with the 401.
   auth?.admit(r);
+  const { contact, stage, source, owner } = c;
   if (r.custom_fields === null) {
     // In the order the fields are listed: the first reference that does not exist is named.
     if (stage && r.stage_name === null) throw badRequest(`No such contact stage: ${stage}`, 'stage_id');
@@ -743,6 +834,62 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
   if (owner) contact.owner = { id: owner, name: r.owner_name };
   writtenAt.set(contact, { version: r.version, lookups: r.lookups });
   return contact;
+}
+
+/**
+ * Creates a contact in one statement (creationStatement). The response is built from the input,
+ * the looked-up names and the stored custom_fields (jsonb's key order), so nothing is read back.
+ * The contact's row version and the workspace's lookup generation come back with it, for the
+ * route to put the response's text in the contact text cache. A creation whose request the
+ * statement authenticates (`auth`) waits, while the pool's connections are all busy, for one
+ * statement with other workspaces' creations (creationBatchStatement; docs/store.md, "Batching
+ * creations").
+ */
+export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
+  const c = prepareCreation(ws, input, now);
+  const batcher = auth ? creationBatcher(db, auth.scopes) : undefined;
+  let row: Row;
+  if (batcher) row = await batcher.run({ c, auth: auth! });
+  else {
+    const { sql, params } = creationStatement(c, auth);
+    row = (await db.query(sql, params)).rows[0];
+  }
+  return createdContact(c, row, auth);
+}
+
+/** A creation a batcher carries, with its deferred authentication. */
+interface CreationItem {
+  c: Creation;
+  auth: StatementAuth;
+}
+
+const creationBatchers = new WeakMap<object, Map<string, StatementBatcher<CreationItem, Row>>>();
+/** As lists' (LIST_BATCH): a few creations are sent one by one, at most sixteen of distinct workspaces in one statement. */
+const CREATION_BATCH = { min: 4, max: 16 };
+
+/** The batcher of creations (the route's `scopes`) for a store with a pool and batching on, or undefined. */
+function creationBatcher(db: Queryable, scopes: readonly string[]): StatementBatcher<CreationItem, Row> | undefined {
+  const store = db as Partial<Db>;
+  if (!store.pool || batching.get(db) === false) return undefined;
+  let byScopes = creationBatchers.get(db);
+  if (!byScopes) creationBatchers.set(db, (byScopes = new Map()));
+  const shape = scopes.join(' ');
+  let b = byScopes.get(shape);
+  if (!b) {
+    byScopes.set(shape, (b = new StatementBatcher<CreationItem, Row>(store as Db, {
+      ...CREATION_BATCH,
+      key: (i) => i.c.ws,
+      one: async (conn, i) => {
+        const { sql, params } = creationStatement(i.c, i.auth);
+        return (await conn.query(sql, params)).rows[0];
+      },
+      many: async (conn, items) => {
+        const { sql, params } = creationBatchStatement(items, scopes);
+        return (await conn.query(sql, params)).rows;
+      },
+    })));
+  }
+  return b;
 }
 
 /** Field names as the API spells them, compared before/after to say what an update changed. */

@@ -16,7 +16,16 @@ const EVENT_INSERT = 'INSERT INTO events (id, workspace_id, type, data, changed_
  */
 export function eventInsertSql(q: Params, workspaceId: string, type: string, dataSql: string, at: Date, from: string, changedFields?: string[]): string {
   const changed = changedFields ? `${q.p(JSON.stringify(changedFields))}::jsonb` : 'NULL';
-  return `${EVENT_INSERT} SELECT ${q.p(newId('evt', 16))}, ${q.p(workspaceId)}, ${q.p(type)}, ${dataSql}, ${changed}, ${q.p(at.toISOString())}::timestamptz FROM ${from}`;
+  return eventsInsertSql({ id: q.p(newId('evt', 16)), workspace: q.p(workspaceId), type: q.p(type), data: dataSql, changed, at: `${q.p(at.toISOString())}::timestamptz` }, from);
+}
+
+/**
+ * The outbox rows of a statement that writes several changes: one row per row of `from`, each
+ * column a SQL expression over it (the event's id, workspace, type, data as jsonb, changed fields
+ * as jsonb or NULL, and time as timestamptz).
+ */
+export function eventsInsertSql(e: { id: string; workspace: string; type: string; data: string; changed: string; at: string }, from: string): string {
+  return `${EVENT_INSERT} SELECT ${e.id}, ${e.workspace}, ${e.type}, ${e.data}, ${e.changed}, ${e.at} FROM ${from}`;
 }
 
 export async function recordEvent(

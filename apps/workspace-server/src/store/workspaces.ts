@@ -347,34 +347,53 @@ export function withAuthentication(sql: string, params: unknown[], auth: Pick<St
 }
 
 /**
- * withAuthentication for several requests in one statement (db/batch.ts): one row per request, in
- * their order, each with the authentication columns of its own key and, only when that key is
- * admitted, the row of `sql` for its workspace. `sql` reads workspace `$1`, its only parameter,
- * and returns one row; every request needs one of `scopes`. The requests' workspaces must be
- * distinct (one window row each); their windows are counted in the order of the workspaces' ids,
- * so two batches (of two processes) lock them in one order and never deadlock.
+ * The CTEs of a statement that authenticates several requests (db/batch.ts), one per workspace:
+ * `t` (each request's key hash, workspace, window and time, numbered `ord` in their order: the
+ * parameters $1–$4 of batchAuthParams), `k` (each key found, by `ord`) and `hit` (each usable
+ * key's request counted in its workspace's window). The windows are counted in the order of the
+ * workspaces' ids, so two batches (of two processes) lock them in one order and never deadlock.
  */
-export function withAuthenticationBatch(sql: string, auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): { sql: string; params: unknown[] } {
-  const lateral = forWorkspace(sql, 'k.id');
-  return {
-    sql: `WITH t AS (
+export const BATCH_AUTH_CTES = `t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::timestamptz[]) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)
      ), k AS (
        SELECT t.ord, ${KEY_COLUMNS}
          FROM t JOIN api_keys k ON k.secret_hash = t.hash JOIN workspaces w ON w.id = k.workspace_id
      ), hit AS (
        ${countRequests(`SELECT k.id, t.window_start, 1 FROM k JOIN t ON t.ord = k.ord WHERE ${usable('t.now')} ORDER BY k.id`, 'workspace_id, count')}
-     )
-    SELECT t.ord, ${authColumns('h.count')}, l.*
-      FROM t LEFT JOIN k ON k.ord = t.ord LEFT JOIN hit h ON h.workspace_id = k.id
-      LEFT JOIN LATERAL (SELECT * FROM (${lateral}) l WHERE ${admits('t.ws', 't.now', 'h.count', '$5')} OFFSET 0) l ON true
+     )`;
+/** Each request of BATCH_AUTH_CTES with its key and count: `t LEFT JOIN k … LEFT JOIN hit h …`. */
+export const BATCH_AUTH_FROM = 't LEFT JOIN k ON k.ord = t.ord LEFT JOIN hit h ON h.workspace_id = k.id';
+/** The authentication columns admitted() reads, of a row of BATCH_AUTH_FROM. */
+export const BATCH_AUTH_COLUMNS = authColumns('h.count');
+/** True for a request of BATCH_AUTH_FROM that is admitted: its key is usable, its workspace's, within the limit, and holds one of the scopes ($5). */
+export const BATCH_ADMITS = admits('t.ws', 't.now', 'h.count', '$5');
+
+/** The parameters $1–$5 of a statement with BATCH_AUTH_CTES: the requests' authentication and the scopes any one of which they need. */
+export function batchAuthParams(auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): unknown[] {
+  return [
+    auths.map((a) => a.params.hash),
+    auths.map((a) => a.workspaceId),
+    auths.map((a) => a.params.windowStart),
+    auths.map((a) => a.params.now.toISOString()),
+    [...scopes],
+  ];
+}
+
+/**
+ * withAuthentication for several requests in one statement (db/batch.ts): one row per request, in
+ * their order, each with the authentication columns of its own key and, only when that key is
+ * admitted, the row of `sql` for its workspace. `sql` reads workspace `$1`, its only parameter,
+ * and returns one row; every request needs one of `scopes`. The requests' workspaces must be
+ * distinct (one window row each; see BATCH_AUTH_CTES).
+ */
+export function withAuthenticationBatch(sql: string, auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): { sql: string; params: unknown[] } {
+  const lateral = forWorkspace(sql, 'k.id');
+  return {
+    sql: `WITH ${BATCH_AUTH_CTES}
+    SELECT t.ord, ${BATCH_AUTH_COLUMNS}, l.*
+      FROM ${BATCH_AUTH_FROM}
+      LEFT JOIN LATERAL (SELECT * FROM (${lateral}) l WHERE ${BATCH_ADMITS} OFFSET 0) l ON true
      ORDER BY t.ord`,
-    params: [
-      auths.map((a) => a.params.hash),
-      auths.map((a) => a.workspaceId),
-      auths.map((a) => a.params.windowStart),
-      auths.map((a) => a.params.now.toISOString()),
-      [...scopes],
-    ],
+    params: batchAuthParams(auths, scopes),
   };
 }

@@ -5,15 +5,16 @@ import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { openPostgres } from '../src/db/postgres.js';
-import { listBatchStats } from '../src/store/contacts.js';
+import { batchStats } from '../src/store/contacts.js';
 import { Client, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type TestServer } from './harness.js';
 
 /**
- * First pages of lists that wait for a connection go to PostgreSQL as one statement (db/batch.ts,
- * docs/store.md "Batching lists"). Every request must get the answer it gets alone: its own page,
- * its own 401, 403 or 429, rate-limit headers that count each request once.
+ * First pages of lists, and creations, that wait for a connection go to PostgreSQL as one statement
+ * each (db/batch.ts, docs/store.md "Batching lists", "Batching creations"). Every request must get
+ * the answer it gets alone: its own page or contact, its own 400, 401, 403 or 429, rate-limit
+ * headers that count each request once, and a creation everything it writes alone.
  */
-describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs TEST_DATABASE_URL)', () => {
+describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on PostgreSQL (needs TEST_DATABASE_URL)', () => {
   const schema = uniqueSchema('batch');
   let store: Store;
   let db: CountingDb;
@@ -50,12 +51,12 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
   /** Sends `calls` while the pool is held, waits until `queued` of them wait in the batchers, then lets them run. */
   async function whileHeld(calls: (() => Promise<Reply>)[], queued: number): Promise<Reply[]> {
     const release = await holdPool();
-    const before = listBatchStats(db).waiting;
+    const before = batchStats(db).waiting;
     const replies = Promise.all(calls.map((c) => c()));
     const until = Date.now() + 10_000;
     try {
-      while (listBatchStats(db).waiting - before < queued && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-      expect(listBatchStats(db).waiting - before).toBe(queued);
+      while (batchStats(db).waiting - before < queued && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      expect(batchStats(db).waiting - before).toBe(queued);
     } finally {
       await release();
     }
@@ -89,7 +90,7 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
     // Revoked behind the server's back: it still takes the key for a known one.
     await admin.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revoked.keyId]);
 
-    const before = listBatchStats(db);
+    const before = batchStats(db);
     db.resetRoundTrips();
     const calls = [
       ...tenants.map((W) => () => W.client.get('/v1/contacts?limit=20')),
@@ -101,7 +102,8 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
     // All but the last: a page its workspace never served (its key's lists were refused) is read
     // by the statement that writes the texts, which waits for the pool on its own.
     const replies = await whileHeld(calls, calls.length - 1);
-    const after = listBatchStats(db);
+    const after = batchStats(db);
+    const statements = db.roundTrips;
 
     for (let i = 0; i < tenants.length; i++) {
       expect(replies[i].status, JSON.stringify(replies[i].body)).toBe(200);
@@ -131,6 +133,101 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
     expect(db.roundTrips).toBeLessThan(calls.length);
   });
 
+  /** A created contact without what differs between two creations of one body: ids and times. */
+  const shape = (c: Record<string, unknown>) => JSON.parse(JSON.stringify(c, (k, v) => (k === 'id' || k.endsWith('_at') ? undefined : v)));
+
+  it('writes each waiting creation as alone, in fewer statements: contact, rows, timeline, event, count; 400, 401, 403 and 429 kept apart', async () => {
+    const body = (i: number) => ({
+      first_name: `B${i}`, last_name: 'Batch', email: `b${i}@example.com`, phones: [{ value: '555-0100', label: 'Mobile' }],
+      company: 'Harbor Realty', custom_fields: { zeta: 1, a: [2] },
+    });
+    const tenants = [];
+    for (let i = 0; i < 8; i++) {
+      const W = await s.workspace();
+      // The key admitted once (so its creations authenticate in their own statement), and one creation alone.
+      await W.client.get('/v1/contacts?limit=20');
+      const alone = await W.client.post('/v1/contacts', body(i));
+      expect(alone.status).toBe(201);
+      tenants.push({ W, alone });
+    }
+    const staged = await s.workspace();
+    const stage = (await staged.client.get('/v1/contact-stages')).body.data[1];
+    const badStage = await s.workspace();
+    const limited = await s.workspace({ rate_limit_per_minute: 2 });
+    const revoked = await s.workspace();
+    const readerWs = await s.workspace();
+    const reader = await s.key(readerWs.id, ['read_contacts']);
+    for (const c of [badStage.client, limited.client, limited.client, revoked.client, reader.client]) await c.get('/v1/contacts?limit=20');
+    await admin.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revoked.keyId]);
+
+    const before = batchStats(db);
+    db.resetRoundTrips();
+    const calls = [
+      ...tenants.map(({ W }, i) => () => W.client.post('/v1/contacts', body(i))),
+      () => tenants[0].W.client.post('/v1/contacts', body(100)), // a second creation of one workspace: the next batch
+      () => staged.client.post('/v1/contacts', { ...body(200), stage_id: stage.id }),
+      () => badStage.client.post('/v1/contacts', { ...body(300), stage_id: 'cst_nope' }),
+      () => limited.client.post('/v1/contacts', body(400)),
+      () => revoked.client.post('/v1/contacts', body(500)),
+      () => reader.client.post('/v1/contacts', body(600)),
+    ];
+    // Every key was admitted before, so every creation waits in the batcher but tenant 0's second:
+    // a write of a workspace with a request under way, at a limit this high, is counted in a
+    // statement of its own first (docs/store.md, "One busy workspace"), which waits for the pool.
+    const replies = await whileHeld(calls, calls.length - 1);
+    const after = batchStats(db);
+    const statements = db.roundTrips;
+
+    for (let i = 0; i < tenants.length; i++) {
+      expect(replies[i].status, JSON.stringify(replies[i].body)).toBe(201);
+      expect(shape(replies[i].body)).toEqual(shape(tenants[i].alone.body));
+      expect(replies[i].body.custom_fields).toEqual({ a: [2], zeta: 1 });
+      // Stored as answered: the contact read back, in its list (two contacts now), its timeline.
+      const id = replies[i].body.id;
+      expect((await tenants[i].W.client.get(`/v1/contacts/${id}`)).body).toEqual(replies[i].body);
+      const list = (await tenants[i].W.client.get('/v1/contacts?limit=20')).body;
+      if (i > 0) {
+        expect(list.total_count).toBe(2);
+        expect(list.data).toContainEqual(replies[i].body);
+      }
+      expect((await tenants[i].W.client.get(`/v1/contacts/${id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual(['contact_created']);
+      // Counted once: a list and a creation before.
+      if (i > 0) expect(replies[i].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 3));
+    }
+    const second = replies[tenants.length];
+    expect(second.status).toBe(201);
+    expect(second.body.first_name).toBe('B100');
+    expect([replies[0], second].map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([String(100000 - 4), String(100000 - 3)]);
+    expect((await tenants[0].W.client.get('/v1/contacts?limit=20')).body.total_count).toBe(3);
+
+    const [withStage, noStage, tooMany, gone, forbidden] = replies.slice(tenants.length + 1);
+    expect(withStage.status, JSON.stringify(withStage.body)).toBe(201);
+    expect(withStage.body.stage).toEqual({ id: stage.id, name: stage.name });
+    expect(noStage.status).toBe(400);
+    expect(noStage.body.error).toMatchObject({ param: 'stage_id', message: 'No such contact stage: cst_nope' });
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(gone.status).toBe(401);
+    expect(gone.body.error.message).toBe('This API key has been revoked');
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.message).toBe('This API key lacks the write_contacts scope');
+
+    // One contact.created event per contact written, with the stage's name in its data; nothing for the refused.
+    const written = [...replies.slice(0, tenants.length + 2).map((r) => r.body.id)];
+    const events = await admin.query("SELECT data FROM events WHERE type = 'contact.created' AND data->>'id' = ANY($1)", [written]);
+    expect(events.rows.length).toBe(written.length);
+    expect(events.rows.find((e) => e.data.id === withStage.body.id).data.stage).toEqual({ id: stage.id, name: stage.name });
+    const refusedWs = [badStage.id, limited.id, revoked.id, readerWs.id];
+    expect((await admin.query('SELECT count(*)::int AS n FROM contacts WHERE workspace_id = ANY($1)', [refusedWs])).rows[0].n).toBe(0);
+    expect((await admin.query('SELECT count(*)::int AS n FROM events WHERE workspace_id = ANY($1)', [refusedWs])).rows[0].n).toBe(0);
+    // Counted as alone: the revoked key's creation not, the others' (400, 403, 429 included) yes.
+    const counts = await admin.query('SELECT workspace_id, count FROM rate_limit_windows WHERE workspace_id = ANY($1)', [refusedWs]);
+    expect(Object.fromEntries(counts.rows.map((r) => [r.workspace_id, r.count]))).toEqual({ [badStage.id]: 2, [limited.id]: 3, [revoked.id]: 1, [readerWs.id]: 2 });
+    expect(after.batches - before.batches).toBeGreaterThanOrEqual(1);
+    expect(after.batched - before.batched).toBeGreaterThanOrEqual(4);
+    expect(statements).toBeLessThan(calls.length);
+  });
+
   it('sends each request alone when the batch statement fails, so none is lost or counted twice', async () => {
     const tenants = [];
     for (let i = 0; i < 6; i++) {
@@ -144,14 +241,24 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
       BEGIN IF current_query() LIKE '%WITH ORDINALITY%' THEN RAISE EXCEPTION 'no batches here'; END IF; RETURN NEW; END $$`);
     await admin.query('CREATE TRIGGER no_batches BEFORE UPDATE ON rate_limit_windows FOR EACH ROW EXECUTE FUNCTION no_batches()');
     try {
-      const before = listBatchStats(db);
+      const before = batchStats(db);
       const replies = await whileHeld(tenants.map(({ W }) => () => W.client.get('/v1/contacts?limit=5')), tenants.length);
-      expect(listBatchStats(db).batches).toBe(before.batches);
+      expect(batchStats(db).batches).toBe(before.batches);
       tenants.forEach(({ alone }, i) => {
         expect(replies[i].status, JSON.stringify(replies[i].body)).toBe(200);
         expect(replies[i].body).toEqual(alone.body);
         expect(replies[i].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 4));
       });
+      // Creations too: each written once, alone.
+      const created = await whileHeld(tenants.map(({ W }, i) => () => W.client.post('/v1/contacts', { first_name: `Again${i}`, last_name: 'L' })), tenants.length);
+      expect(batchStats(db).batches).toBe(before.batches);
+      for (const [i, { W }] of tenants.entries()) {
+        expect(created[i].status, JSON.stringify(created[i].body)).toBe(201);
+        expect(created[i].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 5));
+        const list = (await W.client.get('/v1/contacts?limit=5')).body;
+        expect(list.total_count).toBe(2);
+        expect(list.data.filter((c: { first_name: string }) => c.first_name === `Again${i}`)).toEqual([created[i].body]);
+      }
     } finally {
       await admin.query('DROP TRIGGER no_batches ON rate_limit_windows; DROP FUNCTION no_batches()');
     }
@@ -171,7 +278,7 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
         tenants.push({ W, other, name: `P${i}` });
       }
       tenants.sort((a, b) => (a.W.id < b.W.id ? -1 : 1));
-      const [b1, b2] = [listBatchStats(db), listBatchStats(second.db)];
+      const [b1, b2] = [batchStats(db), batchStats(second.db)];
       // A window row in the middle held, so both batches are under way at once when it is let go:
       // one locks the rows before it in the workspaces' order, the other (in the opposite order)
       // those after it, unless both lock them in one order.
@@ -183,7 +290,7 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
       // One process gets them in one order, the other in the opposite one.
       const replies = Promise.all([...tenants.map((t) => () => t.W.client.get('/v1/contacts?limit=20')), ...[...tenants].reverse().map((t) => () => t.other.get('/v1/contacts?limit=20'))].map((c) => c()));
       const until = Date.now() + 10_000;
-      while ((listBatchStats(db).waiting < 8 || listBatchStats(second.db).waiting < 8) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      while ((batchStats(db).waiting < 8 || batchStats(second.db).waiting < 8) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
       await Promise.all([r1(), r2()]);
       const waitingOnLocks = async () =>
         (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%WITH ORDINALITY%'`)).rows[0].n;
@@ -201,15 +308,15 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
       const counts = await admin.query('SELECT sum(count)::int AS n FROM rate_limit_windows WHERE workspace_id = ANY($1)', [tenants.map((t) => t.W.id)]);
       expect(counts.rows[0].n).toBe(8 * 7);
       // Both as one statement each: neither batch failed on a deadlock and went one by one.
-      expect(listBatchStats(db).batches - b1.batches).toBe(1);
-      expect(listBatchStats(second.db).batches - b2.batches).toBe(1);
+      expect(batchStats(db).batches - b1.batches).toBe(1);
+      expect(batchStats(second.db).batches - b2.batches).toBe(1);
     } finally {
       await s2.close();
       await second.close();
     }
   });
 
-  it('sends each list alone when batching is turned off (serve --no-batching)', async () => {
+  it('sends each list and creation alone when batching is turned off (serve --no-batching)', async () => {
     const plain = await openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2, batching: false });
     const other = await startServer('postgres', { store: plain, webhooks: { pollMs: 0 } });
     try {
@@ -225,11 +332,22 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list requests on PostgreSQL (needs
       await new Promise((r) => setTimeout(r, 50));
       const replies = Promise.all(tenants.map(({ W }) => W.client.get('/v1/contacts?limit=20')));
       await new Promise((r) => setTimeout(r, 200));
-      expect(listBatchStats(plain.db).waiting).toBe(0);
+      expect(batchStats(plain.db).waiting).toBe(0);
       release();
       await Promise.all(held);
       (await replies).forEach((r, i) => expect(r.body).toEqual(tenants[i].alone.body));
-      expect(listBatchStats(plain.db)).toEqual({ batches: 0, batched: 0, waiting: 0 });
+      // Nor creations.
+      let release2!: () => void;
+      const gate2 = new Promise<void>((r) => (release2 = r));
+      const held2 = [0, 1].map(() => plain.db.pool!.withConnection(() => gate2));
+      await new Promise((r) => setTimeout(r, 50));
+      const created = Promise.all(tenants.map(({ W }) => W.client.post('/v1/contacts', { first_name: 'Plain', last_name: 'L' })));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(batchStats(plain.db).waiting).toBe(0);
+      release2();
+      await Promise.all(held2);
+      for (const r of await created) expect(r.status).toBe(201);
+      expect(batchStats(plain.db)).toEqual({ batches: 0, batched: 0, waiting: 0 });
     } finally {
       await other.close();
       await plain.close();
