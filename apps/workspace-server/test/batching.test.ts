@@ -264,7 +264,7 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     }
   });
 
-  it('two processes batching the same workspaces at once count each request once, without a deadlock', async () => {
+  it.each(['lists', 'creations'] as const)('two processes batching %s of the same workspaces at once count each request once, without a deadlock', async (kind) => {
     const second = await openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2 });
     const s2 = await startServer('postgres', { store: second, webhooks: { pollMs: 0 } });
     try {
@@ -288,7 +288,8 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       await blocker.query('SELECT 1 FROM rate_limit_windows WHERE workspace_id = $1 FOR UPDATE', [tenants[4].W.id]);
       const [r1, r2] = [await holdPool(), await holdPool(second.db)];
       // One process gets them in one order, the other in the opposite one.
-      const replies = Promise.all([...tenants.map((t) => () => t.W.client.get('/v1/contacts?limit=20')), ...[...tenants].reverse().map((t) => () => t.other.get('/v1/contacts?limit=20'))].map((c) => c()));
+      const send = (c: Client, name: string) => (kind === 'lists' ? c.get('/v1/contacts?limit=20') : c.post('/v1/contacts', { first_name: name, last_name: 'Again' }));
+      const replies = Promise.all([...tenants.map((t) => () => send(t.W.client, t.name)), ...[...tenants].reverse().map((t) => () => send(t.other, t.name))].map((c) => c()));
       const until = Date.now() + 10_000;
       while ((batchStats(db).waiting < 8 || batchStats(second.db).waiting < 8) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
       await Promise.all([r1(), r2()]);
@@ -298,12 +299,17 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       await blocker.query('COMMIT');
       await blocker.end();
       const all = await replies;
-      for (const r of all) expect(r.status, JSON.stringify(r.body)).toBe(200);
+      for (const r of all) expect(r.status, JSON.stringify(r.body)).toBe(kind === 'lists' ? 200 : 201);
       // Each workspace's two requests were its 6th and 7th, one in each process.
       for (let i = 0; i < 8; i++) {
         const pair = [all[i], all[15 - i]];
-        expect(pair.map((r) => r.body.data[0].first_name)).toEqual([tenants[i].name, tenants[i].name]);
+        if (kind === 'lists') expect(pair.map((r) => r.body.data[0].first_name)).toEqual([tenants[i].name, tenants[i].name]);
+        else expect(pair.map((r) => r.body.first_name)).toEqual([tenants[i].name, tenants[i].name]);
         expect(pair.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([String(100000 - 7), String(100000 - 6)]);
+      }
+      if (kind === 'creations') {
+        const created = await admin.query("SELECT workspace_id, count(*)::int AS n FROM contacts WHERE last_name = 'Again' AND workspace_id = ANY($1) GROUP BY workspace_id", [tenants.map((t) => t.W.id)]);
+        expect(created.rows.map((r) => r.n)).toEqual(tenants.map(() => 2));
       }
       const counts = await admin.query('SELECT sum(count)::int AS n FROM rate_limit_windows WHERE workspace_id = ANY($1)', [tenants.map((t) => t.W.id)]);
       expect(counts.rows[0].n).toBe(8 * 7);
