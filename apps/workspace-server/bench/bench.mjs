@@ -32,7 +32,7 @@ function run(url, opts = {}) {
 
 async function benchStore(kind) {
   const schema = `bench_${Date.now()}`;
-  // PostgreSQL with the server's default pool (four connections per core, at least 8).
+  // PostgreSQL with the server's default pool (two connections per core, at least 4).
   const store = kind === 'postgres' ? await openStore({ databaseUrl: pgUrl, schema }) : await openStore({ memory: true });
   const ws = await createWorkspace(store.db, { name: 'Bench', slug: 'bench', rate_limit_per_minute: 1_000_000_000 }, new Date());
   const key = await createApiKey(store.db, ws.id, { scopes: ['full_access'] }, new Date());

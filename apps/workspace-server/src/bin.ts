@@ -29,8 +29,8 @@ Environment:
   comma-separated) lets an editor served from that origin call the API with a key (never "*").
   --workers N (WORKERS, default 1) runs N server processes on one port (node:cluster), PostgreSQL only:
   rate limits, idempotency and webhook claims live in the database, so they hold across them.
-  --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default four per core,
-  at least 8). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
+  --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default two per core,
+  at least 4). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
   per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
   it off. Before listening, serve reads the first pages of the workspaces most recently active into
   it (at most 2 s). When statements queue for the pool, first pages of GET /v1/contacts and POST /v1/contacts that

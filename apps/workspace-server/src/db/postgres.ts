@@ -4,16 +4,17 @@ import pg from 'pg';
 import type { Db, Queryable, QueryOptions } from './db.js';
 
 /**
- * The default pool per server process: four connections per core, at least 8. A connection is
- * busy for a statement's whole round trip, not only its CPU: the wake-ups on both sides, and a
- * creation's commit waiting for the WAL flush. With two per core, 1,000 tenants at their limit
- * (a quarter of requests creations) were held at about 1,940 req/s with PostgreSQL's backends
- * 80 % idle, the requests queued for a connection; with 8 the server held the 2,150 offered
- * (docs/store.md, "The pool"). A single tenant's reads alone are about 10 % faster with 4 (fewer
- * backends contending for the cores): `serve --pool-size N` (DATABASE_POOL_SIZE) overrides it;
- * with --workers each process has its own.
+ * The default pool per server process: two connections per core, at least 4. A connection is
+ * busy for a statement's whole round trip, not only its CPU (the wake-ups on both sides, a
+ * creation's commit waiting for the WAL flush), but lists and creations that wait for one are
+ * sent in batches (db/batch.ts), so more connections than that only add backends contending for
+ * the cores: side by side on two cores, 4 against 8 held the same load of 1,000 tenants at a
+ * lower p99 and 0.91× PostgreSQL's CPU per request, and one tenant's requests as fast or faster
+ * (docs/store.md, "The pool"). With batching off (--no-batching) requests queue for a connection
+ * instead: give it more. `serve --pool-size N` (DATABASE_POOL_SIZE) overrides it; with --workers
+ * each process has its own.
  */
-export const defaultPoolSize = () => Math.max(8, 4 * availableParallelism());
+export const defaultPoolSize = () => Math.max(4, 2 * availableParallelism());
 
 /** Distinct statement texts prepared per process; beyond this, statements run unnamed. */
 const MAX_PREPARED = 1000;
