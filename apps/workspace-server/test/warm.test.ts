@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips } from '../src/db/counting.js';
+import type { Db } from '../src/db/db.js';
 import type { Store } from '../src/db/open.js';
 import { contactTextCache, createContact, listContactsJson, setContactTextCache, warmContactPages } from '../src/store/contacts.js';
 import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/store/workspaces.js';
@@ -39,7 +40,7 @@ function defineWarm(kind: StoreKind) {
     const cold = countRoundTrips(store.db);
     const expected = await listContactsJson(cold, ws[1], { limit: 20 } as never);
     const warm = countRoundTrips(store.db);
-    expect(await warmContactPages(warm, [ws[1], ws[0], ws[2]], { deadline: Date.now() + 60_000 })).toBe(3);
+    expect(await warmContactPages(warm, [ws[1], ws[0], ws[2]], { deadline: Date.now() + 60_000, connections: 1 })).toBe(3);
     expect(warm.roundTrips).toBe(1); // one statement per fifty workspaces
     const cache = contactTextCache(warm);
     warm.resetRoundTrips();
@@ -49,6 +50,34 @@ function defineWarm(kind: StoreKind) {
     expect(JSON.parse(body).data).toHaveLength(20);
     expect(cache.hits - hits).toBe(20);
     expect(warm.roundTrips).toBe(1);
+  });
+
+  it("spreads the pages over the pool's connections, a statement on each at once", async () => {
+    const spy = (connections?: number) => {
+      const seen = { sent: 0, most: 0 };
+      let inFlight = 0;
+      const db = {
+        ...store.db,
+        query: async (...a: Parameters<Db['query']>) => {
+          seen.sent++;
+          seen.most = Math.max(seen.most, ++inFlight);
+          try {
+            return await store.db.query(...a);
+          } finally {
+            inFlight--;
+          }
+        },
+      } as Db;
+      return { seen, run: () => warmContactPages(db, [ws[1], ws[0], ws[2]], { deadline: Date.now() + 60_000, connections }) };
+    };
+    // By default as many at once as the pool has connections (PostgreSQL: at least 4), each with
+    // its share of the workspaces; PGlite has no pool: one statement.
+    const byPool = spy();
+    expect(await byPool.run()).toBe(3);
+    expect(byPool.seen).toEqual(kind === 'postgres' ? { sent: 3, most: 3 } : { sent: 1, most: 1 });
+    const two = spy(2);
+    expect(await two.run()).toBe(3);
+    expect(two.seen).toEqual({ sent: 2, most: 2 });
   });
 
   it('stops at its deadline, and does nothing with the cache off', async () => {

@@ -31,6 +31,7 @@ export function countRoundTrips(db: Db): CountingDb {
     query: base.query,
     // A batch (db/batch.ts) is one round trip however many requests it carries.
     pool: db.pool && {
+      size: db.pool.size,
       saturated: () => db.pool!.saturated(),
       withConnection: (fn) => db.pool!.withConnection((c) => fn(counted(c))),
     },

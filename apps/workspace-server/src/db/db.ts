@@ -17,6 +17,8 @@ export interface Queryable {
  * statements of requests waiting for a connection as one statement.
  */
 export interface ConnectionPool {
+  /** The most connections the pool opens. */
+  readonly size: number;
   /** True when a statement sent now would wait for a connection. */
   saturated(): boolean;
   /** Runs fn on one connection, outside any transaction, after waiting in the pool's queue like any statement. */

@@ -80,6 +80,7 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
   return {
     kind: 'postgres',
     pool: {
+      size: max,
       saturated: () => pool.waitingCount > 0 || (pool.idleCount === 0 && pool.totalCount >= max),
       async withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T> {
         const client = await pool.connect();

@@ -486,10 +486,13 @@ const WARM_BATCH = 50;
  * the store's contact text cache and marks them served, as each workspace's first list would,
  * so that a restarted server's first lists are the one cheap statement that can be batched
  * rather than each writing its contacts' texts at once (docs/store.md, "Warming a restart").
- * Stops at `deadline` (a Date.now() time) or once the cache is three-quarters full; two
- * statements at a time, fifty workspaces each. Returns the workspaces read.
+ * Stops at `deadline` (a Date.now() time) or once the cache is three-quarters full. Sends
+ * `connections` statements at a time (by default as many as the store's pool has connections; 1
+ * without a pool), up to fifty workspaces each and spread so that each of them gets one: every
+ * pooled connection then has opened its backend and served a page's statement before the first
+ * request, rather than under the first requests' load. Returns the workspaces read.
  */
-export async function warmContactPages(db: Queryable, workspaces: readonly string[], o: { deadline: number; limit?: number }): Promise<number> {
+export async function warmContactPages(db: Queryable, workspaces: readonly string[], o: { deadline: number; limit?: number; connections?: number }): Promise<number> {
   const texts = contactTextCache(db);
   if (texts.capacity === 0) return 0;
   const limit = o.limit ?? 20;
@@ -500,10 +503,12 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
     ORDER BY w.o, p.ord`;
   let next = 0;
   let read = 0;
+  const connections = Math.max(1, o.connections ?? (db as Partial<Db>).pool?.size ?? 1);
+  const size = Math.max(1, Math.min(WARM_BATCH, Math.ceil(workspaces.length / connections)));
   const full = () => Date.now() >= o.deadline || texts.used >= texts.capacity * 0.75;
   const worker = async () => {
     while (next < workspaces.length && !full()) {
-      const chunk = workspaces.slice(next, (next += WARM_BATCH));
+      const chunk = workspaces.slice(next, (next += size));
       const { rows } = await db.query(sql, [chunk]);
       const now = Date.now();
       let shown = 0;
@@ -519,7 +524,7 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
       }
     }
   };
-  await Promise.all([worker(), worker()]);
+  await Promise.all(Array.from({ length: connections }, worker));
   return read;
 }
 
