@@ -534,14 +534,29 @@ interface ListItem {
   single: { sql: string; params: unknown[] };
 }
 
-/** Per store: whether requests are batched (db/batch.ts; on unless turned off), and the list batchers by limit and scopes. */
+/** Per store: whether requests are batched (db/batch.ts; on unless turned off), and its batchers by the shape of what they send. */
 const batching = new WeakMap<object, boolean>();
-const listBatchers = new WeakMap<object, Map<string, StatementBatcher<ListItem, Row | undefined>>>();
+const batchers = new WeakMap<object, Map<string, StatementBatcher<never, unknown>>>();
 /**
  * A batch of two costs PostgreSQL more than two statements, one of four less than four (docs/store.md,
- * "Batching requests"); sixteen is the largest measured (0.38× the PostgreSQL CPU per page).
+ * "Batching requests"); sixteen is the largest measured (0.38× the PostgreSQL CPU per page; a
+ * creation 0.39×, "Batching creations").
  */
-const LIST_BATCH = { min: 4, max: 16 };
+const BATCH = { min: 4, max: 16 };
+
+/**
+ * The store's batcher for statements of `shape`, made by `make` on first use, or undefined when
+ * the store cannot batch (PGlite, a transaction: no pool) or batching is turned off.
+ */
+function batcherOf<I, R>(db: Queryable, shape: string, make: (store: Db) => StatementBatcher<I, R>): StatementBatcher<I, R> | undefined {
+  const store = db as Partial<Db>;
+  if (!store.pool || batching.get(db) === false) return undefined;
+  let byShape = batchers.get(db);
+  if (!byShape) batchers.set(db, (byShape = new Map()));
+  let b = byShape.get(shape) as StatementBatcher<I, R> | undefined;
+  if (!b) byShape.set(shape, (b = make(store as Db)) as unknown as StatementBatcher<never, unknown>);
+  return b;
+}
 
 /** Turns batching of lists and creations on or off for a store (`serve --no-batching`; a benchmark compares the two). */
 export function setBatching(db: Queryable, on: boolean): void {
@@ -551,7 +566,7 @@ export function setBatching(db: Queryable, on: boolean): void {
 /** Batched statements of a store so far (lists and creations), the requests they carried, and those waiting now. */
 export function batchStats(db: Queryable): { batches: number; batched: number; waiting: number } {
   const out = { batches: 0, batched: 0, waiting: 0 };
-  for (const b of [...(listBatchers.get(db)?.values() ?? []), ...(creationBatchers.get(db)?.values() ?? [])]) {
+  for (const b of batchers.get(db)?.values() ?? []) {
     out.batches += b.batches;
     out.batched += b.batched;
     out.waiting += b.waiting;
@@ -565,26 +580,19 @@ export function batchStats(db: Queryable): { batches: number; batched: number; w
  * statement of contactListQuery; the batch authenticates each request as its own statement would.
  */
 function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): StatementBatcher<ListItem, Row | undefined> | undefined {
-  const store = db as Partial<Db>;
-  if (!store.pool || batching.get(db) === false) return undefined;
-  let byShape = listBatchers.get(db);
-  if (!byShape) listBatchers.set(db, (byShape = new Map()));
-  const shape = `${limit} ${scopes.join(' ')}`;
-  let b = byShape.get(shape);
-  if (!b) {
+  return batcherOf(db, `list ${limit} ${scopes.join(' ')}`, (store) => {
     // The page's statement for workspace $1 (its only parameter: unfiltered, no cursor).
     const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions').sql;
-    byShape.set(shape, (b = new StatementBatcher<ListItem, Row | undefined>(store as Db, {
-      ...LIST_BATCH,
+    return new StatementBatcher<ListItem, Row | undefined>(store, {
+      ...BATCH,
       key: (i) => i.auth.workspaceId,
       one: async (c, i) => (await c.query(i.single.sql, i.single.params)).rows[0],
       many: async (c, items) => {
         const { sql, params } = withAuthenticationBatch(page, items.map((i) => i.auth), scopes);
         return (await c.query(sql, params)).rows;
       },
-    })));
-  }
-  return b;
+    });
+  });
 }
 
 /** The list's body around its contacts' texts: has_more and the cursor from the limit + 1 rows read. */
@@ -868,33 +876,20 @@ interface CreationItem {
   auth: StatementAuth;
 }
 
-const creationBatchers = new WeakMap<object, Map<string, StatementBatcher<CreationItem, Row>>>();
-/** As lists' (LIST_BATCH): a few creations are sent one by one, at most sixteen of distinct workspaces in one statement. */
-const CREATION_BATCH = { min: 4, max: 16 };
-
 /** The batcher of creations (the route's `scopes`) for a store with a pool and batching on, or undefined. */
 function creationBatcher(db: Queryable, scopes: readonly string[]): StatementBatcher<CreationItem, Row> | undefined {
-  const store = db as Partial<Db>;
-  if (!store.pool || batching.get(db) === false) return undefined;
-  let byScopes = creationBatchers.get(db);
-  if (!byScopes) creationBatchers.set(db, (byScopes = new Map()));
-  const shape = scopes.join(' ');
-  let b = byScopes.get(shape);
-  if (!b) {
-    byScopes.set(shape, (b = new StatementBatcher<CreationItem, Row>(store as Db, {
-      ...CREATION_BATCH,
-      key: (i) => i.c.ws,
-      one: async (conn, i) => {
-        const { sql, params } = creationStatement(i.c, i.auth);
-        return (await conn.query(sql, params)).rows[0];
-      },
-      many: async (conn, items) => {
-        const { sql, params } = creationBatchStatement(items, scopes);
-        return (await conn.query(sql, params)).rows;
-      },
-    })));
-  }
-  return b;
+  return batcherOf(db, `create ${scopes.join(' ')}`, (store) => new StatementBatcher<CreationItem, Row>(store, {
+    ...BATCH,
+    key: (i) => i.c.ws,
+    one: async (conn, i) => {
+      const { sql, params } = creationStatement(i.c, i.auth);
+      return (await conn.query(sql, params)).rows[0];
+    },
+    many: async (conn, items) => {
+      const { sql, params } = creationBatchStatement(items, scopes);
+      return (await conn.query(sql, params)).rows;
+    },
+  }));
 }
 
 /** Field names as the API spells them, compared before/after to say what an update changed. */
