@@ -713,9 +713,24 @@ function prepareCreation(ws: string, input: ContactInput, now: Date): Creation {
   };
 }
 
-/** The contact's columns a creation writes, in the order creationValues gives them. */
-const CREATION_COLUMNS = `id, workspace_id, first_name, last_name, ${plainFields.join(', ')},
-        stage_id, lead_source_id, owner_id, custom_fields, affiliate_attribution_token, search_text, created_at, updated_at`;
+/**
+ * The contact's columns a creation writes besides its id, workspace and times: each with its SQL
+ * type and its value. The single statement sends them as parameters, a batch as the fields of
+ * each creation's JSON object (named as the columns).
+ */
+const CREATION_FIELDS: readonly (readonly [column: string, type: 'text' | 'jsonb', value: (c: Creation) => unknown])[] = [
+  ['first_name', 'text', (c) => c.contact.first_name],
+  ['last_name', 'text', (c) => c.contact.last_name],
+  ...plainFields.map((f) => [f, 'text', (c: Creation) => c.contact[f]] as const),
+  ['stage_id', 'text', (c) => c.stage],
+  ['lead_source_id', 'text', (c) => c.source],
+  ['owner_id', 'text', (c) => c.owner],
+  ['custom_fields', 'jsonb', (c) => c.contact.custom_fields],
+  ['affiliate_attribution_token', 'text', (c) => c.input.affiliate_attribution_token ?? null],
+  ['search_text', 'text', (c) => c.search],
+];
+/** The contact's columns a creation writes: its id and workspace, CREATION_FIELDS, its times. */
+const CREATION_COLUMNS = `id, workspace_id, ${CREATION_FIELDS.map(([column]) => column).join(', ')}, created_at, updated_at`;
 /** The lookups of a creation's references in its workspace: a row `r` of their names (null: none, or no such one). */
 const creationRefs = (ws: string, stage: string, source: string, owner: string) => `(SELECT name FROM contact_stages WHERE workspace_id = ${ws} AND id = ${stage}) AS stage_name,
         (SELECT name FROM lead_sources WHERE workspace_id = ${ws} AND id = ${source}) AS lead_source_name,
@@ -737,10 +752,9 @@ const creationRowsInsert = (table: string, rows: string, from: string) =>
 /** The contact's counter shard a creation's statement upserts itself, one per transaction (txid mod 16), as the count trigger would. */
 const CREATION_COUNT = `INSERT INTO contact_counts (workspace_id, shard, n, writes) SELECT ins.workspace_id, (txid_current() % 16)::int, 1, 1 FROM ins
       ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + 1, writes = contact_counts.writes + 1`;
-/** The values of CREATION_COLUMNS but the id, workspace and times, as parameters. */
+/** The values of CREATION_FIELDS as parameters. */
 const creationValues = (q: Params, c: Creation) =>
-  [c.contact.first_name, c.contact.last_name, ...plainFields.map((f) => c.contact[f]), c.stage, c.source, c.owner].map((v) => q.p(v)).join(', ') +
-  `, ${q.p(JSON.stringify(c.contact.custom_fields))}::jsonb, ${q.p(c.input.affiliate_attribution_token ?? null)}, ${q.p(c.search)}`;
+  CREATION_FIELDS.map(([, type, value]) => (type === 'jsonb' ? `${q.p(JSON.stringify(value(c)))}::jsonb` : q.p(value(c)))).join(', ');
 
 /**
  * A creation's statement alone (data-modifying CTEs, atomic as any statement): the references
@@ -791,24 +805,20 @@ function creationStatement(c: Creation, auth?: StatementAuth): { sql: string; pa
  */
 function creationBatchStatement(items: readonly CreationItem[], scopes: readonly string[]): { sql: string; params: unknown[] } {
   const creations = items.map(({ c }, i) => ({
-    ord: i + 1, id: c.contact.id, first_name: c.contact.first_name, last_name: c.contact.last_name,
-    ...Object.fromEntries(plainFields.map((f) => [f, c.contact[f]])),
-    stage_id: c.stage, lead_source_id: c.source, owner_id: c.owner, custom_fields: c.contact.custom_fields,
-    token: c.input.affiliate_attribution_token ?? null, search_text: c.search, at: c.contact.created_at,
-    act_id: c.activityId, evt_id: c.eventId, emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
+    ...Object.fromEntries(CREATION_FIELDS.map(([column, , value]) => [column, value(c)])),
+    ord: i + 1, id: c.contact.id, at: c.contact.created_at, act_id: c.activityId, evt_id: c.eventId,
+    emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
   }));
   const sql = `WITH ${BATCH_AUTH_CTES},
     ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),
     c AS (
-      SELECT * FROM jsonb_to_recordset($6::jsonb) AS c(ord bigint, id text, first_name text, last_name text, ${plainFields.map((f) => `${f} text`).join(', ')},
-        stage_id text, lead_source_id text, owner_id text, custom_fields jsonb, token text, search_text text, at timestamptz,
-        act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
+      SELECT * FROM jsonb_to_recordset($6::jsonb) AS c(ord bigint, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
+        at timestamptz, act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
     r AS (
       SELECT c.ord, ${creationRefs('t.ws', 'c.stage_id', 'c.lead_source_id', 'c.owner_id')} FROM c JOIN t ON t.ord = c.ord),
     ins AS (
       INSERT INTO contacts (${CREATION_COLUMNS})
-      SELECT c.id, t.ws, c.first_name, c.last_name, ${plainFields.map((f) => `c.${f}`).join(', ')}, c.stage_id, c.lead_source_id, c.owner_id,
-             c.custom_fields, c.token, c.search_text, c.at, c.at
+      SELECT c.id, t.ws, ${CREATION_FIELDS.map(([column]) => `c.${column}`).join(', ')}, c.at, c.at
         FROM c JOIN t ON t.ord = c.ord JOIN r ON r.ord = c.ord
        WHERE ${creationRefsExist('c.stage_id', 'c.lead_source_id', 'c.owner_id')} AND c.ord IN (SELECT ord FROM ok)
        ORDER BY t.ws
