@@ -49,6 +49,20 @@ describe('validatePack', () => {
     expect(codes(validatePack(pack).diagnostics)).toEqual(['error schema/enum /automations/0/document/graph/nodes/0/kind']);
   });
 
+
+  it('suggests the same kind for every block of one misspelt kind, and stands the graph rules down at each of them, as for one', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const nodes = pack.automations[0].document.graph.nodes;
+    nodes[0].kind = 'trigger.contact_createdd';
+    const copies = Array.from({ length: 50 }, (_, i) => ({ ...nodes[0], id: `copy${i}`, kind: 'trigger.contact_createdd' }));
+    nodes.push(...copies);
+    const found = validatePack(pack).diagnostics;
+    // Every misspelt block is one schema error with the same guess; none of them is also reported
+    // by a graph rule (an unreachable or unwired block), whatever the number of schema errors.
+    expect(found.map((d) => d.code)).toEqual(Array(51).fill('schema/enum'));
+    expect(new Set(found.map((d) => d.message.slice(d.message.indexOf(' is ')))).size).toBe(1);
+    expect(found[0].message).toContain('Did you mean "trigger.contact_created"?');
+  });
   it('names the cycle path and the edge that closes it', () => {
     const pack = loadFixture('valid/buyer-lead-starter.json');
     pack.automations[1].document.graph.edges.push({ id: 'back', source: 'note', target: 'ai' });

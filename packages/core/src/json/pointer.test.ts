@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unstorableText } from '../plan/limits.js';
 import { measure } from './parse.js';
-import { describePointer, pointerParam, resolvePointer, tokenIndex } from './pointer.js';
+import { describePointer, PointerSet, pointerParam, resolvePointer, tokenIndex } from './pointer.js';
 
 describe('tokenIndex: the one reading of an array index token', () => {
   it('reads 0 and digits without a leading zero, and nothing else', () => {
@@ -56,5 +56,41 @@ describe('pointerParam: the workspace API error param of a place', () => {
     expect(unstorableText({ 'k\u0000': 1 })).toEqual({ param: '["k\\u0000"]', what: 'is a field name that contains a NUL character (U+0000)' });
     expect(unstorableText('a\u0000')).toEqual({ param: '', what: 'contains a NUL character (U+0000)' });
     expect(unstorableText({ ok: ['fine'] })).toBeNull();
+  });
+});
+
+describe('PointerSet', () => {
+  const token = fc.constantFrom('a', 'b', 'ab', '0', '1', '10', 'a b', 'a-b', 'a.b', '~0', '~1', '', '!', 'é');
+  const pointer = fc.array(token, { maxLength: 4 }).map((tokens) => tokens.map((t) => '/' + t).join(''));
+  it('answers hasAtOrBelow as a walk of every pointer does (the pointer itself, or one under it), whatever the order of additions and questions', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pointer.map((p) => ({ add: p })), pointer.map((p) => ({ ask: p }))), { maxLength: 40 }), (steps) => {
+        const set = new PointerSet();
+        const added: string[] = [];
+        for (const s of steps) {
+          if ('add' in s) {
+            set.add(s.add);
+            added.push(s.add);
+          } else expect(set.hasAtOrBelow(s.ask)).toBe(added.some((b) => b === s.ask || b.startsWith(s.ask + '/')));
+        }
+        expect(set.size).toBe(added.length);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it('says a name that merely starts another is not above it: /a/1 is not under /a/10, nor /a-b under /a', () => {
+    const set = new PointerSet();
+    set.add('/a/10');
+    set.add('/a-b');
+    expect(set.hasAtOrBelow('/a/1')).toBe(false);
+    expect(set.hasAtOrBelow('/a')).toBe(true);
+    expect(set.hasAtOrBelow('/a/10')).toBe(true);
+    expect(set.hasAtOrBelow('')).toBe(true);
+    expect(new PointerSet().hasAtOrBelow('')).toBe(false);
+    const dashed = new PointerSet();
+    dashed.add('/a-b');
+    dashed.add('/a.b/0');
+    expect(dashed.hasAtOrBelow('/a')).toBe(false);
+    expect(dashed.hasAtOrBelow('/a.b')).toBe(true);
   });
 });

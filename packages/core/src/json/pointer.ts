@@ -91,3 +91,50 @@ export function sharedDepth(last: string, ends: ArrayLike<number>, depth: number
   while (d > 0 && !(ends[d] <= same && (ends[d] === pointer.length || pointer.charCodeAt(ends[d]) === 47))) d--;
   return d;
 }
+
+/**
+ * Pointers that can be asked whether any of them is at or below a given one (the pointer itself
+ * or a pointer under it). Sorted once, on the first question after an addition; each question is
+ * then two binary searches. Pointers under `p` all start with `p/`, and strings that share a
+ * prefix sort next to each other, so the first pointer from `p/` on tells.
+ */
+export class PointerSet {
+  private readonly list: string[] = [];
+  private sorted = true;
+
+  add(pointer: string): void {
+    const n = this.list.length;
+    if (this.sorted && n > 0 && this.list[n - 1] > pointer) this.sorted = false;
+    this.list.push(pointer);
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** Whether `pointer` or a pointer below it is in the set. */
+  hasAtOrBelow(pointer: string): boolean {
+    const list = this.list;
+    if (list.length === 0) return false;
+    if (!this.sorted) {
+      list.sort();
+      this.sorted = true;
+    }
+    let at = firstFrom(list, pointer, 0);
+    if (at < list.length && list[at] === pointer) return true;
+    const below = pointer + '/';
+    at = firstFrom(list, below, at);
+    return at < list.length && list[at].startsWith(below);
+  }
+}
+
+/** The index of the first string of sorted `list` at or after `s` (from index `lo` on). */
+function firstFrom(list: readonly string[], s: string, lo: number): number {
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -3,7 +3,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { validators } from '../generated/validators.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { describePointer, escapeToken } from '../json/pointer.js';
+import { describePointer, escapeToken, type PointerSet } from '../json/pointer.js';
 import { closest, count, plural } from '../text.js';
 
 export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
@@ -70,7 +70,23 @@ function valueAt(root: unknown, instancePath: string): unknown {
   return cur;
 }
 
-function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
+/**
+ * "Did you mean" guesses of one validation, by the candidates (the schema's own array, the same
+ * object for every error of one keyword in one place) and the word: a broken export repeats one
+ * wrong value thousands of times, and each guess measures the word against every candidate.
+ */
+type Guesses = Map<object, Map<string, string | undefined>>;
+
+function guess(guesses: Guesses, by: object, word: string, candidates: () => readonly string[]): string | undefined {
+  let known = guesses.get(by);
+  if (!known) guesses.set(by, (known = new Map()));
+  if (known.has(word)) return known.get(word);
+  const g = closest(word, candidates());
+  known.set(word, g);
+  return g;
+}
+
+function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses): Diagnostic | undefined {
   const where = describePointer(e.instancePath);
   const value = valueAt(root, e.instancePath);
   const p = e.params as Record<string, unknown>;
@@ -80,9 +96,10 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
       return { ...d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`), missing: String(p.missingProperty) };
     case 'additionalProperties': {
       const prop = String(p.additionalProperty);
-      const known = Object.keys(((e.parentSchema as { properties?: object })?.properties ?? {}));
-      const guess = closest(prop, known);
-      return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guess ? `; did you mean "${guess}"?` : '.'}`, `${e.instancePath}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
+      const properties = (e.parentSchema as { properties?: object })?.properties ?? {};
+      const known = Object.keys(properties);
+      const guessed = guess(guesses, properties, prop, () => known);
+      return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guessed ? `; did you mean "${guessed}"?` : '.'}`, `${e.instancePath}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
     }
     case 'type': {
       const want = schemaTypeWords(String(p.type));
@@ -90,9 +107,9 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
     }
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]) ?? [];
-      const guess = typeof value === 'string' ? closest(value, allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+      const guessed = typeof value === 'string' ? guess(guesses, allowed, value, () => allowed.filter((a): a is string => typeof a === 'string')) : undefined;
       const list = allowed.length <= 8 ? `: ${allowed.map(show).join(', ')}` : ` (${plural(allowed.length, 'value')}; see the schema)`;
-      return d('schema/enum', `${where} is ${show(value)}, which is not one of the allowed values${list}${guess ? `. Did you mean "${guess}"?` : '.'}`);
+      return d('schema/enum', `${where} is ${show(value)}, which is not one of the allowed values${list}${guessed ? `. Did you mean "${guessed}"?` : '.'}`);
     }
     case 'const':
       return d('schema/const', `${where} must be ${show(p.allowedValue)}, not ${show(value)}.`);
@@ -124,16 +141,17 @@ function toDiagnostic(e: ErrorObject, root: unknown): Diagnostic | undefined {
  * Validates `value` against a published schema. Returns diagnostics; pointers are relative to
  * `value` and prefixed with `prefix` (to place a sub-document inside a pack).
  */
-export function validateAgainstSchema(name: string, value: unknown, prefix = '', brokenPaths?: string[]): Diagnostic[] {
+export function validateAgainstSchema(name: string, value: unknown, prefix = '', brokenPaths?: PointerSet): Diagnostic[] {
   const fn = schemaValidator(name);
   if (fn(value)) return [];
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
+  const guesses: Guesses = new Map();
   for (const e of fn.errors ?? []) {
-    const diag = toDiagnostic(e, value);
+    const diag = toDiagnostic(e, value, guesses);
     if (!diag) continue;
     // A missing field breaks the field's own path, so rules that read it stand down.
-    brokenPaths?.push(prefix + (e.keyword === 'required' ? `${e.instancePath}/${escapeToken(String((e.params as { missingProperty: string }).missingProperty))}` : diag.pointer));
+    brokenPaths?.add(prefix + (e.keyword === 'required' ? `${e.instancePath}/${escapeToken(String((e.params as { missingProperty: string }).missingProperty))}` : diag.pointer));
     diag.pointer = prefix + diag.pointer;
     const id = `${diag.code}|${diag.pointer}|${diag.message}`;
     if (seen.has(id)) continue;
