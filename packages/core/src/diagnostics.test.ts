@@ -36,17 +36,20 @@ describe('compareAtOnePlace', () => {
 
 
 describe('messageShape', () => {
-  it('replaces every double-quoted part with "…", as /"[^"]*"/g does, an unclosed quote left as it is', () => {
+  it('replaces every double-quoted part with "…" and every [digits] with […], as /"[^"]*"|\\[\\d+\\]/g does, an unclosed quote left as it is', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('"', 'a', ' ', 'é', '…', 'x"y'), { maxLength: 30 }).map((parts) => parts.join('')), (message) => {
-        expect(messageShape(message)).toBe(message.replace(/"[^"]*"/g, '"…"'));
+      fc.property(fc.array(fc.constantFrom('"', 'a', ' ', 'é', '…', 'x"y', '[', ']', '1', '[12]', '[x]', '[]', '"[3]"'), { maxLength: 30 }).map((parts) => parts.join('')), (message) => {
+        expect(messageShape(message)).toBe(message.replace(/"[^"]*"|\[\d+\]/g, (m) => (m.startsWith('"') ? '"…"' : '[…]')));
       }),
-      { numRuns: 500 },
+      { numRuns: 2000 },
     );
     expect(messageShape('config.x of action.notify node "n1" is not in our catalog')).toBe('config.x of action.notify node "…" is not in our catalog');
+    expect(messageShape('automations[12].document.graph.nodes[3].kind is "action.nope", which is not one of the allowed values')).toBe(
+      'automations[…].document.graph.nodes[…].kind is "…", which is not one of the allowed values',
+    );
   });
 
-  it('leaves out exactly the quotedParts: the shape with each "…" put back from them is the message', () => {
+  it('leaves out exactly the quotedParts (messages without indexes): the shape with each "…" put back from them is the message', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom('"', 'a', ' ', 'é', '…', 'x"y', '"…"'), { maxLength: 30 }).map((parts) => parts.join('')), (message) => {
         const parts = quotedParts(message);
