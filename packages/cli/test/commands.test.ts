@@ -269,6 +269,37 @@ describe('unpack and build', () => {
     expect(entry.diagnostics[0]).toMatchObject({ code: 'schema/enum', pointer: '/graph/nodes/1/kind', line, column: col });
   });
 
+  it('places every finding of a source file, many per file, on its value (an unknown field on its name) and its notes in the same file', () => {
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const key = pack.automations[0].key;
+    const file = join(dir, 'automations', `${key}.json`);
+    const doc = readJson(file);
+    // An unknown config field on every block (an info each, on its value), a field the schema does
+    // not know in the settings (on its name), and the second block with the first one's id.
+    doc.graph.nodes.forEach((n: any, i: number) => (n.config = { ...n.config, [`legacy_${i}`]: `old-${i}` }));
+    doc.settings.colour = 'red';
+    doc.graph.nodes[1].id = doc.graph.nodes[0].id;
+    writeFileSync(file, JSON.stringify(doc, null, 2));
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = (needle: string) => {
+      const line = lines.findIndex((l) => l.includes(needle)) + 1;
+      return { line, column: lines[line - 1].indexOf(needle) + 1 };
+    };
+    const json = JSON.parse(run(['validate', '-f', 'json', dir]).stdout);
+    const found = json.files.find((f: any) => f.path.endsWith(`automations/${key}.json`)).diagnostics;
+    const infos = found.filter((d: any) => d.code === 'catalog/unknown-config-field');
+    expect(infos).toHaveLength(doc.graph.nodes.length);
+    for (const d of infos) {
+      const i = Number(/legacy_(\d+)/.exec(d.pointer)![1]);
+      expect(d).toMatchObject({ pointer: `/graph/nodes/${i}/config/legacy_${i}`, ...at(`"old-${i}"`) });
+    }
+    expect(found.find((d: any) => d.code === 'schema/unknown-field')).toMatchObject({ pointer: '/settings/colour', ...at('"colour"') });
+    const dup = found.find((d: any) => d.code === 'graph/duplicate-node-id');
+    expect(dup.related?.[0]).toMatchObject({ pointer: '/graph/nodes/0/id', line: at(`"id": "${doc.graph.nodes[0].id}"`).line });
+  });
+
   it('reports missing and unlisted files against the manifest', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);

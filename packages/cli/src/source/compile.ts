@@ -1,7 +1,7 @@
 // build = read the folder, compile, validate the pack, and place every diagnostic in the source
 // file it came from (the pack pointer is mapped to a file and a pointer inside it).
 import { join } from 'node:path';
-import type { Diagnostic, SourceText } from '@setup-pack/core';
+import type { Diagnostic, Position, SourceText } from '@setup-pack/core';
 import { buildFromFiles } from './layout.js';
 import type { SourceTree } from './tree.js';
 import type { FileReport } from '../report/model.js';
@@ -17,7 +17,11 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
   const files = tree.files;
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
+  // A JSON file the build read is the build's parsed text (one scan places all its findings);
+  // any other file (a template's HTML body) is read here when a finding or a report needs it.
   const sourceOf = (file: string): SourceText | undefined => {
+    const built = result.sources.get(file);
+    if (built) return built;
     if (!sources.has(file)) {
       const bytes = files.get(file);
       if (!bytes) return undefined;
@@ -45,31 +49,35 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
   const blocked = result.diagnostics.some((d) => d.severity === 'error' && !harmless.has(d.code));
   if (pack && !blocked) {
     const validation = validatePack(pack, { hashBase64: nodeHasher, disableRules: options.disableRules ?? [] });
-    for (const d of validation.diagnostics) {
-      const key = d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
-      const place = (pointer: string, asKey: boolean) => {
-        const loc = result.locate(pointer);
-        const src = sourceOf(loc.file);
-        const pos = loc.pointer !== undefined && src ? src.locate(loc.pointer, { key: asKey }) : { line: 1, column: 1 };
-        return { file: loc.file, pointer: loc.pointer ?? '', pos };
-      };
-      const at = place(d.pointer, key);
-      const related = d.related?.map((r) => {
-        const rp = place(r.pointer, false);
-        return rp.file === at.file
-          ? { pointer: rp.pointer, message: r.message, line: rp.pos?.line, column: rp.pos?.column }
-          : { pointer: rp.pointer, message: `${r.message} (${join(options.dir, rp.file).split('\\').join('/')}${rp.pos ? `:${rp.pos.line}:${rp.pos.column}` : ''})` };
-      });
+    // Each finding and each of its notes goes to a source file and a pointer in it; then every
+    // file's findings are placed together, one scan of its text (core's locateAll), rather than
+    // a walk of a parsed tree per finding.
+    const spotOf = (pointer: string, key: boolean): Spot => {
+      const loc = result.locate(pointer);
+      return { file: loc.file, pointer: loc.pointer, key, pos: undefined };
+    };
+    const spots = validation.diagnostics.map((d) => ({ at: spotOf(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key'), related: d.related?.map((r) => spotOf(r.pointer, false)) }));
+    placeSpots(spots.flatMap((s) => (s.related ? [s.at, ...s.related] : [s.at])), sourceOf);
+    validation.diagnostics.forEach((d, i) => {
+      const { at, related } = spots[i];
       add(at.file, {
         ...d,
-        pointer: at.pointer,
+        pointer: at.pointer ?? '',
         line: at.pos?.line,
         column: at.pos?.column,
-        endLine: at.pos && 'endLine' in at.pos ? at.pos.endLine : undefined,
-        endColumn: at.pos && 'endColumn' in at.pos ? at.pos.endColumn : undefined,
-        ...(related ? { related } : {}),
+        endLine: at.pos?.endLine,
+        endColumn: at.pos?.endColumn,
+        ...(related
+          ? {
+              related: related.map((rp, k) =>
+                rp.file === at.file
+                  ? { pointer: rp.pointer ?? '', message: d.related![k].message, line: rp.pos?.line, column: rp.pos?.column }
+                  : { pointer: rp.pointer ?? '', message: `${d.related![k].message} (${join(options.dir, rp.file).split('\\').join('/')}${rp.pos ? `:${rp.pos.line}:${rp.pos.column}` : ''})` },
+              ),
+            }
+          : {}),
       });
-    }
+    });
     if (validation.diagnostics.some((d) => d.severity === 'error') || result.diagnostics.some((d) => d.severity === 'error')) pack = undefined;
   } else pack = undefined;
   const reports: FileReport[] = [...byFile].map(([file, diagnostics]) => {
@@ -78,4 +86,34 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     return { path: options.display(join(options.dir, ...file.split('/'))), ...(src && isText ? { text: src.text } : {}), diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
   });
   return { pack, reports, ok: pack !== undefined };
+}
+
+/** Where a finding of the built pack goes: a source file, a pointer in it (none: the whole file), its position once placed. */
+interface Spot {
+  file: string;
+  pointer: string | undefined;
+  key: boolean;
+  pos: Partial<Position> | undefined;
+}
+
+/**
+ * Positions of every spot, file by file: all of a file's pointers in one locateAll. A spot with no
+ * pointer, or in a file there is no text of, is placed at the file's first line.
+ */
+function placeSpots(spots: readonly Spot[], sourceOf: (file: string) => SourceText | undefined): void {
+  const byFile = new Map<string, Spot[]>();
+  for (const s of spots) {
+    const src = s.pointer === undefined ? undefined : sourceOf(s.file);
+    if (!src) {
+      s.pos = { line: 1, column: 1 };
+      continue;
+    }
+    let list = byFile.get(s.file);
+    if (!list) byFile.set(s.file, (list = []));
+    list.push(s);
+  }
+  for (const [file, list] of byFile) {
+    const found = sourceOf(file)!.locateAll(list.map((s) => ({ pointer: s.pointer!, key: s.key })));
+    list.forEach((s, i) => (s.pos = found[i]));
+  }
 }

@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { canonicalize, createSourceText, encodingProblem, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic } from '@setup-pack/core';
+import { canonicalize, encodingProblem, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -196,6 +196,8 @@ export interface BuildResult {
   diagnostics: SourceDiagnostic[];
   /** Maps a pointer of the built pack to its source. */
   locate(packPointer: string): SourceLocation;
+  /** The JSON source files read, as parsed: their text, and their findings' positions in one scan each. */
+  sources: ReadonlyMap<string, SourceText>;
 }
 
 type Origin =
@@ -206,7 +208,7 @@ type Origin =
 
 export function buildFromFiles(files: SourceFiles, options: BuildOptions): BuildResult {
   const diagnostics: SourceDiagnostic[] = [];
-  const texts = new Map<string, ReturnType<typeof createSourceText>>();
+  const texts = new Map<string, SourceText>();
   const report = (file: string, pointer: string, code: (typeof BUILD_RULES)[number]['code'], message: string, hint?: string) => {
     const meta = BUILD_RULES.find((r) => r.code === code)!;
     const d: SourceDiagnostic = { file, code, severity: meta.severity, message, pointer, ...(hint ? { hint } : {}) };
@@ -239,7 +241,7 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
   for (const [file, why] of refused) diagnostics.push({ file, code: 'build/link-outside', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Copy the file into the folder, or link to one inside the repository.' });
   const origins = new Map<string, Origin[]>();
   const locate = (packPointer: string): SourceLocation => locateIn(packPointer, origins);
-  const fail = (): BuildResult => ({ diagnostics, locate });
+  const fail = (): BuildResult => ({ diagnostics, locate, sources: texts });
 
   if (!files.has(MANIFEST)) {
     diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message: `The folder has no ${MANIFEST}; it is not a pack source folder (create one with setup-pack new).`, pointer: '' });
@@ -437,8 +439,7 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
   }
 
   put('exportedAt', options.exportedAt);
-  if (diagnostics.some((d) => d.severity === 'error')) return { pack: canonicalize(pack), diagnostics, locate };
-  return { pack: canonicalize(pack), diagnostics, locate };
+  return { pack: canonicalize(pack), diagnostics, locate, sources: texts };
 }
 
 function locateIn(packPointer: string, origins: Map<string, Origin[]>): SourceLocation {
