@@ -80,6 +80,34 @@ describe('validatePack', () => {
     expect(ds[0].message).toContain('"ready", "later"');
   });
 
+  it('notes node and edge fields the format does not define, guessing the one meant, without making them errors', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const g = pack.automations[0].document.graph;
+    g.nodes[0].label = 'Start here';
+    g.nodes[1]['a/b'] = 1;
+    g.nodes[1].posiiton = { x: 1, y: 2 };
+    // An edge written the way xyflow names it: the handle is not read, so it leaves through "next".
+    g.edges[0].sourceHandle = 'next';
+    const ds = validatePack(pack).diagnostics;
+    expect(codes(ds)).toEqual([
+      'info graph/unknown-field /automations/0/document/graph/edges/0/sourceHandle',
+      'info graph/unknown-field /automations/0/document/graph/nodes/0/label',
+      'info graph/unknown-field /automations/0/document/graph/nodes/1/a~1b',
+      'info graph/unknown-field /automations/0/document/graph/nodes/1/posiiton',
+    ]);
+    expect(ds[1].message).toBe(`Node "${g.nodes[0].id}" has a field "label" the format does not define; it is kept as it is, but nothing reads it.`);
+    expect(ds[1].hint).toBe('The format defines "id", "kind", "config", "position".');
+    expect(ds[3].hint).toBe('Did you mean "position"?');
+    expect(ds[0].message).toBe(`Edge "${g.edges[0].id}" has a field "sourceHandle" the format does not define; it is kept as it is, but nothing reads it.`);
+    expect(ds[0].hint).toBe('Did you mean "handle"?');
+    // The defined fields come from the schemas: the same pack without the extras is clean.
+    delete g.nodes[0].label;
+    delete g.nodes[1]['a/b'];
+    delete g.nodes[1].posiiton;
+    delete g.edges[0].sourceHandle;
+    expect(validatePack(pack).diagnostics).toEqual([]);
+  });
+
   it('accepts outcomes declared as objects, and does not guess when none are declared', () => {
     const pack = loadFixture('valid/buyer-lead-starter.json');
     const ai = pack.automations[1].document.graph.nodes[1];

@@ -161,10 +161,12 @@ export class GraphModel {
     this.graphlib = undefined;
   }
 
-  private node(n: number): Obj {
+  /** Node n's object as the document writes it (every field, those the format does not define too). */
+  node(n: number): Obj {
     return this.rawNodes[this.nodeIndex[n]] as Obj;
   }
-  private edge(e: number): Obj {
+  /** Edge e's object as the document writes it. */
+  edge(e: number): Obj {
     return this.rawEdges[this.edgeIndex[e]] as Obj;
   }
   id(n: number): string {

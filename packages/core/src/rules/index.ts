@@ -16,6 +16,7 @@ import graphDuplicateNodeId from './graph-duplicate-node-id.js';
 import graphEdgeIntoTrigger from './graph-edge-into-trigger.js';
 import graphInvalidHandle from './graph-invalid-handle.js';
 import graphNoTrigger from './graph-no-trigger.js';
+import graphUnknownField from './graph-unknown-field.js';
 import graphUnknownNode from './graph-unknown-node.js';
 import graphUnreachableNode from './graph-unreachable-node.js';
 import graphUnwiredOutput from './graph-unwired-output.js';
@@ -49,6 +50,7 @@ export const RULES: readonly Rule[] = [
   graphEdgeIntoTrigger,
   graphInvalidHandle,
   graphNoTrigger,
+  graphUnknownField,
   graphUnknownNode,
   graphUnreachableNode,
   graphUnwiredOutput,

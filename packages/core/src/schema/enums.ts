@@ -22,3 +22,10 @@ export function maxLengthOf(schema: string, property: string): number {
   if (typeof n !== 'number') throw new Error(`schemas/${schema}.schema.json has no maxLength at properties.${property}`);
   return n;
 }
+
+/** The fields a published schema defines for its objects, in the schema's order, e.g. fieldsOf('edge'). */
+export function fieldsOf(schema: string): readonly string[] {
+  const properties = publishedSchemas[schema]?.properties;
+  if (!properties || typeof properties !== 'object') throw new Error(`schemas/${schema}.schema.json has no properties`);
+  return Object.freeze(Object.keys(properties));
+}
