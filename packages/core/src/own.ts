@@ -9,5 +9,10 @@ export function getOwn<T>(rec: Readonly<Record<string, T>> | undefined, key: str
 
 /** Sets `rec[key]` as an own, enumerable data property (a "__proto__" key stays a key). */
 export function setOwn<T>(rec: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(rec, key, { value, enumerable: true, writable: true, configurable: true });
+  // "__proto__" is the one accessor plain objects inherit, so only it needs defineProperty; any
+  // other key assigned is an own data property already (an inherited "constructor" or "toString"
+  // is a writable data property, which assignment shadows). defineProperty for every key made
+  // canonicalize, which copies a whole pack key by key, a tenth of validating a source folder.
+  if (key === '__proto__') Object.defineProperty(rec, key, { value, enumerable: true, writable: true, configurable: true });
+  else rec[key] = value;
 }
