@@ -15,6 +15,29 @@ describe('diffPacks', () => {
     expect(d).toMatchObject({ packIdMatches: true, versionChange: 'same', fields: [], items: [] });
   });
 
+  it('does not call an item changed for what the service stores back another way (an export of an unedited install)', () => {
+    const pipeline = base.pipelines![0];
+    const template = base.messageTemplates!.find((t) => t.channel === 'email')!;
+    expect(pipeline.stages.some((s) => s.stageType === 'OPEN')).toBe(true);
+    expect(template.richTextDoc).toBeNull();
+    const exported = clone(base);
+    const stages = exported.pipelines![0].stages;
+    for (const s of stages) if (s.stageType === 'OPEN') delete s.stageType;
+    delete exported.messageTemplates!.find((t) => t.key === template.key)!.richTextDoc;
+    expect(diffPacks(base, exported).items).toEqual([]);
+    expect(diffPacks(exported, base).items).toEqual([]);
+    // A won stage is stored at 100 whatever the pack says (the format's rule).
+    const won = clone(base);
+    const wonStage = won.pipelines![0].stages.find((s) => s.stageType === 'CLOSED_WON')!;
+    wonStage.probability = 90;
+    expect(diffPacks(won, base).items).toEqual([]);
+    // A real change of a stage still shows, and the packs given are not changed.
+    stages[0].name = 'Brand new';
+    expect(diffPacks(base, exported).items).toEqual([expect.objectContaining({ kind: 'pipelines', key: pipeline.key, change: 'changed', fields: ['stages'] })]);
+    expect(wonStage.probability).toBe(90);
+    expect(template.richTextDoc).toBeNull();
+  });
+
   it('ignores moved nodes but reports config, kind, edge and item changes', () => {
     const next = clone(base);
     const doc = next.automations![0].document;

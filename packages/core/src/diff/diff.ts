@@ -2,6 +2,7 @@
 // count as a change (moving a block in the editor is not a change to the automation).
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
+import { storedForm } from '../export/normal.js';
 import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff } from './index.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -114,7 +115,8 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
       out.push({ kind, key, change: 'added', ...withName });
       continue;
     }
-    const fields = differingKeys(old, item);
+    // Written as the service stores it (a default stage type left out, a null richTextDoc): not a change.
+    const fields = differingKeys(storedForm(kind, old), storedForm(kind, item));
     if (!fields.length) continue;
     const change: ItemChange = { kind, key, change: 'changed', ...withName, fields };
     if (kind === 'automations' && fields.includes('document')) {

@@ -4,4 +4,4 @@ export {
   type ExportInput, type ExportOptions, type ExportNote, type ExportResult,
 } from './export.js';
 export { slugify, KeyAllocator } from './keys.js';
-export { roundTripForm } from './normal.js';
+export { roundTripForm, storedForm } from './normal.js';

@@ -19,15 +19,8 @@ export function roundTripForm(input: Pack): Pack {
     if (!list?.length) delete pack[k];
     else list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
-  for (const t of pack.messageTemplates ?? []) if (t.richTextDoc === null) delete t.richTextDoc;
-  for (const p of pack.pipelines ?? []) {
-    for (const s of p.stages) {
-      // OPEN is the default stage type; won stages are stored at 100 and lost at 0.
-      if (s.stageType === 'OPEN') delete s.stageType;
-      const fixed = fixedStageProbability(s.stageType);
-      if (fixed !== undefined) s.probability = fixed;
-    }
-  }
+  if (pack.messageTemplates) pack.messageTemplates = pack.messageTemplates.map((t) => storedForm('messageTemplates', t));
+  if (pack.pipelines) pack.pipelines = pack.pipelines.map((p) => storedForm('pipelines', p));
   // A reference listed twice (same type and id) is listed once.
   for (const a of pack.automations ?? []) {
     if (!a.document.references) continue;
@@ -40,4 +33,31 @@ export function roundTripForm(input: Pack): Pack {
     });
   }
   return canonicalize(pack);
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * One item as the service stores it and gives it back: a template's richTextDoc of null is left
+ * out; OPEN, the default stage type, is left out; won stages are stored at 100 and lost at 0. The
+ * same item written either way is the same item (roundTripForm, and diffPacks, which must not
+ * call an exported install changed for them). Returns a copy where something differs.
+ */
+export function storedForm<T>(kind: string, item: T): T {
+  if (!isObj(item)) return item;
+  if (kind === 'messageTemplates' && item.richTextDoc === null) {
+    const { richTextDoc: _, ...rest } = item;
+    return rest as T;
+  }
+  if (kind === 'pipelines' && Array.isArray(item.stages)) return { ...item, stages: item.stages.map(storedStage) } as T;
+  return item;
+}
+
+function storedStage(stage: unknown): unknown {
+  if (!isObj(stage)) return stage;
+  const s = { ...stage };
+  if (s.stageType === 'OPEN') delete s.stageType;
+  const fixed = fixedStageProbability(s.stageType);
+  if (fixed !== undefined) s.probability = fixed;
+  return s;
 }
