@@ -19,7 +19,10 @@ export default defineRule({
     docs: `The format lets nodes and edges carry fields it does not define, so they validate and are kept as they are, but neither the installer nor the service reads them. Nodes define ${NODE_FIELDS.map((f) => `\`${f}\``).join(', ')}; edges define ${EDGE_FIELDS.map((f) => `\`${f}\``).join(', ')}.`,
   },
   check(ctx) {
-    for (const a of ctx.automations()) if (a.graph) checkGraph(ctx, a.graph);
+    // A hint per unknown name and list, worked out once per validation: an export that writes one
+    // such field on every block repeats it 20,000 times, and each guess measures edit distances.
+    const hints: Hints = { node: new Map(), edge: new Map() };
+    for (const a of ctx.automations()) if (a.graph) checkGraph(ctx, a.graph, hints);
   },
 });
 
@@ -31,27 +34,41 @@ function meant(name: string, fields: readonly string[]): string | undefined {
   return fields.find((f) => f.length > 2 && lower.endsWith(f.toLowerCase()));
 }
 
-function report(ctx: RuleContext, what: string, pointer: string, name: string, fields: readonly string[]): void {
-  const guessed = meant(name, fields);
+interface Hints {
+  node: Map<string, string>;
+  edge: Map<string, string>;
+}
+
+function hintFor(known: Map<string, string>, name: string, fields: readonly string[]): string {
+  let hint = known.get(name);
+  if (hint === undefined) {
+    const guessed = meant(name, fields);
+    hint = guessed ? `Did you mean "${guessed}"?` : `The format defines ${fields.map((f) => `"${f}"`).join(', ')}.`;
+    known.set(name, hint);
+  }
+  return hint;
+}
+
+function report(ctx: RuleContext, what: string, pointer: string, name: string, hint: string): void {
   ctx.report({
     pointer: `${pointer}/${escapeToken(name)}`,
     message: `${what} has a field "${name}" the format does not define; it is kept as it is, but nothing reads it.`,
-    hint: guessed ? `Did you mean "${guessed}"?` : `The format defines ${fields.map((f) => `"${f}"`).join(', ')}.`,
+    hint,
   });
 }
 
 /** One graph. A module-level function called per automation, so V8 optimises it once and keeps it. */
-function checkGraph(ctx: RuleContext, g: GraphModel): void {
+function checkGraph(ctx: RuleContext, g: GraphModel, hints: Hints): void {
   for (let n = 0; n < g.nodeCount; n++) {
     const node = g.node(n);
     for (const name in node) {
-      if (!NODE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(node, name)) report(ctx, `Node "${g.id(n)}"`, g.nodePointer(n), name, NODE_FIELDS);
+      if (!NODE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(node, name)) report(ctx, `Node "${g.id(n)}"`, g.nodePointer(n), name, hintFor(hints.node, name, NODE_FIELDS));
     }
   }
   for (let e = 0; e < g.edgeCount; e++) {
     const edge = g.edge(e);
     for (const name in edge) {
-      if (!EDGE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(edge, name)) report(ctx, g.hasStringId(e) ? `Edge "${g.edgeId(e)}"` : 'An edge', g.edgePointer(e), name, EDGE_FIELDS);
+      if (!EDGE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(edge, name)) report(ctx, g.hasStringId(e) ? `Edge "${g.edgeId(e)}"` : 'An edge', g.edgePointer(e), name, hintFor(hints.edge, name, EDGE_FIELDS));
     }
   }
 }
