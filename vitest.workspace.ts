@@ -15,6 +15,8 @@ export default defineConfig({
     },
   },
   test: {
+    // A temporary directory per run, removed at its end (scripts/test-tmpdir.mjs).
+    globalSetup: [src('./scripts/test-tmpdir.mjs')],
     projects: [
       { extends: true, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
       { extends: true, test: { name: 'testkit', root: './packages/testkit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000 } },
