@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { canonicalize, formatPack } from './canonical.js';
+import { canonicalize, formatPack, inCanonicalOrder } from './canonical.js';
 import { publishedSchemas } from '../generated/schemas.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
@@ -63,6 +63,65 @@ describe('canonicalize properties', () => {
         const once = canonicalize(v);
         expect(once).toEqual(v);
         expect(JSON.stringify(canonicalize(once))).toBe(JSON.stringify(once));
+      }),
+    );
+  });
+});
+
+/** `value` with every object's keys in the order `pick` chooses (a shuffle), values unchanged. */
+function reorder(value: unknown, pick: (n: number) => number): unknown {
+  if (Array.isArray(value)) return value.map((v) => reorder(v, pick));
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value);
+  const out: Record<string, unknown> = {};
+  while (keys.length) {
+    const [k] = keys.splice(pick(keys.length), 1);
+    Object.defineProperty(out, k, { value: reorder((value as Record<string, unknown>)[k], pick), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+describe('inCanonicalOrder', () => {
+  it('returns a canonical pack itself, not a copy, and copies only the objects out of order and those above them', () => {
+    const pack = canonicalize(fixture('valid/buyer-lead-starter.json')) as any;
+    expect(inCanonicalOrder(pack)).toBe(pack);
+    const node = pack.automations[0].document.graph.nodes[0];
+    const moved = { kind: node.kind, id: node.id, ...node };
+    pack.automations[0].document.graph.nodes[0] = moved;
+    const out = inCanonicalOrder(pack) as any;
+    expect(out).not.toBe(pack);
+    expect(Object.keys(out.automations[0].document.graph.nodes[0])).toEqual(Object.keys(node));
+    expect(out.automations[0].document.graph.nodes[1]).toBe(pack.automations[0].document.graph.nodes[1]);
+    expect(out.pipelines).toBe(pack.pipelines);
+    expect(out.automations[0].document.graph.nodes[0].config).toBe(node.config);
+    expect(Object.keys(pack.automations[0].document.graph.nodes[0])).toEqual(Object.keys(moved)); // the input is left as it was
+  });
+
+  it('keeps a "__proto__" key as data', () => {
+    const input = JSON.parse('{"brand":{"__proto__":{"x":1}},"name":"n"}');
+    const out = inCanonicalOrder(input) as any;
+    expect(Object.keys(out.brand)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(out.brand)).toBe(Object.prototype);
+    expect(Object.keys(input)).toEqual(['brand', 'name']);
+  });
+
+  it('writes what canonicalize writes, and leaves its input as it was, for a pack with its keys in any order and any JSON', () => {
+    const packs = ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json'].map(fixture);
+    fc.assert(
+      fc.property(fc.constantFrom(...packs), fc.array(fc.nat(), { minLength: 1, maxLength: 64 }), (pack, picks) => {
+        let i = 0;
+        const shuffled = reorder(pack, (n) => picks[i++ % picks.length] % n);
+        const before = JSON.stringify(shuffled);
+        expect(JSON.stringify(inCanonicalOrder(shuffled))).toBe(JSON.stringify(canonicalize(shuffled)));
+        expect(JSON.stringify(shuffled)).toBe(before);
+      }),
+      { numRuns: 60 },
+    );
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const before = JSON.stringify(v);
+        expect(JSON.stringify(inCanonicalOrder(v))).toBe(JSON.stringify(canonicalize(v)));
+        expect(JSON.stringify(v)).toBe(before);
       }),
     );
   });

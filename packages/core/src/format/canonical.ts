@@ -27,6 +27,8 @@ function deref(schema: Schema | undefined): Schema | undefined {
 
 interface Shape {
   order: string[];
+  /** Each known key's place in `order`. */
+  index: Map<string, number>;
   children: Map<string, Shape | undefined>;
   items?: Shape;
 }
@@ -38,10 +40,11 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
   if (!s) return undefined;
   const cached = shapeCache.get(s);
   if (cached) return cached;
-  const shape: Shape = { order: [], children: new Map() };
+  const shape: Shape = { order: [], index: new Map(), children: new Map() };
   shapeCache.set(s, shape); // before recursing, so recursive schemas terminate
   const props = isObj(s.properties) ? s.properties : {};
   for (const [name, sub] of Object.entries(props)) {
+    shape.index.set(name, shape.order.length);
     shape.order.push(name);
     shape.children.set(name, isObj(sub) ? shapeOf(sub) : undefined);
   }
@@ -49,6 +52,7 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
   return shape;
 }
 
+/** A copy of `value` in canonical order. */
 function apply(value: unknown, shape: Shape | undefined): unknown {
   if (Array.isArray(value)) return value.map((v) => apply(v, shape?.items));
   if (!isObj(value)) return value;
@@ -56,6 +60,51 @@ function apply(value: unknown, shape: Shape | undefined): unknown {
   const known = shape?.order ?? [];
   for (const k of known) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, apply(value[k], shape!.children.get(k)));
   for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, apply(value[k], undefined));
+  return out;
+}
+
+/** `value` in canonical order, sharing every part of it already in that order (those are not copied). */
+function share(value: unknown, shape: Shape | undefined): unknown {
+  // Below a key the schemas do not describe (config, data, a node's own fields) every object keeps
+  // its order: nothing there moves.
+  if (shape === undefined) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      const c = v !== null && typeof v === 'object' ? share(v, shape.items) : v;
+      if (c !== v) (out ??= value.slice())[i] = c;
+    }
+    return out ?? value;
+  }
+  if (!isObj(value)) return value;
+  // In order: the known keys as the schema lists them, then the others. Children first, once each.
+  const keys = Object.keys(value);
+  let ordered = true;
+  let last = -1;
+  let changed: Map<string, unknown> | undefined;
+  for (const k of keys) {
+    const at = shape.index.get(k);
+    if (at === undefined) {
+      last = Infinity;
+      continue;
+    }
+    if (at < last) ordered = false;
+    else last = at;
+    const v = value[k];
+    if (v !== null && typeof v === 'object') {
+      const c = share(v, shape.children.get(k));
+      if (c !== v) (changed ??= new Map()).set(k, c);
+    }
+  }
+  if (ordered && !changed) return value;
+  const take = (k: string) => (changed?.has(k) ? changed.get(k) : value[k]);
+  const out: Record<string, unknown> = {};
+  if (ordered) for (const k of keys) setOwn(out, k, take(k));
+  else {
+    for (const k of shape.order) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, take(k));
+    for (const k of keys) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, take(k));
+  }
   return out;
 }
 
@@ -70,7 +119,18 @@ export function canonicalize<T>(value: T, schemaName = 'pack'): T {
   return apply(value, schema ? shapeOf(schema) : undefined) as T;
 }
 
+/**
+ * `value` in canonical order without copying what is already in it: the result is `value` itself
+ * when every key is in place, and otherwise shares each part that is (a pack read from files that
+ * `fmt` or `unpack` wrote is not copied at all). Neither is changed; for a value about to be
+ * written or read once, where canonicalize's copy of a whole pack would be garbage.
+ */
+export function inCanonicalOrder<T>(value: T, schemaName = 'pack'): T {
+  const schema = publishedSchemas[schemaName];
+  return share(value, schema ? shapeOf(schema) : undefined) as T;
+}
+
 /** The pack as text in canonical form: canonical key order, 2-space JSON, trailing newline. */
 export function formatPack(value: unknown, schemaName = 'pack'): string {
-  return JSON.stringify(canonicalize(value, schemaName), null, 2) + '\n';
+  return JSON.stringify(inCanonicalOrder(value, schemaName), null, 2) + '\n';
 }

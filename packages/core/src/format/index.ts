@@ -1,2 +1,2 @@
 // Canonical form of a pack (key order, formatting), shared by `setup-pack fmt`, `build` and the editor.
-export { canonicalize, formatPack } from './canonical.js';
+export { canonicalize, inCanonicalOrder, formatPack } from './canonical.js';
