@@ -1,7 +1,7 @@
 // build = read the folder, compile, validate the pack, and place every diagnostic in the source
 // file it came from (the pack pointer is mapped to a file and a pointer inside it).
 import { join } from 'node:path';
-import type { Diagnostic, Position, SourceText } from '@setup-pack/core';
+import type { Diagnostic, LocateRequest, Position, SourceText } from '@setup-pack/core';
 import { buildFromFiles } from './layout.js';
 import type { SourceTree } from './tree.js';
 import type { FileReport } from '../report/model.js';
@@ -48,7 +48,10 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
   const harmless = new Set(['build/unlisted-file', 'build/unused-asset-file']);
   const blocked = result.diagnostics.some((d) => d.severity === 'error' && !harmless.has(d.code));
   if (pack && !blocked) {
-    const validation = validatePack(pack, { hashBase64: nodeHasher, disableRules: options.disableRules ?? [] });
+    // The assets read from files were hashed from their bytes as they were read (assetHashes).
+    const known = result.assetHashes;
+    const hashBase64 = (data: string) => known.get(data) ?? nodeHasher(data);
+    const validation = validatePack(pack, { hashBase64, disableRules: options.disableRules ?? [] });
     // Each finding and each of its notes goes to a source file and a pointer in it; then every
     // file's findings are placed together, one scan of its text (core's locateAll), rather than
     // a walk of a parsed tree per finding.
@@ -56,28 +59,41 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
       const loc = result.locate(pointer);
       return { file: loc.file, pointer: loc.pointer, key, pos: undefined };
     };
-    const spots = validation.diagnostics.map((d) => ({ at: spotOf(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key'), related: d.related?.map((r) => spotOf(r.pointer, false)) }));
-    placeSpots(spots.flatMap((s) => (s.related ? [s.at, ...s.related] : [s.at])), sourceOf);
-    validation.diagnostics.forEach((d, i) => {
-      const { at, related } = spots[i];
-      add(at.file, {
-        ...d,
-        pointer: at.pointer ?? '',
-        line: at.pos?.line,
-        column: at.pos?.column,
-        endLine: at.pos?.endLine,
-        endColumn: at.pos?.endColumn,
-        ...(related
-          ? {
-              related: related.map((rp, k) =>
-                rp.file === at.file
-                  ? { pointer: rp.pointer ?? '', message: d.related![k].message, line: rp.pos?.line, column: rp.pos?.column }
-                  : { pointer: rp.pointer ?? '', message: `${d.related![k].message} (${join(options.dir, rp.file).split('\\').join('/')}${rp.pos ? `:${rp.pos.line}:${rp.pos.column}` : ''})` },
-              ),
-            }
-          : {}),
-      });
-    });
+    // The findings are this validation's own, so each is moved to its file where it stands (its
+    // pointer and position rewritten) rather than copied: with tens of thousands of findings the
+    // copies, and the arrays that carried them to placement, were garbage the collector copied.
+    const ds = validation.diagnostics;
+    const at: Spot[] = new Array(ds.length);
+    const notes = new Map<number, Spot[]>();
+    const all: Spot[] = [];
+    for (let i = 0; i < ds.length; i++) {
+      const d = ds[i];
+      all.push((at[i] = spotOf(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key')));
+      if (d.related) {
+        const related = d.related.map((r) => spotOf(r.pointer, false));
+        notes.set(i, related);
+        for (const r of related) all.push(r);
+      }
+    }
+    placeSpots(all, sourceOf);
+    for (let i = 0; i < ds.length; i++) {
+      const d = ds[i];
+      const s = at[i];
+      d.pointer = s.pointer ?? '';
+      d.line = s.pos?.line;
+      d.column = s.pos?.column;
+      d.endLine = s.pos?.endLine;
+      d.endColumn = s.pos?.endColumn;
+      const related = notes.get(i);
+      if (related) {
+        d.related = related.map((rp, k) =>
+          rp.file === s.file
+            ? { pointer: rp.pointer ?? '', message: d.related![k].message, line: rp.pos?.line, column: rp.pos?.column }
+            : { pointer: rp.pointer ?? '', message: `${d.related![k].message} (${join(options.dir, rp.file).split('\\').join('/')}${rp.pos ? `:${rp.pos.line}:${rp.pos.column}` : ''})` },
+        );
+      }
+      add(s.file, d);
+    }
     if (validation.diagnostics.some((d) => d.severity === 'error') || result.diagnostics.some((d) => d.severity === 'error')) pack = undefined;
   } else pack = undefined;
   const reports: FileReport[] = [...byFile].map(([file, diagnostics]) => {
@@ -113,7 +129,7 @@ function placeSpots(spots: readonly Spot[], sourceOf: (file: string) => SourceTe
     list.push(s);
   }
   for (const [file, list] of byFile) {
-    const found = sourceOf(file)!.locateAll(list.map((s) => ({ pointer: s.pointer!, key: s.key })));
-    list.forEach((s, i) => (s.pos = found[i]));
+    const found = sourceOf(file)!.locateAll(list as readonly LocateRequest[]); // each has its pointer (above)
+    for (let i = 0; i < list.length; i++) list[i].pos = found[i];
   }
 }

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalize, formatPack, validatePack } from '@setup-pack/core';
-import { buildFromFiles, MANIFEST, unpackToFiles, UnpackError } from './layout.js';
+import { buildFromFiles, cutPointer, MANIFEST, unpackToFiles, UnpackError } from './layout.js';
 import { encodeKey, stemsForKeys } from './names.js';
 
 const STAMP = '2030-01-02T03:04:05Z';
@@ -156,5 +156,24 @@ describe('file names for keys', () => {
     );
     expect(stemsForKeys(['Foo', 'foo'])[1]).toMatch(/^foo~[0-9a-f]{12}$/);
     expect(stemsForKeys(['a/b'])).toEqual(['a%2Fb']);
+  });
+});
+
+describe('cutPointer', () => {
+  it('cuts a pointer with no escape where the parsed tokens would, for any pointer', () => {
+    const token = fc.oneof(fc.constantFrom('automations', 'resources', 'assets', 'document', 'key', 'body', 'kind', 'data', '0', '12', ''), fc.string({ maxLength: 6 }));
+    const pointer = fc.oneof(
+      fc.array(token, { maxLength: 6 }).map((ts) => ts.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(pointer, (p) => {
+        expect(cutPointer(p)).toEqual(cutPointer(p, true));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(cutPointer('/automations/3/document/graph/nodes/0')).toEqual({ kind: 'automations', indexToken: '3', field: 'document', fromField: '/document/graph/nodes/0', afterField: '/graph/nodes/0' });
+    expect(cutPointer('/a~1b/0/c~0d/e')).toEqual({ kind: 'a/b', indexToken: '0', field: 'c~d', fromField: '/c~0d/e', afterField: '/e' });
+    expect(cutPointer('no slash')).toBeUndefined();
   });
 });
