@@ -31,6 +31,8 @@ interface Shape {
   index: Map<string, number>;
   children: Map<string, Shape | undefined>;
   items?: Shape;
+  /** No properties and no items: everything below keeps its order. */
+  open: boolean;
 }
 
 const shapeCache = new Map<Schema, Shape>();
@@ -40,7 +42,7 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
   if (!s) return undefined;
   const cached = shapeCache.get(s);
   if (cached) return cached;
-  const shape: Shape = { order: [], index: new Map(), children: new Map() };
+  const shape: Shape = { order: [], index: new Map(), children: new Map(), open: false };
   shapeCache.set(s, shape); // before recursing, so recursive schemas terminate
   const props = isObj(s.properties) ? s.properties : {};
   for (const [name, sub] of Object.entries(props)) {
@@ -49,6 +51,7 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
     shape.children.set(name, isObj(sub) ? shapeOf(sub) : undefined);
   }
   if (isObj(s.items)) shape.items = shapeOf(s.items);
+  shape.open = shape.order.length === 0 && shape.items === undefined;
   return shape;
 }
 
@@ -66,8 +69,8 @@ function apply(value: unknown, shape: Shape | undefined): unknown {
 /** `value` in canonical order, sharing every part of it already in that order (those are not copied). */
 function share(value: unknown, shape: Shape | undefined): unknown {
   // Below a key the schemas do not describe (config, data, a node's own fields) every object keeps
-  // its order: nothing there moves.
-  if (shape === undefined) return value;
+  // its order: nothing there moves. So too in an object the schemas give no properties or items.
+  if (shape === undefined || shape.open) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
