@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { unstorableText } from '../plan/limits.js';
 import { measure } from './parse.js';
-import { describePointer, PointerSet, pointerParam, resolvePointer, tokenIndex } from './pointer.js';
+import { describePointer, parsePointer, PointerSet, pointerParam, resolvePointer, toPointer, tokenIndex } from './pointer.js';
 
 describe('tokenIndex: the one reading of an array index token', () => {
   it('reads 0 and digits without a leading zero, and nothing else', () => {
@@ -25,6 +25,24 @@ describe('tokenIndex: the one reading of an array index token', () => {
     expect(resolvePointer(doc, '/list/01')).toEqual({ found: false });
     expect(resolvePointer(doc, '/list/2')).toEqual({ found: false });
     expect(describePointer('/automations/2/document/graph/nodes/05')).toBe('automations[2].document.graph.nodes["05"]');
+  });
+});
+
+describe('describePointer', () => {
+  it('describes any pointer as its parsed tokens say', () => {
+    const reference = (pointer: string) =>
+      pointer === ''
+        ? 'the pack'
+        : parsePointer(pointer).reduce((out, t) => out + (tokenIndex(t) >= 0 ? `[${t}]` : /^[A-Za-z_$][\w$]*$/.test(t) ? (out ? '.' : '') + t : `[${JSON.stringify(t)}]`), '');
+    const token = fc.oneof(fc.constantFrom('automations', 'nodes', '0', '12', '01', '', 'a b', '~', '/', 'x~1y'), fc.string({ maxLength: 5 }));
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 7 }), (tokens) => {
+        const pointer = toPointer(tokens);
+        expect(describePointer(pointer)).toBe(reference(pointer));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(() => describePointer('no/slash')).toThrow(/Invalid JSON pointer/);
   });
 });
 

@@ -60,14 +60,22 @@ export function resolvePointer(doc: unknown, pointer: string): { found: boolean;
 /** Human-readable path for messages: automations[2].document.graph.nodes[5].kind */
 export function describePointer(pointer: string): string {
   if (pointer === '') return 'the pack';
+  if (pointer.charCodeAt(0) !== 47) throw new Error(`Invalid JSON pointer: ${pointer}`);
+  // Token by token where the slashes are, without an array of them: every schema error of a
+  // broken pack is described (19,900 for a pack whose blocks are all of an unknown kind).
   let out = '';
-  for (const t of parsePointer(pointer)) {
+  for (let start = 1; ; ) {
+    const end = pointer.indexOf('/', start);
+    const t = unescapeToken(end < 0 ? pointer.slice(start) : pointer.slice(start, end));
     if (tokenIndex(t) >= 0) out += `[${t}]`;
-    else if (/^[A-Za-z_$][\w$]*$/.test(t)) out += (out ? '.' : '') + t;
+    else if (IDENTIFIER.test(t)) out += (out ? '.' : '') + t;
     else out += `[${JSON.stringify(t)}]`;
+    if (end < 0) return out;
+    start = end + 1;
   }
-  return out;
 }
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /**
  * A place as the workspace API's error `param` names it: `describePointer`'s spelling

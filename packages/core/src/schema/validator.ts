@@ -3,7 +3,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { validators } from '../generated/validators.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { describePointer, escapeToken, type PointerSet } from '../json/pointer.js';
+import { describePointer, escapeToken, unescapeToken, type PointerSet } from '../json/pointer.js';
 import { closest, count, plural } from '../text.js';
 
 export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
@@ -60,14 +60,17 @@ export function codePoints(s: string): number {
   return n;
 }
 
+/** The value at ajv's instancePath (an RFC 6901 pointer), token by token where the slashes are. */
 function valueAt(root: unknown, instancePath: string): unknown {
   let cur = root;
-  for (const t of instancePath.split('/').slice(1)) {
-    const key = t.replace(/~1/g, '/').replace(/~0/g, '~');
+  if (instancePath === '') return cur;
+  for (let start = 1; ; ) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[key];
+    const end = instancePath.indexOf('/', start);
+    cur = (cur as Record<string, unknown>)[unescapeToken(end < 0 ? instancePath.slice(start) : instancePath.slice(start, end))];
+    if (end < 0) return cur;
+    start = end + 1;
   }
-  return cur;
 }
 
 /**
