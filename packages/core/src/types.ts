@@ -154,3 +154,15 @@ export interface Pack {
 /** The pack's item arrays, in the order the spec lists them. */
 export const ITEM_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
+/** The item kinds a source folder's manifest lists by key (assets are described in their own index). */
+export const KEYED_ITEM_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'] as const satisfies readonly ItemKind[];
+
+/** How many items a pack holds, all kinds together (what is not a list counts as none). */
+export function countItems(pack: object): number {
+  let n = 0;
+  for (const k of ITEM_KINDS) {
+    const list = (pack as Record<string, unknown>)[k];
+    if (Array.isArray(list)) n += list.length;
+  }
+  return n;
+}

@@ -3,7 +3,7 @@
 // in @setup-pack/installer and core; this only parses options, shows progress and writes.
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { count, plural, printable as p } from '@setup-pack/core';
+import { count, countItems, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -96,7 +96,3 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   }
 }
 
-function countItems(pack: Record<string, unknown> | object): number {
-  const p = pack as Record<string, unknown>;
-  return ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'].reduce((n, k) => n + (Array.isArray(p[k]) ? (p[k] as unknown[]).length : 0), 0);
-}

@@ -1,6 +1,6 @@
 // setup-pack unpack: split a pack file into a source folder (the inverse of build).
 import { resolve } from 'node:path';
-import { plural, printable } from '@setup-pack/core';
+import { countItems, plural, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -56,7 +56,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const expected = canonicalize({ ...value, exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' });
   if (JSON.stringify(back) !== JSON.stringify(expected)) ctx.stderr.write(`setup-pack unpack: warning: building this folder will not give back exactly the same pack; please report it with the file\n`);
   await writeTree(dir, files, Boolean(args.values.force));
-  const items = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'].reduce((n, k) => n + (Array.isArray(value[k]) ? (value[k] as unknown[]).length : 0), 0);
+  const items = countItems(value);
   ctx.stdout.write(`unpacked ${plural(items, 'item')} into ${displayPath(dir, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);
   return 0;
 }

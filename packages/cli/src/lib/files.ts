@@ -27,7 +27,8 @@ export async function isSourceFolder(dir: string): Promise<boolean> {
   try {
     const manifest = JSON.parse(await readFile(resolve(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     if (manifest === null || typeof manifest !== 'object' || manifest.format !== 'service.setup-pack' || 'assets' in manifest) return false;
-    return ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'].every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
+    const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
+    return KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
   } catch {
     return false;
   }

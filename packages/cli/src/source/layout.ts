@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { canonicalize, encodingProblem, inCanonicalOrder, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
+import { canonicalize, encodingProblem, inCanonicalOrder, KEYED_ITEM_KINDS, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -31,7 +31,7 @@ export const PACK_SCHEMA_FIELD = 'packSchema';
 /** Item kinds kept one file per item: pack field → folder. */
 const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
 type FolderKind = keyof typeof ITEM_FOLDERS;
-const KEYED_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'] as const;
+const KEYED_KINDS = KEYED_ITEM_KINDS;
 // The resource kinds, from core (which reads them from the schema).
 const RESOURCE_KIND_SET: ReadonlySet<string> = new Set(RESOURCE_KINDS);
 /** Resources whose kind cannot name a file keep their `kind` field here. */

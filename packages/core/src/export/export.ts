@@ -6,6 +6,7 @@
 import { fixedStageProbability } from '../pipeline.js';
 import { getOwn, setOwn } from '../own.js';
 import { canonicalize } from '../format/canonical.js';
+import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
 import { COLLECTION_OF_REFERENCE } from '../plan/bind.js';
@@ -364,7 +365,7 @@ function assetFromMedia(key: string, m: WorkspaceObject, data: string, note: Omi
 }
 
 function finish(pack: Pack, result: { automations: AutomationItem[]; smartLists: SmartList[]; messageTemplates: MessageTemplate[]; pipelines: Pipeline[]; resources: Resource[]; assets: Asset[] }): Pack {
-  for (const k of ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const) {
+  for (const k of ITEM_KINDS) {
     const items = (result[k] as { key: string }[]).sort(byKey);
     if (items.length) (pack as unknown as Record<string, unknown>)[k] = items;
   }

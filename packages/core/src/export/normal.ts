@@ -4,9 +4,7 @@
 // roundTripForm(P) in canonical form.
 import { fixedStageProbability } from '../pipeline.js';
 import { canonicalize } from '../format/canonical.js';
-import type { Pack, Reference } from '../types.js';
-
-const ITEMS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const;
+import { ITEM_KINDS, type ItemKind, type Pack, type Reference } from '../types.js';
 
 export function roundTripForm(input: Pack): Pack {
   const pack = JSON.parse(JSON.stringify(input)) as Pack & Record<string, unknown>;
@@ -14,7 +12,7 @@ export function roundTripForm(input: Pack): Pack {
   delete pack.exportedAt;
   // A brand of null is no brand; empty item lists are left out; items come sorted by key.
   if (pack.brand === null) delete pack.brand;
-  for (const k of ITEMS) {
+  for (const k of ITEM_KINDS) {
     const list = pack[k] as { key: string }[] | undefined;
     if (!list?.length) delete pack[k];
     else list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -43,7 +41,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
  * same item written either way is the same item (roundTripForm, and diffPacks, which must not
  * call an exported install changed for them). Returns a copy where something differs.
  */
-export function storedForm<T>(kind: string, item: T): T {
+export function storedForm<T>(kind: ItemKind, item: T): T {
   if (!isObj(item)) return item;
   if (kind === 'messageTemplates' && item.richTextDoc === null) {
     const { richTextDoc: _, ...rest } = item;
