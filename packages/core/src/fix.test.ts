@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fixPack } from './fix.js';
+import { portableHasher, sha256Hex } from './hash.js';
+import { validatePack } from './validate.js';
+
+type Any = any; // packs as JSON.parse gives them
+const fixture = (name: string): Any => JSON.parse(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url), 'utf8'));
+const codes = (pack: unknown) => validatePack(pack).diagnostics.map((d) => `${d.code} ${d.pointer}`);
+
+describe('fixPack', () => {
+  it('records each asset\'s sha256 and byteSize from its data, one line per field that changes', () => {
+    const pack = fixture('valid/listing-marketing.json');
+    const [logo, hero] = pack.assets;
+    const bytes = new TextEncoder().encode('a new logo');
+    logo.data = btoa('a new logo');
+    hero.byteSize = 1;
+    const want = sha256Hex(bytes);
+    expect(codes(pack).sort()).toEqual(['asset/sha256-mismatch /assets/0/sha256', 'asset/size-mismatch /assets/0/byteSize', 'asset/size-mismatch /assets/1/byteSize']);
+    const oldSha = logo.sha256 as string;
+    const oldSize = logo.byteSize as number;
+    expect(fixPack(pack, portableHasher)).toEqual([
+      `asset "logo": sha256 ${oldSha.slice(0, 12)}… → ${want.slice(0, 12)}…`,
+      `asset "logo": byteSize ${oldSize} → ${bytes.length}`,
+      `asset "open-house-hero": byteSize 1 → ${portableHasher(hero.data)!.byteSize}`,
+    ]);
+    expect(logo).toMatchObject({ sha256: want, byteSize: bytes.length });
+    expect(codes(pack)).toEqual([]);
+    expect(fixPack(pack, portableHasher)).toEqual([]); // nothing left to fix
+  });
+
+  it('names an asset without a key by its index, a missing hash as such, and leaves data that is not strict base64 alone', () => {
+    const pack: Any = { assets: [{ data: btoa('x') }, { key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset'] };
+    expect(fixPack(pack, portableHasher)).toEqual([`assets[0]: sha256 undefined → ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`, 'assets[0]: byteSize undefined → 1']);
+    expect(pack.assets.slice(1)).toEqual([{ key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset']);
+  });
+
+  it('uses the hasher it is given', () => {
+    const pack: Any = { assets: [{ key: 'a', data: 'QQ==', sha256: 'f'.repeat(64), byteSize: 1 }] };
+    expect(fixPack(pack, () => ({ byteSize: 1, sha256: 'f'.repeat(64) }))).toEqual([]);
+    expect(fixPack(pack, () => undefined)).toEqual([]);
+  });
+
+  it('sets won stages to 100 and lost stages to 0, leaving open stages and probabilities that are not numbers alone', () => {
+    const pack = fixture('valid/buyer-lead-starter.json');
+    const stages = pack.pipelines[0].stages as Any[];
+    const won = stages.find((s) => s.stageType === 'CLOSED_WON');
+    const lost = stages.find((s) => s.stageType === 'CLOSED_LOST');
+    const open = stages.find((s) => s.stageType !== 'CLOSED_WON' && s.stageType !== 'CLOSED_LOST');
+    won.probability = 80;
+    lost.probability = 5;
+    const openProbability = open.probability;
+    expect(codes(pack).filter((c) => c.startsWith('pipeline/'))).toHaveLength(2);
+    expect(fixPack(pack, portableHasher)).toEqual([
+      `pipeline "${pack.pipelines[0].key}" stage "${won.key}": probability 80 → 100`,
+      `pipeline "${pack.pipelines[0].key}" stage "${lost.key}": probability 5 → 0`,
+    ]);
+    expect([won.probability, lost.probability, open.probability]).toEqual([100, 0, openProbability]);
+    expect(codes(pack)).toEqual([]);
+    const odd: Any = { pipelines: [{ key: 'p', stages: [{ key: 'w', stageType: 'CLOSED_WON', probability: '80' }] }] };
+    expect(fixPack(odd, portableHasher)).toEqual([]);
+    expect(odd.pipelines[0].stages[0].probability).toBe('80');
+  });
+
+  it('changes nothing in what is not a pack', () => {
+    for (const v of [null, 3, 'pack', [], { assets: 'x', pipelines: {} }]) expect(fixPack(v, portableHasher)).toEqual([]);
+  });
+});
