@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { fixPack } from './fix.js';
+import { fixedPack, fixPack } from './fix.js';
 import { portableHasher, sha256Hex } from './hash.js';
 import { validatePack } from './validate.js';
 
 type Any = any; // packs as JSON.parse gives them
 const fixture = (name: string): Any => JSON.parse(readFileSync(new URL(`../../../fixtures/${name}`, import.meta.url), 'utf8'));
+/** Freezes every object and array of `v`, so a write to any of them throws. */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
 const codes = (pack: unknown) => validatePack(pack).diagnostics.map((d) => `${d.code} ${d.pointer}`);
 
 describe('fixPack', () => {
@@ -24,7 +32,7 @@ describe('fixPack', () => {
       `asset "logo": byteSize ${oldSize} → ${bytes.length}`,
       `asset "open-house-hero": byteSize 1 → ${portableHasher(hero.data)!.byteSize}`,
     ]);
-    expect(logo).toMatchObject({ sha256: want, byteSize: bytes.length });
+    expect(pack.assets[0]).toMatchObject({ sha256: want, byteSize: bytes.length });
     expect(codes(pack)).toEqual([]);
     expect(fixPack(pack, portableHasher)).toEqual([]); // nothing left to fix
   });
@@ -55,7 +63,8 @@ describe('fixPack', () => {
       `pipeline "${pack.pipelines[0].key}" stage "${won.key}": probability 80 → 100`,
       `pipeline "${pack.pipelines[0].key}" stage "${lost.key}": probability 5 → 0`,
     ]);
-    expect([won.probability, lost.probability, open.probability]).toEqual([100, 0, openProbability]);
+    const probability = (s: Any) => pack.pipelines[0].stages.find((x: Any) => x.key === s.key).probability;
+    expect([probability(won), probability(lost), probability(open)]).toEqual([100, 0, openProbability]);
     expect(codes(pack)).toEqual([]);
     const odd: Any = { pipelines: [{ key: 'p', stages: [{ key: 'w', stageType: 'CLOSED_WON', probability: '80' }] }] };
     expect(fixPack(odd, portableHasher)).toEqual([]);
@@ -64,5 +73,42 @@ describe('fixPack', () => {
 
   it('changes nothing in what is not a pack', () => {
     for (const v of [null, 3, 'pack', [], { assets: 'x', pipelines: {} }]) expect(fixPack(v, portableHasher)).toEqual([]);
+  });
+});
+
+describe('fixedPack', () => {
+  it('never changes the pack it is given: what a fix changes is copied, with the path to it, and everything else is shared', () => {
+    const pack = fixture('valid/buyer-lead-starter.json');
+    pack.pipelines[0].stages[3].probability = 90;
+    deepFreeze(pack);
+    const { pack: fixed, changes } = fixedPack(pack, portableHasher);
+    expect(changes).toEqual([`pipeline "${pack.pipelines[0].key}" stage "won": probability 90 → 100`]);
+    expect(pack.pipelines[0].stages[3].probability).toBe(90);
+    expect(fixed).not.toBe(pack);
+    expect(fixed.pipelines[0].stages[3]).toEqual({ ...pack.pipelines[0].stages[3], probability: 100 });
+    expect(Object.keys(fixed.pipelines[0].stages[3])).toEqual(Object.keys(pack.pipelines[0].stages[3]));
+    // The rest is the same objects: the other stages, the automations, the pack's other fields.
+    expect(fixed.pipelines[0].stages.filter((s: unknown, i: number) => s === pack.pipelines[0].stages[i])).toHaveLength(pack.pipelines[0].stages.length - 1);
+    expect(fixed.automations).toBe(pack.automations);
+    expect(fixed.smartLists).toBe(pack.smartLists);
+    expect(Object.keys(fixed)).toEqual(Object.keys(pack));
+    expect(codes(fixed)).toEqual([]);
+  });
+
+  it('gives the pack itself when there is nothing to fix', () => {
+    for (const f of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json']) {
+      const pack = deepFreeze(fixture(f));
+      expect(fixedPack(pack, portableHasher)).toEqual({ pack, changes: [] });
+      expect(fixedPack(pack, portableHasher).pack).toBe(pack);
+    }
+  });
+
+  it('keeps a "__proto__" key a key in what it copies', () => {
+    const pack = JSON.parse('{"__proto__": {"polluted": 1}, "assets": [{"__proto__": 2, "key": "a", "data": "QQ==", "sha256": "0", "byteSize": 1}]}');
+    const { pack: fixed } = fixedPack(pack, portableHasher);
+    expect(Object.keys(fixed)).toEqual(['__proto__', 'assets']);
+    expect(Object.keys(fixed.assets[0])).toEqual(['__proto__', 'key', 'data', 'sha256', 'byteSize']);
+    expect(Object.getPrototypeOf(fixed.assets[0])).toBe(Object.prototype);
+    expect(({} as Any).polluted).toBeUndefined();
   });
 });
