@@ -76,6 +76,60 @@ describe('fixPack', () => {
   });
 });
 
+describe('fixPack: an edge written with sourceHandle', () => {
+  /** The starter pack with edge e5 (control.if "replied" → "task", handle "true") written as React Flow writes it. */
+  function withSourceHandle(value: unknown = 'true'): Any {
+    const pack = fixture('valid/buyer-lead-starter.json');
+    const edges = pack.automations[0].document.graph.edges;
+    edges[4] = { id: 'e5', source: 'replied', sourceHandle: value, target: 'task' };
+    return pack;
+  }
+  const e5 = '/automations/0/document/graph/edges/4';
+
+  it('moves it to handle, in its place: the edge then leaves through the branch it names, and validates', () => {
+    const pack = withSourceHandle();
+    // Unread, the edge left through "next", which control.if does not have.
+    expect(codes(pack)).toEqual([`graph/invalid-handle ${e5}`, `graph/unknown-field ${e5}/sourceHandle`]);
+    expect(fixPack(pack, portableHasher)).toEqual(['automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle']);
+    expect(pack.automations[0].document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', handle: 'true', target: 'task' });
+    expect(Object.keys(pack.automations[0].document.graph.edges[4])).toEqual(['id', 'source', 'handle', 'target']);
+    expect(codes(pack)).toEqual([]);
+  });
+
+  it('moves a handle the source block does not have too, and validation names it as it does any handle', () => {
+    const pack = withSourceHandle('yes');
+    expect(fixPack(pack, portableHasher)).toEqual(['automation "new-lead-welcome" edge "e5": sourceHandle "yes" → handle']);
+    const ds = validatePack(pack).diagnostics;
+    expect(ds.map((d) => `${d.code} ${d.pointer}`)).toEqual([`graph/invalid-handle ${e5}/handle`]);
+    expect(ds[0]!.message).toBe('Edge "e5" leaves control.if "replied" through handle "yes", which that node does not have; its outputs are "true", "false".');
+  });
+
+  it('leaves an edge that has a handle too (which one is meant is the author\'s call), and a value that is not a non-empty string', () => {
+    const both = withSourceHandle();
+    both.automations[0].document.graph.edges[4].handle = 'false';
+    for (const pack of [both, withSourceHandle(''), withSourceHandle(null), withSourceHandle(1), withSourceHandle(['true'])]) {
+      const before = JSON.stringify(pack);
+      expect(fixPack(pack, portableHasher)).toEqual([]);
+      expect(JSON.stringify(pack)).toBe(before);
+      expect(codes(pack)).toContain(`graph/unknown-field ${e5}/sourceHandle`);
+    }
+  });
+
+  it('names an edge without an id by its index, and an automation without a key by its own', () => {
+    const pack: Any = { automations: [{ document: { graph: { nodes: [], edges: [{ source: 'a', target: 'b', sourceHandle: 'next' }, { id: 3, source: 'a', target: 'c', sourceHandle: 'done' }] } } }] };
+    expect(fixPack(pack, portableHasher)).toEqual(['automations[0] edges[0]: sourceHandle "next" → handle', 'automations[0] edges[1]: sourceHandle "done" → handle']);
+    expect(pack.automations[0].document.graph.edges).toEqual([{ source: 'a', target: 'b', handle: 'next' }, { id: 3, source: 'a', target: 'c', handle: 'done' }]);
+  });
+
+  it('reads nothing that is not a graph', () => {
+    for (const automations of ['x', [null], [{ document: 'x' }], [{ document: { graph: [] } }], [{ document: { graph: { edges: {} } } }], [{ document: { graph: { edges: ['e', null] } } }]]) {
+      const pack: Any = { automations };
+      expect(fixPack(pack, portableHasher)).toEqual([]);
+      expect(pack.automations).toBe(automations);
+    }
+  });
+});
+
 describe('fixedPack', () => {
   it('never changes the pack it is given: what a fix changes is copied, with the path to it, and everything else is shared', () => {
     const pack = fixture('valid/buyer-lead-starter.json');
@@ -93,6 +147,23 @@ describe('fixedPack', () => {
     expect(fixed.smartLists).toBe(pack.smartLists);
     expect(Object.keys(fixed)).toEqual(Object.keys(pack));
     expect(codes(fixed)).toEqual([]);
+  });
+
+  it('copies only the graph whose edge it fixes', () => {
+    const pack = fixture('valid/buyer-lead-starter.json');
+    const edges = pack.automations[1].document.graph.edges;
+    edges[1] = { id: 'e2', source: 'ai', sourceHandle: 'ready', target: 'deal' };
+    deepFreeze(pack);
+    const { pack: fixed, changes } = fixedPack(pack, portableHasher);
+    expect(changes).toEqual(['automation "nurture-by-stage" edge "e2": sourceHandle "ready" → handle']);
+    expect(fixed.automations[0]).toBe(pack.automations[0]);
+    expect(fixed.automations[2]).toBe(pack.automations[2]);
+    const [was, now] = [pack.automations[1].document, fixed.automations[1].document];
+    expect(now.graph.nodes).toBe(was.graph.nodes);
+    expect(now.references).toBe(was.references);
+    expect(now.graph.edges[0]).toBe(was.graph.edges[0]);
+    expect(now.graph.edges[1]).toEqual({ id: 'e2', source: 'ai', handle: 'ready', target: 'deal' });
+    expect(fixed.pipelines).toBe(pack.pipelines);
   });
 
   it('gives the pack itself when there is nothing to fix', () => {

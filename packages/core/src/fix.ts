@@ -13,7 +13,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 /**
  * The pack with the fixes applied, and one line per change in words for a person:
  * - an asset's `sha256` and `byteSize` recomputed from its `data` (when the data is strict base64);
- * - a `CLOSED_WON` stage's probability set to 100 and a `CLOSED_LOST` stage's to 0.
+ * - a `CLOSED_WON` stage's probability set to 100 and a `CLOSED_LOST` stage's to 0;
+ * - an edge's `sourceHandle` (React Flow's name) moved to `handle`, when it is a non-empty string
+ *   and the edge has no `handle` (with both, which one is meant is the author's call). Whether the
+ *   source block has that output is validation's question (graph/invalid-handle), not this one's.
  *
  * `pack` itself is never changed: what a fix changes is a copy, along with the objects and arrays
  * that lead to it, and everything else is shared. With nothing to fix, the result is `pack`.
@@ -25,6 +28,13 @@ export function fixedPack<T>(pack: T, hash: Base64Hasher): { pack: T; changes: s
   out = withField(out, 'assets', (assets) => mapItems(assets, (a, i) => fixAsset(a, i, hash, changes)));
   out = withField(out, 'pipelines', (pipelines) =>
     mapItems(pipelines, (p) => (isObj(p) ? withField(p, 'stages', (stages) => mapItems(stages, (s) => fixStage(p, s, changes))) : p)),
+  );
+  out = withField(out, 'automations', (automations) =>
+    mapItems(automations, (a, i) => {
+      if (!isObj(a)) return a;
+      const name = typeof a.key === 'string' ? `automation "${a.key}"` : `automations[${i}]`;
+      return withPath(a, ['document', 'graph', 'edges'], (edges) => mapItems(edges, (e, j) => fixEdge(name, e, j, changes)));
+    }),
   );
   return { pack: out as T, changes };
 }
@@ -57,6 +67,34 @@ function fixStage(p: Obj, s: unknown, changes: string[]): unknown {
   if (want === undefined || s.probability === want) return s;
   changes.push(`pipeline "${String(p.key)}" stage "${String(s.key)}": probability ${s.probability} → ${want}`);
   return { ...s, probability: want };
+}
+
+/**
+ * Edge fields other tools write for one the format defines, and that one: React Flow (xyflow)
+ * calls the output an edge leaves through `sourceHandle`. Nothing reads such a field, so the edge
+ * silently leaves through "next" (graph/unknown-field names it, and says fix moves it).
+ */
+export const MOVED_EDGE_FIELDS: ReadonlyMap<string, string> = new Map([['sourceHandle', 'handle']]);
+
+function fixEdge(automation: string, e: unknown, j: number, changes: string[]): unknown {
+  if (!isObj(e)) return e;
+  let out = e;
+  for (const [from, to] of MOVED_EDGE_FIELDS) {
+    const value = getOwn(out, from);
+    if (typeof value !== 'string' || value === '' || Object.prototype.hasOwnProperty.call(out, to)) continue;
+    // The defined field takes the other's place, so the edge reads as it was written.
+    const moved: Obj = {};
+    for (const key of Object.keys(out)) setOwn(moved, key === from ? to : key, out[key]);
+    changes.push(`${automation} ${typeof e.id === 'string' ? `edge "${e.id}"` : `edges[${j}]`}: ${from} "${value}" → ${to}`);
+    out = moved;
+  }
+  return out;
+}
+
+/** `o` with the value at `path` (through objects' own fields) replaced by `fix(value)`; `o` itself when nothing changes. */
+function withPath(o: Obj, path: readonly string[], fix: (v: unknown) => unknown): Obj {
+  const [key, ...rest] = path;
+  return withField(o, key!, (v) => (rest.length === 0 ? fix(v) : isObj(v) ? withPath(v, rest, fix) : v));
 }
 
 /** `o` with its own field `key` replaced by `fix(o[key])`; `o` itself when that is the same value. */
