@@ -7,9 +7,9 @@ import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode 
 
 export const spec: CommandSpec = {
   name: 'fix',
-  summary: 'Recompute asset sha256/byteSize from their data and set won/lost stage probabilities to 100/0.',
+  summary: 'Recompute asset sha256/byteSize from their data, set won/lost stage probabilities to 100/0, and move an edge\'s sourceHandle to handle.',
   usage: 'fix [--dry-run] <files, directories or globs...>',
-  description: 'Writes the fixed pack in the canonical form (as fmt). Assets whose data is not valid base64 are left alone (validate reports them).',
+  description: 'Writes the fixed pack in the canonical form (as fmt). Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
   positionals: [1, Infinity],
   options: {
     'dry-run': { type: 'boolean', short: 'n', description: 'Print what would change; write nothing (exit 1 if anything would).' },
