@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { fixedPack, fixPack } from './fix.js';
+import { fixedPack, fixPack, mayBeFixed } from './fix.js';
 import { portableHasher, sha256Hex } from './hash.js';
 import { validatePack } from './validate.js';
 
@@ -181,5 +181,47 @@ describe('fixedPack', () => {
     expect(Object.keys(fixed.assets[0])).toEqual(['__proto__', 'key', 'data', 'sha256', 'byteSize']);
     expect(Object.getPrototypeOf(fixed.assets[0])).toBe(Object.prototype);
     expect(({} as Any).polluted).toBeUndefined();
+  });
+});
+
+describe('mayBeFixed', () => {
+  it('names every finding that fixing removes, and none of the findings it leaves', () => {
+    const pack = fixture('valid/listing-marketing.json');
+    pack.assets[0].sha256 = '0'.repeat(64);
+    pack.assets[1].byteSize = 7;
+    delete pack.assets[1].sha256; // schema/required, with "missing"
+    pack.automations[0].document.graph.edges[0].sourceHandle = 'next';
+    pack.automations[0].document.graph.nodes[0].sourceHandle = 'next'; // a node's: not moved
+    pack.automations[0].document.graph.edges[1].note = 'x';
+    const stages = pack.pipelines[0].stages as Any[];
+    stages.find((s) => s.stageType === 'CLOSED_LOST').probability = 12;
+    const before = validatePack(pack).diagnostics;
+    const after = validatePack(fixedPack(pack, portableHasher).pack).diagnostics;
+    const key = (d: { code: string; pointer: string }) => `${d.code} ${d.pointer}`;
+    const left = new Set(after.map(key));
+    const removed = before.filter((d) => !left.has(key(d)));
+    expect(removed.map(key).sort()).toEqual([
+      'asset/sha256-mismatch /assets/0/sha256',
+      'asset/size-mismatch /assets/1/byteSize',
+      'graph/unknown-field /automations/0/document/graph/edges/0/sourceHandle',
+      `pipeline/probability-normalised /pipelines/0/stages/${stages.findIndex((s) => s.stageType === 'CLOSED_LOST')}/probability`,
+      'schema/required /assets/1',
+    ]);
+    expect(removed.every(mayBeFixed)).toBe(true);
+    expect(after.map(key).sort()).toEqual(['graph/unknown-field /automations/0/document/graph/edges/1/note', 'graph/unknown-field /automations/0/document/graph/nodes/0/sourceHandle']);
+    expect(after.some(mayBeFixed)).toBe(false);
+  });
+
+  it('is a question of the pointer (and the absent field) alone', () => {
+    expect(mayBeFixed({ pointer: '/assets/12/sha256' })).toBe(true);
+    expect(mayBeFixed({ pointer: '/assets/12', missing: 'byteSize' })).toBe(true);
+    expect(mayBeFixed({ pointer: '/assets/12', missing: 'data' })).toBe(false);
+    expect(mayBeFixed({ pointer: '/assets/12/data' })).toBe(false);
+    expect(mayBeFixed({ pointer: '/pipelines/0/stages/3/probability' })).toBe(true);
+    expect(mayBeFixed({ pointer: '/pipelines/0/stages/3/name' })).toBe(false);
+    expect(mayBeFixed({ pointer: '/automations/2/document/graph/edges/40/sourceHandle' })).toBe(true);
+    expect(mayBeFixed({ pointer: '/automations/2/document/graph/edges/40/sourceHandle/x' })).toBe(false);
+    expect(mayBeFixed({ pointer: '/automations/2/document/graph/nodes/40/sourceHandle' })).toBe(false);
+    expect(mayBeFixed({ pointer: '' })).toBe(false);
   });
 });

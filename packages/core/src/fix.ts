@@ -3,6 +3,7 @@
 // They are written copy-on-write (fixedPack): an editor holds its pack as immutable states that
 // share every untouched part, and an edit that copied all of a pack at every limit to change one
 // stage would cost it that pack's clone, and a patch of every item to its validation worker.
+import type { Diagnostic } from './diagnostics.js';
 import type { Base64Hasher } from './hash.js';
 import { getOwn, setOwn } from './own.js';
 import { fixedStageProbability } from './pipeline.js';
@@ -49,6 +50,18 @@ export function fixPack(pack: unknown, hash: Base64Hasher): string[] {
   return changes;
 }
 
+/**
+ * Whether a finding is about a place the fixes write — an asset's `sha256` or `byteSize` (or an
+ * asset lacking one), a stage's `probability`, an edge field they move — so that fixing may
+ * address it. A question of the pointer alone, cheap enough to ask of 60,000 findings before
+ * deciding to run the fixes (as an editor offering them does); only running them says what changes.
+ */
+export function mayBeFixed(d: Pick<Diagnostic, 'pointer' | 'missing'>): boolean {
+  return FIXED_PLACE.test(d.pointer) || (ASSET.test(d.pointer) && (d.missing === 'sha256' || d.missing === 'byteSize'));
+}
+
+const ASSET = /^\/assets\/\d+$/;
+
 function fixAsset(a: unknown, i: number, hash: Base64Hasher, changes: string[]): unknown {
   if (!isObj(a) || typeof a.data !== 'string') return a;
   const hashed = hash(a.data); // undefined for data that is not strict base64
@@ -75,6 +88,9 @@ function fixStage(p: Obj, s: unknown, changes: string[]): unknown {
  * silently leaves through "next" (graph/unknown-field names it, and says fix moves it).
  */
 export const MOVED_EDGE_FIELDS: ReadonlyMap<string, string> = new Map([['sourceHandle', 'handle']]);
+
+/** The places fixedPack writes (pointers; the moved edge fields need no escaping). */
+const FIXED_PLACE = new RegExp(`^/(?:assets/\\d+/(?:sha256|byteSize)|pipelines/\\d+/stages/\\d+/probability|automations/\\d+/document/graph/edges/\\d+/(?:${[...MOVED_EDGE_FIELDS.keys()].join('|')}))$`);
 
 function fixEdge(automation: string, e: unknown, j: number, changes: string[]): unknown {
   if (!isObj(e)) return e;
