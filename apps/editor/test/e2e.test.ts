@@ -556,6 +556,43 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('Fix applies core\'s fixes to the open pack as one undoable step: an edge written with sourceHandle then leaves through its branch', async () => {
+    const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    const { handle, ...e5 } = pack.automations[0].document.graph.edges[4]; // control.if "replied" → "task" through "true"
+    pack.automations[0].document.graph.edges[4] = { ...e5, sourceHandle: handle };
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'source-handle.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack, null, 2)) });
+    const summary = page.locator('.diagnostics summary');
+    const edge = page.locator('.react-flow__edge[data-id="e5"]');
+    const fix = page.getByRole('button', { name: 'Fix', exact: true });
+    // Unread, sourceHandle leaves the edge on "next", which control.if does not have: an error, and the info naming the field.
+    await poll(() => summary.textContent()).toMatch(/^Diagnostics: 1 error, 0 warnings, 1 info/);
+    expect(await page.locator('.diagnostics button[data-code="graph/unknown-field"]').getAttribute('title')).toBe('Did you mean "handle"? setup-pack fix moves it there when the edge has none.');
+    expect(await edge.getAttribute('aria-label')).toBe('Connection replied next to task');
+    await poll(() => fix.count()).toBe(1);
+    expect(await fix.getAttribute('title')).toBe('What setup-pack fix would change:\nautomation "new-lead-welcome" edge "e5": sourceHandle "true" → handle');
+    await page.screenshot({ path: join(artifacts, 'fix-offered.png') });
+    await fix.click();
+    await poll(() => page.getByRole('status', { name: 'Fixed' }).textContent()).toContain('automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle');
+    await poll(() => summary.textContent()).toBe('Diagnostics: 0 errors, 0 warnings, 0 infos');
+    await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied true to task');
+    expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', handle: 'true', target: 'task' });
+    expect(await fix.count()).toBe(0);
+    expect(await page.locator('details.diagnostics').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true); // the click did not fold the panel
+    await page.screenshot({ path: join(artifacts, 'fixed.png') });
+    // One undo puts the edge back as it was written, and the offer with it.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => summary.textContent()).toMatch(/^Diagnostics: 1 error, 0 warnings, 1 info/);
+    expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', target: 'task', sourceHandle: 'true' });
+    await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied next to task');
+    expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+    await poll(() => fix.count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('typing beside thousands of findings neither re-renders the finding rows, places the findings again nor hands React Flow new blocks while the findings stay the same', async () => {
     const pack = noisyPack('Typing beside findings', 10, (i) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 120 }));
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });

@@ -100,6 +100,36 @@ describe('fix', () => {
     expect(readJson(join(dir, 'p.json')).assets[0].sha256).toBe(readJson(fixturePath('valid/listing-marketing.json')).assets[0].sha256);
     expect(run(['fix', 'p.json'], { cwd: dir }).stdout).toContain('nothing to fix');
   });
+
+  it('moves an edge\'s sourceHandle to handle; validate then checks that handle as any other', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const edges = pack.automations[0].document.graph.edges;
+    const { handle, ...e5 } = edges[4]; // control.if "replied" → "task" through "true"
+    edges[4] = { ...e5, sourceHandle: handle };
+    edges[5] = { ...edges[5], sourceHandle: 'yes' }; // "false" is written too: left alone
+    writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 2));
+    const before = JSON.parse(run(['validate', '-f', 'json', 'p.json'], { cwd: dir }).stdout).files[0].diagnostics.map((d: { code: string }) => d.code);
+    expect(before).toEqual(['graph/invalid-handle', 'graph/unknown-field', 'graph/unknown-field']);
+    const dry = run(['fix', '--dry-run', 'p.json'], { cwd: dir });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toBe('p.json: automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle\nwould fix 1 of 1 file\n');
+    expect(run(['fix', 'p.json'], { cwd: dir }).code).toBe(0);
+    const fixed = readJson(join(dir, 'p.json')).automations[0].document.graph.edges;
+    expect(fixed[4]).toEqual({ id: 'e5', source: 'replied', target: 'task', handle: 'true' });
+    expect(fixed[5]).toEqual({ ...edges[5] });
+    const after = JSON.parse(run(['validate', '-f', 'json', 'p.json'], { cwd: dir }).stdout).files[0].diagnostics;
+    expect(after.map((d: { code: string; pointer: string }) => `${d.code} ${d.pointer}`)).toEqual(['graph/unknown-field /automations/0/document/graph/edges/5/sourceHandle']);
+    // A handle the block does not have is moved too, and validate says so as for any handle.
+    const odd = readJson(join(dir, 'p.json'));
+    const { handle: _, ...e5again } = odd.automations[0].document.graph.edges[4];
+    odd.automations[0].document.graph.edges[4] = { ...e5again, sourceHandle: 'yes' };
+    writeFileSync(join(dir, 'p.json'), JSON.stringify(odd));
+    expect(run(['fix', 'p.json'], { cwd: dir }).stdout).toContain('edge "e5": sourceHandle "yes" → handle');
+    const v = run(['validate', 'p.json'], { cwd: dir });
+    expect(v.code).toBe(1);
+    expect(v.stdout).toContain('Edge "e5" leaves control.if "replied" through handle "yes", which that node does not have; its outputs are "true", "false". graph/invalid-handle');
+  });
 });
 
 describe('diff', () => {

@@ -99,7 +99,11 @@ describe('validatePack', () => {
     expect(ds[1].hint).toBe('The format defines "id", "kind", "config", "position".');
     expect(ds[3].hint).toBe('Did you mean "position"?');
     expect(ds[0].message).toBe(`Edge "${g.edges[0].id}" has a field "sourceHandle" the format does not define; it is kept as it is, but nothing reads it.`);
-    expect(ds[0].hint).toBe('Did you mean "handle"?');
+    expect(ds[0].hint).toBe('Did you mean "handle"? setup-pack fix moves it there when the edge has none.');
+    // Only an edge's sourceHandle is moved by fix, and only its hint says so.
+    g.nodes[2].sourceHandle = 'next';
+    expect(validatePack(pack).diagnostics.find((d) => d.pointer === '/automations/0/document/graph/nodes/2/sourceHandle')?.hint).toBe('The format defines "id", "kind", "config", "position".');
+    delete g.nodes[2].sourceHandle;
     // The defined fields come from the schemas: the same pack without the extras is clean.
     delete g.nodes[0].label;
     delete g.nodes[1]['a/b'];

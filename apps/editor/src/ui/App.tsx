@@ -12,6 +12,7 @@ import { editGraph } from '../model/actions.js';
 import { nodesOf } from '../model/graph.js';
 import { fieldOf, findingsOnForm, formPath, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
+import { createFixer } from '../model/fixes.js';
 import { defaultDraftStore, packOfDraft } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
@@ -54,6 +55,18 @@ export function App({ store }: { store: EditorStore }) {
     }
     return (findingsRef.current = next);
   }, [validation.pack, validation.diagnostics]);
+  // core's mechanical fixes on offer for the findings shown, in the pack they belong to: asked
+  // only when the findings change (not on every keystroke, though each validation brings its
+  // pack), and run only when one of them is about a place the fixes write. Fix itself runs them
+  // on the pack as it is then.
+  const fixer = useMemo(() => createFixer(), []);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const fixes = useMemo(() => fixer.offered(validation.pack, validation.diagnostics), [fixer, validation.diagnostics]);
+  const applyFixes = useCallback(() => {
+    const { pack: fixed, changes } = fixer.apply(store.pack);
+    store.commit(() => fixed); // one undoable step; nothing recorded when nothing changes
+    return changes;
+  }, [fixer, store]);
   // The pack's items by reference type and key, kept as the same object while no key or name changes.
   const refsRef = useRef<{ pack: PackValue; refs: RefIndex }>(undefined);
   const refs = useMemo(() => {
@@ -437,7 +450,7 @@ export function App({ store }: { store: EditorStore }) {
         </div>
       )}
       {/* The edited pack's findings belong to the editor, not to the comparison. */}
-      {!diff.open && <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} />}
+      {!diff.open && <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
     </div>
     </WorkspaceContext.Provider>

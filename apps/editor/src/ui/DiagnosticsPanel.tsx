@@ -1,7 +1,7 @@
 // The findings list; clicking one focuses the item, node or field it points at. Repeats of one
 // code and message shape fold into one row with a count (as `setup-pack validate` prints them),
 // and only the rows in view are rendered, so 50,000 findings scroll and type as smoothly as 5.
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { count, describePointer, plural, printable, type Diagnostic } from '@setup-pack/core';
 import { renderCounts } from './renderCounts.js';
@@ -66,8 +66,16 @@ const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnost
   );
 });
 
-export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnostics: Diagnostic[]; pending: boolean; onPick: (d: Diagnostic) => void }) {
-  const { diagnostics } = props;
+/** How many of the lines a fix changed the panel lists (the rest are counted). */
+const REPORT_LINES = 5;
+
+/**
+ * The panel. `fixes`: what core's mechanical fixes (setup-pack fix) would change in the pack the
+ * findings belong to, a line each; when there are any, a Fix button applies them (`onFix`, one
+ * undoable edit, returns the lines it changed) and the panel lists them for a few seconds.
+ */
+export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnostics: Diagnostic[]; pending: boolean; onPick: (d: Diagnostic) => void; fixes: readonly string[]; onFix: () => string[] }) {
+  const { diagnostics, fixes, onFix } = props;
   const [errors, warnings] = useMemo(() => {
     let e = 0;
     let w = 0;
@@ -78,13 +86,50 @@ export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnost
     return [e, w];
   }, [diagnostics]);
   const infos = diagnostics.length - errors - warnings;
+  const [report, setReport] = useState<{ lines: string[] }>();
+  useEffect(() => {
+    if (!report) return;
+    const t = setTimeout(() => setReport(undefined), 8000);
+    return () => clearTimeout(t);
+  }, [report]);
+  const fix = useCallback(
+    (e: MouseEvent) => {
+      e.preventDefault(); // a button in the summary: do not fold the panel too
+      setReport({ lines: onFix() });
+    },
+    [onFix],
+  );
   return (
     <details className="diagnostics" open aria-label="Diagnostics">
       <summary>
         Diagnostics: <span data-testid="error-count">{plural(errors, 'error')}</span>, <span data-testid="warning-count">{plural(warnings, 'warning')}</span>, {plural(infos, 'info')}
         {props.pending ? ' (checking…)' : ''}
+        {fixes.length > 0 && (
+          <button className="fix" onClick={fix} title={`What setup-pack fix would change:\n${listed(fixes, 10).join('\n')}`}>
+            Fix
+          </button>
+        )}
       </summary>
+      {report && (
+        <div className="fix-report" role="status" aria-label="Fixed">
+          {report.lines.length === 0 ? (
+            'Nothing left to fix.'
+          ) : (
+            <>
+              Made {plural(report.lines.length, 'fix', 'fixes')} (Undo puts {report.lines.length === 1 ? 'it' : 'them'} back):
+              <ul>{listed(report.lines, REPORT_LINES).map((line, i) => <li key={i}>{line}</li>)}</ul>
+            </>
+          )}
+          <button aria-label="Close" onClick={() => setReport(undefined)}>×</button>
+        </div>
+      )}
       <Rows diagnostics={diagnostics} onPick={props.onPick} />
     </details>
   );
 });
+
+/** The first `n` lines, printable (they quote the pack's own keys), and a count of the rest. */
+function listed(lines: readonly string[], n: number): string[] {
+  const shown = lines.slice(0, n).map((l) => printable(l));
+  return lines.length > n ? [...shown, `and ${count(lines.length - n)} more`] : shown;
+}
