@@ -132,6 +132,56 @@ describe('fix', () => {
   });
 });
 
+describe('fix on a source folder', () => {
+  it('fixes the built pack and writes back only the source files holding what changed', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
+    const src = join(dir, 'src');
+    // unpack keeps the logo inline in assets.json, with its wrong hash and size (a file would be
+    // hashed by build); an edge gets sourceHandle for handle.
+    const index = readJson(join(src, 'assets.json'));
+    const logo = index.findIndex((e: { key: string }) => e.key === 'logo');
+    expect(index[logo]).toMatchObject({ byteSize: 1, sha256: '0'.repeat(64) });
+    const bytes = Buffer.from(index[logo].data, 'base64');
+    const automation = join(src, 'automations', 'open-house-invite.json');
+    writeFileSync(automation, readFileSync(automation, 'utf8').replace('"handle": "each"', '"sourceHandle": "each"'));
+    const files = () => new Map(readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]));
+    const before = files();
+
+    const dry = run(['fix', '--dry-run', 'src'], { cwd: dir });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout.split('\n')).toEqual([
+      expect.stringMatching(/^src\/: asset "logo": sha256 000000000000… → [0-9a-f]{12}…$/),
+      `src/: asset "logo": byteSize 1 → ${bytes.length}`,
+      'src/: pipeline "listings" stage "sold": probability 80 → 100',
+      'src/: automation "open-house-invite" edge "e3": sourceHandle "each" → handle',
+      'would fix 1 of 1 source folder',
+      '',
+    ]);
+    expect(files()).toEqual(before); // the dry run wrote nothing
+
+    expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
+    const after = files();
+    const changed = [...after].filter(([f, text]) => before.get(f) !== text).map(([f]) => f.slice(src.length + 1)).sort();
+    expect(changed).toEqual(['assets.json', 'automations/open-house-invite.json', 'pipelines/listings.json']);
+    expect(after.get(automation)).toBe(before.get(automation)!.replace('"sourceHandle": "each"', '"handle": "each"'));
+    expect(readJson(join(src, 'assets.json'))[logo]).toMatchObject({ key: 'logo', byteSize: bytes.length, data: bytes.toString('base64') });
+    const v = run(['validate', '-f', 'json', 'src'], { cwd: dir });
+    expect(JSON.parse(v.stdout).summary).toMatchObject({ errors: 0, warnings: 0 });
+    expect(run(['fix', 'src'], { cwd: dir }).stdout).toBe('nothing to fix in 1 source folder\n');
+  });
+
+  it('leaves a folder that does not build alone, and says why', () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
+    rmSync(join(dir, 'src', 'automations', 'old-reminder.json'));
+    const r = run(['fix', 'src', fixturePath('valid/buyer-lead-starter.json')], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('src/: not fixed: the folder does not build (1 error; setup-pack build src/ lists it)\n');
+    expect(r.stdout).toBe('nothing to fix in 1 file and 1 source folder\n');
+  });
+});
+
 describe('diff', () => {
   const a = 'fixtures/releases/buyer-lead-1.0.0.json';
   const b = 'fixtures/releases/buyer-lead-1.1.0.json';

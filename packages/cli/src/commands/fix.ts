@@ -1,15 +1,17 @@
 // setup-pack fix: core's mechanical repairs (fixPack), applied to pack files.
 import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { count, plural, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
+import { displayPath } from '../lib/files.js';
+import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 
 export const spec: CommandSpec = {
   name: 'fix',
   summary: 'Recompute asset sha256/byteSize from their data, set won/lost stage probabilities to 100/0, and move an edge\'s sourceHandle to handle.',
   usage: 'fix [--dry-run] <files, directories or globs...>',
-  description: 'Writes the fixed pack in the canonical form (as fmt). Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
+  description: 'Writes the fixed pack in the canonical form (as fmt); in a source folder, the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
   positionals: [1, Infinity],
   options: {
     'dry-run': { type: 'boolean', short: 'n', description: 'Print what would change; write nothing (exit 1 if anything would).' },
@@ -17,11 +19,12 @@ export const spec: CommandSpec = {
   examples: [
     ['setup-pack fix pack.json', 'Repair a pack in place'],
     ['setup-pack fix --dry-run pack.json', 'See what fix would change'],
+    ['setup-pack fix my-pack/', 'Repair a source folder\'s files'],
   ],
 };
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
-  const files = await packFilesToRewrite(ctx, args.positionals);
+  const { files, folders } = await packsToRewrite(ctx, args.positionals);
   const [{ fixPack, formatPack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const dry = Boolean(args.values['dry-run']);
   let touched = 0;
@@ -32,7 +35,73 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     touched++;
     if (!dry) await writeFile(abs, formatPack(value));
   });
+  let unbuilt = 0;
+  for (const abs of folders) {
+    const r = await fixFolder(ctx, abs, dry);
+    if (r === 'fixed') touched++;
+    else if (r === 'unbuilt') unbuilt++;
+  }
   reportUnreadable(ctx, failed, RULE_METADATA);
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${plural(files.length, 'file')}\n` : `nothing to fix in ${plural(files.length, 'file')}\n`);
-  return rewriteExitCode(failed, dry && touched > 0);
+  const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}\n` : `nothing to fix in ${what}\n`);
+  const code = rewriteExitCode(failed, dry && touched > 0);
+  return code || (unbuilt ? 1 : 0);
+}
+
+/**
+ * A source folder: its files built into a pack, core's fixes applied to that, and each source file
+ * holding an item the fixes changed written again as unpack writes it (in canonical form, as fix
+ * writes a pack file); an inline asset's hash is set in assets.json where it stands. A folder that
+ * does not build is left alone (build lists why).
+ */
+async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unbuilt'> {
+  const [{ fixedPack, ITEM_KINDS, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, ASSETS_INDEX }] = await Promise.all([
+    import('@setup-pack/core'),
+    import('../lib/hasher.js'),
+    import('../source/tree.js'),
+    import('../source/compile.js'),
+    import('../source/layout.js'),
+  ]);
+  const path = `${displayPath(abs, ctx.cwd)}/`;
+  const built = buildTree(await readTree(abs), '');
+  const errors = built.diagnostics.filter((d) => d.severity === 'error').length;
+  if (!built.pack || errors) {
+    ctx.stderr.write(`${path}: not fixed: the folder does not build (${plural(errors, 'error')}; setup-pack build ${path} lists ${errors === 1 ? 'it' : 'them'})\n`);
+    return 'unbuilt';
+  }
+  const pack = built.pack as Record<string, unknown>;
+  const { pack: fixed, changes } = fixedPack(pack, nodeHasher);
+  if (!changes.length) return 'clean';
+  // fixedPack shares every item it does not change, so the changed ones are those not shared.
+  const writes = new Map<string, string | Uint8Array>();
+  let unpacked: Map<string, Uint8Array> | undefined;
+  let assetsIndex: unknown[] | undefined;
+  for (const kind of ITEM_KINDS) {
+    const before = pack[kind];
+    const after = fixed[kind];
+    if (!Array.isArray(before) || !Array.isArray(after) || before === after) continue;
+    for (let i = 0; i < after.length; i++) {
+      if (after[i] === before[i]) continue;
+      if (kind === 'assets') {
+        // Only an asset written inline in assets.json can need its hash: build hashes the files.
+        const at = built.locate(`/assets/${i}/sha256`).pointer?.split('/')[1];
+        assetsIndex ??= JSON.parse(built.sources.get(ASSETS_INDEX)!.text) as unknown[];
+        const entry = assetsIndex[Number(at)] as Record<string, unknown>;
+        const a = after[i] as Record<string, unknown>;
+        entry.sha256 = a.sha256;
+        entry.byteSize = a.byteSize;
+        writes.set(ASSETS_INDEX, JSON.stringify(assetsIndex, null, 2) + '\n');
+        continue;
+      }
+      // An item of its own file (automations, pipelines): that file as unpack writes it.
+      const file = built.locate(kind === 'automations' ? `/${kind}/${i}/document` : `/${kind}/${i}`).file;
+      unpacked ??= unpackToFiles(fixed);
+      const bytes = unpacked.get(file);
+      if (!bytes) throw new Error(`fix: no file ${file} for ${kind}[${i}] of ${path}`);
+      writes.set(file, bytes);
+    }
+  }
+  for (const ch of changes) ctx.stdout.write(`${path}: ${p(ch)}\n`);
+  if (!dry) for (const [file, content] of writes) await writeFile(join(abs, ...file.split('/')), content);
+  return 'fixed';
 }

@@ -9,9 +9,15 @@ import type { FileReport } from '../report/model.js';
 
 /** The pack files named by the arguments. Source folders are not packs (build writes their output in canonical form): they are skipped with a notice. */
 export async function packFilesToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<string[]> {
+  const { files, folders } = await packsToRewrite(ctx, inputs);
+  for (const abs of folders) ctx.stderr.write(`${displayPath(abs, ctx.cwd)}/: skipped, a pack source folder (build writes canonical output)\n`);
+  return files;
+}
+
+/** The pack files and the pack source folders named by the arguments. */
+export async function packsToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: true });
-  for (const e of entries) if (e.type === 'source-folder') ctx.stderr.write(`${displayPath(e.abs, ctx.cwd)}/: skipped, a pack source folder (build writes canonical output)\n`);
-  return entries.filter((e) => e.type === 'file').map((e) => e.abs);
+  return { files: entries.filter((e) => e.type === 'file').map((e) => e.abs), folders: entries.filter((e) => e.type === 'source-folder').map((e) => e.abs) };
 }
 
 /** Prints the files that could not be read or parsed as packs, with their diagnostics. */

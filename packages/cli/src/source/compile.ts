@@ -2,7 +2,7 @@
 // file it came from (the pack pointer is mapped to a file and a pointer inside it).
 import { join } from 'node:path';
 import type { Diagnostic, LocateRequest, Position, SourceText } from '@setup-pack/core';
-import { buildFromFiles } from './layout.js';
+import { buildFromFiles, type BuildResult } from './layout.js';
 import type { SourceTree } from './tree.js';
 import type { FileReport } from '../report/model.js';
 
@@ -10,6 +10,13 @@ export interface CompileResult {
   pack?: Record<string, unknown>;
   reports: FileReport[];
   ok: boolean;
+}
+
+/** The folder's files built into a pack (buildFromFiles), its links that lead out refused. */
+export function buildTree(tree: SourceTree, exportedAt: string): BuildResult {
+  const where = tree.repository ? `the repository (${tree.boundary})` : `the source folder (no repository holds it)`;
+  const refusedLinks = new Map([...tree.outside].map(([file, to]) => [file, `${file} is a link to ${to}, outside ${where}; build reads no file from outside it.`]));
+  return buildFromFiles(tree.files, { exportedAt, refusedLinks });
 }
 
 export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
@@ -30,9 +37,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     }
     return sources.get(file);
   };
-  const where = tree.repository ? `the repository (${tree.boundary})` : `the source folder (no repository holds it)`;
-  const refusedLinks = new Map([...tree.outside].map(([file, to]) => [file, `${file} is a link to ${to}, outside ${where}; build reads no file from outside it.`]));
-  const result = buildFromFiles(files, { exportedAt: options.exportedAt, refusedLinks });
+  const result = buildTree(tree, options.exportedAt);
   const byFile = new Map<string, Diagnostic[]>();
   const add = (file: string, d: Diagnostic) => {
     if (!byFile.has(file)) byFile.set(file, []);
