@@ -80,6 +80,18 @@ describe('validatePack', () => {
     expect(ds[0].message).toContain('"ready", "later"');
   });
 
+  it('says an edge without a handle names one of its outputs in sourceHandle, which fix moves', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const edges = pack.automations[0].document.graph.edges;
+    const { handle, ...e5 } = edges[4]; // control.if "replied" → "task" through "true"
+    edges[4] = { ...e5, sourceHandle: handle };
+    const [error] = validatePack(pack).diagnostics;
+    expect(error.code).toBe('graph/invalid-handle');
+    expect(error.hint).toBe('Its "sourceHandle" ("true") is not read: rename it "handle", or run setup-pack fix (the editor\'s Fix), which does.');
+    edges[4] = { ...e5, sourceHandle: 'yes' }; // not an output of control.if: moving it would not help
+    expect(validatePack(pack).diagnostics[0].hint).toBe('Set "handle" to one of "true", "false".');
+  });
+
   it('notes node and edge fields the format does not define, guessing the one meant, without making them errors', () => {
     const pack = loadFixture('valid/buyer-lead-starter.json');
     const g = pack.automations[0].document.graph;
