@@ -589,6 +589,12 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied next to task');
     expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
     await poll(() => fix.count()).toBe(1);
+    // The report of a fix is about its pack: opening another ends it, well before its 8 seconds.
+    await fix.click();
+    await poll(() => page.getByRole('status', { name: 'Fixed' }).count()).toBe(1);
+    await page.getByTestId('open-file').setInputFiles({ name: 'other.json', mimeType: 'application/json', buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')) });
+    await poll(() => page.locator('header .source').textContent()).toBe('other.json');
+    expect(await page.getByRole('status', { name: 'Fixed' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -14,6 +14,8 @@ export interface EditorState {
   savedPack: PackValue;
   /** A message for the status line (e.g. a refused connection). */
   notice?: { text: string; at: number };
+  /** How many packs this store has opened: views of one pack (a fix's report) key on it, so they end with it. */
+  opened: number;
 }
 
 export type Listener = () => void;
@@ -24,7 +26,7 @@ export class EditorStore {
 
   constructor(initial?: EditorState) {
     const pack = newPack();
-    this.state = initial ?? { history: createHistory(pack), source: 'new pack', target: { kind: 'automations', index: 0 }, savedPack: pack };
+    this.state = initial ?? { history: createHistory(pack), source: 'new pack', target: { kind: 'automations', index: 0 }, savedPack: pack, opened: 0 };
   }
 
   getState = (): EditorState => this.state;
@@ -54,6 +56,7 @@ export class EditorStore {
       source,
       target: options.target ?? (hasAutomations ? { kind: 'automations', index: 0 } : { kind: 'pack' }),
       savedPack: options.dirty ? ({} as PackValue) : pack,
+      opened: this.state.opened + 1,
     });
   }
 

@@ -450,7 +450,7 @@ export function App({ store }: { store: EditorStore }) {
         </div>
       )}
       {/* The edited pack's findings belong to the editor, not to the comparison. */}
-      {!diff.open && <DiagnosticsPanel diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
+      {!diff.open && <DiagnosticsPanel key={state.opened} diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
     </div>
     </WorkspaceContext.Provider>
