@@ -46,6 +46,35 @@ describe('describePointer', () => {
   });
 });
 
+describe('resolvePointer', () => {
+  it('finds what the parsed tokens lead to, in any document', () => {
+    const reference = (doc: unknown, pointer: string) => {
+      let cur: unknown = doc;
+      for (const t of parsePointer(pointer)) {
+        if (Array.isArray(cur)) {
+          const i = tokenIndex(t);
+          if (i < 0 || i >= cur.length) return { found: false };
+          cur = cur[i];
+        } else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, t)) cur = (cur as Record<string, unknown>)[t];
+        else return { found: false };
+      }
+      return { found: true, value: cur };
+    };
+    const token = fc.oneof(fc.constantFrom('a', 'b', '0', '1', '01', '', '~', '/', '__proto__'), fc.string({ maxLength: 3 }));
+    const doc = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(token, tie('value'), { maxKeys: 4 })),
+    })).value;
+    fc.assert(
+      fc.property(doc, fc.array(token, { maxLength: 4 }), (d, tokens) => {
+        const pointer = toPointer(tokens);
+        expect(resolvePointer(d, pointer)).toEqual(reference(d, pointer));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(() => resolvePointer({}, 'a')).toThrow(/Invalid JSON pointer/);
+  });
+});
+
 describe('pointerParam: the workspace API error param of a place', () => {
   it('is describePointer for a place, and empty for the whole input', () => {
     expect(pointerParam('')).toBe('');

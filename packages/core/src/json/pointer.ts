@@ -42,8 +42,14 @@ export function parsePointer(pointer: string): string[] {
 
 /** Resolves a pointer inside a value; `found` is false when a step is missing. */
 export function resolvePointer(doc: unknown, pointer: string): { found: boolean; value?: unknown } {
+  if (pointer === '') return { found: true, value: doc };
+  if (pointer.charCodeAt(0) !== 47) throw new Error(`Invalid JSON pointer: ${pointer}`);
+  // Token by token where the slashes are, without an array of them (as describePointer): the
+  // schema validator resolves the value of every error it words.
   let cur: unknown = doc;
-  for (const token of parsePointer(pointer)) {
+  for (let start = 1; ; ) {
+    const end = pointer.indexOf('/', start);
+    const token = unescapeToken(end < 0 ? pointer.slice(start) : pointer.slice(start, end));
     if (Array.isArray(cur)) {
       const index = tokenIndex(token);
       if (index < 0 || index >= cur.length) return { found: false };
@@ -53,8 +59,9 @@ export function resolvePointer(doc: unknown, pointer: string): { found: boolean;
     } else {
       return { found: false };
     }
+    if (end < 0) return { found: true, value: cur };
+    start = end + 1;
   }
-  return { found: true, value: cur };
 }
 
 /** Human-readable path for messages: automations[2].document.graph.nodes[5].kind */

@@ -3,7 +3,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { validators } from '../generated/validators.js';
 import type { Diagnostic } from '../diagnostics.js';
-import { describePointer, escapeToken, unescapeToken, type PointerSet } from '../json/pointer.js';
+import { describePointer, escapeToken, resolvePointer, type PointerSet } from '../json/pointer.js';
 import { closest, count, plural } from '../text.js';
 
 export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
@@ -60,18 +60,6 @@ export function codePoints(s: string): number {
   return n;
 }
 
-/** The value at ajv's instancePath (an RFC 6901 pointer), token by token where the slashes are. */
-function valueAt(root: unknown, instancePath: string): unknown {
-  let cur = root;
-  if (instancePath === '') return cur;
-  for (let start = 1; ; ) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    const end = instancePath.indexOf('/', start);
-    cur = (cur as Record<string, unknown>)[unescapeToken(end < 0 ? instancePath.slice(start) : instancePath.slice(start, end))];
-    if (end < 0) return cur;
-    start = end + 1;
-  }
-}
 
 /**
  * "Did you mean" guesses of one validation, by the candidates (the schema's own array, the same
@@ -91,7 +79,7 @@ function guess(guesses: Guesses, by: object, word: string, candidates: () => rea
 
 function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses): Diagnostic | undefined {
   const where = describePointer(e.instancePath);
-  const value = valueAt(root, e.instancePath);
+  const value = resolvePointer(root, e.instancePath).value; // ajv's instancePath is an RFC 6901 pointer
   const p = e.params as Record<string, unknown>;
   const d = (code: string, message: string, pointer = e.instancePath, hint?: string): Diagnostic => ({ code, severity: 'error', message, pointer, ...(hint ? { hint } : {}) });
   switch (e.keyword) {
