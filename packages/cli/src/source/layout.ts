@@ -31,7 +31,6 @@ export const PACK_SCHEMA_FIELD = 'packSchema';
 /** Item kinds kept one file per item: pack field → folder. */
 const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
 type FolderKind = keyof typeof ITEM_FOLDERS;
-const KEYED_KINDS = KEYED_ITEM_KINDS;
 // The resource kinds, from core (which reads them from the schema).
 const RESOURCE_KIND_SET: ReadonlySet<string> = new Set(RESOURCE_KINDS);
 /** Resources whose kind cannot name a file keep their `kind` field here. */
@@ -84,7 +83,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
   const pack = canonicalize(input);
   const files: SourceFiles = new Map();
   const problems: string[] = [];
-  for (const kind of [...KEYED_KINDS, 'assets'] as const) {
+  for (const kind of [...KEYED_ITEM_KINDS, 'assets'] as const) {
     const list = pack[kind];
     if (list === undefined) continue;
     if (!Array.isArray(list)) {
@@ -106,7 +105,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
   for (const k of Object.keys(pack)) {
     if (k === 'exportedAt' || k === 'assets') continue;
     const v = pack[k];
-    Object.defineProperty(manifest, k === '$schema' ? PACK_SCHEMA_FIELD : k, { value: (KEYED_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(manifest, k === '$schema' ? PACK_SCHEMA_FIELD : k, { value: (KEYED_ITEM_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
   }
   files.set(MANIFEST, jsonFile(manifest));
 
@@ -291,7 +290,7 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
       report(MANIFEST, '/assets', 'build/manifest', `Assets are described in ${ASSETS_INDEX}, not in ${MANIFEST}.`);
       continue;
     }
-    if ((KEYED_KINDS as readonly string[]).includes(k)) {
+    if ((KEYED_ITEM_KINDS as readonly string[]).includes(k)) {
       put(k, []); // filled below, keeping the manifest's field order
       continue;
     }
