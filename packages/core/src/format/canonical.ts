@@ -55,16 +55,25 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
   return shape;
 }
 
+/**
+ * A new object of `value`'s keys in canonical order — the known ones as the schema lists them,
+ * then the others as they come — each holding `take(value, key, its shape)`.
+ */
+function reorder(value: Record<string, unknown>, shape: Shape | undefined, take: (value: Record<string, unknown>, key: string, shape: Shape | undefined) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of shape?.order ?? []) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, take(value, k, shape!.children.get(k)));
+  for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, take(value, k, undefined));
+  return out;
+}
+
 /** A copy of `value` in canonical order. */
 function apply(value: unknown, shape: Shape | undefined): unknown {
   if (Array.isArray(value)) return value.map((v) => apply(v, shape?.items));
   if (!isObj(value)) return value;
-  const out: Record<string, unknown> = {};
-  const known = shape?.order ?? [];
-  for (const k of known) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, apply(value[k], shape!.children.get(k)));
-  for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, apply(value[k], undefined));
-  return out;
+  return reorder(value, shape, applyAt);
 }
+
+const applyAt = (value: Record<string, unknown>, key: string, shape: Shape | undefined) => apply(value[key], shape);
 
 /** `value` in canonical order, sharing every part of it already in that order (those are not copied). */
 function share(value: unknown, shape: Shape | undefined): unknown {
@@ -101,14 +110,7 @@ function share(value: unknown, shape: Shape | undefined): unknown {
     }
   }
   if (ordered && !changed) return value;
-  const take = (k: string) => (changed?.has(k) ? changed.get(k) : value[k]);
-  const out: Record<string, unknown> = {};
-  if (ordered) for (const k of keys) setOwn(out, k, take(k));
-  else {
-    for (const k of shape.order) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, take(k));
-    for (const k of keys) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, take(k));
-  }
-  return out;
+  return reorder(value, shape, (v, k) => (changed?.has(k) ? changed.get(k) : v[k]));
 }
 
 
