@@ -570,7 +570,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     // Unread, sourceHandle leaves the edge on "next", which control.if does not have: an error, and the info naming the field.
     await poll(() => summary.textContent()).toMatch(/^Diagnostics: 1 error, 0 warnings, 1 info/);
     expect(await page.locator('.diagnostics button[data-code="graph/unknown-field"]').getAttribute('title')).toBe('Did you mean "handle"? setup-pack fix moves it there when the edge has none.');
-    expect(await edge.getAttribute('aria-label')).toBe('Connection replied next to task');
+    expect(await edge.getAttribute('aria-label')).toBe('Connection replied next (not an output of this block) to task');
+    // Drawn from the block's first output ("true"), it must not pass for that branch: dashed, and its label says so.
+    expect(await edge.locator('.react-flow__edge-text').textContent()).toBe('next: not an output of this block');
+    expect(await edge.locator('.react-flow__edge-path').evaluate((p) => getComputedStyle(p).strokeDasharray)).not.toBe('none');
     await poll(() => fix.count()).toBe(1);
     expect(await fix.getAttribute('title')).toBe('What setup-pack fix would change:\nautomation "new-lead-welcome" edge "e5": sourceHandle "true" → handle');
     await page.screenshot({ path: join(artifacts, 'fix-offered.png') });
@@ -578,6 +581,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.getByRole('status', { name: 'Fixed' }).textContent()).toContain('automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle');
     await poll(() => summary.textContent()).toBe('Diagnostics: 0 errors, 0 warnings, 0 infos');
     await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied true to task');
+    expect(await edge.locator('.react-flow__edge-path').evaluate((p) => getComputedStyle(p).strokeDasharray)).toBe('none');
     expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', handle: 'true', target: 'task' });
     expect(await fix.count()).toBe(0);
     expect(await page.locator('details.diagnostics').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true); // the click did not fold the panel
@@ -586,7 +590,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await page.getByRole('button', { name: 'Undo' }).click();
     await poll(() => summary.textContent()).toMatch(/^Diagnostics: 1 error, 0 warnings, 1 info/);
     expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', target: 'task', sourceHandle: 'true' });
-    await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied next to task');
+    await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied next (not an output of this block) to task');
     expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
     await poll(() => fix.count()).toBe(1);
     // The report of a fix is about its pack: opening another ends it, well before its 8 seconds.

@@ -61,10 +61,21 @@ describe('canvas model', () => {
     expect(edges.find((e) => e.id === 'e5')).toMatchObject({ sourceHandle: 'true', label: 'true' });
     expect(edges.find((e) => e.id === 'e1')?.label).toBeUndefined();
   });
-  it('draws an edge from a handle the block lacks from its first output, keeping the label', () => {
+  it('draws an edge from a handle the block lacks from its first output, dashed and labelled as no such output', () => {
     const doc = documentOf(pack(), 0);
     const bad = withGraph(doc, undefined, edgesOf(doc).map((e) => (e.id === 'e5' ? { ...e, handle: 'maybe' } : e)));
-    expect(buildEdges(bad, 0).find((e) => e.id === 'e5')).toMatchObject({ sourceHandle: 'true', label: 'maybe' });
+    const edge = buildEdges(bad, 0).find((e) => e.id === 'e5');
+    expect(edge).toMatchObject({ sourceHandle: 'true', label: 'maybe: not an output of this block' });
+    expect(edge?.className?.split(' ')).toContain('edge-stray');
+    // React Flow's name for the handle, without ours: the edge leaves through next, which an if
+    // block does not have, so it must not look like the true branch it is drawn from.
+    const renamed = withGraph(doc, undefined, edgesOf(doc).map((e) => (e.id === 'e5' ? { ...withoutHandle(e), sourceHandle: 'true' } : e)));
+    expect(buildEdges(renamed, 0).find((e) => e.id === 'e5')).toMatchObject({ sourceHandle: 'true', label: 'next: not an output of this block' });
+    // Edges from outputs their blocks have are neither.
+    for (const e of buildEdges(doc, 0)) {
+      expect(e.className ?? '').not.toContain('edge-stray');
+      expect(String(e.label ?? '')).not.toContain('not an output');
+    }
   });
   it('puts finding counts on blocks and places blocks without a position', () => {
     const p = updateDocument(pack(), 0, (d) => updateNode(d, 'tag', ({ position: _p, ...n }) => n));
@@ -86,3 +97,8 @@ describe('canvas model', () => {
     expect(sameItems(prev, shorter)).toBe(shorter);
   });
 });
+
+function withoutHandle(e: Record<string, unknown>): Record<string, unknown> {
+  const { handle: _h, ...rest } = e;
+  return rest;
+}

@@ -89,23 +89,27 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
     const id = str(e.id) || `#${i}`;
     const handle = handleOf(e);
     // An edge from a handle the block does not have (core reports it) is still drawn, from the
-    // block's first output, so the author can see and fix it.
-    const drawnFrom = handles.get(str(e.source))?.includes(handle) ? handle : handles.get(str(e.source))?.[0];
+    // block's first output, so the author can see and fix it: dashed, and labelled with the handle
+    // it names and that the block has no such output (even `next`, which an edge without a handle
+    // leaves through), so it cannot pass for the branch it is drawn from.
+    const outputs = handles.get(str(e.source));
+    const stray = !!outputs && !outputs.includes(handle);
+    const drawnFrom = stray ? outputs[0] : handle;
     const counts = findings?.byEdge.get(nodeKey(automation, id));
     const mark = diff?.get(id);
     const color = mark === 'added' ? '#16a34a' : mark === 'removed' ? '#dc2626' : mark === 'changed' ? '#d97706' : counts?.error ? '#dc2626' : '#64748b';
     // Colours come from CSS classes, not an inline stroke, so React Flow's selected and focus
     // styles (and ours, in styles.css) can win over them.
-    const className = mark ? `edge-${mark}` : counts?.error ? 'edge-error' : undefined;
+    const className = [mark ? `edge-${mark}` : counts?.error ? 'edge-error' : '', stray ? 'edge-stray' : ''].filter(Boolean).join(' ') || undefined;
     return {
       id,
       source: str(e.source),
       target: str(e.target),
       sourceHandle: drawnFrom,
-      label: handle !== 'next' ? handle : undefined,
+      label: stray ? `${handle}: not an output of this block` : handle !== 'next' ? handle : undefined,
       markerEnd: { type: MarkerType.ArrowClosed, color },
       ...(className ? { className } : {}),
-      ariaLabel: `Connection ${str(e.source)} ${handle} to ${str(e.target)}`,
+      ariaLabel: `Connection ${str(e.source)} ${handle}${stray ? ' (not an output of this block)' : ''} to ${str(e.target)}`,
     };
   });
 }
