@@ -56,4 +56,22 @@ describe('fixes in the editor', () => {
     store.redo();
     expect(store.pack).toBe(fixed);
   });
+
+  it('offers what fixing the pack it is given would change, even when its findings read the same, and keeps the array while the offer does', () => {
+    const fixer = createFixer();
+    const pack = withSourceHandle();
+    const diagnostics = validatePack(pack).diagnostics;
+    const first = fixer.offered(pack, diagnostics);
+    expect(first).toEqual(['automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle']);
+    // Another validation of an equal pack: the same array, so the panel is not drawn again.
+    expect(fixer.offered(structuredClone(pack), diagnostics)).toBe(first);
+    // The sourceHandle now names the other branch: an edge without a handle still leaves through
+    // next, so the findings' codes and places are as before, but the offer is about "false".
+    const other = structuredClone(pack);
+    other.automations[0].document.graph.edges[4].sourceHandle = 'false';
+    const otherDiagnostics = validatePack(other).diagnostics;
+    expect(otherDiagnostics.map((d) => [d.code, d.pointer])).toEqual(diagnostics.map((d) => [d.code, d.pointer]));
+    expect(fixer.offered(other, otherDiagnostics)).toEqual(['automation "new-lead-welcome" edge "e5": sourceHandle "false" → handle']);
+    expect(fixer.offered(other, [])).toEqual([]);
+  });
 });

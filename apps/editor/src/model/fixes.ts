@@ -10,6 +10,9 @@ export interface Fixer {
   /**
    * What fixing `pack` would change, a line each; `diagnostics` are its findings. Nothing is run
    * unless one of them is about a place the fixes write (core's mayBeFixed): most packs have none.
+   * Asked for every pack validated (an edit can change what a fix would write without changing a
+   * finding, a sourceHandle's value say), it returns the array it returned last when the lines
+   * are the same, so the panel showing them is not drawn again for nothing.
    */
   offered(pack: PackValue | undefined, diagnostics: readonly Diagnostic[]): string[];
   /** The pack with the fixes applied (`pack` itself when there are none; untouched parts shared) and a line per change. */
@@ -23,8 +26,13 @@ export function createFixer(hash: Base64Hasher = portableHasher): Fixer {
     assets.done();
     return r;
   };
+  let last: string[] = [];
   return {
-    offered: (pack, diagnostics) => (pack && diagnostics.some(mayBeFixed) ? run(pack).changes : []),
+    offered: (pack, diagnostics) => {
+      const next = pack && diagnostics.some(mayBeFixed) ? run(pack).changes : [];
+      if (next.length !== last.length || next.some((line, i) => line !== last[i])) last = next;
+      return last;
+    },
     apply: run,
   };
 }

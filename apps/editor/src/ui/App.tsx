@@ -56,12 +56,11 @@ export function App({ store }: { store: EditorStore }) {
     return (findingsRef.current = next);
   }, [validation.pack, validation.diagnostics]);
   // core's mechanical fixes on offer for the findings shown, in the pack they belong to: asked
-  // only when the findings change (not on every keystroke, though each validation brings its
-  // pack), and run only when one of them is about a place the fixes write. Fix itself runs them
-  // on the pack as it is then.
+  // for each validated pack (not on every keystroke), run only when a finding is about a place
+  // the fixes write, and the same array while the offer reads the same. Fix itself runs them on
+  // the pack as it is then.
   const fixer = useMemo(() => createFixer(), []);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const fixes = useMemo(() => fixer.offered(validation.pack, validation.diagnostics), [fixer, validation.diagnostics]);
+  const fixes = useMemo(() => fixer.offered(validation.pack, validation.diagnostics), [fixer, validation.pack, validation.diagnostics]);
   const applyFixes = useCallback(() => {
     const { pack: fixed, changes } = fixer.apply(store.pack);
     store.commit(() => fixed); // one undoable step; nothing recorded when nothing changes
