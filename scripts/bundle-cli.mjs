@@ -49,7 +49,21 @@ const { output } = await bundle.generate({ format: 'cjs', strict: true, codeSpli
 await bundle.close();
 if (output.length !== 1) throw new Error(`bundle-cli: expected one file, rolldown produced ${output.map((o) => o.fileName).join(', ')}`);
 
-const code = output[0].code;
+// Node's crypto and fs/promises are required where the bundle first uses them, not when it loads:
+// a run that hashes no asset and writes no file (validating packs, the commonest run) never
+// needs them, and loading them (about twenty internal modules for crypto, readline and file
+// watching for fs/promises) was about a tenth of bare node's start-up on top of it. rolldown
+// hoists every import to a `let x = require(...)` at the top; each of these becomes an object
+// that requires the module at its first property read. A bundle without the line is an error
+// here, not a silent eager load.
+const LAZY_BUILTINS = ['node:crypto', 'node:fs/promises'];
+let code = output[0].code;
+for (const id of LAZY_BUILTINS) {
+  const line = new RegExp(`^let (\\w+) = require\\(${JSON.stringify(id).replace(/[/]/g, '\\/')}\\);$`, 'm');
+  if (!line.test(code)) throw new Error(`bundle-cli: expected the bundle to require ${id} at its top as \`let x = require("${id}");\``);
+  code = code.replace(line, (_, name) => `let ${name} = lazyBuiltin(${JSON.stringify(id)});`);
+}
+code = code.replace(/^("use strict";\n)?/, (strict) => `${strict}const lazyBuiltin = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key] }); };\n`);
 // The binary runs the bundle as a vm.Script, which has no loader for import(): every dynamic
 // import is inlined (codeSplitting: false), and one left over would fail only when it runs.
 if (/\bimport\(/.test(code)) throw new Error('bundle-cli: the bundle still has an import(), which cannot run in the vm.Script bin/setup-pack.js makes of it');

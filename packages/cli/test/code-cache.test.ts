@@ -70,6 +70,29 @@ describe('the V8 code cache', () => {
     expect(r.stdout).toContain('graph/cycle');
   });
 
+  it('a validation that hashes no asset and writes no file loads neither crypto nor fs/promises; one that hashes loads crypto and answers the same', () => {
+    // Node's own list of the built-in modules a process loaded, written at exit by a preload
+    // (--require is not a V8 flag: the cache is still accepted).
+    const dir = tempDir('setup-pack-builtins-');
+    try {
+      const preload = join(dir, 'loaded.cjs');
+      writeFileSync(preload, "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(process.moduleLoadList)));");
+      const loaded = (r: RunResult) => JSON.parse(/\nLOADED (.*)$/.exec(r.stderr)![1]) as string[];
+      const plain = run(['validate', 'fixtures/valid/buyer-lead-starter.json'], { env: debug, nodeArgs: ['--require', preload] });
+      expect(plain.code).toBe(0);
+      expect(cacheState(plain)).toBe('accepted');
+      expect(loaded(plain)).not.toContain('NativeModule crypto');
+      expect(loaded(plain)).not.toContain('NativeModule fs/promises');
+      // listing-marketing embeds assets: their hashes are checked with node:crypto, loaded then.
+      const hashing = run(['validate', '--format', 'json', 'fixtures/valid/listing-marketing.json'], { env, nodeArgs: ['--require', preload] });
+      expect(loaded(hashing)).toContain('NativeModule crypto');
+      expect(hashing.stdout).toBe(run(['validate', '--format', 'json', 'fixtures/valid/listing-marketing.json'], { env }).stdout);
+      expect(hashing.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a binary whose bundle was never built says what to do and exits 2, without a stack trace', () => {
     const bare = tempDir('setup-pack-unbuilt-');
     try {

@@ -1,6 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
 import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -22,10 +21,18 @@ export function displayPath(abs: string, cwd: string): string {
   return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs).split(sep).join('/');
 }
 
+const statOrUndefined = (abs: string) => {
+  try {
+    return statSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // not readable: said as a path that does not exist, as before
+  }
+};
+
 /** Is `dir` a pack source folder: a manifest.json whose item lists are lists of keys? */
 export async function isSourceFolder(dir: string): Promise<boolean> {
   try {
-    const manifest = JSON.parse(await readFile(resolve(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(resolve(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     if (manifest === null || typeof manifest !== 'object' || manifest.format !== 'service.setup-pack' || 'assets' in manifest) return false;
     const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
     return KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
@@ -58,7 +65,9 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
   let linksMet = false;
   for (const input of inputs) {
     const abs = resolve(cwd, input);
-    const st = await stat(abs).catch(() => undefined);
+    // Synchronous, as the files are read: one call per argument, and fs/promises is not loaded
+    // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
+    const st = statOrUndefined(abs);
     if (st?.isFile()) {
       add('file', abs);
       continue;
