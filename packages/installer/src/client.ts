@@ -136,14 +136,15 @@ export class WorkspaceClient {
     const wait = this.resetAtMs - this.opts.now();
     if (wait > 0) {
       this.stats.pacedMs += wait;
-      await this.wait(wait + 5, 'rate-limit');
+      await this.wait(wait, 'rate-limit', 5);
     }
     this.remaining = null;
   }
 
-  private async wait(ms: number, reason: 'rate-limit' | 'retry-after' | 'retry'): Promise<void> {
+  /** Waits `ms` and `margin` more (a few ms past a window's edge), telling onWait of `ms`: the wait the server's headers asked for. */
+  private async wait(ms: number, reason: 'rate-limit' | 'retry-after' | 'retry', margin = 0): Promise<void> {
     if (ms >= TOLD_WAIT_MS) this.opts.onWait?.({ ms, reason });
-    await this.opts.sleep(ms);
+    await this.opts.sleep(ms + margin);
   }
 
   /** Whether the server has answered any request of this client (see request's network errors). */
@@ -205,7 +206,7 @@ export class WorkspaceClient {
         const after = Number(res.headers.get('retry-after'));
         const wait = Number.isFinite(after) && after >= 0 ? after * 1000 : this.backoff(attempt);
         this.stats.pacedMs += wait;
-        await this.wait(wait + 5, 'retry-after');
+        await this.wait(wait, 'retry-after', 5);
         this.remaining = null;
         continue;
       }

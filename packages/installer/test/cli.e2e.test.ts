@@ -89,6 +89,34 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     expect(Date.now() - started).toBeLessThan(15000);
   });
 
+  it('says on stderr how long it waits when the workspace refuses a request (429, Retry-After), then carries on', async () => {
+    // A limit the plan's reads overrun once, two seconds before the server's minute ends: the
+    // request past the limit is refused with Retry-After: 2. The CLI's client sleeps for real;
+    // the server's clock turns to the next window as the refusal arrives, so the retry is answered.
+    const ws = await server().workspace({ rateLimit: 8 });
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const clock = server().clock;
+    clock.set(Math.ceil((clock.now().getTime() + 1) / 60000) * 60000 + 58000);
+    const realFetch = globalThis.fetch;
+    let refused = 0;
+    globalThis.fetch = async (input, init) => {
+      const res = await realFetch(input, init);
+      if (res.status === 429 && refused++ === 0) clock.advance(3000);
+      return res;
+    };
+    try {
+      const started = Date.now();
+      const r = await cli(['plan', 'releases/buyer-lead-1.0.0.json'], env);
+      expect(refused).toBe(1);
+      expect(r.stderr).toBe('setup-pack: waiting 2 s as the workspace asked (429, Retry-After)…\n');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Plan: 10 to create, 0 to update, 0 to remove, 1 unchanged\.$/m);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
   it('a file that is not JSON is named once, with its line and column', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'setup-pack-install-'));
     writeFileSync(join(dir, 'broken.json'), '{\n  "format": "service.setup-pack",\n  oops\n}\n');
