@@ -21,8 +21,12 @@ let closed: { base: string; close(): Promise<void> };
 let full: { key: string; workspace: string };
 let cove: { key: string };
 
-async function serve(corsOrigins: string[]) {
-  const app = await buildServer({ store, adminToken: 'adm', corsOrigins });
+/** How far behind real time the `skewed` server's clock runs (set by a test). */
+let skewMs = 0;
+let skewed: { base: string; close(): Promise<void> };
+
+async function serve(corsOrigins: string[], clock?: { now(): Date }) {
+  const app = await buildServer({ store, adminToken: 'adm', corsOrigins, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, close: () => app.close() };
 }
@@ -46,10 +50,13 @@ beforeAll(async () => {
   cove = { key: (await (await fetch(`${s.base}/admin/workspaces/${ws3.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret };
   await new WorkspaceClient({ baseUrl: s.base, apiKey: cove.key }).post('/v1/tags', { name: 'VIP client', color: '#f59e0b' });
   closed = await serve([]); // same workspace, but this server allows no other origin
+  // The same store on a clock the rate-limit test turns back, so that a minute's window ends when it says.
+  skewed = await serve([editor.url], { now: () => new Date(Date.now() - skewMs) });
 }, 180_000);
 afterAll(async () => {
   await api?.close();
   await closed?.close();
+  await skewed?.close();
   await store?.close();
   await editor?.close();
 });
@@ -57,10 +64,10 @@ afterAll(async () => {
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
 
 /** A new tab on the starter pack, connected through the address's fragment as `npm start` does. */
-async function openConnected(key: string, workspace: string, height = 900) {
+async function openConnected(key: string, workspace: string, height = 900, base = api.base) {
   const context = await editor.browser.newContext({ viewport: { width: 1500, height } });
   const page = await context.newPage();
-  await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(key)}`);
+  await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(base)}&key=${encodeURIComponent(key)}`);
   await poll(() => page.getByTestId('connect-button').textContent()).toContain(workspace);
   return { context, page };
 }
@@ -151,6 +158,37 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await panel.getByRole('button', { name: 'Refresh' }).click();
     await poll(() => panel.locator('li[data-action="conflict"]').first().textContent()).toContain('Welcome text');
     await page.screenshot({ path: join(editorRoot, 'test-results', 'plan.png') });
+    await context.close();
+  }, 120_000);
+
+  it('says while an install waits for the workspace\'s rate limit, then finishes it', async () => {
+    // A workspace whose key may send 15 requests a minute: installing the starter pack takes
+    // about 24, so the install overruns one window and is refused (429, Retry-After) until the
+    // next. The server's clock is turned back to 52 s into a minute no request of this workspace
+    // fell in, so that window ends 8 s after the install starts.
+    const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
+    const ws = await (await fetch(`${skewed.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Slow Realty', slug: 'slow', rate_limit_per_minute: 15 }) })).json();
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${skewed.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `s${i}@example.test` }) });
+    const key = (await (await fetch(`${skewed.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const { context, page } = await openConnected(key, 'Slow Realty', 900, skewed.base);
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
+    const now = Date.now();
+    skewMs = 120_000 + ((now % 60_000) - 52_000 + 60_000) % 60_000;
+    const waiting = panel.getByTestId('workspace-waiting');
+    try {
+      await panel.getByRole('button', { name: 'Install', exact: true }).click();
+      await poll(() => waiting.textContent()).toMatch(/^Waiting \d+ s as the workspace asked \(429, Retry-After\)…$/);
+      expect(await panel.getByTestId('install-progress').textContent()).toMatch(/^Installing… \d+ of \d+: /);
+      await page.screenshot({ path: join(editorRoot, 'test-results', 'install-waiting.png') });
+      await expect.poll(() => panel.getByTestId('install-summary').textContent(), { timeout: 30_000, interval: 100 }).toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Slow Realty: \d+ writes\./);
+      // The wait is over: its line is gone.
+      expect(await waiting.count()).toBe(0);
+    } finally {
+      skewMs = 0;
+    }
     await context.close();
   }, 120_000);
 

@@ -91,8 +91,23 @@ export interface ClientOptions {
    * (`rate-limit`, from the headers), the workspace answered 429 (`retry-after`), or a 5xx or a
    * dropped connection is retried (`retry`).
    */
-  onWait?: (wait: { ms: number; reason: 'rate-limit' | 'retry-after' | 'retry' }) => void;
+  onWait?: (wait: WaitEvent) => void;
 }
+
+/** A wait of a client (ClientOptions.onWait): how long, and why. */
+export interface WaitEvent {
+  ms: number;
+  reason: 'rate-limit' | 'retry-after' | 'retry';
+}
+
+const WAIT_REASONS: Record<WaitEvent['reason'], string> = {
+  'rate-limit': "for the workspace's next rate-limit window",
+  'retry-after': 'as the workspace asked (429, Retry-After)',
+  retry: 'before retrying (the workspace failed or the connection dropped)',
+};
+
+/** A wait in words, as the CLI and the editor say it: "waiting 2 s as the workspace asked (429, Retry-After)". */
+export const describeWait = (w: WaitEvent): string => `waiting ${Math.ceil(w.ms / 1000)} s ${WAIT_REASONS[w.reason]}`;
 
 /** Waits shorter than this are not told to onWait. */
 const TOLD_WAIT_MS = 1000;
@@ -142,7 +157,7 @@ export class WorkspaceClient {
   }
 
   /** Waits `ms` and `margin` more (a few ms past a window's edge), telling onWait of `ms`: the wait the server's headers asked for. */
-  private async wait(ms: number, reason: 'rate-limit' | 'retry-after' | 'retry', margin = 0): Promise<void> {
+  private async wait(ms: number, reason: WaitEvent['reason'], margin = 0): Promise<void> {
     if (ms >= TOLD_WAIT_MS) this.opts.onWait?.({ ms, reason });
     await this.opts.sleep(ms + margin);
   }

@@ -1,5 +1,5 @@
 // @setup-pack/installer: put a pack into a live workspace through its REST API, upgrade it, remove it.
-export { WorkspaceClient, WorkspaceApiError, type ClientOptions, type ClientStats, type ErrorType, type Page } from './client.js';
+export { WorkspaceClient, WorkspaceApiError, describeWait, type WaitEvent, type ClientOptions, type ClientStats, type ErrorType, type Page } from './client.js';
 export { fetchSnapshot, readLedger, listLedgers, LedgerLock, COLLECTION_PATH, LIST_PATH, type LedgerRecord } from './workspace.js';
 export { install, uninstall, planInstall, PlanFailedError, type InstallOptions, type InstallResult, type UninstallResult, type ProgressEvent } from './install.js';
 export { formatPlanText, summaryLine, symbolOf, describeStep, parseBinding, noPaint, type Paint } from './render.js';

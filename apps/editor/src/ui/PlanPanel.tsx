@@ -118,6 +118,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
       </p>
       {status && <p role="status" className="connect-status">{status}</p>}
       {progress && <p role="status" data-testid="install-progress">Installing… {progress}</p>}
+      {workspace.waiting && <p role="status" data-testid="workspace-waiting" className="help">{workspace.waiting}</p>}
       {installed && (
         <p role="status" data-testid="install-summary">
           {installed}{' '}

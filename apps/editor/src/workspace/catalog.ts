@@ -3,12 +3,12 @@
 // picker opening for a kind of item not read yet — never one request per keystroke; edits to the
 // pack re-plan and re-mark against the copy. Marks are core's markReferences (bindReferences, as
 // `setup-pack plan` binds), never a rule restated here.
-import { createContext, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import {
   candidatesOf, COLLECTION_OF_REFERENCE, markReferences, requiredCollections,
   type InstallLedger, type Pack, type ReferenceMark, type ReferenceType, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
-import { fetchSnapshot, readLedger, WorkspaceApiError, WorkspaceClient } from '@setup-pack/installer';
+import { describeWait, fetchSnapshot, readLedger, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
 import type { Connected } from './connection.js';
 
 export interface WorkspaceCatalog {
@@ -24,6 +24,12 @@ export interface WorkspaceState {
   busy: boolean;
   /** Why the last read failed, in words (empty when it did not). */
   status: string;
+  /**
+   * While a client of this workspace waits a second or more (a spent rate-limit window, a 429,
+   * a retry), that wait in the installer's words (describeWait, as the CLI says it); undefined
+   * otherwise. An install paced by the limit would else look hung for up to a minute.
+   */
+  waiting?: string;
   /** Reads the ledger and every collection the pack needs (and those read before) again. */
   refresh(): Promise<void>;
   /** Reads what a reference type's picker lists, when it was not read yet. */
@@ -67,7 +73,16 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
     }
   }
 
-  const client = useCallback(() => new WorkspaceClient({ baseUrl: connected!.baseUrl, apiKey: connected!.apiKey }), [connected]);
+  const [waiting, setWaiting] = useState<string>();
+  const waitEnds = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const onWait = useCallback((w: WaitEvent) => {
+    const words = describeWait(w);
+    setWaiting(`${words[0].toUpperCase()}${words.slice(1)}…`);
+    clearTimeout(waitEnds.current);
+    waitEnds.current = setTimeout(() => setWaiting(undefined), w.ms);
+  }, []);
+  useEffect(() => () => clearTimeout(waitEnds.current), []);
+  const client = useCallback(() => new WorkspaceClient({ baseUrl: connected!.baseUrl, apiKey: connected!.apiKey, onWait }), [connected, onWait]);
 
   const read = useCallback(
     async (extra: WorkspaceCollection[], again: boolean) => {
@@ -114,6 +129,7 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       catalog,
       busy,
       status,
+      waiting,
       marks,
       client,
       refresh: () => read([], true),
@@ -124,5 +140,5 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       },
       objectsOf: (type: ReferenceType) => (catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined),
     };
-  }, [connected, catalog, busy, status, marks, client, read]);
+  }, [connected, catalog, busy, status, waiting, marks, client, read]);
 }

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { printable as p, type Pack, type PlanOptions, type PlanResult } from '@setup-pack/core';
+import type { WaitEvent } from '@setup-pack/installer';
 import type { CommandSpec, Options, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -30,11 +31,10 @@ export async function connect(ctx: CommandContext, args: Parsed) {
   if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
   if (!key) throw new UsageError('no API key: pass --key or set WORKSPACE_API_KEY');
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
-  const { WorkspaceClient } = await import('@setup-pack/installer');
+  const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
   // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.
-  const why = { 'rate-limit': "for the workspace's next rate-limit window", 'retry-after': 'as the workspace asked (429, Retry-After)', retry: 'before retrying (the workspace failed or the connection dropped)' };
-  const onWait = ({ ms, reason }: { ms: number; reason: keyof typeof why }) => ctx.stderr.write(`setup-pack: waiting ${Math.ceil(ms / 1000)} s ${why[reason]}…\n`);
+  const onWait = (w: WaitEvent) => ctx.stderr.write(`setup-pack: ${describeWait(w)}…\n`);
   return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}`, onWait });
 }
 
