@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalize, formatPack, validatePack } from '@setup-pack/core';
-import { buildFromFiles, cutPointer, MANIFEST, unpackToFiles, UnpackError } from './layout.js';
+import { buildFromFiles, cutPointer, MANIFEST, sourceFileText, sourceRole, unpackToFiles, UnpackError } from './layout.js';
 import { encodeKey, stemsForKeys } from './names.js';
 
 const STAMP = '2030-01-02T03:04:05Z';
@@ -130,6 +130,73 @@ describe('build(unpack(p))', () => {
     expect(() => unpackToFiles({ automations: [{ key: 'a' }, { key: 'a' }] })).toThrow(UnpackError);
     expect(() => unpackToFiles({ smartLists: [{ name: 'x' }] })).toThrow(/no string key/);
     expect(() => unpackToFiles([1])).toThrow(/not a pack/);
+  });
+});
+
+/** `v` with the keys of every object in an order of `seed`'s (a "__proto__" key stays a key). */
+function shuffled(v: unknown, seed: number): unknown {
+  if (Array.isArray(v)) return v.map((x) => shuffled(x, seed));
+  if (v === null || typeof v !== 'object') return v;
+  const rank = new Map(Object.keys(v).map((k) => [k, createHash('md5').update(`${seed}\0${k}`).digest('hex')]));
+  const out: Record<string, unknown> = {};
+  for (const k of [...rank.keys()].sort((a, b) => (rank.get(a)! < rank.get(b)! ? -1 : 1))) Object.defineProperty(out, k, { value: shuffled((v as Record<string, unknown>)[k], seed), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+describe('each source file\'s canonical form (sourceFileText, which unpack writes and fmt rewrites to)', () => {
+  const utf8 = new TextDecoder();
+  it('is what unpack writes: every JSON file it writes has a role and is its own canonical form, for any pack', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        for (const [path, bytes] of unpackToFiles(pack)) {
+          const role = sourceRole(path);
+          if (!path.endsWith('.json') || path.startsWith('assets/')) {
+            expect(role).toBeUndefined();
+            continue;
+          }
+          expect(role, path).toBeDefined();
+          const text = utf8.decode(bytes);
+          expect(sourceFileText(role!, JSON.parse(text))).toBe(text);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('does not need the pack in canonical order: unpack writes for a pack with its keys shuffled what it writes for that pack canonicalized', () => {
+    fc.assert(
+      fc.property(packArb, fc.integer(), (pack, seed) => {
+        const mixed = shuffled(pack, seed);
+        expect(unpackToFiles(mixed)).toEqual(unpackToFiles(canonicalize(mixed)));
+      }),
+      { numRuns: 200 },
+    );
+    for (const f of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json']) {
+      const mixed = shuffled(fixture(f), 7);
+      expect(unpackToFiles(mixed)).toEqual(unpackToFiles(canonicalize(mixed)));
+    }
+  });
+
+  it('puts the layout\'s own fields in their places, and leaves what has the wrong shape for its role in its order', () => {
+    const manifest = { name: 'N', automations: ['b', 'a'], x: 1, packSchema: 'p', $schema: 'm', format: 'service.setup-pack', brand: { z: 1, a: 2 } };
+    expect(Object.keys(JSON.parse(sourceFileText('manifest', manifest)))).toEqual(['$schema', 'packSchema', 'format', 'name', 'automations', 'brand', 'x']);
+    expect(JSON.parse(sourceFileText('manifest', manifest)).automations).toEqual(['b', 'a']);
+    // Objects in an item list are build's error (build/manifest): fmt leaves them in their order.
+    expect(sourceFileText('manifest', { automations: [{ document: 1, key: 'k' }] })).toBe('{\n  "automations": [\n    {\n      "document": 1,\n      "key": "k"\n    }\n  ]\n}\n');
+    expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, mimeType: 'm', fileName: 'n', key: 'k' }]))[0])).toEqual(['key', 'fileName', 'file', 'mimeType', 'x']);
+    expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, key: 'k' }]))[0])).toEqual(['key', 'file', 'x']);
+    expect(Object.keys(JSON.parse(sourceFileText('resources', [{ data: {}, name: 'n', key: 'k' }]))[0])).toEqual(['key', 'name', 'data']);
+    // An inline body stays in the template's file, in its place.
+    expect(Object.keys(JSON.parse(sourceFileText('message-template', { body: 'b', channel: 'email', name: 'n' })))).toEqual(['name', 'channel', 'body']);
+    for (const [role, value] of [['automation-document', [{ name: 1, format: 2 }]], ['resources', { name: 1, key: 2 }], ['assets', { key: 1, data: 2 }], ['manifest', [3, { name: 1, format: 2 }]], ['smart-list', 'text'], ['pipeline', null]] as const) {
+      expect(sourceFileText(role, value)).toBe(JSON.stringify(value, null, 2) + '\n');
+    }
+  });
+
+  it('gives a role to the files build reads as JSON sources, and to nothing else', () => {
+    const roles = Object.fromEntries(['manifest.json', 'assets.json', 'automations/a.json', 'smart-lists/a.json', 'pipelines/a.json', 'templates/a.json', 'resources/tag.json', 'resources/_unsorted.json'].map((p) => [p, sourceRole(p)]));
+    expect(roles).toEqual({ 'manifest.json': 'manifest', 'assets.json': 'assets', 'automations/a.json': 'automation-document', 'smart-lists/a.json': 'smart-list', 'pipelines/a.json': 'pipeline', 'templates/a.json': 'message-template', 'resources/tag.json': 'resources', 'resources/_unsorted.json': 'resources' });
+    for (const p of ['README.json', 'package.json', 'templates/a.html', 'templates/a.txt', 'assets/data.json', 'assets/x/y.json', 'automations/.draft.json', '.manifest.json', 'automations/sub/a.json', 'other/a.json', 'automations']) expect(sourceRole(p), p).toBeUndefined();
   });
 });
 
