@@ -22,10 +22,13 @@ export function displayPath(abs: string, cwd: string): string {
   return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs).split(sep).join('/');
 }
 
+/** The text after a UTF-8 byte order mark, which a pack file or a source file may start with (build reads past it). */
+const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** Is `dir` a pack source folder: a manifest.json whose item lists are lists of keys? */
 export async function isSourceFolder(dir: string): Promise<boolean> {
   try {
-    const manifest = JSON.parse(await readFile(resolve(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(withoutBom(await readFile(resolve(dir, 'manifest.json'), 'utf8'))) as Record<string, unknown>;
     if (manifest === null || typeof manifest !== 'object' || manifest.format !== 'service.setup-pack' || 'assets' in manifest) return false;
     const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
     return KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
