@@ -37,6 +37,38 @@ export async function isSourceFolder(dir: string): Promise<boolean> {
   }
 }
 
+/** The folders a pack source folder may hold beside its manifest (`LAYOUT_PATHS` less manifest.json). */
+const LAYOUT_ENTRIES = ['assets.json', 'automations', 'smart-lists', 'templates', 'pipelines', 'resources', 'assets'];
+
+/**
+ * Is `dir` a pack source folder, or one whose manifest is being edited: a manifest.json that does
+ * not parse yet, or is not a pack with items (its item lists hold no object), beside at least one
+ * of the layout's other files or folders. fmt, which rewrites files, asks this rather than
+ * isSourceFolder: a folder whose manifest has a typo is still a source folder, and its files
+ * (a JSON asset's bytes above all) must not be formatted as packs.
+ */
+export async function mayBeSourceFolder(dir: string): Promise<boolean> {
+  if (await isSourceFolder(dir)) return true;
+  let text: string;
+  try {
+    text = withoutBom(await readFile(resolve(dir, 'manifest.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  const beside = await Promise.all(LAYOUT_ENTRIES.map((e) => stat(resolve(dir, e)).then(() => true, () => false)));
+  if (!beside.includes(true)) return false;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch {
+    return true;
+  }
+  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) return true;
+  const m = manifest as Record<string, unknown>;
+  const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
+  return !Array.isArray(m.assets) && KEYED_ITEM_KINDS.every((k) => !Array.isArray(m[k]) || (m[k] as unknown[]).every((v) => v === null || typeof v !== 'object'));
+}
+
 export interface InputEntry {
   type: 'file' | 'source-folder';
   abs: string;
@@ -48,7 +80,8 @@ export interface InputEntry {
  * exist or a glob that matches nothing is a usage error, so a typo in CI never passes as
  * "0 files, no errors".
  */
-export async function expandEntries(inputs: readonly string[], cwd: string, ignore: readonly string[] = [], options: { sourceFolders?: boolean } = {}): Promise<InputEntry[]> {
+export async function expandEntries(inputs: readonly string[], cwd: string, ignore: readonly string[] = [], options: { sourceFolders?: boolean | ((dir: string) => Promise<boolean>) } = {}): Promise<InputEntry[]> {
+  const isFolder = typeof options.sourceFolders === 'function' ? options.sourceFolders : isSourceFolder;
   const out: InputEntry[] = [];
   const seen = new Set<string>();
   const add = (type: InputEntry['type'], abs: string) => {
@@ -68,7 +101,7 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     }
     const isDir = st?.isDirectory();
     if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
-    if (isDir && options.sourceFolders && (await isSourceFolder(abs))) {
+    if (isDir && options.sourceFolders && (await isFolder(abs))) {
       add('source-folder', abs);
       continue;
     }
@@ -85,7 +118,7 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     if (isDir && options.sourceFolders) {
       // Source folders below the directory are compiled, not read file by file.
       const folders: string[] = [];
-      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isSourceFolder(dirname(m)))) folders.push(dirname(m));
+      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isFolder(dirname(m)))) folders.push(dirname(m));
       for (const f of folders.sort()) add('source-folder', f);
       matches = matches.filter((m) => !folders.some((f) => m.startsWith(f + sep)));
     }
