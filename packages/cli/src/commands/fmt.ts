@@ -1,43 +1,194 @@
-// setup-pack fmt: rewrite packs in the canonical form (schema key order, 2 spaces, final newline).
+// setup-pack fmt: rewrite packs, and the JSON files of pack source folders, in the canonical form
+// (schema key order, 2 spaces, final newline).
 import { writeFile } from 'node:fs/promises';
-import { count, plural, pluralWord } from '@setup-pack/core';
+import { dirname, join, relative, sep } from 'node:path';
+import { count, plural, pluralWord, printable, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { forEachPackFile, packFilesToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
+import { displayPath, expandEntries, mayBeSourceFolder } from '../lib/files.js';
+import { parsePackBytes, readPackFile } from '../lib/packfile.js';
+import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
+import type { FileReport } from '../report/model.js';
+import { sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
+import { readTree, type SourceTree } from '../source/tree.js';
 
 export const spec: CommandSpec = {
   name: 'fmt',
-  summary: 'Rewrite pack files in the canonical form; with --check, only report files that are not.',
+  summary: 'Rewrite pack files and the JSON files of pack source folders in the canonical form; with --check, only report files that are not.',
   usage: 'fmt [--check] <files, directories or globs...>',
-  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. Files that do not validate are formatted too; only invalid JSON is refused.',
+  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too; only invalid JSON is refused.',
   positionals: [1, Infinity],
   options: {
     check: { type: 'boolean', description: 'Change nothing; exit 1 and list the files that are not formatted.' },
   },
   examples: [
     ['setup-pack fmt pack.json', 'Format a pack in place'],
-    ['setup-pack fmt --check "packs/**/*.json"', 'Fail CI when a pack is not formatted'],
+    ['setup-pack fmt my-pack/', 'Format the JSON files of a source folder'],
+    ['setup-pack fmt --check "packs/**/*.json"', 'Fail CI when a pack or a source file is not formatted'],
   ],
 };
 
+/** A file to format: a pack file, or a JSON file of a source folder (its bytes as readTree read them) in its role. */
+interface Target {
+  abs: string;
+  path: string;
+  role: SourceRole | 'pack';
+  bytes?: Uint8Array;
+}
+
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
-  const files = await packFilesToRewrite(ctx, args.positionals);
+  const { targets, failed } = await filesToFormat(ctx, args.positionals);
   const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const check = Boolean(args.values.check);
   const c = ctx.colors('stdout');
   let changed = 0;
-  const failed = await forEachPackFile(ctx, files, async ({ abs, path, text, value }) => {
-    const formatted = formatPack(value);
-    if (formatted === text) return;
-    changed++;
-    if (check) ctx.stdout.write(`${path}: ${c.yellow('not formatted')}\n`);
-    else {
-      await writeFile(abs, formatted);
-      ctx.stdout.write(`${path}: formatted\n`);
+  for (const t of targets) {
+    const r = t.bytes ? await parsePackBytes(t.bytes, t.path) : await readPackFile(t.abs, t.path);
+    if (!r.ok) {
+      failed.push(r.report);
+      continue;
     }
-  });
+    // A property written twice in an object: JSON.parse (and build) keep the last, so writing the
+    // file again would drop the first. A source file is edited by hand: say so, and leave it.
+    const repeated = t.role === 'pack' ? [] : r.warnings.filter((d) => d.code === 'json/duplicate-key');
+    if (repeated.length) {
+      failed.push({ path: t.path, text: r.text.replace(/^\uFEFF/, ''), diagnostics: repeated.map((d): Diagnostic => ({ ...d, severity: 'error', message: `${d.message} fmt leaves the file as it is: written again, it would lose the first.` })) });
+      continue;
+    }
+    const formatted = t.role === 'pack' ? formatPack(r.value) : sourceFileText(t.role, r.value);
+    if (formatted === r.text) continue;
+    changed++;
+    if (check) {
+      ctx.stdout.write(`${printable(t.path)}: ${c.yellow('not formatted')}\n`);
+      continue;
+    }
+    try {
+      await writeFile(t.abs, formatted);
+    } catch (e) {
+      failed.push({ path: t.path, diagnostics: [], readError: `cannot write the file: ${reason(e)}` });
+      continue;
+    }
+    ctx.stdout.write(`${printable(t.path)}: formatted\n`);
+  }
   reportUnreadable(ctx, failed, RULE_METADATA);
-  if (check && changed) ctx.stdout.write(`${count(changed)} of ${plural(files.length, 'file')} not formatted; run 'setup-pack fmt' on ${pluralWord(changed, 'it', 'them')}.\n`);
-  else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${plural(files.length, 'file')} already formatted\n`));
+  const files = targets.length;
+  if (check && changed) ctx.stdout.write(`${count(changed)} of ${plural(files, 'file')} not formatted; run 'setup-pack fmt' on ${pluralWord(changed, 'it', 'them')}.\n`);
+  else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${plural(files, 'file')} already formatted\n`));
   return rewriteExitCode(failed, check && changed > 0);
+}
+
+const reason = (e: unknown) => {
+  const err = e as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory', EROFS: 'read-only file system' };
+  return reasons[err?.code ?? ''] ?? String(err?.message ?? e);
+};
+
+/** The folders of a source folder that hold JSON files build reads. */
+const JSON_FOLDERS: ReadonlySet<string> = new Set(['automations', 'smart-lists', 'pipelines', 'templates', 'resources']);
+
+/**
+ * The files the arguments name, in order, each once: pack files, and the JSON files of pack source
+ * folders (a folder named or found in a directory: all of them; a file of one named or matched by
+ * a glob, as the pre-commit hook passes them: that file). A file inside a source folder is never
+ * formatted as a pack: one build does not read as JSON (a template body, an asset's bytes, a
+ * README) is skipped with a note, and so is a link that leads out of the repository (build
+ * refuses it). Folders that cannot be read come back as failures.
+ */
+async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Promise<{ targets: Target[]; failed: FileReport[] }> {
+  const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: mayBeSourceFolder });
+  const folderOf = enclosingSourceFolder();
+  const show = (abs: string) => printable(displayPath(abs, ctx.cwd));
+  type Step = { pack: string } | { folder: string; rel?: string };
+  const steps: Step[] = [];
+  const wanted = new Map<string, { all: boolean; rels: Set<string> }>();
+  const want = (root: string) => {
+    let w = wanted.get(root);
+    if (!w) wanted.set(root, (w = { all: false, rels: new Set() }));
+    return w;
+  };
+  for (const e of entries) {
+    if (e.type === 'source-folder') {
+      want(e.abs).all = true;
+      steps.push({ folder: e.abs });
+      continue;
+    }
+    const root = await folderOf(e.abs);
+    if (root === undefined) {
+      steps.push({ pack: e.abs });
+      continue;
+    }
+    const rel = relative(root, e.abs).split(sep).join('/');
+    if (sourceRole(rel) === undefined) {
+      ctx.stderr.write(rel.startsWith('assets/') ? `${show(e.abs)}: skipped, an asset file of the source folder ${show(root)}/ (fmt never changes an asset's bytes)\n` : `${show(e.abs)}: skipped, in the source folder ${show(root)}/ but not one of the JSON files build reads\n`);
+      continue;
+    }
+    want(root).rels.add(rel);
+    steps.push({ folder: root, rel });
+  }
+
+  // Each source folder is read once, as build reads it (links that lead out are not read), and
+  // only as far as the JSON files asked for: never an asset's bytes.
+  const failed: FileReport[] = [];
+  const trees = new Map<string, SourceTree>();
+  for (const [root, w] of wanted) {
+    const select = (rel: string, dir: boolean) => (dir ? JSON_FOLDERS.has(rel) && (w.all || [...w.rels].some((r) => r.startsWith(`${rel}/`))) : w.all ? sourceRole(rel) !== undefined : w.rels.has(rel));
+    try {
+      trees.set(root, await readTree(root, select));
+    } catch (e) {
+      failed.push({ path: `${displayPath(root, ctx.cwd)}/`, diagnostics: [], readError: `cannot read the source folder: ${reason(e)}` });
+    }
+  }
+
+  const targets: Target[] = [];
+  const seen = new Set<string>();
+  const add = (t: Target) => {
+    if (seen.has(t.abs)) return;
+    seen.add(t.abs);
+    targets.push(t);
+  };
+  const refuse = (root: string, tree: SourceTree, rel: string) => {
+    const abs = join(root, ...rel.split('/'));
+    if (seen.has(abs)) return;
+    seen.add(abs);
+    const where = tree.repository ? `the repository (${tree.boundary})` : 'the source folder (no repository holds it)';
+    ctx.stderr.write(`${show(abs)}: skipped, a link to ${printable(tree.outside.get(rel)!)}, outside ${printable(where)}: build reads no file from outside it\n`);
+  };
+  for (const step of steps) {
+    if ('pack' in step) {
+      add({ abs: step.pack, path: displayPath(step.pack, ctx.cwd), role: 'pack' });
+      continue;
+    }
+    const root = step.folder;
+    const tree = trees.get(root);
+    if (!tree) continue;
+    const source = (rel: string) => {
+      const abs = join(root, ...rel.split('/'));
+      add({ abs, path: displayPath(abs, ctx.cwd), role: sourceRole(rel)!, bytes: tree.files.get(rel) });
+    };
+    if (step.rel === undefined) {
+      for (const rel of tree.files.keys()) source(rel);
+      for (const rel of tree.outside.keys()) refuse(root, tree, rel);
+    } else if (tree.files.has(step.rel)) source(step.rel);
+    else if (tree.outside.has(step.rel)) refuse(root, tree, step.rel);
+    else ctx.stderr.write(`${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`);
+  }
+  return { targets, failed };
+}
+
+/** The pack source folder holding a file (the nearest folder above it that is one), asked once per folder. */
+function enclosingSourceFolder(): (abs: string) => Promise<string | undefined> {
+  const known = new Map<string, Promise<boolean>>();
+  const isFolder = (dir: string) => {
+    let answer = known.get(dir);
+    if (!answer) known.set(dir, (answer = mayBeSourceFolder(dir)));
+    return answer;
+  };
+  return async (abs) => {
+    for (let dir = dirname(abs); ; ) {
+      if (await isFolder(dir)) return dir;
+      const up = dirname(dir);
+      if (up === dir) return undefined;
+      dir = up;
+    }
+  };
 }

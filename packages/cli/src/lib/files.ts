@@ -1,8 +1,8 @@
 // Turning command-line paths and globs into files, and reading them.
 import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from './errors.js';
@@ -29,16 +29,52 @@ const statOrUndefined = (abs: string) => {
   }
 };
 
+/** The text after a UTF-8 byte order mark, which a pack file or a source file may start with (build reads past it). */
+const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** Is `dir` a pack source folder: a manifest.json whose item lists are lists of keys? */
 export async function isSourceFolder(dir: string): Promise<boolean> {
   try {
-    const manifest = JSON.parse(readFileSync(resolve(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    // Read synchronously, as validate reads its files (fs/promises is not loaded for it).
+    const manifest = JSON.parse(withoutBom(readFileSync(resolve(dir, 'manifest.json'), 'utf8'))) as Record<string, unknown>;
     if (manifest === null || typeof manifest !== 'object' || manifest.format !== 'service.setup-pack' || 'assets' in manifest) return false;
     const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
     return KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
   } catch {
     return false;
   }
+}
+
+/** The folders a pack source folder may hold beside its manifest (`LAYOUT_PATHS` less manifest.json). */
+const LAYOUT_ENTRIES = ['assets.json', 'automations', 'smart-lists', 'templates', 'pipelines', 'resources', 'assets'];
+
+/**
+ * Is `dir` a pack source folder, or one whose manifest is being edited: a manifest.json that does
+ * not parse yet, or is not a pack with items (its item lists hold no object), beside at least one
+ * of the layout's other files or folders. fmt, which rewrites files, asks this rather than
+ * isSourceFolder: a folder whose manifest has a typo is still a source folder, and its files
+ * (a JSON asset's bytes above all) must not be formatted as packs.
+ */
+export async function mayBeSourceFolder(dir: string): Promise<boolean> {
+  if (await isSourceFolder(dir)) return true;
+  let text: string;
+  try {
+    text = withoutBom(await readFile(resolve(dir, 'manifest.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  const beside = await Promise.all(LAYOUT_ENTRIES.map((e) => stat(resolve(dir, e)).then(() => true, () => false)));
+  if (!beside.includes(true)) return false;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch {
+    return true;
+  }
+  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) return true;
+  const m = manifest as Record<string, unknown>;
+  const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
+  return !Array.isArray(m.assets) && KEYED_ITEM_KINDS.every((k) => !Array.isArray(m[k]) || (m[k] as unknown[]).every((v) => v === null || typeof v !== 'object'));
 }
 
 export interface InputEntry {
@@ -52,7 +88,8 @@ export interface InputEntry {
  * exist or a glob that matches nothing is a usage error, so a typo in CI never passes as
  * "0 files, no errors".
  */
-export async function expandEntries(inputs: readonly string[], cwd: string, ignore: readonly string[] = [], options: { sourceFolders?: boolean } = {}): Promise<InputEntry[]> {
+export async function expandEntries(inputs: readonly string[], cwd: string, ignore: readonly string[] = [], options: { sourceFolders?: boolean | ((dir: string) => Promise<boolean>) } = {}): Promise<InputEntry[]> {
+  const isFolder = typeof options.sourceFolders === 'function' ? options.sourceFolders : isSourceFolder;
   const out: InputEntry[] = [];
   const seen = new Set<string>();
   const add = (type: InputEntry['type'], abs: string) => {
@@ -74,7 +111,7 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     }
     const isDir = st?.isDirectory();
     if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
-    if (isDir && options.sourceFolders && (await isSourceFolder(abs))) {
+    if (isDir && options.sourceFolders && (await isFolder(abs))) {
       add('source-folder', abs);
       continue;
     }
@@ -91,7 +128,7 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     if (isDir && options.sourceFolders) {
       // Source folders below the directory are compiled, not read file by file.
       const folders: string[] = [];
-      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isSourceFolder(dirname(m)))) folders.push(dirname(m));
+      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isFolder(dirname(m)))) folders.push(dirname(m));
       for (const f of folders.sort()) add('source-folder', f);
       matches = matches.filter((m) => !folders.some((f) => m.startsWith(f + sep)));
     }

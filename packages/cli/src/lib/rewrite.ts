@@ -1,4 +1,4 @@
-// What fmt and fix share: which files to rewrite in place, and how unreadable ones are reported.
+// What fmt and fix share (how unreadable files are reported, the exit code), and how fix finds its packs and source folders.
 import type { RuleMeta } from '@setup-pack/core';
 import type { CommandContext } from './context.js';
 import { displayPath, expandEntries } from './files.js';
@@ -6,13 +6,6 @@ import { readPackFile } from './packfile.js';
 import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
-
-/** The pack files named by the arguments. Source folders are not packs (build writes their output in canonical form): they are skipped with a notice. */
-export async function packFilesToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<string[]> {
-  const { files, folders } = await packsToRewrite(ctx, inputs);
-  for (const abs of folders) ctx.stderr.write(`${displayPath(abs, ctx.cwd)}/: skipped, a pack source folder (build writes canonical output)\n`);
-  return files;
-}
 
 /** The pack files and the pack source folders named by the arguments. */
 export async function packsToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<{ files: string[]; folders: string[] }> {

@@ -6,8 +6,9 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalize, formatPack, validatePack } from '@setup-pack/core';
-import { buildFromFiles, cutPointer, MANIFEST, unpackToFiles, UnpackError } from './layout.js';
+import { buildFromFiles, cutPointer, MANIFEST, sourceFileText, sourceRole, unpackToFiles, UnpackError } from './layout.js';
 import { encodeKey, stemsForKeys } from './names.js';
+import { keyArb, packArb, shuffled, smallObject } from '../../test/arbitraries.js';
 
 const STAMP = '2030-01-02T03:04:05Z';
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
@@ -17,46 +18,6 @@ function roundTrip(pack: Record<string, unknown>) {
   const built = buildFromFiles(files, { exportedAt: STAMP });
   return { files, built, expected: canonicalize({ ...pack, exportedAt: STAMP }) };
 }
-
-// Keys that stress file names: separators, dots, device names, case twins, long, non-ASCII.
-const keyArb = fc.oneof(
-  fc.string({ minLength: 1, maxLength: 30 }),
-  fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
-  fc.constantFrom('CON', 'nul.txt', 'a/b', '../up', '.hidden', 'trail.', 'Foo', 'foo', 'FOO', '%41', '~x', 'x'.repeat(200), 'é'.repeat(120), '😀/%~', ' '),
-);
-const text = fc.string({ unit: 'binary', maxLength: 60 });
-const smallObject = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
-const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
-const compact = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-const items = <T extends { key: string }>(arb: fc.Arbitrary<T>) => opt(fc.uniqueArray(arb, { selector: (i) => i.key, maxLength: 5 }));
-
-const assetArb = fc.oneof(
-  fc.record({ key: keyArb, role: fc.constantFrom('logo', 'email_image'), fileName: fc.oneof(fc.constantFrom('logo.png', 'LOGO.png', 'a b.jpg'), text), mimeType: fc.constant('image/png'), bytes: fc.uint8Array({ maxLength: 64 }), sourceUrl: opt(fc.oneof(fc.constant(null), text)) }).map(({ bytes, ...a }) => {
-    const buf = Buffer.from(bytes);
-    return compact({ ...a, byteSize: buf.length, sha256: createHash('sha256').update(buf).digest('hex'), data: buf.toString('base64') });
-  }),
-  fc.record({ key: keyArb, role: fc.constant('logo'), fileName: text, mimeType: text, byteSize: fc.nat(), sha256: fc.string({ minLength: 64, maxLength: 64 }), data: opt(fc.oneof(fc.constant(null), text)), url: opt(fc.constant('https://example.com/x.png')) }).map(compact),
-);
-
-const packArb = fc
-  .record({
-    $schema: opt(fc.constant('https://setup-pack.dev/schemas/pack.schema.json')),
-    format: fc.constant('service.setup-pack'),
-    schemaVersion: fc.constantFrom(1, 2),
-    packId: fc.uuid(),
-    name: text,
-    description: opt(text),
-    version: fc.constantFrom('1.0.0', '2.3.4-beta.1'),
-    exportedAt: opt(fc.constant('2026-01-01T00:00:00Z')),
-    automations: items(fc.record({ key: keyArb, document: fc.record({ format: fc.constant('service.automation-template'), version: fc.constant(1), name: text, graph: fc.record({ nodes: fc.array(fc.record({ id: text, kind: text, config: smallObject }), { maxLength: 3 }) }) }) })),
-    smartLists: items(fc.record({ key: keyArb, name: text, filters: smallObject, color: opt(fc.constant('#ef4444')) }).map(compact)),
-    messageTemplates: items(fc.record({ key: keyArb, name: text, channel: fc.constantFrom('sms', 'email', 'both'), subject: opt(text), body: opt(text), richTextDoc: opt(fc.oneof(fc.constant(null), smallObject)) }).map(compact)),
-    pipelines: items(fc.record({ key: keyArb, name: text, stages: fc.array(fc.record({ key: keyArb, name: text, probability: opt(fc.nat(100)), stageType: opt(fc.constantFrom('OPEN', 'CLOSED_WON')) }).map(compact), { maxLength: 3 }) })),
-    resources: items(fc.record({ key: keyArb, kind: opt(fc.oneof(fc.constantFrom('tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template'), text)), name: text, data: opt(smallObject) }).map(compact)),
-    brand: opt(fc.oneof(fc.constant(null), smallObject)),
-    assets: opt(fc.uniqueArray(assetArb, { selector: (a) => a.key as string, maxLength: 4 })),
-  })
-  .map((p) => compact(p as Record<string, unknown>));
 
 describe('build(unpack(p))', () => {
   it('gives back any pack whose items have unique string keys (exportedAt set by build)', () => {
@@ -130,6 +91,63 @@ describe('build(unpack(p))', () => {
     expect(() => unpackToFiles({ automations: [{ key: 'a' }, { key: 'a' }] })).toThrow(UnpackError);
     expect(() => unpackToFiles({ smartLists: [{ name: 'x' }] })).toThrow(/no string key/);
     expect(() => unpackToFiles([1])).toThrow(/not a pack/);
+  });
+});
+
+describe('each source file\'s canonical form (sourceFileText, which unpack writes and fmt rewrites to)', () => {
+  const utf8 = new TextDecoder();
+  it('is what unpack writes: every JSON file it writes has a role and is its own canonical form, for any pack', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        for (const [path, bytes] of unpackToFiles(pack)) {
+          const role = sourceRole(path);
+          if (!path.endsWith('.json') || path.startsWith('assets/')) {
+            expect(role).toBeUndefined();
+            continue;
+          }
+          expect(role, path).toBeDefined();
+          const text = utf8.decode(bytes);
+          expect(sourceFileText(role!, JSON.parse(text))).toBe(text);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('does not need the pack in canonical order: unpack writes for a pack with its keys shuffled what it writes for that pack canonicalized', () => {
+    fc.assert(
+      fc.property(packArb, fc.integer(), (pack, seed) => {
+        const mixed = shuffled(pack, seed);
+        expect(unpackToFiles(mixed)).toEqual(unpackToFiles(canonicalize(mixed)));
+      }),
+      { numRuns: 200 },
+    );
+    for (const f of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json']) {
+      const mixed = shuffled(fixture(f), 7);
+      expect(unpackToFiles(mixed)).toEqual(unpackToFiles(canonicalize(mixed)));
+    }
+  });
+
+  it('puts the layout\'s own fields in their places, and leaves what has the wrong shape for its role in its order', () => {
+    const manifest = { name: 'N', automations: ['b', 'a'], x: 1, packSchema: 'p', $schema: 'm', format: 'service.setup-pack', brand: { z: 1, a: 2 } };
+    expect(Object.keys(JSON.parse(sourceFileText('manifest', manifest)))).toEqual(['$schema', 'packSchema', 'format', 'name', 'automations', 'brand', 'x']);
+    expect(JSON.parse(sourceFileText('manifest', manifest)).automations).toEqual(['b', 'a']);
+    // Objects in an item list are build's error (build/manifest): fmt leaves them in their order.
+    expect(sourceFileText('manifest', { automations: [{ document: 1, key: 'k' }] })).toBe('{\n  "automations": [\n    {\n      "document": 1,\n      "key": "k"\n    }\n  ]\n}\n');
+    expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, mimeType: 'm', fileName: 'n', key: 'k' }]))[0])).toEqual(['key', 'fileName', 'file', 'mimeType', 'x']);
+    expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, key: 'k' }]))[0])).toEqual(['key', 'file', 'x']);
+    expect(Object.keys(JSON.parse(sourceFileText('resources', [{ data: {}, name: 'n', key: 'k' }]))[0])).toEqual(['key', 'name', 'data']);
+    // An inline body stays in the template's file, in its place.
+    expect(Object.keys(JSON.parse(sourceFileText('message-template', { body: 'b', channel: 'email', name: 'n' })))).toEqual(['name', 'channel', 'body']);
+    for (const [role, value] of [['automation-document', [{ name: 1, format: 2 }]], ['resources', { name: 1, key: 2 }], ['assets', { key: 1, data: 2 }], ['manifest', [3, { name: 1, format: 2 }]], ['smart-list', 'text'], ['pipeline', null]] as const) {
+      expect(sourceFileText(role, value)).toBe(JSON.stringify(value, null, 2) + '\n');
+    }
+  });
+
+  it('gives a role to the files build reads as JSON sources, and to nothing else', () => {
+    const roles = Object.fromEntries(['manifest.json', 'assets.json', 'automations/a.json', 'smart-lists/a.json', 'pipelines/a.json', 'templates/a.json', 'resources/tag.json', 'resources/_unsorted.json'].map((p) => [p, sourceRole(p)]));
+    expect(roles).toEqual({ 'manifest.json': 'manifest', 'assets.json': 'assets', 'automations/a.json': 'automation-document', 'smart-lists/a.json': 'smart-list', 'pipelines/a.json': 'pipeline', 'templates/a.json': 'message-template', 'resources/tag.json': 'resources', 'resources/_unsorted.json': 'resources' });
+    for (const p of ['README.json', 'package.json', 'templates/a.html', 'templates/a.txt', 'assets/data.json', 'assets/x/y.json', 'automations/.draft.json', '.manifest.json', 'automations/sub/a.json', 'other/a.json', 'automations']) expect(sourceRole(p), p).toBeUndefined();
   });
 });
 

@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { canonicalize, encodingProblem, inCanonicalOrder, KEYED_ITEM_KINDS, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
+import { encodingProblem, inCanonicalOrder, KEYED_ITEM_KINDS, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, setOwn, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -64,11 +64,104 @@ export function notUtf8(bytes: Uint8Array): string | undefined {
   return why && `The file ${why.replace(/^it /, '')}.`;
 }
 const encoder = new TextEncoder();
-const jsonFile = (value: unknown) => encoder.encode(JSON.stringify(value, null, 2) + '\n');
 
 function without(obj: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(obj)) if (!keys.includes(k)) Object.defineProperty(out, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Each JSON file's canonical form: what unpack writes, and what fmt rewrites a file into where it stands
+
+/** What a JSON file of the layout holds, known from its path: the schema of an item kind's file, or one of the folder's own files. */
+export type SourceRole = 'manifest' | 'assets' | 'resources' | (typeof ITEM_SCHEMAS)[FolderKind];
+
+/** The published schema each item kind's file follows (an automation's file is its document). */
+const ITEM_SCHEMAS = { automations: 'automation-document', smartLists: 'smart-list', pipelines: 'pipeline', messageTemplates: 'message-template' } as const;
+const FOLDER_KINDS: ReadonlyMap<string, FolderKind> = new Map(Object.entries(ITEM_FOLDERS).map(([kind, folder]) => [folder as string, kind as FolderKind]));
+/** The lists of items a pack holds, which the manifest holds as lists of keys (assets: as assets.json). */
+const ITEM_LISTS: ReadonlySet<string> = new Set([...KEYED_ITEM_KINDS, 'assets']);
+
+/**
+ * The role of the JSON file at `rel` (a posix path inside a source folder), or undefined for a file
+ * build does not read as a JSON source: template bodies and asset bytes, top-level files such as a
+ * README, anything deeper, and files whose name starts with a dot.
+ */
+export function sourceRole(rel: string): SourceRole | undefined {
+  if (rel === MANIFEST) return 'manifest';
+  if (rel === ASSETS_INDEX) return 'assets';
+  const slash = rel.indexOf('/');
+  if (slash < 0 || rel.indexOf('/', slash + 1) >= 0 || rel[slash + 1] === '.' || !rel.endsWith('.json')) return undefined;
+  const folder = rel.slice(0, slash);
+  if (folder === 'resources') return 'resources';
+  const kind = FOLDER_KINDS.get(folder);
+  return kind && ITEM_SCHEMAS[kind];
+}
+
+/**
+ * A source file's value in canonical order: the keys as formatPack orders the same value inside
+ * a pack (the published schemas' order, unknown keys after the known ones in their order), with
+ * the layout's own fields in their places (the manifest's "packSchema" where the pack has
+ * "$schema", its own "$schema" first; an asset entry's "file" after "fileName"). A value of the
+ * wrong shape for its role (an automation file holding an array) keeps its order wherever it does
+ * not fit: only the JSON around it is re-indented. Shares what is in order already; changes nothing.
+ */
+export function sourceInOrder(role: SourceRole, value: unknown): unknown {
+  switch (role) {
+    case 'manifest':
+      return manifestInOrder(value);
+    case 'resources':
+      return Array.isArray(value) ? value.map((r) => inCanonicalOrder(r, 'resource')) : value;
+    case 'assets':
+      return Array.isArray(value) ? value.map(assetEntryInOrder) : value;
+    default:
+      return inCanonicalOrder(value, role);
+  }
+}
+
+/** A source file's canonical text: its value in canonical order, 2-space JSON, one final newline. */
+export function sourceFileText(role: SourceRole, value: unknown): string {
+  return JSON.stringify(sourceInOrder(role, value), null, 2) + '\n';
+}
+
+const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * The manifest is the pack's top level, so it is ordered as the pack: "packSchema" stands for the
+ * pack's "$schema"; the item lists hold keys and keep their order as they are (so would an
+ * "assets" list, which build refuses there).
+ */
+function manifestInOrder(manifest: unknown): unknown {
+  if (!isObj(manifest)) return manifest;
+  const asPack: Record<string, unknown> = {};
+  for (const k of Object.keys(manifest)) {
+    if (k === '$schema') continue; // the manifest's own, for editors: first, below
+    setOwn(asPack, k === PACK_SCHEMA_FIELD ? '$schema' : k, ITEM_LISTS.has(k) ? null : manifest[k]);
+  }
+  const ordered = inCanonicalOrder(asPack);
+  const out: Record<string, unknown> = {};
+  if (hasOwn(manifest, '$schema')) out.$schema = manifest.$schema;
+  for (const k of Object.keys(ordered)) {
+    const name = k === '$schema' ? PACK_SCHEMA_FIELD : k;
+    setOwn(out, name, ITEM_LISTS.has(name) ? manifest[name] : ordered[k]);
+  }
+  return out;
+}
+
+/** An asset entry is ordered as the asset it stands for, its "file" right after "fileName" (else where it is). */
+function assetEntryInOrder(entry: unknown): unknown {
+  if (!isObj(entry)) return entry;
+  const ordered = inCanonicalOrder(entry, 'asset');
+  if (!hasOwn(ordered, 'file') || !hasOwn(ordered, 'fileName')) return ordered;
+  const keys = Object.keys(ordered);
+  if (keys[keys.indexOf('fileName') + 1] === 'file') return ordered;
+  const out: Record<string, unknown> = {};
+  for (const k of keys) {
+    if (k === 'file') continue;
+    setOwn(out, k, ordered[k]);
+    if (k === 'fileName') out.file = ordered.file;
+  }
   return out;
 }
 
@@ -80,8 +173,11 @@ export class UnpackError extends Error {}
 /** Splits a pack into source files. Throws UnpackError when items lack unique string keys. */
 export function unpackToFiles(input: unknown): SourceFiles {
   if (!isObj(input)) throw new UnpackError('the file is not a pack: its top level is not a JSON object');
-  const pack = canonicalize(input);
+  const pack = input;
   const files: SourceFiles = new Map();
+  // Every JSON file in its canonical form (sourceFileText, which fmt uses too): the order in which
+  // the values below are put together does not matter.
+  const jsonFile = (path: string, role: SourceRole, value: unknown) => files.set(path, encoder.encode(sourceFileText(role, value)));
   const problems: string[] = [];
   for (const kind of [...KEYED_ITEM_KINDS, 'assets'] as const) {
     const list = pack[kind];
@@ -107,7 +203,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
     const v = pack[k];
     Object.defineProperty(manifest, k === '$schema' ? PACK_SCHEMA_FIELD : k, { value: (KEYED_ITEM_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
   }
-  files.set(MANIFEST, jsonFile(manifest));
+  jsonFile(MANIFEST, 'manifest', manifest);
 
   for (const kind of Object.keys(ITEM_FOLDERS) as FolderKind[]) {
     const list = pack[kind] as Record<string, unknown>[] | undefined;
@@ -115,12 +211,12 @@ export function unpackToFiles(input: unknown): SourceFiles {
     const stems = stemsForKeys(list.map((i) => i.key as string));
     list.forEach((item, i) => {
       const base = `${ITEM_FOLDERS[kind]}/${stems[i]}`;
-      if (kind === 'automations') files.set(`${base}.json`, jsonFile(item.document));
+      if (kind === 'automations') jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], item.document);
       // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON.
       else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body)) {
-        files.set(`${base}.json`, jsonFile(without(item, 'key', 'body')));
+        jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key', 'body'));
         files.set(`${base}.${item.channel === 'sms' ? 'txt' : 'html'}`, encoder.encode(item.body));
-      } else files.set(`${base}.json`, jsonFile(without(item, 'key')));
+      } else jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key'));
     });
   }
 
@@ -133,7 +229,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
       if (!groups.has(file)) groups.set(file, []);
       groups.get(file)!.push(sorted ? without(r, 'kind') : r);
     }
-    for (const [file, list] of groups) files.set(file, jsonFile(list));
+    for (const [file, list] of groups) jsonFile(file, 'resources', list);
   }
 
   const assets = pack.assets as Record<string, unknown>[] | undefined;
@@ -150,15 +246,9 @@ export function unpackToFiles(input: unknown): SourceFiles {
       for (let n = 2; used.has(name.toLowerCase()); n++) name = `${n}-${name}`;
       used.add(name.toLowerCase());
       files.set(`assets/${name}`, bytes);
-      const entry: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(without(a, 'data', 'byteSize', 'sha256'))) {
-        entry[k] = v;
-        if (k === 'fileName') entry.file = name;
-      }
-      if (!('file' in entry)) entry.file = name;
-      return entry;
+      return { ...without(a, 'data', 'byteSize', 'sha256'), file: name }; // "file" goes after "fileName" (sourceFileText)
     });
-    files.set(ASSETS_INDEX, jsonFile(entries));
+    jsonFile(ASSETS_INDEX, 'assets', entries);
   }
   return files;
 }

@@ -23,9 +23,11 @@ export interface SourceTree {
  * repository holding the folder, or, outside any repository, inside the folder itself. A link
  * that leads further is not read: otherwise a change that turns assets/logo.png into a link to
  * ~/.ssh/id_rsa or /proc/self/environ gets that file built into the pack a CI job publishes.
- * Linked folders are not walked.
+ * Linked folders are not walked. With `select`, only the folders and files it accepts (paths
+ * inside the folder, `dir` telling which) are walked and read: fmt reads the JSON files and no
+ * asset's bytes.
  */
-export async function readTree(root: string): Promise<SourceTree> {
+export async function readTree(root: string, select?: (rel: string, dir: boolean) => boolean): Promise<SourceTree> {
   const files: SourceFiles = new Map();
   const outside = new Map<string, string>();
   const { boundary, repository } = await boundaryOf(root);
@@ -36,6 +38,7 @@ export async function readTree(root: string): Promise<SourceTree> {
     for (const e of entries) {
       const rel = prefix ? `${prefix}/${e.name}` : e.name;
       const abs = join(dir, e.name);
+      if (select && !select(rel, e.isDirectory())) continue;
       if (e.isSymbolicLink()) {
         const real = await realpath(abs).catch(() => undefined);
         const target = real === undefined ? undefined : await stat(real).catch(() => undefined);
