@@ -171,6 +171,23 @@ describe('fix on a source folder', () => {
     expect(run(['fix', 'src'], { cwd: dir }).stdout).toBe('nothing to fix in 1 source folder\n');
   });
 
+  it('fixes a folder once when a glob matches its files or one of them is named, and none of them as a pack', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'packs', 'src')]).code).toBe(0);
+    cpSync(fixturePath('valid/buyer-lead-starter.json'), join(dir, 'packs', 'plain.json'));
+    for (const args of [['packs/**/*.json'], ['packs/src/pipelines/listings.json', 'packs/plain.json', 'packs/src/manifest.json']]) {
+      const dry = run(['fix', '--dry-run', ...args], { cwd: dir });
+      expect(dry.code, args.join(' ')).toBe(1);
+      expect(dry.stderr).toBe('');
+      expect(dry.stdout).toContain('packs/src/: pipeline "listings" stage "sold": probability 80 → 100\n');
+      expect(dry.stdout).not.toMatch(/packs\/src\/[^:]+\.json:/);
+      expect(dry.stdout.split('\n').at(-2)).toBe('would fix 1 of 1 file and 1 source folder');
+    }
+    expect(run(['fix', 'packs/**/*.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['validate', 'packs/**/*.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['fix', 'packs/src/assets.json'], { cwd: dir }).stdout).toBe('nothing to fix in 1 source folder\n');
+  });
+
   it('leaves a folder that does not build alone, and says why', () => {
     const dir = tempDir();
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);

@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   name: 'fix',
   summary: 'Recompute asset sha256/byteSize from their data, set won/lost stage probabilities to 100/0, and move an edge\'s sourceHandle to handle.',
   usage: 'fix [--dry-run] <files, directories or globs...>',
-  description: 'Writes the fixed pack in the canonical form (as fmt); in a source folder, the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
+  description: 'Writes the fixed pack in the canonical form (as fmt); in a source folder (given, or reached through a file of it or a glob), the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
   positionals: [1, Infinity],
   options: {
     'dry-run': { type: 'boolean', short: 'n', description: 'Print what would change; write nothing (exit 1 if anything would).' },

@@ -1,11 +1,11 @@
 // setup-pack fmt: rewrite packs, and the JSON files of pack source folders, in the canonical form
 // (schema key order, 2 spaces, final newline).
 import { writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { count, plural, pluralWord, printable, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries, mayBeSourceFolder } from '../lib/files.js';
+import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '../lib/files.js';
 import { parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
@@ -96,7 +96,7 @@ const JSON_FOLDERS: ReadonlySet<string> = new Set(['automations', 'smart-lists',
  */
 async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Promise<{ targets: Target[]; failed: FileReport[] }> {
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: mayBeSourceFolder });
-  const folderOf = enclosingSourceFolder();
+  const folderOf = sourceFolderOf(mayBeSourceFolder);
   const show = (abs: string) => printable(displayPath(abs, ctx.cwd));
   type Step = { pack: string } | { folder: string; rel?: string };
   const steps: Step[] = [];
@@ -173,22 +173,4 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     else ctx.stderr.write(`${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`);
   }
   return { targets, failed };
-}
-
-/** The pack source folder holding a file (the nearest folder above it that is one), asked once per folder. */
-function enclosingSourceFolder(): (abs: string) => Promise<string | undefined> {
-  const known = new Map<string, Promise<boolean>>();
-  const isFolder = (dir: string) => {
-    let answer = known.get(dir);
-    if (!answer) known.set(dir, (answer = mayBeSourceFolder(dir)));
-    return answer;
-  };
-  return async (abs) => {
-    for (let dir = dirname(abs); ; ) {
-      if (await isFolder(dir)) return dir;
-      const up = dirname(dir);
-      if (up === dir) return undefined;
-      dir = up;
-    }
-  };
 }

@@ -7,9 +7,9 @@ import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
 
-/** The pack files and the pack source folders named by the arguments. */
+/** The pack files and the pack source folders named by the arguments (a file inside a source folder stands for the folder). */
 export async function packsToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
-  const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: true });
+  const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: true, wholeFolders: true });
   return { files: entries.filter((e) => e.type === 'file').map((e) => e.abs), folders: entries.filter((e) => e.type === 'source-folder').map((e) => e.abs) };
 }
 
