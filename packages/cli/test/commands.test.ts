@@ -188,6 +188,27 @@ describe('fix on a source folder', () => {
     expect(run(['fix', 'packs/src/assets.json'], { cwd: dir }).stdout).toBe('nothing to fix in 1 source folder\n');
   });
 
+  it('sets a missing sha256 and byteSize of an asset written inline in assets.json, in their places, so fmt --check still passes', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
+    expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
+    const index = join(dir, 'src', 'assets.json');
+    const canonical = readFileSync(index, 'utf8');
+    const entries = JSON.parse(canonical);
+    const logo = entries.find((e: { key: string }) => e.key === 'logo');
+    const { sha256, byteSize } = logo;
+    delete logo.sha256;
+    delete logo.byteSize;
+    writeFileSync(index, JSON.stringify(entries, null, 2) + '\n');
+    expect(run(['fmt', '--check', 'src'], { cwd: dir }).code).toBe(0);
+    const dry = run(['fix', '--dry-run', 'src'], { cwd: dir });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toBe(`src/: asset "logo": sha256 set to ${sha256.slice(0, 12)}…\nsrc/: asset "logo": byteSize set to ${byteSize}\nwould fix 1 of 1 source folder\n`);
+    expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(index, 'utf8')).toBe(canonical);
+    expect(run(['fmt', '--check', 'src'], { cwd: dir }).code).toBe(0);
+  });
+
   it('leaves a folder that does not build alone, and says why', () => {
     const dir = tempDir();
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);

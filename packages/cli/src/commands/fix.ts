@@ -55,7 +55,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
  * does not build is left alone (build lists why).
  */
 async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unbuilt'> {
-  const [{ fixedPack, ITEM_KINDS, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, ASSETS_INDEX }] = await Promise.all([
+  const [{ fixedPack, ITEM_KINDS, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, sourceFileText, ASSETS_INDEX }] = await Promise.all([
     import('@setup-pack/core'),
     import('../lib/hasher.js'),
     import('../source/tree.js'),
@@ -90,7 +90,8 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
         const a = after[i] as Record<string, unknown>;
         entry.sha256 = a.sha256;
         entry.byteSize = a.byteSize;
-        writes.set(ASSETS_INDEX, JSON.stringify(assetsIndex, null, 2) + '\n');
+        // In canonical form, as unpack writes it (and fmt --check expects): the two fields go to their places.
+        writes.set(ASSETS_INDEX, sourceFileText('assets', assetsIndex));
         continue;
       }
       // An item of its own file (automations, pipelines): that file as unpack writes it.
