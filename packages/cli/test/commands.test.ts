@@ -276,6 +276,41 @@ describe('unpack and build', () => {
     expect(run(['fmt', '--check', join(dir, 'out.json')]).code).toBe(0);
   });
 
+  it('ignores files and folders starting with a dot, as documented: build, validate, fix and fmt read none of them', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    expect(run(['unpack', fixturePath('valid/listing-marketing.json'), src]).code).toBe(0);
+    const entry = readJson(join(src, 'assets.json'))[0];
+    const odd: Record<string, string> = {
+      'resources/.x.json': '[{"key": "stray", "name": "Stray"}]',
+      'resources/.broken.json': 'not json',
+      'automations/.draft.json': '{',
+      'templates/.notes.html': '<p>draft</p>',
+      'assets/.DS_Store': 'junk',
+      'assets/.cache/thumb.png': 'junk',
+      '.vscode/settings.json': '{"a": 1}',
+      '.hidden/manifest.json': '{',
+    };
+    for (const [f, text] of Object.entries(odd)) {
+      mkdirSync(join(src, f, '..'), { recursive: true });
+      writeFileSync(join(src, f), text);
+    }
+    const b = run(['build', src, '--exported-at', '2031-05-06T07:08:09Z']);
+    expect(b.stderr).toBe('');
+    expect(b.code).toBe(0);
+    expect(JSON.parse(b.stdout)).toEqual({ ...readJson(fixturePath('valid/listing-marketing.json')), exportedAt: '2031-05-06T07:08:09Z' });
+    const v = run(['validate', '-f', 'json', src]);
+    expect(JSON.parse(v.stdout).files).toEqual([{ path: `${src}/`, valid: true, errorCount: 0, warningCount: 0, diagnostics: [] }]);
+    expect(run(['fix', src]).stdout).toBe('nothing to fix in 1 source folder\n');
+    expect(run(['fmt', '--check', src]).code).toBe(0);
+    for (const [f, text] of Object.entries(odd)) expect(readFileSync(join(src, f), 'utf8'), f).toBe(text);
+    // An asset entry naming a file that starts with a dot names a file build does not read: said as such.
+    writeFileSync(join(src, 'assets.json'), JSON.stringify([{ ...entry, file: '.DS_Store' }], null, 2));
+    const hidden = run(['build', src]);
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toMatch(/assets\.json:\d+:\d+ error "file" names "\.DS_Store", but build ignores files and folders whose name starts with a dot, .* build\/asset-path/);
+  });
+
   it('writes template bodies and assets as real files', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);

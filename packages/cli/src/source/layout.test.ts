@@ -87,6 +87,21 @@ describe('build(unpack(p))', () => {
     expect(typeof assets[0].file).toBe('string');
   });
 
+  it('ignores files and folders starting with a dot in the files it is given, at any depth', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        const files = unpackToFiles(pack);
+        const clean = buildFromFiles(files, { exportedAt: STAMP });
+        const junk = new TextEncoder().encode('[{"key": "stray", "name": "x"}');
+        for (const f of ['.git/config', 'resources/.tag.json', 'automations/.draft.json', 'templates/.x.html', 'assets/.DS_Store', 'assets/.cache/a.png', '.manifest.json']) files.set(f, junk);
+        const built = buildFromFiles(files, { exportedAt: STAMP });
+        expect(built.diagnostics).toEqual(clean.diagnostics);
+        expect(formatPack(built.pack)).toBe(formatPack(clean.pack));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('refuses packs whose items lack unique string keys', () => {
     expect(() => unpackToFiles({ automations: [{ key: 'a' }, { key: 'a' }] })).toThrow(UnpackError);
     expect(() => unpackToFiles({ smartLists: [{ name: 'x' }] })).toThrow(/no string key/);
