@@ -387,6 +387,23 @@ describe('unpack and build', () => {
     expect(JSON.parse(r.stdout).exportedAt).toBe('2023-11-14T22:13:20Z');
   });
 
+  it('unpack refuses an automation the layout cannot hold (no document, fields besides key and document), naming it, and writes nothing', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const [first, second] = pack.automations;
+    delete first.document;
+    second.enabled = true;
+    writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 2));
+    const r = run(['unpack', 'p.json', 'src'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `setup-pack unpack: cannot unpack: automation "${first.key}" has no "document", and its file in automations/ holds the document: give it one, or remove the automation; ` +
+        `automation "${second.key}" has "enabled" beside its key and document, which its file in automations/ cannot hold (validate reports it): remove it\n`,
+    );
+    expect(existsSync(join(dir, 'src'))).toBe(false);
+  });
+
   it('unpack refuses a non-empty folder without --force', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'keep.txt'), 'x');

@@ -170,7 +170,7 @@ function assetEntryInOrder(entry: unknown): unknown {
 
 export class UnpackError extends Error {}
 
-/** Splits a pack into source files. Throws UnpackError when items lack unique string keys. */
+/** Splits a pack into source files. Throws UnpackError when items lack unique string keys, or an automation is more or less than a key and a document. */
 export function unpackToFiles(input: unknown): SourceFiles {
   if (!isObj(input)) throw new UnpackError('the file is not a pack: its top level is not a JSON object');
   const pack = input;
@@ -192,6 +192,18 @@ export function unpackToFiles(input: unknown): SourceFiles {
       else if (seen.has(item.key)) problems.push(`${kind}[${i}] repeats the key "${item.key}"`);
       else seen.add(item.key);
     });
+  }
+  // An automation's file holds its document and nothing else, so an automation without one, or with
+  // other fields beside its key, would come back from build as another automation (the file's
+  // text "undefined", or the fields gone). It is refused, by name, rather than changed.
+  if (Array.isArray(pack.automations)) {
+    for (const a of pack.automations as unknown[]) {
+      if (!isObj(a) || typeof a.key !== 'string') continue; // said above
+      const name = `automation ${JSON.stringify(a.key)}`;
+      if (!hasOwn(a, 'document')) problems.push(`${name} has no "document", and its file in automations/ holds the document: give it one, or remove the automation`);
+      const others = Object.keys(a).filter((k) => k !== 'key' && k !== 'document');
+      if (others.length) problems.push(`${name} has ${others.map((k) => JSON.stringify(k)).join(', ')} beside its key and document, which its file in automations/ cannot hold (validate reports ${others.length === 1 ? 'it' : 'them'}): remove ${others.length === 1 ? 'it' : 'them'}`);
+    }
   }
   if (Object.prototype.hasOwnProperty.call(pack, PACK_SCHEMA_FIELD)) problems.push(`the pack has a top-level "${PACK_SCHEMA_FIELD}" field, which the manifest uses for the pack's $schema`);
   if (problems.length) throw new UnpackError(`cannot unpack: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
