@@ -82,6 +82,89 @@ describe('fmt', () => {
   });
 });
 
+describe('fmt and fix never change what a pack file says', () => {
+  /** A pack file that says "name" twice (the second at line 7) and one with a number JSON.parse reads as Infinity; where each is. */
+  function lossy(dir: string, base = 'valid/buyer-lead-starter.json') {
+    const text = readFileSync(base.startsWith('/') ? base : fixturePath(base), 'utf8');
+    const twice = text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"');
+    const m = /"probability": (\d+)/.exec(text)!;
+    const at = m.index + '"probability": '.length;
+    const big = `${text.slice(0, at)}-1e400${text.slice(at + m[1].length)}`;
+    const lines = text.slice(0, at).split('\n');
+    writeFileSync(join(dir, 'twice.json'), twice);
+    writeFileSync(join(dir, 'big.json'), big);
+    return { twice, big, bigAt: `${lines.length}:${lines.at(-1)!.length + 1}` };
+  }
+
+  it('fmt and fmt --check leave a pack file with a property written twice, or a number out of range, as it is, and say where and what (exit 1)', () => {
+    const dir = tempDir();
+    const { twice, big, bigAt } = lossy(dir);
+    cpSync(join(ROOT, 'packages/cli/test/fixtures/unformatted.json'), join(dir, 'other.json'));
+    for (const check of [['--check'], []]) {
+      const r = run(['fmt', ...check, 'twice.json', 'big.json', 'other.json'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is: written again, it would lose the first. json/duplicate-key');
+      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is too large for a JSON number to hold (it reads as -Infinity): written again, it would be null. fmt leaves the file as it is. json/number-range`);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(r.stdout).toContain(check.length ? 'other.json: not formatted' : 'other.json: formatted');
+      expect(r.stdout).not.toMatch(/twice|big/);
+      expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
+      expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
+    }
+  });
+
+  it('fmt leaves a source folder\'s file with a number out of range as it is too', () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
+    const file = join(dir, 'src', 'pipelines', 'buyer-pipeline.json');
+    const text = readFileSync(file, 'utf8').replace('"probability": 10', '"probability": 1e999');
+    writeFileSync(file, text);
+    const r = run(['fmt', 'src'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error The number 1e999 is too large for a JSON number to hold \(it reads as Infinity\)/m);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('fix leaves such a pack file as it is when it would write it, and says why (exit 1, --dry-run too)', () => {
+    const dir = tempDir();
+    const { twice, big, bigAt } = lossy(dir, join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'));
+    for (const dry of [['--dry-run'], []]) {
+      const r = run(['fix', ...dry, 'twice.json', 'big.json'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fix leaves the file as it is: written again, it would lose the first. json/duplicate-key');
+      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is too large for a JSON number to hold (it reads as -Infinity): written again, it would be null. fix leaves the file as it is. json/number-range`);
+      expect(r.stdout).toBe('nothing fixed in 2 files; 2 left as they are, since written again they would lose what they say\n');
+      expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
+      expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
+    }
+    // Nothing to write, nothing to lose: a file fix has nothing to change in is no failure.
+    const clean = readFileSync(fixturePath('valid/buyer-lead-starter.json'), 'utf8').replace(/\n  "description"/, '\n  "name": "First name",\n  "description"');
+    writeFileSync(join(dir, 'clean.json'), clean);
+    expect(run(['fix', 'clean.json'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'nothing to fix in 1 file\n', stderr: '' });
+  });
+
+  it('fix leaves a source folder as it is when a file it would write says a property twice or holds a number out of range', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
+    const files = () => new Map(readdirSync(join(dir, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]));
+    const pipeline = join(dir, 'src', 'pipelines', 'listings.json');
+    const text = readFileSync(pipeline, 'utf8');
+    for (const [edit, what] of [
+      [text.replace('"name": "Listings"', '"name": "First",\n  "name": "Listings"'), /src\/pipelines\/listings\.json:3:3 error The property "name" appears more than once in this object; only the last one counts\. fix leaves the file as it is/],
+      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error The number 2e308 is too large for a JSON number to hold \(it reads as Infinity\): written again, it would be null\. fix leaves the file as it is/],
+    ] as const) {
+      writeFileSync(pipeline, edit);
+      const before = files();
+      const r = run(['fix', 'src'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(what);
+      expect(r.stderr).toContain('src/: not fixed: written again, src/pipelines/listings.json would lose what it says (above); the folder is left as it is\n');
+      expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 left as it is, since written again it would lose what it says\n');
+      expect(files()).toEqual(before);
+    }
+  });
+});
+
 describe('fix', () => {
   it('recomputes asset hashes and sizes and normalises won/lost probabilities', () => {
     const dir = tempDir();

@@ -2,7 +2,7 @@
 import type { RuleMeta } from '@setup-pack/core';
 import type { CommandContext } from './context.js';
 import { displayPath, expandEntries } from './files.js';
-import { readPackFile } from './packfile.js';
+import { readPackFile, type PackRead } from './packfile.js';
 import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
@@ -20,19 +20,24 @@ export function reportUnreadable(ctx: CommandContext, failed: FileReport[], rule
 
 /**
  * Reads each file as a pack and hands it to `each`, one at a time. Returns the files that could
- * not be read or parsed, for reportUnreadable and rewriteExitCode.
+ * not be read or parsed, and those `each` refused (the report it returns), for reportUnreadable
+ * and rewriteExitCode.
  */
 export async function forEachPackFile(
   ctx: CommandContext,
   files: readonly string[],
-  each: (file: { abs: string; path: string; text: string; value: unknown }) => Promise<void>,
+  each: (file: { abs: string; path: string; read: Extract<PackRead, { ok: true }> }) => Promise<FileReport | void>,
 ): Promise<FileReport[]> {
   const failed: FileReport[] = [];
   for (const abs of files) {
     const path = displayPath(abs, ctx.cwd);
     const r = await readPackFile(abs, path);
-    if (r.ok) await each({ abs, path, text: r.text, value: r.value });
-    else failed.push(r.report);
+    if (!r.ok) {
+      failed.push(r.report);
+      continue;
+    }
+    const refused = await each({ abs, path, read: r });
+    if (refused) failed.push(refused);
   }
   return failed;
 }
