@@ -82,6 +82,89 @@ describe('fmt', () => {
   });
 });
 
+describe('fmt and fix never change what a pack file says', () => {
+  /** A pack file that says "name" twice (the second at line 7) and one with a number JSON.parse reads as Infinity; where each is. */
+  function lossy(dir: string, base = 'valid/buyer-lead-starter.json') {
+    const text = readFileSync(base.startsWith('/') ? base : fixturePath(base), 'utf8');
+    const twice = text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"');
+    const m = /"probability": (\d+)/.exec(text)!;
+    const at = m.index + '"probability": '.length;
+    const big = `${text.slice(0, at)}-1e400${text.slice(at + m[1].length)}`;
+    const lines = text.slice(0, at).split('\n');
+    writeFileSync(join(dir, 'twice.json'), twice);
+    writeFileSync(join(dir, 'big.json'), big);
+    return { twice, big, bigAt: `${lines.length}:${lines.at(-1)!.length + 1}` };
+  }
+
+  it('fmt and fmt --check leave a pack file with a property written twice, or a number out of range, as it is, and say where and what (exit 1)', () => {
+    const dir = tempDir();
+    const { twice, big, bigAt } = lossy(dir);
+    cpSync(join(ROOT, 'packages/cli/test/fixtures/unformatted.json'), join(dir, 'other.json'));
+    for (const check of [['--check'], []]) {
+      const r = run(['fmt', ...check, 'twice.json', 'big.json', 'other.json'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is: written again, it would lose the first. json/duplicate-key');
+      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is too large for a JSON number to hold (it reads as -Infinity): written again, it would be null. fmt leaves the file as it is. json/number-range`);
+      expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(r.stdout).toContain(check.length ? 'other.json: not formatted' : 'other.json: formatted');
+      expect(r.stdout).not.toMatch(/twice|big/);
+      expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
+      expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
+    }
+  });
+
+  it('fmt leaves a source folder\'s file with a number out of range as it is too', () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
+    const file = join(dir, 'src', 'pipelines', 'buyer-pipeline.json');
+    const text = readFileSync(file, 'utf8').replace('"probability": 10', '"probability": 1e999');
+    writeFileSync(file, text);
+    const r = run(['fmt', 'src'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error The number 1e999 is too large for a JSON number to hold \(it reads as Infinity\)/m);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('fix leaves such a pack file as it is when it would write it, and says why (exit 1, --dry-run too)', () => {
+    const dir = tempDir();
+    const { twice, big, bigAt } = lossy(dir, join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'));
+    for (const dry of [['--dry-run'], []]) {
+      const r = run(['fix', ...dry, 'twice.json', 'big.json'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fix leaves the file as it is: written again, it would lose the first. json/duplicate-key');
+      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is too large for a JSON number to hold (it reads as -Infinity): written again, it would be null. fix leaves the file as it is. json/number-range`);
+      expect(r.stdout).toBe('nothing fixed in 2 files; 2 left as they are, since written again they would lose what they say\n');
+      expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
+      expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
+    }
+    // Nothing to write, nothing to lose: a file fix has nothing to change in is no failure.
+    const clean = readFileSync(fixturePath('valid/buyer-lead-starter.json'), 'utf8').replace(/\n  "description"/, '\n  "name": "First name",\n  "description"');
+    writeFileSync(join(dir, 'clean.json'), clean);
+    expect(run(['fix', 'clean.json'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'nothing to fix in 1 file\n', stderr: '' });
+  });
+
+  it('fix leaves a source folder as it is when a file it would write says a property twice or holds a number out of range', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
+    const files = () => new Map(readdirSync(join(dir, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]));
+    const pipeline = join(dir, 'src', 'pipelines', 'listings.json');
+    const text = readFileSync(pipeline, 'utf8');
+    for (const [edit, what] of [
+      [text.replace('"name": "Listings"', '"name": "First",\n  "name": "Listings"'), /src\/pipelines\/listings\.json:3:3 error The property "name" appears more than once in this object; only the last one counts\. fix leaves the file as it is/],
+      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error The number 2e308 is too large for a JSON number to hold \(it reads as Infinity\): written again, it would be null\. fix leaves the file as it is/],
+    ] as const) {
+      writeFileSync(pipeline, edit);
+      const before = files();
+      const r = run(['fix', 'src'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(what);
+      expect(r.stderr).toContain('src/: not fixed: written again, src/pipelines/listings.json would lose what it says (above); the folder is left as it is\n');
+      expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 left as it is, since written again it would lose what it says\n');
+      expect(files()).toEqual(before);
+    }
+  });
+});
+
 describe('fix', () => {
   it('recomputes asset hashes and sizes and normalises won/lost probabilities', () => {
     const dir = tempDir();
@@ -171,6 +254,44 @@ describe('fix on a source folder', () => {
     expect(run(['fix', 'src'], { cwd: dir }).stdout).toBe('nothing to fix in 1 source folder\n');
   });
 
+  it('fixes a folder once when a glob matches its files or one of them is named, and none of them as a pack', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'packs', 'src')]).code).toBe(0);
+    cpSync(fixturePath('valid/buyer-lead-starter.json'), join(dir, 'packs', 'plain.json'));
+    for (const args of [['packs/**/*.json'], ['packs/src/pipelines/listings.json', 'packs/plain.json', 'packs/src/manifest.json']]) {
+      const dry = run(['fix', '--dry-run', ...args], { cwd: dir });
+      expect(dry.code, args.join(' ')).toBe(1);
+      expect(dry.stderr).toBe('');
+      expect(dry.stdout).toContain('packs/src/: pipeline "listings" stage "sold": probability 80 → 100\n');
+      expect(dry.stdout).not.toMatch(/packs\/src\/[^:]+\.json:/);
+      expect(dry.stdout.split('\n').at(-2)).toBe('would fix 1 of 1 file and 1 source folder');
+    }
+    expect(run(['fix', 'packs/**/*.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['validate', 'packs/**/*.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['fix', 'packs/src/assets.json'], { cwd: dir }).stdout).toBe('nothing to fix in 1 source folder\n');
+  });
+
+  it('sets a missing sha256 and byteSize of an asset written inline in assets.json, in their places, so fmt --check still passes', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
+    expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
+    const index = join(dir, 'src', 'assets.json');
+    const canonical = readFileSync(index, 'utf8');
+    const entries = JSON.parse(canonical);
+    const logo = entries.find((e: { key: string }) => e.key === 'logo');
+    const { sha256, byteSize } = logo;
+    delete logo.sha256;
+    delete logo.byteSize;
+    writeFileSync(index, JSON.stringify(entries, null, 2) + '\n');
+    expect(run(['fmt', '--check', 'src'], { cwd: dir }).code).toBe(0);
+    const dry = run(['fix', '--dry-run', 'src'], { cwd: dir });
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toBe(`src/: asset "logo": sha256 set to ${sha256.slice(0, 12)}…\nsrc/: asset "logo": byteSize set to ${byteSize}\nwould fix 1 of 1 source folder\n`);
+    expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(index, 'utf8')).toBe(canonical);
+    expect(run(['fmt', '--check', 'src'], { cwd: dir }).code).toBe(0);
+  });
+
   it('leaves a folder that does not build alone, and says why', () => {
     const dir = tempDir();
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
@@ -236,6 +357,41 @@ describe('unpack and build', () => {
     const original = readJson(fixturePath(f));
     expect(readJson(join(dir, 'out.json'))).toEqual({ ...original, exportedAt: '2031-05-06T07:08:09Z' });
     expect(run(['fmt', '--check', join(dir, 'out.json')]).code).toBe(0);
+  });
+
+  it('ignores files and folders starting with a dot, as documented: build, validate, fix and fmt read none of them', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    expect(run(['unpack', fixturePath('valid/listing-marketing.json'), src]).code).toBe(0);
+    const entry = readJson(join(src, 'assets.json'))[0];
+    const odd: Record<string, string> = {
+      'resources/.x.json': '[{"key": "stray", "name": "Stray"}]',
+      'resources/.broken.json': 'not json',
+      'automations/.draft.json': '{',
+      'templates/.notes.html': '<p>draft</p>',
+      'assets/.DS_Store': 'junk',
+      'assets/.cache/thumb.png': 'junk',
+      '.vscode/settings.json': '{"a": 1}',
+      '.hidden/manifest.json': '{',
+    };
+    for (const [f, text] of Object.entries(odd)) {
+      mkdirSync(join(src, f, '..'), { recursive: true });
+      writeFileSync(join(src, f), text);
+    }
+    const b = run(['build', src, '--exported-at', '2031-05-06T07:08:09Z']);
+    expect(b.stderr).toBe('');
+    expect(b.code).toBe(0);
+    expect(JSON.parse(b.stdout)).toEqual({ ...readJson(fixturePath('valid/listing-marketing.json')), exportedAt: '2031-05-06T07:08:09Z' });
+    const v = run(['validate', '-f', 'json', src]);
+    expect(JSON.parse(v.stdout).files).toEqual([{ path: `${src}/`, valid: true, errorCount: 0, warningCount: 0, diagnostics: [] }]);
+    expect(run(['fix', src]).stdout).toBe('nothing to fix in 1 source folder\n');
+    expect(run(['fmt', '--check', src]).code).toBe(0);
+    for (const [f, text] of Object.entries(odd)) expect(readFileSync(join(src, f), 'utf8'), f).toBe(text);
+    // An asset entry naming a file that starts with a dot names a file build does not read: said as such.
+    writeFileSync(join(src, 'assets.json'), JSON.stringify([{ ...entry, file: '.DS_Store' }], null, 2));
+    const hidden = run(['build', src]);
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toMatch(/assets\.json:\d+:\d+ error "file" names "\.DS_Store", but build ignores files and folders whose name starts with a dot, .* build\/asset-path/);
   });
 
   it('writes template bodies and assets as real files', () => {
@@ -312,6 +468,23 @@ describe('unpack and build', () => {
     const r = run(['build', dir], { env: { SOURCE_DATE_EPOCH: '1700000000' } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).exportedAt).toBe('2023-11-14T22:13:20Z');
+  });
+
+  it('unpack refuses an automation the layout cannot hold (no document, fields besides key and document), naming it, and writes nothing', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const [first, second] = pack.automations;
+    delete first.document;
+    second.enabled = true;
+    writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 2));
+    const r = run(['unpack', 'p.json', 'src'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `setup-pack unpack: cannot unpack: automation "${first.key}" has no "document", and its file in automations/ holds the document: give it one, or remove the automation; ` +
+        `automation "${second.key}" has "enabled" beside its key and document, which its file in automations/ cannot hold (validate reports it): remove it\n`,
+    );
+    expect(existsSync(join(dir, 'src'))).toBe(false);
   });
 
   it('unpack refuses a non-empty folder without --force', () => {

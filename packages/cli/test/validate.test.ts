@@ -285,6 +285,59 @@ describe('validate: source folders', () => {
   });
 });
 
+describe('validate: files of a source folder', () => {
+  /** A tree as a repository holds it: an unpacked source folder beside a pack file. */
+  function tree(): string {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, valid[0]), 'packs/buyer'], { cwd: dir }).code).toBe(0);
+    writeFileSync(join(dir, 'packs', 'plain.json'), readFileSync(join(ROOT, valid[1])));
+    return dir;
+  }
+  const report = (dir: string, args: string[]) => {
+    const r = run(['validate', '-f', 'json', ...args], { cwd: dir });
+    expect(r.stderr).toBe('');
+    return { code: r.code, doc: JSON.parse(r.stdout) };
+  };
+
+  it('checks the folder once, as a folder, when a glob matches its files (the action\'s files: input), and none of them as a pack', () => {
+    const dir = tree();
+    const all = report(dir, ['packs/**/*.json']);
+    expect(all.doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/', 'packs/plain.json']);
+    expect(all.doc.summary).toMatchObject({ files: 2, errors: 0, warnings: 0 });
+    expect(all.code).toBe(0);
+    // As `validate packs/buyer` does: a finding goes to the source file it comes from.
+    const file = join(dir, 'packs/buyer/automations/new-lead-welcome.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"action.add_tag"', '"action.add_tagx"'));
+    const broken = report(dir, ['packs/**/*.json']);
+    expect(broken.code).toBe(1);
+    expect(broken.doc.files.map((f: any) => `${f.path} ${f.diagnostics.map((d: any) => d.code).join(',')}`)).toEqual(['packs/buyer/automations/new-lead-welcome.json schema/enum', 'packs/plain.json ']);
+    expect(broken.doc).toEqual(report(dir, ['packs/buyer', 'packs/plain.json']).doc);
+  });
+
+  it('checks the folder when files of it are named (as the pre-commit hook passes them), or a directory inside it', () => {
+    const dir = tree();
+    for (const args of [['packs/buyer/manifest.json'], ['packs/buyer/automations/new-lead-welcome.json', 'packs/buyer/manifest.json', 'packs/buyer/templates/tpl-follow-up.html'], ['packs/buyer/automations'], ['packs/buyer', 'packs/buyer/resources/*.json']]) {
+      const { code, doc } = report(dir, args);
+      expect(doc.files.map((f: any) => f.path), args.join(' ')).toEqual(['packs/buyer/']);
+      expect(doc.summary).toMatchObject({ files: 1, errors: 0 });
+      expect(code).toBe(0);
+    }
+    const inside = run(['validate', '-f', 'json', 'automations/new-lead-welcome.json'], { cwd: join(dir, 'packs/buyer') });
+    expect(JSON.parse(inside.stdout).files.map((f: any) => f.path)).toEqual([`${join(dir, 'packs/buyer')}/`]);
+  });
+
+  it('reports a manifest.json that does not parse yet once, in manifest.json, rather than each file as a pack', () => {
+    const dir = tree();
+    const manifest = join(dir, 'packs/buyer/manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"format":', '"format" '));
+    for (const args of [['packs/**/*.json'], ['packs'], ['packs/buyer/automations/new-lead-welcome.json', 'packs/plain.json']]) {
+      const { code, doc } = report(dir, args);
+      expect(code).toBe(1);
+      expect(doc.files.map((f: any) => `${f.path} ${f.diagnostics.map((d: any) => d.code).join(',')}`), args.join(' ')).toEqual(['packs/buyer/manifest.json json/syntax', 'packs/plain.json ']);
+    }
+  });
+});
+
 describe('validate: many files', () => {
   it('checks a directory and globs concurrently, in a stable order', () => {
     const r = run(['validate', '-f', 'json', 'fixtures/valid', 'fixtures/releases/*.json']);

@@ -39,7 +39,9 @@ describe('fixPack', () => {
 
   it('names an asset without a key by its index, a missing hash as such, and leaves data that is not strict base64 alone', () => {
     const pack: Any = { assets: [{ data: btoa('x') }, { key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset'] };
-    expect(fixPack(pack, portableHasher)).toEqual([`assets[0]: sha256 undefined → ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`, 'assets[0]: byteSize undefined → 1']);
+    expect(fixPack(pack, portableHasher)).toEqual([`assets[0]: sha256 set to ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`, 'assets[0]: byteSize set to 1']);
+    // A value written, even one of the wrong type, is named as it is written.
+    expect(fixPack({ assets: [{ key: 'k', data: btoa('x'), sha256: null, byteSize: '1' }] }, portableHasher)).toEqual([`asset "k": sha256 null → ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`, 'asset "k": byteSize "1" → 1']);
     expect(pack.assets.slice(1)).toEqual([{ key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset']);
   });
 

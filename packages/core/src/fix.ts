@@ -68,10 +68,19 @@ function fixAsset(a: unknown, i: number, hash: Base64Hasher, changes: string[]):
   if (!hashed) return a;
   const { byteSize, sha256 } = hashed;
   const name = typeof a.key === 'string' ? `asset "${a.key}"` : `assets[${i}]`;
-  if (a.sha256 !== sha256) changes.push(`${name}: sha256 ${typeof a.sha256 === 'string' ? a.sha256.slice(0, 12) + '…' : String(a.sha256)} → ${sha256.slice(0, 12)}…`);
-  if (a.byteSize !== byteSize) changes.push(`${name}: byteSize ${String(a.byteSize)} → ${byteSize}`);
+  // A field the asset lacks is set; one it has is changed from what it says (a hash cut short).
+  const change = (field: string, was: string | undefined, now: string) => changes.push(`${name}: ${field} ${was === undefined ? `set to ${now}` : `${was} → ${now}`}`);
+  if (a.sha256 !== sha256) change('sha256', a.sha256 === undefined ? undefined : typeof a.sha256 === 'string' && a.sha256.length > 12 ? `${a.sha256.slice(0, 12)}…` : written(a.sha256), `${sha256.slice(0, 12)}…`);
+  if (a.byteSize !== byteSize) change('byteSize', a.byteSize === undefined ? undefined : written(a.byteSize), String(byteSize));
   if (a.sha256 === sha256 && a.byteSize === byteSize) return a;
   return { ...a, sha256, byteSize };
+}
+
+/** A value as a change names it: a number as written, a string quoted (cut short), an object or array by its kind. */
+function written(v: unknown): string {
+  if (v === null || typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  return Array.isArray(v) ? 'an array' : 'an object';
 }
 
 function fixStage(p: Obj, s: unknown, changes: string[]): unknown {

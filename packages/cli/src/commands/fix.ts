@@ -5,13 +5,15 @@ import { count, plural, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath } from '../lib/files.js';
+import type { FileReport } from '../report/model.js';
+import { lostOnRewrite } from '../lib/packfile.js';
 import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 
 export const spec: CommandSpec = {
   name: 'fix',
   summary: 'Recompute asset sha256/byteSize from their data, set won/lost stage probabilities to 100/0, and move an edge\'s sourceHandle to handle.',
   usage: 'fix [--dry-run] <files, directories or globs...>',
-  description: 'Writes the fixed pack in the canonical form (as fmt); in a source folder, the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
+  description: 'Writes the fixed pack in the canonical form (as fmt); in a source folder (given, or reached through a file of it or a glob), the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
   positionals: [1, Infinity],
   options: {
     'dry-run': { type: 'boolean', short: 'n', description: 'Print what would change; write nothing (exit 1 if anything would).' },
@@ -28,24 +30,38 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [{ fixPack, formatPack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const dry = Boolean(args.values['dry-run']);
   let touched = 0;
-  const failed = await forEachPackFile(ctx, files, async ({ abs, path, value }) => {
+  let left = 0;
+  const failed = await forEachPackFile(ctx, files, async ({ abs, path, read }) => {
+    const { value } = read;
     const changes = fixPack(value, nodeHasher);
-    for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
     if (!changes.length) return;
+    // The fixed pack is written whole: a file it would not say again (a property written twice,
+    // a number JSON cannot hold) is left as it is, and why is said; as fmt does.
+    const lost = await lostOnRewrite(read, 'fix');
+    if (lost.length) {
+      left++;
+      return { path, text: read.source.text, diagnostics: lost };
+    }
+    for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
     touched++;
     if (!dry) await writeFile(abs, formatPack(value));
   });
-  let unbuilt = 0;
+  let unfixed = 0;
   for (const abs of folders) {
     const r = await fixFolder(ctx, abs, dry);
     if (r === 'fixed') touched++;
-    else if (r === 'unbuilt') unbuilt++;
+    else if (r === 'unfixed') unfixed++;
+    else if (r === 'left') {
+      left++;
+      unfixed++;
+    }
   }
   reportUnreadable(ctx, failed, RULE_METADATA);
   const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}\n` : `nothing to fix in ${what}\n`);
+  const leftAlone = left ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}` : '';
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}\n` : left ? `nothing fixed in ${what}${leftAlone}\n` : `nothing to fix in ${what}\n`);
   const code = rewriteExitCode(failed, dry && touched > 0);
-  return code || (unbuilt ? 1 : 0);
+  return code || (unfixed ? 1 : 0);
 }
 
 /**
@@ -54,8 +70,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
  * writes a pack file); an inline asset's hash is set in assets.json where it stands. A folder that
  * does not build is left alone (build lists why).
  */
-async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unbuilt'> {
-  const [{ fixedPack, ITEM_KINDS, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, ASSETS_INDEX }] = await Promise.all([
+async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unfixed' | 'left'> {
+  const [{ fixedPack, ITEM_KINDS, RULE_METADATA, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, sourceFileText, ASSETS_INDEX }] = await Promise.all([
     import('@setup-pack/core'),
     import('../lib/hasher.js'),
     import('../source/tree.js'),
@@ -67,7 +83,7 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
   const errors = built.diagnostics.filter((d) => d.severity === 'error').length;
   if (!built.pack || errors) {
     ctx.stderr.write(`${path}: not fixed: the folder does not build (${plural(errors, 'error')}; setup-pack build ${path} lists ${errors === 1 ? 'it' : 'them'})\n`);
-    return 'unbuilt';
+    return 'unfixed';
   }
   const pack = built.pack as Record<string, unknown>;
   const { pack: fixed, changes } = fixedPack(pack, nodeHasher);
@@ -90,7 +106,8 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
         const a = after[i] as Record<string, unknown>;
         entry.sha256 = a.sha256;
         entry.byteSize = a.byteSize;
-        writes.set(ASSETS_INDEX, JSON.stringify(assetsIndex, null, 2) + '\n');
+        // In canonical form, as unpack writes it (and fmt --check expects): the two fields go to their places.
+        writes.set(ASSETS_INDEX, sourceFileText('assets', assetsIndex));
         continue;
       }
       // An item of its own file (automations, pipelines): that file as unpack writes it.
@@ -100,6 +117,22 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
       if (!bytes) throw new Error(`fix: no file ${file} for ${kind}[${i}] of ${path}`);
       writes.set(file, bytes);
     }
+  }
+  // Each file is written whole, from the built pack: one that would not say again what it says
+  // (a property written twice, a number JSON cannot hold) leaves the folder as it is, as fmt does.
+  const refused: FileReport[] = [];
+  for (const file of writes.keys()) {
+    const source = built.sources.get(file);
+    if (!source) continue;
+    const warnings = built.diagnostics.filter((d) => d.file === file && d.code === 'json/duplicate-key').map(({ file: _, ...d }) => d);
+    const lost = await lostOnRewrite({ value: file === ASSETS_INDEX ? assetsIndex : JSON.parse(source.text), source, warnings }, 'fix');
+    if (lost.length) refused.push({ path: displayPath(join(abs, ...file.split('/')), ctx.cwd), text: source.text, diagnostics: lost });
+  }
+  if (refused.length) {
+    reportUnreadable(ctx, refused, RULE_METADATA);
+    const files = refused.map((r) => printable(r.path));
+    ctx.stderr.write(`${path}: not fixed: written again, ${files.join(', ')} would lose what ${files.length === 1 ? 'it says' : 'they say'} (above); the folder is left as it is\n`);
+    return 'left';
   }
   for (const ch of changes) ctx.stdout.write(`${path}: ${p(ch)}\n`);
   if (!dry) for (const [file, content] of writes) await writeFile(join(abs, ...file.split('/')), content);

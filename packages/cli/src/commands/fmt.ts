@@ -1,12 +1,12 @@
 // setup-pack fmt: rewrite packs, and the JSON files of pack source folders, in the canonical form
 // (schema key order, 2 spaces, final newline).
 import { writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
-import { count, plural, pluralWord, printable, type Diagnostic } from '@setup-pack/core';
+import { join, relative, sep } from 'node:path';
+import { count, plural, pluralWord, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { displayPath, expandEntries, mayBeSourceFolder } from '../lib/files.js';
-import { parsePackBytes, readPackFile } from '../lib/packfile.js';
+import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '../lib/files.js';
+import { lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
 import { sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
@@ -16,7 +16,7 @@ export const spec: CommandSpec = {
   name: 'fmt',
   summary: 'Rewrite pack files and the JSON files of pack source folders in the canonical form; with --check, only report files that are not.',
   usage: 'fmt [--check] <files, directories or globs...>',
-  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too; only invalid JSON is refused.',
+  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too. Refused, and left as they are: invalid JSON, and a file that written again would not say the same (a property written twice, a number JSON cannot hold such as 1e400).',
   positionals: [1, Infinity],
   options: {
     check: { type: 'boolean', description: 'Change nothing; exit 1 and list the files that are not formatted.' },
@@ -48,11 +48,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       failed.push(r.report);
       continue;
     }
-    // A property written twice in an object: JSON.parse (and build) keep the last, so writing the
-    // file again would drop the first. A source file is edited by hand: say so, and leave it.
-    const repeated = t.role === 'pack' ? [] : r.warnings.filter((d) => d.code === 'json/duplicate-key');
-    if (repeated.length) {
-      failed.push({ path: t.path, text: r.text.replace(/^\uFEFF/, ''), diagnostics: repeated.map((d): Diagnostic => ({ ...d, severity: 'error', message: `${d.message} fmt leaves the file as it is: written again, it would lose the first.` })) });
+    // fmt changes how a file is written, never what it says: a property written twice (JSON.parse,
+    // and build, keep the last, so writing the file again would drop the first) or a number
+    // JSON.parse cannot hold (1e400, which would be written as null) leaves the file as it is.
+    const lost = await lostOnRewrite(r, 'fmt');
+    if (lost.length) {
+      failed.push({ path: t.path, text: r.source.text, diagnostics: lost });
       continue;
     }
     const formatted = t.role === 'pack' ? formatPack(r.value) : sourceFileText(t.role, r.value);
@@ -96,7 +97,7 @@ const JSON_FOLDERS: ReadonlySet<string> = new Set(['automations', 'smart-lists',
  */
 async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Promise<{ targets: Target[]; failed: FileReport[] }> {
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: mayBeSourceFolder });
-  const folderOf = enclosingSourceFolder();
+  const folderOf = sourceFolderOf(mayBeSourceFolder);
   const show = (abs: string) => printable(displayPath(abs, ctx.cwd));
   type Step = { pack: string } | { folder: string; rel?: string };
   const steps: Step[] = [];
@@ -173,22 +174,4 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     else ctx.stderr.write(`${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`);
   }
   return { targets, failed };
-}
-
-/** The pack source folder holding a file (the nearest folder above it that is one), asked once per folder. */
-function enclosingSourceFolder(): (abs: string) => Promise<string | undefined> {
-  const known = new Map<string, Promise<boolean>>();
-  const isFolder = (dir: string) => {
-    let answer = known.get(dir);
-    if (!answer) known.set(dir, (answer = mayBeSourceFolder(dir)));
-    return answer;
-  };
-  return async (abs) => {
-    for (let dir = dirname(abs); ; ) {
-      if (await isFolder(dir)) return dir;
-      const up = dirname(dir);
-      if (up === dir) return undefined;
-      dir = up;
-    }
-  };
 }

@@ -15,7 +15,7 @@ export const spec: CommandSpec = {
   name: 'unpack',
   summary: 'Split a pack file into a source folder that diffs well in git.',
   usage: 'unpack [--force] <pack.json> <dir>',
-  description: 'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key.',
+  description: 'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key, and every automation a document and nothing else beside its key.',
   positionals: [2, 2],
   options: {
     force: { type: 'boolean', description: 'Write into a folder that is not empty, replacing its pack source files.' },

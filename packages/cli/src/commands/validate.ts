@@ -17,7 +17,7 @@ export const spec: CommandSpec = {
   name: 'validate',
   summary: 'Check pack files and report every problem with its position.',
   usage: 'validate [options] <files, directories or globs...>  (or --stdin, or -)',
-  description: 'Directories are searched for *.json (node_modules skipped); a pack source folder (see build) is compiled in memory and checked, with positions in its files. Quote globs so the shell does not expand them.',
+  description: 'Directories are searched for *.json (node_modules skipped); a pack source folder (see build), given or reached through a file of it or a glob matching its files, is compiled in memory and checked once, with positions in its files. Quote globs so the shell does not expand them.',
   positionals: [0, Infinity],
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Output format (default: github when GITHUB_ACTIONS=true, else pretty).' },
@@ -50,7 +50,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const files = dash ? [] : args.positionals;
   if (!stdin && !files.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && files.length) throw new UsageError('give files or --stdin, not both');
-  const entries = stdin ? [] : await expandEntries(files, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true });
+  const entries = stdin ? [] : await expandEntries(files, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true, wholeFolders: true });
   const [{ validatePack, placeFindings, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);

@@ -1,11 +1,11 @@
 // displayPath answers the common case (a file below the working directory) without
 // path.relative; whatever the paths, its answer must be the one path.relative gives.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { displayPath, isSourceFolder } from './files.js';
+import { displayPath, expandEntries, isSourceFolder, mayBeSourceFolder } from './files.js';
 
 function byRelative(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
@@ -40,5 +40,31 @@ describe('isSourceFolder', () => {
     expect(await isSourceFolder(dir)).toBe(true);
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format: 'service.setup-pack', automations: [{ key: 'a' }] }));
     expect(await isSourceFolder(dir)).toBe(false);
+  });
+});
+
+describe('expandEntries with whole source folders (validate, fix)', () => {
+  it('asks each folder once whether it is a source folder, however many files are in it or below it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'setup-pack-files-'));
+    for (let i = 0; i < 200; i++) {
+      mkdirSync(join(root, 'packs', `g${i % 4}`), { recursive: true });
+      writeFileSync(join(root, 'packs', `g${i % 4}`, `p${i}.json`), '{}');
+    }
+    mkdirSync(join(root, 'packs', 'src', 'automations'), { recursive: true });
+    writeFileSync(join(root, 'packs', 'src', 'manifest.json'), JSON.stringify({ format: 'service.setup-pack', automations: ['a'] }));
+    writeFileSync(join(root, 'packs', 'src', 'automations', 'a.json'), '{}');
+    const asked: string[] = [];
+    const counting = (dir: string) => (asked.push(dir), mayBeSourceFolder(dir));
+    const entries = await expandEntries(['packs/**/*.json', 'packs/g0/p0.json', 'packs'], root, [], { sourceFolders: counting, wholeFolders: true });
+    expect(entries.filter((e) => e.type === 'source-folder').map((e) => e.abs)).toEqual([join(root, 'packs', 'src')]);
+    expect(entries.filter((e) => e.type === 'file')).toHaveLength(200);
+    expect(asked.length).toBe(new Set(asked).size);
+    // The four groups, the source folder's automations/ and the source folder, packs and each folder above it: once each.
+    const above: string[] = [];
+    for (let d = root; ; d = dirname(d)) {
+      above.push(d);
+      if (dirname(d) === d) break;
+    }
+    expect(new Set(asked)).toEqual(new Set([...[0, 1, 2, 3].map((g) => join(root, 'packs', `g${g}`)), join(root, 'packs'), join(root, 'packs', 'src', 'automations'), join(root, 'packs', 'src'), ...above]));
   });
 });

@@ -1,9 +1,8 @@
 // Turning command-line paths and globs into files, and reading them.
 import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { encodingProblem, utf8Problem } from '@setup-pack/core';
+import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from './errors.js';
 
@@ -32,17 +31,36 @@ const statOrUndefined = (abs: string) => {
 /** The text after a UTF-8 byte order mark, which a pack file or a source file may start with (build reads past it). */
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
+/**
+ * What `dir`'s manifest.json makes of it: `'source'`, a pack source folder (a manifest whose item
+ * lists are lists of keys); `'maybe'`, one whose manifest is being edited (see mayBeSourceFolder);
+ * undefined, neither. The manifest is read once, and synchronously, as validate reads its files
+ * (fs/promises is not loaded for it): every folder a command's files are in is asked this.
+ */
+function sourceFolderKind(dir: string): 'source' | 'maybe' | undefined {
+  let text: string;
+  try {
+    text = withoutBom(readFileSync(resolve(dir, 'manifest.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch {
+    manifest = undefined;
+  }
+  if (isObject(manifest) && manifest.format === 'service.setup-pack' && !('assets' in manifest) && KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')))) return 'source';
+  if (!LAYOUT_ENTRIES.some((e) => statOrUndefined(resolve(dir, e)) !== undefined)) return undefined;
+  if (!isObject(manifest)) return 'maybe'; // does not parse yet, or is not an object
+  return !Array.isArray(manifest.assets) && KEYED_ITEM_KINDS.every((k) => !Array.isArray(manifest[k]) || (manifest[k] as unknown[]).every((v) => v === null || typeof v !== 'object')) ? 'maybe' : undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** Is `dir` a pack source folder: a manifest.json whose item lists are lists of keys? */
 export async function isSourceFolder(dir: string): Promise<boolean> {
-  try {
-    // Read synchronously, as validate reads its files (fs/promises is not loaded for it).
-    const manifest = JSON.parse(withoutBom(readFileSync(resolve(dir, 'manifest.json'), 'utf8'))) as Record<string, unknown>;
-    if (manifest === null || typeof manifest !== 'object' || manifest.format !== 'service.setup-pack' || 'assets' in manifest) return false;
-    const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
-    return KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')));
-  } catch {
-    return false;
-  }
+  return sourceFolderKind(dir) === 'source';
 }
 
 /** The folders a pack source folder may hold beside its manifest (`LAYOUT_PATHS` less manifest.json). */
@@ -51,30 +69,32 @@ const LAYOUT_ENTRIES = ['assets.json', 'automations', 'smart-lists', 'templates'
 /**
  * Is `dir` a pack source folder, or one whose manifest is being edited: a manifest.json that does
  * not parse yet, or is not a pack with items (its item lists hold no object), beside at least one
- * of the layout's other files or folders. fmt, which rewrites files, asks this rather than
- * isSourceFolder: a folder whose manifest has a typo is still a source folder, and its files
- * (a JSON asset's bytes above all) must not be formatted as packs.
+ * of the layout's other files or folders. Every command that finds source folders among its
+ * arguments (validate, fix, fmt) asks this rather than isSourceFolder: a folder whose manifest has
+ * a typo is still a source folder, and its files (a JSON asset's bytes above all) must not be
+ * taken for packs. validate and build then report the manifest's problem in manifest.json.
  */
 export async function mayBeSourceFolder(dir: string): Promise<boolean> {
-  if (await isSourceFolder(dir)) return true;
-  let text: string;
-  try {
-    text = withoutBom(await readFile(resolve(dir, 'manifest.json'), 'utf8'));
-  } catch {
-    return false;
-  }
-  const beside = await Promise.all(LAYOUT_ENTRIES.map((e) => stat(resolve(dir, e)).then(() => true, () => false)));
-  if (!beside.includes(true)) return false;
-  let manifest: unknown;
-  try {
-    manifest = JSON.parse(text);
-  } catch {
-    return true;
-  }
-  if (manifest === null || typeof manifest !== 'object' || Array.isArray(manifest)) return true;
-  const m = manifest as Record<string, unknown>;
-  const { KEYED_ITEM_KINDS } = await import('@setup-pack/core');
-  return !Array.isArray(m.assets) && KEYED_ITEM_KINDS.every((k) => !Array.isArray(m[k]) || (m[k] as unknown[]).every((v) => v === null || typeof v !== 'object'));
+  return sourceFolderKind(dir) !== undefined;
+}
+
+/**
+ * The pack source folder holding a file (the nearest folder above it that `isFolder` accepts), or
+ * undefined. Each folder is asked once however many files are in it or below it: the answer for a
+ * folder is kept, and a walk up stops at the first folder already answered, so a folder of 1,000
+ * packs costs one question per folder above them, not one per pack.
+ */
+export function sourceFolderOf(isFolder: (dir: string) => Promise<boolean> = mayBeSourceFolder): (abs: string) => Promise<string | undefined> {
+  const known = new Map<string, string | null>();
+  const enclosing = async (dir: string): Promise<string | undefined> => {
+    const answer = known.get(dir);
+    if (answer !== undefined) return answer ?? undefined;
+    const up = dirname(dir);
+    const found = (await isFolder(dir)) ? dir : up === dir ? undefined : await enclosing(up);
+    known.set(dir, found ?? null);
+    return found;
+  };
+  return (abs) => enclosing(dirname(abs));
 }
 
 export interface InputEntry {
@@ -88,8 +108,23 @@ export interface InputEntry {
  * exist or a glob that matches nothing is a usage error, so a typo in CI never passes as
  * "0 files, no errors".
  */
-export async function expandEntries(inputs: readonly string[], cwd: string, ignore: readonly string[] = [], options: { sourceFolders?: boolean | ((dir: string) => Promise<boolean>) } = {}): Promise<InputEntry[]> {
-  const isFolder = typeof options.sourceFolders === 'function' ? options.sourceFolders : isSourceFolder;
+export async function expandEntries(
+  inputs: readonly string[],
+  cwd: string,
+  ignore: readonly string[] = [],
+  options: { sourceFolders?: boolean | ((dir: string) => Promise<boolean>); wholeFolders?: boolean } = {},
+): Promise<InputEntry[]> {
+  const ask = typeof options.sourceFolders === 'function' ? options.sourceFolders : mayBeSourceFolder;
+  const asked = new Map<string, Promise<boolean>>();
+  const isFolder = (dir: string) => {
+    let answer = asked.get(dir);
+    if (!answer) asked.set(dir, (answer = ask(dir)));
+    return answer;
+  };
+  // validate and fix: a file inside a source folder (named, matched by a glob, or found in a
+  // directory that is part of one) stands for the folder, which is checked or fixed once as a
+  // whole; none of its files is read as a pack. The question is asked once per folder.
+  const folderOf = options.sourceFolders && options.wholeFolders ? sourceFolderOf(isFolder) : undefined;
   const out: InputEntry[] = [];
   const seen = new Set<string>();
   const add = (type: InputEntry['type'], abs: string) => {
@@ -106,7 +141,9 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
     // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
     const st = statOrUndefined(abs);
     if (st?.isFile()) {
-      add('file', abs);
+      const root = await folderOf?.(abs);
+      if (root !== undefined) add('source-folder', root);
+      else add('file', abs);
       continue;
     }
     const isDir = st?.isDirectory();
@@ -116,7 +153,6 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
       continue;
     }
     const { glob } = await import('tinyglobby');
-    const before = out.length;
     // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
     const walk = linkWatchingFs();
     let matches = await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false, fs: walk.fs });
@@ -125,14 +161,22 @@ export async function expandEntries(inputs: readonly string[], cwd: string, igno
       matches = oncePerRealFile(matches, walk.links);
       linksMet = true;
     }
-    if (isDir && options.sourceFolders) {
-      // Source folders below the directory are compiled, not read file by file.
-      const folders: string[] = [];
-      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isFolder(dirname(m)))) folders.push(dirname(m));
-      for (const f of folders.sort()) add('source-folder', f);
-      matches = matches.filter((m) => !folders.some((f) => m.startsWith(f + sep)));
+    if (!matches.length) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    const folders = new Set<string>();
+    if (folderOf) {
+      const plain: string[] = [];
+      for (const m of matches) {
+        const root = await folderOf(m);
+        if (root === undefined) plain.push(m);
+        else folders.add(root);
+      }
+      matches = plain;
+    } else if (isDir && options.sourceFolders) {
+      // fmt: source folders below the directory are formatted as folders, not file by file as packs.
+      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isFolder(dirname(m)))) folders.add(dirname(m));
+      matches = matches.filter((m) => ![...folders].some((f) => m.startsWith(f + sep)));
     }
-    if (!matches.length && out.length === before) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    for (const f of [...folders].sort()) add('source-folder', f);
     for (const m of matches.sort()) add('file', m);
   }
   // Two arguments that reach one file, one of them through a link a walk followed (`validate

@@ -2,14 +2,14 @@
 import type { RuleMeta } from '@setup-pack/core';
 import type { CommandContext } from './context.js';
 import { displayPath, expandEntries } from './files.js';
-import { readPackFile } from './packfile.js';
+import { readPackFile, type PackRead } from './packfile.js';
 import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
 
-/** The pack files and the pack source folders named by the arguments. */
+/** The pack files and the pack source folders named by the arguments (a file inside a source folder stands for the folder). */
 export async function packsToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
-  const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: true });
+  const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: true, wholeFolders: true });
   return { files: entries.filter((e) => e.type === 'file').map((e) => e.abs), folders: entries.filter((e) => e.type === 'source-folder').map((e) => e.abs) };
 }
 
@@ -20,19 +20,24 @@ export function reportUnreadable(ctx: CommandContext, failed: FileReport[], rule
 
 /**
  * Reads each file as a pack and hands it to `each`, one at a time. Returns the files that could
- * not be read or parsed, for reportUnreadable and rewriteExitCode.
+ * not be read or parsed, and those `each` refused (the report it returns), for reportUnreadable
+ * and rewriteExitCode.
  */
 export async function forEachPackFile(
   ctx: CommandContext,
   files: readonly string[],
-  each: (file: { abs: string; path: string; text: string; value: unknown }) => Promise<void>,
+  each: (file: { abs: string; path: string; read: Extract<PackRead, { ok: true }> }) => Promise<FileReport | void>,
 ): Promise<FileReport[]> {
   const failed: FileReport[] = [];
   for (const abs of files) {
     const path = displayPath(abs, ctx.cwd);
     const r = await readPackFile(abs, path);
-    if (r.ok) await each({ abs, path, text: r.text, value: r.value });
-    else failed.push(r.report);
+    if (!r.ok) {
+      failed.push(r.report);
+      continue;
+    }
+    const refused = await each({ abs, path, read: r });
+    if (refused) failed.push(refused);
   }
   return failed;
 }

@@ -87,6 +87,53 @@ describe('build(unpack(p))', () => {
     expect(typeof assets[0].file).toBe('string');
   });
 
+  it('ignores files and folders starting with a dot in the files it is given, at any depth', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        const files = unpackToFiles(pack);
+        const clean = buildFromFiles(files, { exportedAt: STAMP });
+        const junk = new TextEncoder().encode('[{"key": "stray", "name": "x"}');
+        for (const f of ['.git/config', 'resources/.tag.json', 'automations/.draft.json', 'templates/.x.html', 'assets/.DS_Store', 'assets/.cache/a.png', '.manifest.json']) files.set(f, junk);
+        const built = buildFromFiles(files, { exportedAt: STAMP });
+        expect(built.diagnostics).toEqual(clean.diagnostics);
+        expect(formatPack(built.pack)).toBe(formatPack(clean.pack));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('refuses an automation without a document or with fields besides key and document, naming it; build gives back every other pack', () => {
+    const fieldArb = fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => k !== 'key' && k !== 'document'), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 2 });
+    const oddArb = fc.record({ drop: fc.boolean(), extra: fc.option(fieldArb, { nil: undefined }) });
+    fc.assert(
+      fc.property(packArb, fc.array(oddArb, { minLength: 5, maxLength: 5 }), (base, odds) => {
+        const pack = structuredClone(base) as Record<string, unknown>;
+        const automations = (pack.automations ?? []) as Record<string, unknown>[];
+        const refused: string[] = [];
+        automations.forEach((a, i) => {
+          const { drop, extra } = odds[i];
+          if (drop) delete a.document;
+          for (const [k, v] of Object.entries(extra ?? {})) Object.defineProperty(a, k, { value: v, enumerable: true, writable: true, configurable: true });
+          if (drop || extra) refused.push(a.key as string);
+        });
+        if (!refused.length) {
+          const { built, expected } = roundTrip(pack);
+          expect(formatPack(built.pack)).toBe(formatPack(expected));
+          return;
+        }
+        let error: unknown;
+        try {
+          unpackToFiles(pack);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(UnpackError);
+        expect((error as Error).message).toContain(`automation ${JSON.stringify(refused[0])} has `);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('refuses packs whose items lack unique string keys', () => {
     expect(() => unpackToFiles({ automations: [{ key: 'a' }, { key: 'a' }] })).toThrow(UnpackError);
     expect(() => unpackToFiles({ smartLists: [{ name: 'x' }] })).toThrow(/no string key/);

@@ -44,7 +44,7 @@ export const BUILD_RULES = [
   { code: 'build/not-an-object', severity: 'error', description: 'An item source file holds a JSON object (resource files: an array of objects).' },
   { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
   { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
-  { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/.' },
+  { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).' },
   { code: 'build/not-utf8', severity: 'error', description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.' },
   { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
@@ -170,7 +170,7 @@ function assetEntryInOrder(entry: unknown): unknown {
 
 export class UnpackError extends Error {}
 
-/** Splits a pack into source files. Throws UnpackError when items lack unique string keys. */
+/** Splits a pack into source files. Throws UnpackError when items lack unique string keys, or an automation is more or less than a key and a document. */
 export function unpackToFiles(input: unknown): SourceFiles {
   if (!isObj(input)) throw new UnpackError('the file is not a pack: its top level is not a JSON object');
   const pack = input;
@@ -192,6 +192,18 @@ export function unpackToFiles(input: unknown): SourceFiles {
       else if (seen.has(item.key)) problems.push(`${kind}[${i}] repeats the key "${item.key}"`);
       else seen.add(item.key);
     });
+  }
+  // An automation's file holds its document and nothing else, so an automation without one, or with
+  // other fields beside its key, would come back from build as another automation (the file's
+  // text "undefined", or the fields gone). It is refused, by name, rather than changed.
+  if (Array.isArray(pack.automations)) {
+    for (const a of pack.automations as unknown[]) {
+      if (!isObj(a) || typeof a.key !== 'string') continue; // said above
+      const name = `automation ${JSON.stringify(a.key)}`;
+      if (!hasOwn(a, 'document')) problems.push(`${name} has no "document", and its file in automations/ holds the document: give it one, or remove the automation`);
+      const others = Object.keys(a).filter((k) => k !== 'key' && k !== 'document');
+      if (others.length) problems.push(`${name} has ${others.map((k) => JSON.stringify(k)).join(', ')} beside its key and document, which its file in automations/ cannot hold (validate reports ${others.length === 1 ? 'it' : 'them'}): remove ${others.length === 1 ? 'it' : 'them'}`);
+    }
   }
   if (Object.prototype.hasOwnProperty.call(pack, PACK_SCHEMA_FIELD)) problems.push(`the pack has a top-level "${PACK_SCHEMA_FIELD}" field, which the manifest uses for the pack's $schema`);
   if (problems.length) throw new UnpackError(`cannot unpack: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
@@ -301,7 +313,12 @@ type Origin =
   | { type: 'resource'; file: string; index: number; manifestPointer: string }
   | { type: 'asset'; index: number; file?: string };
 
-export function buildFromFiles(files: SourceFiles, options: BuildOptions): BuildResult {
+/** Whether a path of the folder goes through a file or folder whose name starts with a dot, which build ignores. */
+const isHidden = (rel: string) => rel.startsWith('.') || rel.includes('/.');
+
+export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildResult {
+  // readTree reads no such file; a map made otherwise (in memory) may hold some, and they are ignored the same.
+  const files: SourceFiles = [...all.keys()].some(isHidden) ? new Map([...all].filter(([rel]) => !isHidden(rel))) : all;
   const diagnostics: SourceDiagnostic[] = [];
   const texts = new Map<string, SourceText>();
   const report = (file: string, pointer: string, code: (typeof BUILD_RULES)[number]['code'], message: string, hint?: string) => {
@@ -507,6 +524,10 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
           report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" is a path inside assets/, such as "logo.png".`);
           return;
         }
+        if (rel.split('/').some((s) => s.startsWith('.'))) {
+          report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" names ${JSON.stringify(rel)}, but build ignores files and folders whose name starts with a dot, so it reads no such file: rename the file, and its "file" here.`);
+          return;
+        }
         const path = `assets/${rel}`;
         assetFiles.add(path);
         const bytes = files.get(path);
@@ -527,8 +548,6 @@ export function buildFromFiles(files: SourceFiles, options: BuildOptions): Build
     }
   }
   for (const [file] of files) {
-    const base = file.split('/').pop()!;
-    if (base.startsWith('.')) continue;
     if (file.startsWith('assets/')) {
       if (!assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
       continue;

@@ -4,7 +4,7 @@ import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/pr
 import { dirname, join, sep } from 'node:path';
 import type { SourceFiles } from './layout.js';
 
-const SKIP_DIRS = new Set(['.git', 'node_modules']);
+const SKIP_DIRS = new Set(['node_modules']);
 
 /** A source folder as read: its files, and the linked files left unread because they lead out. */
 export interface SourceTree {
@@ -18,7 +18,7 @@ export interface SourceTree {
 }
 
 /**
- * Reads every file below `root` (`.git` and `node_modules` skipped). A symbolic link counts as the
+ * Reads every file below `root` (files and folders starting with a dot, and `node_modules`, skipped). A symbolic link counts as the
  * file it leads to (a shared logo linked into assets/, say) when that file is inside the
  * repository holding the folder, or, outside any repository, inside the folder itself. A link
  * that leads further is not read: otherwise a change that turns assets/logo.png into a link to
@@ -36,6 +36,9 @@ export async function readTree(root: string, select?: (rel: string, dir: boolean
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
+      // Files and folders starting with a dot (.git, .vscode, .DS_Store, a draft saved as
+      // resources/.x.json) are not part of the pack: the layout says so, and none is read.
+      if (e.name.startsWith('.')) continue;
       const rel = prefix ? `${prefix}/${e.name}` : e.name;
       const abs = join(dir, e.name);
       if (select && !select(rel, e.isDirectory())) continue;
