@@ -43,6 +43,26 @@ describe('isSourceFolder', () => {
   });
 });
 
+describe('mayBeSourceFolder', () => {
+  it('takes a folder whose manifest.json does not parse yet, or is ours being edited, beside the layout\'s files; not a web app\'s manifest beside assets/', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'setup-pack-files-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'manifest.json'), '{ "format": "service.setup-pack", ');
+    expect(await mayBeSourceFolder(dir)).toBe(true);
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format: 'service.setup-pack', name: 'N', automations: 'a' }));
+    expect(await mayBeSourceFolder(dir)).toBe(true);
+    // A PWA's public/ folder: its packs below it are packs.
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ name: 'Harbor', short_name: 'H', icons: [{ src: 'assets/icon.png', sizes: '192x192' }] }));
+    expect(await mayBeSourceFolder(dir)).toBe(false);
+    mkdirSync(join(dir, 'packs'));
+    writeFileSync(join(dir, 'packs', 'p.json'), '{}');
+    const entries = await expandEntries(['packs/p.json'], dir, [], { sourceFolders: mayBeSourceFolder, wholeFolders: true });
+    expect(entries).toEqual([{ type: 'file', abs: join(dir, 'packs', 'p.json') }]);
+    writeFileSync(join(dir, 'manifest.json'), '[1, 2]');
+    expect(await mayBeSourceFolder(dir)).toBe(false);
+  });
+});
+
 describe('expandEntries with whole source folders (validate, fix)', () => {
   it('asks each folder once whether it is a source folder, however many files are in it or below it', async () => {
     const root = mkdtempSync(join(tmpdir(), 'setup-pack-files-'));

@@ -51,7 +51,10 @@ function sourceFolderKind(dir: string): 'source' | 'maybe' | undefined {
   }
   if (isObject(manifest) && manifest.format === 'service.setup-pack' && !('assets' in manifest) && KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')))) return 'source';
   if (!LAYOUT_ENTRIES.some((e) => statOrUndefined(resolve(dir, e)) !== undefined)) return undefined;
-  if (!isObject(manifest)) return 'maybe'; // does not parse yet, or is not an object
+  if (manifest === undefined) return 'maybe'; // does not parse yet
+  // A manifest that parses must say it is ours: a web app's manifest.json beside an assets/
+  // folder (a PWA's public/ folder) is not a pack source folder, and neither are the packs below it.
+  if (!isObject(manifest) || manifest.format !== 'service.setup-pack') return undefined;
   return !Array.isArray(manifest.assets) && KEYED_ITEM_KINDS.every((k) => !Array.isArray(manifest[k]) || (manifest[k] as unknown[]).every((v) => v === null || typeof v !== 'object')) ? 'maybe' : undefined;
 }
 
