@@ -63,9 +63,9 @@ describe('json/number-range', () => {
   });
 
   it('finds every one, in document order, among repeated property names and array-index names', () => {
-    const text = base.replace('"tagline": "Home starts here"', '"tagline": "Home starts here", "2": [1, 1e400, {"x": -1e400}], "tagline": "x", "1": 1e999');
+    const text = base.replace('"tagline": "Home starts here"', '"tagline": "Home starts here", "2": [1, 1e400, {"x": -1e400}], "tagline": "x", "1": 1e999, "a/b~c\\u0022": 1e400');
     const r = validatePack(text);
-    expect(r.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['json/number-range /brand/2/1', 'json/number-range /brand/2/2/x', 'json/duplicate-key /brand/tagline', 'json/number-range /brand/1']);
+    expect(r.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['json/number-range /brand/2/1', 'json/number-range /brand/2/2/x', 'json/duplicate-key /brand/tagline', 'json/number-range /brand/1', 'json/number-range /brand/a~1b~0c"']);
     for (const d of numberFindings(r.diagnostics)) expect(text.slice(0).split('\n')[d.line! - 1].slice(d.column! - 1, d.endColumn! - 1)).toMatch(/^-?1e(400|999)$/);
   });
 
