@@ -104,7 +104,7 @@ describe('fmt and fix never change what a pack file says', () => {
       const r = run(['fmt', ...check, 'twice.json', 'big.json', 'other.json'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is: written again, it would lose the first. json/duplicate-key');
-      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is too large for a JSON number to hold (it reads as -Infinity): written again, it would be null. fmt leaves the file as it is. json/number-range`);
+      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fmt leaves the file as it is: written again, it would be null. json/number-range`);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(r.stdout).toContain(check.length ? 'other.json: not formatted' : 'other.json: formatted');
       expect(r.stdout).not.toMatch(/twice|big/);
@@ -121,7 +121,7 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(file, text);
     const r = run(['fmt', 'src'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error The number 1e999 is too large for a JSON number to hold \(it reads as Infinity\)/m);
+    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error The number 1e999 is beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fmt leaves the file as it is: written again, it would be null\. json\/number-range$/m);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
@@ -132,7 +132,7 @@ describe('fmt and fix never change what a pack file says', () => {
       const r = run(['fix', ...dry, 'twice.json', 'big.json'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fix leaves the file as it is: written again, it would lose the first. json/duplicate-key');
-      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is too large for a JSON number to hold (it reads as -Infinity): written again, it would be null. fix leaves the file as it is. json/number-range`);
+      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fix leaves the file as it is: written again, it would be null. json/number-range`);
       expect(r.stdout).toBe('nothing fixed in 2 files; 2 left as they are, since written again they would lose what they say\n');
       expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
       expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
@@ -143,6 +143,49 @@ describe('fmt and fix never change what a pack file says', () => {
     expect(run(['fix', 'clean.json'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'nothing to fix in 1 file\n', stderr: '' });
   });
 
+  it('fmt leaves a pack file with an integer JSON.parse does not keep as it is, and formats one whose numbers come back the same', () => {
+    const dir = tempDir();
+    const text = readFileSync(fixturePath('valid/listing-marketing.json'), 'utf8');
+    const at = text.indexOf('"tagline"');
+    const lines = text.slice(0, at).split('\n');
+    const precise = `${text.slice(0, at)}"feedId": 12345678901234567890, ${text.slice(at)}`;
+    writeFileSync(join(dir, 'precise.json'), precise);
+    // 1e23 is no float either, but reads as the one JSON.stringify writes as 1e+23: the same number.
+    writeFileSync(join(dir, 'same.json'), `${text.slice(0, at)}"big": 1e23, ${text.slice(at)}`);
+    const r = run(['fmt', 'precise.json', 'same.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`precise.json:${lines.length}:${lines.at(-1)!.length + 11} error The number 12345678901234567890 has more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+    expect(readFileSync(join(dir, 'precise.json'), 'utf8')).toBe(precise);
+    expect(r.stdout).toBe('same.json: formatted\n');
+    expect(readFileSync(join(dir, 'same.json'), 'utf8')).toContain('"big": 1e+23');
+    // validate says the same as a warning: the pack validates.
+    const v = run(['validate', 'precise.json'], { cwd: dir });
+    expect(v.code).toBe(0);
+    expect(v.stdout).toContain('warning The number 12345678901234567890 has more digits than a JSON number keeps here');
+  });
+
+  it('validate and build name a number out of range in a source file once, as written, and still check the rest of the pack', () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
+    const file = join(dir, 'src', 'pipelines', 'buyer-pipeline.json');
+    const text = readFileSync(file, 'utf8').replace('"probability": 10', '"probability": 1e999');
+    writeFileSync(file, text);
+    // A rule's finding elsewhere in the pack: the stage names repeat.
+    writeFileSync(file, text.replace('"name": "Showing homes"', '"name": "New"'));
+    for (const args of [['validate', 'src'], ['build', 'src', '-o', 'out.json']]) {
+      const r = run([...args, '--format', 'json'], { cwd: dir });
+      expect(r.code, r.stderr).toBe(1);
+      // build prints its findings to stderr (the pack goes to stdout without -o).
+      const found = (JSON.parse(args[0] === 'build' ? r.stderr : r.stdout) as { files: { path: string; diagnostics: { code: string; message: string; line: number }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => ({ ...d, path: f.path })));
+      const range = found.filter((d) => d.code === 'json/number-range');
+      expect(range, args[0]).toHaveLength(1);
+      expect(range[0]).toMatchObject({ path: 'src/pipelines/buyer-pipeline.json', message: expect.stringContaining('The number 1e999 is beyond') });
+      expect(found.map((d) => d.code)).toContain('pipeline/duplicate-stage-name');
+      expect(found.map((d) => d.code)).not.toContain('schema/type');
+    }
+    expect(existsSync(join(dir, 'out.json'))).toBe(false);
+  });
+
   it('fix leaves a source folder as it is when a file it would write says a property twice or holds a number out of range', () => {
     const dir = tempDir();
     expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
@@ -151,7 +194,7 @@ describe('fmt and fix never change what a pack file says', () => {
     const text = readFileSync(pipeline, 'utf8');
     for (const [edit, what] of [
       [text.replace('"name": "Listings"', '"name": "First",\n  "name": "Listings"'), /src\/pipelines\/listings\.json:3:3 error The property "name" appears more than once in this object; only the last one counts\. fix leaves the file as it is/],
-      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error The number 2e308 is too large for a JSON number to hold \(it reads as Infinity\): written again, it would be null\. fix leaves the file as it is/],
+      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error The number 2e308 is beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fix leaves the file as it is: written again, it would be null\. json\/number-range$/m],
     ] as const) {
       writeFileSync(pipeline, edit);
       const before = files();
@@ -485,6 +528,34 @@ describe('unpack and build', () => {
         `automation "${second.key}" has "enabled" beside its key and document, which its file in automations/ cannot hold (validate reports it): remove it\n`,
     );
     expect(existsSync(join(dir, 'src'))).toBe(false);
+  });
+
+  it('unpack refuses a pack file that says a property twice or holds a number JSON.parse does not read as written, says where, and writes nothing', () => {
+    const dir = tempDir();
+    const text = readFileSync(fixturePath('valid/buyer-lead-starter.json'), 'utf8');
+    const at = (t: string, what: string) => {
+      const lines = t.slice(0, t.indexOf(what)).split('\n');
+      return `${lines.length}:${lines.at(-1)!.length + 1}`;
+    };
+    const cases = [
+      ['twice.json', text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"'), '"name": "First name"', 'json/duplicate-key', 'in the source folder, it would lose the first'],
+      ['big.json', text.replace('"probability": 10', '"probability": 1e400'), '1e400', 'json/number-range', 'in the source folder, it would be null'],
+      ['precise.json', text.replace('"probability": 10', '"probability": 12345678901234567890'), '12345678901234567890', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
+    ] as const;
+    for (const [name, body, what, code, loss] of cases) {
+      writeFileSync(join(dir, name), body);
+      const r = run(['unpack', name, 'src'], { cwd: dir });
+      expect(r.code, name).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^${name.replace('.', '\\.')}:${at(body, what)} error .*unpack writes nothing: ${loss}\\. ${code}$`, 'm'));
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(dir, 'src'))).toBe(false);
+    }
+    // With --force into a folder that holds a source folder: it is left as it was.
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
+    const manifest = readFileSync(join(dir, 'src', 'manifest.json'), 'utf8');
+    expect(run(['unpack', '--force', 'big.json', 'src'], { cwd: dir }).code).toBe(1);
+    expect(readFileSync(join(dir, 'src', 'manifest.json'), 'utf8')).toBe(manifest);
   });
 
   it('unpack refuses a non-empty folder without --force', () => {

@@ -3,7 +3,6 @@
 import { RULE_METADATA } from './rules/metadata.js';
 import { validatePack } from './validate.js';
 import { NODE_CATALOG } from './catalog/nodes.js';
-import { RULES } from './rules/index.js';
 
 export interface RuleExample {
   code: string;
@@ -25,7 +24,7 @@ export function ruleExamples(files: { file: string; text: string }[]): RuleExamp
 }
 
 export function renderRulesMarkdown(examples: RuleExample[]): string {
-  const docs = new Map(RULES.map((r) => [r.meta.code, r.meta.docs]));
+  const docs = new Map(RULE_METADATA.map((m) => [m.code, m.docs]));
   const lines = [
     '# Diagnostic codes',
     '',

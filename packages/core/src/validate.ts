@@ -1,6 +1,6 @@
 // validatePack: parse, check the schema, then run every semantic rule. Never throws.
 import { sortDiagnostics, type Diagnostic } from './diagnostics.js';
-import { measure, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
+import { measure, numberFindings, parseJsonText, tooDeep, type SourceText } from './json/parse.js';
 import type { LocateRequest, Spot } from './json/positions.js';
 import { sortInDocumentOrder } from './json/order.js';
 import { PointerSet } from './json/pointer.js';
@@ -54,8 +54,12 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
         diagnostics.push(tooDeep(m.deepPath));
         return finish(diagnostics, undefined, source, options);
       }
+      if (m.wide) for (const d of numberFindings(input)) diagnostics.push(d);
       value = input;
     }
+    // A number JSON cannot hold (json/number-range) is the whole story about its value: what the
+    // schema and the rules would add there ("must be an integer, not a number") is not said.
+    const outOfRange = diagnostics.length ? numbersOutOfRange(diagnostics) : undefined;
     if (!isObj(value)) {
       diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`, pointer: '' });
       return finish(diagnostics, value, source, options);
@@ -64,10 +68,18 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
     const schemaFindings = validateAgainstSchema('pack', value, '', brokenPaths);
     for (let i = 0; i < schemaFindings.length; i++) diagnostics.push(schemaFindings[i]);
     runRules(value, brokenPaths, options, diagnostics);
+    if (outOfRange) diagnostics = diagnostics.filter((d) => !outOfRange.has(d.pointer) || d.code.startsWith('json/'));
   } catch (e) {
     diagnostics.push({ code: 'internal/error', severity: 'error', message: `The validator failed on this input (${e instanceof Error ? e.message : String(e)}). Please report it with the file.`, pointer: '' });
   }
   return finish(diagnostics, value, source, options);
+}
+
+/** The pointers of the numbers JSON cannot hold, when there are any. */
+function numbersOutOfRange(diagnostics: readonly Diagnostic[]): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  for (const d of diagnostics) if (d.code === 'json/number-range') (out ??= new Set()).add(d.pointer);
+  return out;
 }
 
 /**

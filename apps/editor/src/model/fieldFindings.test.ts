@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack, type Diagnostic } from '@setup-pack/core';
 import { fieldOf, findingsOnForm, indexFindings } from './findings.js';
+import { parsePackText } from './fileText.js';
+import { applyPatch, diffForWorker } from './patch.js';
+import { groupRows } from './findingRows.js';
 import type { PackValue, Target } from './pack.js';
 
 /** What a form shows, from an index built as the page builds it. */
@@ -66,5 +69,17 @@ describe('findings on form fields', () => {
     p.pipelines[0]!.stages[1]!.key = p.pipelines[0]!.stages[0]!.key;
     const shown = formFindings(p, validatePack(p).diagnostics, { kind: 'pipelines', index: 0 });
     expect(shown.map((f) => [f.diagnostic.code, fieldOf(f.path, ['key', 'name', 'stages', 'stages/1', 'stages/1/key'])])).toContainEqual(['pipeline/duplicate-stage-key', 'stages/1/key']);
+  });
+
+  it('shows a number JSON cannot hold (1e400, read as Infinity: installed, it would be null) on its field, like any other finding', () => {
+    const text = readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8').replace('"due_in_days": 1', '"due_in_days": 1e400');
+    const { value: p } = parsePackText(text);
+    // As the page hands the pack to the validation worker, and the worker validates it.
+    const diagnostics = validatePack(applyPatch(undefined, diffForWorker(undefined, p!))).diagnostics;
+    expect(diagnostics.map((d) => `${d.severity} ${d.code} ${d.pointer}`)).toEqual(['error json/number-range /automations/0/document/graph/nodes/5/config/due_in_days']);
+    expect(diagnostics[0].message).toBe('This number is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.');
+    const task = formFindings(p!, diagnostics, { kind: 'automations', index: 0 }, { id: 'task', kind: 'action.create_task' });
+    expect(task.map((f) => [f.diagnostic.code, fieldOf(f.path, ['id', 'config/title', 'config/due_in_days', 'config/assignee_id', 'config/~other'])])).toEqual([['json/number-range', 'config/due_in_days']]);
+    expect(groupRows(diagnostics).map((g) => [g.severity, g.code])).toEqual([['error', 'json/number-range']]);
   });
 });

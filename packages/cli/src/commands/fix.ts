@@ -6,7 +6,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath } from '../lib/files.js';
 import type { FileReport } from '../report/model.js';
-import { lostOnRewrite } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite } from '../lib/packfile.js';
 import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 
 export const spec: CommandSpec = {
@@ -36,8 +36,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const changes = fixPack(value, nodeHasher);
     if (!changes.length) return;
     // The fixed pack is written whole: a file it would not say again (a property written twice,
-    // a number JSON cannot hold) is left as it is, and why is said; as fmt does.
-    const lost = await lostOnRewrite(read, 'fix');
+    // a number JSON cannot hold or does not keep) is left as it is, and why is said; as fmt does.
+    const lost = lostOnRewrite(read.findings, leftAsItIs('fix'));
     if (lost.length) {
       left++;
       return { path, text: read.source.text, diagnostics: lost };
@@ -80,7 +80,9 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
   ]);
   const path = `${displayPath(abs, ctx.cwd)}/`;
   const built = buildTree(await readTree(abs), '');
-  const errors = built.diagnostics.filter((d) => d.severity === 'error').length;
+  // A number JSON cannot hold is an error of the pack, not of the build: the folder is fixed
+  // unless a file fix would write holds one (below).
+  const errors = built.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'json/number-range').length;
   if (!built.pack || errors) {
     ctx.stderr.write(`${path}: not fixed: the folder does not build (${plural(errors, 'error')}; setup-pack build ${path} lists ${errors === 1 ? 'it' : 'them'})\n`);
     return 'unfixed';
@@ -119,13 +121,13 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
     }
   }
   // Each file is written whole, from the built pack: one that would not say again what it says
-  // (a property written twice, a number JSON cannot hold) leaves the folder as it is, as fmt does.
+  // (a property written twice, a number JSON cannot hold or does not keep) leaves the folder as it
+  // is, as fmt does.
   const refused: FileReport[] = [];
   for (const file of writes.keys()) {
     const source = built.sources.get(file);
     if (!source) continue;
-    const warnings = built.diagnostics.filter((d) => d.file === file && d.code === 'json/duplicate-key').map(({ file: _, ...d }) => d);
-    const lost = await lostOnRewrite({ value: file === ASSETS_INDEX ? assetsIndex : JSON.parse(source.text), source, warnings }, 'fix');
+    const lost = lostOnRewrite(built.diagnostics.filter((d) => d.file === file).map(({ file: _, ...d }) => d), leftAsItIs('fix'));
     if (lost.length) refused.push({ path: displayPath(join(abs, ...file.split('/')), ctx.cwd), text: source.text, diagnostics: lost });
   }
   if (refused.length) {

@@ -5,7 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
-import { readPackFile } from '../lib/packfile.js';
+import { lostOnRewrite, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { buildFromFiles, unpackToFiles, UnpackError } from '../source/layout.js';
@@ -15,7 +15,7 @@ export const spec: CommandSpec = {
   name: 'unpack',
   summary: 'Split a pack file into a source folder that diffs well in git.',
   usage: 'unpack [--force] <pack.json> <dir>',
-  description: 'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key, and every automation a document and nothing else beside its key.',
+  description: 'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key, and every automation a document and nothing else beside its key; a pack file that says a property twice, or holds a number JSON cannot hold (1e400) or does not keep (12345678901234567890), is refused, since its files would not say the same.',
   positionals: [2, 2],
   options: {
     force: { type: 'boolean', description: 'Write into a folder that is not empty, replacing its pack source files.' },
@@ -35,6 +35,15 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (r.unreadable) throw new UsageError(`cannot read '${packArg}': ${r.report.readError!.replace(/^cannot read the file: /, '')}`);
     const { RULE_METADATA } = await import('@setup-pack/core');
     ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+    return 1;
+  }
+  // The source folder's files are written from the parsed pack, so a property written twice (the
+  // first would be dropped) or a number JSON.parse does not read as written (1e400 would be written
+  // as null) would not say what the pack says: nothing is written, and each place is said.
+  const lost = lostOnRewrite(r.findings, (loss) => `unpack writes nothing: in the source folder, ${loss}`);
+  if (lost.length) {
+    const { RULE_METADATA } = await import('@setup-pack/core');
+    ctx.stderr.write(formatPretty([{ path: displayPath(abs, ctx.cwd), text: r.source.text, diagnostics: lost }], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 1;
   }
   const empty = await isEmptyDir(dir);

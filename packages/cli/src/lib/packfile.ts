@@ -4,10 +4,11 @@ import { decodeText, readText } from './files.js';
 import type { FileReport } from '../report/model.js';
 
 /**
- * `warnings`: the parser's findings that do not stop it (a property repeated in an object, of
- * which JSON.parse keeps the last); `source`: the text as parsed, to place findings in.
+ * `findings`: the parser's findings about text it still read (core's parseJsonText): a property
+ * repeated in an object (JSON.parse keeps the last), a number JSON.parse does not read as written;
+ * `source`: the text as parsed, to place findings in.
  */
-export type PackRead = { ok: true; value: unknown; text: string; source: SourceText; warnings: Diagnostic[] } | { ok: false; report: FileReport; unreadable: boolean };
+export type PackRead = { ok: true; value: unknown; text: string; source: SourceText; findings: Diagnostic[] } | { ok: false; report: FileReport; unreadable: boolean };
 
 /** Reads and parses JSON; a syntax error comes back as a report to print. */
 export async function readPackFile(abs: string, path: string): Promise<PackRead> {
@@ -23,80 +24,40 @@ async function parseRead(read: { text: string } | { error: string }, path: strin
   if ('error' in read) return { ok: false, report: { path, diagnostics: [], readError: read.error }, unreadable: true };
   const { parseJsonText } = await import('@setup-pack/core');
   const parsed = parseJsonText(read.text);
-  const fatal = parsed.diagnostics.filter((d) => d.severity === 'error');
-  if (fatal.length || parsed.value === undefined) return { ok: false, report: { path, text: parsed.source.text, diagnostics: fatal }, unreadable: false };
-  return { ok: true, value: parsed.value, text: read.text, source: parsed.source, warnings: parsed.diagnostics };
+  // Not JSON, or nested too deep: no value. A number JSON.parse cannot hold is an error too, but
+  // the text was read; what to make of it is the command's (fmt, fix and unpack refuse to write it).
+  if (parsed.value === undefined) return { ok: false, report: { path, text: parsed.source.text, diagnostics: parsed.diagnostics.filter((d) => d.severity === 'error') }, unreadable: false };
+  return { ok: true, value: parsed.value, text: read.text, source: parsed.source, findings: parsed.diagnostics };
 }
 
 /**
- * What writing a parsed file again (fmt, fix: its value as JSON) would lose of what the file
- * says, as errors placed in its text: each property written twice in one object (core's parser
- * reports json/duplicate-key; JSON.parse keeps the last, so the first would be dropped), and each
- * number JSON.parse cannot hold (`1e400` reads as Infinity, which JSON.stringify writes as null).
- * `command` is who leaves the file as it is. Empty when the file can be written again safely.
+ * Core's findings of a file's text that mean the file, written again from its parsed value (fmt,
+ * fix, unpack), would not say what it says: a property written twice in one object (JSON.parse
+ * keeps the last, so the first would be dropped), a number JSON.parse cannot hold (1e400 reads as
+ * Infinity, which JSON.stringify writes as null) or does not read as written (12345678901234567890
+ * comes back as 12345678901234567000).
  */
-export async function lostOnRewrite(read: { value: unknown; source: SourceText; warnings: readonly Diagnostic[] }, command: string): Promise<Diagnostic[]> {
-  const lost: Diagnostic[] = read.warnings
-    .filter((d) => d.code === 'json/duplicate-key')
-    .map((d) => ({ ...d, severity: 'error', message: `${d.message} ${command} leaves the file as it is: written again, it would lose the first.` }));
-  const pointers = nonFinitePointers(read.value);
-  if (!pointers.length) return lost;
-  const { toPointer } = await import('@setup-pack/core');
-  const { source } = read;
-  const positions = source.locateAll(pointers.map((p) => ({ pointer: toPointer(p.path) })));
-  pointers.forEach((p, i) => {
-    const pos = positions[i];
-    const literal = pos ? source.text.slice(source.lines.lineStart(pos.line) + pos.column - 1, source.lines.lineStart(pos.endLine) + pos.endColumn - 1) : String(p.value);
-    lost.push({
-      code: 'json/number-range',
-      severity: 'error',
-      message: `The number ${literal} is too large for a JSON number to hold (it reads as ${p.value}): written again, it would be null. ${command} leaves the file as it is.`,
-      pointer: toPointer(p.path),
-      ...pos,
-      hint: 'Write a number between -1.7976931348623157e308 and 1.7976931348623157e308, or the value as a string.',
-    });
-  });
+const LOST_ON_REWRITE: ReadonlyMap<string, string> = new Map([
+  ['json/duplicate-key', 'it would lose the first'],
+  ['json/number-range', 'it would be null'],
+  ['json/number-precision', 'it would be the number it reads as'],
+]);
+
+/**
+ * What writing a parsed file again would lose of what the file says: its findings (`findings`,
+ * core's, from parseJsonText) of the kinds above, as errors, each with `refusal` said of it (who
+ * leaves the file as it is, and what would be lost: fmt's "fmt leaves the file as it is: written
+ * again, it would be null"). Empty when the file can be written again safely.
+ */
+export function lostOnRewrite(findings: readonly Diagnostic[], refusal: (loss: string) => string): Diagnostic[] {
+  const lost: Diagnostic[] = [];
+  for (const d of findings) {
+    const loss = LOST_ON_REWRITE.get(d.code);
+    if (loss !== undefined) lost.push({ ...d, severity: 'error', message: `${d.message} ${refusal(loss)}.` });
+  }
   // In the order of the text, as a file's other findings are.
   return lost.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
-/** Whether a parsed JSON value holds a number that is not finite: one walk of its values, no paths kept (fmt asks it of every file). */
-function hasNonFinite(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const v = stack.pop();
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return true;
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (typeof v[i] === 'number' || (v[i] !== null && typeof v[i] === 'object')) stack.push(v[i]);
-    } else if (v !== null && typeof v === 'object') {
-      for (const k in v) {
-        const c = (v as Record<string, unknown>)[k];
-        if (typeof c === 'number' || (c !== null && typeof c === 'object')) stack.push(c);
-      }
-    }
-  }
-  return false;
-}
-
-/** The paths to every number in a parsed JSON value that is not finite, in document order (without recursion: a value may nest 512 deep). */
-function nonFinitePointers(value: unknown): { path: (string | number)[]; value: number }[] {
-  const out: { path: (string | number)[]; value: number }[] = [];
-  if (!hasNonFinite(value)) return out;
-  const stack: { v: unknown; path: (string | number)[] }[] = [{ v: value, path: [] }];
-  while (stack.length) {
-    const { v, path } = stack.pop()!;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) out.push({ path, value: v });
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) if (typeof v[i] === 'number' || (v[i] !== null && typeof v[i] === 'object')) stack.push({ v: v[i], path: [...path, i] });
-    } else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const c = (v as Record<string, unknown>)[keys[i]];
-        if (typeof c === 'number' || (c !== null && typeof c === 'object')) stack.push({ v: c, path: [...path, keys[i]] });
-      }
-    }
-  }
-  return out;
-}
+/** fmt's and fix's refusal: the file is left as it is. */
+export const leftAsItIs = (command: string) => (loss: string) => `${command} leaves the file as it is: written again, ${loss}`;

@@ -48,15 +48,19 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     add(file, rest);
   }
   let pack = result.pack;
-  // Stray files do not change the pack, so it is still worth validating; a missing or broken
-  // source file would only add noise downstream.
-  const harmless = new Set(['build/unlisted-file', 'build/unused-asset-file']);
+  // Stray files do not change the pack, and a number JSON cannot hold is a finding about one value
+  // of it, so it is still worth validating; a missing or broken source file would only add noise
+  // downstream.
+  const harmless = new Set(['build/unlisted-file', 'build/unused-asset-file', 'json/number-range']);
   const blocked = result.diagnostics.some((d) => d.severity === 'error' && !harmless.has(d.code));
   if (pack && !blocked) {
     // The assets read from files were hashed from their bytes as they were read (assetHashes).
     const known = result.assetHashes;
     const hashBase64 = (data: string) => known.get(data) ?? nodeHasher(data);
     const validation = validatePack(pack, { hashBase64, disableRules: options.disableRules ?? [] });
+    // Every number of the built pack was read from a source file, whose own findings (above) name
+    // a number JSON cannot hold as written; the built pack's, naming only Infinity, would repeat them.
+    if (reportsNumberRange(result.diagnostics)) validation.diagnostics = validation.diagnostics.filter((d) => d.code !== 'json/number-range');
     // Each finding and each of its notes goes to a source file and a pointer in it; then every
     // file's findings are placed together, one scan of its text (core's locateAll), rather than
     // a walk of a parsed tree per finding.
@@ -108,6 +112,8 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
   });
   return { pack, reports, ok: pack !== undefined };
 }
+
+const reportsNumberRange = (ds: readonly Diagnostic[]) => ds.some((d) => d.code === 'json/number-range');
 
 /** Where a finding of the built pack goes: a source file, a pointer in it (none: the whole file), its position once placed. */
 interface Spot {

@@ -346,7 +346,9 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
     const parsed = parseJsonText(utf8.decode(bytes));
     texts.set(file, parsed.source);
     for (const d of parsed.diagnostics) diagnostics.push({ ...d, file });
-    return parsed.value === undefined || parsed.diagnostics.some((d) => d.severity === 'error') ? { ok: false } : { ok: true, value: parsed.value };
+    // Not JSON, or nested too deep: no value. A number JSON.parse cannot hold (json/number-range) is
+    // an error of the pack the file says, reported here with the number as written; the file is read.
+    return parsed.value === undefined ? { ok: false } : { ok: true, value: parsed.value };
   };
 
   const refused = options.refusedLinks ?? new Map<string, string>();

@@ -167,21 +167,34 @@ function countKeysInText(text: string): number {
   return count;
 }
 
-/** Walks a parsed value without recursion: counts object keys and measures nesting depth. */
-export function measure(value: unknown, maxDepth = MAX_DEPTH): { keys: number; depth: number; deepPath?: (string | number)[] } {
+/**
+ * 2^53: from here on a 64-bit float (what JSON.parse makes of every number) no longer holds every
+ * integer, so a number of this size or more may not be the one written; Infinity is past it too.
+ */
+const EXACT_INTEGERS = 9007199254740992;
+
+/**
+ * Walks a parsed value without recursion: counts object keys and measures nesting depth. `wide`:
+ * the value holds a number of 2^53 or more in size, or one that is not finite (numberFindings then
+ * says which, if any, JSON cannot carry). The one comparison per number is all a clean pack pays.
+ */
+export function measure(value: unknown, maxDepth = MAX_DEPTH): { keys: number; depth: number; deepPath?: (string | number)[]; wide: boolean } {
   let keys = 0;
   let depth = 0;
+  let wide = typeof value === 'number' && !(value < EXACT_INTEGERS && value > -EXACT_INTEGERS);
   const values: unknown[] = [value];
   const depths: number[] = [0];
   while (values.length) {
     const v = values.pop();
     const d = depths.pop()! + 1;
     if (d > depth) depth = d;
-    if (d > maxDepth) return { keys, depth, deepPath: pathToDepth(value, maxDepth) };
+    if (d > maxDepth) return { keys, depth, deepPath: pathToDepth(value, maxDepth), wide };
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const c = v[i];
         if (c !== null && typeof c === 'object') (values.push(c), depths.push(d));
+        // Written so that NaN (an object handed in, not text) counts too.
+        else if (typeof c === 'number' && !(c < EXACT_INTEGERS && c > -EXACT_INTEGERS)) wide = true;
       }
     } else {
       for (const k in v as object) {
@@ -189,10 +202,122 @@ export function measure(value: unknown, maxDepth = MAX_DEPTH): { keys: number; d
         keys++;
         const c = (v as Record<string, unknown>)[k];
         if (c !== null && typeof c === 'object') (values.push(c), depths.push(d));
+        else if (typeof c === 'number' && !(c < EXACT_INTEGERS && c > -EXACT_INTEGERS)) wide = true;
       }
     }
   }
-  return { keys, depth };
+  return { keys, depth, wide };
+}
+
+/** Where each number of 2^53 or more in size (or not finite) is, in document order; only walked when measure saw one. */
+function wideNumbers(value: unknown): { path: (string | number)[]; value: number }[] {
+  const out: { path: (string | number)[]; value: number }[] = [];
+  const stack: { v: unknown; path: (string | number)[] }[] = [{ v: value, path: [] }];
+  while (stack.length) {
+    const { v, path } = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!(v < EXACT_INTEGERS && v > -EXACT_INTEGERS)) out.push({ path, value: v });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const c: unknown = v[i];
+        if (typeof c === 'number' || (c !== null && typeof c === 'object')) stack.push({ v: c, path: [...path, i] });
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const c = (v as Record<string, unknown>)[keys[i]];
+        if (typeof c === 'number' || (c !== null && typeof c === 'object')) stack.push({ v: c, path: [...path, keys[i]] });
+      }
+    }
+  }
+  return out;
+}
+
+/** A decimal number's value as its significant digits and the power of ten of the last: 1.50e3 and 1500 give the same. */
+function decimalValue(literal: string): string {
+  let s = literal;
+  const sign = s.charCodeAt(0) === 45 ? '-' : '';
+  if (sign) s = s.slice(1);
+  let exponent = 0;
+  const e = s.search(/[eE]/);
+  if (e >= 0) {
+    exponent = Number(s.slice(e + 1));
+    s = s.slice(0, e);
+  }
+  const dot = s.indexOf('.');
+  if (dot >= 0) {
+    exponent -= s.length - dot - 1;
+    s = s.slice(0, dot) + s.slice(dot + 1);
+  }
+  let start = 0;
+  while (start < s.length - 1 && s.charCodeAt(start) === 48) start++;
+  let end = s.length;
+  while (end > start + 1 && s.charCodeAt(end - 1) === 48) (end--, exponent++);
+  const digits = s.slice(start, end);
+  return digits === '0' ? '0' : `${sign}${digits}e${exponent}`;
+}
+
+/**
+ * Whether a number as written in JSON text is the number JSON.parse made of it, as JSON.stringify
+ * writes that back (1e23 is, though no float holds 10^23 exactly: it is written back as 1e+23;
+ * 12345678901234567890 is not: it reads, and is written back, as 12345678901234567000).
+ */
+export function keepsItsDigits(literal: string, value: number): boolean {
+  return decimalValue(literal) === decimalValue(String(value));
+}
+
+const LARGEST = '1.7976931348623157e308';
+
+/**
+ * Findings for the numbers measure flagged (`wide`): each that is not finite (json/number-range:
+ * JSON.stringify, and so an install, writes it as null) and, from text, each integer beyond 2^53
+ * that reads as another number than the one written (json/number-precision). With `source` (the
+ * text the value was parsed from) the findings are placed and name the number as written, found by
+ * one scan of the text; without it (a value handed in) they name the value, and only numbers that
+ * are not finite can be told.
+ */
+export function numberFindings(value: unknown, source?: SourceText): Diagnostic[] {
+  const found = wideNumbers(value);
+  const out: Diagnostic[] = [];
+  if (!found.length) return out;
+  const pointers = found.map((f) => toPointer(f.path));
+  const locator = source?.locator();
+  const spots = locator ? pointers.map((p) => locator.want(p)) : undefined;
+  locator?.scan(source!.uniqueKeys === true);
+  for (let i = 0; i < found.length; i++) {
+    const v = found[i].value;
+    const finite = Number.isFinite(v);
+    if (finite && !locator) continue; // a float handed in is what it is: JSON.stringify writes it back exactly
+    const spot = spots?.[i];
+    const literal = locator && spot !== undefined ? locator.valueText(spot) : undefined;
+    let d: Diagnostic;
+    if (!finite) {
+      d = {
+        code: 'json/number-range',
+        severity: 'error',
+        message:
+          literal !== undefined
+            ? `The number ${literal} is beyond what a JSON number can hold here (a 64-bit float); it would be read as ${v} and installed as null.`
+            : v !== v
+              ? 'This value is NaN (not a number), which JSON cannot write; it would be installed as null.'
+              : `This number is ${v}, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.`,
+        pointer: pointers[i],
+        hint: `Write it as a string if it is an identifier, or a number of at most ${LARGEST} in size.`,
+      };
+    } else {
+      if (literal === undefined || keepsItsDigits(literal, v)) continue;
+      d = {
+        code: 'json/number-precision',
+        severity: 'warning',
+        message: `The number ${literal} has more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as ${v}, and would be installed and exported so.`,
+        pointer: pointers[i],
+        hint: `Write it as a string if it is an identifier (an id, an account or phone number); else write ${v}.`,
+      };
+    }
+    if (locator && spot !== undefined) locator.place(spot, false, d);
+    out.push(d);
+  }
+  return out;
 }
 
 /** The path (first 64 steps) to a value nested deeper than `limit`; only computed when there is one. */
@@ -340,8 +465,9 @@ function findDuplicateKeys(text: string, lines: LineIndex): Diagnostic[] {
 }
 
 /**
- * Parses pack text. Returns the value (undefined when the text is not JSON) and diagnostics for
- * syntax, excessive nesting and duplicate property names.
+ * Parses pack text. Returns the value (undefined when the text is not JSON or nests too deep) and
+ * diagnostics for syntax, excessive nesting, duplicate property names, and numbers JSON.parse does
+ * not read as written (numberFindings); the value is returned with the last two.
  */
 export function parseJsonText(input: string): ParsedText {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
@@ -360,6 +486,7 @@ export function parseJsonText(input: string): ParsedText {
   }
   if (mayHaveDuplicateKeys(text, m.keys)) diagnostics.push(...findDuplicateKeys(text, source.lines));
   else source.uniqueKeys = true;
+  if (m.wide) for (const d of numberFindings(value, source)) diagnostics.push(d);
   return { value, source, diagnostics };
 }
 

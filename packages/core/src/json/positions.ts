@@ -297,6 +297,13 @@ export class Locator {
     return true;
   }
 
+  /** The text of the value at a spot as written (a number's literal), once the scan found it; undefined otherwise. */
+  valueText(spot: Spot): string | undefined {
+    const at = spot * FIELDS;
+    const start = this.slots[at + START];
+    return start < 0 ? undefined : this.text.slice(start, start + this.slots[at + LENGTH]);
+  }
+
   /** A repeated property name: the last one wins, so what an earlier one recorded is forgotten. */
   private forget(spot: Spot): void {
     this.slots[spot * FIELDS + START] = -1;
