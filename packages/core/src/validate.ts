@@ -61,7 +61,7 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
     // schema and the rules would add there ("must be an integer, not a number") is not said.
     const outOfRange = diagnostics.length ? numbersOutOfRange(diagnostics) : undefined;
     if (!isObj(value)) {
-      diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`, pointer: '' });
+      diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${describeNonObject(value)}.`, pointer: '' });
       return finish(diagnostics, value, source, options);
     }
     const brokenPaths = new PointerSet();
@@ -102,6 +102,10 @@ function finish(diagnostics: Diagnostic[], value: unknown, source: SourceText | 
 }
 
 const isError = (d: Diagnostic) => d.severity === 'error';
+
+/** What a value handed in for a pack is, when it is not an object: "an array", "null", "a number", "undefined". */
+const describeNonObject = (value: unknown): string =>
+  Array.isArray(value) ? 'an array' : value === null ? 'null' : value === undefined ? 'undefined' : `a ${typeof value}`;
 
 /** Findings about a property name itself are placed on the name, not on its value. */
 const placesKey = (d: Diagnostic) => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';

@@ -98,6 +98,16 @@ describe('hostile input', () => {
   it('top-level values that are not objects', () => {
     for (const v of [null, 1, 'x', [], true, undefined]) expect(validatePack(v).diagnostics[0].code).toMatch(/^schema\/type|json\/syntax$/);
     for (const t of ['null', '1', '"x"', '[]', 'true']) expect(validatePack(t).diagnostics.map((d) => d.code)).toEqual(['schema/type']);
+    // Said in words, with an article where English wants one.
+    const said = (t: string) => validatePack(t).diagnostics[0].message;
+    expect(['null', '1', '"x"', '[]', 'true'].map(said)).toEqual([
+      'A pack is a JSON object, not null.',
+      'A pack is a JSON object, not a number.',
+      'A pack is a JSON object, not a string.',
+      'A pack is a JSON object, not an array.',
+      'A pack is a JSON object, not a boolean.',
+    ]);
+    expect(validatePack(undefined).diagnostics[0].message).toBe('A pack is a JSON object, not undefined.');
   });
 
   it('a byte-order mark is tolerated and does not shift columns', () => {
