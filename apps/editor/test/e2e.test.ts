@@ -57,7 +57,7 @@ function noisyPack(name: string, count: number, at: (i: number) => { x: number; 
   return { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name, version: '1.0.0', automations };
 }
 const errorCount = (page: Page) => page.getByTestId('error-count');
-const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
+const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ name?: string; automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
 
 async function dragConnect(page: Page, from: string, to: string, beforeDrop?: () => Promise<void>) {
   const src = page.locator(`.react-flow__node[data-id="${from}"] .react-flow__handle.source`).first();
@@ -535,6 +535,22 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const row = list.locator('.msg', { hasText: 'evil' }).first();
     await poll(() => row.textContent()).toBe('config.evil\\u202egnp.exe\\u0007 of action.add_note node "n1" is not in our catalog; it is kept as it is.');
     expect(await list.evaluate((el) => /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/.test(el.textContent ?? ''))).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('says on opening a file what its text says that the editor\'s copy cannot keep (a property said twice), and nothing for the next clean file', async () => {
+    const text = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8').replace('"name": "Buyer Lead Starter",', '"name": "Draft name", "name": "Buyer Lead Starter",');
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    const banner = page.locator('.banner');
+    await poll(() => banner.textContent()).toContain('This file says what the editor cannot keep as written: line 6: The property "name" appears more than once in this object; only the last one counts.');
+    expect((await packOf(page)).name).toBe('Buyer Lead Starter');
+    await page.getByTestId('open-file').setInputFiles({ name: 'clean.json', mimeType: 'application/json', buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')) });
+    await poll(() => page.locator('header .source').textContent()).toBe('clean.json');
+    expect(await banner.count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

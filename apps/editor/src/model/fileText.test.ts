@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packFileText } from './fileText.js';
+import { lostOnOpen, packFileText } from './fileText.js';
 
 const pack = '{"format": "service.setup-pack", "name": "Café"}\n';
 
@@ -17,5 +17,15 @@ describe('packFileText', () => {
 
   it('refuses a file saved as Latin-1 rather than open it with its characters replaced', async () => {
     expect(await packFileText(new Blob([Buffer.from(pack, 'latin1')]))).toEqual({ error: expect.stringMatching(/^it is not UTF-8 text: line 1 has bytes that are not UTF-8/) });
+  });
+});
+
+describe('lostOnOpen', () => {
+  it('says what a parsed copy cannot keep of the text (a property said twice, a long integer), in core\'s words, and nothing for a clean file', () => {
+    expect(lostOnOpen(pack)).toBeUndefined();
+    const twice = '{\n  "format": "service.setup-pack",\n  "name": "A",\n  "name": "B"\n}\n';
+    expect(lostOnOpen(twice)).toBe('This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing and exporting keep the pack as it reads.');
+    const both = '{\n  "name": "A",\n  "name": "B",\n  "n": 12345678901234567890\n}\n';
+    expect(lostOnOpen(both)).toMatch(/^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing and exporting keep the pack as it reads\.$/);
   });
 });

@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { encodingProblem, utf8Problem, validatePack } from '@setup-pack/core';
+import { encodingProblem, parseJsonText, plural, utf8Problem, validatePack } from '@setup-pack/core';
 import type { PackValue } from './pack.js';
 
 export async function packFileText(file: Blob): Promise<{ text: string } | { error: string }> {
@@ -25,4 +25,21 @@ export function parsePackText(text: string): { value?: PackValue; error?: string
     return { error: first ? `${first.message}${first.line ? ` (line ${first.line})` : ''}` : 'Not a pack.' };
   }
   return { value: v as PackValue };
+}
+
+/** What core's parser finds in a file's text that a parsed copy no longer has: a property said twice, a number read as another. */
+const TEXT_ONLY = new Set(['json/duplicate-key', 'json/number-precision']);
+
+/**
+ * What the editor's copy of a pack cannot keep of its file's text, in a sentence for the banner, or
+ * undefined: the editor holds the value JSON.parse makes (the last of a repeated property, a long
+ * integer rounded), so these findings are gone once the file is open, and exporting writes the
+ * copy. Core's own findings and words (parseJsonText); one parse more, at open only.
+ */
+export function lostOnOpen(text: string): string | undefined {
+  const lost = parseJsonText(text).diagnostics.filter((d) => TEXT_ONLY.has(d.code));
+  if (!lost.length) return undefined;
+  const first = lost[0];
+  const more = lost.length > 1 ? ` Also ${plural(lost.length - 1, 'other place')}.` : '';
+  return `This file says what the editor cannot keep as written: line ${first.line}: ${first.message}${more} Editing and exporting keep the pack as it reads.`;
 }

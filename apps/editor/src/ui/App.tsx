@@ -16,7 +16,7 @@ import { createFixer } from '../model/fixes.js';
 import { defaultDraftStore, packOfDraft } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
-import { packFileText, parsePackText } from '../model/fileText.js';
+import { lostOnOpen, packFileText, parsePackText } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -104,7 +104,7 @@ export function App({ store }: { store: EditorStore }) {
       canvasSeq.current++;
       store.open(r.value, source, text);
       setSelection({ nodes: [], edges: [] });
-      setBanner(undefined);
+      setBanner(lostOnOpen(text));
     },
     [store, notify],
   );
