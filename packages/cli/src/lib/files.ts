@@ -260,27 +260,12 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
  */
 export async function readText(abs: string): Promise<{ text: string } | { error: string }> {
   try {
-    // Node decodes a file it reads as UTF-8 in one native call (open, read, decode, close: a
-    // quarter of the reading of 1,000 small packs against the bytes read, checked and decoded in
-    // four). That decode replaces bytes that are not UTF-8 with U+FFFD, and the encodings
-    // decodeText names show as U+FFFD or a NUL among the first four characters (a NUL byte among
-    // the first four bytes is one of the first four characters): text showing neither is exactly
-    // what decodeText gives; text showing either is read again as bytes, to be told apart there
-    // (a pack may write U+FFFD itself). Text of only Latin-1 characters cannot hold U+FFFD, and V8
-    // answers that search without scanning it.
-    const text = readFileSync(abs, 'utf8');
-    if (!text.includes('\uFFFD') && !hasNulAtStart(text)) return { text };
     return decodeText(readFileSync(abs), 'the file');
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
     return { error: `cannot read the file: ${reasons[err.code ?? ''] ?? err.message}` };
   }
-}
-
-function hasNulAtStart(text: string): boolean {
-  for (let i = 0; i < 4 && i < text.length; i++) if (text.charCodeAt(i) === 0) return true;
-  return false;
 }
 
 /**
