@@ -9,7 +9,7 @@ import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '.
 import { leftAsItIs, lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
-import { sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
+import { JSON_SOURCE_FOLDERS, sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
 import { readTree, type SourceTree } from '../source/tree.js';
 
 export const spec: CommandSpec = {
@@ -86,7 +86,7 @@ const reason = (e: unknown) => {
 };
 
 /** The folders of a source folder that hold JSON files build reads. */
-const JSON_FOLDERS: ReadonlySet<string> = new Set(['automations', 'smart-lists', 'pipelines', 'templates', 'resources']);
+const JSON_FOLDERS: ReadonlySet<string> = new Set(JSON_SOURCE_FOLDERS);
 
 /**
  * The files the arguments name, in order, each once: pack files, and the JSON files of pack source

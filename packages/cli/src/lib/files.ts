@@ -4,6 +4,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from './errors.js';
+import { LAYOUT_PATHS, MANIFEST } from '../source/layout.js';
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
@@ -65,8 +66,8 @@ export async function isSourceFolder(dir: string): Promise<boolean> {
   return sourceFolderKind(dir) === 'source';
 }
 
-/** The folders a pack source folder may hold beside its manifest (`LAYOUT_PATHS` less manifest.json). */
-const LAYOUT_ENTRIES = ['assets.json', 'automations', 'smart-lists', 'templates', 'pipelines', 'resources', 'assets'];
+/** The files and folders a pack source folder may hold beside its manifest (the layout's). */
+const LAYOUT_ENTRIES = LAYOUT_PATHS.filter((p) => p !== MANIFEST);
 
 /**
  * Is `dir` a pack source folder, or one whose manifest is being edited: a manifest.json that does
