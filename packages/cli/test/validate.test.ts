@@ -326,6 +326,30 @@ describe('validate: files of a source folder', () => {
     expect(JSON.parse(inside.stdout).files.map((f: any) => f.path)).toEqual([`${join(dir, 'packs/buyer')}/`]);
   });
 
+  it('reads a pack in a folder below the source folder that is not part of its layout (dist/, packs/) as a pack, as fmt and fix do', () => {
+    const dir = tree();
+    // A pack built into the source folder (`build packs/buyer -o packs/buyer/dist/buyer.json`), or
+    // a repository whose root is a source folder with built packs beside it.
+    mkdirSync(join(dir, 'packs/buyer/dist'));
+    writeFileSync(join(dir, 'packs/buyer/dist/built.json'), readFileSync(join(ROOT, valid[1])));
+    const named = report(dir, ['packs/buyer/dist/built.json']);
+    expect(named.doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/dist/built.json']);
+    expect(named.code).toBe(0);
+    expect(report(dir, ['packs/**/*.json']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/', 'packs/buyer/dist/built.json', 'packs/plain.json']);
+    expect(report(dir, ['packs/buyer/dist']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/dist/built.json']);
+    // A broken pack there is found, not passed over for the clean folder.
+    writeFileSync(join(dir, 'packs/buyer/dist/built.json'), '{"format": "service.setup-pack"}');
+    expect(report(dir, ['packs/buyer/dist/built.json']).code).toBe(1);
+    const fmt = run(['fmt', '--check', 'packs/buyer/dist/built.json'], { cwd: dir });
+    expect(fmt.stdout).toBe('packs/buyer/dist/built.json: not formatted\n1 of 1 file not formatted; run \'setup-pack fmt\' on it.\n');
+    expect(fmt.code).toBe(1);
+    // fmt on the directory above: the folder's files in their roles, and the pack as a pack.
+    const all = run(['fmt', '--check', 'packs'], { cwd: dir });
+    expect(all.stdout).toMatch(/^packs\/buyer\/dist\/built\.json: not formatted\n1 of \d+ files not formatted/);
+    const fix = run(['fix', '--dry-run', 'packs/buyer/dist/built.json'], { cwd: dir });
+    expect(fix.stdout).toBe('nothing to fix in 1 file\n');
+  });
+
   it('reports a manifest.json that does not parse yet once, in manifest.json, rather than each file as a pack', () => {
     const dir = tree();
     const manifest = join(dir, 'packs/buyer/manifest.json');

@@ -39,7 +39,8 @@ const TEXT_ONLY = new Set(['json/duplicate-key', 'json/number-precision']);
 export function lostOnOpen(text: string): string | undefined {
   const lost = parseJsonText(text).diagnostics.filter((d) => TEXT_ONLY.has(d.code));
   if (!lost.length) return undefined;
-  const first = lost[0];
+  // The first place in the text: the parser lists every repeated name before any number.
+  const first = lost.reduce((a, d) => ((d.line ?? 0) - (a.line ?? 0) || (d.column ?? 0) - (a.column ?? 0)) < 0 ? d : a);
   const more = lost.length > 1 ? ` Also ${plural(lost.length - 1, 'other place')}.` : '';
   return `This file says what the editor cannot keep as written: line ${first.line}: ${first.message}${more} Editing and exporting keep the pack as it reads.`;
 }

@@ -108,8 +108,6 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
         const a = after[i] as Record<string, unknown>;
         entry.sha256 = a.sha256;
         entry.byteSize = a.byteSize;
-        // In canonical form, as unpack writes it (and fmt --check expects): the two fields go to their places.
-        writes.set(ASSETS_INDEX, sourceFileText('assets', assetsIndex));
         continue;
       }
       // An item of its own file (automations, pipelines): that file as unpack writes it.
@@ -120,6 +118,9 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
       writes.set(file, bytes);
     }
   }
+  // In canonical form, as unpack writes it (and fmt --check expects): the two fields go to their
+  // places. Once, after every entry is set: the file holds every inline asset's data.
+  if (assetsIndex) writes.set(ASSETS_INDEX, sourceFileText('assets', assetsIndex));
   // Each file is written whole, from the built pack: one that would not say again what it says
   // (a property written twice, a number JSON cannot hold or does not keep) leaves the folder as it
   // is, as fmt does.

@@ -9,7 +9,7 @@ import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '.
 import { leftAsItIs, lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import type { FileReport } from '../report/model.js';
-import { sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
+import { JSON_SOURCE_FOLDERS, sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
 import { readTree, type SourceTree } from '../source/tree.js';
 
 export const spec: CommandSpec = {
@@ -86,13 +86,13 @@ const reason = (e: unknown) => {
 };
 
 /** The folders of a source folder that hold JSON files build reads. */
-const JSON_FOLDERS: ReadonlySet<string> = new Set(['automations', 'smart-lists', 'pipelines', 'templates', 'resources']);
+const JSON_FOLDERS: ReadonlySet<string> = new Set(JSON_SOURCE_FOLDERS);
 
 /**
  * The files the arguments name, in order, each once: pack files, and the JSON files of pack source
  * folders (a folder named or found in a directory: all of them; a file of one named or matched by
- * a glob, as the pre-commit hook passes them: that file). A file inside a source folder is never
- * formatted as a pack: one build does not read as JSON (a template body, an asset's bytes, a
+ * a glob, as the pre-commit hook passes them: that file). A file of a source folder (sourceFolderOf:
+ * at its top or below a folder of its layout) is never formatted as a pack: one build does not read as JSON (a template body, an asset's bytes, a
  * README) is skipped with a note, and so is a link that leads out of the repository (build
  * refuses it). Folders that cannot be read come back as failures.
  */

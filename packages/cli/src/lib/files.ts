@@ -4,6 +4,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from './errors.js';
+import { LAYOUT_PATHS, MANIFEST } from '../source/layout.js';
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
@@ -65,8 +66,8 @@ export async function isSourceFolder(dir: string): Promise<boolean> {
   return sourceFolderKind(dir) === 'source';
 }
 
-/** The folders a pack source folder may hold beside its manifest (`LAYOUT_PATHS` less manifest.json). */
-const LAYOUT_ENTRIES = ['assets.json', 'automations', 'smart-lists', 'templates', 'pipelines', 'resources', 'assets'];
+/** The files and folders a pack source folder may hold beside its manifest (the layout's). */
+const LAYOUT_ENTRIES = LAYOUT_PATHS.filter((p) => p !== MANIFEST);
 
 /**
  * Is `dir` a pack source folder, or one whose manifest is being edited: a manifest.json that does
@@ -82,9 +83,12 @@ export async function mayBeSourceFolder(dir: string): Promise<boolean> {
 
 /**
  * The pack source folder holding a file (the nearest folder above it that `isFolder` accepts), or
- * undefined. Each folder is asked once however many files are in it or below it: the answer for a
- * folder is kept, and a walk up stops at the first folder already answered, so a folder of 1,000
- * packs costs one question per folder above them, not one per pack.
+ * undefined. A file belongs to that folder when it is at its top (manifest.json, a README) or below
+ * one of the layout's folders (automations/, assets/, …); a file in any other folder below it
+ * (a pack built into dist/, a packs/ folder beside the layout) is no part of it, and is a pack.
+ * Each folder is asked once however many files are in it or below it: the answer for a folder is
+ * kept, and a walk up stops at the first folder already answered, so a folder of 1,000 packs costs
+ * one question per folder above them, not one per pack.
  */
 export function sourceFolderOf(isFolder: (dir: string) => Promise<boolean> = mayBeSourceFolder): (abs: string) => Promise<string | undefined> {
   const known = new Map<string, string | null>();
@@ -96,7 +100,27 @@ export function sourceFolderOf(isFolder: (dir: string) => Promise<boolean> = may
     known.set(dir, found ?? null);
     return found;
   };
-  return (abs) => enclosing(dirname(abs));
+  return async (abs) => {
+    const root = await enclosing(dirname(abs));
+    return root !== undefined && belongsTo(root, abs) ? root : undefined;
+  };
+}
+
+/** Whether a file below the source folder `root` is part of it: at its top, or below one of the layout's folders. */
+function belongsTo(root: string, abs: string): boolean {
+  const rel = abs.slice(root.endsWith(sep) ? root.length : root.length + 1);
+  const slash = rel.indexOf(sep);
+  return slash < 0 || LAYOUT_ENTRIES.includes(rel.slice(0, slash));
+}
+
+/** Whether a file is part of the nearest of `folders` (source folders) above it; one look-up per folder above it. */
+function partOfAny(abs: string, folders: ReadonlySet<string>): boolean {
+  for (let dir = dirname(abs); ; ) {
+    if (folders.has(dir)) return belongsTo(dir, abs);
+    const up = dirname(dir);
+    if (up === dir) return false;
+    dir = up;
+  }
 }
 
 export interface InputEntry {
@@ -176,7 +200,7 @@ export async function expandEntries(
     } else if (isDir && options.sourceFolders) {
       // fmt: source folders below the directory are formatted as folders, not file by file as packs.
       for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isFolder(dirname(m)))) folders.add(dirname(m));
-      matches = matches.filter((m) => ![...folders].some((f) => m.startsWith(f + sep)));
+      if (folders.size) matches = matches.filter((m) => !partOfAny(m, folders));
     }
     for (const f of [...folders].sort()) add('source-folder', f);
     for (const m of matches.sort()) add('file', m);

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalize, formatPack, validatePack } from '@setup-pack/core';
-import { buildFromFiles, cutPointer, MANIFEST, sourceFileText, sourceRole, unpackToFiles, UnpackError } from './layout.js';
+import { buildFromFiles, cutPointer, JSON_SOURCE_FOLDERS, LAYOUT_PATHS, MANIFEST, sourceFileText, sourceRole, unpackToFiles, UnpackError } from './layout.js';
 import { encodeKey, stemsForKeys } from './names.js';
 import { keyArb, packArb, shuffled, smallObject } from '../../test/arbitraries.js';
 
@@ -189,6 +189,20 @@ describe('each source file\'s canonical form (sourceFileText, which unpack write
     for (const [role, value] of [['automation-document', [{ name: 1, format: 2 }]], ['resources', { name: 1, key: 2 }], ['assets', { key: 1, data: 2 }], ['manifest', [3, { name: 1, format: 2 }]], ['smart-list', 'text'], ['pipeline', null]] as const) {
       expect(sourceFileText(role, value)).toBe(JSON.stringify(value, null, 2) + '\n');
     }
+  });
+
+  it('states the layout once: what unpack writes is in LAYOUT_PATHS, and the files of JSON_SOURCE_FOLDERS (only) have roles', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        for (const path of unpackToFiles(pack).keys()) {
+          expect(LAYOUT_PATHS, path).toContain(path.split('/')[0]);
+          if (path.includes('/') && sourceRole(path) !== undefined) expect(JSON_SOURCE_FOLDERS, path).toContain(path.split('/')[0]);
+        }
+      }),
+      { numRuns: 100 },
+    );
+    for (const folder of JSON_SOURCE_FOLDERS) expect(sourceRole(`${folder}/x.json`), folder).toBeDefined();
+    expect(sourceRole('assets/x.json')).toBeUndefined();
   });
 
   it('gives a role to the files build reads as JSON sources, and to nothing else', () => {

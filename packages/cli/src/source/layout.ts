@@ -31,6 +31,14 @@ export const PACK_SCHEMA_FIELD = 'packSchema';
 /** Item kinds kept one file per item: pack field → folder. */
 const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
 type FolderKind = keyof typeof ITEM_FOLDERS;
+/** The folders of JSON source files: each item kind's (one file per item) and resources/ (one per kind). */
+export const JSON_SOURCE_FOLDERS: readonly string[] = [...Object.values(ITEM_FOLDERS), 'resources'];
+/**
+ * What a pack source folder holds at its top: `unpack --force` clears these, and a file belongs to
+ * the folder when it is at its top or below one of these folders (a folder of built packs beside
+ * them does not).
+ */
+export const LAYOUT_PATHS: readonly string[] = [MANIFEST, ASSETS_INDEX, ...JSON_SOURCE_FOLDERS, 'assets'];
 // The resource kinds, from core (which reads them from the schema).
 const RESOURCE_KIND_SET: ReadonlySet<string> = new Set(RESOURCE_KINDS);
 /** Resources whose kind cannot name a file keep their `kind` field here. */

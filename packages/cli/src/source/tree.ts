@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import type { SourceFiles } from './layout.js';
+import { LAYOUT_PATHS, type SourceFiles } from './layout.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
 
@@ -78,9 +78,6 @@ async function boundaryOf(root: string): Promise<{ boundary: string; repository:
     dir = up;
   }
 }
-
-/** The paths a pack source folder owns; `unpack --force` clears them before writing. */
-export const LAYOUT_PATHS = ['manifest.json', 'assets.json', 'automations', 'smart-lists', 'templates', 'pipelines', 'resources', 'assets'];
 
 export async function writeTree(root: string, files: SourceFiles, clear: boolean): Promise<void> {
   if (clear) for (const p of LAYOUT_PATHS) await rm(join(root, p), { recursive: true, force: true });
