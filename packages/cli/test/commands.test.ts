@@ -104,7 +104,7 @@ describe('fmt and fix never change what a pack file says', () => {
       const r = run(['fmt', ...check, 'twice.json', 'big.json', 'other.json'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is: written again, it would lose the first. json/duplicate-key');
-      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fmt leaves the file as it is: written again, it would be null. json/number-range`);
+      expect(r.stderr).toContain(`big.json:${bigAt} error pipelines[0].stages[0].probability is the number -1e400, beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fmt leaves the file as it is: written again, it would be null. json/number-range`);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(r.stdout).toContain(check.length ? 'other.json: not formatted' : 'other.json: formatted');
       expect(r.stdout).not.toMatch(/twice|big/);
@@ -121,7 +121,7 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(file, text);
     const r = run(['fmt', 'src'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error The number 1e999 is beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fmt leaves the file as it is: written again, it would be null\. json\/number-range$/m);
+    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error stages\[0\]\.probability is the number 1e999, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fmt leaves the file as it is: written again, it would be null\. json\/number-range$/m);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
@@ -132,7 +132,7 @@ describe('fmt and fix never change what a pack file says', () => {
       const r = run(['fix', ...dry, 'twice.json', 'big.json'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fix leaves the file as it is: written again, it would lose the first. json/duplicate-key');
-      expect(r.stderr).toContain(`big.json:${bigAt} error The number -1e400 is beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fix leaves the file as it is: written again, it would be null. json/number-range`);
+      expect(r.stderr).toContain(`big.json:${bigAt} error pipelines[0].stages[0].probability is the number -1e400, beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fix leaves the file as it is: written again, it would be null. json/number-range`);
       expect(r.stdout).toBe('nothing fixed in 2 files; 2 left as they are, since written again they would lose what they say\n');
       expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
       expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
@@ -154,14 +154,14 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(join(dir, 'same.json'), `${text.slice(0, at)}"big": 1e23, ${text.slice(at)}`);
     const r = run(['fmt', 'precise.json', 'same.json'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`precise.json:${lines.length}:${lines.at(-1)!.length + 11} error The number 12345678901234567890 has more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+    expect(r.stderr).toContain(`precise.json:${lines.length}:${lines.at(-1)!.length + 11} error brand.feedId is the number 12345678901234567890, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
     expect(readFileSync(join(dir, 'precise.json'), 'utf8')).toBe(precise);
     expect(r.stdout).toBe('same.json: formatted\n');
     expect(readFileSync(join(dir, 'same.json'), 'utf8')).toContain('"big": 1e+23');
     // validate says the same as a warning: the pack validates.
     const v = run(['validate', 'precise.json'], { cwd: dir });
     expect(v.code).toBe(0);
-    expect(v.stdout).toContain('warning The number 12345678901234567890 has more digits than a JSON number keeps here');
+    expect(v.stdout).toContain('warning brand.feedId is the number 12345678901234567890, with more digits than a JSON number keeps here');
   });
 
   it('validate and build name a number out of range in a source file once, as written, and still check the rest of the pack', () => {
@@ -179,7 +179,7 @@ describe('fmt and fix never change what a pack file says', () => {
       const found = (JSON.parse(args[0] === 'build' ? r.stderr : r.stdout) as { files: { path: string; diagnostics: { code: string; message: string; line: number }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => ({ ...d, path: f.path })));
       const range = found.filter((d) => d.code === 'json/number-range');
       expect(range, args[0]).toHaveLength(1);
-      expect(range[0]).toMatchObject({ path: 'src/pipelines/buyer-pipeline.json', message: expect.stringContaining('The number 1e999 is beyond') });
+      expect(range[0]).toMatchObject({ path: 'src/pipelines/buyer-pipeline.json', message: expect.stringContaining('stages[0].probability is the number 1e999, beyond') });
       expect(found.map((d) => d.code)).toContain('pipeline/duplicate-stage-name');
       expect(found.map((d) => d.code)).not.toContain('schema/type');
     }
@@ -194,7 +194,7 @@ describe('fmt and fix never change what a pack file says', () => {
     const text = readFileSync(pipeline, 'utf8');
     for (const [edit, what] of [
       [text.replace('"name": "Listings"', '"name": "First",\n  "name": "Listings"'), /src\/pipelines\/listings\.json:3:3 error The property "name" appears more than once in this object; only the last one counts\. fix leaves the file as it is/],
-      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error The number 2e308 is beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fix leaves the file as it is: written again, it would be null\. json\/number-range$/m],
+      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error stages\[0\]\.probability is the number 2e308, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fix leaves the file as it is: written again, it would be null\. json\/number-range$/m],
     ] as const) {
       writeFileSync(pipeline, edit);
       const before = files();

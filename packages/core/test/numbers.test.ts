@@ -37,7 +37,7 @@ describe('json/number-range', () => {
         {
           code: 'json/number-range',
           severity: 'error',
-          message: `The number ${literal} is beyond what a JSON number can hold here (a 64-bit float); it would be read as ${literal.startsWith('-') ? '-' : ''}Infinity and installed as null.`,
+          message: `brand.extra is the number ${literal}, beyond what a JSON number can hold here (a 64-bit float); it would be read as ${literal.startsWith('-') ? '-' : ''}Infinity and installed as null.`,
           pointer: '/brand/extra',
           hint: 'Write it as a string if it is an identifier, or a number of at most 1.7976931348623157e308 in size.',
           line,
@@ -75,9 +75,9 @@ describe('json/number-range', () => {
     pack.resources[0].data = { limit: -Infinity, ratio: NaN };
     const found = numberFindings(validatePack(pack).diagnostics);
     expect(found.map((d) => [d.pointer, d.message])).toEqual([
-      ['/brand/size', 'This number is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.'],
-      ['/resources/0/data/limit', 'This number is -Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.'],
-      ['/resources/0/data/ratio', 'This value is NaN (not a number), which JSON cannot write; it would be installed as null.'],
+      ['/brand/size', 'brand.size is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.'],
+      ['/resources/0/data/limit', 'resources[0].data.limit is -Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.'],
+      ['/resources/0/data/ratio', 'resources[0].data.ratio is NaN (not a number), which JSON cannot write; it would be installed as null.'],
     ]);
     expect(found.every((d) => d.line === undefined && d.severity === 'error')).toBe(true);
     // What the server checks: an automation document on its own.
@@ -107,7 +107,7 @@ describe('json/number-range', () => {
         const { text, line, column } = withBrandNumber(literal);
         const found = numberFindings(validatePack(text).diagnostics);
         expect(found.map((d) => [d.code, d.pointer, d.line, d.column, d.endColumn])).toEqual([['json/number-range', '/brand/extra', line, column, column + literal.length]]);
-        expect(found[0].message).toContain(`The number ${literal} is beyond`);
+        expect(found[0].message).toContain(`is the number ${literal}, beyond`);
       }),
       { numRuns: 200 },
     );
@@ -122,7 +122,7 @@ describe('json/number-precision', () => {
       {
         code: 'json/number-precision',
         severity: 'warning',
-        message: 'The number 12345678901234567890 has more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so.',
+        message: 'brand.extra is the number 12345678901234567890, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so.',
         pointer: '/brand/extra',
         hint: 'Write it as a string if it is an identifier (an id, an account or phone number); else write 12345678901234567000.',
         line,

@@ -77,7 +77,7 @@ describe('findings on form fields', () => {
     // As the page hands the pack to the validation worker, and the worker validates it.
     const diagnostics = validatePack(applyPatch(undefined, diffForWorker(undefined, p!))).diagnostics;
     expect(diagnostics.map((d) => `${d.severity} ${d.code} ${d.pointer}`)).toEqual(['error json/number-range /automations/0/document/graph/nodes/5/config/due_in_days']);
-    expect(diagnostics[0].message).toBe('This number is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.');
+    expect(diagnostics[0].message).toBe('automations[0].document.graph.nodes[5].config.due_in_days is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.');
     const task = formFindings(p!, diagnostics, { kind: 'automations', index: 0 }, { id: 'task', kind: 'action.create_task' });
     expect(task.map((f) => [f.diagnostic.code, fieldOf(f.path, ['id', 'config/title', 'config/due_in_days', 'config/assignee_id', 'config/~other'])])).toEqual([['json/number-range', 'config/due_in_days']]);
     expect(groupRows(diagnostics).map((g) => [g.severity, g.code])).toEqual([['error', 'json/number-range']]);

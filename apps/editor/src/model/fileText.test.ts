@@ -28,7 +28,7 @@ describe('lostOnOpen', () => {
     const both = '{\n  "name": "A",\n  "name": "B",\n  "n": 12345678901234567890\n}\n';
     // The first place in the text, whichever kind of finding it is (the parser lists repeated names first).
     const numberFirst = '{\n  "n": 12345678901234567890,\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(lostOnOpen(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: The number 12345678901234567890 has more digits than a JSON number keeps here .* Also 1 other place\. Editing and exporting keep the pack as it reads\.$/);
+    expect(lostOnOpen(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing and exporting keep the pack as it reads\.$/);
     expect(lostOnOpen(both)).toMatch(/^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing and exporting keep the pack as it reads\.$/);
   });
 });

@@ -3,7 +3,7 @@
 // count says there are some.
 import { parse, parseTree, visit, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import type { Diagnostic } from '../diagnostics.js';
-import { parsePointer, tokenIndex, toPointer } from './pointer.js';
+import { describePointer, parsePointer, tokenIndex, toPointer } from './pointer.js';
 import { createLineIndex, locateAll, Locator, type LineIndex, type LocateRequest, type Position } from './positions.js';
 
 /** Deeper documents are refused: no pack needs them and recursive tools overflow on them. */
@@ -291,16 +291,20 @@ export function numberFindings(value: unknown, source?: SourceText): Diagnostic[
     const spot = spots?.[i];
     const literal = locator && spot !== undefined ? locator.valueText(spot) : undefined;
     let d: Diagnostic;
+    // The field is named as the schema's findings name theirs (describePointer): a message read
+    // without its pointer (the server's 422, a log line) still says where.
+    const where = describePointer(pointers[i]);
+    const field = where === 'the pack' ? 'The pack' : where;
     if (!finite) {
       d = {
         code: 'json/number-range',
         severity: 'error',
         message:
           literal !== undefined
-            ? `The number ${literal} is beyond what a JSON number can hold here (a 64-bit float); it would be read as ${v} and installed as null.`
+            ? `${field} is the number ${literal}, beyond what a JSON number can hold here (a 64-bit float); it would be read as ${v} and installed as null.`
             : v !== v
-              ? 'This value is NaN (not a number), which JSON cannot write; it would be installed as null.'
-              : `This number is ${v}, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.`,
+              ? `${field} is NaN (not a number), which JSON cannot write; it would be installed as null.`
+              : `${field} is ${v}, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.`,
         pointer: pointers[i],
         hint: `Write it as a string if it is an identifier, or a number of at most ${LARGEST} in size.`,
       };
@@ -309,7 +313,7 @@ export function numberFindings(value: unknown, source?: SourceText): Diagnostic[
       d = {
         code: 'json/number-precision',
         severity: 'warning',
-        message: `The number ${literal} has more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as ${v}, and would be installed and exported so.`,
+        message: `${field} is the number ${literal}, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as ${v}, and would be installed and exported so.`,
         pointer: pointers[i],
         hint: `Write it as a string if it is an identifier (an id, an account or phone number); else write ${v}.`,
       };
