@@ -21,7 +21,11 @@ describe('jsonChunks', () => {
         const text = join(jsonChunks(doc));
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ compact: all, text: all, tail: 1 })));
         // Records: objects led by one key, with nested objects and arrays of objects led by others.
-        const records = all.map((x, i) => ({ r: i, x, list: [{ a: x }, { a: 1 }], note: '},{"r":1' }));
+        // A generated value holding an object led by that key after another object in an array
+        // (`[{},{"r":null}]`) breaks the layout's stated rule for its items (LazyArray: findings
+        // never hold one), so it stands as null there; the key inside strings is still tried.
+        const fit = (x: unknown) => (JSON.stringify(x ?? null).includes('},{"r":') ? null : x);
+        const records = all.map((x, i) => ({ r: i, x: fit(x), list: [{ a: fit(x) }, { a: 1 }], note: '},{"r":1' }));
         const recordsText = join(jsonChunks({ records: new LazyArray(records, 'records', '{"r":') }));
         expect(recordsText).toBe(records.length ? `{\n  "records": [\n${itemLines(records).join('\n')}\n  ]\n}` : '{\n  "records": []\n}');
         const lines = text.split('\n');
