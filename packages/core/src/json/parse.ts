@@ -290,6 +290,8 @@ export function numberFindings(value: unknown, source?: SourceText): Diagnostic[
     if (finite && !locator) continue; // a float handed in is what it is: JSON.stringify writes it back exactly
     const spot = spots?.[i];
     const literal = locator && spot !== undefined ? locator.valueText(spot) : undefined;
+    // A number beyond 2^53 that reads back as written (1e23) is no finding: skipped before its field is named.
+    if (finite && (literal === undefined || keepsItsDigits(literal, v))) continue;
     let d: Diagnostic;
     // The field is named as the schema's findings name theirs (describePointer): a message read
     // without its pointer (the server's 422, a log line) still says where.
@@ -309,7 +311,6 @@ export function numberFindings(value: unknown, source?: SourceText): Diagnostic[
         hint: `Write it as a string if it is an identifier, or a number of at most ${LARGEST} in size.`,
       };
     } else {
-      if (literal === undefined || keepsItsDigits(literal, v)) continue;
       d = {
         code: 'json/number-precision',
         severity: 'warning',
