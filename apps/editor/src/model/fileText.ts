@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { encodingProblem, parseJsonText, plural, utf8Problem, validatePack } from '@setup-pack/core';
+import { encodingProblem, parseJsonText, plural, sortDiagnostics, utf8Problem, validatePack } from '@setup-pack/core';
 import type { PackValue } from './pack.js';
 
 export async function packFileText(file: Blob): Promise<{ text: string } | { error: string }> {
@@ -40,7 +40,7 @@ export function lostOnOpen(text: string): string | undefined {
   const lost = parseJsonText(text).diagnostics.filter((d) => TEXT_ONLY.has(d.code));
   if (!lost.length) return undefined;
   // The first place in the text: the parser lists every repeated name before any number.
-  const first = lost.reduce((a, d) => ((d.line ?? 0) - (a.line ?? 0) || (d.column ?? 0) - (a.column ?? 0)) < 0 ? d : a);
+  const first = sortDiagnostics(lost)[0];
   const more = lost.length > 1 ? ` Also ${plural(lost.length - 1, 'other place')}.` : '';
   return `This file says what the editor cannot keep as written: line ${first.line}: ${first.message}${more} Editing and exporting keep the pack as it reads.`;
 }

@@ -1,5 +1,5 @@
 // Reading one pack file for commands that transform it (fmt, fix, diff, unpack).
-import type { Diagnostic, SourceText } from '@setup-pack/core';
+import { sortDiagnostics, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { decodeText, readText } from './files.js';
 import type { FileReport } from '../report/model.js';
 
@@ -49,14 +49,15 @@ const LOST_ON_REWRITE: ReadonlyMap<string, string> = new Map([
  * leaves the file as it is, and what would be lost: fmt's "fmt leaves the file as it is: written
  * again, it would be null"). Empty when the file can be written again safely.
  */
-export function lostOnRewrite(findings: readonly Diagnostic[], refusal: (loss: string) => string): Diagnostic[] {
-  const lost: Diagnostic[] = [];
+export function lostOnRewrite<D extends Diagnostic>(findings: readonly D[], refusal: (loss: string) => string): D[] {
+  const lost: D[] = [];
   for (const d of findings) {
     const loss = LOST_ON_REWRITE.get(d.code);
     if (loss !== undefined) lost.push({ ...d, severity: 'error', message: `${d.message} ${refusal(loss)}.` });
   }
-  // In the order of the text, as a file's other findings are.
-  return lost.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  // In the order of the text, as a file's other findings are (core's order of findings).
+  sortDiagnostics(lost);
+  return lost;
 }
 
 /** fmt's and fix's refusal: the file is left as it is. */
