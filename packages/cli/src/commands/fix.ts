@@ -1,7 +1,7 @@
 // setup-pack fix: core's mechanical repairs (fixPack), applied to pack files.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { count, plural, printable } from '@setup-pack/core';
+import { count, plural, printable, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath } from '../lib/files.js';
@@ -124,12 +124,20 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
   // Each file is written whole, from the built pack: one that would not say again what it says
   // (a property written twice, a number JSON cannot hold or does not keep) leaves the folder as it
   // is, as fmt does.
+  // One pass over the build's findings, each kept under its file: not a filter of all of them per
+  // file written.
+  const lostIn = new Map<string, Diagnostic[]>();
+  for (const { file, ...d } of lostOnRewrite(built.diagnostics, leftAsItIs('fix'))) {
+    if (!writes.has(file)) continue;
+    const list = lostIn.get(file);
+    if (list) list.push(d);
+    else lostIn.set(file, [d]);
+  }
   const refused: FileReport[] = [];
   for (const file of writes.keys()) {
     const source = built.sources.get(file);
-    if (!source) continue;
-    const lost = lostOnRewrite(built.diagnostics.filter((d) => d.file === file).map(({ file: _, ...d }) => d), leftAsItIs('fix'));
-    if (lost.length) refused.push({ path: displayPath(join(abs, ...file.split('/')), ctx.cwd), text: source.text, diagnostics: lost });
+    const lost = lostIn.get(file);
+    if (source && lost) refused.push({ path: displayPath(join(abs, ...file.split('/')), ctx.cwd), text: source.text, diagnostics: lost });
   }
   if (refused.length) {
     reportUnreadable(ctx, refused, RULE_METADATA);
