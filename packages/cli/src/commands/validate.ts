@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
-import type { CommandContext } from '../lib/context.js';
+import type { CommandContext, Output } from '../lib/context.js';
 import { decodeText, displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
@@ -110,7 +110,17 @@ async function writeReportFile(abs: string, shown: string, chunks: Iterable<stri
   stream.on('error', (e) => (failure = e));
   try {
     await once(stream, 'open');
-    await writeChunks({ write: (t) => stream.write(t), get closed() { return failure !== undefined; }, drain: () => Promise.race([once(stream, 'drain').then(() => {}), once(stream, 'close').then(() => {})]) }, chunks);
+    const out: Output = {
+      write: (t) => stream.write(t),
+      get closed() {
+        return failure !== undefined;
+      },
+      drain: async () => {
+        if (stream.writableNeedDrain) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+      },
+      queued: () => stream.writableLength,
+    };
+    await writeChunks(out, chunks);
     stream.end();
     await once(stream, 'finish');
   } catch (e) {

@@ -8,8 +8,10 @@ export interface Output {
   isTTY?: boolean;
   /** True once the reader has gone (EPIPE): later writes are dropped. */
   readonly closed?: boolean;
-  /** Resolves when the stream can take more, or has closed. */
+  /** Resolves when the stream can take more (at once if it is not full), or has closed. */
   drain?(): Promise<void>;
+  /** How much the stream holds that it has not handed on yet (a pipe whose reader is behind). */
+  queued?(): number;
 }
 
 export interface CommandContext {
@@ -26,7 +28,7 @@ export interface CommandContext {
  * the stream fail with EPIPE: that closes the Output quietly instead of crashing with a stack
  * trace, and the command still ends with its own exit code.
  */
-function streamOutput(stream: NodeJS.WriteStream): Output {
+export function streamOutput(stream: NodeJS.WriteStream): Output {
   let closed = false;
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
@@ -41,7 +43,7 @@ function streamOutput(stream: NodeJS.WriteStream): Output {
     },
     drain: () =>
       new Promise<void>((resolve) => {
-        if (closed) return resolve();
+        if (closed || !stream.writableNeedDrain) return resolve();
         const done = () => {
           stream.off('drain', done);
           stream.off('setup-pack:closed', done);
@@ -50,6 +52,7 @@ function streamOutput(stream: NodeJS.WriteStream): Output {
         stream.once('drain', done);
         stream.once('setup-pack:closed', done);
       }),
+    queued: () => stream.writableLength,
   };
 }
 

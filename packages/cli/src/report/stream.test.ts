@@ -1,10 +1,13 @@
 // jsonChunks writes a document holding LazyArrays: one line per item of a `compact`, `text` or
 // `records` array (gathered into batches of about 64 KiB before they are yielded), nested items laid out
 // as JSON.stringify(…, null, 2) would. Whatever the items and however the batches fall, the
-// text is that document's JSON, each one-line item on its own line, in order.
+// text is that document's JSON, each one-line item on its own line, in order. writeChunks keeps
+// making batches while a slow reader catches up, within a bound, and stops when the reader goes.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { jsonChunks, LazyArray } from './stream.js';
+import { Writable } from 'node:stream';
+import { streamOutput } from '../lib/context.js';
+import { jsonChunks, LazyArray, writeChunks } from './stream.js';
 
 const join = (chunks: Iterable<string>) => [...chunks].join('');
 
@@ -53,5 +56,56 @@ describe('jsonChunks', () => {
     const files = [{ path: 'a.json', findings: new LazyArray([] as unknown[], 'text') }, { path: 'b.json', findings: new LazyArray(['{"x":1}'], 'text') }];
     const text = join(jsonChunks({ files: new LazyArray(files, 'nested') }));
     expect(text).toBe('{\n  "files": [\n    {\n      "path": "a.json",\n      "findings": []\n    },\n    {\n      "path": "b.json",\n      "findings": [\n        {"x":1}\n      ]\n    }\n  ]\n}');
+  });
+});
+
+describe('writeChunks', () => {
+  /** A stream whose reader takes a 64 KiB piece every millisecond, as a pipe to a slower process does. */
+  function slowSink() {
+    const got: string[] = [];
+    const sink = new Writable({
+      decodeStrings: false,
+      write(chunk: string, _encoding, done) {
+        got.push(chunk);
+        setTimeout(done, 1);
+      },
+    });
+    return { got, sink, out: streamOutput(sink as unknown as NodeJS.WriteStream) };
+  }
+
+  it('goes on making batches while the stream holds up to about a MiB, and waits past that', async () => {
+    const { got, sink, out } = slowSink();
+    const items = Array.from({ length: 60_000 }, (_, i) => `{"n":${i},"pad":"${'x'.repeat(60)}"}`);
+    let most = 0;
+    const write = out.write;
+    out.write = (t) => {
+      const ok = write(t);
+      most = Math.max(most, sink.writableLength);
+      return ok;
+    };
+    await writeChunks(out, jsonChunks({ items: new LazyArray(items, 'text') }));
+    // It did not stop at the stream's 16 KiB mark, nor let the stream hold much past a MiB.
+    expect(most).toBeGreaterThan(256 * 1024);
+    expect(most).toBeLessThan(1024 * 1024 + 3 * 64 * 1024);
+    // It ends once the stream has passed everything on, and the text is whole and in order.
+    expect(sink.writableLength).toBe(0);
+    expect(JSON.parse(got.join('')).items).toHaveLength(60_000);
+    expect(JSON.parse(got.join('')).items[59_999]).toEqual({ n: 59_999, pad: 'x'.repeat(60) });
+  });
+
+  it("resolves at once when the stream is not full, and stops when the reader has gone", async () => {
+    const { sink, out } = slowSink();
+    await out.drain!();
+    sink.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    expect(out.closed).toBe(true);
+    let made = 0;
+    await writeChunks(out, (function* () {
+      for (;;) {
+        made++;
+        yield 'x'.repeat(70_000);
+        if (made > 10) throw new Error('went on after the reader had gone');
+      }
+    })());
+    expect(made).toBeLessThanOrEqual(1);
   });
 });
