@@ -6,11 +6,39 @@
 // SETUP_PACK_WRITE_CODE_CACHE=<file> is the build's: use <file> as the cache and write it at exit.
 // This file is CommonJS (bin/package.json), the quicker entry point for node to start.
 'use strict';
-const { readFileSync, writeFileSync } = require('node:fs');
+const { closeSync, openSync, read, readFileSync, statSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
-const { join } = require('node:path');
+const { join, resolve } = require('node:path');
 const { debuglog } = require('node:util');
 const { Script } = require('node:vm');
+
+// Read-ahead: the large files `validate` is given (a pack of many MiB) are read on libuv's thread
+// pool, one read each into a buffer of the file's size, while the bundle below compiles and starts;
+// the command takes each once (readText in src/lib/files.ts) instead of reading it again. Only the
+// first files of at least READ_AHEAD_MIN bytes among the first arguments, so a shell-expanded glob
+// of many small packs costs no more than a stat each of those. A read that falls short or fails
+// leaves the file to the command's own read, which says what is wrong with it.
+const READ_AHEAD_MIN = 1 << 20;
+const readAhead = new Map();
+if (process.argv[2] === 'validate') {
+  for (const arg of process.argv.slice(3, 67)) {
+    if (readAhead.size === 8) break;
+    if (arg.startsWith('-')) continue;
+    try {
+      // stat first: opening a named pipe would wait for its writer.
+      const st = statSync(arg, { throwIfNoEntry: false });
+      if (!st?.isFile() || st.size < READ_AHEAD_MIN || st.size > 0x7fffffff) continue;
+      const fd = openSync(arg, 'r');
+      const bytes = Buffer.allocUnsafeSlow(st.size);
+      readAhead.set(resolve(arg), new Promise((done) => read(fd, bytes, 0, st.size, 0, (error, n) => {
+        closeSync(fd);
+        done(error || n !== st.size ? undefined : bytes);
+      })));
+    } catch {
+      // not readable now: the command says why when it reads it
+    }
+  }
+}
 
 const dir = join(__dirname, '../dist/bundle');
 const file = join(dir, 'main.cjs');
@@ -38,6 +66,7 @@ debuglog('setup-pack')('code cache %s', cachedData === undefined ? 'absent' : sc
 if (writeTo) process.once('exit', () => writeFileSync(writeTo, script.createCachedData()));
 const bundle = { exports: {} };
 script.runInThisContext().call(bundle.exports, bundle.exports, Module.createRequire(file), bundle, file, dir);
-bundle.exports.main(process.argv.slice(2)).then((code) => {
+if (readAhead.size) debuglog('setup-pack')('reading ahead %s', [...readAhead.keys()].join(', '));
+bundle.exports.main(process.argv.slice(2), undefined, readAhead).then((code) => {
   process.exitCode = code;
 });

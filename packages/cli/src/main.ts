@@ -1,7 +1,7 @@
 // Entry point of the setup-pack command: global flags, then the command from the table.
 import { COMMANDS } from './commands/index.js';
 import { helpText, parseCommandArgs, suggest } from './lib/args.js';
-import { processContext, type CommandContext } from './lib/context.js';
+import { processContext, type CommandContext, type ReadAhead } from './lib/context.js';
 import { EXIT, UsageError } from './lib/errors.js';
 import { cliVersion } from './lib/version.js';
 
@@ -30,10 +30,13 @@ function globalHelp(): string {
   ].join('\n');
 }
 
-/** Runs the CLI with `argv` (without node and the script) and resolves to the exit code. */
-export async function main(argv: string[], ctx?: CommandContext): Promise<number> {
+/**
+ * Runs the CLI with `argv` (without node and the script) and resolves to the exit code.
+ * `readAhead`: files the binary began reading while this code loaded (bin/setup-pack.js).
+ */
+export async function main(argv: string[], ctx?: CommandContext, readAhead?: ReadAhead): Promise<number> {
   const colorFlag = argv.includes('--no-color') ? false : argv.includes('--color') ? true : undefined;
-  const context = ctx ?? processContext(colorFlag);
+  const context = ctx ?? processContext(colorFlag, readAhead);
   const [first, ...rest] = argv;
   let commandName = '';
   try {

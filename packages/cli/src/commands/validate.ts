@@ -51,6 +51,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!stdin && !files.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && files.length) throw new UsageError('give files or --stdin, not both');
   const entries = stdin ? [] : await expandEntries(files, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true, wholeFolders: true });
+  // The binary read ahead every large file named (bin/setup-pack.js): those that are no input (an
+  // option's value, a file standing for its source folder) are let go.
+  if (ctx.readAhead?.size) {
+    const inputs = new Set(entries.map((e) => e.abs));
+    for (const abs of ctx.readAhead.keys()) if (!inputs.has(abs)) ctx.readAhead.delete(abs);
+  }
   const [{ validatePack, placeFindings, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const disableRules = (args.values.disable as string[] | undefined) ?? [];
   const codes = RULE_METADATA.map((r) => r.code);
@@ -71,7 +77,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       const compiled = await compileFolder(await readTree(entry.abs), { exportedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), dir: entry.abs, display: (abs) => displayPath(abs, ctx.cwd), disableRules });
       return compiled.reports.length ? compiled.reports : [{ path: `${path}/`, diagnostics: [] }];
     }
-    const read = await readText(entry.abs);
+    const read = await readText(entry.abs, ctx.readAhead);
     if ('error' in read) return [{ path, diagnostics: [], readError: read.error }];
     const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules, place });
     // Text and value are kept only for code frames and fingerprints, so clean files free them.

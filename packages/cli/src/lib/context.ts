@@ -14,6 +14,12 @@ export interface Output {
   queued?(): number;
 }
 
+/**
+ * Files the binary began to read before the command was loaded (bin/setup-pack.js, read-ahead),
+ * by absolute path: the bytes, or undefined when that read fell short. Each is taken once.
+ */
+export type ReadAhead = Map<string, Promise<Buffer | undefined>>;
+
 export interface CommandContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
@@ -21,6 +27,8 @@ export interface CommandContext {
   stderr: Output;
   /** Colours for stdout and stderr, decided by the flags, NO_COLOR, FORCE_COLOR and the TTY. */
   colors(stream: 'stdout' | 'stderr'): Colors;
+  /** Files already being read (the binary's read-ahead), for the command that reads them. */
+  readAhead?: ReadAhead;
 }
 
 /**
@@ -56,7 +64,7 @@ export function streamOutput(stream: NodeJS.WriteStream): Output {
   };
 }
 
-export function processContext(colorFlag?: boolean): CommandContext {
+export function processContext(colorFlag?: boolean, readAhead?: ReadAhead): CommandContext {
   const stdout = streamOutput(process.stdout);
   const stderr = streamOutput(process.stderr);
   return {
@@ -65,5 +73,6 @@ export function processContext(colorFlag?: boolean): CommandContext {
     stdout,
     stderr,
     colors: (s) => makeColors(colorEnabled(s === 'stdout' ? stdout : stderr, process.env, colorFlag)),
+    readAhead,
   };
 }

@@ -3,6 +3,7 @@ import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as sta
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
+import type { ReadAhead } from './context.js';
 import { UsageError } from './errors.js';
 import { LAYOUT_PATHS, MANIFEST } from '../source/layout.js';
 
@@ -280,11 +281,23 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
  * Reads a text file; the error is a one-line reason (no such file, permission denied, ...).
  * Synchronous underneath: fs/promises' readFile costs four thread-pool round trips per file (open,
  * fstat, read, close), which is most of the time on a folder of 1,000 small packs, and the
- * validation that follows blocks the thread anyway.
+ * validation that follows blocks the thread anyway. A file the binary began to read while the
+ * command loaded (`ahead`: bin/setup-pack.js) is taken from there, once; a read-ahead that fell
+ * short leaves the file to be read here.
  */
-export async function readText(abs: string): Promise<{ text: string } | { error: string }> {
+export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: string } | { error: string }> {
   try {
-    return decodeText(readFileSync(abs), 'the file');
+    const early = ahead?.get(abs);
+    if (!early) return decodeText(readFileSync(abs), 'the file');
+    ahead!.delete(abs);
+    const bytes = await early;
+    if (!bytes) return decodeText(readFileSync(abs), 'the file');
+    const text = decodeText(bytes, 'the file');
+    // The buffer was made before the command loaded, so V8 has moved it among the old objects,
+    // which a run this short never collects: its memory (the file's size) would stay held to the
+    // end. Moved to a new object by a transfer, it goes with the next minor collection.
+    structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+    return text;
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
