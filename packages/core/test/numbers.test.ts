@@ -3,7 +3,7 @@
 // a warning). Found by the walk parse.ts makes anyway; placed and named as written.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { validatePack, validateAutomationDocument, type Diagnostic } from '@setup-pack/core';
+import { NOT_AS_WRITTEN, parseJsonText, validatePack, validateAutomationDocument, type Diagnostic } from '@setup-pack/core';
 import { readFixture } from './helpers.js';
 
 const base = readFixture('valid/listing-marketing.json');
@@ -164,5 +164,24 @@ describe('json/number-precision', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('NOT_AS_WRITTEN', () => {
+  it('names each parser finding whose text the parsed value does not keep, and whether checking the value still finds it', () => {
+    const examples: Record<string, { text: string; rewritten: string }> = {
+      'json/duplicate-key': { text: '{"a":1,"a":2}', rewritten: '{"a":2}' },
+      'json/number-range': { text: '{"a":1e400}', rewritten: '{"a":null}' },
+      'json/number-precision': { text: '{"a":12345678901234567890}', rewritten: '{"a":12345678901234567000}' },
+    };
+    expect([...NOT_AS_WRITTEN.keys()].sort()).toEqual(Object.keys(examples).sort());
+    for (const [code, { text, rewritten }] of Object.entries(examples)) {
+      const parsed = parseJsonText(text);
+      expect(parsed.diagnostics.map((d) => d.code)).toContain(code);
+      // Written again, the value says something else than the text.
+      expect(JSON.stringify(parsed.value)).toBe(rewritten);
+      // valueShows: a check of the value (what the editor holds) finds it again, or never can.
+      expect(validatePack(parsed.value).diagnostics.some((d) => d.code === code)).toBe(NOT_AS_WRITTEN.get(code)!.valueShows);
+    }
   });
 });

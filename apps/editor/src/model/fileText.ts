@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { encodingProblem, parseJsonText, plural, sortDiagnostics, utf8Problem, validatePack } from '@setup-pack/core';
+import { encodingProblem, NOT_AS_WRITTEN, parseJsonText, plural, sortDiagnostics, utf8Problem, validatePack } from '@setup-pack/core';
 import type { PackValue } from './pack.js';
 
 export async function packFileText(file: Blob): Promise<{ text: string } | { error: string }> {
@@ -27,8 +27,6 @@ export function parsePackText(text: string): { value?: PackValue; error?: string
   return { value: v as PackValue };
 }
 
-/** What core's parser finds in a file's text that a parsed copy no longer has: a property said twice, a number read as another. */
-const TEXT_ONLY = new Set(['json/duplicate-key', 'json/number-precision']);
 
 /**
  * What the editor's copy of a pack cannot keep of its file's text, in a sentence for the banner, or
@@ -37,7 +35,10 @@ const TEXT_ONLY = new Set(['json/duplicate-key', 'json/number-precision']);
  * copy. Core's own findings and words (parseJsonText); one parse more, at open only.
  */
 export function lostOnOpen(text: string): string | undefined {
-  const lost = parseJsonText(text).diagnostics.filter((d) => TEXT_ONLY.has(d.code));
+  // What the parser finds in the text that the copy shows no trace of (core's NOT_AS_WRITTEN): a
+  // property said twice, a number read as another. A number beyond range stays in the copy as
+  // Infinity, where validation reports it.
+  const lost = parseJsonText(text).diagnostics.filter((d) => NOT_AS_WRITTEN.get(d.code)?.valueShows === false);
   if (!lost.length) return undefined;
   // The first place in the text: the parser lists every repeated name before any number.
   const first = sortDiagnostics(lost)[0];

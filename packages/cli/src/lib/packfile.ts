@@ -1,5 +1,5 @@
 // Reading one pack file for commands that transform it (fmt, fix, diff, unpack).
-import { sortDiagnostics, type Diagnostic, type SourceText } from '@setup-pack/core';
+import { NOT_AS_WRITTEN, sortDiagnostics, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { decodeText, readText } from './files.js';
 import type { FileReport } from '../report/model.js';
 
@@ -31,29 +31,16 @@ async function parseRead(read: { text: string } | { error: string }, path: strin
 }
 
 /**
- * Core's findings of a file's text that mean the file, written again from its parsed value (fmt,
- * fix, unpack), would not say what it says: a property written twice in one object (JSON.parse
- * keeps the last, so the first would be dropped), a number JSON.parse cannot hold (1e400 reads as
- * Infinity, which JSON.stringify writes as null) or does not read as written (12345678901234567890
- * comes back as 12345678901234567000).
- */
-const LOST_ON_REWRITE: ReadonlyMap<string, string> = new Map([
-  ['json/duplicate-key', 'it would lose the first'],
-  ['json/number-range', 'it would be null'],
-  ['json/number-precision', 'it would be the number it reads as'],
-]);
-
-/**
  * What writing a parsed file again would lose of what the file says: its findings (`findings`,
- * core's, from parseJsonText) of the kinds above, as errors, each with `refusal` said of it (who
+ * core's, from parseJsonText) that core's NOT_AS_WRITTEN names, as errors, each with `refusal` said of it (who
  * leaves the file as it is, and what would be lost: fmt's "fmt leaves the file as it is: written
  * again, it would be null"). Empty when the file can be written again safely.
  */
 export function lostOnRewrite<D extends Diagnostic>(findings: readonly D[], refusal: (loss: string) => string): D[] {
   const lost: D[] = [];
   for (const d of findings) {
-    const loss = LOST_ON_REWRITE.get(d.code);
-    if (loss !== undefined) lost.push({ ...d, severity: 'error', message: `${d.message} ${refusal(loss)}.` });
+    const loss = NOT_AS_WRITTEN.get(d.code);
+    if (loss !== undefined) lost.push({ ...d, severity: 'error', message: `${d.message} ${refusal(loss.rewritten)}.` });
   }
   // In the order of the text, as a file's other findings are (core's order of findings).
   sortDiagnostics(lost);

@@ -470,6 +470,22 @@ function findDuplicateKeys(text: string, lines: LineIndex): Diagnostic[] {
 }
 
 /**
+ * The parser's findings that mean the parsed value is not what the text says, so that the value
+ * written again would change the file, each with what writing it again would give and whether the
+ * value itself shows it: a property written twice (JSON.parse keeps the last: the first would be
+ * dropped, and the value has no trace of it), a number JSON cannot hold (1e400 reads as Infinity,
+ * written as null: the value shows Infinity, which every check of it then meets), and a number
+ * that does not read as written (12345678901234567890 comes back as 12345678901234567000, a
+ * number like any other in the value). One statement for what fmt, fix and unpack refuse to
+ * write and what the editor warns of when it opens a file.
+ */
+export const NOT_AS_WRITTEN: ReadonlyMap<string, { rewritten: string; valueShows: boolean }> = new Map([
+  ['json/duplicate-key', { rewritten: 'it would lose the first', valueShows: false }],
+  ['json/number-range', { rewritten: 'it would be null', valueShows: true }],
+  ['json/number-precision', { rewritten: 'it would be the number it reads as', valueShows: false }],
+]);
+
+/**
  * Parses pack text. Returns the value (undefined when the text is not JSON or nests too deep) and
  * diagnostics for syntax, excessive nesting, duplicate property names, and numbers JSON.parse does
  * not read as written (numberFindings); the value is returned with the last two.
