@@ -58,7 +58,8 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
       value = input;
     }
     // A number JSON cannot hold (json/number-range) is the whole story about its value: what the
-    // schema and the rules would add there ("must be an integer, not a number") is not said.
+    // schema and the rules would add there ("must be an integer, not a number") is not said. A
+    // whole text that is such a number (`1e400`) is still told that a pack is a JSON object.
     const outOfRange = diagnostics.length ? numbersOutOfRange(diagnostics) : undefined;
     if (!isObj(value)) {
       diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${describeNonObject(value)}.`, pointer: '' });
