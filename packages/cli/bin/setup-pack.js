@@ -15,10 +15,12 @@ const { Script } = require('node:vm');
 // Read-ahead: the large files `validate` is given (a pack of many MiB) are read on libuv's thread
 // pool, one read each into a buffer of the file's size, while the bundle below compiles and starts;
 // the command takes each once (readText in src/lib/files.ts) instead of reading it again. Only the
-// first files of at least READ_AHEAD_MIN bytes among the first arguments, so a shell-expanded glob
-// of many small packs costs no more than a stat each of those. A read that falls short or fails
-// leaves the file to the command's own read, which says what is wrong with it.
+// first files of READ_AHEAD_MIN to READ_AHEAD_MAX bytes among the first arguments, so a
+// shell-expanded glob of many small packs costs no more than a stat each of those, and a huge file
+// named as an option's value is not read in vain. A read that falls short or fails leaves the file
+// to the command's own read, which says what is wrong with it.
 const READ_AHEAD_MIN = 1 << 20;
+const READ_AHEAD_MAX = 1 << 28;
 const readAhead = new Map();
 if (process.argv[2] === 'validate') {
   for (const arg of process.argv.slice(3, 67)) {
@@ -27,7 +29,7 @@ if (process.argv[2] === 'validate') {
     try {
       // stat first: opening a named pipe would wait for its writer.
       const st = statSync(arg, { throwIfNoEntry: false });
-      if (!st?.isFile() || st.size < READ_AHEAD_MIN || st.size > 0x7fffffff) continue;
+      if (!st?.isFile() || st.size < READ_AHEAD_MIN || st.size > READ_AHEAD_MAX) continue;
       const fd = openSync(arg, 'r');
       const bytes = Buffer.allocUnsafeSlow(st.size);
       readAhead.set(resolve(arg), new Promise((done) => read(fd, bytes, 0, st.size, 0, (error, n) => {

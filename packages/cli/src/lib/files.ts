@@ -296,7 +296,11 @@ export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: 
     // The buffer was made before the command loaded, so V8 has moved it among the old objects,
     // which a run this short never collects: its memory (the file's size) would stay held to the
     // end. Moved to a new object by a transfer, it goes with the next minor collection.
-    structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+    try {
+      structuredClone(bytes.buffer, { transfer: [bytes.buffer as ArrayBuffer] });
+    } catch {
+      // not transferable: the memory is held a while longer, and nothing else changes
+    }
     return text;
   } catch (e) {
     const err = e as NodeJS.ErrnoException;

@@ -32,9 +32,9 @@ async function parseRead(read: { text: string } | { error: string }, path: strin
 
 /**
  * What writing a parsed file again would lose of what the file says: its findings (`findings`,
- * core's, from parseJsonText) that core's NOT_AS_WRITTEN names, as errors, each with `refusal` said of it (who
- * leaves the file as it is, and what would be lost: fmt's "fmt leaves the file as it is: written
- * again, it would be null"). Empty when the file can be written again safely.
+ * core's, from parseJsonText) that core's NOT_AS_WRITTEN names, as errors, each with `refusal`
+ * said of it (who leaves the file as it is, and what would be lost: fmt's "fmt leaves the file as
+ * it is: written again, it would be null"). Empty when the file can be written again safely.
  */
 export function lostOnRewrite<D extends Diagnostic>(findings: readonly D[], refusal: (loss: string) => string): D[] {
   const lost: D[] = [];
