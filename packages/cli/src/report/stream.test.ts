@@ -60,14 +60,14 @@ describe('jsonChunks', () => {
 });
 
 describe('writeChunks', () => {
-  /** A stream whose reader takes a 64 KiB piece every millisecond, as a pipe to a slower process does. */
+  /** A stream whose reader takes a piece every 5 ms, as a pipe to a slower process does (far slower than batches are made). */
   function slowSink() {
     const got: string[] = [];
     const sink = new Writable({
       decodeStrings: false,
       write(chunk: string, _encoding, done) {
         got.push(chunk);
-        setTimeout(done, 1);
+        setTimeout(done, 5);
       },
     });
     return { got, sink, out: streamOutput(sink as unknown as NodeJS.WriteStream) };
