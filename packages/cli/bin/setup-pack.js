@@ -30,8 +30,8 @@ if (process.argv[2] === 'validate') {
       // stat first: opening a named pipe would wait for its writer.
       const st = statSync(arg, { throwIfNoEntry: false });
       if (!st?.isFile() || st.size < READ_AHEAD_MIN || st.size > READ_AHEAD_MAX) continue;
-      const fd = openSync(arg, 'r');
       const bytes = Buffer.allocUnsafeSlow(st.size);
+      const fd = openSync(arg, 'r');
       readAhead.set(resolve(arg), new Promise((done) => read(fd, bytes, 0, st.size, 0, (error, n) => {
         closeSync(fd);
         done(error || n !== st.size ? undefined : bytes);

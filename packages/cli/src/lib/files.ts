@@ -288,9 +288,8 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
 export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: string } | { error: string }> {
   try {
     const early = ahead?.get(abs);
-    if (!early) return decodeText(readFileSync(abs), 'the file');
-    ahead!.delete(abs);
-    const bytes = await early;
+    ahead?.delete(abs);
+    const bytes = early && (await early);
     if (!bytes) return decodeText(readFileSync(abs), 'the file');
     const text = decodeText(bytes, 'the file');
     // The buffer was made before the command loaded, so V8 has moved it among the old objects,

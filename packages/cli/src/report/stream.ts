@@ -163,18 +163,17 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function writeChunks(out: Output, chunks: Iterable<string>): Promise<void> {
   let buf = '';
-  const flush = async (last: boolean) => {
-    const ok = out.write(buf);
-    buf = '';
-    if (ok !== false || !out.drain) return;
-    if (!last && out.queued && out.queued() < QUEUED) await turn();
-    else await out.drain();
-  };
   for (const chunk of chunks) {
     if (out.closed) return;
     buf += chunk;
-    if (buf.length >= CHUNK) await flush(false);
+    if (buf.length < CHUNK) continue;
+    const ok = out.write(buf);
+    buf = '';
+    if (ok !== false || !out.drain) continue;
+    if (out.queued && out.queued() < QUEUED) await turn();
+    else await out.drain();
   }
-  if (buf && !out.closed) await flush(true);
-  else if (out.drain && !out.closed) await out.drain();
+  if (out.closed) return;
+  if (buf) out.write(buf);
+  await out.drain?.();
 }
