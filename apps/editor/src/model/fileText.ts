@@ -27,7 +27,6 @@ export function parsePackText(text: string): { value?: PackValue; error?: string
   return { value: v as PackValue };
 }
 
-
 /**
  * What the editor's copy of a pack cannot keep of its file's text, in a sentence for the banner, or
  * undefined: the editor holds the value JSON.parse makes (the last of a repeated property, a long

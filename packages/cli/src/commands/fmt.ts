@@ -92,8 +92,8 @@ const JSON_FOLDERS: ReadonlySet<string> = new Set(JSON_SOURCE_FOLDERS);
  * The files the arguments name, in order, each once: pack files, and the JSON files of pack source
  * folders (a folder named or found in a directory: all of them; a file of one named or matched by
  * a glob, as the pre-commit hook passes them: that file). A file of a source folder (sourceFolderOf:
- * at its top or below a folder of its layout) is never formatted as a pack: one build does not read as JSON (a template body, an asset's bytes, a
- * README) is skipped with a note, and so is a link that leads out of the repository (build
+ * at its top or below a folder of its layout) is never formatted as a pack: one build does not
+ * read as JSON (a template body, an asset's bytes, a README) is skipped with a note, and so is a link that leads out of the repository (build
  * refuses it). Folders that cannot be read come back as failures.
  */
 async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Promise<{ targets: Target[]; failed: FileReport[] }> {
