@@ -125,11 +125,13 @@ export const spec: CommandSpec = {
   usage: 'plan [options] <pack.json>',
   description: 'Reads the workspace (never writes) and prints one line per item: + create, ~ update, - remove, ! conflict (edited in the workspace), = unchanged or kept. With --detailed-exitcode: 0 no changes, 2 changes, 1 error (as terraform plan).',
   positionals: [1, 1],
+  exitCodes: 'Exit codes: 0 ok, 1 the plan failed or the API refused, 2 usage error or unreadable file; with --detailed-exitcode 0 no changes, 2 changes, 1 any error (usage errors too).',
+  failuresExitOne: 'detailed-exitcode',
   options: {
     ...CONNECTION_OPTIONS,
     ...PLAN_OPTIONS,
     all: { type: 'boolean', description: 'Also list unchanged items.' },
-    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes, 0 when none, 1 on error.' },
+    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes, 0 when none, 1 on any error (a usage error or an unreadable file too).' },
   },
   examples: [
     ['setup-pack plan buyer-lead-1.1.0.json --url https://crm.example.com --key $KEY', 'Preview an upgrade'],

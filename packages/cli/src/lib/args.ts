@@ -27,6 +27,13 @@ export interface CommandSpec {
   exitCodes?: string;
   /** Minimum and maximum positional arguments (max Infinity for any number). */
   positionals: readonly [min: number, max: number];
+  /**
+   * A boolean option that gives exit code 2 a meaning of its own (plan's --detailed-exitcode:
+   * changes). When it is given, every failure — a usage error, an unreadable file, an internal
+   * error — exits 1 instead of 2, so a script never reads a failure as that meaning. Looked for in
+   * the arguments before they are parsed, so an argument parsing refuses exits 1 too.
+   */
+  failuresExitOne?: string;
 }
 
 /** Options every command takes. */
@@ -101,6 +108,15 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   if (n < min) throw new UsageError(`missing ${min - n === 1 && max === min ? 'argument' : 'arguments'}; usage: setup-pack ${spec.usage}`);
   if (n > max) throw new UsageError(`unexpected argument '${parsed.positionals[max]}'; usage: setup-pack ${spec.usage}`);
   return { values, positionals: parsed.positionals };
+}
+
+/** Whether `argv` (a command's arguments) gives the long option `name`, before any `--`. */
+export function givesOption(argv: readonly string[], name: string): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === `--${name}` || a.startsWith(`--${name}=`)) return true;
+  }
+  return false;
 }
 
 /** Parses a non-negative integer option value. */

@@ -1,0 +1,42 @@
+// Option values and usage errors: what a command makes of the values it is given, and the exit
+// code it ends with when it refuses them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+const fixturePath = (f: string) => join(ROOT, 'fixtures', f);
+const VALID = fixturePath('valid/buyer-lead-starter.json');
+/** No workspace from the environment the tests run in. */
+const NO_WORKSPACE = { WORKSPACE_URL: undefined, WORKSPACE_API_KEY: undefined };
+const WORKSPACE = { WORKSPACE_URL: 'http://127.0.0.1:1', WORKSPACE_API_KEY: 'sk_test' };
+
+describe('plan --detailed-exitcode', () => {
+  it('exits 1 on every error, usage errors and unreadable files included (2 means changes)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'brace.json'), '{');
+    const cases: [string, string[], Record<string, string | undefined>][] = [
+      ['an invalid pack', [fixturePath('invalid/graph-cycle.json')], WORKSPACE],
+      ['a missing file', [join(dir, 'missing.json')], WORKSPACE],
+      ['a file that is not JSON', [join(dir, 'brace.json')], WORKSPACE],
+      ['an unknown option', [VALID, '--bogus'], WORKSPACE],
+      ['no workspace address', [VALID], NO_WORKSPACE],
+      ['a malformed --bind', [VALID, '--bind', 'garbage'], WORKSPACE],
+      ['a missing argument', [], WORKSPACE],
+      ['a workspace that cannot be reached', [VALID], WORKSPACE],
+    ];
+    for (const [what, args, env] of cases) {
+      const r = run(['plan', ...args, '--detailed-exitcode'], { env });
+      expect(r.code, what).toBe(1);
+      expect(r.stderr, what).toMatch(/^setup-pack/);
+    }
+    // Before the option too, and without it a usage error is still 2.
+    expect(run(['plan', '--detailed-exitcode', '--bogus', VALID], { env: WORKSPACE }).code).toBe(1);
+    expect(run(['plan', VALID, '--bogus'], { env: WORKSPACE }).code).toBe(2);
+    expect(run(['plan', VALID], { env: NO_WORKSPACE }).code).toBe(2);
+    expect(run(['plan', '--help', '--detailed-exitcode']).code).toBe(0);
+  });
+});
