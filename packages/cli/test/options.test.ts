@@ -40,3 +40,28 @@ describe('plan --detailed-exitcode', () => {
     expect(run(['plan', '--help', '--detailed-exitcode']).code).toBe(0);
   });
 });
+
+describe('a value starting with a dash', () => {
+  it('is the value of the string option before it', () => {
+    const dir = tempDir();
+    cpSync(VALID, join(dir, 'f.json'));
+    const named = run(['new', 'np', '--name', '-Dash name'], { cwd: dir });
+    expect(named.code).toBe(0);
+    expect(readJson(join(dir, 'np/manifest.json')).name).toBe('-Dash name');
+    expect(run(['validate', '--ignore', '-x', 'f.json'], { cwd: dir }).code).toBe(0);
+    const report = run(['validate', '-o', '-report.json', '-f', 'json', 'f.json'], { cwd: dir });
+    expect(report.code).toBe(0);
+    expect(readJson(join(dir, '-report.json')).summary.files).toBe(1);
+    const count = run(['validate', '--max-warnings', '-1', 'f.json'], { cwd: dir });
+    expect(count.code).toBe(2);
+    expect(count.stderr).toBe("setup-pack validate: --max-warnings needs a whole number, not '-1'\n");
+    const ttl = run(['install', 'f.json', '--lock-ttl', '-1'], { cwd: dir, env: WORKSPACE });
+    expect(ttl.code).toBe(2);
+    expect(ttl.stderr).toBe("setup-pack install: --lock-ttl needs a whole number, not '-1'\n");
+    // An option at the end still has no value, and a boolean option still takes none.
+    expect(run(['new', 'np2', '--name'], { cwd: dir }).stderr).toBe("setup-pack new: option '--name' needs a value\n");
+    expect(run(['validate', '--quiet=yes', 'f.json'], { cwd: dir }).stderr).toBe("setup-pack validate: option '--quiet' takes no value\n");
+    // After `--`, a dash starts no option.
+    expect(run(['validate', '-f', 'json', '--', '-x.json'], { cwd: dir }).stderr).toMatch(/cannot read '-x\.json'/);
+  });
+});
