@@ -41,6 +41,31 @@ describe('plan --detailed-exitcode', () => {
   });
 });
 
+describe('build --exported-at and SOURCE_DATE_EPOCH', () => {
+  it('refuse a date that does not exist as a usage error on the option, by the pack schema\'s rule', () => {
+    const dir = tempDir();
+    expect(run(['new', 'p'], { cwd: dir }).code).toBe(0);
+    for (const stamp of ['2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '2026-13-45T99:00:00Z', 'yesterday']) {
+      const r = run(['build', 'p', '--exported-at', stamp], { cwd: dir });
+      expect(r.code, stamp).toBe(2);
+      expect(r.stderr, stamp).toContain(`--exported-at needs an RFC 3339 timestamp`);
+      expect(r.stderr, stamp).toContain(`'${stamp}'`);
+      expect(r.stderr, stamp).not.toContain('manifest.json');
+    }
+    for (const epoch of ['253402300800', '99999999999999']) {
+      const r = run(['build', 'p'], { cwd: dir, env: { SOURCE_DATE_EPOCH: epoch } });
+      expect(r.code, epoch).toBe(2);
+      expect(r.stderr, epoch).toMatch(/^setup-pack build: SOURCE_DATE_EPOCH=\d+ is after 9999/);
+      expect(r.stderr, epoch).not.toMatch(/manifest\.json|internal error/);
+    }
+    const ok = run(['build', 'p', '--exported-at', '2028-02-29T23:59:59.5+02:00'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).exportedAt).toBe('2028-02-29T23:59:59.5+02:00');
+    const last = run(['build', 'p'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '253402300799' } });
+    expect(JSON.parse(last.stdout).exportedAt).toBe('9999-12-31T23:59:59Z');
+  });
+});
+
 describe('a value starting with a dash', () => {
   it('is the value of the string option before it', () => {
     const dir = tempDir();
