@@ -90,3 +90,24 @@ describe('a value starting with a dash', () => {
     expect(run(['validate', '-f', 'json', '--', '-x.json'], { cwd: dir }).stderr).toMatch(/cannot read '-x\.json'/);
   });
 });
+
+describe('new --name and --author', () => {
+  it('refuse a value longer than the pack schema allows, naming the option and the limit', () => {
+    const dir = tempDir();
+    const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/pack.schema.json'), 'utf8'));
+    for (const option of ['name', 'author']) {
+      const max: number = schema.properties[option].maxLength;
+      const r = run(['new', `too-long-${option}`, `--${option}`, 'x'.repeat(max + 1)], { cwd: dir });
+      expect(r.code, option).toBe(2);
+      expect(r.stderr, option).toBe(`setup-pack new: --${option} must be at most ${max} characters (it has ${max + 1})\n`);
+      expect(existsSync(join(dir, `too-long-${option}`)), option).toBe(false);
+      // The schema counts characters (code points), not UTF-16 units: 160 emoji are 160.
+      const fits = run(['new', `fits-${option}`, `--${option}`, '😀'.repeat(max)], { cwd: dir });
+      expect(fits.code, option).toBe(0);
+      const built = run(['build', `fits-${option}`], { cwd: dir });
+      expect(built.code, option).toBe(0);
+      expect(JSON.parse(built.stdout)[option], option).toBe('😀'.repeat(max));
+    }
+    expect(run(['new', 'empty', '--name', ''], { cwd: dir }).code).toBe(2);
+  });
+});
