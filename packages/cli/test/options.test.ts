@@ -111,3 +111,19 @@ describe('new --name and --author', () => {
     expect(run(['new', 'empty', '--name', ''], { cwd: dir }).code).toBe(2);
   });
 });
+
+describe('reading stdin', () => {
+  it('a directory as stdin cannot be read (exit 2), rather than being an empty pack', () => {
+    const dir = tempDir();
+    const fd = openSync(dir, 'r');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'validate', '--stdin', '-f', 'json'], { cwd: dir, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      const report = JSON.parse(r.stdout);
+      expect(report.files[0].readError).toBe('cannot read stdin: is a directory');
+      expect(report.files[0].diagnostics).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
+import { fstatSync, readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
@@ -302,10 +302,35 @@ export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: 
     }
     return text;
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
-    return { error: `cannot read the file: ${reasons[err.code ?? ''] ?? err.message}` };
+    return { error: `cannot read the file: ${readFailure(e)}` };
   }
+}
+
+/** Why a read failed, in a few words. */
+function readFailure(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
+  return reasons[err.code ?? ''] ?? err.message;
+}
+
+/**
+ * Reads all of stdin as pack text, or says why it cannot be read. A directory as stdin (`validate
+ * --stdin < somedir`) reads as no bytes at all through the stream, which would be reported as an
+ * empty pack: it is asked first.
+ */
+export async function readStdin(stream: AsyncIterable<unknown> = process.stdin): Promise<{ text: string } | { error: string }> {
+  try {
+    if (fstatSync(0).isDirectory()) return { error: 'cannot read stdin: is a directory' };
+  } catch {
+    // No descriptor 0 to ask about: the stream's own read says what is wrong.
+  }
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+  } catch (e) {
+    return { error: `cannot read stdin: ${readFailure(e)}` };
+  }
+  return decodeText(Buffer.concat(chunks), 'stdin');
 }
 
 /**
