@@ -127,3 +127,21 @@ describe('reading stdin', () => {
     }
   });
 });
+
+describe('a target folder that is a file, or below one', () => {
+  it('is named as such by unpack, new and export', () => {
+    const dir = tempDir();
+    cpSync(VALID, join(dir, 'file.json'));
+    const below = run(['unpack', 'file.json', 'file.json/sub/'], { cwd: dir });
+    expect(below.code).toBe(2);
+    expect(below.stderr).toBe("setup-pack unpack: 'file.json/sub/' is below 'file.json', which is a file, not a folder\n");
+    const file = run(['new', 'file.json'], { cwd: dir });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toBe("setup-pack new: 'file.json' is a file, not a folder\n");
+    expect(run(['new', '--force', 'file.json'], { cwd: dir }).stderr).toBe("setup-pack new: 'file.json' is a file, not a folder\n");
+    const out = run(['export', '--all', '-o', 'file.json/snapshot/'], { cwd: dir, env: WORKSPACE });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe("setup-pack export: 'file.json/snapshot/' is below 'file.json', which is a file, not a folder\n");
+    expect(readFileSync(join(dir, 'file.json'), 'utf8')).toBe(readFileSync(VALID, 'utf8'));
+  });
+});

@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { displayPath } from '../lib/files.js';
+import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 
@@ -94,6 +94,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (length > max) throw new UsageError(`--${option} must be at most ${max} characters (it has ${length})`);
   }
   const dir = resolve(ctx.cwd, dirArg);
+  const notFolder = notAFolder(dir, dirArg, ctx.cwd);
+  if (notFolder) throw new UsageError(notFolder);
   if ((await isEmptyDir(dir)) === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; choose a new folder or pass --force`);
   const name = typeof args.values.name === 'string' ? args.values.name : titleCase(dir);
   if (!name.trim()) throw new UsageError('--name must not be empty');

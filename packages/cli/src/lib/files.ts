@@ -29,6 +29,22 @@ const statOrUndefined = (abs: string) => {
   }
 };
 
+/**
+ * Why a folder a command is to write into (`new`, `unpack`, `export -o dir/`) cannot be one: it is
+ * a file, or below one (`pack.json/sub/`); undefined when it is a folder or does not exist yet.
+ * `shown` is the path as the user gave it. Asked before whether the folder is empty, which for a
+ * file would say "exists and is not empty".
+ */
+export function notAFolder(dir: string, shown: string, cwd: string): string | undefined {
+  const st = statOrUndefined(dir);
+  if (st) return st.isDirectory() ? undefined : `'${shown}' is ${st.isFile() ? 'a file' : 'there'}, not a folder`;
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    const above = statOrUndefined(up);
+    if (above) return above.isDirectory() ? undefined : `'${shown}' is below '${displayPath(up, cwd)}', which is ${above.isFile() ? 'a file' : 'there'}, not a folder`;
+    if (dirname(up) === up) return undefined;
+  }
+}
+
 /** The text after a UTF-8 byte order mark, which a pack file or a source file may start with (build reads past it). */
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
