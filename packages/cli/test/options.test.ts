@@ -145,3 +145,31 @@ describe('a target folder that is a file, or below one', () => {
     expect(readFileSync(join(dir, 'file.json'), 'utf8')).toBe(readFileSync(VALID, 'utf8'));
   });
 });
+
+describe('bindings', () => {
+  it('a reference type the format does not have, or a key that is not type:id, is a usage error naming it', () => {
+    const dir = tempDir();
+    const file = (name: string, bindings: unknown) => {
+      writeFileSync(join(dir, name), JSON.stringify(bindings));
+      return name;
+    };
+    const cases: [string[], RegExp][] = [
+      [['--bindings', file('nonsense.json', { nonsense: 'x' })], /bindings file 'nonsense\.json': 'nonsense' is not type:id/],
+      [['--bindings', file('bogus.json', { 'user:usr_1': 'mem_1', 'bogus:x': 'y' })], /bindings file 'bogus\.json': 'bogus' in 'bogus:x' is not a reference type \(.*user.*\)/],
+      [['--bindings', file('empty-id.json', { 'user:': 'mem_1' })], /'user:' is not type:id/],
+      [['--bindings', file('empty-value.json', { 'user:usr_1': '' })], /'user:usr_1' needs a workspace id/],
+      [['--bind', 'bogus:x=y'], /--bind: 'bogus' in 'bogus:x=y' is not a reference type \(.*user.*\)/],
+      [['--bind', 'garbage'], /--bind expects type:id=workspaceId/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    // Well-formed bindings get as far as the connection.
+    for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'deal_stage:won': 'stg_1' })]]) {
+      expect(run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE }).stderr, args.join(' ')).toMatch(/no workspace address/);
+    }
+  });
+});

@@ -39,7 +39,7 @@ export async function connect(ctx: CommandContext, args: Parsed) {
 }
 
 export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions> {
-  const { parseBinding } = await import('@setup-pack/installer');
+  const { parseBinding, bindingKeyProblem } = await import('@setup-pack/installer');
   const bindings: Record<string, string> = {};
   if (typeof args.values.bindings === 'string') {
     const path = resolve(ctx.cwd, args.values.bindings);
@@ -51,6 +51,10 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
       throw new UsageError(`bindings file '${args.values.bindings}' must be a JSON object of "type:id": "workspaceId"`);
+    }
+    for (const [key, value] of Object.entries(parsed as Record<string, string>)) {
+      const problem = bindingKeyProblem(key) ?? (value.trim() ? undefined : `'${key}' needs a workspace id`);
+      if (problem) throw new UsageError(`bindings file '${args.values.bindings}': ${problem}`);
     }
     Object.assign(bindings, parsed);
   }
