@@ -41,6 +41,55 @@ describe('plan --detailed-exitcode', () => {
   });
 });
 
+describe('--ignore', () => {
+  /** g/a.json is valid, g/b/bad.json is not JSON. */
+  function layout(): string {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'g/b'), { recursive: true });
+    cpSync(VALID, join(dir, 'g/a.json'));
+    writeFileSync(join(dir, 'g/b/bad.json'), '{');
+    return dir;
+  }
+  const checked = (stdout: string) => JSON.parse(stdout).files.map((f: { path: string }) => f.path);
+
+  it('patterns are relative to the working directory, for a directory, a glob and a file named alike', () => {
+    const dir = layout();
+    for (const inputs of [['g'], ['g/**/*.json'], ['g/a.json', 'g/b/bad.json'], ['./g/']]) {
+      const r = run(['validate', '-f', 'json', ...inputs, '--ignore', 'g/b/**'], { cwd: dir });
+      expect(r.code, inputs.join(' ')).toBe(0);
+      expect(checked(r.stdout), inputs.join(' ')).toEqual(['g/a.json']);
+    }
+    // Relative to the working directory only: not to the directory argument.
+    expect(run(['validate', 'g', '--ignore', 'b/**'], { cwd: dir }).code).toBe(1);
+    expect(run(['validate', 'g', '--ignore', '**/b/**'], { cwd: dir }).code).toBe(0);
+    // From a folder beside the inputs: the pattern walks up as the argument does.
+    mkdirSync(join(dir, 'here'));
+    const up = run(['validate', '-f', 'json', '../g', '../g/b/bad.json', '--ignore', '../g/b/**'], { cwd: join(dir, 'here') });
+    expect(up.code).toBe(0);
+    expect(checked(up.stdout)).toEqual(['../g/a.json'.replace('..', dir).replace(/\\/g, '/')]);
+    // A file named and ignored is skipped (a pre-commit hook passes every changed file) ...
+    const none = run(['validate', '-f', 'json', 'g/b/bad.json', '--ignore', 'g/b/*.json'], { cwd: dir });
+    expect(none.code).toBe(0);
+    expect(checked(none.stdout)).toEqual([]);
+    // ... while a glob or a directory left with no file is a usage error that says why.
+    const glob = run(['validate', 'g/b/*.json', '--ignore', 'g/b/**'], { cwd: dir });
+    expect(glob.code).toBe(2);
+    expect(glob.stderr).toMatch(/--ignore/);
+  });
+
+  it('still walks a directory given inside node_modules, and skips node_modules below it', () => {
+    const dir = layout();
+    mkdirSync(join(dir, 'node_modules/pkg/packs/node_modules'), { recursive: true });
+    cpSync(VALID, join(dir, 'node_modules/pkg/packs/a.json'));
+    writeFileSync(join(dir, 'node_modules/pkg/packs/node_modules/bad.json'), '{');
+    for (const ignore of [[], ['--ignore', 'g/**']]) {
+      const r = run(['validate', '-f', 'json', 'node_modules/pkg/packs', ...ignore], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(checked(r.stdout)).toEqual(['node_modules/pkg/packs/a.json']);
+    }
+  });
+});
+
 describe('build --exported-at and SOURCE_DATE_EPOCH', () => {
   it('refuse a date that does not exist as a usage error on the option, by the pack schema\'s rule', () => {
     const dir = tempDir();

@@ -150,6 +150,11 @@ export interface InputEntry {
  * become one entry each) and globs, in argument order without duplicates. A path that does not
  * exist or a glob that matches nothing is a usage error, so a typo in CI never passes as
  * "0 files, no errors".
+ *
+ * `ignore` (validate's --ignore) are globs relative to the working directory, as ESLint's and
+ * Prettier's are, whatever the input: a directory walked, a glob, a file named (skipped without a
+ * word: a pre-commit hook passes every changed file), or a source folder given (skipped when its
+ * manifest.json is). A directory or glob left with no file says --ignore took them.
  */
 export async function expandEntries(
   inputs: readonly string[],
@@ -176,7 +181,7 @@ export async function expandEntries(
       out.push({ type, abs });
     }
   };
-  const ignorePatterns = ['**/node_modules/**', ...ignore];
+  const ignored = ignore.length ? ignoredBy(ignore, cwd) : undefined;
   let linksMet = false;
   for (const input of inputs) {
     const abs = resolve(cwd, input);
@@ -184,6 +189,7 @@ export async function expandEntries(
     // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
     const st = statOrUndefined(abs);
     if (st?.isFile()) {
+      if (await ignored?.(abs)) continue;
       const root = await folderOf?.(abs);
       if (root !== undefined) add('source-folder', root);
       else add('file', abs);
@@ -192,19 +198,32 @@ export async function expandEntries(
     const isDir = st?.isDirectory();
     if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
     if (isDir && options.sourceFolders && (await isFolder(abs))) {
-      add('source-folder', abs);
+      if (!(await ignored?.(resolve(abs, MANIFEST)))) add('source-folder', abs);
       continue;
     }
-    const { glob } = await import('tinyglobby');
-    // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-    const walk = linkWatchingFs();
-    let matches = await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false, fs: walk.fs });
-    if (sep !== '/') matches = matches.map((m) => resolve(m));
-    if (walk.links.length) {
-      matches = oncePerRealFile(matches, walk.links);
+    const { glob, convertPathToPattern } = await import('tinyglobby');
+    // A directory is walked from itself, node_modules skipped below it; with --ignore patterns,
+    // which are relative to the working directory, from there (the same files, matched by the
+    // directory's path: `g/**/*.json`, or `../g/**/*.json` outside it).
+    const dirPattern = isDir && ignored ? convertPathToPattern(relative(cwd, abs)) : '';
+    const search = (ignoring: readonly string[]) => {
+      const walk = linkWatchingFs();
+      const patterns = !isDir ? [input.split(sep).join('/')] : dirPattern ? [`${dirPattern}/**/*.json`] : ['**/*.json'];
+      const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
+      // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
+      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links }));
+    };
+    const { found, links } = await search(ignore);
+    let matches = found;
+    if (links.length) {
+      matches = oncePerRealFile(matches, links);
       linksMet = true;
     }
-    if (!matches.length) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    if (!matches.length) {
+      const what = isDir ? `.json files in '${input}'` : `files matching '${input}'`;
+      if (ignored && (await search([])).found.length) throw new UsageError(`all ${what} are ignored (--ignore)`);
+      throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    }
     const folders = new Set<string>();
     if (folderOf) {
       const plain: string[] = [];
@@ -225,6 +244,19 @@ export async function expandEntries(
   // Two arguments that reach one file, one of them through a link a walk followed (`validate
   // shared a` with shared/alias -> ../a): the file is read once, under the first name.
   return linksMet ? onceEach(out) : out;
+}
+
+/**
+ * Whether a file is matched by `patterns`, globs relative to `cwd`: asked of files named on the
+ * command line, with the matcher the walks use (tinyglobby's), so a pattern means the same for a
+ * file named and a file found. One look at the file's folder per file named.
+ */
+function ignoredBy(patterns: readonly string[], cwd: string): (abs: string) => Promise<boolean> {
+  return async (abs) => {
+    const { glob, convertPathToPattern } = await import('tinyglobby');
+    const found = await glob([convertPathToPattern(relative(cwd, abs))], { cwd, onlyFiles: true, ignore: [...patterns], expandDirectories: false });
+    return found.length === 0;
+  };
 }
 
 function onceEach(entries: InputEntry[]): InputEntry[] {
