@@ -1,6 +1,6 @@
 // Entry point of the setup-pack command: global flags, then the command from the table.
 import { COMMANDS } from './commands/index.js';
-import { helpText, parseCommandArgs, suggest } from './lib/args.js';
+import { givesOption, helpText, parseCommandArgs, suggest } from './lib/args.js';
 import { processContext, type CommandContext, type ReadAhead } from './lib/context.js';
 import { EXIT, UsageError } from './lib/errors.js';
 import { cliVersion } from './lib/version.js';
@@ -39,6 +39,8 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
   const context = ctx ?? processContext(colorFlag, readAhead);
   const [first, ...rest] = argv;
   let commandName = '';
+  // Exit code of a failure: 2, or 1 under an option that gives 2 another meaning (plan --detailed-exitcode).
+  let failure: number = EXIT.usage;
   try {
     if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
       if (first === 'help' && rest[0]) return main([rest[0], '--help'], ctx);
@@ -57,6 +59,7 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
     }
     commandName = first;
     const command = await entry.load();
+    if (command.spec.failuresExitOne && givesOption(rest, command.spec.failuresExitOne)) failure = EXIT.findings;
     const args = parseCommandArgs(command.spec, rest);
     if (args.values.help) {
       context.stdout.write(helpText(command.spec));
@@ -66,10 +69,10 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
   } catch (e) {
     if (e instanceof UsageError) {
       context.stderr.write(`setup-pack${commandName ? ` ${commandName}` : ''}: ${e.message}\n`);
-      return EXIT.usage;
+      return failure;
     }
     const err = e as Error;
     context.stderr.write(`setup-pack${commandName ? ` ${commandName}` : ''}: internal error: ${err?.stack ?? String(e)}\n`);
-    return EXIT.usage;
+    return failure;
   }
 }

@@ -2,7 +2,7 @@
 // count with its thousands separators (core's count and plural), one word for one thing.
 import { describe, expect, it } from 'vitest';
 import type { PlanResult, PlanStep, PlanSummary, StepAction } from '@setup-pack/core';
-import { formatPlanText, noPaint, summaryLine } from './render.js';
+import { bindingKeyProblem, formatPlanText, noPaint, parseBinding, summaryLine } from './render.js';
 
 const steps = (n: number, action: StepAction, write: boolean): PlanStep[] =>
   Array.from({ length: n }, (_, i) => ({ itemId: `resource:r${i}`, kind: 'resource', key: `r${i}`, name: `r${i}`, collection: 'tags', action, write, phase: 1, reason: '', rewrites: [], dependsOn: [] }) as PlanStep);
@@ -56,5 +56,18 @@ describe('plan text from a hostile pack or workspace', () => {
     const out = formatPlanText(failed);
     expect(out).toContain('("a\\u001b[0m")');
     expect(out).toContain('candidate i\\n "c\\u202e"');
+  });
+});
+
+describe('bindings', () => {
+  it('take the format\'s reference types only, and say which type is wrong', () => {
+    expect(parseBinding('user:usr_8841=mem_123')).toEqual(['user:usr_8841', 'mem_123']);
+    expect(parseBinding('deal_stage:a:b=stg_1')).toEqual(['deal_stage:a:b', 'stg_1']);
+    expect(() => parseBinding('usr:x=y')).toThrow(/^--bind: 'usr' in 'usr:x=y' is not a reference type; did you mean 'user'\? \(tag, .*lead_source\)$/);
+    expect(() => parseBinding('garbage')).toThrow(/--bind expects type:id=workspaceId/);
+    expect(bindingKeyProblem('user:usr_8841')).toBeUndefined();
+    expect(bindingKeyProblem('nonsense')).toBe("'nonsense' is not type:id (e.g. user:usr_8841)");
+    expect(bindingKeyProblem('user:')).toBe("'user:' is not type:id (e.g. user:usr_8841)");
+    expect(bindingKeyProblem('bogus:x')).toMatch(/^'bogus' in 'bogus:x' is not a reference type/);
   });
 });

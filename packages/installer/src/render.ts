@@ -1,5 +1,5 @@
 // Plans as text, Terraform style: + create, ~ update, - remove, ! conflict, = unchanged.
-import { count, plural, printable as p, type PlanResult, type PlanStep } from '@setup-pack/core';
+import { closest, count, plural, printable as p, REFERENCE_TYPES, type PlanResult, type PlanStep, type ReferenceType } from '@setup-pack/core';
 
 export interface Paint {
   green(s: string): string;
@@ -78,9 +78,29 @@ export function summaryLine(plan: PlanResult): string {
   return `Plan: ${parts.join(', ')}.${plan.writes === 0 ? ' (Only the install ledger changes.)' : ''}`;
 }
 
-/** `type:id=workspaceId` → bindings entry; throws a readable message when malformed. */
+/** Why `type` is not one of the format's reference types (core's REFERENCE_TYPES, the reference schema's enum); `shown` is where it was written. */
+function referenceTypeProblem(type: string, shown: string): string | undefined {
+  if (REFERENCE_TYPES.includes(type as ReferenceType)) return undefined;
+  const guess = closest(type, REFERENCE_TYPES);
+  return `'${type}' in '${shown}' is not a reference type${guess ? `; did you mean '${guess}'?` : ''} (${REFERENCE_TYPES.join(', ')})`;
+}
+
+/**
+ * Why `key` cannot be a binding's key, `type:id` with a reference type of the format and an id
+ * (as a bindings file writes them), or undefined. A key no reference can have would be ignored by
+ * the planner without a word, and the reference it was meant for left to name matching.
+ */
+export function bindingKeyProblem(key: string): string | undefined {
+  const m = /^([^:]+):(.+)$/.exec(key);
+  if (!m) return `'${key}' is not type:id (e.g. user:usr_8841)`;
+  return referenceTypeProblem(m[1], key);
+}
+
+/** `type:id=workspaceId` → bindings entry; throws a readable message when malformed or the type is not a reference type. */
 export function parseBinding(text: string): [string, string] {
   const m = /^([a-z_]+):(.+)=([^=]+)$/.exec(text.trim());
   if (!m) throw new Error(`--bind expects type:id=workspaceId (e.g. user:usr_8841=mem_123), got '${text}'`);
+  const problem = referenceTypeProblem(m[1], text);
+  if (problem) throw new Error(`--bind: ${problem}`);
   return [`${m[1]}:${m[2]}`, m[3]];
 }

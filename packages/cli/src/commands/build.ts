@@ -31,15 +31,25 @@ export const spec: CommandSpec = {
   ],
 };
 
-function exportedAt(flag: unknown, env: NodeJS.ProcessEnv): string {
+/**
+ * The exportedAt build sets: --exported-at, else SOURCE_DATE_EPOCH, else the current time. Each is
+ * held to the pack schema's own rule for exportedAt (core's acceptsProperty: ajv-formats' date-time,
+ * so no 30 February, no 24:00, no year past 9999), and one it refuses is a usage error naming where
+ * it came from, rather than a schema/format finding in manifest.json:1:1 that the folder did not
+ * cause. SOURCE_DATE_EPOCH past what a Date holds (99999999999999) is refused here too.
+ */
+export function exportedAt(flag: unknown, env: NodeJS.ProcessEnv, accepts: (stamp: string) => boolean): string {
   if (typeof flag === 'string') {
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(flag) || Number.isNaN(Date.parse(flag))) throw new UsageError(`--exported-at needs an RFC 3339 timestamp such as 2026-01-31T12:00:00Z, not '${flag}'`);
+    if (!accepts(flag)) throw new UsageError(`--exported-at needs an RFC 3339 timestamp such as 2026-01-31T12:00:00Z, not '${flag}'`);
     return flag;
   }
   const epoch = env.SOURCE_DATE_EPOCH;
   if (epoch !== undefined && epoch !== '') {
     if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, not '${epoch}'`);
-    return new Date(Number(epoch) * 1000).toISOString().replace('.000Z', 'Z');
+    const date = new Date(Number(epoch) * 1000);
+    const stamp = Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace('.000Z', 'Z');
+    if (stamp === undefined || !accepts(stamp)) throw new UsageError(`SOURCE_DATE_EPOCH=${epoch} is after 9999, the last year an RFC 3339 timestamp can hold`);
+    return stamp;
   }
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -50,9 +60,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const st = await stat(dir).catch(() => undefined);
   if (!st) throw new UsageError(`cannot read '${dirArg}': no such directory`);
   if (!st.isDirectory()) throw new UsageError(`'${dirArg}' is not a directory (build compiles a source folder; to check a pack file use 'setup-pack validate')`);
-  const stamp = exportedAt(args.values['exported-at'], ctx.env);
+  const { acceptsProperty, formatPack, RULE_METADATA } = await import('@setup-pack/core');
+  const stamp = exportedAt(args.values['exported-at'], ctx.env, (s) => acceptsProperty('pack', 'exportedAt', s));
   const tree = await readTree(dir);
-  const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const result = await compileFolder(tree, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
   const format = chooseFormat(args.values.format, ctx.env);
   if (result.reports.length) {

@@ -7,7 +7,7 @@ import { count, countItems, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { displayPath } from '../lib/files.js';
+import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
@@ -47,6 +47,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const out = args.values.output as string | undefined;
   const outAbs = out === undefined ? undefined : resolve(ctx.cwd, out);
   const toDir = out !== undefined && (/[\\/]$/.test(out) || (await stat(outAbs!).catch(() => undefined))?.isDirectory() === true);
+  const notFolder = toDir ? notAFolder(outAbs!, out!, ctx.cwd) : undefined;
+  if (notFolder) throw new UsageError(notFolder);
   if (toDir && (await isEmptyDir(outAbs!)) === false && !args.values.force) throw new UsageError(`'${out}' exists and is not empty; pass --force to replace its pack source files`);
 
   const client = await connect(ctx, args);

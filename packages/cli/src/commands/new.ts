@@ -1,11 +1,11 @@
 // setup-pack new: scaffold a pack source folder with a fresh packId that builds and validates clean.
 import { randomUUID } from 'node:crypto';
-import { maxLengthOf } from '@setup-pack/core';
+import { codePoints, maxLengthOf } from '@setup-pack/core';
 import { basename, resolve } from 'node:path';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { displayPath } from '../lib/files.js';
+import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 
@@ -26,9 +26,10 @@ export const spec: CommandSpec = {
   ],
 };
 
+/** The default name, from the folder's: cut to the schema's limit (in characters, as it counts them). */
 function titleCase(dir: string): string {
   const words = basename(dir).replace(/[-_.]+/g, ' ').trim();
-  return words ? words[0].toUpperCase() + words.slice(1) : 'New pack';
+  return words ? Array.from(words[0].toUpperCase() + words.slice(1)).slice(0, maxLengthOf('pack', 'name')).join('') : 'New pack';
 }
 
 /** The starter pack: small, valid, and showing each file type of the layout. */
@@ -38,7 +39,7 @@ export function starterPack(name: string, packId: string, author?: string): Reco
     format: 'service.setup-pack',
     schemaVersion: 2,
     packId,
-    name: name.slice(0, maxLengthOf('pack', 'name')),
+    name,
     description: 'Welcomes new contacts: tags them and sends a welcome email.',
     ...(author ? { author } : {}),
     version: '0.1.0',
@@ -83,7 +84,18 @@ export function starterPack(name: string, packId: string, author?: string): Reco
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [dirArg] = args.positionals;
+  // The pack schema's limits, refused here rather than by the first build of the folder (--author)
+  // or cut without a word (--name).
+  for (const option of ['name', 'author'] as const) {
+    const value = args.values[option];
+    if (typeof value !== 'string') continue;
+    const max = maxLengthOf('pack', option);
+    const length = codePoints(value);
+    if (length > max) throw new UsageError(`--${option} must be at most ${max} characters (it has ${length})`);
+  }
   const dir = resolve(ctx.cwd, dirArg);
+  const notFolder = notAFolder(dir, dirArg, ctx.cwd);
+  if (notFolder) throw new UsageError(notFolder);
   if ((await isEmptyDir(dir)) === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; choose a new folder or pass --force`);
   const name = typeof args.values.name === 'string' ? args.values.name : titleCase(dir);
   if (!name.trim()) throw new UsageError('--name must not be empty');

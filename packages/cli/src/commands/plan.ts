@@ -39,7 +39,7 @@ export async function connect(ctx: CommandContext, args: Parsed) {
 }
 
 export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions> {
-  const { parseBinding } = await import('@setup-pack/installer');
+  const { parseBinding, bindingKeyProblem } = await import('@setup-pack/installer');
   const bindings: Record<string, string> = {};
   if (typeof args.values.bindings === 'string') {
     const path = resolve(ctx.cwd, args.values.bindings);
@@ -51,6 +51,10 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
       throw new UsageError(`bindings file '${args.values.bindings}' must be a JSON object of "type:id": "workspaceId"`);
+    }
+    for (const [key, value] of Object.entries(parsed as Record<string, string>)) {
+      const problem = bindingKeyProblem(key) ?? (value.trim() ? undefined : `'${key}' needs a workspace id`);
+      if (problem) throw new UsageError(`bindings file '${args.values.bindings}': ${problem}`);
     }
     Object.assign(bindings, parsed);
   }
@@ -125,11 +129,13 @@ export const spec: CommandSpec = {
   usage: 'plan [options] <pack.json>',
   description: 'Reads the workspace (never writes) and prints one line per item: + create, ~ update, - remove, ! conflict (edited in the workspace), = unchanged or kept. With --detailed-exitcode: 0 no changes, 2 changes, 1 error (as terraform plan).',
   positionals: [1, 1],
+  exitCodes: 'Exit codes: 0 ok, 1 the plan failed or the API refused, 2 usage error or unreadable file; with --detailed-exitcode 0 no changes, 2 changes, 1 any error (usage errors too).',
+  failuresExitOne: 'detailed-exitcode',
   options: {
     ...CONNECTION_OPTIONS,
     ...PLAN_OPTIONS,
     all: { type: 'boolean', description: 'Also list unchanged items.' },
-    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes, 0 when none, 1 on error.' },
+    'detailed-exitcode': { type: 'boolean', description: 'Exit 2 when there are changes, 0 when none, 1 on any error (a usage error or an unreadable file too).' },
   },
   examples: [
     ['setup-pack plan buyer-lead-1.1.0.json --url https://crm.example.com --key $KEY', 'Preview an upgrade'],

@@ -4,7 +4,7 @@ import { countItems, plural, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { displayPath } from '../lib/files.js';
+import { displayPath, notAFolder } from '../lib/files.js';
 import { lostOnRewrite, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
@@ -46,6 +46,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     ctx.stderr.write(formatPretty([{ path: displayPath(abs, ctx.cwd), text: r.source.text, diagnostics: lost }], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 1;
   }
+  const notFolder = notAFolder(dir, dirArg, ctx.cwd);
+  if (notFolder) throw new UsageError(notFolder);
   const empty = await isEmptyDir(dir);
   if (empty === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; pass --force to replace its pack source files`);
   let files;

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
 import type { CommandContext, Output } from '../lib/context.js';
-import { decodeText, displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
+import { displayPath, expandEntries, mapLimit, readStdin, readText } from '../lib/files.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -25,7 +25,7 @@ export const spec: CommandSpec = {
     quiet: { type: 'boolean', short: 'q', description: 'Report errors only (warnings still count for --max-warnings).' },
     expand: { type: 'boolean', description: 'Pretty output: print every finding instead of folding repeats of one code and message into one entry with a count.' },
     disable: { type: 'string', multiple: true, value: '<code>', description: 'Skip a rule by its code (repeatable).' },
-    ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob (repeatable).' },
+    ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob relative to the working directory (repeatable), whether found in a directory, matched by a glob or named.' },
     'output-file': { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout.' },
     stdin: { type: 'boolean', description: 'Read one pack from stdin (for editors and pipes); `-` as the one file does the same.' },
     'stdin-filename': { type: 'string', value: '<name>', description: 'Name to report for stdin (default <stdin>).' },
@@ -88,9 +88,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const reports = perEntry.flat();
   if (stdin) {
     const name = typeof args.values['stdin-filename'] === 'string' ? args.values['stdin-filename'] : '<stdin>';
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    const read = decodeText(Buffer.concat(chunks), 'stdin');
+    const read = await readStdin();
     if ('error' in read) reports.push({ path: name, diagnostics: [], readError: read.error });
     else {
       const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules, place });

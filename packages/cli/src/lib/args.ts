@@ -27,6 +27,13 @@ export interface CommandSpec {
   exitCodes?: string;
   /** Minimum and maximum positional arguments (max Infinity for any number). */
   positionals: readonly [min: number, max: number];
+  /**
+   * A boolean option that gives exit code 2 a meaning of its own (plan's --detailed-exitcode:
+   * changes). When it is given, every failure — a usage error, an unreadable file, an internal
+   * error — exits 1 instead of 2, so a script never reads a failure as that meaning. Looked for in
+   * the arguments before they are parsed, so an argument parsing refuses exits 1 too.
+   */
+  failuresExitOne?: string;
 }
 
 /** Options every command takes. */
@@ -66,13 +73,57 @@ export function suggest(word: string, candidates: readonly string[]): string | u
   return best !== undefined && score <= (word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3))) ? best : undefined;
 }
 
+/**
+ * A string option takes the next argument as its value even when that starts with a dash (`--name
+ * "-Dash name"`, `--max-warnings -1`, `-o -report.json`), as getopt and most CLIs do for an option
+ * that requires a value: parseArgs' strict mode refuses such a value as ambiguous, which was
+ * reported as "takes no value". Each such pair is handed on as `--option=value`, which parseArgs
+ * reads as meant; an option last in the line still has no value. Nothing after `--` is touched.
+ */
+function joinDashValues(argv: readonly string[], options: Options): string[] {
+  const byShort = new Map(Object.entries(options).flatMap(([name, o]) => (o.short ? [[o.short, name] as const] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (next === undefined || !next.startsWith('-')) {
+      out.push(a);
+      continue;
+    }
+    if (a.startsWith('--') && !a.includes('=') && options[a.slice(2)]?.type === 'string') {
+      out.push(`${a}=${next}`);
+      i++;
+      continue;
+    }
+    if (/^-[^-]/.test(a)) {
+      // A group of short options (`-qo`): booleans, then at most one that takes a value; here the
+      // value is the next argument only when that option ends the group.
+      let j = 1;
+      while (j < a.length && options[byShort.get(a[j]) ?? '']?.type === 'boolean') j++;
+      const name = byShort.get(a[j]);
+      if (j === a.length - 1 && name !== undefined && options[name].type === 'string') {
+        if (j > 1) out.push(a.slice(0, j));
+        out.push(`--${name}=${next}`);
+        i++;
+        continue;
+      }
+    }
+    out.push(a);
+  }
+  return out;
+}
+
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   const options = { ...spec.options, ...COMMON_OPTIONS };
   const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
   for (const [name, o] of Object.entries(options)) config[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: config, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinDashValues(argv, options), options: config, allowPositionals: true, strict: true });
   } catch (e) {
     const err = e as Error & { code?: string };
     const name = /'(-[^']*)'/.exec(err.message)?.[1];
@@ -82,7 +133,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
       throw new UsageError(`unknown option '${name}'${hint ? `; did you mean '--${hint}'?` : ''}`);
     }
     if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && name) {
-      const long = name.split(/[ ,]/)[0];
+      // parseArgs names an option with a short form as '-o, --output-file <value>': say the long one.
+      const long = name.split(/[ ,]+/).find((t) => t.startsWith('--')) ?? name.split(/[ ,]/)[0];
       throw new UsageError(`option '${long}' ${/argument missing/.test(err.message) ? 'needs a value' : 'takes no value'}`);
     }
     throw new UsageError(err.message.split('\n')[0]);
@@ -101,6 +153,15 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   if (n < min) throw new UsageError(`missing ${min - n === 1 && max === min ? 'argument' : 'arguments'}; usage: setup-pack ${spec.usage}`);
   if (n > max) throw new UsageError(`unexpected argument '${parsed.positionals[max]}'; usage: setup-pack ${spec.usage}`);
   return { values, positionals: parsed.positionals };
+}
+
+/** Whether `argv` (a command's arguments) gives the long option `name`, before any `--`. */
+export function givesOption(argv: readonly string[], name: string): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === `--${name}` || a.startsWith(`--${name}=`)) return true;
+  }
+  return false;
 }
 
 /** Parses a non-negative integer option value. */

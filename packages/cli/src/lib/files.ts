@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
+import { fstatSync, readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
@@ -28,6 +28,22 @@ const statOrUndefined = (abs: string) => {
     return undefined; // not readable: said as a path that does not exist, as before
   }
 };
+
+/**
+ * Why a folder a command is to write into (`new`, `unpack`, `export -o dir/`) cannot be one: it is
+ * a file, or below one (`pack.json/sub/`); undefined when it is a folder or does not exist yet.
+ * `shown` is the path as the user gave it. Asked before whether the folder is empty, which for a
+ * file would say "exists and is not empty".
+ */
+export function notAFolder(dir: string, shown: string, cwd: string): string | undefined {
+  const st = statOrUndefined(dir);
+  if (st) return st.isDirectory() ? undefined : `'${shown}' is ${st.isFile() ? 'a file' : 'there'}, not a folder`;
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    const above = statOrUndefined(up);
+    if (above) return above.isDirectory() ? undefined : `'${shown}' is below '${displayPath(up, cwd)}', which is ${above.isFile() ? 'a file' : 'there'}, not a folder`;
+    if (dirname(up) === up) return undefined;
+  }
+}
 
 /** The text after a UTF-8 byte order mark, which a pack file or a source file may start with (build reads past it). */
 const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -134,6 +150,11 @@ export interface InputEntry {
  * become one entry each) and globs, in argument order without duplicates. A path that does not
  * exist or a glob that matches nothing is a usage error, so a typo in CI never passes as
  * "0 files, no errors".
+ *
+ * `ignore` (validate's --ignore) are globs relative to the working directory, as ESLint's and
+ * Prettier's are, whatever the input: a directory walked, a glob, a file named (skipped without a
+ * word: a pre-commit hook passes every changed file), or a source folder given (skipped when its
+ * manifest.json is). A directory or glob left with no file says --ignore took them.
  */
 export async function expandEntries(
   inputs: readonly string[],
@@ -160,7 +181,7 @@ export async function expandEntries(
       out.push({ type, abs });
     }
   };
-  const ignorePatterns = ['**/node_modules/**', ...ignore];
+  const ignored = ignore.length ? ignoredBy(ignore, cwd) : undefined;
   let linksMet = false;
   for (const input of inputs) {
     const abs = resolve(cwd, input);
@@ -168,6 +189,7 @@ export async function expandEntries(
     // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
     const st = statOrUndefined(abs);
     if (st?.isFile()) {
+      if (await ignored?.(abs)) continue;
       const root = await folderOf?.(abs);
       if (root !== undefined) add('source-folder', root);
       else add('file', abs);
@@ -176,19 +198,32 @@ export async function expandEntries(
     const isDir = st?.isDirectory();
     if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
     if (isDir && options.sourceFolders && (await isFolder(abs))) {
-      add('source-folder', abs);
+      if (!(await ignored?.(resolve(abs, MANIFEST)))) add('source-folder', abs);
       continue;
     }
-    const { glob } = await import('tinyglobby');
-    // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-    const walk = linkWatchingFs();
-    let matches = await glob(isDir ? ['**/*.json'] : [input.split(sep).join('/')], { cwd: isDir ? abs : cwd, absolute: true, onlyFiles: true, ignore: ignorePatterns, expandDirectories: false, fs: walk.fs });
-    if (sep !== '/') matches = matches.map((m) => resolve(m));
-    if (walk.links.length) {
-      matches = oncePerRealFile(matches, walk.links);
+    const { glob, convertPathToPattern } = await import('tinyglobby');
+    // A directory is walked from itself, node_modules skipped below it; with --ignore patterns,
+    // which are relative to the working directory, from there (the same files, matched by the
+    // directory's path: `g/**/*.json`, or `../g/**/*.json` outside it).
+    const dirPattern = isDir && ignored ? convertPathToPattern(relative(cwd, abs)) : '';
+    const search = (ignoring: readonly string[]) => {
+      const walk = linkWatchingFs();
+      const patterns = !isDir ? [input.split(sep).join('/')] : dirPattern ? [`${dirPattern}/**/*.json`] : ['**/*.json'];
+      const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
+      // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
+      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links }));
+    };
+    const { found, links } = await search(ignore);
+    let matches = found;
+    if (links.length) {
+      matches = oncePerRealFile(matches, links);
       linksMet = true;
     }
-    if (!matches.length) throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    if (!matches.length) {
+      const what = isDir ? `.json files in '${input}'` : `files matching '${input}'`;
+      if (ignored && (await search([])).found.length) throw new UsageError(`all ${what} are ignored (--ignore)`);
+      throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+    }
     const folders = new Set<string>();
     if (folderOf) {
       const plain: string[] = [];
@@ -209,6 +244,19 @@ export async function expandEntries(
   // Two arguments that reach one file, one of them through a link a walk followed (`validate
   // shared a` with shared/alias -> ../a): the file is read once, under the first name.
   return linksMet ? onceEach(out) : out;
+}
+
+/**
+ * Whether a file is matched by `patterns`, globs relative to `cwd`: asked of files named on the
+ * command line, with the matcher the walks use (tinyglobby's), so a pattern means the same for a
+ * file named and a file found. One look at the file's folder per file named.
+ */
+function ignoredBy(patterns: readonly string[], cwd: string): (abs: string) => Promise<boolean> {
+  return async (abs) => {
+    const { glob, convertPathToPattern } = await import('tinyglobby');
+    const found = await glob([convertPathToPattern(relative(cwd, abs))], { cwd, onlyFiles: true, ignore: [...patterns], expandDirectories: false });
+    return found.length === 0;
+  };
 }
 
 function onceEach(entries: InputEntry[]): InputEntry[] {
@@ -302,10 +350,35 @@ export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: 
     }
     return text;
   } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
-    return { error: `cannot read the file: ${reasons[err.code ?? ''] ?? err.message}` };
+    return { error: `cannot read the file: ${readFailure(e)}` };
   }
+}
+
+/** Why a read failed, in a few words. */
+function readFailure(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
+  return reasons[err.code ?? ''] ?? err.message;
+}
+
+/**
+ * Reads all of stdin as pack text, or says why it cannot be read. A directory as stdin (`validate
+ * --stdin < somedir`) reads as no bytes at all through the stream, which would be reported as an
+ * empty pack: it is asked first.
+ */
+export async function readStdin(stream: AsyncIterable<unknown> = process.stdin): Promise<{ text: string } | { error: string }> {
+  try {
+    if (fstatSync(0).isDirectory()) return { error: 'cannot read stdin: is a directory' };
+  } catch {
+    // No descriptor 0 to ask about: the stream's own read says what is wrong.
+  }
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+  } catch (e) {
+    return { error: `cannot read stdin: ${readFailure(e)}` };
+  }
+  return decodeText(Buffer.concat(chunks), 'stdin');
 }
 
 /**

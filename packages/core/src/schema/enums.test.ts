@@ -27,3 +27,14 @@ describe('limits from the schemas', () => {
     expect(MESSAGE_CHANNELS).toEqual(['sms', 'email', 'both']);
   });
 });
+
+describe('a property\'s rule from the schemas', () => {
+  it('accepts what validation accepts there, and nothing it refuses', async () => {
+    const { acceptsProperty } = await import('./enums.js');
+    for (const ok of ['2026-01-31T09:30:00Z', '2028-02-29T23:59:59.5+02:00', '9999-12-31T23:59:59Z']) expect(acceptsProperty('pack', 'exportedAt', ok), ok).toBe(true);
+    for (const bad of ['2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '+010000-01-01T00:00:00Z', '2026-01-31T09:30:00', 'now', 5]) expect(acceptsProperty('pack', 'exportedAt', bad), String(bad)).toBe(false);
+    expect(acceptsProperty('pack', 'name', 'x'.repeat(160))).toBe(true);
+    expect(acceptsProperty('pack', 'name', 'x'.repeat(161))).toBe(false);
+    expect(() => acceptsProperty('pack', 'exportedAtt', 'x')).toThrow(/no properties.exportedAtt/);
+  });
+});

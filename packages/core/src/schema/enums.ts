@@ -2,6 +2,8 @@
 // code that needs them as values (the CLI's source layout, export, editor forms), and the length
 // limits those forms and generators show.
 import { publishedSchemas } from '../generated/schemas.js';
+import { escapeToken } from '../json/pointer.js';
+import { schemaValidator } from './validator.js';
 import type { AssetRole, MessageTemplate, ReferenceType, ResourceKind, StageType } from '../types.js';
 
 function enumOf<T extends string>(schema: string, property: string): readonly T[] {
@@ -21,6 +23,21 @@ export function maxLengthOf(schema: string, property: string): number {
   const n = (publishedSchemas[schema]?.properties as Record<string, { maxLength?: number }> | undefined)?.[property]?.maxLength;
   if (typeof n !== 'number') throw new Error(`schemas/${schema}.schema.json has no maxLength at properties.${property}`);
   return n;
+}
+
+/**
+ * Whether a published schema accepts `value` as the property of its object, by the schema's own
+ * rule for it (type, format, pattern, limits): acceptsProperty('pack', 'exportedAt', stamp) is
+ * ajv-formats' date-time, as validation applies it. For a value given some other way (a CLI
+ * option) that becomes that property, so that one rule decides, stated once.
+ */
+export function acceptsProperty(schema: string, property: string, value: unknown): boolean {
+  const properties = publishedSchemas[schema]?.properties as Record<string, unknown> | undefined;
+  if (!properties || !Object.prototype.hasOwnProperty.call(properties, property)) throw new Error(`schemas/${schema}.schema.json has no properties.${property}`);
+  const validate = schemaValidator(schema);
+  validate({ [property]: value });
+  const at = `/${escapeToken(property)}`;
+  return !(validate.errors ?? []).some((e) => e.instancePath === at || e.instancePath.startsWith(`${at}/`));
 }
 
 /** The fields a published schema defines for its objects, in the schema's order, e.g. fieldsOf('edge'). */

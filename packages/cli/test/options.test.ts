@@ -1,0 +1,224 @@
+// Option values and usage errors: what a command makes of the values it is given, and the exit
+// code it ends with when it refuses them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+const fixturePath = (f: string) => join(ROOT, 'fixtures', f);
+const VALID = fixturePath('valid/buyer-lead-starter.json');
+/** No workspace from the environment the tests run in. */
+const NO_WORKSPACE = { WORKSPACE_URL: undefined, WORKSPACE_API_KEY: undefined };
+const WORKSPACE = { WORKSPACE_URL: 'http://127.0.0.1:1', WORKSPACE_API_KEY: 'sk_test' };
+
+describe('plan --detailed-exitcode', () => {
+  it('exits 1 on every error, usage errors and unreadable files included (2 means changes)', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'brace.json'), '{');
+    const cases: [string, string[], Record<string, string | undefined>][] = [
+      ['an invalid pack', [fixturePath('invalid/graph-cycle.json')], WORKSPACE],
+      ['a missing file', [join(dir, 'missing.json')], WORKSPACE],
+      ['a file that is not JSON', [join(dir, 'brace.json')], WORKSPACE],
+      ['an unknown option', [VALID, '--bogus'], WORKSPACE],
+      ['no workspace address', [VALID], NO_WORKSPACE],
+      ['a malformed --bind', [VALID, '--bind', 'garbage'], WORKSPACE],
+      ['a missing argument', [], WORKSPACE],
+      ['a workspace that cannot be reached', [VALID], WORKSPACE],
+    ];
+    for (const [what, args, env] of cases) {
+      const r = run(['plan', ...args, '--detailed-exitcode'], { env });
+      expect(r.code, what).toBe(1);
+      expect(r.stderr, what).toMatch(/^setup-pack/);
+    }
+    // Before the option too, and without it a usage error is still 2.
+    expect(run(['plan', '--detailed-exitcode', '--bogus', VALID], { env: WORKSPACE }).code).toBe(1);
+    expect(run(['plan', VALID, '--bogus'], { env: WORKSPACE }).code).toBe(2);
+    expect(run(['plan', VALID], { env: NO_WORKSPACE }).code).toBe(2);
+    expect(run(['plan', '--help', '--detailed-exitcode']).code).toBe(0);
+  });
+});
+
+describe('--ignore', () => {
+  /** g/a.json is valid, g/b/bad.json is not JSON. */
+  function layout(): string {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'g/b'), { recursive: true });
+    cpSync(VALID, join(dir, 'g/a.json'));
+    writeFileSync(join(dir, 'g/b/bad.json'), '{');
+    return dir;
+  }
+  const checked = (stdout: string) => JSON.parse(stdout).files.map((f: { path: string }) => f.path);
+
+  it('patterns are relative to the working directory, for a directory, a glob and a file named alike', () => {
+    const dir = layout();
+    for (const inputs of [['g'], ['g/**/*.json'], ['g/a.json', 'g/b/bad.json'], ['./g/']]) {
+      const r = run(['validate', '-f', 'json', ...inputs, '--ignore', 'g/b/**'], { cwd: dir });
+      expect(r.code, inputs.join(' ')).toBe(0);
+      expect(checked(r.stdout), inputs.join(' ')).toEqual(['g/a.json']);
+    }
+    // Relative to the working directory only: not to the directory argument.
+    expect(run(['validate', 'g', '--ignore', 'b/**'], { cwd: dir }).code).toBe(1);
+    expect(run(['validate', 'g', '--ignore', '**/b/**'], { cwd: dir }).code).toBe(0);
+    // From a folder beside the inputs: the pattern walks up as the argument does.
+    mkdirSync(join(dir, 'here'));
+    const up = run(['validate', '-f', 'json', '../g', '../g/b/bad.json', '--ignore', '../g/b/**'], { cwd: join(dir, 'here') });
+    expect(up.code).toBe(0);
+    expect(checked(up.stdout)).toEqual(['../g/a.json'.replace('..', dir).replace(/\\/g, '/')]);
+    // A file named and ignored is skipped (a pre-commit hook passes every changed file) ...
+    const none = run(['validate', '-f', 'json', 'g/b/bad.json', '--ignore', 'g/b/*.json'], { cwd: dir });
+    expect(none.code).toBe(0);
+    expect(checked(none.stdout)).toEqual([]);
+    // ... while a glob or a directory left with no file is a usage error that says why.
+    const glob = run(['validate', 'g/b/*.json', '--ignore', 'g/b/**'], { cwd: dir });
+    expect(glob.code).toBe(2);
+    expect(glob.stderr).toMatch(/--ignore/);
+  });
+
+  it('still walks a directory given inside node_modules, and skips node_modules below it', () => {
+    const dir = layout();
+    mkdirSync(join(dir, 'node_modules/pkg/packs/node_modules'), { recursive: true });
+    cpSync(VALID, join(dir, 'node_modules/pkg/packs/a.json'));
+    writeFileSync(join(dir, 'node_modules/pkg/packs/node_modules/bad.json'), '{');
+    for (const ignore of [[], ['--ignore', 'g/**']]) {
+      const r = run(['validate', '-f', 'json', 'node_modules/pkg/packs', ...ignore], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(checked(r.stdout)).toEqual(['node_modules/pkg/packs/a.json']);
+    }
+  });
+});
+
+describe('build --exported-at and SOURCE_DATE_EPOCH', () => {
+  it('refuse a date that does not exist as a usage error on the option, by the pack schema\'s rule', () => {
+    const dir = tempDir();
+    expect(run(['new', 'p'], { cwd: dir }).code).toBe(0);
+    for (const stamp of ['2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '2026-13-45T99:00:00Z', 'yesterday']) {
+      const r = run(['build', 'p', '--exported-at', stamp], { cwd: dir });
+      expect(r.code, stamp).toBe(2);
+      expect(r.stderr, stamp).toContain(`--exported-at needs an RFC 3339 timestamp`);
+      expect(r.stderr, stamp).toContain(`'${stamp}'`);
+      expect(r.stderr, stamp).not.toContain('manifest.json');
+    }
+    for (const epoch of ['253402300800', '99999999999999']) {
+      const r = run(['build', 'p'], { cwd: dir, env: { SOURCE_DATE_EPOCH: epoch } });
+      expect(r.code, epoch).toBe(2);
+      expect(r.stderr, epoch).toMatch(/^setup-pack build: SOURCE_DATE_EPOCH=\d+ is after 9999/);
+      expect(r.stderr, epoch).not.toMatch(/manifest\.json|internal error/);
+    }
+    const ok = run(['build', 'p', '--exported-at', '2028-02-29T23:59:59.5+02:00'], { cwd: dir });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).exportedAt).toBe('2028-02-29T23:59:59.5+02:00');
+    const last = run(['build', 'p'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '253402300799' } });
+    expect(JSON.parse(last.stdout).exportedAt).toBe('9999-12-31T23:59:59Z');
+  });
+});
+
+describe('a value starting with a dash', () => {
+  it('is the value of the string option before it', () => {
+    const dir = tempDir();
+    cpSync(VALID, join(dir, 'f.json'));
+    const named = run(['new', 'np', '--name', '-Dash name'], { cwd: dir });
+    expect(named.code).toBe(0);
+    expect(readJson(join(dir, 'np/manifest.json')).name).toBe('-Dash name');
+    expect(run(['validate', '--ignore', '-x', 'f.json'], { cwd: dir }).code).toBe(0);
+    const report = run(['validate', '-o', '-report.json', '-f', 'json', 'f.json'], { cwd: dir });
+    expect(report.code).toBe(0);
+    expect(readJson(join(dir, '-report.json')).summary.files).toBe(1);
+    const count = run(['validate', '--max-warnings', '-1', 'f.json'], { cwd: dir });
+    expect(count.code).toBe(2);
+    expect(count.stderr).toBe("setup-pack validate: --max-warnings needs a whole number, not '-1'\n");
+    const ttl = run(['install', 'f.json', '--lock-ttl', '-1'], { cwd: dir, env: WORKSPACE });
+    expect(ttl.code).toBe(2);
+    expect(ttl.stderr).toBe("setup-pack install: --lock-ttl needs a whole number, not '-1'\n");
+    // An option at the end still has no value, and a boolean option still takes none.
+    expect(run(['new', 'np2', '--name'], { cwd: dir }).stderr).toBe("setup-pack new: option '--name' needs a value\n");
+    expect(run(['validate', '--quiet=yes', 'f.json'], { cwd: dir }).stderr).toBe("setup-pack validate: option '--quiet' takes no value\n");
+    // After `--`, a dash starts no option.
+    expect(run(['validate', '-f', 'json', '--', '-x.json'], { cwd: dir }).stderr).toMatch(/cannot read '-x\.json'/);
+  });
+});
+
+describe('new --name and --author', () => {
+  it('refuse a value longer than the pack schema allows, naming the option and the limit', () => {
+    const dir = tempDir();
+    const schema = JSON.parse(readFileSync(join(ROOT, 'schemas/pack.schema.json'), 'utf8'));
+    for (const option of ['name', 'author']) {
+      const max: number = schema.properties[option].maxLength;
+      const r = run(['new', `too-long-${option}`, `--${option}`, 'x'.repeat(max + 1)], { cwd: dir });
+      expect(r.code, option).toBe(2);
+      expect(r.stderr, option).toBe(`setup-pack new: --${option} must be at most ${max} characters (it has ${max + 1})\n`);
+      expect(existsSync(join(dir, `too-long-${option}`)), option).toBe(false);
+      // The schema counts characters (code points), not UTF-16 units: 160 emoji are 160.
+      const fits = run(['new', `fits-${option}`, `--${option}`, '😀'.repeat(max)], { cwd: dir });
+      expect(fits.code, option).toBe(0);
+      const built = run(['build', `fits-${option}`], { cwd: dir });
+      expect(built.code, option).toBe(0);
+      expect(JSON.parse(built.stdout)[option], option).toBe('😀'.repeat(max));
+    }
+    expect(run(['new', 'empty', '--name', ''], { cwd: dir }).code).toBe(2);
+  });
+});
+
+describe('reading stdin', () => {
+  it('a directory as stdin cannot be read (exit 2), rather than being an empty pack', () => {
+    const dir = tempDir();
+    const fd = openSync(dir, 'r');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'validate', '--stdin', '-f', 'json'], { cwd: dir, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      const report = JSON.parse(r.stdout);
+      expect(report.files[0].readError).toBe('cannot read stdin: is a directory');
+      expect(report.files[0].diagnostics).toEqual([]);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
+
+describe('a target folder that is a file, or below one', () => {
+  it('is named as such by unpack, new and export', () => {
+    const dir = tempDir();
+    cpSync(VALID, join(dir, 'file.json'));
+    const below = run(['unpack', 'file.json', 'file.json/sub/'], { cwd: dir });
+    expect(below.code).toBe(2);
+    expect(below.stderr).toBe("setup-pack unpack: 'file.json/sub/' is below 'file.json', which is a file, not a folder\n");
+    const file = run(['new', 'file.json'], { cwd: dir });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toBe("setup-pack new: 'file.json' is a file, not a folder\n");
+    expect(run(['new', '--force', 'file.json'], { cwd: dir }).stderr).toBe("setup-pack new: 'file.json' is a file, not a folder\n");
+    const out = run(['export', '--all', '-o', 'file.json/snapshot/'], { cwd: dir, env: WORKSPACE });
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe("setup-pack export: 'file.json/snapshot/' is below 'file.json', which is a file, not a folder\n");
+    expect(readFileSync(join(dir, 'file.json'), 'utf8')).toBe(readFileSync(VALID, 'utf8'));
+  });
+});
+
+describe('bindings', () => {
+  it('a reference type the format does not have, or a key that is not type:id, is a usage error naming it', () => {
+    const dir = tempDir();
+    const file = (name: string, bindings: unknown) => {
+      writeFileSync(join(dir, name), JSON.stringify(bindings));
+      return name;
+    };
+    const cases: [string[], RegExp][] = [
+      [['--bindings', file('nonsense.json', { nonsense: 'x' })], /bindings file 'nonsense\.json': 'nonsense' is not type:id/],
+      [['--bindings', file('bogus.json', { 'user:usr_1': 'mem_1', 'bogus:x': 'y' })], /bindings file 'bogus\.json': 'bogus' in 'bogus:x' is not a reference type \(.*user.*\)/],
+      [['--bindings', file('empty-id.json', { 'user:': 'mem_1' })], /'user:' is not type:id/],
+      [['--bindings', file('empty-value.json', { 'user:usr_1': '' })], /'user:usr_1' needs a workspace id/],
+      [['--bind', 'bogus:x=y'], /--bind: 'bogus' in 'bogus:x=y' is not a reference type \(.*user.*\)/],
+      [['--bind', 'garbage'], /--bind expects type:id=workspaceId/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+    // Well-formed bindings get as far as the connection.
+    for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'deal_stage:won': 'stg_1' })]]) {
+      expect(run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE }).stderr, args.join(' ')).toMatch(/no workspace address/);
+    }
+  });
+});
