@@ -5,6 +5,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { escapeToken, pointerParam, schemaTypeWords } from '@setup-pack/core';
 import { badRequest, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
+import { storedProblem, type StoredKind } from './timestamps.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -15,6 +16,19 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 function makeAjv(coerce: boolean): Ajv2020 {
   const ajv = new Ajv2020({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  // `x-stored: date-time | date | date-or-date-time`: a date or timestamp the store can hold
+  // (timestamps.ts states the rule once). An extension keyword, so the OpenAPI document keeps it.
+  ajv.addKeyword({
+    keyword: 'x-stored',
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    validate: function stored(kind: StoredKind, data: string): boolean {
+      const problem = storedProblem(kind, data);
+      if (problem) (stored as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-stored', message: problem, params: { kind } }];
+      return !problem;
+    },
+  });
   // The published pack schemas (draft 2020-12), so catalog bodies can $ref the pack's own rules.
   for (const s of packSchemas) ajv.addSchema(s);
   return ajv;

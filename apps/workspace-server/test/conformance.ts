@@ -1013,5 +1013,42 @@ export function defineConformance(kind: StoreKind) {
       expect(unknown.status).toBe(400);
       expect(unknown.body.error.message).toMatch(/^No such member/);
     });
+
+    it('timestamps the store cannot hold are a 400 naming the field, in every query filter and body field', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      // Year 0, an offset past PostgreSQL's ±15:59 (RFC 3339 allows ±23:59), an instant before year 1 or after 9999 in UTC.
+      const refused = ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-16:00', '0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59-00:01', '2026-02-30T00:00:00Z'];
+      const accepted = ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+15:59', '2026-01-01T00:00:00-15:59', '2016-12-31T23:59:60Z', '2026-01-01 10:00:00+01:00'];
+      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
+      for (const q of queries) {
+        const param = q.slice(q.indexOf('?') + 1, -1);
+        for (const v of refused) {
+          const r = await c.get(`${q}${encodeURIComponent(v)}`);
+          expectError(r, 400, 'invalid_request_error', param);
+          expect(r.body.error.message, `${q}${v}`).toMatch(new RegExp(`^Invalid ${param}: `));
+        }
+        for (const v of accepted) expect((await c.get(`${q}${encodeURIComponent(v)}`)).status, `${q}${v}`).toBe(200);
+      }
+      const expiry = (v: string) => s.admin.post(`/admin/workspaces/${W.id}/api-keys`, { scopes: ['read_contacts'], expires_at: v });
+      for (const v of ['0000-01-01T00:00:00Z', '2027-01-01T00:00:00+23:00']) expectError(await expiry(v), 400, 'invalid_request_error', 'expires_at');
+      expect((await expiry('9999-12-31T23:59:59Z')).status).toBe(201);
+      // Every date-time a request carries states the store's range, so none can be missed: the OpenAPI document shows it.
+      const doc = (await s.anon.get('/v1/openapi.json')).body;
+      const missing: string[] = [];
+      const walk = (x: unknown, at: string) => {
+        if (!x || typeof x !== 'object') return;
+        const o = x as Record<string, unknown>;
+        if (o.format === 'date-time' && o['x-stored'] !== 'date-time') missing.push(at);
+        for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+      };
+      for (const [path, ops] of Object.entries<any>(doc.paths)) {
+        for (const [method, op] of Object.entries<any>(ops)) {
+          walk(op.parameters, `${method} ${path} parameters`);
+          walk(op.requestBody, `${method} ${path} body`);
+        }
+      }
+      expect(missing).toEqual([]);
+    });
   });
 }

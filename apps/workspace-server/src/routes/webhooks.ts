@@ -7,7 +7,7 @@ import {
 } from '../webhooks/store.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, nts, pagingQuery, str, ts } from './schemas.js';
+import { listOf, nstr, nts, pagingQuery, str, ts, tsIn } from './schemas.js';
 
 export interface WebhookRouteDeps extends RouteDeps {
   worker: WebhookWorker;
@@ -180,7 +180,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
           status: { type: 'string', description: 'pending, sending, succeeded or failed; comma-separated for several' },
           event_type: str,
           event_id: str,
-          created_after: { type: 'string', format: 'date-time' },
+          created_after: tsIn,
         },
       },
       response: { 200: listOf(deliverySchema) },
@@ -221,8 +221,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
         additionalProperties: false,
         required: ['since'],
         properties: {
-          since: { type: 'string', format: 'date-time' },
-          until: { type: 'string', format: 'date-time' },
+          since: tsIn,
+          until: tsIn,
           include_missed: { type: 'boolean', default: false },
         },
       },
