@@ -581,6 +581,29 @@ export function defineConformance(kind: StoreKind) {
       expect(page.has_more).toBe(true);
       expect(page.total_count).toBeGreaterThanOrEqual(3);
     });
+
+    it('refuses close dates and values the store cannot hold, naming the field and the limit', async () => {
+      const { pipelines } = await lookups(a);
+      const open = pipelines[0].stages.find((x: any) => x.type === 'OPEN');
+      const deal = (body: Record<string, unknown>) => a.post('/v1/deals', { name: 'Edge', stage_id: open.id, ...body });
+      // Year 0, years past 9999, days that do not exist (once rolled over to March), offsets PostgreSQL refuses.
+      for (const date of ['0000-01-01', '+275760-09-13', '2026-02-30', '2026-04-31', '2026-02-30T10:00:00Z', '0000-01-01T00:00:00Z', '2026-01-01T00:00:00+16:00', '0001-01-01T00:00:00+01:00']) {
+        const r = await deal({ expected_close_date: date });
+        expectError(r, 400, 'invalid_request_error', 'expected_close_date');
+      }
+      expect((await deal({ expected_close_date: '2026-02-30' })).body.error.message).toMatch(/real day/);
+      expect((await deal({ expected_close_date: '0001-01-01' })).body.expected_close_date).toBe('0001-01-01T00:00:00.000Z');
+      expect((await deal({ expected_close_date: '9999-12-31T23:59:59.999Z' })).body.expected_close_date).toBe('9999-12-31T23:59:59.999Z');
+      expect((await deal({ expected_close_date: '2028-02-29T10:00:00+15:59' })).body.expected_close_date).toBe('2028-02-28T18:01:00.000Z');
+      // Amounts: below 10^15, as transactions' (the column would hold one digit more).
+      for (const value of ['99999999999999999999.99', '1000000000000000', '-1000000000000000.00']) {
+        const r = await deal({ value });
+        expectError(r, 400, 'invalid_request_error', 'value');
+        expect(r.body.error.message).toMatch(/1,000,000,000,000,000/);
+      }
+      expect((await deal({ value: '999999999999999.99' })).body.value).toBe('999999999999999.99');
+      expect((await deal({ value: '-999999999999999.99' })).body.value).toBe('-999999999999999.99');
+    });
   });
 
   describe('transactions', () => {
@@ -778,6 +801,25 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.del(`/v1/transactions/${t.id}`), 404, 'invalid_request_error');
       const ev = await s.store.db.query(`SELECT type FROM events WHERE data->>'id' = $1 ORDER BY created_at, type`, [t.id]);
       expect(ev.rows.map((e) => e.type)).toEqual(['transaction.created', 'transaction.deleted']);
+    });
+
+    it('names the limit of an amount that is too large', async () => {
+      const t = (await a.post('/v1/transactions', { name: 'Big' })).body;
+      for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
+        const r = await a.patch(`/v1/transactions/${t.id}`, { [f]: '9999999999999999' });
+        expectError(r, 400, 'invalid_request_error', f);
+        expect(r.body.error.message).toBe(`${f} must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)`);
+      }
+      expectError(await a.post('/v1/transactions', { sale_price: '999999999999999.995' }), 400, 'invalid_request_error', 'sale_price');
+      expect((await a.patch(`/v1/transactions/${t.id}`, { sale_price: '999999999999999.99', commission_rate: '100' })).body).toMatchObject({
+        sale_price: '999999999999999.99', gross_commission: '999999999999999.99',
+      });
+      const rate = await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '9999999999999999' });
+      expect(rate.body.error.message).toBe('commission_rate is a percentage and must be at most 100');
+      for (const date of ['0000-01-01', '2026-02-30', '2026-04-31']) {
+        const r = await a.patch(`/v1/transactions/${t.id}`, { projected_close_date: date });
+        expectError(r, 400, 'invalid_request_error', 'projected_close_date');
+      }
     });
   });
 

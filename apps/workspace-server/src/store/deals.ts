@@ -4,6 +4,8 @@ import { iso, isoOrNull } from '../db/db.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordEvent } from './events.js';
+import { parseDealValue } from './money.js';
+import { storedInstant, storedProblem } from '../timestamps.js';
 import { keysetPage, Params, type Page, type Row } from './sql.js';
 
 export interface Deal {
@@ -78,17 +80,15 @@ export interface DealInput {
   notes?: string | null;
 }
 
-/** YYYY-MM-DD means midnight UTC of that day; anything else must be an RFC 3339 timestamp. */
+/** YYYY-MM-DD means midnight UTC of that day; anything else must be an RFC 3339 timestamp (timestamps.ts). */
 export function parseCloseDate(v: string): string {
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00.000Z`) : new Date(v);
-  if (Number.isNaN(d.getTime())) throw badRequest('expected_close_date must be an RFC 3339 timestamp or YYYY-MM-DD', 'expected_close_date');
-  return d.toISOString();
+  const at = storedInstant(v);
+  if (!at) throw badRequest(`Invalid expected_close_date: ${storedProblem('date-or-date-time', v)}`, 'expected_close_date');
+  return at;
 }
 
 export async function createDeal(db: Db, ws: string, input: DealInput, now: Date): Promise<Deal> {
-  if (input.value !== undefined && input.value !== null) {
-    if (!/^-?\d+(\.\d{1,2})?$/.test(input.value)) throw badRequest('value must be a decimal string with at most 2 decimal places', 'value');
-  }
+  const value = input.value === undefined || input.value === null ? null : parseDealValue(input.value, 'value');
   const expected = input.expected_close_date ? parseCloseDate(input.expected_close_date) : null;
   return db.transaction(async (tx) => {
     const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2', [ws, input.stage_id]);
@@ -104,7 +104,7 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
     await tx.query(
       `INSERT INTO deals (id, workspace_id, name, value, pipeline_id, stage_id, status, contact_id, expected_close_date, closed_at, notes, created_at, updated_at)
        VALUES ($1,$2,$3,$4::numeric,$5,$6,$7,$8,$9::timestamptz,$10::timestamptz,$11,$12::timestamptz,$12::timestamptz)`,
-      [id, ws, input.name, input.value ?? null, stage.pipeline_id, stage.id, status, input.contact_id ?? null, expected,
+      [id, ws, input.name, value, stage.pipeline_id, stage.id, status, input.contact_id ?? null, expected,
         status === 'open' ? null : at, input.notes ?? null, at],
     );
     const deal = (await getDealRow(tx, ws, id))!;
