@@ -604,6 +604,41 @@ export function defineConformance(kind: StoreKind) {
       expect((await deal({ value: '999999999999999.99' })).body.value).toBe('999999999999999.99');
       expect((await deal({ value: '-999999999999999.99' })).body.value).toBe('-999999999999999.99');
     });
+
+    it('keeps status derived from the stage type when PATCH /v1/pipelines/{id} changes the type, list filters included', async () => {
+      const made = await a.post('/v1/pipelines', {
+        name: `Types ${kind}`, stages: [{ name: 'A' }, { name: 'B' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const p = made.body;
+      const [stA, stB] = p.stages;
+      const d = (await a.post('/v1/deals', { name: 'In A', stage_id: stA.id })).body;
+      const other = (await a.post('/v1/deals', { name: 'In B', stage_id: stB.id })).body;
+      expect(d.status).toBe('open');
+      const stages = (types: string[]) => p.stages.map((x: any, i: number) => ({ id: x.id, name: x.name, type: types[i] }));
+      const ids = async (q: string) => (await a.get(`/v1/deals?limit=100&pipeline_id=${p.id}${q}`)).body.data.map((x: any) => x.id);
+
+      s.clock.advance(1000);
+      const lostAt = s.clock.now().toISOString();
+      const patched = await a.patch(`/v1/pipelines/${p.id}`, { stages: stages(['CLOSED_LOST', 'OPEN', 'CLOSED_WON', 'CLOSED_LOST']) });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      const lost = (await a.get(`/v1/deals?limit=100&pipeline_id=${p.id}`)).body.data.find((x: any) => x.id === d.id);
+      expect(lost).toMatchObject({ status: 'lost', stage: { id: stA.id, type: 'CLOSED_LOST' }, closed_at: lostAt, updated_at: lostAt });
+      expect(await ids('&status=lost')).toEqual([d.id]);
+      expect(await ids('&status=open')).toEqual([other.id]);
+      // A transaction linked to the deal reads the deal's status too.
+      const t = (await a.post('/v1/transactions', { deal_id: d.id })).body;
+      expect(t.deal_status).toBe('lost');
+
+      s.clock.advance(1000);
+      await a.patch(`/v1/pipelines/${p.id}`, { stages: stages(['CLOSED_WON', 'OPEN', 'CLOSED_WON', 'CLOSED_LOST']) });
+      expect(await ids('&status=won')).toEqual([d.id]);
+      expect((await a.get(`/v1/transactions/${t.id}`)).body.deal_status).toBe('won');
+      await a.patch(`/v1/pipelines/${p.id}`, { stages: stages(['OPEN', 'OPEN', 'CLOSED_WON', 'CLOSED_LOST']) });
+      const reopened = (await a.get(`/v1/deals?limit=100&pipeline_id=${p.id}&status=open`)).body.data.find((x: any) => x.id === d.id);
+      expect(reopened).toMatchObject({ status: 'open', closed_at: null });
+      expect(await ids('&status=lost')).toEqual([]);
+    });
   });
 
   describe('transactions', () => {

@@ -3,6 +3,7 @@ import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { followStageTypes } from '../store/deals.js';
 import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../store/sql.js';
 
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
@@ -201,7 +202,7 @@ export async function insertPipeline(tx: Queryable, ws: string, input: Required<
  * updated and moved, stages without one are added, stages left out are removed (refused while
  * deals sit in them).
  */
-export async function updatePipeline(tx: Queryable, ws: string, id: string, input: PipelineInput) {
+export async function updatePipeline(tx: Queryable, ws: string, id: string, input: PipelineInput, now: Date) {
   const existing = await getPipeline(tx, ws, id);
   if (!existing) throw notFound('pipeline', 'id');
   await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [
@@ -236,6 +237,7 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
         ]);
       }
     }
+    await followStageTypes(tx, ws, id, now);
   }
   return (await getPipeline(tx, ws, id))!;
 }

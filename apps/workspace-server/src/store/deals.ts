@@ -26,6 +26,26 @@ export interface Deal {
 }
 
 export const statusForStageType: Record<string, string> = { OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' };
+/** statusForStageType as SQL over a stage type column. */
+const statusOfType = (type: string) => `CASE ${type} ${Object.entries(statusForStageType).map(([t, s]) => `WHEN '${t}' THEN '${s}'`).join(' ')} ELSE 'open' END`;
+
+/**
+ * A deal's status follows its stage's type, also when the type changes afterwards (PATCH
+ * /v1/pipelines/{id}): the pipeline's deals whose status no longer matches take the new one, in the
+ * transaction that changed the stages, as a move into that stage would set them: closing sets
+ * `closed_at`, reopening clears it and `lost_reason`, and `updated_at` moves.
+ */
+export async function followStageTypes(tx: Queryable, ws: string, pipelineId: string, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE deals d SET status = st.status,
+        closed_at = CASE WHEN st.status = 'open' THEN NULL WHEN d.status = 'open' THEN $3::timestamptz ELSE d.closed_at END,
+        lost_reason = CASE WHEN st.status = 'open' THEN NULL ELSE d.lost_reason END,
+        updated_at = $3::timestamptz
+      FROM (SELECT id, ${statusOfType('type')} AS status FROM pipeline_stages WHERE workspace_id = $1 AND pipeline_id = $2) st
+      WHERE d.workspace_id = $1 AND d.pipeline_id = $2 AND d.stage_id = st.id AND d.status <> st.status`,
+    [ws, pipelineId, now.toISOString()],
+  );
+}
 
 const DEAL_SELECT = `SELECT d.*, p.name AS pipeline_name, s.name AS stage_name, s.type AS stage_type
   FROM deals d JOIN pipelines p ON p.id = d.pipeline_id JOIN pipeline_stages s ON s.id = d.stage_id`;
@@ -91,7 +111,9 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
   const value = input.value === undefined || input.value === null ? null : parseDealValue(input.value, 'value');
   const expected = input.expected_close_date ? parseCloseDate(input.expected_close_date) : null;
   return db.transaction(async (tx) => {
-    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2', [ws, input.stage_id]);
+    // Locked for share: a concurrent change of the stage's type (followStageTypes) waits for this
+    // deal, or this deal reads the type it committed.
+    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [ws, input.stage_id]);
     if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');
     if (input.contact_id) {
       const c = await tx.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2', [ws, input.contact_id]);
