@@ -382,6 +382,49 @@ export function defineConformance(kind: StoreKind) {
       expect(r3.body.tags).toEqual([]);
       expect((await a.get('/v1/tags')).body.data.map((t: any) => t.id)).toContain(tag.id);
     });
+
+    it('deleting a tag, contact stage or lead source moves updated_at of the contacts that had it, so updated_after finds them', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const tag = (await c.post('/v1/tags', { name: 'Gone soon', color: '#00ff00' })).body;
+      const stage = (await c.post('/v1/contact-stages', { name: 'Gone stage' })).body;
+      const source = (await c.post('/v1/lead-sources', { name: 'Gone source' })).body;
+      const tagged = await newContact(c, { first_name: 'Tagged' });
+      await c.put(`/v1/contacts/${tagged.id}/tags/${tag.id}`);
+      const staged = await newContact(c, { first_name: 'Staged', stage_id: stage.id });
+      const sourced = await newContact(c, { first_name: 'Sourced', lead_source_id: source.id });
+      const untouched = await newContact(c, { first_name: 'Untouched' });
+      // Read once, so the lists' text and count caches hold them before the deletions.
+      expect((await c.get('/v1/contacts?limit=100')).body.total_count).toBe(4);
+
+      const since = async () => {
+        s.clock.advance(60_000);
+        return s.clock.now().toISOString();
+      };
+      const changed = async (after: string) => (await c.get(`/v1/contacts?limit=100&updated_after=${after}`)).body.data;
+      for (const [path, id, contact, check] of [
+        [`/v1/tags/${tag.id}`, tag.id, tagged, (x: any) => expect(x.tags).toEqual([])],
+        [`/v1/contact-stages/${stage.id}`, stage.id, staged, (x: any) => expect(x.stage).toBeNull()],
+        [`/v1/lead-sources/${source.id}`, source.id, sourced, (x: any) => expect(x.lead_source).toBeNull()],
+      ] as const) {
+        const after = await since();
+        const r = await c.del(path);
+        expect(r.body, path).toEqual({ id, deleted: true });
+        const seen = await changed(after);
+        expect(seen.map((x: any) => x.id), path).toEqual([contact.id]);
+        expect(seen[0].updated_at).toBe(after);
+        check(seen[0]);
+        const one = (await c.get(`/v1/contacts/${contact.id}`)).body;
+        expect(one).toEqual(seen[0]);
+      }
+      const all = (await c.get('/v1/contacts?limit=100')).body;
+      expect(all.total_count).toBe(4);
+      expect(all.data.find((x: any) => x.id === untouched.id).updated_at).toBe(untouched.updated_at);
+      expectError(await c.del(`/v1/tags/${tag.id}`), 404, 'invalid_request_error', 'id');
+      // The webhook events stay as docs/events.md lists them: a deletion of a lookup is no contact.updated.
+      const events = (await c.get('/v1/events?type=contact.updated')).body;
+      expect(events.total_count).toBe(0);
+    });
   });
 
   describe('contact list', () => {
