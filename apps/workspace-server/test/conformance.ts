@@ -881,6 +881,20 @@ export function defineConformance(kind: StoreKind) {
       expect(ev.rows.map((e) => e.type)).toEqual(['transaction.created', 'transaction.deleted']);
     });
 
+    it('deleting a contact unlinks it from its transactions and from their parties', async () => {
+      const contact = await newContact(a, { first_name: 'Ada', last_name: 'Lovelace' });
+      const t = (await a.post('/v1/transactions', { name: 'Unlink', contact_id: contact.id })).body;
+      expect((await a.del(`/v1/contacts/${contact.id}`)).status).toBe(200);
+      expect((await a.get(`/v1/transactions/${t.id}`)).body).toMatchObject({ contact_id: '', contact_first_name: '', contact_last_name: '' });
+      const wf = (await a.get(`/v1/transactions/${t.id}/workflow`)).body;
+      expect(wf.parties).toEqual([{ id: expect.any(String), contact_id: '', name: 'Ada Lovelace', role: 'Buyer', relationship_label_id: '' }]);
+      // Plain SQL deletes unlink too: the store does it, not the route.
+      const other = await newContact(a, { first_name: 'Sql', last_name: 'Deleted' });
+      const t2 = (await a.post('/v1/transactions', { name: 'Unlink 2', contact_id: other.id })).body;
+      await s.store.db.query('DELETE FROM contacts WHERE id = $1', [other.id]);
+      expect((await a.get(`/v1/transactions/${t2.id}/workflow`)).body.parties[0].contact_id).toBe('');
+    });
+
     it('names the limit of an amount that is too large', async () => {
       const t = (await a.post('/v1/transactions', { name: 'Big' })).body;
       for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
