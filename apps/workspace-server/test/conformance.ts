@@ -861,6 +861,13 @@ export function defineConformance(kind: StoreKind) {
       for (const q of ['limit=abc', 'limit=1.5', 'offset=2147483648', 'offset=-1', 'limit=99999999999', 'limit=201', 'limit=0']) {
         expectError(await c.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.split('=')[0]);
       }
+      // Integers are written as decimal digits: Number() would read these as 2, 100, 3, 2 and 0.
+      for (const q of ['offset=0x2', 'limit=1e2', 'limit=0b11', 'limit=2.0', 'limit=%20', 'offset=', 'limit=+5']) {
+        const r = await c.get(`/v1/transactions?${q}`);
+        expectError(r, 400, 'invalid_request_error', q.split('=')[0]);
+        expect(r.body.error.message).toBe(`Invalid ${q.split('=')[0]}: must be an integer`);
+      }
+      expect((await c.get('/v1/transactions?limit=002&offset=0')).body.data).toHaveLength(2);
       expectError(await c.get('/v1/transactions?closing_from=March'), 400, 'invalid_request_error', 'closing_from');
       expectError(await c.get('/v1/transactions?offset=1&offset=2'), 400, 'invalid_request_error', 'offset');
     });
