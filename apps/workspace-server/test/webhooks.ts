@@ -297,6 +297,24 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect((await client.get(`/v1/webhooks/${id}/deliveries?status=succeeded&event_type=contact.created`)).body.total_count).toBe(13);
   });
 
+  it('refuses an unknown delivery status and timestamps the store cannot hold, naming the field', async () => {
+    const { client } = await s.workspace();
+    const rcv = await receiver();
+    const id = (await client.post('/v1/webhooks', { url: rcv.url, event_types: ['*'] })).body.id as string;
+    for (const status of ['bogus', 'failed,bogus', 'failed,']) {
+      const r = await client.get(`/v1/webhooks/${id}/deliveries?status=${status}`);
+      expectError(r, 400, 'invalid_request_error', 'status');
+      expect(r.body.error.message).toBe('Invalid status: must be one of pending, sending, succeeded, failed (comma-separated for several)');
+    }
+    expect((await client.get(`/v1/webhooks/${id}/deliveries?status=failed,%20pending`)).status).toBe(200);
+    for (const v of ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59']) {
+      expectError(await client.get(`/v1/webhooks/${id}/deliveries?created_after=${encodeURIComponent(v)}`), 400, 'invalid_request_error', 'created_after');
+      expectError(await client.post(`/v1/webhooks/${id}/replay`, { since: v }), 400, 'invalid_request_error', 'since');
+      expectError(await client.post(`/v1/webhooks/${id}/replay`, { since: '2026-01-01T00:00:00Z', until: v }), 400, 'invalid_request_error', 'until');
+    }
+    expect((await client.post(`/v1/webhooks/${id}/replay`, { since: '0001-01-01T00:00:00Z', until: '9999-12-31T23:59:59Z' })).body).toEqual({ replayed: 0, queued_missed: 0 });
+  });
+
   it('send test delivers a signed ping through the queue', async () => {
     const { client, rcv, id, secret } = await verifiedEndpoint(['contact.created']);
     const t = await client.post(`/v1/webhooks/${id}/test`);

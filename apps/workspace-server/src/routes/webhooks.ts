@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../errors.js';
 import { checkResolvedHost, checkWebhookUrl } from '../webhooks/ssrf.js';
 import {
-  createEndpoint, deleteEndpoint, enableEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replaySince,
+  createEndpoint, deleteEndpoint, deliveryStatuses, enableEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replaySince,
   rotateSecret, updateEndpoint, type DeliveryFilters, type EndpointInput,
 } from '../webhooks/store.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
@@ -51,7 +51,7 @@ const deliverySchema = {
     endpoint_id: str,
     event_id: str,
     event_type: str,
-    status: { type: 'string', enum: ['pending', 'sending', 'succeeded', 'failed'] },
+    status: { type: 'string', enum: [...deliveryStatuses] },
     attempt_count: { type: 'integer' },
     next_attempt_at: nts,
     last_status_code: { type: ['integer', 'null'] },
@@ -177,7 +177,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
         type: 'object',
         properties: {
           ...pagingQuery,
-          status: { type: 'string', description: 'pending, sending, succeeded or failed; comma-separated for several' },
+          status: { type: 'string', description: `${deliveryStatuses.join(', ')}; comma-separated for several` },
           event_type: str,
           event_id: str,
           created_after: tsIn,
