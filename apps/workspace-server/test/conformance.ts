@@ -1128,11 +1128,17 @@ export function defineConformance(kind: StoreKind) {
         const r = await a.get(bad);
         expectError(r, 400, 'invalid_request_error');
         expect(r.body.error.message).toMatch(/^Malformed URL/);
+        // Refused before routing, never authenticated nor counted: the default limit, nothing used.
+        expect(r.headers.get('x-ratelimit-limit'), bad).toBe('120');
+        expect(r.headers.get('x-ratelimit-remaining'), bad).toBe('120');
+        expect(Number(r.headers.get('x-ratelimit-reset')), bad).toBeGreaterThan(s.clock.now().getTime() / 1000);
       }
       const long = await a.get(`/v1/contacts/con_${'a'.repeat(150)}`);
       expectError(long, 404, 'invalid_request_error', 'contact_id');
       expect(long.headers.get('x-ratelimit-remaining')).not.toBeNull();
-      expectError(await a.get(`/v1/contacts/${'a'.repeat(3000)}`), 414, 'invalid_request_error');
+      const tooLong = await a.get(`/v1/contacts/${'a'.repeat(3000)}`);
+      expectError(tooLong, 414, 'invalid_request_error');
+      expect(tooLong.headers.get('x-ratelimit-limit')).toBe('120');
       // Headers over 16 KB never reach Fastify: Node's parser refuses them, answered on the socket.
       const { connect } = await import('node:net');
       const url = new URL(s.base);
