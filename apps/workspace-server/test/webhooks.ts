@@ -68,7 +68,7 @@ export function defineWebhookSuite(kind: StoreKind) {
     const strict = await startHookServer(kind, { store: s.store, clock: s.clock, webhooks: { allowInsecure: false } });
     try {
       const sc = new Client(strict.base, client.key);
-      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'ftp://example.com/']) {
+      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://localhost./hook', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'ftp://example.com/']) {
         expectError(await sc.post('/v1/webhooks', { url, event_types: ['*'] }), 400, 'invalid_request_error', 'url');
       }
       expect((await sc.post('/v1/webhooks', { url: 'https://203.0.113.5/hook', event_types: ['*'] })).status).toBe(400);
