@@ -154,6 +154,13 @@ async function registerEditor(app: FastifyInstance, dir: string): Promise<void> 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
+  /** The rate-limit headers of a request that never reached a workspace: the default limit, nothing used. */
+  const defaultRateLimitHeaders = (reply: FastifyReply) => {
+    const now = clock.now().getTime();
+    reply.header('X-RateLimit-Limit', String(DEFAULT_LIMIT));
+    reply.header('X-RateLimit-Remaining', String(DEFAULT_LIMIT));
+    reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
+  };
   // The largest body is a media upload: the media library's file limit as base64, plus its fields.
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -165,6 +172,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     frameworkErrors: (err, _req, reply) => {
       const tooLong = (err as { code?: string }).code === 'FST_ERR_MAX_PARAM_LENGTH';
       const r = reply as unknown as { code(n: number): { send(b: unknown): void } };
+      // Refused before routing, so neither authenticated nor counted: the headers of a request
+      // that never reached a workspace (onSend hooks do not run for these answers).
+      defaultRateLimitHeaders(reply);
       r.code(tooLong ? 414 : 400)
         .send(envelope('invalid_request_error', tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8'));
     },
@@ -333,12 +343,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.addHook('onSend', async (req, reply, payload) => {
     // A route that authenticates in its own statement answers only after it did.
     if (req.deferredAuth && !req.deferredAuth.settled) throw new Error(`${req.method} ${req.routeOptions.url} answered before authenticating`);
-    if (!reply.hasHeader('X-RateLimit-Limit')) {
-      const now = clock.now().getTime();
-      reply.header('X-RateLimit-Limit', String(DEFAULT_LIMIT));
-      reply.header('X-RateLimit-Remaining', String(DEFAULT_LIMIT));
-      reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
-    }
+    if (!reply.hasHeader('X-RateLimit-Limit')) defaultRateLimitHeaders(reply);
     return payload;
   });
 

@@ -1,10 +1,11 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { escapeToken, pointerParam, schemaTypeWords } from '@setup-pack/core';
 import { badRequest, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
+import { storedProblem, type StoredKind } from './timestamps.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -15,6 +16,19 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 function makeAjv(coerce: boolean): Ajv2020 {
   const ajv = new Ajv2020({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  // `x-stored: date-time | date | date-or-date-time`: a date or timestamp the store can hold
+  // (timestamps.ts states the rule once). An extension keyword, so the OpenAPI document keeps it.
+  ajv.addKeyword({
+    keyword: 'x-stored',
+    type: 'string',
+    schemaType: 'string',
+    errors: true,
+    validate: function stored(kind: StoredKind, data: string): boolean {
+      const problem = storedProblem(kind, data);
+      if (problem) (stored as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-stored', message: problem, params: { kind } }];
+      return !problem;
+    },
+  });
   // The published pack schemas (draft 2020-12), so catalog bodies can $ref the pack's own rules.
   for (const s of packSchemas) ajv.addSchema(s);
   return ajv;
@@ -23,9 +37,39 @@ function makeAjv(coerce: boolean): Ajv2020 {
 const bodyAjv = makeAjv(false);
 const urlAjv = makeAjv(true);
 
+/** What an integer in a URL is: decimal digits, optionally signed with a minus. */
+const INTEGER_TEXT = /^-?\d+$/;
+const isInteger = (s: unknown) => {
+  const t = (s as { type?: unknown } | null)?.type;
+  return t === 'integer' || (Array.isArray(t) && t.includes('integer'));
+};
+
+/**
+ * A URL's values are text, coerced by Ajv with Number(): that would read "0x2", "1e2", "2.0" and
+ * " " as integers. So every integer query or path parameter must first be written as one: decimal
+ * digits, nothing else (docs/api.md: "any value that is not a 32-bit integer in range is 400").
+ */
+function withIntegerText(schema: { properties?: Record<string, unknown> }, validate: ValidateFunction): ValidateFunction {
+  const names = Object.entries(schema.properties ?? {}).filter(([, s]) => isInteger(s)).map(([k]) => k);
+  if (!names.length) return validate;
+  const checked = ((data: Record<string, unknown>) => {
+    for (const name of names) {
+      const v = data?.[name];
+      if (typeof v === 'string' && !INTEGER_TEXT.test(v)) {
+        checked.errors = [{ instancePath: `/${escapeToken(name)}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }];
+        return false;
+      }
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
-  return ajv.compile(schema) as never;
+  if (httpPart === 'body') return bodyAjv.compile(schema) as never;
+  return withIntegerText(schema as never, urlAjv.compile(schema)) as never;
 };
 
 /**

@@ -382,6 +382,49 @@ export function defineConformance(kind: StoreKind) {
       expect(r3.body.tags).toEqual([]);
       expect((await a.get('/v1/tags')).body.data.map((t: any) => t.id)).toContain(tag.id);
     });
+
+    it('deleting a tag, contact stage or lead source moves updated_at of the contacts that had it, so updated_after finds them', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const tag = (await c.post('/v1/tags', { name: 'Gone soon', color: '#00ff00' })).body;
+      const stage = (await c.post('/v1/contact-stages', { name: 'Gone stage' })).body;
+      const source = (await c.post('/v1/lead-sources', { name: 'Gone source' })).body;
+      const tagged = await newContact(c, { first_name: 'Tagged' });
+      await c.put(`/v1/contacts/${tagged.id}/tags/${tag.id}`);
+      const staged = await newContact(c, { first_name: 'Staged', stage_id: stage.id });
+      const sourced = await newContact(c, { first_name: 'Sourced', lead_source_id: source.id });
+      const untouched = await newContact(c, { first_name: 'Untouched' });
+      // Read once, so the lists' text and count caches hold them before the deletions.
+      expect((await c.get('/v1/contacts?limit=100')).body.total_count).toBe(4);
+
+      const since = async () => {
+        s.clock.advance(60_000);
+        return s.clock.now().toISOString();
+      };
+      const changed = async (after: string) => (await c.get(`/v1/contacts?limit=100&updated_after=${after}`)).body.data;
+      for (const [path, id, contact, check] of [
+        [`/v1/tags/${tag.id}`, tag.id, tagged, (x: any) => expect(x.tags).toEqual([])],
+        [`/v1/contact-stages/${stage.id}`, stage.id, staged, (x: any) => expect(x.stage).toBeNull()],
+        [`/v1/lead-sources/${source.id}`, source.id, sourced, (x: any) => expect(x.lead_source).toBeNull()],
+      ] as const) {
+        const after = await since();
+        const r = await c.del(path);
+        expect(r.body, path).toEqual({ id, deleted: true });
+        const seen = await changed(after);
+        expect(seen.map((x: any) => x.id), path).toEqual([contact.id]);
+        expect(seen[0].updated_at).toBe(after);
+        check(seen[0]);
+        const one = (await c.get(`/v1/contacts/${contact.id}`)).body;
+        expect(one).toEqual(seen[0]);
+      }
+      const all = (await c.get('/v1/contacts?limit=100')).body;
+      expect(all.total_count).toBe(4);
+      expect(all.data.find((x: any) => x.id === untouched.id).updated_at).toBe(untouched.updated_at);
+      expectError(await c.del(`/v1/tags/${tag.id}`), 404, 'invalid_request_error', 'id');
+      // The webhook events stay as docs/events.md lists them: a deletion of a lookup is no contact.updated.
+      const events = (await c.get('/v1/events?type=contact.updated')).body;
+      expect(events.total_count).toBe(0);
+    });
   });
 
   describe('contact list', () => {
@@ -581,6 +624,64 @@ export function defineConformance(kind: StoreKind) {
       expect(page.has_more).toBe(true);
       expect(page.total_count).toBeGreaterThanOrEqual(3);
     });
+
+    it('refuses close dates and values the store cannot hold, naming the field and the limit', async () => {
+      const { pipelines } = await lookups(a);
+      const open = pipelines[0].stages.find((x: any) => x.type === 'OPEN');
+      const deal = (body: Record<string, unknown>) => a.post('/v1/deals', { name: 'Edge', stage_id: open.id, ...body });
+      // Year 0, years past 9999, days that do not exist (once rolled over to March), offsets PostgreSQL refuses.
+      for (const date of ['0000-01-01', '+275760-09-13', '2026-02-30', '2026-04-31', '2026-02-30T10:00:00Z', '0000-01-01T00:00:00Z', '2026-01-01T00:00:00+16:00', '0001-01-01T00:00:00+01:00']) {
+        const r = await deal({ expected_close_date: date });
+        expectError(r, 400, 'invalid_request_error', 'expected_close_date');
+      }
+      expect((await deal({ expected_close_date: '2026-02-30' })).body.error.message).toMatch(/real day/);
+      expect((await deal({ expected_close_date: '0001-01-01' })).body.expected_close_date).toBe('0001-01-01T00:00:00.000Z');
+      expect((await deal({ expected_close_date: '9999-12-31T23:59:59.999Z' })).body.expected_close_date).toBe('9999-12-31T23:59:59.999Z');
+      expect((await deal({ expected_close_date: '2028-02-29T10:00:00+15:59' })).body.expected_close_date).toBe('2028-02-28T18:01:00.000Z');
+      // Amounts: below 10^15, as transactions' (the column would hold one digit more).
+      for (const value of ['99999999999999999999.99', '1000000000000000', '-1000000000000000.00']) {
+        const r = await deal({ value });
+        expectError(r, 400, 'invalid_request_error', 'value');
+        expect(r.body.error.message).toMatch(/1,000,000,000,000,000/);
+      }
+      expect((await deal({ value: '999999999999999.99' })).body.value).toBe('999999999999999.99');
+      expect((await deal({ value: '-999999999999999.99' })).body.value).toBe('-999999999999999.99');
+    });
+
+    it('keeps status derived from the stage type when PATCH /v1/pipelines/{id} changes the type, list filters included', async () => {
+      const made = await a.post('/v1/pipelines', {
+        name: `Types ${kind}`, stages: [{ name: 'A' }, { name: 'B' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const p = made.body;
+      const [stA, stB] = p.stages;
+      const d = (await a.post('/v1/deals', { name: 'In A', stage_id: stA.id })).body;
+      const other = (await a.post('/v1/deals', { name: 'In B', stage_id: stB.id })).body;
+      expect(d.status).toBe('open');
+      const stages = (types: string[]) => p.stages.map((x: any, i: number) => ({ id: x.id, name: x.name, type: types[i] }));
+      const ids = async (q: string) => (await a.get(`/v1/deals?limit=100&pipeline_id=${p.id}${q}`)).body.data.map((x: any) => x.id);
+
+      s.clock.advance(1000);
+      const lostAt = s.clock.now().toISOString();
+      const patched = await a.patch(`/v1/pipelines/${p.id}`, { stages: stages(['CLOSED_LOST', 'OPEN', 'CLOSED_WON', 'CLOSED_LOST']) });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      const lost = (await a.get(`/v1/deals?limit=100&pipeline_id=${p.id}`)).body.data.find((x: any) => x.id === d.id);
+      expect(lost).toMatchObject({ status: 'lost', stage: { id: stA.id, type: 'CLOSED_LOST' }, closed_at: lostAt, updated_at: lostAt });
+      expect(await ids('&status=lost')).toEqual([d.id]);
+      expect(await ids('&status=open')).toEqual([other.id]);
+      // A transaction linked to the deal reads the deal's status too.
+      const t = (await a.post('/v1/transactions', { deal_id: d.id })).body;
+      expect(t.deal_status).toBe('lost');
+
+      s.clock.advance(1000);
+      await a.patch(`/v1/pipelines/${p.id}`, { stages: stages(['CLOSED_WON', 'OPEN', 'CLOSED_WON', 'CLOSED_LOST']) });
+      expect(await ids('&status=won')).toEqual([d.id]);
+      expect((await a.get(`/v1/transactions/${t.id}`)).body.deal_status).toBe('won');
+      await a.patch(`/v1/pipelines/${p.id}`, { stages: stages(['OPEN', 'OPEN', 'CLOSED_WON', 'CLOSED_LOST']) });
+      const reopened = (await a.get(`/v1/deals?limit=100&pipeline_id=${p.id}&status=open`)).body.data.find((x: any) => x.id === d.id);
+      expect(reopened).toMatchObject({ status: 'open', closed_at: null });
+      expect(await ids('&status=lost')).toEqual([]);
+    });
   });
 
   describe('transactions', () => {
@@ -760,6 +861,13 @@ export function defineConformance(kind: StoreKind) {
       for (const q of ['limit=abc', 'limit=1.5', 'offset=2147483648', 'offset=-1', 'limit=99999999999', 'limit=201', 'limit=0']) {
         expectError(await c.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.split('=')[0]);
       }
+      // Integers are written as decimal digits: Number() would read these as 2, 100, 3, 2 and 0.
+      for (const q of ['offset=0x2', 'limit=1e2', 'limit=0b11', 'limit=2.0', 'limit=%20', 'offset=', 'limit=+5']) {
+        const r = await c.get(`/v1/transactions?${q}`);
+        expectError(r, 400, 'invalid_request_error', q.split('=')[0]);
+        expect(r.body.error.message).toBe(`Invalid ${q.split('=')[0]}: must be an integer`);
+      }
+      expect((await c.get('/v1/transactions?limit=002&offset=0')).body.data).toHaveLength(2);
       expectError(await c.get('/v1/transactions?closing_from=March'), 400, 'invalid_request_error', 'closing_from');
       expectError(await c.get('/v1/transactions?offset=1&offset=2'), 400, 'invalid_request_error', 'offset');
     });
@@ -778,6 +886,39 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.del(`/v1/transactions/${t.id}`), 404, 'invalid_request_error');
       const ev = await s.store.db.query(`SELECT type FROM events WHERE data->>'id' = $1 ORDER BY created_at, type`, [t.id]);
       expect(ev.rows.map((e) => e.type)).toEqual(['transaction.created', 'transaction.deleted']);
+    });
+
+    it('deleting a contact unlinks it from its transactions and from their parties', async () => {
+      const contact = await newContact(a, { first_name: 'Ada', last_name: 'Lovelace' });
+      const t = (await a.post('/v1/transactions', { name: 'Unlink', contact_id: contact.id })).body;
+      expect((await a.del(`/v1/contacts/${contact.id}`)).status).toBe(200);
+      expect((await a.get(`/v1/transactions/${t.id}`)).body).toMatchObject({ contact_id: '', contact_first_name: '', contact_last_name: '' });
+      const wf = (await a.get(`/v1/transactions/${t.id}/workflow`)).body;
+      expect(wf.parties).toEqual([{ id: expect.any(String), contact_id: '', name: 'Ada Lovelace', role: 'Buyer', relationship_label_id: '' }]);
+      // Plain SQL deletes unlink too: the store does it, not the route.
+      const other = await newContact(a, { first_name: 'Sql', last_name: 'Deleted' });
+      const t2 = (await a.post('/v1/transactions', { name: 'Unlink 2', contact_id: other.id })).body;
+      await s.store.db.query('DELETE FROM contacts WHERE id = $1', [other.id]);
+      expect((await a.get(`/v1/transactions/${t2.id}/workflow`)).body.parties[0].contact_id).toBe('');
+    });
+
+    it('names the limit of an amount that is too large', async () => {
+      const t = (await a.post('/v1/transactions', { name: 'Big' })).body;
+      for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
+        const r = await a.patch(`/v1/transactions/${t.id}`, { [f]: '9999999999999999' });
+        expectError(r, 400, 'invalid_request_error', f);
+        expect(r.body.error.message).toBe(`${f} must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)`);
+      }
+      expectError(await a.post('/v1/transactions', { sale_price: '999999999999999.995' }), 400, 'invalid_request_error', 'sale_price');
+      expect((await a.patch(`/v1/transactions/${t.id}`, { sale_price: '999999999999999.99', commission_rate: '100' })).body).toMatchObject({
+        sale_price: '999999999999999.99', gross_commission: '999999999999999.99',
+      });
+      const rate = await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '9999999999999999' });
+      expect(rate.body.error.message).toBe('commission_rate is a percentage and must be at most 100');
+      for (const date of ['0000-01-01', '2026-02-30', '2026-04-31']) {
+        const r = await a.patch(`/v1/transactions/${t.id}`, { projected_close_date: date });
+        expectError(r, 400, 'invalid_request_error', 'projected_close_date');
+      }
     });
   });
 
@@ -987,11 +1128,17 @@ export function defineConformance(kind: StoreKind) {
         const r = await a.get(bad);
         expectError(r, 400, 'invalid_request_error');
         expect(r.body.error.message).toMatch(/^Malformed URL/);
+        // Refused before routing, never authenticated nor counted: the default limit, nothing used.
+        expect(r.headers.get('x-ratelimit-limit'), bad).toBe('120');
+        expect(r.headers.get('x-ratelimit-remaining'), bad).toBe('120');
+        expect(Number(r.headers.get('x-ratelimit-reset')), bad).toBeGreaterThan(s.clock.now().getTime() / 1000);
       }
       const long = await a.get(`/v1/contacts/con_${'a'.repeat(150)}`);
       expectError(long, 404, 'invalid_request_error', 'contact_id');
       expect(long.headers.get('x-ratelimit-remaining')).not.toBeNull();
-      expectError(await a.get(`/v1/contacts/${'a'.repeat(3000)}`), 414, 'invalid_request_error');
+      const tooLong = await a.get(`/v1/contacts/${'a'.repeat(3000)}`);
+      expectError(tooLong, 414, 'invalid_request_error');
+      expect(tooLong.headers.get('x-ratelimit-limit')).toBe('120');
       // Headers over 16 KB never reach Fastify: Node's parser refuses them, answered on the socket.
       const { connect } = await import('node:net');
       const url = new URL(s.base);
@@ -1012,6 +1159,45 @@ export function defineConformance(kind: StoreKind) {
       const unknown = await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], member_id: 'mem_nope' });
       expect(unknown.status).toBe(400);
       expect(unknown.body.error.message).toMatch(/^No such member/);
+    });
+
+    it('timestamps the store cannot hold are a 400 naming the field, in every query filter and body field', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      // Year 0, an offset past PostgreSQL's ±15:59 (RFC 3339 allows ±23:59), an instant before year 1 or after 9999 in UTC.
+      const refused = ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-16:00', '0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59-00:01', '2026-02-30T00:00:00Z'];
+      const accepted = ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+15:59', '2026-01-01T00:00:00-15:59', '2016-12-31T23:59:60Z', '2026-01-01 10:00:00+01:00'];
+      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
+      for (const q of queries) {
+        const param = q.slice(q.indexOf('?') + 1, -1);
+        for (const v of refused) {
+          const r = await c.get(`${q}${encodeURIComponent(v)}`);
+          expectError(r, 400, 'invalid_request_error', param);
+          expect(r.body.error.message, `${q}${v}`).toMatch(new RegExp(`^Invalid ${param}: `));
+        }
+        for (const v of accepted) expect((await c.get(`${q}${encodeURIComponent(v)}`)).status, `${q}${v}`).toBe(200);
+      }
+      const expiry = (v: string) => s.admin.post(`/admin/workspaces/${W.id}/api-keys`, { scopes: ['read_contacts'], expires_at: v });
+      for (const v of ['0000-01-01T00:00:00Z', '2027-01-01T00:00:00+23:00']) expectError(await expiry(v), 400, 'invalid_request_error', 'expires_at');
+      expect((await expiry('9999-12-31T23:59:59Z')).status).toBe(201);
+      // A leap second is RFC 3339 (and PostgreSQL rolls it over); Date.parse took none, and the key's creation was a 500.
+      expect((await expiry('2030-12-31T23:59:60Z')).status).toBe(201);
+      // Every date-time a request carries states the store's range, so none can be missed: the OpenAPI document shows it.
+      const doc = (await s.anon.get('/v1/openapi.json')).body;
+      const missing: string[] = [];
+      const walk = (x: unknown, at: string) => {
+        if (!x || typeof x !== 'object') return;
+        const o = x as Record<string, unknown>;
+        if (o.format === 'date-time' && o['x-stored'] !== 'date-time') missing.push(at);
+        for (const [k, v] of Object.entries(o)) walk(v, `${at}/${k}`);
+      };
+      for (const [path, ops] of Object.entries<any>(doc.paths)) {
+        for (const [method, op] of Object.entries<any>(ops)) {
+          walk(op.parameters, `${method} ${path} parameters`);
+          walk(op.requestBody, `${method} ${path} body`);
+        }
+      }
+      expect(missing).toEqual([]);
     });
   });
 }

@@ -24,6 +24,9 @@ describe('SSRF guard', () => {
     expect('error' in checkWebhookUrl('http://127.0.0.1:9/h', insecure)).toBe(false);
     expect('error' in checkWebhookUrl('https://127.0.0.1/h', strict)).toBe(true);
     expect('error' in checkWebhookUrl('https://LOCALHOST/h', strict)).toBe(true);
+    // A fully qualified name's trailing dot names the same host.
+    expect(checkWebhookUrl('https://localhost./x', strict)).toEqual({ error: expect.stringMatching(/localhost is a loopback address/) });
+    expect(checkWebhookUrl('https://api.localhost./x', strict)).toEqual({ error: expect.stringMatching(/localhost is a loopback address/) });
     expect('error' in checkWebhookUrl('https://10.0.0.8/h', insecure)).toBe(true);
     expect('error' in checkWebhookUrl('https://user:pw@example.com/h', strict)).toBe(true);
     expect('error' in checkWebhookUrl('not a url', strict)).toBe(true);

@@ -68,7 +68,7 @@ export function defineWebhookSuite(kind: StoreKind) {
     const strict = await startHookServer(kind, { store: s.store, clock: s.clock, webhooks: { allowInsecure: false } });
     try {
       const sc = new Client(strict.base, client.key);
-      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'ftp://example.com/']) {
+      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://localhost./hook', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'ftp://example.com/']) {
         expectError(await sc.post('/v1/webhooks', { url, event_types: ['*'] }), 400, 'invalid_request_error', 'url');
       }
       expect((await sc.post('/v1/webhooks', { url: 'https://203.0.113.5/hook', event_types: ['*'] })).status).toBe(400);
@@ -295,6 +295,24 @@ export function defineWebhookSuite(kind: StoreKind) {
     const ok = rcv.deliveries().filter((r) => r.answer === 200);
     expect(new Set(ok.map((r) => r.json.id)).size).toBe(13);
     expect((await client.get(`/v1/webhooks/${id}/deliveries?status=succeeded&event_type=contact.created`)).body.total_count).toBe(13);
+  });
+
+  it('refuses an unknown delivery status and timestamps the store cannot hold, naming the field', async () => {
+    const { client } = await s.workspace();
+    const rcv = await receiver();
+    const id = (await client.post('/v1/webhooks', { url: rcv.url, event_types: ['*'] })).body.id as string;
+    for (const status of ['bogus', 'failed,bogus', 'failed,']) {
+      const r = await client.get(`/v1/webhooks/${id}/deliveries?status=${status}`);
+      expectError(r, 400, 'invalid_request_error', 'status');
+      expect(r.body.error.message).toBe('Invalid status: must be one of pending, sending, succeeded, failed (comma-separated for several)');
+    }
+    expect((await client.get(`/v1/webhooks/${id}/deliveries?status=failed,%20pending`)).status).toBe(200);
+    for (const v of ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59']) {
+      expectError(await client.get(`/v1/webhooks/${id}/deliveries?created_after=${encodeURIComponent(v)}`), 400, 'invalid_request_error', 'created_after');
+      expectError(await client.post(`/v1/webhooks/${id}/replay`, { since: v }), 400, 'invalid_request_error', 'since');
+      expectError(await client.post(`/v1/webhooks/${id}/replay`, { since: '2026-01-01T00:00:00Z', until: v }), 400, 'invalid_request_error', 'until');
+    }
+    expect((await client.post(`/v1/webhooks/${id}/replay`, { since: '0001-01-01T00:00:00Z', until: '9999-12-31T23:59:59Z' })).body).toEqual({ replayed: 0, queued_missed: 0 });
   });
 
   it('send test delivers a signed ping through the queue', async () => {

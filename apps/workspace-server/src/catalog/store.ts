@@ -3,6 +3,7 @@ import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import { followStageTypes } from '../store/deals.js';
 import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../store/sql.js';
 
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
@@ -119,10 +120,30 @@ export async function updateNamed(db: Queryable, ws: string, table: Named, id: s
   return namedRow(table, rows[0]);
 }
 
-export async function deleteNamed(db: Queryable, ws: string, table: Named, id: string, what: string) {
-  const { rows } = await db.query(`DELETE FROM ${table} WHERE workspace_id = $1 AND id = $2 RETURNING id`, [ws, id]);
-  if (!rows[0]) throw notFound(what, 'id');
-  return { id, deleted: true };
+/** The contacts a tag, contact stage or lead source is on, and what deleting it changes in them besides updated_at. */
+const holders: Record<Named, { where: string; set: string }> = {
+  tags: { where: 'id IN (SELECT contact_id FROM contact_tags WHERE tag_id = $2)', set: '' },
+  contact_stages: { where: 'stage_id = $2', set: ', stage_id = NULL' },
+  lead_sources: { where: 'lead_source_id = $2', set: ', lead_source_id = NULL' },
+};
+
+/**
+ * Deletes a tag, contact stage or lead source. The contacts that had it change (a tag fewer, no
+ * stage or lead source), so their updated_at moves in the same transaction, and an incremental
+ * sync (`updated_after`) sees them; they are locked in id order, as the touch trigger does.
+ */
+export async function deleteNamed(db: Db, ws: string, table: Named, id: string, what: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const h = holders[table];
+    await tx.query(
+      `WITH t AS (SELECT id FROM contacts WHERE workspace_id = $1 AND ${h.where} ORDER BY id FOR UPDATE)
+        UPDATE contacts c SET updated_at = $3::timestamptz${h.set} FROM t WHERE c.id = t.id`,
+      [ws, id, now.toISOString()],
+    );
+    const { rows } = await tx.query(`DELETE FROM ${table} WHERE workspace_id = $1 AND id = $2 RETURNING id`, [ws, id]);
+    if (!rows[0]) throw notFound(what, 'id');
+    return { id, deleted: true };
+  });
 }
 
 // --- pipelines with stage details ----------------------------------------------------------
@@ -201,7 +222,7 @@ export async function insertPipeline(tx: Queryable, ws: string, input: Required<
  * updated and moved, stages without one are added, stages left out are removed (refused while
  * deals sit in them).
  */
-export async function updatePipeline(tx: Queryable, ws: string, id: string, input: PipelineInput) {
+export async function updatePipeline(tx: Queryable, ws: string, id: string, input: PipelineInput, now: Date) {
   const existing = await getPipeline(tx, ws, id);
   if (!existing) throw notFound('pipeline', 'id');
   await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [
@@ -236,6 +257,7 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
         ]);
       }
     }
+    await followStageTypes(tx, ws, id, now);
   }
   return (await getPipeline(tx, ws, id))!;
 }

@@ -484,6 +484,21 @@ ${dropAccountingTriggers}
 ${accountingTriggers(NOT_ACCOUNTED)}
 `,
   },
+  {
+    version: 11,
+    name: 'a deleted contact is unlinked from the transactions it was a party of',
+    // A transaction's own contact_id is a foreign key (ON DELETE SET NULL); a party's is text, so
+    // a deleted contact stayed a party by id. Now any deletion of contacts (the API's statement,
+    // plain SQL, a cascade) empties the parties' contact_id, keeping their name and role as the
+    // transaction's record of who took part; parties left pointing at deleted contacts before are
+    // unlinked here. The index finds a contact's parties without reading them all.
+    sql: `
+CREATE INDEX transaction_parties_contact ON transaction_parties (contact_id) WHERE contact_id <> '';
+CREATE FUNCTION transaction_parties_unlink() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE transaction_parties p SET contact_id = '' WHERE p.contact_id IN (SELECT id FROM changed) AND p.contact_id <> ''; RETURN NULL; END $$;
+${statementTriggers('transaction_parties_unlink', 'parties', ['contacts'], ['DELETE'])}
+UPDATE transaction_parties p SET contact_id = '' WHERE p.contact_id <> '' AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = p.contact_id);
+`,
+  },
   ...catalogMigrations,
   ...webhookMigrations,
 ];

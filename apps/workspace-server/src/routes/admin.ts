@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { allScopes } from '../scopes.js';
 import { createApiKey, createMember, createWorkspace, plans, revokeApiKey } from '../store/workspaces.js';
 import type { RouteDeps } from './context.js';
-import { nstr, str, ts } from './schemas.js';
+import { nstr, ntsIn, str, ts } from './schemas.js';
 
 /** The dashboard's stand-in. Outside test suites drive this contract: keep it exact. */
 export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
@@ -51,7 +51,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
             items: { type: 'string', enum: [...allScopes, ...allScopes.map((s) => s.toUpperCase())] },
           },
           name: nstr,
-          expires_at: { type: ['string', 'null'], format: 'date-time' },
+          expires_at: ntsIn,
           member_id: { ...nstr, minLength: 1, description: 'Team member the key acts as the creator of (decides private-mailbox visibility)' },
         },
       },

@@ -100,7 +100,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
-    return db.transaction((tx) => updatePipeline(tx, ws, (req.params as { id: string }).id, req.body as PipelineInput));
+    return db.transaction((tx) => updatePipeline(tx, ws, (req.params as { id: string }).id, req.body as PipelineInput, clock.now()));
   });
 
   app.delete('/v1/pipelines/:id', {

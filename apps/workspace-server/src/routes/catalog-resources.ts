@@ -69,7 +69,7 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     app.delete(`${n.path}/:id`, {
       config: { scope: `write_${n.scope}` },
       schema: { summary: `Delete a ${n.what}`, tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    }, async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, n.what));
+    }, async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, n.what, clock.now()));
   }
 
   // Custom fields: name and an open data object (field type, options...).

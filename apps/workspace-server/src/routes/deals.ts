@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createDeal, listDeals, type DealFilters, type DealInput } from '../store/deals.js';
+import { DEAL_VALUE_PATTERN, MONEY_LIMIT_WORDS } from '../store/money.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, ref, str } from './schemas.js';
 
@@ -29,9 +30,9 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
         properties: {
           name: { type: 'string', minLength: 1 },
           stage_id: { type: 'string', minLength: 1 },
-          value: { type: ['string', 'null'], pattern: '^-?\\d+(\\.\\d{1,2})?$' },
+          value: { type: ['string', 'null'], pattern: DEAL_VALUE_PATTERN, description: `A decimal string with at most 2 decimals (negative for credits), ${MONEY_LIMIT_WORDS} in absolute value` },
           contact_id: nstr,
-          expected_close_date: nstr,
+          expected_close_date: { type: ['string', 'null'], 'x-stored': 'date-or-date-time', description: 'RFC 3339, or YYYY-MM-DD meaning midnight UTC' },
           notes: nstr,
         },
       },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { getEvent, listEvents, type EventFilters } from '../webhooks/store.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, pagingQuery, str, ts } from './schemas.js';
+import { listOf, pagingQuery, str, ts, tsIn } from './schemas.js';
 
 const eventSchema = {
   type: 'object',
@@ -26,8 +26,8 @@ export const eventRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =>
         properties: {
           ...pagingQuery,
           type: str,
-          created_after: { type: 'string', format: 'date-time' },
-          created_before: { type: 'string', format: 'date-time' },
+          created_after: tsIn,
+          created_before: tsIn,
         },
       },
       response: { 200: listOf(eventSchema) },

@@ -9,6 +9,12 @@ export const nstr = { type: ['string', 'null'] } as const;
 export const ts = { type: 'string', format: 'date-time' } as const;
 export const nts = { type: ['string', 'null'], format: 'date-time' } as const;
 export const ref = (name: string) => ({ $ref: `${name}#` });
+/**
+ * A timestamp a request sends (a query filter, a body field): RFC 3339 within what the store holds
+ * (timestamps.ts). Every date-time a request carries uses one of these two.
+ */
+export const tsIn = { type: 'string', format: 'date-time', 'x-stored': 'date-time' } as const;
+export const ntsIn = { type: ['string', 'null'], format: 'date-time', 'x-stored': 'date-time' } as const;
 
 export const idName = { type: 'object', required: ['id', 'name'], properties: { id: str, name: str } } as const;
 

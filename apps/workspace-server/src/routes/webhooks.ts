@@ -2,12 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../errors.js';
 import { checkResolvedHost, checkWebhookUrl } from '../webhooks/ssrf.js';
 import {
-  createEndpoint, deleteEndpoint, enableEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replaySince,
+  createEndpoint, deleteEndpoint, deliveryStatuses, enableEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replaySince,
   rotateSecret, updateEndpoint, type DeliveryFilters, type EndpointInput,
 } from '../webhooks/store.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, nts, pagingQuery, str, ts } from './schemas.js';
+import { listOf, nstr, nts, pagingQuery, str, ts, tsIn } from './schemas.js';
 
 export interface WebhookRouteDeps extends RouteDeps {
   worker: WebhookWorker;
@@ -51,7 +51,7 @@ const deliverySchema = {
     endpoint_id: str,
     event_id: str,
     event_type: str,
-    status: { type: 'string', enum: ['pending', 'sending', 'succeeded', 'failed'] },
+    status: { type: 'string', enum: [...deliveryStatuses] },
     attempt_count: { type: 'integer' },
     next_attempt_at: nts,
     last_status_code: { type: ['integer', 'null'] },
@@ -177,10 +177,10 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
         type: 'object',
         properties: {
           ...pagingQuery,
-          status: { type: 'string', description: 'pending, sending, succeeded or failed; comma-separated for several' },
+          status: { type: 'string', description: `${deliveryStatuses.join(', ')}; comma-separated for several` },
           event_type: str,
           event_id: str,
-          created_after: { type: 'string', format: 'date-time' },
+          created_after: tsIn,
         },
       },
       response: { 200: listOf(deliverySchema) },
@@ -221,8 +221,8 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
         additionalProperties: false,
         required: ['since'],
         properties: {
-          since: { type: 'string', format: 'date-time' },
-          until: { type: 'string', format: 'date-time' },
+          since: tsIn,
+          until: tsIn,
           include_missed: { type: 'boolean', default: false },
         },
       },

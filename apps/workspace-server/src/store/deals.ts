@@ -4,6 +4,8 @@ import { iso, isoOrNull } from '../db/db.js';
 import { badRequest } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordEvent } from './events.js';
+import { parseDealValue } from './money.js';
+import { storedInstant, storedProblem } from '../timestamps.js';
 import { keysetPage, Params, type Page, type Row } from './sql.js';
 
 export interface Deal {
@@ -24,6 +26,26 @@ export interface Deal {
 }
 
 export const statusForStageType: Record<string, string> = { OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' };
+/** statusForStageType as SQL over a stage type column. */
+const statusOfType = (type: string) => `CASE ${type} ${Object.entries(statusForStageType).map(([t, s]) => `WHEN '${t}' THEN '${s}'`).join(' ')} ELSE 'open' END`;
+
+/**
+ * A deal's status follows its stage's type, also when the type changes afterwards (PATCH
+ * /v1/pipelines/{id}): the pipeline's deals whose status no longer matches take the new one, in the
+ * transaction that changed the stages, as a move into that stage would set them: closing sets
+ * `closed_at`, reopening clears it and `lost_reason`, and `updated_at` moves.
+ */
+export async function followStageTypes(tx: Queryable, ws: string, pipelineId: string, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE deals d SET status = st.status,
+        closed_at = CASE WHEN st.status = 'open' THEN NULL WHEN d.status = 'open' THEN $3::timestamptz ELSE d.closed_at END,
+        lost_reason = CASE WHEN st.status = 'open' THEN NULL ELSE d.lost_reason END,
+        updated_at = $3::timestamptz
+      FROM (SELECT id, ${statusOfType('type')} AS status FROM pipeline_stages WHERE workspace_id = $1 AND pipeline_id = $2) st
+      WHERE d.workspace_id = $1 AND d.pipeline_id = $2 AND d.stage_id = st.id AND d.status <> st.status`,
+    [ws, pipelineId, now.toISOString()],
+  );
+}
 
 const DEAL_SELECT = `SELECT d.*, p.name AS pipeline_name, s.name AS stage_name, s.type AS stage_type
   FROM deals d JOIN pipelines p ON p.id = d.pipeline_id JOIN pipeline_stages s ON s.id = d.stage_id`;
@@ -78,20 +100,20 @@ export interface DealInput {
   notes?: string | null;
 }
 
-/** YYYY-MM-DD means midnight UTC of that day; anything else must be an RFC 3339 timestamp. */
+/** YYYY-MM-DD means midnight UTC of that day; anything else must be an RFC 3339 timestamp (timestamps.ts). */
 export function parseCloseDate(v: string): string {
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00.000Z`) : new Date(v);
-  if (Number.isNaN(d.getTime())) throw badRequest('expected_close_date must be an RFC 3339 timestamp or YYYY-MM-DD', 'expected_close_date');
-  return d.toISOString();
+  const at = storedInstant(v);
+  if (!at) throw badRequest(`Invalid expected_close_date: ${storedProblem('date-or-date-time', v)}`, 'expected_close_date');
+  return at;
 }
 
 export async function createDeal(db: Db, ws: string, input: DealInput, now: Date): Promise<Deal> {
-  if (input.value !== undefined && input.value !== null) {
-    if (!/^-?\d+(\.\d{1,2})?$/.test(input.value)) throw badRequest('value must be a decimal string with at most 2 decimal places', 'value');
-  }
+  const value = input.value === undefined || input.value === null ? null : parseDealValue(input.value, 'value');
   const expected = input.expected_close_date ? parseCloseDate(input.expected_close_date) : null;
   return db.transaction(async (tx) => {
-    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2', [ws, input.stage_id]);
+    // Locked for share: a concurrent change of the stage's type (followStageTypes) waits for this
+    // deal, or this deal reads the type it committed.
+    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [ws, input.stage_id]);
     if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');
     if (input.contact_id) {
       const c = await tx.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2', [ws, input.contact_id]);
@@ -104,7 +126,7 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
     await tx.query(
       `INSERT INTO deals (id, workspace_id, name, value, pipeline_id, stage_id, status, contact_id, expected_close_date, closed_at, notes, created_at, updated_at)
        VALUES ($1,$2,$3,$4::numeric,$5,$6,$7,$8,$9::timestamptz,$10::timestamptz,$11,$12::timestamptz,$12::timestamptz)`,
-      [id, ws, input.name, input.value ?? null, stage.pipeline_id, stage.id, status, input.contact_id ?? null, expected,
+      [id, ws, input.name, value, stage.pipeline_id, stage.id, status, input.contact_id ?? null, expected,
         status === 'open' ? null : at, input.notes ?? null, at],
     );
     const deal = (await getDealRow(tx, ws, id))!;

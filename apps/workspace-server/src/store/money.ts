@@ -1,18 +1,44 @@
 import { Decimal } from 'decimal.js';
 import { badRequest } from '../errors.js';
+import { dateProblem } from '../timestamps.js';
 
 /** Money is decimal strings end to end; floats never touch it. */
 const DecimalRounded = Decimal.clone({ rounding: Decimal.ROUND_HALF_UP, precision: 40 });
 
-export function parseMoney(v: string, param: string): Decimal {
-  if (!/^\d{1,15}(\.\d+)?$/.test(v)) throw badRequest(`${param} must be a non-negative decimal string`, param);
+/**
+ * The one limit on amounts, deals' and transactions' alike: below 10^15, so at most 15 digits
+ * before the decimal point (a deal's value column, numeric(18,2), would hold one digit more).
+ * Checked on the amount as stored, rounded to 2 decimals.
+ */
+export const MONEY_LIMIT = new DecimalRounded('1e15');
+export const MONEY_LIMIT_WORDS = 'less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)';
+
+function withinMoneyLimit(d: Decimal, param: string): Decimal {
+  if (new DecimalRounded(fmt(d)).abs().gte(MONEY_LIMIT)) throw badRequest(`${param} must be ${d.isNeg() ? 'greater than -1,000,000,000,000,000 (at most 15 digits before the decimal point)' : MONEY_LIMIT_WORDS}`, param);
+  return d;
+}
+
+function nonNegativeDecimal(v: string, param: string): Decimal {
+  if (!/^\d+(\.\d+)?$/.test(v)) throw badRequest(`${param} must be a non-negative decimal string`, param);
   return new DecimalRounded(v);
 }
 
+/** A transaction's amount: a non-negative decimal string within the money limit. */
+export function parseMoney(v: string, param: string): Decimal {
+  return withinMoneyLimit(nonNegativeDecimal(v, param), param);
+}
+
 export function parseRate(v: string, param: string): Decimal {
-  const d = parseMoney(v, param);
+  const d = nonNegativeDecimal(v, param);
   if (d.gt(100)) throw badRequest(`${param} is a percentage and must be at most 100`, param);
   return d;
+}
+
+/** A deal's value: a decimal string with at most 2 decimals, negative for credits (the body schema's pattern). */
+export const DEAL_VALUE_PATTERN = '^-?\\d+(\\.\\d{1,2})?$';
+export function parseDealValue(v: string, param: string): string {
+  if (!new RegExp(DEAL_VALUE_PATTERN).test(v)) throw badRequest(`${param} must be a decimal string with at most 2 decimal places`, param);
+  return fmt(withinMoneyLimit(new DecimalRounded(v), param));
 }
 
 export const fmt = (d: Decimal.Value) => new DecimalRounded(d).toFixed(2);
@@ -29,11 +55,11 @@ export function netCommission(t: { gross_commission: string; referral_fee: strin
   return fmt(base.times(keep).minus(t.transaction_fees));
 }
 
+/** A transaction date: `YYYY-MM-DD` as timestamps.ts states it, or '' (unset). */
 export function parseDateOnly(v: string, param: string): string {
   if (v === '') return '';
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  const d = m ? new Date(`${v}T00:00:00.000Z`) : null;
-  if (!m || !d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw badRequest(`${param} must be a date as YYYY-MM-DD`, param);
+  const problem = dateProblem(v);
+  if (problem) throw badRequest(`${param} ${problem}`, param);
   return v;
 }
 

@@ -329,6 +329,8 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
   const deal = await findDeal(tx, ws, dealId);
   if (deal.status !== 'won') return;
   const disposition = input.deal_disposition;
+  // The stages below are read for share, so a concurrent change of their type (followStageTypes)
+  // either waits for this move or is seen by it.
   if (!disposition) throw badRequest('The linked deal is won: deal_disposition (reopen, lost or leave_won) is required', 'deal_disposition');
   if (disposition === 'leave_won') return;
   if (!hasScope(scopes, 'write_deals')) throw forbidden(`deal_disposition ${disposition} changes the deal and needs the write_deals scope`);
@@ -336,7 +338,7 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
   if (disposition === 'reopen') {
     if (!input.reopen_stage_id) throw badRequest('reopen needs reopen_stage_id', 'reopen_stage_id');
     const { rows } = await tx.query(
-      `SELECT id FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 AND pipeline_id = $3 AND type = 'OPEN'`,
+      `SELECT id FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 AND pipeline_id = $3 AND type = 'OPEN' FOR SHARE`,
       [ws, input.reopen_stage_id, deal.pipeline_id],
     );
     if (!rows.length) throw badRequest('reopen_stage_id must be an open stage of the deal\'s pipeline', 'reopen_stage_id');
@@ -344,7 +346,7 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
       dealId, input.reopen_stage_id, at,
     ]);
   } else if (disposition === 'lost') {
-    const { rows } = await tx.query(`SELECT id FROM pipeline_stages WHERE pipeline_id = $1 AND type = 'CLOSED_LOST' ORDER BY position LIMIT 1`, [deal.pipeline_id]);
+    const { rows } = await tx.query(`SELECT id FROM pipeline_stages WHERE pipeline_id = $1 AND type = 'CLOSED_LOST' ORDER BY position LIMIT 1 FOR SHARE`, [deal.pipeline_id]);
     if (!rows.length) throw badRequest('The deal\'s pipeline has no closed-lost stage', 'deal_disposition');
     await tx.query(`UPDATE deals SET stage_id = $2, status = 'lost', closed_at = $3::timestamptz, lost_reason = $4, updated_at = $3::timestamptz WHERE id = $1`, [
       dealId, rows[0].id, at, input.deal_lost_reason || null,

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
+import { storedInstant, storedProblem } from '../timestamps.js';
 import { newId } from '../ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
 import { forWorkspace, Params, type Row } from './sql.js';
@@ -160,7 +161,10 @@ export async function createApiKey(
     const m = await db.query('SELECT 1 FROM members WHERE id = $1 AND workspace_id = $2', [input.member_id, workspaceId]);
     if (!m.rows.length) throw badRequest('No such member in this workspace', 'member_id');
   }
-  if (input.expires_at && Date.parse(input.expires_at) <= now.getTime()) {
+  // Read as timestamps.ts reads it: Date.parse takes no leap second ("…T23:59:60Z" was a 500).
+  const expires = input.expires_at ? storedInstant(input.expires_at) : null;
+  if (input.expires_at && !expires) throw badRequest(`Invalid expires_at: ${storedProblem('date-time', input.expires_at)}`, 'expires_at');
+  if (expires && Date.parse(expires) <= now.getTime()) {
     throw badRequest('expires_at must be in the future', 'expires_at');
   }
   const scopes = [...new Set(input.scopes.map((s) => s.toLowerCase()))];
@@ -171,7 +175,7 @@ export async function createApiKey(
     `INSERT INTO api_keys (id, workspace_id, name, key_prefix, secret_hash, scopes, created_by_member_id, expires_at, created_at)
      VALUES ($1,$2,$3,$4,$5,$6::jsonb,$7,$8::timestamptz,$9::timestamptz)`,
     [id, workspaceId, input.name ?? null, key_prefix, hashSecret(secret), JSON.stringify(scopes), input.member_id ?? null,
-      input.expires_at ? new Date(input.expires_at).toISOString() : null, now.toISOString()],
+      expires, now.toISOString()],
   );
   return { id, key_prefix, scopes, secret };
 }

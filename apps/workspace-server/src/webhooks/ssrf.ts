@@ -51,7 +51,8 @@ export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } 
     return { error: policy.allowInsecure ? 'url must use https:// or http://' : 'url must use https://' };
   }
   if (url.username || url.password) return { error: 'url must not carry credentials' };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A fully qualified name may end in a dot ("localhost."): the same host for DNS.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (isIP(host)) {
     const why = refusedAddress(host, policy);
     if (why) return { error: `url refused: ${why}` };
@@ -63,7 +64,8 @@ export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } 
 
 /** Resolves every address of a name at registration; a name that does not resolve yet is let through. */
 export async function checkResolvedHost(url: URL, policy: GuardPolicy): Promise<string | null> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // A fully qualified name may end in a dot ("localhost."): the same host for DNS.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (isIP(host)) return refusedAddress(host, policy);
   const addrs = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (err, a) => resolve(err ? [] : a)));
   for (const a of addrs) {

@@ -277,6 +277,9 @@ async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
   return rows.map((r) => toDelivery(r, by.get(r.id) ?? []));
 }
 
+/** A delivery's statuses, in the order it goes through them. */
+export const deliveryStatuses = ['pending', 'sending', 'succeeded', 'failed'] as const;
+
 export interface DeliveryFilters {
   limit: number;
   cursor?: string;
@@ -287,10 +290,16 @@ export interface DeliveryFilters {
 }
 
 export async function listDeliveries(db: Queryable, ws: string, endpointId: string, f: DeliveryFilters): Promise<Page<Delivery>> {
+  // Several statuses, comma-separated: each must be one, as the single-valued status filters of
+  // transactions and deals are.
+  const statuses = f.status ? f.status.split(',').map((s) => s.trim()) : [];
+  if (statuses.some((s) => !(deliveryStatuses as readonly string[]).includes(s))) {
+    throw badRequest(`Invalid status: must be one of ${deliveryStatuses.join(', ')} (comma-separated for several)`, 'status');
+  }
   await endpointRow(db, ws, endpointId);
   const q = new Params();
   const where = [`d.endpoint_id = ${q.p(endpointId)}`];
-  if (f.status) where.push(`d.status IN ${q.list(f.status.split(',').map((s) => s.trim()))}`);
+  if (statuses.length) where.push(`d.status IN ${q.list(statuses)}`);
   if (f.event_type) where.push(`d.event_type = ${q.p(f.event_type)}`);
   if (f.event_id) where.push(`d.event_id = ${q.p(f.event_id)}`);
   if (f.created_after) where.push(`d.created_at > ${q.p(f.created_after)}::timestamptz`);
