@@ -1,11 +1,12 @@
 // setup-pack build: compile a pack source folder into one pack file.
-import { stat, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
+import { writeFileSafely } from '../lib/write.js';
 import { writeChunks } from '../report/stream.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { totals } from '../report/model.js';
@@ -67,8 +68,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const out = args.values.output as string | undefined;
   if (out) {
     const abs = resolve(ctx.cwd, out);
-    await mkdir(dirname(abs), { recursive: true });
-    await writeFile(abs, output);
+    await writeFileSafely(abs, out, output);
     const t = totals(result.reports);
     ctx.stderr.write(`built ${displayPath(abs, ctx.cwd)} (${(output.length / 1024).toFixed(1)} KiB${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''})\n`);
   } else ctx.stdout.write(output);

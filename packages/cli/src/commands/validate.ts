@@ -1,11 +1,10 @@
 // setup-pack validate: check many pack files concurrently and report in the chosen format.
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
-import type { CommandContext, Output } from '../lib/context.js';
+import type { CommandContext } from '../lib/context.js';
 import { decodeText, displayPath, expandEntries, mapLimit, readText } from '../lib/files.js';
+import { writeFileSafely } from '../lib/write.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -103,34 +102,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (outFile) {
     // A report file never carries colour codes.
     const chunks = await render(format, reports, options, makeColors(false));
-    await writeReportFile(resolve(ctx.cwd, outFile), outFile, chunks);
+    await writeFileSafely(resolve(ctx.cwd, outFile), outFile, (out) => writeChunks(out, chunks), { createFolders: false });
     ctx.stderr.write(`${totals(reports).errors ? '✖' : '✔'} report written to ${outFile}\n`);
   } else await writeChunks(ctx.stdout, await render(format, reports, options, ctx.colors('stdout')));
   return exitCodeOf(totals(reports), maxWarnings);
-}
-
-/** Streams the report into a file; a file that cannot be written is a usage error naming it. */
-async function writeReportFile(abs: string, shown: string, chunks: Iterable<string>): Promise<void> {
-  const stream = createWriteStream(abs);
-  let failure: Error | undefined;
-  stream.on('error', (e) => (failure = e));
-  try {
-    await once(stream, 'open');
-    const out: Output = {
-      write: (t) => stream.write(t),
-      get closed() {
-        return failure !== undefined;
-      },
-      drain: async () => {
-        if (stream.writableNeedDrain) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
-      },
-      queued: () => stream.writableLength,
-    };
-    await writeChunks(out, chunks);
-    stream.end();
-    await once(stream, 'finish');
-  } catch (e) {
-    failure ??= e as Error;
-  }
-  if (failure) throw new UsageError(`cannot write '${shown}': ${(failure as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : failure.message}`);
 }
