@@ -167,3 +167,15 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     expect(snapshot(dir)).toEqual({ afile: '' });
   });
 });
+
+describe('build checks SOURCE_DATE_EPOCH', () => {
+  it('a value past the year 9999 is a usage error naming it', () => {
+    const dir = tempDir();
+    expect(run(['new', 'src'], { cwd: dir }).code).toBe(0);
+    const r = run(['build', 'src'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '99999999999999' } });
+    expect(r.stderr).toMatch(/^setup-pack build: SOURCE_DATE_EPOCH .*'99999999999999'/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(2);
+    expect(run(['build', 'src'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '253402300799' } }).stdout).toContain('"exportedAt": "9999-12-31T23:59:59Z"');
+  });
+});

@@ -39,7 +39,8 @@ function exportedAt(flag: unknown, env: NodeJS.ProcessEnv): string {
   }
   const epoch = env.SOURCE_DATE_EPOCH;
   if (epoch !== undefined && epoch !== '') {
-    if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, not '${epoch}'`);
+    // RFC 3339 has four-digit years: up to 9999-12-31T23:59:59Z.
+    if (!/^\d+$/.test(epoch) || Number(epoch) > 253402300799) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970 up to the year 9999 (253402300799), not '${epoch}'`);
     return new Date(Number(epoch) * 1000).toISOString().replace('.000Z', 'Z');
   }
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
