@@ -179,3 +179,46 @@ describe('build checks SOURCE_DATE_EPOCH', () => {
     expect(run(['build', 'src'], { cwd: dir, env: { SOURCE_DATE_EPOCH: '253402300799' } }).stdout).toContain('"exportedAt": "9999-12-31T23:59:59Z"');
   });
 });
+
+describe('an output that is one of the inputs is refused', () => {
+  it('validate -o naming a file it checks, directly or through a link', () => {
+    const dir = tempDir();
+    cpSync(fixture('valid/listing-marketing.json'), join(dir, 'p.json'));
+    symlinkSync('p.json', join(dir, 'link.json'));
+    const before = snapshot(dir);
+    for (const out of ['p.json', './p.json', 'link.json']) {
+      const r = run(['validate', 'p.json', '-o', out], { cwd: dir });
+      expect(r.stderr).toBe(`setup-pack validate: the report file '${out}' is the input 'p.json': write the report elsewhere\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    expect(run(['validate', 'p.json', '-o', 'report.txt'], { cwd: dir }).code).toBe(0);
+  });
+
+  it('validate -o naming a file of a source folder it checks', () => {
+    const dir = tempDir();
+    expect(run(['new', 'src'], { cwd: dir }).code).toBe(0);
+    const before = snapshot(dir);
+    const r = run(['validate', 'src', '-o', 'src/manifest.json'], { cwd: dir });
+    expect(r.stderr).toBe("setup-pack validate: the report file 'src/manifest.json' is a file of the source folder 'src/' it checks: write the report elsewhere\n");
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('build -o naming a file the source folder is built from; a pack beside them is fine', () => {
+    const dir = tempDir();
+    expect(run(['new', 'src'], { cwd: dir }).code).toBe(0);
+    symlinkSync('src/manifest.json', join(dir, 'link.json'));
+    const before = snapshot(dir);
+    for (const out of ['src/manifest.json', 'src/automations/new.json', 'link.json']) {
+      const r = run(['build', 'src', '-o', out], { cwd: dir });
+      expect(r.stderr).toBe(`setup-pack build: the output '${out}' is a file of the source folder 'src' it builds: write the pack elsewhere\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    for (const out of ['src/dist/pack.json', 'src/out.json']) {
+      expect(run(['build', 'src', '-o', out], { cwd: dir }).code).toBe(0);
+      expect(run(['build', 'src', '-o', out], { cwd: dir }).code).toBe(0);
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { writeChunks } from '../report/stream.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { totals } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
-import { readTree } from '../source/tree.js';
+import { isSourceFile, readTree } from '../source/tree.js';
 import { compileFolder } from '../source/compile.js';
 import { BUILD_RULES } from '../source/layout.js';
 
@@ -53,6 +53,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!st) throw new UsageError(`cannot read '${dirArg}': no such directory`);
   if (!st.isDirectory()) throw new UsageError(`'${dirArg}' is not a directory (build compiles a source folder; to check a pack file use 'setup-pack validate')`);
   const stamp = exportedAt(args.values['exported-at'], ctx.env);
+  const out = args.values.output as string | undefined;
+  // The pack must not replace a file it is built from (the manifest, an automation's file).
+  if (out && isSourceFile(dir, resolve(ctx.cwd, out))) throw new UsageError(`the output '${out}' is a file of the source folder '${dirArg}' it builds: write the pack elsewhere`);
   const tree = await readTree(dir);
   const { formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const result = await compileFolder(tree, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
@@ -66,7 +69,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     return 1;
   }
   const output = formatPack(result.pack);
-  const out = args.values.output as string | undefined;
   if (out) {
     const abs = resolve(ctx.cwd, out);
     await writeFileSafely(abs, out, output);

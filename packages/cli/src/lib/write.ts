@@ -3,8 +3,8 @@
 // and leaves nothing behind: docs/cli.md's "nothing is written". Every command that writes or
 // rewrites a file goes through here.
 import { access, chmod, mkdir, open, readdir, realpath, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { constants, type Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { constants, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Output } from './context.js';
 import { WriteError } from './errors.js';
 
@@ -267,3 +267,23 @@ async function swapIn(root: string, fresh: string, replace: readonly string[]): 
   await rm(aside, { recursive: true, force: true }).catch(() => {});
   await rm(fresh, { recursive: true, force: true }).catch(() => {});
 }
+
+/**
+ * Where a path leads once every symbolic link on the way is followed, for a path that may not exist
+ * yet (an output file): its nearest existing folder's real path, and the rest as given. Synchronous:
+ * validate -o asks it of every file it checks.
+ */
+export function realLocation(abs: string): string {
+  const rest: string[] = [];
+  for (let p = resolve(abs); ; ) {
+    try {
+      return join(realpathSync(p), ...rest.reverse());
+    } catch {
+      const up = dirname(p);
+      if (up === p) return abs;
+      rest.push(basename(p));
+      p = up;
+    }
+  }
+}
+

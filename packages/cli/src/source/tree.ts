@@ -1,9 +1,9 @@
 // Reading and writing a source folder as a SourceFiles map.
 import { readFileSync } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
-import { LAYOUT_PATHS, type SourceFiles } from './layout.js';
-import { writeFolder } from '../lib/write.js';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { inLayout, LAYOUT_PATHS, type SourceFiles } from './layout.js';
+import { realLocation, writeFolder } from '../lib/write.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
 
@@ -87,6 +87,17 @@ async function boundaryOf(root: string): Promise<{ boundary: string; repository:
  */
 export async function writeTree(root: string, shown: string, files: SourceFiles): Promise<void> {
   await writeFolder(root, shown, files, LAYOUT_PATHS);
+}
+
+/**
+ * Whether `abs`, once links are followed (it need not exist yet), is a file of the source folder
+ * `root` that build reads or would read: its manifest.json or assets.json, or a file below a folder
+ * of its layout. An output written there would replace an input (`build dir -o dir/manifest.json`);
+ * one beside them (`dir/dist/pack.json`, `dir/out.json`) is no input.
+ */
+export function isSourceFile(root: string, abs: string): boolean {
+  const rel = relative(realLocation(root), realLocation(abs));
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) && inLayout(rel.split(sep).join('/'));
 }
 
 export async function isEmptyDir(dir: string): Promise<boolean | undefined> {
