@@ -265,7 +265,7 @@ describe('fmt on source folders of random packs (in process)', () => {
       fc.asyncProperty(packArb, fc.array(fc.option(messArb, { nil: undefined }), { minLength: 40, maxLength: 40 }), async (pack, messes) => {
         const dir = join(tempDir(), 'src');
         const files = unpackToFiles(pack);
-        await writeTree(dir, files, false);
+        await writeTree(dir, dir, files);
         const clean = snapshot(dir);
         const check = await cli(['fmt', '--check', dir]);
         expect(check.code, check.stdout + check.stderr).toBe(0);

@@ -1,6 +1,6 @@
 // setup-pack export against the real server: a pack file, a source folder that builds back to the
 // same pack, diff against the release, and the refusals (usage, not installed, invalid export).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,19 @@ describe('setup-pack export', () => {
     const refused = await cli(['export', '--pack-id', pack.packId, '-o', 'src/'], env, dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--force');
+  });
+
+  it('says in one line when it cannot write the pack file or folder, and leaves nothing behind (exit 2)', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const dir = mkdtempSync(join(tmpdir(), 'sp-export-'));
+    writeFileSync(join(dir, 'afile'), '');
+    for (const out of ['afile/pack.json', 'afile/src/']) {
+      const r = await cli(['export', '--all', '-o', out], env, dir);
+      expect(r.stderr).toBe(`setup-pack export: cannot write '${out}': a part of the path is not a directory\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(readdirSync(dir)).toEqual(['afile']);
   });
 
   it('refuses bad usage, an unknown pack, and a workspace that does not make a valid pack (writing nothing)', async () => {

@@ -1,16 +1,17 @@
 // setup-pack build: compile a pack source folder into one pack file.
-import { stat, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
+import { writeFileSafely } from '../lib/write.js';
 import { writeChunks } from '../report/stream.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { totals } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
-import { readTree } from '../source/tree.js';
+import { isSourceFile, readTree } from '../source/tree.js';
 import { compileFolder } from '../source/compile.js';
 import { BUILD_RULES } from '../source/layout.js';
 
@@ -62,6 +63,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!st.isDirectory()) throw new UsageError(`'${dirArg}' is not a directory (build compiles a source folder; to check a pack file use 'setup-pack validate')`);
   const { acceptsProperty, formatPack, RULE_METADATA } = await import('@setup-pack/core');
   const stamp = exportedAt(args.values['exported-at'], ctx.env, (s) => acceptsProperty('pack', 'exportedAt', s));
+  const out = args.values.output as string | undefined;
+  // The pack must not replace a file it is built from (the manifest, an automation's file).
+  if (out && isSourceFile(dir, resolve(ctx.cwd, out))) throw new UsageError(`the output '${out}' is a file of the source folder '${dirArg}' it builds: write the pack elsewhere`);
   const tree = await readTree(dir);
   const result = await compileFolder(tree, { exportedAt: stamp, dir, display: (abs) => displayPath(abs, ctx.cwd) });
   const format = chooseFormat(args.values.format, ctx.env);
@@ -74,11 +78,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     return 1;
   }
   const output = formatPack(result.pack);
-  const out = args.values.output as string | undefined;
   if (out) {
     const abs = resolve(ctx.cwd, out);
-    await mkdir(dirname(abs), { recursive: true });
-    await writeFile(abs, output);
+    await writeFileSafely(abs, out, output);
     const t = totals(result.reports);
     ctx.stderr.write(`built ${displayPath(abs, ctx.cwd)} (${(output.length / 1024).toFixed(1)} KiB${t.warnings ? `, ${plural(t.warnings, 'warning')}` : ''})\n`);
   } else ctx.stdout.write(output);

@@ -1,8 +1,8 @@
 // setup-pack export: take a pack out of a live workspace — one installed pack (--pack-id) or a
 // snapshot of everything (--all) — as a pack file or a source folder. Fetching and mapping live
 // in @setup-pack/installer and core; this only parses options, shows progress and writes.
-import { mkdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { count, countItems, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
@@ -10,6 +10,7 @@ import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
+import { writeFileSafely } from '../lib/write.js';
 import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
 
 export const spec: CommandSpec = {
@@ -83,17 +84,17 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (outAbs === undefined) ctx.stdout.write(text);
     else if (toDir) {
       const files = unpackToFiles(JSON.parse(text));
-      await writeTree(outAbs, files, !!args.values.force);
+      await writeTree(outAbs, out!, files);
       ctx.stderr.write(`exported ${summary} into ${displayPath(outAbs, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);
     } else {
-      await mkdir(dirname(outAbs), { recursive: true });
-      await writeFile(outAbs, text);
+      await writeFileSafely(outAbs, out!, text);
       ctx.stderr.write(`exported ${summary} to ${displayPath(outAbs, ctx.cwd)}\n`);
     }
     if (json && outAbs !== undefined) ctx.stdout.write(JSON.stringify({ ok: true, packId: result.pack.packId, version: result.pack.version, items: countItems(result.pack), requests: result.requests, minimumRequests: result.minimumRequests, notes: result.notes, diagnostics: result.diagnostics }, null, 2) + '\n');
     return 0;
   } catch (e) {
     if (tty && lastWidth) ctx.stderr.write('\n');
+    if (e instanceof UsageError) throw e; // an output it cannot write (WriteError): one line, exit 2
     return reportFailure(ctx, e, json);
   }
 }

@@ -1,5 +1,4 @@
 // setup-pack fix: core's mechanical repairs (fixPack), applied to pack files.
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { count, plural, printable, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
@@ -8,6 +7,8 @@ import { displayPath } from '../lib/files.js';
 import type { FileReport } from '../report/model.js';
 import { leftAsItIs, lostOnRewrite } from '../lib/packfile.js';
 import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
+import { WriteError } from '../lib/errors.js';
+import { writeFiles, writeFileSafely } from '../lib/write.js';
 
 export const spec: CommandSpec = {
   name: 'fix',
@@ -42,14 +43,24 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       left++;
       return { path, text: read.source.text, diagnostics: lost };
     }
+    // Listed once written (or, with --dry-run, as they would be): a file that cannot be written is
+    // kept as it was, and said so, and fix goes on to the next.
+    if (!dry) {
+      try {
+        await writeFileSafely(abs, path, formatPack(value));
+      } catch (e) {
+        if (!(e instanceof WriteError)) throw e;
+        return { path, diagnostics: [], readError: `cannot write the file: ${e.reason}` };
+      }
+    }
     for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
     touched++;
-    if (!dry) await writeFile(abs, formatPack(value));
   });
   let unfixed = 0;
   for (const abs of folders) {
     const r = await fixFolder(ctx, abs, dry);
-    if (r === 'fixed') touched++;
+    if (typeof r === 'object') failed.push(r);
+    else if (r === 'fixed') touched++;
     else if (r === 'unfixed') unfixed++;
     else if (r === 'left') {
       left++;
@@ -68,9 +79,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
  * A source folder: its files built into a pack, core's fixes applied to that, and each source file
  * holding an item the fixes changed written again as unpack writes it (in canonical form, as fix
  * writes a pack file); an inline asset's hash is set in assets.json where it stands. A folder that
- * does not build is left alone (build lists why).
+ * does not build is left alone (build lists why). The files are written together (lib/write.ts):
+ * when one cannot be written, none is, and the report says which.
  */
-async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unfixed' | 'left'> {
+async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unfixed' | 'left' | FileReport> {
   const [{ fixedPack, ITEM_KINDS, RULE_METADATA, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, sourceFileText, ASSETS_INDEX }] = await Promise.all([
     import('@setup-pack/core'),
     import('../lib/hasher.js'),
@@ -145,7 +157,15 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
     ctx.stderr.write(`${path}: not fixed: written again, ${files.join(', ')} would lose what ${files.length === 1 ? 'it says' : 'they say'} (above); the folder is left as it is\n`);
     return 'left';
   }
+  if (!dry) {
+    const shown = (file: string) => displayPath(join(abs, ...file.split('/')), ctx.cwd);
+    try {
+      await writeFiles([...writes].map(([file, content]) => ({ abs: join(abs, ...file.split('/')), shown: shown(file), content })));
+    } catch (e) {
+      if (!(e instanceof WriteError)) throw e;
+      return { path: e.shown, diagnostics: [], readError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };
+    }
+  }
   for (const ch of changes) ctx.stdout.write(`${path}: ${p(ch)}\n`);
-  if (!dry) for (const [file, content] of writes) await writeFile(join(abs, ...file.split('/')), content);
   return 'fixed';
 }

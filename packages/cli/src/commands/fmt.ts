@@ -1,6 +1,5 @@
 // setup-pack fmt: rewrite packs, and the JSON files of pack source folders, in the canonical form
 // (schema key order, 2 spaces, final newline).
-import { writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { count, plural, pluralWord, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
@@ -8,6 +7,8 @@ import type { CommandContext } from '../lib/context.js';
 import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '../lib/files.js';
 import { leftAsItIs, lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
+import { ioReason, writeFileSafely } from '../lib/write.js';
+import { WriteError } from '../lib/errors.js';
 import type { FileReport } from '../report/model.js';
 import { JSON_SOURCE_FOLDERS, sourceFileText, sourceRole, type SourceRole } from '../source/layout.js';
 import { readTree, type SourceTree } from '../source/tree.js';
@@ -65,9 +66,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       continue;
     }
     try {
-      await writeFile(t.abs, formatted);
+      await writeFileSafely(t.abs, t.path, formatted);
     } catch (e) {
-      failed.push({ path: t.path, diagnostics: [], readError: `cannot write the file: ${reason(e)}` });
+      if (!(e instanceof WriteError)) throw e;
+      failed.push({ path: t.path, diagnostics: [], readError: `cannot write the file: ${e.reason}` });
       continue;
     }
     ctx.stdout.write(`${printable(t.path)}: formatted\n`);
@@ -78,12 +80,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${plural(files, 'file')} already formatted\n`));
   return rewriteExitCode(failed, check && changed > 0);
 }
-
-const reason = (e: unknown) => {
-  const err = e as NodeJS.ErrnoException;
-  const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'is a directory', EROFS: 'read-only file system' };
-  return reasons[err?.code ?? ''] ?? String(err?.message ?? e);
-};
 
 /** The folders of a source folder that hold JSON files build reads. */
 const JSON_FOLDERS: ReadonlySet<string> = new Set(JSON_SOURCE_FOLDERS);
@@ -137,7 +133,7 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     try {
       trees.set(root, await readTree(root, select));
     } catch (e) {
-      failed.push({ path: `${displayPath(root, ctx.cwd)}/`, diagnostics: [], readError: `cannot read the source folder: ${reason(e)}` });
+      failed.push({ path: `${displayPath(root, ctx.cwd)}/`, diagnostics: [], readError: `cannot read the source folder: ${ioReason(e)}` });
     }
   }
 

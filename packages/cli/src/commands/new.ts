@@ -18,7 +18,7 @@ export const spec: CommandSpec = {
   options: {
     name: { type: 'string', value: '<name>', description: 'Pack name (default: from the folder name).' },
     author: { type: 'string', value: '<author>', description: 'Pack author.' },
-    force: { type: 'boolean', description: 'Write into a folder that is not empty.' },
+    force: { type: 'boolean', description: 'Write into a folder that is not empty, replacing its pack source files.' },
   },
   examples: [
     ['setup-pack new buyer-nurture', 'Start a new pack in ./buyer-nurture'],
@@ -100,7 +100,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const name = typeof args.values.name === 'string' ? args.values.name : titleCase(dir);
   if (!name.trim()) throw new UsageError('--name must not be empty');
   const packId = randomUUID();
-  await writeTree(dir, unpackToFiles(starterPack(name, packId, args.values.author as string | undefined)), false);
+  await writeTree(dir, dirArg, unpackToFiles(starterPack(name, packId, args.values.author as string | undefined)));
   const shown = displayPath(dir, ctx.cwd);
   ctx.stdout.write(`created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shown} -o ${shown}.json\n`);
   return 0;

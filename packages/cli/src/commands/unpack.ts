@@ -66,7 +66,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const back = buildFromFiles(files, { exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' }).pack;
   const expected = canonicalize({ ...value, exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' });
   if (JSON.stringify(back) !== JSON.stringify(expected)) ctx.stderr.write(`setup-pack unpack: warning: building this folder will not give back exactly the same pack; please report it with the file\n`);
-  await writeTree(dir, files, Boolean(args.values.force));
+  await writeTree(dir, dirArg, files);
   const items = countItems(value);
   ctx.stdout.write(`unpacked ${plural(items, 'item')} into ${displayPath(dir, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);
   return 0;

@@ -1,11 +1,10 @@
 // setup-pack validate: check many pack files concurrently and report in the chosen format.
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { intOption, suggest, type CommandSpec, type Parsed } from '../lib/args.js';
 import { UsageError } from '../lib/errors.js';
-import type { CommandContext, Output } from '../lib/context.js';
-import { displayPath, expandEntries, mapLimit, readStdin, readText } from '../lib/files.js';
+import type { CommandContext } from '../lib/context.js';
+import { displayPath, expandEntries, mapLimit, readStdin, readText, type InputEntry } from '../lib/files.js';
+import { realLocation, writeFileSafely } from '../lib/write.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { exitCodeOf, totals, type FileReport } from '../report/model.js';
 import { cliVersion } from '../lib/version.js';
@@ -51,6 +50,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (!stdin && !files.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && files.length) throw new UsageError('give files or --stdin, not both');
   const entries = stdin ? [] : await expandEntries(files, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true, wholeFolders: true });
+  const outFile = args.values['output-file'] as string | undefined;
+  if (outFile) await refuseInputAsReport(ctx, outFile, entries);
   // The binary read ahead every large file named (bin/setup-pack.js): those that are no input (an
   // option's value, a file standing for its source folder) are let go.
   if (ctx.readAhead?.size) {
@@ -97,38 +98,25 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   }
   const { BUILD_RULES } = await import('../source/layout.js');
   const options = { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion(), maxWarnings, quiet: Boolean(args.values.quiet), expand: Boolean(args.values.expand), workspaceRoot: ctx.env.GITHUB_WORKSPACE || undefined };
-  const outFile = args.values['output-file'] as string | undefined;
   if (outFile) {
     // A report file never carries colour codes.
     const chunks = await render(format, reports, options, makeColors(false));
-    await writeReportFile(resolve(ctx.cwd, outFile), outFile, chunks);
+    await writeFileSafely(resolve(ctx.cwd, outFile), outFile, (out) => writeChunks(out, chunks), { createFolders: false });
     ctx.stderr.write(`${totals(reports).errors ? '✖' : '✔'} report written to ${outFile}\n`);
   } else await writeChunks(ctx.stdout, await render(format, reports, options, ctx.colors('stdout')));
   return exitCodeOf(totals(reports), maxWarnings);
 }
 
-/** Streams the report into a file; a file that cannot be written is a usage error naming it. */
-async function writeReportFile(abs: string, shown: string, chunks: Iterable<string>): Promise<void> {
-  const stream = createWriteStream(abs);
-  let failure: Error | undefined;
-  stream.on('error', (e) => (failure = e));
-  try {
-    await once(stream, 'open');
-    const out: Output = {
-      write: (t) => stream.write(t),
-      get closed() {
-        return failure !== undefined;
-      },
-      drain: async () => {
-        if (stream.writableNeedDrain) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
-      },
-      queued: () => stream.writableLength,
-    };
-    await writeChunks(out, chunks);
-    stream.end();
-    await once(stream, 'finish');
-  } catch (e) {
-    failure ??= e as Error;
+/**
+ * A report file must not replace what it reports on: a file checked (through a link too), or a file
+ * a source folder checked is built from.
+ */
+async function refuseInputAsReport(ctx: CommandContext, outFile: string, entries: readonly InputEntry[]): Promise<void> {
+  const abs = resolve(ctx.cwd, outFile);
+  const real = realLocation(abs);
+  for (const e of entries) {
+    const shown = displayPath(e.abs, ctx.cwd);
+    if (e.type === 'file' && realLocation(e.abs) === real) throw new UsageError(`the report file '${outFile}' is the input '${shown}': write the report elsewhere`);
+    if (e.type === 'source-folder' && (await import('../source/tree.js')).isSourceFile(e.abs, abs)) throw new UsageError(`the report file '${outFile}' is a file of the source folder '${shown}/' it checks: write the report elsewhere`);
   }
-  if (failure) throw new UsageError(`cannot write '${shown}': ${(failure as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : failure.message}`);
 }

@@ -6,4 +6,18 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * An output that could not be written (lib/write.ts): exit code 2 and one line, `cannot write
+ * '<path>': <reason>`, as a usage error. `reason` alone is for a command that reports it per file (fmt, fix).
+ */
+export class WriteError extends UsageError {
+  constructor(
+    readonly shown: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write '${shown}': ${reason}`);
+    this.name = 'WriteError';
+  }
+}
+
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;

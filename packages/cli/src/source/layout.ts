@@ -39,6 +39,8 @@ export const JSON_SOURCE_FOLDERS: readonly string[] = [...Object.values(ITEM_FOL
  * them does not).
  */
 export const LAYOUT_PATHS: readonly string[] = [MANIFEST, ASSETS_INDEX, ...JSON_SOURCE_FOLDERS, 'assets'];
+/** Whether a path inside a source folder (/ separators) is the layout's: a file build reads, or would read once it is there. */
+export const inLayout = (rel: string) => LAYOUT_PATHS.some((p) => rel === p || rel.startsWith(`${p}/`));
 // The resource kinds, from core (which reads them from the schema).
 const RESOURCE_KIND_SET: ReadonlySet<string> = new Set(RESOURCE_KINDS);
 /** Resources whose kind cannot name a file keep their `kind` field here. */

@@ -1,8 +1,9 @@
 // Reading and writing a source folder as a SourceFiles map.
 import { readFileSync } from 'node:fs';
-import { lstat, mkdir, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
-import { LAYOUT_PATHS, type SourceFiles } from './layout.js';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { inLayout, LAYOUT_PATHS, type SourceFiles } from './layout.js';
+import { realLocation, writeFolder } from '../lib/write.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
 
@@ -79,19 +80,34 @@ async function boundaryOf(root: string): Promise<{ boundary: string; repository:
   }
 }
 
-export async function writeTree(root: string, files: SourceFiles, clear: boolean): Promise<void> {
-  if (clear) for (const p of LAYOUT_PATHS) await rm(join(root, p), { recursive: true, force: true });
-  for (const [rel, bytes] of files) {
-    const abs = join(root, ...rel.split('/'));
-    await mkdir(dirname(abs), { recursive: true });
-    await writeFile(abs, bytes);
-  }
+/**
+ * Writes a source folder (unpack, new, export), all of it or nothing (lib/write.ts's writeFolder):
+ * into a folder that holds files, the layout's files and folders are replaced and nothing else is
+ * touched. `shown`: the folder as an error names it.
+ */
+export async function writeTree(root: string, shown: string, files: SourceFiles): Promise<void> {
+  await writeFolder(root, shown, files, LAYOUT_PATHS);
+}
+
+/**
+ * Whether `abs`, once links are followed (it need not exist yet), is a file of the source folder
+ * `root` that build reads or would read: its manifest.json or assets.json, or a file below a folder
+ * of its layout. An output written there would replace an input (`build dir -o dir/manifest.json`);
+ * one beside them (`dir/dist/pack.json`, `dir/out.json`) is no input.
+ */
+export function isSourceFile(root: string, abs: string): boolean {
+  const rel = relative(realLocation(root), realLocation(abs));
+  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) && inLayout(rel.split(sep).join('/'));
 }
 
 export async function isEmptyDir(dir: string): Promise<boolean | undefined> {
   try {
     return (await readdir(dir)).length === 0;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : false;
+    const code = (e as NodeJS.ErrnoException).code;
+    // ENOTDIR: the path is a file (it exists), or a folder above it is (then it does not, and
+    // writing it says why).
+    if (code === 'ENOTDIR') return (await stat(dir).then(() => true, () => false)) ? false : undefined;
+    return code === 'ENOENT' ? undefined : false;
   }
 }

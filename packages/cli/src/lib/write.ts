@@ -1,0 +1,289 @@
+// Writing what a command makes (a pack, a report, a source folder's files) so that a write that
+// fails part-way (a full disk, a read-only mount, a folder that is not writable) changes nothing
+// and leaves nothing behind: docs/cli.md's "nothing is written". Every command that writes or
+// rewrites a file goes through here.
+import { access, chmod, mkdir, open, readdir, realpath, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { constants, realpathSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Output } from './context.js';
+import { WriteError } from './errors.js';
+
+/** What a file holds: text (written as UTF-8), bytes, or a writer that streams it (validate's report). */
+export type Content = string | Uint8Array | ((out: Output) => Promise<void>);
+
+export interface FileWrite {
+  abs: string;
+  content: Content;
+  /** The path as an error names it (as the user gave it, or displayPath). */
+  shown: string;
+}
+
+/** A failure's reason in a few words, for `cannot write '<path>': <reason>` (and fmt's `cannot read the source folder: …`). */
+export function ioReason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return REASONS[err?.code ?? ''] ?? String(err?.message ?? e);
+}
+
+const REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  ENAMETOOLONG: 'file name too long',
+  EEXIST: 'already exists',
+  EIO: 'input/output error',
+};
+
+let serial = 0;
+/**
+ * A name beside `name` that no command reads: it starts with a dot, as every file a source folder
+ * ignores. Only the start of `name` is kept, so a name the file system takes makes one it takes too.
+ */
+const tempName = (name: string) => `.${name.slice(0, 40)}.setup-pack-${process.pid}-${++serial}.tmp`;
+
+const statOrUndefined = (abs: string) => stat(abs).catch(() => undefined);
+
+/**
+ * Creates the folders above `dir` that are missing, returning the topmost one created (to remove
+ * on failure), or undefined when none was.
+ */
+async function makeParents(dir: string): Promise<string | undefined> {
+  try {
+    return await mkdir(dir, { recursive: true });
+  } catch (e) {
+    // A file where a folder should be: said as such, not as the file that "already exists".
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    throw e;
+  }
+}
+
+/**
+ * Writes files so that a failure changes none of them: each is written whole into a temporary file
+ * beside it (with the mode and owner of the file it replaces; writeTemp), and only once
+ * every one is written are they renamed over their targets, a rename replacing a file at once. A
+ * target that is a symbolic link is written where the link leads, and stays a link. Folders above
+ * a target are created (`-o dist/pack.json`) unless `createFolders` is false. On failure the temporary files and the folders
+ * created are removed, and WriteError names the file.
+ */
+export async function writeFiles(writes: readonly FileWrite[], options: { createFolders?: boolean } = {}): Promise<void> {
+  const done: { temp: string; target: string; shown: string }[] = [];
+  const created: string[] = [];
+  let current = '';
+  try {
+    for (const w of writes) {
+      current = w.shown;
+      const target = await realpath(w.abs).catch(() => w.abs);
+      const st = await statOrUndefined(target);
+      if (st?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      // Renaming over a file needs only its folder to be writable: a file the user may not write
+      // is refused as writing it in place would be.
+      if (st) await access(target, constants.W_OK);
+      const top = options.createFolders === false ? undefined : await makeParents(dirname(target));
+      if (top) created.push(top);
+      const temp = join(dirname(target), tempName(basename(target)));
+      await writeTemp(temp, w.content, st);
+      done.push({ temp, target, shown: w.shown });
+    }
+    for (const d of done) {
+      current = d.shown;
+      await rename(d.temp, d.target);
+      d.temp = '';
+    }
+  } catch (e) {
+    await Promise.all(done.map((d) => d.temp && rm(d.temp, { force: true }).catch(() => {})));
+    for (const dir of created.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => {});
+    // A file is opened only to be created, so a missing path is a missing folder.
+    throw new WriteError(current, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : ioReason(e));
+  }
+}
+
+/** One file, as writeFiles writes it. */
+export function writeFileSafely(abs: string, shown: string, content: Content, options?: { createFolders?: boolean }): Promise<void> {
+  return writeFiles([{ abs, shown, content }], options);
+}
+
+/**
+ * Writes `content` into a new file `temp` (never an existing one). Given the file it will replace
+ * (`was`), it takes that file's mode, and owner when the process may set it, and is flushed to disk
+ * first: renamed over the old file before its bytes are on disk, it can be found empty after a
+ * crash, the old bytes gone. A file that replaces none (a report or pack written for the first
+ * time, as in CI) is not flushed: a crash loses nothing it held (3 ms a file on these machines).
+ * On failure the temporary file is removed.
+ */
+async function writeTemp(temp: string, content: Content, was: Stats | undefined): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(temp, 'wx', was ? was.mode & 0o7777 : 0o666);
+    if (was) {
+      await fh.chmod(was.mode & 0o7777); // open's mode went through the umask
+      await fh.chown(was.uid, was.gid).catch(() => {}); // when the process may (root; or a group it is in)
+    }
+    if (typeof content === 'function') await streamInto(fh, content);
+    else await fh.writeFile(content);
+    if (was) await fh.datasync();
+    const closing = fh;
+    fh = undefined;
+    await closing.close();
+  } catch (e) {
+    await fh?.close().catch(() => {});
+    await rm(temp, { force: true }).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Runs a streaming writer (writeChunks, with its backpressure) into an open file: each piece is
+ * written in turn, and the first failure stops the writer (Output.closed) and is thrown. Not a
+ * FileHandle's write stream: after a failed write its handle never closes.
+ */
+async function streamInto(fh: FileHandle, write: (out: Output) => Promise<void>): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  let queued = 0;
+  let chain = Promise.resolve();
+  const out: Output = {
+    write: (text) => {
+      if (failure) return false;
+      queued += text.length;
+      chain = chain.then(async () => {
+        try {
+          if (!failure) await fh.writeFile(text); // at the current position, all of it
+        } catch (error) {
+          failure ??= { error };
+        } finally {
+          queued -= text.length;
+        }
+      });
+      return queued < HIGH_WATER;
+    },
+    get closed() {
+      return failure !== undefined;
+    },
+    drain: () => chain,
+    queued: () => queued,
+  };
+  await write(out);
+  await chain;
+  if (failure) throw failure.error;
+}
+
+/** What streamInto holds unwritten before it asks the writer to wait (as a stream's highWaterMark). */
+const HIGH_WATER = 64 * 1024;
+
+/**
+ * Writes a folder's files (`files`: paths inside it with / separators → bytes) so that a failure
+ * leaves no folder and changes none: they are written into a temporary folder, then moved into
+ * place. A folder that does not exist or is empty is the temporary folder renamed (created beside
+ * it); into a folder that holds files (`replace`: `unpack --force`), the entries named by
+ * `replace` are swapped for the new ones, and everything else in it is left alone. Folders above
+ * are created. A link to a folder is written where it leads. On failure what was written and the
+ * folders created are removed, and WriteError names the folder as `shown`.
+ */
+export async function writeFolder(given: string, shown: string, files: ReadonlyMap<string, string | Uint8Array>, replace?: readonly string[]): Promise<void> {
+  const root = await realpath(given).catch(() => given); // a link to a folder: the folder, and the link stays
+  const st = await statOrUndefined(root);
+  let created: string | undefined;
+  let temp: string | undefined;
+  try {
+    if (st && !st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    const empty = !st || (await readdir(root)).length === 0;
+    if (empty) {
+      created = await makeParents(dirname(root));
+      temp = join(dirname(root), tempName(basename(root)));
+      await mkdir(temp);
+      await writeInto(temp, files);
+      if (st) await chmod(temp, st.mode & 0o7777);
+      await rename(temp, root).catch(async (e: NodeJS.ErrnoException) => {
+        // Renaming onto an empty folder replaces it on POSIX; elsewhere, make way first.
+        if (!st || !['EEXIST', 'ENOTEMPTY', 'EPERM', 'EACCES'].includes(e.code ?? '')) throw e;
+        await rmdir(root).catch(() => {
+          throw e;
+        });
+        await rename(temp!, root);
+      });
+      temp = undefined;
+      return;
+    }
+    // Inside the folder, starting with a dot: on the same file system, and read by no command.
+    temp = join(root, tempName('new'));
+    await mkdir(temp);
+    await writeInto(temp, files);
+    await swapIn(root, temp, replace ?? []);
+    temp = undefined;
+  } catch (e) {
+    if (temp) await rm(temp, { recursive: true, force: true }).catch(() => {});
+    if (created) await rm(created, { recursive: true, force: true }).catch(() => {});
+    throw new WriteError(shown, ioReason(e));
+  }
+}
+
+async function writeInto(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  const made = new Set<string>();
+  for (const [rel, bytes] of files) {
+    const abs = join(dir, ...rel.split('/'));
+    const parent = dirname(abs);
+    if (!made.has(parent)) {
+      await mkdir(parent, { recursive: true });
+      made.add(parent);
+    }
+    await writeFile(abs, bytes, { flag: 'wx' });
+  }
+}
+
+/**
+ * Moves the entries of `root` named by `replace` aside, and the entries of `fresh` (a folder inside
+ * `root`) into their places; then removes what was moved aside and `fresh`. Renames within one
+ * folder need no space; should one still fail, what was moved is moved back.
+ */
+async function swapIn(root: string, fresh: string, replace: readonly string[]): Promise<void> {
+  const aside = join(root, tempName('old'));
+  await mkdir(aside);
+  const movedAside: string[] = [];
+  const movedIn: string[] = [];
+  try {
+    for (const name of replace) {
+      try {
+        await rename(join(root, name), join(aside, name));
+        movedAside.push(name);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+    }
+    for (const name of await readdir(fresh)) {
+      await rename(join(fresh, name), join(root, name));
+      movedIn.push(name);
+    }
+  } catch (e) {
+    for (const name of movedIn) await rm(join(root, name), { recursive: true, force: true }).catch(() => {});
+    for (const name of movedAside) await rename(join(aside, name), join(root, name)).catch(() => {});
+    await rm(aside, { recursive: true, force: true }).catch(() => {});
+    throw e;
+  }
+  // Written: a leftover here is a dot folder no command reads, not a reason to say it failed.
+  await rm(aside, { recursive: true, force: true }).catch(() => {});
+  await rm(fresh, { recursive: true, force: true }).catch(() => {});
+}
+
+/**
+ * Where a path leads once every symbolic link on the way is followed, for a path that may not exist
+ * yet (an output file): its nearest existing folder's real path, and the rest as given. Synchronous:
+ * validate -o asks it of every file it checks.
+ */
+export function realLocation(abs: string): string {
+  const rest: string[] = [];
+  for (let p = resolve(abs); ; ) {
+    try {
+      return join(realpathSync(p), ...rest.reverse());
+    } catch {
+      const up = dirname(p);
+      if (up === p) return abs;
+      rest.push(basename(p));
+      p = up;
+    }
+  }
+}
+

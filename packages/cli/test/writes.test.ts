@@ -1,0 +1,212 @@
+// What a command does when it cannot write its output: the file it would replace is kept byte for
+// byte, nothing is left behind (no half-written file or folder, no temporary file), and it says so
+// in one line with exit code 2. A write that fails part-way, as on a full disk, is made without
+// privilege by a file size limit (helpers' fileSizeLimit, EFBIG).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+/** 4 blocks: 2 KiB (4 KiB in a shell counting 1 KiB blocks). The fixture packs written out are 18 KiB. */
+const LIMIT = 4;
+const fixture = (f: string) => join(ROOT, 'fixtures', f);
+const minified = (path: string) => JSON.stringify(readJson(path));
+/** Every file and folder below `dir`, dot files included, with its bytes: what a failed command must not change. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[]) {
+    const rel = join(e.parentPath ?? e.path, e.name).slice(dir.length + 1);
+    out[rel] = e.isDirectory() ? '<dir>' : readFileSync(join(dir, rel), 'latin1');
+  }
+  return out;
+}
+/** A small pack fix changes (a won stage's probability) and fmt reorders: well under the limit, written again. */
+const SMALL = '{"name":"Small","format":"service.setup-pack","pipelines":[{"key":"p","name":"P","stages":[{"key":"won","name":"Won","probability":80,"stageType":"CLOSED_WON"}]}]}';
+
+describe('fmt and fix rewrite a file whole or not at all', () => {
+  it('fmt keeps a file it cannot write byte for byte, says why, and formats the next one (exit 2)', () => {
+    const dir = tempDir();
+    const big = minified(fixture('valid/listing-marketing.json'));
+    writeFileSync(join(dir, 'a.json'), big);
+    writeFileSync(join(dir, 'b.json'), SMALL);
+    chmodSync(join(dir, 'b.json'), 0o640);
+    const r = run(['fmt', 'a.json', 'b.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/a\.json.*cannot write the file: file too large/);
+    expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe(big);
+    expect(r.stdout).toContain('b.json: formatted');
+    expect(run(['fmt', '--check', 'b.json'], { cwd: dir }).code).toBe(0);
+    expect(statSync(join(dir, 'b.json')).mode & 0o777).toBe(0o640); // the file replaced keeps its mode
+    expect(readdirSync(dir).sort()).toEqual(['a.json', 'b.json']); // no temporary file left
+  });
+
+  it('fix keeps a file it cannot write byte for byte, says why, and fixes the next one (exit 2)', () => {
+    const dir = tempDir();
+    const big = minified(join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'));
+    writeFileSync(join(dir, 'a.json'), big);
+    writeFileSync(join(dir, 'b.json'), SMALL);
+    const r = run(['fix', 'a.json', 'b.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.stderr).toMatch(/a\.json.*cannot write the file: file too large/);
+    expect(r.code).toBe(2);
+    expect(readFileSync(join(dir, 'a.json'), 'utf8')).toBe(big);
+    expect(readJson(join(dir, 'b.json')).pipelines[0].stages[0].probability).toBe(100);
+    expect(r.stdout).not.toMatch(/^a\.json:/m); // the changes of a file not written are not listed as made
+    expect(r.stdout).toMatch(/^b\.json: .*probability 80 → 100/m);
+    expect(r.stdout).toContain('fixed 1 of 2 files');
+    expect(readdirSync(dir).sort()).toEqual(['a.json', 'b.json']);
+  });
+
+  it('fmt writes a linked file where the link leads and keeps the link', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'shared'));
+    writeFileSync(join(dir, 'shared/p.json'), SMALL);
+    symlinkSync('shared/p.json', join(dir, 'p.json'));
+    expect(run(['fmt', 'p.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['fmt', '--check', 'shared/p.json'], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(readFileSync(join(dir, 'shared/p.json'), 'utf8'));
+    expect(readdirSync(join(dir, 'shared'))).toEqual(['p.json']);
+  });
+});
+
+describe('a command that cannot write its output says so in one line, exit 2, and leaves nothing behind', () => {
+  const source = () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
+    return dir;
+  };
+
+  it('build -o: an existing pack is kept, a new one is not left half-written, folders it made are removed', () => {
+    const dir = source();
+    writeFileSync(join(dir, 'out.json'), 'the last build\n');
+    const before = snapshot(dir);
+    const r = run(['build', 'src', '-o', 'out.json', '--exported-at', '2026-01-01T00:00:00Z'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.stderr).toBe("setup-pack build: cannot write 'out.json': file too large\n");
+    expect(r.code).toBe(2);
+    const deep = run(['build', 'src', '-o', 'dist/new/out.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(deep.stderr).toBe("setup-pack build: cannot write 'dist/new/out.json': file too large\n");
+    expect(deep.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('build -o a folder, or a path through a file', () => {
+    const dir = source();
+    mkdirSync(join(dir, 'out'));
+    writeFileSync(join(dir, 'afile'), '');
+    const before = snapshot(dir);
+    const folder = run(['build', 'src', '-o', 'out'], { cwd: dir });
+    expect(folder.stderr).toBe("setup-pack build: cannot write 'out': is a directory\n");
+    expect(folder.code).toBe(2);
+    const through = run(['build', 'src', '-o', 'afile/out.json'], { cwd: dir });
+    expect(through.stderr).toBe("setup-pack build: cannot write 'afile/out.json': a part of the path is not a directory\n");
+    expect(through.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('validate -o keeps the last report when the new one cannot be written', () => {
+    const dir = tempDir();
+    cpSync(join(ROOT, 'packages/cli/test/fixtures/many-errors.json'), join(dir, 'p.json'));
+    writeFileSync(join(dir, 'report.json'), 'the last report\n');
+    const before = snapshot(dir);
+    const r = run(['validate', 'p.json', '-f', 'json', '-o', 'report.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.stderr).toBe("setup-pack validate: cannot write 'report.json': file too large\n");
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+    expect(run(['validate', 'p.json', '-f', 'json', '-o', 'report.json'], { cwd: dir }).code).toBe(1);
+    expect(readJson(join(dir, 'report.json')).summary.errors).toBeGreaterThan(0);
+  });
+
+  it('validate -o into a folder that does not exist, as before: said, and not created', () => {
+    const dir = tempDir();
+    cpSync(fixture('valid/listing-marketing.json'), join(dir, 'p.json'));
+    const r = run(['validate', 'p.json', '-o', 'reports/r.txt'], { cwd: dir });
+    expect(r.stderr).toBe("setup-pack validate: cannot write 'reports/r.txt': no such directory\n");
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir)).toEqual(['p.json']);
+  });
+
+  it('unpack leaves no folder when it fails part-way, and the same command then succeeds', () => {
+    const dir = tempDir();
+    const r = run(['unpack', fixture('valid/listing-marketing.json'), 'lm/'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.stderr).toBe("setup-pack unpack: cannot write 'lm/': file too large\n");
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+    // An empty folder that was there stays, empty.
+    mkdirSync(join(dir, 'empty'));
+    expect(run(['unpack', fixture('valid/listing-marketing.json'), 'empty'], { cwd: dir, fileSizeLimit: LIMIT }).code).toBe(2);
+    expect(snapshot(dir)).toEqual({ empty: '<dir>' });
+    const again = run(['unpack', fixture('valid/listing-marketing.json'), 'lm/'], { cwd: dir });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(run(['unpack', fixture('valid/listing-marketing.json'), 'empty'], { cwd: dir }).code).toBe(0);
+    expect(snapshot(join(dir, 'empty'))).toEqual(snapshot(join(dir, 'lm')));
+  });
+
+  it('unpack --force changes nothing in the folder when it fails part-way, and replaces only the layout when it succeeds', () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixture('valid/buyer-lead-starter.json'), 'src'], { cwd: dir }).code).toBe(0);
+    writeFileSync(join(dir, 'src/README.md'), 'notes\n');
+    const before = snapshot(dir);
+    const r = run(['unpack', '--force', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.stderr).toBe("setup-pack unpack: cannot write 'src': file too large\n");
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+    expect(run(['unpack', '--force', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
+    expect(run(['unpack', fixture('valid/listing-marketing.json'), 'fresh'], { cwd: dir }).code).toBe(0);
+    expect(snapshot(join(dir, 'src'))).toEqual({ ...snapshot(join(dir, 'fresh')), 'README.md': 'notes\n' });
+  });
+
+  it('new into a path it cannot create', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'afile'), '');
+    const r = run(['new', 'afile/pack'], { cwd: dir });
+    expect(r.stderr).toBe("setup-pack new: cannot write 'afile/pack': a part of the path is not a directory\n");
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual({ afile: '' });
+  });
+});
+
+describe('an output that is one of the inputs is refused', () => {
+  it('validate -o naming a file it checks, directly or through a link', () => {
+    const dir = tempDir();
+    cpSync(fixture('valid/listing-marketing.json'), join(dir, 'p.json'));
+    symlinkSync('p.json', join(dir, 'link.json'));
+    const before = snapshot(dir);
+    for (const out of ['p.json', './p.json', 'link.json']) {
+      const r = run(['validate', 'p.json', '-o', out], { cwd: dir });
+      expect(r.stderr).toBe(`setup-pack validate: the report file '${out}' is the input 'p.json': write the report elsewhere\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    expect(run(['validate', 'p.json', '-o', 'report.txt'], { cwd: dir }).code).toBe(0);
+  });
+
+  it('validate -o naming a file of a source folder it checks', () => {
+    const dir = tempDir();
+    expect(run(['new', 'src'], { cwd: dir }).code).toBe(0);
+    const before = snapshot(dir);
+    const r = run(['validate', 'src', '-o', 'src/manifest.json'], { cwd: dir });
+    expect(r.stderr).toBe("setup-pack validate: the report file 'src/manifest.json' is a file of the source folder 'src/' it checks: write the report elsewhere\n");
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('build -o naming a file the source folder is built from; a pack beside them is fine', () => {
+    const dir = tempDir();
+    expect(run(['new', 'src'], { cwd: dir }).code).toBe(0);
+    symlinkSync('src/manifest.json', join(dir, 'link.json'));
+    const before = snapshot(dir);
+    for (const out of ['src/manifest.json', 'src/automations/new.json', 'link.json']) {
+      const r = run(['build', 'src', '-o', out], { cwd: dir });
+      expect(r.stderr).toBe(`setup-pack build: the output '${out}' is a file of the source folder 'src' it builds: write the pack elsewhere\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    for (const out of ['src/dist/pack.json', 'src/out.json']) {
+      expect(run(['build', 'src', '-o', out], { cwd: dir }).code).toBe(0);
+      expect(run(['build', 'src', '-o', out], { cwd: dir }).code).toBe(0);
+    }
+  });
+});
