@@ -9,7 +9,7 @@ import { packItemsByReferenceType, plural, validatePack, type Diagnostic, type P
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
-import { nodesOf } from '../model/graph.js';
+import { nodeAt } from '../model/graph.js';
 import { fieldOf, findingsOnForm, formPath, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
 import { createFixer } from '../model/fixes.js';
@@ -271,7 +271,7 @@ export function App({ store }: { store: EditorStore }) {
     if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
     if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
     if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
-    const kind = loc.nodeId && loc.target.kind === 'automations' ? nodesOf(documentOf(pack, loc.target.index)).find((n) => n.id === loc.nodeId)?.kind : undefined;
+    const kind = loc.nodeId && loc.target.kind === 'automations' ? nodeAt(documentOf(pack, loc.target.index), loc.nodeId)?.kind : undefined;
     setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined, d.missing), seq: Date.now() });
   };
 
@@ -315,8 +315,8 @@ export function App({ store }: { store: EditorStore }) {
     [store, automationIndex],
   );
   // The findings the form on screen shows on its fields: the item's, or the selected block's.
-  const block = doc && selection.nodes.length === 1 ? nodesOf(doc).find((n) => n.id === selection.nodes[0]) : undefined;
-  const blockId = block ? str(block.id) : undefined;
+  const block = doc && selection.nodes.length === 1 ? nodeAt(doc, selection.nodes[0]!) : undefined;
+  const blockId = block ? selection.nodes[0] : undefined;
   const blockKind = block ? str(block.kind) : undefined;
   const shownFindings = useMemo(
     () => findingsOnForm(findings, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
