@@ -822,4 +822,36 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('stores an undone edit as clean at once, by Ctrl+Z as by the toolbar, and leaving right after it does not bring the edit back', async () => {
+    type Win = { __drafts: { load(): Promise<{ dirty: boolean } | undefined> } };
+    const stored = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).__drafts.load())?.dirty);
+    for (const how of ['keyboard', 'toolbar'] as const) {
+      const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const { page, errors } = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+      await page.locator('.react-flow__node', { hasText: 'Add note' }).locator('.label').click();
+      await page.keyboard.press('Delete');
+      await poll(() => stored(page)).toBe(true);
+      if (how === 'keyboard') await page.keyboard.press('Control+z');
+      else await page.getByRole('button', { name: 'Undo' }).click();
+      await poll(() => page.title()).not.toMatch(/^●/);
+      // Promptly: well before the 2 s the browser may wait for an idle moment.
+      await expect.poll(() => stored(page), { timeout: 1500, interval: 50 }).toBe(false);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+    // Undo, then leave at once (before any pause): the other pack opens, no "unsaved work" comes back.
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+    await page.locator('.react-flow__node', { hasText: 'Add note' }).locator('.label').click();
+    await page.keyboard.press('Delete');
+    await poll(() => stored(page)).toBe(true);
+    await page.keyboard.press('Control+z');
+    await poll(() => page.title()).not.toMatch(/^●/);
+    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('/fixtures/valid/buyer-lead-starter.json');
+    expect(await page.locator('.banner').count()).toBe(0);
+    expect(await page.title()).toBe('Buyer Lead Starter — Setup Pack editor');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
