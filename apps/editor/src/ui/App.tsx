@@ -369,7 +369,7 @@ export function App({ store }: { store: EditorStore }) {
       <header className="toolbar" role="toolbar" aria-label="Editor">
         <span className="title">Setup Pack editor</span>
         <span className="source" title={state.source}>
-          {state.source}
+          <span className="address">{state.source}</span>
           {store.dirty && <span className="dirty" aria-label="Unsaved changes"> ● unsaved</span>}
           {store.dirty && <span className="help" data-testid="draft-state"> · {draftPack === pack ? 'draft kept in this browser' : 'saving draft…'}</span>}
         </span>
