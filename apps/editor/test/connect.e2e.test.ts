@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { canonicalize, roundTripForm } from '@setup-pack/core';
-import { planInstall, WorkspaceClient } from '@setup-pack/installer';
+import { install, planInstall, WorkspaceClient } from '@setup-pack/installer';
 import { buildServer, openStore, type Store } from '@setup-pack/workspace-server';
 import { join } from 'node:path';
 import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
@@ -258,6 +258,42 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await inspector.getByRole('dialog', { name: 'Choose Assignee' }).getByRole('button', { name: 'Avery Brooks' }).click();
     await poll(() => inspector.getByRole('textbox', { name: 'Assignee' }).inputValue()).toBe('user-avery-brooks');
     await poll(() => inspector.locator('.ref-mark').first().textContent()).toBe('✓ Avery Brooks in Cove Realty, matched by name.');
+    await context.close();
+  }, 120_000);
+  it('never plans or opens one pack with the install ledger read for another: after Open… or Open workspace snapshot it asks to read again, and Open installed says the pack is not installed', async () => {
+    // A workspace of its own, with the starter pack installed (as the CLI would install it).
+    const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
+    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Dune Realty', slug: 'dune' }) })).json();
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `d${i}@example.test` }) });
+    const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    expect((await install(new WorkspaceClient({ baseUrl: api.base, apiKey: key }), starter, { holder: 'test' })).written).toBeGreaterThan(0);
+
+    const { context, page } = await openConnected(key, 'Dune Realty');
+    page.on('dialog', (d) => void d.accept());
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
+    expect(await panel.getByRole('button', { name: 'Open installed' }).isEnabled()).toBe(true);
+
+    // Another pack opened with Open…: the starter's ledger is not this pack's.
+    await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('listing-marketing.json');
+    expect(await panel.getByRole('button', { name: 'Open installed' }).isDisabled()).toBe(true);
+    expect(await panel.getByTestId('plan-summary').count()).toBe(0);
+    expect(await panel.textContent()).not.toMatch(/ledger is for pack/);
+    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create/);
+    expect(await panel.getByRole('button', { name: 'Open installed' }).isDisabled()).toBe(true);
+    expect(await panel.getByTestId('not-installed').textContent()).toBe('Listing Marketing is not installed in Dune Realty.');
+
+    // Open workspace snapshot: a pack of its own id, never planned against the last read.
+    await panel.getByRole('button', { name: 'Open workspace snapshot' }).click();
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('Dune Realty (snapshot)');
+    expect(await panel.textContent()).not.toMatch(/ledger is for pack|The plan failed/);
+    expect(await panel.getByRole('button', { name: 'Read the workspace and plan' }).count()).toBe(1);
+    expect(await panel.getByRole('button', { name: 'Open installed' }).isDisabled()).toBe(true);
     await context.close();
   }, 120_000);
 });

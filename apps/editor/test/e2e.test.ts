@@ -751,4 +751,107 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('draws two edges that share an id as the pack has them, and Delete removes only the one selected', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/invalid/graph-duplicate-edge-id.json');
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
+    await page.locator('[data-testid="node-start"]').waitFor();
+    // Both e2s are drawn: tag → sms and sms → wait (the second is no copy of the first).
+    const labels = () => page.locator('.react-flow__edge').evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')).sort());
+    await poll(labels).toEqual(['Connection replied false to email', 'Connection replied true to task', 'Connection sms next to wait', 'Connection start next to tag', 'Connection tag next to sms', 'Connection wait next to replied'].sort());
+    const edgesOf = async () => (await packOf(page)).automations[0]!.document.graph.edges.map((e) => `${(e as { id?: string }).id}:${e.source}->${e.target}`);
+    await page.locator('.react-flow__edge[aria-label="Connection tag next to sms"] .react-flow__edge-interaction').dispatchEvent('click');
+    await poll(() => page.locator('.react-flow__edge.selected').getAttribute('aria-label')).toBe('Connection tag next to sms');
+    await page.keyboard.press('Delete');
+    // Only that edge is gone; the other e2 keeps its id.
+    await poll(edgesOf).toEqual(['e1:start->tag', 'e2:sms->wait', 'e4:wait->replied', 'e5:replied->task', 'e6:replied->email']);
+    await poll(labels).not.toContain('Connection tag next to sms');
+    expect(await labels()).toContain('Connection sms next to wait');
+    expect(consoleErrors.filter((m) => /same key/.test(m))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('draws two blocks that share an id, and selecting, moving, editing or deleting one never changes the other', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/invalid/graph-duplicate-node-id.json');
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
+    await page.locator('[data-testid="node-start"]').waitFor();
+    type N = { id: string; kind: string; config?: Record<string, unknown>; position?: { x: number; y: number } };
+    const nodes = async () => (await packOf(page)).automations[0]!.document.graph.nodes as N[];
+    const original = await nodes();
+    // Both "task" blocks are on the canvas: the task and the email.
+    await poll(() => page.locator('.react-flow__node').count()).toBe(7);
+    const email = page.locator('.react-flow__node', { hasText: 'Send email' });
+    const task = page.locator('.react-flow__node', { hasText: 'Create task' });
+    expect(await email.count()).toBe(1);
+    expect(await task.count()).toBe(1);
+    // Select the second "task" (the email): the inspector shows it, not the first.
+    await email.locator('.label').click();
+    await poll(() => page.locator('.inspector h2').first().textContent()).toBe('Send email');
+    // Nudge it: only its position changes.
+    await page.keyboard.press('Shift+ArrowRight');
+    await poll(async () => (await nodes())[6]!.position).toEqual({ x: original[6]!.position!.x + 10, y: original[6]!.position!.y });
+    expect((await nodes())[5]).toEqual(original[5]);
+    // Edit its config (raw JSON): only its config changes.
+    await page.locator('.inspector [data-path="config/~other"]').fill('{"mark": 1}');
+    await page.locator('.inspector [data-path="config/~other"]').blur();
+    await poll(async () => (await nodes())[6]!.config).toEqual({ ...original[6]!.config, mark: 1 });
+    expect((await nodes())[5]).toEqual(original[5]);
+    // Delete it: the first "task" and the edges into it stay.
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await email.locator('.label').click();
+    await page.keyboard.press('Delete');
+    await poll(async () => (await nodes()).map((n) => n.kind)).toEqual(original.slice(0, 6).map((n) => n.kind));
+    expect((await nodes())[5]).toEqual(original[5]);
+    expect((await packOf(page)).automations[0]!.document.graph.edges).toHaveLength(6);
+    // Deleting the first "task" instead takes its edges with it and leaves the email.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Control+z');
+    await poll(nodes).toEqual(original);
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await task.locator('.label').click();
+    await page.keyboard.press('Delete');
+    await poll(async () => (await nodes()).map((n) => n.kind)).toEqual([...original.slice(0, 5), original[6]!].map((n) => n.kind));
+    expect((await nodes())[5]).toEqual(original[6]);
+    expect((await packOf(page)).automations[0]!.document.graph.edges.map((e) => e.target)).toEqual(['tag', 'sms', 'wait', 'replied']);
+    expect(consoleErrors.filter((m) => /same key/.test(m))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('stores an undone edit as clean at once, by Ctrl+Z as by the toolbar, and leaving right after it does not bring the edit back', async () => {
+    type Win = { __drafts: { load(): Promise<{ dirty: boolean } | undefined> } };
+    const stored = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).__drafts.load())?.dirty);
+    for (const how of ['keyboard', 'toolbar'] as const) {
+      const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+      const { page, errors } = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+      await page.locator('.react-flow__node', { hasText: 'Add note' }).locator('.label').click();
+      await page.keyboard.press('Delete');
+      await poll(() => stored(page)).toBe(true);
+      if (how === 'keyboard') await page.keyboard.press('Control+z');
+      else await page.getByRole('button', { name: 'Undo' }).click();
+      await poll(() => page.title()).not.toMatch(/^●/);
+      // Promptly: well before the 2 s the browser may wait for an idle moment.
+      await expect.poll(() => stored(page), { timeout: 1500, interval: 50 }).toBe(false);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+    // Undo, then leave at once (before any pause): the other pack opens, no "unsaved work" comes back.
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+    await page.locator('.react-flow__node', { hasText: 'Add note' }).locator('.label').click();
+    await page.keyboard.press('Delete');
+    await poll(() => stored(page)).toBe(true);
+    await page.keyboard.press('Control+z');
+    await poll(() => page.title()).not.toMatch(/^●/);
+    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    await poll(() => page.locator('.toolbar .source').textContent()).toBe('/fixtures/valid/buyer-lead-starter.json');
+    expect(await page.locator('.banner').count()).toBe(0);
+    expect(await page.title()).toBe('Buyer Lead Starter — Setup Pack editor');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

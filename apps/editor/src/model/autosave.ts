@@ -16,6 +16,8 @@ export interface Draft {
   originText?: string;
   source?: string;
   dirty: boolean;
+  /** Which page load wrote it (see Leaving). */
+  page?: string;
 }
 
 export interface DraftStore {
@@ -71,6 +73,50 @@ export function indexedDbDraftStore(factory: IDBFactory = indexedDB): DraftStore
       await request((await tx('readwrite')).delete(KEY));
     },
   };
+}
+
+/**
+ * Whether the page held unsaved work when it was last left (pagehide, or hidden), and when. An
+ * IndexedDB write started as the page goes away is dropped with it as often as not (Chromium
+ * aborts the transaction), so the draft may still hold an earlier state; this note is written at
+ * once, in localStorage, and tells the next page whether that draft is still the work left.
+ */
+export interface Leaving {
+  /** The page load left (the `page` its drafts carry): another tab's leaving says nothing of this one's draft. */
+  page: string;
+  at: number;
+  dirty: boolean;
+}
+
+const LEAVING_KEY = 'setup-pack-editor:left';
+
+/** Notes, synchronously, that the page is being left with (or without) unsaved work. */
+export function noteLeaving(page: string, dirty: boolean, storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage): void {
+  try {
+    storage?.setItem(LEAVING_KEY, JSON.stringify({ page, at: Date.now(), dirty } satisfies Leaving));
+  } catch {
+    /* storage refused (private mode, quota): the draft alone decides, as before */
+  }
+}
+
+export function readLeaving(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): Leaving | undefined {
+  try {
+    const v: unknown = JSON.parse(storage?.getItem(LEAVING_KEY) ?? 'null');
+    return v && typeof v === 'object' && typeof (v as Leaving).page === 'string' && typeof (v as Leaving).at === 'number' && typeof (v as Leaving).dirty === 'boolean' ? (v as Leaving) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a draft of unsaved work is out of date: the page that wrote it was left later with no
+ * unsaved work (every edit undone, or exported), and the write that would have said so did not
+ * land. Such a draft is not restored: it would bring back work the author had undone.
+ */
+export function draftSuperseded(draft: Draft, left: Leaving | undefined): boolean {
+  if (!draft.dirty || !left || left.dirty || draft.page !== left.page) return false;
+  const saved = Date.parse(draft.savedAt);
+  return !Number.isFinite(saved) || left.at >= saved;
 }
 
 /** IndexedDB when the browser has it, else memory (nothing survives a reload, but nothing breaks). */

@@ -4,11 +4,13 @@ import { nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity 
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
 import { asArr, asObj, sameEach, str } from './json.js';
 import { changedRun, worthUpdating } from './findingsDelta.js';
+import { canvasIds } from './graph.js';
 
 export interface Location {
   target: Target;
-  /** Node id when the pointer is inside a graph node. */
+  /** The node's canvas id (graph.ts canvasIds: its id, unless an earlier node has it) when the pointer is inside a graph node. */
   nodeId?: string;
+  /** The edge's canvas id, likewise. */
   edgeId?: string;
   /** Rest of the pointer below the item (or node), e.g. ['config', 'tag_id']. */
   path: string[];
@@ -26,10 +28,10 @@ export function locate(pack: PackValue, pointer: string): Location {
     const i = tokenIndex(rest[3]);
     if (rest[2] === 'nodes') {
       const id = str(asObj(asArr(graph.nodes)[i]).id);
-      if (id) return { ...loc, nodeId: id, path: rest.slice(4) };
+      if (id) return { ...loc, nodeId: canvasIds(graph.nodes)[i], path: rest.slice(4) };
     } else if (rest[2] === 'edges') {
       const id = str(asObj(asArr(graph.edges)[i]).id);
-      if (id) return { ...loc, edgeId: id, path: rest.slice(4) };
+      if (id) return { ...loc, edgeId: canvasIds(graph.edges)[i], path: rest.slice(4) };
     }
   }
   return loc;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { reconnect, canReconnect, addConnectedNode, addNode, canConnect, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, moveNodes, nodesOf, pasteNodes, renameNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
+import { reconnect, canReconnect, addConnectedNode, addNode, canConnect, canvasIds, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, graphOf, moveNodes, nodeAt, nodesOf, pasteNodes, renameNode, updateNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -157,5 +157,44 @@ describe('canReconnect', () => {
     expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'start' })).toMatchObject({ ok: false, reason: expect.stringMatching(/trigger/) });
     expect(canReconnect(doc, 'e0', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(false); // start → a → b → a
     expect(canReconnect(doc, 'nope', { source: 'a', handle: 'next', target: 'b' }).ok).toBe(false);
+  });
+});
+
+describe('entries that share an id (graph/duplicate-node-id, graph/duplicate-edge-id)', () => {
+  const dupEdges = () => documentOf(fixture('invalid/graph-duplicate-edge-id.json'), 0);
+  const dupNodes = () => documentOf(fixture('invalid/graph-duplicate-node-id.json'), 0);
+  const edgeList = (doc: Obj) => edgesOf(doc).map((e) => `${e.id}:${e.source}->${e.target}`);
+  it('gives each its own canvas id, the first keeping the id edges name', () => {
+    expect(canvasIds(graphOf(dupEdges()).edges)).toEqual(['e1', 'e2', 'e2#2', 'e4', 'e5', 'e6']);
+    expect(canvasIds(graphOf(dupNodes()).nodes)).toEqual(['start', 'tag', 'sms', 'wait', 'replied', 'task', 'task#6']);
+    expect(canvasIds([{ id: 'a' }, { id: 'a' }, { id: 'a#1' }, {}])).toEqual(['a', 'a#1#', 'a#1', '#3']);
+  });
+  it('deletes, moves and reconnects one edge of two sharing an id', () => {
+    expect(edgeList(deleteElements(dupEdges(), [], ['e2']))).toEqual(['e1:start->tag', 'e2:sms->wait', 'e4:wait->replied', 'e5:replied->task', 'e6:replied->email']);
+    expect(edgeList(deleteElements(dupEdges(), [], ['e2#2']))).toEqual(['e1:start->tag', 'e2:tag->sms', 'e4:wait->replied', 'e5:replied->task', 'e6:replied->email']);
+    expect(edgeList(reconnect(dupEdges(), 'e2#2', { source: 'sms', handle: 'next', target: 'replied' }).doc)[2]).toBe('e2:sms->replied');
+  });
+  it('edits, moves, renames and deletes one block of two sharing an id, never the other', () => {
+    const doc = dupNodes();
+    const [first, second] = nodesOf(doc).slice(5);
+    const edited = updateNode(doc, 'task#6', (n) => ({ ...n, config: { template_id: 'x' } }));
+    expect(nodesOf(edited)[5]).toBe(first);
+    expect(nodesOf(edited)[6]!.config).toEqual({ template_id: 'x' });
+    const moved = moveNodes(doc, new Map([['task#6', { x: 5, y: 6 }]]));
+    expect(nodesOf(moved)[5]).toBe(first);
+    expect(nodesOf(moved)[6]!.position).toEqual({ x: 5, y: 6 });
+    expect(nodeAt(doc, 'task#6')).toBe(second);
+    // Renaming the second leaves the edges with the first; renaming the first takes them along.
+    expect(edgesOf(renameNode(doc, 'task#6', 'email').doc).filter((e) => e.target === 'task')).toHaveLength(2);
+    expect(edgesOf(renameNode(doc, 'task', 'call').doc).filter((e) => e.target === 'call')).toHaveLength(2);
+    expect(nodesOf(renameNode(doc, 'task', 'call').doc).map((n) => n.id).slice(5)).toEqual(['call', 'task']);
+    // Deleting the second keeps the first and its edges; deleting the first takes its edges.
+    const noSecond = deleteElements(doc, ['task#6']);
+    expect(nodesOf(noSecond).slice(5)).toEqual([first]);
+    expect(edgesOf(noSecond)).toHaveLength(6);
+    const noFirst = deleteElements(doc, ['task']);
+    expect(nodesOf(noFirst).slice(5)).toEqual([second]);
+    expect(edgesOf(noFirst).map((e) => e.target)).toEqual(['tag', 'sms', 'wait', 'replied']);
+    expect(copyNodes(doc, ['task#6']).nodes).toEqual([second]);
   });
 });

@@ -13,6 +13,48 @@ export const nodesOf = (doc: Obj): Obj[] => objs(graphOf(doc).nodes);
 export const edgesOf = (doc: Obj): Obj[] => objs(graphOf(doc).edges);
 export const handleOf = (edge: Obj): string => str(edge.handle, 'next') || 'next';
 
+const canvasIdCache = new WeakMap<unknown[], string[]>();
+
+/**
+ * Each entry's id on the canvas (React Flow's id), by its index in a graph's `nodes` or `edges`
+ * array: its own id, unless an earlier entry has it (graph/duplicate-node-id,
+ * graph/duplicate-edge-id) or it has none; then `id#index`, made unique. The pack keeps its ids;
+ * React Flow, and every edit the canvas and the inspector make, tell the entries apart by these.
+ * An edge names the block it leaves or enters by id, which is the first block with that id, as
+ * core reads the graph: that block's canvas id is the id itself. Kept per array.
+ */
+export function canvasIds(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  let ids = canvasIdCache.get(list);
+  if (ids) return ids;
+  const raw = list.map((x) => str(asObj(x).id));
+  const taken = new Set(raw);
+  const seen = new Set<string>();
+  ids = raw.map((id, i) => {
+    if (id && !seen.has(id)) {
+      seen.add(id);
+      return id;
+    }
+    let c = `${id}#${i}`;
+    while (taken.has(c)) c += '#';
+    taken.add(c);
+    return c;
+  });
+  canvasIdCache.set(list, ids);
+  return ids;
+}
+
+/** The block with canvas id `id` (see canvasIds). */
+export function nodeAt(doc: Obj, id: string): Obj | undefined {
+  const nodes = graphOf(doc).nodes;
+  const i = canvasIds(nodes).indexOf(id);
+  const n = i < 0 ? undefined : asArr(nodes)[i];
+  return isObj(n) ? n : undefined;
+}
+
+/** Whether `node`, of canvas id `cid`, is the block its id names (the first with it): edges naming the id are its edges. */
+const ownsId = (node: unknown, cid: string | undefined) => !!cid && str(asObj(node).id) === cid;
+
 /** Replaces nodes and/or edges, keeping every other field of the graph and document. */
 export function withGraph(doc: Obj, nodes: unknown[] | undefined, edges: unknown[] | undefined): Obj {
   let graph = graphOf(doc);
@@ -72,25 +114,32 @@ export function addConnectedNode(doc: Obj, kind: string, position: XY, from: { s
   return { doc: joined.doc, id: added.id, error: joined.error };
 }
 
-/** Removes nodes (and every edge touching them) and edges. */
+/** Removes nodes (and every edge touching them) and edges, by canvas id (canvasIds): a block or edge sharing its id with another is removed alone. */
 export function deleteElements(doc: Obj, nodeIdsToDelete: Iterable<string>, edgeIdsToDelete: Iterable<string> = []): Obj {
   const ns = new Set(nodeIdsToDelete);
   const es = new Set(edgeIdsToDelete);
   if (ns.size === 0 && es.size === 0) return doc;
-  const nodes = asArr(graphOf(doc).nodes).filter((n) => !ns.has(str(asObj(n).id)));
-  const edges = asArr(graphOf(doc).edges).filter((e) => {
+  const all = asArr(graphOf(doc).nodes);
+  const nids = canvasIds(all);
+  // The ids edges name a deleted block by: only a block's own id when it is the first with it.
+  const cut = new Set<string>();
+  all.forEach((n, i) => ns.has(nids[i]!) && ownsId(n, nids[i]) && cut.add(nids[i]!));
+  const nodes = all.filter((_, i) => !ns.has(nids[i]!));
+  const eids = canvasIds(graphOf(doc).edges);
+  const edges = asArr(graphOf(doc).edges).filter((e, i) => {
     const o = asObj(e);
-    return !es.has(str(o.id)) && !ns.has(str(o.source)) && !ns.has(str(o.target));
+    return !es.has(eids[i]!) && !cut.has(str(o.source)) && !cut.has(str(o.target));
   });
   const hadEdges = Array.isArray(graphOf(doc).edges);
   return withGraph(doc, nodes, hadEdges || edges.length ? edges : undefined);
 }
 
-/** The selected nodes and the edges between them, deep-copied. */
+/** The selected nodes (by canvas id) and the edges between them, deep-copied. */
 export function copyNodes(doc: Obj, ids: Iterable<string>): Clipboard {
   const set = new Set(ids);
+  const nids = canvasIds(graphOf(doc).nodes);
   return structuredClone({
-    nodes: nodesOf(doc).filter((n) => set.has(str(n.id))),
+    nodes: asArr(graphOf(doc).nodes).filter((n, i) => isObj(n) && set.has(nids[i]!)) as Obj[],
     edges: edgesOf(doc).filter((e) => set.has(str(e.source)) && set.has(str(e.target))),
   });
 }
@@ -159,12 +208,13 @@ export function duplicateNodes(doc: Obj, ids: Iterable<string>): { doc: Obj; ids
   return pasteNodes(doc, copyNodes(doc, ids));
 }
 
-/** Moves nodes to new positions (rounded to whole pixels); returns `doc` itself when nothing moved. */
+/** Moves nodes (by canvas id) to new positions (rounded to whole pixels); returns `doc` itself when nothing moved. */
 export function moveNodes(doc: Obj, positions: ReadonlyMap<string, XY>): Obj {
   let changed = false;
-  const nodes = asArr(graphOf(doc).nodes).map((n) => {
+  const nids = canvasIds(graphOf(doc).nodes);
+  const nodes = asArr(graphOf(doc).nodes).map((n, i) => {
     const o = asObj(n);
-    const p = positions.get(str(o.id));
+    const p = positions.get(nids[i]!);
     if (!p) return n;
     const x = Math.round(p.x);
     const y = Math.round(p.y);
@@ -176,11 +226,13 @@ export function moveNodes(doc: Obj, positions: ReadonlyMap<string, XY>): Obj {
   return changed ? withGraph(doc, nodes, undefined) : doc;
 }
 
+/** Replaces the node with canvas id `id` (only that one, when another shares its id). */
 export function updateNode(doc: Obj, id: string, fn: (node: Obj) => Obj): Obj {
   let changed = false;
-  const nodes = asArr(graphOf(doc).nodes).map((n) => {
+  const nids = canvasIds(graphOf(doc).nodes);
+  const nodes = asArr(graphOf(doc).nodes).map((n, i) => {
     const o = asObj(n);
-    if (o.id !== id) return n;
+    if (nids[i] !== id || !isObj(n)) return n;
     const next = fn(o);
     if (next !== o) changed = true;
     return next;
@@ -188,13 +240,20 @@ export function updateNode(doc: Obj, id: string, fn: (node: Obj) => Obj): Obj {
   return changed ? withGraph(doc, nodes, undefined) : doc;
 }
 
-/** Renames a node, rewriting the edges that touch it. Fails on an empty or taken id. */
-export function renameNode(doc: Obj, from: string, to: string): { doc: Obj; error?: string } {
+/**
+ * Renames a node (by canvas id), rewriting the edges that touch it: those naming its id, when it
+ * is the block the id names (not a later block repeating it). Fails on an empty or taken id.
+ */
+export function renameNode(doc: Obj, fromId: string, to: string): { doc: Obj; error?: string } {
   if (!to) return { doc, error: 'An id needs at least one character.' };
+  const all = asArr(graphOf(doc).nodes);
+  const index = canvasIds(all).indexOf(fromId);
+  if (index < 0) return { doc, error: `No block "${fromId}".` };
+  const from = str(asObj(all[index]).id);
   if (from === to) return { doc };
   if (nodeIds(doc).has(to)) return { doc, error: `Another block already has the id "${to}".` };
-  const nodes = asArr(graphOf(doc).nodes).map((n) => (asObj(n).id === from ? { ...asObj(n), id: to } : n));
-  const edges = Array.isArray(graphOf(doc).edges)
+  const nodes = all.map((n, i) => (i === index ? { ...asObj(n), id: to } : n));
+  const edges = ownsId(all[index], fromId) && Array.isArray(graphOf(doc).edges)
     ? edgesOf(doc).map((e) => (e.source === from || e.target === from ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target } : e))
     : undefined;
   return { doc: withGraph(doc, nodes, edges) };
@@ -204,14 +263,14 @@ export function renameNode(doc: Obj, from: string, to: string): { doc: Obj; erro
 /** Whether edge `edgeId` may be moved to `spec`: the rules of a new connection, judged without the edge itself. */
 export function canReconnect(doc: Obj, edgeId: string, spec: EdgeSpec): ConnectCheck {
   const edges = asArr(graphOf(doc).edges);
-  const index = edges.findIndex((e) => asObj(e).id === edgeId);
+  const index = canvasIds(edges).indexOf(edgeId);
   if (index < 0) return { ok: false, reason: `No edge "${edgeId}".` };
   return canConnect(withGraph(doc, undefined, edges.filter((_, i) => i !== index)), spec);
 }
 
 export function reconnect(doc: Obj, edgeId: string, spec: EdgeSpec): { doc: Obj; error?: string } {
   const edges = asArr(graphOf(doc).edges);
-  const index = edges.findIndex((e) => asObj(e).id === edgeId);
+  const index = canvasIds(edges).indexOf(edgeId);
   const check = canReconnect(doc, edgeId, spec);
   if (!check.ok) return { doc, error: check.reason };
   let edge: Obj = { ...asObj(edges[index]), source: spec.source, target: spec.target };

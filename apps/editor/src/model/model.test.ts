@@ -16,7 +16,7 @@ import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './fi
 import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from './items.js';
 import { setUnknownConfig, unknownConfig, fieldValue } from './config.js';
 import { catalogFields } from './config.js';
-import { memoryDraftStore, packOfDraft } from './autosave.js';
+import { draftSuperseded, memoryDraftStore, noteLeaving, packOfDraft, readLeaving } from './autosave.js';
 import { applyEdit, findingEdits } from './edits.testing.js';
 import { changedRun, worthUpdating } from './findingsDelta.js';
 import type { Obj } from './json.js';
@@ -321,6 +321,21 @@ describe('autosave and new packs', () => {
     expect(packOfDraft({ savedAt: 'now', originText: `\uFEFF${t}`, dirty: false })?.name).toBe('Buyer Lead Starter');
     expect(packOfDraft({ savedAt: 'now', originText: '[1]', dirty: false })).toBeUndefined();
     expect(packOfDraft({ savedAt: 'now', pack: starter(), originText: '[1]', dirty: false })?.name).toBe('Buyer Lead Starter');
+  });
+  it('does not restore a draft of unsaved work when the page that wrote it was left later with none', () => {
+    const kept = new Map<string, string>();
+    const storage = { setItem: (k: string, v: string) => void kept.set(k, v), getItem: (k: string) => kept.get(k) ?? null };
+    const draft = { savedAt: new Date(Date.now() - 1000).toISOString(), pack: starter(), dirty: true, page: 'p1' };
+    expect(draftSuperseded(draft, readLeaving(storage))).toBe(false); // never left: restore it
+    noteLeaving('p1', false, storage); // every edit undone, then left before the draft said so
+    expect(draftSuperseded(draft, readLeaving(storage))).toBe(true);
+    expect(draftSuperseded({ ...draft, page: 'p2' }, readLeaving(storage))).toBe(false); // another tab's leaving
+    expect(draftSuperseded({ ...draft, savedAt: new Date(Date.now() + 1000).toISOString() }, readLeaving(storage))).toBe(false); // written after
+    expect(draftSuperseded({ ...draft, dirty: false }, readLeaving(storage))).toBe(false);
+    noteLeaving('p1', true, storage); // left with unsaved work: the draft is the best there is
+    expect(draftSuperseded(draft, readLeaving(storage))).toBe(false);
+    expect(readLeaving({ getItem: () => '{"at": 1}' })).toBeUndefined();
+    expect(readLeaving(undefined)).toBeUndefined();
   });
   it('a new item of every kind validates without errors', async () => {
     const { ITEM_KINDS, addItem, newItem } = await import('./pack.js');

@@ -9,11 +9,11 @@ import { packItemsByReferenceType, plural, validatePack, type Diagnostic, type P
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
-import { nodesOf } from '../model/graph.js';
+import { nodeAt } from '../model/graph.js';
 import { fieldOf, findingsOnForm, formPath, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
 import { createFixer } from '../model/fixes.js';
-import { defaultDraftStore, packOfDraft } from '../model/autosave.js';
+import { defaultDraftStore, draftSuperseded, noteLeaving, packOfDraft, readLeaving } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
 import { lostOnOpen, packFileText, parsePackText } from '../model/fileText.js';
@@ -32,6 +32,8 @@ import { DiffView, type Release } from './DiffView.js';
 const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : `${t.kind}/${t.index}`);
 
 const drafts = defaultDraftStore();
+/** This page load, named in its drafts and in the note left when it is left (autosave.ts Leaving). */
+const PAGE = typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
 
 /** The pack list a plan step's kind names its item in. */
 const PLAN_KIND_LIST: Record<string, string> = { resource: 'resources', pipeline: 'pipelines', asset: 'assets', template: 'messageTemplates', smartList: 'smartLists', automation: 'automations' };
@@ -136,7 +138,9 @@ export function App({ store }: { store: EditorStore }) {
     void drafts
       .load()
       .catch(() => undefined)
-      .then(async (draft) => {
+      .then(async (found) => {
+        // A draft of work undone before the page was left is not work to restore (draftSuperseded).
+        const draft = found && !draftSuperseded(found, readLeaving()) ? found : undefined;
         const pack = draft && packOfDraft(draft);
         if (draft && pack && (draft.dirty || !url || draft.source === url)) {
           canvasSeq.current++;
@@ -173,14 +177,20 @@ export function App({ store }: { store: EditorStore }) {
       // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
       const untouched = s.origin?.value === saving;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, source: s.source, dirty: store.dirty })
+        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, source: s.source, dirty: store.dirty, page: PAGE })
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };
     saveNow.current = save;
     // After a pause, and when the browser is idle: storing a big pack clones it on this thread.
+    // A state without unsaved work (the pack as opened, every edit undone, just exported) is
+    // stored after the pause alone: until it is, the draft says there is unsaved work and a
+    // reload would bring back what was undone, and Chromium may grant no idle time for the
+    // callback's whole 2 s timeout (it did after a keyboard Ctrl+Z). Such states are rare and
+    // mostly text alone (packOfDraft), so they cost a busy frame little.
+    const clean = !store.dirty;
     const t = setTimeout(() => {
-      if (typeof requestIdleCallback === 'function') idle = requestIdleCallback(save, { timeout: 2000 });
+      if (!clean && typeof requestIdleCallback === 'function') idle = requestIdleCallback(save, { timeout: 2000 });
       else save();
     }, 400);
     return () => {
@@ -189,16 +199,23 @@ export function App({ store }: { store: EditorStore }) {
     };
   }, [pack, store, notify, state.savedPack]);
   // Leaving the page (reload, close, tab switch) saves at once rather than after the pause; the
-  // listeners stay for the page's life (not added and removed on every keystroke).
+  // listeners stay for the page's life (not added and removed on every keystroke). That write is
+  // asynchronous and the browser may drop it with the page, so whether there is unsaved work is
+  // also noted synchronously (noteLeaving): the next page then does not restore a draft of work
+  // undone since.
   useEffect(() => {
-    const onHide = () => saveNow.current();
+    const onHide = (e: Event) => {
+      // Not before the startup restore has decided: the pack shown until then is no one's work.
+      if (restored.current && (e.type === 'pagehide' || document.visibilityState === 'hidden')) noteLeaving(PAGE, store.dirty);
+      saveNow.current();
+    };
     window.addEventListener('pagehide', onHide);
     document.addEventListener('visibilitychange', onHide);
     return () => {
       window.removeEventListener('pagehide', onHide);
       document.removeEventListener('visibilitychange', onHide);
     };
-  }, []);
+  }, [store]);
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
       if (!store.dirty) return;
@@ -271,7 +288,7 @@ export function App({ store }: { store: EditorStore }) {
     if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
     if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
     if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
-    const kind = loc.nodeId && loc.target.kind === 'automations' ? nodesOf(documentOf(pack, loc.target.index)).find((n) => n.id === loc.nodeId)?.kind : undefined;
+    const kind = loc.nodeId && loc.target.kind === 'automations' ? nodeAt(documentOf(pack, loc.target.index), loc.nodeId)?.kind : undefined;
     setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined, d.missing), seq: Date.now() });
   };
 
@@ -315,8 +332,8 @@ export function App({ store }: { store: EditorStore }) {
     [store, automationIndex],
   );
   // The findings the form on screen shows on its fields: the item's, or the selected block's.
-  const block = doc && selection.nodes.length === 1 ? nodesOf(doc).find((n) => n.id === selection.nodes[0]) : undefined;
-  const blockId = block ? str(block.id) : undefined;
+  const block = doc && selection.nodes.length === 1 ? nodeAt(doc, selection.nodes[0]!) : undefined;
+  const blockId = block ? selection.nodes[0] : undefined;
   const blockKind = block ? str(block.kind) : undefined;
   const shownFindings = useMemo(
     () => findingsOnForm(findings, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
@@ -352,7 +369,7 @@ export function App({ store }: { store: EditorStore }) {
       <header className="toolbar" role="toolbar" aria-label="Editor">
         <span className="title">Setup Pack editor</span>
         <span className="source" title={state.source}>
-          {state.source}
+          <span className="address">{state.source}</span>
           {store.dirty && <span className="dirty" aria-label="Unsaved changes"> ● unsaved</span>}
           {store.dirty && <span className="help" data-testid="draft-state"> · {draftPack === pack ? 'draft kept in this browser' : 'saving draft…'}</span>}
         </span>

@@ -57,6 +57,8 @@ export interface BlockData extends Record<string, unknown> {
   errors: number;
   warnings: number;
   diff?: 'added' | 'removed' | 'changed';
+  /** The block's id in the pack, when its canvas id differs (an earlier block has the same id). */
+  packId?: string;
 }
 
 export type BlockNodeType = Node<BlockData, 'block'>;
@@ -116,6 +118,7 @@ function useSummary(id: string, fallback: SummaryItem[]): SummaryItem[] {
 
 export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNodeType>) {
   const summary = useSummary(id, data.summary);
+  const shown = data.packId ?? id;
   const n = data.handles.length;
   const leftOf = (i: number) => `${((i + 1) / (n + 1)) * 100}%`;
   const labelled = data.handles.some((h) => h !== 'next');
@@ -129,11 +132,11 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
     updateNodeInternals(id);
   }, [handleKey, id, updateNodeInternals]);
   return (
-    <div className={`block ${data.group}${labelled ? ' branches' : ''}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${id})`}>
-      {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${id}`} />}
+    <div className={`block ${data.group}${labelled ? ' branches' : ''}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${shown})`}>
+      {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${shown}`} />}
       {/* The group in small capitals; the block's id as it is written (ids are case-sensitive). */}
       <div className="group">
-        {data.group} <code className="node-id">{id}</code>
+        {data.group} <code className="node-id">{shown}</code>
       </div>
       <div className="label">{data.label}</div>
       {summary.length > 0 && <Summary items={summary} />}
@@ -153,7 +156,7 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
         </div>
       )}
       {data.handles.map((h, i) => (
-        <Handle key={h} type="source" id={h} position={Position.Bottom} style={{ left: leftOf(i) }} aria-label={`Output ${h} of ${id}`} />
+        <Handle key={h} type="source" id={h} position={Position.Bottom} style={{ left: leftOf(i) }} aria-label={`Output ${h} of ${shown}`} />
       ))}
     </div>
   );

@@ -2,7 +2,7 @@
 // raw JSON for unknown fields), or the automation's fields, settings and references.
 import { count, nodeKindInfo, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
-import { deleteElements, duplicateNodes, nodesOf, renameNode, updateNode } from '../model/graph.js';
+import { deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { listedReferences, updateReference, withNamedReference } from '../model/references.js';
 import { RefMark, RefPicker, type Picked } from './RefPicker.js';
@@ -18,8 +18,8 @@ type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
 
 export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
   const { doc, selected, edit } = props;
-  const node = selected.length === 1 ? nodesOf(doc).find((n) => n.id === selected[0]) : undefined;
-  if (node) return <NodeForm key={str(node.id)} doc={doc} node={node} edit={edit} notify={props.notify} onRenamed={props.onRenamed} />;
+  const node = selected.length === 1 ? nodeAt(doc, selected[0]!) : undefined;
+  if (node) return <NodeForm key={selected[0]} cid={selected[0]!} doc={doc} node={node} edit={edit} notify={props.notify} onRenamed={props.onRenamed} />;
   return (
     <div>
       <h2>Automation</h2>
@@ -184,18 +184,19 @@ function RefLinks({ type, ids }: { type: ReferenceType; ids: unknown[] }) {
   );
 }
 
-function NodeForm({ doc, node, edit, notify, onRenamed }: { doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
+/** A block's form; `cid` is its canvas id (graph.ts canvasIds), which every edit goes by: another block may share its id. */
+function NodeForm({ cid, doc, node, edit, notify, onRenamed }: { cid: string; doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
   const id = str(node.id);
   const kind = str(node.kind);
   const info = nodeKindInfo(kind);
   const config = asObj(node.config);
   const [idDraft, setIdDraft] = useState(id);
-  const setConfig = (next: Obj, coalesce?: string) => edit((d) => updateNode(d, id, (n) => setKey(n, 'config', next)), coalesce ? `${id}:${coalesce}` : undefined);
+  const setConfig = (next: Obj, coalesce?: string) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'config', next)), coalesce ? `${cid}:${coalesce}` : undefined);
   // A pick from a reference picker: the field writes the id (a list field adds it), and a
   // workspace object's reference is listed with the name it binds by — one undo step.
   const pick = (f: ConfigField) => (p: Picked) =>
     edit((d) => {
-      const next = updateNode(d, id, (n) => {
+      const next = updateNode(d, cid, (n) => {
         const c = asObj(n.config);
         const value = f.type === 'refs' ? [...asArr(c[f.name]).filter((x) => x !== p.id), p.id] : p.id;
         return setKey(n, 'config', setConfigField(c, f.name, value));
@@ -215,7 +216,7 @@ function NodeForm({ doc, node, edit, notify, onRenamed }: { doc: Obj; node: Obj;
           onClick={() => {
             let error: string | undefined;
             edit((d) => {
-              const r = renameNode(d, id, idDraft);
+              const r = renameNode(d, cid, idDraft);
               error = r.error;
               return r.doc;
             });
@@ -241,8 +242,8 @@ function NodeForm({ doc, node, edit, notify, onRenamed }: { doc: Obj; node: Obj;
         />
       </section>
       <section>
-        <button onClick={() => edit((d) => duplicateNodes(d, [id]).doc)}>Duplicate</button>{' '}
-        <button onClick={() => edit((d) => deleteElements(d, [id]))} aria-label={`Delete block ${id}`}>Delete</button>
+        <button onClick={() => edit((d) => duplicateNodes(d, [cid]).doc)}>Duplicate</button>{' '}
+        <button onClick={() => edit((d) => deleteElements(d, [cid]))} aria-label={`Delete block ${id}`}>Delete</button>
       </section>
     </div>
   );

@@ -116,6 +116,8 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
         <button onClick={() => void openFromWorkspace(true)} disabled={busy}>Open workspace snapshot</button>{' '}
         {catalog && <span className="help">Workspace read at {catalog.readAt.toLocaleTimeString()}; edits re-plan against that copy.</span>}
       </p>
+      {workspace.stale && !busy && <p role="status" className="help" data-testid="read-for-another-pack">The workspace was read for another pack: read it again to plan this one.</p>}
+      {catalog && !catalog.ledger && <p className="help" data-testid="not-installed">{printable(pack.name ?? 'This pack')} is not installed in {connected.workspace.name}.</p>}
       {status && <p role="status" className="connect-status">{status}</p>}
       {progress && <p role="status" data-testid="install-progress">Installing… {progress}</p>}
       {workspace.waiting && <p role="status" data-testid="workspace-waiting" className="help">{workspace.waiting}</p>}

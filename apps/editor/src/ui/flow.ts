@@ -2,9 +2,9 @@
 // for display only (nothing is written until the author moves or tidies them).
 import { MarkerType, type Edge } from '@xyflow/react';
 import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType, type SummaryPart } from '@setup-pack/core';
-import { asObj, isObj, objs, sameEach, str, type Obj } from '../model/json.js';
+import { asArr, asObj, isObj, objs, sameEach, str, type Obj } from '../model/json.js';
 import type { PackValue } from '../model/pack.js';
-import { edgesOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
+import { canvasIds, graphOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
 import { tidyUp } from '../model/layout.js';
 import { nodeKey, type FindingIndex } from '../model/findings.js';
 import type { BlockNodeType, SummaryItem } from './BlockNode.js';
@@ -37,17 +37,21 @@ export function nameParts(parts: readonly SummaryPart[], refs?: RefIndex, listed
 export type NodeCache = WeakMap<Obj, { findings?: FindingIndex; diff?: ReadonlyMap<string, DiffMark>; refs?: RefIndex; references: unknown; automation: number; node: BlockNodeType }>;
 
 export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>, cache?: NodeCache, refs?: RefIndex): BlockNodeType[] {
-  let nodes = nodesOf(doc);
-  if (nodes.some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) {
-    nodes = nodesOf(tidyUp(doc, { onlyNew: true }));
+  let nodes = asArr(graphOf(doc).nodes);
+  if (nodesOf(doc).some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) {
+    nodes = asArr(graphOf(tidyUp(doc, { onlyNew: true })).nodes);
     cache = undefined; // placed copies are new objects every time
   }
-  const seen = new Set<string>();
+  // Every block is drawn, one that repeats an earlier block's id too (core reports it), under an
+  // id of its own on the canvas (canvasIds): React Flow tells blocks apart by id.
+  const cids = canvasIds(nodes);
   const out: BlockNodeType[] = [];
-  for (const n of nodes) {
-    const id = str(n.id);
-    if (!id || seen.has(id)) continue; // duplicates are reported by core; the canvas shows the first
-    seen.add(id);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (!isObj(n)) continue;
+    const own = str(n.id);
+    if (!own) continue;
+    const id = cids[i]!;
     const hit = cache?.get(n);
     if (hit && hit.findings === findings && hit.diff === diff && hit.refs === refs && hit.references === doc.references && hit.automation === automation) {
       out.push(hit.node);
@@ -73,8 +77,9 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
         errors: counts?.error ?? 0,
         warnings: counts?.warning ?? 0,
         diff: diff?.get(id),
+        ...(own === id ? {} : { packId: own }),
       },
-      ariaLabel: `${info?.label ?? kind} block ${id}`,
+      ariaLabel: `${info?.label ?? kind} block ${own}${own === id ? '' : ' (an earlier block has this id)'}`,
     };
     cache?.set(n, { findings, diff, refs, references: doc.references, automation, node: built });
     out.push(built);
@@ -85,8 +90,15 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
 export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>): Edge[] {
   const handles = new Map<string, string[]>();
   for (const n of nodesOf(doc)) if (!handles.has(str(n.id))) handles.set(str(n.id), handlesOfNode(n));
-  return edgesOf(doc).map((e, i) => {
-    const id = str(e.id) || `#${i}`;
+  // Each edge under an id of its own on the canvas (canvasIds), so two edges sharing an id are
+  // both drawn, and selecting or deleting one never touches the other.
+  const list = asArr(graphOf(doc).edges);
+  const ids = canvasIds(list);
+  const out: Edge[] = [];
+  list.forEach((raw, i) => {
+    if (!isObj(raw)) return;
+    const e = raw;
+    const id = ids[i]!;
     const handle = handleOf(e);
     // An edge from a handle the block does not have (core reports it) is still drawn, from the
     // block's first output, so the author can see and fix it: dashed, and labelled with the handle
@@ -101,7 +113,7 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
     // Colours come from CSS classes, not an inline stroke, so React Flow's selected and focus
     // styles (and ours, in styles.css) can win over them.
     const className = [mark ? `edge-${mark}` : counts?.error ? 'edge-error' : '', stray ? 'edge-stray' : ''].filter(Boolean).join(' ') || undefined;
-    return {
+    out.push({
       id,
       source: str(e.source),
       target: str(e.target),
@@ -110,8 +122,9 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
       markerEnd: { type: MarkerType.ArrowClosed, color },
       ...(className ? { className } : {}),
       ariaLabel: `Connection ${str(e.source)} ${handle}${stray ? ' (not an output of this block)' : ''} to ${str(e.target)}`,
-    };
+    });
   });
+  return out;
 }
 
 /** `prev` itself when `next` holds the same objects in the same order: no new array, so React

@@ -12,6 +12,8 @@ import { describeWait, fetchSnapshot, readLedger, WorkspaceApiError, WorkspaceCl
 import type { Connected } from './connection.js';
 
 export interface WorkspaceCatalog {
+  /** The pack whose install ledger was read: the copy serves only a pack of this id. */
+  packId: string | undefined;
   ledger: InstallLedger | null;
   snapshot: WorkspaceSnapshot;
   collections: ReadonlySet<WorkspaceCollection>;
@@ -20,7 +22,10 @@ export interface WorkspaceCatalog {
 
 export interface WorkspaceState {
   connected: Connected;
+  /** What was read for the pack being edited (its packId); undefined when nothing was, or only for another pack. */
   catalog?: WorkspaceCatalog;
+  /** Whether the workspace was read for another pack (another packId): read it again for this one. */
+  stale: boolean;
   busy: boolean;
   /** Why the last read failed, in words (empty when it did not). */
   status: string;
@@ -56,22 +61,25 @@ export function readFailure(connected: Connected, e: unknown): string {
 }
 
 export function useWorkspaceState(connected: Connected | undefined, pack: Pack): WorkspaceState | undefined {
-  const [catalog, setCatalog] = useState<WorkspaceCatalog>();
+  const [stored, setCatalog] = useState<WorkspaceCatalog>();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
   const packRef = useRef(pack);
   packRef.current = pack;
-  const catalogRef = useRef(catalog);
-  catalogRef.current = catalog;
   const connectedRef = useRef(connected);
-  if (connectedRef.current !== connected) {
+  const switched = connectedRef.current !== connected;
+  if (switched) {
     // Another workspace (or none): nothing read from the last one applies.
     connectedRef.current = connected;
-    if (catalogRef.current) {
-      catalogRef.current = undefined;
-      setCatalog(undefined);
-    }
+    if (stored) setCatalog(undefined);
   }
+  // The install ledger is one pack's (by packId), and what the pack needed decided which
+  // collections were read: a copy read for another pack (another pack opened, the packId edited)
+  // is not planned, marked or opened against. Going back to that pack finds it again.
+  const catalog = !switched && stored?.packId === pack.packId ? stored : undefined;
+  const stale = !switched && !!stored && !catalog;
+  const catalogRef = useRef(catalog);
+  catalogRef.current = catalog;
 
   const [waiting, setWaiting] = useState<string>();
   const waitEnds = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -101,7 +109,7 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
           : [...new Set<WorkspaceCollection>([...requiredCollections(p, ledger), ...extra, ...(catalogRef.current?.collections ?? [])])];
         const fresh = await fetchSnapshot(c, wanted, ledger?.state === 'in_progress' ? p.packId : undefined);
         const snapshot: WorkspaceSnapshot = before ? { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } } : fresh;
-        const next = { ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), readAt: new Date() };
+        const next = { packId: p.packId, ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), readAt: new Date() };
         catalogRef.current = next;
         setCatalog(next);
       } catch (e) {
@@ -127,6 +135,7 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
     return {
       connected,
       catalog,
+      stale,
       busy,
       status,
       waiting,
@@ -140,5 +149,5 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       },
       objectsOf: (type: ReferenceType) => (catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined),
     };
-  }, [connected, catalog, busy, status, waiting, marks, client, read]);
+  }, [connected, catalog, stale, busy, status, waiting, marks, client, read]);
 }
