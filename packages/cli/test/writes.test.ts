@@ -158,11 +158,11 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     expect(snapshot(join(dir, 'src'))).toEqual({ ...snapshot(join(dir, 'fresh')), 'README.md': 'notes\n' });
   });
 
-  it('new into a path it cannot create', () => {
+  it('new into a path below a file', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'afile'), '');
     const r = run(['new', 'afile/pack'], { cwd: dir });
-    expect(r.stderr).toBe("setup-pack new: cannot write 'afile/pack': a part of the path is not a directory\n");
+    expect(r.stderr).toBe("setup-pack new: 'afile/pack' is below 'afile', which is a file, not a folder\n");
     expect(r.code).toBe(2);
     expect(snapshot(dir)).toEqual({ afile: '' });
   });

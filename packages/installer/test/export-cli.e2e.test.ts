@@ -53,7 +53,10 @@ describe('setup-pack export', () => {
     writeFileSync(join(dir, 'afile'), '');
     for (const out of ['afile/pack.json', 'afile/src/']) {
       const r = await cli(['export', '--all', '-o', out], env, dir);
-      expect(r.stderr).toBe(`setup-pack export: cannot write '${out}': a part of the path is not a directory\n`);
+      // A folder below a file is named so before anything is read (the target check); a pack file
+      // below one fails when it is written.
+      const why = out.endsWith('/') ? `'${out}' is below 'afile', which is a file, not a folder` : `cannot write '${out}': a part of the path is not a directory`;
+      expect(r.stderr).toBe(`setup-pack export: ${why}\n`);
       expect(r.code).toBe(2);
     }
     expect(readdirSync(dir)).toEqual(['afile']);
