@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import type { ReadAhead } from './context.js';
 import { UsageError } from './errors.js';
 import { LAYOUT_PATHS, MANIFEST } from '../source/layout.js';
+import { ioReason } from './write.js';
 
 const GLOB_CHARS = /[*?[\]{}!]/;
 
@@ -354,11 +355,9 @@ export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: 
   }
 }
 
-/** Why a read failed, in a few words. */
+/** Why a read failed, in a few words: write.ts's reasons, a missing input being a missing file. */
 function readFailure(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'is a directory', EPERM: 'permission denied' };
-  return reasons[err.code ?? ''] ?? err.message;
+  return (e as NodeJS.ErrnoException)?.code === 'ENOENT' ? 'no such file' : ioReason(e);
 }
 
 /**
