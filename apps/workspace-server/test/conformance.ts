@@ -425,6 +425,84 @@ export function defineConformance(kind: StoreKind) {
       const events = (await c.get('/v1/events?type=contact.updated')).body;
       expect(events.total_count).toBe(0);
     });
+
+    it('renaming a tag, contact stage or lead source (or recolouring a tag) moves updated_at of the contacts that show it; a PATCH that changes nothing writes none', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const tag = (await c.post('/v1/tags', { name: 'Buyer', color: '#00ff00' })).body;
+      const other = (await c.post('/v1/tags', { name: 'Seller', color: null })).body;
+      const stage = (await c.post('/v1/contact-stages', { name: 'Warm' })).body;
+      const source = (await c.post('/v1/lead-sources', { name: 'Flyer' })).body;
+      const tagged = await newContact(c, { first_name: 'Tagged' });
+      await c.put(`/v1/contacts/${tagged.id}/tags/${tag.id}`);
+      await c.put(`/v1/contacts/${tagged.id}/tags/${other.id}`);
+      const staged = await newContact(c, { first_name: 'Staged', stage_id: stage.id });
+      const sourced = await newContact(c, { first_name: 'Sourced', lead_source_id: source.id });
+      const otherTagged = await newContact(c, { first_name: 'Other tag' });
+      await c.put(`/v1/contacts/${otherTagged.id}/tags/${other.id}`);
+      const untouched = await newContact(c, { first_name: 'Untouched' });
+      // Read once, so the lists' text and count caches hold them before the renames.
+      const before = (await c.get('/v1/contacts?limit=100')).body;
+      expect(before.total_count).toBe(5);
+      const updatedAt = new Map<string, string>(before.data.map((x: any) => [x.id, x.updated_at]));
+
+      const since = async () => {
+        s.clock.advance(60_000);
+        return s.clock.now().toISOString();
+      };
+      const changed = async (after: string) => (await c.get(`/v1/contacts?limit=100&updated_after=${after}`)).body.data;
+      const versions = async () => (await s.store.db.query('SELECT id, xmin::text AS v FROM contacts WHERE workspace_id = $1 ORDER BY id', [W.id])).rows;
+      for (const [path, body, contact, check] of [
+        [`/v1/tags/${tag.id}`, { name: 'Buyer (hot)' }, tagged, (x: any) => expect(x.tags).toEqual([{ id: tag.id, name: 'Buyer (hot)', color: '#00ff00' }, { id: other.id, name: 'Seller', color: null }])],
+        [`/v1/tags/${tag.id}`, { color: '#ff0000' }, tagged, (x: any) => expect(x.tags[0]).toEqual({ id: tag.id, name: 'Buyer (hot)', color: '#ff0000' })],
+        [`/v1/tags/${tag.id}`, { name: 'Top buyer', color: '#ff0000' }, tagged, (x: any) => expect(x.tags.map((t: any) => t.name)).toEqual(['Seller', 'Top buyer'])],
+        [`/v1/contact-stages/${stage.id}`, { name: 'Hot' }, staged, (x: any) => expect(x.stage).toEqual({ id: stage.id, name: 'Hot' })],
+        [`/v1/lead-sources/${source.id}`, { name: 'Mailer' }, sourced, (x: any) => expect(x.lead_source).toEqual({ id: source.id, name: 'Mailer' })],
+      ] as const) {
+        const after = await since();
+        const r = await c.patch(path, body);
+        expect(r.status, path).toBe(200);
+        const seen = await changed(after);
+        expect(seen.map((x: any) => x.id), `${path} ${JSON.stringify(body)}`).toEqual([contact.id]);
+        expect(seen[0].updated_at).toBe(after);
+        check(seen[0]);
+        updatedAt.set(contact.id, after);
+        // The whole list, served again after the rename, shows the new name as GET /v1/contacts/:id does.
+        const all = (await c.get('/v1/contacts?limit=100')).body;
+        const one = (await c.get(`/v1/contacts/${contact.id}`)).body;
+        expect(one).toEqual(seen[0]);
+        expect(all.data.find((x: any) => x.id === contact.id)).toEqual(one);
+        expect(new Map(all.data.map((x: any) => [x.id, x.updated_at]))).toEqual(updatedAt);
+      }
+
+      // A PATCH that changes nothing a contact shows (the same name and colour, or nothing at all)
+      // writes no contact: their updated_at and row versions stay.
+      const rows = await versions();
+      for (const [path, body] of [
+        [`/v1/tags/${tag.id}`, { name: 'Top buyer' }],
+        [`/v1/tags/${tag.id}`, { name: 'Top buyer', color: '#ff0000' }],
+        [`/v1/tags/${tag.id}`, { color: '#ff0000' }],
+        [`/v1/tags/${tag.id}`, {}],
+        [`/v1/contact-stages/${stage.id}`, { name: 'Hot' }],
+        [`/v1/lead-sources/${source.id}`, { name: 'Mailer' }],
+        [`/v1/lead-sources/${source.id}`, {}],
+      ] as const) {
+        const after = await since();
+        const r = await c.patch(path, body);
+        expect(r.status, path).toBe(200);
+        expect(await changed(after), `${path} ${JSON.stringify(body)}`).toEqual([]);
+      }
+      expect(await versions()).toEqual(rows);
+      const all = (await c.get('/v1/contacts?limit=100')).body;
+      expect(all.total_count).toBe(5);
+      expect(all.data.find((x: any) => x.id === untouched.id).updated_at).toBe(untouched.updated_at);
+      expect(all.data.find((x: any) => x.id === otherTagged.id).updated_at).toBe(otherTagged.updated_at);
+      expectError(await c.patch('/v1/tags/tag_nope', { name: 'x' }), 404, 'invalid_request_error', 'id');
+      // As for a deletion: a rename is no contact.updated event and no timeline entry.
+      expect((await c.get('/v1/events?type=contact.updated')).body.total_count).toBe(0);
+      const timeline = (await c.get(`/v1/contacts/${tagged.id}/activities?limit=100`)).body.data;
+      expect(timeline.map((x: any) => x.type)).toEqual(['contact_created']);
+    });
   });
 
   describe('contact list', () => {

@@ -64,6 +64,12 @@ function defineTextCache(kind: StoreKind) {
     expect(byId(await listMatchesContacts(), a).tags[0]).toMatchObject({ name: 'Buyer (hot)', color: '#ff0000' });
     await c.patch(`/v1/contact-stages/${stage}`, { name: 'Warm lead' });
     expect(byId(await listMatchesContacts(), a).stage.name).toBe('Warm lead');
+    // A PATCH that changes nothing writes nothing, so no cached text is written out again.
+    const beforeSame = cache.hits;
+    await c.patch(`/v1/contact-stages/${stage}`, { name: 'Warm lead' });
+    await c.patch(`/v1/tags/${tag}`, { color: '#ff0000' });
+    await listMatchesContacts();
+    expect(cache.hits - beforeSame).toBe(2);
     await sql('UPDATE members SET name = $2 WHERE id = $1', [member, 'Avery B.']);
     expect(byId(await listMatchesContacts(), a).owner.name).toBe('Avery B.');
     await sql('UPDATE lead_sources SET name = $2 WHERE id = $1', [source, 'Open house']);

@@ -110,14 +110,36 @@ export async function insertNamed(db: Queryable, ws: string, table: Named, input
   return namedRow(table, rows[0]);
 }
 
-export async function updateNamed(db: Queryable, ws: string, table: Named, id: string, input: { name?: string; color?: string | null }, what: string) {
-  const existing = await findNamed(db, ws, table, id);
-  if (!existing) throw notFound(what, 'id');
-  const name = input.name ?? existing.name;
-  const { rows } = table === 'tags'
-    ? await db.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [ws, id, name, input.color === undefined ? (existing as unknown as { color: string | null }).color : input.color])
-    : await db.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, name]);
-  return namedRow(table, rows[0]);
+/**
+ * What a contact shows of a tag, contact stage or lead source (store/contacts.ts: a tag's name and
+ * colour, a stage's or lead source's name). A stage's position is not shown.
+ */
+const shown = (table: Named, r: { name: string; color?: string | null }) => (table === 'tags' ? [r.name, r.color ?? null] : [r.name]);
+
+/**
+ * Updates a tag, contact stage or lead source. When what a contact shows of it changes (a new name,
+ * a tag's new colour), the contacts that have it read differently, so their updated_at moves in
+ * the same transaction, as a deletion's does (touchHolders), and an incremental sync
+ * (`updated_after`) sees them. A PATCH that changes nothing writes nothing: no contact, and not
+ * the row itself (whose update would move the workspace's lookup generation, migration 5, and so
+ * write out every cached contact text again).
+ */
+export async function updateNamed(db: Db, ws: string, table: Named, id: string, input: { name?: string; color?: string | null }, what: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const existing = await findNamed(tx, ws, table, id);
+    if (!existing) throw notFound(what, 'id');
+    const next = { name: input.name ?? existing.name, color: input.color === undefined ? (existing as { color?: string | null }).color : input.color };
+    const before = shown(table, existing);
+    const after = shown(table, next);
+    if (after.every((v, i) => v === before[i])) return existing;
+    await touchHolders(tx, ws, table, id, now);
+    const { rows } = table === 'tags'
+      ? await tx.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [ws, id, next.name, next.color ?? null])
+      : await tx.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, next.name]);
+    // Deleted by another request since it was read: the deletion touched its contacts.
+    if (!rows[0]) throw notFound(what, 'id');
+    return namedRow(table, rows[0]);
+  });
 }
 
 /** The contacts a tag, contact stage or lead source is on, and what deleting it changes in them besides updated_at. */
@@ -128,18 +150,30 @@ const holders: Record<Named, { where: string; set: string }> = {
 };
 
 /**
+ * The one statement of the rule for both a rename and a deletion: the contacts that have the tag,
+ * contact stage or lead source change how they read, so their updated_at moves to `now` (and, for a
+ * deletion, the stage or lead source is cleared: `clear`). They are locked in id order, as the
+ * touch trigger does, and before the tag, stage or lead source itself, by both, so a rename and a
+ * deletion of the same one never deadlock on each other. No event and no timeline entry: the
+ * contact's own fields did not change (docs/events.md).
+ */
+async function touchHolders(tx: Queryable, ws: string, table: Named, id: string, now: Date, clear = false) {
+  const h = holders[table];
+  await tx.query(
+    `WITH t AS (SELECT id FROM contacts WHERE workspace_id = $1 AND ${h.where} ORDER BY id FOR UPDATE)
+      UPDATE contacts c SET updated_at = $3::timestamptz${clear ? h.set : ''} FROM t WHERE c.id = t.id`,
+    [ws, id, now.toISOString()],
+  );
+}
+
+/**
  * Deletes a tag, contact stage or lead source. The contacts that had it change (a tag fewer, no
- * stage or lead source), so their updated_at moves in the same transaction, and an incremental
- * sync (`updated_after`) sees them; they are locked in id order, as the touch trigger does.
+ * stage or lead source), so their updated_at moves in the same transaction (touchHolders), and an
+ * incremental sync (`updated_after`) sees them.
  */
 export async function deleteNamed(db: Db, ws: string, table: Named, id: string, what: string, now: Date) {
   return db.transaction(async (tx) => {
-    const h = holders[table];
-    await tx.query(
-      `WITH t AS (SELECT id FROM contacts WHERE workspace_id = $1 AND ${h.where} ORDER BY id FOR UPDATE)
-        UPDATE contacts c SET updated_at = $3::timestamptz${h.set} FROM t WHERE c.id = t.id`,
-      [ws, id, now.toISOString()],
-    );
+    await touchHolders(tx, ws, table, id, now, true);
     const { rows } = await tx.query(`DELETE FROM ${table} WHERE workspace_id = $1 AND id = $2 RETURNING id`, [ws, id]);
     if (!rows[0]) throw notFound(what, 'id');
     return { id, deleted: true };

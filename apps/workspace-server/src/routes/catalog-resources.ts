@@ -64,7 +64,7 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
         body: { type: 'object', additionalProperties: false, properties: { name, ...n.extra } },
         response: { 200: item },
       },
-    }, async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, req.body as never, n.what));
+    }, async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, req.body as never, n.what, clock.now()));
 
     app.delete(`${n.path}/:id`, {
       config: { scope: `write_${n.scope}` },
