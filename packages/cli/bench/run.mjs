@@ -138,6 +138,38 @@ for (const [name, [cmd, ...args]] of Object.entries(cases)) {
   peak[name] = Number(readFileSync(file, 'utf8')) / 1024; // KiB → MiB
 }
 const mib = (k) => `${peak[k].toFixed(0)} MiB`;
+// Instructions as callgrind counts them (valgrind; BENCH_INSTRUCTIONS=0 leaves them out): the same
+// count for the same node, bundle and input whatever else the machine is doing, so these ratios
+// are free of the host's speed and load that move the medians above between runs. Callgrind runs
+// a process's threads one at a time and counts each apart: the main thread is the run's critical
+// path (V8's background threads, TurboFan compiling and the collector's helpers, can run on the
+// second core), and all threads together are the run's whole work. The kernel's work (reading,
+// page faults) is not counted, which the floors' times are mostly made of.
+const instructionCases = ['manyFloor', 'many', 'noisyFloor', 'noisyPretty', 'noisyJson', 'noisySarif', 'noisyGithub'];
+const instructions = {};
+let instructionsSkipped = '';
+if (process.env.BENCH_INSTRUCTIONS === '0') instructionsSkipped = 'left out (BENCH_INSTRUCTIONS=0)';
+else if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) instructionsSkipped = 'left out: valgrind is not installed (`apt-get install -y valgrind`)';
+else {
+  const counted = (name) =>
+    new Promise((done, fail) => {
+      const [cmd, ...args] = cases[name];
+      const out = join(dir, `callgrind-${name}`);
+      const child = spawn('valgrind', ['--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, cmd, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+      child.stdout.on('data', () => {});
+      child.on('error', fail);
+      child.on('close', () => {
+        // One file per thread, <out>-01 the main thread; each ends with `summary: <instructions>`.
+        const threads = readdirSync(dir).filter((f) => f.startsWith(`callgrind-${name}-`)).sort()
+          .map((f) => Number(/^summary: (\d+)/m.exec(readFileSync(join(dir, f), 'utf8'))?.[1] ?? NaN));
+        if (!threads.length || threads.some(Number.isNaN)) return fail(new Error(`callgrind counted nothing for ${name}`));
+        done({ main: threads[0], all: threads.reduce((a, b) => a + b, 0) });
+      });
+    });
+  // The counts do not depend on what runs beside them: two at a time, one per core.
+  const queue = [...instructionCases];
+  await Promise.all([0, 1].map(async () => { for (let name; (name = queue.shift()); ) instructions[name] = await counted(name); }));
+}
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -181,6 +213,13 @@ The limit pack as packs exported by the real service come: two config fields our
 | floor: a fresh \`node\` reading and JSON.parse-ing 1,000 small packs | ${f(m.manyFloor)} | 1.0× | ${mib('manyFloor')} |
 | \`setup-pack validate\` on that folder of 1,000 packs (one process) | ${f(m.many)} | ${(m.many / m.manyFloor).toFixed(2)}× (target ≤ 1.5×) | ${mib('many')} |
 | the same without the V8 code cache | ${f(m.manyPlain)} | ${(m.manyPlain / m.manyFloor).toFixed(2)}× | ${mib('manyPlain')} |
+
+${instructionsSkipped ? `Instructions (callgrind): ${instructionsSkipped}.` : `Instructions, counted by callgrind (the same count whatever the machine's speed or load; the kernel's reading and page faults are not counted, and a floor's time is mostly those, so a ratio of instructions is not the ratio of times above; millions of instructions):
+
+| Command | main thread | × its floor | all threads | × its floor |
+|---|---:|---:|---:|---:|
+${[['manyFloor', 'manyFloor', 'floor: reading and JSON.parse-ing 1,000 small packs'], ['many', 'manyFloor', '\`setup-pack validate\` on the 1,000 packs'], ['noisyFloor', 'noisyFloor', 'floor: read + JSON.parse + SHA-256 of the assets of the noisy pack'], ['noisyPretty', 'noisyFloor', 'pretty'], ['noisyJson', 'noisyFloor', '\`--format json\`'], ['noisySarif', 'noisyFloor', '\`--format sarif\`'], ['noisyGithub', 'noisyFloor', '\`--format github\`']]
+  .map(([k, fl, label]) => `| ${label} | ${(instructions[k].main / 1e6).toFixed(0)} | ${(instructions[k].main / instructions[fl].main).toFixed(2)}× | ${(instructions[k].all / 1e6).toFixed(0)} | ${(instructions[k].all / instructions[fl].all).toFixed(2)}× |`).join('\n')}`}
 
 ${FINDINGS_NOTE}
 `;
