@@ -71,6 +71,65 @@ describe('fmt and fix rewrite a file whole or not at all', () => {
   });
 });
 
+describe('the closing summary of fmt and fix counts a file it could not write as not written, not as unreadable', () => {
+  const bigPack = () => minified(fixture('valid/listing-marketing.json'));
+  const bigFix = () => minified(join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'));
+
+  it('fmt, one file and several', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), bigPack());
+    writeFileSync(join(dir, 'b.json'), bigPack());
+    const one = run(['fmt', 'a.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('a.json: error cannot write the file: file too large');
+    expect(one.stderr).toMatch(/✖ 0 errors, 0 warnings in 1 file; 1 file could not be written\n$/);
+    expect(one.stderr).not.toContain('could not be read');
+    const two = run(['fmt', 'a.json', 'b.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/in 2 files; 2 files could not be written\n$/);
+    expect(two.stderr).not.toContain('could not be read');
+  });
+
+  it('fmt keeps "could not be read" for a file it could not read, beside one it could not write', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), bigPack());
+    writeFileSync(join(dir, 'utf16.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{}', 'utf16le')]));
+    const r = run(['fmt', 'a.json', 'utf16.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/in 2 files; 1 file could not be read; 1 file could not be written\n$/);
+  });
+
+  it('fix, one file and several: the files not written are neither unreadable nor "nothing to fix"', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), bigFix());
+    writeFileSync(join(dir, 'b.json'), bigFix());
+    writeFileSync(join(dir, 'small.json'), SMALL);
+    const one = run(['fix', 'a.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/✖ 0 errors, 0 warnings in 1 file; 1 file could not be written\n$/);
+    expect(one.stderr).not.toContain('could not be read');
+    expect(one.stdout).toBe('nothing fixed in 1 file; 1 could not be written\n');
+    const three = run(['fix', 'a.json', 'b.json', 'small.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(three.code).toBe(2);
+    expect(three.stderr).toMatch(/in 2 files; 2 files could not be written\n$/);
+    expect(three.stderr).not.toContain('could not be read');
+    expect(three.stdout).toMatch(/^fixed 1 of 3 files; 2 could not be written\n$/m);
+  });
+
+  it('fix, a source folder whose files it could not write', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), 'src'], { cwd: dir }).code).toBe(0);
+    const before = snapshot(dir);
+    const r = run(['fix', 'src'], { cwd: dir, fileSizeLimit: 1 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/src\/\S+\.json: error cannot write the file: file too large \(the folder src\/ is left as it is\)/);
+    expect(r.stderr).toMatch(/in 1 file; 1 file could not be written\n$/);
+    expect(r.stderr).not.toContain('could not be read');
+    expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 could not be written\n');
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
+
 describe('a command that cannot write its output says so in one line, exit 2, and leaves nothing behind', () => {
   const source = () => {
     const dir = tempDir();

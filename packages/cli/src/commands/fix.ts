@@ -50,7 +50,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
         await writeFileSafely(abs, path, formatPack(value));
       } catch (e) {
         if (!(e instanceof WriteError)) throw e;
-        return { path, diagnostics: [], readError: `cannot write the file: ${e.reason}` };
+        return { path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` };
       }
     }
     for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
@@ -68,9 +68,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
   }
   reportUnreadable(ctx, failed, RULE_METADATA);
+  // A file or folder fix would have changed but could not write is not one with "nothing to fix".
+  const unwritten = failed.filter((f) => f.writeError).length;
   const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
   const leftAlone = left ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}` : '';
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}\n` : left ? `nothing fixed in ${what}${leftAlone}\n` : `nothing to fix in ${what}\n`);
+  const notWritten = unwritten ? `; ${count(unwritten)} could not be written` : '';
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}${notWritten}\n` : left || unwritten ? `nothing fixed in ${what}${leftAlone}${notWritten}\n` : `nothing to fix in ${what}\n`);
   const code = rewriteExitCode(failed, dry && touched > 0);
   return code || (unfixed ? 1 : 0);
 }
@@ -163,7 +166,7 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
       await writeFiles([...writes].map(([file, content]) => ({ abs: join(abs, ...file.split('/')), shown: shown(file), content })));
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
-      return { path: e.shown, diagnostics: [], readError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };
+      return { path: e.shown, diagnostics: [], writeError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };
     }
   }
   for (const ch of changes) ctx.stdout.write(`${path}: ${p(ch)}\n`);

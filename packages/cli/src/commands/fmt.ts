@@ -69,7 +69,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       await writeFileSafely(t.abs, t.path, formatted);
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
-      failed.push({ path: t.path, diagnostics: [], readError: `cannot write the file: ${e.reason}` });
+      failed.push({ path: t.path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` });
       continue;
     }
     ctx.stdout.write(`${printable(t.path)}: formatted\n`);
