@@ -36,9 +36,10 @@ export interface RunResult {
  * Runs the binary (BIN, or options.bin: a copy of it) with args; options.nodeArgs go to node before
  * it. options.fileSizeLimit: the largest file the process may write, in `ulimit -f` blocks (512
  * bytes in POSIX sh): a write past it fails with EFBIG part-way, as on a full disk, with no
- * privilege needed (node ignores SIGXFSZ).
+ * privilege needed (node ignores SIGXFSZ). options.timeout: milliseconds after which the process is
+ * killed (its code is then -1), for a command that must not hang.
  */
-export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string | Buffer; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number } = {}): RunResult {
+export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string | Buffer; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number; timeout?: number } = {}): RunResult {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
   for (const [k, v] of Object.entries(options.env ?? {})) {
@@ -47,7 +48,7 @@ export function run(args: string[], options: { cwd?: string; env?: Record<string
   }
   const argv = [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args];
   const limited = options.fileSizeLimit === undefined ? undefined : ['-c', `ulimit -f ${options.fileSizeLimit} && exec "$0" "$@"`, process.execPath, ...argv];
-  const r = spawnSync(limited ? '/bin/sh' : process.execPath, limited ?? argv, { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(limited ? '/bin/sh' : process.execPath, limited ?? argv, { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024, timeout: options.timeout, killSignal: 'SIGKILL' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 

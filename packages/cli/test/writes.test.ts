@@ -3,7 +3,7 @@
 // in one line with exit code 2. A write that fails part-way, as on a full disk, is made without
 // privilege by a file size limit (helpers' fileSizeLimit, EFBIG).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
@@ -215,6 +215,39 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     expect(run(['unpack', '--force', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
     expect(run(['unpack', fixture('valid/listing-marketing.json'), 'fresh'], { cwd: dir }).code).toBe(0);
     expect(snapshot(join(dir, 'src'))).toEqual({ ...snapshot(join(dir, 'fresh')), 'README.md': 'notes\n' });
+  });
+
+  // Node 20's recursive mkdir loops for ever on a folder the file system refuses with ENOENT
+  // though its parent exists (/proc/nope/x: mkdir /proc/nope fails ENOENT, so it makes /proc,
+  // which exists, and tries again). The folders above an output are made one at a time instead.
+  it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made in /proc ends the command at once, for every command that makes folders', () => {
+    const dir = source();
+    const before = snapshot(dir);
+    const pack = fixture('valid/buyer-lead-starter.json');
+    const cases: [string[], string][] = [
+      [['unpack', pack, '/proc/nope/'], "setup-pack unpack: cannot write '/proc/nope/': no such file or directory\n"],
+      [['unpack', pack, '/proc/nope/deeper/'], "setup-pack unpack: cannot write '/proc/nope/deeper/': no such file or directory\n"],
+      [['new', '/proc/nope/pack'], "setup-pack new: cannot write '/proc/nope/pack': no such file or directory\n"],
+      [['build', 'src', '-o', '/proc/nope/pack.json'], "setup-pack build: cannot write '/proc/nope/pack.json': no such directory\n"],
+      [['build', 'src', '-o', '/proc/nope/dist/pack.json'], "setup-pack build: cannot write '/proc/nope/dist/pack.json': no such directory\n"],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = run(args, { cwd: dir, timeout: 15_000 });
+      expect(r.stderr, args.join(' ')).toBe(stderr);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('folders made above an output are removed again when a deeper one cannot be made', () => {
+    const dir = source();
+    const before = snapshot(dir);
+    // A name too long for the file system two levels down: 'made' is created, then removed.
+    const long = 'x'.repeat(300);
+    const r = run(['build', 'src', '-o', `made/${long}/pack.json`], { cwd: dir, timeout: 15_000 });
+    expect(r.stderr).toBe(`setup-pack build: cannot write 'made/${long}/pack.json': file name too long\n`);
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
   });
 
   it('new into a path below a file', () => {
