@@ -250,6 +250,19 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('a folder path that cannot be reached is not a folder "that exists and is not empty": writing it says why', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'made'));
+    const long = 'x'.repeat(300);
+    const u = run(['unpack', fixture('valid/buyer-lead-starter.json'), `made/${long}/src/`], { cwd: dir, timeout: 15_000 });
+    expect(u.stderr).toBe(`setup-pack unpack: cannot write 'made/${long}/src/': file name too long\n`);
+    expect(u.code).toBe(2);
+    const n = run(['new', long], { cwd: dir, timeout: 15_000 });
+    expect(n.stderr).toBe(`setup-pack new: cannot write '${long}': file name too long\n`);
+    expect(n.code).toBe(2);
+    expect(snapshot(dir)).toEqual({ made: '<dir>' });
+  });
+
   it('new into a path below a file', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'afile'), '');
