@@ -1,11 +1,11 @@
 // setup-pack fix: core's mechanical repairs (fixPack), applied to pack files.
 import { join } from 'node:path';
-import { count, plural, printable, type Diagnostic } from '@setup-pack/core';
+import { count, plural, printable, sortDiagnostics, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath } from '../lib/files.js';
 import type { FileReport } from '../report/model.js';
-import { leftAsItIs, lostOnRewrite } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite, numbersNotKept } from '../lib/packfile.js';
 import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import { WriteError } from '../lib/errors.js';
 import { writeFiles, writeFileSafely } from '../lib/write.js';
@@ -38,7 +38,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (!changes.length) return;
     // The fixed pack is written whole: a file it would not say again (a property written twice,
     // a number JSON cannot hold or does not keep) is left as it is, and why is said; as fmt does.
-    const lost = lostOnRewrite(read.findings, leftAsItIs('fix'));
+    const lost = lostOnRewrite([...read.findings, ...numbersNotKept(read.source)], leftAsItIs('fix'));
     if (lost.length) {
       left++;
       return { path, text: read.source.text, diagnostics: lost };
@@ -147,6 +147,12 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
     const list = lostIn.get(file);
     if (list) list.push(d);
     else lostIn.set(file, [d]);
+  }
+  // And the numbers the build does not tell (a fraction a float does not keep), in the files fix writes.
+  for (const file of writes.keys()) {
+    const source = built.sources.get(file);
+    const lost = source && lostOnRewrite(numbersNotKept(source), leftAsItIs('fix'));
+    if (lost?.length) lostIn.set(file, sortDiagnostics([...(lostIn.get(file) ?? []), ...lost]));
   }
   const refused: FileReport[] = [];
   for (const file of writes.keys()) {
