@@ -164,6 +164,91 @@ describe('fmt and fix never change what a pack file says', () => {
     expect(v.stdout).toContain('warning brand.feedId is the number 12345678901234567890, with more digits than a JSON number keeps here');
   });
 
+  /**
+   * A pack whose brand holds numbers a 64-bit float does not keep as written, though none is an
+   * integer beyond 2^53 (core's json/number-precision) or out of range: each one's name, text,
+   * what it reads as, and line:column.
+   */
+  function notKept(dir: string, base: string) {
+    const text = readFileSync(base, 'utf8');
+    const at = text.indexOf('"tagline"');
+    const numbers = [
+      ['tiny', '1e-400', '0'],
+      ['precise', '0.1000000000000000055511151231257827', '0.1'],
+      ['sub', '-1.23456789e-320', '-1.2347e-320'],
+    ] as const;
+    let inserted = '';
+    const places: string[] = [];
+    const lines = text.slice(0, at).split('\n');
+    for (const [name, literal] of numbers) {
+      const col = lines.at(-1)!.length + inserted.length + `"${name}": `.length + 1;
+      places.push(`${lines.length}:${col}`);
+      inserted += `"${name}": ${literal}, `;
+    }
+    const written = `${text.slice(0, at)}${inserted}${text.slice(at)}`;
+    writeFileSync(join(dir, 'digits.json'), written);
+    return { written, found: numbers.map(([name, literal, reads], i) => ({ name, literal, reads, at: places[i] })) };
+  }
+
+  it('fmt and fmt --check leave a pack file with a fraction or a tiny number a float does not keep as it is, and say where (exit 1)', () => {
+    const dir = tempDir();
+    const { written, found } = notKept(dir, fixturePath('valid/listing-marketing.json'));
+    for (const check of [['--check'], []]) {
+      const r = run(['fmt', ...check, 'digits.json'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`digits.json:${found[0].at} error brand.tiny is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+      expect(r.stderr).toContain(`digits.json:${found[1].at} error brand.precise is the number 0.1000000000000000055511151231257827, with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+      expect(r.stderr).toContain(`digits.json:${found[2].at} error brand.sub is the number -1.23456789e-320, so close to 0 that a JSON number keeps only some of its digits here (a 64-bit float); it reads as -1.2347e-320, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+      expect(r.stderr).toMatch(/✖ 3 errors, 0 warnings in 1 file\n$/);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(join(dir, 'digits.json'), 'utf8')).toBe(written);
+    }
+  });
+
+  it('fmt formats numbers written otherwise than JSON writes them but meaning the same, without a word', () => {
+    const dir = tempDir();
+    // 1e-320 and 5e-324 are kept in part only, but JSON.stringify writes them back as they are written.
+    const same = ['1.0', '1e2', '1E+2', '0.50', '-0.0', '5e-324', '1e-320', '0.1', '1.7976931348623157e308', '123456789012345.6', '9007199254740991', '2.5e-10', '0.000001'];
+    writeFileSync(join(dir, 'same.json'), `{"name":"Same","format":"service.setup-pack","brand":{"n":[${same.join(',')}]}}`);
+    const r = run(['fmt', 'same.json'], { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stdout: 'same.json: formatted\n', stderr: '' });
+    expect(JSON.stringify(readJson(join(dir, 'same.json')).brand.n)).toBe(JSON.stringify(same.map(Number)));
+    expect(readFileSync(join(dir, 'same.json'), 'utf8')).toContain('1,\n      100,\n      100,\n      0.5,\n      0,\n      5e-324,\n      1e-320,');
+  });
+
+  it('fmt leaves a source folder\'s file with a fraction a float does not keep as it is too', () => {
+    const dir = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
+    const file = join(dir, 'src', 'pipelines', 'buyer-pipeline.json');
+    const text = readFileSync(file, 'utf8').replace('"probability": 10', '"probability": 10.0000000000000000001');
+    writeFileSync(file, text);
+    const r = run(['fmt', 'src'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error stages\[0\]\.probability is the number 10\.0000000000000000001, with more digits than a JSON number keeps here \(a 64-bit float keeps 15 to 17 significant digits\); it reads as 10, and would be installed and exported so\. fmt leaves the file as it is: written again, it would be the number it reads as\. json\/number-precision$/m);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('fix leaves a pack file, or a source folder, it would write with such a number as it is (exit 1, --dry-run too)', () => {
+    const dir = tempDir();
+    const { written, found } = notKept(dir, join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'));
+    for (const dry of [['--dry-run'], []]) {
+      const r = run(['fix', ...dry, 'digits.json'], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`digits.json:${found[1].at} error brand.precise is the number 0.1000000000000000055511151231257827, with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1, and would be installed and exported so. fix leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+      expect(r.stdout).toBe('nothing fixed in 1 file; 1 left as it is, since written again it would lose what it says\n');
+      expect(readFileSync(join(dir, 'digits.json'), 'utf8')).toBe(written);
+    }
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
+    const pipeline = join(dir, 'src', 'pipelines', 'listings.json');
+    const text = readFileSync(pipeline, 'utf8').replace('"probability": 20', '"probability": 1e-400');
+    writeFileSync(pipeline, text);
+    const r = run(['fix', 'src'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^src\/pipelines\/listings\.json:\d+:\d+ error stages\[0\]\.probability is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, and would be installed and exported so\. fix leaves the file as it is: written again, it would be the number it reads as\. json\/number-precision$/m);
+    expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 left as it is, since written again it would lose what it says\n');
+    expect(readFileSync(pipeline, 'utf8')).toBe(text);
+  });
+
   it('validate and build name a number out of range in a source file once, as written, and still check the rest of the pack', () => {
     const dir = tempDir();
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);

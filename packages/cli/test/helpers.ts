@@ -1,5 +1,5 @@
 // Runs the real binary as a subprocess (after building it once per test file).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,13 +32,8 @@ export interface RunResult {
   stderr: string;
 }
 
-/**
- * Runs the binary (BIN, or options.bin: a copy of it) with args; options.nodeArgs go to node before
- * it. options.fileSizeLimit: the largest file the process may write, in `ulimit -f` blocks (512
- * bytes in POSIX sh): a write past it fails with EFBIG part-way, as on a full disk, with no
- * privilege needed (node ignores SIGXFSZ).
- */
-export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string | Buffer; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number } = {}): RunResult {
+/** What run and runAsync start: node with the binary (under sh for a file size limit), and its environment. */
+function command(args: string[], options: { env?: Record<string, string | undefined>; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number }) {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
   for (const [k, v] of Object.entries(options.env ?? {})) {
@@ -46,9 +41,38 @@ export function run(args: string[], options: { cwd?: string; env?: Record<string
     else env[k] = v;
   }
   const argv = [...(options.nodeArgs ?? []), options.bin ?? BIN, ...args];
-  const limited = options.fileSizeLimit === undefined ? undefined : ['-c', `ulimit -f ${options.fileSizeLimit} && exec "$0" "$@"`, process.execPath, ...argv];
-  const r = spawnSync(limited ? '/bin/sh' : process.execPath, limited ?? argv, { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024 });
+  if (options.fileSizeLimit === undefined) return { file: process.execPath, argv, env };
+  return { file: '/bin/sh', argv: ['-c', `ulimit -f ${options.fileSizeLimit} && exec "$0" "$@"`, process.execPath, ...argv], env };
+}
+
+/**
+ * Runs the binary (BIN, or options.bin: a copy of it) with args; options.nodeArgs go to node before
+ * it. options.fileSizeLimit: the largest file the process may write, in `ulimit -f` blocks (512
+ * bytes in POSIX sh): a write past it fails with EFBIG part-way, as on a full disk, with no
+ * privilege needed (node ignores SIGXFSZ). options.timeout: milliseconds after which the process is
+ * killed (its code is then -1), for a command that must not hang.
+ */
+export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string | Buffer; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number; timeout?: number } = {}): RunResult {
+  const { file, argv, env } = command(args, options);
+  const r = spawnSync(file, argv, { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024, timeout: options.timeout, killSignal: 'SIGKILL' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * run, without blocking this process: for a command that talks to a server the test runs in
+ * this process (spawnSync would stop the server from answering).
+ */
+export function runAsync(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; fileSizeLimit?: number } = {}): Promise<RunResult> {
+  const { file, argv, env } = command(args, options);
+  const child = spawn(file, argv, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  return new Promise((done, fail) => {
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
 }
 
 export function tempDir(prefix = 'setup-pack-cli-'): string {

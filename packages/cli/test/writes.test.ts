@@ -3,7 +3,7 @@
 // in one line with exit code 2. A write that fails part-way, as on a full disk, is made without
 // privilege by a file size limit (helpers' fileSizeLimit, EFBIG).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
@@ -68,6 +68,65 @@ describe('fmt and fix rewrite a file whole or not at all', () => {
     expect(run(['fmt', '--check', 'shared/p.json'], { cwd: dir }).code).toBe(0);
     expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(readFileSync(join(dir, 'shared/p.json'), 'utf8'));
     expect(readdirSync(join(dir, 'shared'))).toEqual(['p.json']);
+  });
+});
+
+describe('the closing summary of fmt and fix counts a file it could not write as not written, not as unreadable', () => {
+  const bigPack = () => minified(fixture('valid/listing-marketing.json'));
+  const bigFix = () => minified(join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'));
+
+  it('fmt, one file and several', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), bigPack());
+    writeFileSync(join(dir, 'b.json'), bigPack());
+    const one = run(['fmt', 'a.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toContain('a.json: error cannot write the file: file too large');
+    expect(one.stderr).toMatch(/✖ 0 errors, 0 warnings in 1 file; 1 file could not be written\n$/);
+    expect(one.stderr).not.toContain('could not be read');
+    const two = run(['fmt', 'a.json', 'b.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/in 2 files; 2 files could not be written\n$/);
+    expect(two.stderr).not.toContain('could not be read');
+  });
+
+  it('fmt keeps "could not be read" for a file it could not read, beside one it could not write', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), bigPack());
+    writeFileSync(join(dir, 'utf16.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{}', 'utf16le')]));
+    const r = run(['fmt', 'a.json', 'utf16.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/in 2 files; 1 file could not be read; 1 file could not be written\n$/);
+  });
+
+  it('fix, one file and several: the files not written are neither unreadable nor "nothing to fix"', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.json'), bigFix());
+    writeFileSync(join(dir, 'b.json'), bigFix());
+    writeFileSync(join(dir, 'small.json'), SMALL);
+    const one = run(['fix', 'a.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(one.code).toBe(2);
+    expect(one.stderr).toMatch(/✖ 0 errors, 0 warnings in 1 file; 1 file could not be written\n$/);
+    expect(one.stderr).not.toContain('could not be read');
+    expect(one.stdout).toBe('nothing fixed in 1 file; 1 could not be written\n');
+    const three = run(['fix', 'a.json', 'b.json', 'small.json'], { cwd: dir, fileSizeLimit: LIMIT });
+    expect(three.code).toBe(2);
+    expect(three.stderr).toMatch(/in 2 files; 2 files could not be written\n$/);
+    expect(three.stderr).not.toContain('could not be read');
+    expect(three.stdout).toMatch(/^fixed 1 of 3 files; 2 could not be written\n$/m);
+  });
+
+  it('fix, a source folder whose files it could not write', () => {
+    const dir = tempDir();
+    expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), 'src'], { cwd: dir }).code).toBe(0);
+    const before = snapshot(dir);
+    const r = run(['fix', 'src'], { cwd: dir, fileSizeLimit: 1 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/src\/\S+\.json: error cannot write the file: file too large \(the folder src\/ is left as it is\)/);
+    expect(r.stderr).toMatch(/in 1 file; 1 file could not be written\n$/);
+    expect(r.stderr).not.toContain('could not be read');
+    expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 could not be written\n');
+    expect(snapshot(dir)).toEqual(before);
   });
 });
 
@@ -156,6 +215,52 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     expect(run(['unpack', '--force', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
     expect(run(['unpack', fixture('valid/listing-marketing.json'), 'fresh'], { cwd: dir }).code).toBe(0);
     expect(snapshot(join(dir, 'src'))).toEqual({ ...snapshot(join(dir, 'fresh')), 'README.md': 'notes\n' });
+  });
+
+  // Node 20's recursive mkdir loops for ever on a folder the file system refuses with ENOENT
+  // though its parent exists (/proc/nope/x: mkdir /proc/nope fails ENOENT, so it makes /proc,
+  // which exists, and tries again). The folders above an output are made one at a time instead.
+  it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made in /proc ends the command at once, for every command that makes folders', () => {
+    const dir = source();
+    const before = snapshot(dir);
+    const pack = fixture('valid/buyer-lead-starter.json');
+    const cases: [string[], string][] = [
+      [['unpack', pack, '/proc/nope/'], "setup-pack unpack: cannot write '/proc/nope/': no such file or directory\n"],
+      [['unpack', pack, '/proc/nope/deeper/'], "setup-pack unpack: cannot write '/proc/nope/deeper/': no such file or directory\n"],
+      [['new', '/proc/nope/pack'], "setup-pack new: cannot write '/proc/nope/pack': no such file or directory\n"],
+      [['build', 'src', '-o', '/proc/nope/pack.json'], "setup-pack build: cannot write '/proc/nope/pack.json': no such directory\n"],
+      [['build', 'src', '-o', '/proc/nope/dist/pack.json'], "setup-pack build: cannot write '/proc/nope/dist/pack.json': no such directory\n"],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = run(args, { cwd: dir, timeout: 15_000 });
+      expect(r.stderr, args.join(' ')).toBe(stderr);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('folders made above an output are removed again when a deeper one cannot be made', () => {
+    const dir = source();
+    const before = snapshot(dir);
+    // A name too long for the file system two levels down: 'made' is created, then removed.
+    const long = 'x'.repeat(300);
+    const r = run(['build', 'src', '-o', `made/${long}/pack.json`], { cwd: dir, timeout: 15_000 });
+    expect(r.stderr).toBe(`setup-pack build: cannot write 'made/${long}/pack.json': file name too long\n`);
+    expect(r.code).toBe(2);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('a folder path that cannot be reached is not a folder "that exists and is not empty": writing it says why', () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'made'));
+    const long = 'x'.repeat(300);
+    const u = run(['unpack', fixture('valid/buyer-lead-starter.json'), `made/${long}/src/`], { cwd: dir, timeout: 15_000 });
+    expect(u.stderr).toBe(`setup-pack unpack: cannot write 'made/${long}/src/': file name too long\n`);
+    expect(u.code).toBe(2);
+    const n = run(['new', long], { cwd: dir, timeout: 15_000 });
+    expect(n.stderr).toBe(`setup-pack new: cannot write '${long}': file name too long\n`);
+    expect(n.code).toBe(2);
+    expect(snapshot(dir)).toEqual({ made: '<dir>' });
   });
 
   it('new into a path below a file', () => {

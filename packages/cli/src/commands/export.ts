@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { count, countItems, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { UsageError } from '../lib/errors.js';
+import { UsageError, WriteError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
@@ -94,7 +94,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     return 0;
   } catch (e) {
     if (tty && lastWidth) ctx.stderr.write('\n');
-    if (e instanceof UsageError) throw e; // an output it cannot write (WriteError): one line, exit 2
+    // An output it cannot write (WriteError): one line, exit 2; with --format json, said on stdout too.
+    if (json && e instanceof WriteError) ctx.stdout.write(JSON.stringify({ ok: false, error: { type: 'write_error', message: e.message, path: e.shown, reason: e.reason } }, null, 2) + '\n');
+    if (e instanceof UsageError) throw e;
     return reportFailure(ctx, e, json);
   }
 }

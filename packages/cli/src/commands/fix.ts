@@ -1,11 +1,11 @@
 // setup-pack fix: core's mechanical repairs (fixPack), applied to pack files.
 import { join } from 'node:path';
-import { count, plural, printable, type Diagnostic } from '@setup-pack/core';
+import { count, plural, printable, sortDiagnostics, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath } from '../lib/files.js';
 import type { FileReport } from '../report/model.js';
-import { leftAsItIs, lostOnRewrite } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite, numbersNotKept } from '../lib/packfile.js';
 import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import { WriteError } from '../lib/errors.js';
 import { writeFiles, writeFileSafely } from '../lib/write.js';
@@ -38,7 +38,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (!changes.length) return;
     // The fixed pack is written whole: a file it would not say again (a property written twice,
     // a number JSON cannot hold or does not keep) is left as it is, and why is said; as fmt does.
-    const lost = lostOnRewrite(read.findings, leftAsItIs('fix'));
+    const lost = lostOnRewrite([...read.findings, ...numbersNotKept(read.source)], leftAsItIs('fix'));
     if (lost.length) {
       left++;
       return { path, text: read.source.text, diagnostics: lost };
@@ -50,7 +50,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
         await writeFileSafely(abs, path, formatPack(value));
       } catch (e) {
         if (!(e instanceof WriteError)) throw e;
-        return { path, diagnostics: [], readError: `cannot write the file: ${e.reason}` };
+        return { path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` };
       }
     }
     for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
@@ -68,9 +68,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
   }
   reportUnreadable(ctx, failed, RULE_METADATA);
+  // A file or folder fix would have changed but could not write is not one with "nothing to fix".
+  const unwritten = failed.filter((f) => f.writeError).length;
   const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
   const leftAlone = left ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}` : '';
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}\n` : left ? `nothing fixed in ${what}${leftAlone}\n` : `nothing to fix in ${what}\n`);
+  const notWritten = unwritten ? `; ${count(unwritten)} could not be written` : '';
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}${notWritten}\n` : left || unwritten ? `nothing fixed in ${what}${leftAlone}${notWritten}\n` : `nothing to fix in ${what}\n`);
   const code = rewriteExitCode(failed, dry && touched > 0);
   return code || (unfixed ? 1 : 0);
 }
@@ -145,6 +148,12 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
     if (list) list.push(d);
     else lostIn.set(file, [d]);
   }
+  // And the numbers the build does not tell (a fraction a float does not keep), in the files fix writes.
+  for (const file of writes.keys()) {
+    const source = built.sources.get(file);
+    const lost = source && lostOnRewrite(numbersNotKept(source), leftAsItIs('fix'));
+    if (lost?.length) lostIn.set(file, sortDiagnostics([...(lostIn.get(file) ?? []), ...lost]));
+  }
   const refused: FileReport[] = [];
   for (const file of writes.keys()) {
     const source = built.sources.get(file);
@@ -163,7 +172,7 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
       await writeFiles([...writes].map(([file, content]) => ({ abs: join(abs, ...file.split('/')), shown: shown(file), content })));
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
-      return { path: e.shown, diagnostics: [], readError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };
+      return { path: e.shown, diagnostics: [], writeError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };
     }
   }
   for (const ch of changes) ctx.stdout.write(`${path}: ${p(ch)}\n`);

@@ -5,7 +5,7 @@ import { count, plural, pluralWord, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '../lib/files.js';
-import { leftAsItIs, lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite, numbersNotKept, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import { ioReason, writeFileSafely } from '../lib/write.js';
 import { WriteError } from '../lib/errors.js';
@@ -17,7 +17,7 @@ export const spec: CommandSpec = {
   name: 'fmt',
   summary: 'Rewrite pack files and the JSON files of pack source folders in the canonical form; with --check, only report files that are not.',
   usage: 'fmt [--check] <files, directories or globs...>',
-  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too. Refused, and left as they are: invalid JSON, and a file that written again would not say the same (a property written twice, a number JSON cannot hold such as 1e400 or an integer it does not keep such as 12345678901234567890).',
+  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too. Refused, and left as they are: invalid JSON, and a file that written again would not say the same (a property written twice, a number JSON cannot hold such as 1e400 or one it does not keep as written such as 12345678901234567890, 0.1000000000000000055511151231257827 or 1e-400).',
   positionals: [1, Infinity],
   options: {
     check: { type: 'boolean', description: 'Change nothing; exit 1 and list the files that are not formatted.' },
@@ -51,9 +51,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
     // fmt changes how a file is written, never what it says: a property written twice (JSON.parse,
     // and build, keep the last, so writing the file again would drop the first) or a number
-    // JSON.parse does not read as written (1e400 would be written as null; core's findings) leaves
-    // the file as it is.
-    const lost = lostOnRewrite(r.findings, leftAsItIs('fmt'));
+    // JSON.parse does not read as written (1e400 would be written as null; core's findings; and
+    // 0.1000000000000000055511151231257827 as 0.1, 1e-400 as 0: numbersNotKept) leaves the file as it is.
+    const lost = lostOnRewrite([...r.findings, ...numbersNotKept(r.source)], leftAsItIs('fmt'));
     if (lost.length) {
       failed.push({ path: t.path, text: r.source.text, diagnostics: lost });
       continue;
@@ -69,7 +69,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       await writeFileSafely(t.abs, t.path, formatted);
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
-      failed.push({ path: t.path, diagnostics: [], readError: `cannot write the file: ${e.reason}` });
+      failed.push({ path: t.path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` });
       continue;
     }
     ctx.stdout.write(`${printable(t.path)}: formatted\n`);

@@ -42,8 +42,8 @@ export async function forEachPackFile(
   return failed;
 }
 
-/** 2 when a file could not be read; 1 when one could not be parsed as a pack, or `flagged`; else 0. */
+/** 2 when a file could not be read or written; 1 when one could not be parsed as a pack, or `flagged`; else 0. */
 export function rewriteExitCode(failed: readonly FileReport[], flagged: boolean): number {
-  if (failed.some((f) => f.readError)) return 2;
+  if (failed.some((f) => f.readError || f.writeError)) return 2;
   return failed.length || flagged ? 1 : 0;
 }

@@ -48,18 +48,51 @@ const tempName = (name: string) => `.${name.slice(0, 40)}.setup-pack-${process.p
 
 const statOrUndefined = (abs: string) => stat(abs).catch(() => undefined);
 
+const notADirectory = () => Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+
 /**
- * Creates the folders above `dir` that are missing, returning the topmost one created (to remove
- * on failure), or undefined when none was.
+ * Creates `dir` and the folders above it that are missing, returning the topmost one created (to
+ * remove on failure), or undefined when none was. One folder at a time, from the nearest that
+ * exists down, stopping at the first that cannot be made: not mkdir's `recursive`, which in Node
+ * 20 loops for ever on a folder refused with ENOENT below one that exists (`/proc/nope/x`: it
+ * makes `/proc`, which is there, and tries `/proc/nope` again). A failure part-way removes what
+ * this made.
  */
 async function makeParents(dir: string): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (let p = resolve(dir); ; ) {
+    const st = await stat(p).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (st) {
+      // A file where a folder should be: said as such, not as the file that "already exists".
+      if (!st.isDirectory()) throw notADirectory();
+      break;
+    }
+    missing.push(p);
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  let top: string | undefined;
   try {
-    return await mkdir(dir, { recursive: true });
+    for (const p of missing.reverse()) {
+      try {
+        await mkdir(p);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        // Made meanwhile by someone else: a folder will do, a file will not.
+        if (!(await stat(p)).isDirectory()) throw notADirectory();
+        continue;
+      }
+      top ??= p;
+    }
   } catch (e) {
-    // A file where a folder should be: said as such, not as the file that "already exists".
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    if (top) await rm(top, { recursive: true, force: true }).catch(() => {});
     throw e;
   }
+  return top;
 }
 
 /**
@@ -189,7 +222,7 @@ export async function writeFolder(given: string, shown: string, files: ReadonlyM
   let created: string | undefined;
   let temp: string | undefined;
   try {
-    if (st && !st.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+    if (st && !st.isDirectory()) throw notADirectory();
     const empty = !st || (await readdir(root)).length === 0;
     if (empty) {
       created = await makeParents(dirname(root));
@@ -227,7 +260,7 @@ async function writeInto(dir: string, files: ReadonlyMap<string, string | Uint8A
     const abs = join(dir, ...rel.split('/'));
     const parent = dirname(abs);
     if (!made.has(parent)) {
-      await mkdir(parent, { recursive: true });
+      await makeParents(parent); // inside the temporary folder: nothing to remove but it
       made.add(parent);
     }
     await writeFile(abs, bytes, { flag: 'wx' });

@@ -16,6 +16,8 @@ export interface FileReport {
   place?: (findings: readonly Diagnostic[]) => void;
   /** Set when the file could not be read at all (exit code 2). */
   readError?: string;
+  /** Set when the file was read but could not be written again (fmt, fix; exit code 2): kept as it was. */
+  writeError?: string;
 }
 
 export interface ReportOptions {
@@ -39,13 +41,16 @@ export interface Totals {
   warnings: number;
   infos: number;
   unreadable: number;
+  /** Files read but not written again (fmt, fix): not part of the JSON report's summary. */
+  unwritable: number;
 }
 
 export function totals(reports: readonly FileReport[]): Totals {
-  const t: Totals = { files: reports.length, filesWithProblems: 0, errors: 0, warnings: 0, infos: 0, unreadable: 0 };
+  const t: Totals = { files: reports.length, filesWithProblems: 0, errors: 0, warnings: 0, infos: 0, unreadable: 0, unwritable: 0 };
   for (const r of reports) {
     if (r.readError) t.unreadable++;
-    if (r.diagnostics.length || r.readError) t.filesWithProblems++;
+    if (r.writeError) t.unwritable++;
+    if (r.diagnostics.length || r.readError || r.writeError) t.filesWithProblems++;
     for (const d of r.diagnostics) {
       if (d.severity === 'error') t.errors++;
       else if (d.severity === 'warning') t.warnings++;
@@ -61,13 +66,14 @@ export function summaryLine(t: Totals, maxWarnings?: number): string {
   if (t.infos) parts.push(plural(t.infos, 'info'));
   let line = `${parts.join(', ')} in ${plural(t.files, 'file')}`;
   if (t.unreadable) line += `; ${plural(t.unreadable, 'file')} could not be read`;
+  if (t.unwritable) line += `; ${plural(t.unwritable, 'file')} could not be written`;
   if (maxWarnings !== undefined && t.warnings > maxWarnings) line += `; more warnings than --max-warnings ${maxWarnings}`;
   return line;
 }
 
-/** Exit code of a validation run: 2 unreadable, 1 errors or too many warnings, 0 otherwise. */
+/** Exit code of a run: 2 unreadable (or unwritable), 1 errors or too many warnings, 0 otherwise. */
 export function exitCodeOf(t: Totals, maxWarnings?: number): number {
-  if (t.unreadable) return 2;
+  if (t.unreadable || t.unwritable) return 2;
   if (t.errors) return 1;
   if (maxWarnings !== undefined && t.warnings > maxWarnings) return 1;
   return 0;

@@ -53,8 +53,9 @@ function repeats(printed: readonly Diagnostic[]): string {
 export function* prettyChunks(reports: readonly FileReport[], options: ReportOptions, c: Colors): Generator<string> {
   let folded = 0;
   for (const r of reports) {
-    if (r.readError) {
-      yield `${c.bold(printable(r.path))}: ${c.red(c.bold('error'))} ${printable(r.readError)}\n\n`;
+    const failure = r.readError ?? r.writeError;
+    if (failure) {
+      yield `${c.bold(printable(r.path))}: ${c.red(c.bold('error'))} ${printable(failure)}\n\n`;
       continue;
     }
     const list = visible(r, options.quiet);
@@ -82,7 +83,7 @@ export function* prettyChunks(reports: readonly FileReport[], options: ReportOpt
     }
   }
   const t = totals(reports);
-  const clean = !t.errors && !t.unreadable && !(options.maxWarnings !== undefined && t.warnings > options.maxWarnings);
+  const clean = !t.errors && !t.unreadable && !t.unwritable && !(options.maxWarnings !== undefined && t.warnings > options.maxWarnings);
   if (folded) yield c.dim(`${plural(folded, 'repeated finding')} folded: --expand prints every one, --format json lists them all.`) + '\n';
   const line = summaryLine(t, options.maxWarnings);
   yield (clean ? c.green(`✔ ${line}`) : c.red(c.bold(`✖ ${line}`))) + '\n';

@@ -100,14 +100,16 @@ export function isSourceFile(root: string, abs: string): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) && inLayout(rel.split(sep).join('/'));
 }
 
+/**
+ * Whether a folder a command is to write into is empty: undefined when there is nothing there to
+ * list. A path that exists but cannot be listed (a file; a folder that may not be read) counts as
+ * not empty; one that cannot be reached (a file above it, a name too long) as not there, and
+ * writing it says why, rather than "exists and is not empty".
+ */
 export async function isEmptyDir(dir: string): Promise<boolean | undefined> {
   try {
     return (await readdir(dir)).length === 0;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // ENOTDIR: the path is a file (it exists), or a folder above it is (then it does not, and
-    // writing it says why).
-    if (code === 'ENOTDIR') return (await stat(dir).then(() => true, () => false)) ? false : undefined;
-    return code === 'ENOENT' ? undefined : false;
+  } catch {
+    return (await stat(dir).then(() => true, () => false)) ? false : undefined;
   }
 }
