@@ -651,6 +651,8 @@ describe('unpack and build', () => {
       ['twice.json', text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"'), '"name": "First name"', 'json/duplicate-key', 'in the source folder, it would lose the first'],
       ['big.json', text.replace('"probability": 10', '"probability": 1e400'), '1e400', 'json/number-range', 'in the source folder, it would be null'],
       ['precise.json', text.replace('"probability": 10', '"probability": 12345678901234567890'), '12345678901234567890', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
+      ['tiny.json', text.replace('"probability": 10', '"probability": 1e-400'), '1e-400', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
+      ['digits.json', text.replace('"probability": 10', '"probability": 10.0000000000000000001'), '10.0000000000000000001', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
     ] as const;
     for (const [name, body, what, code, loss] of cases) {
       writeFileSync(join(dir, name), body);

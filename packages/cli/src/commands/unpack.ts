@@ -5,7 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
-import { lostOnRewrite, readPackFile } from '../lib/packfile.js';
+import { lostOnRewrite, numbersNotKept, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { buildFromFiles, unpackToFiles, UnpackError } from '../source/layout.js';
@@ -39,8 +39,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   }
   // The source folder's files are written from the parsed pack, so a property written twice (the
   // first would be dropped) or a number JSON.parse does not read as written (1e400 would be written
-  // as null) would not say what the pack says: nothing is written, and each place is said.
-  const lost = lostOnRewrite(r.findings, (loss) => `unpack writes nothing: in the source folder, ${loss}`);
+  // as null, 1e-400 as 0: numbersNotKept) would not say what the pack says: nothing is written,
+  // and each place is said.
+  const lost = lostOnRewrite([...r.findings, ...numbersNotKept(r.source)], (loss) => `unpack writes nothing: in the source folder, ${loss}`);
   if (lost.length) {
     const { RULE_METADATA } = await import('@setup-pack/core');
     ctx.stderr.write(formatPretty([{ path: displayPath(abs, ctx.cwd), text: r.source.text, diagnostics: lost }], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
