@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { ensureBuilt, readJson, ROOT, run, runAsync, tempDir } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -313,5 +314,47 @@ describe('an output that is one of the inputs is refused', () => {
       expect(run(['build', 'src', '-o', out], { cwd: dir }).code).toBe(0);
       expect(run(['build', 'src', '-o', out], { cwd: dir }).code).toBe(0);
     }
+  });
+});
+
+describe('an output that is a pipe or a device is written into, not replaced', () => {
+  // `-o /dev/stdout` is a CI idiom; a file renamed over it would replace the device node itself
+  // (as root: /dev/null made a regular file for every program on the machine) and write nothing
+  // where it leads. A FIFO stands in for a device here: the same kind of file that is not a file.
+  const fifo = (dir: string, name: string) => {
+    const path = join(dir, name);
+    expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    return path;
+  };
+  const reader = (path: string) => {
+    const cat = spawn('cat', [path], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    cat.stdout.setEncoding('utf8').on('data', (t: string) => (text += t));
+    return new Promise<string>((done) => cat.on('close', () => done(text)));
+  };
+
+  it.runIf(process.platform !== 'win32')('validate -o and build -o write through a FIFO, which stays one, and leave no temporary file', async () => {
+    const dir = tempDir();
+    const report = fifo(dir, 'report.fifo');
+    const reading = reader(report);
+    const r = await runAsync(['validate', fixture('valid/buyer-lead-starter.json'), '--format', 'json', '-o', report], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await reading).summary.errors).toBe(0);
+    expect(statSync(report).isFIFO()).toBe(true);
+
+    expect(run(['unpack', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
+    const packOut = fifo(dir, 'pack.fifo');
+    const readingPack = reader(packOut);
+    const b = await runAsync(['build', 'src', '-o', packOut], { cwd: dir });
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(await readingPack).name).toBe(readJson(fixture('valid/listing-marketing.json')).name);
+    expect(statSync(packOut).isFIFO()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['pack.fifo', 'report.fifo', 'src']);
+  });
+
+  it('validate -o /dev/stdout writes the report to the command\'s standard output', () => {
+    const r = run(['validate', fixture('valid/buyer-lead-starter.json'), '--format', 'json', '-o', '/dev/stdout']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.slice(0, r.stdout.lastIndexOf('}') + 1)).summary.errors).toBe(0);
   });
 });

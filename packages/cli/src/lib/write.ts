@@ -3,7 +3,7 @@
 // and leaves nothing behind: docs/cli.md's "nothing is written". Every command that writes or
 // rewrites a file goes through here.
 import { access, chmod, mkdir, open, readdir, realpath, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
-import { constants, realpathSync, type Stats } from 'node:fs';
+import { constants, fstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Output } from './context.js';
 import { WriteError } from './errors.js';
@@ -105,6 +105,7 @@ async function makeParents(dir: string): Promise<string | undefined> {
  */
 export async function writeFiles(writes: readonly FileWrite[], options: { createFolders?: boolean } = {}): Promise<void> {
   const done: { temp: string; target: string; shown: string }[] = [];
+  const through: { target: string; st: Stats; content: Content; shown: string }[] = [];
   const created: string[] = [];
   let current = '';
   try {
@@ -113,6 +114,14 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
       const target = await realpath(w.abs).catch(() => w.abs);
       const st = await statOrUndefined(target);
       if (st?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      // A device, a pipe or a socket (`-o /dev/stdout`, `/dev/null`, a FIFO) is written into, as a
+      // shell's > writes into it: a file renamed over it would replace the node itself (as root,
+      // /dev/null or /dev/stdout made a regular file for every program) and write nothing where it
+      // leads. Written last, once every file is in place; nothing of it can be taken back.
+      if (st && !st.isFile()) {
+        through.push({ target, st, content: w.content, shown: w.shown });
+        continue;
+      }
       // Renaming over a file needs only its folder to be writable: a file the user may not write
       // is refused as writing it in place would be.
       if (st) await access(target, constants.W_OK);
@@ -126,6 +135,10 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
       current = d.shown;
       await rename(d.temp, d.target);
       d.temp = '';
+    }
+    for (const t of through) {
+      current = t.shown;
+      await writeThrough(t.target, t.st, t.content);
     }
   } catch (e) {
     await Promise.all(done.map((d) => d.temp && rm(d.temp, { force: true }).catch(() => {})));
@@ -167,6 +180,46 @@ async function writeTemp(temp: string, content: Content, was: Stats | undefined)
     await rm(temp, { force: true }).catch(() => {});
     throw e;
   }
+}
+
+/**
+ * Writes `content` into a device, a pipe or a socket that is there already (writeFiles). The
+ * command's own standard output or error (`-o /dev/stdout`, whatever it leads to) is written
+ * through the process's stream, in order with what else the command writes there: a socket, which
+ * a parent process often gives as stdout, cannot be opened by its path at all (ENXIO).
+ */
+async function writeThrough(target: string, st: Stats, content: Content): Promise<void> {
+  const std = standardStream(st);
+  if (std) {
+    const out: Output = {
+      write: (text) => std.write(text),
+      drain: () => (std.writableNeedDrain ? new Promise<void>((done) => std.once('drain', done)) : Promise.resolve()),
+      queued: () => std.writableLength,
+    };
+    if (typeof content === 'function') await content(out);
+    else std.write(content);
+    return out.drain!();
+  }
+  const fh = await open(target, 'w');
+  try {
+    if (typeof content === 'function') await streamInto(fh, content);
+    else await fh.writeFile(content);
+  } finally {
+    await fh.close().catch(() => {});
+  }
+}
+
+/** process.stdout or process.stderr when `st` is the file its descriptor leads to. */
+function standardStream(st: Stats): NodeJS.WriteStream | undefined {
+  for (const [fd, stream] of [[1, process.stdout], [2, process.stderr]] as const) {
+    try {
+      const f = fstatSync(fd);
+      if (f.dev === st.dev && f.ino === st.ino) return stream;
+    } catch {
+      // no such descriptor
+    }
+  }
+  return undefined;
 }
 
 /**
