@@ -3,10 +3,76 @@
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
   ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, requiredCollections, resolveStep,
-  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceObject,
+  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
+import { stepLabel } from './render.js';
 import { COLLECTION_PATH, fetchSnapshot, LedgerLock, readLedger } from './workspace.js';
+
+/**
+ * A write of a run that the workspace refused, or that could not be made, after the run started:
+ * the API's error, with the item it was writing named in its message, and how far the run got
+ * (its ledger says `in_progress` and holds what was written, so running it again resumes).
+ */
+export class InstallStepError extends WorkspaceApiError {
+  constructor(
+    cause: WorkspaceApiError,
+    readonly step: PlanStep,
+    /** Item writes made before the one that failed. */
+    readonly written: number,
+    /** Item writes the plan listed. */
+    readonly total: number,
+    /** The run: an install (or upgrade), or an uninstall. */
+    readonly run: 'install' | 'uninstall' = 'install',
+  ) {
+    super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path);
+    this.name = 'InstallStepError';
+  }
+}
+
+const VERB: Partial<Record<PlanStep['action'], string>> = { create: 'creating', update: 'updating', conflict: 'overwriting', remove: 'removing' };
+
+/**
+ * The scope a write into each collection needs (`write_<collection>`, docs/catalog-api.md);
+ * `full_access` grants every one, and the ledger needs `write_install_ledgers`.
+ */
+const writeScope = (c: WorkspaceCollection) => `write_${c}`;
+
+/**
+ * Checks, before the first write, that the key may make every write the plan lists: a key
+ * without `write_automations` would otherwise create the resources, templates and lists and then
+ * be refused at the first automation, leaving the install half done. Reads the key's scopes from
+ * `GET /v1/me`; a workspace without that endpoint (404) is not checked.
+ */
+export async function checkWriteScopes(client: WorkspaceClient, steps: readonly PlanStep[]): Promise<void> {
+  let scopes: string[];
+  try {
+    const me = await client.get<{ api_key?: { scopes?: unknown } }>('/v1/me');
+    if (!Array.isArray(me?.api_key?.scopes)) return;
+    scopes = me.api_key.scopes.filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase());
+  } catch (e) {
+    if (e instanceof WorkspaceApiError && e.isNotFound) return;
+    throw e;
+  }
+  if (scopes.includes('full_access')) return;
+  const missing = new Map<string, PlanStep[]>();
+  const need = (scope: string, step?: PlanStep) => {
+    if (scopes.includes(scope)) return;
+    const list = missing.get(scope) ?? [];
+    if (step) list.push(step);
+    missing.set(scope, list);
+  };
+  for (const step of steps) if (step.write) need(writeScope(step.collection), step);
+  need('write_install_ledgers');
+  if (!missing.size) return;
+  const what = [...missing].map(([scope, s]) => {
+    if (!s.length) return `${scope} (for the install ledger)`;
+    const shown = s.slice(0, 3).map(stepLabel).join(', ');
+    return `${scope} (to write ${shown}${s.length > 3 ? ` and ${s.length - 3} more` : ''})`;
+  });
+  const scopesNeeded = missing.size > 1 ? `${missing.size} scopes this run needs: ` : 'a scope this run needs: ';
+  throw new WorkspaceApiError(403, 'permission_error', `This API key lacks ${scopesNeeded}${what.join(', ')}; nothing was written: use a key with ${missing.size > 1 ? 'them' : 'it'} or full_access`, 'scopes', 'GET', '/v1/me');
+}
 
 export class PlanFailedError extends Error {
   constructor(readonly plan: PlanResult) {
@@ -95,6 +161,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   let { plan, ledger } = await planInstall(client, pack, options);
   if (!plan.ok) throw new PlanFailedError(plan);
   if (options.dryRun || !plan.hasChanges) return { plan, written: 0, ledger };
+  await checkWriteScopes(client, plan.steps);
 
   const holder = options.holder ?? `setup-pack-${Math.random().toString(36).slice(2, 10)}`;
   const lock = await LedgerLock.acquire(client, pack.packId, holder, options.lockTtlSeconds ?? 300);
@@ -116,7 +183,13 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     let sinceCheckpoint = 0;
     for (const step of plan.steps) {
       if (!step.write) continue;
-      const item = await writeStep(client, pack.packId, step, current.items);
+      let item: LedgerItem | null;
+      try {
+        item = await writeStep(client, pack.packId, step, current.items);
+      } catch (e) {
+        if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, written, total);
+        throw e;
+      }
       if (item) current.items[step.itemId] = item;
       else delete current.items[step.itemId];
       written++;
@@ -153,6 +226,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const plan = planUninstall(record.ledger, snapshot);
   const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept };
+  await checkWriteScopes(client, plan.steps);
   const lock = await LedgerLock.acquire(client, packId, options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`, options.lockTtlSeconds ?? 300);
   let removed = 0;
   let done = false;
@@ -160,7 +234,12 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   try {
     for (const step of plan.steps) {
       if (!step.write) continue;
-      await writeStep(client, packId, step, items);
+      try {
+        await writeStep(client, packId, step, items);
+      } catch (e) {
+        if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, removed, plan.writes, 'uninstall');
+        throw e;
+      }
       delete items[step.itemId];
       removed++;
     }

@@ -88,7 +88,7 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
 
 /** An API failure as one line on stderr; exit 1. */
 export async function reportFailure(ctx: CommandContext, e: unknown, json: boolean): Promise<number> {
-  const { WorkspaceApiError, PlanFailedError, formatPlanText } = await import('@setup-pack/installer');
+  const { WorkspaceApiError, PlanFailedError, InstallStepError, formatPlanText } = await import('@setup-pack/installer');
   if (e instanceof PlanFailedError) {
     if (json) ctx.stdout.write(JSON.stringify(planJson(e.plan), null, 2) + '\n');
     else ctx.stderr.write(formatPlanText(e.plan, ctx.colors('stderr')));
@@ -97,8 +97,16 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
   if (e instanceof WorkspaceApiError) {
     // The server's words: printable, whatever server it is.
     const msg = p(`${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`);
-    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param } }, null, 2) + '\n');
+    // A run that failed part-way: which item (in the message), how far it got, and what to do.
+    const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run } : undefined;
+    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step } }, null, 2) + '\n');
     ctx.stderr.write(`setup-pack: ${msg}\n`);
+    if (step) {
+      const { plural } = await import('@setup-pack/core');
+      ctx.stderr.write(step.run === 'uninstall'
+        ? `setup-pack: ${step.written} of ${plural(step.total, 'removal')} made; run the uninstall again to finish it\n`
+        : `setup-pack: ${step.written} of ${plural(step.total, 'item write')} made; the install is recorded as in progress: run it again to resume (what was written is recognised, not duplicated)\n`);
+    }
     return 1;
   }
   throw e;
