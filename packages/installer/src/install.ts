@@ -194,7 +194,11 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
       else delete current.items[step.itemId];
       written++;
       options.onProgress?.({ done: written, total, step });
-      if (++sinceCheckpoint >= every && written < total) {
+      // The brand is written with PUT, which carries no idempotency key: a run interrupted before
+      // its next checkpoint would leave a brand the next run cannot tell from the user's (it would
+      // adopt it, and never update or remove it). So the ledger records it at once.
+      const unrecognisable = step.collection === 'brand' && step.action !== 'remove';
+      if ((++sinceCheckpoint >= every || unrecognisable) && written < total) {
         await lock.write(current);
         sinceCheckpoint = 0;
       }

@@ -102,4 +102,37 @@ describe('an install that cannot finish', () => {
     expect((await c.listAll('/v1/message-templates')).filter((t) => t.name === 'Open house invitation')).toHaveLength(1);
     expect((await planInstall(c, listing)).plan.hasChanges).toBe(false);
   });
+
+  it('a run that dies right after writing the brand leaves it the pack\'s own: the next run does not adopt it, and uninstall removes it', async () => {
+    const ws = await server().workspace();
+    // The process "dies" (every later request fails as if the network were gone) at the first item
+    // write after the brand's PUT; ledger checkpoints still go through until then.
+    let brandWritten = false;
+    let dead = false;
+    const dying: typeof fetch = async (input, init) => {
+      const url = new URL(String(input));
+      const method = init?.method ?? 'GET';
+      if (!dead && brandWritten && method !== 'GET' && !url.pathname.startsWith('/v1/install-ledgers')) dead = true;
+      if (dead) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
+      const res = await fetch(input, init);
+      if (method === 'PUT' && url.pathname === '/v1/brand' && res.ok) brandWritten = true;
+      return res;
+    };
+    const first = await install(clientFor(server(), ws.key, { fetch: dying, maxRetries: 0 }), listing, { lockTtlSeconds: 5 }).catch((e) => e);
+    expect(dead).toBe(true);
+    expect(first).toBeInstanceOf(WorkspaceApiError);
+    server().clock.advance(10_000); // the dead run's lock expires
+
+    const c = clientFor(server(), ws.key);
+    const resumed = await install(c, listing);
+    const brandStep = resumed.plan.steps.find((s) => s.itemId === 'brand:brand')!;
+    expect(brandStep.action).not.toBe('adopt');
+    expect(resumed.ledger!.items['brand:brand'].owned).toBe(true);
+
+    // Uninstall removes it with the media it shows, rather than keeping a brand that shows removed files.
+    const un = await uninstall(c, listing.packId);
+    expect(un.plan.steps.find((s) => s.itemId === 'brand:brand')!.action).toBe('remove');
+    expect((await c.get('/v1/brand'))?.fields ?? null).toBeNull();
+    expect(await listLedgers(c)).toHaveLength(0);
+  });
 });
