@@ -137,6 +137,11 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
   else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
   else if (step.collection === 'media') written = await client.put(idPath(step), resolved.body);
   else written = await client.patch(idPath(step), resolved.body);
+  // The object as written is what the ledger records (its id above all): an answer without one
+  // would record an item no later run can find.
+  if (!written || typeof written !== 'object' || typeof written.id !== 'string') {
+    throw client.malformed(step.collection === 'brand' ? 'PUT' : step.action === 'create' ? 'POST' : step.collection === 'media' ? 'PUT' : 'PATCH', step.collection === 'brand' || step.action === 'create' ? COLLECTION_PATH[step.collection] : idPath(step), 'the object written (with its "id")');
+  }
   return ledgerItemAfterWrite(step, resolved, written);
 }
 
