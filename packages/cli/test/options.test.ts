@@ -216,7 +216,36 @@ describe('bindings', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
-    // Well-formed bindings get as far as the connection.
+  });
+
+  it('a bindings file that is not UTF-8 JSON, says a key twice, or binds to something not an id is a usage error naming where and what', () => {
+    const dir = tempDir();
+    const raw = (name: string, text: string | Buffer) => {
+      writeFileSync(join(dir, name), text);
+      return name;
+    };
+    // Before: "Unexpected token '�', \"��{ } \" is not valid JSON", "must be a JSON object" without the
+    // key, the raw "ENOENT: no such file or directory, open '/tmp/...'", and a key said twice taking the last.
+    const cases: [string[], string][] = [
+      [['--bindings', raw('syntax.json', '{\n  "user:usr_1": "mem_1",\n  oops\n}\n')], "bindings file syntax.json:3:3: The file is not valid JSON: unexpected character."],
+      [['--bindings', raw('utf16.json', Buffer.from('\ufeff{"user:usr_1": "mem_1"}', 'utf16le'))], "cannot read bindings file 'utf16.json': it is UTF-16LE text (it starts with the byte order mark FF FE), and a bindings file is JSON in UTF-8: save it as UTF-8"],
+      [['--bindings', 'missing.json'], "cannot read bindings file 'missing.json': no such file"],
+      [['--bindings', raw('twice.json', '{"user:usr_1": "mem_1", "user:usr_1": "mem_2"}')], 'bindings file twice.json:1:25: The property "user:usr_1" appears more than once in this object; only the last one counts.'],
+      [['--bindings', raw('number.json', '{"user:usr_1": 5}')], "bindings file 'number.json': 'user:usr_1' must be bound to a workspace id (a string), not 5"],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack plan: ${message}\n`);
+    }
+  });
+
+  it('well-formed bindings get as far as the connection', () => {
+    const dir = tempDir();
+    const file = (name: string, bindings: unknown) => {
+      writeFileSync(join(dir, name), JSON.stringify(bindings));
+      return name;
+    };
     for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'deal_stage:won': 'stg_1' })]]) {
       expect(run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE }).stderr, args.join(' ')).toMatch(/no workspace address/);
     }

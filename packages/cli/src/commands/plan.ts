@@ -1,6 +1,5 @@
 // setup-pack plan: what installing a pack into a live workspace would change, Terraform style.
 // The shared connection, binding and pack-reading helpers of install/uninstall/status live here.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { printable as p, type Pack, type PlanOptions, type PlanResult } from '@setup-pack/core';
 import type { WaitEvent } from '@setup-pack/installer';
@@ -42,19 +41,28 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
   const { parseBinding, bindingKeyProblem } = await import('@setup-pack/installer');
   const bindings: Record<string, string> = {};
   if (typeof args.values.bindings === 'string') {
-    const path = resolve(ctx.cwd, args.values.bindings);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(path, 'utf8'));
-    } catch (e) {
-      throw new UsageError(`cannot read bindings file '${args.values.bindings}': ${(e as Error).message}`);
+    const file = args.values.bindings;
+    const abs = resolve(ctx.cwd, file);
+    // Read as pack files are: UTF-16 named as such, a syntax error or a property written twice
+    // placed at its line and column.
+    const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
+    const where = (d: { line?: number; column?: number } | undefined) => `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
+    if (!r.ok) {
+      const d = r.report.diagnostics[0];
+      // Core words these for packs; this file is not one.
+      const why = (r.unreadable ? r.report.readError ?? '' : d?.message ?? 'not JSON').replace(/^cannot read the file: /, '').replace(/\ba pack is\b/, 'a bindings file is');
+      throw new UsageError(r.unreadable ? `cannot read bindings file '${file}': ${why}` : `bindings file ${where(d)}: ${why}`);
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
-      throw new UsageError(`bindings file '${args.values.bindings}' must be a JSON object of "type:id": "workspaceId"`);
+    const twice = r.findings.find((d) => d.severity === 'error' || d.code === 'json/duplicate-key');
+    if (twice) throw new UsageError(`bindings file ${where(twice)}: ${twice.message}`);
+    const parsed = r.value;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new UsageError(`bindings file '${file}' must be a JSON object of "type:id": "workspaceId"`);
     }
-    for (const [key, value] of Object.entries(parsed as Record<string, string>)) {
-      const problem = bindingKeyProblem(key) ?? (value.trim() ? undefined : `'${key}' needs a workspace id`);
-      if (problem) throw new UsageError(`bindings file '${args.values.bindings}': ${problem}`);
+    for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+      const problem = bindingKeyProblem(key)
+        ?? (typeof value !== 'string' ? `'${key}' must be bound to a workspace id (a string), not ${JSON.stringify(value)}` : value.trim() ? undefined : `'${key}' needs a workspace id`);
+      if (problem) throw new UsageError(`bindings file '${file}': ${problem}`);
     }
     Object.assign(bindings, parsed);
   }
