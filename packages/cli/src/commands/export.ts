@@ -1,7 +1,7 @@
 // setup-pack export: take a pack out of a live workspace — one installed pack (--pack-id) or a
 // snapshot of everything (--all) — as a pack file or a source folder. Fetching and mapping live
 // in @setup-pack/installer and core; this only parses options, shows progress and writes.
-import { stat } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { count, countItems, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
@@ -10,7 +10,8 @@ import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
-import { writeFileSafely } from '../lib/write.js';
+import { ioReason, writeFileSafely } from '../lib/write.js';
+import { WriteError } from '../lib/errors.js';
 import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
 
 export const spec: CommandSpec = {
@@ -47,7 +48,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (args.values.name !== undefined && !all) throw new UsageError('--name applies to --all snapshots only (a pack export keeps the installed name)');
   const out = args.values.output as string | undefined;
   const outAbs = out === undefined ? undefined : resolve(ctx.cwd, out);
-  const toDir = out !== undefined && (/[\\/]$/.test(out) || (await stat(outAbs!).catch(() => undefined))?.isDirectory() === true);
+  const outStat = outAbs === undefined ? undefined : await stat(outAbs).catch(() => undefined);
+  const toDir = out !== undefined && (/[\\/]$/.test(out) || outStat?.isDirectory() === true);
   const notFolder = toDir ? notAFolder(outAbs!, out!, ctx.cwd) : undefined;
   if (notFolder) throw new UsageError(notFolder);
   if (toDir && (await isEmptyDir(outAbs!)) === false && !args.values.force) throw new UsageError(`'${out}' exists and is not empty; pass --force to replace its pack source files`);
@@ -86,6 +88,14 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       const files = unpackToFiles(JSON.parse(text));
       await writeTree(outAbs, out!, files);
       ctx.stderr.write(`exported ${summary} into ${displayPath(outAbs, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);
+    } else if (outStat && !outStat.isFile()) {
+      // A device, a pipe or a socket (-o /dev/stdout, /dev/null, a FIFO): written to, as a shell's
+      // > would. The safe write's temporary file renamed over it would replace the device itself
+      // (as root, /dev/null or /dev/stdout became a regular file) and write nothing where it leads.
+      await writeFile(outAbs, text).catch((e) => {
+        throw new WriteError(out!, ioReason(e));
+      });
+      ctx.stderr.write(`exported ${summary} to ${displayPath(outAbs, ctx.cwd)}\n`);
     } else {
       await writeFileSafely(outAbs, out!, text);
       ctx.stderr.write(`exported ${summary} to ${displayPath(outAbs, ctx.cwd)}\n`);
