@@ -12,7 +12,7 @@ import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 import { ioReason, writeFileSafely } from '../lib/write.js';
 import { WriteError } from '../lib/errors.js';
-import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
+import { connect, CONNECTION_OPTIONS, reportFailure, StatusLine } from './plan.js';
 
 export const spec: CommandSpec = {
   name: 'export',
@@ -54,22 +54,20 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (notFolder) throw new UsageError(notFolder);
   if (toDir && (await isEmptyDir(outAbs!)) === false && !args.values.force) throw new UsageError(`'${out}' exists and is not empty; pass --force to replace its pack source files`);
 
-  const client = await connect(ctx, args);
-  const { exportWorkspace } = await import('@setup-pack/installer');
   const tty = ctx.stderr.isTTY;
-  let lastWidth = 0;
+  const bar = new StatusLine(ctx);
+  const client = await connect(ctx, args, tty ? bar : undefined);
+  const { exportWorkspace } = await import('@setup-pack/installer');
   try {
     const result = await exportWorkspace(client, {
       packId, all, version, name: args.values.name as string | undefined,
       onProgress: tty
         ? ({ phase, done, total }) => {
-          const line = `reading ${phase} ${count(done)}/${count(total)} (${plural(client.stats.requests, 'request')})`;
-          ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
-          lastWidth = line.length;
+          bar.draw(`reading ${phase} ${count(done)}/${count(total)} (${plural(client.stats.requests, 'request')})`);
         }
         : undefined,
     });
-    if (tty && lastWidth) ctx.stderr.write(`\r${' '.repeat(lastWidth)}\r`);
+    bar.clear();
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     const warnings = result.diagnostics.length - errors.length;
     for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${p(n.item ? `${n.item}: ` : '')}${p(n.message)}\n`);
@@ -103,7 +101,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (json && outAbs !== undefined) ctx.stdout.write(JSON.stringify({ ok: true, packId: result.pack.packId, version: result.pack.version, items: countItems(result.pack), requests: result.requests, minimumRequests: result.minimumRequests, notes: result.notes, diagnostics: result.diagnostics }, null, 2) + '\n');
     return 0;
   } catch (e) {
-    if (tty && lastWidth) ctx.stderr.write('\n');
+    bar.end();
     if (e instanceof UsageError) throw e; // an output it cannot write (WriteError): one line, exit 2
     return reportFailure(ctx, e, json);
   }

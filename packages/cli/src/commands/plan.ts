@@ -24,7 +24,30 @@ export const PLAN_OPTIONS: Options = {
   'allow-downgrade': { type: 'boolean', description: 'Allow installing a lower version than the installed one.' },
 };
 
-export async function connect(ctx: CommandContext, args: Parsed) {
+/**
+ * A progress line a command redraws in place on stderr (`\r…`): anything else said on stderr
+ * meanwhile (a wait) clears it first, so it is not written onto the end of the bar.
+ */
+export class StatusLine {
+  private width = 0;
+  constructor(private readonly ctx: CommandContext) {}
+  draw(line: string): void {
+    this.ctx.stderr.write(`\r${line.padEnd(this.width)}`);
+    this.width = line.length;
+  }
+  /** Clears the line (the next draw starts on a clean one). */
+  clear(): void {
+    if (this.width) this.ctx.stderr.write(`\r${' '.repeat(this.width)}\r`);
+    this.width = 0;
+  }
+  /** Leaves the line as it is and goes to the next (a failure: the bar shows how far it got). */
+  end(): void {
+    if (this.width) this.ctx.stderr.write('\n');
+    this.width = 0;
+  }
+}
+
+export async function connect(ctx: CommandContext, args: Parsed, status?: StatusLine) {
   const url = (args.values.url as string | undefined) ?? ctx.env.WORKSPACE_URL;
   const key = (args.values.key as string | undefined) ?? ctx.env.WORKSPACE_API_KEY;
   if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
@@ -33,7 +56,10 @@ export async function connect(ctx: CommandContext, args: Parsed) {
   const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
   // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.
-  const onWait = (w: WaitEvent) => ctx.stderr.write(`setup-pack: ${describeWait(w)}…\n`);
+  const onWait = (w: WaitEvent) => {
+    status?.clear();
+    ctx.stderr.write(`setup-pack: ${describeWait(w)}…\n`);
+  };
   return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}`, onWait });
 }
 
