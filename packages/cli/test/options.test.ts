@@ -195,6 +195,23 @@ describe('a target folder that is a file, or below one', () => {
   });
 });
 
+describe('workspace address', () => {
+  it('an address that does not parse, or carries a password, is a usage error said at once (without the password)', () => {
+    // Before: two retries, then "network_error: cannot reach http://127.0.0.1:8787  (Invalid URL)", or
+    // fetch's refusal quoting the whole address, password included, exit 1.
+    for (const [url, message] of [
+      ['http://127.0.0.1:8787 ', '--url is not a valid address: "http://127.0.0.1:8787 "'],
+      ['http://admin:hunter2@127.0.0.1:8787', '--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY'],
+    ]) {
+      for (const command of [['plan', VALID], ['export', '--all'], ['status']]) {
+        const r = run([...command, '--url', url, '--key', 'sk_test'], { env: NO_WORKSPACE });
+        expect(r.code, url).toBe(2);
+        expect(r.stderr, url).toBe(`setup-pack ${command[0]}: ${message}\n`);
+      }
+    }
+  });
+});
+
 describe('bindings', () => {
   it('a reference type the format does not have, or a key that is not type:id, is a usage error naming it', () => {
     const dir = tempDir();

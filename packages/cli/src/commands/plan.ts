@@ -53,6 +53,16 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
   if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
   if (!key) throw new UsageError('no API key: pass --key or set WORKSPACE_API_KEY');
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
+  // Said now, not as a network failure after retries ("cannot reach … (Invalid URL)"), and never
+  // echoing a password: fetch's own refusal of one quoted the whole address, password included.
+  let address: URL;
+  try {
+    // As the client will address it: a base with a space at its end parses, its paths do not.
+    address = new URL(`${url.replace(/\/+$/, '')}/v1/me`);
+  } catch {
+    throw new UsageError(`--url is not a valid address: ${JSON.stringify(url)}`);
+  }
+  if (address.username || address.password) throw new UsageError('--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY');
   const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
   // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.
