@@ -2,7 +2,8 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, requiredCollections, resolveStep,
+  ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  type Diagnostic,
   type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
@@ -87,7 +88,7 @@ export interface ProgressEvent {
   step: PlanStep;
 }
 
-export interface InstallOptions extends PlanOptions {
+export interface InstallOptions extends PlanInstallOptions {
   /** Plan only; write nothing. */
   dryRun?: boolean;
   /** Lock holder name (shown to a second install that finds the lock taken). */
@@ -106,8 +107,30 @@ export interface InstallResult {
   ledger: InstallLedger | null;
 }
 
-/** Reads the ledger and the snapshot the planner needs, and plans. */
-export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
+/**
+ * A pack with validation errors, given to planInstall or install: refused before any request. The
+ * planner reads a pack as the format states it; given anything else it failed with a TypeError, or
+ * (`{}`) planned a ledger for the packId `undefined`.
+ */
+export class InvalidPackError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    const first = diagnostics[0];
+    super(`The pack is not valid (${plural(diagnostics.length, 'error')}; first: ${first.message} at ${first.pointer || '/'}); validate it with setup-pack validate`);
+    this.name = 'InvalidPackError';
+  }
+}
+
+export interface PlanInstallOptions extends PlanOptions {
+  /** The caller has validated the pack (the CLI's readPack): not validated again. */
+  validated?: boolean;
+}
+
+/** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
+export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
+  if (!options.validated) {
+    const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) throw new InvalidPackError(errors);
+  }
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
@@ -177,7 +200,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     const record = await readLedger(client, pack.packId);
     if ((record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
       // Another run changed the ledger between our plan and our lock: plan again on fresh state.
-      ({ plan, ledger } = await planInstall(client, pack, options));
+      ({ plan, ledger } = await planInstall(client, pack, { ...options, validated: true }));
       if (!plan.ok) throw new PlanFailedError(plan);
     }
     current = ledgerFrom(ledger, pack, plan);

@@ -73,7 +73,7 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
   return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}`, onWait });
 }
 
-export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions> {
+export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions & { validated: true }> {
   const { parseBinding, bindingKeyProblem } = await import('@setup-pack/installer');
   const bindings: Record<string, string> = {};
   if (typeof args.values.bindings === 'string') {
@@ -110,7 +110,8 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
       throw new UsageError((e as Error).message);
     }
   }
-  return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings };
+  // The pack was validated by readPack, as every command reading one here does first.
+  return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings, validated: true };
 }
 
 /** Reads a pack and checks it validates: installing an invalid pack is refused before any request. */
