@@ -195,6 +195,23 @@ describe('a target folder that is a file, or below one', () => {
   });
 });
 
+describe('workspace address', () => {
+  it('an address that does not parse, or carries a password, is a usage error said at once (without the password)', () => {
+    // Before: two retries, then "network_error: cannot reach http://127.0.0.1:8787  (Invalid URL)", or
+    // fetch's refusal quoting the whole address, password included, exit 1.
+    for (const [url, message] of [
+      ['http://127.0.0.1:8787 ', '--url is not a valid address: "http://127.0.0.1:8787 "'],
+      ['http://admin:hunter2@127.0.0.1:8787', '--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY'],
+    ]) {
+      for (const command of [['plan', VALID], ['export', '--all'], ['status']]) {
+        const r = run([...command, '--url', url, '--key', 'sk_test'], { env: NO_WORKSPACE });
+        expect(r.code, url).toBe(2);
+        expect(r.stderr, url).toBe(`setup-pack ${command[0]}: ${message}\n`);
+      }
+    }
+  });
+});
+
 describe('bindings', () => {
   it('a reference type the format does not have, or a key that is not type:id, is a usage error naming it', () => {
     const dir = tempDir();
@@ -216,7 +233,36 @@ describe('bindings', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
     }
-    // Well-formed bindings get as far as the connection.
+  });
+
+  it('a bindings file that is not UTF-8 JSON, says a key twice, or binds to something not an id is a usage error naming where and what', () => {
+    const dir = tempDir();
+    const raw = (name: string, text: string | Buffer) => {
+      writeFileSync(join(dir, name), text);
+      return name;
+    };
+    // Before: "Unexpected token '�', \"��{ } \" is not valid JSON", "must be a JSON object" without the
+    // key, the raw "ENOENT: no such file or directory, open '/tmp/...'", and a key said twice taking the last.
+    const cases: [string[], string][] = [
+      [['--bindings', raw('syntax.json', '{\n  "user:usr_1": "mem_1",\n  oops\n}\n')], "bindings file syntax.json:3:3: The file is not valid JSON: unexpected character."],
+      [['--bindings', raw('utf16.json', Buffer.from('\ufeff{"user:usr_1": "mem_1"}', 'utf16le'))], "cannot read bindings file 'utf16.json': it is UTF-16LE text (it starts with the byte order mark FF FE), and a bindings file is JSON in UTF-8: save it as UTF-8"],
+      [['--bindings', 'missing.json'], "cannot read bindings file 'missing.json': no such file"],
+      [['--bindings', raw('twice.json', '{"user:usr_1": "mem_1", "user:usr_1": "mem_2"}')], 'bindings file twice.json:1:25: The property "user:usr_1" appears more than once in this object; only the last one counts.'],
+      [['--bindings', raw('number.json', '{"user:usr_1": 5}')], "bindings file 'number.json': 'user:usr_1' must be bound to a workspace id (a string), not 5"],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack plan: ${message}\n`);
+    }
+  });
+
+  it('well-formed bindings get as far as the connection', () => {
+    const dir = tempDir();
+    const file = (name: string, bindings: unknown) => {
+      writeFileSync(join(dir, name), JSON.stringify(bindings));
+      return name;
+    };
     for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'deal_stage:won': 'stg_1' })]]) {
       expect(run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE }).stderr, args.join(' ')).toMatch(/no workspace address/);
     }

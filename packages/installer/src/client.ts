@@ -109,6 +109,12 @@ const WAIT_REASONS: Record<WaitEvent['reason'], string> = {
 /** A wait in words, as the CLI and the editor say it: "waiting 2 s as the workspace asked (429, Retry-After)". */
 export const describeWait = (w: WaitEvent): string => `waiting ${Math.ceil(w.ms / 1000)} s ${WAIT_REASONS[w.reason]}`;
 
+/** The start of an answer that is not the API's, on one line: enough to recognise a web page. */
+function snippet(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 60 ? `${one.slice(0, 60)}…` : one;
+}
+
 /** Waits shorter than this are not told to onWait. */
 const TOLD_WAIT_MS = 1000;
 
@@ -164,6 +170,12 @@ export class WorkspaceClient {
 
   /** Whether the server has answered any request of this client (see request's network errors). */
   private answered = false;
+  /**
+   * Whether it has ever answered in JSON. An address that answers only with something else (a web
+   * page: the site's address instead of its API's, a captive portal) is a setup error like one that
+   * does not answer: said within seconds, not after the full backoff.
+   */
+  private answeredJson = false;
 
   private backoff(attempt: number): number {
     const cap = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** attempt);
@@ -214,6 +226,7 @@ export class WorkspaceClient {
       } catch {
         parsed = null;
       }
+      if (parsed !== null) this.answeredJson = true;
       if (res.ok && (parsed !== null || !text)) return parsed as T;
       if (res.status === 429) {
         this.stats.rateLimited++;
@@ -225,14 +238,16 @@ export class WorkspaceClient {
         this.remaining = null;
         continue;
       }
-      // A 2xx that is not JSON (a proxy mangled it) and 5xx are worth another try.
+      // A 2xx that is not JSON (a proxy mangled it) and 5xx are worth another try; not many from
+      // an address that has never answered in JSON.
       if (res.status >= 500 || res.ok) {
-        if (attempt >= this.opts.maxRetries) throw this.toError(res.status, parsed, method, path);
+        const retries = this.answeredJson ? this.opts.maxRetries : Math.min(this.opts.maxRetries, NEVER_ANSWERED_RETRIES);
+        if (attempt >= retries) throw this.toError(res.status, parsed, method, path, res.headers.get('content-type'), text);
         this.stats.retries++;
         await this.wait(this.backoff(attempt++), 'retry');
         continue;
       }
-      throw this.toError(res.status, parsed, method, path);
+      throw this.toError(res.status, parsed, method, path, res.headers.get('content-type'), text);
     }
   }
 
@@ -243,10 +258,20 @@ export class WorkspaceClient {
     if (h.has('x-ratelimit-reset') && Number.isFinite(reset)) this.resetAtMs = reset * 1000;
   }
 
-  private toError(status: number, body: any, method: string, path: string): WorkspaceApiError {
+  private toError(status: number, body: any, method: string, path: string, contentType?: string | null, text?: string): WorkspaceApiError {
     const e = body?.error;
     if (e && typeof e.type === 'string') return new WorkspaceApiError(status, e.type, String(e.message ?? ''), typeof e.param === 'string' ? e.param : undefined, method, path);
-    return new WorkspaceApiError(status, status >= 500 ? 'api_error' : 'invalid_request_error', `${method} ${path}: HTTP ${status}`, undefined, method, path);
+    // Not the API's error envelope: say what came instead (the start of it), and, when this address
+    // has never answered in JSON, that it may not be the workspace API's.
+    const type = status >= 500 || (status >= 200 && status < 300) ? 'api_error' : 'invalid_request_error';
+    const what = body === null && text ? `${status < 300 ? 'an answer that is not JSON' : 'not an API error'} (${contentType?.split(';')[0].trim() || 'no content type'}: ${JSON.stringify(snippet(text))})` : '';
+    const hint = !this.answeredJson ? `; is ${this.baseUrl} the address of the workspace API?` : '';
+    return new WorkspaceApiError(status, type, `${method} ${path}: HTTP ${status}${what ? `, ${what}` : ''}${hint}`, undefined, method, path);
+  }
+
+  /** An answer that is JSON but not of the shape the API documents (`what` it should be). */
+  malformed(method: string, path: string, what: string): WorkspaceApiError {
+    return new WorkspaceApiError(200, 'api_error', `${method} ${path}: the workspace's answer is not ${what}`, undefined, method, path);
   }
 
   get = <T = any>(path: string) => this.request<T>('GET', path);
@@ -261,7 +286,14 @@ export class WorkspaceClient {
     let cursor: string | null | undefined;
     const sep = path.includes('?') ? '&' : '?';
     do {
-      const page = await this.get<Page<T>>(`${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const url = `${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page = await this.get<Page<T>>(url);
+      if (!page || typeof page !== 'object' || !Array.isArray(page.data) || page.data.some((o) => !o || typeof o !== 'object')) {
+        throw this.malformed('GET', url, 'a page of objects ({"data": [...], "has_more": ...})');
+      }
+      if (page.has_more && (typeof page.next_cursor !== 'string' || page.next_cursor === cursor)) {
+        throw this.malformed('GET', url, 'a page with a next_cursor to go on from (has_more is true)');
+      }
       out.push(...page.data);
       cursor = page.has_more ? page.next_cursor : null;
     } while (cursor);

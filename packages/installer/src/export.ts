@@ -61,7 +61,7 @@ export async function exportWorkspace(client: WorkspaceClient, options: Workspac
   if (options.all && name === undefined) {
     const me = await client.get<{ workspace?: { name?: string } }>('/v1/me');
     minimum++;
-    name = `${me.workspace?.name ?? 'Workspace'} snapshot`;
+    name = `${typeof me?.workspace?.name === 'string' ? me.workspace.name : 'Workspace'} snapshot`;
   }
 
   const snapshot: WorkspaceSnapshot = { collections: {} };
@@ -81,7 +81,10 @@ export async function exportWorkspace(client: WorkspaceClient, options: Workspac
     progress('media', i, ids.length);
     minimum++;
     try {
-      mediaData[id] = (await client.get<{ data: string }>(`/v1/media/${encodeURIComponent(id)}/content`)).data;
+      const path = `/v1/media/${encodeURIComponent(id)}/content`;
+      const content = await client.get<{ data: string }>(path);
+      if (typeof content?.data !== 'string') throw client.malformed('GET', path, 'a media file\'s content ({"data": "<base64>"})');
+      mediaData[id] = content.data;
     } catch (e) {
       // Deleted since the list was read: exported without it (core notes what is left out).
       if (!(e instanceof WorkspaceApiError && e.isNotFound)) throw e;

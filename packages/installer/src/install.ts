@@ -2,11 +2,78 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, requiredCollections, resolveStep,
-  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceObject,
+  ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  type Diagnostic,
+  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
+import { stepLabel } from './render.js';
 import { COLLECTION_PATH, fetchSnapshot, LedgerLock, readLedger } from './workspace.js';
+
+/**
+ * A write of a run that the workspace refused, or that could not be made, after the run started:
+ * the API's error, with the item it was writing named in its message, and how far the run got
+ * (its ledger says `in_progress` and holds what was written, so running it again resumes).
+ */
+export class InstallStepError extends WorkspaceApiError {
+  constructor(
+    cause: WorkspaceApiError,
+    readonly step: PlanStep,
+    /** Item writes made before the one that failed. */
+    readonly written: number,
+    /** Item writes the plan listed. */
+    readonly total: number,
+    /** The run: an install (or upgrade), or an uninstall. */
+    readonly run: 'install' | 'uninstall' = 'install',
+  ) {
+    super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path);
+    this.name = 'InstallStepError';
+  }
+}
+
+const VERB: Partial<Record<PlanStep['action'], string>> = { create: 'creating', update: 'updating', conflict: 'overwriting', remove: 'removing' };
+
+/**
+ * The scope a write into each collection needs (`write_<collection>`, docs/catalog-api.md);
+ * `full_access` grants every one, and the ledger needs `write_install_ledgers`.
+ */
+const writeScope = (c: WorkspaceCollection) => `write_${c}`;
+
+/**
+ * Checks, before the first write, that the key may make every write the plan lists: a key
+ * without `write_automations` would otherwise create the resources, templates and lists and then
+ * be refused at the first automation, leaving the install half done. Reads the key's scopes from
+ * `GET /v1/me`; a workspace without that endpoint (404) is not checked.
+ */
+export async function checkWriteScopes(client: WorkspaceClient, steps: readonly PlanStep[]): Promise<void> {
+  let scopes: string[];
+  try {
+    const me = await client.get<{ api_key?: { scopes?: unknown } }>('/v1/me');
+    if (!Array.isArray(me?.api_key?.scopes)) return;
+    scopes = me.api_key.scopes.filter((s): s is string => typeof s === 'string').map((s) => s.toLowerCase());
+  } catch (e) {
+    if (e instanceof WorkspaceApiError && e.isNotFound) return;
+    throw e;
+  }
+  if (scopes.includes('full_access')) return;
+  const missing = new Map<string, PlanStep[]>();
+  const need = (scope: string, step?: PlanStep) => {
+    if (scopes.includes(scope)) return;
+    const list = missing.get(scope) ?? [];
+    if (step) list.push(step);
+    missing.set(scope, list);
+  };
+  for (const step of steps) if (step.write) need(writeScope(step.collection), step);
+  need('write_install_ledgers');
+  if (!missing.size) return;
+  const what = [...missing].map(([scope, s]) => {
+    if (!s.length) return `${scope} (for the install ledger)`;
+    const shown = s.slice(0, 3).map(stepLabel).join(', ');
+    return `${scope} (to write ${shown}${s.length > 3 ? ` and ${s.length - 3} more` : ''})`;
+  });
+  const scopesNeeded = missing.size > 1 ? `${missing.size} scopes this run needs: ` : 'a scope this run needs: ';
+  throw new WorkspaceApiError(403, 'permission_error', `This API key lacks ${scopesNeeded}${what.join(', ')}; nothing was written: use a key with ${missing.size > 1 ? 'them' : 'it'} or full_access`, 'scopes', 'GET', '/v1/me');
+}
 
 export class PlanFailedError extends Error {
   constructor(readonly plan: PlanResult) {
@@ -21,7 +88,7 @@ export interface ProgressEvent {
   step: PlanStep;
 }
 
-export interface InstallOptions extends PlanOptions {
+export interface InstallOptions extends PlanInstallOptions {
   /** Plan only; write nothing. */
   dryRun?: boolean;
   /** Lock holder name (shown to a second install that finds the lock taken). */
@@ -40,8 +107,30 @@ export interface InstallResult {
   ledger: InstallLedger | null;
 }
 
-/** Reads the ledger and the snapshot the planner needs, and plans. */
-export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
+/**
+ * A pack with validation errors, given to planInstall or install: refused before any request. The
+ * planner reads a pack as the format states it; given anything else it failed with a TypeError, or
+ * (`{}`) planned a ledger for the packId `undefined`.
+ */
+export class InvalidPackError extends Error {
+  constructor(readonly diagnostics: Diagnostic[]) {
+    const first = diagnostics[0];
+    super(`The pack is not valid (${plural(diagnostics.length, 'error')}; first: ${first.message} at ${first.pointer || '/'}); validate it with setup-pack validate`);
+    this.name = 'InvalidPackError';
+  }
+}
+
+export interface PlanInstallOptions extends PlanOptions {
+  /** The caller has validated the pack (the CLI's readPack): not validated again. */
+  validated?: boolean;
+}
+
+/** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
+export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
+  if (!options.validated) {
+    const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length) throw new InvalidPackError(errors);
+  }
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
@@ -71,6 +160,11 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
   else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
   else if (step.collection === 'media') written = await client.put(idPath(step), resolved.body);
   else written = await client.patch(idPath(step), resolved.body);
+  // The object as written is what the ledger records (its id above all): an answer without one
+  // would record an item no later run can find.
+  if (!written || typeof written !== 'object' || typeof written.id !== 'string') {
+    throw client.malformed(step.collection === 'brand' ? 'PUT' : step.action === 'create' ? 'POST' : step.collection === 'media' ? 'PUT' : 'PATCH', step.collection === 'brand' || step.action === 'create' ? COLLECTION_PATH[step.collection] : idPath(step), 'the object written (with its "id")');
+  }
   return ledgerItemAfterWrite(step, resolved, written);
 }
 
@@ -95,6 +189,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   let { plan, ledger } = await planInstall(client, pack, options);
   if (!plan.ok) throw new PlanFailedError(plan);
   if (options.dryRun || !plan.hasChanges) return { plan, written: 0, ledger };
+  await checkWriteScopes(client, plan.steps);
 
   const holder = options.holder ?? `setup-pack-${Math.random().toString(36).slice(2, 10)}`;
   const lock = await LedgerLock.acquire(client, pack.packId, holder, options.lockTtlSeconds ?? 300);
@@ -105,7 +200,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     const record = await readLedger(client, pack.packId);
     if ((record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
       // Another run changed the ledger between our plan and our lock: plan again on fresh state.
-      ({ plan, ledger } = await planInstall(client, pack, options));
+      ({ plan, ledger } = await planInstall(client, pack, { ...options, validated: true }));
       if (!plan.ok) throw new PlanFailedError(plan);
     }
     current = ledgerFrom(ledger, pack, plan);
@@ -116,12 +211,22 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     let sinceCheckpoint = 0;
     for (const step of plan.steps) {
       if (!step.write) continue;
-      const item = await writeStep(client, pack.packId, step, current.items);
+      let item: LedgerItem | null;
+      try {
+        item = await writeStep(client, pack.packId, step, current.items);
+      } catch (e) {
+        if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, written, total);
+        throw e;
+      }
       if (item) current.items[step.itemId] = item;
       else delete current.items[step.itemId];
       written++;
       options.onProgress?.({ done: written, total, step });
-      if (++sinceCheckpoint >= every && written < total) {
+      // The brand is written with PUT, which carries no idempotency key: a run interrupted before
+      // its next checkpoint would leave a brand the next run cannot tell from the user's (it would
+      // adopt it, and never update or remove it). So the ledger records it at once.
+      const unrecognisable = step.collection === 'brand' && step.action !== 'remove';
+      if ((++sinceCheckpoint >= every || unrecognisable) && written < total) {
         await lock.write(current);
         sinceCheckpoint = 0;
       }
@@ -153,6 +258,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const plan = planUninstall(record.ledger, snapshot);
   const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept };
+  await checkWriteScopes(client, plan.steps);
   const lock = await LedgerLock.acquire(client, packId, options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`, options.lockTtlSeconds ?? 300);
   let removed = 0;
   let done = false;
@@ -160,7 +266,12 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   try {
     for (const step of plan.steps) {
       if (!step.write) continue;
-      await writeStep(client, packId, step, items);
+      try {
+        await writeStep(client, packId, step, items);
+      } catch (e) {
+        if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, removed, plan.writes, 'uninstall');
+        throw e;
+      }
       delete items[step.itemId];
       removed++;
     }

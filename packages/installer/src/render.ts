@@ -23,6 +23,11 @@ export function symbolOf(step: PlanStep): string {
   }
 }
 
+/** A step's item as the plan lists it: `automation welcome "New lead welcome"`. */
+export function stepLabel(step: PlanStep): string {
+  return `${KIND[step.kind] ?? step.kind} ${step.key}${step.name && step.name !== step.key ? ` "${step.name}"` : ''}`;
+}
+
 /** Why a step does what it does, in the words `setup-pack plan` prints. */
 export function describeStep(step: PlanStep): string {
   if (step.action === 'conflict') return step.resolution === 'overwrite' ? 'edited in the workspace: overwritten (--overwrite)' : 'edited in the workspace: kept (--overwrite replaces it)';

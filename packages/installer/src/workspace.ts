@@ -42,6 +42,7 @@ export async function fetchSnapshot(client: WorkspaceClient, collections: Worksp
   for (const c of collections) {
     if (c === 'brand') {
       const brand = await client.get<WorkspaceObject>(COLLECTION_PATH.brand);
+      if (brand !== null && typeof brand !== 'object') throw client.malformed('GET', COLLECTION_PATH.brand, 'a brand object');
       snapshot.collections.brand = brand && brand.fields ? [brand] : [];
       continue;
     }
@@ -64,6 +65,9 @@ const ledgerPath = (packId: string) => `/v1/install-ledgers/${encodeURIComponent
 export async function readLedger(client: WorkspaceClient, packId: string): Promise<LedgerRecord | null> {
   try {
     const r = await client.get<LedgerRecord>(ledgerPath(packId));
+    if (!r || typeof r !== 'object' || !r.ledger || typeof r.ledger !== 'object' || !r.ledger.items || typeof r.ledger.items !== 'object') {
+      throw client.malformed('GET', ledgerPath(packId), 'an install ledger ({"ledger": {"items": ...}, "revision": ...})');
+    }
     return { ...r, ledger: { ...r.ledger, revision: r.revision } };
   } catch (e) {
     if (e instanceof WorkspaceApiError && e.isNotFound) return null;
@@ -86,6 +90,7 @@ export class LedgerLock {
 
   static async acquire(client: WorkspaceClient, packId: string, holder: string, ttlSeconds: number): Promise<LedgerLock> {
     const r = await client.post<{ token: string }>(`${ledgerPath(packId)}/lock`, { holder, ttl_seconds: ttlSeconds });
+    if (typeof r?.token !== 'string') throw client.malformed('POST', `${ledgerPath(packId)}/lock`, 'a lock ({"token": ...})');
     return new LedgerLock(client, packId, r.token, ttlSeconds);
   }
 

@@ -117,6 +117,33 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     }
   });
 
+  it('on a terminal, a wait in the middle of the writes is said on a line of its own, not at the end of the progress bar', async () => {
+    // As above, but with a limit spent after the plan's reads, while the bar is drawn.
+    const ws = await server().workspace({ rateLimit: 18 });
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const clock = server().clock;
+    clock.set(Math.ceil((clock.now().getTime() + 1) / 60000) * 60000 + 58000);
+    const realFetch = globalThis.fetch;
+    let refused = 0;
+    globalThis.fetch = async (input, init) => {
+      const res = await realFetch(input, init);
+      if (res.status === 429 && refused++ === 0) clock.advance(3000);
+      return res;
+    };
+    try {
+      const r = await cli(['install', 'releases/buyer-lead-1.0.0.json'], env, FIXTURES_DIR, true);
+      expect(r.code, r.stderr).toBe(0);
+      expect(refused).toBe(1);
+      const waitLine = r.stderr.split('\n').find((l) => l.includes('waiting'))!;
+      expect(waitLine).toMatch(/\[#+-*\] \d+\/10 /); // the bar was drawn before the wait…
+      // …and cleared: after the line's last carriage return comes the wait alone. Before, the wait
+      // was written onto the end of the bar ("[####----] 4/10 create template:x setup-pack: waiting…").
+      expect(waitLine.slice(waitLine.lastIndexOf('\r') + 1)).toBe('setup-pack: waiting 2 s as the workspace asked (429, Retry-After)…');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
   it('a file that is not JSON is named once, with its line and column', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'setup-pack-install-'));
     writeFileSync(join(dir, 'broken.json'), '{\n  "format": "service.setup-pack",\n  oops\n}\n');

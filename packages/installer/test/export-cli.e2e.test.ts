@@ -1,6 +1,7 @@
 // setup-pack export against the real server: a pack file, a source folder that builds back to the
 // same pack, diff against the release, and the refusals (usage, not installed, invalid export).
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, lstatSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +45,33 @@ describe('setup-pack export', () => {
     const refused = await cli(['export', '--pack-id', pack.packId, '-o', 'src/'], env, dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--force');
+  });
+
+  it('-o a pipe or a device (a FIFO, /dev/stdout) writes the pack into it, as > would, and leaves it a pipe', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const pack = loadPack('releases/buyer-lead-1.0.0.json');
+    await install(clientFor(server(), ws.key), pack);
+    const dir = mkdtempSync(join(tmpdir(), 'sp-export-fifo-'));
+    const fifo = join(dir, 'pack.pipe');
+    execFileSync('mkfifo', [fifo]);
+    // Both ends held here (read-write never blocks on a FIFO): the export's write goes into the
+    // pipe's buffer, to be read back once it is done.
+    const fd = openSync(fifo, constants.O_RDWR);
+    try {
+      const r = await cli(['export', '--pack-id', pack.packId, '-o', fifo], env, dir);
+      expect(r.stderr).toMatch(/^exported Buyer Lead Starter 1\.0\.0 \(.*\): 11 items, \d+ requests to pack\.pipe\n$/);
+      expect(r.code).toBe(0);
+      // Before: the temporary file was renamed over the FIFO (as root, over /dev/stdout or
+      // /dev/null themselves), and nothing went into the pipe.
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      const buf = Buffer.alloc(1 << 16);
+      const n = readSync(fd, buf);
+      expect(JSON.parse(buf.subarray(0, n).toString('utf8')).packId).toBe(pack.packId);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readdirSync(dir)).toEqual(['pack.pipe']);
   });
 
   it('says in one line when it cannot write the pack file or folder, and leaves nothing behind (exit 2)', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { install, planInstall, PlanFailedError, readLedger, uninstall, WorkspaceClient } from '../src/index.js';
+import { install, InvalidPackError, planInstall, PlanFailedError, readLedger, uninstall, WorkspaceClient } from '../src/index.js';
 import { clientFor, countingFetch, loadPack, useServer } from './harness.js';
 
 const v100 = loadPack('releases/buyer-lead-1.0.0.json');
@@ -152,6 +152,23 @@ describe('install against the real workspace server()', () => {
     const someone = (await all(c, '/v1/members'))[0].id;
     const ok = await install(c, merged, { bindings: { 'user:usr_8841': someone, 'user:usr_listing_coord': someone } });
     expect(ok.plan.ok).toBe(true);
+  });
+
+  it('refuses a pack that does not validate before any request, naming its first error', async () => {
+    const ws = await server().workspace();
+    const counting = countingFetch();
+    const c = clientFor(server(), ws.key, { fetch: counting.fetch });
+    const noDocument = { ...structuredClone(v100), automations: [{ key: 'x' }] } as unknown as typeof v100;
+    // Before: "TypeError: Cannot read properties of undefined (reading 'references')"; and {} planned
+    // (ok, no changes) a ledger for the packId undefined.
+    for (const pack of [noDocument, {} as typeof v100]) {
+      for (const call of [() => planInstall(c, pack), () => install(c, pack)]) {
+        const err = await call().catch((e) => e);
+        expect(err).toBeInstanceOf(InvalidPackError);
+        expect(err.message).toMatch(/^The pack is not valid \(\d+ errors?; first: .+ at \/.*\); validate it with setup-pack validate$/);
+      }
+    }
+    expect(counting.counts.GET + counting.writes()).toBe(0);
   });
 
   it('lets only one of two concurrent installs of a pack run', async () => {

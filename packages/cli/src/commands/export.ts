@@ -11,7 +11,7 @@ import { displayPath, notAFolder } from '../lib/files.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 import { writeFileSafely } from '../lib/write.js';
-import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
+import { connect, CONNECTION_OPTIONS, reportFailure, StatusLine } from './plan.js';
 
 export const spec: CommandSpec = {
   name: 'export',
@@ -47,27 +47,26 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (args.values.name !== undefined && !all) throw new UsageError('--name applies to --all snapshots only (a pack export keeps the installed name)');
   const out = args.values.output as string | undefined;
   const outAbs = out === undefined ? undefined : resolve(ctx.cwd, out);
-  const toDir = out !== undefined && (/[\\/]$/.test(out) || (await stat(outAbs!).catch(() => undefined))?.isDirectory() === true);
+  const outStat = outAbs === undefined ? undefined : await stat(outAbs).catch(() => undefined);
+  const toDir = out !== undefined && (/[\\/]$/.test(out) || outStat?.isDirectory() === true);
   const notFolder = toDir ? notAFolder(outAbs!, out!, ctx.cwd) : undefined;
   if (notFolder) throw new UsageError(notFolder);
   if (toDir && (await isEmptyDir(outAbs!)) === false && !args.values.force) throw new UsageError(`'${out}' exists and is not empty; pass --force to replace its pack source files`);
 
-  const client = await connect(ctx, args);
-  const { exportWorkspace } = await import('@setup-pack/installer');
   const tty = ctx.stderr.isTTY;
-  let lastWidth = 0;
+  const bar = new StatusLine(ctx);
+  const client = await connect(ctx, args, tty ? bar : undefined);
+  const { exportWorkspace } = await import('@setup-pack/installer');
   try {
     const result = await exportWorkspace(client, {
       packId, all, version, name: args.values.name as string | undefined,
       onProgress: tty
         ? ({ phase, done, total }) => {
-          const line = `reading ${phase} ${count(done)}/${count(total)} (${plural(client.stats.requests, 'request')})`;
-          ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
-          lastWidth = line.length;
+          bar.draw(`reading ${phase} ${count(done)}/${count(total)} (${plural(client.stats.requests, 'request')})`);
         }
         : undefined,
     });
-    if (tty && lastWidth) ctx.stderr.write(`\r${' '.repeat(lastWidth)}\r`);
+    bar.clear();
     const errors = result.diagnostics.filter((d) => d.severity === 'error');
     const warnings = result.diagnostics.length - errors.length;
     for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${p(n.item ? `${n.item}: ` : '')}${p(n.message)}\n`);
@@ -93,7 +92,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (json && outAbs !== undefined) ctx.stdout.write(JSON.stringify({ ok: true, packId: result.pack.packId, version: result.pack.version, items: countItems(result.pack), requests: result.requests, minimumRequests: result.minimumRequests, notes: result.notes, diagnostics: result.diagnostics }, null, 2) + '\n');
     return 0;
   } catch (e) {
-    if (tty && lastWidth) ctx.stderr.write('\n');
+    bar.end();
     // An output it cannot write (WriteError): one line, exit 2; with --format json, said on stdout too.
     if (json && e instanceof WriteError) ctx.stdout.write(JSON.stringify({ ok: false, error: { type: 'write_error', message: e.message, path: e.shown, reason: e.reason } }, null, 2) + '\n');
     if (e instanceof UsageError) throw e;

@@ -3,7 +3,7 @@ import { count, plural, printable as p } from '@setup-pack/core';
 import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { connect, CONNECTION_OPTIONS, PLAN_OPTIONS, planJson, planOptions, readPack, reportFailure } from './plan.js';
+import { connect, CONNECTION_OPTIONS, PLAN_OPTIONS, planJson, planOptions, readPack, reportFailure, StatusLine } from './plan.js';
 
 export const spec: CommandSpec = {
   name: 'install',
@@ -30,10 +30,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (ttl !== undefined && (ttl < 5 || ttl > 3600)) throw new UsageError('--lock-ttl must be between 5 and 3600 seconds');
   const pack = await readPack(ctx, args.positionals[0]);
   const options = await planOptions(ctx, args);
-  const client = await connect(ctx, args);
-  const { install, formatPlanText } = await import('@setup-pack/installer');
   const tty = !json && ctx.stderr.isTTY;
-  let lastWidth = 0;
+  const bar = new StatusLine(ctx);
+  const client = await connect(ctx, args, tty ? bar : undefined);
+  const { install, formatPlanText } = await import('@setup-pack/installer');
   try {
     const result = await install(client, pack, {
       ...options,
@@ -43,13 +43,11 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
         ? ({ done, total, step }) => {
           const width = 24;
           const filled = Math.round((done / Math.max(1, total)) * width);
-          const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${count(done)}/${count(total)} ${step.action} ${p(step.itemId)}`.slice(0, 100);
-          ctx.stderr.write(`\r${line.padEnd(lastWidth)}`);
-          lastWidth = line.length;
+          bar.draw(`[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${count(done)}/${count(total)} ${step.action} ${p(step.itemId)}`.slice(0, 100));
         }
         : undefined,
     });
-    if (tty && lastWidth) ctx.stderr.write(`\r${' '.repeat(lastWidth)}\r`);
+    bar.clear();
     if (json) {
       ctx.stdout.write(JSON.stringify({ ...planJson(result.plan), dryRun: !!args.values['dry-run'], written: result.written, requests: client.stats.requests }, null, 2) + '\n');
     } else {
@@ -60,7 +58,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
     return 0;
   } catch (e) {
-    if (tty && lastWidth) ctx.stderr.write('\n');
+    bar.end();
     return reportFailure(ctx, e, json);
   }
 }

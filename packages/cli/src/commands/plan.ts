@@ -1,6 +1,5 @@
 // setup-pack plan: what installing a pack into a live workspace would change, Terraform style.
 // The shared connection, binding and pack-reading helpers of install/uninstall/status live here.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { printable as p, type Pack, type PlanOptions, type PlanResult } from '@setup-pack/core';
 import type { WaitEvent } from '@setup-pack/installer';
@@ -25,36 +24,81 @@ export const PLAN_OPTIONS: Options = {
   'allow-downgrade': { type: 'boolean', description: 'Allow installing a lower version than the installed one.' },
 };
 
-export async function connect(ctx: CommandContext, args: Parsed) {
+/**
+ * A progress line a command redraws in place on stderr (`\r…`): anything else said on stderr
+ * meanwhile (a wait) clears it first, so it is not written onto the end of the bar.
+ */
+export class StatusLine {
+  private width = 0;
+  constructor(private readonly ctx: CommandContext) {}
+  draw(line: string): void {
+    this.ctx.stderr.write(`\r${line.padEnd(this.width)}`);
+    this.width = line.length;
+  }
+  /** Clears the line (the next draw starts on a clean one). */
+  clear(): void {
+    if (this.width) this.ctx.stderr.write(`\r${' '.repeat(this.width)}\r`);
+    this.width = 0;
+  }
+  /** Leaves the line as it is and goes to the next (a failure: the bar shows how far it got). */
+  end(): void {
+    if (this.width) this.ctx.stderr.write('\n');
+    this.width = 0;
+  }
+}
+
+export async function connect(ctx: CommandContext, args: Parsed, status?: StatusLine) {
   const url = (args.values.url as string | undefined) ?? ctx.env.WORKSPACE_URL;
   const key = (args.values.key as string | undefined) ?? ctx.env.WORKSPACE_API_KEY;
   if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
   if (!key) throw new UsageError('no API key: pass --key or set WORKSPACE_API_KEY');
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
+  // Said now, not as a network failure after retries ("cannot reach … (Invalid URL)"), and never
+  // echoing a password: fetch's own refusal of one quoted the whole address, password included.
+  let address: URL;
+  try {
+    // As the client will address it: a base with a space at its end parses, its paths do not.
+    address = new URL(`${url.replace(/\/+$/, '')}/v1/me`);
+  } catch {
+    throw new UsageError(`--url is not a valid address: ${JSON.stringify(url)}`);
+  }
+  if (address.username || address.password) throw new UsageError('--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY');
   const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
   // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.
-  const onWait = (w: WaitEvent) => ctx.stderr.write(`setup-pack: ${describeWait(w)}…\n`);
+  const onWait = (w: WaitEvent) => {
+    status?.clear();
+    ctx.stderr.write(`setup-pack: ${describeWait(w)}…\n`);
+  };
   return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}`, onWait });
 }
 
-export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions> {
+export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions & { validated: true }> {
   const { parseBinding, bindingKeyProblem } = await import('@setup-pack/installer');
   const bindings: Record<string, string> = {};
   if (typeof args.values.bindings === 'string') {
-    const path = resolve(ctx.cwd, args.values.bindings);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(await readFile(path, 'utf8'));
-    } catch (e) {
-      throw new UsageError(`cannot read bindings file '${args.values.bindings}': ${(e as Error).message}`);
+    const file = args.values.bindings;
+    const abs = resolve(ctx.cwd, file);
+    // Read as pack files are: UTF-16 named as such, a syntax error or a property written twice
+    // placed at its line and column.
+    const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
+    const where = (d: { line?: number; column?: number } | undefined) => `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}`;
+    if (!r.ok) {
+      const d = r.report.diagnostics[0];
+      // Core words these for packs; this file is not one.
+      const why = (r.unreadable ? r.report.readError ?? '' : d?.message ?? 'not JSON').replace(/^cannot read the file: /, '').replace(/\ba pack is\b/, 'a bindings file is');
+      throw new UsageError(r.unreadable ? `cannot read bindings file '${file}': ${why}` : `bindings file ${where(d)}: ${why}`);
     }
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string')) {
-      throw new UsageError(`bindings file '${args.values.bindings}' must be a JSON object of "type:id": "workspaceId"`);
+    const twice = r.findings.find((d) => d.severity === 'error' || d.code === 'json/duplicate-key');
+    if (twice) throw new UsageError(`bindings file ${where(twice)}: ${twice.message}`);
+    const parsed = r.value;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new UsageError(`bindings file '${file}' must be a JSON object of "type:id": "workspaceId"`);
     }
-    for (const [key, value] of Object.entries(parsed as Record<string, string>)) {
-      const problem = bindingKeyProblem(key) ?? (value.trim() ? undefined : `'${key}' needs a workspace id`);
-      if (problem) throw new UsageError(`bindings file '${args.values.bindings}': ${problem}`);
+    for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+      const problem = bindingKeyProblem(key)
+        ?? (typeof value !== 'string' ? `'${key}' must be bound to a workspace id (a string), not ${JSON.stringify(value)}` : value.trim() ? undefined : `'${key}' needs a workspace id`);
+      if (problem) throw new UsageError(`bindings file '${file}': ${problem}`);
     }
     Object.assign(bindings, parsed);
   }
@@ -66,7 +110,8 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
       throw new UsageError((e as Error).message);
     }
   }
-  return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings };
+  // The pack was validated by readPack, as every command reading one here does first.
+  return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings, validated: true };
 }
 
 /** Reads a pack and checks it validates: installing an invalid pack is refused before any request. */
@@ -88,7 +133,7 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
 
 /** An API failure as one line on stderr; exit 1. */
 export async function reportFailure(ctx: CommandContext, e: unknown, json: boolean): Promise<number> {
-  const { WorkspaceApiError, PlanFailedError, formatPlanText } = await import('@setup-pack/installer');
+  const { WorkspaceApiError, PlanFailedError, InstallStepError, formatPlanText } = await import('@setup-pack/installer');
   if (e instanceof PlanFailedError) {
     if (json) ctx.stdout.write(JSON.stringify(planJson(e.plan), null, 2) + '\n');
     else ctx.stderr.write(formatPlanText(e.plan, ctx.colors('stderr')));
@@ -97,8 +142,16 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
   if (e instanceof WorkspaceApiError) {
     // The server's words: printable, whatever server it is.
     const msg = p(`${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`);
-    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param } }, null, 2) + '\n');
+    // A run that failed part-way: which item (in the message), how far it got, and what to do.
+    const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run } : undefined;
+    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step } }, null, 2) + '\n');
     ctx.stderr.write(`setup-pack: ${msg}\n`);
+    if (step) {
+      const { plural } = await import('@setup-pack/core');
+      ctx.stderr.write(step.run === 'uninstall'
+        ? `setup-pack: ${step.written} of ${plural(step.total, 'removal')} made; run the uninstall again to finish it\n`
+        : `setup-pack: ${step.written} of ${plural(step.total, 'item write')} made; the install is recorded as in progress: run it again to resume (what was written is recognised, not duplicated)\n`);
+    }
     return 1;
   }
   throw e;
