@@ -257,13 +257,34 @@ describe('bindings', () => {
     }
   });
 
+  it('a --bind that binds nothing in the pack is a usage error saying what the pack binds; a bindings file\'s such key is a warning', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'shared.json'), JSON.stringify({ 'user:usr_8841': 'mem_1', 'user:usr_9': 'mem_9', 'tag:tag-buyer-lead': 'tg_1' }));
+    const cases: [string[], string][] = [
+      [['--bind', 'user:usr_8842=mem_1'], '--bind user:usr_8842=mem_1 binds nothing: no automation of the pack uses user usr_8842 (the user references it binds: usr_8841)'],
+      [['--bind', 'lead_source:src-zilow=ls_1'], '--bind lead_source:src-zilow=ls_1 binds nothing: no automation of the pack uses lead_source src-zilow (it binds no lead_source reference)'],
+      [['--bind', 'tag:tag-buyer-lead=tg_1'], '--bind tag:tag-buyer-lead=tg_1 binds nothing: the pack carries tag tag-buyer-lead itself, and its automations are bound to that'],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack plan: ${message}\n`);
+    }
+    // A bindings file may be shared by several packs: what this one does not bind is said, and left.
+    const r = run(['plan', VALID, '--bindings', 'shared.json'], { cwd: dir, env: NO_WORKSPACE });
+    expect(r.stderr).toContain("setup-pack plan: warning: bindings file 'shared.json': user:usr_9 binds nothing here: no automation of the pack uses user usr_9 (the user references it binds: usr_8841)\n");
+    expect(r.stderr).toContain("setup-pack plan: warning: bindings file 'shared.json': tag:tag-buyer-lead binds nothing here: the pack carries tag tag-buyer-lead itself, and its automations are bound to that\n");
+    expect(r.stderr).not.toContain('usr_8841 binds nothing');
+    expect(r.stderr).toMatch(/no workspace address/);
+  });
+
   it('well-formed bindings get as far as the connection', () => {
     const dir = tempDir();
     const file = (name: string, bindings: unknown) => {
       writeFileSync(join(dir, name), JSON.stringify(bindings));
       return name;
     };
-    for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'deal_stage:won': 'stg_1' })]]) {
+    for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'user:usr_8841': 'mem_1' })]]) {
       expect(run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE }).stderr, args.join(' ')).toMatch(/no workspace address/);
     }
   });

@@ -29,7 +29,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const ttl = intOption('lock-ttl', args.values['lock-ttl']);
   if (ttl !== undefined && (ttl < 5 || ttl > 3600)) throw new UsageError('--lock-ttl must be between 5 and 3600 seconds');
   const pack = await readPack(ctx, args.positionals[0]);
-  const options = await planOptions(ctx, args);
+  const options = await planOptions(ctx, args, pack, 'install');
   const tty = !json && ctx.stderr.isTTY;
   const bar = new StatusLine(ctx);
   const client = await connect(ctx, args, tty ? bar : undefined);

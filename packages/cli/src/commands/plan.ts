@@ -73,8 +73,15 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
   return new WorkspaceClient({ baseUrl: url, apiKey: key, userAgent: `setup-pack/${cliVersion()}`, onWait });
 }
 
-export async function planOptions(ctx: CommandContext, args: Parsed): Promise<PlanOptions & { validated: true }> {
+/**
+ * The plan's options from the command line, for `pack` (read and validated by readPack). A --bind
+ * that binds nothing in the pack (core's unusedBindings: a typo, or a reference the pack carries
+ * itself) is a usage error; a bindings file, which may serve several packs, gets a warning for each
+ * such key, and the rest of it is used.
+ */
+export async function planOptions(ctx: CommandContext, args: Parsed, pack: Pack, command: 'plan' | 'install'): Promise<PlanOptions & { validated: true }> {
   const { parseBinding, bindingKeyProblem } = await import('@setup-pack/installer');
+  const { unusedBindings } = await import('@setup-pack/core');
   const bindings: Record<string, string> = {};
   if (typeof args.values.bindings === 'string') {
     const file = args.values.bindings;
@@ -100,15 +107,19 @@ export async function planOptions(ctx: CommandContext, args: Parsed): Promise<Pl
         ?? (typeof value !== 'string' ? `'${key}' must be bound to a workspace id (a string), not ${JSON.stringify(value)}` : value.trim() ? undefined : `'${key}' needs a workspace id`);
       if (problem) throw new UsageError(`bindings file '${file}': ${problem}`);
     }
+    for (const [k, why] of unusedBindings(pack, Object.keys(parsed))) ctx.stderr.write(`setup-pack ${command}: warning: bindings file '${file}': ${p(k)} binds nothing here: ${p(why)}\n`);
     Object.assign(bindings, parsed);
   }
   for (const b of (args.values.bind as string[] | undefined) ?? []) {
+    let k: string, v: string;
     try {
-      const [k, v] = parseBinding(b);
-      bindings[k] = v;
+      [k, v] = parseBinding(b);
     } catch (e) {
       throw new UsageError((e as Error).message);
     }
+    const why = unusedBindings(pack, [k]).get(k);
+    if (why) throw new UsageError(`--bind ${b} binds nothing: ${why}`);
+    bindings[k] = v;
   }
   // The pack was validated by readPack, as every command reading one here does first.
   return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings, validated: true };
@@ -200,7 +211,7 @@ export const spec: CommandSpec = {
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const json = args.values.format === 'json';
   const pack = await readPack(ctx, args.positionals[0]);
-  const options = await planOptions(ctx, args);
+  const options = await planOptions(ctx, args, pack, 'plan');
   const client = await connect(ctx, args);
   const { planInstall, formatPlanText } = await import('@setup-pack/installer');
   try {

@@ -165,6 +165,31 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
   return out;
 }
 
+/**
+ * Why explicit bindings (`--bind`, a bindings file; keyed by bindingKey) would bind nothing in this
+ * pack, by key: no automation uses that reference, or the pack carries it itself, which bindReferences
+ * binds to the pack's own item before it looks at any binding. A key absent from the answer binds
+ * a reference. For a typo in a binding, which would otherwise go unsaid while the reference it was
+ * meant for is matched by name or left unresolved.
+ */
+export function unusedBindings(pack: Pack, keys: Iterable<string>): Map<string, string> {
+  const used = new Map<string, Reference>();
+  for (const a of pack.automations ?? []) for (const r of a.document.references ?? []) used.set(bindingKey(r.type, r.id), r);
+  const out = new Map<string, string>();
+  for (const k of keys) {
+    const r = used.get(k);
+    const colon = k.indexOf(':');
+    const type = k.slice(0, colon) as ReferenceType;
+    const id = k.slice(colon + 1);
+    if (r && packTarget(pack, r.type, r.id)) out.set(k, `the pack carries ${type} ${id} itself, and its automations are bound to that`);
+    else if (!r) {
+      const same = [...used.values()].filter((u) => u.type === type && !packTarget(pack, u.type, u.id)).map((u) => u.id).sort();
+      out.set(k, `no automation of the pack uses ${type} ${id} (${same.length ? `the ${type} references it binds: ${same.slice(0, UNRESOLVED_CANDIDATES).join(', ')}${same.length > UNRESOLVED_CANDIDATES ? ', …' : ''}` : `it binds no ${type} reference`})`);
+    }
+  }
+  return out;
+}
+
 /** At most this many workspace objects of a type are listed with a reference that binds to none of them (unresolved, or bound by --bind to an id the workspace lacks). */
 export const UNRESOLVED_CANDIDATES = 10;
 
