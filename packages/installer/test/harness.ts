@@ -1,6 +1,7 @@
 // The real workspace server, in-process on a loopback port over an in-memory PGlite store, with
 // a manual clock the installer's sleep advances: rate-limit windows pass without real waiting.
 import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { canonicalize, type Pack } from '@setup-pack/core';
@@ -128,4 +129,30 @@ export async function cli(argv: string[], env: Record<string, string>, cwd = FIX
 export function upToWorkspaceIds(pack: Pack): Pack {
   const text = JSON.stringify({ ...pack, packId: 'fresh', name: 'snapshot' }).replace(/https:\/\/media\.workspace\.example\/[^/"]+\/[^/"]+\//g, 'https://media.workspace.example/ws/media/');
   return canonicalize(JSON.parse(text));
+}
+
+/**
+ * A proxy in front of the server at `target` for tests of a workspace that misbehaves part-way: each
+ * request is handed to `intercept` with its body first, which answers it itself (returns true) or
+ * lets it through (false); what goes through is forwarded with its key and content type, and the
+ * answer comes back with its status and the rate-limit headers.
+ */
+export async function proxyTo(target: string, intercept: (req: IncomingMessage, res: ServerResponse) => boolean) {
+  const proxy = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    if (intercept(req, res)) return;
+    const headers: Record<string, string> = {};
+    for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
+    const up = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    const out: Record<string, string> = {};
+    for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
+      const v = up.headers.get(h);
+      if (v !== null) out[h] = v;
+    }
+    res.writeHead(up.status, out);
+    res.end(await up.text());
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
+  return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };
 }

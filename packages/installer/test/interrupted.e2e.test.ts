@@ -1,11 +1,9 @@
 // Installs that stop part-way against the real server: a key that may not make every write, a write
 // the workspace refuses, a run that dies just after writing the brand. Nothing may be left half
 // done that the next run cannot finish, and the error must say which item and what to do.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { install, InstallStepError, listLedgers, planInstall, readLedger, uninstall, WorkspaceApiError } from '../src/index.js';
-import { cli, clientFor, countingFetch, loadPack, useServer } from './harness.js';
+import { cli, clientFor, countingFetch, loadPack, proxyTo, useServer } from './harness.js';
 
 const listing = loadPack('valid/listing-marketing.json');
 
@@ -18,28 +16,14 @@ const MOST_SCOPES = [
 ];
 
 /** Forwards to the server; answers `refuse(method, path)`'s error envelope (status 400) instead when it gives one. */
-async function refusingProxy(target: string, refuse: (method: string, path: string) => string | undefined) {
-  const proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+function refusingProxy(target: string, refuse: (method: string, path: string) => string | undefined) {
+  return proxyTo(target, (req, res) => {
     const message = refuse(req.method ?? 'GET', req.url ?? '/');
-    if (message !== undefined) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ error: { type: 'invalid_request_error', message, param: 'document' } }));
-    }
-    const headers: Record<string, string> = {};
-    for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
-    const up = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-    const out: Record<string, string> = {};
-    for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
-      const v = up.headers.get(h);
-      if (v !== null) out[h] = v;
-    }
-    res.writeHead(up.status, out);
-    res.end(await up.text());
+    if (message === undefined) return false;
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message, param: 'document' } }));
+    return true;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };
 }
 
 describe('an install that cannot finish', () => {

@@ -1,12 +1,10 @@
 // A real `setup-pack install` process killed with SIGKILL in the middle of its writes: the next
 // run is locked out until the lock expires, then resumes to exactly a clean install.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { install, listLedgers, WorkspaceApiError } from '../src/index.js';
-import { clientFor, loadPack, useServer } from './harness.js';
+import { clientFor, loadPack, proxyTo, useServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
 const PACK = fileURLToPath(new URL('../../../fixtures/valid/listing-marketing.json', import.meta.url));
@@ -15,25 +13,13 @@ const listing = loadPack('valid/listing-marketing.json');
 const server = useServer();
 
 /** Forwards to the server(); at the nth write it runs `onWrite` and never answers that request. */
-async function tripwire(target: string, n: number, onWrite: () => void) {
+function tripwire(target: string, n: number, onWrite: () => void) {
   let writes = 0;
-  const proxy = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    if (req.method !== 'GET' && ++writes === n) return onWrite();
-    const headers: Record<string, string> = {};
-    for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
-    const up = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-    const out: Record<string, string> = {};
-    for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) {
-      const v = up.headers.get(h);
-      if (v !== null) out[h] = v;
-    }
-    res.writeHead(up.status, out);
-    res.end(await up.text());
+  return proxyTo(target, (req) => {
+    if (req.method === 'GET' || ++writes !== n) return false;
+    onWrite();
+    return true;
   });
-  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };
 }
 
 describe('a killed install process', () => {
