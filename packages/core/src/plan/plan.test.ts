@@ -363,6 +363,62 @@ describe('plan: upgrades', () => {
   });
 });
 
+describe('plan: a brand the workspace already has', () => {
+  const mine = { fields: { name: 'My Own Realty', primaryColor: '#123456' }, asset_urls: null };
+
+  it('keeps a brand the user set as a conflict, and uninstall leaves it', () => {
+    const ws = new WorkspaceModel();
+    ws.store('brand', mine);
+    const p = install(ws, listing);
+    const step = p.steps.find((s) => s.itemId === 'brand:brand')!;
+    expect(step).toMatchObject({ action: 'conflict', resolution: 'keep', write: false, owned: false, workspaceId: 'brand' });
+    expect(step.reason).toContain('My Own Realty');
+    expect(ws.list('brand')[0].fields).toEqual(mine.fields);
+    expect(ws.ledgers[listing.packId].items['brand:brand']).toBeUndefined();
+    // Re-planning reports it again and changes nothing.
+    const again = plan(listing, ws.ledgers[listing.packId], ws.snapshot(listing));
+    expect(again.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'conflict', write: false });
+    expect(again.hasChanges).toBe(false);
+    const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
+    expect(un.steps.some((s) => s.collection === 'brand')).toBe(false);
+  });
+
+  it('replaces a brand the user set only with overwrite, and then owns it', () => {
+    const ws = new WorkspaceModel();
+    ws.store('brand', mine);
+    const p = install(ws, listing, { overwrite: true });
+    expect(p.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
+    expect((ws.list('brand')[0].fields as { name: string }).name).toBe('Harbor Realty');
+    expect(ws.ledgers[listing.packId].items['brand:brand']).toMatchObject({ owned: true });
+    expect(plan(listing, ws.ledgers[listing.packId], ws.snapshot(listing)).hasChanges).toBe(false);
+  });
+
+  it('sets the brand of a workspace that has none (or an empty one), and owns it', () => {
+    for (const before of [undefined, { fields: {}, asset_urls: {} }]) {
+      const ws = new WorkspaceModel();
+      if (before) ws.store('brand', before);
+      const p = install(ws, listing);
+      expect(p.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'create', write: true });
+      expect(ws.ledgers[listing.packId].items['brand:brand']).toMatchObject({ owned: true });
+      const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
+      expect(un.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'remove', write: true });
+    }
+  });
+
+  it('adopts a brand that already is exactly the pack\'s, and never removes it', () => {
+    const first = new WorkspaceModel();
+    install(first, listing);
+    const ws = new WorkspaceModel();
+    // The same brand, images included (their addresses are the uploaded copies').
+    for (const m of first.list('media')) ws.list('media').push({ ...structuredClone(m), name: m.file_name });
+    ws.store('brand', structuredClone(first.list('brand')[0]));
+    const p = install(ws, listing);
+    expect(p.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'adopt', write: false, owned: false });
+    const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
+    expect(un.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ write: false });
+  });
+});
+
 // --- properties -------------------------------------------------------------------------------
 
 const packs = [v100, v110, listing];

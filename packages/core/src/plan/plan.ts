@@ -282,6 +282,21 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
         Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
       } else step.reason = prev ? 'missing from the workspace' : 'new';
+    } else if (d.kind === 'brand' && !prev) {
+      // The workspace has one brand. One that is exactly the pack's is adopted; one the user set
+      // (or another pack wrote) is theirs: a conflict, kept unless overwrite. An unset one is ours to set.
+      const theirs = (snapshot.collections.brand ?? []).find(isSetBrand);
+      const found = theirs ? identicalTwin([theirs], d, step, lookup, claimed) : undefined;
+      if (found) {
+        Object.assign(step, { action: 'adopt', write: false, workspaceId: found.twin.id, owned: false, reason: 'the workspace\'s brand already is this one' });
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, found.twin, found.sourceHash);
+      } else if (theirs) {
+        const named = brandName(theirs);
+        Object.assign(step, {
+          action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, workspaceId: theirs.id, owned: overwrite,
+          reason: `the workspace's own brand${named ? ` "${named}"` : ''}, not set by this pack`,
+        });
+      } else step.reason = 'new';
     } else {
       // An object the workspace already holds with the same name and exactly this content (a
       // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
@@ -376,12 +391,27 @@ function twinHash(collection: WorkspaceCollection, content: Record<string, Json>
 function identicalTwin(objects: WorkspaceObject[], d: Desired, step: PlanStep, lookup: (id: string) => ResolvedItem | undefined, claimed: Set<string>): { twin: WorkspaceObject; sourceHash: string } | undefined {
   const want = normalizeName(d.name);
   const fixed = applyRewrites(step, lookup);
-  const candidates = objects.filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want).sort((a, b) => (a.id < b.id ? -1 : 1));
+  // The brand is one per workspace: its content decides, whatever name the store gave it.
+  const sameName = (o: WorkspaceObject) => d.kind === 'brand' || (typeof o.name === 'string' && normalizeName(o.name) === want);
+  const candidates = objects.filter((o) => !claimed.has(o.id) && sameName(o)).sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const o of candidates) {
     const content = fixed ?? applyRewrites(step, (id) => (id === d.itemId ? { workspaceId: o.id } : lookup(id)));
     if (content && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === twinHash(d.collection, content)) return { twin: o, sourceHash: contentHash(content) };
   }
   return undefined;
+}
+
+const isObjectWithKeys = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
+
+/** A brand someone set: it has fields or images (a workspace that never set one has `fields: null`). */
+function isSetBrand(brand: WorkspaceObject): boolean {
+  return isObjectWithKeys(brand.fields) || isObjectWithKeys(brand.asset_urls);
+}
+
+function brandName(brand: WorkspaceObject): string | undefined {
+  const fields = brand.fields as Record<string, unknown> | null | undefined;
+  const name = fields && typeof fields.name === 'string' ? fields.name : brand.name;
+  return typeof name === 'string' && name.trim() ? name : undefined;
 }
 
 function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record<string, string> | undefined {
