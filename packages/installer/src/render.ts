@@ -30,6 +30,11 @@ export function stepLabel(step: PlanStep): string {
 
 /** Why a step does what it does, in the words `setup-pack plan` prints. */
 export function describeStep(step: PlanStep): string {
+  const why = whyOf(step);
+  return step.renamedFrom !== undefined ? `${why}; key renamed from ${step.renamedFrom}` : why;
+}
+
+function whyOf(step: PlanStep): string {
   if (step.action === 'conflict') {
     // An item the user edited, or an object of theirs the pack did not write (the workspace's own brand).
     const why = step.reason.startsWith('edited') ? 'edited in the workspace' : step.reason;
@@ -66,7 +71,8 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   }
   const color = (s: string, step: PlanStep) =>
     step.action === 'create' ? paint.green(s) : step.action === 'update' ? paint.yellow(s) : step.action === 'remove' && step.write ? paint.red(s) : step.action === 'conflict' ? paint.red(paint.bold(s)) : paint.dim(s);
-  const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged');
+  // A renamed key is listed even when its object is up to date: the ledger moves it to the new key.
+  const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged' || s.renamedFrom !== undefined);
   if (shown.length) out.push('');
   for (const s of shown) {
     const name = s.name && s.name !== s.key ? ` "${p(s.name)}"` : '';

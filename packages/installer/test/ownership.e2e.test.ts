@@ -1,17 +1,37 @@
 // What an install owns, against the real server: a brand the user set is theirs (kept unless
-// --overwrite, never cleared by uninstall).
+// --overwrite, never cleared by uninstall); an item whose key a release renames stays the pack's
+// own object (carried across, not adopted as a stranger's and then pruned).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, roundTripForm, type Pack } from '@setup-pack/core';
-import { exportWorkspace, install, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
+import { canonicalize, itemId, roundTripForm, type Pack, type PlanItemKind } from '@setup-pack/core';
+import { exportWorkspace, install, planInstall, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
 import { cli, clientFor, loadPack, useServer } from './harness.js';
 
 const server = useServer();
 const STAMP = '2026-11-22T12:00:00Z';
+const v100 = loadPack('releases/buyer-lead-1.0.0.json');
+const v110 = loadPack('releases/buyer-lead-1.1.0.json');
 const listing = loadPack('valid/listing-marketing.json');
 
 async function fresh(): Promise<{ c: WorkspaceClient; env: Record<string, string> }> {
   const ws = await server().workspace();
   return { c: clientFor(server(), ws.key), env: { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key } };
+}
+
+/** Writes packs into a fresh folder, for the CLI. */
+function files(packs: Record<string, Pack>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-ownership-'));
+  for (const [name, pack] of Object.entries(packs)) writeFileSync(join(dir, name), JSON.stringify(pack, null, 2));
+  return dir;
+}
+
+/** A new release of `pack` with one item's key renamed everywhere it is written (its references, filter values…). */
+function withKeyRenamed(pack: Pack, from: string, to: string, version: string): Pack {
+  const next = JSON.parse(JSON.stringify(pack).split(JSON.stringify(from)).join(JSON.stringify(to))) as Pack;
+  next.version = version;
+  return next;
 }
 
 const exported = async (c: WorkspaceClient, pack: Pack) => {
@@ -79,4 +99,81 @@ describe('a brand the workspace already has', () => {
     await uninstall(c, other.packId);
     expect((await c.get<any>('/v1/brand')).fields.name).toBe('Harbor Realty');
   });
+});
+
+describe('an item whose key a release renames', () => {
+  it('tag-hot → tag-hot-lead with --prune: the same tag, still the pack\'s, exported under the new key; diff and re-plan show nothing', async () => {
+    const { c, env } = await fresh();
+    // 1.1.0 as released, but keeping 1.0.0's "Hot lead" tag under a new key.
+    const next = structuredClone(v110);
+    next.resources!.push({ ...structuredClone(v100.resources!.find((r) => r.key === 'tag-hot')!), key: 'tag-hot-lead' });
+    const dir = files({ 'v100.json': v100, 'v110.json': next });
+    expect((await cli(['install', 'v100.json'], env, dir)).code).toBe(0);
+    const hot = (await c.listAll<any>('/v1/tags')).find((t) => t.name === 'Hot lead');
+
+    const plan = await cli(['plan', 'v110.json', '--prune', '--all'], env, dir);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^ {2}= resource tag-hot-lead "Hot lead" \(up to date; key renamed from tag-hot\)$/m);
+    expect(plan.stdout).not.toMatch(/resource tag-hot "/);
+    const up = await cli(['install', 'v110.json', '--prune'], env, dir);
+    expect(up.code).toBe(0);
+
+    const tags = (await c.listAll<any>('/v1/tags')).filter((t) => t.name === 'Hot lead');
+    expect(tags.map((t) => t.id)).toEqual([hot.id]);
+    const ledger = (await readLedger(c, v100.packId))!.ledger;
+    expect(ledger.items['resource:tag-hot']).toBeUndefined();
+    expect(ledger.items['resource:tag-hot-lead']).toMatchObject({ workspaceId: hot.id, owned: true });
+
+    const replan = await cli(['plan', 'v110.json', '--prune', '--detailed-exitcode'], env, dir);
+    expect(replan.code).toBe(0);
+    expect(replan.stdout).toMatch(/^No changes\./m);
+
+    const out = await exported(c, next);
+    expect(canonicalize(out)).toEqual(roundTripForm(next));
+    writeFileSync(join(dir, 'exported.json'), JSON.stringify({ ...out, exportedAt: next.exportedAt }, null, 2));
+    const diff = await cli(['diff', 'v110.json', 'exported.json', '--exit-code'], env, dir);
+    expect(diff.code).toBe(0);
+
+    // A later release that changes it updates it as the pack's own.
+    const later = structuredClone(next);
+    later.version = '1.2.0';
+    later.resources!.find((r) => r.key === 'tag-hot-lead')!.data = { color: '#ff0000' };
+    const r = await install(c, later, { prune: true });
+    expect(r.plan.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'update', workspaceId: hot.id });
+    expect((await c.listAll<any>('/v1/tags')).find((t) => t.id === hot.id).color).toBe('#ff0000');
+
+    await uninstall(c, v100.packId);
+    expect((await c.listAll<any>('/v1/tags')).some((t) => t.id === hot.id)).toBe(false);
+  });
+
+  // Every kind of item the planner matches to a workspace object by name.
+  const cases: [string, Pack, string, PlanItemKind][] = [
+    ['tag', v100, 'tag-buyer-lead', 'resource'],
+    ['contact stage', v100, 'stage-nurture', 'resource'],
+    ['lead source', v100, 'src-zillow', 'resource'],
+    ['custom field', listing, 'cf-listing-interest', 'resource'],
+    ['email template resource', listing, 'brochure', 'resource'],
+    ['pipeline', v100, 'buyer-pipeline', 'pipeline'],
+    ['message template', v100, 'tpl-follow-up', 'template'],
+    ['smart list', v100, 'new-buyer-leads', 'smartList'],
+    ['automation', v100, 'old-reminder', 'automation'],
+    ['media', listing, 'open-house-hero', 'asset'],
+  ];
+  for (const [label, pack, from, kind] of cases) {
+    it(`${label}: install --prune keeps the object under the new key, exports it back, re-plans to nothing`, async () => {
+      const { c } = await fresh();
+      const next = withKeyRenamed(pack, from, `${from}-renamed`, '9.0.0');
+      await install(c, pack);
+      const before = (await readLedger(c, pack.packId))!.ledger.items[itemId(kind, from)];
+      const r = await install(c, next, { prune: true });
+      expect(r.plan.summary).toMatchObject({ create: 0, remove: 0 });
+      expect(r.written).toBe(0);
+      const ledger = (await readLedger(c, pack.packId))!.ledger;
+      expect(ledger.items[itemId(kind, from)]).toBeUndefined();
+      expect(ledger.items[itemId(kind, `${from}-renamed`)]).toMatchObject({ workspaceId: before.workspaceId, owned: before.owned });
+      expect(canonicalize(await exported(c, next))).toEqual(roundTripForm(next));
+      const again = (await planInstall(c, next, { prune: true })).plan;
+      expect(again.hasChanges).toBe(false);
+    });
+  }
 });
