@@ -30,7 +30,16 @@ export function stepLabel(step: PlanStep): string {
 
 /** Why a step does what it does, in the words `setup-pack plan` prints. */
 export function describeStep(step: PlanStep): string {
-  if (step.action === 'conflict') return step.resolution === 'overwrite' ? 'edited in the workspace: overwritten (--overwrite)' : 'edited in the workspace: kept (--overwrite replaces it)';
+  const why = whyOf(step);
+  return step.renamedFrom !== undefined ? `${why}; key renamed from ${step.renamedFrom}` : why;
+}
+
+function whyOf(step: PlanStep): string {
+  if (step.action === 'conflict') {
+    // An item the user edited, or an object of theirs the pack did not write (the workspace's own brand).
+    const why = step.reason.startsWith('edited') ? 'edited in the workspace' : step.reason;
+    return step.resolution === 'overwrite' ? `${why}: overwritten (--overwrite)` : `${why}: kept (--overwrite replaces it)`;
+  }
   if (step.action === 'orphan') return step.reason.includes('edited') ? 'gone from the release, edited: kept' : 'gone from the release: kept (--prune removes it)';
   return step.reason;
 }
@@ -62,7 +71,8 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   }
   const color = (s: string, step: PlanStep) =>
     step.action === 'create' ? paint.green(s) : step.action === 'update' ? paint.yellow(s) : step.action === 'remove' && step.write ? paint.red(s) : step.action === 'conflict' ? paint.red(paint.bold(s)) : paint.dim(s);
-  const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged');
+  // A renamed key is listed even when its object is up to date: the ledger moves it to the new key.
+  const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged' || s.renamedFrom !== undefined);
   if (shown.length) out.push('');
   for (const s of shown) {
     const name = s.name && s.name !== s.key ? ` "${p(s.name)}"` : '';
@@ -74,7 +84,10 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
 
 export function summaryLine(plan: PlanResult): string {
   const s = plan.summary;
-  if (!plan.hasChanges) return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${s.conflict ? `, ${count(s.conflict)} edited in the workspace kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.`;
+  // A conflict is an item the user edited, or an object of theirs the pack did not write (the brand).
+  const theirs = plan.steps.filter((x) => x.action === 'conflict' && !x.reason.startsWith('edited')).length;
+  const edited = s.conflict - theirs;
+  if (!plan.hasChanges) return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${edited ? `, ${count(edited)} edited in the workspace kept` : ''}${theirs ? `, ${count(theirs)} of the workspace's own kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.`;
   const parts = [`${count(s.create)} to create`, `${count(s.update)} to update`, `${count(plan.steps.filter((x) => x.action === 'remove' && x.write).length)} to remove`];
   const overwrite = plan.steps.filter((x) => x.action === 'conflict' && x.write).length;
   if (s.conflict) parts.push(`${plural(s.conflict, 'conflict')} (${overwrite ? `${count(overwrite)} overwritten` : 'kept'})`);

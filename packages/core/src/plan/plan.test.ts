@@ -6,9 +6,10 @@ import type { Pack } from '../types.js';
 import { decodeBase64, sha256Hex } from '../hash.js';
 import {
   bindingKey, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
-  type InstallLedger, type LedgerItem, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
+  type InstallLedger, type LedgerItem, type PlanItemKind, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from './index.js';
 import { compareSemver } from './version.js';
+import { validatePack } from '../validate.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../fixtures/', import.meta.url));
 const load = (rel: string): Pack => JSON.parse(readFileSync(FIXTURES + rel, 'utf8'));
@@ -360,6 +361,162 @@ describe('plan: upgrades', () => {
     const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0', '2.0.0', '2.1.0', '2.1.1'];
     for (let i = 0; i < chain.length; i++)
       for (let j = 0; j < chain.length; j++) expect(compareSemver(chain[i], chain[j]), `${chain[i]} vs ${chain[j]}`).toBe(Math.sign(i - j));
+  });
+});
+
+describe('plan: a brand the workspace already has', () => {
+  const mine = { fields: { name: 'My Own Realty', primaryColor: '#123456' }, asset_urls: null };
+
+  it('keeps a brand the user set as a conflict, and uninstall leaves it', () => {
+    const ws = new WorkspaceModel();
+    ws.store('brand', mine);
+    const p = install(ws, listing);
+    const step = p.steps.find((s) => s.itemId === 'brand:brand')!;
+    expect(step).toMatchObject({ action: 'conflict', resolution: 'keep', write: false, owned: false, workspaceId: 'brand' });
+    expect(step.reason).toContain('My Own Realty');
+    expect(ws.list('brand')[0].fields).toEqual(mine.fields);
+    expect(ws.ledgers[listing.packId].items['brand:brand']).toBeUndefined();
+    // Re-planning reports it again and changes nothing.
+    const again = plan(listing, ws.ledgers[listing.packId], ws.snapshot(listing));
+    expect(again.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'conflict', write: false });
+    expect(again.hasChanges).toBe(false);
+    const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
+    expect(un.steps.some((s) => s.collection === 'brand')).toBe(false);
+  });
+
+  it('replaces a brand the user set only with overwrite, and then owns it', () => {
+    const ws = new WorkspaceModel();
+    ws.store('brand', mine);
+    const p = install(ws, listing, { overwrite: true });
+    expect(p.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
+    expect((ws.list('brand')[0].fields as { name: string }).name).toBe('Harbor Realty');
+    expect(ws.ledgers[listing.packId].items['brand:brand']).toMatchObject({ owned: true });
+    expect(plan(listing, ws.ledgers[listing.packId], ws.snapshot(listing)).hasChanges).toBe(false);
+  });
+
+  it('sets the brand of a workspace that has none (or an empty one), and owns it', () => {
+    for (const before of [undefined, { fields: {}, asset_urls: {} }]) {
+      const ws = new WorkspaceModel();
+      if (before) ws.store('brand', before);
+      const p = install(ws, listing);
+      expect(p.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'create', write: true });
+      expect(ws.ledgers[listing.packId].items['brand:brand']).toMatchObject({ owned: true });
+      const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
+      expect(un.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'remove', write: true });
+    }
+  });
+
+  it('adopts a brand that already is exactly the pack\'s, and never removes it', () => {
+    const first = new WorkspaceModel();
+    install(first, listing);
+    const ws = new WorkspaceModel();
+    // The same brand, images included (their addresses are the uploaded copies').
+    for (const m of first.list('media')) ws.list('media').push({ ...structuredClone(m), name: m.file_name });
+    ws.store('brand', structuredClone(first.list('brand')[0]));
+    const p = install(ws, listing);
+    expect(p.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'adopt', write: false, owned: false });
+    const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
+    expect(un.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ write: false });
+  });
+});
+
+/** A new release of `pack` with one item's key renamed everywhere it is written (its references, filter values…). */
+function withKeyRenamed(pack: Pack, from: string, to: string, version: string): Pack {
+  const next = JSON.parse(JSON.stringify(pack).split(JSON.stringify(from)).join(JSON.stringify(to))) as Pack;
+  next.version = version;
+  return next;
+}
+
+describe('plan: an item whose key a release renames', () => {
+  // Every kind of item the planner matches to a workspace object by name (resources of each kind,
+  // pipelines, templates, smart lists, automations, media).
+  const cases: [string, Pack, string, PlanItemKind][] = [
+    ['tag', v100, 'tag-hot', 'resource'],
+    ['contact stage', v100, 'stage-nurture', 'resource'],
+    ['lead source', v100, 'src-zillow', 'resource'],
+    ['custom field', listing, 'cf-listing-interest', 'resource'],
+    ['email template resource', listing, 'brochure', 'resource'],
+    ['pipeline', v100, 'buyer-pipeline', 'pipeline'],
+    ['message template', v100, 'tpl-follow-up', 'template'],
+    ['smart list', v100, 'new-buyer-leads', 'smartList'],
+    ['automation', v100, 'old-reminder', 'automation'],
+    ['media', listing, 'open-house-hero', 'asset'],
+  ];
+  for (const [label, pack, from, kind] of cases) {
+    const to = `${from}-renamed`;
+    const next = withKeyRenamed(pack, from, to, '9.0.0');
+    const oldId = itemId(kind, from);
+    const newId = itemId(kind, to);
+
+    for (const prune of [false, true]) {
+      it(`${label}: carries the pack's own object across to the new key${prune ? ' (prune)' : ''}, owned, not adopted or removed`, () => {
+        expect(validatePack(next).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+        const ws = new WorkspaceModel();
+        install(ws, pack);
+        const before = ws.ledgers[pack.packId].items[oldId];
+        const p = install(ws, next, { prune });
+        expect(p.steps.find((s) => s.itemId === newId)).toMatchObject({ action: 'unchanged', owned: true, workspaceId: before.workspaceId, renamedFrom: from });
+        expect(p.steps.find((s) => s.itemId === oldId)).toBeUndefined();
+        expect(p.writes).toBe(0);
+        expect(p.hasChanges).toBe(true);
+        const ledger = ws.ledgers[pack.packId];
+        expect(ledger.items[oldId]).toBeUndefined();
+        expect(ledger.items[newId]).toMatchObject({ key: to, workspaceId: before.workspaceId, owned: true, hash: before.hash });
+        expect(ws.list(before.collection).some((o) => o.id === before.workspaceId)).toBe(true);
+        const again = plan(next, ledger, ws.snapshot(next), { prune });
+        expect(again.hasChanges).toBe(false);
+        expect(again.summary.create).toBe(0);
+        // Still the pack's own: a later release updates it, uninstall removes it.
+        const un = planUninstall(ledger, ws.snapshot(next));
+        expect(un.steps.find((s) => s.itemId === newId)).toMatchObject({ action: 'remove', write: true });
+      });
+    }
+  }
+
+  it('updates a renamed item whose content also changed as the pack\'s own; an edited one is a conflict, never removed', () => {
+    const next = withKeyRenamed(v100, 'tag-hot', 'tag-hot-lead', '1.1.0');
+    next.resources!.find((r) => r.key === 'tag-hot-lead')!.data = { color: '#ff0000' };
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const id = ws.ledgers[v100.packId].items['resource:tag-hot'].workspaceId;
+    const p = install(ws, next, { prune: true });
+    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'update', write: true, workspaceId: id, owned: true });
+    expect(ws.list('tags').find((t) => t.id === id)!.color).toBe('#ff0000');
+    expect(ws.list('tags').filter((t) => t.name === 'Hot lead')).toHaveLength(1);
+
+    const edited = new WorkspaceModel();
+    install(edited, v100);
+    edited.edit('tags', id, { color: '#000000' });
+    const q = install(edited, next, { prune: true });
+    expect(q.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'conflict', write: false, workspaceId: id });
+    expect(edited.list('tags').find((t) => t.id === id)!.color).toBe('#000000');
+    expect(edited.ledgers[v100.packId].items['resource:tag-hot-lead']).toMatchObject({ workspaceId: id, owned: true });
+  });
+
+  it('carries an object the pack adopted under the old key as adopted', () => {
+    const ws = new WorkspaceModel();
+    ws.list('tags').push({ id: 'tag_mine', name: 'Hot lead', color: null });
+    install(ws, v100);
+    expect(ws.ledgers[v100.packId].items['resource:tag-hot']).toMatchObject({ workspaceId: 'tag_mine', owned: false });
+    const next = withKeyRenamed(v100, 'tag-hot', 'tag-hot-lead', '1.1.0');
+    const p = install(ws, next, { prune: true });
+    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'adopt', owned: false, workspaceId: 'tag_mine' });
+    expect(ws.ledgers[v100.packId].items['resource:tag-hot-lead']).toMatchObject({ workspaceId: 'tag_mine', owned: false });
+    expect(ws.list('tags').some((t) => t.id === 'tag_mine')).toBe(true);
+  });
+
+  it('never adopts by name an object the ledger holds for another item', () => {
+    // A new tag of the same name as one the pack installed and still has: a second object, not the first one twice.
+    const next = structuredClone(v100);
+    next.version = '1.1.0';
+    next.resources!.push({ key: 'tag-hot-2', kind: 'tag', name: 'hot LEAD' });
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const p = install(ws, next, { prune: true });
+    expect(actions(p)['resource:tag-hot']).toBe('unchanged');
+    expect(actions(p)['resource:tag-hot-2']).toBe('create');
+    const l = ws.ledgers[v100.packId];
+    expect(l.items['resource:tag-hot-2'].workspaceId).not.toBe(l.items['resource:tag-hot'].workspaceId);
   });
 });
 

@@ -222,11 +222,16 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
   const overwrite = !!options.overwrite;
-  const claimed = new Set<string>();
+  const wanted = new Set(items.map((d) => d.itemId));
+  // Objects this pack's ledger holds are its own: never adopted by name or content for another item.
+  const claimed = new Set(Object.values(ledger?.items ?? {}).map((it) => it.workspaceId));
+  // An item whose key the release renamed takes over its old key's ledger entry (owned as before).
+  const renames = renamedKeys(items, ledger, wanted, find);
+  const prevOf = (id: string): LedgerItem | undefined => ledger?.items[id] ?? renames.get(id)?.entry;
   // Items that keep their workspace object whatever this plan does with them: their ids are known
   // up front, so an automation in a cycle resolves against one planned after it.
   for (const d of items) {
-    const prev = ledger?.items[d.itemId];
+    const prev = prevOf(d.itemId);
     const existing = prev ? find(prev.collection, prev.workspaceId) : undefined;
     if (prev && existing) known.set(d.itemId, { workspaceId: existing.id, url: typeof existing.url === 'string' ? existing.url : prev.url, stages: prev.stages });
   }
@@ -234,14 +239,21 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const completions: PlanStep[] = [];
 
   for (const d of items) {
-    const prev = ledger?.items[d.itemId];
+    const prev = prevOf(d.itemId);
     const existing = prev ? find(prev.collection, prev.workspaceId) : undefined;
+    const renamed = renames.get(d.itemId);
+    if (renamed) {
+      // Recorded under the new key whatever happens below (a write or a refresh records it again).
+      ledgerUpdates[d.itemId] = renamed.entry;
+      ledgerUpdates[renamed.from] = null;
+    }
     const step: PlanStep = {
       itemId: d.itemId, kind: d.kind, key: d.key, name: d.name, collection: d.collection, action: 'create', write: true,
       phase: PHASE[d.kind], reason: '', content: d.content, rewrites: d.rewrites, dependsOn: dependsOn(d.rewrites), owned: true,
     };
     if (d.stageKeys) step.stageKeys = d.stageKeys;
     if (d.extra) step.extra = d.extra;
+    if (renamed) step.renamedFrom = ledger!.items[renamed.from].key;
     const resolved = applyRewrites(step, lookup);
     const desiredHash = resolved ? contentHash(resolved) : undefined;
 
@@ -275,13 +287,28 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       }
     } else if (d.adoptable && (!prev || prev.owned)) {
       const want = normalizeName(d.name);
-      const matches = (snapshot.collections[d.collection] ?? []).filter((o) => typeof o.name === 'string' && normalizeName(o.name) === want);
+      const matches = (snapshot.collections[d.collection] ?? []).filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want);
       if (matches.length > 1) {
         errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
       } else if (matches.length === 1) {
         Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
       } else step.reason = prev ? 'missing from the workspace' : 'new';
+    } else if (d.kind === 'brand' && !prev) {
+      // The workspace has one brand. One that is exactly the pack's is adopted; one the user set
+      // (or another pack wrote) is theirs: a conflict, kept unless overwrite. An unset one is ours to set.
+      const theirs = (snapshot.collections.brand ?? []).find(isSetBrand);
+      const found = theirs ? identicalTwin([theirs], d, step, lookup, claimed) : undefined;
+      if (found) {
+        Object.assign(step, { action: 'adopt', write: false, workspaceId: found.twin.id, owned: false, reason: 'the workspace\'s brand already is this one' });
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, found.twin, found.sourceHash);
+      } else if (theirs) {
+        const named = brandName(theirs);
+        Object.assign(step, {
+          action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, workspaceId: theirs.id, owned: overwrite,
+          reason: `the workspace's own brand${named ? ` "${named}"` : ''}, not set by this pack`,
+        });
+      } else step.reason = 'new';
     } else {
       // An object the workspace already holds with the same name and exactly this content (a
       // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
@@ -321,10 +348,10 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   if (errors.length) return base;
 
   // Orphans: installed items the new release no longer has. Removed only with prune, and only unedited.
-  const wanted = new Set(items.map((d) => d.itemId));
+  const carried = new Set([...renames.values()].map((r) => r.from));
   const orphans: PlanStep[] = [];
   for (const id of Object.keys(ledger?.items ?? {}).sort()) {
-    if (wanted.has(id)) continue;
+    if (wanted.has(id) || carried.has(id)) continue;
     const prev = ledger!.items[id];
     const existing = find(prev.collection, prev.workspaceId);
     const step: PlanStep = {
@@ -359,6 +386,47 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
 }
 
 /**
+ * Keys a release renamed: an item not in the ledger whose name (trimmed, case-insensitive) is the
+ * name of the workspace object the ledger holds for an item of the same kind and collection that
+ * the release no longer has. That object is this pack's own (or one it adopted): the new key takes
+ * over its ledger entry, so it is updated as before — not adopted as a stranger's object and then
+ * removed as the old key's orphan. Each old entry goes to one new item (both in key order).
+ */
+function renamedKeys(items: Desired[], ledger: InstallLedger | null, wanted: Set<string>, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): Map<string, { from: string; entry: LedgerItem }> {
+  const out = new Map<string, { from: string; entry: LedgerItem }>();
+  if (!ledger) return out;
+  const slot = (kind: PlanItemKind, collection: WorkspaceCollection, name: string) => JSON.stringify([kind, collection, normalizeName(name)]);
+  const gone = new Map<string, string[]>();
+  for (const id of Object.keys(ledger.items).sort()) {
+    if (wanted.has(id)) continue;
+    const it = ledger.items[id];
+    const obj = find(it.collection, it.workspaceId);
+    const name = obj && nameOf(it.collection, obj);
+    if (name === undefined) continue;
+    const k = slot(it.kind, it.collection, name);
+    gone.set(k, [...(gone.get(k) ?? []), id]);
+  }
+  if (!gone.size) return out;
+  for (const d of items) {
+    if (ledger.items[d.itemId]) continue;
+    const from = gone.get(slot(d.kind, d.collection, d.name))?.shift();
+    if (from) out.set(d.itemId, { from, entry: { ...ledger.items[from], key: d.key } });
+  }
+  return out;
+}
+
+/** The name a workspace object goes by: an automation's is its document's, a media file's its file name, where the object has none of its own. */
+function nameOf(collection: WorkspaceCollection, obj: WorkspaceObject): string | undefined {
+  if (typeof obj.name === 'string') return obj.name;
+  if (collection === 'automations') {
+    const doc = (obj.draft_document ?? obj.document) as { name?: unknown } | null | undefined;
+    return typeof doc?.name === 'string' ? doc.name : undefined;
+  }
+  if (collection === 'media' && typeof obj.file_name === 'string') return obj.file_name;
+  return undefined;
+}
+
+/**
  * What must match for a workspace object to be an item's twin: its content, except an automation's
  * `references` (binding hints for an install, not what the automation does).
  */
@@ -376,12 +444,27 @@ function twinHash(collection: WorkspaceCollection, content: Record<string, Json>
 function identicalTwin(objects: WorkspaceObject[], d: Desired, step: PlanStep, lookup: (id: string) => ResolvedItem | undefined, claimed: Set<string>): { twin: WorkspaceObject; sourceHash: string } | undefined {
   const want = normalizeName(d.name);
   const fixed = applyRewrites(step, lookup);
-  const candidates = objects.filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want).sort((a, b) => (a.id < b.id ? -1 : 1));
+  // The brand is one per workspace: its content decides, whatever name the store gave it.
+  const sameName = (o: WorkspaceObject) => d.kind === 'brand' || (typeof o.name === 'string' && normalizeName(o.name) === want);
+  const candidates = objects.filter((o) => !claimed.has(o.id) && sameName(o)).sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const o of candidates) {
     const content = fixed ?? applyRewrites(step, (id) => (id === d.itemId ? { workspaceId: o.id } : lookup(id)));
     if (content && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === twinHash(d.collection, content)) return { twin: o, sourceHash: contentHash(content) };
   }
   return undefined;
+}
+
+const isObjectWithKeys = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0;
+
+/** A brand someone set: it has fields or images (a workspace that never set one has `fields: null`). */
+function isSetBrand(brand: WorkspaceObject): boolean {
+  return isObjectWithKeys(brand.fields) || isObjectWithKeys(brand.asset_urls);
+}
+
+function brandName(brand: WorkspaceObject): string | undefined {
+  const fields = brand.fields as Record<string, unknown> | null | undefined;
+  const name = fields && typeof fields.name === 'string' ? fields.name : brand.name;
+  return typeof name === 'string' && name.trim() ? name : undefined;
 }
 
 function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record<string, string> | undefined {

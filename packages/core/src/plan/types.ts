@@ -170,6 +170,8 @@ export interface PlanStep {
   refreshLedger?: boolean;
   /** Owned by the pack (false for adopted objects). */
   owned: boolean;
+  /** The key the ledger held this item's object under: the release renamed it (the object is carried across, not replaced). */
+  renamedFrom?: string;
 }
 
 export type PlanErrorCode =
