@@ -29,6 +29,22 @@ function makeAjv(coerce: boolean): Ajv2020 {
       return !problem;
     },
   });
+  // `x-exactly-one-of: [a, b]`: a body must carry exactly one of these fields. The schema's oneOf of
+  // `required` says so to the document's readers; its error ("must match exactly one schema in
+  // oneOf", or the first branch's missing field) names neither, so this runs before it and does.
+  ajv.addKeyword({
+    keyword: 'x-exactly-one-of',
+    before: 'oneOf',
+    schemaType: 'array',
+    errors: true,
+    validate: function exactlyOne(names: string[], data: unknown): boolean {
+      if (!data || typeof data !== 'object' || Array.isArray(data)) return true;
+      const sent = names.filter((n) => (data as Record<string, unknown>)[n] !== undefined);
+      if (sent.length === 1) return true;
+      (exactlyOne as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-exactly-one-of', message: `Send exactly one of ${names.join(' or ')}`, params: { names, sent } }];
+      return false;
+    },
+  });
   // The published pack schemas (draft 2020-12), so catalog bodies can $ref the pack's own rules.
   for (const s of packSchemas) ajv.addSchema(s);
   return ajv;
@@ -98,6 +114,7 @@ export function validationError(errors: ErrorObject[], context: string | undefin
     return badRequest(`Received unknown parameter: ${p}`, p);
   }
   // Types in words, as the pack's findings say them ("must be an object", not ajv's "must be object").
+  if (e.keyword === 'x-exactly-one-of') return badRequest(e.message ?? 'Send exactly one of the alternatives', base || undefined);
   const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (e.message ?? 'is invalid');
   if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
   if (e.keyword === 'enum') {

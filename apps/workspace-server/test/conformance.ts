@@ -1201,6 +1201,62 @@ export function defineConformance(kind: StoreKind) {
       expectError(await c.get('/v1/deals?cursor=not-a-cursor'), 400, 'invalid_request_error', 'cursor');
     });
 
+    it('breaks an install lock by naming its holder: only that holder\'s, and exactly one of lock_token or holder', async () => {
+      const ws = await s.workspace();
+      const c = ws.client;
+      const packId = 'b7e4c1d2-5a6b-4c3d-9e4f-0a1b2c3d4e5f';
+      const unlock = (body: unknown) => c.post(`/v1/install-ledgers/${packId}/unlock`, body);
+      // No lock ever taken: as the token's unlock answers.
+      expectError(await unlock({ holder: 'run-a' }), 404, 'invalid_request_error', 'pack_id');
+      const taken = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'run-a', ttl_seconds: 60 });
+      expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+      const put = await c.put(`/v1/install-ledgers/${packId}`, { lock_token: taken.body.token, ledger: { packId, items: {} }, ttl_seconds: 60 });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      const until = put.body.lock.expires_at;
+      // Neither, or both: a 400 that says which two.
+      for (const body of [{}, { lock_token: taken.body.token, holder: 'run-a' }]) {
+        const r = await unlock(body);
+        expectError(r, 400, 'invalid_request_error');
+        expect(r.body.error.message, JSON.stringify(body)).toBe('Send exactly one of lock_token or holder');
+      }
+      expectError(await unlock({ holder: '' }), 400, 'invalid_request_error', 'holder');
+      expectError(await unlock({ holder: 'run-a', force: true }), 400, 'invalid_request_error', 'force');
+      // Another holder's name breaks nothing: a 409 naming who holds it and until when.
+      const wrong = await unlock({ holder: 'run-b' });
+      expectError(wrong, 409, 'invalid_request_error', 'lock');
+      expect(wrong.body.error.message).toBe(`Another install of this pack holds the lock (run-a) until ${until}`);
+      expect((await c.get(`/v1/install-ledgers/${packId}`)).body.lock).toEqual({ holder: 'run-a', expires_at: until });
+      // The holder's name releases it, and the next run takes it at once; the broken run's token writes nothing.
+      const broken = await unlock({ holder: 'run-a' });
+      expect(broken.status, JSON.stringify(broken.body)).toBe(200);
+      expect(broken.body).toEqual({ pack_id: packId, released: true });
+      const ledger = await c.get(`/v1/install-ledgers/${packId}`);
+      expect(ledger.body.lock).toBeNull();
+      expect(ledger.body.revision).toBe(1);
+      const next = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'run-b', ttl_seconds: 60 });
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
+      expectError(await c.put(`/v1/install-ledgers/${packId}`, { lock_token: taken.body.token, ledger: { packId, items: {} } }), 409, 'invalid_request_error', 'lock');
+      expectError(await unlock({ holder: 'run-a' }), 409, 'invalid_request_error', 'lock');
+      // Nothing held: the 409 the token's unlock answers, naming holder.
+      expect((await unlock({ holder: 'run-b' })).body).toEqual({ pack_id: packId, released: true });
+      const free = await unlock({ holder: 'run-b' });
+      expectError(free, 409, 'invalid_request_error', 'holder');
+      expect(free.body.error.message).toMatch(/^The lock is not held/);
+      // An expired lock is nobody's: another name is told it is not held (not who held it once);
+      // its own holder's name clears it, as that holder's token would.
+      const stale = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'run-c', ttl_seconds: 5 });
+      expect(stale.status).toBe(200);
+      s.clock.advance(6000);
+      expectError(await unlock({ holder: 'run-d' }), 409, 'invalid_request_error', 'holder');
+      expect((await unlock({ holder: 'run-c' })).body).toEqual({ pack_id: packId, released: true });
+      // The token's unlock is unchanged.
+      const t = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'run-e' });
+      expect((await unlock({ lock_token: t.body.token })).body).toEqual({ pack_id: packId, released: true });
+      // The same scope as the token's unlock.
+      const reader = await s.key(ws.id, ['read_install_ledgers']);
+      expectError(await reader.client.post(`/v1/install-ledgers/${packId}/unlock`, { holder: 'run-e' }), 403, 'permission_error');
+    });
+
     it('the router’s and the HTTP parser’s refusals are in the error envelope too', async () => {
       for (const bad of ['/v1/contacts/%nl', '/v1/contacts/%ED%A0%80']) {
         const r = await a.get(bad);

@@ -289,3 +289,27 @@ describe('bindings', () => {
     }
   });
 });
+
+describe('unlock', () => {
+  it('needs a packId and a holder, and a workspace: each missing one a usage error (exit 2) said at once', () => {
+    const usage = 'usage: setup-pack unlock [options] <packId> <holder>';
+    for (const [args, message] of [
+      [[], `missing arguments; ${usage}`],
+      [['6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'], `missing argument; ${usage}`],
+      [['6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'setup-pack-abc', 'extra'], `unexpected argument 'extra'; ${usage}`],
+    ] as [string[], string][]) {
+      const r = run(['unlock', ...args], { env: WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack unlock: ${message}\n`);
+    }
+    const empty = run(['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', ''], { env: WORKSPACE });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('setup-pack unlock: the holder must not be empty: name the one the lock shows (setup-pack status, or the install that was refused)\n');
+    const none = run(['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'setup-pack-abc'], { env: NO_WORKSPACE });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('setup-pack unlock: no workspace address: pass --url or set WORKSPACE_URL\n');
+    const help = run(['unlock', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('setup-pack unlock');
+  });
+});

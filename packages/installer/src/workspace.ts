@@ -79,6 +79,65 @@ export async function listLedgers(client: WorkspaceClient): Promise<LedgerRecord
   return client.listAll<LedgerRecord>('/v1/install-ledgers');
 }
 
+/**
+ * The lock request of an install or uninstall refused (409): another run holds the pack's lock.
+ * Who holds it and until when, when known, so the caller can say how to break it if that run is
+ * dead (breakLock, `setup-pack unlock <packId> <holder>`).
+ */
+export class LockTakenError extends WorkspaceApiError {
+  constructor(
+    cause: WorkspaceApiError,
+    readonly packId: string,
+    readonly holder: string | null,
+    readonly expiresAt: string | null,
+  ) {
+    super(cause.status, cause.type, cause.message, cause.param, cause.method, cause.path);
+    this.name = 'LockTakenError';
+  }
+}
+
+/**
+ * Who holds the lock a 409 was about: the server's message names them ("… holds the lock (h)
+ * until t"); failing that (another server's words), the ledger's lock as GET shows it.
+ */
+async function lockHeld(client: WorkspaceClient, packId: string, e: WorkspaceApiError): Promise<{ holder: string; expires_at: string } | null> {
+  const m = /holds the lock \((.*)\) until (\S+)$/s.exec(e.message);
+  if (m) return { holder: m[1], expires_at: m[2] };
+  try {
+    return (await readLedger(client, packId))?.lock ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** What breakLock did: released the lock, or not, because another holder has it or nobody does. */
+export type BreakLockResult =
+  | { packId: string; released: true }
+  | { packId: string; released: false; reason: 'held'; holder: string | null; expiresAt: string | null }
+  | { packId: string; released: false; reason: 'not-held' };
+
+/**
+ * Breaks the pack's lock that `holder` holds: the way out when a run crashed or was killed and
+ * left its lock until it expires. Naming the holder (as the refused install or status showed it),
+ * not taking any lock: a run in progress under another holder is never broken by accident.
+ */
+export async function breakLock(client: WorkspaceClient, packId: string, holder: string): Promise<BreakLockResult> {
+  try {
+    const r = await client.post<{ released?: boolean }>(`${ledgerPath(packId)}/unlock`, { holder });
+    if (r?.released === true) return { packId, released: true };
+    return { packId, released: false, reason: 'not-held' };
+  } catch (e) {
+    if (!(e instanceof WorkspaceApiError)) throw e;
+    // Never locked (404), or not held by that holder now (409 on `holder`).
+    if (e.isNotFound || (e.isConflict && e.param === 'holder')) return { packId, released: false, reason: 'not-held' };
+    if (e.isConflict) {
+      const lock = await lockHeld(client, packId, e);
+      return { packId, released: false, reason: 'held', holder: lock?.holder ?? null, expiresAt: lock?.expires_at ?? null };
+    }
+    throw e;
+  }
+}
+
 /** The ledger lock of one install run: renewed by every checkpoint, released at the end. */
 export class LedgerLock {
   private constructor(
@@ -89,7 +148,14 @@ export class LedgerLock {
   ) {}
 
   static async acquire(client: WorkspaceClient, packId: string, holder: string, ttlSeconds: number): Promise<LedgerLock> {
-    const r = await client.post<{ token: string }>(`${ledgerPath(packId)}/lock`, { holder, ttl_seconds: ttlSeconds });
+    let r: { token: string };
+    try {
+      r = await client.post<{ token: string }>(`${ledgerPath(packId)}/lock`, { holder, ttl_seconds: ttlSeconds });
+    } catch (e) {
+      if (!(e instanceof WorkspaceApiError && e.isConflict)) throw e;
+      const lock = await lockHeld(client, packId, e);
+      throw new LockTakenError(e, packId, lock?.holder ?? null, lock?.expires_at ?? null);
+    }
     if (typeof r?.token !== 'string') throw client.malformed('POST', `${ledgerPath(packId)}/lock`, 'a lock ({"token": ...})');
     return new LedgerLock(client, packId, r.token, ttlSeconds);
   }

@@ -394,6 +394,27 @@ export async function releaseLock(db: Db, ws: string, packId: string, token: str
   });
 }
 
+/**
+ * Breaks the lock by naming its holder (`setup-pack unlock`): a run that crashed or was killed
+ * left it, and its token died with it. Released only when that holder holds it now (or held it
+ * last and nobody took it since, as its token would): another holder's live lock is a 409 naming
+ * it and its expiry, so a run in progress is never broken by a name it does not carry.
+ */
+export async function releaseLockOf(db: Db, ws: string, packId: string, holder: string, now: Date) {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
+    const r = rows[0];
+    if (!r) throw notFound('install ledger', 'pack_id');
+    const live = r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime();
+    if (live && r.lock_holder !== holder) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    if (!r.lock_token || r.lock_holder !== holder) {
+      throw new ApiError(409, 'invalid_request_error', `The lock is not held by ${holder}: nothing to release`, 'holder');
+    }
+    await tx.query('UPDATE install_ledgers SET lock_token = NULL, lock_holder = NULL, lock_expires_at = NULL WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
+    return { pack_id: packId, released: true };
+  });
+}
+
 export async function deleteLedger(db: Db, ws: string, packId: string, token: string) {
   return db.transaction(async (tx) => {
     await heldRow(tx, ws, packId, token);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { acquireLock, deleteLedger, getLedger, listIdempotencyKeys, listLedgers, releaseLock, writeLedger } from '../catalog/store.js';
+import { acquireLock, deleteLedger, getLedger, listIdempotencyKeys, listLedgers, releaseLock, releaseLockOf, writeLedger } from '../catalog/store.js';
 import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject } from './catalog-resources.js';
@@ -8,6 +8,7 @@ import { listOf, pagingQuery, str, ts } from './schemas.js';
 const packParams = { type: 'object', required: ['pack_id'], properties: { pack_id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
 const lock = { type: ['object', 'null'], properties: { holder: str, expires_at: ts } } as const;
 const ledgerRecord = { type: 'object', properties: { pack_id: str, revision: { type: 'integer' }, ledger: anyObject, lock, created_at: ts, updated_at: ts } } as const;
+const holder = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const ttl = { type: 'integer', minimum: 5, maximum: 3600, default: 300, description: 'Seconds until the lock expires unless renewed' } as const;
 
 /**
@@ -52,7 +53,7 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       summary: 'Take the pack\'s install lock (409 while another holder has it and it has not expired)',
       tags: ['install ledger'],
       params: packParams,
-      body: { type: 'object', additionalProperties: false, required: ['holder'], properties: { holder: { type: 'string', minLength: 1, maxLength: 200 }, ttl_seconds: ttl } },
+      body: { type: 'object', additionalProperties: false, required: ['holder'], properties: { holder, ttl_seconds: ttl } },
       response: { 200: { type: 'object', properties: { pack_id: str, token: str, holder: str, expires_at: ts, revision: { type: 'integer' } } } },
     },
   }, async (req) => {
@@ -77,13 +78,25 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
   app.post('/v1/install-ledgers/:pack_id/unlock', {
     config: { scope: 'write_install_ledgers' },
     schema: {
-      summary: 'Release the lock',
+      summary: 'Release the lock: with its token, or by naming its holder (breaking the lock a crashed run left; 409 while another holder has it)',
       tags: ['install ledger'],
       params: packParams,
-      body: { type: 'object', additionalProperties: false, required: ['lock_token'], properties: { lock_token: str } },
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { lock_token: str, holder: { ...holder, description: 'Release the lock only if this holder has it (the run that crashed, as the 409 or GET named it)' } },
+        // Exactly one: the oneOf for the document's readers, x-exactly-one-of for the 400 that names both.
+        oneOf: [{ required: ['lock_token'] }, { required: ['holder'] }],
+        'x-exactly-one-of': ['lock_token', 'holder'],
+      },
       response: { 200: { type: 'object', properties: { pack_id: str, released: { type: 'boolean' } } } },
     },
-  }, async (req) => releaseLock(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, (req.body as { lock_token: string }).lock_token));
+  }, async (req) => {
+    const ws = callerOf(req).workspace.id;
+    const packId = (req.params as { pack_id: string }).pack_id;
+    const b = req.body as { lock_token?: string; holder?: string };
+    return b.holder !== undefined ? releaseLockOf(db, ws, packId, b.holder, clock.now()) : releaseLock(db, ws, packId, b.lock_token as string);
+  });
 
   app.post('/v1/install-ledgers/:pack_id/delete', {
     config: { scope: 'write_install_ledgers' },

@@ -144,7 +144,7 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
 
 /** An API failure as one line on stderr; exit 1. */
 export async function reportFailure(ctx: CommandContext, e: unknown, json: boolean): Promise<number> {
-  const { WorkspaceApiError, PlanFailedError, InstallStepError, formatPlanText } = await import('@setup-pack/installer');
+  const { WorkspaceApiError, PlanFailedError, InstallStepError, LockTakenError, formatPlanText } = await import('@setup-pack/installer');
   if (e instanceof PlanFailedError) {
     if (json) ctx.stdout.write(JSON.stringify(planJson(e.plan), null, 2) + '\n');
     else ctx.stderr.write(formatPlanText(e.plan, ctx.colors('stderr')));
@@ -155,8 +155,14 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
     const msg = p(`${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`);
     // A run that failed part-way: which item (in the message), how far it got, and what to do.
     const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run } : undefined;
-    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step } }, null, 2) + '\n');
-    ctx.stderr.write(`setup-pack: ${msg}\n`);
+    // The lock is taken: by a run in progress, or by one that crashed or was killed. Who, until
+    // when (in the server's message), and how to break it if that run is dead.
+    const lock = e instanceof LockTakenError && e.holder !== null ? { lock: { holder: e.holder, expires_at: e.expiresAt } } : undefined;
+    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step, ...lock } }, null, 2) + '\n');
+    if (e instanceof LockTakenError && e.holder !== null) {
+      const { unlockCommand } = await import('./unlock.js');
+      ctx.stderr.write(`setup-pack: ${msg}; if no run is in progress (one crashed or was killed), break it: ${p(unlockCommand(e.packId, e.holder))}\n`);
+    } else ctx.stderr.write(`setup-pack: ${msg}\n`);
     if (step) {
       const { plural } = await import('@setup-pack/core');
       ctx.stderr.write(step.run === 'uninstall'
