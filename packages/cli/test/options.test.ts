@@ -311,5 +311,6 @@ describe('unlock', () => {
     const help = run(['unlock', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('setup-pack unlock');
+    expect(help.stdout).toContain('Exit codes: 0 released, 1 not released');
   });
 });
