@@ -1,11 +1,11 @@
 // setup-pack fix: core's mechanical repairs (fixPack), applied to pack files.
 import { join } from 'node:path';
-import { count, plural, printable, sortDiagnostics, type Diagnostic } from '@setup-pack/core';
+import { count, numbersNotKept, plural, printable, sortDiagnostics, type Diagnostic } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath } from '../lib/files.js';
 import type { FileReport } from '../report/model.js';
-import { leftAsItIs, lostOnRewrite, numbersNotKept } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite } from '../lib/packfile.js';
 import { forEachPackFile, packsToRewrite, reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import { WriteError } from '../lib/errors.js';
 import { writeFiles, writeFileSafely } from '../lib/write.js';

@@ -1,11 +1,11 @@
 // setup-pack fmt: rewrite packs, and the JSON files of pack source folders, in the canonical form
 // (schema key order, 2 spaces, final newline).
 import { join, relative, sep } from 'node:path';
-import { count, plural, pluralWord, printable } from '@setup-pack/core';
+import { count, numbersNotKept, plural, pluralWord, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '../lib/files.js';
-import { leftAsItIs, lostOnRewrite, numbersNotKept, parsePackBytes, readPackFile } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import { ioReason, writeFileSafely } from '../lib/write.js';
 import { WriteError } from '../lib/errors.js';

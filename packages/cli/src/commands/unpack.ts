@@ -1,11 +1,11 @@
 // setup-pack unpack: split a pack file into a source folder (the inverse of build).
 import { resolve } from 'node:path';
-import { countItems, plural, printable } from '@setup-pack/core';
+import { countItems, numbersNotKept, plural, printable } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
-import { lostOnRewrite, numbersNotKept, readPackFile } from '../lib/packfile.js';
+import { lostOnRewrite, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { buildFromFiles, unpackToFiles, UnpackError } from '../source/layout.js';

@@ -3,8 +3,8 @@
 // and a number JSON.stringify would write back as the same one is never named.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createSourceText, parsePointer, toPointer } from '@setup-pack/core';
-import { numbersNotKept } from './packfile.js';
+import { createSourceText, numbersNotKept } from './parse.js';
+import { parsePointer, toPointer } from './pointer.js';
 
 const found = (text: string) => numbersNotKept(createSourceText(text, true)).map((d) => ({ pointer: d.pointer, line: d.line, column: d.column, endColumn: d.endColumn }));
 
