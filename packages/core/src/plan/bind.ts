@@ -84,8 +84,12 @@ export interface BindResult {
 
 const CREATABLE_KIND: Partial<Record<ReferenceType, Resource['kind']>> = { tag: 'tag', stage: 'contact_stage', lead_source: 'lead_source', custom_field: 'custom_field' };
 
-export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
-  // One entry per distinct reference (type and id), remembering which automations use it.
+/**
+ * The references the pack's automations make, one entry per distinct reference (type and id) keyed
+ * by bindingKey, with the automations that use it; the entry's reference is the first that carries a
+ * name. What bindReferences binds and unusedBindings checks bindings against.
+ */
+export function packReferences(pack: Pack): Map<string, { ref: Reference; usedBy: Set<string> }> {
   const refs = new Map<string, { ref: Reference; usedBy: Set<string> }>();
   for (const a of pack.automations ?? []) {
     for (const r of a.document.references ?? []) {
@@ -97,6 +101,11 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       } else refs.set(k, { ref: r, usedBy: new Set([a.key]) });
     }
   }
+  return refs;
+}
+
+export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
+  const refs = packReferences(pack);
   const out: BindResult = { bindings: [], createdResources: [], errors: [] };
   for (const k of [...refs.keys()].sort()) {
     const { ref, usedBy } = refs.get(k)!;
@@ -173,17 +182,16 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
  * meant for is matched by name or left unresolved.
  */
 export function unusedBindings(pack: Pack, keys: Iterable<string>): Map<string, string> {
-  const used = new Map<string, Reference>();
-  for (const a of pack.automations ?? []) for (const r of a.document.references ?? []) used.set(bindingKey(r.type, r.id), r);
+  const used = packReferences(pack);
   const out = new Map<string, string>();
   for (const k of keys) {
-    const r = used.get(k);
+    const r = used.get(k)?.ref;
     const colon = k.indexOf(':');
     const type = k.slice(0, colon) as ReferenceType;
     const id = k.slice(colon + 1);
     if (r && packTarget(pack, r.type, r.id)) out.set(k, `the pack carries ${type} ${id} itself, and its automations are bound to that`);
     else if (!r) {
-      const same = [...used.values()].filter((u) => u.type === type && !packTarget(pack, u.type, u.id)).map((u) => u.id).sort();
+      const same = [...used.values()].map((e) => e.ref).filter((u) => u.type === type && !packTarget(pack, u.type, u.id)).map((u) => u.id).sort();
       out.set(k, `no automation of the pack uses ${type} ${id} (${same.length ? `the ${type} references it binds: ${same.slice(0, UNRESOLVED_CANDIDATES).join(', ')}${same.length > UNRESOLVED_CANDIDATES ? ', …' : ''}` : `it binds no ${type} reference`})`);
     }
   }
