@@ -590,6 +590,15 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const [untouched] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
     expect(readFileSync((await untouched.path())!, 'utf8')).toBe(text);
     expect(asked).toEqual([]);
+    // Kept as its text, the untouched pack's draft keeps the numbers too: a reload lists them again.
+    type Drafts = { __drafts: { load(): Promise<{ originText?: string; numbers?: unknown[] } | undefined> } };
+    await poll(() => page.evaluate(async () => {
+      const d = await (window as unknown as Drafts).__drafts.load();
+      return d && { text: d.originText?.length, numbers: d.numbers?.length };
+    })).toEqual({ text: text.length, numbers: 2 });
+    await page.reload();
+    await poll(() => tiny.count()).toBe(1);
+    expect(await long.count()).toBe(1);
 
     // Edited, it would be written as the editor reads it: export asks first, naming each number,
     // its place and what it would be written as; declined, nothing is written.

@@ -17,8 +17,8 @@ export interface Draft {
   source?: string;
   /**
    * The numbers of the file the pack was opened from that it holds as others (EditorState's
-   * `numbers`), when `originText` is not kept to find them again: restored, the panel still lists
-   * them and export still asks.
+   * `numbers`; a few small objects, so not found again in `originText` on restore, which would
+   * read a big pack's text twice more): restored, the panel still lists them and export still asks.
    */
   numbers?: readonly NumberNotKept[];
   dirty: boolean;

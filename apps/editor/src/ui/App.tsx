@@ -153,9 +153,7 @@ export function App({ store }: { store: EditorStore }) {
         const pack = draft && packOfDraft(draft);
         if (draft && pack && (draft.dirty || !url || draft.source === url)) {
           canvasSeq.current++;
-          const text = draft.dirty ? undefined : draft.originText;
-          // A draft that keeps its text finds its numbers there again; one that does not kept them.
-          store.open(pack, draft.source ?? 'restored draft', text, { dirty: draft.dirty, numbers: text !== undefined ? lostOnOpen(text).numbers : draft.numbers });
+          store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty, numbers: draft.numbers });
           if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
         } else if (url) await openUrl(url);
         restored.current = true;
@@ -188,7 +186,7 @@ export function App({ store }: { store: EditorStore }) {
       // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
       const untouched = s.origin?.value === saving;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: untouched || !s.numbers?.length ? undefined : s.numbers, source: s.source, dirty: store.dirty, page: PAGE })
+        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: s.numbers?.length ? s.numbers : undefined, source: s.source, dirty: store.dirty, page: PAGE })
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };
