@@ -555,6 +555,101 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('lists each number the editor reads otherwise than its file writes it (1e-400 as 0) at its place, and export writes them so only when asked', async () => {
+    const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
+    const text = original.replace('"probability": 30', '"probability": 30.0000000000000000001').replace('"probability": 0,', '"probability": 1e-400,');
+    expect(text).not.toBe(original);
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // Confirmations: what each said, answered by the next answer queued (accept when none is).
+    const asked: { type: string; message: string }[] = [];
+    const answers: boolean[] = [];
+    page.on('dialog', (d) => {
+      asked.push({ type: d.type(), message: d.message() });
+      void (answers.shift() ?? true ? d.accept() : d.dismiss());
+    });
+    await page.goto(`${editor.url}/`);
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'numbers.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('header .source').textContent()).toBe('numbers.json');
+
+    // Each number is a finding in the panel, in core's words (json/number-precision, as the CLI says it), at its place.
+    const findings = page.getByRole('list', { name: 'Findings' });
+    const tiny = findings.getByRole('button', { name: /pipelines\[0\]\.stages\[4\]\.probability is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0/ });
+    const long = findings.getByRole('button', { name: /pipelines\[0\]\.stages\[1\]\.probability is the number 30\.0000000000000000001, with more digits than a JSON number keeps here .*; it reads as 30,/ });
+    await poll(() => tiny.count()).toBe(1);
+    await poll(() => long.count()).toBe(1);
+    expect(await tiny.locator('code').textContent()).toBe('json/number-precision');
+    // Clicking one opens the pipeline and focuses the stage's probability.
+    await tiny.click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 5 probability');
+
+    // Untouched, the pack exports as the file it was opened from, every digit kept, without a question.
+    const [untouched] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(readFileSync((await untouched.path())!, 'utf8')).toBe(text);
+    expect(asked).toEqual([]);
+    // Kept as its text, the untouched pack's draft keeps the numbers too: a reload lists them again.
+    type Drafts = { __drafts: { load(): Promise<{ originText?: string; numbers?: unknown[] } | undefined> } };
+    await poll(() => page.evaluate(async () => {
+      const d = await (window as unknown as Drafts).__drafts.load();
+      return d && { text: d.originText?.length, numbers: d.numbers?.length };
+    })).toEqual({ text: text.length, numbers: 2 });
+    await page.reload();
+    await poll(() => tiny.count()).toBe(1);
+    expect(await long.count()).toBe(1);
+
+    // Edited, it would be written as the editor reads it: export asks first, naming each number,
+    // its place and what it would be written as; declined, nothing is written.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page.locator('.editor-pane [data-path="name"]').fill('Buyer Lead Starter (edited)');
+    answers.push(false);
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.getByRole('button', { name: 'Export pack' }).click();
+    await poll(() => asked.length).toBe(1);
+    expect(asked[0]!.type).toBe('confirm');
+    expect(asked[0]!.message).toContain('30.0000000000000000001 at pipelines[0].stages[1].probability will be written as 30');
+    expect(asked[0]!.message).toContain('1e-400 at pipelines[0].stages[4].probability will be written as 0');
+    await page.waitForTimeout(300);
+    expect(downloads).toBe(0);
+    expect(await page.locator('header .dirty').count()).toBe(1);
+
+    // A number edited in the form is the author's own: its finding goes, and export asks about the other alone.
+    await tiny.click(); // back to the pipeline
+    await page.getByLabel('Stage 2 probability').fill('35');
+    await poll(() => long.count()).toBe(0);
+    expect(await tiny.count()).toBe(1);
+    await page.getByRole('button', { name: 'Undo' }).click(); // the number as it read comes back, and so does its finding
+    await poll(() => long.count()).toBe(1);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await poll(() => long.count()).toBe(0);
+    answers.push(true);
+    const [edited] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]!.message).toContain('1e-400 at pipelines[0].stages[4].probability will be written as 0');
+    expect(asked[1]!.message).not.toContain('30.0000000000000000001');
+    // Accepted: written as asked.
+    const written = JSON.parse(readFileSync((await edited.path())!, 'utf8'));
+    expect(written.name).toBe('Buyer Lead Starter (edited)');
+    expect(written.pipelines[0].stages.map((s: { probability: number }) => s.probability)).toEqual([10, 35, 60, 100, 0]);
+
+    // The draft kept in the browser keeps the finding: after a reload, the panel still lists it and export still asks.
+    await page.getByLabel('Stage 1 probability').fill('15');
+    await poll(() => page.getByTestId('draft-state').textContent()).toMatch(/draft kept/);
+    await page.reload(); // asks first (beforeunload), accepted
+    expect(asked.map((a) => a.type)).toEqual(['confirm', 'confirm', 'beforeunload']);
+    await poll(() => page.locator('.banner').textContent()).toContain('Restored unsaved work');
+    await poll(() => tiny.count()).toBe(1);
+    answers.push(false);
+    await page.getByRole('button', { name: 'Export pack' }).click();
+    await poll(() => asked.length).toBe(4);
+    expect(asked[3]!.message).toContain('1e-400 at pipelines[0].stages[4].probability will be written as 0');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('lists a finding about the automation as a whole at the top of its form, not on its name field', async () => {
     const pack = noisyPack('No trigger', 1, (i) => ({ x: 0, y: i * 120 }));
     const graph = pack.automations[0]!.document.graph as { nodes: { id: string; kind: string }[]; edges: { source: string }[] };

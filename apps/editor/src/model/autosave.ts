@@ -2,7 +2,7 @@
 // the browser (a pack at every limit is ~19 MiB of JSON, beyond localStorage's quota); the
 // draft is stored as a structured clone, so no JSON round-trip is needed.
 import type { PackValue } from './pack.js';
-import { parsePackText } from './fileText.js';
+import { parsePackText, type NumberNotKept } from './fileText.js';
 
 export interface Draft {
   savedAt: string;
@@ -15,6 +15,12 @@ export interface Draft {
   /** The text it was opened from, while the pack is untouched (export of an untouched pack reproduces it). */
   originText?: string;
   source?: string;
+  /**
+   * The numbers of the file the pack was opened from that it holds as others (EditorState's
+   * `numbers`; a few small objects, so not found again in `originText` on restore, which would
+   * read a big pack's text twice more): restored, the panel still lists them and export still asks.
+   */
+  numbers?: readonly NumberNotKept[];
   dirty: boolean;
   /** Which page load wrote it (see Leaving). */
   page?: string;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lostOnOpen, packFileText } from './fileText.js';
+import { lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText } from './fileText.js';
+import type { PackValue } from './pack.js';
 
 const pack = '{"format": "service.setup-pack", "name": "Café"}\n';
 
@@ -21,14 +22,67 @@ describe('packFileText', () => {
 });
 
 describe('lostOnOpen', () => {
+  const banner = (text: string) => lostOnOpenBanner(lostOnOpen(text));
+
   it('says what a parsed copy cannot keep of the text (a property said twice, a long integer), in core\'s words, and nothing for a clean file', () => {
-    expect(lostOnOpen(pack)).toBeUndefined();
+    expect(banner(pack)).toBeUndefined();
+    expect(lostOnOpen(pack)).toEqual({ findings: [], numbers: [] });
     const twice = '{\n  "format": "service.setup-pack",\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(lostOnOpen(twice)).toBe('This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing and exporting keep the pack as it reads.');
+    expect(banner(twice)).toBe('This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing and exporting keep the pack as it reads.');
     const both = '{\n  "name": "A",\n  "name": "B",\n  "n": 12345678901234567890\n}\n';
     // The first place in the text, whichever kind of finding it is (the parser lists repeated names first).
     const numberFirst = '{\n  "n": 12345678901234567890,\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(lostOnOpen(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing and exporting keep the pack as it reads\.$/);
-    expect(lostOnOpen(both)).toMatch(/^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing and exporting keep the pack as it reads\.$/);
+    expect(banner(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing keeps the pack as it reads; the findings list each number, and exporting an edited pack asks before writing one as it reads\.$/);
+    expect(banner(both)).toMatch(/^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing keeps/);
+  });
+
+  it('finds the fractions and the numbers near 0 a float does not keep (core\'s numbersNotKept) with the long integers, each placed, as written and as read', () => {
+    const text = '\ufeff{\n  "a": [1.0, 1e-400],\n  "b": {"p": 0.1000000000000000055511151231257827, "q": 12345678901234567890},\n  "c": -1e-400\n}\n';
+    const lost = lostOnOpen(text);
+    expect(lost.findings.map((d) => [d.code, d.pointer, d.line, d.column])).toEqual([
+      ['json/number-precision', '/a/1', 2, 14],
+      ['json/number-precision', '/b/p', 3, 14],
+      ['json/number-precision', '/b/q', 3, 57],
+      ['json/number-precision', '/c', 4, 8],
+    ]);
+    expect(lost.numbers.map((n) => [n.written, n.reads])).toEqual([
+      ['1e-400', 0],
+      ['0.1000000000000000055511151231257827', 0.1],
+      ['12345678901234567890', 12345678901234567000],
+      ['-1e-400', -0],
+    ]);
+    expect(lost.numbers.map((n) => n.finding)).toEqual(lost.findings);
+    expect(lost.findings[0]!.message).toBe('a[1] is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so.');
+    expect(banner(text)).toMatch(/^This file says what the editor cannot keep as written: line 2: a\[1\] is the number 1e-400, .* Also 3 other places\./);
+    // Text JSON.parse refuses loses nothing: it is not opened.
+    expect(lostOnOpen('{"a": 1e-400,')).toEqual({ findings: [], numbers: [] });
+  });
+});
+
+describe('numbersStillRead and numbersRewritten', () => {
+  const text = '{\n  "stages": [{"probability": 30.0000000000000000001}, {"probability": 1e-400}]\n}\n';
+  const { numbers } = lostOnOpen(text);
+  const opened = JSON.parse(text) as PackValue;
+
+  it('keeps the numbers whose places still hold what they read as; a place given another value, or removed, is the author\'s word', () => {
+    expect(numbersStillRead(opened, numbers)).toEqual(numbers);
+    const retyped = { stages: [{ probability: 35 }, { probability: 0 }] };
+    expect(numbersStillRead(retyped, numbers)).toEqual([numbers[1]]);
+    expect(numbersStillRead({ stages: [{ probability: '30.0000000000000000001' }] }, numbers)).toEqual([]);
+    // The answer before, when it holds the same numbers (so the findings shown stay the same array).
+    const before = numbersStillRead(retyped, numbers);
+    expect(numbersStillRead({ stages: [{ probability: 36 }, { probability: 0 }] }, numbers, before)).toBe(before);
+    expect(numbersStillRead(opened, numbers, before)).not.toBe(before);
+  });
+
+  it('names each number as written, its place and what export writes for it', () => {
+    expect(numbersRewritten([])).toBeUndefined();
+    expect(numbersRewritten(numbers)).toBe(
+      'The file this pack was opened from has 2 numbers that the editor reads as another, and exporting writes the number it reads:\n' +
+        '30.0000000000000000001 at stages[0].probability will be written as 30\n' +
+        '1e-400 at stages[1].probability will be written as 0\n' +
+        'To write another, type it in its field; a string keeps every digit.',
+    );
+    expect(numbersRewritten(numbers, 1)).toContain('30.0000000000000000001 at stages[0].probability will be written as 30\nand 1 more\n');
   });
 });

@@ -1,6 +1,7 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { encodingProblem, NOT_AS_WRITTEN, parseJsonText, plural, sortDiagnostics, utf8Problem, validatePack } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, plural, resolvePointer, sortDiagnostics, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
 export async function packFileText(file: Blob): Promise<{ text: string } | { error: string }> {
@@ -28,19 +29,78 @@ export function parsePackText(text: string): { value?: PackValue; error?: string
 }
 
 /**
- * What the editor's copy of a pack cannot keep of its file's text, in a sentence for the banner, or
- * undefined: the editor holds the value JSON.parse makes (the last of a repeated property, a long
- * integer rounded), so these findings are gone once the file is open, and exporting writes the
- * copy. Core's own findings and words (parseJsonText); one parse more, at open only.
+ * A number of an opened file that the editor's copy holds as another (core's json/number-precision:
+ * `1e-400` reads as 0, `0.1000000000000000055511151231257827` as 0.1, an integer beyond 2^53
+ * rounded): its finding, placed in the file, the number as the file writes it and as it reads.
  */
-export function lostOnOpen(text: string): string | undefined {
-  // What the parser finds in the text that the copy shows no trace of (core's NOT_AS_WRITTEN): a
-  // property said twice, a number read as another. A number beyond range stays in the copy as
-  // Infinity, where validation reports it.
-  const lost = parseJsonText(text).diagnostics.filter((d) => NOT_AS_WRITTEN.get(d.code)?.valueShows === false);
-  if (!lost.length) return undefined;
-  // The first place in the text: the parser lists every repeated name before any number.
-  const first = sortDiagnostics(lost)[0];
-  const more = lost.length > 1 ? ` Also ${plural(lost.length - 1, 'other place')}.` : '';
-  return `This file says what the editor cannot keep as written: line ${first.line}: ${first.message}${more} Editing and exporting keep the pack as it reads.`;
+export interface NumberNotKept {
+  finding: Diagnostic;
+  written: string;
+  reads: number;
+}
+
+/** What opening a file loses of its text: core's findings (for the banner) and, of them, the numbers (for the panel and export). */
+export interface LostOnOpen {
+  findings: Diagnostic[];
+  numbers: NumberNotKept[];
+}
+
+/**
+ * What the editor's copy of a pack cannot keep of its file's text: the editor holds the value
+ * JSON.parse makes (the last of a repeated property, a number read as another), so the text's
+ * findings about these are gone once the file is open. Core's own findings: the parser's that the
+ * value shows no trace of (NOT_AS_WRITTEN; a number beyond range stays in the copy as Infinity,
+ * where validation reports it), and core's numbersNotKept (a fraction or a number near 0 that
+ * reads as another, which fmt and fix refuse to write again). In the text's order. One parse more,
+ * at open only.
+ */
+export function lostOnOpen(text: string): LostOnOpen {
+  const parsed = parseJsonText(text);
+  const findings = parsed.diagnostics.filter((d) => NOT_AS_WRITTEN.get(d.code)?.valueShows === false);
+  if (parsed.value !== undefined) findings.push(...numbersNotKept(parsed.source));
+  sortDiagnostics(findings);
+  const numbers: NumberNotKept[] = [];
+  const { lines, text: source } = parsed.source;
+  for (const finding of findings) {
+    if (finding.code !== PRECISION || finding.line === undefined || finding.endLine === undefined) continue;
+    const reads = resolvePointer(parsed.value, finding.pointer).value;
+    const at = (line: number, column: number) => lines.lineStart(line) + column - 1;
+    if (typeof reads === 'number') numbers.push({ finding, written: source.slice(at(finding.line, finding.column!), at(finding.endLine, finding.endColumn!)), reads });
+  }
+  return { findings, numbers };
+}
+
+const PRECISION = 'json/number-precision';
+
+/** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
+export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
+  const first = lost.findings[0];
+  if (!first) return undefined;
+  const more = lost.findings.length > 1 ? ` Also ${plural(lost.findings.length - 1, 'other place')}.` : '';
+  const after = lost.numbers.length
+    ? ' Editing keeps the pack as it reads; the findings list each number, and exporting an edited pack asks before writing one as it reads.'
+    : ' Editing and exporting keep the pack as it reads.';
+  return `This file says what the editor cannot keep as written: line ${first.line}: ${first.message}${more}${after}`;
+}
+
+/**
+ * The numbers the pack still holds as the opened file's text did not say them: each whose place
+ * still holds the number it read as. An author who typed another value there, or removed it, has
+ * said what it is. `before`: the answer for an earlier pack, returned when this one's is the same.
+ */
+export function numbersStillRead(pack: PackValue, numbers: readonly NumberNotKept[], before?: readonly NumberNotKept[]): readonly NumberNotKept[] {
+  const held = numbers.length ? numbers.filter((n) => resolvePointer(pack, n.finding.pointer).value === n.reads) : numbers;
+  return before && sameEach(before, held, () => false) ? before : held;
+}
+
+/**
+ * The question export asks before writing numbers as the editor reads them (`numbers`, those
+ * numbersStillRead finds in an edited pack): each as written, where, and as it would be written
+ * (JSON.stringify's spelling, as the export writes it). Undefined when there are none.
+ */
+export function numbersRewritten(numbers: readonly NumberNotKept[], shown = 10): string | undefined {
+  if (!numbers.length) return undefined;
+  const lines = numbers.slice(0, shown).map((n) => `${n.written} at ${describePointer(n.finding.pointer)} will be written as ${JSON.stringify(n.reads)}`);
+  if (numbers.length > shown) lines.push(`and ${count(numbers.length - shown)} more`);
+  return `The file this pack was opened from has ${plural(numbers.length, 'number')} that the editor reads as another, and exporting writes the number it reads:\n${lines.join('\n')}\nTo write another, type it in its field; a string keeps every digit.`;
 }

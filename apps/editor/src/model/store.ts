@@ -3,10 +3,16 @@
 import { createHistory, push, redo, undo, type History } from './history.js';
 import { newPack, type PackValue, type Target } from './pack.js';
 import type { Origin } from './serialize.js';
+import type { NumberNotKept } from './fileText.js';
 
 export interface EditorState {
   history: History<PackValue>;
   origin?: Origin;
+  /**
+   * The numbers of the file the pack was opened from that it holds as others (`1e-400` as 0:
+   * lostOnOpen): listed as findings while their places still hold them, asked about on export.
+   */
+  numbers?: readonly NumberNotKept[];
   /** Where the pack came from (file name or URL), for the title bar. */
   source: string;
   target: Target;
@@ -47,12 +53,16 @@ export class EditorStore {
     for (const l of this.listeners) l();
   }
 
-  /** Opens a pack value; `text` is what it was parsed from (kept for a byte-identical export). */
-  open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target } = {}) {
+  /**
+   * Opens a pack value; `text` is what it was parsed from (kept for a byte-identical export);
+   * `numbers`, the numbers of the file it holds as others (lostOnOpen, or a restored draft's).
+   */
+  open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target; numbers?: readonly NumberNotKept[] } = {}) {
     const hasAutomations = Array.isArray(pack.automations) && pack.automations.length > 0;
     this.set({
       history: createHistory(pack),
       origin: text !== undefined ? { value: pack, text } : undefined,
+      numbers: options.numbers,
       source,
       target: options.target ?? (hasAutomations ? { kind: 'automations', index: 0 } : { kind: 'pack' }),
       savedPack: options.dirty ? ({} as PackValue) : pack,

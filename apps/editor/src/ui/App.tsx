@@ -16,7 +16,7 @@ import { createFixer } from '../model/fixes.js';
 import { defaultDraftStore, draftSuperseded, noteLeaving, packOfDraft, readLeaving } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
-import { lostOnOpen, packFileText, parsePackText } from '../model/fileText.js';
+import { lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText, parsePackText, type NumberNotKept } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -43,6 +43,14 @@ export function App({ store }: { store: EditorStore }) {
   const pack = state.history.present;
   const target = state.target;
   const validation = useValidation(pack);
+  // The numbers of the opened file the pack still reads as others (1e-400 as 0): findings of
+  // their own, first in the panel, on their fields too. Validation reads the pack, which has no
+  // trace of them; they come from the text at open (lostOnOpen), and are looked up in the pack on
+  // screen (a few pointers), so they belong to the same pack as the numbers. The same arrays
+  // while unchanged, so a keystroke elsewhere changes no finding.
+  const heldRef = useRef<readonly NumberNotKept[]>([]);
+  const held = useMemo(() => (heldRef.current = numbersStillRead(pack, state.numbers ?? [], heldRef.current)), [pack, state.numbers]);
+  const diagnostics = useMemo(() => (held.length ? [...held.map((n) => n.finding), ...validation.diagnostics] : validation.diagnostics), [held, validation.diagnostics]);
   // Only a new validation result changes the findings (not every keystroke, nor the "checking…"
   // state): a result that found the same things keeps the index, and so the canvas's blocks, the
   // sidebar's badges and the form's notes, as they are.
@@ -50,13 +58,13 @@ export function App({ store }: { store: EditorStore }) {
   packRef.current = pack;
   const findingsRef = useRef<FindingIndex>(undefined);
   const findings = useMemo(() => {
-    const next = indexFindings(validation.pack ?? packRef.current, validation.diagnostics, findingsRef.current);
+    const next = indexFindings(validation.pack ?? packRef.current, diagnostics, findingsRef.current);
     if (next !== findingsRef.current) {
       renderCounts.findingIndex++;
       renderCounts.findingsPlaced += next.newlyPlaced;
     }
     return (findingsRef.current = next);
-  }, [validation.pack, validation.diagnostics]);
+  }, [validation.pack, diagnostics]);
   // core's mechanical fixes on offer for the findings shown, in the pack they belong to: asked
   // for each validated pack (not on every keystroke), run only when a finding is about a place
   // the fixes write, and the same array while the offer reads the same. Fix itself runs them on
@@ -104,9 +112,10 @@ export function App({ store }: { store: EditorStore }) {
       const r = parsePackText(text);
       if (!r.value) return notify(`Cannot open ${source}: ${r.error}`);
       canvasSeq.current++;
-      store.open(r.value, source, text);
+      const lost = lostOnOpen(text);
+      store.open(r.value, source, text, { numbers: lost.numbers });
       setSelection({ nodes: [], edges: [] });
-      setBanner(lostOnOpen(text));
+      setBanner(lostOnOpenBanner(lost));
     },
     [store, notify],
   );
@@ -144,7 +153,7 @@ export function App({ store }: { store: EditorStore }) {
         const pack = draft && packOfDraft(draft);
         if (draft && pack && (draft.dirty || !url || draft.source === url)) {
           canvasSeq.current++;
-          store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty });
+          store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty, numbers: draft.numbers });
           if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
         } else if (url) await openUrl(url);
         restored.current = true;
@@ -177,7 +186,7 @@ export function App({ store }: { store: EditorStore }) {
       // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
       const untouched = s.origin?.value === saving;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, source: s.source, dirty: store.dirty, page: PAGE })
+        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: s.numbers?.length ? s.numbers : undefined, source: s.source, dirty: store.dirty, page: PAGE })
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };
@@ -228,9 +237,14 @@ export function App({ store }: { store: EditorStore }) {
 
   const doExport = useCallback(() => {
     const p = store.pack;
+    const { origin, numbers } = store.getState();
     const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
-    if (errors > 0 && !confirm(`The pack has ${plural(errors, 'error')}. Export anyway?`)) return;
-    const text = serializePack(p, store.getState().origin, { exportedAt: new Date() });
+    // An untouched pack is written as its file's text, every number as written; an edited one as
+    // the editor reads it: the numbers that reads as others are named first (numbersRewritten).
+    const rewritten = origin?.value === p || !numbers ? undefined : numbersRewritten(numbersStillRead(p, numbers));
+    const asks = [errors > 0 ? `The pack has ${plural(errors, 'error')}.` : undefined, rewritten].filter((q) => q !== undefined);
+    if (asks.length && !confirm(`${asks.join('\n\n')}${rewritten ? '\n\n' : ' '}Export anyway?`)) return;
+    const text = serializePack(p, origin, { exportedAt: new Date() });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
     a.download = exportFileName(p);
@@ -466,7 +480,7 @@ export function App({ store }: { store: EditorStore }) {
         </div>
       )}
       {/* The edited pack's findings belong to the editor, not to the comparison. */}
-      {!diff.open && <DiagnosticsPanel key={state.opened} diagnostics={validation.diagnostics} pending={validation.pending} onPick={onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
+      {!diff.open && <DiagnosticsPanel key={state.opened} diagnostics={diagnostics} pending={validation.pending} onPick={onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
     </div>
     </WorkspaceContext.Provider>
