@@ -760,6 +760,26 @@ export function defineConformance(kind: StoreKind) {
       expect(reopened).toMatchObject({ status: 'open', closed_at: null });
       expect(await ids('&status=lost')).toEqual([]);
     });
+
+    it('lists deals by created_after, created_before and updated_after, inclusive, as contacts', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const open = (await lookups(c)).pipelines[0].stages[0];
+      s.clock.advance(60_000);
+      const first = (await c.post('/v1/deals', { name: 'First', stage_id: open.id })).body;
+      s.clock.advance(60_000);
+      const second = (await c.post('/v1/deals', { name: 'Second', stage_id: open.id })).body;
+      const ids = async (q: string) => (await c.get(`/v1/deals?limit=100&${q}`)).body.data.map((x: any) => x.id);
+      expect(await ids(`created_after=${first.created_at}`)).toEqual([second.id, first.id]);
+      expect(await ids(`created_after=${second.created_at}`)).toEqual([second.id]);
+      expect(await ids(`created_before=${first.created_at}`)).toEqual([first.id]);
+      expect(await ids(`updated_after=${second.updated_at}`)).toEqual([second.id]);
+      expect(await ids(`created_after=${first.created_at}&created_before=${first.created_at}&updated_after=${first.updated_at}`)).toEqual([first.id]);
+      const page = (await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}`)).body;
+      expect(page).toMatchObject({ has_more: true, total_count: 2 });
+      expect((await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}&cursor=${page.next_cursor}`)).body.data.map((x: any) => x.id)).toEqual([first.id]);
+      expectError(await c.get('/v1/deals?updated_after=yesterday'), 400, 'invalid_request_error', 'updated_after');
+    });
   });
 
   describe('transactions', () => {
@@ -1301,7 +1321,7 @@ export function defineConformance(kind: StoreKind) {
       // Year 0, an offset past PostgreSQL's ±15:59 (RFC 3339 allows ±23:59), an instant before year 1 or after 9999 in UTC.
       const refused = ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-16:00', '0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59-00:01', '2026-02-30T00:00:00Z'];
       const accepted = ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+15:59', '2026-01-01T00:00:00-15:59', '2016-12-31T23:59:60Z', '2026-01-01 10:00:00+01:00'];
-      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
+      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/deals?created_after=', '/v1/deals?created_before=', '/v1/deals?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
       for (const q of queries) {
         const param = q.slice(q.indexOf('?') + 1, -1);
         for (const v of refused) {

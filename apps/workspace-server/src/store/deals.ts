@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import { recordEvent } from './events.js';
 import { parseDealValue } from './money.js';
 import { storedInstant, storedProblem } from '../timestamps.js';
-import { keysetPage, Params, type Page, type Row } from './sql.js';
+import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilters } from './sql.js';
 
 export interface Deal {
   id: string;
@@ -72,7 +72,7 @@ export async function getDealRow(db: Queryable, ws: string, id: string): Promise
   return rows[0] ? toDeal(rows[0]) : null;
 }
 
-export interface DealFilters {
+export interface DealFilters extends TimeFilters {
   limit: number;
   cursor?: string;
   pipeline_id?: string;
@@ -88,6 +88,7 @@ export async function listDeals(db: Db, ws: string, f: DealFilters): Promise<Pag
   if (f.stage_id) where.push(`d.stage_id = ${q.p(f.stage_id)}`);
   if (f.contact_id) where.push(`d.contact_id = ${q.p(f.contact_id)}`);
   if (f.status) where.push(`d.status = ${q.p(f.status)}`);
+  where.push(...timeConditions(q, 'd', f));
   return keysetPage(db, { from: 'deals d', alias: 'd', select: DEAL_SELECT, q, where, limit: f.limit, cursor: f.cursor }, toDeal);
 }
 
