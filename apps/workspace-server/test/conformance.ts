@@ -858,6 +858,28 @@ export function defineConformance(kind: StoreKind) {
       expect(await events()).toEqual(eventsBefore);
     });
 
+    it('concurrent PATCHes of a pipeline and deal creations in its stages neither deadlock nor leave the status of a deal behind the type of its stage', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const p = (await c.post('/v1/pipelines', { name: 'Busy', stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }] })).body;
+      const [stA, stWon, stLost] = p.stages;
+      const patch = (name: string, type: string) => c.patch(`/v1/pipelines/${p.id}`, {
+        name: `Busy ${name}`, stages: [{ id: stA.id, name, type }, { id: stWon.id, name: 'Won', type: 'CLOSED_WON' }, { id: stLost.id, name: 'Lost', type: 'CLOSED_LOST' }],
+      });
+      const replies = await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) => c.post('/v1/deals', { name: `D${i}`, stage_id: stA.id })),
+        patch('A1', 'CLOSED_LOST'), patch('A2', 'OPEN'), patch('A3', 'CLOSED_WON'), patch('A4', 'OPEN'),
+        ...Array.from({ length: 6 }, (_, i) => c.post('/v1/deals', { name: `E${i}`, stage_id: stA.id })),
+      ]);
+      expect(replies.map((r) => r.status)).toEqual([...Array(6).fill(201), 200, 200, 200, 200, ...Array(6).fill(201)]);
+      const now = (await c.get(`/v1/pipelines/${p.id}`)).body;
+      const a = now.stages.find((x: any) => x.id === stA.id);
+      const status = ({ OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' } as Record<string, string>)[a.type];
+      const deals = (await c.get(`/v1/deals?limit=100&pipeline_id=${p.id}`)).body.data;
+      expect(deals).toHaveLength(12);
+      for (const d of deals) expect(d, d.name).toMatchObject({ status, pipeline: { name: now.name }, stage: { id: stA.id, name: a.name, type: a.type } });
+    });
+
     it('lists deals by created_after, created_before and updated_after, inclusive, as contacts', async () => {
       const W = await s.workspace();
       const c = W.client;
