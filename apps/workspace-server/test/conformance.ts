@@ -760,6 +760,145 @@ export function defineConformance(kind: StoreKind) {
       expect(reopened).toMatchObject({ status: 'open', closed_at: null });
       expect(await ids('&status=lost')).toEqual([]);
     });
+
+    it('renaming a pipeline or a stage, or changing a stage type, moves updated_at of the deals that show it, so updated_after finds them; a PATCH that changes nothing writes nothing', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const made = await c.post('/v1/pipelines', {
+        name: 'Listings',
+        description: 'Sellers',
+        stages: [{ name: 'A', color: '#00ff00', probability: 10 }, { name: 'B' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const p = made.body;
+      const [stA, stB, stWon] = p.stages;
+      const otherPipeline = (await lookups(c)).pipelines.find((x: any) => x.name === 'Sales');
+      const inA = (await c.post('/v1/deals', { name: 'In A', stage_id: stA.id })).body;
+      const inB = (await c.post('/v1/deals', { name: 'In B', stage_id: stB.id })).body;
+      const won = (await c.post('/v1/deals', { name: 'Won', stage_id: stWon.id })).body;
+      const elsewhere = (await c.post('/v1/deals', { name: 'Elsewhere', stage_id: otherPipeline.stages[0].id })).body;
+      const events = async () => (await c.get('/v1/events?limit=100')).body.data.map((e: any) => `${e.type} ${e.data.id}`);
+      const eventsBefore = await events();
+      expect(eventsBefore).toHaveLength(4);
+
+      const since = async () => {
+        s.clock.advance(60_000);
+        return s.clock.now().toISOString();
+      };
+      const changed = async (after: string) => (await c.get(`/v1/deals?limit=100&updated_after=${after}`)).body.data;
+      const all = async () => (await c.get('/v1/deals?limit=100')).body.data;
+      const updatedAt = new Map<string, string>((await all()).map((x: any) => [x.id, x.updated_at]));
+      // The whole stage list as PATCH takes it, from the pipeline as it is now, with changes to some stages.
+      const stages = async (change: Record<string, Record<string, unknown>> = {}) =>
+        (await c.get(`/v1/pipelines/${p.id}`)).body.stages.map(({ position, ...x }: any) => ({ ...x, ...change[x.id] }));
+
+      for (const [patch, deals, check] of [
+        [async () => ({ name: 'Homes' }), [inA, inB, won], (x: any) => expect(x.pipeline).toEqual({ id: p.id, name: 'Homes' })],
+        [async () => ({ stages: await stages({ [stA.id]: { name: 'First' } }) }), [inA], (x: any) => expect(x.stage).toEqual({ id: stA.id, name: 'First', type: 'OPEN' })],
+        // A type change moves the status, and updated_at with it (followStageTypes).
+        [async () => ({ stages: await stages({ [stB.id]: { type: 'CLOSED_LOST' } }) }), [inB], (x: any) => expect(x).toMatchObject({ status: 'lost', stage: { id: stB.id, name: 'B', type: 'CLOSED_LOST' } })],
+        // A rename of the pipeline and a stage at once, with a new stage besides: each deal moves once.
+        [async () => ({ name: 'Houses', stages: [...(await stages({ [stWon.id]: { name: 'Sold' } })), { name: 'New' }] }), [inA, inB, won],
+          (x: any) => expect(x.pipeline.name).toBe('Houses')],
+      ] as const) {
+        const body = await patch();
+        const after = await since();
+        const r = await c.patch(`/v1/pipelines/${p.id}`, body);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        const seen = await changed(after);
+        expect(seen.map((x: any) => x.id).sort(), JSON.stringify(body)).toEqual(deals.map((d) => d.id).sort());
+        for (const x of seen) {
+          expect(x.updated_at).toBe(after);
+          check(x);
+          updatedAt.set(x.id, after);
+        }
+        // The unfiltered list shows the same deals, and every other deal kept its updated_at.
+        const list = await all();
+        for (const x of seen) expect(list.find((y: any) => y.id === x.id)).toEqual(x);
+        expect(new Map(list.map((x: any) => [x.id, x.updated_at]))).toEqual(updatedAt);
+      }
+      expect((await all()).find((x: any) => x.id === won.id).stage).toEqual({ id: stWon.id, name: 'Sold', type: 'CLOSED_WON' });
+      expect((await all()).find((x: any) => x.id === elsewhere.id).updated_at).toBe(elsewhere.updated_at);
+
+      // What a deal does not show (a description, a stage's colour, probability or place) changes
+      // the pipeline, not its deals.
+      for (const patch of [
+        async () => ({ description: 'Sellers and landlords' }),
+        async () => ({ stages: (await stages({ [stA.id]: { color: '#ff0000', probability: 30 } })).reverse() }),
+      ]) {
+        const body = await patch();
+        const after = await since();
+        const r = await c.patch(`/v1/pipelines/${p.id}`, body);
+        expect(r.status, JSON.stringify(r.body)).toBe(200);
+        expect(await changed(after), JSON.stringify(body)).toEqual([]);
+      }
+      const detail = (await c.get(`/v1/pipelines/${p.id}`)).body;
+      expect(detail.description).toBe('Sellers and landlords');
+      expect(detail.stages.find((x: any) => x.id === stA.id)).toMatchObject({ color: '#ff0000', probability: 30 });
+
+      // A PATCH that changes nothing writes nothing: not the pipeline, not its stages, not a deal.
+      const versions = async () => (await s.store.db.query(
+        `SELECT 'pipeline ' || id AS id, xmin::text AS v FROM pipelines WHERE workspace_id = $1
+         UNION ALL SELECT 'stage ' || id, xmin::text FROM pipeline_stages WHERE workspace_id = $1
+         UNION ALL SELECT 'deal ' || id, xmin::text FROM deals WHERE workspace_id = $1 ORDER BY 1`, [W.id])).rows;
+      const rows = await versions();
+      const same = await stages();
+      // An OPEN stage may leave its type out (the default), a won or lost stage its probability (fixed).
+      const implicit = same.map(({ type, probability, ...x }: any) => ({ ...x, ...(type === 'OPEN' ? {} : { type }), ...(type === 'OPEN' ? { probability } : {}) }));
+      for (const body of [{}, { name: 'Houses' }, { description: 'Sellers and landlords' }, { stages: same }, { stages: implicit }, { name: 'Houses', description: 'Sellers and landlords', stages: same }]) {
+        const after = await since();
+        const r = await c.patch(`/v1/pipelines/${p.id}`, body);
+        expect(r.status, JSON.stringify(body)).toBe(200);
+        expect(r.body).toEqual(detail);
+        expect(await changed(after), JSON.stringify(body)).toEqual([]);
+        expect(await versions(), JSON.stringify(body)).toEqual(rows);
+      }
+      expect(new Map((await all()).map((x: any) => [x.id, x.updated_at]))).toEqual(updatedAt);
+      // Deals changed by their pipeline are no event (docs/events.md: deal.created is a deal's only event); nor is a PATCH.
+      expect(await events()).toEqual(eventsBefore);
+    });
+
+    it('concurrent PATCHes of a pipeline and deal creations in its stages neither deadlock nor leave the status of a deal behind the type of its stage', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const p = (await c.post('/v1/pipelines', { name: 'Busy', stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }] })).body;
+      const [stA, stWon, stLost] = p.stages;
+      const patch = (name: string, type: string) => c.patch(`/v1/pipelines/${p.id}`, {
+        name: `Busy ${name}`, stages: [{ id: stA.id, name, type }, { id: stWon.id, name: 'Won', type: 'CLOSED_WON' }, { id: stLost.id, name: 'Lost', type: 'CLOSED_LOST' }],
+      });
+      const replies = await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) => c.post('/v1/deals', { name: `D${i}`, stage_id: stA.id })),
+        patch('A1', 'CLOSED_LOST'), patch('A2', 'OPEN'), patch('A3', 'CLOSED_WON'), patch('A4', 'OPEN'),
+        ...Array.from({ length: 6 }, (_, i) => c.post('/v1/deals', { name: `E${i}`, stage_id: stA.id })),
+      ]);
+      expect(replies.map((r) => r.status)).toEqual([...Array(6).fill(201), 200, 200, 200, 200, ...Array(6).fill(201)]);
+      const now = (await c.get(`/v1/pipelines/${p.id}`)).body;
+      const a = now.stages.find((x: any) => x.id === stA.id);
+      const status = ({ OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' } as Record<string, string>)[a.type];
+      const deals = (await c.get(`/v1/deals?limit=100&pipeline_id=${p.id}`)).body.data;
+      expect(deals).toHaveLength(12);
+      for (const d of deals) expect(d, d.name).toMatchObject({ status, pipeline: { name: now.name }, stage: { id: stA.id, name: a.name, type: a.type } });
+    });
+
+    it('lists deals by created_after, created_before and updated_after, inclusive, as contacts', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const open = (await lookups(c)).pipelines[0].stages[0];
+      s.clock.advance(60_000);
+      const first = (await c.post('/v1/deals', { name: 'First', stage_id: open.id })).body;
+      s.clock.advance(60_000);
+      const second = (await c.post('/v1/deals', { name: 'Second', stage_id: open.id })).body;
+      const ids = async (q: string) => (await c.get(`/v1/deals?limit=100&${q}`)).body.data.map((x: any) => x.id);
+      expect(await ids(`created_after=${first.created_at}`)).toEqual([second.id, first.id]);
+      expect(await ids(`created_after=${second.created_at}`)).toEqual([second.id]);
+      expect(await ids(`created_before=${first.created_at}`)).toEqual([first.id]);
+      expect(await ids(`updated_after=${second.updated_at}`)).toEqual([second.id]);
+      expect(await ids(`created_after=${first.created_at}&created_before=${first.created_at}&updated_after=${first.updated_at}`)).toEqual([first.id]);
+      const page = (await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}`)).body;
+      expect(page).toMatchObject({ has_more: true, total_count: 2 });
+      expect((await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}&cursor=${page.next_cursor}`)).body.data.map((x: any) => x.id)).toEqual([first.id]);
+      expectError(await c.get('/v1/deals?updated_after=yesterday'), 400, 'invalid_request_error', 'updated_after');
+    });
   });
 
   describe('transactions', () => {
@@ -1301,7 +1440,7 @@ export function defineConformance(kind: StoreKind) {
       // Year 0, an offset past PostgreSQL's ±15:59 (RFC 3339 allows ±23:59), an instant before year 1 or after 9999 in UTC.
       const refused = ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-16:00', '0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59-00:01', '2026-02-30T00:00:00Z'];
       const accepted = ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+15:59', '2026-01-01T00:00:00-15:59', '2016-12-31T23:59:60Z', '2026-01-01 10:00:00+01:00'];
-      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
+      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/deals?created_after=', '/v1/deals?created_before=', '/v1/deals?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
       for (const q of queries) {
         const param = q.slice(q.indexOf('?') + 1, -1);
         for (const v of refused) {

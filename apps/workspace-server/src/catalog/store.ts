@@ -3,7 +3,7 @@ import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { followStageTypes } from '../store/deals.js';
+import { shownOfPipeline, shownOfStage, touchDealsOfPipeline } from '../store/deals.js';
 import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../store/sql.js';
 
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
@@ -251,21 +251,31 @@ export async function insertPipeline(tx: Queryable, ws: string, input: Required<
   return (await getPipeline(tx, ws, id))!;
 }
 
+/** Whether two lists of shown values are the same. */
+const sameValues = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
 /**
  * Updates a pipeline; `stages`, when given, is the whole ordered list: stages with an id are
  * updated and moved, stages without one are added, stages left out are removed (refused while
- * deals sit in them).
+ * deals sit in them). Only what changes is written: a PATCH that changes nothing writes no row
+ * (not the pipeline, a stage or a deal). A new pipeline name, or a stage's new name or type, moves
+ * the updated_at of the deals that show it, in this transaction (touchDealsOfPipeline). The
+ * pipeline is locked first, so concurrent updates of one pipeline compare against what the one
+ * before them wrote; its deals' creations only key-share it, and are not held up.
  */
 export async function updatePipeline(tx: Queryable, ws: string, id: string, input: PipelineInput, now: Date) {
-  const existing = await getPipeline(tx, ws, id);
-  if (!existing) throw notFound('pipeline', 'id');
-  await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [
-    ws, id, input.name ?? existing.name, input.description === undefined ? existing.description : input.description,
-  ]);
+  const locked = await tx.query('SELECT id FROM pipelines WHERE workspace_id = $1 AND id = $2 FOR NO KEY UPDATE', [ws, id]);
+  if (!locked.rows[0]) throw notFound('pipeline', 'id');
+  const existing = (await getPipeline(tx, ws, id))!;
+  const next = { name: input.name ?? existing.name, description: input.description === undefined ? existing.description : input.description };
+  if (next.name !== existing.name || next.description !== existing.description) {
+    await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [ws, id, next.name, next.description]);
+  }
+  const touched: string[] = [];
   if (input.stages) {
     const stages = input.stages.map((s) => ({ ...s, type: s.type ?? 'OPEN' }));
     checkStages(stages);
-    const have = new Set(existing.stages.map((s) => s.id));
+    const have = new Map(existing.stages.map((s) => [s.id, s]));
     const keep = new Set<string>();
     for (const [i, s] of stages.entries()) {
       if (s.id) {
@@ -283,16 +293,19 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
       await tx.query(`DELETE FROM pipeline_stages WHERE id IN ${q2.list(dropped)}`, q2.values);
     }
     for (const [i, s] of stages.entries()) {
-      if (s.id) {
-        await tx.query('UPDATE pipeline_stages SET name = $2, type = $3, color = $4, probability = $5, position = $6 WHERE id = $1', [s.id, s.name, s.type, s.color ?? null, probabilityOf(s), i + 1]);
-      } else {
+      const row = { name: s.name, type: s.type, color: s.color ?? null, probability: probabilityOf(s), position: i + 1 };
+      const old = s.id ? have.get(s.id) : undefined;
+      if (!s.id) {
         await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)', [
-          newId('stg'), ws, id, s.name, s.type, s.color ?? null, probabilityOf(s), i + 1,
+          newId('stg'), ws, id, row.name, row.type, row.color, row.probability, row.position,
         ]);
+      } else if (old && (Object.keys(row) as (keyof typeof row)[]).some((k) => row[k] !== old[k])) {
+        await tx.query('UPDATE pipeline_stages SET name = $2, type = $3, color = $4, probability = $5, position = $6 WHERE id = $1', [s.id, row.name, row.type, row.color, row.probability, row.position]);
+        if (!sameValues(shownOfStage(row), shownOfStage(old))) touched.push(s.id);
       }
     }
-    await followStageTypes(tx, ws, id, now);
   }
+  await touchDealsOfPipeline(tx, ws, id, { pipeline: !sameValues(shownOfPipeline(next), shownOfPipeline(existing)), stageIds: touched }, now);
   return (await getPipeline(tx, ws, id))!;
 }
 

@@ -499,6 +499,15 @@ ${statementTriggers('transaction_parties_unlink', 'parties', ['contacts'], ['DEL
 UPDATE transaction_parties p SET contact_id = '' WHERE p.contact_id <> '' AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = p.contact_id);
 `,
   },
+  {
+    version: 12,
+    name: 'deals listed by updated_at',
+    // GET /v1/deals takes updated_after, as contacts do (contacts_ws_updated): an incremental sync
+    // of a workspace's deals reads the ones changed since, not all of them.
+    sql: `
+CREATE INDEX deals_ws_updated ON deals (workspace_id, updated_at);
+`,
+  },
   ...catalogMigrations,
   ...webhookMigrations,
 ];

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../store/activities.js';
 import { createContact, deleteContact, getContact, listContactsJson, rememberContactText, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, pagingQuery, ref, str, tsIn } from './schemas.js';
+import { listOf, nstr, pagingQuery, ref, str, timeFilterQuery } from './schemas.js';
 
 const row = (labels: string[]) => ({
   type: 'object',
@@ -61,9 +61,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
         properties: {
           ...pagingQuery,
           q: str, stage_id: str, lead_source_id: str, owner_id: str, tag_id: str, email: str,
-          created_after: tsIn,
-          created_before: tsIn,
-          updated_after: tsIn,
+          ...timeFilterQuery,
         },
       },
       response: { 200: listOf(ref('Contact')) },

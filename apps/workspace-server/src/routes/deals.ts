@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createDeal, listDeals, type DealFilters, type DealInput } from '../store/deals.js';
 import { DEAL_VALUE_PATTERN, MONEY_LIMIT_WORDS } from '../store/money.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, pagingQuery, ref, str } from './schemas.js';
+import { listOf, nstr, pagingQuery, ref, str, timeFilterQuery } from './schemas.js';
 
 export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
   app.get('/v1/deals', {
@@ -12,7 +12,10 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
       tags: ['deals'],
       querystring: {
         type: 'object',
-        properties: { ...pagingQuery, pipeline_id: str, stage_id: str, contact_id: str, status: { type: 'string', enum: ['open', 'won', 'lost'] } },
+        properties: {
+          ...pagingQuery, pipeline_id: str, stage_id: str, contact_id: str, status: { type: 'string', enum: ['open', 'won', 'lost'] },
+          ...timeFilterQuery,
+        },
       },
       response: { 200: listOf(ref('Deal')) },
     },

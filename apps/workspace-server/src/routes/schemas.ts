@@ -15,6 +15,8 @@ export const ref = (name: string) => ({ $ref: `${name}#` });
  */
 export const tsIn = { type: 'string', format: 'date-time', 'x-stored': 'date-time' } as const;
 export const ntsIn = { type: ['string', 'null'], format: 'date-time', 'x-stored': 'date-time' } as const;
+/** A list's timestamp filters; the store's timeConditions states their rule. */
+export const timeFilterQuery = { created_after: tsIn, created_before: tsIn, updated_after: tsIn } as const;
 
 export const idName = { type: 'object', required: ['id', 'name'], properties: { id: str, name: str } } as const;
 

@@ -5,7 +5,7 @@ import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { ACCOUNTED_SETTING, ACCOUNTED_TOKEN } from '../db/migrations.js';
 import { eventInsertSql, eventsInsertSql } from './events.js';
-import { encodeCursor, forWorkspace, keysetCondition, limitClause, Params, type Row } from './sql.js';
+import { encodeCursor, forWorkspace, keysetCondition, limitClause, Params, timeConditions, type Row, type TimeFilters } from './sql.js';
 import {
   AUTH_COLUMNS, authenticationGate, BATCH_ADMITS, BATCH_AUTH_COLUMNS, BATCH_AUTH_CTES, BATCH_AUTH_FROM, batchAuthParams, withAuthentication,
   withAuthenticationBatch, type StatementAuth,
@@ -133,7 +133,7 @@ export async function getContact(db: Queryable, ws: string, id: string): Promise
   return toContact(rows[0]);
 }
 
-export interface ContactFilters {
+export interface ContactFilters extends TimeFilters {
   limit: number;
   cursor?: string;
   q?: string;
@@ -142,9 +142,6 @@ export interface ContactFilters {
   owner_id?: string;
   tag_id?: string;
   email?: string;
-  created_after?: string;
-  created_before?: string;
-  updated_after?: string;
 }
 
 /** Escapes LIKE metacharacters so user text matches literally. */
@@ -215,9 +212,7 @@ export function contactListQuery(
     where.push(
       `EXISTS (SELECT 1 FROM contact_emails ce WHERE ce.contact_id = c.id AND ce.workspace_id = c.workspace_id AND lower(ce.value) = lower(${q.p(f.email)}))`,
     );
-  if (f.created_after) where.push(`c.created_at >= ${q.p(f.created_after)}::timestamptz`);
-  if (f.created_before) where.push(`c.created_at <= ${q.p(f.created_before)}::timestamptz`);
-  if (f.updated_after) where.push(`c.updated_at >= ${q.p(f.updated_after)}::timestamptz`);
+  where.push(...timeConditions(q, 'c', f));
   // Unfiltered, the count is kept in contact_counts by a trigger (migration 4): O(1). Filtered on
   // contacts' own columns, a count is cached at the workspace's write generation (migration 4):
   // PostgreSQL counts again only when the generation it reads differs from the cached one.

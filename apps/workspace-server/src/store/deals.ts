@@ -6,7 +6,7 @@ import { newId } from '../ids.js';
 import { recordEvent } from './events.js';
 import { parseDealValue } from './money.js';
 import { storedInstant, storedProblem } from '../timestamps.js';
-import { keysetPage, Params, type Page, type Row } from './sql.js';
+import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilters } from './sql.js';
 
 export interface Deal {
   id: string;
@@ -29,21 +29,34 @@ export const statusForStageType: Record<string, string> = { OPEN: 'open', CLOSED
 /** statusForStageType as SQL over a stage type column. */
 const statusOfType = (type: string) => `CASE ${type} ${Object.entries(statusForStageType).map(([t, s]) => `WHEN '${t}' THEN '${s}'`).join(' ')} ELSE 'open' END`;
 
+/** What a deal shows of its pipeline and its stage (toDeal): their names and the stage's type, which decides its status. */
+export const shownOfPipeline = (p: { name: string }) => [p.name];
+export const shownOfStage = (s: { name: string; type: string }) => [s.name, s.type];
+
 /**
- * A deal's status follows its stage's type, also when the type changes afterwards (PATCH
- * /v1/pipelines/{id}): the pipeline's deals whose status no longer matches take the new one, in the
- * transaction that changed the stages, as a move into that stage would set them: closing sets
- * `closed_at`, reopening clears it and `lost_reason`, and `updated_at` moves.
+ * The one statement of what a change of a pipeline does to its deals (PATCH /v1/pipelines/{id}):
+ * the deals that show what changed (every deal of a renamed pipeline, the deals in each stage in
+ * `stageIds`, renamed or of a new type) read differently, so their updated_at moves to `now`, in
+ * the transaction that changed the pipeline, and an incremental sync (`updated_after`) sees them.
+ * Their status follows their stage's type, as a move into that stage would set it: closing sets
+ * `closed_at`, reopening clears it and `lost_reason`. The caller has written the pipeline and its
+ * stages first; the deals are locked in id order. No event: deal.created is a deal's only event
+ * (docs/events.md), as a contact's lookups moving its updated_at are none of its own.
  */
-export async function followStageTypes(tx: Queryable, ws: string, pipelineId: string, now: Date): Promise<void> {
+export async function touchDealsOfPipeline(tx: Queryable, ws: string, pipelineId: string, changed: { pipeline: boolean; stageIds: string[] }, now: Date): Promise<void> {
+  if (!changed.pipeline && !changed.stageIds.length) return;
+  const q = new Params();
+  const [w, p, at] = [q.p(ws), q.p(pipelineId), q.p(now.toISOString())];
+  const which = changed.pipeline ? 'true' : `d.stage_id IN ${q.list(changed.stageIds)}`;
   await tx.query(
-    `UPDATE deals d SET status = st.status,
-        closed_at = CASE WHEN st.status = 'open' THEN NULL WHEN d.status = 'open' THEN $3::timestamptz ELSE d.closed_at END,
+    `WITH t AS (SELECT d.id FROM deals d WHERE d.workspace_id = ${w} AND d.pipeline_id = ${p} AND ${which} ORDER BY d.id FOR UPDATE),
+      st AS (SELECT id, ${statusOfType('type')} AS status FROM pipeline_stages WHERE workspace_id = ${w} AND pipeline_id = ${p})
+      UPDATE deals d SET status = st.status,
+        closed_at = CASE WHEN st.status = 'open' THEN NULL WHEN d.status = 'open' THEN ${at}::timestamptz ELSE d.closed_at END,
         lost_reason = CASE WHEN st.status = 'open' THEN NULL ELSE d.lost_reason END,
-        updated_at = $3::timestamptz
-      FROM (SELECT id, ${statusOfType('type')} AS status FROM pipeline_stages WHERE workspace_id = $1 AND pipeline_id = $2) st
-      WHERE d.workspace_id = $1 AND d.pipeline_id = $2 AND d.stage_id = st.id AND d.status <> st.status`,
-    [ws, pipelineId, now.toISOString()],
+        updated_at = ${at}::timestamptz
+      FROM t, st WHERE d.id = t.id AND st.id = d.stage_id`,
+    q.values,
   );
 }
 
@@ -72,7 +85,7 @@ export async function getDealRow(db: Queryable, ws: string, id: string): Promise
   return rows[0] ? toDeal(rows[0]) : null;
 }
 
-export interface DealFilters {
+export interface DealFilters extends TimeFilters {
   limit: number;
   cursor?: string;
   pipeline_id?: string;
@@ -88,6 +101,7 @@ export async function listDeals(db: Db, ws: string, f: DealFilters): Promise<Pag
   if (f.stage_id) where.push(`d.stage_id = ${q.p(f.stage_id)}`);
   if (f.contact_id) where.push(`d.contact_id = ${q.p(f.contact_id)}`);
   if (f.status) where.push(`d.status = ${q.p(f.status)}`);
+  where.push(...timeConditions(q, 'd', f));
   return keysetPage(db, { from: 'deals d', alias: 'd', select: DEAL_SELECT, q, where, limit: f.limit, cursor: f.cursor }, toDeal);
 }
 
@@ -111,7 +125,7 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
   const value = input.value === undefined || input.value === null ? null : parseDealValue(input.value, 'value');
   const expected = input.expected_close_date ? parseCloseDate(input.expected_close_date) : null;
   return db.transaction(async (tx) => {
-    // Locked for share: a concurrent change of the stage's type (followStageTypes) waits for this
+    // Locked for share: a concurrent change of the stage's type (touchDealsOfPipeline) waits for this
     // deal, or this deal reads the type it committed.
     const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [ws, input.stage_id]);
     if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');

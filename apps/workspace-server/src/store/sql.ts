@@ -16,6 +16,26 @@ export class Params {
 
 export type Row = Record<string, any>;
 
+/** A list's timestamp filters, RFC 3339 (the route's schema checks them with tsIn: timeFilterQuery). */
+export interface TimeFilters {
+  created_after?: string;
+  created_before?: string;
+  updated_after?: string;
+}
+
+/**
+ * The one statement of the timestamp filters' rule (docs/api.md, Paging), for every list of rows
+ * with created_at and updated_at that takes them: each bound is inclusive. `updated_after` is what
+ * an incremental sync reads, so whatever changes how a row reads moves its updated_at.
+ */
+export function timeConditions(q: Params, alias: string, f: TimeFilters): string[] {
+  const where: string[] = [];
+  if (f.created_after) where.push(`${alias}.created_at >= ${q.p(f.created_after)}::timestamptz`);
+  if (f.created_before) where.push(`${alias}.created_at <= ${q.p(f.created_before)}::timestamptz`);
+  if (f.updated_after) where.push(`${alias}.updated_at >= ${q.p(f.updated_after)}::timestamptz`);
+  return where;
+}
+
 /**
  * A statement that reads one workspace, `$1`, and has no other parameter, rewritten to read the
  * workspace `expr` names instead: the body of a LATERAL join over several workspaces at once.

@@ -329,7 +329,7 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
   const deal = await findDeal(tx, ws, dealId);
   if (deal.status !== 'won') return;
   const disposition = input.deal_disposition;
-  // The stages below are read for share, so a concurrent change of their type (followStageTypes)
+  // The stages below are read for share, so a concurrent change of their type (touchDealsOfPipeline)
   // either waits for this move or is seen by it.
   if (!disposition) throw badRequest('The linked deal is won: deal_disposition (reopen, lost or leave_won) is required', 'deal_disposition');
   if (disposition === 'leave_won') return;
