@@ -899,6 +899,21 @@ export function defineConformance(kind: StoreKind) {
       expect((await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}&cursor=${page.next_cursor}`)).body.data.map((x: any) => x.id)).toEqual([first.id]);
       expectError(await c.get('/v1/deals?updated_after=yesterday'), 400, 'invalid_request_error', 'updated_after');
     });
+
+    it("filters the event log by created_after and created_before inclusive, as every list's timestamps", async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      s.clock.advance(60_000);
+      await c.post('/v1/contacts', { first_name: 'Ev', last_name: 'One' });
+      s.clock.advance(60_000);
+      await c.post('/v1/contacts', { first_name: 'Ev', last_name: 'Two' });
+      const [second, first] = (await c.get('/v1/events?type=contact.created&limit=100')).body.data;
+      expect(first.created_at < second.created_at).toBe(true);
+      const ids = async (q: string) => (await c.get(`/v1/events?type=contact.created&limit=100&${q}`)).body.data.map((e: any) => e.id);
+      expect(await ids(`created_after=${second.created_at}`)).toEqual([second.id]);
+      expect(await ids(`created_before=${first.created_at}`)).toEqual([first.id]);
+      expect(await ids(`created_after=${first.created_at}&created_before=${first.created_at}`)).toEqual([first.id]);
+    });
   });
 
   describe('transactions', () => {

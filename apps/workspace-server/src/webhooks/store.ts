@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { keysetPage, Params, type Page, type Row } from '../store/sql.js';
+import { keysetPage, Params, timeConditions, type Page, type Row } from '../store/sql.js';
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
 import { orderEventData } from './shape.js';
 import { codeWordKey, newSigningSecret } from './signing.js';
@@ -188,8 +188,7 @@ export async function listEvents(db: Queryable, ws: string, f: EventFilters): Pr
     for (const p of prefixes) ors.push(`starts_with(e.type, ${q.p(p)})`);
     if (ors.length) where.push(`(${ors.join(' OR ')})`);
   }
-  if (f.created_after) where.push(`e.created_at > ${q.p(f.created_after)}::timestamptz`);
-  if (f.created_before) where.push(`e.created_at < ${q.p(f.created_before)}::timestamptz`);
+  where.push(...timeConditions(q, 'e', f));
   return keysetPage(db, { from: 'events e', alias: 'e', select: 'SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e', q, where, limit: f.limit, cursor: f.cursor }, toEvent);
 }
 
@@ -302,7 +301,7 @@ export async function listDeliveries(db: Queryable, ws: string, endpointId: stri
   if (statuses.length) where.push(`d.status IN ${q.list(statuses)}`);
   if (f.event_type) where.push(`d.event_type = ${q.p(f.event_type)}`);
   if (f.event_id) where.push(`d.event_id = ${q.p(f.event_id)}`);
-  if (f.created_after) where.push(`d.created_at > ${q.p(f.created_after)}::timestamptz`);
+  where.push(...timeConditions(q, 'd', f));
   const page = await keysetPage(db, { from: 'webhook_deliveries d', alias: 'd', q, where, limit: f.limit, cursor: f.cursor }, (r) => r);
   return { ...page, data: await withAttempts(db, page.data) };
 }
