@@ -900,6 +900,25 @@ export function defineConformance(kind: StoreKind) {
       expectError(await c.get('/v1/deals?updated_after=yesterday'), 400, 'invalid_request_error', 'updated_after');
     });
 
+    it('moves updated_at of the deals a deleted contact was the contact of, as their contact_id goes', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const open = (await lookups(c)).pipelines[0].stages[0];
+      const gone = (await c.post('/v1/contacts', { first_name: 'Gone', last_name: 'Soon' })).body;
+      const kept = (await c.post('/v1/contacts', { first_name: 'Kept', last_name: 'Here' })).body;
+      const hers = (await c.post('/v1/deals', { name: 'Hers', stage_id: open.id, contact_id: gone.id })).body;
+      const other = (await c.post('/v1/deals', { name: 'Other', stage_id: open.id, contact_id: kept.id })).body;
+      s.clock.advance(60_000);
+      expect((await c.del(`/v1/contacts/${gone.id}`)).status).toBe(200);
+      const deals = (await c.get('/v1/deals?limit=100')).body.data;
+      const after = deals.find((d: any) => d.id === hers.id);
+      expect(after.contact_id).toBeNull();
+      expect(after.updated_at > hers.updated_at).toBe(true);
+      const changed = (await c.get(`/v1/deals?limit=100&updated_after=${after.updated_at}`)).body.data.map((d: any) => d.id);
+      expect(changed).toEqual([hers.id]);
+      expect(deals.find((d: any) => d.id === other.id)).toEqual(other);
+    });
+
     it("filters the event log by created_after and created_before inclusive, as every list's timestamps", async () => {
       const W = await s.workspace();
       const c = W.client;

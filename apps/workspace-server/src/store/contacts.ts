@@ -1049,13 +1049,16 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
  * the deleted row, so it commits with the deletion or not at all; no transaction round trips).
  */
 export async function deleteContact(db: Queryable, ws: string, id: string, now: Date, auth?: StatementAuth): Promise<{ id: string; deleted: boolean }> {
-  // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay.
+  // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay. The
+  // deals it was the contact of are unlinked here rather than by the foreign key's SET NULL, so that
+  // their updated_at moves with their contact_id (GET /v1/deals?updated_after= sees the change).
   const q = new Params();
   const wsP = q.p(ws);
   // With the request's authentication in front when the route defers it to here: nothing is
   // deleted unless it admits the request (ok), and the key's columns come back with the count.
   const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
   const sql = `WITH ${gate} d AS (DELETE FROM contacts WHERE workspace_id = ${wsP} AND id = ${q.p(id)}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''} RETURNING id),
+    un AS (UPDATE deals SET contact_id = NULL, updated_at = ${q.p(now.toISOString())}::timestamptz WHERE workspace_id = ${wsP} AND contact_id IN (SELECT id FROM d)),
     ev AS (${eventInsertSql(q, ws, 'contact.deleted', "jsonb_build_object('id', d.id)", now, 'd')} RETURNING 1)
     SELECT (SELECT count(*) FROM ev)::int AS deleted${auth ? ', a.*' : ''} FROM (SELECT 1) one${auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);
