@@ -989,6 +989,19 @@ export function defineConformance(kind: StoreKind) {
       expect(other.body.id).not.toBe([...ids][0]);
     });
 
+    it('writes nothing for a PATCH of a transaction that changes nothing: no updated_at, no event', async () => {
+      const t = (await a.post('/v1/transactions', { name: 'Same', sale_price: '500000', commission_rate: '3', notes: 'n', projected_close_date: '2026-06-30' })).body;
+      const events = async () => (await a.get('/v1/events?type=transaction.updated&limit=100')).body.data.filter((e: any) => e.data.id === t.id).length;
+      s.clock.advance(60_000);
+      const same = await a.patch(`/v1/transactions/${t.id}`, { name: 'Same', sale_price: '500000.00', commission_rate: '3', notes: 'n', projected_close_date: '2026-06-30', side: t.side });
+      expect(same.status).toBe(200);
+      expect(same.body).toEqual(t);
+      expect(await events()).toBe(0);
+      const moved = await a.patch(`/v1/transactions/${t.id}`, { notes: 'changed' });
+      expect(moved.body.updated_at > t.updated_at).toBe(true);
+      expect(await events()).toBe(1);
+    });
+
     it('updates money, stage, status and dates by the spec rules', async () => {
       const { settings } = await lookups(a);
       const closed = settings.closing_stages.find((x: any) => x.status === 'closed');

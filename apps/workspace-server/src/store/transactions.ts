@@ -305,7 +305,8 @@ export async function updateTransaction(db: Db, ws: string, id: string, input: T
     const sets = cols.map((c) => `${c} = ${q.p(next[c])}`);
     sets.push(`search_text = ${q.p(`${next.name} ${next.listing_label}`.toLowerCase())}`);
     sets.push(`updated_at = ${q.p(now.toISOString())}::timestamptz`);
-    await tx.query(`UPDATE transactions SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
+    // A PATCH that changes nothing writes nothing (its updated_at stays, as contacts' and pipelines' do).
+    if (changed.length) await tx.query(`UPDATE transactions SET ${sets.join(', ')} WHERE id = ${q.p(id)}`, q.values);
 
     // Tasks tied to a milestone follow its date.
     for (const f of transactionDateFields) {
