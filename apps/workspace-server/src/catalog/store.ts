@@ -315,11 +315,14 @@ export interface LedgerRow {
   updated_at: string;
 }
 
+/** Whether a row's lock is held now: taken, and not expired (an expired lock is nobody's). */
+const lockLive = (r: Row, now: Date): boolean => Boolean(r.lock_token) && new Date(r.lock_expires_at).getTime() > now.getTime();
+
 const toLedger = (r: Row, now: Date): LedgerRow => ({
   pack_id: r.pack_id,
   revision: Number(r.revision),
   ledger: r.ledger ?? null,
-  lock: r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime() ? { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) } : null,
+  lock: lockLive(r, now) ? { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) } : null,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
@@ -343,8 +346,11 @@ export async function getLedger(db: Queryable, ws: string, packId: string, now: 
   return rows[0] && rows[0].ledger !== null ? toLedger(rows[0], now) : null;
 }
 
-const lockConflict = (holder: string, until: unknown) =>
-  new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${holder}) until ${iso(until)}`, 'lock');
+/** The refusal while another holder has the lock: who and until when as data (error.lock), and in words. */
+const lockConflict = (r: Row) => {
+  const lock = { holder: r.lock_holder as string, expires_at: iso(r.lock_expires_at) };
+  return new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${lock.holder}) until ${lock.expires_at}`, 'lock', {}, { lock });
+};
 
 /** Takes the pack's lock unless another holder has it and it has not expired. */
 export async function acquireLock(db: Db, ws: string, packId: string, holder: string, ttlSeconds: number, now: Date) {
@@ -352,8 +358,8 @@ export async function acquireLock(db: Db, ws: string, packId: string, holder: st
     await tx.query('INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING', [ws, packId, now.toISOString()]);
     const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
     const r = rows[0];
-    const live = r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime();
-    if (live && r.lock_holder !== holder) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    const live = lockLive(r, now);
+    if (live && r.lock_holder !== holder) throw lockConflict(r);
     // The same holder asking again (a retry whose answer was lost) gets the same token back.
     const token = live ? (r.lock_token as string) : newId('lck', 16);
     const expires = new Date(now.getTime() + ttlSeconds * 1000);
@@ -368,7 +374,7 @@ async function heldRow(tx: Queryable, ws: string, packId: string, token: string)
   const r = rows[0];
   if (!r) throw notFound('install ledger', 'pack_id');
   if (r.lock_token !== token) {
-    if (r.lock_token) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    if (r.lock_token) throw lockConflict(r);
     throw new ApiError(409, 'invalid_request_error', 'The lock is not held; take it with POST /v1/install-ledgers/{pack_id}/lock', 'lock_token');
   }
   return r;
@@ -405,8 +411,7 @@ export async function releaseLockOf(db: Db, ws: string, packId: string, holder: 
     const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
     const r = rows[0];
     if (!r) throw notFound('install ledger', 'pack_id');
-    const live = r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime();
-    if (live && r.lock_holder !== holder) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    if (lockLive(r, now) && r.lock_holder !== holder) throw lockConflict(r);
     if (!r.lock_token || r.lock_holder !== holder) {
       throw new ApiError(409, 'invalid_request_error', `The lock is not held by ${holder}: nothing to release`, 'holder');
     }

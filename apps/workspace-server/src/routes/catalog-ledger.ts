@@ -3,10 +3,10 @@ import { acquireLock, deleteLedger, getLedger, listIdempotencyKeys, listLedgers,
 import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject } from './catalog-resources.js';
-import { listOf, pagingQuery, str, ts } from './schemas.js';
+import { installLock, listOf, pagingQuery, str, ts } from './schemas.js';
 
 const packParams = { type: 'object', required: ['pack_id'], properties: { pack_id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
-const lock = { type: ['object', 'null'], properties: { holder: str, expires_at: ts } } as const;
+const lock = { ...installLock, type: ['object', 'null'] } as const;
 const ledgerRecord = { type: 'object', properties: { pack_id: str, revision: { type: 'integer' }, ledger: anyObject, lock, created_at: ts, updated_at: ts } } as const;
 const holder = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const ttl = { type: 'integer', minimum: 5, maximum: 3600, default: 300, description: 'Seconds until the lock expires unless renewed' } as const;
