@@ -1311,6 +1311,48 @@ export function defineConformance(kind: StoreKind) {
       expect(doc.paths['/v1/install-ledgers/{pack_id}/lock'].post.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
     });
 
+    it('a pack locked before its first ledger write is a record with ledger null, in GET and in the list, while the lock lives', async () => {
+      const ws = await s.workspace();
+      const c = ws.client;
+      const packId = 'd9a6e3f4-7c8d-4e9f-8a1b-2c3d4e5f6a7b';
+      const at = `/v1/install-ledgers/${packId}`;
+      expectError(await c.get(at), 404, 'invalid_request_error', 'pack_id');
+      // Another pack, installed, lists beside it.
+      const other = 'e0b7f4a5-8d9e-4f0a-9b2c-3d4e5f6a7b8c';
+      const t = await c.post(`/v1/install-ledgers/${other}/lock`, { holder: 'done' });
+      expect((await c.put(`/v1/install-ledgers/${other}`, { lock_token: t.body.token, ledger: { packId: other, items: {} } })).status).toBe(200);
+      expect((await c.post(`/v1/install-ledgers/${other}/unlock`, { lock_token: t.body.token })).status).toBe(200);
+      s.clock.advance(1000);
+      // A run takes the lock and is killed before its first checkpoint.
+      const taken = await c.post(`${at}/lock`, { holder: 'run-killed', ttl_seconds: 60 });
+      expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+      const one = await c.get(at);
+      expect(one.status, JSON.stringify(one.body)).toBe(200);
+      const when = s.clock.now().toISOString();
+      expect(one.body).toEqual({ pack_id: packId, revision: 0, ledger: null, lock: { holder: 'run-killed', expires_at: taken.body.expires_at }, created_at: when, updated_at: when });
+      const record = await documented('/paths/~1v1~1install-ledgers~1{pack_id}/get/responses/200/content/application~1json/schema');
+      expect(record(one.body) ? [] : record.errors).toEqual([]);
+      const list = await c.get('/v1/install-ledgers');
+      expect(list.body.data.map((r: { pack_id: string }) => r.pack_id)).toEqual([packId, other]);
+      expect(list.body.data[0]).toEqual(one.body);
+      expect(list.body.total_count).toBe(2);
+      const page = await documented('/paths/~1v1~1install-ledgers/get/responses/200/content/application~1json/schema');
+      expect(page(list.body) ? [] : page.errors).toEqual([]);
+      // Once the lock expires there is nothing left to show: 404, and not listed.
+      s.clock.advance(61_000);
+      expectError(await c.get(at), 404, 'invalid_request_error', 'pack_id');
+      const after = await c.get('/v1/install-ledgers');
+      expect(after.body.data.map((r: { pack_id: string }) => r.pack_id)).toEqual([other]);
+      expect(after.body.total_count).toBe(1);
+      // Nor once it is released.
+      const again = await c.post(`${at}/lock`, { holder: 'run-next' });
+      expect((await c.get(at)).body.lock.holder).toBe('run-next');
+      expect((await c.post(`${at}/unlock`, { holder: 'run-next' })).status).toBe(200);
+      expectError(await c.get(at), 404, 'invalid_request_error', 'pack_id');
+      expect((await c.get('/v1/install-ledgers')).body.total_count).toBe(1);
+      expect(again.body.revision).toBe(0);
+    });
+
     it('the router’s and the HTTP parser’s refusals are in the error envelope too', async () => {
       for (const bad of ['/v1/contacts/%nl', '/v1/contacts/%ED%A0%80']) {
         const r = await a.get(bad);

@@ -318,6 +318,13 @@ export interface LedgerRow {
 /** Whether a row's lock is held now: taken, and not expired (an expired lock is nobody's). */
 const lockLive = (r: Row, now: Date): boolean => Boolean(r.lock_token) && new Date(r.lock_expires_at).getTime() > now.getTime();
 
+/**
+ * The rows GET and the list show: a pack with a ledger, or one whose lock a run took before its
+ * first checkpoint (killed in between: without this its lock, and whom to unlock, showed nowhere).
+ * lockLive in SQL, over the alias `t`.
+ */
+const shownRow = (q: Params, now: Date) => `(t.ledger IS NOT NULL OR (t.lock_token IS NOT NULL AND t.lock_expires_at > ${q.p(now.toISOString())}::timestamptz))`;
+
 const toLedger = (r: Row, now: Date): LedgerRow => ({
   pack_id: r.pack_id,
   revision: Number(r.revision),
@@ -329,21 +336,23 @@ const toLedger = (r: Row, now: Date): LedgerRow => ({
 
 export async function listLedgers(db: Db, ws: string, limit: number, cursor: string | undefined, now: Date): Promise<Page<LedgerRow>> {
   const q = new Params();
-  const where = [`t.workspace_id = ${q.p(ws)}`, 't.ledger IS NOT NULL'];
+  const where = [`t.workspace_id = ${q.p(ws)}`, shownRow(q, now)];
   const countParams = [...q.values];
+  const countWhere = where.join(' AND ');
   // The ledger's key is (workspace, pack_id): the keyset runs over (created_at, pack_id).
   const k = keysetCondition(q, cursor, 't', 'install_ledgers', 'pack_id');
   if (k) where.push(k);
   const [page, count] = await Promise.all([
     db.query(`SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`, q.values),
-    db.query<{ n: string }>('SELECT count(*)::text AS n FROM install_ledgers t WHERE t.workspace_id = $1 AND t.ledger IS NOT NULL', countParams),
+    db.query<{ n: string }>(`SELECT count(*)::text AS n FROM install_ledgers t WHERE ${countWhere}`, countParams),
   ]);
   return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => toLedger(r, now), (r) => iso(r.created_at), 'install_ledgers');
 }
 
 export async function getLedger(db: Queryable, ws: string, packId: string, now: Date): Promise<LedgerRow | null> {
-  const { rows } = await db.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
-  return rows[0] && rows[0].ledger !== null ? toLedger(rows[0], now) : null;
+  const q = new Params();
+  const { rows } = await db.query(`SELECT * FROM install_ledgers t WHERE t.workspace_id = ${q.p(ws)} AND t.pack_id = ${q.p(packId)} AND ${shownRow(q, now)}`, q.values);
+  return rows[0] ? toLedger(rows[0], now) : null;
 }
 
 /** The refusal while another holder has the lock: who and until when as data (error.lock), and in words. */
