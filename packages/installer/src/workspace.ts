@@ -107,7 +107,7 @@ export class LockTakenError extends WorkspaceApiError {
 }
 
 /**
- * Who holds the lock a 409 was about: the error's `lock` field (docs/api.md, Errors). Its message
+ * Who holds the lock a 409 was about: the error's `lock` field (docs/api.md, Conventions). Its message
  * is for people and is never parsed. The GET below is kept for a server that answers the 409
  * without the field (an implementation of docs/catalog-api.md from before it had one): its ledger
  * record has always shown the lock, and reading it there, one request and only on such a refusal,
