@@ -12,7 +12,13 @@ export type ErrorType =
  */
 export interface ErrorFields {
   /** A refusal because another holder has the pack's install lock: who, and until when. */
-  lock?: { holder: string; expires_at: string };
+  lock?: InstallLock;
+}
+
+/** A pack's install lock as the API shows it (a ledger record's `lock`, an error's `lock`). */
+export interface InstallLock {
+  holder: string;
+  expires_at: string;
 }
 
 export class ApiError extends Error {

@@ -37,7 +37,7 @@ export interface InstallLock {
   expires_at: string;
 }
 
-/** The error envelope's fields besides type, message and param (docs/api.md, Errors), when well formed. */
+/** The error envelope's fields besides type, message and param (docs/api.md, Conventions), when well formed. */
 export interface ErrorFields {
   /** A 409 because another holder has the pack's install lock: who, and until when. */
   lock?: InstallLock;

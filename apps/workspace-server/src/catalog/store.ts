@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../db/db.js';
 import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '@setup-pack/core';
 import { iso } from '../db/db.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound, type InstallLock } from '../errors.js';
 import { newId } from '../ids.js';
 import { followStageTypes } from '../store/deals.js';
 import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../store/sql.js';
@@ -310,7 +310,7 @@ export interface LedgerRow {
   pack_id: string;
   revision: number;
   ledger: unknown;
-  lock: { holder: string; expires_at: string } | null;
+  lock: InstallLock | null;
   created_at: string;
   updated_at: string;
 }
@@ -357,7 +357,7 @@ export async function getLedger(db: Queryable, ws: string, packId: string, now: 
 
 /** The refusal while another holder has the lock: who and until when as data (error.lock), and in words. */
 const lockConflict = (r: Row) => {
-  const lock = { holder: r.lock_holder as string, expires_at: iso(r.lock_expires_at) };
+  const lock: InstallLock = { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) };
   return new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${lock.holder}) until ${lock.expires_at}`, 'lock', {}, { lock });
 };
 
