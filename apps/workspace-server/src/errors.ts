@@ -6,6 +6,21 @@ export type ErrorType =
   | 'rate_limit_error'
   | 'api_error';
 
+/**
+ * What an error says as data beside its words, each field in the envelope next to `param` and
+ * named in the Error schema (routes/schemas.ts): a client reads these, never the message.
+ */
+export interface ErrorFields {
+  /** A refusal because another holder has the pack's install lock: who, and until when. */
+  lock?: InstallLock;
+}
+
+/** A pack's install lock as the API shows it (a ledger record's `lock`, an error's `lock`). */
+export interface InstallLock {
+  holder: string;
+  expires_at: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -13,6 +28,7 @@ export class ApiError extends Error {
     message: string,
     readonly param?: string,
     readonly headers: Record<string, string> = {},
+    readonly fields: ErrorFields = {},
   ) {
     super(message);
   }
@@ -24,6 +40,6 @@ export const notFound = (what: string, param?: string) =>
 export const forbidden = (message: string) => new ApiError(403, 'permission_error', message);
 export const unauthenticated = (message: string) => new ApiError(401, 'authentication_error', message);
 
-export function envelope(type: ErrorType, message: string, param?: string) {
-  return { error: param === undefined ? { type, message } : { type, message, param } };
+export function envelope(type: ErrorType, message: string, param?: string, fields: ErrorFields = {}) {
+  return { error: { type, message, ...(param === undefined ? {} : { param }), ...fields } };
 }

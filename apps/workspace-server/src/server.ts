@@ -359,7 +359,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       }
     }
     if (err instanceof ApiError) {
-      return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param));
+      return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param, err.fields));
     }
     const e = err as { statusCode?: number; code?: string; message?: string; detail?: string };
     const fk = foreignKeyError(e, req.params);

@@ -1,3 +1,5 @@
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailbox } from '../src/store/workspaces.js';
 import { addActivity, isOptedOut, optOut } from '../src/store/contacts.js';
@@ -1441,6 +1443,100 @@ export function defineConformance(kind: StoreKind) {
       // The same scope as the token's unlock.
       const reader = await s.key(ws.id, ['read_install_ledgers']);
       expectError(await reader.client.post(`/v1/install-ledgers/${packId}/unlock`, { holder: 'run-e' }), 403, 'permission_error');
+    });
+
+    /** A validator of the served OpenAPI document's schema at `pointer` (a JSON pointer into it). */
+    const documented = async (pointer: string) => {
+      const doc = (await s.anon.get('/v1/openapi.json')).body;
+      const ajv = addFormats(new Ajv2020({ strict: false }));
+      ajv.addSchema({ ...doc, $id: 'https://workspace.test/openapi.json' });
+      return ajv.compile({ $ref: `https://workspace.test/openapi.json#${pointer}` });
+    };
+
+    it('a refusal because another holder has the install lock carries it as data: error.lock {holder, expires_at}', async () => {
+      const ws = await s.workspace();
+      const c = ws.client;
+      const packId = 'c8f5d2e3-6b7c-4d8e-9f0a-1b2c3d4e5f6a';
+      const at = `/v1/install-ledgers/${packId}`;
+      // A run that held the lock once: its token is stale now.
+      const before = await c.post(`${at}/lock`, { holder: 'run-z', ttl_seconds: 60 });
+      expect((await c.post(`${at}/unlock`, { lock_token: before.body.token })).status).toBe(200);
+      const taken = await c.post(`${at}/lock`, { holder: 'run-a', ttl_seconds: 60 });
+      expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+      const held = { holder: 'run-a', expires_at: taken.body.expires_at };
+      const envelopeSchema = await documented('/components/schemas/Error');
+      // Every answer that refuses because run-a holds the lock, with no ledger written yet and with one.
+      for (const written of [false, true]) {
+        if (written) expect((await c.put(at, { lock_token: taken.body.token, ledger: { packId, items: {} }, ttl_seconds: 60 })).status).toBe(200);
+        const lock = written ? { ...held, expires_at: (await c.get(at)).body.lock.expires_at } : held;
+        const refusals = {
+          'the lock request': await c.post(`${at}/lock`, { holder: 'run-b' }),
+          'a checkpoint with a stale token': await c.put(at, { lock_token: before.body.token, ledger: { packId, items: {} } }),
+          'the unlock of a stale token': await c.post(`${at}/unlock`, { lock_token: before.body.token }),
+          'the delete of a stale token': await c.post(`${at}/delete`, { lock_token: before.body.token }),
+          'the unlock of another holder': await c.post(`${at}/unlock`, { holder: 'run-b' }),
+        };
+        for (const [what, r] of Object.entries(refusals)) {
+          expectError(r, 409, 'invalid_request_error', 'lock');
+          expect(r.body.error, what).toEqual({ type: 'invalid_request_error', message: `Another install of this pack holds the lock (run-a) until ${lock.expires_at}`, param: 'lock', lock });
+          expect(envelopeSchema(r.body) ? [] : envelopeSchema.errors, what).toEqual([]);
+        }
+      }
+      // A refusal that is not about another holder's lock carries none.
+      expect((await c.post(`${at}/unlock`, { lock_token: taken.body.token })).status).toBe(200);
+      for (const r of [await c.post(`${at}/unlock`, { holder: 'run-a' }), await c.put(at, { lock_token: taken.body.token, ledger: { packId, items: {} } })]) {
+        expect(r.status).toBe(409);
+        expect(r.body.error.param).not.toBe('lock');
+        expect(r.body.error).not.toHaveProperty('lock');
+      }
+      // The OpenAPI document states the field once, in the error envelope every error answer refers to.
+      const doc = (await s.anon.get('/v1/openapi.json')).body;
+      expect(doc.components.schemas.Error.properties.error.properties.lock).toMatchObject({
+        type: 'object', required: ['holder', 'expires_at'], properties: { holder: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
+      });
+      expect(doc.paths['/v1/install-ledgers/{pack_id}/lock'].post.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
+    });
+
+    it('a pack locked before its first ledger write is a record with ledger null, in GET and in the list, while the lock lives', async () => {
+      const ws = await s.workspace();
+      const c = ws.client;
+      const packId = 'd9a6e3f4-7c8d-4e9f-8a1b-2c3d4e5f6a7b';
+      const at = `/v1/install-ledgers/${packId}`;
+      expectError(await c.get(at), 404, 'invalid_request_error', 'pack_id');
+      // Another pack, installed, lists beside it.
+      const other = 'e0b7f4a5-8d9e-4f0a-9b2c-3d4e5f6a7b8c';
+      const t = await c.post(`/v1/install-ledgers/${other}/lock`, { holder: 'done' });
+      expect((await c.put(`/v1/install-ledgers/${other}`, { lock_token: t.body.token, ledger: { packId: other, items: {} } })).status).toBe(200);
+      expect((await c.post(`/v1/install-ledgers/${other}/unlock`, { lock_token: t.body.token })).status).toBe(200);
+      s.clock.advance(1000);
+      // A run takes the lock and is killed before its first checkpoint.
+      const taken = await c.post(`${at}/lock`, { holder: 'run-killed', ttl_seconds: 60 });
+      expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+      const one = await c.get(at);
+      expect(one.status, JSON.stringify(one.body)).toBe(200);
+      const when = s.clock.now().toISOString();
+      expect(one.body).toEqual({ pack_id: packId, revision: 0, ledger: null, lock: { holder: 'run-killed', expires_at: taken.body.expires_at }, created_at: when, updated_at: when });
+      const record = await documented('/paths/~1v1~1install-ledgers~1{pack_id}/get/responses/200/content/application~1json/schema');
+      expect(record(one.body) ? [] : record.errors).toEqual([]);
+      const list = await c.get('/v1/install-ledgers');
+      expect(list.body.data.map((r: { pack_id: string }) => r.pack_id)).toEqual([packId, other]);
+      expect(list.body.data[0]).toEqual(one.body);
+      expect(list.body.total_count).toBe(2);
+      const page = await documented('/paths/~1v1~1install-ledgers/get/responses/200/content/application~1json/schema');
+      expect(page(list.body) ? [] : page.errors).toEqual([]);
+      // Once the lock expires there is nothing left to show: 404, and not listed.
+      s.clock.advance(61_000);
+      expectError(await c.get(at), 404, 'invalid_request_error', 'pack_id');
+      const after = await c.get('/v1/install-ledgers');
+      expect(after.body.data.map((r: { pack_id: string }) => r.pack_id)).toEqual([other]);
+      expect(after.body.total_count).toBe(1);
+      // Nor once it is released.
+      const again = await c.post(`${at}/lock`, { holder: 'run-next' });
+      expect((await c.get(at)).body.lock.holder).toBe('run-next');
+      expect((await c.post(`${at}/unlock`, { holder: 'run-next' })).status).toBe(200);
+      expectError(await c.get(at), 404, 'invalid_request_error', 'pack_id');
+      expect((await c.get('/v1/install-ledgers')).body.total_count).toBe(1);
+      expect(again.body.revision).toBe(0);
     });
 
     it('the router’s and the HTTP parser’s refusals are in the error envelope too', async () => {

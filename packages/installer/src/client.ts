@@ -4,7 +4,6 @@
 
 export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'network_error';
 
-/** An API failure as data: the envelope's type, message and param, plus the HTTP status (0: no response). */
 /** Retries of a connection to a server that has never answered: a few seconds, not minutes. */
 const NEVER_ANSWERED_RETRIES = 2;
 
@@ -32,6 +31,25 @@ function networkCause(e: unknown, timeoutMs: number): string {
   return err?.cause?.message ?? err?.message ?? String(e);
 }
 
+/** An install lock as the API shows it: a ledger record's `lock`, and the `lock` of a 409 it refused with. */
+export interface InstallLock {
+  holder: string;
+  expires_at: string;
+}
+
+/** The error envelope's fields besides type, message and param (docs/api.md, Conventions), when well formed. */
+export interface ErrorFields {
+  /** A 409 because another holder has the pack's install lock: who, and until when. */
+  lock?: InstallLock;
+}
+
+/** A lock as data, or undefined when the value is not one (another server's answer is checked, not trusted). */
+export function installLockOf(v: unknown): InstallLock | undefined {
+  const l = v as Partial<InstallLock> | null;
+  return l && typeof l === 'object' && typeof l.holder === 'string' && typeof l.expires_at === 'string' ? { holder: l.holder, expires_at: l.expires_at } : undefined;
+}
+
+/** An API failure as data: the envelope's type, message, param and fields, plus the HTTP status (0: no response). */
 export class WorkspaceApiError extends Error {
   constructor(
     readonly status: number,
@@ -40,6 +58,7 @@ export class WorkspaceApiError extends Error {
     readonly param?: string,
     readonly method?: string,
     readonly path?: string,
+    readonly fields: ErrorFields = {},
   ) {
     super(message);
     this.name = 'WorkspaceApiError';
@@ -260,7 +279,10 @@ export class WorkspaceClient {
 
   private toError(status: number, body: any, method: string, path: string, contentType?: string | null, text?: string): WorkspaceApiError {
     const e = body?.error;
-    if (e && typeof e.type === 'string') return new WorkspaceApiError(status, e.type, String(e.message ?? ''), typeof e.param === 'string' ? e.param : undefined, method, path);
+    if (e && typeof e.type === 'string') {
+      const lock = installLockOf(e.lock);
+      return new WorkspaceApiError(status, e.type, String(e.message ?? ''), typeof e.param === 'string' ? e.param : undefined, method, path, lock ? { lock } : {});
+    }
     // Not the API's error envelope: say what came instead (the start of it), and, when this address
     // has never answered in JSON, that it may not be the workspace API's.
     const type = status >= 500 || (status >= 200 && status < 300) ? 'api_error' : 'invalid_request_error';

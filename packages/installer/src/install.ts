@@ -26,7 +26,7 @@ export class InstallStepError extends WorkspaceApiError {
     /** The run: an install (or upgrade), or an uninstall. */
     readonly run: 'install' | 'uninstall' = 'install',
   ) {
-    super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path);
+    super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path, cause.fields);
     this.name = 'InstallStepError';
   }
 }

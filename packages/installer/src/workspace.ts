@@ -1,7 +1,7 @@
 // Reading workspace state for the planner: the snapshot of the collections it needs, and the
 // install ledger with its lock. Paths are those of docs/catalog-api.md.
 import { idempotencyPrefix, type InstallLedger, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot } from '@setup-pack/core';
-import { WorkspaceApiError, type WorkspaceClient } from './client.js';
+import { installLockOf, WorkspaceApiError, type InstallLock, type WorkspaceClient } from './client.js';
 
 export const COLLECTION_PATH: Record<WorkspaceCollection, string> = {
   tags: '/v1/tags',
@@ -55,16 +55,25 @@ export interface LedgerRecord {
   pack_id: string;
   revision: number;
   ledger: InstallLedger;
-  lock: { holder: string; expires_at: string } | null;
+  lock: InstallLock | null;
   created_at: string;
   updated_at: string;
 }
 
+/**
+ * A record of the ledger list: a pack's ledger, or, for a pack whose lock a run took and which it
+ * never wrote a ledger for (killed before its first checkpoint), `ledger: null` beside that lock.
+ */
+export type ListedLedger = LedgerRecord | (Omit<LedgerRecord, 'ledger'> & { ledger: null });
+
 const ledgerPath = (packId: string) => `/v1/install-ledgers/${encodeURIComponent(packId)}`;
 
+/** The pack's ledger; null when it has none (never installed, or a run has the lock and wrote none yet). */
 export async function readLedger(client: WorkspaceClient, packId: string): Promise<LedgerRecord | null> {
   try {
-    const r = await client.get<LedgerRecord>(ledgerPath(packId));
+    const r = await client.get<ListedLedger>(ledgerPath(packId));
+    // Locked by a run that has not written its first checkpoint: nothing is installed yet.
+    if (r && typeof r === 'object' && r.ledger === null) return null;
     if (!r || typeof r !== 'object' || !r.ledger || typeof r.ledger !== 'object' || !r.ledger.items || typeof r.ledger.items !== 'object') {
       throw client.malformed('GET', ledgerPath(packId), 'an install ledger ({"ledger": {"items": ...}, "revision": ...})');
     }
@@ -75,8 +84,9 @@ export async function readLedger(client: WorkspaceClient, packId: string): Promi
   }
 }
 
-export async function listLedgers(client: WorkspaceClient): Promise<LedgerRecord[]> {
-  return client.listAll<LedgerRecord>('/v1/install-ledgers');
+/** Every ledger of the workspace, and every pack a run has locked before writing its ledger. */
+export async function listLedgers(client: WorkspaceClient): Promise<ListedLedger[]> {
+  return client.listAll<ListedLedger>('/v1/install-ledgers');
 }
 
 /**
@@ -91,20 +101,22 @@ export class LockTakenError extends WorkspaceApiError {
     readonly holder: string | null,
     readonly expiresAt: string | null,
   ) {
-    super(cause.status, cause.type, cause.message, cause.param, cause.method, cause.path);
+    super(cause.status, cause.type, cause.message, cause.param, cause.method, cause.path, cause.fields);
     this.name = 'LockTakenError';
   }
 }
 
 /**
- * Who holds the lock a 409 was about: the server's message names them ("… holds the lock (h)
- * until t"); failing that (another server's words), the ledger's lock as GET shows it.
+ * Who holds the lock a 409 was about: the error's `lock` field (docs/api.md, Conventions). Its message
+ * is for people and is never parsed. The GET below is kept for a server that answers the 409
+ * without the field (an implementation of docs/catalog-api.md from before it had one): its ledger
+ * record has always shown the lock, and reading it there, one request and only on such a refusal,
+ * is what lets the refusal name whom to unlock rather than say only that the pack is locked.
  */
-async function lockHeld(client: WorkspaceClient, packId: string, e: WorkspaceApiError): Promise<{ holder: string; expires_at: string } | null> {
-  const m = /holds the lock \((.*)\) until (\S+)$/s.exec(e.message);
-  if (m) return { holder: m[1], expires_at: m[2] };
+async function lockHeld(client: WorkspaceClient, packId: string, e: WorkspaceApiError): Promise<InstallLock | null> {
+  if (e.fields.lock) return e.fields.lock;
   try {
-    return (await readLedger(client, packId))?.lock ?? null;
+    return installLockOf((await client.get<{ lock?: unknown } | null>(ledgerPath(packId)))?.lock) ?? null;
   } catch {
     return null;
   }

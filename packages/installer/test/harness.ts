@@ -135,9 +135,10 @@ export function upToWorkspaceIds(pack: Pack): Pack {
  * A proxy in front of the server at `target` for tests of a workspace that misbehaves part-way: each
  * request is handed to `intercept` with its body first, which answers it itself (returns true) or
  * lets it through (false); what goes through is forwarded with its key and content type, and the
- * answer comes back with its status and the rate-limit headers.
+ * answer comes back with its status and the rate-limit headers, its body as `answer` gives it back
+ * (another server's words or fields).
  */
-export async function proxyTo(target: string, intercept: (req: IncomingMessage, res: ServerResponse) => boolean) {
+export async function proxyTo(target: string, intercept: (req: IncomingMessage, res: ServerResponse) => boolean, answer: (status: number, text: string) => string = (_, text) => text) {
   const proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -151,7 +152,7 @@ export async function proxyTo(target: string, intercept: (req: IncomingMessage, 
       if (v !== null) out[h] = v;
     }
     res.writeHead(up.status, out);
-    res.end(await up.text());
+    res.end(answer(up.status, await up.text()));
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
   return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };

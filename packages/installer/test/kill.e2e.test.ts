@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { breakLock, install, listLedgers, LockTakenError, WorkspaceApiError } from '../src/index.js';
+import { breakLock, install, listLedgers, LockTakenError, readLedger, WorkspaceApiError } from '../src/index.js';
 import { cli, clientFor, loadPack, proxyTo, useServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
@@ -22,10 +22,13 @@ function tripwire(target: string, n: number, onWrite: () => void) {
   });
 }
 
-/** A `setup-pack install` process SIGKILLed at its 8th write, its lock left held for `ttl` seconds. */
-async function killedInstall(key: string, ttl: number) {
+/**
+ * A `setup-pack install` process SIGKILLed at its `atWrite`th write (8th: among its item writes; 2nd:
+ * its first checkpoint, right after the lock), its lock left held for `ttl` seconds.
+ */
+async function killedInstall(key: string, ttl: number, atWrite = 8) {
   let child: ReturnType<typeof spawn> | undefined;
-  const proxy = await tripwire(server().base, 8, () => child?.kill('SIGKILL'));
+  const proxy = await tripwire(server().base, atWrite, () => child?.kill('SIGKILL'));
   try {
     child = spawn(process.execPath, [BIN, 'install', PACK, '--lock-ttl', String(ttl)], {
       env: { ...process.env, WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: key, NO_COLOR: '1' },
@@ -128,5 +131,95 @@ describe('a killed install process', () => {
     const [after] = await listLedgers(c);
     expect(after.ledger.state).toBe('installed');
     expect(Object.values(after.ledger.items).every((i) => i.owned)).toBe(true);
+  });
+});
+
+describe('a run killed between taking the lock and its first checkpoint', () => {
+  it('leaves a lock on a pack with no ledger: GET, the list and `setup-pack status` show it with its holder, and unlock breaks it', async () => {
+    const ws = await server().workspace();
+    await killedInstall(ws.key, 300, 2);
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const c = clientFor(server(), ws.key);
+    const [record, ...more] = await listLedgers(c);
+    expect(more).toEqual([]);
+    expect(record.ledger).toBeNull();
+    const holder = record.lock!.holder;
+    const until = record.lock!.expires_at;
+    expect(holder).toMatch(/^setup-pack-[a-z0-9]+$/);
+    // Nothing is installed: the planner and export see no ledger.
+    expect(await readLedger(c, listing.packId)).toBeNull();
+
+    const hint = `if no run is in progress (one crashed or was killed), break it: setup-pack unlock ${listing.packId} ${holder}`;
+    const status = await cli(['status'], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toBe(`${listing.packId} no ledger yet (a run took the install lock and wrote no checkpoint) locked by ${holder} until ${until}; ${hint}\n`);
+    const json = JSON.parse((await cli(['status', '--format', 'json'], env)).stdout);
+    expect(json.packs).toEqual([{ packId: listing.packId, name: null, version: null, state: 'locked', targetVersion: null, items: 0, lock: { holder, expires_at: until }, updatedAt: record.updated_at }]);
+
+    // The refused install names the holder as before.
+    const refused = await cli(['install', 'valid/listing-marketing.json'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`setup-pack: invalid_request_error (HTTP 409): Another install of this pack holds the lock (${holder}) until ${until} [lock]; ${hint}\n`);
+
+    const broken = await cli(['unlock', listing.packId, holder], env);
+    expect(broken.code).toBe(0);
+    expect((await cli(['status'], env)).stdout).toBe('No packs are installed in this workspace.\n');
+    expect((await install(c, listing)).written).toBeGreaterThan(0);
+    await expectCleanInstall(c);
+  });
+});
+
+describe('who holds a refused lock', () => {
+  /** The requests a proxy saw, and a client through it whose 409 answers `edit` rewrites. */
+  async function through(edit: (error: Record<string, unknown>) => void) {
+    const seen: string[] = [];
+    const proxy = await proxyTo(server().base, (req) => (seen.push(`${req.method} ${req.url}`), false), (status, text) => {
+      if (status !== 409) return text;
+      const body = JSON.parse(text);
+      edit(body.error);
+      return JSON.stringify(body);
+    });
+    return { seen, proxy };
+  }
+
+  it('is read from the error\'s lock field, whatever its message says, with no further request', async () => {
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    const at = `/v1/install-ledgers/${listing.packId}`;
+    const taken = await c.post(`${at}/lock`, { holder: 'run-elsewhere', ttl_seconds: 60 });
+    const { seen, proxy } = await through((e) => (e.message = 'Das Paket ist gesperrt.'));
+    try {
+      const p = clientFor(server(), ws.key, {}, proxy.base);
+      const refused = await install(p, listing).catch((e) => e);
+      expect(refused).toBeInstanceOf(LockTakenError);
+      expect(refused).toMatchObject({ status: 409, packId: listing.packId, holder: 'run-elsewhere', expiresAt: taken.expires_at, message: 'Das Paket ist gesperrt.' });
+      expect(seen.at(-1)).toBe(`POST ${at}/lock`);
+      seen.length = 0;
+      expect(await breakLock(p, listing.packId, 'run-mine')).toEqual({ packId: listing.packId, released: false, reason: 'held', holder: 'run-elsewhere', expiresAt: taken.expires_at });
+      expect(seen).toEqual([`POST ${at}/unlock`]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('from a server whose 409 has no lock field, is read from GET of the ledger record, a lock-only one too', async () => {
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    const at = `/v1/install-ledgers/${listing.packId}`;
+    const taken = await c.post(`${at}/lock`, { holder: 'run-elsewhere', ttl_seconds: 60 });
+    const { seen, proxy } = await through((e) => {
+      delete e.lock;
+      e.message = 'Locked.';
+    });
+    try {
+      const p = clientFor(server(), ws.key, {}, proxy.base);
+      const refused = await install(p, listing).catch((e) => e);
+      expect(refused).toBeInstanceOf(LockTakenError);
+      expect(refused).toMatchObject({ status: 409, holder: 'run-elsewhere', expiresAt: taken.expires_at });
+      expect(seen.slice(-2)).toEqual([`POST ${at}/lock`, `GET ${at}`]);
+      expect(await breakLock(p, listing.packId, 'run-mine')).toMatchObject({ released: false, reason: 'held', holder: 'run-elsewhere', expiresAt: taken.expires_at });
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../db/db.js';
 import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '@setup-pack/core';
 import { iso } from '../db/db.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, notFound, type InstallLock } from '../errors.js';
 import { newId } from '../ids.js';
 import { shownOfPipeline, shownOfStage, touchDealsOfPipeline } from '../store/deals.js';
 import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type Page, type Row } from '../store/sql.js';
@@ -323,41 +323,56 @@ export interface LedgerRow {
   pack_id: string;
   revision: number;
   ledger: unknown;
-  lock: { holder: string; expires_at: string } | null;
+  lock: InstallLock | null;
   created_at: string;
   updated_at: string;
 }
+
+/** Whether a row's lock is held now: taken, and not expired (an expired lock is nobody's). */
+const lockLive = (r: Row, now: Date): boolean => Boolean(r.lock_token) && new Date(r.lock_expires_at).getTime() > now.getTime();
+
+/**
+ * The rows GET and the list show: a pack with a ledger, or one whose lock a run took before its
+ * first checkpoint (killed in between: without this its lock, and whom to unlock, showed nowhere).
+ * lockLive in SQL, over the alias `t`.
+ */
+const shownRow = (q: Params, now: Date) => `(t.ledger IS NOT NULL OR (t.lock_token IS NOT NULL AND t.lock_expires_at > ${q.p(now.toISOString())}::timestamptz))`;
 
 const toLedger = (r: Row, now: Date): LedgerRow => ({
   pack_id: r.pack_id,
   revision: Number(r.revision),
   ledger: r.ledger ?? null,
-  lock: r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime() ? { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) } : null,
+  lock: lockLive(r, now) ? { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) } : null,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
 
 export async function listLedgers(db: Db, ws: string, limit: number, cursor: string | undefined, now: Date): Promise<Page<LedgerRow>> {
   const q = new Params();
-  const where = [`t.workspace_id = ${q.p(ws)}`, 't.ledger IS NOT NULL'];
+  const where = [`t.workspace_id = ${q.p(ws)}`, shownRow(q, now)];
   const countParams = [...q.values];
+  const countWhere = where.join(' AND ');
   // The ledger's key is (workspace, pack_id): the keyset runs over (created_at, pack_id).
   const k = keysetCondition(q, cursor, 't', 'install_ledgers', 'pack_id');
   if (k) where.push(k);
   const [page, count] = await Promise.all([
     db.query(`SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`, q.values),
-    db.query<{ n: string }>('SELECT count(*)::text AS n FROM install_ledgers t WHERE t.workspace_id = $1 AND t.ledger IS NOT NULL', countParams),
+    db.query<{ n: string }>(`SELECT count(*)::text AS n FROM install_ledgers t WHERE ${countWhere}`, countParams),
   ]);
   return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => toLedger(r, now), (r) => iso(r.created_at), 'install_ledgers');
 }
 
 export async function getLedger(db: Queryable, ws: string, packId: string, now: Date): Promise<LedgerRow | null> {
-  const { rows } = await db.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
-  return rows[0] && rows[0].ledger !== null ? toLedger(rows[0], now) : null;
+  const q = new Params();
+  const { rows } = await db.query(`SELECT * FROM install_ledgers t WHERE t.workspace_id = ${q.p(ws)} AND t.pack_id = ${q.p(packId)} AND ${shownRow(q, now)}`, q.values);
+  return rows[0] ? toLedger(rows[0], now) : null;
 }
 
-const lockConflict = (holder: string, until: unknown) =>
-  new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${holder}) until ${iso(until)}`, 'lock');
+/** The refusal while another holder has the lock: who and until when as data (error.lock), and in words. */
+const lockConflict = (r: Row) => {
+  const lock: InstallLock = { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) };
+  return new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${lock.holder}) until ${lock.expires_at}`, 'lock', {}, { lock });
+};
 
 /** Takes the pack's lock unless another holder has it and it has not expired. */
 export async function acquireLock(db: Db, ws: string, packId: string, holder: string, ttlSeconds: number, now: Date) {
@@ -365,8 +380,8 @@ export async function acquireLock(db: Db, ws: string, packId: string, holder: st
     await tx.query('INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING', [ws, packId, now.toISOString()]);
     const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
     const r = rows[0];
-    const live = r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime();
-    if (live && r.lock_holder !== holder) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    const live = lockLive(r, now);
+    if (live && r.lock_holder !== holder) throw lockConflict(r);
     // The same holder asking again (a retry whose answer was lost) gets the same token back.
     const token = live ? (r.lock_token as string) : newId('lck', 16);
     const expires = new Date(now.getTime() + ttlSeconds * 1000);
@@ -381,7 +396,7 @@ async function heldRow(tx: Queryable, ws: string, packId: string, token: string)
   const r = rows[0];
   if (!r) throw notFound('install ledger', 'pack_id');
   if (r.lock_token !== token) {
-    if (r.lock_token) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    if (r.lock_token) throw lockConflict(r);
     throw new ApiError(409, 'invalid_request_error', 'The lock is not held; take it with POST /v1/install-ledgers/{pack_id}/lock', 'lock_token');
   }
   return r;
@@ -418,8 +433,7 @@ export async function releaseLockOf(db: Db, ws: string, packId: string, holder: 
     const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
     const r = rows[0];
     if (!r) throw notFound('install ledger', 'pack_id');
-    const live = r.lock_token && new Date(r.lock_expires_at).getTime() > now.getTime();
-    if (live && r.lock_holder !== holder) throw lockConflict(r.lock_holder, r.lock_expires_at);
+    if (lockLive(r, now) && r.lock_holder !== holder) throw lockConflict(r);
     if (!r.lock_token || r.lock_holder !== holder) {
       throw new ApiError(409, 'invalid_request_error', `The lock is not held by ${holder}: nothing to release`, 'holder');
     }

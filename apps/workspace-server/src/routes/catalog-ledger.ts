@@ -3,11 +3,21 @@ import { acquireLock, deleteLedger, getLedger, listIdempotencyKeys, listLedgers,
 import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject } from './catalog-resources.js';
-import { listOf, pagingQuery, str, ts } from './schemas.js';
+import { installLock, listOf, pagingQuery, str, ts } from './schemas.js';
 
 const packParams = { type: 'object', required: ['pack_id'], properties: { pack_id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
-const lock = { type: ['object', 'null'], properties: { holder: str, expires_at: ts } } as const;
-const ledgerRecord = { type: 'object', properties: { pack_id: str, revision: { type: 'integer' }, ledger: anyObject, lock, created_at: ts, updated_at: ts } } as const;
+const lock = { ...installLock, type: ['object', 'null'] } as const;
+const ledgerRecord = {
+  type: 'object',
+  properties: {
+    pack_id: str,
+    revision: { type: 'integer' },
+    ledger: { ...anyObject, type: ['object', 'null'], description: 'null while a run holds the lock and has not written its first checkpoint' },
+    lock,
+    created_at: ts,
+    updated_at: ts,
+  },
+} as const;
 const holder = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const ttl = { type: 'integer', minimum: 5, maximum: 3600, default: 300, description: 'Seconds until the lock expires unless renewed' } as const;
 
@@ -19,7 +29,7 @@ const ttl = { type: 'integer', minimum: 5, maximum: 3600, default: 300, descript
 export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
   app.get('/v1/install-ledgers', {
     config: { scope: 'read_install_ledgers' },
-    schema: { summary: 'Installed packs: one ledger per packId, newest first', tags: ['install ledger'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(ledgerRecord) } },
+    schema: { summary: 'Installed packs: one ledger per packId, and packs a run has locked before its first checkpoint (ledger null), newest first', tags: ['install ledger'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(ledgerRecord) } },
   }, async (req) => {
     const q = req.query as { limit: number; cursor?: string };
     return listLedgers(db, callerOf(req).workspace.id, q.limit, q.cursor, clock.now());
@@ -40,7 +50,7 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
 
   app.get('/v1/install-ledgers/:pack_id', {
     config: { scope: 'read_install_ledgers' },
-    schema: { summary: 'The install ledger of one pack', tags: ['install ledger'], params: packParams, response: { 200: ledgerRecord } },
+    schema: { summary: 'The install ledger of one pack (ledger null while a run holds the lock and has not written it yet)', tags: ['install ledger'], params: packParams, response: { 200: ledgerRecord } },
   }, async (req) => {
     const r = await getLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, clock.now());
     if (!r) throw notFound('install ledger', 'pack_id');

@@ -39,6 +39,9 @@ export const pagingQuery = {
   cursor: { type: 'string', minLength: 1 },
 } as const;
 
+/** An install lock as the API shows it: in a ledger record, and in the error a refusal by it answers. */
+export const installLock = { type: 'object', required: ['holder', 'expires_at'], properties: { holder: str, expires_at: ts } } as const;
+
 export const errorSchema = {
   $id: 'Error',
   type: 'object',
@@ -51,6 +54,7 @@ export const errorSchema = {
         type: { type: 'string', enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'] },
         message: str,
         param: str,
+        lock: { ...installLock, description: 'A 409 because another holder has the pack\'s install lock (param: lock): who holds it and until when' },
       },
     },
   },

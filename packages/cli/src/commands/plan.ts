@@ -156,12 +156,13 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
     // A run that failed part-way: which item (in the message), how far it got, and what to do.
     const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run } : undefined;
     // The lock is taken: by a run in progress, or by one that crashed or was killed. Who, until
-    // when (in the server's message), and how to break it if that run is dead.
+    // when (the error's lock field; the server's message says it in words), and how to break it
+    // if that run is dead.
     const lock = e instanceof LockTakenError && e.holder !== null ? { lock: { holder: e.holder, expires_at: e.expiresAt } } : undefined;
     if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step, ...lock } }, null, 2) + '\n');
     if (e instanceof LockTakenError && e.holder !== null) {
-      const { unlockCommand } = await import('./unlock.js');
-      ctx.stderr.write(`setup-pack: ${msg}; if no run is in progress (one crashed or was killed), break it: ${p(unlockCommand(e.packId, e.holder))}\n`);
+      const { breakLockHint } = await import('./unlock.js');
+      ctx.stderr.write(`setup-pack: ${msg}; ${p(breakLockHint(e.packId, e.holder))}\n`);
     } else ctx.stderr.write(`setup-pack: ${msg}\n`);
     if (step) {
       const { plural } = await import('@setup-pack/core');

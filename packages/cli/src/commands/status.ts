@@ -8,7 +8,7 @@ export const spec: CommandSpec = {
   name: 'status',
   summary: 'List the packs installed in a workspace.',
   usage: 'status [options]',
-  description: 'One line per install ledger: packId, name, version, state (installed, or in_progress when a run was interrupted: re-run install to resume), item count and a held lock.',
+  description: 'One line per install ledger: packId, name, version, state (installed, or in_progress when a run was interrupted: re-run install to resume), item count and a held lock, with the unlock command that breaks it if no run is in progress. A pack whose lock a run took and which it wrote no ledger for yet (killed before its first checkpoint) is listed too, as "no ledger yet" (state locked in --format json).',
   positionals: [0, 0],
   options: { ...CONNECTION_OPTIONS },
   examples: [['WORKSPACE_URL=... WORKSPACE_API_KEY=... setup-pack status', 'What is installed here?']],
@@ -22,11 +22,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const records = await listLedgers(client);
     const rows = records.map((r) => ({
       packId: r.pack_id,
-      name: r.ledger.packName,
-      version: r.ledger.version,
-      state: r.ledger.state,
-      targetVersion: r.ledger.targetVersion ?? null,
-      items: Object.keys(r.ledger.items ?? {}).length,
+      name: r.ledger?.packName ?? null,
+      version: r.ledger?.version ?? null,
+      // No ledger: a run took the lock and has not written its first checkpoint (or was killed before it).
+      state: r.ledger ? r.ledger.state : ('locked' as const),
+      targetVersion: r.ledger?.targetVersion ?? null,
+      items: Object.keys(r.ledger?.items ?? {}).length,
       lock: r.lock,
       updatedAt: r.updated_at,
     }));
@@ -39,10 +40,15 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       ctx.stdout.write('No packs are installed in this workspace.\n');
       return 0;
     }
+    const { breakLockHint } = await import('./unlock.js');
     for (const r of rows) {
       // The workspace's ledger is the workspace's text: printable (as p) before a terminal sees it.
+      const lock = r.lock ? c.yellow(` locked by ${p(String(r.lock.holder))} until ${p(String(r.lock.expires_at))}; ${p(breakLockHint(String(r.packId), String(r.lock.holder)))}`) : '';
+      if (r.state === 'locked') {
+        ctx.stdout.write(`${c.bold(p(String(r.packId)))} ${c.yellow('no ledger yet (a run took the install lock and wrote no checkpoint)')}${lock}\n`);
+        continue;
+      }
       const state = r.state === 'installed' ? c.green('installed') : c.yellow(`in progress → ${p(String(r.targetVersion))} (re-run install to resume)`);
-      const lock = r.lock ? c.yellow(` locked by ${p(String(r.lock.holder))} until ${p(String(r.lock.expires_at))}`) : '';
       ctx.stdout.write(`${c.bold(p(String(r.name)))} ${p(String(r.version ?? '-'))} ${state} ${c.dim(`${p(String(r.packId))}, ${plural(r.items, 'item')}, updated ${p(String(r.updatedAt))}`)}${lock}\n`);
     }
     return 0;

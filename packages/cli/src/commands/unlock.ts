@@ -22,6 +22,9 @@ const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace
 /** The command that breaks `holder`'s lock of `packId`, as the lock-taken message and this command say it. */
 export const unlockCommand = (packId: string, holder: string) => `setup-pack unlock ${shellWord(packId)} ${shellWord(holder)}`;
 
+/** How to break a lock that may be a dead run's, as a refused install and `status` say it. */
+export const breakLockHint = (packId: string, holder: string) => `if no run is in progress (one crashed or was killed), break it: ${unlockCommand(packId, holder)}`;
+
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const json = args.values.format === 'json';
   const [packId, holder] = args.positionals;
