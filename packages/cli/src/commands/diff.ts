@@ -16,6 +16,7 @@ export const spec: CommandSpec = {
   usage: 'diff [options] <old.json> <new.json>',
   description: 'Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
   positionals: [2, 2],
+  exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, or a file that cannot be read or is not valid JSON.',
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
     'exit-code': { type: 'boolean', description: 'Exit 1 when the packs differ (like git diff --exit-code).' },

@@ -19,7 +19,7 @@ export const spec: CommandSpec = {
   usage: 'export (--pack-id <id> | --all) [options] [-o <pack.json | dir/>]',
   description: 'Reads the workspace through its API (paced by the rate limit, retried like install) and maps it back into a pack: workspace ids in graph configs and filters become pack keys, media addresses in templates become the assets\' sourceUrl (the images are downloaded and embedded), references to what the pack does not carry are listed with their workspace names. --pack-id keeps the packId and keys of the install ledger and exports edits made in the workspace as they are now; --all gives a fresh packId and keys derived from names. The pack is validated before writing; with errors nothing is written. See docs/export.md.',
   positionals: [0, 0],
-  exitCodes: 'Exit codes: 0 exported, 1 the pack would not be valid (nothing written) or the API refused, 2 usage error.',
+  exitCodes: 'Exit codes: 0 exported; 1 the pack would not be valid (nothing written), the pack is not installed, or the API refused; 2 usage error, or an output that cannot be written (nothing is left behind).',
   options: {
     ...CONNECTION_OPTIONS,
     'pack-id': { type: 'string', value: '<id>', description: 'Export the installed pack with this packId (from its install ledger).' },
