@@ -195,6 +195,22 @@ describe('a target folder that is a file, or below one', () => {
   });
 });
 
+describe('a pack file that cannot be read', () => {
+  it('is said once, as diff and unpack say it, by plan and install', () => {
+    // Before: "setup-pack plan: cannot read 'missing.json': cannot read the file: no such file".
+    const dir = tempDir();
+    mkdirSync(join(dir, 'src'));
+    for (const command of ['plan', 'install', 'diff', 'unpack']) {
+      for (const [file, why] of [['missing.json', 'no such file'], ['src', 'is a directory']]) {
+        const args = command === 'diff' ? [file, VALID] : command === 'unpack' ? [file, 'out'] : [file];
+        const r = run([command, ...args], { cwd: dir, env: WORKSPACE });
+        expect(r.stderr, `${command} ${file}`).toBe(`setup-pack ${command}: cannot read '${file}': ${why}\n`);
+        expect(r.code, `${command} ${file}`).toBe(2);
+      }
+    }
+  });
+});
+
 describe('export --name, --version and --pack-id', () => {
   it('a value the pack schema refuses is a usage error naming the option, said before the workspace is read', () => {
     // Before: --name was not checked, so the whole workspace was read and then the export refused

@@ -5,7 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
 import { displayPath } from '../lib/files.js';
-import { readPackFile } from '../lib/packfile.js';
+import { cannotRead, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { UsageError } from '../lib/errors.js';
@@ -66,7 +66,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const reads = await Promise.all([oldPath, newPath].map((p) => readPackFile(resolve(ctx.cwd, p), displayPath(resolve(ctx.cwd, p), ctx.cwd))));
   for (const [i, r] of reads.entries()) {
     if (r.ok) continue;
-    if (r.unreadable) throw new UsageError(`cannot read '${args.positionals[i]}': ${r.report.readError!.replace(/^cannot read the file: /, '')}`);
+    if (r.unreadable) throw new UsageError(cannotRead(args.positionals[i], r.report));
     ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 2;
   }
