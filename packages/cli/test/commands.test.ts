@@ -547,6 +547,20 @@ describe('unpack and build', () => {
     expect(hidden.stderr).toMatch(/assets\.json:\d+:\d+ error "file" names "\.DS_Store", but build ignores files and folders whose name starts with a dot, .* build\/asset-path/);
   });
 
+  it('refuses an asset entry that gives its bytes twice, as a file and as "data", as a template body given twice is', () => {
+    // Before: the entry's "data" was dropped without a word, the file's bytes built in its place.
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
+    const entries = readJson(join(dir, 'assets.json'));
+    entries[0].data = Buffer.from('the bytes the author meant').toString('base64');
+    writeFileSync(join(dir, 'assets.json'), JSON.stringify(entries, null, 2));
+    for (const command of ['build', 'validate']) {
+      const r = run([command, dir, '--exported-at', '2031-05-06T07:08:09Z'].slice(0, command === 'build' ? 4 : 2));
+      expect(r.code, command).toBe(1);
+      expect(r.stdout + r.stderr, command).toMatch(new RegExp(`assets\\.json:\\d+:\\d+ error The asset "logo" has its bytes in assets/${entries[0].file} \\("file"\\) and in "data"; keep one\\. build/duplicate-data`));
+    }
+  });
+
   it('writes template bodies and assets as real files', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
