@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -819,5 +820,19 @@ describe('new', () => {
     expect(readJson(join(dir, 'second/manifest.json')).packId).not.toBe(pack.packId);
     expect(readJson(join(dir, 'second/manifest.json')).name).toBe('Second');
     expect(run(['new', 'my-pack'], { cwd: dir }).code).toBe(2);
+  });
+
+  it('prints a next command that a shell runs as printed, whatever the folder is called', () => {
+    // Before: `new "my pack"` printed `setup-pack build my pack -o my pack.json`.
+    const dir = tempDir();
+    for (const folder of ['my pack', "it's", 'a$b', '-dash']) {
+      const r = run(['new', '--', folder], { cwd: dir });
+      expect(r.code, folder).toBe(0);
+      const next = /^ {2}(setup-pack build .*)$/m.exec(r.stdout)![1];
+      const sh = spawnSync('sh', ['-c', next.replace(/^setup-pack /, `'${process.execPath}' '${BIN}' `)], { cwd: dir, encoding: 'utf8' });
+      expect(sh.stderr, next).toMatch(/^built /);
+      expect(sh.status, next).toBe(0);
+      expect(readJson(join(dir, `${folder}.json`)).name, next).toBeTruthy();
+    }
   });
 });

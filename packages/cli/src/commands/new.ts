@@ -7,6 +7,7 @@ import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
 import { checkPackField } from '../lib/pack-field.js';
+import { shellPath } from '../lib/shell.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 
@@ -100,6 +101,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const packId = randomUUID();
   await writeTree(dir, dirArg, unpackToFiles(starterPack(name, packId, args.values.author as string | undefined)));
   const shown = displayPath(dir, ctx.cwd);
-  ctx.stdout.write(`created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shown} -o ${shown}.json\n`);
+  ctx.stdout.write(`created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shellPath(shown)} -o ${shellPath(`${shown}.json`)}\n`);
   return 0;
 }
