@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -547,6 +548,20 @@ describe('unpack and build', () => {
     expect(hidden.stderr).toMatch(/assets\.json:\d+:\d+ error "file" names "\.DS_Store", but build ignores files and folders whose name starts with a dot, .* build\/asset-path/);
   });
 
+  it('refuses an asset entry that gives its bytes twice, as a file and as "data", as a template body given twice is', () => {
+    // Before: the entry's "data" was dropped without a word, the file's bytes built in its place.
+    const dir = tempDir();
+    run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
+    const entries = readJson(join(dir, 'assets.json'));
+    entries[0].data = Buffer.from('the bytes the author meant').toString('base64');
+    writeFileSync(join(dir, 'assets.json'), JSON.stringify(entries, null, 2));
+    for (const command of ['build', 'validate']) {
+      const r = run([command, dir, '--exported-at', '2031-05-06T07:08:09Z'].slice(0, command === 'build' ? 4 : 2));
+      expect(r.code, command).toBe(1);
+      expect(r.stdout + r.stderr, command).toMatch(new RegExp(`assets\\.json:\\d+:\\d+ error The asset "logo" has its bytes in assets/${entries[0].file} \\("file"\\) and in "data"; keep one\\. build/duplicate-data`));
+    }
+  });
+
   it('writes template bodies and assets as real files', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);
@@ -805,5 +820,19 @@ describe('new', () => {
     expect(readJson(join(dir, 'second/manifest.json')).packId).not.toBe(pack.packId);
     expect(readJson(join(dir, 'second/manifest.json')).name).toBe('Second');
     expect(run(['new', 'my-pack'], { cwd: dir }).code).toBe(2);
+  });
+
+  it('prints a next command that a shell runs as printed, whatever the folder is called', () => {
+    // Before: `new "my pack"` printed `setup-pack build my pack -o my pack.json`.
+    const dir = tempDir();
+    for (const folder of ['my pack', "it's", 'a$b', '-dash']) {
+      const r = run(['new', '--', folder], { cwd: dir });
+      expect(r.code, folder).toBe(0);
+      const next = /^ {2}(setup-pack build .*)$/m.exec(r.stdout)![1];
+      const sh = spawnSync('sh', ['-c', next.replace(/^setup-pack /, `'${process.execPath}' '${BIN}' `)], { cwd: dir, encoding: 'utf8' });
+      expect(sh.stderr, next).toMatch(/^built /);
+      expect(sh.status, next).toBe(0);
+      expect(readJson(join(dir, `${folder}.json`)).name, next).toBeTruthy();
+    }
   });
 });

@@ -22,6 +22,14 @@ describe('docs/cli.md', () => {
     }
   });
 
+  it.each(OWN)('states the exit codes of %s as its help does, when it has its own', async (name) => {
+    const { spec } = await COMMANDS[name].load();
+    if (spec.exitCodes === undefined) return;
+    // The help's line, word for word, in the command's own section (the detail may follow it).
+    const section = docs.slice(docs.indexOf(`\n## ${name}\n`), docs.indexOf('\n## ', docs.indexOf(`\n## ${name}\n`) + 1));
+    expect(section.replace(/\s+/g, ' ')).toContain(spec.exitCodes);
+  });
+
   it('mentions every other registered command, the common options, formats and build codes', () => {
     for (const name of Object.keys(COMMANDS)) expect(docs).toContain(name);
     for (const option of Object.keys(COMMON_OPTIONS)) expect(docs).toContain(`--${option}`);

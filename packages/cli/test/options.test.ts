@@ -195,6 +195,50 @@ describe('a target folder that is a file, or below one', () => {
   });
 });
 
+describe('a pack file that cannot be read', () => {
+  it('is said once, as diff and unpack say it, by plan and install', () => {
+    // Before: "setup-pack plan: cannot read 'missing.json': cannot read the file: no such file".
+    const dir = tempDir();
+    mkdirSync(join(dir, 'src'));
+    for (const command of ['plan', 'install', 'diff', 'unpack']) {
+      for (const [file, why] of [['missing.json', 'no such file'], ['src', 'is a directory']]) {
+        const args = command === 'diff' ? [file, VALID] : command === 'unpack' ? [file, 'out'] : [file];
+        const r = run([command, ...args], { cwd: dir, env: WORKSPACE });
+        expect(r.stderr, `${command} ${file}`).toBe(`setup-pack ${command}: cannot read '${file}': ${why}\n`);
+        expect(r.code, `${command} ${file}`).toBe(2);
+      }
+    }
+  });
+});
+
+describe('export --name, --version and --pack-id', () => {
+  it('a value the pack schema refuses is a usage error naming the option, said before the workspace is read', () => {
+    // Before: --name was not checked, so the whole workspace was read and then the export refused
+    // with "schema/too-short /name" (exit 1); --version counted UTF-16 units against a limit of its own.
+    const long = 'n'.repeat(161);
+    for (const [args, message] of [
+      [['--all', '--name', ''], '--name must not be empty'],
+      [['--all', '--name', long], '--name must be at most 160 characters (it has 161)'],
+      [['--all', '--version', ''], '--version must not be empty'],
+      [['--all', '--version', `1.0.0-${'x'.repeat(35)}`], '--version must be at most 40 characters (it has 41)'],
+      [['--pack-id', 'buyer-lead'], "--pack-id must be a packId (a UUID), not 'buyer-lead'"],
+    ] as [string[], string][]) {
+      const r = run(['export', ...args], { env: WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack export: ${message}\n`);
+    }
+  });
+
+  it('takes a value the pack schema takes: its limits count characters, not UTF-16 units', () => {
+    // 40 characters, 80 UTF-16 units: past the option checks, the export goes on to the workspace.
+    for (const args of [['--all', '--version', '🏠'.repeat(40)], ['--all', '--name', '🏠'.repeat(160)]]) {
+      const r = run(['export', ...args], { env: NO_WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toBe('setup-pack export: no workspace address: pass --url or set WORKSPACE_URL\n');
+    }
+  });
+});
+
 describe('workspace address', () => {
   it('an address that does not parse, or carries a password, is a usage error said at once (without the password)', () => {
     // Before: two retries, then "network_error: cannot reach http://127.0.0.1:8787  (Invalid URL)", or

@@ -165,6 +165,18 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('build -o and validate -o a path ending with a slash: a folder, never a file of that name', () => {
+    // Before: `build src -o dist/` wrote the pack to a file named dist (the slash dropped by resolve).
+    const dir = source();
+    const before = snapshot(dir);
+    for (const [command, out] of [['build', 'dist/'], ['build', 'dist/new/'], ['validate', 'report/']]) {
+      const r = run([command, 'src', '-o', out], { cwd: dir });
+      expect(r.stderr, `${command} -o ${out}`).toBe(`setup-pack ${command}: cannot write '${out}': it names a folder (it ends with /); give a file\n`);
+      expect(r.code, `${command} -o ${out}`).toBe(2);
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('validate -o keeps the last report when the new one cannot be written', () => {
     const dir = tempDir();
     cpSync(join(ROOT, 'packages/cli/test/fixtures/many-errors.json'), join(dir, 'p.json'));

@@ -79,6 +79,39 @@ describe('a brand the workspace already has', () => {
     expect((await c.get<any>('/v1/brand')).fields).toBeNull();
   });
 
+  it('the export of an install that kept the workspace\'s brand leaves out the pack\'s brand images too, and says so', async () => {
+    const ws = await server().workspace();
+    const downloads: string[] = [];
+    const c = clientFor(server(), ws.key, {
+      fetch: async (input, init) => {
+        const m = /\/v1\/media\/([^/]+)\/content$/.exec(String(input));
+        if (m) downloads.push(decodeURIComponent(m[1]));
+        return fetch(input, init);
+      },
+    });
+    await c.put('/v1/brand', { fields: mine });
+    await install(c, listing);
+    downloads.length = 0;
+    const r = await exportWorkspace(c, { packId: listing.packId, exportedAt: STAMP });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.pack.brand).toBeUndefined();
+    // The logo was the brand's; the brand is the workspace's own, so nothing in the export uses it.
+    // The email image a template shows stays.
+    expect(r.pack.assets!.map((a) => `${a.key} ${a.role}`)).toEqual(['open-house-hero email_image']);
+    expect(r.notes).toEqual([{ item: 'brand', message: 'not set by this install (the workspace keeps its own brand): left out, and so is the pack\'s brand image logo' }]);
+    // Nor is the logo downloaded: the one media file read is the email image.
+    const media = await c.listAll<any>('/v1/media');
+    expect(downloads).toEqual([media.find((m) => m.file_name === 'open-house-hero.png').id]);
+    expect(r.requests).toBe(r.minimumRequests);
+    // Installed back, it has nothing to write: the uploaded logo is the install's, kept until --prune.
+    const { plan } = await planInstall(c, r.pack);
+    expect(plan.ok).toBe(true);
+    expect(plan.writes).toBe(0);
+    // Once the pack's brand is set (--overwrite), the brand and its logo export back.
+    await install(c, listing, { overwrite: true });
+    expect(canonicalize(await exported(c, listing))).toEqual(roundTripForm(listing));
+  });
+
   it('a workspace with no brand gets the pack\'s, owned: it exports back and uninstall clears it', async () => {
     const { c } = await fresh();
     const r = await install(c, listing);

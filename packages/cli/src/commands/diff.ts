@@ -5,7 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
 import { displayPath } from '../lib/files.js';
-import { readPackFile } from '../lib/packfile.js';
+import { cannotRead, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { UsageError } from '../lib/errors.js';
@@ -16,6 +16,7 @@ export const spec: CommandSpec = {
   usage: 'diff [options] <old.json> <new.json>',
   description: 'Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
   positionals: [2, 2],
+  exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, or a file that cannot be read or is not valid JSON.',
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
     'exit-code': { type: 'boolean', description: 'Exit 1 when the packs differ (like git diff --exit-code).' },
@@ -65,7 +66,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const reads = await Promise.all([oldPath, newPath].map((p) => readPackFile(resolve(ctx.cwd, p), displayPath(resolve(ctx.cwd, p), ctx.cwd))));
   for (const [i, r] of reads.entries()) {
     if (r.ok) continue;
-    if (r.unreadable) throw new UsageError(`cannot read '${args.positionals[i]}': ${r.report.readError!.replace(/^cannot read the file: /, '')}`);
+    if (r.unreadable) throw new UsageError(cannotRead(args.positionals[i], r.report));
     ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 2;
   }

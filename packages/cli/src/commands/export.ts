@@ -8,6 +8,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError, WriteError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
+import { checkPackField } from '../lib/pack-field.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 import { writeFileSafely } from '../lib/write.js';
@@ -19,7 +20,7 @@ export const spec: CommandSpec = {
   usage: 'export (--pack-id <id> | --all) [options] [-o <pack.json | dir/>]',
   description: 'Reads the workspace through its API (paced by the rate limit, retried like install) and maps it back into a pack: workspace ids in graph configs and filters become pack keys, media addresses in templates become the assets\' sourceUrl (the images are downloaded and embedded), references to what the pack does not carry are listed with their workspace names. --pack-id keeps the packId and keys of the install ledger and exports edits made in the workspace as they are now; --all gives a fresh packId and keys derived from names. The pack is validated before writing; with errors nothing is written. See docs/export.md.',
   positionals: [0, 0],
-  exitCodes: 'Exit codes: 0 exported, 1 the pack would not be valid (nothing written) or the API refused, 2 usage error.',
+  exitCodes: 'Exit codes: 0 exported; 1 the pack would not be valid (nothing written), the pack is not installed, or the API refused; 2 usage error, or an output that cannot be written (nothing is left behind).',
   options: {
     ...CONNECTION_OPTIONS,
     'pack-id': { type: 'string', value: '<id>', description: 'Export the installed pack with this packId (from its install ledger).' },
@@ -41,10 +42,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const packId = args.values['pack-id'] as string | undefined;
   const all = !!args.values.all;
   if (!packId === !all) throw new UsageError('give exactly one of --pack-id <id> and --all');
-  if (packId !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(packId)) throw new UsageError(`--pack-id must be a packId (a UUID), not '${packId}'`);
+  if (packId !== undefined) checkPackField('pack-id', 'packId', packId, 'a packId (a UUID)');
   const version = args.values.version as string | undefined;
-  if (version !== undefined && (version.length < 1 || version.length > 40)) throw new UsageError('--version must be 1 to 40 characters');
-  if (args.values.name !== undefined && !all) throw new UsageError('--name applies to --all snapshots only (a pack export keeps the installed name)');
+  if (version !== undefined) checkPackField('version', 'version', version);
+  const name = args.values.name as string | undefined;
+  if (name !== undefined && !all) throw new UsageError('--name applies to --all snapshots only (a pack export keeps the installed name)');
+  if (name !== undefined) checkPackField('name', 'name', name);
   const out = args.values.output as string | undefined;
   const outAbs = out === undefined ? undefined : resolve(ctx.cwd, out);
   const outStat = outAbs === undefined ? undefined : await stat(outAbs).catch(() => undefined);
@@ -59,7 +62,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const { exportWorkspace } = await import('@setup-pack/installer');
   try {
     const result = await exportWorkspace(client, {
-      packId, all, version, name: args.values.name as string | undefined,
+      packId, all, version, name,
       onProgress: tty
         ? ({ phase, done, total }) => {
           bar.draw(`reading ${phase} ${count(done)}/${count(total)} (${plural(client.stats.requests, 'request')})`);

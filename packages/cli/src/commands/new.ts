@@ -1,11 +1,13 @@
 // setup-pack new: scaffold a pack source folder with a fresh packId that builds and validates clean.
 import { randomUUID } from 'node:crypto';
-import { codePoints, maxLengthOf } from '@setup-pack/core';
+import { maxLengthOf } from '@setup-pack/core';
 import { basename, resolve } from 'node:path';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
+import { checkPackField } from '../lib/pack-field.js';
+import { shellPath } from '../lib/shell.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 
@@ -88,10 +90,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   // or cut without a word (--name).
   for (const option of ['name', 'author'] as const) {
     const value = args.values[option];
-    if (typeof value !== 'string') continue;
-    const max = maxLengthOf('pack', option);
-    const length = codePoints(value);
-    if (length > max) throw new UsageError(`--${option} must be at most ${max} characters (it has ${length})`);
+    if (typeof value === 'string') checkPackField(option, option, value);
   }
   const dir = resolve(ctx.cwd, dirArg);
   const notFolder = notAFolder(dir, dirArg, ctx.cwd);
@@ -102,6 +101,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const packId = randomUUID();
   await writeTree(dir, dirArg, unpackToFiles(starterPack(name, packId, args.values.author as string | undefined)));
   const shown = displayPath(dir, ctx.cwd);
-  ctx.stdout.write(`created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shown} -o ${shown}.json\n`);
+  ctx.stdout.write(`created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shellPath(shown)} -o ${shellPath(`${shown}.json`)}\n`);
   return 0;
 }

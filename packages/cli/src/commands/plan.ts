@@ -7,7 +7,7 @@ import type { CommandSpec, Options, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
-import { readPackFile } from '../lib/packfile.js';
+import { cannotRead, readPackFile } from '../lib/packfile.js';
 import { cliVersion } from '../lib/version.js';
 
 export const CONNECTION_OPTIONS: Options = {
@@ -132,7 +132,7 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
   if (!r.ok) {
     const d = r.report.diagnostics[0];
     // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
-    throw new UsageError(r.unreadable ? `cannot read '${file}': ${r.report.readError}` : `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${d?.message ?? 'not a pack'}`);
+    throw new UsageError(r.unreadable ? cannotRead(file, r.report) : `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${d?.message ?? 'not a pack'}`);
   }
   const { validatePack, plural } = await import('@setup-pack/core');
   const errors = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');

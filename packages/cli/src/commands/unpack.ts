@@ -5,7 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
-import { lostOnRewrite, readPackFile } from '../lib/packfile.js';
+import { cannotRead, lostOnRewrite, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { buildFromFiles, unpackToFiles, UnpackError } from '../source/layout.js';
@@ -32,7 +32,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const dir = resolve(ctx.cwd, dirArg);
   const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
   if (!r.ok) {
-    if (r.unreadable) throw new UsageError(`cannot read '${packArg}': ${r.report.readError!.replace(/^cannot read the file: /, '')}`);
+    if (r.unreadable) throw new UsageError(cannotRead(packArg, r.report));
     const { RULE_METADATA } = await import('@setup-pack/core');
     ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 1;

@@ -10,6 +10,12 @@ import type { FileReport } from '../report/model.js';
  */
 export type PackRead = { ok: true; value: unknown; text: string; source: SourceText; findings: Diagnostic[] } | { ok: false; report: FileReport; unreadable: boolean };
 
+/**
+ * What a command says of a pack file it could not read, in one line: `cannot read 'x.json': no
+ * such file` (the read error without its own "cannot read the file: ").
+ */
+export const cannotRead = (shown: string, report: FileReport): string => `cannot read '${shown}': ${(report.readError ?? '').replace(/^cannot read the file: /, '')}`;
+
 /** Reads and parses JSON; a syntax error comes back as a report to print. */
 export async function readPackFile(abs: string, path: string): Promise<PackRead> {
   return parseRead(await readText(abs), path);

@@ -111,6 +111,8 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
   try {
     for (const w of writes) {
       current = w.shown;
+      // `-o dist/` names a folder: resolving drops the slash, and the file would be called dist.
+      if (/[\\/]$/.test(w.shown)) throw new Error('it names a folder (it ends with /); give a file');
       const target = await realpath(w.abs).catch(() => w.abs);
       const st = await statOrUndefined(target);
       if (st?.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });

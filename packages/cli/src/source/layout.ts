@@ -54,6 +54,7 @@ export const BUILD_RULES = [
   { code: 'build/not-an-object', severity: 'error', description: 'An item source file holds a JSON object (resource files: an array of objects).' },
   { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
   { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
+  { code: 'build/duplicate-data', severity: 'error', description: 'An asset\'s bytes are given once: in the file its assets.json entry names ("file"), or as "data" in the entry.' },
   { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).' },
   { code: 'build/not-utf8', severity: 'error', description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.' },
   { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
@@ -542,6 +543,10 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         }
         const path = `assets/${rel}`;
         assetFiles.add(path);
+        if (entry.data !== undefined && entry.data !== null) {
+          report(ASSETS_INDEX, `/${index}/data`, 'build/duplicate-data', `The asset "${String(entry.key)}" has its bytes in ${path} ("file") and in "data"; keep one.`);
+          return;
+        }
         const bytes = files.get(path);
         if (refused.has(path)) return;
         if (!bytes) {

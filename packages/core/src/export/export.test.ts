@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validatePack } from '../validate.js';
-import type { WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
-import { exportPack, slugify } from './index.js';
+import type { InstallLedger, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
+import type { Pack } from '../types.js';
+import { exportPack, ledgerSourceOf, mediaToDownload, slugify } from './index.js';
 
 const doc = (name: string, config: Record<string, unknown>, references: unknown[] = []) => ({
   format: 'service.automation-template', version: 1, name,
@@ -54,5 +55,53 @@ describe('exportPack --all (pure)', () => {
     expect(slugify('Hot lead (2024)')).toBe('hot-lead-2024');
     expect(slugify('  Crème brûlée ')).toBe('creme-brulee');
     expect(slugify('🏠')).toBe('item');
+  });
+});
+
+describe('exportPack --pack-id (pure): a brand the install did not set', () => {
+  const bytes = Buffer.from('abc').toString('base64');
+  const sha = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+  const pack = {
+    format: 'service.setup-pack', schemaVersion: 2, packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', name: 'Branded', version: '1.0.0',
+    brand: { name: 'Harbor Realty' },
+    assets: [
+      { key: 'logo', role: 'logo', fileName: 'logo.png', mimeType: 'image/png', byteSize: 3, sha256: sha, data: bytes },
+      { key: 'favicon', role: 'favicon', fileName: 'favicon.png', mimeType: 'image/png', byteSize: 3, sha256: sha, url: 'https://cdn.test/favicon.png' },
+    ],
+  } as Pack;
+  const ledger = (state: InstallLedger['state']): InstallLedger => ({
+    packId: pack.packId, packName: pack.name, version: state === 'installed' ? '1.0.0' : null, state, targetVersion: '1.0.0', bindings: {},
+    items: { 'asset:logo': { kind: 'asset', key: 'logo', collection: 'media', workspaceId: 'med_1', hash: 'h', sourceHash: 's', owned: true } },
+    source: ledgerSourceOf(pack),
+  });
+  const snapshot = (): WorkspaceSnapshot => ({
+    collections: {
+      media: [{ id: 'med_1', name: 'logo.png', file_name: 'logo.png', mime_type: 'image/png', byte_size: 3, sha256: sha, url: 'https://media.test/ws/med_1/logo.png' }],
+      brand: [{ id: 'brand', name: 'Mine', fields: { name: 'Mine' }, asset_urls: {} }],
+    },
+  });
+
+  it('leaves out its images, uploaded or given by address, and says why; an interrupted install says so', () => {
+    for (const [state, why] of [['installed', 'not set by this install (the workspace keeps its own brand)'], ['in_progress', 'not set yet by the interrupted install']] as const) {
+      const l = ledger(state);
+      expect(mediaToDownload(snapshot(), l)).toEqual([]);
+      const r = exportPack({ snapshot: snapshot(), mediaData: {}, ledger: l });
+      expect(r.pack.brand).toBeUndefined();
+      expect(r.pack.assets).toBeUndefined();
+      expect(r.notes.filter((n) => n.item === 'brand')).toEqual([{ item: 'brand', message: `${why}: left out, and so are the pack's brand images favicon, logo` }]);
+    }
+  });
+
+  it('keeps them when the ledger has the brand, or was written before it said whether the pack has one', () => {
+    const withBrand = ledger('installed');
+    withBrand.items['brand:brand'] = { kind: 'brand', key: 'brand', collection: 'brand', workspaceId: 'brand', hash: 'h', sourceHash: 's', owned: true };
+    const older = ledger('installed');
+    delete older.source!.brand;
+    for (const l of [withBrand, older]) {
+      expect(mediaToDownload(snapshot(), l)).toEqual(['med_1']);
+      const r = exportPack({ snapshot: snapshot(), mediaData: { med_1: bytes }, ledger: l });
+      expect(r.pack.assets!.map((a) => a.key)).toEqual(['favicon', 'logo']);
+      expect(r.notes).toEqual([]);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
 import { COLLECTION_OF_REFERENCE } from '../plan/bind.js';
-import { canonicalJson, projectWorkspaceObject, type Json } from '../plan/content.js';
+import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
 import type {
   Asset, AssetRole, AutomationDocument, AutomationItem, MessageTemplate, Pack, Pipeline, PipelineStage, Reference, ReferenceType, Resource, SmartList,
@@ -20,6 +20,7 @@ import { byNameThenContent, KeyAllocator, referenceIdPrefix, slugify } from './k
 /** The part of a pack that `ledger.source` keeps (the installer records it with every install). */
 export function ledgerSourceOf(pack: Pack): LedgerSource {
   const out: LedgerSource = { schemaVersion: pack.schemaVersion };
+  if (pack.brand) out.brand = true;
   if (pack.$schema !== undefined) out.$schema = pack.$schema;
   if (pack.description !== undefined) out.description = pack.description;
   if (pack.author !== undefined) out.author = pack.author;
@@ -119,12 +120,27 @@ export function referenceCollections(snapshot: WorkspaceSnapshot): WorkspaceColl
 
 const latestDocument = (a: WorkspaceObject) => (a.draft_document ?? a.document) as AutomationDocument | undefined;
 
+/**
+ * Whether the pack's brand is not the workspace's: the pack has one (ledger.source says so) but the
+ * ledger has no brand item, since the install kept the workspace's own (or, interrupted, did not
+ * get to it). The export then has no brand, and the pack's brand images would be used by nothing.
+ */
+const brandNotSet = (ledger: InstallLedger) => ledger.source?.brand === true && !ledger.items[itemId('brand', 'brand')];
+
+/** Whether the pack's asset `key` is a brand image that the export leaves out (see brandNotSet). */
+function brandImageLeftOut(ledger: InstallLedger, key: string): boolean {
+  const note = getOwn(ledger.source?.assets, key);
+  return note !== undefined && isBrandAsset(note) && brandNotSet(ledger);
+}
+
 /** Media whose bytes the export embeds: the pack's uploaded assets, or (snapshot) images templates and the brand use. */
 export function mediaToDownload(snapshot: WorkspaceSnapshot, ledger: InstallLedger | null): string[] {
   const media = snapshot.collections.media ?? [];
   const present = new Set(media.map((m) => m.id));
   if (ledger) {
-    return Object.values(ledger.items).filter((i) => i.kind === 'asset' && present.has(i.workspaceId)).map((i) => i.workspaceId).sort();
+    return Object.values(ledger.items)
+      .filter((i) => i.kind === 'asset' && present.has(i.workspaceId) && !brandImageLeftOut(ledger, i.key))
+      .map((i) => i.workspaceId).sort();
   }
   const used = usedMedia(snapshot);
   return media.filter((m) => used.brand.has(m.id) || used.templates.has(m.id)).map((m) => m.id).sort();
@@ -419,8 +435,14 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
     return o;
   };
   const templateItems: [LedgerItem, WorkspaceObject][] = [];
+  // The pack's brand images, when its brand is not the workspace's: nothing the export holds uses them.
+  const imagesLeftOut: string[] = [];
   for (const [, it] of items) {
     if (it.key.startsWith('@ref/')) continue;
+    if (it.kind === 'asset' && brandImageLeftOut(ledger, it.key)) {
+      imagesLeftOut.push(it.key);
+      continue;
+    }
     const o = it.kind === 'brand' ? input.snapshot.collections.brand?.[0] : present(it);
     if (!o) continue;
     switch (it.kind) {
@@ -458,7 +480,15 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   }
   // Assets the pack carried by address only (no bytes): the workspace holds nothing of them.
   for (const [key, note] of Object.entries(notes)) {
-    if (!ledger.items[`asset:${key}`]) out.assets.push({ key, ...clone(note) });
+    if (ledger.items[itemId('asset', key)]) continue;
+    if (brandImageLeftOut(ledger, key)) imagesLeftOut.push(key);
+    else out.assets.push({ key, ...clone(note) });
+  }
+  if (brandNotSet(ledger)) {
+    const images = imagesLeftOut.sort();
+    const why = ledger.state === 'in_progress' ? 'not set yet by the interrupted install' : 'not set by this install (the workspace keeps its own brand)';
+    const also = images.length ? `, and so ${images.length === 1 ? 'is the pack\'s brand image' : 'are the pack\'s brand images'} ${images.join(', ')}` : '';
+    x.notes.push({ item: 'brand', message: `${why}: left out${also}` });
   }
   for (const [it, o] of templateItems) out.messageTemplates.push(replaceInside(templateFrom(it.key, o), urlPairs) as MessageTemplate);
 

@@ -95,9 +95,15 @@ export function assetContent(a: Asset): Record<string, Json> {
 /** Token standing for an uploaded asset's address inside the brand until the upload exists. */
 export const brandAssetToken = (assetKey: string) => `setup-pack-asset://${assetKey}`;
 
+/**
+ * Whether an asset is one of the brand's images: every asset but an email image (those the
+ * templates show) is given to the brand, under its key, when the pack has a brand.
+ */
+export const isBrandAsset = (a: Pick<Asset, 'role'>): boolean => a.role !== 'email_image';
+
 export function brandContent(brand: Record<string, unknown>, assets: Asset[]): Record<string, Json> {
   const asset_urls: Record<string, Json> = {};
-  for (const a of assets) if (a.role !== 'email_image') setOwn(asset_urls, a.key, brandAssetToken(a.key));
+  for (const a of assets) if (isBrandAsset(a)) setOwn(asset_urls, a.key, brandAssetToken(a.key));
   return { fields: clone(brand as Json), asset_urls };
 }
 

@@ -6,7 +6,7 @@ import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
 import {
-  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
+  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, type ResolvedItem } from './resolve.js';
@@ -94,7 +94,7 @@ function desiredItems(pack: Pack, createdResources: Resource[], bindings: Refere
   if (pack.brand) {
     const assets = pack.assets ?? [];
     const rewrites: Rewrite[] = assets
-      .filter((a) => a.role !== 'email_image')
+      .filter(isBrandAsset)
       .map((a) => ({ kind: 'url', from: brandAssetToken(a.key), target: a.data != null ? { itemId: itemId('asset', a.key) } : { url: a.url ?? '' } }));
     out.push({ itemId: itemId('brand', 'brand'), kind: 'brand', key: 'brand', name: String((pack.brand as Record<string, unknown>).name ?? 'Brand'), collection: 'brand', content: brandContent(pack.brand, assets), rewrites, adoptable: false });
   }

@@ -88,6 +88,11 @@ export interface LedgerSource {
   description?: string;
   author?: string;
   schemaVersion?: 1 | 2;
+  /**
+   * The pack has a brand. The ledger has no brand item when the install did not set it (the
+   * workspace kept its own: a conflict kept); export then leaves the pack's brand images out too.
+   */
+  brand?: true;
   /** Every asset of the pack without its bytes: role, sourceUrl, url… (the media library keeps the file only). */
   assets?: Record<string, Omit<Asset, 'key' | 'data'>>;
   /** Resource `data` as the pack wrote it (the workspace keeps only a tag's color, a field's or template's data). */
