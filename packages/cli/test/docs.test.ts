@@ -9,6 +9,7 @@ import { BUILD_RULES } from '../src/source/layout.js';
 import { ROOT } from './helpers.js';
 
 const docs = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+const installDocs = readFileSync(join(ROOT, 'docs/install.md'), 'utf8');
 const OWN = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema', 'export'];
 
 describe('docs/cli.md', () => {
@@ -28,6 +29,13 @@ describe('docs/cli.md', () => {
     // The help's line, word for word, in the command's own section (the detail may follow it).
     const section = docs.slice(docs.indexOf(`\n## ${name}\n`), docs.indexOf('\n## ', docs.indexOf(`\n## ${name}\n`) + 1));
     expect(section.replace(/\s+/g, ' ')).toContain(spec.exitCodes);
+  });
+
+  // The workspace commands are documented with the installer (docs/install.md, Commands).
+  it.each(['plan', 'install', 'uninstall', 'status', 'unlock'])('states the exit codes of %s in docs/install.md as its help does', async (name) => {
+    const { spec } = await COMMANDS[name].load();
+    expect(spec.exitCodes, name).toBeDefined();
+    expect(installDocs.replace(/\s+/g, ' ')).toContain(spec.exitCodes!.replace(/^Exit codes: /, ''));
   });
 
   it('mentions every other registered command, the common options, formats and build codes', () => {
