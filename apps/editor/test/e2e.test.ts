@@ -650,6 +650,79 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('lists each property its file writes twice at its place, and export names the earlier values it drops only when asked', async () => {
+    const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
+    const text = original.replace('"name": "Showing homes",', '"name": "Touring homes",\n          "name": "Showing homes",');
+    expect(text).not.toBe(original);
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const asked: { type: string; message: string }[] = [];
+    const answers: boolean[] = [];
+    page.on('dialog', (d) => {
+      asked.push({ type: d.type(), message: d.message() });
+      void (answers.shift() ?? true ? d.accept() : d.dismiss());
+    });
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.goto(`${editor.url}/`);
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('header .source').textContent()).toBe('twice.json');
+
+    // The property is a finding in the panel, in core's words (json/duplicate-key, as validating the text says it), at its place.
+    const findings = page.getByRole('list', { name: 'Findings' });
+    const twice = findings.getByRole('button', { name: /The property "name" appears more than once in this object; only the last one counts\./ });
+    await poll(() => twice.count()).toBe(1);
+    expect(await twice.locator('code').textContent()).toBe('json/duplicate-key');
+    await twice.click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 name');
+
+    // Untouched, the pack exports as its file, both values kept, without a question.
+    const [untouched] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(readFileSync((await untouched.path())!, 'utf8')).toBe(text);
+    expect(asked).toEqual([]);
+    downloads = 0;
+
+    // Edited, the earlier value would be dropped: export asks first, naming the property, where, and the lines; declined, nothing is written.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page.locator('.editor-pane [data-path="name"]').fill('Buyer Lead Starter (edited)');
+    answers.push(false);
+    await page.getByRole('button', { name: 'Export pack' }).click();
+    await poll(() => asked.length).toBe(1);
+    expect(asked[0]!.type).toBe('confirm');
+    expect(asked[0]!.message).toContain('pipelines[0].stages[1].name (written 2 times): the last, at line 383, is written; the earlier, at line 382, is dropped');
+    await page.waitForTimeout(300);
+    expect(downloads).toBe(0);
+
+    // The draft kept in the browser keeps the finding: after a reload, the panel still lists it and export still asks.
+    await poll(() => page.getByTestId('draft-state').textContent()).toMatch(/draft kept/);
+    await page.reload(); // asks first (beforeunload), accepted
+    await poll(() => page.locator('.banner').textContent()).toContain('Restored unsaved work');
+    await poll(() => twice.count()).toBe(1);
+    answers.push(true);
+    const [edited] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked.map((a) => a.type)).toEqual(['confirm', 'beforeunload', 'confirm']);
+    expect(asked[2]!.message).toContain('pipelines[0].stages[1].name (written 2 times)');
+    const written = JSON.parse(readFileSync((await edited.path())!, 'utf8'));
+    expect(written.pipelines[0].stages[1].name).toBe('Showing homes');
+
+    // A name typed in its place is the author's: the finding goes, and export asks nothing (Undo brings it back).
+    await twice.click();
+    await page.getByLabel('Stage 2 name').fill('Touring homes');
+    await poll(() => twice.count()).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => twice.count()).toBe(1);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await poll(() => twice.count()).toBe(0);
+    const [retyped] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked).toHaveLength(3);
+    expect(JSON.parse(readFileSync((await retyped.path())!, 'utf8')).pipelines[0].stages[1].name).toBe('Touring homes');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('lists a finding about the automation as a whole at the top of its form, not on its name field', async () => {
     const pack = noisyPack('No trigger', 1, (i) => ({ x: 0, y: i * 120 }));
     const graph = pack.automations[0]!.document.graph as { nodes: { id: string; kind: string }[]; edges: { source: string }[] };
