@@ -363,6 +363,17 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(nodes).toHaveLength(before + 1);
     expect(nodes.find((n) => n.id === 'wait')).toMatchObject({ kind: 'control.wait', config: { duration: 1, unit: 'days' } });
 
+    // Blocks whose text says what the editor would not keep as written (1e-400 reads as 0) are not
+    // pasted: the notice says why, in core's words, and the pack stays as it was.
+    const tiny = JSON.stringify({ ...copied, nodes: [{ ...copied.nodes[0], id: 'tiny' }] }, null, 2).replace('"duration": 1', '"duration": 1e-400');
+    expect(tiny).toContain('1e-400');
+    await b.page.evaluate((t) => navigator.clipboard.writeText(t), tiny);
+    await b.page.locator('[data-testid="node-note"]').click();
+    await b.page.keyboard.press('Control+v');
+    await poll(() => b.page.locator('.notice').textContent()).toMatch(/^Not pasted: the copied text says what the editor cannot keep as written: line \d+: nodes\[0\]\.config\.duration is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/);
+    expect(await b.page.locator('[data-testid="node-tiny"]').count()).toBe(0);
+    expect((await packOf(b.page)).automations[0]!.document.graph.nodes).toHaveLength(before + 1);
+
     // Ordinary text on the clipboard is left alone.
     await b.page.evaluate(() => navigator.clipboard.writeText('just some words'));
     await b.page.keyboard.press('Control+v');
