@@ -734,6 +734,29 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('does not apply JSON typed or pasted into a field that says what the editor would not keep (1e-400 read as 0, a property written twice)', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('.react-flow__node').first().waitFor();
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    const brand = page.getByLabel('Brand (JSON)');
+    const before = ((await packOf(page)) as { brand?: unknown }).brand;
+    await brand.fill('{"accent": 1e-400}');
+    const note = page.locator('.editor-pane .field-error');
+    await poll(() => note.allTextContents()).toContainEqual(expect.stringMatching(/Not applied: this JSON says what the editor cannot keep as written: line 1: accent is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/));
+    expect(await brand.getAttribute('aria-invalid')).toBe('true');
+    expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
+    await brand.fill('{"accent": 1, "accent": 2}');
+    await poll(() => note.allTextContents()).toContainEqual(expect.stringContaining('The property "accent" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.'));
+    expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
+    // Written as meant, it is taken.
+    await brand.fill('{"accent": 0}');
+    await poll(() => page.evaluate(() => (window as unknown as { __editor: { pack: { brand?: unknown } } }).__editor.pack.brand)).toEqual({ accent: 0 });
+    expect(await note.allTextContents()).not.toContainEqual(expect.stringMatching(/Not applied/));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('lists a finding about the automation as a whole at the top of its form, not on its name field', async () => {
     const pack = noisyPack('No trigger', 1, (i) => ({ x: 0, y: i * 120 }));
     const graph = pack.automations[0]!.document.graph as { nodes: { id: string; kind: string }[]; edges: { source: string }[] };

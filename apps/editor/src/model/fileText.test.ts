@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicatesDropped, duplicatesStillThere, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText } from './fileText.js';
+import { duplicatesDropped, duplicatesStillThere, jsonTextNotKept, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText } from './fileText.js';
 import type { PackValue } from './pack.js';
 
 const pack = '{"format": "service.setup-pack", "name": "Café"}\n';
@@ -126,5 +126,17 @@ describe('duplicatesStillThere and duplicatesDropped', () => {
         'To keep an earlier value, copy it from the file into its field.',
     );
     expect(duplicatesDropped(duplicates, 1)).toContain('name (written 2 times): the last, at line 3, is written; the earlier, at line 2, is dropped\nand 2 more\n');
+  });
+});
+
+describe('jsonTextNotKept', () => {
+  it('says why JSON typed or pasted into a field is not taken: what the editor would not keep as written, in core\'s words and hint', () => {
+    expect(jsonTextNotKept('{"accent": 1e-400}')).toBe(
+      'Not applied: this JSON says what the editor cannot keep as written: line 1: accent is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.',
+    );
+    expect(jsonTextNotKept('{\n"a": 1,\n"a": 2, "n": 12345678901234567890}')).toBe(
+      'Not applied: this JSON says what the editor cannot keep as written: line 3: The property "a" appears more than once in this object; only the last one counts. Also 1 other place. Remove or merge the duplicate property.',
+    );
+    for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json']) expect(jsonTextNotKept(text)).toBeUndefined();
   });
 });

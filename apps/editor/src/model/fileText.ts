@@ -104,6 +104,23 @@ export function notKeptSentence(findings: readonly Diagnostic[], what: string): 
   return `${what} says what the editor cannot keep as written: line ${first.line}: ${first.message}${more}`;
 }
 
+/**
+ * Why text the editor is handed (pasted blocks, JSON typed or pasted into a field) is not taken:
+ * notKeptSentence with the first finding's hint (core's: "Write 0 if that is what it means; …").
+ * The text is still where it came from, so refusing it loses nothing, where reading it would
+ * change it without a word. Undefined when nothing is lost.
+ */
+export function notKeptRefusal(findings: readonly Diagnostic[], what: string): string | undefined {
+  const said = notKeptSentence(findings, what);
+  return said && `${said}${findings[0]!.hint ? ` ${findings[0]!.hint}` : ''}`;
+}
+
+/** Why JSON typed or pasted into a field is not applied (notKeptRefusal over lostOnOpen), or undefined. */
+export function jsonTextNotKept(text: string): string | undefined {
+  const refused = notKeptRefusal(lostOnOpen(text).findings, 'this JSON');
+  return refused && `Not applied: ${refused}`;
+}
+
 /** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
 export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
   const said = notKeptSentence(lost.findings, 'This file');

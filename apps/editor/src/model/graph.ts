@@ -3,7 +3,7 @@
 // a browser; the canvas only calls them.
 import { buildGraphModel, checkConnection, nodeKindInfo, outputHandles } from '@setup-pack/core';
 import { asArr, asObj, isObj, objs, setKey, str, type Obj } from './json.js';
-import { lostOnOpen, notKeptSentence } from './fileText.js';
+import { lostOnOpen, notKeptRefusal } from './fileText.js';
 
 export interface XY { x: number; y: number }
 export interface EdgeSpec { source: string; handle: string; target: string }
@@ -206,8 +206,8 @@ export function readClipboardText(text: string): Clipboard | { refused: string }
   // Only what is pasted counts: the blocks and edges, not an automation document's own fields.
   const pasted = (v === graph ? ['/nodes', '/edges'] : ['/graph/nodes', '/graph/edges']).map((p) => [p, `${p}/`]);
   const lost = lostOnOpen(text).findings.filter((d) => pasted.some(([p, under]) => d.pointer === p || d.pointer.startsWith(under!)));
-  const said = notKeptSentence(lost, 'the copied text');
-  if (said) return { refused: `Not pasted: ${said}${lost[0]!.hint ? ` ${lost[0]!.hint}` : ''}` };
+  const refused = notKeptRefusal(lost, 'the copied text');
+  if (refused) return { refused: `Not pasted: ${refused}` };
   const ids = new Set(nodes.map((n) => n.id));
   const edges = objs(graph.edges).filter((e) => ids.has(e.source) && ids.has(e.target));
   return { nodes, edges };
