@@ -363,6 +363,17 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(nodes).toHaveLength(before + 1);
     expect(nodes.find((n) => n.id === 'wait')).toMatchObject({ kind: 'control.wait', config: { duration: 1, unit: 'days' } });
 
+    // Blocks whose text says what the editor would not keep as written (1e-400 reads as 0) are not
+    // pasted: the notice says why, in core's words, and the pack stays as it was.
+    const tiny = JSON.stringify({ ...copied, nodes: [{ ...copied.nodes[0], id: 'tiny' }] }, null, 2).replace('"duration": 1', '"duration": 1e-400');
+    expect(tiny).toContain('1e-400');
+    await b.page.evaluate((t) => navigator.clipboard.writeText(t), tiny);
+    await b.page.locator('[data-testid="node-note"]').click();
+    await b.page.keyboard.press('Control+v');
+    await poll(() => b.page.locator('.notice').textContent()).toMatch(/^Not pasted: the copied text says what the editor cannot keep as written: line \d+: nodes\[0\]\.config\.duration is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/);
+    expect(await b.page.locator('[data-testid="node-tiny"]').count()).toBe(0);
+    expect((await packOf(b.page)).automations[0]!.document.graph.nodes).toHaveLength(before + 1);
+
     // Ordinary text on the clipboard is left alone.
     await b.page.evaluate(() => navigator.clipboard.writeText('just some words'));
     await b.page.keyboard.press('Control+v');
@@ -646,6 +657,102 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await page.getByRole('button', { name: 'Export pack' }).click();
     await poll(() => asked.length).toBe(4);
     expect(asked[3]!.message).toContain('1e-400 at pipelines[0].stages[4].probability will be written as 0');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lists each property its file writes twice at its place, and export names the earlier values it drops only when asked', async () => {
+    const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
+    const text = original.replace('"name": "Showing homes",', '"name": "Touring homes",\n          "name": "Showing homes",');
+    expect(text).not.toBe(original);
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const asked: { type: string; message: string }[] = [];
+    const answers: boolean[] = [];
+    page.on('dialog', (d) => {
+      asked.push({ type: d.type(), message: d.message() });
+      void (answers.shift() ?? true ? d.accept() : d.dismiss());
+    });
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.goto(`${editor.url}/`);
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('header .source').textContent()).toBe('twice.json');
+
+    // The property is a finding in the panel, in core's words (json/duplicate-key, as validating the text says it), at its place.
+    const findings = page.getByRole('list', { name: 'Findings' });
+    const twice = findings.getByRole('button', { name: /The property "name" appears more than once in this object; only the last one counts\./ });
+    await poll(() => twice.count()).toBe(1);
+    expect(await twice.locator('code').textContent()).toBe('json/duplicate-key');
+    await twice.click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 name');
+
+    // Untouched, the pack exports as its file, both values kept, without a question.
+    const [untouched] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(readFileSync((await untouched.path())!, 'utf8')).toBe(text);
+    expect(asked).toEqual([]);
+    downloads = 0;
+
+    // Edited, the earlier value would be dropped: export asks first, naming the property, where, and the lines; declined, nothing is written.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page.locator('.editor-pane [data-path="name"]').fill('Buyer Lead Starter (edited)');
+    answers.push(false);
+    await page.getByRole('button', { name: 'Export pack' }).click();
+    await poll(() => asked.length).toBe(1);
+    expect(asked[0]!.type).toBe('confirm');
+    expect(asked[0]!.message).toContain('pipelines[0].stages[1].name (written 2 times): the last, at line 383, is written; the earlier, at line 382, is dropped');
+    await page.waitForTimeout(300);
+    expect(downloads).toBe(0);
+
+    // The draft kept in the browser keeps the finding: after a reload, the panel still lists it and export still asks.
+    await poll(() => page.getByTestId('draft-state').textContent()).toMatch(/draft kept/);
+    await page.reload(); // asks first (beforeunload), accepted
+    await poll(() => page.locator('.banner').textContent()).toContain('Restored unsaved work');
+    await poll(() => twice.count()).toBe(1);
+    answers.push(true);
+    const [edited] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked.map((a) => a.type)).toEqual(['confirm', 'beforeunload', 'confirm']);
+    expect(asked[2]!.message).toContain('pipelines[0].stages[1].name (written 2 times)');
+    const written = JSON.parse(readFileSync((await edited.path())!, 'utf8'));
+    expect(written.pipelines[0].stages[1].name).toBe('Showing homes');
+
+    // A name typed in its place is the author's: the finding goes, and export asks nothing (Undo brings it back).
+    await twice.click();
+    await page.getByLabel('Stage 2 name').fill('Touring homes');
+    await poll(() => twice.count()).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => twice.count()).toBe(1);
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await poll(() => twice.count()).toBe(0);
+    const [retyped] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked).toHaveLength(3);
+    expect(JSON.parse(readFileSync((await retyped.path())!, 'utf8')).pipelines[0].stages[1].name).toBe('Touring homes');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('does not apply JSON typed or pasted into a field that says what the editor would not keep (1e-400 read as 0, a property written twice)', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('.react-flow__node').first().waitFor();
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    const brand = page.getByLabel('Brand (JSON)');
+    const before = ((await packOf(page)) as { brand?: unknown }).brand;
+    await brand.fill('{"accent": 1e-400}');
+    const note = page.locator('.editor-pane .field-error');
+    await poll(() => note.allTextContents()).toContainEqual(expect.stringMatching(/Not applied: this JSON says what the editor cannot keep as written: line 1: accent is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/));
+    expect(await brand.getAttribute('aria-invalid')).toBe('true');
+    expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
+    await brand.fill('{"accent": 1, "accent": 2}');
+    await poll(() => note.allTextContents()).toContainEqual(expect.stringContaining('The property "accent" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.'));
+    expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
+    // Written as meant, it is taken.
+    await brand.fill('{"accent": 0}');
+    await poll(() => page.evaluate(() => (window as unknown as { __editor: { pack: { brand?: unknown } } }).__editor.pack.brand)).toEqual({ accent: 0 });
+    expect(await note.allTextContents()).not.toContainEqual(expect.stringMatching(/Not applied/));
     expect(errors).toEqual([]);
     await context.close();
   });

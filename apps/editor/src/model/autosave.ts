@@ -2,7 +2,7 @@
 // the browser (a pack at every limit is ~19 MiB of JSON, beyond localStorage's quota); the
 // draft is stored as a structured clone, so no JSON round-trip is needed.
 import type { PackValue } from './pack.js';
-import { parsePackText, type NumberNotKept } from './fileText.js';
+import { parsePackText, type DuplicateNotKept, type NumberNotKept } from './fileText.js';
 
 export interface Draft {
   savedAt: string;
@@ -21,6 +21,8 @@ export interface Draft {
    * read a big pack's text twice more): restored, the panel still lists them and export still asks.
    */
   numbers?: readonly NumberNotKept[];
+  /** The same for the properties the file writes more than once (EditorState's `duplicates`). */
+  duplicates?: readonly DuplicateNotKept[];
   dirty: boolean;
   /** Which page load wrote it (see Leaving). */
   page?: string;

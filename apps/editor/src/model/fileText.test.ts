@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText } from './fileText.js';
+import { duplicatesDropped, duplicatesStillThere, jsonTextNotKept, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText } from './fileText.js';
 import type { PackValue } from './pack.js';
 
 const pack = '{"format": "service.setup-pack", "name": "Café"}\n';
@@ -26,13 +26,13 @@ describe('lostOnOpen', () => {
 
   it('says what a parsed copy cannot keep of the text (a property said twice, a long integer), in core\'s words, and nothing for a clean file', () => {
     expect(banner(pack)).toBeUndefined();
-    expect(lostOnOpen(pack)).toEqual({ findings: [], numbers: [] });
+    expect(lostOnOpen(pack)).toEqual({ findings: [], numbers: [], duplicates: [] });
     const twice = '{\n  "format": "service.setup-pack",\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(banner(twice)).toBe('This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing and exporting keep the pack as it reads.');
+    expect(banner(twice)).toBe('This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads.');
     const both = '{\n  "name": "A",\n  "name": "B",\n  "n": 12345678901234567890\n}\n';
     // The first place in the text, whichever kind of finding it is (the parser lists repeated names first).
     const numberFirst = '{\n  "n": 12345678901234567890,\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(banner(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing keeps the pack as it reads; the findings list each number, and exporting an edited pack asks before writing one as it reads\.$/);
+    expect(banner(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads\.$/);
     expect(banner(both)).toMatch(/^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing keeps/);
   });
 
@@ -55,7 +55,7 @@ describe('lostOnOpen', () => {
     expect(lost.findings[0]!.message).toBe('a[1] is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so.');
     expect(banner(text)).toMatch(/^This file says what the editor cannot keep as written: line 2: a\[1\] is the number 1e-400, .* Also 3 other places\./);
     // Text JSON.parse refuses loses nothing: it is not opened.
-    expect(lostOnOpen('{"a": 1e-400,')).toEqual({ findings: [], numbers: [] });
+    expect(lostOnOpen('{"a": 1e-400,')).toEqual({ findings: [], numbers: [], duplicates: [] });
   });
 });
 
@@ -84,5 +84,59 @@ describe('numbersStillRead and numbersRewritten', () => {
         'To write another, type it in its field; a string keeps every digit.',
     );
     expect(numbersRewritten(numbers, 1)).toContain('30.0000000000000000001 at stages[0].probability will be written as 30\nand 1 more\n');
+  });
+});
+
+describe('duplicatesStillThere and duplicatesDropped', () => {
+  const text = '{\n  "name": "A",\n  "name": "B",\n  "stages": [\n    {"probability": 10, "probability": 20, "probability": 30}\n  ],\n  "brand": {"x": 1},\n  "brand": {"x": 2}\n}\n';
+  const { duplicates, findings } = lostOnOpen(text);
+  const opened = JSON.parse(text) as PackValue;
+
+  it('are core\'s json/duplicate-key findings, in the text\'s order, among what opening loses, each with the value it reads as', () => {
+    expect(duplicates.map((d) => [d.finding.code, d.finding.pointer, d.finding.line, d.reads])).toEqual([
+      ['json/duplicate-key', '/name', 3, 'B'],
+      ['json/duplicate-key', '/stages/0/probability', 5, 30],
+      ['json/duplicate-key', '/stages/0/probability', 5, 30],
+      ['json/duplicate-key', '/brand', 8, undefined],
+    ]);
+    expect(duplicates.every((d) => findings.includes(d.finding))).toBe(true);
+    expect(duplicates[0]!.finding.message).toBe('The property "name" appears more than once in this object; only the last one counts.');
+  });
+
+  it('keeps those whose place still holds the value it read as; another value typed there, or the property removed, is the author\'s word', () => {
+    expect(duplicatesStillThere(opened, duplicates)).toEqual(duplicates);
+    expect(duplicatesStillThere({ ...opened, name: 'C' }, duplicates)).toEqual(duplicates.slice(1));
+    const { name: _, ...noName } = opened;
+    expect(duplicatesStillThere(noName as PackValue, duplicates)).toEqual(duplicates.slice(1));
+    // An object or array edited inside says nothing of the earlier one: asked about while it is there.
+    expect(duplicatesStillThere({ ...opened, brand: { x: 3, y: 1 } }, duplicates)).toEqual(duplicates);
+    expect(duplicatesStillThere({ stages: [{}] }, duplicates)).toEqual([]);
+    const before = duplicatesStillThere(noName as PackValue, duplicates);
+    expect(duplicatesStillThere({ ...(noName as PackValue), version: '2' }, duplicates, before)).toBe(before);
+    expect(duplicatesStillThere(opened, duplicates, before)).not.toBe(before);
+  });
+
+  it('names each property written more than once, where, and the lines export drops', () => {
+    expect(duplicatesDropped([])).toBeUndefined();
+    expect(duplicatesDropped(duplicates)).toBe(
+      'The file this pack was opened from writes 3 properties more than once; the editor keeps the last of each, and exporting writes only that:\n' +
+        'name (written 2 times): the last, at line 3, is written; the earlier, at line 2, is dropped\n' +
+        'stages[0].probability (written 3 times): the last, at line 5, is written; the earlier, at line 5, are dropped\n' +
+        'brand (written 2 times): the last, at line 8, is written; the earlier, at line 7, is dropped\n' +
+        'To keep an earlier value, copy it from the file into its field.',
+    );
+    expect(duplicatesDropped(duplicates, 1)).toContain('name (written 2 times): the last, at line 3, is written; the earlier, at line 2, is dropped\nand 2 more\n');
+  });
+});
+
+describe('jsonTextNotKept', () => {
+  it('says why JSON typed or pasted into a field is not taken: what the editor would not keep as written, in core\'s words and hint', () => {
+    expect(jsonTextNotKept('{"accent": 1e-400}')).toBe(
+      'Not applied: this JSON says what the editor cannot keep as written: line 1: accent is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.',
+    );
+    expect(jsonTextNotKept('{\n"a": 1,\n"a": 2, "n": 12345678901234567890}')).toBe(
+      'Not applied: this JSON says what the editor cannot keep as written: line 3: The property "a" appears more than once in this object; only the last one counts. Also 1 other place. Remove or merge the duplicate property.',
+    );
+    for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json']) expect(jsonTextNotKept(text)).toBeUndefined();
   });
 });

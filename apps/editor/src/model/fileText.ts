@@ -39,10 +39,25 @@ export interface NumberNotKept {
   reads: number;
 }
 
-/** What opening a file loses of its text: core's findings (for the banner) and, of them, the numbers (for the panel and export). */
+/**
+ * What opening a file loses of its text: core's findings (for the banner) and, of them, the
+ * numbers and the properties written more than once (core's json/duplicate-key: JSON.parse keeps
+ * the last), for the panel and export.
+ */
 export interface LostOnOpen {
   findings: Diagnostic[];
   numbers: NumberNotKept[];
+  duplicates: DuplicateNotKept[];
+}
+
+/**
+ * A property an opened file writes more than once (core's json/duplicate-key, at the repeat, its
+ * `related` the one before): the editor's copy holds the last value. `reads`: that value when it is
+ * not an object or array.
+ */
+export interface DuplicateNotKept {
+  finding: Diagnostic;
+  reads?: string | number | boolean | null;
 }
 
 /**
@@ -60,27 +75,60 @@ export function lostOnOpen(text: string): LostOnOpen {
   if (parsed.value !== undefined) findings.push(...numbersNotKept(parsed.source));
   sortDiagnostics(findings);
   const numbers: NumberNotKept[] = [];
+  const duplicates: DuplicateNotKept[] = [];
   const { lines, text: source } = parsed.source;
   for (const finding of findings) {
+    if (finding.code === DUPLICATE) {
+      const reads = resolvePointer(parsed.value, finding.pointer).value;
+      duplicates.push(reads !== null && typeof reads === 'object' ? { finding } : { finding, reads: reads as DuplicateNotKept['reads'] });
+    }
     if (finding.code !== PRECISION || finding.line === undefined || finding.endLine === undefined) continue;
     const reads = resolvePointer(parsed.value, finding.pointer).value;
     const at = (line: number, column: number) => lines.lineStart(line) + column - 1;
     if (typeof reads === 'number') numbers.push({ finding, written: source.slice(at(finding.line, finding.column!), at(finding.endLine, finding.endColumn!)), reads });
   }
-  return { findings, numbers };
+  return { findings, numbers, duplicates };
 }
 
 const PRECISION = 'json/number-precision';
+const DUPLICATE = 'json/duplicate-key';
+
+/**
+ * What a text says that the editor cannot keep as written, said of `what` ("This file", "the
+ * copied text"): the first place, in core's words, and how many more. Undefined when nothing.
+ */
+export function notKeptSentence(findings: readonly Diagnostic[], what: string): string | undefined {
+  const first = findings[0];
+  if (!first) return undefined;
+  const more = findings.length > 1 ? ` Also ${plural(findings.length - 1, 'other place')}.` : '';
+  return `${what} says what the editor cannot keep as written: line ${first.line}: ${first.message}${more}`;
+}
+
+/**
+ * Why text the editor is handed (pasted blocks, JSON typed or pasted into a field) is not taken:
+ * notKeptSentence with the first finding's hint (core's: "Write 0 if that is what it means; …").
+ * The text is still where it came from, so refusing it loses nothing, where reading it would
+ * change it without a word. Undefined when nothing is lost.
+ */
+export function notKeptRefusal(findings: readonly Diagnostic[], what: string): string | undefined {
+  const said = notKeptSentence(findings, what);
+  return said && `${said}${findings[0]!.hint ? ` ${findings[0]!.hint}` : ''}`;
+}
+
+/** Why JSON typed or pasted into a field is not applied (notKeptRefusal over lostOnOpen), or undefined. */
+export function jsonTextNotKept(text: string): string | undefined {
+  const refused = notKeptRefusal(lostOnOpen(text).findings, 'this JSON');
+  return refused && `Not applied: ${refused}`;
+}
 
 /** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
 export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
-  const first = lost.findings[0];
-  if (!first) return undefined;
-  const more = lost.findings.length > 1 ? ` Also ${plural(lost.findings.length - 1, 'other place')}.` : '';
-  const after = lost.numbers.length
-    ? ' Editing keeps the pack as it reads; the findings list each number, and exporting an edited pack asks before writing one as it reads.'
+  const said = notKeptSentence(lost.findings, 'This file');
+  if (!said) return undefined;
+  const after = lost.numbers.length || lost.duplicates.length
+    ? ' Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads.'
     : ' Editing and exporting keep the pack as it reads.';
-  return `This file says what the editor cannot keep as written: line ${first.line}: ${first.message}${more}${after}`;
+  return `${said}${after}`;
 }
 
 /**
@@ -103,4 +151,47 @@ export function numbersRewritten(numbers: readonly NumberNotKept[], shown = 10):
   const lines = numbers.slice(0, shown).map((n) => `${n.written} at ${describePointer(n.finding.pointer)} will be written as ${JSON.stringify(n.reads)}`);
   if (numbers.length > shown) lines.push(`and ${count(numbers.length - shown)} more`);
   return `The file this pack was opened from has ${plural(numbers.length, 'number')} that the editor reads as another, and exporting writes the number it reads:\n${lines.join('\n')}\nTo write another, type it in its field; a string keeps every digit.`;
+}
+
+/**
+ * The properties the opened file writes more than once (LostOnOpen's `duplicates`) whose place in
+ * the pack still holds the value they read as: exporting an edited pack drops their earlier values.
+ * Another value typed there, or the property removed, is the author saying what it is; an object or
+ * array is asked about while it is there, since an edit inside it says nothing of the earlier one.
+ * `before`: the answer for an earlier pack, returned when this one's is the same.
+ */
+export function duplicatesStillThere(pack: PackValue, duplicates: readonly DuplicateNotKept[], before?: readonly DuplicateNotKept[]): readonly DuplicateNotKept[] {
+  const held = duplicates.length
+    ? duplicates.filter((d) => {
+        const at = resolvePointer(pack, d.finding.pointer);
+        return at.found && (d.reads === undefined || at.value === d.reads);
+      })
+    : duplicates;
+  return before && sameEach(before, held, () => false) ? before : held;
+}
+
+/**
+ * The question export asks before writing an edited pack whose file wrote properties more than
+ * once (`duplicates`, those duplicatesStillThere finds): each property, where, the line whose value
+ * is written and the lines whose values are dropped. Undefined when there are none.
+ */
+export function duplicatesDropped(duplicates: readonly DuplicateNotKept[], shown = 10): string | undefined {
+  // One finding per repeat, at the repeat, its `related` the one before.
+  const byPlace = new Map<string, { kept: number; dropped: number[]; times: number }>();
+  for (const { finding } of duplicates) {
+    const place = byPlace.get(finding.pointer) ?? { kept: 0, dropped: [], times: 1 };
+    const earlier = finding.related?.[0]?.line;
+    if (earlier !== undefined && !place.dropped.includes(earlier)) place.dropped.push(earlier);
+    place.kept = Math.max(place.kept, finding.line ?? 0);
+    place.times++;
+    byPlace.set(finding.pointer, place);
+  }
+  if (!byPlace.size) return undefined;
+  const places = [...byPlace];
+  const lines = places.slice(0, shown).map(([pointer, { kept, dropped, times }]) => {
+    const at = dropped.length > 1 ? `lines ${dropped.slice(0, -1).join(', ')} and ${dropped[dropped.length - 1]}` : `line ${dropped[0]}`;
+    return `${describePointer(pointer)} (written ${times} times): the last, at line ${kept}, is written; the earlier, at ${at}, ${times > 2 ? 'are' : 'is'} dropped`;
+  });
+  if (places.length > shown) lines.push(`and ${count(places.length - shown)} more`);
+  return `The file this pack was opened from writes ${plural(places.length, 'property', 'properties')} more than once; the editor keeps the last of each, and exporting writes only that:\n${lines.join('\n')}\nTo keep an earlier value, copy it from the file into its field.`;
 }

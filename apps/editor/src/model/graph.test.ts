@@ -134,6 +134,22 @@ describe('clipboard text', () => {
     expect(readClipboardText(JSON.stringify(doc))).toEqual(clip);
   });
 
+  it('refuses copied text that says what the editor would not keep (1e-400 read as 0, a property written twice), in core\'s words', () => {
+    const blocks = (config: string) => `{"format": "${CLIPBOARD_FORMAT}", "version": 1,\n "nodes": [{"id": "w", "kind": "control.wait",\n "config": ${config}}], "edges": []}`;
+    expect(readClipboardText(blocks('{"duration": 1e-400, "unit": "days"}'))).toEqual({
+      refused:
+        'Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes[0].config.duration is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.',
+    });
+    expect(readClipboardText(blocks('{"duration": 0.1000000000000000055511151231257827, "unit": "days", "unit": "hours"}'))).toEqual({
+      refused: expect.stringMatching(/^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 0\.1000000000000000055511151231257827, .* Also 1 other place\. Write 0\.1 if/),
+    });
+    expect(readClipboardText(blocks('{"unit": "days", "unit": "hours"}'))).toEqual({ refused: expect.stringContaining('line 3: The property "unit" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.') });
+    // Numbers written as JSON.stringify writes them, and what is not pasted (the document's own fields), are no reason to refuse.
+    expect(readClipboardText(blocks('{"duration": 1.5e-7, "unit": "days"}'))).toMatchObject({ nodes: [{ config: { duration: 1.5e-7 } }] });
+    const doc = `{"format": "service.automation-template", "version": 1, "name": "x", "name": "y", "limit": 1e-400, "graph": ${JSON.stringify(clip)}}`;
+    expect(readClipboardText(doc)).toEqual(clip);
+  });
+
   it('is not fooled by ordinary text or other JSON', () => {
     for (const text of ['hello', '', '[1,2]', '{"nodes":[{"id":"a","kind":"action.notify"}]}', JSON.stringify({ format: CLIPBOARD_FORMAT, nodes: [] })]) expect(readClipboardText(text)).toBeUndefined();
   });

@@ -3,7 +3,7 @@
 import { createHistory, push, redo, undo, type History } from './history.js';
 import { newPack, type PackValue, type Target } from './pack.js';
 import type { Origin } from './serialize.js';
-import type { NumberNotKept } from './fileText.js';
+import type { DuplicateNotKept, NumberNotKept } from './fileText.js';
 
 export interface EditorState {
   history: History<PackValue>;
@@ -13,6 +13,11 @@ export interface EditorState {
    * lostOnOpen): listed as findings while their places still hold them, asked about on export.
    */
   numbers?: readonly NumberNotKept[];
+  /**
+   * The properties the file writes more than once, of which the pack holds the last (lostOnOpen):
+   * listed as findings while their places hold what they read as, asked about on export.
+   */
+  duplicates?: readonly DuplicateNotKept[];
   /** Where the pack came from (file name or URL), for the title bar. */
   source: string;
   target: Target;
@@ -55,14 +60,16 @@ export class EditorStore {
 
   /**
    * Opens a pack value; `text` is what it was parsed from (kept for a byte-identical export);
-   * `numbers`, the numbers of the file it holds as others (lostOnOpen, or a restored draft's).
+   * `numbers`, the numbers of the file it holds as others, and `duplicates`, the properties it
+   * writes more than once (lostOnOpen, or a restored draft's).
    */
-  open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target; numbers?: readonly NumberNotKept[] } = {}) {
+  open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target; numbers?: readonly NumberNotKept[]; duplicates?: readonly DuplicateNotKept[] } = {}) {
     const hasAutomations = Array.isArray(pack.automations) && pack.automations.length > 0;
     this.set({
       history: createHistory(pack),
       origin: text !== undefined ? { value: pack, text } : undefined,
       numbers: options.numbers,
+      duplicates: options.duplicates,
       source,
       target: options.target ?? (hasAutomations ? { kind: 'automations', index: 0 } : { kind: 'pack' }),
       savedPack: options.dirty ? ({} as PackValue) : pack,

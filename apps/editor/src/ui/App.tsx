@@ -5,7 +5,7 @@ import { PlanPanel } from './PlanPanel.js';
 import type { Connected } from '../workspace/connection.js';
 import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
-import { packItemsByReferenceType, plural, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
+import { packItemsByReferenceType, plural, sortDiagnostics, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
@@ -16,7 +16,7 @@ import { createFixer } from '../model/fixes.js';
 import { defaultDraftStore, draftSuperseded, noteLeaving, packOfDraft, readLeaving } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
-import { lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText, parsePackText, type NumberNotKept } from '../model/fileText.js';
+import { duplicatesDropped, duplicatesStillThere, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText, parsePackText, type DuplicateNotKept, type NumberNotKept } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -43,14 +43,21 @@ export function App({ store }: { store: EditorStore }) {
   const pack = state.history.present;
   const target = state.target;
   const validation = useValidation(pack);
-  // The numbers of the opened file the pack still reads as others (1e-400 as 0): findings of
-  // their own, first in the panel, on their fields too. Validation reads the pack, which has no
-  // trace of them; they come from the text at open (lostOnOpen), and are looked up in the pack on
-  // screen (a few pointers), so they belong to the same pack as the numbers. The same arrays
+  // The numbers of the opened file the pack still reads as others (1e-400 as 0), and the
+  // properties it writes more than once (JSON.parse keeps the last): findings of their own, first
+  // in the panel (in the text's order), on their fields too. Validation reads the pack, which has
+  // no trace of them; they come from the text at open (lostOnOpen), and are looked up in the pack
+  // on screen (a few pointers), so they belong to the same pack as the findings. The same arrays
   // while unchanged, so a keystroke elsewhere changes no finding.
   const heldRef = useRef<readonly NumberNotKept[]>([]);
   const held = useMemo(() => (heldRef.current = numbersStillRead(pack, state.numbers ?? [], heldRef.current)), [pack, state.numbers]);
-  const diagnostics = useMemo(() => (held.length ? [...held.map((n) => n.finding), ...validation.diagnostics] : validation.diagnostics), [held, validation.diagnostics]);
+  const twiceRef = useRef<readonly DuplicateNotKept[]>([]);
+  const twice = useMemo(() => (twiceRef.current = duplicatesStillThere(pack, state.duplicates ?? [], twiceRef.current)), [pack, state.duplicates]);
+  const diagnostics = useMemo(() => {
+    if (!held.length && !twice.length) return validation.diagnostics;
+    const lost = sortDiagnostics([...held.map((n) => n.finding), ...twice.map((d) => d.finding)]);
+    return [...lost, ...validation.diagnostics];
+  }, [held, twice, validation.diagnostics]);
   // Only a new validation result changes the findings (not every keystroke, nor the "checking…"
   // state): a result that found the same things keeps the index, and so the canvas's blocks, the
   // sidebar's badges and the form's notes, as they are.
@@ -113,7 +120,7 @@ export function App({ store }: { store: EditorStore }) {
       if (!r.value) return notify(`Cannot open ${source}: ${r.error}`);
       canvasSeq.current++;
       const lost = lostOnOpen(text);
-      store.open(r.value, source, text, { numbers: lost.numbers });
+      store.open(r.value, source, text, { numbers: lost.numbers, duplicates: lost.duplicates });
       setSelection({ nodes: [], edges: [] });
       setBanner(lostOnOpenBanner(lost));
     },
@@ -153,7 +160,7 @@ export function App({ store }: { store: EditorStore }) {
         const pack = draft && packOfDraft(draft);
         if (draft && pack && (draft.dirty || !url || draft.source === url)) {
           canvasSeq.current++;
-          store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty, numbers: draft.numbers });
+          store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty, numbers: draft.numbers, duplicates: draft.duplicates });
           if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
         } else if (url) await openUrl(url);
         restored.current = true;
@@ -186,7 +193,7 @@ export function App({ store }: { store: EditorStore }) {
       // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
       const untouched = s.origin?.value === saving;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: s.numbers?.length ? s.numbers : undefined, source: s.source, dirty: store.dirty, page: PAGE })
+        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: s.numbers?.length ? s.numbers : undefined, duplicates: s.duplicates?.length ? s.duplicates : undefined, source: s.source, dirty: store.dirty, page: PAGE })
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };
@@ -237,13 +244,17 @@ export function App({ store }: { store: EditorStore }) {
 
   const doExport = useCallback(() => {
     const p = store.pack;
-    const { origin, numbers } = store.getState();
+    const { origin, numbers, duplicates } = store.getState();
     const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
-    // An untouched pack is written as its file's text, every number as written; an edited one as
-    // the editor reads it: the numbers that reads as others are named first (numbersRewritten).
-    const rewritten = origin?.value === p || !numbers ? undefined : numbersRewritten(numbersStillRead(p, numbers));
-    const asks = [errors > 0 ? `The pack has ${plural(errors, 'error')}.` : undefined, rewritten].filter((q) => q !== undefined);
-    if (asks.length && !confirm(`${asks.join('\n\n')}${rewritten ? '\n\n' : ' '}Export anyway?`)) return;
+    // An untouched pack is written as its file's text, every number and property as written; an
+    // edited one as the editor reads it: the numbers that reads as others (numbersRewritten) and
+    // the properties written more than once, whose earlier values it drops (duplicatesDropped),
+    // are named first.
+    const edited = origin?.value !== p;
+    const rewritten = edited && numbers ? numbersRewritten(numbersStillRead(p, numbers)) : undefined;
+    const dropped = edited && duplicates ? duplicatesDropped(duplicatesStillThere(p, duplicates)) : undefined;
+    const asks = [errors > 0 ? `The pack has ${plural(errors, 'error')}.` : undefined, rewritten, dropped].filter((q) => q !== undefined);
+    if (asks.length && !confirm(`${asks.join('\n\n')}${rewritten || dropped ? '\n\n' : ' '}Export anyway?`)) return;
     const text = serializePack(p, origin, { exportedAt: new Date() });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));

@@ -284,6 +284,7 @@ function Flow(props: CanvasProps) {
       const clip = text ? readClipboardText(text) : clipboard;
       if (!clip) return;
       e.preventDefault();
+      if ('refused' in clip) return props.notify?.(clip.refused);
       // Pasting the same blocks again offsets each copy a little further.
       if (text && text !== lastClipText) pasteCount.current = 0;
       lastClipText = text || lastClipText;

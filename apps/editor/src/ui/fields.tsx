@@ -3,6 +3,7 @@
 import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { printable, type Diagnostic } from '@setup-pack/core';
 import { fieldOf } from '../model/findings.js';
+import { jsonTextNotKept } from '../model/fileText.js';
 
 /** Findings by the `data-path` of the field they belong to, for the form being shown. */
 const FieldFindingsContext = createContext<ReadonlyMap<string, readonly Diagnostic[]>>(new Map());
@@ -132,7 +133,11 @@ export function CheckField(props: { label: string; checked: boolean; onChange: (
   );
 }
 
-/** A raw JSON editor that applies only valid JSON, and shows the parse error otherwise. */
+/**
+ * A raw JSON editor that applies only valid JSON, and shows the parse error otherwise; JSON that
+ * says what the editor would not keep as written (`1e-400`, which reads as 0, a property written
+ * twice) is not applied either, and the note says why in core's words (jsonTextNotKept).
+ */
 export function JsonField(props: { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
   const text = props.value === undefined ? '' : JSON.stringify(props.value, null, 2);
   const [draft, setDraft] = useState(text);
@@ -153,7 +158,7 @@ export function JsonField(props: { label: string; value: unknown; onChange: (v: 
     setDraft(v);
     try {
       const parsed = v.trim() === '' ? undefined : (JSON.parse(v) as unknown);
-      const msg = props.validate?.(parsed);
+      const msg = (parsed !== undefined ? jsonTextNotKept(v) : undefined) ?? props.validate?.(parsed);
       setError(msg);
       if (!msg) props.onChange(parsed);
     } catch (e) {
