@@ -37,6 +37,20 @@ async function openPage(context: BrowserContext, query: string): Promise<{ page:
   return { page, dialogs, errors };
 }
 
+/** A page whose confirmations are recorded (what each said) and answered by the next answer queued, accepted when none is. */
+async function answeringPage(context: BrowserContext) {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const asked: { type: string; message: string }[] = [];
+  const answers: boolean[] = [];
+  page.on('dialog', (d) => {
+    asked.push({ type: d.type(), message: d.message() });
+    void (answers.shift() ?? true ? d.accept() : d.dismiss());
+  });
+  return { page, errors, asked, answers };
+}
+
 // Generous: CI machines are shared and slow; a poll passes as soon as the UI catches up.
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
 
@@ -571,16 +585,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const text = original.replace('"probability": 30', '"probability": 30.0000000000000000001').replace('"probability": 0,', '"probability": 1e-400,');
     expect(text).not.toBe(original);
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    // Confirmations: what each said, answered by the next answer queued (accept when none is).
-    const asked: { type: string; message: string }[] = [];
-    const answers: boolean[] = [];
-    page.on('dialog', (d) => {
-      asked.push({ type: d.type(), message: d.message() });
-      void (answers.shift() ?? true ? d.accept() : d.dismiss());
-    });
+    const { page, errors, asked, answers } = await answeringPage(context);
     await page.goto(`${editor.url}/`);
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'numbers.json', mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -666,15 +671,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const text = original.replace('"name": "Showing homes",', '"name": "Touring homes",\n          "name": "Showing homes",');
     expect(text).not.toBe(original);
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    const asked: { type: string; message: string }[] = [];
-    const answers: boolean[] = [];
-    page.on('dialog', (d) => {
-      asked.push({ type: d.type(), message: d.message() });
-      void (answers.shift() ?? true ? d.accept() : d.dismiss());
-    });
+    const { page, errors, asked, answers } = await answeringPage(context);
     let downloads = 0;
     page.on('download', () => downloads++);
     await page.goto(`${editor.url}/`);
