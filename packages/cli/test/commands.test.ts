@@ -493,6 +493,28 @@ describe('diff', () => {
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toMatch(/packId:\s+differs/);
   });
 
+  it("says which stages of a pipeline changed, by key, and a new order, not only that its stages did", () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    const stages = pack.pipelines[0].stages;
+    stages[1].name = 'Touring homes';
+    stages.splice(2, 0, { ...stages[2], key: 'pre-offer', name: 'Pre-offer' });
+    pack.pipelines[0].name = 'Buyers 2';
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
+    expect(out).toContain(`  ~ ${pack.pipelines[0].key} "Buyers 2"\n      ~ name\n      ~ stage ${stages[1].key} "Touring homes": name\n      + stage pre-offer "Pre-offer"\n`);
+    expect(out).not.toContain('(name, stages)');
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.items[0].stages).toEqual([
+      { key: stages[1].key, change: 'changed', name: 'Touring homes', fields: ['name'] },
+      { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
+    ]);
+    [stages[0], stages[1]] = [stages[1], stages[0]];
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`      ~ stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}\n`);
+  });
+
   it('a missing file exits 2 with one line', () => {
     const r = run(['diff', a, 'missing.json']);
     expect(r.code).toBe(2);

@@ -48,12 +48,15 @@ export function mergedAutomation(oldPack: PackValue, newPack: PackValue, change:
 
 /**
  * What changed in one item, in words: for an automation, which blocks, connections and settings
- * (never the bare "document"); for other kinds, which fields.
+ * (never the bare "document"); for a pipeline, which stages (by key) and a new order; for other
+ * kinds, which fields.
  */
 export function describeItemChange(c: ItemChange): string[] {
   const lines: string[] = [];
-  const fields = (c.fields ?? []).filter((f) => !(c.automation && f === 'document'));
+  const fields = (c.fields ?? []).filter((f) => !(c.automation && f === 'document') && !((c.stages || c.stageOrder) && f === 'stages'));
   if (fields.length > 0) lines.push(`changed: ${fields.join(', ')}`);
+  for (const st of c.stages ?? []) lines.push(`stage ${st.key}${st.name !== undefined && st.name !== st.key ? ` "${st.name}"` : ''} ${st.change}${st.fields && st.fields.length > 0 ? `: ${st.fields.join(', ')}` : ''}`);
+  if (c.stageOrder) lines.push(`stage order: ${c.stageOrder.join(', ')}`);
   const a = c.automation;
   if (!a) return lines;
   for (const n of a.nodes) lines.push(`block ${n.id} ${n.change}${n.fields && n.fields.length > 0 ? `: ${n.fields.join(', ')}` : ''}`);

@@ -374,4 +374,19 @@ describe('visual diff', () => {
     const list = diff.items.find((i) => i.kind === 'smartLists')!;
     expect(describeItemChange(list)).toEqual(['changed: filters']);
   });
+
+  it('says which stages of a pipeline changed, by key, never the bare "stages"', async () => {
+    const { comparePacks, describeItemChange } = await import('./diffview.js');
+    const oldPack = JSON.parse(text('valid/buyer-lead-starter.json'));
+    const newPack = structuredClone(oldPack);
+    const stages = newPack.pipelines[0].stages;
+    stages[1].name = 'Touring homes';
+    stages.splice(2, 0, { ...stages[2], key: 'pre-offer', name: 'Pre-offer' });
+    newPack.pipelines[0].name = 'Buyers 2';
+    const [change] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
+    expect(describeItemChange(change)).toEqual(['changed: name', `stage ${stages[1].key} "Touring homes" changed: name`, 'stage pre-offer "Pre-offer" added']);
+    [stages[0], stages[1]] = [stages[1], stages[0]];
+    const [moved] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
+    expect(describeItemChange(moved)).toContain(`stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}`);
+  });
 });

@@ -46,8 +46,18 @@ export function formatDiff(d: PackDiff, c: Colors): string {
       lastKind = item.kind;
     }
     const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(p(JSON.stringify(item.name)))}` : '';
-    const fields = item.change === 'changed' && item.fields?.length && !item.automation ? c.dim(` (${p(item.fields.join(', '))})`) : '';
+    const detailed = item.automation || item.stages || item.stageOrder;
+    const fields = item.change === 'changed' && item.fields?.length && !detailed ? c.dim(` (${p(item.fields.join(', '))})`) : '';
     out.push(`  ${sign(item.change)} ${p(item.key)}${name}${fields}`);
+    if (item.stages || item.stageOrder) {
+      const other = (item.fields ?? []).filter((f) => f !== 'stages');
+      if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
+      for (const st of item.stages ?? []) {
+        const stageName = st.name !== undefined && st.name !== st.key ? ` ${c.dim(p(JSON.stringify(st.name)))}` : '';
+        out.push(`      ${sign(st.change)} stage ${p(st.key)}${stageName}${st.fields?.length ? `: ${p(st.fields.join(', '))}` : ''}`);
+      }
+      if (item.stageOrder) out.push(`      ${c.yellow('~')} stage order: ${p(item.stageOrder.join(', '))}`);
+    }
     const a = item.automation;
     if (!a) continue;
     const other = [...(item.fields ?? []).filter((f) => f !== 'document'), ...a.fields.map((f) => `document.${f}`)];

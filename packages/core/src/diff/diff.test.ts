@@ -38,6 +38,37 @@ describe('diffPacks', () => {
     expect(template.richTextDoc).toBeNull();
   });
 
+  it("names a pipeline's stages that were added, removed or changed, by key, and a new order of the stages both have", () => {
+    const next = clone(base);
+    const stages = next.pipelines![0].stages;
+    const [first, second] = stages;
+    second.name = 'Touring homes';
+    second.probability = (second.probability ?? 0) + 5;
+    stages.splice(2, 0, { ...stages[2], key: 'pre-offer', name: 'Pre-offer' });
+    const gone = stages.pop()!;
+    const [change] = diffPacks(base, next).items;
+    expect(change).toMatchObject({ kind: 'pipelines', change: 'changed', fields: ['stages'] });
+    expect(change.stages).toEqual([
+      { key: second.key, change: 'changed', name: 'Touring homes', fields: ['name', 'probability'] },
+      { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
+      { key: gone.key, change: 'removed', name: gone.name },
+    ]);
+    // Added and removed stages move no other: no new order.
+    expect(change.stageOrder).toBeUndefined();
+    // Two stages swapped: the order, and no stage changed.
+    const swapped = clone(base);
+    const s2 = swapped.pipelines![0].stages;
+    [s2[0], s2[1]] = [s2[1], s2[0]];
+    const [moved] = diffPacks(base, swapped).items;
+    expect(moved.stages).toBeUndefined();
+    expect(moved.stageOrder).toEqual(s2.map((s) => s.key));
+    expect(moved.stageOrder!.slice(0, 2)).toEqual([second.key, first.key]);
+    // What the service stores back another way is no stage change either (an OPEN type left out).
+    const stored = clone(next);
+    for (const s of stored.pipelines![0].stages) if (s.stageType === 'OPEN') delete s.stageType;
+    expect(diffPacks(base, stored).items[0].stages).toEqual(change.stages);
+  });
+
   it('ignores moved nodes but reports config, kind, edge and item changes', () => {
     const next = clone(base);
     const doc = next.automations![0].document;

@@ -3,7 +3,7 @@
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
-import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff } from './index.js';
+import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange } from './index.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -103,6 +103,27 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
   return { nodes, edges, fields };
 }
 
+/** A pipeline's stage changes by key, and the new order when the stages both have moved relative to each other. */
+function diffStages(oldStages: unknown, newStages: unknown): { stages: StageChange[]; order?: string[] } {
+  const a = byKey(oldStages);
+  const b = byKey(newStages);
+  const stages: StageChange[] = [];
+  const named = (s: Record<string, unknown>) => (typeof s.name === 'string' ? { name: s.name } : {});
+  for (const [key, stage] of b) {
+    const old = a.get(key);
+    if (!old) stages.push({ key, change: 'added', ...named(stage) });
+    else {
+      const fields = differingKeys(old, stage);
+      if (fields.length) stages.push({ key, change: 'changed', ...named(stage), fields });
+    }
+  }
+  for (const [key, stage] of a) if (!b.has(key)) stages.push({ key, change: 'removed', ...named(stage) });
+  const kept = (m: Map<string, unknown>, other: Map<string, unknown>) => [...m.keys()].filter((k) => other.has(k));
+  const before = kept(a, b);
+  const after = kept(b, a);
+  return before.some((k, i) => k !== after[i]) ? { stages, order: [...b.keys()] } : { stages };
+}
+
 function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChange[] {
   const out: ItemChange[] = [];
   const a = byKey(oldList);
@@ -116,9 +137,16 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
       continue;
     }
     // Written as the service stores it (a default stage type left out, a null richTextDoc): not a change.
-    const fields = differingKeys(storedForm(kind, old), storedForm(kind, item));
+    const stored = storedForm(kind, old);
+    const storedNew = storedForm(kind, item);
+    const fields = differingKeys(stored, storedNew);
     if (!fields.length) continue;
     const change: ItemChange = { kind, key, change: 'changed', ...withName, fields };
+    if (kind === 'pipelines' && fields.includes('stages')) {
+      const { stages, order } = diffStages(stored.stages, storedNew.stages);
+      if (stages.length) change.stages = stages;
+      if (order) change.stageOrder = order;
+    }
     if (kind === 'automations' && fields.includes('document')) {
       const automation = diffAutomationDocuments(old.document, item.document);
       // Only positions moved: the documents differ, yet nothing counts as a change.

@@ -28,6 +28,16 @@ export interface AutomationDiff {
   fields: string[];
 }
 
+/** A stage of a changed pipeline, by its key. */
+export interface StageChange {
+  key: string;
+  change: Change;
+  /** The stage's name (the new name when changed). */
+  name?: string;
+  /** For `changed`: the stage's fields that differ (name, stageType, probability, ...), as the service stores them. */
+  fields?: string[];
+}
+
 export interface ItemChange {
   kind: ItemKind;
   key: string;
@@ -38,6 +48,10 @@ export interface ItemChange {
   fields?: string[];
   /** For a changed automation: node and edge changes. */
   automation?: AutomationDiff;
+  /** For a pipeline whose stages changed: each stage added, removed or changed, by key. */
+  stages?: StageChange[];
+  /** For a pipeline whose stages changed order (the stages both releases have): the new order of its stage keys. */
+  stageOrder?: string[];
 }
 
 export interface PackDiff {
