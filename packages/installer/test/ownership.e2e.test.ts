@@ -50,8 +50,9 @@ describe('a brand the workspace already has', () => {
 
     const plan = await cli(['plan', 'valid/listing-marketing.json'], env);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/^ {2}! brand brand "Harbor Realty" \(the workspace's own brand "My Own Realty", not set by this pack: kept \(--overwrite replaces it\)\)$/m);
+    expect(plan.stdout).toMatch(/^ {2}! brand brand "Harbor Realty" \(the workspace's own brand "My Own Realty", not set by this pack, so the pack's brand image logo is not uploaded either: kept \(--overwrite replaces it\)\)$/m);
     expect(plan.stdout).not.toMatch(/\+ brand/);
+    expect(plan.stdout).not.toMatch(/\+ media logo/);
 
     const inst = await cli(['install', 'valid/listing-marketing.json'], env);
     expect(inst.code).toBe(0);
@@ -102,8 +103,10 @@ describe('a brand the workspace already has', () => {
     // Nor is the logo downloaded: the one media file read is the email image.
     const media = await c.listAll<any>('/v1/media');
     expect(downloads).toEqual([media.find((m) => m.file_name === 'open-house-hero.png').id]);
+    // Nor was the logo uploaded: nothing the install wrote shows it.
+    expect(media.map((m) => m.file_name)).toEqual(['open-house-hero.png']);
     expect(r.requests).toBe(r.minimumRequests);
-    // Installed back, it has nothing to write: the uploaded logo is the install's, kept until --prune.
+    // Installed back, it has nothing to write.
     const { plan } = await planInstall(c, r.pack);
     expect(plan.ok).toBe(true);
     expect(plan.writes).toBe(0);

@@ -376,12 +376,25 @@ describe('plan: a brand the workspace already has', () => {
     expect(step.reason).toContain('My Own Realty');
     expect(ws.list('brand')[0].fields).toEqual(mine.fields);
     expect(ws.ledgers[listing.packId].items['brand:brand']).toBeUndefined();
+    // The pack's logo shows only in its brand, which is not written: not uploaded for nothing. The
+    // email image a template shows is.
+    expect(listing.assets!.map((a) => `${a.key} ${a.role}`).sort()).toEqual(['logo logo', 'open-house-hero email_image']);
+    expect(p.steps.filter((s) => s.kind === 'asset').map((s) => `${s.key} ${s.action}`)).toEqual(['open-house-hero create']);
+    expect(step.reason).toContain("so the pack's brand image logo is not uploaded either");
+    expect(step.dependsOn).toEqual([]);
+    expect(p.summary.create).toBe(p.steps.filter((s) => s.action === 'create').length);
+    expect(ws.ledgers[listing.packId].items['asset:logo']).toBeUndefined();
+    expect(ws.list('media').map((m) => m.file_name)).toEqual(['open-house-hero.png']);
     // Re-planning reports it again and changes nothing.
     const again = plan(listing, ws.ledgers[listing.packId], ws.snapshot(listing));
     expect(again.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'conflict', write: false });
     expect(again.hasChanges).toBe(false);
     const un = planUninstall(ws.ledgers[listing.packId], ws.snapshot(listing));
     expect(un.steps.some((s) => s.collection === 'brand')).toBe(false);
+    // --overwrite later writes the brand, and uploads its logo first.
+    const over = install(ws, listing, { overwrite: true });
+    expect(over.steps.filter((s) => s.kind === 'asset' && s.write).map((s) => `${s.key} ${s.action}`)).toEqual(['logo create']);
+    expect((ws.list('brand')[0].asset_urls as Record<string, string>).logo).toMatch(/^https:\/\/media\.test\//);
   });
 
   it('replaces a brand the user set only with overwrite, and then owns it', () => {

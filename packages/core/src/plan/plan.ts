@@ -344,6 +344,21 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     summary[step.action]++;
     steps.push(step);
   }
+  // The brand kept as the workspace's own (a conflict kept): the pack's brand images show nowhere
+  // else (isBrandAsset), so those not uploaded yet are not uploaded for nothing. --overwrite, which
+  // writes the brand, uploads them; export leaves them out of an install that kept the brand.
+  const brandStep = steps.find((st) => st.kind === 'brand');
+  if (brandStep?.action === 'conflict' && !brandStep.write) {
+    const brandImages = new Set((pack.assets ?? []).filter(isBrandAsset).map((a) => itemId('asset', a.key)));
+    const unused = steps.filter((st) => st.action === 'create' && brandImages.has(st.itemId) && !prevOf(st.itemId));
+    if (unused.length) {
+      const skipped = new Set(unused.map((st) => st.itemId));
+      for (let i = steps.length - 1; i >= 0; i--) if (skipped.has(steps[i].itemId)) steps.splice(i, 1);
+      summary.create -= unused.length;
+      brandStep.dependsOn = brandStep.dependsOn.filter((id) => !skipped.has(id));
+      brandStep.reason += `, so the pack's brand image${unused.length === 1 ? '' : 's'} ${unused.map((st) => st.key).join(', ')} ${unused.length === 1 ? 'is' : 'are'} not uploaded either`;
+    }
+  }
   steps.push(...completions);
   if (errors.length) return base;
 
