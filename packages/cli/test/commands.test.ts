@@ -515,6 +515,15 @@ describe('diff', () => {
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`      ~ stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}\n`);
   });
 
+  it('says "(none)" for a pack without a version, not an empty place', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    delete pack.version;
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`version: (none) → ${readJson(fixturePath('valid/buyer-lead-starter.json')).version} (`);
+  });
+
   it('a missing file exits 2 with one line', () => {
     const r = run(['diff', a, 'missing.json']);
     expect(r.code).toBe(2);

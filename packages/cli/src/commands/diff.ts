@@ -35,7 +35,7 @@ export function formatDiff(d: PackDiff, c: Colors): string {
   const sign = (ch: string) => (ch === 'added' ? c.green('+') : ch === 'removed' ? c.red('-') : c.yellow('~'));
   out.push(`packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`);
   const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
-  out.push(`version: ${p(d.oldVersion)} → ${p(d.newVersion)} (${vc})`);
+  out.push(`version: ${p(d.oldVersion || '(none)')} → ${p(d.newVersion || '(none)')} (${vc})`);
   // packId and version have their own lines above.
   const fields = d.fields.filter((f) => f !== 'packId' && f !== 'version');
   if (fields.length) out.push(`fields:  ${p(fields.join(', '))}`);
