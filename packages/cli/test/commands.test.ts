@@ -524,6 +524,29 @@ describe('diff', () => {
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`version: (none) → ${readJson(fixturePath('valid/buyer-lead-starter.json')).version} (`);
   });
 
+  it('diffs a source folder against a pack file or another folder, as the pack it builds, and says why a folder does not build', () => {
+    const dir = tempDir();
+    expect(run(['unpack', a, join(dir, 'old')]).code).toBe(0);
+    expect(run(['unpack', b, join(dir, 'new')]).code).toBe(0);
+    // The same release as a folder and as its file: no change, exportedAt included.
+    const same = run(['diff', join(dir, 'old'), a, '--exit-code']);
+    expect(same.stdout).toContain('No changes.');
+    expect(same.code).toBe(0);
+    // Two folders: what the two files differ in, but exportedAt, which neither folder holds.
+    const files = JSON.parse(run(['diff', a, b, '--format', 'json']).stdout);
+    const folders = JSON.parse(run(['diff', join(dir, 'old'), join(dir, 'new'), '--format', 'json']).stdout);
+    expect(files.fields).toContain('exportedAt');
+    expect(folders.fields).toEqual(files.fields.filter((f: string) => f !== 'exportedAt'));
+    expect(folders.items).toEqual(files.items);
+    // A folder that does not build: its findings as build prints them, exit 2.
+    const manifest = join(dir, 'new', 'manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"packId": "[^"]*"/, '"packId": "not-a-uuid"'));
+    const bad = run(['diff', join(dir, 'old'), join(dir, 'new')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/manifest\.json:5:\d+[\s\S]*not-a-uuid/);
+    expect(bad.stdout).toBe('');
+  });
+
   it('a missing file exits 2 with one line', () => {
     const r = run(['diff', a, 'missing.json']);
     expect(r.code).toBe(2);

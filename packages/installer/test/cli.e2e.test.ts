@@ -1,5 +1,5 @@
 // The setup-pack plan / install / uninstall / status commands against the real server.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -151,6 +151,28 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/broken\.json:3:3: The file is not valid JSON: [^\n]+\n$/);
     expect(r.stderr.match(/not valid JSON/g)).toHaveLength(1);
+  });
+
+  it('plans and installs a source folder as the pack it builds, and names the file of a folder that is not a valid pack', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const dir = mkdtempSync(join(tmpdir(), 'setup-pack-install-'));
+    const src = join(dir, 'src');
+    expect((await cli(['unpack', 'releases/buyer-lead-1.0.0.json', src], {})).code).toBe(0);
+    const fromFolder = await cli(['plan', src, '--format', 'json'], env);
+    expect(fromFolder.code, fromFolder.stderr).toBe(0);
+    const fromFile = await cli(['plan', 'releases/buyer-lead-1.0.0.json', '--format', 'json'], env);
+    expect(JSON.parse(fromFolder.stdout)).toEqual(JSON.parse(fromFile.stdout));
+    const inst = await cli(['install', src], env);
+    expect(inst.code, inst.stderr).toBe(0);
+    // What the folder installed is the release itself: the file plans to nothing.
+    expect((await cli(['plan', 'releases/buyer-lead-1.0.0.json', '--detailed-exitcode'], env)).code).toBe(0);
+    // A folder whose pack is not valid: refused before any request, at the file and line of the first error.
+    const manifest = join(src, 'manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"packId": "[^"]*"/, '"packId": "not-a-uuid"'));
+    const bad = await cli(['plan', src], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/ does not build \(1 error, first: packId is "not-a-uuid"[^\n]* at [^\n]*manifest\.json:5:\d+\); run 'setup-pack validate [^\n]*src'\n$/);
   });
 
   it('a downgrade refusal names the flag, not an internal option', async () => {

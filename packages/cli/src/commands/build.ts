@@ -7,6 +7,7 @@ import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
 import { writeFileSafely } from '../lib/write.js';
+import { exportedAt } from '../lib/pack-input.js';
 import { writeChunks } from '../report/stream.js';
 import { chooseFormat, FORMATS, render } from '../report/index.js';
 import { totals } from '../report/model.js';
@@ -31,29 +32,6 @@ export const spec: CommandSpec = {
     ['SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) setup-pack build my-pack -o my-pack.json', 'Reproducible build stamped with the last commit time'],
   ],
 };
-
-/**
- * The exportedAt build sets: --exported-at, else SOURCE_DATE_EPOCH, else the current time. Each is
- * held to the pack schema's own rule for exportedAt (core's acceptsProperty: ajv-formats' date-time,
- * so no 30 February, no 24:00, no year past 9999), and one it refuses is a usage error naming where
- * it came from, rather than a schema/format finding in manifest.json:1:1 that the folder did not
- * cause. SOURCE_DATE_EPOCH past what a Date holds (99999999999999) is refused here too.
- */
-export function exportedAt(flag: unknown, env: NodeJS.ProcessEnv, accepts: (stamp: string) => boolean): string {
-  if (typeof flag === 'string') {
-    if (!accepts(flag)) throw new UsageError(`--exported-at needs an RFC 3339 timestamp such as 2026-01-31T12:00:00Z, not '${flag}'`);
-    return flag;
-  }
-  const epoch = env.SOURCE_DATE_EPOCH;
-  if (epoch !== undefined && epoch !== '') {
-    if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, not '${epoch}'`);
-    const date = new Date(Number(epoch) * 1000);
-    const stamp = Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace('.000Z', 'Z');
-    if (stamp === undefined || !accepts(stamp)) throw new UsageError(`SOURCE_DATE_EPOCH=${epoch} is after 9999, the last year an RFC 3339 timestamp can hold`);
-    return stamp;
-  }
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [dirArg] = args.positionals;

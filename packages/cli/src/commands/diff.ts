@@ -1,22 +1,27 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { count, printable as p, type PackDiff, type Pack } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
 import { displayPath } from '../lib/files.js';
-import { cannotRead, readPackFile } from '../lib/packfile.js';
+import { cannotRead } from '../lib/packfile.js';
+import { exportedAt, readPackInput, type PackInput } from '../lib/pack-input.js';
+import { BUILD_RULES } from '../source/layout.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { UsageError } from '../lib/errors.js';
 
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 export const spec: CommandSpec = {
   name: 'diff',
   summary: 'Show what changed between two releases of a pack.',
-  usage: 'diff [options] <old.json> <new.json>',
-  description: 'Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
+  usage: 'diff [options] <old.json | folder> <new.json | folder>',
+  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
   positionals: [2, 2],
-  exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, or a file that cannot be read or is not valid JSON.',
+  exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, a file that cannot be read or is not valid JSON, or a source folder that does not build.',
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
     'exit-code': { type: 'boolean', description: 'Exit 1 when the packs differ (like git diff --exit-code).' },
@@ -72,12 +77,21 @@ export function formatDiff(d: PackDiff, c: Colors): string {
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [oldPath, newPath] = args.positionals;
-  const { diffPacks, RULE_METADATA } = await import('@setup-pack/core');
-  const reads = await Promise.all([oldPath, newPath].map((p) => readPackFile(resolve(ctx.cwd, p), displayPath(resolve(ctx.cwd, p), ctx.cwd))));
+  const { acceptsProperty, diffPacks, RULE_METADATA } = await import('@setup-pack/core');
+  const abs = [oldPath, newPath].map((path) => resolve(ctx.cwd, path));
+  const read = (i: number, stamp?: string) => readPackInput(ctx, abs[i], displayPath(abs[i], ctx.cwd), stamp);
+  // A source folder has no exportedAt (build sets one): it is built with the other pack's, or both
+  // folders with one stamp, so that the diff does not list a difference neither release wrote.
+  const folders = await Promise.all(abs.map((a) => stat(a).then((st) => st.isDirectory(), () => false)));
+  const reads: PackInput[] = [];
+  for (const i of [0, 1]) if (!folders[i]) reads[i] = await read(i);
+  const fileStamp = reads.map((r) => (r?.ok && isObject(r.value) && typeof r.value.exportedAt === 'string' ? r.value.exportedAt : undefined)).find((x) => x !== undefined);
+  const stamp = fileStamp ?? (folders.some(Boolean) ? exportedAt(undefined, ctx.env, (st) => acceptsProperty('pack', 'exportedAt', st)) : undefined);
+  for (const i of [0, 1]) if (folders[i]) reads[i] = await read(i, stamp);
   for (const [i, r] of reads.entries()) {
     if (r.ok) continue;
-    if (r.unreadable) throw new UsageError(cannotRead(args.positionals[i], r.report));
-    ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+    if (r.unreadable) throw new UsageError(cannotRead(args.positionals[i], r.reports[0]));
+    ctx.stderr.write(formatPretty(r.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 2;
   }
   const [a, b] = reads.map((r) => (r as { value: unknown }).value);

@@ -8,6 +8,7 @@ import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
 import { cannotRead, readPackFile } from '../lib/packfile.js';
+import { readPackInput } from '../lib/pack-input.js';
 import { cliVersion } from '../lib/version.js';
 
 export const CONNECTION_OPTIONS: Options = {
@@ -126,18 +127,26 @@ export async function planOptions(ctx: CommandContext, args: Parsed, pack: Pack,
 }
 
 /** Reads a pack and checks it validates: installing an invalid pack is refused before any request. */
+/** The pack `plan` and `install` are given: a pack file, or a source folder built in memory; either must be valid. */
 export async function readPack(ctx: CommandContext, file: string): Promise<Pack> {
   const abs = resolve(ctx.cwd, file);
-  const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
-  if (!r.ok) {
-    const d = r.report.diagnostics[0];
-    // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
-    throw new UsageError(r.unreadable ? cannotRead(file, r.report) : `${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${d?.message ?? 'not a pack'}`);
-  }
+  const r = await readPackInput(ctx, abs, displayPath(abs, ctx.cwd));
   const { validatePack, plural } = await import('@setup-pack/core');
-  const errors = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length) {
-    throw new UsageError(`'${file}' is not a valid pack (${plural(errors.length, 'error')}, first: ${errors[0].message} at ${errors[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
+  if (!r.ok && r.unreadable) throw new UsageError(cannotRead(file, r.reports[0]));
+  // Where a folder's build or a file's parse found errors: the first, at its file, line and column.
+  const errors = r.reports.flatMap((rep) => rep.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, at: `${rep.path}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}` })));
+  if (!r.ok) {
+    const first = errors[0];
+    // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
+    throw new UsageError(r.folder ? `'${file}' does not build (${plural(errors.length, 'error')}, first: ${first?.d.message ?? 'no pack'} at ${first?.at ?? file}); run 'setup-pack validate ${file}'` : `${file}${first?.d.line !== undefined ? `:${first.d.line}:${first.d.column ?? 1}` : ''}: ${first?.d.message ?? 'not a pack'}`);
+  }
+  if (r.folder) {
+    if (!r.valid) throw new UsageError(`'${file}' is not a valid pack (${plural(errors.length, 'error')}, first: ${errors[0].d.message} at ${errors[0].at}); run 'setup-pack validate ${file}'`);
+    return r.value as Pack;
+  }
+  const invalid = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
+  if (invalid.length) {
+    throw new UsageError(`'${file}' is not a valid pack (${plural(invalid.length, 'error')}, first: ${invalid[0].message} at ${invalid[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
   }
   return r.value as Pack;
 }
@@ -197,7 +206,7 @@ export function planJson(plan: PlanResult) {
 export const spec: CommandSpec = {
   name: 'plan',
   summary: 'Show what installing a pack into a workspace would change.',
-  usage: 'plan [options] <pack.json>',
+  usage: 'plan [options] <pack.json | source folder>',
   description: 'Reads the workspace (never writes) and prints one line per item: + create, ~ update, - remove, ! conflict (edited in the workspace), = unchanged or kept. With --detailed-exitcode: 0 no changes, 2 changes, 1 error (as terraform plan).',
   positionals: [1, 1],
   exitCodes: 'Exit codes: 0 planned; 1 the plan failed (e.g. unresolved references) or the API refused; 2 usage error, or a pack file that cannot be read or is not valid; with --detailed-exitcode 0 no changes, 2 changes, 1 any error (usage errors too).',
