@@ -616,23 +616,6 @@ describe('unpack and build', () => {
     }
   });
 
-  it('says a template without its body file is missing its body there, not as the built pack\'s field', () => {
-    const dir = tempDir();
-    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), dir]);
-    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
-    const [email, sms] = ['email', 'sms'].map((ch) => pack.messageTemplates.find((t: any) => t.channel === ch));
-    rmSync(join(dir, 'templates', `${email.key}.html`));
-    rmSync(join(dir, 'templates', `${sms.key}.txt`));
-    for (const command of ['build', 'validate']) {
-      const r = run([command, dir]);
-      expect(r.code, command).toBe(1);
-      const out = r.stdout + r.stderr;
-      expect(out, command).toMatch(new RegExp(`templates/${email.key}\\.json:1:1 error The template "${email.key}" has no body: neither templates/${email.key}\\.html nor "body" in templates/${email.key}\\.json\\. build/missing-body`));
-      expect(out, command).toContain(`neither templates/${sms.key}.txt nor`);
-      expect(out, command).not.toContain('schema/required');
-    }
-  });
-
   it('writes template bodies and assets as real files', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/listing-marketing.json'), dir]);

@@ -53,7 +53,6 @@ export const BUILD_RULES = [
   { code: 'build/manifest', severity: 'error', description: 'manifest.json is an object whose item lists are arrays of unique string keys.' },
   { code: 'build/not-an-object', severity: 'error', description: 'An item source file holds a JSON object (resource files: an array of objects).' },
   { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
-  { code: 'build/missing-body', severity: 'error', description: 'A template has its body: in its .html (email) or .txt (SMS) file, or as "body" in its .json file.' },
   { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
   { code: 'build/duplicate-data', severity: 'error', description: 'An asset\'s bytes are given once: in the file its assets.json entry names ("file"), or as "data" in the entry.' },
   { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).' },
@@ -463,10 +462,6 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
           if (lossy) diagnostics.push({ file: bodies[0], code: 'build/not-utf8', severity: 'error', message: lossy, pointer: '', line: 1, column: 1 });
           item.body = utf8.decode(bytes);
           origin.bodyFile = bodies[0];
-        } else if (!('body' in r.value)) {
-          // Said where the body goes, in the folder's terms, rather than as the built pack's missing field.
-          const body = `${folder}/${stems[i]}.${r.value.channel === 'sms' ? 'txt' : 'html'}`;
-          report(file, '', 'build/missing-body', `The template "${key}" has no body: neither ${body} nor "body" in ${file}.`, `Write the body in ${body}.`);
         }
       }
       items.push(item);
