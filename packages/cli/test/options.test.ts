@@ -204,8 +204,14 @@ describe('a pack file that cannot be read', () => {
       for (const [file, why] of [['missing.json', 'no such file'], ['src', 'is a directory']]) {
         const args = command === 'diff' ? [file, VALID] : command === 'unpack' ? [file, 'out'] : [file];
         const r = run([command, ...args], { cwd: dir, env: WORKSPACE });
-        expect(r.stderr, `${command} ${file}`).toBe(`setup-pack ${command}: cannot read '${file}': ${why}\n`);
         expect(r.code, `${command} ${file}`).toBe(2);
+        // plan, install and diff read a folder as a source folder: this one has no manifest.json.
+        if (file === 'src' && command !== 'unpack') {
+          if (command === 'diff') expect(r.stderr).toMatch(/src\/manifest\.json[^\n]* error The folder has no manifest\.json/);
+          else expect(r.stderr, command).toBe(`setup-pack ${command}: 'src' does not build (1 error, first: The folder has no manifest.json; it is not a pack source folder (create one with setup-pack new) at src/manifest.json); run 'setup-pack validate src'\n`);
+          continue;
+        }
+        expect(r.stderr, `${command} ${file}`).toBe(`setup-pack ${command}: cannot read '${file}': ${why}\n`);
       }
     }
   });

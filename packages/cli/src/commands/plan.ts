@@ -138,10 +138,10 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
   if (!r.ok) {
     const first = errors[0];
     // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
-    throw new UsageError(r.folder ? `'${file}' does not build (${plural(errors.length, 'error')}, first: ${first?.d.message ?? 'no pack'} at ${first?.at ?? file}); run 'setup-pack validate ${file}'` : `${file}${first?.d.line !== undefined ? `:${first.d.line}:${first.d.column ?? 1}` : ''}: ${first?.d.message ?? 'not a pack'}`);
+    throw new UsageError(r.folder ? `'${file}' does not build (${plural(errors.length, 'error')}, first: ${(first?.d.message ?? 'no pack').replace(/\.$/, '')} at ${first?.at ?? file}); run 'setup-pack validate ${file}'` : `${file}${first?.d.line !== undefined ? `:${first.d.line}:${first.d.column ?? 1}` : ''}: ${first?.d.message ?? 'not a pack'}`);
   }
   if (r.folder) {
-    if (!r.valid) throw new UsageError(`'${file}' is not a valid pack (${plural(errors.length, 'error')}, first: ${errors[0].d.message} at ${errors[0].at}); run 'setup-pack validate ${file}'`);
+    if (!r.valid) throw new UsageError(`'${file}' is not a valid pack (${plural(errors.length, 'error')}, first: ${errors[0].d.message.replace(/\.$/, '')} at ${errors[0].at}); run 'setup-pack validate ${file}'`);
     return r.value as Pack;
   }
   const invalid = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
