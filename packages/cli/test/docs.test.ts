@@ -35,6 +35,7 @@ describe('docs/cli.md', () => {
   it.each(['plan', 'install', 'uninstall', 'status', 'unlock'])('states the exit codes of %s in docs/install.md as its help does', async (name) => {
     const { spec } = await COMMANDS[name].load();
     expect(spec.exitCodes, name).toBeDefined();
+    expect(spec.docs, name).toBe('docs/install.md');
     expect(installDocs.replace(/\s+/g, ' ')).toContain(spec.exitCodes!.replace(/^Exit codes: /, ''));
   });
 

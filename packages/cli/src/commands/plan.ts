@@ -210,6 +210,7 @@ export const spec: CommandSpec = {
   description: 'Reads the workspace (never writes) and prints one line per item: + create, ~ update, - remove, ! conflict (edited in the workspace), = unchanged or kept. With --detailed-exitcode: 0 no changes, 2 changes, 1 error (as terraform plan).',
   positionals: [1, 1],
   exitCodes: 'Exit codes: 0 planned; 1 the plan failed (e.g. unresolved references) or the API refused; 2 usage error, or a pack file that cannot be read or is not valid; with --detailed-exitcode 0 no changes, 2 changes, 1 any error (usage errors too).',
+  docs: 'docs/install.md',
   failuresExitOne: 'detailed-exitcode',
   options: {
     ...CONNECTION_OPTIONS,

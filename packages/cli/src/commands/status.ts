@@ -10,6 +10,7 @@ export const spec: CommandSpec = {
   usage: 'status [options]',
   description: 'One line per install ledger: packId, name, version, state (installed, or in_progress when a run was interrupted: re-run install to resume), item count and a held lock, with the unlock command that breaks it if no run is in progress. A pack whose lock a run took and which it wrote no ledger for yet (killed before its first checkpoint) is listed too, as "no ledger yet" (state locked in --format json).',
   exitCodes: 'Exit codes: 0 listed (none installed included); 1 the API refused; 2 usage error.',
+  docs: 'docs/install.md',
   positionals: [0, 0],
   options: { ...CONNECTION_OPTIONS },
   examples: [['WORKSPACE_URL=... WORKSPACE_API_KEY=... setup-pack status', 'What is installed here?']],

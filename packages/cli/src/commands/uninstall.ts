@@ -10,6 +10,7 @@ export const spec: CommandSpec = {
   usage: 'uninstall [options] <packId>',
   description: 'Removes every item the pack created that is unedited, in reverse dependency order, then its install ledger. Items edited in the workspace are kept (they now belong to the workspace); objects the pack adopted by name are left alone.',
   exitCodes: 'Exit codes: 0 removed, or a dry run; 1 the pack is not installed, or the API refused; 2 usage error.',
+  docs: 'docs/install.md',
   positionals: [1, 1],
   options: { ...CONNECTION_OPTIONS, 'dry-run': { type: 'boolean', description: 'Show what would be removed; write nothing.' } },
   examples: [['setup-pack uninstall 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'Remove the Buyer Lead Starter pack']],

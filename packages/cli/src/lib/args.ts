@@ -25,6 +25,8 @@ export interface CommandSpec {
   examples: readonly (readonly [command: string, what: string])[];
   /** The help's exit-code line, when the command's codes differ from the usual 0/1/2. */
   exitCodes?: string;
+  /** Where the command is documented, when not in docs/cli.md (the workspace commands: docs/install.md). */
+  docs?: string;
   /** Minimum and maximum positional arguments (max Infinity for any number). */
   positionals: readonly [min: number, max: number];
   /**
@@ -205,7 +207,7 @@ export function helpText(spec: CommandSpec): string {
     'Examples:',
     ...spec.examples.flatMap(([cmd, what]) => [`  # ${what}`, `  ${cmd}`]),
     '',
-    `${spec.exitCodes ?? 'Exit codes: 0 ok, 1 findings, 2 usage error or unreadable input.'} Docs: docs/cli.md`,
+    `${spec.exitCodes ?? 'Exit codes: 0 ok, 1 findings, 2 usage error or unreadable input.'} Docs: ${spec.docs ?? 'docs/cli.md'}`,
     '',
   ];
   return lines.join('\n');
