@@ -137,8 +137,7 @@ export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
  * said what it is. `before`: the answer for an earlier pack, returned when this one's is the same.
  */
 export function numbersStillRead(pack: PackValue, numbers: readonly NumberNotKept[], before?: readonly NumberNotKept[]): readonly NumberNotKept[] {
-  const held = numbers.length ? numbers.filter((n) => resolvePointer(pack, n.finding.pointer).value === n.reads) : numbers;
-  return before && sameEach(before, held, () => false) ? before : held;
+  return stillHeld(pack, numbers, before);
 }
 
 /**
@@ -161,12 +160,21 @@ export function numbersRewritten(numbers: readonly NumberNotKept[], shown = 10):
  * `before`: the answer for an earlier pack, returned when this one's is the same.
  */
 export function duplicatesStillThere(pack: PackValue, duplicates: readonly DuplicateNotKept[], before?: readonly DuplicateNotKept[]): readonly DuplicateNotKept[] {
-  const held = duplicates.length
-    ? duplicates.filter((d) => {
+  return stillHeld(pack, duplicates, before);
+}
+
+/**
+ * The one rule of numbersStillRead and duplicatesStillThere: what the file lost is still in the pack
+ * while its place is there and holds the value it read as (`reads`; none for an object or array,
+ * held while its place is there). `before`, the same array, when the answer is the same.
+ */
+function stillHeld<T extends { finding: Diagnostic; reads?: unknown }>(pack: PackValue, lost: readonly T[], before?: readonly T[]): readonly T[] {
+  const held = lost.length
+    ? lost.filter((d) => {
         const at = resolvePointer(pack, d.finding.pointer);
         return at.found && (d.reads === undefined || at.value === d.reads);
       })
-    : duplicates;
+    : lost;
   return before && sameEach(before, held, () => false) ? before : held;
 }
 
