@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { keysetPage, Params, timeConditions, type Page, type Row } from '../store/sql.js';
+import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilters } from '../store/sql.js';
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
 import { orderEventData } from './shape.js';
 import { codeWordKey, newSigningSecret } from './signing.js';
@@ -168,12 +168,11 @@ const toEvent = (r: Row): EventRecord => ({
   ...(r.changed_fields ? { changed_fields: r.changed_fields } : {}),
 });
 
-export interface EventFilters {
+/** Events have no updated_at: their time filters are the creation bounds of timeConditions. */
+export interface EventFilters extends Pick<TimeFilters, 'created_after' | 'created_before'> {
   limit: number;
   cursor?: string;
   type?: string;
-  created_after?: string;
-  created_before?: string;
 }
 
 export async function listEvents(db: Queryable, ws: string, f: EventFilters): Promise<Page<EventRecord>> {
@@ -279,13 +278,12 @@ async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
 /** A delivery's statuses, in the order it goes through them. */
 export const deliveryStatuses = ['pending', 'sending', 'succeeded', 'failed'] as const;
 
-export interface DeliveryFilters {
+export interface DeliveryFilters extends Pick<TimeFilters, 'created_after'> {
   limit: number;
   cursor?: string;
   status?: string;
   event_type?: string;
   event_id?: string;
-  created_after?: string;
 }
 
 export async function listDeliveries(db: Queryable, ws: string, endpointId: string, f: DeliveryFilters): Promise<Page<Delivery>> {
