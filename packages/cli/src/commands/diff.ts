@@ -95,7 +95,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     return 2;
   }
   const [a, b] = reads.map((r) => (r as { value: unknown }).value);
-  for (const [i, v] of [a, b].entries()) if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`'${args.positionals[i]}' is not a pack: its top level is not a JSON object`);
+  for (const [i, v] of [a, b].entries()) if (!isObject(v)) throw new UsageError(`'${args.positionals[i]}' is not a pack: its top level is not a JSON object`);
   const d = diffPacks(a as Pack, b as Pack);
   if (args.values.format === 'json') ctx.stdout.write(JSON.stringify({ version: 1, old: oldPath, new: newPath, ...d }, null, 2) + '\n');
   else ctx.stdout.write(formatDiff(d, ctx.colors('stdout')));

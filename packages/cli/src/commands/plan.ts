@@ -126,8 +126,10 @@ export async function planOptions(ctx: CommandContext, args: Parsed, pack: Pack,
   return { overwrite: !!args.values.overwrite, prune: !!args.values.prune, allowDowngrade: !!args.values['allow-downgrade'], bindings, validated: true };
 }
 
-/** Reads a pack and checks it validates: installing an invalid pack is refused before any request. */
-/** The pack `plan` and `install` are given: a pack file, or a source folder built in memory; either must be valid. */
+/**
+ * The pack `plan` and `install` are given: a pack file, or a source folder built in memory; either
+ * must be valid, so installing an invalid pack is refused before any request.
+ */
 export async function readPack(ctx: CommandContext, file: string): Promise<Pack> {
   const abs = resolve(ctx.cwd, file);
   const r = await readPackInput(ctx, abs, displayPath(abs, ctx.cwd));
@@ -140,10 +142,8 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
     // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
     throw new UsageError(r.folder ? `'${file}' does not build (${plural(errors.length, 'error')}, first: ${(first?.d.message ?? 'no pack').replace(/\.$/, '')} at ${first?.at ?? file}); run 'setup-pack validate ${file}'` : `${file}${first?.d.line !== undefined ? `:${first.d.line}:${first.d.column ?? 1}` : ''}: ${first?.d.message ?? 'not a pack'}`);
   }
-  if (r.folder) {
-    if (!r.valid) throw new UsageError(`'${file}' is not a valid pack (${plural(errors.length, 'error')}, first: ${errors[0].d.message.replace(/\.$/, '')} at ${errors[0].at}); run 'setup-pack validate ${file}'`);
-    return r.value as Pack;
-  }
+  // A folder's pack is there only when it built valid (compileFolder validates it).
+  if (r.folder) return r.value as Pack;
   const invalid = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
   if (invalid.length) {
     throw new UsageError(`'${file}' is not a valid pack (${plural(invalid.length, 'error')}, first: ${invalid[0].message} at ${invalid[0].pointer || '/'}); run 'setup-pack validate ${file}'`);

@@ -8,23 +8,24 @@ import { UsageError } from './errors.js';
 import { readPackFile } from './packfile.js';
 
 /**
- * `value`: the pack as read or built; `valid`: for a folder, whether its build found no error (a
- * pack file is not validated here). Not ok: `reports` say why (`unreadable`: the path could not be
- * read at all; else the file is not JSON, or the folder does not build).
+ * `value`: the pack as read or built. A folder gives one only when it builds into a valid pack
+ * (compileFolder validates it); a pack file is not validated here. Not ok: `reports` say why
+ * (`unreadable`: the path could not be read at all; else the file is not JSON, or the folder does
+ * not build or its pack is not valid).
  */
-export type PackInput = { ok: true; value: unknown; folder: boolean; valid: boolean; reports: FileReport[] } | { ok: false; reports: FileReport[]; unreadable: boolean; folder: boolean };
+export type PackInput = { ok: true; value: unknown; folder: boolean; reports: FileReport[] } | { ok: false; reports: FileReport[]; unreadable: boolean; folder: boolean };
 
 /** Reads `abs` (shown as `shown`): a folder is built with `exportedAt` (default: build's own choice, SOURCE_DATE_EPOCH or now). */
 export async function readPackInput(ctx: CommandContext, abs: string, shown: string, stampOf?: string): Promise<PackInput> {
   const st = await stat(abs).catch(() => undefined);
   if (!st?.isDirectory()) {
     const r = await readPackFile(abs, shown);
-    return r.ok ? { ok: true, value: r.value, folder: false, valid: true, reports: [] } : { ok: false, reports: [r.report], unreadable: r.unreadable, folder: false };
+    return r.ok ? { ok: true, value: r.value, folder: false, reports: [] } : { ok: false, reports: [r.report], unreadable: r.unreadable, folder: false };
   }
   const [{ acceptsProperty }, { readTree }, { compileFolder }] = await Promise.all([import('@setup-pack/core'), import('../source/tree.js'), import('../source/compile.js')]);
   const stamp = stampOf ?? exportedAt(undefined, ctx.env, (s) => acceptsProperty('pack', 'exportedAt', s));
   const result = await compileFolder(await readTree(abs), { exportedAt: stamp, dir: abs, display: (a) => displayPath(a, ctx.cwd) });
-  return result.pack ? { ok: true, value: result.pack, folder: true, valid: result.ok, reports: result.reports } : { ok: false, reports: result.reports, unreadable: false, folder: true };
+  return result.pack ? { ok: true, value: result.pack, folder: true, reports: result.reports } : { ok: false, reports: result.reports, unreadable: false, folder: true };
 }
 
 /**
