@@ -68,13 +68,7 @@ describe('a killed install process', () => {
     server().clock.advance(31_000);
     const resumed = await install(c, listing);
     expect(resumed.plan.summary.create).toBeLessThan(resumed.plan.steps.length - 1);
-    const names = async (p: string) => (await c.listAll(p)).map((o: any) => o.name).sort();
-    expect(await names('/v1/automations')).toEqual(['Open house invitations', 'Weekly seller update']);
-    expect(await names('/v1/smart-lists')).toEqual(['Active buyers', 'Sellers with active listings']);
-    expect(await names('/v1/message-templates')).toEqual(['Listing brochure', 'Open house invitation', 'Showing confirmation', 'Weekly seller report']);
-    expect((await c.listAll('/v1/media')).length).toBe(2);
-    expect((await names('/v1/pipelines')).filter((n) => n === 'Listings')).toHaveLength(1);
-    expect((await install(c, listing)).plan.hasChanges).toBe(false);
+    await expectCleanInstall(c);
     // What the killed run created is the pack's own (recognised by its idempotency keys), so uninstall removes it all.
     const [after] = await listLedgers(c);
     expect(Object.values(after.ledger.items).every((i) => i.owned)).toBe(true);
