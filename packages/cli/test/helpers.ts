@@ -18,10 +18,14 @@ export function ensureBuilt(): void {
   built = true;
 }
 
-/** tsc -b of the projects, then the CLI's bundle; flock serialises the test files' builds, which run in parallel workers. */
+/**
+ * tsc -b of the projects, then the CLI's bundle; flock serialises the test files' builds, which run
+ * in parallel workers. The lock is this checkout's (in its node_modules): checkouts side by side
+ * on one machine build their own files and need not wait for each other.
+ */
 export function buildCli(projects: string[]): void {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const lock = '/tmp/setup-pack-cli-test-build.lock';
+  const lock = join(ROOT, 'node_modules/.setup-pack-cli-test-build.lock');
   execFileSync('flock', [lock, process.execPath, tsc, '-b', ...projects], { cwd: ROOT, stdio: 'pipe' });
   execFileSync('flock', [lock, process.execPath, join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT, stdio: 'pipe' });
 }
