@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, plural, resolvePointer, sortDiagnostics, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, plural, readNumber, resolvePointer, sortDiagnostics, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -119,6 +119,25 @@ export function notKeptRefusal(findings: readonly Diagnostic[], what: string): s
 export function jsonTextNotKept(text: string): string | undefined {
   const refused = notKeptRefusal(lostOnOpen(text).findings, 'this JSON');
   return refused && `Not applied: ${refused}`;
+}
+
+/** What a field's text reads as: the value it sets (undefined removes the field), or why it is not applied. */
+export type TextRead = { value: unknown } | { error: string };
+
+/**
+ * What the text typed into a number field sets: nothing when it is emptied (the field is removed),
+ * the number when core's readNumber reads it as written; else why it is not applied, in core's
+ * words: a number the editor would not keep as written (`1e-400` reads as 0, `1e400` would be
+ * null, `9007199254740993` reads as 9007199254740992), the same finding a file saying it gets,
+ * named by `pointer` (the field's place), or text that is not a number at all.
+ */
+export function numberTextRead(text: string, pointer: string): TextRead {
+  const t = text.trim();
+  if (t === '') return { value: undefined };
+  const read = readNumber(t, pointer);
+  if (!read) return { error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' };
+  if (read.finding) return { error: `Not applied: ${read.finding.message}${read.finding.hint ? ` ${read.finding.hint}` : ''}` };
+  return { value: read.value };
 }
 
 /** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
