@@ -733,6 +733,64 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('keeps a finding of the opened file on its item when items before it are removed, and drops it with its item', async () => {
+    const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    // A fourth automation whose second block has an object config too, where the third's would land by index.
+    pack.automations.push({ ...structuredClone(pack.automations[1]), key: 'nurture-copy', document: { ...structuredClone(pack.automations[1].document), name: 'Nurture copy' } });
+    // The third automation ("Old reminder") writes its notify block's config twice (an object), and a number a float does not keep.
+    pack.automations[2].document.graph.nodes[1].config.weight = 'TINY';
+    const text = JSON.stringify(pack, null, 2).replace('"kind": "action.notify",', '"kind": "action.notify",\n              "config": { "message": "Earlier" },').replace('"TINY"', '1e-400');
+    expect(text).toContain('"Earlier"');
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const { page, errors, asked } = await answeringPage(context);
+    await page.goto(`${editor.url}/`);
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('header .source').textContent()).toBe('moved.json');
+    const findings = page.getByRole('list', { name: 'Findings' });
+    const twice = findings.getByRole('button', { name: /The property "config" appears more than once in this object/ });
+    const tiny = findings.getByRole('button', { name: /is the number 1e-400, closer to 0/ });
+    await poll(() => twice.count()).toBe(1);
+    expect(await twice.locator('.help').textContent()).toBe('automations[2].document.graph.nodes[1].config');
+    expect(await tiny.locator('.msg').textContent()).toMatch(/^automations\[2\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/);
+    const nav = page.getByRole('navigation', { name: 'Pack items' });
+    const warnings = (key: string) => nav.locator(`[data-item="automations/${key}"] .badge.warning`).count();
+    expect(await warnings('old-reminder')).toBe(1);
+    expect(await warnings('nurture-copy')).toBe(0);
+
+    // The first automation removed: the findings follow "Old reminder", now the second, and do not land on "Nurture copy", now the third.
+    await nav.locator('[data-item="automations/new-lead-welcome"]').click();
+    await page.getByRole('button', { name: 'Remove New lead welcome' }).click();
+    await poll(() => twice.locator('.help').textContent()).toBe('automations[1].document.graph.nodes[1].config');
+    await poll(() => tiny.locator('.msg').textContent()).toMatch(/^automations\[1\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/);
+    await poll(() => warnings('old-reminder')).toBe(1);
+    expect(await warnings('nurture-copy')).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'duplicate-follows-item.png') });
+    // Clicking it opens the automation it is in.
+    await twice.click();
+    await poll(() => nav.locator('[data-item="automations/old-reminder"]').getAttribute('aria-current')).toBe('true');
+    // Export asks about it at its new place.
+    expect(asked.map((a) => a.message)).toEqual(['Remove New lead welcome?']);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]!.message).toContain('automations[1].document.graph.nodes[1].config (written 2 times)');
+    expect(asked[1]!.message).toContain('1e-400 at automations[1].document.graph.nodes[1].config.weight will be written as 0');
+    expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).automations[1].document.graph.nodes[1].config).toEqual({ message: 'Check in with this lead.', weight: 0 });
+
+    // Its item removed, the findings go; Undo brings them back where they were.
+    await page.getByRole('button', { name: 'Remove Old reminder' }).click();
+    await poll(() => twice.count()).toBe(0);
+    expect(await tiny.count()).toBe(0);
+    expect(await warnings('nurture-copy')).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => twice.locator('.help').textContent()).toBe('automations[1].document.graph.nodes[1].config');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => twice.locator('.help').textContent()).toBe('automations[2].document.graph.nodes[1].config');
+    expect(await tiny.locator('.msg').textContent()).toMatch(/^automations\[2\]\./);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('does not apply JSON typed or pasted into a field that says what the editor would not keep (1e-400 read as 0, a property written twice)', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');

@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, plural, readNumber, resolvePointer, sortDiagnostics, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -195,6 +195,87 @@ function stillHeld<T extends { finding: Diagnostic; reads?: unknown }>(pack: Pac
       })
     : lost;
   return before && sameEach(before, held, () => false) ? before : held;
+}
+
+/**
+ * Where the value at `pointer` in `before` is in `after`, one edit later: the pointer of the same
+ * place, undefined when the edit removed it. The pack is edited as immutable values, so what an
+ * edit did not touch is the same object in both: an array item that is still there (another item
+ * before it removed, items moved) is found by identity; one the edit changed or a number is placed
+ * by the items around it that the edit left (the same ones before it, or after it); an item among
+ * those the edit replaced, in an array whose length changed, is taken as removed.
+ */
+export function followPointer(before: unknown, after: unknown, pointer: string): string | undefined {
+  if (before === after) return pointer;
+  const tokens = parsePointer(pointer);
+  const path: (string | number)[] = [];
+  let a: unknown = before;
+  let b: unknown = after;
+  for (let t = 0; t < tokens.length; t++) {
+    if (a === b) return toPointer([...path, ...tokens.slice(t)]);
+    const token = tokens[t]!;
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b)) return undefined;
+      const i = tokenIndex(token);
+      if (i < 0 || i >= a.length) return undefined;
+      const j = placeInArray(a, b, i);
+      if (j === undefined) return undefined;
+      path.push(j);
+      a = a[i];
+      b = b[j];
+    } else if (a !== null && typeof a === 'object' && b !== null && typeof b === 'object' && !Array.isArray(b) && Object.prototype.hasOwnProperty.call(b, token)) {
+      path.push(token);
+      a = (a as Record<string, unknown>)[token];
+      b = (b as Record<string, unknown>)[token];
+    } else {
+      return undefined;
+    }
+  }
+  return toPointer(path);
+}
+
+/** Where item `i` of `a` is in `b` (followPointer's rule for one array), or undefined when it is gone. */
+function placeInArray(a: readonly unknown[], b: readonly unknown[], i: number): number | undefined {
+  const item = a[i];
+  if (b[i] === item && a.length === b.length) return i;
+  if (item !== null && typeof item === 'object') {
+    const j = b.indexOf(item);
+    if (j >= 0) return j;
+  }
+  // The items the edit left on either side of what it changed.
+  const most = Math.min(a.length, b.length);
+  let same = 0;
+  while (same < most && a[same] === b[same]) same++;
+  let end = 0;
+  while (end < most - same && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  if (i < same) return i;
+  if (i >= a.length - end) return i - a.length + b.length;
+  return a.length === b.length ? i : undefined;
+}
+
+/**
+ * What the opened file lost (`lost`, placed in `before`), placed in `after`, one edit later
+ * (followPointer): each finding at its item's new place, its message naming that place (a number's
+ * is core's readNumber's for its new pointer), or left out when its place is gone. The same array,
+ * and the same entries, where nothing moved, so an edit that moves nothing changes no finding.
+ */
+export function followLost<T extends { finding: Diagnostic; written?: string }>(before: unknown, after: unknown, lost: readonly T[]): readonly T[] {
+  if (before === after || !lost.length) return lost;
+  let changed = false;
+  const out: T[] = [];
+  for (const d of lost) {
+    const pointer = followPointer(before, after, d.finding.pointer);
+    if (pointer === d.finding.pointer) {
+      out.push(d);
+      continue;
+    }
+    changed = true;
+    if (pointer === undefined) continue;
+    const message = d.written !== undefined ? readNumber(d.written, pointer)?.finding?.message ?? d.finding.message : d.finding.message;
+    const related = d.finding.related?.map((r) => (r.pointer === d.finding.pointer ? { ...r, pointer } : r));
+    out.push({ ...d, finding: { ...d.finding, pointer, message, ...(related ? { related } : {}) } });
+  }
+  return changed ? out : lost;
 }
 
 /**
