@@ -634,6 +634,8 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
 
     // A number edited in the form is the author's own: its finding goes, and export asks about the other alone.
     await tiny.click(); // back to the pipeline
+    // The click focuses its field a moment later: typed before, "35" could land in stage 5.
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 5 probability');
     await page.getByLabel('Stage 2 probability').fill('35');
     await poll(() => long.count()).toBe(0);
     expect(await tiny.count()).toBe(1);
@@ -731,6 +733,64 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it('keeps a finding of the opened file on its item when items before it are removed, and drops it with its item', async () => {
+    const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    // A fourth automation whose second block has an object config too, where the third's would land by index.
+    pack.automations.push({ ...structuredClone(pack.automations[1]), key: 'nurture-copy', document: { ...structuredClone(pack.automations[1].document), name: 'Nurture copy' } });
+    // The third automation ("Old reminder") writes its notify block's config twice (an object), and a number a float does not keep.
+    pack.automations[2].document.graph.nodes[1].config.weight = 'TINY';
+    const text = JSON.stringify(pack, null, 2).replace('"kind": "action.notify",', '"kind": "action.notify",\n              "config": { "message": "Earlier" },').replace('"TINY"', '1e-400');
+    expect(text).toContain('"Earlier"');
+    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const { page, errors, asked } = await answeringPage(context);
+    await page.goto(`${editor.url}/`);
+    await page.locator('.react-flow').waitFor();
+    await page.getByTestId('open-file').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('header .source').textContent()).toBe('moved.json');
+    const findings = page.getByRole('list', { name: 'Findings' });
+    const twice = findings.getByRole('button', { name: /The property "config" appears more than once in this object/ });
+    const tiny = findings.getByRole('button', { name: /is the number 1e-400, closer to 0/ });
+    await poll(() => twice.count()).toBe(1);
+    expect(await twice.locator('.help').textContent()).toBe('automations[2].document.graph.nodes[1].config');
+    expect(await tiny.locator('.msg').textContent()).toMatch(/^automations\[2\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/);
+    const nav = page.getByRole('navigation', { name: 'Pack items' });
+    const warnings = (key: string) => nav.locator(`[data-item="automations/${key}"] .badge.warning`).count();
+    expect(await warnings('old-reminder')).toBe(1);
+    expect(await warnings('nurture-copy')).toBe(0);
+
+    // The first automation removed: the findings follow "Old reminder", now the second, and do not land on "Nurture copy", now the third.
+    await nav.locator('[data-item="automations/new-lead-welcome"]').click();
+    await page.getByRole('button', { name: 'Remove New lead welcome' }).click();
+    await poll(() => twice.locator('.help').textContent()).toBe('automations[1].document.graph.nodes[1].config');
+    await poll(() => tiny.locator('.msg').textContent()).toMatch(/^automations\[1\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/);
+    await poll(() => warnings('old-reminder')).toBe(1);
+    expect(await warnings('nurture-copy')).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'duplicate-follows-item.png') });
+    // Clicking it opens the automation it is in.
+    await twice.click();
+    await poll(() => nav.locator('[data-item="automations/old-reminder"]').getAttribute('aria-current')).toBe('true');
+    // Export asks about it at its new place.
+    expect(asked.map((a) => a.message)).toEqual(['Remove New lead welcome?']);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    expect(asked).toHaveLength(2);
+    expect(asked[1]!.message).toContain('automations[1].document.graph.nodes[1].config (written 2 times)');
+    expect(asked[1]!.message).toContain('1e-400 at automations[1].document.graph.nodes[1].config.weight will be written as 0');
+    expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).automations[1].document.graph.nodes[1].config).toEqual({ message: 'Check in with this lead.', weight: 0 });
+
+    // Its item removed, the findings go; Undo brings them back where they were.
+    await page.getByRole('button', { name: 'Remove Old reminder' }).click();
+    await poll(() => twice.count()).toBe(0);
+    expect(await tiny.count()).toBe(0);
+    expect(await warnings('nurture-copy')).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => twice.locator('.help').textContent()).toBe('automations[1].document.graph.nodes[1].config');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(() => twice.locator('.help').textContent()).toBe('automations[2].document.graph.nodes[1].config');
+    expect(await tiny.locator('.msg').textContent()).toMatch(/^automations\[2\]\./);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('does not apply JSON typed or pasted into a field that says what the editor would not keep (1e-400 read as 0, a property written twice)', async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
     const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
@@ -750,6 +810,102 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await brand.fill('{"accent": 0}');
     await poll(() => page.evaluate(() => (window as unknown as { __editor: { pack: { brand?: unknown } } }).__editor.pack.brand)).toEqual({ accent: 0 });
     expect(await note.allTextContents()).not.toContainEqual(expect.stringMatching(/Not applied/));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('does not apply a typed number the editor would not keep as written (1e-400 read as 0, 1e400, an integer beyond 2^53) in any number field; ordinary numbers still set', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    await page.locator('.react-flow__node').first().waitFor();
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    type Full = { automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[]; pipelines: { stages: { probability?: unknown }[] }[]; smartLists: { filters: { root: { children: { value?: unknown }[] } } }[] };
+    const full = () => packOf(page) as unknown as Promise<Full>;
+    const refused = [
+      ['1e-400', 'json/number-precision', /is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, and would be installed and exported so\. Write 0 if that is what it means/],
+      ['1e400', 'json/number-range', /is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./],
+      ['9007199254740993', 'json/number-precision', /is the number 9007199254740993, with more digits than a JSON number keeps here \(a 64-bit float holds every integer only up to 2\^53, 9007199254740992\); it reads as 9007199254740992,/],
+      ['0.1000000000000000055511151231257827', 'json/number-precision', /is the number 0\.1000000000000000055511151231257827, with more digits .*; it reads as 0\.1,/],
+    ] as const;
+    /** Types each refused number into `input`: the text stays, the note says why (core's words, tied to the input), and the pack is unchanged. */
+    const refusesEach = async (input: ReturnType<Page['getByLabel']>, name: string) => {
+      const before = JSON.stringify(await full());
+      for (const [text, , says] of refused) {
+        await input.fill(text);
+        await poll(() => input.getAttribute('aria-invalid'), `${name} ${text}`).toBe('true');
+        const note = page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`);
+        expect(await note.textContent(), `${name} ${text}`).toMatch(says);
+        expect(await note.textContent()).toMatch(/^error: Not applied: /);
+        expect(await input.inputValue()).toBe(text);
+        expect(JSON.stringify(await full()), `${name} ${text}`).toBe(before);
+      }
+    };
+    const block = (id: string) => async () => (await full()).automations[0]!.document.graph.nodes.find((n) => n.id === id)!.config;
+
+    // A block's number field (control.wait's duration, an integer).
+    await page.locator('[data-testid="node-wait"]').click();
+    const duration = page.getByLabel('Duration', { exact: true });
+    expect(await duration.inputValue()).toBe('1');
+    await refusesEach(duration, 'duration');
+    await page.screenshot({ path: join(artifacts, 'typed-number-refused.png') });
+    // Ordinary numbers set as before: an exponent that round-trips, a negative number; emptied, the field goes.
+    await duration.fill('2e1');
+    await poll(block('wait')).toEqual({ duration: 20, unit: 'days' });
+    expect(await duration.getAttribute('aria-invalid')).toBeNull();
+    expect(await duration.inputValue()).toBe('2e1');
+    await duration.fill('-3');
+    await poll(block('wait')).toEqual({ duration: -3, unit: 'days' });
+    await duration.fill('');
+    await poll(block('wait')).toEqual({ unit: 'days' });
+    await duration.fill('4');
+    await poll(block('wait')).toEqual({ duration: 4, unit: 'days' });
+    // Undo (typing into one field is one step) brings back the number the block had, into the field too.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await poll(block('wait')).toEqual({ duration: 1, unit: 'days' });
+    await poll(() => duration.inputValue()).toBe('1');
+
+    // The automation's daily send limit.
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    const limit = page.getByRole('region', { name: 'Delivery settings' }).getByLabel('Daily send limit');
+    await refusesEach(limit, 'daily send limit');
+    await limit.fill('250');
+    await poll(async () => (await full()).automations[0]!.document.settings.daily_send_limit).toBe(250);
+
+    // A pipeline stage's probability.
+    const nav = page.getByRole('navigation', { name: 'Pack items' });
+    await nav.locator('[data-item^="pipelines/"]').first().click();
+    const probability = page.getByLabel('Stage 2 probability');
+    await refusesEach(probability, 'probability');
+    await probability.fill('12.5');
+    await poll(async () => (await full()).pipelines[0]!.stages.map((s) => s.probability)).toEqual([10, 12.5, 60, 100, 0]);
+
+    // A smart list filter condition's value; JSON there is read as the JSON fields read it.
+    await nav.locator('[data-item^="smartLists/"]').first().click();
+    const value = page.getByLabel('Value 1', { exact: true });
+    expect(await value.inputValue()).toBe('7');
+    await refusesEach(value, 'filter value');
+    await value.fill('[1, 1e-400]');
+    await poll(() => value.getAttribute('aria-invalid')).toBe('true');
+    expect(JSON.stringify((await full()).smartLists[0]!.filters.root.children[1])).toContain('"value":7');
+    await page.screenshot({ path: join(artifacts, 'typed-number-filter.png') });
+    await value.fill('14');
+    await poll(async () => (await full()).smartLists[0]!.filters.root.children[1]!.value).toBe(14);
+    // Typed key by key, the text is the author's: "1.0" read as 1 does not turn into "1" under the cursor.
+    await value.fill('');
+    await value.pressSequentially('1.05');
+    await poll(async () => (await full()).smartLists[0]!.filters.root.children[1]!.value).toBe(1.05);
+    expect(await value.inputValue()).toBe('1.05');
+    await value.fill('14');
+    await poll(async () => (await full()).smartLists[0]!.filters.root.children[1]!.value).toBe(14);
+
+    // The exported pack holds what was applied, and validates.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
+    const written = readFileSync((await download.path())!, 'utf8');
+    const exported = JSON.parse(written) as Full;
+    expect(exported.pipelines[0]!.stages.map((s) => s.probability)).toEqual([10, 12.5, 60, 100, 0]);
+    expect(exported.smartLists[0]!.filters.root.children[1]!.value).toBe(14);
+    expect(exported.automations[0]!.document.settings.daily_send_limit).toBe(250);
+    expect(validatePack(written).diagnostics.filter((d) => d.code.startsWith('json/'))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

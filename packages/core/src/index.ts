@@ -2,7 +2,7 @@
 export * from './types.js';
 export * from './diagnostics.js';
 export { validatePack, placeFindings, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
-export { parseJsonText, createSourceText, keepsItsDigits, numbersNotKept, MAX_DEPTH, NOT_AS_WRITTEN, type SourceText, type Position } from './json/parse.js';
+export { parseJsonText, createSourceText, keepsItsDigits, numbersNotKept, readNumber, MAX_DEPTH, NOT_AS_WRITTEN, type SourceText, type Position } from './json/parse.js';
 export { encodingProblem, utf8Problem } from './json/encoding.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';
 export { toPointer, parsePointer, resolvePointer, describePointer, pointerParam, escapeToken, unescapeToken, sharedDepth, tokenIndex } from './json/pointer.js';

@@ -45,20 +45,12 @@ export function parseRawObject(text: string): ParseResult {
   }
 }
 
-/** Converts what a form input holds into the field's JSON value ('' → removed). */
+/** Converts what a form input holds into the field's JSON value ('' → removed). Number fields read their text by core's rule instead (ui/fields NumberField). */
 export function fieldValue(field: ConfigField, input: string | boolean): unknown {
   if (field.type === 'boolean') return typeof input === 'boolean' ? input : input === 'true';
   const text = String(input);
   if (text === '') return undefined;
   switch (field.type) {
-    case 'number': {
-      const n = Number(text);
-      return Number.isFinite(n) ? n : text;
-    }
-    case 'integer': {
-      const n = Number(text);
-      return Number.isInteger(n) ? n : text;
-    }
     case 'refs':
     case 'strings':
       return text.split(',').map((s) => s.trim()).filter(Boolean);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { duplicatesDropped, duplicatesStillThere, jsonTextNotKept, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText } from './fileText.js';
+import { duplicatesDropped, duplicatesStillThere, jsonTextNotKept, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, numberTextRead, packFileText, followLost, followPointer } from './fileText.js';
 import type { PackValue } from './pack.js';
 
 const pack = '{"format": "service.setup-pack", "name": "Café"}\n';
@@ -138,5 +138,60 @@ describe('jsonTextNotKept', () => {
       'Not applied: this JSON says what the editor cannot keep as written: line 3: The property "a" appears more than once in this object; only the last one counts. Also 1 other place. Remove or merge the duplicate property.',
     );
     for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json']) expect(jsonTextNotKept(text)).toBeUndefined();
+  });
+});
+
+describe('numberTextRead', () => {
+  it('sets what a number field holds when a float keeps it as written, and removes the field when emptied', () => {
+    for (const [text, value] of [['12', 12], [' -0.5 ', -0.5], ['2.5e-3', 0.0025], ['1E+2', 100], ['1e23', 1e23], ['', undefined], ['  ', undefined]] as const)
+      expect(numberTextRead(text, '/config/duration'), text).toEqual({ value });
+  });
+
+  it('does not apply a number the editor would not keep, in core\'s words named by the field, nor text that is no number', () => {
+    expect(numberTextRead('1e-400', '/config/duration')).toEqual({ error: 'Not applied: config.duration is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.' });
+    expect(numberTextRead('1e400', '/stages/1/probability')).toEqual({ error: expect.stringMatching(/^Not applied: stages\[1\]\.probability is the number 1e400, beyond what a JSON number can hold here/) });
+    expect(numberTextRead('9007199254740993', '/x')).toEqual({ error: expect.stringContaining('it reads as 9007199254740992') });
+    for (const text of ['-', '1e', '.5', 'abc', '0x10']) expect(numberTextRead(text, '/x'), text).toEqual({ error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' });
+  });
+});
+
+describe('followPointer and followLost', () => {
+  const a0 = { key: 'a0', config: { x: 1 } };
+  const a1 = { key: 'a1', config: { x: 2 } };
+  const a2 = { key: 'a2', config: { x: 3 } };
+  const a3 = { key: 'a3', config: { x: 4 } };
+  const before = { automations: [a0, a1, a2, a3], n: [5, 0, 7] };
+
+  it('follows an item when items before it are removed or moved, and is undefined once the item is gone', () => {
+    expect(followPointer(before, { ...before, automations: [a1, a2, a3] }, '/automations/2/config')).toBe('/automations/1/config');
+    expect(followPointer(before, { ...before, automations: [a2, a0, a1, a3] }, '/automations/2/config')).toBe('/automations/0/config');
+    expect(followPointer(before, { ...before, automations: [a0, a1, a3] }, '/automations/2/config')).toBeUndefined();
+    // The item itself edited: the items the edit left around it place it.
+    const edited = { ...a2, config: { x: 30 } };
+    expect(followPointer(before, { ...before, automations: [a0, a1, edited, a3] }, '/automations/2/config')).toBe('/automations/2/config');
+    // A number in an array: placed by the numbers around it.
+    expect(followPointer(before, { ...before, n: [0, 7] }, '/n/1')).toBe('/n/0');
+    expect(followPointer(before, { ...before, n: [5, 7] }, '/n/1')).toBeUndefined();
+    expect(followPointer(before, { ...before, n: [4, 5, 0, 7] }, '/n/1')).toBe('/n/2');
+    // A property removed: gone.
+    expect(followPointer(before, { ...before, automations: [a0, a1, { key: 'a2' }, a3] }, '/automations/2/config')).toBeUndefined();
+  });
+
+  it('moves each finding with its item, naming its new place, and keeps the same array when nothing moved', () => {
+    const text = '{"automations": [{"key": "a0"}, {"key": "a1", "config": {"x": 1}, "config": {"x": 2, "w": 1e-400}}]}';
+    const lost = lostOnOpen(text);
+    const opened = JSON.parse(text);
+    expect(lost.duplicates.map((d) => d.finding.pointer)).toEqual(['/automations/1/config']);
+    const removed = { automations: [opened.automations[1]] };
+    const [dup] = followLost(opened, removed, lost.duplicates);
+    expect(dup!.finding.pointer).toBe('/automations/0/config');
+    expect(dup!.finding.related![0]!.pointer).toBe('/automations/0/config');
+    const [num] = followLost(opened, removed, lost.numbers);
+    expect(num!.finding.pointer).toBe('/automations/0/config/w');
+    expect(num!.finding.message).toMatch(/^automations\[0\]\.config\.w is the number 1e-400, closer to 0/);
+    expect(num!.finding.line).toBe(lost.numbers[0]!.finding.line);
+    expect(followLost(opened, { automations: [] }, lost.duplicates)).toEqual([]);
+    const renamed = { ...opened, name: 'x' };
+    expect(followLost(opened, renamed, lost.numbers)).toBe(lost.numbers);
   });
 });

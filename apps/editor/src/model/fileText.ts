@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, plural, resolvePointer, sortDiagnostics, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -121,6 +121,25 @@ export function jsonTextNotKept(text: string): string | undefined {
   return refused && `Not applied: ${refused}`;
 }
 
+/** What a field's text reads as: the value it sets (undefined removes the field), or why it is not applied. */
+export type TextRead = { value: unknown } | { error: string };
+
+/**
+ * What the text typed into a number field sets: nothing when it is emptied (the field is removed),
+ * the number when core's readNumber reads it as written; else why it is not applied, in core's
+ * words: a number the editor would not keep as written (`1e-400` reads as 0, `1e400` would be
+ * null, `9007199254740993` reads as 9007199254740992), the same finding a file saying it gets,
+ * named by `pointer` (the field's place), or text that is not a number at all.
+ */
+export function numberTextRead(text: string, pointer: string): TextRead {
+  const t = text.trim();
+  if (t === '') return { value: undefined };
+  const read = readNumber(t, pointer);
+  if (!read) return { error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' };
+  if (read.finding) return { error: `Not applied: ${read.finding.message}${read.finding.hint ? ` ${read.finding.hint}` : ''}` };
+  return { value: read.value };
+}
+
 /** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
 export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
   const said = notKeptSentence(lost.findings, 'This file');
@@ -176,6 +195,87 @@ function stillHeld<T extends { finding: Diagnostic; reads?: unknown }>(pack: Pac
       })
     : lost;
   return before && sameEach(before, held, () => false) ? before : held;
+}
+
+/**
+ * Where the value at `pointer` in `before` is in `after`, one edit later: the pointer of the same
+ * place, undefined when the edit removed it. The pack is edited as immutable values, so what an
+ * edit did not touch is the same object in both: an array item that is still there (another item
+ * before it removed, items moved) is found by identity; one the edit changed or a number is placed
+ * by the items around it that the edit left (the same ones before it, or after it); an item among
+ * those the edit replaced, in an array whose length changed, is taken as removed.
+ */
+export function followPointer(before: unknown, after: unknown, pointer: string): string | undefined {
+  if (before === after) return pointer;
+  const tokens = parsePointer(pointer);
+  const path: (string | number)[] = [];
+  let a: unknown = before;
+  let b: unknown = after;
+  for (let t = 0; t < tokens.length; t++) {
+    if (a === b) return toPointer([...path, ...tokens.slice(t)]);
+    const token = tokens[t]!;
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b)) return undefined;
+      const i = tokenIndex(token);
+      if (i < 0 || i >= a.length) return undefined;
+      const j = placeInArray(a, b, i);
+      if (j === undefined) return undefined;
+      path.push(j);
+      a = a[i];
+      b = b[j];
+    } else if (a !== null && typeof a === 'object' && b !== null && typeof b === 'object' && !Array.isArray(b) && Object.prototype.hasOwnProperty.call(b, token)) {
+      path.push(token);
+      a = (a as Record<string, unknown>)[token];
+      b = (b as Record<string, unknown>)[token];
+    } else {
+      return undefined;
+    }
+  }
+  return toPointer(path);
+}
+
+/** Where item `i` of `a` is in `b` (followPointer's rule for one array), or undefined when it is gone. */
+function placeInArray(a: readonly unknown[], b: readonly unknown[], i: number): number | undefined {
+  const item = a[i];
+  if (b[i] === item && a.length === b.length) return i;
+  if (item !== null && typeof item === 'object') {
+    const j = b.indexOf(item);
+    if (j >= 0) return j;
+  }
+  // The items the edit left on either side of what it changed.
+  const most = Math.min(a.length, b.length);
+  let same = 0;
+  while (same < most && a[same] === b[same]) same++;
+  let end = 0;
+  while (end < most - same && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  if (i < same) return i;
+  if (i >= a.length - end) return i - a.length + b.length;
+  return a.length === b.length ? i : undefined;
+}
+
+/**
+ * What the opened file lost (`lost`, placed in `before`), placed in `after`, one edit later
+ * (followPointer): each finding at its item's new place, its message naming that place (a number's
+ * is core's readNumber's for its new pointer), or left out when its place is gone. The same array,
+ * and the same entries, where nothing moved, so an edit that moves nothing changes no finding.
+ */
+export function followLost<T extends { finding: Diagnostic; written?: string }>(before: unknown, after: unknown, lost: readonly T[]): readonly T[] {
+  if (before === after || !lost.length) return lost;
+  let changed = false;
+  const out: T[] = [];
+  for (const d of lost) {
+    const pointer = followPointer(before, after, d.finding.pointer);
+    if (pointer === d.finding.pointer) {
+      out.push(d);
+      continue;
+    }
+    changed = true;
+    if (pointer === undefined) continue;
+    const message = d.written !== undefined ? readNumber(d.written, pointer)?.finding?.message ?? d.finding.message : d.finding.message;
+    const related = d.finding.related?.map((r) => (r.pointer === d.finding.pointer ? { ...r, pointer } : r));
+    out.push({ ...d, finding: { ...d.finding, pointer, message, ...(related ? { related } : {}) } });
+  }
+  return changed ? out : lost;
 }
 
 /**

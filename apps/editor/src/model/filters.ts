@@ -1,7 +1,8 @@
 // The smart-list filter tree: groups {type: and|or|not, children} and conditions
 // {type: condition, field, operator, value}. Nodes are addressed by a path of child indexes.
 // The shape itself (which nodes are groups and conditions, the operators offered) is core's.
-import { FILTER_GROUP_TYPES, FILTER_OPERATORS, isFilterCondition, isFilterGroup } from '@setup-pack/core';
+import { FILTER_GROUP_TYPES, FILTER_OPERATORS, isFilterCondition, isFilterGroup, readNumber } from '@setup-pack/core';
+import { jsonTextNotKept, numberTextRead, type TextRead } from './fileText.js';
 import { asArr, asObj, setKey, type Obj } from './json.js';
 
 export type FilterPath = number[];
@@ -38,19 +39,27 @@ export function removeAt(root: unknown, path: FilterPath): unknown {
   return updateAtPath(root, path, () => undefined);
 }
 
-/** Parses what a user typed as a condition value: numbers, true/false, JSON arrays; otherwise text. */
-export function parseValue(text: string): unknown {
+/**
+ * Reads what a user typed as a condition value: a number (core's readNumber: JSON's spelling, so
+ * `01234` stays text), true/false, a JSON array or object; otherwise the text. A number or JSON
+ * that says what the editor would not keep as written (`1e-400` reads as 0, a property written
+ * twice) is not applied, with why (numberTextRead, jsonTextNotKept), as the JSON fields refuse it.
+ */
+export function parseValue(text: string): TextRead {
   const t = text.trim();
-  if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
-  if (t === 'true' || t === 'false') return t === 'true';
+  if (t !== '' && readNumber(t)) return numberTextRead(t, '/value');
+  if (t === 'true' || t === 'false') return { value: t === 'true' };
   if (t.startsWith('[') || t.startsWith('{')) {
+    let value: unknown;
     try {
-      return JSON.parse(t);
+      value = JSON.parse(t);
     } catch {
-      /* keep the text */
+      return { value: text }; // not JSON: kept as the text
     }
+    const refused = jsonTextNotKept(t);
+    return refused ? { error: refused } : { value };
   }
-  return text;
+  return { value: text };
 }
 
 export const formatValue = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));

@@ -257,8 +257,21 @@ describe('other kinds', () => {
     expect(root).toEqual({ type: 'and', children: [newCondition(), { type: 'or', children: [{ ...newCondition(), field: 'city', value: 'Boston' }] }] });
     root = removeAt(root, [0]);
     expect((root as Obj).children).toHaveLength(1);
-    expect(parseValue('7')).toBe(7);
-    expect(parseValue('x')).toBe('x');
+    expect(parseValue('7')).toEqual({ value: 7 });
+    expect(parseValue('-2.5e1')).toEqual({ value: -25 });
+    expect(parseValue('x')).toEqual({ value: 'x' });
+    expect(parseValue('true')).toEqual({ value: true });
+    expect(parseValue('[1, 2]')).toEqual({ value: [1, 2] });
+    expect(parseValue('[1, 2')).toEqual({ value: '[1, 2' });
+    // Not JSON's spelling of a number: kept as the text it is (a zip code), where it read as 1234.
+    expect(parseValue('01234')).toEqual({ value: '01234' });
+  });
+  it('does not read a condition value the editor would not keep as written: core\'s finding says why', () => {
+    expect(parseValue('9007199254740993')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 9007199254740993, with more digits than a JSON number keeps here .* it reads as 9007199254740992,/) });
+    expect(parseValue('1e-400')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 1e-400, closer to 0 than a JSON number can hold here/) });
+    expect(parseValue('1e400')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 1e400, beyond what a JSON number can hold here/) });
+    expect(parseValue('[1, 1e-400]')).toEqual({ error: expect.stringMatching(/^Not applied: this JSON says what the editor cannot keep as written: line 1: \[1\] is the number 1e-400/) });
+    expect(parseValue('{"a": 1, "a": 2}')).toEqual({ error: expect.stringContaining('The property "a" appears more than once') });
   });
   it('reorders and adds pipeline stages', () => {
     const p = (starter().pipelines as Obj[])[0]!;
@@ -294,8 +307,8 @@ describe('config forms', () => {
     expect(Object.keys(unknownConfig('action.add_tag', odd))).toEqual(['constructor', '__proto__']);
     const set = setUnknownConfig('action.add_tag', { tag_id: 'a' }, JSON.parse('{"constructor": 5, "__proto__": [1]}'));
     expect(JSON.stringify(set)).toBe('{"tag_id":"a","constructor":5,"__proto__":[1]}');
-    const f = catalogFields('action.create_task').find((x) => x.name === 'due_in_days')!;
-    expect(fieldValue(f, '3')).toBe(3);
+    const f = catalogFields('action.create_task').find((x) => x.name === 'title')!;
+    expect(fieldValue(f, 'Call')).toBe('Call');
     expect(fieldValue(f, '')).toBeUndefined();
   });
 });

@@ -6,10 +6,33 @@ import { editGraph } from './actions.js';
 import { addNode, moveNodes, nodesOf } from './graph.js';
 import { documentOf } from './pack.js';
 import type { PackValue } from './pack.js';
+import { lostOnOpen } from './fileText.js';
 
 const text = readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8');
 
 describe('EditorStore', () => {
+  it('moves what the opened file lost with its item on each edit, and undo and redo give each state its own', () => {
+    const twice = text.replace('"name": "Old reminder",', '"name": "Older reminder",\n      "name": "Old reminder",');
+    expect(twice).not.toBe(text);
+    const store = new EditorStore();
+    const lost = lostOnOpen(twice);
+    store.open(JSON.parse(twice) as PackValue, 'twice.json', twice, { numbers: lost.numbers, duplicates: lost.duplicates });
+    const at = () => store.getState().duplicates?.map((d) => d.finding.pointer);
+    expect(at()).toEqual(['/automations/2/document/name']);
+    store.commit((p) => ({ ...p, name: 'Renamed' }));
+    const unmoved = store.getState().duplicates;
+    expect(unmoved).toBe(lost.duplicates); // nothing moved: the same array
+    store.commit((p) => ({ ...p, automations: (p.automations as unknown[]).slice(1) }));
+    expect(at()).toEqual(['/automations/1/document/name']);
+    store.commit((p) => ({ ...p, automations: (p.automations as unknown[]).slice(0, 1) }));
+    expect(at()).toEqual([]);
+    store.undo();
+    expect(at()).toEqual(['/automations/1/document/name']);
+    store.undo();
+    expect(store.getState().duplicates).toBe(unmoved);
+    store.redo();
+    expect(at()).toEqual(['/automations/1/document/name']);
+  });
   it('tracks unsaved changes through edits, undo and export', () => {
     const store = new EditorStore();
     let notified = 0;

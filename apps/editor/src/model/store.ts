@@ -3,7 +3,7 @@
 import { createHistory, push, redo, undo, type History } from './history.js';
 import { newPack, type PackValue, type Target } from './pack.js';
 import type { Origin } from './serialize.js';
-import type { DuplicateNotKept, NumberNotKept } from './fileText.js';
+import { followLost, type DuplicateNotKept, type NumberNotKept } from './fileText.js';
 
 export interface EditorState {
   history: History<PackValue>;
@@ -11,6 +11,8 @@ export interface EditorState {
   /**
    * The numbers of the file the pack was opened from that it holds as others (`1e-400` as 0:
    * lostOnOpen): listed as findings while their places still hold them, asked about on export.
+   * Placed in the present pack: each edit moves them with their items (followLost), so removing
+   * an item before one does not leave its finding on the item that takes its index.
    */
   numbers?: readonly NumberNotKept[];
   /**
@@ -34,6 +36,8 @@ export type Listener = () => void;
 export class EditorStore {
   private state: EditorState;
   private listeners = new Set<Listener>();
+  /** What the opened file lost, as placed in each pack state of the history (undo and redo go back to a state's own). */
+  private placed = new WeakMap<PackValue, Pick<EditorState, 'numbers' | 'duplicates'>>();
 
   constructor(initial?: EditorState) {
     const pack = newPack();
@@ -65,6 +69,7 @@ export class EditorStore {
    */
   open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target; numbers?: readonly NumberNotKept[]; duplicates?: readonly DuplicateNotKept[] } = {}) {
     const hasAutomations = Array.isArray(pack.automations) && pack.automations.length > 0;
+    this.placed = new WeakMap([[pack, { numbers: options.numbers, duplicates: options.duplicates }]]);
     this.set({
       history: createHistory(pack),
       origin: text !== undefined ? { value: pack, text } : undefined,
@@ -81,14 +86,26 @@ export class EditorStore {
   commit(fn: (pack: PackValue) => PackValue, coalesce?: string) {
     const next = fn(this.pack);
     if (next === this.pack) return;
-    this.set({ ...this.state, history: push(this.state.history, next, coalesce) });
+    this.set({ ...this.state, history: push(this.state.history, next, coalesce), ...this.lostIn(next) });
   }
 
   undo() {
-    this.set({ ...this.state, history: undo(this.state.history) });
+    const history = undo(this.state.history);
+    this.set({ ...this.state, history, ...this.lostIn(history.present) });
   }
   redo() {
-    this.set({ ...this.state, history: redo(this.state.history) });
+    const history = redo(this.state.history);
+    this.set({ ...this.state, history, ...this.lostIn(history.present) });
+  }
+
+  /** What the opened file lost, placed in `next`: its own when it was a state before, else followed from the present pack's. */
+  private lostIn(next: PackValue): Pick<EditorState, 'numbers' | 'duplicates'> {
+    const known = this.placed.get(next);
+    if (known) return known;
+    const { numbers, duplicates } = this.state;
+    const lost = { numbers: numbers && followLost(this.pack, next, numbers), duplicates: duplicates && followLost(this.pack, next, duplicates) };
+    this.placed.set(next, lost);
+    return lost;
   }
 
   select(target: Target) {

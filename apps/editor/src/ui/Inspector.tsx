@@ -6,7 +6,7 @@ import { deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { listedReferences, updateReference, withNamedReference } from '../model/references.js';
 import { RefMark, RefPicker, type Picked } from './RefPicker.js';
-import { CheckField, FieldNote, JsonField, SelectField, TextField } from './fields.js';
+import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField } from './fields.js';
 import { useContext, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
@@ -61,7 +61,7 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
         <>
           <CheckField label="Allow re-enrollment" path="document/settings/allow_reenrollment" checked={s.allow_reenrollment === true} onChange={(v) => set('allow_reenrollment', v)} />
           <CheckField label="Stop on reply" path="document/settings/stop_on_reply" checked={s.stop_on_reply === true} onChange={(v) => set('stop_on_reply', v)} />
-          <TextField label="Daily send limit" path="document/settings/daily_send_limit" type="number" value={s.daily_send_limit === undefined ? '' : String(s.daily_send_limit)} onChange={(v) => set('daily_send_limit', v === '' ? undefined : Number(v), 'daily')} help="1 to 10000 sends a day" />
+          <NumberField label="Daily send limit" path="document/settings/daily_send_limit" value={s.daily_send_limit} onChange={(v) => set('daily_send_limit', v, 'daily')} help="1 to 10000 sends a day" />
           <div className="row">
             <TextField label="Send window start" path="document/settings/send_window_start" type="time" value={minutesToTime(s.send_window_start)} onChange={(v) => set('send_window_start', timeToMinutes(v), 'ws')} />
             <TextField label="Send window end" path="document/settings/send_window_end" type="time" value={minutesToTime(s.send_window_end)} onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')} />
@@ -141,13 +141,13 @@ function ConfigInput({ field, value, onChange, listed, onPick }: { field: Config
       </div>
     );
   if (field.type === 'object' || field.type === 'any') return <JsonField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
+  if (field.type === 'number' || field.type === 'integer') return <NumberField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
   return (
     <>
       <TextField
         label={label}
         path={path}
         multiline={field.type === 'text'}
-        type={field.type === 'number' || field.type === 'integer' ? 'number' : 'text'}
         value={fieldText(field, value)}
         help={field.type === 'refs' || field.type === 'strings' ? `Comma-separated${help ? ' · ' + help : ''}` : help}
         onChange={(v) => onChange(fieldValue(field, v), field.name)}

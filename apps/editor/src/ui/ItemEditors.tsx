@@ -6,7 +6,7 @@ import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
-import { CheckField, FieldNote, JsonField, SelectField, TextField, useFieldFindings } from './fields.js';
+import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useTypedText } from './fields.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
 function Cell({ path, children }: { path: string; children: (attrs: { 'data-path': string }) => ReactNode }) {
@@ -83,6 +83,18 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   );
 }
 
+/** A condition's value box: its text read by parseValue, and not applied, with why, when it says what the editor would not keep. */
+function ConditionValue({ label, value, onChange }: { label: string; value: unknown; onChange: (v: unknown) => void }) {
+  const t = useTypedText(formatValue(value), value, parseValue, onChange);
+  const f = useFieldFindings(undefined, t.error);
+  return (
+    <span className="condition-value">
+      <input aria-label={label} value={t.draft} onChange={(e) => t.change(e.target.value)} {...f.attrs} />
+      {f.note}
+    </span>
+  );
+}
+
 export function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
@@ -111,7 +123,7 @@ export function FilterNode({ node, path, onChange }: { node: unknown; path: Filt
           {(OPERATORS as readonly string[]).includes(str(n.operator)) ? null : <option value={str(n.operator)}>{str(n.operator)}</option>}
           {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
         </select>
-        <input aria-label={`Value ${at}`} value={formatValue(n.value)} onChange={(e) => upd('value', parseValue(e.target.value))} />
+        <ConditionValue label={`Value ${at}`} value={n.value} onChange={(v) => upd('value', v)} />
         {path.length === 0 ? (
           <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
         ) : (
@@ -176,7 +188,7 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
                   </select>
                 )}
               </Cell>
-              <Cell path={`stages/${i}/probability`}>{(a) => <input aria-label={`Stage ${i + 1} probability`} type="number" min={0} max={100} value={s.probability === undefined ? '' : String(s.probability)} onChange={(e) => upd(i, 'probability', e.target.value === '' ? undefined : Number(e.target.value))} {...a} />}</Cell>
+              <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
               <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={/^#[0-9a-f]{6}$/i.test(str(s.color)) ? str(s.color) : '#94a3b8'} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>

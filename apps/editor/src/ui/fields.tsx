@@ -3,7 +3,7 @@
 import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { printable, type Diagnostic } from '@setup-pack/core';
 import { fieldOf } from '../model/findings.js';
-import { jsonTextNotKept } from '../model/fileText.js';
+import { jsonTextNotKept, numberTextRead, type TextRead } from '../model/fileText.js';
 
 /** Findings by the `data-path` of the field they belong to, for the form being shown. */
 const FieldFindingsContext = createContext<ReadonlyMap<string, readonly Diagnostic[]>>(new Map());
@@ -133,6 +133,65 @@ export function CheckField(props: { label: string; checked: boolean; onChange: (
   );
 }
 
+/** Whether two values are the same JSON (the value a draft reads as, and the pack's). */
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * A field's own text, kept as typed (`draft`): each change is read by `read`, and the value it
+ * reads as is set; text that is not applied stays in the field, with why (`error`), and the pack
+ * is left as it was. The text follows changes made elsewhere (undo, another item shown; `shown`,
+ * the value as text) unless it already reads as the value. One rule for every typed field: what a
+ * user types is set as typed, or not at all, never changed without a word.
+ */
+export function useTypedText(shown: string, value: unknown, read: (text: string) => TextRead, onChange: (v: unknown) => void) {
+  const [draft, setDraft] = useState(shown);
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    if (draft === shown) return;
+    const r = read(draft);
+    if ('value' in r && sameJson(r.value, value)) return;
+    setDraft(shown);
+    setError(undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown]);
+  const change = (text: string) => {
+    setDraft(text);
+    const r = read(text);
+    setError('error' in r ? r.error : undefined);
+    if ('value' in r) onChange(r.value);
+  };
+  return { draft, error, change };
+}
+
+/** A number as a number field shows it: as JSON writes it, or the pack's own text when it is not a number. */
+const numberShown = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The pointer a number field's findings name it by: its `path` (e.g. "config/duration" → config.duration). */
+const pointerOf = (path: string | undefined) => (path ? `/${path}` : '');
+
+/**
+ * A number field: what is typed is read by core's rule (numberTextRead), so a number the editor
+ * would not keep as written (`1e-400` reads as 0) is not applied, and the field says why. A text
+ * input, not type="number": the browser gives a number input's text as "" when it cannot hold
+ * it (1e400), which would remove the field instead of saying so.
+ */
+export function NumberField(props: { label: string; value: unknown; onChange: (v: number | undefined) => void; path?: string; help?: ReactNode }) {
+  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointerOf(props.path)), (v) => props.onChange(v as number | undefined));
+  return <TextField label={props.label} path={props.path} value={t.draft} onChange={t.change} help={props.help} error={t.error} />;
+}
+
+/** NumberField's input without its label (a table cell's, named by `aria-label`), with the findings about `path` and its own note. */
+export function NumberInput(props: { 'aria-label': string; value: unknown; onChange: (v: number | undefined) => void; path: string }) {
+  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointerOf(props.path)), (v) => props.onChange(v as number | undefined));
+  const f = useFieldFindings(props.path, t.error);
+  return (
+    <>
+      <input aria-label={props['aria-label']} data-path={props.path} value={t.draft} onChange={(e) => t.change(e.target.value)} {...f.attrs} />
+      {f.note}
+    </>
+  );
+}
+
 /**
  * A raw JSON editor that applies only valid JSON, and shows the parse error otherwise; JSON that
  * says what the editor would not keep as written (`1e-400`, which reads as 0, a property written
@@ -140,30 +199,15 @@ export function CheckField(props: { label: string; checked: boolean; onChange: (
  */
 export function JsonField(props: { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
   const text = props.value === undefined ? '' : JSON.stringify(props.value, null, 2);
-  const [draft, setDraft] = useState(text);
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    // Follow outside changes (undo, other fields) unless the draft already means the same value.
-    setDraft((d) => {
-      try {
-        if (JSON.stringify(JSON.parse(d || 'null')) === JSON.stringify(props.value ?? null)) return d;
-      } catch {
-        /* replace the broken draft */
-      }
-      return text;
-    });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text]);
-  const onChange = (v: string) => {
-    setDraft(v);
+  const read = (v: string): TextRead => {
     try {
       const parsed = v.trim() === '' ? undefined : (JSON.parse(v) as unknown);
       const msg = (parsed !== undefined ? jsonTextNotKept(v) : undefined) ?? props.validate?.(parsed);
-      setError(msg);
-      if (!msg) props.onChange(parsed);
+      return msg ? { error: msg } : { value: parsed };
     } catch (e) {
-      setError(e instanceof Error ? e.message : 'Not valid JSON');
+      return { error: e instanceof Error ? e.message : 'Not valid JSON' };
     }
   };
-  return <TextField label={props.label} value={draft} onChange={onChange} multiline rows={props.rows ?? 4} path={props.path} help={props.help} error={error} />;
+  const t = useTypedText(text, props.value, read, props.onChange);
+  return <TextField label={props.label} value={t.draft} onChange={t.change} multiline rows={props.rows ?? 4} path={props.path} help={props.help} error={t.error} />;
 }

@@ -293,26 +293,11 @@ export function numberFindings(value: unknown, source?: SourceText): Diagnostic[
     // A number beyond 2^53 that reads back as written (1e23) is no finding: skipped before its field is named.
     if (finite && (literal === undefined || keepsItsDigits(literal, v))) continue;
     let d: Diagnostic;
-    // The field is named as the schema's findings name theirs (describePointer): a message read
-    // without its pointer (the server's 422, a log line) still says where.
-    const where = describePointer(pointers[i]);
-    const field = where === 'the pack' ? 'The pack' : where;
     if (!finite) {
-      d = {
-        code: 'json/number-range',
-        severity: 'error',
-        message:
-          literal !== undefined
-            ? `${field} is the number ${literal}, beyond what a JSON number can hold here (a 64-bit float); it would be read as ${v} and installed as null.`
-            : v !== v
-              ? `${field} is NaN (not a number), which JSON cannot write; it would be installed as null.`
-              : `${field} is ${v}, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.`,
-        pointer: pointers[i],
-        hint: `Write it as a string if it is an identifier, or a number of at most ${LARGEST} in size.`,
-      };
+      d = rangeFinding(pointers[i], literal, v);
     } else {
       // Finite here only when read from the text (the skip above): literal is the number as written.
-      d = precisionFinding(pointers[i], literal!, v, 'with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992)', `Write it as a string if it is an identifier (an id, an account or phone number); else write ${v}.`);
+      d = wideIntegerFinding(pointers[i], literal!, v);
     }
     if (locator && spot !== undefined) locator.place(spot, false, d);
     out.push(d);
@@ -321,13 +306,43 @@ export function numberFindings(value: unknown, source?: SourceText): Diagnostic[
 }
 
 /**
+ * A json/number-range finding: a number JSON cannot hold, named as written (`literal`) when it was
+ * read from text. The field is named as the schema's findings name theirs (describePointer): a
+ * message read without its pointer (the server's 422, a log line) still says where.
+ */
+function rangeFinding(pointer: string, literal: string | undefined, v: number): Diagnostic {
+  const field = fieldName(pointer);
+  return {
+    code: 'json/number-range',
+    severity: 'error',
+    message:
+      literal !== undefined
+        ? `${field} is the number ${literal}, beyond what a JSON number can hold here (a 64-bit float); it would be read as ${v} and installed as null.`
+        : v !== v
+          ? `${field} is NaN (not a number), which JSON cannot write; it would be installed as null.`
+          : `${field} is ${v}, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.`,
+    pointer,
+    hint: `Write it as a string if it is an identifier, or a number of at most ${LARGEST} in size.`,
+  };
+}
+
+function fieldName(pointer: string): string {
+  const where = describePointer(pointer);
+  return where === 'the pack' ? 'The pack' : where;
+}
+
+/** A json/number-precision finding for a number of 2^53 or more in size that reads as another (`literal` as written). */
+function wideIntegerFinding(pointer: string, literal: string, v: number): Diagnostic {
+  return precisionFinding(pointer, literal, v, 'with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992)', `Write it as a string if it is an identifier (an id, an account or phone number); else write ${v}.`);
+}
+
+/**
  * A json/number-precision finding, one wording for both ways one is found: an integer beyond 2^53
  * (numberFindings, from what a parse sees) and a fraction or a number near 0 (numbersNotKept, from
  * the text). The field is named as the schema's findings name theirs (describePointer).
  */
 function precisionFinding(pointer: string, literal: string, value: number, why: string, hint: string): Diagnostic {
-  const where = describePointer(pointer);
-  const field = where === 'the pack' ? 'The pack' : where;
+  const field = fieldName(pointer);
   return { code: 'json/number-precision', severity: 'warning', message: `${field} is the number ${literal}, ${why}; it reads as ${value}, and would be installed and exported so.`, pointer, hint };
 }
 
@@ -411,22 +426,46 @@ function escaped(text: string, at: number): boolean {
   return n % 2 === 1;
 }
 
-function notKept(source: SourceText, pointer: string, literal: string, value: number, start: number, end: number): Diagnostic {
+/** A json/number-precision finding for a number below 2^53 in size that reads as another (`literal` as written). */
+function fractionFinding(pointer: string, literal: string, value: number): Diagnostic {
   const why =
     value === 0
       ? 'closer to 0 than a JSON number can hold here (a 64-bit float)'
       : Math.abs(value) < SMALLEST_NORMAL
         ? 'so close to 0 that a JSON number keeps only some of its digits here (a 64-bit float)'
         : 'with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits)';
+  return precisionFinding(pointer, literal, value, why, `Write ${value} if that is what it means; else write it as a string, which keeps every digit.`);
+}
+
+function notKept(source: SourceText, pointer: string, literal: string, value: number, start: number, end: number): Diagnostic {
   const from = source.lines.at(start);
   const to = source.lines.at(end);
   return {
-    ...precisionFinding(pointer, literal, value, why, `Write ${value} if that is what it means; else write it as a string, which keeps every digit.`),
+    ...fractionFinding(pointer, literal, value),
     line: from.line,
     column: from.column,
     endLine: to.line,
     endColumn: to.column,
   };
+}
+
+/** JSON's number: an optional minus, an integer without leading zeros, an optional fraction and exponent. */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/**
+ * One number as written (`text`, what a form's number field holds), read as a pack's text is read:
+ * its value when JSON.parse reads it as the number written, else the finding a file with that
+ * number at `pointer` gets (json/number-range: `1e400`, which would be Infinity and installed as
+ * null; json/number-precision: `1e-400` reads as 0, `9007199254740993` as 9007199254740992,
+ * `0.1000000000000000055511151231257827` as 0.1), unplaced. Undefined when the text is not a JSON
+ * number (`.5`, `1e`, ` 1`). The one rule of numberFindings and numbersNotKept, for one number.
+ */
+export function readNumber(text: string, pointer = ''): { value: number; finding?: undefined } | { value?: undefined; finding: Diagnostic } | undefined {
+  if (!JSON_NUMBER.test(text)) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return { finding: rangeFinding(pointer, text, value) };
+  if (String(value) === text || keepsItsDigits(text, value)) return { value };
+  return { finding: value < EXACT_INTEGERS && value > -EXACT_INTEGERS ? fractionFinding(pointer, text, value) : wideIntegerFinding(pointer, text, value) };
 }
 
 /** The path (first 64 steps) to a value nested deeper than `limit`; only computed when there is one. */
