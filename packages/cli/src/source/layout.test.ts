@@ -256,3 +256,36 @@ describe('cutPointer', () => {
     expect(cutPointer('no slash')).toBeUndefined();
   });
 });
+
+describe('locate, for a finding about a missing property', () => {
+  it('places a missing template body at the file unpack writes it in, the one to create, and any other at the item', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        const files = unpackToFiles(pack);
+        const templates = (pack.messageTemplates ?? []) as Record<string, unknown>[];
+        const stems = stemsForKeys(templates.map((t) => t.key as string));
+        const removed = new Set<number>();
+        templates.forEach((t, i) => {
+          for (const ext of ['html', 'txt']) if (files.delete(`templates/${stems[i]}.${ext}`)) removed.add(i);
+        });
+        const built = buildFromFiles(files, { exportedAt: STAMP });
+        templates.forEach((t, i) => {
+          const at = built.locate(`/messageTemplates/${i}`, 'body');
+          // Its body file removed, or none written (a template without a body): the body goes in that
+          // file. A body unpack kept in the JSON file (one that cannot be UTF-8, or not a string) is there.
+          const inJson = 'body' in JSON.parse(new TextDecoder().decode(files.get(`templates/${stems[i]}.json`)));
+          expect(inJson).toBe(!removed.has(i) && t.body !== undefined);
+          if (!inJson) {
+            expect(at.file).toBe(`templates/${stems[i]}.${t.channel === 'sms' ? 'txt' : 'html'}`);
+            expect(at.pointer).toBeUndefined();
+            expect(at.said?.note).toBe(`${at.file} does not exist: the source folder keeps "body" in that file.`);
+            expect(at.said?.hint).toBe(`Create ${at.file}, or write "body" in templates/${stems[i]}.json.`);
+          } else expect(at.said).toBeUndefined();
+          expect(built.locate(`/messageTemplates/${i}`, 'name')).toEqual({ file: `templates/${stems[i]}.json`, pointer: '' });
+          expect(built.locate(`/messageTemplates/${i}`)).toEqual({ file: `templates/${stems[i]}.json`, pointer: '' });
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -61,6 +61,12 @@ export const BUILD_RULES = [
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
 
+/**
+ * The file unpack writes a template's body in, beside its JSON file: .txt for an sms template,
+ * .html otherwise (build reads either). `base` is the template's path without the extension.
+ */
+export const bodyFileOf = (base: string, channel: unknown) => `${base}.${channel === 'sms' ? 'txt' : 'html'}`;
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
@@ -238,7 +244,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
       // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON.
       else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body)) {
         jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key', 'body'));
-        files.set(`${base}.${item.channel === 'sms' ? 'txt' : 'html'}`, encoder.encode(item.body));
+        files.set(bodyFileOf(base, item.channel), encoder.encode(item.body));
       } else jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key'));
     });
   }
@@ -284,6 +290,12 @@ export interface SourceLocation {
   file: string;
   /** Pointer inside the file when it is JSON; undefined for a body or asset file. */
   pointer?: string;
+  /**
+   * Words to add to a finding's message, and its hint, where the value it is about is not written
+   * in the file's JSON: a missing property the layout keeps in a file of its own (a template's
+   * body; `file` is then that file, which does not exist: the one to create).
+   */
+  said?: { note: string; hint: string };
 }
 
 export interface SourceDiagnostic extends Diagnostic {
@@ -306,8 +318,11 @@ export interface BuildResult {
   pack?: Record<string, unknown>;
   /** Problems of the folder itself, positioned in its files. */
   diagnostics: SourceDiagnostic[];
-  /** Maps a pointer of the built pack to its source. */
-  locate(packPointer: string): SourceLocation;
+  /**
+   * Maps a pointer of the built pack to its source. `missing`: the property a finding says is
+   * absent from the value at the pointer (a Diagnostic's `missing`), when it is about one.
+   */
+  locate(packPointer: string, missing?: string): SourceLocation;
   /** The JSON source files read, as parsed: their text, and their findings' positions in one scan each. */
   sources: ReadonlyMap<string, SourceText>;
   /**
@@ -318,11 +333,19 @@ export interface BuildResult {
   assetHashes: ReadonlyMap<string, { byteSize: number; sha256: string }>;
 }
 
+/**
+ * The properties of an item that the layout keeps in a file of their own, each with that file
+ * (for this item): a template's body (when it is not written as "body" in its JSON file), an
+ * automation's document, an asset's bytes (an entry with "file"). When such a property is missing
+ * from the built item, the file is where the user must put it.
+ */
+type OwnFiles = ReadonlyMap<string, string>;
+
 type Origin =
-  | { type: 'document'; file: string; manifestPointer: string }
-  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string }
+  | { type: 'document'; file: string; manifestPointer: string; ownFiles: OwnFiles }
+  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string; ownFiles?: OwnFiles }
   | { type: 'resource'; file: string; index: number; manifestPointer: string }
-  | { type: 'asset'; index: number; file?: string };
+  | { type: 'asset'; index: number; file?: string; ownFiles?: OwnFiles };
 
 /** Whether a path of the folder goes through a file or folder whose name starts with a dot, which build ignores. */
 const isHidden = (rel: string) => rel.startsWith('.') || rel.includes('/.');
@@ -365,7 +388,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   const refused = options.refusedLinks ?? new Map<string, string>();
   for (const [file, why] of refused) diagnostics.push({ file, code: 'build/link-outside', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Copy the file into the folder, or link to one inside the repository.' });
   const origins = new Map<string, Origin[]>();
-  const locate = (packPointer: string): SourceLocation => locateIn(packPointer, origins);
+  const locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, origins, (file) => files.has(file) && !refused.has(file), missing);
   const assetHashes = new Map<string, { byteSize: number; sha256: string }>();
   const fail = (): BuildResult => ({ diagnostics, locate, sources: texts, assetHashes });
 
@@ -441,7 +464,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       if (!r.ok) return;
       if (kind === 'automations') {
         items.push({ key, document: r.value });
-        kindOrigins.push({ type: 'document', file, manifestPointer });
+        kindOrigins.push({ type: 'document', file, manifestPointer, ownFiles: new Map([['document', file]]) });
         return;
       }
       if (!isObj(r.value)) {
@@ -463,6 +486,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
           item.body = utf8.decode(bytes);
           origin.bodyFile = bodies[0];
         }
+        if (!('body' in r.value)) origin.ownFiles = new Map([['body', bodies[0] ?? bodyFileOf(`${folder}/${stems[i]}`, r.value.channel)]]);
       }
       items.push(item);
       kindOrigins.push(origin);
@@ -558,7 +582,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         const data = buf.toString('base64');
         assetHashes.set(data, hashed);
         assets.push({ ...without(entry, 'file'), ...hashed, data });
-        kindOrigins.push({ type: 'asset', index, file: path });
+        kindOrigins.push({ type: 'asset', index, file: path, ownFiles: new Map(['data', 'byteSize', 'sha256'].map((p) => [p, path])) });
       });
       put('assets', assets);
       origins.set('assets', kindOrigins);
@@ -624,10 +648,24 @@ export function cutPointer(packPointer: string, slow = false): CutPointer | unde
   return cut;
 }
 
-function locateIn(packPointer: string, origins: Map<string, Origin[]>): SourceLocation {
+/**
+ * Where a finding about the built pack's value at `packPointer` goes in the folder. One about a
+ * `missing` property that the layout keeps in a file of its own (a template's body) goes to that
+ * file, the one to create, saying it does not exist: at the item's JSON file the user would look
+ * for a field they are not meant to write there.
+ */
+function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (file: string) => boolean, missing?: string): SourceLocation {
   const cut = cutPointer(packPointer);
   if (!cut) return { file: MANIFEST, pointer: '' };
   const { kind, indexToken, field, fromField, afterField } = cut;
+  if (missing !== undefined && field === undefined && kind !== undefined && indexToken !== undefined) {
+    const origin = origins.get(kind)?.[Number(indexToken)];
+    const own = origin && 'ownFiles' in origin ? origin.ownFiles?.get(missing) : undefined;
+    if (own !== undefined && !exists(own)) {
+      const elsewhere = origin!.type === 'object' ? `, or write ${JSON.stringify(missing)} in ${origin!.file}` : '';
+      return { file: own, said: { note: `${own} does not exist: the source folder keeps ${JSON.stringify(missing)} in that file.`, hint: `Create ${own}${elsewhere}.` } };
+    }
+  }
   const list = kind === undefined ? undefined : origins.get(kind);
   if (!list || indexToken === undefined) {
     if (kind === 'assets' && origins.has('assets')) return { file: ASSETS_INDEX, pointer: '' };

@@ -1,0 +1,85 @@
+// A source folder as its users meet it: made by `new` or `unpack`, edited by hand, then built,
+// validated, formatted and diffed. Each test runs the real CLI on a real folder.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+const fixturePath = (f: string) => join(ROOT, 'fixtures', f);
+
+// The starter fixture has an sms template (body in .txt) and an email one (body in .html).
+const starter = readJson(fixturePath('valid/buyer-lead-starter.json'));
+const sms = starter.messageTemplates.findIndex((t: any) => t.channel === 'sms');
+const email = starter.messageTemplates.findIndex((t: any) => t.channel === 'email');
+const smsKey = starter.messageTemplates[sms].key as string;
+const emailKey = starter.messageTemplates[email].key as string;
+
+describe('a property the layout keeps in a file of its own, missing', () => {
+  const bodyless = () => {
+    const cwd = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), 'p'], { cwd }).code).toBe(0);
+    rmSync(join(cwd, 'p', 'templates', `${smsKey}.txt`));
+    rmSync(join(cwd, 'p', 'templates', `${emailKey}.html`));
+    return cwd;
+  };
+  const says = (file: string) => `${file} does not exist`;
+
+  it('is the schema\'s finding, placed at the file to create and saying it does not exist (pretty: validate and build)', () => {
+    const cwd = bodyless();
+    for (const command of ['validate', 'build']) {
+      const r = run([command, 'p'], { cwd });
+      expect(r.code, command).toBe(1);
+      const out = command === 'build' ? r.stderr : r.stdout;
+      for (const [i, file] of [[sms, `templates/${smsKey}.txt`], [email, `templates/${emailKey}.html`]] as const) {
+        const line = out.split('\n').find((l) => l.startsWith(`p/${file}:`));
+        expect(line, `${command}: ${out}`).toBeDefined();
+        expect(line).toContain(`error messageTemplates[${i}] is missing the required field "body"`);
+        expect(line).toContain(says(file));
+        expect(line).toMatch(/schema\/required$/);
+      }
+      // Not at the template's JSON file, where the user cannot add a file.
+      expect(out).not.toMatch(new RegExp(`p/templates/${smsKey}\\.json:`));
+    }
+  });
+
+  it('json, sarif and github carry the file to create', () => {
+    const cwd = bodyless();
+    const smsFile = `p/templates/${smsKey}.txt`;
+    const emailFile = `p/templates/${emailKey}.html`;
+
+    const json = JSON.parse(run(['validate', '-f', 'json', 'p'], { cwd }).stdout);
+    for (const [path, i] of [[smsFile, sms], [emailFile, email]] as const) {
+      const entry = json.files.find((f: any) => f.path === path);
+      expect(entry, JSON.stringify(json.files.map((f: any) => f.path))).toBeDefined();
+      expect(entry.valid).toBe(false);
+      expect(entry.diagnostics).toHaveLength(1);
+      expect(entry.diagnostics[0]).toMatchObject({ code: 'schema/required', severity: 'error', missing: 'body', pointer: '' });
+      expect(entry.diagnostics[0].message).toContain(`messageTemplates[${i}] is missing the required field "body"`);
+      expect(entry.diagnostics[0].message).toContain(says(path.slice(2)));
+    }
+    expect(json.files.some((f: any) => f.path.endsWith('.json') && f.path.startsWith('p/templates/'))).toBe(false);
+
+    const sarif = JSON.parse(run(['validate', '-f', 'sarif', 'p'], { cwd }).stdout).runs[0];
+    const uris = sarif.results.filter((r: any) => r.ruleId === 'schema/required').map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri).sort();
+    expect(uris).toEqual([emailFile, smsFile].sort());
+    for (const r of sarif.results) expect(r.message.text).toMatch(/does not exist/);
+
+    const github = run(['validate', '-f', 'github', 'p'], { cwd, env: { GITHUB_WORKSPACE: cwd } });
+    expect(github.code).toBe(1);
+    for (const file of [smsFile, emailFile]) expect(github.stdout).toMatch(new RegExp(`^::error file=${file.replace(/\./g, '\\.')},line=1,col=1[^:]*title=setup-pack schema/required::.*${says(file.slice(2)).replace(/\./g, '\\.')}`, 'm'));
+  });
+
+  it('is not said of a body written as "body" in the template\'s JSON file: that is where it is', () => {
+    const cwd = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), 'p'], { cwd });
+    const file = join(cwd, 'p', 'templates', `${smsKey}.json`);
+    const tpl = readJson(file);
+    rmSync(join(cwd, 'p', 'templates', `${smsKey}.txt`));
+    writeFileSync(file, JSON.stringify({ ...tpl, body: 'Hi {{contact.first_name}}' }, null, 2));
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.stdout).toMatch(/^✔/m);
+    expect(r.code).toBe(0);
+  });
+});
