@@ -83,3 +83,15 @@ describe('a property the layout keeps in a file of its own, missing', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('a resource file renamed by hand', () => {
+  it('to a name that is no kind is said to give the kind by its name', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    renameSync(join(cwd, 'p/resources/tag.json'), join(cwd, 'p/resources/tags.json'));
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^p\/resources\/tags\.json:2:3 error resources\[0\]\.kind is "tags", which is not one of the allowed values: .* The source folder takes the resource's kind from its file's name, resources\/tags\.json\. schema\/enum$/m);
+    expect(r.stdout).toContain('hint: Name the file after the kind of the resources it holds (resources/tag.json)');
+  });
+});

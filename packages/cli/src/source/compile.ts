@@ -90,8 +90,8 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
       const s = at[i];
       d.pointer = s.pointer ?? '';
       if (s.said) {
-        // A value the layout keeps out of the file's JSON (a missing body's file to create): the
-        // message says where.
+        // A value the layout keeps out of the file's JSON (a missing body's file to create, a
+        // resource kind taken from its file's name): the message says where.
         d.message = `${d.message} ${s.said.note}`;
         d.hint = s.said.hint;
       }

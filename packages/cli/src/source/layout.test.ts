@@ -289,3 +289,21 @@ describe('locate, for a finding about a missing property', () => {
     );
   });
 });
+
+describe('a resource whose kind is its file\'s name', () => {
+  it('has a finding about that kind placed at the resource, saying the kind is the file\'s name', () => {
+    const files = unpackToFiles(fixture('valid/buyer-lead-starter.json'));
+    files.set('resources/tags.json', files.get('resources/tag.json')!);
+    files.delete('resources/tag.json');
+    const built = buildFromFiles(files, { exportedAt: STAMP });
+    const i = (built.pack!.resources as { kind: string }[]).findIndex((r) => r.kind === 'tags');
+    expect(built.locate(`/resources/${i}/kind`)).toEqual({
+      file: 'resources/tags.json',
+      pointer: '/0',
+      said: { note: 'The source folder takes the resource\'s kind from its file\'s name, resources/tags.json.', hint: 'Name the file after the kind of the resources it holds (resources/tag.json), or write each resource\'s "kind" in resources/_unsorted.json.' },
+    });
+    // A kind written in the entry is where it is written.
+    const own = unpackToFiles({ ...fixture('valid/buyer-lead-starter.json'), resources: [{ key: 'x', kind: 'tagz', name: 'X' }] });
+    expect(buildFromFiles(own, { exportedAt: STAMP }).locate('/resources/0/kind')).toEqual({ file: 'resources/_unsorted.json', pointer: '/0/kind' });
+  });
+});

@@ -293,7 +293,8 @@ export interface SourceLocation {
   /**
    * Words to add to a finding's message, and its hint, where the value it is about is not written
    * in the file's JSON: a missing property the layout keeps in a file of its own (a template's
-   * body; `file` is then that file, which does not exist: the one to create).
+   * body; `file` is then that file, which does not exist: the one to create), or a resource's kind,
+   * which is its file's name.
    */
   said?: { note: string; hint: string };
 }
@@ -344,7 +345,7 @@ type OwnFiles = ReadonlyMap<string, string>;
 type Origin =
   | { type: 'document'; file: string; manifestPointer: string; ownFiles: OwnFiles }
   | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string; ownFiles?: OwnFiles }
-  | { type: 'resource'; file: string; index: number; manifestPointer: string }
+  | { type: 'resource'; file: string; index: number; manifestPointer: string; kindFromName: boolean }
   | { type: 'asset'; index: number; file?: string; ownFiles?: OwnFiles };
 
 /** Whether a path of the folder goes through a file or folder whose name starts with a dot, which build ignores. */
@@ -497,7 +498,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
 
   // Resources: grouped by kind, ordered by the manifest.
   const resourceKeys = keysOf('resources');
-  const found = new Map<string, { value: Record<string, unknown>; file: string; index: number }>();
+  const found = new Map<string, { value: Record<string, unknown>; file: string; index: number; kindFromName: boolean }>();
   for (const [file] of files) {
     if (!/^resources\/[^/]+\.json$/.test(file)) continue;
     claimed.add(file);
@@ -518,7 +519,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         return;
       }
       const value = kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
-      found.set(entry.key, { value, file, index });
+      found.set(entry.key, { value, file, index, kindFromName: value !== entry });
     });
   }
   if (resourceKeys) {
@@ -532,7 +533,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         return;
       }
       items.push(f.value);
-      kindOrigins.push({ type: 'resource', file: f.file, index: f.index, manifestPointer });
+      kindOrigins.push({ type: 'resource', file: f.file, index: f.index, manifestPointer, kindFromName: f.kindFromName });
     });
     put('resources', items);
     origins.set('resources', kindOrigins);
@@ -684,7 +685,10 @@ function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (
       if (field === 'body' && origin.bodyFile) return { file: origin.bodyFile };
       return { file: origin.file, pointer: fromField };
     case 'resource':
-      if (field === 'kind') return { file: origin.file, pointer: `/${origin.index}` };
+      if (field === 'kind' && origin.kindFromName) {
+        // A kind the file's name gave: the name is what to change.
+        return { file: origin.file, pointer: `/${origin.index}`, said: { note: `The source folder takes the resource's kind from its file's name, ${origin.file}.`, hint: `Name the file after the kind of the resources it holds (resources/${RESOURCE_KINDS[0]}.json), or write each resource's "kind" in ${UNSORTED_RESOURCES}.` } };
+      }
       return { file: origin.file, pointer: `/${origin.index}${fromField}` };
     case 'asset':
       if (origin.file && (field === 'data' || field === 'byteSize' || field === 'sha256')) return { file: ASSETS_INDEX, pointer: `/${origin.index}/file` };
