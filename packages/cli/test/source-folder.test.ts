@@ -84,6 +84,43 @@ describe('a property the layout keeps in a file of its own, missing', () => {
   });
 });
 
+describe('new and export take every name the pack schema takes', () => {
+  // The schema's rule for a pack's name is a length; a name of spaces is one it takes.
+  const names = [' ', '  ', '\t', '\u00a0', 'x', '', 'n'.repeat(161)];
+  const NO_WORKSPACE = { WORKSPACE_URL: undefined, WORKSPACE_API_KEY: undefined };
+
+  it('new refuses a --name (or --author) only when the schema does, and writes it as given', async () => {
+    const { acceptsProperty } = await import('@setup-pack/core');
+    const cwd = tempDir();
+    expect(names.filter((n) => !acceptsProperty('pack', 'name', n))).toEqual(['', 'n'.repeat(161)]);
+    names.forEach((name, i) => {
+      const r = run(['new', `p${i}`, '--name', name, '--author', name], { cwd });
+      if (!acceptsProperty('pack', 'name', name)) {
+        expect(r.code, JSON.stringify(name)).toBe(2);
+        expect(r.stderr).toMatch(/^setup-pack new: --name must /);
+        return;
+      }
+      expect(r.code, `${JSON.stringify(name)}: ${r.stderr}`).toBe(0);
+      expect(readJson(join(cwd, `p${i}`, 'manifest.json'))).toMatchObject({ name, author: name });
+      const b = run(['build', `p${i}`, '-o', `p${i}.json`], { cwd });
+      expect(b.code, b.stderr).toBe(0);
+      expect(readJson(join(cwd, `p${i}.json`))).toMatchObject({ name, author: name });
+    });
+  });
+
+  it('new writes an --author the schema takes, an empty one too, rather than leaving it out', () => {
+    const cwd = tempDir();
+    expect(run(['new', 'p', '--author', ''], { cwd }).code).toBe(0);
+    expect(readJson(join(cwd, 'p', 'manifest.json'))).toHaveProperty('author', '');
+  });
+
+  it('export --all --name takes a name of spaces: the options pass, and the workspace is asked for next', () => {
+    const r = run(['export', '--all', '--name', '  '], { env: NO_WORKSPACE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('setup-pack export: no workspace address: pass --url or set WORKSPACE_URL\n');
+  });
+});
+
 describe('a resource file renamed by hand', () => {
   it('to a name that is no kind is said to give the kind by its name', () => {
     const cwd = tempDir();
