@@ -132,3 +132,24 @@ describe('a resource file renamed by hand', () => {
     expect(r.stdout).toContain('hint: Name the file after the kind of the resources it holds (resources/tag.json)');
   });
 });
+
+describe('a template body and a byte order mark', () => {
+  it('a body that starts with U+FEFF comes back from unpack and build; a BOM and CRLF an editor writes in a body file do not change it', () => {
+    const cwd = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    pack.messageTemplates[email].body = `\uFEFF${pack.messageTemplates[email].body}`;
+    writeFileSync(join(cwd, 'bom.json'), JSON.stringify(pack, null, 2));
+    expect(run(['unpack', 'bom.json', 'p'], { cwd }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'out.json'], { cwd }).code).toBe(0);
+    const d = run(['diff', '--exit-code', 'bom.json', 'p'], { cwd });
+    expect(d.stdout).toMatch(/No changes\./);
+    expect(d.code).toBe(0);
+    expect(readJson(join(cwd, 'out.json')).messageTemplates[email].body).toBe(pack.messageTemplates[email].body);
+    // An editor's BOM at the start of a body file is its encoding mark; CRLF stays CRLF.
+    const html = join(cwd, 'p/templates', `${pack.messageTemplates[sms].key}.txt`);
+    const text = readFileSync(html, 'utf8');
+    writeFileSync(html, `\uFEFF${text.replace(/\n/g, '\r\n')}`);
+    expect(run(['build', 'p', '-o', 'crlf.json'], { cwd }).code).toBe(0);
+    expect(readJson(join(cwd, 'crlf.json')).messageTemplates[sms].body).toBe(text.replace(/\n/g, '\r\n'));
+  });
+});

@@ -290,6 +290,23 @@ describe('locate, for a finding about a missing property', () => {
   });
 });
 
+describe('a template body that starts with a byte order mark (U+FEFF)', () => {
+  const pack = (body: string) => ({ format: 'service.setup-pack', schemaVersion: 2, packId: '00000000-0000-4000-8000-000000000000', name: 'p', version: '1.0.0', messageTemplates: [{ key: 'hi', name: 'Hi', channel: 'email', body }, { key: 'sms', name: 'Sms', channel: 'sms', body: `\uFEFF\uFEFFtwo` }] });
+  it('comes back from build(unpack(p)): a body file\'s own BOM is read as its encoding mark, so unpack keeps such a body in the JSON', () => {
+    const { files, built, expected } = roundTrip(pack('\uFEFF<p>Hi</p>'));
+    expect(built.diagnostics).toEqual([]);
+    expect(formatPack(built.pack)).toBe(formatPack(expected));
+    expect(files.has('templates/hi.html')).toBe(false);
+    expect(JSON.parse(new TextDecoder().decode(files.get('templates/hi.json'))).body).toBe('\uFEFF<p>Hi</p>');
+  });
+  it('written by an editor at the start of a body file, is the file\'s encoding mark and not part of the body', () => {
+    const files = unpackToFiles(pack('<p>Hi</p>\r\n'));
+    files.set('templates/hi.html', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(files.get('templates/hi.html')!)]));
+    const built = buildFromFiles(files, { exportedAt: STAMP });
+    expect((built.pack!.messageTemplates as { body: string }[])[0].body).toBe('<p>Hi</p>\r\n');
+  });
+});
+
 describe('a resource whose kind is its file\'s name', () => {
   it('has a finding about that kind placed at the resource, saying the kind is the file\'s name', () => {
     const files = unpackToFiles(fixture('valid/buyer-lead-starter.json'));

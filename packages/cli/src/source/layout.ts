@@ -67,6 +67,8 @@ export const BUILD_RULES = [
  */
 export const bodyFileOf = (base: string, channel: unknown) => `${base}.${channel === 'sms' ? 'txt' : 'html'}`;
 
+/** The byte order mark: build reads it at the start of a source file as the file's encoding mark (the TextDecoder below drops it). */
+const BOM = '\uFEFF';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
@@ -241,8 +243,10 @@ export function unpackToFiles(input: unknown): SourceFiles {
     list.forEach((item, i) => {
       const base = `${ITEM_FOLDERS[kind]}/${stems[i]}`;
       if (kind === 'automations') jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], item.document);
-      // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON.
-      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body)) {
+      // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON; so does one
+      // that starts with U+FEFF, which build reads at the start of a body file as the file's byte
+      // order mark (an editor's encoding mark), not as part of the body.
+      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body) && !item.body.startsWith(BOM)) {
         jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key', 'body'));
         files.set(bodyFileOf(base, item.channel), encoder.encode(item.body));
       } else jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key'));
