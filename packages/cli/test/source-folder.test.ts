@@ -121,6 +121,22 @@ describe('new and export take every name the pack schema takes', () => {
   });
 });
 
+describe('a template file edited by hand that does not parse', () => {
+  it('is one finding, not its body file called unlisted too', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    writeFileSync(join(cwd, 'p/templates/welcome-email.json'), '{ "name": "Welcome email", "channel": "email", \n');
+    for (const command of ['validate', 'build']) {
+      const r = run([command, 'p'], { cwd });
+      expect(r.code).toBe(1);
+      const out = r.stdout + r.stderr;
+      expect(out).toMatch(/^p\/templates\/welcome-email\.json:2:1 error The file is not valid JSON/m);
+      expect(out, command).not.toContain('build/unlisted-file');
+      expect(out, command).toMatch(/1 error, 0 warnings in 1 file/);
+    }
+  });
+});
+
 describe('a resource file renamed by hand', () => {
   it('to a name that is no kind is said to give the kind by its name', () => {
     const cwd = tempDir();

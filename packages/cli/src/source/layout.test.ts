@@ -307,6 +307,31 @@ describe('a template body that starts with a byte order mark (U+FEFF)', () => {
   });
 });
 
+describe('a source file that does not parse, or has the wrong shape', () => {
+  const starter = () => unpackToFiles(fixture('valid/listing-marketing.json'));
+  const codes = (files: Map<string, Uint8Array>) => buildFromFiles(files, { exportedAt: STAMP }).diagnostics.map((d) => `${d.file} ${d.code}`);
+  it('is the one finding: a template\'s body file still belongs to the template its manifest key names', () => {
+    for (const broken of ['{ "name": ', '[]', 'null']) {
+      const files = starter();
+      const tpl = [...files.keys()].find((f) => /^templates\/.+\.json$/.test(f))!;
+      files.set(tpl, new TextEncoder().encode(broken));
+      const found = codes(files);
+      expect(found.filter((c) => !c.startsWith(`${tpl} `)), broken).toEqual([]);
+      expect(found.length, broken).toBeGreaterThan(0);
+    }
+  });
+  it('is the one finding: an assets.json that does not parse leaves no asset file unused', () => {
+    for (const broken of ['[{ "key": ', '{}']) {
+      const files = starter();
+      expect([...files.keys()].some((f) => f.startsWith('assets/'))).toBe(true);
+      files.set('assets.json', new TextEncoder().encode(broken));
+      const found = codes(files);
+      expect(found.filter((c) => !c.startsWith('assets.json ')), broken).toEqual([]);
+      expect(found.length, broken).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe('a resource whose kind is its file\'s name', () => {
   it('has a finding about that kind placed at the resource, saying the kind is the file\'s name', () => {
     const files = unpackToFiles(fixture('valid/buyer-lead-starter.json'));

@@ -460,6 +460,10 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       const manifestPointer = `/${kind}/${(manifest[kind] as unknown[]).indexOf(key)}`;
       const file = `${folder}/${stems[i]}.json`;
       claimed.add(file);
+      // A template's body file is its key's whether or not its JSON file reads: one broken file is
+      // one finding, not a second that calls the body file unlisted.
+      const bodies = kind === 'messageTemplates' ? ['html', 'txt'].map((ext) => `${folder}/${stems[i]}.${ext}`).filter((f) => files.has(f)) : [];
+      bodies.forEach((f) => claimed.add(f));
       if (refused.has(file)) return;
       if (!files.has(file)) {
         report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
@@ -480,8 +484,6 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       const item: Record<string, unknown> = { key, ...without(r.value, 'key') };
       const origin: Origin = { type: 'object', file, manifestPointer };
       if (kind === 'messageTemplates') {
-        const bodies = ['html', 'txt'].map((ext) => `${folder}/${stems[i]}.${ext}`).filter((f) => files.has(f));
-        bodies.forEach((f) => claimed.add(f));
         if (bodies.length > 1 || (bodies.length === 1 && 'body' in r.value)) {
           report(file, 'body' in r.value ? '/body' : '', 'build/duplicate-body', `The template "${key}" has its body in ${[...bodies, ...('body' in r.value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
         } else if (bodies.length === 1) {
@@ -548,9 +550,13 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
 
   // Assets.
   const assetFiles = new Set<string>();
+  // Which files assets.json uses is known only when it reads as an array: otherwise its own finding
+  // is the one, and no asset file is called unused.
+  let assetsKnown = true;
   if (files.has(ASSETS_INDEX)) {
     claimed.add(ASSETS_INDEX);
     const r = readJson(ASSETS_INDEX);
+    assetsKnown = r.ok && Array.isArray(r.value);
     if (r.ok && !Array.isArray(r.value)) report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
     else if (r.ok) {
       const kindOrigins: Origin[] = [];
@@ -595,7 +601,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   }
   for (const [file] of files) {
     if (file.startsWith('assets/')) {
-      if (!assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
+      if (assetsKnown && !assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
       continue;
     }
     const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
