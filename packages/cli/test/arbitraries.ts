@@ -35,7 +35,7 @@ export const packArb = fc
     exportedAt: opt(fc.constant('2026-01-01T00:00:00Z')),
     automations: items(fc.record({ key: keyArb, document: fc.record({ format: fc.constant('service.automation-template'), version: fc.constant(1), name: text, graph: fc.record({ nodes: fc.array(fc.record({ id: text, kind: text, config: smallObject }), { maxLength: 3 }) }) }) })),
     smartLists: items(fc.record({ key: keyArb, name: text, filters: smallObject, color: opt(fc.constant('#ef4444')) }).map(compact)),
-    messageTemplates: items(fc.record({ key: keyArb, name: text, channel: fc.constantFrom('sms', 'email', 'both'), subject: opt(text), body: opt(text), richTextDoc: opt(fc.oneof(fc.constant(null), smallObject)) }).map(compact)),
+    messageTemplates: items(fc.record({ key: keyArb, name: text, channel: fc.constantFrom('sms', 'email', 'both'), subject: opt(text), body: opt(fc.oneof(text, text.map((t) => `\uFEFF${t}`))), richTextDoc: opt(fc.oneof(fc.constant(null), smallObject)) }).map(compact)),
     pipelines: items(fc.record({ key: keyArb, name: text, stages: fc.array(fc.record({ key: keyArb, name: text, probability: opt(fc.nat(100)), stageType: opt(fc.constantFrom('OPEN', 'CLOSED_WON')) }).map(compact), { maxLength: 3 }) })),
     resources: items(fc.record({ key: keyArb, kind: opt(fc.oneof(fc.constantFrom('tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template'), text)), name: text, data: opt(smallObject) }).map(compact)),
     brand: opt(fc.oneof(fc.constant(null), smallObject)),

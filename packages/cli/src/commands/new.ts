@@ -43,7 +43,7 @@ export function starterPack(name: string, packId: string, author?: string): Reco
     packId,
     name,
     description: 'Welcomes new contacts: tags them and sends a welcome email.',
-    ...(author ? { author } : {}),
+    ...(author !== undefined ? { author } : {}),
     version: '0.1.0',
     automations: [
       {
@@ -86,8 +86,9 @@ export function starterPack(name: string, packId: string, author?: string): Reco
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [dirArg] = args.positionals;
-  // The pack schema's limits, refused here rather than by the first build of the folder (--author)
-  // or cut without a word (--name).
+  // The pack schema's rule for each, and only it: a value it refuses is refused here rather than by
+  // the first build of the folder (--author) or cut without a word (--name); one it takes (a name of
+  // spaces, an empty author) is written as given.
   for (const option of ['name', 'author'] as const) {
     const value = args.values[option];
     if (typeof value === 'string') checkPackField(option, option, value);
@@ -97,7 +98,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   if (notFolder) throw new UsageError(notFolder);
   if ((await isEmptyDir(dir)) === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; choose a new folder or pass --force`);
   const name = typeof args.values.name === 'string' ? args.values.name : titleCase(dir);
-  if (!name.trim()) throw new UsageError('--name must not be empty');
   const packId = randomUUID();
   await writeTree(dir, dirArg, unpackToFiles(starterPack(name, packId, args.values.author as string | undefined)));
   const shown = displayPath(dir, ctx.cwd);

@@ -2,7 +2,7 @@
 // file it came from (the pack pointer is mapped to a file and a pointer inside it).
 import { join } from 'node:path';
 import type { Diagnostic, LocateRequest, Position, SourceText } from '@setup-pack/core';
-import { buildFromFiles, type BuildResult } from './layout.js';
+import { buildFromFiles, type BuildResult, type SourceLocation } from './layout.js';
 import type { SourceTree } from './tree.js';
 import type { FileReport } from '../report/model.js';
 
@@ -64,9 +64,9 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     // Each finding and each of its notes goes to a source file and a pointer in it; then every
     // file's findings are placed together, one scan of its text (core's locateAll), rather than
     // a walk of a parsed tree per finding.
-    const spotOf = (pointer: string, key: boolean): Spot => {
-      const loc = result.locate(pointer);
-      return { file: loc.file, pointer: loc.pointer, key, pos: undefined };
+    const spotOf = (pointer: string, key: boolean, missing?: string): Spot => {
+      const loc = result.locate(pointer, missing);
+      return { file: loc.file, pointer: loc.pointer, key, pos: undefined, said: loc.said };
     };
     // The findings are this validation's own, so each is moved to its file where it stands (its
     // pointer and position rewritten) rather than copied: with tens of thousands of findings the
@@ -77,7 +77,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     const all: Spot[] = [];
     for (let i = 0; i < ds.length; i++) {
       const d = ds[i];
-      all.push((at[i] = spotOf(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key')));
+      all.push((at[i] = spotOf(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key', d.missing)));
       if (d.related) {
         const related = d.related.map((r) => spotOf(r.pointer, false));
         notes.set(i, related);
@@ -89,6 +89,12 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
       const d = ds[i];
       const s = at[i];
       d.pointer = s.pointer ?? '';
+      if (s.said) {
+        // A value the layout keeps out of the file's JSON (a missing body's file to create, a
+        // resource kind taken from its file's name): the message says where.
+        d.message = `${d.message} ${s.said.note}`;
+        d.hint = s.said.hint;
+      }
       d.line = s.pos?.line;
       d.column = s.pos?.column;
       d.endLine = s.pos?.endLine;
@@ -121,6 +127,8 @@ interface Spot {
   pointer: string | undefined;
   key: boolean;
   pos: Partial<Position> | undefined;
+  /** What the layout makes of the place, for the message (SourceLocation's said). */
+  said?: SourceLocation['said'];
 }
 
 /**

@@ -256,3 +256,96 @@ describe('cutPointer', () => {
     expect(cutPointer('no slash')).toBeUndefined();
   });
 });
+
+describe('locate, for a finding about a missing property', () => {
+  it('places a missing template body at the file unpack writes it in, the one to create, and any other at the item', () => {
+    fc.assert(
+      fc.property(packArb, (pack) => {
+        const files = unpackToFiles(pack);
+        const templates = (pack.messageTemplates ?? []) as Record<string, unknown>[];
+        const stems = stemsForKeys(templates.map((t) => t.key as string));
+        const removed = new Set<number>();
+        templates.forEach((t, i) => {
+          for (const ext of ['html', 'txt']) if (files.delete(`templates/${stems[i]}.${ext}`)) removed.add(i);
+        });
+        const built = buildFromFiles(files, { exportedAt: STAMP });
+        templates.forEach((t, i) => {
+          const at = built.locate(`/messageTemplates/${i}`, 'body');
+          // Its body file removed, or none written (a template without a body): the body goes in that
+          // file. A body unpack kept in the JSON file (one that cannot be UTF-8, or not a string) is there.
+          const inJson = 'body' in JSON.parse(new TextDecoder().decode(files.get(`templates/${stems[i]}.json`)));
+          expect(inJson).toBe(!removed.has(i) && t.body !== undefined);
+          if (!inJson) {
+            expect(at.file).toBe(`templates/${stems[i]}.${t.channel === 'sms' ? 'txt' : 'html'}`);
+            expect(at.pointer).toBeUndefined();
+            expect(at.said?.note).toBe(`${at.file} does not exist: the source folder keeps "body" in that file.`);
+            expect(at.said?.hint).toBe(`Create ${at.file}, or write "body" in templates/${stems[i]}.json.`);
+          } else expect(at.said).toBeUndefined();
+          expect(built.locate(`/messageTemplates/${i}`, 'name')).toEqual({ file: `templates/${stems[i]}.json`, pointer: '' });
+          expect(built.locate(`/messageTemplates/${i}`)).toEqual({ file: `templates/${stems[i]}.json`, pointer: '' });
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('a template body that starts with a byte order mark (U+FEFF)', () => {
+  const pack = (body: string) => ({ format: 'service.setup-pack', schemaVersion: 2, packId: '00000000-0000-4000-8000-000000000000', name: 'p', version: '1.0.0', messageTemplates: [{ key: 'hi', name: 'Hi', channel: 'email', body }, { key: 'sms', name: 'Sms', channel: 'sms', body: `\uFEFF\uFEFFtwo` }] });
+  it('comes back from build(unpack(p)): a body file\'s own BOM is read as its encoding mark, so unpack keeps such a body in the JSON', () => {
+    const { files, built, expected } = roundTrip(pack('\uFEFF<p>Hi</p>'));
+    expect(built.diagnostics).toEqual([]);
+    expect(formatPack(built.pack)).toBe(formatPack(expected));
+    expect(files.has('templates/hi.html')).toBe(false);
+    expect(JSON.parse(new TextDecoder().decode(files.get('templates/hi.json'))).body).toBe('\uFEFF<p>Hi</p>');
+  });
+  it('written by an editor at the start of a body file, is the file\'s encoding mark and not part of the body', () => {
+    const files = unpackToFiles(pack('<p>Hi</p>\r\n'));
+    files.set('templates/hi.html', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(files.get('templates/hi.html')!)]));
+    const built = buildFromFiles(files, { exportedAt: STAMP });
+    expect((built.pack!.messageTemplates as { body: string }[])[0].body).toBe('<p>Hi</p>\r\n');
+  });
+});
+
+describe('a source file that does not parse, or has the wrong shape', () => {
+  const starter = () => unpackToFiles(fixture('valid/listing-marketing.json'));
+  const codes = (files: Map<string, Uint8Array>) => buildFromFiles(files, { exportedAt: STAMP }).diagnostics.map((d) => `${d.file} ${d.code}`);
+  it('is the one finding: a template\'s body file still belongs to the template its manifest key names', () => {
+    for (const broken of ['{ "name": ', '[]', 'null']) {
+      const files = starter();
+      const tpl = [...files.keys()].find((f) => /^templates\/.+\.json$/.test(f))!;
+      files.set(tpl, new TextEncoder().encode(broken));
+      const found = codes(files);
+      expect(found.filter((c) => !c.startsWith(`${tpl} `)), broken).toEqual([]);
+      expect(found.length, broken).toBeGreaterThan(0);
+    }
+  });
+  it('is the one finding: an assets.json that does not parse leaves no asset file unused', () => {
+    for (const broken of ['[{ "key": ', '{}']) {
+      const files = starter();
+      expect([...files.keys()].some((f) => f.startsWith('assets/'))).toBe(true);
+      files.set('assets.json', new TextEncoder().encode(broken));
+      const found = codes(files);
+      expect(found.filter((c) => !c.startsWith('assets.json ')), broken).toEqual([]);
+      expect(found.length, broken).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('a resource whose kind is its file\'s name', () => {
+  it('has a finding about that kind placed at the resource, saying the kind is the file\'s name', () => {
+    const files = unpackToFiles(fixture('valid/buyer-lead-starter.json'));
+    files.set('resources/tags.json', files.get('resources/tag.json')!);
+    files.delete('resources/tag.json');
+    const built = buildFromFiles(files, { exportedAt: STAMP });
+    const i = (built.pack!.resources as { kind: string }[]).findIndex((r) => r.kind === 'tags');
+    expect(built.locate(`/resources/${i}/kind`)).toEqual({
+      file: 'resources/tags.json',
+      pointer: '/0',
+      said: { note: 'The source folder takes the resource\'s kind from its file\'s name, resources/tags.json.', hint: 'Name the file after the kind of the resources it holds (resources/tag.json), or write each resource\'s "kind" in resources/_unsorted.json.' },
+    });
+    // A kind written in the entry is where it is written.
+    const own = unpackToFiles({ ...fixture('valid/buyer-lead-starter.json'), resources: [{ key: 'x', kind: 'tagz', name: 'X' }] });
+    expect(buildFromFiles(own, { exportedAt: STAMP }).locate('/resources/0/kind')).toEqual({ file: 'resources/_unsorted.json', pointer: '/0/kind' });
+  });
+});

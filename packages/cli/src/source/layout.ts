@@ -61,6 +61,14 @@ export const BUILD_RULES = [
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
 
+/**
+ * The file unpack writes a template's body in, beside its JSON file: .txt for an sms template,
+ * .html otherwise (build reads either). `base` is the template's path without the extension.
+ */
+export const bodyFileOf = (base: string, channel: unknown) => `${base}.${channel === 'sms' ? 'txt' : 'html'}`;
+
+/** The byte order mark: build reads it at the start of a source file as the file's encoding mark (the TextDecoder below drops it). */
+const BOM = '\uFEFF';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
@@ -235,10 +243,12 @@ export function unpackToFiles(input: unknown): SourceFiles {
     list.forEach((item, i) => {
       const base = `${ITEM_FOLDERS[kind]}/${stems[i]}`;
       if (kind === 'automations') jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], item.document);
-      // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON.
-      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body)) {
+      // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON; so does one
+      // that starts with U+FEFF, which build reads at the start of a body file as the file's byte
+      // order mark (an editor's encoding mark), not as part of the body.
+      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body) && !item.body.startsWith(BOM)) {
         jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key', 'body'));
-        files.set(`${base}.${item.channel === 'sms' ? 'txt' : 'html'}`, encoder.encode(item.body));
+        files.set(bodyFileOf(base, item.channel), encoder.encode(item.body));
       } else jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key'));
     });
   }
@@ -284,6 +294,13 @@ export interface SourceLocation {
   file: string;
   /** Pointer inside the file when it is JSON; undefined for a body or asset file. */
   pointer?: string;
+  /**
+   * Words to add to a finding's message, and its hint, where the value it is about is not written
+   * in the file's JSON: a missing property the layout keeps in a file of its own (a template's
+   * body; `file` is then that file, which does not exist: the one to create), or a resource's kind,
+   * which is its file's name.
+   */
+  said?: { note: string; hint: string };
 }
 
 export interface SourceDiagnostic extends Diagnostic {
@@ -306,8 +323,11 @@ export interface BuildResult {
   pack?: Record<string, unknown>;
   /** Problems of the folder itself, positioned in its files. */
   diagnostics: SourceDiagnostic[];
-  /** Maps a pointer of the built pack to its source. */
-  locate(packPointer: string): SourceLocation;
+  /**
+   * Maps a pointer of the built pack to its source. `missing`: the property a finding says is
+   * absent from the value at the pointer (a Diagnostic's `missing`), when it is about one.
+   */
+  locate(packPointer: string, missing?: string): SourceLocation;
   /** The JSON source files read, as parsed: their text, and their findings' positions in one scan each. */
   sources: ReadonlyMap<string, SourceText>;
   /**
@@ -318,11 +338,19 @@ export interface BuildResult {
   assetHashes: ReadonlyMap<string, { byteSize: number; sha256: string }>;
 }
 
+/**
+ * The properties of an item that the layout keeps in a file of their own, each with that file
+ * (for this item): a template's body (when it is not written as "body" in its JSON file), an
+ * automation's document, an asset's bytes (an entry with "file"). When such a property is missing
+ * from the built item, the file is where the user must put it.
+ */
+type OwnFiles = ReadonlyMap<string, string>;
+
 type Origin =
-  | { type: 'document'; file: string; manifestPointer: string }
-  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string }
-  | { type: 'resource'; file: string; index: number; manifestPointer: string }
-  | { type: 'asset'; index: number; file?: string };
+  | { type: 'document'; file: string; manifestPointer: string; ownFiles: OwnFiles }
+  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string; ownFiles?: OwnFiles }
+  | { type: 'resource'; file: string; index: number; manifestPointer: string; kindFromName: boolean }
+  | { type: 'asset'; index: number; file?: string; ownFiles?: OwnFiles };
 
 /** Whether a path of the folder goes through a file or folder whose name starts with a dot, which build ignores. */
 const isHidden = (rel: string) => rel.startsWith('.') || rel.includes('/.');
@@ -365,7 +393,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   const refused = options.refusedLinks ?? new Map<string, string>();
   for (const [file, why] of refused) diagnostics.push({ file, code: 'build/link-outside', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Copy the file into the folder, or link to one inside the repository.' });
   const origins = new Map<string, Origin[]>();
-  const locate = (packPointer: string): SourceLocation => locateIn(packPointer, origins);
+  const locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, origins, (file) => files.has(file) && !refused.has(file), missing);
   const assetHashes = new Map<string, { byteSize: number; sha256: string }>();
   const fail = (): BuildResult => ({ diagnostics, locate, sources: texts, assetHashes });
 
@@ -432,6 +460,10 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       const manifestPointer = `/${kind}/${(manifest[kind] as unknown[]).indexOf(key)}`;
       const file = `${folder}/${stems[i]}.json`;
       claimed.add(file);
+      // A template's body file is its key's whether or not its JSON file reads: one broken file is
+      // one finding, not a second that calls the body file unlisted.
+      const bodies = kind === 'messageTemplates' ? ['html', 'txt'].map((ext) => `${folder}/${stems[i]}.${ext}`).filter((f) => files.has(f)) : [];
+      bodies.forEach((f) => claimed.add(f));
       if (refused.has(file)) return;
       if (!files.has(file)) {
         report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
@@ -441,7 +473,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       if (!r.ok) return;
       if (kind === 'automations') {
         items.push({ key, document: r.value });
-        kindOrigins.push({ type: 'document', file, manifestPointer });
+        kindOrigins.push({ type: 'document', file, manifestPointer, ownFiles: new Map([['document', file]]) });
         return;
       }
       if (!isObj(r.value)) {
@@ -452,8 +484,6 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       const item: Record<string, unknown> = { key, ...without(r.value, 'key') };
       const origin: Origin = { type: 'object', file, manifestPointer };
       if (kind === 'messageTemplates') {
-        const bodies = ['html', 'txt'].map((ext) => `${folder}/${stems[i]}.${ext}`).filter((f) => files.has(f));
-        bodies.forEach((f) => claimed.add(f));
         if (bodies.length > 1 || (bodies.length === 1 && 'body' in r.value)) {
           report(file, 'body' in r.value ? '/body' : '', 'build/duplicate-body', `The template "${key}" has its body in ${[...bodies, ...('body' in r.value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
         } else if (bodies.length === 1) {
@@ -463,6 +493,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
           item.body = utf8.decode(bytes);
           origin.bodyFile = bodies[0];
         }
+        if (!('body' in r.value)) origin.ownFiles = new Map([['body', bodies[0] ?? bodyFileOf(`${folder}/${stems[i]}`, r.value.channel)]]);
       }
       items.push(item);
       kindOrigins.push(origin);
@@ -473,7 +504,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
 
   // Resources: grouped by kind, ordered by the manifest.
   const resourceKeys = keysOf('resources');
-  const found = new Map<string, { value: Record<string, unknown>; file: string; index: number }>();
+  const found = new Map<string, { value: Record<string, unknown>; file: string; index: number; kindFromName: boolean }>();
   for (const [file] of files) {
     if (!/^resources\/[^/]+\.json$/.test(file)) continue;
     claimed.add(file);
@@ -494,7 +525,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         return;
       }
       const value = kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
-      found.set(entry.key, { value, file, index });
+      found.set(entry.key, { value, file, index, kindFromName: value !== entry });
     });
   }
   if (resourceKeys) {
@@ -508,7 +539,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         return;
       }
       items.push(f.value);
-      kindOrigins.push({ type: 'resource', file: f.file, index: f.index, manifestPointer });
+      kindOrigins.push({ type: 'resource', file: f.file, index: f.index, manifestPointer, kindFromName: f.kindFromName });
     });
     put('resources', items);
     origins.set('resources', kindOrigins);
@@ -519,9 +550,13 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
 
   // Assets.
   const assetFiles = new Set<string>();
+  // Which files assets.json uses is known only when it reads as an array: otherwise its own finding
+  // is the one, and no asset file is called unused.
+  let assetsKnown = true;
   if (files.has(ASSETS_INDEX)) {
     claimed.add(ASSETS_INDEX);
     const r = readJson(ASSETS_INDEX);
+    assetsKnown = r.ok && Array.isArray(r.value);
     if (r.ok && !Array.isArray(r.value)) report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
     else if (r.ok) {
       const kindOrigins: Origin[] = [];
@@ -558,7 +593,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         const data = buf.toString('base64');
         assetHashes.set(data, hashed);
         assets.push({ ...without(entry, 'file'), ...hashed, data });
-        kindOrigins.push({ type: 'asset', index, file: path });
+        kindOrigins.push({ type: 'asset', index, file: path, ownFiles: new Map(['data', 'byteSize', 'sha256'].map((p) => [p, path])) });
       });
       put('assets', assets);
       origins.set('assets', kindOrigins);
@@ -566,7 +601,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   }
   for (const [file] of files) {
     if (file.startsWith('assets/')) {
-      if (!assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
+      if (assetsKnown && !assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
       continue;
     }
     const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
@@ -624,10 +659,24 @@ export function cutPointer(packPointer: string, slow = false): CutPointer | unde
   return cut;
 }
 
-function locateIn(packPointer: string, origins: Map<string, Origin[]>): SourceLocation {
+/**
+ * Where a finding about the built pack's value at `packPointer` goes in the folder. One about a
+ * `missing` property that the layout keeps in a file of its own (a template's body) goes to that
+ * file, the one to create, saying it does not exist: at the item's JSON file the user would look
+ * for a field they are not meant to write there.
+ */
+function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (file: string) => boolean, missing?: string): SourceLocation {
   const cut = cutPointer(packPointer);
   if (!cut) return { file: MANIFEST, pointer: '' };
   const { kind, indexToken, field, fromField, afterField } = cut;
+  if (missing !== undefined && field === undefined && kind !== undefined && indexToken !== undefined) {
+    const origin = origins.get(kind)?.[Number(indexToken)];
+    const own = origin && 'ownFiles' in origin ? origin.ownFiles?.get(missing) : undefined;
+    if (own !== undefined && !exists(own)) {
+      const elsewhere = origin!.type === 'object' ? `, or write ${JSON.stringify(missing)} in ${origin!.file}` : '';
+      return { file: own, said: { note: `${own} does not exist: the source folder keeps ${JSON.stringify(missing)} in that file.`, hint: `Create ${own}${elsewhere}.` } };
+    }
+  }
   const list = kind === undefined ? undefined : origins.get(kind);
   if (!list || indexToken === undefined) {
     if (kind === 'assets' && origins.has('assets')) return { file: ASSETS_INDEX, pointer: '' };
@@ -646,7 +695,10 @@ function locateIn(packPointer: string, origins: Map<string, Origin[]>): SourceLo
       if (field === 'body' && origin.bodyFile) return { file: origin.bodyFile };
       return { file: origin.file, pointer: fromField };
     case 'resource':
-      if (field === 'kind') return { file: origin.file, pointer: `/${origin.index}` };
+      if (field === 'kind' && origin.kindFromName) {
+        // A kind the file's name gave: the name is what to change.
+        return { file: origin.file, pointer: `/${origin.index}`, said: { note: `The source folder takes the resource's kind from its file's name, ${origin.file}.`, hint: `Name the file after the kind of the resources it holds (resources/${RESOURCE_KINDS[0]}.json), or write each resource's "kind" in ${UNSORTED_RESOURCES}.` } };
+      }
       return { file: origin.file, pointer: `/${origin.index}${fromField}` };
     case 'asset':
       if (origin.file && (field === 'data' || field === 'byteSize' || field === 'sha256')) return { file: ASSETS_INDEX, pointer: `/${origin.index}/file` };

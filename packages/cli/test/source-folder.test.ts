@@ -1,0 +1,171 @@
+// A source folder as its users meet it: made by `new` or `unpack`, edited by hand, then built,
+// validated, formatted and diffed. Each test runs the real CLI on a real folder.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
+
+beforeAll(() => ensureBuilt());
+
+const fixturePath = (f: string) => join(ROOT, 'fixtures', f);
+
+// The starter fixture has an sms template (body in .txt) and an email one (body in .html).
+const starter = readJson(fixturePath('valid/buyer-lead-starter.json'));
+const sms = starter.messageTemplates.findIndex((t: any) => t.channel === 'sms');
+const email = starter.messageTemplates.findIndex((t: any) => t.channel === 'email');
+const smsKey = starter.messageTemplates[sms].key as string;
+const emailKey = starter.messageTemplates[email].key as string;
+
+describe('a property the layout keeps in a file of its own, missing', () => {
+  const bodyless = () => {
+    const cwd = tempDir();
+    expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), 'p'], { cwd }).code).toBe(0);
+    rmSync(join(cwd, 'p', 'templates', `${smsKey}.txt`));
+    rmSync(join(cwd, 'p', 'templates', `${emailKey}.html`));
+    return cwd;
+  };
+  const says = (file: string) => `${file} does not exist`;
+
+  it('is the schema\'s finding, placed at the file to create and saying it does not exist (pretty: validate and build)', () => {
+    const cwd = bodyless();
+    for (const command of ['validate', 'build']) {
+      const r = run([command, 'p'], { cwd });
+      expect(r.code, command).toBe(1);
+      const out = command === 'build' ? r.stderr : r.stdout;
+      for (const [i, file] of [[sms, `templates/${smsKey}.txt`], [email, `templates/${emailKey}.html`]] as const) {
+        const line = out.split('\n').find((l) => l.startsWith(`p/${file}:`));
+        expect(line, `${command}: ${out}`).toBeDefined();
+        expect(line).toContain(`error messageTemplates[${i}] is missing the required field "body"`);
+        expect(line).toContain(says(file));
+        expect(line).toMatch(/schema\/required$/);
+      }
+      // Not at the template's JSON file, where the user cannot add a file.
+      expect(out).not.toMatch(new RegExp(`p/templates/${smsKey}\\.json:`));
+    }
+  });
+
+  it('json, sarif and github carry the file to create', () => {
+    const cwd = bodyless();
+    const smsFile = `p/templates/${smsKey}.txt`;
+    const emailFile = `p/templates/${emailKey}.html`;
+
+    const json = JSON.parse(run(['validate', '-f', 'json', 'p'], { cwd }).stdout);
+    for (const [path, i] of [[smsFile, sms], [emailFile, email]] as const) {
+      const entry = json.files.find((f: any) => f.path === path);
+      expect(entry, JSON.stringify(json.files.map((f: any) => f.path))).toBeDefined();
+      expect(entry.valid).toBe(false);
+      expect(entry.diagnostics).toHaveLength(1);
+      expect(entry.diagnostics[0]).toMatchObject({ code: 'schema/required', severity: 'error', missing: 'body', pointer: '' });
+      expect(entry.diagnostics[0].message).toContain(`messageTemplates[${i}] is missing the required field "body"`);
+      expect(entry.diagnostics[0].message).toContain(says(path.slice(2)));
+    }
+    expect(json.files.some((f: any) => f.path.endsWith('.json') && f.path.startsWith('p/templates/'))).toBe(false);
+
+    const sarif = JSON.parse(run(['validate', '-f', 'sarif', 'p'], { cwd }).stdout).runs[0];
+    const uris = sarif.results.filter((r: any) => r.ruleId === 'schema/required').map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri).sort();
+    expect(uris).toEqual([emailFile, smsFile].sort());
+    for (const r of sarif.results) expect(r.message.text).toMatch(/does not exist/);
+
+    const github = run(['validate', '-f', 'github', 'p'], { cwd, env: { GITHUB_WORKSPACE: cwd } });
+    expect(github.code).toBe(1);
+    for (const file of [smsFile, emailFile]) expect(github.stdout).toMatch(new RegExp(`^::error file=${file.replace(/\./g, '\\.')},line=1,col=1[^:]*title=setup-pack schema/required::.*${says(file.slice(2)).replace(/\./g, '\\.')}`, 'm'));
+  });
+
+  it('is not said of a body written as "body" in the template\'s JSON file: that is where it is', () => {
+    const cwd = tempDir();
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), 'p'], { cwd });
+    const file = join(cwd, 'p', 'templates', `${smsKey}.json`);
+    const tpl = readJson(file);
+    rmSync(join(cwd, 'p', 'templates', `${smsKey}.txt`));
+    writeFileSync(file, JSON.stringify({ ...tpl, body: 'Hi {{contact.first_name}}' }, null, 2));
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.stdout).toMatch(/^✔/m);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('new and export take every name the pack schema takes', () => {
+  // The schema's rule for a pack's name is a length; a name of spaces is one it takes.
+  const names = [' ', '  ', '\t', '\u00a0', 'x', '', 'n'.repeat(161)];
+  const NO_WORKSPACE = { WORKSPACE_URL: undefined, WORKSPACE_API_KEY: undefined };
+
+  it('new refuses a --name (or --author) only when the schema does, and writes it as given', async () => {
+    const { acceptsProperty } = await import('@setup-pack/core');
+    const cwd = tempDir();
+    expect(names.filter((n) => !acceptsProperty('pack', 'name', n))).toEqual(['', 'n'.repeat(161)]);
+    names.forEach((name, i) => {
+      const r = run(['new', `p${i}`, '--name', name, '--author', name], { cwd });
+      if (!acceptsProperty('pack', 'name', name)) {
+        expect(r.code, JSON.stringify(name)).toBe(2);
+        expect(r.stderr).toMatch(/^setup-pack new: --name must /);
+        return;
+      }
+      expect(r.code, `${JSON.stringify(name)}: ${r.stderr}`).toBe(0);
+      expect(readJson(join(cwd, `p${i}`, 'manifest.json'))).toMatchObject({ name, author: name });
+      const b = run(['build', `p${i}`, '-o', `p${i}.json`], { cwd });
+      expect(b.code, b.stderr).toBe(0);
+      expect(readJson(join(cwd, `p${i}.json`))).toMatchObject({ name, author: name });
+    });
+  });
+
+  it('new writes an --author the schema takes, an empty one too, rather than leaving it out', () => {
+    const cwd = tempDir();
+    expect(run(['new', 'p', '--author', ''], { cwd }).code).toBe(0);
+    expect(readJson(join(cwd, 'p', 'manifest.json'))).toHaveProperty('author', '');
+  });
+
+  it('export --all --name takes a name of spaces: the options pass, and the workspace is asked for next', () => {
+    const r = run(['export', '--all', '--name', '  '], { env: NO_WORKSPACE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('setup-pack export: no workspace address: pass --url or set WORKSPACE_URL\n');
+  });
+});
+
+describe('a template file edited by hand that does not parse', () => {
+  it('is one finding, not its body file called unlisted too', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    writeFileSync(join(cwd, 'p/templates/welcome-email.json'), '{ "name": "Welcome email", "channel": "email", \n');
+    for (const command of ['validate', 'build']) {
+      const r = run([command, 'p'], { cwd });
+      expect(r.code).toBe(1);
+      const out = r.stdout + r.stderr;
+      expect(out).toMatch(/^p\/templates\/welcome-email\.json:2:1 error The file is not valid JSON/m);
+      expect(out, command).not.toContain('build/unlisted-file');
+      expect(out, command).toMatch(/1 error, 0 warnings in 1 file/);
+    }
+  });
+});
+
+describe('a resource file renamed by hand', () => {
+  it('to a name that is no kind is said to give the kind by its name', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    renameSync(join(cwd, 'p/resources/tag.json'), join(cwd, 'p/resources/tags.json'));
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^p\/resources\/tags\.json:2:3 error resources\[0\]\.kind is "tags", which is not one of the allowed values: .* The source folder takes the resource's kind from its file's name, resources\/tags\.json\. schema\/enum$/m);
+    expect(r.stdout).toContain('hint: Name the file after the kind of the resources it holds (resources/tag.json)');
+  });
+});
+
+describe('a template body and a byte order mark', () => {
+  it('a body that starts with U+FEFF comes back from unpack and build; a BOM and CRLF an editor writes in a body file do not change it', () => {
+    const cwd = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    pack.messageTemplates[email].body = `\uFEFF${pack.messageTemplates[email].body}`;
+    writeFileSync(join(cwd, 'bom.json'), JSON.stringify(pack, null, 2));
+    expect(run(['unpack', 'bom.json', 'p'], { cwd }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'out.json'], { cwd }).code).toBe(0);
+    const d = run(['diff', '--exit-code', 'bom.json', 'p'], { cwd });
+    expect(d.stdout).toMatch(/No changes\./);
+    expect(d.code).toBe(0);
+    expect(readJson(join(cwd, 'out.json')).messageTemplates[email].body).toBe(pack.messageTemplates[email].body);
+    // An editor's BOM at the start of a body file is its encoding mark; CRLF stays CRLF.
+    const html = join(cwd, 'p/templates', `${pack.messageTemplates[sms].key}.txt`);
+    const text = readFileSync(html, 'utf8');
+    writeFileSync(html, `\uFEFF${text.replace(/\n/g, '\r\n')}`);
+    expect(run(['build', 'p', '-o', 'crlf.json'], { cwd }).code).toBe(0);
+    expect(readJson(join(cwd, 'crlf.json')).messageTemplates[sms].body).toBe(text.replace(/\n/g, '\r\n'));
+  });
+});
