@@ -4,26 +4,10 @@ import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } 
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
 import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange } from './index.js';
+import { differingKeys, isObj, jsonEqual } from './compare.js';
+import { diffFilters } from './filters.js';
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Structural equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
-
-/** Keys (in a's order, then b's) whose values differ between two objects. */
-function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): string[] {
-  const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.prototype.hasOwnProperty.call(a, k))];
-  return keys.filter((k) => !skip.has(k) && !jsonEqual(a[k], b[k]));
-}
+export { jsonEqual };
 
 /** Items of one kind by key (the first wins when a key repeats; items without a key are skipped). */
 function byKey(list: unknown): Map<string, Record<string, unknown>> {
@@ -147,6 +131,7 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
       if (stages.length) change.stages = stages;
       if (order) change.stageOrder = order;
     }
+    if (kind === 'smartLists' && fields.includes('filters')) change.filters = diffFilters(stored.filters, storedNew.filters);
     if (kind === 'automations' && fields.includes('document')) {
       const automation = diffAutomationDocuments(old.document, item.document);
       // Only positions moved: the documents differ, yet nothing counts as a change.

@@ -38,6 +38,35 @@ export interface StageChange {
   fields?: string[];
 }
 
+/**
+ * One change in a smart list's filter tree. The tree has no keys, so a node is named by its place:
+ * `path` is the child indices (0-based) from the root down to it, `[]` being the root; indices are
+ * in the new filter, but a removed node's last index is in the old one (core's filterPlace says a
+ * path as "root › 2 › 1"). The children of an and/or group are matched by meaning first, so
+ * reordering them is `reordered` at the group (the same filter), never an added and a removed
+ * child; then a condition with the same field (and operator), or a group with a group.
+ */
+export interface FilterChange {
+  path: number[];
+  /** `changed`: the node's own fields differ, or another node took its place (no `fields` then). */
+  change: Change | 'reordered';
+  /** The node's shape (the new one's when changed): an and/or/not group, a condition, or a shape we do not read. */
+  node: 'group' | 'condition' | 'other';
+  /** For `changed`: the node's fields that differ (`type` of a group, `field`, `operator`, `value` of a condition, ...); a group's children are changes of their own. */
+  fields?: string[];
+  /** The node in the old filter in words (core's filterText), for removed and changed. */
+  before?: string;
+  /** The node in the new filter in words, for added and changed. */
+  after?: string;
+}
+
+/** What changed in a smart list's filters. */
+export interface FilterDiff {
+  /** Fields of the filter document other than `root` that differ (`version`, ...). */
+  fields: string[];
+  changes: FilterChange[];
+}
+
 export interface ItemChange {
   kind: ItemKind;
   key: string;
@@ -52,6 +81,8 @@ export interface ItemChange {
   stages?: StageChange[];
   /** For a pipeline whose stages changed order (the stages both releases have): the new order of its stage keys. */
   stageOrder?: string[];
+  /** For a smart list whose filters changed: the conditions and groups added, removed, changed or reordered. */
+  filters?: FilterDiff;
 }
 
 export interface PackDiff {
@@ -66,3 +97,4 @@ export interface PackDiff {
 }
 
 export * from './diff.js';
+export { diffFilters } from './filters.js';
