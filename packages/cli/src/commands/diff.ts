@@ -1,7 +1,7 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { count, printable as p, type PackDiff, type Pack } from '@setup-pack/core';
+import { count, filterPlace, printable as p, type PackDiff, type Pack } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -19,7 +19,7 @@ export const spec: CommandSpec = {
   name: 'diff',
   summary: 'Show what changed between two releases of a pack.',
   usage: 'diff [options] <old.json | folder> <new.json | folder>',
-  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
+  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. For smart lists, the conditions and groups of the filters are named by their place in the tree, in words before and after; a reorder of an and/or group\'s children is said as one. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
   positionals: [2, 2],
   exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, a file that cannot be read or is not valid JSON, or a source folder that does not build.',
   options: {
@@ -51,7 +51,7 @@ export function formatDiff(d: PackDiff, c: Colors): string {
       lastKind = item.kind;
     }
     const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(p(JSON.stringify(item.name)))}` : '';
-    const detailed = item.automation || item.stages || item.stageOrder;
+    const detailed = item.automation || item.stages || item.stageOrder || item.filters;
     const fields = item.change === 'changed' && item.fields?.length && !detailed ? c.dim(` (${p(item.fields.join(', '))})`) : '';
     out.push(`  ${sign(item.change)} ${p(item.key)}${name}${fields}`);
     if (item.stages || item.stageOrder) {
@@ -62,6 +62,16 @@ export function formatDiff(d: PackDiff, c: Colors): string {
         out.push(`      ${sign(st.change)} stage ${p(st.key)}${stageName}${st.fields?.length ? `: ${p(st.fields.join(', '))}` : ''}`);
       }
       if (item.stageOrder) out.push(`      ${c.yellow('~')} stage order: ${p(item.stageOrder.join(', '))}`);
+    }
+    if (item.filters) {
+      const other = [...(item.fields ?? []).filter((f) => f !== 'filters'), ...item.filters.fields.map((f) => `filters.${f}`)];
+      if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
+      for (const f of item.filters.changes) {
+        const head = `      ${f.change === 'reordered' ? c.yellow('~') : sign(f.change)} ${f.node === 'other' ? 'node' : f.node} ${filterPlace(f.path)}`;
+        if (f.change === 'reordered') out.push(`${head}: reordered, the same filter`);
+        else if (f.change === 'changed') out.push(`${head}${f.fields?.length ? c.dim(` (${p(f.fields.join(', '))})`) : ''}: ${p(f.before ?? '')} → ${p(f.after ?? '')}`);
+        else out.push(`${head}: ${p((f.change === 'added' ? f.after : f.before) ?? '')}`);
+      }
     }
     const a = item.automation;
     if (!a) continue;
