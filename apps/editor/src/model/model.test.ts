@@ -372,7 +372,7 @@ describe('visual diff', () => {
     expect(describeItemChange(welcome)).toEqual(['block wait changed: config.duration']);
     for (const c of diff.items) expect(describeItemChange(c).join('\n')).not.toMatch(/\bdocument\b/);
     const list = diff.items.find((i) => i.kind === 'smartLists')!;
-    expect(describeItemChange(list)).toEqual(['changed: filters']);
+    expect(describeItemChange(list)).toEqual(['condition root › 2 changed (value): created at is within the last 7 days → created at is within the last 14 days']);
   });
 
   it('says which stages of a pipeline changed, by key, never the bare "stages"', async () => {
