@@ -564,6 +564,34 @@ describe('diff', () => {
     expect(reordered).toContain(`  ~ ${list.key} "${old.smartLists[0].name}"\n      ~ group root: reordered, the same filter\n\n`);
   });
 
+  it("names the keys that changed in a resource's data and an automation's settings, and a control.if block's conditions by place", () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    const tag = pack.resources.find((r: { key: string }) => r.key === 'tag-buyer-lead');
+    tag.data.color = '#ef4444';
+    const doc = pack.automations[0].document;
+    doc.settings.daily_send_limit = 250;
+    const node = doc.graph.nodes.find((n: { kind: string }) => n.kind === 'control.if');
+    node.config.conditions = { type: 'and', children: [node.config.conditions, { type: 'condition', field: 'tags', operator: 'excludes', value: 'tag-hot' }] };
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
+    expect(out).toContain(
+      [
+        `  ~ ${pack.automations[0].key} "${doc.name}"`,
+        '      ~ document.settings.daily_send_limit',
+        `      ~ node ${node.id} control.if: config.conditions`,
+        '          ~ group root: last reply at is set → last reply at is set and contact does not have tag tag-hot',
+        '',
+      ].join('\n'),
+    );
+    expect(out).toContain('  ~ tag-buyer-lead "Buyer lead" (data.color)\n');
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.items.find((i: { kind: string }) => i.kind === 'automations').automation.nodes[0].conditions).toEqual([
+      { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set and contact does not have tag tag-hot' },
+    ]);
+  });
+
   it('says "(none)" for a pack without a version, not an empty place', () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));

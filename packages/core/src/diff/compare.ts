@@ -19,3 +19,15 @@ export function differingKeys(a: Record<string, unknown>, b: Record<string, unkn
   const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.prototype.hasOwnProperty.call(a, k))];
   return keys.filter((k) => !skip.has(k) && !jsonEqual(a[k], b[k]));
 }
+
+/**
+ * differingKeys, with each key of `nested` whose value is an object on both sides said one level
+ * down, by the keys of it that differ (`config.template_id`, `brand.primaryColor`).
+ */
+export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, nested: ReadonlySet<string>, skip?: ReadonlySet<string>): string[] {
+  return differingKeys(a, b, skip).flatMap((k) => {
+    const x = a[k];
+    const y = b[k];
+    return nested.has(k) && isObj(x) && isObj(y) ? differingKeys(x, y).map((sub) => `${k}.${sub}`) : [k];
+  });
+}

@@ -89,11 +89,16 @@ function diffChildren(a: unknown, b: unknown, path: number[], out: FilterChange[
   });
 }
 
+/** What changed between two filter nodes (a control.if block's conditions): changes with paths from `a` and `b` down. */
+export function diffFilterNodes(a: unknown, b: unknown): FilterChange[] {
+  const changes: FilterChange[] = [];
+  diffNode(a, b, [], changes);
+  return changes;
+}
+
 /** What changed between two smart-list filter documents (`{version, root}`). */
 export function diffFilters(oldFilters: unknown, newFilters: unknown): FilterDiff {
   const a = isObj(oldFilters) ? oldFilters : {};
   const b = isObj(newFilters) ? newFilters : {};
-  const changes: FilterChange[] = [];
-  diffNode(a.root, b.root, [], changes);
-  return { fields: differingKeys(a, b, new Set(['root'])), changes };
+  return { fields: differingKeys(a, b, new Set(['root'])), changes: diffFilterNodes(a.root, b.root) };
 }

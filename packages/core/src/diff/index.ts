@@ -10,6 +10,8 @@ export interface NodeChange {
   kind?: string;
   /** For `changed`: the node fields that differ (e.g. "kind", "config.template_id"). Position never counts. */
   fields?: string[];
+  /** For a block whose `config.conditions` changed and is a filter node on both sides (control.if): what changed in it, as in a smart list's filters. */
+  conditions?: FilterChange[];
 }
 
 export interface EdgeChange {
@@ -24,7 +26,7 @@ export interface EdgeChange {
 export interface AutomationDiff {
   nodes: NodeChange[];
   edges: EdgeChange[];
-  /** Other document fields that differ (name, settings, references, ...). */
+  /** Other document fields that differ (name, references, ...); settings by their keys (`settings.daily_send_limit`). */
   fields: string[];
 }
 
@@ -73,7 +75,7 @@ export interface ItemChange {
   change: Change;
   /** The item's name (new name when changed). */
   name?: string;
-  /** For `changed`: the item's top-level fields that differ. */
+  /** For `changed`: the item's top-level fields that differ; a resource's data by its keys (`data.options`). */
   fields?: string[];
   /** For a changed automation: node and edge changes. */
   automation?: AutomationDiff;
@@ -91,10 +93,10 @@ export interface PackDiff {
   newVersion: string;
   /** up/down/same by semver where both parse; 'unknown' otherwise (then `same` is string equality). */
   versionChange: 'up' | 'down' | 'same' | 'unknown';
-  /** Top-level pack fields that differ (name, description, brand, ...), item arrays excluded. */
+  /** Top-level pack fields that differ (name, description, ...), item arrays excluded; brand by its keys (`brand.primaryColor`). */
   fields: string[];
   items: ItemChange[];
 }
 
 export * from './diff.js';
-export { diffFilters } from './filters.js';
+export { diffFilterNodes, diffFilters } from './filters.js';
