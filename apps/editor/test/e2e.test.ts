@@ -518,6 +518,42 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await context.close();
   });
 
+  it("says in the compare view what changed in a smart list's filters: each condition by its place, in words, and a reorder as one", async () => {
+    const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    const list = starter.smartLists[0];
+    list.filters.root.children.push({ type: 'or', children: [{ type: 'condition', field: 'stage', operator: 'equals', value: 'stage-new' }, { type: 'condition', field: 'city', operator: 'equals', value: 'Paris' }] });
+    const next = structuredClone(starter);
+    const root = next.smartLists[0].filters.root;
+    const [tag, , or] = root.children;
+    or.children[1].value = 'Lyon';
+    or.children.push({ type: 'condition', field: 'lead_source', operator: 'equals', value: 'zillow' });
+    root.children = [or, tag];
+    next.smartLists[0].filters.version = 3;
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { page, errors } = await openPage(context, '');
+    await page.locator('.react-flow').waitFor();
+    await page.getByRole('button', { name: 'Compare releases' }).click();
+    await page.getByLabel('Old release').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(starter)) });
+    await page.getByLabel('New release').setInputFiles({ name: 'new.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(next)) });
+    await poll(() => page.getByTestId('new-choice').textContent()).toBe('Chosen: new.json');
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const item = page.getByRole('list', { name: 'Item changes' }).locator(`[data-item="smartLists/${list.key}"]`);
+    await item.waitFor();
+    expect(await item.getAttribute('data-change')).toBe('changed');
+    expect(await item.locator('.help').allTextContents()).toEqual([
+      'changed: filters.version',
+      'group root reordered: the same filter',
+      'condition root › 1 › 2 changed (value): city is Paris → city is Lyon',
+      'condition root › 1 › 3 added: lead source is zillow',
+      `condition root › 2 removed: created at is within the last ${list.filters.root.children[1].value} days`,
+    ]);
+    // Never the bare field name.
+    expect(await item.getByText(/^changed: filters$/).count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'diff-filters.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('keeps 20,000 findings readable: folded by message, only the rows in view rendered, a finding deep in a group still jumps to its block', async () => {
     const pack = noisyPack('Many findings', 50, (i) => ({ x: 0, y: i * 120 }));
     const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });

@@ -515,6 +515,83 @@ describe('diff', () => {
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`      ~ stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}\n`);
   });
 
+  it("says what changed in a smart list's filters: conditions and groups by place, in words before and after, and a reorder as one", () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const list = pack.smartLists[0];
+    const [tag, created] = list.filters.root.children;
+    list.filters.root.children.push({ type: 'or', children: [{ type: 'condition', field: 'stage', operator: 'equals', value: 'stage-new' }, { type: 'condition', field: 'city', operator: 'equals', value: 'Paris' }] });
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    list.name = 'Fresh buyer leads';
+    // The nested or: its second condition's value (with a line break a terminal must not act on) and a new condition.
+    const or = list.filters.root.children[2];
+    or.children[1].value = 'Lyon\nParis';
+    or.children.push({ type: 'condition', field: 'lead_source', operator: 'equals', value: 'zillow' });
+    // The root: created_at goes, the tag condition moves after the or group.
+    list.filters.root.children = [or, tag];
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
+    expect(out).toContain(
+      [
+        `  ~ ${list.key} "Fresh buyer leads"`,
+        '      ~ name',
+        '      ~ group root: reordered, the same filter',
+        '      ~ condition root › 1 › 2 (value): city is Paris → city is Lyon\\nParis',
+        '      + condition root › 1 › 3: lead source is zillow',
+        '      - condition root › 2: created at is within the last 7 days',
+        '',
+      ].join('\n'),
+    );
+    expect(out).not.toContain('(filters)');
+    expect(out).not.toContain('(name, filters)');
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.items).toHaveLength(1);
+    expect(json.items[0]).toMatchObject({ kind: 'smartLists', key: list.key, change: 'changed', fields: ['name', 'filters'] });
+    expect(json.items[0].filters).toEqual({
+      fields: [],
+      changes: [
+        { path: [], change: 'reordered', node: 'group' },
+        { path: [0, 1], change: 'changed', node: 'condition', fields: ['value'], before: 'city is Paris', after: 'city is Lyon\nParis' },
+        { path: [0, 2], change: 'added', node: 'condition', after: 'lead source is zillow' },
+        { path: [1], change: 'removed', node: 'condition', before: `created at is within the last ${created.value} days` },
+      ],
+    });
+    // Only a reorder: said as such, the one line.
+    const old = readJson(join(dir, 'old.json'));
+    old.smartLists[0].filters.root.children.reverse();
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(old));
+    const reordered = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
+    expect(reordered).toContain(`  ~ ${list.key} "${old.smartLists[0].name}"\n      ~ group root: reordered, the same filter\n\n`);
+  });
+
+  it("names the keys that changed in a resource's data and an automation's settings, and a control.if block's conditions by place", () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    const tag = pack.resources.find((r: { key: string }) => r.key === 'tag-buyer-lead');
+    tag.data.color = '#ef4444';
+    const doc = pack.automations[0].document;
+    doc.settings.daily_send_limit = 250;
+    const node = doc.graph.nodes.find((n: { kind: string }) => n.kind === 'control.if');
+    node.config.conditions = { type: 'and', children: [node.config.conditions, { type: 'condition', field: 'tags', operator: 'excludes', value: 'tag-hot' }] };
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
+    expect(out).toContain(
+      [
+        `  ~ ${pack.automations[0].key} "${doc.name}"`,
+        '      ~ document.settings.daily_send_limit',
+        `      ~ node ${node.id} control.if: config.conditions`,
+        '          ~ group root: last reply at is set → last reply at is set and contact does not have tag tag-hot',
+        '',
+      ].join('\n'),
+    );
+    expect(out).toContain('  ~ tag-buyer-lead "Buyer lead" (data.color)\n');
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.items.find((i: { kind: string }) => i.kind === 'automations').automation.nodes[0].conditions).toEqual([
+      { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set and contact does not have tag tag-hot' },
+    ]);
+  });
+
   it('says "(none)" for a pack without a version, not an empty place', () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));

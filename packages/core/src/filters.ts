@@ -118,3 +118,18 @@ export function describeFilter(node: unknown, out: SummaryPart[] = [], depth = 0
   else out.push('(a condition in a shape we do not read)');
   return out;
 }
+
+/** A filter node as one line of text: describeFilter's words, a reference as its id or key. */
+export function filterText(node: unknown): string {
+  return describeFilter(node)
+    .map((p) => (typeof p === 'string' ? p : p.id))
+    .join('');
+}
+
+/**
+ * A place in a filter tree, as a diff names it: "root", or the 1-based positions of the children
+ * from the root down ("root › 2 › 1" is the first child of the root's second child).
+ */
+export function filterPlace(path: readonly number[]): string {
+  return ['root', ...path.map((i) => String(i + 1))].join(' › ');
+}

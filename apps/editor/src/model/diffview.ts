@@ -1,6 +1,6 @@
 // The visual diff of two releases, on core's diffPacks: per-automation merged graphs (new
 // graph plus removed nodes/edges from the old one) with a mark per node and edge.
-import { diffPacks, type ItemChange, type Pack, type PackDiff } from '@setup-pack/core';
+import { diffPacks, filterPlace, type FilterChange, type ItemChange, type Pack, type PackDiff } from '@setup-pack/core';
 import { asObj, str, type Obj } from './json.js';
 import { edgesOf, nodesOf, withGraph } from './graph.js';
 import { items, type PackValue } from './pack.js';
@@ -46,20 +46,36 @@ export function mergedAutomation(oldPack: PackValue, newPack: PackValue, change:
   return { doc: withGraph(newDoc, nodes, [...edgesOf(newDoc), ...removedEdges]), marks, edgeMarks };
 }
 
+/** One change in a filter tree (a smart list's filters, a control.if block's conditions): its place, and the node in words. */
+function filterLine(f: FilterChange): string {
+  const head = `${f.node === 'other' ? 'node' : f.node} ${filterPlace(f.path)} ${f.change}`;
+  if (f.change === 'reordered') return `${head}: the same filter`;
+  if (f.change === 'changed') return `${head}${f.fields && f.fields.length > 0 ? ` (${f.fields.join(', ')})` : ''}: ${f.before ?? ''} → ${f.after ?? ''}`;
+  return `${head}: ${(f.change === 'added' ? f.after : f.before) ?? ''}`;
+}
+
 /**
  * What changed in one item, in words: for an automation, which blocks, connections and settings
- * (never the bare "document"); for a pipeline, which stages (by key) and a new order; for other
- * kinds, which fields.
+ * (never the bare "document"); for a pipeline, which stages (by key) and a new order; for a smart
+ * list, which conditions and groups of its filters (by place, in words before and after; never the
+ * bare "filters"); for other kinds, which fields.
  */
 export function describeItemChange(c: ItemChange): string[] {
   const lines: string[] = [];
-  const fields = (c.fields ?? []).filter((f) => !(c.automation && f === 'document') && !((c.stages || c.stageOrder) && f === 'stages'));
+  const fields = [
+    ...(c.fields ?? []).filter((f) => !(c.automation && f === 'document') && !((c.stages || c.stageOrder) && f === 'stages') && !(c.filters && f === 'filters')),
+    ...(c.filters?.fields ?? []).map((f) => `filters.${f}`),
+  ];
   if (fields.length > 0) lines.push(`changed: ${fields.join(', ')}`);
   for (const st of c.stages ?? []) lines.push(`stage ${st.key}${st.name !== undefined && st.name !== st.key ? ` "${st.name}"` : ''} ${st.change}${st.fields && st.fields.length > 0 ? `: ${st.fields.join(', ')}` : ''}`);
   if (c.stageOrder) lines.push(`stage order: ${c.stageOrder.join(', ')}`);
+  for (const f of c.filters?.changes ?? []) lines.push(filterLine(f));
   const a = c.automation;
   if (!a) return lines;
-  for (const n of a.nodes) lines.push(`block ${n.id} ${n.change}${n.fields && n.fields.length > 0 ? `: ${n.fields.join(', ')}` : ''}`);
+  for (const n of a.nodes) {
+    lines.push(`block ${n.id} ${n.change}${n.fields && n.fields.length > 0 ? `: ${n.fields.join(', ')}` : ''}`);
+    for (const f of n.conditions ?? []) lines.push(`block ${n.id} ${filterLine(f)}`);
+  }
   for (const e of a.edges) lines.push(`connection ${e.source} → ${e.target}${e.handle && e.handle !== 'next' ? ` (${e.handle})` : ''} ${e.change}`);
   if (a.fields.length > 0) lines.push(`changed: ${a.fields.join(', ')}`);
   return lines;

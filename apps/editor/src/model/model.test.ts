@@ -385,7 +385,17 @@ describe('visual diff', () => {
     expect(describeItemChange(welcome)).toEqual(['block wait changed: config.duration']);
     for (const c of diff.items) expect(describeItemChange(c).join('\n')).not.toMatch(/\bdocument\b/);
     const list = diff.items.find((i) => i.kind === 'smartLists')!;
-    expect(describeItemChange(list)).toEqual(['changed: filters']);
+    expect(describeItemChange(list)).toEqual(['condition root › 2 changed (value): created at is within the last 7 days → created at is within the last 14 days']);
+  });
+
+  it("says what changed in a control.if block's conditions, by place, in words", async () => {
+    const { comparePacks, describeItemChange } = await import('./diffview.js');
+    const oldPack = JSON.parse(text('valid/buyer-lead-starter.json'));
+    const newPack = structuredClone(oldPack);
+    const node = newPack.automations[0].document.graph.nodes.find((n: { kind: string }) => n.kind === 'control.if');
+    node.config.conditions.operator = 'is_not_set';
+    const [change] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
+    expect(describeItemChange(change)).toEqual([`block ${node.id} changed: config.conditions`, `block ${node.id} condition root changed (operator): last reply at is set → last reply at is not set`]);
   });
 
   it('says which stages of a pipeline changed, by key, never the bare "stages"', async () => {

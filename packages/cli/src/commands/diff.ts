@@ -1,7 +1,7 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { count, printable as p, type PackDiff, type Pack } from '@setup-pack/core';
+import { count, filterPlace, printable as p, type FilterChange, type PackDiff, type Pack } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -19,7 +19,7 @@ export const spec: CommandSpec = {
   name: 'diff',
   summary: 'Show what changed between two releases of a pack.',
   usage: 'diff [options] <old.json | folder> <new.json | folder>',
-  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
+  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. For smart lists, the conditions and groups of the filters are named by their place in the tree, in words before and after; a reorder of an and/or group\'s children is said as one. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
   positionals: [2, 2],
   exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, a file that cannot be read or is not valid JSON, or a source folder that does not build.',
   options: {
@@ -34,10 +34,20 @@ export const spec: CommandSpec = {
 
 const KIND_LABEL: Record<string, string> = { automations: 'Automations', smartLists: 'Smart lists', messageTemplates: 'Message templates', pipelines: 'Pipelines', resources: 'Resources', assets: 'Assets' };
 
+const sign = (c: Colors, ch: string) => (ch === 'added' ? c.green('+') : ch === 'removed' ? c.red('-') : c.yellow('~'));
+
+/** One change in a filter tree (a smart list's filters, a control.if block's conditions): its place, and the node in words. */
+function filterLine(f: FilterChange, c: Colors): string {
+  const head = `${sign(c, f.change)} ${f.node === 'other' ? 'node' : f.node} ${filterPlace(f.path)}`;
+  if (f.change === 'reordered') return `${head}: reordered, the same filter`;
+  if (f.change === 'changed') return `${head}${f.fields?.length ? c.dim(` (${p(f.fields.join(', '))})`) : ''}: ${p(f.before ?? '')} → ${p(f.after ?? '')}`;
+  return `${head}: ${p((f.change === 'added' ? f.after : f.before) ?? '')}`;
+}
+
 /** The diff as a person reads it; every key, name, id and field of the packs goes through printable (as p). */
 export function formatDiff(d: PackDiff, c: Colors): string {
   const out: string[] = [];
-  const sign = (ch: string) => (ch === 'added' ? c.green('+') : ch === 'removed' ? c.red('-') : c.yellow('~'));
+  const signOf = (ch: string) => sign(c, ch);
   out.push(`packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`);
   const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
   out.push(`version: ${p(d.oldVersion || '(none)')} → ${p(d.newVersion || '(none)')} (${vc})`);
@@ -51,24 +61,32 @@ export function formatDiff(d: PackDiff, c: Colors): string {
       lastKind = item.kind;
     }
     const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(p(JSON.stringify(item.name)))}` : '';
-    const detailed = item.automation || item.stages || item.stageOrder;
+    const detailed = item.automation || item.stages || item.stageOrder || item.filters;
     const fields = item.change === 'changed' && item.fields?.length && !detailed ? c.dim(` (${p(item.fields.join(', '))})`) : '';
-    out.push(`  ${sign(item.change)} ${p(item.key)}${name}${fields}`);
+    out.push(`  ${signOf(item.change)} ${p(item.key)}${name}${fields}`);
     if (item.stages || item.stageOrder) {
       const other = (item.fields ?? []).filter((f) => f !== 'stages');
       if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
       for (const st of item.stages ?? []) {
         const stageName = st.name !== undefined && st.name !== st.key ? ` ${c.dim(p(JSON.stringify(st.name)))}` : '';
-        out.push(`      ${sign(st.change)} stage ${p(st.key)}${stageName}${st.fields?.length ? `: ${p(st.fields.join(', '))}` : ''}`);
+        out.push(`      ${signOf(st.change)} stage ${p(st.key)}${stageName}${st.fields?.length ? `: ${p(st.fields.join(', '))}` : ''}`);
       }
       if (item.stageOrder) out.push(`      ${c.yellow('~')} stage order: ${p(item.stageOrder.join(', '))}`);
+    }
+    if (item.filters) {
+      const other = [...(item.fields ?? []).filter((f) => f !== 'filters'), ...item.filters.fields.map((f) => `filters.${f}`)];
+      if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
+      for (const f of item.filters.changes) out.push(`      ${filterLine(f, c)}`);
     }
     const a = item.automation;
     if (!a) continue;
     const other = [...(item.fields ?? []).filter((f) => f !== 'document'), ...a.fields.map((f) => `document.${f}`)];
     if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
-    for (const n of a.nodes) out.push(`      ${sign(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${n.fields?.length ? `: ${p(n.fields.join(', '))}` : ''}`);
-    for (const e of a.edges) out.push(`      ${sign(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}${e.fields?.length ? c.dim(` (${p(e.fields.join(', '))})`) : ''}`);
+    for (const n of a.nodes) {
+      out.push(`      ${signOf(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${n.fields?.length ? `: ${p(n.fields.join(', '))}` : ''}`);
+      for (const f of n.conditions ?? []) out.push(`          ${filterLine(f, c)}`);
+    }
+    for (const e of a.edges) out.push(`      ${signOf(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}${e.fields?.length ? c.dim(` (${p(e.fields.join(', '))})`) : ''}`);
   }
   const changes = (ch: string) => count(d.items.filter((i) => i.change === ch).length);
   out.push('', d.items.length || d.fields.length ? `${changes('added')} added, ${changes('removed')} removed, ${changes('changed')} changed` : 'No changes.');

@@ -96,6 +96,44 @@ describe('diffPacks', () => {
     expect(removedLists.every((i) => i.change === 'removed' && i.name)).toBe(true);
   });
 
+  it("names the keys that changed in a pack's brand, a resource's data and an automation's settings, and what changed in a control.if block's conditions", () => {
+    const old = clone(base);
+    const next = clone(base);
+    (old as Record<string, unknown>).brand = { primaryColor: '#112233', logoAssetKey: 'logo' };
+    (next as Record<string, unknown>).brand = { primaryColor: '#445566', logoAssetKey: 'logo', accentColor: '#000000' };
+    const tag = next.resources!.find((r) => r.key === 'tag-buyer-lead')!;
+    tag.data = { ...tag.data, color: '#ef4444' };
+    const doc = next.automations![0].document;
+    doc.settings = { ...doc.settings!, daily_send_limit: 250 };
+    const node = doc.graph.nodes.find((n) => n.kind === 'control.if')!;
+    const before = node.config!.conditions;
+    node.config = { conditions: { type: 'or', children: [before, { type: 'condition', field: 'tags', operator: 'includes', value: 'tag-hot' }] } };
+    const d = diffPacks(old, next);
+    expect(d.fields).toEqual(['brand.primaryColor', 'brand.accentColor']);
+    expect(d.items.find((i) => i.kind === 'resources')).toMatchObject({ key: 'tag-buyer-lead', change: 'changed', fields: ['data.color'] });
+    const a = d.items.find((i) => i.kind === 'automations')!.automation!;
+    expect(a.fields).toEqual(['settings.daily_send_limit']);
+    expect(a.nodes).toEqual([
+      {
+        id: node.id,
+        change: 'changed',
+        kind: 'control.if',
+        fields: ['config.conditions'],
+        conditions: [
+          { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set or contact has tag tag-hot' },
+        ],
+      },
+    ]);
+    // A brand added whole, or a condition changed inside a group: the field itself, and the condition by its place.
+    const grouped = clone(next);
+    const conditions = grouped.automations![0].document.graph.nodes.find((n) => n.id === node.id)!.config!.conditions as { children: { value?: unknown }[] };
+    conditions.children[1].value = 'tag-buyer-lead';
+    expect(diffPacks(base, next).fields).toEqual(['brand']);
+    expect(diffPacks(next, grouped).items[0].automation!.nodes[0].conditions).toEqual([
+      { path: [1], change: 'changed', node: 'condition', fields: ['value'], before: 'contact has tag tag-hot', after: 'contact has tag tag-buyer-lead' },
+    ]);
+  });
+
   it('treats a missing edge handle as "next"', () => {
     const next = clone(base);
     for (const e of next.automations![0].document.graph.edges ?? []) if (e.handle === undefined) e.handle = 'next';

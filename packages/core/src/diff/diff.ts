@@ -4,26 +4,11 @@ import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } 
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
 import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange } from './index.js';
+import { differingFields, differingKeys, isObj, jsonEqual } from './compare.js';
+import { diffFilterNodes, diffFilters } from './filters.js';
+import { isFilterCondition, isFilterGroup } from '../filters.js';
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Structural equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  if (isObj(a) && isObj(b)) {
-    const ka = Object.keys(a);
-    if (ka.length !== Object.keys(b).length) return false;
-    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
-
-/** Keys (in a's order, then b's) whose values differ between two objects. */
-function differingKeys(a: Record<string, unknown>, b: Record<string, unknown>, skip: ReadonlySet<string> = new Set()): string[] {
-  const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !Object.prototype.hasOwnProperty.call(a, k))];
-  return keys.filter((k) => !skip.has(k) && !jsonEqual(a[k], b[k]));
-}
+export { jsonEqual };
 
 /** Items of one kind by key (the first wins when a key repeats; items without a key are skipped). */
 function byKey(list: unknown): Map<string, Record<string, unknown>> {
@@ -47,13 +32,16 @@ function byId<T extends { id: string }>(list: unknown): Map<string, T> {
 
 const NODE_SKIP = new Set(['position']);
 
-function nodeFields(a: GraphNode, b: GraphNode): string[] {
-  const fields: string[] = [];
-  for (const k of differingKeys(a, b, NODE_SKIP)) {
-    if (k === 'config' && isObj(a.config) && isObj(b.config)) fields.push(...differingKeys(a.config, b.config).map((c) => `config.${c}`));
-    else fields.push(k);
-  }
-  return fields;
+const NODE_NESTED = new Set(['config']);
+const nodeFields = (a: GraphNode, b: GraphNode): string[] => differingFields(a, b, NODE_NESTED, NODE_SKIP);
+const isFilterNode = (n: unknown) => isFilterGroup(n) || isFilterCondition(n);
+
+/** A changed block's config.conditions (control.if's filter tree), said as a smart list's filters are. */
+function conditionChanges(a: GraphNode, b: GraphNode, fields: string[]): Pick<NodeChange, 'conditions'> {
+  if (!fields.includes('config.conditions')) return {};
+  const x = isObj(a.config) ? a.config.conditions : undefined;
+  const y = isObj(b.config) ? b.config.conditions : undefined;
+  return isFilterNode(x) && isFilterNode(y) ? { conditions: diffFilterNodes(x, y) } : {};
 }
 
 const handleOf = (e: GraphEdge) => (typeof e.handle === 'string' ? e.handle : 'next');
@@ -65,13 +53,15 @@ function edgeFields(a: GraphEdge, b: GraphEdge): string[] {
   return differingKeys(na, nb);
 }
 
+const DOCUMENT_NESTED = new Set(['settings']);
+
 /** Node and edge changes between two automation documents. */
 export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): AutomationDiff {
   const a = isObj(oldDoc) ? oldDoc : {};
   const b = isObj(newDoc) ? newDoc : {};
   const ga = isObj(a.graph) ? a.graph : {};
   const gb = isObj(b.graph) ? b.graph : {};
-  const fields = differingKeys(a, b, new Set(['graph']));
+  const fields = differingFields(a, b, DOCUMENT_NESTED, new Set(['graph']));
   fields.push(...differingKeys(ga, gb, new Set(['nodes', 'edges'])).map((k) => `graph.${k}`));
 
   const nodes: NodeChange[] = [];
@@ -82,7 +72,7 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
     if (!old) nodes.push({ id, change: 'added', kind: node.kind });
     else {
       const f = nodeFields(old, node);
-      if (f.length) nodes.push({ id, change: 'changed', kind: node.kind, fields: f });
+      if (f.length) nodes.push({ id, change: 'changed', kind: node.kind, fields: f, ...conditionChanges(old, node, f) });
     }
   }
   for (const [id, node] of na) if (!nb.has(id)) nodes.push({ id, change: 'removed', kind: node.kind });
@@ -124,6 +114,12 @@ function diffStages(oldStages: unknown, newStages: unknown): { stages: StageChan
   return before.some((k, i) => k !== after[i]) ? { stages, order: [...b.keys()] } : { stages };
 }
 
+const NONE: ReadonlySet<string> = new Set();
+/** Object fields said by the keys of them that differ (`data.options`): a resource's data. */
+const ITEM_NESTED: Partial<Record<ItemKind, ReadonlySet<string>>> = { resources: new Set(['data']) };
+/** The pack's brand is said by its fields (`brand.primaryColor`). */
+const PACK_NESTED = new Set(['brand']);
+
 function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChange[] {
   const out: ItemChange[] = [];
   const a = byKey(oldList);
@@ -139,7 +135,7 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
     // Written as the service stores it (a default stage type left out, a null richTextDoc): not a change.
     const stored = storedForm(kind, old);
     const storedNew = storedForm(kind, item);
-    const fields = differingKeys(stored, storedNew);
+    const fields = differingFields(stored, storedNew, ITEM_NESTED[kind] ?? NONE);
     if (!fields.length) continue;
     const change: ItemChange = { kind, key, change: 'changed', ...withName, fields };
     if (kind === 'pipelines' && fields.includes('stages')) {
@@ -147,6 +143,7 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
       if (stages.length) change.stages = stages;
       if (order) change.stageOrder = order;
     }
+    if (kind === 'smartLists' && fields.includes('filters')) change.filters = diffFilters(stored.filters, storedNew.filters);
     if (kind === 'automations' && fields.includes('document')) {
       const automation = diffAutomationDocuments(old.document, item.document);
       // Only positions moved: the documents differ, yet nothing counts as a change.
@@ -180,7 +177,7 @@ export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
     oldVersion,
     newVersion,
     versionChange,
-    fields: differingKeys(a, b, new Set<string>(ITEM_KINDS)),
+    fields: differingFields(a, b, PACK_NESTED, new Set<string>(ITEM_KINDS)),
     items,
   };
 }

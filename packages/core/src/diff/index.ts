@@ -10,6 +10,8 @@ export interface NodeChange {
   kind?: string;
   /** For `changed`: the node fields that differ (e.g. "kind", "config.template_id"). Position never counts. */
   fields?: string[];
+  /** For a block whose `config.conditions` changed and is a filter node on both sides (control.if): what changed in it, as in a smart list's filters. */
+  conditions?: FilterChange[];
 }
 
 export interface EdgeChange {
@@ -24,7 +26,7 @@ export interface EdgeChange {
 export interface AutomationDiff {
   nodes: NodeChange[];
   edges: EdgeChange[];
-  /** Other document fields that differ (name, settings, references, ...). */
+  /** Other document fields that differ (name, references, ...); settings by their keys (`settings.daily_send_limit`). */
   fields: string[];
 }
 
@@ -38,13 +40,42 @@ export interface StageChange {
   fields?: string[];
 }
 
+/**
+ * One change in a smart list's filter tree. The tree has no keys, so a node is named by its place:
+ * `path` is the child indices (0-based) from the root down to it, `[]` being the root; indices are
+ * in the new filter, but a removed node's last index is in the old one (core's filterPlace says a
+ * path as "root › 2 › 1"). The children of an and/or group are matched by meaning first, so
+ * reordering them is `reordered` at the group (the same filter), never an added and a removed
+ * child; then a condition with the same field (and operator), or a group with a group.
+ */
+export interface FilterChange {
+  path: number[];
+  /** `changed`: the node's own fields differ, or another node took its place (no `fields` then). */
+  change: Change | 'reordered';
+  /** The node's shape (the new one's when changed): an and/or/not group, a condition, or a shape we do not read. */
+  node: 'group' | 'condition' | 'other';
+  /** For `changed`: the node's fields that differ (`type` of a group, `field`, `operator`, `value` of a condition, ...); a group's children are changes of their own. */
+  fields?: string[];
+  /** The node in the old filter in words (core's filterText), for removed and changed. */
+  before?: string;
+  /** The node in the new filter in words, for added and changed. */
+  after?: string;
+}
+
+/** What changed in a smart list's filters. */
+export interface FilterDiff {
+  /** Fields of the filter document other than `root` that differ (`version`, ...). */
+  fields: string[];
+  changes: FilterChange[];
+}
+
 export interface ItemChange {
   kind: ItemKind;
   key: string;
   change: Change;
   /** The item's name (new name when changed). */
   name?: string;
-  /** For `changed`: the item's top-level fields that differ. */
+  /** For `changed`: the item's top-level fields that differ; a resource's data by its keys (`data.options`). */
   fields?: string[];
   /** For a changed automation: node and edge changes. */
   automation?: AutomationDiff;
@@ -52,6 +83,8 @@ export interface ItemChange {
   stages?: StageChange[];
   /** For a pipeline whose stages changed order (the stages both releases have): the new order of its stage keys. */
   stageOrder?: string[];
+  /** For a smart list whose filters changed: the conditions and groups added, removed, changed or reordered. */
+  filters?: FilterDiff;
 }
 
 export interface PackDiff {
@@ -60,9 +93,10 @@ export interface PackDiff {
   newVersion: string;
   /** up/down/same by semver where both parse; 'unknown' otherwise (then `same` is string equality). */
   versionChange: 'up' | 'down' | 'same' | 'unknown';
-  /** Top-level pack fields that differ (name, description, brand, ...), item arrays excluded. */
+  /** Top-level pack fields that differ (name, description, ...), item arrays excluded; brand by its keys (`brand.primaryColor`). */
   fields: string[];
   items: ItemChange[];
 }
 
 export * from './diff.js';
+export { diffFilterNodes, diffFilters } from './filters.js';
