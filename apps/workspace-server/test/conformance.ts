@@ -1229,6 +1229,29 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.get('/v1/nothing-here'), 404, 'invalid_request_error');
     });
 
+    it('takes Content-Type: application/json with no body on an endpoint without a payload, as many clients send it on every call', async () => {
+      const json = { 'content-type': 'application/json' };
+      const c = await newContact(a);
+      const tag = (await a.post('/v1/tags', { name: `Empty body ${kind}` })).body;
+      const put = await a.call('PUT', `/v1/contacts/${c.id}/tags/${tag.id}`, undefined, json);
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body.tags.map((t: { id: string }) => t.id)).toEqual([tag.id]);
+      const untag = await a.call('DELETE', `/v1/contacts/${c.id}/tags/${tag.id}`, undefined, json);
+      expect(untag.status, JSON.stringify(untag.body)).toBe(200);
+      expect(untag.body.tags).toEqual([]);
+      const txn = (await a.post('/v1/transactions', {})).body;
+      expect((await a.call('DELETE', `/v1/transactions/${txn.id}`, undefined, json)).body).toEqual({ deleted_id: txn.id, success: true });
+      expect((await a.call('DELETE', `/v1/contacts/${c.id}`, undefined, json)).body).toEqual({ id: c.id, deleted: true });
+      // A GET is no different, and a missing object is still the path's 404.
+      expect((await a.call('GET', '/v1/me', undefined, json)).status).toBe(200);
+      expectError(await a.call('DELETE', `/v1/contacts/${c.id}`, undefined, json), 404, 'invalid_request_error', 'contact_id');
+      // An endpoint that needs a body still says so, in the API's words.
+      const create = await a.call('POST', '/v1/contacts', undefined, json);
+      expectError(create, 400, 'invalid_request_error');
+      expect(create.body.error.message).toBe('The request body must be an object');
+      expectError(await a.call('POST', `/v1/contacts/${c.id}/notes`, undefined, json), 400, 'invalid_request_error');
+    });
+
     it('limits each workspace across all its keys and recovers in the next window', async () => {
       s.clock.set('2026-03-02T11:00:10.000Z');
       const W = await s.workspace({ rate_limit_per_minute: 4 });
