@@ -1168,6 +1168,13 @@ export function defineConformance(kind: StoreKind) {
       expect((await a.get(`/v1/transactions/${t2.id}/workflow`)).body.parties[0].contact_id).toBe('');
     });
 
+    it('names the allowed values of a field that may be null, null among them', async () => {
+      const t = (await a.post('/v1/transactions', {})).body;
+      const r = await a.patch(`/v1/transactions/${t.id}`, { side: '' });
+      expectError(r, 400, 'invalid_request_error', 'side');
+      expect(r.body.error.message).toBe('Invalid side: must be one of buyer, seller, both, null');
+    });
+
     it('names the limit of an amount that is too large', async () => {
       const t = (await a.post('/v1/transactions', { name: 'Big' })).body;
       for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
