@@ -652,8 +652,16 @@ export function defineConformance(kind: StoreKind) {
       expect(r.status).toBe(201);
       const after = (await a.get(`/v1/contacts/${c.id}`)).body;
       expect(after.last_activity_at).toBe(s.clock.now().toISOString());
+      // The contact reads differently, so its updated_at moves and an incremental sync finds it.
+      expect(after.updated_at).toBe(s.clock.now().toISOString());
+      const synced = (await a.get(`/v1/contacts?limit=100&updated_after=${encodeURIComponent(after.updated_at)}`)).body.data;
+      expect(synced.map((x: { id: string }) => x.id)).toContain(c.id);
+      // The limit counts characters (code points), not bytes or UTF-16 units: 10,000 emoji are
+      // 40,000 bytes and 20,000 units, and are a note; one more is not.
+      expect((await a.post(`/v1/contacts/${c.id}/notes`, { body: '😀'.repeat(10000) })).status).toBe(201);
+      expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: '😀'.repeat(10001) }), 400, 'invalid_request_error', 'body');
       const ev = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'note.created' AND data->>'contact_id' = $1`, [c.id]);
-      expect(ev.rows[0].n).toBe(1);
+      expect(ev.rows[0].n).toBe(2);
     });
   });
 
