@@ -347,6 +347,23 @@ export function defineConformance(kind: StoreKind) {
       expect(after.rows[0].n).toBe(2);
     });
 
+    it('a PATCH may send null for first_name or last_name (nullable like every field): it leaves the name as it is', async () => {
+      const c = await newContact(a, { first_name: 'Nell', last_name: 'Null', company: 'Keep' });
+      s.clock.advance(1000);
+      const r = await a.patch(`/v1/contacts/${c.id}`, { first_name: null, last_name: null, company: 'Changed' });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toMatchObject({ first_name: 'Nell', last_name: 'Null', company: 'Changed' });
+      const timeline = (await a.get(`/v1/contacts/${c.id}/activities`)).body.data;
+      expect(timeline[0].metadata.changed_fields).toEqual(['company']);
+      // Nothing else sent: nothing changes, nothing is written.
+      const same = await a.patch(`/v1/contacts/${c.id}`, { first_name: null });
+      expect(same.body.updated_at).toBe(r.body.updated_at);
+      // A name cannot be emptied.
+      expectError(await a.patch(`/v1/contacts/${c.id}`, { first_name: '' }), 400, 'invalid_request_error', 'first_name');
+      expectError(await a.patch(`/v1/contacts/${c.id}`, { last_name: '' }), 400, 'invalid_request_error', 'last_name');
+      expect((await a.get(`/v1/contacts/${c.id}`)).body).toMatchObject({ first_name: 'Nell', last_name: 'Null' });
+    });
+
     it('deletes the contact and its timeline but keeps opt-outs', async () => {
       const c = await newContact(a, { email: 'optout@x.test' });
       await a.post(`/v1/contacts/${c.id}/notes`, { body: 'hi' });
