@@ -1284,6 +1284,19 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.call('POST', `/v1/contacts/${c.id}/notes`, undefined, json), 400, 'invalid_request_error');
     });
 
+    it('reads an empty text filter as no filter, and refuses an empty enumerated or integer one (docs/api.md)', async () => {
+      await newContact(a);
+      await a.post('/v1/transactions', {});
+      const contacts = (await a.get('/v1/contacts')).body.total_count;
+      expect(contacts).toBeGreaterThan(0);
+      expect((await a.get('/v1/contacts?q=&email=&stage_id=&lead_source_id=&owner_id=&tag_id=')).body.total_count).toBe(contacts);
+      const counts = (await a.get('/v1/transactions')).body.counts;
+      expect(Object.values(counts).some((n) => n !== '0')).toBe(true);
+      expect((await a.get('/v1/transactions?search=&contact_id=&deal_id=&stage_id=&closing_from=&closing_to=')).body.counts).toEqual(counts);
+      for (const q of ['status=', 'side=', 'limit=', 'offset=']) expectError(await a.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.slice(0, -1));
+      expectError(await a.get('/v1/deals?status='), 400, 'invalid_request_error', 'status');
+    });
+
     it('limits each workspace across all its keys and recovers in the next window', async () => {
       s.clock.set('2026-03-02T11:00:10.000Z');
       const W = await s.workspace({ rate_limit_per_minute: 4 });
