@@ -203,6 +203,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   for (const s of sharedSchemas) app.addSchema(s);
   // Only JSON bodies are accepted: any other content type is a 415.
   app.removeContentTypeParser(['text/plain']);
+  // Many clients send Content-Type: application/json on every call: with no body it is no body, so
+  // an endpoint without a payload answers as without the header, and one that needs a body says so.
+  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '') return done(null, undefined);
+    parseJson(req, body as string, done);
+  });
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {

@@ -118,7 +118,7 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (e.message ?? 'is invalid');
   if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
   if (e.keyword === 'enum') {
-    return badRequest(`Invalid ${base}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`, base);
+    return badRequest(`Invalid ${base}: must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`, base);
   }
   return badRequest(`Invalid ${base}: ${problem}`, base);
 }

@@ -347,6 +347,23 @@ export function defineConformance(kind: StoreKind) {
       expect(after.rows[0].n).toBe(2);
     });
 
+    it('a PATCH may send null for first_name or last_name (nullable like every field): it leaves the name as it is', async () => {
+      const c = await newContact(a, { first_name: 'Nell', last_name: 'Null', company: 'Keep' });
+      s.clock.advance(1000);
+      const r = await a.patch(`/v1/contacts/${c.id}`, { first_name: null, last_name: null, company: 'Changed' });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toMatchObject({ first_name: 'Nell', last_name: 'Null', company: 'Changed' });
+      const timeline = (await a.get(`/v1/contacts/${c.id}/activities`)).body.data;
+      expect(timeline[0].metadata.changed_fields).toEqual(['company']);
+      // Nothing else sent: nothing changes, nothing is written.
+      const same = await a.patch(`/v1/contacts/${c.id}`, { first_name: null });
+      expect(same.body.updated_at).toBe(r.body.updated_at);
+      // A name cannot be emptied.
+      expectError(await a.patch(`/v1/contacts/${c.id}`, { first_name: '' }), 400, 'invalid_request_error', 'first_name');
+      expectError(await a.patch(`/v1/contacts/${c.id}`, { last_name: '' }), 400, 'invalid_request_error', 'last_name');
+      expect((await a.get(`/v1/contacts/${c.id}`)).body).toMatchObject({ first_name: 'Nell', last_name: 'Null' });
+    });
+
     it('deletes the contact and its timeline but keeps opt-outs', async () => {
       const c = await newContact(a, { email: 'optout@x.test' });
       await a.post(`/v1/contacts/${c.id}/notes`, { body: 'hi' });
@@ -652,8 +669,16 @@ export function defineConformance(kind: StoreKind) {
       expect(r.status).toBe(201);
       const after = (await a.get(`/v1/contacts/${c.id}`)).body;
       expect(after.last_activity_at).toBe(s.clock.now().toISOString());
+      // The contact reads differently, so its updated_at moves and an incremental sync finds it.
+      expect(after.updated_at).toBe(s.clock.now().toISOString());
+      const synced = (await a.get(`/v1/contacts?limit=100&updated_after=${encodeURIComponent(after.updated_at)}`)).body.data;
+      expect(synced.map((x: { id: string }) => x.id)).toContain(c.id);
+      // The limit counts characters (code points), not bytes or UTF-16 units: 10,000 emoji are
+      // 40,000 bytes and 20,000 units, and are a note; one more is not.
+      expect((await a.post(`/v1/contacts/${c.id}/notes`, { body: '😀'.repeat(10000) })).status).toBe(201);
+      expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: '😀'.repeat(10001) }), 400, 'invalid_request_error', 'body');
       const ev = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'note.created' AND data->>'contact_id' = $1`, [c.id]);
-      expect(ev.rows[0].n).toBe(1);
+      expect(ev.rows[0].n).toBe(2);
     });
   });
 
@@ -1168,6 +1193,13 @@ export function defineConformance(kind: StoreKind) {
       expect((await a.get(`/v1/transactions/${t2.id}/workflow`)).body.parties[0].contact_id).toBe('');
     });
 
+    it('names the allowed values of a field that may be null, null among them', async () => {
+      const t = (await a.post('/v1/transactions', {})).body;
+      const r = await a.patch(`/v1/transactions/${t.id}`, { side: '' });
+      expectError(r, 400, 'invalid_request_error', 'side');
+      expect(r.body.error.message).toBe('Invalid side: must be one of buyer, seller, both, null');
+    });
+
     it('names the limit of an amount that is too large', async () => {
       const t = (await a.post('/v1/transactions', { name: 'Big' })).body;
       for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
@@ -1227,6 +1259,42 @@ export function defineConformance(kind: StoreKind) {
         expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(s.clock.now().getTime() / 1000);
       }
       expectError(await a.get('/v1/nothing-here'), 404, 'invalid_request_error');
+    });
+
+    it('takes Content-Type: application/json with no body on an endpoint without a payload, as many clients send it on every call', async () => {
+      const json = { 'content-type': 'application/json' };
+      const c = await newContact(a);
+      const tag = (await a.post('/v1/tags', { name: `Empty body ${kind}` })).body;
+      const put = await a.call('PUT', `/v1/contacts/${c.id}/tags/${tag.id}`, undefined, json);
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body.tags.map((t: { id: string }) => t.id)).toEqual([tag.id]);
+      const untag = await a.call('DELETE', `/v1/contacts/${c.id}/tags/${tag.id}`, undefined, json);
+      expect(untag.status, JSON.stringify(untag.body)).toBe(200);
+      expect(untag.body.tags).toEqual([]);
+      const txn = (await a.post('/v1/transactions', {})).body;
+      expect((await a.call('DELETE', `/v1/transactions/${txn.id}`, undefined, json)).body).toEqual({ deleted_id: txn.id, success: true });
+      expect((await a.call('DELETE', `/v1/contacts/${c.id}`, undefined, json)).body).toEqual({ id: c.id, deleted: true });
+      // A GET is no different, and a missing object is still the path's 404.
+      expect((await a.call('GET', '/v1/me', undefined, json)).status).toBe(200);
+      expectError(await a.call('DELETE', `/v1/contacts/${c.id}`, undefined, json), 404, 'invalid_request_error', 'contact_id');
+      // An endpoint that needs a body still says so, in the API's words.
+      const create = await a.call('POST', '/v1/contacts', undefined, json);
+      expectError(create, 400, 'invalid_request_error');
+      expect(create.body.error.message).toBe('The request body must be an object');
+      expectError(await a.call('POST', `/v1/contacts/${c.id}/notes`, undefined, json), 400, 'invalid_request_error');
+    });
+
+    it('reads an empty text filter as no filter, and refuses an empty enumerated or integer one (docs/api.md)', async () => {
+      await newContact(a);
+      await a.post('/v1/transactions', {});
+      const contacts = (await a.get('/v1/contacts')).body.total_count;
+      expect(contacts).toBeGreaterThan(0);
+      expect((await a.get('/v1/contacts?q=&email=&stage_id=&lead_source_id=&owner_id=&tag_id=')).body.total_count).toBe(contacts);
+      const counts = (await a.get('/v1/transactions')).body.counts;
+      expect(Object.values(counts).some((n) => n !== '0')).toBe(true);
+      expect((await a.get('/v1/transactions?search=&contact_id=&deal_id=&stage_id=&closing_from=&closing_to=')).body.counts).toEqual(counts);
+      for (const q of ['status=', 'side=', 'limit=', 'offset=']) expectError(await a.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.slice(0, -1));
+      expectError(await a.get('/v1/deals?status='), 400, 'invalid_request_error', 'status');
     });
 
     it('limits each workspace across all its keys and recovers in the next window', async () => {

@@ -62,7 +62,8 @@ export async function listActivities(
 }
 
 /**
- * Adds a note in one statement: last_activity_at is moved on the contact (which also finds and
+ * Adds a note in one statement: last_activity_at (and so updated_at, as the contact reads
+ * differently) is moved on the contact (which also finds and
  * locks it), and the timeline row and the note.created outbox row are inserted from that update,
  * so a missing contact writes nothing. The response is built from the values written. When the
  * route defers the request's authentication (`auth`), it rides in front of the update, which
@@ -76,7 +77,7 @@ export async function addNote(db: Queryable, ws: string, contactId: string, body
   // With the request's authentication in front when the route defers it to here (as
   // deleteContact): nothing is written unless it admits the request (ok).
   const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
-  const sql = `WITH ${gate} c AS (UPDATE contacts SET last_activity_at = ${atP}::timestamptz
+  const sql = `WITH ${gate} c AS (UPDATE contacts SET last_activity_at = ${atP}::timestamptz, updated_at = ${atP}::timestamptz
       WHERE workspace_id = ${wsP} AND id = ${contactP}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''} RETURNING id, workspace_id),
     a AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, description, is_private, created_at)

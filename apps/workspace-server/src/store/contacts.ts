@@ -979,8 +979,9 @@ function updateWrite(ws: string, id: string, version: string, after: Contact, ex
  * come from that row before a 404 or a 400 of the input's references, and nothing is written.
  */
 export async function updateContact(db: Queryable, ws: string, id: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
-  if (input.first_name === null || input.first_name === '') throw badRequest('first_name cannot be empty', 'first_name');
-  if (input.last_name === null || input.last_name === '') throw badRequest('last_name cannot be empty', 'last_name');
+  // Every PATCH field is nullable (the spec): a name cannot be cleared, so null leaves it as it is.
+  if (input.first_name === '') throw badRequest('first_name cannot be empty', 'first_name');
+  if (input.last_name === '') throw badRequest('last_name cannot be empty', 'last_name');
   const stageIn = input.stage_id === undefined ? undefined : emptyToNull(input.stage_id) ?? null;
   const sourceIn = input.lead_source_id === undefined ? undefined : emptyToNull(input.lead_source_id) ?? null;
   const ownerIn = input.owner_id === undefined ? undefined : emptyToNull(input.owner_id) ?? null;
@@ -1006,7 +1007,7 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
     const emails = rowsFromInput(input.emails, input.email, 'Other', before.emails);
     const phones = rowsFromInput(input.phones, input.phone, 'Mobile', before.phones);
     const after: Contact = { ...before };
-    for (const f of ['first_name', 'last_name'] as const) if (input[f] !== undefined) after[f] = input[f] as string;
+    for (const f of ['first_name', 'last_name'] as const) if (input[f] != null) after[f] = input[f] as string;
     for (const f of plainFields) if (input[f] !== undefined) after[f] = input[f] ?? null;
     after.stage = ref(stageIn, r.new_stage_name, before.stage);
     after.lead_source = ref(sourceIn, r.new_lead_source_name, before.lead_source);
