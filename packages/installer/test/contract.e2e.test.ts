@@ -67,6 +67,21 @@ describe('one contract: a pack that validates installs', () => {
     expect((await post('/v1/media', { file_name: 'a.bin', mime_type: 'application/octet-stream', data: 'QQ==' })).status).toBe(201);
   });
 
+  it('an asset of any mime type the format allows (empty, 300 characters) uploads and comes back', async () => {
+    const bytes = Buffer.from('logo');
+    const asset = (key: string, mimeType: string) => ({ key, role: 'team_photo' as const, fileName: `${key}.bin`, mimeType, byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') });
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000031', name: 'Mime types', version: '1.0.0',
+      brand: { name: 'Harbor' }, assets: [asset('blank', ''), asset('long', `image/${'x'.repeat(294)}`)],
+    };
+    expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const c = clientFor(server(), (await server().workspace()).key);
+    await install(c, pack);
+    expect((await c.listAll<any>('/v1/media')).map((m) => m.mime_type).sort()).toEqual(['', `image/${'x'.repeat(294)}`]);
+    const { exportedAt: _at, ...exported } = (await exportWorkspace(c, { packId: pack.packId })).pack;
+    expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+  });
+
   it('an asset larger than the media library takes is refused at plan time, before any write', async () => {
     const pack = structuredClone(loadPack('valid/buyer-lead-starter.json'));
     const bytes = WORKSPACE_LIMITS.mediaFileBytes + 3;

@@ -212,7 +212,11 @@ function assetsArb(): fc.Arbitrary<Asset[]> {
   const one = fc.record({
     role: fc.constantFrom(...ASSET_ROLES),
     fileName: text(1, LIMITS.fileName).filter((s) => s.trim().length > 0),
-    mimeType: fc.constantFrom('image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf', 'application/octet-stream'),
+    // Any string is a mime type to the format: empty and long ones too.
+    mimeType: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom('image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf', 'application/octet-stream') },
+      { weight: 1, arbitrary: fc.constantFrom('', `application/${'x'.repeat(300)}`) },
+    ),
     bytes: fc.uint8Array({ minLength: 0, maxLength: 96 }),
     embed: fc.boolean(),
     staged: fc.boolean(),

@@ -31,7 +31,11 @@ describe('validPack()', () => {
         note(`channel:${t.channel}`);
         if ([...t.body].length === LIMITS.templateBody) note('max:template-body');
       }
-      for (const a of pack.assets ?? []) note(`asset:${a.role}`);
+      for (const a of pack.assets ?? []) {
+        note(`asset:${a.role}`);
+        if (a.mimeType === '') note('mime:empty');
+        if (a.mimeType.length > 200) note('mime:long');
+      }
       for (const p of pack.pipelines ?? []) {
         for (const s of p.stages) note(`stage:${s.stageType ?? 'OPEN'}`);
         if (p.stages.length === LIMITS.stages) note('max:stages');
@@ -49,6 +53,7 @@ describe('validPack()', () => {
       ...RESOURCE_KINDS.map((k) => `resource:${k}`), ...MESSAGE_CHANNELS.map((c) => `channel:${c}`), ...ASSET_ROLES.map((r) => `asset:${r}`),
       ...STAGE_TYPES.map((t) => `stage:${t}`), ...NODE_KINDS.map((k) => `node:${k}`), ...REFERENCE_TYPES.map((t) => `ref:${t}`),
       'color:3', 'color:4', 'color:6', 'color:8', 'max:resource-name', 'max:template-body', 'max:stages', 'max:nodes', 'brand', 'astral',
+      'mime:empty', 'mime:long',
     ];
     expect(want.filter((k) => !seen.has(k))).toEqual([]);
   }, 120_000);
