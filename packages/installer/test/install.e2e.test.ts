@@ -255,6 +255,39 @@ describe('install against the real workspace server()', () => {
     expect(await readLedger(c, v100.packId)).toBeNull();
   });
 
+  it('uninstalling a pack leaves what another installed pack adopted from it or bound to, so that pack keeps working', async () => {
+    // Pack B adopts pack A's tag and template (same name and content) and binds A's lead source
+    // reference by name; A owns them. Before, uninstalling A removed all three under B.
+    const shared = (packId: string, name: string, tagKey: string): Pack => ({
+      format: 'service.setup-pack', schemaVersion: 2, packId, name, version: '1.0.0',
+      resources: [{ key: tagKey, kind: 'tag', name: 'Hot lead' }],
+      messageTemplates: [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }],
+      automations: [{ key: 'a', document: {
+        format: 'service.automation-template', version: 1, name: `${name} welcome`,
+        graph: { nodes: [{ id: 't', kind: 'trigger.tag_added', config: { tag_id: tagKey } }, { id: 'u', kind: 'trigger.contact_created', config: { lead_source_id: 'src-open' } }, { id: 's', kind: 'action.send_sms', config: { template_id: 'welcome' } }], edges: [{ id: 'e', source: 't', target: 's' }, { id: 'e2', source: 'u', target: 's' }] },
+        references: [{ type: 'tag', id: tagKey }, { type: 'email_template', id: 'welcome' }, { type: 'lead_source', id: 'src-open', name: 'First showing' }],
+      } }],
+    });
+    const a = shared('c0ffee00-1a2b-4c3d-9e4f-000000000043', 'Pack A', 'hot');
+    const b = shared('c0ffee00-1a2b-4c3d-9e4f-000000000044', 'Pack B', 'hot-lead');
+    const c = clientFor(server(), (await server().workspace()).key);
+    await install(c, a);
+    const fromB = await install(c, b);
+    expect(fromB.plan.steps.filter((s) => s.action === 'adopt').map((s) => s.itemId)).toEqual(['resource:hot-lead', 'template:welcome']);
+    const r = await uninstall(c, a.packId);
+    expect(r.kept.map((s) => `${s.itemId}: ${s.reason}`)).toEqual([
+      'template:welcome: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+      'resource:@ref/lead_source/src-open: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+      'resource:hot: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+    ]);
+    expect((await all(c, '/v1/automations')).map((x) => x.name)).toEqual(['Pack B welcome']);
+    expect((await all(c, '/v1/tags')).map((x) => x.name)).toEqual(['Hot lead']);
+    expect((await all(c, '/v1/message-templates')).map((x) => x.name)).toEqual(['Welcome']);
+    expect((await all(c, '/v1/lead-sources')).map((x) => x.name)).toContain('First showing');
+    expect(await readLedger(c, a.packId)).toBeNull();
+    expect((await planInstall(c, b)).plan.writes).toBe(0);
+  });
+
   it('keeps the image an edited template shows when uninstalling: the kept template never points at a removed file', async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);

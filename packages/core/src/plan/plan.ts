@@ -536,11 +536,18 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
  * Plans removing an install: owned items whose workspace copy is unedited are removed (reverse
  * dependency order); edited ones are kept and reported as conflicts; adopted objects are left.
  */
-export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot): PlanResult {
+export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot, others: readonly InstallLedger[] = []): PlanResult {
   const steps: PlanStep[] = [];
   const found = new Map<string, WorkspaceObject>();
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
+  // What the workspace's other installed packs hold (adopted by name, or bound as a reference): the
+  // pack that made an object removing it would break them, so it stays.
+  const heldBy = new Map<string, InstallLedger>();
+  for (const o of others) {
+    if (o.packId === ledger.packId) continue;
+    for (const id of [...Object.values(o.items).map((it) => it.workspaceId), ...Object.values(o.bindings ?? {})]) if (!heldBy.has(id)) heldBy.set(id, o);
+  }
   for (const [id, prev] of Object.entries(ledger.items)) {
     const existing = (snapshot.collections[prev.collection] ?? []).find((o) => o.id === prev.workspaceId);
     const step: PlanStep = {
@@ -551,13 +558,17 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
     else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
       Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
-    } else Object.assign(step, { write: true, reason: 'installed by the pack' });
+    } else {
+      const holder = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => heldBy.get(w)).find(Boolean);
+      if (holder) Object.assign(step, { action: 'orphan', reason: `used by the installed pack "${holder.packName}" (${holder.packId}): kept` });
+      else Object.assign(step, { write: true, reason: 'installed by the pack' });
+    }
     steps.push(step);
     if (existing) found.set(id, existing);
   }
   // A media file that an item being kept shows (an edited template's image, the brand's logo)
   // stays too: removing it would leave the kept item pointing at nothing.
-  const kept = steps.filter((st) => st.action === 'conflict').map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
+  const kept = steps.filter((st) => st.action === 'conflict' || (st.action === 'orphan' && found.has(st.itemId))).map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
   for (const st of steps) {
     if (st.kind !== 'asset' || st.action !== 'remove' || !st.write) continue;
     const url = ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined);
