@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { base64Length, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
@@ -341,10 +341,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
 
   // Text PostgreSQL cannot store (NUL, lone surrogates) is refused before any route sees it.
   app.addHook('preValidation', async (req) => {
-    for (const value of [req.params, req.query, req.body]) {
-      const bad = unstorableText(value);
-      if (bad) throw new ApiError(400, 'invalid_request_error', `Invalid ${bad.param}: ${bad.what}`, bad.param);
-    }
+    // A body's fields each nest as deep as a pack may (unstorableBody).
+    const bad = unstorableText(req.params) ?? unstorableText(req.query) ?? unstorableBody(req.body);
+    if (bad) throw new ApiError(400, 'invalid_request_error', `Invalid ${bad.param}: ${bad.what}`, bad.param);
   });
 
   // Requests that never reached a workspace still carry the headers: the default limit, uncounted.

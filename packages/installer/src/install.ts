@@ -8,7 +8,7 @@ import {
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
-import { COLLECTION_PATH, fetchSnapshot, LedgerLock, readLedger } from './workspace.js';
+import { COLLECTION_PATH, fetchSnapshot, LedgerLock, listLedgers, readLedger } from './workspace.js';
 
 /**
  * A write of a run that the workspace refused, or that could not be made, after the run started:
@@ -255,7 +255,9 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   if (!record) throw new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
   const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
   const snapshot = await fetchSnapshot(client, collections);
-  const plan = planUninstall(record.ledger, snapshot);
+  // The other packs installed here: what they adopted from this one, or bound to, stays.
+  const others = (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
+  const plan = planUninstall(record.ledger, snapshot, others);
   const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept };
   await checkWriteScopes(client, plan.steps);

@@ -3,7 +3,7 @@
 // before anything is written.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { base64Length, canonicalize, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
+import { base64Length, canonicalize, MAX_DEPTH, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
 import { exportWorkspace, install, planInstall } from '../src/index.js';
 import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
@@ -65,6 +65,51 @@ describe('one contract: a pack that validates installs', () => {
       expect((await media.json()).error).toMatchObject({ param: 'data' });
     }
     expect((await post('/v1/media', { file_name: 'a.bin', mime_type: 'application/octet-stream', data: 'QQ==' })).status).toBe(201);
+  });
+
+  it('an asset of any mime type the format allows (empty, 300 characters) uploads and comes back', async () => {
+    const bytes = Buffer.from('logo');
+    const asset = (key: string, mimeType: string) => ({ key, role: 'team_photo' as const, fileName: `${key}.bin`, mimeType, byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') });
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000031', name: 'Mime types', version: '1.0.0',
+      brand: { name: 'Harbor' }, assets: [asset('blank', ''), asset('long', `image/${'x'.repeat(294)}`)],
+    };
+    expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const c = clientFor(server(), (await server().workspace()).key);
+    await install(c, pack);
+    expect((await c.listAll<any>('/v1/media')).map((m) => m.mime_type).sort()).toEqual(['', `image/${'x'.repeat(294)}`]);
+    const { exportedAt: _at, ...exported } = (await exportWorkspace(c, { packId: pack.packId })).pack;
+    expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+  });
+
+  it('open objects nested as deep as a valid pack may nest them install and come back (the ledger keeps resource data one level below its body)', async () => {
+    const nest = (depth: number): Record<string, unknown> => {
+      let v: Record<string, unknown> = { leaf: true };
+      for (let i = 1; i < depth; i++) v = { a: v };
+      return v;
+    };
+    /** make(d) at the largest d that still validates: the deepest the format allows there. */
+    const deepest = (make: (d: number) => Pack): Pack => {
+      let d = MAX_DEPTH - 8;
+      while (validatePack(make(d + 1)).diagnostics.every((x) => x.severity !== 'error')) d++;
+      expect(d).toBeGreaterThan(MAX_DEPTH - 8);
+      return make(d);
+    };
+    const packs = [
+      (d: number): Partial<Pack> => ({ resources: [{ key: 'f', kind: 'custom_field', name: 'Deep field', data: nest(d) }] }),
+      (d: number): Partial<Pack> => ({ resources: [{ key: 't', kind: 'tag', name: 'Deep tag', data: { color: '#112233', note: nest(d) } }] }),
+      (d: number): Partial<Pack> => ({ resources: [{ key: 'e', kind: 'email_template', name: 'Deep design', data: nest(d) }] }),
+      (d: number): Partial<Pack> => ({ brand: { name: 'Deep brand', theme: nest(d) } }),
+      (d: number): Partial<Pack> => ({ messageTemplates: [{ key: 'm', name: 'Deep rich text', channel: 'email', body: 'Hi', richTextDoc: nest(d) }] }),
+    ];
+    for (const [i, items] of packs.entries()) {
+      const pack = deepest((d) => ({ format: 'service.setup-pack', schemaVersion: 2, packId: `c0ffee00-1a2b-4c3d-9e4f-00000000005${i}`, name: 'Deep', version: '1.0.0', ...items(d) }) as Pack);
+      const c = clientFor(server(), (await server().workspace()).key);
+      await install(c, pack);
+      expect((await planInstall(c, pack)).plan.writes).toBe(0);
+      const { exportedAt: _at, ...exported } = (await exportWorkspace(c, { packId: pack.packId })).pack;
+      expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+    }
   });
 
   it('an asset larger than the media library takes is refused at plan time, before any write', async () => {

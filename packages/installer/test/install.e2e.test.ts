@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Pack } from '@setup-pack/core';
 import { install, InvalidPackError, planInstall, PlanFailedError, readLedger, uninstall, WorkspaceClient } from '../src/index.js';
 import { clientFor, countingFetch, loadPack, useServer } from './harness.js';
 
@@ -131,6 +132,62 @@ describe('install against the real workspace server()', () => {
     expect((await c.get(`/v1/message-templates/${follow.id}`)).name).toBe('Follow-up email (buyers)');
   });
 
+  describe('an upgrade whose automation moves deals to a stage the workspace\'s copy of the pipeline lacks', () => {
+    const stages = [{ key: 'new', name: 'New' }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const }];
+    const mover = (stage: string) => ({
+      key: 'move',
+      document: {
+        format: 'service.automation-template' as const, version: 1 as const, name: 'Move deal',
+        graph: { nodes: [{ id: 't', kind: 'trigger.deal_created', config: { pipeline_id: 'deals' } }, { id: 'm', kind: 'action.move_deal_stage', config: { stage_id: stage } }], edges: [{ id: 'e', source: 't', target: 'm' }] },
+        references: [{ type: 'pipeline' as const, id: 'deals' }, { type: 'deal_stage' as const, id: stage }],
+      },
+    });
+    const releases = (packId: string, name: string) => {
+      const v1: Pack = { format: 'service.setup-pack', schemaVersion: 2, packId, name: 'Stages', version: '1.0.0', pipelines: [{ key: 'deals', name, stages }], automations: [mover('new')] };
+      // 1.1.0 adds "Under contract" and moves deals there.
+      const v2: Pack = { ...v1, version: '1.1.0', pipelines: [{ key: 'deals', name, stages: [stages[0], { key: 'contract', name: 'Under contract' }, ...stages.slice(1)] }], automations: [mover('contract')] };
+      return { v1, v2 };
+    };
+    const stageOf = async (c: WorkspaceClient, name: string, stage: string) => (await all(c, '/v1/pipeline-details')).find((p) => p.name === name).stages.find((s: any) => s.name === stage)?.id;
+
+    it('kept as edited (a stage added by hand): the plan names the stage and --overwrite, writing nothing; --overwrite installs it', async () => {
+      const { v1, v2 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000041', 'Deals');
+      const c = clientFor(server(), (await server().workspace()).key);
+      await install(c, v1);
+      const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
+      await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: [{ name: 'Inspection', type: 'OPEN' }, ...pipeline.stages.map(({ id, name, type }: any) => ({ id, name, type }))] });
+      const { plan } = await planInstall(c, v2);
+      expect(plan.errors).toEqual([{
+        code: 'plan/unresolved-reference',
+        message: 'deal_stage contract used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
+        reference: { type: 'deal_stage', id: 'contract', usedBy: ['move'] },
+      }]);
+      // Before: the install failed with an internal error after recording the run, and every rerun failed alike.
+      await expect(install(c, v2)).rejects.toBeInstanceOf(PlanFailedError);
+      expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
+      await install(c, v2, { overwrite: true });
+      expect((await all(c, '/v1/automations'))[0].document.graph.nodes[1].config.stage_id).toBe(await stageOf(c, 'Deals', 'Under contract'));
+      expect((await planInstall(c, v2)).plan.writes).toBe(0);
+    });
+
+    it('adopted (the workspace\'s own pipeline, never written): the plan says so, writing nothing', async () => {
+      // A new workspace's default pipeline, "Sales", with these very stages: 1.0.0 adopts it.
+      const c = clientFor(server(), (await server().workspace()).key);
+      const sales = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Sales');
+      const own = sales.stages.map((s: any, i: number) => ({ key: `s${i}`, name: s.name, ...(s.type === 'OPEN' ? {} : { stageType: s.type }) }));
+      const { v1, v2 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000042', 'Sales');
+      v1.pipelines = [{ key: 'deals', name: 'Sales', stages: own }];
+      v1.automations = [mover('s0')];
+      v2.pipelines = [{ key: 'deals', name: 'Sales', stages: [...own, { key: 'contract', name: 'Under contract' }] }];
+      const first = await install(c, v1);
+      expect(first.plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'adopt' });
+      const { plan } = await planInstall(c, v2);
+      expect(plan.errors.map((e) => e.message)).toEqual(['deal_stage contract used by move: pipeline deals ("Sales") has no such stage in the workspace, where it is the workspace\'s own pipeline, adopted by name and never written by this pack']);
+      await expect(install(c, v2)).rejects.toBeInstanceOf(PlanFailedError);
+      expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
+    });
+  });
+
   it('fails the plan listing every unresolved member reference, writing nothing', async () => {
     const ws = await server().workspace({ members: ['Someone Else'] });
     const counting = countingFetch();
@@ -196,6 +253,39 @@ describe('install against the real workspace server()', () => {
     // Zillow was the workspace's own lead source: adopted, so it stays.
     expect((await all(c, '/v1/lead-sources')).some((s) => s.name === 'Zillow')).toBe(true);
     expect(await readLedger(c, v100.packId)).toBeNull();
+  });
+
+  it('uninstalling a pack leaves what another installed pack adopted from it or bound to, so that pack keeps working', async () => {
+    // Pack B adopts pack A's tag and template (same name and content) and binds A's lead source
+    // reference by name; A owns them. Before, uninstalling A removed all three under B.
+    const shared = (packId: string, name: string, tagKey: string): Pack => ({
+      format: 'service.setup-pack', schemaVersion: 2, packId, name, version: '1.0.0',
+      resources: [{ key: tagKey, kind: 'tag', name: 'Hot lead' }],
+      messageTemplates: [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }],
+      automations: [{ key: 'a', document: {
+        format: 'service.automation-template', version: 1, name: `${name} welcome`,
+        graph: { nodes: [{ id: 't', kind: 'trigger.tag_added', config: { tag_id: tagKey } }, { id: 'u', kind: 'trigger.contact_created', config: { lead_source_id: 'src-open' } }, { id: 's', kind: 'action.send_sms', config: { template_id: 'welcome' } }], edges: [{ id: 'e', source: 't', target: 's' }, { id: 'e2', source: 'u', target: 's' }] },
+        references: [{ type: 'tag', id: tagKey }, { type: 'email_template', id: 'welcome' }, { type: 'lead_source', id: 'src-open', name: 'First showing' }],
+      } }],
+    });
+    const a = shared('c0ffee00-1a2b-4c3d-9e4f-000000000043', 'Pack A', 'hot');
+    const b = shared('c0ffee00-1a2b-4c3d-9e4f-000000000044', 'Pack B', 'hot-lead');
+    const c = clientFor(server(), (await server().workspace()).key);
+    await install(c, a);
+    const fromB = await install(c, b);
+    expect(fromB.plan.steps.filter((s) => s.action === 'adopt').map((s) => s.itemId)).toEqual(['resource:hot-lead', 'template:welcome']);
+    const r = await uninstall(c, a.packId);
+    expect(r.kept.map((s) => `${s.itemId}: ${s.reason}`)).toEqual([
+      'template:welcome: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+      'resource:@ref/lead_source/src-open: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+      'resource:hot: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+    ]);
+    expect((await all(c, '/v1/automations')).map((x) => x.name)).toEqual(['Pack B welcome']);
+    expect((await all(c, '/v1/tags')).map((x) => x.name)).toEqual(['Hot lead']);
+    expect((await all(c, '/v1/message-templates')).map((x) => x.name)).toEqual(['Welcome']);
+    expect((await all(c, '/v1/lead-sources')).map((x) => x.name)).toContain('First showing');
+    expect(await readLedger(c, a.packId)).toBeNull();
+    expect((await planInstall(c, b)).plan.writes).toBe(0);
   });
 
   it('keeps the image an edited template shows when uninstalling: the kept template never points at a removed file', async () => {

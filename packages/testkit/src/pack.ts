@@ -5,7 +5,7 @@
 // restated here, so the generator follows the format when it changes.
 import fc from 'fast-check';
 import {
-  ASSET_ROLES, CREATABLE_REFERENCE_TYPES, MESSAGE_CHANNELS, NODE_CATALOG, publishedSchemas, RESOURCE_KINDS,
+  ASSET_ROLES, CREATABLE_REFERENCE_TYPES, MAX_DEPTH, MESSAGE_CHANNELS, NODE_CATALOG, publishedSchemas, RESOURCE_KINDS,
   RESOURCE_KIND_OF_REFERENCE, type Asset, type AutomationDocument, type AutomationItem, type AutomationSettings,
   type ConfigField, type GraphEdge, type GraphNode, type MessageTemplate, type Pack, type Pipeline,
   type PipelineStage, type Reference, type ReferenceType, type Resource, type SmartList, unstorableText,
@@ -106,11 +106,22 @@ function resourceArb(): fc.Arbitrary<Omit<Resource, 'key'>> {
       {
         kind: fc.constant(kind),
         name: itemName(LIMITS.resourceName),
-        data: kind === 'tag' ? fc.record({ color: hexColor }, { requiredKeys: [] }) : jsonObject(),
+        data: fc.oneof(
+          { weight: 30, arbitrary: kind === 'tag' ? fc.record({ color: hexColor }, { requiredKeys: [] }) : jsonObject() },
+          // As deep as the format lets resource data nest: the pack, its resources and the item hold it.
+          { weight: 1, arbitrary: fc.constant(deepObject(MAX_DEPTH - 3)) },
+        ),
       },
       { requiredKeys: ['kind', 'name'] },
     ),
   ) as fc.Arbitrary<Omit<Resource, 'key'>>;
+}
+
+/** An object `levels` objects deep ({a: {a: … {leaf: true}}}). */
+export function deepObject(levels: number): Record<string, unknown> {
+  let v: Record<string, unknown> = { leaf: true };
+  for (let i = 1; i < levels; i++) v = { a: v };
+  return v;
 }
 
 /** Open JSON objects (resource data, brand fields, rich text, filter extras). */
@@ -212,7 +223,11 @@ function assetsArb(): fc.Arbitrary<Asset[]> {
   const one = fc.record({
     role: fc.constantFrom(...ASSET_ROLES),
     fileName: text(1, LIMITS.fileName).filter((s) => s.trim().length > 0),
-    mimeType: fc.constantFrom('image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf', 'application/octet-stream'),
+    // Any string is a mime type to the format: empty and long ones too.
+    mimeType: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom('image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf', 'application/octet-stream') },
+      { weight: 1, arbitrary: fc.constantFrom('', `application/${'x'.repeat(300)}`) },
+    ),
     bytes: fc.uint8Array({ minLength: 0, maxLength: 96 }),
     embed: fc.boolean(),
     staged: fc.boolean(),

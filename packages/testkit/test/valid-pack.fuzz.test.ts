@@ -3,10 +3,16 @@
 // template channel and stage type occurs, and the boundaries (longest names, 50 stages, 200 blocks).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ASSET_ROLES, MESSAGE_CHANNELS, NODE_KINDS, REFERENCE_TYPES, RESOURCE_KINDS, STAGE_TYPES, validatePack, type Pack } from '@setup-pack/core';
+import { ASSET_ROLES, MAX_DEPTH, MESSAGE_CHANNELS, NODE_KINDS, REFERENCE_TYPES, RESOURCE_KINDS, STAGE_TYPES, validatePack, type Pack } from '@setup-pack/core';
 import { fuzzConfig, LIMITS, validPack } from '../src/index.js';
 
 const { numRuns, seed, timeoutMs } = fuzzConfig('testkit validPack', 300);
+/** Levels of objects and arrays in a value (a leaf is 0). */
+const measureDepth = (v: unknown): number => {
+  let depth = 0;
+  for (let level: unknown[] = [v]; level.length; depth++) level = level.flatMap((x) => (x !== null && typeof x === 'object' ? Object.values(x) : [])).filter((x) => x !== null && typeof x === 'object');
+  return depth;
+};
 
 describe('validPack()', () => {
   it('makes packs that core validates with 0 errors', () => {
@@ -25,13 +31,18 @@ describe('validPack()', () => {
     for (const pack of fc.sample(validPack(), { numRuns: 1500, seed: 42 }) as Pack[]) {
       for (const r of pack.resources ?? []) {
         note(`resource:${r.kind}`);
+        if (r.data && measureDepth(r.data) === MAX_DEPTH - 3) note('max:depth');
         if ([...r.name].length === LIMITS.resourceName) note('max:resource-name');
       }
       for (const t of pack.messageTemplates ?? []) {
         note(`channel:${t.channel}`);
         if ([...t.body].length === LIMITS.templateBody) note('max:template-body');
       }
-      for (const a of pack.assets ?? []) note(`asset:${a.role}`);
+      for (const a of pack.assets ?? []) {
+        note(`asset:${a.role}`);
+        if (a.mimeType === '') note('mime:empty');
+        if (a.mimeType.length > 200) note('mime:long');
+      }
       for (const p of pack.pipelines ?? []) {
         for (const s of p.stages) note(`stage:${s.stageType ?? 'OPEN'}`);
         if (p.stages.length === LIMITS.stages) note('max:stages');
@@ -49,6 +60,7 @@ describe('validPack()', () => {
       ...RESOURCE_KINDS.map((k) => `resource:${k}`), ...MESSAGE_CHANNELS.map((c) => `channel:${c}`), ...ASSET_ROLES.map((r) => `asset:${r}`),
       ...STAGE_TYPES.map((t) => `stage:${t}`), ...NODE_KINDS.map((k) => `node:${k}`), ...REFERENCE_TYPES.map((t) => `ref:${t}`),
       'color:3', 'color:4', 'color:6', 'color:8', 'max:resource-name', 'max:template-body', 'max:stages', 'max:nodes', 'brand', 'astral',
+      'mime:empty', 'mime:long', 'max:depth',
     ];
     expect(want.filter((k) => !seen.has(k))).toEqual([]);
   }, 120_000);

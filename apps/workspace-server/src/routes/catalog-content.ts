@@ -235,7 +235,8 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   } as const;
   const upload = {
     file_name: packRef('asset', '/properties/fileName'),
-    mime_type: { type: 'string', minLength: 1, maxLength: 200 },
+    // The asset's own rule (any string): a limit of the API's would fail a valid pack halfway.
+    mime_type: packRef('asset', '/properties/mimeType'),
     data: { type: 'string', description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`, maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes) },
   } as const;
   // The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.

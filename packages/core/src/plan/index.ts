@@ -9,4 +9,4 @@ export {
 } from './content.js';
 export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';
-export { WORKSPACE_LIMITS, base64Length, apiLimitErrors, unstorableText } from './limits.js';
+export { WORKSPACE_LIMITS, base64Length, apiLimitErrors, unstorableBody, unstorableText } from './limits.js';

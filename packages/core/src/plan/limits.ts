@@ -28,6 +28,18 @@ export function unstorableText(value: unknown, pointer = ''): { param: string; w
 }
 
 /**
+ * unstorableText for a request body, whose fields may each nest as deep as a pack (MAX_DEPTH):
+ * a body carries a pack's content in a field no deeper than the pack holds it, but one level below
+ * the body. The install ledger's `{ledger: {source: {resourceData: {key: data}}}}` holds a resource's
+ * `data` as deep below `ledger` as the pack holds it below its top (`resources[i].data`); measured
+ * from the body, the deepest data a valid pack may have was refused and the install failed.
+ */
+export function unstorableBody(body: unknown): { param: string; what: string } | null {
+  const bad = firstUnstorable(body, '', -1);
+  return bad && { param: pointerParam(bad.pointer), what: bad.what };
+}
+
+/**
  * Values nested deeper than a pack may be (MAX_DEPTH) are refused too: every item a valid pack
  * holds still fits, and nothing that handles a body (JSON.stringify, the store's jsonb) recurses
  * past its stack — a request 5,000 levels deep was a 500 before. Named at its top field.

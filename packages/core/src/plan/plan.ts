@@ -9,7 +9,7 @@ import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
-import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, type ResolvedItem } from './resolve.js';
+import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
 import type {
   InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, ReferenceBinding, Rewrite,
@@ -359,6 +359,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       brandStep.reason += `, so the pack's brand image${unused.length === 1 ? '' : 's'} ${unused.map((st) => st.key).join(', ')} ${unused.length === 1 ? 'is' : 'are'} not uploaded either`;
     }
   }
+  errors.push(...missingStages(steps, lookup, find));
   steps.push(...completions);
   if (errors.length) return base;
 
@@ -398,6 +399,41 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
   const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || Object.keys(ledgerUpdates).length > 0;
   return { ...base, ok: true, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+}
+
+/**
+ * Stages of the pack's pipelines that automations being written use but that this install does not
+ * make: the pipeline is kept as it is in the workspace (edited since it was installed, or adopted
+ * and never written) and that copy has no such stage (one the release adds, or one the user
+ * removed). The write would otherwise fail halfway; each reference is named once, before any write.
+ */
+function missingStages(steps: PlanStep[], lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): PlanError[] {
+  const byId = new Map(steps.map((st) => [st.itemId, st]));
+  const missing = new Map<string, { stage: string; pipeline: PlanStep; usedBy: Set<string> }>();
+  for (const st of steps) {
+    if (!st.write) continue;
+    for (const rw of st.rewrites) {
+      if (rw.kind !== 'reference' || !('itemId' in rw.target) || rw.target.stageKey === undefined) continue;
+      const pipeline = byId.get(rw.target.itemId);
+      if (!pipeline || pipeline.write) continue;
+      const id = resolveTarget(rw.target, lookup);
+      const stages = pipeline.workspaceId ? find('pipelines', pipeline.workspaceId)?.stages : undefined;
+      if (id !== undefined && Array.isArray(stages) && stages.some((s) => (s as WorkspaceObject)?.id === id)) continue;
+      const k = bindingKey('deal_stage', rw.from);
+      if (!missing.has(k)) missing.set(k, { stage: rw.from, pipeline, usedBy: new Set() });
+      missing.get(k)!.usedBy.add(st.key);
+    }
+  }
+  return [...missing.values()].map(({ stage, pipeline, usedBy }) => {
+    const why = pipeline.action === 'conflict'
+      ? 'where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included'
+      : 'where it is the workspace\'s own pipeline, adopted by name and never written by this pack';
+    return {
+      code: 'plan/unresolved-reference' as const,
+      message: `deal_stage ${stage} used by ${[...usedBy].sort().join(', ')}: pipeline ${pipeline.key} ("${pipeline.name}") has no such stage in the workspace, ${why}`,
+      reference: { type: 'deal_stage' as const, id: stage, usedBy: [...usedBy].sort() },
+    };
+  });
 }
 
 /**
@@ -500,11 +536,18 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
  * Plans removing an install: owned items whose workspace copy is unedited are removed (reverse
  * dependency order); edited ones are kept and reported as conflicts; adopted objects are left.
  */
-export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot): PlanResult {
+export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot, others: readonly InstallLedger[] = []): PlanResult {
   const steps: PlanStep[] = [];
   const found = new Map<string, WorkspaceObject>();
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
+  // What the workspace's other installed packs hold (adopted by name, or bound as a reference): the
+  // pack that made an object removing it would break them, so it stays.
+  const heldBy = new Map<string, InstallLedger>();
+  for (const o of others) {
+    if (o.packId === ledger.packId) continue;
+    for (const id of [...Object.values(o.items).map((it) => it.workspaceId), ...Object.values(o.bindings ?? {})]) if (!heldBy.has(id)) heldBy.set(id, o);
+  }
   for (const [id, prev] of Object.entries(ledger.items)) {
     const existing = (snapshot.collections[prev.collection] ?? []).find((o) => o.id === prev.workspaceId);
     const step: PlanStep = {
@@ -515,13 +558,17 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
     else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
       Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
-    } else Object.assign(step, { write: true, reason: 'installed by the pack' });
+    } else {
+      const holder = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => heldBy.get(w)).find(Boolean);
+      if (holder) Object.assign(step, { action: 'orphan', reason: `used by the installed pack "${holder.packName}" (${holder.packId}): kept` });
+      else Object.assign(step, { write: true, reason: 'installed by the pack' });
+    }
     steps.push(step);
     if (existing) found.set(id, existing);
   }
   // A media file that an item being kept shows (an edited template's image, the brand's logo)
   // stays too: removing it would leave the kept item pointing at nothing.
-  const kept = steps.filter((st) => st.action === 'conflict').map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
+  const kept = steps.filter((st) => st.action === 'conflict' || (st.action === 'orphan' && found.has(st.itemId))).map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
   for (const st of steps) {
     if (st.kind !== 'asset' || st.action !== 'remove' || !st.write) continue;
     const url = ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined);
