@@ -52,7 +52,7 @@ async function answeringPage(context: BrowserContext) {
 }
 
 // Generous: CI machines are shared and slow; a poll passes as soon as the UI catches up.
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
+const poll = <T>(fn: () => T | Promise<T>, message?: string) => expect.poll(fn, { timeout: 15000, interval: 50, message });
 
 /**
  * A pack of `count` automations of 200 blocks, each action block carrying two config fields the
