@@ -125,6 +125,11 @@ export interface PlanInstallOptions extends PlanOptions {
   validated?: boolean;
 }
 
+/** The ledgers of the packs installed in the workspace other than `packId`: what they hold of its items stays. */
+async function otherLedgers(client: WorkspaceClient, packId: string): Promise<InstallLedger[]> {
+  return (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
+}
+
 /** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
 export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
   if (!options.validated) {
@@ -134,7 +139,9 @@ export async function planInstall(client: WorkspaceClient, pack: Pack, options: 
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
-  return { plan: planPack(pack, ledger, snapshot, options), ledger };
+  // With prune, what the workspace's other installed packs hold of this one's items stays.
+  const others = options.prune && ledger ? await otherLedgers(client, pack.packId) : options.others;
+  return { plan: planPack(pack, ledger, snapshot, { ...options, others }), ledger };
 }
 
 const idPath = (step: PlanStep) => `${COLLECTION_PATH[step.collection]}/${encodeURIComponent(step.workspaceId ?? '')}`;
@@ -256,8 +263,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
   const snapshot = await fetchSnapshot(client, collections);
   // The other packs installed here: what they adopted from this one, or bound to, stays.
-  const others = (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
-  const plan = planUninstall(record.ledger, snapshot, others);
+  const plan = planUninstall(record.ledger, snapshot, await otherLedgers(client, packId));
   const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept };
   await checkWriteScopes(client, plan.steps);

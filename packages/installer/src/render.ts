@@ -40,7 +40,10 @@ function whyOf(step: PlanStep): string {
     const why = step.reason.startsWith('edited') ? 'edited in the workspace' : step.reason;
     return step.resolution === 'overwrite' ? `${why}: overwritten (--overwrite)` : `${why}: kept (--overwrite replaces it)`;
   }
-  if (step.action === 'orphan') return step.reason.includes('edited') ? 'gone from the release, edited: kept' : 'gone from the release: kept (--prune removes it)';
+  if (step.action === 'orphan') {
+    if (step.reason.includes('used by the installed pack')) return step.reason;
+    return step.reason.includes('edited') ? 'gone from the release, edited: kept' : 'gone from the release: kept (--prune removes it)';
+  }
   return step.reason;
 }
 

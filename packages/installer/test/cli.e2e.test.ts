@@ -185,4 +185,24 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     expect(r.stderr + r.stdout).toContain('--allow-downgrade');
     expect(r.stderr + r.stdout).not.toContain('allowDowngrade');
   });
+
+  it('uninstall says which installed pack holds what it keeps, and counts it apart from edited items', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const dir = mkdtempSync(join(tmpdir(), 'held-'));
+    const pack = (packId: string, name: string) => ({
+      format: 'service.setup-pack', schemaVersion: 2, packId, name, version: '1.0.0',
+      resources: [{ key: 'hot', kind: 'tag', name: 'Hot lead' }],
+      messageTemplates: [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }],
+    });
+    writeFileSync(join(dir, 'a.json'), JSON.stringify(pack('c0ffee00-1a2b-4c3d-9e4f-000000000047', 'Pack A')));
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(pack('c0ffee00-1a2b-4c3d-9e4f-000000000048', 'Pack B')));
+    expect((await cli(['install', 'a.json'], env, dir)).code).toBe(0);
+    expect((await cli(['install', 'b.json'], env, dir)).code).toBe(0);
+    const un = await cli(['uninstall', 'c0ffee00-1a2b-4c3d-9e4f-000000000047'], env, dir);
+    expect(un.code).toBe(0);
+    expect(un.stdout).toMatch(/resource hot "Hot lead" \(used by the installed pack "Pack B" \(c0ffee00-1a2b-4c3d-9e4f-000000000048\): kept\)/);
+    expect(un.stdout).not.toContain('gone from the release');
+    expect(un.stdout).toMatch(/^Removed 0 items; kept 2 used by another installed pack\.$/m);
+  });
 });

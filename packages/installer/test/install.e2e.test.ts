@@ -288,6 +288,35 @@ describe('install against the real workspace server()', () => {
     expect((await planInstall(c, b)).plan.writes).toBe(0);
   });
 
+  it('an upgrade with prune keeps what another installed pack adopted from the release it drops, and says which pack holds it', async () => {
+    // Pack A 1.0.0 owns a tag and a template; pack B adopts both by name. A 1.1.0 drops them: before,
+    // `install --prune` removed them under B, as uninstall did.
+    const withItems = (packId: string, name: string, version: string, items: boolean): Pack => ({
+      format: 'service.setup-pack', schemaVersion: 2, packId, name, version,
+      resources: items ? [{ key: 'hot', kind: 'tag', name: 'Hot lead' }] : [],
+      messageTemplates: items ? [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }] : [],
+      smartLists: [{ key: 'all', name: `${name} contacts`, filters: { version: 2, root: { type: 'and', children: [] } } }],
+    });
+    const a1 = withItems('c0ffee00-1a2b-4c3d-9e4f-000000000045', 'Pack A', '1.0.0', true);
+    const a2 = withItems(a1.packId, 'Pack A', '1.1.0', false);
+    const b = withItems('c0ffee00-1a2b-4c3d-9e4f-000000000046', 'Pack B', '1.0.0', true);
+    const c = clientFor(server(), (await server().workspace()).key);
+    await install(c, a1);
+    expect((await install(c, b)).plan.steps.filter((s) => s.action === 'adopt').map((s) => s.itemId)).toEqual(['resource:hot', 'template:welcome']);
+    const held = 'gone from the release; used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000046): kept';
+    const up = await install(c, a2, { prune: true });
+    expect(up.plan.steps.filter((s) => s.action === 'orphan').map((s) => `${s.itemId}: ${s.reason}`)).toEqual([`template:welcome: ${held}`, `resource:hot: ${held}`]);
+    expect(up.plan.steps.some((s) => s.action === 'remove')).toBe(false);
+    expect((await all(c, '/v1/tags')).map((x) => x.name)).toEqual(['Hot lead']);
+    expect((await all(c, '/v1/message-templates')).map((x) => x.name)).toEqual(['Welcome']);
+    expect((await planInstall(c, b)).plan.writes).toBe(0);
+    // Once B is gone, nothing holds them: prune removes them.
+    await uninstall(c, b.packId);
+    const later = await install(c, a2, { prune: true });
+    expect(later.plan.steps.filter((s) => s.action === 'remove').map((s) => s.itemId).sort()).toEqual(['resource:hot', 'template:welcome']);
+    expect(await all(c, '/v1/tags')).toEqual([]);
+  });
+
   it('keeps the image an edited template shows when uninstalling: the kept template never points at a removed file', async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);

@@ -25,10 +25,18 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (json) ctx.stdout.write(JSON.stringify({ ...planJson(r.plan), dryRun: !!args.values['dry-run'], removed: r.removed, kept: r.kept.map((s) => s.itemId) }, null, 2) + '\n');
     else {
       ctx.stdout.write(formatPlanText(r.plan, ctx.colors('stdout'), { all: true }));
-      ctx.stdout.write(args.values['dry-run'] ? 'Dry run: nothing was removed.\n' : `Removed ${plural(r.removed, 'item')}${r.kept.length ? `; kept ${count(r.kept.length)} edited in the workspace` : ''}.\n`);
+      ctx.stdout.write(args.values['dry-run'] ? 'Dry run: nothing was removed.\n' : `Removed ${plural(r.removed, 'item')}${keptText(r.kept)}.\n`);
     }
     return 0;
   } catch (e) {
     return reportFailure(ctx, e, json);
   }
+}
+
+/** What uninstall kept, by why: edited in the workspace (conflicts), or held by another installed pack (orphans). */
+function keptText(kept: readonly { action: string }[]): string {
+  const edited = kept.filter((s) => s.action === 'conflict').length;
+  const held = kept.length - edited;
+  const parts = [edited ? `${count(edited)} edited in the workspace` : '', held ? `${count(held)} used by another installed pack` : ''].filter(Boolean);
+  return parts.length ? `; kept ${parts.join(' and ')}` : '';
 }

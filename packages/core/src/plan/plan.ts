@@ -363,7 +363,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   steps.push(...completions);
   if (errors.length) return base;
 
-  // Orphans: installed items the new release no longer has. Removed only with prune, and only unedited.
+  // Orphans: installed items the new release no longer has. Removed only with prune, only unedited,
+  // and only when no other installed pack holds them.
+  const holderOf = heldByOthers(pack.packId, options.others ?? []);
   const carried = new Set([...renames.values()].map((r) => r.from));
   const orphans: PlanStep[] = [];
   for (const id of Object.keys(ledger?.items ?? {}).sort()) {
@@ -383,7 +385,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     } else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
       step.reason = 'gone from the release, edited in the workspace: kept';
     } else if (options.prune) {
-      Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
+      const holder = holderOf(prev);
+      if (holder) step.reason = `gone from the release; ${usedBy(holder)}: kept`;
+      else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
     } else {
       step.reason = 'gone from the release: kept (use prune to remove)';
     }
@@ -533,6 +537,22 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
 }
 
 /**
+ * Which of the workspace's other installed packs holds an item of this pack's ledger: one that
+ * adopted its object by name, or bound a reference to it (or to one of its stages). Removing such an
+ * object would break that pack, so neither uninstall nor prune removes it.
+ */
+function heldByOthers(packId: string, others: readonly InstallLedger[]): (item: LedgerItem) => InstallLedger | undefined {
+  const heldBy = new Map<string, InstallLedger>();
+  for (const o of others) {
+    if (o.packId === packId) continue;
+    for (const id of [...Object.values(o.items).map((it) => it.workspaceId), ...Object.values(o.bindings ?? {})]) if (!heldBy.has(id)) heldBy.set(id, o);
+  }
+  return (item) => [item.workspaceId, ...Object.values(item.stages ?? {})].map((w) => heldBy.get(w)).find(Boolean);
+}
+
+const usedBy = (holder: InstallLedger) => `used by the installed pack "${holder.packName}" (${holder.packId})`;
+
+/**
  * Plans removing an install: owned items whose workspace copy is unedited are removed (reverse
  * dependency order); edited ones are kept and reported as conflicts; adopted objects are left.
  */
@@ -541,13 +561,7 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   const found = new Map<string, WorkspaceObject>();
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
-  // What the workspace's other installed packs hold (adopted by name, or bound as a reference): the
-  // pack that made an object removing it would break them, so it stays.
-  const heldBy = new Map<string, InstallLedger>();
-  for (const o of others) {
-    if (o.packId === ledger.packId) continue;
-    for (const id of [...Object.values(o.items).map((it) => it.workspaceId), ...Object.values(o.bindings ?? {})]) if (!heldBy.has(id)) heldBy.set(id, o);
-  }
+  const holderOf = heldByOthers(ledger.packId, others);
   for (const [id, prev] of Object.entries(ledger.items)) {
     const existing = (snapshot.collections[prev.collection] ?? []).find((o) => o.id === prev.workspaceId);
     const step: PlanStep = {
@@ -559,8 +573,8 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
       Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
     } else {
-      const holder = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => heldBy.get(w)).find(Boolean);
-      if (holder) Object.assign(step, { action: 'orphan', reason: `used by the installed pack "${holder.packName}" (${holder.packId}): kept` });
+      const holder = holderOf(prev);
+      if (holder) Object.assign(step, { action: 'orphan', reason: `${usedBy(holder)}: kept` });
       else Object.assign(step, { write: true, reason: 'installed by the pack' });
     }
     steps.push(step);

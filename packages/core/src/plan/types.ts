@@ -110,6 +110,11 @@ export interface PlanOptions {
   overwrite?: boolean;
   /** Remove items gone from the new release, if unedited. Default: keep them. */
   prune?: boolean;
+  /**
+   * The ledgers of the workspace's other installed packs: an item one of them adopted or bound a
+   * reference to is kept even with prune (removing it would break that pack).
+   */
+  others?: readonly InstallLedger[];
   /** Allow installing a lower version than the ledger's. */
   allowDowngrade?: boolean;
   /** Explicit bindings: `${type}:${id}` → workspace id (from `--bind type:id=workspaceId` or a bindings file). */
