@@ -8,7 +8,7 @@ export const spec: CommandSpec = {
   name: 'uninstall',
   summary: 'Remove an installed pack from a workspace.',
   usage: 'uninstall [options] <packId>',
-  description: 'Removes every item the pack created that is unedited, in reverse dependency order, then its install ledger. Items edited in the workspace are kept (they now belong to the workspace); objects the pack adopted by name are left alone.',
+  description: 'Removes every item the pack created that is unedited, in reverse dependency order, then its install ledger. Items edited in the workspace are kept (they now belong to the workspace), and so are items another installed pack adopted or bound a reference to; objects the pack adopted by name are left alone.',
   exitCodes: 'Exit codes: 0 removed, or a dry run; 1 the pack is not installed, or the API refused; 2 usage error.',
   docs: 'docs/install.md',
   positionals: [1, 1],
