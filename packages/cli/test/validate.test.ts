@@ -337,9 +337,17 @@ describe('validate: files of a source folder', () => {
     expect(named.code).toBe(0);
     expect(report(dir, ['packs/**/*.json']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/', 'packs/buyer/dist/built.json', 'packs/plain.json']);
     expect(report(dir, ['packs/buyer/dist']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/dist/built.json']);
+    // The source folder named, or the working directory inside it (`validate .` at a repository's
+    // root): the folder as one, and the pack below it too. It was skipped, so CI passed it unread.
+    expect(report(dir, ['packs/buyer']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/', 'packs/buyer/dist/built.json']);
     // A broken pack there is found, not passed over for the clean folder.
     writeFileSync(join(dir, 'packs/buyer/dist/built.json'), '{"format": "service.setup-pack"}');
     expect(report(dir, ['packs/buyer/dist/built.json']).code).toBe(1);
+    expect(report(dir, ['packs/buyer']).code).toBe(1);
+    const inside = run(['validate', '-f', 'json', '.'], { cwd: join(dir, 'packs/buyer') });
+    expect(inside.code).toBe(1);
+    expect(JSON.parse(inside.stdout).files.map((f: any) => `${f.path} ${f.diagnostics.length}`)).toEqual([`${join(dir, 'packs/buyer')}/ 0`, 'dist/built.json 4']);
+    expect(run(['fmt', '--check', 'packs/buyer'], { cwd: dir }).stdout).toMatch(/^packs\/buyer\/dist\/built\.json: not formatted\n1 of \d+ files not formatted/);
     const fmt = run(['fmt', '--check', 'packs/buyer/dist/built.json'], { cwd: dir });
     expect(fmt.stdout).toBe('packs/buyer/dist/built.json: not formatted\n1 of 1 file not formatted; run \'setup-pack fmt\' on it.\n');
     expect(fmt.code).toBe(1);

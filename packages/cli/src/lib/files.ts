@@ -198,10 +198,11 @@ export async function expandEntries(
     }
     const isDir = st?.isDirectory();
     if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
-    if (isDir && options.sourceFolders && (await isFolder(abs))) {
-      if (!(await ignored?.(resolve(abs, MANIFEST)))) add('source-folder', abs);
-      continue;
-    }
+    // A source folder named: checked as one, and the packs below it outside its layout (a pack
+    // built into dist/, a repository's packs beside a root that is a source folder) are read on,
+    // by a walk that skips the layout's own folders.
+    const layoutRoot = isDir && options.sourceFolders && (await isFolder(abs));
+    if (layoutRoot && !(await ignored?.(resolve(abs, MANIFEST)))) add('source-folder', abs);
     const { glob, convertPathToPattern } = await import('tinyglobby');
     // A directory is walked from itself, node_modules skipped below it; with --ignore patterns,
     // which are relative to the working directory, from there (the same files, matched by the
@@ -211,6 +212,7 @@ export async function expandEntries(
       const walk = linkWatchingFs();
       const patterns = !isDir ? [input.split(sep).join('/')] : dirPattern ? [`${dirPattern}/**/*.json`] : ['**/*.json'];
       const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
+      if (layoutRoot) skip.push(...LAYOUT_ENTRIES.map((e) => `${dirPattern ? `${dirPattern}/` : ''}${e}/**`));
       // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
       return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links }));
     };
