@@ -60,10 +60,43 @@ function pairChildren(a: unknown[], b: unknown[]): Map<number, number> {
       }
     }
   };
+  const conditions = (x: unknown, y: unknown): x is Node => isFilterCondition(x) && isFilterCondition(y);
   const ma = a.map((n) => meaning(n));
   const mb = b.map((n) => meaning(n));
+  // First the pairs in order: an alignment of the two lists (an edit distance) where an equal
+  // child costs nothing, a like one (a condition on the same field, a group) a little more than
+  // one added or removed child and less than both, and an unlike one cannot pair. So equal
+  // siblings (two empty groups) pair in their order, a group whose type flipped pairs in place,
+  // and no reorder is made up; children paired out of that order below are a reorder.
+  const like = (x: unknown, y: unknown): number => {
+    if (conditions(x, y)) return x.field !== (y as Node).field ? Infinity : x.operator === (y as Node).operator ? 1.1 : 1.2;
+    if (isFilterGroup(x) && isFilterGroup(y)) return x.type === y.type ? 1.3 : 1.4;
+    return Infinity;
+  };
+  // Only children that may lack an equal on the other side pair by likeness: a child of a meaning
+  // that side has no more of than the other does pairs with an equal (in order, or below as a
+  // reorder), never with a like one, which would read a reorder as changes.
+  const tally = (ms: string[]) => ms.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
+  const inA = tally(ma);
+  const inB = tally(mb);
+  const spareA = ma.map((k) => inA.get(k)! > (inB.get(k) ?? 0));
+  const spareB = mb.map((k) => inB.get(k)! > (inA.get(k) ?? 0));
+  const cost = (i: number, j: number) => (ma[i] === mb[j] ? 0 : spareA[i] && spareB[j] ? like(a[i], b[j]) : Infinity);
+  const d = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length; i >= 0; i--) {
+    for (let j = b.length; j >= 0; j--) {
+      if (i === a.length || j === b.length) d[i][j] = a.length - i + (b.length - j);
+      else d[i][j] = Math.min(d[i + 1][j] + 1, d[i][j + 1] + 1, cost(i, j) + d[i + 1][j + 1]);
+    }
+  }
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (cost(i, j) + d[i + 1][j + 1] === d[i][j]) {
+      pairs.set(j++, i);
+      used.add(i++);
+    } else if (d[i + 1][j] + 1 === d[i][j]) i++;
+    else j++;
+  }
   pass((_x, _y, i, j) => ma[i] === mb[j]);
-  const conditions = (x: unknown, y: unknown): x is Node => isFilterCondition(x) && isFilterCondition(y);
   pass((x, y) => conditions(x, y) && x.field === (y as Node).field && x.operator === (y as Node).operator);
   pass((x, y) => conditions(x, y) && x.field === (y as Node).field);
   pass((x, y) => isFilterGroup(x) && isFilterGroup(y) && x.type === y.type);
