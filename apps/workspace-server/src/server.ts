@@ -151,6 +151,15 @@ async function registerEditor(app: FastifyInstance, dir: string): Promise<void> 
   });
 }
 
+/**
+ * JSON keys are data: a pack may name a key "__proto__" or nest {"constructor": {"prototype": …}}
+ * in a block config or a resource's data, and what validates must install. JSON.parse makes them
+ * own properties; this server never merges a body into another object through the prototype (no
+ * Object.assign or deep merge of request bodies), so keeping them is safe. Stated once for Fastify's
+ * options and the JSON body parser that also takes an empty body.
+ */
+const JSON_KEYS = { onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' } as const;
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
@@ -179,12 +188,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
         .send(envelope('invalid_request_error', tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8'));
     },
     clientErrorHandler: rawClientError,
-    // JSON keys are data: a pack may name a key "__proto__" or nest {"constructor": {"prototype": …}}
-    // in a block config or a resource's data, and what validates must install. JSON.parse makes them
-    // own properties; this server never merges a body into another object through the prototype
-    // (no Object.assign or deep merge of request bodies), so keeping them is safe.
-    onProtoPoisoning: 'ignore',
-    onConstructorPoisoning: 'ignore',
+    ...JSON_KEYS,
   });
   if (opts.corsOrigins?.length) {
     // Before the key check, so a preflight is answered without one. Keys travel in the
@@ -205,7 +209,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.removeContentTypeParser(['text/plain']);
   // Many clients send Content-Type: application/json on every call: with no body it is no body, so
   // an endpoint without a payload answers as without the header, and one that needs a body says so.
-  const parseJson = app.getDefaultJsonParser('ignore', 'ignore');
+  const parseJson = app.getDefaultJsonParser(JSON_KEYS.onProtoPoisoning, JSON_KEYS.onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
