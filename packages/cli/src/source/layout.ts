@@ -338,19 +338,15 @@ export interface BuildResult {
   assetHashes: ReadonlyMap<string, { byteSize: number; sha256: string }>;
 }
 
-/**
- * The properties of an item that the layout keeps in a file of their own, each with that file
- * (for this item): a template's body (when it is not written as "body" in its JSON file), an
- * automation's document, an asset's bytes (an entry with "file"). When such a property is missing
- * from the built item, the file is where the user must put it.
- */
-type OwnFiles = ReadonlyMap<string, string>;
-
 type Origin =
-  | { type: 'document'; file: string; manifestPointer: string; ownFiles: OwnFiles }
-  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string; ownFiles?: OwnFiles }
+  | { type: 'document'; file: string; manifestPointer: string }
+  // bodyOwnFile: a template without "body" in its JSON file, the file the layout keeps its body in
+  // (the one to create when it is missing). The only property a built item can lack that the
+  // layout keeps in a file of its own: an automation's document and an asset's bytes are read from
+  // their files, so an item without them is not built.
+  | { type: 'object'; file: string; manifestPointer: string; bodyFile?: string; bodyOwnFile?: string }
   | { type: 'resource'; file: string; index: number; manifestPointer: string; kindFromName: boolean }
-  | { type: 'asset'; index: number; file?: string; ownFiles?: OwnFiles };
+  | { type: 'asset'; index: number; file?: string };
 
 /** Whether a path of the folder goes through a file or folder whose name starts with a dot, which build ignores. */
 const isHidden = (rel: string) => rel.startsWith('.') || rel.includes('/.');
@@ -473,7 +469,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       if (!r.ok) return;
       if (kind === 'automations') {
         items.push({ key, document: r.value });
-        kindOrigins.push({ type: 'document', file, manifestPointer, ownFiles: new Map([['document', file]]) });
+        kindOrigins.push({ type: 'document', file, manifestPointer });
         return;
       }
       if (!isObj(r.value)) {
@@ -493,7 +489,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
           item.body = utf8.decode(bytes);
           origin.bodyFile = bodies[0];
         }
-        if (!('body' in r.value)) origin.ownFiles = new Map([['body', bodies[0] ?? bodyFileOf(`${folder}/${stems[i]}`, r.value.channel)]]);
+        if (!('body' in r.value)) origin.bodyOwnFile = bodies[0] ?? bodyFileOf(`${folder}/${stems[i]}`, r.value.channel);
       }
       items.push(item);
       kindOrigins.push(origin);
@@ -593,7 +589,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
         const data = buf.toString('base64');
         assetHashes.set(data, hashed);
         assets.push({ ...without(entry, 'file'), ...hashed, data });
-        kindOrigins.push({ type: 'asset', index, file: path, ownFiles: new Map(['data', 'byteSize', 'sha256'].map((p) => [p, path])) });
+        kindOrigins.push({ type: 'asset', index, file: path });
       });
       put('assets', assets);
       origins.set('assets', kindOrigins);
@@ -671,10 +667,9 @@ function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (
   const { kind, indexToken, field, fromField, afterField } = cut;
   if (missing !== undefined && field === undefined && kind !== undefined && indexToken !== undefined) {
     const origin = origins.get(kind)?.[Number(indexToken)];
-    const own = origin && 'ownFiles' in origin ? origin.ownFiles?.get(missing) : undefined;
+    const own = missing === 'body' && origin?.type === 'object' ? origin.bodyOwnFile : undefined;
     if (own !== undefined && !exists(own)) {
-      const elsewhere = origin!.type === 'object' ? `, or write ${JSON.stringify(missing)} in ${origin!.file}` : '';
-      return { file: own, said: { note: `${own} does not exist: the source folder keeps ${JSON.stringify(missing)} in that file.`, hint: `Create ${own}${elsewhere}.` } };
+      return { file: own, said: { note: `${own} does not exist: the source folder keeps "body" in that file.`, hint: `Create ${own}, or write "body" in ${origin!.file}.` } };
     }
   }
   const list = kind === undefined ? undefined : origins.get(kind);
