@@ -51,6 +51,7 @@ const cases = [
   ['GET /v1/contacts?q= matching 10% of contacts', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
   ['GET /v1/contacts?q= matching 10% of contacts, again (count cached at the write generation)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
   ['GET /v1/contacts?q= matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
+  ['GET /v1/contacts?q= a phone written in another format, matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: '(207) 007-7777' })],
   ['GET /v1/contacts?email=', (d) => listContactsJson(d, ws.id, { limit: 100, email: 'user5@example.com' })],
   ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
   ['GET /v1/transactions — first page', (d) => listTransactions(d, ws.id, { limit: 50, offset: 0 })],

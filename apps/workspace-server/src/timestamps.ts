@@ -72,3 +72,26 @@ export function storedInstant(v: string): string | null {
   const ms = frac ? Math.floor(Number(`0.${frac[1]}`) * 1000) : 0;
   return new Date(utc(+m[1], +m[2], +m[3], +m[4], +m[5], +m[6]) - offset * 60_000 + ms).toISOString();
 }
+
+/**
+ * An inclusive bound of a time filter at the store's precision. RFC 3339 allows any number of
+ * fractional digits; timestamptz holds microseconds and rounds a finer value to the nearest one,
+ * so a bound 0.4 µs before a row (`created_before`) rounded to the row's microsecond and took it
+ * in, and one 0.4 µs after it (`created_after`, `updated_after`) rounded down to it. Every stored
+ * instant is a whole microsecond, so `at <= v` is exactly `at <= floor(v)` and `at >= v` exactly
+ * `at >= ceil(v)`: an upper bound is cut to six digits, a lower bound that had more goes up to the
+ * next microsecond (`infinity` past the last one the store holds). `v` has passed timestampProblem.
+ */
+export function microsecondBound(v: string, round: 'down' | 'up'): string {
+  const m = DATE_TIME.exec(v);
+  const frac = /^\.(\d+)/.exec(v.slice(19))?.[1] ?? '';
+  if (!m || frac.length <= 6) return v;
+  const kept = frac.slice(0, 6);
+  const cut = `${v.slice(0, 20)}${kept}${v.slice(20 + frac.length)}`;
+  if (round === 'down' || !/[1-9]/.test(frac.slice(6))) return cut;
+  const offset = (m[7] === '-' ? -1 : 1) * (Number(m[8] ?? 0) * 60 + Number(m[9] ?? 0));
+  const micros = BigInt(utc(+m[1], +m[2], +m[3], +m[4], +m[5], +m[6]) - offset * 60_000) * 1000n + BigInt(kept) + 1n;
+  const ms = Number(micros / 1000n);
+  if (ms >= AFTER_LAST) return 'infinity';
+  return new Date(ms).toISOString().replace('Z', `${String(micros % 1000n).padStart(3, '0')}Z`);
+}

@@ -1149,7 +1149,7 @@ export function defineConformance(kind: StoreKind) {
       expect(await ids('closing_from=2026-04-01&closing_to=2026-05-31')).toEqual(['Deal 4']);
       expect(await ids('closing_from=2026-02-01&closing_to=2026-03-31')).toEqual(['Deal 3', 'Deal 2', 'Deal 1']);
       expect(await ids(`closing_from=${today}&closing_to=${today}`)).toEqual(['Deal 3']);
-      for (const q of ['limit=abc', 'limit=1.5', 'offset=2147483648', 'offset=-1', 'limit=99999999999', 'limit=201', 'limit=0']) {
+      for (const q of ['limit=abc', 'limit=1.5', 'offset=2147483648', 'offset=-1', 'limit=99999999999', 'limit=201', 'limit=-1']) {
         expectError(await c.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.split('=')[0]);
       }
       // Integers are written as decimal digits: Number() would read these as 2, 100, 3, 2 and 0.
@@ -1682,6 +1682,136 @@ export function defineConformance(kind: StoreKind) {
         }
       }
       expect(missing).toEqual([]);
+    });
+  });
+
+  describe('what an API client found (search, page sizes, sync, bounds)', () => {
+    it('q finds a phone whatever its punctuation: as written, digits only, or in another format', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const phoned = await newContact(c, { first_name: 'Phoebe', phone: '+1 (555) 010-2030' });
+      await newContact(c, { first_name: 'Other', phone: '+1 (555) 999-0000', company: '7-11 Stores' });
+      const found = async (q: string) => (await c.get(`/v1/contacts?limit=100&q=${encodeURIComponent(q)}`)).body;
+      for (const q of ['5550102030', '555-010-2030', '(555) 010', '555.010.2030', '+1 555 010 2030', '010-2030', '(555) 010-2030']) {
+        const r = await found(q);
+        expect(r.data.map((x: any) => x.id), q).toEqual([phoned.id]);
+        expect(r.total_count, q).toBe(1);
+      }
+      // Text with digits is still matched as written: a company named with a dash.
+      expect((await found('7-11')).data.map((x: any) => x.first_name)).toEqual(['Other']);
+      // Punctuation alone, or a number no phone holds, finds nothing it should not.
+      expect((await found('555-010-2031')).total_count).toBe(0);
+      expect((await found('(555) 011')).total_count).toBe(0);
+    });
+
+    it('limit=0 on transactions is "up to 200": no rows, the counts over every match; cursor lists keep 1 to 100', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      await c.post('/v1/transactions', { name: 'Counted', status: 'pending' });
+      const r = await c.get('/v1/transactions?limit=0');
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body).toEqual({ data: [], counts: { active: '0', pending: '1', closed: '0', fell_through: '0' } });
+      expectError(await c.get('/v1/transactions?limit=201'), 400, 'invalid_request_error', 'limit');
+      expectError(await c.get('/v1/transactions?limit=-1'), 400, 'invalid_request_error', 'limit');
+      for (const path of ['/v1/contacts', '/v1/deals', '/v1/tags', '/v1/contacts/x/activities', '/v1/webhooks', '/v1/events']) {
+        expectError(await c.get(`${path}?limit=0`), 400, 'invalid_request_error', 'limit');
+        expectError(await c.get(`${path}?limit=101`), 400, 'invalid_request_error', 'limit');
+      }
+    });
+
+    it('a lookup renamed in plain SQL moves updated_at of the contacts that show it, so updated_after finds them', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const tag = (await c.post('/v1/tags', { name: 'Plain tag', color: '#00ff00' })).body;
+      const stage = (await c.post('/v1/contact-stages', { name: 'Plain stage' })).body;
+      const source = (await c.post('/v1/lead-sources', { name: 'Plain source' })).body;
+      const member = await addMember(W.id, 'Plainowner');
+      const tagged = await newContact(c, { first_name: 'Tagged' });
+      await c.put(`/v1/contacts/${tagged.id}/tags/${tag.id}`);
+      const staged = await newContact(c, { first_name: 'Staged', stage_id: stage.id });
+      const sourced = await newContact(c, { first_name: 'Sourced', lead_source_id: source.id });
+      const owned = await newContact(c, { first_name: 'Owned', owner_id: member.id });
+      await newContact(c, { first_name: 'Untouched' });
+      for (const [sql, id, contact] of [
+        ['UPDATE tags SET name = $2 WHERE id = $1', tag.id, tagged],
+        ['UPDATE tags SET color = $2 WHERE id = $1', tag.id, tagged],
+        ['UPDATE contact_stages SET name = $2 WHERE id = $1', stage.id, staged],
+        ['UPDATE lead_sources SET name = $2 WHERE id = $1', source.id, sourced],
+        ['UPDATE members SET name = $2 WHERE id = $1', member.id, owned],
+      ] as const) {
+        const before = (await c.get(`/v1/contacts/${contact.id}`)).body.updated_at;
+        const latest = (await c.get('/v1/contacts?limit=100')).body.data.map((x: any) => x.updated_at).sort().pop();
+        const since = new Date(new Date(latest).getTime() + 1).toISOString();
+        await s.store.db.query(sql, [id, `#${sql.length}x${Math.random().toString(16).slice(2, 8)}`]);
+        const seen = (await c.get(`/v1/contacts?limit=100&updated_after=${since}`)).body.data;
+        expect(seen.map((x: any) => x.id), sql).toEqual([contact.id]);
+        expect(seen[0].updated_at > before, sql).toBe(true);
+      }
+    });
+
+    it("a transaction's updated_at moves when what it shows of its deal, contact or closing stage changes, by the API or plain SQL", async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const made = (await c.post('/v1/pipelines', { name: 'Sync', stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }] })).body;
+      const contact = await newContact(c, { first_name: 'Sally', last_name: 'Seller', email: 'sally@x.test' });
+      const deal = (await c.post('/v1/deals', { name: 'Sync deal', stage_id: made.stages[0].id, contact_id: contact.id })).body;
+      const t = (await c.post('/v1/transactions', { deal_id: deal.id, contact_id: contact.id })).body;
+      const other = (await c.post('/v1/transactions', { name: 'Unrelated' })).body;
+      const read = async () => (await c.get(`/v1/transactions/${t.id}`)).body;
+      const moved = async (what: string, change: () => Promise<unknown>, check: (x: any) => void) => {
+        const before = await read();
+        s.clock.advance(60_000);
+        await change();
+        const after = await read();
+        check(after);
+        expect(after.updated_at > before.updated_at, what).toBe(true);
+        expect((await c.get(`/v1/transactions/${other.id}`)).body.updated_at, what).toBe(other.updated_at);
+      };
+      const stages = (types: string[]) => made.stages.map((x: any, i: number) => ({ id: x.id, name: x.name, type: types[i] }));
+      await moved('a stage type change moves the deal status', () => c.patch(`/v1/pipelines/${made.id}`, { stages: stages(['CLOSED_WON', 'CLOSED_WON', 'CLOSED_LOST']) }),
+        (x) => expect(x.deal_status).toBe('won'));
+      expect((await read()).updated_at).toBe(s.clock.now().toISOString());
+      await moved('a contact renamed by PATCH', () => c.patch(`/v1/contacts/${contact.id}`, { last_name: 'Sold' }), (x) => expect(x.contact_last_name).toBe('Sold'));
+      expect((await read()).updated_at).toBe(s.clock.now().toISOString());
+      await moved('a new primary email by PATCH', () => c.patch(`/v1/contacts/${contact.id}`, { email: 'sally@new.test' }), (x) => expect(x.contact_email).toBe('sally@new.test'));
+      // A PATCH of the contact that changes nothing the transaction shows leaves it.
+      const before = await read();
+      s.clock.advance(60_000);
+      await c.patch(`/v1/contacts/${contact.id}`, { company: 'Elsewhere' });
+      expect((await read()).updated_at).toBe(before.updated_at);
+      await moved('its contact deleted', () => c.del(`/v1/contacts/${contact.id}`), (x) => expect(x).toMatchObject({ contact_id: '', contact_first_name: '' }));
+      expect((await read()).updated_at).toBe(s.clock.now().toISOString());
+      // Plain SQL (no API renames a deal, and none a closing stage) moves them at the database's clock.
+      const next = await newContact(c, { first_name: 'Nora', last_name: 'Next' });
+      await c.patch(`/v1/transactions/${t.id}`, { contact_id: next.id, status: 'pending' });
+      await moved('a deal renamed in plain SQL', () => s.store.db.query('UPDATE deals SET name = $2 WHERE id = $1', [deal.id, 'Renamed deal']), (x) => expect(x.deal_name).toBe('Renamed deal'));
+      await moved('a contact renamed in plain SQL', () => s.store.db.query('UPDATE contacts SET first_name = $2 WHERE id = $1', [next.id, 'Nor']), (x) => expect(x.contact_first_name).toBe('Nor'));
+      const stageId = (await read()).stage_id;
+      await moved('a closing stage renamed in plain SQL', () => s.store.db.query('UPDATE closing_stages SET name = $2 WHERE id = $1', [stageId, 'Underway']), (x) => expect(x.stage_name).toBe('Underway'));
+    });
+
+    it('timestamp bounds finer than a microsecond are exact, not rounded by the store', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      s.clock.advance(60_000);
+      const contact = await newContact(c);
+      const at = contact.created_at as string; // e.g. 2026-03-02T10:05:00.000Z, stored to the microsecond
+      const base = at.replace('Z', '');
+      const ids = async (q: string) => (await c.get(`/v1/contacts?limit=100&${q}`)).body.data.map((x: any) => x.id);
+      const before = new Date(Date.parse(at) - 1).toISOString().replace('Z', ''); // a millisecond earlier: …59.999
+      // 0.4 µs before the row: PostgreSQL rounded the bound to the row's microsecond and included it.
+      expect(await ids(`created_before=${before}9996Z`)).toEqual([]);
+      expect(await ids(`created_before=${base}0004Z`)).toEqual([contact.id]);
+      // 0.4 µs after the row: rounded down to it, an "after" bound took the row in.
+      expect(await ids(`created_after=${base}0004Z`)).toEqual([]);
+      expect(await ids(`updated_after=${base}0004Z`)).toEqual([]);
+      expect(await ids(`created_after=${before}9996Z&created_before=${base}0004Z`)).toEqual([contact.id]);
+      // Nine digits and an offset: the same instant, exact.
+      expect(await ids(`created_before=${new Date(Date.parse(at) - 1 + 3_600_000).toISOString().replace('Z', '')}999600%2B01:00`)).toEqual([]);
+      const deal = (await c.post('/v1/deals', { name: 'Bound', stage_id: (await lookups(c)).pipelines[0].stages[0].id })).body;
+      const dealBase = (deal.created_at as string).replace('Z', '');
+      expect((await c.get(`/v1/deals?created_after=${dealBase}0001Z`)).body.data).toEqual([]);
+      expect((await c.get(`/v1/deals?created_before=${dealBase}0004Z`)).body.data.map((x: any) => x.id)).toEqual([deal.id]);
     });
   });
 }

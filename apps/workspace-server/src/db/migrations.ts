@@ -508,6 +508,31 @@ UPDATE transaction_parties p SET contact_id = '' WHERE p.contact_id <> '' AND NO
 CREATE INDEX deals_ws_updated ON deals (workspace_id, updated_at);
 `,
   },
+  {
+    version: 13,
+    name: 'what a contact or transaction shows of another row moves its updated_at, whoever changes that row',
+    // The API moved updated_at of the contacts that show a renamed tag, stage or lead source
+    // (catalog/store.ts, touchHolders) and of the deals of a changed pipeline, but a rename in plain
+    // SQL (a member's name has no API) moved nothing, and a transaction shows its deal's name and
+    // status, its contact's names and primary email and its closing stage's name, which moved
+    // nothing at all: an incremental sync by updated_at missed them. These triggers move the rows
+    // that show what changed, whoever changed it (the API, plain SQL, a cascade), unless this
+    // transaction wrote them already (the API writes them itself, at its clock's time). A changed
+    // deal or contact that moved its own updated_at gives the rows that show it the same instant;
+    // otherwise they take the statement's time, and never a time before the one they had.
+    sql: `
+CREATE FUNCTION tags_shown_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH t AS (SELECT c.id FROM contacts c WHERE c.id IN (SELECT ct.contact_id FROM contact_tags ct JOIN n ON n.id = ct.tag_id JOIN o ON o.id = n.id WHERE n.name IS DISTINCT FROM o.name OR n.color IS DISTINCT FROM o.color) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET updated_at = GREATEST(statement_timestamp(), c.updated_at + interval '1 microsecond') FROM t WHERE c.id = t.id; RETURN NULL; END $$;
+CREATE TRIGGER tags_shown_update AFTER UPDATE ON tags REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION tags_shown_touch();
+${[['contact_stages', 'stage_id'], ['lead_sources', 'lead_source_id'], ['members', 'owner_id']].map(([table, column]) => `CREATE FUNCTION ${table}_shown_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH t AS (SELECT c.id FROM contacts c WHERE (c.workspace_id, c.${column}) IN (SELECT n.workspace_id, n.id FROM n JOIN o ON o.id = n.id WHERE n.name IS DISTINCT FROM o.name) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET updated_at = GREATEST(statement_timestamp(), c.updated_at + interval '1 microsecond') FROM t WHERE c.id = t.id; RETURN NULL; END $$;
+CREATE TRIGGER ${table}_shown_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION ${table}_shown_touch();`).join('\n')}
+${[
+  ['deals', 'deal_id', 'n.name IS DISTINCT FROM o.name OR n.status IS DISTINCT FROM o.status', 'CASE WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at END'],
+  ['contacts', 'contact_id', 'n.first_name IS DISTINCT FROM o.first_name OR n.last_name IS DISTINCT FROM o.last_name', 'CASE WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at END'],
+  ['closing_stages', 'stage_id', 'n.name IS DISTINCT FROM o.name', 'NULL::timestamptz'],
+].map(([table, column, shown, at]) => `CREATE FUNCTION transactions_${table}_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH ch AS (SELECT n.id, n.workspace_id, ${at} AS at FROM n JOIN o ON o.id = n.id WHERE ${shown}), t AS (SELECT x.id, ch.at FROM transactions x JOIN ch ON x.workspace_id = ch.workspace_id AND x.${column} = ch.id WHERE x.xmin <> pg_current_xact_id()::xid ORDER BY x.id FOR UPDATE OF x) UPDATE transactions x SET updated_at = GREATEST(COALESCE(t.at, statement_timestamp()), x.updated_at + interval '1 microsecond') FROM t WHERE x.id = t.id; RETURN NULL; END $$;
+CREATE TRIGGER transactions_${table}_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION transactions_${table}_touch();`).join('\n')}
+`,
+  },
   ...catalogMigrations,
   ...webhookMigrations,
 ];

@@ -101,7 +101,8 @@ export const transactionRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
           status: { type: 'string', enum: [...statuses] },
           side: { type: 'string', enum: [...sides] },
           search: str, contact_id: str, deal_id: str, stage_id: str, closing_from: str, closing_to: str,
-          limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+          // The spec says "up to 200" (cursor lists say "1 to 100"): 0 answers the counts alone.
+          limit: { type: 'integer', minimum: 0, maximum: 200, default: 50, description: 'Up to 200; 0 returns no rows, only the counts' },
           offset: { type: 'integer', minimum: 0, maximum: INT32_MAX, default: 0 },
         },
       },

@@ -191,6 +191,23 @@ const contactTextSelect = (page: string) => `SELECT c.id, c.version, c.created_a
     SELECT '[' || COALESCE(string_agg(row_to_json(x)::text, ',' ORDER BY x.name, x.id), '') || ']' AS arr
       FROM (SELECT t.id, t.name, t.color FROM contact_tags ct JOIN tags t ON t.id = ct.tag_id WHERE ct.contact_id = c.id) x) tg ON true`;
 
+/** Characters a phone number is written with besides its digits: `+1 (555) 010-2030`, `555.010.2030`, `555/010 2030`. */
+const PHONE_TERM = /^[\d\s+\-.()/]*\d[\d\s+\-.()/]*$/;
+
+/**
+ * What `q` matches: a substring of the search text (searchText) as written, and, when the term
+ * reads as a phone number in some format (digits and phone punctuation only), its digits alone,
+ * which match the digits-only form of every phone the search text holds: `555-010-2030` and
+ * `(555) 010` find `+1 (555) 010-2030`. Both are LIKE conditions the trigram index serves (a
+ * BitmapOr of two scans of `contacts_ws_search`), so a phone search costs no more round trips.
+ */
+function searchCondition(q: Params, term: string): string {
+  const written = `c.search_text LIKE ${q.p(`%${likeEscape(term.toLowerCase())}%`)}`;
+  const digits = term.replace(/\D/g, '');
+  if (!PHONE_TERM.test(term) || digits === term) return written;
+  return `(${written} OR c.search_text LIKE ${q.p(`%${digits}%`)})`;
+}
+
 /**
  * The one statement of a contact listing (exported so the benchmark can EXPLAIN it): the total
  * (one row, whatever the page) left-joined to the page of limit + 1 contacts as JSON text.
@@ -203,7 +220,7 @@ export function contactListQuery(
 ): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
-  if (f.q) where.push(`c.search_text LIKE ${q.p(`%${likeEscape(f.q.toLowerCase())}%`)}`);
+  if (f.q) where.push(searchCondition(q, f.q));
   if (f.stage_id) where.push(`c.stage_id = ${q.p(f.stage_id)}`);
   if (f.lead_source_id) where.push(`c.lead_source_id = ${q.p(f.lead_source_id)}`);
   if (f.owner_id) where.push(`c.owner_id = ${q.p(f.owner_id)}`);
@@ -928,11 +945,15 @@ const UPDATE_READ = `${contactSelect(`, c.xmin::text AS version,
  * and phones (rows not kept deleted, kept ones updated in place, new ones inserted), the timeline
  * entries and the contact.updated outbox row are written from that update, so they happen with it
  * or not at all. The text varies only with which parts are present (the token, each row list, each
- * reference, the event): at most 128 prepared texts.
+ * reference, the event, the transactions touched): at most 256 prepared texts. A change of the
+ * names moves the transactions that show them through the store's trigger (migration 13), at the
+ * contact's new updated_at; a new primary email, which the trigger cannot see, moves them here.
  */
 function updateWrite(ws: string, id: string, version: string, after: Contact, extra: {
   search: string; token: string | null | undefined; emails?: ContactRow[]; phones?: ContactRow[];
   activities: { id: string; type: string; title: string; metadata: unknown }[]; changed: string[]; event: boolean; now: Date;
+  /** The primary email changed: the contact's transactions show it (contact_email), so they move too. */
+  touchTransactions: boolean;
 }): { sql: string; params: unknown[] } {
   const q = new Params();
   const [wsP, idP, versionP] = [ws, id, version].map((v) => q.p(v));
@@ -965,6 +986,7 @@ function updateWrite(ws: string, id: string, version: string, after: Contact, ex
       SELECT x.id, upd.workspace_id, upd.id, x.type, x.title, x.metadata, false, ${at}::timestamptz
         FROM upd, jsonb_to_recordset(${q.p(JSON.stringify(extra.activities))}::jsonb) AS x(id text, type text, title text, metadata jsonb))
     ${extra.event ? `, ev AS (${eventInsertSql(q, ws, 'contact.updated', `${q.p(JSON.stringify(after))}::jsonb`, extra.now, 'upd', extra.changed)})` : ''}
+    ${extra.touchTransactions ? `, txn AS (UPDATE transactions SET updated_at = ${at}::timestamptz WHERE workspace_id = ${wsP} AND contact_id IN (SELECT id FROM upd))` : ''}
     SELECT id FROM upd`;
   return { sql, params: q.values };
 }
@@ -1037,6 +1059,7 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
     // The spec fires contact.updated on a stage change; the changed fields travel with the event.
     const write = updateWrite(ws, id, r.version, after, {
       search: searchText(after), token: input.affiliate_attribution_token, emails, phones, activities, changed, event: changed.includes('stage_id'), now,
+      touchTransactions: (before.email ?? null) !== (after.email ?? null),
     });
     const written = await db.query(write.sql, write.params);
     if (written.rows.length) return after;
@@ -1060,6 +1083,7 @@ export async function deleteContact(db: Queryable, ws: string, id: string, now: 
   const gate = auth ? `${authenticationGate(q, wsP, auth.params, auth.scopes)},` : '';
   const sql = `WITH ${gate} d AS (DELETE FROM contacts WHERE workspace_id = ${wsP} AND id = ${q.p(id)}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''} RETURNING id),
     un AS (UPDATE deals SET contact_id = NULL, updated_at = ${q.p(now.toISOString())}::timestamptz WHERE workspace_id = ${wsP} AND contact_id IN (SELECT id FROM d)),
+    unt AS (UPDATE transactions SET contact_id = NULL, updated_at = ${q.p(now.toISOString())}::timestamptz WHERE workspace_id = ${wsP} AND contact_id IN (SELECT id FROM d)),
     ev AS (${eventInsertSql(q, ws, 'contact.deleted', "jsonb_build_object('id', d.id)", now, 'd')} RETURNING 1)
     SELECT (SELECT count(*) FROM ev)::int AS deleted${auth ? ', a.*' : ''} FROM (SELECT 1) one${auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
   const { rows } = await db.query(sql, q.values);

@@ -1,5 +1,6 @@
 import { iso, type Queryable } from '../db/db.js';
 import { badRequest } from '../errors.js';
+import { microsecondBound } from '../timestamps.js';
 
 /** Collects positional parameters while a query is built: `where.push(\`x = ${q.p(v)}\`)`. */
 export class Params {
@@ -30,9 +31,10 @@ export interface TimeFilters {
  */
 export function timeConditions(q: Params, alias: string, f: TimeFilters): string[] {
   const where: string[] = [];
-  if (f.created_after) where.push(`${alias}.created_at >= ${q.p(f.created_after)}::timestamptz`);
-  if (f.created_before) where.push(`${alias}.created_at <= ${q.p(f.created_before)}::timestamptz`);
-  if (f.updated_after) where.push(`${alias}.updated_at >= ${q.p(f.updated_after)}::timestamptz`);
+  // Exact at any precision: the bounds are taken to the store's microsecond (microsecondBound).
+  if (f.created_after) where.push(`${alias}.created_at >= ${q.p(microsecondBound(f.created_after, 'up'))}::timestamptz`);
+  if (f.created_before) where.push(`${alias}.created_at <= ${q.p(microsecondBound(f.created_before, 'down'))}::timestamptz`);
+  if (f.updated_after) where.push(`${alias}.updated_at >= ${q.p(microsecondBound(f.updated_after, 'up'))}::timestamptz`);
   return where;
 }
 
