@@ -1790,6 +1790,32 @@ export function defineConformance(kind: StoreKind) {
       await moved('a closing stage renamed in plain SQL', () => s.store.db.query('UPDATE closing_stages SET name = $2 WHERE id = $1', [stageId, 'Underway']), (x) => expect(x.stage_name).toBe('Underway'));
     });
 
+    it('an empty idempotency_key is no key: every such creation opens its own transaction', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const one = await c.post('/v1/transactions', { name: 'First', idempotency_key: '' });
+      s.clock.advance(1000);
+      const two = await c.post('/v1/transactions', { name: 'Second', idempotency_key: '' });
+      s.clock.advance(1000);
+      expect([one.status, two.status]).toEqual([200, 200]);
+      expect(two.body.id).not.toBe(one.body.id);
+      expect(two.body.name).toBe('Second');
+      // A real key still retries one creation, after the empty ones.
+      const keyed = await c.post('/v1/transactions', { name: 'Keyed', idempotency_key: 'k1' });
+      expect((await c.post('/v1/transactions', { name: 'Again', idempotency_key: 'k1' })).body.id).toBe(keyed.body.id);
+      expect((await c.get('/v1/transactions')).body.data.map((x: any) => x.name)).toEqual(['Keyed', 'Second', 'First']);
+    });
+
+    it('a deal created with contact_id "" has no contact, as a transaction shows none ("") and takes "" as none', async () => {
+      const W = await s.workspace();
+      const c = W.client;
+      const stage = (await lookups(c)).pipelines[0].stages[0].id;
+      const r = await c.post('/v1/deals', { name: 'No contact', stage_id: stage, contact_id: '' });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      expect(r.body.contact_id).toBeNull();
+      expectError(await c.post('/v1/deals', { name: 'Missing', stage_id: stage, contact_id: 'con_missing' }), 400, 'invalid_request_error', 'contact_id');
+    });
+
     it('timestamp bounds finer than a microsecond are exact, not rounded by the store', async () => {
       const W = await s.workspace();
       const c = W.client;

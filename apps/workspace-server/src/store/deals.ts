@@ -129,6 +129,8 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
     // deal, or this deal reads the type it committed.
     const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [ws, input.stage_id]);
     if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');
+    // "" is no contact (the API's "empty string when unset"; a transaction shows none as ""): it was
+    // inserted as the id "" and refused by the foreign key as 'No such contact: contact_id ""'.
     if (input.contact_id) {
       const c = await tx.query('SELECT 1 FROM contacts WHERE workspace_id = $1 AND id = $2', [ws, input.contact_id]);
       if (!c.rows.length) throw badRequest(`No such contact: ${input.contact_id}`, 'contact_id');
@@ -140,7 +142,7 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
     await tx.query(
       `INSERT INTO deals (id, workspace_id, name, value, pipeline_id, stage_id, status, contact_id, expected_close_date, closed_at, notes, created_at, updated_at)
        VALUES ($1,$2,$3,$4::numeric,$5,$6,$7,$8,$9::timestamptz,$10::timestamptz,$11,$12::timestamptz,$12::timestamptz)`,
-      [id, ws, input.name, value, stage.pipeline_id, stage.id, status, input.contact_id ?? null, expected,
+      [id, ws, input.name, value, stage.pipeline_id, stage.id, status, input.contact_id || null, expected,
         status === 'open' ? null : at, input.notes ?? null, at],
     );
     const deal = (await getDealRow(tx, ws, id))!;

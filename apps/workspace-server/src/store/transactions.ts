@@ -178,9 +178,12 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
   const sale = input.sale_price ? parseMoney(input.sale_price, 'sale_price') : parseMoney('0', 'sale_price');
   const rate = input.commission_rate ? parseRate(input.commission_rate, 'commission_rate') : parseRate('0', 'commission_rate');
   const projected = input.projected_close_date ? parseDateOnly(input.projected_close_date, 'projected_close_date') : '';
+  // An empty key is no key (the API's "empty string when unset"), as the catalog's createOnce reads
+  // it: stored, "" made every later creation with "" answer with the first transaction.
+  const key = input.idempotency_key || null;
   return db.transaction(async (tx) => {
-    if (input.idempotency_key) {
-      const existing = await byIdempotencyKey(tx, ws, input.idempotency_key);
+    if (key) {
+      const existing = await byIdempotencyKey(tx, ws, key);
       if (existing) return existing;
     }
     const deal = input.deal_id ? await findDeal(tx, ws, input.deal_id) : null;
@@ -211,11 +214,11 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
       [id, ws, name, input.side ?? 'buyer', stage.status, stage.id, deal?.id ?? null, contact?.id ?? null, input.listing_key ?? '',
         listing?.label ?? '', listing?.photo ?? '', m.sale_price, m.commission_rate, m.gross_commission, m.referral_fee,
         m.brokerage_split_rate, m.team_split_rate, m.transaction_fees, net, projected, stage.status === 'closed' ? today(now) : '',
-        input.notes ?? '', input.idempotency_key ?? null, `${name} ${listing?.label ?? ''}`.toLowerCase(), at],
+        input.notes ?? '', key, `${name} ${listing?.label ?? ''}`.toLowerCase(), at],
     );
     if (!ins.rows.length) {
       // A concurrent request with the same idempotency key committed first: answer with its transaction.
-      return (await byIdempotencyKey(tx, ws, input.idempotency_key!))!;
+      return (await byIdempotencyKey(tx, ws, key!))!;
     }
     if (template) {
       const items = template.items as { title: string; milestone?: string; offset_days?: number }[];
