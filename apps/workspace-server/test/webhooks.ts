@@ -297,6 +297,25 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect((await client.get(`/v1/webhooks/${id}/deliveries?status=succeeded&event_type=contact.created`)).body.total_count).toBe(13);
   });
 
+  it('replays by since (inclusive) and until (exclusive) exactly, at precisions finer than the stored microsecond', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
+    rcv.behaviour = (r) => (r.json.type === 'contact.created' ? { status: 503, body: 'down' } : echoChallenge(r));
+    const c = (await client.post('/v1/contacts', { first_name: 'Edge', last_name: 'Bound' })).body;
+    await s.drain();
+    for (const wait of RETRY_DELAYS_MS) {
+      s.clock.advance(wait);
+      await s.drain();
+    }
+    const at = c.created_at as string; // the event's instant, a whole millisecond
+    const base = at.replace('Z', '');
+    const before = new Date(Date.parse(at) - 1).toISOString().replace('Z', '');
+    const replay = (body: Record<string, string>) => client.post(`/v1/webhooks/${id}/replay`, body);
+    // 0.4 µs after the event: PostgreSQL rounded since down to it and replayed it.
+    expect((await replay({ since: `${base}0004Z` })).body).toEqual({ replayed: 0, queued_missed: 0 });
+    // until is exclusive: 0.4 µs after the event still takes it (rounded down, it was left out).
+    expect((await replay({ since: `${before}9996Z`, until: `${base}0004Z` })).body).toEqual({ replayed: 1, queued_missed: 0 });
+  });
+
   it('refuses an unknown delivery status and timestamps the store cannot hold, naming the field', async () => {
     const { client } = await s.workspace();
     const rcv = await receiver();

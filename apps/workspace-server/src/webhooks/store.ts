@@ -6,6 +6,7 @@ import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilte
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
 import { orderEventData } from './shape.js';
 import { codeWordKey, newSigningSecret } from './signing.js';
+import { microsecondBound } from '../timestamps.js';
 
 export type EndpointStatus = 'unverified' | 'verified' | 'disabled';
 
@@ -681,12 +682,15 @@ export async function replaySince(
   return db.transaction(async (tx) => {
     const ep = await endpointRow(tx, ws, endpointId, true);
     const t = now.toISOString();
-    const until = opts.until ?? '9999-12-31T00:00:00Z';
+    // Exact at any precision, as the lists' time filters (timeConditions): for instants stored in
+    // microseconds, at >= since is at >= ceil(since) and at < until is at < ceil(until).
+    const since = microsecondBound(opts.since, 'up');
+    const until = microsecondBound(opts.until ?? '9999-12-31T00:00:00Z', 'up');
     const { rows } = await tx.query(
       `UPDATE webhook_deliveries SET status = 'pending', failed_count = 0, next_attempt_at = $2::timestamptz, completed_at = NULL, updated_at = $2::timestamptz
        WHERE endpoint_id = $1 AND status = 'failed' AND event_created_at >= $3::timestamptz AND event_created_at < $4::timestamptz
          AND event_type <> 'webhook.verification' RETURNING id`,
-      [endpointId, t, opts.since, until],
+      [endpointId, t, since, until],
     );
     let missed = 0;
     if (opts.include_missed) {
@@ -695,7 +699,7 @@ export async function replaySince(
       const typeCond = types.includes('*') ? '' : ` AND e.type IN ${q.list(types)}`;
       const { rows: evs } = await tx.query(
         `SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e
-         WHERE e.workspace_id = ${q.p(ws)} AND e.created_at >= ${q.p(opts.since)}::timestamptz AND e.created_at < ${q.p(until)}::timestamptz${typeCond}
+         WHERE e.workspace_id = ${q.p(ws)} AND e.created_at >= ${q.p(since)}::timestamptz AND e.created_at < ${q.p(until)}::timestamptz${typeCond}
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = ${q.p(endpointId)} AND d.event_id = e.id)
          ORDER BY e.created_at, e.id LIMIT 10000`,
         q.values,
