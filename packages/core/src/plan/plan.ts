@@ -291,6 +291,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       if (matches.length > 1) {
         errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
       } else if (matches.length === 1) {
+        // Each workspace object is adopted once: a second item of the same name (another case or
+        // spacing) is created, as the workspace allows two objects of one name.
+        claimed.add(matches[0].id);
         Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
       } else step.reason = prev ? 'missing from the workspace' : 'new';

@@ -1,0 +1,89 @@
+// Names, keys and references of two items (or two packs) that could be taken for one another,
+// against the real server: each workspace object is adopted once; the keys the installer makes
+// for what it creates never meet a pack's own keys.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Pack } from '@setup-pack/core';
+import { exportWorkspace, install, planInstall, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
+import { cli, clientFor, useServer } from './harness.js';
+
+const server = useServer();
+const STAMP = '2026-11-22T12:00:00Z';
+
+async function fresh(): Promise<{ c: WorkspaceClient; env: Record<string, string> }> {
+  const ws = await server().workspace();
+  return { c: clientFor(server(), ws.key), env: { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key } };
+}
+
+function files(packs: Record<string, Pack>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-names-'));
+  for (const [name, pack] of Object.entries(packs)) writeFileSync(join(dir, name), JSON.stringify(pack, null, 2));
+  return dir;
+}
+
+const all = (c: WorkspaceClient, path: string) => c.listAll<any>(path);
+
+const packOf = (packId: string, extra: Partial<Pack>): Pack => ({
+  format: 'service.setup-pack', schemaVersion: 2, packId, name: `Pack ${packId.slice(-2)}`, version: '1.0.0', ...extra,
+});
+
+describe('two pack items whose names differ only in case or spacing', () => {
+  const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000a1', {
+    resources: [{ key: 'hot-a', kind: 'tag', name: 'Hot' }, { key: 'hot-b', kind: 'tag', name: 'hot ' }],
+  });
+
+  it('installed where the workspace has "HOT": the first (by key) adopts it, the second is created; re-plans to nothing; uninstall leaves HOT', async () => {
+    const { c, env } = await fresh();
+    const hot = await c.post<any>('/v1/tags', { name: 'HOT' });
+    const dir = files({ 'pack.json': pack });
+
+    const plan = await cli(['plan', 'pack.json'], env, dir);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^ {2}= resource hot-a "Hot" \(existing workspace object with the same name\)$/m);
+    expect(plan.stdout).toMatch(/^ {2}\+ resource hot-b "hot " \(new\)$/m);
+
+    expect((await cli(['install', 'pack.json'], env, dir)).code).toBe(0);
+    const tags = await all(c, '/v1/tags');
+    expect(tags.map((t) => t.name).sort()).toEqual(['HOT', 'hot ']);
+    const ledger = (await readLedger(c, pack.packId))!.ledger;
+    expect(ledger.items['resource:hot-a']).toMatchObject({ workspaceId: hot.id, owned: false });
+    const b = ledger.items['resource:hot-b'];
+    expect(b.owned).toBe(true);
+    expect(b.workspaceId).not.toBe(hot.id);
+
+    const again = await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir);
+    expect(again.code).toBe(0);
+
+    expect((await cli(['uninstall', pack.packId], env, dir)).code).toBe(0);
+    expect((await all(c, '/v1/tags')).map((t) => t.id)).toEqual([hot.id]);
+  });
+
+  it('the order of the items in the pack does not change which one adopts', async () => {
+    const { c } = await fresh();
+    const hot = await c.post<any>('/v1/tags', { name: 'HOT' });
+    const flipped = { ...pack, resources: [...pack.resources!].reverse() };
+    const { plan } = await planInstall(c, flipped);
+    expect(plan.steps.map((s) => `${s.key} ${s.action} ${s.workspaceId ?? ''}`.trim())).toEqual([`hot-a adopt ${hot.id}`, 'hot-b create']);
+  });
+});
+
+describe('two smart lists of one name and content', () => {
+  it('where the workspace has one such list: the first (by key) adopts it, the second is created', async () => {
+    const { c } = await fresh();
+    const filters = { version: 2, root: { type: 'and', children: [] } } as const;
+    const theirs = await c.post<any>('/v1/smart-lists', { name: 'Hot', filters });
+    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000a2', {
+      smartLists: [{ key: 'list-b', name: 'Hot', filters }, { key: 'list-a', name: 'Hot', filters }],
+    });
+    const r = await install(c, pack);
+    expect(r.plan.steps.map((s) => `${s.key} ${s.action}`)).toEqual(['list-a adopt', 'list-b create']);
+    const lists = await all(c, '/v1/smart-lists');
+    expect(lists).toHaveLength(2);
+    const ledger = (await readLedger(c, pack.packId))!.ledger;
+    expect(ledger.items['smartList:list-a']).toMatchObject({ workspaceId: theirs.id, owned: false });
+    expect(ledger.items['smartList:list-b'].workspaceId).not.toBe(theirs.id);
+    expect((await planInstall(c, pack)).plan.hasChanges).toBe(false);
+  });
+});
