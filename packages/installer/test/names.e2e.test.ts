@@ -87,3 +87,49 @@ describe('two smart lists of one name and content', () => {
     expect((await planInstall(c, pack)).plan.hasChanges).toBe(false);
   });
 });
+
+describe('a pack resource keyed like the resource the installer creates for a reference', () => {
+  // The pack carries a tag keyed "@ref/tag/hot"; its automation also uses tag "hot", which it does
+  // not carry, so the installer creates that tag. Two items, two tags, whatever the keys look like.
+  const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000a3', {
+    resources: [{ key: '@ref/tag/hot', kind: 'tag', name: 'Pack hot' }],
+    automations: [{ key: 'tagger', document: {
+      format: 'service.automation-template', version: 1, name: 'Tagger',
+      graph: {
+        nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }, { id: 'b', kind: 'action.add_tag', config: { tag_id: '@ref/tag/hot' } }],
+        edges: [{ id: 'e1', source: 't', target: 'a' }, { id: 'e2', source: 'a', target: 'b' }],
+      },
+      references: [{ type: 'tag', id: 'hot', name: 'Hot' }, { type: 'tag', id: '@ref/tag/hot' }],
+    } }],
+  });
+
+  it('installs both tags, binds each block to its own, re-plans to nothing, exports back and uninstalls both', async () => {
+    const { c, env } = await fresh();
+    const dir = files({ 'pack.json': pack });
+    const plan = await cli(['plan', 'pack.json'], env, dir);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/Plan: 3 to create/);
+
+    expect((await cli(['install', 'pack.json'], env, dir)).code).toBe(0);
+    const tags = await all(c, '/v1/tags');
+    expect(tags.map((t) => t.name).sort()).toEqual(['Hot', 'Pack hot']);
+    const id = (name: string) => tags.find((t) => t.name === name).id;
+    const [auto] = await all(c, '/v1/automations');
+    const got = await c.get<any>(`/v1/automations/${auto.id}`);
+    const doc = got.draft_document ?? got.document;
+    const config = (n: string) => doc.graph.nodes.find((x: any) => x.id === n).config.tag_id;
+    expect([config('a'), config('b')]).toEqual([id('Hot'), id('Pack hot')]);
+
+    const ledger = (await readLedger(c, pack.packId))!.ledger;
+    expect(Object.values(ledger.items).filter((it) => it.collection === 'tags').map((it) => it.workspaceId).sort()).toEqual([id('Hot'), id('Pack hot')].sort());
+    expect((await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir)).code).toBe(0);
+
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.pack.resources!.map((x) => `${x.key} ${x.name}`)).toEqual(['@ref/tag/hot Pack hot']);
+    expect(r.pack.automations![0].document.references).toEqual(pack.automations![0].document.references);
+
+    await uninstall(c, pack.packId);
+    expect(await all(c, '/v1/tags')).toEqual([]);
+  });
+});
