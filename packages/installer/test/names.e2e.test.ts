@@ -133,3 +133,57 @@ describe('a pack resource keyed like the resource the installer creates for a re
     expect(await all(c, '/v1/tags')).toEqual([]);
   });
 });
+
+describe('a reference named like a resource the install carries or creates', () => {
+  const auto = (refs: { id: string; name: string }[]) => ({ key: 'tagger', document: {
+    format: 'service.automation-template' as const, version: 1 as const, name: 'Tagger',
+    graph: {
+      nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, ...refs.map((r, i) => ({ id: `a${i}`, kind: 'action.add_tag', config: { tag_id: r.id } }))],
+      edges: refs.map((_, i) => ({ id: `e${i}`, source: i ? `a${i - 1}` : 't', target: `a${i}` })),
+    },
+    references: refs.map((r) => ({ type: 'tag' as const, ...r })),
+  } });
+  const blockTags = async (c: WorkspaceClient) => {
+    const [a] = await all(c, '/v1/automations');
+    const got = await c.get<any>(`/v1/automations/${a.id}`);
+    return (got.draft_document ?? got.document).graph.nodes.filter((n: any) => n.kind === 'action.add_tag').map((n: any) => n.config.tag_id);
+  };
+  // Another pack whose automation names tag "Hot": it binds by name only while the workspace has one.
+  const reader = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b9', { automations: [{ ...auto([{ id: 'x', name: 'Hot' }]), key: 'reader' }] });
+
+  it('a pack that carries tag "Hot" and uses tag "hot" ("Hot") it does not carry makes one tag, as an upgrade that adds the automation does', async () => {
+    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b1', { resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }], automations: [auto([{ id: 'hot', name: 'Hot' }])] });
+    const { c, env } = await fresh();
+    const dir = files({ 'pack.json': pack, 'reader.json': reader });
+    expect((await cli(['install', 'pack.json'], env, dir)).code).toBe(0);
+    const tags = await all(c, '/v1/tags');
+    expect(tags.map((t) => t.name)).toEqual(['Hot']);
+    expect(await blockTags(c)).toEqual([tags[0].id]);
+    expect((await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir)).code).toBe(0);
+    const other = await cli(['plan', 'reader.json'], env, dir);
+    expect(other.stderr + other.stdout).not.toMatch(/matches 2 workspace objects/);
+    expect(other.code).toBe(0);
+    await uninstall(c, pack.packId);
+    expect(await all(c, '/v1/tags')).toEqual([]);
+  });
+
+  it('two references "Hot" and "hot" of one pack, neither in the workspace, make one tag that both blocks use', async () => {
+    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b2', { automations: [auto([{ id: 'hot', name: 'Hot' }, { id: 'hot-2', name: 'hot' }])] });
+    const { c, env } = await fresh();
+    const dir = files({ 'pack.json': pack, 'reader.json': reader });
+    expect((await cli(['install', 'pack.json'], env, dir)).code).toBe(0);
+    const tags = await all(c, '/v1/tags');
+    expect(tags.map((t) => t.name)).toEqual(['Hot']);
+    expect(await blockTags(c)).toEqual([tags[0].id, tags[0].id]);
+    expect((await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir)).code).toBe(0);
+    expect((await cli(['plan', 'reader.json'], env, dir)).code).toBe(0);
+    // One object, so one id in the graph: the export gives one reference back (docs/export.md).
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const doc = r.pack.automations![0].document;
+    expect(doc.references).toEqual([{ type: 'tag', id: 'hot', name: 'Hot' }]);
+    expect(doc.graph.nodes.filter((n) => n.kind === 'action.add_tag').map((n) => n.config!.tag_id)).toEqual(['hot', 'hot']);
+    await uninstall(c, pack.packId);
+    expect(await all(c, '/v1/tags')).toEqual([]);
+  });
+});

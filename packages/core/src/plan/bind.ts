@@ -137,6 +137,15 @@ export function packReferences(pack: Pack): Map<string, { ref: Reference; usedBy
 export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
   const refs = packReferences(pack);
   const out: BindResult = { bindings: [], createdResources: [], errors: [] };
+  // Resources of a creatable kind the install carries (the first by key of a name) or creates, by
+  // kind and name (trimmed, case-insensitive): a reference of that name binds to the one, so an
+  // install never makes a second object of a name it makes one of itself.
+  const sameName = (kind: Resource['kind'], name: string) => JSON.stringify([kind, normalizeName(name)]);
+  const made = new Map<string, { target: BindingTarget; source: ReferenceBinding['source'] }>();
+  for (const r of [...(pack.resources ?? [])].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const k = sameName(r.kind, r.name);
+    if (!made.has(k)) made.set(k, { target: { itemId: itemId('resource', r.key) }, source: 'pack' });
+  }
   for (const k of [...refs.keys()].sort()) {
     const { ref, usedBy } = refs.get(k)!;
     const usage = { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() };
@@ -165,13 +174,20 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     const legacy = kind && !ledger?.items[createdId] && ledger?.items[legacyId] && !(pack.resources ?? []).some((r) => r.key === createdKey) ? legacyId : undefined;
     if (kind && (ledger?.items[createdId] || legacy)) {
       // Created by an earlier install of this pack: keep owning it.
-      out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name: ref.name ?? ref.id }, ...(legacy ? { legacyItemId: legacy } : {}) });
+      const name = ref.name ?? ref.id;
+      out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name }, ...(legacy ? { legacyItemId: legacy } : {}) });
       bind('ledger', { itemId: createdId });
+      if (!made.has(sameName(kind, name))) made.set(sameName(kind, name), { target: { itemId: createdId }, source: 'ledger' });
       continue;
     }
     const recorded = ledger?.bindings[k];
     if (recorded !== undefined && candidates?.some((c) => c.id === recorded)) {
       bind('ledger', { workspaceId: recorded });
+      continue;
+    }
+    const ours = kind && ref.name !== undefined ? made.get(sameName(kind, ref.name)) : undefined;
+    if (ours) {
+      bind(ours.source, ours.target);
       continue;
     }
     if (ref.name !== undefined && candidates) {
@@ -194,6 +210,7 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     if (kind && ref.name !== undefined && CREATABLE_REFERENCE_TYPES.includes(ref.type)) {
       out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name: ref.name } });
       bind('create', { itemId: createdId });
+      made.set(sameName(kind, ref.name), { target: { itemId: createdId }, source: 'create' });
       continue;
     }
     // A workspace with few objects of the type lists them, so the id to bind is on the screen

@@ -276,9 +276,9 @@ describe('plan: references', () => {
     const q = plan(next, ws.ledgers[pack.packId], ws.snapshot(next));
     expect(q.errors).toEqual([]);
     expect(q.steps.find((s) => s.itemId === 'resource:@ref/tag/tag-vip')).toMatchObject({ action: 'unchanged', workspaceId: entry.workspaceId });
-    // The reference, no longer created by the pack, binds to that tag by its name.
+    // The reference, no longer created by the pack, binds to the pack's tag of its name.
     expect(q.steps.some((s) => s.itemId === 'reference:tag:tag-vip')).toBe(false);
-    expect(q.bindings.find((b) => b.id === 'tag-vip')).toMatchObject({ source: 'name', target: { workspaceId: entry.workspaceId } });
+    expect(q.bindings.find((b) => b.id === 'tag-vip')).toMatchObject({ source: 'pack', target: { itemId: 'resource:@ref/tag/tag-vip' } });
   });
 });
 
