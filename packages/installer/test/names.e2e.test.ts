@@ -187,3 +187,34 @@ describe('a reference named like a resource the install carries or creates', () 
     expect(await all(c, '/v1/tags')).toEqual([]);
   });
 });
+
+describe('an object a release drops that its own references are bound to', () => {
+  it('install --prune keeps the tag 1.0.0 carried when 1.1.0 uses it by name instead, and says why', async () => {
+    const v1 = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000c1', { resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }] });
+    const v2: Pack = {
+      ...v1, version: '1.1.0', resources: [],
+      automations: [{ key: 'tagger', document: {
+        format: 'service.automation-template', version: 1, name: 'Tagger',
+        graph: { nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }], edges: [{ id: 'e', source: 't', target: 'a' }] },
+        references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
+      } }],
+    };
+    const { c, env } = await fresh();
+    const dir = files({ 'v1.json': v1, 'v2.json': v2 });
+    expect((await cli(['install', 'v1.json'], env, dir)).code).toBe(0);
+    const [hot] = await all(c, '/v1/tags');
+
+    const plan = await cli(['plan', 'v2.json', '--prune'], env, dir);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(/^ {2}= resource tag-hot "Hot" \(gone from the release; used by tag hot of this release: kept\)$/m);
+    expect((await cli(['install', 'v2.json', '--prune'], env, dir)).code).toBe(0);
+    expect((await all(c, '/v1/tags')).map((t) => t.id)).toEqual([hot.id]);
+    const [a] = await all(c, '/v1/automations');
+    const got = await c.get<any>(`/v1/automations/${a.id}`);
+    expect((got.draft_document ?? got.document).graph.nodes.find((n: any) => n.id === 'a').config.tag_id).toBe(hot.id);
+    expect((await cli(['plan', 'v2.json', '--prune', '--detailed-exitcode'], env, dir)).code).toBe(0);
+
+    await uninstall(c, v1.packId);
+    expect(await all(c, '/v1/tags')).toEqual([]);
+  });
+});

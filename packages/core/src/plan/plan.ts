@@ -374,6 +374,10 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   // Orphans: installed items the new release no longer has. Removed only with prune, only unedited,
   // and only when no other installed pack holds them.
   const holderOf = heldByOthers(pack.packId, options.others ?? []);
+  // Workspace objects (and pipeline stages) this release's references are bound to, by name, a
+  // recorded binding or --bind: a dropped item's object one of them uses is not removed under it.
+  const boundTo = new Map<string, ReferenceBinding>();
+  for (const b of bound.bindings) if ('workspaceId' in b.target && !boundTo.has(b.target.workspaceId)) boundTo.set(b.target.workspaceId, b);
   const carried = new Set([...renames.values()].map((r) => r.from));
   const orphans: PlanStep[] = [];
   for (const id of Object.keys(ledger?.items ?? {}).sort()) {
@@ -394,7 +398,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       step.reason = 'gone from the release, edited in the workspace: kept';
     } else if (options.prune) {
       const holder = holderOf(prev);
-      if (holder) step.reason = `gone from the release; ${usedBy(holder)}: kept`;
+      const ref = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => boundTo.get(w)).find(Boolean);
+      if (ref) step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
+      else if (holder) step.reason = `gone from the release; ${usedBy(holder)}: kept`;
       else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
     } else {
       step.reason = 'gone from the release: kept (use prune to remove)';
