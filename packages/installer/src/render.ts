@@ -41,7 +41,8 @@ function whyOf(step: PlanStep): string {
     return step.resolution === 'overwrite' ? `${why}: overwritten (--overwrite)` : `${why}: kept (--overwrite replaces it)`;
   }
   if (step.action === 'orphan') {
-    if (step.reason.includes('used by the installed pack')) return step.reason;
+    // Kept because something uses it: another installed pack, or a reference of this release.
+    if (step.reason.includes('used by ')) return step.reason;
     return step.reason.includes('edited') ? 'gone from the release, edited: kept' : 'gone from the release: kept (--prune removes it)';
   }
   return step.reason;

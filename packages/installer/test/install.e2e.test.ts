@@ -277,7 +277,7 @@ describe('install against the real workspace server()', () => {
     const r = await uninstall(c, a.packId);
     expect(r.kept.map((s) => `${s.itemId}: ${s.reason}`)).toEqual([
       'template:welcome: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
-      'resource:@ref/lead_source/src-open: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
+      'reference:lead_source:src-open: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
       'resource:hot: used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000044): kept',
     ]);
     expect((await all(c, '/v1/automations')).map((x) => x.name)).toEqual(['Pack B welcome']);

@@ -9,7 +9,7 @@ import { canonicalize } from '../format/canonical.js';
 import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
-import { COLLECTION_OF_REFERENCE } from '../plan/bind.js';
+import { COLLECTION_OF_REFERENCE, createdReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
 import type {
@@ -404,11 +404,11 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
     for (const k of Object.keys(it.stages ?? {})) x.keys.reserve(k);
   }
   for (const k of Object.keys(ledger.bindings)) x.keys.reserve(k.slice(k.indexOf(':') + 1));
-  for (const [, it] of items) {
+  for (const [id, it] of items) {
     const o = x.find(it.workspaceId);
-    const created = /^@ref\/([a-z_]+)\/(.*)$/s.exec(it.key);
+    const created = createdReferenceOf(id);
     if (created) {
-      x.set(it.workspaceId, { type: created[1] as ReferenceType, refId: created[2], name: str(o?.name), item: false });
+      x.set(it.workspaceId, { type: created.type, refId: created.id, name: str(o?.name), item: false });
       continue;
     }
     const type = it.kind === 'template' ? 'email_template' : it.kind === 'asset' || it.kind === 'brand' ? undefined : REFERENCE_TYPE_OF[it.collection];
@@ -437,8 +437,8 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   const templateItems: [LedgerItem, WorkspaceObject][] = [];
   // The pack's brand images, when its brand is not the workspace's: nothing the export holds uses them.
   const imagesLeftOut: string[] = [];
-  for (const [, it] of items) {
-    if (it.key.startsWith('@ref/')) continue;
+  for (const [id, it] of items) {
+    if (createdReferenceOf(id)) continue;
     if (it.kind === 'asset' && brandImageLeftOut(ledger, it.key)) {
       imagesLeftOut.push(it.key);
       continue;

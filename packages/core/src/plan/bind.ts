@@ -7,7 +7,7 @@ import { count } from '../text.js';
 import type { Pack, Pipeline, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
 import { KeyAllocator, referenceIdPrefix } from '../export/keys.js';
-import type { BindingTarget, InstallLedger, PlanError, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
+import type { BindingTarget, InstallLedger, PlanError, PlanItemKind, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
 
 /** The collection a reference type is matched against (deal stages: stages inside pipelines). */
 export const COLLECTION_OF_REFERENCE: Record<ReferenceType, WorkspaceCollection> = {
@@ -33,8 +33,28 @@ export const COLLECTION_OF_REFERENCE: Record<ReferenceType, WorkspaceCollection>
 
 export const normalizeName = (s: string) => s.trim().toLowerCase();
 export const bindingKey = (type: string, id: string) => `${type}:${id}`;
-/** Key of the resource item the installer creates for a creatable reference the pack does not carry. */
+/** Key (what the plan shows) of the resource item the installer creates for a creatable reference the pack does not carry. */
 export const createdReferenceKey = (type: ReferenceType, id: string) => `@ref/${type}/${id}`;
+
+/**
+ * The first part of the item id (ledger entry, plan step) of a resource created for a reference.
+ * A pack key is any string of 1 to 200 characters (common.schema.json's `key` has no pattern), so
+ * no key is out of a pack's reach — `@ref/tag/hot` is a valid resource key — but a pack item's id
+ * is `<kind>:<key>` with one of the item kinds (itemId), and this is none of them.
+ */
+const CREATED_REFERENCE = 'reference';
+// Checked by the compiler: were it ever an item kind, this line would not type-check.
+const _notAnItemKind: typeof CREATED_REFERENCE extends PlanItemKind ? never : true = true;
+void _notAnItemKind;
+
+/** Item id of the resource the installer creates for reference `type:id`: `reference:tag:hot`, an id no pack item has. */
+export const createdReferenceItemId = (type: ReferenceType, id: string) => `${CREATED_REFERENCE}:${bindingKey(type, id)}`;
+
+/** The reference a created resource's item id (createdReferenceItemId) stands for; undefined for any other item id. */
+export function createdReferenceOf(id: string): { type: ReferenceType; id: string } | undefined {
+  const m = /^reference:([a-z_]+):(.*)$/s.exec(id);
+  return m && m[1] in COLLECTION_OF_REFERENCE ? { type: m[1] as ReferenceType, id: m[2] } : undefined;
+}
 
 /** Candidates for a reference type in the snapshot: deal stages are flattened out of pipelines. */
 export function candidatesOf(type: ReferenceType, snapshot: WorkspaceSnapshot): WorkspaceObject[] | undefined {
@@ -75,10 +95,20 @@ export function packTarget(pack: Pack, type: ReferenceType, id: string): Binding
   }
 }
 
+export interface CreatedResource {
+  itemId: string;
+  resource: Resource;
+  legacyItemId?: string;
+}
+
 export interface BindResult {
   bindings: ReferenceBinding[];
-  /** Resources to create for creatable references the pack does not carry. */
-  createdResources: Resource[];
+  /**
+   * Resources to create for creatable references the pack does not carry, with their item ids
+   * (createdReferenceItemId) and, when an install made before those ids recorded it under the pack
+   * key namespace (`resource:@ref/tag/hot`, which a pack resource can have), that ledger entry's id.
+   */
+  createdResources: CreatedResource[];
   errors: PlanError[];
 }
 
@@ -107,6 +137,15 @@ export function packReferences(pack: Pack): Map<string, { ref: Reference; usedBy
 export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
   const refs = packReferences(pack);
   const out: BindResult = { bindings: [], createdResources: [], errors: [] };
+  // Resources of a creatable kind the install carries (the first by key of a name) or creates, by
+  // kind and name (trimmed, case-insensitive): a reference of that name binds to the one, so an
+  // install never makes a second object of a name it makes one of itself.
+  const sameName = (kind: Resource['kind'], name: string) => JSON.stringify([kind, normalizeName(name)]);
+  const made = new Map<string, { target: BindingTarget; source: ReferenceBinding['source'] }>();
+  for (const r of [...(pack.resources ?? [])].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const k = sameName(r.kind, r.name);
+    if (!made.has(k)) made.set(k, { target: { itemId: itemId('resource', r.key) }, source: 'pack' });
+  }
   for (const k of [...refs.keys()].sort()) {
     const { ref, usedBy } = refs.get(k)!;
     const usage = { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() };
@@ -127,16 +166,28 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       continue;
     }
     const createdKey = createdReferenceKey(ref.type, ref.id);
+    const createdId = createdReferenceItemId(ref.type, ref.id);
     const kind = CREATABLE_KIND[ref.type];
-    if (kind && ledger?.items[itemId('resource', createdKey)]) {
+    // An install made before created resources had ids of their own recorded this one as
+    // `resource:@ref/<type>/<id>`; it is that unless the pack now carries a resource of that key.
+    const legacyId = itemId('resource', createdKey);
+    const legacy = kind && !ledger?.items[createdId] && ledger?.items[legacyId] && !(pack.resources ?? []).some((r) => r.key === createdKey) ? legacyId : undefined;
+    if (kind && (ledger?.items[createdId] || legacy)) {
       // Created by an earlier install of this pack: keep owning it.
-      out.createdResources.push({ key: createdKey, kind, name: ref.name ?? ref.id });
-      bind('ledger', { itemId: itemId('resource', createdKey) });
+      const name = ref.name ?? ref.id;
+      out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name }, ...(legacy ? { legacyItemId: legacy } : {}) });
+      bind('ledger', { itemId: createdId });
+      if (!made.has(sameName(kind, name))) made.set(sameName(kind, name), { target: { itemId: createdId }, source: 'ledger' });
       continue;
     }
     const recorded = ledger?.bindings[k];
     if (recorded !== undefined && candidates?.some((c) => c.id === recorded)) {
       bind('ledger', { workspaceId: recorded });
+      continue;
+    }
+    const ours = kind && ref.name !== undefined ? made.get(sameName(kind, ref.name)) : undefined;
+    if (ours) {
+      bind(ours.source, ours.target);
       continue;
     }
     if (ref.name !== undefined && candidates) {
@@ -157,8 +208,9 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       }
     }
     if (kind && ref.name !== undefined && CREATABLE_REFERENCE_TYPES.includes(ref.type)) {
-      out.createdResources.push({ key: createdKey, kind, name: ref.name });
-      bind('create', { itemId: itemId('resource', createdKey) });
+      out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name: ref.name } });
+      bind('create', { itemId: createdId });
+      made.set(sameName(kind, ref.name), { target: { itemId: createdId }, source: 'create' });
       continue;
     }
     // A workspace with few objects of the type lists them, so the id to bind is on the screen

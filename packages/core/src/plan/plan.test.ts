@@ -245,6 +245,41 @@ describe('plan: references', () => {
     const again = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack));
     expect(again.hasChanges).toBe(false);
   });
+
+  it('a created reference recorded by an older install as resource:@ref/<type>/<id> moves to its own item id, no write; a pack resource of that key keeps such an entry', () => {
+    const ws = new WorkspaceModel();
+    const pack = structuredClone(v100);
+    pack.automations![0].document.references!.push({ type: 'tag', id: 'tag-vip', name: 'VIP' });
+    pack.automations![0].document.graph.nodes[1].config = { tag_id: 'tag-vip' };
+    install(ws, pack);
+    const ledger = ws.ledgers[pack.packId];
+    expect(Object.keys(ledger.items)).toContain('reference:tag:tag-vip');
+    // The ledger as an install before created resources had ids of their own wrote it.
+    const { ['reference:tag:tag-vip']: entry, ...rest } = ledger.items;
+    ws.ledgers[pack.packId] = { ...ledger, items: { ...rest, 'resource:@ref/tag/tag-vip': entry } };
+    const p = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack), { prune: true });
+    expect(p.errors).toEqual([]);
+    expect(p.writes).toBe(0);
+    expect(p.steps.find((s) => s.itemId === 'reference:tag:tag-vip')).toMatchObject({ action: 'unchanged', workspaceId: entry.workspaceId });
+    expect(p.steps.some((s) => s.itemId === 'resource:@ref/tag/tag-vip')).toBe(false);
+    expect(p.ledgerUpdates['resource:@ref/tag/tag-vip']).toBeNull();
+    expect(p.ledgerUpdates['reference:tag:tag-vip']).toMatchObject({ workspaceId: entry.workspaceId, owned: true });
+    apply(ws, pack, p);
+    expect(plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack)).hasChanges).toBe(false);
+    expect(ws.list('tags').filter((t) => t.name === 'VIP')).toHaveLength(1);
+
+    // A release that carries a resource keyed "@ref/tag/tag-vip" itself: the old entry is that resource's.
+    ws.ledgers[pack.packId] = { ...ledger, items: { ...rest, 'resource:@ref/tag/tag-vip': entry } };
+    const next = structuredClone(pack);
+    next.version = '1.0.1';
+    next.resources!.push({ key: '@ref/tag/tag-vip', kind: 'tag', name: 'VIP' });
+    const q = plan(next, ws.ledgers[pack.packId], ws.snapshot(next));
+    expect(q.errors).toEqual([]);
+    expect(q.steps.find((s) => s.itemId === 'resource:@ref/tag/tag-vip')).toMatchObject({ action: 'unchanged', workspaceId: entry.workspaceId });
+    // The reference, no longer created by the pack, binds to the pack's tag of its name.
+    expect(q.steps.some((s) => s.itemId === 'reference:tag:tag-vip')).toBe(false);
+    expect(q.bindings.find((b) => b.id === 'tag-vip')).toMatchObject({ source: 'pack', target: { itemId: 'resource:@ref/tag/tag-vip' } });
+  });
 });
 
 describe('plan: upgrades', () => {

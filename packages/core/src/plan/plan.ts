@@ -4,7 +4,7 @@ import { setOwn } from '../own.js';
 import { count } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
-import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName } from './bind.js';
+import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName, type CreatedResource } from './bind.js';
 import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
@@ -66,11 +66,12 @@ function compareVersions(from: string | null, to: string): Plan['versionChange']
 }
 
 /** Every item the pack wants in the workspace, with content before rewrites. */
-function desiredItems(pack: Pack, createdResources: Resource[], bindings: ReferenceBinding[]): Desired[] {
+function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings: ReferenceBinding[]): Desired[] {
   const out: Desired[] = [];
   const target = new Map(bindings.map((b) => [bindingKey(b.type, b.id), b.target]));
-  for (const r of [...(pack.resources ?? []), ...createdResources]) {
-    out.push({ itemId: itemId('resource', r.key), kind: 'resource', key: r.key, name: r.name, collection: COLLECTION_OF_RESOURCE_KIND[r.kind], content: resourceContent(r), rewrites: [], adoptable: ADOPTABLE.has(r.kind) });
+  const resources = [...(pack.resources ?? []).map((r) => ({ id: itemId('resource', r.key), r })), ...createdResources.map((c) => ({ id: c.itemId, r: c.resource }))];
+  for (const { id, r } of resources) {
+    out.push({ itemId: id, kind: 'resource', key: r.key, name: r.name, collection: COLLECTION_OF_RESOURCE_KIND[r.kind], content: resourceContent(r), rewrites: [], adoptable: ADOPTABLE.has(r.kind) });
   }
   for (const p of pack.pipelines ?? []) {
     out.push({ itemId: itemId('pipeline', p.key), kind: 'pipeline', key: p.key, name: p.name, collection: 'pipelines', content: pipelineContent(p), rewrites: [], stageKeys: p.stages.map((s) => s.key), adoptable: false });
@@ -226,7 +227,11 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   // Objects this pack's ledger holds are its own: never adopted by name or content for another item.
   const claimed = new Set(Object.values(ledger?.items ?? {}).map((it) => it.workspaceId));
   // An item whose key the release renamed takes over its old key's ledger entry (owned as before).
-  const renames = renamedKeys(items, ledger, wanted, find);
+  // A resource created for a reference, recorded by an older install under the pack key namespace,
+  // moves to its own item id; that entry is no other item's to take over.
+  const legacy = new Map(bound.createdResources.filter((c) => c.legacyItemId).map((c) => [c.itemId, c.legacyItemId!]));
+  const renames = renamedKeys(items.filter((d) => !legacy.has(d.itemId)), ledger, new Set([...wanted, ...legacy.values()]), find);
+  for (const [id, from] of legacy) renames.set(id, { from, entry: ledger!.items[from] });
   const prevOf = (id: string): LedgerItem | undefined => ledger?.items[id] ?? renames.get(id)?.entry;
   // Items that keep their workspace object whatever this plan does with them: their ids are known
   // up front, so an automation in a cycle resolves against one planned after it.
@@ -253,7 +258,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     };
     if (d.stageKeys) step.stageKeys = d.stageKeys;
     if (d.extra) step.extra = d.extra;
-    if (renamed) step.renamedFrom = ledger!.items[renamed.from].key;
+    if (renamed && ledger!.items[renamed.from].key !== d.key) step.renamedFrom = ledger!.items[renamed.from].key;
     const resolved = applyRewrites(step, lookup);
     const desiredHash = resolved ? contentHash(resolved) : undefined;
 
@@ -291,6 +296,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       if (matches.length > 1) {
         errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
       } else if (matches.length === 1) {
+        // Each workspace object is adopted once: a second item of the same name (another case or
+        // spacing) is created, as the workspace allows two objects of one name.
+        claimed.add(matches[0].id);
         Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
       } else step.reason = prev ? 'missing from the workspace' : 'new';
@@ -366,6 +374,10 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   // Orphans: installed items the new release no longer has. Removed only with prune, only unedited,
   // and only when no other installed pack holds them.
   const holderOf = heldByOthers(pack.packId, options.others ?? []);
+  // Workspace objects (and pipeline stages) this release's references are bound to, by name, a
+  // recorded binding or --bind: a dropped item's object one of them uses is not removed under it.
+  const boundTo = new Map<string, ReferenceBinding>();
+  for (const b of bound.bindings) if ('workspaceId' in b.target && !boundTo.has(b.target.workspaceId)) boundTo.set(b.target.workspaceId, b);
   const carried = new Set([...renames.values()].map((r) => r.from));
   const orphans: PlanStep[] = [];
   for (const id of Object.keys(ledger?.items ?? {}).sort()) {
@@ -386,7 +398,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       step.reason = 'gone from the release, edited in the workspace: kept';
     } else if (options.prune) {
       const holder = holderOf(prev);
-      if (holder) step.reason = `gone from the release; ${usedBy(holder)}: kept`;
+      const ref = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => boundTo.get(w)).find(Boolean);
+      if (ref) step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
+      else if (holder) step.reason = `gone from the release; ${usedBy(holder)}: kept`;
       else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
     } else {
       step.reason = 'gone from the release: kept (use prune to remove)';
