@@ -23,7 +23,7 @@ import {
   canonicalize, contentHash, normalizeName, projectWorkspaceObject, roundTripForm, validatePack,
   type InstallLedger, type Pack, type PlanStep, type WorkspaceCollection,
 } from '@setup-pack/core';
-import { editRequest, fuzzConfig, handEdits, nextRelease, sharingPack, validPack } from '@setup-pack/testkit';
+import { editRequest, fuzzConfig, handEdits, LIMITS, nextRelease, sharingPack, validPack, withCopiesOf } from '@setup-pack/testkit';
 import { COLLECTION_PATH, exportWorkspace, fetchSnapshot, install, planInstall, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
 import { defaultNames, fuzzWorkspace, namesOf, useServer } from './harness.js';
 
@@ -180,6 +180,42 @@ describe('hand edits in the workspace, then an upgrade to the next release', () 
   }, timeoutMs(8_000));
 });
 
+const shared = (k: string) => [...`shared ${k}`].slice(0, LIMITS.key).join('');
+
+/** What `other`'s ledger holds of the objects of `ledger`'s items: adopted, or bound a reference to (to it or one of its stages). */
+function holding(ledger: InstallLedger, otherLedger: InstallLedger, other: Pack) {
+  const held = new Set([...Object.values(otherLedger.items).map((i) => i.workspaceId), ...Object.values(otherLedger.bindings)]);
+  const holds = (id: string) => [ledger.items[id].workspaceId, ...Object.values(ledger.items[id].stages ?? {})].some((w) => held.has(w));
+  return { held, holds, heldReason: `used by the installed pack "${other.name}" (${other.packId}): kept` };
+}
+
+/**
+ * Uninstalls `x` beside `y` (installed as `yRelease`): each item it owns is removed, or kept with
+ * the reason when `y` holds it; what it adopted stays; nothing `y` holds is removed; `y` still
+ * re-plans to nothing and, when its ledger holds nothing its release lacks, exports as its release.
+ */
+async function uninstallKeepsWhatIsHeld(c: WorkspaceClient, x: Pack, y: Pack, yRelease: Pack, yOptions: { prune?: boolean } = {}) {
+  const lx = (await readLedger(c, x.packId))!.ledger;
+  const ly = (await readLedger(c, y.packId))!.ledger;
+  const { held, holds, heldReason } = holding(lx, ly, y);
+  const r = await uninstall(c, x.packId);
+  for (const s of r.plan.steps) {
+    const item = lx.items[s.itemId];
+    const want = !item.owned ? 'adopt' : holds(s.itemId) ? 'orphan' : 'remove';
+    expect({ item: s.itemId, action: s.action }).toEqual({ item: s.itemId, action: want });
+    if (want === 'orphan') expect(s.reason).toBe(heldReason);
+  }
+  expect(await readLedger(c, x.packId)).toBeNull();
+  const left = await objectIds(c, [...new Set([...Object.values(lx.items), ...Object.values(ly.items)].map((i) => i.collection))].sort());
+  for (const s of r.plan.steps) {
+    if (s.write) expect({ removed: s.itemId, left: left.has(s.workspaceId!), held: held.has(s.workspaceId!) }).toEqual({ removed: s.itemId, left: false, held: false });
+    else if (s.action !== 'remove') expect({ kept: s.itemId, left: left.has(s.workspaceId!) }).toEqual({ kept: s.itemId, left: true });
+  }
+  await replansToNothing(c, yRelease, yOptions);
+  const wanted = new Set((await planInstall(c, yRelease, yOptions)).plan.steps.filter((s) => s.action !== 'orphan').map((s) => s.itemId));
+  if (Object.keys((await readLedger(c, y.packId))!.ledger.items).every((id) => wanted.has(id))) expect(await exported(c, y.packId)).toEqual(roundTripForm(yRelease));
+}
+
 /** The second pack's copies of the first's items (\`shared …\` keys): adopted, so its release keeps them as they are. */
 const sharedOf = (b: Pack) => new Set((['resources', 'pipelines', 'messageTemplates', 'smartLists'] as const).flatMap((l) => (b[l] ?? []).filter((x) => x.key.startsWith('shared ')).map((x) => `${l}/${x.key}`)));
 
@@ -199,7 +235,7 @@ describe('two packs sharing objects in one workspace', () => {
         }
         const byName = new Set((b.automations ?? []).flatMap((x) => (x.document.references ?? []).map((r) => r.name)));
         for (const r of a.resources ?? []) if (byName.has(r.name)) frozen.add(`resources/${r.key}`);
-        return fc.record({ a: fc.constant(a), b: fc.constant(b), a2: nextRelease(a, { frozen }), b2: nextRelease(b, { frozen: sharedOf(b) }), act: fc.constantFrom<Act>('uninstall first', 'uninstall second', 'upgrade first', 'upgrade second'), prune: fc.boolean() });
+        return fc.record({ a: fc.constant(a), b: fc.constant(b), a2: nextRelease(a, { frozen }).chain((r) => withCopiesOf(r, b)), b2: nextRelease(b, { frozen: sharedOf(b) }), act: fc.constantFrom<Act>('uninstall first', 'uninstall second', 'upgrade first', 'upgrade second'), prune: fc.boolean() });
       }),
     );
     await fc.assert(
@@ -222,7 +258,7 @@ describe('two packs sharing objects in one workspace', () => {
         const la = (await readLedger(c, a.packId))!.ledger;
         // Every exact copy is adopted: bound to the first pack's object, not made twice.
         for (const s of fromB.plan.steps.filter((x) => x.key.startsWith('shared ') && x.key !== 'shared by name')) {
-          const original = Object.values(la.items).find((i) => i.kind === s.kind && `shared ${i.key}`.startsWith(s.key));
+          const original = Object.values(la.items).find((i) => i.kind === s.kind && shared(i.key) === s.key);
           expect({ item: s.itemId, action: s.action, workspaceId: s.workspaceId }).toEqual({ item: s.itemId, action: 'adopt', workspaceId: original?.workspaceId });
         }
         // A reference by name binds to the first pack's object.
@@ -236,44 +272,31 @@ describe('two packs sharing objects in one workspace', () => {
 
         const first = act.endsWith('first');
         const [x, y, x2] = first ? [a, b, a2] : [b, a, b2];
+        if (act.startsWith('uninstall')) {
+          await uninstallKeepsWhatIsHeld(c, x, y, y);
+          return;
+        }
         const lx = (await readLedger(c, x.packId))!.ledger;
         const ly = (await readLedger(c, y.packId))!.ledger;
-        // What the other pack holds of this one's objects: adopted, or bound a reference to.
-        const held = new Set([...Object.values(ly.items).map((i) => i.workspaceId), ...Object.values(ly.bindings)]);
-        const holds = (id: string) => [lx.items[id].workspaceId, ...Object.values(lx.items[id].stages ?? {})].some((w) => held.has(w));
-        const heldReason = `used by the installed pack "${y.name}" (${y.packId}): kept`;
-        const collections = [...new Set([...Object.values(lx.items), ...Object.values(ly.items)].map((i) => i.collection))].sort();
-
-        let removed: string[];
-        if (act.startsWith('uninstall')) {
-          const r = await uninstall(c, x.packId);
-          for (const s of r.plan.steps) {
-            const item = lx.items[s.itemId];
-            const want = !item.owned ? 'adopt' : holds(s.itemId) ? 'orphan' : 'remove';
-            expect({ item: s.itemId, action: s.action }).toEqual({ item: s.itemId, action: want });
-            if (want === 'orphan') expect(s.reason).toBe(heldReason);
-          }
-          removed = r.plan.steps.filter((s) => s.write).map((s) => s.workspaceId!);
-          expect(await readLedger(c, x.packId)).toBeNull();
-        } else {
-          const r = await install(c, x2, { prune });
-          for (const s of r.plan.steps.filter((st) => st.reason.startsWith('gone from the release'))) {
-            const item = lx.items[s.itemId];
-            const want = !item.owned ? 'remove' : prune && !holds(s.itemId) ? 'remove' : 'orphan';
-            expect({ item: s.itemId, action: s.action, write: s.write }).toEqual({ item: s.itemId, action: want, write: want === 'remove' && item.owned });
-            if (want === 'orphan' && prune) expect(s.reason).toBe(`gone from the release; ${heldReason}`);
-          }
-          removed = r.plan.steps.filter((s) => s.action === 'remove' && s.write).map((s) => s.workspaceId!);
-          await replansToNothing(c, x2, { prune });
-          const leftOver = Object.values((await readLedger(c, x.packId))!.ledger.items).some((i) => r.plan.steps.find((s) => s.itemId === `${i.kind}:${i.key}`)?.action === 'orphan');
-          if (!leftOver) expect(await exported(c, x.packId)).toEqual(roundTripForm(x2));
+        const { holds, heldReason } = holding(lx, ly, y);
+        const r = await install(c, x2, { prune });
+        for (const s of r.plan.steps.filter((st) => st.reason.startsWith('gone from the release'))) {
+          const item = lx.items[s.itemId];
+          const want = !item.owned ? 'remove' : prune && !holds(s.itemId) ? 'remove' : 'orphan';
+          expect({ item: s.itemId, action: s.action, write: s.write }).toEqual({ item: s.itemId, action: want, write: want === 'remove' && item.owned });
+          if (want === 'orphan' && prune) expect(s.reason).toBe(`gone from the release; ${heldReason}`);
+          if (want === 'remove' && item.owned) expect(await objectIds(c, [item.collection])).not.toContain(item.workspaceId);
         }
-        // Nothing the other pack holds was removed; it still installs to nothing and exports the same.
-        const left = await objectIds(c, collections);
-        for (const w of held) if (Object.values(lx.items).some((i) => i.workspaceId === w)) expect(left.has(w), w).toBe(true);
-        for (const w of removed) expect(held.has(w), w).toBe(false);
+        // The first pack's release holding copies of the second's items adopts them: each pack then holds the other's.
+        for (const s of r.plan.steps.filter((st) => st.key.startsWith('shared ') && !lx.items[st.itemId])) {
+          const original = Object.values(ly.items).find((i) => i.kind === s.kind && shared(i.key) === s.key);
+          if (original) expect({ item: s.itemId, action: s.action, workspaceId: s.workspaceId }).toEqual({ item: s.itemId, action: 'adopt', workspaceId: original.workspaceId });
+        }
+        await replansToNothing(c, x2, { prune });
         await replansToNothing(c, y);
         expect(await exported(c, y.packId)).toEqual(roundTripForm(y));
+        // Then the other one goes: what the upgraded pack holds of it stays, and it still installs to nothing and exports as its release.
+        await uninstallKeepsWhatIsHeld(c, y, x, x2, { prune });
       }),
       { numRuns, seed, endOnFailure: true },
     );

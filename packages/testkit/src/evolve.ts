@@ -168,6 +168,43 @@ function blockReferring(type: ReferenceType): { kind: string; field: string } | 
   return undefined;
 }
 
+const shared = (k: string) => [...`shared ${k}`].slice(0, LIMITS.key).join('');
+
+/** Which of `from`'s items to copy, by list, in their order. */
+interface Picks { resources: boolean[]; templates: boolean[]; lists: boolean[]; pipelines: boolean[] }
+
+const picksFor = (from: Pack): fc.Arbitrary<Picks> => {
+  const picks = (n: number) => fc.array(fc.boolean(), { minLength: n, maxLength: n });
+  return fc.record({ resources: picks((from.resources ?? []).length), templates: picks((from.messageTemplates ?? []).length), lists: picks((from.smartLists ?? []).length), pipelines: picks((from.pipelines ?? []).length) });
+};
+
+/**
+ * Adds to `pack` exact copies of the picked resources, templates, smart lists and pipelines of
+ * `from` under keys of their own (`shared …`): installed after `from`, they are adopted from it.
+ * Left out: copies themselves (a `shared …` key), templates showing one of `from`'s images and smart
+ * lists naming its resources (both are rewritten to its ids there, so a copy would not be exact).
+ */
+function addCopies(pack: Pack, from: Pack, picks: Picks): void {
+  const own = (x: { key: string }) => !x.key.startsWith('shared ');
+  pack.resources = [...(pack.resources ?? []), ...(from.resources ?? []).filter((r, i) => picks.resources[i] && own(r)).map((r) => ({ ...structuredClone(r), key: shared(r.key) }))];
+  const imageUrls = (from.assets ?? []).flatMap((a) => (a.sourceUrl ? [a.sourceUrl] : []));
+  pack.messageTemplates = [...(pack.messageTemplates ?? []), ...(from.messageTemplates ?? []).filter((t, i) => picks.templates[i] && own(t) && !imageUrls.some((u) => t.body.includes(u))).map((t) => ({ ...structuredClone(t), key: shared(t.key) }))];
+  const resourceKeys = new Set((from.resources ?? []).map((r) => r.key));
+  const namesResource = (v: unknown): boolean => (typeof v === 'string' ? resourceKeys.has(v) : !!v && typeof v === 'object' && Object.values(v).some(namesResource));
+  pack.smartLists = [...(pack.smartLists ?? []), ...(from.smartLists ?? []).filter((l, i) => picks.lists[i] && own(l) && !namesResource(l.filters)).map((l) => ({ ...structuredClone(l), key: shared(l.key) }))];
+  pack.pipelines = [...(pack.pipelines ?? []), ...(from.pipelines ?? []).filter((p, i) => picks.pipelines[i] && own(p)).map((p) => ({ ...structuredClone(p), key: shared(p.key) }))];
+  for (const l of LISTS) if (!pack[l]?.length) delete pack[l];
+}
+
+/** `pack` with exact copies of some of `from`'s own items added (adopted from it when installed after it): two packs then hold each other's objects. */
+export function withCopiesOf(pack: Pack, from: Pack): fc.Arbitrary<Pack> {
+  return picksFor(from).map((picks) => {
+    const out = structuredClone(pack);
+    addCopies(out, from, picks);
+    return out;
+  });
+}
+
 /**
  * A second pack that shares objects with `first`: a pack of its own (validPack) plus exact copies
  * of some of `first`'s resources, templates, smart lists and pipelines under other keys (adopted
@@ -175,31 +212,17 @@ function blockReferring(type: ReferenceType): { kind: string; field: string } | 
  * (bound to them). Nothing it makes refers to an item of `first` by key.
  */
 export function sharingPack(first: Pack, options: { maxItems?: number } = {}): fc.Arbitrary<Pack> {
-  const picks = (n: number) => fc.array(fc.boolean(), { minLength: n, maxLength: n });
   return fc
     .record({
       own: validPack({ maxItems: options.maxItems ?? 2 }),
-      resources: picks((first.resources ?? []).length),
-      templates: picks((first.messageTemplates ?? []).length),
-      lists: picks((first.smartLists ?? []).length),
-      pipelines: picks((first.pipelines ?? []).length),
-      refs: picks((first.resources ?? []).length),
+      picks: picksFor(first),
+      refs: fc.array(fc.boolean(), { minLength: (first.resources ?? []).length, maxLength: (first.resources ?? []).length }),
     })
-    .map(({ own, resources, templates, lists, pipelines, refs }) => {
+    .map(({ own, picks, refs }) => {
       const pack = structuredClone(own);
       // A workspace has one brand: the first pack's stays, the second's would be kept as a conflict (docs/install.md).
       if (first.brand) delete pack.brand;
-      const copied = (first.resources ?? []).filter((_, i) => resources[i]);
-      const shared = (k: string) => [...`shared ${k}`].slice(0, LIMITS.key).join('');
-      pack.resources = [...(pack.resources ?? []), ...copied.map((r) => ({ ...structuredClone(r), key: shared(r.key) }))];
-      // Templates showing no image of the first pack's (an image's address is rewritten to its upload there).
-      const imageUrls = (first.assets ?? []).flatMap((a) => (a.sourceUrl ? [a.sourceUrl] : []));
-      pack.messageTemplates = [...(pack.messageTemplates ?? []), ...(first.messageTemplates ?? []).filter((t, i) => templates[i] && !imageUrls.some((u) => t.body.includes(u))).map((t) => ({ ...structuredClone(t), key: shared(t.key) }))];
-      const resourceKeys = new Set((first.resources ?? []).map((r) => r.key));
-      const namesResource = (v: unknown): boolean => (typeof v === 'string' ? resourceKeys.has(v) : !!v && typeof v === 'object' && Object.values(v).some(namesResource));
-      // Smart lists whose filters name none of the first pack's resources (those become its ids there).
-      pack.smartLists = [...(pack.smartLists ?? []), ...(first.smartLists ?? []).filter((s, i) => lists[i] && !namesResource(s.filters)).map((s) => ({ ...structuredClone(s), key: shared(s.key) }))];
-      pack.pipelines = [...(pack.pipelines ?? []), ...(first.pipelines ?? []).filter((_, i) => pipelines[i]).map((p) => ({ ...structuredClone(p), key: shared(p.key) }))];
+      addCopies(pack, first, picks);
       // An automation whose triggers name some of the first pack's resources (by name, not key).
       const nodes: GraphNode[] = [];
       const references: Reference[] = [];
