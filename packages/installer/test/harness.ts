@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { canonicalize, type Pack } from '@setup-pack/core';
+import { canonicalize, normalizeName, type Pack } from '@setup-pack/core';
+import { EXTERNAL_NAMES } from '@setup-pack/testkit';
 import { buildServer, ManualClock, openStore, type Store } from '@setup-pack/workspace-server';
 import { WorkspaceClient, type ClientOptions } from '../src/index.js';
 import { fileURLToPath } from 'node:url';
@@ -156,4 +157,38 @@ export async function proxyTo(target: string, intercept: (req: IncomingMessage, 
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
   return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };
+}
+
+const LOOKUP_COLLECTION: Record<string, string> = {
+  team: 'teams', pond: 'ponds', website: 'websites', form: 'forms', appointment_type: 'appointment_types',
+  appointment_outcome: 'appointment_outcomes', program: 'programs', relationship_label: 'relationship_labels',
+};
+
+/** For the property suites: a fresh workspace holding every object the generator may refer to by name (EXTERNAL_NAMES). */
+export async function fuzzWorkspace(server: Server): Promise<WorkspaceClient> {
+  const ws = await server.workspace({ members: [...EXTERNAL_NAMES.user!] });
+  for (const [type, names] of Object.entries(EXTERNAL_NAMES)) {
+    if (type === 'user') continue;
+    for (const name of names!) await server.admin('POST', `/admin/workspaces/${ws.id}/lookups/${LOOKUP_COLLECTION[type]}`, { name });
+  }
+  return clientFor(server, ws.key);
+}
+
+/** Names a new workspace already holds (its default stages, sources, pipeline), normalised: a pack item of such a name is adopted. */
+export async function defaultNames(c: WorkspaceClient): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const path of ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/smart-lists', '/v1/automations']) {
+    for (const o of await c.listAll<{ name: string }>(path)) names.add(normalizeName(o.name));
+  }
+  return names;
+}
+
+/** Every item name of a pack, and the names its created references give. */
+export function namesOf(pack: Pack): string[] {
+  const out = [...(pack.resources ?? []), ...(pack.messageTemplates ?? []), ...(pack.smartLists ?? []), ...(pack.pipelines ?? [])].map((i) => i.name);
+  for (const a of pack.automations ?? []) {
+    out.push(a.document.name);
+    for (const r of a.document.references ?? []) if (r.name && r.id.startsWith('new-')) out.push(r.name);
+  }
+  return out;
 }

@@ -170,6 +170,28 @@ describe('install against the real workspace server()', () => {
       expect((await planInstall(c, v2)).plan.writes).toBe(0);
     });
 
+    it('kept as edited (a stage the automation uses removed by hand): --overwrite puts the stage back and moves deals there', async () => {
+      // Found by the hand-edits property (edits.fuzz.test.ts): the overwrite addressed the removed
+      // stage by the id the ledger kept for it, and the workspace refused the whole pipeline (400).
+      const { v1 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000047', 'Deals');
+      const v2 = { ...v1, version: '1.0.1' };
+      const c = clientFor(server(), (await server().workspace()).key);
+      await install(c, v1);
+      const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
+      await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+      const { plan } = await planInstall(c, v2);
+      expect(plan.errors).toEqual([]);
+      expect(plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'keep', write: false });
+      const r = await install(c, v2, { overwrite: true });
+      expect(r.plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'overwrite' });
+      const after = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
+      expect(after.id).toBe(pipeline.id);
+      expect(after.stages.map((s: any) => s.name)).toEqual(['New', 'Won', 'Lost']);
+      expect(after.stages.slice(1).map((s: any) => s.id)).toEqual(pipeline.stages.slice(1).map((s: any) => s.id));
+      expect((await all(c, '/v1/automations'))[0].document.graph.nodes[1].config.stage_id).toBe(await stageOf(c, 'Deals', 'New'));
+      expect((await planInstall(c, v2)).plan.writes).toBe(0);
+    });
+
     it('adopted (the workspace\'s own pipeline, never written): the plan says so, writing nothing', async () => {
       // A new workspace's default pipeline, "Sales", with these very stages: 1.0.0 adopts it.
       const c = clientFor(server(), (await server().workspace()).key);

@@ -8,47 +8,15 @@
 // FUZZ_RUNS packs (100 in npm test, 10,000 in npm run fuzz); FUZZ_SEED replays a run.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
-import { EXTERNAL_NAMES, fuzzConfig, validPack } from '@setup-pack/testkit';
-import { exportWorkspace, install, planInstall, type WorkspaceClient } from '../src/index.js';
-import { clientFor, upToWorkspaceIds, useServer } from './harness.js';
+import { canonicalize, normalizeName, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
+import { fuzzConfig, validPack } from '@setup-pack/testkit';
+import { exportWorkspace, install, planInstall } from '../src/index.js';
+import { defaultNames, fuzzWorkspace, namesOf, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
 const { numRuns, seed, timeoutMs } = fuzzConfig('install → export round trip', 100);
-const LOOKUP_COLLECTION: Record<string, string> = {
-  team: 'teams', pond: 'ponds', website: 'websites', form: 'forms', appointment_type: 'appointment_types',
-  appointment_outcome: 'appointment_outcomes', program: 'programs', relationship_label: 'relationship_labels',
-};
-const norm = (s: string) => s.trim().toLowerCase();
-
-/** A fresh workspace holding every object the generator may refer to by name. */
-async function workspace(): Promise<WorkspaceClient> {
-  const ws = await server().workspace({ members: [...EXTERNAL_NAMES.user!] });
-  for (const [type, names] of Object.entries(EXTERNAL_NAMES)) {
-    if (type === 'user') continue;
-    for (const name of names!) await server().admin('POST', `/admin/workspaces/${ws.id}/lookups/${LOOKUP_COLLECTION[type]}`, { name });
-  }
-  return clientFor(server(), ws.key);
-}
-
-/** Names a new workspace already holds (its default stages, sources, pipeline): a pack item of such a name is adopted. */
-async function defaultNames(c: WorkspaceClient): Promise<Set<string>> {
-  const names = new Set<string>();
-  for (const path of ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/smart-lists', '/v1/automations']) {
-    for (const o of await c.listAll<{ name: string }>(path)) names.add(norm(o.name));
-  }
-  return names;
-}
-
-/** Every item name of a pack, and the names its created references give. */
-function namesOf(pack: Pack): string[] {
-  const out = [...(pack.resources ?? []), ...(pack.messageTemplates ?? []), ...(pack.smartLists ?? []), ...(pack.pipelines ?? [])].map((i) => i.name);
-  for (const a of pack.automations ?? []) {
-    out.push(a.document.name);
-    for (const r of a.document.references ?? []) if (r.name && r.id.startsWith('new-')) out.push(r.name);
-  }
-  return out;
-}
+const workspace = () => fuzzWorkspace(server());
+const norm = normalizeName;
 
 /** Whether two or more of the pack's automations run each other in a cycle (one running itself is fine). */
 function runsInCycle(pack: Pack): boolean {

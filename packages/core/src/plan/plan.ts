@@ -328,6 +328,14 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, sourceHash);
       } else step.reason = prev ? 'missing from the workspace' : 'new';
     }
+    if (step.write && step.workspaceId && prev?.stages) {
+      // Stages the user removed by hand from a pipeline this run writes (an --overwrite): the
+      // ledger's ids for them address nothing, and the workspace refuses a write naming one. They
+      // are left out of its entry, so the write adds those stages anew and what moves deals to them
+      // waits for the new ids.
+      const stages = liveStages(prev.stages, find(d.collection, step.workspaceId));
+      if (stages) ledgerUpdates[d.itemId] = { ...(ledgerUpdates[d.itemId] ?? prev), stages };
+    }
     if (step.action !== 'create' && step.workspaceId) {
       const obj = find(d.collection, step.workspaceId)!;
       known.set(d.itemId, {
@@ -544,6 +552,15 @@ function stageMap(stageKeys: string[] | undefined, obj: WorkspaceObject): Record
     if (s) setOwn(out, k, s.id);
   });
   return out;
+}
+
+/** The entries of a ledger's stage map whose stage the workspace copy still has; undefined when it has them all. */
+function liveStages(recorded: Record<string, string>, copy: WorkspaceObject | undefined): Record<string, string> | undefined {
+  if (!copy || !Array.isArray(copy.stages)) return undefined;
+  const ids = new Set((copy.stages as WorkspaceObject[]).map((st) => st?.id));
+  const out: Record<string, string> = {};
+  for (const [k, id] of Object.entries(recorded)) if (ids.has(id)) setOwn(out, k, id);
+  return Object.keys(out).length === Object.keys(recorded).length ? undefined : out;
 }
 
 function sortKeys(o: Record<string, string>): Record<string, string> {
