@@ -461,6 +461,26 @@ describe('diff', () => {
   const a = 'fixtures/releases/buyer-lead-1.0.0.json';
   const b = 'fixtures/releases/buyer-lead-1.1.0.json';
 
+  it("refuses a source folder's file named as a pack (its manifest.json, an automation's file), naming the folder, as plan does", () => {
+    const dir = tempDir();
+    run(['new', 'p'], { cwd: dir });
+    expect(run(['build', 'p', '-o', 'built.json'], { cwd: dir }).code).toBe(0);
+    for (const file of ['p/manifest.json', 'p/automations/welcome-new-contact.json']) {
+      const r = run(['diff', file, 'built.json'], { cwd: dir });
+      expect(r.code, file).toBe(2);
+      expect(r.stdout, file).toBe('');
+      expect(r.stderr, file).toBe(`setup-pack diff: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`);
+      const plan = run(['plan', file, '--url', 'http://127.0.0.1:9', '--key', 'k'], { cwd: dir });
+      expect(plan.stderr, file).toBe(`setup-pack plan: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`);
+    }
+    // The folder itself, and a pack built into a folder below it, are read as before.
+    expect(run(['diff', 'p', 'built.json', '--exit-code'], { cwd: dir }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'p/dist/p.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['diff', 'p/dist/p.json', 'built.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'p/p.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['diff', 'p/p.json', 'built.json'], { cwd: dir }).code).toBe(0);
+  });
+
   it('reports the release pair: packId, version, item and node changes', () => {
     const r = run(['diff', a, b]);
     expect(r.code).toBe(0);
