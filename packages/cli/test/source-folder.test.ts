@@ -239,3 +239,21 @@ describe('a note kept in one of the layout\'s folders', () => {
     expect(run(['validate', 'p'], { cwd }).stdout).toContain('hint: List its key in manifest.json');
   });
 });
+
+describe('a file in resources/ that build does not read', () => {
+  it('is said, as one in an item folder is, rather than left out without a word; a note there is skipped', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    writeFileSync(join(cwd, 'p/resources/README.md'), '# Resources\n');
+    expect(run(['validate', 'p'], { cwd }).code).toBe(0);
+    writeFileSync(join(cwd, 'p/resources/tag.yaml'), '- key: hot\n');
+    mkdirSync(join(cwd, 'p/resources/old'));
+    writeFileSync(join(cwd, 'p/resources/old/tag.json'), '[]\n');
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.code).toBe(1);
+    for (const file of ['resources/tag.yaml', 'resources/old/tag.json']) {
+      expect(r.stdout).toContain(`p/${file}:1:1 error ${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out. build/unlisted-file`);
+    }
+    expect(r.stdout).toContain('hint: Move it out of resources/, or make it resources/<kind>.json');
+  });
+});

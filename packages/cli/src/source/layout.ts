@@ -613,6 +613,13 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       if (assetsKnown && !assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
       continue;
     }
+    if (file.startsWith('resources/') && !claimed.has(file)) {
+      // resources/<kind>.json files are all read (claimed above): anything else there is not.
+      const name = file.slice('resources/'.length);
+      if (!name.includes('/') && isNote(name)) continue;
+      diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `Move it out of resources/, or make it resources/<kind>.json (${RESOURCE_KINDS.map((k) => `${k}.json`).join(', ')}). A note (README.md) may stay: build skips it.` });
+      continue;
+    }
     const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
     if (!folder || claimed.has(file)) continue;
     const name = file.slice(folder.length + 1);
