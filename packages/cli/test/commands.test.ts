@@ -453,7 +453,15 @@ describe('fix on a source folder', () => {
     const r = run(['fix', 'src', fixturePath('valid/buyer-lead-starter.json')], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('src/: not fixed: the folder does not build (1 error; setup-pack build src/ lists it)\n');
-    expect(r.stdout).toBe('nothing to fix in 1 file and 1 source folder\n');
+    // Not "nothing to fix", with exit 1: the folder was not looked at.
+    expect(r.stdout).toBe('nothing fixed in 1 file and 1 source folder; 1 does not build\n');
+    // Beside a file that was fixed, too.
+    const broken = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    broken.pipelines[0].stages.find((st: any) => st.stageType === 'CLOSED_WON').probability = 50;
+    writeFileSync(join(dir, 'won.json'), JSON.stringify(broken));
+    const both = run(['fix', '--dry-run', 'src', 'won.json'], { cwd: dir });
+    expect(both.code).toBe(1);
+    expect(both.stdout.split('\n').at(-2)).toBe('would fix 1 of 1 file and 1 source folder; 1 does not build');
   });
 });
 
