@@ -453,13 +453,41 @@ describe('fix on a source folder', () => {
     const r = run(['fix', 'src', fixturePath('valid/buyer-lead-starter.json')], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('src/: not fixed: the folder does not build (1 error; setup-pack build src/ lists it)\n');
-    expect(r.stdout).toBe('nothing to fix in 1 file and 1 source folder\n');
+    // Not "nothing to fix", with exit 1: the folder was not looked at.
+    expect(r.stdout).toBe('nothing fixed in 1 file and 1 source folder; 1 does not build\n');
+    // Beside a file that was fixed, too.
+    const broken = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    broken.pipelines[0].stages.find((st: any) => st.stageType === 'CLOSED_WON').probability = 50;
+    writeFileSync(join(dir, 'won.json'), JSON.stringify(broken));
+    const both = run(['fix', '--dry-run', 'src', 'won.json'], { cwd: dir });
+    expect(both.code).toBe(1);
+    expect(both.stdout.split('\n').at(-2)).toBe('would fix 1 of 1 file and 1 source folder; 1 does not build');
   });
 });
 
 describe('diff', () => {
   const a = 'fixtures/releases/buyer-lead-1.0.0.json';
   const b = 'fixtures/releases/buyer-lead-1.1.0.json';
+
+  it("refuses a source folder's file named as a pack (its manifest.json, an automation's file), naming the folder, as plan does", () => {
+    const dir = tempDir();
+    run(['new', 'p'], { cwd: dir });
+    expect(run(['build', 'p', '-o', 'built.json'], { cwd: dir }).code).toBe(0);
+    for (const file of ['p/manifest.json', 'p/automations/welcome-new-contact.json']) {
+      const r = run(['diff', file, 'built.json'], { cwd: dir });
+      expect(r.code, file).toBe(2);
+      expect(r.stdout, file).toBe('');
+      expect(r.stderr, file).toBe(`setup-pack diff: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`);
+      const plan = run(['plan', file, '--url', 'http://127.0.0.1:9', '--key', 'k'], { cwd: dir });
+      expect(plan.stderr, file).toBe(`setup-pack plan: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`);
+    }
+    // The folder itself, and a pack built into a folder below it, are read as before.
+    expect(run(['diff', 'p', 'built.json', '--exit-code'], { cwd: dir }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'p/dist/p.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['diff', 'p/dist/p.json', 'built.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'p/p.json'], { cwd: dir }).code).toBe(0);
+    expect(run(['diff', 'p/p.json', 'built.json'], { cwd: dir }).code).toBe(0);
+  });
 
   it('reports the release pair: packId, version, item and node changes', () => {
     const r = run(['diff', a, b]);
@@ -489,7 +517,7 @@ describe('diff', () => {
     expect(d.packIdMatches).toBe(false);
     expect(d.versionChange).toBe('same');
     expect(d.items).toHaveLength(1);
-    expect(d.items[0].automation.nodes).toEqual([{ id: pack.automations[0].document.graph.nodes[1].id, change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'] }]);
+    expect(d.items[0].automation.nodes).toEqual([{ id: pack.automations[0].document.graph.nodes[1].id, change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'], values: [{ field: 'config.tag_id', before: '"tag-buyer-lead"', after: JSON.stringify(pack.automations[0].document.graph.nodes[1].config.tag_id) }] }]);
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toMatch(/packId:\s+differs/);
   });
 
@@ -503,16 +531,55 @@ describe('diff', () => {
     pack.pipelines[0].name = 'Buyers 2';
     writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
     const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
-    expect(out).toContain(`  ~ ${pack.pipelines[0].key} "Buyers 2"\n      ~ name\n      ~ stage ${stages[1].key} "Touring homes": name\n      + stage pre-offer "Pre-offer"\n`);
+    expect(out).toContain(`  ~ ${pack.pipelines[0].key} "Buyers 2"\n      ~ name: "Buyers" → "Buyers 2"\n      ~ stage ${stages[1].key} "Touring homes"\n          ~ name: "Showing homes" → "Touring homes"\n      + stage pre-offer "Pre-offer"\n`);
     expect(out).not.toContain('(name, stages)');
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
     expect(json.items[0].stages).toEqual([
-      { key: stages[1].key, change: 'changed', name: 'Touring homes', fields: ['name'] },
+      { key: stages[1].key, change: 'changed', name: 'Touring homes', fields: ['name'], values: [{ field: 'name', before: '"Showing homes"', after: '"Touring homes"' }] },
       { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
     ]);
     [stages[0], stages[1]] = [stages[1], stages[0]];
     writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`      ~ stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}\n`);
+  });
+
+  it("says what a template's subject, body and richTextDoc, an automation's references, a block's config value, a stage's field and the pack's name, description and author were and are (text and json)", () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const template = pack.messageTemplates.find((t: any) => t.key === 'tpl-follow-up');
+    template.body = '<p>Hi</p>\n<p>Homes</p>\n<p>Bye</p>';
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    template.subject = 'New homes for you';
+    template.body = '<p>Hi</p>\n<p>Homes near you</p>\n<p>Bye</p>';
+    template.richTextDoc = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Hi' }] }] };
+    const doc = pack.automations[0].document;
+    doc.references = doc.references.filter((r: any) => r.type !== 'lead_source');
+    doc.graph.nodes.find((n: any) => n.id === 'wait').config.unit = 'hours';
+    pack.pipelines[0].stages[0].probability = 12;
+    pack.name = 'Buyer Lead Starter 2';
+    pack.description = 'Welcome new buyer leads.';
+    pack.author = 'Ann';
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
+    for (const line of [
+      'fields:  name, description, author',
+      '  ~ name: "Buyer Lead Starter" → "Buyer Lead Starter 2"',
+      '  ~ description: "Welcome new buyer leads, nurture them, and track them through a buyer pipeline." → "Welcome new buyer leads."',
+      '  ~ author: "Setup Pack Samples" → "Ann"',
+      '      ~ document.references: removed lead_source "src-zillow"',
+      '      ~ node wait control.wait',
+      '          ~ config.unit: "days" → "hours"',
+      '      ~ stage new "New"',
+      '          ~ probability: 10 → 12',
+      '  ~ tpl-follow-up "Follow-up email"',
+      '      ~ subject: "Homes you might like, {{contact.first_name}}" → "New homes for you"',
+      '      ~ body: 1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")',
+    ]) expect(out.split('\n'), out).toContain(line);
+    expect(out).toContain('      ~ richTextDoc: set to {"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"…\n');
+    expect(out).not.toMatch(/\((subject|body|name)/);
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.values).toContainEqual({ field: 'author', before: '"Setup Pack Samples"', after: '"Ann"' });
+    expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")' });
   });
 
   it("says what changed in a smart list's filters: conditions and groups by place, in words before and after, and a reorder as one", () => {
@@ -534,7 +601,7 @@ describe('diff', () => {
     expect(out).toContain(
       [
         `  ~ ${list.key} "Fresh buyer leads"`,
-        '      ~ name',
+        '      ~ name: "New buyer leads" → "Fresh buyer leads"',
         '      ~ group root: reordered, the same filter',
         '      ~ condition root › 1 › 2 (value): city is Paris → city is Lyon\\nParis',
         '      + condition root › 1 › 3: lead source is zillow',
@@ -579,13 +646,13 @@ describe('diff', () => {
     expect(out).toContain(
       [
         `  ~ ${pack.automations[0].key} "${doc.name}"`,
-        '      ~ document.settings.daily_send_limit',
+        '      ~ document.settings.daily_send_limit: 500 → 250',
         `      ~ node ${node.id} control.if: config.conditions`,
         '          ~ group root: last reply at is set → last reply at is set and contact does not have tag tag-hot',
         '',
       ].join('\n'),
     );
-    expect(out).toContain('  ~ tag-buyer-lead "Buyer lead" (data.color)\n');
+    expect(out).toContain('  ~ tag-buyer-lead "Buyer lead"\n      ~ data.color: "#3b82f6" → "#ef4444"\n');
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
     expect(json.items.find((i: { kind: string }) => i.kind === 'automations').automation.nodes[0].conditions).toEqual([
       { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set and contact does not have tag tag-hot' },

@@ -1,7 +1,7 @@
 // A source folder as its users meet it: made by `new` or `unpack`, edited by hand, then built,
 // validated, formatted and diffed. Each test runs the real CLI on a real folder.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
@@ -167,5 +167,93 @@ describe('a template body and a byte order mark', () => {
     writeFileSync(html, `\uFEFF${text.replace(/\n/g, '\r\n')}`);
     expect(run(['build', 'p', '-o', 'crlf.json'], { cwd }).code).toBe(0);
     expect(readJson(join(cwd, 'crlf.json')).messageTemplates[sms].body).toBe(text.replace(/\n/g, '\r\n'));
+  });
+});
+
+describe('a source folder whose manifest.json is missing', () => {
+  const manifestless = () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    rmSync(join(cwd, 'p/manifest.json'));
+    return cwd;
+  };
+  const says = /^p\/manifest\.json error The folder holds automations\/, resources\/ and templates\/ as a pack source folder does, but no manifest\.json: it is missing\. build\/missing-file$/m;
+
+  it('is said to be one, naming the missing file, by validate (the folder, a glob, a file of it) and build; its files are not read as packs', () => {
+    const cwd = manifestless();
+    for (const args of [['validate', 'p'], ['validate', 'p/**/*.json'], ['validate', 'p/automations/welcome-new-contact.json'], ['build', 'p']]) {
+      const r = run(args, { cwd });
+      const out = r.stdout + r.stderr;
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(out, args.join(' ')).toMatch(says);
+      expect(out, args.join(' ')).not.toContain('schema/required');
+      expect(out, args.join(' ')).toMatch(/1 error, 0 warnings in 1 file/);
+    }
+    const json = JSON.parse(run(['validate', '--format', 'json', 'p'], { cwd }).stdout);
+    expect(json.files.map((f: any) => f.path)).toEqual(['p/manifest.json']);
+    expect(json.files[0].diagnostics[0]).toMatchObject({ code: 'build/missing-file', hint: expect.stringContaining('manifest.json') });
+  });
+
+  it('fmt formats its files in their roles, never as packs, and diff and fix say the manifest is missing', () => {
+    const cwd = manifestless();
+    const automation = join(cwd, 'p/automations/welcome-new-contact.json');
+    const before = readFileSync(automation, 'utf8');
+    const f = run(['fmt', 'p'], { cwd });
+    expect(f.stdout + f.stderr).not.toMatch(/welcome-new-contact\.json: formatted/);
+    expect(readFileSync(automation, 'utf8')).toBe(before);
+    const x = run(['fix', 'p'], { cwd });
+    expect(x.code).toBe(1);
+    expect(readFileSync(automation, 'utf8')).toBe(before);
+    const d = run(['diff', 'p', 'p'], { cwd });
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(says);
+  });
+
+  it('a folder of packs whose subfolders happen to be named as the layout\'s is still a folder of packs', () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'packs/templates'), { recursive: true });
+    writeFileSync(join(cwd, 'packs/templates/starter.json'), readFileSync(fixturePath('valid/buyer-lead-starter.json')));
+    const r = run(['validate', 'packs'], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/in 1 file/);
+  });
+});
+
+describe('a note kept in one of the layout\'s folders', () => {
+  it('a README or notes file is no item file, and is not flagged; a file of another kind is said to be never read, with the right hint', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    writeFileSync(join(cwd, 'p/automations/README.md'), '# Automations\n');
+    writeFileSync(join(cwd, 'p/templates/NOTES.txt'), 'notes\n');
+    expect(run(['validate', 'p'], { cwd }).code).toBe(0);
+    expect(run(['build', 'p', '-o', 'out.json'], { cwd }).code).toBe(0);
+    writeFileSync(join(cwd, 'p/automations/welcome.yaml'), 'kind: x\n');
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^p\/automations\/welcome\.yaml:1:1 error automations\/welcome\.yaml is not a file build reads: automations\/ holds one <key>\.json file per automation, so it would be left out\. build\/unlisted-file$/m);
+    expect(r.stdout).not.toContain('List its key');
+    expect(r.stdout).toContain('hint: Move it out of automations/, or make it automations/<key>.json and list the key in manifest.json');
+    // An item file whose key is not listed keeps its hint.
+    rmSync(join(cwd, 'p/automations/welcome.yaml'));
+    writeFileSync(join(cwd, 'p/automations/draft.json'), '{}\n');
+    expect(run(['validate', 'p'], { cwd }).stdout).toContain('hint: List its key in manifest.json');
+  });
+});
+
+describe('a file in resources/ that build does not read', () => {
+  it('is said, as one in an item folder is, rather than left out without a word; a note there is skipped', () => {
+    const cwd = tempDir();
+    run(['new', 'p'], { cwd });
+    writeFileSync(join(cwd, 'p/resources/README.md'), '# Resources\n');
+    expect(run(['validate', 'p'], { cwd }).code).toBe(0);
+    writeFileSync(join(cwd, 'p/resources/tag.yaml'), '- key: hot\n');
+    mkdirSync(join(cwd, 'p/resources/old'));
+    writeFileSync(join(cwd, 'p/resources/old/tag.json'), '[]\n');
+    const r = run(['validate', 'p'], { cwd });
+    expect(r.code).toBe(1);
+    for (const file of ['resources/tag.yaml', 'resources/old/tag.json']) {
+      expect(r.stdout).toContain(`p/${file}:1:1 error ${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out. build/unlisted-file`);
+    }
+    expect(r.stdout).toContain('hint: Move it out of resources/, or make it resources/<kind>.json');
   });
 });

@@ -1,6 +1,6 @@
 // The visual diff of two releases, on core's diffPacks: per-automation merged graphs (new
 // graph plus removed nodes/edges from the old one) with a mark per node and edge.
-import { diffPacks, filterPlace, type FilterChange, type ItemChange, type Pack, type PackDiff } from '@setup-pack/core';
+import { describeValueChange, diffPacks, filterPlace, type FilterChange, type ItemChange, type Pack, type PackDiff } from '@setup-pack/core';
 import { asObj, str, type Obj } from './json.js';
 import { edgesOf, nodesOf, withGraph } from './graph.js';
 import { items, type PackValue } from './pack.js';
@@ -58,7 +58,9 @@ function filterLine(f: FilterChange): string {
  * What changed in one item, in words: for an automation, which blocks, connections and settings
  * (never the bare "document"); for a pipeline, which stages (by key) and a new order; for a smart
  * list, which conditions and groups of its filters (by place, in words before and after; never the
- * bare "filters"); for other kinds, which fields.
+ * bare "filters"); for other kinds, which fields. Each changed field is then said with its old and
+ * new value in core's words (describeValueChange: `subject: "Hi" → "Hello"`, a body by its lines,
+ * references by those added and removed), after the block or stage it belongs to.
  */
 export function describeItemChange(c: ItemChange): string[] {
   const lines: string[] = [];
@@ -67,16 +69,31 @@ export function describeItemChange(c: ItemChange): string[] {
     ...(c.filters?.fields ?? []).map((f) => `filters.${f}`),
   ];
   if (fields.length > 0) lines.push(`changed: ${fields.join(', ')}`);
-  for (const st of c.stages ?? []) lines.push(`stage ${st.key}${st.name !== undefined && st.name !== st.key ? ` "${st.name}"` : ''} ${st.change}${st.fields && st.fields.length > 0 ? `: ${st.fields.join(', ')}` : ''}`);
+  for (const v of c.values ?? []) lines.push(describeValueChange(v));
+  for (const st of c.stages ?? []) {
+    lines.push(`stage ${st.key}${st.name !== undefined && st.name !== st.key ? ` "${st.name}"` : ''} ${st.change}${st.fields && st.fields.length > 0 ? `: ${st.fields.join(', ')}` : ''}`);
+    for (const v of st.values ?? []) lines.push(`stage ${st.key} ${describeValueChange(v)}`);
+  }
   if (c.stageOrder) lines.push(`stage order: ${c.stageOrder.join(', ')}`);
   for (const f of c.filters?.changes ?? []) lines.push(filterLine(f));
   const a = c.automation;
   if (!a) return lines;
   for (const n of a.nodes) {
     lines.push(`block ${n.id} ${n.change}${n.fields && n.fields.length > 0 ? `: ${n.fields.join(', ')}` : ''}`);
+    for (const v of n.values ?? []) lines.push(`block ${n.id} ${describeValueChange(v)}`);
     for (const f of n.conditions ?? []) lines.push(`block ${n.id} ${filterLine(f)}`);
   }
-  for (const e of a.edges) lines.push(`connection ${e.source} → ${e.target}${e.handle && e.handle !== 'next' ? ` (${e.handle})` : ''} ${e.change}`);
+  for (const e of a.edges) {
+    const connection = `connection ${e.source} → ${e.target}${e.handle && e.handle !== 'next' ? ` (${e.handle})` : ''}`;
+    lines.push(`${connection} ${e.change}`);
+    for (const v of e.values ?? []) lines.push(`${connection} ${describeValueChange(v)}`);
+  }
   if (a.fields.length > 0) lines.push(`changed: ${a.fields.join(', ')}`);
+  for (const v of a.values ?? []) lines.push(describeValueChange(v));
   return lines;
+}
+
+/** The pack's own fields that changed, each with its old and new value in core's words (`name: "A" → "B"`). */
+export function describePackFields(d: PackDiff): string[] {
+  return (d.values ?? []).map(describeValueChange);
 }

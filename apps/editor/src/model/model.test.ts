@@ -382,7 +382,7 @@ describe('visual diff', () => {
     const { comparePacks, describeItemChange } = await import('./diffview.js');
     const diff = comparePacks(JSON.parse(text('releases/buyer-lead-1.0.0.json')) as PackValue, JSON.parse(text('releases/buyer-lead-1.1.0.json')) as PackValue);
     const welcome = diff.items.find((i) => i.kind === 'automations' && i.name === 'New lead welcome')!;
-    expect(describeItemChange(welcome)).toEqual(['block wait changed: config.duration']);
+    expect(describeItemChange(welcome)).toEqual(['block wait changed: config.duration', 'block wait config.duration: 1 → 2']);
     for (const c of diff.items) expect(describeItemChange(c).join('\n')).not.toMatch(/\bdocument\b/);
     const list = diff.items.find((i) => i.kind === 'smartLists')!;
     expect(describeItemChange(list)).toEqual(['condition root › 2 changed (value): created at is within the last 7 days → created at is within the last 14 days']);
@@ -407,7 +407,7 @@ describe('visual diff', () => {
     stages.splice(2, 0, { ...stages[2], key: 'pre-offer', name: 'Pre-offer' });
     newPack.pipelines[0].name = 'Buyers 2';
     const [change] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
-    expect(describeItemChange(change)).toEqual(['changed: name', `stage ${stages[1].key} "Touring homes" changed: name`, 'stage pre-offer "Pre-offer" added']);
+    expect(describeItemChange(change)).toEqual(['changed: name', 'name: "Buyers" → "Buyers 2"', `stage ${stages[1].key} "Touring homes" changed: name`, `stage ${stages[1].key} name: "Showing homes" → "Touring homes"`, 'stage pre-offer "Pre-offer" added']);
     [stages[0], stages[1]] = [stages[1], stages[0]];
     const [moved] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
     expect(describeItemChange(moved)).toContain(`stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}`);

@@ -2,7 +2,7 @@
 // graph with added, removed and changed blocks highlighted (positions never count).
 import { useMemo, useState } from 'react';
 import { packItemsByReferenceType, type ItemChange } from '@setup-pack/core';
-import { comparePacks, describeItemChange, mergedAutomation } from '../model/diffview.js';
+import { comparePacks, describeItemChange, describePackFields, mergedAutomation } from '../model/diffview.js';
 import { KIND_LABELS, type PackValue } from '../model/pack.js';
 import { Canvas } from './Canvas.js';
 
@@ -27,7 +27,14 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
           {!diff.packIdMatches && <span className="chg-removed">different packId</span>}
         </p>
         <button onClick={props.onClose}>Back to editor</button>
-        {diff.fields.length > 0 && <p>Pack fields changed: {diff.fields.join(', ')}</p>}
+        {diff.fields.length > 0 && (
+          <div aria-label="Pack fields changed">
+            <p>Pack fields changed: {diff.fields.join(', ')}</p>
+            {describePackFields(diff).map((line) => (
+              <div className="help" key={line}>{line}</div>
+            ))}
+          </div>
+        )}
         {diff.items.length === 0 && <p className="empty">No changes.</p>}
         <ul className="diff-list" aria-label="Item changes" style={{ listStyle: 'none', padding: 0 }}>
           {diff.items.map((c) => (

@@ -1,7 +1,7 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { count, filterPlace, printable as p, type FilterChange, type PackDiff, type Pack } from '@setup-pack/core';
+import { count, describeValueChange, filterPlace, printable as p, type FilterChange, type PackDiff, type Pack, type ValueChange } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -19,7 +19,7 @@ export const spec: CommandSpec = {
   name: 'diff',
   summary: 'Show what changed between two releases of a pack.',
   usage: 'diff [options] <old.json | folder> <new.json | folder>',
-  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. For smart lists, the conditions and groups of the filters are named by their place in the tree, in words before and after; a reorder of an and/or group\'s children is said as one. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
+  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Each changed field is said with its old and new value (a template\'s subject, a block\'s config value, a stage\'s probability, the pack\'s name); a text of several lines, such as a template\'s body, by the lines that changed; an automation\'s references by those added, removed and changed. For smart lists, the conditions and groups of the filters are named by their place in the tree, in words before and after; a reorder of an and/or group\'s children is said as one. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
   positionals: [2, 2],
   exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, a file that cannot be read or is not valid JSON, or a source folder that does not build.',
   options: {
@@ -44,7 +44,19 @@ function filterLine(f: FilterChange, c: Colors): string {
   return `${head}: ${p((f.change === 'added' ? f.after : f.before) ?? '')}`;
 }
 
-/** The diff as a person reads it; every key, name, id and field of the packs goes through printable (as p). */
+/** A field's old and new value in core's words (`subject: "Hi" → "Hello"`), as one line below what it belongs to. */
+function valueLine(v: ValueChange, indent: string, c: Colors, prefix = ''): string {
+  return `${indent}${c.yellow('~')} ${p(describeValueChange({ ...v, field: `${prefix}${v.field}` }))}`;
+}
+
+/** The fields that have no value line of their own (a control.if block's config.conditions, said as filters; a filter document's version). */
+const unsaid = (fields: readonly string[], values: readonly ValueChange[] | undefined) => fields.filter((f) => !values?.some((v) => v.field === f));
+
+/**
+ * The diff as a person reads it; every key, name, id and field of the packs goes through printable
+ * (as p). A changed field is said with its old and new value on a line of its own (core's
+ * describeValueChange); a field said in detail below (filters, stages, nodes) is named.
+ */
 export function formatDiff(d: PackDiff, c: Colors): string {
   const out: string[] = [];
   const signOf = (ch: string) => sign(c, ch);
@@ -52,8 +64,12 @@ export function formatDiff(d: PackDiff, c: Colors): string {
   const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
   out.push(`version: ${p(d.oldVersion || '(none)')} → ${p(d.newVersion || '(none)')} (${vc})`);
   // packId and version have their own lines above.
-  const fields = d.fields.filter((f) => f !== 'packId' && f !== 'version');
-  if (fields.length) out.push(`fields:  ${p(fields.join(', '))}`);
+  const own = (f: string) => f !== 'packId' && f !== 'version';
+  const fields = d.fields.filter(own);
+  if (fields.length) {
+    out.push(`fields:  ${p(fields.join(', '))}`);
+    for (const v of d.values.filter((x) => own(x.field))) out.push(valueLine(v, '  ', c));
+  }
   let lastKind = '';
   for (const item of d.items) {
     if (item.kind !== lastKind) {
@@ -62,31 +78,40 @@ export function formatDiff(d: PackDiff, c: Colors): string {
     }
     const name = item.name !== undefined && item.name !== item.key ? ` ${c.dim(p(JSON.stringify(item.name)))}` : '';
     const detailed = item.automation || item.stages || item.stageOrder || item.filters;
-    const fields = item.change === 'changed' && item.fields?.length && !detailed ? c.dim(` (${p(item.fields.join(', '))})`) : '';
-    out.push(`  ${signOf(item.change)} ${p(item.key)}${name}${fields}`);
+    const named = item.change === 'changed' && !detailed ? unsaid(item.fields ?? [], item.values) : [];
+    out.push(`  ${signOf(item.change)} ${p(item.key)}${name}${named.length ? c.dim(` (${p(named.join(', '))})`) : ''}`);
+    for (const v of item.values ?? []) out.push(valueLine(v, '      ', c));
     if (item.stages || item.stageOrder) {
-      const other = (item.fields ?? []).filter((f) => f !== 'stages');
+      const other = unsaid((item.fields ?? []).filter((f) => f !== 'stages'), item.values);
       if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
       for (const st of item.stages ?? []) {
         const stageName = st.name !== undefined && st.name !== st.key ? ` ${c.dim(p(JSON.stringify(st.name)))}` : '';
-        out.push(`      ${signOf(st.change)} stage ${p(st.key)}${stageName}${st.fields?.length ? `: ${p(st.fields.join(', '))}` : ''}`);
+        const stageFields = unsaid(st.fields ?? [], st.values);
+        out.push(`      ${signOf(st.change)} stage ${p(st.key)}${stageName}${stageFields.length ? `: ${p(stageFields.join(', '))}` : ''}`);
+        for (const v of st.values ?? []) out.push(valueLine(v, '          ', c));
       }
       if (item.stageOrder) out.push(`      ${c.yellow('~')} stage order: ${p(item.stageOrder.join(', '))}`);
     }
     if (item.filters) {
-      const other = [...(item.fields ?? []).filter((f) => f !== 'filters'), ...item.filters.fields.map((f) => `filters.${f}`)];
+      const other = [...unsaid((item.fields ?? []).filter((f) => f !== 'filters'), item.values), ...item.filters.fields.map((f) => `filters.${f}`)];
       if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
       for (const f of item.filters.changes) out.push(`      ${filterLine(f, c)}`);
     }
     const a = item.automation;
     if (!a) continue;
-    const other = [...(item.fields ?? []).filter((f) => f !== 'document'), ...a.fields.map((f) => `document.${f}`)];
+    const other = [...unsaid((item.fields ?? []).filter((f) => f !== 'document'), item.values), ...unsaid(a.fields, a.values).map((f) => `document.${f}`)];
     if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
+    for (const v of a.values) out.push(valueLine(v, '      ', c, 'document.'));
     for (const n of a.nodes) {
-      out.push(`      ${signOf(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${n.fields?.length ? `: ${p(n.fields.join(', '))}` : ''}`);
+      const nodeFields = unsaid(n.fields ?? [], n.values);
+      out.push(`      ${signOf(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${nodeFields.length ? `: ${p(nodeFields.join(', '))}` : ''}`);
+      for (const v of n.values ?? []) out.push(valueLine(v, '          ', c));
       for (const f of n.conditions ?? []) out.push(`          ${filterLine(f, c)}`);
     }
-    for (const e of a.edges) out.push(`      ${signOf(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}${e.fields?.length ? c.dim(` (${p(e.fields.join(', '))})`) : ''}`);
+    for (const e of a.edges) {
+      out.push(`      ${signOf(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}`);
+      for (const v of e.values ?? []) out.push(valueLine(v, '          ', c));
+    }
   }
   const changes = (ch: string) => count(d.items.filter((i) => i.change === ch).length);
   out.push('', d.items.length || d.fields.length ? `${changes('added')} added, ${changes('removed')} removed, ${changes('changed')} changed` : 'No changes.');

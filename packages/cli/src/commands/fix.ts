@@ -57,11 +57,15 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     touched++;
   });
   let unfixed = 0;
+  let unbuilt = 0;
   for (const abs of folders) {
     const r = await fixFolder(ctx, abs, dry);
     if (typeof r === 'object') failed.push(r);
     else if (r === 'fixed') touched++;
-    else if (r === 'unfixed') unfixed++;
+    else if (r === 'unfixed') {
+      unfixed++;
+      unbuilt++;
+    }
     else if (r === 'left') {
       left++;
       unfixed++;
@@ -73,7 +77,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
   const leftAlone = left ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}` : '';
   const notWritten = unwritten ? `; ${count(unwritten)} could not be written` : '';
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}${notWritten}\n` : left || unwritten ? `nothing fixed in ${what}${leftAlone}${notWritten}\n` : `nothing to fix in ${what}\n`);
+  // A folder that does not build was not looked at: not "nothing to fix" (stderr said why).
+  const notBuilt = unbuilt ? `; ${count(unbuilt)} ${unbuilt === 1 ? 'does' : 'do'} not build` : '';
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}${notWritten}${notBuilt}\n` : left || unwritten || unbuilt ? `nothing fixed in ${what}${leftAlone}${notWritten}${notBuilt}\n` : `nothing to fix in ${what}\n`);
   const code = rewriteExitCode(failed, dry && touched > 0);
   return code || (unfixed ? 1 : 0);
 }

@@ -5,7 +5,7 @@ import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core
 import { isUtf8 } from 'node:buffer';
 import type { ReadAhead } from './context.js';
 import { UsageError } from './errors.js';
-import { LAYOUT_PATHS, MANIFEST } from '../source/layout.js';
+import { ASSETS_INDEX, LAYOUT_PATHS, MANIFEST } from '../source/layout.js';
 import { ioReason } from './write.js';
 
 const GLOB_CHARS = /[*?[\]{}!]/;
@@ -52,15 +52,16 @@ const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice
 /**
  * What `dir`'s manifest.json makes of it: `'source'`, a pack source folder (a manifest whose item
  * lists are lists of keys); `'maybe'`, one whose manifest is being edited (see mayBeSourceFolder);
+ * `'missing'`, one that lost its manifest (manifestMissing: build says it is missing);
  * undefined, neither. The manifest is read once, and synchronously, as validate reads its files
  * (fs/promises is not loaded for it): every folder a command's files are in is asked this.
  */
-function sourceFolderKind(dir: string): 'source' | 'maybe' | undefined {
+function sourceFolderKind(dir: string): 'source' | 'maybe' | 'missing' | undefined {
   let text: string;
   try {
     text = withoutBom(readFileSync(resolve(dir, 'manifest.json'), 'utf8'));
-  } catch {
-    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' && manifestMissing(dir) ? 'missing' : undefined;
   }
   let manifest: unknown;
   try {
@@ -79,6 +80,49 @@ function sourceFolderKind(dir: string): 'source' | 'maybe' | undefined {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** The layout's entries that only a source folder holds: its JSON folders (automations/, …) and assets.json (an assets/ folder alone is any web app's). */
+const SOURCE_ONLY_ENTRIES = LAYOUT_PATHS.filter((p) => p !== MANIFEST && p !== 'assets');
+
+/**
+ * Whether `dir`, which has no manifest.json, is a source folder that lost it: it holds the
+ * layout's JSON folders or assets.json, and the JSON files read in them are source files, not
+ * packs. A folder of packs sorted into folders named as the layout's (`packs/templates/`) is not
+ * one: a pack among the first few JSON files of such a folder says so. A few files are read, only
+ * for a folder without a manifest that holds one of those folders.
+ */
+function manifestMissing(dir: string): boolean {
+  let sources = 0;
+  const read = (abs: string): unknown => {
+    try {
+      return JSON.parse(withoutBom(readFileSync(abs, 'utf8')));
+    } catch {
+      return undefined; // unreadable or not JSON yet: says nothing either way
+    }
+  };
+  for (const entry of SOURCE_ONLY_ENTRIES) {
+    const abs = resolve(dir, entry);
+    const st = statOrUndefined(abs);
+    if (!st) continue;
+    if (entry === ASSETS_INDEX) {
+      if (Array.isArray(read(abs))) sources++;
+      continue;
+    }
+    if (!st.isDirectory()) continue;
+    let names: string[];
+    try {
+      names = readdirSync(abs).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names.slice(0, 3)) {
+      const value = read(resolve(abs, name));
+      if (isObject(value) && value.format === 'service.setup-pack') return false;
+      if (value !== undefined) sources++;
+    }
+  }
+  return sources > 0;
+}
+
 /** Is `dir` a pack source folder: a manifest.json whose item lists are lists of keys? */
 export async function isSourceFolder(dir: string): Promise<boolean> {
   return sourceFolderKind(dir) === 'source';
@@ -90,7 +134,8 @@ const LAYOUT_ENTRIES = LAYOUT_PATHS.filter((p) => p !== MANIFEST);
 /**
  * Is `dir` a pack source folder, or one whose manifest is being edited: a manifest.json that does
  * not parse yet, or is not a pack with items (its item lists hold no object), beside at least one
- * of the layout's other files or folders. Every command that finds source folders among its
+ * of the layout's other files or folders, or no manifest.json beside the layout's source files
+ * (it was deleted: manifestMissing). Every command that finds source folders among its
  * arguments (validate, fix, fmt) asks this rather than isSourceFolder: a folder whose manifest has
  * a typo is still a source folder, and its files (a JSON asset's bytes above all) must not be
  * taken for packs. validate and build then report the manifest's problem in manifest.json.
@@ -202,7 +247,8 @@ export async function expandEntries(
     // built into dist/, a repository's packs beside a root that is a source folder) are read on,
     // by a walk that skips the layout's own folders.
     const layoutRoot = isDir && options.sourceFolders && (await isFolder(abs));
-    if (layoutRoot && !(await ignored?.(resolve(abs, MANIFEST)))) add('source-folder', abs);
+    const rootAdded = layoutRoot && !(await ignored?.(resolve(abs, MANIFEST)));
+    if (rootAdded) add('source-folder', abs);
     const { glob, convertPathToPattern } = await import('tinyglobby');
     // A directory is walked from itself, node_modules skipped below it; with --ignore patterns,
     // which are relative to the working directory, from there (the same files, matched by the
@@ -222,6 +268,8 @@ export async function expandEntries(
       matches = oncePerRealFile(matches, links);
       linksMet = true;
     }
+    // A source folder that lost its manifest.json has no JSON file outside its layout: it is the one entry.
+    if (!matches.length && rootAdded) continue;
     if (!matches.length) {
       const what = isDir ? `.json files in '${input}'` : `files matching '${input}'`;
       if (ignored && (await search([])).found.length) throw new UsageError(`all ${what} are ignored (--ignore)`);

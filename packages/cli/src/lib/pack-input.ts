@@ -1,9 +1,11 @@
 // A pack named on the command line by `plan`, `install` and `diff`: a pack file, or a source folder
 // built in memory as `build` and `validate` build one (nothing is written).
 import { stat } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { inLayout } from '../source/layout.js';
 import type { FileReport } from '../report/model.js';
 import type { CommandContext } from './context.js';
-import { displayPath } from './files.js';
+import { displayPath, sourceFolderOf } from './files.js';
 import { UsageError } from './errors.js';
 import { readPackFile } from './packfile.js';
 
@@ -18,6 +20,17 @@ export type PackInput = { ok: true; value: unknown; folder: boolean; reports: Fi
 /** Reads `abs` (shown as `shown`): a folder is built with `exportedAt` (default: build's own choice, SOURCE_DATE_EPOCH or now). */
 export async function readPackInput(ctx: CommandContext, abs: string, shown: string, stampOf?: string): Promise<PackInput> {
   const st = await stat(abs).catch(() => undefined);
+  if (st?.isFile()) {
+    // A source folder's file (its manifest.json, an automation's file) is no pack: read as one, its
+    // diff or plan would say every item of the folder is added. validate reads the folder for it;
+    // here the user is asked to name the folder, which is what builds.
+    // A pack built beside the layout (`build p -o p/p.json`) is a pack: only the layout's own files are refused.
+    const root = await sourceFolderOf()(abs);
+    if (root !== undefined && inLayout(relative(root, abs).split(sep).join('/'))) {
+      const folder = displayPath(root, ctx.cwd);
+      throw new UsageError(`'${shown}' is a file of the pack source folder '${folder}', not a pack; name the folder to build it ('${folder}')`);
+    }
+  }
   if (!st?.isDirectory()) {
     const r = await readPackFile(abs, shown);
     return r.ok ? { ok: true, value: r.value, folder: false, reports: [] } : { ok: false, reports: [r.report], unreadable: r.unreadable, folder: false };

@@ -30,6 +30,13 @@ export const PACK_SCHEMA_FIELD = 'packSchema';
 
 /** Item kinds kept one file per item: pack field → folder. */
 const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
+/** What one file of each item folder holds, in words. */
+const ITEM_NOUNS: Record<string, string> = { automations: 'automation', 'smart-lists': 'smart list', pipelines: 'pipeline', templates: 'message template' };
+/**
+ * A note kept beside the item files (README.md, NOTES.txt, a CHANGELOG): no item file is one, so
+ * build skips it as it skips a README at the folder's top, rather than asking for its key.
+ */
+const isNote = (name: string) => /\.(md|markdown)$/i.test(name) || /^(readme|notes?|changelog|license|licence)(\.[^.]*)?$/i.test(name);
 type FolderKind = keyof typeof ITEM_FOLDERS;
 /** The folders of JSON source files: each item kind's (one file per item) and resources/ (one per kind). */
 export const JSON_SOURCE_FOLDERS: readonly string[] = [...Object.values(ITEM_FOLDERS), 'resources'];
@@ -394,7 +401,13 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   const fail = (): BuildResult => ({ diagnostics, locate, sources: texts, assetHashes });
 
   if (!files.has(MANIFEST)) {
-    diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message: `The folder has no ${MANIFEST}; it is not a pack source folder (create one with setup-pack new).`, pointer: '' });
+    // A folder holding the layout's files but no manifest lost it (deleted, or never committed): say so, naming what it holds.
+    const held = [...new Set([...files.keys()].filter((f) => f === ASSETS_INDEX || JSON_SOURCE_FOLDERS.some((d) => f.startsWith(`${d}/`))).map((f) => (f === ASSETS_INDEX ? f : `${f.slice(0, f.indexOf('/'))}/`)))].sort();
+    const message = held.length
+      ? `The folder holds ${held.length > 1 ? `${held.slice(0, -1).join(', ')} and ${held[held.length - 1]}` : held[0]} as a pack source folder does, but no ${MANIFEST}: it is missing.`
+      : `The folder has no ${MANIFEST}; it is not a pack source folder (create one with setup-pack new).`;
+    const hint = held.length ? `Restore ${MANIFEST} (git checkout -- ${MANIFEST}), or write one: the pack's top-level fields and the lists of item keys (setup-pack new writes an example).` : undefined;
+    diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message, pointer: '', ...(hint ? { hint } : {}) });
     return fail();
   }
   const m = readJson(MANIFEST);
@@ -600,8 +613,24 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       if (assetsKnown && !assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
       continue;
     }
+    if (file.startsWith('resources/') && !claimed.has(file)) {
+      // resources/<kind>.json files are all read (claimed above): anything else there is not.
+      const name = file.slice('resources/'.length);
+      if (!name.includes('/') && isNote(name)) continue;
+      diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `Move it out of resources/, or make it resources/<kind>.json (${RESOURCE_KINDS.map((k) => `${k}.json`).join(', ')}). A note (README.md) may stay: build skips it.` });
+      continue;
+    }
     const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
-    if (folder && !claimed.has(file)) diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.` });
+    if (!folder || claimed.has(file)) continue;
+    const name = file.slice(folder.length + 1);
+    if (!name.includes('/') && isNote(name)) continue; // a README beside the item files, as one at the top
+    if (!name.includes('/') && (name.endsWith('.json') || (folder === ITEM_FOLDERS.messageTemplates && /\.(html|txt)$/.test(name)))) {
+      diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.` });
+      continue;
+    }
+    // Not an item file of any key (another kind of file, or a folder below): listing a key would not make build read it.
+    const holds = folder === ITEM_FOLDERS.messageTemplates ? `${folder}/ holds one <key>.json file per message template, and its body in <key>.html or <key>.txt` : `${folder}/ holds one <key>.json file per ${ITEM_NOUNS[folder]}`;
+    diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} is not a file build reads: ${holds}, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `Move it out of ${folder}/, or make it ${folder}/<key>.json and list the key in ${MANIFEST}. A note (README.md, NOTES.txt) may stay: build skips it.` });
   }
 
   put('exportedAt', options.exportedAt);

@@ -20,14 +20,27 @@ export function differingKeys(a: Record<string, unknown>, b: Record<string, unkn
   return keys.filter((k) => !skip.has(k) && !jsonEqual(a[k], b[k]));
 }
 
+/** A field that differs, with its values on either side (undefined: the side lacks it). */
+export interface FieldDelta {
+  field: string;
+  before: unknown;
+  after: unknown;
+}
+
 /**
  * differingKeys, with each key of `nested` whose value is an object on both sides said one level
- * down, by the keys of it that differ (`config.template_id`, `brand.primaryColor`).
+ * down, by the keys of it that differ (`config.template_id`, `brand.primaryColor`), and each with
+ * its two values.
  */
-export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, nested: ReadonlySet<string>, skip?: ReadonlySet<string>): string[] {
+export function differingDeltas(a: Record<string, unknown>, b: Record<string, unknown>, nested: ReadonlySet<string>, skip?: ReadonlySet<string>): FieldDelta[] {
   return differingKeys(a, b, skip).flatMap((k) => {
     const x = a[k];
     const y = b[k];
-    return nested.has(k) && isObj(x) && isObj(y) ? differingKeys(x, y).map((sub) => `${k}.${sub}`) : [k];
+    return nested.has(k) && isObj(x) && isObj(y) ? differingKeys(x, y).map((sub) => ({ field: `${k}.${sub}`, before: x[sub], after: y[sub] })) : [{ field: k, before: x, after: y }];
   });
+}
+
+/** The fields of differingDeltas. */
+export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, nested: ReadonlySet<string>, skip?: ReadonlySet<string>): string[] {
+  return differingDeltas(a, b, nested, skip).map((d) => d.field);
 }

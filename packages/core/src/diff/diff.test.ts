@@ -49,7 +49,16 @@ describe('diffPacks', () => {
     const [change] = diffPacks(base, next).items;
     expect(change).toMatchObject({ kind: 'pipelines', change: 'changed', fields: ['stages'] });
     expect(change.stages).toEqual([
-      { key: second.key, change: 'changed', name: 'Touring homes', fields: ['name', 'probability'] },
+      {
+        key: second.key,
+        change: 'changed',
+        name: 'Touring homes',
+        fields: ['name', 'probability'],
+        values: [
+          { field: 'name', before: JSON.stringify(base.pipelines![0].stages[1].name), after: '"Touring homes"' },
+          { field: 'probability', before: String(base.pipelines![0].stages[1].probability), after: String(second.probability) },
+        ],
+      },
       { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
       { key: gone.key, change: 'removed', name: gone.name },
     ]);
@@ -86,7 +95,7 @@ describe('diffPacks', () => {
     const a = d.items.find((i) => i.kind === 'automations')!;
     expect(a).toMatchObject({ key: base.automations![0].key, change: 'changed', fields: ['document'] });
     expect(a.automation!.nodes).toEqual([
-      { id: doc.graph.nodes[0].id, change: 'changed', kind: doc.graph.nodes[0].kind, fields: ['config.extra'] },
+      { id: doc.graph.nodes[0].id, change: 'changed', kind: doc.graph.nodes[0].kind, fields: ['config.extra'], values: [{ field: 'config.extra', after: '1' }] },
       { id: 'new-node', change: 'added', kind: 'action.add_note' },
     ]);
     expect(a.automation!.edges.map((e) => [e.id, e.change])).toEqual([['e-new', 'added'], [removedEdge.id, 'removed']]);
@@ -110,15 +119,21 @@ describe('diffPacks', () => {
     node.config = { conditions: { type: 'or', children: [before, { type: 'condition', field: 'tags', operator: 'includes', value: 'tag-hot' }] } };
     const d = diffPacks(old, next);
     expect(d.fields).toEqual(['brand.primaryColor', 'brand.accentColor']);
+    expect(d.values).toEqual([
+      { field: 'brand.primaryColor', before: '"#112233"', after: '"#445566"' },
+      { field: 'brand.accentColor', after: '"#000000"' },
+    ]);
     expect(d.items.find((i) => i.kind === 'resources')).toMatchObject({ key: 'tag-buyer-lead', change: 'changed', fields: ['data.color'] });
     const a = d.items.find((i) => i.kind === 'automations')!.automation!;
     expect(a.fields).toEqual(['settings.daily_send_limit']);
+    expect(a.values).toEqual([{ field: 'settings.daily_send_limit', before: JSON.stringify(base.automations![0].document.settings?.daily_send_limit), after: '250' }]);
     expect(a.nodes).toEqual([
       {
         id: node.id,
         change: 'changed',
         kind: 'control.if',
         fields: ['config.conditions'],
+        values: [],
         conditions: [
           { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set or contact has tag tag-hot' },
         ],

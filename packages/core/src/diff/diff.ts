@@ -3,8 +3,9 @@
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
-import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange } from './index.js';
-import { differingFields, differingKeys, isObj, jsonEqual } from './compare.js';
+import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, ValueChange } from './index.js';
+import { differingDeltas, differingKeys, isObj, jsonEqual, type FieldDelta } from './compare.js';
+import { valueChange } from './values.js';
 import { diffFilterNodes, diffFilters } from './filters.js';
 import { isFilterCondition, isFilterGroup } from '../filters.js';
 
@@ -33,7 +34,12 @@ function byId<T extends { id: string }>(list: unknown): Map<string, T> {
 const NODE_SKIP = new Set(['position']);
 
 const NODE_NESTED = new Set(['config']);
-const nodeFields = (a: GraphNode, b: GraphNode): string[] => differingFields(a, b, NODE_NESTED, NODE_SKIP);
+const nodeDeltas = (a: GraphNode, b: GraphNode): FieldDelta[] => differingDeltas(a, b, NODE_NESTED, NODE_SKIP);
+/** The fields of deltas, and each one's values in words but those said in detail elsewhere (`skip`). */
+const said = (deltas: FieldDelta[], skip: (field: string) => boolean = () => false): { fields: string[]; values: ValueChange[] } => ({
+  fields: deltas.map((d) => d.field),
+  values: deltas.filter((d) => !skip(d.field)).map((d) => valueChange(d.field, d.before, d.after)),
+});
 const isFilterNode = (n: unknown) => isFilterGroup(n) || isFilterCondition(n);
 
 /** A changed block's config.conditions (control.if's filter tree), said as a smart list's filters are. */
@@ -46,11 +52,11 @@ function conditionChanges(a: GraphNode, b: GraphNode, fields: string[]): Pick<No
 
 const handleOf = (e: GraphEdge) => (typeof e.handle === 'string' ? e.handle : 'next');
 
-function edgeFields(a: GraphEdge, b: GraphEdge): string[] {
+function edgeDeltas(a: GraphEdge, b: GraphEdge): FieldDelta[] {
   // A missing handle means "next", so writing it out is not a change.
   const na = { ...a, handle: handleOf(a) };
   const nb = { ...b, handle: handleOf(b) };
-  return differingKeys(na, nb);
+  return differingDeltas(na, nb, new Set());
 }
 
 const DOCUMENT_NESTED = new Set(['settings']);
@@ -61,8 +67,9 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
   const b = isObj(newDoc) ? newDoc : {};
   const ga = isObj(a.graph) ? a.graph : {};
   const gb = isObj(b.graph) ? b.graph : {};
-  const fields = differingFields(a, b, DOCUMENT_NESTED, new Set(['graph']));
-  fields.push(...differingKeys(ga, gb, new Set(['nodes', 'edges'])).map((k) => `graph.${k}`));
+  const deltas = differingDeltas(a, b, DOCUMENT_NESTED, new Set(['graph']));
+  deltas.push(...differingKeys(ga, gb, new Set(['nodes', 'edges'])).map((k) => ({ field: `graph.${k}`, before: ga[k], after: gb[k] })));
+  const { fields, values } = said(deltas);
 
   const nodes: NodeChange[] = [];
   const na = byId<GraphNode>(ga.nodes);
@@ -71,8 +78,11 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
     const old = na.get(id);
     if (!old) nodes.push({ id, change: 'added', kind: node.kind });
     else {
-      const f = nodeFields(old, node);
-      if (f.length) nodes.push({ id, change: 'changed', kind: node.kind, fields: f, ...conditionChanges(old, node, f) });
+      const deltas = nodeDeltas(old, node);
+      if (!deltas.length) continue;
+      const f = deltas.map((d) => d.field);
+      const conditions = conditionChanges(old, node, f);
+      nodes.push({ id, change: 'changed', kind: node.kind, ...said(deltas, (field) => field === 'config.conditions' && conditions.conditions !== undefined), ...conditions });
     }
   }
   for (const [id, node] of na) if (!nb.has(id)) nodes.push({ id, change: 'removed', kind: node.kind });
@@ -80,17 +90,17 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
   const edges: EdgeChange[] = [];
   const ea = byId<GraphEdge>(ga.edges);
   const eb = byId<GraphEdge>(gb.edges);
-  const edge = (e: GraphEdge, change: EdgeChange['change'], f?: string[]): EdgeChange => ({ id: e.id, change, source: String(e.source), target: String(e.target), handle: handleOf(e), ...(f ? { fields: f } : {}) });
+  const edge = (e: GraphEdge, change: EdgeChange['change'], f?: FieldDelta[]): EdgeChange => ({ id: e.id, change, source: String(e.source), target: String(e.target), handle: handleOf(e), ...(f ? said(f) : {}) });
   for (const [id, e] of eb) {
     const old = ea.get(id);
     if (!old) edges.push(edge(e, 'added'));
     else {
-      const f = edgeFields(old, e);
+      const f = edgeDeltas(old, e);
       if (f.length) edges.push(edge(e, 'changed', f));
     }
   }
   for (const [id, e] of ea) if (!eb.has(id)) edges.push(edge(e, 'removed'));
-  return { nodes, edges, fields };
+  return { nodes, edges, fields, values };
 }
 
 /** A pipeline's stage changes by key, and the new order when the stages both have moved relative to each other. */
@@ -103,8 +113,8 @@ function diffStages(oldStages: unknown, newStages: unknown): { stages: StageChan
     const old = a.get(key);
     if (!old) stages.push({ key, change: 'added', ...named(stage) });
     else {
-      const fields = differingKeys(old, stage);
-      if (fields.length) stages.push({ key, change: 'changed', ...named(stage), fields });
+      const deltas = differingDeltas(old, stage, new Set());
+      if (deltas.length) stages.push({ key, change: 'changed', ...named(stage), ...said(deltas) });
     }
   }
   for (const [key, stage] of a) if (!b.has(key)) stages.push({ key, change: 'removed', ...named(stage) });
@@ -135,8 +145,9 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
     // Written as the service stores it (a default stage type left out, a null richTextDoc): not a change.
     const stored = storedForm(kind, old);
     const storedNew = storedForm(kind, item);
-    const fields = differingFields(stored, storedNew, ITEM_NESTED[kind] ?? NONE);
-    if (!fields.length) continue;
+    const deltas = differingDeltas(stored, storedNew, ITEM_NESTED[kind] ?? NONE);
+    if (!deltas.length) continue;
+    const fields = deltas.map((d) => d.field);
     const change: ItemChange = { kind, key, change: 'changed', ...withName, fields };
     if (kind === 'pipelines' && fields.includes('stages')) {
       const { stages, order } = diffStages(stored.stages, storedNew.stages);
@@ -144,6 +155,9 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChan
       if (order) change.stageOrder = order;
     }
     if (kind === 'smartLists' && fields.includes('filters')) change.filters = diffFilters(stored.filters, storedNew.filters);
+    // Each field's values, but those said in detail: an automation's document, a pipeline's stages, a smart list's filters.
+    const detailed = (f: string) => (kind === 'automations' && f === 'document') || (f === 'stages' && (change.stages !== undefined || change.stageOrder !== undefined)) || (f === 'filters' && change.filters !== undefined);
+    change.values = said(deltas, detailed).values;
     if (kind === 'automations' && fields.includes('document')) {
       const automation = diffAutomationDocuments(old.document, item.document);
       // Only positions moved: the documents differ, yet nothing counts as a change.
@@ -177,7 +191,7 @@ export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
     oldVersion,
     newVersion,
     versionChange,
-    fields: differingFields(a, b, PACK_NESTED, new Set<string>(ITEM_KINDS)),
+    ...said(differingDeltas(a, b, PACK_NESTED, new Set<string>(ITEM_KINDS))),
     items,
   };
 }

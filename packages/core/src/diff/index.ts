@@ -4,12 +4,30 @@ import type { ItemKind } from '../types.js';
 
 export type Change = 'added' | 'removed' | 'changed';
 
+/**
+ * A field that changed, in words (core's valueChange; describeValueChange says it as one line):
+ * `before` and `after` (valueText: a string quoted and cut to 80 characters, other JSON as written;
+ * absent on the side that lacks the field), or, where the whole values would say too much, a
+ * `summary` instead: a text of several lines (a template's body) by its lines, `1 line changed of
+ * 12 lines (line 3: "Hi" → "Hello")`; a template's richTextDoc by its text; an automation's
+ * references by which were added, removed or changed.
+ */
+export interface ValueChange {
+  /** As in the `fields` beside it (`subject`, `config.template_id`, `brand.primaryColor`, `settings.daily_send_limit`). */
+  field: string;
+  before?: string;
+  after?: string;
+  summary?: string;
+}
+
 export interface NodeChange {
   id: string;
   change: Change;
   kind?: string;
   /** For `changed`: the node fields that differ (e.g. "kind", "config.template_id"). Position never counts. */
   fields?: string[];
+  /** For `changed`: each field's old and new value (every one of `fields` but a `config.conditions` said in `conditions`). */
+  values?: ValueChange[];
   /** For a block whose `config.conditions` changed and is a filter node on both sides (control.if): what changed in it, as in a smart list's filters. */
   conditions?: FilterChange[];
 }
@@ -21,6 +39,8 @@ export interface EdgeChange {
   target: string;
   handle: string;
   fields?: string[];
+  /** For `changed`: each field's old and new value. */
+  values?: ValueChange[];
 }
 
 export interface AutomationDiff {
@@ -28,6 +48,8 @@ export interface AutomationDiff {
   edges: EdgeChange[];
   /** Other document fields that differ (name, references, ...); settings by their keys (`settings.daily_send_limit`). */
   fields: string[];
+  /** Each of `fields` with its old and new value (references: which were added, removed or changed). */
+  values: ValueChange[];
 }
 
 /** A stage of a changed pipeline, by its key. */
@@ -38,6 +60,8 @@ export interface StageChange {
   name?: string;
   /** For `changed`: the stage's fields that differ (name, stageType, probability, ...), as the service stores them. */
   fields?: string[];
+  /** For `changed`: each field's old and new value. */
+  values?: ValueChange[];
 }
 
 /**
@@ -77,6 +101,8 @@ export interface ItemChange {
   name?: string;
   /** For `changed`: the item's top-level fields that differ; a resource's data by its keys (`data.options`). */
   fields?: string[];
+  /** For `changed`: the old and new value of each of `fields` that is not said in detail below (an automation's `document`, a pipeline's `stages`, a smart list's `filters`): a template's subject, its body by its lines, a resource's `data.color`. */
+  values?: ValueChange[];
   /** For a changed automation: node and edge changes. */
   automation?: AutomationDiff;
   /** For a pipeline whose stages changed: each stage added, removed or changed, by key. */
@@ -95,8 +121,11 @@ export interface PackDiff {
   versionChange: 'up' | 'down' | 'same' | 'unknown';
   /** Top-level pack fields that differ (name, description, ...), item arrays excluded; brand by its keys (`brand.primaryColor`). */
   fields: string[];
+  /** Each of `fields` with its old and new value (`name`, `description` by its lines when it has several, `brand.primaryColor`). */
+  values: ValueChange[];
   items: ItemChange[];
 }
 
 export * from './diff.js';
 export { diffFilterNodes, diffFilters } from './filters.js';
+export { describeValueChange, linesSummary, valueChange, valueText } from './values.js';

@@ -1,0 +1,33 @@
+// The compare view's words for what changed: core's (describeValueChange), after the block, stage or item they belong to.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { comparePacks, describeItemChange, describePackFields } from './diffview.js';
+import type { PackValue } from './pack.js';
+
+const starter = () => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
+
+describe('compare view: what a changed field was and is', () => {
+  it("says a template's subject and body, an automation's references and a block's config value before and after, not only their names", () => {
+    const oldPack = starter();
+    const newPack = starter();
+    const template = newPack.messageTemplates.find((t: { key: string }) => t.key === 'tpl-follow-up');
+    oldPack.messageTemplates.find((t: { key: string }) => t.key === 'tpl-follow-up').body = 'Hi\nHomes\nBye';
+    template.subject = 'New homes for you';
+    template.body = 'Hi\nHomes near you\nBye';
+    const doc = newPack.automations[0].document;
+    doc.references.push({ type: 'tag', id: 'tag-hot', name: 'Hot lead' });
+    doc.graph.nodes.find((n: { id: string }) => n.id === 'wait').config.unit = 'hours';
+    newPack.pipelines[0].stages[0].probability = 12;
+    newPack.author = 'Ann';
+    const diff = comparePacks(oldPack as PackValue, newPack as PackValue);
+    const lines = (kind: string) => describeItemChange(diff.items.find((i) => i.kind === kind)!);
+    expect(lines('messageTemplates')).toEqual([
+      'changed: subject, body',
+      'subject: "Homes you might like, {{contact.first_name}}" → "New homes for you"',
+      'body: 1 line changed of 3 lines (line 2: "Homes" → "Homes near you")',
+    ]);
+    expect(lines('automations')).toEqual(['block wait changed: config.unit', 'block wait config.unit: "days" → "hours"', 'changed: references', 'references: added tag "tag-hot" ("Hot lead")']);
+    expect(lines('pipelines')).toEqual(['stage new "New" changed: probability', 'stage new probability: 10 → 12']);
+    expect(describePackFields(diff)).toEqual(['author: "Setup Pack Samples" → "Ann"']);
+  });
+});
