@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, propertyFindings, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -115,9 +115,20 @@ export function notKeptRefusal(findings: readonly Diagnostic[], what: string): s
   return said && `${said}${findings[0]!.hint ? ` ${findings[0]!.hint}` : ''}`;
 }
 
-/** Why JSON typed or pasted into a field is not applied (notKeptRefusal over lostOnOpen), or undefined. */
-export function jsonTextNotKept(text: string): string | undefined {
-  const refused = notKeptRefusal(lostOnOpen(text).findings, 'this JSON');
+/**
+ * Why JSON typed or pasted into a field is not applied (notKeptRefusal over lostOnOpen), or
+ * undefined. `at`: the field's pointer in the pack, so a number is named where it would be
+ * (core's readNumber for that place: "brand.accent is the number 1e-400, …"), as the diagnostics
+ * panel names it in a file that writes it there.
+ */
+export function jsonTextNotKept(text: string, at = ''): string | undefined {
+  const lost = lostOnOpen(text);
+  const findings = at === '' ? lost.findings : lost.findings.map((d) => {
+    const n = lost.numbers.find((x) => x.finding === d);
+    const message = n && readNumber(n.written, at + d.pointer)?.finding?.message;
+    return message ? { ...d, pointer: at + d.pointer, message } : d;
+  });
+  const refused = notKeptRefusal(findings, 'this JSON');
   return refused && `Not applied: ${refused}`;
 }
 
@@ -129,15 +140,26 @@ export type TextRead = { value: unknown } | { error: string };
  * the number when core's readNumber reads it as written; else why it is not applied, in core's
  * words: a number the editor would not keep as written (`1e-400` reads as 0, `1e400` would be
  * null, `9007199254740993` reads as 9007199254740992), the same finding a file saying it gets,
- * named by `pointer` (the field's place), or text that is not a number at all.
+ * named by `pointer` (the field's place), or text that is not a number at all; with `rule`, a
+ * number of a type the schema's property does not allow (core's schema/type finding at `pointer`).
  */
-export function numberTextRead(text: string, pointer: string): TextRead {
+export function numberTextRead(text: string, pointer: string, rule?: SchemaProperty): TextRead {
   const t = text.trim();
   if (t === '') return { value: undefined };
   const read = readNumber(t, pointer);
   if (!read) return { error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' };
   if (read.finding) return { error: `Not applied: ${read.finding.message}${read.finding.hint ? ` ${read.finding.hint}` : ''}` };
+  // A number of a type the schema does not allow there (12.5 where it says integer) is no value
+  // the field can hold either: refused in the schema's words. Its limits are findings, as usual.
+  const wrong = rule && propertyFindings(rule.schema, rule.property, read.value, pointer).find((d) => d.code === 'schema/type');
+  if (wrong) return { error: `Not applied: ${wrong.message}` };
   return { value: read.value };
+}
+
+/** The published schema and property a number field sets (`stage`, `probability`), whose type it refuses others than. */
+export interface SchemaProperty {
+  schema: string;
+  property: string;
 }
 
 /** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
@@ -235,7 +257,7 @@ export function followPointer(before: unknown, after: unknown, pointer: string):
 }
 
 /** Where item `i` of `a` is in `b` (followPointer's rule for one array), or undefined when it is gone. */
-function placeInArray(a: readonly unknown[], b: readonly unknown[], i: number): number | undefined {
+export function placeInArray(a: readonly unknown[], b: readonly unknown[], i: number): number | undefined {
   const item = a[i];
   if (b[i] === item && a.length === b.length) return i;
   if (item !== null && typeof item === 'object') {

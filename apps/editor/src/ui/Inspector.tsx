@@ -12,6 +12,9 @@ import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
 import { FilterNode } from './ItemEditors.js';
 
+/** The schema property the daily send limit is (its type: an integer). */
+const DAILY_SEND_LIMIT = { schema: 'settings', property: 'daily_send_limit' };
+
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
@@ -61,7 +64,7 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
         <>
           <CheckField label="Allow re-enrollment" path="document/settings/allow_reenrollment" checked={s.allow_reenrollment === true} onChange={(v) => set('allow_reenrollment', v)} />
           <CheckField label="Stop on reply" path="document/settings/stop_on_reply" checked={s.stop_on_reply === true} onChange={(v) => set('stop_on_reply', v)} />
-          <NumberField label="Daily send limit" path="document/settings/daily_send_limit" value={s.daily_send_limit} onChange={(v) => set('daily_send_limit', v, 'daily')} help="1 to 10000 sends a day" />
+          <NumberField label="Daily send limit" path="document/settings/daily_send_limit" rule={DAILY_SEND_LIMIT} value={s.daily_send_limit} onChange={(v) => set('daily_send_limit', v, 'daily')} help="1 to 10000 sends a day" />
           <div className="row">
             <TextField label="Send window start" path="document/settings/send_window_start" type="time" value={minutesToTime(s.send_window_start)} onChange={(v) => set('send_window_start', timeToMinutes(v), 'ws')} />
             <TextField label="Send window end" path="document/settings/send_window_end" type="time" value={minutesToTime(s.send_window_end)} onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')} />
@@ -135,7 +138,7 @@ function ConfigInput({ field, value, onChange, listed, onPick }: { field: Config
         {value === undefined ? (
           <button onClick={() => onChange(newGroup('and'))}>Add conditions</button>
         ) : (
-          <FilterNode node={value} path={[]} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
+          <FilterNode node={value} path={[]} root={path} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
         )}
         <FieldNote path={path} />
       </div>
@@ -234,6 +237,7 @@ function NodeForm({ cid, doc, node, edit, notify, onRenamed }: { cid: string; do
         <JsonField
           label={info ? 'Other config fields (JSON)' : 'Config (JSON)'}
           path="config/~other"
+          place="config"
           value={unknownConfig(kind, config)}
           rows={4}
           validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')}
