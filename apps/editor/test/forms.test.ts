@@ -160,6 +160,77 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     await context.close();
   });
 
+  it('does not apply JSON holding a number beyond what a float holds (1e400 would be exported as null), as a number field does not', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    const brand = page.getByLabel('Brand (JSON)');
+    const before = JSON.stringify(await packOf(page));
+    await brand.fill('{"accent": 1e400}');
+    await poll(() => brand.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, brand)).toMatch(/^error: Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./);
+    expect(JSON.stringify(await packOf(page))).toBe(before);
+    expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
+    // A filter value's JSON likewise.
+    await openItem(page, 'smartLists/');
+    const value = page.getByLabel('Value 1', { exact: true });
+    await value.fill('[3, -1e400]');
+    await poll(() => value.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, value)).toMatch(/line 1: smartLists\[0\]\.filters\.root\.children\[1\]\.value\[1\] is the number -1e400, beyond/);
+    expect(JSON.stringify(await packOf(page))).toBe(before);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each stage's own color in its swatch, in every spelling the schema allows (#f00, #22c55e80), and writes the one picked", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    const pack = JSON.parse(await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
+    const colors = ['#f00', '#22c55e80', '#0A8F'];
+    colors.forEach((c, i) => (pack.pipelines[0].stages[i].color = c));
+    const text = JSON.stringify(pack, null, 2);
+    await page.getByTestId('open-file').setInputFiles({ name: 'colors.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('.source .address').textContent()).toBe('colors.json');
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
+    await openItem(page, 'pipelines/');
+    const swatch = (n: number) => page.getByLabel(`Stage ${n} color`);
+    expect(await swatch(1).inputValue()).toBe('#ff0000');
+    expect(await swatch(2).inputValue()).toBe('#22c55e');
+    expect(await swatch(3).inputValue()).toBe('#00aa88');
+    expect(await swatch(4).inputValue()).toBe('#22c55e');
+    await page.screenshot({ path: join(artifacts, 'stage-colors.png') });
+    // Picking a color writes it as the picker gives it.
+    await swatch(1).fill('#123456');
+    await poll(async () => (await packOf(page)).pipelines[0]!.stages[0]).toMatchObject({ color: '#123456' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each stage's whole type (CLOSED_WON, CLOSED_LOST), not cut by the width of its cell", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await openItem(page, 'pipelines/');
+    for (const n of [1, 4, 5]) {
+      const type = page.getByLabel(`Stage ${n} type`);
+      // The width the select needs to show its longest option: the same select left to size itself.
+      const [has, needs] = await type.evaluate((el) => {
+        const free = el.cloneNode(true) as HTMLSelectElement;
+        free.style.cssText = 'position: absolute; width: auto; visibility: hidden';
+        document.body.append(free);
+        const w = free.getBoundingClientRect().width;
+        free.remove();
+        return [el.getBoundingClientRect().width, w];
+      });
+      expect(has, `stage ${n}: ${has}px for a select that needs ${needs}px`).toBeGreaterThanOrEqual(needs - 0.5);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("refuses a stage probability the schema does not allow the type of (12.5 for an integer), in core's words, and applies an integer", async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();

@@ -140,6 +140,12 @@ describe('jsonTextNotKept', () => {
     for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json']) expect(jsonTextNotKept(text)).toBeUndefined();
   });
 
+  it('does not take a number beyond what a float holds (1e400 would be Infinity, exported as null), as a number field does not', () => {
+    expect(jsonTextNotKept('{"accent": 1e400}', '/brand')).toMatch(/^Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./);
+    expect(jsonTextNotKept('[-1e400]')).toMatch(/line 1: \[0\] is the number -1e400, beyond/);
+    expect(numberTextRead('1e400', '/brand/accent')).toEqual({ error: expect.stringContaining(jsonTextNotKept('{"accent": 1e400}', '/brand')!.replace(/^.*line 1: /, '').replace(/ Write .*$/, '')) });
+  });
+
   it("names a number by the field's place in the pack when given it, as the panel names it in a file that writes it there", () => {
     expect(jsonTextNotKept('{"x": [1, 1e-400]}', '/automations/2/document/graph/nodes/4/config')).toMatch(/^Not applied: this JSON says what the editor cannot keep as written: line 1: automations\[2\]\.document\.graph\.nodes\[4\]\.config\.x\[1\] is the number 1e-400, closer to 0/);
     expect(jsonTextNotKept('{"x": 1e-400}', '/brand')).toContain(lostOnOpen('{"brand": {"x": 1e-400}}').findings[0]!.message);

@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, propertyFindings, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, propertyFindings, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -70,27 +70,57 @@ export interface DuplicateNotKept {
  * at open only.
  */
 export function lostOnOpen(text: string): LostOnOpen {
-  const parsed = parseJsonText(text);
+  return lostOf(parseJsonText(text));
+}
+
+function lostOf(parsed: ReturnType<typeof parseJsonText>): LostOnOpen {
   const findings = parsed.diagnostics.filter((d) => NOT_AS_WRITTEN.get(d.code)?.valueShows === false);
   if (parsed.value !== undefined) findings.push(...numbersNotKept(parsed.source));
   sortDiagnostics(findings);
   const numbers: NumberNotKept[] = [];
   const duplicates: DuplicateNotKept[] = [];
-  const { lines, text: source } = parsed.source;
   for (const finding of findings) {
     if (finding.code === DUPLICATE) {
       const reads = resolvePointer(parsed.value, finding.pointer).value;
       duplicates.push(reads !== null && typeof reads === 'object' ? { finding } : { finding, reads: reads as DuplicateNotKept['reads'] });
     }
-    if (finding.code !== PRECISION || finding.line === undefined || finding.endLine === undefined) continue;
+    if (finding.code !== PRECISION) continue;
     const reads = resolvePointer(parsed.value, finding.pointer).value;
-    const at = (line: number, column: number) => lines.lineStart(line) + column - 1;
-    if (typeof reads === 'number') numbers.push({ finding, written: source.slice(at(finding.line, finding.column!), at(finding.endLine, finding.endColumn!)), reads });
+    const written = writtenText(parsed.source, finding);
+    if (typeof reads === 'number' && written !== undefined) numbers.push({ finding, written, reads });
   }
   return { findings, numbers, duplicates };
 }
 
+/** The text a finding's range covers (a number as its file writes it), when it has one. */
+function writtenText(source: SourceText, finding: Diagnostic): string | undefined {
+  if (finding.line === undefined || finding.endLine === undefined) return undefined;
+  const at = (line: number, column: number) => source.lines.lineStart(line) + column - 1;
+  return source.text.slice(at(finding.line, finding.column!), at(finding.endLine, finding.endColumn!));
+}
+
+/**
+ * What the editor cannot keep of text it is handed to take in (JSON typed into a field, pasted
+ * blocks), in the text's order: lostOnOpen's findings and, as well, a number beyond a float's
+ * range (core's json/number-range: `1e400` would be Infinity, installed and exported as null),
+ * which a file keeps in its findings once open but a field or a paste can simply refuse, as a
+ * number field refuses it. Each number with its text as written.
+ */
+export function textNotKept(text: string): { findings: Diagnostic[]; written: Map<Diagnostic, string> } {
+  const parsed = parseJsonText(text);
+  const lost = lostOf(parsed);
+  const written = new Map(lost.numbers.map((n) => [n.finding, n.written]));
+  const range = parsed.value === undefined ? [] : parsed.diagnostics.filter((d) => d.code === RANGE);
+  if (range.length === 0) return { findings: lost.findings, written };
+  for (const d of range) {
+    const w = writtenText(parsed.source, d);
+    if (w !== undefined) written.set(d, w);
+  }
+  return { findings: sortDiagnostics([...lost.findings, ...range]), written };
+}
+
 const PRECISION = 'json/number-precision';
+const RANGE = 'json/number-range';
 const DUPLICATE = 'json/duplicate-key';
 
 /**
@@ -116,16 +146,16 @@ export function notKeptRefusal(findings: readonly Diagnostic[], what: string): s
 }
 
 /**
- * Why JSON typed or pasted into a field is not applied (notKeptRefusal over lostOnOpen), or
+ * Why JSON typed or pasted into a field is not applied (notKeptRefusal over textNotKept), or
  * undefined. `at`: the field's pointer in the pack, so a number is named where it would be
  * (core's readNumber for that place: "brand.accent is the number 1e-400, …"), as the diagnostics
  * panel names it in a file that writes it there.
  */
 export function jsonTextNotKept(text: string, at = ''): string | undefined {
-  const lost = lostOnOpen(text);
+  const lost = textNotKept(text);
   const findings = at === '' ? lost.findings : lost.findings.map((d) => {
-    const n = lost.numbers.find((x) => x.finding === d);
-    const message = n && readNumber(n.written, at + d.pointer)?.finding?.message;
+    const n = lost.written.get(d);
+    const message = n !== undefined ? readNumber(n, at + d.pointer)?.finding?.message : undefined;
     return message ? { ...d, pointer: at + d.pointer, message } : d;
   });
   const refused = notKeptRefusal(findings, 'this JSON');

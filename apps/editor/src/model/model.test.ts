@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { Diagnostic } from '@setup-pack/core';
 import { neighbour } from './navigation.js';
 import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './filters.js';
-import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from './items.js';
+import { addStage, mergeTags, moveStage, NO_SWATCH, previewMerge, replaceAssetFile, swatchColor } from './items.js';
 import { setUnknownConfig, unknownConfig, fieldValue } from './config.js';
 import { catalogFields } from './config.js';
 import { draftSuperseded, memoryDraftStore, noteLeaving, packOfDraft, readLeaving } from './autosave.js';
@@ -280,6 +280,10 @@ describe('other kinds', () => {
     const added = addStage(p);
     expect(keys(added)).toHaveLength(keys(p).length + 1);
     expect((added.stages as Obj[]).findIndex((s) => String(s.key).startsWith('stage-'))).toBeLessThan((added.stages as Obj[]).findIndex((s) => s.stageType === 'CLOSED_WON'));
+  });
+  it("shows a stage's color in a swatch in every spelling the schema accepts, and grey for one it refuses", () => {
+    for (const [color, shown] of [['#f00', '#ff0000'], ['#F00A', '#ff0000'], ['#22c55e', '#22c55e'], ['#22C55E80', '#22c55e'], [undefined, NO_SWATCH], ['red', NO_SWATCH], ['#12345', NO_SWATCH], [5, NO_SWATCH]] as const)
+      expect(swatchColor(color), String(color)).toBe(shown);
   });
   it('previews merge tags', () => {
     expect(mergeTags('Hi {{contact.first_name}} {{ x.y }}')).toEqual(['contact.first_name', 'x.y']);

@@ -5,7 +5,7 @@ import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
-import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
+import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, swatchColor, updateStage } from '../model/items.js';
 import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useRowKeys, useTypedText } from './fields.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
@@ -208,7 +208,7 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
                 )}
               </Cell>
               <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} rule={PROBABILITY} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
-              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={/^#[0-9a-f]{6}$/i.test(str(s.color)) ? str(s.color) : '#94a3b8'} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
+              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>
                 <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => edit((p) => moveStage(p, i, i + 1))}>↓</button>
