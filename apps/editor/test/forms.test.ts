@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { count, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
 import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
 
 type Editor = Awaited<ReturnType<typeof startEditor>>;
@@ -227,6 +228,23 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
       });
       expect(has, `stage ${n}: ${has}px for a select that needs ${needs}px`).toBeGreaterThanOrEqual(needs - 0.5);
     }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("offers the schema's own lists and limits: resource kinds, schema versions, the daily send limit's range", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    const options = (label: string) => page.getByLabel(label, { exact: true }).locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
+    await openItem(page, 'resources/');
+    expect(await options('Kind')).toEqual([...RESOURCE_KINDS]);
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    expect(await options('Schema version')).toEqual(SCHEMA_VERSIONS.map(String));
+    await openItem(page, 'automations/new-lead-welcome');
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    const { minimum, maximum } = numberLimitsOf('settings', 'daily_send_limit');
+    expect(await page.getByRole('region', { name: 'Delivery settings' }).locator('.help').first().textContent()).toBe(`${count(minimum!)} to ${count(maximum!)} sends a day`);
     expect(errors).toEqual([]);
     await context.close();
   });

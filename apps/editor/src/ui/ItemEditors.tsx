@@ -1,6 +1,6 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import { useContext, type ChangeEvent, type ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
+import { ASSET_ROLES, MESSAGE_CHANNELS, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
@@ -31,6 +31,9 @@ function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
   );
 }
 
+/** The schema versions a pack may say, as the select offers them. */
+const SCHEMA_VERSION_OPTIONS = SCHEMA_VERSIONS.map(String);
+
 /** A file that is not a pack has no schema version: show "(not set)", never the first option. */
 function schemaVersionText(v: unknown): string {
   return typeof v === 'number' || typeof v === 'string' ? String(v) : '';
@@ -44,7 +47,7 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
-        <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={['1', '2']} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
+        <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={SCHEMA_VERSION_OPTIONS} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
       </div>
       <TextField label="Description" path="description" multiline value={str(pack.description)} onChange={(v) => set('description', opt(v))} />
       <TextField label="Author" path="author" value={str(pack.author)} onChange={(v) => set('author', opt(v))} />
@@ -232,7 +235,7 @@ export function ResourceEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       <h2>Resource</h2>
       <div style={{ display: 'flex', gap: 8 }}>
         <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
-        <SelectField label="Kind" path="kind" value={str(item.kind)} options={['tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template']} onChange={(v) => set('kind', v)} />
+        <SelectField label="Kind" path="kind" value={str(item.kind)} options={RESOURCE_KINDS} onChange={(v) => set('kind', v)} />
       </div>
       <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
       <JsonField label="Data (JSON)" path="data" value={item.data} onChange={(v) => set('data', v)} validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')} />

@@ -24,6 +24,11 @@ describe('limits from the schemas', () => {
     expect(maxLengthOf('message-template', 'body')).toBe(20000);
     expect(maxLengthOf('pack', 'name')).toBe(160);
     expect(() => maxLengthOf('message-template', 'channel')).toThrow(/no maxLength at properties.channel/);
+    const { numberLimitsOf, SCHEMA_VERSIONS } = await import('./enums.js');
+    expect(numberLimitsOf('settings', 'daily_send_limit')).toEqual({ minimum: 1, maximum: 10000 });
+    expect(numberLimitsOf('stage', 'probability')).toEqual({ minimum: 0, maximum: 100 });
+    expect(() => numberLimitsOf('stage', 'name')).toThrow(/no minimum or maximum at properties.name/);
+    expect(SCHEMA_VERSIONS).toEqual([1, 2]);
     expect(STAGE_TYPES).toEqual(['OPEN', 'CLOSED_WON', 'CLOSED_LOST']);
     expect(MESSAGE_CHANNELS).toEqual(['sms', 'email', 'both']);
   });

@@ -14,6 +14,8 @@ function enumOf<T extends string>(schema: string, property: string): readonly T[
 }
 
 export const RESOURCE_KINDS = enumOf<ResourceKind>('resource', 'kind');
+/** The schema versions a pack may say (pack.schemaVersion's enum). */
+export const SCHEMA_VERSIONS: readonly number[] = Object.freeze([...((publishedSchemas.pack?.properties as Record<string, { enum?: number[] }> | undefined)?.schemaVersion?.enum ?? [])]);
 export const ASSET_ROLES = enumOf<AssetRole>('asset', 'role');
 export const REFERENCE_TYPES = enumOf<ReferenceType>('reference', 'type');
 export const STAGE_TYPES = enumOf<StageType>('stage', 'stageType');
@@ -24,6 +26,13 @@ export function maxLengthOf(schema: string, property: string): number {
   const n = (publishedSchemas[schema]?.properties as Record<string, { maxLength?: number }> | undefined)?.[property]?.maxLength;
   if (typeof n !== 'number') throw new Error(`schemas/${schema}.schema.json has no maxLength at properties.${property}`);
   return n;
+}
+
+/** A number property's limits in a published schema, e.g. numberLimitsOf('settings', 'daily_send_limit') → { minimum: 1, maximum: 10000 }. */
+export function numberLimitsOf(schema: string, property: string): { minimum?: number; maximum?: number } {
+  const p = (publishedSchemas[schema]?.properties as Record<string, { minimum?: number; maximum?: number }> | undefined)?.[property];
+  if (!p || (typeof p.minimum !== 'number' && typeof p.maximum !== 'number')) throw new Error(`schemas/${schema}.schema.json has no minimum or maximum at properties.${property}`);
+  return { ...(typeof p.minimum === 'number' ? { minimum: p.minimum } : {}), ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}) };
 }
 
 /**
