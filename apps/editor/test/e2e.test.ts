@@ -836,7 +836,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const before = ((await packOf(page)) as { brand?: unknown }).brand;
     await brand.fill('{"accent": 1e-400}');
     const note = page.locator('.editor-pane .field-error');
-    await poll(() => note.allTextContents()).toContainEqual(expect.stringMatching(/Not applied: this JSON says what the editor cannot keep as written: line 1: accent is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/));
+    await poll(() => note.allTextContents()).toContainEqual(expect.stringMatching(/Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/));
     expect(await brand.getAttribute('aria-invalid')).toBe('true');
     expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
     await brand.fill('{"accent": 1, "accent": 2}');
@@ -912,8 +912,8 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await nav.locator('[data-item^="pipelines/"]').first().click();
     const probability = page.getByLabel('Stage 2 probability');
     await refusesEach(probability, 'probability');
-    await probability.fill('12.5');
-    await poll(async () => (await full()).pipelines[0]!.stages.map((s) => s.probability)).toEqual([10, 12.5, 60, 100, 0]);
+    await probability.fill('35');
+    await poll(async () => (await full()).pipelines[0]!.stages.map((s) => s.probability)).toEqual([10, 35, 60, 100, 0]);
 
     // A smart list filter condition's value; JSON there is read as the JSON fields read it.
     await nav.locator('[data-item^="smartLists/"]').first().click();
@@ -938,7 +938,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
     const written = readFileSync((await download.path())!, 'utf8');
     const exported = JSON.parse(written) as Full;
-    expect(exported.pipelines[0]!.stages.map((s) => s.probability)).toEqual([10, 12.5, 60, 100, 0]);
+    expect(exported.pipelines[0]!.stages.map((s) => s.probability)).toEqual([10, 35, 60, 100, 0]);
     expect(exported.smartLists[0]!.filters.root.children[1]!.value).toBe(14);
     expect(exported.automations[0]!.document.settings.daily_send_limit).toBe(250);
     expect(validatePack(written).diagnostics.filter((d) => d.code.startsWith('json/'))).toEqual([]);

@@ -139,6 +139,17 @@ describe('jsonTextNotKept', () => {
     );
     for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json']) expect(jsonTextNotKept(text)).toBeUndefined();
   });
+
+  it('does not take a number beyond what a float holds (1e400 would be Infinity, exported as null), as a number field does not', () => {
+    expect(jsonTextNotKept('{"accent": 1e400}', '/brand')).toMatch(/^Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./);
+    expect(jsonTextNotKept('[-1e400]')).toMatch(/line 1: \[0\] is the number -1e400, beyond/);
+    expect(numberTextRead('1e400', '/brand/accent')).toEqual({ error: expect.stringContaining(jsonTextNotKept('{"accent": 1e400}', '/brand')!.replace(/^.*line 1: /, '').replace(/ Write .*$/, '')) });
+  });
+
+  it("names a number by the field's place in the pack when given it, as the panel names it in a file that writes it there", () => {
+    expect(jsonTextNotKept('{"x": [1, 1e-400]}', '/automations/2/document/graph/nodes/4/config')).toMatch(/^Not applied: this JSON says what the editor cannot keep as written: line 1: automations\[2\]\.document\.graph\.nodes\[4\]\.config\.x\[1\] is the number 1e-400, closer to 0/);
+    expect(jsonTextNotKept('{"x": 1e-400}', '/brand')).toContain(lostOnOpen('{"brand": {"x": 1e-400}}').findings[0]!.message);
+  });
 });
 
 describe('numberTextRead', () => {
@@ -152,6 +163,13 @@ describe('numberTextRead', () => {
     expect(numberTextRead('1e400', '/stages/1/probability')).toEqual({ error: expect.stringMatching(/^Not applied: stages\[1\]\.probability is the number 1e400, beyond what a JSON number can hold here/) });
     expect(numberTextRead('9007199254740993', '/x')).toEqual({ error: expect.stringContaining('it reads as 9007199254740992') });
     for (const text of ['-', '1e', '.5', 'abc', '0x10']) expect(numberTextRead(text, '/x'), text).toEqual({ error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' });
+  });
+
+  it("does not apply a number of a type its schema property does not allow, in the schema's words; its limits are left to the findings", () => {
+    const rule = { schema: 'stage', property: 'probability' };
+    expect(numberTextRead('12.5', '/pipelines/0/stages/1/probability', rule)).toEqual({ error: 'Not applied: pipelines[0].stages[1].probability must be an integer, not a number.' });
+    expect(numberTextRead('12.5', '/pipelines/0/stages/1/probability')).toEqual({ value: 12.5 });
+    for (const [text, value] of [['35', 35], ['1e1', 10], ['150', 150], ['-1', -1], ['12.0', 12], ['', undefined]] as const) expect(numberTextRead(text, '/p', rule), text).toEqual({ value });
   });
 });
 

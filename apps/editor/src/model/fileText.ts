@@ -1,6 +1,6 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic } from '@setup-pack/core';
+import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, propertyFindings, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -70,27 +70,57 @@ export interface DuplicateNotKept {
  * at open only.
  */
 export function lostOnOpen(text: string): LostOnOpen {
-  const parsed = parseJsonText(text);
+  return lostOf(parseJsonText(text));
+}
+
+function lostOf(parsed: ReturnType<typeof parseJsonText>): LostOnOpen {
   const findings = parsed.diagnostics.filter((d) => NOT_AS_WRITTEN.get(d.code)?.valueShows === false);
   if (parsed.value !== undefined) findings.push(...numbersNotKept(parsed.source));
   sortDiagnostics(findings);
   const numbers: NumberNotKept[] = [];
   const duplicates: DuplicateNotKept[] = [];
-  const { lines, text: source } = parsed.source;
   for (const finding of findings) {
     if (finding.code === DUPLICATE) {
       const reads = resolvePointer(parsed.value, finding.pointer).value;
       duplicates.push(reads !== null && typeof reads === 'object' ? { finding } : { finding, reads: reads as DuplicateNotKept['reads'] });
     }
-    if (finding.code !== PRECISION || finding.line === undefined || finding.endLine === undefined) continue;
+    if (finding.code !== PRECISION) continue;
     const reads = resolvePointer(parsed.value, finding.pointer).value;
-    const at = (line: number, column: number) => lines.lineStart(line) + column - 1;
-    if (typeof reads === 'number') numbers.push({ finding, written: source.slice(at(finding.line, finding.column!), at(finding.endLine, finding.endColumn!)), reads });
+    const written = writtenText(parsed.source, finding);
+    if (typeof reads === 'number' && written !== undefined) numbers.push({ finding, written, reads });
   }
   return { findings, numbers, duplicates };
 }
 
+/** The text a finding's range covers (a number as its file writes it), when it has one. */
+function writtenText(source: SourceText, finding: Diagnostic): string | undefined {
+  if (finding.line === undefined || finding.endLine === undefined) return undefined;
+  const at = (line: number, column: number) => source.lines.lineStart(line) + column - 1;
+  return source.text.slice(at(finding.line, finding.column!), at(finding.endLine, finding.endColumn!));
+}
+
+/**
+ * What the editor cannot keep of text it is handed to take in (JSON typed into a field, pasted
+ * blocks), in the text's order: lostOnOpen's findings and, as well, a number beyond a float's
+ * range (core's json/number-range: `1e400` would be Infinity, installed and exported as null),
+ * which a file keeps in its findings once open but a field or a paste can simply refuse, as a
+ * number field refuses it. Each number with its text as written.
+ */
+export function textNotKept(text: string): { findings: Diagnostic[]; written: Map<Diagnostic, string> } {
+  const parsed = parseJsonText(text);
+  const lost = lostOf(parsed);
+  const written = new Map(lost.numbers.map((n) => [n.finding, n.written]));
+  const range = parsed.value === undefined ? [] : parsed.diagnostics.filter((d) => d.code === RANGE);
+  if (range.length === 0) return { findings: lost.findings, written };
+  for (const d of range) {
+    const w = writtenText(parsed.source, d);
+    if (w !== undefined) written.set(d, w);
+  }
+  return { findings: sortDiagnostics([...lost.findings, ...range]), written };
+}
+
 const PRECISION = 'json/number-precision';
+const RANGE = 'json/number-range';
 const DUPLICATE = 'json/duplicate-key';
 
 /**
@@ -115,9 +145,20 @@ export function notKeptRefusal(findings: readonly Diagnostic[], what: string): s
   return said && `${said}${findings[0]!.hint ? ` ${findings[0]!.hint}` : ''}`;
 }
 
-/** Why JSON typed or pasted into a field is not applied (notKeptRefusal over lostOnOpen), or undefined. */
-export function jsonTextNotKept(text: string): string | undefined {
-  const refused = notKeptRefusal(lostOnOpen(text).findings, 'this JSON');
+/**
+ * Why JSON typed or pasted into a field is not applied (notKeptRefusal over textNotKept), or
+ * undefined. `at`: the field's pointer in the pack, so a number is named where it would be
+ * (core's readNumber for that place: "brand.accent is the number 1e-400, …"), as the diagnostics
+ * panel names it in a file that writes it there.
+ */
+export function jsonTextNotKept(text: string, at = ''): string | undefined {
+  const lost = textNotKept(text);
+  const findings = at === '' ? lost.findings : lost.findings.map((d) => {
+    const n = lost.written.get(d);
+    const message = n !== undefined ? readNumber(n, at + d.pointer)?.finding?.message : undefined;
+    return message ? { ...d, pointer: at + d.pointer, message } : d;
+  });
+  const refused = notKeptRefusal(findings, 'this JSON');
   return refused && `Not applied: ${refused}`;
 }
 
@@ -129,15 +170,26 @@ export type TextRead = { value: unknown } | { error: string };
  * the number when core's readNumber reads it as written; else why it is not applied, in core's
  * words: a number the editor would not keep as written (`1e-400` reads as 0, `1e400` would be
  * null, `9007199254740993` reads as 9007199254740992), the same finding a file saying it gets,
- * named by `pointer` (the field's place), or text that is not a number at all.
+ * named by `pointer` (the field's place), or text that is not a number at all; with `rule`, a
+ * number of a type the schema's property does not allow (core's schema/type finding at `pointer`).
  */
-export function numberTextRead(text: string, pointer: string): TextRead {
+export function numberTextRead(text: string, pointer: string, rule?: SchemaProperty): TextRead {
   const t = text.trim();
   if (t === '') return { value: undefined };
   const read = readNumber(t, pointer);
   if (!read) return { error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' };
   if (read.finding) return { error: `Not applied: ${read.finding.message}${read.finding.hint ? ` ${read.finding.hint}` : ''}` };
+  // A number of a type the schema does not allow there (12.5 where it says integer) is no value
+  // the field can hold either: refused in the schema's words. Its limits are findings, as usual.
+  const wrong = rule && propertyFindings(rule.schema, rule.property, read.value, pointer).find((d) => d.code === 'schema/type');
+  if (wrong) return { error: `Not applied: ${wrong.message}` };
   return { value: read.value };
+}
+
+/** The published schema and property a number field sets (`stage`, `probability`), whose type it refuses others than. */
+export interface SchemaProperty {
+  schema: string;
+  property: string;
 }
 
 /** The banner's sentence for what opening a file lost (lostOnOpen), or undefined when it lost nothing. */
@@ -235,7 +287,7 @@ export function followPointer(before: unknown, after: unknown, pointer: string):
 }
 
 /** Where item `i` of `a` is in `b` (followPointer's rule for one array), or undefined when it is gone. */
-function placeInArray(a: readonly unknown[], b: readonly unknown[], i: number): number | undefined {
+export function placeInArray(a: readonly unknown[], b: readonly unknown[], i: number): number | undefined {
   const item = a[i];
   if (b[i] === item && a.length === b.length) return i;
   if (item !== null && typeof item === 'object') {

@@ -43,11 +43,12 @@ export function removeAt(root: unknown, path: FilterPath): unknown {
  * Reads what a user typed as a condition value: a number (core's readNumber: JSON's spelling, so
  * `01234` stays text), true/false, a JSON array or object; otherwise the text. A number or JSON
  * that says what the editor would not keep as written (`1e-400` reads as 0, a property written
- * twice) is not applied, with why (numberTextRead, jsonTextNotKept), as the JSON fields refuse it.
+ * twice) is not applied, with why (numberTextRead, jsonTextNotKept), as the JSON fields refuse it,
+ * naming the value by `pointer`, its place in the pack.
  */
-export function parseValue(text: string): TextRead {
+export function parseValue(text: string, pointer = '/value'): TextRead {
   const t = text.trim();
-  if (t !== '' && readNumber(t)) return numberTextRead(t, '/value');
+  if (t !== '' && readNumber(t)) return numberTextRead(t, pointer);
   if (t === 'true' || t === 'false') return { value: t === 'true' };
   if (t.startsWith('[') || t.startsWith('{')) {
     let value: unknown;
@@ -56,7 +57,7 @@ export function parseValue(text: string): TextRead {
     } catch {
       return { value: text }; // not JSON: kept as the text
     }
-    const refused = jsonTextNotKept(t);
+    const refused = jsonTextNotKept(t, pointer);
     return refused ? { error: refused } : { value };
   }
   return { value: text };

@@ -1,6 +1,6 @@
 // Maps diagnostics (JSON pointers) onto what the editor shows: sidebar items, canvas nodes and
 // edges, and form fields.
-import { nodeKindInfo, parsePointer, tokenIndex, type Diagnostic, type Severity } from '@setup-pack/core';
+import { nodeKindInfo, parsePointer, tokenIndex, toPointer, type Diagnostic, type Severity } from '@setup-pack/core';
 import { ITEM_KINDS, type ItemKind, type PackValue, type Target } from './pack.js';
 import { asArr, asObj, sameEach, str } from './json.js';
 import { changedRun, worthUpdating } from './findingsDelta.js';
@@ -35,6 +35,20 @@ export function locate(pack: PackValue, pointer: string): Location {
     }
   }
   return loc;
+}
+
+/**
+ * Where a form's field paths start in the pack (locate's inverse): the pointer of the item, of
+ * the block with canvas id `blockId` in an automation (graph.ts canvasIds), or '' for the pack's
+ * own fields. A field's own note names the field by it, as a finding there would.
+ */
+export function formPointer(pack: PackValue, target: Target, blockId?: string): string {
+  if (target.kind === 'pack') return '';
+  const item = toPointer([target.kind, target.index]);
+  if (blockId === undefined || target.kind !== 'automations') return item;
+  const graph = asObj(asObj(asObj(asArr(pack.automations)[target.index]).document).graph);
+  const i = canvasIds(graph.nodes).indexOf(blockId);
+  return i < 0 ? item : `${item}/document/graph/nodes/${i}`;
 }
 
 export type Counts = Record<Severity, number>;

@@ -144,6 +144,8 @@ describe('clipboard text', () => {
       refused: expect.stringMatching(/^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 0\.1000000000000000055511151231257827, .* Also 1 other place\. Write 0\.1 if/),
     });
     expect(readClipboardText(blocks('{"unit": "days", "unit": "hours"}'))).toEqual({ refused: expect.stringContaining('line 3: The property "unit" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.') });
+    // A number beyond a float's range would be pasted as Infinity and exported as null.
+    expect(readClipboardText(blocks('{"duration": 1e400, "unit": "days"}'))).toEqual({ refused: expect.stringMatching(/^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 1e400, beyond what a JSON number can hold here/) });
     // Numbers written as JSON.stringify writes them, and what is not pasted (the document's own fields), are no reason to refuse.
     expect(readClipboardText(blocks('{"duration": 1.5e-7, "unit": "days"}'))).toMatchObject({ nodes: [{ config: { duration: 1.5e-7 } }] });
     const doc = `{"format": "service.automation-template", "version": 1, "name": "x", "name": "y", "limit": 1e-400, "graph": ${JSON.stringify(clip)}}`;

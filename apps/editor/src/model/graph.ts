@@ -3,7 +3,7 @@
 // a browser; the canvas only calls them.
 import { buildGraphModel, checkConnection, nodeKindInfo, outputHandles } from '@setup-pack/core';
 import { asArr, asObj, isObj, objs, setKey, str, type Obj } from './json.js';
-import { lostOnOpen, notKeptRefusal } from './fileText.js';
+import { notKeptRefusal, textNotKept } from './fileText.js';
 
 export interface XY { x: number; y: number }
 export interface EdgeSpec { source: string; handle: string; target: string }
@@ -187,8 +187,8 @@ export function clipboardText(clip: Clipboard): string {
  * Blocks from clipboard text: our own format, or a whole automation document (its graph).
  * Undefined for anything else, so ordinary text is never pasted as blocks. Only nodes with a
  * string id and kind are taken, and only edges between them. Refused, in core's words, when the
- * blocks say what the editor would not keep as written (lostOnOpen: `1e-400`, which reads as 0, a
- * property written twice): pasting them would change them without a word, and refusing loses
+ * blocks say what the editor would not keep as written (textNotKept: `1e-400`, which reads as 0,
+ * `1e400`, which would be null, a property written twice): pasting them would change them without a word, and refusing loses
  * nothing, as the text is still where it was copied from, to be written as meant.
  */
 export function readClipboardText(text: string): Clipboard | { refused: string } | undefined {
@@ -205,7 +205,7 @@ export function readClipboardText(text: string): Clipboard | { refused: string }
   if (nodes.length === 0) return undefined;
   // Only what is pasted counts: the blocks and edges, not an automation document's own fields.
   const pasted = (v === graph ? ['/nodes', '/edges'] : ['/graph/nodes', '/graph/edges']).map((p) => [p, `${p}/`]);
-  const lost = lostOnOpen(text).findings.filter((d) => pasted.some(([p, under]) => d.pointer === p || d.pointer.startsWith(under!)));
+  const lost = textNotKept(text).findings.filter((d) => pasted.some(([p, under]) => d.pointer === p || d.pointer.startsWith(under!)));
   const refused = notKeptRefusal(lost, 'the copied text');
   if (refused) return { refused: `Not pasted: ${refused}` };
   const ids = new Set(nodes.map((n) => n.id));

@@ -1,5 +1,5 @@
 // Editing of the other item kinds: pipeline stages, message-template merge tags, asset files.
-import { sha256Hex } from '@setup-pack/core';
+import { acceptsProperty, sha256Hex } from '@setup-pack/core';
 export { STAGE_TYPES } from '@setup-pack/core';
 import { asArr, asObj, move, setKey, str, type Obj } from './json.js';
 
@@ -29,8 +29,24 @@ export function addStage(pipeline: Obj): Obj {
   const firstClosed = stages.findIndex((s) => str(asObj(s).stageType, 'OPEN') !== 'OPEN');
   const at = firstClosed < 0 ? stages.length : firstClosed;
   const next = stages.slice();
-  next.splice(at, 0, { key: `stage-${n}`, name: `Stage ${n}`, color: '#94a3b8', probability: 50, stageType: 'OPEN' });
+  next.splice(at, 0, { key: `stage-${n}`, name: `Stage ${n}`, color: NO_SWATCH, probability: 50, stageType: 'OPEN' });
   return setKey(pipeline, 'stages', next);
+}
+
+/** The swatch of a stage with no color the schema accepts (none, or one it refuses, which its finding names). */
+export const NO_SWATCH = '#94a3b8';
+
+/**
+ * A stage color as a color picker shows it (`#rrggbb`, the one spelling an <input type="color">
+ * takes): a color the schema accepts (its hexColor: #rgb, #rgba, #rrggbb, #rrggbbaa) with its
+ * digits doubled and its alpha left out, lower-case; NO_SWATCH for anything else. Before, only
+ * `#rrggbb` was shown and every other valid color showed as grey.
+ */
+export function swatchColor(color: unknown): string {
+  if (typeof color !== 'string' || !acceptsProperty('stage', 'color', color)) return NO_SWATCH;
+  const hex = color.slice(1).toLowerCase();
+  const rgb = hex.length <= 4 ? [...hex.slice(0, 3)].map((c) => c + c).join('') : hex.slice(0, 6);
+  return `#${rgb}`;
 }
 
 export function removeStage(pipeline: Obj, index: number): Obj {

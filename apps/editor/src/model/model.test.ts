@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { Diagnostic } from '@setup-pack/core';
 import { neighbour } from './navigation.js';
 import { addChild, newCondition, removeAt, updateAtPath, parseValue } from './filters.js';
-import { addStage, mergeTags, moveStage, previewMerge, replaceAssetFile } from './items.js';
+import { addStage, mergeTags, moveStage, NO_SWATCH, previewMerge, replaceAssetFile, swatchColor } from './items.js';
 import { setUnknownConfig, unknownConfig, fieldValue } from './config.js';
 import { catalogFields } from './config.js';
 import { draftSuperseded, memoryDraftStore, noteLeaving, packOfDraft, readLeaving } from './autosave.js';
@@ -270,7 +270,7 @@ describe('other kinds', () => {
     expect(parseValue('9007199254740993')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 9007199254740993, with more digits than a JSON number keeps here .* it reads as 9007199254740992,/) });
     expect(parseValue('1e-400')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 1e-400, closer to 0 than a JSON number can hold here/) });
     expect(parseValue('1e400')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 1e400, beyond what a JSON number can hold here/) });
-    expect(parseValue('[1, 1e-400]')).toEqual({ error: expect.stringMatching(/^Not applied: this JSON says what the editor cannot keep as written: line 1: \[1\] is the number 1e-400/) });
+    expect(parseValue('[1, 1e-400]')).toEqual({ error: expect.stringMatching(/^Not applied: this JSON says what the editor cannot keep as written: line 1: value\[1\] is the number 1e-400/) });
     expect(parseValue('{"a": 1, "a": 2}')).toEqual({ error: expect.stringContaining('The property "a" appears more than once') });
   });
   it('reorders and adds pipeline stages', () => {
@@ -280,6 +280,10 @@ describe('other kinds', () => {
     const added = addStage(p);
     expect(keys(added)).toHaveLength(keys(p).length + 1);
     expect((added.stages as Obj[]).findIndex((s) => String(s.key).startsWith('stage-'))).toBeLessThan((added.stages as Obj[]).findIndex((s) => s.stageType === 'CLOSED_WON'));
+  });
+  it("shows a stage's color in a swatch in every spelling the schema accepts, and grey for one it refuses", () => {
+    for (const [color, shown] of [['#f00', '#ff0000'], ['#F00A', '#ff0000'], ['#22c55e', '#22c55e'], ['#22C55E80', '#22c55e'], [undefined, NO_SWATCH], ['red', NO_SWATCH], ['#12345', NO_SWATCH], [5, NO_SWATCH]] as const)
+      expect(swatchColor(color), String(color)).toBe(shown);
   });
   it('previews merge tags', () => {
     expect(mergeTags('Hi {{contact.first_name}} {{ x.y }}')).toEqual(['contact.first_name', 'x.y']);

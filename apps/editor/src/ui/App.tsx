@@ -10,7 +10,7 @@ import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
 import { nodeAt } from '../model/graph.js';
-import { fieldOf, findingsOnForm, formPath, indexFindings, locate, type FindingIndex } from '../model/findings.js';
+import { fieldOf, findingsOnForm, formPath, formPointer, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
 import { createFixer } from '../model/fixes.js';
 import { defaultDraftStore, draftSuperseded, noteLeaving, packOfDraft, readLeaving } from '../model/autosave.js';
@@ -364,9 +364,11 @@ export function App({ store }: { store: EditorStore }) {
     () => findingsOnForm(findings, target, blockId === undefined ? undefined : { id: blockId, kind: blockKind ?? '' }),
     [findings, target, blockId, blockKind],
   );
+  // Where the form's field paths start in the pack: what a field's own note names the field by.
+  const formAt = formPointer(pack, target, blockId);
   const form = (el: ReactNode) => (
     <ReferencesContext.Provider value={references}>
-      <FieldFindings findings={shownFindings}>{el}</FieldFindings>
+      <FieldFindings findings={shownFindings} at={formAt}>{el}</FieldFindings>
     </ReferencesContext.Provider>
   );
   const editItem = (fn: (i: Obj) => Obj, coalesce?: string) => {

@@ -1,6 +1,6 @@
 // Right-hand panel for an automation: the selected block's config form (from the catalog, plus
 // raw JSON for unknown fields), or the automation's fields, settings and references.
-import { count, nodeKindInfo, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { count, nodeKindInfo, numberLimitsOf, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
@@ -11,6 +11,11 @@ import { useContext, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
 import { FilterNode } from './ItemEditors.js';
+
+/** The schema property the daily send limit is (its type: an integer). */
+const DAILY_SEND_LIMIT = { schema: 'settings', property: 'daily_send_limit' };
+/** Its limits, as the schema states them. */
+const DAILY_SEND_LIMIT_HELP = (({ minimum, maximum }) => `${count(minimum ?? 0)} to ${count(maximum ?? 0)} sends a day`)(numberLimitsOf('settings', 'daily_send_limit'));
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -61,7 +66,7 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
         <>
           <CheckField label="Allow re-enrollment" path="document/settings/allow_reenrollment" checked={s.allow_reenrollment === true} onChange={(v) => set('allow_reenrollment', v)} />
           <CheckField label="Stop on reply" path="document/settings/stop_on_reply" checked={s.stop_on_reply === true} onChange={(v) => set('stop_on_reply', v)} />
-          <NumberField label="Daily send limit" path="document/settings/daily_send_limit" value={s.daily_send_limit} onChange={(v) => set('daily_send_limit', v, 'daily')} help="1 to 10000 sends a day" />
+          <NumberField label="Daily send limit" path="document/settings/daily_send_limit" rule={DAILY_SEND_LIMIT} value={s.daily_send_limit} onChange={(v) => set('daily_send_limit', v, 'daily')} help={DAILY_SEND_LIMIT_HELP} />
           <div className="row">
             <TextField label="Send window start" path="document/settings/send_window_start" type="time" value={minutesToTime(s.send_window_start)} onChange={(v) => set('send_window_start', timeToMinutes(v), 'ws')} />
             <TextField label="Send window end" path="document/settings/send_window_end" type="time" value={minutesToTime(s.send_window_end)} onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')} />
@@ -135,7 +140,7 @@ function ConfigInput({ field, value, onChange, listed, onPick }: { field: Config
         {value === undefined ? (
           <button onClick={() => onChange(newGroup('and'))}>Add conditions</button>
         ) : (
-          <FilterNode node={value} path={[]} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
+          <FilterNode node={value} path={[]} root={path} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
         )}
         <FieldNote path={path} />
       </div>
@@ -234,6 +239,7 @@ function NodeForm({ cid, doc, node, edit, notify, onRenamed }: { cid: string; do
         <JsonField
           label={info ? 'Other config fields (JSON)' : 'Config (JSON)'}
           path="config/~other"
+          place="config"
           value={unknownConfig(kind, config)}
           rows={4}
           validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')}

@@ -1,12 +1,12 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import { useContext, type ChangeEvent, type ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
+import { ASSET_ROLES, MESSAGE_CHANNELS, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
-import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, updateStage } from '../model/items.js';
-import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useTypedText } from './fields.js';
+import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, swatchColor, updateStage } from '../model/items.js';
+import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useRowKeys, useTypedText } from './fields.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
 function Cell({ path, children }: { path: string; children: (attrs: { 'data-path': string }) => ReactNode }) {
@@ -31,6 +31,9 @@ function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
   );
 }
 
+/** The schema versions a pack may say, as the select offers them. */
+const SCHEMA_VERSION_OPTIONS = SCHEMA_VERSIONS.map(String);
+
 /** A file that is not a pack has no schema version: show "(not set)", never the first option. */
 function schemaVersionText(v: unknown): string {
   return typeof v === 'number' || typeof v === 'string' ? String(v) : '';
@@ -44,7 +47,7 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
-        <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={['1', '2']} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
+        <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={SCHEMA_VERSION_OPTIONS} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
       </div>
       <TextField label="Description" path="description" multiline value={str(pack.description)} onChange={(v) => set('description', opt(v))} />
       <TextField label="Author" path="author" value={str(pack.author)} onChange={(v) => set('author', opt(v))} />
@@ -83,9 +86,13 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   );
 }
 
-/** A condition's value box: its text read by parseValue, and not applied, with why, when it says what the editor would not keep. */
-function ConditionValue({ label, value, onChange }: { label: string; value: unknown; onChange: (v: unknown) => void }) {
-  const t = useTypedText(formatValue(value), value, parseValue, onChange);
+/**
+ * A condition's value box: its text read by parseValue, and not applied, with why, when it says
+ * what the editor would not keep; `place` is the value's path in the form (its pointer names it).
+ */
+function ConditionValue({ label, value, place, onChange }: { label: string; value: unknown; place: string; onChange: (v: unknown) => void }) {
+  const pointer = useFieldPointer(place);
+  const t = useTypedText(formatValue(value), value, (text) => parseValue(text, pointer), onChange);
   const f = useFieldFindings(undefined, t.error);
   return (
     <span className="condition-value">
@@ -95,11 +102,20 @@ function ConditionValue({ label, value, onChange }: { label: string; value: unkn
   );
 }
 
-export function FilterNode({ node, path, onChange }: { node: unknown; path: FilterPath; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
+const NO_CHILDREN: readonly unknown[] = [];
+
+/**
+ * A filter node's row (a condition) or box (a group, its children below it). `root` is the
+ * tree's root in the form's paths ("filters/root", "config/conditions"); the rows of a group are
+ * keyed by their node (useRowKeys), so text typed into a condition and not applied stays with it.
+ */
+export function FilterNode({ node, path, root, onChange }: { node: unknown; path: FilterPath; root: string; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
+  const place = [root, ...path.map((i) => `children/${i}`)].join('/');
+  const children = isGroup(node) ? asArr(n.children) : NO_CHILDREN;
+  const keys = useRowKeys(children);
   if (isGroup(node)) {
-    const children = asArr(n.children);
     return (
       <div className="filter-group" role="group" aria-label={`Filter group ${at}`}>
         <div className="filter-row">
@@ -110,7 +126,7 @@ export function FilterNode({ node, path, onChange }: { node: unknown; path: Filt
           <button onClick={() => onChange((r) => addChild(r, path, newGroup('or')))}>+ Group</button>
           {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>Remove</button>}
         </div>
-        {children.map((c, i) => <FilterNode key={i} node={c} path={[...path, i]} onChange={onChange} />)}
+        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} />)}
       </div>
     );
   }
@@ -123,7 +139,7 @@ export function FilterNode({ node, path, onChange }: { node: unknown; path: Filt
           {(OPERATORS as readonly string[]).includes(str(n.operator)) ? null : <option value={str(n.operator)}>{str(n.operator)}</option>}
           {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
         </select>
-        <ConditionValue label={`Value ${at}`} value={n.value} onChange={(v) => upd('value', v)} />
+        <ConditionValue label={`Value ${at}`} value={n.value} place={`${place}/value`} onChange={(v) => upd('value', v)} />
         {path.length === 0 ? (
           <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
         ) : (
@@ -132,7 +148,7 @@ export function FilterNode({ node, path, onChange }: { node: unknown; path: Filt
       </div>
     );
   }
-  return <JsonField label={`Filter node ${at} (JSON)`} value={node} onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))} />;
+  return <JsonField label={`Filter node ${at} (JSON)`} place={place} value={node} onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))} />;
 }
 
 export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
@@ -157,16 +173,22 @@ export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         </p>
       )}
       <div data-path="filters" tabIndex={-1}>
-        {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
+        {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} root="filters/root" onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
         <FieldNote path="filters" />
       </div>
     </div>
   );
 }
 
+/** The schema property a stage's probability is (its type: an integer). */
+const PROBABILITY = { schema: 'stage', property: 'probability' };
+
 export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   const set = fieldSetter(edit);
-  const stages = asArr(item.stages).map(asObj);
+  const listed = asArr(item.stages);
+  const stages = listed.map(asObj);
+  // Rows keyed by their stage, not their index: a probability typed and not applied stays with its stage.
+  const keys = useRowKeys(listed);
   const upd = (i: number, k: string, v: unknown) => edit((p) => updateStage(p, i, { [k]: v }), `stage-${i}-${k}`);
   return (
     <div className="editor-pane">
@@ -178,7 +200,7 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Probability</th><th>Color</th><th /></tr></thead>
         <tbody>
           {stages.map((s, i) => (
-            <tr key={i} data-path={`stages/${i}`}>
+            <tr key={keys[i]} data-path={`stages/${i}`}>
               <Cell path={`stages/${i}/key`}>{(a) => <input aria-label={`Stage ${i + 1} key`} value={str(s.key)} onChange={(e) => upd(i, 'key', e.target.value)} {...a} />}</Cell>
               <Cell path={`stages/${i}/name`}>{(a) => <input aria-label={`Stage ${i + 1} name`} value={str(s.name)} onChange={(e) => upd(i, 'name', e.target.value)} {...a} />}</Cell>
               <Cell path={`stages/${i}/stageType`}>
@@ -188,8 +210,8 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
                   </select>
                 )}
               </Cell>
-              <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
-              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={/^#[0-9a-f]{6}$/i.test(str(s.color)) ? str(s.color) : '#94a3b8'} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
+              <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} rule={PROBABILITY} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
+              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>
                 <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => edit((p) => moveStage(p, i, i + 1))}>↓</button>
@@ -213,7 +235,7 @@ export function ResourceEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       <h2>Resource</h2>
       <div style={{ display: 'flex', gap: 8 }}>
         <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />
-        <SelectField label="Kind" path="kind" value={str(item.kind)} options={['tag', 'contact_stage', 'lead_source', 'custom_field', 'email_template']} onChange={(v) => set('kind', v)} />
+        <SelectField label="Kind" path="kind" value={str(item.kind)} options={RESOURCE_KINDS} onChange={(v) => set('kind', v)} />
       </div>
       <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
       <JsonField label="Data (JSON)" path="data" value={item.data} onChange={(v) => set('data', v)} validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')} />

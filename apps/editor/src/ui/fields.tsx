@@ -1,15 +1,29 @@
 // Small labelled inputs shared by the forms. `path` (e.g. "config/tag_id") lets a clicked
 // diagnostic focus the field it points at, and the field show the findings about it.
 import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { printable, type Diagnostic } from '@setup-pack/core';
+import { parsePointer, printable, toPointer, type Diagnostic } from '@setup-pack/core';
 import { fieldOf } from '../model/findings.js';
-import { jsonTextNotKept, numberTextRead, type TextRead } from '../model/fileText.js';
+import { jsonTextNotKept, numberTextRead, type SchemaProperty, type TextRead } from '../model/fileText.js';
+import { followKeys } from '../model/rowKeys.js';
 
 /** Findings by the `data-path` of the field they belong to, for the form being shown. */
 const FieldFindingsContext = createContext<ReadonlyMap<string, readonly Diagnostic[]>>(new Map());
 
 const sameAssignment = (a: ReadonlyMap<string, readonly Diagnostic[]>, b: ReadonlyMap<string, readonly Diagnostic[]>) =>
   a.size === b.size && [...b].every(([k, v]) => { const w = a.get(k); return !!w && w.length === v.length && v.every((d, i) => d === w[i]); });
+
+/** The pointer of the object the form's field paths start from (FieldFindings' `at`). */
+const FieldPlaceContext = createContext('');
+
+/**
+ * The pointer of the field at `path` (a `data-path`, e.g. "config/duration") in the pack: the
+ * form's place (`at` of FieldFindings) and the path. What a field's own note names it by, as the
+ * diagnostics panel names a finding there (core's describePointer of the pointer).
+ */
+export function useFieldPointer(path: string | undefined): string {
+  const at = useContext(FieldPlaceContext);
+  return path ? toPointer([...parsePointer(at), ...path.split('/')]) : at;
+}
 
 /** The key under which FieldFindings keeps the findings no field of the form is about. */
 const WHOLE_FORM = '\0form';
@@ -20,7 +34,7 @@ const WHOLE_FORM = '\0form';
  * about the item or block as a whole, or about a part no field shows (an automation's number of
  * blocks, a block no trigger reaches), is listed at the top of the form instead of on no field.
  */
-export function FieldFindings({ findings, children }: { findings: readonly { path: string[]; diagnostic: Diagnostic }[]; children: ReactNode }) {
+export function FieldFindings({ findings, at = '', children }: { findings: readonly { path: string[]; diagnostic: Diagnostic }[]; at?: string; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const [byField, setByField] = useState<ReadonlyMap<string, readonly Diagnostic[]>>(() => new Map());
   // After every render: the fields shown can change with the pack (a settings block switched on).
@@ -37,7 +51,9 @@ export function FieldFindings({ findings, children }: { findings: readonly { pat
   return (
     <div ref={ref} className="field-findings">
       {whole && <FindingNotes messages={notesOf(whole)} className="form-findings" label="Findings about this form" />}
-      <FieldFindingsContext.Provider value={byField}>{children}</FieldFindingsContext.Provider>
+      <FieldPlaceContext.Provider value={at}>
+        <FieldFindingsContext.Provider value={byField}>{children}</FieldFindingsContext.Provider>
+      </FieldPlaceContext.Provider>
     </div>
   );
 }
@@ -133,6 +149,23 @@ export function CheckField(props: { label: string; checked: boolean; onChange: (
   );
 }
 
+let lastRowKey = 0;
+
+/**
+ * React keys for the rows of `list` (items the pack holds: a filter group's children, a
+ * pipeline's stages) that follow each item from render to render (model/rowKeys' followKeys), not
+ * its index: a row's own state — text typed and not applied — stays with its item when an item
+ * before it is removed or it is moved, and is never shown on the item that took its place.
+ */
+export function useRowKeys(list: readonly unknown[]): readonly number[] {
+  const rows = useRef<{ list: readonly unknown[]; keys: readonly number[] }>(undefined);
+  if (rows.current?.list !== list) {
+    const before = rows.current;
+    rows.current = { list, keys: followKeys(before?.list ?? [], before?.keys ?? [], list, () => ++lastRowKey) };
+  }
+  return rows.current.keys;
+}
+
 /** Whether two values are the same JSON (the value a draft reads as, and the pack's). */
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
@@ -166,23 +199,23 @@ export function useTypedText(shown: string, value: unknown, read: (text: string)
 /** A number as a number field shows it: as JSON writes it, or the pack's own text when it is not a number. */
 const numberShown = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** The pointer a number field's findings name it by: its `path` (e.g. "config/duration" → config.duration). */
-const pointerOf = (path: string | undefined) => (path ? `/${path}` : '');
-
 /**
  * A number field: what is typed is read by core's rule (numberTextRead), so a number the editor
- * would not keep as written (`1e-400` reads as 0) is not applied, and the field says why. A text
+ * would not keep as written (`1e-400` reads as 0), or one of a type its schema property (`rule`)
+ * does not allow (12.5 for an integer), is not applied, and the field says why. A text
  * input, not type="number": the browser gives a number input's text as "" when it cannot hold
  * it (1e400), which would remove the field instead of saying so.
  */
-export function NumberField(props: { label: string; value: unknown; onChange: (v: number | undefined) => void; path?: string; help?: ReactNode }) {
-  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointerOf(props.path)), (v) => props.onChange(v as number | undefined));
+export function NumberField(props: { label: string; value: unknown; onChange: (v: number | undefined) => void; path?: string; rule?: SchemaProperty; help?: ReactNode }) {
+  const pointer = useFieldPointer(props.path);
+  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointer, props.rule), (v) => props.onChange(v as number | undefined));
   return <TextField label={props.label} path={props.path} value={t.draft} onChange={t.change} help={props.help} error={t.error} />;
 }
 
 /** NumberField's input without its label (a table cell's, named by `aria-label`), with the findings about `path` and its own note. */
-export function NumberInput(props: { 'aria-label': string; value: unknown; onChange: (v: number | undefined) => void; path: string }) {
-  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointerOf(props.path)), (v) => props.onChange(v as number | undefined));
+export function NumberInput(props: { 'aria-label': string; value: unknown; onChange: (v: number | undefined) => void; path: string; rule?: SchemaProperty }) {
+  const pointer = useFieldPointer(props.path);
+  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointer, props.rule), (v) => props.onChange(v as number | undefined));
   const f = useFieldFindings(props.path, t.error);
   return (
     <>
@@ -197,12 +230,14 @@ export function NumberInput(props: { 'aria-label': string; value: unknown; onCha
  * says what the editor would not keep as written (`1e-400`, which reads as 0, a property written
  * twice) is not applied either, and the note says why in core's words (jsonTextNotKept).
  */
-export function JsonField(props: { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
+export function JsonField(props: { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; place?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
   const text = props.value === undefined ? '' : JSON.stringify(props.value, null, 2);
+  // Where the JSON's root is in the pack (`place`, when it is not `path`: the block config keys the catalog does not know sit in config itself).
+  const pointer = useFieldPointer(props.place ?? props.path);
   const read = (v: string): TextRead => {
     try {
       const parsed = v.trim() === '' ? undefined : (JSON.parse(v) as unknown);
-      const msg = (parsed !== undefined ? jsonTextNotKept(v) : undefined) ?? props.validate?.(parsed);
+      const msg = (parsed !== undefined ? jsonTextNotKept(v, pointer) : undefined) ?? props.validate?.(parsed);
       return msg ? { error: msg } : { value: parsed };
     } catch (e) {
       return { error: e instanceof Error ? e.message : 'Not valid JSON' };

@@ -1,6 +1,7 @@
 // The TypeScript unions in types.ts are checked against the schemas' enums: a schema change the
 // types do not follow fails here (and `satisfies` below fails the build the other way round).
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { ASSET_ROLES, REFERENCE_TYPES, RESOURCE_KINDS } from './enums.js';
 import type { AssetRole, ReferenceType, ResourceKind } from '../types.js';
 
@@ -23,6 +24,11 @@ describe('limits from the schemas', () => {
     expect(maxLengthOf('message-template', 'body')).toBe(20000);
     expect(maxLengthOf('pack', 'name')).toBe(160);
     expect(() => maxLengthOf('message-template', 'channel')).toThrow(/no maxLength at properties.channel/);
+    const { numberLimitsOf, SCHEMA_VERSIONS } = await import('./enums.js');
+    expect(numberLimitsOf('settings', 'daily_send_limit')).toEqual({ minimum: 1, maximum: 10000 });
+    expect(numberLimitsOf('stage', 'probability')).toEqual({ minimum: 0, maximum: 100 });
+    expect(() => numberLimitsOf('stage', 'name')).toThrow(/no minimum or maximum at properties.name/);
+    expect(SCHEMA_VERSIONS).toEqual([1, 2]);
     expect(STAGE_TYPES).toEqual(['OPEN', 'CLOSED_WON', 'CLOSED_LOST']);
     expect(MESSAGE_CHANNELS).toEqual(['sms', 'email', 'both']);
   });
@@ -36,5 +42,26 @@ describe('a property\'s rule from the schemas', () => {
     expect(acceptsProperty('pack', 'name', 'x'.repeat(160))).toBe(true);
     expect(acceptsProperty('pack', 'name', 'x'.repeat(161))).toBe(false);
     expect(() => acceptsProperty('pack', 'exportedAtt', 'x')).toThrow(/no properties.exportedAtt/);
+  });
+});
+
+describe("a property's findings from the schemas", () => {
+  it('says what validating a pack holding the value there says, at the pointer given, and nothing for a value that fits', async () => {
+    const { propertyFindings } = await import('./enums.js');
+    const { validatePack } = await import('../validate.js');
+    const pack = JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
+    pack.pipelines[0].stages[1].probability = 12.5;
+    pack.automations[0].document.settings.daily_send_limit = 0;
+    const inPack = validatePack(JSON.stringify(pack)).diagnostics.filter((d) => d.code.startsWith('schema/')).map(({ code, message, pointer }) => ({ code, message, pointer }));
+    const probability = propertyFindings('stage', 'probability', 12.5, '/pipelines/0/stages/1/probability');
+    expect(probability.map(({ code, message, pointer }) => ({ code, message, pointer }))).toEqual([{ code: 'schema/type', message: 'pipelines[0].stages[1].probability must be an integer, not a number.', pointer: '/pipelines/0/stages/1/probability' }]);
+    const limit = propertyFindings('settings', 'daily_send_limit', 0, '/automations/0/document/settings/daily_send_limit');
+    expect(limit.map((d) => d.code)).toEqual(['schema/range']);
+    // The same words as validation's, for the same place.
+    expect(inPack).toEqual(expect.arrayContaining([...probability, ...limit].map(({ code, message, pointer }) => ({ code, message, pointer }))));
+    expect(propertyFindings('stage', 'probability', 35, '/pipelines/0/stages/1/probability')).toEqual([]);
+    // Another property's rules (a required key of the stage) are not this property's.
+    expect(propertyFindings('stage', 'color', '#ffffff', '/x')).toEqual([]);
+    expect(() => propertyFindings('stage', 'probabilty', 1, '/x')).toThrow(/no properties.probabilty/);
   });
 });

@@ -66,7 +66,7 @@ export function codePoints(s: string): number {
  * object for every error of one keyword in one place) and the word: a broken export repeats one
  * wrong value thousands of times, and each guess measures the word against every candidate.
  */
-type Guesses = Map<object, Map<string, string | undefined>>;
+export type Guesses = Map<object, Map<string, string | undefined>>;
 
 function guess(guesses: Guesses, by: object, word: string, candidates: () => readonly string[]): string | undefined {
   let known = guesses.get(by);
@@ -77,11 +77,15 @@ function guess(guesses: Guesses, by: object, word: string, candidates: () => rea
   return g;
 }
 
-function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses): Diagnostic | undefined {
-  const where = describePointer(e.instancePath);
+/**
+ * A diagnostic for one of ajv's errors over `root`, placed and named at `at` (the error's place in
+ * the document whose findings these are; its instancePath when `root` is that document).
+ */
+export function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses, at = e.instancePath): Diagnostic | undefined {
+  const where = describePointer(at);
   const value = resolvePointer(root, e.instancePath).value; // ajv's instancePath is an RFC 6901 pointer
   const p = e.params as Record<string, unknown>;
-  const d = (code: string, message: string, pointer = e.instancePath, hint?: string): Diagnostic => ({ code, severity: 'error', message, pointer, ...(hint ? { hint } : {}) });
+  const d = (code: string, message: string, pointer = at, hint?: string): Diagnostic => ({ code, severity: 'error', message, pointer, ...(hint ? { hint } : {}) });
   switch (e.keyword) {
     case 'required':
       return { ...d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`), missing: String(p.missingProperty) };
@@ -90,7 +94,7 @@ function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses): Diagnost
       const properties = (e.parentSchema as { properties?: object })?.properties ?? {};
       const known = Object.keys(properties);
       const guessed = guess(guesses, properties, prop, () => known);
-      return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guessed ? `; did you mean "${guessed}"?` : '.'}`, `${e.instancePath}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
+      return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guessed ? `; did you mean "${guessed}"?` : '.'}`, `${at}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
     }
     case 'type': {
       const want = schemaTypeWords(String(p.type));

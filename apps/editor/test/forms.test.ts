@@ -1,0 +1,280 @@
+// Item forms in headless Chromium, as an author types into them: a refused value stays with the
+// row it was typed into when rows before it are removed or moved, a refusal names the field as
+// the diagnostics panel names it, and a number of a type the schema does not allow is refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { count, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
+import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
+
+type Editor = Awaited<ReturnType<typeof startEditor>>;
+let editor: Editor;
+const artifacts = join(editorRoot, 'test-results');
+const missing = chromiumMissing();
+
+beforeAll(async () => {
+  if (missing) return;
+  mkdirSync(artifacts, { recursive: true });
+  editor = await startEditor();
+});
+afterAll(async () => {
+  await editor?.close();
+});
+
+const poll = <T>(fn: () => T | Promise<T>, message?: string) => expect.poll(fn, { timeout: 15000, interval: 50, message });
+
+async function open(page: Page, query = '?pack=/fixtures/valid/buyer-lead-starter.json') {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(`${editor.url}/${query}`);
+  await page.locator('.react-flow__node').first().waitFor();
+  await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+  return errors;
+}
+
+type Full = {
+  automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[];
+  pipelines: { stages: { key: string; probability?: unknown }[] }[];
+  smartLists: { filters: { root: { children: { field?: string; value?: unknown }[] } } }[];
+};
+const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<Full>;
+/** The note a control's aria-describedby points at. */
+const noteOf = async (page: Page, input: Locator) => page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent();
+const openItem = (page: Page, prefix: string) => page.getByRole('navigation', { name: 'Pack items' }).locator(`[data-item^="${prefix}"]`).first().click();
+
+describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  it("keeps a refused filter value with its condition when an earlier condition is removed, never on the next one", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await openItem(page, 'smartLists/');
+    // Two new conditions after the fixture's two, both with an empty value.
+    const add = page.getByRole('group', { name: 'Filter group root' }).getByRole('button', { name: '+ Condition' }).first();
+    await add.click();
+    await add.click();
+    await poll(async () => (await packOf(page)).smartLists[0]!.filters.root.children.length).toBe(4);
+    await page.getByLabel('Field 2', { exact: true }).fill('first_new');
+    await page.getByLabel('Field 3', { exact: true }).fill('second_new');
+    // A refused value in condition 2 (it stays typed, the pack keeps '').
+    const third = page.getByLabel('Value 2', { exact: true });
+    await third.fill('1e-400');
+    await poll(() => third.getAttribute('aria-invalid')).toBe('true');
+    // Remove the first condition: condition "first_new" is now condition 1, and its text goes with it.
+    await page.getByRole('button', { name: 'Remove condition 0' }).click();
+    await poll(async () => (await packOf(page)).smartLists[0]!.filters.root.children.map((c) => c.field)).toEqual(['created_at', 'first_new', 'second_new']);
+    await poll(() => page.getByLabel('Field 1', { exact: true }).inputValue()).toBe('first_new');
+    const moved = page.getByLabel('Value 1', { exact: true });
+    expect(await moved.inputValue()).toBe('1e-400');
+    expect(await moved.getAttribute('aria-invalid')).toBe('true');
+    // The next condition shows its own value, not the refused text, and is not marked.
+    const next = page.getByLabel('Value 2', { exact: true });
+    expect(await next.inputValue()).toBe('');
+    expect(await next.getAttribute('aria-invalid')).toBeNull();
+    // Removing the condition holding the refused text takes the text with it.
+    await page.getByRole('button', { name: 'Remove condition 1' }).click();
+    await poll(() => page.getByLabel('Field 1', { exact: true }).inputValue()).toBe('second_new');
+    expect(await page.getByLabel('Value 1', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByLabel('Value 1', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+    await page.screenshot({ path: join(artifacts, 'filter-rows-keyed.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps a refused stage probability with its stage when a stage before it is removed or it is moved", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await openItem(page, 'pipelines/');
+    const probability = (n: number) => page.getByLabel(`Stage ${n} probability`);
+    const key = (n: number) => page.getByLabel(`Stage ${n} key`);
+    // Stage 2 ("showing", 30) gets a refused number; stage 3 ("offer") has 30 too, so only the row's identity tells them apart.
+    await probability(3).fill('30');
+    await poll(async () => (await packOf(page)).pipelines[0]!.stages[2]!.probability).toBe(30);
+    await probability(2).fill('1e-400');
+    await poll(() => probability(2).getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('button', { name: 'Remove stage 1' }).click();
+    await poll(() => key(1).inputValue()).toBe('showing');
+    expect(await probability(1).inputValue()).toBe('1e-400');
+    expect(await probability(1).getAttribute('aria-invalid')).toBe('true');
+    expect(await key(2).inputValue()).toBe('offer');
+    expect(await probability(2).inputValue()).toBe('30');
+    expect(await probability(2).getAttribute('aria-invalid')).toBeNull();
+    // Moved down, the text moves with its stage.
+    await page.getByRole('button', { name: 'Move stage 1 down' }).click();
+    await poll(() => key(2).inputValue()).toBe('showing');
+    expect(await probability(2).inputValue()).toBe('1e-400');
+    expect(await probability(1).inputValue()).toBe('30');
+    expect(await probability(1).getAttribute('aria-invalid')).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('names the field of a refused number where it is in the pack, in the words the diagnostics panel uses for it', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+
+    // A block's number field (the first automation's wait block, its fourth).
+    const nodes = (await packOf(page)).automations[0]!.document.graph.nodes;
+    expect(nodes[3]!.id).toBe('wait');
+    await page.locator('[data-testid="node-wait"]').click();
+    const duration = page.getByLabel('Duration', { exact: true });
+    await duration.fill('1e-400');
+    await poll(() => duration.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, duration)).toMatch(/^error: Not applied: automations\[0\]\.document\.graph\.nodes\[3\]\.config\.duration is the number 1e-400, closer to 0/);
+
+    // The automation's daily send limit.
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    const limit = page.getByRole('region', { name: 'Delivery settings' }).getByLabel('Daily send limit');
+    await limit.fill('1e400');
+    await poll(() => limit.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, limit)).toMatch(/^error: Not applied: automations\[0\]\.document\.settings\.daily_send_limit is the number 1e400, beyond/);
+
+    // A smart list condition's value.
+    await openItem(page, 'smartLists/');
+    const value = page.getByLabel('Value 1', { exact: true });
+    await value.fill('1e-400');
+    await poll(() => value.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, value)).toMatch(/^error: Not applied: smartLists\[0\]\.filters\.root\.children\[1\]\.value is the number 1e-400, closer to 0/);
+
+    // A stage probability: the same words as the panel's finding for a file that writes the number there.
+    await openItem(page, 'pipelines/');
+    const probability = page.getByLabel('Stage 5 probability');
+    await probability.fill('1e-400');
+    await poll(() => probability.getAttribute('aria-invalid')).toBe('true');
+    const note = (await noteOf(page, probability))!;
+    await page.screenshot({ path: join(artifacts, 'typed-number-named.png') });
+
+    const text = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text()).replace('"probability": 0,', '"probability": 1e-400,');
+    const other = await context.newPage();
+    await other.goto(`${editor.url}/`);
+    await other.locator('.react-flow__node').first().waitFor();
+    await other.getByTestId('open-file').setInputFiles({ name: 'tiny.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    const listed = other.getByRole('list', { name: 'Findings' }).getByRole('button', { name: /is the number 1e-400/ });
+    await listed.waitFor();
+    const said = (await listed.locator('.msg').textContent())!;
+    expect(said).toMatch(/^pipelines\[0\]\.stages\[4\]\.probability is the number 1e-400/);
+    expect(note).toContain(`Not applied: ${said}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('does not apply JSON holding a number beyond what a float holds (1e400 would be exported as null), as a number field does not', async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    const brand = page.getByLabel('Brand (JSON)');
+    const before = JSON.stringify(await packOf(page));
+    await brand.fill('{"accent": 1e400}');
+    await poll(() => brand.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, brand)).toMatch(/^error: Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./);
+    expect(JSON.stringify(await packOf(page))).toBe(before);
+    expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
+    // A filter value's JSON likewise.
+    await openItem(page, 'smartLists/');
+    const value = page.getByLabel('Value 1', { exact: true });
+    await value.fill('[3, -1e400]');
+    await poll(() => value.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, value)).toMatch(/line 1: smartLists\[0\]\.filters\.root\.children\[1\]\.value\[1\] is the number -1e400, beyond/);
+    expect(JSON.stringify(await packOf(page))).toBe(before);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each stage's own color in its swatch, in every spelling the schema allows (#f00, #22c55e80), and writes the one picked", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    const pack = JSON.parse(await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
+    const colors = ['#f00', '#22c55e80', '#0A8F'];
+    colors.forEach((c, i) => (pack.pipelines[0].stages[i].color = c));
+    const text = JSON.stringify(pack, null, 2);
+    await page.getByTestId('open-file').setInputFiles({ name: 'colors.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('.source .address').textContent()).toBe('colors.json');
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
+    await openItem(page, 'pipelines/');
+    const swatch = (n: number) => page.getByLabel(`Stage ${n} color`);
+    expect(await swatch(1).inputValue()).toBe('#ff0000');
+    expect(await swatch(2).inputValue()).toBe('#22c55e');
+    expect(await swatch(3).inputValue()).toBe('#00aa88');
+    expect(await swatch(4).inputValue()).toBe('#22c55e');
+    await page.screenshot({ path: join(artifacts, 'stage-colors.png') });
+    // Picking a color writes it as the picker gives it.
+    await swatch(1).fill('#123456');
+    await poll(async () => (await packOf(page)).pipelines[0]!.stages[0]).toMatchObject({ color: '#123456' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each stage's whole type (CLOSED_WON, CLOSED_LOST), not cut by the width of its cell", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await openItem(page, 'pipelines/');
+    for (const n of [1, 4, 5]) {
+      const type = page.getByLabel(`Stage ${n} type`);
+      // The width the select needs to show its longest option: the same select left to size itself.
+      const [has, needs] = await type.evaluate((el) => {
+        const free = el.cloneNode(true) as HTMLSelectElement;
+        free.style.cssText = 'position: absolute; width: auto; visibility: hidden';
+        document.body.append(free);
+        const w = free.getBoundingClientRect().width;
+        free.remove();
+        return [el.getBoundingClientRect().width, w];
+      });
+      expect(has, `stage ${n}: ${has}px for a select that needs ${needs}px`).toBeGreaterThanOrEqual(needs - 0.5);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("offers the schema's own lists and limits: resource kinds, schema versions, the daily send limit's range", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    const options = (label: string) => page.getByLabel(label, { exact: true }).locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
+    await openItem(page, 'resources/');
+    expect(await options('Kind')).toEqual([...RESOURCE_KINDS]);
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    expect(await options('Schema version')).toEqual(SCHEMA_VERSIONS.map(String));
+    await openItem(page, 'automations/new-lead-welcome');
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    const { minimum, maximum } = numberLimitsOf('settings', 'daily_send_limit');
+    expect(await page.getByRole('region', { name: 'Delivery settings' }).locator('.help').first().textContent()).toBe(`${count(minimum!)} to ${count(maximum!)} sends a day`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("refuses a stage probability the schema does not allow the type of (12.5 for an integer), in core's words, and applies an integer", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await openItem(page, 'pipelines/');
+    const probability = page.getByLabel('Stage 2 probability');
+    const before = JSON.stringify(await packOf(page));
+    await probability.fill('12.5');
+    await poll(() => probability.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, probability)).toBe('error: Not applied: pipelines[0].stages[1].probability must be an integer, not a number.');
+    expect(await probability.inputValue()).toBe('12.5');
+    expect(JSON.stringify(await packOf(page))).toBe(before);
+    expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
+    await page.screenshot({ path: join(artifacts, 'probability-integer.png') });
+    // An integer applies; one out of the schema's range applies too, and the panel says so.
+    await probability.fill('35');
+    await poll(async () => (await packOf(page)).pipelines[0]!.stages[1]!.probability).toBe(35);
+    expect(await probability.getAttribute('aria-invalid')).toBeNull();
+    // The daily send limit is an integer too.
+    await openItem(page, 'automations/new-lead-welcome');
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    const limit = page.getByRole('region', { name: 'Delivery settings' }).getByLabel('Daily send limit');
+    await limit.fill('2.5');
+    await poll(() => limit.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, limit)).toBe('error: Not applied: automations[0].document.settings.daily_send_limit must be an integer, not a number.');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
