@@ -246,6 +246,16 @@ export type TransactionPatch = Partial<Record<string, string | null>>;
 
 export async function updateTransaction(db: Db, ws: string, id: string, input: TransactionPatch, scopes: readonly string[], now: Date): Promise<Transaction> {
   return db.transaction(async (tx) => {
+    // A fall-through may change the linked deal (applyDisposition), and a changed deal moves the
+    // transactions that show it, locking them (migration 13's trigger): so a PATCH that may move the
+    // status locks the deal before this transaction, in the trigger's order, and two transactions
+    // of one won deal falling through at once wait for each other instead of deadlocking.
+    if (input.status !== undefined || input.stage_id !== undefined) {
+      await tx.query(
+        `SELECT 1 FROM deals WHERE workspace_id = $1 AND id IN (SELECT deal_id FROM transactions WHERE workspace_id = $1 AND id = $2 UNION ALL SELECT $3::text) ORDER BY id FOR NO KEY UPDATE`,
+        [ws, id, input.deal_id || null],
+      );
+    }
     const cur = await tx.query('SELECT * FROM transactions WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, id]);
     if (!cur.rows.length) throw notFound('transaction', 'id');
     const old = cur.rows[0];
