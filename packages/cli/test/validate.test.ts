@@ -266,6 +266,10 @@ describe('validate: stdin', () => {
     const mixed = run(['validate', '-', valid[0]]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain("'-' reads one pack from stdin");
+    // A name for stdin on a run that reads files is a usage error, not dropped without a word.
+    const named = run(['validate', valid[0], '--stdin-filename', 'piped.json']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('--stdin-filename names what --stdin');
   });
 });
 

@@ -49,6 +49,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const files = dash ? [] : args.positionals;
   if (!stdin && !files.length) throw new UsageError(`missing argument; usage: setup-pack ${spec.usage}`);
   if (stdin && files.length) throw new UsageError('give files or --stdin, not both');
+  // A name for stdin on a run that reads files would be dropped without a word.
+  if (!stdin && args.values['stdin-filename'] !== undefined) throw new UsageError("--stdin-filename names what --stdin (or '-') reads: give it with one of them");
   const entries = stdin ? [] : await expandEntries(files, ctx.cwd, (args.values.ignore as string[] | undefined) ?? [], { sourceFolders: true, wholeFolders: true });
   const outFile = args.values['output-file'] as string | undefined;
   if (outFile) await refuseInputAsReport(ctx, outFile, entries);
