@@ -18,7 +18,8 @@ export default defineConfig({
     // A temporary directory per run, removed at its end (scripts/test-tmpdir.mjs).
     globalSetup: [src('./scripts/test-tmpdir.mjs')],
     projects: [
-      { extends: true, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] } },
+      // Property tests run thousands of cases: on a loaded machine one can pass vitest's 5 s.
+      { extends: true, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 30000 } },
       { extends: true, test: { name: 'testkit', root: './packages/testkit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000 } },
       { extends: true, test: { name: 'cli', root: './packages/cli', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
       { extends: true, test: { name: 'installer', root: './packages/installer', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
