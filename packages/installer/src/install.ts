@@ -2,7 +2,7 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  itemBindings, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
   type Diagnostic,
   type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject,
 } from '@setup-pack/core';
@@ -238,7 +238,9 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
         sinceCheckpoint = 0;
       }
     }
-    current = { ...current, version: pack.version, state: 'installed', targetVersion: null };
+    // Bindings to items this run created, now that they have workspace ids (core's itemBindings).
+    const items = current.items;
+    current = { ...current, version: pack.version, state: 'installed', targetVersion: null, bindings: { ...current.bindings, ...itemBindings(plan.bindings, (id) => items[id]?.workspaceId) } };
     await lock.write(current);
     finished = true;
     return { plan, written, ledger: current };

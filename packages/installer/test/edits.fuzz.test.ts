@@ -261,9 +261,15 @@ describe('two packs sharing objects in one workspace', () => {
           const original = Object.values(la.items).find((i) => i.kind === s.kind && shared(i.key) === s.key);
           expect({ item: s.itemId, action: s.action, workspaceId: s.workspaceId }).toEqual({ item: s.itemId, action: 'adopt', workspaceId: original?.workspaceId });
         }
-        // A reference by name binds to the first pack's object.
+        // A reference by name binds to the first pack's object: by its name, or, where the second
+        // pack carries a copy of it (adopted, so the same object), through that copy, which a
+        // reference of its name binds to first (docs/install.md).
         const aIds = new Set(Object.values(la.items).map((i) => i.workspaceId));
-        for (const bd of fromB.plan.bindings.filter((x) => x.id.startsWith('by-name-'))) expect({ id: bd.id, source: bd.source, inFirst: 'workspaceId' in bd.target && aIds.has(bd.target.workspaceId) }).toEqual({ id: bd.id, source: 'name', inFirst: true });
+        const objectOf = (t: (typeof fromB.plan.bindings)[number]['target']) => ('workspaceId' in t ? t.workspaceId : fromB.plan.steps.find((x) => x.itemId === t.itemId)?.workspaceId);
+        for (const bd of fromB.plan.bindings.filter((x) => x.id.startsWith('by-name-'))) {
+          const carried = 'itemId' in bd.target && fromB.plan.steps.some((x) => x.itemId === (bd.target as { itemId: string }).itemId && x.action === 'adopt');
+          expect({ id: bd.id, source: bd.source, inFirst: aIds.has(objectOf(bd.target) ?? '') }).toEqual({ id: bd.id, source: carried ? 'pack' : 'name', inFirst: true });
+        }
 
         await replansToNothing(c, a);
         await replansToNothing(c, b);

@@ -163,6 +163,13 @@ describe('a reference named like a resource the install carries or creates', () 
     const other = await cli(['plan', 'reader.json'], env, dir);
     expect(other.stderr + other.stdout).not.toMatch(/matches 2 workspace objects/);
     expect(other.code).toBe(0);
+    // The block gets back the id its automation wrote, not the key of the pack's tag it is bound to.
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.pack.resources).toEqual(pack.resources);
+    const doc = r.pack.automations![0].document;
+    expect(doc.references).toEqual([{ type: 'tag', id: 'hot', name: 'Hot' }]);
+    expect(doc.graph.nodes.filter((n) => n.kind === 'action.add_tag').map((n) => n.config!.tag_id)).toEqual(['hot']);
     await uninstall(c, pack.packId);
     expect(await all(c, '/v1/tags')).toEqual([]);
   });

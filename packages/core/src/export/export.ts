@@ -248,9 +248,16 @@ class Exporter {
     // The stored references carry the workspace ids the graph writes; the ledger's record of the
     // pack's own references (packRefs) turns them back into the ids the pack wrote.
     const back = new Map<string, string>();
+    // An object the automation also names by the item's own id (a reference bound to the pack's
+    // resource of its name, or to the one created for another reference) keeps that id.
+    const own = new Set((packRefs ?? []).map((r) => `${r.type}:${r.id}`));
+    const ownsItsId = (type: ReferenceType, ws: string) => {
+      const e = this.index.get(ws);
+      return e !== undefined && e.type === type && own.has(`${type}:${e.refId}`);
+    };
     for (const r of packRefs ?? []) {
       const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
-      if (bound !== undefined && !back.has(`${r.type}:${bound}`)) back.set(`${r.type}:${bound}`, r.id);
+      if (bound !== undefined && !back.has(`${r.type}:${bound}`) && !ownsItsId(r.type, bound)) back.set(`${r.type}:${bound}`, r.id);
     }
     const doc: AutomationDocument = back.size && stored.references
       ? { ...stored, references: stored.references.map((r) => (back.has(`${r.type}:${r.id}`) ? { ...r, id: back.get(`${r.type}:${r.id}`)! } : r)) }
@@ -262,7 +269,7 @@ class Exporter {
     const local = new Map<string, Entry>();
     for (const r of doc.references ?? []) {
       const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
-      if (bound !== undefined && !local.has(bound)) local.set(bound, { type: r.type, refId: r.id, name: str(this.find(bound)?.name), item: false });
+      if (bound !== undefined && !local.has(bound) && !ownsItsId(r.type, bound)) local.set(bound, { type: r.type, refId: r.id, name: str(this.find(bound)?.name), item: false });
     }
     const f = (s: string) => {
       const e = local.get(s) ?? this.index.get(s);

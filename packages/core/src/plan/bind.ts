@@ -56,6 +56,32 @@ export function createdReferenceOf(id: string): { type: ReferenceType; id: strin
   return m && m[1] in COLLECTION_OF_REFERENCE ? { type: m[1] as ReferenceType, id: m[2] } : undefined;
 }
 
+/**
+ * The id export writes for a reference to an item of the install: a pack item's key (a stage's
+ * key), or the id of the reference a resource was created for.
+ */
+function ownReferenceId(target: { itemId: string; stageKey?: string }): string {
+  if (target.stageKey !== undefined) return target.stageKey;
+  return createdReferenceOf(target.itemId)?.id ?? target.itemId.slice(target.itemId.indexOf(':') + 1);
+}
+
+/**
+ * Bindings to an item of the install that export would not give back by the item's own id: a
+ * reference by name bound to the pack's resource of that name, or to the one created for another
+ * reference of that name. The ledger records them by the item's workspace object (known once the
+ * item is written: `workspaceIdOf`), as it records bindings to the workspace's objects, so export
+ * gives each automation back the id it wrote and a re-plan binds it the same way.
+ */
+export function itemBindings(bindings: readonly ReferenceBinding[], workspaceIdOf: (itemId: string) => string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const b of bindings) {
+    if (!('itemId' in b.target) || ownReferenceId(b.target) === b.id) continue;
+    const ws = workspaceIdOf(b.target.itemId);
+    if (ws !== undefined) out[bindingKey(b.type, b.id)] = ws;
+  }
+  return out;
+}
+
 /** Candidates for a reference type in the snapshot: deal stages are flattened out of pipelines. */
 export function candidatesOf(type: ReferenceType, snapshot: WorkspaceSnapshot): WorkspaceObject[] | undefined {
   const list = snapshot.collections[COLLECTION_OF_REFERENCE[type]];

@@ -4,7 +4,7 @@ import { setOwn } from '../own.js';
 import { count } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
-import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, normalizeName, type CreatedResource } from './bind.js';
+import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
 import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
@@ -420,6 +420,8 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
 
   const ledgerBindings: Record<string, string> = {};
   for (const b of bound.bindings) if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
+  // An item created by this run has no workspace id yet: the installer records its bindings once written.
+  Object.assign(ledgerBindings, itemBindings(bound.bindings, (id) => (id in ledgerUpdates ? ledgerUpdates[id]?.workspaceId : ledger?.items[id]?.workspaceId) || undefined));
   const allSteps = [...steps, ...orphans];
   const writes = allSteps.filter((s) => s.write).length;
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
