@@ -494,6 +494,34 @@ function renamedKeys(items: Desired[], ledger: InstallLedger | null, wanted: Set
     const from = gone.get(slot(d.kind, d.collection, d.name))?.shift();
     if (from) out.set(d.itemId, { from, entry: { ...ledger.items[from], key: d.key } });
   }
+  // The object renamed by hand too: its name is the user's, not the one the pack wrote, so the
+  // name misses it. What the ledger recorded writing (sourceHash) still finds it: an item whose
+  // content, name included, is exactly what the old key's entry wrote (ids resolved as the ledger
+  // holds them) is the same item under a new key.
+  const taken = new Set([...out.values()].map((r) => r.from));
+  const byContent = new Map<string, string[]>();
+  for (const ids of gone.values()) {
+    for (const id of ids) {
+      const it = ledger.items[id];
+      const k = JSON.stringify([it.kind, it.collection, it.sourceHash]);
+      byContent.set(k, [...(byContent.get(k) ?? []), id].sort());
+    }
+  }
+  if (!byContent.size) return out;
+  const fromLedger = (id: string): ResolvedItem | undefined => {
+    const it = ledger.items[id];
+    return it && { workspaceId: it.workspaceId, url: it.url, stages: it.stages };
+  };
+  for (const d of items) {
+    if (ledger.items[d.itemId] || out.has(d.itemId)) continue;
+    const content = applyRewrites(d, fromLedger);
+    if (!content) continue;
+    const ids = byContent.get(JSON.stringify([d.kind, d.collection, contentHash(content)])) ?? [];
+    const from = ids.find((id) => !taken.has(id));
+    if (!from) continue;
+    taken.add(from);
+    out.set(d.itemId, { from, entry: { ...ledger.items[from], key: d.key } });
+  }
   return out;
 }
 
