@@ -179,9 +179,25 @@ describe('install against the real workspace server()', () => {
       await install(c, v1);
       const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
       await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+      // The automation is not rewritten (unchanged): it still moves deals to the removed stage's id.
+      // Before, the plan said nothing of it and the upgrade left it pointing at nothing.
       const { plan } = await planInstall(c, v2);
-      expect(plan.errors).toEqual([]);
-      expect(plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'keep', write: false });
+      expect(plan.errors).toEqual([{
+        code: 'plan/unresolved-reference',
+        message: 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
+        reference: { type: 'deal_stage', id: 'new', usedBy: ['move'] },
+      }]);
+      await expect(install(c, v2)).rejects.toBeInstanceOf(PlanFailedError);
+      expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
+      // An automation the user edited is theirs, kept as it is: the missing stage is not the plan's to name.
+      const auto = (await all(c, '/v1/automations'))[0];
+      const edited = { ...auto.document, name: 'Move deal (mine)' };
+      await c.patch(`/v1/automations/${auto.id}`, { document: edited });
+      const mine = (await planInstall(c, v2)).plan;
+      expect(mine.errors).toEqual([]);
+      expect(mine.steps.find((s) => s.kind === 'automation')).toMatchObject({ action: 'conflict', resolution: 'keep', write: false });
+      await c.patch(`/v1/automations/${auto.id}`, { document: auto.document });
+      expect((await planInstall(c, v2, { overwrite: true })).plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
       const r = await install(c, v2, { overwrite: true });
       expect(r.plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'overwrite' });
       const after = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');

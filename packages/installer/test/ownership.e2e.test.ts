@@ -212,4 +212,36 @@ describe('an item whose key a release renames', () => {
       expect(again.hasChanges).toBe(false);
     });
   }
+
+  // The user renamed the object by hand as well: its name no longer is the pack's, so matching on
+  // it missed the object. Before, the release created a second object and kept the first as an
+  // edited orphan; what the ledger recorded writing finds it.
+  const renamedByHand: [string, string, string, PlanItemKind][] = [
+    ['message template', '/v1/message-templates', 'tpl-follow-up', 'template'],
+    ['tag', '/v1/tags', 'tag-buyer-lead', 'resource'],
+  ];
+  for (const [label, path, from, kind] of renamedByHand) {
+    it(`${label} renamed by hand: the renamed key carries it across as a conflict kept, no second object; --overwrite writes it back`, async () => {
+      const { c } = await fresh();
+      await install(c, v100);
+      const before = (await readLedger(c, v100.packId))!.ledger.items[itemId(kind, from)];
+      await c.patch(`${path}/${before.workspaceId}`, { name: 'Mine now' });
+      const count = (await c.listAll<any>(path)).length;
+      const next = withKeyRenamed(v100, from, `${from}-renamed`, '9.0.0');
+      const r = await install(c, next, { prune: true });
+      const step = r.plan.steps.find((s) => s.itemId === itemId(kind, `${from}-renamed`))!;
+      expect(step).toMatchObject({ action: 'conflict', resolution: 'keep', write: false, workspaceId: before.workspaceId, renamedFrom: from });
+      expect(r.plan.steps.filter((s) => s.itemId === itemId(kind, from))).toEqual([]);
+      expect(r.plan.summary).toMatchObject({ create: 0, remove: 0, orphan: 0 });
+      expect((await c.listAll<any>(path)).length).toBe(count);
+      const nameNow = async () => (await c.listAll<any>(path)).find((o) => o.id === before.workspaceId).name;
+      expect(await nameNow()).toBe('Mine now');
+      const ledger = (await readLedger(c, v100.packId))!.ledger;
+      expect(ledger.items[itemId(kind, from)]).toBeUndefined();
+      expect(ledger.items[itemId(kind, `${from}-renamed`)]).toMatchObject({ workspaceId: before.workspaceId, owned: true });
+      const over = await install(c, next, { overwrite: true });
+      expect(over.plan.summary).toMatchObject({ create: 0 });
+      expect(await nameNow()).not.toBe('Mine now');
+    });
+  }
 });

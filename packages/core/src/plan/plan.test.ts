@@ -541,6 +541,29 @@ describe('plan: an item whose key a release renames', () => {
     expect(edited.ledgers[v100.packId].items['resource:tag-hot-lead']).toMatchObject({ workspaceId: id, owned: true });
   });
 
+  it('finds an object the user renamed by hand by what the ledger recorded writing: a conflict kept, no second object', () => {
+    const next = withKeyRenamed(v100, 'tag-hot', 'tag-hot-lead', '1.1.0');
+    const ws = new WorkspaceModel();
+    install(ws, v100);
+    const id = ws.ledgers[v100.packId].items['resource:tag-hot'].workspaceId;
+    ws.edit('tags', id, { name: 'My hot ones' });
+    const count = ws.list('tags').length;
+    const p = install(ws, next, { prune: true });
+    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'conflict', write: false, workspaceId: id, renamedFrom: 'tag-hot' });
+    expect(p.steps.some((s) => s.itemId === 'resource:tag-hot')).toBe(false);
+    expect(ws.list('tags')).toHaveLength(count);
+    expect(ws.ledgers[v100.packId].items['resource:tag-hot-lead']).toMatchObject({ workspaceId: id, owned: true });
+
+    // Renamed together with its content as well: nothing recorded matches, so a new item and an edited orphan.
+    const changed = withKeyRenamed(v100, 'tag-hot', 'tag-hot-lead', '1.1.0');
+    changed.resources!.find((r) => r.key === 'tag-hot-lead')!.data = { color: '#ff0000' };
+    const other = new WorkspaceModel();
+    install(other, v100);
+    other.edit('tags', id, { name: 'My hot ones' });
+    const q = plan(changed, other.ledgers[v100.packId], other.snapshot(changed));
+    expect(actions(q)).toMatchObject({ 'resource:tag-hot-lead': 'create', 'resource:tag-hot': 'orphan' });
+  });
+
   it('carries an object the pack adopted under the old key as adopted', () => {
     const ws = new WorkspaceModel();
     ws.list('tags').push({ id: 'tag_mine', name: 'Hot lead', color: null });

@@ -375,7 +375,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       brandStep.reason += `, so the pack's brand image${unused.length === 1 ? '' : 's'} ${unused.map((st) => st.key).join(', ')} ${unused.length === 1 ? 'is' : 'are'} not uploaded either`;
     }
   }
-  errors.push(...missingStages(steps, lookup, find));
+  errors.push(...missingStages(steps, new Map(items.map((d) => [d.itemId, d.rewrites])), lookup, find));
   steps.push(...completions);
   if (errors.length) return base;
 
@@ -434,13 +434,18 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
  * make: the pipeline is kept as it is in the workspace (edited since it was installed, or adopted
  * and never written) and that copy has no such stage (one the release adds, or one the user
  * removed). The write would otherwise fail halfway; each reference is named once, before any write.
+ * An automation left as the pack wrote it (unchanged) is checked too: one that moves deals to a
+ * stage the user removed by hand would otherwise be kept pointing at a stage id that addresses
+ * nothing, and the plan would not say so. One the user edited (a conflict kept) is theirs: not checked.
  */
-function missingStages(steps: PlanStep[], lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): PlanError[] {
+function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): PlanError[] {
   const byId = new Map(steps.map((st) => [st.itemId, st]));
   const missing = new Map<string, { stage: string; pipeline: PlanStep; usedBy: Set<string> }>();
   for (const st of steps) {
-    if (!st.write) continue;
-    for (const rw of st.rewrites) {
+    // A step not written has its rewrites cleared: an unchanged automation's are the item's own.
+    const kept = !st.write && st.kind === 'automation' && st.action === 'unchanged';
+    if (!st.write && !kept) continue;
+    for (const rw of kept ? rewritesOf.get(st.itemId) ?? [] : st.rewrites) {
       if (rw.kind !== 'reference' || !('itemId' in rw.target) || rw.target.stageKey === undefined) continue;
       const pipeline = byId.get(rw.target.itemId);
       if (!pipeline || pipeline.write) continue;
@@ -490,6 +495,34 @@ function renamedKeys(items: Desired[], ledger: InstallLedger | null, wanted: Set
     if (ledger.items[d.itemId]) continue;
     const from = gone.get(slot(d.kind, d.collection, d.name))?.shift();
     if (from) out.set(d.itemId, { from, entry: { ...ledger.items[from], key: d.key } });
+  }
+  // The object renamed by hand too: its name is the user's, not the one the pack wrote, so the
+  // name misses it. What the ledger recorded writing (sourceHash) still finds it: an item whose
+  // content, name included, is exactly what the old key's entry wrote (ids resolved as the ledger
+  // holds them) is the same item under a new key.
+  const taken = new Set([...out.values()].map((r) => r.from));
+  const byContent = new Map<string, string[]>();
+  for (const ids of gone.values()) {
+    for (const id of ids) {
+      const it = ledger.items[id];
+      const k = JSON.stringify([it.kind, it.collection, it.sourceHash]);
+      byContent.set(k, [...(byContent.get(k) ?? []), id].sort());
+    }
+  }
+  if (!byContent.size) return out;
+  const fromLedger = (id: string): ResolvedItem | undefined => {
+    const it = ledger.items[id];
+    return it && { workspaceId: it.workspaceId, url: it.url, stages: it.stages };
+  };
+  for (const d of items) {
+    if (ledger.items[d.itemId] || out.has(d.itemId)) continue;
+    const content = applyRewrites(d, fromLedger);
+    if (!content) continue;
+    const ids = byContent.get(JSON.stringify([d.kind, d.collection, contentHash(content)])) ?? [];
+    const from = ids.find((id) => !taken.has(id));
+    if (!from) continue;
+    taken.add(from);
+    out.set(d.itemId, { from, entry: { ...ledger.items[from], key: d.key } });
   }
   return out;
 }
