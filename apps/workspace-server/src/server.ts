@@ -196,7 +196,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     await app.register(fastifyCors, {
       origin: opts.corsOrigins.map(corsOrigin),
       methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
+      // Only the headers the API reads: a transaction's idempotency key is its body field.
+      allowedHeaders: ['Authorization', 'Content-Type'],
       exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
       credentials: false,
       maxAge: 600,
@@ -228,8 +229,6 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   });
 
   app.addHook('onRequest', async (req, reply) => {
-    const dup = duplicateQueryParam(req.url);
-    if (dup) throw new ApiError(400, 'invalid_request_error', `Query parameter ${dup} was sent more than once`, dup);
     const policy = req.routeOptions.config ?? {};
     const auth = policy.auth ?? (req.routeOptions.url ? 'key' : 'none');
     if (auth === 'none') return;
@@ -343,8 +342,15 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
   }
 
-  // Text PostgreSQL cannot store (NUL, lone surrogates) is refused before any route sees it.
+  // A query parameter sent twice, and text PostgreSQL cannot store (NUL, lone surrogates), are
+  // refused before any route sees them.
   app.addHook('preValidation', async (req) => {
+    // A duplicate is checked after authentication, like every other 400: a keyless request is a 401, and a keyed one
+    // counts against its workspace's limit (docs/api.md, "Rate limit"); it was refused in onRequest,
+    // before the key was read, and so went uncounted. A route that authenticates in its statement
+    // is authenticated by the error handler.
+    const dup = duplicateQueryParam(req.url);
+    if (dup) throw new ApiError(400, 'invalid_request_error', `Query parameter ${dup} was sent more than once`, dup);
     // A body's fields each nest as deep as a pack may (unstorableBody).
     const bad = unstorableText(req.params) ?? unstorableText(req.query) ?? unstorableBody(req.body);
     if (bad) throw new ApiError(400, 'invalid_request_error', `Invalid ${bad.param}: ${bad.what}`, bad.param);

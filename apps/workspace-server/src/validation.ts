@@ -45,6 +45,19 @@ function makeAjv(coerce: boolean): Ajv2020 {
       return false;
     },
   });
+  // `x-not-blank: true`: text a person must write (a note, a contact's or a deal's name) has a
+  // character other than whitespace; "   " is as empty as "" (docs/api.md, "Text fields").
+  ajv.addKeyword({
+    keyword: 'x-not-blank',
+    type: 'string',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function notBlank(on: boolean, data: string): boolean {
+      if (!on || /\S/u.test(data)) return true;
+      (notBlank as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-not-blank', message: 'must not be empty or only whitespace', params: {} }];
+      return false;
+    },
+  });
   // The published pack schemas (draft 2020-12), so catalog bodies can $ref the pack's own rules.
   for (const s of packSchemas) ajv.addSchema(s);
   return ajv;

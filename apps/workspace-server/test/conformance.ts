@@ -280,6 +280,10 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.post('/v1/contacts', { last_name: 'x' }), 400, 'invalid_request_error', 'first_name');
       expectError(await a.post('/v1/contacts', { first_name: 'x' }), 400, 'invalid_request_error', 'last_name');
       expectError(await a.post('/v1/contacts', { first_name: '', last_name: 'x' }), 400, 'invalid_request_error', 'first_name');
+      // A name of only whitespace is as empty as '' (docs/api.md, "Text fields"), on creation and update alike.
+      const blankName = await a.post('/v1/contacts', { first_name: 'x', last_name: ' \t' });
+      expectError(blankName, 400, 'invalid_request_error', 'last_name');
+      expect(blankName.body.error.message).toBe('Invalid last_name: must not be empty or only whitespace');
       expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', nickname: 'z' }), 400, 'invalid_request_error', 'nickname');
       expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 7 }), 400, 'invalid_request_error', 'last_name');
       expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', emails: [{ value: 'a@b' }] }), 400, 'invalid_request_error', 'emails[0].label');
@@ -361,6 +365,7 @@ export function defineConformance(kind: StoreKind) {
       // A name cannot be emptied.
       expectError(await a.patch(`/v1/contacts/${c.id}`, { first_name: '' }), 400, 'invalid_request_error', 'first_name');
       expectError(await a.patch(`/v1/contacts/${c.id}`, { last_name: '' }), 400, 'invalid_request_error', 'last_name');
+      expectError(await a.patch(`/v1/contacts/${c.id}`, { first_name: '   ' }), 400, 'invalid_request_error', 'first_name');
       expect((await a.get(`/v1/contacts/${c.id}`)).body).toMatchObject({ first_name: 'Nell', last_name: 'Null' });
     });
 
@@ -661,6 +666,11 @@ export function defineConformance(kind: StoreKind) {
       const c = await newContact(a);
       expect(c.last_activity_at).toBeNull();
       expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: '' }), 400, 'invalid_request_error', 'body');
+      for (const blank of [' ', '  \n\t ', '\u00a0\u2003']) {
+        const r = await a.post(`/v1/contacts/${c.id}/notes`, { body: blank });
+        expectError(r, 400, 'invalid_request_error', 'body');
+        expect(r.body.error.message).toBe('Invalid body: must not be empty or only whitespace');
+      }
       expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: 'x'.repeat(10001) }), 400, 'invalid_request_error', 'body');
       expectError(await a.post(`/v1/contacts/${c.id}/notes`, {}), 400, 'invalid_request_error', 'body');
       expectError(await a.post('/v1/contacts/con_nope/notes', { body: 'x' }), 404, 'invalid_request_error');
@@ -710,6 +720,7 @@ export function defineConformance(kind: StoreKind) {
 
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, value: '1.234' }), 400, 'invalid_request_error', 'value');
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, value: 12 }), 400, 'invalid_request_error', 'value');
+      expectError(await a.post('/v1/deals', { name: ' ', stage_id: open.id }), 400, 'invalid_request_error', 'name');
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, expected_close_date: 'next week' }), 400, 'invalid_request_error', 'expected_close_date');
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: 'stg_nope' }), 400, 'invalid_request_error', 'stage_id');
       expectError(await a.post('/v1/deals', { stage_id: open.id }), 400, 'invalid_request_error', 'name');
@@ -1321,6 +1332,23 @@ export function defineConformance(kind: StoreKind) {
       const again = await W.client.get('/v1/me');
       expect(again.status).toBe(200);
       expect(again.headers.get('x-ratelimit-remaining')).toBe('3');
+    });
+
+    it('counts a query parameter sent twice like every other refused request (docs/api.md: every authenticated request counts)', async () => {
+      s.clock.set('2026-03-02T12:00:10.000Z');
+      const W = await s.workspace({ rate_limit_per_minute: 5 });
+      // A route that authenticates in its own statement (contacts) and one that does not (deals).
+      for (const [path, param] of [['/v1/contacts?limit=1&limit=2', 'limit'], ['/v1/deals?status=open&status=won', 'status']] as const) {
+        const dup = await W.client.get(path);
+        expectError(dup, 400, 'invalid_request_error', param);
+        expect(dup.body.error.message).toBe(`Query parameter ${param} was sent more than once`);
+      }
+      const other400 = await W.client.get('/v1/contacts?limit=abc');
+      expectError(other400, 400, 'invalid_request_error', 'limit');
+      expect(other400.headers.get('x-ratelimit-remaining')).toBe('2');
+      expect((await W.client.get('/v1/contacts?limit=1&limit=2')).headers.get('x-ratelimit-remaining')).toBe('1');
+      // Without a key it is refused as any keyless request is, before its query is read.
+      expectError(await s.anon.get('/v1/contacts?limit=1&limit=2'), 401, 'authentication_error');
     });
 
     it('never leaks a stack trace from a 5xx', async () => {

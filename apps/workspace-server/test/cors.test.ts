@@ -39,6 +39,13 @@ describe('CORS for the editor', () => {
     expect(me.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining');
   });
 
+  it('allows only the headers the API reads: no Idempotency-Key header (a creation\'s key is its body field idempotency_key)', async () => {
+    const pre = await fetch(`${base}/v1/transactions`, { method: 'OPTIONS', headers: { origin: EDITOR, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    expect(pre.status).toBe(204);
+    const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/).sort();
+    expect(allowed).toEqual(['authorization', 'content-type']);
+  });
+
   it('gives any other origin no CORS headers, so its pages cannot read the API', async () => {
     const other = await fetch(`${base}/v1/me`, { headers: { origin: 'http://evil.example', authorization: `Bearer ${key}` } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../store/activities.js';
 import { createContact, deleteContact, getContact, listContactsJson, rememberContactText, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, pagingQuery, ref, str, timeFilterQuery } from './schemas.js';
+import { listOf, nstr, ntext, pagingQuery, ref, str, text, timeFilterQuery } from './schemas.js';
 
 const row = (labels: string[]) => ({
   type: 'object',
@@ -18,8 +18,8 @@ const row = (labels: string[]) => ({
 });
 
 const contactFields = {
-  first_name: nstr,
-  last_name: nstr,
+  first_name: ntext,
+  last_name: ntext,
   email: nstr,
   phone: nstr,
   emails: { type: ['array', 'null'], items: row(['Home', 'Work', 'Other']) },
@@ -37,8 +37,8 @@ const createBody = {
   required: ['first_name', 'last_name'],
   properties: {
     ...contactFields,
-    first_name: { type: 'string', minLength: 1 },
-    last_name: { type: 'string', minLength: 1 },
+    first_name: text,
+    last_name: text,
     affiliate_attribution_token: nstr,
     // The spec's body table spells it this way while its prose says _token: accept both.
     affiliate_attribution_tokem: nstr,
@@ -155,7 +155,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
       summary: 'Append a note to the timeline',
       tags: ['activities'],
       params: contactParams,
-      body: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: 10000 } } },
+      body: { type: 'object', additionalProperties: false, required: ['body'], properties: { body: { ...text, maxLength: 10000 } } },
       response: { 201: ref('Activity') },
     },
   }, async (req, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createDeal, listDeals, type DealFilters, type DealInput } from '../store/deals.js';
 import { DEAL_VALUE_PATTERN, MONEY_LIMIT_WORDS } from '../store/money.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, pagingQuery, ref, str, timeFilterQuery } from './schemas.js';
+import { listOf, nstr, pagingQuery, ref, str, text, timeFilterQuery } from './schemas.js';
 
 export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
   app.get('/v1/deals', {
@@ -31,7 +31,7 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
         additionalProperties: false,
         required: ['name', 'stage_id'],
         properties: {
-          name: { type: 'string', minLength: 1 },
+          name: text,
           stage_id: { type: 'string', minLength: 1 },
           value: { type: ['string', 'null'], pattern: DEAL_VALUE_PATTERN, description: `A decimal string with at most 2 decimals (negative for credits), ${MONEY_LIMIT_WORDS} in absolute value` },
           contact_id: nstr,

@@ -6,6 +6,9 @@
 import { packSchema } from './pack-schemas.js';
 export const str = { type: 'string' } as const;
 export const nstr = { type: ['string', 'null'] } as const;
+/** Text a person must write (a note, a name): not empty and not only whitespace (the `x-not-blank` keyword, validation.ts). */
+export const text = { type: 'string', 'x-not-blank': true } as const;
+export const ntext = { type: ['string', 'null'], 'x-not-blank': true } as const;
 export const ts = { type: 'string', format: 'date-time' } as const;
 export const nts = { type: ['string', 'null'], format: 'date-time' } as const;
 export const ref = (name: string) => ({ $ref: `${name}#` });
