@@ -512,6 +512,27 @@ describe('diff', () => {
     expect(run(['diff', a, a]).stdout).toContain('No changes.');
   });
 
+  it('refuses a pack with items it cannot pair by key (no string key, a repeated key), naming them, where it said an item removed that was not', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    const key = pack.messageTemplates[1].key;
+    delete pack.messageTemplates[0].key;
+    pack.messageTemplates.push({ ...pack.messageTemplates[1], subject: 'A copy' });
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const last = pack.messageTemplates.length - 1;
+    for (const format of ['pretty', 'json']) {
+      const r = run(['diff', 'old.json', 'new.json', '-f', format], { cwd: dir });
+      expect(r.code, format).toBe(2);
+      expect(r.stdout, format).toBe('');
+      expect(r.stderr, format).toBe(
+        `setup-pack diff: 'new.json' has items diff cannot pair by key, so it cannot say which were added, removed or changed: messageTemplates[0] has no string key; messageTemplates[1], messageTemplates[${last}] share key "${key}"; give each item a key of its own (setup-pack validate says more)\n`,
+      );
+    }
+    // Either side: the old pack named as the old one.
+    expect(run(['diff', 'new.json', 'old.json'], { cwd: dir }).stderr).toMatch(/^setup-pack diff: 'new\.json' has items/);
+  });
+
   it('does not count a moved node as a change, and flags a different packId', () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));

@@ -243,6 +243,20 @@ describe('validate: github', () => {
     expect(annotation).toContain(`::${join(dir, 'outside.json')}:1:2: `);
   });
 
+  it('without GITHUB_WORKSPACE, takes the working directory as the checkout: a file outside it gets no absolute file= but is named in the message', () => {
+    const cwd = tempDir();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'outside.json'), '{');
+    mkdirSync(join(cwd, 'sub'));
+    writeFileSync(join(cwd, 'sub', 'inside.json'), '{');
+    const r = run(['validate', '-f', 'github', join(dir, 'outside.json'), join(cwd, 'sub', 'inside.json')], { cwd, env: { GITHUB_WORKSPACE: undefined } });
+    const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
+    expect(annotations).toHaveLength(2);
+    expect(annotations[0]).not.toContain('file=');
+    expect(annotations[0]).toContain(`::${join(dir, 'outside.json')}:1:2: `);
+    expect(annotations[1]).toContain('::error file=sub/inside.json,line=1,col=2');
+  });
+
   it('escapes newlines, commas and colons', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a,b:c.json'), '{');

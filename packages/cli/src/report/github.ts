@@ -16,13 +16,13 @@ const escapeData = (s: string) => s.replace(/%/g, '%25').replace(/\r/g, '%0D').r
 const escapeProperty = (s: string) => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /**
- * Where GitHub can show a file: its path relative to the checkout (GITHUB_WORKSPACE). A file
- * outside the checkout has no place in the repository view: undefined, and the annotation names
- * the file in its message instead.
+ * Where GitHub can show a file: its path relative to the checkout (GITHUB_WORKSPACE, else the
+ * working directory, taken as the checkout). A file outside it has no place in the repository
+ * view: undefined, and the annotation names the file in its message instead (an absolute `file=`
+ * attaches to nothing).
  */
 export function annotationPath(path: string, options: ReportOptions): string | undefined {
-  if (!options.workspaceRoot) return path;
-  const rel = relative(options.workspaceRoot, resolve(options.cwd, path));
+  const rel = relative(options.workspaceRoot || options.cwd, resolve(options.cwd, path));
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : undefined;
 }
 

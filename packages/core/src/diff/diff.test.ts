@@ -163,6 +163,27 @@ describe('diffPacks', () => {
     expect(diffPacks(fixture('releases/buyer-lead-1.1.0.json'), fixture('releases/buyer-lead-1.0.0.json')).versionChange).toBe('down');
   });
 
+  it('pairs no item it cannot pair by key, and names each (an item without a string key, every item of a repeated key)', () => {
+    expect(diffPacks(base, clone(base)).unpaired).toEqual([]);
+    const [first, second] = base.messageTemplates!;
+    // The old pack repeats a key (the first an old draft); the new one has that key once, and an item whose key is not a string.
+    const old = clone(base);
+    old.messageTemplates!.push({ ...clone(second), subject: 'other' });
+    const next = clone(base);
+    (next.messageTemplates![0] as Record<string, unknown>).key = 7;
+    const d = diffPacks(old, next);
+    const n = base.messageTemplates!.length;
+    expect(d.unpaired).toEqual([
+      { side: 'old', kind: 'messageTemplates', index: 1, reason: 'duplicate-key', key: second.key },
+      { side: 'old', kind: 'messageTemplates', index: n, reason: 'duplicate-key', key: second.key },
+      { side: 'new', kind: 'messageTemplates', index: 0, reason: 'no-key' },
+      { side: 'new', kind: 'messageTemplates', index: 1, reason: 'key-repeats-on-other-side', key: second.key },
+    ]);
+    // The repeated key's items are said neither changed nor removed; the item whose key went bad
+    // can only be said removed (it may be the unpaired one: a caller says so or refuses, as the CLI does).
+    expect(d.items).toEqual([{ kind: 'messageTemplates', key: first.key, change: 'removed', name: first.name }]);
+  });
+
   it('notices a different packId and top-level field changes', () => {
     const d = diffPacks(base, { ...clone(base), packId: '00000000-0000-4000-8000-000000000000', description: 'other' });
     expect(d.packIdMatches).toBe(false);

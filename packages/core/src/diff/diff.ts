@@ -3,7 +3,7 @@
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
-import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, ValueChange } from './index.js';
+import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, UnpairedItem, ValueChange } from './index.js';
 import { differingDeltas, differingKeys, isObj, jsonEqual, type FieldDelta } from './compare.js';
 import { valueChange } from './values.js';
 import { diffFilterNodes, diffFilters } from './filters.js';
@@ -16,6 +16,34 @@ function byKey(list: unknown): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (Array.isArray(list)) for (const item of list) if (isObj(item) && typeof item.key === 'string' && !out.has(item.key)) out.set(item.key, item);
   return out;
+}
+
+/**
+ * A kind's items of both sides by key, those it cannot pair left out and said in `unpaired`: an
+ * item with no string key, and every item of a key that repeats on either side (pairing one of
+ * them would be a guess, and the others would read as added or removed).
+ */
+function pairable(kind: ItemKind, oldList: unknown, newList: unknown, unpaired: UnpairedItem[]): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
+  const lists = [oldList, newList].map((l) => (Array.isArray(l) ? (l as unknown[]) : []));
+  const repeated = new Set<string>();
+  for (const list of lists) {
+    const seen = new Set<string>();
+    for (const item of list) if (isObj(item) && typeof item.key === 'string') (seen.has(item.key) ? repeated : seen).add(item.key);
+  }
+  const maps = lists.map((list, s) => {
+    const side = s === 0 ? 'old' : 'new';
+    const out = new Map<string, Record<string, unknown>>();
+    list.forEach((item, index) => {
+      if (!isObj(item) || typeof item.key !== 'string') unpaired.push({ side, kind, index, reason: 'no-key' });
+      else if (repeated.has(item.key)) {
+        // A key repeated on one side only: its single item on the other side is not paired either.
+        const dup = list.filter((x) => isObj(x) && x.key === item.key).length > 1;
+        unpaired.push({ side, kind, index, reason: dup ? 'duplicate-key' : 'key-repeats-on-other-side', key: item.key });
+      } else out.set(item.key, item);
+    });
+    return out;
+  });
+  return [maps[0], maps[1]];
 }
 
 function nameOf(item: Record<string, unknown>): string | undefined {
@@ -130,10 +158,9 @@ const ITEM_NESTED: Partial<Record<ItemKind, ReadonlySet<string>>> = { resources:
 /** The pack's brand is said by its fields (`brand.primaryColor`). */
 const PACK_NESTED = new Set(['brand']);
 
-function diffItems(kind: ItemKind, oldList: unknown, newList: unknown): ItemChange[] {
+function diffItems(kind: ItemKind, oldList: unknown, newList: unknown, unpaired: UnpairedItem[]): ItemChange[] {
   const out: ItemChange[] = [];
-  const a = byKey(oldList);
-  const b = byKey(newList);
+  const [a, b] = pairable(kind, oldList, newList, unpaired);
   for (const [key, item] of b) {
     const old = a.get(key);
     const name = nameOf(item);
@@ -185,7 +212,8 @@ export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
   const cmp = compareSemver(oldVersion, newVersion);
   const versionChange: PackDiff['versionChange'] = cmp === null ? (oldVersion === newVersion ? 'same' : 'unknown') : cmp < 0 ? 'up' : cmp > 0 ? 'down' : 'same';
   const items: ItemChange[] = [];
-  for (const kind of ITEM_KINDS) items.push(...diffItems(kind, a[kind], b[kind]));
+  const unpaired: UnpairedItem[] = [];
+  for (const kind of ITEM_KINDS) items.push(...diffItems(kind, a[kind], b[kind], unpaired));
   return {
     packIdMatches: typeof a.packId === 'string' && a.packId === b.packId,
     oldVersion,
@@ -193,5 +221,6 @@ export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
     versionChange,
     ...said(differingDeltas(a, b, PACK_NESTED, new Set<string>(ITEM_KINDS))),
     items,
+    unpaired,
   };
 }

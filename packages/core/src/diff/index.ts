@@ -124,6 +124,30 @@ export interface PackDiff {
   /** Each of `fields` with its old and new value (`name`, `description` by its lines when it has several, `brand.primaryColor`). */
   values: ValueChange[];
   items: ItemChange[];
+  /**
+   * Items the diff cannot pair, so says nothing else about (an invalid pack): an item that is not
+   * an object or has no string `key`, and every item of a key that repeats within its kind on
+   * either side (which of them would pair is a guess, so none does). Empty for valid packs. An
+   * item whose key went bad on one side is still said added or removed on the other (the diff
+   * cannot know it is that one): a caller with unpaired items says so, or refuses (the CLI does).
+   */
+  unpaired: UnpairedItem[];
+}
+
+/** An item diffPacks cannot pair by key: where it is (`automations[2]` of the old or new pack) and why. */
+export interface UnpairedItem {
+  side: 'old' | 'new';
+  kind: ItemKind;
+  /** Its index in the kind's list. */
+  index: number;
+  /**
+   * `no-key`: not an object, or its `key` is missing or not a string; `duplicate-key`: its key is
+   * another item's of the kind on the same side; `key-repeats-on-other-side`: its key is unique
+   * here but repeats on the other side, so it has no one item to pair with.
+   */
+  reason: 'no-key' | 'duplicate-key' | 'key-repeats-on-other-side';
+  /** The key, but for `no-key`. */
+  key?: string;
 }
 
 export * from './diff.js';
