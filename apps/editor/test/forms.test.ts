@@ -82,6 +82,35 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     await context.close();
   });
 
+  it("shows a finding about one filter condition on that condition's row, beside its value box, not under the whole filter", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    // Condition 0 has a field that is not a string (filters/unrecognized, about the condition);
+    // condition 1's value is a number the editor reads as 0 (json/number-precision, about the value).
+    const original = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
+    const text = original.replace('"field": "tags"', '"field": 5').replace('"value": 7', '"value": 1e-400');
+    expect(text).not.toBe(original);
+    await page.getByTestId('open-file').setInputFiles({ name: 'conditions.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('.source .address').textContent()).toBe('conditions.json');
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    await openItem(page, 'smartLists/');
+    const value = page.getByLabel('Value 1', { exact: true });
+    await poll(() => value.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await noteOf(page, value)).toMatch(/smartLists\[0\]\.filters\.root\.children\[1\]\.value is the number 1e-400, closer to 0/);
+    const first = page.getByRole('group', { name: 'Condition 0', exact: true });
+    expect(await first.locator('.field-findings-list').textContent()).toContain('A filter condition has a "field" and an "operator" (strings).');
+    expect(await page.getByRole('group', { name: 'Condition 1', exact: true }).locator('.field-findings-list').textContent()).not.toContain('A filter condition has');
+    // Nothing is left under the whole filter.
+    expect(await page.locator('[data-path="filters"] > .field-findings-list').count()).toBe(0);
+    // Clicking the value's finding in the panel focuses that value box.
+    await page.getByRole('list', { name: 'Findings' }).getByRole('button', { name: /children\[1\]\.value is the number 1e-400/ }).click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Value 1');
+    await page.screenshot({ path: join(artifacts, 'filter-condition-findings.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("keeps a refused stage probability with its stage when a stage before it is removed or it is moved", async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
