@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { count, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
+import { count, maxLengthOf, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
 import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
 
 type Editor = Awaited<ReturnType<typeof startEditor>>;
@@ -38,6 +38,7 @@ type Full = {
   automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[];
   pipelines: { stages: { key: string; probability?: unknown }[] }[];
   smartLists: { filters: { root: { children: { field?: string; value?: unknown }[] } } }[];
+  messageTemplates: { channel: string; subject?: string }[];
 };
 const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<Full>;
 /** The note a control's aria-describedby points at. */
@@ -107,6 +108,37 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     await page.getByRole('list', { name: 'Findings' }).getByRole('button', { name: /children\[1\]\.value is the number 1e-400/ }).click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Value 1');
     await page.screenshot({ path: join(artifacts, 'filter-condition-findings.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the subject field of a template switched to SMS while it has a subject, so a finding about the subject has a field to show on and be fixed in", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Follow-up email/ }).click();
+    const subject = page.getByLabel('Subject', { exact: true });
+    // One character more than the schema allows: an error about the subject.
+    await subject.fill('x'.repeat(maxLengthOf('message-template', 'subject')! + 1));
+    await poll(() => page.getByTestId('error-count').textContent()).toBe('1 error');
+    await page.getByLabel('Channel', { exact: true }).selectOption('sms');
+    await poll(async () => (await packOf(page)).messageTemplates[1]!.channel).toBe('sms');
+    // The field stays, marked, with the finding beside it and a word on what a subject does on an SMS.
+    await poll(() => subject.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, subject)).toMatch(/messageTemplates\[1\]\.subject/);
+    expect(await page.locator('.form-findings').count()).toBe(0);
+    expect(await page.locator('.editor-pane').textContent()).toContain('SMS messages have no subject');
+    await page.screenshot({ path: join(artifacts, 'sms-subject.png') });
+    // Cleared, the subject leaves the pack and the field goes with it.
+    await subject.fill('');
+    await poll(async () => 'subject' in (await packOf(page)).messageTemplates[1]!).toBe(false);
+    await poll(() => page.getByTestId('error-count').textContent()).toBe('0 errors');
+    expect(await subject.count()).toBe(0);
+    // An SMS template without a subject shows no subject field.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Welcome text/ }).click();
+    await poll(() => page.locator('.editor-pane h2').textContent()).toBe('Message template');
+    await poll(() => page.getByLabel('Key', { exact: true }).inputValue()).toBe('tpl-welcome-sms');
+    expect(await subject.count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

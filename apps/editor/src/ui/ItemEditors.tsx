@@ -70,7 +70,10 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <SelectField label="Channel" path="channel" value={str(item.channel)} options={MESSAGE_CHANNELS} onChange={(v) => set('channel', v)} />
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
       </div>
-      {item.channel !== 'sms' && <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} />}
+      {/* An SMS has no subject; one kept from another channel stays shown (with its findings) until cleared. */}
+      {(item.channel !== 'sms' || item.subject !== undefined) && (
+        <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} help={item.channel === 'sms' ? 'SMS messages have no subject: clear this to leave it out of the pack.' : undefined} />
+      )}
       <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${count(codePoints(body))} / ${plural(BODY_MAX, 'character')}`} />
       <h3>Preview</h3>
       <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
