@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { count, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
+import { count, maxLengthOf, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
 import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
 
 type Editor = Awaited<ReturnType<typeof startEditor>>;
@@ -38,6 +38,7 @@ type Full = {
   automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[];
   pipelines: { stages: { key: string; probability?: unknown }[] }[];
   smartLists: { filters: { root: { children: { field?: string; value?: unknown }[] } } }[];
+  messageTemplates: { channel: string; subject?: string }[];
 };
 const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<Full>;
 /** The note a control's aria-describedby points at. */
@@ -78,6 +79,66 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     expect(await page.getByLabel('Value 1', { exact: true }).inputValue()).toBe('');
     expect(await page.getByLabel('Value 1', { exact: true }).getAttribute('aria-invalid')).toBeNull();
     await page.screenshot({ path: join(artifacts, 'filter-rows-keyed.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a finding about one filter condition on that condition's row, beside its value box, not under the whole filter", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    // Condition 0 has a field that is not a string (filters/unrecognized, about the condition);
+    // condition 1's value is a number the editor reads as 0 (json/number-precision, about the value).
+    const original = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
+    const text = original.replace('"field": "tags"', '"field": 5').replace('"value": 7', '"value": 1e-400');
+    expect(text).not.toBe(original);
+    await page.getByTestId('open-file').setInputFiles({ name: 'conditions.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('.source .address').textContent()).toBe('conditions.json');
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    await openItem(page, 'smartLists/');
+    const value = page.getByLabel('Value 1', { exact: true });
+    await poll(() => value.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await noteOf(page, value)).toMatch(/smartLists\[0\]\.filters\.root\.children\[1\]\.value is the number 1e-400, closer to 0/);
+    const first = page.getByRole('group', { name: 'Condition 0', exact: true });
+    expect(await first.locator('.field-findings-list').textContent()).toContain('A filter condition has a "field" and an "operator" (strings).');
+    expect(await page.getByRole('group', { name: 'Condition 1', exact: true }).locator('.field-findings-list').textContent()).not.toContain('A filter condition has');
+    // Nothing is left under the whole filter.
+    expect(await page.locator('[data-path="filters"] > .field-findings-list').count()).toBe(0);
+    // Clicking the value's finding in the panel focuses that value box.
+    await page.getByRole('list', { name: 'Findings' }).getByRole('button', { name: /children\[1\]\.value is the number 1e-400/ }).click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Value 1');
+    await page.screenshot({ path: join(artifacts, 'filter-condition-findings.png') });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the subject field of a template switched to SMS while it has a subject, so a finding about the subject has a field to show on and be fixed in", async () => {
+    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const errors = await open(page);
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Follow-up email/ }).click();
+    const subject = page.getByLabel('Subject', { exact: true });
+    // One character more than the schema allows: an error about the subject.
+    await subject.fill('x'.repeat(maxLengthOf('message-template', 'subject')! + 1));
+    await poll(() => page.getByTestId('error-count').textContent()).toBe('1 error');
+    await page.getByLabel('Channel', { exact: true }).selectOption('sms');
+    await poll(async () => (await packOf(page)).messageTemplates[1]!.channel).toBe('sms');
+    // The field stays, marked, with the finding beside it and a word on what a subject does on an SMS.
+    await poll(() => subject.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, subject)).toMatch(/messageTemplates\[1\]\.subject/);
+    expect(await page.locator('.form-findings').count()).toBe(0);
+    expect(await page.locator('.editor-pane').textContent()).toContain('SMS messages have no subject');
+    await page.screenshot({ path: join(artifacts, 'sms-subject.png') });
+    // Cleared, the subject leaves the pack and the field goes with it.
+    await subject.fill('');
+    await poll(async () => 'subject' in (await packOf(page)).messageTemplates[1]!).toBe(false);
+    await poll(() => page.getByTestId('error-count').textContent()).toBe('0 errors');
+    expect(await subject.count()).toBe(0);
+    // An SMS template without a subject shows no subject field.
+    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Welcome text/ }).click();
+    await poll(() => page.locator('.editor-pane h2').textContent()).toBe('Message template');
+    await poll(() => page.getByLabel('Key', { exact: true }).inputValue()).toBe('tpl-welcome-sms');
+    expect(await subject.count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -140,7 +140,7 @@ function ConfigInput({ field, value, onChange, listed, onPick }: { field: Config
         {value === undefined ? (
           <button onClick={() => onChange(newGroup('and'))}>Add conditions</button>
         ) : (
-          <FilterNode node={value} path={[]} root={path} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
+          <FilterNode node={value} path={[]} root={path} rootIsField={false} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
         )}
         <FieldNote path={path} />
       </div>

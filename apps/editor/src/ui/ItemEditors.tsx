@@ -70,7 +70,10 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <SelectField label="Channel" path="channel" value={str(item.channel)} options={MESSAGE_CHANNELS} onChange={(v) => set('channel', v)} />
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
       </div>
-      {item.channel !== 'sms' && <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} />}
+      {/* An SMS has no subject; one kept from another channel stays shown (with its findings) until cleared. */}
+      {(item.channel !== 'sms' || item.subject !== undefined) && (
+        <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} help={item.channel === 'sms' ? 'SMS messages have no subject: clear this to leave it out of the pack.' : undefined} />
+      )}
       <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${count(codePoints(body))} / ${plural(BODY_MAX, 'character')}`} />
       <h3>Preview</h3>
       <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
@@ -88,15 +91,16 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
 
 /**
  * A condition's value box: its text read by parseValue, and not applied, with why, when it says
- * what the editor would not keep; `place` is the value's path in the form (its pointer names it).
+ * what the editor would not keep; `place` is the value's path in the form (its pointer names it,
+ * and the findings about the value are shown beside it, as a clicked one focuses it).
  */
 function ConditionValue({ label, value, place, onChange }: { label: string; value: unknown; place: string; onChange: (v: unknown) => void }) {
   const pointer = useFieldPointer(place);
   const t = useTypedText(formatValue(value), value, (text) => parseValue(text, pointer), onChange);
-  const f = useFieldFindings(undefined, t.error);
+  const f = useFieldFindings(place, t.error);
   return (
     <span className="condition-value">
-      <input aria-label={label} value={t.draft} onChange={(e) => t.change(e.target.value)} {...f.attrs} />
+      <input aria-label={label} data-path={place} value={t.draft} onChange={(e) => t.change(e.target.value)} {...f.attrs} />
       {f.note}
     </span>
   );
@@ -108,16 +112,21 @@ const NO_CHILDREN: readonly unknown[] = [];
  * A filter node's row (a condition) or box (a group, its children below it). `root` is the
  * tree's root in the form's paths ("filters/root", "config/conditions"); the rows of a group are
  * keyed by their node (useRowKeys), so text typed into a condition and not applied stays with it.
+ * Each node is a field of the form at its place (`data-path`): the findings about a condition or a
+ * group are shown on its own row or box, and those about a value beside its box. `rootIsField`:
+ * false when the form already shows the root's place as a field around the tree (control.if's
+ * "config/conditions"), so its findings are not shown twice.
  */
-export function FilterNode({ node, path, root, onChange }: { node: unknown; path: FilterPath; root: string; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
+export function FilterNode({ node, path, root, rootIsField = true, onChange }: { node: unknown; path: FilterPath; root: string; rootIsField?: boolean; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
   const place = [root, ...path.map((i) => `children/${i}`)].join('/');
+  const field = path.length > 0 || rootIsField ? { 'data-path': place, tabIndex: -1 } : {};
   const children = isGroup(node) ? asArr(n.children) : NO_CHILDREN;
   const keys = useRowKeys(children);
   if (isGroup(node)) {
     return (
-      <div className="filter-group" role="group" aria-label={`Filter group ${at}`}>
+      <div className="filter-group" role="group" aria-label={`Filter group ${at}`} {...field}>
         <div className="filter-row">
           <select aria-label={`Group type ${at}`} value={str(n.type)} onChange={(e) => onChange((r) => updateAtPath(r, path, (g) => setKey(g, 'type', e.target.value)))} style={{ width: 90, flex: 'none' }}>
             {GROUP_TYPES.map((t) => <option key={t} value={t}>{t.toUpperCase()}</option>)}
@@ -126,6 +135,7 @@ export function FilterNode({ node, path, root, onChange }: { node: unknown; path
           <button onClick={() => onChange((r) => addChild(r, path, newGroup('or')))}>+ Group</button>
           {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>Remove</button>}
         </div>
+        {'data-path' in field && <FieldNote path={place} />}
         {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} />)}
       </div>
     );
@@ -133,22 +143,25 @@ export function FilterNode({ node, path, root, onChange }: { node: unknown; path
   if (isCondition(node)) {
     const upd = (k: string, v: unknown) => onChange((r) => updateAtPath(r, path, (c) => setKey(c, k, v)), `${at}:${k}`);
     return (
-      <div className="filter-row" role="group" aria-label={`Condition ${at}`}>
-        <input aria-label={`Field ${at}`} value={str(n.field)} onChange={(e) => upd('field', e.target.value)} />
-        <select aria-label={`Operator ${at}`} value={str(n.operator)} onChange={(e) => upd('operator', e.target.value)}>
-          {(OPERATORS as readonly string[]).includes(str(n.operator)) ? null : <option value={str(n.operator)}>{str(n.operator)}</option>}
-          {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
-        </select>
-        <ConditionValue label={`Value ${at}`} value={n.value} place={`${place}/value`} onChange={(v) => upd('value', v)} />
-        {path.length === 0 ? (
-          <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
-        ) : (
-          <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
-        )}
+      <div className="filter-condition" role="group" aria-label={`Condition ${at}`} {...field}>
+        <div className="filter-row">
+          <input aria-label={`Field ${at}`} value={str(n.field)} onChange={(e) => upd('field', e.target.value)} />
+          <select aria-label={`Operator ${at}`} value={str(n.operator)} onChange={(e) => upd('operator', e.target.value)}>
+            {(OPERATORS as readonly string[]).includes(str(n.operator)) ? null : <option value={str(n.operator)}>{str(n.operator)}</option>}
+            {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
+          </select>
+          <ConditionValue label={`Value ${at}`} value={n.value} place={`${place}/value`} onChange={(v) => upd('value', v)} />
+          {path.length === 0 ? (
+            <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
+          ) : (
+            <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
+          )}
+        </div>
+        {'data-path' in field && <FieldNote path={place} />}
       </div>
     );
   }
-  return <JsonField label={`Filter node ${at} (JSON)`} place={place} value={node} onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))} />;
+  return <JsonField label={`Filter node ${at} (JSON)`} path={'data-path' in field ? place : undefined} place={place} value={node} onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))} />;
 }
 
 export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
