@@ -52,8 +52,11 @@ export const createdReferenceItemId = (type: ReferenceType, id: string) => `${CR
 
 /** The reference a created resource's item id (createdReferenceItemId) stands for; undefined for any other item id. */
 export function createdReferenceOf(id: string): { type: ReferenceType; id: string } | undefined {
-  const m = /^reference:([a-z_]+):(.*)$/s.exec(id);
-  return m && m[1] in COLLECTION_OF_REFERENCE ? { type: m[1] as ReferenceType, id: m[2] } : undefined;
+  if (!id.startsWith(`${CREATED_REFERENCE}:`)) return undefined;
+  const rest = id.slice(CREATED_REFERENCE.length + 1);
+  const colon = rest.indexOf(':');
+  const type = rest.slice(0, colon);
+  return colon > 0 && Object.prototype.hasOwnProperty.call(COLLECTION_OF_REFERENCE, type) ? { type: type as ReferenceType, id: rest.slice(colon + 1) } : undefined;
 }
 
 /**

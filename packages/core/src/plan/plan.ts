@@ -506,9 +506,12 @@ function renamedKeys(items: Desired[], ledger: InstallLedger | null, wanted: Set
     for (const id of ids) {
       const it = ledger.items[id];
       const k = JSON.stringify([it.kind, it.collection, it.sourceHash]);
-      byContent.set(k, [...(byContent.get(k) ?? []), id].sort());
+      const same = byContent.get(k);
+      if (same) same.push(id);
+      else byContent.set(k, [id]);
     }
   }
+  for (const ids of byContent.values()) ids.sort();
   if (!byContent.size) return out;
   const fromLedger = (id: string): ResolvedItem | undefined => {
     const it = ledger.items[id];
