@@ -240,7 +240,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     }
     // Bindings to items this run created, now that they have workspace ids (core's itemBindings).
     const items = current.items;
-    current = { ...current, version: pack.version, state: 'installed', targetVersion: null, bindings: { ...current.bindings, ...itemBindings(plan.bindings, (id) => items[id]?.workspaceId) } };
+    current = { ...current, version: pack.version, state: 'installed', targetVersion: null, bindings: { ...current.bindings, ...itemBindings(plan.bindings, (id) => items[id]) } };
     await lock.write(current);
     finished = true;
     return { plan, written, ledger: current };

@@ -225,3 +225,70 @@ describe('an object a release drops that its own references are bound to', () =>
     expect(await all(c, '/v1/tags')).toEqual([]);
   });
 });
+
+describe('a reference by another id named like an item the pack carries (template, smart list, automation, pipeline, deal stage)', () => {
+  // The pack's own items, and one automation naming each of them by an id the pack does not use.
+  const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000d1', {
+    messageTemplates: [{ key: 'tpl-welcome', name: 'Welcome text', channel: 'sms', body: 'Hi {{contact.first_name}}' }],
+    smartLists: [{ key: 'list-buyers', name: 'Buyers', filters: { version: 2, root: { type: 'condition', field: 'created_at', operator: 'within_last_days', value: 7 } } }],
+    pipelines: [{ key: 'pipe', name: 'Sales', stages: [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON', probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }],
+    automations: [
+      { key: 'helper', document: { format: 'service.automation-template', version: 1, name: 'Helper',
+        graph: { nodes: [{ id: 't', kind: 'trigger.manual' }, { id: 'n', kind: 'action.notify', config: { message: 'hi' } }], edges: [{ id: 'e', source: 't', target: 'n' }] } } },
+      { key: 'main', document: { format: 'service.automation-template', version: 1, name: 'Main',
+        graph: {
+          nodes: [
+            { id: 't', kind: 'trigger.schedule', config: { cron: '0 9 * * 1', smart_list_id: 'old-list' } },
+            { id: 's', kind: 'action.send_sms', config: { template_id: 'old-welcome' } },
+            { id: 'd', kind: 'action.create_deal', config: { pipeline_id: 'old-pipe', stage_id: 'old-new', name: 'Deal' } },
+            { id: 'r', kind: 'action.run_automation', config: { automation_id: 'old-helper' } },
+          ],
+          edges: [{ id: 'e1', source: 't', target: 's' }, { id: 'e2', source: 's', target: 'd' }, { id: 'e3', source: 'd', target: 'r' }],
+        },
+        references: [
+          { type: 'smart_list', id: 'old-list', name: 'buyers' },
+          { type: 'email_template', id: 'old-welcome', name: 'Welcome Text' },
+          { type: 'pipeline', id: 'old-pipe', name: 'Sales' },
+          { type: 'deal_stage', id: 'old-new', name: 'New' },
+          { type: 'automation', id: 'old-helper', name: 'Helper' },
+        ],
+      } },
+    ],
+  });
+
+  it('installs into an empty workspace bound to those items, as a re-plan after the install binds them; re-plans to nothing and exports back the same', async () => {
+    const { c, env } = await fresh();
+    const dir = files({ 'pack.json': pack });
+    const first = await cli(['install', 'pack.json'], env, dir);
+    expect(first.stderr + first.stdout).not.toMatch(/not in the pack/);
+    expect(first.code).toBe(0);
+    const [tpl] = await all(c, '/v1/message-templates');
+    const [list] = await all(c, '/v1/smart-lists');
+    const [pipe] = await all(c, '/v1/pipeline-details');
+    const autos = await all(c, '/v1/automations');
+    const helper = autos.find((a) => a.name === 'Helper');
+    const main = await c.get<any>(`/v1/automations/${autos.find((a) => a.name === 'Main').id}`);
+    const cfg = (id: string) => (main.draft_document ?? main.document).graph.nodes.find((n: any) => n.id === id).config;
+    expect(cfg('t').smart_list_id).toBe(list.id);
+    expect(cfg('s').template_id).toBe(tpl.id);
+    expect(cfg('d').pipeline_id).toBe(pipe.id);
+    expect(cfg('d').stage_id).toBe(pipe.stages.find((s: any) => s.name === 'New').id);
+    expect(cfg('r').automation_id).toBe(helper.id);
+    expect((await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir)).code).toBe(0);
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const doc = r.pack.automations!.find((a) => a.key === 'main')!.document;
+    expect(doc.graph).toEqual(pack.automations![1].document.graph);
+    await uninstall(c, pack.packId);
+    expect(await all(c, '/v1/automations')).toEqual([]);
+  });
+
+  it('two items of the pack with that name: the plan says the reference is ambiguous, naming both', async () => {
+    const two: Pack = { ...pack, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000d2', messageTemplates: [...pack.messageTemplates!, { key: 'tpl-welcome-2', name: 'welcome text', channel: 'sms', body: 'Hello' }] };
+    const { env } = await fresh();
+    const dir = files({ 'pack.json': two });
+    const p = await cli(['plan', 'pack.json'], env, dir);
+    expect(p.code).toBe(1);
+    expect(p.stdout + p.stderr).toMatch(/email_template "Welcome Text" \(old-welcome\) matches 2 items of the pack by name \(tpl-welcome, tpl-welcome-2\)/);
+  });
+});

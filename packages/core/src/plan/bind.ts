@@ -1,11 +1,13 @@
 // Reference binding: every reference an automation's graph makes gets one workspace target.
 // Order: a pack key; an explicit binding (--bind, bindings file); the ledger's recorded binding;
-// an exact name match of the same type (trimmed, case-insensitive; several is an error); created
-// when the type is creatable; otherwise unresolved. Every failure is reported at once.
-import { CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
+// an item of the pack of the same type and name (trimmed, case-insensitive; for a creatable type
+// the first by key, else several is an error); an exact name match in the workspace (several is
+// an error); created when the type is creatable; otherwise unresolved. Every failure is reported at once.
+import { CREATABLE_REFERENCE_TYPES, packItemsByReferenceType, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
 import { count } from '../text.js';
 import type { Pack, Pipeline, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
+import { resolveTarget, type ItemLookup } from './resolve.js';
 import { KeyAllocator, referenceIdPrefix } from '../export/keys.js';
 import type { BindingTarget, InstallLedger, PlanError, PlanItemKind, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
 
@@ -72,15 +74,15 @@ function ownReferenceId(target: { itemId: string; stageKey?: string }): string {
  * Bindings to an item of the install that export would not give back by the item's own id: a
  * reference by name bound to the pack's resource of that name, or to the one created for another
  * reference of that name. The ledger records them by the item's workspace object (known once the
- * item is written: `workspaceIdOf`), as it records bindings to the workspace's objects, so export
+ * item is written: `lookup`; a deal stage's by its pipeline's stage ids), as it records bindings to the workspace's objects, so export
  * gives each automation back the id it wrote and a re-plan binds it the same way.
  */
-export function itemBindings(bindings: readonly ReferenceBinding[], workspaceIdOf: (itemId: string) => string | undefined): Record<string, string> {
+export function itemBindings(bindings: readonly ReferenceBinding[], lookup: ItemLookup): Record<string, string> {
   const out: Record<string, string> = {};
   for (const b of bindings) {
     if (!('itemId' in b.target) || ownReferenceId(b.target) === b.id) continue;
-    const ws = workspaceIdOf(b.target.itemId);
-    if (ws !== undefined) out[bindingKey(b.type, b.id)] = ws;
+    const ws = resolveTarget(b.target, lookup);
+    if (ws) out[bindingKey(b.type, b.id)] = ws;
   }
   return out;
 }
@@ -219,6 +221,23 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       bind(ours.source, ours.target);
       continue;
     }
+    // An item of the pack with the reference's name (a template, smart list, automation, pipeline,
+    // deal stage or non-creatable resource): after this install the workspace holds it, so a
+    // re-plan would bind to it by name; a first install binds to it as well, not to a workspace
+    // object of that name or to nothing.
+    const named = !kind && ref.name !== undefined ? packItemsNamed(pack, ref.type, ref.name) : [];
+    if (named.length === 1) {
+      bind('pack', named[0].target);
+      continue;
+    }
+    if (named.length > 1) {
+      out.errors.push({
+        code: 'plan/ambiguous-reference',
+        message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(named.length)} items of the pack by name (${named.map((n) => n.shown).join(', ')}); give the reference the key of the one it means`,
+        reference: usage,
+      });
+      continue;
+    }
     if (ref.name !== undefined && candidates) {
       const want = normalizeName(ref.name);
       const matches = candidates.filter((c) => typeof c.name === 'string' && normalizeName(c.name) === want);
@@ -253,6 +272,30 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     });
   }
   return out;
+}
+
+/**
+ * The pack's items a reference of `type` named `name` (trimmed, case-insensitive) can stand for,
+ * by key (a deal stage: by its pipeline's key, then its own), each with the target a reference to
+ * its key binds to (packTarget) and how a message names it.
+ */
+function packItemsNamed(pack: Pack, type: ReferenceType, name: string): { target: BindingTarget; shown: string }[] {
+  const want = normalizeName(name);
+  const out: { target: BindingTarget; shown: string; order: string[] }[] = [];
+  if (type === 'deal_stage') {
+    for (const p of pack.pipelines ?? [])
+      for (const st of p.stages)
+        if (normalizeName(st.name) === want) out.push({ target: { itemId: itemId('pipeline', p.key), stageKey: st.key }, shown: `${st.key} of pipeline ${p.key}`, order: [p.key, st.key] });
+  } else {
+    const items = packItemsByReferenceType(pack).get(type);
+    for (const [key, item] of items ?? []) {
+      if (item.name === undefined || normalizeName(item.name) !== want) continue;
+      const target = packTarget(pack, type, key);
+      if (target) out.push({ target, shown: key, order: [key] });
+    }
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => cmp(a.order[0], b.order[0]) || cmp(a.order[1] ?? '', b.order[1] ?? ''));
 }
 
 /**

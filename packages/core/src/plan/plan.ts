@@ -421,7 +421,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const ledgerBindings: Record<string, string> = {};
   for (const b of bound.bindings) if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
   // An item created by this run has no workspace id yet: the installer records its bindings once written.
-  Object.assign(ledgerBindings, itemBindings(bound.bindings, (id) => (id in ledgerUpdates ? ledgerUpdates[id]?.workspaceId : ledger?.items[id]?.workspaceId) || undefined));
+  Object.assign(ledgerBindings, itemBindings(bound.bindings, (id) => (id in ledgerUpdates ? ledgerUpdates[id] : ledger?.items[id]) ?? undefined));
   const allSteps = [...steps, ...orphans];
   const writes = allSteps.filter((s) => s.write).length;
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
