@@ -81,6 +81,40 @@ describe('fmt', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/bad\.json:1:7 error/);
   });
+
+  it('fmt, fmt --check, fix and fix --dry-run refuse a file that is not a pack (exit 1) as validate reports it, and leave it as it is', () => {
+    // Before: `[]` was "already formatted" and had "nothing to fix", exit 0, while validate failed it.
+    const dir = tempDir();
+    const cases: [string, string, string][] = [
+      ['list.json', '[]', 'an array'],
+      ['nothing.json', 'null\n', 'null'],
+      ['count.json', '  42', 'a number'],
+    ];
+    for (const [file, text] of cases) writeFileSync(join(dir, file), text);
+    cpSync(fixturePath('valid/buyer-lead-starter.json'), join(dir, 'ok.json'));
+    const files = cases.map(([f]) => f);
+    const v = run(['validate', ...files], { cwd: dir });
+    expect(v.code).toBe(1);
+    for (const args of [['fmt'], ['fmt', '--check'], ['fix'], ['fix', '--dry-run']]) {
+      const r = run([...args, ...files, 'ok.json'], { cwd: dir });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);
+      for (const [file, text, what] of cases) {
+        const line = `${file}:1:${text.length - text.trimStart().length + 1} error A pack is a JSON object, not ${what}. schema/type`;
+        expect(r.stderr, args.join(' ')).toContain(line);
+        expect(v.stdout).toContain(line);
+        expect(readFileSync(join(dir, file), 'utf8')).toBe(text);
+      }
+      expect(r.stdout, args.join(' ')).not.toMatch(/already formatted|nothing to fix/);
+      if (args[0] === 'fix') expect(r.stdout).toBe('nothing fixed in 4 files; 3 could not be read as packs\n');
+    }
+    // unpack (exit 1, as for invalid JSON) and diff (exit 2, as for invalid JSON) say it in the same words.
+    const u = run(['unpack', 'list.json', 'out'], { cwd: dir });
+    expect(u.code).toBe(1);
+    expect(u.stderr).toContain('list.json:1:1 error A pack is a JSON object, not an array. schema/type');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    const d = run(['diff', 'ok.json', 'list.json'], { cwd: dir });
+    expect(d).toMatchObject({ code: 2, stdout: '', stderr: "setup-pack diff: 'list.json' is not a pack: a pack is a JSON object, not an array\n" });
+  });
 });
 
 describe('fmt and fix never change what a pack file says', () => {

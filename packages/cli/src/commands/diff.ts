@@ -136,7 +136,7 @@ function cannotPair(path: string, unpaired: readonly UnpairedItem[]): string {
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [oldPath, newPath] = args.positionals;
-  const { acceptsProperty, diffPacks, RULE_METADATA } = await import('@setup-pack/core');
+  const { acceptsProperty, diffPacks, notAPack, RULE_METADATA } = await import('@setup-pack/core');
   const abs = [oldPath, newPath].map((path) => resolve(ctx.cwd, path));
   const read = (i: number, stamp?: string) => readPackInput(ctx, abs[i], displayPath(abs[i], ctx.cwd), stamp);
   // A source folder has no exportedAt (build sets one): it is built with the other pack's, or both
@@ -154,7 +154,11 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     return 2;
   }
   const [a, b] = reads.map((r) => (r as { value: unknown }).value);
-  for (const [i, v] of [a, b].entries()) if (!isObject(v)) throw new UsageError(`'${args.positionals[i]}' is not a pack: its top level is not a JSON object`);
+  // No pack at all (`[]`): said in validate's words (core's notAPack).
+  for (const [i, v] of [a, b].entries()) {
+    const why = notAPack(v)?.message;
+    if (why) throw new UsageError(`'${args.positionals[i]}' is not a pack: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.$/, '')}`);
+  }
   const d = diffPacks(a as Pack, b as Pack);
   // An invalid pack's items that cannot be paired by key would be guessed at (an item whose key
   // went bad said removed, one of a repeated key said changed or not): refused, each named.
