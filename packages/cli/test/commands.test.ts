@@ -567,6 +567,31 @@ describe('diff', () => {
     expect(run(['diff', 'new.json', 'old.json'], { cwd: dir }).stderr).toMatch(/^setup-pack diff: 'new\.json' has items/);
   });
 
+  it('refuses a pack whose changed pipeline repeats a stage key, or whose changed automation repeats a node id, naming them, where it paired the first', () => {
+    // Before: the second "tag" node's change, or the second stage's, was never said: diff paired the first and exited 0.
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    const nodes = pack.automations[0].document.graph.nodes;
+    nodes.push({ ...nodes[1], config: { ...nodes[1].config, tag_id: 'other' } });
+    writeFileSync(join(dir, 'nodes.json'), JSON.stringify(pack));
+    const r = run(['diff', 'old.json', 'nodes.json'], { cwd: dir });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      `setup-pack diff: 'nodes.json' has automation nodes diff cannot pair by id, so it cannot say which were added, removed or changed: automations[0].document.graph.nodes[1], automations[0].document.graph.nodes[${nodes.length - 1}] share id "${nodes[1].id}"; give each node an id of its own (setup-pack validate says more)\n`,
+    );
+    const p = pack.pipelines.findIndex((x: { stages: unknown[] }) => x.stages.length >= 2);
+    const fresh = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const stages = fresh.pipelines[p].stages;
+    stages[1] = { ...stages[1], key: stages[0].key };
+    writeFileSync(join(dir, 'stages.json'), JSON.stringify(fresh));
+    const s = run(['diff', '-f', 'json', 'stages.json', 'old.json'], { cwd: dir });
+    expect(s).toMatchObject({ code: 2, stdout: '' });
+    expect(s.stderr).toBe(
+      `setup-pack diff: 'stages.json' has pipeline stages diff cannot pair by key, so it cannot say which were added, removed or changed: pipelines[${p}].stages[0], pipelines[${p}].stages[1] share key "${stages[0].key}"; give each stage a key of its own (setup-pack validate says more)\n`,
+    );
+  });
+
   it('does not count a moved node as a change, and flags a different packId', () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
