@@ -100,7 +100,7 @@ const JSON_FOLDERS: ReadonlySet<string> = new Set(JSON_SOURCE_FOLDERS);
  */
 async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Promise<{ targets: Target[]; failed: FileReport[] }> {
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: mayBeSourceFolder });
-  const folderOf = sourceFolderOf(mayBeSourceFolder);
+  const folderOf = sourceFolderOf(ctx.cwd, mayBeSourceFolder);
   const show = (abs: string) => printable(displayPath(abs, ctx.cwd));
   type Step = { pack: string } | { folder: string; rel?: string };
   const steps: Step[] = [];
