@@ -81,6 +81,40 @@ describe('fmt', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/bad\.json:1:7 error/);
   });
+
+  it('fmt, fmt --check, fix and fix --dry-run refuse a file that is not a pack (exit 1) as validate reports it, and leave it as it is', () => {
+    // Before: `[]` was "already formatted" and had "nothing to fix", exit 0, while validate failed it.
+    const dir = tempDir();
+    const cases: [string, string, string][] = [
+      ['list.json', '[]', 'an array'],
+      ['nothing.json', 'null\n', 'null'],
+      ['count.json', '  42', 'a number'],
+    ];
+    for (const [file, text] of cases) writeFileSync(join(dir, file), text);
+    cpSync(fixturePath('valid/buyer-lead-starter.json'), join(dir, 'ok.json'));
+    const files = cases.map(([f]) => f);
+    const v = run(['validate', ...files], { cwd: dir });
+    expect(v.code).toBe(1);
+    for (const args of [['fmt'], ['fmt', '--check'], ['fix'], ['fix', '--dry-run']]) {
+      const r = run([...args, ...files, 'ok.json'], { cwd: dir });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);
+      for (const [file, text, what] of cases) {
+        const line = `${file}:1:${text.length - text.trimStart().length + 1} error A pack is a JSON object, not ${what}. schema/type`;
+        expect(r.stderr, args.join(' ')).toContain(line);
+        expect(v.stdout).toContain(line);
+        expect(readFileSync(join(dir, file), 'utf8')).toBe(text);
+      }
+      expect(r.stdout, args.join(' ')).not.toMatch(/already formatted|nothing to fix/);
+      if (args[0] === 'fix') expect(r.stdout).toBe('nothing fixed in 4 files; 3 could not be read as packs\n');
+    }
+    // unpack (exit 1, as for invalid JSON) and diff (exit 2, as for invalid JSON) say it in the same words.
+    const u = run(['unpack', 'list.json', 'out'], { cwd: dir });
+    expect(u.code).toBe(1);
+    expect(u.stderr).toContain('list.json:1:1 error A pack is a JSON object, not an array. schema/type');
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    const d = run(['diff', 'ok.json', 'list.json'], { cwd: dir });
+    expect(d).toMatchObject({ code: 2, stdout: '', stderr: "setup-pack diff: 'list.json' is not a pack: a pack is a JSON object, not an array\n" });
+  });
 });
 
 describe('fmt and fix never change what a pack file says', () => {
@@ -531,6 +565,31 @@ describe('diff', () => {
     }
     // Either side: the old pack named as the old one.
     expect(run(['diff', 'new.json', 'old.json'], { cwd: dir }).stderr).toMatch(/^setup-pack diff: 'new\.json' has items/);
+  });
+
+  it('refuses a pack whose changed pipeline repeats a stage key, or whose changed automation repeats a node id, naming them, where it paired the first', () => {
+    // Before: the second "tag" node's change, or the second stage's, was never said: diff paired the first and exited 0.
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    const nodes = pack.automations[0].document.graph.nodes;
+    nodes.push({ ...nodes[1], config: { ...nodes[1].config, tag_id: 'other' } });
+    writeFileSync(join(dir, 'nodes.json'), JSON.stringify(pack));
+    const r = run(['diff', 'old.json', 'nodes.json'], { cwd: dir });
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      `setup-pack diff: 'nodes.json' has automation nodes diff cannot pair by id, so it cannot say which were added, removed or changed: automations[0].document.graph.nodes[1], automations[0].document.graph.nodes[${nodes.length - 1}] share id "${nodes[1].id}"; give each node an id of its own (setup-pack validate says more)\n`,
+    );
+    const p = pack.pipelines.findIndex((x: { stages: unknown[] }) => x.stages.length >= 2);
+    const fresh = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const stages = fresh.pipelines[p].stages;
+    stages[1] = { ...stages[1], key: stages[0].key };
+    writeFileSync(join(dir, 'stages.json'), JSON.stringify(fresh));
+    const s = run(['diff', '-f', 'json', 'stages.json', 'old.json'], { cwd: dir });
+    expect(s).toMatchObject({ code: 2, stdout: '' });
+    expect(s.stderr).toBe(
+      `setup-pack diff: 'stages.json' has pipeline stages diff cannot pair by key, so it cannot say which were added, removed or changed: pipelines[${p}].stages[0], pipelines[${p}].stages[1] share key "${stages[0].key}"; give each stage a key of its own (setup-pack validate says more)\n`,
+    );
   });
 
   it('does not count a moved node as a change, and flags a different packId', () => {

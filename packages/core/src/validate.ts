@@ -62,7 +62,7 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
     // whole text that is such a number (`1e400`) is still told that a pack is a JSON object.
     const outOfRange = diagnostics.length ? numbersOutOfRange(diagnostics) : undefined;
     if (!isObj(value)) {
-      diagnostics.push({ code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${describeNonObject(value)}.`, pointer: '' });
+      diagnostics.push(notAPack(value)!);
       return finish(diagnostics, value, source, options);
     }
     const brokenPaths = new PointerSet();
@@ -103,6 +103,15 @@ function finish(diagnostics: Diagnostic[], value: unknown, source: SourceText | 
 }
 
 const isError = (d: Diagnostic) => d.severity === 'error';
+
+/**
+ * The finding about a value that cannot be a pack at all, its top level not being a JSON object
+ * (`[]`, `null`, `42`), or undefined for an object: validation's, and the refusal of every command
+ * that would otherwise take such a file for a pack (fmt, fix: "already formatted", "nothing to fix").
+ */
+export function notAPack(value: unknown): Diagnostic | undefined {
+  return isObj(value) ? undefined : { code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${describeNonObject(value)}.`, pointer: '' };
+}
 
 /** What a value handed in for a pack is, when it is not an object: "an array", "null", "a number", "undefined". */
 const describeNonObject = (value: unknown): string =>

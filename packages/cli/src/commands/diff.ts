@@ -1,7 +1,7 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { count, describeValueChange, filterPlace, printable as p, type FilterChange, type PackDiff, type Pack, type UnpairedItem, type ValueChange } from '@setup-pack/core';
+import { count, describeValueChange, filterPlace, printable as p, type FilterChange, type PackDiff, type Pack, type ValueChange } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -118,25 +118,9 @@ export function formatDiff(d: PackDiff, c: Colors): string {
   return out.join('\n') + '\n';
 }
 
-/** The refusal of a pack with items diff cannot pair by key, naming at most 10 of them. */
-function cannotPair(path: string, unpaired: readonly UnpairedItem[]): string {
-  const groups = new Map<string, string[]>();
-  for (const u of unpaired) {
-    const why = u.reason === 'no-key' ? 'no-key' : `key ${JSON.stringify(u.key)}`;
-    const at = `${u.kind}[${u.index}]`;
-    groups.set(`${u.kind}\0${why}`, [...(groups.get(`${u.kind}\0${why}`) ?? []), at]);
-  }
-  const said = [...groups].map(([group, at]) => {
-    const why = group.split('\0')[1];
-    return why === 'no-key' ? `${at.join(', ')} ${at.length === 1 ? 'has' : 'have'} no string key` : `${at.join(', ')} share ${why}`;
-  });
-  const shown = said.slice(0, 10).join('; ') + (said.length > 10 ? `; and ${count(said.length - 10)} more` : '');
-  return p(`'${path}' has items diff cannot pair by key, so it cannot say which were added, removed or changed: ${shown}; give each item a key of its own (setup-pack validate says more)`);
-}
-
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [oldPath, newPath] = args.positionals;
-  const { acceptsProperty, diffPacks, RULE_METADATA } = await import('@setup-pack/core');
+  const { acceptsProperty, cannotPairReason, diffPacks, notAPack, RULE_METADATA } = await import('@setup-pack/core');
   const abs = [oldPath, newPath].map((path) => resolve(ctx.cwd, path));
   const read = (i: number, stamp?: string) => readPackInput(ctx, abs[i], displayPath(abs[i], ctx.cwd), stamp);
   // A source folder has no exportedAt (build sets one): it is built with the other pack's, or both
@@ -154,13 +138,19 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     return 2;
   }
   const [a, b] = reads.map((r) => (r as { value: unknown }).value);
-  for (const [i, v] of [a, b].entries()) if (!isObject(v)) throw new UsageError(`'${args.positionals[i]}' is not a pack: its top level is not a JSON object`);
+  // No pack at all (`[]`): said in validate's words (core's notAPack).
+  for (const [i, v] of [a, b].entries()) {
+    const why = notAPack(v)?.message;
+    if (why) throw new UsageError(`'${args.positionals[i]}' is not a pack: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.$/, '')}`);
+  }
   const d = diffPacks(a as Pack, b as Pack);
   // An invalid pack's items that cannot be paired by key would be guessed at (an item whose key
-  // went bad said removed, one of a repeated key said changed or not): refused, each named.
+  // went bad said removed, one of a repeated key said changed or not), and so would a changed
+  // pipeline's stages of a repeated key and a changed automation's nodes or edges of a repeated
+  // id: refused, each named, in core's words.
   for (const side of ['old', 'new'] as const) {
     const own = d.unpaired.filter((u) => u.side === side && u.reason !== 'key-repeats-on-other-side');
-    if (own.length) throw new UsageError(`${cannotPair(args.positionals[side === 'old' ? 0 : 1], own)}`);
+    if (own.length) throw new UsageError(p(`'${args.positionals[side === 'old' ? 0 : 1]}' ${cannotPairReason(own)} (setup-pack validate says more)`));
   }
   if (args.values.format === 'json') ctx.stdout.write(JSON.stringify({ version: 1, old: oldPath, new: newPath, ...d }, null, 2) + '\n');
   else ctx.stdout.write(formatDiff(d, ctx.colors('stdout')));

@@ -56,6 +56,9 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     for (const ch of changes) ctx.stdout.write(`${path}: ${printable(ch)}\n`);
     touched++;
   });
+  // The files fix could not take as packs (unreadable, not JSON, no pack at all: `[]`), said above:
+  // not files with "nothing to fix". Those left as they are are counted apart.
+  const unread = failed.filter((f) => !f.writeError).length - left;
   let unfixed = 0;
   let unbuilt = 0;
   for (const abs of folders) {
@@ -77,9 +80,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
   const leftAlone = left ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}` : '';
   const notWritten = unwritten ? `; ${count(unwritten)} could not be written` : '';
+  const notRead = unread ? `; ${count(unread)} could not be read as ${unread === 1 ? 'a pack' : 'packs'}` : '';
   // A folder that does not build was not looked at: not "nothing to fix" (stderr said why).
   const notBuilt = unbuilt ? `; ${count(unbuilt)} ${unbuilt === 1 ? 'does' : 'do'} not build` : '';
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${leftAlone}${notWritten}${notBuilt}\n` : left || unwritten || unbuilt ? `nothing fixed in ${what}${leftAlone}${notWritten}${notBuilt}\n` : `nothing to fix in ${what}\n`);
+  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${notRead}${leftAlone}${notWritten}${notBuilt}\n` : left || unwritten || unbuilt || unread ? `nothing fixed in ${what}${notRead}${leftAlone}${notWritten}${notBuilt}\n` : `nothing to fix in ${what}\n`);
   const code = rewriteExitCode(failed, dry && touched > 0);
   return code || (unfixed ? 1 : 0);
 }

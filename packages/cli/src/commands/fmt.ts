@@ -5,7 +5,7 @@ import { count, numbersNotKept, plural, pluralWord, printable } from '@setup-pac
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { displayPath, expandEntries, mayBeSourceFolder, sourceFolderOf } from '../lib/files.js';
-import { leftAsItIs, lostOnRewrite, parsePackBytes, readPackFile } from '../lib/packfile.js';
+import { leftAsItIs, lostOnRewrite, notAPackReport, parsePackBytes, readPackFile } from '../lib/packfile.js';
 import { reportUnreadable, rewriteExitCode } from '../lib/rewrite.js';
 import { ioReason, writeFileSafely } from '../lib/write.js';
 import { WriteError } from '../lib/errors.js';
@@ -53,6 +53,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     // and build, keep the last, so writing the file again would drop the first) or a number
     // JSON.parse does not read as written (1e400 would be written as null; core's findings; and
     // 0.1000000000000000055511151231257827 as 0.1, 1e-400 as 0: numbersNotKept) leaves the file as it is.
+    // A pack file that is no pack at all (`[]`) is validate's error: refused, not "already formatted".
+    const notPack = t.role === 'pack' ? await notAPackReport(r, t.path) : undefined;
+    if (notPack) {
+      failed.push(notPack);
+      continue;
+    }
     const lost = lostOnRewrite([...r.findings, ...numbersNotKept(r.source)], leftAsItIs('fmt'));
     if (lost.length) {
       failed.push({ path: t.path, text: r.source.text, diagnostics: lost });
@@ -94,7 +100,7 @@ const JSON_FOLDERS: ReadonlySet<string> = new Set(JSON_SOURCE_FOLDERS);
  */
 async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Promise<{ targets: Target[]; failed: FileReport[] }> {
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: mayBeSourceFolder });
-  const folderOf = sourceFolderOf(mayBeSourceFolder);
+  const folderOf = sourceFolderOf(ctx.cwd, mayBeSourceFolder);
   const show = (abs: string) => printable(displayPath(abs, ctx.cwd));
   type Step = { pack: string } | { folder: string; rel?: string };
   const steps: Step[] = [];

@@ -5,7 +5,7 @@ import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
 import { displayPath, notAFolder } from '../lib/files.js';
-import { cannotRead, lostOnRewrite, readPackFile } from '../lib/packfile.js';
+import { cannotRead, lostOnRewrite, notAPackReport, readPackFile } from '../lib/packfile.js';
 import { formatPretty } from '../report/pretty.js';
 import { cliVersion } from '../lib/version.js';
 import { buildFromFiles, unpackToFiles, UnpackError } from '../source/layout.js';
@@ -35,6 +35,13 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (r.unreadable) throw new UsageError(cannotRead(packArg, r.report));
     const { RULE_METADATA } = await import('@setup-pack/core');
     ctx.stderr.write(formatPretty([r.report], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+    return 1;
+  }
+  // No pack at all (`[]`): validate's finding, placed, as fmt and fix refuse it.
+  const notPack = await notAPackReport(r, displayPath(abs, ctx.cwd));
+  if (notPack) {
+    const { RULE_METADATA } = await import('@setup-pack/core');
+    ctx.stderr.write(formatPretty([notPack], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
     return 1;
   }
   // The source folder's files are written from the parsed pack, so a property written twice (the

@@ -41,7 +41,7 @@ export interface CommandSpec {
 /** Options every command takes. */
 export const COMMON_OPTIONS: Options = {
   help: { type: 'boolean', short: 'h', description: 'Show this help.' },
-  color: { type: 'boolean', description: 'Force colour on (default: on for a terminal unless NO_COLOR is set).' },
+  color: { type: 'boolean', description: 'Force colour on (default: on for a terminal whose TERM is not dumb; a non-empty NO_COLOR turns it off, FORCE_COLOR on).' },
   'no-color': { type: 'boolean', description: 'Turn colour off.' },
 };
 

@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { fstatSync, readFileSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
+import { fstatSync, lstatSync, readFileSync, readlinkSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
@@ -22,9 +22,9 @@ export function displayPath(abs: string, cwd: string): string {
   return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs).split(sep).join('/');
 }
 
-const statOrUndefined = (abs: string) => {
+const statOrUndefined = (abs: string, link = false) => {
   try {
-    return statSync(abs, { throwIfNoEntry: false });
+    return link ? lstatSync(abs, { throwIfNoEntry: false }) : statSync(abs, { throwIfNoEntry: false });
   } catch {
     return undefined; // not readable: said as a path that does not exist, as before
   }
@@ -149,17 +149,20 @@ export async function mayBeSourceFolder(dir: string): Promise<boolean> {
  * undefined. A file belongs to that folder when it is at its top (manifest.json, a README) or below
  * one of the layout's folders (automations/, assets/, …); a file in any other folder below it
  * (a pack built into dist/, a packs/ folder beside the layout) is no part of it, and is a pack.
+ * The search goes up no further than the file's project (searchStopsAt): a manifest.json above it
+ * (in a home folder, a scratch folder, a folder a repository was cloned into) does not capture it.
  * Each folder is asked once however many files are in it or below it: the answer for a folder is
  * kept, and a walk up stops at the first folder already answered, so a folder of 1,000 packs costs
  * one question per folder above them, not one per pack.
  */
-export function sourceFolderOf(isFolder: (dir: string) => Promise<boolean> = mayBeSourceFolder): (abs: string) => Promise<string | undefined> {
+export function sourceFolderOf(cwd: string, isFolder: (dir: string) => Promise<boolean> = mayBeSourceFolder): (abs: string) => Promise<string | undefined> {
   const known = new Map<string, string | null>();
+  const stopsAt = searchStopsAt(cwd);
   const enclosing = async (dir: string): Promise<string | undefined> => {
     const answer = known.get(dir);
     if (answer !== undefined) return answer ?? undefined;
     const up = dirname(dir);
-    const found = (await isFolder(dir)) ? dir : up === dir ? undefined : await enclosing(up);
+    const found = (await isFolder(dir)) ? dir : up === dir || stopsAt(dir) ? undefined : await enclosing(up);
     known.set(dir, found ?? null);
     return found;
   };
@@ -167,6 +170,59 @@ export function sourceFolderOf(isFolder: (dir: string) => Promise<boolean> = may
     const root = await enclosing(dirname(abs));
     return root !== undefined && belongsTo(root, abs) ? root : undefined;
   };
+}
+
+const holdsGit = (dir: string) => statOrUndefined(resolve(dir, '.git'), true) !== undefined;
+
+/**
+ * Where the search for the source folder holding a file stops (the folder is searched, none above
+ * it): the repository holding the file (the nearest folder with a `.git`, a folder or a worktree's
+ * file: the boundary links are held to, source/tree.ts), or, when no repository holds it, the working
+ * directory, or for a file outside it the nearest folder above both. So `cd packs/buyer/automations
+ * && setup-pack validate welcome.json` finds packs/buyer inside a repository, and a stray
+ * manifest.json above the repository, or above the working directory outside one, captures nothing.
+ * Each folder's answer is asked once.
+ */
+function searchStopsAt(cwd: string): (dir: string) => boolean {
+  const repository = new Map<string, boolean>();
+  /** Whether `dir` or a folder above it holds a .git. */
+  const inRepository = (dir: string): boolean => {
+    let answer = repository.get(dir);
+    if (answer === undefined) {
+      const up = dirname(dir);
+      answer = holdsGit(dir) || (up !== dir && inRepository(up));
+      repository.set(dir, answer);
+    }
+    return answer;
+  };
+  const atOrAboveCwd = (dir: string) => dir === cwd || cwd.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  return (dir) => holdsGit(dir) || (atOrAboveCwd(dir) && !inRepository(dir));
+}
+
+/**
+ * Why a path named cannot be read, when stat finds nothing there: no such file, or a link that
+ * leads to none or round in a loop (said as such, not as a file that does not exist), or the file
+ * system's reason (permission denied on a folder above it).
+ */
+function whyNotThere(abs: string): string {
+  try {
+    statSync(abs);
+  } catch (e) {
+    return linkProblem(abs, e) ?? ioReason(e);
+  }
+  return 'no such file or directory';
+}
+
+/** When `e`, met opening `abs`, is a link's fault: a link that leads to nothing, or round in a loop, said as such. */
+function linkProblem(abs: string, e: unknown): string | undefined {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'ELOOP') return 'it is a symbolic link that leads round in a loop';
+  if (code !== 'ENOENT' || !statOrUndefined(abs, true)?.isSymbolicLink()) return undefined;
+  try {
+    return `it is a symbolic link to '${readlinkSync(abs)}', which does not exist`;
+  } catch {
+    return undefined; // gone since: said as missing
+  }
 }
 
 /** Whether a file below the source folder `root` is part of it: at its top, or below one of the layout's folders. */
@@ -218,7 +274,7 @@ export async function expandEntries(
   // validate and fix: a file inside a source folder (named, matched by a glob, or found in a
   // directory that is part of one) stands for the folder, which is checked or fixed once as a
   // whole; none of its files is read as a pack. The question is asked once per folder.
-  const folderOf = options.sourceFolders && options.wholeFolders ? sourceFolderOf(isFolder) : undefined;
+  const folderOf = options.sourceFolders && options.wholeFolders ? sourceFolderOf(cwd, isFolder) : undefined;
   const out: InputEntry[] = [];
   const seen = new Set<string>();
   const add = (type: InputEntry['type'], abs: string) => {
@@ -234,7 +290,8 @@ export async function expandEntries(
     // Synchronous, as the files are read: one call per argument, and fs/promises is not loaded
     // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
     const st = statOrUndefined(abs);
-    if (st?.isFile()) {
+    // A file, or what is read as one: a pipe (`validate <(…)`, a FIFO) or a device (`/dev/stdin`).
+    if (st && !st.isDirectory()) {
       if (await ignored?.(abs)) continue;
       const root = await folderOf?.(abs);
       if (root !== undefined) add('source-folder', root);
@@ -242,7 +299,7 @@ export async function expandEntries(
       continue;
     }
     const isDir = st?.isDirectory();
-    if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': no such file or directory`);
+    if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': ${whyNotThere(abs)}`);
     // A source folder named: checked as one, and the packs below it outside its layout (a pack
     // built into dist/, a repository's packs beside a root that is a source folder) are read on,
     // by a walk that skips the layout's own folders.
@@ -254,16 +311,25 @@ export async function expandEntries(
     // which are relative to the working directory, from there (the same files, matched by the
     // directory's path: `g/**/*.json`, or `../g/**/*.json` outside it).
     const dirPattern = isDir && ignored ? convertPathToPattern(relative(cwd, abs)) : '';
-    const search = (ignoring: readonly string[]) => {
-      const walk = linkWatchingFs();
+    const search = (ignoring: readonly string[], brokenAsFiles?: ReadonlySet<string>) => {
+      const walk = linkWatchingFs(brokenAsFiles);
       const patterns = !isDir ? [input.split(sep).join('/')] : dirPattern ? [`${dirPattern}/**/*.json`] : ['**/*.json'];
       const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
       if (layoutRoot) skip.push(...LAYOUT_ENTRIES.map((e) => `${dirPattern ? `${dirPattern}/` : ''}${e}/**`));
       // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links }));
+      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links, broken: walk.broken }));
     };
-    const { found, links } = await search(ignore);
+    const { found, links, broken } = await search(ignore);
     let matches = found;
+    // A link the walk met that leads nowhere or round in a loop is no file it can take, but one the
+    // pattern names (`packs/x.json -> ../gone.json`): kept, so that reading it says what it is
+    // (exit 2), rather than left out without a word. The walk is asked again, taking those links
+    // for files, to know which of them the pattern, --ignore and node_modules leave.
+    if (broken.length) {
+      const asFiles = new Set(broken.map((b) => resolve(b)));
+      const named = (await search(ignore, asFiles)).found.filter((m) => asFiles.has(resolve(m)));
+      if (named.length) matches = [...matches, ...named];
+    }
     if (links.length) {
       matches = oncePerRealFile(matches, links);
       linksMet = true;
@@ -326,20 +392,30 @@ function onceEach(entries: InputEntry[]): InputEntry[] {
 }
 
 /**
- * The file system the glob walks, noting every symbolic link it resolves. The walk follows links
+ * The file system the glob walks, noting every symbolic link it resolves, and those it cannot
+ * (`broken`: a link to nothing, a loop of links), which `brokenAsFiles` makes it take for files. The walk follows links
  * (a shared folder linked in is read), and asks `realpath` only of links, so a tree without
  * any costs nothing more; a tree with some says which paths may be a file seen twice.
  */
-function linkWatchingFs() {
+function linkWatchingFs(brokenAsFiles?: ReadonlySet<string>) {
   const links: string[] = [];
+  const broken: string[] = [];
   const watched: typeof realpath = ((path: string, ...rest: unknown[]) => {
     const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null, resolved: string) => void;
+    if (brokenAsFiles?.has(resolve(path))) return callback(null, path);
     realpath(path, (error, resolved) => {
       if (!error) links.push(path);
+      else if (error.code === 'ENOENT' || error.code === 'ELOOP') broken.push(path);
       callback(error, resolved);
     });
   }) as typeof realpath;
-  return { links, fs: { readdir, readdirSync, realpath: watched, realpathSync, stat: statCb, statSync } };
+  // A link that leads nowhere, taken for a file (the second walk of expandEntries).
+  const stat = ((path: string, ...rest: unknown[]) => {
+    const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null, st?: unknown) => void;
+    if (brokenAsFiles?.has(resolve(path))) return callback(null, { isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false });
+    (statCb as (p: string, cb: (error: NodeJS.ErrnoException | null, st?: unknown) => void) => void)(path, callback);
+  }) as typeof statCb;
+  return { links, broken, fs: { readdir, readdirSync, realpath: watched, realpathSync, stat, statSync } };
 }
 
 /**
@@ -401,7 +477,7 @@ export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: 
     }
     return text;
   } catch (e) {
-    return { error: `cannot read the file: ${readFailure(e)}` };
+    return { error: `cannot read the file: ${linkProblem(abs, e) ?? readFailure(e)}` };
   }
 }
 

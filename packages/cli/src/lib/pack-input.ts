@@ -25,7 +25,7 @@ export async function readPackInput(ctx: CommandContext, abs: string, shown: str
     // diff or plan would say every item of the folder is added. validate reads the folder for it;
     // here the user is asked to name the folder, which is what builds.
     // A pack built beside the layout (`build p -o p/p.json`) is a pack: only the layout's own files are refused.
-    const root = await sourceFolderOf()(abs);
+    const root = await sourceFolderOf(ctx.cwd)(abs);
     if (root !== undefined && inLayout(relative(root, abs).split(sep).join('/'))) {
       const folder = displayPath(root, ctx.cwd);
       throw new UsageError(`'${shown}' is a file of the pack source folder '${folder}', not a pack; name the folder to build it ('${folder}')`);

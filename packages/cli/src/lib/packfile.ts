@@ -53,5 +53,18 @@ export function lostOnRewrite<D extends Diagnostic>(findings: readonly D[], refu
   return lost;
 }
 
+/**
+ * The report of a pack file whose top level is not a JSON object (`[]`, `null`): core's finding,
+ * the one validate reports, placed in the file; undefined for an object. fmt and fix refuse such
+ * a file (exit 1) rather than call it "already formatted" or say it has "nothing to fix".
+ */
+export async function notAPackReport(read: Extract<PackRead, { ok: true }>, path: string): Promise<FileReport | undefined> {
+  const { notAPack } = await import('@setup-pack/core');
+  const d = notAPack(read.value);
+  if (!d) return undefined;
+  const [at] = read.source.locateAll([{ pointer: d.pointer }]);
+  return { path, text: read.source.text, diagnostics: [at ? { ...d, ...at } : d] };
+}
+
 /** fmt's and fix's refusal: the file is left as it is. */
 export const leftAsItIs = (command: string) => (loss: string) => `${command} leaves the file as it is: written again, ${loss}`;

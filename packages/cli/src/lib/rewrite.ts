@@ -2,7 +2,7 @@
 import type { RuleMeta } from '@setup-pack/core';
 import type { CommandContext } from './context.js';
 import { displayPath, expandEntries } from './files.js';
-import { readPackFile, type PackRead } from './packfile.js';
+import { notAPackReport, readPackFile, type PackRead } from './packfile.js';
 import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
@@ -20,7 +20,7 @@ export function reportUnreadable(ctx: CommandContext, failed: FileReport[], rule
 
 /**
  * Reads each file as a pack and hands it to `each`, one at a time. Returns the files that could
- * not be read or parsed, and those `each` refused (the report it returns), for reportUnreadable
+ * not be read or parsed, or are no pack (their top level not an object), and those `each` refused (the report it returns), for reportUnreadable
  * and rewriteExitCode.
  */
 export async function forEachPackFile(
@@ -34,6 +34,12 @@ export async function forEachPackFile(
     const r = await readPackFile(abs, path);
     if (!r.ok) {
       failed.push(r.report);
+      continue;
+    }
+    // Not a pack at all (`[]`): validate's error, and no file to fix.
+    const notPack = await notAPackReport(r, path);
+    if (notPack) {
+      failed.push(notPack);
       continue;
     }
     const refused = await each({ abs, path, read: r });

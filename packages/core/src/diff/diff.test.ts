@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { diffPacks } from './diff.js';
+import { cannotPairReason } from './unpaired.js';
 import { compareSemver } from '../plan/version.js';
 import type { Pack } from '../types.js';
 
@@ -182,6 +183,41 @@ describe('diffPacks', () => {
     // The repeated key's items are said neither changed nor removed; the item whose key went bad
     // can only be said removed (it may be the unpaired one: a caller says so or refuses, as the CLI does).
     expect(d.items).toEqual([{ kind: 'messageTemplates', key: first.key, change: 'removed', name: first.name }]);
+  });
+
+  it('pairs no stage of a repeated key, and no node or edge of a repeated id, of a changed item: each is said in unpaired, as the item\'s', () => {
+    // Before: the first of a repeated stage key or node id was paired, so a change to the second said nothing.
+    const pipeline = base.pipelines!.findIndex((p) => (p.stages?.length ?? 0) >= 2);
+    const old = clone(base);
+    const next = clone(base);
+    const stages = next.pipelines![pipeline].stages as Record<string, unknown>[];
+    const stageKey = stages[0].key as string;
+    stages.push({ ...clone(stages[0]), name: 'A second copy' });
+    const nodes = next.automations![0].document.graph.nodes as unknown as Record<string, unknown>[];
+    const nodeId = nodes[0].id as string;
+    nodes.push({ ...clone(nodes[0]), position: { x: 5, y: 5 } });
+    delete (next.automations![0].document.graph.edges[0] as unknown as Record<string, unknown>).id;
+    const d = diffPacks(old, next);
+    const pkey = base.pipelines![pipeline].key;
+    const akey = base.automations![0].key;
+    expect(d.unpaired).toEqual([
+      { side: 'old', kind: 'automations', index: 0, reason: 'key-repeats-on-other-side', key: akey, within: { list: 'nodes', index: 0, key: nodeId } },
+      { side: 'new', kind: 'automations', index: 0, reason: 'duplicate-key', key: akey, within: { list: 'nodes', index: 0, key: nodeId } },
+      { side: 'new', kind: 'automations', index: 0, reason: 'duplicate-key', key: akey, within: { list: 'nodes', index: nodes.length - 1, key: nodeId } },
+      { side: 'new', kind: 'automations', index: 0, reason: 'no-key', key: akey, within: { list: 'edges', index: 0 } },
+      { side: 'old', kind: 'pipelines', index: pipeline, reason: 'key-repeats-on-other-side', key: pkey, within: { list: 'stages', index: 0, key: stageKey } },
+      { side: 'new', kind: 'pipelines', index: pipeline, reason: 'duplicate-key', key: pkey, within: { list: 'stages', index: 0, key: stageKey } },
+      { side: 'new', kind: 'pipelines', index: pipeline, reason: 'duplicate-key', key: pkey, within: { list: 'stages', index: stages.length - 1, key: stageKey } },
+    ]);
+    // None of them is said added, removed or changed.
+    const automation = d.items.find((i) => i.kind === 'automations' && i.key === akey)!;
+    expect(automation.automation!.nodes.map((n) => n.id)).not.toContain(nodeId);
+    const pipe = d.items.find((i) => i.kind === 'pipelines' && i.key === pkey);
+    expect(pipe?.stages?.map((s) => s.key) ?? []).not.toContain(stageKey);
+    // In words, one side's: core's, which the CLI prints.
+    expect(cannotPairReason(d.unpaired.filter((u) => u.side === 'new' && u.reason !== 'key-repeats-on-other-side'))).toBe(
+      `has pipeline stages, automation nodes and automation edges diff cannot pair by key or id, so it cannot say which were added, removed or changed: automations[0].document.graph.nodes[0], automations[0].document.graph.nodes[${nodes.length - 1}] share id ${JSON.stringify(nodeId)}; automations[0].document.graph.edges[0] has no string id; pipelines[${pipeline}].stages[0], pipelines[${pipeline}].stages[${stages.length - 1}] share key ${JSON.stringify(stageKey)}; give each stage, node or edge a key or id of its own`,
+    );
   });
 
   it('notices a different packId and top-level field changes', () => {

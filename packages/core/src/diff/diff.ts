@@ -3,7 +3,7 @@
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
-import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, UnpairedItem, ValueChange } from './index.js';
+import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, UnpairedItem, UnpairedPart, ValueChange } from './index.js';
 import { differingDeltas, differingKeys, isObj, jsonEqual, type FieldDelta } from './compare.js';
 import { valueChange } from './values.js';
 import { diffFilterNodes, diffFilters } from './filters.js';
@@ -11,39 +11,54 @@ import { isFilterCondition, isFilterGroup } from '../filters.js';
 
 export { jsonEqual };
 
-/** Items of one kind by key (the first wins when a key repeats; items without a key are skipped). */
-function byKey(list: unknown): Map<string, Record<string, unknown>> {
-  const out = new Map<string, Record<string, unknown>>();
-  if (Array.isArray(list)) for (const item of list) if (isObj(item) && typeof item.key === 'string' && !out.has(item.key)) out.set(item.key, item);
-  return out;
-}
+/** Something of one side that cannot be paired: where it is in its list, why, and its key or id (but for no-key). */
+type PairFail = Omit<UnpairedItem, 'kind' | 'within'>;
 
 /**
- * A kind's items of both sides by key, those it cannot pair left out and said in `unpaired`: an
- * item with no string key, and every item of a key that repeats on either side (pairing one of
- * them would be a guess, and the others would read as added or removed).
+ * Two lists' entries by their key or id (`idOf`), those that cannot be paired left out and said in
+ * `fails`: an entry that is not an object or has no string key, and every entry of a key that
+ * repeats on either side (pairing one of them would be a guess, and the others would read as added
+ * or removed). Items by key, a pipeline's stages by key, an automation's nodes and edges by id.
  */
-function pairable(kind: ItemKind, oldList: unknown, newList: unknown, unpaired: UnpairedItem[]): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
+function pairLists(oldList: unknown, newList: unknown, idOf: (v: Record<string, unknown>) => unknown, fails: PairFail[]): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
   const lists = [oldList, newList].map((l) => (Array.isArray(l) ? (l as unknown[]) : []));
-  const repeated = new Set<string>();
-  for (const list of lists) {
-    const seen = new Set<string>();
-    for (const item of list) if (isObj(item) && typeof item.key === 'string') (seen.has(item.key) ? repeated : seen).add(item.key);
-  }
+  const keyOf = (v: unknown) => {
+    const k = isObj(v) ? idOf(v) : undefined;
+    return typeof k === 'string' ? k : undefined;
+  };
+  const counts = lists.map((list) => {
+    const n = new Map<string, number>();
+    for (const v of list) {
+      const k = keyOf(v);
+      if (k !== undefined) n.set(k, (n.get(k) ?? 0) + 1);
+    }
+    return n;
+  });
   const maps = lists.map((list, s) => {
     const side = s === 0 ? 'old' : 'new';
     const out = new Map<string, Record<string, unknown>>();
-    list.forEach((item, index) => {
-      if (!isObj(item) || typeof item.key !== 'string') unpaired.push({ side, kind, index, reason: 'no-key' });
-      else if (repeated.has(item.key)) {
-        // A key repeated on one side only: its single item on the other side is not paired either.
-        const dup = list.filter((x) => isObj(x) && x.key === item.key).length > 1;
-        unpaired.push({ side, kind, index, reason: dup ? 'duplicate-key' : 'key-repeats-on-other-side', key: item.key });
-      } else out.set(item.key, item);
+    list.forEach((v, index) => {
+      const key = keyOf(v);
+      if (key === undefined) fails.push({ side, index, reason: 'no-key' });
+      // A key repeated on one side only: its single entry on the other side is not paired either.
+      else if (counts[s].get(key)! > 1) fails.push({ side, index, reason: 'duplicate-key', key });
+      else if ((counts[1 - s].get(key) ?? 0) > 1) fails.push({ side, index, reason: 'key-repeats-on-other-side', key });
+      else out.set(key, v as Record<string, unknown>);
     });
     return out;
   });
   return [maps[0], maps[1]];
+}
+
+const keyField = (v: Record<string, unknown>) => v.key;
+const idField = (v: Record<string, unknown>) => v.id;
+
+/** A kind's items of both sides by key, those it cannot pair said in `unpaired` (pairLists). */
+function pairable(kind: ItemKind, oldList: unknown, newList: unknown, unpaired: UnpairedItem[]): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
+  const fails: PairFail[] = [];
+  const maps = pairLists(oldList, newList, keyField, fails);
+  for (const f of fails) unpaired.push({ side: f.side, kind, index: f.index, reason: f.reason, ...(f.key === undefined ? {} : { key: f.key }) });
+  return maps;
 }
 
 function nameOf(item: Record<string, unknown>): string | undefined {
@@ -51,12 +66,6 @@ function nameOf(item: Record<string, unknown>): string | undefined {
   if (isObj(item.document) && typeof item.document.name === 'string') return item.document.name;
   if (typeof item.fileName === 'string') return item.fileName;
   return undefined;
-}
-
-function byId<T extends { id: string }>(list: unknown): Map<string, T> {
-  const out = new Map<string, T>();
-  if (Array.isArray(list)) for (const v of list) if (isObj(v) && typeof v.id === 'string' && !out.has(v.id)) out.set(v.id, v as T);
-  return out;
 }
 
 const NODE_SKIP = new Set(['position']);
@@ -89,8 +98,12 @@ function edgeDeltas(a: GraphEdge, b: GraphEdge): FieldDelta[] {
 
 const DOCUMENT_NESTED = new Set(['settings']);
 
-/** Node and edge changes between two automation documents. */
-export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): AutomationDiff {
+/**
+ * Node and edge changes between two automation documents, nodes and edges paired by id. Those that
+ * cannot be (no string id, an id that repeats on either side: an invalid document) are paired with
+ * nothing and handed to `unpaired`, when given, rather than the first of a repeated id taken.
+ */
+export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown, unpaired?: (list: 'nodes' | 'edges', fail: Omit<UnpairedItem, 'kind' | 'within'>) => void): AutomationDiff {
   const a = isObj(oldDoc) ? oldDoc : {};
   const b = isObj(newDoc) ? newDoc : {};
   const ga = isObj(a.graph) ? a.graph : {};
@@ -100,8 +113,9 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
   const { fields, values } = said(deltas);
 
   const nodes: NodeChange[] = [];
-  const na = byId<GraphNode>(ga.nodes);
-  const nb = byId<GraphNode>(gb.nodes);
+  const fails: PairFail[] = [];
+  const [na, nb] = pairLists(ga.nodes, gb.nodes, idField, fails) as [Map<string, GraphNode>, Map<string, GraphNode>];
+  for (const f of fails.splice(0)) unpaired?.('nodes', f);
   for (const [id, node] of nb) {
     const old = na.get(id);
     if (!old) nodes.push({ id, change: 'added', kind: node.kind });
@@ -116,8 +130,8 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
   for (const [id, node] of na) if (!nb.has(id)) nodes.push({ id, change: 'removed', kind: node.kind });
 
   const edges: EdgeChange[] = [];
-  const ea = byId<GraphEdge>(ga.edges);
-  const eb = byId<GraphEdge>(gb.edges);
+  const [ea, eb] = pairLists(ga.edges, gb.edges, idField, fails) as [Map<string, GraphEdge>, Map<string, GraphEdge>];
+  for (const f of fails.splice(0)) unpaired?.('edges', f);
   const edge = (e: GraphEdge, change: EdgeChange['change'], f?: FieldDelta[]): EdgeChange => ({ id: e.id, change, source: String(e.source), target: String(e.target), handle: handleOf(e), ...(f ? said(f) : {}) });
   for (const [id, e] of eb) {
     const old = ea.get(id);
@@ -131,10 +145,12 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown): Autom
   return { nodes, edges, fields, values };
 }
 
-/** A pipeline's stage changes by key, and the new order when the stages both have moved relative to each other. */
-function diffStages(oldStages: unknown, newStages: unknown): { stages: StageChange[]; order?: string[] } {
-  const a = byKey(oldStages);
-  const b = byKey(newStages);
+/**
+ * A pipeline's stage changes by key, and the new order when the stages both have moved relative to
+ * each other. Stages that cannot be paired by key (pairLists) are said in `fails`, and nowhere else.
+ */
+function diffStages(oldStages: unknown, newStages: unknown, fails: PairFail[]): { stages: StageChange[]; order?: string[] } {
+  const [a, b] = pairLists(oldStages, newStages, keyField, fails);
   const stages: StageChange[] = [];
   const named = (s: Record<string, unknown>) => (typeof s.name === 'string' ? { name: s.name } : {});
   for (const [key, stage] of b) {
@@ -176,8 +192,15 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown, unpaired:
     if (!deltas.length) continue;
     const fields = deltas.map((d) => d.field);
     const change: ItemChange = { kind, key, change: 'changed', ...withName, fields };
+    // A stage, node or edge of this item that cannot be paired: said as the item's, in `unpaired`.
+    const within = (list: UnpairedPart['list'], f: PairFail) => {
+      const index = (f.side === 'old' ? oldList : newList) as unknown[];
+      unpaired.push({ side: f.side, kind, index: index.indexOf(f.side === 'old' ? old : item), reason: f.reason, key, within: { list, index: f.index, ...(f.key === undefined ? {} : { key: f.key }) } });
+    };
     if (kind === 'pipelines' && fields.includes('stages')) {
-      const { stages, order } = diffStages(stored.stages, storedNew.stages);
+      const fails: PairFail[] = [];
+      const { stages, order } = diffStages(stored.stages, storedNew.stages, fails);
+      for (const f of fails) within('stages', f);
       if (stages.length) change.stages = stages;
       if (order) change.stageOrder = order;
     }
@@ -186,7 +209,7 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown, unpaired:
     const detailed = (f: string) => (kind === 'automations' && f === 'document') || (f === 'stages' && (change.stages !== undefined || change.stageOrder !== undefined)) || (f === 'filters' && change.filters !== undefined);
     change.values = said(deltas, detailed).values;
     if (kind === 'automations' && fields.includes('document')) {
-      const automation = diffAutomationDocuments(old.document, item.document);
+      const automation = diffAutomationDocuments(old.document, item.document, within);
       // Only positions moved: the documents differ, yet nothing counts as a change.
       if (!automation.nodes.length && !automation.edges.length && !automation.fields.length) {
         change.fields = fields.filter((f) => f !== 'document');

@@ -127,7 +127,9 @@ export interface PackDiff {
   /**
    * Items the diff cannot pair, so says nothing else about (an invalid pack): an item that is not
    * an object or has no string `key`, and every item of a key that repeats within its kind on
-   * either side (which of them would pair is a guess, so none does). Empty for valid packs. An
+   * either side (which of them would pair is a guess, so none does); and, inside a paired item
+   * whose releases are compared, the same of its stages (by key) or its nodes and edges (by id),
+   * with `within` set. Empty for valid packs. An
    * item whose key went bad on one side is still said added or removed on the other (the diff
    * cannot know it is that one): a caller with unpaired items says so, or refuses (the CLI does).
    */
@@ -148,8 +150,26 @@ export interface UnpairedItem {
   reason: 'no-key' | 'duplicate-key' | 'key-repeats-on-other-side';
   /** The key, but for `no-key`. */
   key?: string;
+  /**
+   * Set when what cannot be paired is inside the item, which is paired: a pipeline's stage (by
+   * `key`) or an automation's node or edge (by `id`), met while the two releases of the item are
+   * compared. `reason` then says it of that stage, node or edge (`no-key`: no string key or id),
+   * and `key` is still the item's.
+   */
+  within?: UnpairedPart;
+}
+
+/** A stage, node or edge of a paired item that diffPacks cannot pair: which list, where in it, and its key or id. */
+export interface UnpairedPart {
+  /** `stages` of a pipeline; `nodes` or `edges` of an automation's `document.graph`. */
+  list: 'stages' | 'nodes' | 'edges';
+  /** Its index in that list. */
+  index: number;
+  /** Its key (a stage) or id (a node, an edge), but for `no-key`. */
+  key?: string;
 }
 
 export * from './diff.js';
+export { cannotPairReason, describeUnpaired } from './unpaired.js';
 export { diffFilterNodes, diffFilters } from './filters.js';
 export { describeValueChange, linesSummary, valueChange, valueText } from './values.js';
