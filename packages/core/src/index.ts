@@ -1,7 +1,7 @@
 // @setup-pack/core: read and check Setup Packs. Pure and isomorphic: no node: imports.
 export * from './types.js';
 export * from './diagnostics.js';
-export { validatePack, notAPack, placeFindings, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
+export { validatePack, notAPack, placeFindings, placesKey, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
 export { parseJsonText, createSourceText, keepsItsDigits, numbersNotKept, readNumber, MAX_DEPTH, NOT_AS_WRITTEN, type SourceText, type Position } from './json/parse.js';
 export { encodingProblem, utf8Problem } from './json/encoding.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';

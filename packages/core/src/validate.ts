@@ -117,8 +117,8 @@ export function notAPack(value: unknown): Diagnostic | undefined {
 const describeNonObject = (value: unknown): string =>
   Array.isArray(value) ? 'an array' : value === null ? 'null' : value === undefined ? 'undefined' : `a ${typeof value}`;
 
-/** Findings about a property name itself are placed on the name, not on its value. */
-const placesKey = (d: Diagnostic) => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
+/** Findings about a property name itself are placed on the name, not on its value (the one list of such codes; a source folder's build places by it too). */
+export const placesKey = (d: Pick<Diagnostic, 'code'>): boolean => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
 
 /**
  * Positions of the given findings of a result validated with `place: false` (those a report

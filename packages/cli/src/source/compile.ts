@@ -20,7 +20,7 @@ export function buildTree(tree: SourceTree, exportedAt: string): BuildResult {
 }
 
 export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
-  const [{ validatePack, createSourceText }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+  const [{ validatePack, createSourceText, placesKey }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const files = tree.files;
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
@@ -77,7 +77,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     const all: Spot[] = [];
     for (let i = 0; i < ds.length; i++) {
       const d = ds[i];
-      all.push((at[i] = spotOf(d.pointer, d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key', d.missing)));
+      all.push((at[i] = spotOf(d.pointer, placesKey(d), d.missing)));
       if (d.related) {
         const related = d.related.map((r) => spotOf(r.pointer, false));
         notes.set(i, related);
