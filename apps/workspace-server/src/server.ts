@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { base64Length, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, jsonSyntaxError, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
-import { ApiError, envelope } from './errors.js';
+import { ApiError, badRequest, envelope } from './errors.js';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -212,9 +212,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // an endpoint without a payload answers as without the header, and one that needs a body says so.
   const parseJson = app.getDefaultJsonParser(JSON_KEYS.onProtoPoisoning, JSON_KEYS.onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
+  // A malformed body says what breaks where, as `setup-pack validate` says it of a pack file
+  // (core's jsonSyntaxError): Fastify's own message named neither. White space alone is no body.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, undefined);
-    parseJson(req, body as string, done);
+    parseJson(req, body as string, (err, value) => {
+      if (!err) return done(null, value);
+      const broken = jsonSyntaxError(body as string, err.message);
+      if (broken.empty) return done(null, undefined);
+      done(badRequest(`The request body is not valid JSON: ${broken.what} at line ${broken.line}, column ${broken.column}`), undefined);
+    });
   });
 
   const routes: RouteOptions[] = [];
