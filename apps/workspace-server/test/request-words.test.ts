@@ -87,6 +87,44 @@ function defineRequestWords(kind: StoreKind) {
     expect(blank.body.error).toMatchObject({ message: 'The request body must be an object' });
   });
 
+  it('refuses a number JSON cannot hold, which would be stored as null, naming its field, and writes nothing', async () => {
+    const r = await c.post('/v1/contacts', '{"first_name": "Big", "last_name": "Number", "custom_fields": {"budget": 1e400}}');
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ type: 'invalid_request_error', param: 'custom_fields.budget' });
+    expect(message(r)).toMatch(/^custom_fields\.budget is the number 1e400, beyond what a JSON number can hold/);
+    expect((await c.get('/v1/contacts?q=Number')).body.total_count).toBe(0);
+    // A large number a float holds, and the same text inside a string, are kept.
+    const kept = await c.post('/v1/contacts', '{"first_name": "Big", "last_name": "Kept", "custom_fields": {"budget": 1e300, "note": "1e400"}}');
+    expect(kept.status).toBe(201);
+    expect(kept.body.custom_fields).toEqual({ budget: 1e300, note: '1e400' });
+  });
+
+  it('answers a method a known path does not take with 405 naming the methods it takes, and an unknown path with 404', async () => {
+    const put = await c.put('/v1/contacts/con_x', { first_name: 'A' });
+    expect(put.status).toBe(405);
+    expect(put.headers.get('allow')).toBe('DELETE, GET, HEAD, PATCH');
+    expect(put.body.error).toEqual({ type: 'invalid_request_error', message: 'PUT is not a method of /v1/contacts/{contact_id}; it takes DELETE, GET, HEAD, PATCH' });
+    expect(put.headers.get('x-ratelimit-limit')).not.toBeNull();
+    const options = await c.call('OPTIONS', '/v1/deals');
+    expect(options.status).toBe(405);
+    expect(options.headers.get('allow')).toBe('GET, HEAD, POST');
+    const unknown = await c.get('/v1/contactz');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Unrecognized request URL (GET /v1/contactz)');
+  });
+
+  it('refuses a compressed body with a 415 that says so, not as malformed JSON', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const res = await fetch(`${server.base}/v1/contacts`, {
+      method: 'POST',
+      headers: { authorization: c.key ? `Bearer ${c.key}` : '', 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ first_name: 'G', last_name: 'Z' })),
+    });
+    expect(res.status).toBe(415);
+    expect(await res.json()).toEqual({ error: { type: 'invalid_request_error', message: 'Request bodies are read as sent: Content-Encoding gzip is not supported; send the JSON uncompressed' } });
+    expect((await c.get('/v1/contacts?q=Z')).body.total_count).toBe(0);
+  });
+
   it('reads "" as unset in a deal\'s optional fields, as it reads contact_id', async () => {
     const deal = await c.post('/v1/deals', { name: 'Form deal', stage_id: stageId, value: '', contact_id: '', expected_close_date: '' });
     expect(deal.status).toBe(201);
