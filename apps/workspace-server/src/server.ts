@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { base64Length, jsonSyntaxError, parseJsonText, pointerParam, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, count, jsonSyntaxError, parseJsonText, pointerParam, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
@@ -178,9 +178,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
   };
   // The largest body is a media upload: the media library's file limit as base64, plus its fields.
+  const bodyLimit = base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024;
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024,
+    bodyLimit,
     // A long path id reaches its route (and is a 404 there, with the rate-limit headers); only an
     // absurd one is refused by the router.
     routerOptions: { maxParamLength: 2048 },
@@ -411,6 +412,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
     if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(envelope('invalid_request_error', 'Request bodies must be sent with Content-Type: application/json'));
+    }
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Fastify's "Request body is too large" said neither how large a body may be nor why.
+      return reply.code(413).send(envelope('invalid_request_error', `The request body is larger than ${count(bodyLimit)} bytes, the most the API takes (a media upload of a ${WORKSPACE_LIMITS.mediaFileBytes / 1048576} MiB file as base64)`));
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, empty body, too large): keep status, use our envelope.

@@ -113,6 +113,12 @@ function defineRequestWords(kind: StoreKind) {
     expect(unknown.body.error.message).toBe('Unrecognized request URL (GET /v1/contactz)');
   });
 
+  it('says how large a body may be when one is too large', async () => {
+    const r = await c.post('/v1/contacts', { first_name: 'Huge', last_name: 'Body', notes: 'x'.repeat(14_100_000) });
+    expect(r.status).toBe(413);
+    expect(r.body.error).toEqual({ type: 'invalid_request_error', message: 'The request body is larger than 14,046,552 bytes, the most the API takes (a media upload of a 10 MiB file as base64)' });
+  });
+
   it('refuses a compressed body with a 415 that says so, not as malformed JSON', async () => {
     const { gzipSync } = await import('node:zlib');
     const res = await fetch(`${server.base}/v1/contacts`, {
