@@ -448,7 +448,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
     const known = methodsOf(path);
-    if (known) {
+    // A route that takes the method and found nothing (a file missing under /editor/) is a 404.
+    if (known && !known.methods.has(req.method)) {
       const allowed = [...known.methods].sort();
       reply.header('Allow', allowed.join(', '));
       return reply.code(405).send(envelope('invalid_request_error', `${req.method} is not a method of ${known.path}; it takes ${allowed.join(', ')}`));
