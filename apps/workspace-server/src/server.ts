@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { base64Length, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, count, jsonSyntaxError, parseJsonText, pointerParam, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
-import { ApiError, envelope } from './errors.js';
+import { ApiError, badRequest, envelope } from './errors.js';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -160,6 +160,13 @@ async function registerEditor(app: FastifyInstance, dir: string): Promise<void> 
  */
 const JSON_KEYS = { onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' } as const;
 
+/**
+ * A JSON number too large for a float has an exponent of three digits or more (1e400) or 309
+ * digits before its point, and follows a colon, a bracket or a comma: a body without one holds
+ * none and is not read a second time (nor is a media upload's base64, however its letters fall).
+ */
+const MAY_BE_BEYOND_A_FLOAT = /[:[,]\s*-?\d+(?:\.\d+)?[eE][+-]?\d{3}|[:[,]\s*-?\d{309}/;
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
@@ -171,9 +178,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
   };
   // The largest body is a media upload: the media library's file limit as base64, plus its fields.
+  const bodyLimit = base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024;
   const app = Fastify({
     logger: opts.logger ?? false,
-    bodyLimit: base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024,
+    bodyLimit,
     // A long path id reaches its route (and is a 404 there, with the rate-limit headers); only an
     // absurd one is refused by the router.
     routerOptions: { maxParamLength: 2048 },
@@ -212,9 +220,29 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // an endpoint without a payload answers as without the header, and one that needs a body says so.
   const parseJson = app.getDefaultJsonParser(JSON_KEYS.onProtoPoisoning, JSON_KEYS.onConstructorPoisoning);
   app.removeContentTypeParser('application/json');
+  // A malformed body says what breaks where, as `setup-pack validate` says it of a pack file
+  // (core's jsonSyntaxError): Fastify's own message named neither. White space alone is no body.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // A compressed body is read as sent, never inflated: say so, rather than that its bytes are not JSON.
+    const coding = req.headers['content-encoding'];
+    if (coding && coding.trim().toLowerCase() !== 'identity') {
+      return done(new ApiError(415, 'invalid_request_error', `Request bodies are read as sent: Content-Encoding ${coding} is not supported; send the JSON uncompressed`), undefined);
+    }
     if (body === '') return done(null, undefined);
-    parseJson(req, body as string, done);
+    parseJson(req, body as string, (err, value) => {
+      if (!err) {
+        // A number JSON cannot hold (1e400) parses as Infinity and would be stored as null: refused
+        // with core's json/number-range finding, as a pack's is. Only a text that may hold one is read again.
+        if (MAY_BE_BEYOND_A_FLOAT.test(body as string)) {
+          const beyond = parseJsonText(body as string).diagnostics.find((d) => d.code === 'json/number-range');
+          if (beyond) return done(badRequest(beyond.message, pointerParam(beyond.pointer) || undefined), undefined);
+        }
+        return done(null, value);
+      }
+      const broken = jsonSyntaxError(body as string, err.message);
+      if (broken.empty) return done(null, undefined);
+      done(badRequest(`The request body is not valid JSON: ${broken.what} at line ${broken.line}, column ${broken.column}`), undefined);
+    });
   });
 
   const routes: RouteOptions[] = [];
@@ -385,6 +413,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(envelope('invalid_request_error', 'Request bodies must be sent with Content-Type: application/json'));
     }
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // Fastify's "Request body is too large" said neither how large a body may be nor why.
+      return reply.code(413).send(envelope('invalid_request_error', `The request body is larger than ${count(bodyLimit)} bytes, the most the API takes (a media upload of a ${WORKSPACE_LIMITS.mediaFileBytes / 1048576} MiB file as base64)`));
+    }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, empty body, too large): keep status, use our envelope.
       return reply.code(status).send(envelope('invalid_request_error', e.message ?? 'Invalid request'));
@@ -393,8 +425,36 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     return reply.code(500).send(envelope('api_error', 'An internal error occurred; it is safe to retry with backoff'));
   });
 
+  /** The methods each route path takes, as patterns over a request's path; built at the first unmatched request. */
+  let pathMethods: { pattern: RegExp; path: string; methods: Set<string> }[] | undefined;
+  const methodsOf = (path: string) => {
+    if (!pathMethods) {
+      const byPath = new Map<string, Set<string>>();
+      for (const r of routes) {
+        if (!byPath.has(r.url)) byPath.set(r.url, new Set());
+        for (const m of ([] as string[]).concat(r.method)) byPath.get(r.url)!.add(m);
+      }
+      pathMethods = [...byPath].map(([url, methods]) => ({
+        path: url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+        methods,
+        pattern: new RegExp(`^${url.split(/(:[A-Za-z0-9_]+|\*)/).map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`),
+      }));
+    }
+    return pathMethods.find((p) => p.pattern.test(path));
+  };
+
+  // A path the API has, with a method it does not take (PUT for PATCH), is 405 naming the methods it
+  // does take (and Allow); a path it does not have is 404.
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send(envelope('invalid_request_error', `Unrecognized request URL (${req.method} ${req.url.split('?')[0]})`));
+    const path = req.url.split('?')[0];
+    const known = methodsOf(path);
+    // A route that takes the method and found nothing (a file missing under /editor/) is a 404.
+    if (known && !known.methods.has(req.method)) {
+      const allowed = [...known.methods].sort();
+      reply.header('Allow', allowed.join(', '));
+      return reply.code(405).send(envelope('invalid_request_error', `${req.method} is not a method of ${known.path}; it takes ${allowed.join(', ')}`));
+    }
+    reply.code(404).send(envelope('invalid_request_error', `Unrecognized request URL (${req.method} ${path})`));
   });
 
   const deps: RouteDeps = { db, clock };

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { escapeToken, pointerParam, schemaTypeWords } from '@setup-pack/core';
+import { escapeToken, pointerParam, ruleWords, schemaTypeWords } from '@setup-pack/core';
 import { badRequest, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
 import { storedProblem, type StoredKind } from './timestamps.js';
@@ -11,10 +11,11 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /**
  * Bodies are validated strictly (no type coercion, no silent dropping of unknown fields); query
- * strings and path params are coerced from text, since that is all a URL can carry.
+ * strings and path params are coerced from text, since that is all a URL can carry. Verbose, so
+ * an error carries the value and the schema that refused it (validationError words them).
  */
 function makeAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  const ajv = new Ajv2020({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
   addFormats(ajv);
   // `x-stored: date-time | date | date-or-date-time`: a date or timestamp the store can hold
   // (timestamps.ts states the rule once). An extension keyword, so the OpenAPI document keeps it.
@@ -96,9 +97,60 @@ function withIntegerText(schema: { properties?: Record<string, unknown> }, valid
   return checked;
 }
 
+/** A schema's types as a list (`type: 'string'` or `type: ['string', 'null']`). */
+const typesOf = (s: unknown): unknown[] => {
+  const t = (s as { type?: unknown } | null)?.type;
+  return Array.isArray(t) ? t : [t];
+};
+
+/**
+ * `x-empty-is-unset: true` on a body field: `""` is the field left unset, as a form sends an
+ * empty input (the API's "empty string when unset"): null when the field takes null, else as if
+ * absent. Read before validation, so `""` never meets the field's format or pattern
+ * (docs/api.md, "Empty strings").
+ */
+function withEmptyUnset(schema: { properties?: Record<string, unknown> }, validate: ValidateFunction): ValidateFunction {
+  const fields = Object.entries(schema.properties ?? {}).filter(([, s]) => (s as Record<string, unknown> | null)?.['x-empty-is-unset'] === true);
+  if (!fields.length) return validate;
+  const unset = fields.map(([name, s]) => ({ name, nullable: typesOf(s).includes('null') }));
+  const checked = ((data: Record<string, unknown>) => {
+    if (data && typeof data === 'object' && !Array.isArray(data)) {
+      for (const { name, nullable } of unset) {
+        if (data[name] !== '') continue;
+        if (nullable) data[name] = null;
+        else delete data[name];
+      }
+    }
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  return checked;
+}
+
+/**
+ * An empty query value (`created_after=`, `cursor=`) is the parameter left out, as the API's text
+ * filters already read it ("empty string when unset"), except where a value must be chosen: an
+ * integer (`limit=`) or one of a list (`status=`) stays a 400 naming it (docs/api.md).
+ */
+function withEmptyQueryUnset(schema: { properties?: Record<string, unknown> }, validate: ValidateFunction): ValidateFunction {
+  const names = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => !isInteger(s) && !(s as { enum?: unknown } | null)?.enum && !typesOf(s).includes('boolean'))
+    .map(([k]) => k);
+  if (!names.length) return validate;
+  const checked = ((data: Record<string, unknown>) => {
+    for (const name of names) if (data?.[name] === '') delete data[name];
+    const ok = validate(data);
+    checked.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return bodyAjv.compile(schema) as never;
-  return withIntegerText(schema as never, urlAjv.compile(schema)) as never;
+  if (httpPart === 'body') return withEmptyUnset(schema as never, bodyAjv.compile(schema)) as never;
+  const url = withIntegerText(schema as never, urlAjv.compile(schema));
+  return (httpPart === 'querystring' ? withEmptyQueryUnset(schema as never, url) : url) as never;
 };
 
 /**
@@ -128,7 +180,7 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   }
   // Types in words, as the pack's findings say them ("must be an object", not ajv's "must be object").
   if (e.keyword === 'x-exactly-one-of') return badRequest(e.message ?? 'Send exactly one of the alternatives', base || undefined);
-  const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (e.message ?? 'is invalid');
+  const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (ruleWordsOf(e) ?? e.message ?? 'is invalid');
   if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
   if (e.keyword === 'enum') {
     return badRequest(`Invalid ${base}: must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`, base);
@@ -136,3 +188,15 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   return badRequest(`Invalid ${base}: ${problem}`, base);
 }
 
+/**
+ * A rule in the words the pack's findings use (core's ruleWords: a hex colour, an RFC 3339
+ * timestamp, "at most 200 characters (it has 201)"), never ajv's regular expression or format
+ * name. A pattern of the API's own (a deal's value, a workspace slug) says its words beside it in
+ * its schema, as `x-pattern-words`.
+ */
+function ruleWordsOf(e: ErrorObject): string | undefined {
+  const own = (e.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-words'];
+  if (e.keyword === 'pattern') return ruleWords(e.keyword, e.params) ?? (typeof own === 'string' ? own : 'is not written the way this field takes');
+  if (e.keyword === 'format') return ruleWords(e.keyword, e.params) ?? 'is not a valid value';
+  return ruleWords(e.keyword, e.params, e.data);
+}

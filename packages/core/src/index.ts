@@ -2,11 +2,11 @@
 export * from './types.js';
 export * from './diagnostics.js';
 export { validatePack, notAPack, placeFindings, placesKey, validateAutomationDocument, type ValidateOptions, type ValidateResult } from './validate.js';
-export { parseJsonText, createSourceText, keepsItsDigits, numbersNotKept, readNumber, MAX_DEPTH, NOT_AS_WRITTEN, type SourceText, type Position } from './json/parse.js';
+export { parseJsonText, jsonSyntaxError, createSourceText, keepsItsDigits, numbersNotKept, readNumber, MAX_DEPTH, NOT_AS_WRITTEN, type SourceText, type Position } from './json/parse.js';
 export { encodingProblem, utf8Problem } from './json/encoding.js';
 export { createLineIndex, locateAll, type LineIndex, type LocateRequest } from './json/positions.js';
 export { toPointer, parsePointer, resolvePointer, describePointer, pointerParam, escapeToken, unescapeToken, sharedDepth, tokenIndex } from './json/pointer.js';
-export { validateAgainstSchema, schemaValidator, schemaId, SCHEMA_BASE, codePoints, schemaTypeWords } from './schema/validator.js';
+export { validateAgainstSchema, schemaValidator, schemaId, SCHEMA_BASE, codePoints, schemaTypeWords, ruleWords } from './schema/validator.js';
 export { publishedSchemas } from './generated/schemas.js';
 export { RULES } from './rules/index.js';
 export type { Rule, RuleContext } from './rules/rule.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createDeal, listDeals, type DealFilters, type DealInput } from '../store/deals.js';
-import { DEAL_VALUE_PATTERN, MONEY_LIMIT_WORDS } from '../store/money.js';
+import { DEAL_VALUE_PATTERN, DEAL_VALUE_WORDS, MONEY_LIMIT_WORDS } from '../store/money.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, ref, str, text, timeFilterQuery } from './schemas.js';
 
@@ -33,9 +33,9 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
         properties: {
           name: text,
           stage_id: { type: 'string', minLength: 1 },
-          value: { type: ['string', 'null'], pattern: DEAL_VALUE_PATTERN, description: `A decimal string with at most 2 decimals (negative for credits), ${MONEY_LIMIT_WORDS} in absolute value` },
-          contact_id: nstr,
-          expected_close_date: { type: ['string', 'null'], 'x-stored': 'date-or-date-time', description: 'RFC 3339, or YYYY-MM-DD meaning midnight UTC' },
+          value: { type: ['string', 'null'], pattern: DEAL_VALUE_PATTERN, 'x-pattern-words': DEAL_VALUE_WORDS, 'x-empty-is-unset': true, description: `A decimal string with at most 2 decimals (negative for credits), ${MONEY_LIMIT_WORDS} in absolute value` },
+          contact_id: { ...nstr, 'x-empty-is-unset': true },
+          expected_close_date: { type: ['string', 'null'], 'x-stored': 'date-or-date-time', 'x-empty-is-unset': true, description: 'RFC 3339, or YYYY-MM-DD meaning midnight UTC; "" is none' },
           notes: nstr,
         },
       },

@@ -222,7 +222,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
         required: ['since'],
         properties: {
           since: tsIn,
-          until: tsIn,
+          until: { ...tsIn, 'x-empty-is-unset': true },
           include_missed: { type: 'boolean', default: false },
         },
       },

@@ -36,8 +36,10 @@ export function parseRate(v: string, param: string): Decimal {
 
 /** A deal's value: a decimal string with at most 2 decimals, negative for credits (the body schema's pattern). */
 export const DEAL_VALUE_PATTERN = '^-?\\d+(\\.\\d{1,2})?$';
+/** What DEAL_VALUE_PATTERN asks, in words (the schema's `x-pattern-words`, and parseDealValue's error). */
+export const DEAL_VALUE_WORDS = 'must be a decimal string with at most 2 decimal places, such as 1250.50 or -20';
 export function parseDealValue(v: string, param: string): string {
-  if (!new RegExp(DEAL_VALUE_PATTERN).test(v)) throw badRequest(`${param} must be a decimal string with at most 2 decimal places`, param);
+  if (!new RegExp(DEAL_VALUE_PATTERN).test(v)) throw badRequest(`${param} ${DEAL_VALUE_WORDS}`, param);
   return fmt(withinMoneyLimit(new DecimalRounded(v), param));
 }
 

@@ -513,7 +513,14 @@ const syntaxMessages: Record<string, string> = {
   InvalidCharacter: 'control characters must be escaped in strings',
 };
 
-function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
+/**
+ * Where and why a text that JSON.parse refused is not JSON: the first syntax error in words
+ * ("expected ',' between values") at its 1-based line and column (UTF-16 units). `fallback` is
+ * JSON.parse's own message, used when the tolerant parser finds nothing (a document too deep for
+ * it). The one statement of how the toolkit says a JSON text is broken: a pack file's finding,
+ * and the API's 400 for a malformed request body.
+ */
+export function jsonSyntaxError(text: string, fallback: string): { what: string; line: number; column: number; empty: boolean } {
   const errors: ParseError[] = [];
   try {
     parse(text, errors, { disallowComments: true, allowTrailingComma: false });
@@ -530,17 +537,23 @@ function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
     const m = /at position (\d+)/.exec(fallback);
     if (m) offset = Number(m[1]);
   }
-  if (text.trim() === '') {
+  if (text.trim() === '') return { what: 'the text is empty', line: 1, column: 1, empty: true };
+  const pos = offset === undefined ? { line: 1, column: 1 } : createLineIndex(text).at(offset);
+  return { what, line: pos.line, column: pos.column, empty: false };
+}
+
+function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
+  const { what, line, column, empty } = jsonSyntaxError(text, fallback);
+  if (empty) {
     return { code: 'json/syntax', severity: 'error', message: 'The file is empty; a pack is a JSON object.', pointer: '', line: 1, column: 1 };
   }
-  const pos = offset === undefined ? { line: 1, column: 1 } : createLineIndex(text).at(offset);
   return {
     code: 'json/syntax',
     severity: 'error',
     message: `The file is not valid JSON: ${what}.`,
     pointer: '',
-    line: pos.line,
-    column: pos.column,
+    line,
+    column,
   };
 }
 

@@ -5,6 +5,7 @@ import { validators } from '../generated/validators.js';
 import type { Diagnostic } from '../diagnostics.js';
 import { describePointer, escapeToken, resolvePointer, type PointerSet } from '../json/pointer.js';
 import { closest, count, plural } from '../text.js';
+import { getOwn } from '../own.js';
 
 export const SCHEMA_BASE = 'https://setup-pack.dev/schemas/';
 export const schemaId = (name: string) => `${SCHEMA_BASE}${name}.schema.json`;
@@ -31,6 +32,41 @@ const FORMAT_MESSAGES: Record<string, string> = {
   'date-time': 'must be an RFC 3339 timestamp such as 2026-01-31T09:30:00Z',
   uri: 'must be a full web address',
 };
+
+/**
+ * What a schema rule asks, in words, as a pack's finding and the API's 400 both say it: a
+ * `pattern` or `format` ("must be a hex color such as #ef4444"), a length or a number of items
+ * ("must have at most 200 characters (it has 201)"), a range ("must be at least 1"). `params` are
+ * ajv's error params; `value` the value that broke the rule (for "it has"). Undefined for a
+ * pattern or format that has no words, and for other keywords.
+ */
+export function ruleWords(keyword: string, params: Record<string, unknown>, value?: unknown): string | undefined {
+  const has = (n: number | undefined) => (n === undefined ? '' : ` (it has ${count(n)})`);
+  switch (keyword) {
+    case 'pattern':
+      return getOwn(PATTERN_MESSAGES, String(params.pattern));
+    case 'format':
+      return getOwn(FORMAT_MESSAGES, String(params.format));
+    case 'minLength':
+      return `must have at least ${plural(Number(params.limit), 'character')}`;
+    case 'maxLength':
+      return `must have at most ${plural(Number(params.limit), 'character')}${has(typeof value === 'string' ? codePoints(value) : undefined)}`;
+    case 'minItems':
+      return `must have at least ${plural(Number(params.limit), 'item')}`;
+    case 'maxItems':
+      return `must have at most ${plural(Number(params.limit), 'item')}${has(Array.isArray(value) ? value.length : undefined)}`;
+    case 'minimum':
+      return `must be at least ${params.limit}`;
+    case 'maximum':
+      return `must be at most ${params.limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${params.limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${params.limit}`;
+    default:
+      return undefined;
+  }
+}
 
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? (Number.isInteger(v) ? 'an integer' : 'a number') : typeof v === 'boolean' ? 'a boolean' : typeof v);
 const typeName: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
@@ -109,22 +145,22 @@ export function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses, at
     case 'const':
       return d('schema/const', `${where} must be ${show(p.allowedValue)}, not ${show(value)}.`);
     case 'minLength':
-      return d('schema/too-short', `${where} must have at least ${plural(Number(p.limit), 'character')}.`);
+      return d('schema/too-short', `${where} ${ruleWords(e.keyword, p, value)}.`);
     case 'maxLength':
-      return d('schema/too-long', `${where} must have at most ${plural(Number(p.limit), 'character')} (it has ${typeof value === 'string' ? count(codePoints(value)) : '?'}).`);
+      return d('schema/too-long', `${where} ${ruleWords(e.keyword, p, value)}.`);
     case 'minItems':
-      return d('schema/too-few', `${where} must have at least ${plural(Number(p.limit), 'item')}.`);
+      return d('schema/too-few', `${where} ${ruleWords(e.keyword, p, value)}.`);
     case 'maxItems':
-      return d('schema/too-many', `${where} must have at most ${plural(Number(p.limit), 'item')} (it has ${Array.isArray(value) ? count(value.length) : '?'}).`);
+      return d('schema/too-many', `${where} ${ruleWords(e.keyword, p, value)}.`);
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return d('schema/range', `${where} is ${show(value)}; it must be ${e.keyword === 'minimum' ? 'at least' : e.keyword === 'maximum' ? 'at most' : e.keyword === 'exclusiveMinimum' ? 'more than' : 'less than'} ${p.limit}.`);
+      return d('schema/range', `${where} is ${show(value)}; it ${ruleWords(e.keyword, p, value)}.`);
     case 'pattern':
-      return d('schema/pattern', `${where} ${PATTERN_MESSAGES[String(p.pattern)] ?? `must match ${p.pattern}`}.`);
+      return d('schema/pattern', `${where} ${ruleWords(e.keyword, p) ?? `must match ${p.pattern}`}.`);
     case 'format':
-      return d('schema/format', `${where} is ${show(value)}; it ${FORMAT_MESSAGES[String(p.format)] ?? `must be a valid ${p.format}`}.`);
+      return d('schema/format', `${where} is ${show(value)}; it ${ruleWords(e.keyword, p) ?? `must be a valid ${p.format}`}.`);
     case 'uniqueItems':
       return d('schema/unique', `${where} has the same value twice (items ${p.j} and ${p.i}).`);
     default:
