@@ -8,7 +8,7 @@ import {
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
-import { COLLECTION_PATH, fetchSnapshot, LedgerLock, listLedgers, readLedger } from './workspace.js';
+import { COLLECTION_PATH, fetchSnapshot, LedgerLock, listLedgers, LockTakenError, readLedger, type ListedLedger } from './workspace.js';
 
 /**
  * A write of a run that the workspace refused, or that could not be made, after the run started:
@@ -130,12 +130,54 @@ async function otherLedgers(client: WorkspaceClient, packId: string): Promise<In
   return (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
 }
 
+/**
+ * Another pack's run holds its lock in the workspace this run wanted to write: refused, nothing
+ * written. A LockTakenError whose packId, holder and expiry are that run's (its lock is the one to
+ * break if it crashed); `packId` of this run is `blocked`.
+ */
+export class WorkspaceBusyError extends LockTakenError {
+  constructor(
+    readonly blocked: string,
+    other: ListedLedger & { lock: NonNullable<ListedLedger['lock']> },
+  ) {
+    const name = other.ledger?.packName;
+    super(
+      new WorkspaceApiError(409, 'invalid_request_error', `Another install is in progress in this workspace: pack ${other.pack_id}${name ? ` (${JSON.stringify(name)})` : ''} is locked by ${other.lock.holder} until ${other.lock.expires_at}; installs into one workspace run one at a time, as packs may share objects; nothing was written: run this one again when it finishes`, 'lock', 'POST', `/v1/install-ledgers/${encodeURIComponent(blocked)}/lock`, { lock: other.lock }),
+      other.pack_id, other.lock.holder, other.lock.expires_at,
+    );
+    this.name = 'WorkspaceBusyError';
+  }
+}
+
+/** The other packs' ledgers by revision (a lock-only record: -1): what a run compares once it has its lock. */
+const othersState = (records: readonly ListedLedger[], packId: string) =>
+  JSON.stringify(records.filter((r) => r.pack_id !== packId).map((r) => [r.pack_id, r.ledger ? r.revision : -1]).sort());
+
+/**
+ * Runs into one workspace go one at a time, whatever their pack: two packs that carry a tag of
+ * one name would each plan to create it (neither sees the other's yet), or one would adopt an
+ * object the other is removing. Each run takes its own pack's lock and then, under it, reads the
+ * workspace's ledgers: another pack's lock held refuses this run (WorkspaceBusyError; it writes
+ * nothing), so of two runs that overlap at least the later one to look stops. When no lock is
+ * held but another pack's ledger moved since `before` (read before this run planned: that pack's
+ * run finished in between), the plan is stale: the answer is true, and the caller plans again.
+ */
+async function othersMoved(client: WorkspaceClient, packId: string, before: readonly ListedLedger[]): Promise<boolean> {
+  const now = await listLedgers(client);
+  const busy = now.find((r): r is ListedLedger & { lock: NonNullable<ListedLedger['lock']> } => r.pack_id !== packId && !!r.lock);
+  if (busy) throw new WorkspaceBusyError(packId, busy);
+  return othersState(now, packId) !== othersState(before, packId);
+}
+
+/** InvalidPackError when the pack has validation errors. */
+function assertValid(pack: Pack): void {
+  const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) throw new InvalidPackError(errors);
+}
+
 /** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
 export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
-  if (!options.validated) {
-    const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length) throw new InvalidPackError(errors);
-  }
+  if (!options.validated) assertValid(pack);
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
@@ -193,7 +235,10 @@ function ledgerFrom(prev: InstallLedger | null, pack: Pack, p: PlanResult): Inst
  * costs reads only; otherwise takes the lock, re-plans if the ledger moved meanwhile, and applies.
  */
 export async function install(client: WorkspaceClient, pack: Pack, options: InstallOptions = {}): Promise<InstallResult> {
-  let { plan, ledger } = await planInstall(client, pack, options);
+  // The workspace's installs before this one plans, to tell once locked whether another pack's run came in between.
+  if (!options.validated) assertValid(pack);
+  const before = options.dryRun ? [] : await listLedgers(client);
+  let { plan, ledger } = await planInstall(client, pack, { ...options, validated: true });
   if (!plan.ok) throw new PlanFailedError(plan);
   if (options.dryRun || !plan.hasChanges) return { plan, written: 0, ledger };
   await checkWriteScopes(client, plan.steps);
@@ -204,9 +249,10 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   let current: InstallLedger | null = null;
   let written = 0;
   try {
+    const moved = await othersMoved(client, pack.packId, before);
     const record = await readLedger(client, pack.packId);
-    if ((record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
-      // Another run changed the ledger between our plan and our lock: plan again on fresh state.
+    if (moved || (record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
+      // Another run changed the workspace between our plan and our lock: plan again on fresh state.
       ({ plan, ledger } = await planInstall(client, pack, { ...options, validated: true }));
       if (!plan.ok) throw new PlanFailedError(plan);
     }
@@ -263,17 +309,22 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const record = await readLedger(client, packId);
   if (!record) throw new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
   const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
+  const before = await listLedgers(client);
   const snapshot = await fetchSnapshot(client, collections);
   // The other packs installed here: what they adopted from this one, or bound to, stays.
-  const plan = planUninstall(record.ledger, snapshot, await otherLedgers(client, packId));
-  const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
-  if (options.dryRun) return { plan, removed: 0, kept };
+  const planned = (snap: typeof snapshot, records: readonly ListedLedger[]) => planUninstall(record.ledger, snap, records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : [])));
+  let plan = planned(snapshot, before);
+  const keptOf = (p: PlanResult) => p.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
+  if (options.dryRun) return { plan, removed: 0, kept: keptOf(plan) };
   await checkWriteScopes(client, plan.steps);
   const lock = await LedgerLock.acquire(client, packId, options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`, options.lockTtlSeconds ?? 300);
   let removed = 0;
   let done = false;
   const items = { ...record.ledger.items };
   try {
+    // Another pack's run in progress refuses this one; one that finished since the plan may have adopted what it removes.
+    if (await othersMoved(client, packId, before)) plan = planned(await fetchSnapshot(client, collections), await listLedgers(client));
+    const kept = keptOf(plan);
     for (const step of plan.steps) {
       if (!step.write) continue;
       try {
@@ -290,7 +341,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
     return { plan, removed, kept };
   } finally {
     if (!done) {
-      await lock.write({ ...record.ledger, items }).catch(() => {});
+      if (removed > 0) await lock.write({ ...record.ledger, items }).catch(() => {});
       await lock.release().catch(() => {});
     }
   }
