@@ -188,8 +188,11 @@ export async function planInstall(client: WorkspaceClient, pack: Pack, options: 
 
 const idPath = (step: PlanStep) => `${COLLECTION_PATH[step.collection]}/${encodeURIComponent(step.workspaceId ?? '')}`;
 
-/** The request a writing step makes. */
-async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep, items: Record<string, LedgerItem>): Promise<LedgerItem | null> {
+/**
+ * The request a writing step makes. `beforePut`, when given, is called with the ledger entry the
+ * brand will have, before its PUT (which carries no idempotency key) is sent.
+ */
+async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep, items: Record<string, LedgerItem>, beforePut?: (pending: LedgerItem) => Promise<void>): Promise<LedgerItem | null> {
   if (step.action === 'remove') {
     try {
       if (step.collection === 'brand') await client.delete(COLLECTION_PATH.brand);
@@ -205,8 +208,15 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
   const resolved = resolveStep(packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
   if (!resolved) throw new Error(`Internal error: ${step.itemId} needs an item that was not written before it`);
   let written: WorkspaceObject;
-  if (step.collection === 'brand') written = await client.put(COLLECTION_PATH.brand, resolved.body);
-  else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
+  if (step.collection === 'brand') {
+    if (beforePut) {
+      // The brand's id (one per workspace) is the store's, also before one is set.
+      const id = step.workspaceId ?? (await client.get<WorkspaceObject | null>(COLLECTION_PATH.brand))?.id;
+      if (typeof id !== 'string') throw client.malformed('GET', COLLECTION_PATH.brand, 'a brand object (with its "id")');
+      await beforePut(ledgerItemAfterWrite(step, resolved, { ...resolved.body, id }));
+    }
+    written = await client.put(COLLECTION_PATH.brand, resolved.body);
+  } else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
   else if (step.collection === 'media') written = await client.put(idPath(step), resolved.body);
   else written = await client.patch(idPath(step), resolved.body);
   // The object as written is what the ledger records (its id above all): an answer without one
@@ -265,9 +275,28 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     for (const step of plan.steps) {
       if (!step.write) continue;
       let item: LedgerItem | null;
+      const ledgerNow = current;
+      // The brand is written with PUT, which carries no idempotency key: a run killed after the
+      // workspace took it and before the ledger recorded it would leave a brand the next run
+      // cannot tell from the user's (it would adopt it, and never update or remove it). So a
+      // brand the ledger does not hold yet is recorded as the pack's before its PUT is sent (a
+      // run killed before the PUT leaves a ledger entry whose brand is missing: the next run
+      // creates it, or finds the user's there and reports a conflict).
+      const recordFirst = step.collection === 'brand' && !ledgerNow.items[step.itemId]
+        ? async (pending: LedgerItem) => {
+          ledgerNow.items[step.itemId] = pending;
+          await lock.write(ledgerNow);
+          sinceCheckpoint = 0;
+        }
+        : undefined;
       try {
-        item = await writeStep(client, pack.packId, step, current.items);
+        item = await writeStep(client, pack.packId, step, current.items, recordFirst);
       } catch (e) {
+        if (recordFirst && ledgerNow.items[step.itemId] && e instanceof WorkspaceApiError && !e.retryable) {
+          // The workspace refused the brand (it answered; nothing was set): it is not the pack's.
+          delete ledgerNow.items[step.itemId];
+          await lock.write(ledgerNow).catch(() => {});
+        }
         if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, written, total);
         throw e;
       }
@@ -275,11 +304,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
       else delete current.items[step.itemId];
       written++;
       options.onProgress?.({ done: written, total, step });
-      // The brand is written with PUT, which carries no idempotency key: a run interrupted before
-      // its next checkpoint would leave a brand the next run cannot tell from the user's (it would
-      // adopt it, and never update or remove it). So the ledger records it at once.
-      const unrecognisable = step.collection === 'brand' && step.action !== 'remove';
-      if ((++sinceCheckpoint >= every || unrecognisable) && written < total) {
+      if (++sinceCheckpoint >= every && written < total) {
         await lock.write(current);
         sinceCheckpoint = 0;
       }
