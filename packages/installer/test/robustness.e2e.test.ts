@@ -1,7 +1,7 @@
 import type { Pack } from '@setup-pack/core';
 import { describe, expect, it } from 'vitest';
 import { install, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
-import { clientFor, countingFetch, loadPack, useServer } from './harness.js';
+import { clientFor, countingFetch, loadPack, proxyTo, useServer } from './harness.js';
 import { generatedPack } from '../src/generate.js';
 import { startFaultProxy } from './proxy.js';
 
@@ -93,6 +93,36 @@ describe('installer robustness against the real server()', () => {
     expect(c.stats.rateLimited).toBeGreaterThanOrEqual(1);
     expect(waits).toContain('retry-after');
     expect((await readLedger(other, v100.packId))!.ledger.state).toBe('installed');
+  });
+
+  it('a 429 without Retry-After (only the X-RateLimit headers) waits for X-RateLimit-Reset: one 429, not a burst of retries into the spent window', async () => {
+    const ws = await server().workspace({ rateLimit: 30 });
+    // A workspace API that answers 429 with the X-RateLimit headers only (the real server's answers, Retry-After taken out).
+    let status429 = 0;
+    const proxy = await proxyTo(server().base, async (req, res, body) => {
+      const headers: Record<string, string> = {};
+      for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
+      const up = await fetch(`${server().base}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
+      const out: Record<string, string> = {};
+      for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) if (up.headers.get(h) !== null) out[h] = up.headers.get(h)!;
+      if (up.status === 429) status429++;
+      res.writeHead(up.status, out);
+      res.end(await up.text());
+      return true;
+    });
+    try {
+      // Another client of the workspace spends the whole window without reading the headers.
+      for (let i = 0; i < 30; i++) await fetch(`${server().base}/v1/me`, { headers: { authorization: `Bearer ${ws.key}` } });
+      const waits: { ms: number; reason: string }[] = [];
+      const c = clientFor(server(), ws.key, { onWait: (w) => waits.push(w) }, proxy.base);
+      const r = await install(c, v100);
+      expect(r.ledger!.state).toBe('installed');
+      expect(status429).toBe(1);
+      expect(waits[0]).toMatchObject({ reason: 'rate-limit' }); // "waiting … for the workspace's next rate-limit window"
+      expect(waits[0].ms).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('converges through 500s, dropped connections and delays to exactly what a clean install makes', async () => {
