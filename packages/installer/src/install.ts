@@ -29,6 +29,13 @@ export class InstallStepError extends WorkspaceApiError {
     super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path, cause.fields);
     this.name = 'InstallStepError';
   }
+
+  /**
+   * The holder of the pack's lock when this run could not release it (the workspace no longer
+   * accepted its key, or could not be reached): a next run is refused until it expires, unless
+   * it is broken first (`setup-pack unlock <packId> <holder>`, breakLock).
+   */
+  lockLeft: { packId: string; holder: string } | null = null;
 }
 
 const VERB: Partial<Record<PlanStep['action'], string>> = { create: 'creating', update: 'updating', conflict: 'overwriting', remove: 'removing' };
@@ -256,6 +263,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   const holder = options.holder ?? `setup-pack-${Math.random().toString(36).slice(2, 10)}`;
   const lock = await LedgerLock.acquire(client, pack.packId, holder, options.lockTtlSeconds ?? 300);
   let finished = false;
+  let failure: unknown;
   let current: InstallLedger | null = null;
   let written = 0;
   try {
@@ -315,10 +323,14 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     await lock.write(current);
     finished = true;
     return { plan, written, ledger: current };
+  } catch (e) {
+    failure = e;
+    throw e;
   } finally {
     // Best effort on failure: record what was written so a rerun resumes, then free the lock.
     if (!finished && current && written > 0) await lock.write(current).catch(() => {});
-    await lock.release().catch(() => {});
+    const released = await lock.release().then(() => true, () => false);
+    if (!released && failure instanceof InstallStepError) failure.lockLeft = { packId: pack.packId, holder };
   }
 }
 
@@ -342,7 +354,9 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const keptOf = (p: PlanResult) => p.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept: keptOf(plan) };
   await checkWriteScopes(client, plan.steps);
-  const lock = await LedgerLock.acquire(client, packId, options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`, options.lockTtlSeconds ?? 300);
+  const holder = options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`;
+  const lock = await LedgerLock.acquire(client, packId, holder, options.lockTtlSeconds ?? 300);
+  let failure: unknown;
   let removed = 0;
   let done = false;
   const items = { ...record.ledger.items };
@@ -364,10 +378,14 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
     await lock.deleteLedger();
     done = true;
     return { plan, removed, kept };
+  } catch (e) {
+    failure = e;
+    throw e;
   } finally {
     if (!done) {
       if (removed > 0) await lock.write({ ...record.ledger, items }).catch(() => {});
-      await lock.release().catch(() => {});
+      const released = await lock.release().then(() => true, () => false);
+      if (!released && failure instanceof InstallStepError) failure.lockLeft = { packId, holder };
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { Pack } from '@setup-pack/core';
 import { describe, expect, it } from 'vitest';
-import { install, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
+import { breakLock, install, InstallStepError, listLedgers, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
 import { clientFor, countingFetch, loadPack, proxyTo, useServer } from './harness.js';
 import { generatedPack } from '../src/generate.js';
 import { startFaultProxy } from './proxy.js';
@@ -123,6 +123,43 @@ describe('installer robustness against the real server()', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('a workspace that goes away mid-install past every retry: the run fails naming the item and the lock it could not release; back up, breaking that lock resumes it', async () => {
+    const ws = await server().workspace();
+    let writes = 0;
+    let down = false;
+    const proxy = await proxyTo(server().base, (req, res) => {
+      if (req.method !== 'GET' && ++writes === 7) down = true;
+      if (!down) return false;
+      res.socket?.destroy();
+      return true;
+    });
+    const waits: string[] = [];
+    let err: unknown;
+    try {
+      err = await install(clientFor(server(), ws.key, { onWait: (w) => waits.push(w.reason) }, proxy.base), listing).catch((e) => e);
+    } finally {
+      await proxy.close();
+    }
+    expect(err).toBeInstanceOf(InstallStepError);
+    const e = err as InstallStepError;
+    expect(e).toMatchObject({ status: 0, type: 'network_error', written: 4 });
+    expect(e.message).toMatch(/^creating .+: cannot reach http:\/\/127\.0\.0\.1:\d+ \(.+\) during POST \/v1\//);
+    expect(waits.filter((w) => w === 'retry').length).toBeGreaterThanOrEqual(8);
+    const c = clientFor(server(), ws.key);
+    const [record] = await listLedgers(c);
+    expect(e.lockLeft).toEqual({ packId: listing.packId, holder: record.lock!.holder });
+    expect(record.ledger!.state).toBe('in_progress');
+    expect(await breakLock(c, listing.packId, e.lockLeft!.holder)).toEqual({ packId: listing.packId, released: true });
+    await install(c, listing);
+    const clean = await server().workspace();
+    const cc = clientFor(server(), clean.key);
+    await install(cc, listing);
+    const a = await normalizedWorkspace(c);
+    expect(a).toEqual(await normalizedWorkspace(cc));
+    expectNoDuplicates(a);
+    expect((await install(c, listing)).plan.hasChanges).toBe(false);
   });
 
   it('converges through 500s, dropped connections and delays to exactly what a clean install makes', async () => {
