@@ -250,10 +250,10 @@ export class WorkspaceClient {
       if (res.status === 429) {
         this.stats.rateLimited++;
         if (++rateLimitedTimes > 20) throw this.toError(res.status, parsed, method, path);
-        const after = Number(res.headers.get('retry-after'));
-        const wait = Number.isFinite(after) && after >= 0 ? after * 1000 : this.backoff(attempt);
+        const asked = this.retryAfter(res.headers);
+        const wait = asked?.ms ?? this.backoff(attempt++);
         this.stats.pacedMs += wait;
-        await this.wait(wait, 'retry-after', 5);
+        await this.wait(wait, asked?.reason ?? 'retry-after', 5);
         this.remaining = null;
         continue;
       }
@@ -268,6 +268,26 @@ export class WorkspaceClient {
       }
       throw this.toError(res.status, parsed, method, path, res.headers.get('content-type'), text);
     }
+  }
+
+  /**
+   * How long a 429 asks to wait: its Retry-After (seconds, or an HTTP date), else the reset of the
+   * window its X-RateLimit headers say is spent (a wait for the next window); null when it says
+   * neither (then: backoff).
+   * Without this, a server that sends only the X-RateLimit headers was retried within a quarter
+   * second, twenty times, into the window it had said was spent, and the run gave up.
+   */
+  private retryAfter(h: Headers): WaitEvent | null {
+    const value = h.get('retry-after')?.trim();
+    if (value) {
+      const seconds = Number(value);
+      if (Number.isFinite(seconds) && seconds >= 0) return { ms: seconds * 1000, reason: 'retry-after' };
+      const at = Date.parse(value);
+      if (Number.isFinite(at)) return { ms: Math.max(0, at - this.opts.now()), reason: 'retry-after' };
+    }
+    const reset = Number(h.get('x-ratelimit-reset'));
+    if (h.has('x-ratelimit-reset') && Number.isFinite(reset) && reset * 1000 > this.opts.now()) return { ms: reset * 1000 - this.opts.now(), reason: 'rate-limit' };
+    return null;
   }
 
   private readRateLimit(h: Headers) {

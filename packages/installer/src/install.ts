@@ -8,7 +8,7 @@ import {
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
-import { COLLECTION_PATH, fetchSnapshot, LedgerLock, listLedgers, readLedger } from './workspace.js';
+import { COLLECTION_PATH, fetchSnapshot, LedgerLock, listLedgers, LockTakenError, readLedger, type ListedLedger } from './workspace.js';
 
 /**
  * A write of a run that the workspace refused, or that could not be made, after the run started:
@@ -29,6 +29,13 @@ export class InstallStepError extends WorkspaceApiError {
     super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path, cause.fields);
     this.name = 'InstallStepError';
   }
+
+  /**
+   * The holder of the pack's lock when this run could not release it (the workspace no longer
+   * accepted its key, or could not be reached): a next run is refused until it expires, unless
+   * it is broken first (`setup-pack unlock <packId> <holder>`, breakLock).
+   */
+  lockLeft: { packId: string; holder: string } | null = null;
 }
 
 const VERB: Partial<Record<PlanStep['action'], string>> = { create: 'creating', update: 'updating', conflict: 'overwriting', remove: 'removing' };
@@ -130,12 +137,54 @@ async function otherLedgers(client: WorkspaceClient, packId: string): Promise<In
   return (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
 }
 
+/**
+ * Another pack's run holds its lock in the workspace this run wanted to write: refused, nothing
+ * written. A LockTakenError whose packId, holder and expiry are that run's (its lock is the one to
+ * break if it crashed); `packId` of this run is `blocked`.
+ */
+export class WorkspaceBusyError extends LockTakenError {
+  constructor(
+    readonly blocked: string,
+    other: ListedLedger & { lock: NonNullable<ListedLedger['lock']> },
+  ) {
+    const name = other.ledger?.packName;
+    super(
+      new WorkspaceApiError(409, 'invalid_request_error', `Another install is in progress in this workspace: pack ${other.pack_id}${name ? ` (${JSON.stringify(name)})` : ''} is locked by ${other.lock.holder} until ${other.lock.expires_at}; installs into one workspace run one at a time, as packs may share objects; nothing was written: run this one again when it finishes`, 'lock', 'POST', `/v1/install-ledgers/${encodeURIComponent(blocked)}/lock`, { lock: other.lock }),
+      other.pack_id, other.lock.holder, other.lock.expires_at,
+    );
+    this.name = 'WorkspaceBusyError';
+  }
+}
+
+/** The other packs' ledgers by revision (a lock-only record: -1): what a run compares once it has its lock. */
+const othersState = (records: readonly ListedLedger[], packId: string) =>
+  JSON.stringify(records.filter((r) => r.pack_id !== packId).map((r) => [r.pack_id, r.ledger ? r.revision : -1]).sort());
+
+/**
+ * Runs into one workspace go one at a time, whatever their pack: two packs that carry a tag of
+ * one name would each plan to create it (neither sees the other's yet), or one would adopt an
+ * object the other is removing. Each run takes its own pack's lock and then, under it, reads the
+ * workspace's ledgers: another pack's lock held refuses this run (WorkspaceBusyError; it writes
+ * nothing), so of two runs that overlap at least the later one to look stops. When no lock is
+ * held but another pack's ledger moved since `before` (read before this run planned: that pack's
+ * run finished in between), the plan is stale: the answer is true, and the caller plans again.
+ */
+async function othersMoved(client: WorkspaceClient, packId: string, before: readonly ListedLedger[]): Promise<boolean> {
+  const now = await listLedgers(client);
+  const busy = now.find((r): r is ListedLedger & { lock: NonNullable<ListedLedger['lock']> } => r.pack_id !== packId && !!r.lock);
+  if (busy) throw new WorkspaceBusyError(packId, busy);
+  return othersState(now, packId) !== othersState(before, packId);
+}
+
+/** InvalidPackError when the pack has validation errors. */
+function assertValid(pack: Pack): void {
+  const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) throw new InvalidPackError(errors);
+}
+
 /** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
 export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
-  if (!options.validated) {
-    const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length) throw new InvalidPackError(errors);
-  }
+  if (!options.validated) assertValid(pack);
   const record = await readLedger(client, pack.packId);
   const ledger = record?.ledger ?? null;
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
@@ -146,8 +195,11 @@ export async function planInstall(client: WorkspaceClient, pack: Pack, options: 
 
 const idPath = (step: PlanStep) => `${COLLECTION_PATH[step.collection]}/${encodeURIComponent(step.workspaceId ?? '')}`;
 
-/** The request a writing step makes. */
-async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep, items: Record<string, LedgerItem>): Promise<LedgerItem | null> {
+/**
+ * The request a writing step makes. `beforePut`, when given, is called with the ledger entry the
+ * brand will have, before its PUT (which carries no idempotency key) is sent.
+ */
+async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep, items: Record<string, LedgerItem>, beforePut?: (pending: LedgerItem) => Promise<void>): Promise<LedgerItem | null> {
   if (step.action === 'remove') {
     try {
       if (step.collection === 'brand') await client.delete(COLLECTION_PATH.brand);
@@ -163,8 +215,15 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
   const resolved = resolveStep(packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
   if (!resolved) throw new Error(`Internal error: ${step.itemId} needs an item that was not written before it`);
   let written: WorkspaceObject;
-  if (step.collection === 'brand') written = await client.put(COLLECTION_PATH.brand, resolved.body);
-  else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
+  if (step.collection === 'brand') {
+    if (beforePut) {
+      // The brand's id (one per workspace) is the store's, also before one is set.
+      const id = step.workspaceId ?? (await client.get<WorkspaceObject | null>(COLLECTION_PATH.brand))?.id;
+      if (typeof id !== 'string') throw client.malformed('GET', COLLECTION_PATH.brand, 'a brand object (with its "id")');
+      await beforePut(ledgerItemAfterWrite(step, resolved, { ...resolved.body, id }));
+    }
+    written = await client.put(COLLECTION_PATH.brand, resolved.body);
+  } else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
   else if (step.collection === 'media') written = await client.put(idPath(step), resolved.body);
   else written = await client.patch(idPath(step), resolved.body);
   // The object as written is what the ledger records (its id above all): an answer without one
@@ -193,7 +252,10 @@ function ledgerFrom(prev: InstallLedger | null, pack: Pack, p: PlanResult): Inst
  * costs reads only; otherwise takes the lock, re-plans if the ledger moved meanwhile, and applies.
  */
 export async function install(client: WorkspaceClient, pack: Pack, options: InstallOptions = {}): Promise<InstallResult> {
-  let { plan, ledger } = await planInstall(client, pack, options);
+  // The workspace's installs before this one plans, to tell once locked whether another pack's run came in between.
+  if (!options.validated) assertValid(pack);
+  const before = options.dryRun ? [] : await listLedgers(client);
+  let { plan, ledger } = await planInstall(client, pack, { ...options, validated: true });
   if (!plan.ok) throw new PlanFailedError(plan);
   if (options.dryRun || !plan.hasChanges) return { plan, written: 0, ledger };
   await checkWriteScopes(client, plan.steps);
@@ -201,12 +263,14 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   const holder = options.holder ?? `setup-pack-${Math.random().toString(36).slice(2, 10)}`;
   const lock = await LedgerLock.acquire(client, pack.packId, holder, options.lockTtlSeconds ?? 300);
   let finished = false;
+  let failure: unknown;
   let current: InstallLedger | null = null;
   let written = 0;
   try {
+    const moved = await othersMoved(client, pack.packId, before);
     const record = await readLedger(client, pack.packId);
-    if ((record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
-      // Another run changed the ledger between our plan and our lock: plan again on fresh state.
+    if (moved || (record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
+      // Another run changed the workspace between our plan and our lock: plan again on fresh state.
       ({ plan, ledger } = await planInstall(client, pack, { ...options, validated: true }));
       if (!plan.ok) throw new PlanFailedError(plan);
     }
@@ -219,9 +283,28 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     for (const step of plan.steps) {
       if (!step.write) continue;
       let item: LedgerItem | null;
+      const ledgerNow = current;
+      // The brand is written with PUT, which carries no idempotency key: a run killed after the
+      // workspace took it and before the ledger recorded it would leave a brand the next run
+      // cannot tell from the user's (it would adopt it, and never update or remove it). So a
+      // brand the ledger does not hold yet is recorded as the pack's before its PUT is sent (a
+      // run killed before the PUT leaves a ledger entry whose brand is missing: the next run
+      // creates it, or finds the user's there and reports a conflict).
+      const recordFirst = step.collection === 'brand' && !ledgerNow.items[step.itemId]
+        ? async (pending: LedgerItem) => {
+          ledgerNow.items[step.itemId] = pending;
+          await lock.write(ledgerNow);
+          sinceCheckpoint = 0;
+        }
+        : undefined;
       try {
-        item = await writeStep(client, pack.packId, step, current.items);
+        item = await writeStep(client, pack.packId, step, current.items, recordFirst);
       } catch (e) {
+        if (recordFirst && ledgerNow.items[step.itemId] && e instanceof WorkspaceApiError && !e.retryable) {
+          // The workspace refused the brand (it answered; nothing was set): it is not the pack's.
+          delete ledgerNow.items[step.itemId];
+          await lock.write(ledgerNow).catch(() => {});
+        }
         if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, written, total);
         throw e;
       }
@@ -229,11 +312,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
       else delete current.items[step.itemId];
       written++;
       options.onProgress?.({ done: written, total, step });
-      // The brand is written with PUT, which carries no idempotency key: a run interrupted before
-      // its next checkpoint would leave a brand the next run cannot tell from the user's (it would
-      // adopt it, and never update or remove it). So the ledger records it at once.
-      const unrecognisable = step.collection === 'brand' && step.action !== 'remove';
-      if ((++sinceCheckpoint >= every || unrecognisable) && written < total) {
+      if (++sinceCheckpoint >= every && written < total) {
         await lock.write(current);
         sinceCheckpoint = 0;
       }
@@ -244,10 +323,14 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     await lock.write(current);
     finished = true;
     return { plan, written, ledger: current };
+  } catch (e) {
+    failure = e;
+    throw e;
   } finally {
     // Best effort on failure: record what was written so a rerun resumes, then free the lock.
     if (!finished && current && written > 0) await lock.write(current).catch(() => {});
-    await lock.release().catch(() => {});
+    const released = await lock.release().then(() => true, () => false);
+    if (!released && failure instanceof InstallStepError) failure.lockLeft = { packId: pack.packId, holder };
   }
 }
 
@@ -263,17 +346,24 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   const record = await readLedger(client, packId);
   if (!record) throw new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
   const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
+  const before = await listLedgers(client);
   const snapshot = await fetchSnapshot(client, collections);
   // The other packs installed here: what they adopted from this one, or bound to, stays.
-  const plan = planUninstall(record.ledger, snapshot, await otherLedgers(client, packId));
-  const kept = plan.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
-  if (options.dryRun) return { plan, removed: 0, kept };
+  const planned = (snap: typeof snapshot, records: readonly ListedLedger[]) => planUninstall(record.ledger, snap, records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : [])));
+  let plan = planned(snapshot, before);
+  const keptOf = (p: PlanResult) => p.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
+  if (options.dryRun) return { plan, removed: 0, kept: keptOf(plan) };
   await checkWriteScopes(client, plan.steps);
-  const lock = await LedgerLock.acquire(client, packId, options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`, options.lockTtlSeconds ?? 300);
+  const holder = options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`;
+  const lock = await LedgerLock.acquire(client, packId, holder, options.lockTtlSeconds ?? 300);
+  let failure: unknown;
   let removed = 0;
   let done = false;
   const items = { ...record.ledger.items };
   try {
+    // Another pack's run in progress refuses this one; one that finished since the plan may have adopted what it removes.
+    if (await othersMoved(client, packId, before)) plan = planned(await fetchSnapshot(client, collections), await listLedgers(client));
+    const kept = keptOf(plan);
     for (const step of plan.steps) {
       if (!step.write) continue;
       try {
@@ -288,10 +378,14 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
     await lock.deleteLedger();
     done = true;
     return { plan, removed, kept };
+  } catch (e) {
+    failure = e;
+    throw e;
   } finally {
     if (!done) {
-      await lock.write({ ...record.ledger, items }).catch(() => {});
-      await lock.release().catch(() => {});
+      if (removed > 0) await lock.write({ ...record.ledger, items }).catch(() => {});
+      const released = await lock.release().then(() => true, () => false);
+      if (!released && failure instanceof InstallStepError) failure.lockLeft = { packId, holder };
     }
   }
 }

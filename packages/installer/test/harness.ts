@@ -134,16 +134,16 @@ export function upToWorkspaceIds(pack: Pack): Pack {
 
 /**
  * A proxy in front of the server at `target` for tests of a workspace that misbehaves part-way: each
- * request is handed to `intercept` with its body first, which answers it itself (returns true) or
- * lets it through (false); what goes through is forwarded with its key and content type, and the
+ * request is handed to `intercept` with its body first (and the body), which answers it itself (returns true) or
+ * lets it through (false), at once or when the promise it returns settles (a request held back); what goes through is forwarded with its key and content type, and the
  * answer comes back with its status and the rate-limit headers, its body as `answer` gives it back
  * (another server's words or fields).
  */
-export async function proxyTo(target: string, intercept: (req: IncomingMessage, res: ServerResponse) => boolean, answer: (status: number, text: string) => string = (_, text) => text) {
+export async function proxyTo(target: string, intercept: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>, answer: (status: number, text: string) => string = (_, text) => text) {
   const proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    if (intercept(req, res)) return;
+    if (await intercept(req, res, Buffer.concat(chunks))) return;
     const headers: Record<string, string> = {};
     for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
     const up = await fetch(`${target}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });

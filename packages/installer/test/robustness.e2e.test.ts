@@ -1,7 +1,7 @@
 import type { Pack } from '@setup-pack/core';
 import { describe, expect, it } from 'vitest';
-import { install, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
-import { clientFor, countingFetch, loadPack, useServer } from './harness.js';
+import { breakLock, install, InstallStepError, listLedgers, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
+import { clientFor, countingFetch, loadPack, proxyTo, useServer } from './harness.js';
 import { generatedPack } from '../src/generate.js';
 import { startFaultProxy } from './proxy.js';
 
@@ -93,6 +93,73 @@ describe('installer robustness against the real server()', () => {
     expect(c.stats.rateLimited).toBeGreaterThanOrEqual(1);
     expect(waits).toContain('retry-after');
     expect((await readLedger(other, v100.packId))!.ledger.state).toBe('installed');
+  });
+
+  it('a 429 without Retry-After (only the X-RateLimit headers) waits for X-RateLimit-Reset: one 429, not a burst of retries into the spent window', async () => {
+    const ws = await server().workspace({ rateLimit: 30 });
+    // A workspace API that answers 429 with the X-RateLimit headers only (the real server's answers, Retry-After taken out).
+    let status429 = 0;
+    const proxy = await proxyTo(server().base, async (req, res, body) => {
+      const headers: Record<string, string> = {};
+      for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
+      const up = await fetch(`${server().base}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
+      const out: Record<string, string> = {};
+      for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) if (up.headers.get(h) !== null) out[h] = up.headers.get(h)!;
+      if (up.status === 429) status429++;
+      res.writeHead(up.status, out);
+      res.end(await up.text());
+      return true;
+    });
+    try {
+      // Another client of the workspace spends the whole window without reading the headers.
+      for (let i = 0; i < 30; i++) await fetch(`${server().base}/v1/me`, { headers: { authorization: `Bearer ${ws.key}` } });
+      const waits: { ms: number; reason: string }[] = [];
+      const c = clientFor(server(), ws.key, { onWait: (w) => waits.push(w) }, proxy.base);
+      const r = await install(c, v100);
+      expect(r.ledger!.state).toBe('installed');
+      expect(status429).toBe(1);
+      expect(waits[0]).toMatchObject({ reason: 'rate-limit' }); // "waiting … for the workspace's next rate-limit window"
+      expect(waits[0].ms).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a workspace that goes away mid-install past every retry: the run fails naming the item and the lock it could not release; back up, breaking that lock resumes it', async () => {
+    const ws = await server().workspace();
+    let writes = 0;
+    let down = false;
+    const proxy = await proxyTo(server().base, (req, res) => {
+      if (req.method !== 'GET' && ++writes === 7) down = true;
+      if (!down) return false;
+      res.socket?.destroy();
+      return true;
+    });
+    const waits: string[] = [];
+    let err: unknown;
+    try {
+      err = await install(clientFor(server(), ws.key, { onWait: (w) => waits.push(w.reason) }, proxy.base), listing).catch((e) => e);
+    } finally {
+      await proxy.close();
+    }
+    expect(err).toBeInstanceOf(InstallStepError);
+    const e = err as InstallStepError;
+    expect(e).toMatchObject({ status: 0, type: 'network_error', written: 4 });
+    expect(e.message).toMatch(/^creating .+: cannot reach http:\/\/127\.0\.0\.1:\d+ \(.+\) during POST \/v1\//);
+    expect(waits.filter((w) => w === 'retry').length).toBeGreaterThanOrEqual(8);
+    const c = clientFor(server(), ws.key);
+    const [record] = await listLedgers(c);
+    expect(e.lockLeft).toEqual({ packId: listing.packId, holder: record.lock!.holder });
+    expect(record.ledger!.state).toBe('in_progress');
+    expect(await breakLock(c, listing.packId, e.lockLeft!.holder)).toEqual({ packId: listing.packId, released: true });
+    await install(c, listing);
+    const clean = await server().workspace();
+    const cc = clientFor(server(), clean.key);
+    await install(cc, listing);
+    const a = await normalizedWorkspace(c);
+    expect(a).toEqual(await normalizedWorkspace(cc));
+    expectNoDuplicates(a);
+    expect((await install(c, listing)).plan.hasChanges).toBe(false);
   });
 
   it('converges through 500s, dropped connections and delays to exactly what a clean install makes', async () => {

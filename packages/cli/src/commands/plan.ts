@@ -163,7 +163,7 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
     // The server's words: printable, whatever server it is.
     const msg = p(`${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`);
     // A run that failed part-way: which item (in the message), how far it got, and what to do.
-    const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run } : undefined;
+    const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run, ...(e.lockLeft ? { lockLeft: e.lockLeft.holder } : {}) } : undefined;
     // The lock is taken: by a run in progress, or by one that crashed or was killed. Who, until
     // when (the error's lock field; the server's message says it in words), and how to break it
     // if that run is dead.
@@ -173,11 +173,14 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
       const { breakLockHint } = await import('./unlock.js');
       ctx.stderr.write(`setup-pack: ${msg}; ${p(breakLockHint(e.packId, e.holder))}\n`);
     } else ctx.stderr.write(`setup-pack: ${msg}\n`);
-    if (step) {
+    if (step && e instanceof InstallStepError) {
       const { plural } = await import('@setup-pack/core');
+      // The run's lock, when it could not be released (the key was refused, the workspace went away), blocks the next run until it expires.
+      const { unlockCommand } = await import('./unlock.js');
+      const first = e.lockLeft ? `its lock (${p(e.lockLeft.holder)}) could not be released: break it with ${p(unlockCommand(e.lockLeft.packId, e.lockLeft.holder))} (with a key the workspace accepts), then ` : '';
       ctx.stderr.write(step.run === 'uninstall'
-        ? `setup-pack: ${step.written} of ${plural(step.total, 'removal')} made; run the uninstall again to finish it\n`
-        : `setup-pack: ${step.written} of ${plural(step.total, 'item write')} made; the install is recorded as in progress: run it again to resume (what was written is recognised, not duplicated)\n`);
+        ? `setup-pack: ${step.written} of ${plural(step.total, 'removal')} made; ${first}run the uninstall again to finish it\n`
+        : `setup-pack: ${step.written} of ${plural(step.total, 'item write')} made; the install is recorded as in progress: ${first}run it again to resume (what was written is recognised, not duplicated)\n`);
     }
     return 1;
   }
