@@ -81,6 +81,39 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows a finding about a condition's field or operator on that control, and a click on it in the panel focuses it", async () => {
+    const { page, errors } = await editor.open();
+    // Condition 0 writes its field twice, condition 1 its operator (json/duplicate-key, at .../field and .../operator).
+    const original = await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text();
+    const text = original.replace('"field": "tags",', '"field": "tags", "field": "tags",').replace('"operator": "within_last_days",', '"operator": "within_last_days", "operator": "within_last_days",');
+    expect(text).not.toBe(original);
+    await page.getByTestId('open-file').setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await poll(() => page.locator('.source .address').textContent()).toBe('twice.json');
+    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    await openItem(page, 'smartLists/');
+    const field = page.getByLabel('Field 0', { exact: true });
+    const operator = page.getByLabel('Operator 1', { exact: true });
+    await poll(() => field.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await noteOf(page, field)).toContain('The property "field" appears more than once');
+    await poll(() => operator.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await noteOf(page, operator)).toContain('The property "operator" appears more than once');
+    // Not on the rows as well, nor on the other controls.
+    expect(await page.getByRole('group', { name: 'Condition 0', exact: true }).locator(':scope > .field-findings-list').count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Condition 1', exact: true }).locator(':scope > .field-findings-list').count()).toBe(0);
+    expect(await page.getByLabel('Operator 0', { exact: true }).getAttribute('aria-describedby')).toBeNull();
+    expect(await page.getByLabel('Field 1', { exact: true }).getAttribute('aria-describedby')).toBeNull();
+    // A click on each finding in the panel focuses its control.
+    // The two findings share a message shape, so the panel folds them into one row: opened, each is listed.
+    const findings = page.getByRole('list', { name: 'Findings' });
+    await findings.getByRole('button', { name: 'Show all 2 findings like this' }).click();
+    await findings.getByRole('button', { name: /The property "operator" appears more than once/ }).click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Operator 1');
+    await findings.getByRole('button', { name: /The property "field" appears more than once/ }).last().click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Field 0');
+    await page.screenshot({ path: join(artifacts, 'filter-field-operator-findings.png') });
+    expect(errors).toEqual([]);
+  });
+
   it("keeps the subject field of a template switched to SMS while it has a subject, so a finding about the subject has a field to show on and be fixed in", async () => {
     const { page, errors } = await editor.open();
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Follow-up email/ }).click();
@@ -96,11 +129,20 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.locator('.form-findings').count()).toBe(0);
     expect(await page.locator('.editor-pane').textContent()).toContain('SMS messages have no subject');
     await page.screenshot({ path: join(artifacts, 'sms-subject.png') });
-    // Cleared, the subject leaves the pack and the field goes with it.
-    await subject.fill('');
+    // Cleared from the keyboard, the subject leaves the pack, but the field keeps the focus (it is
+    // not pulled from under the caret) and says what happens next; typing again would bring it back.
+    await subject.focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
     await poll(async () => 'subject' in (await packOf(page)).messageTemplates[1]!).toBe(false);
     await poll(() => page.getByTestId('error-count').textContent()).toBe('0 errors');
-    expect(await subject.count()).toBe(0);
+    expect(await subject.count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('subject');
+    expect(await page.locator('.editor-pane').textContent()).toContain('leaves the form when you move on');
+    // Tab moves on to the body as from any field, and the emptied subject is gone.
+    await page.keyboard.press('Tab');
+    await poll(() => subject.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('body');
     // An SMS template without a subject shows no subject field.
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Welcome text/ }).click();
     await poll(() => page.locator('.editor-pane h2').textContent()).toBe('Message template');
