@@ -498,6 +498,26 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it('says in the compare form why a release given in the address (?old=, ?new=) could not be opened, instead of showing the editor as if nothing was asked', async () => {
+    const { page, errors } = await editor.page('?old=/fixtures/releases/nope.json&new=/');
+    await page.getByRole('heading', { name: 'Compare two releases' }).waitFor();
+    expect(await page.getByTestId('old-problem').textContent()).toBe('Cannot load /fixtures/releases/nope.json: HTTP 404');
+    // The editor's own page is HTML, not a pack: core's syntax message.
+    expect(await page.getByTestId('new-problem').textContent()).toMatch(/^Cannot open \/: .+/);
+    expect(await page.getByRole('button', { name: 'Compare', exact: true }).isDisabled()).toBe(true);
+    // Choosing a file there replaces the problem with the choice.
+    await page.getByLabel('Old release').setInputFiles(join(repoRoot, 'fixtures/releases/buyer-lead-1.0.0.json'));
+    await poll(() => page.getByTestId('old-choice').textContent()).toBe('Chosen: buyer-lead-1.0.0.json');
+    expect(await page.getByTestId('old-problem').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'diff-address-problem.png') });
+    // One release that loads and one that does not: the one that loads is chosen, the other said.
+    await page.goto(`${editor.url}/?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/nope.json`);
+    await page.getByRole('heading', { name: 'Compare two releases' }).waitFor();
+    expect(await page.getByTestId('old-choice').textContent()).toBe('Chosen: /fixtures/releases/buyer-lead-1.0.0.json');
+    expect(await page.getByTestId('new-problem').textContent()).toBe('Cannot load /fixtures/releases/nope.json: HTTP 404');
+    expect(errors).toEqual([]);
+  });
+
   it('names the items the compare view cannot pair by key (no key, a repeated key) instead of comparing them silently wrong', async () => {
     const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     const next = structuredClone(starter);
