@@ -325,4 +325,18 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await noteOf(page, limit)).toBe('error: Not applied: automations[0].document.settings.daily_send_limit must be an integer, not a number.');
     expect(errors).toEqual([]);
   });
+
+  it("shows a checkbox of an item form beside its label, as the inspector's are, not above it", async () => {
+    const { page, errors } = await editor.open('?pack=/fixtures/valid/listing-marketing.json');
+    await openItem(page, 'assets/');
+    const box = page.getByLabel('Public URL set', { exact: true });
+    const label = page.getByText('Public URL set', { exact: true });
+    const b = (await box.boundingBox())!;
+    const l = (await label.boundingBox())!;
+    // On one line: the label starts right of the box and their heights overlap.
+    expect(l.x).toBeGreaterThanOrEqual(b.x + b.width);
+    expect(l.y < b.y + b.height && b.y < l.y + l.height).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'asset-checkbox.png') });
+    expect(errors).toEqual([]);
+  });
 });
