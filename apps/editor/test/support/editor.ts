@@ -38,6 +38,13 @@ export interface EditorPage {
 /** The pack the page is editing (`window.__editor.pack`), typed as the caller reads it. */
 export const packOf = <T = unknown>(page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<T>;
 
+/** Opens pack text as a file picked with Open… would be, and waits for it to be shown and checked. */
+export async function openFileText(page: Page, name: string, text: string) {
+  await page.getByTestId('open-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  await poll(() => page.locator('.source .address').textContent()).toBe(name);
+  await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+}
+
 /**
  * Registers the file's beforeAll/afterEach/afterAll and returns its editor: `describe.skipIf(editor.missing)(editor.title, …)`,
  * then `editor.page(query)` for a page at `/${query}` (no query: a blank page), `editor.open(query)` for one with the pack's blocks on
