@@ -335,4 +335,28 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.screenshot({ path: join(artifacts, 'asset-checkbox.png') });
     expect(errors).toEqual([]);
   });
+
+  it('picks a reference from the keyboard: ↓ from the search box through the list, Enter picks, and the focus goes back to Choose…', async () => {
+    const { page, errors } = await editor.open();
+    await page.locator('[data-testid="node-tag"]').click();
+    const choose = page.getByRole('button', { name: 'Choose Tag', exact: true });
+    await choose.click();
+    await page.getByLabel('Search tags').fill('hot');
+    await page.keyboard.press('ArrowDown');
+    await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Hot lead tag-hot');
+    await page.keyboard.press('ArrowUp');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search tags');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag')!.config.tag_id).toBe('tag-hot');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Choose Tag');
+    // Escape closes the list and gives the focus back too.
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Search tags').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
+    await poll(() => page.getByLabel('Search tags').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Choose Tag');
+    expect(errors).toEqual([]);
+  });
 });
