@@ -1,27 +1,15 @@
 // Block cards and forms in headless Chromium, as an author reads them: summaries in words (no raw
 // JSON), references by name and as links to the item, branch names that never run into the
 // summary or each other at any zoom, and each finding shown on the field it is about.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
-import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
+import type { Locator } from 'playwright-core';
+import { repoRoot } from './support/harness.mjs';
+import { artifacts, poll, useEditor } from './support/editor.js';
 
-type Editor = Awaited<ReturnType<typeof startEditor>>;
-let editor: Editor;
-const artifacts = join(editorRoot, 'test-results');
-const missing = chromiumMissing();
+const editor = useEditor('editor block cards');
 
-beforeAll(async () => {
-  if (missing) return;
-  mkdirSync(artifacts, { recursive: true });
-  editor = await startEditor();
-});
-afterAll(async () => {
-  await editor?.close();
-});
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, interval: 50 });
 const starter = () => JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -43,20 +31,9 @@ async function expectBranchNamesClear(block: Locator) {
   }
 }
 
-async function open(page: Page, url: string) {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => void d.accept());
-  await page.goto(url);
-  await page.locator('.react-flow__node').first().waitFor();
-  return errors;
-}
-
-describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(editor.missing)(editor.title, () => {
   it('says controls in words and references by name, as links to the item', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const { page, errors } = await editor.open();
     const node = (name: string) => page.getByRole('group', { name });
 
     // Controls are sentences; no block shows JSON.
@@ -107,13 +84,10 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     await link.click();
     await page.getByRole('heading', { name: 'Resource', exact: true }).waitFor();
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('keeps branch names clear of the summary and of each other, at every zoom', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const { page, errors } = await editor.open();
     const replied = page.getByRole('group', { name: 'If / else block replied' });
     expect(await replied.locator('.handle-labels span').allTextContents()).toEqual(['true', 'false']);
     await expectBranchNamesClear(replied);
@@ -135,13 +109,10 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     }
     await page.screenshot({ path: join(artifacts, 'branch-names.png') });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('shows each finding on the field it is about, marked for assistive technology, and a click on the finding focuses that field', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page, `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const { page, errors } = await editor.open();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
     /** The text of the note a control points at with aria-describedby. */
     const described = (control: Locator) => control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
@@ -183,6 +154,5 @@ describe.skipIf(missing)(`block cards${missing ? ` (skipped: ${missing})` : ''}`
     await page.locator('.diagnostics').getByText(/already used by stage 0/).click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 key');
     expect(errors).toEqual([]);
-    await context.close();
   });
 });

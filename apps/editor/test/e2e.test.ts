@@ -1,58 +1,15 @@
 // End to end in Debian's headless Chromium: open a fixture, add and connect a block, see a
 // diagnostic appear and fix it, undo/redo, export and validate the file with core, reload and
 // find the work restored; plus drop-to-add, opening a file, and the visual diff.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sha256Hex, validatePack } from '@setup-pack/core';
-import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
+import { repoRoot } from './support/harness.mjs';
+import { artifacts, poll, useEditor } from './support/editor.js';
 
-type Editor = Awaited<ReturnType<typeof startEditor>>;
-let editor: Editor;
-const artifacts = join(editorRoot, 'test-results');
-
-const missing = chromiumMissing();
-if (missing) console.warn(`editor end to end: SKIPPED, ${missing}`);
-
-beforeAll(async () => {
-  if (missing) return;
-  mkdirSync(artifacts, { recursive: true });
-  editor = await startEditor();
-});
-afterAll(async () => {
-  await editor?.close();
-});
-
-async function openPage(context: BrowserContext, query: string): Promise<{ page: Page; dialogs: string[]; errors: string[] }> {
-  const page = await context.newPage();
-  const dialogs: string[] = [];
-  const errors: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.type());
-    void d.accept();
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${editor.url}/${query}`);
-  return { page, dialogs, errors };
-}
-
-/** A page whose confirmations are recorded (what each said) and answered by the next answer queued, accepted when none is. */
-async function answeringPage(context: BrowserContext) {
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  const asked: { type: string; message: string }[] = [];
-  const answers: boolean[] = [];
-  page.on('dialog', (d) => {
-    asked.push({ type: d.type(), message: d.message() });
-    void (answers.shift() ?? true ? d.accept() : d.dismiss());
-  });
-  return { page, errors, asked, answers };
-}
-
-// Generous: CI machines are shared and slow; a poll passes as soon as the UI catches up.
-const poll = <T>(fn: () => T | Promise<T>, message?: string) => expect.poll(fn, { timeout: 15000, interval: 50, message });
+const editor = useEditor('editor end to end');
 
 /**
  * A pack of `count` automations of 200 blocks, each action block carrying two config fields the
@@ -86,10 +43,9 @@ async function dragConnect(page: Page, from: string, to: string, beforeDrop?: ()
   await page.mouse.up();
 }
 
-describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(editor.missing)(editor.title, () => {
   it('opens a fixture, edits the graph, follows diagnostics, undoes, exports a valid pack and restores on reload', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-    const { page, dialogs, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, dialogs, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { acceptDownloads: true });
 
     // Open: the canvas shows the first automation, styled by group, with kind-specific handles.
     await page.locator('.react-flow__node').first().waitFor();
@@ -188,16 +144,14 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await page.reload();
     await page.locator('[data-testid="node-add_tag_2"]').waitFor();
     expect(await page.getByRole('status').first().textContent()).toMatch(/Restored unsaved work/);
-    expect(dialogs).toContain('beforeunload');
+    expect(dialogs.map((d) => d.type)).toContain('beforeunload');
     const restored = await packOf(page);
     expect(restored.automations[0]!.document.references).toContainEqual({ type: 'tag', id: 'tag-vip', name: 'VIP members' });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('drags a block: the pack hears of it once, on drop (one undo step, position saved, then autosaved)', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json');
     await page.locator('[data-testid="node-task"]').waitFor();
     type Win = { __editor: { pack: { automations: { document: { graph: { nodes: { id: string; position?: { x: number; y: number } }[] } } }[] }; getState(): { history: { past: unknown[] } }; dirty: boolean } };
     const state = () => page.evaluate(() => {
@@ -232,12 +186,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(async () => (await state()).pos).toEqual(start.pos);
     expect((await state()).steps).toBe(start.steps);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('adds a connected block when a connection is dropped on empty canvas, and moves between blocks with the keyboard', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json');
     await page.locator('[data-testid="node-task"]').waitFor();
     const h = (await page.locator('.react-flow__node[data-id="task"] .react-flow__handle.source').boundingBox())!;
     await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
@@ -355,19 +307,18 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await page.keyboard.press('Control+z');
     await page.locator('[data-testid="node-tag"]').waitFor();
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('copies blocks to the system clipboard as JSON and pastes them into another pack in another tab; plain text is not pasted as blocks', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: editor.url });
-    const a = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const a = await editor.page();
+    await a.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: editor.url });
+    await a.page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
     await a.page.locator('[data-testid="node-wait"]').click();
     await a.page.keyboard.press('Control+c');
     const copied = JSON.parse(await a.page.evaluate(() => navigator.clipboard.readText()));
     expect(copied).toMatchObject({ format: 'service.setup-pack-blocks', version: 1, nodes: [{ id: 'wait', kind: 'control.wait' }], edges: [] });
 
-    const b = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+    const b = await editor.page('?pack=/fixtures/valid/listing-marketing.json', { context: a.context });
     await b.page.locator('[data-testid="node-match"]').waitFor();
     const before = (await packOf(b.page)).automations[0]!.document.graph.nodes.length;
     await b.page.locator('[data-testid="node-note"]').click();
@@ -394,12 +345,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await b.page.waitForTimeout(300);
     expect((await packOf(b.page)).automations[0]!.document.graph.nodes).toHaveLength(before + 1);
     expect([...a.errors, ...b.errors]).toEqual([]);
-    await context.close();
   });
 
   it('exports every fixture byte-identical when untouched, and opens a dropped file', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const { page, errors, dialogs } = await openPage(context, '');
+    const { page, errors, dialogs } = await editor.page('', { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     await page.locator('.react-flow').waitFor();
     // A JSON file that is not a pack has no schema version, and the pack form does not invent one.
     // A file in UTF-16 (what Windows PowerShell 5 writes) is refused with its encoding named, and the pack on screen stays.
@@ -449,15 +398,13 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => errorCount(page).textContent()).toBe('1 error');
     const asked = dialogs.length;
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export pack' }).click()]);
-    expect(dialogs.slice(asked)).toEqual(['confirm']);
+    expect(dialogs.slice(asked).map((d) => d.type)).toEqual(['confirm']);
     expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).name).toBe('');
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('opens a file from the picker, edits other kinds, and shows a visual diff of two releases', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('');
     await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
     await poll(() => page.locator('.toolbar .source').textContent()).toMatch(/listing-marketing/);
     const nav = page.getByRole('navigation', { name: 'Pack items' });
@@ -515,7 +462,6 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(await page.locator('.block[class*="diff-"]').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(artifacts, 'diff.png') });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("says in the compare view what changed in a smart list's filters: each condition by its place, in words, and a reorder as one", async () => {
@@ -529,8 +475,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     or.children.push({ type: 'condition', field: 'lead_source', operator: 'equals', value: 'zillow' });
     root.children = [or, tag];
     next.smartLists[0].filters.version = 3;
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('');
     await page.locator('.react-flow').waitFor();
     await page.getByRole('button', { name: 'Compare releases' }).click();
     await page.getByLabel('Old release').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(starter)) });
@@ -551,13 +496,72 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(await item.getByText(/^changed: filters$/).count()).toBe(0);
     await page.screenshot({ path: join(artifacts, 'diff-filters.png') });
     expect(errors).toEqual([]);
-    await context.close();
+  });
+
+  it('says in the compare form why a release given in the address (?old=, ?new=) could not be opened, instead of showing the editor as if nothing was asked', async () => {
+    const { page, errors } = await editor.page('?old=/fixtures/releases/nope.json&new=/');
+    await page.getByRole('heading', { name: 'Compare two releases' }).waitFor();
+    expect(await page.getByTestId('old-problem').textContent()).toBe('Cannot load /fixtures/releases/nope.json: HTTP 404');
+    // The editor's own page is HTML, not a pack: core's syntax message.
+    expect(await page.getByTestId('new-problem').textContent()).toMatch(/^Cannot open \/: .+/);
+    expect(await page.getByRole('button', { name: 'Compare', exact: true }).isDisabled()).toBe(true);
+    // Choosing a file there replaces the problem with the choice.
+    await page.getByLabel('Old release').setInputFiles(join(repoRoot, 'fixtures/releases/buyer-lead-1.0.0.json'));
+    await poll(() => page.getByTestId('old-choice').textContent()).toBe('Chosen: buyer-lead-1.0.0.json');
+    expect(await page.getByTestId('old-problem').count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, 'diff-address-problem.png') });
+    // One release that loads and one that does not: the one that loads is chosen, the other said.
+    await page.goto(`${editor.url}/?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/nope.json`);
+    await page.getByRole('heading', { name: 'Compare two releases' }).waitFor();
+    expect(await page.getByTestId('old-choice').textContent()).toBe('Chosen: /fixtures/releases/buyer-lead-1.0.0.json');
+    expect(await page.getByTestId('new-problem').textContent()).toBe('Cannot load /fixtures/releases/nope.json: HTTP 404');
+    expect(errors).toEqual([]);
+  });
+
+  it('names the items the compare view cannot pair by key (no key, a repeated key) instead of comparing them silently wrong', async () => {
+    const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    const next = structuredClone(starter);
+    next.automations[1].key = 'new-lead-welcome'; // repeats automations[0]'s key
+    delete next.messageTemplates[0].key;
+    const { page, errors } = await editor.page('');
+    await page.locator('.react-flow').waitFor();
+    const compare = async (oldPack: unknown, newPack: unknown, tag: string) => {
+      await page.getByRole('button', { name: 'Compare releases' }).click();
+      await page.getByLabel('Old release').setInputFiles({ name: `old-${tag}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(oldPack)) });
+      await page.getByLabel('New release').setInputFiles({ name: `new-${tag}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(newPack)) });
+      await poll(() => page.getByTestId('old-choice').textContent()).toBe(`Chosen: old-${tag}.json`);
+      await poll(() => page.getByTestId('new-choice').textContent()).toBe(`Chosen: new-${tag}.json`);
+      await page.getByRole('button', { name: 'Compare', exact: true }).click();
+      await page.getByRole('complementary', { name: 'Changes' }).waitFor();
+    };
+    await compare(starter, next, 'a');
+    const notCompared = page.getByRole('region', { name: 'Items not compared' });
+    expect(await notCompared.textContent()).toContain('3 items in the new release and 1 in the old cannot be paired by key');
+    expect(await notCompared.getByRole('listitem').allTextContents()).toEqual([
+      'Old release: automations[0] “New lead welcome” has the key "new-lead-welcome", which more than one item has in the new release',
+      'New release: automations[0] “New lead welcome”, automations[1] “Stage nurture” share the key "new-lead-welcome"',
+      'New release: messageTemplates[0] “Welcome text” has no string key',
+    ]);
+    // What core can only call removed is said to be perhaps one of them; nothing else is.
+    const removed = page.locator('[data-item="automations/nurture-by-stage"]');
+    expect(await removed.getAttribute('data-change')).toBe('removed');
+    expect(await removed.locator('.unpaired-note').textContent()).toBe('Perhaps one of the new release’s automations not compared (its key went wrong), not removed.');
+    expect(await page.locator('[data-item="messageTemplates/tpl-welcome-sms"] .unpaired-note').count()).toBe(1);
+    expect(await page.locator('.unpaired-note').count()).toBe(2);
+    await page.screenshot({ path: join(artifacts, 'diff-unpaired.png') });
+    await page.getByRole('button', { name: 'Back to editor' }).click();
+
+    // The same repeated key in both releases: nothing else differs, but "No changes." would be a guess.
+    await compare(next, next, 'b');
+    expect(await page.getByRole('region', { name: 'Items not compared' }).count()).toBe(1);
+    expect(await page.getByText('No changes.', { exact: true }).count()).toBe(0);
+    expect(await page.getByText('No other changes among the items compared.', { exact: true }).count()).toBe(1);
+    expect(errors).toEqual([]);
   });
 
   it('keeps 20,000 findings readable: folded by message, only the rows in view rendered, a finding deep in a group still jumps to its block', async () => {
     const pack = noisyPack('Many findings', 50, (i) => ({ x: 0, y: i * 120 }));
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const summary = page.locator('.diagnostics summary');
@@ -581,15 +585,13 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.getByLabel('Block id').inputValue()).toBe(nodeId);
     await page.screenshot({ path: join(artifacts, 'many-findings.png') });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('shows a finding that quotes a hostile key with its bidirectional override and control character escaped, as the CLI prints it', async () => {
     const pack = noisyPack('Hostile', 1, (i) => ({ x: 0, y: i * 120 }));
     const node = (pack.automations[0]!.document.graph.nodes as { config: Record<string, unknown> }[])[1]!;
     node.config = { body: 'Step 1', ['evil\u202egnp.exe\u0007']: 1 };
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const list = page.getByRole('list', { name: 'Findings' });
@@ -597,13 +599,11 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => row.textContent()).toBe('config.evil\\u202egnp.exe\\u0007 of action.add_note node "n1" is not in our catalog; it is kept as it is.');
     expect(await list.evaluate((el) => /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/.test(el.textContent ?? ''))).toBe(false);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('says on opening a file what its text says that the editor\'s copy cannot keep (a property said twice), and nothing for the next clean file', async () => {
     const text = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8').replace('"name": "Buyer Lead Starter",', '"name": "Draft name", "name": "Buyer Lead Starter",');
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(text) });
     const banner = page.locator('.banner');
@@ -613,15 +613,13 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.locator('header .source').textContent()).toBe('clean.json');
     expect(await banner.count()).toBe(0);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('lists each number the editor reads otherwise than its file writes it (1e-400 as 0) at its place, and export writes them so only when asked', async () => {
     const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
     const text = original.replace('"probability": 30', '"probability": 30.0000000000000000001').replace('"probability": 0,', '"probability": 1e-400,');
     expect(text).not.toBe(original);
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const { page, errors, asked, answers } = await answeringPage(context);
+    const { page, errors, dialogs: asked, answers } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     await page.goto(`${editor.url}/`);
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'numbers.json', mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -701,15 +699,13 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => asked.length).toBe(4);
     expect(asked[3]!.message).toContain('1e-400 at pipelines[0].stages[4].probability will be written as 0');
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('lists each property its file writes twice at its place, and export names the earlier values it drops only when asked', async () => {
     const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
     const text = original.replace('"name": "Showing homes",', '"name": "Touring homes",\n          "name": "Showing homes",');
     expect(text).not.toBe(original);
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const { page, errors, asked, answers } = await answeringPage(context);
+    const { page, errors, dialogs: asked, answers } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     let downloads = 0;
     page.on('download', () => downloads++);
     await page.goto(`${editor.url}/`);
@@ -766,7 +762,6 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(asked).toHaveLength(3);
     expect(JSON.parse(readFileSync((await retyped.path())!, 'utf8')).pipelines[0].stages[1].name).toBe('Touring homes');
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('keeps a finding of the opened file on its item when items before it are removed, and drops it with its item', async () => {
@@ -777,8 +772,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     pack.automations[2].document.graph.nodes[1].config.weight = 'TINY';
     const text = JSON.stringify(pack, null, 2).replace('"kind": "action.notify",', '"kind": "action.notify",\n              "config": { "message": "Earlier" },').replace('"TINY"', '1e-400');
     expect(text).toContain('"Earlier"');
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 }, acceptDownloads: true });
-    const { page, errors, asked } = await answeringPage(context);
+    const { page, errors, dialogs: asked } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     await page.goto(`${editor.url}/`);
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -824,12 +818,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => twice.locator('.help').textContent()).toBe('automations[2].document.graph.nodes[1].config');
     expect(await tiny.locator('.msg').textContent()).toMatch(/^automations\[2\]\./);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('does not apply JSON typed or pasted into a field that says what the editor would not keep (1e-400 read as 0, a property written twice)', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow__node').first().waitFor();
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
     const brand = page.getByLabel('Brand (JSON)');
@@ -847,12 +839,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.evaluate(() => (window as unknown as { __editor: { pack: { brand?: unknown } } }).__editor.pack.brand)).toEqual({ accent: 0 });
     expect(await note.allTextContents()).not.toContainEqual(expect.stringMatching(/Not applied/));
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('does not apply a typed number the editor would not keep as written (1e-400 read as 0, 1e400, an integer beyond 2^53) in any number field; ordinary numbers still set', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { acceptDownloads: true });
     await page.locator('.react-flow__node').first().waitFor();
     await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
     type Full = { automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[]; pipelines: { stages: { probability?: unknown }[] }[]; smartLists: { filters: { root: { children: { value?: unknown }[] } } }[] };
@@ -943,7 +933,6 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(exported.automations[0]!.document.settings.daily_send_limit).toBe(250);
     expect(validatePack(written).diagnostics.filter((d) => d.code.startsWith('json/'))).toEqual([]);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('lists a finding about the automation as a whole at the top of its form, not on its name field', async () => {
@@ -951,8 +940,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     const graph = pack.automations[0]!.document.graph as { nodes: { id: string; kind: string }[]; edges: { source: string }[] };
     graph.nodes = graph.nodes.slice(1, 4);
     graph.edges = graph.edges.filter((e) => e.source !== 'n0').slice(0, 2);
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'no-trigger.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const about = page.getByRole('list', { name: 'Findings about this form' });
@@ -960,15 +948,13 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(await about.textContent()).toContain('graph/no-trigger');
     await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBeNull();
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('Fix applies core\'s fixes to the open pack as one undoable step: an edge written with sourceHandle then leaves through its branch', async () => {
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     const { handle, ...e5 } = pack.automations[0].document.graph.edges[4]; // control.if "replied" → "task" through "true"
     pack.automations[0].document.graph.edges[4] = { ...e5, sourceHandle: handle };
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('');
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'source-handle.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack, null, 2)) });
     const summary = page.locator('.diagnostics summary');
@@ -1007,13 +993,11 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     await poll(() => page.locator('header .source').textContent()).toBe('other.json');
     expect(await page.getByRole('status', { name: 'Fixed' }).count()).toBe(0);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('typing beside thousands of findings neither re-renders the finding rows, places the findings again nor hands React Flow new blocks while the findings stay the same', async () => {
     const pack = noisyPack('Typing beside findings', 10, (i) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 120 }));
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '');
+    const { page, errors } = await editor.page('');
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'typing.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const summary = page.locator('.diagnostics summary');
@@ -1053,12 +1037,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(after.sidebarRows - typed.sidebarRows).toBeGreaterThan(0);
     expect(after.sidebarRows - typed.sidebarRows).toBeLessThan(5);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('reaches + Add block by Tab before any block or edge, and a selected edge looks selected', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow__node').first().waitFor();
     expect(await page.locator('.react-flow__edge[tabindex="0"]').count()).toBe(0);
     await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -1085,30 +1067,23 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(await page.locator('.react-flow__edge:not(.selected) .react-flow__edge-path').first().evaluate((p) => getComputedStyle(p).stroke)).toBe(before);
     await page.screenshot({ path: join(artifacts, 'selected-edge.png') });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('asks before Open… or a dropped file replaces unsaved work, and keeps the work when told no', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const page = await context.newPage();
-    const asked: string[] = [];
-    let answer = false;
-    page.on('dialog', (d) => {
-      asked.push(d.message());
-      void (answer ? d.accept() : d.dismiss());
-    });
-    await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
+    const { page, dialogs, answers } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { viewport: { width: 1200, height: 800 } });
+    answers.push(false);
+    const asked = () => dialogs.map((d) => d.message);
     await page.locator('[data-testid="node-start"]').waitFor();
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
     await page.locator('.editor-pane [data-path="name"]').fill('My unsaved name');
     await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
-    await poll(() => asked.length).toBe(1);
-    expect(asked[0]).toBe('Discard unsaved changes and open listing-marketing.json?');
+    await poll(() => dialogs.length).toBe(1);
+    expect(asked()[0]).toBe('Discard unsaved changes and open listing-marketing.json?');
     // Told no: the work is still there.
     expect(await page.locator('.toolbar .source').textContent()).toContain('buyer-lead-starter.json');
     expect(await page.locator('.editor-pane [data-path="name"]').inputValue()).toBe('My unsaved name');
     // A dropped file asks the same; told yes, it opens.
-    answer = true;
+    answers.push(true);
     const text = readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8');
     await page.evaluate((t) => {
       const dt = new DataTransfer();
@@ -1116,13 +1091,11 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
       document.querySelector('.app')!.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
     }, text);
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('dropped.json');
-    expect(asked).toEqual(['Discard unsaved changes and open listing-marketing.json?', 'Discard unsaved changes and open dropped.json?']);
-    await context.close();
+    expect(asked()).toEqual(['Discard unsaved changes and open listing-marketing.json?', 'Discard unsaved changes and open dropped.json?']);
   });
 
   it('a block added from the palette lands in view, selected', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/buyer-lead-starter.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { viewport: { width: 1200, height: 800 } });
     await page.locator('[data-testid="node-start"]').waitFor();
     for (const [i, kind] of ['add tag', 'add note', 'notify'].entries()) {
       await page.getByRole('button', { name: 'Add block' }).click();
@@ -1140,12 +1113,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
       }).toBe(true);
     }
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('draws two edges that share an id as the pack has them, and Delete removes only the one selected', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/invalid/graph-duplicate-edge-id.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/invalid/graph-duplicate-edge-id.json');
     const consoleErrors: string[] = [];
     page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
     await page.locator('[data-testid="node-start"]').waitFor();
@@ -1162,12 +1133,10 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(await labels()).toContain('Connection sms next to wait');
     expect(consoleErrors.filter((m) => /same key/.test(m))).toEqual([]);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('draws two blocks that share an id, and selecting, moving, editing or deleting one never changes the other', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/invalid/graph-duplicate-node-id.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/invalid/graph-duplicate-node-id.json');
     const consoleErrors: string[] = [];
     page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
     await page.locator('[data-testid="node-start"]').waitFor();
@@ -1210,15 +1179,13 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect((await packOf(page)).automations[0]!.document.graph.edges.map((e) => e.target)).toEqual(['tag', 'sms', 'wait', 'replied']);
     expect(consoleErrors.filter((m) => /same key/.test(m))).toEqual([]);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('stores an undone edit as clean at once, by Ctrl+Z as by the toolbar, and leaving right after it does not bring the edit back', async () => {
     type Win = { __drafts: { load(): Promise<{ dirty: boolean } | undefined> } };
     const stored = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).__drafts.load())?.dirty);
     for (const how of ['keyboard', 'toolbar'] as const) {
-      const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-      const { page, errors } = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+      const { context, page, errors } = await editor.page('?pack=/fixtures/valid/listing-marketing.json');
       await page.locator('.react-flow__node', { hasText: 'Add note' }).locator('.label').click();
       await page.keyboard.press('Delete');
       await poll(() => stored(page)).toBe(true);
@@ -1231,8 +1198,7 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
       await context.close();
     }
     // Undo, then leave at once (before any pause): the other pack opens, no "unsaved work" comes back.
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const { page, errors } = await openPage(context, '?pack=/fixtures/valid/listing-marketing.json');
+    const { page, errors } = await editor.page('?pack=/fixtures/valid/listing-marketing.json');
     await page.locator('.react-flow__node', { hasText: 'Add note' }).locator('.label').click();
     await page.keyboard.press('Delete');
     await poll(() => stored(page)).toBe(true);
@@ -1243,6 +1209,5 @@ describe.skipIf(missing)(`editor end to end${missing ? ` (skipped: ${missing})` 
     expect(await page.locator('.banner').count()).toBe(0);
     expect(await page.title()).toBe('Buyer Lead Starter — Setup Pack editor');
     expect(errors).toEqual([]);
-    await context.close();
   });
 });

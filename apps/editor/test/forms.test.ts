@@ -1,38 +1,13 @@
 // Item forms in headless Chromium, as an author types into them: a refused value stays with the
 // row it was typed into when rows before it are removed or moved, a refusal names the field as
 // the diagnostics panel names it, and a number of a type the schema does not allow is refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { count, maxLengthOf, numberLimitsOf, RESOURCE_KINDS, SCHEMA_VERSIONS } from '@setup-pack/core';
-import { chromiumMissing, editorRoot, startEditor } from './support/harness.mjs';
+import { artifacts, openFileText, packOf as packAs, poll, useEditor } from './support/editor.js';
 
-type Editor = Awaited<ReturnType<typeof startEditor>>;
-let editor: Editor;
-const artifacts = join(editorRoot, 'test-results');
-const missing = chromiumMissing();
-
-beforeAll(async () => {
-  if (missing) return;
-  mkdirSync(artifacts, { recursive: true });
-  editor = await startEditor();
-});
-afterAll(async () => {
-  await editor?.close();
-});
-
-const poll = <T>(fn: () => T | Promise<T>, message?: string) => expect.poll(fn, { timeout: 15000, interval: 50, message });
-
-async function open(page: Page, query = '?pack=/fixtures/valid/buyer-lead-starter.json') {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => void d.accept());
-  await page.goto(`${editor.url}/${query}`);
-  await page.locator('.react-flow__node').first().waitFor();
-  await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
-  return errors;
-}
+const editor = useEditor('editor item forms');
 
 type Full = {
   automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[];
@@ -40,16 +15,14 @@ type Full = {
   smartLists: { filters: { root: { children: { field?: string; value?: unknown }[] } } }[];
   messageTemplates: { channel: string; subject?: string }[];
 };
-const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<Full>;
+const packOf = (page: Page) => packAs<Full>(page);
 /** The note a control's aria-describedby points at. */
 const noteOf = async (page: Page, input: Locator) => page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent();
 const openItem = (page: Page, prefix: string) => page.getByRole('navigation', { name: 'Pack items' }).locator(`[data-item^="${prefix}"]`).first().click();
 
-describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`, () => {
+describe.skipIf(editor.missing)(editor.title, () => {
   it("keeps a refused filter value with its condition when an earlier condition is removed, never on the next one", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     await openItem(page, 'smartLists/');
     // Two new conditions after the fixture's two, both with an empty value.
     const add = page.getByRole('group', { name: 'Filter group root' }).getByRole('button', { name: '+ Condition' }).first();
@@ -80,21 +53,16 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     expect(await page.getByLabel('Value 1', { exact: true }).getAttribute('aria-invalid')).toBeNull();
     await page.screenshot({ path: join(artifacts, 'filter-rows-keyed.png') });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("shows a finding about one filter condition on that condition's row, beside its value box, not under the whole filter", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     // Condition 0 has a field that is not a string (filters/unrecognized, about the condition);
     // condition 1's value is a number the editor reads as 0 (json/number-precision, about the value).
     const original = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
     const text = original.replace('"field": "tags"', '"field": 5').replace('"value": 7', '"value": 1e-400');
     expect(text).not.toBe(original);
-    await page.getByTestId('open-file').setInputFiles({ name: 'conditions.json', mimeType: 'application/json', buffer: Buffer.from(text) });
-    await poll(() => page.locator('.source .address').textContent()).toBe('conditions.json');
-    await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
+    await openFileText(page, 'conditions.json', text);
     await openItem(page, 'smartLists/');
     const value = page.getByLabel('Value 1', { exact: true });
     await poll(() => value.getAttribute('aria-describedby')).not.toBeNull();
@@ -109,13 +77,41 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Value 1');
     await page.screenshot({ path: join(artifacts, 'filter-condition-findings.png') });
     expect(errors).toEqual([]);
-    await context.close();
+  });
+
+  it("shows a finding about a condition's field or operator on that control, and a click on it in the panel focuses it", async () => {
+    const { page, errors } = await editor.open();
+    // Condition 0 writes its field twice, condition 1 its operator (json/duplicate-key, at .../field and .../operator).
+    const original = await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text();
+    const text = original.replace('"field": "tags",', '"field": "tags", "field": "tags",').replace('"operator": "within_last_days",', '"operator": "within_last_days", "operator": "within_last_days",');
+    expect(text).not.toBe(original);
+    await openFileText(page, 'twice.json', text);
+    await openItem(page, 'smartLists/');
+    const field = page.getByLabel('Field 0', { exact: true });
+    const operator = page.getByLabel('Operator 1', { exact: true });
+    await poll(() => field.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await noteOf(page, field)).toContain('The property "field" appears more than once');
+    await poll(() => operator.getAttribute('aria-describedby')).not.toBeNull();
+    expect(await noteOf(page, operator)).toContain('The property "operator" appears more than once');
+    // Not on the rows as well, nor on the other controls.
+    expect(await page.getByRole('group', { name: 'Condition 0', exact: true }).locator(':scope > .field-findings-list').count()).toBe(0);
+    expect(await page.getByRole('group', { name: 'Condition 1', exact: true }).locator(':scope > .field-findings-list').count()).toBe(0);
+    expect(await page.getByLabel('Operator 0', { exact: true }).getAttribute('aria-describedby')).toBeNull();
+    expect(await page.getByLabel('Field 1', { exact: true }).getAttribute('aria-describedby')).toBeNull();
+    // A click on each finding in the panel focuses its control.
+    // The two findings share a message shape, so the panel folds them into one row: opened, each is listed.
+    const findings = page.getByRole('list', { name: 'Findings' });
+    await findings.getByRole('button', { name: 'Show all 2 findings like this' }).click();
+    await findings.getByRole('button', { name: /The property "operator" appears more than once/ }).click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Operator 1');
+    await findings.getByRole('button', { name: /The property "field" appears more than once/ }).last().click();
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Field 0');
+    await page.screenshot({ path: join(artifacts, 'filter-field-operator-findings.png') });
+    expect(errors).toEqual([]);
   });
 
   it("keeps the subject field of a template switched to SMS while it has a subject, so a finding about the subject has a field to show on and be fixed in", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Follow-up email/ }).click();
     const subject = page.getByLabel('Subject', { exact: true });
     // One character more than the schema allows: an error about the subject.
@@ -129,24 +125,30 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     expect(await page.locator('.form-findings').count()).toBe(0);
     expect(await page.locator('.editor-pane').textContent()).toContain('SMS messages have no subject');
     await page.screenshot({ path: join(artifacts, 'sms-subject.png') });
-    // Cleared, the subject leaves the pack and the field goes with it.
-    await subject.fill('');
+    // Cleared from the keyboard, the subject leaves the pack, but the field keeps the focus (it is
+    // not pulled from under the caret) and says what happens next; typing again would bring it back.
+    await subject.focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Delete');
     await poll(async () => 'subject' in (await packOf(page)).messageTemplates[1]!).toBe(false);
     await poll(() => page.getByTestId('error-count').textContent()).toBe('0 errors');
-    expect(await subject.count()).toBe(0);
+    expect(await subject.count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('subject');
+    expect(await page.locator('.editor-pane').textContent()).toContain('leaves the form when you move on');
+    // Tab moves on to the body as from any field, and the emptied subject is gone.
+    await page.keyboard.press('Tab');
+    await poll(() => subject.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('body');
     // An SMS template without a subject shows no subject field.
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Welcome text/ }).click();
     await poll(() => page.locator('.editor-pane h2').textContent()).toBe('Message template');
     await poll(() => page.getByLabel('Key', { exact: true }).inputValue()).toBe('tpl-welcome-sms');
     expect(await subject.count()).toBe(0);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("keeps a refused stage probability with its stage when a stage before it is removed or it is moved", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     await openItem(page, 'pipelines/');
     const probability = (n: number) => page.getByLabel(`Stage ${n} probability`);
     const key = (n: number) => page.getByLabel(`Stage ${n} key`);
@@ -169,13 +171,10 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     expect(await probability(1).inputValue()).toBe('30');
     expect(await probability(1).getAttribute('aria-invalid')).toBeNull();
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('names the field of a refused number where it is in the pack, in the words the diagnostics panel uses for it', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { context, page, errors } = await editor.open();
 
     // A block's number field (the first automation's wait block, its fourth).
     const nodes = (await packOf(page)).automations[0]!.document.graph.nodes;
@@ -219,13 +218,10 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     expect(said).toMatch(/^pipelines\[0\]\.stages\[4\]\.probability is the number 1e-400/);
     expect(note).toContain(`Not applied: ${said}`);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('does not apply JSON holding a number beyond what a float holds (1e400 would be exported as null), as a number field does not', async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
     const brand = page.getByLabel('Brand (JSON)');
     const before = JSON.stringify(await packOf(page));
@@ -242,13 +238,10 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     expect(await noteOf(page, value)).toMatch(/line 1: smartLists\[0\]\.filters\.root\.children\[1\]\.value\[1\] is the number -1e400, beyond/);
     expect(JSON.stringify(await packOf(page))).toBe(before);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("shows each stage's own color in its swatch, in every spelling the schema allows (#f00, #22c55e80), and writes the one picked", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     const pack = JSON.parse(await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
     const colors = ['#f00', '#22c55e80', '#0A8F'];
     colors.forEach((c, i) => (pack.pipelines[0].stages[i].color = c));
@@ -268,13 +261,10 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     await swatch(1).fill('#123456');
     await poll(async () => (await packOf(page)).pipelines[0]!.stages[0]).toMatchObject({ color: '#123456' });
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("shows each stage's whole type (CLOSED_WON, CLOSED_LOST), not cut by the width of its cell", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     await openItem(page, 'pipelines/');
     for (const n of [1, 4, 5]) {
       const type = page.getByLabel(`Stage ${n} type`);
@@ -290,13 +280,10 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
       expect(has, `stage ${n}: ${has}px for a select that needs ${needs}px`).toBeGreaterThanOrEqual(needs - 0.5);
     }
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("offers the schema's own lists and limits: resource kinds, schema versions, the daily send limit's range", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     const options = (label: string) => page.getByLabel(label, { exact: true }).locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
     await openItem(page, 'resources/');
     expect(await options('Kind')).toEqual([...RESOURCE_KINDS]);
@@ -307,13 +294,10 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     const { minimum, maximum } = numberLimitsOf('settings', 'daily_send_limit');
     expect(await page.getByRole('region', { name: 'Delivery settings' }).locator('.help').first().textContent()).toBe(`${count(minimum!)} to ${count(maximum!)} sends a day`);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it("refuses a stage probability the schema does not allow the type of (12.5 for an integer), in core's words, and applies an integer", async () => {
-    const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const errors = await open(page);
+    const { page, errors } = await editor.open();
     await openItem(page, 'pipelines/');
     const probability = page.getByLabel('Stage 2 probability');
     const before = JSON.stringify(await packOf(page));
@@ -336,6 +320,43 @@ describe.skipIf(missing)(`item forms${missing ? ` (skipped: ${missing})` : ''}`,
     await poll(() => limit.getAttribute('aria-invalid')).toBe('true');
     expect(await noteOf(page, limit)).toBe('error: Not applied: automations[0].document.settings.daily_send_limit must be an integer, not a number.');
     expect(errors).toEqual([]);
-    await context.close();
+  });
+
+  it("shows a checkbox of an item form beside its label, as the inspector's are, not above it", async () => {
+    const { page, errors } = await editor.open('?pack=/fixtures/valid/listing-marketing.json');
+    await openItem(page, 'assets/');
+    const box = page.getByLabel('Public URL set', { exact: true });
+    const label = page.getByText('Public URL set', { exact: true });
+    const b = (await box.boundingBox())!;
+    const l = (await label.boundingBox())!;
+    // On one line: the label starts right of the box and their heights overlap.
+    expect(l.x).toBeGreaterThanOrEqual(b.x + b.width);
+    expect(l.y < b.y + b.height && b.y < l.y + l.height).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'asset-checkbox.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('picks a reference from the keyboard: ↓ from the search box through the list, Enter picks, and the focus goes back to Choose…', async () => {
+    const { page, errors } = await editor.open();
+    await page.locator('[data-testid="node-tag"]').click();
+    const choose = page.getByRole('button', { name: 'Choose Tag', exact: true });
+    await choose.click();
+    await page.getByLabel('Search tags').fill('hot');
+    await page.keyboard.press('ArrowDown');
+    await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Hot lead tag-hot');
+    await page.keyboard.press('ArrowUp');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search tags');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag')!.config.tag_id).toBe('tag-hot');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Choose Tag');
+    // Escape closes the list and gives the focus back too.
+    await page.keyboard.press('Enter');
+    await page.getByLabel('Search tags').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Escape');
+    await poll(() => page.getByLabel('Search tags').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Choose Tag');
+    expect(errors).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The compare view's words for what changed: core's (describeValueChange), after the block, stage or item they belong to.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { comparePacks, describeItemChange, describePackFields } from './diffview.js';
+import { comparePacks, describeItemChange, describePackFields, describeUnpaired, mayBeUnpaired } from './diffview.js';
 import type { PackValue } from './pack.js';
 
 const starter = () => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
@@ -29,5 +29,25 @@ describe('compare view: what a changed field was and is', () => {
     expect(lines('automations')).toEqual(['block wait changed: config.unit', 'block wait config.unit: "days" → "hours"', 'changed: references', 'references: added tag "tag-hot" ("Hot lead")']);
     expect(lines('pipelines')).toEqual(['stage new "New" changed: probability', 'stage new probability: 10 → 12']);
     expect(describePackFields(diff)).toEqual(['author: "Setup Pack Samples" → "Ann"']);
+  });
+});
+
+describe('compare view: items that cannot be paired by key', () => {
+  it('names each, by side, where it is and why, and marks the additions and removals of their kinds that may be one of them', () => {
+    const oldPack = starter();
+    const newPack = starter();
+    newPack.automations[1].key = 'new-lead-welcome'; // now repeats automations[0]'s key
+    delete newPack.messageTemplates[0].key;
+    const diff = comparePacks(oldPack as PackValue, newPack as PackValue);
+    expect(describeUnpaired(diff, oldPack as PackValue, newPack as PackValue)).toEqual([
+      { side: 'old', lines: ['automations[0] “New lead welcome” has the key "new-lead-welcome", which more than one item has in the new release'] },
+      { side: 'new', lines: ['automations[0] “New lead welcome”, automations[1] “Stage nurture” share the key "new-lead-welcome"', 'messageTemplates[0] “Welcome text” has no string key'] },
+    ]);
+    // The old automation and template said removed may be the new ones whose keys went wrong; nothing else is in doubt.
+    const doubtful = diff.items.filter((c) => mayBeUnpaired(diff, c)).map((c) => `${c.change} ${c.kind}/${c.key}`);
+    expect(doubtful).toEqual(['removed automations/nurture-by-stage', 'removed messageTemplates/tpl-welcome-sms']);
+    // Valid packs: nothing unpaired, nothing in doubt.
+    const clean = comparePacks(starter() as PackValue, starter() as PackValue);
+    expect(describeUnpaired(clean, starter() as PackValue, starter() as PackValue)).toEqual([]);
   });
 });

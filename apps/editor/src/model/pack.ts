@@ -106,3 +106,28 @@ export function newPack(packId: string = crypto.randomUUID()): PackValue {
 }
 
 export const isPackLike = (v: unknown): v is PackValue => isObj(v);
+
+/**
+ * What to show after undo or redo turned pack `prev` into `next` while `target` was shown: an item
+ * that came back (its removal undone, its addition redone), else the shown item where it now is,
+ * else — it is gone — the kind's nearest item, or the pack when none is left. Items are immutable
+ * values, so one that came back is the very object it was.
+ */
+export function targetAfter(prev: PackValue, next: PackValue, target: Target): Target {
+  for (const kind of ITEM_KINDS) {
+    const before = items(prev, kind);
+    const after = items(next, kind);
+    if (after.length <= before.length) continue;
+    const had = new Set(before);
+    const back = after.findIndex((item) => !had.has(item));
+    if (back >= 0) return { kind, index: back };
+  }
+  if (target.kind === 'pack') return target;
+  const before = items(prev, target.kind);
+  const after = items(next, target.kind);
+  const shown = before[target.index];
+  const at = shown ? after.indexOf(shown) : -1;
+  if (at >= 0) return at === target.index ? target : { kind: target.kind, index: at };
+  if (target.index < after.length && after.length >= before.length) return target; // the shown item was edited
+  return after.length > 0 ? { kind: target.kind, index: Math.min(target.index, after.length - 1) } : { kind: 'pack' };
+}

@@ -4,7 +4,7 @@ import { EditorStore } from './store.js';
 import { serializePack } from './serialize.js';
 import { editGraph } from './actions.js';
 import { addNode, moveNodes, nodesOf } from './graph.js';
-import { documentOf } from './pack.js';
+import { addItem, documentOf, newItem, removeItem, updateItem } from './pack.js';
 import type { PackValue } from './pack.js';
 import { lostOnOpen } from './fileText.js';
 
@@ -81,5 +81,35 @@ describe('EditorStore', () => {
     const store = new EditorStore();
     store.open({ name: 'x' }, 'draft', undefined, { dirty: true });
     expect(store.dirty).toBe(true);
+  });
+  it('shows the item an undo or a redo brings back, and never leaves an item shown that is gone', () => {
+    const store = new EditorStore();
+    store.open(JSON.parse(text) as PackValue, 'starter.json', text);
+    const target = () => store.getState().target;
+    // Removing the shown template (the sidebar then shows the pack), undone: the template is shown again.
+    store.select({ kind: 'messageTemplates', index: 0 });
+    store.commit((p) => removeItem(p, 'messageTemplates', 0));
+    store.select({ kind: 'pack' });
+    store.undo();
+    expect(target()).toEqual({ kind: 'messageTemplates', index: 0 });
+    // Adding a smart list, undone: it is gone, so the kind's last one is shown; redone, it is shown again.
+    store.commit((p) => addItem(p, 'smartLists', newItem(p, 'smartLists')).pack);
+    store.select({ kind: 'smartLists', index: 1 });
+    store.undo();
+    expect(target()).toEqual({ kind: 'smartLists', index: 0 });
+    store.redo();
+    expect(target()).toEqual({ kind: 'smartLists', index: 1 });
+    // An edit to the shown item, undone and redone: it stays shown.
+    store.select({ kind: 'pipelines', index: 0 });
+    store.commit((p) => updateItem(p, 'pipelines', 0, (i) => ({ ...i, name: 'Renamed' })));
+    store.undo();
+    expect(target()).toEqual({ kind: 'pipelines', index: 0 });
+    store.redo();
+    expect(target()).toEqual({ kind: 'pipelines', index: 0 });
+    // Undoing the addition of a kind's only item while it is shown: nothing of that kind is left, so the pack is shown.
+    store.commit((p) => addItem(p, 'assets', newItem(p, 'assets')).pack);
+    store.select({ kind: 'assets', index: 0 });
+    store.undo();
+    expect(target()).toEqual({ kind: 'pack' });
   });
 });

@@ -1,7 +1,7 @@
 // The editor's state outside React: the history of pack states, what it was opened from, and
 // what is being edited. Components subscribe with useSyncExternalStore and call these methods.
 import { createHistory, push, redo, undo, type History } from './history.js';
-import { newPack, type PackValue, type Target } from './pack.js';
+import { newPack, targetAfter, type PackValue, type Target } from './pack.js';
 import type { Origin } from './serialize.js';
 import { followLost, type DuplicateNotKept, type NumberNotKept } from './fileText.js';
 
@@ -89,13 +89,14 @@ export class EditorStore {
     this.set({ ...this.state, history: push(this.state.history, next, coalesce), ...this.lostIn(next) });
   }
 
+  // Undo and redo show what they brought back, and never leave shown an item that is gone (targetAfter).
   undo() {
     const history = undo(this.state.history);
-    this.set({ ...this.state, history, ...this.lostIn(history.present) });
+    this.set({ ...this.state, history, target: targetAfter(this.pack, history.present, this.state.target), ...this.lostIn(history.present) });
   }
   redo() {
     const history = redo(this.state.history);
-    this.set({ ...this.state, history, ...this.lostIn(history.present) });
+    this.set({ ...this.state, history, target: targetAfter(this.pack, history.present, this.state.target), ...this.lostIn(history.present) });
   }
 
   /** What the opened file lost, placed in `next`: its own when it was a state before, else followed from the present pack's. */

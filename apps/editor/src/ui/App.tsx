@@ -100,7 +100,8 @@ export function App({ store }: { store: EditorStore }) {
   const [planOpen, setPlanOpen] = useState(false);
   // The connected workspace's catalog, shared by the plan preview and the reference pickers.
   const workspace = useWorkspaceState(connected, pack as never);
-  const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean; shown?: boolean }>({ open: false });
+  // `problems`: why a release the address named (?old=, ?new=) could not be opened, said under its chooser.
+  const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean; shown?: boolean; problems?: { old?: string; new?: string } }>({ open: false });
   const [notice, setNotice] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
   const canvasSeq = useRef(0);
@@ -166,14 +167,26 @@ export function App({ store }: { store: EditorStore }) {
         restored.current = true;
         setReady(true);
       });
+    // A release the address names that cannot be loaded or read leaves the compare form open,
+    // saying why under its chooser (the other one chosen when it loaded), never the editor as if
+    // nothing was asked.
     const oldUrl = params.get('old');
     const newUrl = params.get('new');
-    if (oldUrl && newUrl) {
-      void Promise.all([oldUrl, newUrl].map((u) => fetch(u).then((r) => r.text()))).then(([a, b]) => {
-        const pa = parsePackText(a!);
-        const pb = parsePackText(b!);
-        if (pa.value && pb.value) setDiff({ old: { pack: pa.value, name: oldUrl }, new: { pack: pb.value, name: newUrl }, open: true, shown: true });
-      });
+    if (oldUrl || newUrl) {
+      const load = async (u: string | null): Promise<{ release?: Release; problem?: string }> => {
+        if (!u) return {};
+        try {
+          const res = await fetch(u);
+          if (!res.ok) return { problem: `Cannot load ${u}: HTTP ${res.status}` };
+          const r = parsePackText(await res.text());
+          return r.value ? { release: { pack: r.value, name: u } } : { problem: `Cannot open ${u}: ${r.error}` };
+        } catch (e) {
+          return { problem: `Cannot load ${u}: ${e instanceof Error ? e.message : String(e)}` };
+        }
+      };
+      void Promise.all([load(oldUrl), load(newUrl)]).then(([a, b]) =>
+        setDiff({ old: a.release, new: b.release, open: true, shown: !!(a.release && b.release), problems: { old: a.problem, new: b.problem } }),
+      );
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -387,7 +400,7 @@ export function App({ store }: { store: EditorStore }) {
     if ('error' in read) return notify(`Cannot open ${file.name}: ${read.error}`);
     const r = parsePackText(read.text);
     if (!r.value) return notify(`Cannot open ${file.name}: ${r.error}`);
-    setDiff((d) => ({ ...d, [which]: { pack: r.value!, name: file.name } }));
+    setDiff((d) => ({ ...d, [which]: { pack: r.value!, name: file.name }, problems: { ...d.problems, [which]: undefined } }));
   };
 
   return (
@@ -445,12 +458,14 @@ export function App({ store }: { store: EditorStore }) {
             <label htmlFor="old-release">Old release</label>
             <input id="old-release" type="file" accept=".json" onChange={(e) => void openRelease('old')(e.target.files?.[0])} />
             <p className="help" data-testid="old-choice">{diff.old ? `Chosen: ${diff.old.name}` : 'Choose a pack file.'}</p>
+            {diff.problems?.old && <p className="field-error error" role="alert" data-testid="old-problem">{diff.problems.old}</p>}
             <label htmlFor="new-release">New release</label>
             <input id="new-release" type="file" accept=".json" onChange={(e) => void openRelease('new')(e.target.files?.[0])} />
             <p className="help" data-testid="new-choice">
               {diff.new ? `Chosen: ${diff.new.name}` : 'Choose a pack file, or '}
-              {!diff.new && <button onClick={() => setDiff((d) => ({ ...d, new: { pack, name: 'the pack being edited' } }))}>use the pack being edited</button>}
+              {!diff.new && <button onClick={() => setDiff((d) => ({ ...d, new: { pack, name: 'the pack being edited' }, problems: { ...d.problems, new: undefined } }))}>use the pack being edited</button>}
             </p>
+            {diff.problems?.new && <p className="field-error error" role="alert" data-testid="new-problem">{diff.problems.new}</p>}
             <p>
               <button className="primary" disabled={!diff.old || !diff.new} onClick={() => setDiff((d) => ({ ...d, shown: true }))}>Compare</button>{' '}
               <button onClick={() => setDiff((d) => ({ ...d, open: false }))}>Back to editor</button>

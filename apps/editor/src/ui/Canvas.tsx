@@ -57,7 +57,8 @@ const multiSelectionKeyCode = ['Meta', 'Control'];
 let clipboard: Clipboard | undefined;
 let lastClipText: string | undefined;
 
-const inField = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+// A field, or a control that handles its own keys (a reference picker's list, `data-own-keys`): the canvas's keys are not for it.
+const inField = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.closest('[data-own-keys]') !== null);
 
 function Flow(props: CanvasProps) {
   const { doc, automation, findings, diff, edgeDiff, edit, refs } = props;

@@ -1,8 +1,8 @@
 // Two releases side by side as one picture: item changes listed, and the chosen automation's
 // graph with added, removed and changed blocks highlighted (positions never count).
 import { useMemo, useState } from 'react';
-import { packItemsByReferenceType, type ItemChange } from '@setup-pack/core';
-import { comparePacks, describeItemChange, describePackFields, mergedAutomation } from '../model/diffview.js';
+import { count, packItemsByReferenceType, plural, type ItemChange } from '@setup-pack/core';
+import { comparePacks, describeItemChange, describePackFields, describeUnpaired, mayBeUnpaired, mergedAutomation } from '../model/diffview.js';
 import { KIND_LABELS, type PackValue } from '../model/pack.js';
 import { Canvas } from './Canvas.js';
 
@@ -13,6 +13,7 @@ export interface Release { pack: PackValue; name: string }
 
 export function DiffView(props: { old: Release; new: Release; onClose: () => void }) {
   const diff = useMemo(() => comparePacks(props.old.pack, props.new.pack), [props.old, props.new]);
+  const unpaired = useMemo(() => describeUnpaired(diff, props.old.pack, props.new.pack), [diff, props.old, props.new]);
   const automations = diff.items.filter((i) => i.kind === 'automations');
   const [chosen, setChosen] = useState<ItemChange | undefined>(automations.find((a) => a.change === 'changed') ?? automations[0]);
   const refs = useMemo(() => packItemsByReferenceType(props.new.pack), [props.new]);
@@ -27,6 +28,7 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
           {!diff.packIdMatches && <span className="chg-removed">different packId</span>}
         </p>
         <button onClick={props.onClose}>Back to editor</button>
+        {unpaired.length > 0 && <NotCompared diff={diff} groups={unpaired} />}
         {diff.fields.length > 0 && (
           <div aria-label="Pack fields changed">
             <p>Pack fields changed: {diff.fields.join(', ')}</p>
@@ -35,7 +37,7 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
             ))}
           </div>
         )}
-        {diff.items.length === 0 && <p className="empty">No changes.</p>}
+        {diff.items.length === 0 && <p className="empty">{unpaired.length > 0 ? 'No other changes among the items compared.' : 'No changes.'}</p>}
         <ul className="diff-list" aria-label="Item changes" style={{ listStyle: 'none', padding: 0 }}>
           {diff.items.map((c) => (
             <li key={`${c.kind}/${c.key}`} className={`chg-${c.change}`} data-change={c.change} data-item={`${c.kind}/${c.key}`}>
@@ -49,6 +51,11 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
               {describeItemChange(c).map((line) => (
                 <div className="help" key={line}>{line}</div>
               ))}
+              {mayBeUnpaired(diff, c) && (
+                <div className="unpaired-note">
+                  Perhaps one of the {c.change === 'removed' ? 'new' : 'old'} release’s {KIND_LABELS[c.kind].toLowerCase()} not compared (its key went wrong), not {c.change}.
+                </div>
+              )}
             </li>
           ))}
         </ul>
@@ -57,5 +64,32 @@ export function DiffView(props: { old: Release; new: Release; onClose: () => voi
         {merged && chosen ? <Canvas key={`${chosen.key}`} doc={merged.doc} automation={-1} diff={merged.marks} edgeDiff={merged.edgeMarks} refs={refs} /> : <p className="empty">No automation changed.</p>}
       </main>
     </div>
+  );
+}
+
+/**
+ * The items core's diff could not pair by key (no string key, a key repeated in its kind), which
+ * the comparison leaves out: said first, per release, so the list below is not read as the whole
+ * story (`setup-pack diff` refuses such packs, naming them).
+ */
+function NotCompared({ diff, groups }: { diff: ReturnType<typeof comparePacks>; groups: ReturnType<typeof describeUnpaired> }) {
+  const on = (side: 'old' | 'new') => diff.unpaired.filter((u) => u.side === side).length;
+  const counts = [on('new') && `${plural(on('new'), 'item')} in the new release`, on('old') && (on('new') ? `${count(on('old'))} in the old` : `${plural(on('old'), 'item')} in the old release`)].filter(Boolean).join(' and ');
+  return (
+    <section className="unpaired" role="region" aria-label="Items not compared">
+      <p>
+        <strong>Not compared:</strong> {counts} cannot be paired by key, so this comparison leaves {diff.unpaired.length === 1 ? 'it' : 'them'} out and cannot say whether {diff.unpaired.length === 1 ? 'it was' : 'they were'} added, removed or changed. Give each item a key of its own (its findings say more).
+      </p>
+      <ul>
+        {groups.flatMap((g) =>
+          g.lines.map((line) => (
+            <li key={`${g.side}:${line}`}>
+              <span className="side">{g.side === 'old' ? 'Old' : 'New'} release: </span>
+              {line}
+            </li>
+          )),
+        )}
+      </ul>
+    </section>
   );
 }

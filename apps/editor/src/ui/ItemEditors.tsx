@@ -1,5 +1,5 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import { useContext, type ChangeEvent, type ReactNode } from 'react';
+import { useContext, useState, type ChangeEvent, type ReactNode } from 'react';
 import { ASSET_ROLES, MESSAGE_CHANNELS, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
@@ -62,6 +62,10 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   const body = str(item.body);
   const subject = str(item.subject);
   const tags = mergeTags(`${subject}\n${body}`);
+  const sms = item.channel === 'sms';
+  // The template (by key) whose subject field has the focus: this component is not remade for another template.
+  const [focusedSubjectOf, setFocusedSubjectOf] = useState<unknown>(undefined);
+  const subjectFocused = focusedSubjectOf !== undefined && focusedSubjectOf === item.key;
   return (
     <div className="editor-pane">
       <h2>Message template</h2>
@@ -70,9 +74,19 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <SelectField label="Channel" path="channel" value={str(item.channel)} options={MESSAGE_CHANNELS} onChange={(v) => set('channel', v)} />
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
       </div>
-      {/* An SMS has no subject; one kept from another channel stays shown (with its findings) until cleared. */}
-      {(item.channel !== 'sms' || item.subject !== undefined) && (
-        <TextField label="Subject" path="subject" value={subject} onChange={(v) => set('subject', opt(v))} help={item.channel === 'sms' ? 'SMS messages have no subject: clear this to leave it out of the pack.' : undefined} />
+      {/* An SMS has no subject; one kept from another channel stays shown (with its findings) until
+          cleared, and once cleared until the focus leaves it: the field is not pulled from under the
+          caret (focus would fall to the page), and typing again brings the subject back. */}
+      {(!sms || item.subject !== undefined || subjectFocused) && (
+        <div onFocus={() => setFocusedSubjectOf(item.key)} onBlur={() => setFocusedSubjectOf(undefined)}>
+          <TextField
+            label="Subject"
+            path="subject"
+            value={subject}
+            onChange={(v) => set('subject', opt(v))}
+            help={sms ? <span role="status">{item.subject === undefined ? 'Cleared: SMS messages have no subject, so it is left out of the pack; this field leaves the form when you move on.' : 'SMS messages have no subject: clear this to leave it out of the pack.'}</span> : undefined}
+          />
+        </div>
       )}
       <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${count(codePoints(body))} / ${plural(BODY_MAX, 'character')}`} />
       <h3>Preview</h3>
@@ -101,6 +115,31 @@ function ConditionValue({ label, value, place, onChange }: { label: string; valu
   return (
     <span className="condition-value">
       <input aria-label={label} data-path={place} value={t.draft} onChange={(e) => t.change(e.target.value)} {...f.attrs} />
+      {f.note}
+    </span>
+  );
+}
+
+/** A condition's field box, a field of the form at `place` (its findings beside it; a clicked one focuses it). */
+function ConditionField({ label, value, place, onChange }: { label: string; value: string; place: string; onChange: (v: string) => void }) {
+  const f = useFieldFindings(place);
+  return (
+    <span className="condition-field">
+      <input aria-label={label} data-path={place} value={value} onChange={(e) => onChange(e.target.value)} {...f.attrs} />
+      {f.note}
+    </span>
+  );
+}
+
+/** A condition's operator: the editor's operators, and one the pack writes that is not among them, kept as written. */
+function ConditionOperator({ label, value, place, onChange }: { label: string; value: string; place: string; onChange: (v: string) => void }) {
+  const f = useFieldFindings(place);
+  return (
+    <span className="condition-operator">
+      <select aria-label={label} data-path={place} value={value} onChange={(e) => onChange(e.target.value)} {...f.attrs}>
+        {(OPERATORS as readonly string[]).includes(value) ? null : <option value={value}>{value}</option>}
+        {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
+      </select>
       {f.note}
     </span>
   );
@@ -145,11 +184,8 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange }: {
     return (
       <div className="filter-condition" role="group" aria-label={`Condition ${at}`} {...field}>
         <div className="filter-row">
-          <input aria-label={`Field ${at}`} value={str(n.field)} onChange={(e) => upd('field', e.target.value)} />
-          <select aria-label={`Operator ${at}`} value={str(n.operator)} onChange={(e) => upd('operator', e.target.value)}>
-            {(OPERATORS as readonly string[]).includes(str(n.operator)) ? null : <option value={str(n.operator)}>{str(n.operator)}</option>}
-            {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
-          </select>
+          <ConditionField label={`Field ${at}`} value={str(n.field)} place={`${place}/field`} onChange={(v) => upd('field', v)} />
+          <ConditionOperator label={`Operator ${at}`} value={str(n.operator)} place={`${place}/operator`} onChange={(v) => upd('operator', v)} />
           <ConditionValue label={`Value ${at}`} value={n.value} place={`${place}/value`} onChange={(v) => upd('value', v)} />
           {path.length === 0 ? (
             <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>

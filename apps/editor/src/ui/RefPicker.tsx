@@ -2,7 +2,7 @@
 // member, a pipeline stage…), a searchable picker of the pack's own items and the connected
 // workspace's real ones, and a mark saying what installing would do with the reference — bound,
 // created, ambiguous or unresolved — from core's markReferences, as `setup-pack plan` binds it.
-import { useContext, useEffect, useId, useRef, useState } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { normalizeName, pickedReferenceId, type ReferenceType, type WorkspaceObject } from '@setup-pack/core';
 import { useWorkspace } from '../workspace/catalog.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -52,26 +52,44 @@ export function RefPicker(props: { type: ReferenceType; label: string; listed: r
   const own = open ? [...(refs?.get(type) ?? [])].map(([key, item]) => ({ key, name: item.name ?? key })).filter((x) => matches(x.name, x.key)) : [];
   const real = open ? (objects ?? []).filter((o) => matches(String(o.name ?? ''), o.id)) : [];
   const packKeys = () => [...(refs?.values() ?? [])].flatMap((m) => [...m.keys()]);
+  // Closing (a pick, Escape) gives the focus back to Choose…: the list it was in is gone.
+  const chooseButton = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    chooseButton.current?.focus();
+  };
   const pickObject = (o: WorkspaceObject) => {
     const name = String(o.name ?? o.id);
     props.onPick({ id: idForWorkspaceObject(type, name, props.listed, packKeys()), name });
-    setOpen(false);
+    close();
+  };
+  // ↓ and ↑ move between the search box and the choices, as in the block palette; Enter on a choice picks it.
+  const onListKeys = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Escape') return close();
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const stops = [...e.currentTarget.querySelectorAll<HTMLElement>('input, button.linkish')];
+    const at = stops.indexOf(document.activeElement as HTMLElement);
+    const next = stops[Math.max(0, Math.min(stops.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
+    if (next) {
+      e.preventDefault();
+      next.focus();
+    }
   };
 
   return (
     <div className="ref-picker">
-      <button type="button" aria-expanded={open} aria-controls={dialogId} aria-label={`Choose ${props.label}`} onClick={() => setOpen((o) => !o)}>
+      <button type="button" ref={chooseButton} aria-expanded={open} aria-controls={dialogId} aria-label={`Choose ${props.label}`} onClick={() => setOpen((o) => !o)}>
         Choose…
       </button>
       {open && (
-        <div className="ref-picker-list" id={dialogId} role="dialog" aria-label={`Choose ${props.label}`}>
-          <input type="search" aria-label={`Search ${words(type)}s`} placeholder={`Search ${words(type)}s`} value={query} autoFocus onChange={(e) => setQuery(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)} />
+        <div className="ref-picker-list" id={dialogId} role="dialog" aria-label={`Choose ${props.label}`} data-own-keys onKeyDown={onListKeys}>
+          <input type="search" aria-label={`Search ${words(type)}s`} placeholder={`Search ${words(type)}s`} value={query} autoFocus onChange={(e) => setQuery(e.target.value)} />
           {own.length > 0 && (
             <ul aria-label="In this pack">
               <li className="help">In this pack</li>
               {own.slice(0, SHOWN).map((x) => (
                 <li key={`pack:${x.key}`}>
-                  <button type="button" className="linkish" onClick={() => (props.onPick({ id: x.key }), setOpen(false))}>
+                  <button type="button" className="linkish" onClick={() => (props.onPick({ id: x.key }), close())}>
                     {x.name} <code>{x.key}</code>
                   </button>
                 </li>
