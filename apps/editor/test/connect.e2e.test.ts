@@ -164,8 +164,8 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
   it('shows the plan\'s warnings apart from errors, in core\'s words: a stage removed by hand that an unchanged automation names; the item opens from the warning', async () => {
     // A workspace of its own: the starter pack installed from Node, then a stage removed by hand.
     const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Dune Realty', slug: 'dune' }) })).json();
-    await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Jordan Lee', email: 'd0@example.test' }) });
+    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Mesa Realty', slug: 'mesa' }) })).json();
+    await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Jordan Lee', email: 'm0@example.test' }) });
     const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
     const client = new WorkspaceClient({ baseUrl: api.base, apiKey: key });
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
@@ -176,7 +176,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const expected = (await planInstall(client, pack)).plan.warnings;
     expect(expected.map((w) => w.code)).toEqual(['plan/missing-stage']);
 
-    const { context, page } = await openConnected(key, 'Dune Realty');
+    const { context, page } = await openConnected(key, 'Mesa Realty');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
     await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
