@@ -161,6 +161,47 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
+  it('shows the plan\'s warnings apart from errors, in core\'s words: a stage removed by hand that an unchanged automation names; the item opens from the warning', async () => {
+    // A workspace of its own: the starter pack installed from Node, then a stage removed by hand.
+    const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
+    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Mesa Realty', slug: 'mesa' }) })).json();
+    await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Jordan Lee', email: 'm0@example.test' }) });
+    const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const client = new WorkspaceClient({ baseUrl: api.base, apiKey: key });
+    const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
+    await install(client, pack);
+    const buyers = (await client.listAll<{ id: string; name: string; stages: { id: string; name: string; type: string }[] }>('/v1/pipeline-details')).find((p) => p.name === 'Buyers')!;
+    await client.patch(`/v1/pipelines/${buyers.id}`, { stages: buyers.stages.filter((st) => st.name !== 'Showing homes').map(({ id, name, type }) => ({ id, name, type })) });
+    // What the planner says, from Node: the editor must show this, not a sentence of its own.
+    const expected = (await planInstall(client, pack)).plan.warnings;
+    expect(expected.map((w) => w.code)).toEqual(['plan/missing-stage']);
+
+    const { context, page } = await openConnected(key, 'Mesa Realty');
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // The plan goes through: no errors, its summary counts the warning.
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toBe('No changes. 10 items up to date, 1 edited in the workspace kept. 1 warning.');
+    expect(await panel.getByTestId('plan-errors').count()).toBe(0);
+    const warnings = panel.getByRole('list', { name: 'Warnings' });
+    await poll(() => warnings.getByRole('listitem').count()).toBe(1);
+    const item = warnings.getByRole('listitem').first();
+    expect(await item.getAttribute('data-code')).toBe('plan/missing-stage');
+    expect(await item.textContent()).toBe(`⚠ Warning: ${expected[0].message} Open Stage nurture`);
+    expect(expected[0].message).toContain('deal_stage showing used by nurture-by-stage: pipeline buyer-pipeline ("Buyers") has no such stage in the workspace');
+    // Told apart from an error at a glance: amber on its own box, where errors are red text.
+    const look = await warnings.evaluate((el) => ({ color: getComputedStyle(el).color, background: getComputedStyle(el).backgroundColor }));
+    expect(look).toEqual({ color: 'rgb(120, 53, 15)', background: 'rgb(255, 251, 235)' });
+    expect(await panel.locator('li[data-action="conflict"]', { hasText: 'Buyers' }).count()).toBe(1);
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'plan-warning.png') });
+
+    // The warning opens the automation it is about.
+    expect(await page.locator('[data-testid="node-deal"]').count()).toBe(0);
+    await item.getByRole('button', { name: 'Open Stage nurture' }).click();
+    await poll(() => page.locator('[data-testid="node-deal"]').count()).toBe(1);
+    await context.close();
+  }, 120_000);
+
   it('says while an install waits for the workspace\'s rate limit, then finishes it', async () => {
     // A workspace whose key may send 20 requests a minute: installing the starter pack takes
     // 24, so the install overruns one window and is refused (429, Retry-After) until the next,

@@ -10,7 +10,7 @@ const steps = (n: number, action: StepAction, write: boolean): PlanStep[] =>
 function planOf(summary: Partial<PlanSummary>, planSteps: PlanStep[] = []): PlanResult {
   const s: PlanSummary = { create: 0, update: 0, remove: 0, conflict: 0, orphan: 0, unchanged: 0, adopt: 0, ...summary };
   const writes = planSteps.filter((x) => x.write).length + s.create + s.update;
-  return { ok: true, errors: [], packId: 'p', packName: 'P', fromVersion: '1.0.0', toVersion: '1.1.0', versionChange: 'upgrade', steps: planSteps, bindings: [], summary: s, hasChanges: writes > 0, writes } as PlanResult;
+  return { ok: true, errors: [], warnings: [], packId: 'p', packName: 'P', fromVersion: '1.0.0', toVersion: '1.1.0', versionChange: 'upgrade', steps: planSteps, bindings: [], summary: s, hasChanges: writes > 0, writes } as PlanResult;
 }
 
 describe('plan summary', () => {
@@ -40,6 +40,27 @@ describe('plan summary', () => {
     expect(lines).toContain('      in the workspace: mem_1 "Alice"');
     expect(lines).toContain('      in the workspace: mem_2');
     expect(lines).toContain('      candidate tag_1 "x"');
+  });
+});
+
+describe('plan warnings', () => {
+  const warned = (n: number) => ({
+    ...planOf({ create: 1 }, steps(1, 'create', true)),
+    warnings: Array.from({ length: n }, (_, i) => ({ code: 'plan/prune-kept', item: { itemId: `resource:r${i}`, kind: 'resource', key: `r${i}`, name: `r${i}` }, message: `resource r${i} is gone from the release and --prune keeps it: \u001b[31mbecause` })),
+  }) as PlanResult;
+
+  it('prints each once as a warning: line after the items and before the summary, which counts them; escaped', () => {
+    const lines = formatPlanText(warned(2)).split('\n');
+    const first = lines.indexOf('warning: resource r0 is gone from the release and --prune keeps it: \\u001b[31mbecause [plan/prune-kept]');
+    expect(first).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  + resource r0')));
+    expect(lines[first + 1]).toBe('warning: resource r1 is gone from the release and --prune keeps it: \\u001b[31mbecause [plan/prune-kept]');
+    expect(lines.slice(first + 2)).toEqual(['', 'Plan: 1 to create, 0 to update, 0 to remove, 0 unchanged. 2 warnings.', '']);
+    expect(summaryLine(warned(1))).toBe('Plan: 1 to create, 0 to update, 0 to remove, 0 unchanged. 1 warning.');
+    expect(summaryLine({ ...warned(1), hasChanges: false, summary: { ...warned(1).summary, create: 0, unchanged: 3 } })).toBe('No changes. 3 items up to date. 1 warning.');
+  });
+
+  it('prints nothing of them when there are none', () => {
+    expect(formatPlanText(warned(0))).not.toContain('warning');
   });
 });
 

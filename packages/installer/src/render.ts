@@ -1,5 +1,5 @@
 // Plans as text, Terraform style: + create, ~ update, - remove, ! conflict, = unchanged.
-import { closest, count, plural, printable as p, REFERENCE_TYPES, type PlanResult, type PlanStep, type ReferenceType } from '@setup-pack/core';
+import { closest, count, ITEM_KIND_WORD, itemLabel, plural, printable as p, REFERENCE_TYPES, type PlanResult, type PlanStep, type ReferenceType } from '@setup-pack/core';
 
 export interface Paint {
   green(s: string): string;
@@ -11,7 +11,6 @@ export interface Paint {
 
 export const noPaint: Paint = { green: (s) => s, red: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
 
-const KIND: Record<string, string> = { resource: 'resource', pipeline: 'pipeline', asset: 'media', template: 'template', brand: 'brand', smartList: 'smart list', automation: 'automation' };
 
 export function symbolOf(step: PlanStep): string {
   switch (step.action) {
@@ -25,7 +24,7 @@ export function symbolOf(step: PlanStep): string {
 
 /** A step's item as the plan lists it: `automation welcome "New lead welcome"`. */
 export function stepLabel(step: PlanStep): string {
-  return `${KIND[step.kind] ?? step.kind} ${step.key}${step.name && step.name !== step.key ? ` "${step.name}"` : ''}`;
+  return itemLabel(step);
 }
 
 /** Why a step does what it does, in the words `setup-pack plan` prints. */
@@ -80,7 +79,13 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   if (shown.length) out.push('');
   for (const s of shown) {
     const name = s.name && s.name !== s.key ? ` "${p(s.name)}"` : '';
-    out.push(color(`  ${symbolOf(s)} ${KIND[s.kind] ?? s.kind} ${p(s.key)}${name}`, s) + paint.dim(` (${p(describeStep(s))})`));
+    out.push(color(`  ${symbolOf(s)} ${ITEM_KIND_WORD[s.kind] ?? s.kind} ${p(s.key)}${name}`, s) + paint.dim(` (${p(describeStep(s))})`));
+  }
+  // What the user should know about a plan that goes through: each once, after the items it is
+  // about and before the summary, so the last lines a run prints still say what it does.
+  if (plan.warnings.length) {
+    out.push('');
+    for (const w of plan.warnings) out.push(`${paint.yellow(paint.bold('warning:'))} ${p(w.message)} ${paint.dim(`[${w.code}]`)}`);
   }
   out.push('', summaryLine(plan));
   return out.join('\n') + '\n';
@@ -91,13 +96,14 @@ export function summaryLine(plan: PlanResult): string {
   // A conflict is an item the user edited, or an object of theirs the pack did not write (the brand).
   const theirs = plan.steps.filter((x) => x.action === 'conflict' && !x.reason.startsWith('edited')).length;
   const edited = s.conflict - theirs;
-  if (!plan.hasChanges) return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${edited ? `, ${count(edited)} edited in the workspace kept` : ''}${theirs ? `, ${count(theirs)} of the workspace's own kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.`;
+  const warned = plan.warnings.length ? ` ${plural(plan.warnings.length, 'warning')}.` : '';
+  if (!plan.hasChanges) return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${edited ? `, ${count(edited)} edited in the workspace kept` : ''}${theirs ? `, ${count(theirs)} of the workspace's own kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.${warned}`;
   const parts = [`${count(s.create)} to create`, `${count(s.update)} to update`, `${count(plan.steps.filter((x) => x.action === 'remove' && x.write).length)} to remove`];
   const overwrite = plan.steps.filter((x) => x.action === 'conflict' && x.write).length;
   if (s.conflict) parts.push(`${plural(s.conflict, 'conflict')} (${overwrite ? `${count(overwrite)} overwritten` : 'kept'})`);
   if (s.orphan) parts.push(`${count(s.orphan)} orphaned kept`);
   parts.push(`${count(s.unchanged + s.adopt)} unchanged`);
-  return `Plan: ${parts.join(', ')}.${plan.writes === 0 ? ' (Only the install ledger changes.)' : ''}`;
+  return `Plan: ${parts.join(', ')}.${plan.writes === 0 ? ' (Only the install ledger changes.)' : ''}${warned}`;
 }
 
 /** Why `type` is not one of the format's reference types (core's REFERENCE_TYPES, the reference schema's enum); `shown` is where it was written. */

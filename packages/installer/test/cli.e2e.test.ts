@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, FIXTURES_DIR, useServer } from './harness.js';
+import { cli, clientFor, FIXTURES_DIR, useServer } from './harness.js';
 
 const server = useServer();
 
@@ -204,5 +204,75 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     expect(un.stdout).toMatch(/resource hot "Hot lead" \(used by the installed pack "Pack B" \(c0ffee00-1a2b-4c3d-9e4f-000000000048\): kept\)/);
     expect(un.stdout).not.toContain('gone from the release');
     expect(un.stdout).toMatch(/^Removed 0 items; kept 2 used by another installed pack\.$/m);
+  });
+});
+
+describe('setup-pack plan / install: warnings', () => {
+  it('an unchanged automation naming a stage removed by hand from a kept pipeline: a warning block (pretty) and a warnings array (json), exit 0; install goes through', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const c = clientFor(server(), ws.key);
+    const dir = mkdtempSync(join(tmpdir(), 'warn-'));
+    const v1 = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000d1', name: 'Stages', version: '1.0.0',
+      pipelines: [{ key: 'deals', name: 'Deals', stages: [{ key: 'new', name: 'New' }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }] }],
+      automations: [{ key: 'move', document: {
+        format: 'service.automation-template', version: 1, name: 'Move deal',
+        graph: { nodes: [{ id: 't', kind: 'trigger.deal_created', config: { pipeline_id: 'deals' } }, { id: 'm', kind: 'action.move_deal_stage', config: { stage_id: 'new' } }], edges: [{ id: 'e', source: 't', target: 'm' }] },
+        references: [{ type: 'pipeline', id: 'deals' }, { type: 'deal_stage', id: 'new' }],
+      } }],
+    };
+    writeFileSync(join(dir, 'v1.json'), JSON.stringify(v1));
+    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ ...v1, version: '1.0.1' }));
+    expect((await cli(['install', 'v1.json'], env, dir)).code).toBe(0);
+    const pipeline = (await c.listAll<any>('/v1/pipeline-details')).find((p) => p.name === 'Deals');
+    await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+
+    const message = 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite replaces the pipeline with the release\'s, stages included, and points move at its stage new';
+    const plan = await cli(['plan', 'v2.json', '--detailed-exitcode'], env, dir);
+    // Only the ledger's version changes: changes (2), not an error (1), whatever the warning.
+    expect(plan.code).toBe(2);
+    const lines = plan.stdout.split('\n');
+    expect(lines).toContain(`warning: ${message} [plan/missing-stage]`);
+    // After the items, before the summary, which counts it.
+    expect(lines.indexOf(`warning: ${message} [plan/missing-stage]`)).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  ! pipeline deals')));
+    expect(lines.at(-2)).toBe('Plan: 0 to create, 0 to update, 0 to remove, 1 conflict (kept), 1 unchanged. (Only the install ledger changes.) 1 warning.');
+    expect(plan.stderr).toBe('');
+
+    const json = await cli(['plan', 'v2.json', '--format', 'json'], env, dir);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, errors: [], warnings: [{ code: 'plan/missing-stage', item: { itemId: 'automation:move', kind: 'automation', key: 'move', name: 'Move deal' }, message, reference: { type: 'deal_stage', id: 'new' } }] });
+
+    const inst = await cli(['install', 'v2.json'], env, dir);
+    expect(inst.code).toBe(0);
+    expect(inst.stdout).toContain(`warning: ${message} [plan/missing-stage]`);
+    expect(inst.stdout).toMatch(/^Applied: 0 item writes; Stages 1\.0\.1 is installed/m);
+    const again = await cli(['install', 'v2.json', '--format', 'json'], env, dir);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, hasChanges: false, written: 0, warnings: [{ code: 'plan/missing-stage', message }] });
+    // Nothing to do, a warning still said: --detailed-exitcode stays 0 (no changes).
+    const none = await cli(['plan', 'v2.json', '--detailed-exitcode'], env, dir);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/^No changes\. 1 item up to date, 1 edited in the workspace kept\. 1 warning\.$/m);
+
+    // --overwrite puts the stage back: no warning left.
+    const over = await cli(['install', 'v2.json', '--overwrite'], env, dir);
+    expect(over.code).toBe(0);
+    expect(over.stdout).not.toContain('warning:');
+    expect(JSON.parse((await cli(['plan', 'v2.json', '--format', 'json'], env, dir)).stdout).warnings).toEqual([]);
+  });
+
+  it('a tag adopted by name whose color differs: said as a warning by plan and install, in both formats', async () => {
+    const ws = await server().workspace();
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    const mine = await clientFor(server(), ws.key).post<any>('/v1/tags', { name: 'Buyer lead', color: '#111111' });
+    const message = `resource tag-buyer-lead "Buyer lead" is the workspace's own "Buyer lead" (${mine.id}), adopted by name, and differs from the pack's (color): the pack never writes an object it adopted, so the workspace's copy is kept as it is`;
+    const plan = await cli(['plan', 'releases/buyer-lead-1.0.0.json'], env);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout.split('\n')).toContain(`warning: ${message} [plan/adopted-differs]`);
+    expect(plan.stdout).toMatch(/^Plan: 9 to create, 0 to update, 0 to remove, 2 unchanged\. 1 warning\.$/m);
+    const inst = await cli(['install', 'releases/buyer-lead-1.0.0.json', '--format', 'json'], env);
+    expect(inst.code).toBe(0);
+    expect(JSON.parse(inst.stdout).warnings).toEqual([{ code: 'plan/adopted-differs', item: { itemId: 'resource:tag-buyer-lead', kind: 'resource', key: 'tag-buyer-lead', name: 'Buyer lead' }, message, fields: ['color'] }]);
   });
 });

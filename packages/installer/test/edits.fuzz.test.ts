@@ -119,6 +119,7 @@ describe('hand edits in the workspace, then an upgrade to the next release', () 
 
         // A pipeline edited by hand, kept, that lacks a stage an automation being written uses: the
         // plan fails before any write, naming the stage and --overwrite; with it, the upgrade goes ahead.
+        // (An automation left unchanged that names a stage removed by hand is a warning, below.)
         const first = await planInstall(c, v2, { overwrite, prune });
         if (!first.plan.ok) {
           expect(overwrite).toBe(false);
@@ -134,6 +135,15 @@ describe('hand edits in the workspace, then an upgrade to the next release', () 
         for (const s of up.plan.steps) if (!stepOf.has(s.itemId)) stepOf.set(s.itemId, s);
         // An item whose key the release renamed took over its old key's entry (planned under the new key).
         const carried = new Set(up.plan.steps.filter((s) => s.renamedFrom !== undefined).map((s) => `${s.kind}:${s.renamedFrom}`));
+        // Warnings are about what the plan leaves as it is: an unchanged automation naming a removed
+        // stage of a kept pipeline; an orphan --prune keeps; an adopted object, never written.
+        for (const w of up.plan.warnings) {
+          const s = stepOf.get(w.item.itemId);
+          const expected = { 'plan/missing-stage': { action: 'unchanged', write: false }, 'plan/prune-kept': { action: 'orphan', write: false }, 'plan/adopted-differs': { action: 'adopt', write: false } }[w.code];
+          expect({ warning: w.message, action: s?.action, write: s?.write }).toEqual({ warning: w.message, ...expected });
+          if (w.code === 'plan/prune-kept') expect(prune).toBe(true);
+          if (w.code === 'plan/missing-stage') expect(overwrite).toBe(false);
+        }
         for (const id of ids) {
           if (carried.has(id)) continue;
           const s = stepOf.get(id)!;

@@ -105,6 +105,25 @@ describe('install against the real workspace server()', () => {
     expect((await planInstall(c, v110)).plan.hasChanges).toBe(false);
   });
 
+  it('warns that a tag adopted by name differs from the pack\'s (its color), and keeps warning while it does', async () => {
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    const mine = await c.post<any>('/v1/tags', { name: 'buyer lead', color: '#111111' });
+    const r = await install(c, v100);
+    const warning = {
+      code: 'plan/adopted-differs',
+      item: { itemId: 'resource:tag-buyer-lead', kind: 'resource', key: 'tag-buyer-lead', name: 'Buyer lead' },
+      message: `resource tag-buyer-lead "Buyer lead" is the workspace's own "buyer lead" (${mine.id}), adopted by name, and differs from the pack's (color): the pack never writes an object it adopted, so the workspace's copy is kept as it is`,
+      fields: ['color'],
+    };
+    expect(r.plan.warnings).toEqual([warning]);
+    expect((await all(c, '/v1/tags')).find((t) => t.id === mine.id).color).toBe('#111111');
+    expect((await planInstall(c, v100)).plan.warnings).toEqual([{ ...warning, message: warning.message.replace('adopted by name', 'adopted when the pack was installed') }]);
+    // The same color: nothing to say.
+    await c.patch(`/v1/tags/${mine.id}`, { color: v100.resources!.find((x) => x.key === 'tag-buyer-lead')!.data!.color });
+    expect((await planInstall(c, v100)).plan.warnings).toEqual([]);
+  });
+
   it('reports an item the user edited as a conflict and keeps it', async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
@@ -170,7 +189,7 @@ describe('install against the real workspace server()', () => {
       expect((await planInstall(c, v2)).plan.writes).toBe(0);
     });
 
-    it('kept as edited (a stage the automation uses removed by hand): --overwrite puts the stage back and moves deals there', async () => {
+    it('kept as edited (a stage the automation uses removed by hand): a warning, the upgrade goes through leaving the automation as it is; --overwrite puts the stage back and moves deals there', async () => {
       // Found by the hand-edits property (edits.fuzz.test.ts): the overwrite addressed the removed
       // stage by the id the ledger kept for it, and the workspace refused the whole pipeline (400).
       const { v1 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000047', 'Deals');
@@ -178,26 +197,43 @@ describe('install against the real workspace server()', () => {
       const c = clientFor(server(), (await server().workspace()).key);
       await install(c, v1);
       const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
+      const removed = pipeline.stages.find((s: any) => s.name === 'New').id;
       await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
       // The automation is not rewritten (unchanged): it still moves deals to the removed stage's id.
-      // Before, the plan said nothing of it and the upgrade left it pointing at nothing.
+      // The upgrade does not make it worse, so it is not refused (before: the plan failed, blocking
+      // an upgrade the user may want), but the plan says which automation, which stage, and what
+      // --overwrite would do.
       const { plan } = await planInstall(c, v2);
-      expect(plan.errors).toEqual([{
-        code: 'plan/unresolved-reference',
-        message: 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
-        reference: { type: 'deal_stage', id: 'new', usedBy: ['move'] },
-      }]);
-      await expect(install(c, v2)).rejects.toBeInstanceOf(PlanFailedError);
-      expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
+      expect(plan.errors).toEqual([]);
+      expect(plan.ok).toBe(true);
+      const warning = {
+        code: 'plan/missing-stage',
+        item: { itemId: 'automation:move', kind: 'automation', key: 'move', name: 'Move deal' },
+        message: 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite replaces the pipeline with the release\'s, stages included, and points move at its stage new',
+        reference: { type: 'deal_stage', id: 'new' },
+      };
+      expect(plan.warnings).toEqual([warning]);
+      expect(plan.steps.find((s) => s.kind === 'automation')).toMatchObject({ action: 'unchanged', write: false });
+      const kept = await install(c, v2);
+      expect(kept.written).toBe(0);
+      expect(kept.plan.warnings).toEqual([warning]);
+      expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.1', state: 'installed' });
+      expect((await all(c, '/v1/automations'))[0].document.graph.nodes[1].config.stage_id).toBe(removed);
+      // Re-planned: nothing to do, and still the warning, until the user acts on it.
+      const again = (await planInstall(c, v2)).plan;
+      expect({ hasChanges: again.hasChanges, warnings: again.warnings }).toEqual({ hasChanges: false, warnings: [warning] });
       // An automation the user edited is theirs, kept as it is: the missing stage is not the plan's to name.
       const auto = (await all(c, '/v1/automations'))[0];
       const edited = { ...auto.document, name: 'Move deal (mine)' };
       await c.patch(`/v1/automations/${auto.id}`, { document: edited });
       const mine = (await planInstall(c, v2)).plan;
       expect(mine.errors).toEqual([]);
+      expect(mine.warnings).toEqual([]);
       expect(mine.steps.find((s) => s.kind === 'automation')).toMatchObject({ action: 'conflict', resolution: 'keep', write: false });
       await c.patch(`/v1/automations/${auto.id}`, { document: auto.document });
-      expect((await planInstall(c, v2, { overwrite: true })).plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
+      const over = (await planInstall(c, v2, { overwrite: true })).plan;
+      expect(over.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
+      expect(over.warnings).toEqual([]);
       const r = await install(c, v2, { overwrite: true });
       expect(r.plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'conflict', resolution: 'overwrite' });
       const after = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
@@ -205,7 +241,48 @@ describe('install against the real workspace server()', () => {
       expect(after.stages.map((s: any) => s.name)).toEqual(['New', 'Won', 'Lost']);
       expect(after.stages.slice(1).map((s: any) => s.id)).toEqual(pipeline.stages.slice(1).map((s: any) => s.id));
       expect((await all(c, '/v1/automations'))[0].document.graph.nodes[1].config.stage_id).toBe(await stageOf(c, 'Deals', 'New'));
-      expect((await planInstall(c, v2)).plan.writes).toBe(0);
+      const fixed = (await planInstall(c, v2)).plan;
+      expect({ writes: fixed.writes, warnings: fixed.warnings }).toEqual({ writes: 0, warnings: [] });
+    });
+
+    it('kept as edited (a stage removed by hand) and an upgrade that writes an automation naming it: the plan fails before any write', async () => {
+      const { v1 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000049', 'Deals');
+      // 1.0.1 renames the automation, still moving deals to stage new: the upgrade itself writes it.
+      const v2: Pack = { ...v1, version: '1.0.1', automations: [{ ...v1.automations![0], document: { ...v1.automations![0].document, name: 'Move deal along' } }] };
+      const { key } = await server().workspace();
+      const c = clientFor(server(), key);
+      await install(c, v1);
+      const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
+      await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+      const counting = countingFetch();
+      const cc = clientFor(server(), key, { fetch: counting.fetch });
+      const err = await install(cc, v2).catch((e) => e);
+      expect(err).toBeInstanceOf(PlanFailedError);
+      expect((err as PlanFailedError).plan.errors).toEqual([{
+        code: 'plan/unresolved-reference',
+        message: 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
+        reference: { type: 'deal_stage', id: 'new', usedBy: ['move'] },
+      }]);
+      expect((err as PlanFailedError).plan.warnings).toEqual([]);
+      expect(counting.writes()).toBe(0);
+      expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
+    });
+
+    it('adopted (the workspace\'s own pipeline, never written), a stage removed by hand: the unchanged automation is a warning, and so is the pipeline that no longer is the pack\'s', async () => {
+      const c = clientFor(server(), (await server().workspace()).key);
+      const sales = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Sales');
+      const own = sales.stages.map((s: any, i: number) => ({ key: `s${i}`, name: s.name, ...(s.type === 'OPEN' ? {} : { stageType: s.type }) }));
+      const { v1 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000050', 'Sales');
+      v1.pipelines = [{ key: 'deals', name: 'Sales', stages: own }];
+      v1.automations = [mover('s0')];
+      expect((await install(c, v1)).plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'adopt' });
+      await c.patch(`/v1/pipelines/${sales.id}`, { stages: sales.stages.slice(1).map(({ id, name, type }: any) => ({ id, name, type })) });
+      const { plan } = await planInstall(c, { ...v1, version: '1.0.1' });
+      expect(plan.errors).toEqual([]);
+      expect(plan.warnings.map((w) => `${w.code} ${w.item.itemId}: ${w.message}`)).toEqual([
+        `plan/adopted-differs pipeline:deals: pipeline deals "Sales" is the workspace's own "Sales" (${sales.id}), adopted when the pack was installed, and differs from the pack's (stages): the pack never writes an object it adopted, so the workspace's copy is kept as it is`,
+        `plan/missing-stage automation:move: deal_stage s0 used by move: pipeline deals ("Sales") has no such stage in the workspace, where it is the workspace's own pipeline, adopted by name and never written by this pack; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite does not change it (the pack never writes a pipeline it adopted): choose another stage for move in the workspace`,
+      ]);
     });
 
     it('adopted (the workspace\'s own pipeline, never written): the plan says so, writing nothing', async () => {
@@ -344,6 +421,14 @@ describe('install against the real workspace server()', () => {
     const held = 'gone from the release; used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000046): kept';
     const up = await install(c, a2, { prune: true });
     expect(up.plan.steps.filter((s) => s.action === 'orphan').map((s) => `${s.itemId}: ${s.reason}`)).toEqual([`template:welcome: ${held}`, `resource:hot: ${held}`]);
+    // --prune was asked to remove them and did not: each is a warning, saying why.
+    const why = 'is gone from the release and --prune keeps it: it is used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000046), which adopted it or binds a reference to it; removing it would break that pack';
+    expect(up.plan.warnings.map((w) => [w.code, w.item.itemId, w.message])).toEqual([
+      ['plan/prune-kept', 'template:welcome', `template welcome "Welcome" ${why}`],
+      ['plan/prune-kept', 'resource:hot', `resource hot "Hot lead" ${why}`],
+    ]);
+    // Without --prune nothing was asked to be removed: the orphans are kept, as the plan's lines say, and nothing is warned.
+    expect((await planInstall(c, a2)).plan.warnings).toEqual([]);
     expect(up.plan.steps.some((s) => s.action === 'remove')).toBe(false);
     expect((await all(c, '/v1/tags')).map((x) => x.name)).toEqual(['Hot lead']);
     expect((await all(c, '/v1/message-templates')).map((x) => x.name)).toEqual(['Welcome']);

@@ -214,6 +214,8 @@ describe('an object a release drops that its own references are bound to', () =>
     const plan = await cli(['plan', 'v2.json', '--prune'], env, dir);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/^ {2}= resource tag-hot "Hot" \(gone from the release; used by tag hot of this release: kept\)$/m);
+    // --prune was asked to remove it: the warning says why it stays.
+    expect(plan.stdout.split('\n')).toContain('warning: resource tag-hot "Hot" is gone from the release and --prune keeps it: tag hot ("Hot"), a reference of this release, is bound to it (by name), so the release still uses it [plan/prune-kept]');
     expect((await cli(['install', 'v2.json', '--prune'], env, dir)).code).toBe(0);
     expect((await all(c, '/v1/tags')).map((t) => t.id)).toEqual([hot.id]);
     const [a] = await all(c, '/v1/automations');

@@ -137,9 +137,23 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
             </button>
           </p>
           {plan.errors.length > 0 && (
-            <ul className="plan-errors">
+            <ul className="plan-errors" data-testid="plan-errors" aria-label="Errors">
               {plan.errors.map((e, i) => (
                 <li key={i}>{e.reference ? <ReferenceProblem reference={e.reference} automations={pack.automations ?? []} onPick={onPick} /> : printable(e.message)}</li>
+              ))}
+            </ul>
+          )}
+          {plan.warnings.length > 0 && (
+            // Core's warnings, in its words (as `setup-pack plan` prints them): the plan goes
+            // through and Install stays offered; each opens the item it is about.
+            <ul className="plan-warnings" data-testid="plan-warnings" aria-label="Warnings">
+              {plan.warnings.map((w, i) => (
+                <li key={i} data-code={w.code}>
+                  <span className="warning-mark" aria-hidden="true">⚠</span> <strong>Warning:</strong> {printable(w.message)}{' '}
+                  <button className="linkish" onClick={() => onPick?.(w.item.kind, w.item.key)} title="Open this item">
+                    Open {printable(w.item.name || w.item.key)}
+                  </button>
+                </li>
               ))}
             </ul>
           )}

@@ -193,6 +193,8 @@ export function planJson(plan: PlanResult) {
     version: 1,
     ok: plan.ok,
     errors: plan.errors,
+    // What the user should know about a plan that goes through (core's PlanWarning); never changes the exit code.
+    warnings: plan.warnings,
     packId: plan.packId,
     packName: plan.packName,
     fromVersion: plan.fromVersion,

@@ -146,3 +146,10 @@ export function projectWorkspaceObject(collection: WorkspaceCollection, obj: Wor
 export const PHASE: Record<PlanItemKind, number> = { resource: 1, pipeline: 2, asset: 3, template: 4, brand: 4, smartList: 5, automation: 6 };
 
 export const itemId = (kind: PlanItemKind, key: string) => `${kind}:${key}`;
+
+/** How a plan names each kind of item (`setup-pack plan`'s lines, the installer's and the planner's messages). */
+export const ITEM_KIND_WORD: Record<PlanItemKind, string> = { resource: 'resource', pipeline: 'pipeline', asset: 'media', template: 'template', brand: 'brand', smartList: 'smart list', automation: 'automation' };
+
+/** An item as a plan names it: `automation welcome "New lead welcome"` (the name left out when it is the key). */
+export const itemLabel = (item: { kind: PlanItemKind; key: string; name?: string }) =>
+  `${ITEM_KIND_WORD[item.kind] ?? item.kind} ${item.key}${item.name && item.name !== item.key ? ` "${item.name}"` : ''}`;

@@ -326,6 +326,13 @@ describe('plan: upgrades', () => {
     const p = plan(v110, l, ws.snapshot(v110), { prune: true });
     expect(actions(p)['automation:old-reminder']).toBe('remove');
     expect(actions(p)['resource:tag-hot']).toBe('orphan');
+    // Asked to remove it, prune keeps it: a warning says so and why.
+    expect(p.warnings).toEqual([{
+      code: 'plan/prune-kept', item: { itemId: 'resource:tag-hot', kind: 'resource', key: 'tag-hot', name: 'Hot lead' },
+      message: 'resource tag-hot "Hot lead" is gone from the release and --prune keeps it: it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)',
+    }]);
+    // Without prune nothing was asked: the plan's line says it is kept, no warning.
+    expect(plan(v110, l, ws.snapshot(v110)).warnings).toEqual([]);
     apply(ws, v110, p);
     expect(ws.list('tags').some((t) => t.name === 'Hot lead')).toBe(true);
     expect(ws.list('automations').some((a) => (a.document as { name: string }).name === 'Old reminder')).toBe(false);

@@ -6,13 +6,13 @@ import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
 import {
-  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, PHASE,
+  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
 import type {
-  InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, ReferenceBinding, Rewrite,
+  InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, PlanWarning, ReferenceBinding, Rewrite,
   WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot,
 } from './types.js';
 
@@ -188,7 +188,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const fromVersion = ledger?.version ?? null;
   const versionChange = compareVersions(fromVersion, pack.version);
   const base: PlanResult = {
-    ok: false, errors, packId: pack.packId, packName: pack.name, fromVersion, toVersion: pack.version, versionChange,
+    ok: false, errors, warnings: [], packId: pack.packId, packName: pack.name, fromVersion, toVersion: pack.version, versionChange,
     steps: [], bindings: [], summary: emptySummary(), hasChanges: false, writes: 0, ledgerUpdates: {}, ledgerBindings: {},
   };
   if (ledger && ledger.packId !== pack.packId) {
@@ -220,6 +220,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const known = new Map<string, ResolvedItem>();
   const lookup = (id: string) => known.get(id);
   const steps: PlanStep[] = [];
+  const warnings: PlanWarning[] = [];
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
   const overwrite = !!options.overwrite;
@@ -328,6 +329,11 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, sourceHash);
       } else step.reason = prev ? 'missing from the workspace' : 'new';
     }
+    if (step.action === 'adopt' && step.workspaceId && resolved) {
+      // The pack never writes an object it adopted: what of the pack's content it lacks is not installed.
+      const adopted = adoptedDiffers(step, find(d.collection, step.workspaceId)!, resolved, !prev);
+      if (adopted) warnings.push(adopted);
+    }
     if (step.write && step.workspaceId && prev?.stages) {
       // Stages the user removed by hand from a pipeline this run writes (an --overwrite): the
       // ledger's ids for them address nothing, and the workspace refuses a write naming one. They
@@ -375,7 +381,9 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       brandStep.reason += `, so the pack's brand image${unused.length === 1 ? '' : 's'} ${unused.map((st) => st.key).join(', ')} ${unused.length === 1 ? 'is' : 'are'} not uploaded either`;
     }
   }
-  errors.push(...missingStages(steps, new Map(items.map((d) => [d.itemId, d.rewrites])), lookup, find));
+  const stages = missingStages(steps, new Map(items.map((d) => [d.itemId, d.rewrites])), lookup, find);
+  errors.push(...stages.errors);
+  warnings.push(...stages.warnings);
   steps.push(...completions);
   if (errors.length) return base;
 
@@ -404,12 +412,17 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       ledgerUpdates[id] = null;
     } else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
       step.reason = 'gone from the release, edited in the workspace: kept';
+      if (options.prune) warnings.push(pruneKept(step, 'it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)'));
     } else if (options.prune) {
       const holder = holderOf(prev);
       const ref = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => boundTo.get(w)).find(Boolean);
-      if (ref) step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
-      else if (holder) step.reason = `gone from the release; ${usedBy(holder)}: kept`;
-      else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
+      if (ref) {
+        step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
+        warnings.push(pruneKept(step, `${ref.type} ${ref.id}${ref.name ? ` ("${ref.name}")` : ''}, a reference of this release, is bound to it (${BOUND_BY[ref.source]}), so the release still uses it`));
+      } else if (holder) {
+        step.reason = `gone from the release; ${usedBy(holder)}: kept`;
+        warnings.push(pruneKept(step, `it is ${usedBy(holder)}, which adopted it or binds a reference to it; removing it would break that pack`));
+      } else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
     } else {
       step.reason = 'gone from the release: kept (use prune to remove)';
     }
@@ -426,25 +439,72 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const writes = allSteps.filter((s) => s.write).length;
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
   const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || Object.keys(ledgerUpdates).length > 0;
-  return { ...base, ok: true, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+  // Warnings in the order of the steps they are about, as the plan lists them.
+  const at = new Map<string, number>();
+  allSteps.forEach((st, i) => { if (!at.has(st.itemId)) at.set(st.itemId, i); });
+  const ordered = warnings.map((w, i) => ({ w, i })).sort((a, b) => (at.get(a.w.item.itemId) ?? 0) - (at.get(b.w.item.itemId) ?? 0) || a.i - b.i).map(({ w }) => w);
+  return { ...base, ok: true, warnings: ordered, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+}
+
+const warningItem = (step: PlanStep): PlanWarning['item'] => ({ itemId: step.itemId, kind: step.kind, key: step.key, name: step.name });
+
+/** How a reference of the release came to be bound to a workspace object (ReferenceBinding's source). */
+const BOUND_BY: Record<ReferenceBinding['source'], string> = { pack: 'a pack key', option: 'by --bind', ledger: 'as the install recorded it', name: 'by name', create: 'created for it' };
+
+/** An orphan prune was asked to remove and keeps: what it is, and why it stays. */
+function pruneKept(step: PlanStep, why: string): PlanWarning {
+  return { code: 'plan/prune-kept', item: warningItem(step), message: `${itemLabel(step)} is gone from the release and --prune keeps it: ${why}` };
 }
 
 /**
- * Stages of the pack's pipelines that automations being written use but that this install does not
- * make: the pipeline is kept as it is in the workspace (edited since it was installed, or adopted
- * and never written) and that copy has no such stage (one the release adds, or one the user
- * removed). The write would otherwise fail halfway; each reference is named once, before any write.
- * An automation left as the pack wrote it (unchanged) is checked too: one that moves deals to a
- * stage the user removed by hand would otherwise be kept pointing at a stage id that addresses
- * nothing, and the plan would not say so. One the user edited (a conflict kept) is theirs: not checked.
+ * An item bound to a workspace object it adopts, whose content differs from what the pack would
+ * write: the pack never writes an adopted object, so the difference stays (a tag's color, a custom
+ * field's data, the stages a release adds to a pipeline it adopted). The name is left out: adopting
+ * by name already allows another case or spacing. An automation's `references` too (binding hints).
  */
-function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): PlanError[] {
+function adoptedDiffers(step: PlanStep, obj: WorkspaceObject, desired: Record<string, Json>, byName: boolean): PlanWarning | undefined {
+  const actual = projectWorkspaceObject(step.collection, obj);
+  const comparable = (c: Record<string, Json>): Record<string, Json> => {
+    if (step.collection !== 'automations' || !c.document || typeof c.document !== 'object' || Array.isArray(c.document)) return c;
+    const { references: _references, ...document } = c.document as Record<string, Json>;
+    return { ...c, document };
+  };
+  const want = comparable(desired);
+  const have = comparable(actual);
+  const fields = [...new Set([...Object.keys(want), ...Object.keys(have)])]
+    .filter((k) => k !== 'name' && canonicalJson(want[k] ?? null) !== canonicalJson(have[k] ?? null))
+    .sort();
+  if (!fields.length) return undefined;
+  const named = nameOf(step.collection, obj);
+  return {
+    code: 'plan/adopted-differs',
+    item: warningItem(step),
+    message: `${itemLabel(step)} is the workspace's own${named !== undefined ? ` "${named}"` : ''} (${obj.id}), adopted ${byName ? 'by name' : 'when the pack was installed'}, and differs from the pack's (${fields.join(', ')}): the pack never writes an object it adopted, so the workspace's copy is kept as it is`,
+    fields,
+  };
+}
+
+/**
+ * Stages of the pack's pipelines that automations use but that this install does not make: the
+ * pipeline is kept as it is in the workspace (edited since it was installed, or adopted and never
+ * written) and that copy has no such stage (one the release adds, or one the user removed).
+ * - An automation being written that names one is an error: the write would fail halfway (or point
+ *   at nothing); each stage is named once, with every automation using it, before any write.
+ * - An automation left as the pack wrote it (unchanged) that names one — it moves deals to a stage
+ *   the user removed by hand — is a warning: the upgrade does not make it worse (it already points
+ *   at a stage id that addresses nothing), so it does not block the upgrade, but the plan says which
+ *   automation, which stage, and what would fix it. One the user edited (a conflict kept) is theirs:
+ *   not checked.
+ */
+function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): { errors: PlanError[]; warnings: PlanWarning[] } {
   const byId = new Map(steps.map((st) => [st.itemId, st]));
   const missing = new Map<string, { stage: string; pipeline: PlanStep; usedBy: Set<string> }>();
+  const warnings: PlanWarning[] = [];
   for (const st of steps) {
     // A step not written has its rewrites cleared: an unchanged automation's are the item's own.
     const kept = !st.write && st.kind === 'automation' && st.action === 'unchanged';
     if (!st.write && !kept) continue;
+    const named = new Set<string>();
     for (const rw of kept ? rewritesOf.get(st.itemId) ?? [] : st.rewrites) {
       if (rw.kind !== 'reference' || !('itemId' in rw.target) || rw.target.stageKey === undefined) continue;
       const pipeline = byId.get(rw.target.itemId);
@@ -452,22 +512,37 @@ function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lo
       const id = resolveTarget(rw.target, lookup);
       const stages = pipeline.workspaceId ? find('pipelines', pipeline.workspaceId)?.stages : undefined;
       if (id !== undefined && Array.isArray(stages) && stages.some((s) => (s as WorkspaceObject)?.id === id)) continue;
+      if (kept) {
+        if (named.has(rw.from)) continue;
+        named.add(rw.from);
+        const fix = pipeline.action === 'conflict'
+          ? `--overwrite replaces the pipeline with the release's, stages included, and points ${st.key} at its stage ${rw.from}`
+          : `--overwrite does not change it (the pack never writes a pipeline it adopted): choose another stage for ${st.key} in the workspace`;
+        warnings.push({
+          code: 'plan/missing-stage',
+          item: warningItem(st),
+          message: `deal_stage ${rw.from} used by ${st.key}: pipeline ${pipeline.key} ("${pipeline.name}") has no such stage in the workspace, ${whyKept(pipeline)}; ${itemLabel(st)} is left as it is, still naming the removed stage: ${fix}`,
+          reference: { type: 'deal_stage', id: rw.from },
+        });
+        continue;
+      }
       const k = bindingKey('deal_stage', rw.from);
       if (!missing.has(k)) missing.set(k, { stage: rw.from, pipeline, usedBy: new Set() });
       missing.get(k)!.usedBy.add(st.key);
     }
   }
-  return [...missing.values()].map(({ stage, pipeline, usedBy }) => {
-    const why = pipeline.action === 'conflict'
-      ? 'where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included'
-      : 'where it is the workspace\'s own pipeline, adopted by name and never written by this pack';
-    return {
-      code: 'plan/unresolved-reference' as const,
-      message: `deal_stage ${stage} used by ${[...usedBy].sort().join(', ')}: pipeline ${pipeline.key} ("${pipeline.name}") has no such stage in the workspace, ${why}`,
-      reference: { type: 'deal_stage' as const, id: stage, usedBy: [...usedBy].sort() },
-    };
-  });
+  const errors = [...missing.values()].map(({ stage, pipeline, usedBy }) => ({
+    code: 'plan/unresolved-reference' as const,
+    message: `deal_stage ${stage} used by ${[...usedBy].sort().join(', ')}: pipeline ${pipeline.key} ("${pipeline.name}") has no such stage in the workspace, ${whyKept(pipeline)}${pipeline.action === 'conflict' ? '; --overwrite replaces it with the release\'s pipeline, stages included' : ''}`,
+    reference: { type: 'deal_stage' as const, id: stage, usedBy: [...usedBy].sort() },
+  }));
+  return { errors, warnings };
 }
+
+/** Why a pipeline the plan does not write is kept as the workspace has it. */
+const whyKept = (pipeline: PlanStep) => (pipeline.action === 'conflict'
+  ? 'where it was edited since it was installed and is kept'
+  : 'where it is the workspace\'s own pipeline, adopted by name and never written by this pack');
 
 /**
  * Keys a release renamed: an item not in the ledger whose name (trimmed, case-insensitive) is the
@@ -665,7 +740,7 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   steps.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
   const writes = steps.filter((st) => st.write).length;
   return {
-    ok: true, errors: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
+    ok: true, errors: [], warnings: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
     versionChange: 'same', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
   };
 }

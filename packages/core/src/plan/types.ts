@@ -202,6 +202,31 @@ export interface PlanError {
   candidates?: { id: string; name?: string }[];
 }
 
+/**
+ * Something the user should be told about a plan that goes through: the plan is not refused for
+ * it (the exit code stays 0), but it does not do, or cannot do, all the user may expect.
+ * - `plan/missing-stage`: an automation the plan leaves as it is (unchanged) names a pipeline stage
+ *   the kept copy of that pipeline no longer has (removed by hand): it stays pointing at no stage.
+ *   (An automation the plan would write naming such a stage is an error, `plan/unresolved-reference`.)
+ * - `plan/prune-kept`: with prune, an item gone from the release is kept: another installed pack or
+ *   a reference of this release uses it, or it was edited in the workspace.
+ * - `plan/adopted-differs`: an item bound to a workspace object it adopted (by name, or as an exact
+ *   twin in an earlier install) whose content differs from the pack's; the pack never writes it.
+ */
+export type PlanWarningCode = 'plan/missing-stage' | 'plan/prune-kept' | 'plan/adopted-differs';
+
+export interface PlanWarning {
+  code: PlanWarningCode;
+  /** The item it is about, as its plan step names it (every warning's item has a step in the plan). */
+  item: { itemId: string; kind: PlanItemKind; key: string; name: string };
+  /** One sentence in the words of the plan's other messages: what is kept and why, and what would change it. */
+  message: string;
+  /** `plan/missing-stage`: the stage reference the automation names. */
+  reference?: { type: ReferenceType; id: string };
+  /** `plan/adopted-differs`: the content fields (as the workspace stores them) that differ, sorted. */
+  fields?: string[];
+}
+
 export interface PlanSummary {
   create: number;
   update: number;
@@ -215,6 +240,8 @@ export interface PlanSummary {
 export interface Plan {
   ok: boolean;
   errors: PlanError[];
+  /** What the user should know about a plan that goes through (see PlanWarning); empty when the plan failed (`ok` false). */
+  warnings: PlanWarning[];
   packId: string;
   packName: string;
   fromVersion: string | null;
