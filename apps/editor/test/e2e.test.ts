@@ -538,8 +538,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const notCompared = page.getByRole('region', { name: 'Items not compared' });
     expect(await notCompared.textContent()).toContain('3 items in the new release and 1 in the old cannot be paired by key');
     expect(await notCompared.getByRole('listitem').allTextContents()).toEqual([
-      'Old release: automations[0] “New lead welcome” has the key "new-lead-welcome", which more than one item has in the new release',
-      'New release: automations[0] “New lead welcome”, automations[1] “Stage nurture” share the key "new-lead-welcome"',
+      'Old release: automations[0] “New lead welcome” has key "new-lead-welcome", which the other release repeats',
+      'New release: automations[0] “New lead welcome”, automations[1] “Stage nurture” share key "new-lead-welcome"',
       'New release: messageTemplates[0] “Welcome text” has no string key',
     ]);
     // What core can only call removed is said to be perhaps one of them; nothing else is.

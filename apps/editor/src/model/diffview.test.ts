@@ -40,8 +40,8 @@ describe('compare view: items that cannot be paired by key', () => {
     delete newPack.messageTemplates[0].key;
     const diff = comparePacks(oldPack as PackValue, newPack as PackValue);
     expect(describeUnpaired(diff, oldPack as PackValue, newPack as PackValue)).toEqual([
-      { side: 'old', lines: ['automations[0] “New lead welcome” has the key "new-lead-welcome", which more than one item has in the new release'] },
-      { side: 'new', lines: ['automations[0] “New lead welcome”, automations[1] “Stage nurture” share the key "new-lead-welcome"', 'messageTemplates[0] “Welcome text” has no string key'] },
+      { side: 'old', lines: ['automations[0] “New lead welcome” has key "new-lead-welcome", which the other release repeats'] },
+      { side: 'new', lines: ['automations[0] “New lead welcome”, automations[1] “Stage nurture” share key "new-lead-welcome"', 'messageTemplates[0] “Welcome text” has no string key'] },
     ]);
     // The old automation and template said removed may be the new ones whose keys went wrong; nothing else is in doubt.
     const doubtful = diff.items.filter((c) => mayBeUnpaired(diff, c)).map((c) => `${c.change} ${c.kind}/${c.key}`);
@@ -49,5 +49,19 @@ describe('compare view: items that cannot be paired by key', () => {
     // Valid packs: nothing unpaired, nothing in doubt.
     const clean = comparePacks(starter() as PackValue, starter() as PackValue);
     expect(describeUnpaired(clean, starter() as PackValue, starter() as PackValue)).toEqual([]);
+  });
+
+  it("says nodes of a changed automation that share an id in core's words, with no doubt cast on other items", () => {
+    const oldPack = starter();
+    const newPack = starter();
+    const nodes = newPack.automations[0].document.graph.nodes;
+    nodes[2].id = nodes[1].id; // two blocks of one id in the new release
+    const diff = comparePacks(oldPack as PackValue, newPack as PackValue);
+    const id = JSON.stringify(nodes[1].id);
+    expect(describeUnpaired(diff, oldPack as PackValue, newPack as PackValue)).toEqual([
+      { side: 'old', lines: [`automations[0].document.graph.nodes[1] has id ${id}, which the other release repeats`] },
+      { side: 'new', lines: [`automations[0].document.graph.nodes[1], automations[0].document.graph.nodes[2] share id ${id}`] },
+    ]);
+    expect(diff.items.filter((c) => mayBeUnpaired(diff, c))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The visual diff of two releases, on core's diffPacks: per-automation merged graphs (new
 // graph plus removed nodes/edges from the old one) with a mark per node and edge.
-import { describeValueChange, diffPacks, filterPlace, printable, type FilterChange, type ItemChange, type Pack, type PackDiff, type UnpairedItem } from '@setup-pack/core';
+import { describeValueChange, diffPacks, filterPlace, printable, unpairedEntries, type FilterChange, type ItemChange, type Pack, type PackDiff, type UnpairedItem } from '@setup-pack/core';
 import { asObj, str, type Obj } from './json.js';
 import { edgesOf, nodesOf, withGraph } from './graph.js';
 import { items, itemName, type PackValue } from './pack.js';
@@ -109,28 +109,14 @@ function unpairedPlace(pack: PackValue, u: UnpairedItem): string {
 /**
  * The items diffPacks could not pair by key (core's `unpaired`: no string key, a key repeated in
  * its kind), so the comparison leaves them out: per release, one line a reason, naming where each
- * is — what `setup-pack diff` refuses such a pack with, here shown beside the comparison.
+ * is, in core's words (unpairedEntries, what `setup-pack diff` refuses such a pack with), here
+ * shown beside the comparison with each item's name.
  */
 export function describeUnpaired(d: PackDiff, oldPack: PackValue, newPack: PackValue): { side: 'old' | 'new'; lines: string[] }[] {
   const out: { side: 'old' | 'new'; lines: string[] }[] = [];
   for (const side of ['old', 'new'] as const) {
     const pack = side === 'old' ? oldPack : newPack;
-    const other = side === 'old' ? 'new' : 'old';
-    const groups = new Map<string, { reason: UnpairedItem['reason']; key?: string; at: string[] }>();
-    for (const u of d.unpaired) {
-      if (u.side !== side) continue;
-      const id = `${u.kind}\0${u.reason}\0${u.key ?? ''}`;
-      const g = groups.get(id) ?? { reason: u.reason, key: u.key, at: [] };
-      g.at.push(unpairedPlace(pack, u));
-      groups.set(id, g);
-    }
-    const lines = [...groups.values()].map((g) => {
-      const key = JSON.stringify(printable(g.key ?? ''));
-      const at = g.at.join(', ');
-      if (g.reason === 'no-key') return `${at} ${g.at.length === 1 ? 'has' : 'have'} no string key`;
-      if (g.reason === 'duplicate-key') return `${at} share the key ${key}`;
-      return `${at} ${g.at.length === 1 ? 'has' : 'have'} the key ${key}, which more than one item has in the ${other} release`;
-    });
+    const lines = unpairedEntries(d.unpaired.filter((u) => u.side === side), (u) => unpairedPlace(pack, u));
     if (lines.length > 0) out.push({ side, lines });
   }
   return out;
@@ -144,5 +130,5 @@ export function describeUnpaired(d: PackDiff, oldPack: PackValue, newPack: PackV
 export function mayBeUnpaired(d: PackDiff, c: ItemChange): boolean {
   if (c.change === 'changed') return false;
   const otherSide = c.change === 'removed' ? 'new' : 'old';
-  return d.unpaired.some((u) => u.kind === c.kind && u.side === otherSide);
+  return d.unpaired.some((u) => u.kind === c.kind && u.side === otherSide && !u.within);
 }

@@ -170,6 +170,6 @@ export interface UnpairedPart {
 }
 
 export * from './diff.js';
-export { cannotPairReason, describeUnpaired } from './unpaired.js';
+export { cannotPairReason, describeUnpaired, unpairedEntries } from './unpaired.js';
 export { diffFilterNodes, diffFilters } from './filters.js';
 export { describeValueChange, linesSummary, valueChange, valueText } from './values.js';
