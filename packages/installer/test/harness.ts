@@ -192,3 +192,16 @@ export function namesOf(pack: Pack): string[] {
   }
   return out;
 }
+
+/** Collections whose objects an install creates by name: where a duplicated object would show. */
+const NAMED_COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipelines', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations'];
+
+/** Every name (trimmed, case-insensitive; a media file's name) a collection of the workspace holds more than once, as `path: name`. */
+export async function duplicateNames(c: WorkspaceClient): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of NAMED_COLLECTIONS) {
+    const names = (await c.listAll<{ name?: string; file_name?: string }>(p)).map((o) => normalizeName(o.name ?? o.file_name ?? ''));
+    for (const n of new Set(names)) if (names.filter((m) => m === n).length > 1) out.push(`${p}: ${n}`);
+  }
+  return out;
+}

@@ -3,21 +3,11 @@
 // can no longer release, is named with the command that breaks it; a valid key then resumes the
 // install to exactly an uninterrupted one.
 import { describe, expect, it } from 'vitest';
-import { install, listLedgers, type WorkspaceClient } from '../src/index.js';
-import { cli, clientFor, loadPack, proxyTo, useServer } from './harness.js';
+import { install, listLedgers } from '../src/index.js';
+import { cli, clientFor, duplicateNames, loadPack, proxyTo, useServer } from './harness.js';
 
 const listing = loadPack('valid/listing-marketing.json');
 const server = useServer();
-const COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/custom-fields', '/v1/pipelines', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations'];
-
-async function duplicates(c: WorkspaceClient): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of COLLECTIONS) {
-    const names = (await c.listAll<{ name?: string; file_name?: string }>(p)).map((o) => (o.name ?? o.file_name ?? '').trim().toLowerCase());
-    for (const n of new Set(names)) if (names.filter((m) => m === n).length > 1) out.push(`${p}: ${n}`);
-  }
-  return out;
-}
 
 describe('a key that stops working in the middle of an install', () => {
   for (const how of ['revoked', 'expired'] as const) {
@@ -56,7 +46,7 @@ describe('a key that stops working in the middle of an install', () => {
       const again = await cli(['install', 'valid/listing-marketing.json'], env);
       expect(again.stderr).toBe('');
       expect(again.code).toBe(0);
-      expect(await duplicates(c)).toEqual([]);
+      expect(await duplicateNames(c)).toEqual([]);
       const [record] = await listLedgers(c);
       expect(record.ledger).toMatchObject({ state: 'installed' });
       expect(Object.values(record.ledger!.items).every((i) => i.owned)).toBe(true);

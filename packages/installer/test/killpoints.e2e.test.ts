@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { canonicalize, roundTripForm, type LedgerItem, type Pack } from '@setup-pack/core';
 import { exportWorkspace, install, listLedgers, planInstall, type WorkspaceClient } from '../src/index.js';
-import { cli, clientFor, loadPack, proxyTo, useServer } from './harness.js';
+import { cli, clientFor, duplicateNames, loadPack, proxyTo, useServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
 const listing = loadPack('valid/listing-marketing.json');
@@ -25,17 +25,6 @@ const fileOf = (pack: Pack) => {
 };
 
 const server = useServer();
-const COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipelines', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations'];
-
-/** Every name a collection holds more than once. */
-async function duplicates(c: WorkspaceClient): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of COLLECTIONS) {
-    const names = (await c.listAll<{ name?: string; file_name?: string }>(p)).map((o) => (o.name ?? o.file_name ?? '').trim().toLowerCase());
-    for (const n of new Set(names)) if (names.filter((m) => m === n).length > 1) out.push(`${p}: ${n}`);
-  }
-  return out;
-}
 
 /** The writes (method and path) a clean run of `args` makes, in order. */
 async function writesOf(args: string[], key: string): Promise<string[]> {
@@ -89,7 +78,7 @@ const ownership = (items: Record<string, LedgerItem>) => Object.fromEntries(Obje
  * clean run's (`clean`) does, nothing to plan, an export equal to the pack.
  */
 async function expectAsUninterrupted(c: WorkspaceClient, pack: Pack, prune: boolean, clean: Record<string, boolean>) {
-  expect(await duplicates(c)).toEqual([]);
+  expect(await duplicateNames(c)).toEqual([]);
   const [record, ...others] = await listLedgers(c);
   expect(others).toEqual([]);
   expect(record.lock).toBeNull();
