@@ -22,7 +22,7 @@ describe('filters and block configs in words', () => {
         { type: 'condition', field: 'created_at', operator: 'within_last_days', value: 7 },
       ],
     };
-    expect(text(describeFilter(root), { 'stage-new': 'New' })).toBe('stage is New and (last reply at is set or score is more than 50) and not do not contact is true and created at is within the last 7 days');
+    expect(text(describeFilter(root), { 'stage-new': 'New' })).toBe('stage is New and (last reply at is set or score is more than 50) and not (do not contact is true) and created at is within the last 7 days');
   });
 
   it('never says raw JSON for a control, and keeps unknown shapes and operators readable', () => {

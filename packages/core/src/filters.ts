@@ -94,7 +94,9 @@ export function describeFilter(node: unknown, out: SummaryPart[] = [], depth = 0
     if (node.type === 'not') {
       out.push('not ');
       const inner = children[0];
-      const wrap = isFilterGroup(inner) && inner.type !== 'not' && Array.isArray(inner.children) && inner.children.length > 1;
+      // Parenthesised but for another not: "not do not contact is true" read as a double negative
+      // of one field; "not (do not contact is true)" says what is negated.
+      const wrap = inner !== undefined && !(isFilterGroup(inner) && inner.type === 'not');
       if (wrap) out.push('(');
       if (inner === undefined) out.push('(nothing)');
       else describeFilter(inner, out, depth + 1);

@@ -24,7 +24,7 @@ export default defineRule({
         if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;
         // The item it names may be in the pack but broken; that error is the one to fix first.
         if ((HOLDERS[ref.type as ReferenceType] ?? []).some((h) => ctx.isBroken(h))) continue;
-        ctx.report({ pointer: p, message: `Reference ${named(ref.type, 'item')} "${ref.id}" is not a key of a ${named(ref.type, 'item')} in this pack, so it needs a name for the installer to match it in the workspace.`, hint: 'Add "name": the name of the item in the workspace it came from.' });
+        ctx.report({ pointer: p, message: `Reference ${named(ref.type, 'item')} "${ref.id}" is not the key of any ${named(ref.type, 'item')} in this pack, so it needs a name for the installer to match it in the workspace.`, hint: 'Add "name": the name of the item in the workspace it came from.' });
       }
     }
   },
