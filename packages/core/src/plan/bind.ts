@@ -99,30 +99,103 @@ export function candidatesOf(type: ReferenceType, snapshot: WorkspaceSnapshot): 
 
 /** The pack item a reference to a pack key stands for. */
 export function packTarget(pack: Pack, type: ReferenceType, id: string): BindingTarget | undefined {
-  switch (type) {
-    case 'email_template':
-      if ((pack.messageTemplates ?? []).some((t) => t.key === id)) return { itemId: itemId('template', id) };
-      if ((pack.resources ?? []).some((r) => r.kind === 'email_template' && r.key === id)) return { itemId: itemId('resource', id) };
-      return undefined;
-    case 'smart_list':
-      return (pack.smartLists ?? []).some((s) => s.key === id) ? { itemId: itemId('smartList', id) } : undefined;
-    case 'automation':
-      return (pack.automations ?? []).some((a) => a.key === id) ? { itemId: itemId('automation', id) } : undefined;
-    case 'pipeline':
-      return (pack.pipelines ?? []).some((p) => p.key === id) ? { itemId: itemId('pipeline', id) } : undefined;
-    case 'deal_stage': {
-      // Stage keys are unique within a pipeline only: when several pipelines have this key, the
-      // one with the lowest key (by code unit) is meant, so the order of the pack's pipelines
-      // (which export sorts) never changes what a reference binds to.
-      let p: Pipeline | undefined;
-      for (const pl of pack.pipelines ?? []) if (pl.stages.some((s) => s.key === id) && (!p || pl.key < p.key)) p = pl;
-      return p ? { itemId: itemId('pipeline', p.key), stageKey: id } : undefined;
+  return new PackTargets(pack).of(type, id);
+}
+
+/**
+ * packTarget for many references of one pack: each collection's keys are indexed once, on first
+ * use, so binding a pack's references is linear in references and items (a scan of the pack per
+ * reference made planning quadratic).
+ */
+class PackTargets {
+  private readonly byType = new Map<ReferenceType, Map<string, BindingTarget>>();
+  constructor(private readonly pack: Pack) {}
+
+  of(type: ReferenceType, id: string): BindingTarget | undefined {
+    let m = this.byType.get(type);
+    if (!m) this.byType.set(type, (m = this.index(type)));
+    return m.get(id);
+  }
+
+  /** First entry of a key wins, as a scan in pack order found it. */
+  private index(type: ReferenceType): Map<string, BindingTarget> {
+    const pack = this.pack;
+    const m = new Map<string, BindingTarget>();
+    const put = (key: string, target: BindingTarget) => {
+      if (!m.has(key)) m.set(key, target);
+    };
+    switch (type) {
+      case 'email_template':
+        for (const t of pack.messageTemplates ?? []) put(t.key, { itemId: itemId('template', t.key) });
+        for (const r of pack.resources ?? []) if (r.kind === 'email_template') put(r.key, { itemId: itemId('resource', r.key) });
+        break;
+      case 'smart_list':
+        for (const s of pack.smartLists ?? []) put(s.key, { itemId: itemId('smartList', s.key) });
+        break;
+      case 'automation':
+        for (const a of pack.automations ?? []) put(a.key, { itemId: itemId('automation', a.key) });
+        break;
+      case 'pipeline':
+        for (const p of pack.pipelines ?? []) put(p.key, { itemId: itemId('pipeline', p.key) });
+        break;
+      case 'deal_stage': {
+        // Stage keys are unique within a pipeline only: when several pipelines have this key, the
+        // one with the lowest key (by code unit) is meant, so the order of the pack's pipelines
+        // (which export sorts) never changes what a reference binds to.
+        const lowest = new Map<string, Pipeline>();
+        for (const pl of pack.pipelines ?? [])
+          for (const s of pl.stages) {
+            const p = lowest.get(s.key);
+            if (!p || pl.key < p.key) lowest.set(s.key, pl);
+          }
+        for (const [key, p] of lowest) m.set(key, { itemId: itemId('pipeline', p.key), stageKey: key });
+        break;
+      }
+      default: {
+        const kind = RESOURCE_KIND_OF_REFERENCE[type];
+        if (kind) for (const r of pack.resources ?? []) if (r.kind === kind) put(r.key, { itemId: itemId('resource', r.key) });
+      }
     }
-    default: {
-      const kind = RESOURCE_KIND_OF_REFERENCE[type];
-      if (kind && (pack.resources ?? []).some((r) => r.kind === kind && r.key === id)) return { itemId: itemId('resource', id) };
-      return undefined;
+    return m;
+  }
+}
+
+/**
+ * A workspace's objects of each reference type, indexed on first use by id and by name (trimmed,
+ * case-insensitive), so each reference is looked up rather than matched against every object.
+ */
+class CandidateIndex {
+  private readonly lists = new Map<ReferenceType, WorkspaceObject[] | undefined>();
+  private readonly ids = new Map<ReferenceType, Set<string>>();
+  private readonly names = new Map<ReferenceType, Map<string, WorkspaceObject[]>>();
+  constructor(private readonly snapshot: WorkspaceSnapshot) {}
+
+  /** candidatesOf: undefined when the snapshot did not read the type's collection. */
+  list(type: ReferenceType): WorkspaceObject[] | undefined {
+    if (!this.lists.has(type)) this.lists.set(type, candidatesOf(type, this.snapshot));
+    return this.lists.get(type);
+  }
+
+  has(type: ReferenceType, id: string): boolean {
+    let set = this.ids.get(type);
+    if (!set) this.ids.set(type, (set = new Set((this.list(type) ?? []).map((c) => c.id))));
+    return set.has(id);
+  }
+
+  /** The objects of the type with this name, in the snapshot's order. */
+  named(type: ReferenceType, name: string): WorkspaceObject[] {
+    let m = this.names.get(type);
+    if (!m) {
+      this.names.set(type, (m = new Map()));
+      for (const c of this.list(type) ?? []) {
+        if (typeof c.name !== 'string') continue;
+        const k = normalizeName(c.name);
+        const same = m.get(k);
+        if (same) same.push(c);
+        else m.set(k, [c]);
+      }
     }
+    return m.get(normalizeName(name)) ?? [];
   }
 }
 
@@ -168,6 +241,10 @@ export function packReferences(pack: Pack): Map<string, { ref: Reference; usedBy
 export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
   const refs = packReferences(pack);
   const out: BindResult = { bindings: [], createdResources: [], errors: [] };
+  const targets = new PackTargets(pack);
+  const workspace = new CandidateIndex(snapshot);
+  const resourceKeys = new Set((pack.resources ?? []).map((r) => r.key));
+  let named: PackItemsNamed | undefined;
   // Resources of a creatable kind the install carries (the first by key of a name) or creates, by
   // kind and name (trimmed, case-insensitive): a reference of that name binds to the one, so an
   // install never makes a second object of a name it makes one of itself.
@@ -181,13 +258,13 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     const { ref, usedBy } = refs.get(k)!;
     const usage = { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() };
     const bind = (source: ReferenceBinding['source'], target: BindingTarget) => out.bindings.push({ type: ref.type, id: ref.id, name: ref.name, source, target });
-    const packT = packTarget(pack, ref.type, ref.id);
+    const packT = targets.of(ref.type, ref.id);
     if (packT) {
       bind('pack', packT);
       continue;
     }
-    const candidates = candidatesOf(ref.type, snapshot);
-    const exists = (id: string) => candidates === undefined || candidates.some((c) => c.id === id);
+    const candidates = workspace.list(ref.type);
+    const exists = (id: string) => candidates === undefined || workspace.has(ref.type, id);
     const explicit = options.bindings?.[k];
     if (explicit !== undefined) {
       if (!exists(explicit)) {
@@ -202,7 +279,7 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     // An install made before created resources had ids of their own recorded this one as
     // `resource:@ref/<type>/<id>`; it is that unless the pack now carries a resource of that key.
     const legacyId = itemId('resource', createdKey);
-    const legacy = kind && !ledger?.items[createdId] && ledger?.items[legacyId] && !(pack.resources ?? []).some((r) => r.key === createdKey) ? legacyId : undefined;
+    const legacy = kind && !ledger?.items[createdId] && ledger?.items[legacyId] && !resourceKeys.has(createdKey) ? legacyId : undefined;
     if (kind && (ledger?.items[createdId] || legacy)) {
       // Created by an earlier install of this pack: keep owning it.
       const name = ref.name ?? ref.id;
@@ -212,7 +289,7 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
       continue;
     }
     const recorded = ledger?.bindings[k];
-    if (recorded !== undefined && candidates?.some((c) => c.id === recorded)) {
+    if (recorded !== undefined && candidates && workspace.has(ref.type, recorded)) {
       bind('ledger', { workspaceId: recorded });
       continue;
     }
@@ -225,22 +302,21 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     // deal stage or non-creatable resource): after this install the workspace holds it, so a
     // re-plan would bind to it by name; a first install binds to it as well, not to a workspace
     // object of that name or to nothing.
-    const named = !kind && ref.name !== undefined ? packItemsNamed(pack, ref.type, ref.name) : [];
-    if (named.length === 1) {
-      bind('pack', named[0].target);
+    const ofPack = !kind && ref.name !== undefined ? (named ??= new PackItemsNamed(pack, targets)).get(ref.type, ref.name) : [];
+    if (ofPack.length === 1) {
+      bind('pack', ofPack[0].target);
       continue;
     }
-    if (named.length > 1) {
+    if (ofPack.length > 1) {
       out.errors.push({
         code: 'plan/ambiguous-reference',
-        message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(named.length)} items of the pack by name (${named.map((n) => n.shown).join(', ')}); give the reference the key of the one it means`,
+        message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(ofPack.length)} items of the pack by name (${ofPack.map((n) => n.shown).join(', ')}); give the reference the key of the one it means`,
         reference: usage,
       });
       continue;
     }
     if (ref.name !== undefined && candidates) {
-      const want = normalizeName(ref.name);
-      const matches = candidates.filter((c) => typeof c.name === 'string' && normalizeName(c.name) === want);
+      const matches = workspace.named(ref.type, ref.name);
       if (matches.length === 1) {
         bind('name', { workspaceId: matches[0].id });
         continue;
@@ -275,27 +351,46 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
 }
 
 /**
- * The pack's items a reference of `type` named `name` (trimmed, case-insensitive) can stand for,
- * by key (a deal stage: by its pipeline's key, then its own), each with the target a reference to
- * its key binds to (packTarget) and how a message names it.
+ * The pack's items a reference of a type and name (trimmed, case-insensitive) can stand for, by key
+ * (a deal stage: by its pipeline's key, then its own), each with the target a reference to its key
+ * binds to (packTarget) and how a message names it. Each type's names are indexed once, on first use.
  */
-function packItemsNamed(pack: Pack, type: ReferenceType, name: string): { target: BindingTarget; shown: string }[] {
-  const want = normalizeName(name);
-  const out: { target: BindingTarget; shown: string; order: string[] }[] = [];
-  if (type === 'deal_stage') {
-    for (const p of pack.pipelines ?? [])
-      for (const st of p.stages)
-        if (normalizeName(st.name) === want) out.push({ target: { itemId: itemId('pipeline', p.key), stageKey: st.key }, shown: `${st.key} of pipeline ${p.key}`, order: [p.key, st.key] });
-  } else {
-    const items = packItemsByReferenceType(pack).get(type);
-    for (const [key, item] of items ?? []) {
-      if (item.name === undefined || normalizeName(item.name) !== want) continue;
-      const target = packTarget(pack, type, key);
-      if (target) out.push({ target, shown: key, order: [key] });
-    }
+class PackItemsNamed {
+  private readonly byType = new Map<ReferenceType, Map<string, { target: BindingTarget; shown: string }[]>>();
+  constructor(
+    private readonly pack: Pack,
+    private readonly targets: PackTargets,
+  ) {}
+
+  get(type: ReferenceType, name: string): { target: BindingTarget; shown: string }[] {
+    let m = this.byType.get(type);
+    if (!m) this.byType.set(type, (m = this.index(type)));
+    return m.get(normalizeName(name)) ?? [];
   }
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return out.sort((a, b) => cmp(a.order[0], b.order[0]) || cmp(a.order[1] ?? '', b.order[1] ?? ''));
+
+  private index(type: ReferenceType): Map<string, { target: BindingTarget; shown: string }[]> {
+    const found: { name: string; target: BindingTarget; shown: string; order: [string, string] }[] = [];
+    if (type === 'deal_stage') {
+      for (const p of this.pack.pipelines ?? [])
+        for (const st of p.stages) found.push({ name: normalizeName(st.name), target: { itemId: itemId('pipeline', p.key), stageKey: st.key }, shown: `${st.key} of pipeline ${p.key}`, order: [p.key, st.key] });
+    } else {
+      for (const [key, item] of packItemsByReferenceType(this.pack).get(type) ?? []) {
+        if (item.name === undefined) continue;
+        const target = this.targets.of(type, key);
+        if (target) found.push({ name: normalizeName(item.name), target, shown: key, order: [key, ''] });
+      }
+    }
+    const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    found.sort((a, b) => cmp(a.order[0], b.order[0]) || cmp(a.order[1], b.order[1]));
+    const m = new Map<string, { target: BindingTarget; shown: string }[]>();
+    for (const f of found) {
+      const same = m.get(f.name);
+      const entry = { target: f.target, shown: f.shown };
+      if (same) same.push(entry);
+      else m.set(f.name, [entry]);
+    }
+    return m;
+  }
 }
 
 /**
@@ -307,15 +402,27 @@ function packItemsNamed(pack: Pack, type: ReferenceType, name: string): { target
  */
 export function unusedBindings(pack: Pack, keys: Iterable<string>): Map<string, string> {
   const used = packReferences(pack);
+  const targets = new PackTargets(pack);
   const out = new Map<string, string>();
+  let unbound: Map<string, string[]> | undefined;
   for (const k of keys) {
     const r = used.get(k)?.ref;
     const colon = k.indexOf(':');
     const type = k.slice(0, colon) as ReferenceType;
     const id = k.slice(colon + 1);
-    if (r && packTarget(pack, r.type, r.id)) out.set(k, `the pack carries ${type} ${id} itself, and its automations are bound to that`);
+    if (r && targets.of(r.type, r.id)) out.set(k, `the pack carries ${type} ${id} itself, and its automations are bound to that`);
     else if (!r) {
-      const same = [...used.values()].map((e) => e.ref).filter((u) => u.type === type && !packTarget(pack, u.type, u.id)).map((u) => u.id).sort();
+      if (!unbound) {
+        unbound = new Map();
+        for (const { ref: u } of used.values()) {
+          if (targets.of(u.type, u.id)) continue;
+          const ids = unbound.get(u.type);
+          if (ids) ids.push(u.id);
+          else unbound.set(u.type, [u.id]);
+        }
+        for (const ids of unbound.values()) ids.sort();
+      }
+      const same = unbound.get(type) ?? [];
       out.set(k, `no automation of the pack uses ${type} ${id} (${same.length ? `the ${type} references it binds: ${same.slice(0, UNRESOLVED_CANDIDATES).join(', ')}${same.length > UNRESOLVED_CANDIDATES ? ', …' : ''}` : `it binds no ${type} reference`})`);
     }
   }

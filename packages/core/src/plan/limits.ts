@@ -45,30 +45,52 @@ export function unstorableBody(body: unknown): { param: string; what: string } |
  * past its stack — a request 5,000 levels deep was a 500 before. Named at its top field.
  */
 function firstUnstorable(value: unknown, pointer: string, depth: number): { pointer: string; what: string } | null {
-  if (typeof value === 'string') {
-    if (value.indexOf('\u0000') >= 0) return { pointer, what: 'contains a NUL character (U+0000)' };
-    if (LONE_SURROGATE.test(value)) return { pointer, what: 'is not valid Unicode text (a lone surrogate)' };
-    return null;
+  const path: string[] = [];
+  const bad = unstorableAt(value, depth, path);
+  if (!bad) return null;
+  // The path is built only for what is found (most values are fine, and a pack has many).
+  let at = pointer;
+  for (let i = path.length - 1; i >= 0; i--) at += `/${escapeToken(path[i])}`;
+  if (bad.deep) {
+    const second = at.indexOf('/', 1);
+    return { pointer: second < 0 ? at : at.slice(0, second), what: bad.what };
   }
+  return { pointer: at, what: bad.what };
+}
+
+/** What is wrong at or below `value`, its path pushed onto `path` innermost first. */
+function unstorableAt(value: unknown, depth: number, path: string[]): { what: string; deep?: true } | null {
+  if (typeof value === 'string') return unstorableString(value);
   if (value === null || typeof value !== 'object') return null;
-  if (depth >= MAX_DEPTH) {
-    const second = pointer.indexOf('/', 1);
-    return { pointer: second < 0 ? pointer : pointer.slice(0, second), what: `is nested deeper than ${MAX_DEPTH} levels` };
-  }
+  if (depth >= MAX_DEPTH) return { what: `is nested deeper than ${MAX_DEPTH} levels`, deep: true };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const bad = firstUnstorable(value[i], `${pointer}/${i}`, depth + 1);
-      if (bad) return bad;
+      const bad = unstorableAt(value[i], depth + 1, path);
+      if (bad) {
+        path.push(String(i));
+        return bad;
+      }
     }
     return null;
   }
   for (const key of Object.keys(value)) {
-    const at = `${pointer}/${escapeToken(key)}`;
-    const badKey = firstUnstorable(key, at, depth + 1);
-    if (badKey) return { pointer: at, what: `is a field name that ${badKey.what}` };
-    const bad = firstUnstorable((value as Record<string, unknown>)[key], at, depth + 1);
-    if (bad) return bad;
+    const badKey = unstorableString(key);
+    if (badKey) {
+      path.push(key);
+      return { what: `is a field name that ${badKey.what}` };
+    }
+    const bad = unstorableAt((value as Record<string, unknown>)[key], depth + 1, path);
+    if (bad) {
+      path.push(key);
+      return bad;
+    }
   }
+  return null;
+}
+
+function unstorableString(value: string): { what: string } | null {
+  if (value.indexOf('\u0000') >= 0) return { what: 'contains a NUL character (U+0000)' };
+  if (LONE_SURROGATE.test(value)) return { what: 'is not valid Unicode text (a lone surrogate)' };
   return null;
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pack } from '../types.js';
 import { decodeBase64, sha256Hex } from '../hash.js';
 import {
-  bindingKey, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
+  bindReferences, bindingKey, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
   type InstallLedger, type LedgerItem, type PlanItemKind, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from './index.js';
 import { compareSemver } from './version.js';
@@ -232,6 +232,29 @@ describe('plan: references', () => {
     const p = plan(v100, null, ws.snapshot(v100));
     expect(p.errors.map((e) => e.code)).toEqual(['plan/ambiguous-reference']);
     expect(p.errors[0].candidates).toHaveLength(2);
+  });
+
+  it('binds a deal stage key to the pipeline with the lowest key that has it, and a stage by another id to the pack stages of its name', () => {
+    const pack = structuredClone(v100);
+    const stage = (key: string, name: string) => ({ key, name, probability: 10 });
+    pack.pipelines = [
+      { key: 'p-b', name: 'B', stages: [stage('won', 'Won'), stage('lost', 'Lost')] },
+      { key: 'p-a', name: 'A', stages: [stage('won', 'Won'), stage('open', 'Open')] },
+    ] as unknown as Pack['pipelines'];
+    pack.automations![0].document.references = [
+      { type: 'deal_stage', id: 'won' },
+      { type: 'deal_stage', id: 'old-lost', name: ' LOST ' },
+      { type: 'deal_stage', id: 'old-won', name: 'won' },
+    ];
+    const ws = new WorkspaceModel();
+    const bound = bindReferences(pack, null, ws.snapshot(pack), {});
+    const target = (id: string) => bound.bindings.find((b) => b.id === id)?.target;
+    expect(target('won')).toEqual({ itemId: itemId('pipeline', 'p-a'), stageKey: 'won' });
+    expect(target('old-lost')).toEqual({ itemId: itemId('pipeline', 'p-b'), stageKey: 'lost' });
+    // (The fixture's other automations name its own pipeline, which this pack no longer has.)
+    expect(bound.errors.filter((e) => e.reference?.usedBy.includes(pack.automations![0].key)).map((e) => e.message)).toEqual([
+      'deal_stage "won" (old-won) matches 2 items of the pack by name (won of pipeline p-a, won of pipeline p-b); give the reference the key of the one it means',
+    ]);
   });
 
   it('creates a creatable reference the pack does not carry and keeps owning it', () => {

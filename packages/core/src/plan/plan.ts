@@ -216,6 +216,23 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     if (!indexes.has(c)) indexes.set(c, byId(c));
     return indexes.get(c)!.get(id);
   };
+  // A collection's objects by name (trimmed, case-insensitive; in the snapshot's order), indexed on
+  // first use: matching each item's name against every object made a plan quadratic in a large workspace.
+  const nameIndexes = new Map<WorkspaceCollection, Map<string, WorkspaceObject[]>>();
+  const sameNamed = (c: WorkspaceCollection, name: string): WorkspaceObject[] => {
+    let m = nameIndexes.get(c);
+    if (!m) {
+      nameIndexes.set(c, (m = new Map()));
+      for (const o of snapshot.collections[c] ?? []) {
+        if (typeof o.name !== 'string') continue;
+        const k = normalizeName(o.name);
+        const same = m.get(k);
+        if (same) same.push(o);
+        else m.set(k, [o]);
+      }
+    }
+    return m.get(normalizeName(name)) ?? [];
+  };
   // Items whose workspace ids are known at plan time (not being created): rewrites resolve against them.
   const known = new Map<string, ResolvedItem>();
   const lookup = (id: string) => known.get(id);
@@ -292,8 +309,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
         Object.assign(step, { action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, reason: 'edited in the workspace since it was installed' });
       }
     } else if (d.adoptable && (!prev || prev.owned)) {
-      const want = normalizeName(d.name);
-      const matches = (snapshot.collections[d.collection] ?? []).filter((o) => !claimed.has(o.id) && typeof o.name === 'string' && normalizeName(o.name) === want);
+      const matches = sameNamed(d.collection, d.name).filter((o) => !claimed.has(o.id));
       if (matches.length > 1) {
         errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
       } else if (matches.length === 1) {
@@ -321,7 +337,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     } else {
       // An object the workspace already holds with the same name and exactly this content (a
       // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
-      const found = !prev ? identicalTwin(snapshot.collections[d.collection] ?? [], d, step, lookup, claimed) : undefined;
+      const found = !prev ? identicalTwin(d.kind === 'brand' ? (snapshot.collections[d.collection] ?? []) : sameNamed(d.collection, d.name), d, step, lookup, claimed) : undefined;
       if (found) {
         const { twin, sourceHash } = found;
         claimed.add(twin.id);
@@ -706,8 +722,14 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   const summary = emptySummary();
   const ledgerUpdates: Record<string, LedgerItem | null> = {};
   const holderOf = heldByOthers(ledger.packId, others);
+  const byId = new Map<WorkspaceCollection, Map<string, WorkspaceObject>>();
+  const find = (c: WorkspaceCollection, id: string) => {
+    let m = byId.get(c);
+    if (!m) byId.set(c, (m = new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]))));
+    return m.get(id);
+  };
   for (const [id, prev] of Object.entries(ledger.items)) {
-    const existing = (snapshot.collections[prev.collection] ?? []).find((o) => o.id === prev.workspaceId);
+    const existing = find(prev.collection, prev.workspaceId);
     const step: PlanStep = {
       itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'remove', write: false,
       phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
