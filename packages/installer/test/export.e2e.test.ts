@@ -3,7 +3,7 @@
 // (--all) of A installed into a fresh B exports equal to A's up to workspace ids.
 import { describe, expect, it } from 'vitest';
 import { canonicalize, roundTripForm, type Pack } from '@setup-pack/core';
-import { exportWorkspace, install, planInstall, type WorkspaceClient } from '../src/index.js';
+import { exportWorkspace, install, LedgerLock, planInstall, readLedger, type WorkspaceClient } from '../src/index.js';
 import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
@@ -133,6 +133,37 @@ describe('export --pack-id: the round trip install → export', () => {
       expect(out.graph.nodes.find((x) => x.id === 'sms-1')!.config!.template_id).toBe('welcome');
       expect(out.graph.nodes.find((x) => x.id === 'task-1')!.config!.assignee_id).toBe('agent');
     });
+  });
+
+  it('a ledger of an install made before created resources had ids of their own (resource:@ref/tag/hot) exports the created tag as the reference it was made for', async () => {
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e2', name: 'Old ledger', version: '1.0.0',
+      automations: [{ key: 'tagger', document: {
+        format: 'service.automation-template', version: 1, name: 'Tagger',
+        graph: { nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }], edges: [{ id: 'e', source: 't', target: 'a' }] },
+        references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
+      } }],
+    };
+    const c = await fresh();
+    await install(c, pack);
+    // The ledger as such an install wrote it, through the API: the tag under the pack key namespace.
+    const { ledger } = (await readLedger(c, pack.packId))!;
+    const { 'reference:tag:hot': created, ...rest } = ledger.items;
+    expect(created).toBeDefined();
+    const old = { ...ledger, items: { ...rest, 'resource:@ref/tag/hot': { ...created, key: '@ref/tag/hot' } } };
+    const lock = await LedgerLock.acquire(c, pack.packId, 'old-installer', 60);
+    await lock.write(old);
+    await lock.release();
+
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(errorsOf(r.diagnostics)).toEqual([]);
+    const { exportedAt: _at, ...exported } = r.pack;
+    expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+    // The next install moves the entry, with no write, and exports the same.
+    expect((await install(c, pack)).written).toBe(0);
+    expect(Object.keys((await readLedger(c, pack.packId))!.ledger.items)).toContain('reference:tag:hot');
+    const again = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(again.pack).toEqual(r.pack);
   });
 
   it('exports edits made in the workspace as they are now, with the ids mapped back to keys', async () => {

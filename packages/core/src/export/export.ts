@@ -10,7 +10,7 @@ import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
 import { escapeToken } from '../json/pointer.js';
-import { COLLECTION_OF_REFERENCE, createdReferenceOf } from '../plan/bind.js';
+import { COLLECTION_OF_REFERENCE, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, ReferencePlace, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
 import type {
@@ -491,9 +491,20 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
     for (const k of Object.keys(it.stages ?? {})) x.keys.reserve(k);
   }
   for (const k of Object.keys(ledger.bindings)) x.keys.reserve(k.slice(k.indexOf(':') + 1));
+  // A resource the install created for a reference: `reference:<type>:<id>`, or, in a ledger of an
+  // install made before those ids, `resource:@ref/<type>/<id>` — unless that is a pack resource of
+  // that key, which it is when the automations the ledger records name no such reference.
+  const recorded = source.references ? new Set(Object.values(source.references).flatMap((refs) => refs.map((r) => `${r.type}:${r.id}`))) : undefined;
+  const createdOf = (id: string) => {
+    const created = createdReferenceOf(id);
+    if (created) return created;
+    const legacy = legacyCreatedReferenceOf(id);
+    if (!legacy || ledger.items[createdReferenceItemId(legacy.type, legacy.id)]) return undefined;
+    return !recorded || recorded.has(`${legacy.type}:${legacy.id}`) ? legacy : undefined;
+  };
   for (const [id, it] of items) {
     const o = x.find(it.workspaceId);
-    const created = createdReferenceOf(id);
+    const created = createdOf(id);
     if (created) {
       x.set(it.workspaceId, { type: created.type, refId: created.id, name: str(o?.name), item: false });
       continue;
@@ -525,7 +536,7 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   // The pack's brand images, when its brand is not the workspace's: nothing the export holds uses them.
   const imagesLeftOut: string[] = [];
   for (const [id, it] of items) {
-    if (createdReferenceOf(id)) continue;
+    if (createdOf(id)) continue;
     if (it.kind === 'asset' && brandImageLeftOut(ledger, it.key)) {
       imagesLeftOut.push(it.key);
       continue;
