@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Pack } from '@setup-pack/core';
-import { install, listLedgers, type WorkspaceClient } from '../src/index.js';
+import type { LedgerItem, Pack } from '@setup-pack/core';
+import { COLLECTION_PATH, install, listLedgers, readLedger, type WorkspaceClient } from '../src/index.js';
 import { cli, clientFor, duplicateNames, loadPack, proxyTo, useServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
@@ -160,3 +160,66 @@ describe('the same pack installed twice at the same time', () => {
   });
 });
 
+describe('an uninstall beside an install', () => {
+  it('an uninstall that read the ledger before an upgrade finished reads it again under its lock: it removes what the upgrade added too', async () => {
+    const v100 = loadPack('releases/buyer-lead-1.0.0.json');
+    const v110 = loadPack('releases/buyer-lead-1.1.0.json');
+    const files = { v100: join(DIR, 'buyer-1.0.0.json'), v110: join(DIR, 'buyer-1.1.0.json') };
+    writeFileSync(files.v100, JSON.stringify(v100));
+    writeFileSync(files.v110, JSON.stringify(v110));
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    expect((await cli(['install', files.v100], env)).code).toBe(0);
+    // The uninstall process reads the 1.0.0 ledger and plans; its lock request is held until 1.1.0 is installed.
+    const proxy = await holdingProxy(lockRequest);
+    let upgraded: Record<string, LedgerItem>;
+    try {
+      const removing = cliProcess(['uninstall', v100.packId], proxy.base, ws.key);
+      await proxy.arrived;
+      expect((await cli(['install', files.v110], env)).code).toBe(0);
+      upgraded = (await readLedger(c, v100.packId))!.ledger.items;
+      expect(upgraded['automation:deal-won-thanks']).toBeDefined();
+      proxy.release();
+      const r = await removing;
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+    expect(await readLedger(c, v100.packId)).toBeNull();
+    // Every object the pack owned after the upgrade is gone, the upgrade's new ones too.
+    const left: string[] = [];
+    for (const [id, item] of Object.entries(upgraded).filter(([, i]) => i.owned)) {
+      const path = item.collection === 'pipelines' ? '/v1/pipeline-details' : COLLECTION_PATH[item.collection];
+      if ((await c.listAll<{ id: string }>(path)).some((o) => o.id === item.workspaceId)) left.push(id);
+    }
+    expect(left).toEqual([]);
+  });
+
+  it('an uninstall that planned before another pack adopted its objects keeps them for that pack', async () => {
+    const ws = await server().workspace();
+    const c = clientFor(server(), ws.key);
+    const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
+    expect((await cli(['install', FILE.listing], env)).code).toBe(0);
+    // The uninstall process plans with no other pack installed; its lock request is held until the twin has adopted everything.
+    const proxy = await holdingProxy(lockRequest);
+    try {
+      const removing = cliProcess(['uninstall', listing.packId], proxy.base, ws.key);
+      await proxy.arrived;
+      expect((await cli(['install', FILE.twin], env)).code).toBe(0);
+      proxy.release();
+      const r = await removing;
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+    expect(await readLedger(c, listing.packId)).toBeNull();
+    const twinLedger = (await readLedger(c, twin.packId))!.ledger;
+    expect(Object.values(twinLedger.items).filter((i) => i.owned)).toEqual([]);
+    // What the twin adopted is still there: it plans no changes.
+    expect((await install(c, twin)).plan.hasChanges).toBe(false);
+    expect(await duplicateNames(c)).toEqual([]);
+  });
+});
