@@ -4,7 +4,7 @@
 import {
   itemBindings, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
   type Diagnostic,
-  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject,
+  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
@@ -343,14 +343,14 @@ export interface UninstallResult {
 
 /** Removes what the pack owns and the user did not edit, then the ledger. */
 export async function uninstall(client: WorkspaceClient, packId: string, options: { holder?: string; lockTtlSeconds?: number; dryRun?: boolean } = {}): Promise<UninstallResult> {
-  const record = await readLedger(client, packId);
-  if (!record) throw new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
-  const collections = [...new Set(Object.values(record.ledger.items).map((i) => i.collection))].sort();
+  const notInstalled = () => new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
+  let record = await readLedger(client, packId);
+  if (!record) throw notInstalled();
+  const collectionsOf = (ledger: InstallLedger) => [...new Set(Object.values(ledger.items).map((i) => i.collection))].sort();
   const before = await listLedgers(client);
-  const snapshot = await fetchSnapshot(client, collections);
   // The other packs installed here: what they adopted from this one, or bound to, stays.
-  const planned = (snap: typeof snapshot, records: readonly ListedLedger[]) => planUninstall(record.ledger, snap, records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : [])));
-  let plan = planned(snapshot, before);
+  const planned = (ledger: InstallLedger, snap: WorkspaceSnapshot, records: readonly ListedLedger[]) => planUninstall(ledger, snap, records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : [])));
+  let plan = planned(record.ledger, await fetchSnapshot(client, collectionsOf(record.ledger)), before);
   const keptOf = (p: PlanResult) => p.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept: keptOf(plan) };
   await checkWriteScopes(client, plan.steps);
@@ -359,10 +359,20 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   let failure: unknown;
   let removed = 0;
   let done = false;
-  const items = { ...record.ledger.items };
+  let items: Record<string, LedgerItem> = {};
   try {
     // Another pack's run in progress refuses this one; one that finished since the plan may have adopted what it removes.
-    if (await othersMoved(client, packId, before)) plan = planned(await fetchSnapshot(client, collections), await listLedgers(client));
+    const moved = await othersMoved(client, packId, before);
+    // This pack's ledger as it is under the lock: a run of this pack that finished since it was read
+    // (an upgrade that created items, another uninstall) changed what there is to remove.
+    const now = await readLedger(client, packId);
+    if (!now) throw notInstalled();
+    if (moved || now.revision !== record.revision) {
+      record = now;
+      plan = planned(now.ledger, await fetchSnapshot(client, collectionsOf(now.ledger)), await listLedgers(client));
+      await checkWriteScopes(client, plan.steps);
+    }
+    items = { ...record.ledger.items };
     const kept = keptOf(plan);
     for (const step of plan.steps) {
       if (!step.write) continue;

@@ -3,7 +3,7 @@
 // (--all) of A installed into a fresh B exports equal to A's up to workspace ids.
 import { describe, expect, it } from 'vitest';
 import { canonicalize, roundTripForm, type Pack } from '@setup-pack/core';
-import { exportWorkspace, install, planInstall, type WorkspaceClient } from '../src/index.js';
+import { exportWorkspace, install, LedgerLock, planInstall, readLedger, type WorkspaceClient } from '../src/index.js';
 import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
@@ -46,6 +46,124 @@ describe('export --pack-id: the round trip install → export', () => {
     const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
     const { exportedAt: _at, ...exported } = r.pack;
     expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+  });
+
+  describe('two references of one automation bound to one workspace object', () => {
+    // Each block names its tag, template, stage or member by its own id: the pack's key, or another
+    // reference bound to the same object by name or by --bind. The install writes one workspace id
+    // in both places; the export gives each place back the id the pack wrote there.
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e1', name: 'Two ids, one object', version: '1.0.0',
+      resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }],
+      messageTemplates: [{ key: 'tpl-welcome', name: 'Welcome text', channel: 'sms', body: 'Hi {{contact.first_name}}' }],
+      pipelines: [{ key: 'pipe', name: 'Buyers', stages: [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON', probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }],
+      automations: [{ key: 'main', document: {
+        format: 'service.automation-template', version: 1, name: 'Main',
+        graph: {
+          nodes: [
+            { id: 't', kind: 'trigger.contact_created', config: {} },
+            { id: 'tag-1', kind: 'action.add_tag', config: { tag_id: 'hot' } },
+            { id: 'tag-2', kind: 'action.add_tag', config: { tag_id: 'tag-hot' } },
+            { id: 'sms-1', kind: 'action.send_sms', config: { template_id: 'welcome' } },
+            { id: 'sms-2', kind: 'action.send_sms', config: { template_id: 'tpl-welcome' } },
+            { id: 'deal-1', kind: 'action.create_deal', config: { pipeline_id: 'pipe', stage_id: 'first', name: 'Deal' } },
+            { id: 'deal-2', kind: 'action.create_deal', config: { pipeline_id: 'pipe', stage_id: 'new', name: 'Deal' } },
+            { id: 'task-1', kind: 'action.create_task', config: { title: 'Call', due_in_days: 1, assignee_id: 'agent' } },
+            { id: 'task-2', kind: 'action.create_task', config: { title: 'Call again', due_in_days: 2, assignee_id: 'usr_jordan' } },
+          ],
+          edges: ['tag-1', 'tag-2', 'sms-1', 'sms-2', 'deal-1', 'deal-2', 'task-1', 'task-2'].map((id, i, all) => ({ id: `e${i}`, source: i ? all[i - 1] : 't', target: id })),
+        },
+        references: [
+          { type: 'tag', id: 'hot', name: 'Hot' },
+          { type: 'tag', id: 'tag-hot' },
+          { type: 'email_template', id: 'welcome', name: 'Welcome text' },
+          { type: 'email_template', id: 'tpl-welcome' },
+          { type: 'pipeline', id: 'pipe' },
+          { type: 'deal_stage', id: 'first', name: 'New' },
+          { type: 'deal_stage', id: 'new' },
+          { type: 'user', id: 'agent', name: 'Jordan Lee' },
+          { type: 'user', id: 'usr_jordan', name: 'Jordan Lee' },
+        ],
+      } }],
+    };
+
+    it('export gives each block the id the pack wrote there (bound by name, and by --bind), equal to the pack; re-plans to nothing', async () => {
+      const ws = await server().workspace();
+      const c = clientFor(server(), ws.key);
+      const jordan = (await c.listAll<any>('/v1/members')).find((m) => m.name === 'Jordan Lee');
+      // One member reference is bound by --bind, the other by name: both to Jordan Lee.
+      const r0 = await install(c, pack, { bindings: { 'user:agent': jordan.id } });
+      expect(r0.plan.ok).toBe(true);
+      const [auto] = await c.listAll<any>('/v1/automations');
+      const got = await c.get<any>(`/v1/automations/${auto.id}`);
+      const cfg = (n: string) => (got.draft_document ?? got.document).graph.nodes.find((x: any) => x.id === n).config;
+      // One workspace object behind each pair.
+      expect(cfg('tag-1').tag_id).toBe(cfg('tag-2').tag_id);
+      expect(cfg('sms-1').template_id).toBe(cfg('sms-2').template_id);
+      expect(cfg('deal-1').stage_id).toBe(cfg('deal-2').stage_id);
+      expect(cfg('task-1').assignee_id).toBe(jordan.id);
+      expect(cfg('task-2').assignee_id).toBe(jordan.id);
+
+      const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      expect(errorsOf(r.diagnostics)).toEqual([]);
+      const { exportedAt: _at, ...exported } = r.pack;
+      expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+      expect((await planInstall(c, r.pack)).plan.writes).toBe(0);
+    });
+
+    it('a block the user re-pointed in the workspace is exported as the workspace has it now', async () => {
+      const ws = await server().workspace();
+      const c = clientFor(server(), ws.key);
+      await install(c, pack);
+      const other = await c.post<any>('/v1/tags', { name: 'Cold' });
+      const [auto] = await c.listAll<any>('/v1/automations');
+      const got = await c.get<any>(`/v1/automations/${auto.id}`);
+      const doc = structuredClone(got.draft_document ?? got.document);
+      doc.graph.nodes.find((x: any) => x.id === 'tag-1').config.tag_id = other.id;
+      await c.patch(`/v1/automations/${auto.id}`, { document: doc });
+      const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      expect(errorsOf(r.diagnostics)).toEqual([]);
+      const out = r.pack.automations![0].document;
+      const tagOf = (n: string) => out.graph.nodes.find((x) => x.id === n)!.config!.tag_id;
+      // tag-1 now names a tag the pack does not carry: a reference named as the workspace names it.
+      expect(tagOf('tag-1')).not.toBe('hot');
+      expect(out.references).toContainEqual({ type: 'tag', id: tagOf('tag-1') as string, name: 'Cold' });
+      expect(tagOf('tag-2')).toBe('tag-hot');
+      // The rest is as the pack wrote it.
+      expect(out.graph.nodes.find((x) => x.id === 'sms-1')!.config!.template_id).toBe('welcome');
+      expect(out.graph.nodes.find((x) => x.id === 'task-1')!.config!.assignee_id).toBe('agent');
+    });
+  });
+
+  it('a ledger of an install made before created resources had ids of their own (resource:@ref/tag/hot) exports the created tag as the reference it was made for', async () => {
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e2', name: 'Old ledger', version: '1.0.0',
+      automations: [{ key: 'tagger', document: {
+        format: 'service.automation-template', version: 1, name: 'Tagger',
+        graph: { nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }], edges: [{ id: 'e', source: 't', target: 'a' }] },
+        references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
+      } }],
+    };
+    const c = await fresh();
+    await install(c, pack);
+    // The ledger as such an install wrote it, through the API: the tag under the pack key namespace.
+    const { ledger } = (await readLedger(c, pack.packId))!;
+    const { 'reference:tag:hot': created, ...rest } = ledger.items;
+    expect(created).toBeDefined();
+    const old = { ...ledger, items: { ...rest, 'resource:@ref/tag/hot': { ...created, key: '@ref/tag/hot' } } };
+    const lock = await LedgerLock.acquire(c, pack.packId, 'old-installer', 60);
+    await lock.write(old);
+    await lock.release();
+
+    const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(errorsOf(r.diagnostics)).toEqual([]);
+    const { exportedAt: _at, ...exported } = r.pack;
+    expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+    // The next install moves the entry, with no write, and exports the same.
+    expect((await install(c, pack)).written).toBe(0);
+    expect(Object.keys((await readLedger(c, pack.packId))!.ledger.items)).toContain('reference:tag:hot');
+    const again = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+    expect(again.pack).toEqual(r.pack);
   });
 
   it('exports edits made in the workspace as they are now, with the ids mapped back to keys', async () => {

@@ -184,12 +184,13 @@ describe('a reference named like a resource the install carries or creates', () 
     expect(await blockTags(c)).toEqual([tags[0].id, tags[0].id]);
     expect((await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir)).code).toBe(0);
     expect((await cli(['plan', 'reader.json'], env, dir)).code).toBe(0);
-    // One object, so one id in the graph: the export gives one reference back (docs/export.md).
+    // One object, one id in the stored graph: the export gives each block back the id the pack
+    // wrote there, and both references, named as the workspace names the tag (docs/export.md).
     const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const doc = r.pack.automations![0].document;
-    expect(doc.references).toEqual([{ type: 'tag', id: 'hot', name: 'Hot' }]);
-    expect(doc.graph.nodes.filter((n) => n.kind === 'action.add_tag').map((n) => n.config!.tag_id)).toEqual(['hot', 'hot']);
+    expect(doc.references).toEqual([{ type: 'tag', id: 'hot', name: 'Hot' }, { type: 'tag', id: 'hot-2', name: 'Hot' }]);
+    expect(doc.graph.nodes.filter((n) => n.kind === 'action.add_tag').map((n) => n.config!.tag_id)).toEqual(['hot', 'hot-2']);
     await uninstall(c, pack.packId);
     expect(await all(c, '/v1/tags')).toEqual([]);
   });

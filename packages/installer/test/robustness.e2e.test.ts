@@ -1,7 +1,7 @@
 import type { Pack } from '@setup-pack/core';
 import { describe, expect, it } from 'vitest';
 import { breakLock, install, InstallStepError, listLedgers, readLedger, WorkspaceApiError, type WorkspaceClient } from '../src/index.js';
-import { clientFor, countingFetch, loadPack, proxyTo, useServer } from './harness.js';
+import { clientFor, countingFetch, duplicateNames, loadPack, proxyTo, useServer } from './harness.js';
 import { generatedPack } from '../src/generate.js';
 import { startFaultProxy } from './proxy.js';
 
@@ -51,11 +51,19 @@ async function normalizedWorkspace(c: WorkspaceClient) {
   return out;
 }
 
-/** No two objects of a collection share a name: the installer made no duplicates. */
-function expectNoDuplicates(ws: Record<string, string[]>) {
-  for (const [p, list] of Object.entries(ws)) {
-    const names = list.map((s) => JSON.parse(s).name);
-    expect(new Set(names).size, `duplicates in ${p}`).toBe(names.length);
+/**
+ * What a run that went wrong (interrupted, retried, resumed) left in workspace `c` is what a clean
+ * install of the same packs, in order, makes in a fresh workspace: the same objects, no name twice,
+ * and nothing left to do for the last release of each pack.
+ */
+async function expectAsCleanInstall(c: WorkspaceClient, packs: Pack[]) {
+  const cc = clientFor(server(), (await server().workspace()).key);
+  for (const p of packs) await install(cc, p);
+  expect(await normalizedWorkspace(c)).toEqual(await normalizedWorkspace(cc));
+  expect(await duplicateNames(c)).toEqual([]);
+  for (const [i, p] of packs.entries()) {
+    if (packs.slice(i + 1).some((q) => q.packId === p.packId)) continue;
+    expect((await install(c, p)).plan.hasChanges, `${p.name} ${p.version} re-plans to nothing`).toBe(false);
   }
 }
 
@@ -153,18 +161,10 @@ describe('installer robustness against the real server()', () => {
     expect(record.ledger!.state).toBe('in_progress');
     expect(await breakLock(c, listing.packId, e.lockLeft!.holder)).toEqual({ packId: listing.packId, released: true });
     await install(c, listing);
-    const clean = await server().workspace();
-    const cc = clientFor(server(), clean.key);
-    await install(cc, listing);
-    const a = await normalizedWorkspace(c);
-    expect(a).toEqual(await normalizedWorkspace(cc));
-    expectNoDuplicates(a);
-    expect((await install(c, listing)).plan.hasChanges).toBe(false);
+    await expectAsCleanInstall(c, [listing]);
   });
 
   it('converges through 500s, dropped connections and delays to exactly what a clean install makes', async () => {
-    const clean = await server().workspace();
-    const cc = clientFor(server(), clean.key);
     const faulty = await server().workspace();
     for (const seed of [1, 2, 3]) {
       const proxy = await startFaultProxy(server().base, { failBefore: 0.1, failAfter: 0.1, dropBefore: 0.05, dropAfter: 0.08, delay: 0.1 }, seed);
@@ -176,15 +176,8 @@ describe('installer robustness against the real server()', () => {
       } finally {
         await proxy.close();
       }
-      if (seed === 1) {
-        await install(cc, v100);
-        await install(cc, listing);
-      } else if (seed === 2) await install(cc, v110);
     }
-    const a = await normalizedWorkspace(clientFor(server(), faulty.key));
-    const b = await normalizedWorkspace(cc);
-    expect(a).toEqual(b);
-    expectNoDuplicates(a);
+    await expectAsCleanInstall(clientFor(server(), faulty.key), [v100, listing, v110]);
   });
 
   it('a run killed mid-install is locked out until the lock expires, then resumes with no duplicates', async () => {
@@ -211,13 +204,7 @@ describe('installer robustness against the real server()', () => {
     server().clock.advance(61_000);
     const resumed = await install(c, listing);
     expect(resumed.plan.summary.create).toBeLessThan(resumed.plan.steps.length);
-    const clean = await server().workspace();
-    const cc = clientFor(server(), clean.key);
-    await install(cc, listing);
-    const a = await normalizedWorkspace(c);
-    expect(a).toEqual(await normalizedWorkspace(cc));
-    expectNoDuplicates(a);
-    expect((await install(c, listing)).plan.hasChanges).toBe(false);
+    await expectAsCleanInstall(c, [listing]);
     const ledger = (await readLedger(c, listing.packId))!.ledger;
     expect(Object.values(ledger.items).every((i) => i.owned)).toBe(true);
   });

@@ -105,3 +105,26 @@ describe('exportPack --pack-id (pure): a brand the install did not set', () => {
     }
   });
 });
+
+describe('ledgerSourceOf: where the graph writes reference ids', () => {
+  it('records the places of the ids of a type the automation has two or more of, and only those', () => {
+    const graph = {
+      nodes: [
+        { id: 't', kind: 'trigger.tag_added', config: { tag_id: 'hot' } },
+        { id: 'a/b', kind: 'action.add_tag', config: { tag_id: 'tag-hot', notes: ['hot', 'other'] } },
+        { id: 'u', kind: 'action.assign_owner', config: { user_id: 'usr_1' } },
+      ],
+      edges: [{ id: 'e1', source: 't', target: 'a/b' }, { id: 'e2', source: 'a/b', target: 'u' }],
+    };
+    const pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: '00000000-0000-4000-8000-000000000001', name: 'P', version: '1.0.0',
+      automations: [{ key: 'auto', document: { format: 'service.automation-template', version: 1, name: 'A', graph, references: [{ type: 'tag', id: 'hot', name: 'Hot' }, { type: 'tag', id: 'tag-hot' }, { type: 'user', id: 'usr_1', name: 'Jordan Lee' }] } }],
+    } as unknown as Pack;
+    expect(ledgerSourceOf(pack).referencePlaces).toEqual({
+      auto: [{ node: 't', path: '/tag_id', id: 'hot' }, { node: 'a/b', path: '/tag_id', id: 'tag-hot' }, { node: 'a/b', path: '/notes/0', id: 'hot' }],
+    });
+    const one = structuredClone(pack);
+    one.automations![0].document.references = one.automations![0].document.references!.filter((r) => r.id !== 'tag-hot');
+    expect(ledgerSourceOf(one).referencePlaces).toBeUndefined();
+  });
+});

@@ -9,9 +9,10 @@ import { canonicalize } from '../format/canonical.js';
 import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
-import { COLLECTION_OF_REFERENCE, createdReferenceOf } from '../plan/bind.js';
+import { escapeToken } from '../json/pointer.js';
+import { COLLECTION_OF_REFERENCE, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
-import type { InstallLedger, LedgerItem, LedgerSource, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
+import type { InstallLedger, LedgerItem, LedgerSource, ReferencePlace, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
 import type {
   Asset, AssetRole, AutomationDocument, AutomationItem, MessageTemplate, Pack, Pipeline, PipelineStage, Reference, ReferenceType, Resource, SmartList,
 } from '../types.js';
@@ -33,7 +34,33 @@ export function ledgerSourceOf(pack: Pack): LedgerSource {
   }
   for (const a of pack.automations ?? []) {
     if (a.document.references?.length) setOwn((out.references ??= {}), a.key, a.document.references.map(({ type, id }) => ({ type, id })));
+    const places = referencePlacesOf(a.document);
+    if (places.length) setOwn((out.referencePlaces ??= {}), a.key, places);
   }
+  return out;
+}
+
+/**
+ * Where the graph writes the ids of a reference type the document has two or more of (by id): the
+ * places an install may write one workspace id for two of its references (LedgerSource.referencePlaces).
+ */
+export function referencePlacesOf(doc: AutomationDocument): ReferencePlace[] {
+  const ids = new Map<string, Set<string>>();
+  for (const r of doc.references ?? []) {
+    if (!ids.has(r.type)) ids.set(r.type, new Set());
+    ids.get(r.type)!.add(r.id);
+  }
+  const wanted = new Set<string>();
+  for (const set of ids.values()) if (set.size > 1) for (const id of set) wanted.add(id);
+  const out: ReferencePlace[] = [];
+  if (!wanted.size) return out;
+  const walk = (node: string, v: unknown, path: string) => {
+    if (typeof v === 'string') {
+      if (wanted.has(v)) out.push({ node, path, id: v });
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(node, x, `${path}/${i}`));
+    else if (isObj(v)) for (const k of Object.keys(v)) walk(node, v[k], `${path}/${escapeToken(k)}`);
+  };
+  for (const n of doc.graph?.nodes ?? []) if (n.config !== undefined) walk(n.id, n.config, '');
   return out;
 }
 
@@ -187,6 +214,18 @@ function mapStrings(value: unknown, f: (s: string) => string): unknown {
   return value;
 }
 
+/** mapStrings, telling `f` where each string is (an RFC 6901 pointer under `path`). */
+function mapStringsAt(value: unknown, path: string, f: (s: string, path: string) => string): unknown {
+  if (typeof value === 'string') return f(value, path);
+  if (Array.isArray(value)) return value.map((v, i) => mapStringsAt(v, `${path}/${i}`, f));
+  if (isObj(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: mapStringsAt(v, `${path}/${escapeToken(k)}`, f), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return value;
+}
+
 function mapFilterValues(value: unknown, f: (s: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapFilterValues(v, f));
   if (isObj(value)) {
@@ -231,7 +270,12 @@ class Exporter {
 
   set(wsId: string, entry: Entry): void {
     if (!this.index.has(wsId)) this.index.set(wsId, entry);
+    const k = `${entry.type}:${entry.refId}`;
+    if (!this.boundTo.has(k)) this.boundTo.set(k, wsId);
   }
+
+  /** The workspace object (or stage) a pack id of `type` stands for: the inverse of the index, where two pack ids may name one object. */
+  readonly boundTo = new Map<string, string>();
 
   /** Reference ids for the objects a pack does not carry (members, teams…), derived from names. */
   indexExternals(): void {
@@ -244,7 +288,7 @@ class Exporter {
   }
 
   /** Node configs: workspace ids → pack ids; references: mapped back, named, completed with what configs use. */
-  document(stored: AutomationDocument, nameAll: boolean, packRefs?: { type: ReferenceType; id: string }[]): AutomationDocument {
+  document(stored: AutomationDocument, nameAll: boolean, packRefs?: { type: ReferenceType; id: string }[], places?: ReferencePlace[]): AutomationDocument {
     // The stored references carry the workspace ids the graph writes; the ledger's record of the
     // pack's own references (packRefs) turns them back into the ids the pack wrote.
     const back = new Map<string, string>();
@@ -259,8 +303,14 @@ class Exporter {
       const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
       if (bound !== undefined && !back.has(`${r.type}:${bound}`) && !ownsItsId(r.type, bound)) back.set(`${r.type}:${bound}`, r.id);
     }
-    const doc: AutomationDocument = back.size && stored.references
-      ? { ...stored, references: stored.references.map((r) => (back.has(`${r.type}:${r.id}`) ? { ...r, id: back.get(`${r.type}:${r.id}`)! } : r)) }
+    // The stored references are the pack's, in its order, each id rewritten to the workspace id it
+    // was bound to (the planner maps them one by one): while they still line up, each takes back the
+    // id the pack wrote in its place, even where two of them were bound to one object.
+    const storedRefs = stored.references ?? [];
+    const lined = packRefs !== undefined && packRefs.length === storedRefs.length && packRefs.every((p, i) => p.type === storedRefs[i].type);
+    const inPlace = storedRefs.map((r, i) => (lined && r.id !== packRefs![i].id && this.boundTo.get(`${r.type}:${packRefs![i].id}`) === r.id ? packRefs![i].id : undefined));
+    const doc: AutomationDocument = (back.size || inPlace.some((id) => id !== undefined)) && stored.references
+      ? { ...stored, references: stored.references.map((r, i) => (inPlace[i] !== undefined ? { ...r, id: inPlace[i]! } : back.has(`${r.type}:${r.id}`) ? { ...r, id: back.get(`${r.type}:${r.id}`)! } : r)) }
       : stored;
     const out = clone(doc);
     const hits = new Map<string, Entry>();
@@ -277,13 +327,43 @@ class Exporter {
       hits.set(`${e.type}:${e.refId}`, e);
       return e.refId;
     };
-    out.graph = { ...out.graph, nodes: out.graph.nodes.map((n) => (n.config === undefined ? n : { ...n, config: mapStrings(n.config, f) as Record<string, unknown> })) };
+    // Where the pack wrote a reference id that one of its other references shares an object with
+    // (ledger.source.referencePlaces), the place gets back the id the pack wrote there, as long as
+    // the workspace id there is still the one that id was bound to; otherwise (re-pointed in the
+    // workspace) it is mapped as any other id.
+    const typesOf = new Map<string, ReferenceType[]>();
+    for (const r of packRefs ?? []) typesOf.set(r.id, [...(typesOf.get(r.id) ?? []), r.type]);
+    const placed = new Map<string, Map<string, string>>();
+    for (const p of places ?? []) {
+      if (!placed.has(p.node)) placed.set(p.node, new Map());
+      placed.get(p.node)!.set(p.path, p.id);
+    }
+    const at = (node: string) => {
+      const here = placed.get(node);
+      if (!here) return (s: string) => f(s);
+      return (s: string, path: string) => {
+        const id = here.get(path);
+        const type = id === undefined ? undefined : (typesOf.get(id) ?? []).find((t) => this.boundTo.get(`${t}:${id}`) === s);
+        if (id === undefined || type === undefined) return f(s);
+        // Listed even where the stored references no longer line up with the pack's: the object's entry when that is its id, else a reference to it.
+        const base = this.index.get(s);
+        hits.set(`${type}:${id}`, base && base.type === type && base.refId === id ? base : { type, refId: id, name: str(this.find(s)?.name), item: false });
+        return id;
+      };
+    };
+    out.graph = { ...out.graph, nodes: out.graph.nodes.map((n) => (n.config === undefined ? n : { ...n, config: mapStringsAt(n.config, '', at(n.id)) as Record<string, unknown> })) };
     const refs: Reference[] = [];
     const seen = new Set<string>();
     const written = new Set<string>();
     for (const n of out.graph.nodes) stringsInConfig(n.config, written);
-    for (const r of doc.references ?? []) {
-      let e = this.index.get(r.id);
+    for (const [i, r] of (doc.references ?? []).entries()) {
+      let e: Entry | undefined;
+      if (inPlace[i] !== undefined) {
+        // Given back its place's id: the object's entry when that is its id, else a reference to it.
+        const ws = storedRefs[i].id;
+        const base = this.index.get(ws);
+        e = base && base.type === r.type && base.refId === r.id ? base : { type: r.type, refId: r.id, name: str(this.find(ws)?.name), item: false };
+      } else e = this.index.get(r.id);
       const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
       if (!e && bound !== undefined) {
         const o = this.find(bound);
@@ -411,9 +491,20 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
     for (const k of Object.keys(it.stages ?? {})) x.keys.reserve(k);
   }
   for (const k of Object.keys(ledger.bindings)) x.keys.reserve(k.slice(k.indexOf(':') + 1));
+  // A resource the install created for a reference: `reference:<type>:<id>`, or, in a ledger of an
+  // install made before those ids, `resource:@ref/<type>/<id>` — unless that is a pack resource of
+  // that key, which it is when the automations the ledger records name no such reference.
+  const recorded = source.references ? new Set(Object.values(source.references).flatMap((refs) => refs.map((r) => `${r.type}:${r.id}`))) : undefined;
+  const createdOf = (id: string) => {
+    const created = createdReferenceOf(id);
+    if (created) return created;
+    const legacy = legacyCreatedReferenceOf(id);
+    if (!legacy || ledger.items[createdReferenceItemId(legacy.type, legacy.id)]) return undefined;
+    return !recorded || recorded.has(`${legacy.type}:${legacy.id}`) ? legacy : undefined;
+  };
   for (const [id, it] of items) {
     const o = x.find(it.workspaceId);
-    const created = createdReferenceOf(id);
+    const created = createdOf(id);
     if (created) {
       x.set(it.workspaceId, { type: created.type, refId: created.id, name: str(o?.name), item: false });
       continue;
@@ -445,7 +536,7 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   // The pack's brand images, when its brand is not the workspace's: nothing the export holds uses them.
   const imagesLeftOut: string[] = [];
   for (const [id, it] of items) {
-    if (createdReferenceOf(id)) continue;
+    if (createdOf(id)) continue;
     if (it.kind === 'asset' && brandImageLeftOut(ledger, it.key)) {
       imagesLeftOut.push(it.key);
       continue;
@@ -469,7 +560,7 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
         break;
       case 'automation': {
         const doc = latestDocument(o);
-        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, getOwn(source.references, it.key)) });
+        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, getOwn(source.references, it.key), getOwn(source.referencePlaces, it.key)) });
         break;
       }
       case 'asset': {

@@ -62,6 +62,21 @@ export function createdReferenceOf(id: string): { type: ReferenceType; id: strin
 }
 
 /**
+ * The reference a resource created by an install made before createdReferenceItemId stands for:
+ * such an install recorded it under the pack key namespace, as `resource:@ref/<type>/<id>`
+ * (createdReferenceKey), which a pack resource keyed `@ref/tag/hot` can have too; undefined for
+ * any other item id. The next install moves such an entry (bindReferences); until then export reads it.
+ */
+export function legacyCreatedReferenceOf(id: string): { type: ReferenceType; id: string } | undefined {
+  const prefix = itemId('resource', '@ref/');
+  if (!id.startsWith(prefix)) return undefined;
+  const rest = id.slice(prefix.length);
+  const slash = rest.indexOf('/');
+  const type = rest.slice(0, slash);
+  return slash > 0 && Object.prototype.hasOwnProperty.call(CREATABLE_KIND, type) ? { type: type as ReferenceType, id: rest.slice(slash + 1) } : undefined;
+}
+
+/**
  * The id export writes for a reference to an item of the install: a pack item's key (a stage's
  * key), or the id of the reference a resource was created for.
  */

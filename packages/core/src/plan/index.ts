@@ -2,7 +2,7 @@
 // to execute a plan with the same hashing and rewriting rules.
 export * from './types.js';
 export { plan, planUninstall, requiredCollections, type PlanResult } from './plan.js';
-export { bindReferences, itemBindings, unusedBindings, candidatesOf, bindingKey, createdReferenceKey, createdReferenceItemId, createdReferenceOf, normalizeName, packTarget, markReferences, pickedReferenceId, COLLECTION_OF_REFERENCE, type BindResult, type CreatedResource, type ReferenceMark } from './bind.js';
+export { bindReferences, itemBindings, unusedBindings, candidatesOf, bindingKey, createdReferenceKey, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf, normalizeName, packTarget, markReferences, pickedReferenceId, COLLECTION_OF_REFERENCE, type BindResult, type CreatedResource, type ReferenceMark } from './bind.js';
 export {
   canonicalJson, contentHash, projectWorkspaceObject, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
   automationContent, assetContent, brandContent, brandAssetToken, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, ITEM_KIND_WORD, itemLabel, type Json,

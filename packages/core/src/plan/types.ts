@@ -103,6 +103,25 @@ export interface LedgerSource {
    * when two of them were bound to one workspace object.
    */
   references?: Record<string, { type: ReferenceType; id: string }[]>;
+  /**
+   * Where each automation's graph writes a reference id, by automation key: the node, the place
+   * in its config (an RFC 6901 pointer under `config`) and the id the pack wrote there. Kept only
+   * for the ids of a reference type the automation has two or more of (the only way two of its
+   * references can be bound to one workspace object, and so be written as one id): export gives
+   * each place back the id the pack wrote there while the workspace id there is still the one it
+   * was bound to. Absent from ledgers written before it existed.
+   */
+  referencePlaces?: Record<string, ReferencePlace[]>;
+}
+
+/** A place in an automation's graph where the pack wrote a reference id (LedgerSource.referencePlaces). */
+export interface ReferencePlace {
+  /** The node's id. */
+  node: string;
+  /** RFC 6901 pointer into the node's config (`/tag_id`, `/automation_ids/0`). */
+  path: string;
+  /** The reference id the pack wrote there. */
+  id: string;
 }
 
 export interface PlanOptions {
