@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { base64Length, decodeStrictBase64, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, invalidField } from '../errors.js';
 import { newId } from '../ids.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
@@ -242,7 +242,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.
   const decode = (data: string) => {
     const bytes = decodeStrictBase64(data);
-    if (!bytes) throw badRequest('Invalid data: must be strict base64 (RFC 4648: padded, no whitespace, canonical)', 'data');
+    if (!bytes) throw invalidField('data', 'must be strict base64 (RFC 4648: padded, no whitespace, canonical)');
     return bytes;
   };
   const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
