@@ -202,6 +202,21 @@ function defineRequestWords(kind: StoreKind) {
     expect([props.first_name.maxLength, props.notes.maxLength, props.address.maxLength]).toEqual([255, 100_000, 1000]);
   });
 
+  it('takes a brand image address as a pack asset\'s link is written (a full https:// address, or "" for none), under an asset key', async () => {
+    for (const [url, words] of [['javascript:alert(1)', 'must be an https:// address'], ['http://cdn.example.com/logo.png', 'must be an https:// address'], ['logo.png', 'must be an https:// address'], ['https://cdn example.com/logo.png', 'must be a full web address']]) {
+      const r = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: url } });
+      expect(r.status, url).toBe(400);
+      expect(r.body.error, url).toMatchObject({ param: 'asset_urls.logo', message: `Invalid asset_urls.logo: ${words}` });
+    }
+    const unnamed = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { '': 'https://cdn.example.com/logo.png' } });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.error.param).toBe('asset_urls');
+    expect((await c.get('/v1/brand')).body.fields).toBeNull();
+    const set = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: 'https://cdn.example.com/logo.png', favicon: '' } });
+    expect(set.status).toBe(200);
+    expect(set.body.asset_urls).toEqual({ logo: 'https://cdn.example.com/logo.png', favicon: '' });
+  });
+
   it('says a rule the store checks in the form a schema check says it: Invalid <field>: …', async () => {
     const t = (await c.post('/v1/transactions', { name: 'Words' })).body;
     const rate = await c.patch(`/v1/transactions/${t.id}`, { commission_rate: '101' });
