@@ -35,6 +35,12 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string, param?: string) => new ApiError(400, 'invalid_request_error', message, param);
+/**
+ * The 400 of a field that breaks a rule, in the one form every such refusal takes, whether the
+ * request's schema or the store found it: `Invalid sale_price: must be less than …`. `problem`
+ * starts with what the value must be or is ("must …", "is …").
+ */
+export const invalidField = (param: string, problem: string) => badRequest(`Invalid ${param}: ${problem}`, param);
 export const notFound = (what: string, param?: string) =>
   new ApiError(404, 'invalid_request_error', `No such ${what}`, param);
 export const forbidden = (message: string) => new ApiError(403, 'permission_error', message);

@@ -3,7 +3,7 @@ import { base64Length, count, jsonSyntaxError, parseJsonText, pointerParam, unst
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
-import { ApiError, badRequest, envelope } from './errors.js';
+import { ApiError, badRequest, envelope, invalidField } from './errors.js';
 import fastifyCors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
 import { existsSync } from 'node:fs';
@@ -161,11 +161,40 @@ async function registerEditor(app: FastifyInstance, dir: string): Promise<void> 
 const JSON_KEYS = { onProtoPoisoning: 'ignore', onConstructorPoisoning: 'ignore' } as const;
 
 /**
- * A JSON number too large for a float has an exponent of three digits or more (1e400) or 309
- * digits before its point, and follows a colon, a bracket or a comma: a body without one holds
- * none and is not read a second time (nor is a media upload's base64, however its letters fall).
+ * A JSON number that does not read as written follows a colon, a bracket or a comma, and is one
+ * too large for a float, with an exponent of three digits or more (1e400; 309 digits before its
+ * point are 16 and more), or an integer of 2^53 or more in size that a float does not hold
+ * (9007199254740993): at least 16 significant digits, so 16 digits before its point, or 16 digits
+ * and a point before a positive exponent (9.007199254740993e15; with fewer, a float holds every
+ * decimal). A body without one holds none and is not read a second time (nor is a media upload's
+ * base64, however its letters fall); one that has one is read again by core, which says whether
+ * it is such a number (parseJsonText: json/number-range, json/number-precision).
  */
-const MAY_BE_BEYOND_A_FLOAT = /[:[,]\s*-?\d+(?:\.\d+)?[eE][+-]?\d{3}|[:[,]\s*-?\d{309}/;
+const MAY_NOT_READ_AS_WRITTEN = /[:[,]\s*-?(?:\d+(?:\.\d+)?[eE][+-]?\d{3}|\d{16}|[\d.]{17,}[eE]\+?\d)/;
+
+/** The findings of a number a body does not hold as written, which a body may not carry: it would be stored as another. */
+const NUMBER_NOT_AS_WRITTEN = new Set(['json/number-range', 'json/number-precision']);
+
+/** The charset parameter of a Content-Type, as sent (without quotes), if it has one. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  const m = contentType ? /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType) : null;
+  return m ? (m[1] ?? m[2]) : undefined;
+}
+
+/** Whether a charset names UTF-8 by one of its labels (WHATWG Encoding: utf-8, utf8, unicode-1-1-utf-8…). */
+function isUtf8(label: string): boolean {
+  try {
+    return new TextDecoder(label).encoding === 'utf-8';
+  } catch {
+    return false;
+  }
+}
+
+/** The 415 of a body that is not JSON, naming the media type it was sent as. */
+function notJson(contentType: string | undefined): ApiError {
+  const sent = contentType === undefined ? 'has no Content-Type' : `is ${contentType.split(';')[0].trim().toLowerCase().slice(0, 100) || 'an empty Content-Type'}`;
+  return new ApiError(415, 'invalid_request_error', `Request bodies must be sent with Content-Type: application/json; this one ${sent}`);
+}
 
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
@@ -214,8 +243,18 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
   for (const s of sharedSchemas) app.addSchema(s);
-  // Only JSON bodies are accepted: any other content type is a 415.
+  // Only JSON bodies are accepted: any other content type is a 415. A GET's or HEAD's body too:
+  // Fastify reads none for them by default, so a form body on a GET was answered as if there were
+  // none; read, it is a 415 like any other, and a JSON one a 400 (preValidation, below).
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
+  app.addHttpMethod('HEAD', { hasBody: true, overrideExisting: true });
   app.removeContentTypeParser(['text/plain']);
+  // Every other type, or none, with a body: a 415 naming it. With no body it is no body, whatever
+  // the header says (a client may send one on every call), as with the JSON type.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (req, body, done) => {
+    if ((body as Buffer).length === 0) return done(null, undefined);
+    done(notJson(req.headers['content-type']), undefined);
+  });
   // Many clients send Content-Type: application/json on every call: with no body it is no body, so
   // an endpoint without a payload answers as without the header, and one that needs a body says so.
   const parseJson = app.getDefaultJsonParser(JSON_KEYS.onProtoPoisoning, JSON_KEYS.onConstructorPoisoning);
@@ -229,13 +268,20 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       return done(new ApiError(415, 'invalid_request_error', `Request bodies are read as sent: Content-Encoding ${coding} is not supported; send the JSON uncompressed`), undefined);
     }
     if (body === '') return done(null, undefined);
+    // JSON is exchanged in UTF-8 (RFC 8259): a body said to be in another charset would be misread
+    // letter by letter (José stored as Jos\uFFFD), so it is refused, naming the charset.
+    const charset = charsetOf(req.headers['content-type']);
+    if (charset !== undefined && !isUtf8(charset)) {
+      return done(new ApiError(415, 'invalid_request_error', `Request bodies are JSON in UTF-8: charset=${charset.slice(0, 100)} is not taken; send the body in UTF-8 (charset=utf-8, or no charset)`), undefined);
+    }
     parseJson(req, body as string, (err, value) => {
       if (!err) {
-        // A number JSON cannot hold (1e400) parses as Infinity and would be stored as null: refused
-        // with core's json/number-range finding, as a pack's is. Only a text that may hold one is read again.
-        if (MAY_BE_BEYOND_A_FLOAT.test(body as string)) {
-          const beyond = parseJsonText(body as string).diagnostics.find((d) => d.code === 'json/number-range');
-          if (beyond) return done(badRequest(beyond.message, pointerParam(beyond.pointer) || undefined), undefined);
+        // A number that would be stored as another is refused with core's finding, as a pack's is
+        // reported: one JSON cannot hold (1e400 parses as Infinity and would be stored as null), an
+        // integer beyond 2^53 (9007199254740993 reads as 9007199254740992). Only a text that may hold one is read again.
+        if (MAY_NOT_READ_AS_WRITTEN.test(body as string)) {
+          const f = parseJsonText(body as string).diagnostics.find((d) => NUMBER_NOT_AS_WRITTEN.has(d.code));
+          if (f) return done(badRequest(f.hint ? `${f.message} ${f.hint}` : f.message, pointerParam(f.pointer) || undefined), undefined);
         }
         return done(null, value);
       }
@@ -377,11 +423,16 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // counts against its workspace's limit (docs/api.md, "Rate limit"); it was refused in onRequest,
     // before the key was read, and so went uncounted. A route that authenticates in its statement
     // is authenticated by the error handler.
+    // A GET's parameters are its query: a JSON body on one (filters a client meant to send) is
+    // refused rather than ignored, as an unknown body field is. White space alone is no body.
+    if (req.body !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
+      throw badRequest(`A ${req.method} request takes no body: send its parameters in the query string`);
+    }
     const dup = duplicateQueryParam(req.url);
     if (dup) throw new ApiError(400, 'invalid_request_error', `Query parameter ${dup} was sent more than once`, dup);
     // A body's fields each nest as deep as a pack may (unstorableBody).
     const bad = unstorableText(req.params) ?? unstorableText(req.query) ?? unstorableBody(req.body);
-    if (bad) throw new ApiError(400, 'invalid_request_error', `Invalid ${bad.param}: ${bad.what}`, bad.param);
+    if (bad) throw invalidField(bad.param, bad.what);
   });
 
   // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
@@ -411,7 +462,9 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (fk) return reply.code(fk.statusCode).headers(fk.headers).send(envelope(fk.type, fk.message, fk.param));
     const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
     if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send(envelope('invalid_request_error', 'Request bodies must be sent with Content-Type: application/json'));
+      // A Content-Type Fastify cannot read (no subtype, a stray character): refused before any parser.
+      const refusal = notJson(req.headers['content-type']);
+      return reply.code(415).send(envelope(refusal.type, refusal.message));
     }
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Fastify's "Request body is too large" said neither how large a body may be nor why.

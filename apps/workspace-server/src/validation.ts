@@ -3,9 +3,12 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { escapeToken, pointerParam, ruleWords, schemaTypeWords } from '@setup-pack/core';
-import { badRequest, type ApiError } from './errors.js';
+import { badRequest, invalidField, type ApiError } from './errors.js';
 import { packSchemas } from './routes/pack-schemas.js';
 import { storedProblem, type StoredKind } from './timestamps.js';
+
+/** What `x-not-blank` asks, in words: a request's schema says it, and so does the store of a caller that skipped it. */
+export const NOT_BLANK_WORDS = 'must not be empty or only whitespace';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -46,7 +49,7 @@ function makeAjv(coerce: boolean): Ajv2020 {
       return false;
     },
   });
-  // `x-not-blank: true`: text a person must write (a note, a contact's or a deal's name) has a
+  // `x-not-blank: true` (NOT_BLANK_WORDS): text a person must write (a note, a contact's or a deal's name) has a
   // character other than whitespace; "   " is as empty as "" (docs/api.md, "Text fields").
   ajv.addKeyword({
     keyword: 'x-not-blank',
@@ -55,7 +58,7 @@ function makeAjv(coerce: boolean): Ajv2020 {
     errors: true,
     validate: function notBlank(on: boolean, data: string): boolean {
       if (!on || /\S/u.test(data)) return true;
-      (notBlank as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-not-blank', message: 'must not be empty or only whitespace', params: {} }];
+      (notBlank as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-not-blank', message: NOT_BLANK_WORDS, params: {} }];
       return false;
     },
   });
@@ -183,9 +186,9 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (ruleWordsOf(e) ?? e.message ?? 'is invalid');
   if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
   if (e.keyword === 'enum') {
-    return badRequest(`Invalid ${base}: must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`, base);
+    return invalidField(base, `must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`);
   }
-  return badRequest(`Invalid ${base}: ${problem}`, base);
+  return invalidField(base, problem);
 }
 
 /**

@@ -1216,14 +1216,14 @@ export function defineConformance(kind: StoreKind) {
       for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
         const r = await a.patch(`/v1/transactions/${t.id}`, { [f]: '9999999999999999' });
         expectError(r, 400, 'invalid_request_error', f);
-        expect(r.body.error.message).toBe(`${f} must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)`);
+        expect(r.body.error.message).toBe(`Invalid ${f}: must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)`);
       }
       expectError(await a.post('/v1/transactions', { sale_price: '999999999999999.995' }), 400, 'invalid_request_error', 'sale_price');
       expect((await a.patch(`/v1/transactions/${t.id}`, { sale_price: '999999999999999.99', commission_rate: '100' })).body).toMatchObject({
         sale_price: '999999999999999.99', gross_commission: '999999999999999.99',
       });
       const rate = await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '9999999999999999' });
-      expect(rate.body.error.message).toBe('commission_rate is a percentage and must be at most 100');
+      expect(rate.body.error.message).toBe('Invalid commission_rate: must be a percentage of at most 100');
       for (const date of ['0000-01-01', '2026-02-30', '2026-04-31']) {
         const r = await a.patch(`/v1/transactions/${t.id}`, { projected_close_date: date });
         expectError(r, 400, 'invalid_request_error', 'projected_close_date');

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -57,6 +58,37 @@ export class Client {
       // non-JSON bodies are returned as text so a test can assert on them
     }
     return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  /**
+   * A request as sent, over node:http: any method with any body bytes (fetch sends no body with a
+   * GET or HEAD) and exactly the headers given besides the key (no Content-Type added).
+   */
+  raw(method: string, path: string, body: string | Buffer | undefined, headers: Record<string, string> = {}): Promise<Reply> {
+    const h: Record<string, string> = { ...headers };
+    if (this.key && !('authorization' in h)) h.authorization = `Bearer ${this.key}`;
+    if (body !== undefined) h['content-length'] = String(Buffer.byteLength(body));
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${this.base}${path}`, { method, headers: h }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {
+            // as call(): non-JSON answers stay text
+          }
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+          resolve({ status: res.statusCode ?? 0, headers, body: parsed });
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   }
 
   get = (path: string, headers?: Record<string, string>) => this.call('GET', path, undefined, headers);

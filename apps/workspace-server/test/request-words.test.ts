@@ -99,6 +99,145 @@ function defineRequestWords(kind: StoreKind) {
     expect(kept.body.custom_fields).toEqual({ budget: 1e300, note: '1e400' });
   });
 
+  it('refuses an integer beyond 2^53, which would be stored as another number, naming its field, and writes nothing', async () => {
+    for (const [body, param, literal] of [
+      ['{"first_name": "Wide", "last_name": "Integer", "custom_fields": {"account": 9007199254740993}}', 'custom_fields.account', '9007199254740993'],
+      ['{"first_name": "Wide", "last_name": "Integer", "custom_fields": {"ids": [1, -12345678901234567890]}}', 'custom_fields.ids[1]', '-12345678901234567890'],
+      // Written with an exponent: as many digits, as far from what it reads as.
+      ['{"first_name": "Wide", "last_name": "Integer", "custom_fields": {"account": 9.007199254740993e15}}', 'custom_fields.account', '9.007199254740993e15'],
+    ] as const) {
+      const r = await c.post('/v1/contacts', body);
+      expect(r.status, body).toBe(400);
+      expect(r.body.error).toMatchObject({ type: 'invalid_request_error', param });
+      expect(message(r)).toContain(`${param} is the number ${literal}, with more digits than a JSON number keeps here`);
+      expect(message(r)).toMatch(/Write it as a string if it is an identifier/);
+    }
+    const deal = await c.post('/v1/deals', `{"name": "Wide", "stage_id": "${stageId}", "value": 9007199254740993}`);
+    expect(deal.body.error).toMatchObject({ param: 'value' });
+    expect(message(deal)).toMatch(/^value is the number 9007199254740993, /);
+    expect((await c.get('/v1/contacts?q=Integer')).body.total_count).toBe(0);
+    // 2^53 itself, a large number a float holds exactly as written, and the digits in a string are kept.
+    const kept = await c.post('/v1/contacts', '{"first_name": "Wide", "last_name": "Kept", "custom_fields": {"a": 9007199254740992, "b": 1e23, "c": "9007199254740993", "d": 123456789012345}}');
+    expect(kept.status).toBe(201);
+    expect(kept.body.custom_fields).toEqual({ a: 9007199254740992, b: 1e23, c: '9007199254740993', d: 123456789012345 });
+  });
+
+  it('refuses a body that is not JSON with a 415 naming its media type, on a GET or a DELETE as on a POST', async () => {
+    const contact = (await c.post('/v1/contacts', { first_name: 'Media', last_name: 'Type' })).body;
+    const words = 'Request bodies must be sent with Content-Type: application/json';
+    for (const [method, path] of [['GET', '/v1/contacts'], ['GET', `/v1/contacts/${contact.id}`], ['HEAD', '/v1/contacts'], ['DELETE', `/v1/contacts/${contact.id}`], ['POST', '/v1/contacts']]) {
+      const text = await c.raw(method, path, 'first_name=A', { 'content-type': 'application/x-www-form-urlencoded' });
+      expect(text.status, `${method} ${path}`).toBe(415);
+      if (method !== 'HEAD') expect(text.body.error).toEqual({ type: 'invalid_request_error', message: `${words}; this one is application/x-www-form-urlencoded` });
+      const bare = await c.raw(method, path, 'hello', {});
+      expect(bare.status, `${method} ${path} without a type`).toBe(415);
+      if (method !== 'HEAD') expect(bare.body.error.message).toBe(`${words}; this one has no Content-Type`);
+    }
+    expect((await c.get(`/v1/contacts/${contact.id}`)).status).toBe(200);
+    // No body is no body, with the JSON header or without it, and so is white space under it.
+    expect((await c.raw('GET', '/v1/contacts', undefined, { 'content-type': 'application/json' })).status).toBe(200);
+    expect((await c.raw('GET', '/v1/contacts', '', { 'content-type': 'text/plain' })).status).toBe(200);
+    expect((await c.raw('GET', '/v1/contacts', ' \n', { 'content-type': 'application/json' })).status).toBe(200);
+    expect((await c.raw('HEAD', '/v1/contacts', undefined, {})).status).toBe(200);
+    expect((await c.raw('POST', '/v1/contacts', '', { 'content-type': 'text/plain' })).body.error).toMatchObject({ message: 'The request body must be an object' });
+    expect((await c.raw('DELETE', `/v1/contacts/${contact.id}`, '', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
+    // A Content-Type that is no media type is named as sent.
+    const odd = await c.raw('POST', '/v1/contacts', '{}', { 'content-type': 'json' });
+    expect(odd.status).toBe(415);
+    expect(odd.body.error.message).toBe(`${words}; this one is json`);
+  });
+
+  it('refuses a JSON body on a GET, whose parameters are in its query, rather than ignore it', async () => {
+    await c.post('/v1/contacts', { first_name: 'Query', last_name: 'Only' });
+    const r = await c.raw('GET', '/v1/contacts', '{"q": "Query"}', { 'content-type': 'application/json' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toEqual({ type: 'invalid_request_error', message: 'A GET request takes no body: send its parameters in the query string' });
+    expect(r.headers.get('x-ratelimit-limit')).not.toBeNull();
+  });
+
+  it('refuses a body in another charset than UTF-8 with a 415 naming it, rather than misread its letters', async () => {
+    const latin1 = Buffer.from('{"first_name": "Jos\u00e9", "last_name": "Latin"}', 'latin1');
+    for (const type of ['application/json; charset=latin1', 'application/json; charset=ISO-8859-1', 'application/json;charset="windows-1252"', 'application/json; charset=utf-16']) {
+      const r = await c.raw('POST', '/v1/contacts', latin1, { 'content-type': type });
+      expect(r.status, type).toBe(415);
+      const charset = /charset="?([^";]+)/.exec(type)![1];
+      expect(r.body.error, type).toEqual({ type: 'invalid_request_error', message: `Request bodies are JSON in UTF-8: charset=${charset} is not taken; send the body in UTF-8 (charset=utf-8, or no charset)` });
+    }
+    expect((await c.get('/v1/contacts?q=Latin')).body.total_count).toBe(0);
+    const utf8 = Buffer.from('{"first_name": "Jos\u00e9", "last_name": "Utf"}', 'utf8');
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json; charset="utf8"']) {
+      const r = await c.raw('POST', '/v1/contacts', utf8, { 'content-type': type });
+      expect(r.status, type).toBe(201);
+      expect(r.body.first_name).toBe('Jos\u00e9');
+    }
+  });
+
+  it('refuses contact text longer than its documented limit, in the words of a schema check, on creation and PATCH', async () => {
+    const huge = await c.post('/v1/contacts', { first_name: 'x'.repeat(2_000_000), last_name: 'Long' });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toEqual({ type: 'invalid_request_error', param: 'first_name', message: 'Invalid first_name: must have at most 255 characters (it has 2,000,000)' });
+    expect((await c.get('/v1/contacts?q=Long')).body.total_count).toBe(0);
+    const contact = (await c.post('/v1/contacts', {
+      // At the limits, counted in code points (an emoji is one): taken.
+      first_name: '\u{1F3E0}'.repeat(255), last_name: 'Limits', company: 'c'.repeat(255), address: 'a'.repeat(1000), notes: 'n'.repeat(100_000),
+      emails: [{ value: `${'e'.repeat(243)}@example.com`, label: 'Work' }],
+    }));
+    expect(contact.status).toBe(201);
+    expect(contact.body.notes).toHaveLength(100_000);
+    for (const [field, body, max] of [
+      ['last_name', { last_name: 'l'.repeat(256) }, 255],
+      ['notes', { notes: 'n'.repeat(100_001) }, 100_000],
+      ['address', { address: 'a'.repeat(1001) }, 1000],
+      ['job_title', { job_title: 'j'.repeat(256) }, 255],
+      ['emails[0].value', { emails: [{ value: 'e'.repeat(256), label: 'Work' }] }, 255],
+    ] as const) {
+      const r = await c.patch(`/v1/contacts/${contact.body.id}`, body);
+      expect(r.status, field).toBe(400);
+      expect(r.body.error, field).toMatchObject({ param: field, message: `Invalid ${field}: must have at most ${max.toLocaleString('en-US')} characters (it has ${(max + 1).toLocaleString('en-US')})` });
+    }
+    expect((await c.get(`/v1/contacts/${contact.body.id}`)).body.updated_at).toBe(contact.body.updated_at);
+    // The limits are in the OpenAPI document, where a client reads them.
+    const doc = (await server.anon.get('/v1/openapi.json')).body;
+    const props = doc.paths['/v1/contacts'].post.requestBody.content['application/json'].schema.properties;
+    expect([props.first_name.maxLength, props.notes.maxLength, props.address.maxLength]).toEqual([255, 100_000, 1000]);
+  });
+
+  it('takes a brand image address as a pack asset\'s link is written (a full https:// address, or "" for none), under an asset key', async () => {
+    for (const [url, words] of [['javascript:alert(1)', 'must be an https:// address'], ['http://cdn.example.com/logo.png', 'must be an https:// address'], ['logo.png', 'must be an https:// address'], ['https://cdn example.com/logo.png', 'must be a full web address']]) {
+      const r = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: url } });
+      expect(r.status, url).toBe(400);
+      expect(r.body.error, url).toMatchObject({ param: 'asset_urls.logo', message: `Invalid asset_urls.logo: ${words}` });
+    }
+    const unnamed = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { '': 'https://cdn.example.com/logo.png' } });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.error.param).toBe('asset_urls');
+    expect((await c.get('/v1/brand')).body.fields).toBeNull();
+    const set = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: 'https://cdn.example.com/logo.png', favicon: '' } });
+    expect(set.status).toBe(200);
+    expect(set.body.asset_urls).toEqual({ logo: 'https://cdn.example.com/logo.png', favicon: '' });
+  });
+
+  it('says a rule the store checks in the form a schema check says it: Invalid <field>: …', async () => {
+    const t = (await c.post('/v1/transactions', { name: 'Words' })).body;
+    const rate = await c.patch(`/v1/transactions/${t.id}`, { commission_rate: '101' });
+    expect(rate.body.error).toEqual({ type: 'invalid_request_error', param: 'commission_rate', message: 'Invalid commission_rate: must be a percentage of at most 100' });
+    const price = await c.patch(`/v1/transactions/${t.id}`, { sale_price: '-5' });
+    expect(price.body.error).toMatchObject({ param: 'sale_price', message: 'Invalid sale_price: must be a non-negative decimal string, such as 350000 or 2.5' });
+    const date = await c.patch(`/v1/transactions/${t.id}`, { contract_date: '2026-02-30' });
+    expect(date.body.error).toMatchObject({ param: 'contract_date' });
+    const value = await c.post('/v1/deals', { name: 'Huge', stage_id: stageId, value: '1000000000000000' });
+    expect(value.body.error).toMatchObject({ param: 'value', message: 'Invalid value: must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)' });
+    const hook = await c.post('/v1/webhooks', { url: 'http://example.com/hook', event_types: ['*'] });
+    expect(hook.body.error).toMatchObject({ param: 'url', message: 'Invalid url: must use https://' });
+    const ws = (await server.admin.post('/admin/workspaces', { name: 'Past', slug: `past-${kind}-${Date.now()}` })).body;
+    const key = await server.admin.post(`/admin/workspaces/${ws.id}/api-keys`, { scopes: ['read_contacts'], expires_at: '2020-01-01T00:00:00Z' });
+    expect(key.body.error).toMatchObject({ param: 'expires_at', message: 'Invalid expires_at: must be in the future' });
+    for (const r of [rate, price, date, value, hook, key]) {
+      expect(r.status).toBe(400);
+      expect(message(r)).toMatch(new RegExp(`^Invalid ${r.body.error.param}: (must|is) `));
+    }
+  });
+
   it('answers a method a known path does not take with 405 naming the methods it takes, and an unknown path with 404', async () => {
     const put = await c.put('/v1/contacts/con_x', { first_name: 'A' });
     expect(put.status).toBe(405);

@@ -20,7 +20,7 @@ describe('SSRF guard', () => {
 
   it('checks the url form: https only unless insecure; loopback only when insecure; private never', () => {
     expect('error' in checkWebhookUrl('https://example.com/h', strict)).toBe(false);
-    expect(checkWebhookUrl('http://example.com/h', strict)).toEqual({ error: 'url must use https://' });
+    expect(checkWebhookUrl('http://example.com/h', strict)).toEqual({ error: 'must use https://' });
     expect('error' in checkWebhookUrl('http://127.0.0.1:9/h', insecure)).toBe(false);
     expect('error' in checkWebhookUrl('https://127.0.0.1/h', strict)).toBe(true);
     expect('error' in checkWebhookUrl('https://LOCALHOST/h', strict)).toBe(true);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { base64Length, decodeStrictBase64, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, invalidField } from '../errors.js';
 import { newId } from '../ids.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
@@ -242,7 +242,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.
   const decode = (data: string) => {
     const bytes = decodeStrictBase64(data);
-    if (!bytes) throw badRequest('Invalid data: must be strict base64 (RFC 4648: padded, no whitespace, canonical)', 'data');
+    if (!bytes) throw invalidField('data', 'must be strict base64 (RFC 4648: padded, no whitespace, canonical)');
     return bytes;
   };
   const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
@@ -310,6 +310,17 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   // Before a brand is set, GET answers one that was never stored: no created_at.
   const brand = { type: 'object', required: ['id', 'name', 'updated_at'], properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
   const brandId = (ws: string) => `brd_${ws}`;
+  /**
+   * The brand's images: an asset key of the pack (its key rule) to the image's address, as an
+   * asset's public link is written (its url rule: a full https:// address; an upload's media url
+   * is one), or "" for none (the address of a brand asset a pack gives neither bytes nor a link).
+   * The pack schema's rules by $ref, never restated.
+   */
+  const assetUrls = {
+    type: 'object',
+    propertyNames: packRef('common', '/$defs/key'),
+    additionalProperties: { type: 'string', anyOf: [packRef('asset', '/properties/url'), { const: '' }] },
+  } as const;
   app.get('/v1/brand', {
     config: { scope: 'read_brand' },
     schema: { summary: 'The workspace brand (fields null when none is set)', tags: ['catalog'], response: { 200: brand } },
@@ -322,7 +333,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     schema: {
       summary: 'Set the workspace brand: open brand fields and the addresses of its images',
       tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['fields'], properties: { fields: anyObject, asset_urls: { type: 'object', additionalProperties: { type: 'string' } } } },
+      body: { type: 'object', additionalProperties: false, required: ['fields'], properties: { fields: anyObject, asset_urls: assetUrls } },
       response: { 200: brand },
     },
   }, async (req) => {

@@ -82,7 +82,7 @@ const ERRORS: Record<string, { name: string; description: string }> = {
   '404': { name: 'NotFound', description: 'No such object (including objects of another workspace)' },
   '409': { name: 'Conflict', description: 'A state conflict (a held install lock, a stage that still holds deals)' },
   '413': { name: 'PayloadTooLarge', description: 'The body is larger than the server takes' },
-  '415': { name: 'UnsupportedMediaType', description: 'A body without Content-Type: application/json' },
+  '415': { name: 'UnsupportedMediaType', description: 'A body without Content-Type: application/json, or in another charset than UTF-8' },
   '429': { name: 'RateLimited', description: 'Rate limit exceeded; Retry-After gives seconds' },
   '500': { name: 'ServerError', description: 'Failure on the service side; safe to retry with backoff' },
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { badRequest } from '../errors.js';
+import { badRequest, invalidField } from '../errors.js';
 import { checkResolvedHost, checkWebhookUrl } from '../webhooks/ssrf.js';
 import {
   createEndpoint, deleteEndpoint, deliveryStatuses, enableEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replaySince,
@@ -73,9 +73,9 @@ const tags = ['webhooks'];
 export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, { db, clock, worker }) => {
   const checkUrl = async (raw: string) => {
     const c = checkWebhookUrl(raw, worker.policy);
-    if ('error' in c) throw badRequest(c.error, 'url');
+    if ('error' in c) throw invalidField('url', c.error);
     const why = await checkResolvedHost(c.url, worker.policy);
-    if (why) throw badRequest(`url refused: ${why}`, 'url');
+    if (why) throw invalidField('url', `is refused: ${why}`);
     return c.url.toString();
   };
   const wid = (p: unknown) => (p as { webhook_id: string }).webhook_id;

@@ -1,7 +1,8 @@
 import { StatementBatcher } from '../db/batch.js';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, invalidField, notFound } from '../errors.js';
+import { NOT_BLANK_WORDS } from '../validation.js';
 import { newId } from '../ids.js';
 import { ACCOUNTED_SETTING, ACCOUNTED_TOKEN } from '../db/migrations.js';
 import { eventInsertSql, eventsInsertSql } from './events.js';
@@ -692,8 +693,8 @@ interface Creation {
 }
 
 function prepareCreation(ws: string, input: ContactInput, now: Date): Creation {
-  if (!input.first_name) throw badRequest('first_name is required', 'first_name');
-  if (!input.last_name) throw badRequest('last_name is required', 'last_name');
+  if (!input.first_name) throw badRequest('Missing required parameter: first_name', 'first_name');
+  if (!input.last_name) throw badRequest('Missing required parameter: last_name', 'last_name');
   const at = now.toISOString();
   const emails = rowsFromInput(input.emails, input.email, 'Other', []) ?? [];
   const phones = rowsFromInput(input.phones, input.phone, 'Mobile', []) ?? [];
@@ -1002,8 +1003,8 @@ function updateWrite(ws: string, id: string, version: string, after: Contact, ex
  */
 export async function updateContact(db: Queryable, ws: string, id: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
   // Every PATCH field is nullable (the spec): a name cannot be cleared, so null leaves it as it is.
-  if (input.first_name === '') throw badRequest('first_name cannot be empty', 'first_name');
-  if (input.last_name === '') throw badRequest('last_name cannot be empty', 'last_name');
+  if (input.first_name === '') throw invalidField('first_name', NOT_BLANK_WORDS);
+  if (input.last_name === '') throw invalidField('last_name', NOT_BLANK_WORDS);
   const stageIn = input.stage_id === undefined ? undefined : emptyToNull(input.stage_id) ?? null;
   const sourceIn = input.lead_source_id === undefined ? undefined : emptyToNull(input.lead_source_id) ?? null;
   const ownerIn = input.owner_id === undefined ? undefined : emptyToNull(input.owner_id) ?? null;

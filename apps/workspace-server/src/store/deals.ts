@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
-import { badRequest } from '../errors.js';
+import { badRequest, invalidField } from '../errors.js';
 import { newId } from '../ids.js';
 import { recordEvent } from './events.js';
 import { parseDealValue } from './money.js';
@@ -117,7 +117,7 @@ export interface DealInput {
 /** YYYY-MM-DD means midnight UTC of that day; anything else must be an RFC 3339 timestamp (timestamps.ts). */
 export function parseCloseDate(v: string): string {
   const at = storedInstant(v);
-  if (!at) throw badRequest(`Invalid expected_close_date: ${storedProblem('date-or-date-time', v)}`, 'expected_close_date');
+  if (!at) throw invalidField('expected_close_date', storedProblem('date-or-date-time', v)!);
   return at;
 }
 

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { badRequest } from '../errors.js';
+import { invalidField } from '../errors.js';
 import { dateProblem } from '../timestamps.js';
 
 /** Money is decimal strings end to end; floats never touch it. */
@@ -14,12 +14,12 @@ export const MONEY_LIMIT = new DecimalRounded('1e15');
 export const MONEY_LIMIT_WORDS = 'less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)';
 
 function withinMoneyLimit(d: Decimal, param: string): Decimal {
-  if (new DecimalRounded(fmt(d)).abs().gte(MONEY_LIMIT)) throw badRequest(`${param} must be ${d.isNeg() ? 'greater than -1,000,000,000,000,000 (at most 15 digits before the decimal point)' : MONEY_LIMIT_WORDS}`, param);
+  if (new DecimalRounded(fmt(d)).abs().gte(MONEY_LIMIT)) throw invalidField(param, `must be ${d.isNeg() ? 'greater than -1,000,000,000,000,000 (at most 15 digits before the decimal point)' : MONEY_LIMIT_WORDS}`);
   return d;
 }
 
 function nonNegativeDecimal(v: string, param: string): Decimal {
-  if (!/^\d+(\.\d+)?$/.test(v)) throw badRequest(`${param} must be a non-negative decimal string`, param);
+  if (!/^\d+(\.\d+)?$/.test(v)) throw invalidField(param, 'must be a non-negative decimal string, such as 350000 or 2.5');
   return new DecimalRounded(v);
 }
 
@@ -30,7 +30,7 @@ export function parseMoney(v: string, param: string): Decimal {
 
 export function parseRate(v: string, param: string): Decimal {
   const d = nonNegativeDecimal(v, param);
-  if (d.gt(100)) throw badRequest(`${param} is a percentage and must be at most 100`, param);
+  if (d.gt(100)) throw invalidField(param, 'must be a percentage of at most 100');
   return d;
 }
 
@@ -39,7 +39,7 @@ export const DEAL_VALUE_PATTERN = '^-?\\d+(\\.\\d{1,2})?$';
 /** What DEAL_VALUE_PATTERN asks, in words (the schema's `x-pattern-words`, and parseDealValue's error). */
 export const DEAL_VALUE_WORDS = 'must be a decimal string with at most 2 decimal places, such as 1250.50 or -20';
 export function parseDealValue(v: string, param: string): string {
-  if (!new RegExp(DEAL_VALUE_PATTERN).test(v)) throw badRequest(`${param} ${DEAL_VALUE_WORDS}`, param);
+  if (!new RegExp(DEAL_VALUE_PATTERN).test(v)) throw invalidField(param, DEAL_VALUE_WORDS);
   return fmt(withinMoneyLimit(new DecimalRounded(v), param));
 }
 
@@ -61,7 +61,7 @@ export function netCommission(t: { gross_commission: string; referral_fee: strin
 export function parseDateOnly(v: string, param: string): string {
   if (v === '') return '';
   const problem = dateProblem(v);
-  if (problem) throw badRequest(`${param} ${problem}`, param);
+  if (problem) throw invalidField(param, problem);
   return v;
 }
 

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/db.js';
 import { iso } from '../db/db.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, forbidden, invalidField, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { hasScope } from '../scopes.js';
 import { recordEvent } from './events.js';
@@ -345,17 +345,17 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
   const disposition = input.deal_disposition;
   // The stages below are read for share, so a concurrent change of their type (touchDealsOfPipeline)
   // either waits for this move or is seen by it.
-  if (!disposition) throw badRequest('The linked deal is won: deal_disposition (reopen, lost or leave_won) is required', 'deal_disposition');
+  if (!disposition) throw badRequest('Missing required parameter: deal_disposition (the linked deal is won: reopen, lost or leave_won)', 'deal_disposition');
   if (disposition === 'leave_won') return;
   if (!hasScope(scopes, 'write_deals')) throw forbidden(`deal_disposition ${disposition} changes the deal and needs the write_deals scope`);
   const at = now.toISOString();
   if (disposition === 'reopen') {
-    if (!input.reopen_stage_id) throw badRequest('reopen needs reopen_stage_id', 'reopen_stage_id');
+    if (!input.reopen_stage_id) throw badRequest('Missing required parameter: reopen_stage_id (deal_disposition reopen needs it)', 'reopen_stage_id');
     const { rows } = await tx.query(
       `SELECT id FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 AND pipeline_id = $3 AND type = 'OPEN' FOR SHARE`,
       [ws, input.reopen_stage_id, deal.pipeline_id],
     );
-    if (!rows.length) throw badRequest('reopen_stage_id must be an open stage of the deal\'s pipeline', 'reopen_stage_id');
+    if (!rows.length) throw invalidField('reopen_stage_id', 'must be an open stage of the deal\'s pipeline');
     await tx.query(`UPDATE deals SET stage_id = $2, status = 'open', closed_at = NULL, lost_reason = NULL, updated_at = $3::timestamptz WHERE id = $1`, [
       dealId, input.reopen_stage_id, at,
     ]);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
-import { ApiError, badRequest, notFound } from '../errors.js';
+import { ApiError, badRequest, invalidField, notFound } from '../errors.js';
 import { storedInstant, storedProblem } from '../timestamps.js';
 import { newId } from '../ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
@@ -163,9 +163,9 @@ export async function createApiKey(
   }
   // Read as timestamps.ts reads it: Date.parse takes no leap second ("…T23:59:60Z" was a 500).
   const expires = input.expires_at ? storedInstant(input.expires_at) : null;
-  if (input.expires_at && !expires) throw badRequest(`Invalid expires_at: ${storedProblem('date-time', input.expires_at)}`, 'expires_at');
+  if (input.expires_at && !expires) throw invalidField('expires_at', storedProblem('date-time', input.expires_at)!);
   if (expires && Date.parse(expires) <= now.getTime()) {
-    throw badRequest('expires_at must be in the future', 'expires_at');
+    throw invalidField('expires_at', 'must be in the future');
   }
   const scopes = [...new Set(input.scopes.map((s) => s.toLowerCase()))];
   const secret = `sk_live_${randomBytes(24).toString('hex')}`;

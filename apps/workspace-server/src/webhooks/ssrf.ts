@@ -39,25 +39,28 @@ export function refusedAddress(address: string, policy: GuardPolicy): string | n
   return null;
 }
 
-/** Checks the address's form; the resolved IP is checked again at every connection (DNS can change). */
+/**
+ * Checks the address's form; the resolved IP is checked again at every connection (DNS can change).
+ * `error` says what the url must be or is, for the API's `Invalid url: …`.
+ */
 export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } | { error: string } {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return { error: 'url must be an absolute https:// address' };
+    return { error: 'must be an absolute https:// address' };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowInsecure)) {
-    return { error: policy.allowInsecure ? 'url must use https:// or http://' : 'url must use https://' };
+    return { error: policy.allowInsecure ? 'must use https:// or http://' : 'must use https://' };
   }
-  if (url.username || url.password) return { error: 'url must not carry credentials' };
+  if (url.username || url.password) return { error: 'must not carry credentials' };
   // A fully qualified name may end in a dot ("localhost."): the same host for DNS.
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   if (isIP(host)) {
     const why = refusedAddress(host, policy);
-    if (why) return { error: `url refused: ${why}` };
+    if (why) return { error: `is refused: ${why}` };
   } else if (/^localhost$|\.localhost$/i.test(host) && !policy.allowInsecure) {
-    return { error: 'url refused: localhost is a loopback address (start the server with --allow-insecure-webhooks for local receivers)' };
+    return { error: 'is refused: localhost is a loopback address (start the server with --allow-insecure-webhooks for local receivers)' };
   }
   return { url };
 }

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, invalidField, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilters } from '../store/sql.js';
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
@@ -49,7 +49,7 @@ export interface EndpointInput {
 
 function normaliseTypes(types: string[]): string[] {
   const set = [...new Set(types.map((t) => t.trim()))];
-  if (set.some((t) => t === '')) throw badRequest('event_types must not contain empty strings', 'event_types');
+  if (set.some((t) => t === '')) throw invalidField('event_types', 'must not contain an empty or blank event type');
   return set.includes('*') ? ['*'] : set;
 }
 
@@ -292,7 +292,7 @@ export async function listDeliveries(db: Queryable, ws: string, endpointId: stri
   // transactions and deals are.
   const statuses = f.status ? f.status.split(',').map((s) => s.trim()) : [];
   if (statuses.some((s) => !(deliveryStatuses as readonly string[]).includes(s))) {
-    throw badRequest(`Invalid status: must be one of ${deliveryStatuses.join(', ')} (comma-separated for several)`, 'status');
+    throw invalidField('status', `must be one of ${deliveryStatuses.join(', ')} (comma-separated for several)`);
   }
   await endpointRow(db, ws, endpointId);
   const q = new Params();
