@@ -483,7 +483,7 @@ export function App({ store }: { store: EditorStore }) {
             ) : !item ? (
               <p className="empty">Nothing selected.</p>
             ) : target.kind === 'messageTemplates' ? (
-              form(<TemplateEditor item={item} edit={editItem} />)
+              form(<TemplateEditor item={item} edit={editItem} assets={(pack as Record<string, unknown>).assets} />)
             ) : target.kind === 'smartLists' ? (
               form(<SmartListEditor item={item} edit={editItem} />)
             ) : target.kind === 'pipelines' ? (
