@@ -1,7 +1,7 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
 import { ConnectPanel } from './ConnectPanel.js';
-import { PlanPanel } from './PlanPanel.js';
+import { PLAN_KIND_LIST, PlanPanel } from './PlanPanel.js';
 import type { Connected } from '../workspace/connection.js';
 import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
@@ -36,7 +36,6 @@ const drafts = defaultDraftStore();
 const PAGE = typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
 
 /** The pack list a plan step's kind names its item in. */
-const PLAN_KIND_LIST: Record<string, string> = { resource: 'resources', pipeline: 'pipelines', asset: 'assets', template: 'messageTemplates', smartList: 'smartLists', automation: 'automations' };
 
 export function App({ store }: { store: EditorStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -432,6 +431,8 @@ export function App({ store }: { store: EditorStore }) {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
           openText(text, source);
         }} onPick={(kind, key) => {
+          // The brand is edited with the pack's own fields.
+          if (kind === 'brand') return select({ kind: 'pack' });
           const list = PLAN_KIND_LIST[kind];
           const index = list ? ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1 : -1;
           if (list && index >= 0) select({ kind: list as never, index });
