@@ -90,7 +90,7 @@ export function App({ store }: { store: EditorStore }) {
     return (refsRef.current = { pack, refs: stableRefIndex(prev?.refs, packItemsByReferenceType(pack)) }).refs;
   }, [pack]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
-  const [focus, setFocus] = useState<{ nodeId?: string; seq: number }>();
+  const [focus, setFocus] = useState<{ nodeId?: string; edgeId?: string; seq: number }>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
   const [banner, setBanner] = useState<string>();
   const [dragging, setDragging] = useState(false);
@@ -323,7 +323,7 @@ export function App({ store }: { store: EditorStore }) {
   const pickDiagnostic = (d: Diagnostic) => {
     const loc = locate(pack, d.pointer);
     if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
-    if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
+    if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, edgeId: loc.edgeId, seq: Date.now() });
     if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
     const kind = loc.nodeId && loc.target.kind === 'automations' ? nodeAt(documentOf(pack, loc.target.index), loc.nodeId)?.kind : undefined;
     setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined, d.missing), seq: Date.now() });
