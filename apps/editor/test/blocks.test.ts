@@ -178,4 +178,13 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.getByTestId('rf__edge-e2').count()).toBe(1);
     expect(errors).toEqual([]);
   });
+  it('a clicked finding about a group of controls (the send days) focuses a control of that group, beside its note', async () => {
+    const { page, errors } = await editor.open('?pack=/fixtures/invalid/settings-duplicate-day.json');
+    await page.locator('.diagnostics button[data-code="settings/duplicate-day"]').click();
+    const days = page.getByRole('group', { name: 'Send days' });
+    await poll(() => days.evaluate((g) => g.contains(document.activeElement) && document.activeElement instanceof HTMLInputElement)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
+    expect(await page.getByRole('complementary', { name: 'Inspector' }).getByText(/lists Tuesday \(2\) twice/).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });

@@ -37,6 +37,9 @@ const PAGE = typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'func
 
 /** The pack list a plan step's kind names its item in. */
 
+/** What a clicked finding can give the focus to. */
+const FOCUSABLE = 'input, select, textarea, button, [tabindex]';
+
 export function App({ store }: { store: EditorStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const pack = state.history.present;
@@ -340,7 +343,9 @@ export function App({ store }: { store: EditorStore }) {
     const t = setTimeout(() => {
       const fields = [...document.querySelectorAll<HTMLElement>('.inspector [data-path], .editor-pane [data-path]')];
       const field = fieldOf(fieldFocus.path, fields.map((e) => e.dataset.path ?? ''));
-      const el = fields.find((e) => e.dataset.path === field);
+      const found = fields.find((e) => e.dataset.path === field);
+      // A group of controls (the send days) is not focusable itself: its first control is.
+      const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
       if (el) {
         el.focus();
         el.scrollIntoView({ block: 'center' });
