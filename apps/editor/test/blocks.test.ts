@@ -155,4 +155,36 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 key');
     expect(errors).toEqual([]);
   });
+  it('selects and centres the edge a clicked finding is about, so Delete removes the duplicate it names', async () => {
+    const { page, errors } = await editor.open('?pack=/fixtures/invalid/graph-duplicate-edge.json');
+    await page.locator('[data-testid="node-wait"]').click();
+    // Somewhere else on the canvas: the finding must bring the edge into view, not just select it.
+    await page.locator('.react-flow__pane').hover({ position: { x: 300, y: 300 } });
+    await page.mouse.wheel(0, 1500);
+    await page.locator('.diagnostics button[data-code="graph/duplicate-edge"]').click();
+    const edge = page.getByTestId('rf__edge-e2b');
+    await poll(() => edge.getAttribute('class')).toContain('selected');
+    expect(await page.locator('.react-flow__node.selected').count()).toBe(0);
+    expect(await page.locator('.react-flow__edge.selected').count()).toBe(1);
+    const canvas = (await page.locator('.react-flow').boundingBox())!;
+    await poll(async () => {
+      const box = await edge.boundingBox();
+      return !!box && box.y > canvas.y && box.y + box.height < canvas.y + canvas.height && box.x > canvas.x && box.x + box.width < canvas.x + canvas.width;
+    }).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'finding-edge.png') });
+    await page.keyboard.press('Delete');
+    await poll(() => page.getByTestId('rf__edge-e2b').count()).toBe(0);
+    await poll(() => page.locator('.diagnostics button[data-code="graph/duplicate-edge"]').count()).toBe(0);
+    expect(await page.getByTestId('rf__edge-e2').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+  it('a clicked finding about a group of controls (the send days) focuses a control of that group, beside its note', async () => {
+    const { page, errors } = await editor.open('?pack=/fixtures/invalid/settings-duplicate-day.json');
+    await page.locator('.diagnostics button[data-code="settings/duplicate-day"]').click();
+    const days = page.getByRole('group', { name: 'Send days' });
+    await poll(() => days.evaluate((g) => g.contains(document.activeElement) && document.activeElement instanceof HTMLInputElement)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
+    expect(await page.getByRole('complementary', { name: 'Inspector' }).getByText(/lists Tuesday \(2\) twice/).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });

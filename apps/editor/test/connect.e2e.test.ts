@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { canonicalize, roundTripForm } from '@setup-pack/core';
-import { install, planInstall, WorkspaceClient } from '@setup-pack/installer';
+import { install, planInstall, summaryLine, WorkspaceClient } from '@setup-pack/installer';
 import { buildServer, openStore, type Store } from '@setup-pack/workspace-server';
 import { join } from 'node:path';
 import { chromiumMissing, editorRoot, repoRoot, startEditor } from './support/harness.mjs';
@@ -199,6 +199,61 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     expect(await page.locator('[data-testid="node-deal"]').count()).toBe(0);
     await item.getByRole('button', { name: 'Open Stage nurture' }).click();
     await poll(() => page.locator('[data-testid="node-deal"]').count()).toBe(1);
+    await context.close();
+  }, 120_000);
+
+  it('previews and installs with prune as `setup-pack plan --prune` does: what would be removed, core\'s prune-kept warning, and Install removing it', async () => {
+    // A workspace with release 1.0.0 installed from Node; 1.1.0 drops the automation "Old reminder"
+    // and the tag "Hot lead", which someone then edits in the workspace (an edited item is never pruned).
+    const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
+    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Prune Realty', slug: 'prune' }) })).json();
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `p${i}@example.test` }) });
+    const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const client = new WorkspaceClient({ baseUrl: api.base, apiKey: key });
+    const release = (v: string) => JSON.parse(readFileSync(join(repoRoot, `fixtures/releases/buyer-lead-${v}.json`), 'utf8'));
+    await install(client, release('1.0.0'), { holder: 'test' });
+    const hot = (await client.listAll<{ id: string; name: string }>('/v1/tags')).find((t) => t.name === 'Hot lead')!;
+    await client.patch(`/v1/tags/${hot.id}`, { color: '#123456' });
+    const next = release('1.1.0');
+    // What the CLI's plan says with and without --prune (the same core options).
+    const kept = (await planInstall(client, next)).plan;
+    const pruned = (await planInstall(client, next, { prune: true })).plan;
+    expect(pruned.steps.filter((st) => st.action === 'remove' && st.write).map((st) => st.name)).toEqual(['Old reminder']);
+    expect(pruned.warnings.map((w) => w.code)).toEqual(['plan/prune-kept']);
+
+    const context = await editor.browser.newContext({ viewport: { width: 1500, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${editor.url}/?pack=/fixtures/releases/buyer-lead-1.1.0.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(key)}`);
+    await poll(() => page.getByTestId('connect-button').textContent()).toContain('Prune Realty');
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // Without prune: both kept, as `setup-pack plan` says.
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toBe(summaryLine(kept));
+    const prune = panel.getByRole('checkbox', { name: /Remove items gone from this release/ });
+    expect(await prune.isChecked()).toBe(false);
+    expect(await panel.locator('li[data-action="remove"]').count()).toBe(0);
+
+    // With prune: the automation would be removed, the edited tag kept with core's warning.
+    await prune.check();
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toBe(summaryLine(pruned));
+    const removed = panel.locator('li[data-action="remove"]');
+    await poll(() => removed.count()).toBe(1);
+    expect(await removed.textContent()).toBe('- Old reminder gone from the release');
+    // It is not in the pack: nothing to open, so no button that does nothing.
+    expect(await removed.getByRole('button').count()).toBe(0);
+    const warnings = panel.getByRole('list', { name: 'Warnings' });
+    expect(await warnings.getByRole('listitem').allTextContents()).toEqual([`⚠ Warning: ${pruned.warnings[0].message}`]);
+    await page.screenshot({ path: join(editorRoot, 'test-results', 'plan-prune.png') });
+
+    // Install uses the choice the preview shows: the automation goes, the edited tag stays.
+    await panel.getByRole('button', { name: 'Install', exact: true }).click();
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Buyer Lead Starter 1\.1\.0 into Prune Realty: \d+ writes\./);
+    const automations = (await client.listAll<{ name: string }>('/v1/automations')).map((a) => a.name);
+    expect(automations).not.toContain('Old reminder');
+    expect(automations).toContain('Deal won thank-you');
+    expect((await client.listAll<{ name: string }>('/v1/tags')).map((t) => t.name)).toContain('Hot lead');
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
     await context.close();
   }, 120_000);
 

@@ -132,8 +132,12 @@ export interface PlanInstallOptions extends PlanOptions {
   validated?: boolean;
 }
 
-/** The ledgers of the packs installed in the workspace other than `packId`: what they hold of its items stays. */
-async function otherLedgers(client: WorkspaceClient, packId: string): Promise<InstallLedger[]> {
+/**
+ * The ledgers of the packs installed in the workspace other than `packId`: what they hold of its
+ * items stays (core's plan option `others`, read when planning with prune; the editor's plan
+ * preview reads them with this too).
+ */
+export async function otherLedgers(client: WorkspaceClient, packId: string): Promise<InstallLedger[]> {
   return (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
 }
 

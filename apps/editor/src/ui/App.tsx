@@ -1,7 +1,7 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
 import { ConnectPanel } from './ConnectPanel.js';
-import { PlanPanel } from './PlanPanel.js';
+import { PLAN_KIND_LIST, PlanPanel } from './PlanPanel.js';
 import type { Connected } from '../workspace/connection.js';
 import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
@@ -36,7 +36,9 @@ const drafts = defaultDraftStore();
 const PAGE = typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
 
 /** The pack list a plan step's kind names its item in. */
-const PLAN_KIND_LIST: Record<string, string> = { resource: 'resources', pipeline: 'pipelines', asset: 'assets', template: 'messageTemplates', smartList: 'smartLists', automation: 'automations' };
+
+/** What a clicked finding can give the focus to. */
+const FOCUSABLE = 'input, select, textarea, button, [tabindex]';
 
 export function App({ store }: { store: EditorStore }) {
   const state = useSyncExternalStore(store.subscribe, store.getState);
@@ -91,7 +93,7 @@ export function App({ store }: { store: EditorStore }) {
     return (refsRef.current = { pack, refs: stableRefIndex(prev?.refs, packItemsByReferenceType(pack)) }).refs;
   }, [pack]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
-  const [focus, setFocus] = useState<{ nodeId?: string; seq: number }>();
+  const [focus, setFocus] = useState<{ nodeId?: string; edgeId?: string; seq: number }>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
   const [banner, setBanner] = useState<string>();
   const [dragging, setDragging] = useState(false);
@@ -324,7 +326,7 @@ export function App({ store }: { store: EditorStore }) {
   const pickDiagnostic = (d: Diagnostic) => {
     const loc = locate(pack, d.pointer);
     if (targetKey(loc.target) !== targetKey(target)) select(loc.target);
-    if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, seq: Date.now() });
+    if (loc.target.kind === 'automations') setFocus({ nodeId: loc.nodeId, edgeId: loc.edgeId, seq: Date.now() });
     if (!loc.nodeId) setSelection({ nodes: [], edges: [] });
     const kind = loc.nodeId && loc.target.kind === 'automations' ? nodeAt(documentOf(pack, loc.target.index), loc.nodeId)?.kind : undefined;
     setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined, d.missing), seq: Date.now() });
@@ -341,7 +343,9 @@ export function App({ store }: { store: EditorStore }) {
     const t = setTimeout(() => {
       const fields = [...document.querySelectorAll<HTMLElement>('.inspector [data-path], .editor-pane [data-path]')];
       const field = fieldOf(fieldFocus.path, fields.map((e) => e.dataset.path ?? ''));
-      const el = fields.find((e) => e.dataset.path === field);
+      const found = fields.find((e) => e.dataset.path === field);
+      // A group of controls (the send days) is not focusable itself: its first control is.
+      const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
       if (el) {
         el.focus();
         el.scrollIntoView({ block: 'center' });
@@ -432,6 +436,8 @@ export function App({ store }: { store: EditorStore }) {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
           openText(text, source);
         }} onPick={(kind, key) => {
+          // The brand is edited with the pack's own fields.
+          if (kind === 'brand') return select({ kind: 'pack' });
           const list = PLAN_KIND_LIST[kind];
           const index = list ? ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1 : -1;
           if (list && index >= 0) select({ kind: list as never, index });
@@ -483,7 +489,7 @@ export function App({ store }: { store: EditorStore }) {
             ) : !item ? (
               <p className="empty">Nothing selected.</p>
             ) : target.kind === 'messageTemplates' ? (
-              form(<TemplateEditor item={item} edit={editItem} />)
+              form(<TemplateEditor item={item} edit={editItem} assets={(pack as Record<string, unknown>).assets} />)
             ) : target.kind === 'smartLists' ? (
               form(<SmartListEditor item={item} edit={editItem} />)
             ) : target.kind === 'pipelines' ? (

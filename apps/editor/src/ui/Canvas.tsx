@@ -24,7 +24,7 @@ export interface CanvasProps {
   edit?: (fn: (doc: Obj) => Obj, coalesce?: string) => void;
   onSelection?: (nodes: string[], edges: string[]) => void;
   /** Select (and center on) a node; no nodeId clears the selection. */
-  focus?: { nodeId?: string; seq: number };
+  focus?: { nodeId?: string; edgeId?: string; seq: number };
   diff?: ReadonlyMap<string, DiffMark>;
   edgeDiff?: ReadonlyMap<string, DiffMark>;
   notify?: (text: string) => void;
@@ -141,9 +141,28 @@ function Flow(props: CanvasProps) {
     [flow, setNodes, setEdges],
   );
 
+  // A clicked finding about an edge selects that edge alone and centres it (between its blocks),
+  // drawn as a selected edge is, so Delete removes what the finding names.
+  const selectEdge = useCallback(
+    (id: string) => {
+      setNodes((nds) => nds.map((n) => (n.selected ? { ...n, selected: false } : n)));
+      setEdges((eds) => eds.map((e) => (!!e.selected === (e.id === id) ? e : { ...e, selected: e.id === id })));
+      const edge = edgesRef.current.find((e) => e.id === id);
+      const ends = edge ? [edge.source, edge.target].map((n) => nodesRef.current.find((x) => x.id === n)).filter((n) => !!n) : [];
+      if (ends.length) {
+        const x = ends.reduce((sum, n) => sum + n.position.x + 110, 0) / ends.length;
+        const y = ends.reduce((sum, n) => sum + n.position.y + 32, 0) / ends.length;
+        void flow.setCenter(x, y, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
+      }
+    },
+    [flow, setNodes, setEdges],
+  );
+
   useEffect(() => {
-    if (props.focus) selectOnly(props.focus.nodeId ? [props.focus.nodeId] : [], true);
-  }, [props.focus, selectOnly]);
+    if (!props.focus) return;
+    if (props.focus.edgeId) selectEdge(props.focus.edgeId);
+    else selectOnly(props.focus.nodeId ? [props.focus.nodeId] : [], true);
+  }, [props.focus, selectOnly, selectEdge]);
 
   const onSelectionChange = useCallback(
     ({ nodes: ns, edges: es }: OnSelectionChangeParams) => props.onSelection?.(ns.map((n) => n.id), es.map((e) => e.id)),

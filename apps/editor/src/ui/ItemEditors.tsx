@@ -1,11 +1,12 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import { useContext, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useContext, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
 import { ASSET_ROLES, MESSAGE_CHANNELS, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, swatchColor, updateStage } from '../model/items.js';
+import { embedEmailImages, PREVIEW_CSP, PREVIEW_CSP_REMOTE_IMAGES, remoteResources, withPolicy } from '../model/preview.js';
 import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useRowKeys, useTypedText } from './fields.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
@@ -57,8 +58,44 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
   );
 }
 
-export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
+/**
+ * An email body as mail clients show a message from someone else: sandboxed (no scripts, no
+ * same-origin), and nothing fetched from a server until asked (a remote image is a tracking pixel),
+ * the pack's own email images shown from the bytes it carries. Says what it left out, and offers
+ * to load the remote images of this preview.
+ */
+function HtmlPreview({ html, assets, remote, onLoadRemote }: { html: string; assets: unknown; remote: boolean; onLoadRemote: () => void }) {
+  const shown = useMemo(() => embedEmailImages(html, assets), [html, assets]);
+  const found = useMemo(() => remoteResources(new DOMParser().parseFromString(shown, 'text/html')), [shown]);
+  const images = found.images.length;
+  const other = found.other.length;
+  const words = !remote
+    ? `${plural(images + other, 'remote resource')} blocked${images ? ` (${plural(images, 'image')})` : ''}: opening this preview contacted no server.`
+    : `Remote images loaded for this preview (${plural(images, 'image')})${other ? `; ${plural(other, 'other remote resource')} (stylesheets, fonts, frames…) still blocked` : ''}.`;
+  return (
+    <>
+      {(images > 0 || other > 0) && (
+        <p className="remote-note" role="status" data-testid="remote-blocked">
+          {words}
+          {!remote && images > 0 && ' '}
+          {!remote && images > 0 && <button onClick={onLoadRemote} title="Fetch this preview's images from the servers its HTML names (they learn the preview was opened)">Load remote images</button>}
+        </p>
+      )}
+      <iframe title="Merge-tag preview" aria-label="Merge-tag preview" sandbox="" srcDoc={withPolicy(shown, remote ? PREVIEW_CSP_REMOTE_IMAGES : PREVIEW_CSP)} style={{ width: '100%', height: 200, border: '1px solid #e2e8f0', borderRadius: 6, background: '#fff' }} />
+    </>
+  );
+}
+
+export function TemplateEditor({ item, edit, assets }: { item: Obj; edit: EditItem; assets?: unknown }) {
   const set = fieldSetter(edit);
+  // The template (by key) whose preview may load remote images: asked for this one while it is
+  // shown, not for the next one, nor for this one when it is shown again.
+  const [remoteFor, setRemoteFor] = useState<unknown>(undefined);
+  const [shownKey, setShownKey] = useState<unknown>(item.key);
+  if (shownKey !== item.key) {
+    setShownKey(item.key);
+    setRemoteFor(undefined);
+  }
   const body = str(item.body);
   const subject = str(item.subject);
   const tags = mergeTags(`${subject}\n${body}`);
@@ -95,8 +132,7 @@ export function TemplateEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       {item.channel === 'sms' ? (
         <div className="preview" aria-label="Merge-tag preview">{previewMerge(body)}</div>
       ) : (
-        // Sandboxed (no scripts, no same-origin): the body is the author's HTML.
-        <iframe title="Merge-tag preview" aria-label="Merge-tag preview" sandbox="" srcDoc={previewMerge(body)} style={{ width: '100%', height: 200, border: '1px solid #e2e8f0', borderRadius: 6, background: '#fff' }} />
+        <HtmlPreview html={previewMerge(body)} assets={assets} remote={remoteFor !== undefined && remoteFor === item.key} onLoadRemote={() => setRemoteFor(item.key)} />
       )}
       {'richTextDoc' in item && <JsonField label="Rich text document (JSON)" path="richTextDoc" value={item.richTextDoc} onChange={(v) => set('richTextDoc', v === undefined ? null : v)} rows={6} />}
     </div>

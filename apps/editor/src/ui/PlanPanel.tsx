@@ -11,6 +11,21 @@ import { RefMark } from './RefPicker.js';
 
 const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'Pipelines', asset: 'Assets', template: 'Message templates', brand: 'Brand', smartList: 'Smart lists', automation: 'Automations' };
 
+/** The pack's list each kind of plan item is in. */
+export const PLAN_KIND_LIST: Record<string, string> = { resource: 'resources', pipeline: 'pipelines', asset: 'assets', template: 'messageTemplates', smartList: 'smartLists', automation: 'automations' };
+
+/**
+ * Whether the pack being edited has the item a plan row or warning is about, so that a button can
+ * open it: an item gone from this release (one prune removes or keeps) has nothing to open. The
+ * brand is the pack's own fields.
+ */
+export function inPack(pack: Pack, kind: string, key: string): boolean {
+  if (kind === 'brand') return pack.brand != null;
+  const list = PLAN_KIND_LIST[kind];
+  const items = list ? (pack as unknown as Record<string, unknown>)[list] : undefined;
+  return Array.isArray(items) && items.some((x) => (x as { key?: unknown } | null)?.key === key);
+}
+
 /**
  * A reference the plan cannot bind, as the editor can fix it: what installing does with it (the
  * mark the reference's own field shows) and the automations that use it, each a button that opens
@@ -58,12 +73,14 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     if (errors > 0) return { note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.` };
     const needed = requiredCollections(pack, catalog.ledger);
     if (needed.some((c) => !catalog.collections.has(c))) return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
+    // Prune keeps what the workspace's other installed packs hold: planned once their ledgers are read.
+    if (workspace.planOptions.prune && catalog.ledger && !workspace.planOptions.others) return { note: 'Reading the packs installed beside this one, which prune must leave their items…' };
     try {
-      return { plan: planPack(pack, catalog.ledger, catalog.snapshot) };
+      return { plan: planPack(pack, catalog.ledger, catalog.snapshot, workspace.planOptions) };
     } catch (e) {
       return { note: `Cannot plan this pack: ${(e as Error).message}` };
     }
-  }, [planned, catalog, errors]);
+  }, [planned, catalog, errors, workspace.planOptions]);
 
   const plan = result.plan;
   // The same installer the CLI runs (ledger, lock, resume, pacing by the rate-limit headers);
@@ -74,7 +91,9 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     setInstalled(undefined);
     setStatus('');
     try {
-      const r = await install(workspace.client(), pack, { holder: 'setup-pack-editor', onProgress: (e) => setProgress(`${count(e.done)} of ${count(e.total)}: ${symbolOf(e.step)} ${e.step.name}`) });
+      // The choice the preview shows (prune), as `setup-pack install --prune` takes it: the installer
+      // plans again with it, reading the other packs' ledgers itself.
+      const r = await install(workspace.client(), pack, { holder: 'setup-pack-editor', prune: workspace.prune, onProgress: (e) => setProgress(`${count(e.done)} of ${count(e.total)}: ${symbolOf(e.step)} ${e.step.name}`) });
       setInstalled(`Installed ${pack.name} ${pack.version} into ${connected.workspace.name}: ${plural(r.written, 'write')}.`);
     } catch (e) {
       setStatus(e instanceof PlanFailedError ? `The plan failed: ${printable(e.plan.errors.map((x) => x.message).join('; '))}` : `The install stopped: ${(e as Error).message}. What was written is recorded; Install again resumes.`);
@@ -116,6 +135,11 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
         <button onClick={() => void openFromWorkspace(true)} disabled={busy}>Open workspace snapshot</button>{' '}
         {catalog && <span className="help">Workspace read at {catalog.readAt.toLocaleTimeString()}; edits re-plan against that copy.</span>}
       </p>
+      <p className="plan-options">
+        <label title="As setup-pack plan --prune and install --prune: an item the workspace's copy of which was edited, or that another installed pack or a reference of this release uses, is kept, with a warning">
+          <input type="checkbox" checked={workspace.prune} disabled={busy} onChange={(e) => workspace.setPrune(e.target.checked)} /> Remove items gone from this release, when unedited (<code>--prune</code>)
+        </label>
+      </p>
       {workspace.stale && !busy && <p role="status" className="help" data-testid="read-for-another-pack">The workspace was read for another pack: read it again to plan this one.</p>}
       {catalog && !catalog.ledger && <p className="help" data-testid="not-installed">{printable(pack.name ?? 'This pack')} is not installed in {connected.workspace.name}.</p>}
       {status && <p role="status" className="connect-status">{status}</p>}
@@ -149,10 +173,15 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
             <ul className="plan-warnings" data-testid="plan-warnings" aria-label="Warnings">
               {plan.warnings.map((w, i) => (
                 <li key={i} data-code={w.code}>
-                  <span className="warning-mark" aria-hidden="true">⚠</span> <strong>Warning:</strong> {printable(w.message)}{' '}
-                  <button className="linkish" onClick={() => onPick?.(w.item.kind, w.item.key)} title="Open this item">
-                    Open {printable(w.item.name || w.item.key)}
-                  </button>
+                  <span className="warning-mark" aria-hidden="true">⚠</span> <strong>Warning:</strong> {printable(w.message)}
+                  {inPack(pack, w.item.kind, w.item.key) && (
+                    <>
+                      {' '}
+                      <button className="linkish" onClick={() => onPick?.(w.item.kind, w.item.key)} title="Open this item">
+                        Open {printable(w.item.name || w.item.key)}
+                      </button>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>
@@ -163,9 +192,16 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
               <ul className="plan-steps">
                 {steps.map((s, i) => (
                   <li key={`${s.itemId}-${i}`} data-action={s.action}>
-                    <button className="linkish" onClick={() => onPick?.(s.kind, s.key)} title="Open this item">
-                      <code>{symbolOf(s)}</code> {s.name}
-                    </button>{' '}
+                    {inPack(pack, s.kind, s.key) ? (
+                      <button className="linkish" onClick={() => onPick?.(s.kind, s.key)} title="Open this item">
+                        <code>{symbolOf(s)}</code> {printable(s.name)}
+                      </button>
+                    ) : (
+                      // Gone from this release: nothing in the pack to open.
+                      <span className="gone" title="Not in this pack: only the workspace has it">
+                        <code>{symbolOf(s)}</code> {printable(s.name)}
+                      </span>
+                    )}{' '}
                     <span className="help">{describeStep(s)}</span>
                   </li>
                 ))}

@@ -8,7 +8,7 @@ import {
   candidatesOf, COLLECTION_OF_REFERENCE, markReferences, requiredCollections,
   type InstallLedger, type Pack, type ReferenceMark, type ReferenceType, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
-import { describeWait, fetchSnapshot, readLedger, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
+import { describeWait, fetchSnapshot, otherLedgers, readLedger, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
 import type { Connected } from './connection.js';
 
 export interface WorkspaceCatalog {
@@ -17,6 +17,12 @@ export interface WorkspaceCatalog {
   ledger: InstallLedger | null;
   snapshot: WorkspaceSnapshot;
   collections: ReadonlySet<WorkspaceCollection>;
+  /**
+   * The ledgers of the workspace's other installed packs (core's plan option `others`): what they
+   * hold of this pack's items prune keeps. Read, as the installer reads them, only to plan with
+   * prune a pack that is installed; undefined until then.
+   */
+  others?: readonly InstallLedger[];
   readAt: Date;
 }
 
@@ -35,6 +41,16 @@ export interface WorkspaceState {
    * otherwise. An install paced by the limit would else look hung for up to a minute.
    */
   waiting?: string;
+  /**
+   * Whether to plan and install with prune (`setup-pack plan --prune`: remove the items gone from
+   * this release, when unedited). The preview and Install both take it from here, so Install does
+   * what the preview shows.
+   */
+  prune: boolean;
+  /** Turns prune on or off; on, reads the other installed packs' ledgers if they were not read yet. */
+  setPrune(on: boolean): void;
+  /** The plan options the preview plans with and Install installs with (core's PlanOptions). */
+  planOptions: { prune: boolean; others?: readonly InstallLedger[] };
   /** Reads the ledger and every collection the pack needs (and those read before) again. */
   refresh(): Promise<void>;
   /** Reads what a reference type's picker lists, when it was not read yet. */
@@ -64,6 +80,9 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
   const [stored, setCatalog] = useState<WorkspaceCatalog>();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
+  const [prune, setPruneState] = useState(false);
+  const pruneRef = useRef(prune);
+  pruneRef.current = prune;
   const packRef = useRef(pack);
   packRef.current = pack;
   const connectedRef = useRef(connected);
@@ -109,7 +128,9 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
           : [...new Set<WorkspaceCollection>([...requiredCollections(p, ledger), ...extra, ...(catalogRef.current?.collections ?? [])])];
         const fresh = await fetchSnapshot(c, wanted, ledger?.state === 'in_progress' ? p.packId : undefined);
         const snapshot: WorkspaceSnapshot = before ? { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } } : fresh;
-        const next = { packId: p.packId, ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), readAt: new Date() };
+        // With prune, what the other installed packs hold stays: their ledgers, as the installer reads them.
+        const others = before ? before.others : pruneRef.current && ledger ? await otherLedgers(c, p.packId) : undefined;
+        const next = { packId: p.packId, ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), others, readAt: new Date() };
         catalogRef.current = next;
         setCatalog(next);
       } catch (e) {
@@ -120,6 +141,31 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
     },
     [connected, client],
   );
+
+  // Prune turned on after the workspace was read: the other packs' ledgers are read now (once).
+  const readOthers = useCallback(async () => {
+    const before = catalogRef.current;
+    if (!connected || !before?.ledger || before.others) return;
+    setBusy(true);
+    setStatus('');
+    try {
+      const next = { ...before, others: await otherLedgers(client(), before.ledger.packId) };
+      if (catalogRef.current === before) {
+        catalogRef.current = next;
+        setCatalog(next);
+      }
+    } catch (e) {
+      setStatus(readFailure(connected, e));
+    } finally {
+      setBusy(false);
+    }
+  }, [connected, client]);
+  const setPrune = useCallback((on: boolean) => {
+    pruneRef.current = on;
+    setPruneState(on);
+    if (on) void readOthers();
+  }, [readOthers]);
+  const planOptions = useMemo(() => ({ prune, others: prune ? catalog?.others : undefined }), [prune, catalog]);
 
   const marks = useMemo(() => {
     if (!catalog) return undefined;
@@ -141,6 +187,9 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       waiting,
       marks,
       client,
+      prune,
+      setPrune,
+      planOptions,
       refresh: () => read([], true),
       ensureType: async (type: ReferenceType) => {
         const collection = COLLECTION_OF_REFERENCE[type];
@@ -149,5 +198,5 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       },
       objectsOf: (type: ReferenceType) => (catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined),
     };
-  }, [connected, catalog, stale, busy, status, waiting, marks, client, read]);
+  }, [connected, catalog, stale, busy, status, waiting, marks, client, read, prune, setPrune, planOptions]);
 }

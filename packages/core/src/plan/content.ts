@@ -101,6 +101,18 @@ export const brandAssetToken = (assetKey: string) => `setup-pack-asset://${asset
  */
 export const isBrandAsset = (a: Pick<Asset, 'role'>): boolean => a.role !== 'email_image';
 
+/**
+ * The email images of a pack, each with the address its templates write for it (`sourceUrl`,
+ * written exactly as they write it): installing replaces every occurrence of that address in a
+ * template with the uploaded copy's (when the pack carries the bytes) or the asset's public `url`.
+ * The editor's template preview shows the carried bytes there instead of loading the address.
+ */
+export function emailImageAddresses<A extends Pick<Asset, 'role' | 'sourceUrl'>>(assets: readonly A[]): { sourceUrl: string; asset: A }[] {
+  const out: { sourceUrl: string; asset: A }[] = [];
+  for (const a of assets) if (a.role === 'email_image' && a.sourceUrl) out.push({ sourceUrl: a.sourceUrl, asset: a });
+  return out;
+}
+
 export function brandContent(brand: Record<string, unknown>, assets: Asset[]): Record<string, Json> {
   const asset_urls: Record<string, Json> = {};
   for (const a of assets) if (isBrandAsset(a)) setOwn(asset_urls, a.key, brandAssetToken(a.key));

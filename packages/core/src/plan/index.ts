@@ -5,7 +5,7 @@ export { plan, planUninstall, requiredCollections, type PlanResult } from './pla
 export { bindReferences, itemBindings, unusedBindings, candidatesOf, bindingKey, createdReferenceKey, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf, normalizeName, packTarget, markReferences, pickedReferenceId, COLLECTION_OF_REFERENCE, type BindResult, type CreatedResource, type ReferenceMark } from './bind.js';
 export {
   canonicalJson, contentHash, projectWorkspaceObject, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
-  automationContent, assetContent, brandContent, brandAssetToken, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, ITEM_KIND_WORD, itemLabel, type Json,
+  automationContent, assetContent, brandContent, brandAssetToken, isBrandAsset, emailImageAddresses, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, ITEM_KIND_WORD, itemLabel, type Json,
 } from './content.js';
 export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';

@@ -6,7 +6,7 @@ import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
 import {
-  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
+  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, type ResolvedItem } from './resolve.js';
@@ -82,10 +82,10 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
     if (a.data != null) {
       out.push({ itemId: itemId('asset', a.key), kind: 'asset', key: a.key, name: a.fileName, collection: 'media', content: assetContent(a), rewrites: [], extra: { data: a.data }, adoptable: false });
     }
-    if (a.role === 'email_image' && a.sourceUrl) {
-      if (a.data != null) urlRewrites.push({ kind: 'url', from: a.sourceUrl, target: { itemId: itemId('asset', a.key) } });
-      else if (a.url && a.url !== a.sourceUrl) urlRewrites.push({ kind: 'url', from: a.sourceUrl, target: { url: a.url } });
-    }
+  }
+  for (const { sourceUrl, asset: a } of emailImageAddresses(pack.assets ?? [])) {
+    if (a.data != null) urlRewrites.push({ kind: 'url', from: sourceUrl, target: { itemId: itemId('asset', a.key) } });
+    else if (a.url && a.url !== sourceUrl) urlRewrites.push({ kind: 'url', from: sourceUrl, target: { url: a.url } });
   }
   for (const t of pack.messageTemplates ?? []) {
     const content = templateContent(t);
