@@ -16,6 +16,20 @@ describe('help and version', () => {
     expect(r.stdout.trim()).toBe(readJson(join(ROOT, 'packages/cli/package.json')).version);
   });
 
+  it('--version takes no argument: an extra one is a usage error (exit 2), as for every command, not ignored', () => {
+    for (const flag of ['--version', '-v']) {
+      const r = run([flag, 'extra']);
+      expect(r.code, flag).toBe(2);
+      expect(r.stdout, flag).toBe('');
+      expect(r.stderr, flag).toBe(`setup-pack: unexpected argument 'extra'; usage: setup-pack --version\n`);
+    }
+    const option = run(['--version', '--fromat']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe("setup-pack: unknown option '--fromat'\n");
+    // The colour flags are every command's, and so --version's too.
+    expect(run(['--version', '--no-color'])).toMatchObject({ code: 0, stdout: `${readJson(join(ROOT, 'packages/cli/package.json')).version}\n` });
+  });
+
   it('--help lists every command', () => {
     const r = run(['--help']);
     expect(r.code).toBe(0);
