@@ -918,6 +918,32 @@ describe('unpack and build', () => {
     expect(l.stderr).toContain('outside the source folder (no repository holds it)');
   });
 
+  it('reports a broken link or a loop of links in a source folder, by its path, and writes nothing: never a pack built without it', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), src]);
+    const entry = readJson(join(src, 'assets.json'))[0];
+    rmSync(join(src, 'assets', entry.file));
+    symlinkSync('../../gone.png', join(src, 'assets', entry.file));
+    // A link nothing lists (a draft kept elsewhere): built as if it were not there, it would pass.
+    symlinkSync('../../drafts/draft.json', join(src, 'automations', 'draft.json'));
+    symlinkSync('loop-b.json', join(src, 'automations', 'loop-a.json'));
+    symlinkSync('loop-a.json', join(src, 'automations', 'loop-b.json'));
+    const out = join(dir, 'pack.json');
+    const r = run(['build', src, '-o', out, '--exported-at', '2026-01-01T00:00:00Z']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toMatch(new RegExp(`assets/${entry.file.replace('.', '\\.')}:1:1 error assets/${entry.file.replace('.', '\\.')} cannot be read: it is a symbolic link to '../../gone\\.png', which does not exist\\. build/broken-link`));
+    expect(r.stderr).toMatch(/automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a symbolic link to '\.\.\/\.\.\/drafts\/draft\.json', which does not exist\. build\/broken-link/);
+    expect(r.stderr).toMatch(/automations\/loop-a\.json:1:1 error automations\/loop-a\.json cannot be read: it is a symbolic link that leads round in a loop\. build\/broken-link/);
+    expect(r.stderr).not.toContain('build/missing-file'); // one finding for the asset's file, not also a missing one
+    // validate compiles the folder the same way.
+    const v = run(['validate', '-f', 'json', src]);
+    expect(v.code).toBe(1);
+    const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path} ${d.code}`));
+    for (const file of [`assets/${entry.file}`, 'automations/draft.json', 'automations/loop-a.json', 'automations/loop-b.json']) expect(found).toContain(`${join(src, file)} build/broken-link`);
+  });
+
   it('refuses a template body that is not UTF-8 (an .html saved as Windows-1252) and writes nothing', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]);
