@@ -72,7 +72,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       continue;
     }
     try {
-      await writeFileSafely(t.abs, t.path, formatted);
+      // Only over what was read: a file changed since (an editor saved it) is left as it is now.
+      await writeFileSafely(t.abs, t.path, formatted, { readAs: t.bytes ?? r.text });
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       failed.push({ path: t.path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` });
