@@ -1053,9 +1053,11 @@ describe('unpack and build', () => {
     const key = pack.automations[0].key;
     const file = join(dir, 'automations', `${key}.json`);
     const doc = readJson(file);
-    // An unknown config field on every block (an info each, on its value), a field the schema does
-    // not know in the settings (on its name), and the second block with the first one's id.
+    // An unknown config field on every block and a field the format does not define on the first
+    // (an info each), a field the schema does not know in the settings: each on its name, which is
+    // what is unknown; and the second block with the first one's id.
     doc.graph.nodes.forEach((n: any, i: number) => (n.config = { ...n.config, [`legacy_${i}`]: `old-${i}` }));
+    doc.graph.nodes[0].label = 'First';
     doc.settings.colour = 'red';
     doc.graph.nodes[1].id = doc.graph.nodes[0].id;
     writeFileSync(file, JSON.stringify(doc, null, 2));
@@ -1070,8 +1072,9 @@ describe('unpack and build', () => {
     expect(infos).toHaveLength(doc.graph.nodes.length);
     for (const d of infos) {
       const i = Number(/legacy_(\d+)/.exec(d.pointer)![1]);
-      expect(d).toMatchObject({ pointer: `/graph/nodes/${i}/config/legacy_${i}`, ...at(`"old-${i}"`) });
+      expect(d).toMatchObject({ pointer: `/graph/nodes/${i}/config/legacy_${i}`, ...at(`"legacy_${i}"`), endColumn: at(`"legacy_${i}"`).column + `"legacy_${i}"`.length });
     }
+    expect(found.find((d: any) => d.code === 'graph/unknown-field')).toMatchObject({ pointer: '/graph/nodes/0/label', ...at('"label"') });
     expect(found.find((d: any) => d.code === 'schema/unknown-field')).toMatchObject({ pointer: '/settings/colour', ...at('"colour"') });
     const dup = found.find((d: any) => d.code === 'graph/duplicate-node-id');
     expect(dup.related?.[0]).toMatchObject({ pointer: '/graph/nodes/0/id', line: at(`"id": "${doc.graph.nodes[0].id}"`).line });
