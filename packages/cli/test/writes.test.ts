@@ -3,7 +3,7 @@
 // in one line with exit code 2. A write that fails part-way, as on a full disk, is made without
 // privilege by a file size limit (helpers' fileSizeLimit, EFBIG).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
@@ -42,7 +42,15 @@ describe('fmt and fix never write over a file changed since they read it', () =>
     const pipe = join(dir, 'pack.json');
     expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
     const fmt = runAsync(['fmt', 'pack.json', 'src'], { cwd: dir });
-    const writer = await open(pipe, 'w'); // returns once fmt opens the pipe to read it
+    // Returns once fmt opens the pipe to read it; should fmt end first, its output says why.
+    let opened = false;
+    const ended = fmt.then((r) => {
+      if (!opened) closeSync(openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK)); // frees the open below
+      throw new Error(`fmt ended before it read the pipe: ${r.code} ${r.stderr}`);
+    });
+    ended.catch(() => {});
+    const writer = await Promise.race([open(pipe, 'w'), ended]);
+    opened = true;
     const edited = JSON.stringify({ ...readJson(file), name: 'Edited meanwhile' });
     writeFileSync(file, edited);
     await writer.writeFile(formatPack(readJson(fixture('valid/buyer-lead-starter.json')))); // formatted: nothing to write back
