@@ -1,6 +1,6 @@
 // Entry point of the setup-pack command: global flags, then the command from the table.
 import { COMMANDS } from './commands/index.js';
-import { givesOption, helpText, parseCommandArgs, suggest } from './lib/args.js';
+import { givesOption, helpText, parseCommandArgs, suggest, type CommandSpec } from './lib/args.js';
 import { processContext, type CommandContext, type ReadAhead } from './lib/context.js';
 import { EXIT, UsageError } from './lib/errors.js';
 import { cliVersion } from './lib/version.js';
@@ -30,6 +30,9 @@ function globalHelp(): string {
   ].join('\n');
 }
 
+/** `setup-pack --version`, parsed as a command that takes no argument (and the options every command takes). */
+const VERSION_SPEC: CommandSpec = { name: '--version', summary: 'Print the version.', usage: '--version', options: {}, examples: [], positionals: [0, 0] };
+
 /**
  * Runs the CLI with `argv` (without node and the script) and resolves to the exit code.
  * `readAhead`: files the binary began reading while this code loaded (bin/setup-pack.js).
@@ -49,6 +52,9 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
       return first === undefined ? EXIT.usage : EXIT.ok;
     }
     if (first === '--version' || first === '-v') {
+      // Held to what it takes (nothing but the colour flags), as every command is: an argument
+      // after it is a usage error, not left out without a word.
+      parseCommandArgs(VERSION_SPEC, rest);
       context.stdout.write(`${cliVersion()}\n`);
       return EXIT.ok;
     }

@@ -16,6 +16,20 @@ describe('help and version', () => {
     expect(r.stdout.trim()).toBe(readJson(join(ROOT, 'packages/cli/package.json')).version);
   });
 
+  it('--version takes no argument: an extra one is a usage error (exit 2), as for every command, not ignored', () => {
+    for (const flag of ['--version', '-v']) {
+      const r = run([flag, 'extra']);
+      expect(r.code, flag).toBe(2);
+      expect(r.stdout, flag).toBe('');
+      expect(r.stderr, flag).toBe(`setup-pack: unexpected argument 'extra'; usage: setup-pack --version\n`);
+    }
+    const option = run(['--version', '--fromat']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe("setup-pack: unknown option '--fromat'\n");
+    // The colour flags are every command's, and so --version's too.
+    expect(run(['--version', '--no-color'])).toMatchObject({ code: 0, stdout: `${readJson(join(ROOT, 'packages/cli/package.json')).version}\n` });
+  });
+
   it('--help lists every command', () => {
     const r = run(['--help']);
     expect(r.code).toBe(0);
@@ -904,6 +918,32 @@ describe('unpack and build', () => {
     expect(l.stderr).toContain('outside the source folder (no repository holds it)');
   });
 
+  it('reports a broken link or a loop of links in a source folder, by its path, and writes nothing: never a pack built without it', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), src]);
+    const entry = readJson(join(src, 'assets.json'))[0];
+    rmSync(join(src, 'assets', entry.file));
+    symlinkSync('../../gone.png', join(src, 'assets', entry.file));
+    // A link nothing lists (a draft kept elsewhere): built as if it were not there, it would pass.
+    symlinkSync('../../drafts/draft.json', join(src, 'automations', 'draft.json'));
+    symlinkSync('loop-b.json', join(src, 'automations', 'loop-a.json'));
+    symlinkSync('loop-a.json', join(src, 'automations', 'loop-b.json'));
+    const out = join(dir, 'pack.json');
+    const r = run(['build', src, '-o', out, '--exported-at', '2026-01-01T00:00:00Z']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toMatch(new RegExp(`assets/${entry.file.replace('.', '\\.')}:1:1 error assets/${entry.file.replace('.', '\\.')} cannot be read: it is a symbolic link to '../../gone\\.png', which does not exist\\. build/broken-link`));
+    expect(r.stderr).toMatch(/automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a symbolic link to '\.\.\/\.\.\/drafts\/draft\.json', which does not exist\. build\/broken-link/);
+    expect(r.stderr).toMatch(/automations\/loop-a\.json:1:1 error automations\/loop-a\.json cannot be read: it is a symbolic link that leads round in a loop\. build\/broken-link/);
+    expect(r.stderr).not.toContain('build/missing-file'); // one finding for the asset's file, not also a missing one
+    // validate compiles the folder the same way.
+    const v = run(['validate', '-f', 'json', src]);
+    expect(v.code).toBe(1);
+    const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path} ${d.code}`));
+    for (const file of [`assets/${entry.file}`, 'automations/draft.json', 'automations/loop-a.json', 'automations/loop-b.json']) expect(found).toContain(`${join(src, file)} build/broken-link`);
+  });
+
   it('refuses a template body that is not UTF-8 (an .html saved as Windows-1252) and writes nothing', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]);
@@ -1013,9 +1053,11 @@ describe('unpack and build', () => {
     const key = pack.automations[0].key;
     const file = join(dir, 'automations', `${key}.json`);
     const doc = readJson(file);
-    // An unknown config field on every block (an info each, on its value), a field the schema does
-    // not know in the settings (on its name), and the second block with the first one's id.
+    // An unknown config field on every block and a field the format does not define on the first
+    // (an info each), a field the schema does not know in the settings: each on its name, which is
+    // what is unknown; and the second block with the first one's id.
     doc.graph.nodes.forEach((n: any, i: number) => (n.config = { ...n.config, [`legacy_${i}`]: `old-${i}` }));
+    doc.graph.nodes[0].label = 'First';
     doc.settings.colour = 'red';
     doc.graph.nodes[1].id = doc.graph.nodes[0].id;
     writeFileSync(file, JSON.stringify(doc, null, 2));
@@ -1030,8 +1072,9 @@ describe('unpack and build', () => {
     expect(infos).toHaveLength(doc.graph.nodes.length);
     for (const d of infos) {
       const i = Number(/legacy_(\d+)/.exec(d.pointer)![1]);
-      expect(d).toMatchObject({ pointer: `/graph/nodes/${i}/config/legacy_${i}`, ...at(`"old-${i}"`) });
+      expect(d).toMatchObject({ pointer: `/graph/nodes/${i}/config/legacy_${i}`, ...at(`"legacy_${i}"`), endColumn: at(`"legacy_${i}"`).column + `"legacy_${i}"`.length });
     }
+    expect(found.find((d: any) => d.code === 'graph/unknown-field')).toMatchObject({ pointer: '/graph/nodes/0/label', ...at('"label"') });
     expect(found.find((d: any) => d.code === 'schema/unknown-field')).toMatchObject({ pointer: '/settings/colour', ...at('"colour"') });
     const dup = found.find((d: any) => d.code === 'graph/duplicate-node-id');
     expect(dup.related?.[0]).toMatchObject({ pointer: '/graph/nodes/0/id', line: at(`"id": "${doc.graph.nodes[0].id}"`).line });

@@ -219,6 +219,19 @@ describe('fmt on a pack source folder', () => {
     expect(readFileSync(list, 'utf8')).toBe(text);
   });
 
+  it('says a link in the folder that leads to nothing cannot be read (exit 2), and formats the rest', () => {
+    const dir = unpacked('valid/buyer-lead-starter.json');
+    rmSync(join(dir, 'resources', 'tag.json'));
+    symlinkSync('../../gone.json', join(dir, 'resources', 'tag.json'));
+    const automation = readdirSync(join(dir, 'automations'))[0];
+    writeFileSync(join(dir, 'automations', automation), JSON.stringify(readJson(join(dir, 'automations', automation))));
+    const r = run(['fmt', dir]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`resources/tag.json: error cannot read the file: it is a symbolic link to '../../gone.json', which does not exist`);
+    expect(r.stderr).toContain('1 file could not be read');
+    expect(r.stdout).toContain(`automations/${automation}: formatted`);
+  });
+
   it('does not write through a link that leads out of the repository', () => {
     const outside = join(tempDir(), 'tags.json');
     writeFileSync(outside, '[{"name": "n",   "key": "k"}]');

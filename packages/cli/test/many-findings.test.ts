@@ -35,8 +35,9 @@ describe('validate with thousands of findings', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`0 errors, 0 warnings, ${INFOS.toLocaleString('en-US')} infos in 1 file`);
     expect(r.stdout).toMatch(/config\.legacy_color of action\.add_note node "n1" is not in our catalog.*\n/);
-    // The repeats listed name what sets each apart from the first (its node), then where it is.
-    expect(r.stdout).toContain(`and ${(INFOS / 2 - 1).toLocaleString('en-US')} more like it (catalog/unknown-config-field): "n2" at 35:33, "n3" at 44:33, "n4" at 53:33, "n5" at 62:33, "n6" at 71:33, and ${(INFOS / 2 - 6).toLocaleString('en-US')} more\n`);
+    // The repeats listed name what sets each apart from the first (its node), then where it is: the
+    // unknown field's name.
+    expect(r.stdout).toContain(`and ${(INFOS / 2 - 1).toLocaleString('en-US')} more like it (catalog/unknown-config-field): "n2" at 35:17, "n3" at 44:17, "n4" at 53:17, "n5" at 62:17, "n6" at 71:17, and ${(INFOS / 2 - 6).toLocaleString('en-US')} more\n`);
     expect(r.stdout).toContain('--expand prints every one');
     expect(r.stdout.split('\n').length).toBeLessThan(60);
   });

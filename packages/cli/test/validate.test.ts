@@ -39,6 +39,25 @@ describe('validate: pretty', () => {
     expect(r.stdout).not.toContain(ESC); // not a TTY: no colour
   });
 
+  it('counts lone CR line ends (classic Mac OS) as editors do: each finding on its own line, a code frame of a few lines', () => {
+    const lines = readFileSync(join(ROOT, broken), 'utf8').split('\n');
+    const dir = tempDir();
+    writeFileSync(join(dir, 'mac.json'), lines.join('\r'));
+    const kindLine = lines.findIndex((l) => l.includes('"action.add_tagg"')) + 1;
+    const col = lines[kindLine - 1].indexOf('"action.add_tagg"') + 1;
+    const r = run(['validate', 'mac.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`mac.json:${kindLine}:${col} error`);
+    const out = r.stdout.split('\n');
+    const frame = out.findIndex((l) => l.startsWith('>') && l.includes('"action.add_tagg"'));
+    expect(out[frame]).toBe(`> ${kindLine} | ${lines[kindLine - 1]}`);
+    expect(out[frame + 1].indexOf('^')).toBe(out[frame].indexOf('"action.add_tagg"'));
+    expect(r.stdout).not.toContain('␍'); // no line shown with the file's line ends in it
+    // JSON output: the same lines and columns as the file with LF line ends.
+    const json = (cwd: string, file: string) => JSON.parse(run(['validate', '-f', 'json', file], { cwd }).stdout).files[0].diagnostics.map((d: any) => [d.code, d.line, d.column, d.endLine, d.endColumn]);
+    expect(json(dir, 'mac.json')).toEqual(json(ROOT, broken));
+  });
+
   it('colours with FORCE_COLOR and not with NO_COLOR', () => {
     expect(run(['validate', broken], { env: { FORCE_COLOR: '1' } }).stdout).toContain(ESC);
     expect(run(['validate', broken], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain(ESC);

@@ -3,9 +3,11 @@
 // in one line with exit code 2. A write that fails part-way, as on a full disk, is made without
 // privilege by a file size limit (helpers' fileSizeLimit, EFBIG).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import { open } from 'node:fs/promises';
+import { formatPack } from '@setup-pack/core';
 import { ensureBuilt, readJson, ROOT, run, runAsync, tempDir } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
@@ -25,6 +27,45 @@ function snapshot(dir: string): Record<string, string> {
 }
 /** A small pack fix changes (a won stage's probability) and fmt reorders: well under the limit, written again. */
 const SMALL = '{"name":"Small","format":"service.setup-pack","pipelines":[{"key":"p","name":"P","stages":[{"key":"won","name":"Won","probability":80,"stageType":"CLOSED_WON"}]}]}';
+
+describe('fmt and fix never write over a file changed since they read it', () => {
+  it('fmt leaves a source file edited between its read and its write as edited, says so, and leaves nothing behind (exit 2)', async () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixture('valid/buyer-lead-starter.json'), src]);
+    const name = readdirSync(join(src, 'automations'))[0];
+    const file = join(src, 'automations', name);
+    writeFileSync(file, JSON.stringify(readJson(file))); // one line: fmt would write it again
+    // fmt reads the folder's files first, then each pack file in turn, and writes each file once it
+    // is read: here the first pack file is a pipe, so fmt waits on it with the folder read and
+    // not yet written, while this process (a second program) edits the file.
+    const pipe = join(dir, 'pack.json');
+    expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
+    const fmt = runAsync(['fmt', 'pack.json', 'src'], { cwd: dir });
+    // Returns once fmt opens the pipe to read it; should fmt end first, its output says why.
+    let opened = false;
+    const ended = fmt.then((r) => {
+      if (!opened) closeSync(openSync(pipe, constants.O_RDONLY | constants.O_NONBLOCK)); // frees the open below
+      throw new Error(`fmt ended before it read the pipe: ${r.code} ${r.stderr}`);
+    });
+    ended.catch(() => {});
+    const writer = await Promise.race([open(pipe, 'w'), ended]);
+    opened = true;
+    const edited = JSON.stringify({ ...readJson(file), name: 'Edited meanwhile' });
+    writeFileSync(file, edited);
+    await writer.writeFile(formatPack(readJson(fixture('valid/buyer-lead-starter.json')))); // formatted: nothing to write back
+    await writer.close();
+    const r = await fmt;
+    expect(r.stderr).toContain(`src/automations/${name}: error cannot write the file: it changed since setup-pack read it, and was left as it is now: run the command again`);
+    expect(r.code).toBe(2);
+    expect(r.stdout).not.toContain(`automations/${name}: formatted`);
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(readdirSync(join(src, 'automations')).filter((f) => f.startsWith('.'))).toEqual([]); // no temporary file left
+    // Run again, it formats what the file says now.
+    expect(run(['fmt', 'src'], { cwd: dir }).code).toBe(0);
+    expect(readJson(file).name).toBe('Edited meanwhile');
+  });
+});
 
 describe('fmt and fix rewrite a file whole or not at all', () => {
   it('fmt keeps a file it cannot write byte for byte, says why, and formats the next one (exit 2)', () => {

@@ -117,8 +117,13 @@ export function notAPack(value: unknown): Diagnostic | undefined {
 const describeNonObject = (value: unknown): string =>
   Array.isArray(value) ? 'an array' : value === null ? 'null' : value === undefined ? 'undefined' : `a ${typeof value}`;
 
-/** Findings about a property name itself are placed on the name, not on its value (the one list of such codes; a source folder's build places by it too). */
-export const placesKey = (d: Pick<Diagnostic, 'code'>): boolean => d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
+/**
+ * Findings about a property name itself are placed on the name, not on its value (the one list of
+ * such codes; a source folder's build places by it too): a field the format or the catalog does
+ * not define (the name is what is unknown; its value may be anything), a property written twice.
+ * The most frequent first: an export of the real service has tens of thousands of unknown config fields.
+ */
+export const placesKey = (d: Pick<Diagnostic, 'code'>): boolean => d.code === 'catalog/unknown-config-field' || d.code === 'graph/unknown-field' || d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
 
 /**
  * Positions of the given findings of a result validated with `place: false` (those a report

@@ -47,7 +47,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     // kept as it was, and said so, and fix goes on to the next.
     if (!dry) {
       try {
-        await writeFileSafely(abs, path, formatPack(value));
+        // Only over what was read: a file changed since (an editor saved it) is left as it is now.
+        await writeFileSafely(abs, path, formatPack(value), { readAs: read.text });
       } catch (e) {
         if (!(e instanceof WriteError)) throw e;
         return { path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` };
@@ -104,7 +105,8 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
     import('../source/layout.js'),
   ]);
   const path = `${displayPath(abs, ctx.cwd)}/`;
-  const built = buildTree(await readTree(abs), '');
+  const tree = await readTree(abs);
+  const built = buildTree(tree, '');
   // A number JSON cannot hold is an error of the pack, not of the build: the folder is fixed
   // unless a file fix would write holds one (below).
   const errors = built.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'json/number-range').length;
@@ -179,7 +181,8 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
   if (!dry) {
     const shown = (file: string) => displayPath(join(abs, ...file.split('/')), ctx.cwd);
     try {
-      await writeFiles([...writes].map(([file, content]) => ({ abs: join(abs, ...file.split('/')), shown: shown(file), content })));
+      // Each over what was read: when one changed since (an editor saved it), none is written.
+      await writeFiles([...writes].map(([file, content]) => ({ abs: join(abs, ...file.split('/')), shown: shown(file), content, readAs: tree.files.get(file) })));
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       return { path: e.shown, diagnostics: [], writeError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };

@@ -72,7 +72,8 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       continue;
     }
     try {
-      await writeFileSafely(t.abs, t.path, formatted);
+      // Only over what was read: a file changed since (an editor saved it) is left as it is now.
+      await writeFileSafely(t.abs, t.path, formatted, { readAs: t.bytes ?? r.text });
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       failed.push({ path: t.path, diagnostics: [], writeError: `cannot write the file: ${e.reason}` });
@@ -172,6 +173,13 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     if (step.rel === undefined) {
       for (const rel of tree.files.keys()) source(rel);
       for (const rel of tree.outside.keys()) refuse(root, tree, rel);
+      // A link to nothing (or round in a loop) is a file that cannot be read, as one a walk meets where a pack would be.
+      for (const [rel, why] of tree.broken) {
+        const abs = join(root, ...rel.split('/'));
+        if (seen.has(abs) || sourceRole(rel) === undefined) continue;
+        seen.add(abs);
+        failed.push({ path: displayPath(abs, ctx.cwd), diagnostics: [], readError: `cannot read the file: ${why}` });
+      }
     } else if (tree.files.has(step.rel)) source(step.rel);
     else if (tree.outside.has(step.rel)) refuse(root, tree, step.rel);
     else ctx.stderr.write(`${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`);

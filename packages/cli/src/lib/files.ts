@@ -214,7 +214,7 @@ function whyNotThere(abs: string): string {
 }
 
 /** When `e`, met opening `abs`, is a link's fault: a link that leads to nothing, or round in a loop, said as such. */
-function linkProblem(abs: string, e: unknown): string | undefined {
+export function linkProblem(abs: string, e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException)?.code;
   if (code === 'ELOOP') return 'it is a symbolic link that leads round in a loop';
   if (code !== 'ENOENT' || !statOrUndefined(abs, true)?.isSymbolicLink()) return undefined;

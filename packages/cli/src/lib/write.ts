@@ -2,7 +2,7 @@
 // fails part-way (a full disk, a read-only mount, a folder that is not writable) changes nothing
 // and leaves nothing behind: docs/cli.md's "nothing is written". Every command that writes or
 // rewrites a file goes through here.
-import { access, chmod, mkdir, open, readdir, realpath, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { access, chmod, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { constants, fstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Output } from './context.js';
@@ -16,7 +16,17 @@ export interface FileWrite {
   content: Content;
   /** The path as an error names it (as the user gave it, or displayPath). */
   shown: string;
+  /**
+   * What the file held when the command read it (its bytes, or its text as decoded: UTF-8, a byte
+   * order mark allowed), for a file rewritten in place (fmt, fix). It is replaced only if it still
+   * holds that: one changed since (an editor saved it, another run wrote it) is refused, and keeps
+   * what it holds now.
+   */
+  readAs?: Uint8Array | string;
 }
+
+/** Why a file rewritten in place (FileWrite.readAs) is refused. */
+export const CHANGED_SINCE_READ = 'it changed since setup-pack read it, and was left as it is now: run the command again';
 
 /** A failure's reason in a few words, for `cannot write '<path>': <reason>` (and fmt's `cannot read the source folder: …`). */
 export function ioReason(e: unknown): string {
@@ -104,7 +114,7 @@ async function makeParents(dir: string): Promise<string | undefined> {
  * created are removed, and WriteError names the file.
  */
 export async function writeFiles(writes: readonly FileWrite[], options: { createFolders?: boolean } = {}): Promise<void> {
-  const done: { temp: string; target: string; shown: string }[] = [];
+  const done: { temp: string; target: string; shown: string; readAs?: Uint8Array | string }[] = [];
   const through: { target: string; st: Stats; content: Content; shown: string }[] = [];
   const created: string[] = [];
   let current = '';
@@ -131,7 +141,15 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
       if (top) created.push(top);
       const temp = join(dirname(target), tempName(basename(target)));
       await writeTemp(temp, w.content, st);
-      done.push({ temp, target, shown: w.shown });
+      done.push({ temp, target, shown: w.shown, readAs: w.readAs });
+    }
+    // Last, just before the renames (each replaces its file at once): a file rewritten in place that
+    // another program changed since the command read it is not overwritten, and nor is any other
+    // file of this write.
+    for (const d of done) {
+      if (d.readAs === undefined) continue;
+      current = d.shown;
+      if (!(await holds(d.target, d.readAs))) throw new Error(CHANGED_SINCE_READ);
     }
     for (const d of done) {
       current = d.shown;
@@ -150,9 +168,18 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
   }
 }
 
-/** One file, as writeFiles writes it. */
-export function writeFileSafely(abs: string, shown: string, content: Content, options?: { createFolders?: boolean }): Promise<void> {
-  return writeFiles([{ abs, shown, content }], options);
+/** One file, as writeFiles writes it; `readAs`: see FileWrite. */
+export function writeFileSafely(abs: string, shown: string, content: Content, options?: { createFolders?: boolean; readAs?: Uint8Array | string }): Promise<void> {
+  return writeFiles([{ abs, shown, content, readAs: options?.readAs }], options);
+}
+
+/** Whether the file at `abs` holds `was` now: the same bytes, or (text) the same text in UTF-8, after a byte order mark if it has one. */
+async function holds(abs: string, was: Uint8Array | string): Promise<boolean> {
+  const now = await readFile(abs).catch(() => undefined);
+  if (!now) return false; // gone, or no longer readable
+  if (typeof was !== 'string') return now.equals(was);
+  const text = now[0] === 0xef && now[1] === 0xbb && now[2] === 0xbf ? now.subarray(3) : now;
+  return text.equals(Buffer.from(was, 'utf8'));
 }
 
 /**

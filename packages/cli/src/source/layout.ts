@@ -64,6 +64,7 @@ export const BUILD_RULES = [
   { code: 'build/duplicate-data', severity: 'error', description: 'An asset\'s bytes are given once: in the file its assets.json entry names ("file"), or as "data" in the entry.' },
   { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).' },
   { code: 'build/not-utf8', severity: 'error', description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.' },
+  { code: 'build/broken-link', severity: 'error', description: 'A symbolic link in the folder leads to a file: one that leads to nothing, or round in a loop, cannot be read, and build leaves no file of the folder out without a word.' },
   { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
@@ -323,6 +324,8 @@ export interface BuildOptions {
    * a missing file.
    */
   refusedLinks?: ReadonlyMap<string, string>;
+  /** Files of the folder that are links leading to nothing or round in a loop: path → why. Each is an error of its own, not a missing file. */
+  brokenLinks?: ReadonlyMap<string, string>;
 }
 
 export interface BuildResult {
@@ -393,8 +396,12 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
     return parsed.value === undefined ? { ok: false } : { ok: true, value: parsed.value };
   };
 
-  const refused = options.refusedLinks ?? new Map<string, string>();
+  const refused = new Map<string, string>(options.refusedLinks);
   for (const [file, why] of refused) diagnostics.push({ file, code: 'build/link-outside', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Copy the file into the folder, or link to one inside the repository.' });
+  for (const [file, why] of options.brokenLinks ?? []) {
+    refused.set(file, why);
+    diagnostics.push({ file, code: 'build/broken-link', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Make the link lead to the file, put the file in its place, or delete the link.' });
+  }
   const origins = new Map<string, Origin[]>();
   const locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, origins, (file) => files.has(file) && !refused.has(file), missing);
   const assetHashes = new Map<string, { byteSize: number; sha256: string }>();

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { inLayout, LAYOUT_PATHS, type SourceFiles } from './layout.js';
-import { realLocation, writeFolder } from '../lib/write.js';
+import { ioReason, realLocation, writeFolder } from '../lib/write.js';
+import { linkProblem } from '../lib/files.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
 
@@ -12,6 +13,11 @@ export interface SourceTree {
   files: SourceFiles;
   /** Path in the folder → where its link leads (a real path outside `boundary`). */
   outside: Map<string, string>;
+  /**
+   * Path in the folder → why its link cannot be read (files.ts's linkProblem: it leads to nothing,
+   * or round in a loop). Each is build's error, never a file left out without a word.
+   */
+  broken: Map<string, string>;
   /** The repository holding the folder (the nearest folder above it with a `.git`), else the folder. */
   boundary: string;
   /** Whether `boundary` is a repository (true) or the source folder itself. */
@@ -31,6 +37,7 @@ export interface SourceTree {
 export async function readTree(root: string, select?: (rel: string, dir: boolean) => boolean): Promise<SourceTree> {
   const files: SourceFiles = new Map();
   const outside = new Map<string, string>();
+  const broken = new Map<string, string>();
   const { boundary, repository } = await boundaryOf(root);
   const inside = (real: string) => real === boundary || real.startsWith(boundary.endsWith(sep) ? boundary : boundary + sep);
   const walk = async (dir: string, prefix: string) => {
@@ -44,18 +51,25 @@ export async function readTree(root: string, select?: (rel: string, dir: boolean
       const abs = join(dir, e.name);
       if (select && !select(rel, e.isDirectory())) continue;
       if (e.isSymbolicLink()) {
-        const real = await realpath(abs).catch(() => undefined);
-        const target = real === undefined ? undefined : await stat(real).catch(() => undefined);
-        if (!target?.isFile()) continue; // broken, or a folder: not walked
-        if (!inside(real!)) outside.set(rel, real!);
-        else files.set(rel, bytesOf(real!));
+        let real: string;
+        try {
+          real = await realpath(abs);
+        } catch (e) {
+          // A link to nothing, or round in a loop: said as validate says such a link it meets.
+          broken.set(rel, linkProblem(abs, e) ?? ioReason(e));
+          continue;
+        }
+        const target = await stat(real).catch(() => undefined);
+        if (!target?.isFile()) continue; // a folder: not walked
+        if (!inside(real)) outside.set(rel, real);
+        else files.set(rel, bytesOf(real));
       } else if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) await walk(abs, rel);
       } else if (e.isFile()) files.set(rel, bytesOf(abs));
     }
   };
   await walk(root, '');
-  return { files, outside, boundary, repository };
+  return { files, outside, broken, boundary, repository };
 }
 
 /**

@@ -48,6 +48,8 @@ describe('encodingProblem', () => {
     );
     expect(utf8Problem(Buffer.from('{\n"name": "Caf\u00e9"\n}', 'latin1'))).toBe('it is not UTF-8 text: line 2 has bytes that are not UTF-8 (Latin-1 or Windows-1252 write such bytes), which reading would replace: save it as UTF-8');
     expect(utf8Problem(new Uint8Array([0x7b, 0xc3]))).toMatch(/^it is not UTF-8 text: line 1 /); // cut inside a character
+    // Lines as editors count them: a lone CR (classic Mac OS) ends one, as CR LF does.
+    expect(utf8Problem(Buffer.from('{\r"a": 1,\r\n"name": "Caf\u00e9"\r}', 'latin1'))).toMatch(/^it is not UTF-8 text: line 3 /);
   });
 });
 

@@ -1,5 +1,6 @@
 // The one statement of "a pack is JSON in UTF-8": what the CLI and the editor say about a file in
 // another encoding, from its first bytes, before they decode it.
+import { createLineIndex } from './positions.js';
 
 /**
  * A pack is JSON in UTF-8 (RFC 8259, section 8.1; a UTF-8 byte order mark is allowed). Text in
@@ -37,8 +38,7 @@ export function utf8Problem(bytes: Uint8Array): string | undefined {
   } catch {
     const text = lossy.decode(bytes);
     const at = text.indexOf('\uFFFD');
-    let line = 1;
-    for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+    const line = createLineIndex(text).lineOf(at);
     return `it is not UTF-8 text: line ${line} has bytes that are not UTF-8 (Latin-1 or Windows-1252 write such bytes), which reading would replace: save it as UTF-8`;
   }
 }

@@ -13,10 +13,19 @@ function allPaths(v: unknown, path: (string | number)[] = [], out: (string | num
   return out;
 }
 
-const layout = fc.constantFrom<string | number | undefined>(undefined, 0, 1, 2, '\t', '\r\n  ');
+const layout = fc.constantFrom<string | number | undefined>(undefined, 0, 1, 2, '\t', '\r\n  ', '\r  ', 'mixed');
+
+/** Line ends as editors count them, the oracle for createLineIndex: LF, CR and CR LF, each one. */
+const editorLines = (text: string) => text.split(/\r\n|\r|\n/);
 
 function render(value: unknown, indent: string | number | undefined): string {
   if (indent === '\r\n  ') return JSON.stringify(value, null, 2).replace(/\n/g, '\r\n');
+  // Lone CRs (classic Mac OS), and every kind of line end in one text, blank lines between.
+  if (indent === '\r  ') return JSON.stringify(value, null, 2).replace(/\n/g, '\r');
+  if (indent === 'mixed') {
+    let n = 0;
+    return JSON.stringify(value, null, 2).replace(/\n/g, () => ['\r', '\n', '\r\n', '\r\r\n', '\n\r'][n++ % 5]);
+  }
   return JSON.stringify(value, null, indent);
 }
 
@@ -117,6 +126,40 @@ describe('locateAll', () => {
     expect(got.every((p) => p !== undefined)).toBe(true);
     const oracle = createSourceText(text);
     expect(got[39999]).toEqual(oracle.locate(requests[39999].pointer, { key: true }));
+  });
+
+  it('line index: LF, CR and CR LF each end one line, as editors count them', () => {
+    const lone = createLineIndex('{\r  "a": 1,\r  "b": 2\r}');
+    expect(lone.lineCount).toBe(4);
+    expect([1, 2, 3, 4].map((n) => lone.lineText(n))).toEqual(['{', '  "a": 1,', '  "b": 2', '}']);
+    expect(lone.at('{\r  "a": 1,\r  '.length)).toEqual({ line: 3, column: 3 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'é', ' ', '\r', '\n', '\r\n'), { maxLength: 40 }).map((parts) => parts.join('')), (text) => {
+        const lines = editorLines(text);
+        const index = createLineIndex(text);
+        expect(index.lineCount).toBe(lines.length);
+        expect(lines.map((_, i) => index.lineText(i + 1))).toEqual(lines);
+        // Every offset in a line's text (and just past it) is on that line, at its column.
+        let start = 0;
+        lines.forEach((line, i) => {
+          for (let c = 0; c <= line.length; c++) expect(index.at(start + c)).toEqual({ line: i + 1, column: c + 1 });
+          start += line.length + (text.startsWith('\r\n', start + line.length) ? 2 : 1);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('places findings in a text with lone CR line ends on their own lines', () => {
+    const text = '{\r  "a": 1,\r  "b": {\r    "c": true\r  }\r}\r';
+    expect(locateAll(text, [{ pointer: '/a' }, { pointer: '/b/c' }, { pointer: '/b/c', key: true }, { pointer: '/b' }])).toEqual([
+      { line: 2, column: 8, endLine: 2, endColumn: 9 },
+      { line: 4, column: 10, endLine: 4, endColumn: 14 },
+      { line: 4, column: 5, endLine: 4, endColumn: 8 },
+      { line: 3, column: 8, endLine: 3, endColumn: 9 },
+    ]);
+    // Past a container no finding points into (skipped, not walked), lines are still counted.
+    expect(locateAll(text.replace('"a": 1', '"a": [\r 1,\r 2\r ]'), [{ pointer: '/b/c' }])).toEqual([{ line: 7, column: 10, endLine: 7, endColumn: 14 }]);
   });
 
   it('line index: line texts without their breaks, offsets to line and column', () => {

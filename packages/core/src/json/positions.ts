@@ -11,11 +11,15 @@ export interface Position {
   endColumn: number;
 }
 
-/** Lines of a text, indexed once: line numbers are 1-based, columns 1-based UTF-16 units. */
+/**
+ * Lines of a text, indexed once: line numbers are 1-based, columns 1-based UTF-16 units. A line
+ * ends at a line feed, a carriage return, or the two together (CR LF), each one line end, as
+ * editors count them: a file saved with lone CRs (classic Mac OS) has as many lines as it shows.
+ */
 export interface LineIndex {
   readonly text: string;
   readonly lineCount: number;
-  /** The text of a line, without its line break (and without a trailing \r). */
+  /** The text of a line, without its line break (LF, CR or CR LF). */
   lineText(line: number): string;
   /** Line and column of an offset. */
   at(offset: number): { line: number; column: number };
@@ -25,16 +29,29 @@ export interface LineIndex {
 }
 
 export function createLineIndex(text: string): LineIndex {
-  // Line starts in a typed array grown by doubling: one indexOf per line, no boxed numbers.
+  // Line starts in a typed array grown by doubling: one indexOf per line, no boxed numbers. Text
+  // with no carriage return (most) is one indexOf per line feed; otherwise each line ends at the
+  // nearer of the next LF and the next CR, a CR directly followed by an LF ending one line.
   let starts = new Int32Array(Math.max(16, text.length >> 5));
   let count = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  while (lf !== -1 || cr !== -1) {
+    let end: number; // the last character of the line break
+    if (cr === -1 || (lf !== -1 && lf < cr)) {
+      end = lf;
+      lf = text.indexOf('\n', lf + 1);
+    } else {
+      end = lf === cr + 1 ? lf : cr;
+      if (end === lf) lf = text.indexOf('\n', lf + 1);
+      cr = text.indexOf('\r', cr + 1);
+    }
     if (count === starts.length) {
       const grown = new Int32Array(starts.length * 2);
       grown.set(starts);
       starts = grown;
     }
-    starts[count++] = i + 1;
+    starts[count++] = end + 1;
   }
   const lineOf = (offset: number) => {
     let lo = 0;
@@ -52,8 +69,10 @@ export function createLineIndex(text: string): LineIndex {
     lineText(line) {
       if (line < 1 || line > count) return '';
       const start = starts[line - 1];
-      let end = line < count ? starts[line] - 1 : text.length;
-      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      if (line === count) return text.slice(start);
+      // Without the break: its last character, and the CR before an LF that ends the line.
+      let end = starts[line] - 1;
+      if (end > start && text.charCodeAt(end) === 10 && text.charCodeAt(end - 1) === 13) end--;
       return text.slice(start, end);
     },
     lineOf,
@@ -81,6 +100,7 @@ const enum Ch {
   Comma = 44,
   Colon = 58,
   Newline = 10,
+  Return = 13,
 }
 
 /** Where a finding goes: its position fields are set in place. */
@@ -134,7 +154,8 @@ export function grown(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
  * object scan or a named lookup meets, and a table by index for array elements. So 40,000
  * findings cost a few megabytes that the garbage collector never has to trace, no JS array per
  * parent, and the scan allocates nothing per key or element. It counts lines as it goes (a JSON
- * string holds no raw line break, so only the space between tokens can), so no line index is
+ * string holds no raw line break, so only the space between tokens can; LF, CR and CR LF each end
+ * one line, as createLineIndex counts them), so no line index is
  * built either.
  *
  * A pointer that does not resolve gets the position of the deepest value on its way (a missing
@@ -315,10 +336,16 @@ export class Locator {
     const text = this.text;
     for (;;) {
       const c = text.charCodeAt(i);
-      if (c === 32 || c === 13 || c === 9) i++;
+      if (c === 32 || c === 9) i++;
       else if (c === Ch.Newline) {
         this.line++;
         this.lineStart = ++i;
+      } else if (c === Ch.Return) {
+        // A line end of its own, unless an LF follows (CR LF: the LF counts the line).
+        if (text.charCodeAt(++i) !== Ch.Newline) {
+          this.line++;
+          this.lineStart = i;
+        }
       } else return i;
     }
   }
@@ -445,9 +472,16 @@ export class Locator {
         lineStart = i + 1;
         while (text.charCodeAt(i + 1) === 32) i++;
       } else if (kind === OPEN) depth++;
-      else if (--depth === 0) {
-        i++;
-        break;
+      else if (kind === CLOSE) {
+        if (--depth === 0) {
+          i++;
+          break;
+        }
+      } else if (text.charCodeAt(i + 1) !== Ch.Newline) {
+        // RETURN: a line end of its own, unless an LF follows (CR LF: the LF counts the line).
+        line++;
+        lineStart = i + 1;
+        while (text.charCodeAt(i + 1) === 32) i++;
       }
     }
     this.line = line;
@@ -464,9 +498,11 @@ const QUOTE = 1;
 const NEWLINE = 2;
 const OPEN = 3;
 const CLOSE = 4;
+const RETURN = 5;
 const SKIP = new Uint8Array(Ch.CloseBrace + 1);
 SKIP[Ch.Quote] = QUOTE;
 SKIP[Ch.Newline] = NEWLINE;
+SKIP[Ch.Return] = RETURN;
 SKIP[Ch.OpenBrace] = SKIP[Ch.OpenBracket] = OPEN;
 SKIP[Ch.CloseBrace] = SKIP[Ch.CloseBracket] = CLOSE;
 
