@@ -34,6 +34,19 @@ export const COLLECTION_OF_REFERENCE: Record<ReferenceType, WorkspaceCollection>
 };
 
 export const normalizeName = (s: string) => s.trim().toLowerCase();
+
+/** Workspace objects by name (normalizeName), each name's in the order given; objects without a name are left out. */
+export function byName(objects: readonly WorkspaceObject[]): Map<string, WorkspaceObject[]> {
+  const m = new Map<string, WorkspaceObject[]>();
+  for (const o of objects) {
+    if (typeof o.name !== 'string') continue;
+    const k = normalizeName(o.name);
+    const same = m.get(k);
+    if (same) same.push(o);
+    else m.set(k, [o]);
+  }
+  return m;
+}
 export const bindingKey = (type: string, id: string) => `${type}:${id}`;
 /** Key (what the plan shows) of the resource item the installer creates for a creatable reference the pack does not carry. */
 export const createdReferenceKey = (type: ReferenceType, id: string) => `@ref/${type}/${id}`;
@@ -200,16 +213,7 @@ class CandidateIndex {
   /** The objects of the type with this name, in the snapshot's order. */
   named(type: ReferenceType, name: string): WorkspaceObject[] {
     let m = this.names.get(type);
-    if (!m) {
-      this.names.set(type, (m = new Map()));
-      for (const c of this.list(type) ?? []) {
-        if (typeof c.name !== 'string') continue;
-        const k = normalizeName(c.name);
-        const same = m.get(k);
-        if (same) same.push(c);
-        else m.set(k, [c]);
-      }
-    }
+    if (!m) this.names.set(type, (m = byName(this.list(type) ?? [])));
     return m.get(normalizeName(name)) ?? [];
   }
 }

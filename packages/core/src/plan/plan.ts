@@ -4,7 +4,7 @@ import { setOwn } from '../own.js';
 import { count } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
-import { bindingKey, bindReferences, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
+import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
 import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
@@ -221,16 +221,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const nameIndexes = new Map<WorkspaceCollection, Map<string, WorkspaceObject[]>>();
   const sameNamed = (c: WorkspaceCollection, name: string): WorkspaceObject[] => {
     let m = nameIndexes.get(c);
-    if (!m) {
-      nameIndexes.set(c, (m = new Map()));
-      for (const o of snapshot.collections[c] ?? []) {
-        if (typeof o.name !== 'string') continue;
-        const k = normalizeName(o.name);
-        const same = m.get(k);
-        if (same) same.push(o);
-        else m.set(k, [o]);
-      }
-    }
+    if (!m) nameIndexes.set(c, (m = byName(snapshot.collections[c] ?? [])));
     return m.get(normalizeName(name)) ?? [];
   };
   // Items whose workspace ids are known at plan time (not being created): rewrites resolve against them.
