@@ -8,7 +8,7 @@
 // FUZZ_RUNS packs (100 in npm test, 10,000 in npm run fuzz); FUZZ_SEED replays a run.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, normalizeName, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
+import { canonicalize, normalizeName, resourceContent, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
 import { fuzzConfig, validPack } from '@setup-pack/testkit';
 import { exportWorkspace, install, planInstall } from '../src/index.js';
 import { defaultNames, fuzzWorkspace, namesOf, upToWorkspaceIds, useServer } from './harness.js';
@@ -35,15 +35,16 @@ function runsInCycle(pack: Pack): boolean {
 }
 
 /**
- * Whether two resources of one kind have the same name and content (keys apart): export --all tells
- * such twins apart by name and content only (never by id), so which of them gets `-2` can differ
- * between two workspaces, and so can which one a smart list naming one of them points to
- * (docs/export.md, known limits).
+ * Whether two resources of one kind are the same in the workspace: the same name (normalizeName) and
+ * the same content as the planner writes it (`resourceContent`: a contact stage's `data` is not
+ * kept). export --all tells such twins apart by name and content only (never by id), so which of
+ * them gets `-2` can differ between two workspaces, and so can which one a smart list or a block
+ * naming one of them points to (docs/export.md, known limits).
  */
 function hasIdenticalResources(pack: Pack): boolean {
   const seen = new Set<string>();
-  for (const { key: _key, ...r } of pack.resources ?? []) {
-    const id = JSON.stringify(canonicalize({ ...r, name: norm(r.name) }));
+  for (const r of pack.resources ?? []) {
+    const id = JSON.stringify(canonicalize({ kind: r.kind, ...resourceContent(r), name: norm(r.name) }));
     if (seen.has(id)) return true;
     seen.add(id);
   }
