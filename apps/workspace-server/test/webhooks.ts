@@ -197,6 +197,27 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect((await a.client.get(`/v1/events/${da.json.id}`)).body).toMatchObject({ id: da.json.id, type: 'contact.created' });
   });
 
+  it('one fan-out of several workspaces\' events gives each endpoint only its own workspace\'s', async () => {
+    // Three workspaces: two endpoints in the first, one in the second, none in the third; their
+    // creations interleave, so one fan-out batch holds all of them.
+    const a = await verifiedEndpoint(['contact.created']);
+    const a2 = await verifiedEndpoint(['*'], a.client);
+    const b = await verifiedEndpoint(['contact.created']);
+    const quiet = (await s.workspace()).client;
+    await s.drain();
+    const made: Record<string, string[]> = { a: [], b: [] };
+    for (let i = 0; i < 3; i++) {
+      made.a.push((await a.client.post('/v1/contacts', { first_name: `A${i}`, last_name: 'Tenant' })).body.id);
+      made.b.push((await b.client.post('/v1/contacts', { first_name: `B${i}`, last_name: 'Tenant' })).body.id);
+      expect((await quiet.post('/v1/contacts', { first_name: `Q${i}`, last_name: 'Tenant' })).status).toBe(201);
+    }
+    await s.drain();
+    const ids = (r: Receiver) => r.deliveries('contact.created').map((d) => d.json.data.id).sort();
+    expect(ids(a.rcv)).toEqual([...made.a].sort());
+    expect(ids(a2.rcv)).toEqual([...made.a].sort());
+    expect(ids(b.rcv)).toEqual([...made.b].sort());
+  });
+
   it('retries a 500 on the documented schedule, signing each attempt afresh, same delivery id', async () => {
     const { client, rcv, id, secret } = await verifiedEndpoint(['contact.created']);
     let calls = 0;

@@ -2,7 +2,7 @@
 // plural is the one statement of "1 thing, 2 things" every package's messages use.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { count, plural, pluralWord, printable, printableLine } from './text.js';
+import { count, occurringIn, plural, pluralWord, printable, printableLine } from './text.js';
 
 describe('count', () => {
   it('writes thousands separators as toLocaleString("en-US") does', () => {
@@ -90,5 +90,26 @@ describe('printableLine', () => {
         expect(wrong).toBe(-1);
       }),
     );
+  });
+});
+
+describe('occurringIn', () => {
+  it('finds exactly the needles that text.includes finds', () => {
+    // Small alphabets, so needles share heads, overlap and repeat.
+    const str = (max: number) => fc.string({ unit: fc.constantFrom('a', 'b', '/', ':', 'h'), maxLength: max });
+    fc.assert(
+      fc.property(str(60), fc.array(str(12), { maxLength: 12 }), (text, needles) => {
+        const want = new Set(needles.filter((n) => n !== '' && text.includes(n)));
+        expect(occurringIn(text, needles)).toEqual(want);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds addresses inside JSON text, long and short, sharing one host', () => {
+    const urls = ['https://cdn.example.com/m/1.png', 'https://cdn.example.com/m/10.png', 'https://cdn.example.com/m/2.png', 'x'];
+    const text = JSON.stringify({ html: `<img src="${urls[1]}"><img src="${urls[2]}">` });
+    expect(occurringIn(text, urls)).toEqual(new Set([urls[1], urls[2], 'x']));
+    expect(occurringIn(text, ['', 'https://other.example/'])).toEqual(new Set());
   });
 });

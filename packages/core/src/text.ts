@@ -79,3 +79,32 @@ export function printableLine(s: string): string {
     return c === 9 ? ' ' : c < 0x20 ? String.fromCharCode(0x2400 + c) : c === 0x7f ? '\u2421' : '\ufffd';
   });
 }
+
+/**
+ * Which of `needles` occur somewhere in `text`. Linear in the text and the needles, where asking
+ * `text.includes` of each needle reads the whole text once per needle: needles are grouped by
+ * their first (up to) eight characters, each group's start is found by `indexOf`, and at each
+ * start only the group's lengths are looked up. An empty needle is never reported.
+ */
+export function occurringIn(text: string, needles: Iterable<string>): Set<string> {
+  const groups = new Map<string, { lengths: Set<number>; wanted: Set<string> }>();
+  for (const n of needles) {
+    if (!n) continue;
+    const head = n.slice(0, 8);
+    let g = groups.get(head);
+    if (!g) groups.set(head, (g = { lengths: new Set(), wanted: new Set() }));
+    g.lengths.add(n.length);
+    g.wanted.add(n);
+  }
+  const found = new Set<string>();
+  for (const [head, g] of groups) {
+    // A group whose needles are all found stops looking.
+    for (let at = text.indexOf(head); at >= 0 && g.wanted.size; at = text.indexOf(head, at + 1)) {
+      for (const length of g.lengths) {
+        const s = text.substr(at, length);
+        if (g.wanted.delete(s)) found.add(s);
+      }
+    }
+  }
+  return found;
+}

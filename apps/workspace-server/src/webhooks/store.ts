@@ -272,7 +272,11 @@ async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
     q.values,
   );
   const by = new Map<string, Attempt[]>();
-  for (const a of at) by.set(a.delivery_id, [...(by.get(a.delivery_id) ?? []), toAttempt(a)]);
+  for (const a of at) {
+    const list = by.get(a.delivery_id);
+    if (list) list.push(toAttempt(a));
+    else by.set(a.delivery_id, [toAttempt(a)]);
+  }
   return rows.map((r) => toDelivery(r, by.get(r.id) ?? []));
 }
 
@@ -445,11 +449,18 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
         [withEndpoints],
       )
       : { rows: [] };
+    // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
+    const epsOf = new Map<string, typeof eps>();
+    for (const ep of eps) {
+      const list = epsOf.get(ep.workspace_id);
+      if (list) list.push(ep);
+      else epsOf.set(ep.workspace_id, [ep]);
+    }
     const rows: unknown[][] = [];
     for (const ev of evs) {
       let body: string | undefined;
-      for (const ep of eps) {
-        if (ep.workspace_id === ev.workspace_id && subscribes(ep.event_types, ev.type)) {
+      for (const ep of epsOf.get(ev.workspace_id) ?? []) {
+        if (subscribes(ep.event_types, ev.type)) {
           body ??= eventBody(toEvent(ev));
           rows.push([newId('dlv'), ev.workspace_id, ep.id, ev.id, ev.type, body, iso(ev.created_at)]);
         }

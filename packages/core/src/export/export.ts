@@ -10,6 +10,7 @@ import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
 import { escapeToken } from '../json/pointer.js';
+import { occurringIn } from '../text.js';
 import { COLLECTION_OF_REFERENCE, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, ReferencePlace, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
@@ -184,7 +185,11 @@ function usedMedia(snapshot: WorkspaceSnapshot): { brand: Map<string, string[]>;
     if (id) brand.set(id, [...(brand.get(id) ?? []), key]);
   }
   const text = (snapshot.collections.message_templates ?? []).map((t) => JSON.stringify(projectWorkspaceObject('message_templates', t))).join('\n');
-  const templates = new Set(media.filter((m) => typeof m.url === 'string' && m.url && text.includes(JSON.stringify(m.url).slice(1, -1))).map((m) => m.id));
+  // An address is looked for as the templates' JSON writes it (escaped), all at once: a workspace
+  // may hold thousands of media and 100 templates of 20,000 characters.
+  const escaped = (url: string) => JSON.stringify(url).slice(1, -1);
+  const inText = occurringIn(text, media.flatMap((m) => (typeof m.url === 'string' ? [escaped(m.url)] : [])));
+  const templates = new Set(media.filter((m) => typeof m.url === 'string' && inText.has(escaped(m.url))).map((m) => m.id));
   return { brand, templates };
 }
 
