@@ -1,7 +1,7 @@
 // The upgrade planner: pack + ledger + workspace snapshot → plan. Pure: no I/O, no clock, no
 // randomness; the same inputs give the same plan whatever the order of items in the pack.
 import { setOwn } from '../own.js';
-import { count } from '../text.js';
+import { count, occurringIn } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
@@ -87,10 +87,12 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
     if (a.data != null) urlRewrites.push({ kind: 'url', from: sourceUrl, target: { itemId: itemId('asset', a.key) } });
     else if (a.url && a.url !== sourceUrl) urlRewrites.push({ kind: 'url', from: sourceUrl, target: { url: a.url } });
   }
+  const addresses = urlRewrites.map((rw) => rw.from);
   for (const t of pack.messageTemplates ?? []) {
     const content = templateContent(t);
-    const text = canonicalText(content);
-    out.push({ itemId: itemId('template', t.key), kind: 'template', key: t.key, name: t.name, collection: 'message_templates', content, rewrites: urlRewrites.filter((rw) => text.includes(rw.from)), adoptable: false });
+    // The addresses a template uses, in one pass over its text (a pack may carry thousands).
+    const used = urlRewrites.length ? occurringIn(canonicalText(content), addresses) : undefined;
+    out.push({ itemId: itemId('template', t.key), kind: 'template', key: t.key, name: t.name, collection: 'message_templates', content, rewrites: used ? urlRewrites.filter((rw) => used.has(rw.from)) : [], adoptable: false });
   }
   if (pack.brand) {
     const assets = pack.assets ?? [];
