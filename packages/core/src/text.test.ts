@@ -2,7 +2,7 @@
 // plural is the one statement of "1 thing, 2 things" every package's messages use.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { count, occurringIn, plural, pluralWord, printable, printableLine } from './text.js';
+import { count, Needles, occurringIn, plural, pluralWord, printable, printableLine } from './text.js';
 
 describe('count', () => {
   it('writes thousands separators as toLocaleString("en-US") does', () => {
@@ -103,6 +103,17 @@ describe('occurringIn', () => {
         expect(occurringIn(text, needles)).toEqual(want);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('answers each text on its own when one set of needles is asked of many', () => {
+    const str = (max: number) => fc.string({ unit: fc.constantFrom('a', 'b', '/', 'h'), maxLength: max });
+    fc.assert(
+      fc.property(fc.array(str(40), { maxLength: 6 }), fc.array(str(10), { maxLength: 10 }), (texts, needles) => {
+        const set = new Needles(needles);
+        for (const text of texts) expect(set.in(text)).toEqual(new Set(needles.filter((n) => n !== '' && text.includes(n))));
+      }),
+      { numRuns: 300 },
     );
   });
 

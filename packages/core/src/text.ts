@@ -81,30 +81,50 @@ export function printableLine(s: string): string {
 }
 
 /**
- * Which of `needles` occur somewhere in `text`. Linear in the text and the needles, where asking
- * `text.includes` of each needle reads the whole text once per needle: needles are grouped by
- * their first (up to) eight characters, each group's start is found by `indexOf`, and at each
- * start only the group's lengths are looked up. An empty needle is never reported.
+ * A set of strings to look for in texts, each text read once: asking `text.includes` of each
+ * needle reads the text once per needle, which grows with their product (thousands of image
+ * addresses against templates of 20,000 characters). Needles are grouped by their first (up to)
+ * eight characters; in a text each group's start is found by `indexOf`, and at each start only
+ * the group's lengths are looked up. An empty needle is never reported.
  */
-export function occurringIn(text: string, needles: Iterable<string>): Set<string> {
-  const groups = new Map<string, { lengths: Set<number>; wanted: Set<string> }>();
-  for (const n of needles) {
-    if (!n) continue;
-    const head = n.slice(0, 8);
-    let g = groups.get(head);
-    if (!g) groups.set(head, (g = { lengths: new Set(), wanted: new Set() }));
-    g.lengths.add(n.length);
-    g.wanted.add(n);
-  }
-  const found = new Set<string>();
-  for (const [head, g] of groups) {
-    // A group whose needles are all found stops looking.
-    for (let at = text.indexOf(head); at >= 0 && g.wanted.size; at = text.indexOf(head, at + 1)) {
-      for (const length of g.lengths) {
-        const s = text.substr(at, length);
-        if (g.wanted.delete(s)) found.add(s);
-      }
+export class Needles {
+  private readonly groups = new Map<string, { lengths: number[]; wanted: Set<string> }>();
+  constructor(needles: Iterable<string>) {
+    for (const n of needles) {
+      if (!n) continue;
+      const head = n.slice(0, 8);
+      let g = this.groups.get(head);
+      if (!g) this.groups.set(head, (g = { lengths: [], wanted: new Set() }));
+      if (!g.lengths.includes(n.length)) g.lengths.push(n.length);
+      g.wanted.add(n);
     }
   }
-  return found;
+
+  get size(): number {
+    let n = 0;
+    for (const g of this.groups.values()) n += g.wanted.size;
+    return n;
+  }
+
+  /** The needles that occur in `text`. */
+  in(text: string): Set<string> {
+    const found = new Set<string>();
+    for (const [head, g] of this.groups) {
+      // A group whose needles are all found stops looking.
+      let left = g.wanted.size;
+      for (let at = text.indexOf(head); at >= 0 && left; at = text.indexOf(head, at + 1)) {
+        for (const length of g.lengths) {
+          const s = text.substr(at, length);
+          if (g.wanted.has(s) && !found.has(s)) {
+            found.add(s);
+            left--;
+          }
+        }
+      }
+    }
+    return found;
+  }
 }
+
+/** Which of `needles` occur somewhere in `text` (one text: `Needles` for many). */
+export const occurringIn = (text: string, needles: Iterable<string>): Set<string> => new Needles(needles).in(text);

@@ -10,7 +10,7 @@ import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
 import { escapeToken } from '../json/pointer.js';
-import { occurringIn } from '../text.js';
+import { Needles, occurringIn } from '../text.js';
 import { COLLECTION_OF_REFERENCE, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, ReferencePlace, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
@@ -248,7 +248,11 @@ function mapFilterValues(value: unknown, f: (s: string) => string): unknown {
 function replaceInside(value: unknown, pairs: [string, string][]): unknown {
   const sorted = pairs.filter(([from, to]) => from && from !== to).sort((a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
   if (!sorted.length) return value;
+  // Most strings hold none of them: one pass each says so, where one includes per pair read each
+  // string once per media file.
+  const froms = new Needles(sorted.map(([from]) => from));
   return mapStrings(value, (s) => {
+    if (!froms.in(s).size) return s;
     for (const [from, to] of sorted) if (s.includes(from)) s = s.split(from).join(to);
     return s;
   });

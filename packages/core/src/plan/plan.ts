@@ -1,7 +1,7 @@
 // The upgrade planner: pack + ledger + workspace snapshot → plan. Pure: no I/O, no clock, no
 // randomness; the same inputs give the same plan whatever the order of items in the pack.
 import { setOwn } from '../own.js';
-import { count, occurringIn } from '../text.js';
+import { count, Needles } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
 import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
@@ -87,11 +87,11 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
     if (a.data != null) urlRewrites.push({ kind: 'url', from: sourceUrl, target: { itemId: itemId('asset', a.key) } });
     else if (a.url && a.url !== sourceUrl) urlRewrites.push({ kind: 'url', from: sourceUrl, target: { url: a.url } });
   }
-  const addresses = urlRewrites.map((rw) => rw.from);
+  const addresses = new Needles(urlRewrites.map((rw) => rw.from));
   for (const t of pack.messageTemplates ?? []) {
     const content = templateContent(t);
     // The addresses a template uses, in one pass over its text (a pack may carry thousands).
-    const used = urlRewrites.length ? occurringIn(canonicalText(content), addresses) : undefined;
+    const used = urlRewrites.length ? addresses.in(canonicalText(content)) : undefined;
     out.push({ itemId: itemId('template', t.key), kind: 'template', key: t.key, name: t.name, collection: 'message_templates', content, rewrites: used ? urlRewrites.filter((rw) => used.has(rw.from)) : [], adoptable: false });
   }
   if (pack.brand) {
@@ -742,10 +742,15 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   // A media file that an item being kept shows (an edited template's image, the brand's logo)
   // stays too: removing it would leave the kept item pointing at nothing.
   const kept = steps.filter((st) => st.action === 'conflict' || (st.action === 'orphan' && found.has(st.itemId))).map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
-  for (const st of steps) {
-    if (st.kind !== 'asset' || st.action !== 'remove' || !st.write) continue;
-    const url = ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined);
-    const user = url ? kept.find((k) => k.text.includes(url)) : undefined;
+  const removed = steps.filter((st) => st.kind === 'asset' && st.action === 'remove' && st.write).map((st) => ({ st, url: ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined) }));
+  // Each kept item's text read once for every removed file's address: the first kept item showing it.
+  const firstUser = new Map<string, (typeof kept)[number]>();
+  if (removed.length && kept.length) {
+    const urls = new Needles(removed.flatMap((r) => (r.url ? [r.url] : [])));
+    for (const k of kept) for (const url of urls.in(k.text)) if (!firstUser.has(url)) firstUser.set(url, k);
+  }
+  for (const { st, url } of removed) {
+    const user = url ? firstUser.get(url) : undefined;
     if (user) Object.assign(st, { action: 'orphan', write: false, reason: `shown by ${user.st.kind} ${user.st.name}, which is kept: kept` });
   }
   for (const st of steps) {
