@@ -50,6 +50,21 @@ describe('validatePack', () => {
   });
 
 
+  it('suggests the node an edge meant when only its case differs, for every dangling end', () => {
+    const pack = loadFixture('valid/buyer-lead-starter.json');
+    const g = pack.automations[0].document.graph;
+    const [first, second] = g.nodes.map((n: { id: string }) => n.id);
+    g.edges.push(
+      ...Array.from({ length: 40 }, (_, i) => ({ id: `shout${i}`, source: first.toUpperCase(), target: second })),
+      { id: 'lost', source: first, target: 'nowhere' },
+    );
+    const ds = validatePack(pack).diagnostics.filter((d) => d.code === 'graph/unknown-node');
+    expect(ds).toHaveLength(41);
+    expect(ds.slice(0, 40).every((d) => d.hint === `Did you mean "${first}"?` && d.pointer.endsWith('/source'))).toBe(true);
+    expect(ds[40]).toMatchObject({ pointer: `/automations/0/document/graph/edges/${g.edges.length - 1}/target` });
+    expect(ds[40].hint).toBeUndefined();
+  });
+
   it('suggests the same kind for every block of one misspelt kind, and stands the graph rules down at each of them, as for one', () => {
     const pack = loadFixture('valid/buyer-lead-starter.json');
     const nodes = pack.automations[0].document.graph.nodes;

@@ -7,11 +7,18 @@ export default defineRule({
       const g = a.graph;
       // Nodes without a usable id failed the schema; their edges would only echo that error.
       if (!g || !g.hasDanglingEdges || g.hasIdlessNodes) continue;
+      // The ids by their lower case, made once per graph on its first dangling end (edges are not
+      // limited in number: every one may dangle).
+      let byLower: Map<string, string> | undefined;
       for (let e = 0; e < g.edgeCount; e++) {
         for (const end of ['source', 'target'] as const) {
           if ((end === 'source' ? g.from(e) : g.to(e)) >= 0) continue;
           const named = g[end](e);
-          const near = Array.from({ length: g.nodeCount }, (_, n) => g.id(n)).find((id) => id.toLowerCase() === named.toLowerCase());
+          if (!byLower) {
+            byLower = new Map();
+            for (let n = 0; n < g.nodeCount; n++) if (!byLower.has(g.id(n).toLowerCase())) byLower.set(g.id(n).toLowerCase(), g.id(n));
+          }
+          const near = byLower.get(named.toLowerCase());
           ctx.report({ pointer: `${g.edgePointer(e)}/${end}`, message: `Edge "${g.edgeId(e)}" ${end === 'source' ? 'leaves' : 'enters'} node "${named}", but the graph has no node with that id.`, ...(near ? { hint: `Did you mean "${near}"?` } : {}) });
         }
       }
