@@ -34,10 +34,17 @@ export class KeyAllocator {
   take(prefix: string, name: string): string {
     const base = prefix ? `${prefix}-${slugify(name)}` : slugify(name);
     let key = base;
-    for (let n = 2; this.used.has(key); n++) key = `${base}-${n}`;
+    // Counting on from the last suffix given for this base: 5,000 media files named image.png
+    // would otherwise try 2, 3, … again for each one.
+    let n = this.next.get(base) ?? 2;
+    while (this.used.has(key)) key = `${base}-${n++}`;
+    if (key !== base) this.next.set(base, n);
     this.used.add(key);
     return key;
   }
+
+  /** The suffix to try first for a base already taken. */
+  private readonly next = new Map<string, number>();
 }
 
 /**
