@@ -1,9 +1,12 @@
 // Keeps an automation's references in step with the ids its node configs write: an id a
 // catalog ref field starts writing gets a reference; a reference whose id no config writes any
 // more (after this edit) is dropped. References the edit did not touch are left alone.
-import { nodeKindInfo, stringsInConfig, type ReferenceType } from '@setup-pack/core';
+import { nodeKindInfo, stringsInConfig, type PackItemOfReference, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, objs, setKey, str, type Obj } from './json.js';
 import { nodesOf } from './graph.js';
+
+/** The pack's items by reference type and key (core's packItemsByReferenceType). */
+export type RefIndex = ReadonlyMap<ReferenceType, ReadonlyMap<string, PackItemOfReference>>;
 
 /** `type:id` of every id a catalog ref/refs field writes in the document's graph. */
 export function typedRefsWritten(doc: Obj): Map<string, { type: ReferenceType; id: string }> {

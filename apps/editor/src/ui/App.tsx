@@ -20,7 +20,8 @@ import { duplicatesDropped, duplicatesStillThere, lostOnOpen, lostOnOpenBanner, 
 import { useValidation } from './useValidation.js';
 import { Canvas } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
-import { sameReferenceItems, stableRefIndex, type RefIndex } from './flow.js';
+import { sameReferenceItems, stableRefIndex } from './flow.js';
+import type { RefIndex } from '../model/references.js';
 import { Sidebar } from './Sidebar.js';
 import { AutomationInspector } from './Inspector.js';
 import { FieldFindings } from './fields.js';

@@ -4,7 +4,7 @@
 import { createContext, memo, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
 import { count, plural, type PackItemOfReference, type ReferenceType } from '@setup-pack/core';
-import type { RefIndex } from './flow.js';
+import type { RefIndex } from '../model/references.js';
 
 /** Text, or a reference said by name; `item` when it resolves inside the pack (then a link to it). */
 export type SummaryItem = string | { text: string; ref: ReferenceType; id: string; item?: PackItemOfReference };

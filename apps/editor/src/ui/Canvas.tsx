@@ -12,7 +12,8 @@ import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
 import type { Obj } from '../model/json.js';
 import { nodeTypes, SummaryContext, SummaryStore, type BlockNodeType } from './BlockNode.js';
-import { buildEdges, buildNodes, sameEdgeInputs, sameItems, type DiffMark, type NodeCache, type RefIndex } from './flow.js';
+import { buildEdges, buildNodes, sameEdgeInputs, sameItems, type DiffMark, type NodeCache } from './flow.js';
+import type { RefIndex } from '../model/references.js';
 import { Palette } from './Palette.js';
 import { renderCounts } from './renderCounts.js';
 

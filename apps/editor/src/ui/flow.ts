@@ -1,18 +1,17 @@
 // Pack graph → React Flow nodes and edges. Nodes without a saved position are placed by dagre
 // for display only (nothing is written until the author moves or tidies them).
 import { MarkerType, type Edge } from '@xyflow/react';
-import { describeConfig, nodeKindInfo, type PackItemOfReference, type ReferenceType, type SummaryPart } from '@setup-pack/core';
+import { describeConfig, nodeKindInfo, type SummaryPart } from '@setup-pack/core';
 import { asArr, asObj, isObj, objs, sameEach, str, type Obj } from '../model/json.js';
 import type { PackValue } from '../model/pack.js';
 import { canvasIds, graphOf, handleOf, handlesOfNode, isTrigger, nodesOf } from '../model/graph.js';
 import { tidyUp } from '../model/layout.js';
 import { nodeKey, type FindingIndex } from '../model/findings.js';
+import type { RefIndex } from '../model/references.js';
 import type { BlockNodeType, SummaryItem } from './BlockNode.js';
 
 export type DiffMark = 'added' | 'removed' | 'changed';
 
-/** The pack's items by reference type and key (core's packItemsByReferenceType). */
-export type RefIndex = ReadonlyMap<ReferenceType, ReadonlyMap<string, PackItemOfReference>>;
 
 /**
  * A block's summary (core's describeConfig) with each reference said by name: the pack item's

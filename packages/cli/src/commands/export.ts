@@ -12,7 +12,7 @@ import { checkPackField } from '../lib/pack-field.js';
 import { unpackToFiles } from '../source/layout.js';
 import { isEmptyDir, writeTree } from '../source/tree.js';
 import { writeFileSafely } from '../lib/write.js';
-import { connect, CONNECTION_OPTIONS, reportFailure, StatusLine } from './plan.js';
+import { connect, CONNECTION_OPTIONS, reportFailure, StatusLine } from '../lib/workspace.js';
 
 export const spec: CommandSpec = {
   name: 'export',

@@ -3,7 +3,8 @@ import { count, plural, printable as p } from '@setup-pack/core';
 import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { connect, CONNECTION_OPTIONS, PLAN_OPTIONS, planJson, planOptions, readPack, reportFailure, StatusLine } from './plan.js';
+import { connect, CONNECTION_OPTIONS, planJson, reportFailure, StatusLine } from '../lib/workspace.js';
+import { PLAN_OPTIONS, planOptions, readPack } from './plan.js';
 
 export const spec: CommandSpec = {
   name: 'install',

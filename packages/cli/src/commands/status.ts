@@ -2,7 +2,7 @@
 import { plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
+import { breakLockHint, connect, CONNECTION_OPTIONS, reportFailure } from '../lib/workspace.js';
 
 export const spec: CommandSpec = {
   name: 'status',
@@ -42,7 +42,6 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       ctx.stdout.write('No packs are installed in this workspace.\n');
       return 0;
     }
-    const { breakLockHint } = await import('./unlock.js');
     for (const r of rows) {
       // The workspace's ledger is the workspace's text: printable (as p) before a terminal sees it.
       const lock = r.lock ? c.yellow(` locked by ${p(String(r.lock.holder))} until ${p(String(r.lock.expires_at))}; ${p(breakLockHint(String(r.packId), String(r.lock.holder)))}`) : '';

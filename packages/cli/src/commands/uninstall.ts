@@ -2,7 +2,7 @@
 import { count, plural } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { connect, CONNECTION_OPTIONS, planJson, reportFailure } from './plan.js';
+import { connect, CONNECTION_OPTIONS, planJson, reportFailure } from '../lib/workspace.js';
 
 export const spec: CommandSpec = {
   name: 'uninstall',

@@ -3,8 +3,7 @@ import { printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
-import { shellWord } from '../lib/shell.js';
-import { connect, CONNECTION_OPTIONS, reportFailure } from './plan.js';
+import { connect, CONNECTION_OPTIONS, reportFailure } from '../lib/workspace.js';
 
 export const spec: CommandSpec = {
   name: 'unlock',
@@ -17,12 +16,6 @@ export const spec: CommandSpec = {
   options: { ...CONNECTION_OPTIONS },
   examples: [['setup-pack unlock 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12 setup-pack-k3x9q2ab', 'Break the lock a killed CI job left']],
 };
-
-/** The command that breaks `holder`'s lock of `packId`, as the lock-taken message and this command say it. */
-export const unlockCommand = (packId: string, holder: string) => `setup-pack unlock ${shellWord(packId)} ${shellWord(holder)}`;
-
-/** How to break a lock that may be a dead run's, as a refused install and `status` say it. */
-export const breakLockHint = (packId: string, holder: string) => `if no run is in progress (one crashed or was killed), break it: ${unlockCommand(packId, holder)}`;
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const json = args.values.format === 'json';
