@@ -237,6 +237,55 @@ describe('export --pack-id: the round trip install → export', () => {
 
 /** A snapshot with the workspace's own addresses and the fresh packId set aside. */
 describe('export --all: a workspace set up by hand', () => {
+  it('twins (a template, a smart list, a pipeline of one name and one content) keep their keys between workspaces: the one an automation uses is the same in every snapshot', async () => {
+    // Export tells objects of one name apart by content; these are the same in content, so which
+    // gets `-2` was the order the workspace lists them in (its random ids). Two workspaces listing
+    // them in other orders gave the automation's template, list and stage other keys.
+    const stages = [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const, probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const, probability: 0 }];
+    const filters = { version: 2, root: { type: 'condition', field: 'do_not_contact', operator: 'is_true' } };
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e3', name: 'Twins', version: '1.0.0',
+      messageTemplates: ['tpl-a', 'tpl-b'].map((key) => ({ key, name: 'Welcome', channel: 'sms' as const, body: 'Hi' })),
+      smartLists: ['list-a', 'list-b'].map((key) => ({ key, name: 'Buyers', filters })),
+      pipelines: ['pipe-a', 'pipe-b'].map((key) => ({ key, name: 'Deals', stages: stages.map((st) => ({ ...st, key: `${key}-${st.key}` })) })),
+      automations: [{ key: 'main', document: {
+        format: 'service.automation-template', version: 1, name: 'Main',
+        graph: {
+          nodes: [
+            { id: 't', kind: 'trigger.listing_match', config: { smart_list_id: 'list-b' } },
+            { id: 'sms', kind: 'action.send_sms', config: { template_id: 'tpl-b' } },
+            { id: 'deal', kind: 'action.create_deal', config: { pipeline_id: 'pipe-b', stage_id: 'pipe-b-new', name: 'Deal' } },
+          ],
+          edges: [{ id: 'e1', source: 't', target: 'sms' }, { id: 'e2', source: 'sms', target: 'deal' }],
+        },
+        references: [{ type: 'smart_list', id: 'list-b' }, { type: 'email_template', id: 'tpl-b' }, { type: 'pipeline', id: 'pipe-b' }, { type: 'deal_stage', id: 'pipe-b-new' }],
+      } }],
+    };
+    // Whether the object the automation uses is listed first of its twins, per kind: what the order of the workspace's ids decided.
+    const usedFirst = async (c: WorkspaceClient) => {
+      const [auto] = await c.listAll<any>('/v1/automations');
+      const nodes = (auto.draft_document ?? auto.document).graph.nodes as { id: string; config: Record<string, string> }[];
+      const cfg = (id: string) => nodes.find((n) => n.id === id)!.config;
+      const first = async (path: string, id: string) => (await c.listAll<{ id: string }>(path))[0].id === id;
+      return [await first('/v1/message-templates', cfg('sms').template_id), await first('/v1/smart-lists', cfg('t').smart_list_id), await first('/v1/pipeline-details', cfg('deal').pipeline_id)];
+    };
+    const a = await fresh();
+    await install(a, pack);
+    const first = await exportWorkspace(a, { all: true, exportedAt: STAMP });
+    expect(errorsOf(first.diagnostics)).toEqual([]);
+    const inA = await usedFirst(a);
+    // Snapshots of workspaces made from A's until, for each kind, one lists the twins the other way round.
+    const swapped = [false, false, false];
+    for (let i = 0; i < 20 && swapped.includes(false); i++) {
+      const b = await fresh();
+      await install(b, first.pack);
+      (await usedFirst(b)).forEach((f, k) => (swapped[k] ||= f !== inA[k]));
+      const second = await exportWorkspace(b, { all: true, exportedAt: STAMP });
+      expect(upToWorkspaceIds(second.pack)).toEqual(upToWorkspaceIds(first.pack));
+    }
+    expect(swapped).toEqual([true, true, true]);
+  });
+
   it('snapshot of A installed into a fresh B exports the same pack up to workspace ids; it validates and installs back into A with zero writes', async () => {
     const a = await fresh();
     await install(a, loadPack('valid/buyer-lead-starter.json'));
