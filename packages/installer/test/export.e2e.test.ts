@@ -111,6 +111,33 @@ describe('export --pack-id: the round trip install → export', () => {
       expect((await planInstall(c, r.pack)).plan.writes).toBe(0);
     });
 
+    it('a ledger written before the places were recorded: its graph cannot tell which place had which id, so export gives one id to both; installing the same release again records them (the ledger alone, no item write), and the export equals the pack', async () => {
+      const ws = await server().workspace();
+      const c = clientFor(server(), ws.key);
+      await install(c, pack);
+      // The ledger as an install made before source.referencePlaces wrote it.
+      const { ledger } = (await readLedger(c, pack.packId))!;
+      const { referencePlaces, ...oldSource } = ledger.source!;
+      expect(referencePlaces).toBeDefined();
+      const lock = await LedgerLock.acquire(c, pack.packId, 'old-installer', 60);
+      await lock.write({ ...ledger, source: oldSource });
+      await lock.release();
+      const before = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      const nodes = before.pack.automations![0].document.graph.nodes;
+      const tagOf = (n: string) => nodes.find((x) => x.id === n)!.config!.tag_id;
+      expect(tagOf('tag-1')).toBe(tagOf('tag-2'));
+
+      const again = await install(c, pack);
+      expect(again.written).toBe(0);
+      expect(again.plan.hasChanges).toBe(true);
+      expect((await readLedger(c, pack.packId))!.ledger.source!.referencePlaces).toEqual(referencePlaces);
+      const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      const { exportedAt: _at, ...exported } = r.pack;
+      expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+      // And from then on the same release plans nothing.
+      expect((await planInstall(c, pack)).plan.hasChanges).toBe(false);
+    });
+
     it('a block the user re-pointed in the workspace is exported as the workspace has it now', async () => {
       const ws = await server().workspace();
       const c = clientFor(server(), ws.key);
