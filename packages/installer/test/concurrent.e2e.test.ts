@@ -160,6 +160,25 @@ describe('the same pack installed twice at the same time', () => {
   });
 });
 
+/**
+ * `setup-pack uninstall <packId>` as a process whose lock request is held (it has read the ledger
+ * and planned) while `during` runs; then released, it must finish with code 0 and nothing on stderr.
+ */
+async function uninstallWhile(key: string, packId: string, during: () => Promise<void>) {
+  const proxy = await holdingProxy(lockRequest);
+  try {
+    const removing = cliProcess(['uninstall', packId], proxy.base, key);
+    await proxy.arrived;
+    await during();
+    proxy.release();
+    const r = await removing;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe('an uninstall beside an install', () => {
   it('an uninstall that read the ledger before an upgrade finished reads it again under its lock: it removes what the upgrade added too', async () => {
     const v100 = loadPack('releases/buyer-lead-1.0.0.json');
@@ -172,21 +191,12 @@ describe('an uninstall beside an install', () => {
     const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
     expect((await cli(['install', files.v100], env)).code).toBe(0);
     // The uninstall process reads the 1.0.0 ledger and plans; its lock request is held until 1.1.0 is installed.
-    const proxy = await holdingProxy(lockRequest);
-    let upgraded: Record<string, LedgerItem>;
-    try {
-      const removing = cliProcess(['uninstall', v100.packId], proxy.base, ws.key);
-      await proxy.arrived;
+    let upgraded!: Record<string, LedgerItem>;
+    await uninstallWhile(ws.key, v100.packId, async () => {
       expect((await cli(['install', files.v110], env)).code).toBe(0);
       upgraded = (await readLedger(c, v100.packId))!.ledger.items;
       expect(upgraded['automation:deal-won-thanks']).toBeDefined();
-      proxy.release();
-      const r = await removing;
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-    } finally {
-      await proxy.close();
-    }
+    });
     expect(await readLedger(c, v100.packId)).toBeNull();
     // Every object the pack owned after the upgrade is gone, the upgrade's new ones too.
     const left: string[] = [];
@@ -203,18 +213,9 @@ describe('an uninstall beside an install', () => {
     const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
     expect((await cli(['install', FILE.listing], env)).code).toBe(0);
     // The uninstall process plans with no other pack installed; its lock request is held until the twin has adopted everything.
-    const proxy = await holdingProxy(lockRequest);
-    try {
-      const removing = cliProcess(['uninstall', listing.packId], proxy.base, ws.key);
-      await proxy.arrived;
+    await uninstallWhile(ws.key, listing.packId, async () => {
       expect((await cli(['install', FILE.twin], env)).code).toBe(0);
-      proxy.release();
-      const r = await removing;
-      expect(r.stderr).toBe('');
-      expect(r.code).toBe(0);
-    } finally {
-      await proxy.close();
-    }
+    });
     expect(await readLedger(c, listing.packId)).toBeNull();
     const twinLedger = (await readLedger(c, twin.packId))!.ledger;
     expect(Object.values(twinLedger.items).filter((i) => i.owned)).toEqual([]);

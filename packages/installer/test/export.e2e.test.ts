@@ -111,6 +111,33 @@ describe('export --pack-id: the round trip install → export', () => {
       expect((await planInstall(c, r.pack)).plan.writes).toBe(0);
     });
 
+    it('a ledger written before the places were recorded: its graph cannot tell which place had which id, so export gives one id to both; installing the same release again records them (the ledger alone, no item write), and the export equals the pack', async () => {
+      const ws = await server().workspace();
+      const c = clientFor(server(), ws.key);
+      await install(c, pack);
+      // The ledger as an install made before source.referencePlaces wrote it.
+      const { ledger } = (await readLedger(c, pack.packId))!;
+      const { referencePlaces, ...oldSource } = ledger.source!;
+      expect(referencePlaces).toBeDefined();
+      const lock = await LedgerLock.acquire(c, pack.packId, 'old-installer', 60);
+      await lock.write({ ...ledger, source: oldSource });
+      await lock.release();
+      const before = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      const nodes = before.pack.automations![0].document.graph.nodes;
+      const tagOf = (n: string) => nodes.find((x) => x.id === n)!.config!.tag_id;
+      expect(tagOf('tag-1')).toBe(tagOf('tag-2'));
+
+      const again = await install(c, pack);
+      expect(again.written).toBe(0);
+      expect(again.plan.hasChanges).toBe(true);
+      expect((await readLedger(c, pack.packId))!.ledger.source!.referencePlaces).toEqual(referencePlaces);
+      const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
+      const { exportedAt: _at, ...exported } = r.pack;
+      expect(canonicalize(exported)).toEqual(roundTripForm(pack));
+      // And from then on the same release plans nothing.
+      expect((await planInstall(c, pack)).plan.hasChanges).toBe(false);
+    });
+
     it('a block the user re-pointed in the workspace is exported as the workspace has it now', async () => {
       const ws = await server().workspace();
       const c = clientFor(server(), ws.key);
@@ -237,6 +264,55 @@ describe('export --pack-id: the round trip install → export', () => {
 
 /** A snapshot with the workspace's own addresses and the fresh packId set aside. */
 describe('export --all: a workspace set up by hand', () => {
+  it('twins (a template, a smart list, a pipeline of one name and one content) keep their keys between workspaces: the one an automation uses is the same in every snapshot', async () => {
+    // Export tells objects of one name apart by content; these are the same in content, so which
+    // gets `-2` was the order the workspace lists them in (its random ids). Two workspaces listing
+    // them in other orders gave the automation's template, list and stage other keys.
+    const stages = [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const, probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const, probability: 0 }];
+    const filters = { version: 2, root: { type: 'condition', field: 'do_not_contact', operator: 'is_true' } };
+    const pack: Pack = {
+      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e3', name: 'Twins', version: '1.0.0',
+      messageTemplates: ['tpl-a', 'tpl-b'].map((key) => ({ key, name: 'Welcome', channel: 'sms' as const, body: 'Hi' })),
+      smartLists: ['list-a', 'list-b'].map((key) => ({ key, name: 'Buyers', filters })),
+      pipelines: ['pipe-a', 'pipe-b'].map((key) => ({ key, name: 'Deals', stages: stages.map((st) => ({ ...st, key: `${key}-${st.key}` })) })),
+      automations: [{ key: 'main', document: {
+        format: 'service.automation-template', version: 1, name: 'Main',
+        graph: {
+          nodes: [
+            { id: 't', kind: 'trigger.listing_match', config: { smart_list_id: 'list-b' } },
+            { id: 'sms', kind: 'action.send_sms', config: { template_id: 'tpl-b' } },
+            { id: 'deal', kind: 'action.create_deal', config: { pipeline_id: 'pipe-b', stage_id: 'pipe-b-new', name: 'Deal' } },
+          ],
+          edges: [{ id: 'e1', source: 't', target: 'sms' }, { id: 'e2', source: 'sms', target: 'deal' }],
+        },
+        references: [{ type: 'smart_list', id: 'list-b' }, { type: 'email_template', id: 'tpl-b' }, { type: 'pipeline', id: 'pipe-b' }, { type: 'deal_stage', id: 'pipe-b-new' }],
+      } }],
+    };
+    // Whether the object the automation uses is listed first of its twins, per kind: what the order of the workspace's ids decided.
+    const usedFirst = async (c: WorkspaceClient) => {
+      const [auto] = await c.listAll<any>('/v1/automations');
+      const nodes = (auto.draft_document ?? auto.document).graph.nodes as { id: string; config: Record<string, string> }[];
+      const cfg = (id: string) => nodes.find((n) => n.id === id)!.config;
+      const first = async (path: string, id: string) => (await c.listAll<{ id: string }>(path))[0].id === id;
+      return [await first('/v1/message-templates', cfg('sms').template_id), await first('/v1/smart-lists', cfg('t').smart_list_id), await first('/v1/pipeline-details', cfg('deal').pipeline_id)];
+    };
+    const a = await fresh();
+    await install(a, pack);
+    const first = await exportWorkspace(a, { all: true, exportedAt: STAMP });
+    expect(errorsOf(first.diagnostics)).toEqual([]);
+    const inA = await usedFirst(a);
+    // Snapshots of workspaces made from A's until, for each kind, one lists the twins the other way round.
+    const swapped = [false, false, false];
+    for (let i = 0; i < 20 && swapped.includes(false); i++) {
+      const b = await fresh();
+      await install(b, first.pack);
+      (await usedFirst(b)).forEach((f, k) => (swapped[k] ||= f !== inA[k]));
+      const second = await exportWorkspace(b, { all: true, exportedAt: STAMP });
+      expect(upToWorkspaceIds(second.pack)).toEqual(upToWorkspaceIds(first.pack));
+    }
+    expect(swapped).toEqual([true, true, true]);
+  });
+
   it('snapshot of A installed into a fresh B exports the same pack up to workspace ids; it validates and installs back into A with zero writes', async () => {
     const a = await fresh();
     await install(a, loadPack('valid/buyer-lead-starter.json'));

@@ -3,15 +3,20 @@
 // across the run: its lock, checkpoints, item writes (the brand's PUT among them), the final
 // ledger write. Run again, the workspace must equal an uninterrupted install: no duplicates, a
 // complete ledger owning what it created, nothing left to plan, and an export equal to the pack.
+//
+// Each kill point is a test of its own, with the test timeout to itself: a killed process and the
+// run after it take seconds on a loaded machine (a process start and a plan), and one test for a
+// whole sweep of 18 had a budget the sum could pass (it timed out once at a load average of 15).
+// The points come from a clean run made while the file is collected (top-level await).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalize, roundTripForm, type LedgerItem, type Pack } from '@setup-pack/core';
 import { exportWorkspace, install, listLedgers, planInstall, type WorkspaceClient } from '../src/index.js';
-import { cli, clientFor, duplicateNames, loadPack, proxyTo, useServer } from './harness.js';
+import { cli, clientFor, duplicateNames, loadPack, proxyTo, startServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
 const listing = loadPack('valid/listing-marketing.json');
@@ -24,7 +29,9 @@ const fileOf = (pack: Pack) => {
   return f;
 };
 
-const server = useServer();
+const started = await startServer();
+afterAll(() => started.close());
+const server = () => started;
 
 /** The writes (method and path) a clean run of `args` makes, in order. */
 async function writesOf(args: string[], key: string): Promise<string[]> {
@@ -90,33 +97,43 @@ async function expectAsUninterrupted(c: WorkspaceClient, pack: Pack, prune: bool
   expect(canonicalize(exported)).toEqual(roundTripForm(pack));
 }
 
-/** Kills `args` at each of `points`, then runs it again (after the dead run's lock expires), and checks the result. */
-async function sweep(name: string, pack: Pack, args: string[], prune: boolean, setup: (c: WorkspaceClient) => Promise<void>, pick: (writes: string[]) => number[]) {
+/**
+ * The kill points of `args`: the writes (method and path) of a clean run after `setup`, the points
+ * `pick` chooses among them, and the ledger's ownership after that clean run.
+ */
+async function killPoints(args: string[], setup: (c: WorkspaceClient) => Promise<void>, pick: (writes: string[]) => number[]) {
   const probe = await server().workspace();
   await setup(clientFor(server(), probe.key));
   const writes = await writesOf(args, probe.key);
   const clean = ownership((await listLedgers(clientFor(server(), probe.key)))[0].ledger!.items);
   const points = [...new Set(pick(writes))].filter((k) => k >= 1 && k <= writes.length).sort((a, b) => a - b);
-  expect(points.length).toBeGreaterThan(3);
-  const failures: string[] = [];
-  for (const k of points) {
+  return { writes, clean, points };
+}
+
+/**
+ * A test per point and moment (before the write reaches the workspace, after it made it): kills
+ * `args` there, runs it again (after the dead run's lock expires), and checks the result.
+ */
+function sweep(pack: Pack, args: string[], prune: boolean, setup: (c: WorkspaceClient) => Promise<void>, sw: Awaited<ReturnType<typeof killPoints>>) {
+  it(`sweeps more than 3 of the run's ${sw.writes.length} writes`, () => {
+    expect(sw.points.length).toBeGreaterThan(3);
+  });
+  for (const k of sw.points) {
     for (const when of ['before', 'after'] as const) {
-      const ws = await server().workspace();
-      const c = clientFor(server(), ws.key);
-      await setup(c);
-      await killedAt([...args, '--lock-ttl', '5'], ws.key, k, when);
-      server().clock.advance(6_000); // the dead run's lock expires
-      try {
+      // The write as a test name: the probe workspace's object ids (`pip_…`) as `{id}`, so names stay the same from run to run.
+      it(`killed ${when} write ${k} of ${sw.writes.length} (${sw.writes[k - 1].replace(/\/[a-z]+_[0-9a-f]+(?=\/|$)/g, '/{id}')})`, async () => {
+        const ws = await server().workspace();
+        const c = clientFor(server(), ws.key);
+        await setup(c);
+        await killedAt([...args, '--lock-ttl', '5'], ws.key, k, when);
+        server().clock.advance(6_000); // the dead run's lock expires
         const again = await cli(args, { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key });
         expect(again.stderr).toBe('');
         expect(again.code).toBe(0);
-        await expectAsUninterrupted(c, pack, prune, clean);
-      } catch (e) {
-        failures.push(`${name}: killed ${when} write ${k} of ${writes.length} (${writes[k - 1]}): ${(e as Error).message}`);
-      }
+        await expectAsUninterrupted(c, pack, prune, sw.clean);
+      });
     }
   }
-  expect(failures).toEqual([]);
 }
 
 /** Points across a run: every checkpoint and lock write, the brand's, the first, middle and last item writes. */
@@ -126,16 +143,20 @@ const across = (writes: string[]) => {
   return [...ledger, ...writes.flatMap((w, i) => (w === 'PUT /v1/brand' ? [i + 1] : [])), items[0], items[1], items[Math.floor(items.length / 2)], items.at(-1)!];
 };
 
-describe('an install killed at its kth write, for k across the run, then run again', () => {
-  it('equals an uninterrupted install (listing pack: resources, pipeline, media, templates, brand, lists, automations)', async () => {
-    await sweep('install', listing, ['install', fileOf(listing)], false, async () => {}, across);
-  });
+const installArgs = ['install', fileOf(listing)];
+const none = async () => {};
+const installPoints = await killPoints(installArgs, none, across);
+
+describe('an install killed at its kth write, for k across the run, then run again, equals an uninterrupted install (listing pack: resources, pipeline, media, templates, brand, lists, automations)', () => {
+  sweep(listing, installArgs, false, none, installPoints);
 });
 
-describe('an upgrade with --prune killed at its kth write, then run again', () => {
-  it('equals an uninterrupted upgrade (creates, updates, removals)', async () => {
-    // Its item writes (the ledger's own were swept above): the first, the middle, the last, and the final ledger write.
-    const itemsAndEnd = (writes: string[]) => [...across(writes).filter((k) => !writes[k - 1].includes('/v1/install-ledgers/')), writes.findLastIndex((w) => w.startsWith('PUT /v1/install-ledgers/')) + 1];
-    await sweep('upgrade', v110, ['install', fileOf(v110), '--prune'], true, async (c) => void (await install(c, v100)), itemsAndEnd);
-  });
+const upgradeArgs = ['install', fileOf(v110), '--prune'];
+const from100 = async (c: WorkspaceClient) => void (await install(c, v100));
+// Its item writes (the ledger's own were swept above): the first, the middle, the last, and the final ledger write.
+const itemsAndEnd = (writes: string[]) => [...across(writes).filter((k) => !writes[k - 1].includes('/v1/install-ledgers/')), writes.findLastIndex((w) => w.startsWith('PUT /v1/install-ledgers/')) + 1];
+const upgradePoints = await killPoints(upgradeArgs, from100, itemsAndEnd);
+
+describe('an upgrade with --prune killed at its kth write, then run again, equals an uninterrupted upgrade (creates, updates, removals)', () => {
+  sweep(v110, upgradeArgs, true, from100, upgradePoints);
 });

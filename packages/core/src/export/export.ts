@@ -614,13 +614,48 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   return { pack: finish(pack, out), notes: x.notes };
 }
 
+/**
+ * Where the workspace's automations and smart lists write each string that could be an id: the
+ * automation's name, the block's id and the pointer into its config (a smart list's name and the
+ * pointer into its filters), by the string. Names and block ids are what a snapshot carries, so a
+ * workspace it is installed into has the same places.
+ */
+function placesOfIds(x: Exporter): Map<string, string[]> {
+  const at = new Map<string, string[]>();
+  const add = (s: string, place: unknown[]) => {
+    const l = at.get(s);
+    if (l) l.push(JSON.stringify(place));
+    else at.set(s, [JSON.stringify(place)]);
+    return s;
+  };
+  for (const a of x.list('automations')) {
+    for (const n of latestDocument(a)?.graph?.nodes ?? []) mapStringsAt(n.config ?? {}, '', (s, path) => add(s, ['automation', String(a.name ?? ''), n.id, path]));
+  }
+  for (const l of x.list('smart_lists')) mapStringsAt(l.filters ?? {}, '', (s, path) => add(s, ['smart_list', String(l.name ?? ''), path]));
+  return at;
+}
+
 function exportEverything(input: ExportInput, options: ExportOptions): ExportResult {
   const x = new Exporter(input, null);
   const out = { automations: [] as AutomationItem[], smartLists: [] as SmartList[], messageTemplates: [] as MessageTemplate[], pipelines: [] as Pipeline[], resources: [] as Resource[], assets: [] as Asset[] };
   const content = (c: WorkspaceCollection) => (o: WorkspaceObject) => canonicalJson(projectWorkspaceObject(c, o));
+  // Objects of one name are keyed (`-2`, `-3`…) in the order of their content, with the ids of
+  // objects keyed before them written as those keys (a smart list's tag, an automation's template:
+  // a workspace's ids would order them differently in each workspace); twins, of one name and one
+  // content, in the order of where the workspace's automations and smart lists use them, which
+  // installing the snapshot elsewhere writes the same, so the one a block uses gets the same key in
+  // every snapshot. Twins nothing uses are alike: either order exports the same.
+  const usedAt = placesOfIds(x);
+  const order = (c: WorkspaceCollection) => (o: WorkspaceObject) => {
+    const mapped = mapStrings(projectWorkspaceObject(c, o), (s) => x.index.get(s)?.refId ?? s) as Json;
+    const stages = c === 'pipelines' && Array.isArray(o.stages) ? (o.stages as Record<string, unknown>[]) : [];
+    const where = [...(usedAt.get(o.id) ?? []), ...stages.flatMap((st) => (usedAt.get(String(st.id)) ?? []).map((p) => `${String(st.name)}\u0000${p}`))].sort();
+    // canonicalJson escapes control characters, so the separator sorts before anything the content holds.
+    return `${canonicalJson(mapped)}\u0000${JSON.stringify(where)}`;
+  };
   const keyed: { c: WorkspaceCollection; o: WorkspaceObject; key: string }[] = [];
   for (const c of ['tags', 'contact_stages', 'lead_sources', 'custom_fields', 'message_templates', 'pipelines', 'smart_lists', 'automations'] as const) {
-    for (const o of byNameThenContent(x.list(c), (v) => String(v.name ?? ''), content(c))) {
+    for (const o of byNameThenContent(x.list(c), (v) => String(v.name ?? ''), order(c))) {
       const email = c === 'message_templates' && isEmailResource(o);
       const key = x.keys.take(email ? 'email' : PREFIX[c]!, String(o.name ?? ''));
       x.set(o.id, { type: REFERENCE_TYPE_OF[c]!, refId: key, name: str(o.name), item: true });

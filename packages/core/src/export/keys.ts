@@ -50,6 +50,7 @@ export class KeyAllocator {
 /**
  * The order keys are handed out in: by name, then by what the object holds (content, never
  * ids), so objects of one name get the same suffixes in every export of the same workspace.
+ * Export --all's content also says where the workspace uses the object, which tells twins apart.
  */
 export function byNameThenContent<T>(items: T[], name: (t: T) => string, content: (t: T) => string): T[] {
   const keyed = items.map((t) => ({ t, slug: slugify(name(t)), name: name(t), content: content(t) }));

@@ -273,6 +273,14 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     const k = sameName(r.kind, r.name);
     if (!made.has(k)) made.set(k, { target: { itemId: itemId('resource', r.key) }, source: 'pack' });
   }
+  // Ledger entries of resources an install made before createdReferenceItemId created for a
+  // reference (`resource:@ref/<type>/<id>`), by the reference's bindingKey: read through
+  // legacyCreatedReferenceOf, the one statement of that id's shape.
+  const legacyCreated = new Map<string, string>();
+  for (const id of Object.keys(ledger?.items ?? {})) {
+    const r = legacyCreatedReferenceOf(id);
+    if (r) legacyCreated.set(bindingKey(r.type, r.id), id);
+  }
   for (const k of [...refs.keys()].sort()) {
     const { ref, usedBy } = refs.get(k)!;
     const usage = { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() };
@@ -297,8 +305,8 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     const kind = CREATABLE_KIND[ref.type];
     // An install made before created resources had ids of their own recorded this one as
     // `resource:@ref/<type>/<id>`; it is that unless the pack now carries a resource of that key.
-    const legacyId = itemId('resource', createdKey);
-    const legacy = kind && !ledger?.items[createdId] && ledger?.items[legacyId] && !resourceKeys.has(createdKey) ? legacyId : undefined;
+    const legacyId = legacyCreated.get(k);
+    const legacy = kind && !ledger?.items[createdId] && legacyId !== undefined && !resourceKeys.has(createdKey) ? legacyId : undefined;
     if (kind && (ledger?.items[createdId] || legacy)) {
       // Created by an earlier install of this pack: keep owning it.
       const name = ref.name ?? ref.id;

@@ -11,6 +11,7 @@ import {
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
+import { ledgerSourceOf } from '../export/export.js';
 import type {
   InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, PlanWarning, ReferenceBinding, Rewrite,
   WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot,
@@ -447,7 +448,12 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const allSteps = [...steps, ...orphans];
   const writes = allSteps.filter((s) => s.write).length;
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
-  const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || Object.keys(ledgerUpdates).length > 0;
+  // What the ledger keeps of the pack for export (ledgerSourceOf) changed: a ledger written before
+  // a field of it existed (source.referencePlaces) is rewritten by installing the same release
+  // again, with no item write, or export could never give back what it needs that field for.
+  // (A ledger with no source at all is not the installer's: it records one with every run.)
+  const sourceChanged = ledger?.source !== undefined && canonicalJson(ledger.source) !== canonicalJson(ledgerSourceOf(pack));
+  const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || sourceChanged || Object.keys(ledgerUpdates).length > 0;
   // Warnings in the order of the steps they are about, as the plan lists them.
   const at = new Map<string, number>();
   allSteps.forEach((st, i) => { if (!at.has(st.itemId)) at.set(st.itemId, i); });
