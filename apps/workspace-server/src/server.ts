@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { base64Length, count, jsonSyntaxError, parseJsonText, pointerParam, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, count, escapeToken, jsonSyntaxError, parseJsonText, pointerParam, unstorableBody, unstorableText, WORKSPACE_LIMITS } from '@setup-pack/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
 import type { Store } from './db/open.js';
@@ -181,13 +181,37 @@ function charsetOf(contentType: string | undefined): string | undefined {
   return m ? (m[1] ?? m[2]) : undefined;
 }
 
-/** Whether a charset names UTF-8 by one of its labels (WHATWG Encoding: utf-8, utf8, unicode-1-1-utf-8…). */
+/** The labels clients send for UTF-8 (any case): answered without building a decoder. */
+const USUAL_UTF8 = /^utf-?8$/i;
+
+/**
+ * Whether a charset names UTF-8 by one of its labels (WHATWG Encoding: utf-8, utf8,
+ * unicode-1-1-utf-8…). The usual labels are known at once; only another one (a rare label, or a
+ * charset that is refused) builds a TextDecoder to ask, which trims and folds it as the standard says.
+ */
 function isUtf8(label: string): boolean {
+  if (USUAL_UTF8.test(label)) return true;
   try {
     return new TextDecoder(label).encoding === 'utf-8';
   } catch {
     return false;
   }
+}
+
+const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+
+/**
+ * The 400 of a JSON body sent to an operation that takes none (docs/api.md, "Conventions"): a GET's
+ * parameters are in its query; elsewhere a field is named as an unknown one is, since the
+ * operation has no field at all.
+ */
+function bodyNotTaken(method: string, url: string, body: unknown): ApiError {
+  if (method === 'GET' || method === 'HEAD') return badRequest(`A ${method} request takes no body: send its parameters in the query string`);
+  const operation = `${method} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
+  const first = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body)[0] : undefined;
+  if (first === undefined) return badRequest(`${operation} takes no body: send none (or {})`);
+  const param = pointerParam(`/${escapeToken(first)}`);
+  return badRequest(`Received unknown parameter: ${param} (${operation} takes no body)`, param);
 }
 
 /** The 415 of a body that is not JSON, naming the media type it was sent as. */
@@ -423,10 +447,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     // counts against its workspace's limit (docs/api.md, "Rate limit"); it was refused in onRequest,
     // before the key was read, and so went uncounted. A route that authenticates in its statement
     // is authenticated by the error handler.
-    // A GET's parameters are its query: a JSON body on one (filters a client meant to send) is
-    // refused rather than ignored, as an unknown body field is. White space alone is no body.
-    if (req.body !== undefined && (req.method === 'GET' || req.method === 'HEAD')) {
-      throw badRequest(`A ${req.method} request takes no body: send its parameters in the query string`);
+    // An operation without a body schema takes no body: a JSON body on one (a GET's filters, a
+    // DELETE's "force", a field for POST …/test) is refused rather than ignored, as an unknown body
+    // field is. White space alone is no body, and so is {}, which carries nothing to ignore.
+    if (req.body !== undefined && req.routeOptions.url !== undefined && !req.routeOptions.schema?.body && !isEmptyObject(req.body)) {
+      throw bodyNotTaken(req.method, req.routeOptions.url, req.body);
     }
     const dup = duplicateQueryParam(req.url);
     if (dup) throw new ApiError(400, 'invalid_request_error', `Query parameter ${dup} was sent more than once`, dup);

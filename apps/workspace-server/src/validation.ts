@@ -184,6 +184,13 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   // Types in words, as the pack's findings say them ("must be an object", not ajv's "must be object").
   if (e.keyword === 'x-exactly-one-of') return badRequest(e.message ?? 'Send exactly one of the alternatives', base || undefined);
   const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (ruleWordsOf(e) ?? e.message ?? 'is invalid');
+  // A key of an object that breaks its key rule (propertyNames: a brand's asset key): the key is
+  // named, in the place its value would be, and the refusal says it is the key that is wrong.
+  const key = e.propertyName ?? (e.keyword === 'propertyNames' ? (e.params as { propertyName?: string }).propertyName : undefined);
+  if (key !== undefined) {
+    const p = join(key);
+    return badRequest(`Invalid key ${p}: ${e.keyword === 'propertyNames' ? 'is not a name this object takes' : problem}`, p);
+  }
   if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
   if (e.keyword === 'enum') {
     return invalidField(base, `must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`);

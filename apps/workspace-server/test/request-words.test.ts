@@ -202,6 +202,93 @@ function defineRequestWords(kind: StoreKind) {
     expect([props.first_name.maxLength, props.notes.maxLength, props.address.maxLength]).toEqual([255, 100_000, 1000]);
   });
 
+  it('refuses deal and transaction text longer than its documented limit, on creation and PATCH, and writes nothing', async () => {
+    const huge = await c.post('/v1/deals', { name: 'x'.repeat(2_000_000), stage_id: stageId });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error).toEqual({ type: 'invalid_request_error', param: 'name', message: 'Invalid name: must have at most 255 characters (it has 2,000,000)' });
+    const notes = await c.post('/v1/deals', { name: 'Long notes', stage_id: stageId, notes: 'n'.repeat(100_001) });
+    expect(notes.body.error).toMatchObject({ param: 'notes', message: 'Invalid notes: must have at most 100,000 characters (it has 100,001)' });
+    expect((await c.get('/v1/deals')).body.data.map((d: { name: string }) => d.name)).not.toContain('Long notes');
+    // At the limits, counted in code points: taken.
+    const deal = await c.post('/v1/deals', { name: '\u{1F3E0}'.repeat(255), stage_id: stageId, notes: 'n'.repeat(100_000) });
+    expect(deal.status).toBe(201);
+
+    const bigTxn = await c.post('/v1/transactions', { name: 'Big', notes: 'n'.repeat(3_000_000) });
+    expect(bigTxn.body.error).toEqual({ type: 'invalid_request_error', param: 'notes', message: 'Invalid notes: must have at most 100,000 characters (it has 3,000,000)' });
+    expect((await c.get('/v1/transactions?search=Big')).body.data).toEqual([]);
+    for (const [field, max] of [['name', 255], ['listing_key', 255]] as const) {
+      const r = await c.post('/v1/transactions', { [field]: 'x'.repeat(max + 1) });
+      expect(r.body.error, field).toMatchObject({ param: field, message: `Invalid ${field}: must have at most ${max} characters (it has ${max + 1})` });
+    }
+    const t = await c.post('/v1/transactions', { name: 't'.repeat(255), listing_key: 'k'.repeat(255), notes: 'n'.repeat(100_000) });
+    expect(t.status).toBe(200);
+    for (const [field, max] of [['name', 255], ['notes', 100_000], ['fell_through_reason', 1000], ['deal_lost_reason', 1000], ['listing_key', 255]] as const) {
+      const r = await c.patch(`/v1/transactions/${t.body.id}`, { [field]: 'x'.repeat(max + 1) });
+      expect(r.status, field).toBe(400);
+      expect(r.body.error, field).toMatchObject({ param: field, message: `Invalid ${field}: must have at most ${max.toLocaleString('en-US')} characters (it has ${(max + 1).toLocaleString('en-US')})` });
+    }
+    expect((await c.get(`/v1/transactions/${t.body.id}`)).body.updated_at).toBe(t.body.updated_at);
+    // The limits are in the OpenAPI document, where a client reads them.
+    const doc = (await server.anon.get('/v1/openapi.json')).body;
+    const body = (path: string, method: string) => doc.paths[path][method].requestBody.content['application/json'].schema.properties;
+    expect([body('/v1/deals', 'post').name.maxLength, body('/v1/deals', 'post').notes.maxLength]).toEqual([255, 100_000]);
+    expect([body('/v1/transactions', 'post').name.maxLength, body('/v1/transactions/{id}', 'patch').fell_through_reason.maxLength]).toEqual([255, 1000]);
+  });
+
+  it('refuses an id in a body longer than any id the API makes, rather than echo it back in a "No such …"', async () => {
+    const id = 'a'.repeat(300_000);
+    const contact = (await c.post('/v1/contacts', { first_name: 'Id', last_name: 'Echo' })).body;
+    for (const [method, path, field] of [
+      ['POST', '/v1/transactions', 'deal_id'], ['POST', '/v1/transactions', 'contact_id'], ['POST', '/v1/transactions', 'checklist_template_id'],
+      ['POST', '/v1/deals', 'contact_id'], ['POST', '/v1/contacts', 'stage_id'], ['PATCH', `/v1/contacts/${contact.id}`, 'owner_id'],
+    ] as const) {
+      const body = path === '/v1/deals' ? { name: 'D', stage_id: stageId, [field]: id } : path === '/v1/contacts' ? { first_name: 'A', last_name: 'B', [field]: id } : { [field]: id };
+      const r = await c.call(method, path, body);
+      expect(r.status, `${method} ${path} ${field}`).toBe(400);
+      expect(r.body.error, `${method} ${path} ${field}`).toEqual({ type: 'invalid_request_error', param: field, message: `Invalid ${field}: must have at most 255 characters (it has 300,000)` });
+    }
+    // An id of a usual length that names nothing is still "No such …", naming it.
+    const missing = await c.post('/v1/transactions', { deal_id: 'deal_missing' });
+    expect(missing.body.error).toMatchObject({ param: 'deal_id', message: 'No such deal: deal_missing' });
+  });
+
+  it('refuses a webhook description longer than its documented limit, on creation and PATCH, and stores nothing', async () => {
+    const long = await c.post('/v1/webhooks', { url: 'https://example.com/described', event_types: ['*'], description: 'd'.repeat(2_000_000) });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toEqual({ type: 'invalid_request_error', param: 'description', message: 'Invalid description: must have at most 1,000 characters (it has 2,000,000)' });
+    expect((await c.get('/v1/webhooks')).body.data.map((w: { url: string }) => w.url)).not.toContain('https://example.com/described');
+    const hook = await c.post('/v1/webhooks', { url: 'https://example.com/described', event_types: ['*'], description: 'd'.repeat(1000) });
+    expect(hook.status).toBe(201);
+    const patch = await c.patch(`/v1/webhooks/${hook.body.id}`, { description: 'd'.repeat(1001) });
+    expect(patch.body.error).toMatchObject({ param: 'description', message: 'Invalid description: must have at most 1,000 characters (it has 1,001)' });
+    await c.del(`/v1/webhooks/${hook.body.id}`);
+  });
+
+  it('names the exact key of asset_urls whose name breaks the key rule, and the rule', async () => {
+    const unnamed = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: 'https://cdn.example.com/logo.png', '': 'https://cdn.example.com/x.png' } });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.error).toEqual({ type: 'invalid_request_error', param: 'asset_urls[""]', message: 'Invalid key asset_urls[""]: must have at least 1 character' });
+    const key = 'logo-x'.repeat(34);
+    const long = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { [key]: 'https://cdn.example.com/x.png' } });
+    expect(long.body.error).toEqual({ type: 'invalid_request_error', param: `asset_urls["${key}"]`, message: `Invalid key asset_urls["${key}"]: must have at most 200 characters (it has 204)` });
+    expect((await c.get('/v1/brand')).body.fields).toBeNull();
+  });
+
+  it('says why a webhook address on a private or loopback host is refused, in one sentence naming the field, the host and why', async () => {
+    const literal = await c.post('/v1/webhooks', { url: 'https://10.0.0.8/hook', event_types: ['*'] });
+    expect(literal.status).toBe(400);
+    expect(literal.body.error).toEqual({
+      type: 'invalid_request_error', param: 'url',
+      message: 'Invalid url: is refused: the host 10.0.0.8 is a private or reserved address, and webhooks are never sent into private networks (they could reach services not meant to be public)',
+    });
+    const loop = await c.post('/v1/webhooks', { url: 'https://127.0.0.1:8443/hook', event_types: ['*'] });
+    expect(loop.body.error).toMatchObject({
+      param: 'url',
+      message: 'Invalid url: is refused: the host 127.0.0.1 is a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks (for local development)',
+    });
+    expect((await c.get('/v1/webhooks')).body.total_count).toBe(0);
+  });
+
   it('takes a brand image address as a pack asset\'s link is written (a full https:// address, or "" for none), under an asset key', async () => {
     for (const [url, words] of [['javascript:alert(1)', 'must be an https:// address'], ['http://cdn.example.com/logo.png', 'must be an https:// address'], ['logo.png', 'must be an https:// address'], ['https://cdn example.com/logo.png', 'must be a full web address']]) {
       const r = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: url } });
@@ -210,7 +297,7 @@ function defineRequestWords(kind: StoreKind) {
     }
     const unnamed = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { '': 'https://cdn.example.com/logo.png' } });
     expect(unnamed.status).toBe(400);
-    expect(unnamed.body.error.param).toBe('asset_urls');
+    expect(unnamed.body.error.param).toBe('asset_urls[""]');
     expect((await c.get('/v1/brand')).body.fields).toBeNull();
     const set = await c.put('/v1/brand', { fields: { name: 'Harbor' }, asset_urls: { logo: 'https://cdn.example.com/logo.png', favicon: '' } });
     expect(set.status).toBe(200);

@@ -33,14 +33,17 @@ describe('SSRF guard', () => {
   });
 
   it('resolves names: localhost is refused unless insecure', async () => {
-    expect(await checkResolvedHost(new URL('https://localhost/'), strict)).toMatch(/loopback/);
+    // A name says what it resolved to, in one sentence: the host, the address, and why it is refused.
+    expect(await checkResolvedHost(new URL('https://localhost/'), strict)).toMatch(
+      /^the host localhost resolves to (127\.0\.0\.1|::1), a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks \(for local development\)$/,
+    );
     expect(await checkResolvedHost(new URL('https://localhost/'), insecure)).toBeNull();
   });
 
   it('checks the address actually dialled, so a name cannot smuggle a refused address', async () => {
     const lookup = guardedLookup(strict);
     const err = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e: Error | null) => resolve(e)));
-    expect(err?.message).toMatch(/Refused: localhost resolves to/);
+    expect(err?.message).toMatch(/^Refused: the host localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
     const ok = await new Promise<unknown>((resolve) => guardedLookup(insecure)('localhost', { all: true }, (_e: unknown, a: unknown) => resolve(a)));
     expect(Array.isArray(ok)).toBe(true);
     // End to end: http://localhost is refused at connection time without --allow-insecure-webhooks.
@@ -48,7 +51,7 @@ describe('SSRF guard', () => {
     expect(r).toMatchObject({ ok: false, statusCode: null });
     expect(r.error).toMatch(/Refused/);
     const literal = await postWebhook('https://169.254.169.254/latest/meta-data', '{}', {}, 1000, insecure);
-    expect(literal.error).toMatch(/Refused: 169\.254\.169\.254 is a private/);
+    expect(literal.error).toMatch(/^Refused: the host 169\.254\.169\.254 is a private or reserved address, and webhooks are never sent into private networks/);
   });
 });
 

@@ -3,10 +3,10 @@ import {
   createOnce, deleteNamed, deleteObject, findNamed, findObject, getObject, insertNamed, insertObject, listObjects, updateNamed, updateObject,
 } from '../catalog/store.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
+import { listOf, nline, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
 
-export const idempotencyKey = { type: ['string', 'null'], maxLength: 255, description: 'Reusing the same key retries one creation safely' } as const;
+export const idempotencyKey = { ...nline, description: 'Reusing the same key retries one creation safely' } as const;
 export const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
 export const deleted = { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } as const;
 export const anyObject = { type: 'object', additionalProperties: true } as const;

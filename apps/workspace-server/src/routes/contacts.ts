@@ -2,44 +2,34 @@ import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../store/activities.js';
 import { createContact, deleteContact, getContact, listContactsJson, rememberContactText, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, ntext, pagingQuery, ref, str, text, timeFilterQuery } from './schemas.js';
-
-/**
- * How long a contact's text may be: the API's own limits (neither the spec nor the pack format
- * sets one, and a pack carries no contacts), generous for anything a person writes (an email
- * address has at most 254 characters; a note on the timeline at most 10,000), so no real contact is
- * refused while a name of two million characters is. Counted in Unicode code points, as a note's
- * body is; stated here once, in the request schemas both creation and PATCH use.
- */
-const CONTACT_TEXT = { line: 255, address: 1000, notes: 100_000, token: 2048 } as const;
-const line = { ...nstr, maxLength: CONTACT_TEXT.line } as const;
+import { listOf, nid, nline, nnotes, nparagraph, nstr, ntext, pagingQuery, ref, str, text, TEXT_LIMITS, timeFilterQuery } from './schemas.js';
 
 const row = (labels: string[]) => ({
   type: 'object',
   additionalProperties: false,
   required: ['value', 'label'],
   properties: {
-    value: { type: 'string', minLength: 1, maxLength: CONTACT_TEXT.line },
+    value: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.line },
     label: { type: 'string', enum: labels },
-    id: nstr,
+    id: nid,
     is_primary: { type: ['boolean', 'null'] },
     position: { type: ['integer', 'null'] },
   },
 });
 
 const contactFields = {
-  first_name: { ...ntext, maxLength: CONTACT_TEXT.line },
-  last_name: { ...ntext, maxLength: CONTACT_TEXT.line },
-  email: line,
-  phone: line,
+  first_name: { ...ntext, maxLength: TEXT_LIMITS.line },
+  last_name: { ...ntext, maxLength: TEXT_LIMITS.line },
+  email: nline,
+  phone: nline,
   emails: { type: ['array', 'null'], items: row(['Home', 'Work', 'Other']) },
   phones: { type: ['array', 'null'], items: row(['Mobile', 'Home', 'Work', 'Fax', 'Other']) },
-  address: { ...nstr, maxLength: CONTACT_TEXT.address },
-  city: line, state: line, zip_code: line, company: line, job_title: line,
-  notes: { ...nstr, maxLength: CONTACT_TEXT.notes },
-  stage_id: nstr,
-  lead_source_id: nstr,
-  owner_id: nstr,
+  address: nparagraph,
+  city: nline, state: nline, zip_code: nline, company: nline, job_title: nline,
+  notes: nnotes,
+  stage_id: nid,
+  lead_source_id: nid,
+  owner_id: nid,
   custom_fields: { type: ['object', 'null'], additionalProperties: true },
 };
 
@@ -52,9 +42,9 @@ const createBody = {
     // Required, and so not null: PATCH's field with creation's type.
     first_name: { ...contactFields.first_name, ...text },
     last_name: { ...contactFields.last_name, ...text },
-    affiliate_attribution_token: { ...nstr, maxLength: CONTACT_TEXT.token },
+    affiliate_attribution_token: { ...nstr, maxLength: TEXT_LIMITS.token },
     // The spec's body table spells it this way while its prose says _token: accept both.
-    affiliate_attribution_tokem: { ...nstr, maxLength: CONTACT_TEXT.token },
+    affiliate_attribution_tokem: { ...nstr, maxLength: TEXT_LIMITS.token },
   },
 };
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createDeal, listDeals, type DealFilters, type DealInput } from '../store/deals.js';
 import { DEAL_VALUE_PATTERN, DEAL_VALUE_WORDS, MONEY_LIMIT_WORDS } from '../store/money.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, pagingQuery, ref, str, text, timeFilterQuery } from './schemas.js';
+import { ID_MAX_LENGTH, listOf, nid, nnotes, pagingQuery, ref, str, text, TEXT_LIMITS, timeFilterQuery } from './schemas.js';
 
 export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
   app.get('/v1/deals', {
@@ -31,12 +31,12 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
         additionalProperties: false,
         required: ['name', 'stage_id'],
         properties: {
-          name: text,
-          stage_id: { type: 'string', minLength: 1 },
+          name: { ...text, maxLength: TEXT_LIMITS.line },
+          stage_id: { type: 'string', minLength: 1, maxLength: ID_MAX_LENGTH },
           value: { type: ['string', 'null'], pattern: DEAL_VALUE_PATTERN, 'x-pattern-words': DEAL_VALUE_WORDS, 'x-empty-is-unset': true, description: `A decimal string with at most 2 decimals (negative for credits), ${MONEY_LIMIT_WORDS} in absolute value` },
-          contact_id: { ...nstr, 'x-empty-is-unset': true },
+          contact_id: { ...nid, 'x-empty-is-unset': true },
           expected_close_date: { type: ['string', 'null'], 'x-stored': 'date-or-date-time', 'x-empty-is-unset': true, description: 'RFC 3339, or YYYY-MM-DD meaning midnight UTC; "" is none' },
-          notes: nstr,
+          notes: nnotes,
         },
       },
       response: { 201: ref('Deal') },

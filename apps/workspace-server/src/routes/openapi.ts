@@ -38,6 +38,7 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
     };
     if (policy.scope) op['x-required-scopes'] = ([] as string[]).concat(policy.scope);
     if (schema.body) op.requestBody = { required: true, content: { 'application/json': { schema: rewriteRefs(schema.body) } } };
+    else op.description = [schema.description, NO_BODY].filter(Boolean).join('\n\n');
     for (const m of methods) (paths[path] ??= {})[m] = op;
     tags.add(tagOf(schema, path));
   }
@@ -87,14 +88,21 @@ const ERRORS: Record<string, { name: string; description: string }> = {
   '500': { name: 'ServerError', description: 'Failure on the service side; safe to retry with backoff' },
 };
 
-/** Which error statuses an operation can answer, from what it takes and how it is guarded. */
+/** What an operation without a requestBody does with one (server.ts, bodyNotTaken): said on each. */
+const NO_BODY = 'Takes no request body: send none. An empty object `{}` is taken as none; a JSON body with anything in it is a 400 naming it, and a body of another type a 415.';
+
+/**
+ * Which error statuses an operation can answer, from what it takes and how it is guarded. Every
+ * operation reads a body it is sent, whatever its method (server.ts), so each can answer 413 (too
+ * large) and 415 (not JSON), and 400 (a JSON body it does not take, or a malformed one).
+ */
 function errorStatuses(path: string, methods: string[], schema: Record<string, any>, policy: { auth?: string; scope?: unknown }): string[] {
   const out = ['400'];
   if (policy.auth !== 'none') out.push('401');
   if (policy.auth !== 'none' && policy.auth !== 'admin' && policy.scope !== undefined) out.push('403');
   if (path.includes('{')) out.push('404');
   if (/lock|ledger|pipeline|stage/.test(path) && !methods.includes('get')) out.push('409');
-  if (schema.body) out.push('413', '415');
+  out.push('413', '415');
   if (policy.auth !== 'none' && policy.auth !== 'admin') out.push('429');
   out.push('500');
   return out;

@@ -9,6 +9,36 @@ export const nstr = { type: ['string', 'null'] } as const;
 /** Text a person must write (a note, a name): not empty and not only whitespace (the `x-not-blank` keyword, validation.ts). */
 export const text = { type: 'string', 'x-not-blank': true } as const;
 export const ntext = { type: ['string', 'null'], 'x-not-blank': true } as const;
+/**
+ * How long text a person writes may be: the API's own limits (neither the spec nor the pack format
+ * sets one, and a pack carries no contacts, deals or transactions), generous for anything a person
+ * writes (an email address has at most 254 characters; a note on the timeline at most 10,000), so
+ * no real record is refused while a name of two million characters is. Counted in Unicode code
+ * points (ajv's maxLength), as a note's body is. Stated here once; the request schemas of
+ * contacts, deals and transactions take them by kind of text.
+ */
+export const TEXT_LIMITS = {
+  /** One line: a name, an email address, a phone, a company, a listing key. */
+  line: 255,
+  /** A few lines: a postal address, the reason a deal was lost or a transaction fell through. */
+  paragraph: 1000,
+  /** A record's free notes. */
+  notes: 100_000,
+  /** An opaque token a client passes on (an affiliate attribution token). */
+  token: 2048,
+} as const;
+/**
+ * The longest id a body may name: every id the API makes is far shorter (ids.ts: a prefix and 24
+ * hex digits), so a longer one names nothing, and is refused as too long rather than echoed whole
+ * in a "No such …" (a 300,000-character deal_id was). A path id is read up to 2048 (server.ts).
+ */
+export const ID_MAX_LENGTH = 255;
+/** An id a body names, or null / "" for none where the field allows it. */
+export const nid = { type: ['string', 'null'], maxLength: ID_MAX_LENGTH } as const;
+/** Optional text of each kind (null and "" allowed, as the field's own rules say). */
+export const nline = { type: ['string', 'null'], maxLength: TEXT_LIMITS.line } as const;
+export const nparagraph = { type: ['string', 'null'], maxLength: TEXT_LIMITS.paragraph } as const;
+export const nnotes = { type: ['string', 'null'], maxLength: TEXT_LIMITS.notes } as const;
 export const ts = { type: 'string', format: 'date-time' } as const;
 export const nts = { type: ['string', 'null'], format: 'date-time' } as const;
 export const ref = (name: string) => ({ $ref: `${name}#` });

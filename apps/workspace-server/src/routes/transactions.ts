@@ -4,7 +4,7 @@ import {
   sides, statuses, transactionDateFields, updateTransaction, type TransactionCreate, type TransactionFilters, type TransactionPatch,
 } from '../store/transactions.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { nstr, ref, str } from './schemas.js';
+import { nid, nline, nnotes, nparagraph, nstr, ref, str } from './schemas.js';
 
 const INT32_MAX = 2147483647;
 const nEnum = (values: readonly string[]) => ({ type: ['string', 'null'], enum: [...values, null] });
@@ -18,19 +18,19 @@ const createBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    name: nstr,
+    name: nline,
     side: nEnum(sides),
     status: nEnum(statuses),
-    deal_id: nstr,
-    contact_id: nstr,
-    listing_key: nstr,
+    deal_id: nid,
+    contact_id: nid,
+    listing_key: nline,
     sale_price: nstr,
     commission_rate: nstr,
     projected_close_date: nstr,
-    notes: nstr,
-    stage_id: nstr,
-    checklist_template_id: nstr,
-    idempotency_key: { type: ['string', 'null'], maxLength: 255 },
+    notes: nnotes,
+    stage_id: nid,
+    checklist_template_id: nid,
+    idempotency_key: nline,
   },
 };
 
@@ -38,19 +38,19 @@ const patchBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    name: nstr,
+    name: nline,
     side: nEnum(sides),
     status: nEnum(statuses),
-    fell_through_reason: nstr,
-    notes: nstr,
-    deal_id: nstr,
-    contact_id: nstr,
-    listing_key: nstr,
+    fell_through_reason: nparagraph,
+    notes: nnotes,
+    deal_id: nid,
+    contact_id: nid,
+    listing_key: nline,
     ...Object.fromEntries([...moneyFields, ...rateFields, 'gross_commission', ...transactionDateFields].map((f) => [f, nstr])),
-    stage_id: nstr,
+    stage_id: nid,
     deal_disposition: nEnum(['reopen', 'lost', 'leave_won']),
-    reopen_stage_id: nstr,
-    deal_lost_reason: nstr,
+    reopen_stage_id: nid,
+    deal_lost_reason: nparagraph,
   },
 };
 

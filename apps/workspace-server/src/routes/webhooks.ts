@@ -7,7 +7,7 @@ import {
 } from '../webhooks/store.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nstr, nts, pagingQuery, str, ts, tsIn } from './schemas.js';
+import { listOf, nparagraph, nstr, nts, pagingQuery, str, ts, tsIn } from './schemas.js';
 
 export interface WebhookRouteDeps extends RouteDeps {
   worker: WebhookWorker;
@@ -85,7 +85,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     schema: {
       summary: 'Register an endpoint (unverified until POST /v1/webhooks/{webhook_id}/verify succeeds); the secret is returned once',
       tags,
-      body: { type: 'object', additionalProperties: false, required: ['url', 'event_types'], properties: { url: urlField, event_types: eventTypes, description: nstr } },
+      body: { type: 'object', additionalProperties: false, required: ['url', 'event_types'], properties: { url: urlField, event_types: eventTypes, description: nparagraph } },
       response: { 201: withSecret },
     },
   }, async (req, reply) => {
@@ -111,7 +111,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
       summary: 'Update an endpoint; a new url clears verification and fails what was queued for the old one',
       tags,
       params: idParams,
-      body: { type: 'object', additionalProperties: false, properties: { url: urlField, event_types: eventTypes, description: nstr } },
+      body: { type: 'object', additionalProperties: false, properties: { url: urlField, event_types: eventTypes, description: nparagraph } },
       response: { 200: endpointSchema },
     },
   }, async (req) => {
@@ -245,7 +245,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
         type: 'object',
         additionalProperties: false,
         required: ['url', 'event_types'],
-        properties: { url: urlField, event_types: eventTypes, description: nstr, code_word: { type: 'string', minLength: 1 }, verified: { type: 'boolean' } },
+        properties: { url: urlField, event_types: eventTypes, description: nparagraph, code_word: { type: 'string', minLength: 1 }, verified: { type: 'boolean' } },
       },
       response: { 201: { ...withSecret, properties: { ...withSecret.properties, secret: nstr } } },
     },

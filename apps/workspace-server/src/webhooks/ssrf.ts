@@ -31,11 +31,28 @@ export interface GuardPolicy {
   allowInsecure: boolean;
 }
 
-/** Why an address is refused, or null when it may be called. */
+/** Why an address of each refused class is refused, said after the address ("10.0.0.8 is …"). */
+const WHY: Record<Exclude<AddressClass, 'public'>, string> = {
+  private: 'a private or reserved address, and webhooks are never sent into private networks (they could reach services not meant to be public)',
+  loopback: 'a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks (for local development)',
+};
+
+/** Why an address is refused, or null when it may be called: "the host 10.0.0.8 is a private …". */
 export function refusedAddress(address: string, policy: GuardPolicy): string | null {
+  const why = refusal(address, policy);
+  return why && `the host ${address} is ${why}`;
+}
+
+/** Why a host name that resolves to `address` is refused, or null: "the host db.internal resolves to 10.0.0.8, a private …". */
+export function refusedResolution(host: string, address: string, policy: GuardPolicy): string | null {
+  const why = refusal(address, policy);
+  return why && `the host ${host} resolves to ${address}, ${why}`;
+}
+
+function refusal(address: string, policy: GuardPolicy): string | null {
   const c = classifyAddress(address);
-  if (c === 'private') return `${address} is a private or reserved address`;
-  if (c === 'loopback' && !policy.allowInsecure) return `${address} is a loopback address (start the server with --allow-insecure-webhooks for local receivers)`;
+  if (c === 'private') return WHY.private;
+  if (c === 'loopback' && !policy.allowInsecure) return WHY.loopback;
   return null;
 }
 
@@ -60,7 +77,7 @@ export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } 
     const why = refusedAddress(host, policy);
     if (why) return { error: `is refused: ${why}` };
   } else if (/^localhost$|\.localhost$/i.test(host) && !policy.allowInsecure) {
-    return { error: 'is refused: localhost is a loopback address (start the server with --allow-insecure-webhooks for local receivers)' };
+    return { error: `is refused: the host ${host} is ${WHY.loopback}` };
   }
   return { url };
 }
@@ -72,8 +89,8 @@ export async function checkResolvedHost(url: URL, policy: GuardPolicy): Promise<
   if (isIP(host)) return refusedAddress(host, policy);
   const addrs = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (err, a) => resolve(err ? [] : a)));
   for (const a of addrs) {
-    const why = refusedAddress(a.address, policy);
-    if (why) return `${host} resolves to ${why}`;
+    const why = refusedResolution(host, a.address, policy);
+    if (why) return why;
   }
   return null;
 }
@@ -88,8 +105,8 @@ export function guardedLookup(policy: GuardPolicy) {
       if (err) return callback(err);
       const list = addrs as unknown as LookupAddress[];
       for (const a of list) {
-        const why = refusedAddress(a.address, policy);
-        if (why) return callback(Object.assign(new Error(`Refused: ${hostname} resolves to ${why}`), { code: 'EWEBHOOKREFUSED' }));
+        const why = refusedResolution(hostname, a.address, policy);
+        if (why) return callback(Object.assign(new Error(`Refused: ${why}`), { code: 'EWEBHOOKREFUSED' }));
       }
       if (options?.all) return callback(null, list);
       return callback(null, list[0].address, list[0].family);
