@@ -30,6 +30,28 @@ describe('help and version', () => {
     expect(run(['--version', '--no-color'])).toMatchObject({ code: 0, stdout: `${readJson(join(ROOT, 'packages/cli/package.json')).version}\n` });
   });
 
+  it('--help takes no argument but the command it is about, as --version takes none: an extra one is a usage error (exit 2), not ignored', () => {
+    for (const args of [['--help', 'validate', 'extra'], ['-h', 'validate', 'extra'], ['help', 'validate', 'extra'], ['validate', '--help', 'extra'], ['validate', 'extra', '-h']]) {
+      const r = run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack validate: unexpected argument 'extra'; usage: setup-pack validate --help\n`);
+    }
+    // An option of the command is no more taken with --help than an argument is.
+    const option = run(['validate', '--help', '--format', 'json']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe(`setup-pack validate: option '--format' is not taken with --help; usage: setup-pack validate --help\n`);
+    // The global help: an argument after it names the command it is about, as after `help`.
+    const extra = run(['--help', 'extra']);
+    expect(extra.code).toBe(2);
+    expect(extra.stdout).toBe('');
+    expect(extra.stderr).toBe("setup-pack: unknown command 'extra'; run 'setup-pack --help' for the list\n");
+    for (const flag of ['--help', '-h']) expect(run([flag, 'schema'])).toMatchObject({ code: 0, stdout: run(['schema', '--help']).stdout });
+    // The colour flags are every command's, and so the help's too.
+    expect(run(['--help', '--no-color'])).toMatchObject({ code: 0, stdout: run(['--help']).stdout });
+    expect(run(['schema', '--help', '--color'])).toMatchObject({ code: 0, stdout: run(['schema', '--help']).stdout });
+  });
+
   it('--help lists every command', () => {
     const r = run(['--help']);
     expect(r.code).toBe(0);

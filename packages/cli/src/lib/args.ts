@@ -149,7 +149,15 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
       throw new UsageError(`--${name} must be one of ${o.choices.join(', ')}, not '${v}'${hint ? `; did you mean '${hint}'?` : ''}`);
     }
   }
-  if (values.help) return { values, positionals: parsed.positionals };
+  if (values.help) {
+    // The help, like --version, takes nothing but the colour flags: an argument or an option beside
+    // it is a usage error, not left out without a word.
+    const usage = `usage: setup-pack ${spec.name} --help`;
+    if (parsed.positionals.length) throw new UsageError(`unexpected argument '${parsed.positionals[0]}'; ${usage}`);
+    const option = Object.keys(spec.options).find((name) => values[name] !== undefined);
+    if (option !== undefined) throw new UsageError(`option '--${option}' is not taken with --help; ${usage}`);
+    return { values, positionals: parsed.positionals };
+  }
   const [min, max] = spec.positionals;
   const n = parsed.positionals.length;
   if (n < min) throw new UsageError(`missing ${min - n === 1 && max === min ? 'argument' : 'arguments'}; usage: setup-pack ${spec.usage}`);
