@@ -706,6 +706,26 @@ describe('diff', () => {
     expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")' });
   });
 
+  it('counts a body\'s lines as validation does: LF, CR and CR LF each end one line (a body saved with lone CRs)', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const tpl = pack.messageTemplates.find((t: any) => t.key === 'tpl-follow-up');
+    tpl.body = '<p>Hi</p>\r<p>Homes</p>\r<p>Bye</p>';
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    tpl.body = '<p>Hi</p>\r<p>Homes near you</p>\r<p>Bye</p>';
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const said = '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")';
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout.split('\n'), out.stdout).toContain(`      ~ body: ${said}`);
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: said });
+    // The same lines with other line ends: said so, naming each side's.
+    tpl.body = '<p>Hi</p>\n<p>Homes near you</p>\n<p>Bye</p>';
+    writeFileSync(join(dir, 'lf.json'), JSON.stringify(pack));
+    expect(run(['diff', 'new.json', 'lf.json'], { cwd: dir }).stdout.split('\n')).toContain('      ~ body: the same lines, with LF line endings');
+  });
+
   it("says what changed in a smart list's filters: conditions and groups by place, in words before and after, and a reorder as one", () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
