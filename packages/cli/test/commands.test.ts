@@ -986,6 +986,77 @@ describe('unpack and build', () => {
     for (const file of [`assets/${entry.file}`, 'automations/draft.json', 'automations/loop-a.json', 'automations/loop-b.json']) expect(found).toContain(`${join(src, file)} build/broken-link`);
   });
 
+  it('one root cause, one finding: a broken link where build would read a file is build/broken-link alone, not also a file missing for what it would give', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), src]);
+    const kinds = readdirSync(join(src, 'resources'));
+    expect(kinds.length).toBeGreaterThan(0);
+    const resources = join('resources', kinds[0]);
+    const body = join('templates', readdirSync(join(src, 'templates')).find((f) => f.endsWith('.html'))!);
+    for (const file of [resources, body]) {
+      rmSync(join(src, file));
+      symlinkSync('../../gone', join(src, file));
+    }
+    const out = join(dir, 'pack.json');
+    const r = run(['validate', '-f', 'json', src]);
+    expect(r.code, r.stderr).toBe(1);
+    const found = JSON.parse(r.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`));
+    expect(found.sort()).toEqual([`${body} build/broken-link`, `${resources} build/broken-link`].sort());
+    expect(run(['build', src, '-o', out]).code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    // A manifest or an assets.json that is a broken link: that finding alone, not a lost manifest, nor every asset file unused.
+    const assetsSrc = join(dir, 'listing');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), assetsSrc]);
+    for (const file of ['manifest.json', 'assets.json']) {
+      const folder = join(dir, file.replace('.json', '-src'));
+      cpSync(assetsSrc, folder, { recursive: true });
+      rmSync(join(folder, file));
+      symlinkSync('gone.json', join(folder, file));
+      const v = run(['validate', '-f', 'json', folder]);
+      expect(v.code, file).toBe(1);
+      expect(JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(folder.length + 1)} ${d.code}`)), file).toEqual([`${file} build/broken-link`]);
+    }
+  });
+
+  it('a pipe, a socket or a device in a source folder (or a link to one) is build/not-a-file, by its path: never left out without a word, never read (it could wait forever)', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), src]);
+    const manifest = readJson(join(src, 'manifest.json'));
+    const automation = `automations/${readdirSync(join(src, 'automations'))[0]}`;
+    const entry = readJson(join(src, 'assets.json'))[0];
+    const fifo = (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    // A listed automation's file that is a pipe: said so, not also a missing file.
+    rmSync(join(src, automation));
+    fifo(join(src, automation));
+    // A draft nobody lists, as a pipe: built as if it were not there, it would pass.
+    fifo(join(src, 'automations', 'draft.json'));
+    // An asset's file that is a link to a pipe inside the folder.
+    fifo(join(src, 'feed'));
+    rmSync(join(src, 'assets', entry.file));
+    symlinkSync('../feed', join(src, 'assets', entry.file));
+    const out = join(dir, 'pack.json');
+    const r = run(['build', src, '-o', out], { timeout: 20_000 });
+    expect(r.code, r.stderr).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toMatch(new RegExp(`${automation.replace('.', '\\.')}:1:1 error ${automation.replace('.', '\\.')} cannot be read: it is a named pipe \\(FIFO\\), not a file\\. build/not-a-file`));
+    expect(r.stderr).toMatch(/automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a named pipe \(FIFO\), not a file\. build\/not-a-file/);
+    expect(r.stderr).toContain(`assets/${entry.file} cannot be read: it is a symbolic link to '../feed', a named pipe (FIFO), not a file. build/not-a-file`);
+    expect(r.stderr).not.toContain('build/missing-file');
+    expect(r.stderr).not.toContain('feed:'); // a file at the top that build does not read is no finding
+    // validate compiles the folder the same way.
+    const v = run(['validate', '-f', 'json', src], { timeout: 20_000 });
+    expect(v.code).toBe(1);
+    const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`));
+    expect(found.sort()).toEqual([`assets/${entry.file} build/not-a-file`, `${automation} build/not-a-file`, 'automations/draft.json build/not-a-file'].sort());
+    expect(manifest.automations.length).toBeGreaterThan(0);
+    // fmt cannot read such a file either (exit 2), and formats the rest.
+    const f = run(['fmt', '--check', src], { timeout: 20_000 });
+    expect(f.code, f.stdout + f.stderr).toBe(2);
+    expect(f.stderr).toContain(`cannot read the file: it is a named pipe (FIFO), not a file`);
+  });
+
   it('refuses a template body that is not UTF-8 (an .html saved as Windows-1252) and writes nothing', () => {
     const dir = tempDir();
     run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]);
