@@ -4,7 +4,7 @@ import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { inLayout, LAYOUT_PATHS, type SourceFiles } from './layout.js';
 import { ioReason, realLocation, writeFolder } from '../lib/write.js';
-import { linkProblem } from '../lib/files.js';
+import { linkProblem, specialKind } from '../lib/files.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
 
@@ -81,14 +81,6 @@ export async function readTree(root: string, select?: (rel: string, dir: boolean
   return { files, outside, broken, special, boundary, repository };
 }
 
-/** What a directory entry that is neither a file, a folder nor a link is, in words: `a named pipe (FIFO)`, `a socket`, … */
-export function specialKind(e: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
-  if (e.isFIFO()) return 'a named pipe (FIFO)';
-  if (e.isSocket()) return 'a socket';
-  if (e.isCharacterDevice()) return 'a character device';
-  if (e.isBlockDevice()) return 'a block device';
-  return 'an entry of another kind';
-}
 
 /**
  * A file's bytes, read synchronously: fs/promises' readFile is four thread-pool round trips per
