@@ -33,6 +33,9 @@ function globalHelp(): string {
 /** `setup-pack --version`, parsed as a command that takes no argument (and the options every command takes). */
 const VERSION_SPEC: CommandSpec = { name: '--version', summary: 'Print the version.', usage: '--version', options: {}, examples: [], positionals: [0, 0] };
 
+/** `setup-pack help [command]` (or `--help [command]`): the name of a command (what follows it is that command's help's to refuse), and the options every command takes. */
+const HELP_SPEC: CommandSpec = { name: 'help', summary: 'Show help.', usage: 'help [command]', options: {}, examples: [], positionals: [0, Infinity] };
+
 /**
  * Runs the CLI with `argv` (without node and the script) and resolves to the exit code.
  * `readAhead`: files the binary began reading while this code loaded (bin/setup-pack.js).
@@ -45,11 +48,18 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
   // Exit code of a failure: 2, or 1 under an option that gives 2 another meaning (plan --detailed-exitcode).
   let failure: number = EXIT.usage;
   try {
-    if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-      if (first === 'help' && rest[0]) return main([rest[0], '--help'], ctx);
+    if (first === undefined) {
       // Bare `setup-pack` is a usage error: help goes to stderr so pipes stay clean.
-      (first === undefined ? context.stderr : context.stdout).write(globalHelp());
-      return first === undefined ? EXIT.usage : EXIT.ok;
+      context.stderr.write(globalHelp());
+      return EXIT.usage;
+    }
+    if (first === '--help' || first === '-h' || first === 'help') {
+      // `help [command]`, `--help [command]`: an argument names the command whose help to show, and
+      // that help is held to what it takes (nothing more), as --version is.
+      const about = parseCommandArgs(HELP_SPEC, rest).positionals[0];
+      if (about !== undefined) return main([about, '--help', ...rest.filter((a, i) => i !== rest.indexOf(about))], ctx);
+      context.stdout.write(globalHelp());
+      return EXIT.ok;
     }
     if (first === '--version' || first === '-v') {
       // Held to what it takes (nothing but the colour flags), as every command is: an argument

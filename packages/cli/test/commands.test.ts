@@ -30,6 +30,28 @@ describe('help and version', () => {
     expect(run(['--version', '--no-color'])).toMatchObject({ code: 0, stdout: `${readJson(join(ROOT, 'packages/cli/package.json')).version}\n` });
   });
 
+  it('--help takes no argument but the command it is about, as --version takes none: an extra one is a usage error (exit 2), not ignored', () => {
+    for (const args of [['--help', 'validate', 'extra'], ['-h', 'validate', 'extra'], ['help', 'validate', 'extra'], ['validate', '--help', 'extra'], ['validate', 'extra', '-h']]) {
+      const r = run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack validate: unexpected argument 'extra'; usage: setup-pack validate --help\n`);
+    }
+    // An option of the command is no more taken with --help than an argument is.
+    const option = run(['validate', '--help', '--format', 'json']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe(`setup-pack validate: option '--format' is not taken with --help; usage: setup-pack validate --help\n`);
+    // The global help: an argument after it names the command it is about, as after `help`.
+    const extra = run(['--help', 'extra']);
+    expect(extra.code).toBe(2);
+    expect(extra.stdout).toBe('');
+    expect(extra.stderr).toBe("setup-pack: unknown command 'extra'; run 'setup-pack --help' for the list\n");
+    for (const flag of ['--help', '-h']) expect(run([flag, 'schema'])).toMatchObject({ code: 0, stdout: run(['schema', '--help']).stdout });
+    // The colour flags are every command's, and so the help's too.
+    expect(run(['--help', '--no-color'])).toMatchObject({ code: 0, stdout: run(['--help']).stdout });
+    expect(run(['schema', '--help', '--color'])).toMatchObject({ code: 0, stdout: run(['schema', '--help']).stdout });
+  });
+
   it('--help lists every command', () => {
     const r = run(['--help']);
     expect(r.code).toBe(0);
@@ -684,6 +706,26 @@ describe('diff', () => {
     expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")' });
   });
 
+  it('counts a body\'s lines as validation does: LF, CR and CR LF each end one line (a body saved with lone CRs)', () => {
+    const dir = tempDir();
+    const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
+    const tpl = pack.messageTemplates.find((t: any) => t.key === 'tpl-follow-up');
+    tpl.body = '<p>Hi</p>\r<p>Homes</p>\r<p>Bye</p>';
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
+    tpl.body = '<p>Hi</p>\r<p>Homes near you</p>\r<p>Bye</p>';
+    writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
+    const said = '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")';
+    const out = run(['diff', 'old.json', 'new.json'], { cwd: dir });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout.split('\n'), out.stdout).toContain(`      ~ body: ${said}`);
+    const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
+    expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: said });
+    // The same lines with other line ends: said so, naming each side's.
+    tpl.body = '<p>Hi</p>\n<p>Homes near you</p>\n<p>Bye</p>';
+    writeFileSync(join(dir, 'lf.json'), JSON.stringify(pack));
+    expect(run(['diff', 'new.json', 'lf.json'], { cwd: dir }).stdout.split('\n')).toContain('      ~ body: the same lines, with LF line endings');
+  });
+
   it("says what changed in a smart list's filters: conditions and groups by place, in words before and after, and a reorder as one", () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
@@ -942,6 +984,77 @@ describe('unpack and build', () => {
     expect(v.code).toBe(1);
     const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path} ${d.code}`));
     for (const file of [`assets/${entry.file}`, 'automations/draft.json', 'automations/loop-a.json', 'automations/loop-b.json']) expect(found).toContain(`${join(src, file)} build/broken-link`);
+  });
+
+  it('one root cause, one finding: a broken link where build would read a file is build/broken-link alone, not also a file missing for what it would give', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixturePath('valid/buyer-lead-starter.json'), src]);
+    const kinds = readdirSync(join(src, 'resources'));
+    expect(kinds.length).toBeGreaterThan(0);
+    const resources = join('resources', kinds[0]);
+    const body = join('templates', readdirSync(join(src, 'templates')).find((f) => f.endsWith('.html'))!);
+    for (const file of [resources, body]) {
+      rmSync(join(src, file));
+      symlinkSync('../../gone', join(src, file));
+    }
+    const out = join(dir, 'pack.json');
+    const r = run(['validate', '-f', 'json', src]);
+    expect(r.code, r.stderr).toBe(1);
+    const found = JSON.parse(r.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`));
+    expect(found.sort()).toEqual([`${body} build/broken-link`, `${resources} build/broken-link`].sort());
+    expect(run(['build', src, '-o', out]).code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    // A manifest or an assets.json that is a broken link: that finding alone, not a lost manifest, nor every asset file unused.
+    const assetsSrc = join(dir, 'listing');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), assetsSrc]);
+    for (const file of ['manifest.json', 'assets.json']) {
+      const folder = join(dir, file.replace('.json', '-src'));
+      cpSync(assetsSrc, folder, { recursive: true });
+      rmSync(join(folder, file));
+      symlinkSync('gone.json', join(folder, file));
+      const v = run(['validate', '-f', 'json', folder]);
+      expect(v.code, file).toBe(1);
+      expect(JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(folder.length + 1)} ${d.code}`)), file).toEqual([`${file} build/broken-link`]);
+    }
+  });
+
+  it('a pipe, a socket or a device in a source folder (or a link to one) is build/not-a-file, by its path: never left out without a word, never read (it could wait forever)', () => {
+    const dir = tempDir();
+    const src = join(dir, 'src');
+    run(['unpack', fixturePath('valid/listing-marketing.json'), src]);
+    const manifest = readJson(join(src, 'manifest.json'));
+    const automation = `automations/${readdirSync(join(src, 'automations'))[0]}`;
+    const entry = readJson(join(src, 'assets.json'))[0];
+    const fifo = (path: string) => expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    // A listed automation's file that is a pipe: said so, not also a missing file.
+    rmSync(join(src, automation));
+    fifo(join(src, automation));
+    // A draft nobody lists, as a pipe: built as if it were not there, it would pass.
+    fifo(join(src, 'automations', 'draft.json'));
+    // An asset's file that is a link to a pipe inside the folder.
+    fifo(join(src, 'feed'));
+    rmSync(join(src, 'assets', entry.file));
+    symlinkSync('../feed', join(src, 'assets', entry.file));
+    const out = join(dir, 'pack.json');
+    const r = run(['build', src, '-o', out], { timeout: 20_000 });
+    expect(r.code, r.stderr).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    expect(r.stderr).toMatch(new RegExp(`${automation.replace('.', '\\.')}:1:1 error ${automation.replace('.', '\\.')} cannot be read: it is a named pipe \\(FIFO\\), not a file\\. build/not-a-file`));
+    expect(r.stderr).toMatch(/automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a named pipe \(FIFO\), not a file\. build\/not-a-file/);
+    expect(r.stderr).toContain(`assets/${entry.file} cannot be read: it is a symbolic link to '../feed', a named pipe (FIFO), not a file. build/not-a-file`);
+    expect(r.stderr).not.toContain('build/missing-file');
+    expect(r.stderr).not.toContain('feed:'); // a file at the top that build does not read is no finding
+    // validate compiles the folder the same way.
+    const v = run(['validate', '-f', 'json', src], { timeout: 20_000 });
+    expect(v.code).toBe(1);
+    const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`));
+    expect(found.sort()).toEqual([`assets/${entry.file} build/not-a-file`, `${automation} build/not-a-file`, 'automations/draft.json build/not-a-file'].sort());
+    expect(manifest.automations.length).toBeGreaterThan(0);
+    // fmt cannot read such a file either (exit 2), and formats the rest.
+    const f = run(['fmt', '--check', src], { timeout: 20_000 });
+    expect(f.code, f.stdout + f.stderr).toBe(2);
+    expect(f.stderr).toContain(`cannot read the file: it is a named pipe (FIFO), not a file`);
   });
 
   it('refuses a template body that is not UTF-8 (an .html saved as Windows-1252) and writes nothing', () => {

@@ -2,7 +2,7 @@
 // code it ends with when it refuses them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
@@ -37,7 +37,9 @@ describe('plan --detailed-exitcode', () => {
     expect(run(['plan', '--detailed-exitcode', '--bogus', VALID], { env: WORKSPACE }).code).toBe(1);
     expect(run(['plan', VALID, '--bogus'], { env: WORKSPACE }).code).toBe(2);
     expect(run(['plan', VALID], { env: NO_WORKSPACE }).code).toBe(2);
-    expect(run(['plan', '--help', '--detailed-exitcode']).code).toBe(0);
+    expect(run(['plan', '--help']).code).toBe(0);
+    // The help takes no other option (as --version takes none): under this one that usage error is 1 too.
+    expect(run(['plan', '--help', '--detailed-exitcode']).code).toBe(1);
   });
 });
 
@@ -242,6 +244,29 @@ describe('export --name, --version and --pack-id', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toBe('setup-pack export: no workspace address: pass --url or set WORKSPACE_URL\n');
     }
+  });
+});
+
+describe('an empty argument', () => {
+  it("names no file: a usage error (exit 2), never the working directory ('fmt \"$FILE\"' with FILE unset rewrote every pack below it)", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'p.json'), '{"format":"service.setup-pack",  "name":"x"}');
+    const before = readFileSync(join(dir, 'p.json'), 'utf8');
+    for (const args of [['fmt', ''], ['fix', ''], ['validate', ''], ['build', ''], ['diff', '', 'p.json'], ['unpack', 'p.json', ''], ['new', ''], ['plan', '']]) {
+      const r = run(args, { cwd: dir, env: WORKSPACE });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^setup-pack ${args[0]}: unexpected empty argument ''; usage: setup-pack ${args[0]} .*\n$`));
+    }
+    expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(before);
+    // An option's value too: an empty -o is no file to write (the report went to stdout).
+    for (const [option, args] of [['--output-file', ['validate', 'p.json', '-o', '']], ['--output-file', ['validate', 'p.json', '--output-file=']], ['--output', ['build', dir, '-o', '']]] as const) {
+      const r = run([...args], { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toBe(`setup-pack ${args[0]}: option '${option}' needs a value, not an empty one\n`);
+    }
+    expect(readdirSync(dir)).toEqual(['p.json']);
   });
 });
 

@@ -113,4 +113,36 @@ describe('a path named that is not a plain file or folder', () => {
     // What --ignore leaves out is left out.
     expect(run(['validate', 'packs', '--ignore', 'packs/broken.json', '--ignore', 'packs/loop.json'], { cwd: dir }).code).toBe(0);
   });
+
+  it('a pipe, or a link to one, that a directory walk or a glob meets is a file that cannot be read (exit 2), not waited on for ever; one named is read', () => {
+    // Before: `validate packs`, `fmt --check packs` and `fix packs` hung, reading a FIFO no program writes.
+    const dir = tempDir();
+    mkdirSync(join(dir, 'packs'));
+    writeFileSync(join(dir, 'packs', 'ok.json'), PACK);
+    expect(spawnSync('mkfifo', [join(dir, 'packs', 'feed.json')]).status).toBe(0);
+    expect(spawnSync('mkfifo', [join(dir, 'pipe')]).status).toBe(0);
+    symlinkSync('../pipe', join(dir, 'packs', 'to-pipe.json'));
+    const tail = 'a named pipe (FIFO), and a directory or a glob reads only files; name it to read what it streams';
+    const why = `cannot read the file: it is ${tail}`;
+    for (const input of ['packs', 'packs/*.json']) {
+      const r = run(['validate', '--format', 'json', input], { cwd: dir, timeout: 30_000 });
+      expect(r.code, input).toBe(2);
+      const files = JSON.parse(r.stdout).files.map((f: { path: string; readError?: string }) => [f.path, f.readError]);
+      expect(files, input).toEqual([
+        ['packs/feed.json', why],
+        ['packs/ok.json', undefined],
+        ['packs/to-pipe.json', `cannot read the file: it is a symbolic link to '../pipe', ${tail}`],
+      ]);
+      for (const command of [['fmt', '--check'], ['fix', '--dry-run']]) {
+        const f = run([...command, input], { cwd: dir, timeout: 30_000 });
+        expect(f.code, `${command[0]} ${input}`).toBe(2);
+        expect(f.stdout + f.stderr, `${command[0]} ${input}`).toContain(why);
+      }
+    }
+    // What --ignore leaves out is left out.
+    expect(run(['validate', 'packs', '--ignore', 'packs/feed.json', '--ignore', 'packs/to-pipe.json'], { cwd: dir, timeout: 30_000 }).code).toBe(0);
+    // Named, a pipe is read as the file it streams (`validate <(generate-pack)`).
+    const named = spawnSync('sh', ['-c', `cat packs/ok.json > packs/feed.json & exec "${process.execPath}" "${BIN}" validate packs/feed.json`], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    expect(named.status, named.stderr).toBe(0);
+  });
 });

@@ -23,7 +23,7 @@ export const spec: CommandSpec = {
   description: 'Embeds assets as base64 with their sha256 and byteSize, writes the canonical key order, sets exportedAt (SOURCE_DATE_EPOCH or --exported-at for reproducible builds) and validates. On errors nothing is written and the diagnostics point into the source files.',
   positionals: [1, 1],
   options: {
-    output: { type: 'string', short: 'o', value: '<file>', description: 'Where to write the pack (default: stdout).' },
+    output: { type: 'string', short: 'o', path: true, value: '<file>', description: 'Where to write the pack (default: stdout).' },
     'exported-at': { type: 'string', value: '<timestamp>', description: 'exportedAt to set, an RFC 3339 timestamp (default: SOURCE_DATE_EPOCH, else now).' },
     format: { type: 'string', short: 'f', value: '<format>', choices: FORMATS, description: 'Format of the diagnostics, printed to stderr (default as validate).' },
   },

@@ -25,7 +25,7 @@ export const spec: CommandSpec = {
     ...CONNECTION_OPTIONS,
     'pack-id': { type: 'string', value: '<id>', description: 'Export the installed pack with this packId (from its install ledger).' },
     all: { type: 'boolean', description: 'Export everything the workspace holds, as a pack with a fresh packId.' },
-    output: { type: 'string', short: 'o', value: '<file|dir/>', description: 'Where to write: a pack file, or a source folder when it ends with / or is a directory (default: the pack on stdout).' },
+    output: { type: 'string', short: 'o', path: true, value: '<file|dir/>', description: 'Where to write: a pack file, or a source folder when it ends with / or is a directory (default: the pack on stdout).' },
     version: { type: 'string', value: '<version>', description: 'Release version to stamp (default: the installed release; 1.0.0 for --all).' },
     name: { type: 'string', value: '<name>', description: 'Pack name of an --all snapshot (default: "<workspace name> snapshot").' },
     force: { type: 'boolean', description: 'Write into a source folder that is not empty, replacing its pack source files.' },

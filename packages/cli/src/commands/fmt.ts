@@ -170,18 +170,21 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
       const abs = join(root, ...rel.split('/'));
       add({ abs, path: displayPath(abs, ctx.cwd), role: sourceRole(rel)!, bytes: tree.files.get(rel) });
     };
+    const unreadable = (rel: string) => {
+      const abs = join(root, ...rel.split('/'));
+      if (seen.has(abs) || sourceRole(rel) === undefined) return;
+      seen.add(abs);
+      failed.push({ path: displayPath(abs, ctx.cwd), diagnostics: [], readError: `cannot read the file: ${tree.broken.get(rel) ?? tree.special.get(rel)}` });
+    };
     if (step.rel === undefined) {
       for (const rel of tree.files.keys()) source(rel);
       for (const rel of tree.outside.keys()) refuse(root, tree, rel);
-      // A link to nothing (or round in a loop) is a file that cannot be read, as one a walk meets where a pack would be.
-      for (const [rel, why] of tree.broken) {
-        const abs = join(root, ...rel.split('/'));
-        if (seen.has(abs) || sourceRole(rel) === undefined) continue;
-        seen.add(abs);
-        failed.push({ path: displayPath(abs, ctx.cwd), diagnostics: [], readError: `cannot read the file: ${why}` });
-      }
+      // A link to nothing (or round in a loop), and a pipe, socket or device (or a link to one), is a
+      // file that cannot be read, as one a walk meets where a pack would be.
+      for (const [rel] of [...tree.broken, ...tree.special]) unreadable(rel);
     } else if (tree.files.has(step.rel)) source(step.rel);
     else if (tree.outside.has(step.rel)) refuse(root, tree, step.rel);
+    else if (tree.broken.has(step.rel) || tree.special.has(step.rel)) unreadable(step.rel);
     else ctx.stderr.write(`${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`);
   }
   return { targets, failed };

@@ -14,7 +14,7 @@ export const PLAN_OPTIONS: Options = {
   overwrite: { type: 'boolean', description: 'Replace items edited in the workspace (conflicts) instead of keeping them.' },
   prune: { type: 'boolean', description: 'Remove items gone from this release, when unedited.' },
   bind: { type: 'string', multiple: true, value: '<type:id=workspaceId>', description: 'Bind a reference the pack does not carry (repeatable), e.g. user:usr_8841=mem_123.' },
-  bindings: { type: 'string', value: '<file>', description: 'JSON file of bindings: { "type:id": "workspaceId" }.' },
+  bindings: { type: 'string', value: '<file>', path: true, description: 'JSON file of bindings: { "type:id": "workspaceId" }.' },
   'allow-downgrade': { type: 'boolean', description: 'Allow installing a lower version than the installed one.' },
 };
 

@@ -12,6 +12,7 @@ export const spec: CommandSpec = {
   description: 'An install or uninstall that crashed or was killed leaves the pack\'s lock held until it expires (--lock-ttl, 300 s by default). This releases it at once, but only when <holder> (as the refused install or status names it) holds it: a run in progress under another holder is never broken. Run it only when no run is in progress.',
   exitCodes: 'Exit codes: 0 released, 1 not released (another holder has the lock, or nobody does) or the API refused, 2 usage error.',
   docs: 'docs/install.md',
+  namesNotPaths: true,
   positionals: [2, 2],
   options: { ...CONNECTION_OPTIONS },
   examples: [['setup-pack unlock 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12 setup-pack-k3x9q2ab', 'Break the lock a killed CI job left']],

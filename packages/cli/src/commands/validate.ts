@@ -25,7 +25,7 @@ export const spec: CommandSpec = {
     expand: { type: 'boolean', description: 'Pretty output: print every finding instead of folding repeats of one code and message into one entry with a count.' },
     disable: { type: 'string', multiple: true, value: '<code>', description: 'Skip a rule by its code (repeatable).' },
     ignore: { type: 'string', multiple: true, value: '<glob>', description: 'Skip files matching a glob relative to the working directory (repeatable), whether found in a directory, matched by a glob or named.' },
-    'output-file': { type: 'string', short: 'o', value: '<file>', description: 'Write the report to a file instead of stdout.' },
+    'output-file': { type: 'string', short: 'o', path: true, value: '<file>', description: 'Write the report to a file instead of stdout.' },
     stdin: { type: 'boolean', description: 'Read one pack from stdin (for editors and pipes); `-` as the one file does the same.' },
     'stdin-filename': { type: 'string', value: '<name>', description: "Name to report for stdin (default <stdin>); only with --stdin or '-'." },
   },

@@ -12,6 +12,8 @@ export interface OptionSpec {
   description: string;
   /** Allowed values of a string option. */
   choices?: readonly string[];
+  /** The value is a path (a file or folder to read or write): an empty one names none, and is refused. */
+  path?: boolean;
 }
 
 export type Options = Record<string, OptionSpec>;
@@ -27,6 +29,11 @@ export interface CommandSpec {
   exitCodes?: string;
   /** Where the command is documented, when not in docs/cli.md (the workspace commands: docs/install.md). */
   docs?: string;
+  /**
+   * The positional arguments are names or ids the command checks itself (unlock's packId and
+   * holder), not paths: an empty one is then the command's to refuse, in its own words.
+   */
+  namesNotPaths?: boolean;
   /** Minimum and maximum positional arguments (max Infinity for any number). */
   positionals: readonly [min: number, max: number];
   /**
@@ -149,7 +156,21 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
       throw new UsageError(`--${name} must be one of ${o.choices.join(', ')}, not '${v}'${hint ? `; did you mean '${hint}'?` : ''}`);
     }
   }
-  if (values.help) return { values, positionals: parsed.positionals };
+  // An empty path names nothing: not the working directory (`fmt "$FILE"` with FILE unset would
+  // rewrite every pack below it), nor stdout for an empty -o.
+  for (const [name, o] of Object.entries(spec.options)) {
+    if (o.path && values[name] === '') throw new UsageError(`option '--${name}' needs a value, not an empty one`);
+  }
+  if (!spec.namesNotPaths && parsed.positionals.includes('')) throw new UsageError(`unexpected empty argument ''; usage: setup-pack ${spec.usage}`);
+  if (values.help) {
+    // The help, like --version, takes nothing but the colour flags: an argument or an option beside
+    // it is a usage error, not left out without a word.
+    const usage = `usage: setup-pack ${spec.name} --help`;
+    if (parsed.positionals.length) throw new UsageError(`unexpected argument '${parsed.positionals[0]}'; ${usage}`);
+    const option = Object.keys(spec.options).find((name) => values[name] !== undefined);
+    if (option !== undefined) throw new UsageError(`option '--${option}' is not taken with --help; ${usage}`);
+    return { values, positionals: parsed.positionals };
+  }
   const [min, max] = spec.positionals;
   const n = parsed.positionals.length;
   if (n < min) throw new UsageError(`missing ${min - n === 1 && max === min ? 'argument' : 'arguments'}; usage: setup-pack ${spec.usage}`);

@@ -1,5 +1,5 @@
 // Turning command-line paths and globs into files, and reading them.
-import { fstatSync, lstatSync, readFileSync, readlinkSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync } from 'node:fs';
+import { fstatSync, lstatSync, readFileSync, readlinkSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync, type Dirent } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
@@ -213,6 +213,26 @@ function whyNotThere(abs: string): string {
   return 'no such file or directory';
 }
 
+/** What a directory entry that is no file, folder or link is, in words: `a named pipe (FIFO)`, `a socket`, a device. */
+export function specialKind(e: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (e.isFIFO()) return 'a named pipe (FIFO)';
+  if (e.isSocket()) return 'a socket';
+  if (e.isCharacterDevice()) return 'a character device';
+  if (e.isBlockDevice()) return 'a block device';
+  return 'an entry of another kind';
+}
+
+/** Whether a directory entry or a stat is a pipe, a socket or a device: no file, folder or link. */
+const isSpecial = (e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) => !e.isFile() && !e.isDirectory() && !e.isSymbolicLink();
+
+/**
+ * Files a directory walk or a glob met that are a pipe, a socket or a device, or a link to one:
+ * path → why readText does not read it. Named on the command line such a file is read as the file
+ * it streams (`validate <(generate-pack)`); met by a walk it is not (a FIFO no program writes
+ * would be waited on for ever), and is said to be a file that cannot be read rather than left out.
+ */
+const notFilesMet = new Map<string, string>();
+
 /** When `e`, met opening `abs`, is a link's fault: a link that leads to nothing, or round in a loop, said as such. */
 export function linkProblem(abs: string, e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -317,18 +337,25 @@ export async function expandEntries(
       const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
       if (layoutRoot) skip.push(...LAYOUT_ENTRIES.map((e) => `${dirPattern ? `${dirPattern}/` : ''}${e}/**`));
       // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links, broken: walk.broken }));
+      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links, broken: walk.broken, special: walk.special }));
     };
-    const { found, links, broken } = await search(ignore);
+    const { found, links, broken, special } = await search(ignore);
     let matches = found;
     // A link the walk met that leads nowhere or round in a loop is no file it can take, but one the
     // pattern names (`packs/x.json -> ../gone.json`): kept, so that reading it says what it is
-    // (exit 2), rather than left out without a word. The walk is asked again, taking those links
-    // for files, to know which of them the pattern, --ignore and node_modules leave.
-    if (broken.length) {
-      const asFiles = new Set(broken.map((b) => resolve(b)));
+    // (exit 2), rather than left out without a word. So is a pipe, a socket or a device the walk
+    // met (the walk takes none for a file). The walk is asked again, taking those for files, to
+    // know which of them the pattern, --ignore and node_modules leave.
+    const unfound = [...broken, ...[...special.keys()].filter((p) => !found.includes(p))];
+    if (unfound.length) {
+      const asFiles = new Set(unfound.map((b) => resolve(b)));
       const named = (await search(ignore, asFiles)).found.filter((m) => asFiles.has(resolve(m)));
       if (named.length) matches = [...matches, ...named];
+    }
+    // A pipe (or a link to one) the walk kept is said, when read, not to be read: never waited on.
+    for (const m of matches) {
+      const why = special.get(resolve(m));
+      if (why !== undefined) notFilesMet.set(resolve(m), `${why}, and a directory or a glob reads only files; name it to read what it streams`);
     }
     if (links.length) {
       matches = oncePerRealFile(matches, links);
@@ -400,22 +427,44 @@ function onceEach(entries: InputEntry[]): InputEntry[] {
 function linkWatchingFs(brokenAsFiles?: ReadonlySet<string>) {
   const links: string[] = [];
   const broken: string[] = [];
+  // A pipe, a socket or a device met (path, resolved), or a link to one: what it is, in words.
+  const special = new Map<string, string>();
   const watched: typeof realpath = ((path: string, ...rest: unknown[]) => {
     const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null, resolved: string) => void;
     if (brokenAsFiles?.has(resolve(path))) return callback(null, path);
     realpath(path, (error, resolved) => {
-      if (!error) links.push(path);
-      else if (error.code === 'ENOENT' || error.code === 'ELOOP') broken.push(path);
+      if (!error) {
+        links.push(path);
+        // One more stat for a link (links are few): what it leads to, when that is no file or folder.
+        const target = statOrUndefined(resolved);
+        if (target && isSpecial(target)) special.set(resolve(path), `it is a symbolic link to '${readlinkSync(path)}', ${specialKind(target)}`);
+      } else if (error.code === 'ENOENT' || error.code === 'ELOOP') broken.push(path);
       callback(error, resolved);
     });
   }) as typeof realpath;
+  // The walk's listing of a folder: a pipe, a socket or a device in it is noted (the walk takes
+  // none for a file), and one in `brokenAsFiles` is shown as a file (the second walk).
+  const listing = ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) => {
+    (readdir as (p: string, o: unknown, cb: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) => void)(path, options, (error, entries) => {
+      if (error || !Array.isArray(entries)) return callback(error, entries);
+      callback(
+        null,
+        entries.map((e) => {
+          if (typeof e !== 'object' || !isSpecial(e)) return e;
+          const at = resolve(path, e.name);
+          special.set(at, `it is ${specialKind(e)}`);
+          return brokenAsFiles?.has(at) ? Object.assign(Object.create(e), { isFile: () => true }) : e;
+        }),
+      );
+    });
+  }) as unknown as typeof readdir;
   // A link that leads nowhere, taken for a file (the second walk of expandEntries).
   const stat = ((path: string, ...rest: unknown[]) => {
     const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null, st?: unknown) => void;
     if (brokenAsFiles?.has(resolve(path))) return callback(null, { isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false });
     (statCb as (p: string, cb: (error: NodeJS.ErrnoException | null, st?: unknown) => void) => void)(path, callback);
   }) as typeof statCb;
-  return { links, broken, fs: { readdir, readdirSync, realpath: watched, realpathSync, stat, statSync } };
+  return { links, broken, special, fs: { readdir: listing, readdirSync, realpath: watched, realpathSync, stat, statSync } };
 }
 
 /**
@@ -461,6 +510,8 @@ export async function expandInputs(inputs: readonly string[], cwd: string, ignor
  * short leaves the file to be read here.
  */
 export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: string } | { error: string }> {
+  const notAFile = notFilesMet.get(abs);
+  if (notAFile !== undefined) return { error: `cannot read the file: ${notAFile}` };
   try {
     const early = ahead?.get(abs);
     ahead?.delete(abs);

@@ -17,7 +17,8 @@ export function buildTree(tree: SourceTree, exportedAt: string): BuildResult {
   const where = tree.repository ? `the repository (${tree.boundary})` : `the source folder (no repository holds it)`;
   const refusedLinks = new Map([...tree.outside].map(([file, to]) => [file, `${file} is a link to ${to}, outside ${where}; build reads no file from outside it.`]));
   const brokenLinks = new Map([...tree.broken].map(([file, why]) => [file, `${file} cannot be read: ${why}.`]));
-  return buildFromFiles(tree.files, { exportedAt, refusedLinks, brokenLinks });
+  const notFiles = new Map([...tree.special].map(([file, why]) => [file, `${file} cannot be read: ${why}.`]));
+  return buildFromFiles(tree.files, { exportedAt, refusedLinks, brokenLinks, notFiles });
 }
 
 export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {

@@ -65,6 +65,7 @@ export const BUILD_RULES = [
   { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).' },
   { code: 'build/not-utf8', severity: 'error', description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.' },
   { code: 'build/broken-link', severity: 'error', description: 'A symbolic link in the folder leads to a file: one that leads to nothing, or round in a loop, cannot be read, and build leaves no file of the folder out without a word.' },
+  { code: 'build/not-a-file', severity: 'error', description: 'What build reads in the folder is a file (or a link to one): a named pipe, a socket or a device is not read (reading one could wait forever or never end), and build leaves no file of the folder out without a word.' },
   { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
@@ -326,6 +327,8 @@ export interface BuildOptions {
   refusedLinks?: ReadonlyMap<string, string>;
   /** Files of the folder that are links leading to nothing or round in a loop: path → why. Each is an error of its own, not a missing file. */
   brokenLinks?: ReadonlyMap<string, string>;
+  /** Paths of the folder's layout that are a pipe, a socket or a device, or a link to one: path → why. Each is an error of its own, not a missing file. */
+  notFiles?: ReadonlyMap<string, string>;
 }
 
 export interface BuildResult {
@@ -402,11 +405,17 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
     refused.set(file, why);
     diagnostics.push({ file, code: 'build/broken-link', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Make the link lead to the file, put the file in its place, or delete the link.' });
   }
+  for (const [file, why] of options.notFiles ?? []) {
+    refused.set(file, why);
+    diagnostics.push({ file, code: 'build/not-a-file', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Put the file in its place, or delete it.' });
+  }
   const origins = new Map<string, Origin[]>();
   const locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, origins, (file) => files.has(file) && !refused.has(file), missing);
   const assetHashes = new Map<string, { byteSize: number; sha256: string }>();
   const fail = (): BuildResult => ({ diagnostics, locate, sources: texts, assetHashes });
 
+  // A manifest that is a link build refused, or no file: that finding is the folder's one, not also a lost manifest.
+  if (refused.has(MANIFEST)) return fail();
   if (!files.has(MANIFEST)) {
     // A folder holding the layout's files but no manifest lost it (deleted, or never committed): say so, naming what it holds.
     const held = [...new Set([...files.keys()].filter((f) => f === ASSETS_INDEX || JSON_SOURCE_FOLDERS.some((d) => f.startsWith(`${d}/`))).map((f) => (f === ASSETS_INDEX ? f : `${f.slice(0, f.indexOf('/'))}/`)))].sort();
@@ -521,10 +530,16 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   // Resources: grouped by kind, ordered by the manifest.
   const resourceKeys = keysOf('resources');
   const found = new Map<string, { value: Record<string, unknown>; file: string; index: number; kindFromName: boolean }>();
+  const isResourceFile = (file: string) => /^resources\/[^/]+\.json$/.test(file);
+  // A resources/<kind>.json that was refused (a broken link, a pipe, a link out of the repository) or
+  // does not read as a list of resources has its own finding; the keys it would define are unknown,
+  // so a listed key none of the others defines is not also called missing: one cause, one finding.
+  let resourcesUnknown = [...refused.keys()].some(isResourceFile);
   for (const [file] of files) {
-    if (!/^resources\/[^/]+\.json$/.test(file)) continue;
+    if (!isResourceFile(file)) continue;
     claimed.add(file);
     const r = readJson(file);
+    if (!r.ok || !Array.isArray(r.value)) resourcesUnknown = true;
     if (!r.ok) continue;
     if (!Array.isArray(r.value)) {
       report(file, '', 'build/not-an-object', `${file} must hold an array of resources.`);
@@ -551,6 +566,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       const manifestPointer = `/resources/${(manifest.resources as unknown[]).indexOf(key)}`;
       const f = found.get(key);
       if (!f) {
+        if (resourcesUnknown) return;
         report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the resource "${key}" but no resources/<kind>.json file defines it.`, `Add { "key": "${key}", "name": "…" } to resources/<kind>.json or remove it from "resources".`);
         return;
       }
@@ -568,7 +584,7 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
   const assetFiles = new Set<string>();
   // Which files assets.json uses is known only when it reads as an array: otherwise its own finding
   // is the one, and no asset file is called unused.
-  let assetsKnown = true;
+  let assetsKnown = !refused.has(ASSETS_INDEX);
   if (files.has(ASSETS_INDEX)) {
     claimed.add(ASSETS_INDEX);
     const r = readJson(ASSETS_INDEX);

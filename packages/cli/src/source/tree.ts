@@ -1,10 +1,10 @@
 // Reading and writing a source folder as a SourceFiles map.
 import { readFileSync } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { inLayout, LAYOUT_PATHS, type SourceFiles } from './layout.js';
 import { ioReason, realLocation, writeFolder } from '../lib/write.js';
-import { linkProblem } from '../lib/files.js';
+import { linkProblem, specialKind } from '../lib/files.js';
 
 const SKIP_DIRS = new Set(['node_modules']);
 
@@ -18,6 +18,12 @@ export interface SourceTree {
    * or round in a loop). Each is build's error, never a file left out without a word.
    */
   broken: Map<string, string>;
+  /**
+   * Path in the folder → why it is not read: it is a pipe, a socket or a device (or a link to one),
+   * not a file (specialKind). Reading one could wait forever or never end; each is build's error,
+   * never a file left out without a word. Only paths build reads or would read (the layout's) are here.
+   */
+  special: Map<string, string>;
   /** The repository holding the folder (the nearest folder above it with a `.git`), else the folder. */
   boundary: string;
   /** Whether `boundary` is a repository (true) or the source folder itself. */
@@ -38,6 +44,7 @@ export async function readTree(root: string, select?: (rel: string, dir: boolean
   const files: SourceFiles = new Map();
   const outside = new Map<string, string>();
   const broken = new Map<string, string>();
+  const special = new Map<string, string>();
   const { boundary, repository } = await boundaryOf(root);
   const inside = (real: string) => real === boundary || real.startsWith(boundary.endsWith(sep) ? boundary : boundary + sep);
   const walk = async (dir: string, prefix: string) => {
@@ -60,17 +67,20 @@ export async function readTree(root: string, select?: (rel: string, dir: boolean
           continue;
         }
         const target = await stat(real).catch(() => undefined);
-        if (!target?.isFile()) continue; // a folder: not walked
+        if (!target || target.isDirectory()) continue; // a folder: not walked
         if (!inside(real)) outside.set(rel, real);
-        else files.set(rel, bytesOf(real));
+        else if (target.isFile()) files.set(rel, bytesOf(real));
+        else if (inLayout(rel)) special.set(rel, `it is a symbolic link to '${await readlink(abs)}', ${specialKind(target)}, not a file`);
       } else if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) await walk(abs, rel);
       } else if (e.isFile()) files.set(rel, bytesOf(abs));
+      else if (inLayout(rel)) special.set(rel, `it is ${specialKind(e)}, not a file`);
     }
   };
   await walk(root, '');
-  return { files, outside, broken, boundary, repository };
+  return { files, outside, broken, special, boundary, repository };
 }
+
 
 /**
  * A file's bytes, read synchronously: fs/promises' readFile is four thread-pool round trips per

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { diffPacks } from './diff.js';
-import { describeValueChange, linesSummary, valueText } from './values.js';
+import { describeValueChange, linesSummary, valueChange, valueText } from './values.js';
 import type { Pack } from '../types.js';
 
 const fixture = (name: string): Pack => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));
@@ -102,6 +102,14 @@ describe('valueText and linesSummary', () => {
     expect(linesSummary('a\nb\nc', 'a\nc')).toBe('1 line removed of 2 lines (line 2 removed: "b")');
     expect(linesSummary('a\nc', 'a\nb\nc')).toBe('1 line added of 3 lines (line 2 added: "b")');
     expect(linesSummary('a\nb', 'a\r\nb')).toBe('the same lines, with CRLF line endings');
+  });
+  it('count LF, CR and CR LF each as one line end, as validation does (a body saved with lone CRs)', () => {
+    expect(linesSummary('a\rb\rc', 'a\rB\rc')).toBe('1 line changed of 3 lines (line 2: "b" → "B")');
+    expect(linesSummary('a\r\nb\rc\nd', 'a\r\nb\rc\nD')).toBe('1 line changed of 4 lines (line 4: "d" → "D")');
+    expect(linesSummary('a\rb', 'a\nb')).toBe('the same lines, with LF line endings');
+    expect(linesSummary('a\nb', 'a\rb')).toBe('the same lines, with CR line endings');
+    expect(linesSummary('a\nb\r\nc', 'a\rb\nc')).toBe('the same lines, with other line endings');
+    expect(valueChange('body', 'a\rb', 'a\rc')).toEqual({ field: 'body', summary: '1 line changed of 2 lines (line 2: "b" → "c")' });
   });
 });
 

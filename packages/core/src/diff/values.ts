@@ -2,6 +2,7 @@
 // the editor's compare view show, so neither restates it.
 import { isObj, jsonEqual } from './compare.js';
 import type { ValueChange } from './index.js';
+import { hasLineBreak, lineBreaks, textLines } from '../json/positions.js';
 
 /** The longest a value is said in full; longer ones are cut with an ellipsis. */
 const VALUE_LIMIT = 80;
@@ -62,8 +63,9 @@ function lineOps(x: string[], y: string[]): Op[] {
  * Lines are numbered from 1, in the new text (a removed line: in the old one).
  */
 export function linesSummary(a: string, b: string): string {
-  const x = a.split(/\r?\n/);
-  const y = b.split(/\r?\n/);
+  // Lines as validation counts them (core's line index): LF, CR and CR LF each end one.
+  const x = textLines(a);
+  const y = textLines(b);
   const ops = lineOps(x, y);
   let changed = 0;
   let added = 0;
@@ -89,7 +91,10 @@ export function linesSummary(a: string, b: string): string {
           : `line ${dels[0].at + 1} removed: ${quoted(dels[0].line, LINE_LIMIT)}`;
     }
   }
-  if (first === undefined) return a.includes('\r\n') !== b.includes('\r\n') ? `the same lines, with ${b.includes('\r\n') ? 'CRLF' : 'LF'} line endings` : 'the same lines, with other line endings';
+  if (first === undefined) {
+    const now = lineBreaks(b);
+    return now !== undefined && now !== 'mixed' && now !== lineBreaks(a) ? `the same lines, with ${now} line endings` : 'the same lines, with other line endings';
+  }
   const parts = [changed && 'changed', added && 'added', removed && 'removed'].filter((p): p is string => Boolean(p));
   const counts = { changed, added, removed } as Record<string, number>;
   const said = parts.map((p, n) => (n === 0 ? `${plural(counts[p], 'line')} ${p}` : `${counts[p]} ${p}`)).join(', ');
@@ -138,11 +143,11 @@ function referencesSummary(a: unknown[], b: unknown[]): string | undefined {
  */
 export function valueChange(field: string, before: unknown, after: unknown): ValueChange {
   let summary: string | undefined;
-  if (typeof before === 'string' && typeof after === 'string' && (before.includes('\n') || after.includes('\n'))) summary = linesSummary(before, after);
+  if (typeof before === 'string' && typeof after === 'string' && (hasLineBreak(before) || hasLineBreak(after))) summary = linesSummary(before, after);
   else if (field === 'richTextDoc' && isObj(before) && isObj(after)) {
     const x = richText(before);
     const y = richText(after);
-    summary = x === y ? 'the same text, formatted otherwise' : `its text: ${x.includes('\n') || y.includes('\n') ? linesSummary(x, y) : `${quoted(x, VALUE_LIMIT)} → ${quoted(y, VALUE_LIMIT)}`}`;
+    summary = x === y ? 'the same text, formatted otherwise' : `its text: ${hasLineBreak(x) || hasLineBreak(y) ? linesSummary(x, y) : `${quoted(x, VALUE_LIMIT)} → ${quoted(y, VALUE_LIMIT)}`}`;
   } else if (field === 'references' && Array.isArray(before) && Array.isArray(after)) summary = referencesSummary(before, after);
   if (summary !== undefined) return { field, summary };
   return { field, ...(before === undefined ? {} : { before: valueText(before) }), ...(after === undefined ? {} : { after: valueText(after) }) };

@@ -28,6 +28,24 @@ export interface LineIndex {
   lineStart(line: number): number;
 }
 
+/** The lines of a text, without their line breaks: the lines createLineIndex counts (LF, CR and CR LF each end one). */
+export function textLines(text: string): string[] {
+  const index = createLineIndex(text);
+  return Array.from({ length: index.lineCount }, (_, i) => index.lineText(i + 1));
+}
+
+/** Whether a text has more than one line, as createLineIndex counts them. */
+export const hasLineBreak = (text: string) => text.includes('\n') || text.includes('\r');
+
+/** The line breaks a text uses, named: `LF`, `CRLF` or `CR` when they are all one kind, `mixed` otherwise; undefined without one. */
+export function lineBreaks(text: string): 'LF' | 'CRLF' | 'CR' | 'mixed' | undefined {
+  const crlf = text.split('\r\n').length - 1;
+  const cr = text.split('\r').length - 1 - crlf;
+  const lf = text.split('\n').length - 1 - crlf;
+  const kinds = [crlf && 'CRLF', lf && 'LF', cr && 'CR'].filter((k): k is 'CRLF' | 'LF' | 'CR' => Boolean(k));
+  return kinds.length > 1 ? 'mixed' : kinds[0];
+}
+
 export function createLineIndex(text: string): LineIndex {
   // Line starts in a typed array grown by doubling: one indexOf per line, no boxed numbers. Text
   // with no carriage return (most) is one indexOf per line feed; otherwise each line ends at the
