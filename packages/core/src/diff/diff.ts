@@ -3,7 +3,7 @@
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
-import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, UnpairedItem, UnpairedPart, ValueChange } from './index.js';
+import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, UnpairedItem, UnpairedPart, ValueChange } from './types.js';
 import { differingDeltas, differingKeys, isObj, jsonEqual, type FieldDelta } from './compare.js';
 import { valueChange } from './values.js';
 import { diffFilterNodes, diffFilters } from './filters.js';

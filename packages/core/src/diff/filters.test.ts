@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { diffPacks } from './diff.js';
 import { diffFilters } from './filters.js';
 import { filterPlace, filterText } from '../filters.js';
-import type { FilterChange } from './index.js';
+import type { FilterChange } from './types.js';
 import type { Pack } from '../types.js';
 
 const fixture = (name: string): Pack => JSON.parse(readFileSync(new URL(`../../../../fixtures/${name}`, import.meta.url), 'utf8'));

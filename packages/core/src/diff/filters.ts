@@ -2,7 +2,7 @@
 // are matched by meaning, then by likeness, and named by their place (FilterChange in ./index.ts).
 import { filterText, isFilterCondition, isFilterGroup } from '../filters.js';
 import { differingKeys, isObj, jsonEqual } from './compare.js';
-import type { FilterChange, FilterDiff } from './index.js';
+import type { FilterChange, FilterDiff } from './types.js';
 
 type Node = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // What diffPacks could not pair, in words: the one statement of it (the CLI's diff refuses such a
 // pack with it).
 import { count } from '../text.js';
-import type { UnpairedItem } from './index.js';
+import type { UnpairedItem } from './types.js';
 
 /**
  * What diffPacks could not pair (its `unpaired`, or those of one side), said as a list of places:

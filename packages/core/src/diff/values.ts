@@ -1,7 +1,7 @@
 // What a changed field was and is, in words: the one wording `setup-pack diff` (text and JSON) and
 // the editor's compare view show, so neither restates it.
 import { isObj, jsonEqual } from './compare.js';
-import type { ValueChange } from './index.js';
+import type { ValueChange } from './types.js';
 import { hasLineBreak, lineBreaks, textLines } from '../json/positions.js';
 
 /** The longest a value is said in full; longer ones are cut with an ellipsis. */
