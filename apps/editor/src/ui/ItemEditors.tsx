@@ -1,6 +1,6 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import { useContext, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
+import { ASSET_ROLES, MESSAGE_CHANNELS, PACK_FORMAT, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
@@ -34,6 +34,7 @@ function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
 
 /** The schema versions a pack may say, as the select offers them. */
 const SCHEMA_VERSION_OPTIONS = SCHEMA_VERSIONS.map(String);
+const PACK_FORMATS = [PACK_FORMAT];
 
 /** A file that is not a pack has no schema version: show "(not set)", never the first option. */
 function schemaVersionText(v: unknown): string {
@@ -46,6 +47,8 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
     <div className="editor-pane">
       <h2>Pack</h2>
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
+      {/* The schema's one format (its const); another one read from the file stays listed until changed. */}
+      <SelectField label="Format" path="format" value={str(pack.format)} options={PACK_FORMATS} allowEmpty onChange={(v) => set('format', v === '' ? undefined : v)} />
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
         <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={SCHEMA_VERSION_OPTIONS} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
@@ -281,7 +284,10 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       <KeyAndName item={item} set={set} />
       <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
       <h3>Stages</h3>
-      <table className="stages" data-path="stages">
+      {/* The stage list as a whole (too few stages, a missing won or lost stage): its note is by
+          Add stage, the control that fixes it, which a click on such a finding focuses (data-focus). */}
+      <div data-path="stages">
+      <table className="stages">
         <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Probability</th><th>Color</th><th /></tr></thead>
         <tbody>
           {stages.map((s, i) => (
@@ -307,9 +313,23 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
           ))}
         </tbody>
       </table>
-      <FieldNote path="stages" />
-      <button onClick={() => edit(addStage)}>Add stage</button>
+      <AddStage onClick={() => edit(addStage)} />
+      </div>
     </div>
+  );
+}
+
+const ADD_STAGE = 'Add stage';
+
+/** Add stage, described by the findings about the stage list as a whole (shown under it). */
+function AddStage({ onClick }: { onClick: () => void }) {
+  const f = useFieldFindings('stages');
+  const describedBy = (f.attrs as { 'aria-describedby'?: string })['aria-describedby'];
+  return (
+    <>
+      {f.note}
+      <button data-focus aria-describedby={describedBy} onClick={onClick}>{ADD_STAGE}</button>
+    </>
   );
 }
 
@@ -355,7 +375,13 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
       </div>
       <TextField label="File name" path="fileName" value={str(item.fileName)} onChange={(v) => set('fileName', v)} />
       <TextField label="MIME type" path="mimeType" value={mime} onChange={(v) => set('mimeType', v)} />
-      <p className="help" aria-label="File facts">byteSize {String(item.byteSize)} · sha256 <code>{str(item.sha256)}</code></p>
+      {/* Read from the data (Replace file, or Fix in the findings panel), never typed: shown as
+          read-only fields, so a finding about either has a control to show on and to focus. */}
+      <div style={{ display: 'flex', gap: 8 }} aria-label="File facts" role="group">
+        <div style={{ flex: '0 0 9em' }}><TextField label="Byte size" path="byteSize" readOnly value={item.byteSize === undefined ? '' : String(item.byteSize)} onChange={() => undefined} /></div>
+        <div style={{ flex: 1 }}><TextField label="SHA-256" path="sha256" readOnly value={str(item.sha256)} onChange={() => undefined} /></div>
+      </div>
+      <p className="help">Byte size and SHA-256 are set from the data by Replace file; Fix (in the findings panel) recomputes them.</p>
       {item.role === 'email_image' && <TextField label="Source URL" path="sourceUrl" value={str(item.sourceUrl)} onChange={(v) => set('sourceUrl', opt(v) ?? null)} />}
       <CheckField label="Public URL set" checked={typeof item.url === 'string'} onChange={(on) => set('url', on ? 'https://' : undefined)} />
       {typeof item.url === 'string' && <TextField label="URL" path="url" value={item.url} onChange={(v) => set('url', v)} />}
