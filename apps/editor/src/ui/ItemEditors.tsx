@@ -1,5 +1,5 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import { useContext, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { ASSET_ROLES, MESSAGE_CHANNELS, PACK_FORMAT, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
@@ -278,8 +278,31 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   // Rows keyed by their stage, not their index: a probability typed and not applied stays with its stage.
   const keys = useRowKeys(listed);
   const upd = (i: number, k: string, v: unknown) => edit((p) => updateStage(p, i, { [k]: v }), `stage-${i}-${k}`);
+  // A move or a removal re-renders the rows: the button pressed moves with its row (React moves
+  // the row's element, which drops its focus) or goes. The focus goes, after the render, to the
+  // first enabled button `focusNext` names (by aria-label): the moved stage's, or the row's that
+  // took the removed one's place (Add stage when none is left), so the keyboard goes on where it
+  // was, never from the page's top.
+  const pane = useRef<HTMLDivElement>(null);
+  const focusNext = useRef<readonly string[]>(undefined);
+  useEffect(() => {
+    const labels = focusNext.current;
+    if (!labels) return;
+    focusNext.current = undefined;
+    const controls = labels.map((l) => pane.current?.querySelector<HTMLButtonElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`));
+    controls.find((c) => c && !c.disabled)?.focus();
+  });
+  const move = (i: number, to: number) => {
+    const dir = to > i ? 'down' : 'up';
+    focusNext.current = [`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`];
+    edit((p) => moveStage(p, i, to));
+  };
+  const remove = (i: number) => {
+    focusNext.current = [`Remove stage ${i + 1}`, `Remove stage ${i}`, ADD_STAGE];
+    edit((p) => removeStage(p, i));
+  };
   return (
-    <div className="editor-pane">
+    <div className="editor-pane" ref={pane}>
       <h2>Pipeline</h2>
       <KeyAndName item={item} set={set} />
       <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
@@ -304,9 +327,9 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
               <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} rule={PROBABILITY} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
               <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
-                <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>
-                <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => edit((p) => moveStage(p, i, i + 1))}>↓</button>
-                <button aria-label={`Remove stage ${i + 1}`} onClick={() => edit((p) => removeStage(p, i))}>×</button>
+                <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑</button>
+                <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => move(i, i + 1)}>↓</button>
+                <button aria-label={`Remove stage ${i + 1}`} onClick={() => remove(i)}>×</button>
                 <FieldNote path={`stages/${i}`} />
               </td>
             </tr>
