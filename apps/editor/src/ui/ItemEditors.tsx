@@ -195,26 +195,42 @@ const NO_CHILDREN: readonly unknown[] = [];
  * false when the form already shows the root's place as a field around the tree (control.if's
  * "config/conditions"), so its findings are not shown twice.
  */
-export function FilterNode({ node, path, root, rootIsField = true, onChange }: { node: unknown; path: FilterPath; root: string; rootIsField?: boolean; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
+export function FilterNode({ node, path, root, rootIsField = true, onChange, onRemove }: { node: unknown; path: FilterPath; root: string; rootIsField?: boolean; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void; onRemove?: () => void }) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
   const place = [root, ...path.map((i) => `children/${i}`)].join('/');
   const field = path.length > 0 || rootIsField ? { 'data-path': place, tabIndex: -1 } : {};
   const children = isGroup(node) ? asArr(n.children) : NO_CHILDREN;
   const keys = useRowKeys(children);
+  // A child removed (its × or Remove, from the keyboard too) takes its button with it: the focus
+  // goes, after the render, to the remove button of the row that took its place, else of the row
+  // before, else to this group's + Condition, never to the page's top.
+  const box = useRef<HTMLDivElement>(null);
+  // With the children it was asked for (an earlier render's effects may run after the click).
+  const removed = useRef<{ index: number; from: unknown }>(undefined);
+  useEffect(() => {
+    if (!removed.current || removed.current.from === n.children) return;
+    const i = removed.current.index;
+    removed.current = undefined;
+    const removeButton = (j: number) => {
+      const child = [...path, j].join('.');
+      return box.current?.querySelector<HTMLElement>(`button[aria-label="Remove condition ${child}"], button[aria-label="Remove group ${child}"]`);
+    };
+    (removeButton(i) ?? (i > 0 ? removeButton(i - 1) : null) ?? box.current?.querySelector<HTMLElement>('button[data-add-condition]'))?.focus();
+  });
   if (isGroup(node)) {
     return (
-      <div className="filter-group" role="group" aria-label={`Filter group ${at}`} {...field}>
+      <div className="filter-group" role="group" aria-label={`Filter group ${at}`} ref={box} {...field}>
         <div className="filter-row">
           <select aria-label={`Group type ${at}`} value={str(n.type)} onChange={(e) => onChange((r) => updateAtPath(r, path, (g) => setKey(g, 'type', e.target.value)))} style={{ width: 90, flex: 'none' }}>
             {GROUP_TYPES.map((t) => <option key={t} value={t}>{t.toUpperCase()}</option>)}
           </select>
-          <button onClick={() => onChange((r) => addChild(r, path, newCondition()))}>+ Condition</button>
+          <button data-add-condition onClick={() => onChange((r) => addChild(r, path, newCondition()))}>+ Condition</button>
           <button onClick={() => onChange((r) => addChild(r, path, newGroup('or')))}>+ Group</button>
-          {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>Remove</button>}
+          {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>Remove</button>}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
-        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} />)}
+        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => (removed.current = { index: i, from: n.children })} />)}
       </div>
     );
   }
@@ -229,7 +245,7 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange }: {
           {path.length === 0 ? (
             <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
           ) : (
-            <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
+            <button aria-label={`Remove condition ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>×</button>
           )}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
@@ -284,21 +300,23 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   // took the removed one's place (Add stage when none is left), so the keyboard goes on where it
   // was, never from the page's top.
   const pane = useRef<HTMLDivElement>(null);
-  const focusNext = useRef<readonly string[]>(undefined);
+  // With the stage list it was asked for: the effects of a render before the edit's may run after
+  // the click (React runs pending ones first), when the labels still name the rows as they were.
+  const focusNext = useRef<{ labels: readonly string[]; from: unknown }>(undefined);
   useEffect(() => {
-    const labels = focusNext.current;
-    if (!labels) return;
+    if (!focusNext.current || focusNext.current.from === item.stages) return;
+    const { labels } = focusNext.current;
     focusNext.current = undefined;
     const controls = labels.map((l) => pane.current?.querySelector<HTMLButtonElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`));
     controls.find((c) => c && !c.disabled)?.focus();
   });
   const move = (i: number, to: number) => {
     const dir = to > i ? 'down' : 'up';
-    focusNext.current = [`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`];
+    focusNext.current = { labels: [`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`], from: item.stages };
     edit((p) => moveStage(p, i, to));
   };
   const remove = (i: number) => {
-    focusNext.current = [`Remove stage ${i + 1}`, `Remove stage ${i}`, ADD_STAGE];
+    focusNext.current = { labels: [`Remove stage ${i + 1}`, `Remove stage ${i}`, ADD_STAGE], from: item.stages };
     edit((p) => removeStage(p, i));
   };
   return (
