@@ -31,6 +31,12 @@ async function expectBranchNamesClear(block: Locator) {
   }
 }
 
+/** The text of the note a control points at with aria-describedby. */
+const described = (control: Locator) => control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+
+/** Whether `control` has the focus. */
+const focused = (control: Locator) => control.evaluate((el) => el === document.activeElement);
+
 describe.skipIf(editor.missing)(editor.title, () => {
   it('says controls in words and references by name, as links to the item', async () => {
     const { page, errors } = await editor.open();
@@ -114,8 +120,6 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it('shows each finding on the field it is about, marked for assistive technology, and a click on the finding focuses that field', async () => {
     const { page, errors } = await editor.open();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
-    /** The text of the note a control points at with aria-describedby. */
-    const described = (control: Locator) => control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
 
     // A block missing a required field: core's warning points at its config, shown on its first field.
     await page.getByRole('group', { name: 'Add tag block tag' }).click();
@@ -186,5 +190,62 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
     expect(await page.getByRole('complementary', { name: 'Inspector' }).getByText(/lists Tuesday \(2\) twice/).isVisible()).toBe(true);
     expect(errors).toEqual([]);
+  });
+
+  it("a clicked finding about an asset's byteSize or sha256 opens the asset and focuses the control showing it, beside its note", async () => {
+    for (const [fixture, code, label] of [['asset-size-mismatch', 'asset/size-mismatch', 'Byte size'], ['asset-sha256-mismatch', 'asset/sha256-mismatch', 'SHA-256']] as const) {
+      const { page, errors } = await editor.open(`?pack=/fixtures/invalid/${fixture}.json`);
+      await page.locator(`.diagnostics button[data-code="${code}"]`).click();
+      const field = page.locator('.editor-pane').getByLabel(label, { exact: true });
+      await poll(() => focused(field), `${code} focuses ${label}`).toBe(true);
+      expect(await page.locator('.editor-pane h2').textContent()).toBe('Asset');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      expect(await described(field)).toContain(code);
+      if (code === 'asset/size-mismatch') await page.screenshot({ path: join(artifacts, 'finding-asset-size.png') });
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it("a clicked schema finding no ordinary field shows (a block's kind, the pack's format, too few stages) selects the item and focuses its nearest control, where it can be fixed", async () => {
+    // A block's kind outside the schema's enum: the block is selected and its kind selector focused.
+    {
+      const { page, errors } = await editor.open('?pack=/fixtures/invalid/schema-enum.json');
+      await page.locator('.diagnostics button[data-code="schema/enum"]').click();
+      await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag');
+      const kind = page.getByRole('complementary', { name: 'Inspector' }).getByLabel('Kind', { exact: true });
+      await poll(() => focused(kind)).toBe(true);
+      expect(await kind.getAttribute('aria-invalid')).toBe('true');
+      expect(await described(kind)).toContain('Did you mean "action.add_tag"?');
+      await page.screenshot({ path: join(artifacts, 'finding-kind.png') });
+      await kind.selectOption('action.add_tag');
+      await poll(() => page.locator('.diagnostics button[data-code="schema/enum"]').count()).toBe(0);
+      expect(await page.locator('[data-testid="node-tag"]').textContent()).toContain('Add tag');
+      expect(errors).toEqual([]);
+    }
+    // The pack's format, not its const: the pack's fields, the format selector focused.
+    {
+      const { page, errors } = await editor.open('?pack=/fixtures/invalid/schema-const.json');
+      await page.locator('.diagnostics button[data-code="schema/const"]').click();
+      const format = page.locator('.editor-pane').getByLabel('Format', { exact: true });
+      await poll(() => focused(format)).toBe(true);
+      expect(await format.getAttribute('aria-invalid')).toBe('true');
+      expect(await described(format)).toContain('format must be "service.setup-pack"');
+      await format.selectOption('service.setup-pack');
+      await poll(() => page.locator('.diagnostics button[data-code="schema/const"]').count()).toBe(0);
+      expect(errors).toEqual([]);
+    }
+    // A pipeline with no stages: its stage list's Add stage button, beside the note; Enter adds one.
+    {
+      const { page, errors } = await editor.open('?pack=/fixtures/invalid/schema-too-few.json');
+      await page.locator('.diagnostics button[data-code="schema/too-few"]').click();
+      const add = page.locator('.editor-pane').getByRole('button', { name: 'Add stage' });
+      await poll(() => focused(add)).toBe(true);
+      expect(await described(add)).toContain('stages must have at least 1 item');
+      await page.screenshot({ path: join(artifacts, 'finding-stages.png') });
+      await page.keyboard.press('Enter');
+      await poll(() => page.locator('.diagnostics button[data-code="schema/too-few"]').count()).toBe(0);
+      expect(await page.getByLabel('Stage 1 key').count()).toBe(1);
+      expect(errors).toEqual([]);
+    }
   });
 });

@@ -414,7 +414,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // Replacing the file recomputes byteSize and sha256.
     const bytes = Buffer.from('not really a png, but bytes all the same');
     await page.getByLabel('Replace asset file').setInputFiles({ name: 'new-logo.png', mimeType: 'image/png', buffer: bytes });
-    await poll(() => page.getByLabel('File facts').textContent()).toBe(`byteSize ${bytes.length} · sha256 ${sha256Hex(new Uint8Array(bytes))}`);
+    await poll(() => page.getByLabel('Byte size', { exact: true }).inputValue()).toBe(String(bytes.length));
+    expect(await page.getByLabel('SHA-256', { exact: true }).inputValue()).toBe(sha256Hex(new Uint8Array(bytes)));
     expect(await page.locator('.diagnostics button[data-code^="asset/"]').count()).toBe(0);
     await nav.locator('[data-item^="pipelines/"]').first().click();
     const firstName = await page.getByLabel('Stage 1 name').inputValue();

@@ -173,6 +173,59 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps the focus with the keyboard on a pipeline's stages: a moved stage's button keeps it, a removed stage's passes it to the next row", async () => {
+    const { page, errors } = await editor.open();
+    await openItem(page, 'pipelines/');
+    const active = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
+    const keys = async () => (await packOf(page)).pipelines[0]!.stages.map((st) => st.key);
+    const before = await keys();
+    // ↓ twice from the keyboard: the stage goes down two rows, the focus with it.
+    await page.getByRole('button', { name: 'Move stage 1 down' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(async () => (await keys())[1]).toBe(before[0]);
+    await poll(active).toBe('Move stage 2 down');
+    await page.keyboard.press('Enter');
+    await poll(async () => (await keys())[2]).toBe(before[0]);
+    await poll(active).toBe('Move stage 3 down');
+    // Removed from the keyboard: the next row's remove button has the focus, then Add stage after the last.
+    await page.getByRole('button', { name: 'Remove stage 3' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(async () => (await keys()).length).toBe(before.length - 1);
+    await poll(active).toBe('Remove stage 3');
+    await page.getByRole('button', { name: `Remove stage ${before.length - 1}` }).focus();
+    await page.keyboard.press('Enter');
+    await poll(async () => (await keys()).length).toBe(before.length - 2);
+    await poll(active).toBe(`Remove stage ${before.length - 2}`);
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps the focus with the keyboard when a filter condition or a sidebar item is removed: the next condition, the group's + Condition, the item shown next", async () => {
+    const { page, errors } = await editor.open();
+    const active = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
+    await openItem(page, 'smartLists/');
+    const conditions = async () => (await packOf(page)).smartLists[0]!.filters.root.children.length;
+    // Two conditions: removing the first passes the focus to the one that took its place…
+    await page.getByRole('button', { name: 'Remove condition 0' }).focus();
+    await page.keyboard.press('Enter');
+    await poll(conditions).toBe(1);
+    await poll(active).toBe('Remove condition 0');
+    // …and removing the last, to its group's + Condition, which adds one back from the keyboard.
+    await page.keyboard.press('Enter');
+    await poll(conditions).toBe(0);
+    await poll(active).toBe('+ Condition');
+    await page.keyboard.press('Enter');
+    await poll(conditions).toBe(1);
+
+    // A sidebar item removed with × (confirmed): the focus goes to what is shown next, not to the page.
+    const nav = page.getByRole('navigation', { name: 'Pack items' });
+    await nav.getByRole('button', { name: /^Remove / }).focus();
+    await page.keyboard.press('Enter');
+    await poll(async () => (await packOf(page) as unknown as { smartLists: unknown[] }).smartLists.length).toBe(0);
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).toBe('true');
+    expect(await nav.evaluate((n) => n.contains(document.activeElement))).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('names the field of a refused number where it is in the pack, in the words the diagnostics panel uses for it', async () => {
     const { context, page, errors } = await editor.open();
 

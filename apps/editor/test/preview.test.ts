@@ -102,4 +102,39 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.getByTestId('remote-blocked').count()).toBe(0);
     expect(errors).toEqual([]);
   });
+
+  it("counts what the HTML names because the browser cannot say what it blocked in the preview frame: no script runs there, its document is closed to the editor, and the sandbox that would let a listener run lets a meta refresh reach the server", async () => {
+    const { page, errors } = await editor.page('');
+    const seen = total();
+    const pack = trackingPack();
+    const tpl = pack.messageTemplates.find((t: { key: string }) => t.key === 'tpl-follow-up');
+    // A script that would report the policy's violations to the editor, as a listener inside the frame must.
+    tpl.body = tpl.body.replace('<body>', `<body><script>addEventListener('securitypolicyviolation', (e) => parent.postMessage({ blocked: e.blockedURI }, '*')); parent.postMessage({ ran: true }, '*');</script>`);
+    await page.evaluate(() => {
+      (window as unknown as { heard: unknown[] }).heard = [];
+      addEventListener('message', (e) => (window as unknown as { heard: unknown[] }).heard.push(e.data));
+    });
+    await openFileText(page, 'tracking.json', `${JSON.stringify(pack, null, 2)}\n`);
+    await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="messageTemplates/tpl-follow-up"]').click();
+    await previewFrame(page, '#pixel');
+    const note = page.getByTestId('remote-blocked');
+    await poll(() => note.textContent()).toMatch(/^7 remote resources blocked \(4 images\)/);
+    // Nothing reached the editor from inside the frame, and the editor cannot look in.
+    expect(await page.evaluate(() => (window as unknown as { heard: unknown[] }).heard)).toEqual([]);
+    expect(await page.locator('iframe[title="Merge-tag preview"]').evaluate((f: HTMLIFrameElement) => f.contentDocument === null && f.getAttribute('sandbox') === '')).toBe(true);
+    expect(total()).toBe(seen);
+
+    // The same document in a frame whose sandbox lets scripts run (as a listener let in by a nonce
+    // would need): the meta refresh then navigates the frame to the author's server, which the
+    // policy does not stop.
+    const shown = await page.locator('iframe[title="Merge-tag preview"]').getAttribute('srcdoc');
+    await page.evaluate((srcdoc) => {
+      const f = document.createElement('iframe');
+      f.setAttribute('sandbox', 'allow-scripts');
+      f.srcdoc = srcdoc!;
+      document.body.append(f);
+    }, shown);
+    await poll(() => hitsOf('/refresh')).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
 });

@@ -27,4 +27,4 @@ export * from './export/index.js';
 export { getOwn, setOwn } from './own.js';
 export { fixPack, fixedPack, mayBeFixed } from './fix.js';
 export { repeatedStageNames, missingClosedStages, fixedStageProbability, REQUIRED_CLOSED_STAGES } from './pipeline.js';
-export { RESOURCE_KINDS, ASSET_ROLES, REFERENCE_TYPES, STAGE_TYPES, MESSAGE_CHANNELS, SCHEMA_VERSIONS, maxLengthOf, numberLimitsOf, fieldsOf, acceptsProperty, propertyFindings } from './schema/enums.js';
+export { RESOURCE_KINDS, ASSET_ROLES, REFERENCE_TYPES, STAGE_TYPES, MESSAGE_CHANNELS, SCHEMA_VERSIONS, PACK_FORMAT, maxLengthOf, numberLimitsOf, fieldsOf, acceptsProperty, propertyFindings } from './schema/enums.js';

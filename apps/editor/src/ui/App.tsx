@@ -345,8 +345,9 @@ export function App({ store }: { store: EditorStore }) {
       const fields = [...document.querySelectorAll<HTMLElement>('.inspector [data-path], .editor-pane [data-path]')];
       const field = fieldOf(fieldFocus.path, fields.map((e) => e.dataset.path ?? ''));
       const found = fields.find((e) => e.dataset.path === field);
-      // A group of controls (the send days) is not focusable itself: its first control is.
-      const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
+      // A group of controls (the send days) is not focusable itself: the control it marks as the
+      // one that fixes it (data-focus: a stage list's Add stage) is, else its first control.
+      const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>('[data-focus]') ?? found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
       if (el) {
         el.focus();
         el.scrollIntoView({ block: 'center' });

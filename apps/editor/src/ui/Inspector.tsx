@@ -1,6 +1,6 @@
 // Right-hand panel for an automation: the selected block's config form (from the catalog, plus
 // raw JSON for unknown fields), or the automation's fields, settings and references.
-import { count, nodeKindInfo, numberLimitsOf, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { count, NODE_KINDS, nodeKindInfo, numberLimitsOf, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
@@ -213,6 +213,8 @@ function NodeForm({ cid, doc, node, edit, notify, onRenamed }: { cid: string; do
     <div>
       <h2>{info?.label ?? kind}</h2>
       <p className="help">{info ? `${info.group} · ${kind} — ${info.description}` : `Unknown kind "${kind}"`}</p>
+      {/* The schema's kinds; a kind it does not list stays shown (with its finding) until another is picked. */}
+      <SelectField label="Kind" path="kind" value={kind} options={NODE_KINDS} onChange={(v) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'kind', v)))} />
       <div className="row">
         <TextField label="Block id" path="id" value={idDraft} onChange={setIdDraft} />
         <button

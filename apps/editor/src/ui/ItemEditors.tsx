@@ -1,6 +1,6 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import { useContext, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
+import { useContext, useEffect, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import { ASSET_ROLES, MESSAGE_CHANNELS, PACK_FORMAT, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
@@ -34,6 +34,7 @@ function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
 
 /** The schema versions a pack may say, as the select offers them. */
 const SCHEMA_VERSION_OPTIONS = SCHEMA_VERSIONS.map(String);
+const PACK_FORMATS = [PACK_FORMAT];
 
 /** A file that is not a pack has no schema version: show "(not set)", never the first option. */
 function schemaVersionText(v: unknown): string {
@@ -46,6 +47,8 @@ export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
     <div className="editor-pane">
       <h2>Pack</h2>
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
+      {/* The schema's one format (its const); another one read from the file stays listed until changed. */}
+      <SelectField label="Format" path="format" value={str(pack.format)} options={PACK_FORMATS} allowEmpty onChange={(v) => set('format', v === '' ? undefined : v)} />
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
         <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={SCHEMA_VERSION_OPTIONS} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
@@ -192,26 +195,42 @@ const NO_CHILDREN: readonly unknown[] = [];
  * false when the form already shows the root's place as a field around the tree (control.if's
  * "config/conditions"), so its findings are not shown twice.
  */
-export function FilterNode({ node, path, root, rootIsField = true, onChange }: { node: unknown; path: FilterPath; root: string; rootIsField?: boolean; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void }) {
+export function FilterNode({ node, path, root, rootIsField = true, onChange, onRemove }: { node: unknown; path: FilterPath; root: string; rootIsField?: boolean; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void; onRemove?: () => void }) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
   const place = [root, ...path.map((i) => `children/${i}`)].join('/');
   const field = path.length > 0 || rootIsField ? { 'data-path': place, tabIndex: -1 } : {};
   const children = isGroup(node) ? asArr(n.children) : NO_CHILDREN;
   const keys = useRowKeys(children);
+  // A child removed (its × or Remove, from the keyboard too) takes its button with it: the focus
+  // goes, after the render, to the remove button of the row that took its place, else of the row
+  // before, else to this group's + Condition, never to the page's top.
+  const box = useRef<HTMLDivElement>(null);
+  // With the children it was asked for (an earlier render's effects may run after the click).
+  const removed = useRef<{ index: number; from: unknown }>(undefined);
+  useEffect(() => {
+    if (!removed.current || removed.current.from === n.children) return;
+    const i = removed.current.index;
+    removed.current = undefined;
+    const removeButton = (j: number) => {
+      const child = [...path, j].join('.');
+      return box.current?.querySelector<HTMLElement>(`button[aria-label="Remove condition ${child}"], button[aria-label="Remove group ${child}"]`);
+    };
+    (removeButton(i) ?? (i > 0 ? removeButton(i - 1) : null) ?? box.current?.querySelector<HTMLElement>('button[data-add-condition]'))?.focus();
+  });
   if (isGroup(node)) {
     return (
-      <div className="filter-group" role="group" aria-label={`Filter group ${at}`} {...field}>
+      <div className="filter-group" role="group" aria-label={`Filter group ${at}`} ref={box} {...field}>
         <div className="filter-row">
           <select aria-label={`Group type ${at}`} value={str(n.type)} onChange={(e) => onChange((r) => updateAtPath(r, path, (g) => setKey(g, 'type', e.target.value)))} style={{ width: 90, flex: 'none' }}>
             {GROUP_TYPES.map((t) => <option key={t} value={t}>{t.toUpperCase()}</option>)}
           </select>
-          <button onClick={() => onChange((r) => addChild(r, path, newCondition()))}>+ Condition</button>
+          <button data-add-condition onClick={() => onChange((r) => addChild(r, path, newCondition()))}>+ Condition</button>
           <button onClick={() => onChange((r) => addChild(r, path, newGroup('or')))}>+ Group</button>
-          {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>Remove</button>}
+          {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>Remove</button>}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
-        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} />)}
+        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => (removed.current = { index: i, from: n.children })} />)}
       </div>
     );
   }
@@ -226,7 +245,7 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange }: {
           {path.length === 0 ? (
             <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
           ) : (
-            <button aria-label={`Remove condition ${at}`} onClick={() => onChange((r) => removeAt(r, path))}>×</button>
+            <button aria-label={`Remove condition ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>×</button>
           )}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
@@ -275,13 +294,41 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   // Rows keyed by their stage, not their index: a probability typed and not applied stays with its stage.
   const keys = useRowKeys(listed);
   const upd = (i: number, k: string, v: unknown) => edit((p) => updateStage(p, i, { [k]: v }), `stage-${i}-${k}`);
+  // A move or a removal re-renders the rows: the button pressed moves with its row (React moves
+  // the row's element, which drops its focus) or goes. The focus goes, after the render, to the
+  // first enabled button `focusNext` names (by aria-label): the moved stage's, or the row's that
+  // took the removed one's place (Add stage when none is left), so the keyboard goes on where it
+  // was, never from the page's top.
+  const pane = useRef<HTMLDivElement>(null);
+  // With the stage list it was asked for: the effects of a render before the edit's may run after
+  // the click (React runs pending ones first), when the labels still name the rows as they were.
+  const focusNext = useRef<{ labels: readonly string[]; from: unknown }>(undefined);
+  useEffect(() => {
+    if (!focusNext.current || focusNext.current.from === item.stages) return;
+    const { labels } = focusNext.current;
+    focusNext.current = undefined;
+    const controls = labels.map((l) => pane.current?.querySelector<HTMLButtonElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`));
+    controls.find((c) => c && !c.disabled)?.focus();
+  });
+  const move = (i: number, to: number) => {
+    const dir = to > i ? 'down' : 'up';
+    focusNext.current = { labels: [`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`], from: item.stages };
+    edit((p) => moveStage(p, i, to));
+  };
+  const remove = (i: number) => {
+    focusNext.current = { labels: [`Remove stage ${i + 1}`, `Remove stage ${i}`, ADD_STAGE], from: item.stages };
+    edit((p) => removeStage(p, i));
+  };
   return (
-    <div className="editor-pane">
+    <div className="editor-pane" ref={pane}>
       <h2>Pipeline</h2>
       <KeyAndName item={item} set={set} />
       <TextField label="Description" path="description" value={str(item.description)} onChange={(v) => set('description', opt(v))} />
       <h3>Stages</h3>
-      <table className="stages" data-path="stages">
+      {/* The stage list as a whole (too few stages, a missing won or lost stage): its note is by
+          Add stage, the control that fixes it, which a click on such a finding focuses (data-focus). */}
+      <div data-path="stages">
+      <table className="stages">
         <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Probability</th><th>Color</th><th /></tr></thead>
         <tbody>
           {stages.map((s, i) => (
@@ -298,18 +345,32 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
               <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} rule={PROBABILITY} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
               <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
-                <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => edit((p) => moveStage(p, i, i - 1))}>↑</button>
-                <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => edit((p) => moveStage(p, i, i + 1))}>↓</button>
-                <button aria-label={`Remove stage ${i + 1}`} onClick={() => edit((p) => removeStage(p, i))}>×</button>
+                <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑</button>
+                <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => move(i, i + 1)}>↓</button>
+                <button aria-label={`Remove stage ${i + 1}`} onClick={() => remove(i)}>×</button>
                 <FieldNote path={`stages/${i}`} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <FieldNote path="stages" />
-      <button onClick={() => edit(addStage)}>Add stage</button>
+      <AddStage onClick={() => edit(addStage)} />
+      </div>
     </div>
+  );
+}
+
+const ADD_STAGE = 'Add stage';
+
+/** Add stage, described by the findings about the stage list as a whole (shown under it). */
+function AddStage({ onClick }: { onClick: () => void }) {
+  const f = useFieldFindings('stages');
+  const describedBy = (f.attrs as { 'aria-describedby'?: string })['aria-describedby'];
+  return (
+    <>
+      {f.note}
+      <button data-focus aria-describedby={describedBy} onClick={onClick}>{ADD_STAGE}</button>
+    </>
   );
 }
 
@@ -355,7 +416,13 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
       </div>
       <TextField label="File name" path="fileName" value={str(item.fileName)} onChange={(v) => set('fileName', v)} />
       <TextField label="MIME type" path="mimeType" value={mime} onChange={(v) => set('mimeType', v)} />
-      <p className="help" aria-label="File facts">byteSize {String(item.byteSize)} · sha256 <code>{str(item.sha256)}</code></p>
+      {/* Read from the data (Replace file, or Fix in the findings panel), never typed: shown as
+          read-only fields, so a finding about either has a control to show on and to focus. */}
+      <div style={{ display: 'flex', gap: 8 }} aria-label="File facts" role="group">
+        <div style={{ flex: '0 0 9em' }}><TextField label="Byte size" path="byteSize" readOnly value={item.byteSize === undefined ? '' : String(item.byteSize)} onChange={() => undefined} /></div>
+        <div style={{ flex: 1 }}><TextField label="SHA-256" path="sha256" readOnly value={str(item.sha256)} onChange={() => undefined} /></div>
+      </div>
+      <p className="help">Byte size and SHA-256 are set from the data by Replace file; Fix (in the findings panel) recomputes them.</p>
       {item.role === 'email_image' && <TextField label="Source URL" path="sourceUrl" value={str(item.sourceUrl)} onChange={(v) => set('sourceUrl', opt(v) ?? null)} />}
       <CheckField label="Public URL set" checked={typeof item.url === 'string'} onChange={(on) => set('url', on ? 'https://' : undefined)} />
       {typeof item.url === 'string' && <TextField label="URL" path="url" value={item.url} onChange={(v) => set('url', v)} />}

@@ -1,7 +1,7 @@
 // Every item of the pack by kind, with counts and error/warning badges. Each kind's section
 // re-renders only when its own array (or the findings) change, so typing stays cheap on a pack
 // at every limit.
-import { memo } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import { count, plural } from '@setup-pack/core';
 import { ITEM_KINDS, KIND_LABELS, itemName, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
 import { itemKey, type FindingIndex } from '../model/findings.js';
@@ -23,7 +23,7 @@ type Commit = (fn: (p: PackValue) => PackValue) => void;
 // (an edit replaces one automation of a hundred, and a new validation result that leaves an
 // item's counts as they were leaves its row alone: the counts are passed as numbers).
 const rowStyle = { display: 'flex' };
-const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warnings, select, commit }: { kind: ItemKind; index: number; item: Record<string, unknown>; current: boolean; errors: number; warnings: number; select: (t: Target) => void; commit: Commit }) {
+const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warnings, select, commit, removed }: { kind: ItemKind; index: number; item: Record<string, unknown>; current: boolean; errors: number; warnings: number; select: (t: Target) => void; commit: Commit; removed: () => void }) {
   renderCounts.sidebarRows++;
   return (
     <li style={rowStyle}>
@@ -34,6 +34,7 @@ const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warn
       {current && (
         <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
           if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
+          removed();
           commit((p) => removeItem(p, kind, index));
           select({ kind: 'pack' });
         }}>×</button>
@@ -42,7 +43,7 @@ const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warn
   );
 });
 
-const Section = memo(function Section(props: { kind: ItemKind; list: unknown; current: number; findings: FindingIndex; select: (t: Target) => void; commit: Commit }) {
+const Section = memo(function Section(props: { kind: ItemKind; list: unknown; current: number; findings: FindingIndex; select: (t: Target) => void; commit: Commit; removed: () => void }) {
   const { kind, findings, current } = props;
   const list = objs(props.list);
   const add = () => {
@@ -63,7 +64,7 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
       <ul>
         {list.map((item, i) => {
           const c = findings.byItem.get(itemKey(kind, i));
-          return <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} errors={c?.error ?? 0} warnings={c?.warning ?? 0} select={props.select} commit={props.commit} />;
+          return <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} errors={c?.error ?? 0} warnings={c?.warning ?? 0} select={props.select} commit={props.commit} removed={props.removed} />;
         })}
       </ul>
     </section>
@@ -72,8 +73,23 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
 
 export function Sidebar(props: { pack: PackValue; target: Target; findings: FindingIndex; select: (t: Target) => void; commit: Commit }) {
   const { pack, target, findings } = props;
+  // An item removed with its × takes the button with it: the focus goes, after the render, to the
+  // row of what is shown instead, not to the page's top.
+  const nav = useRef<HTMLElement>(null);
+  // With the pack it was asked for: an earlier render's effects may run after the click.
+  const focusShown = useRef<PackValue>(undefined);
+  const packRef = useRef(pack);
+  packRef.current = pack;
+  const removed = useCallback(() => {
+    focusShown.current = packRef.current;
+  }, []);
+  useEffect(() => {
+    if (!focusShown.current || focusShown.current === pack) return;
+    focusShown.current = undefined;
+    nav.current?.querySelector<HTMLElement>('button[aria-current="true"]')?.focus();
+  });
   return (
-    <nav className="sidebar" aria-label="Pack items">
+    <nav className="sidebar" aria-label="Pack items" ref={nav}>
       <ul>
         <li>
           <button aria-current={target.kind === 'pack'} onClick={() => props.select({ kind: 'pack' })}>
@@ -83,7 +99,7 @@ export function Sidebar(props: { pack: PackValue; target: Target; findings: Find
         </li>
       </ul>
       {ITEM_KINDS.map((kind) => (
-        <Section key={kind} kind={kind} list={pack[kind]} current={target.kind === kind ? target.index : -1} findings={findings} select={props.select} commit={props.commit} />
+        <Section key={kind} kind={kind} list={pack[kind]} current={target.kind === kind ? target.index : -1} findings={findings} select={props.select} commit={props.commit} removed={removed} />
       ))}
     </nav>
   );

@@ -100,7 +100,7 @@ export function FieldNote({ path }: { path: string }) {
   return useFieldFindings(path).note;
 }
 
-export function TextField(props: { label: string; value: string; onChange: (v: string) => void; path?: string; multiline?: boolean; rows?: number; placeholder?: string; type?: string; help?: ReactNode; error?: string }) {
+export function TextField(props: { label: string; value: string; onChange: (v: string) => void; path?: string; multiline?: boolean; rows?: number; placeholder?: string; type?: string; help?: ReactNode; error?: string; readOnly?: boolean }) {
   const id = useId();
   const f = useFieldFindings(props.path, props.error);
   return (
@@ -109,7 +109,7 @@ export function TextField(props: { label: string; value: string; onChange: (v: s
       {props.multiline ? (
         <textarea id={id} data-path={props.path} rows={props.rows ?? 3} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
       ) : (
-        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
+        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} readOnly={props.readOnly} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
       )}
       {f.note}
       {props.help && <div className="help">{props.help}</div>}

@@ -111,12 +111,27 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
   useEffect(() => () => clearTimeout(waitEnds.current), []);
   const client = useCallback(() => new WorkspaceClient({ baseUrl: connected!.baseUrl, apiKey: connected!.apiKey, onWait }), [connected, onWait]);
 
-  const read = useCallback(
-    async (extra: WorkspaceCollection[], again: boolean) => {
+  // Every read of the workspace: busy while it runs, the last failure cleared before and said
+  // after (readFailure), busy cleared however it ends.
+  const reading = useCallback(
+    async (fn: () => Promise<void>) => {
       if (!connected) return;
       setBusy(true);
       setStatus('');
       try {
+        await fn();
+      } catch (e) {
+        setStatus(readFailure(connected, e));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [connected],
+  );
+
+  const read = useCallback(
+    (extra: WorkspaceCollection[], again: boolean) =>
+      reading(async () => {
         const c = client();
         const p = packRef.current;
         const before = again ? undefined : catalogRef.current;
@@ -133,33 +148,23 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
         const next = { packId: p.packId, ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), others, readAt: new Date() };
         catalogRef.current = next;
         setCatalog(next);
-      } catch (e) {
-        setStatus(readFailure(connected, e));
-      } finally {
-        setBusy(false);
-      }
-    },
-    [connected, client],
+      }),
+    [reading, client],
   );
 
   // Prune turned on after the workspace was read: the other packs' ledgers are read now (once).
   const readOthers = useCallback(async () => {
     const before = catalogRef.current;
-    if (!connected || !before?.ledger || before.others) return;
-    setBusy(true);
-    setStatus('');
-    try {
-      const next = { ...before, others: await otherLedgers(client(), before.ledger.packId) };
+    if (!before?.ledger || before.others) return;
+    const packId = before.ledger.packId;
+    await reading(async () => {
+      const next = { ...before, others: await otherLedgers(client(), packId) };
       if (catalogRef.current === before) {
         catalogRef.current = next;
         setCatalog(next);
       }
-    } catch (e) {
-      setStatus(readFailure(connected, e));
-    } finally {
-      setBusy(false);
-    }
-  }, [connected, client]);
+    });
+  }, [reading, client]);
   const setPrune = useCallback((on: boolean) => {
     pruneRef.current = on;
     setPruneState(on);

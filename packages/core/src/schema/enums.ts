@@ -17,6 +17,12 @@ export const RESOURCE_KINDS = enumOf<ResourceKind>('resource', 'kind');
 /** The schema versions a pack may say (pack.schemaVersion's enum). */
 export const SCHEMA_VERSIONS: readonly number[] = Object.freeze([...((publishedSchemas.pack?.properties as Record<string, { enum?: number[] }> | undefined)?.schemaVersion?.enum ?? [])]);
 export const ASSET_ROLES = enumOf<AssetRole>('asset', 'role');
+/** The one format a pack says (pack.format's const), for a form that offers it. */
+export const PACK_FORMAT: string = (() => {
+  const value = (publishedSchemas.pack?.properties as Record<string, { const?: unknown }> | undefined)?.format?.const;
+  if (typeof value !== 'string') throw new Error('schemas/pack.schema.json has no string const at properties.format');
+  return value;
+})();
 export const REFERENCE_TYPES = enumOf<ReferenceType>('reference', 'type');
 export const STAGE_TYPES = enumOf<StageType>('stage', 'stageType');
 export const MESSAGE_CHANNELS = enumOf<MessageTemplate['channel']>('message-template', 'channel');
