@@ -100,12 +100,6 @@ export class Needles {
     }
   }
 
-  get size(): number {
-    let n = 0;
-    for (const g of this.groups.values()) n += g.wanted.size;
-    return n;
-  }
-
   /** The needles that occur in `text`. */
   in(text: string): Set<string> {
     const found = new Set<string>();
@@ -125,6 +119,9 @@ export class Needles {
     return found;
   }
 }
+
+/** `s` as it stands between the quotes of a JSON string (quotes, backslashes and controls escaped). */
+export const jsonStringContent = (s: string): string => JSON.stringify(s).slice(1, -1);
 
 /** Which of `needles` occur somewhere in `text` (one text: `Needles` for many). */
 export const occurringIn = (text: string, needles: Iterable<string>): Set<string> => new Needles(needles).in(text);

@@ -264,6 +264,17 @@ const toDelivery = (r: Row, attempts: Attempt[]): Delivery => ({
   attempts,
 });
 
+/** Rows by a key, each made into its value, in their order: one pass, where a filter per key would read them all again. */
+function groupBy<R, V>(rows: readonly R[], key: (r: R) => string, value: (r: R) => V): Map<string, V[]> {
+  const by = new Map<string, V[]>();
+  for (const r of rows) {
+    const list = by.get(key(r));
+    if (list) list.push(value(r));
+    else by.set(key(r), [value(r)]);
+  }
+  return by;
+}
+
 async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
   if (!rows.length) return [];
   const q = new Params();
@@ -271,12 +282,7 @@ async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
     `SELECT * FROM webhook_attempts WHERE delivery_id IN ${q.list(rows.map((r) => r.id))} ORDER BY attempt_number`,
     q.values,
   );
-  const by = new Map<string, Attempt[]>();
-  for (const a of at) {
-    const list = by.get(a.delivery_id);
-    if (list) list.push(toAttempt(a));
-    else by.set(a.delivery_id, [toAttempt(a)]);
-  }
+  const by = groupBy(at, (a) => a.delivery_id as string, toAttempt);
   return rows.map((r) => toDelivery(r, by.get(r.id) ?? []));
 }
 
@@ -450,12 +456,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
       )
       : { rows: [] };
     // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
-    const epsOf = new Map<string, typeof eps>();
-    for (const ep of eps) {
-      const list = epsOf.get(ep.workspace_id);
-      if (list) list.push(ep);
-      else epsOf.set(ep.workspace_id, [ep]);
-    }
+    const epsOf = groupBy(eps, (ep) => ep.workspace_id as string, (ep) => ep);
     const rows: unknown[][] = [];
     for (const ev of evs) {
       let body: string | undefined;

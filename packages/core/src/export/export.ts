@@ -10,7 +10,7 @@ import { ITEM_KINDS } from '../types.js';
 import { stringsInConfig } from '../references.js';
 import { ASSET_ROLES } from '../schema/enums.js';
 import { escapeToken } from '../json/pointer.js';
-import { Needles, occurringIn } from '../text.js';
+import { jsonStringContent, Needles, occurringIn } from '../text.js';
 import { COLLECTION_OF_REFERENCE, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
 import type { InstallLedger, LedgerItem, LedgerSource, ReferencePlace, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
@@ -187,9 +187,9 @@ function usedMedia(snapshot: WorkspaceSnapshot): { brand: Map<string, string[]>;
   const text = (snapshot.collections.message_templates ?? []).map((t) => JSON.stringify(projectWorkspaceObject('message_templates', t))).join('\n');
   // An address is looked for as the templates' JSON writes it (escaped), all at once: a workspace
   // may hold thousands of media and 100 templates of 20,000 characters.
-  const escaped = (url: string) => JSON.stringify(url).slice(1, -1);
-  const inText = occurringIn(text, media.flatMap((m) => (typeof m.url === 'string' ? [escaped(m.url)] : [])));
-  const templates = new Set(media.filter((m) => typeof m.url === 'string' && inText.has(escaped(m.url))).map((m) => m.id));
+  const addressed = media.flatMap((m) => (typeof m.url === 'string' ? [{ id: m.id, at: jsonStringContent(m.url) }] : []));
+  const inText = occurringIn(text, addressed.map((m) => m.at));
+  const templates = new Set(addressed.filter((m) => inText.has(m.at)).map((m) => m.id));
   return { brand, templates };
 }
 

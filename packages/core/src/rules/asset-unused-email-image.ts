@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
 import { named } from './util.js';
-import { Needles } from '../text.js';
+import { jsonStringContent, Needles } from '../text.js';
 
 export default defineRule({
   meta: { code: 'asset/unused-email-image', severity: 'warning', description: "Some message template uses each email_image's sourceUrl." },
@@ -15,14 +15,13 @@ export default defineRule({
       if (t.value.richTextDoc !== undefined) texts.push(JSON.stringify(t.value.richTextDoc) ?? '');
     }
     // The URL may appear JSON-escaped inside richTextDoc (e.g. "\/" is not produced by JSON.stringify, but quotes and backslashes are).
-    const escaped = (url: string) => JSON.stringify(url).slice(1, -1);
+    const addresses = images.map((a) => ({ a, url: a.value.sourceUrl as string, escaped: jsonStringContent(a.value.sourceUrl as string) }));
     // Each text read once for every address (a pack's assets are not limited in number).
-    const wanted = new Needles(images.flatMap((a) => [a.value.sourceUrl as string, escaped(a.value.sourceUrl as string)]));
+    const wanted = new Needles(addresses.flatMap(({ url, escaped }) => [url, escaped]));
     const used = new Set<string>();
     for (const t of texts) for (const u of wanted.in(t)) used.add(u);
-    for (const a of images) {
-      const url = a.value.sourceUrl as string;
-      if (used.has(url) || used.has(escaped(url))) continue;
+    for (const { a, url, escaped } of addresses) {
+      if (used.has(url) || used.has(escaped)) continue;
       ctx.report({ pointer: `${a.pointer}/sourceUrl`, message: `No message template uses the sourceUrl of email_image "${named(a.value.key, `#${a.index}`)}" (${url}), so the image would be uploaded for nothing.`, hint: 'Use the image in a template, fix the address, or remove the asset.' });
     }
   },

@@ -16,7 +16,10 @@ export default defineRule({
           const named = g[end](e);
           if (!byLower) {
             byLower = new Map();
-            for (let n = 0; n < g.nodeCount; n++) if (!byLower.has(g.id(n).toLowerCase())) byLower.set(g.id(n).toLowerCase(), g.id(n));
+            for (let n = 0; n < g.nodeCount; n++) {
+              const lower = g.id(n).toLowerCase();
+              if (!byLower.has(lower)) byLower.set(lower, g.id(n)); // the first of ids alike but for case
+            }
           }
           const near = byLower.get(named.toLowerCase());
           ctx.report({ pointer: `${g.edgePointer(e)}/${end}`, message: `Edge "${g.edgeId(e)}" ${end === 'source' ? 'leaves' : 'enters'} node "${named}", but the graph has no node with that id.`, ...(near ? { hint: `Did you mean "${near}"?` } : {}) });
