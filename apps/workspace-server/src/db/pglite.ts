@@ -1,8 +1,8 @@
-import { PGlite, types } from '@electric-sql/pglite';
+import { Mutex, parse, PGlite, protocol, types } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { utc } from '../timestamps.js';
-import type { Db, Queryable } from './db.js';
+import type { Db, Queryable, QueryOptions } from './db.js';
 import { lockDataDir } from './lock.js';
 
 /** PostgreSQL's text of a timestamptz (ISO DateStyle): "0001-01-01 00:00:00.5+00", "2026-03-02 10:00:00-03:30", " BC" for years before 1. */
@@ -22,7 +22,30 @@ export function parseTimestamptz(text: string): Date {
   return new Date(utc(year, +m[2], +m[3], +m[4], +m[5], +m[6]) + ms - offsetSeconds * 1000);
 }
 
-/** Embedded PostgreSQL (WASM). One connection: PGlite serialises queries and transactions itself. */
+/** Distinct statement texts prepared per PGlite instance; beyond this, statements are parsed each time. */
+const MAX_PREPARED = 1000;
+
+/** The protocol messages as one buffer, for one call into PGlite. */
+function joined(messages: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(messages.reduce((n, m) => n + m.length, 0));
+  let at = 0;
+  for (const m of messages) {
+    out.set(m, at);
+    at += m.length;
+  }
+  return out;
+}
+
+/**
+ * Embedded PostgreSQL (WASM). One connection, used in turn: every query, transaction and script
+ * holds the store's lock, so nothing runs between a transaction's statements.
+ *
+ * Statements are prepared, as on PostgreSQL (db/postgres.ts): PGlite's own `query` sends Parse,
+ * Describe, Bind, Describe, Execute and Sync as six calls into WebAssembly and parses and plans the
+ * text every time. Here a text is parsed once (a named statement, with its parameter types), and
+ * each run is one call of Bind, Describe, Execute and Sync, whose plan PostgreSQL keeps once it
+ * settles on a generic one (docs/store.md, "PGlite").
+ */
 export async function openPglite(dataDir?: string): Promise<Db> {
   // A data directory belongs to one process (db/lock.ts): a second server on it is refused
   // before PGlite reads anything.
@@ -35,23 +58,49 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     unlock();
     throw e;
   }
+  const lock = new Mutex();
+  const { serialize } = protocol;
+  /** Prepared texts: the statement's name and its parameters' type ids. */
+  const statements = new Map<string, { name: string; types: number[] }>();
+  async function prepared(sql: string): Promise<{ name: string; types: number[] } | undefined> {
+    const known = statements.get(sql);
+    if (known || statements.size >= MAX_PREPARED) return known;
+    const name = `s${statements.size}`;
+    const { messages } = await pg.execProtocol(joined([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const statement = { name, types: parse.parseDescribeStatementResults(messages) };
+    statements.set(sql, statement);
+    return statement;
+  }
+  async function run<T>(sql: string, params: unknown[] | undefined, opts: QueryOptions | undefined): Promise<{ rows: T[] }> {
+    const statement = opts?.prepare === false ? undefined : await prepared(sql);
+    if (!statement) return { rows: (await pg.query<T>(sql, params as never)).rows };
+    // Each value as PGlite's query serialises it: by the parameter's type, else its text.
+    const values = (params ?? []).map((v, i) => {
+      if (v === null || v === undefined) return null;
+      const serializer = pg.serializers[statement.types[i]];
+      return serializer ? serializer(v) : String(v);
+    });
+    const { messages } = await pg.execProtocol(joined([
+      serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
+    ]));
+    return { rows: parse.parseResults(messages, pg.parsers)[0].rows as T[] };
+  }
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await q.query<T>(sql, params as never);
       return { rows: r.rows };
     },
   });
-  const base = wrap(pg);
   return {
     kind: 'pglite',
-    query: base.query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    exec: async (sql) => {
+    query: (sql, params, opts) => lock.runExclusive(() => run(sql, params, opts)),
+    transaction: (fn) => lock.runExclusive(() => pg.transaction((tx) => fn(wrap(tx)))),
+    exec: (sql) => lock.runExclusive(async () => {
       await pg.exec(sql);
-    },
+    }),
     close: async () => {
       try {
-        await pg.close();
+        await lock.runExclusive(() => pg.close());
       } finally {
         unlock();
       }
