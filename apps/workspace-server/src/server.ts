@@ -344,7 +344,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (known === undefined) return admit(req, reply, policy, params.hash, await authenticate(db, params));
     // A key this process admitted before, on a route that authenticates inside its own statement.
     const { workspaceId } = known;
-    if (countsApart && req.method !== 'GET' && known.ratePerMinute > COUNT_APART_ABOVE_PER_MINUTE && underWay.has(workspaceId)) {
+    if (countsApart && req.method !== 'GET' && known.ratePerMinute > COUNT_APART_ABOVE_PER_MINUTE && underWay.has(workspaceId)
+      && !(policy.batched && db.pool?.saturated())) {
       // A write of a workspace with requests under way here that its limit lets be many: counted in
       // a short statement of its own, so the window's row is not held locked until the write
       // commits, which would queue the workspace's other requests behind it (docs/store.md, "One

@@ -5,7 +5,7 @@ import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { openPostgres } from '../src/db/postgres.js';
-import { batchStats } from '../src/store/contacts.js';
+import { batchStats, createContact, type ContactInput } from '../src/store/contacts.js';
 import { Client, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type TestServer } from './harness.js';
 
 /**
@@ -164,17 +164,18 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     db.resetRoundTrips();
     const calls = [
       ...tenants.map(({ W }, i) => () => W.client.post('/v1/contacts', body(i))),
-      () => tenants[0].W.client.post('/v1/contacts', body(100)), // a second creation of one workspace: the next batch
+      () => tenants[0].W.client.post('/v1/contacts', body(100)), // a second creation of one workspace, counted in its place
       () => staged.client.post('/v1/contacts', { ...body(200), stage_id: stage.id }),
       () => badStage.client.post('/v1/contacts', { ...body(300), stage_id: 'cst_nope' }),
       () => limited.client.post('/v1/contacts', body(400)),
       () => revoked.client.post('/v1/contacts', body(500)),
       () => reader.client.post('/v1/contacts', body(600)),
     ];
-    // Every key was admitted before, so every creation waits in the batcher but tenant 0's second:
-    // a write of a workspace with a request under way, at a limit this high, is counted in a
-    // statement of its own first (docs/store.md, "One busy workspace"), which waits for the pool.
-    const replies = await whileHeld(calls, calls.length - 1);
+    // Every key was admitted before, so every creation waits in the batcher, tenant 0's second too:
+    // a write of a workspace with a request under way, at a limit this high, would be counted in a
+    // statement of its own first (docs/store.md, "One busy workspace"), but not one that waits for
+    // the pool with others, whose batch counts it.
+    const replies = await whileHeld(calls, calls.length);
     const after = batchStats(db);
     const statements = db.roundTrips;
 
@@ -226,6 +227,78 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     expect(after.batches - before.batches).toBeGreaterThanOrEqual(1);
     expect(after.batched - before.batched).toBeGreaterThanOrEqual(4);
     expect(statements).toBeLessThan(calls.length);
+  });
+
+  it('counts the creations of one busy workspace that wait together each in its place, in one statement', async () => {
+    // A limit above 600 a minute: a write with another of its workspace under way is counted apart
+    // unless it waits for the pool with others (docs/store.md, "One busy workspace").
+    const W = await s.workspace({ rate_limit_per_minute: 1000 });
+    expect((await W.client.get('/v1/contacts?limit=20')).status).toBe(200);
+    // 994 requests this minute: 6 left.
+    await admin.query('UPDATE rate_limit_windows SET count = 994 WHERE workspace_id = $1', [W.id]);
+    const before = batchStats(db);
+    db.resetRoundTrips();
+    const replies = await whileHeld(Array.from({ length: 9 }, (_, i) => () => W.client.post('/v1/contacts', { first_name: `Busy${i}`, last_name: 'One', email: `busy${i}@example.com` })), 9);
+    expect(db.roundTrips).toBe(1);
+    expect(batchStats(db).batches - before.batches).toBe(1);
+    expect(batchStats(db).batched - before.batched).toBe(9);
+    const created = replies.filter((r) => r.status === 201);
+    const refused = replies.filter((r) => r.status === 429);
+    expect([created.length, refused.length]).toEqual([6, 3]);
+    // Each counted once, in its place: the 995th to the 1,000th admitted, the three after refused.
+    expect(created.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual(['0', '1', '2', '3', '4', '5']);
+    for (const r of refused) expect([r.headers.get('x-ratelimit-remaining'), r.body.error.type]).toEqual(['0', 'rate_limit_error']);
+    expect((await admin.query('SELECT count FROM rate_limit_windows WHERE workspace_id = $1', [W.id])).rows[0].count).toBe(1003);
+    // Written once each as answered, with an email, a timeline entry and an event; nothing for the refused.
+    const stored = await admin.query(
+      `SELECT c.first_name, (SELECT count(*)::int FROM contact_emails e WHERE e.contact_id = c.id) AS emails,
+              (SELECT count(*)::int FROM activities a WHERE a.contact_id = c.id) AS activities,
+              (SELECT count(*)::int FROM events v WHERE v.type = 'contact.created' AND v.data->>'id' = c.id) AS events
+         FROM contacts c WHERE c.workspace_id = $1 ORDER BY c.first_name`, [W.id]);
+    expect(stored.rows).toEqual(created.map((r) => r.body.first_name).sort().map((first_name) => ({ first_name, emails: 1, activities: 1, events: 1 })));
+    // The workspace's count, kept by the creation's own counter shard, is exact.
+    db.resetRoundTrips();
+    await admin.query('UPDATE rate_limit_windows SET count = 0 WHERE workspace_id = $1', [W.id]);
+    const list = (await W.client.get('/v1/contacts?limit=20')).body;
+    expect(list.total_count).toBe(6);
+    for (const r of created) expect(list.data).toContainEqual(r.body);
+  });
+
+  it('writes creations whose requests were counted before together in one statement, each as alone', async () => {
+    // A key's first request in a process, or a busy workspace's write counted apart, is counted in
+    // a statement of its own; its creation then waits for the pool with others like it.
+    const tenants = [await s.workspace(), await s.workspace(), await s.workspace()];
+    const now = new Date('2026-03-02T10:00:00.000Z');
+    const release = await holdPool();
+    const before = batchStats(db);
+    const inputs = [0, 1, 2, 3, 4].map((i) => ({ ws: tenants[i % 3], input: { first_name: `Counted${i}`, last_name: 'Before', email: `c${i}@example.com` } }));
+    const made = Promise.allSettled([
+      ...inputs.map(({ ws, input }) => createContact(db, ws.id, input as ContactInput, now)),
+      createContact(db, tenants[1].id, { first_name: 'NoStage', last_name: 'Before', stage_id: 'cst_nope' } as ContactInput, now),
+    ]);
+    const until = Date.now() + 10_000;
+    while (batchStats(db).waiting - before.waiting < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    expect(batchStats(db).waiting - before.waiting).toBe(6);
+    db.resetRoundTrips();
+    await release();
+    const settled = await made;
+    expect(db.roundTrips).toBe(1);
+    expect(batchStats(db).batched - before.batched).toBe(6);
+    const last = settled[5];
+    expect(last.status === 'rejected' && (last.reason as { message: string }).message).toBe('No such contact stage: cst_nope');
+    for (const [i, r] of settled.slice(0, 5).entries()) {
+      if (r.status !== 'fulfilled') throw new Error(`creation ${i} failed: ${String(r.reason)}`);
+      const W = inputs[i].ws;
+      const read = await W.client.get(`/v1/contacts/${r.value.id}`);
+      expect(read.status).toBe(200);
+      expect([read.body.first_name, read.body.emails.map((e: { value: string }) => e.value)]).toEqual([`Counted${i}`, [`c${i}@example.com`]]);
+      expect((await W.client.get(`/v1/contacts/${r.value.id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual(['contact_created']);
+    }
+    // The workspaces' counts, each kept by the creations' own counter shard, are exact; one event each.
+    expect(await Promise.all(tenants.map(async (W) => (await W.client.get('/v1/contacts?limit=20')).body.total_count))).toEqual([2, 2, 1]);
+    const ids = settled.slice(0, 5).map((r) => (r as PromiseFulfilledResult<{ id: string }>).value.id);
+    expect((await admin.query("SELECT count(*)::int AS n FROM events WHERE type = 'contact.created' AND data->>'id' = ANY($1)", [ids])).rows[0].n).toBe(5);
+    expect((await admin.query("SELECT count(*)::int AS n FROM contacts WHERE first_name = 'NoStage' AND workspace_id = $1", [tenants[1].id])).rows[0].n).toBe(0);
   });
 
   it('sends each request alone when the batch statement fails, so none is lost or counted twice', async () => {

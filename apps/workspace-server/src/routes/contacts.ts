@@ -78,7 +78,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   });
 
   app.post('/v1/contacts', {
-    config: { scope: 'write_contacts', authInStatement: true },
+    config: { scope: 'write_contacts', authInStatement: true, batched: true },
     schema: { summary: 'Create a contact', tags: ['contacts'], body: createBody, response: { 201: ref('Contact') } },
   }, async (req, reply) => {
     const { affiliate_attribution_tokem, ...body } = req.body as ContactInput & { affiliate_attribution_tokem?: string | null };

@@ -21,6 +21,12 @@ export interface RoutePolicy {
    * `req.deferredAuth` on; anything that fails before it settles the authentication first.
    */
   authInStatement?: boolean;
+  /**
+   * The route's write waits, while the pool is saturated, to share one statement with others
+   * (db/batch.ts), its authentication in it: a busy workspace's write is then not counted apart
+   * (docs/store.md, "One busy workspace"), since the batch counts each request in its place.
+   */
+  batched?: boolean;
 }
 
 declare module 'fastify' {

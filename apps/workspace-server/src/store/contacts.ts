@@ -762,9 +762,14 @@ const creationRowsInsert = (table: string, rows: string, from: string) =>
   `INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position)
      SELECT x.id, ins.workspace_id, ins.id, x.value, x.label, x.is_primary, x.position
        FROM ${from}, jsonb_to_recordset(${rows}) AS x(id text, value text, label text, is_primary boolean, position integer)`;
-/** The contact's counter shard a creation's statement upserts itself, one per transaction (txid mod 16), as the count trigger would. */
-const CREATION_COUNT = `INSERT INTO contact_counts (workspace_id, shard, n, writes) SELECT ins.workspace_id, (txid_current() % 16)::int, 1, 1 FROM ins
-      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + 1, writes = contact_counts.writes + 1`;
+/**
+ * The contacts' counter shard a creation's statement upserts itself, one per transaction (txid mod
+ * 16), as the count trigger would: one row per workspace, counting its contacts of `ins`, in the
+ * workspaces' order (as the windows are locked).
+ */
+const CREATION_COUNT = `INSERT INTO contact_counts (workspace_id, shard, n, writes)
+      SELECT ins.workspace_id, (txid_current() % 16)::int, count(*), count(*) FROM ins GROUP BY ins.workspace_id ORDER BY ins.workspace_id
+      ON CONFLICT (workspace_id, shard) DO UPDATE SET n = contact_counts.n + excluded.n, writes = contact_counts.writes + excluded.writes`;
 /** The values of CREATION_FIELDS as parameters. */
 const creationValues = (q: Params, c: Creation) =>
   CREATION_FIELDS.map(([, type, value]) => (type === 'jsonb' ? `${q.p(JSON.stringify(value(c)))}::jsonb` : q.p(value(c)))).join(', ');
@@ -810,22 +815,26 @@ function creationStatement(c: Creation, auth?: StatementAuth): { sql: string; pa
 }
 
 /**
- * Several creations, each with its request's authentication, in one statement (db/batch.ts), as
- * each one's statement alone would write it: the requests are authenticated and counted as
- * withAuthenticationBatch does ($1–$5), the creations ($6, a jsonb array) joined to them by their
- * number in the batch; a creation is written only when its request is admitted and its references
- * exist. One row per creation, in their order, as creationStatement returns it.
+ * Several creations in one statement (db/batch.ts), as each one's statement alone would write it:
+ * with `scopes`, each with its request's authentication, the requests authenticated and counted as
+ * withAuthenticationBatch does ($1–$5) and a creation written only when its request is admitted;
+ * without, requests already counted (`t`: each creation's workspace by its number). The creations
+ * ($6, or $1, a jsonb array) are joined to them by their number in the batch; each is written only
+ * when the references it names exist. One row per creation, in their order, as creationStatement
+ * returns it.
  */
-function creationBatchStatement(items: readonly CreationItem[], scopes: readonly string[]): { sql: string; params: unknown[] } {
+function creationBatchStatement(items: readonly CreationItem[], scopes?: readonly string[]): { sql: string; params: unknown[] } {
   const creations = items.map(({ c }, i) => ({
     ...Object.fromEntries(CREATION_FIELDS.map(([column, , value]) => [column, value(c)])),
-    ord: i + 1, id: c.contact.id, at: c.contact.created_at, act_id: c.activityId, evt_id: c.eventId,
+    ord: i + 1, ws: c.ws, id: c.contact.id, at: c.contact.created_at, act_id: c.activityId, evt_id: c.eventId,
     emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
   }));
-  const sql = `WITH ${BATCH_AUTH_CTES},
-    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),
+  const auths = scopes && items.map((i) => i.auth!);
+  const creationsParam = auths ? '$6' : '$1';
+  const sql = `WITH ${auths ? `${BATCH_AUTH_CTES},
+    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),` : `t AS (SELECT ord, ws FROM jsonb_to_recordset($1::jsonb) AS t(ord bigint, ws text)),`}
     c AS (
-      SELECT * FROM jsonb_to_recordset($6::jsonb) AS c(ord bigint, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
+      SELECT * FROM jsonb_to_recordset(${creationsParam}::jsonb) AS c(ord bigint, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
         at timestamptz, act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
     r AS (
       SELECT c.ord, ${creationRefs('t.ws', 'c.stage_id', 'c.lead_source_id', 'c.owner_id')} FROM c JOIN t ON t.ord = c.ord),
@@ -833,7 +842,7 @@ function creationBatchStatement(items: readonly CreationItem[], scopes: readonly
       INSERT INTO contacts (${CREATION_COLUMNS})
       SELECT c.id, t.ws, ${CREATION_FIELDS.map(([column]) => `c.${column}`).join(', ')}, c.at, c.at
         FROM c JOIN t ON t.ord = c.ord JOIN r ON r.ord = c.ord
-       WHERE ${creationRefsExist('c.stage_id', 'c.lead_source_id', 'c.owner_id')} AND c.ord IN (SELECT ord FROM ok)
+       WHERE ${creationRefsExist('c.stage_id', 'c.lead_source_id', 'c.owner_id')}${auths ? ' AND c.ord IN (SELECT ord FROM ok)' : ''}
        ORDER BY t.ws
       RETURNING id, workspace_id, custom_fields, xmin::text AS version),
     em AS (${creationRowsInsert('contact_emails', 'c.emails', 'ins JOIN c ON c.id = ins.id')}),
@@ -846,10 +855,10 @@ function creationBatchStatement(items: readonly CreationItem[], scopes: readonly
       id: 'c.evt_id', workspace: 'ins.workspace_id', type: "'contact.created'",
       data: creationEventData('c.data', 'c.stage_id', 'c.lead_source_id', 'c.owner_id'), changed: 'NULL', at: 'c.at',
     }, 'ins JOIN c ON c.id = ins.id JOIN r ON r.ord = c.ord')})
-    SELECT t.ord, ${BATCH_AUTH_COLUMNS}, r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
-      FROM ${BATCH_AUTH_FROM} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
+    SELECT t.ord, ${auths ? `${BATCH_AUTH_COLUMNS}, ` : ''}r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
+      FROM ${auths ? BATCH_AUTH_FROM : 't'} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
      ORDER BY t.ord`;
-  return { sql, params: [...batchAuthParams(items.map((i) => i.auth), scopes), JSON.stringify(creations)] };
+  return { sql, params: auths ? [...batchAuthParams(auths, scopes!), JSON.stringify(creations)] : [JSON.stringify(creations)] };
 }
 
 /** The created contact from its statement's row: the references' names, the stored custom_fields. */
@@ -883,9 +892,9 @@ function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
  */
 export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
   const c = prepareCreation(ws, input, now);
-  const batcher = auth ? creationBatcher(db, auth.scopes) : undefined;
+  const batcher = creationBatcher(db, auth?.scopes);
   let row: Row;
-  if (batcher) row = await batcher.run({ c, auth: auth! });
+  if (batcher) row = await batcher.run({ c, auth });
   else {
     const { sql, params } = creationStatement(c, auth);
     row = (await db.query(sql, params)).rows[0];
@@ -893,17 +902,24 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
   return createdContact(c, row, auth);
 }
 
-/** A creation a batcher carries, with its deferred authentication. */
+/** A creation a batcher carries, with its deferred authentication, or none when its request was counted before. */
 interface CreationItem {
   c: Creation;
-  auth: StatementAuth;
+  auth?: StatementAuth;
 }
 
-/** The batcher of creations (the route's `scopes`) for a store with a pool and batching on, or undefined. */
-function creationBatcher(db: Queryable, scopes: readonly string[]): StatementBatcher<CreationItem, Row> | undefined {
-  return batcherOf(db, `create ${scopes.join(' ')}`, (store) => new StatementBatcher<CreationItem, Row>(store, {
+/**
+ * The batcher of creations for a store with a pool and batching on, or undefined: with `scopes`
+ * (the route's), of creations that carry their request's authentication; without, of creations
+ * whose request was authenticated and counted before (a key's first request, a busy workspace's
+ * write counted apart: docs/store.md, "One busy workspace").
+ */
+function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): StatementBatcher<CreationItem, Row> | undefined {
+  return batcherOf(db, scopes ? `create ${scopes.join(' ')}` : 'create counted', (store) => new StatementBatcher<CreationItem, Row>(store, {
     ...BATCH,
-    key: (i) => i.c.ws,
+    // Creations of one workspace may share a statement: its window counts each in its place
+    // (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
+    key: (i) => i.c.contact.id,
     one: async (conn, i) => {
       const { sql, params } = creationStatement(i.c, i.auth);
       return (await conn.query(sql, params)).rows[0];

@@ -207,10 +207,10 @@ const KEY_COLUMNS = `k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member
               w.id, w.name, w.slug, w.plan, w.rate_limit_per_minute, w.created_at`;
 /** A key of `k` that may be used at `now` (a timestamptz expression): counted, and admitted within its limit. */
 const usable = (now: string) => `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${now})`;
-/** Counts one request in the rate-limit windows of the rows `select` gives (workspace_id, window_start, 1). */
+/** Counts requests in the rate-limit windows of the rows `select` gives (workspace_id, window_start, requests). */
 const countRequests = (select: string, returning: string) => `INSERT INTO rate_limit_windows (workspace_id, window_start, count)
        ${select}
-       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+       ON CONFLICT (workspace_id, window_start) DO UPDATE SET count = rate_limit_windows.count + excluded.count
        RETURNING ${returning}`;
 /** Admitted: key `k` is workspace `ws`'s, usable at `now`, within its limit after `count`, and holds one of `granting`. */
 const admits = (ws: string, now: string, count: string, granting: string) =>
@@ -351,26 +351,37 @@ export function withAuthentication(sql: string, params: unknown[], auth: Pick<St
 }
 
 /**
- * The CTEs of a statement that authenticates several requests (db/batch.ts), one per workspace:
- * `t` (each request's key hash, workspace, window and time, numbered `ord` in their order: the
- * parameters $1–$4 of batchAuthParams), `k` (each key found, by `ord`) and `hit` (each usable
- * key's request counted in its workspace's window). The windows are counted in the order of the
- * workspaces' ids, so two batches (of two processes) lock them in one order and never deadlock.
+ * The CTEs of a statement that authenticates several requests (db/batch.ts): `t` (each request's
+ * key hash, workspace, window and time, numbered `ord` in their order: the parameters $1–$4 of
+ * batchAuthParams), `k` (each key found, by `ord`), `u` (each usable key's request with its place
+ * among its workspace's requests in that window, in their order, and how many they are) and `hit`
+ * (each workspace's window counting all of them at once). A request's count is the window's count
+ * before the statement plus its place (BATCH_COUNT), as if each had been counted alone in that
+ * order, so several requests of one workspace may share a statement. The windows are counted in
+ * the order of the workspaces' ids, so two batches (of two processes) lock them in one order and
+ * never deadlock.
  */
 export const BATCH_AUTH_CTES = `t AS (
        SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::timestamptz[]) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)
      ), k AS (
        SELECT t.ord, ${KEY_COLUMNS}
          FROM t JOIN api_keys k ON k.secret_hash = t.hash JOIN workspaces w ON w.id = k.workspace_id
+     ), u AS (
+       SELECT k.ord, k.id AS ws, t.window_start,
+              row_number() OVER (PARTITION BY k.id, t.window_start ORDER BY k.ord) AS place,
+              count(*) OVER (PARTITION BY k.id, t.window_start) AS n
+         FROM k JOIN t ON t.ord = k.ord WHERE ${usable('t.now')}
      ), hit AS (
-       ${countRequests(`SELECT k.id, t.window_start, 1 FROM k JOIN t ON t.ord = k.ord WHERE ${usable('t.now')} ORDER BY k.id`, 'workspace_id, count')}
+       ${countRequests('SELECT ws, window_start, max(n) FROM u GROUP BY ws, window_start ORDER BY ws, window_start', 'workspace_id, window_start, count')}
      )`;
-/** Each request of BATCH_AUTH_CTES with its key and count: `t LEFT JOIN k … LEFT JOIN hit h …`. */
-export const BATCH_AUTH_FROM = 't LEFT JOIN k ON k.ord = t.ord LEFT JOIN hit h ON h.workspace_id = k.id';
+/** Each request of BATCH_AUTH_CTES with its key, place and window: `t LEFT JOIN k … LEFT JOIN u … LEFT JOIN hit h …`. */
+export const BATCH_AUTH_FROM = 't LEFT JOIN k ON k.ord = t.ord LEFT JOIN u ON u.ord = t.ord LEFT JOIN hit h ON h.workspace_id = u.ws AND h.window_start = u.window_start';
+/** A request's count in its window, of a row of BATCH_AUTH_FROM: the window's count before the statement plus the request's place. */
+const BATCH_COUNT = '(h.count - u.n + u.place)';
 /** The authentication columns admitted() reads, of a row of BATCH_AUTH_FROM. */
-export const BATCH_AUTH_COLUMNS = authColumns('h.count');
+export const BATCH_AUTH_COLUMNS = authColumns(BATCH_COUNT);
 /** True for a request of BATCH_AUTH_FROM that is admitted: its key is usable, its workspace's, within the limit, and holds one of the scopes ($5). */
-export const BATCH_ADMITS = admits('t.ws', 't.now', 'h.count', '$5');
+export const BATCH_ADMITS = admits('t.ws', 't.now', BATCH_COUNT, '$5');
 
 /** The parameters $1–$5 of a statement with BATCH_AUTH_CTES: the requests' authentication and the scopes any one of which they need. */
 export function batchAuthParams(auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): unknown[] {
@@ -387,8 +398,8 @@ export function batchAuthParams(auths: readonly Pick<StatementAuth, 'workspaceId
  * withAuthentication for several requests in one statement (db/batch.ts): one row per request, in
  * their order, each with the authentication columns of its own key and, only when that key is
  * admitted, the row of `sql` for its workspace. `sql` reads workspace `$1`, its only parameter,
- * and returns one row; every request needs one of `scopes`. The requests' workspaces must be
- * distinct (one window row each; see BATCH_AUTH_CTES).
+ * and returns one row; every request needs one of `scopes`. Requests may share a workspace (each
+ * is counted in its place: BATCH_AUTH_CTES).
  */
 export function withAuthenticationBatch(sql: string, auths: readonly Pick<StatementAuth, 'workspaceId' | 'params'>[], scopes: readonly string[]): { sql: string; params: unknown[] } {
   const lateral = forWorkspace(sql, 'k.id');
