@@ -885,10 +885,10 @@ function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
  * Creates a contact in one statement (creationStatement). The response is built from the input,
  * the looked-up names and the stored custom_fields (jsonb's key order), so nothing is read back.
  * The contact's row version and the workspace's lookup generation come back with it, for the
- * route to put the response's text in the contact text cache. A creation whose request the
- * statement authenticates (`auth`) waits, while the pool's connections are all busy, for one
- * statement with other workspaces' creations (creationBatchStatement; docs/store.md, "Batching
- * creations").
+ * route to put the response's text in the contact text cache. While the pool's connections are
+ * all busy, a creation waits for one statement with other creations, its own workspace's too
+ * (creationBatchStatement; docs/store.md, "Batching creations"): with those whose requests the
+ * statement authenticates when `auth` is given, else with those counted before.
  */
 export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
   const c = prepareCreation(ws, input, now);
