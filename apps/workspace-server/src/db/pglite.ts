@@ -44,7 +44,8 @@ function joined(messages: Uint8Array[]): Uint8Array {
  * Describe, Bind, Describe, Execute and Sync as six calls into WebAssembly and parses and plans the
  * text every time. Here a text is parsed once (a named statement, with its parameter types), and
  * each run is one call of Bind, Describe, Execute and Sync, whose plan PostgreSQL keeps once it
- * settles on a generic one (docs/store.md, "PGlite").
+ * settles on a generic one; a text to be planned for its values (`prepare: false`) is parsed in
+ * that same call (docs/store.md, "PGlite").
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
   // A data directory belongs to one process (db/lock.ts): a second server on it is refused
@@ -62,26 +63,43 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const { serialize } = protocol;
   /** Prepared texts: the statement's name and its parameters' type ids. */
   const statements = new Map<string, { name: string; types: number[] }>();
+  /** Texts run unprepared (`prepare: false`, planned for their values every time): their parameters' type ids. */
+  const unprepared = new Map<string, number[]>();
+  /** The parameters' type ids of `sql` parsed as statement `name` ('' the unnamed one), which PostgreSQL keeps until replaced. */
+  async function described(name: string, sql: string): Promise<number[]> {
+    const { messages } = await pg.execProtocol(joined([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    return parse.parseDescribeStatementResults(messages);
+  }
   async function prepared(sql: string): Promise<{ name: string; types: number[] } | undefined> {
     const known = statements.get(sql);
     if (known || statements.size >= MAX_PREPARED) return known;
     const name = `s${statements.size}`;
-    const { messages } = await pg.execProtocol(joined([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
-    const statement = { name, types: parse.parseDescribeStatementResults(messages) };
+    const statement = { name, types: await described(name, sql) };
     statements.set(sql, statement);
     return statement;
   }
   async function run<T>(sql: string, params: unknown[] | undefined, opts: QueryOptions | undefined): Promise<{ rows: T[] }> {
-    const statement = opts?.prepare === false ? undefined : await prepared(sql);
-    if (!statement) return { rows: (await pg.query<T>(sql, params as never)).rows };
+    let name = '';
+    let types: number[] | undefined;
+    if (opts?.prepare === false) {
+      // Parsed and planned for its values on every run, as PostgreSQL does an unnamed statement, but
+      // in one call like a prepared one: its parameters' types are learnt once.
+      types = unprepared.get(sql);
+      if (!types && unprepared.size < MAX_PREPARED) unprepared.set(sql, (types = await described('', sql)));
+    } else {
+      const statement = await prepared(sql);
+      if (statement) ({ name, types } = statement);
+    }
+    if (!types) return { rows: (await pg.query<T>(sql, params as never)).rows };
     // Each value as PGlite's query serialises it: by the parameter's type, else its text.
     const values = (params ?? []).map((v, i) => {
       if (v === null || v === undefined) return null;
-      const serializer = pg.serializers[statement.types[i]];
+      const serializer = pg.serializers[types[i]];
       return serializer ? serializer(v) : String(v);
     });
     const { messages } = await pg.execProtocol(joined([
-      serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
+      ...(name ? [] : [serialize.parse({ text: sql })]),
+      serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
     ]));
     return { rows: parse.parseResults(messages, pg.parsers)[0].rows as T[] };
   }
