@@ -8,9 +8,9 @@ export interface BatchPlan<I, R> {
   max: number;
   /**
    * Items of one key never share a statement (an upsert cannot touch one row twice in a
-   * statement): a second waits for the next one.
+   * statement): a second waits for the next one. Without it, any items may share one.
    */
-  key(item: I): string;
+  key?(item: I): string;
   one(c: Queryable, item: I): Promise<R>;
   /** The answers of `items`, in their order; a failure sends each item again on its own. */
   many(c: Queryable, items: I[]): Promise<R[]>;
@@ -79,9 +79,9 @@ export class StatementBatcher<I, R> {
     const taken: Waiting<I, R>[] = [];
     const left: Waiting<I, R>[] = [];
     for (const w of this.queue) {
-      const k = this.plan.key(w.item);
-      if (taken.length < this.plan.max && !keys.has(k)) {
-        keys.add(k);
+      const k = this.plan.key?.(w.item);
+      if (taken.length < this.plan.max && (k === undefined || !keys.has(k))) {
+        if (k !== undefined) keys.add(k);
         taken.push(w);
       } else left.push(w);
     }

@@ -7,6 +7,12 @@ export interface QueryOptions {
   prepare?: boolean;
 }
 
+/**
+ * Distinct statement texts a store prepares (db/postgres.ts, db/pglite.ts); beyond these, texts run
+ * unprepared, so a builder of unbounded variants cannot grow memory.
+ */
+export const MAX_PREPARED = 1000;
+
 /** The one SQL surface both stores implement: PostgreSQL dialect, $1 parameters. */
 export interface Queryable {
   query<T = Record<string, any>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<{ rows: T[] }>;

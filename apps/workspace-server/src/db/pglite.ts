@@ -2,7 +2,7 @@ import { Mutex, parse, PGlite, protocol, types } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { utc } from '../timestamps.js';
-import type { Db, Queryable, QueryOptions } from './db.js';
+import { MAX_PREPARED, type Db, type Queryable, type QueryOptions } from './db.js';
 import { lockDataDir } from './lock.js';
 
 /** PostgreSQL's text of a timestamptz (ISO DateStyle): "0001-01-01 00:00:00.5+00", "2026-03-02 10:00:00-03:30", " BC" for years before 1. */
@@ -20,20 +20,6 @@ export function parseTimestamptz(text: string): Date {
   const offsetSeconds = (m[8] === '-' ? -1 : 1) * (Number(m[9] ?? 0) * 3600 + Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0));
   const ms = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
   return new Date(utc(year, +m[2], +m[3], +m[4], +m[5], +m[6]) + ms - offsetSeconds * 1000);
-}
-
-/** Distinct statement texts prepared per PGlite instance; beyond this, statements are parsed each time. */
-const MAX_PREPARED = 1000;
-
-/** The protocol messages as one buffer, for one call into PGlite. */
-function joined(messages: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(messages.reduce((n, m) => n + m.length, 0));
-  let at = 0;
-  for (const m of messages) {
-    out.set(m, at);
-    at += m.length;
-  }
-  return out;
 }
 
 /**
@@ -67,7 +53,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const unprepared = new Map<string, number[]>();
   /** The parameters' type ids of `sql` parsed as statement `name` ('' the unnamed one), which PostgreSQL keeps until replaced. */
   async function described(name: string, sql: string): Promise<number[]> {
-    const { messages } = await pg.execProtocol(joined([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const { messages } = await pg.execProtocol(Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
     return parse.parseDescribeStatementResults(messages);
   }
   async function prepared(sql: string): Promise<{ name: string; types: number[] } | undefined> {
@@ -97,7 +83,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       const serializer = pg.serializers[types[i]];
       return serializer ? serializer(v) : String(v);
     });
-    const { messages } = await pg.execProtocol(joined([
+    const { messages } = await pg.execProtocol(Buffer.concat([
       ...(name ? [] : [serialize.parse({ text: sql })]),
       serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
     ]));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
-import type { Db, Queryable, QueryOptions } from './db.js';
+import { MAX_PREPARED, type Db, type Queryable, type QueryOptions } from './db.js';
 
 /**
  * The default pool per server process: two connections per core, at least 4. A connection is
@@ -16,8 +16,6 @@ import type { Db, Queryable, QueryOptions } from './db.js';
  */
 export const defaultPoolSize = () => Math.max(4, 2 * availableParallelism());
 
-/** Distinct statement texts prepared per process; beyond this, statements run unnamed. */
-const MAX_PREPARED = 1000;
 const names = new Map<string, string>();
 
 /**

@@ -818,8 +818,8 @@ function creationStatement(c: Creation, auth?: StatementAuth): { sql: string; pa
  * Several creations in one statement (db/batch.ts), as each one's statement alone would write it:
  * with `scopes`, each with its request's authentication, the requests authenticated and counted as
  * withAuthenticationBatch does ($1–$5) and a creation written only when its request is admitted;
- * without, requests already counted (`t`: each creation's workspace by its number). The creations
- * ($6, or $1, a jsonb array) are joined to them by their number in the batch; each is written only
+ * without, requests already counted (`t`: each creation's workspace by its number, from the
+ * creations). The creations ($6, or $1, a jsonb array) are joined to them by their number in the batch; each is written only
  * when the references it names exist. One row per creation, in their order, as creationStatement
  * returns it.
  */
@@ -831,11 +831,11 @@ function creationBatchStatement(items: readonly CreationItem[], scopes?: readonl
   }));
   const auths = scopes && items.map((i) => i.auth!);
   const creationsParam = auths ? '$6' : '$1';
-  const sql = `WITH ${auths ? `${BATCH_AUTH_CTES},
-    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),` : `t AS (SELECT ord, ws FROM jsonb_to_recordset($1::jsonb) AS t(ord bigint, ws text)),`}
-    c AS (
-      SELECT * FROM jsonb_to_recordset(${creationsParam}::jsonb) AS c(ord bigint, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
+  const sql = `WITH c AS (
+      SELECT * FROM jsonb_to_recordset(${creationsParam}::jsonb) AS c(ord bigint, ws text, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
         at timestamptz, act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
+    ${auths ? `${BATCH_AUTH_CTES},
+    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),` : 't AS (SELECT ord, ws FROM c),'}
     r AS (
       SELECT c.ord, ${creationRefs('t.ws', 'c.stage_id', 'c.lead_source_id', 'c.owner_id')} FROM c JOIN t ON t.ord = c.ord),
     ins AS (
@@ -916,10 +916,9 @@ interface CreationItem {
  */
 function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): StatementBatcher<CreationItem, Row> | undefined {
   return batcherOf(db, scopes ? `create ${scopes.join(' ')}` : 'create counted', (store) => new StatementBatcher<CreationItem, Row>(store, {
+    // No key: creations of one workspace may share a statement, as its window counts each in its
+    // place (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
     ...BATCH,
-    // Creations of one workspace may share a statement: its window counts each in its place
-    // (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
-    key: (i) => i.c.contact.id,
     one: async (conn, i) => {
       const { sql, params } = creationStatement(i.c, i.auth);
       return (await conn.query(sql, params)).rows[0];
