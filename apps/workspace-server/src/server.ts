@@ -20,6 +20,7 @@ import { buildOpenApi } from './routes/openapi.js';
 import { sharedSchemas } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { grantingScopes, hasScope } from './scopes.js';
+import { batches } from './store/contacts.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { admitted, authenticate, authParams, usableKeys } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
@@ -344,12 +345,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     if (known === undefined) return admit(req, reply, policy, params.hash, await authenticate(db, params));
     // A key this process admitted before, on a route that authenticates inside its own statement.
     const { workspaceId } = known;
-    if (countsApart && req.method !== 'GET' && known.ratePerMinute > COUNT_APART_ABOVE_PER_MINUTE && underWay.has(workspaceId)
-      && !(policy.batched && db.pool?.saturated())) {
+    const busy = countsApart && req.method !== 'GET' && known.ratePerMinute > COUNT_APART_ABOVE_PER_MINUTE && underWay.has(workspaceId);
+    if (busy && !(policy.batched && batches(db))) {
       // A write of a workspace with requests under way here that its limit lets be many: counted in
       // a short statement of its own, so the window's row is not held locked until the write
       // commits, which would queue the workspace's other requests behind it (docs/store.md, "One
-      // busy workspace"). A tenant at the default limit keeps the one statement.
+      // busy workspace"). A tenant at the default limit keeps the one statement. A batched route's
+      // write keeps it too, and waits in its workspace's lane: its statements go at most two at a
+      // time, each carrying what gathered behind them ("A busy workspace's creations in one statement").
       enter(workspaceId);
       try {
         return admit(req, reply, policy, params.hash, await authenticate(db, params));
@@ -363,6 +366,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       params,
       // The scopes any one of which the route needs, which its statement checks before writing.
       scopes: ([] as string[]).concat(policy.scope ?? []).flatMap(grantingScopes),
+      busy,
       settled: false,
       admit: (row: Record<string, unknown> | undefined) => {
         if (!deferred.settled) leave(workspaceId);

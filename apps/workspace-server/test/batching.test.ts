@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StatementBatcher } from '../src/db/batch.js';
+import { LaneBatcher, StatementBatcher } from '../src/db/batch.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import { openStore, type Store } from '../src/db/open.js';
@@ -230,8 +230,8 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
   });
 
   it('counts the creations of one busy workspace that wait together each in its place, in one statement', async () => {
-    // A limit above 600 a minute: a write with another of its workspace under way is counted apart
-    // unless it waits for the pool with others (docs/store.md, "One busy workspace").
+    // A limit above 600 a minute: a creation with another request of its workspace under way waits
+    // in the workspace's lane (docs/store.md, "One busy workspace").
     const W = await s.workspace({ rate_limit_per_minute: 1000 });
     expect((await W.client.get('/v1/contacts?limit=20')).status).toBe(200);
     // 994 requests this minute: 6 left.
@@ -239,9 +239,11 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     const before = batchStats(db);
     db.resetRoundTrips();
     const replies = await whileHeld(Array.from({ length: 9 }, (_, i) => () => W.client.post('/v1/contacts', { first_name: `Busy${i}`, last_name: 'One', email: `busy${i}@example.com` })), 9);
-    expect(db.roundTrips).toBe(1);
+    // The first, with nothing of its workspace under way, waits for the pool as any creation and
+    // goes alone; the eight behind it go from the workspace's lane as one statement.
+    expect(db.roundTrips).toBe(2);
     expect(batchStats(db).batches - before.batches).toBe(1);
-    expect(batchStats(db).batched - before.batched).toBe(9);
+    expect(batchStats(db).batched - before.batched).toBe(8);
     const created = replies.filter((r) => r.status === 201);
     const refused = replies.filter((r) => r.status === 429);
     expect([created.length, refused.length]).toEqual([6, 3]);
@@ -262,6 +264,56 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     const list = (await W.client.get('/v1/contacts?limit=20')).body;
     expect(list.total_count).toBe(6);
     for (const r of created) expect(list.data).toContainEqual(r.body);
+  });
+
+  it('sends a busy workspace\'s creations at most two statements at a time, what gathers behind them as one, with the pool free', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 1000 });
+    expect((await W.client.get('/v1/contacts?limit=20')).status).toBe(200); // the key admitted
+    const window = async () => (await admin.query('SELECT count FROM rate_limit_windows WHERE workspace_id = $1', [W.id])).rows[0].count as number;
+    const counted = await window();
+    // Another session holds the workspace's window row: each statement that counts a request waits on it.
+    const locker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema},public` });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT 1 FROM rate_limit_windows WHERE workspace_id = $1 FOR UPDATE', [W.id]);
+      // The backends waiting, directly or behind another waiter, on the locker.
+      const onLock = async () => Number((await admin.query(
+        `WITH RECURSIVE w(pid) AS (SELECT $1::int UNION SELECT a.pid FROM pg_stat_activity a, w WHERE w.pid = ANY(pg_blocking_pids(a.pid)))
+         SELECT count(*) - 1 AS n FROM w, pg_stat_clear_snapshot()`, [(locker as unknown as { processID: number }).processID])).rows[0].n);
+      const until = Date.now() + 10_000;
+      const before = batchStats(db);
+      db.resetRoundTrips();
+      const post = (i: number) => W.client.post('/v1/contacts', { first_name: `Lane${i}`, last_name: 'Busy', email: `lane${i}@example.com` });
+      // The first, nothing else of its workspace under way: its own statement, on one of the pool's two connections.
+      const sent = [post(0)];
+      while ((await onLock()) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      // The next nine are the busy workspace's: the lane's first claim takes the other connection
+      // with the second alone, its second claim waits for the pool, and what follows gathers.
+      sent.push(post(1));
+      while ((await onLock()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      sent.push(...[2, 3, 4, 5, 6, 7, 8, 9].map(post));
+      while (batchStats(db).waiting - before.waiting < 8 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+      expect(batchStats(db).waiting - before.waiting).toBe(8);
+      expect(db.roundTrips).toBe(2);
+      await locker.query('COMMIT');
+      const replies = await Promise.all(sent);
+      for (const r of replies) expect(r.status, JSON.stringify(r.body)).toBe(201);
+      // Three statements for ten creations: the eight that gathered went as one when a connection came free.
+      expect(db.roundTrips).toBe(3);
+      expect([batchStats(db).batches - before.batches, batchStats(db).batched - before.batched]).toEqual([1, 8]);
+      // Each request counted once, in its place.
+      expect(await window()).toBe(counted + 10);
+      const remaining = replies.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => b - a);
+      expect(remaining).toEqual(Array.from({ length: 10 }, (_, i) => 1000 - counted - 1 - i));
+      const stored = await admin.query(
+        `SELECT c.first_name, (SELECT count(*)::int FROM contact_emails e WHERE e.contact_id = c.id) AS emails,
+                (SELECT count(*)::int FROM events v WHERE v.type = 'contact.created' AND v.data->>'id' = c.id) AS events
+           FROM contacts c WHERE c.workspace_id = $1 AND c.last_name = 'Busy' ORDER BY c.first_name`, [W.id]);
+      expect(stored.rows).toEqual(Array.from({ length: 10 }, (_, i) => ({ first_name: `Lane${i}`, emails: 1, events: 1 })));
+    } finally {
+      await locker.end();
+    }
   });
 
   it('writes creations whose requests were counted before together in one statement, each as alone', async () => {
@@ -450,6 +502,54 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     expect(await waiting).toEqual(['X', 'Y', 'x', 'Z']);
     expect(sent).toEqual(['one a', 'many x,y,z', 'one x']);
     expect([b.batches, b.batched]).toEqual([1, 3]);
+  });
+
+  it('sends a lane\'s items at most two statements at a time, what gathers behind them as one, each key its own lane', async () => {
+    const sent: string[] = [];
+    const gates = new Map<string, () => void>();
+    const b = new LaneBatcher<string, string>(store.db, {
+      min: 2, max: 3, inFlight: 2,
+      one: async (_c, x) => {
+        sent.push(`one ${x}`);
+        if (x.startsWith('a')) await new Promise<void>((r) => gates.set(x, r)); // lane a's statements under way until let go
+        return x;
+      },
+      many: async (_c, xs) => (sent.push(`many ${xs.join(',')}`), xs.map((x) => x.toUpperCase())),
+    });
+    const until = async (n: number) => {
+      while (sent.length < n) await new Promise((r) => setTimeout(r, 1));
+    };
+    const first = b.run('a', 'a1');
+    await until(1);
+    const second = b.run('a', 'a2');
+    await until(2);
+    // Two under way for lane a: the next ones gather. Lane b claims a connection of its own (the
+    // pool's two are lane a's, so it waits for one).
+    const rest = ['a3', 'a4', 'a5', 'a6', 'a7'].map((x) => b.run('a', x));
+    const other = b.run('b', 'b1');
+    expect(b.waiting).toBe(6);
+    // a2's statement returns: its connection goes to lane b's claim, first in the pool's queue;
+    // lane a claims again, behind it, for up to max of what gathered, then for the rest.
+    gates.get('a2')!();
+    expect(await second).toBe('a2');
+    expect(await other).toBe('b1');
+    expect(await Promise.all(rest)).toEqual(['A3', 'A4', 'A5', 'A6', 'A7']);
+    gates.get('a1')!();
+    expect(await first).toBe('a1');
+    expect(sent).toEqual(['one a1', 'one a2', 'one b1', 'many a3,a4,a5', 'many a6,a7']);
+    expect([b.batches, b.batched, b.waiting]).toEqual([2, 5, 0]);
+  });
+
+  it('fails what waits in a lane with the pool\'s error when no connection can be had', async () => {
+    const gone = await openPostgres({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 1 });
+    try {
+      const b = new LaneBatcher<string, string>(gone, { min: 2, max: 4, inFlight: 2, one: async () => 'one', many: async (_c, xs) => xs });
+      const waiting = ['x', 'y', 'z'].map((x) => b.run('k', x));
+      await Promise.all(waiting.map((w) => expect(w).rejects.toThrow(/ECONNREFUSED/)));
+      expect(b.waiting).toBe(0);
+    } finally {
+      await gone.close();
+    }
   });
 
   it('fails what waits with the pool\'s error when no connection can be had', async () => {

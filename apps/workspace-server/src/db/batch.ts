@@ -16,6 +16,14 @@ export interface BatchPlan<I, R> {
   many(c: Queryable, items: I[]): Promise<R[]>;
 }
 
+/** What a batcher has sent so far, and what waits in it now (tests and benchmarks read them). */
+export interface BatchCounts {
+  /** Statements that carried several items, and those items. */
+  batches: number;
+  batched: number;
+  readonly waiting: number;
+}
+
 interface Waiting<I, R> {
   item: I;
   resolve(r: R): void;
@@ -32,10 +40,9 @@ interface Waiting<I, R> {
  * answer or error: when the batch's statement fails, nothing of it was committed, and each item is
  * sent again alone.
  */
-export class StatementBatcher<I, R> {
+export class StatementBatcher<I, R> implements BatchCounts {
   private queue: Waiting<I, R>[] = [];
   private claiming = false;
-  /** Statements that carried several items, and those items (tests and benchmarks read them). */
   batches = 0;
   batched = 0;
 
@@ -65,7 +72,7 @@ export class StatementBatcher<I, R> {
       const taken = this.take();
       // What is left (more than max, or a key already taken) claims the next connection now.
       this.claim();
-      await this.send(c, taken);
+      await sendBatch(this.plan, this, c, taken);
     }).catch((e) => {
       if (got) return; // send() settles every item it took
       // No connection (the database is down): every waiting item fails as its statement would have.
@@ -88,30 +95,86 @@ export class StatementBatcher<I, R> {
     this.queue = left;
     return taken;
   }
+}
 
-  private async send(c: Queryable, taken: Waiting<I, R>[]): Promise<void> {
-    if (taken.length >= this.plan.min) {
-      let answers: R[] | undefined;
-      try {
-        answers = await this.plan.many(c, taken.map((w) => w.item));
-      } catch {
-        // The statement failed, so none of it was committed: sent again one by one below, each
-        // item its own answer or error.
-      }
-      if (answers) {
-        this.batches++;
-        this.batched += taken.length;
-        const wrong = answers.length !== taken.length ? new Error(`a batch of ${taken.length} answered ${answers.length}`) : undefined;
-        taken.forEach((w, i) => (wrong ? w.reject(wrong) : w.resolve(answers![i])));
-        return;
-      }
+/**
+ * Sends each key's items at most `inFlight` statements at a time (docs/store.md, "A busy
+ * workspace's creations in one statement"): an item whose key has fewer statements under way
+ * claims a connection, and the claim carries every item of that key gathered by the time it gets
+ * one (up to `max`), so one that arrives while the pool is free goes at once and alone, and those
+ * that arrive while its key's statements run go together as the next, whether or not the pool is
+ * saturated. For items of one key that would queue behind each other anyway (a workspace's writes,
+ * which hold its rate-limit window's row until they commit); such a plan's `min` is best 2, as two
+ * items in one statement wait for one commit where two statements one after the other wait for two.
+ */
+export class LaneBatcher<I, R> implements BatchCounts {
+  private lanes = new Map<string, { queue: Waiting<I, R>[]; claims: number }>();
+  batches = 0;
+  batched = 0;
+
+  constructor(private readonly db: Db, private readonly plan: BatchPlan<I, R> & { inFlight: number }) {}
+
+  run(key: string, item: I): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      let lane = this.lanes.get(key);
+      if (!lane) this.lanes.set(key, (lane = { queue: [], claims: 0 }));
+      lane.queue.push({ item, resolve, reject });
+      if (lane.claims < this.plan.inFlight) this.claim(key, lane);
+    });
+  }
+
+  get waiting(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) n += lane.queue.length;
+    return n;
+  }
+
+  private claim(key: string, lane: { queue: Waiting<I, R>[]; claims: number }): void {
+    lane.claims++;
+    let taken: Waiting<I, R>[] = [];
+    this.db.pool!.withConnection(async (c) => {
+      taken = lane.queue.splice(0, this.plan.max);
+      if (taken.length > 0) await sendBatch(this.plan, this, c, taken);
+    }).catch((e) => {
+      // No connection (the database is down): what waits fails as its statement would have.
+      for (const w of [...taken, ...lane.queue.splice(0)]) w.reject(e);
+    }).finally(() => {
+      lane.claims--;
+      // What gathered while this statement ran claims a connection again, behind the pool's other
+      // waiters: a busy workspace does not keep connections to itself.
+      if (lane.queue.length > 0) this.claim(key, lane);
+      else if (lane.claims === 0) this.lanes.delete(key);
+    });
+  }
+}
+
+/**
+ * Sends `taken` on `c`: as one statement when there are at least `plan.min`, each item its own
+ * answer; one by one when fewer, or when that statement fails (none of it was committed, so each
+ * item is sent again alone and gets its own answer or error).
+ */
+async function sendBatch<I, R>(plan: BatchPlan<I, R>, counts: BatchCounts, c: Queryable, taken: Waiting<I, R>[]): Promise<void> {
+  if (taken.length >= plan.min) {
+    let answers: R[] | undefined;
+    try {
+      answers = await plan.many(c, taken.map((w) => w.item));
+    } catch {
+      // The statement failed, so none of it was committed: sent again one by one below, each
+      // item its own answer or error.
     }
-    for (const w of taken) {
-      try {
-        w.resolve(await this.plan.one(c, w.item));
-      } catch (e) {
-        w.reject(e);
-      }
+    if (answers) {
+      counts.batches++;
+      counts.batched += taken.length;
+      const wrong = answers.length !== taken.length ? new Error(`a batch of ${taken.length} answered ${answers.length}`) : undefined;
+      taken.forEach((w, i) => (wrong ? w.reject(wrong) : w.resolve(answers![i])));
+      return;
+    }
+  }
+  for (const w of taken) {
+    try {
+      w.resolve(await plan.one(c, w.item));
+    } catch (e) {
+      w.reject(e);
     }
   }
 }

@@ -22,9 +22,10 @@ export interface RoutePolicy {
    */
   authInStatement?: boolean;
   /**
-   * The route's write waits, while the pool is saturated, to share one statement with others
-   * (db/batch.ts), its authentication in it: a busy workspace's write is then not counted apart
-   * (docs/store.md, "One busy workspace"), since the batch counts each request in its place.
+   * The route's write shares one statement with others (db/batch.ts), its authentication in it:
+   * while the pool is saturated, and always for a busy workspace's write, which is then not counted
+   * apart but waits in its workspace's lane (docs/store.md, "One busy workspace"), since a batch
+   * counts each request in its place. The route's store function must honour StatementAuth.busy.
    */
   batched?: boolean;
 }

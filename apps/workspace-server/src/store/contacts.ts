@@ -1,4 +1,4 @@
-import { StatementBatcher } from '../db/batch.js';
+import { LaneBatcher, StatementBatcher, type BatchCounts, type BatchPlan } from '../db/batch.js';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
 import { badRequest, invalidField, notFound } from '../errors.js';
@@ -549,7 +549,7 @@ interface ListItem {
 
 /** Per store: whether requests are batched (db/batch.ts; on unless turned off), and its batchers by the shape of what they send. */
 const batching = new WeakMap<object, boolean>();
-const batchers = new WeakMap<object, Map<string, StatementBatcher<never, unknown>>>();
+const batchers = new WeakMap<object, Map<string, BatchCounts>>();
 /**
  * A batch of two costs PostgreSQL more than two statements, one of four less than four (docs/store.md,
  * "Batching requests"); sixteen is the largest measured (0.38× the PostgreSQL CPU per page; a
@@ -561,14 +561,18 @@ const BATCH = { min: 4, max: 16 };
  * The store's batcher for statements of `shape`, made by `make` on first use, or undefined when
  * the store cannot batch (PGlite, a transaction: no pool) or batching is turned off.
  */
-function batcherOf<I, R>(db: Queryable, shape: string, make: (store: Db) => StatementBatcher<I, R>): StatementBatcher<I, R> | undefined {
-  const store = db as Partial<Db>;
-  if (!store.pool || batching.get(db) === false) return undefined;
+function batcherOf<B extends BatchCounts>(db: Queryable, shape: string, make: (store: Db) => B): B | undefined {
+  if (!batches(db)) return undefined;
   let byShape = batchers.get(db);
   if (!byShape) batchers.set(db, (byShape = new Map()));
-  let b = byShape.get(shape) as StatementBatcher<I, R> | undefined;
-  if (!b) byShape.set(shape, (b = make(store as Db)) as unknown as StatementBatcher<never, unknown>);
+  let b = byShape.get(shape) as B | undefined;
+  if (!b) byShape.set(shape, (b = make(db as Db)));
   return b;
+}
+
+/** Whether a store batches lists and creations: it has a pool (not PGlite, not a transaction) and batching is not turned off. */
+export function batches(db: Queryable): boolean {
+  return (db as Partial<Db>).pool !== undefined && batching.get(db) !== false;
 }
 
 /** Turns batching of lists and creations on or off for a store (`serve --no-batching`; a benchmark compares the two). */
@@ -892,9 +896,11 @@ function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
  */
 export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
   const c = prepareCreation(ws, input, now);
-  const batcher = creationBatcher(db, auth?.scopes);
+  const lane = auth?.busy ? busyCreations(db, auth.scopes) : undefined;
+  const batcher = lane ? undefined : creationBatcher(db, auth?.scopes);
   let row: Row;
-  if (batcher) row = await batcher.run({ c, auth });
+  if (lane) row = await lane.run(auth!.workspaceId, { c, auth });
+  else if (batcher) row = await batcher.run({ c, auth });
   else {
     const { sql, params } = creationStatement(c, auth);
     row = (await db.query(sql, params)).rows[0];
@@ -915,10 +921,24 @@ interface CreationItem {
  * write counted apart: docs/store.md, "One busy workspace").
  */
 function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): StatementBatcher<CreationItem, Row> | undefined {
-  return batcherOf(db, scopes ? `create ${scopes.join(' ')}` : 'create counted', (store) => new StatementBatcher<CreationItem, Row>(store, {
-    // No key: creations of one workspace may share a statement, as its window counts each in its
-    // place (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
-    ...BATCH,
+  // No key: creations of one workspace may share a statement, as its window counts each in its
+  // place (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
+  return batcherOf(db, scopes ? `create ${scopes.join(' ')}` : 'create counted', (store) => new StatementBatcher(store, { ...BATCH, ...creationPlan(scopes) }));
+}
+
+/**
+ * The lanes of busy workspaces' creations (`scopes`: the route's), or undefined when the store
+ * does not batch: a workspace's creations at most two statements at a time, what gathers behind
+ * them as one (db/batch.ts LaneBatcher; docs/store.md, "A busy workspace's creations in one
+ * statement"). Two, not one: the next statement is on its way while the one before commits.
+ */
+function busyCreations(db: Queryable, scopes: readonly string[]): LaneBatcher<CreationItem, Row> | undefined {
+  return batcherOf(db, `busy ${scopes.join(' ')}`, (store) => new LaneBatcher(store, { min: 2, max: BATCH.max, inFlight: 2, ...creationPlan(scopes) }));
+}
+
+/** How creations are sent alone and together: with their requests' authentication when `scopes` is given, else counted before. */
+function creationPlan(scopes: readonly string[] | undefined): Pick<BatchPlan<CreationItem, Row>, 'one' | 'many'> {
+  return {
     one: async (conn, i) => {
       const { sql, params } = creationStatement(i.c, i.auth);
       return (await conn.query(sql, params)).rows[0];
@@ -927,7 +947,7 @@ function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): 
       const { sql, params } = creationBatchStatement(items, scopes);
       return (await conn.query(sql, params)).rows;
     },
-  }));
+  };
 }
 
 /** Field names as the API spells them, compared before/after to say what an update changed. */

@@ -313,6 +313,12 @@ export interface StatementAuth {
   readonly workspaceId: string;
   readonly params: AuthParams;
   readonly scopes: readonly string[];
+  /**
+   * A write of a busy workspace (server.ts: a limit above 600 a minute, another request under way)
+   * that was not counted apart: a creation waits in its workspace's lane (docs/store.md, "A busy
+   * workspace's creations in one statement").
+   */
+  readonly busy?: boolean;
   admit(row: Row | undefined): void;
   settle(): Promise<void>;
 }
