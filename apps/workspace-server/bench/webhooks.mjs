@@ -102,6 +102,13 @@ async function setup(kind, schema, webhooks) {
   return { store, ws, app, base, headers };
 }
 
+/** Stops the server and drops the run's schema, so runs leave nothing behind in the bench database. */
+async function teardown(s, kind, schema) {
+  await s.app.close();
+  if (kind === 'postgres') await s.store.db.query(`DROP SCHEMA "${schema}" CASCADE`);
+  await s.store.close();
+}
+
 async function registerEndpoints(base, headers, urls) {
   for (const url of urls) {
     const ep = await (await fetch(`${base}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url, event_types: ['contact.created'] }) })).json();
@@ -131,8 +138,7 @@ async function live(kind) {
   const res = await rc.done;
   const totalMs = res.lastAt - t0;
   await rc.worker.terminate();
-  await s.app.close();
-  await s.store.close();
+  await teardown(s, kind, schema);
   const lat = res.latencies.sort((a, b) => a - b);
   return { createdMs, totalMs, p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], dup: res.dup };
 }
@@ -158,8 +164,7 @@ async function paced(kind, rate, seconds) {
   const res = await Promise.race([rc.done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   const report = res ?? (await new Promise((resolve) => { rc.worker.on('message', (m) => m.report && resolve(m)); rc.worker.postMessage('report'); }));
   await rc.worker.terminate();
-  await s.app.close();
-  await s.store.close();
+  await teardown(s, kind, schema);
   const lat = report.latencies.sort((a, b) => a - b);
   const received = report.received ?? total * ENDPOINTS;
   return { rate, seconds, total, sentMs, failed, lateP99: pct(late.sort((a, b) => a - b), 99), p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], dup: report.dup, lost: total * ENDPOINTS - received };
@@ -184,8 +189,7 @@ async function backlog(kind) {
   const ms = Date.now() - t0;
   await worker.stop();
   await rc.worker.terminate();
-  await s.app.close();
-  await s.store.close();
+  await teardown(s, kind, schema);
   return { ms, dup: res.dup };
 }
 
