@@ -473,6 +473,41 @@ export function defineWebhookSuite(kind: StoreKind) {
     await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id IN ($1, $2) AND status IN ('sending', 'pending')`, [slow.id, fast.id]);
   });
 
+  it('a claim reads each endpoint\'s head of the queue, not the whole queue: a backlog does not slow it', async () => {
+    const { id } = await verifiedEndpoint(['contact.created']);
+    const db = s.store.db;
+    const ws = (await db.query<{ workspace_id: string }>('SELECT workspace_id FROM webhook_endpoints WHERE id = $1', [id])).rows[0].workspace_id;
+    const now = s.clock.now();
+    // Rows read from webhook_deliveries by the claim's plan, over a queue of 3,000 due for one endpoint.
+    const read = await db
+      .transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
+           SELECT 'dlv_backlog' || g, $1, $2, 'evt_backlog' || g, 'contact.created', '{}', 'pending', $3::timestamptz, $3::timestamptz, $3::timestamptz, $3::timestamptz
+             FROM generate_series(1, 3000) g`,
+          [ws, id, now.toISOString()],
+        );
+        await tx.query('ANALYZE webhook_deliveries');
+        let captured: [string, unknown[]] | undefined;
+        const spy = { ...tx, query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)) } as unknown as typeof db;
+        expect((await claimDue(spy, now, 64, 60_000)).filter((d) => d.endpoint_id === id)).toHaveLength(8);
+        const { rows } = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured![0]}`, captured![1]);
+        const plan = typeof rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(rows[0]['QUERY PLAN']) : rows[0]['QUERY PLAN'];
+        let total = 0;
+        const walk = (n: any) => {
+          if (n['Relation Name'] === 'webhook_deliveries') total += n['Actual Rows'] * n['Actual Loops'];
+          for (const c of n.Plans ?? []) walk(c);
+        };
+        walk(plan[0].Plan);
+        throw Object.assign(new Error('rolled back'), { total });
+      })
+      .catch((e) => e.total as number);
+    // One probe per endpoint with something queued, and the few each may take: a few dozen, not
+    // the 3,000 (a claim that read the whole queue slowed as the worker fell behind).
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(300);
+  });
+
   it('an event whose transaction began earlier but committed later is still delivered, once', async () => {
     if (kind === 'pglite') return; // one embedded connection: no transaction can stay open beside another
     const { client, rcv } = await verifiedEndpoint(['contact.created']);

@@ -510,12 +510,20 @@ export const DEFAULT_PER_ENDPOINT = 8;
  * Fair to every endpoint: each endpoint with due deliveries offers its oldest few, and an endpoint
  * never has more than `perEndpoint` attempts in flight (counted in the database, so across every
  * server process). A slow receiver's backlog therefore cannot take the slots the others need.
+ *
+ * The endpoints with something queued are found by skipping through the per-endpoint index (one
+ * probe per endpoint, a recursive CTE), not by reading every queued delivery: the claim costs the
+ * same whether 20 or 20,000 deliveries wait, so a queue that falls behind does not slow the claim
+ * that would catch it up (docs/store.md, "The webhook claim").
  */
 export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number, perEndpoint = DEFAULT_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query(
-    `WITH eps AS (
-       SELECT DISTINCT d.endpoint_id FROM webhook_deliveries d
-       WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+    `WITH RECURSIVE eps(endpoint_id) AS (
+       (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.status = 'pending' ORDER BY d.endpoint_id, d.next_attempt_at, d.id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.endpoint_id > eps.endpoint_id
+                ORDER BY d.endpoint_id, d.next_attempt_at, d.id LIMIT 1)
+       FROM eps WHERE eps.endpoint_id IS NOT NULL
      ), open AS (
        SELECT eps.endpoint_id, $4::int - (SELECT count(*) FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending')::int AS free
        FROM eps JOIN webhook_endpoints e ON e.id = eps.endpoint_id
