@@ -443,6 +443,26 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect([...processed.values()].sort()).toEqual([1, 2]);
   });
 
+  it('a receiver whose answer holds a NUL byte is logged once, not sent again: the excerpt keeps the rest', async () => {
+    const ok = await verifiedEndpoint(['contact.created']);
+    const failing = await verifiedEndpoint(['contact.created'], ok.client);
+    ok.rcv.behaviour = () => ({ status: 200, body: 'got\u0000it' });
+    failing.rcv.behaviour = () => ({ status: 500, body: 'down\u0000hard' });
+    await ok.client.post('/v1/contacts', { first_name: 'Nul', last_name: 'Byte' });
+    await s.drain();
+    // PostgreSQL's text holds no NUL: an outcome that could not be written would leave its lease
+    // to run out, and the delivery would be sent again and again.
+    s.clock.advance(120_000);
+    await s.drain();
+    expect(ok.rcv.deliveries('contact.created')).toHaveLength(1);
+    const [d] = (await ok.client.get(`/v1/webhooks/${ok.id}/deliveries?event_type=contact.created`)).body.data;
+    expect(d).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+    expect(d.attempts).toHaveLength(1);
+    expect(d.attempts[0]).toMatchObject({ outcome: 'succeeded', response_excerpt: 'got\ufffdit' });
+    const [f] = (await ok.client.get(`/v1/webhooks/${failing.id}/deliveries?event_type=contact.created`)).body.data;
+    expect(f.attempts[0]).toMatchObject({ outcome: 'failed', status_code: 500, response_excerpt: 'down\ufffdhard' });
+  });
+
   it('deleting an endpoint stops its deliveries', async () => {
     const { client, rcv, id } = await verifiedEndpoint(['*']);
     expect((await client.del(`/v1/webhooks/${id}`)).body).toEqual({ id, deleted: true });

@@ -354,6 +354,13 @@ export async function recordOneShot(
   return id;
 }
 
+/**
+ * What an attempt's log keeps of the receiver's answer: its first 1,000 characters, with any NUL
+ * made U+FFFD, since PostgreSQL's text cannot hold one (an outcome that could not be written would
+ * leave its lease to run out, and the delivery would be sent again and again).
+ */
+const excerpt = (body: string): string | null => (body ? body.slice(0, 1000).replaceAll('\0', '\uFFFD') : null);
+
 async function insertAttempt(
   tx: Queryable,
   deliveryId: string,
@@ -365,7 +372,7 @@ async function insertAttempt(
   await tx.query(
     `INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, outcome, error, response_excerpt)
      VALUES ($1, $2, $3, $4::timestamptz, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id, attempt_number) DO NOTHING`,
-    [newId('att'), deliveryId, n, startedAt.toISOString(), r.latencyMs, r.statusCode, outcome, r.error, r.body ? r.body.slice(0, 1000) : null],
+    [newId('att'), deliveryId, n, startedAt.toISOString(), r.latencyMs, r.statusCode, outcome, r.error, excerpt(r.body)],
   );
 }
 
@@ -629,45 +636,39 @@ export interface SuccessRecord {
 }
 
 /**
- * Acknowledged attempts, recorded together: one transaction of three statements for the whole
- * batch instead of four per delivery. Same guard as recordAttempt: only the attempt's holder settles it.
+ * Acknowledged attempts, recorded together in one statement (its own transaction) whatever the
+ * batch: the deliveries settled, their attempts logged, their endpoints' failure counters reset.
+ * Same guard as recordAttempt: only the attempt's holder settles it. One text for every batch
+ * (arrays, not VALUES lists), so it is prepared once.
+ *
+ * The endpoints are locked in id order: two servers recording batches over the same endpoints
+ * otherwise lock them in whatever order each scan meets them, and deadlock (one batch then rolls
+ * back and its deliveries are sent again after their leases run out).
  */
 export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date): Promise<void> {
   if (!items.length) return;
-  await db.transaction(async (tx) => {
-    const q = new Params();
-    const t = q.p(now.toISOString());
-    const values = items.map(
-      ({ d, result }) => `(${q.p(d.id)}::text, ${q.p(d.attempt)}::int, ${q.p(result.statusCode)}::int)`,
-    );
-    await tx.query(
-      `UPDATE webhook_deliveries d SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL, last_status_code = v.code, last_error = NULL,
-         completed_at = ${t}::timestamptz, updated_at = ${t}::timestamptz
-       FROM (VALUES ${values.join(', ')}) AS v(id, attempt, code)
-       WHERE d.id = v.id AND d.status = 'sending' AND d.attempt_count = v.attempt`,
-      q.values,
-    );
-    const a = new Params();
-    const rows = items.map(
-      ({ d, startedAt, result }) =>
-        `(${a.p(newId('att'))}, ${a.p(d.id)}, ${a.p(d.attempt)}::int, ${a.p(startedAt.toISOString())}::timestamptz, ${a.p(result.latencyMs)}::int, ${a.p(result.statusCode)}::int, 'succeeded', NULL, ${a.p(result.body ? result.body.slice(0, 1000) : null)}::text)`,
-    );
-    await tx.query(
-      `INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, outcome, error, response_excerpt)
-       VALUES ${rows.join(', ')} ON CONFLICT (delivery_id, attempt_number) DO NOTHING`,
-      a.values,
-    );
-    // The endpoints are locked in id order: two servers recording batches over the same
-    // endpoints otherwise lock them in whatever order each scan meets them, and deadlock (one
-    // batch then rolls back and its deliveries are sent again after their leases run out).
-    const e = new Params();
-    await tx.query(
-      `UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (
-         SELECT id FROM webhook_endpoints WHERE id IN ${e.list([...new Set(items.map((i) => i.d.endpoint_id))])} AND consecutive_failures <> 0 ORDER BY id FOR UPDATE
-       )`,
-      e.values,
-    );
-  });
+  await db.query(
+    `WITH v AS (
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::timestamptz[], $6::int[], $7::text[])
+         AS v(id, attempt, code, attempt_id, started_at, latency_ms, excerpt)
+     ), settled AS (
+       UPDATE webhook_deliveries d SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL, last_status_code = v.code, last_error = NULL,
+         completed_at = $8::timestamptz, updated_at = $8::timestamptz
+       FROM v WHERE d.id = v.id AND d.status = 'sending' AND d.attempt_count = v.attempt
+     ), logged AS (
+       INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, outcome, error, response_excerpt)
+       SELECT v.attempt_id, v.id, v.attempt, v.started_at, v.latency_ms, v.code, 'succeeded', NULL, v.excerpt FROM v
+       ON CONFLICT (delivery_id, attempt_number) DO NOTHING
+     ), failing AS (
+       SELECT id FROM webhook_endpoints WHERE id = ANY($9::text[]) AND consecutive_failures <> 0 ORDER BY id FOR UPDATE
+     )
+     UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (SELECT id FROM failing)`,
+    [
+      items.map((i) => i.d.id), items.map((i) => i.d.attempt), items.map((i) => i.result.statusCode),
+      items.map(() => newId('att')), items.map((i) => i.startedAt.toISOString()), items.map((i) => i.result.latencyMs), items.map((i) => excerpt(i.result.body)),
+      now.toISOString(), [...new Set(items.map((i) => i.d.endpoint_id))],
+    ],
+  );
 }
 
 export const MAX_ATTEMPTS = MAX_RETRIES + 1;
