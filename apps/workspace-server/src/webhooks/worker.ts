@@ -84,6 +84,8 @@ export class WebhookWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private nudged = false;
+  /** An outcome was recorded since the last claim: its endpoint has a slot free in the database. */
+  private freed = false;
   private lastFanOut = 0;
   private lastReclaim = 0;
   private lastPrune = 0;
@@ -151,9 +153,10 @@ export class WebhookWorker {
       // Claim in batches: wait for half the slots to free up rather than one query per completion.
       if (this.inflight.size > this.concurrency / 2) {
         while (this.inflight.size > this.concurrency / 2 && this.running) await Promise.race(this.inflight);
-      } else if (n === 0 ? !this.nudged : this.inflight.size > 0) {
-        // Nothing to do, or a partial batch in flight: wait for the poll, a nudge or (then) a
-        // completion, instead of spinning claim queries that compete with the API's writes.
+      } else if (!this.freed && (n === 0 ? !this.nudged : this.inflight.size > 0)) {
+        // Nothing to do, or a partial batch in flight: wait for the poll, a nudge, a recorded
+        // outcome or (then) a completion, instead of spinning claim queries that compete with the
+        // API's writes.
         const completion = n > 0 ? Promise.race(this.inflight).then(() => undefined) : null;
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, this.pollMs);
@@ -203,6 +206,7 @@ export class WebhookWorker {
       await this.prune();
     }
     const free = this.concurrency - this.inflight.size;
+    this.freed = false;
     if (free > 0) {
       const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs, this.opts.perEndpoint);
       for (const d of claimed) {
@@ -282,13 +286,27 @@ export class WebhookWorker {
     const rec: Promise<void> = (async () => {
       try {
         if (result.ok) await this.recordSuccess({ d, startedAt, result });
-        else await retried(() => recordAttempt(this.db, d, startedAt, result, this.clock.now()));
+        else {
+          await retried(() => recordAttempt(this.db, d, startedAt, result, this.clock.now()));
+          this.slotFreed();
+        }
       } catch {
         // The lease expires and another round records the attempt as interrupted and sends again.
       }
       this.opts.onAttempt?.(d, result);
     })().finally(() => this.recording.delete(rec));
     this.recording.add(rec);
+  }
+
+  /**
+   * An endpoint's share of attempts in flight is counted in the database, so its slot frees when
+   * the outcome is recorded, not when the HTTP exchange ends: the loop claims again then, rather
+   * than at the next poll (which, with the queue full and no writes to nudge it, paced the worker
+   * at one claim per poll).
+   */
+  private slotFreed(): void {
+    this.freed = true;
+    this.wake?.();
   }
 
   /** Acknowledged attempts are recorded in batches: whatever completed while the last batch was being written. */
@@ -305,6 +323,7 @@ export class WebhookWorker {
       const batch = this.successes.splice(0, 200);
       try {
         await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now()));
+        this.slotFreed();
       } catch {
         // The leases run out; these attempts are logged as interrupted and sent again.
       }
