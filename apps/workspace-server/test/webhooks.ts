@@ -581,6 +581,25 @@ export function defineWebhookSuite(kind: StoreKind) {
     }
   });
 
+  it('the running worker claims again as soon as an outcome is recorded, not at its next poll', async () => {
+    // A server whose loop runs, polling once a minute, with one attempt in flight per endpoint:
+    // each delivery's slot frees in the database when its outcome is written, and only then may
+    // the next go. Four deliveries in well under a poll means the loop claimed at each recording.
+    const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);
+    const two = await startHookServer(kind, { store: secondStore, clock: s.clock, webhooks: { pollMs: 60_000, perEndpoint: 1 } });
+    try {
+      const { client } = await two.workspace();
+      const { rcv } = await verifiedEndpoint(['contact.created'], client);
+      for (let i = 0; i < 4; i++) expect((await client.post('/v1/contacts', { first_name: `Q${i}`, last_name: 'Queue' })).status).toBe(201);
+      const deadline = Date.now() + 10_000;
+      while (rcv.deliveries('contact.created').length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(rcv.deliveries('contact.created').map((r) => r.json.data.first_name).sort()).toEqual(['Q0', 'Q1', 'Q2', 'Q3']);
+    } finally {
+      await two.close();
+      if (kind !== 'pglite') await secondStore.close();
+    }
+  });
+
   it('two servers on one database never send the same attempt twice', async () => {
     // On PostgreSQL the second server has its own pool; PGlite is one embedded database, shared.
     const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);
