@@ -581,6 +581,29 @@ export function defineWebhookSuite(kind: StoreKind) {
     }
   });
 
+  it('of two fan-outs that read the same events, the one that moves the cursor first writes them; the other writes nothing', async () => {
+    const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
+    const db = s.store.db;
+    await fanOut(db, s.clock.now()); // earlier tests' events, out of the way
+    for (const n of ['Race', 'Twice']) expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Cursor' })).status).toBe(201);
+    // Another process fans out between this one's read and its write.
+    let other: { done: number; held: boolean } | undefined;
+    const racing = {
+      ...db,
+      query: async (sql: string, params?: unknown[]) => {
+        if (!other && sql.includes('WITH moved AS')) other = await fanOut(db, s.clock.now());
+        return db.query(sql, params);
+      },
+    } as typeof db;
+    const late = await fanOut(racing, s.clock.now());
+    expect(other?.done).toBeGreaterThanOrEqual(2);
+    expect(late).toEqual({ done: 0, held: true });
+    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'", [id]);
+    expect(rows[0].n).toBe(2);
+    await s.drain();
+    expect(rcv.deliveries('contact.created').map((r) => r.json.data.first_name).sort()).toEqual(['Race', 'Twice']);
+  });
+
   it('the running worker claims again as soon as an outcome is recorded, not at its next poll', async () => {
     // A server whose loop runs, polling once a minute, with one attempt in flight per endpoint:
     // each delivery's slot frees in the database when its outcome is written, and only then may

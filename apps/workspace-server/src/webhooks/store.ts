@@ -378,18 +378,6 @@ async function insertAttempt(
 
 const subscribes = (types: string[], type: string) => types.includes('*') || types.includes(type);
 
-/**
- * Fan-out: creates one delivery per active subscribed endpoint for each event past the outbox
- * cursor, and advances the cursor, in one transaction: delivered once, none lost.
- *
- * Events are never updated. Each carries the id of the transaction that wrote it (`txid`, its
- * default), and the fan-out reads them in (txid, id) order, but only below the oldest transaction
- * still running (`pg_snapshot_xmin` of the statement's snapshot): an event's id and txid are
- * taken when it is inserted, so a later one can commit first, while every transaction below the
- * horizon has ended, so no event can still appear behind the cursor. The cursor's row lock
- * (SKIP LOCKED) lets one process at a time fan out. `held` says events are committed past the
- * cursor but above the horizon (or another process holds the cursor): look again shortly.
- */
 /** What keeps committed events from the fan-out (see heldBack). */
 export interface HeldBack {
   /** The first event waiting (the next the fan-out would pass). */
@@ -426,58 +414,89 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
   };
 }
 
+/**
+ * Fan-out: creates one delivery per active subscribed endpoint for each event past the outbox
+ * cursor, and advances the cursor, in one statement: delivered once, none lost.
+ *
+ * Events are never updated. Each carries the id of the transaction that wrote it (`txid`, its
+ * default), and the fan-out reads them in (txid, id) order, but only below the oldest transaction
+ * still running (`pg_snapshot_xmin` of the statement's snapshot): an event's id and txid are
+ * taken when it is inserted, so a later one can commit first, while every transaction below the
+ * horizon has ended, so no event can still appear behind the cursor.
+ *
+ * Two statements, no transaction held between them: one reads the cursor and the events past it
+ * (with their workspaces' endpoints), the other moves the cursor only if it is still where the
+ * read found it, and writes the deliveries in the same statement only if it moved. Of two
+ * processes that read the same events, one writes them. `held` says events are committed past the
+ * cursor but above the horizon, or another process moved the cursor first: look again shortly.
+ */
 export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean }> {
-  return db.transaction(async (tx) => {
-    // An event's data is read (parsed, put in the API's key order, written out) only when its
-    // workspace has an active endpoint: most have none, and their events are only passed over.
-    // No row when another process holds the cursor.
-    const { rows: evs } = await tx.query(
-      `WITH c AS (SELECT txid, event_id FROM outbox_cursor WHERE name = 'webhooks' FOR UPDATE SKIP LOCKED)
-       SELECT e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
-              CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints w
-                                 WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL)
-                   THEN e.data END AS data
-         FROM c, LATERAL (SELECT * FROM events e
-                           WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-                           ORDER BY e.txid, e.id LIMIT $1) e`,
-      [batch],
-    );
-    const end = evs.at(-1);
-    let held = false;
-    if (checkHeld && evs.length < batch) {
-      const { rows } = await tx.query(
-        `SELECT EXISTS (SELECT 1 FROM outbox_cursor c WHERE c.name = 'webhooks' FOR UPDATE SKIP LOCKED) IS NOT TRUE
-             OR EXISTS (SELECT 1 FROM events e, outbox_cursor c
-                         WHERE c.name = 'webhooks' AND (e.txid, e.id) > (coalesce($1::xid8, c.txid), coalesce($2::text, c.event_id))) AS held`,
-        end ? [end.txid, end.id] : [null, null],
-      );
-      held = rows[0].held === true;
-    }
-    if (!end) return { done: 0, held };
-    const withEndpoints = [...new Set(evs.filter((e) => e.data !== null).map((e) => e.workspace_id as string))];
-    // One text whatever the batch (arrays, not IN lists): each text is a prepared statement of its own.
-    const { rows: eps } = withEndpoints.length
-      ? await tx.query(
-        'SELECT id, workspace_id, event_types FROM webhook_endpoints WHERE workspace_id = ANY($1::text[]) AND verified_at IS NOT NULL AND disabled_at IS NULL',
-        [withEndpoints],
-      )
-      : { rows: [] };
+  // An event's data is read (parsed, put in the API's key order, written out) only when its
+  // workspace has an active endpoint: most have none, and their events are only passed over. Each
+  // row carries the cursor it was read past, which the write below must still find.
+  const { rows: evs } = await db.query(
+    `SELECT c.txid::text AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
+            w.endpoints, CASE WHEN w.endpoints IS NOT NULL THEN e.data END AS data
+       FROM outbox_cursor c
+       CROSS JOIN LATERAL (SELECT * FROM events e
+                            WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+                            ORDER BY e.txid, e.id LIMIT $1) e
+       LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_array(w.id, w.event_types) ORDER BY w.id) AS endpoints FROM webhook_endpoints w
+                           WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL) w ON true
+      WHERE c.name = 'webhooks'
+      ORDER BY e.txid, e.id`,
+    [batch],
+  );
+  const end = evs.at(-1);
+  let moved = true;
+  if (end) {
     // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
-    const epsOf = groupBy(eps, (ep) => ep.workspace_id as string, (ep) => ep);
-    const rows: unknown[][] = [];
+    // Its body goes once; each delivery names its event by position.
+    const events: { id: string; ws: string; type: string; at: string; body: string }[] = [];
+    const deliveries: { id: string; endpoint: string; n: number }[] = [];
     for (const ev of evs) {
-      let body: string | undefined;
-      for (const ep of epsOf.get(ev.workspace_id) ?? []) {
-        if (subscribes(ep.event_types, ev.type)) {
-          body ??= eventBody(toEvent(ev));
-          rows.push([newId('dlv'), ev.workspace_id, ep.id, ev.id, ev.type, body, iso(ev.created_at)]);
-        }
+      let n = 0;
+      for (const [endpoint, types] of (ev.endpoints ?? []) as [string, string[]][]) {
+        if (!subscribes(types, ev.type)) continue;
+        if (!n) n = events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
+        deliveries.push({ id: newId('dlv'), endpoint, n });
       }
     }
-    for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500), now);
-    await tx.query("UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks'", [end.txid, end.id]);
-    return { done: evs.length, held };
-  });
+    // Compare and set: the cursor moves from where the read found it, and the deliveries are
+    // written in the same statement only if it did. Another process that moved it first wins;
+    // this batch is dropped and read again from there (held: look again).
+    const { rows } = await db.query(
+      `WITH moved AS (
+         UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks' AND txid = $3::xid8 AND event_id = $4 RETURNING name
+       ), ev AS (
+         SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) WITH ORDINALITY AS ev(id, ws, type, at, body, n)
+       ), ins AS (
+         INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
+         SELECT p.id, ev.ws, p.endpoint_id, ev.id, ev.type, ev.body, 'pending', $13::timestamptz, ev.at, $13::timestamptz, $13::timestamptz
+           FROM unnest($10::text[], $11::text[], $12::int[]) AS p(id, endpoint_id, n) JOIN ev ON ev.n = p.n
+          WHERE EXISTS (SELECT 1 FROM moved)
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING
+       )
+       SELECT EXISTS (SELECT 1 FROM moved) AS moved`,
+      [
+        end.txid, end.id, end.from_txid, end.from_id,
+        events.map((e) => e.id), events.map((e) => e.ws), events.map((e) => e.type), events.map((e) => e.at), events.map((e) => e.body),
+        deliveries.map((d) => d.id), deliveries.map((d) => d.endpoint), deliveries.map((d) => d.n),
+        now.toISOString(),
+      ],
+    );
+    moved = rows[0].moved === true;
+  }
+  let held = !moved;
+  if (checkHeld && moved && evs.length < batch) {
+    const { rows } = await db.query(
+      `SELECT EXISTS (SELECT 1 FROM events e, outbox_cursor c
+                       WHERE c.name = 'webhooks' AND (e.txid, e.id) > (coalesce($1::xid8, c.txid), coalesce($2::text, c.event_id))) AS held`,
+      end ? [end.txid, end.id] : [null, null],
+    );
+    held = rows[0].held === true;
+  }
+  return { done: moved ? evs.length : 0, held };
 }
 
 async function insertDeliveries(tx: Queryable, rows: unknown[][], now: Date): Promise<void> {
