@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
-import { claimDue, fanOut, type ClaimedDelivery } from '../src/webhooks/store.js';
+import { claimDue, fanOut, recordSuccesses, type ClaimedDelivery } from '../src/webhooks/store.js';
 import { Client, expectError, openTestStore, uniqueSchema, type StoreKind } from './harness.js';
 import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
 
@@ -491,6 +491,29 @@ export function defineWebhookSuite(kind: StoreKind) {
     const third = await claimDue(db, now, 100, 60_000, 3);
     expect([ours(third, slow.id), ours(third, fast.id)]).toEqual([0, 3]);
     await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id IN ($1, $2) AND status IN ('sending', 'pending')`, [slow.id, fast.id]);
+  });
+
+  it('recording acknowledged attempts claims into the slots they free, in the same statement', async () => {
+    const { client, id } = await verifiedEndpoint(['contact.created']);
+    for (const n of ['One', 'Two', 'Three']) expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Slot' })).status).toBe(201);
+    const db = s.store.db;
+    const now = s.clock.now();
+    await fanOut(db, now);
+    const mine = (c: ClaimedDelivery[]) => c.filter((d) => d.endpoint_id === id);
+    // One slot for this endpoint: the first claim takes one attempt, a second takes none.
+    const [first] = mine(await claimDue(db, now, 100, 60_000, 1));
+    expect(first).toBeDefined();
+    expect(mine(await claimDue(db, now, 100, 60_000, 1))).toEqual([]);
+    // Recording it frees its slot, which the same statement's claim takes (its snapshot still
+    // counts the settled attempt as sending).
+    const ok = { statusCode: 200, error: null, body: 'ok', latencyMs: 1 };
+    const next = mine(await recordSuccesses(db, [{ d: first, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }));
+    expect(next).toHaveLength(1);
+    expect(next[0].id).not.toBe(first.id);
+    const { rows } = await db.query<{ status: string; n: number }>(
+      "SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created' GROUP BY status ORDER BY status", [id]);
+    expect(rows).toEqual([{ status: 'pending', n: 1 }, { status: 'sending', n: 1 }, { status: 'succeeded', n: 1 }]);
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
   });
 
   it('a claim reads each endpoint\'s head of the queue, not the whole queue: a backlog does not slow it', async () => {

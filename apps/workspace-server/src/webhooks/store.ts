@@ -544,35 +544,58 @@ export const DEFAULT_PER_ENDPOINT = 8;
  */
 export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number, perEndpoint = DEFAULT_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query(
-    `WITH RECURSIVE eps(endpoint_id) AS (
+    `WITH RECURSIVE ${claimCtes('$1', '$2', '$4')} ${CLAIM_UPDATE('$1', '$3')}`,
+    [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), perEndpoint],
+  );
+  return rows.map(toClaimed);
+}
+
+/** What a claim takes from the queue, for the claim alone or after recording outcomes (recordSuccesses). */
+export interface ClaimRequest {
+  limit: number;
+  leaseMs: number;
+  perEndpoint?: number;
+}
+
+/**
+ * The claim's CTEs (`eps`, `open`, `due`), for a `WITH RECURSIVE` list: the endpoints with
+ * something queued, each one's free share, each one's oldest due deliveries. `freed`, when the
+ * same statement settles attempts first, names a CTE of their endpoint ids: the statement's
+ * snapshot still counts them as sending, so their slots are given back here.
+ */
+function claimCtes(now: string, limit: string, perEndpoint: string, freed?: string): string {
+  return `eps(endpoint_id) AS (
        (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.status = 'pending' ORDER BY d.endpoint_id, d.next_attempt_at, d.id LIMIT 1)
        UNION ALL
        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.endpoint_id > eps.endpoint_id
                 ORDER BY d.endpoint_id, d.next_attempt_at, d.id LIMIT 1)
        FROM eps WHERE eps.endpoint_id IS NOT NULL
      ), open AS (
-       SELECT eps.endpoint_id, $4::int - (SELECT count(*) FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending')::int AS free
+       SELECT eps.endpoint_id, ${perEndpoint}::int - (SELECT count(*) FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending')::int
+         ${freed ? `+ (SELECT count(*) FROM ${freed} f WHERE f.endpoint_id = eps.endpoint_id)::int` : ''} AS free
        FROM eps JOIN webhook_endpoints e ON e.id = eps.endpoint_id
        WHERE e.verified_at IS NOT NULL AND e.disabled_at IS NULL
      ), due AS (
        SELECT c.id, c.next_attempt_at FROM open CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
-         WHERE d.endpoint_id = open.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+         WHERE d.endpoint_id = open.endpoint_id AND d.status = 'pending' AND d.next_attempt_at <= ${now}::timestamptz
          ORDER BY d.next_attempt_at, d.id LIMIT greatest(open.free, 0) FOR UPDATE OF d SKIP LOCKED
        ) c
        WHERE open.free > 0
-       ORDER BY c.next_attempt_at, c.id LIMIT $2
-     )
-     UPDATE webhook_deliveries d SET status = 'sending', attempt_count = d.attempt_count + 1, lease_until = $3::timestamptz, updated_at = $1::timestamptz
-     FROM due, webhook_endpoints e WHERE d.id = due.id AND e.id = d.endpoint_id
-     RETURNING d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempt_count, e.url, e.signing_key`,
-    [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), perEndpoint],
-  );
-  return rows.map((r) => ({
-    id: r.id, workspace_id: r.workspace_id, endpoint_id: r.endpoint_id, event_id: r.event_id, event_type: r.event_type,
-    payload: r.payload, attempt: Number(r.attempt_count), url: r.url, key: r.signing_key,
-  }));
+       ORDER BY c.next_attempt_at, c.id LIMIT ${limit}
+     )`;
 }
+
+/** The claim's statement body after its CTEs: the due deliveries move to sending, leased. */
+const CLAIM_UPDATE = (now: string, leaseUntil: string) =>
+  `UPDATE webhook_deliveries d SET status = 'sending', attempt_count = d.attempt_count + 1, lease_until = ${leaseUntil}::timestamptz, updated_at = ${now}::timestamptz
+     FROM due, webhook_endpoints e WHERE d.id = due.id AND e.id = d.endpoint_id
+     RETURNING d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempt_count, e.url, e.signing_key`;
+
+const toClaimed = (r: Row): ClaimedDelivery => ({
+  id: r.id, workspace_id: r.workspace_id, endpoint_id: r.endpoint_id, event_id: r.event_id, event_type: r.event_type,
+  payload: r.payload, attempt: Number(r.attempt_count), url: r.url, key: r.signing_key,
+});
 
 /**
  * Leases that ran out belong to a server that stopped mid-attempt. The attempt is logged as
@@ -660,34 +683,46 @@ export interface SuccessRecord {
  * Same guard as recordAttempt: only the attempt's holder settles it. One text for every batch
  * (arrays, not VALUES lists), so it is prepared once.
  *
+ * With `claim`, the same statement then claims what is due (claimDue's CTEs), the settled
+ * attempts' slots counted free: the worker's next claim rides on the recording that frees its
+ * slots, instead of a statement of its own after it.
+ *
  * The endpoints are locked in id order: two servers recording batches over the same endpoints
  * otherwise lock them in whatever order each scan meets them, and deadlock (one batch then rolls
  * back and its deliveries are sent again after their leases run out).
  */
-export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date): Promise<void> {
-  if (!items.length) return;
-  await db.query(
-    `WITH v AS (
+export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date, claim?: ClaimRequest): Promise<ClaimedDelivery[]> {
+  if (!items.length) return claim ? claimDue(db, now, claim.limit, claim.leaseMs, claim.perEndpoint) : [];
+  const record = `v AS (
        SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::timestamptz[], $6::int[], $7::text[])
          AS v(id, attempt, code, attempt_id, started_at, latency_ms, excerpt)
      ), settled AS (
        UPDATE webhook_deliveries d SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL, last_status_code = v.code, last_error = NULL,
          completed_at = $8::timestamptz, updated_at = $8::timestamptz
        FROM v WHERE d.id = v.id AND d.status = 'sending' AND d.attempt_count = v.attempt
+       RETURNING d.endpoint_id
      ), logged AS (
        INSERT INTO webhook_attempts (id, delivery_id, attempt_number, started_at, latency_ms, status_code, outcome, error, response_excerpt)
        SELECT v.attempt_id, v.id, v.attempt, v.started_at, v.latency_ms, v.code, 'succeeded', NULL, v.excerpt FROM v
        ON CONFLICT (delivery_id, attempt_number) DO NOTHING
      ), failing AS (
        SELECT id FROM webhook_endpoints WHERE id = ANY($9::text[]) AND consecutive_failures <> 0 ORDER BY id FOR UPDATE
-     )
-     UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (SELECT id FROM failing)`,
-    [
-      items.map((i) => i.d.id), items.map((i) => i.d.attempt), items.map((i) => i.result.statusCode),
-      items.map(() => newId('att')), items.map((i) => i.startedAt.toISOString()), items.map((i) => i.result.latencyMs), items.map((i) => excerpt(i.result.body)),
-      now.toISOString(), [...new Set(items.map((i) => i.d.endpoint_id))],
-    ],
+     )`;
+  const reset = 'UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (SELECT id FROM failing)';
+  const params: unknown[] = [
+    items.map((i) => i.d.id), items.map((i) => i.d.attempt), items.map((i) => i.result.statusCode),
+    items.map(() => newId('att')), items.map((i) => i.startedAt.toISOString()), items.map((i) => i.result.latencyMs), items.map((i) => excerpt(i.result.body)),
+    now.toISOString(), [...new Set(items.map((i) => i.d.endpoint_id))],
+  ];
+  if (!claim) {
+    await db.query(`WITH ${record} ${reset}`, params);
+    return [];
+  }
+  const { rows } = await db.query(
+    `WITH RECURSIVE ${record}, reset AS (${reset}), ${claimCtes('$8', '$10', '$12', 'settled')} ${CLAIM_UPDATE('$8', '$11')}`,
+    [...params, claim.limit, new Date(now.getTime() + claim.leaseMs).toISOString(), claim.perEndpoint ?? DEFAULT_PER_ENDPOINT],
   );
+  return rows.map(toClaimed);
 }
 
 export const MAX_ATTEMPTS = MAX_RETRIES + 1;

@@ -96,6 +96,8 @@ export class WebhookWorker {
   private reportedHeld = false;
   private readonly retentionMs: number;
   private successes: { item: SuccessRecord; done: () => void }[] = [];
+  /** Slots a claim under way has asked for: the loop's and a recording's claim may overlap. */
+  private claiming = 0;
   private flushing: Promise<void> | null = null;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly opts: WebhookOptions = {}) {
@@ -205,17 +207,26 @@ export class WebhookWorker {
       this.lastPrune = wall;
       await this.prune();
     }
-    const free = this.concurrency - this.inflight.size;
+    const free = this.concurrency - this.inflight.size - this.claiming;
     this.freed = false;
     if (free > 0) {
-      const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs, this.opts.perEndpoint);
-      for (const d of claimed) {
-        const p: Promise<void> = this.attempt(d).finally(() => this.inflight.delete(p));
-        this.inflight.add(p);
+      this.claiming += free;
+      try {
+        const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs, this.opts.perEndpoint);
+        this.launch(claimed);
+        work += claimed.length;
+      } finally {
+        this.claiming -= free;
       }
-      work += claimed.length;
     }
     return work;
+  }
+
+  private launch(claimed: ClaimedDelivery[]): void {
+    for (const d of claimed) {
+      const p: Promise<void> = this.attempt(d).finally(() => this.inflight.delete(p));
+      this.inflight.add(p);
+    }
   }
 
   /**
@@ -302,7 +313,8 @@ export class WebhookWorker {
    * An endpoint's share of attempts in flight is counted in the database, so its slot frees when
    * the outcome is recorded, not when the HTTP exchange ends: the loop claims again then, rather
    * than at the next poll (which, with the queue full and no writes to nudge it, paced the worker
-   * at one claim per poll).
+   * at one claim per poll). A recording of acknowledged attempts claims into their slots itself;
+   * a failed attempt's recording, or one that could not claim, wakes the loop.
    */
   private slotFreed(): void {
     this.freed = true;
@@ -321,12 +333,20 @@ export class WebhookWorker {
     while (this.successes.length) {
       await new Promise((r) => setImmediate(r));
       const batch = this.successes.splice(0, 200);
+      // The recording frees these attempts' slots, so it claims into them in the same statement
+      // (and into any other slot free in this process) rather than leave that to another.
+      const free = this.running ? Math.max(0, this.concurrency - this.inflight.size - this.claiming) : 0;
+      this.claiming += free;
       try {
-        await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now()));
-        this.slotFreed();
+        const claim = free > 0 ? { limit: free, leaseMs: this.leaseMs, perEndpoint: this.opts.perEndpoint } : undefined;
+        this.launch(await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now(), claim)));
       } catch {
         // The leases run out; these attempts are logged as interrupted and sent again.
+      } finally {
+        this.claiming -= free;
       }
+      // Slots freed and none claimed here (the loop is off, or this process is full): the loop looks.
+      if (!free) this.slotFreed();
       for (const b of batch) b.done();
     }
     this.flushing = null;
