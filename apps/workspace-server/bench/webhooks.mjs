@@ -224,15 +224,18 @@ write; ${CONCURRENCY} attempts in flight); events/s is contacts whose deliveries
 from the first POST to the last delivery. Latency is per delivery, from the event's \`created_at\`
 (the write's transaction) to its arrival at the receiver. **Backlog**: the same number of events
 already in the outbox when the worker starts: the pipeline's own rate (fan-out, claim with
-SKIP LOCKED, sign, POST, record each attempt).
+SKIP LOCKED, sign, POST, record the outcomes).
 
 | Store | Live: creations/s (HTTP) | Live: events/s fully delivered | Live: deliveries/s | Latency p50 ms | p99 ms | max ms | Backlog: events/s | Backlog: deliveries/s | Duplicate receipts |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.map(({ kind, l, b }) => `| ${name[kind]} | ${f(N / (l.createdMs / 1000))} | ${f(N / (l.totalMs / 1000))} | ${f((N * ENDPOINTS) / (l.totalMs / 1000))} | ${f(l.p50)} | ${f(l.p99)} | ${f(l.max)} | ${f(N / (b.ms / 1000))} | ${f((N * ENDPOINTS) / (b.ms / 1000))} | ${l.dup + b.dup} |`).join('\n')}
 
-Every attempt is its own committed transaction (claim, then outcome plus the attempt log row), so
-the durable path costs about three statements per delivery; on PGlite they share the server's
-event loop with the HTTP work. In this table's live runs the creating clients also share the
+Every step is committed in the database, in batches: one statement records every acknowledged
+outcome that finished while the last was being written and claims the due attempts of every
+endpoint with free slots, the recorded ones' included (a failed outcome is its own transaction;
+the loop claims alone after a fan-out); the fan-out is two statements per batch of events (read,
+then move the cursor and write the deliveries). On PGlite they share the server's event loop with
+the HTTP work. In this table's live runs the creating clients also share the
 server's thread, which inflated its latency (the 5.4 s p99 of session 3): the fixed-rate section
 above sends them from a thread of their own (at 200 creations/s on PostgreSQL, with the creating
 clients in the server's thread as here, p99 read 3.3–4.4 s in two runs while other benchmarks loaded the machine; from their own thread, 82–194 ms in two runs, one of them profiled).
