@@ -452,14 +452,13 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   if (end) {
     // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
     // Its body goes once; each delivery names its event by position.
-    const events: { id: string; ws: string; type: string; at: string; body: string }[] = [];
-    const deliveries: { id: string; endpoint: string; n: number }[] = [];
+    const queued: Queued = { events: [], deliveries: [] };
     for (const ev of evs) {
       let n = 0;
       for (const [endpoint, types] of (ev.endpoints ?? []) as [string, string[]][]) {
         if (!subscribes(types, ev.type)) continue;
-        if (!n) n = events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
-        deliveries.push({ id: newId('dlv'), endpoint, n });
+        if (!n) n = queued.events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
+        queued.deliveries.push({ id: newId('dlv'), endpoint, n });
       }
     }
     // Compare and set: the cursor moves from where the read found it, and the deliveries are
@@ -468,22 +467,9 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
     const { rows } = await db.query(
       `WITH moved AS (
          UPDATE outbox_cursor SET txid = $1::xid8, event_id = $2 WHERE name = 'webhooks' AND txid = $3::xid8 AND event_id = $4 RETURNING name
-       ), ev AS (
-         SELECT * FROM unnest($5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[]) WITH ORDINALITY AS ev(id, ws, type, at, body, n)
-       ), ins AS (
-         INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
-         SELECT p.id, ev.ws, p.endpoint_id, ev.id, ev.type, ev.body, 'pending', $13::timestamptz, ev.at, $13::timestamptz, $13::timestamptz
-           FROM unnest($10::text[], $11::text[], $12::int[]) AS p(id, endpoint_id, n) JOIN ev ON ev.n = p.n
-          WHERE EXISTS (SELECT 1 FROM moved)
-         ON CONFLICT (endpoint_id, event_id) DO NOTHING
-       )
+       ), ins AS (${insertQueued(5, 'EXISTS (SELECT 1 FROM moved)')})
        SELECT EXISTS (SELECT 1 FROM moved) AS moved`,
-      [
-        end.txid, end.id, end.from_txid, end.from_id,
-        events.map((e) => e.id), events.map((e) => e.ws), events.map((e) => e.type), events.map((e) => e.at), events.map((e) => e.body),
-        deliveries.map((d) => d.id), deliveries.map((d) => d.endpoint), deliveries.map((d) => d.n),
-        now.toISOString(),
-      ],
+      [end.txid, end.id, end.from_txid, end.from_id, ...queuedParams(queued, now)],
     );
     moved = rows[0].moved === true;
   }
@@ -499,18 +485,32 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   return { done: moved ? evs.length : 0, held };
 }
 
-async function insertDeliveries(tx: Queryable, rows: unknown[][], now: Date): Promise<void> {
-  if (!rows.length) return;
-  const q = new Params();
-  const t = q.p(now.toISOString());
-  const values = rows.map(
-    (r) => `(${q.p(r[0])}, ${q.p(r[1])}, ${q.p(r[2])}, ${q.p(r[3])}, ${q.p(r[4])}, ${q.p(r[5])}, 'pending', ${t}::timestamptz, ${q.p(r[6])}::timestamptz, ${t}::timestamptz, ${t}::timestamptz)`,
-  );
-  await tx.query(
-    `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
-     VALUES ${values.join(', ')} ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-    q.values,
-  );
+/** Deliveries to queue: each event's body once, each delivery naming its event by position (from 1). */
+interface Queued {
+  events: { id: string; ws: string; type: string; at: string; body: string }[];
+  deliveries: { id: string; endpoint: string; n: number }[];
+}
+
+/** The nine parameters insertQueued reads, in its order: the events', the deliveries', the time. */
+const queuedParams = (q: Queued, now: Date): unknown[] => [
+  q.events.map((e) => e.id), q.events.map((e) => e.ws), q.events.map((e) => e.type), q.events.map((e) => e.at), q.events.map((e) => e.body),
+  q.deliveries.map((d) => d.id), q.deliveries.map((d) => d.endpoint), q.deliveries.map((d) => d.n),
+  now.toISOString(),
+];
+
+/**
+ * Queues deliveries, pending from now, from queuedParams at $k to $k+8, only `when` it holds; one
+ * text whatever the batch (arrays, not VALUES lists), so it is prepared once. A delivery an
+ * endpoint already has for the event is kept.
+ */
+function insertQueued(k: number, when = 'true'): string {
+  const $ = (i: number) => `$${k + i}`;
+  return `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, next_attempt_at, event_created_at, created_at, updated_at)
+     SELECT p.id, ev.ws, p.endpoint_id, ev.id, ev.type, ev.body, 'pending', ${$(8)}::timestamptz, ev.at, ${$(8)}::timestamptz, ${$(8)}::timestamptz
+       FROM unnest(${$(5)}::text[], ${$(6)}::text[], ${$(7)}::int[]) AS p(id, endpoint_id, n)
+       JOIN unnest(${$(0)}::text[], ${$(1)}::text[], ${$(2)}::text[], ${$(3)}::timestamptz[], ${$(4)}::text[]) WITH ORDINALITY AS ev(id, ws, type, at, body, n) ON ev.n = p.n
+      WHERE ${when}
+     ON CONFLICT (endpoint_id, event_id) DO NOTHING`;
 }
 
 export interface ClaimedDelivery {
@@ -779,9 +779,12 @@ export async function replaySince(
          ORDER BY e.created_at, e.id LIMIT 10000`,
         q.values,
       );
-      const rowsToInsert = evs.map((ev) => [newId('dlv'), ws, endpointId, ev.id, ev.type, eventBody(toEvent(ev)), iso(ev.created_at)]);
-      for (let i = 0; i < rowsToInsert.length; i += 500) await insertDeliveries(tx, rowsToInsert.slice(i, i + 500), now);
-      missed = rowsToInsert.length;
+      const queued: Queued = {
+        events: evs.map((ev) => ({ id: ev.id, ws, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) })),
+        deliveries: evs.map((_, i) => ({ id: newId('dlv'), endpoint: endpointId, n: i + 1 })),
+      };
+      if (evs.length) await tx.query(insertQueued(1), queuedParams(queued, now));
+      missed = evs.length;
     }
     return { replayed: rows.length, queued_missed: missed };
   });
