@@ -551,6 +551,43 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect(read).toBeLessThan(300);
   });
 
+  it('a claim counts each endpoint\'s attempts in flight once, and no further than its share', async () => {
+    const { client, id } = await verifiedEndpoint(['contact.created']);
+    for (let i = 0; i < 30; i++) expect((await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'Count' })).status).toBe(201);
+    const db = s.store.db;
+    const now = s.clock.now();
+    await fanOut(db, now);
+    const mine = (c: ClaimedDelivery[]) => c.filter((d) => d.endpoint_id === id);
+    // 20 in flight for this endpoint (a share of 20), 10 still due.
+    expect(mine(await claimDue(db, now, 100, 60_000, 20))).toHaveLength(20);
+    const queued = (await db.query<{ n: number }>("SELECT count(DISTINCT endpoint_id)::int AS n FROM webhook_deliveries WHERE status = 'pending'")).rows[0].n;
+    // The plan of a claim with a share of 8: how often it counts attempts in flight, and the rows each count reads.
+    const counts = await db
+      .transaction(async (tx) => {
+        let captured: [string, unknown[]] | undefined;
+        const spy = { ...tx, query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)) } as unknown as typeof db;
+        expect(mine(await claimDue(spy, now, 100, 60_000, 8))).toEqual([]);
+        const { rows } = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured![0]}`, captured![1]);
+        const plan = typeof rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(rows[0]['QUERY PLAN']) : rows[0]['QUERY PLAN'];
+        const scans: { loops: number; rows: number }[] = [];
+        const walk = (n: any) => {
+          const reads = `${n['Index Cond'] ?? ''} ${n['Filter'] ?? ''} ${n['Recheck Cond'] ?? ''}`.includes("'sending'") || n['Index Name'] === 'webhook_deliveries_ep_sending';
+          if (reads && n['Node Type'] !== 'Bitmap Index Scan' && n['Actual Loops'] > 0) scans.push({ loops: n['Actual Loops'], rows: n['Actual Rows'] });
+          for (const c of n.Plans ?? []) walk(c);
+        };
+        walk(plan[0].Plan);
+        throw Object.assign(new Error('rolled back'), { scans });
+      })
+      .catch((e) => e.scans as { loops: number; rows: number }[]);
+    // Counted once for each endpoint with something queued (a join that rescanned the counts
+    // counted each endpoint once per queued endpoint, and again for its LIMIT), reading at most the
+    // share of 8 rows, not the 20 in flight.
+    expect(counts.length).toBe(1);
+    expect(counts[0].loops).toBeLessThanOrEqual(queued);
+    expect(Math.max(...counts.map((c) => c.rows))).toBeLessThanOrEqual(8);
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
+  });
+
   it('an event whose transaction began earlier but committed later is still delivered, once', async () => {
     if (kind === 'pglite') return; // one embedded connection: no transaction can stay open beside another
     const { client, rcv } = await verifiedEndpoint(['contact.created']);

@@ -570,8 +570,9 @@ function claimCtes(now: string, limit: string, perEndpoint: string, freed?: stri
        SELECT (SELECT d.endpoint_id FROM webhook_deliveries d WHERE d.status = 'pending' AND d.endpoint_id > eps.endpoint_id
                 ORDER BY d.endpoint_id, d.next_attempt_at, d.id LIMIT 1)
        FROM eps WHERE eps.endpoint_id IS NOT NULL
-     ), open AS (
-       SELECT eps.endpoint_id, ${perEndpoint}::int - (SELECT count(*) FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending')::int
+     ), open AS MATERIALIZED (
+       SELECT eps.endpoint_id, ${perEndpoint}::int - (SELECT count(*) FROM (
+           SELECT 1 FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending' LIMIT ${perEndpoint}::int) s)::int
          ${freed ? `+ (SELECT count(*) FROM ${freed} f WHERE f.endpoint_id = eps.endpoint_id)::int` : ''} AS free
        FROM eps JOIN webhook_endpoints e ON e.id = eps.endpoint_id
        WHERE e.verified_at IS NOT NULL AND e.disabled_at IS NULL
