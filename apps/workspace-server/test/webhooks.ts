@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from '../src/db/db.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
 import { claimDue, fanOut, recordSuccesses, type ClaimedDelivery } from '../src/webhooks/store.js';
+import { WebhookWorker } from '../src/webhooks/worker.js';
 import { Client, expectError, openTestStore, uniqueSchema, type StoreKind } from './harness.js';
 import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
 
@@ -618,7 +620,7 @@ export function defineWebhookSuite(kind: StoreKind) {
       expect((await client.post('/v1/contacts', { first_name: 'Later', last_name: 'Id' })).status).toBe(201);
       // The creation has committed, but an older transaction is still running: nothing passes it.
       const now = s.clock.now();
-      expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: true });
+      expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: true, endpoints: new Set() });
       // The worker says so once, naming the transaction they wait for, and once more when they flow.
       const warning = await s.checkHeld();
       expect(warning).toMatch(new RegExp(`^webhook events are held back by an older write transaction \\(process ${pid} on database \\w+, user postgres, idle in transaction, open \\d+ s\\): .* set idle_in_transaction_session_timeout on the PostgreSQL server`));
@@ -631,7 +633,7 @@ export function defineWebhookSuite(kind: StoreKind) {
       const got = rcv.deliveries().map((d) => d.json.data);
       expect(got.map((o: any) => o.first_name ?? o.id).sort()).toEqual(['Later', 'con_slowwriter']);
       // The cursor is past both: another fan-out delivers neither again.
-      expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: false });
+      expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: false, endpoints: new Set() });
       await s.drain();
       expect(rcv.deliveries()).toHaveLength(2);
     } finally {
@@ -657,7 +659,7 @@ export function defineWebhookSuite(kind: StoreKind) {
     } as typeof db;
     const late = await fanOut(racing, s.clock.now());
     expect(other?.done).toBeGreaterThanOrEqual(2);
-    expect(late).toEqual({ done: 0, held: true });
+    expect(late).toEqual({ done: 0, held: true, endpoints: new Set() });
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'", [id]);
     expect(rows[0].n).toBe(2);
     await s.drain();
@@ -681,6 +683,49 @@ export function defineWebhookSuite(kind: StoreKind) {
       await two.close();
       if (kind !== 'pglite') await secondStore.close();
     }
+  });
+
+  it('after a fan-out, the loop claims only when this server does not already fill the share of every endpoint written to', async () => {
+    const { client, id, rcv } = await verifiedEndpoint(['contact.created']);
+    // The receiver holds every contact.created until the end: this worker's two slots stay full.
+    rcv.behaviour = (x) => (x.json.type === 'contact.created' ? 'hang' : echoChallenge(x));
+    const db = s.store.db;
+    let claims = 0;
+    const counted: Db = {
+      kind: db.kind, pool: db.pool,
+      transaction: (fn) => db.transaction(fn), exec: (sql) => db.exec(sql), close: async () => {},
+      query: (sql, params, opts) => {
+        if (sql.trimStart().startsWith('WITH RECURSIVE eps')) claims++;
+        return db.query(sql, params, opts);
+      },
+    };
+    const worker = new WebhookWorker(counted, s.clock, { allowInsecure: true, pollMs: 60_000, perEndpoint: 2, timeoutMs: 1500 });
+    worker.start();
+    const queued = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'", [id])).rows[0].n;
+    try {
+      for (let i = 0; i < 10; i++) {
+        expect((await client.post('/v1/contacts', { first_name: `H${i}`, last_name: 'Held' })).status).toBe(201);
+        worker.nudge();
+        const deadline = Date.now() + 5_000;
+        while ((await queued()) < i + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+        expect(await queued()).toBe(i + 1);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      // Two claims fill the share; the eight fan-outs after them claim nothing (a claim after
+      // each fan-out made ten).
+      expect(rcv.deliveries('contact.created')).toHaveLength(2);
+      expect(claims).toBeLessThanOrEqual(3);
+    } finally {
+      await worker.stop();
+    }
+    // Nothing was lost by not claiming: the held attempts time out and are retried, and every
+    // contact arrives once the receiver answers.
+    rcv.behaviour = (x) => (x.json.type === 'contact.created' ? { status: 200 } : echoChallenge(x));
+    s.clock.advance(RETRY_DELAYS_MS[0]);
+    await s.drain();
+    await s.drain();
+    const answered = rcv.deliveries('contact.created').filter((r) => r.answer === 200).map((r) => r.json.data.first_name);
+    expect(answered.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `H${i}`).sort());
   });
 
   it('two servers on one database never send the same attempt twice', async () => {

@@ -430,7 +430,7 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
  * processes that read the same events, one writes them. `held` says events are committed past the
  * cursor but above the horizon, or another process moved the cursor first: look again shortly.
  */
-export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean }> {
+export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean; endpoints: Set<string> }> {
   // An event's data is read (parsed, put in the API's key order, written out) only when its
   // workspace has an active endpoint: most have none, and their events are only passed over. Each
   // row carries the cursor it was read past, which the write below must still find.
@@ -449,6 +449,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   );
   const end = evs.at(-1);
   let moved = true;
+  const endpoints = new Set<string>();
   if (end) {
     // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
     // Its body goes once; each delivery names its event by position.
@@ -459,6 +460,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
         if (!subscribes(types, ev.type)) continue;
         if (!n) n = queued.events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
         queued.deliveries.push({ id: newId('dlv'), endpoint, n });
+        endpoints.add(endpoint);
       }
     }
     // Compare and set: the cursor moves from where the read found it, and the deliveries are
@@ -482,7 +484,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
     );
     held = rows[0].held === true;
   }
-  return { done: moved ? evs.length : 0, held };
+  return moved ? { done: evs.length, held, endpoints } : { done: 0, held, endpoints: new Set() };
 }
 
 /** Deliveries to queue: each event's body once, each delivery naming its event by position (from 1). */

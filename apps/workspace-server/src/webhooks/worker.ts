@@ -8,7 +8,7 @@ import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 import type { GuardPolicy } from './ssrf.js';
 import {
-  claimDue, endpointKey, enqueueDirect, fanOut, heldBack, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
+  claimDue, DEFAULT_PER_ENDPOINT, endpointKey, enqueueDirect, fanOut, heldBack, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
   type ClaimedDelivery, type EventRecord, type SuccessRecord, type WebhookEndpoint,
 } from './store.js';
 
@@ -87,6 +87,10 @@ export class WebhookWorker {
   /** An outcome was recorded since the last claim: its endpoint has a slot free in the database. */
   private freed = false;
   private lastFanOut = 0;
+  /** When the loop last claimed (wall ms): it claims at least once a poll, whatever it skips between. */
+  private lastClaim = 0;
+  /** This process's attempts claimed and not yet recorded, by endpoint: the database counts them against its share. */
+  private readonly unrecorded = new Map<string, number>();
   private lastReclaim = 0;
   private lastPrune = 0;
   private held = false;
@@ -182,14 +186,17 @@ export class WebhookWorker {
     const now = this.clock.now();
     const wall = Date.now();
     let work = 0;
+    /** Endpoints this round queued deliveries for. */
+    const queuedFor = new Set<string>();
     if (force || this.nudged || wall - this.lastFanOut >= this.pollMs) {
       this.nudged = false;
       this.lastFanOut = wall;
       for (let i = 0; i < 20; i++) {
         // Only drain() asks for events held back by an older transaction; the loop finds them at
         // the next write's nudge or the next poll.
-        const { done, held } = await fanOut(this.db, now, 500, force);
+        const { done, held, endpoints } = await fanOut(this.db, now, 500, force);
         work += done;
+        for (const e of endpoints) queuedFor.add(e);
         if (held) this.held = true;
         if (done < 500) break;
       }
@@ -208,9 +215,17 @@ export class WebhookWorker {
       await this.prune();
     }
     const free = this.concurrency - this.inflight.size - this.claiming;
+    // What a fan-out just queued waits, without a claim, when this process alone already fills the
+    // share of every endpoint it went to: a claim could take none of it, and each recording of
+    // those attempts claims into the slot it frees. Anything else due (a retry, another
+    // endpoint's delivery) is claimed by those recordings or by the claim the loop still makes
+    // once a poll.
+    const full = (e: string) => (this.unrecorded.get(e) ?? 0) >= (this.opts.perEndpoint ?? DEFAULT_PER_ENDPOINT);
+    const futile = !force && !this.freed && queuedFor.size > 0 && wall - this.lastClaim < this.pollMs && [...queuedFor].every(full);
     this.freed = false;
-    if (free > 0) {
+    if (free > 0 && !futile) {
       this.claiming += free;
+      this.lastClaim = wall;
       try {
         const claimed = await claimDue(this.db, this.clock.now(), free, this.leaseMs, this.opts.perEndpoint);
         this.launch(claimed);
@@ -224,6 +239,7 @@ export class WebhookWorker {
 
   private launch(claimed: ClaimedDelivery[]): void {
     for (const d of claimed) {
+      this.unrecorded.set(d.endpoint_id, (this.unrecorded.get(d.endpoint_id) ?? 0) + 1);
       const p: Promise<void> = this.attempt(d).finally(() => this.inflight.delete(p));
       this.inflight.add(p);
     }
@@ -304,6 +320,9 @@ export class WebhookWorker {
       } catch {
         // The lease expires and another round records the attempt as interrupted and sends again.
       }
+      const left = (this.unrecorded.get(d.endpoint_id) ?? 1) - 1;
+      if (left > 0) this.unrecorded.set(d.endpoint_id, left);
+      else this.unrecorded.delete(d.endpoint_id);
       this.opts.onAttempt?.(d, result);
     })().finally(() => this.recording.delete(rec));
     this.recording.add(rec);
