@@ -233,7 +233,7 @@ ${rows.map(({ kind, l, b }) => `| ${name[kind]} | ${f(N / (l.createdMs / 1000))}
 Every step is committed in the database, in batches: one statement records every acknowledged
 outcome that finished while the last was being written and claims the due attempts of every
 endpoint with free slots, the recorded ones' included (a failed outcome is its own transaction;
-the loop claims alone after a fan-out); the fan-out is two statements per batch of events (read,
+the loop claims alone after a fan-out, unless this process fills the share of every endpoint it queued for); the fan-out is two statements per batch of events (read,
 then move the cursor and write the deliveries). On PGlite they share the server's event loop with
 the HTTP work. In this table's live runs the creating clients also share the
 server's thread, which inflated its latency (the 5.4 s p99 of session 3): the fixed-rate section
