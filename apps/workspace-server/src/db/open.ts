@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Db } from './db.js';
 import { migrate } from './migrations.js';
 import { openPglite } from './pglite.js';
+import { startVacuuming } from './vacuum.js';
 import { openPostgres } from './postgres.js';
 import { setContactTextCache, setBatching } from '../store/contacts.js';
 
@@ -19,6 +20,11 @@ export interface StoreOptions {
   contactCacheChars?: number;
   /** Lists waiting for a connection sent several in one statement (db/batch.ts); default true. */
   batching?: boolean;
+  /**
+   * PGlite only: how often the store looks for tables to vacuum and analyse, as PostgreSQL's
+   * autovacuum would (db/vacuum.ts); default its `autovacuum_naptime` (a minute), 0 never.
+   */
+  vacuumMs?: number;
 }
 
 export interface Store {
@@ -45,5 +51,13 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   }
   if (opts.contactCacheChars !== undefined) setContactTextCache(db, opts.contactCacheChars);
   if (opts.batching === false) setBatching(db, false);
-  return { db, close: () => db.close() };
+  // PostgreSQL's own autovacuum looks after its tables; PGlite has none.
+  const stopVacuuming = db.kind === 'pglite' ? await startVacuuming(db, opts.vacuumMs) : () => {};
+  return {
+    db,
+    close: () => {
+      stopVacuuming();
+      return db.close();
+    },
+  };
 }
