@@ -518,6 +518,26 @@ export function defineWebhookSuite(kind: StoreKind) {
     await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
   });
 
+  it('a recording gives back the slots it frees, not more: an endpoint past its share stays there', async () => {
+    const { client, id } = await verifiedEndpoint(['contact.created']);
+    for (const n of ['One', 'Two', 'Three', 'Four']) expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Over' })).status).toBe(201);
+    const db = s.store.db;
+    const now = s.clock.now();
+    await fanOut(db, now);
+    const mine = (c: ClaimedDelivery[]) => c.filter((d) => d.endpoint_id === id);
+    // Two in flight (a share of 2, say before the share was lowered, or two servers racing), two due.
+    const [first, second] = mine(await claimDue(db, now, 100, 60_000, 2));
+    expect(second).toBeDefined();
+    // With a share of 1, recording one of the two leaves one in flight: the share is full, so the
+    // same statement claims nothing for this endpoint (counting the in flight no further than the
+    // share, then giving the recorded one back, made one slot and claimed into it).
+    const ok = { statusCode: 200, error: null, body: 'ok', latencyMs: 1 };
+    expect(mine(await recordSuccesses(db, [{ d: first, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }))).toEqual([]);
+    // Recording the other frees the share's one slot, which the statement takes.
+    expect(mine(await recordSuccesses(db, [{ d: second, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }))).toHaveLength(1);
+    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
+  });
+
   it('a claim reads each endpoint\'s head of the queue, not the whole queue: a backlog does not slow it', async () => {
     const { id } = await verifiedEndpoint(['contact.created']);
     const db = s.store.db;

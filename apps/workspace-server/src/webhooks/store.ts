@@ -416,7 +416,7 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
 
 /**
  * Fan-out: creates one delivery per active subscribed endpoint for each event past the outbox
- * cursor, and advances the cursor, in one statement: delivered once, none lost.
+ * cursor, and advances the cursor in the statement that writes them: delivered once, none lost.
  *
  * Events are never updated. Each carries the id of the transaction that wrote it (`txid`, its
  * default), and the fan-out reads them in (txid, id) order, but only below the oldest transaction
@@ -563,7 +563,9 @@ export interface ClaimRequest {
  * The claim's CTEs (`eps`, `open`, `due`), for a `WITH RECURSIVE` list: the endpoints with
  * something queued, each one's free share, each one's oldest due deliveries. `freed`, when the
  * same statement settles attempts first, names a CTE of their endpoint ids: the statement's
- * snapshot still counts them as sending, so their slots are given back here.
+ * snapshot still counts them as sending, so their slots are given back here. Each endpoint's
+ * attempts in flight are counted once, and no further than its share plus what it gets back
+ * (`slots`): past that, nothing is free either way.
  */
 function claimCtes(now: string, limit: string, perEndpoint: string, freed?: string): string {
   return `eps(endpoint_id) AS (
@@ -573,11 +575,11 @@ function claimCtes(now: string, limit: string, perEndpoint: string, freed?: stri
                 ORDER BY d.endpoint_id, d.next_attempt_at, d.id LIMIT 1)
        FROM eps WHERE eps.endpoint_id IS NOT NULL
      ), open AS MATERIALIZED (
-       SELECT eps.endpoint_id, ${perEndpoint}::int - (SELECT count(*) FROM (
-           SELECT 1 FROM webhook_deliveries s WHERE s.endpoint_id = eps.endpoint_id AND s.status = 'sending' LIMIT ${perEndpoint}::int) s)::int
-         ${freed ? `+ (SELECT count(*) FROM ${freed} f WHERE f.endpoint_id = eps.endpoint_id)::int` : ''} AS free
-       FROM eps JOIN webhook_endpoints e ON e.id = eps.endpoint_id
-       WHERE e.verified_at IS NOT NULL AND e.disabled_at IS NULL
+       SELECT o.endpoint_id, o.slots - (SELECT count(*) FROM (
+           SELECT 1 FROM webhook_deliveries s WHERE s.endpoint_id = o.endpoint_id AND s.status = 'sending' LIMIT o.slots) s)::int AS free
+       FROM (SELECT eps.endpoint_id, ${perEndpoint}::int ${freed ? `+ (SELECT count(*) FROM ${freed} f WHERE f.endpoint_id = eps.endpoint_id)::int` : ''} AS slots
+               FROM eps JOIN webhook_endpoints e ON e.id = eps.endpoint_id
+              WHERE e.verified_at IS NOT NULL AND e.disabled_at IS NULL) o
      ), due AS (
        SELECT c.id, c.next_attempt_at FROM open CROSS JOIN LATERAL (
          SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
