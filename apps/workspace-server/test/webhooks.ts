@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../src/db/db.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
-import { claimDue, fanOut, recordSuccesses, type ClaimedDelivery } from '../src/webhooks/store.js';
+import { claimDue, DEFAULT_PER_ENDPOINT, fanOut, recordSuccesses, type ClaimedDelivery } from '../src/webhooks/store.js';
 import { WebhookWorker } from '../src/webhooks/worker.js';
 import { Client, expectError, openTestStore, uniqueSchema, type StoreKind } from './harness.js';
 import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
@@ -555,7 +555,7 @@ export function defineWebhookSuite(kind: StoreKind) {
         await tx.query('ANALYZE webhook_deliveries');
         let captured: [string, unknown[]] | undefined;
         const spy = { ...tx, query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)) } as unknown as typeof db;
-        expect((await claimDue(spy, now, 64, 60_000)).filter((d) => d.endpoint_id === id)).toHaveLength(8);
+        expect((await claimDue(spy, now, 64, 60_000)).filter((d) => d.endpoint_id === id)).toHaveLength(DEFAULT_PER_ENDPOINT);
         const { rows } = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured![0]}`, captured![1]);
         const plan = typeof rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(rows[0]['QUERY PLAN']) : rows[0]['QUERY PLAN'];
         let total = 0;

@@ -527,8 +527,14 @@ export interface ClaimedDelivery {
   key: string;
 }
 
-/** Attempts one endpoint may have in flight at once, across every server process. */
-export const DEFAULT_PER_ENDPOINT = 8;
+/**
+ * Attempts one endpoint may have in flight at once, across every server process. An attempt holds
+ * its slot from its claim until its outcome is recorded (the HTTP exchange, then the wait for the
+ * batch that records it), so one endpoint gets at most this many deliveries per such round trip:
+ * 8 slots at the 40 ms a round trip took on two busy cores were 200 deliveries a second, and an
+ * endpoint sent 200 a second fell behind (docs/store.md, "The webhook claim").
+ */
+export const DEFAULT_PER_ENDPOINT = 16;
 
 /**
  * Claims due deliveries for one attempt each. SKIP LOCKED plus the status change to "sending" in
