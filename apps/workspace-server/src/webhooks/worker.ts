@@ -23,7 +23,7 @@ export interface WebhookOptions {
   pollMs?: number;
   /** Attempts in flight at once per server. */
   concurrency?: number;
-  /** Attempts one endpoint may have in flight at once, across every server (default DEFAULT_PER_ENDPOINT, 16): a slow receiver cannot starve the others. */
+  /** Attempts one endpoint may have in flight at once, across every server (default DEFAULT_PER_ENDPOINT): a slow receiver cannot starve the others. */
   perEndpoint?: number;
   /** Called after every attempt (tests, benchmarks). */
   onAttempt?: (d: ClaimedDelivery, r: SendResult) => void;
