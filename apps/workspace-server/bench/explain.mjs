@@ -30,7 +30,7 @@ await db.query('ANALYZE');
 
 /** Runs a store function against a recording Db and returns the statements it issued (one spy, so caches keyed by the Db persist). */
 let seen = [];
-const spy = { ...db, query: (sql, params, opts) => (seen.push([sql, params ?? []]), db.query(sql, params, opts)) };
+const spy = { ...db, query: (sql, params, opts) => (seen.push([sql, params ?? [], opts?.prepare !== false]), db.query(sql, params, opts)) };
 /** The same recording Db with the contact text cache off (the cache is per Db object). */
 const spyOff = { ...spy };
 setContactTextCache(spyOff, 0);
@@ -39,8 +39,26 @@ async function capture(fn) {
   await fn(spy);
   return seen;
 }
-const explain = async (sql, params) =>
-  (await db.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params)).rows.map((r) => r['QUERY PLAN']).join('\n');
+const OPTIONS = '(ANALYZE, COSTS OFF, TIMING OFF, BUFFERS OFF, SUMMARY ON)';
+const lines = (rows) => rows.map((r) => r['QUERY PLAN']).join('\n');
+/**
+ * A statement sent prepared is shown with the plan PostgreSQL uses for it once it has run six
+ * times on a connection, as the server's do: its generic plan, unless that looked costlier than
+ * the plans for the values (a list filtered by values). One sent unprepared is planned for its values.
+ */
+async function explain(sql, params, prepared) {
+  if (!prepared) return { plan: lines((await db.query(`EXPLAIN ${OPTIONS} ${sql}`, params, { prepare: false })).rows), generic: false };
+  const literal = (v) => (v === null ? 'NULL' : `'${(Array.isArray(v) ? `{${v.join(',')}}` : String(v)).replace(/'/g, "''")}'`);
+  const args = `(${params.map(literal).join(', ')})`;
+  return db.transaction(async (tx) => {
+    await tx.query(`PREPARE explained AS ${sql}`, [], { prepare: false });
+    for (let i = 0; i < 6; i++) await tx.query(`EXECUTE explained${args}`, [], { prepare: false });
+    const { rows } = await tx.query(`EXPLAIN ${OPTIONS} EXECUTE explained${args}`, [], { prepare: false });
+    const kept = await tx.query("SELECT generic_plans::int > 0 AS generic FROM pg_prepared_statements WHERE name = 'explained'", [], { prepare: false });
+    await tx.query('DEALLOCATE explained', [], { prepare: false });
+    return { plan: lines(rows), generic: kept.rows[0].generic };
+  });
+}
 
 // Read once through the recording Db, so the first page's contacts are in its text cache.
 const first = JSON.parse(await listContactsJson(spy, ws.id, { limit: 100 }));
@@ -48,9 +66,10 @@ const cases = [
   ['GET /v1/contacts — first page, its contacts in the text cache', (d) => listContactsJson(d, ws.id, { limit: 100 })],
   ['GET /v1/contacts — first page, with the text cache off', () => listContactsJson(spyOff, ws.id, { limit: 100 })],
   ['GET /v1/contacts — a later page (cursor), read for the first time', (d) => listContactsJson(d, ws.id, { limit: 100, cursor: first.next_cursor })],
-  ['GET /v1/contacts?q= matching 10% of contacts', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
-  ['GET /v1/contacts?q= matching 10% of contacts, again (count cached at the write generation)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
-  ['GET /v1/contacts?q= matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
+  ['GET /v1/contacts?q= matching 10% of contacts, the term searched for the first time (planned for it)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
+  ['GET /v1/contacts?q= matching 10% of contacts, again (its count known: the newest-first plan, prepared)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
+  ['GET /v1/contacts?q= matching one contact, the term searched for the first time (planned for it)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
+  ['GET /v1/contacts?q= matching one contact, again (its count known: the plan by its matches, prepared)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
   ['GET /v1/contacts?q= a phone written in another format, matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: '(207) 007-7777' })],
   ['GET /v1/contacts?email=', (d) => listContactsJson(d, ws.id, { limit: 100, email: 'user5@example.com' })],
   ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
@@ -60,11 +79,12 @@ let out = `Store: ${url ? 'PostgreSQL' : 'PGlite'}. The workspace holds 100,000 
 for (const [title, fn] of cases) {
   const statements = await capture(fn);
   out += `\n#### ${title}\n`;
-  for (const [sql, params] of statements) {
+  for (const [sql, params, prepared] of statements) {
     const kind = sql.includes('contact_lookup_gens')
       ? sql.includes('AS head') ? (sql.includes('AS total') ? 'total and page, every contact written out' : 'the text of the contacts not in the text cache') : 'total and the page\'s ids and row versions (the texts come from the cache)'
       : statements.length === 1 ? 'the one statement (total and page)' : /count\(|sum\(n\)/.test(sql.slice(0, 300)) ? 'count' : 'page';
-    out += `\n${kind}:\n\n\`\`\`\n${await explain(sql, params)}\n\`\`\`\n`;
+    const { plan, generic } = await explain(sql, params, prepared);
+    out += `\n${kind}${generic ? ' (prepared: its generic plan)' : ''}:\n\n\`\`\`\n${plan}\n\`\`\`\n`;
   }
 }
 process.stdout.write(out);

@@ -199,14 +199,41 @@ const PHONE_TERM = /^[\d\s+\-.()/]*\d[\d\s+\-.()/]*$/;
  * What `q` matches: a substring of the search text (searchText) as written, and, when the term
  * reads as a phone number in some format (digits and phone punctuation only), its digits alone,
  * which match the digits-only form of every phone the search text holds: `555-010-2030` and
- * `(555) 010` find `+1 (555) 010-2030`. Both are LIKE conditions the trigram index serves (a
- * BitmapOr of two scans of `contacts_ws_search`), so a phone search costs no more round trips.
+ * `(555) 010` find `+1 (555) 010-2030`.
+ *
+ * One condition, written three ways for the plan it leaves PostgreSQL (docs/store.md, "A search's
+ * plan"):
+ * - `planned`: LIKE on the term itself, in a statement planned for its values: PostgreSQL
+ *   estimates the term from the trigram statistics and picks the plan.
+ * - `matches`: LIKE on `(SELECT $n)`, a value no plan can estimate. The trigram index serves it
+ *   (for a phone, a BitmapOr of two scans of `contacts_ws_search`), and a generic plan costs what
+ *   a custom one does, so a prepared statement settles on one plan.
+ * - `walk`: strpos, which the trigram index cannot serve, so the page is read newest first along
+ *   (workspace_id, created_at, id) until it is full: the plan for a common term.
  */
-function searchCondition(q: Params, term: string): string {
-  const written = `c.search_text LIKE ${q.p(`%${likeEscape(term.toLowerCase())}%`)}`;
+type SearchForm = 'planned' | 'matches' | 'walk';
+function searchCondition(q: Params, term: string, form: SearchForm): string {
+  const lower = term.toLowerCase();
   const digits = term.replace(/\D/g, '');
-  if (!PHONE_TERM.test(term) || digits === term) return written;
-  return `(${written} OR c.search_text LIKE ${q.p(`%${digits}%`)})`;
+  const terms = !PHONE_TERM.test(term) || digits === term ? [lower] : [lower, digits];
+  const one = (t: string) =>
+    form === 'walk' ? `strpos(c.search_text, ${q.p(t)}) > 0`
+    : form === 'matches' ? `c.search_text LIKE (SELECT ${q.p(`%${likeEscape(t)}%`)}::text)`
+    : `c.search_text LIKE ${q.p(`%${likeEscape(t)}%`)}`;
+  return terms.length === 1 ? one(terms[0]) : `(${terms.map(one).join(' OR ')})`;
+}
+
+/**
+ * Which plan a search's page of `rows` takes, from its last count: `total` matches among the
+ * workspace's `size` contacts. Read newest first, the page visits about rows × size ÷ total
+ * contacts; read by the trigram index, every match is visited, then sorted. The plan that visits
+ * fewer is chosen. With no count (the term not yet searched in this process, or forgotten) the
+ * statement is planned for its values.
+ */
+export function searchPlan(count: { total: string; size?: string } | undefined, rows: number): 'matches' | 'walk' | undefined {
+  if (!count?.size) return undefined;
+  const total = Number(count.total);
+  return total > 0 && (rows * Number(count.size)) / total <= total ? 'walk' : 'matches';
 }
 
 /**
@@ -216,12 +243,11 @@ function searchCondition(q: Params, term: string): string {
 export function contactListQuery(
   ws: string,
   f: ContactFilters,
-  cache?: Map<string, { gen: string; total: string }>,
+  cache?: Map<string, CachedCount>,
   page: 'text' | 'ordered text' | 'versions' = 'text',
-): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean } {
+): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean; planned: boolean } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
-  if (f.q) where.push(searchCondition(q, f.q));
   if (f.stage_id) where.push(`c.stage_id = ${q.p(f.stage_id)}`);
   if (f.lead_source_id) where.push(`c.lead_source_id = ${q.p(f.lead_source_id)}`);
   if (f.owner_id) where.push(`c.owner_id = ${q.p(f.owner_id)}`);
@@ -233,28 +259,41 @@ export function contactListQuery(
   where.push(...timeConditions(q, 'c', f));
   // Unfiltered, the count is kept in contact_counts by a trigger (migration 4): O(1). Filtered on
   // contacts' own columns, a count is cached at the workspace's write generation (migration 4):
-  // PostgreSQL counts again only when the generation it reads differs from the cached one.
-  let cacheKey: string | null = null;
-  let countSql: string;
-  const filtered = where.length > 1;
-  if (!filtered) {
-    countSql = 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::bigint AS total, NULL::text AS gen';
-  } else if (!f.tag_id && !f.email) {
-    cacheKey = JSON.stringify([where, q.values]);
-    const hit = cache?.get(cacheKey);
-    countSql = `SELECT CASE WHEN g.gen = ${q.p(hit?.gen ?? '-1')}::bigint THEN ${q.p(hit?.total ?? '0')}::bigint
-        ELSE (SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}) END AS total, g.gen::text AS gen
-      FROM (SELECT COALESCE(sum(writes), 0)::bigint AS gen FROM contact_counts WHERE workspace_id = $1) g`;
-  } else {
-    countSql = `SELECT count(*) AS total, NULL::text AS gen FROM contacts c WHERE ${where.join(' AND ')}`;
+  // PostgreSQL counts again only when the generation it reads differs from the cached one. The
+  // cache's key is the filter: its other conditions with their values, and the term as asked.
+  const filtered = where.length > 1 || !!f.q;
+  const cacheKey = filtered && !f.tag_id && !f.email ? JSON.stringify([where, q.values, f.q ?? null]) : null;
+  const hit = cacheKey ? cache?.get(cacheKey) : undefined;
+  // A search is planned for its term until its count is known, then takes one of two prepared
+  // plans (searchPlan). The count reads every match, so it takes the trigram index's form.
+  const plan = f.q ? searchPlan(hit, f.limit + 1) : undefined;
+  const pageWhere = [...where];
+  if (f.q) {
+    const matching = searchCondition(q, f.q, plan ? 'matches' : 'planned');
+    where.push(matching);
+    pageWhere.push(plan === 'walk' ? searchCondition(q, f.q, 'walk') : matching);
   }
-  // Unfiltered, one generic plan fits every workspace; filtered by values, planned for them (limitClause).
-  const limit = filtered ? `LIMIT ${q.p(f.limit + 1)}` : limitClause(f.limit + 1);
+  let countSql: string;
+  if (!filtered) {
+    countSql = 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::bigint AS total, NULL::text AS gen, NULL::text AS size';
+  } else if (cacheKey) {
+    countSql = `SELECT CASE WHEN g.gen = ${q.p(hit?.gen ?? '-1')}::bigint THEN ${q.p(hit?.total ?? '0')}::bigint
+        ELSE (SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}) END AS total, g.gen::text AS gen, g.size::text AS size
+      FROM (SELECT COALESCE(sum(writes), 0)::bigint AS gen, COALESCE(sum(n), 0)::bigint AS size FROM contact_counts WHERE workspace_id = $1) g`;
+  } else {
+    countSql = `SELECT count(*) AS total, NULL::text AS gen, NULL::text AS size FROM contacts c WHERE ${where.join(' AND ')}`;
+  }
+  // Unfiltered, one generic plan fits every workspace; filtered by values, planned for them
+  // (limitClause); a search whose plan is chosen keeps that plan, so its limit is in the text too.
+  const limit = filtered && !plan ? `LIMIT ${q.p(f.limit + 1)}` : limitClause(f.limit + 1);
   const k = keysetCondition(q, f.cursor, 'c', 'contacts');
-  if (k) where.push(k);
+  if (k) pageWhere.push(k);
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
   // joined the other way round, PostgreSQL would build the text of every match before the limit.
-  const chosen = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
+  // A search by its matches reads them all, then orders them: in a subquery (OFFSET 0, never
+  // pulled up), it leaves the plan no walk along the (workspace_id, created_at, id) index.
+  const rows = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${pageWhere.join(' AND ')}`;
+  const chosen = `${plan === 'matches' ? `SELECT * FROM (${rows} OFFSET 0) c` : rows} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
   const pageSql = page !== 'versions' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
   // The count is a subquery PostgreSQL must not pull up (OFFSET 0): pulled up, its expression
   // went into both the select list and the grouping, and a search counted its matches twice.
@@ -264,17 +303,26 @@ export function contactListQuery(
   // 'ordered text' numbers the rows in that order (`ord`), for a statement that wraps this one
   // (withAuthentication) to order by.
   const sql = page !== 'versions'
-    ? `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
+    ? `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
       page === 'ordered text' ? ', row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord' : ''}
     FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
-    : `SELECT n.total::text AS total, n.gen, ${lookupGen()} AS lookups,
+    : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups,
       string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) AS page
-    FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen`;
-  return { sql, params: q.values, cacheKey, filtered };
+    FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen, n.size`;
+  return { sql, params: q.values, cacheKey, filtered, planned: !!f.q && !plan };
 }
 
-/** Per store: counts of filtered lists by filter, each at the write generation it was counted at. */
-const countCaches = new WeakMap<object, Map<string, { gen: string; total: string }>>();
+/**
+ * A filtered list's count at the workspace's write generation it was counted at, and the
+ * workspace's contacts then (`size`): a search's plan is chosen from both (searchPlan).
+ */
+interface CachedCount {
+  gen: string;
+  total: string;
+  size: string;
+}
+/** Per store: counts of filtered lists by filter (contactListQuery's cacheKey). */
+const countCaches = new WeakMap<object, Map<string, CachedCount>>();
 /** Per store: the unfiltered pages (workspace, limit and cursor) this process has served, at most SERVED_PAGES. */
 const servedPages = new WeakMap<object, Set<string>>();
 const SERVED_PAGES = 100_000;
@@ -287,11 +335,11 @@ function markServed(served: Set<string>, pageKey: string): void {
   served.add(pageKey);
 }
 
-function rememberCount(cache: Map<string, { gen: string; total: string }>, key: string, gen: string, total: string): void {
-  if (cache.get(key)?.gen === gen) return;
+function rememberCount(cache: Map<string, CachedCount>, key: string, row: Row): void {
+  if (cache.get(key)?.gen === row.gen) return;
   cache.delete(key);
   if (cache.size >= COUNT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(key, { gen, total });
+  cache.set(key, { gen: row.gen, total: row.total, size: row.size });
 }
 
 /** custom_fields as the response serialiser writes it: JSON.stringify of the parsed jsonb. */
@@ -423,9 +471,9 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   // cursor read for the first time) is written by PostgreSQL in the page's own statement: its
   // contacts' texts are most likely not cached, and asking for the versions first would cost a
   // second statement. A page served before, and every filtered or searched page (their contacts
-  // are mostly those of the list, cached; a search's statement is planned each time, and the
-  // texts' joins would make that plan far costlier), asks for the versions and writes only what
-  // is not cached.
+  // are mostly those of the list, cached; a search's first statement is planned for its term, and
+  // the texts' joins would make that plan far costlier), asks for the versions and writes only
+  // what is not cached.
   if (list && (list.filtered || served.has(pageKey))) {
     const { cacheKey } = list;
     const batcher = pending && !list.filtered && !f.cursor ? listBatcher(db, f.limit, pending.scopes) : undefined;
@@ -435,13 +483,12 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
       row = await batcher.run({ auth: pending!, single: withAuthentication(list.sql, list.params, pending!) });
     } else {
       const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
-      // A search's best plan depends on how common its term is: planned for the term each time.
-      row = (await db.query(sql, params, { prepare: !f.q })).rows[0];
+      row = (await db.query(sql, params, { prepare: !list.planned })).rows[0];
     }
     pending?.admit(row);
     pending = undefined;
     const first = row!;
-    if (cacheKey) rememberCount(counts, cacheKey, first.gen, first.total);
+    if (cacheKey) rememberCount(counts, cacheKey, first);
     const lookups = first.lookups as string;
     const words = first.page === null ? [] : (first.page as string).split(' ');
     const page: Row[] = [];
@@ -476,9 +523,9 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
   const { cacheKey } = whole;
   const { sql, params } = pending ? withAuthentication(whole.sql, whole.params, pending, 'ord') : whole;
-  const { rows } = await db.query(sql, params, { prepare: !f.q });
+  const { rows } = await db.query(sql, params, { prepare: !whole.planned });
   pending?.admit(rows[0]);
-  if (cacheKey) rememberCount(counts, cacheKey, rows[0].gen, rows[0].total);
+  if (cacheKey) rememberCount(counts, cacheKey, rows[0]);
   if (texts.capacity > 0 && !whole.filtered) markServed(served, pageKey);
   const page = rows[0].id === null ? [] : rows;
   const out = page.slice(0, f.limit).map((r) => {
