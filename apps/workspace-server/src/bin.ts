@@ -34,7 +34,8 @@ Environment:
   per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
   it off. Before listening, serve reads the first pages of the workspaces most recently active into
   it (at most 2 s). When statements queue for the pool, first pages of GET /v1/contacts and POST /v1/contacts that
-  wait are sent to PostgreSQL several in one statement, each answered as alone; --no-batching sends each on its own. The
+  wait are sent to PostgreSQL several in one statement, each answered as alone, and on the embedded store those
+  that arrive together are too; --no-batching sends each on its own. The
   admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;

@@ -19,21 +19,26 @@ export interface Queryable {
 }
 
 /**
- * A store's pool of connections (PostgreSQL), for a batcher (db/batch.ts) that sends the
- * statements of requests waiting for a connection as one statement.
+ * A store's pool of connections, for a batcher (db/batch.ts) that sends the statements of
+ * requests waiting for a connection as one statement. PostgreSQL's is node-postgres' pool; PGlite's
+ * is its one connection, taken in turn (db/pglite.ts).
  */
 export interface ConnectionPool {
   /** The most connections the pool opens. */
   readonly size: number;
-  /** True when a statement sent now would wait for a connection. */
+  /** True when a statement sent now should wait for a connection (on PGlite, always). */
   saturated(): boolean;
-  /** Runs fn on one connection, outside any transaction, after waiting in the pool's queue like any statement. */
+  /**
+   * Runs fn on one connection, outside any transaction, after waiting in the pool's queue like any
+   * statement. fn sends its statements on that connection only: on PGlite the store's own `query`
+   * would wait for the connection fn holds.
+   */
   withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T>;
 }
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Present on a store of several connections (PostgreSQL); PGlite has one, used in turn. */
+  /** The store's connections for batching (db/batch.ts): PostgreSQL's pool, PGlite's one connection. */
   readonly pool?: ConnectionPool;
   /** Runs fn in one database transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;

@@ -95,9 +95,21 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       return { rows: r.rows };
     },
   });
+  /** Statements on the connection a batch holds (the lock is taken once, for the batch). */
+  const held: Queryable = { query: (sql, params, opts) => run(sql, params, opts) };
   return {
     kind: 'pglite',
     query: (sql, params, opts) => lock.runExclusive(() => run(sql, params, opts)),
+    // The one connection, for a batcher (db/batch.ts). A statement here runs to its end before
+    // the event loop reads the next request (WebAssembly holds the thread), so none would ever
+    // find it busy: a batcher always waits, and its claim takes the connection once this turn of
+    // the event loop is done (setImmediate), carrying what arrived in that turn as one statement
+    // (docs/store.md, "Batching on PGlite").
+    pool: {
+      size: 1,
+      saturated: () => true,
+      withConnection: (fn) => new Promise<void>((r) => setImmediate(r)).then(() => lock.runExclusive(() => fn(held))),
+    },
     transaction: (fn) => lock.runExclusive(() => pg.transaction((tx) => fn(wrap(tx)))),
     exec: (sql) => lock.runExclusive(async () => {
       await pg.exec(sql);

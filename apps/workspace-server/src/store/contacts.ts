@@ -617,7 +617,7 @@ function batcherOf<B extends BatchCounts>(db: Queryable, shape: string, make: (s
   return b;
 }
 
-/** Whether a store batches lists and creations: it has a pool (not PGlite, not a transaction) and batching is not turned off. */
+/** Whether a store batches lists and creations: it has a pool (not a transaction) and batching is not turned off. */
 export function batches(db: Queryable): boolean {
   return (db as Partial<Db>).pool !== undefined && batching.get(db) !== false;
 }
