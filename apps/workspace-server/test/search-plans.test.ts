@@ -15,7 +15,7 @@ import { ADMIN_TOKEN, Client, TEST_DATABASE_URL, uniqueSchema } from './harness.
  * same contacts in the same order, page after page.
  */
 describe('searchPlan', () => {
-  it('walks newest first when a page is found sooner that way than by reading every match', () => {
+  it('walks newest first when a page is found sooner that way than by reading every match, or the workspace is small', () => {
     // 101 rows of 100,000 contacts: reading newest first visits about 101 × 100,000 ÷ total.
     expect(searchPlan({ total: '10000', size: '100000' }, 101)).toBe('walk'); // ~1,010 visited against 10,000
     expect(searchPlan({ total: '3179', size: '100000' }, 101)).toBe('walk'); // ~3,177 against 3,179
@@ -23,6 +23,10 @@ describe('searchPlan', () => {
     expect(searchPlan({ total: '1', size: '100000' }, 101)).toBe('matches');
     expect(searchPlan({ total: '0', size: '100000' }, 101)).toBe('matches');
     expect(searchPlan({ total: '50', size: '50' }, 21)).toBe('walk'); // every contact matches
+    // A small workspace is read whole for less than the trigram index costs.
+    expect(searchPlan({ total: '10', size: '100' }, 21)).toBe('walk');
+    expect(searchPlan({ total: '0', size: '1000' }, 21)).toBe('walk');
+    expect(searchPlan({ total: '0', size: '1001' }, 21)).toBe('matches');
   });
 
   it('leaves a search with no count to be planned for its term', () => {

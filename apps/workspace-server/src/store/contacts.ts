@@ -224,16 +224,27 @@ function searchCondition(q: Params, term: string, form: SearchForm): string {
 }
 
 /**
+ * Contacts a newest-first walk may read for less than the trigram index costs before it finds a
+ * single match: its posting lists are the whole table's, so a term whose trigrams are common
+ * anywhere costs milliseconds (docs/store.md, "A search's plan"), while a walk of a thousand
+ * contacts costs about one.
+ */
+const WALK_FREE = 1000;
+
+/**
  * Which plan a search's page of `rows` takes, from its last count: `total` matches among the
  * workspace's `size` contacts. Read newest first, the page visits about rows × size ÷ total
- * contacts; read by the trigram index, every match is visited, then sorted. The plan that visits
- * fewer is chosen. With no count (the term not yet searched in this process, or forgotten) the
- * statement is planned for its values.
+ * contacts (at most the workspace); read by the trigram index, every match is visited, then
+ * sorted. The walk is chosen when it visits no more than that, or no more than WALK_FREE. With no
+ * count (the term not yet searched in this process, or forgotten) the statement is planned for
+ * its values.
  */
 export function searchPlan(count: { total: string; size?: string } | undefined, rows: number): 'matches' | 'walk' | undefined {
   if (!count?.size) return undefined;
   const total = Number(count.total);
-  return total > 0 && (rows * Number(count.size)) / total <= total ? 'walk' : 'matches';
+  const size = Number(count.size);
+  const walked = total > 0 ? Math.min(size, (rows * size) / total) : size;
+  return walked <= Math.max(total, WALK_FREE) ? 'walk' : 'matches';
 }
 
 /**
