@@ -1,11 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/clock.js';
 import type { Db, Queryable, QueryOptions } from '../src/db/db.js';
 import { openStore, type Store } from '../src/db/open.js';
-import { buildServer } from '../src/server.js';
 import { searchPlan } from '../src/store/contacts.js';
-import { ADMIN_TOKEN, Client, TEST_DATABASE_URL, uniqueSchema } from './harness.js';
+import { type Client, startServer, TEST_DATABASE_URL, type TestServer, uniqueSchema } from './harness.js';
 
 /**
  * A search's page takes one of two prepared plans once its term's count is known (store/contacts.ts,
@@ -77,33 +74,28 @@ describe.each([
 ] as const)('a search on $kind, by either plan (PostgreSQL: needs TEST_DATABASE_URL)', ({ kind, open }) => {
   const skip = kind === 'postgres' && !TEST_DATABASE_URL;
   let store: Store;
+  let s: TestServer;
   let client: Client;
-  let close: () => Promise<void>;
   const sent: Sent[] = [];
   beforeAll(async () => {
     if (skip) return;
     store = await open();
-    const app = await buildServer({
-      store: { ...store, db: recording(store.db, sent) },
-      clock: new ManualClock('2026-03-02T10:00:00.000Z'),
-      adminToken: ADMIN_TOKEN,
-      webhooks: { pollMs: 0 },
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const admin = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, ADMIN_TOKEN);
-    const ws = await admin.post('/admin/workspaces', { name: 'Search', slug: 'search', rate_limit_per_minute: 100000 });
-    client = admin.withKey((await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret);
+    s = await startServer(kind, { store: { ...store, db: recording(store.db, sent) }, webhooks: { pollMs: 0 } });
+    const ws = await s.workspace();
+    client = ws.client;
     const gs = Array.from({ length: N }, (_, i) => i + 1);
     await store.db.query(
       `INSERT INTO contacts (id, workspace_id, first_name, last_name, custom_fields, search_text, created_at, updated_at)
        SELECT x.id, $1, 'F', 'L', '{}'::jsonb, x.text, x.at, x.at
          FROM jsonb_to_recordset($2::jsonb) AS x(id text, text text, at timestamptz)`,
-      [ws.body.id, JSON.stringify(gs.map((g) => ({ id: idOf(g), text: searchTextOf(g), at: new Date(createdAtOf(g)).toISOString() })))],
+      [ws.id, JSON.stringify(gs.map((g) => ({ id: idOf(g), text: searchTextOf(g), at: new Date(createdAtOf(g)).toISOString() })))],
     );
     await store.db.query('ANALYZE contacts');
-    close = () => app.close();
   });
-  afterAll(async () => close?.());
+  afterAll(async () => {
+    await s?.close();
+    await store?.close();
+  });
 
   /** Every page of a search, following next_cursor; the statements each page sent. */
   async function search(q: string, limit: number) {
