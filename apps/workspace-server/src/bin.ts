@@ -31,8 +31,9 @@ Environment:
   rate limits, idempotency and webhook claims live in the database, so they hold across them.
   --pool-size N (DATABASE_POOL_SIZE) sets each process's PostgreSQL connections (default two per core,
   at least 4). --contact-cache-mb N (CONTACT_CACHE_MB, default 32) keeps up to N MB of contacts' JSON text
-  per process for GET /v1/contacts, each entry used only at the row version it was written at; 0 turns
-  it off. Before listening, serve reads the first pages of the workspaces most recently active into
+  per process for GET /v1/contacts, each entry used only at the row version it was written at, and half
+  as much again of list pages, each sent again only while no contact of its workspace was written; 0 turns
+  both off. Before listening, serve reads the first pages of the workspaces most recently active into
   it (at most 2 s). When statements queue for the pool, first pages of GET /v1/contacts and POST /v1/contacts that
   wait are sent to PostgreSQL several in one statement, each answered as alone, and on the embedded store those
   that arrive together are too; --no-batching sends each on its own. The

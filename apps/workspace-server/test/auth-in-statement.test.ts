@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { ManualClock } from '../src/clock.js';
-import { contactTextCache } from '../src/store/contacts.js';
+import { contactPageCache, contactTextCache } from '../src/store/contacts.js';
 import { hashSecret, usableKeys } from '../src/store/workspaces.js';
 import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type StoreKind, type TestServer } from './harness.js';
 
@@ -77,7 +77,7 @@ function defineAuthInStatement(kind: StoreKind) {
     }
   });
 
-  it('reads a page it has not served in one statement that writes its texts, in order, then serves it from the text cache', async () => {
+  it('reads a page it has not served in one statement that writes its texts, in order, then serves it unread while unchanged, and from the text cache once changed', async () => {
     const W = await s.workspace();
     expect((await W.client.get('/v1/me')).status).toBe(200); // the key admitted: lists carry it
     // Contacts written in plain SQL, so none is in the text cache; timestamps a millisecond apart
@@ -89,12 +89,13 @@ function defineAuthInStatement(kind: StoreKind) {
       [W.id, '2026-03-01T00:00:00.000Z'],
     );
     const cache = contactTextCache(db);
+    const pageCache = contactPageCache(db);
     const expected = (await db.query<{ id: string }>('SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC', [W.id])).rows.map((r) => r.id);
     const read = async (path: string) => {
-      const hits = cache.hits;
+      const [hits, pages] = [cache.hits, pageCache.hits];
       const t = await trips(() => W.client.get(path));
       expect(t.r.status, JSON.stringify(t.r.body)).toBe(200);
-      return { body: t.r.body, trips: t.trips, hits: cache.hits - hits };
+      return { body: t.r.body, trips: t.trips, hits: cache.hits - hits, pages: pageCache.hits - pages };
     };
     const first = await read('/v1/contacts?limit=25');
     expect(first).toMatchObject({ trips: 1, hits: 0 });
@@ -104,14 +105,24 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(rest).toMatchObject({ trips: 1, hits: 0 });
     expect(rest.body.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(25));
     expect(rest.body.has_more).toBe(false);
-    // Served before: its ids and versions, every text from the cache, the same bytes.
+    // Served before, and no contact written since: the statement leaves the page out (the
+    // workspace's write generation is the one the page was read at), the body is the one held.
     const again = await read('/v1/contacts?limit=25');
-    expect(again).toMatchObject({ trips: 1, hits: 25 });
+    expect(again).toMatchObject({ trips: 1, hits: 0, pages: 1 });
     expect(again.body).toEqual(first.body);
+    // A contact written since, in plain SQL: the page's ids and versions, every other text from
+    // the cache, the changed one written out by a second statement.
+    await db.query("UPDATE contacts SET job_title = 'Broker' WHERE id = $1", [expected[3]]);
+    const changed = await read('/v1/contacts?limit=25');
+    expect(changed).toMatchObject({ trips: 2, hits: 24, pages: 0 });
+    expect(changed.body.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(0, 25));
+    expect(changed.body.data[3].job_title).toBe('Broker');
+    expect(changed.body.data.filter((_: unknown, i: number) => i !== 3)).toEqual(first.body.data.filter((_: unknown, i: number) => i !== 3));
+    expect(await read('/v1/contacts?limit=25')).toMatchObject({ trips: 1, hits: 0, pages: 1, body: changed.body });
     // A search is not a page of its own: its contacts' texts come from the cache the list filled.
     const search = await read('/v1/contacts?limit=25&q=sql');
     expect(search).toMatchObject({ trips: 1, hits: 25 });
-    expect(search.body.data).toEqual(first.body.data);
+    expect(search.body.data).toEqual(changed.body.data);
     // A refused key reads no page through that statement either.
     const reader = await s.key(W.id, ['read_deals']);
     expect((await reader.client.get('/v1/me')).status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContactTextCache, contactTextCache } from '../src/store/contacts.js';
+import { ContactTextCache, contactPageCache, contactTextCache } from '../src/store/contacts.js';
 import { Client, serversSharingAStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
@@ -25,6 +25,7 @@ function defineTextCache(kind: StoreKind) {
     const b = (await c.post('/v1/contacts', { first_name: 'Bo', last_name: 'Ray', email: 'bo@example.com' })).body.id as string;
     await c.put(`/v1/contacts/${a}/tags/${tag}`);
     const cache = contactTextCache(s.store.db);
+    const pages = contactPageCache(s.store.db);
 
     /** The list as served, and each contact as GET /v1/contacts/:id serves it. */
     async function listMatchesContacts(client: Client = c) {
@@ -38,9 +39,16 @@ function defineTextCache(kind: StoreKind) {
     const byId = (list: Record<string, any>[], id: string) => list.find((x) => x.id === id)!;
 
     await listMatchesContacts();
-    const hits = cache.hits;
+    const [hits, pageHits] = [cache.hits, pages.hits];
     const same = await listMatchesContacts();
-    expect(cache.hits - hits).toBe(2); // both contacts' text came from the cache
+    // Nothing written since: the page as it was served, no contact's text even looked up.
+    expect([cache.hits - hits, pages.hits - pageHits]).toEqual([0, 1]);
+    // A write that changes nothing the list shows still moves the write generation: the page's ids
+    // and versions are read again, and both contacts' text comes from the cache.
+    await sql('UPDATE contacts SET updated_at = updated_at WHERE id = $1', [a]);
+    const [hits2, pageHits2] = [cache.hits, pages.hits];
+    expect(await listMatchesContacts()).toEqual(same);
+    expect([cache.hits - hits2, pages.hits - pageHits2]).toEqual([1, 0]); // a's row version moved
 
     // A creation's response text goes into the cache: the next list writes nothing out.
     const created = (await c.post('/v1/contacts', { first_name: 'Cy', last_name: 'Day', phone: '+12075550111', stage_id: stage, owner_id: member, custom_fields: { b: 1, a: [2] } })).body.id as string;
@@ -64,12 +72,20 @@ function defineTextCache(kind: StoreKind) {
     expect(byId(await listMatchesContacts(), a).tags[0]).toMatchObject({ name: 'Buyer (hot)', color: '#ff0000' });
     await c.patch(`/v1/contact-stages/${stage}`, { name: 'Warm lead' });
     expect(byId(await listMatchesContacts(), a).stage.name).toBe('Warm lead');
-    // A PATCH that changes nothing writes nothing, so no cached text is written out again.
-    const beforeSame = cache.hits;
+    // A PATCH that changes nothing writes nothing, so the page is served as it was.
+    await listMatchesContacts();
+    const beforeSame = pages.hits;
     await c.patch(`/v1/contact-stages/${stage}`, { name: 'Warm lead' });
     await c.patch(`/v1/tags/${tag}`, { color: '#ff0000' });
     await listMatchesContacts();
-    expect(cache.hits - beforeSame).toBe(2);
+    expect(pages.hits - beforeSame).toBe(1);
+    // A member changed in a way no contact shows moves the lookup generation and not the write
+    // generation: the page is read again (and reads the same).
+    const beforeMember = pages.hits;
+    const shown = await listMatchesContacts();
+    await sql('UPDATE members SET email = $2 WHERE id = $1', [member, 'avery.b@example.com']);
+    expect(await listMatchesContacts()).toEqual(shown);
+    expect(pages.hits - beforeMember).toBe(1); // the first of the two lists only
     await sql('UPDATE members SET name = $2 WHERE id = $1', [member, 'Avery B.']);
     expect(byId(await listMatchesContacts(), a).owner.name).toBe('Avery B.');
     await sql('UPDATE lead_sources SET name = $2 WHERE id = $1', [source, 'Open house']);

@@ -166,8 +166,10 @@ describe.each([
         expect(kept).toMatch(/Index Scan using contacts_ws_created on contacts c\s/);
         expect(kept).toMatch(/Filter: .*strpos\(search_text/);
       } else {
-        // Every match read (by the trigram index, or on a table this small a sequential scan), then sorted.
-        expect(kept).toMatch(/Sort Key: c\.created_at DESC, c\.id DESC\n.*\n\s*->  (Bitmap Heap|Seq) Scan on contacts c\s/);
+        // Every match read (by the trigram index, or on a table this small a sequential scan), then
+        // sorted. (The page unchanged since it was read, this run leaves it out: its nodes are
+        // the plan's, "never executed", without the sort's method.)
+        expect(kept).toMatch(/Sort Key: c\.created_at DESC, c\.id DESC\n(.*Sort Method.*\n)?\s*->  (Bitmap Heap|Seq) Scan on contacts c\s/);
         expect(kept).not.toMatch(/contacts_ws_created on contacts c\s/);
       }
     }

@@ -9,7 +9,7 @@ import { eventInsertSql, eventsInsertSql } from './events.js';
 import { encodeCursor, forWorkspace, keysetCondition, limitClause, Params, timeConditions, type Row, type TimeFilters } from './sql.js';
 import {
   AUTH_COLUMNS, authenticationGate, BATCH_ADMITS, BATCH_AUTH_COLUMNS, BATCH_AUTH_CTES, BATCH_AUTH_FROM, batchAuthParams, withAuthentication,
-  withAuthenticationBatch, type StatementAuth,
+  BATCH_PER_REQUEST, withAuthenticationBatch, type StatementAuth,
 } from './workspaces.js';
 
 export interface RowInput {
@@ -250,13 +250,21 @@ export function searchPlan(count: { total: string; size?: string } | undefined, 
 /**
  * The one statement of a contact listing (exported so the benchmark can EXPLAIN it): the total
  * (one row, whatever the page) left-joined to the page of limit + 1 contacts as JSON text.
+ *
+ * `known` (the 'versions' statement only) makes the page conditional (docs/store.md, "A page
+ * that did not change"): given the page's key (`pageKey`, below), it returns the workspace's write
+ * generation at which this process holds the page, or null; a raw SQL expression instead (a batch:
+ * each request's own). The statement then leaves the page out (`page` null) when the generation
+ * is still that one. `pageKey` is null for a list whose generation says nothing of its page (a
+ * filter by tag or email, which its count cache leaves out too).
  */
 export function contactListQuery(
   ws: string,
   f: ContactFilters,
   cache?: Map<string, CachedCount>,
   page: 'text' | 'ordered text' | 'versions' = 'text',
-): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean; planned: boolean } {
+  known?: ((pageKey: string) => string | null) | { sql: string },
+): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean; planned: boolean; pageKey: string | null } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
   if (f.stage_id) where.push(`c.stage_id = ${q.p(f.stage_id)}`);
@@ -286,7 +294,7 @@ export function contactListQuery(
   }
   let countSql: string;
   if (!filtered) {
-    countSql = 'SELECT COALESCE((SELECT sum(n) FROM contact_counts WHERE workspace_id = $1), 0)::bigint AS total, NULL::text AS gen, NULL::text AS size';
+    countSql = 'SELECT COALESCE(sum(n), 0)::bigint AS total, COALESCE(sum(writes), 0)::text AS gen, NULL::text AS size FROM contact_counts WHERE workspace_id = $1';
   } else if (cacheKey) {
     countSql = `SELECT CASE WHEN g.gen = ${q.p(hit?.gen ?? '-1')}::bigint THEN ${q.p(hit?.total ?? '0')}::bigint
         ELSE (SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}) END AS total, g.gen::text AS gen, g.size::text AS size
@@ -297,6 +305,11 @@ export function contactListQuery(
   // Unfiltered, one generic plan fits every workspace; filtered by values, planned for them
   // (limitClause); a search whose plan is chosen keeps that plan, so its limit is in the text too.
   const limit = filtered && !plan ? `LIMIT ${q.p(f.limit + 1)}` : limitClause(f.limit + 1);
+  // A page is the same while the workspace's write generation is: every write to its contacts,
+  // whoever makes it, moves the generation in its transaction (migration 4), so a statement that
+  // reads the generation it was held at reads the same ids, row versions and total.
+  const pageKey = !filtered ? pageKeyOf(ws, f.limit, f.cursor) : cacheKey ? `${cacheKey} ${f.limit} ${f.cursor ?? ''}` : null;
+  const heldAt = page === 'versions' && pageKey && known ? ('sql' in known ? known.sql : `${q.p(known(pageKey))}::text`) : undefined;
   const k = keysetCondition(q, f.cursor, 'c', 'contacts');
   if (k) pageWhere.push(k);
   // The page's rows are chosen first (an index scan that stops at limit + 1), then written out:
@@ -306,8 +319,11 @@ export function contactListQuery(
   const rows = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${pageWhere.join(' AND ')}`;
   const chosen = `${plan === 'matches' ? `SELECT * FROM (${rows} OFFSET 0) c` : rows} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
   const pageSql = page !== 'versions' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
-  // The count is a subquery PostgreSQL must not pull up (OFFSET 0): pulled up, its expression
-  // went into both the select list and the grouping, and a search counted its matches twice.
+  // The page's versions as one text, in a subquery of its own: PostgreSQL runs it only when asked
+  // for its value, so a CASE that does not ask leaves the page unread.
+  const versions = `SELECT string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) FROM (${pageSql}) p`;
+  // The count is a subquery PostgreSQL must not pull up (OFFSET 0): it is computed once, whatever
+  // the page (pulled up into a statement that grouped by it, a search once counted its matches twice).
   // Text columns only: no timestamp is parsed into a Date per row (the cursor's comes as text).
   // The versions come as one row, the page as one text of "id version cursor_at" triples (none of
   // them holds a space): one row for the driver to parse instead of limit + 1.
@@ -317,10 +333,9 @@ export function contactListQuery(
     ? `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
       page === 'ordered text' ? ', row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord' : ''}
     FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
-    : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups,
-      string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) AS page
-    FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true GROUP BY n.total, n.gen, n.size`;
-  return { sql, params: q.values, cacheKey, filtered, planned: !!f.q && !plan };
+    : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, ${heldAt ? `CASE WHEN n.gen IS DISTINCT FROM ${heldAt} THEN (${versions}) END` : `(${versions})`} AS page
+    FROM (${countSql} OFFSET 0) n`;
+  return { sql, params: q.values, cacheKey, filtered, planned: !!f.q && !plan, pageKey };
 }
 
 /**
@@ -378,6 +393,11 @@ export class ContactTextCache {
   /** Reads answered from the cache (tests and benchmarks look at it). */
   hits = 0;
   constructor(readonly capacity: number) {}
+  /** The entry held for `id` at whatever version, unless older than an hour; not counted as a hit. */
+  held(id: string, now: number): { version: string; lookups: string } | undefined {
+    const e = this.entries.get(id);
+    return e && now - e.at <= MAX_ENTRY_AGE_MS ? e : undefined;
+  }
   get(id: string, version: string, lookups: string, now: number): string | undefined {
     const e = this.entries.get(id);
     if (!e || e.version !== version || e.lookups !== lookups || now - e.at > MAX_ENTRY_AGE_MS) return undefined;
@@ -413,12 +433,26 @@ const MAX_ENTRY_AGE_MS = 3_600_000;
 /** The default size of a store's contact text cache, in characters (about 50,000 contacts' text). */
 export const DEFAULT_CONTACT_CACHE_CHARS = 32 * 1024 * 1024;
 const textCaches = new WeakMap<object, ContactTextCache>();
+/**
+ * Per store: list pages' response bodies by page (contactListQuery's pageKey), each at the
+ * workspace's write generation and lookup generation it was read at (docs/store.md, "A page that
+ * did not change"). It holds a share of the text cache's size (PAGE_SHARE), and is off with it.
+ */
+const pageCaches = new WeakMap<object, ContactTextCache>();
+const PAGE_SHARE = 0.5;
 
-/** Sets a store's contact text cache size in characters; 0 turns the cache off. */
+/** Sets a store's contact text cache size in characters (and its page cache's, a share of it); 0 turns both off. */
 export function setContactTextCache(db: Queryable, chars: number): ContactTextCache {
   const cache = new ContactTextCache(chars);
   textCaches.set(db, cache);
+  pageCaches.set(db, new ContactTextCache(Math.floor(chars * PAGE_SHARE)));
   return cache;
+}
+
+/** The list page cache of a store: its hits are the lists answered without reading their page. */
+export function contactPageCache(db: Queryable): ContactTextCache {
+  if (!pageCaches.has(db)) contactTextCache(db);
+  return pageCaches.get(db)!;
 }
 
 /** The contact text cache of a store (created at the default size on first use). */
@@ -471,13 +505,17 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   let counts = countCaches.get(db);
   if (!counts) countCaches.set(db, (counts = new Map()));
   const texts = contactTextCache(db);
+  const pages = contactPageCache(db);
   const now = Date.now();
   let served = servedPages.get(db);
   if (!served) servedPages.set(db, (served = new Set()));
   const pageKey = pageKeyOf(ws, f.limit, f.cursor);
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
-  const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions') : undefined;
+  // The page as this process last wrote it, if it holds it: the statement leaves the page out
+  // while the workspace's write generation is still the one it was read at.
+  let held: { version: string; lookups: string } | undefined;
+  const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions', (key) => (held = pages.held(key, now))?.version ?? null) : undefined;
   // A page of the workspace's list this process has not served (its first page after a start, a
   // cursor read for the first time) is written by PostgreSQL in the page's own statement: its
   // contacts' texts are most likely not cached, and asking for the versions first would cost a
@@ -491,7 +529,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     let row: Row | undefined;
     if (batcher) {
       // A first page of the workspace's list: sent with other workspaces' when connections are short.
-      row = await batcher.run({ auth: pending!, single: withAuthentication(list.sql, list.params, pending!) });
+      row = await batcher.run({ auth: pending!, single: withAuthentication(list.sql, list.params, pending!), known: held?.version ?? null });
     } else {
       const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
       row = (await db.query(sql, params, { prepare: !list.planned })).rows[0];
@@ -501,6 +539,11 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     const first = row!;
     if (cacheKey) rememberCount(counts, cacheKey, first);
     const lookups = first.lookups as string;
+    // Unchanged since this process wrote it: its body as it was, unless a name its contacts show
+    // may have changed (the lookup generation moved), when the page is read again below.
+    const unchanged = held !== undefined && first.gen === held.version;
+    const body = unchanged ? pages.get(list.pageKey!, held!.version, lookups, now) : undefined;
+    if (body !== undefined) return body;
     const words = first.page === null ? [] : (first.page as string).split(' ');
     const page: Row[] = [];
     for (let i = 0; i < words.length; i += 3) page.push({ id: words[i], version: words[i + 1], cursor_at: words[i + 2] });
@@ -529,7 +572,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
         else out[i] = w.text;
       }
     }
-    if (complete) return pageJson(out, page, f.limit, first.total);
+    if (complete && !unchanged) return keepPage(pages, list.pageKey, first.gen, lookups, pageJson(out, page, f.limit, first.total), now);
   }
   const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
   const { cacheKey } = whole;
@@ -544,7 +587,13 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     if (texts.capacity > 0) texts.set(r.id, r.version, r.lookups, text, now);
     return text;
   });
-  return pageJson(out, page, f.limit, rows[0].total);
+  return keepPage(pages, whole.pageKey, rows[0].gen, rows[0].lookups, pageJson(out, page, f.limit, rows[0].total), now);
+}
+
+/** Holds a page's body at the generations its statement read (when its list has a page key), and returns it. */
+function keepPage(pages: ContactTextCache, key: string | null, gen: string | null, lookups: string, body: string, now: number): string {
+  if (key !== null && gen !== null) pages.set(key, gen, lookups, body, now);
+  return body;
 }
 
 /** The served-pages key of a page of a workspace's unfiltered list. */
@@ -603,6 +652,8 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
 interface ListItem {
   auth: StatementAuth;
   single: { sql: string; params: unknown[] };
+  /** The write generation at which this process holds the page, or null (contactListQuery's `known`). */
+  known: string | null;
 }
 
 /** Per store: whether requests are batched (db/batch.ts; on unless turned off), and its batchers by the shape of what they send. */
@@ -656,14 +707,15 @@ export function batchStats(db: Queryable): { batches: number; batched: number; w
  */
 function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): StatementBatcher<ListItem, Row | undefined> | undefined {
   return batcherOf(db, `list ${limit} ${scopes.join(' ')}`, (store) => {
-    // The page's statement for workspace $1 (its only parameter: unfiltered, no cursor).
-    const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions').sql;
+    // The page's statement for workspace $1 (unfiltered, no cursor), conditional on each request's
+    // own generation held (a per-request parameter of the batch).
+    const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions', { sql: `($${BATCH_PER_REQUEST}::text[])[t.ord]` }).sql;
     return new StatementBatcher<ListItem, Row | undefined>(store, {
       ...BATCH,
       key: (i) => i.auth.workspaceId,
       one: async (c, i) => (await c.query(i.single.sql, i.single.params)).rows[0],
       many: async (c, items) => {
-        const { sql, params } = withAuthenticationBatch(page, items.map((i) => i.auth), scopes);
+        const { sql, params } = withAuthenticationBatch(page, items.map((i) => i.auth), scopes, [items.map((i) => i.known)]);
         return (await c.query(sql, params)).rows;
       },
     });
