@@ -1,7 +1,7 @@
 // Prints the query plans of the list endpoints over a workspace of 100,000 contacts, 20,000 deals
 // and 20,000 transactions (plus a second workspace), as markdown for docs/store.md. The SQL is
 // captured from the real store functions, not restated. Usage: node bench/explain.mjs [DATABASE_URL]
-import { openStore, createWorkspace, listContactsJson, listDeals, listTransactions, setContactTextCache } from '../dist/index.js';
+import { openStore, contactPageCache, createWorkspace, listContactsJson, listDeals, listTransactions, setContactTextCache } from '../dist/index.js';
 import { seedContacts } from './seed-bulk.mjs';
 
 const url = process.argv[2] ?? process.env.DATABASE_URL;
@@ -62,26 +62,35 @@ async function explain(sql, params, prepared) {
 
 // Read once through the recording Db, so the first page's contacts are in its text cache.
 const first = JSON.parse(await listContactsJson(spy, ws.id, { limit: 100 }));
+// Each case reads its page, as a process that does not hold it would, but for the one marked `held`;
+// a case's `note` is printed under its title.
 const cases = [
   ['GET /v1/contacts — first page, its contacts in the text cache', (d) => listContactsJson(d, ws.id, { limit: 100 })],
+  ['GET /v1/contacts — first page, served before and no contact written since (the page held, not read)', (d) => listContactsJson(d, ws.id, { limit: 100 }), { held: true }],
   ['GET /v1/contacts — first page, with the text cache off', () => listContactsJson(spyOff, ws.id, { limit: 100 })],
   ['GET /v1/contacts — a later page (cursor), read for the first time', (d) => listContactsJson(d, ws.id, { limit: 100, cursor: first.next_cursor })],
   ['GET /v1/contacts?q= matching 10% of contacts, the term searched for the first time (planned for it)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
   ['GET /v1/contacts?q= matching 10% of contacts, again (its count known: the newest-first plan, prepared)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
   ['GET /v1/contacts?q= matching one contact, the term searched for the first time (planned for it)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
   ['GET /v1/contacts?q= matching one contact, again (its count known: the plan by its matches, prepared)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
-  ['GET /v1/contacts?q= a phone written in another format, matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: '(207) 007-7777' })],
+  ['GET /v1/contacts?q= a phone written in another format, matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: '(207) 007-7777' }), {
+    note: `A term that reads as a phone number (\`(207) 007-7777\`) is searched as written and by its digits
+(\`2070077777\`, against the digits-only form of every phone in the search text): two LIKE
+conditions ORed, which PostgreSQL serves with a \`BitmapOr\` of two scans of \`contacts_ws_search\`
+(docs/api.md, Contacts). A term of digits alone, or with letters, is one condition. Once its count
+is known it takes the plan by its matches, as the one-contact search above does.` }],
   ['GET /v1/contacts?email=', (d) => listContactsJson(d, ws.id, { limit: 100, email: 'user5@example.com' })],
   ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
   ['GET /v1/transactions — first page', (d) => listTransactions(d, ws.id, { limit: 50, offset: 0 })],
 ];
 let out = `Store: ${url ? 'PostgreSQL' : 'PGlite'}. The workspace holds 100,000 contacts, 20,000 deals and 20,000 transactions; another workspace holds 1,000 contacts.\n`;
-for (const [title, fn] of cases) {
+for (const [title, fn, { held = false, note } = {}] of cases) {
+  if (!held) contactPageCache(spy).clear();
   const statements = await capture(fn);
-  out += `\n#### ${title}\n`;
+  out += `\n#### ${title}\n${note ? `\n${note}\n` : ''}`;
   for (const [sql, params, prepared] of statements) {
     const kind = sql.includes('contact_lookup_gens')
-      ? sql.includes('AS head') ? (sql.includes('AS total') ? 'total and page, every contact written out' : 'the text of the contacts not in the text cache') : 'total and the page\'s ids and row versions (the texts come from the cache)'
+      ? sql.includes('AS head') ? (sql.includes('AS total') ? 'total and page, every contact written out' : 'the text of the contacts not in the text cache') : 'total, write generation and, unless the page is held at that generation, the page\'s ids and row versions (the texts come from the cache)'
       : statements.length === 1 ? 'the one statement (total and page)' : /count\(|sum\(n\)/.test(sql.slice(0, 300)) ? 'count' : 'page';
     const { plan, generic } = await explain(sql, params, prepared);
     out += `\n${kind}${generic ? ' (prepared: its generic plan)' : ''}:\n\n\`\`\`\n${plan}\n\`\`\`\n`;

@@ -9,7 +9,7 @@ export { seedDemo } from './seed.js';
 export { scopeResources, allScopes, hasScope } from './scopes.js';
 export { ApiError } from './errors.js';
 export { createWorkspace, createApiKey } from './store/workspaces.js';
-export { contactListQuery, contactTextCache, listContactsJson, setContactTextCache } from './store/contacts.js';
+export { contactListQuery, contactPageCache, contactTextCache, listContactsJson, setContactTextCache } from './store/contacts.js';
 export { listDeals } from './store/deals.js';
 export { listTransactions } from './store/transactions.js';
 export { listActivities } from './store/activities.js';
