@@ -26,8 +26,11 @@ describe('searchPlan', () => {
     expect(searchPlan({ total: '0', size: '1001' }, 21)).toBe('matches');
   });
 
-  it('leaves a search with no count to be planned for its term', () => {
+  it('leaves a search with no count to be planned for its term, unless its workspace is known to be small', () => {
     expect(searchPlan(undefined, 101)).toBeUndefined();
+    expect(searchPlan(undefined, 101, 1001)).toBeUndefined();
+    expect(searchPlan(undefined, 101, 1000)).toBe('walk');
+    expect(searchPlan(undefined, 21, 0)).toBe('walk');
   });
 });
 
@@ -98,14 +101,14 @@ describe.each([
   });
 
   /** Every page of a search, following next_cursor; the statements each page sent. */
-  async function search(q: string, limit: number) {
+  async function search(q: string, limit: number, by: Client = client) {
     const ids: string[] = [];
     const totals = new Set<number>();
     const pages: Sent[][] = [];
     let cursor: string | null = null;
     do {
       const from = sent.length;
-      const r = await client.get(`/v1/contacts?limit=${limit}&q=${encodeURIComponent(q)}${cursor ? `&cursor=${cursor}` : ''}`);
+      const r = await by.get(`/v1/contacts?limit=${limit}&q=${encodeURIComponent(q)}${cursor ? `&cursor=${cursor}` : ''}`);
       expect(r.status).toBe(200);
       ids.push(...r.body.data.map((c: { id: string }) => c.id));
       totals.add(r.body.total_count);
@@ -172,6 +175,36 @@ describe.each([
         expect(kept).toMatch(/Sort Key: c\.created_at DESC, c\.id DESC\n(.*Sort Method.*\n)?\s*->  (Bitmap Heap|Seq) Scan on contacts c\s/);
         expect(kept).not.toMatch(/contacts_ws_created on contacts c\s/);
       }
+    }
+  });
+
+  it.skipIf(skip)('walks a workspace of at most 1,000 contacts from a term\'s first search once its size is known, and counts by reading every contact', async () => {
+    const small = await s.workspace();
+    const M = 300;
+    const gs = Array.from({ length: M }, (_, i) => i + 1);
+    const smallId = (g: number) => `con_t${String(g).padStart(5, '0')}`;
+    await store.db.query(
+      `INSERT INTO contacts (id, workspace_id, first_name, last_name, custom_fields, search_text, created_at, updated_at)
+       SELECT x.id, $1, 'F', 'L', '{}'::jsonb, x.text, x.at, x.at
+         FROM jsonb_to_recordset($2::jsonb) AS x(id text, text text, at timestamptz)`,
+      [small.id, JSON.stringify(gs.map((g) => ({ id: smallId(g), text: searchTextOf(g), at: new Date(createdAtOf(g)).toISOString() })))],
+    );
+    const want = (match: (t: string) => boolean) =>
+      gs.filter((g) => match(searchTextOf(g))).sort((a, b) => createdAtOf(b) - createdAtOf(a) || (smallId(b) < smallId(a) ? -1 : 1)).map(smallId);
+    // The workspace's first search: its size unknown here, planned for the term.
+    const first = await search('harbor', 50, small.client);
+    expect(first.ids).toEqual(want((t) => t.includes('harbor')));
+    expect(first.pages[0].every((x) => !x.prepare)).toBe(true);
+    // Its size now known (300): another term's first search is walked, prepared, and so is its count.
+    for (const q of ['rare 50%_', '(207) 555-0107']) {
+      const r = await search(q, 1, small.client);
+      expect(r.ids).toEqual(want((t) => t.includes(q) || (q.startsWith('(') && t.includes('12075550107'))));
+      expect(r.ids.length).toBeGreaterThan(0);
+      expect(r.totals).toEqual([r.ids.length]);
+      const statements = r.pages.flat();
+      expect(statements.every((x) => x.prepare)).toBe(true);
+      expect(statements[0].sql).toMatch(/strpos\(c\.search_text/);
+      expect(statements[0].sql).not.toMatch(/search_text LIKE/);
     }
   });
 });

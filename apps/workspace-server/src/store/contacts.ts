@@ -236,15 +236,27 @@ const WALK_FREE = 1000;
  * workspace's `size` contacts. Read newest first, the page visits about rows × size ÷ total
  * contacts (at most the workspace); read by the trigram index, every match is visited, then
  * sorted. The walk is chosen when it visits no more than that, or no more than WALK_FREE. With no
- * count (the term not yet searched in this process, or forgotten) the statement is planned for
- * its values.
+ * count (the term not yet searched in this process, or forgotten), a workspace known to hold at
+ * most WALK_FREE contacts (`size`, from its last list) is walked whatever the term, and any other
+ * search is planned for its values.
  */
-export function searchPlan(count: { total: string; size?: string } | undefined, rows: number): 'matches' | 'walk' | undefined {
-  if (!count?.size) return undefined;
+export function searchPlan(count: { total: string; size?: string } | undefined, rows: number, size?: number): 'matches' | 'walk' | undefined {
+  if (!count?.size) return size !== undefined && size <= WALK_FREE ? 'walk' : undefined;
   const total = Number(count.total);
-  const size = Number(count.size);
-  const walked = total > 0 ? Math.min(size, (rows * size) / total) : size;
+  const contacts = Number(count.size);
+  const walked = total > 0 ? Math.min(contacts, (rows * contacts) / total) : contacts;
   return walked <= Math.max(total, WALK_FREE) ? 'walk' : 'matches';
+}
+
+/**
+ * How a search with a chosen plan counts its matches: every contact of a workspace of at most
+ * WALK_FREE (its last count's `size`, else `size` from its last list) is read for less than the
+ * trigram index's posting lists cost, which are the whole table's; a larger one's matches are
+ * read by the index.
+ */
+function countForm(count: { size?: string } | undefined, size: number | undefined): 'matches' | 'walk' {
+  const contacts = count?.size ? Number(count.size) : size;
+  return contacts !== undefined && contacts <= WALK_FREE ? 'walk' : 'matches';
 }
 
 /**
@@ -264,6 +276,7 @@ export function contactListQuery(
   cache?: Map<string, CachedCount>,
   page: 'text' | 'ordered text' | 'versions' = 'text',
   known?: ((pageKey: string) => string | null) | { sql: string },
+  size?: number,
 ): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean; planned: boolean; pageKey: string | null } {
   const q = new Params();
   const where = [`c.workspace_id = ${q.p(ws)}`];
@@ -283,14 +296,16 @@ export function contactListQuery(
   const filtered = where.length > 1 || !!f.q;
   const cacheKey = filtered && !f.tag_id && !f.email ? JSON.stringify([where, q.values, f.q ?? null]) : null;
   const hit = cacheKey ? cache?.get(cacheKey) : undefined;
-  // A search is planned for its term until its count is known, then takes one of two prepared
-  // plans (searchPlan). The count reads every match, so it takes the trigram index's form.
-  const plan = f.q ? searchPlan(hit, f.limit + 1) : undefined;
+  // A search is planned for its term until its count (or its workspace's small `size`) is known,
+  // then takes one of two prepared plans (searchPlan); its count reads every match, by the index
+  // or, in a small workspace, by reading every contact (countForm).
+  const plan = f.q ? searchPlan(hit, f.limit + 1, size) : undefined;
   const pageWhere = [...where];
   if (f.q) {
-    const matching = searchCondition(q, f.q, plan ? 'matches' : 'planned');
+    const counting = plan ? countForm(hit, size) : 'planned';
+    const matching = searchCondition(q, f.q, counting);
     where.push(matching);
-    pageWhere.push(plan === 'walk' ? searchCondition(q, f.q, 'walk') : matching);
+    pageWhere.push(plan && plan !== counting ? searchCondition(q, f.q, plan) : matching);
   }
   let countSql: string;
   if (!filtered) {
@@ -359,6 +374,21 @@ function markServed(served: Set<string>, pageKey: string): void {
   served.delete(pageKey);
   if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
   served.add(pageKey);
+}
+
+/**
+ * Per store: each workspace's contacts as its last list read them (an unfiltered list's total, a
+ * filtered one's `size`), for at most COUNT_CACHE_SIZE workspaces: a search in a workspace this
+ * process knows to be small is walked from its first request (searchPlan). Only a plan's choice
+ * rests on it, never an answer.
+ */
+const workspaceSizes = new WeakMap<object, Map<string, number>>();
+
+function rememberSize(sizes: Map<string, number>, ws: string, row: Row, filtered: boolean): void {
+  const size = filtered ? row.size : row.total;
+  if (size === null || size === undefined) return;
+  if (!sizes.has(ws) && sizes.size >= COUNT_CACHE_SIZE) sizes.delete(sizes.keys().next().value as string);
+  sizes.set(ws, Number(size));
 }
 
 function rememberCount(cache: Map<string, CachedCount>, key: string, row: Row): void {
@@ -509,6 +539,9 @@ const textByIdStatements: string[] = [];
 export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters, auth?: StatementAuth): Promise<string> {
   let counts = countCaches.get(db);
   if (!counts) countCaches.set(db, (counts = new Map()));
+  let sizes = workspaceSizes.get(db);
+  if (!sizes) workspaceSizes.set(db, (sizes = new Map()));
+  const size = sizes.get(ws);
   const texts = contactTextCache(db);
   const pages = contactPageCache(db);
   const now = Date.now();
@@ -520,7 +553,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   // The page as this process last wrote it, if it holds it: the statement leaves the page out
   // while the workspace's write generation is still the one it was read at.
   let held: { version: string; lookups: string } | undefined;
-  const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions', (key) => (held = pages.held(key, now))?.version ?? null) : undefined;
+  const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions', (key) => (held = pages.held(key, now))?.version ?? null, size) : undefined;
   // A page of the workspace's list this process has not served (its first page after a start, a
   // cursor read for the first time) is written by PostgreSQL in the page's own statement: its
   // contacts' texts are most likely not cached, and asking for the versions first would cost a
@@ -543,6 +576,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     pending = undefined;
     const first = row!;
     if (cacheKey) rememberCount(counts, cacheKey, first);
+    rememberSize(sizes, ws, first, list.filtered);
     const lookups = first.lookups as string;
     // Unchanged since this process wrote it: its body as it was, unless a name its contacts show
     // may have changed (the lookup generation moved), when the page is read again below.
@@ -579,12 +613,13 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     }
     if (complete && !unchanged) return keepPage(pages, list.pageKey, first.gen, lookups, pageJson(out, page, f.limit, first.total), now);
   }
-  const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text');
+  const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text', undefined, size);
   const { cacheKey } = whole;
   const { sql, params } = pending ? withAuthentication(whole.sql, whole.params, pending, 'ord') : whole;
   const { rows } = await db.query(sql, params, { prepare: !whole.planned });
   pending?.admit(rows[0]);
   if (cacheKey) rememberCount(counts, cacheKey, rows[0]);
+  rememberSize(sizes, ws, rows[0], whole.filtered);
   if (texts.capacity > 0 && !whole.filtered) markServed(served, pageKey);
   const page = rows[0].id === null ? [] : rows;
   const out = page.slice(0, f.limit).map((r) => {
