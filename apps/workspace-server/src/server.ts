@@ -221,6 +221,14 @@ function notJson(contentType: string | undefined): ApiError {
   return new ApiError(415, 'invalid_request_error', `Request bodies must be sent with Content-Type: application/json; this one ${sent}`);
 }
 
+/** The scopes any one of which a route's policy needs (grantingScopes of its scope), worked out once per route. */
+const granting = new WeakMap<object, string[]>();
+function routeGranting(policy: { scope?: string | readonly string[] }): string[] {
+  let scopes = granting.get(policy);
+  if (!scopes) granting.set(policy, (scopes = ([] as string[]).concat(policy.scope ?? []).flatMap(grantingScopes)));
+  return scopes;
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
@@ -365,7 +373,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       workspaceId,
       params,
       // The scopes any one of which the route needs, which its statement checks before writing.
-      scopes: ([] as string[]).concat(policy.scope ?? []).flatMap(grantingScopes),
+      scopes: routeGranting(policy),
       busy,
       settled: false,
       admit: (row: Record<string, unknown> | undefined) => {

@@ -978,12 +978,24 @@ function creationStatement(c: Creation, auth?: StatementAuth): { sql: string; pa
  * returns it.
  */
 function creationBatchStatement(items: readonly CreationItem[], scopes?: readonly string[]): { sql: string; params: unknown[] } {
-  const creations = items.map(({ c }, i) => ({
-    ...Object.fromEntries(CREATION_FIELDS.map(([column, , value]) => [column, value(c)])),
-    ord: i + 1, ws: c.ws, id: c.contact.id, at: c.contact.created_at, act_id: c.activityId, evt_id: c.eventId,
-    emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
-  }));
+  const creations = items.map(({ c }, i) => {
+    const row: Record<string, unknown> = {};
+    for (const [column, , value] of CREATION_FIELDS) row[column] = value(c);
+    Object.assign(row, {
+      ord: i + 1, ws: c.ws, id: c.contact.id, at: c.contact.created_at, act_id: c.activityId, evt_id: c.eventId,
+      emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
+    });
+    return row;
+  });
   const auths = scopes && items.map((i) => i.auth!);
+  return { sql: creationBatchSql(!!auths), params: auths ? [...batchAuthParams(auths, scopes!), JSON.stringify(creations)] : [JSON.stringify(creations)] };
+}
+
+/** creationBatchStatement's text, with its requests' authentication or without: two texts, written once each. */
+function creationBatchSql(authenticated: boolean): string {
+  const known = creationBatchTexts[Number(authenticated)];
+  if (known !== undefined) return known;
+  const auths = authenticated;
   const creationsParam = auths ? '$6' : '$1';
   const sql = `WITH c AS (
       SELECT * FROM jsonb_to_recordset(${creationsParam}::jsonb) AS c(ord bigint, ws text, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
@@ -1012,8 +1024,10 @@ function creationBatchStatement(items: readonly CreationItem[], scopes?: readonl
     SELECT t.ord, ${auths ? `${BATCH_AUTH_COLUMNS}, ` : ''}r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
       FROM ${auths ? BATCH_AUTH_FROM : 't'} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
      ORDER BY t.ord`;
-  return { sql, params: auths ? [...batchAuthParams(auths, scopes!), JSON.stringify(creations)] : [JSON.stringify(creations)] };
+  creationBatchTexts[Number(authenticated)] = sql;
+  return sql;
 }
+const creationBatchTexts: (string | undefined)[] = [];
 
 /** The created contact from its statement's row: the references' names, the stored custom_fields. */
 function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
