@@ -43,16 +43,18 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     mkdirSync(opts.dataDir, { recursive: true });
     db = await openPglite(opts.dataDir);
   }
+  let stopVacuuming: () => void;
   try {
     await migrate(db);
+    // PostgreSQL's own autovacuum looks after its tables; PGlite has none.
+    stopVacuuming = db.kind === 'pglite' ? await startVacuuming(db, opts.vacuumMs) : () => {};
   } catch (e) {
+    // Nothing half-open is left behind: the caller gets the error and no store to close.
     await db.close().catch(() => {});
     throw e;
   }
   if (opts.contactCacheChars !== undefined) setContactTextCache(db, opts.contactCacheChars);
   if (opts.batching === false) setBatching(db, false);
-  // PostgreSQL's own autovacuum looks after its tables; PGlite has none.
-  const stopVacuuming = db.kind === 'pglite' ? await startVacuuming(db, opts.vacuumMs) : () => {};
   return {
     db,
     close: () => {
