@@ -226,6 +226,36 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(await total()).toBe(2);
   });
 
+  it('reads a contact in one statement: 404 for another workspace\'s or none, 403 without the scope, 429 and 401 as for any request', async () => {
+    const W = await s.workspace({ rate_limit_per_minute: 7 });
+    const other = await s.workspace();
+    const id = (await W.client.post('/v1/contacts', { first_name: 'Get', last_name: 'One', email: 'get@example.com' })).body.id as string; // 1
+    const theirs = (await other.client.post('/v1/contacts', { first_name: 'Not', last_name: 'Yours' })).body.id as string;
+    const deals = await s.key(W.id, ['read_deals']);
+    expect((await deals.client.get('/v1/me')).status).toBe(200); // 2: admitted, so its reads carry it
+    const got = await trips(() => W.client.get(`/v1/contacts/${id}`)); // 3
+    expect(got.r.status, JSON.stringify(got.r.body)).toBe(200);
+    expect(got.trips).toBe(1);
+    expect(got.r.body).toMatchObject({ id, first_name: 'Get', last_name: 'One', email: 'get@example.com' });
+    expect(got.r.headers.get('x-ratelimit-remaining')).toBe('4');
+    for (const missing of [theirs, 'con_missing']) {
+      const r = await trips(() => W.client.get(`/v1/contacts/${missing}`)); // 4, 5: admitted, counted, then not found
+      expectError(r.r, 404, 'invalid_request_error', 'contact_id');
+      expect(r.trips).toBe(1);
+    }
+    const refused = await trips(() => deals.client.get(`/v1/contacts/${id}`)); // 6: counted, refused
+    expectError(refused.r, 403, 'permission_error');
+    expect(refused.trips).toBe(1);
+    expect((await W.client.get(`/v1/contacts/${id}`)).status).toBe(200); // 7: the window's last
+    expectError(await W.client.get(`/v1/contacts/${id}`), 429, 'rate_limit_error');
+    s.clock.advance(60_000);
+    expect((await s.admin.del(`/admin/api-keys/${W.keyId}`)).status).toBe(200);
+    const revoked = await trips(() => W.client.get(`/v1/contacts/${id}`));
+    expectError(revoked.r, 401, 'authentication_error');
+    expect(revoked.r.body.error.message).toBe('This API key has been revoked');
+    expect(revoked.trips).toBe(1);
+  });
+
   it('deletes a contact in one statement, and deletes nothing for a refused request', async () => {
     const W = await s.workspace({ rate_limit_per_minute: 9 });
     const reader = await s.key(W.id, ['read_contacts']);

@@ -94,9 +94,13 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   });
 
   app.get('/v1/contacts/:contact_id', {
-    config: { scope: 'read_contacts' },
+    config: { scope: 'read_contacts', authInStatement: true },
     schema: { summary: 'Get a contact', tags: ['contacts'], params: contactParams, response: { 200: ref('Contact') } },
-  }, async (req) => getContact(db, callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id));
+  }, async (req) => {
+    // Authenticated inside the read when the key was admitted before (req.deferredAuth).
+    const auth = req.deferredAuth;
+    return getContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, auth);
+  });
 
   app.patch('/v1/contacts/:contact_id', {
     config: { scope: 'write_contacts', authInStatement: true },

@@ -128,10 +128,24 @@ function toContact(r: Row): Contact {
   };
 }
 
-export async function getContact(db: Queryable, ws: string, id: string): Promise<Contact> {
-  const { rows } = await db.query(`${CONTACT_SELECT} WHERE c.workspace_id = $1 AND c.id = $2`, [ws, id]);
-  if (!rows.length) throw notFound('contact', 'contact_id');
-  return toContact(rows[0]);
+/**
+ * A contact by id. With `auth` (a key this process admitted before) the read carries the request's
+ * authentication (withAuthentication), so the request is one statement: refused, `admit` throws;
+ * admitted, the row's contact columns are null when there is no such contact.
+ */
+export async function getContact(db: Queryable, ws: string, id: string, auth?: StatementAuth): Promise<Contact> {
+  const sql = `${CONTACT_SELECT} WHERE c.workspace_id = $1 AND c.id = $2`;
+  let row: Row | undefined;
+  if (auth) {
+    const gated = withAuthentication(sql, [ws, id], auth);
+    row = (await db.query(gated.sql, gated.params)).rows[0];
+    auth.admit(row);
+    if (row?.id === null) row = undefined;
+  } else {
+    row = (await db.query(sql, [ws, id])).rows[0];
+  }
+  if (!row) throw notFound('contact', 'contact_id');
+  return toContact(row);
 }
 
 export interface ContactFilters extends TimeFilters {
