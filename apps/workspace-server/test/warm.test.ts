@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import type { Store } from '../src/db/open.js';
-import { contactTextCache, createContact, listContactsJson, setContactTextCache, warmContactPages } from '../src/store/contacts.js';
+import { contactPageCache, contactTextCache, createContact, listContactsJson, setContactTextCache, warmContactPages } from '../src/store/contacts.js';
 import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/store/workspaces.js';
 import { openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
@@ -35,7 +35,7 @@ function defineWarm(kind: StoreKind) {
     expect(await workspacesToWarm(store.db, now, 2)).toEqual([ws[1], ws[0]]);
   });
 
-  it('reads first pages into the text cache so the first list answers from it, the same bytes', async () => {
+  it('reads first pages into the text and page caches so the first list is not read again, the same bytes, and a list after a write answers from the texts', async () => {
     // A fresh object per store view: the caches are per Db.
     const cold = countRoundTrips(store.db);
     const expected = await listContactsJson(cold, ws[1], { limit: 20 } as never);
@@ -43,12 +43,21 @@ function defineWarm(kind: StoreKind) {
     expect(await warmContactPages(warm, [ws[1], ws[0], ws[2]], { deadline: Date.now() + 60_000, connections: 1 })).toBe(3);
     expect(warm.roundTrips).toBe(1); // one statement per fifty workspaces
     const cache = contactTextCache(warm);
+    const pages = contactPageCache(warm);
     warm.resetRoundTrips();
-    const hits = cache.hits;
+    const [hits, pageHits] = [cache.hits, pages.hits];
     const body = await listContactsJson(warm, ws[1], { limit: 20 } as never);
     expect(body).toBe(expected);
     expect(JSON.parse(body).data).toHaveLength(20);
-    expect(cache.hits - hits).toBe(20);
+    // Nothing written since the warming read it: the page held, no text even looked up.
+    expect([cache.hits - hits, pages.hits - pageHits]).toEqual([0, 1]);
+    expect(warm.roundTrips).toBe(1);
+    // A contact off the page written since: the page's versions read, its texts from the cache.
+    await store.db.query("UPDATE contacts SET job_title = 'Moved' WHERE id = (SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at LIMIT 1)", [ws[1]]);
+    warm.resetRoundTrips();
+    const [hits2, pageHits2] = [cache.hits, pages.hits];
+    expect(await listContactsJson(warm, ws[1], { limit: 20 } as never)).toBe(expected);
+    expect([cache.hits - hits2, pages.hits - pageHits2]).toEqual([20, 0]);
     expect(warm.roundTrips).toBe(1);
   });
 

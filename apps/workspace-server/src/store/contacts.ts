@@ -635,13 +635,22 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   if (cacheKey) rememberCount(counts, cacheKey, rows[0]);
   rememberSize(sizes, ws, rows[0], whole.filtered);
   if (texts.capacity > 0 && !whole.filtered) markServed(served, pageKey);
+  return keepPage(pages, whole.pageKey, rows[0].gen, rows[0].lookups, writtenPage(rows, f.limit, texts, now), now);
+}
+
+/**
+ * The body of a page read in one statement that wrote its contacts' texts (`rows`: at most
+ * limit + 1, or one row of nulls for none), each shown contact's text put in the text cache (not
+ * that of the row read for has_more).
+ */
+function writtenPage(rows: Row[], limit: number, texts: ContactTextCache, now: number): string {
   const page = rows[0].id === null ? [] : rows;
-  const out = page.slice(0, f.limit).map((r) => {
+  const out = page.slice(0, limit).map((r) => {
     const text = contactText(r);
     if (texts.capacity > 0) texts.set(r.id, r.version, r.lookups, text, now);
     return text;
   });
-  return keepPage(pages, whole.pageKey, rows[0].gen, rows[0].lookups, pageJson(out, page, f.limit, rows[0].total), now);
+  return pageJson(out, page, limit, rows[0].total);
 }
 
 /** Holds a page's body at the generations its statement read (when its list has a page key), and returns it. */
@@ -669,6 +678,7 @@ const WARM_BATCH = 50;
 export async function warmContactPages(db: Queryable, workspaces: readonly string[], o: { deadline: number; limit?: number; connections?: number }): Promise<number> {
   const texts = contactTextCache(db);
   if (texts.capacity === 0) return 0;
+  const pages = contactPageCache(db);
   const limit = o.limit ?? 20;
   let served = servedPages.get(db);
   if (!served) servedPages.set(db, (served = new Set()));
@@ -685,16 +695,17 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
       const chunk = workspaces.slice(next, (next += size));
       const { rows } = await db.query(sql, [chunk]);
       const now = Date.now();
-      let shown = 0;
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i];
-        if (i === 0 || rows[i - 1].ws !== r.ws) {
-          shown = 0;
-          markServed(served!, pageKeyOf(r.ws, limit));
-          read++;
-        }
-        // As a list does: the texts of the page's contacts, not of the row read for has_more.
-        if (r.id !== null && shown++ < limit) texts.set(r.id, r.version, r.lookups, contactText(r), now);
+      for (let i = 0; i < rows.length; ) {
+        // Each workspace's rows, as its own list's statement would have returned them.
+        let end = i + 1;
+        while (end < rows.length && rows[end].ws === rows[i].ws) end++;
+        const own = rows.slice(i, end);
+        const key = pageKeyOf(own[0].ws, limit);
+        markServed(served!, key);
+        // Held as a list holds it: the workspace's first list is not read while nothing is written.
+        keepPage(pages, key, own[0].gen, own[0].lookups, writtenPage(own, limit, texts, now), now);
+        read++;
+        i = end;
       }
     }
   };
