@@ -398,18 +398,20 @@ function markServed(served: Set<string>, pageKey: string): void {
  */
 const workspaceSizes = new WeakMap<object, Map<string, number>>();
 
+/** Sets `key` last in a map of at most `max` entries, forgetting the one set longest ago when it is full. */
+function setBounded<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+}
+
 function rememberSize(sizes: Map<string, number>, ws: string, row: Row, filtered: boolean): void {
   const size = filtered ? row.size : row.total;
-  if (size === null || size === undefined) return;
-  if (!sizes.has(ws) && sizes.size >= COUNT_CACHE_SIZE) sizes.delete(sizes.keys().next().value as string);
-  sizes.set(ws, Number(size));
+  if (size !== null && size !== undefined) setBounded(sizes, ws, Number(size), COUNT_CACHE_SIZE);
 }
 
 function rememberCount(cache: Map<string, CachedCount>, key: string, row: Row): void {
-  if (cache.get(key)?.gen === row.gen) return;
-  cache.delete(key);
-  if (cache.size >= COUNT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(key, { gen: row.gen, total: row.total, size: row.size });
+  if (cache.get(key)?.gen !== row.gen) setBounded(cache, key, { gen: row.gen, total: row.total, size: row.size }, COUNT_CACHE_SIZE);
 }
 
 /** custom_fields as the response serialiser writes it: JSON.stringify of the parsed jsonb. */
@@ -1020,12 +1022,11 @@ function creationBatchStatement(items: readonly CreationItem[], scopes?: readonl
 function creationBatchSql(authenticated: boolean): string {
   const known = creationBatchTexts[Number(authenticated)];
   if (known !== undefined) return known;
-  const auths = authenticated;
-  const creationsParam = auths ? '$6' : '$1';
+  const creationsParam = authenticated ? '$6' : '$1';
   const sql = `WITH c AS (
       SELECT * FROM jsonb_to_recordset(${creationsParam}::jsonb) AS c(ord bigint, ws text, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
         at timestamptz, act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
-    ${auths ? `${BATCH_AUTH_CTES},
+    ${authenticated ? `${BATCH_AUTH_CTES},
     ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),` : 't AS (SELECT ord, ws FROM c),'}
     r AS (
       SELECT c.ord, ${creationRefs('t.ws', 'c.stage_id', 'c.lead_source_id', 'c.owner_id')} FROM c JOIN t ON t.ord = c.ord),
@@ -1033,7 +1034,7 @@ function creationBatchSql(authenticated: boolean): string {
       INSERT INTO contacts (${CREATION_COLUMNS})
       SELECT c.id, t.ws, ${CREATION_FIELDS.map(([column]) => `c.${column}`).join(', ')}, c.at, c.at
         FROM c JOIN t ON t.ord = c.ord JOIN r ON r.ord = c.ord
-       WHERE ${creationRefsExist('c.stage_id', 'c.lead_source_id', 'c.owner_id')}${auths ? ' AND c.ord IN (SELECT ord FROM ok)' : ''}
+       WHERE ${creationRefsExist('c.stage_id', 'c.lead_source_id', 'c.owner_id')}${authenticated ? ' AND c.ord IN (SELECT ord FROM ok)' : ''}
        ORDER BY t.ws
       RETURNING id, workspace_id, custom_fields, xmin::text AS version),
     em AS (${creationRowsInsert('contact_emails', 'c.emails', 'ins JOIN c ON c.id = ins.id')}),
@@ -1046,8 +1047,8 @@ function creationBatchSql(authenticated: boolean): string {
       id: 'c.evt_id', workspace: 'ins.workspace_id', type: "'contact.created'",
       data: creationEventData('c.data', 'c.stage_id', 'c.lead_source_id', 'c.owner_id'), changed: 'NULL', at: 'c.at',
     }, 'ins JOIN c ON c.id = ins.id JOIN r ON r.ord = c.ord')})
-    SELECT t.ord, ${auths ? `${BATCH_AUTH_COLUMNS}, ` : ''}r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
-      FROM ${auths ? BATCH_AUTH_FROM : 't'} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
+    SELECT t.ord, ${authenticated ? `${BATCH_AUTH_COLUMNS}, ` : ''}r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
+      FROM ${authenticated ? BATCH_AUTH_FROM : 't'} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
      ORDER BY t.ord`;
   creationBatchTexts[Number(authenticated)] = sql;
   return sql;
