@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { buildServer } from '../src/server.js';
+import { batchStats } from '../src/store/contacts.js';
 import { createTag } from '../src/store/lookups.js';
+import { fanOut } from '../src/webhooks/store.js';
 import type { Store } from '../src/db/open.js';
 import { openStore } from '../src/db/open.js';
 import { ADMIN_TOKEN, Client, openTestStore, TEST_DATABASE_URL, uniqueSchema, type StoreKind } from './harness.js';
@@ -173,4 +175,37 @@ describe.each([
     expect(hot.length).toBeGreaterThanOrEqual(5);
     for (const r of hot) expect({ statement: r.statement.slice(0, 80), custom_plans: Number(r.custom_plans) }).toEqual({ statement: r.statement.slice(0, 80), custom_plans: 5 });
   });
+
+  // A plan made for a batch of 2 looked cheaper than the generic plan (made for a batch of unknown
+  // size), so PostgreSQL planned every batch of creations again: 4–7 ms each. The batch statements
+  // hide their size from the planner (BATCH_AUTH_CTES); with the arrays unnest read directly it fails.
+  it.skipIf(skip)('plans a batch of creations once, whatever its size, and reuses the plan', async () => {
+    const before = batchStats(store.db);
+    // Rounds of a few creations at once on one connection: those that wait for it go as a batch.
+    // (PGlite batches fewer of them: it waits one turn of the event loop, not for a connection.)
+    for (let round = 0; round < 200 && batchStats(store.db).batches - before.batches < 15; round++) {
+      const replies = await Promise.all(Array.from({ length: 2 + (round % 3) }, (_, i) => client.post('/v1/contacts', { first_name: `R${round}`, last_name: `N${i}` })));
+      expect(replies.map((r) => r.status)).toEqual(replies.map(() => 201));
+    }
+    expect(batchStats(store.db).batches - before.batches).toBeGreaterThanOrEqual(15);
+    const batch = (await prepared()).filter((p) => p.statement.includes('jsonb_to_recordset($6::jsonb)'));
+    expect(batch).toHaveLength(1);
+    expect(batch[0].custom_plans).toBeLessThanOrEqual(5);
+    expect(batch[0].generic_plans).toBeGreaterThanOrEqual(10);
+  });
+
+  // With its batch size as a parameter, a plan that knew the LIMIT looked cheaper than the generic
+  // plan once the outbox was large, and the fan-out's read was planned at nearly every execution.
+  it.skipIf(skip)('plans the fan-out\'s read of the outbox once: it has no parameters', async () => {
+    for (let i = 0; i < 8; i++) await fanOut(store.db, new Date());
+    const read = (await prepared()).filter((p) => p.statement.includes('FROM outbox_cursor c') && p.statement.includes('CROSS JOIN LATERAL'));
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatchObject({ custom_plans: 0 });
+    expect(read[0].generic_plans).toBeGreaterThanOrEqual(8);
+  });
+
+  const prepared = async () =>
+    (await store.db.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+      'SELECT statement, generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements',
+    )).rows;
 });

@@ -366,9 +366,15 @@ export function withAuthentication(sql: string, params: unknown[], auth: Pick<St
  * order, so several requests of one workspace may share a statement. The windows are counted in
  * the order of the workspaces' ids, so two batches (of two processes) lock them in one order and
  * never deadlock.
+ *
+ * Each array reaches unnest through a sub-select, so no plan knows how many requests a batch holds
+ * (the planner takes 10 whatever the batch). A plan that knew would look cheaper for a small batch
+ * than the prepared statement's generic plan, and PostgreSQL would then plan the statement again
+ * at each execution rather than reuse it: 2–7 ms of planning a batch (docs/store.md, "One plan per
+ * statement").
  */
 export const BATCH_AUTH_CTES = `t AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::timestamptz[]) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)
+       SELECT * FROM unnest((SELECT $1::text[]), (SELECT $2::text[]), (SELECT $3::bigint[]), (SELECT $4::timestamptz[])) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)
      ), k AS (
        SELECT t.ord, ${KEY_COLUMNS}
          FROM t JOIN api_keys k ON k.secret_hash = t.hash JOIN workspaces w ON w.id = k.workspace_id

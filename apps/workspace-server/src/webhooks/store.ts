@@ -433,19 +433,22 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
 export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean; endpoints: Set<string> }> {
   // An event's data is read (parsed, put in the API's key order, written out) only when its
   // workspace has an active endpoint: most have none, and their events are only passed over. Each
-  // row carries the cursor it was read past, which the write below must still find.
+  // row carries the cursor it was read past, which the write below must still find. The batch
+  // size is written into the text, not sent as a parameter: a plan that knows the LIMIT looks
+  // cheaper than the generic plan of one that does not, so PostgreSQL planned the read again at
+  // nearly every execution (docs/store.md, "One plan per statement").
+  if (!Number.isInteger(batch) || batch < 1) throw new Error(`fanOut: batch must be a whole number, 1 or more (got ${batch})`);
   const { rows: evs } = await db.query(
     `SELECT c.txid::text AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
             w.endpoints, CASE WHEN w.endpoints IS NOT NULL THEN e.data END AS data
        FROM outbox_cursor c
        CROSS JOIN LATERAL (SELECT * FROM events e
                             WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-                            ORDER BY e.txid, e.id LIMIT $1) e
+                            ORDER BY e.txid, e.id LIMIT ${batch}) e
        LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_array(w.id, w.event_types) ORDER BY w.id) AS endpoints FROM webhook_endpoints w
                            WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL) w ON true
       WHERE c.name = 'webhooks'
       ORDER BY e.txid, e.id`,
-    [batch],
   );
   const end = evs.at(-1);
   let moved = true;
