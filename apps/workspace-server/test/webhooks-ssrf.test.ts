@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_MS, retryDelayMs } from '../src/webhooks/backoff.js';
 import { postWebhook } from '../src/webhooks/sender.js';
@@ -52,6 +54,31 @@ describe('SSRF guard', () => {
     expect(r.error).toMatch(/Refused/);
     const literal = await postWebhook('https://169.254.169.254/latest/meta-data', '{}', {}, 1000, insecure);
     expect(literal.error).toMatch(/^Refused: the host 169\.254\.169\.254 is a private or reserved address, and webhooks are never sent into private networks/);
+  });
+
+  it('checks each address once per policy, never one policy\'s answer for the other', async () => {
+    // The sender keeps each target's parsed address and its refusal; the same address sent under
+    // the two policies in turn must get each policy's own answer every time.
+    const received: string[] = [];
+    const server = createServer((req, res) => {
+      received.push(`${req.method} ${req.url} ${req.headers['x-test']}`);
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (const [i, policy] of [strict, insecure, strict, insecure].entries()) {
+        for (const url of [`http://127.0.0.1:${port}/hook?n=${i}`, `http://localhost:${port}/hook?n=${i}`]) {
+          const r = await postWebhook(url, '{}', { 'x-test': String(i) }, 2000, policy);
+          if (policy === strict) expect(r, url).toMatchObject({ ok: false, statusCode: null, error: expect.stringMatching(/^Refused: /) });
+          else expect(r, url).toMatchObject({ ok: true, statusCode: 200, body: 'ok' });
+        }
+      }
+      expect(received).toEqual([1, 1, 3, 3].map((i) => `POST /hook?n=${i} ${i}`));
+      expect((await postWebhook('not a url', '{}', {}, 1000, insecure)).error).toBe('invalid url');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 

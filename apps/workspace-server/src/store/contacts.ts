@@ -1,3 +1,4 @@
+import { setBounded } from '../bounded.js';
 import { LaneBatcher, StatementBatcher, type BatchCounts, type BatchPlan } from '../db/batch.js';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
@@ -397,13 +398,6 @@ function markServed(served: Set<string>, pageKey: string): void {
  * rests on it, never an answer.
  */
 const workspaceSizes = new WeakMap<object, Map<string, number>>();
-
-/** Sets `key` last in a map of at most `max` entries, forgetting the one set longest ago when it is full. */
-function setBounded<V>(map: Map<string, V>, key: string, value: V, max: number): void {
-  map.delete(key);
-  if (map.size >= max) map.delete(map.keys().next().value as string);
-  map.set(key, value);
-}
 
 function rememberSize(sizes: Map<string, number>, ws: string, row: Row, filtered: boolean): void {
   const size = filtered ? row.size : row.total;

@@ -2,6 +2,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { urlToHttpOptions } from 'node:url';
+import { setBounded } from '../bounded.js';
 import { guardedLookup, refusedAddress, type GuardPolicy } from './ssrf.js';
 
 export interface SendResult {
@@ -20,6 +22,50 @@ const agents = {
   https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
+/** A target address as a request needs it: refused before any connection (why), or how to reach it. */
+type Target = { refused: string } | { request: typeof http.request; options: http.RequestOptions };
+
+/** Targets by policy and address: an endpoint's URL is parsed and its literal address checked once, not per delivery. */
+const targets = new Map<string, Target>();
+const TARGETS_KEPT = 10_000;
+const lookups = new Map<boolean, ReturnType<typeof guardedLookup>>();
+
+function targetOf(target: string, policy: GuardPolicy): Target {
+  const key = `${policy.allowInsecure ? 'insecure' : 'secure'} ${target}`;
+  let t = targets.get(key);
+  if (t === undefined) {
+    t = parseTarget(target, policy);
+    setBounded(targets, key, t, TARGETS_KEPT);
+  }
+  return t;
+}
+
+function parseTarget(target: string, policy: GuardPolicy): Target {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { refused: 'invalid url' };
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An IP literal never goes through lookup, so it is checked here; a name is checked at each
+  // connection, by what it resolves to then (DNS can change).
+  if (isIP(host)) {
+    const why = refusedAddress(host, policy);
+    if (why) return { refused: `Refused: ${why}` };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowInsecure)) {
+    return { refused: 'Refused: http:// needs --allow-insecure-webhooks' };
+  }
+  const secure = url.protocol === 'https:';
+  let lookup = lookups.get(policy.allowInsecure);
+  if (!lookup) lookups.set(policy.allowInsecure, (lookup = guardedLookup(policy)));
+  return {
+    request: secure ? https.request : http.request,
+    options: { ...urlToHttpOptions(url), method: 'POST', agent: secure ? agents.https : agents.http, lookup: lookup as never },
+  };
+}
+
 /**
  * One POST. Acknowledged only by a 2xx status within timeoutMs; redirects are not followed
  * (a 3xx is a failed attempt), so a receiver cannot bounce a delivery to an internal address.
@@ -36,22 +82,8 @@ export function postWebhook(target: string, body: string, headers: Record<string
       clearTimeout(timer);
       resolve({ ...r, latencyMs: elapsed() });
     };
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return done({ statusCode: null, ok: false, error: 'invalid url', body: '' });
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    // An IP literal never goes through lookup, so it is checked here.
-    if (isIP(host)) {
-      const why = refusedAddress(host, policy);
-      if (why) return done({ statusCode: null, ok: false, error: `Refused: ${why}`, body: '' });
-    }
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowInsecure)) {
-      return done({ statusCode: null, ok: false, error: 'Refused: http:// needs --allow-insecure-webhooks', body: '' });
-    }
-    const mod = url.protocol === 'https:' ? https : http;
+    const t = targetOf(target, policy);
+    if ('refused' in t) return done({ statusCode: null, ok: false, error: t.refused, body: '' });
     let status: number | null = null;
     let chunks = '';
     timer = setTimeout(() => {
@@ -60,14 +92,8 @@ export function postWebhook(target: string, body: string, headers: Record<string
       if (status !== null && status >= 200 && status < 300) done({ statusCode: status, ok: true, error: null, body: chunks });
       else done({ statusCode: status, ok: false, error: `No acknowledgement within ${timeoutMs} ms`, body: chunks });
     }, timeoutMs);
-    const req = mod.request(
-      url,
-      {
-        method: 'POST',
-        agent: url.protocol === 'https:' ? agents.https : agents.http,
-        lookup: guardedLookup(policy) as never,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'workspace-server-webhooks/1', ...headers },
-      },
+    const req = t.request(
+      { ...t.options, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'workspace-server-webhooks/1', ...headers } },
       (res) => {
         status = res.statusCode ?? null;
         res.setEncoding('utf8');
