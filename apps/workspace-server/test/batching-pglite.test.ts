@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { batchStats } from '../src/store/contacts.js';
+import { expectCreationsAsAlone } from './batching-creations.js';
 import { startServer, type Reply, type TestServer } from './harness.js';
 
 /**
@@ -48,8 +49,6 @@ describe('batching list and creation requests on PGlite', () => {
     return replies;
   }
 
-  /** A created contact without what differs between two creations of one body: ids and times. */
-  const shape = (c: Record<string, unknown>) => JSON.parse(JSON.stringify(c, (k, v) => (k === 'id' || k.endsWith('_at') ? undefined : v)));
   const body = (i: number) => ({ first_name: `B${i}`, last_name: 'Batch', email: `b${i}@example.com`, phone: '555-0100', custom_fields: { zeta: 1, a: [2] } });
 
   it('sends a lone request alone, in one statement, at once', async () => {
@@ -64,61 +63,8 @@ describe('batching list and creation requests on PGlite', () => {
     expect((await W.client.get(`/v1/contacts/${created.body.id}`)).body).toEqual(created.body);
   });
 
-  it('writes creations that arrive together as one statement, each as alone; 400, 401 and 429 kept apart', async () => {
-    const tenants = [];
-    for (let i = 0; i < 6; i++) {
-      const W = await s.workspace();
-      await W.client.get('/v1/contacts?limit=20');
-      const alone = await W.client.post('/v1/contacts', body(i));
-      expect(alone.status).toBe(201);
-      tenants.push({ W, alone });
-    }
-    const badStage = await s.workspace();
-    const limited = await s.workspace({ rate_limit_per_minute: 2 });
-    const revoked = await s.workspace();
-    for (const c of [badStage.client, limited.client, limited.client, revoked.client]) await c.get('/v1/contacts?limit=20');
-    await store.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revoked.keyId]);
-
-    const before = batchStats(db);
-    db.resetRoundTrips();
-    const calls = [
-      ...tenants.map(({ W }, i) => () => W.client.post('/v1/contacts', body(i))),
-      () => tenants[0].W.client.post('/v1/contacts', body(100)), // a second creation of one workspace
-      () => badStage.client.post('/v1/contacts', { ...body(300), stage_id: 'cst_nope' }),
-      () => limited.client.post('/v1/contacts', body(400)),
-      () => revoked.client.post('/v1/contacts', body(500)),
-    ];
-    const replies = await whileHeld(calls, calls.length);
-    const after = batchStats(db);
-    const statements = db.roundTrips;
-
-    for (let i = 0; i < tenants.length; i++) {
-      expect(replies[i].status, JSON.stringify(replies[i].body)).toBe(201);
-      expect(shape(replies[i].body)).toEqual(shape(tenants[i].alone.body));
-      const id = replies[i].body.id;
-      expect((await tenants[i].W.client.get(`/v1/contacts/${id}`)).body).toEqual(replies[i].body);
-      expect((await tenants[i].W.client.get(`/v1/contacts/${id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual(['contact_created']);
-      // Counted once: a list and a creation before.
-      if (i > 0) expect(replies[i].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 3));
-    }
-    const second = replies[tenants.length];
-    expect(second.status).toBe(201);
-    expect(second.body.first_name).toBe('B100');
-    expect((await tenants[0].W.client.get('/v1/contacts?limit=20')).body.total_count).toBe(3);
-    const [noStage, tooMany, gone] = replies.slice(tenants.length + 1);
-    expect(noStage.status).toBe(400);
-    expect(noStage.body.error).toMatchObject({ param: 'stage_id', message: 'No such contact stage: cst_nope' });
-    expect(tooMany.status).toBe(429);
-    expect(gone.status).toBe(401);
-    // One contact.created event per contact written; nothing written for the refused.
-    const written = replies.slice(0, tenants.length + 1).map((r) => r.body.id);
-    expect((await store.db.query("SELECT count(*)::int AS n FROM events WHERE type = 'contact.created' AND data->>'id' = ANY($1)", [written])).rows[0].n).toBe(written.length);
-    const refused = [badStage.id, limited.id, revoked.id];
-    expect((await store.db.query('SELECT count(*)::int AS n FROM contacts WHERE workspace_id = ANY($1)', [refused])).rows[0].n).toBe(0);
-    expect(after.batches - before.batches).toBeGreaterThanOrEqual(1);
-    expect(after.batched - before.batched).toBeGreaterThanOrEqual(4);
-    expect(statements).toBeLessThan(calls.length);
-  });
+  it('writes creations that arrive together as one statement, each as alone: contact, rows, timeline, event, count; 400, 401, 403 and 429 kept apart', () =>
+    expectCreationsAsAlone({ s, db, whileHeld, query: (sql, params) => store.db.query(sql, params) }));
 
   it('reads first pages of lists that arrive together in one statement, each as alone', async () => {
     const tenants = [];
