@@ -370,8 +370,8 @@ export function withAuthentication(sql: string, params: unknown[], auth: Pick<St
  * Each array reaches unnest through a sub-select, so no plan knows how many requests a batch holds
  * (the planner takes 10 whatever the batch). A plan that knew would look cheaper for a small batch
  * than the prepared statement's generic plan, and PostgreSQL would then plan the statement again
- * at each execution rather than reuse it: 2–7 ms of planning a batch (docs/store.md, "One plan per
- * statement").
+ * at each execution rather than reuse it: 2–7 ms of planning a batch (docs/store.md, "Batches and the
+ * fan-out").
  */
 export const BATCH_AUTH_CTES = `t AS (
        SELECT * FROM unnest((SELECT $1::text[]), (SELECT $2::text[]), (SELECT $3::bigint[]), (SELECT $4::timestamptz[])) WITH ORDINALITY AS t(hash, ws, window_start, now, ord)
