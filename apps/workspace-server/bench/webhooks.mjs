@@ -9,12 +9,14 @@
 import { Worker } from 'node:worker_threads';
 import { buildServer, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
 import { createContact } from '../dist/store/contacts.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../dist/webhooks/store.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const N = Number(process.env.BENCH_WEBHOOK_CONTACTS ?? 10_000);
 const CONNECTIONS = Number(process.env.BENCH_WEBHOOK_CONNECTIONS ?? 8);
 const ENDPOINTS = 5;
-const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 64);
+// The server's default attempts in flight unless set: what `serve` runs.
+const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? DEFAULT_CONCURRENCY);
 const pgUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
 
 const receiverCode = `
@@ -250,7 +252,7 @@ ${machineLine()}
 Receivers are ${ENDPOINTS} node:http servers on loopback in a worker thread, each subscribed to
 \`contact.created\` (${f(N * ENDPOINTS)} signed deliveries per run). **Live**: contacts created over
 HTTP by ${CONNECTIONS} concurrent clients while the delivery worker runs (poll 50 ms, woken by each
-write; ${CONCURRENCY} attempts in flight); events/s is contacts whose deliveries all arrived, divided by the time
+write; ${CONCURRENCY} attempts in flight, at most ${DEFAULT_PER_ENDPOINT} to one endpoint); events/s is contacts whose deliveries all arrived, divided by the time
 from the first POST to the last delivery. Latency is per delivery, from the event's \`created_at\`
 (the write's transaction) to its arrival at the receiver. **Backlog**: the same number of events
 already in the outbox when the worker starts: the pipeline's own rate (fan-out, claim with
@@ -277,7 +279,7 @@ if (pacedRow) {
 
 ${machineLine()}
 
-Contacts created open-loop at ${f(p.rate)} per second for ${p.seconds} s (${f(p.total)} creations, each sent at its planned time whatever the others are doing; the sender's own lateness p99 ${f(p.lateP99)} ms), ${ENDPOINTS} verified endpoints subscribed to \`contact.created\` (${f(p.total * ENDPOINTS)} deliveries), one server process with its delivery worker (${CONCURRENCY} attempts in flight, poll 50 ms, woken by each write). The creations are sent from a thread of their own (node:http, keep-alive) and the receivers answer from another, so neither shares the server's event loop. Latency is per delivery from the event's \`created_at\` to its arrival; a delivery not received 30 s after the last creation is lost.
+Contacts created open-loop at ${f(p.rate)} per second for ${p.seconds} s (${f(p.total)} creations, each sent at its planned time whatever the others are doing; the sender's own lateness p99 ${f(p.lateP99)} ms), ${ENDPOINTS} verified endpoints subscribed to \`contact.created\` (${f(p.total * ENDPOINTS)} deliveries), one server process with its delivery worker (${CONCURRENCY} attempts in flight, at most ${DEFAULT_PER_ENDPOINT} to one endpoint; poll 50 ms, woken by each write). The creations are sent from a thread of their own (node:http, keep-alive) and the receivers answer from another, so neither shares the server's event loop. Latency is per delivery from the event's \`created_at\` to its arrival; a delivery not received 30 s after the last creation is lost.
 
 | Creations | Failed creations | Latency p50 ms | p99 ms | max ms | Duplicates | Lost | Target (p99 ≤ 1,000 ms, 0 duplicates, 0 lost) |
 |---|---|---|---|---|---|---|---|

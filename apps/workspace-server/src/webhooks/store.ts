@@ -436,7 +436,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   // row carries the cursor it was read past, which the write below must still find. The batch
   // size is written into the text, not sent as a parameter: a plan that knows the LIMIT looks
   // cheaper than the generic plan of one that does not, so PostgreSQL planned the read again at
-  // nearly every execution (docs/store.md, "One plan per statement").
+  // nearly every execution (docs/store.md, "Batches and the fan-out").
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`fanOut: batch must be a whole number, 1 or more (got ${batch})`);
   const { rows: evs } = await db.query(
     `SELECT c.txid::text AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
@@ -534,10 +534,15 @@ export interface ClaimedDelivery {
  * Attempts one endpoint may have in flight at once, across every server process. An attempt holds
  * its slot from its claim until its outcome is recorded (the HTTP exchange, then the wait for the
  * batch that records it), so one endpoint gets at most this many deliveries per such round trip:
- * 8 slots at the 40 ms a round trip took on two busy cores were 200 deliveries a second, and an
- * endpoint sent 200 a second fell behind (docs/store.md, "The webhook claim").
+ * 8 slots at the 40 ms a round trip took on two busy cores were 200 deliveries a second, and 16 at
+ * the 80–90 ms it takes in a fresh server's first seconds about 190, so an endpoint sent 200 a
+ * second fell behind (docs/store.md, "The webhook claim"). A quarter of DEFAULT_CONCURRENCY: a
+ * hanging receiver holds a quarter of a process's slots.
  */
-export const DEFAULT_PER_ENDPOINT = 16;
+export const DEFAULT_PER_ENDPOINT = 32;
+
+/** Attempts one server process has in flight at once, by default (WebhookOptions.concurrency). */
+export const DEFAULT_CONCURRENCY = 128;
 
 /**
  * Claims due deliveries for one attempt each. SKIP LOCKED plus the status change to "sending" in

@@ -8,7 +8,7 @@ import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 import type { GuardPolicy } from './ssrf.js';
 import {
-  claimDue, DEFAULT_PER_ENDPOINT, endpointKey, enqueueDirect, fanOut, heldBack, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
+  claimDue, DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT, endpointKey, enqueueDirect, fanOut, heldBack, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
   type ClaimedDelivery, type EventRecord, type SuccessRecord, type WebhookEndpoint,
 } from './store.js';
 
@@ -21,7 +21,7 @@ export interface WebhookOptions {
   leaseMs?: number;
   /** Idle poll interval of the background loop, real milliseconds; 0 runs no loop (tests call drain()). */
   pollMs?: number;
-  /** Attempts in flight at once per server. */
+  /** Attempts in flight at once per server (default DEFAULT_CONCURRENCY). */
   concurrency?: number;
   /** Attempts one endpoint may have in flight at once, across every server (default DEFAULT_PER_ENDPOINT): a slow receiver cannot starve the others. */
   perEndpoint?: number;
@@ -110,7 +110,7 @@ export class WebhookWorker {
     // A lease shorter than the timeout would let another round resend an attempt still in flight.
     this.leaseMs = Math.max(opts.leaseMs ?? this.timeoutMs + 5_000, this.timeoutMs + 1_000);
     this.pollMs = opts.pollMs ?? 200;
-    this.concurrency = opts.concurrency ?? 64;
+    this.concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
     const days = opts.retentionDays ?? 30;
     if (!(Number.isFinite(days) && days >= 0)) throw new Error(`retentionDays must be a number of days, 0 or more (got ${days})`);
     this.retentionMs = days * DAY_MS;
