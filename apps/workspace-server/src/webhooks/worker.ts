@@ -103,6 +103,9 @@ export class WebhookWorker {
   /** Slots a claim under way has asked for: the loop's and a recording's claim may overlap. */
   private claiming = 0;
   private flushing: Promise<void> | null = null;
+  /** Recording statements sent so far; `skippedAt`: how many had been sent when the loop last left a fan-out's deliveries to them. */
+  private recordingsSent = 0;
+  private skippedAt = -1;
 
   constructor(private readonly db: Db, private readonly clock: Clock, private readonly opts: WebhookOptions = {}) {
     this.policy = { allowInsecure: !!opts.allowInsecure };
@@ -222,6 +225,7 @@ export class WebhookWorker {
     // once a poll.
     const full = (e: string) => (this.unrecorded.get(e) ?? 0) >= (this.opts.perEndpoint ?? DEFAULT_PER_ENDPOINT);
     const futile = !force && !this.freed && queuedFor.size > 0 && wall - this.lastClaim < this.pollMs && [...queuedFor].every(full);
+    if (futile) this.skippedAt = this.recordingsSent;
     this.freed = false;
     if (free > 0 && !futile) {
       this.claiming += free;
@@ -358,7 +362,11 @@ export class WebhookWorker {
       this.claiming += free;
       try {
         const claim = free > 0 ? { limit: free, leaseMs: this.leaseMs, perEndpoint: this.opts.perEndpoint } : undefined;
+        const sent = ++this.recordingsSent;
         this.launch(await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now(), claim)));
+        // The loop left a fan-out's deliveries to the recordings while this one was under way: its
+        // claim may have run before they were written, so the loop looks (else they wait a poll).
+        if (this.skippedAt >= sent) this.slotFreed();
       } catch {
         // The leases run out; these attempts are logged as interrupted and sent again.
       } finally {
