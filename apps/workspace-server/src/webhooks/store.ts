@@ -530,19 +530,19 @@ export interface ClaimedDelivery {
   key: string;
 }
 
+/** Attempts one server process has in flight at once, by default (WebhookOptions.concurrency). */
+export const DEFAULT_CONCURRENCY = 128;
+
 /**
  * Attempts one endpoint may have in flight at once, across every server process. An attempt holds
  * its slot from its claim until its outcome is recorded (the HTTP exchange, then the wait for the
  * batch that records it), so one endpoint gets at most this many deliveries per such round trip:
  * 8 slots at the 40 ms a round trip took on two busy cores were 200 deliveries a second, and 16 at
  * the 80–90 ms it takes in a fresh server's first seconds about 190, so an endpoint sent 200 a
- * second fell behind (docs/store.md, "The webhook claim"). A quarter of DEFAULT_CONCURRENCY: a
+ * second fell behind (docs/store.md, "The webhook claim"). A quarter of DEFAULT_CONCURRENCY (32): a
  * hanging receiver holds a quarter of a process's slots.
  */
-export const DEFAULT_PER_ENDPOINT = 32;
-
-/** Attempts one server process has in flight at once, by default (WebhookOptions.concurrency). */
-export const DEFAULT_CONCURRENCY = 128;
+export const DEFAULT_PER_ENDPOINT = DEFAULT_CONCURRENCY / 4;
 
 /**
  * Claims due deliveries for one attempt each. SKIP LOCKED plus the status change to "sending" in
