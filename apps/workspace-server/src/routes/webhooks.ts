@@ -74,6 +74,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
   const checkUrl = async (raw: string) => {
     const c = checkWebhookUrl(raw, worker.policy);
     if ('error' in c) throw invalidField('url', c.error);
+    if ('refused' in c) throw invalidField('url', `is refused: ${c.refused}`);
     const why = await checkResolvedHost(c.url, worker.policy);
     if (why) throw invalidField('url', `is refused: ${why}`);
     return c.url.toString();

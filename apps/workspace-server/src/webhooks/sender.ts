@@ -1,10 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { urlToHttpOptions } from 'node:url';
 import { setBounded } from '../bounded.js';
-import { guardedLookup, refusedAddress, type GuardPolicy } from './ssrf.js';
+import { checkWebhookUrl, guardedLookup, type GuardPolicy } from './ssrf.js';
 
 export interface SendResult {
   /** HTTP status, or null when no response arrived (refused, connection error, timeout). */
@@ -25,10 +24,11 @@ const agents = {
 /** A target address as a request needs it: refused before any connection (why), or how to reach it. */
 type Target = { refused: string } | { request: typeof http.request; options: http.RequestOptions };
 
-/** Targets by policy and address: an endpoint's URL is parsed and its literal address checked once, not per delivery. */
+/** Targets by policy and address: an endpoint's URL is parsed and checked once, not per delivery. */
 const targets = new Map<string, Target>();
 const TARGETS_KEPT = 10_000;
-const lookups = new Map<boolean, ReturnType<typeof guardedLookup>>();
+/** Each policy's connection-time check of the addresses a name resolves to. */
+const lookups = { secure: guardedLookup({ allowInsecure: false }), insecure: guardedLookup({ allowInsecure: true }) };
 
 function targetOf(target: string, policy: GuardPolicy): Target {
   const key = `${policy.allowInsecure ? 'insecure' : 'secure'} ${target}`;
@@ -40,29 +40,18 @@ function targetOf(target: string, policy: GuardPolicy): Target {
   return t;
 }
 
+/**
+ * The address rule registration applies (checkWebhookUrl), applied again to each endpoint when it
+ * is first sent to: it may have been registered under another policy or an older rule.
+ */
 function parseTarget(target: string, policy: GuardPolicy): Target {
-  let url: URL;
-  try {
-    url = new URL(target);
-  } catch {
-    return { refused: 'invalid url' };
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // An IP literal never goes through lookup, so it is checked here; a name is checked at each
-  // connection, by what it resolves to then (DNS can change).
-  if (isIP(host)) {
-    const why = refusedAddress(host, policy);
-    if (why) return { refused: `Refused: ${why}` };
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowInsecure)) {
-    return { refused: 'Refused: http:// needs --allow-insecure-webhooks' };
-  }
-  const secure = url.protocol === 'https:';
-  let lookup = lookups.get(policy.allowInsecure);
-  if (!lookup) lookups.set(policy.allowInsecure, (lookup = guardedLookup(policy)));
+  const c = checkWebhookUrl(target, policy);
+  if ('error' in c) return { refused: `Refused: the url ${c.error}` };
+  if ('refused' in c) return { refused: `Refused: ${c.refused}` };
+  const secure = c.url.protocol === 'https:';
   return {
     request: secure ? https.request : http.request,
-    options: { ...urlToHttpOptions(url), method: 'POST', agent: secure ? agents.https : agents.http, lookup: lookup as never },
+    options: { ...urlToHttpOptions(c.url), method: 'POST', agent: secure ? agents.https : agents.http, lookup: (policy.allowInsecure ? lookups.insecure : lookups.secure) as never },
   };
 }
 

@@ -57,10 +57,14 @@ function refusal(address: string, policy: GuardPolicy): string | null {
 }
 
 /**
- * Checks the address's form; the resolved IP is checked again at every connection (DNS can change).
- * `error` says what the url must be or is, for the API's `Invalid url: …`.
+ * The rule for a webhook's address before any connection: its form (`error`, said of the url:
+ * "must use https://") or its host written in it (`refused`: "the host 10.0.0.8 is a private …").
+ * A host name is checked again by what it resolves to, at registration (checkResolvedHost) and at
+ * every connection (guardedLookup), since DNS can change. Registration says `Invalid url: …`;
+ * a delivery, whose endpoint may predate a change of rule or of the server's policy, says
+ * `Refused: …` (webhooks/sender.ts), from this one statement of the rule.
  */
-export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } | { error: string } {
+export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } | { error: string } | { refused: string } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -71,21 +75,24 @@ export function checkWebhookUrl(raw: string, policy: GuardPolicy): { url: URL } 
     return { error: policy.allowInsecure ? 'must use https:// or http://' : 'must use https://' };
   }
   if (url.username || url.password) return { error: 'must not carry credentials' };
-  // A fully qualified name may end in a dot ("localhost."): the same host for DNS.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostOf(url);
   if (isIP(host)) {
     const why = refusedAddress(host, policy);
-    if (why) return { error: `is refused: ${why}` };
+    if (why) return { refused: why };
   } else if (/^localhost$|\.localhost$/i.test(host) && !policy.allowInsecure) {
-    return { error: `is refused: the host ${host} is ${WHY.loopback}` };
+    return { refused: `the host ${host} is ${WHY.loopback}` };
   }
   return { url };
 }
 
+/** A URL's host as DNS and the address ranges take it: no IPv6 brackets, and a fully qualified name's final dot ("localhost.") dropped. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+}
+
 /** Resolves every address of a name at registration; a name that does not resolve yet is let through. */
 export async function checkResolvedHost(url: URL, policy: GuardPolicy): Promise<string | null> {
-  // A fully qualified name may end in a dot ("localhost."): the same host for DNS.
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostOf(url);
   if (isIP(host)) return refusedAddress(host, policy);
   const addrs = await new Promise<LookupAddress[]>((resolve) => dnsLookup(host, { all: true }, (err, a) => resolve(err ? [] : a)));
   for (const a of addrs) {
