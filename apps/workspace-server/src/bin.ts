@@ -7,12 +7,13 @@ import { openStore } from './db/open.js';
 import { seedDemo } from './seed.js';
 import { warmContactPages } from './store/contacts.js';
 import { workspacesToWarm } from './store/workspaces.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './webhooks/store.js';
 import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.js';
 
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--webhook-concurrency N] [--webhook-per-endpoint N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -22,7 +23,10 @@ Environment:
   PORT (default 8787), HOST (default 127.0.0.1), DATA_DIR (default .data/), DATABASE_URL (use PostgreSQL),
   ADMIN_TOKEN (guards /admin; serve generates one when unset). --allow-insecure-webhooks lets webhooks go to
   http:// and loopback receivers (local development only); WEBHOOK_TIMEOUT_MS shortens the 10 s acknowledgement
-  timeout (tests). --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
+  timeout (tests). --webhook-concurrency N (WEBHOOK_CONCURRENCY, default ${DEFAULT_CONCURRENCY}) caps the webhook attempts each
+  process has in flight; --webhook-per-endpoint N (WEBHOOK_PER_ENDPOINT, default ${DEFAULT_PER_ENDPOINT}) caps one endpoint's,
+  counted in the database across every process (give all processes the same value), so a slow receiver
+  cannot take every slot. --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
   deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
   it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
   apps/editor/dist) and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
@@ -101,11 +105,17 @@ function withoutPassword(url: string): string {
   }
 }
 
-/** A whole number of at least `min` for `flag`, or undefined when not given. */
-function countOption(flag: string, text: string | undefined, min: number): number | undefined {
+/** A whole number of at least `min`, read from `name` (a flag or an environment variable); undefined when not given. */
+function wholeNumber(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined || text === '') return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${flag} expects a whole number of at least ${min}, got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${name} expects a whole number of at least ${min}, got "${text}"`);
   return Number(text);
+}
+
+/** `--flag`'s whole number or, when the flag is not given, the environment variable `env`'s. */
+function countOption(values: Record<string, unknown>, flag: string, env: string, min: number): number | undefined {
+  const given = values[flag] as string | undefined;
+  return given !== undefined ? wholeNumber(`--${flag}`, given, min) : wholeNumber(env, process.env[env], min);
 }
 
 /** --retention-days / RETENTION_DAYS: a whole number of days, 0 to keep events for ever. */
@@ -134,6 +144,8 @@ async function serve(args: string[]): Promise<number | undefined> {
       'pool-size': { type: 'string' },
       'contact-cache-mb': { type: 'string' },
       'no-batching': { type: 'boolean', default: false },
+      'webhook-concurrency': { type: 'string' },
+      'webhook-per-endpoint': { type: 'string' },
     },
   });
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
@@ -148,9 +160,15 @@ async function serve(args: string[]): Promise<number | undefined> {
   const corsOrigins = [...(values['cors-origin'] ?? []), ...(process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)].map(corsOrigin);
   const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
-  const workers = countOption('--workers', values.workers ?? process.env.WORKERS, 1) ?? 1;
-  const poolSize = countOption('--pool-size', values['pool-size'] ?? process.env.DATABASE_POOL_SIZE, 1);
-  const contactCacheMb = countOption('--contact-cache-mb', values['contact-cache-mb'] ?? process.env.CONTACT_CACHE_MB, 0);
+  const workers = countOption(values, 'workers', 'WORKERS', 1) ?? 1;
+  const poolSize = countOption(values, 'pool-size', 'DATABASE_POOL_SIZE', 1);
+  const contactCacheMb = countOption(values, 'contact-cache-mb', 'CONTACT_CACHE_MB', 0);
+  const webhookConcurrency = countOption(values, 'webhook-concurrency', 'WEBHOOK_CONCURRENCY', 1);
+  const webhookPerEndpoint = countOption(values, 'webhook-per-endpoint', 'WEBHOOK_PER_ENDPOINT', 1);
+  // Test and tuning settings of the webhook worker, environment only (docs/events.md).
+  const timeoutMs = wholeNumber('WEBHOOK_TIMEOUT_MS', process.env.WEBHOOK_TIMEOUT_MS, 1);
+  const leaseMs = wholeNumber('WEBHOOK_LEASE_MS', process.env.WEBHOOK_LEASE_MS, 1);
+  const pollMs = wholeNumber('WEBHOOK_POLL_MS', process.env.WEBHOOK_POLL_MS, 0);
   if (workers > 1 && !databaseUrl) {
     throw new Error('--workers needs PostgreSQL (set DATABASE_URL): the embedded PGlite store belongs to one process');
   }
@@ -179,9 +197,11 @@ async function serve(args: string[]): Promise<number | undefined> {
   const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
     webhooks: {
       allowInsecure: values['allow-insecure-webhooks'],
-      timeoutMs: process.env.WEBHOOK_TIMEOUT_MS ? Number(process.env.WEBHOOK_TIMEOUT_MS) : undefined,
-      leaseMs: process.env.WEBHOOK_LEASE_MS ? Number(process.env.WEBHOOK_LEASE_MS) : undefined,
-      pollMs: process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined,
+      timeoutMs,
+      leaseMs,
+      pollMs,
+      concurrency: webhookConcurrency,
+      perEndpoint: webhookPerEndpoint,
       retentionDays: retention,
       // Said whatever the log level: deliveries stalled behind someone's open transaction.
       onWarning: (m) => process.stderr.write(`${new Date().toISOString()} workspace-server: ${m}\n`),

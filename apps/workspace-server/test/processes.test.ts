@@ -222,3 +222,15 @@ describe('serve --retention-days', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
 });
+
+describe('serve --webhook-concurrency / --webhook-per-endpoint', () => {
+  it('refuses a cap that is not a count, naming the flag or the variable', async () => {
+    const r = await runCli(['serve', '--memory', '--port', '0', '--webhook-per-endpoint', '0'], { ADMIN_TOKEN, DATABASE_URL: '' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^--webhook-per-endpoint expects a whole number of at least 1, got "0"$/m);
+    const e = await runCli(['serve', '--memory', '--port', '0'], { ADMIN_TOKEN, DATABASE_URL: '', WEBHOOK_CONCURRENCY: 'many' });
+    expect(e.code).toBe(1);
+    expect(e.stderr).toMatch(/^WEBHOOK_CONCURRENCY expects a whole number of at least 1, got "many"$/m);
+    expect(e.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+});

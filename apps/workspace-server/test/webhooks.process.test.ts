@@ -113,3 +113,44 @@ describe('a server killed mid-delivery delivers everything after restart', () =>
     await killMidDelivery([], { DATABASE_URL: url }, 2, procs);
   }, 120_000);
 });
+
+describe('serve --webhook-concurrency and --webhook-per-endpoint', () => {
+  /** A server with one verified endpoint whose receiver holds every contact.created delivery open, and four contacts created. */
+  async function holding(flags: string[]): Promise<{ held: () => number; close: () => Promise<void> }> {
+    const rcv = await new Receiver().start();
+    rcv.behaviour = (x) => (x.json?.type === 'contact.created' ? 'hang' : echoChallenge(x));
+    // The timeout is long, so nothing held times out during the test.
+    const p = await startServerProcess(['--memory', '--allow-insecure-webhooks', ...flags], { ADMIN_TOKEN, DATABASE_URL: '', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_POLL_MS: '50' });
+    const close = async () => {
+      await rcv.close();
+      p.child.kill('SIGTERM');
+      await p.exited;
+    };
+    try {
+      const admin = new Client(p.base, ADMIN_TOKEN);
+      const ws = await admin.post('/admin/workspaces', { name: 'Caps', slug: 'caps', rate_limit_per_minute: 100000 });
+      const key = await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] });
+      const api = new Client(p.base, key.body.secret);
+      const ep = await api.post('/v1/webhooks', { url: rcv.url, event_types: ['contact.created'] });
+      expect((await api.post(`/v1/webhooks/${ep.body.id}/verify`)).body.verified).toBe(true);
+      for (let i = 0; i < 4; i++) expect((await api.post('/v1/contacts', { first_name: `C${i}`, last_name: 'Caps' })).status).toBe(201);
+    } catch (e) {
+      await close();
+      throw e;
+    }
+    return { held: () => rcv.deliveries('contact.created').length, close };
+  }
+
+  it('caps the attempts one endpoint has in flight, and those of a process', async () => {
+    // Four deliveries due to one endpoint; with the defaults (32 and 128) all four are sent at once.
+    const [perEndpoint, perProcess] = await Promise.all([holding(['--webhook-per-endpoint', '1']), holding(['--webhook-concurrency', '2'])]);
+    try {
+      await until('attempts in flight', () => perEndpoint.held() >= 1 && perProcess.held() >= 2, 15_000);
+      // Many claim rounds later (the loop polls every 50 ms), no more than the caps allow.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect([perEndpoint.held(), perProcess.held()]).toEqual([1, 2]);
+    } finally {
+      await Promise.all([perEndpoint.close(), perProcess.close()]);
+    }
+  }, 120_000);
+});
