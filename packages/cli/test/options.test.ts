@@ -365,6 +365,39 @@ describe('bindings', () => {
   });
 });
 
+describe('an empty --url or --key', () => {
+  it('is a usage error that says the option is empty, not "no workspace address", and does not fall back to the environment', () => {
+    const commands = [['status'], ['plan', VALID], ['install', VALID], ['uninstall', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'], ['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'setup-pack-abc'], ['export', '--all']];
+    for (const command of commands) {
+      for (const env of [WORKSPACE, NO_WORKSPACE]) {
+        for (const [option, message] of [
+          [['--url', ''], "option '--url' is empty: give the workspace API's base address, or leave --url out to use WORKSPACE_URL"],
+          [['--url='], "option '--url' is empty: give the workspace API's base address, or leave --url out to use WORKSPACE_URL"],
+          [['--key', ''], "option '--key' is empty: give a workspace API key, or leave --key out to use WORKSPACE_API_KEY"],
+        ] as [string[], string][]) {
+          const what = [...command, ...option].join(' ');
+          const r = run([...command, ...option], { env });
+          expect(r.code, what).toBe(2);
+          expect(r.stdout, what).toBe('');
+          expect(r.stderr, what).toBe(`setup-pack ${command[0]}: ${message}\n`);
+        }
+      }
+    }
+  });
+
+  it('is said before the pack is read', () => {
+    const r = run(['plan', join(tempDir(), 'missing.json'), '--url', ''], { env: WORKSPACE });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^setup-pack plan: option '--url' is empty/);
+  });
+
+  it('an empty variable counts as unset', () => {
+    const r = run(['status'], { env: { WORKSPACE_URL: '', WORKSPACE_API_KEY: 'sk_test' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('setup-pack status: no workspace address: pass --url or set WORKSPACE_URL\n');
+  });
+});
+
 describe('unlock', () => {
   it('needs a packId and a holder, and a workspace: each missing one a usage error (exit 2) said at once', () => {
     const usage = 'usage: setup-pack unlock [options] <packId> <holder>';

@@ -35,6 +35,8 @@ interface Target {
   path: string;
   role: SourceRole | 'pack';
   bytes?: Uint8Array;
+  /** A pack file a walk met that is not read, and why (InputEntry's). */
+  notAFile?: string;
 }
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
@@ -44,7 +46,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const c = ctx.colors('stdout');
   let changed = 0;
   for (const t of targets) {
-    const r = t.bytes ? await parsePackBytes(t.bytes, t.path) : await readPackFile(t.abs, t.path);
+    const r = t.bytes ? await parsePackBytes(t.bytes, t.path) : await readPackFile(t.abs, t.path, t.notAFile);
     if (!r.ok) {
       failed.push(r.report);
       continue;
@@ -103,7 +105,7 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: mayBeSourceFolder });
   const folderOf = sourceFolderOf(ctx.cwd, mayBeSourceFolder);
   const show = (abs: string) => printable(displayPath(abs, ctx.cwd));
-  type Step = { pack: string } | { folder: string; rel?: string };
+  type Step = { pack: string; notAFile?: string } | { folder: string; rel?: string };
   const steps: Step[] = [];
   const wanted = new Map<string, { all: boolean; rels: Set<string> }>();
   const want = (root: string) => {
@@ -119,7 +121,7 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     }
     const root = await folderOf(e.abs);
     if (root === undefined) {
-      steps.push({ pack: e.abs });
+      steps.push({ pack: e.abs, notAFile: e.notAFile });
       continue;
     }
     const rel = relative(root, e.abs).split(sep).join('/');
@@ -160,7 +162,7 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
   };
   for (const step of steps) {
     if ('pack' in step) {
-      add({ abs: step.pack, path: displayPath(step.pack, ctx.cwd), role: 'pack' });
+      add({ abs: step.pack, path: displayPath(step.pack, ctx.cwd), role: 'pack', notAFile: step.notAFile });
       continue;
     }
     const root = step.folder;

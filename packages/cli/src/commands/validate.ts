@@ -80,7 +80,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
       const compiled = await compileFolder(await readTree(entry.abs), { exportedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), dir: entry.abs, display: (abs) => displayPath(abs, ctx.cwd), disableRules });
       return compiled.reports.length ? compiled.reports : [{ path: `${path}/`, diagnostics: [] }];
     }
-    const read = await readText(entry.abs, ctx.readAhead);
+    const read = await readText(entry.abs, ctx.readAhead, entry.notAFile);
     if ('error' in read) return [{ path, diagnostics: [], readError: read.error }];
     const result = validatePack(read.text, { hashBase64: nodeHasher, disableRules, place });
     // Text and value are kept only for code frames and fingerprints, so clean files free them.

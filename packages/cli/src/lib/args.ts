@@ -14,6 +14,12 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** The value is a path (a file or folder to read or write): an empty one names none, and is refused. */
   path?: boolean;
+  /**
+   * The environment variable the option stands in for when it is left out, and what its value is.
+   * An empty value (`--url ""`, `--url "$UNSET"`) is refused as such: it neither falls back to the
+   * variable, which the user meant to override, nor gets reported as missing.
+   */
+  env?: { name: string; what: string };
 }
 
 export type Options = Record<string, OptionSpec>;
@@ -160,6 +166,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   // rewrite every pack below it), nor stdout for an empty -o.
   for (const [name, o] of Object.entries(spec.options)) {
     if (o.path && values[name] === '') throw new UsageError(`option '--${name}' needs a value, not an empty one`);
+    if (o.env && values[name] === '') throw new UsageError(`option '--${name}' is empty: give ${o.env.what}, or leave --${name} out to use ${o.env.name}`);
   }
   if (!spec.namesNotPaths && parsed.positionals.includes('')) throw new UsageError(`unexpected empty argument ''; usage: setup-pack ${spec.usage}`);
   if (values.help) {

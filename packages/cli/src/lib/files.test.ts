@@ -1,11 +1,15 @@
 // displayPath answers the common case (a file below the working directory) without
 // path.relative; whatever the paths, its answer must be the one path.relative gives.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { displayPath, expandEntries, isSourceFolder, mayBeSourceFolder } from './files.js';
+import { displayPath, expandEntries, isSourceFolder, mayBeSourceFolder, readText } from './files.js';
+import { main } from '../main.js';
+import { makeColors } from './color.js';
 
 function byRelative(abs: string, cwd: string): string {
   const rel = relative(cwd, abs);
@@ -82,5 +86,52 @@ describe('expandEntries with whole source folders (validate, fix)', () => {
     // The four groups, the source folder's automations/ and the source folder, packs and the working
     // directory, where the search stops (no repository holds it): once each, and none above it.
     expect(new Set(asked)).toEqual(new Set([...[0, 1, 2, 3].map((g) => join(root, 'packs', `g${g}`)), join(root, 'packs'), join(root, 'packs', 'src', 'automations'), join(root, 'packs', 'src'), root]));
+  });
+});
+
+describe('a pipe a directory walk or a glob meets', () => {
+  const PACK = fileURLToPath(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url));
+  const TAIL = 'a named pipe (FIFO), and a directory or a glob reads only files; name it to read what it streams';
+  /** packs/ok.json, packs/feed.json (a FIFO) and packs/to-pipe.json (a link to the FIFO ../pipe). */
+  function layout(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'setup-pack-files-'));
+    mkdirSync(join(dir, 'packs'));
+    copyFileSync(PACK, join(dir, 'packs', 'ok.json'));
+    expect(spawnSync('mkfifo', [join(dir, 'packs', 'feed.json')]).status).toBe(0);
+    expect(spawnSync('mkfifo', [join(dir, 'pipe')]).status).toBe(0);
+    symlinkSync('../pipe', join(dir, 'packs', 'to-pipe.json'));
+    return dir;
+  }
+
+  it.runIf(process.platform !== 'win32')('comes back with the entry, saying why it is not read; named alone it carries nothing', async () => {
+    const dir = layout();
+    const entries = await expandEntries(['packs'], dir);
+    expect(entries).toEqual([
+      { type: 'file', abs: join(dir, 'packs', 'feed.json'), notAFile: `it is ${TAIL}` },
+      { type: 'file', abs: join(dir, 'packs', 'ok.json') },
+      { type: 'file', abs: join(dir, 'packs', 'to-pipe.json'), notAFile: `it is a symbolic link to '../pipe', ${TAIL}` },
+    ]);
+    // readText takes the reason from the entry, and never opens the pipe.
+    expect(await readText(entries[0].abs, undefined, entries[0].notAFile)).toEqual({ error: `cannot read the file: it is ${TAIL}` });
+    expect(await expandEntries(['packs/feed.json'], dir)).toEqual([{ type: 'file', abs: join(dir, 'packs', 'feed.json') }]);
+    // Named and met by a walk, in either order: not read, as before.
+    for (const inputs of [['packs/feed.json', 'packs'], ['packs', 'packs/feed.json']]) {
+      expect((await expandEntries(inputs, dir)).find((e) => e.abs.endsWith('feed.json'))?.notAFile, inputs.join(' ')).toBe(`it is ${TAIL}`);
+    }
+  });
+
+  it.runIf(process.platform !== 'win32')('is not remembered by a later run in the same process (main called twice)', async () => {
+    const dir = layout();
+    let stdout = '';
+    const ctx = { cwd: dir, env: {}, stdout: { write: (t: string) => ((stdout += t), true) }, stderr: { write: () => true }, colors: () => makeColors(false) };
+    expect(await main(['validate', '-f', 'json', 'packs'], ctx)).toBe(2);
+    expect(JSON.parse(stdout).files.find((f: { path: string }) => f.path === 'packs/feed.json').readError).toBe(`cannot read the file: it is ${TAIL}`);
+    // The pipe is replaced by a pack: the next run reads it. A module-level record of the first
+    // walk's pipes said it could not be read.
+    rmSync(join(dir, 'packs', 'feed.json'));
+    copyFileSync(PACK, join(dir, 'packs', 'feed.json'));
+    stdout = '';
+    expect(await main(['validate', '-f', 'json', 'packs/feed.json'], ctx)).toBe(0);
+    expect(JSON.parse(stdout).files).toEqual([expect.objectContaining({ path: 'packs/feed.json', diagnostics: [] })]);
   });
 });

@@ -225,14 +225,6 @@ export function specialKind(e: { isFIFO(): boolean; isSocket(): boolean; isChara
 /** Whether a directory entry or a stat is a pipe, a socket or a device: no file, folder or link. */
 const isSpecial = (e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) => !e.isFile() && !e.isDirectory() && !e.isSymbolicLink();
 
-/**
- * Files a directory walk or a glob met that are a pipe, a socket or a device, or a link to one:
- * path → why readText does not read it. Named on the command line such a file is read as the file
- * it streams (`validate <(generate-pack)`); met by a walk it is not (a FIFO no program writes
- * would be waited on for ever), and is said to be a file that cannot be read rather than left out.
- */
-const notFilesMet = new Map<string, string>();
-
 /** When `e`, met opening `abs`, is a link's fault: a link that leads to nothing, or round in a loop, said as such. */
 export function linkProblem(abs: string, e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -265,6 +257,14 @@ function partOfAny(abs: string, folders: ReadonlySet<string>): boolean {
 export interface InputEntry {
   type: 'file' | 'source-folder';
   abs: string;
+  /**
+   * Why the file is not read (readText's `notAFile`): a directory walk or a glob met it, and it is
+   * a pipe, a socket or a device, or a link to one. Named on the command line such a file is read
+   * as the file it streams (`validate <(generate-pack)`); met by a walk it is not (a FIFO no program
+   * writes would be waited on for ever), and is said to be a file that cannot be read rather than
+   * left out.
+   */
+  notAFile?: string;
 }
 
 /**
@@ -296,12 +296,14 @@ export async function expandEntries(
   // whole; none of its files is read as a pack. The question is asked once per folder.
   const folderOf = options.sourceFolders && options.wholeFolders ? sourceFolderOf(cwd, isFolder) : undefined;
   const out: InputEntry[] = [];
-  const seen = new Set<string>();
-  const add = (type: InputEntry['type'], abs: string) => {
-    if (!seen.has(abs)) {
-      seen.add(abs);
-      out.push({ type, abs });
-    }
+  const seen = new Map<string, InputEntry>();
+  const add = (type: InputEntry['type'], abs: string, notAFile?: string) => {
+    const known = seen.get(abs);
+    if (!known) {
+      const entry: InputEntry = notAFile === undefined ? { type, abs } : { type, abs, notAFile };
+      seen.set(abs, entry);
+      out.push(entry);
+    } else if (notAFile !== undefined) known.notAFile ??= notAFile; // met by a walk too: not read, wherever it was named
   };
   const ignored = ignore.length ? ignoredBy(ignore, cwd) : undefined;
   let linksMet = false;
@@ -346,16 +348,18 @@ export async function expandEntries(
     // (exit 2), rather than left out without a word. So is a pipe, a socket or a device the walk
     // met (the walk takes none for a file). The walk is asked again, taking those for files, to
     // know which of them the pattern, --ignore and node_modules leave.
-    const unfound = [...broken, ...[...special.keys()].filter((p) => !found.includes(p))];
+    const foundSet = new Set(found);
+    const unfound = [...broken, ...[...special.keys()].filter((p) => !foundSet.has(p))];
     if (unfound.length) {
       const asFiles = new Set(unfound.map((b) => resolve(b)));
       const named = (await search(ignore, asFiles)).found.filter((m) => asFiles.has(resolve(m)));
       if (named.length) matches = [...matches, ...named];
     }
     // A pipe (or a link to one) the walk kept is said, when read, not to be read: never waited on.
+    const notFiles = new Map<string, string>();
     for (const m of matches) {
       const why = special.get(resolve(m));
-      if (why !== undefined) notFilesMet.set(resolve(m), `${why}, and a directory or a glob reads only files; name it to read what it streams`);
+      if (why !== undefined) notFiles.set(m, `${why}, and a directory or a glob reads only files; name it to read what it streams`);
     }
     if (links.length) {
       matches = oncePerRealFile(matches, links);
@@ -383,7 +387,7 @@ export async function expandEntries(
       if (folders.size) matches = matches.filter((m) => !partOfAny(m, folders));
     }
     for (const f of [...folders].sort()) add('source-folder', f);
-    for (const m of matches.sort()) add('file', m);
+    for (const m of matches.sort()) add('file', m, notFiles.get(m));
   }
   // Two arguments that reach one file, one of them through a link a walk followed (`validate
   // shared a` with shared/alias -> ../a): the file is read once, under the first name.
@@ -496,21 +500,16 @@ function oncePerRealFile(matches: string[], links: readonly string[]): string[] 
   return matches.filter((m) => kept.has(m));
 }
 
-/** Files only (for commands that rewrite pack files). */
-export async function expandInputs(inputs: readonly string[], cwd: string, ignore: readonly string[] = []): Promise<string[]> {
-  return (await expandEntries(inputs, cwd, ignore)).map((e) => e.abs);
-}
-
 /**
  * Reads a text file; the error is a one-line reason (no such file, permission denied, ...).
+ * `notAFile` (an InputEntry's): the file is not to be read, and why (a pipe a walk met).
  * Synchronous underneath: fs/promises' readFile costs four thread-pool round trips per file (open,
  * fstat, read, close), which is most of the time on a folder of 1,000 small packs, and the
  * validation that follows blocks the thread anyway. A file the binary began to read while the
  * command loaded (`ahead`: bin/setup-pack.js) is taken from there, once; a read-ahead that fell
  * short leaves the file to be read here.
  */
-export async function readText(abs: string, ahead?: ReadAhead): Promise<{ text: string } | { error: string }> {
-  const notAFile = notFilesMet.get(abs);
+export async function readText(abs: string, ahead?: ReadAhead, notAFile?: string): Promise<{ text: string } | { error: string }> {
   if (notAFile !== undefined) return { error: `cannot read the file: ${notAFile}` };
   try {
     const early = ahead?.get(abs);

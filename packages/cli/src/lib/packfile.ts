@@ -16,9 +16,9 @@ export type PackRead = { ok: true; value: unknown; text: string; source: SourceT
  */
 export const cannotRead = (shown: string, report: FileReport): string => `cannot read '${shown}': ${(report.readError ?? '').replace(/^cannot read the file: /, '')}`;
 
-/** Reads and parses JSON; a syntax error comes back as a report to print. */
-export async function readPackFile(abs: string, path: string): Promise<PackRead> {
-  return parseRead(await readText(abs), path);
+/** Reads and parses JSON; a syntax error comes back as a report to print. `notAFile`: an InputEntry's, the file is not read. */
+export async function readPackFile(abs: string, path: string, notAFile?: string): Promise<PackRead> {
+  return parseRead(await readText(abs, undefined, notAFile), path);
 }
 
 /** The same for a file's bytes already read (a source folder's, by readTree). */

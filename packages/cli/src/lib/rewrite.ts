@@ -1,16 +1,16 @@
 // What fmt and fix share (how unreadable files are reported, the exit code), and how fix finds its packs and source folders.
 import type { RuleMeta } from '@setup-pack/core';
 import type { CommandContext } from './context.js';
-import { displayPath, expandEntries } from './files.js';
+import { displayPath, expandEntries, type InputEntry } from './files.js';
 import { notAPackReport, readPackFile, type PackRead } from './packfile.js';
 import { cliVersion } from './version.js';
 import { formatPretty } from '../report/pretty.js';
 import type { FileReport } from '../report/model.js';
 
 /** The pack files and the pack source folders named by the arguments (a file inside a source folder stands for the folder). */
-export async function packsToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<{ files: string[]; folders: string[] }> {
+export async function packsToRewrite(ctx: CommandContext, inputs: readonly string[]): Promise<{ files: InputEntry[]; folders: string[] }> {
   const entries = await expandEntries(inputs, ctx.cwd, [], { sourceFolders: true, wholeFolders: true });
-  return { files: entries.filter((e) => e.type === 'file').map((e) => e.abs), folders: entries.filter((e) => e.type === 'source-folder').map((e) => e.abs) };
+  return { files: entries.filter((e) => e.type === 'file'), folders: entries.filter((e) => e.type === 'source-folder').map((e) => e.abs) };
 }
 
 /** Prints the files that could not be read or parsed as packs, with their diagnostics. */
@@ -25,13 +25,13 @@ export function reportUnreadable(ctx: CommandContext, failed: FileReport[], rule
  */
 export async function forEachPackFile(
   ctx: CommandContext,
-  files: readonly string[],
+  files: readonly Pick<InputEntry, 'abs' | 'notAFile'>[],
   each: (file: { abs: string; path: string; read: Extract<PackRead, { ok: true }> }) => Promise<FileReport | void>,
 ): Promise<FileReport[]> {
   const failed: FileReport[] = [];
-  for (const abs of files) {
+  for (const { abs, notAFile } of files) {
     const path = displayPath(abs, ctx.cwd);
-    const r = await readPackFile(abs, path);
+    const r = await readPackFile(abs, path, notAFile);
     if (!r.ok) {
       failed.push(r.report);
       continue;

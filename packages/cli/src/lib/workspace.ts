@@ -10,8 +10,8 @@ import { shellWord } from './shell.js';
 import { cliVersion } from './version.js';
 
 export const CONNECTION_OPTIONS: Options = {
-  url: { type: 'string', value: '<base>', description: 'Workspace API base address (default: $WORKSPACE_URL).' },
-  key: { type: 'string', value: '<key>', description: 'Workspace API key (default: $WORKSPACE_API_KEY).' },
+  url: { type: 'string', value: '<base>', env: { name: 'WORKSPACE_URL', what: "the workspace API's base address" }, description: 'Workspace API base address (default: $WORKSPACE_URL).' },
+  key: { type: 'string', value: '<key>', env: { name: 'WORKSPACE_API_KEY', what: 'a workspace API key' }, description: 'Workspace API key (default: $WORKSPACE_API_KEY).' },
   format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
 };
 
@@ -39,6 +39,7 @@ export class StatusLine {
 }
 
 export async function connect(ctx: CommandContext, args: Parsed, status?: StatusLine) {
+  // An empty --url or --key was refused when the options were parsed (OptionSpec.env); an empty variable counts as unset.
   const url = (args.values.url as string | undefined) ?? ctx.env.WORKSPACE_URL;
   const key = (args.values.key as string | undefined) ?? ctx.env.WORKSPACE_API_KEY;
   if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
