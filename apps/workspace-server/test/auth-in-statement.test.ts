@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { ManualClock } from '../src/clock.js';
-import { contactPageCache, contactTextCache } from '../src/store/contacts.js';
+import { contactPageCache, contactTextCache } from '../src/store/contact-cache.js';
 import { hashSecret, usableKeys } from '../src/store/workspaces.js';
 import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type StoreKind, type TestServer } from './harness.js';
 

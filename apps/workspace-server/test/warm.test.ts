@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import type { Store } from '../src/db/open.js';
-import { contactPageCache, contactTextCache, createContact, listContactsJson, setContactTextCache, warmContactPages } from '../src/store/contacts.js';
+import { contactPageCache, contactTextCache, setContactTextCache } from '../src/store/contact-cache.js';
+import { createContact, listContactsJson, warmContactPages } from '../src/store/contacts.js';
 import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/store/workspaces.js';
 import { openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 

@@ -4,7 +4,8 @@ import { migrate } from './migrations.js';
 import { openPglite } from './pglite.js';
 import { startVacuuming } from './vacuum.js';
 import { openPostgres } from './postgres.js';
-import { setContactTextCache, setBatching } from '../store/contacts.js';
+import { setContactTextCache } from '../store/contact-cache.js';
+import { setBatching } from '../store/contacts.js';
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded PGlite store is used. */
@@ -16,7 +17,7 @@ export interface StoreOptions {
   /** Ephemeral embedded store. */
   memory?: boolean;
   poolSize?: number;
-  /** Characters of contacts' JSON text the list may reuse (store/contacts.ts ContactTextCache); 0 turns it off. */
+  /** Characters of contacts' JSON text the list may reuse (store/contact-cache.ts ContactTextCache); 0 turns it off. */
   contactCacheChars?: number;
   /** Lists waiting for a connection sent several in one statement (db/batch.ts); default true. */
   batching?: boolean;
