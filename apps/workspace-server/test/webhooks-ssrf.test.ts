@@ -96,6 +96,33 @@ describe('SSRF guard', () => {
   });
 });
 
+describe('the sender', () => {
+  it('sends every attempt to one origin at once, whatever the number of its endpoints', async () => {
+    // Many endpoints share one origin (a hooks gateway, one path each): the worker's caps (per
+    // process, per endpoint) bound what is in flight, so the sender adds no cap per origin, whose
+    // queue would spend an attempt's acknowledgement time before it was even sent.
+    const held = new Set<import('node:http').ServerResponse>();
+    const server = createServer((req, res) => {
+      req.resume();
+      held.add(res);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const n = 100;
+    try {
+      const sent = Array.from({ length: n }, (_, i) => postWebhook(`http://127.0.0.1:${port}/hooks/${i % 5}`, '{}', {}, 10_000, insecure));
+      const end = Date.now() + 10_000;
+      while (held.size < n && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(held.size).toBe(n);
+      for (const res of held) res.end('ok');
+      expect((await Promise.all(sent)).every((r) => r.ok)).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe('signing and backoff', () => {
   it('signs t.body with HMAC-SHA256 and verifies with a 5-minute tolerance', () => {
     const h = signatureHeader('whsec_test', 1_700_000_000, '{"a":1}');

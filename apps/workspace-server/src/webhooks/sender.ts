@@ -16,9 +16,14 @@ export interface SendResult {
 }
 
 const MAX_BODY = 64 * 1024;
+/**
+ * Kept-alive connections to receivers. No cap per origin: the worker's caps (attempts per process
+ * and per endpoint) bound what is in flight, and many endpoints may share an origin (a hooks
+ * gateway); an agent's queue for a socket would spend an attempt's acknowledgement time unsent.
+ */
 const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  http: new http.Agent({ keepAlive: true }),
+  https: new https.Agent({ keepAlive: true }),
 };
 
 /** A target address as a request needs it: refused before any connection (why), or how to reach it. */
