@@ -360,20 +360,22 @@ export class WebhookWorker {
       // (and into any other slot free in this process) rather than leave that to another.
       const free = this.running ? Math.max(0, this.concurrency - this.inflight.size - this.claiming) : 0;
       this.claiming += free;
+      const sent = ++this.recordingsSent;
+      let claimed = false;
       try {
         const claim = free > 0 ? { limit: free, leaseMs: this.leaseMs, perEndpoint: this.opts.perEndpoint } : undefined;
-        const sent = ++this.recordingsSent;
         this.launch(await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now(), claim)));
-        // The loop left a fan-out's deliveries to the recordings while this one was under way: its
-        // claim may have run before they were written, so the loop looks (else they wait a poll).
-        if (this.skippedAt >= sent) this.slotFreed();
+        claimed = free > 0;
       } catch {
         // The leases run out; these attempts are logged as interrupted and sent again.
       } finally {
         this.claiming -= free;
       }
-      // Slots freed and none claimed here (the loop is off, or this process is full): the loop looks.
-      if (!free) this.slotFreed();
+      // The loop looks when this recording did not claim into the slots (the loop is off, this
+      // process is full, or the statement failed), or when the loop left a fan-out's deliveries
+      // to the recordings while this one was under way: its claim may have run before they were
+      // written. Else what is due waits for a poll.
+      if (!claimed || this.skippedAt >= sent) this.slotFreed();
       for (const b of batch) b.done();
     }
     this.flushing = null;
