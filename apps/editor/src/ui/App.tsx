@@ -349,7 +349,10 @@ export function App({ store }: { store: EditorStore }) {
       // one that fixes it (data-focus: a stage list's Add stage) is, else its first control.
       const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>('[data-focus]') ?? found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
       if (el) {
-        el.focus();
+        // Shown as focused even after the finding was clicked with the mouse: the browser draws no
+        // ring on a button or checkbox focused by script after a click (:focus-visible), and the
+        // author would not see where the finding went.
+        el.focus({ focusVisible: true } as FocusOptions);
         el.scrollIntoView({ block: 'center' });
       }
     }, 80);
