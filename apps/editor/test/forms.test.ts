@@ -294,6 +294,34 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps a block's config when its Kind is changed, as fields the new kind does not know, and Ctrl+Z gives the old kind back in one step", async () => {
+    const { page, errors } = await editor.open();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    const tagBlock = async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { kind: string; config: Record<string, unknown> };
+    const references = async () => ((await packOf(page)).automations[0]!.document as unknown as { references?: unknown[] }).references;
+    await page.getByRole('group', { name: 'Add tag block tag' }).click();
+    const before = await tagBlock();
+    const referencesBefore = await references();
+    expect(before.config).toEqual({ tag_id: 'tag-buyer-lead' });
+    const kind = inspector.getByLabel('Kind', { exact: true });
+    await kind.selectOption('action.send_sms');
+    await poll(async () => (await tagBlock()).kind).toBe('action.send_sms');
+    // Nothing is dropped: the Send SMS form lists the tag among the fields its catalog does not describe.
+    expect((await tagBlock()).config).toEqual(before.config);
+    expect(await references()).toEqual(referencesBefore);
+    const other = inspector.getByLabel('Other config fields (JSON)');
+    expect(JSON.parse(await other.inputValue())).toEqual({ tag_id: 'tag-buyer-lead' });
+    await poll(() => inspector.getByText(/config\.tag_id of action\.send_sms node "tag" is not in our catalog; it is kept as it is/).isVisible()).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'kind-changed.png') });
+    // One undo step, from the Kind selector itself.
+    await kind.focus();
+    await page.keyboard.press('Control+z');
+    await poll(tagBlock).toEqual(before);
+    await poll(() => kind.inputValue()).toBe('action.add_tag');
+    expect(await inspector.getByLabel('Tag *').inputValue()).toBe('tag-buyer-lead');
+    expect(errors).toEqual([]);
+  });
+
   it('names the field of a refused number where it is in the pack, in the words the diagnostics panel uses for it', async () => {
     const { context, page, errors } = await editor.open();
 
