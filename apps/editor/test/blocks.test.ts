@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from './support/harness.mjs';
 import { artifacts, poll, useEditor } from './support/editor.js';
 
@@ -36,6 +36,13 @@ const described = (control: Locator) => control.evaluate((el) => (el.getAttribut
 
 /** Whether `control` has the focus. */
 const focused = (control: Locator) => control.evaluate((el) => el === document.activeElement);
+
+/** How the browser draws the focus on `control`: whether it counts as shown (:focus-visible) and its computed outline. */
+const focusRing = (control: Locator) =>
+  control.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { visible: el.matches(':focus-visible'), outline: s.outlineStyle === 'none' ? 'none' : `${s.outlineStyle} ${s.outlineWidth}` };
+  });
 
 describe.skipIf(editor.missing)(editor.title, () => {
   it('says controls in words and references by name, as links to the item', async () => {
@@ -190,6 +197,24 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
     expect(await page.getByRole('complementary', { name: 'Inspector' }).getByText(/lists Tuesday \(2\) twice/).isVisible()).toBe(true);
     expect(errors).toEqual([]);
+  });
+
+  it('draws the focus ring on a button or checkbox a clicked finding focuses, as on a field', async () => {
+    // Clicked with the mouse: the browser draws no ring on a button or checkbox focused by script
+    // after a click unless asked to, and the author would not see where the finding went.
+    for (const [fixture, code, control] of [
+      ['schema-too-few', 'schema/too-few', (p: Page) => p.locator('.editor-pane').getByRole('button', { name: 'Add stage' })],
+      ['settings-duplicate-day', 'settings/duplicate-day', (p: Page) => p.getByRole('group', { name: 'Send days' }).getByRole('checkbox').first()],
+    ] as const) {
+      const { page, errors } = await editor.open(`?pack=/fixtures/invalid/${fixture}.json`);
+      await page.locator(`.diagnostics button[data-code="${code}"]`).click();
+      await poll(() => focused(control(page)), `${code} focuses its control`).toBe(true);
+      const ring = await focusRing(control(page));
+      expect(ring.visible, `${code}: the focus is shown`).toBe(true);
+      expect(ring.outline, `${code}: the focused control has an outline`).not.toBe('none');
+      await page.screenshot({ path: join(artifacts, `finding-focus-ring-${fixture}.png`) });
+      expect(errors).toEqual([]);
+    }
   });
 
   it("a clicked finding about an asset's byteSize or sha256 opens the asset and focuses the control showing it, beside its note", async () => {

@@ -226,6 +226,102 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps the focus with the keyboard on a block's Duplicate and Delete and a reference's Remove: the copy's form, the block that took the deleted one's place, the next Remove, else + Add block or Add reference", async () => {
+    const { page, errors } = await editor.open();
+    const active = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    const nodeIds = async () => (await packOf(page)).automations[0]!.document.graph.nodes.map((n) => n.id);
+    const selected = () => page.locator('.react-flow__node.selected').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id')));
+    const before = await nodeIds();
+
+    // Duplicate from the keyboard: the copy is selected (as Ctrl+D selects it) and the focus is on
+    // its form's Duplicate, which names it.
+    await page.getByRole('group', { name: 'Add tag block tag' }).click();
+    await inspector.getByRole('button', { name: /^Duplicate/ }).focus();
+    await page.keyboard.press('Enter');
+    await poll(async () => (await nodeIds()).length).toBe(before.length + 1);
+    const copy = (await nodeIds()).find((id) => !before.includes(id))!;
+    await poll(selected).toEqual([copy]);
+    await poll(active).toBe(`Duplicate block ${copy}`);
+    expect(await inspector.getByLabel('Block id').inputValue()).toBe(copy);
+    await page.screenshot({ path: join(artifacts, 'focus-after-duplicate.png') });
+
+    // Delete from the keyboard: the block that took its place is selected, the focus on its Delete
+    // (the block before, when the last was deleted: the copy is last).
+    await page.keyboard.press('Tab');
+    await poll(active).toBe(`Delete block ${copy}`);
+    await page.keyboard.press('Enter');
+    await poll(nodeIds).toEqual(before);
+    await poll(selected).toEqual([before.at(-1)]);
+    await poll(active).toBe(`Delete block ${before.at(-1)}`);
+    await page.getByRole('group', { name: 'Send SMS block sms' }).click();
+    await inspector.getByRole('button', { name: 'Delete block sms' }).focus();
+    await page.keyboard.press('Enter');
+    const next = before[before.indexOf('sms') + 1]!;
+    await poll(async () => (await nodeIds()).includes('sms')).toBe(false);
+    await poll(selected).toEqual([next]);
+    await poll(active).toBe(`Delete block ${next}`);
+    await page.screenshot({ path: join(artifacts, 'focus-after-delete.png') });
+
+    // A reference's Remove: the Remove of the row that took its place, else of the row before, then Add reference.
+    await page.locator('.react-flow__pane').click({ position: { x: 20, y: 300 } });
+    const removes = inspector.getByRole('button', { name: /^Remove reference / });
+    const labels = await removes.evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')));
+    expect(labels.length).toBeGreaterThan(2);
+    await removes.nth(1).focus();
+    await page.keyboard.press('Enter');
+    await poll(active).toBe(labels[2]);
+    await removes.last().focus();
+    await page.keyboard.press('Enter');
+    await poll(active).toBe(labels.at(-2));
+    await page.screenshot({ path: join(artifacts, 'focus-after-remove-reference.png') });
+    for (let left = labels.length - 2; left > 0; left--) {
+      await page.keyboard.press('Enter');
+      await poll(async () => (await packOf(page) as unknown as { automations: { document: { references?: unknown[] } }[] }).automations[0]!.document.references?.length ?? 0).toBe(left - 1);
+    }
+    await poll(active).toBe('Add reference');
+
+    // The last block deleted: the focus goes to + Add block, which adds one from the keyboard.
+    await page.getByRole('button', { name: 'New pack' }).click();
+    await page.locator('.react-flow__node').first().click();
+    await inspector.getByRole('button', { name: /^Delete block / }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => page.locator('.react-flow__node').count()).toBe(0);
+    await poll(active).toBe('Add block');
+    await page.screenshot({ path: join(artifacts, 'focus-after-delete-last.png') });
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Add a block' }).waitFor();
+    expect(errors).toEqual([]);
+  });
+
+  it("keeps a block's config when its Kind is changed, as fields the new kind does not know, and Ctrl+Z gives the old kind back in one step", async () => {
+    const { page, errors } = await editor.open();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    const tagBlock = async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { kind: string; config: Record<string, unknown> };
+    const references = async () => ((await packOf(page)).automations[0]!.document as unknown as { references?: unknown[] }).references;
+    await page.getByRole('group', { name: 'Add tag block tag' }).click();
+    const before = await tagBlock();
+    const referencesBefore = await references();
+    expect(before.config).toEqual({ tag_id: 'tag-buyer-lead' });
+    const kind = inspector.getByLabel('Kind', { exact: true });
+    await kind.selectOption('action.send_sms');
+    await poll(async () => (await tagBlock()).kind).toBe('action.send_sms');
+    // Nothing is dropped: the Send SMS form lists the tag among the fields its catalog does not describe.
+    expect((await tagBlock()).config).toEqual(before.config);
+    expect(await references()).toEqual(referencesBefore);
+    const other = inspector.getByLabel('Other config fields (JSON)');
+    expect(JSON.parse(await other.inputValue())).toEqual({ tag_id: 'tag-buyer-lead' });
+    await poll(() => inspector.getByText(/config\.tag_id of action\.send_sms node "tag" is not in our catalog; it is kept as it is/).isVisible()).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'kind-changed.png') });
+    // One undo step, from the Kind selector itself.
+    await kind.focus();
+    await page.keyboard.press('Control+z');
+    await poll(tagBlock).toEqual(before);
+    await poll(() => kind.inputValue()).toBe('action.add_tag');
+    expect(await inspector.getByLabel('Tag *').inputValue()).toBe('tag-buyer-lead');
+    expect(errors).toEqual([]);
+  });
+
   it('names the field of a refused number where it is in the pack, in the words the diagnostics panel uses for it', async () => {
     const { context, page, errors } = await editor.open();
 

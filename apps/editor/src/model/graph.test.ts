@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { reconnect, canReconnect, addConnectedNode, addNode, canConnect, canvasIds, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, graphOf, moveNodes, nodeAt, nodesOf, pasteNodes, renameNode, updateNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
+import { blockAfterDelete, reconnect, canReconnect, addConnectedNode, addNode, canConnect, canvasIds, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, graphOf, moveNodes, nodeAt, nodesOf, pasteNodes, renameNode, updateNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -62,6 +62,18 @@ describe('editing', () => {
     const r = addConnectedNode(doc0(), 'action.add_note', { x: 0, y: 700 }, { source: 'email', handle: 'next' });
     expect(r.error).toBeUndefined();
     expect(edgesOf(r.doc).some((e) => e.source === 'email' && e.target === r.id)).toBe(true);
+  });
+  it('names the block that takes the place of deleted ones: the next left, else the last left, else none', () => {
+    const before = doc0();
+    const order = ids(before).map(String);
+    const at = (id: string) => order.indexOf(id);
+    expect(blockAfterDelete(before, deleteElements(before, ['replied']), ['replied'])).toBe(order[at('replied') + 1]);
+    const last = order.at(-1)!;
+    expect(blockAfterDelete(before, deleteElements(before, [last]), [last])).toBe(order.at(-2));
+    // Several: the block after the first deleted one that is left.
+    const two = [order[1]!, order[2]!];
+    expect(blockAfterDelete(before, deleteElements(before, two), two)).toBe(order[3]);
+    expect(blockAfterDelete(before, deleteElements(before, order), order)).toBeUndefined();
   });
   it('deletes nodes with their edges', () => {
     const d = deleteElements(doc0(), ['replied']);

@@ -45,6 +45,19 @@ export function canvasIds(list: unknown): string[] {
   return ids;
 }
 
+/**
+ * The block (its canvas id in `after`) that takes the place of blocks deleted from `before`: the
+ * first one left after the first deleted, else the last one left; none when no block is left.
+ * Where the keyboard's focus goes after a delete, as a removed row passes it to the next row.
+ */
+export function blockAfterDelete(before: Obj, after: Obj, deleted: Iterable<string>): string | undefined {
+  const gone = new Set(deleted);
+  const first = canvasIds(graphOf(before).nodes).findIndex((id) => gone.has(id));
+  const left = canvasIds(graphOf(after).nodes);
+  // The blocks before the first deleted one are all left, in order: the one at its index took its place.
+  return first < 0 || left.length === 0 ? undefined : left[Math.min(first, left.length - 1)];
+}
+
 /** The block with canvas id `id` (see canvasIds). */
 export function nodeAt(doc: Obj, id: string): Obj | undefined {
   const nodes = graphOf(doc).nodes;

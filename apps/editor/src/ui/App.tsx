@@ -18,7 +18,7 @@ import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
 import { duplicatesDropped, duplicatesStillThere, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText, parsePackText, type DuplicateNotKept, type NumberNotKept } from '../model/fileText.js';
 import { useValidation } from './useValidation.js';
-import { Canvas } from './Canvas.js';
+import { Canvas, type CanvasProps } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
 import { sameReferenceItems, stableRefIndex } from './flow.js';
 import type { RefIndex } from '../model/references.js';
@@ -94,7 +94,7 @@ export function App({ store }: { store: EditorStore }) {
     return (refsRef.current = { pack, refs: stableRefIndex(prev?.refs, packItemsByReferenceType(pack)) }).refs;
   }, [pack]);
   const [selection, setSelection] = useState<{ nodes: string[]; edges: string[] }>({ nodes: [], edges: [] });
-  const [focus, setFocus] = useState<{ nodeId?: string; edgeId?: string; seq: number }>();
+  const [focus, setFocus] = useState<CanvasProps['focus']>();
   const [fieldFocus, setFieldFocus] = useState<{ path: string[]; seq: number }>();
   const [banner, setBanner] = useState<string>();
   const [dragging, setDragging] = useState(false);
@@ -349,7 +349,10 @@ export function App({ store }: { store: EditorStore }) {
       // one that fixes it (data-focus: a stage list's Add stage) is, else its first control.
       const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>('[data-focus]') ?? found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
       if (el) {
-        el.focus();
+        // Shown as focused even after the finding was clicked with the mouse: the browser draws no
+        // ring on a button or checkbox focused by script after a click (:focus-visible), and the
+        // author would not see where the finding went.
+        el.focus({ focusVisible: true } as FocusOptions);
         el.scrollIntoView({ block: 'center' });
       }
     }, 80);
@@ -505,7 +508,7 @@ export function App({ store }: { store: EditorStore }) {
           </main>
           <aside className="inspector" aria-label="Inspector">
             {doc && item ? (
-              form(<ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} onRenamed={(id) => setFocus({ nodeId: id, seq: Date.now() })} /></ReferencesContext.Provider>)
+              form(<ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} selectBlocks={(ids) => setFocus({ nodeIds: ids, seq: Date.now() })} /></ReferencesContext.Provider>)
             ) : (
               <div>
                 <h2>Keyboard</h2>

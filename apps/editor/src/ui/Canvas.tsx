@@ -6,11 +6,11 @@ import {
   Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
+import { addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodeAt, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
-import type { Obj } from '../model/json.js';
+import { asObj, type Obj } from '../model/json.js';
 import { nodeTypes, SummaryContext, SummaryStore, type BlockNodeType } from './BlockNode.js';
 import { buildEdges, buildNodes, sameEdgeInputs, sameItems, type DiffMark, type NodeCache } from './flow.js';
 import type { RefIndex } from '../model/references.js';
@@ -24,8 +24,8 @@ export interface CanvasProps {
   /** Applies one undoable edit to the document; absent for a read-only canvas (diff view). */
   edit?: (fn: (doc: Obj) => Obj, coalesce?: string) => void;
   onSelection?: (nodes: string[], edges: string[]) => void;
-  /** Select (and center on) a node; no nodeId clears the selection. */
-  focus?: { nodeId?: string; edgeId?: string; seq: number };
+  /** Select (and center on) a node, or select blocks (`nodeIds`: centred when one); none clears the selection. */
+  focus?: { nodeId?: string; nodeIds?: string[]; edgeId?: string; seq: number };
   diff?: ReadonlyMap<string, DiffMark>;
   edgeDiff?: ReadonlyMap<string, DiffMark>;
   notify?: (text: string) => void;
@@ -135,8 +135,9 @@ function Flow(props: CanvasProps) {
       setNodes((nds) => nds.map((n) => (n.selected === set.has(n.id) ? n : { ...n, selected: set.has(n.id) })));
       setEdges((eds) => eds.map((e) => (e.selected ? { ...e, selected: false } : e)));
       if (center && ids.length === 1) {
-        const n = nodesRef.current.find((x) => x.id === ids[0]);
-        if (n) void flow.setCenter(n.position.x + 110, n.position.y + 32, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
+        // A block the same edit added (a copy) is in the pack before it is among the rendered nodes.
+        const at = nodesRef.current.find((x) => x.id === ids[0])?.position ?? asObj(nodeAt(docRef.current, ids[0]!)?.position);
+        if (typeof at.x === 'number' && typeof at.y === 'number') void flow.setCenter(at.x + 110, at.y + 32, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
       }
     },
     [flow, setNodes, setEdges],
@@ -162,7 +163,7 @@ function Flow(props: CanvasProps) {
   useEffect(() => {
     if (!props.focus) return;
     if (props.focus.edgeId) selectEdge(props.focus.edgeId);
-    else selectOnly(props.focus.nodeId ? [props.focus.nodeId] : [], true);
+    else selectOnly(props.focus.nodeIds ?? (props.focus.nodeId ? [props.focus.nodeId] : []), true);
   }, [props.focus, selectOnly, selectEdge]);
 
   const onSelectionChange = useCallback(

@@ -2,12 +2,12 @@
 // raw JSON for unknown fields), or the automation's fields, settings and references.
 import { count, NODE_KINDS, nodeKindInfo, numberLimitsOf, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
-import { deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '../model/graph.js';
+import { blockAfterDelete, deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { listedReferences, updateReference, withNamedReference } from '../model/references.js';
 import { RefMark, RefPicker, type Picked } from './RefPicker.js';
 import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField } from './fields.js';
-import { useContext, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
 import { FilterNode } from './ItemEditors.js';
@@ -21,18 +21,68 @@ const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
 
-export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
+/** A form's Duplicate or Delete (`data-block-action`), acting on blocks by canvas id. */
+type BlockAction = 'duplicate' | 'delete';
+type Act = (action: BlockAction, ids: string[]) => void;
+
+/**
+ * Where the keyboard's focus goes after a Duplicate or Delete, which takes its button away with
+ * the form: the same button in the form of the blocks then selected (the copies; the block that
+ * took a deleted one's place), or + Add block when no block is left. Asked in the document
+ * `from`; given in the first document after it, once the canvas has selected `blocks`.
+ */
+interface FocusAfter {
+  from: Obj;
+  to?: Obj;
+  blocks: string[];
+  action: BlockAction;
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
+
+export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; selectBlocks?: (ids: string[]) => void }) {
   const { doc, selected, edit } = props;
+  const pane = useRef<HTMLDivElement>(null);
+  const focusAfter = useRef<FocusAfter>(undefined);
+  useEffect(() => {
+    const f = focusAfter.current;
+    if (!f || doc === f.from) return;
+    f.to ??= doc;
+    // Another edit came first: the focus is no longer this action's to give.
+    if (doc !== f.to) return void (focusAfter.current = undefined);
+    if (f.blocks.length > 0 && !sameIds(selected, f.blocks)) return;
+    focusAfter.current = undefined;
+    const target = f.blocks.length > 0 ? pane.current?.querySelector<HTMLElement>(`[data-block-action="${f.action}"]`) : document.querySelector<HTMLElement>('.canvas-toolbar [aria-label="Add block"]');
+    target?.focus();
+  });
+  const act: Act = (action, ids) => {
+    let blocks: string[] = [];
+    let changed = false;
+    edit((d) => {
+      const r = action === 'duplicate' ? duplicateNodes(d, ids) : { doc: deleteElements(d, ids), ids: [] };
+      const next = action === 'delete' ? blockAfterDelete(d, r.doc, ids) : undefined;
+      blocks = action === 'duplicate' ? r.ids : next === undefined ? [] : [next];
+      changed = r.doc !== d;
+      return r.doc;
+    });
+    if (!changed) return;
+    focusAfter.current = { from: doc, blocks, action };
+    props.selectBlocks?.(blocks);
+  };
   const node = selected.length === 1 ? nodeAt(doc, selected[0]!) : undefined;
-  if (node) return <NodeForm key={selected[0]} cid={selected[0]!} doc={doc} node={node} edit={edit} notify={props.notify} onRenamed={props.onRenamed} />;
+  return <div ref={pane}>{node ? <NodeForm key={selected[0]} cid={selected[0]!} doc={doc} node={node} edit={edit} notify={props.notify} act={act} onRenamed={(id) => props.selectBlocks?.([id])} /> : <AutomationForm {...props} act={act} />}</div>;
+}
+
+function AutomationForm(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; act: Act }) {
+  const { doc, selected, edit, act } = props;
   return (
     <div>
       <h2>Automation</h2>
       {selected.length > 1 && (
         <p className="help">
           {count(selected.length)} blocks selected.{' '}
-          <button onClick={() => edit((d) => duplicateNodes(d, selected).doc)}>Duplicate</button>{' '}
-          <button onClick={() => edit((d) => deleteElements(d, selected))}>Delete</button>
+          <button data-block-action="duplicate" onClick={() => act('duplicate', selected)}>Duplicate</button>{' '}
+          <button data-block-action="delete" onClick={() => act('delete', selected)}>Delete</button>
         </p>
       )}
       <TextField label="Key" path="key" value={str(props.item.key)} onChange={(v) => props.editItem((i) => setKey(i, 'key', v), 'key')} />
@@ -100,8 +150,25 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
 
 function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
   const refs = asArr(doc.references);
+  // A reference removed takes its Remove with it: the focus goes, after the render, to the Remove
+  // of the row that took its place, else of the row before, else to Add reference (as a removed
+  // stage or condition passes it on), never to the page's top. With the list it was asked for:
+  // an earlier render's effects may run after the click.
+  const box = useRef<HTMLElement>(null);
+  const removed = useRef<{ index: number; from: unknown }>(undefined);
+  useEffect(() => {
+    if (!removed.current || removed.current.from === doc.references) return;
+    const i = removed.current.index;
+    removed.current = undefined;
+    const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button[data-remove-reference]') ?? [])];
+    (buttons[i] ?? buttons[i - 1] ?? box.current?.querySelector<HTMLElement>('button[data-add-reference]'))?.focus();
+  });
+  const remove = (i: number) => {
+    removed.current = { index: i, from: doc.references };
+    edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)));
+  };
   return (
-    <section aria-label="References">
+    <section aria-label="References" ref={box}>
       <h2>References ({count(refs.length)})</h2>
       <p className="help">Kept in step with the ids block configs write. Items not in this pack need a name to match in the workspace.</p>
       {refs.map((r, i) => {
@@ -117,11 +184,11 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
               <TextField label="Detail" path={`document/references/${i}/detail`} value={str(ref.detail)} onChange={(v) => edit((d) => updateReference(d, i, { detail: v }), `ref-detail-${i}`)} />
             </div>
             {REFERENCE_TYPES.includes(str(ref.type) as ReferenceType) && <RefMark type={str(ref.type) as ReferenceType} id={str(ref.id)} />}
-            <button aria-label={`Remove reference ${str(ref.id)}`} onClick={() => edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)))}>Remove</button>
+            <button data-remove-reference aria-label={`Remove reference ${str(ref.id)}`} onClick={() => remove(i)}>Remove</button>
           </div>
         );
       })}
-      <button onClick={() => edit((d) => setKey(d, 'references', [...asArr(d.references), { type: 'tag', id: 'new-id', name: '' }]))}>Add reference</button>
+      <button data-add-reference onClick={() => edit((d) => setKey(d, 'references', [...asArr(d.references), { type: 'tag', id: 'new-id', name: '' }]))}>Add reference</button>
     </section>
   );
 }
@@ -190,7 +257,7 @@ function RefLinks({ type, ids }: { type: ReferenceType; ids: unknown[] }) {
 }
 
 /** A block's form; `cid` is its canvas id (graph.ts canvasIds), which every edit goes by: another block may share its id. */
-function NodeForm({ cid, doc, node, edit, notify, onRenamed }: { cid: string; doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; onRenamed?: (id: string) => void }) {
+function NodeForm({ cid, doc, node, edit, notify, act, onRenamed }: { cid: string; doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; act: Act; onRenamed?: (id: string) => void }) {
   const id = str(node.id);
   const kind = str(node.kind);
   const info = nodeKindInfo(kind);
@@ -250,8 +317,8 @@ function NodeForm({ cid, doc, node, edit, notify, onRenamed }: { cid: string; do
         />
       </section>
       <section>
-        <button onClick={() => edit((d) => duplicateNodes(d, [cid]).doc)}>Duplicate</button>{' '}
-        <button onClick={() => edit((d) => deleteElements(d, [cid]))} aria-label={`Delete block ${id}`}>Delete</button>
+        <button data-block-action="duplicate" onClick={() => act('duplicate', [cid])} aria-label={`Duplicate block ${id}`}>Duplicate</button>{' '}
+        <button data-block-action="delete" onClick={() => act('delete', [cid])} aria-label={`Delete block ${id}`}>Delete</button>
       </section>
     </div>
   );
