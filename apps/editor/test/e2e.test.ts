@@ -309,6 +309,62 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps the keyboard's focus on the canvas after Delete: on the block that took the deleted one's place (the arrow keys go on from there), on a deleted edge's source, on + Add block when no block is left", async () => {
+    const { page, errors } = await editor.open();
+    /** The canvas block the focus is on (its canvas id), else what it is on instead. */
+    const active = () => page.evaluate(() => {
+      const a = document.activeElement;
+      return a?.matches('.react-flow__node') ? `block ${a.getAttribute('data-id')}` : (a?.getAttribute('aria-label') ?? a?.tagName);
+    });
+    const selected = () => page.locator('.react-flow__node.selected').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id')));
+    const nodeIds = async () => (await packOf(page)).automations[0]!.document.graph.nodes.map((n) => n.id);
+
+    // A selected edge deleted with the key: the focus (on no element after the click) goes to its source block, selected.
+    await page.locator('.react-flow__edge[aria-label="Connection start next to tag"] .react-flow__edge-interaction').dispatchEvent('click');
+    await poll(() => page.locator('.react-flow__edge.selected').getAttribute('aria-label')).toBe('Connection start next to tag');
+    await page.keyboard.press('Delete');
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'start' && e.target === 'tag')).toBe(false);
+    await poll(active).toBe('block start');
+    await poll(selected).toEqual(['start']);
+
+    // Tab from the toolbar onto the blocks, to "wait"; Enter selects it, Delete deletes it: the
+    // next block in the graph's list ("replied") is selected and focused, not the page's body.
+    const order = await nodeIds();
+    expect(order).toEqual(['start', 'tag', 'sms', 'wait', 'replied', 'task', 'email']);
+    await page.getByRole('button', { name: 'Tidy up layout' }).focus();
+    for (let i = 0; i < 10 && (await active()) !== 'block wait'; i++) await page.keyboard.press('Tab');
+    expect(await active()).toBe('block wait');
+    await page.keyboard.press('Enter');
+    await poll(selected).toEqual(['wait']);
+    await page.keyboard.press('Delete');
+    await poll(nodeIds).toEqual(order.filter((id) => id !== 'wait'));
+    await poll(active).toBe('block replied');
+    await poll(selected).toEqual(['replied']);
+    await poll(() => page.locator('.inspector').getByLabel('Block id').inputValue()).toBe('replied');
+    await page.screenshot({ path: join(artifacts, 'focus-after-canvas-delete.png') });
+    // The arrow keys go on from there, the focus with the selection: up from "replied" is "sms".
+    await page.keyboard.press('ArrowUp');
+    await poll(selected).toEqual(['sms']);
+    await poll(active).toBe('block sms');
+
+    // Delete, again and again: each time the block that took the deleted one's place (the next, else
+    // the one before) has the focus and the selection, down to + Add block when none is left.
+    let left = order.filter((id) => id !== 'wait');
+    let at = left.indexOf('sms');
+    while (left.length > 0) {
+      await page.keyboard.press('Backspace');
+      left = left.filter((_, i) => i !== at);
+      await poll(nodeIds).toEqual(left);
+      if (left.length === 0) break;
+      at = Math.min(at, left.length - 1);
+      await poll(active).toBe(`block ${left[at]}`);
+      await poll(selected).toEqual([left[at]]);
+    }
+    await poll(active).toBe('Add block');
+    await page.screenshot({ path: join(artifacts, 'focus-after-canvas-delete-last.png') });
+    expect(errors).toEqual([]);
+  });
+
   it('copies blocks to the system clipboard as JSON and pastes them into another pack in another tab; plain text is not pasted as blocks', async () => {
     const a = await editor.page();
     await a.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: editor.url });

@@ -6,7 +6,7 @@ import {
   Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodeAt, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
+import { blockAfterDelete, addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodeAt, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
@@ -89,6 +89,8 @@ function Flow(props: CanvasProps) {
   const edgesRef = useRef(edges);
   edgesRef.current = edges;
   const pasteCount = useRef(0);
+  const flowEl = useRef<HTMLDivElement>(null);
+  const addBlockButton = useRef<HTMLButtonElement>(null);
 
   // Rebuild from the pack whenever it (or its findings) change, keeping selection and
   // measurements, and reusing unchanged nodes so only edited blocks re-render.
@@ -165,6 +167,32 @@ function Flow(props: CanvasProps) {
     if (props.focus.edgeId) selectEdge(props.focus.edgeId);
     else selectOnly(props.focus.nodeIds ?? (props.focus.nodeId ? [props.focus.nodeId] : []), true);
   }, [props.focus, selectOnly, selectEdge]);
+
+  // Whether the keyboard's focus is on this canvas (a block), or lost to the page's body: the
+  // canvas's keys then keep it here, as they move the selection.
+  const focusOnCanvas = () => {
+    const a = document.activeElement;
+    return !a || a === document.body || !!flowEl.current?.contains(a);
+  };
+  // Focuses a block's element (React Flow's node wrapper, a Tab stop): without scrolling the
+  // canvas's box, which React Flow pans itself (onto a block focused from the keyboard outside the view).
+  const focusBlock = (id: string) => flowEl.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true });
+
+  // A block or edge deleted from the keyboard took the focus with it (the deleted block's element),
+  // leaving it on the page's body. Once the delete is drawn, the block that took the deleted
+  // one's place (blockAfterDelete: the next in the graph's list, else the one before; for an edge,
+  // its source) is selected and focused, so the arrow keys go on from there; + Add block when no
+  // block is left. Asked in the document `from`, given in the first one after it (the delete's:
+  // the edit is applied at once), while the deleted block's element is still drawn.
+  const focusAfterDelete = useRef<{ from: Obj; block?: string }>(undefined);
+  useEffect(() => {
+    const f = focusAfterDelete.current;
+    if (!f || doc === f.from) return;
+    focusAfterDelete.current = undefined;
+    if (f.block === undefined) return void addBlockButton.current?.focus();
+    focusBlock(f.block);
+    selectOnly([f.block]);
+  });
 
   const onSelectionChange = useCallback(
     ({ nodes: ns, edges: es }: OnSelectionChangeParams) => props.onSelection?.(ns.map((n) => n.id), es.map((e) => e.id)),
@@ -353,7 +381,16 @@ function Flow(props: CanvasProps) {
       const es = edgesRef.current.filter((x) => x.selected).map((x) => x.id);
       if (ns.length || es.length) {
         e.preventDefault();
-        edit!((d) => deleteElements(d, ns, es));
+        const keep = focusOnCanvas();
+        const from = docRef.current;
+        const sources = es.map((id) => edgesRef.current.find((x) => x.id === id)?.source);
+        let block: string | undefined;
+        edit!((d) => {
+          const after = deleteElements(d, ns, es);
+          block = ns.length ? blockAfterDelete(d, after, ns) : sources.find((id) => nodesRef.current.some((n) => n.id === id));
+          return after;
+        });
+        if (keep) focusAfterDelete.current = { from, block };
       }
     } else if (mod && key === 'd') {
       const ids = selectedIds();
@@ -383,6 +420,9 @@ function Flow(props: CanvasProps) {
         // Ahead of React Flow's own arrow handling (which would nudge the block).
         e.preventDefault();
         e.stopPropagation();
+        // The focus goes with the selection (from a block, or from nowhere), so a screen reader
+        // names the block and Delete after it keeps the place.
+        if (focusOnCanvas()) focusBlock(next);
         selectOnly([next], true);
       }
     } else if (!mod && (key === '/' || key === 'n')) {
@@ -402,12 +442,13 @@ function Flow(props: CanvasProps) {
       {/* Before the canvas in the page, so the first Tab from the sidebar reaches it, not every block first. */}
       {!readOnly && (
         <div className="canvas-toolbar">
-          <button className="primary" onClick={openPalette} aria-label="Add block" title="Add block (/)">+ Add block</button>
+          <button ref={addBlockButton} className="primary" onClick={openPalette} aria-label="Add block" title="Add block (/)">+ Add block</button>
           <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
         </div>
       )}
       <SummaryContext.Provider value={summaries.current}>
       <ReactFlow<BlockNodeType, Edge>
+        ref={flowEl}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
