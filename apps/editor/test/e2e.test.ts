@@ -309,7 +309,7 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
-  it("keeps the keyboard's focus on the canvas after Delete: on the block that took the deleted one's place (the arrow keys go on from there), on a deleted edge's source, on + Add block when no block is left", async () => {
+  it("keeps the keyboard's focus on the canvas after Delete or Cut: on the block that took the deleted one's place (the arrow keys go on from there), on a deleted edge's source, on + Add block when no block is left", async () => {
     const { page, errors } = await editor.open();
     /** The canvas block the focus is on (its canvas id), else what it is on instead. */
     const active = () => page.evaluate(() => {
@@ -346,11 +346,16 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.keyboard.press('ArrowUp');
     await poll(selected).toEqual(['sms']);
     await poll(active).toBe('block sms');
+    // Cut removes it as Delete does, and the focus goes on the same way: to "replied", which took its place.
+    await page.keyboard.press('Control+x');
+    await poll(nodeIds).toEqual(order.filter((id) => id !== 'wait' && id !== 'sms'));
+    await poll(active).toBe('block replied');
+    await poll(selected).toEqual(['replied']);
 
     // Delete, again and again: each time the block that took the deleted one's place (the next, else
     // the one before) has the focus and the selection, down to + Add block when none is left.
-    let left = order.filter((id) => id !== 'wait');
-    let at = left.indexOf('sms');
+    let left = order.filter((id) => id !== 'wait' && id !== 'sms');
+    let at = left.indexOf('replied');
     while (left.length > 0) {
       await page.keyboard.press('Backspace');
       left = left.filter((_, i) => i !== at);

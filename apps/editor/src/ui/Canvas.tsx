@@ -194,6 +194,20 @@ function Flow(props: CanvasProps) {
     selectOnly([f.block]);
   });
 
+  /** Deletes blocks and edges from the keyboard (Delete, Backspace, Cut), the focus kept on the canvas (focusAfterDelete). */
+  const deleteKeepingFocus = (ns: string[], es: string[]) => {
+    const keep = focusOnCanvas();
+    const from = docRef.current;
+    const sources = es.map((id) => edgesRef.current.find((x) => x.id === id)?.source);
+    let block: string | undefined;
+    edit!((d) => {
+      const after = deleteElements(d, ns, es);
+      block = ns.length ? blockAfterDelete(d, after, ns) : sources.find((id) => nodesRef.current.some((n) => n.id === id));
+      return after;
+    });
+    if (keep) focusAfterDelete.current = { from, block };
+  };
+
   const onSelectionChange = useCallback(
     ({ nodes: ns, edges: es }: OnSelectionChangeParams) => props.onSelection?.(ns.map((n) => n.id), es.map((e) => e.id)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -357,7 +371,7 @@ function Flow(props: CanvasProps) {
     lastClipText = clipboardText(clipboard);
     e.clipboardData?.setData('text/plain', lastClipText);
     pasteCount.current = 0;
-    if (e.type === 'cut') edit!((d) => deleteElements(d, ns));
+    if (e.type === 'cut') deleteKeepingFocus(ns, []);
     props.notify?.(`${plural(ns.length, 'block')} ${e.type === 'cut' ? 'cut' : 'copied'}`);
   };
   useEffect(() => {
@@ -381,16 +395,7 @@ function Flow(props: CanvasProps) {
       const es = edgesRef.current.filter((x) => x.selected).map((x) => x.id);
       if (ns.length || es.length) {
         e.preventDefault();
-        const keep = focusOnCanvas();
-        const from = docRef.current;
-        const sources = es.map((id) => edgesRef.current.find((x) => x.id === id)?.source);
-        let block: string | undefined;
-        edit!((d) => {
-          const after = deleteElements(d, ns, es);
-          block = ns.length ? blockAfterDelete(d, after, ns) : sources.find((id) => nodesRef.current.some((n) => n.id === id));
-          return after;
-        });
-        if (keep) focusAfterDelete.current = { from, block };
+        deleteKeepingFocus(ns, es);
       }
     } else if (mod && key === 'd') {
       const ids = selectedIds();
