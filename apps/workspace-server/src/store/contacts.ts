@@ -381,15 +381,13 @@ interface CachedCount {
 /** Per store: counts of filtered lists by filter (contactListQuery's cacheKey). */
 const countCaches = new WeakMap<object, Map<string, CachedCount>>();
 /** Per store: the unfiltered pages (workspace, limit and cursor) this process has served, at most SERVED_PAGES. */
-const servedPages = new WeakMap<object, Set<string>>();
+const servedPages = new WeakMap<object, Map<string, true>>();
 const SERVED_PAGES = 100_000;
 const COUNT_CACHE_SIZE = 10_000;
 
 /** Notes a page as served, newest last; past SERVED_PAGES the oldest is forgotten. */
-function markServed(served: Set<string>, pageKey: string): void {
-  served.delete(pageKey);
-  if (served.size >= SERVED_PAGES) served.delete(served.keys().next().value as string);
-  served.add(pageKey);
+function markServed(served: Map<string, true>, pageKey: string): void {
+  setBounded(served, pageKey, true, SERVED_PAGES);
 }
 
 /**
@@ -465,7 +463,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const pages = contactPageCache(db);
   const now = Date.now();
   let served = servedPages.get(db);
-  if (!served) servedPages.set(db, (served = new Set()));
+  if (!served) servedPages.set(db, (served = new Map()));
   const pageKey = pageKeyOf(ws, f.limit, f.cursor);
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
@@ -586,7 +584,7 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
   const pages = contactPageCache(db);
   const limit = o.limit ?? 20;
   let served = servedPages.get(db);
-  if (!served) servedPages.set(db, (served = new Set()));
+  if (!served) servedPages.set(db, (served = new Map()));
   const sql = `SELECT w.ws, p.* FROM unnest($1::text[]) WITH ORDINALITY AS w(ws, o),
     LATERAL (${forWorkspace(contactListQuery('', { limit } as ContactFilters, undefined, 'ordered text').sql, 'w.ws')}) p
     ORDER BY w.o, p.ord`;
