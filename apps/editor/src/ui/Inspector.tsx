@@ -6,7 +6,7 @@ import { blockAfterDelete, deleteElements, duplicateNodes, nodeAt, renameNode, u
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { listedReferences, updateReference, withNamedReference } from '../model/references.js';
 import { RefMark, RefPicker, type Picked } from './RefPicker.js';
-import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField } from './fields.js';
+import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField, useFocusAfter } from './fields.js';
 import { useContext, useEffect, useRef, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
@@ -150,21 +150,15 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
 
 function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
   const refs = asArr(doc.references);
-  // A reference removed takes its Remove with it: the focus goes, after the render, to the Remove
-  // of the row that took its place, else of the row before, else to Add reference (as a removed
-  // stage or condition passes it on), never to the page's top. With the list it was asked for:
-  // an earlier render's effects may run after the click.
+  // A reference removed takes its Remove with it: the focus goes to the Remove of the row that
+  // took its place, else of the row before, else to Add reference (useFocusAfter).
   const box = useRef<HTMLElement>(null);
-  const removed = useRef<{ index: number; from: unknown }>(undefined);
-  useEffect(() => {
-    if (!removed.current || removed.current.from === doc.references) return;
-    const i = removed.current.index;
-    removed.current = undefined;
-    const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button[data-remove-reference]') ?? [])];
-    (buttons[i] ?? buttons[i - 1] ?? box.current?.querySelector<HTMLElement>('button[data-add-reference]'))?.focus();
-  });
+  const focusAfter = useFocusAfter(doc.references);
   const remove = (i: number) => {
-    removed.current = { index: i, from: doc.references };
+    focusAfter(() => {
+      const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button[data-remove-reference]') ?? [])];
+      return [buttons[i], buttons[i - 1], box.current?.querySelector<HTMLElement>('button[data-add-reference]')];
+    });
     edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)));
   };
   return (

@@ -1,5 +1,5 @@
 // Forms for the pack's own fields and the non-graph item kinds.
-import { useContext, useEffect, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
+import { useContext, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { ASSET_ROLES, MESSAGE_CHANNELS, PACK_FORMAT, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
@@ -7,7 +7,7 @@ import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, swatchColor, updateStage } from '../model/items.js';
 import { embedEmailImages, PREVIEW_CSP, PREVIEW_CSP_REMOTE_IMAGES, remoteResources, withPolicy } from '../model/preview.js';
-import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useRowKeys, useTypedText } from './fields.js';
+import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useFocusAfter, useRowKeys, useTypedText } from './fields.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
 function Cell({ path, children }: { path: string; children: (attrs: { 'data-path': string }) => ReactNode }) {
@@ -203,21 +203,14 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange, onR
   const children = isGroup(node) ? asArr(n.children) : NO_CHILDREN;
   const keys = useRowKeys(children);
   // A child removed (its × or Remove, from the keyboard too) takes its button with it: the focus
-  // goes, after the render, to the remove button of the row that took its place, else of the row
-  // before, else to this group's + Condition, never to the page's top.
+  // goes to the remove button of the row that took its place, else of the row before, else to
+  // this group's + Condition (useFocusAfter).
   const box = useRef<HTMLDivElement>(null);
-  // With the children it was asked for (an earlier render's effects may run after the click).
-  const removed = useRef<{ index: number; from: unknown }>(undefined);
-  useEffect(() => {
-    if (!removed.current || removed.current.from === n.children) return;
-    const i = removed.current.index;
-    removed.current = undefined;
-    const removeButton = (j: number) => {
-      const child = [...path, j].join('.');
-      return box.current?.querySelector<HTMLElement>(`button[aria-label="Remove condition ${child}"], button[aria-label="Remove group ${child}"]`);
-    };
-    (removeButton(i) ?? (i > 0 ? removeButton(i - 1) : null) ?? box.current?.querySelector<HTMLElement>('button[data-add-condition]'))?.focus();
-  });
+  const focusAfter = useFocusAfter(n.children);
+  const removeButton = (j: number) => {
+    const child = [...path, j].join('.');
+    return box.current?.querySelector<HTMLElement>(`button[aria-label="Remove condition ${child}"], button[aria-label="Remove group ${child}"]`);
+  };
   if (isGroup(node)) {
     return (
       <div className="filter-group" role="group" aria-label={`Filter group ${at}`} ref={box} {...field}>
@@ -230,7 +223,7 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange, onR
           {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>Remove</button>}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
-        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => (removed.current = { index: i, from: n.children })} />)}
+        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => focusAfter(() => [removeButton(i), i > 0 ? removeButton(i - 1) : null, box.current?.querySelector<HTMLElement>('button[data-add-condition]')])} />)}
       </div>
     );
   }
@@ -294,29 +287,21 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   // Rows keyed by their stage, not their index: a probability typed and not applied stays with its stage.
   const keys = useRowKeys(listed);
   const upd = (i: number, k: string, v: unknown) => edit((p) => updateStage(p, i, { [k]: v }), `stage-${i}-${k}`);
-  // A move or a removal re-renders the rows: the button pressed moves with its row (React moves
-  // the row's element, which drops its focus) or goes. The focus goes, after the render, to the
-  // first enabled button `focusNext` names (by aria-label): the moved stage's, or the row's that
-  // took the removed one's place (Add stage when none is left), so the keyboard goes on where it
-  // was, never from the page's top.
+  // A move or a removal re-renders the rows: the button pressed moves with its row or goes. The
+  // focus goes to the first enabled button `focusNext` names (by aria-label, in the rows as they
+  // are after the edit): the moved stage's, or the row's that took the removed one's place (Add
+  // stage when none is left), so the keyboard goes on where it was (useFocusAfter).
   const pane = useRef<HTMLDivElement>(null);
-  // With the stage list it was asked for: the effects of a render before the edit's may run after
-  // the click (React runs pending ones first), when the labels still name the rows as they were.
-  const focusNext = useRef<{ labels: readonly string[]; from: unknown }>(undefined);
-  useEffect(() => {
-    if (!focusNext.current || focusNext.current.from === item.stages) return;
-    const { labels } = focusNext.current;
-    focusNext.current = undefined;
-    const controls = labels.map((l) => pane.current?.querySelector<HTMLButtonElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`));
-    controls.find((c) => c && !c.disabled)?.focus();
-  });
+  const focusAfter = useFocusAfter(item.stages);
+  const focusNext = (labels: readonly string[]) =>
+    focusAfter(() => labels.map((l) => pane.current?.querySelector<HTMLElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`)));
   const move = (i: number, to: number) => {
     const dir = to > i ? 'down' : 'up';
-    focusNext.current = { labels: [`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`], from: item.stages };
+    focusNext([`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`]);
     edit((p) => moveStage(p, i, to));
   };
   const remove = (i: number) => {
-    focusNext.current = { labels: [`Remove stage ${i + 1}`, `Remove stage ${i}`, ADD_STAGE], from: item.stages };
+    focusNext([`Remove stage ${i + 1}`, `Remove stage ${i}`, ADD_STAGE]);
     edit((p) => removeStage(p, i));
   };
   return (
