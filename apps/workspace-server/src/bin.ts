@@ -105,24 +105,20 @@ function withoutPassword(url: string): string {
   }
 }
 
-/** A whole number of at least `min`, read from `name` (a flag or an environment variable); undefined when not given. */
-function wholeNumber(name: string, text: string | undefined, min: number): number | undefined {
+/**
+ * A whole number of at least `min`, read from `name` (a flag or an environment variable); undefined
+ * when not given. A refusal says what it expects: `expected`, else "a whole number of at least min".
+ */
+function wholeNumber(name: string, text: string | undefined, min: number, expected = `a whole number of at least ${min}`): number | undefined {
   if (text === undefined || text === '') return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${name} expects a whole number of at least ${min}, got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${name} expects ${expected}, got "${text}"`);
   return Number(text);
 }
 
 /** `--flag`'s whole number or, when the flag is not given, the environment variable `env`'s. */
-function countOption(values: Record<string, unknown>, flag: string, env: string, min: number): number | undefined {
+function countOption(values: Record<string, unknown>, flag: string, env: string, min: number, expected?: string): number | undefined {
   const given = values[flag] as string | undefined;
-  return given !== undefined ? wholeNumber(`--${flag}`, given, min) : wholeNumber(env, process.env[env], min);
-}
-
-/** --retention-days / RETENTION_DAYS: a whole number of days, 0 to keep events for ever. */
-function retentionDays(text: string | undefined): number | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (!/^\d+$/.test(text)) throw new Error(`--retention-days expects a whole number of days (0 keeps everything), got "${text}"`);
-  return Number(text);
+  return given !== undefined ? wholeNumber(`--${flag}`, given, min, expected) : wholeNumber(env, process.env[env], min, expected);
 }
 
 async function serve(args: string[]): Promise<number | undefined> {
@@ -152,7 +148,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   const port = Number(values.port ?? process.env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
   const host = values.host ?? process.env.HOST ?? '127.0.0.1';
-  const retention = retentionDays(values['retention-days'] ?? process.env.RETENTION_DAYS);
+  const retention = countOption(values, 'retention-days', 'RETENTION_DAYS', 0, 'a whole number of days (0 keeps everything)');
   if (values.editor !== undefined && values['no-editor']) throw new Error('--editor DIR and --no-editor contradict each other: give one');
   if (values.editor !== undefined) editorRoot(values.editor); // before anything starts
   // The installed package ships the editor's build: served unless --no-editor or another --editor DIR.
