@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import { buildServer, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
 import { createContact } from '../dist/store/contacts.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../dist/webhooks/store.js';
+import { FANOUT_GAP_MS } from '../dist/webhooks/worker.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const N = Number(process.env.BENCH_WEBHOOK_CONTACTS ?? 10_000);
@@ -265,8 +266,9 @@ ${rows.map(({ kind, l, b }) => `| ${name[kind]} | ${f(N / (l.createdMs / 1000))}
 Every step is committed in the database, in batches: one statement records every acknowledged
 outcome that finished while the last was being written and claims the due attempts of every
 endpoint with free slots, the recorded ones' included (a failed outcome is its own transaction;
-the loop claims alone after a fan-out, unless this process fills the share of every endpoint it queued for); the fan-out is two statements per batch of events (read,
-then move the cursor and write the deliveries). On PGlite they share the server's event loop with
+the loop claims alone after a fan-out, unless this process fills the share of every endpoint it queued for, and not after one that queued nothing); the fan-out is two
+statements per batch of events (read, then move the cursor and write the deliveries; one, the read moving the cursor itself, when no event of the batch has an endpoint),
+at most one every ${FANOUT_GAP_MS} ms while writes keep nudging the worker. On PGlite they share the server's event loop with
 the HTTP work. In this table's live runs the creating clients also share the
 server's thread, which inflated its latency (the 5.4 s p99 of session 3): the fixed-rate section
 above sends them from a thread of their own (at 200 creations/s on PostgreSQL, with the creating

@@ -748,6 +748,112 @@ export function defineWebhookSuite(kind: StoreKind) {
     expect(answered.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `H${i}`).sort());
   });
 
+  it('a stream of writes to workspaces without an endpoint costs the loop a statement per fan-out, gathered, and no claim', async () => {
+    await s.drain(); // earlier tests' events and attempts, out of the way
+    const { client, id: ws } = await s.workspace();
+    const db = s.store.db;
+    const seen = { reads: 0, moves: 0, claims: 0 };
+    const counted: Db = {
+      kind: db.kind, pool: db.pool,
+      transaction: (fn) => db.transaction(fn), exec: (sql) => db.exec(sql), close: async () => {},
+      query: (sql, params, opts) => {
+        const t = sql.trimStart();
+        if (t.startsWith('WITH evs AS')) seen.reads++;
+        if (t.startsWith('WITH moved AS')) seen.moves++;
+        if (t.startsWith('WITH RECURSIVE eps')) seen.claims++;
+        return db.query(sql, params, opts);
+      },
+    };
+    const worker = new WebhookWorker(counted, s.clock, { allowInsecure: true, pollMs: 60_000 });
+    worker.start();
+    const N = 40;
+    try {
+      // Every write's response nudges the worker, as the server's own hook does.
+      await Promise.all(Array.from({ length: N }, async (_, i) => {
+        expect((await client.post('/v1/contacts', { first_name: `S${i}`, last_name: 'Stream' })).status).toBe(201);
+        worker.nudge();
+      }));
+      const { rows: [last] } = await db.query<{ txid: string; id: string }>('SELECT txid::text AS txid, id FROM events WHERE workspace_id = $1 ORDER BY txid DESC, id DESC LIMIT 1', [ws]);
+      const passed = async () => (await db.query<{ passed: boolean }>(
+        "SELECT (c.txid, c.event_id) >= ($1::xid8, $2::text) AS passed FROM outbox_cursor c WHERE c.name = 'webhooks'", [last.txid, last.id],
+      )).rows[0].passed;
+      const deadline = Date.now() + 5_000;
+      while (!(await passed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await passed()).toBe(true);
+    } finally {
+      await worker.stop();
+    }
+    // The reads moved the cursor themselves (no second statement), fewer than the writes, and the
+    // loop claimed once, when it started: nothing was queued, so no claim could find anything.
+    expect(seen.moves).toBe(0);
+    expect(seen.reads).toBeGreaterThan(0);
+    expect(seen.reads).toBeLessThan(N);
+    expect(seen.claims).toBe(1);
+  });
+
+  it('of two fan-outs that read the same events of workspaces without an endpoint, one moves the cursor past them; the other is held', async () => {
+    if (kind === 'pglite') return; // one embedded connection: no fan-out can wait on another's lock
+    await s.drain();
+    const { client } = await s.workspace();
+    for (let i = 0; i < 3; i++) expect((await client.post('/v1/contacts', { first_name: `R${i}`, last_name: 'Race' })).status).toBe(201);
+    const other = await openTestStore(kind, schema);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    try {
+      // Process B passes the events inside a transaction it keeps open: the cursor's row stays locked.
+      let first: Awaited<ReturnType<typeof fanOut>> | undefined;
+      const b = other.db.transaction(async (tx) => {
+        first = await fanOut({ ...other.db, query: (sql: string, params?: unknown[]) => tx.query(sql, params) } as Db, s.clock.now());
+        await gate;
+      });
+      while (!first) await new Promise((r) => setTimeout(r, 5));
+      expect(first.done).toBeGreaterThanOrEqual(3);
+      // Process A read the same events (B's move is not committed) and waits on the row's lock.
+      const a = fanOut(s.store.db, s.clock.now());
+      const deadline = Date.now() + 5_000;
+      const waiting = async () => (await other.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH evs AS%'",
+      )).rows[0].n;
+      while ((await waiting()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(await waiting()).toBe(1);
+      release();
+      await b;
+      // B's move committed first: A finds the cursor moved from where it read it, moves nothing.
+      expect(await a).toEqual({ done: 0, held: true, endpoints: new Set() });
+      expect(await fanOut(s.store.db, s.clock.now())).toEqual({ done: 0, held: false, endpoints: new Set() });
+    } finally {
+      release();
+      await other.close();
+    }
+  });
+
+  it('send test and replay reach a running worker at once, not at its next poll', async () => {
+    const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);
+    const two = await startHookServer(kind, { store: secondStore, clock: s.clock, webhooks: { pollMs: 60_000 } });
+    try {
+      await s.drain();
+      const { client } = await two.workspace();
+      const { rcv, id } = await verifiedEndpoint(['contact.created'], client);
+      const arrived = async (n: number) => {
+        const deadline = Date.now() + 10_000;
+        while (rcv.deliveries('webhook.ping').length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        return rcv.deliveries('webhook.ping').length;
+      };
+      // Give the loop's first claim, at its start, time to pass: what follows is not in it.
+      await new Promise((r) => setTimeout(r, 200));
+      const t = await client.post(`/v1/webhooks/${id}/test`);
+      expect(t.status).toBe(202);
+      expect(await arrived(1)).toBe(1);
+      const r = await client.post(`/v1/webhooks/${id}/deliveries/${t.body.delivery_id}/replay`);
+      expect(r.status).toBe(200);
+      expect(await arrived(2)).toBe(2);
+      expect(rcv.deliveries('webhook.ping').map((x) => x.headers['x-service-delivery-id'])).toEqual([t.body.delivery_id, t.body.delivery_id]);
+    } finally {
+      await two.close();
+      if (kind !== 'pglite') await secondStore.close();
+    }
+  });
+
   it('two servers on one database never send the same attempt twice', async () => {
     // On PostgreSQL the second server has its own pool; PGlite is one embedded database, shared.
     const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);

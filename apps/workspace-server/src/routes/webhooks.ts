@@ -139,7 +139,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     schema: { summary: 'Re-enable a disabled endpoint (resets its consecutive failures)', tags, params: idParams, response: { 200: endpointSchema } },
   }, async (req) => {
     const ep = await enableEndpoint(db, callerOf(req).workspace.id, wid(req.params), clock.now());
-    worker.nudge();
+    worker.deliveriesDue();
     return ep;
   });
 
@@ -207,7 +207,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
   }, async (req) => {
     const p = req.params as { webhook_id: string; delivery_id: string };
     const d = await replayDelivery(db, callerOf(req).workspace.id, p.webhook_id, p.delivery_id, clock.now());
-    worker.nudge();
+    worker.deliveriesDue();
     return d;
   });
 
@@ -231,7 +231,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     },
   }, async (req) => {
     const r = await replaySince(db, callerOf(req).workspace.id, wid(req.params), req.body as { since: string; until?: string; include_missed?: boolean }, clock.now());
-    worker.nudge();
+    worker.deliveriesDue();
     return r;
   });
 

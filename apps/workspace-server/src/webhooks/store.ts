@@ -424,10 +424,12 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
  * taken when it is inserted, so a later one can commit first, while every transaction below the
  * horizon has ended, so no event can still appear behind the cursor.
  *
- * Two statements, no transaction held between them: one reads the cursor and the events past it
- * (with their workspaces' endpoints), the other moves the cursor only if it is still where the
- * read found it, and writes the deliveries in the same statement only if it moved. Of two
- * processes that read the same events, one writes them. `held` says events are committed past the
+ * One statement reads the cursor and the events past it (with their workspaces' endpoints) and,
+ * when none of those workspaces has an active endpoint (most have none), moves the cursor past
+ * them in the same statement. Otherwise a second, with no transaction held between them, moves
+ * the cursor only if it is still where the read found it and writes the deliveries in the same
+ * statement only if it moved. Either move is a compare and set: of two processes that read the
+ * same events, one moves the cursor and writes them. `held` says events are committed past the
  * cursor but above the horizon, or another process moved the cursor first: look again shortly.
  */
 export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean; endpoints: Set<string> }> {
@@ -438,22 +440,41 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   // cheaper than the generic plan of one that does not, so PostgreSQL planned the read again at
   // nearly every execution (docs/store.md, "Batches and the fan-out").
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`fanOut: batch must be a whole number, 1 or more (got ${batch})`);
+  // `passed` moves the cursor past a batch that has no endpoint to deliver to; every row says
+  // whether it did. (A statement's data-modifying CTE runs whether or not it is read.)
   const { rows: evs } = await db.query(
-    `SELECT c.txid::text AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
-            w.endpoints, CASE WHEN w.endpoints IS NOT NULL THEN e.data END AS data
-       FROM outbox_cursor c
-       CROSS JOIN LATERAL (SELECT * FROM events e
-                            WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-                            ORDER BY e.txid, e.id LIMIT ${batch}) e
-       LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_array(w.id, w.event_types) ORDER BY w.id) AS endpoints FROM webhook_endpoints w
-                           WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL) w ON true
-      WHERE c.name = 'webhooks'
+    `WITH evs AS MATERIALIZED (
+       SELECT c.txid AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid,
+              w.endpoints, CASE WHEN w.endpoints IS NOT NULL THEN e.data END AS data
+         FROM outbox_cursor c
+         CROSS JOIN LATERAL (SELECT * FROM events e
+                              WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
+                              ORDER BY e.txid, e.id LIMIT ${batch}) e
+         LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_array(w.id, w.event_types) ORDER BY w.id) AS endpoints FROM webhook_endpoints w
+                             WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL) w ON true
+        WHERE c.name = 'webhooks'
+     ), passed AS (
+       UPDATE outbox_cursor c SET txid = l.txid, event_id = l.id
+         FROM (SELECT txid, id, from_txid, from_id FROM evs ORDER BY txid DESC, id DESC LIMIT 1) l
+        WHERE c.name = 'webhooks' AND c.txid = l.from_txid AND c.event_id = l.from_id
+          AND NOT EXISTS (SELECT 1 FROM evs WHERE endpoints IS NOT NULL)
+        RETURNING c.name
+     )
+     SELECT e.from_txid::text AS from_txid, e.from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid::text AS txid,
+            e.endpoints, e.data, EXISTS (SELECT 1 FROM passed) AS passed
+       FROM evs e
       ORDER BY e.txid, e.id`,
   );
   const end = evs.at(-1);
   let moved = true;
   const endpoints = new Set<string>();
-  if (end) {
+  if (end?.passed) {
+    // Moved past by the read: nothing to deliver.
+  } else if (end && evs.every((ev) => ev.endpoints === null)) {
+    // Nothing to deliver, but another process moved the cursor between the read's snapshot and
+    // its move: this batch is its (held: look again from where it left the cursor).
+    moved = false;
+  } else if (end) {
     // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
     // Its body goes once; each delivery names its event by position.
     const queued: Queued = { events: [], deliveries: [] };

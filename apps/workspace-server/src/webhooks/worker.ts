@@ -45,6 +45,12 @@ const DAY_MS = 86_400_000;
 /** How often the loop asks whether events wait behind an older transaction (heldBack). */
 const HELD_CHECK_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/**
+ * The shortest time between two fan-outs a write's nudge asks for. Under a stream of writes every
+ * response nudges; one fan-out every few milliseconds takes all the events written meanwhile, where
+ * fanning out at each nudge cost a statement or two per write (docs/events.md, Limits).
+ */
+export const FANOUT_GAP_MS = 10;
 const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
@@ -84,6 +90,8 @@ export class WebhookWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private nudged = false;
+  /** Deliveries were queued or made due outside the fan-out (deliveriesDue): claim at once. */
+  private due = false;
   /** An outcome was recorded since the last claim: its endpoint has a slot free in the database. */
   private freed = false;
   private lastFanOut = 0;
@@ -144,9 +152,22 @@ export class WebhookWorker {
     await Promise.allSettled([...this.recording]);
   }
 
-  /** A write just committed: look at the outbox now rather than at the next poll. */
+  /**
+   * A write just committed: look at the outbox soon (within FANOUT_GAP_MS of the last look) rather
+   * than at the next poll.
+   */
   nudge(): void {
+    if (this.nudged) return;
     this.nudged = true;
+    this.wake?.();
+  }
+
+  /**
+   * Deliveries were queued or made due without the outbox (send test, replay, re-enable): claim at
+   * once rather than at the next poll.
+   */
+  deliveriesDue(): void {
+    this.due = true;
     this.wake?.();
   }
 
@@ -162,13 +183,15 @@ export class WebhookWorker {
       // Claim in batches: wait for half the slots to free up rather than one query per completion.
       if (this.inflight.size > this.concurrency / 2) {
         while (this.inflight.size > this.concurrency / 2 && this.running) await Promise.race(this.inflight);
-      } else if (!this.freed && (n === 0 ? !this.nudged : this.inflight.size > 0)) {
-        // Nothing to do, or a partial batch in flight: wait for the poll, a nudge, a recorded
-        // outcome or (then) a completion, instead of spinning claim queries that compete with the
-        // API's writes.
+      } else if (!this.freed && !this.due && (n === 0 || this.inflight.size > 0)) {
+        // Nothing to do, or a partial batch in flight: wait for the poll (a nudge's fan-out: the
+        // rest of its gap), a nudge, a recorded outcome, deliveries made due or (then) a
+        // completion, instead of spinning queries that compete with the API's writes.
+        const ms = this.nudged ? FANOUT_GAP_MS - (Date.now() - this.lastFanOut) : this.pollMs;
+        if (ms <= 0) continue;
         const completion = n > 0 ? Promise.race(this.inflight).then(() => undefined) : null;
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.pollMs);
+          const t = setTimeout(resolve, ms);
           this.wake = () => {
             clearTimeout(t);
             resolve();
@@ -191,7 +214,7 @@ export class WebhookWorker {
     let work = 0;
     /** Endpoints this round queued deliveries for. */
     const queuedFor = new Set<string>();
-    if (force || this.nudged || wall - this.lastFanOut >= this.pollMs) {
+    if (force || (this.nudged && wall - this.lastFanOut >= FANOUT_GAP_MS) || wall - this.lastFanOut >= this.pollMs) {
       this.nudged = false;
       this.lastFanOut = wall;
       for (let i = 0; i < 20; i++) {
@@ -223,11 +246,17 @@ export class WebhookWorker {
     // those attempts claims into the slot it frees. Anything else due (a retry, another
     // endpoint's delivery) is claimed by those recordings or by the claim the loop still makes
     // once a poll.
+    // A claim finds nothing new unless something became due: deliveries this round queued or that
+    // were queued without the outbox, a recorded outcome's freed slot, or, once a poll, a retry's
+    // time or another process's queue. The loop claims then only: a stream of writes whose
+    // workspaces have no endpoint nudges it every few milliseconds.
     const full = (e: string) => (this.unrecorded.get(e) ?? 0) >= (this.opts.perEndpoint ?? DEFAULT_PER_ENDPOINT);
-    const futile = !force && !this.freed && queuedFor.size > 0 && wall - this.lastClaim < this.pollMs && [...queuedFor].every(full);
+    const recent = !force && !this.freed && !this.due && wall - this.lastClaim < this.pollMs;
+    const futile = recent && queuedFor.size > 0 && [...queuedFor].every(full);
     if (futile) this.skippedAt = this.recordingsSent;
     this.freed = false;
-    if (free > 0 && !futile) {
+    this.due = false;
+    if (free > 0 && !futile && !(recent && queuedFor.size === 0)) {
       this.claiming += free;
       this.lastClaim = wall;
       try {
@@ -410,7 +439,7 @@ export class WebhookWorker {
     const now = this.clock.now();
     const event: EventRecord = { id: newId('evt', 16), type: 'webhook.ping', created_at: now.toISOString(), data: { endpoint_id: endpointId, message: 'Test delivery' } };
     const delivery_id = await enqueueDirect(this.db, ws, endpointId, event, now);
-    this.nudge();
+    this.deliveriesDue();
     return { delivery_id, event_id: event.id };
   }
 }
