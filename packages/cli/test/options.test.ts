@@ -391,6 +391,15 @@ describe('an empty --url or --key', () => {
     expect(r.stderr).toMatch(/^setup-pack plan: option '--url' is empty/);
   });
 
+  it("help names the variable each stands in for, from the option's own declaration", () => {
+    for (const command of ['status', 'plan', 'install', 'uninstall', 'unlock', 'export']) {
+      const r = run([command, '--help'], { env: NO_WORKSPACE });
+      expect(r.code, command).toBe(0);
+      expect(r.stdout, command).toMatch(/--url <base>\s+Workspace API base address\. Default: \$WORKSPACE_URL\.\n/);
+      expect(r.stdout, command).toMatch(/--key <key>\s+Workspace API key\. Default: \$WORKSPACE_API_KEY\.\n/);
+    }
+  });
+
   it('an empty variable counts as unset', () => {
     const r = run(['status'], { env: { WORKSPACE_URL: '', WORKSPACE_API_KEY: 'sk_test' } });
     expect(r.code).toBe(2);

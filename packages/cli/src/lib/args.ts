@@ -220,7 +220,8 @@ export function helpText(spec: CommandSpec): string {
   const rows = Object.entries(options).map(([name, o]) => {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${name}${o.type === 'string' ? ` ${o.value ?? '<value>'}` : ''}`;
     const choices = o.choices ? ` Choices: ${o.choices.join(', ')}.` : '';
-    return [flag, o.description + choices] as const;
+    const fromEnv = o.env ? ` Default: $${o.env.name}.` : '';
+    return [flag, o.description + fromEnv + choices] as const;
   });
   const width = Math.max(...rows.map(([f]) => f.length)) + 2;
   const lines = [

@@ -9,9 +9,13 @@ import { UsageError } from './errors.js';
 import { shellWord } from './shell.js';
 import { cliVersion } from './version.js';
 
+/** The variables --url and --key stand in for: the one statement of their names (help, refusals, connect). */
+const URL_ENV = { name: 'WORKSPACE_URL', what: "the workspace API's base address" };
+const KEY_ENV = { name: 'WORKSPACE_API_KEY', what: 'a workspace API key' };
+
 export const CONNECTION_OPTIONS: Options = {
-  url: { type: 'string', value: '<base>', env: { name: 'WORKSPACE_URL', what: "the workspace API's base address" }, description: 'Workspace API base address (default: $WORKSPACE_URL).' },
-  key: { type: 'string', value: '<key>', env: { name: 'WORKSPACE_API_KEY', what: 'a workspace API key' }, description: 'Workspace API key (default: $WORKSPACE_API_KEY).' },
+  url: { type: 'string', value: '<base>', env: URL_ENV, description: 'Workspace API base address.' },
+  key: { type: 'string', value: '<key>', env: KEY_ENV, description: 'Workspace API key.' },
   format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
 };
 
@@ -40,10 +44,10 @@ export class StatusLine {
 
 export async function connect(ctx: CommandContext, args: Parsed, status?: StatusLine) {
   // An empty --url or --key was refused when the options were parsed (OptionSpec.env); an empty variable counts as unset.
-  const url = (args.values.url as string | undefined) ?? ctx.env.WORKSPACE_URL;
-  const key = (args.values.key as string | undefined) ?? ctx.env.WORKSPACE_API_KEY;
-  if (!url) throw new UsageError('no workspace address: pass --url or set WORKSPACE_URL');
-  if (!key) throw new UsageError('no API key: pass --key or set WORKSPACE_API_KEY');
+  const url = (args.values.url as string | undefined) ?? ctx.env[URL_ENV.name];
+  const key = (args.values.key as string | undefined) ?? ctx.env[KEY_ENV.name];
+  if (!url) throw new UsageError(`no workspace address: pass --url or set ${URL_ENV.name}`);
+  if (!key) throw new UsageError(`no API key: pass --key or set ${KEY_ENV.name}`);
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) address, not '${url}'`);
   // Said now, not as a network failure after retries ("cannot reach … (Invalid URL)"), and never
   // echoing a password: fetch's own refusal of one quoted the whole address, password included.
@@ -54,7 +58,7 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
   } catch {
     throw new UsageError(`--url is not a valid address: ${JSON.stringify(url)}`);
   }
-  if (address.username || address.password) throw new UsageError('--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY');
+  if (address.username || address.password) throw new UsageError(`--url must not carry a user name or password: the API key goes in --key or ${KEY_ENV.name}`);
   const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
   // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.
