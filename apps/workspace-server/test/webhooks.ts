@@ -5,7 +5,8 @@ import type { Db } from '../src/db/db.js';
 import { RETRY_DELAYS_MS } from '../src/webhooks/backoff.js';
 import { claimDue, DEFAULT_PER_ENDPOINT, fanOut, recordSuccesses, type ClaimedDelivery } from '../src/webhooks/store.js';
 import { WebhookWorker } from '../src/webhooks/worker.js';
-import { Client, expectError, openTestStore, uniqueSchema, type StoreKind } from './harness.js';
+import pg from 'pg';
+import { Client, expectError, openTestStore, TEST_DATABASE_URL, uniqueSchema, type StoreKind } from './harness.js';
 import { echoChallenge, Receiver, startHookServer, type HookServer, type Received } from './webhooks-harness.js';
 
 const stripe = new Stripe('sk_test_unused');
@@ -824,6 +825,44 @@ export function defineWebhookSuite(kind: StoreKind) {
     } finally {
       release();
       await other.close();
+    }
+  });
+
+  it('reads the outbox by its index even when its plan was made while the statistics said it was empty', async () => {
+    // pg_stat_xact_user_tables counts one session's scans inside its transaction; the same
+    // migration and read run on PGlite.
+    if (kind === 'pglite') return;
+    const fresh = uniqueSchema('whplan');
+    await (await openTestStore(kind, fresh)).close();
+    const conn = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${fresh},public` });
+    await conn.connect();
+    try {
+      // As the store does: each statement text prepared once on the connection, its plan kept.
+      const names = new Map<string, string>();
+      const db = {
+        kind: 'postgres',
+        query: (text: string, values?: unknown[]) => {
+          if (!names.has(text)) names.set(text, `s${names.size}`);
+          return conn.query({ name: names.get(text), text, values });
+        },
+      } as unknown as Db;
+      await conn.query('ANALYZE events'); // empty: the statistics say no rows
+      expect(await fanOut(db, new Date())).toEqual({ done: 0, held: false, endpoints: new Set() });
+      await conn.query(`INSERT INTO workspaces (id, name, slug, created_at) VALUES ('wsp_plan', 'Plan', 'plan', now())`);
+      await conn.query(`INSERT INTO events (id, workspace_id, type, data, created_at) SELECT 'evt_plan' || lpad(g::text, 5, '0'), 'wsp_plan', 'contact.created', '{}'::jsonb, now() FROM generate_series(1, 3000) g`);
+      await conn.query('BEGIN');
+      const first = await fanOut(db, new Date());
+      const { rows: [scans] } = await conn.query<{ seq_tup_read: string; idx_scan: string }>("SELECT seq_tup_read, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'events' AND schemaname = current_schema()");
+      await conn.query('COMMIT');
+      expect(first.done).toBe(500);
+      // The 500 past the cursor, from events_outbox: not the 3,000 rows of a sequential scan.
+      expect(Number(scans.seq_tup_read)).toBe(0);
+      expect(Number(scans.idx_scan)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await conn.end();
+      const drop = await openTestStore(kind, fresh);
+      await drop.db.query(`DROP SCHEMA "${fresh}" CASCADE`);
+      await drop.close();
     }
   });
 

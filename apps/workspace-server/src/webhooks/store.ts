@@ -438,7 +438,9 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   // row carries the cursor it was read past, which the write below must still find. The batch
   // size is written into the text, not sent as a parameter: a plan that knows the LIMIT looks
   // cheaper than the generic plan of one that does not, so PostgreSQL planned the read again at
-  // nearly every execution (docs/store.md, "Batches and the fan-out").
+  // nearly every execution (docs/store.md, "Batches and the fan-out"). The events past the cursor
+  // come from outbox_past (migration 506), which walks events_outbox whatever the statistics said
+  // when the read was planned (docs/store.md, "An outbox read by its index").
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`fanOut: batch must be a whole number, 1 or more (got ${batch})`);
   // `passed` moves the cursor past a batch that has no endpoint to deliver to; every row says
   // whether it did. (A statement's data-modifying CTE runs whether or not it is read.)
@@ -447,9 +449,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
        SELECT c.txid AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid,
               w.endpoints, CASE WHEN w.endpoints IS NOT NULL THEN e.data END AS data
          FROM outbox_cursor c
-         CROSS JOIN LATERAL (SELECT * FROM events e
-                              WHERE (e.txid, e.id) > (c.txid, c.event_id) AND e.txid < pg_snapshot_xmin(pg_current_snapshot())
-                              ORDER BY e.txid, e.id LIMIT ${batch}) e
+         CROSS JOIN LATERAL outbox_past(c.txid, c.event_id, ${batch}) e
          LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_array(w.id, w.event_types) ORDER BY w.id) AS endpoints FROM webhook_endpoints w
                              WHERE w.workspace_id = e.workspace_id AND w.verified_at IS NOT NULL AND w.disabled_at IS NULL) w ON true
         WHERE c.name = 'webhooks'
