@@ -45,13 +45,13 @@ const DAY_MS = 86_400_000;
 /** How often the loop asks whether events wait behind an older transaction (heldBack). */
 const HELD_CHECK_MS = 5_000;
 const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_FIRST_AFTER_MS = 60_000;
 /**
  * The shortest time between two fan-outs a write's nudge asks for. Under a stream of writes every
  * response nudges; one fan-out every few milliseconds takes all the events written meanwhile, where
  * fanning out at each nudge cost a statement or two per write (docs/events.md, Limits).
  */
 export const FANOUT_GAP_MS = 10;
-const PRUNE_FIRST_AFTER_MS = 60_000;
 
 /**
  * Recording an attempt's outcome is one transaction that is safe to run again (it settles only an
@@ -245,11 +245,10 @@ export class WebhookWorker {
     // share of every endpoint it went to: a claim could take none of it, and each recording of
     // those attempts claims into the slot it frees. Anything else due (a retry, another
     // endpoint's delivery) is claimed by those recordings or by the claim the loop still makes
-    // once a poll.
-    // A claim finds nothing new unless something became due: deliveries this round queued or that
-    // were queued without the outbox, a recorded outcome's freed slot, or, once a poll, a retry's
-    // time or another process's queue. The loop claims then only: a stream of writes whose
-    // workspaces have no endpoint nudges it every few milliseconds.
+    // once a poll. And a round that queued nothing claims only if something else may have become
+    // due: deliveries queued without the outbox (deliveriesDue), a recorded outcome's freed slot,
+    // or, once a poll, a retry's time or another process's queue — a stream of writes whose
+    // workspaces have no endpoint nudges the loop every few milliseconds.
     const full = (e: string) => (this.unrecorded.get(e) ?? 0) >= (this.opts.perEndpoint ?? DEFAULT_PER_ENDPOINT);
     const recent = !force && !this.freed && !this.due && wall - this.lastClaim < this.pollMs;
     const futile = recent && queuedFor.size > 0 && [...queuedFor].every(full);
