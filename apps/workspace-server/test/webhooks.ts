@@ -21,6 +21,18 @@ function stripeVerifies(r: Received, key: string, nowMs: number): boolean {
   }
 }
 
+/** The store's db, telling `see` each statement it sends (its text from its first keyword). */
+function seeing(db: Db, see: (sql: string) => void): Db {
+  return {
+    kind: db.kind, pool: db.pool,
+    transaction: (fn) => db.transaction(fn), exec: (sql) => db.exec(sql), close: async () => {},
+    query: (sql, params, opts) => {
+      see(sql.trimStart());
+      return db.query(sql, params, opts);
+    },
+  };
+}
+
 const tOf = (r: Received) => Number(/t=(\d+)/.exec(String(r.headers['x-service-signature']))![1]);
 
 export function defineWebhookSuite(kind: StoreKind) {
@@ -712,14 +724,9 @@ export function defineWebhookSuite(kind: StoreKind) {
     rcv.behaviour = (x) => (x.json.type === 'contact.created' ? 'hang' : echoChallenge(x));
     const db = s.store.db;
     let claims = 0;
-    const counted: Db = {
-      kind: db.kind, pool: db.pool,
-      transaction: (fn) => db.transaction(fn), exec: (sql) => db.exec(sql), close: async () => {},
-      query: (sql, params, opts) => {
-        if (sql.trimStart().startsWith('WITH RECURSIVE eps')) claims++;
-        return db.query(sql, params, opts);
-      },
-    };
+    const counted = seeing(db, (sql) => {
+      if (sql.startsWith('WITH RECURSIVE eps')) claims++;
+    });
     const worker = new WebhookWorker(counted, s.clock, { allowInsecure: true, pollMs: 60_000, perEndpoint: 2, timeoutMs: 1500 });
     worker.start();
     const queued = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'", [id])).rows[0].n;
@@ -754,17 +761,11 @@ export function defineWebhookSuite(kind: StoreKind) {
     const { client, id: ws } = await s.workspace();
     const db = s.store.db;
     const seen = { reads: 0, moves: 0, claims: 0 };
-    const counted: Db = {
-      kind: db.kind, pool: db.pool,
-      transaction: (fn) => db.transaction(fn), exec: (sql) => db.exec(sql), close: async () => {},
-      query: (sql, params, opts) => {
-        const t = sql.trimStart();
-        if (t.startsWith('WITH evs AS')) seen.reads++;
-        if (t.startsWith('WITH moved AS')) seen.moves++;
-        if (t.startsWith('WITH RECURSIVE eps')) seen.claims++;
-        return db.query(sql, params, opts);
-      },
-    };
+    const counted = seeing(db, (sql) => {
+      if (sql.startsWith('WITH evs AS')) seen.reads++;
+      if (sql.startsWith('WITH moved AS')) seen.moves++;
+      if (sql.startsWith('WITH RECURSIVE eps')) seen.claims++;
+    });
     const worker = new WebhookWorker(counted, s.clock, { allowInsecure: true, pollMs: 60_000 });
     worker.start();
     const N = 40;

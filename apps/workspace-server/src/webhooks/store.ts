@@ -468,13 +468,9 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   const end = evs.at(-1);
   let moved = true;
   const endpoints = new Set<string>();
-  if (end?.passed) {
-    // Moved past by the read: nothing to deliver.
-  } else if (end && evs.every((ev) => ev.endpoints === null)) {
-    // Nothing to deliver, but another process moved the cursor between the read's snapshot and
-    // its move: this batch is its (held: look again from where it left the cursor).
-    moved = false;
-  } else if (end) {
+  // A batch the read moved past had nothing to deliver. One it did not has deliveries to write,
+  // or its move lost to another process's: then the compare and set below loses too (held).
+  if (end && !end.passed) {
     // Each event meets only its own workspace's endpoints: a batch spans up to 500 workspaces.
     // Its body goes once; each delivery names its event by position.
     const queued: Queued = { events: [], deliveries: [] };
