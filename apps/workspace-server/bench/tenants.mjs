@@ -9,6 +9,12 @@
 // The server runs as `workspace-server serve --workers N` child processes: once with 1, once with
 // 2; the floor is a bare Fastify process answering the same paths with fixed bytes, driven the same.
 // Env: BENCH_TENANTS (1000), BENCH_TENANT_SECONDS (20), DATABASE_URL or TEST_DATABASE_URL.
+//
+// Side by side (`BENCH_TENANTS_VS=<another checkout's apps/workspace-server>`, built): instead of
+// the table, BENCH_TENANTS_PAIRS (4) pairs of one-process runs, a cold drive then a warm one of
+// each build, alternating which goes first, each build on a schema it migrated and seeded itself;
+// prints each pair's ratios (this build over the other) and their medians, writes no docs. The
+// hour moves more from run to run than most changes do: compare builds this way, not tables.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,10 +38,13 @@ if (!pgUrl) {
 }
 
 const schema = `tenants_${Date.now()}`;
-const schemaUrl = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+const urlOf = (s) => `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s},public`)}`;
+const schemaUrl = urlOf(schema);
 
-async function seed() {
-  const store = await openStore({ databaseUrl: pgUrl, schema });
+/** Seeds `schema` through `build` (a workspace-server dist's exports: the schema its migrations make); returns the tenants' keys. */
+async function seed(build = { openStore, createWorkspace, createApiKey }, schemaName = schema) {
+  const { openStore, createWorkspace, createApiKey } = build;
+  const store = await openStore({ databaseUrl: pgUrl, schema: schemaName });
   const now = new Date();
   const keys = [];
   for (let i = 0; i < TENANTS + GREEDY; i++) {
@@ -116,10 +125,10 @@ import(${JSON.stringify(fastifyPath)}).then(async ({ default: Fastify }) => {
 const body = JSON.stringify({ first_name: 'Load', last_name: 'Tenant', email: 'load@example.com', company: 'Load Co' });
 
 /** Drives every tenant at its rate for SECONDS; returns throughput, latency and the 429 check. */
-async function drive(base, allKeys, tenants = TENANTS, pid) {
+async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema) {
   // Each run starts with fresh rate-limit windows: an earlier run in the same minute would have
   // spent some of the greedy tenants' limit.
-  const store = await openStore({ databaseUrl: pgUrl, schema });
+  const store = await openStore({ databaseUrl: pgUrl, schema: schemaName });
   await store.db.query('DELETE FROM rate_limit_windows');
   await store.close();
   const keys = [...allKeys.slice(0, tenants), ...allKeys.slice(TENANTS)];
@@ -199,6 +208,61 @@ async function drive(base, allKeys, tenants = TENANTS, pid) {
   };
 }
 
+const dropSchema = async (name) => {
+  const store = await openStore({ databaseUrl: pgUrl, schema: name });
+  await store.db.query(`DROP SCHEMA "${name}" CASCADE`);
+  await store.close();
+};
+
+if (process.env.BENCH_TENANTS_VS) {
+  await sideBySide(process.env.BENCH_TENANTS_VS, Number(process.env.BENCH_TENANTS_PAIRS ?? 4));
+  process.exit(0);
+}
+
+/**
+ * This build against the one at `otherDir` (an apps/workspace-server directory with its dist
+ * built): `pairs` pairs of a one-process server's cold drive and warm drive, the order of the two
+ * builds alternating from pair to pair; each pair's ratios of held req/s, p99 and CPU per request
+ * (this build's over the other's), then their medians. Nothing is written to docs.
+ */
+async function sideBySide(otherDir, pairs) {
+  const other = { dir: otherDir.replace(/\/$/, ''), schema: `${schema}_vs` };
+  const builds = [
+    { name: 'this build', bin, schema, keys: await seed() },
+    { name: other.dir, bin: `${other.dir}/bin/workspace-server.js`, schema: other.schema, keys: await seed(await import(`${other.dir}/dist/index.js`), other.schema) },
+  ];
+  const runOf = async (b) => {
+    const s = await start([b.bin, 'serve', '--port', '0', '--no-editor', '--workers', '1'], { DATABASE_URL: urlOf(b.schema), ADMIN_TOKEN: 'bench' });
+    const cold = await drive(s.base, b.keys, TENANTS, s.pid, b.schema);
+    const warm = await drive(s.base, b.keys, TENANTS, s.pid, b.schema);
+    await s.stop();
+    return { cold, warm };
+  };
+  const cpu = (r) => r.cpu.server + r.cpu.pg;
+  const ratios = { 'cold held': [], 'cold p99': [], 'cold CPU': [], 'warm held': [], 'warm p99': [], 'warm CPU': [] };
+  const line = (r) => `held ${r.achieved.toFixed(0)} p99 ${r.p99.toFixed(0)} ms, CPU ${r.cpu.server.toFixed(2)} + ${r.cpu.pg.toFixed(2)} ms`;
+  for (let i = 0; i < pairs; i++) {
+    const order = i % 2 === 0 ? [0, 1] : [1, 0];
+    const got = [];
+    for (const k of order) {
+      got[k] = await runOf(builds[k]);
+      process.stderr.write(`pair ${i + 1}, ${builds[k].name}: cold ${line(got[k].cold)}; warm ${line(got[k].warm)}\n`);
+    }
+    for (const phase of ['cold', 'warm']) {
+      const [a, b] = [got[0][phase], got[1][phase]];
+      ratios[`${phase} held`].push(a.achieved / b.achieved);
+      ratios[`${phase} p99`].push(a.p99 / b.p99);
+      ratios[`${phase} CPU`].push(cpu(a) / cpu(b));
+    }
+  }
+  for (const b of builds) await dropSchema(b.schema);
+  const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+  let out = `Side by side, ${TENANTS} tenants, one process, ${SECONDS} s drives, ${pairs} pairs (${new Date().toISOString()}); this build over ${other.dir}:\n\n| | pairs | median |\n|---|---|---|\n`;
+  for (const [name, xs] of Object.entries(ratios)) out += `| ${name} | ${xs.map((x) => `${x.toFixed(2)}×`).join(', ')} | ${median(xs).toFixed(2)}× |\n`;
+  out += '\nCPU is the server\'s and its PostgreSQL backends\' per request; held above 1× and p99 or CPU below 1× favour this build.\n';
+  process.stdout.write(out);
+}
+
 const loadBefore = os.loadavg()[0];
 const keys = await seed();
 const rows = [];
@@ -229,11 +293,7 @@ for (const [workers, tenants, flag] of runs) {
   }
   await s.stop();
 }
-{
-  const store = await openStore({ databaseUrl: pgUrl, schema });
-  await store.db.query(`DROP SCHEMA "${schema}" CASCADE`);
-  await store.close();
-}
+await dropSchema(schema);
 
 const floor = rows[0][1];
 let md = `### Workspace server: many tenants (PostgreSQL)\n\n${machineLine()}; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end. The machine is shared with other work and noisy: compare the rows of one run, not runs.\n\n`;
