@@ -6,7 +6,8 @@
 // /proc/<backend pid>/stat. Usage: K=8 DATABASE_URL=postgres://… node bench/creation-batching.mjs
 import { readFileSync } from 'node:fs';
 import { openStore, createWorkspace, createApiKey } from '../dist/index.js';
-import { createContact, setBatching } from '../dist/store/contacts.js';
+import { setBatching } from '../dist/db/batch.js';
+import { createContact } from '../dist/store/contact-create.js';
 import { authParams, admitted } from '../dist/store/workspaces.js';
 import { grantingScopes } from '../dist/scopes.js';
 const url = process.env.DATABASE_URL;

@@ -8,7 +8,7 @@
 // Env: BENCH_WEBHOOK_CONTACTS (10000), BENCH_WEBHOOK_CONNECTIONS (8), DATABASE_URL or TEST_DATABASE_URL.
 import { Worker } from 'node:worker_threads';
 import { buildServer, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
-import { createContact } from '../dist/store/contacts.js';
+import { createContact } from '../dist/store/contact-create.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../dist/webhooks/store.js';
 import { FANOUT_GAP_MS } from '../dist/webhooks/worker.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
 import { openStore } from './db/open.js';
 import { seedDemo } from './seed.js';
-import { warmContactPages } from './store/contacts.js';
+import { warmContactPages } from './store/contact-list.js';
 import { workspacesToWarm } from './store/workspaces.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './webhooks/store.js';
 import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.js';

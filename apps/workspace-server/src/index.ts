@@ -9,7 +9,7 @@ export { seedDemo } from './seed.js';
 export { scopeResources, allScopes, hasScope } from './scopes.js';
 export { ApiError } from './errors.js';
 export { createWorkspace, createApiKey } from './store/workspaces.js';
-export { contactListQuery, listContactsJson } from './store/contacts.js';
+export { contactListQuery, listContactsJson } from './store/contact-list.js';
 export { contactPageCache, contactTextCache, setContactTextCache } from './store/contact-cache.js';
 export { listDeals } from './store/deals.js';
 export { listTransactions } from './store/transactions.js';

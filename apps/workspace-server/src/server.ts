@@ -20,7 +20,7 @@ import { buildOpenApi } from './routes/openapi.js';
 import { sharedSchemas } from './routes/schemas.js';
 import { transactionRoutes } from './routes/transactions.js';
 import { grantingScopes, hasScope } from './scopes.js';
-import { batches } from './store/contacts.js';
+import { batches } from './db/batch.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { admitted, authenticate, authParams, usableKeys } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { CountingDb } from '../src/db/counting.js';
-import { batchStats } from '../src/store/contacts.js';
+import { batchStats } from '../src/db/batch.js';
 import type { Reply, TestServer } from './harness.js';
 
 /** What a batching test gives the shared scenario: its server, its counted store, how it holds the store's connections, a query outside them. */

@@ -5,7 +5,9 @@ import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import { openStore, type Store } from '../src/db/open.js';
 import { openPostgres } from '../src/db/postgres.js';
-import { batchStats, createContact, type ContactInput } from '../src/store/contacts.js';
+import { batchStats } from '../src/db/batch.js';
+import { createContact } from '../src/store/contact-create.js';
+import type { ContactInput } from '../src/store/contacts.js';
 import { expectCreationsAsAlone } from './batching-creations.js';
 import { Client, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type TestServer } from './harness.js';
 

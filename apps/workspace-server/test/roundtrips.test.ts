@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { buildServer } from '../src/server.js';
-import { batchStats } from '../src/store/contacts.js';
+import { batchStats } from '../src/db/batch.js';
 import { createTag } from '../src/store/lookups.js';
 import { fanOut } from '../src/webhooks/store.js';
 import type { Store } from '../src/db/open.js';

@@ -3,7 +3,8 @@ import { countRoundTrips } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
 import type { Store } from '../src/db/open.js';
 import { contactPageCache, contactTextCache, setContactTextCache } from '../src/store/contact-cache.js';
-import { createContact, listContactsJson, warmContactPages } from '../src/store/contacts.js';
+import { createContact } from '../src/store/contact-create.js';
+import { listContactsJson, warmContactPages } from '../src/store/contact-list.js';
 import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/store/workspaces.js';
 import { openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 

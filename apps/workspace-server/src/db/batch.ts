@@ -178,3 +178,50 @@ async function sendBatch<I, R>(plan: BatchPlan<I, R>, counts: BatchCounts, c: Qu
     }
   }
 }
+
+// Each store's batchers, made on first use by the statements that batch (store/contact-list.ts's
+// first pages, store/contact-create.ts's creations), and whether the store batches at all.
+
+/** Per store: whether requests are batched (on unless turned off), and its batchers by the shape of what they send. */
+const batching = new WeakMap<object, boolean>();
+const batchers = new WeakMap<object, Map<string, BatchCounts>>();
+/**
+ * A batch of two costs PostgreSQL more than two statements, one of four less than four (docs/store.md,
+ * "Batching requests"); sixteen is the largest measured (0.38× the PostgreSQL CPU per page; a
+ * creation 0.39×, "Batching creations").
+ */
+export const BATCH = { min: 4, max: 16 };
+
+/**
+ * The store's batcher for statements of `shape`, made by `make` on first use, or undefined when
+ * the store cannot batch (PGlite, a transaction: no pool) or batching is turned off.
+ */
+export function batcherOf<B extends BatchCounts>(db: Queryable, shape: string, make: (store: Db) => B): B | undefined {
+  if (!batches(db)) return undefined;
+  let byShape = batchers.get(db);
+  if (!byShape) batchers.set(db, (byShape = new Map()));
+  let b = byShape.get(shape) as B | undefined;
+  if (!b) byShape.set(shape, (b = make(db as Db)));
+  return b;
+}
+
+/** Whether a store batches lists and creations: it has a pool (not a transaction) and batching is not turned off. */
+export function batches(db: Queryable): boolean {
+  return (db as Partial<Db>).pool !== undefined && batching.get(db) !== false;
+}
+
+/** Turns batching of lists and creations on or off for a store (`serve --no-batching`; a benchmark compares the two). */
+export function setBatching(db: Queryable, on: boolean): void {
+  batching.set(db, on);
+}
+
+/** Batched statements of a store so far (lists and creations), the requests they carried, and those waiting now. */
+export function batchStats(db: Queryable): { batches: number; batched: number; waiting: number } {
+  const out = { batches: 0, batched: 0, waiting: 0 };
+  for (const b of batchers.get(db)?.values() ?? []) {
+    out.batches += b.batches;
+    out.batched += b.batched;
+    out.waiting += b.waiting;
+  }
+  return out;
+}

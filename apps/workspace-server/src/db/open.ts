@@ -5,7 +5,7 @@ import { openPglite } from './pglite.js';
 import { startVacuuming } from './vacuum.js';
 import { openPostgres } from './postgres.js';
 import { setContactTextCache } from '../store/contact-cache.js';
-import { setBatching } from '../store/contacts.js';
+import { setBatching } from './batch.js';
 
 export interface StoreOptions {
   /** PostgreSQL connection string; when absent, the embedded PGlite store is used. */

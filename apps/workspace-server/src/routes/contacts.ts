@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../store/activities.js';
-import { createContact, deleteContact, getContact, listContactsJson, rememberContactText, setContactTag, updateContact, type ContactFilters, type ContactInput } from '../store/contacts.js';
+import { createContact, rememberContactText } from '../store/contact-create.js';
+import { listContactsJson, type ContactFilters } from '../store/contact-list.js';
+import { deleteContact, getContact, setContactTag, updateContact, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nid, nline, nnotes, nparagraph, nstr, ntext, pagingQuery, ref, str, text, TEXT_LIMITS, timeFilterQuery } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.js';
 
 // The contact text cache and the list page cache: what they hold and when an entry may be used.
-// The statements that read pages and fill them are store/contacts.ts's.
+// The statements that read pages and fill them are store/contact-list.ts's.
 
 /**
  * Contacts' JSON text by id, each at the row version (xmin) and the workspace's lookup generation

@@ -163,3 +163,6 @@ export function listByCreation<T>(
   const list = [table, ...Object.values(opts.filters ?? {}).map(String)].join(':');
   return keysetPage(db, { from: `${table} t`, alias: 't', q, where, limit: opts.limit, cursor: opts.cursor, list }, map);
 }
+
+/** Escapes LIKE metacharacters so user text matches literally. */
+export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => `\\${m}`);

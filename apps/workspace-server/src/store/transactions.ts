@@ -5,8 +5,7 @@ import { newId } from '../ids.js';
 import { hasScope } from '../scopes.js';
 import { recordEvent } from './events.js';
 import { addDays, fmt, grossCommission, netCommission, parseDateOnly, parseMoney, parseRate } from './money.js';
-import { Params, type Row } from './sql.js';
-import { likeEscape } from './contacts.js';
+import { likeEscape, Params, type Row } from './sql.js';
 
 export const transactionDateFields = [
   'contract_date', 'earnest_money_due_date', 'inspection_date', 'appraisal_date', 'financing_date',
