@@ -6,7 +6,8 @@ import { blockAfterDelete, deleteElements, duplicateNodes, nodeAt, renameNode, u
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
 import { listedReferences, updateReference, withNamedReference } from '../model/references.js';
 import { RefMark, RefPicker, type Picked } from './RefPicker.js';
-import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField, useFocusAfter } from './fields.js';
+import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField } from './fields.js';
+import { focusFirst, useFocusAfter } from './focusAfter.js';
 import { useContext, useEffect, useRef, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
@@ -157,7 +158,7 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
   const remove = (i: number) => {
     focusAfter(() => {
       const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button[data-remove-reference]') ?? [])];
-      return [buttons[i], buttons[i - 1], box.current?.querySelector<HTMLElement>('button[data-add-reference]')];
+      focusFirst([buttons[i], buttons[i - 1], box.current?.querySelector<HTMLElement>('button[data-add-reference]')]);
     });
     edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)));
   };

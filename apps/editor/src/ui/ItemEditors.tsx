@@ -7,7 +7,8 @@ import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
 import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, swatchColor, updateStage } from '../model/items.js';
 import { embedEmailImages, PREVIEW_CSP, PREVIEW_CSP_REMOTE_IMAGES, remoteResources, withPolicy } from '../model/preview.js';
-import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useFocusAfter, useRowKeys, useTypedText } from './fields.js';
+import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useRowKeys, useTypedText } from './fields.js';
+import { focusFirst, useFocusAfter } from './focusAfter.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
 function Cell({ path, children }: { path: string; children: (attrs: { 'data-path': string }) => ReactNode }) {
@@ -223,7 +224,7 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange, onR
           {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>Remove</button>}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
-        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => focusAfter(() => [removeButton(i), i > 0 ? removeButton(i - 1) : null, box.current?.querySelector<HTMLElement>('button[data-add-condition]')])} />)}
+        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => focusAfter(() => focusFirst([removeButton(i), i > 0 ? removeButton(i - 1) : null, box.current?.querySelector<HTMLElement>('button[data-add-condition]')]))} />)}
       </div>
     );
   }
@@ -294,7 +295,7 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   const pane = useRef<HTMLDivElement>(null);
   const focusAfter = useFocusAfter(item.stages);
   const focusNext = (labels: readonly string[]) =>
-    focusAfter(() => labels.map((l) => pane.current?.querySelector<HTMLElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`)));
+    focusAfter(() => focusFirst(labels.map((l) => pane.current?.querySelector<HTMLElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`))));
   const move = (i: number, to: number) => {
     const dir = to > i ? 'down' : 'up';
     focusNext([`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`]);

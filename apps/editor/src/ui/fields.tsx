@@ -166,28 +166,6 @@ export function useRowKeys(list: readonly unknown[]): readonly number[] {
   return rows.current.keys;
 }
 
-/**
- * Where the keyboard's focus goes when a row's button goes with its row (a removal) or moves with
- * it (React moves the row's element, which drops its focus): `focusAfter(candidates)`, called with
- * the edit, focuses the first enabled control `candidates` names once `list` has changed from what
- * it was when asked — the same button on the row that took the row's place, else the row before's,
- * else the list's add control — never the page's top. Looked up after the render, from the rows as
- * they are then; with the list it was asked for, as the effects of a render before the edit's may
- * run after the click (React runs pending ones first).
- */
-export function useFocusAfter(list: unknown): (candidates: () => readonly (HTMLElement | null | undefined)[]) => void {
-  const pending = useRef<{ from: unknown; candidates: () => readonly (HTMLElement | null | undefined)[] }>(undefined);
-  useEffect(() => {
-    const p = pending.current;
-    if (!p || p.from === list) return;
-    pending.current = undefined;
-    p.candidates().find((c) => c && !(c as HTMLButtonElement).disabled)?.focus();
-  });
-  return (candidates) => {
-    pending.current = { from: list, candidates };
-  };
-}
-
 /** Whether two values are the same JSON (the value a draft reads as, and the pack's). */
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
