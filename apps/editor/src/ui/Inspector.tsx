@@ -8,7 +8,7 @@ import { listedReferences, updateReference, withNamedReference } from '../model/
 import { RefMark, RefPicker, type Picked } from './RefPicker.js';
 import { CheckField, FieldNote, JsonField, NumberField, SelectField, TextField } from './fields.js';
 import { focusFirst, useFocusAfter } from './focusAfter.js';
-import { useContext, useEffect, useRef, useState } from 'react';
+import { useContext, useRef, useState } from 'react';
 import { ReferencesContext } from './BlockNode.js';
 import { isCondition, isGroup, newGroup } from '../model/filters.js';
 import { FilterNode } from './ItemEditors.js';
@@ -26,36 +26,18 @@ type Edit = (fn: (doc: Obj) => Obj, coalesce?: string) => void;
 type BlockAction = 'duplicate' | 'delete';
 type Act = (action: BlockAction, ids: string[]) => void;
 
-/**
- * Where the keyboard's focus goes after a Duplicate or Delete, which takes its button away with
- * the form: the same button in the form of the blocks then selected (the copies; the block that
- * took a deleted one's place), or + Add block when no block is left. Asked in the document
- * `from`; given in the first document after it, once the canvas has selected `blocks`.
- */
-interface FocusAfter {
-  from: Obj;
-  to?: Obj;
-  blocks: string[];
-  action: BlockAction;
-}
-
 const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
 
 export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; selectBlocks?: (ids: string[]) => void }) {
   const { doc, selected, edit } = props;
   const pane = useRef<HTMLDivElement>(null);
-  const focusAfter = useRef<FocusAfter>(undefined);
-  useEffect(() => {
-    const f = focusAfter.current;
-    if (!f || doc === f.from) return;
-    f.to ??= doc;
-    // Another edit came first: the focus is no longer this action's to give.
-    if (doc !== f.to) return void (focusAfter.current = undefined);
-    if (f.blocks.length > 0 && !sameIds(selected, f.blocks)) return;
-    focusAfter.current = undefined;
-    const target = f.blocks.length > 0 ? pane.current?.querySelector<HTMLElement>(`[data-block-action="${f.action}"]`) : document.querySelector<HTMLElement>('.canvas-toolbar [aria-label="Add block"]');
-    target?.focus();
-  });
+  // A Duplicate or Delete takes its button away with the form: the focus goes to the same button
+  // in the form of the blocks then selected (the copies; the block that took a deleted one's
+  // place), or to + Add block when no block is left. Given once the canvas has selected those
+  // blocks (the form shown is theirs), read from the selection as last rendered (`shown`).
+  const focusAfter = useFocusAfter(doc);
+  const shown = useRef(selected);
+  shown.current = selected;
   const act: Act = (action, ids) => {
     let blocks: string[] = [];
     let changed = false;
@@ -67,7 +49,11 @@ export function AutomationInspector(props: { doc: Obj; item: Obj; selected: stri
       return r.doc;
     });
     if (!changed) return;
-    focusAfter.current = { from: doc, blocks, action };
+    const chosen = blocks;
+    focusAfter(
+      () => (chosen.length > 0 ? pane.current?.querySelector<HTMLElement>(`[data-block-action="${action}"]`) : document.querySelector<HTMLElement>('.canvas-toolbar [aria-label="Add block"]'))?.focus(),
+      () => chosen.length === 0 || sameIds(shown.current, chosen),
+    );
     props.selectBlocks?.(blocks);
   };
   const node = selected.length === 1 ? nodeAt(doc, selected[0]!) : undefined;
