@@ -16,6 +16,7 @@ import { buildEdges, buildNodes, sameEdgeInputs, sameItems, type DiffMark, type 
 import type { RefIndex } from '../model/references.js';
 import { Palette } from './Palette.js';
 import { renderCounts } from './renderCounts.js';
+import { useFocusAfter } from './focusAfter.js';
 
 export interface CanvasProps {
   doc: Obj;
@@ -182,22 +183,14 @@ function Flow(props: CanvasProps) {
   // leaving it on the page's body. Once the delete is drawn, the block that took the deleted
   // one's place (blockAfterDelete: the next in the graph's list, else the one before; for an edge,
   // its source) is selected and focused, so the arrow keys go on from there; + Add block when no
-  // block is left. Asked in the document `from`, given in the first one after it (the delete's:
-  // the edit is applied at once), while the deleted block's element is still drawn.
-  const focusAfterDelete = useRef<{ from: Obj; block?: string }>(undefined);
-  useEffect(() => {
-    const f = focusAfterDelete.current;
-    if (!f || doc === f.from) return;
-    focusAfterDelete.current = undefined;
-    if (f.block === undefined) return void addBlockButton.current?.focus();
-    focusBlock(f.block);
-    selectOnly([f.block]);
-  });
+  // block is left. Asked in the document drawn when the key is pressed, given in the first one
+  // after it (the delete's: the edit is applied at once), while the deleted block's element is
+  // still drawn (useFocusAfter).
+  const focusAfterDelete = useFocusAfter(doc);
 
   /** Deletes blocks and edges from the keyboard (Delete, Backspace, Cut), the focus kept on the canvas (focusAfterDelete). */
   const deleteKeepingFocus = (ns: string[], es: string[]) => {
     const keep = focusOnCanvas();
-    const from = docRef.current;
     const sources = es.map((id) => edgesRef.current.find((x) => x.id === id)?.source);
     let block: string | undefined;
     edit!((d) => {
@@ -205,7 +198,13 @@ function Flow(props: CanvasProps) {
       block = ns.length ? blockAfterDelete(d, after, ns) : sources.find((id) => nodesRef.current.some((n) => n.id === id));
       return after;
     });
-    if (keep) focusAfterDelete.current = { from, block };
+    if (!keep) return;
+    const next = block;
+    focusAfterDelete(() => {
+      if (next === undefined) return void addBlockButton.current?.focus();
+      focusBlock(next);
+      selectOnly([next]);
+    });
   };
 
   const onSelectionChange = useCallback(
