@@ -7,7 +7,9 @@
 // 1,000 × 2 req/s = 2,000 req/s plus the greedy ones'. Latency runs from the planned send time,
 // so a server that falls behind pays for the queue (no coordinated omission).
 // The server runs as `workspace-server serve --workers N` child processes: once with 1, once with
-// 2; the floor is a bare Fastify process answering the same paths with fixed bytes, driven the same.
+// 2, and as two `serve` processes with each tenant's requests sent to one of them (as a balancer
+// hashing the key would); the floor is a bare Fastify process answering the same paths with fixed
+// bytes, driven the same.
 // Env: BENCH_TENANTS (1000), BENCH_TENANT_SECONDS (20), DATABASE_URL or TEST_DATABASE_URL.
 //
 // Side by side (`BENCH_TENANTS_VS=<another checkout's apps/workspace-server>`, built): instead of
@@ -18,7 +20,8 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiKey, createWorkspace, openStore } from '../dist/index.js';
 import { machineLine, writeSection } from '../../../scripts/bench-report.mjs';
 import { rawClient } from './raw-client.mjs';
@@ -232,10 +235,10 @@ if (process.env.BENCH_TENANTS_VS) {
  * (this build's over the other's), then their medians. Nothing is written to docs.
  */
 async function sideBySide(otherDir, pairs) {
-  const other = { dir: otherDir.replace(/\/$/, ''), schema: `${schema}_vs` };
+  const other = { dir: resolve(otherDir), schema: `${schema}_vs` };
   const builds = [
     { name: 'this build', bin, schema, keys: await seed() },
-    { name: other.dir, bin: `${other.dir}/bin/workspace-server.js`, schema: other.schema, keys: await seed(await import(`${other.dir}/dist/index.js`), other.schema) },
+    { name: other.dir, bin: `${other.dir}/bin/workspace-server.js`, schema: other.schema, keys: await seed(await import(pathToFileURL(`${other.dir}/dist/index.js`).href), other.schema) },
   ];
   const runOf = async (b) => {
     const s = await start([b.bin, 'serve', '--port', '0', '--no-editor', '--workers', '1'], { DATABASE_URL: urlOf(b.schema), ADMIN_TOKEN: 'bench' });
