@@ -22,6 +22,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
 import { createApiKey, createWorkspace, openStore } from '../dist/index.js';
 import { machineLine, writeSection } from '../../../scripts/bench-report.mjs';
 import { rawClient } from './raw-client.mjs';
@@ -43,6 +44,21 @@ if (!pgUrl) {
 const schema = `tenants_${Date.now()}`;
 const urlOf = (s) => `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${s},public`)}`;
 const schemaUrl = urlOf(schema);
+
+/**
+ * Runs `text` in schema `name` on a connection of its own: not through openStore, which would
+ * migrate the schema to this build's version (side by side, the other build's schema is its own).
+ */
+async function onSchema(name, text) {
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  try {
+    await c.query(`SET search_path = "${name}"`);
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
 
 /** Seeds `schema` through `build` (a workspace-server dist's exports: the schema its migrations make); returns the tenants' keys. */
 async function seed(build = { openStore, createWorkspace, createApiKey }, schemaName = schema) {
@@ -136,9 +152,7 @@ const body = JSON.stringify({ first_name: 'Load', last_name: 'Tenant', email: 'l
 async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema) {
   // Each run starts with fresh rate-limit windows: an earlier run in the same minute would have
   // spent some of the greedy tenants' limit.
-  const store = await openStore({ databaseUrl: pgUrl, schema: schemaName });
-  await store.db.query('DELETE FROM rate_limit_windows');
-  await store.close();
+  await onSchema(schemaName, 'DELETE FROM rate_limit_windows');
   const keys = [...allKeys.slice(0, tenants), ...allKeys.slice(TENANTS)];
   const greedy = (t) => t >= tenants;
   // 64 keep-alive sockets of a minimal HTTP/1.1 client (raw-client.mjs): the driver shares the 2
@@ -217,11 +231,7 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
   };
 }
 
-const dropSchema = async (name) => {
-  const store = await openStore({ databaseUrl: pgUrl, schema: name });
-  await store.db.query(`DROP SCHEMA "${name}" CASCADE`);
-  await store.close();
-};
+const dropSchema = (name) => onSchema(name, `DROP SCHEMA "${name}" CASCADE`);
 
 if (process.env.BENCH_TENANTS_VS) {
   await sideBySide(process.env.BENCH_TENANTS_VS, Number(process.env.BENCH_TENANTS_PAIRS ?? 4));
