@@ -285,6 +285,11 @@ async function sideBySide(otherDir, pairs) {
 const loadBefore = os.loadavg()[0];
 const keys = await seed();
 const rows = [];
+/** A row of the table, said on stderr as it is measured. */
+const addRow = (name, r) => {
+  rows.push([name, r]);
+  process.stderr.write(`tenants, ${name}: ${JSON.stringify(r)}\n`);
+};
 {
   // The floor answers with the bytes the server gives one tenant.
   const s = await start([bin, 'serve', '--port', '0', '--no-editor'], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' });
@@ -302,13 +307,11 @@ const runs = [[1, TENANTS], [1, TENANTS, '--no-batching'], [2, TENANTS], [1, TEN
 for (const [workers, tenants, flag] of runs) {
   const s = await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers), ...(flag ? [flag] : [])], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' });
   const name = `workspace-server --workers ${workers}${flag ? ` ${flag}` : ''}, ${tenants} tenants`;
-  rows.push([`${name}, from a cold process`, await drive(s.base, keys, tenants, s.pid)]);
-  process.stderr.write(`tenants, ${rows[rows.length - 1][0]}: ${JSON.stringify(rows[rows.length - 1][1])}\n`);
+  addRow(`${name}, from a cold process`, await drive(s.base, keys, tenants, s.pid));
   // Steady state: the same process driven again for as long (new rate-limit windows, the same
   // tenants), as a server runs between restarts. The row above is a restart straight into full load.
   if (tenants === TENANTS && !flag) {
-    rows.push([`${name}, the same process driven again (warm)`, await drive(s.base, keys, tenants, s.pid)]);
-    process.stderr.write(`tenants, ${rows[rows.length - 1][0]}: ${JSON.stringify(rows[rows.length - 1][1])}\n`);
+    addRow(`${name}, the same process driven again (warm)`, await drive(s.base, keys, tenants, s.pid));
   }
   await s.stop();
 }
@@ -320,10 +323,8 @@ for (const [workers, tenants, flag] of runs) {
   for (let i = 0; i < 2; i++) servers.push(await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', '1'], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' }));
   const name = `two workspace-server processes, each tenant to one, ${TENANTS} tenants`;
   const drive2 = () => drive(servers.map((x) => x.base), keys, TENANTS, servers.map((x) => x.pid));
-  rows.push([`${name}, from cold processes`, await drive2()]);
-  process.stderr.write(`tenants, ${rows[rows.length - 1][0]}: ${JSON.stringify(rows[rows.length - 1][1])}\n`);
-  rows.push([`${name}, driven again (warm)`, await drive2()]);
-  process.stderr.write(`tenants, ${rows[rows.length - 1][0]}: ${JSON.stringify(rows[rows.length - 1][1])}\n`);
+  addRow(`${name}, from cold processes`, await drive2());
+  addRow(`${name}, driven again (warm)`, await drive2());
   for (const x of servers) await x.stop();
 }
 await dropSchema(schema);
