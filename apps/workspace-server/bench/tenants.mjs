@@ -18,7 +18,7 @@
 // prints each pair's ratios (this build over the other) and their medians, writes no docs. The
 // hour moves more from run to run than most changes do: compare builds this way, not tables.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -246,6 +246,12 @@ if (process.env.BENCH_TENANTS_VS) {
  */
 async function sideBySide(otherDir, pairs) {
   const other = { dir: resolve(otherDir), schema: `${schema}_vs` };
+  for (const f of ['dist/index.js', 'bin/workspace-server.js']) {
+    if (!existsSync(`${other.dir}/${f}`)) {
+      process.stderr.write(`BENCH_TENANTS_VS: no ${f} in ${other.dir}: name another checkout's apps/workspace-server, built (npm ci && npm run build there)\n`);
+      process.exit(2);
+    }
+  }
   const builds = [
     { name: 'this build', bin, schema, keys: await seed() },
     { name: other.dir, bin: `${other.dir}/bin/workspace-server.js`, schema: other.schema, keys: await seed(await import(pathToFileURL(`${other.dir}/dist/index.js`).href), other.schema) },
