@@ -13,8 +13,9 @@
 // Env: BENCH_TENANTS (1000), BENCH_TENANT_SECONDS (20), DATABASE_URL or TEST_DATABASE_URL.
 //
 // Side by side (`BENCH_TENANTS_VS=<another checkout's apps/workspace-server>`, built): instead of
-// the table, BENCH_TENANTS_PAIRS (4) pairs of one-process runs, a cold drive then a warm one of
-// each build, alternating which goes first, each build on a schema it migrated and seeded itself;
+// the table, BENCH_TENANTS_PAIRS (4) pairs of runs of `serve --workers BENCH_TENANTS_WORKERS` (1),
+// a cold drive then a warm one of each build, alternating which goes first, each build on a schema
+// it migrated and seeded itself;
 // prints each pair's ratios (this build over the other) and their medians, writes no docs. The
 // hour moves more from run to run than most changes do: compare builds this way, not tables.
 import { spawn } from 'node:child_process';
@@ -234,17 +235,17 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
 const dropSchema = (name) => onSchema(name, `DROP SCHEMA "${name}" CASCADE`);
 
 if (process.env.BENCH_TENANTS_VS) {
-  await sideBySide(process.env.BENCH_TENANTS_VS, Number(process.env.BENCH_TENANTS_PAIRS ?? 4));
+  await sideBySide(process.env.BENCH_TENANTS_VS, Number(process.env.BENCH_TENANTS_PAIRS ?? 4), Number(process.env.BENCH_TENANTS_WORKERS ?? 1));
   process.exit(0);
 }
 
 /**
  * This build against the one at `otherDir` (an apps/workspace-server directory with its dist
- * built): `pairs` pairs of a one-process server's cold drive and warm drive, the order of the two
+ * built): `pairs` pairs of a server's cold drive and warm drive (`serve --workers workers`), the order of the two
  * builds alternating from pair to pair; each pair's ratios of held req/s, p99 and CPU per request
  * (this build's over the other's), then their medians. Nothing is written to docs.
  */
-async function sideBySide(otherDir, pairs) {
+async function sideBySide(otherDir, pairs, workers) {
   const other = { dir: resolve(otherDir), schema: `${schema}_vs` };
   for (const f of ['dist/index.js', 'bin/workspace-server.js']) {
     if (!existsSync(`${other.dir}/${f}`)) {
@@ -257,7 +258,7 @@ async function sideBySide(otherDir, pairs) {
     { name: other.dir, bin: `${other.dir}/bin/workspace-server.js`, schema: other.schema, keys: await seed(await import(pathToFileURL(`${other.dir}/dist/index.js`).href), other.schema) },
   ];
   const runOf = async (b) => {
-    const s = await start([b.bin, 'serve', '--port', '0', '--no-editor', '--workers', '1'], { DATABASE_URL: urlOf(b.schema), ADMIN_TOKEN: 'bench' });
+    const s = await start([b.bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers)], { DATABASE_URL: urlOf(b.schema), ADMIN_TOKEN: 'bench' });
     const cold = await drive(s.base, b.keys, TENANTS, s.pid, b.schema);
     const warm = await drive(s.base, b.keys, TENANTS, s.pid, b.schema);
     await s.stop();
@@ -282,7 +283,7 @@ async function sideBySide(otherDir, pairs) {
   }
   for (const b of builds) await dropSchema(b.schema);
   const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
-  let out = `Side by side, ${TENANTS} tenants, one process, ${SECONDS} s drives, ${pairs} pairs (${new Date().toISOString()}); this build over ${other.dir}:\n\n| | pairs | median |\n|---|---|---|\n`;
+  let out = `Side by side, ${TENANTS} tenants, ${workers === 1 ? 'one process' : `--workers ${workers}`}, ${SECONDS} s drives, ${pairs} pairs (${new Date().toISOString()}); this build over ${other.dir}:\n\n| | pairs | median |\n|---|---|---|\n`;
   for (const [name, xs] of Object.entries(ratios)) out += `| ${name} | ${xs.map((x) => `${x.toFixed(2)}×`).join(', ')} | ${median(xs).toFixed(2)}× |\n`;
   out += '\nCPU is the server\'s and its PostgreSQL backends\' per request; held above 1× and p99 or CPU below 1× favour this build.\n';
   process.stdout.write(out);
