@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
+import type { Queryable } from './db/db.js';
 import { openStore } from './db/open.js';
 import { seedDemo } from './seed.js';
+import { contactTextCache, type WrittenText } from './store/contact-cache.js';
 import { warmContactPages } from './store/contact-list.js';
 import { workspacesToWarm } from './store/workspaces.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './webhooks/store.js';
@@ -208,6 +210,8 @@ async function serve(args: string[]): Promise<number | undefined> {
   // A restart's first seconds: each active workspace's first list would write its contacts' texts
   // at once, under the load of all the others (docs/store.md, "Warming a restart").
   await warmContactPages(store.db, await workspacesToWarm(store.db, systemClock.now(), WARM_WORKSPACES), { deadline: Date.now() + WARM_MS });
+  // Each worker warmed its own cache; from now on the texts one writes are the others' too.
+  if (cluster.isWorker) shareContactTexts(store.db);
   try {
     await app.listen({ port, host });
   } catch (e) {
@@ -241,6 +245,29 @@ async function serve(args: string[]): Promise<number | undefined> {
   return 0;
 }
 
+/** A message between a worker and the primary carrying contact texts a worker wrote. */
+interface TextsMessage {
+  contactTexts: WrittenText[];
+}
+const isTexts = (m: unknown): m is TextsMessage => Array.isArray((m as Partial<TextsMessage> | null)?.contactTexts);
+
+/**
+ * A worker's contact text cache joined to its siblings' (docs/store.md, "Texts shared between
+ * workers"): the texts this process writes go to the primary, which hands them to the others, and
+ * theirs come here. Each entry carries the row version and lookup generation it was written at,
+ * so it is used only where it is still the contact's text, in whichever process.
+ */
+function shareContactTexts(db: Queryable): void {
+  const cache = contactTextCache(db);
+  if (cache.capacity === 0) return;
+  cache.onWritten = (texts) => {
+    if (process.connected) process.send!({ contactTexts: texts } satisfies TextsMessage);
+  };
+  process.on('message', (m) => {
+    if (isTexts(m)) cache.receive(m.contactTexts, Date.now());
+  });
+}
+
 /**
  * serve --workers N: migrates (and seeds) once, then forks N workers that each run `serve` on the
  * same port (node:cluster shares it), and prints the address once all of them listen. A worker
@@ -269,6 +296,11 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
   const fork = () => {
     const w = cluster.fork(env);
     w.on('message', (m: { listening?: number }) => {
+      if (isTexts(m)) {
+        // A worker's contact texts, to each of the others (shareContactTexts).
+        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send(m);
+        return;
+      }
       if (typeof m?.listening !== 'number') return;
       ports.set(w.id, m.listening);
       process.stdout.write(`worker ${w.process.pid} listening\n`);

@@ -135,5 +135,31 @@ function defineTextCache(kind: StoreKind) {
   });
 }
 
+describe('contact texts shared between processes (serve --workers; test/processes.test.ts runs it for real)', () => {
+  it('hands on what this process wrote, once a turn of the event loop, and keeps what another sent without sending it on', async () => {
+    const here = new ContactTextCache(1000);
+    const there = new ContactTextCache(1000);
+    const sent: unknown[] = [];
+    here.onWritten = (texts) => {
+      sent.push(texts);
+      there.receive(texts, 0);
+    };
+    there.onWritten = () => sent.push('echo');
+    here.written('a', '7', '1', '{"id":"a"}', 0);
+    here.written('b', '8', '1', '{"id":"b"}', 0);
+    here.written('big', '9', '1', 'x'.repeat(1001), 0); // larger than the cache: neither held nor sent
+    here.set('c', '9', '1', '{"id":"c"}', 0); // held only, as a received text is
+    expect(sent).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual([[['a', '7', '1', '{"id":"a"}'], ['b', '8', '1', '{"id":"b"}']]]);
+    expect([there.get('a', '7', '1', 0), there.get('b', '8', '1', 0), there.received]).toEqual(['{"id":"a"}', '{"id":"b"}', 2]);
+    // Kept only at the version and generation it was written at, as any entry.
+    expect([there.get('a', '8', '1', 0), there.get('a', '7', '2', 0), there.get('c', '9', '1', 0)]).toEqual([undefined, undefined, undefined]);
+    expect([there.hits, there.misses]).toEqual([2, 3]);
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toHaveLength(1);
+  });
+});
+
 describe('contact text cache on PGlite', () => defineTextCache('pglite'));
 describe.skipIf(!TEST_DATABASE_URL)('contact text cache on PostgreSQL, two servers (needs TEST_DATABASE_URL)', () => defineTextCache('postgres'));

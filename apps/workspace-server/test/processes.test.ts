@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +182,67 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
       return false;
     }
   };
+
+  /** Requests on one kept-alive connection, so all reach the one worker the cluster gave that connection. */
+  function oneConnection() {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, token: string, body?: unknown) => new Promise<{ status: number; body: any }>((done, fail) => {
+      const req = http.request(`${p.base}${path}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => done({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on('error', fail);
+      req.end(body ? JSON.stringify(body) : undefined);
+    });
+    return { send, stats: async () => (await send('GET', '/admin/stats', ADMIN_TOKEN)).body, close: () => agent.destroy() };
+  }
+
+  it("hands the contact texts one worker writes to the other, whose list then uses them instead of having PostgreSQL write them again", async () => {
+    const admin = new Client(p.base, ADMIN_TOKEN);
+    const ws = await admin.post('/admin/workspaces', { name: 'Shared texts', slug: 'shared-texts' });
+    const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
+    // A connection to each worker: the cluster hands new connections to the workers in turn.
+    const first = oneConnection();
+    const a = (await first.stats()).pid;
+    let second = oneConnection();
+    for (let i = 0; i < 10 && (await second.stats()).pid === a; i++) {
+      second.close();
+      second = oneConnection();
+    }
+    const b = (await second.stats()).pid;
+    expect(a).not.toBe(b);
+    expect(workerPids().sort()).toEqual([a, b].sort());
+    // Each worker serves the workspace's list once: a page a process has not served is written by
+    // PostgreSQL whole, one it has is read as row versions, its texts taken from the cache.
+    for (const c of [first, second]) expect((await c.send('GET', '/v1/contacts', key)).body.data).toEqual([]);
+    const created = await first.send('POST', '/v1/contacts', key, { first_name: 'Shared', last_name: 'Text', email: 'shared@example.com', stage_id: '' });
+    expect(created.status).toBe(201);
+    // The creation's text reaches the other worker through the primary.
+    for (let i = 0; i < 100 && (await second.stats()).contact_texts.received === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const before = (await second.stats()).contact_texts;
+    expect(before.received).toBeGreaterThanOrEqual(1);
+    const list = await second.send('GET', '/v1/contacts', key);
+    expect(list.status).toBe(200);
+    expect(list.body.data).toEqual([created.body]);
+    const after = (await second.stats()).contact_texts;
+    expect({ hits: after.hits - before.hits, misses: after.misses - before.misses }).toEqual({ hits: 1, misses: 0 });
+    // A text the other worker's list had PostgreSQL write (a changed contact) comes back the same way.
+    const patched = await second.send('PATCH', `/v1/contacts/${created.body.id}`, key, { job_title: 'Broker' });
+    expect(patched.status).toBe(200);
+    const firstBefore = (await first.stats()).contact_texts;
+    const secondBefore = (await second.stats()).contact_texts;
+    const viaSecond = await second.send('GET', '/v1/contacts', key);
+    expect(viaSecond.body.data).toEqual([patched.body]);
+    expect((await second.stats()).contact_texts.misses - secondBefore.misses).toBe(1);
+    for (let i = 0; i < 100 && (await first.stats()).contact_texts.received === firstBefore.received; i++) await new Promise((r) => setTimeout(r, 20));
+    const viaFirst = await first.send('GET', '/v1/contacts', key);
+    expect(viaFirst.body.data).toEqual([patched.body]);
+    const firstAfter = (await first.stats()).contact_texts;
+    expect({ hits: firstAfter.hits - firstBefore.hits, misses: firstAfter.misses - firstBefore.misses }).toEqual({ hits: 1, misses: 0 });
+    first.close();
+    second.close();
+  });
 
   it('serves one port from two processes with the rate limit and idempotency exact across them, and stops them all on SIGTERM', async () => {
     expect(p.stdout()).toContain('2 workers');

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { batchStats } from '../db/batch.js';
 import { allScopes } from '../scopes.js';
+import { contactPageCache, contactTextCache } from '../store/contact-cache.js';
 import { createApiKey, createMember, createWorkspace, plans, revokeApiKey } from '../store/workspaces.js';
 import type { RouteDeps } from './context.js';
 import { nstr, ntsIn, str, ts } from './schemas.js';
@@ -71,6 +73,35 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
       response: { 200: { type: 'object', properties: { id: str, revoked: { type: 'boolean' } } } },
     },
   }, async (req) => revokeApiKey(db, (req.params as { key_id: string }).key_id, clock.now()));
+
+  const count = { type: 'integer' };
+  const cacheStats = (properties: string[]) => ({ type: 'object', properties: Object.fromEntries(properties.map((p) => [p, count])) });
+  app.get('/admin/stats', {
+    config: admin,
+    schema: {
+      summary: "This server process's caches and batches (with --workers, the process that answered)",
+      tags: ['admin'],
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            pid: count,
+            contact_texts: cacheStats(['entries', 'characters', 'capacity', 'hits', 'misses', 'received']),
+            list_pages: cacheStats(['entries', 'characters', 'capacity', 'hits']),
+            batches: cacheStats(['statements', 'requests', 'waiting']),
+          },
+        },
+      },
+    },
+  }, async () => {
+    const [texts, pages, batches] = [contactTextCache(db), contactPageCache(db), batchStats(db)];
+    return {
+      pid: process.pid,
+      contact_texts: { entries: texts.count, characters: texts.used, capacity: texts.capacity, hits: texts.hits, misses: texts.misses, received: texts.received },
+      list_pages: { entries: pages.count, characters: pages.used, capacity: pages.capacity, hits: pages.hits },
+      batches: { statements: batches.batches, requests: batches.batched, waiting: batches.waiting },
+    };
+  });
 
   app.post('/admin/workspaces/:workspace_id/members', {
     config: admin,

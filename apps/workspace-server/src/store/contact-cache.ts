@@ -20,8 +20,23 @@ export class ContactTextCache {
   get used(): number {
     return this.size;
   }
-  /** Reads answered from the cache (tests and benchmarks look at it). */
+  /** Entries held. */
+  get count(): number {
+    return this.entries.size;
+  }
+  /** Reads answered from the cache (tests, benchmarks and GET /admin/stats look at it). */
   hits = 0;
+  /** Reads not answered: nothing held for the key, or not at the version and generation asked for. */
+  misses = 0;
+  /** Entries another process wrote and sent here (receive). */
+  received = 0;
+  /**
+   * Called with the texts this process wrote (`written`, not those it received), a batch per turn
+   * of the event loop: `serve --workers` sends them to its sibling processes, which `receive` them
+   * (docs/store.md, "Texts shared between workers"). Unset, nothing is kept for it.
+   */
+  onWritten?: (texts: WrittenText[]) => void;
+  private outgoing: WrittenText[] | null = null;
   constructor(readonly capacity: number) {}
   /** Forgets every entry (bench/explain.mjs shows a page read rather than held). */
   clear(): void {
@@ -35,13 +50,39 @@ export class ContactTextCache {
   }
   get(id: string, version: string, lookups: string, now: number): string | undefined {
     const e = this.entries.get(id);
-    if (!e || e.version !== version || e.lookups !== lookups || now - e.at > MAX_ENTRY_AGE_MS) return undefined;
+    if (!e || e.version !== version || e.lookups !== lookups || now - e.at > MAX_ENTRY_AGE_MS) {
+      this.misses++;
+      return undefined;
+    }
     this.hits++;
     // Marked, not moved: deleting and re-inserting on every hit cost 5 µs a hit in a Map of
     // 100,000 entries (V8 compacts the table as deletions pile up); eviction gives a marked
     // entry a second chance instead (the CLOCK approximation of least recently used).
     e.used = true;
     return e.text;
+  }
+  /**
+   * Holds a text this process's statements wrote (or a creation's response) and, when another
+   * process listens (onWritten), queues it for them: the key is the row version and the lookup
+   * generation, which are the database's, so the entry is as valid there as here.
+   */
+  written(id: string, version: string, lookups: string, text: string, now: number): void {
+    this.set(id, version, lookups, text, now);
+    if (!this.onWritten || text.length > this.capacity) return;
+    if (this.outgoing === null) {
+      this.outgoing = [];
+      setImmediate(() => {
+        const texts = this.outgoing!;
+        this.outgoing = null;
+        this.onWritten?.(texts);
+      });
+    }
+    this.outgoing.push([id, version, lookups, text]);
+  }
+  /** Holds texts another process wrote (its onWritten's), at this process's time; not sent on again. */
+  receive(texts: readonly WrittenText[], now: number): void {
+    for (const [id, version, lookups, text] of texts) this.set(id, version, lookups, text, now);
+    this.received += texts.length;
   }
   set(id: string, version: string, lookups: string, text: string, now: number): void {
     if (text.length > this.capacity) return;
@@ -63,6 +104,9 @@ export class ContactTextCache {
     }
   }
 }
+
+/** A contact's text as a process wrote it: id, row version, lookup generation, text (compact for IPC). */
+export type WrittenText = [id: string, version: string, lookups: string, text: string];
 
 const MAX_ENTRY_AGE_MS = 3_600_000;
 /** The default size of a store's contact text cache, in characters (about 50,000 contacts' text). */

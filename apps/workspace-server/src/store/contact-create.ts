@@ -23,7 +23,7 @@ const writtenAt = new WeakMap<Contact, { version: string; lookups: string }>();
 export function rememberContactText(db: Queryable, contact: Contact, text: string): void {
   const at = writtenAt.get(contact);
   const cache = contactTextCache(db);
-  if (at && cache.capacity > 0) cache.set(contact.id, at.version, at.lookups, text, Date.now());
+  if (at && cache.capacity > 0) cache.written(contact.id, at.version, at.lookups, text, Date.now());
 }
 
 /** A creation computed from its input: what its statement writes, alone or in a batch. */

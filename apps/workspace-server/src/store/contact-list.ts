@@ -355,7 +355,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
       const byId = new Map<string, { version: string; lookups: string; text: string }>();
       for (const r of written.rows) {
         const w = { version: r.version as string, lookups: r.lookups as string, text: contactText(r) };
-        texts.set(r.id, w.version, w.lookups, w.text, now);
+        texts.written(r.id, w.version, w.lookups, w.text, now);
         byId.set(r.id, w);
       }
       for (let i = 0; i < shown.length && complete; i++) {
@@ -388,7 +388,7 @@ function writtenPage(rows: Row[], limit: number, texts: ContactTextCache, now: n
   const page = rows[0].id === null ? [] : rows;
   const out = page.slice(0, limit).map((r) => {
     const text = contactText(r);
-    if (texts.capacity > 0) texts.set(r.id, r.version, r.lookups, text, now);
+    if (texts.capacity > 0) texts.written(r.id, r.version, r.lookups, text, now);
     return text;
   });
   return pageJson(out, page, limit, rows[0].total);
