@@ -67,8 +67,7 @@ export class ContactTextCache {
    * generation, which are the database's, so the entry is as valid there as here.
    */
   written(id: string, version: string, lookups: string, text: string, now: number): void {
-    this.set(id, version, lookups, text, now);
-    if (!this.onWritten || text.length > this.capacity) return;
+    if (!this.set(id, version, lookups, text, now) || !this.onWritten) return;
     if (this.outgoing === null) {
       this.outgoing = [];
       setImmediate(() => {
@@ -84,8 +83,9 @@ export class ContactTextCache {
     for (const [id, version, lookups, text] of texts) this.set(id, version, lookups, text, now);
     this.received += texts.length;
   }
-  set(id: string, version: string, lookups: string, text: string, now: number): void {
-    if (text.length > this.capacity) return;
+  /** Holds `text` for `id` at that version and generation; false when it is larger than the whole cache (not held). */
+  set(id: string, version: string, lookups: string, text: string, now: number): boolean {
+    if (text.length > this.capacity) return false;
     const old = this.entries.get(id);
     if (old) {
       this.size -= old.text.length;
@@ -102,6 +102,7 @@ export class ContactTextCache {
         this.entries.set(k, e);
       } else this.size -= e.text.length;
     }
+    return true;
   }
 }
 
