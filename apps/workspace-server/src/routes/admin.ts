@@ -75,7 +75,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
   }, async (req) => revokeApiKey(db, (req.params as { key_id: string }).key_id, clock.now()));
 
   const count = { type: 'integer' };
-  const cacheStats = (properties: string[]) => ({ type: 'object', properties: Object.fromEntries(properties.map((p) => [p, count])) });
+  const counters = (properties: string[]) => ({ type: 'object', properties: Object.fromEntries(properties.map((p) => [p, count])) });
   app.get('/admin/stats', {
     config: admin,
     schema: {
@@ -86,9 +86,9 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
           type: 'object',
           properties: {
             pid: count,
-            contact_texts: cacheStats(['entries', 'characters', 'capacity', 'hits', 'misses', 'received']),
-            list_pages: cacheStats(['entries', 'characters', 'capacity', 'hits']),
-            batches: cacheStats(['statements', 'requests', 'waiting']),
+            contact_texts: counters(['entries', 'characters', 'capacity', 'hits', 'misses', 'received']),
+            list_pages: counters(['entries', 'characters', 'capacity', 'hits']),
+            batches: counters(['statements', 'requests', 'waiting']),
           },
         },
       },
