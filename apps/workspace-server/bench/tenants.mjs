@@ -9,7 +9,11 @@
 // The server runs as `workspace-server serve --workers N` child processes: once with 1, once with
 // 2, and as two `serve` processes with each tenant's requests sent to one of them (as a balancer
 // hashing the key would); the floor is a bare Fastify process answering the same paths with fixed
-// bytes, driven the same.
+// bytes, driven the same. Beside each drive's latency and CPU the table reads what the machine and
+// PostgreSQL did meanwhile: the cores' time idle and stolen by the host (/proc/stat), the WAL
+// written and flushed (pg_stat_wal; the flushes' time needs `track_wal_io_timing = on`, which a
+// superuser may set with ALTER SYSTEM and a reload), and what the backends waited on
+// (pg_stat_activity, sampled). Each drive's seconds' p99 go to stderr with the rest of its numbers.
 // Env: BENCH_TENANTS (1000), BENCH_TENANT_SECONDS (20), DATABASE_URL or TEST_DATABASE_URL.
 //
 // Side by side (`BENCH_TENANTS_VS=<another checkout's apps/workspace-server>`, built): instead of
@@ -17,7 +21,10 @@
 // a cold drive then a warm one of each build, alternating which goes first, each build on a schema
 // it migrated and seeded itself;
 // prints each pair's ratios (this build over the other) and their medians, writes no docs. The
-// hour moves more from run to run than most changes do: compare builds this way, not tables.
+// hour moves more from run to run than most changes do: compare builds this way, not tables; and
+// compare held req/s and CPU, not p99, which follows the host (two identical builds, three pairs
+// at 05:08 UTC on 2026-11-28: warm p99 0.06–4.27× of each other, each bad drive one the host stole
+// from: docs/store.md, "Sharing two cores with PostgreSQL").
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -59,6 +66,55 @@ async function onSchema(name, text) {
   } finally {
     await c.end();
   }
+}
+
+/**
+ * PostgreSQL's WAL so far (pg_stat_wal: the whole cluster, and this benchmark is its only writer)
+ * and the checkpoints it has started: a checkpoint that starts during a drive makes each page's
+ * next change write the whole page to the WAL again (a full-page image), which costs the backends
+ * CPU and the WAL writer bytes until most pages have been touched once.
+ */
+async function walNow() {
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  try {
+    const { rows } = await c.query(`SELECT w.wal_records::float8 AS records, w.wal_fpi::float8 AS fpi, w.wal_bytes::float8 AS bytes,
+        w.wal_sync::float8 AS syncs, w.wal_sync_time AS sync_ms, current_setting('track_wal_io_timing')::bool AS timed,
+        (b.checkpoints_timed + b.checkpoints_req)::float8 AS checkpoints FROM pg_stat_wal w, pg_stat_bgwriter b`);
+    return rows[0];
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Samples, every 100 ms until stopped, what this database's active backends are doing
+ * (pg_stat_activity's wait event, or "on CPU" when none): `stop()` gives the mean number of
+ * backends per sample in each state, most first. A queue that grows while the machine has idle
+ * time waits on something; this says whether PostgreSQL's backends do.
+ */
+async function sampleWaits() {
+  const c = new pg.Client({ connectionString: pgUrl });
+  await c.connect();
+  const seen = new Map();
+  let samples = 0;
+  let busy = false;
+  const t = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { rows } = await c.query(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'on CPU') AS w, count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`, [dbName]);
+      samples++;
+      for (const r of rows) seen.set(r.w, (seen.get(r.w) ?? 0) + r.n);
+    } catch { /* a sample lost */ } finally { busy = false; }
+  }, 100);
+  return async () => {
+    clearInterval(t);
+    await c.end();
+    return Object.fromEntries([...seen].sort((a, b) => b[1] - a[1]).map(([w, n]) => [w, Number((n / Math.max(1, samples)).toFixed(2))]));
+  };
 }
 
 /** Seeds `schema` through `build` (a workspace-server dist's exports: the schema its migrations make); returns the tenants' keys. */
@@ -130,6 +186,16 @@ function cpuNow(pid) {
   for (const p of all) if (p.cmd.startsWith('postgres') && p.cmd.includes(` ${dbName} `)) pg.set(p.pid, p.ms);
   return { server, pg };
 }
+/**
+ * The whole machine's CPU time so far (/proc/stat's first line, USER_HZ ticks summed over the
+ * cores): busy, idle, waiting on I/O and stolen (time the hypervisor gave this machine's virtual
+ * cores to other guests: the host is shared, and this is the part of its noise that can be read).
+ */
+function machineNow() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = f;
+  return { busy: (user + nice + system + irq + softirq) * 10, idle: idle * 10, iowait: iowait * 10, steal: steal * 10 };
+}
 /** CPU spent between two readings: a process that appeared in between counts whole. */
 const spent = (a, b) => [...b].reduce((sum, [pid, ms]) => sum + ms - (a.get(pid) ?? 0), 0);
 
@@ -174,7 +240,10 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
   });
   plan.sort((a, b) => a.at - b.at);
   const results = [];
+  const wal0 = await walNow();
+  const stopWaits = await sampleWaits();
   const cpu0 = cpuNow(pid);
+  const machine0 = machineNow();
   const driver0 = process.cpuUsage();
   const t0 = performance.now();
   let done = 0;
@@ -197,8 +266,11 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
     tick();
   });
   const driver = process.cpuUsage(driver0);
+  const machine1 = machineNow();
   const cpu1 = cpuNow(pid);
   for (const c of clients) await c.close();
+  const waits = await stopWaits();
+  const wal1 = await walNow();
   const lat = results.map((r) => r.ms).sort((a, b) => a - b);
   const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
   // The second half alone: a fresh process starts with empty caches and cold code, and a queue
@@ -206,6 +278,11 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
   const late = results.filter((r) => r.at >= (SECONDS * 1000) / 2).map((r) => r.ms).sort((a, b) => a - b);
   const lateQ = (p) => late[Math.min(late.length - 1, Math.floor(p * late.length))];
   const last = Math.max(...results.map((r) => r.end));
+  // Each second's p99, by planned send time: a queue that one stall built shows as a run of bad
+  // seconds, a machine short of CPU throughout as every second slow.
+  const perSecond = [];
+  for (const r of results) (perSecond[Math.floor(r.at / 1000)] ??= []).push(r.ms);
+  const secondP99 = perSecond.map((xs) => (xs ? xs.sort((a, b) => a - b)[Math.floor(0.99 * (xs.length - 1))] : 0));
   // Per tenant and rate-limit window (its X-RateLimit-Reset): successes never exceed the limit, and
   // a tenant is refused only once the window holds `LIMIT` successes (so never at or under its rate).
   const windows = new Map();
@@ -228,8 +305,31 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
     refusedGreedy: results.filter((r) => greedy(r.t) && r.status === 429).length,
     greedySent: results.filter((r) => greedy(r.t)).length,
     wrongWindows: wrong,
+    secondP99: secondP99.map((x) => Math.round(x)),
     cpu: { server: spent(cpu0.server, cpu1.server) / results.length, pg: spent(cpu0.pg, cpu1.pg) / results.length, driver: (driver.user + driver.system) / 1000 / results.length },
+    wal: {
+      kB: (wal1.bytes - wal0.bytes) / 1024 / results.length, fpi: (wal1.fpi - wal0.fpi) / results.length, checkpoints: wal1.checkpoints - wal0.checkpoints,
+      syncs: wal1.syncs - wal0.syncs, syncMs: wal1.timed && wal0.timed && wal1.syncs > wal0.syncs ? (wal1.sync_ms - wal0.sync_ms) / (wal1.syncs - wal0.syncs) : undefined,
+    },
+    waits,
+    backends: {
+      cpu: waits['on CPU'] ?? 0,
+      wal: Object.entries(waits).filter(([w]) => /^(IO:WAL(Sync|Write)|LWLock:WALWrite)$/.test(w)).reduce((sum, [, n]) => sum + n, 0),
+    },
+    machine: machineShare(machine0, machine1, [spent(cpu0.server, cpu1.server), spent(cpu0.pg, cpu1.pg), (driver.user + driver.system) / 1000], results.length),
   };
+}
+
+/**
+ * The machine over a drive: the share of its cores' time idle and stolen, and the CPU per request
+ * of everything besides the server, its backends and the driver (PostgreSQL's background
+ * processes, the kernel's interrupts, any other process).
+ */
+function machineShare(a, b, ours, requests) {
+  const busy = b.busy - a.busy;
+  const all = busy + (b.idle - a.idle) + (b.iowait - a.iowait) + (b.steal - a.steal);
+  const pct = (v) => (all > 0 ? (100 * v) / all : 0);
+  return { idle: pct(b.idle - a.idle), iowait: pct(b.iowait - a.iowait), steal: pct(b.steal - a.steal), other: Math.max(0, busy - ours.reduce((x, y) => x + y, 0)) / requests };
 }
 
 const dropSchema = (name) => onSchema(name, `DROP SCHEMA "${name}" CASCADE`);
@@ -265,8 +365,8 @@ async function sideBySide(otherDir, pairs, workers) {
     return { cold, warm };
   };
   const cpu = (r) => r.cpu.server + r.cpu.pg;
-  const ratios = { 'cold held': [], 'cold p99': [], 'cold CPU': [], 'warm held': [], 'warm p99': [], 'warm CPU': [] };
-  const line = (r) => `held ${r.achieved.toFixed(0)} p99 ${r.p99.toFixed(0)} ms, CPU ${r.cpu.server.toFixed(2)} + ${r.cpu.pg.toFixed(2)} ms`;
+  const ratios = { 'cold held': [], 'cold p99': [], 'cold CPU': [], 'cold WAL flushes': [], 'warm held': [], 'warm p99': [], 'warm CPU': [], 'warm WAL flushes': [] };
+  const line = (r) => `held ${r.achieved.toFixed(0)} p99 ${r.p99.toFixed(0)} ms (seconds' p99 ${r.secondP99.join(' ')}), CPU ${r.cpu.server.toFixed(2)} + ${r.cpu.pg.toFixed(2)} ms, stolen ${r.machine.steal.toFixed(0)} %, WAL ${r.wal.kB.toFixed(1)} kB, ${r.wal.syncs} flushes${r.wal.syncMs === undefined ? '' : ` of ${r.wal.syncMs.toFixed(1)} ms`} (${r.wal.checkpoints} checkpoints)`;
   for (let i = 0; i < pairs; i++) {
     const order = i % 2 === 0 ? [0, 1] : [1, 0];
     const got = [];
@@ -279,13 +379,14 @@ async function sideBySide(otherDir, pairs, workers) {
       ratios[`${phase} held`].push(a.achieved / b.achieved);
       ratios[`${phase} p99`].push(a.p99 / b.p99);
       ratios[`${phase} CPU`].push(cpu(a) / cpu(b));
+      ratios[`${phase} WAL flushes`].push(a.wal.syncs / b.wal.syncs);
     }
   }
   for (const b of builds) await dropSchema(b.schema);
   const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
   let out = `Side by side, ${TENANTS} tenants, ${workers === 1 ? 'one process' : `--workers ${workers}`}, ${SECONDS} s drives, ${pairs} pairs (${new Date().toISOString()}); this build over ${other.dir}:\n\n| | pairs | median |\n|---|---|---|\n`;
   for (const [name, xs] of Object.entries(ratios)) out += `| ${name} | ${xs.map((x) => `${x.toFixed(2)}×`).join(', ')} | ${median(xs).toFixed(2)}× |\n`;
-  out += '\nCPU is the server\'s and its PostgreSQL backends\' per request; held above 1× and p99 or CPU below 1× favour this build.\n';
+  out += '\nCPU is the server\'s and its PostgreSQL backends\' per request; WAL flushes are PostgreSQL\'s over each drive (pg_stat_wal); held above 1× and p99, CPU or flushes below 1× favour this build.\n';
   process.stdout.write(out);
 }
 
@@ -338,14 +439,14 @@ await dropSchema(schema);
 
 const floor = rows[0][1];
 let md = `### Workspace server: many tenants (PostgreSQL)\n\n${machineLine()}; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end. The machine is shared with other work and noisy: compare the rows of one run, not runs.\n\n`;
-md += `${TENANTS.toLocaleString('en-US')} workspaces of ${PER_CONTACTS} contacts, each with its own key, each driven at its limit of ${LIMIT} requests a minute (70 % \`GET /v1/contacts?limit=20\`, 25 % \`POST /v1/contacts\`, 5 % \`?q=\` searches) for ${SECONDS} s; ${GREEDY} more tenants send ${2.5 * LIMIT} requests within those ${SECONDS} s. Latency counts from each request's planned send time. Server, floor and load generator share the 2 cores with PostgreSQL. The driver is a minimal keep-alive HTTP/1.1 client (\`bench/raw-client.mjs\`, 64 sockets) that reads each response's status, X-RateLimit-Reset and length and skips its body. CPU per request is read from /proc over each drive: the server's process (and its workers), this database's PostgreSQL backends (not PostgreSQL's background processes: WAL writer, checkpointer, autovacuum), and the driver's own process.\n\n`;
-md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule | CPU ms per request: server / PostgreSQL / driver |\n|---|---|---|---|---|---|---|---|---|---|---|\n';
+md += `${TENANTS.toLocaleString('en-US')} workspaces of ${PER_CONTACTS} contacts, each with its own key, each driven at its limit of ${LIMIT} requests a minute (70 % \`GET /v1/contacts?limit=20\`, 25 % \`POST /v1/contacts\`, 5 % \`?q=\` searches) for ${SECONDS} s; ${GREEDY} more tenants send ${2.5 * LIMIT} requests within those ${SECONDS} s. Latency counts from each request's planned send time. Server, floor and load generator share the 2 cores with PostgreSQL. The driver is a minimal keep-alive HTTP/1.1 client (\`bench/raw-client.mjs\`, 64 sockets) that reads each response's status, X-RateLimit-Reset and length and skips its body. CPU per request is read from /proc over each drive: the server's process (and its workers), this database's PostgreSQL backends (not PostgreSQL's background processes: WAL writer, checkpointer, autovacuum), and the driver's own process; "the rest" is every other busy moment of the machine per request (PostgreSQL's background processes, the kernel's interrupt work, anything else running), and the machine's idle and stolen shares are of its cores' time over the drive from /proc/stat (stolen: time the hypervisor ran other guests on this machine's virtual cores, the one part of the host's noise a guest can read). WAL per request is PostgreSQL's over the drive (\`pg_stat_wal\`, the whole cluster, which only this benchmark writes): its kilobytes and its full-page images, its flushes to disk a second (their mean time in brackets when \`track_wal_io_timing\` is on) and the checkpoints that started during the drive (after a checkpoint starts, each page's next change writes the whole page to the WAL again). The backends at work are sampled every 100 ms from \`pg_stat_activity\` (this database's active ones, mean per sample): running, or waiting for the WAL to be written and flushed (their own commit's flush or another's they queue behind).\n\n`;
+md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule | CPU ms per request: server / PostgreSQL / driver / the rest | machine: idle / stolen % | WAL per request: kB / full-page images; flushes a second (ms each); checkpoints started | PostgreSQL\'s backends at work: on CPU / waiting on the WAL |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n';
 for (const [name, r] of rows) {
-  md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lateP50.toFixed(1)} / ${r.lateP99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} | ${r.cpu.server.toFixed(2)} / ${r.cpu.pg.toFixed(2)} / ${r.cpu.driver.toFixed(2)} |\n`;
+  md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lateP50.toFixed(1)} / ${r.lateP99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} | ${r.cpu.server.toFixed(2)} / ${r.cpu.pg.toFixed(2)} / ${r.cpu.driver.toFixed(2)} / ${r.machine.other.toFixed(2)} | ${r.machine.idle.toFixed(0)} / ${r.machine.steal.toFixed(0)} | ${r.wal.kB.toFixed(1)} / ${r.wal.fpi.toFixed(2)}; ${(r.wal.syncs / SECONDS).toFixed(0)}${r.wal.syncMs === undefined ? '' : ` (${r.wal.syncMs.toFixed(1)})`}; ${r.wal.checkpoints} | ${r.backends.cpu.toFixed(2)} / ${r.backends.wal.toFixed(2)} |\n`;
 }
 const [one, warm, unbatched, two, twoWarm, oneLight, twoLight, sticky, stickyWarm] = rows.slice(1).map((r) => r[1]);
 const held = (r) => r.achieved >= 2000;
 const verdict = (r) => `${r.achieved.toFixed(0)} req/s of ${r.offered.toFixed(0)} offered (throughput ${held(r) ? 'met' : `missed: ${(r.achieved / 2000 * 100).toFixed(0)} %`}) at p99 ${r.p99.toFixed(0)} ms (${r.p99 <= 100 ? 'met' : `missed by ${(r.p99 / 100).toFixed(2)}×`})`;
-md += `\nTarget: 2,000 req/s held with p99 ≤ 100 ms. Running (the same process driven a second time, as a server runs between restarts), one process held ${verdict(warm)}. From a cold process, a restart straight into full load, it held ${verdict(one)}, ${one.lateP99.toFixed(0)} ms in the run's second half: the first second's queue (docs/store.md, "A restart under load"). Two processes held ${twoWarm.achieved.toFixed(0)} req/s at p99 ${twoWarm.p99.toFixed(0)} ms running (${(twoWarm.achieved / Math.max(1, warm.achieved)).toFixed(2)}× one's requests, at ${((twoWarm.cpu.server + twoWarm.cpu.pg) / (warm.cpu.server + warm.cpu.pg)).toFixed(2)}× its server and PostgreSQL CPU per request) and ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms from cold (${(two.achieved / Math.max(1, one.achieved)).toFixed(2)}× one): \`--workers\` hands each connection to either process, so a tenant's requests reach both and each process reads and holds every tenant's pages and contacts' texts. Two processes each sent the same tenants' requests (as a balancer hashing the key would) held ${stickyWarm.achieved.toFixed(0)} req/s at p99 ${stickyWarm.p99.toFixed(0)} ms running (${(stickyWarm.achieved / Math.max(1, warm.achieved)).toFixed(2)}× one's, at ${((stickyWarm.cpu.server + stickyWarm.cpu.pg) / (warm.cpu.server + warm.cpu.pg)).toFixed(2)}× its CPU per request) and ${sticky.achieved.toFixed(0)} at p99 ${sticky.p99.toFixed(0)} ms from cold. Without batching (\`--no-batching\`: each list and creation its own statement; the same run): ${unbatched.achieved.toFixed(0)} req/s at p99 ${unbatched.p99.toFixed(0)} ms, PostgreSQL CPU ${unbatched.cpu.pg.toFixed(2)} ms a request against ${one.cpu.pg.toFixed(2)} with it (${(one.cpu.pg / unbatched.cpu.pg).toFixed(2)}×), the server's ${unbatched.cpu.server.toFixed(2)} against ${one.cpu.server.toFixed(2)}. With a fifth of the tenants (${oneLight.offered.toFixed(0)} req/s offered) p99 was ${oneLight.p99.toFixed(0)} ms on one process and ${twoLight.p99.toFixed(0)} ms on two. CPU per request at ${TENANTS.toLocaleString('en-US')} tenants on one process: ${(one.cpu.server + one.cpu.pg + one.cpu.driver).toFixed(2)} ms (server ${one.cpu.server.toFixed(2)}, PostgreSQL ${one.cpu.pg.toFixed(2)}, driver ${one.cpu.driver.toFixed(2)}), at ${(TENANTS / 5).toLocaleString('en-US')} tenants ${(oneLight.cpu.server + oneLight.cpu.pg + oneLight.cpu.driver).toFixed(2)} ms; 2,150 req/s need at most ${(2000 / 2150).toFixed(2)} ms per request of two whole cores. The floor held ${floor.achieved.toFixed(0)} req/s at p99 ${floor.p99.toFixed(1)} ms under the same driver (64 connections). "Windows breaking the limit rule" counts tenant-minutes (by X-RateLimit-Reset) with more than ${LIMIT} successes or a 429 before the ${LIMIT}th success; it must be 0. A server that cannot keep up with the offered rate shows it as p50 and p99 growing with the queue; the 200-tenant rows show latency below saturation. Where the time goes and what scales past one database: docs/store.md.\n`;
+md += `\nTarget: 2,000 req/s held with p99 ≤ 100 ms. Running (the same process driven a second time, as a server runs between restarts), one process held ${verdict(warm)}, with ${warm.secondP99.filter((x) => x > 100).length} of its ${warm.secondP99.length} seconds' p99 above 100 ms, while the host took ${warm.machine.steal.toFixed(0)} % of the machine's core time and ${warm.machine.idle.toFixed(0)} % stayed idle. From a cold process, a restart straight into full load, it held ${verdict(one)}, ${one.lateP99.toFixed(0)} ms in the run's second half: the first second's queue (docs/store.md, "A restart under load"). Two processes held ${twoWarm.achieved.toFixed(0)} req/s at p99 ${twoWarm.p99.toFixed(0)} ms running (${(twoWarm.achieved / Math.max(1, warm.achieved)).toFixed(2)}× one's requests, at ${((twoWarm.cpu.server + twoWarm.cpu.pg) / (warm.cpu.server + warm.cpu.pg)).toFixed(2)}× its server and PostgreSQL CPU per request) and ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms from cold (${(two.achieved / Math.max(1, one.achieved)).toFixed(2)}× one): \`--workers\` hands each connection to either process, so a tenant's requests reach both and each process reads and holds every tenant's pages and contacts' texts. Two processes each sent the same tenants' requests (as a balancer hashing the key would) held ${stickyWarm.achieved.toFixed(0)} req/s at p99 ${stickyWarm.p99.toFixed(0)} ms running (${(stickyWarm.achieved / Math.max(1, warm.achieved)).toFixed(2)}× one's, at ${((stickyWarm.cpu.server + stickyWarm.cpu.pg) / (warm.cpu.server + warm.cpu.pg)).toFixed(2)}× its CPU per request) and ${sticky.achieved.toFixed(0)} at p99 ${sticky.p99.toFixed(0)} ms from cold. Without batching (\`--no-batching\`: each list and creation its own statement; the same run): ${unbatched.achieved.toFixed(0)} req/s at p99 ${unbatched.p99.toFixed(0)} ms, PostgreSQL CPU ${unbatched.cpu.pg.toFixed(2)} ms a request against ${one.cpu.pg.toFixed(2)} with it (${(one.cpu.pg / unbatched.cpu.pg).toFixed(2)}×), the server's ${unbatched.cpu.server.toFixed(2)} against ${one.cpu.server.toFixed(2)}. With a fifth of the tenants (${oneLight.offered.toFixed(0)} req/s offered) p99 was ${oneLight.p99.toFixed(0)} ms on one process and ${twoLight.p99.toFixed(0)} ms on two. CPU per request at ${TENANTS.toLocaleString('en-US')} tenants on one process: ${(one.cpu.server + one.cpu.pg + one.cpu.driver).toFixed(2)} ms (server ${one.cpu.server.toFixed(2)}, PostgreSQL ${one.cpu.pg.toFixed(2)}, driver ${one.cpu.driver.toFixed(2)}), at ${(TENANTS / 5).toLocaleString('en-US')} tenants ${(oneLight.cpu.server + oneLight.cpu.pg + oneLight.cpu.driver).toFixed(2)} ms; 2,150 req/s need at most ${(2000 / 2150).toFixed(2)} ms per request of two whole cores. The floor held ${floor.achieved.toFixed(0)} req/s at p99 ${floor.p99.toFixed(1)} ms under the same driver (64 connections). "Windows breaking the limit rule" counts tenant-minutes (by X-RateLimit-Reset) with more than ${LIMIT} successes or a 429 before the ${LIMIT}th success; it must be 0. A server that cannot keep up with the offered rate shows it as p50 and p99 growing with the queue; the 200-tenant rows show latency below saturation. Where the time goes and what scales past one database: docs/store.md.\n`;
 writeSection('workspace-server-tenants', md);
 process.stdout.write(md);
