@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +10,7 @@ import { contactTextCache, type WrittenText } from './store/contact-cache.js';
 import { warmContactPages } from './store/contact-list.js';
 import { workspacesToWarm } from './store/workspaces.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './webhooks/store.js';
+import { FANOUT_GAP_MS, type WebhookWorker } from './webhooks/worker.js';
 import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.js';
 
 const usage = `workspace-server — the Workspace CRM REST API
@@ -212,6 +213,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   await warmContactPages(store.db, await workspacesToWarm(store.db, systemClock.now(), WARM_WORKSPACES), { deadline: Date.now() + WARM_MS });
   // Each worker warmed its own cache; from now on the texts one writes are the others' too.
   if (cluster.isWorker) shareContactTexts(store.db);
+  if (cluster.isWorker) shareFanOut(app.webhooks);
   try {
     await app.listen({ port, host });
   } catch (e) {
@@ -268,6 +270,41 @@ function shareContactTexts(db: Queryable): void {
   });
 }
 
+/** From the primary: whether this worker is the one that fans out on writes. */
+interface LeaderMessage {
+  fanOutLeader: boolean;
+}
+/** A write's nudge, from a worker to the primary and from the primary to the worker that fans out. */
+interface NudgeMessage {
+  nudge: true;
+}
+const isLeader = (m: unknown): m is LeaderMessage => typeof (m as Partial<LeaderMessage> | null)?.fanOutLeader === 'boolean';
+const isNudge = (m: unknown): m is NudgeMessage => (m as Partial<NudgeMessage> | null)?.nudge === true;
+
+/**
+ * One worker of the cluster fans out on writes (docs/store.md, "One fan-out per cluster"): the
+ * primary names it, and every other worker sends its writes' nudges to it through the primary, at
+ * most one a FANOUT_GAP_MS (a later one is sent when the gap has passed, so the last write's is
+ * never dropped). Until the primary has named one, each worker fans out on its own writes.
+ */
+function shareFanOut(worker: WebhookWorker): void {
+  let timer: NodeJS.Timeout | undefined;
+  let last = 0;
+  const relay = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      last = Date.now();
+      if (process.connected) process.send!({ nudge: true } satisfies NudgeMessage);
+    }, Math.max(0, last + FANOUT_GAP_MS - Date.now()));
+    timer.unref();
+  };
+  process.on('message', (m) => {
+    if (isLeader(m)) worker.relayNudges = m.fanOutLeader ? undefined : relay;
+    else if (isNudge(m)) worker.nudgeHere();
+  });
+}
+
 /**
  * serve --workers N: migrates (and seeds) once, then forks N workers that each run `serve` on the
  * same port (node:cluster shares it), and prints the address once all of them listen. A worker
@@ -293,6 +330,14 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
   const env = { ADMIN_TOKEN: adminToken };
   const ports = new Map<number, number>();
   let announced = false;
+  // The worker that fans out on writes (shareFanOut): the first to listen, then, when it exits,
+  // another that listens; each worker is told which it is once it listens.
+  let leader: Worker | undefined;
+  const appoint = () => {
+    if (leader && !leader.isDead() && leader.isConnected()) return;
+    leader = Object.values(cluster.workers ?? {}).find((w): w is Worker => !!w && ports.has(w.id) && w.isConnected());
+    for (const w of Object.values(cluster.workers ?? {})) if (w && ports.has(w.id) && w.isConnected()) w.send({ fanOutLeader: w === leader } satisfies LeaderMessage);
+  };
   const fork = () => {
     const w = cluster.fork(env);
     w.on('message', (m: { listening?: number }) => {
@@ -301,8 +346,14 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
         for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send(m);
         return;
       }
+      if (isNudge(m)) {
+        if (leader && leader !== w && leader.isConnected()) leader.send(m);
+        return;
+      }
       if (typeof m?.listening !== 'number') return;
       ports.set(w.id, m.listening);
+      if (leader && !leader.isDead() && leader.isConnected()) w.send({ fanOutLeader: false } satisfies LeaderMessage);
+      else appoint();
       process.stdout.write(`worker ${w.process.pid} listening\n`);
       if (!announced && ports.size === n) {
         announced = true;
@@ -314,6 +365,10 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
     });
     w.on('exit', (code, signal) => {
       ports.delete(w.id);
+      if (w === leader && !stopping) {
+        leader = undefined;
+        appoint();
+      }
       if (stopping) return;
       process.stderr.write(`worker ${w.process.pid} exited (${signal ?? code}); starting another\n`);
       fork();

@@ -157,6 +157,40 @@ describe('serve --memory --seed demo', () => {
   });
 });
 
+/** Requests on one kept-alive connection, so all reach the one worker the cluster gave that connection. */
+function oneConnection(base: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, token: string, body?: unknown) => new Promise<{ status: number; body: any }>((done, fail) => {
+    const req = http.request(`${base}${path}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => done({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', fail);
+    req.end(body ? JSON.stringify(body) : undefined);
+  });
+  const stats = async () => (await send('GET', '/admin/stats', ADMIN_TOKEN)).body;
+  /** The text cache's counts once it has received more than `beyond` texts from the other worker (or after 2 s, whatever it holds). */
+  const receivedBeyond = async (beyond: number) => {
+    for (let i = 0; i < 100 && (await stats()).contact_texts.received <= beyond; i++) await new Promise((r) => setTimeout(r, 20));
+    return (await stats()).contact_texts;
+  };
+  return { send, stats, receivedBeyond, close: () => agent.destroy() };
+}
+
+/** A kept-alive connection to each of two workers (the cluster hands new connections to its workers in turn). */
+async function twoWorkers(base: string) {
+  const first = oneConnection(base);
+  const a = (await first.stats()).pid;
+  let second = oneConnection(base);
+  for (let i = 0; i < 10 && (await second.stats()).pid === a; i++) {
+    second.close();
+    second = oneConnection(base);
+  }
+  expect((await second.stats()).pid).not.toBe(a);
+  return [first, second] as const;
+}
+
 describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST_DATABASE_URL)', () => {
   let p: ServerProcess;
   const schema = uniqueSchema('workers');
@@ -183,41 +217,12 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     }
   };
 
-  /** Requests on one kept-alive connection, so all reach the one worker the cluster gave that connection. */
-  function oneConnection() {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const send = (method: string, path: string, token: string, body?: unknown) => new Promise<{ status: number; body: any }>((done, fail) => {
-      const req = http.request(`${p.base}${path}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => done({ status: res.statusCode!, body: JSON.parse(text) }));
-      });
-      req.on('error', fail);
-      req.end(body ? JSON.stringify(body) : undefined);
-    });
-    const stats = async () => (await send('GET', '/admin/stats', ADMIN_TOKEN)).body;
-    /** The text cache's counts once it has received more than `beyond` texts from the other worker (or after 2 s, whatever it holds). */
-    const receivedBeyond = async (beyond: number) => {
-      for (let i = 0; i < 100 && (await stats()).contact_texts.received <= beyond; i++) await new Promise((r) => setTimeout(r, 20));
-      return (await stats()).contact_texts;
-    };
-    return { send, stats, receivedBeyond, close: () => agent.destroy() };
-  }
-
   it("hands the contact texts one worker writes to the other, whose list then uses them instead of having PostgreSQL write them again", async () => {
     const admin = new Client(p.base, ADMIN_TOKEN);
     const ws = await admin.post('/admin/workspaces', { name: 'Shared texts', slug: 'shared-texts' });
     const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
-    // A connection to each worker: the cluster hands new connections to the workers in turn.
-    const first = oneConnection();
-    const a = (await first.stats()).pid;
-    let second = oneConnection();
-    for (let i = 0; i < 10 && (await second.stats()).pid === a; i++) {
-      second.close();
-      second = oneConnection();
-    }
-    const b = (await second.stats()).pid;
-    expect(a).not.toBe(b);
+    const [first, second] = await twoWorkers(p.base);
+    const [a, b] = [(await first.stats()).pid, (await second.stats()).pid];
     expect(workerPids().sort()).toEqual([a, b].sort());
     // Each worker serves the workspace's list once: a page a process has not served is written by
     // PostgreSQL whole, one it has is read as row versions, its texts taken from the cache.
@@ -278,6 +283,77 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     const b = await runCli(['serve', '--memory', '--port', '0', '--pool-size', '0'], { ADMIN_TOKEN, DATABASE_URL: '' });
     expect(b.code).toBe(1);
     expect(b.stderr).toMatch(/--pool-size expects a whole number of at least 1, got "0"/);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster (needs TEST_DATABASE_URL)', () => {
+  let p: ServerProcess;
+  let db: pg.Client;
+  const schema = uniqueSchema('fanout');
+  beforeAll(async () => {
+    db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await db.connect();
+    await db.query(`CREATE SCHEMA "${schema}"`);
+    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    // A poll of a minute: within the test every fan-out but each worker's first is a write's nudge's.
+    p = await startServerProcess(['--workers', '2', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: url, WEBHOOK_POLL_MS: '60000' });
+  });
+  afterAll(async () => {
+    p?.child.kill('SIGTERM');
+    await p?.exited;
+    await db?.end();
+  });
+
+  const until = async (done: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 150 && !(await done()); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await done(), what).toBe(true);
+  };
+  /** Events written and not yet past the webhook fan-out's cursor. */
+  const unfanned = async () => Number((await db.query(
+    `SELECT count(*) FROM "${schema}".events e, "${schema}".outbox_cursor c WHERE c.name = 'webhooks' AND (e.txid, e.id) > (c.txid, c.event_id)`,
+  )).rows[0].count);
+  const fanOuts = async (c: ReturnType<typeof oneConnection>) => (await c.stats()).webhooks.fan_outs as number;
+
+  it("names one worker to fan out on writes; the other's writes nudge it through the primary, and when it exits the other is named", async () => {
+    const admin = new Client(p.base, ADMIN_TOKEN);
+    const ws = await admin.post('/admin/workspaces', { name: 'Fan-out', slug: 'fan-out' });
+    const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
+    const [x, y] = await twoWorkers(p.base);
+    await until(async () => (await x.stats()).webhooks.relays_nudges !== (await y.stats()).webhooks.relays_nudges, 'one worker fans out, the other relays');
+    const [leader, relayer] = (await x.stats()).webhooks.relays_nudges ? [y, x] : [x, y];
+    await until(async () => (await unfanned()) === 0, 'the workspace\'s own events fanned out');
+
+    // Writes through the relaying worker: the named one fans them out, the relaying one runs none.
+    const [leaderBefore, relayerBefore] = [await fanOuts(leader), await fanOuts(relayer)];
+    for (let i = 0; i < 5; i++) expect((await relayer.send('POST', '/v1/contacts', key, { first_name: `Relay${i}`, last_name: 'Nudge' })).status).toBe(201);
+    await until(async () => (await unfanned()) === 0, 'the relayed writes fanned out');
+    expect(await fanOuts(leader)).toBeGreaterThan(leaderBefore);
+    expect(await fanOuts(relayer)).toBe(relayerBefore);
+    // Its own writes, the named worker fans out itself.
+    expect((await leader.send('POST', '/v1/contacts', key, { first_name: 'Own', last_name: 'Nudge' })).status).toBe(201);
+    await until(async () => (await unfanned()) === 0, 'the named worker\'s own write fanned out');
+    expect(await fanOuts(relayer)).toBe(relayerBefore);
+
+    // The named worker dies: the other is named, and fans out its own writes from then on.
+    const leaderPid = (await leader.stats()).pid;
+    leader.close();
+    process.kill(leaderPid, 'SIGKILL');
+    await until(async () => (await relayer.stats()).webhooks.relays_nudges === false, 'the surviving worker named');
+    const survivorBefore = await fanOuts(relayer);
+    expect((await relayer.send('POST', '/v1/contacts', key, { first_name: 'After', last_name: 'Failover' })).status).toBe(201);
+    await until(async () => (await unfanned()) === 0, 'the survivor\'s write fanned out');
+    expect(await fanOuts(relayer)).toBeGreaterThan(survivorBefore);
+    // The worker started in the dead one's place is told to relay.
+    await until(async () => [...p.stdout().matchAll(/worker (\d+) listening/g)].length === 3, 'a worker started in its place');
+    const survivorPid = (await relayer.stats()).pid;
+    let fresh = oneConnection(p.base);
+    for (let i = 0; i < 10 && (await fresh.stats()).pid === survivorPid; i++) {
+      fresh.close();
+      fresh = oneConnection(p.base);
+    }
+    await until(async () => (await fresh.stats()).webhooks.relays_nudges === true, 'the new worker relays');
+    fresh.close();
+    relayer.close();
   });
 });
 

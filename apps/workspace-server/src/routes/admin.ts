@@ -89,17 +89,20 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
             contact_texts: counters(['entries', 'characters', 'capacity', 'hits', 'misses', 'received']),
             list_pages: counters(['entries', 'characters', 'capacity', 'hits']),
             batches: counters(['statements', 'requests', 'waiting']),
+            webhooks: { type: 'object', properties: { fan_outs: count, relays_nudges: { type: 'boolean' } } },
           },
         },
       },
     },
-  }, async () => {
+  }, async (req) => {
     const [texts, pages, batches] = [contactTextCache(db), contactPageCache(db), batchStats(db)];
+    const worker = req.server.webhooks; // the delivery worker (registerWebhooks)
     return {
       pid: process.pid,
       contact_texts: { entries: texts.count, characters: texts.used, capacity: texts.capacity, hits: texts.hits, misses: texts.misses, received: texts.received },
       list_pages: { entries: pages.count, characters: pages.used, capacity: pages.capacity, hits: pages.hits },
       batches: { statements: batches.batches, requests: batches.batched, waiting: batches.waiting },
+      webhooks: { fan_outs: worker.fanOuts, relays_nudges: worker.relayNudges !== undefined },
     };
   });
 

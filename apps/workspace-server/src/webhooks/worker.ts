@@ -95,6 +95,7 @@ export class WebhookWorker {
   /** An outcome was recorded since the last claim: its endpoint has a slot free in the database. */
   private freed = false;
   private lastFanOut = 0;
+  private fanOutsRun = 0;
   /** When the loop last claimed (wall ms): it claims at least once a poll, whatever it skips between. */
   private lastClaim = 0;
   /** This process's attempts claimed and not yet recorded, by endpoint: the database counts them against its share. */
@@ -152,11 +153,29 @@ export class WebhookWorker {
     await Promise.allSettled([...this.recording]);
   }
 
+  /** Fan-outs this worker has run (each a read of the outbox, and a write when it found events). */
+  get fanOuts(): number {
+    return this.fanOutsRun;
+  }
+
+  /**
+   * Where a write's nudge goes instead of this worker's own fan-out, when another process fans out
+   * for it (`serve --workers`: docs/store.md, "One fan-out per cluster"); this worker then fans out
+   * only at its poll, and still claims and sends. Unset, it fans out on its own writes' nudges.
+   */
+  relayNudges: (() => void) | undefined;
+
   /**
    * A write just committed: look at the outbox soon (within FANOUT_GAP_MS of the last look) rather
-   * than at the next poll.
+   * than at the next poll; or, relaying, have the process that fans out look.
    */
   nudge(): void {
+    if (this.relayNudges) return this.relayNudges();
+    this.nudgeHere();
+  }
+
+  /** A nudge for this worker's own fan-out, whether its own write's or relayed from another process. */
+  nudgeHere(): void {
     if (this.nudged) return;
     this.nudged = true;
     this.wake?.();
@@ -220,6 +239,7 @@ export class WebhookWorker {
       for (let i = 0; i < 20; i++) {
         // Only drain() asks for events held back by an older transaction; the loop finds them at
         // the next write's nudge or the next poll.
+        this.fanOutsRun++;
         const { done, held, endpoints } = await fanOut(this.db, now, 500, force);
         work += done;
         for (const e of endpoints) queuedFor.add(e);
