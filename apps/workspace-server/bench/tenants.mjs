@@ -68,6 +68,9 @@ async function onSchema(name, text) {
   }
 }
 
+/** The same server's `postgres` database, for the readings that are the whole cluster's. */
+const maintenanceUrl = Object.assign(new URL(pgUrl), { pathname: '/postgres' }).href;
+
 /**
  * PostgreSQL's WAL so far (pg_stat_wal: the whole cluster, and this benchmark is its only writer)
  * and the checkpoints it has started: a checkpoint that starts during a drive makes each page's
@@ -75,7 +78,7 @@ async function onSchema(name, text) {
  * CPU and the WAL writer bytes until most pages have been touched once.
  */
 async function walNow() {
-  const c = new pg.Client({ connectionString: pgUrl });
+  const c = new pg.Client({ connectionString: maintenanceUrl });
   await c.connect();
   try {
     const { rows } = await c.query(`SELECT w.wal_records::float8 AS records, w.wal_fpi::float8 AS fpi, w.wal_bytes::float8 AS bytes,
@@ -94,7 +97,9 @@ async function walNow() {
  * time waits on something; this says whether PostgreSQL's backends do.
  */
 async function sampleWaits() {
-  const c = new pg.Client({ connectionString: pgUrl });
+  // On the server's maintenance database, so that this backend's own CPU is not counted as the
+  // benchmark database's (cpuNow finds backends by the database their process title names).
+  const c = new pg.Client({ connectionString: maintenanceUrl });
   await c.connect();
   const seen = new Map();
   let samples = 0;
