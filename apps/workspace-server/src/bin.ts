@@ -333,10 +333,18 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
   // The worker that fans out on writes (shareFanOut): the first to listen, then, when it exits,
   // another that listens; each worker is told which it is once it listens.
   let leader: Worker | undefined;
-  const appoint = () => {
-    if (leader && !leader.isDead() && leader.isConnected()) return;
-    leader = Object.values(cluster.workers ?? {}).find((w): w is Worker => !!w && ports.has(w.id) && w.isConnected());
-    for (const w of Object.values(cluster.workers ?? {})) if (w && ports.has(w.id) && w.isConnected()) w.send({ fanOutLeader: w === leader } satisfies LeaderMessage);
+  /**
+   * Tells `listened` (a worker that just listened) whether it fans out, while the named worker
+   * runs; otherwise names the first listening worker and tells every listening worker.
+   */
+  const appoint = (listened?: Worker) => {
+    if (leader && !leader.isDead() && leader.isConnected()) {
+      listened?.send({ fanOutLeader: listened === leader } satisfies LeaderMessage);
+      return;
+    }
+    const listening = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && ports.has(w.id) && w.isConnected());
+    leader = listening[0];
+    for (const w of listening) w.send({ fanOutLeader: w === leader } satisfies LeaderMessage);
   };
   const fork = () => {
     const w = cluster.fork(env);
@@ -352,8 +360,7 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
       }
       if (typeof m?.listening !== 'number') return;
       ports.set(w.id, m.listening);
-      if (leader && !leader.isDead() && leader.isConnected()) w.send({ fanOutLeader: false } satisfies LeaderMessage);
-      else appoint();
+      appoint(w);
       process.stdout.write(`worker ${w.process.pid} listening\n`);
       if (!announced && ports.size === n) {
         announced = true;
@@ -365,10 +372,7 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
     });
     w.on('exit', (code, signal) => {
       ports.delete(w.id);
-      if (w === leader && !stopping) {
-        leader = undefined;
-        appoint();
-      }
+      if (w === leader && !stopping) appoint();
       if (stopping) return;
       process.stderr.write(`worker ${w.process.pid} exited (${signal ?? code}); starting another\n`);
       fork();

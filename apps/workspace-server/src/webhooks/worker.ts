@@ -95,7 +95,6 @@ export class WebhookWorker {
   /** An outcome was recorded since the last claim: its endpoint has a slot free in the database. */
   private freed = false;
   private lastFanOut = 0;
-  private fanOutsRun = 0;
   /** When the loop last claimed (wall ms): it claims at least once a poll, whatever it skips between. */
   private lastClaim = 0;
   /** This process's attempts claimed and not yet recorded, by endpoint: the database counts them against its share. */
@@ -154,9 +153,7 @@ export class WebhookWorker {
   }
 
   /** Fan-outs this worker has run (each a read of the outbox, and a write when it found events). */
-  get fanOuts(): number {
-    return this.fanOutsRun;
-  }
+  fanOuts = 0;
 
   /**
    * Where a write's nudge goes instead of this worker's own fan-out, when another process fans out
@@ -239,7 +236,7 @@ export class WebhookWorker {
       for (let i = 0; i < 20; i++) {
         // Only drain() asks for events held back by an older transaction; the loop finds them at
         // the next write's nudge or the next poll.
-        this.fanOutsRun++;
+        this.fanOuts++;
         const { done, held, endpoints } = await fanOut(this.db, now, 500, force);
         work += done;
         for (const e of endpoints) queuedFor.add(e);
