@@ -276,18 +276,22 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
   for (const c of clients) await c.close();
   const waits = await stopWaits();
   const wal1 = await walNow();
+  /** CPU milliseconds over the drive: the server's processes, this database's backends, the driver. */
+  const ms = { server: spent(cpu0.server, cpu1.server), pg: spent(cpu0.pg, cpu1.pg), driver: (driver.user + driver.system) / 1000 };
+  /** The `p` quantile of latencies sorted ascending: whole run, second half and each second alike. */
+  const quantile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   const lat = results.map((r) => r.ms).sort((a, b) => a - b);
-  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  const q = (p) => quantile(lat, p);
   // The second half alone: a fresh process starts with empty caches and cold code, and a queue
   // built then drains only as fast as the capacity left over the offered load.
   const late = results.filter((r) => r.at >= (SECONDS * 1000) / 2).map((r) => r.ms).sort((a, b) => a - b);
-  const lateQ = (p) => late[Math.min(late.length - 1, Math.floor(p * late.length))];
+  const lateQ = (p) => quantile(late, p);
   const last = Math.max(...results.map((r) => r.end));
   // Each second's p99, by planned send time: a queue that one stall built shows as a run of bad
   // seconds, a machine short of CPU throughout as every second slow.
   const perSecond = [];
   for (const r of results) (perSecond[Math.floor(r.at / 1000)] ??= []).push(r.ms);
-  const secondP99 = perSecond.map((xs) => (xs ? xs.sort((a, b) => a - b)[Math.floor(0.99 * (xs.length - 1))] : 0));
+  const secondP99 = perSecond.map((xs) => (xs ? quantile(xs.sort((a, b) => a - b), 0.99) : 0));
   // Per tenant and rate-limit window (its X-RateLimit-Reset): successes never exceed the limit, and
   // a tenant is refused only once the window holds `LIMIT` successes (so never at or under its rate).
   const windows = new Map();
@@ -311,7 +315,7 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
     greedySent: results.filter((r) => greedy(r.t)).length,
     wrongWindows: wrong,
     secondP99: secondP99.map((x) => Math.round(x)),
-    cpu: { server: spent(cpu0.server, cpu1.server) / results.length, pg: spent(cpu0.pg, cpu1.pg) / results.length, driver: (driver.user + driver.system) / 1000 / results.length },
+    cpu: { server: ms.server / results.length, pg: ms.pg / results.length, driver: ms.driver / results.length },
     wal: {
       kB: (wal1.bytes - wal0.bytes) / 1024 / results.length, fpi: (wal1.fpi - wal0.fpi) / results.length, checkpoints: wal1.checkpoints - wal0.checkpoints,
       syncs: wal1.syncs - wal0.syncs, syncMs: wal1.timed && wal0.timed && wal1.syncs > wal0.syncs ? (wal1.sync_ms - wal0.sync_ms) / (wal1.syncs - wal0.syncs) : undefined,
@@ -321,7 +325,7 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
       cpu: waits['on CPU'] ?? 0,
       wal: Object.entries(waits).filter(([w]) => /^(IO:WAL(Sync|Write)|LWLock:WALWrite)$/.test(w)).reduce((sum, [, n]) => sum + n, 0),
     },
-    machine: machineShare(machine0, machine1, [spent(cpu0.server, cpu1.server), spent(cpu0.pg, cpu1.pg), (driver.user + driver.system) / 1000], results.length),
+    machine: machineShare(machine0, machine1, ms.server + ms.pg + ms.driver, results.length),
   };
 }
 
@@ -330,11 +334,11 @@ async function drive(base, allKeys, tenants = TENANTS, pid, schemaName = schema)
  * of everything besides the server, its backends and the driver (PostgreSQL's background
  * processes, the kernel's interrupts, any other process).
  */
-function machineShare(a, b, ours, requests) {
+function machineShare(a, b, oursMs, requests) {
   const busy = b.busy - a.busy;
   const all = busy + (b.idle - a.idle) + (b.iowait - a.iowait) + (b.steal - a.steal);
   const pct = (v) => (all > 0 ? (100 * v) / all : 0);
-  return { idle: pct(b.idle - a.idle), iowait: pct(b.iowait - a.iowait), steal: pct(b.steal - a.steal), other: Math.max(0, busy - ours.reduce((x, y) => x + y, 0)) / requests };
+  return { idle: pct(b.idle - a.idle), iowait: pct(b.iowait - a.iowait), steal: pct(b.steal - a.steal), other: Math.max(0, busy - oursMs) / requests };
 }
 
 const dropSchema = (name) => onSchema(name, `DROP SCHEMA "${name}" CASCADE`);
