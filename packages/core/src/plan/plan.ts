@@ -9,7 +9,7 @@ import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
-import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, type ResolvedItem } from './resolve.js';
+import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, resumedRun, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
 import { ledgerSourceOf } from '../export/export.js';
 import type {
@@ -276,7 +276,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
 
     // An object an interrupted run created for this very item and content, before it could checkpoint it.
     const madeEarlier = !existing && desiredHash !== undefined && snapshot.createdByKey
-      ? snapshot.createdByKey[idempotencyKeyFor(pack.packId, d.itemId, desiredHash)]
+      ? snapshot.createdByKey[idempotencyKeyFor(pack.packId, resumedRun(ledger), d.itemId, desiredHash)]
       : undefined;
     const ours = madeEarlier !== undefined ? find(d.collection, madeEarlier) : undefined;
 

@@ -74,6 +74,12 @@ export interface InstallLedger {
   bindings: Record<string, string>;
   /** What the pack says that the workspace has no field for (description, asset roles…), for export. */
   source?: LedgerSource;
+  /**
+   * The run that wrote this ledger: a random id each run that starts on a ledger not in progress
+   * chooses (a first install, a reinstall, an upgrade); a resumed run keeps it. Part of every
+   * creation's idempotency key (idempotencyKeyFor), so keys never reach across installs.
+   */
+  run?: string;
   /** Server-maintained revision, bumped on every write (optimistic concurrency); 0 when new. */
   revision?: number;
   updatedAt?: string;
