@@ -4,7 +4,8 @@ import { setOwn } from '../own.js';
 import { count, Needles } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
-import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
+import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, PackTargets, type CreatedResource } from './bind.js';
+import { blockReferences } from './block-refs.js';
 import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
@@ -67,7 +68,7 @@ function compareVersions(from: string | null, to: string): Plan['versionChange']
 }
 
 /** Every item the pack wants in the workspace, with content before rewrites. */
-function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings: ReferenceBinding[]): Desired[] {
+function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings: ReferenceBinding[], unlisted: ReadonlyMap<string, Rewrite[]>): Desired[] {
   const out: Desired[] = [];
   const target = new Map(bindings.map((b) => [bindingKey(b.type, b.id), b.target]));
   const resources = [...(pack.resources ?? []).map((r) => ({ id: itemId('resource', r.key), r })), ...createdResources.map((c) => ({ id: c.itemId, r: c.resource }))];
@@ -121,6 +122,7 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
       seen.add(k);
       rewrites.push({ kind: 'reference', from: r.id, target: t, refType: r.type });
     }
+    rewrites.push(...(unlisted.get(a.key) ?? []));
     const typeOf = (rw: Rewrite) => (rw.kind === 'reference' ? rw.refType ?? '' : '');
     rewrites.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : typeOf(x) < typeOf(y) ? -1 : typeOf(x) > typeOf(y) ? 1 : 0));
     out.push({ itemId: itemId('automation', a.key), kind: 'automation', key: a.key, name: a.document.name, collection: 'automations', content: automationContent(a), rewrites, adoptable: false });
@@ -207,10 +209,12 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   }
 
   errors.push(...apiLimitErrors(pack));
+  const blocks = blockReferences(pack, new PackTargets(pack));
+  errors.push(...blocks.errors);
   const bound = bindReferences(pack, ledger, snapshot, options);
   errors.push(...bound.errors);
   base.bindings = bound.bindings;
-  const { ordered: items, late } = orderItems(desiredItems(pack, bound.createdResources, bound.bindings));
+  const { ordered: items, late } = orderItems(desiredItems(pack, bound.createdResources, bound.bindings, blocks.unlisted));
   if (errors.length) return base;
 
   const byId = (c: WorkspaceCollection) => new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]));

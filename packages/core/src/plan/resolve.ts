@@ -107,7 +107,7 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
     if (rw.kind === 'reference') {
       const id = resolveTarget(rw.target, lookup);
       if (id === undefined) return undefined;
-      if (!refs.has(rw.from)) refs.set(rw.from, id);
+      if (!rw.unlisted && !refs.has(rw.from)) refs.set(rw.from, id);
       if (rw.refType) {
         if (!typed.has(rw.from)) typed.set(rw.from, new Map());
         typed.get(rw.from)!.set(rw.refType, id);
@@ -121,7 +121,7 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
   // Longer addresses first, so one that extends another is replaced whole.
   urls.sort((a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
   let out: Record<string, Json> = content;
-  if (refs.size && step.kind === 'automation') {
+  if ((refs.size || typed.size) && step.kind === 'automation') {
     const doc = content.document as Record<string, Json>;
     const graph = doc.graph as Record<string, Json>;
     const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: rewriteConfig(n.kind, n.config, refs, typed) }));
