@@ -1,0 +1,37 @@
+// Messages between the server's main thread and its validation worker.
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
+
+/** A module the worker imports a Base64Hasher from (Node's native decoding and hashing, the CLI's). */
+export interface HasherModule {
+  module: string;
+  name: string;
+}
+
+export interface WorkerData {
+  /** SharedArrayBuffer of Int32 slots: the latest version of each open document. */
+  latest: SharedArrayBuffer;
+  hasher?: HasherModule;
+}
+
+export interface AnalyseJob {
+  uri: string;
+  version: number;
+  text: string;
+  slot: number;
+}
+
+/** The lists of a model, sent a slice at a time. */
+export type ModelList = 'items' | 'refs' | 'urls' | 'blocks' | 'automations' | 'fixes';
+
+/**
+ * Findings and models come in slices of at most PART_SIZE entries, `last` on the final one: the
+ * main thread takes each slice (a structured clone) between requests, rather than holding every
+ * request up while tens of thousands of entries of a large pack are copied in at once.
+ */
+export const PART_SIZE = 1000;
+
+export type WorkerReply =
+  | { type: 'ready' }
+  | { type: 'diagnostics'; uri: string; version: number; diagnostics: LspDiagnostic[]; last: boolean }
+  | { type: 'model'; uri: string; version: number; list: ModelList; entries: unknown[]; last: boolean }
+  | { type: 'done'; uri: string; version: number; dropped: boolean };
