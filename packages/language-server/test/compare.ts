@@ -104,3 +104,9 @@ export function positionIn(text: string, needle: string, offset = 1, n = 0) {
   const { start } = rangeOf(text, needle, n);
   return { line: start.line, character: start.character + offset };
 }
+
+/** The range of an item's key string (quotes included) where `"key": "<key>"` is written. */
+export function keyRange(text: string, key: string) {
+  const { start, end } = rangeOf(text, `"key": ${JSON.stringify(key)}`);
+  return { start: { line: start.line, character: start.character + 7 }, end };
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { CodeAction, CompletionList, DocumentSymbol, Hover, Location, WorkspaceEdit } from 'vscode-languageserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, DEMO_PACK, FIXTURES, LspClient, readText, uriOf } from './client.js';
-import { applyEdits, cliFindings, editsOf, fromLsp, positionIn, rangeOf } from './compare.js';
+import { applyEdits, cliFindings, editsOf, fromLsp, keyRange, positionIn, rangeOf } from './compare.js';
 
 let client: LspClient;
 const demo = readText(DEMO_PACK);
@@ -104,9 +104,9 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
 
   it('goes to the definition of a key, and finds its references', async () => {
     const def = await client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(demo, '"template_id": "tpl-welcome-sms"', 20) });
-    expect(def.range).toEqual(rangeOf(demo, '"tpl-welcome-sms"', 2));
+    expect(def.range).toEqual(keyRange(demo, 'tpl-welcome-sms'));
     const stage = await client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(demo, '"stage_id": "showing"', 14) });
-    expect(stage.range).toEqual(rangeOf(demo, '"showing"', 2));
+    expect(stage.range).toEqual(keyRange(demo, 'showing'));
     const refs = await client.request<Location[]>('textDocument/references', { textDocument: { uri }, position: positionIn(demo, '"key": "tpl-welcome-sms"', 10), context: { includeDeclaration: true } });
     // The key, the block's template_id and the references entry.
     expect(refs.map((l) => l.range).sort(byPosition)).toEqual([0, 1, 2].map((n) => rangeOf(demo, '"tpl-welcome-sms"', n)).sort(byPosition));
@@ -171,6 +171,30 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     await client.change('file:///later.json', { text: '{ "format": "service.setup-pack", "packId": "x" }' });
     expect((await client.diagnostics('file:///later.json', 2)).map((d) => d.code)).toContain('schema/format');
     expect(client.publications('file:///package.json')).toEqual([]);
+  });
+});
+
+describe('keys used across item kinds (listing-marketing)', () => {
+  const file = join(FIXTURES, 'valid/listing-marketing.json');
+  const text = readFileSync(file, 'utf8');
+  const listing = uriOf(file);
+
+  it("goes from a trigger's smart list and a template's image address to the item", async () => {
+    await client.open(listing, text);
+    await client.diagnostics(listing, 1);
+    const list = await client.request<Location>('textDocument/definition', { textDocument: { uri: listing }, position: positionIn(text, '"smart_list_id": "active-buyers"', 20) });
+    expect(list.range).toEqual(keyRange(text, 'active-buyers'));
+    const url = 'https://cdn.example-brokerage.com/email/open-house-hero.png';
+    const image = await client.request<Location>('textDocument/definition', { textDocument: { uri: listing }, position: positionIn(text, url, 5) });
+    expect(image.range).toEqual(keyRange(text, 'open-house-hero'));
+    // The template's body, its design's image src, its html and its thumbnail use the address.
+    const uses = await client.request<Location[]>('textDocument/references', { textDocument: { uri: listing }, position: positionIn(text, '"key": "open-house-hero"', 10), context: { includeDeclaration: false } });
+    expect(uses.map((l) => l.range).sort(byPosition)).toEqual([0, 1, 2, 3].map((n) => rangeOf(text, url, n)));
+  });
+
+  it("completes a smart list condition's ids from the pack's keys of the field's type", async () => {
+    expect(await completeAt(positionIn(demo, '"value": "tag-buyer-lead"', 12))).toEqual(['tag-buyer-lead', 'tag-hot']);
+    await client.close(listing);
   });
 });
 
