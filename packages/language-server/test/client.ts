@@ -43,9 +43,9 @@ export class LspClient {
     this.connection.listen();
   }
 
-  /** Starts the server and initializes it (initializationOptions: `debounceMs`). */
-  static async start(options: { debounceMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [BIN, 'lsp', '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  /** Starts the server (`bin`: the setup-pack binary, this checkout's by default) and initializes it (initializationOptions: `debounceMs`). */
+  static async start(options: { debounceMs?: number; bin?: string; cwd?: string } = {}): Promise<LspClient> {
+    const child = spawn(process.execPath, [options.bin ?? BIN, 'lsp', '--stdio'], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const client = new LspClient(child);
     client.init = await client.request<InitializeResult>('initialize', { processId: process.pid, rootUri: uriOf(ROOT), capabilities: {}, initializationOptions: { debounceMs: options.debounceMs ?? 20 } });
     await client.connection.sendNotification('initialized', {});
