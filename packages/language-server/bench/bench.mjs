@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node.js';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { machineLine, writeSection } from '../../../scripts/bench-report.mjs';
 import { makeLimitPack } from '../../core/bench/limit-pack.mjs';
 
@@ -24,9 +24,11 @@ const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1
 const median = (xs) => quantile(xs, 0.5);
 const ms = (x) => `${x.toFixed(0)} ms`;
 
-/** The server process and a JSON-RPC connection to it; `published(uri, version)` resolves at that version's findings. */
+/**
+ * The server process and a JSON-RPC connection to it (BENCH_NODE_ARGS: node flags for it, such as
+ * `--cpu-prof --cpu-prof-dir=prof` to see where its threads spend their time); `published(uri, version)` resolves at that version's findings. */
 async function startServer() {
-  const child = spawn(process.execPath, [bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map();
   connection.onNotification('textDocument/publishDiagnostics', (p) => {

@@ -102,7 +102,8 @@ export class PackDocuments {
     if (r.type === 'done') return this.release(state, r.version);
     if (state.incoming?.version !== r.version) state.incoming = { version: r.version, diagnostics: [], model: emptyModel(r.version) };
     const incoming = state.incoming;
-    if (r.type === 'diagnostics') {
+    if (r.type === 'hits') incoming.model.hits = r.hits;
+    else if (r.type === 'diagnostics') {
       for (const d of r.diagnostics) incoming.diagnostics.push(d);
       if (r.last && r.version === state.doc.version) {
         state.published = { version: r.version, diagnostics: incoming.diagnostics };

@@ -1,7 +1,7 @@
 // Look-ups over one model, made once per model and kept with it: what is at an offset (a key, a
 // use of a key, a block's kind), every use of an item, the block of a graph node.
 import type { ReferenceType } from '@setup-pack/core';
-import type { Block, PackItem, PackModel, RefSite, Span, UrlSite } from './model.js';
+import { HIT_ITEM, HIT_REF, HIT_URL, type Block, type PackItem, type PackModel, type RefSite, type Span, type UrlSite } from './model.js';
 
 export type Hit =
   | { what: 'item'; item: number; span: Span }
@@ -13,34 +13,37 @@ export type Hit =
 export type Use = { what: 'ref'; site: RefSite } | { what: 'url'; site: UrlSite };
 
 export class ModelIndex {
-  private readonly hits: Hit[];
   private uses: Map<number, Use[]> | undefined;
   private blocksByNode: Map<string, Block> | undefined;
 
-  constructor(readonly model: PackModel) {
-    const hits: Hit[] = [];
-    model.items.forEach((it, item) => it.keySpan && hits.push({ what: 'item', item, span: it.keySpan }));
-    model.refs.forEach((r, ref) => hits.push({ what: 'ref', ref, span: r.span }));
-    model.urls.forEach((u, url) => hits.push({ what: 'url', url, span: u.span }));
-    model.blocks.forEach((b, block) => b.kindSpan && hits.push({ what: 'kind', block, span: b.kindSpan }));
-    this.hits = hits.sort((a, b) => a.span.start - b.span.start);
-  }
+  constructor(readonly model: PackModel) {}
 
-  /** What is at `offset` (its token, a closing quote included); the innermost when tokens nest (a url in a body). */
+  /** What is at `offset`: the token it is in (its closing quote included), by binary search of the model's hits. */
   at(offset: number): Hit | undefined {
+    const hits = this.model.hits;
     let lo = 0;
-    let hi = this.hits.length - 1;
+    let hi = hits.length / 4 - 1;
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.hits[mid].span.start <= offset) {
+      if (hits[mid * 4] <= offset) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    // A url sits inside the string of a template body; the hits before it may hold the offset too.
-    for (let i = found; i >= 0 && i >= found - 2; i--) if (this.hits[i].span.end >= offset && this.hits[i].span.start <= offset) return this.hits[i];
-    return undefined;
+    if (found < 0 || hits[found * 4 + 1] < offset) return undefined;
+    const span = { start: hits[found * 4], end: hits[found * 4 + 1] };
+    const index = hits[found * 4 + 3];
+    switch (hits[found * 4 + 2]) {
+      case HIT_ITEM:
+        return { what: 'item', item: index, span };
+      case HIT_REF:
+        return { what: 'ref', ref: index, span };
+      case HIT_URL:
+        return { what: 'url', url: index, span };
+      default:
+        return { what: 'kind', block: index, span };
+    }
   }
 
   /** Every use of the item: references resolving to it, and for an email image the templates using its address. */

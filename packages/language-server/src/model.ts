@@ -103,8 +103,20 @@ export interface FixEdit {
   title: string;
 }
 
+/** What a hit of the model's position index is: a key, a use of one, a url, a block's kind. */
+export const HIT_ITEM = 0;
+export const HIT_REF = 1;
+export const HIT_URL = 2;
+export const HIT_KIND = 3;
+
 export interface PackModel {
   version: number;
+  /**
+   * Every key, use and block kind by position, as four numbers each (start, end, what: HIT_*,
+   * index into its list), sorted by start. Made in the worker and handed over whole (a transfer,
+   * not a copy), so a request never waits for the main thread to sort them.
+   */
+  hits: Int32Array;
   items: PackItem[];
   refs: RefSite[];
   urls: UrlSite[];
@@ -119,4 +131,4 @@ export const itemPointer = (it: Pick<PackItem, 'collection' | 'index' | 'stage'>
 /** The pointer of a block's node object. */
 export const blockPointer = (b: Pick<Block, 'automation' | 'node'>): string => `/automations/${b.automation}/document/graph/nodes/${b.node}`;
 
-export const emptyModel = (version: number): PackModel => ({ version, items: [], refs: [], urls: [], blocks: [], automations: [], fixes: [] });
+export const emptyModel = (version: number): PackModel => ({ version, hits: new Int32Array(0), items: [], refs: [], urls: [], blocks: [], automations: [], fixes: [] });

@@ -6,7 +6,7 @@ import {
   escapeToken, FILTER_FIELD_REFERENCES, isFilterCondition, isFilterGroup, nodeKindInfo, outputHandles, packItemsByReferenceType,
   REFERENCE_TYPES, type ReferenceType, type SourceText,
 } from '@setup-pack/core';
-import { itemPointer, type AutomationInfo, type Block, type Collection, type Declared, type PackItem, type PackModel, type RefSite, type SiteKind, type Span, type UrlSite } from './model.js';
+import { HIT_ITEM, HIT_KIND, HIT_REF, HIT_URL, itemPointer, type AutomationInfo, type Block, type Collection, type Declared, type PackItem, type PackModel, type RefSite, type SiteKind, type Span, type UrlSite } from './model.js';
 import { Spots } from './spans.js';
 
 type Obj = Record<string, unknown>;
@@ -235,7 +235,22 @@ function placed(b: Builder, source: SourceText, version: number): PackModel {
   });
   const refs = b.refs.filter((r, i) => (spans[b.refSpots[i]] ? ((r.span = spans[b.refSpots[i]]!), true) : false));
   const urls = b.urls.flatMap((u, i) => urlSpans(source.text, spans[b.urlSpots[i]], b.urlTexts[i]).map((span) => ({ ...u, span })));
-  return { version, items: b.items, refs, urls, blocks: b.blocks, automations: b.automations, fixes: [] };
+  const model: PackModel = { version, hits: new Int32Array(0), items: b.items, refs, urls, blocks: b.blocks, automations: b.automations, fixes: [] };
+  model.hits = positionIndex(model);
+  return model;
+}
+
+/** PackModel.hits: every key, use and kind, sorted by where it starts. */
+function positionIndex(model: PackModel): Int32Array {
+  const hits: [Span, number, number][] = [];
+  model.items.forEach((it, i) => it.keySpan && hits.push([it.keySpan, HIT_ITEM, i]));
+  model.refs.forEach((r, i) => hits.push([r.span, HIT_REF, i]));
+  model.urls.forEach((u, i) => hits.push([u.span, HIT_URL, i]));
+  model.blocks.forEach((bl, i) => bl.kindSpan && hits.push([bl.kindSpan, HIT_KIND, i]));
+  hits.sort((x, y) => x[0].start - y[0].start);
+  const out = new Int32Array(hits.length * 4);
+  hits.forEach(([span, what, index], k) => out.set([span.start, span.end, what, index], k * 4));
+  return out;
 }
 
 /**

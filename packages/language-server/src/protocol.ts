@@ -34,4 +34,5 @@ export type WorkerReply =
   | { type: 'ready' }
   | { type: 'diagnostics'; uri: string; version: number; diagnostics: LspDiagnostic[]; last: boolean }
   | { type: 'model'; uri: string; version: number; list: ModelList; entries: unknown[]; last: boolean }
+  | { type: 'hits'; uri: string; version: number; hits: Int32Array }
   | { type: 'done'; uri: string; version: number; dropped: boolean };

@@ -35,6 +35,7 @@ function slices<T>(list: readonly T[], send: (part: T[], last: boolean) => void)
 const LISTS: readonly ModelList[] = ['items', 'refs', 'urls', 'blocks', 'automations', 'fixes'];
 
 function sendModel(uri: string, version: number, model: PackModel): void {
+  port.postMessage({ type: 'hits', uri, version, hits: model.hits } satisfies WorkerReply, [model.hits.buffer as ArrayBuffer]);
   LISTS.forEach((list, k) => {
     const entries: unknown[] = model[list];
     slices(entries, (part, last) => reply({ type: 'model', uri, version, list, entries: part, last: last && k === LISTS.length - 1 }));
