@@ -158,7 +158,7 @@ const big = await limitPack();
 rmSync(dir, { recursive: true, force: true });
 const ratio = median(big.diagnostics) / median(big.cli);
 const markdown = [
-  '## Language server (`packages/language-server`, `npm run bench -w packages/language-server`)',
+  '## Language server (`packages/language-server`)',
   '',
   `${machine}; the real \`setup-pack lsp --stdio\` process driven over stdio by vscode-jsonrpc, as an editor drives it; pause after a change ${DEBOUNCE} ms (the default), and every time below is measured from sending the change, less that pause.`,
   '',
