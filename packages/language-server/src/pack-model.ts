@@ -3,7 +3,7 @@
 // fields, the automations' references lists, the filter fields that hold ids, and the items each
 // reference type resolves to (packItemsByReferenceType). Runs in the validation worker.
 import {
-  escapeToken, FILTER_FIELD_REFERENCES, isFilterCondition, isFilterGroup, nodeKindInfo, outputHandles, packItemsByReferenceType,
+  configRefIds, escapeToken, FILTER_FIELD_REFERENCES, isFilterCondition, isFilterGroup, nodeKindInfo, outputHandles, packItemsByReferenceType,
   REFERENCE_TYPES, type ReferenceType, type SourceText,
 } from '@setup-pack/core';
 import { HIT_ITEM, HIT_KIND, HIT_REF, HIT_URL, itemPointer, type AutomationInfo, type Block, type Collection, type Declared, type PackItem, type PackModel, type RefSite, type SiteKind, type Span, type UrlSite } from './model.js';
@@ -113,7 +113,7 @@ function collectAutomation(a: unknown, index: number, b: Builder): void {
     info.blocks.push(b.blocks.length);
     b.blocks.push({ automation: index, node: k, id: str(n.id) ?? '', kind: n.kind, ...(handles ? { handles } : {}) });
     b.blockSpots.push([b.spots.want(`${pointer}/kind`), b.spots.want(pointer)]);
-    if (isObj(n.config)) walkConfig(n.kind, n.config, `${pointer}/config`, declared, index, b);
+    if (isObj(n.config)) walkConfig(n.kind, n.config, pointer, declared, index, b);
   });
 }
 
@@ -127,16 +127,19 @@ function declaredTypes(references: readonly Declared[]): Map<string, ReferenceTy
   return out;
 }
 
-/** A block's config: the catalog's ref fields by their type, any other string by the filter or the references list. */
-function walkConfig(kind: string, config: Obj, pointer: string, declared: Map<string, ReferenceType | undefined>, automation: number, b: Builder): void {
-  const fields = nodeKindInfo(kind)?.fields ?? [];
+/**
+ * A block's config: the ids of the catalog's reference fields (core's configRefIds) by their type,
+ * any other string by the filter condition it is in or the references list.
+ */
+function walkConfig(kind: string, config: Obj, nodePointer: string, declared: Map<string, ReferenceType | undefined>, automation: number, b: Builder): void {
+  const typed = new Set<string>();
+  for (const ref of configRefIds(kind, config)) {
+    b.addRef(`${nodePointer}${ref.path}`, ref.field.ref, ref.id, 'config', automation);
+    typed.add(`/config/${escapeToken(ref.field.name)}`);
+  }
   for (const name of Object.keys(config)) {
-    const at = `${pointer}/${escapeToken(name)}`;
-    const field = fields.find((f) => f.name === name);
-    const v = config[name];
-    if (field?.ref && field.type === 'ref' && typeof v === 'string') b.addRef(at, field.ref, v, 'config', automation);
-    else if (field?.ref && field.type === 'refs' && Array.isArray(v)) v.forEach((id, i) => typeof id === 'string' && b.addRef(`${at}/${i}`, field.ref!, id, 'config', automation));
-    else walkStrings(v, at, b, automation, declared);
+    const at = `/config/${escapeToken(name)}`;
+    if (!typed.has(at)) walkStrings(config[name], `${nodePointer}${at}`, b, automation, declared);
   }
 }
 

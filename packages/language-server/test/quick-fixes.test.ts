@@ -64,6 +64,7 @@ const NO_FIX: Record<string, string> = {
   'pipeline/missing-lost-stage': "which stage is lost is the author's",
   'pipeline/missing-won-stage': "which stage is won is the author's",
   'reference/missing-name': "the workspace object's name is not in the pack",
+  'reference/unresolved-id': "core's fixes do not choose a key: the finding names the nearest one, and whether it is meant is the author's call",
   'reference/unused': "using the id or removing the reference is the author's call",
   'settings/duplicate-day': "core's fixes do not drop a repeated day: setup-pack fix leaves it to the author",
   'settings/send-window-empty': 'the window meant is not known',
