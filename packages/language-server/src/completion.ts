@@ -30,9 +30,22 @@ class Place {
     return node && getNodeValue(node);
   }
 
+  /**
+   * The automation a path is in: `automations[i]` of a pack file, or the automation whose file this
+   * is in a source folder (its document is the file).
+   */
+  automation(path: JSONPath): number | undefined {
+    if (path[0] === 'automations' && typeof path[1] === 'number') return path[1];
+    const { model, file } = this.view;
+    const item = model.items.find((it) => it.collection === 'automations' && it.extent?.file === file && file >= 0);
+    return item?.index;
+  }
+
   /** A block's kind: the model's, else the text's. */
   kindOf(nodePath: JSONPath): string | undefined {
-    const kind = this.view.index.block(nodePath[1] as number, nodePath[nodePath.length - 1] as number)?.kind ?? this.value([...nodePath, 'kind']);
+    const automation = this.automation(nodePath);
+    const model = automation === undefined ? undefined : this.view.index.block(automation, nodePath[nodePath.length - 1] as number)?.kind;
+    const kind = model ?? this.value([...nodePath, 'kind']);
     return typeof kind === 'string' ? kind : undefined;
   }
 
@@ -83,8 +96,8 @@ function candidates(place: Place, path: JSONPath, atKey: boolean): Candidate[] |
   const edges = path.lastIndexOf('edges');
   if (edges > 0 && n === edges + 3 && (last === 'handle' || last === 'sourceHandle') && !atKey) return handles(place, path.slice(0, edges), path[edges + 1] as number);
   const refs = path.lastIndexOf('references');
-  if (refs > 0 && n === refs + 3 && !atKey && last === 'type') return REFERENCE_TYPES.map((t) => ({ value: t, kind: CompletionItemKind.EnumMember }));
-  if (refs > 0 && n === refs + 3 && !atKey && last === 'id') {
+  if (refs >= 0 && n === refs + 3 && !atKey && last === 'type') return REFERENCE_TYPES.map((t) => ({ value: t, kind: CompletionItemKind.EnumMember }));
+  if (refs >= 0 && n === refs + 3 && !atKey && last === 'id') {
     const type = place.value([...path.slice(0, -1), 'type']) ?? declaredAt(place, path, refs);
     return isRefType(type) ? keysOf(place, type, undefined) : undefined;
   }
@@ -105,7 +118,7 @@ function configValues(place: Place, nodePath: JSONPath, name: string, path: JSON
   if (!field) return undefined;
   const depth = path.length - nodePath.length - 2;
   if (field.values && depth === 0) return field.values.map((v) => ({ value: v, kind: CompletionItemKind.EnumMember }));
-  if (field.ref && depth === (field.type === 'refs' ? 1 : 0)) return keysOf(place, field.ref, nodePath[1] as number);
+  if (field.ref && depth === (field.type === 'refs' ? 1 : 0)) return keysOf(place, field.ref, place.automation(nodePath));
   return undefined;
 }
 
@@ -125,7 +138,7 @@ function keysOf(place: Place, type: ReferenceType, automation: number | undefine
 
 /** The outputs of an edge's source block (core's outputHandles: the catalog's, or an AI branch's outcomes). */
 function handles(place: Place, graphPath: JSONPath, edge: number): Candidate[] | undefined {
-  const automation = graphPath[1] as number;
+  const automation = place.automation(graphPath) ?? -1;
   const source = place.value([...graphPath, 'edges', edge, 'source']) ?? place.view.model.automations[automation]?.edgeSources[edge];
   if (typeof source !== 'string') return undefined;
   const info = place.view.model.automations[automation];
@@ -138,7 +151,7 @@ function handles(place: Place, graphPath: JSONPath, edge: number): Candidate[] |
 
 /** The type of the references entry at `path`, as the model read it. */
 function declaredAt(place: Place, path: JSONPath, refs: number): string | undefined {
-  const automation = place.view.model.automations[path[1] as number];
+  const automation = place.view.model.automations[place.automation(path) ?? -1];
   return automation?.references.find((d) => d.index === path[refs + 1])?.type;
 }
 

@@ -6,7 +6,7 @@
 import { escapeToken, fixedPack, mayBeFixed, parsePointer, type Base64Hasher, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { modify, type FormattingOptions } from 'jsonc-parser';
 import type { FixEdit } from './model.js';
-import { Spots } from './spans.js';
+import { Spots, textPlacer } from './spans.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -54,7 +54,7 @@ function compareObjects(a: Obj, b: Obj, pointer: string, out: Change[]): boolean
 function toEdits(changes: readonly Change[], value: unknown, source: SourceText): FixEdit[] {
   const spots = new Spots();
   const handles = changes.map((c) => (c.op === 'add' ? -1 : spots.want(c.pointer, c.op === 'rename')));
-  const spans = spots.place(source);
+  const spans = spots.place(textPlacer(source));
   const out: FixEdit[] = [];
   changes.forEach((c, i) => {
     if (c.op === 'add') {

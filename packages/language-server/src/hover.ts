@@ -16,7 +16,7 @@ export function hover(view: DocumentView, position: Position): Hover | null {
   const parts: string[] = [];
   let range;
   const offset = view.toModel(position);
-  const hit = offset === undefined ? undefined : view.index.at(offset);
+  const hit = offset === undefined ? undefined : view.index.at(view.file, offset);
   if (hit) {
     const text = hitText(view.model, hit);
     if (text) {

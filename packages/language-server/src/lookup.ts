@@ -1,7 +1,7 @@
 // Look-ups over one model, made once per model and kept with it: what is at an offset (a key, a
 // use of a key, a block's kind), every use of an item, the block of a graph node.
 import type { ReferenceType } from '@setup-pack/core';
-import { HIT_ITEM, HIT_REF, HIT_URL, type Block, type PackItem, type PackModel, type RefSite, type Span, type UrlSite } from './model.js';
+import { HIT_ITEM, HIT_REF, HIT_SIZE, HIT_URL, type Block, type PackItem, type PackModel, type RefSite, type Span, type UrlSite } from './model.js';
 
 export type Hit =
   | { what: 'item'; item: number; span: Span }
@@ -18,23 +18,28 @@ export class ModelIndex {
 
   constructor(readonly model: PackModel) {}
 
-  /** What is at `offset`: the token it is in (its closing quote included), by binary search of the model's hits. */
-  at(offset: number): Hit | undefined {
+  /**
+   * What is at `offset` of a file (`file`: its index in the model's files; -1: the pack file): the
+   * token it is in (its closing quote included), by binary search of the model's hits.
+   */
+  at(file: number, offset: number): Hit | undefined {
     const hits = this.model.hits;
+    const before = (k: number) => hits[k * HIT_SIZE] < file || (hits[k * HIT_SIZE] === file && hits[k * HIT_SIZE + 1] <= offset);
     let lo = 0;
-    let hi = hits.length / 4 - 1;
+    let hi = hits.length / HIT_SIZE - 1;
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (hits[mid * 4] <= offset) {
+      if (before(mid)) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    if (found < 0 || hits[found * 4 + 1] < offset) return undefined;
-    const span = { start: hits[found * 4], end: hits[found * 4 + 1] };
-    const index = hits[found * 4 + 3];
-    switch (hits[found * 4 + 2]) {
+    const at = found * HIT_SIZE;
+    if (found < 0 || hits[at] !== file || hits[at + 2] < offset) return undefined;
+    const span: Span = file < 0 ? { start: hits[at + 1], end: hits[at + 2] } : { start: hits[at + 1], end: hits[at + 2], file };
+    const index = hits[at + 4];
+    switch (hits[at + 3]) {
       case HIT_ITEM:
         return { what: 'item', item: index, span };
       case HIT_REF:

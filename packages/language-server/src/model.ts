@@ -5,10 +5,12 @@
 // main thread moves them over later edits (edits.ts).
 import type { ReferenceType } from '@setup-pack/core';
 
-/** A stretch of the analysed text: [start, end) in UTF-16 units. */
+/** A stretch of an analysed text: [start, end) in UTF-16 units. */
 export interface Span {
   start: number;
   end: number;
+  /** In a source folder's model: the file it is in (an index into PackModel.files); else the pack file. */
+  file?: number;
 }
 
 export type Collection = 'automations' | 'smartLists' | 'messageTemplates' | 'pipelines' | 'resources' | 'assets';
@@ -24,8 +26,12 @@ export interface PackItem {
   name?: string;
   /** The key's string, quotes included. */
   keySpan?: Span;
+  /** In a source folder: other places the key is written that say the same (the manifest's list of resources). */
+  keyCopies?: Span[];
   /** The whole item object. */
   extent?: Span;
+  /** An automation's document object: in a source folder, its file (the item itself is an entry of the manifest). */
+  documentExtent?: Span;
   /** The reference types a reference resolves to this item by (core's packItemsByReferenceType). */
   types: ReferenceType[];
   /** For a resource, its kind; for an asset, its role. */
@@ -112,11 +118,14 @@ export const HIT_KIND = 3;
 export interface PackModel {
   version: number;
   /**
-   * Every key, use and block kind by position, as four numbers each (start, end, what: HIT_*,
-   * index into its list), sorted by start. Made in the worker and handed over whole (a transfer,
-   * not a copy), so a request never waits for the main thread to sort them.
+   * Every key, use and block kind by position, as five numbers each (file, or -1 for the pack
+   * file; start; end; what: HIT_*; index into its list), sorted by file and start. Made in the
+   * worker and handed over whole (a transfer, not a copy), so a request never waits for the main
+   * thread to sort them.
    */
   hits: Int32Array;
+  /** A source folder's model: the URIs of the files its spans are in. Empty for a pack file. */
+  files: string[];
   items: PackItem[];
   refs: RefSite[];
   urls: UrlSite[];
@@ -131,4 +140,6 @@ export const itemPointer = (it: Pick<PackItem, 'collection' | 'index' | 'stage'>
 /** The pointer of a block's node object. */
 export const blockPointer = (b: Pick<Block, 'automation' | 'node'>): string => `/automations/${b.automation}/document/graph/nodes/${b.node}`;
 
-export const emptyModel = (version: number): PackModel => ({ version, hits: new Int32Array(0), items: [], refs: [], urls: [], blocks: [], automations: [], fixes: [] });
+export const HIT_SIZE = 5;
+
+export const emptyModel = (version: number): PackModel => ({ version, hits: new Int32Array(0), files: [], items: [], refs: [], urls: [], blocks: [], automations: [], fixes: [] });

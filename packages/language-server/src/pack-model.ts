@@ -4,10 +4,10 @@
 // reference type resolves to (packItemsByReferenceType). Runs in the validation worker.
 import {
   configRefIds, escapeToken, FILTER_FIELD_REFERENCES, isFilterCondition, isFilterGroup, nodeKindInfo, outputHandles, packItemsByReferenceType,
-  REFERENCE_TYPES, type ReferenceType, type SourceText,
+  REFERENCE_TYPES, type ReferenceType,
 } from '@setup-pack/core';
-import { HIT_ITEM, HIT_KIND, HIT_REF, HIT_URL, itemPointer, type AutomationInfo, type Block, type Collection, type Declared, type PackItem, type PackModel, type RefSite, type SiteKind, type Span, type UrlSite } from './model.js';
-import { Spots } from './spans.js';
+import { HIT_ITEM, HIT_KIND, HIT_REF, HIT_SIZE, HIT_URL, itemPointer, type AutomationInfo, type Block, type Collection, type Declared, type PackItem, type PackModel, type RefSite, type SiteKind, type Span, type UrlSite } from './model.js';
+import { Spots, type Placer } from './spans.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -25,7 +25,7 @@ class Builder {
   readonly blocks: Block[] = [];
   readonly automations: AutomationInfo[] = [];
   /** Per entry of items, refs, urls and blocks: the spot of its span(s). */
-  readonly itemSpots: [key: number, extent: number][] = [];
+  readonly itemSpots: [key: number, extent: number, document: number][] = [];
   readonly refSpots: number[] = [];
   readonly urlSpots: number[] = [];
   /** Per entry of urls: the address, to find inside its string once located. */
@@ -37,7 +37,8 @@ class Builder {
   addItem(item: PackItem): number {
     this.items.push(item);
     const pointer = itemPointer(item);
-    this.itemSpots.push([this.spots.want(`${pointer}/key`), this.spots.want(pointer)]);
+    const document = item.collection === 'automations' ? this.spots.want(`${pointer}/document`) : -1;
+    this.itemSpots.push([this.spots.want(`${pointer}/key`), this.spots.want(pointer), document]);
     this.itemAt.set(`${item.collection}/${item.index}/${item.stage ?? ''}`, this.items.length - 1);
     return this.items.length - 1;
   }
@@ -50,8 +51,8 @@ class Builder {
 
 const NO_SPAN: Span = { start: -1, end: -1 };
 
-/** The model of `value` (a pack as JSON.parse read `source`): every place located in one scan. */
-export function packModel(value: unknown, source: SourceText, version: number): PackModel {
+/** The model of `value` (a pack), its places found by `placer` (one scan of each text). */
+export function packModel(value: unknown, placer: Placer, version: number): PackModel {
   const b = new Builder();
   if (isObj(value)) {
     collectItems(value, b);
@@ -63,7 +64,7 @@ export function packModel(value: unknown, source: SourceText, version: number): 
     collectUrls(value, b);
     resolveTargets(b);
   }
-  return placed(b, source, version);
+  return placed(b, placer, version);
 }
 
 function collectItems(pack: Obj, b: Builder): void {
@@ -224,12 +225,13 @@ function resolveTargets(b: Builder): void {
 }
 
 /** The model with every place located; a url's span narrowed to the address inside its string. */
-function placed(b: Builder, source: SourceText, version: number): PackModel {
-  const spans = b.spots.place(source);
+function placed(b: Builder, placer: Placer, version: number): PackModel {
+  const spans = b.spots.place(placer);
   b.items.forEach((it, i) => {
-    const [key, extent] = b.itemSpots[i];
+    const [key, extent, document] = b.itemSpots[i];
     if (spans[key]) it.keySpan = spans[key];
     if (spans[extent]) it.extent = spans[extent];
+    if (document >= 0 && spans[document]) it.documentExtent = spans[document];
   });
   b.blocks.forEach((bl, i) => {
     const [kind, extent] = b.blockSpots[i];
@@ -237,8 +239,8 @@ function placed(b: Builder, source: SourceText, version: number): PackModel {
     if (spans[extent]) bl.extent = spans[extent];
   });
   const refs = b.refs.filter((r, i) => (spans[b.refSpots[i]] ? ((r.span = spans[b.refSpots[i]]!), true) : false));
-  const urls = b.urls.flatMap((u, i) => urlSpans(source.text, spans[b.urlSpots[i]], b.urlTexts[i]).map((span) => ({ ...u, span })));
-  const model: PackModel = { version, hits: new Int32Array(0), items: b.items, refs, urls, blocks: b.blocks, automations: b.automations, fixes: [] };
+  const urls = b.urls.flatMap((u, i) => urlSpans(placer, spans[b.urlSpots[i]], b.urlTexts[i]).map((span) => ({ ...u, span })));
+  const model: PackModel = { version, hits: new Int32Array(0), files: [], items: b.items, refs, urls, blocks: b.blocks, automations: b.automations, fixes: [] };
   model.hits = positionIndex(model);
   return model;
 }
@@ -250,9 +252,10 @@ function positionIndex(model: PackModel): Int32Array {
   model.refs.forEach((r, i) => hits.push([r.span, HIT_REF, i]));
   model.urls.forEach((u, i) => hits.push([u.span, HIT_URL, i]));
   model.blocks.forEach((bl, i) => bl.kindSpan && hits.push([bl.kindSpan, HIT_KIND, i]));
-  hits.sort((x, y) => x[0].start - y[0].start);
-  const out = new Int32Array(hits.length * 4);
-  hits.forEach(([span, what, index], k) => out.set([span.start, span.end, what, index], k * 4));
+  const file = (s: Span) => s.file ?? -1;
+  hits.sort((x, y) => file(x[0]) - file(y[0]) || x[0].start - y[0].start);
+  const out = new Int32Array(hits.length * HIT_SIZE);
+  hits.forEach(([span, what, index], k) => out.set([file(span), span.start, span.end, what, index], k * HIT_SIZE));
   return out;
 }
 
@@ -260,11 +263,11 @@ function positionIndex(model: PackModel): Int32Array {
  * Each place `url` is written inside the string token at `span`, as JSON.stringify writes it; the
  * whole string when the text escapes it otherwise (a "\/"), which the rule reads the same.
  */
-function urlSpans(text: string, span: Span | undefined, url: string): Span[] {
+function urlSpans(placer: Placer, span: Span | undefined, url: string): Span[] {
   if (!span) return [];
   const written = JSON.stringify(url).slice(1, -1);
-  const token = text.slice(span.start, span.end);
+  const token = placer.text(span.file).slice(span.start, span.end);
   const out: Span[] = [];
-  for (let at = token.indexOf(written); at >= 0; at = token.indexOf(written, at + written.length)) out.push({ start: span.start + at, end: span.start + at + written.length });
+  for (let at = token.indexOf(written); at >= 0; at = token.indexOf(written, at + written.length)) out.push({ ...span, start: span.start + at, end: span.start + at + written.length });
   return out.length ? out : [span];
 }

@@ -8,17 +8,17 @@ export interface HasherModule {
 }
 
 export interface WorkerData {
-  /** SharedArrayBuffer of Int32 slots: the latest version of each open document. */
+  /** SharedArrayBuffer of Int32 slots: the latest version of each pack file or source folder open. */
   latest: SharedArrayBuffer;
   hasher?: HasherModule;
+  /** The module exporting `sourceFolderSupport` (folder-support.ts), when source folders are served. */
+  folders?: string;
 }
 
-export interface AnalyseJob {
-  uri: string;
-  version: number;
-  text: string;
-  slot: number;
-}
+/** A pack file's text, or a source folder with its open files' texts (absolute path, text). */
+export type AnalyseJob =
+  | { kind: 'pack'; uri: string; version: number; text: string; slot: number }
+  | { kind: 'folder'; uri: string; root: string; version: number; overlay: [string, string][]; slot: number };
 
 /** The lists of a model, sent a slice at a time. */
 export type ModelList = 'items' | 'refs' | 'urls' | 'blocks' | 'automations' | 'fixes';
@@ -35,4 +35,6 @@ export type WorkerReply =
   | { type: 'diagnostics'; uri: string; version: number; diagnostics: LspDiagnostic[]; last: boolean }
   | { type: 'model'; uri: string; version: number; list: ModelList; entries: unknown[]; last: boolean }
   | { type: 'hits'; uri: string; version: number; hits: Int32Array }
+  | { type: 'files'; uri: string; version: number; files: string[] }
+  | { type: 'folder-diagnostics'; uri: string; version: number; files: { uri: string; diagnostics: LspDiagnostic[] }[] }
   | { type: 'done'; uri: string; version: number; dropped: boolean };

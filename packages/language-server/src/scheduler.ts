@@ -25,7 +25,7 @@ export class Scheduler {
 
   constructor(
     private readonly workerUrl: URL,
-    private readonly hasher: HasherModule | undefined,
+    private readonly modules: { hasher?: HasherModule; folders?: string },
     private readonly events: SchedulerEvents,
   ) {}
 
@@ -70,7 +70,8 @@ export class Scheduler {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const data: WorkerData = { latest: this.latest.buffer as SharedArrayBuffer, ...(this.hasher ? { hasher: this.hasher } : {}) };
+    const { hasher, folders } = this.modules;
+    const data: WorkerData = { latest: this.latest.buffer as SharedArrayBuffer, ...(hasher ? { hasher } : {}), ...(folders ? { folders } : {}) };
     const worker = new Worker(this.workerUrl, { workerData: data });
     worker.on('message', (r: WorkerReply) => this.onReply(r));
     worker.on('error', (e) => this.onFailure(worker, e));

@@ -10,6 +10,7 @@ import { complete } from './completion.js';
 import { PackDocuments, type DocumentView } from './documents.js';
 import { hover } from './hover.js';
 import { definition, prepareRename, references, rename } from './navigation.js';
+import type { SourceFolderSupport } from './folder-support.js';
 import type { HasherModule } from './protocol.js';
 import { Scheduler } from './scheduler.js';
 import { documentSymbols } from './symbols.js';
@@ -23,15 +24,22 @@ export interface ServerOptions {
   debounceMs?: number;
   /** The server's name and version, as initialize reports them. */
   serverInfo?: { name: string; version?: string };
+  /**
+   * The module (a URL) exporting `sourceFolderSupport` (SourceFolderSupport), to serve the files
+   * of pack source folders too; the CLI's. Without it, pack files only.
+   */
+  sourceFolders?: string;
 }
 
 export const DEFAULT_DEBOUNCE_MS = 150;
 const WORKER = new URL('./worker.js', import.meta.url);
 
-export function startServer(options: ServerOptions = {}): Connection {
+export async function startServer(options: ServerOptions = {}): Promise<Connection> {
+  const folders = options.sourceFolders ? ((await import(options.sourceFolders)) as { sourceFolderSupport: SourceFolderSupport }).sourceFolderSupport : undefined;
   const connection = options.connection ?? createConnection(ProposedFeatures.all);
   let documents: PackDocuments | undefined;
-  const scheduler = new Scheduler(WORKER, options.hasher, {
+  let canRenameFiles = false;
+  const scheduler = new Scheduler(WORKER, { hasher: options.hasher, folders: options.sourceFolders }, {
     reply: (r) => documents?.receive(r),
     failed: (error, job) => {
       connection.console.error(`setup-pack: validation failed${job ? ` for ${job.uri} (version ${job.version})` : ''}: ${error.message}`);
@@ -40,7 +48,9 @@ export function startServer(options: ServerOptions = {}): Connection {
   });
   connection.onInitialize((params): InitializeResult => {
     const asked = (params.initializationOptions as { debounceMs?: unknown } | undefined)?.debounceMs;
-    documents = new PackDocuments(connection, scheduler, typeof asked === 'number' && asked >= 0 ? asked : (options.debounceMs ?? DEFAULT_DEBOUNCE_MS));
+    documents = new PackDocuments(connection, scheduler, typeof asked === 'number' && asked >= 0 ? asked : (options.debounceMs ?? DEFAULT_DEBOUNCE_MS), folders);
+    const edits = params.capabilities.workspace?.workspaceEdit;
+    canRenameFiles = edits?.documentChanges === true && (edits.resourceOperations ?? []).includes('rename');
     return { capabilities: CAPABILITIES, serverInfo: options.serverInfo ?? { name: 'setup-pack' } };
   });
   connection.onDidOpenTextDocument((p) => documents?.open(p));
@@ -49,6 +59,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   // Answered from the latest model at once; only when that model cannot answer (nothing there, or
   // its places edited since) and a newer one is coming, from the model of the current text.
   const withView = <T>(run: (view: DocumentView) => T | null) => async (p: { textDocument: { uri: string } }): Promise<T | null> => {
+    await documents?.settledNotifications();
     const view = documents?.view(p.textDocument.uri);
     if (!view) return null;
     const answer = run(view);
@@ -65,7 +76,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     // A rename writes: it reads the model of the text as it is now, not one a few keystrokes old.
     const view = await documents?.current(p.textDocument.uri);
     if (!view) throw new ResponseError(LSPErrorCodes.RequestFailed, 'This document is not a pack the server has open.');
-    return rename(view, p.position, p.newName);
+    return rename(view, p.position, p.newName, folders, canRenameFiles);
   });
   connection.onCodeAction((p) => withView((v) => codeActions(v, p))(p));
   connection.onDocumentSymbol((p) => withView((v) => documentSymbols(v))(p));

@@ -1,10 +1,20 @@
-// Places in a JSON text for many pointers at once: core's locateAll (one scan of the text), turned
-// into offsets; and where an object or array ends, which core does not record (it marks one by its
-// opening bracket).
+// Places of many pointers at once. In a pack file: core's locateAll (one scan of the text) turned
+// into offsets, and where an object or array ends, which core does not record (it marks one by
+// its opening bracket). In a source folder: each pointer of the built pack goes to the file and
+// the pointer inside it that the build read it from, then each file's pointers are placed in one
+// scan of that file.
 import type { LocateRequest, SourceText } from '@setup-pack/core';
 import type { Span } from './model.js';
 
-/** Pointers asked for while a model is made, placed together in one scan at the end. */
+/** Where the values of a pack are written. */
+export interface Placer {
+  /** The span of each request; undefined where the text has no such place. */
+  place(requests: readonly LocateRequest[]): (Span | undefined)[];
+  /** The text a span is in (`file`: its index in the model's files; undefined: the document). */
+  text(file: number | undefined): string;
+}
+
+/** Pointers asked for while a model is made, placed together at the end. */
 export class Spots {
   private readonly requests: LocateRequest[] = [];
 
@@ -14,24 +24,33 @@ export class Spots {
     return this.requests.length - 1;
   }
 
-  /**
-   * The spans of every handle: a value's token (a string with its quotes); an object or array
-   * from its opening to past its closing bracket. Undefined where the text has no such place.
-   */
-  place(source: SourceText): (Span | undefined)[] {
-    if (this.requests.length === 0) return [];
-    const found = source.locateAll(this.requests);
-    const lines = source.lines;
-    const text = source.text;
-    return found.map((p) => {
-      if (!p) return undefined;
-      const start = lines.lineStart(p.line) + p.column - 1;
-      const c = text.charCodeAt(start);
-      const end = c === 123 || c === 91 ? closingBracket(text, start) : lines.lineStart(p.endLine) + p.endColumn - 1;
-      return { start, end };
-    });
+  place(placer: Placer): (Span | undefined)[] {
+    return this.requests.length === 0 ? [] : placer.place(this.requests);
   }
 }
+
+/**
+ * The spans of pointers in one JSON text: a value's token (a string with its quotes); an object or
+ * array from its opening to past its closing bracket; `file` set on each when given.
+ */
+export function placeInText(source: SourceText, requests: readonly LocateRequest[], file?: number): (Span | undefined)[] {
+  const found = source.locateAll(requests);
+  const lines = source.lines;
+  const text = source.text;
+  return found.map((p) => {
+    if (!p) return undefined;
+    const start = lines.lineStart(p.line) + p.column - 1;
+    const c = text.charCodeAt(start);
+    const end = c === 123 || c === 91 ? closingBracket(text, start) : lines.lineStart(p.endLine) + p.endColumn - 1;
+    return file === undefined ? { start, end } : { start, end, file };
+  });
+}
+
+/** A pack file: every place in its own text. */
+export const textPlacer = (source: SourceText): Placer => ({
+  place: (requests) => placeInText(source, requests),
+  text: () => source.text,
+});
 
 /** Offset just past the bracket closing the object or array that opens at `open`. */
 export function closingBracket(text: string, open: number): number {

@@ -34,7 +34,8 @@ export function documentSymbols(view: DocumentView): DocumentSymbol[] {
 }
 
 function itemSymbol(view: DocumentView, it: PackItem): DocumentSymbol | undefined {
-  const spans = ranges(view, it.extent, it.keySpan);
+  // In a source folder an automation's own file is its document (its key is the manifest's).
+  const spans = ranges(view, it.extent, it.keySpan) ?? ranges(view, it.documentExtent, undefined);
   if (!spans) return undefined;
   const noun = it.stage !== undefined ? 'stage' : ITEM_NOUN[it.collection];
   const detail = [noun, it.kind, it.name].filter(Boolean).join(' · ');
@@ -51,9 +52,13 @@ function blockSymbols(view: DocumentView, blocks: number[]): DocumentSymbol[] {
   });
 }
 
-/** The symbol's range and the part to select in it, both in the current text; undefined when edited since. */
+/**
+ * The symbol's range and the part to select in it, in this document's current text: undefined
+ * when the item is written in another file (a source folder's) or was edited since. Its key may
+ * be written elsewhere (an automation's, in a folder's manifest): then the start is selected.
+ */
 function ranges(view: DocumentView, extent: Span | undefined, selection: Span | undefined) {
   const range = extent && view.range(extent);
-  const selectionRange = selection ? view.range(selection) : range && { start: range.start, end: range.start };
-  return range && selectionRange ? { range, selectionRange } : undefined;
+  if (!range) return undefined;
+  return { range, selectionRange: (selection && view.range(selection)) ?? { start: range.start, end: range.start } };
 }

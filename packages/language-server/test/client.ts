@@ -44,10 +44,10 @@ export class LspClient {
   }
 
   /** Starts the server (`bin`: the setup-pack binary, this checkout's by default) and initializes it (initializationOptions: `debounceMs`). */
-  static async start(options: { debounceMs?: number; bin?: string; cwd?: string } = {}): Promise<LspClient> {
+  static async start(options: { debounceMs?: number; bin?: string; cwd?: string; capabilities?: object } = {}): Promise<LspClient> {
     const child = spawn(process.execPath, [options.bin ?? BIN, 'lsp', '--stdio'], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const client = new LspClient(child);
-    client.init = await client.request<InitializeResult>('initialize', { processId: process.pid, rootUri: uriOf(ROOT), capabilities: {}, initializationOptions: { debounceMs: options.debounceMs ?? 20 } });
+    client.init = await client.request<InitializeResult>('initialize', { processId: process.pid, rootUri: uriOf(ROOT), capabilities: options.capabilities ?? {}, initializationOptions: { debounceMs: options.debounceMs ?? 20 } });
     await client.connection.sendNotification('initialized', {});
     return client;
   }

@@ -18,7 +18,7 @@ function start(worker = WORKER) {
   const replies: Exclude<WorkerReply, { type: 'ready' }>[] = [];
   const failures: (AnalyseJob | undefined)[] = [];
   let wake = () => {};
-  scheduler = new Scheduler(worker, undefined, {
+  scheduler = new Scheduler(worker, {}, {
     reply: (r) => (replies.push(r), wake()),
     failed: (_, job) => (failures.push(job), wake()),
   });
@@ -31,10 +31,10 @@ describe('the validation worker', () => {
     const { scheduler, replies, until } = start();
     const slot = scheduler.openSlot();
     const finished = until(() => replies.some((r) => r.type === 'done' && r.version === 3));
-    scheduler.schedule({ uri: 'file:///a.json', version: 1, text: demo, slot });
+    scheduler.schedule({ kind: 'pack', uri: 'file:///a.json', version: 1, text: demo, slot });
     // Versions 2 and 3 come before the worker has started on 1: 1 is dropped unread, 2 never runs.
     scheduler.touch(slot, 2);
-    scheduler.schedule({ uri: 'file:///a.json', version: 3, text: demo, slot });
+    scheduler.schedule({ kind: 'pack', uri: 'file:///a.json', version: 3, text: demo, slot });
     await finished;
     expect(replies.filter((r) => r.type === 'done').map((r) => [r.version, (r as { dropped: boolean }).dropped])).toEqual([[1, true], [3, false]]);
     expect(new Set(replies.filter((r) => r.type !== 'done').map((r) => r.version))).toEqual(new Set([3]));
@@ -45,8 +45,8 @@ describe('the validation worker', () => {
     const { scheduler, replies, failures, until } = start(new URL('data:text/javascript,process.exit(3)'));
     const [a, b] = [scheduler.openSlot(), scheduler.openSlot()];
     const failed = until(() => failures.length === 2);
-    scheduler.schedule({ uri: 'file:///a.json', version: 1, text: demo, slot: a });
-    scheduler.schedule({ uri: 'file:///b.json', version: 7, text: demo, slot: b });
+    scheduler.schedule({ kind: 'pack', uri: 'file:///a.json', version: 1, text: demo, slot: a });
+    scheduler.schedule({ kind: 'pack', uri: 'file:///b.json', version: 7, text: demo, slot: b });
     await failed;
     expect(failures.map((j) => [j?.uri, j?.version])).toEqual([['file:///a.json', 1], ['file:///b.json', 7]]);
     expect(replies).toEqual([]);
