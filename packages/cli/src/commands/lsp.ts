@@ -10,7 +10,7 @@ export const spec: CommandSpec = {
   name: 'lsp',
   summary: 'Run the language server (findings as you type, hover, completion, definitions, rename, quick fixes) over stdio.',
   usage: 'lsp --stdio',
-  description: 'Serves pack files (a .json whose $schema names the pack schema, or with format and packId at its top, or any document the client names "setup-pack"). It runs until the client asks it to exit or closes its input. Setting up VS Code, Neovim, Helix and Emacs: docs/language-server.md.',
+  description: 'Serves pack files (a .json whose $schema names the pack schema, or with format and packId at its top, or any document the client names "setup-pack") and the files of pack source folders (those `build` reads). It runs until the client asks it to exit or closes its input. Setting up VS Code, Neovim, Helix and Emacs: docs/language-server.md.',
   positionals: [0, 0],
   options: {
     stdio: { type: 'boolean', description: 'Speak LSP over stdin and stdout (the one transport; editors pass it).' },
@@ -25,9 +25,15 @@ export async function run(_ctx: CommandContext, args: Parsed): Promise<number> {
   if (!args.values.stdio) throw new UsageError('the server speaks LSP over stdin and stdout: run `setup-pack lsp --stdio` (from an editor)');
   // Loaded from its package rather than bundled into this command: its validation worker is a file
   // of that package, which a worker thread starts from. The worker hashes assets with this
-  // command's native hasher (lib/hasher.js, one folder below the package root in either layout).
+  // command's native hasher, and reads source folders as this command does, through modules it
+  // imports by path (lib/hasher.js, source/lsp-support.js: one folder below the package root in
+  // either layout, dist/ or the bundle's dist/bundle/).
   const server = createRequire(import.meta.url)('@setup-pack/language-server') as LanguageServer;
-  server.startServer({ hasher: { module: new URL('../lib/hasher.js', import.meta.url).href, name: 'nodeHasher' }, serverInfo: { name: 'setup-pack', version: cliVersion() } });
+  await server.startServer({
+    hasher: { module: new URL('../lib/hasher.js', import.meta.url).href, name: 'nodeHasher' },
+    sourceFolders: new URL('../source/lsp-support.js', import.meta.url).href,
+    serverInfo: { name: 'setup-pack', version: cliVersion() },
+  });
   // The connection ends the process itself: on the client's exit notification, or when stdin closes.
   return new Promise<number>(() => {});
 }
