@@ -29,6 +29,8 @@ export interface ServerOptions {
    * of pack source folders too; the CLI's. Without it, pack files only.
    */
   sourceFolders?: string;
+  /** The validation worker's module: this package's worker.js by default; a bundle of the server names its own. */
+  worker?: URL;
 }
 
 export const DEFAULT_DEBOUNCE_MS = 150;
@@ -39,7 +41,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Connecti
   const connection = options.connection ?? createConnection(ProposedFeatures.all);
   let documents: PackDocuments | undefined;
   let canRenameFiles = false;
-  const scheduler = new Scheduler(WORKER, { hasher: options.hasher, folders: options.sourceFolders }, {
+  const scheduler = new Scheduler(options.worker ?? WORKER, { hasher: options.hasher, folders: options.sourceFolders }, {
     reply: (r) => documents?.receive(r),
     failed: (error, job) => {
       connection.console.error(`setup-pack: validation failed${job ? ` for ${job.uri} (version ${job.version})` : ''}: ${error.message}`);
