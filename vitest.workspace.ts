@@ -26,6 +26,7 @@ export default defineConfig({
       { extends: true, test: { name: 'language-server', root: './packages/language-server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
       { extends: true, test: { name: 'installer', root: './packages/installer', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
       { extends: true, test: { name: 'workspace-server', root: './apps/workspace-server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      { extends: true, test: { name: 'vscode', root: './apps/vscode', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 300000 } },
       { extends: true, test: { name: 'editor', root: './apps/editor', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 } },
     ],
   },
