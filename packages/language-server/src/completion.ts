@@ -37,7 +37,7 @@ class Place {
   automation(path: JSONPath): number | undefined {
     if (path[0] === 'automations' && typeof path[1] === 'number') return path[1];
     const { model, file } = this.view;
-    const item = model.items.find((it) => it.collection === 'automations' && it.extent?.file === file && file >= 0);
+    const item = file < 0 ? undefined : model.items.find((it) => it.collection === 'automations' && (it.documentExtent ?? it.extent)?.file === file);
     return item?.index;
   }
 

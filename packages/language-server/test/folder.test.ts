@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DocumentSymbol, Hover, Location, RenameFile, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { CompletionList, DocumentSymbol, Hover, Location, RenameFile, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, buildServer, DEMO_PACK, LspClient, ROOT, uriOf } from './client.js';
 import { applyEdits, fromLsp, positionIn, rangeOf, type Finding } from './compare.js';
@@ -93,6 +93,16 @@ describe('a source folder', () => {
     const uses = await client.request<Location[]>('textDocument/references', { textDocument: { uri }, position: positionIn(text, '"tag_id": "tag-buyer-lead"', 14), context: { includeDeclaration: false } });
     // The block's tag_id and the references entry here, and the smart list's filter value.
     expect(uses.map((l) => l.uri).sort()).toEqual([uriOf(file(automation)), uriOf(file(automation)), uriOf(file('smart-lists/new-buyer-leads.json'))]);
+  });
+
+  it("completes a block's reference ids and edge handles in an automation's file", async () => {
+    const uri = uriOf(file(automation));
+    const text = read(automation);
+    const complete = async (needle: string, offset: number) => ((await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionIn(text, needle, offset) }))?.items ?? []).map((i) => i.label);
+    expect(await complete('"template_id": "tpl-welcome-sms"', 18)).toEqual(['tpl-welcome-sms', 'tpl-follow-up']);
+    expect(await complete('"handle": "true"', 12)).toEqual(['true', 'false']);
+    // An assignee: the user the automation's references list.
+    expect(await complete('"assignee_id": "usr_8841"', 18)).toEqual(['usr_8841']);
   });
 
   it('outlines an automation file with its blocks', async () => {
