@@ -3,9 +3,11 @@
 // the sources; the server, run from the unpacked .vsix with no node_modules beside it, serves a
 // pack file and a source folder.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { openPromise } from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, DEMO_PACK, FIXTURES, LspClient, ROOT, readText, uriOf, BIN } from '../../../packages/language-server/test/client.js';
 
@@ -14,11 +16,24 @@ const vsix = join(app, 'setup-pack-vscode.vsix');
 const unpacked = mkdtempSync(join(tmpdir(), 'setup-pack-vsix-'));
 let files: string[] = [];
 
-beforeAll(() => {
+/** The .vsix (a zip) unpacked into `to`: the paths of its entries. */
+async function unzip(file: string, to: string): Promise<string[]> {
+  const zip = await openPromise(file, { lazyEntries: true });
+  const names: string[] = [];
+  for await (const entry of zip.eachEntry()) {
+    names.push(entry.fileName);
+    if (entry.fileName.endsWith('/')) continue;
+    mkdirSync(dirname(join(to, entry.fileName)), { recursive: true });
+    await pipeline(await zip.openReadStreamPromise(entry), createWriteStream(join(to, entry.fileName)));
+  }
+  zip.close();
+  return names;
+}
+
+beforeAll(async () => {
   buildServer();
   execFileSync('npm', ['run', 'package', '-w', 'apps/vscode'], { cwd: ROOT, stdio: 'pipe' });
-  files = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8' }).trim().split('\n');
-  execFileSync('unzip', ['-q', vsix, '-d', unpacked]);
+  files = await unzip(vsix, unpacked);
 }, 300_000);
 
 let client: LspClient | undefined;
