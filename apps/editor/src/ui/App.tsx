@@ -5,7 +5,7 @@ import { PLAN_KIND_LIST, PlanPanel } from './PlanPanel.js';
 import type { Connected } from '../workspace/connection.js';
 import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
-import { packItemsByReferenceType, plural, sortDiagnostics, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
+import { blocksUse, packItemsByReferenceType, plural, sortDiagnostics, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
@@ -261,7 +261,7 @@ export function App({ store }: { store: EditorStore }) {
   const doExport = useCallback(() => {
     const p = store.pack;
     const { origin, numbers, duplicates } = store.getState();
-    const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
+    const errors = validatePack(p).diagnostics.filter(blocksUse).length;
     // An untouched pack is written as its file's text, every number and property as written; an
     // edited one as the editor reads it: the numbers that reads as others (numbersRewritten) and
     // the properties written more than once, whose earlier values it drops (duplicatesDropped),
@@ -437,7 +437,7 @@ export function App({ store }: { store: EditorStore }) {
         {connected && <button onClick={() => setPlanOpen((o) => !o)} aria-pressed={planOpen} data-testid="plan-button">Plan</button>}
       </header>
       {workspace && planOpen && (
-        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onOpen={(text, source) => {
+        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter(blocksUse).length} onOpen={(text, source) => {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
           openText(text, source);
         }} onPick={(kind, key) => {
