@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints, the delivery queue and its attempt log (issue 5), appended to the one
+ * Webhook endpoints, the delivery queue and its attempt log, appended to the one
  * migration set. The queue lives in the database so several server processes share it.
  */
 export const webhookMigrations: { version: number; name: string; sql: string }[] = [
