@@ -6,6 +6,6 @@ import { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples } from '../pac
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'fixtures/invalid');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.endsWith('.expected.json')).sort().map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
+const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
 writeFileSync(join(root, 'docs/rules.md'), renderRulesMarkdown(ruleExamples(files)));
 writeFileSync(join(root, 'docs/catalog.md'), renderCatalogMarkdown());

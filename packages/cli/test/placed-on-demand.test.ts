@@ -17,7 +17,7 @@ import { CLI_FIXTURES, FIXTURES } from './helpers.js';
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
-    return statSync(p).isDirectory() ? jsonFiles(p) : p.endsWith('.json') && !f.endsWith('.expected.json') ? [p] : [];
+    return statSync(p).isDirectory() ? jsonFiles(p) : p.endsWith('.json') ? [p] : [];
   });
 }
 

@@ -49,7 +49,7 @@ export function renderRulesMarkdown(examples: RuleExample[]): string {
     '',
     'Every finding of `validatePack` has one of these stable codes. **Errors** are only what the spec states; what it leaves unshown (block configs, filter fields, resource data, brand fields) is at most a **warning** (or **info**), so packs exported by the real service validate.',
     '',
-    'Each entry links its failing fixture in `fixtures/invalid/`, whose expected diagnostics sit beside it in `<name>.expected.json`.',
+    'Each entry links its failing fixture in `fixtures/invalid/`, whose exact expected diagnostics are `fixtures/expected/<name>.json`.',
     '',
     '| Code | Severity | Checks |',
     '|---|---|---|',

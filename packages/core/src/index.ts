@@ -14,6 +14,7 @@ export { NODE_CATALOG, NODE_KINDS, nodeKindInfo, outputHandles, declaredOutcomes
 export { buildGraphModel, findCycle, reachableFromTriggers, GraphModel } from './graph/model.js';
 export { checkConnection, outputsList, TRIGGER_CANNOT_BE_ENTERED, type ConnectionCheck, type ConnectionSpec } from './graph/connect.js';
 export { FILTER_GROUP_TYPES, FILTER_OPERATORS, FILTER_FIELD_REFERENCES, isFilterGroup, isFilterCondition, describeFilter, filterText, filterPlace, type FilterGroupType, type SummaryPart } from './filters.js';
+export { configRefIds, type ConfigRefId } from './config-refs.js';
 export { packKeysByReferenceType, packItemsByReferenceType, stringsInConfig, type PackItemOfReference, CREATABLE_REFERENCE_TYPES, RESOURCE_KIND_OF_REFERENCE } from './references.js';
 export { isBase64, base64Padding, hasCanonicalPadding, strictBase64Size, decodeBase64, decodeStrictBase64, sha256Hex, portableHasher, type Base64Hasher } from './hash.js';
 export { closest, editDistance, count, plural, pluralWord, printable, printableLine } from './text.js';

@@ -10,6 +10,12 @@ export const RESOURCE_KIND_OF_REFERENCE: Partial<Record<ReferenceType, ResourceK
   email_template: 'email_template',
 };
 
+/** Where the pack items a reference type resolves to sit: a schema error there hides keys, so findings about them wait for it. */
+export const REFERENCE_HOLDERS: Partial<Record<ReferenceType, string[]>> = {
+  tag: ['/resources'], stage: ['/resources'], lead_source: ['/resources'], custom_field: ['/resources'],
+  email_template: ['/messageTemplates', '/resources'], smart_list: ['/smartLists'], pipeline: ['/pipelines'], deal_stage: ['/pipelines'], automation: ['/automations'],
+};
+
 /** Reference types a workspace can create when missing (the installer creates them). */
 export const CREATABLE_REFERENCE_TYPES: readonly ReferenceType[] = ['tag', 'stage', 'lead_source', 'custom_field'];
 

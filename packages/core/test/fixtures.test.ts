@@ -24,7 +24,7 @@ describe('invalid fixtures', () => {
     it(`${file} gives exactly its expected diagnostics`, () => {
       const result = validatePack(readFixture(`invalid/${file}`));
       const got = result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, line: d.line, column: d.column }));
-      expect(got).toEqual(loadFixture(`invalid/${file.replace(/\.json$/, '.expected.json')}`));
+      expect(got).toEqual(loadFixture(`expected/${file}`));
       // The fixture is named after the code it exists to show.
       expect(got.map((d) => slug(d.code))).toContain(file.replace(/\.json$/, ''));
       for (const d of result.diagnostics) {

@@ -206,7 +206,26 @@ export class WorkspaceClient {
    * creations carry an idempotency key in their body (the caller's job: see apply).
    */
   async request<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await this.send<T>(method, path, body)).value;
+  }
+
+  /**
+   * A creation with an idempotency key in its body. `replayed` is true when the workspace answered
+   * with an object an earlier request made under that key (`Idempotent-Replayed: true`) and no
+   * attempt of this call can have made it: the object existed before this call.
+   */
+  async create<T = any>(path: string, body: unknown): Promise<{ object: T; replayed: boolean }> {
+    const r = await this.send<T>('POST', path, body);
+    return { object: r.value, replayed: !r.uncertain && r.headers.get('idempotent-replayed') === 'true' };
+  }
+
+  /**
+   * One API call with its retries: the answer, its headers, and whether an earlier attempt's
+   * outcome is unknown (no answer, or a 5xx), so it may have taken effect.
+   */
+  private async send<T>(method: string, path: string, body?: unknown): Promise<{ value: T; headers: Headers; uncertain: boolean }> {
     const isWrite = method !== 'GET';
+    let uncertain = false;
     let attempt = 0;
     let rateLimitedTimes = 0;
     for (;;) {
@@ -234,6 +253,7 @@ export class WorkspaceClient {
           throw new WorkspaceApiError(0, 'network_error', `cannot reach ${this.baseUrl} (${why})${this.answered ? ` during ${method} ${path}` : ''}`, undefined, method, path);
         }
         this.stats.retries++;
+        uncertain = true;
         await this.wait(this.answered ? this.backoff(attempt++) : Math.min(this.backoff(attempt++), 1000), 'retry');
         continue;
       }
@@ -246,7 +266,7 @@ export class WorkspaceClient {
         parsed = null;
       }
       if (parsed !== null) this.answeredJson = true;
-      if (res.ok && (parsed !== null || !text)) return parsed as T;
+      if (res.ok && (parsed !== null || !text)) return { value: parsed as T, headers: res.headers, uncertain };
       if (res.status === 429) {
         this.stats.rateLimited++;
         if (++rateLimitedTimes > 20) throw this.toError(res.status, parsed, method, path);
@@ -263,6 +283,7 @@ export class WorkspaceClient {
         const retries = this.answeredJson ? this.opts.maxRetries : Math.min(this.opts.maxRetries, NEVER_ANSWERED_RETRIES);
         if (attempt >= retries) throw this.toError(res.status, parsed, method, path, res.headers.get('content-type'), text);
         this.stats.retries++;
+        uncertain = true;
         await this.wait(this.backoff(attempt++), 'retry');
         continue;
       }

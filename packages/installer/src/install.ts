@@ -197,13 +197,36 @@ export async function planInstall(client: WorkspaceClient, pack: Pack, options: 
   return { plan: planPack(pack, ledger, snapshot, { ...options, others }), ledger };
 }
 
+/** What a run's creations are keyed by (InstallLedger's packId and run). */
+type RunKeys = Pick<InstallLedger, 'packId' | 'run'>;
+
+/**
+ * A creation the workspace answered with an object made before this run asked for it (an earlier
+ * request with the same idempotency key): the plan said the item was new, so the object is not the
+ * pack's to record, update or remove later. The run stops instead of taking it over.
+ */
+export class ReplayedCreationError extends WorkspaceApiError {
+  constructor(readonly objectId: string, path: string) {
+    super(409, 'invalid_request_error', `the workspace answered with ${objectId}, an object an earlier request made under the same idempotency key, where the plan said the item is new; it is not recorded as the pack's. Plan again to see the workspace as it is now`, 'idempotency_key', 'POST', path);
+    this.name = 'ReplayedCreationError';
+  }
+}
+
+/** POSTs a creation; an answer replayed from before this run is refused (ReplayedCreationError). */
+async function createOnce(client: WorkspaceClient, step: PlanStep, body: Record<string, unknown>): Promise<WorkspaceObject> {
+  const path = COLLECTION_PATH[step.collection];
+  const { object, replayed } = await client.create<WorkspaceObject>(path, body);
+  if (replayed) throw new ReplayedCreationError(typeof object?.id === 'string' ? object.id : '(no id)', path);
+  return object;
+}
+
 const idPath = (step: PlanStep) => `${COLLECTION_PATH[step.collection]}/${encodeURIComponent(step.workspaceId ?? '')}`;
 
 /**
  * The request a writing step makes. `beforePut`, when given, is called with the ledger entry the
  * brand will have, before its PUT (which carries no idempotency key) is sent.
  */
-async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep, items: Record<string, LedgerItem>, beforePut?: (pending: LedgerItem) => Promise<void>): Promise<LedgerItem | null> {
+async function writeStep(client: WorkspaceClient, run: RunKeys, step: PlanStep, items: Record<string, LedgerItem>, beforePut?: (pending: LedgerItem) => Promise<void>): Promise<LedgerItem | null> {
   if (step.action === 'remove') {
     try {
       if (step.collection === 'brand') await client.delete(COLLECTION_PATH.brand);
@@ -216,7 +239,7 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
   }
   // A step completing an item written earlier in this run (an automation in a cycle) addresses it by the id that write got.
   if (step.action !== 'create' && !step.workspaceId && items[step.itemId]) step = { ...step, workspaceId: items[step.itemId].workspaceId };
-  const resolved = resolveStep(packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
+  const resolved = resolveStep(run.packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages }, run.run);
   if (!resolved) throw new Error(`Internal error: ${step.itemId} needs an item that was not written before it`);
   let written: WorkspaceObject;
   if (step.collection === 'brand') {
@@ -227,7 +250,7 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
       await beforePut(ledgerItemAfterWrite(step, resolved, { ...resolved.body, id }));
     }
     written = await client.put(COLLECTION_PATH.brand, resolved.body);
-  } else if (step.action === 'create') written = await client.post(COLLECTION_PATH[step.collection], { ...resolved.body, idempotency_key: resolved.idempotencyKey });
+  } else if (step.action === 'create') written = await createOnce(client, step, { ...resolved.body, idempotency_key: resolved.idempotencyKey });
   else if (step.collection === 'media') written = await client.put(idPath(step), resolved.body);
   else written = await client.patch(idPath(step), resolved.body);
   // The object as written is what the ledger records (its id above all): an answer without one
@@ -238,14 +261,20 @@ async function writeStep(client: WorkspaceClient, packId: string, step: PlanStep
   return ledgerItemAfterWrite(step, resolved, written);
 }
 
+/** A new run's id (InstallLedger.run): random, so no two installs' idempotency keys meet. */
+const newRunId = () => globalThis.crypto.randomUUID();
+
 function ledgerFrom(prev: InstallLedger | null, pack: Pack, p: PlanResult): InstallLedger {
   const items: Record<string, LedgerItem> = { ...(prev?.items ?? {}) };
   for (const [id, item] of Object.entries(p.ledgerUpdates)) {
     if (item) items[id] = item;
     else delete items[id];
   }
+  // A resumed run keeps its run (its creations' idempotency keys); any other run is a new one.
+  const run = prev?.state === 'in_progress' ? prev.run : newRunId();
   return {
     packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: { ...p.ledgerBindings },
+    ...(run === undefined ? {} : { run }),
     // What the workspace has no field for (description, asset roles…), so export gives it back.
     source: ledgerSourceOf(pack),
   };
@@ -302,7 +331,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
         }
         : undefined;
       try {
-        item = await writeStep(client, pack.packId, step, current.items, recordFirst);
+        item = await writeStep(client, current, step, current.items, recordFirst);
       } catch (e) {
         if (recordFirst && ledgerNow.items[step.itemId] && e instanceof WorkspaceApiError && !e.retryable) {
           // The workspace refused the brand (it answered; nothing was set): it is not the pack's.
@@ -381,7 +410,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
     for (const step of plan.steps) {
       if (!step.write) continue;
       try {
-        await writeStep(client, packId, step, items);
+        await writeStep(client, { packId }, step, items);
       } catch (e) {
         if (e instanceof WorkspaceApiError) throw new InstallStepError(e, step, removed, plan.writes, 'uninstall');
         throw e;

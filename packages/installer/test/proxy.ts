@@ -30,7 +30,7 @@ export function seeded(seed: number) {
   };
 }
 
-const FORWARDED = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+const FORWARDED = ['content-type', 'idempotent-replayed', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
 export async function startFaultProxy(target: string, faults: Faults, seed: number): Promise<FaultProxy> {
   const random = seeded(seed);

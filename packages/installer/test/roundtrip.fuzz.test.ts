@@ -8,9 +8,9 @@
 // FUZZ_RUNS packs (100 in npm test, 10,000 in npm run fuzz); FUZZ_SEED replays a run.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalize, normalizeName, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
+import { candidatesOf, canonicalize, COLLECTION_OF_REFERENCE, configRefIds, normalizeName, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, type Pack } from '@setup-pack/core';
 import { fuzzConfig, validPack } from '@setup-pack/testkit';
-import { exportWorkspace, install, planInstall } from '../src/index.js';
+import { exportWorkspace, fetchSnapshot, install, planInstall, type WorkspaceClient } from '../src/index.js';
 import { defaultNames, fuzzWorkspace, namesOf, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
@@ -34,6 +34,16 @@ function runsInCycle(pack: Pack): boolean {
   return [...keys].some(visit);
 }
 
+/** Every id a stored block writes in a reference field names an object of its type in the workspace. */
+async function expectBlockIdsExist(c: WorkspaceClient, stored: { name: string; document: any }[]): Promise<void> {
+  const places = stored.flatMap((a) => a.document.graph.nodes.flatMap((n: any) => configRefIds(n.kind, n.config).map((r) => ({ a: a.name, n: n.id, r }))));
+  const snapshot = await fetchSnapshot(c, [...new Set(places.map((p) => COLLECTION_OF_REFERENCE[p.r.field.ref]))]);
+  for (const p of places) {
+    const ids = new Set((candidatesOf(p.r.field.ref, snapshot) ?? []).map((o) => o.id));
+    expect(ids.has(p.r.id), `${p.a}: node ${p.n} ${p.r.path} = ${p.r.id} names no ${p.r.field.ref} of the workspace`).toBe(true);
+  }
+}
+
 describe('the contract: validate ⇒ install ⇒ export gives it back', () => {
   it(`holds for ${numRuns} generated packs`, async () => {
     const probe = await workspace();
@@ -54,7 +64,9 @@ describe('the contract: validate ⇒ install ⇒ export gives it back', () => {
         expect(again.plan.steps.filter((s) => s.action !== 'unchanged' && s.action !== 'adopt').map((s) => `${s.action} ${s.itemId}: ${s.reason ?? ''}`)).toEqual([]);
         expect(again.plan.writes).toBe(0);
 
-        for (const a of await c.listAll<{ name: string; document: any }>('/v1/automations')) {
+        const stored = await c.listAll<{ name: string; document: any }>('/v1/automations');
+        await expectBlockIdsExist(c, stored);
+        for (const a of stored) {
           const doc = a.document;
           expect(validateAutomationDocument(doc).diagnostics.filter((d) => d.severity === 'error'), a.name).toEqual([]);
           const written = new Set<string>();

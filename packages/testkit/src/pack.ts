@@ -295,6 +295,9 @@ function fieldValue(field: ConfigField, pool: KeyPool, self: string): fc.Arbitra
   }
 }
 
+/** Marks a reference to a pack key the block writes without the automation listing it. */
+const UNLISTED = Symbol('unlisted');
+
 /**
  * A reference of `type`: a pack key of that type when the pack has one, a creatable item the
  * installer makes (tag, stage, lead source, custom field) named here, or a workspace object the
@@ -303,8 +306,14 @@ function fieldValue(field: ConfigField, pool: KeyPool, self: string): fc.Arbitra
 function refArb(type: ReferenceType, pool: KeyPool, self: string): fc.Arbitrary<Reference> {
   const keys = type === 'automation' ? pool.automationKeys : (pool.byType.get(type) ?? []);
   const options: fc.Arbitrary<Reference>[] = [];
-  // A pack key; its name is optional (it resolves inside the pack).
-  if (keys.length) options.push(fc.tuple(fc.constantFrom(...keys), fc.option(text(1, 20), { nil: undefined })).map(([id, name]) => (name === undefined ? { type, id } : { type, id, name })));
+  // A pack key; its name is optional (it resolves inside the pack), and so is listing it: items
+  // refer to each other by key, listed in the automation's references or not (UNLISTED).
+  if (keys.length) {
+    options.push(fc.tuple(fc.constantFrom(...keys), fc.option(text(1, 20), { nil: undefined }), fc.boolean()).map(([id, name, listed]) => {
+      const r: Reference = name === undefined ? { type, id } : { type, id, name };
+      return listed ? r : Object.assign(r, { [UNLISTED]: true });
+    }));
+  }
   const withDetail = (arb: fc.Arbitrary<Reference>) => fc.tuple(arb, fc.option(text(0, 30), { nil: undefined, freq: 4 })).map(([r, detail]) => (detail === undefined ? r : { ...r, detail }));
   const created = pool.created.get(type) ?? [];
   if (created.length) options.push(fc.constantFrom(...created));
@@ -411,7 +420,7 @@ function automationArb(pool: KeyPool, self: string): fc.Arbitrary<AutomationDocu
       if (settings !== undefined) doc.settings = settings;
       // Each reference once (type and id); a pack key keeps the name of its first mention.
       const refs = new Map<string, Reference>();
-      for (const r of graph.refs) if (!refs.has(`${r.type}:${r.id}`)) refs.set(`${r.type}:${r.id}`, r);
+      for (const r of graph.refs) if (!(UNLISTED in r) && !refs.has(`${r.type}:${r.id}`)) refs.set(`${r.type}:${r.id}`, r);
       if (refs.size || extraRefs) doc.references = [...refs.values()];
       return doc;
     });

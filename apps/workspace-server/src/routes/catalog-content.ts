@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest, invalidField } from '../errors.js';
 import { newId } from '../ids.js';
-import { callerOf, type RouteDeps } from './context.js';
+import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
@@ -76,10 +76,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
     const b = req.body as TemplateBody & { idempotency_key?: string | null };
-    const { object } = await createOnce(db, ws, 'message_templates', b.idempotency_key, clock.now(),
+    const created = await createOnce(db, ws, 'message_templates', b.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'message_templates', 'tpl', b.name, templateData(b), clock.now()),
       (tx, oid) => findObject(tx, ws, 'message_templates', oid));
-    return reply.code(201).send(object);
+    return sendCreated(reply, created);
   });
   app.patch('/v1/message-templates/:id', {
     config: { scope: 'write_message_templates' },
@@ -130,10 +130,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
     const b = req.body as ListBody & { idempotency_key?: string | null };
-    const { object } = await createOnce(db, ws, 'smart_lists', b.idempotency_key, clock.now(),
+    const created = await createOnce(db, ws, 'smart_lists', b.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'smart_lists', 'sml', b.name, listData(b), clock.now()),
       (tx, oid) => findObject(tx, ws, 'smart_lists', oid));
-    return reply.code(201).send(object);
+    return sendCreated(reply, created);
   });
   app.patch('/v1/smart-lists/:id', {
     config: { scope: 'write_smart_lists' },
@@ -181,10 +181,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     const ws = callerOf(req).workspace.id;
     const b = req.body as { document: { name: string }; idempotency_key?: string | null };
     checkDocument(b.document);
-    const { object } = await createOnce(db, ws, 'automations', b.idempotency_key, clock.now(),
+    const created = await createOnce(db, ws, 'automations', b.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'automations', 'aut', b.document.name, automationData({ enabled: false, document: b.document, draft_document: null }), clock.now()),
       (tx, oid) => findObject(tx, ws, 'automations', oid));
-    return reply.code(201).send(object);
+    return sendCreated(reply, created);
   });
   app.patch('/v1/automations/:id', {
     config: { scope: 'write_automations' },
@@ -284,13 +284,13 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     const ws = callerOf(req).workspace.id;
     const b = req.body as { file_name: string; mime_type: string; data: string; idempotency_key?: string | null };
     decode(b.data);
-    const { object } = await createOnce(db, ws, 'media', b.idempotency_key, clock.now(),
+    const created = await createOnce(db, ws, 'media', b.idempotency_key, clock.now(),
       (tx) => {
         const oid = newId('med');
         return insertObject(tx, ws, 'media', 'med', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
       },
       (tx, oid) => findObject(tx, ws, 'media', oid));
-    return reply.code(201).send(strip(object));
+    return sendCreated(reply, created, strip);
   });
   app.put('/v1/media/:id', {
     config: { scope: 'write_media' },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deletePipeline, getPipeline, insertPipeline, listPipelineDetails, updatePipeline, type PipelineInput } from '../catalog/store.js';
 import { notFound } from '../errors.js';
-import { callerOf, type RouteDeps } from './context.js';
+import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { deleted, idempotencyKey, idParams } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
@@ -84,9 +84,9 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
     const body = req.body as Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput & { idempotency_key?: string | null };
-    const { object } = await createOnce(db, ws, 'pipelines', body.idempotency_key, clock.now(),
+    const created = await createOnce(db, ws, 'pipelines', body.idempotency_key, clock.now(),
       (tx) => insertPipeline(tx, ws, body, clock.now()), (tx, id) => getPipeline(tx, ws, id));
-    return reply.code(201).send(object);
+    return sendCreated(reply, created);
   });
 
   app.patch('/v1/pipelines/:id', {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import {
   createOnce, deleteNamed, deleteObject, findNamed, findObject, getObject, insertNamed, insertObject, listObjects, updateNamed, updateObject,
 } from '../catalog/store.js';
-import { callerOf, type RouteDeps } from './context.js';
+import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { listOf, nline, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
 
@@ -50,9 +50,9 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     }, async (req, reply) => {
       const ws = callerOf(req).workspace.id;
       const body = req.body as { name: string; color?: string | null; idempotency_key?: string | null };
-      const { object } = await createOnce(db, ws, n.table, body.idempotency_key, clock.now(),
+      const created = await createOnce(db, ws, n.table, body.idempotency_key, clock.now(),
         (tx) => insertNamed(tx, ws, n.table, body, clock.now()), (tx, id) => findNamed(tx, ws, n.table, id));
-      return reply.code(201).send(object);
+      return sendCreated(reply, created);
     });
 
     app.patch(`${n.path}/:id`, {
@@ -92,10 +92,10 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
     const body = req.body as { name: string; data?: Record<string, unknown>; idempotency_key?: string | null };
-    const { object } = await createOnce(db, ws, 'custom_fields', body.idempotency_key, clock.now(),
+    const created = await createOnce(db, ws, 'custom_fields', body.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'custom_fields', 'cfd', body.name, { data: body.data ?? {} }, clock.now()),
       (tx, id) => findObject(tx, ws, 'custom_fields', id));
-    return reply.code(201).send(object);
+    return sendCreated(reply, created);
   });
   app.patch('/v1/custom-fields/:id', {
     config: { scope: 'write_custom_fields' },

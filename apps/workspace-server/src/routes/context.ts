@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/db.js';
 import type { Caller, StatementAuth } from '../store/workspaces.js';
@@ -42,4 +42,14 @@ declare module 'fastify' {
 export function callerOf(req: FastifyRequest): Caller {
   if (!req.caller) throw new Error('route used without key authentication (or before its deferred authentication settled)');
   return req.caller;
+}
+
+/**
+ * Answers a creation made at most once per idempotency key: 201 with the object, and
+ * `Idempotent-Replayed: true` when it is the object an earlier request with that key made, so a
+ * client can tell a retry's answer from an object that existed before it asked.
+ */
+export function sendCreated<T>(reply: FastifyReply, created: { object: T; replayed: boolean }, show: (o: T) => unknown = (o) => o) {
+  if (created.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(201).send(show(created.object));
 }

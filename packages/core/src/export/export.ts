@@ -391,7 +391,9 @@ class Exporter {
       if (r.detail !== undefined) ref.detail = r.detail;
       refs.push(ref);
     }
-    const found = [...hits.values()].filter((e) => !seen.has(`${e.type}:${e.refId}`)).sort((a, b) => (a.type + ':' + a.refId < b.type + ':' + b.refId ? -1 : 1));
+    // Items refer to each other by key, listed or not: an install's export lists the pack items its
+    // blocks name only where the pack did (seen above); a snapshot lists everything the graph uses.
+    const found = [...hits.values()].filter((e) => !seen.has(`${e.type}:${e.refId}`) && (nameAll || !e.item)).sort((a, b) => (a.type + ':' + a.refId < b.type + ':' + b.refId ? -1 : 1));
     for (const e of found) refs.push(e.name !== undefined ? { type: e.type, id: e.refId, name: e.name } : { type: e.type, id: e.refId });
     if (doc.references !== undefined || refs.length) out.references = refs;
     return out;

@@ -135,7 +135,7 @@ export function packTarget(pack: Pack, type: ReferenceType, id: string): Binding
  * use, so binding a pack's references is linear in references and items (a scan of the pack per
  * reference made planning quadratic).
  */
-class PackTargets {
+export class PackTargets {
   private readonly byType = new Map<ReferenceType, Map<string, BindingTarget>>();
   constructor(private readonly pack: Pack) {}
 

@@ -7,6 +7,6 @@ export {
   canonicalJson, contentHash, projectWorkspaceObject, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
   automationContent, assetContent, brandContent, brandAssetToken, isBrandAsset, emailImageAddresses, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, ITEM_KIND_WORD, itemLabel, type Json,
 } from './content.js';
-export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
+export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resumedRun, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';
 export { WORKSPACE_LIMITS, base64Length, apiLimitErrors, unstorableBody, unstorableText } from './limits.js';

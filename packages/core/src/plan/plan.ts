@@ -4,12 +4,13 @@ import { setOwn } from '../own.js';
 import { count, Needles } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
-import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, type CreatedResource } from './bind.js';
+import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, PackTargets, type CreatedResource } from './bind.js';
+import { blockReferences } from './block-refs.js';
 import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
   pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
 } from './content.js';
-import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, type ResolvedItem } from './resolve.js';
+import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, resumedRun, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
 import { ledgerSourceOf } from '../export/export.js';
 import type {
@@ -67,7 +68,7 @@ function compareVersions(from: string | null, to: string): Plan['versionChange']
 }
 
 /** Every item the pack wants in the workspace, with content before rewrites. */
-function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings: ReferenceBinding[]): Desired[] {
+function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings: ReferenceBinding[], unlisted: ReadonlyMap<string, Rewrite[]>): Desired[] {
   const out: Desired[] = [];
   const target = new Map(bindings.map((b) => [bindingKey(b.type, b.id), b.target]));
   const resources = [...(pack.resources ?? []).map((r) => ({ id: itemId('resource', r.key), r })), ...createdResources.map((c) => ({ id: c.itemId, r: c.resource }))];
@@ -121,6 +122,7 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
       seen.add(k);
       rewrites.push({ kind: 'reference', from: r.id, target: t, refType: r.type });
     }
+    rewrites.push(...(unlisted.get(a.key) ?? []));
     const typeOf = (rw: Rewrite) => (rw.kind === 'reference' ? rw.refType ?? '' : '');
     rewrites.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : typeOf(x) < typeOf(y) ? -1 : typeOf(x) > typeOf(y) ? 1 : 0));
     out.push({ itemId: itemId('automation', a.key), kind: 'automation', key: a.key, name: a.document.name, collection: 'automations', content: automationContent(a), rewrites, adoptable: false });
@@ -180,6 +182,26 @@ function orderItems(items: Desired[]): { ordered: Desired[]; late: Map<string, S
   return { ordered: [...sorted.filter((d) => d.kind !== 'automation'), ...ordered], late };
 }
 
+/**
+ * An object an interrupted run created for this very item and content, before it could checkpoint
+ * it: found by the idempotency key its creation carried. An automation in a cycle was created first
+ * with the keys of the automations it runs that did not exist yet (completed by a second write), so
+ * its creation's key is that first content's; without looking for it, the resumed run planned it as
+ * new and its creation was answered with the interrupted run's object.
+ */
+function madeByInterruptedRun(
+  packId: string, ledger: InstallLedger | null, createdByKey: Record<string, string>, step: PlanStep, desiredHash: string | undefined,
+  lateTargets: Set<string> | undefined, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined,
+): WorkspaceObject | undefined {
+  let hash = desiredHash;
+  if (hash === undefined && lateTargets) {
+    const first = applyRewrites({ ...step, rewrites: step.rewrites.filter((rw) => !('itemId' in rw.target) || !lateTargets.has(rw.target.itemId) || lookup(rw.target.itemId)) }, lookup);
+    hash = first && contentHash(first);
+  }
+  const id = hash === undefined ? undefined : createdByKey[idempotencyKeyFor(packId, resumedRun(ledger), step.itemId, hash)];
+  return id === undefined ? undefined : find(step.collection, id);
+}
+
 const emptySummary = (): PlanSummary => ({ create: 0, update: 0, remove: 0, conflict: 0, orphan: 0, unchanged: 0, adopt: 0 });
 
 /**
@@ -207,10 +229,12 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   }
 
   errors.push(...apiLimitErrors(pack));
+  const blocks = blockReferences(pack, new PackTargets(pack));
+  errors.push(...blocks.errors);
   const bound = bindReferences(pack, ledger, snapshot, options);
   errors.push(...bound.errors);
   base.bindings = bound.bindings;
-  const { ordered: items, late } = orderItems(desiredItems(pack, bound.createdResources, bound.bindings));
+  const { ordered: items, late } = orderItems(desiredItems(pack, bound.createdResources, bound.bindings, blocks.unlisted));
   if (errors.length) return base;
 
   const byId = (c: WorkspaceCollection) => new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]));
@@ -274,18 +298,19 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     const resolved = applyRewrites(step, lookup);
     const desiredHash = resolved ? contentHash(resolved) : undefined;
 
-    // An object an interrupted run created for this very item and content, before it could checkpoint it.
-    const madeEarlier = !existing && desiredHash !== undefined && snapshot.createdByKey
-      ? snapshot.createdByKey[idempotencyKeyFor(pack.packId, d.itemId, desiredHash)]
-      : undefined;
-    const ours = madeEarlier !== undefined ? find(d.collection, madeEarlier) : undefined;
+    const ours = !existing && snapshot.createdByKey ? madeByInterruptedRun(pack.packId, ledger, snapshot.createdByKey, step, desiredHash, late.get(d.itemId), lookup, find) : undefined;
 
     if (ours) {
       step.workspaceId = ours.id;
       if (contentHash(projectWorkspaceObject(d.collection, ours)) === desiredHash) {
         Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
-      } else Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
+      } else {
+        Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
+        // Recorded as the pack's from the run's start, so its own write (an automation that runs
+        // itself) and a run killed again find it; no source hash matches, so it is written.
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, '');
+      }
     } else if (prev && existing && !prev.owned) {
       // Adopted earlier: the user's object, bound by name; never written.
       Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });

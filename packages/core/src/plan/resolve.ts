@@ -5,7 +5,7 @@ import { getOwn, setOwn } from '../own.js';
 import { NODE_CATALOG } from '../catalog/nodes.js';
 import { canonicalJson, contentHash, projectWorkspaceObject, type Json } from './content.js';
 import { sha256Hex } from '../hash.js';
-import type { BindingTarget, LedgerItem, PlanStep, Rewrite, WorkspaceObject } from './types.js';
+import type { BindingTarget, InstallLedger, LedgerItem, PlanStep, Rewrite, WorkspaceObject } from './types.js';
 
 /** What is known about an item that exists in the workspace. */
 export interface ResolvedItem {
@@ -23,7 +23,7 @@ export interface ResolvedStep {
   sourceHash: string;
   /** The request body: content plus what the API needs to address parts (pipeline stage ids). */
   body: Record<string, unknown>;
-  /** Deterministic per pack, item and content, so a retried or resumed creation is one creation. */
+  /** Deterministic per pack, run, item and content, so a retried or resumed creation is one creation. */
   idempotencyKey: string;
 }
 
@@ -107,7 +107,7 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
     if (rw.kind === 'reference') {
       const id = resolveTarget(rw.target, lookup);
       if (id === undefined) return undefined;
-      if (!refs.has(rw.from)) refs.set(rw.from, id);
+      if (!rw.unlisted && !refs.has(rw.from)) refs.set(rw.from, id);
       if (rw.refType) {
         if (!typed.has(rw.from)) typed.set(rw.from, new Map());
         typed.get(rw.from)!.set(rw.refType, id);
@@ -121,7 +121,7 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
   // Longer addresses first, so one that extends another is replaced whole.
   urls.sort((a, b) => b[0].length - a[0].length || (a[0] < b[0] ? -1 : 1));
   let out: Record<string, Json> = content;
-  if (refs.size && step.kind === 'automation') {
+  if ((refs.size || typed.size) && step.kind === 'automation') {
     const doc = content.document as Record<string, Json>;
     const graph = doc.graph as Record<string, Json>;
     const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: rewriteConfig(n.kind, n.config, refs, typed) }));
@@ -141,8 +141,11 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
   return out;
 }
 
-/** Resolves a creating or updating step; undefined when an item it needs does not exist yet. */
-export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup): ResolvedStep | undefined {
+/**
+ * Resolves a creating or updating step; undefined when an item it needs does not exist yet.
+ * `run` is the install run the creation belongs to (`InstallLedger.run`), part of its idempotency key.
+ */
+export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup, run?: string): ResolvedStep | undefined {
   const content = applyRewrites(step, lookup);
   if (!content) return undefined;
   const sourceHash = contentHash(content);
@@ -159,16 +162,30 @@ export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup):
     // An upload sends the bytes; the server computes the sha256 the content records.
     body = { file_name: content.file_name, mime_type: content.mime_type, data: step.extra?.data };
   }
-  return { content, sourceHash, body, idempotencyKey: idempotencyKeyFor(packId, step.itemId, sourceHash) };
+  return { content, sourceHash, body, idempotencyKey: idempotencyKeyFor(packId, run, step.itemId, sourceHash) };
 }
 
 /** Prefix of every idempotency key an install of `packId` uses (to list them on resume). */
 export const idempotencyPrefix = (packId: string) => `sp-${packId}-`;
 
-/** The idempotency key of creating `itemId` with the content hashing to `sourceHash`: the same in every run. */
-export function idempotencyKeyFor(packId: string, itemId: string, sourceHash: string): string {
-  return `${idempotencyPrefix(packId)}${sha256Hex(new TextEncoder().encode(canonicalJson([packId, itemId, sourceHash]))).slice(0, 40)}`;
+/**
+ * The idempotency key of creating `itemId` with the content hashing to `sourceHash` in install run
+ * `run`. A key stands for one run's creation, and a resumed run is the same run (its ledger keeps
+ * `run`), so a retried or resumed creation makes one object. A later run has a new `run`: its
+ * creations are new objects, never an answer replayed from an earlier install, whose object may
+ * since belong to the workspace (kept by an uninstall because the user edited it). A ledger
+ * written before runs were recorded has none: its resume uses the keys of that time.
+ */
+export function idempotencyKeyFor(packId: string, run: string | undefined, itemId: string, sourceHash: string): string {
+  const parts = run === undefined ? [packId, itemId, sourceHash] : [packId, run, itemId, sourceHash];
+  return `${idempotencyPrefix(packId)}${sha256Hex(new TextEncoder().encode(canonicalJson(parts))).slice(0, 40)}`;
 }
+
+/**
+ * The run a plan on `ledger` continues: an interrupted run's (`in_progress`), whose creations
+ * before its last checkpoint are found by their idempotency keys; undefined for a new run.
+ */
+export const resumedRun = (ledger: InstallLedger | null): string | undefined => (ledger?.state === 'in_progress' ? ledger.run : undefined);
 
 /**
  * The ledger entry after a write: `hash` is the content of the object the API returned, so a

@@ -74,6 +74,12 @@ export interface InstallLedger {
   bindings: Record<string, string>;
   /** What the pack says that the workspace has no field for (description, asset roles…), for export. */
   source?: LedgerSource;
+  /**
+   * The run that wrote this ledger: a random id each run that starts on a ledger not in progress
+   * chooses (a first install, a reinstall, an upgrade); a resumed run keeps it. Part of every
+   * creation's idempotency key (idempotencyKeyFor), so keys never reach across installs.
+   */
+  run?: string;
   /** Server-maintained revision, bumped on every write (optimistic concurrency); 0 when new. */
   revision?: number;
   updatedAt?: string;
@@ -163,7 +169,15 @@ export interface ReferenceBinding {
  */
 export type Rewrite =
   /** `refType`: an automation reference's type; a block config field the catalog types as that reference type takes this rewrite before any other of the same string. */
-  | { kind: 'reference'; from: string; target: BindingTarget; refType?: ReferenceType }
+  | {
+    kind: 'reference'; from: string; target: BindingTarget; refType?: ReferenceType;
+    /**
+     * A pack key a block's reference field of `refType` writes without the automation listing it:
+     * only such fields are rewritten (a string equal to it elsewhere in a config, or in the
+     * references, is not a reference to it).
+     */
+    unlisted?: true;
+  }
   | { kind: 'url'; from: string; target: { itemId: string } | { url: string } };
 
 export type StepAction = 'create' | 'update' | 'unchanged' | 'adopt' | 'conflict' | 'orphan' | 'remove';
@@ -207,7 +221,9 @@ export type PlanErrorCode =
   | 'plan/pack-id-mismatch' | 'plan/downgrade' | 'plan/unresolved-reference' | 'plan/ambiguous-reference'
   | 'plan/unknown-binding' | 'plan/ambiguous-resource'
   /** The workspace API refuses something the format allows (see WORKSPACE_LIMITS). */
-  | 'plan/api-limit';
+  | 'plan/api-limit'
+  /** A block's reference field holds an id that is neither a pack key of its type nor listed in the automation's references. */
+  | 'plan/unresolved-id';
 
 export interface PlanError {
   code: PlanErrorCode;

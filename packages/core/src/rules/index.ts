@@ -28,6 +28,7 @@ import pipelineMissingLostStage from './pipeline-missing-lost-stage.js';
 import pipelineMissingWonStage from './pipeline-missing-won-stage.js';
 import pipelineProbabilityNormalised from './pipeline-probability-normalised.js';
 import referenceMissingName from './reference-missing-name.js';
+import referenceUnresolvedId from './reference-unresolved-id.js';
 import referenceUnused from './reference-unused.js';
 import settingsDuplicateDay from './settings-duplicate-day.js';
 import settingsSendWindowEmpty from './settings-send-window-empty.js';
@@ -62,6 +63,7 @@ export const RULES: readonly Rule[] = [
   pipelineMissingWonStage,
   pipelineProbabilityNormalised,
   referenceMissingName,
+  referenceUnresolvedId,
   referenceUnused,
   settingsDuplicateDay,
   settingsSendWindowEmpty,

@@ -1,12 +1,7 @@
 import { defineRule } from './rule.js';
-import { isPackKey, packKeyTypes } from '../references.js';
+import { isPackKey, packKeyTypes, REFERENCE_HOLDERS } from '../references.js';
 import { isObj, named } from './util.js';
 import type { ReferenceType } from '../types.js';
-
-const HOLDERS: Partial<Record<ReferenceType, string[]>> = {
-  tag: ['/resources'], stage: ['/resources'], lead_source: ['/resources'], custom_field: ['/resources'],
-  email_template: ['/messageTemplates', '/resources'], smart_list: ['/smartLists'], pipeline: ['/pipelines'], deal_stage: ['/pipelines'], automation: ['/automations'],
-};
 
 export default defineRule({
   meta: { code: 'reference/missing-name', severity: 'error', description: 'A reference that does not resolve inside the pack has a name to match in the workspace.' },
@@ -23,7 +18,7 @@ export default defineRule({
         if (isPackKey(keys, ref.type, ref.id)) continue;
         if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;
         // The item it names may be in the pack but broken; that error is the one to fix first.
-        if ((HOLDERS[ref.type as ReferenceType] ?? []).some((h) => ctx.isBroken(h))) continue;
+        if ((REFERENCE_HOLDERS[ref.type as ReferenceType] ?? []).some((h) => ctx.isBroken(h))) continue;
         ctx.report({ pointer: p, message: `Reference ${named(ref.type, 'item')} "${ref.id}" is not the key of any ${named(ref.type, 'item')} in this pack, so it needs a name for the installer to match it in the workspace.`, hint: 'Add "name": the name of the item in the workspace it came from.' });
       }
     }
