@@ -761,7 +761,8 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     if (!existing) step.reason = 'already gone from the workspace';
     else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
     else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
-      Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
+      // No resolution: uninstall has no --overwrite; an edited object belongs to the workspace now.
+      Object.assign(step, { action: 'conflict', reason: 'edited in the workspace: kept, as it belongs to the workspace now' });
     } else {
       const holder = holderOf(prev);
       if (holder) Object.assign(step, { action: 'orphan', reason: `${usedBy(holder)}: kept` });
@@ -792,6 +793,6 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   const writes = steps.filter((st) => st.write).length;
   return {
     ok: true, errors: [], warnings: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
-    versionChange: 'same', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
+    versionChange: 'uninstall', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
   };
 }
