@@ -209,7 +209,7 @@ async function serve(args: string[]): Promise<number | undefined> {
     corsOrigins,
   });
   // A restart's first seconds: each active workspace's first list would write its contacts' texts
-  // at once, under the load of all the others (docs/store.md, "Warming a restart").
+  // at once, under the load of all the others (docs/store.md, "A restart under load").
   await warmContactPages(store.db, await workspacesToWarm(store.db, systemClock.now(), WARM_WORKSPACES), { deadline: Date.now() + WARM_MS });
   // Each worker warmed its own cache; from now on the texts one writes are the others' too.
   if (cluster.isWorker) shareContactTexts(store.db);

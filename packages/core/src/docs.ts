@@ -24,6 +24,23 @@ export function ruleExamples(files: { file: string; text: string }[]): RuleExamp
   return out;
 }
 
+/**
+ * A paragraph wrapped at `width` columns, breaking only between words outside code spans, so the
+ * generated page reads in a plain editor and a diff shows the sentence that changed.
+ */
+function wrap(paragraph: string, width = 100): string {
+  const words = paragraph.match(/(?:`[^`]*`|\S)+/g) ?? [];
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    // A line may not start with a list, heading or quote marker: it would stop being prose.
+    const fits = lines[last]?.length + 1 + word.length <= width || /^([-*+#>]|\d+[.)])$/.test(word);
+    if (last >= 0 && fits) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
+
 /** The anchor of a code's entry in docs/rules.md (`graph/cycle` → `graphcycle`), as the table links it. */
 export const ruleAnchor = (code: string): string => code.replace(/[^a-z0-9-]/g, '');
 
@@ -46,7 +63,7 @@ export function renderRulesMarkdown(examples: RuleExample[]): string {
   for (const m of RULE_METADATA) {
     lines.push(`## ${m.code}`, '', `**${m.severity}**: ${m.description}`, '');
     const extra = docs.get(m.code);
-    if (extra) lines.push(extra, '');
+    if (extra) lines.push(wrap(extra), '');
     const ex = examples.find((e) => e.code === m.code);
     if (ex) lines.push(`Failing example: [\`fixtures/invalid/${ex.file}\`](../fixtures/invalid/${ex.file})`, '', '```text', `${ex.file}:${ex.line ?? 1}:${ex.column ?? 1} ${m.severity} ${m.code} ${ex.message}`, '```', '');
     else if (m.code === 'internal/error') lines.push('No fixture: this code means a bug in the validator. It is reported instead of throwing.', '');
@@ -72,7 +89,7 @@ export function renderCatalogMarkdown(): string {
     lines.push('| Kind | Label | Outputs | Config fields |', '|---|---|---|---|');
     for (const info of NODE_CATALOG.values()) {
       if (info.group !== group) continue;
-      const fields = info.fields.map((f) => `\`${f.name}\`${f.required ? '*' : ''} ${f.type === 'ref' || f.type === 'refs' ? `${f.type}(${f.ref})` : f.type === 'enum' ? `enum(${(f.values ?? []).join('/')})` : f.type}`).join('<br>') || '—';
+      const fields = info.fields.map((f) => `\`${f.name}\`${f.required ? '\\*' : ''} ${f.type === 'ref' || f.type === 'refs' ? `${f.type}(${f.ref})` : f.type === 'enum' ? `enum(${(f.values ?? []).join('/')})` : f.type}`).join('<br>') || '—';
       const outputs = info.outputs === 'dynamic' ? 'declared outcomes' : info.outputs.join(', ');
       lines.push(`| \`${info.kind}\` | ${info.label} — ${info.description} | ${outputs} | ${fields} |`);
     }
