@@ -128,6 +128,16 @@ export function renderBehaviourTable(): string {
 
 /** docs/behaviour.md: what a pack will do, the effects model stated once, and how validate and simulate read it. */
 export function renderBehaviourMarkdown(): string {
+  let code = false;
+  // Prose is wrapped; tables, headings, comments and code blocks are kept as they are.
+  const shaped = (line: string) => {
+    if (line.startsWith('```')) code = !code;
+    return code || /^(```|\||#|<!--|$)/.test(line) ? line : wrap(line);
+  };
+  return behaviourLines().map(shaped).join('\n');
+}
+
+function behaviourLines(): string[] {
   return [
     '# What a pack will do',
     '',
@@ -156,10 +166,12 @@ export function renderBehaviourMarkdown(): string {
     '',
     '| Code | What |',
     '|---|---|',
-    '| `flow/cascade-loop` | Automations start one another in a loop. An **error** where every automation on it allows re-enrollment and every step is certain and unguarded: a contact goes round for ever. A **warning** naming what breaks or slows it otherwise: re-enrollment off, a condition on the way (both branches are taken as possible), a wait on each turn, a step resting on the contact (an email that may be opened), or a tag or stage set again that nothing on the loop undoes. |',
-    '| `flow/self-trigger` | An automation\'s own block starts it again; the same severity rule. |',
+    '| `flow/cascade-loop` | Automations start one another in a loop (severity below). |',
+    '| `flow/self-trigger` | An automation\'s own block starts it again (severity below). |',
     '| `flow/conflicting-actions` | Two automations on the same trigger (kind and config) undo each other: one adds a tag the other removes, or they set two stages. |',
     '| `flow/outside-send-window` | A message step a time-fixed trigger (a schedule\'s cron, a date trigger\'s `time_of_day`) and fixed waits always put outside the send window: held until it opens. |',
+    '',
+    'A loop is an **error** where every automation on it allows re-enrollment and every step is certain and unguarded: a contact goes round for ever. It is a **warning** naming what breaks or slows it otherwise: re-enrollment off, a condition on the way (both branches are taken as possible), a wait on each turn, a step resting on the contact (an email that may be opened), or a tag or stage set again that nothing on the loop undoes.',
     '',
     'The `flow/*` errors fail `validate` (exit 1) so CI catches a loop that never ends, but they are about behaviour, not about the format: `build`, `plan`, `install`, `export`, `simulate` and the editor still take such a pack (core\'s `blocksUse`), since the spec allows it.',
     '',
@@ -184,5 +196,5 @@ export function renderBehaviourMarkdown(): string {
     '- Branches after an undecided condition share one contact state on one timeline; they are not simulated apart.',
     '- The daily send limit, replies (`stop_on_reply`) and other contacts are not simulated.',
     '',
-  ].join('\n');
+  ];
 }
