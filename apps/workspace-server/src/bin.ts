@@ -31,8 +31,8 @@ Environment:
   counted in the database across every process (give all processes the same value), so a slow receiver
   cannot take every slot. --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
   deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
-  it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
-  apps/editor/dist) and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
+  it ships under /editor/, and a checkout the editor's build once made (npm run build -w apps/editor
+  writes apps/editor/dist); --editor DIR serves another static build and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
   comma-separated) lets an editor served from that origin call the API with a key (never "*").
   --workers N (WORKERS, default 1) runs N server processes on one port (node:cluster), PostgreSQL only:
   rate limits, idempotency and webhook claims live in the database, so they hold across them.
