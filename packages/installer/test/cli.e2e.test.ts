@@ -61,6 +61,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/The plan failed \(1 problem\)/);
     expect(r.stderr).toMatch(/user "Avery Brooks" \(usr_listing_coord\).*--bind user:usr_listing_coord=<workspace id>/);
+    expect(r.stderr).toContain('or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name "Avery Brooks" --email <address>');
     const json = await cli(['plan', 'valid/listing-marketing.json', '--format', 'json', '--detailed-exitcode'], env);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).errors[0].code).toBe('plan/unresolved-reference');
