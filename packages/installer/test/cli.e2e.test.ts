@@ -31,7 +31,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     const up = await cli(['plan', 'releases/buyer-lead-1.1.0.json', '--prune', '--url', server().base, '--key', ws.key], {});
     expect(up.code).toBe(0);
     expect(up.stdout).toMatch(/version: 1\.0\.0 → 1\.1\.0 \(upgrade\)/);
-    expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed\)$/m);
+    expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed: [a-z_, ]+\)$/m);
     expect(up.stdout).toMatch(/^ {2}- automation old-reminder "Old reminder" \(gone from the release\)$/m);
 
     const tty = await cli(['install', 'releases/buyer-lead-1.1.0.json', '--prune'], env, FIXTURES_DIR, true);
