@@ -43,4 +43,12 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.locator('.react-flow__node.selected').textContent()).toMatch(/Send email/);
     expect(errors).toEqual([]);
   });
+
+  it('opened only to compare two releases, "Back to editor" edits the new release, not an empty pack', async () => {
+    const { page } = await editor.page('?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/buyer-lead-1.1.0.json');
+    await page.getByRole('list', { name: 'Item changes' }).waitFor();
+    await page.getByRole('button', { name: 'Back to editor' }).click();
+    await poll(() => page.locator('.source .address').textContent()).toBe('/fixtures/releases/buyer-lead-1.1.0.json');
+    await poll(() => page.locator('.sidebar').textContent()).toContain('Deal won thank-you');
+  });
 });

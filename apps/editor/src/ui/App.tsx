@@ -171,6 +171,9 @@ export function App({ store }: { store: EditorStore }) {
           store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty, numbers: draft.numbers, duplicates: draft.duplicates });
           if (draft.dirty) setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
         } else if (url) await openUrl(url);
+        // Opened to compare two releases (?old=&new=) and nothing else: the editor behind the
+        // comparison holds the new release, so "Back to editor" edits it rather than an empty pack.
+        else if (params.get('new')) await openUrl(params.get('new')!);
         restored.current = true;
         setReady(true);
       });

@@ -17,6 +17,7 @@ function FindingButton({ d, nested, onPick }: { d: Diagnostic; nested: boolean; 
       <span className={`sev ${d.severity}`}>{d.severity}</span>
       <code>{d.code}</code>
       <span className="msg">{printable(d.message)}</span>
+      {d.hint && <span className="hint">Hint: {printable(d.hint)}</span>}
       <span className="help">{printable(describePointer(d.pointer))}</span>
     </button>
   );
