@@ -134,6 +134,8 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
     expect(await panel.locator('li[data-action="create"]', { hasText: 'New lead welcome' }).count()).toBe(1);
+    // The references the plan binds in the workspace are listed, as setup-pack plan lists them.
+    expect(await panel.getByTestId('plan-references').textContent()).toMatch(/user Jordan Lee → mem_\w+ \(matched by name\)/);
 
     // Install from the editor (the installer the CLI uses); the plan then has nothing to do.
     await panel.getByRole('button', { name: 'Install', exact: true }).click();
@@ -144,9 +146,13 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     const client = new WorkspaceClient({ baseUrl: api.base, apiKey: full.key });
     expect((await planInstall(client, pack)).plan.writes).toBe(0);
+    // A later refresh says what the workspace holds now, not the install's summary of before.
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    await poll(() => panel.getByTestId('install-summary').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Install', exact: true }).waitFor();
 
     // Open from the workspace: the installed pack comes back equal to the one installed.
-    await panel.getByTestId('install-summary').getByRole('button', { name: 'Open the automations as installed' }).click();
+    await panel.getByRole('button', { name: 'Open installed', exact: true }).click();
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('Bayside Homes: Buyer Lead Starter 1.0.0');
     const opened = (await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as Record<string, unknown>;
     const { exportedAt: _at, ...exported } = opened;

@@ -103,6 +103,7 @@ export function App({ store }: { store: EditorStore }) {
   // The compare form: both releases chosen, in any order, then shown (the pack being edited is one choice).
   const [connected, setConnected] = useState<Connected | undefined>();
   const [planOpen, setPlanOpen] = useState(false);
+  const closePlan = useCallback(() => setPlanOpen(false), []);
   // What the pack will do: the Flow map (in place of the canvas) and the Simulate panel.
   const [view, setView] = useState<{ flowMap: boolean; simulate: boolean }>({ flowMap: false, simulate: false });
   // The connected workspace's catalog, shared by the plan preview and the reference pickers.
@@ -454,7 +455,7 @@ export function App({ store }: { store: EditorStore }) {
         <button onClick={() => setView((v) => ({ ...v, simulate: !v.simulate }))} aria-pressed={view.simulate}>Simulate</button>
       </header>
       {workspace && planOpen && (
-        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter(blocksUse).length} onOpen={(text, source) => {
+        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter(blocksUse).length} onClose={closePlan} onOpen={(text, source) => {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
           openText(text, source);
         }} onPick={(kind, key) => {

@@ -3,7 +3,7 @@
 // computed by core's planner. The workspace's ledger and catalog are read once, on demand
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan locally against that copy, never a request per keystroke.
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { blocksUse, count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanError, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
 import type { WorkspaceState } from '../workspace/catalog.js';
@@ -55,13 +55,20 @@ function ReferenceProblem({ reference: r, automations, onPick }: { reference: No
   );
 }
 
-export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: Pack; workspace: WorkspaceState; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void }) {
+export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: { pack: Pack; workspace: WorkspaceState; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void; onClose?: () => void }) {
   const { connected, catalog, refresh } = workspace;
   const [ownStatus, setStatus] = useState('');
   const [ownBusy, setBusy] = useState(false);
   const [progress, setProgress] = useState<string>();
   const [installed, setInstalled] = useState<string>();
   const busy = ownBusy || workspace.busy;
+  // Escape closes the panel, as it closes the editor's other popovers.
+  useEffect(() => {
+    if (!onClose) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && onClose();
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onClose]);
   const status = ownStatus || workspace.status || (workspace.busy ? 'Reading the workspace…' : '');
 
   // Re-planning a large pack takes tens of milliseconds: it follows the pack at a lower priority,
@@ -130,7 +137,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     <section className="plan-panel" aria-label="Plan preview">
       <h2>Install into {connected.workspace.name}</h2>
       <p>
-        <button onClick={() => void refresh()} disabled={busy}>{catalog ? 'Refresh' : 'Read the workspace and plan'}</button>{' '}
+        <button onClick={() => (setInstalled(undefined), void refresh())} disabled={busy}>{catalog ? 'Refresh' : 'Read the workspace and plan'}</button>{' '}
         <button onClick={() => void openFromWorkspace(false)} disabled={busy || !catalog?.ledger} title={catalog?.ledger ? 'Open this pack as it is installed in the workspace' : 'Read the workspace first; the pack must be installed there'}>Open installed</button>{' '}
         <button onClick={() => void openFromWorkspace(true)} disabled={busy}>Open workspace snapshot</button>{' '}
         {catalog && <span className="help">Workspace read at {catalog.readAt.toLocaleTimeString()}; edits re-plan against that copy.</span>}
@@ -160,6 +167,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
               Install
             </button>
           </p>
+          <References plan={plan} />
           {plan.errors.length > 0 && (
             <ul className="plan-errors" data-testid="plan-errors" aria-label="Errors">
               {plan.errors.map((e, i) => (
@@ -211,5 +219,26 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
         </>
       )}
     </section>
+  );
+}
+
+const BOUND_BY: Record<PlanResult['bindings'][number]['source'], string> = { pack: 'the pack\'s own item', option: 'chosen', ledger: 'as installed', name: 'matched by name', create: 'created by the install' };
+
+/** The references the plan binds to what the workspace has (not to the pack's own items), as `setup-pack plan` lists them. */
+function References({ plan }: { plan: PlanResult }) {
+  const external = plan.bindings.filter((b) => b.source !== 'pack');
+  if (!external.length) return null;
+  return (
+    <div data-testid="plan-references">
+      <h3>References</h3>
+      <ul className="plan-steps">
+        {external.map((b) => (
+          <li key={`${b.type}:${b.id}`}>
+            {b.type.replace(/_/g, ' ')} {printable(b.name ?? b.id)} → {'workspaceId' in b.target ? <code>{printable(b.target.workspaceId)}</code> : `a new ${b.type.replace(/_/g, ' ')}`}{' '}
+            <span className="help">({BOUND_BY[b.source]})</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
