@@ -131,7 +131,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const { context, page } = await openConnected(full.key, 'Bayside Homes');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
-    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // Opening the panel reads the workspace and plans.
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
     expect(await panel.locator('li[data-action="create"]', { hasText: 'New lead welcome' }).count()).toBe(1);
     // The references the plan binds in the workspace are listed, as setup-pack plan lists them.
@@ -185,7 +185,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const { context, page } = await openConnected(key, 'Mesa Realty');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
-    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // Opening the panel reads the workspace and plans.
     // The plan goes through: no errors, its summary counts the warning.
     await poll(() => panel.getByTestId('plan-summary').textContent()).toBe('No changes. 10 items up to date, 1 edited in the workspace kept. 1 warning.');
     expect(await panel.getByTestId('plan-errors').count()).toBe(0);
@@ -233,7 +233,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await poll(() => page.getByTestId('connect-button').textContent()).toContain('Prune Realty');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
-    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // Opening the panel reads the workspace and plans.
     // Without prune: both kept, as `setup-pack plan` says.
     await poll(() => panel.getByTestId('plan-summary').textContent()).toBe(summaryLine(kept));
     const prune = panel.getByRole('checkbox', { name: /Remove items gone from this release/ });
@@ -276,7 +276,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const { context, page } = await openConnected(key, 'Slow Realty', 900, skewed.base);
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
-    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // Opening the panel reads the workspace and plans.
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
     const now = Date.now();
     skewMs = 120_000 + ((now % 60_000) - 52_000 + 60_000) % 60_000;
@@ -322,7 +322,8 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const panel = page.getByRole('region', { name: 'Plan preview' });
     expect(await panel.getByRole('button', { name: 'Refresh' }).count()).toBe(1);
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create/);
-    expect(await panel.locator('li', { hasText: 'VIP client' }).count()).toBe(0);
+    expect(await panel.locator('li[data-action]', { hasText: 'VIP client' }).count()).toBe(0);
+    expect(await panel.getByTestId('plan-references').textContent()).toMatch(/tag VIP client → tag_\w+ \(matched by name\)/);
     expect(await panel.locator('li[data-action="create"]', { hasText: 'New lead welcome' }).count()).toBe(1);
     await page.getByTestId('plan-button').click();
 
@@ -375,7 +376,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     page.on('dialog', (d) => void d.accept());
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
-    await panel.getByRole('button', { name: 'Read the workspace and plan' }).click();
+    // Opening the panel reads the workspace and plans.
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
     expect(await panel.getByRole('button', { name: 'Open installed' }).isEnabled()).toBe(true);
 

@@ -62,6 +62,11 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
   const [progress, setProgress] = useState<string>();
   const [installed, setInstalled] = useState<string>();
   const busy = ownBusy || workspace.busy;
+  // Opening the panel the first time reads the workspace and plans: one click shows the plan.
+  useEffect(() => {
+    if (!catalog && !workspace.busy) void refresh();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   // Escape closes the panel, as it closes the editor's other popovers.
   useEffect(() => {
     if (!onClose) return;
