@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
-import { MAX_PREPARED, type Db, type Queryable, type QueryOptions } from './db.js';
+import { MAX_PREPARED, type ConnectionPool, type Db, type Queryable, type QueryOptions } from './db.js';
+import { databaseFault } from './faults.js';
 
 /**
  * The default pool per server process: two connections per core, at least 4. A connection is
@@ -60,56 +61,91 @@ export async function openPostgres(opts: PostgresOptions): Promise<Db> {
     // A server keeps its connections: node-postgres would close one idle for 10 s, and a burst after
     // a quiet spell would pay new backends that parse and plan every statement again. The pool's
     // size is the budget (docs/store.md, "A production PostgreSQL"); a connection that breaks while
-    // idle is replaced (the 'error' handler below), and TCP keepalives keep an idle one from being
+    // idle is replaced (the 'error' handlers below), and TCP keepalives keep an idle one from being
     // dropped silently by something in between.
     idleTimeoutMillis: 0,
     keepAlive: true,
+    // A request waits this long for a connection, then is answered 503 (db/faults.ts): a database
+    // that does not answer a connection at all (a host gone, a firewall dropping packets) would
+    // otherwise hold every request until the client gave up.
+    connectionTimeoutMillis: POOL_WAIT_MS,
     // Only when asked: otherwise an `options` in the connection string stays in force.
     ...(opts.schema ? { options: `-c search_path="${opts.schema.replace(/"/g, '')}",public` } : {}),
   });
-  // An idle client's error must not crash the process; the pool replaces the client.
+  // An idle client's error must not crash the process; the pool removes the client and opens another
+  // when one is needed.
   pool.on('error', () => {});
-  const onClient = (client: pg.PoolClient): Queryable => ({
-    async query<R>(sql: string, params?: unknown[], opts?: QueryOptions) {
-      const r = await client.query(named(sql, params, opts));
-      return { rows: r.rows as R[] };
-    },
-  });
+  // Nor a checked-out client's: the pool listens only while a client is idle, and a client ended by
+  // the database (a restart, pg_terminate_backend) while a transaction or batch holds it emits
+  // 'error' too, with nobody listening, which ended the process. Its statement fails on its own.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return {
     kind: 'postgres',
-    pool: {
-      size: max,
-      saturated: () => pool.waitingCount > 0 || (pool.idleCount === 0 && pool.totalCount >= max),
-      async withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T> {
-        const client = await pool.connect();
-        try {
-          return await fn(onClient(client));
-        } finally {
-          client.release();
-        }
-      },
-    },
+    pool: poolOf(pool, max),
     async query<T>(sql: string, params?: unknown[], opts?: QueryOptions) {
       const r = await pool.query(named(sql, params, opts));
       return { rows: r.rows as T[] };
     },
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      /** Why the client may not serve another request: its connection broke, or its ROLLBACK failed. */
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const result = await fn(onClient(client));
         await client.query('COMMIT');
         return result;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A connection that broke took its transaction with it: PostgreSQL rolled it back.
+        if (databaseFault(e)) broken = e as Error;
+        else await client.query('ROLLBACK').catch((r: Error) => (broken = r));
         throw e;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async exec(sql) {
       await pool.query(sql);
     },
     close: () => pool.end(),
+  };
+}
+
+/** How long a statement waits for a connection of the pool before it is answered 503. */
+export const POOL_WAIT_MS = 10_000;
+
+const onClient = (client: pg.PoolClient): Queryable => ({
+  async query<R>(sql: string, params?: unknown[], opts?: QueryOptions) {
+    const r = await client.query(named(sql, params, opts));
+    return { rows: r.rows as R[] };
+  },
+});
+
+/**
+ * Runs fn on a client of the pool, outside any transaction. A client whose statement failed with a
+ * database fault is closed rather than handed to the next request: its connection is gone.
+ */
+async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    const result = await fn(client);
+    client.release();
+    return result;
+  } catch (e) {
+    client.release(databaseFault(e) ? (e as Error) : undefined);
+    throw e;
+  }
+}
+
+function poolOf(pool: pg.Pool, max: number): ConnectionPool {
+  return {
+    size: max,
+    saturated: () => pool.waitingCount > 0 || (pool.idleCount === 0 && pool.totalCount >= max),
+    usage: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    withConnection: <T>(fn: (c: Queryable) => Promise<T>) => withClient(pool, (client) => fn(onClient(client))),
+    async open() {
+      // Every connection at once, each asked a statement, so the first requests find them open.
+      await Promise.all(Array.from({ length: max }, () => withClient(pool, (client) => client.query('SELECT 1'))));
+    },
   };
 }
