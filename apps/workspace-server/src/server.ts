@@ -24,6 +24,9 @@ import { batches } from './db/batch.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { admitted, authenticate, authParams, usableKeys } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
+import { registerDatabaseFaults } from './app/db-faults.js';
+import { registerHealth } from './app/health.js';
+import { databaseFault } from './db/faults.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
 export interface ServerOptions {
@@ -36,6 +39,10 @@ export interface ServerOptions {
   webhooks?: WebhookOptions;
   /** A folder of static files (the editor's `vite build` output) served under /editor/ without a key. */
   editorDir?: string;
+  /** Settles when the process is warm; /readyz answers 503 until then (app/health.ts). Absent: warm from the start. */
+  warming?: Promise<unknown>;
+  /** Told once when the database becomes unavailable and once when it is back (app/db-faults.ts); default the logger at warn. */
+  onDatabaseState?: (message: string) => void;
   /**
    * Browser origins allowed to call the API across origins (an editor served elsewhere), exactly as
    * `scheme://host[:port]`. Empty: no cross-origin access (the editor under /editor/ needs none).
@@ -273,6 +280,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       maxAge: 600,
     });
   }
+  registerDatabaseFaults(app, db, { onState: opts.onDatabaseState });
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
   for (const s of sharedSchemas) app.addSchema(s);
@@ -484,14 +492,20 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.setErrorHandler(async (err: unknown, req, reply) => {
     // A request that failed before its route's statement authenticated it (a 400 of its query, a
     // store error): authenticated now, so a bad key is still a 401 and the request still counts.
+    // Not when the store itself failed: asking it again would wait as long again for a 503.
     const deferred = req.deferredAuth;
-    if (deferred && !deferred.settled) {
+    if (deferred && !deferred.settled && databaseFault(err)) {
+      deferred.settled = true;
+      leave(deferred.workspaceId);
+    } else if (deferred && !deferred.settled) {
       try {
         await deferred.settle();
       } catch (e) {
         err = e;
       }
     }
+    const fault = app.database.answer(err);
+    if (fault) err = fault;
     if (err instanceof ApiError) {
       return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param, err.fields));
     }
@@ -558,6 +572,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(catalogRoutes, deps);
   await registerWebhooks(app, deps, opts.webhooks);
 
+  registerHealth(app, { warming: opts.warming });
   if (opts.editorDir) await registerEditor(app, opts.editorDir);
 
   let openapi: unknown = null;
