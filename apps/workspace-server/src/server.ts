@@ -26,6 +26,7 @@ import { admitted, authenticate, authParams, usableKeys } from './store/workspac
 import { validationError, validatorCompiler } from './validation.js';
 import { registerDatabaseFaults } from './app/db-faults.js';
 import { registerHealth } from './app/health.js';
+import { registerMetrics } from './app/metrics.js';
 import { databaseFault } from './db/faults.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
@@ -39,6 +40,12 @@ export interface ServerOptions {
   webhooks?: WebhookOptions;
   /** A folder of static files (the editor's `vite build` output) served under /editor/ without a key. */
   editorDir?: string;
+  /** Also reads GET /metrics, beside the admin token (METRICS_TOKEN). */
+  metricsToken?: string;
+  /** Adds the process's CPU, memory, event loop and GC to /metrics (once per process: `serve` sets it). */
+  processMetrics?: boolean;
+  /** With `serve --workers`: the cluster's metrics, aggregated (app/metrics.ts). */
+  clusterMetrics?: () => Promise<string>;
   /** Settles when the process is warm; /readyz answers 503 until then (app/health.ts). Absent: warm from the start. */
   warming?: Promise<unknown>;
   /** Told once when the database becomes unavailable and once when it is back (app/db-faults.ts); default the logger at warn. */
@@ -573,6 +580,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerWebhooks(app, deps, opts.webhooks);
 
   registerHealth(app, { warming: opts.warming });
+  registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
   if (opts.editorDir) await registerEditor(app, opts.editorDir);
 
   let openapi: unknown = null;
