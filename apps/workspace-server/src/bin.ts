@@ -18,7 +18,7 @@ import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--webhook-concurrency N] [--webhook-per-endpoint N]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--no-prepared-statements] [--webhook-concurrency N] [--webhook-per-endpoint N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -45,7 +45,9 @@ Environment:
   both off. Before listening, serve reads the first pages of the workspaces most recently active into
   it (at most 2 s). When statements queue for the pool, first pages of GET /v1/contacts and POST /v1/contacts that
   wait are sent to PostgreSQL several in one statement, each answered as alone, and on the embedded store those
-  that arrive together are too; --no-batching sends each on its own. The
+  that arrive together are too; --no-batching sends each on its own. --no-prepared-statements (or
+  prepared_statements=false in DATABASE_URL) sends every statement unnamed, for PgBouncer in transaction
+  mode. /metrics is read with ADMIN_TOKEN or METRICS_TOKEN. The
   admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
@@ -148,6 +150,7 @@ function serveSettings(args: string[]) {
       'pool-size': { type: 'string' },
       'contact-cache-mb': { type: 'string' },
       'no-batching': { type: 'boolean', default: false },
+      'no-prepared-statements': { type: 'boolean', default: false },
       'webhook-concurrency': { type: 'string' },
       'webhook-per-endpoint': { type: 'string' },
     },
@@ -179,6 +182,8 @@ function serveSettings(args: string[]) {
       poolSize: countOption(values, 'pool-size', 'DATABASE_POOL_SIZE', 1),
       contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024,
       batching: !values['no-batching'],
+      // Unset: named statements, unless DATABASE_URL says prepared_statements=false.
+      preparedStatements: values['no-prepared-statements'] ? false : undefined,
     },
     webhooks: {
       allowInsecure: values['allow-insecure-webhooks'],
@@ -210,7 +215,7 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
   const { host, port, workers } = settings;
-  if (workers > 1 && cluster.isPrimary) return primary(workers, adminToken, { databaseUrl: settings.store.databaseUrl!, poolSize: settings.store.poolSize, seed: settings.seed, host, port });
+  if (workers > 1 && cluster.isPrimary) return primary(workers, adminToken, { ...settings.store, databaseUrl: settings.store.databaseUrl!, seed: settings.seed, host, port });
   // Listen for SIGINT/SIGTERM before anything starts: a signal that arrived between printing the
   // address and subscribing would otherwise kill the process without closing the store.
   const stopRequested = new Promise<void>((resolveStop) => {
@@ -381,7 +386,7 @@ function shareFanOut(worker: WebhookWorker): void {
  * same port (node:cluster shares it), and prints the address once all of them listen. A worker
  * that dies is replaced; SIGINT/SIGTERM stops them all, then the primary exits 0.
  */
-async function primary(n: number, adminToken: string, o: { databaseUrl: string; poolSize?: number; seed: boolean; host: string; port: number }): Promise<number> {
+async function primary(n: number, adminToken: string, o: { databaseUrl: string; preparedStatements?: boolean; seed: boolean; host: string; port: number }): Promise<number> {
   let stopping = false;
   const stopRequested = new Promise<void>((resolveStop) => {
     const stop = () => {
@@ -392,7 +397,7 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
     process.once('SIGTERM', stop);
   });
   primaryMetrics();
-  const store = await openStore({ databaseUrl: o.databaseUrl, poolSize: 1 });
+  const store = await openStore({ databaseUrl: o.databaseUrl, poolSize: 1, preparedStatements: o.preparedStatements });
   let seeded: Awaited<ReturnType<typeof seedDemo>> | null = null;
   try {
     if (o.seed) seeded = await seedDemo(store.db, systemClock);

@@ -13,6 +13,11 @@ import { join } from 'node:path';
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres (trust authentication on loopback). */
   url: string;
+  port: number;
+  /** Its temporary directory (the postgres user's, as root); a PgBouncer in front keeps its files there too. */
+  dir: string;
+  /** How to run one of its programs, or another, as the user PostgreSQL runs as: [command, arguments]. */
+  command(program: string, args: string[]): [string, string[]];
   /**
    * Stops the postmaster and waits for it to exit: `fast` is a clean shutdown (what a restart
    * does; SIGINT), `immediate` a crash (SIGQUIT: recovery at the next start), `kill` SIGKILL (the
@@ -60,7 +65,10 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   // As root, under /tmp: every parent of the directory must be open to the postgres user.
   const dir = mkdtempSync(join(asRoot ? '/tmp' : (process.env.TMPDIR ?? '/tmp'), 'private-pg-'));
   const data = join(dir, 'data');
-  const command = (program: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args]);
+  const command = (program: string, args: string[]): [string, string[]] => {
+    const path = program.startsWith('/') ? program : join(bin, program);
+    return asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
+  };
   if (asRoot) {
     execFileSync('chown', ['postgres', dir]);
     chmodSync(dir, 0o700);
@@ -74,6 +82,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const ready = () => spawnSync(join(bin, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port)]).status === 0;
   const db: PrivatePostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    command,
     async start() {
       // No fsync: a throwaway cluster; an immediate stop and a SIGKILL still make it recover at start.
       child = spawn(...command('postgres', ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=60']), { stdio: 'ignore' });

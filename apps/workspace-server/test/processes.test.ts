@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
-import { defaultPoolSize } from '../src/db/postgres.js';
+import { defaultPoolSize, storeParameters } from '../src/db/postgres.js';
 import { ADMIN_TOKEN, Client, expectError, openTestStore, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
 
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
@@ -377,6 +377,17 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
     await until(async () => (await fresh.stats()).webhooks.relays_nudges === true, 'the new worker relays');
     fresh.close();
     relayer.close();
+  });
+});
+
+describe('prepared_statements in DATABASE_URL', () => {
+  it('takes a boolean\'s spellings out of the URL and refuses anything else, naming the parameter', async () => {
+    expect(storeParameters('postgres://u@h:6432/db?prepared_statements=false&application_name=x')).toEqual({ connectionString: 'postgres://u@h:6432/db?application_name=x', preparedStatements: false });
+    expect(storeParameters('postgres://u@h/db?prepared_statements=ON')).toEqual({ connectionString: 'postgres://u@h/db', preparedStatements: true });
+    expect(storeParameters('postgres://u@h/db?sslmode=require')).toEqual({ connectionString: 'postgres://u@h/db?sslmode=require' });
+    const r = await runCli(['serve', '--port', '0', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/db?prepared_statements=maybe' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot open the store, PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db\?prepared_statements=maybe \(DATABASE_URL\): DATABASE_URL: prepared_statements must be true or false, got "maybe"/);
   });
 });
 

@@ -35,7 +35,12 @@ function seeing(db: Db, see: (sql: string) => void): Db {
 
 const tOf = (r: Received) => Number(/t=(\d+)/.exec(String(r.headers['x-service-signature']))![1]);
 
-export function defineWebhookSuite(kind: StoreKind) {
+/**
+ * `throughPooler`: the store reaches PostgreSQL through a pooler in transaction mode
+ * (pgbouncer.webhooks.test.ts), where a test that needs a session of its own (a schema's
+ * search_path, a statement prepared on one connection) cannot run.
+ */
+export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: boolean } = {}) {
   let s: HookServer;
   const schema = uniqueSchema('wh');
   const receivers: Receiver[] = [];
@@ -829,7 +834,7 @@ export function defineWebhookSuite(kind: StoreKind) {
     }
   });
 
-  it('reads the outbox by its index even when its plan was made while the statistics said it was empty', async () => {
+  it.skipIf(opts.throughPooler)(`reads the outbox by its index even when its plan was made while the statistics said it was empty${opts.throughPooler ? ' (skipped: needs a session of its own, which a pooler in transaction mode does not keep)' : ''}`, async () => {
     // pg_stat_xact_user_tables counts one session's scans inside its transaction; the same
     // migration and read run on PGlite.
     if (kind === 'pglite') return;
