@@ -13,7 +13,7 @@ const firstNames = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Ethan', 'Isla', 'Luca
 const lastNames = ['Garcia', 'Chen', 'Patel', 'Okafor', 'Smith', 'Novak', 'Rossi', 'Kim', 'Haddad', 'Jensen'];
 
 /**
- * The demo workspace: members (one with a private mailbox), tags, listings, contacts with
+ * The demo workspace: members (one with a private mailbox, and those the demo packs name), tags, listings, contacts with
  * timelines, deals and transactions. Returns a full_access key created by the first member.
  */
 export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ workspace: Workspace; key: CreatedKey }> {
@@ -35,6 +35,9 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   const alice = await createMember(db, ws, { name: 'Alice Agent', email: 'alice@demo-realty.test' }, at());
   const bob = await createMember(db, ws, { name: 'Bob Broker', email: 'bob@demo-realty.test' }, at());
   await createMember(db, ws, { name: 'Casey Coordinator', email: 'casey@demo-realty.test' }, at());
+  // The members the demo packs (fixtures/valid) name in their references, so their first plan binds
+  // them by name and installs.
+  for (const [name, email] of [['Jordan Lee', 'jordan@demo-realty.test'], ['Avery Brooks', 'avery@demo-realty.test']]) await createMember(db, ws, { name, email }, at());
   const bobMailbox = await createMailbox(db, ws, bob.id, bob.email, true);
   const tags: Awaited<ReturnType<typeof createTag>>[] = [];
   for (const [name, color] of [['Buyer', '#2563eb'], ['Seller', '#16a34a'], ['VIP', '#d97706'], ['Investor', null], ['First-time buyer', '#9333ea']] as const) {

@@ -2,7 +2,7 @@
 import { COMMANDS } from './commands/index.js';
 import { givesOption, helpText, parseCommandArgs, suggest, type CommandSpec } from './lib/args.js';
 import { processContext, type CommandContext, type ReadAhead } from './lib/context.js';
-import { EXIT, UsageError } from './lib/errors.js';
+import { EXIT, InvalidPackInputError, UsageError } from './lib/errors.js';
 import { cliVersion } from './lib/version.js';
 
 function globalHelp(): string {
@@ -85,7 +85,7 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
   } catch (e) {
     if (e instanceof UsageError) {
       context.stderr.write(`setup-pack${commandName ? ` ${commandName}` : ''}: ${e.message}\n`);
-      return failure;
+      return e instanceof InvalidPackInputError ? EXIT.findings : failure;
     }
     const err = e as Error;
     context.stderr.write(`setup-pack${commandName ? ` ${commandName}` : ''}: internal error: ${err?.stack ?? String(e)}\n`);

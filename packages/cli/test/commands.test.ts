@@ -574,7 +574,7 @@ describe('diff', () => {
     expect(r.stdout).toContain('version: 1.0.0 → 1.1.0 (up)');
     expect(r.stdout).toMatch(/\d+ added, \d+ removed, \d+ changed/);
     const json = JSON.parse(run(['diff', a, b, '--format', 'json']).stdout);
-    expect(json).toMatchObject({ version: 1, packIdMatches: true, versionChange: 'up', oldVersion: '1.0.0', newVersion: '1.1.0' });
+    expect(json).toMatchObject({ version: 2, packIdMatches: true, versionChange: 'up', oldVersion: '1.0.0', newVersion: '1.1.0' });
     expect(json.items.length).toBeGreaterThan(0);
     for (const item of json.items) expect(['added', 'removed', 'changed']).toContain(item.change);
     expect(run(['diff', a, b, '--exit-code']).code).toBe(1);
@@ -641,7 +641,7 @@ describe('diff', () => {
     expect(d.packIdMatches).toBe(false);
     expect(d.versionChange).toBe('same');
     expect(d.items).toHaveLength(1);
-    expect(d.items[0].automation.nodes).toEqual([{ id: pack.automations[0].document.graph.nodes[1].id, change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'], values: [{ field: 'config.tag_id', before: '"tag-buyer-lead"', after: JSON.stringify(pack.automations[0].document.graph.nodes[1].config.tag_id) }] }]);
+    expect(d.items[0].automation.nodes).toEqual([{ id: pack.automations[0].document.graph.nodes[1].id, change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'], values: [{ field: 'config.tag_id', before: 'tag-buyer-lead', after: pack.automations[0].document.graph.nodes[1].config.tag_id }] }]);
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toMatch(/packId:\s+differs/);
   });
 
@@ -659,7 +659,7 @@ describe('diff', () => {
     expect(out).not.toContain('(name, stages)');
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
     expect(json.items[0].stages).toEqual([
-      { key: stages[1].key, change: 'changed', name: 'Touring homes', fields: ['name'], values: [{ field: 'name', before: '"Showing homes"', after: '"Touring homes"' }] },
+      { key: stages[1].key, change: 'changed', name: 'Touring homes', fields: ['name'], values: [{ field: 'name', before: 'Showing homes', after: 'Touring homes' }] },
       { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
     ]);
     [stages[0], stages[1]] = [stages[1], stages[0]];
@@ -702,7 +702,8 @@ describe('diff', () => {
     expect(out).toContain('      ~ richTextDoc: set to {"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"…\n');
     expect(out).not.toMatch(/\((subject|body|name)/);
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
-    expect(json.values).toContainEqual({ field: 'author', before: '"Setup Pack Samples"', after: '"Ann"' });
+    // The values themselves, not their words: "Ann", not "\"Ann\"".
+    expect(json.values).toContainEqual({ field: 'author', before: 'Setup Pack Samples', after: 'Ann' });
     expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")' });
   });
 

@@ -34,6 +34,8 @@ export function describeStep(step: PlanStep): string {
 }
 
 function whyOf(step: PlanStep): string {
+  // An uninstall's kept item: its reason says it all (uninstall takes no --overwrite).
+  if (step.action === 'conflict' && step.resolution === undefined) return step.reason;
   if (step.action === 'conflict') {
     // An item the user edited, or an object of theirs the pack did not write (the workspace's own brand).
     const why = step.reason.startsWith('edited') ? 'edited in the workspace' : step.reason;
@@ -54,7 +56,7 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   // Names, keys, ids and messages come from the pack and the workspace: printable (as p) keeps a
   // terminal or a CI log from acting on a control character in any of them.
   out.push(`${paint.bold(p(plan.packName))} ${paint.dim(p(plan.packId))}`);
-  out.push(`version: ${p(from)} → ${p(plan.toVersion)} (${plan.versionChange})`);
+  out.push(plan.versionChange === 'uninstall' ? `version: ${p(from)} → not installed (uninstall)` : `version: ${p(from)} → ${p(plan.toVersion)} (${plan.versionChange})`);
   if (!plan.ok) {
     out.push('', paint.red(paint.bold(`The plan failed (${plural(plan.errors.length, 'problem')}):`)));
     for (const e of plan.errors) {

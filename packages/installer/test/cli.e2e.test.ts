@@ -42,9 +42,15 @@ describe('setup-pack plan / install / uninstall / status', () => {
     const status = await cli(['status'], env);
     expect(status.stdout).toMatch(/^Buyer Lead Starter 1\.1\.0 installed 6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12, \d+ items/m);
 
+    // The user edits one installed tag: uninstall keeps it, in uninstall's words (it has no --overwrite).
+    const tag = (await clientFor(server(), ws.key).listAll<any>('/v1/tags')).find((t) => t.name === 'Buyer lead');
+    await clientFor(server(), ws.key).patch(`/v1/tags/${tag.id}`, { name: 'Buyer lead (mine)' });
     const un = await cli(['uninstall', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'], env);
     expect(un.code).toBe(0);
-    expect(un.stdout).toMatch(/Removed \d+ items\./);
+    expect(un.stdout).toMatch(/^version: 1\.1\.0 → not installed \(uninstall\)$/m);
+    expect(un.stdout).toMatch(/^ {2}! resource tag-buyer-lead "Buyer lead \(mine\)" \(edited in the workspace: kept, as it belongs to the workspace now\)$/m);
+    expect(un.stdout).not.toContain('--overwrite');
+    expect(un.stdout).toMatch(/Removed \d+ items; kept 1 edited in the workspace\./);
     expect((await cli(['status', '--format', 'json'], env)).stdout).toContain('"packs": []');
   });
 
@@ -148,7 +154,8 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     const dir = mkdtempSync(join(tmpdir(), 'setup-pack-install-'));
     writeFileSync(join(dir, 'broken.json'), '{\n  "format": "service.setup-pack",\n  oops\n}\n');
     const r = await cli(['install', join(dir, 'broken.json'), '--url', server().base, '--key', 'sk_test_unused'], {});
-    expect(r.code).toBe(2);
+    // Invalid input, as validate says it: 1 (2 is for usage errors and files that cannot be read).
+    expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/broken\.json:3:3: The file is not valid JSON: [^\n]+\n$/);
     expect(r.stderr.match(/not valid JSON/g)).toHaveLength(1);
   });
@@ -171,7 +178,7 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     const manifest = join(src, 'manifest.json');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"packId": "[^"]*"/, '"packId": "not-a-uuid"'));
     const bad = await cli(['plan', src], env);
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/ does not build \(1 error, first: packId is "not-a-uuid"[^\n]* at [^\n]*manifest\.json:5:\d+\); run 'setup-pack validate [^\n]*src'\n$/);
   });
 

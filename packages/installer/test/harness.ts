@@ -166,12 +166,17 @@ const LOOKUP_COLLECTION: Record<string, string> = {
 
 /** For the property suites: a fresh workspace holding every object the generator may refer to by name (EXTERNAL_NAMES). */
 export async function fuzzWorkspace(server: Server): Promise<WorkspaceClient> {
+  return (await fuzzWorkspaceKey(server)).c;
+}
+
+/** fuzzWorkspace, with its key (for a second client of the same workspace). */
+export async function fuzzWorkspaceKey(server: Server): Promise<{ c: WorkspaceClient; key: string }> {
   const ws = await server.workspace({ members: [...EXTERNAL_NAMES.user!] });
   for (const [type, names] of Object.entries(EXTERNAL_NAMES)) {
     if (type === 'user') continue;
     for (const name of names!) await server.admin('POST', `/admin/workspaces/${ws.id}/lookups/${LOOKUP_COLLECTION[type]}`, { name });
   }
-  return clientFor(server, ws.key);
+  return { c: clientFor(server, ws.key), key: ws.key };
 }
 
 /** Names a new workspace already holds (its default stages, sources, pipeline), normalised: a pack item of such a name is adopted. */

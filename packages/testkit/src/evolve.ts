@@ -4,7 +4,7 @@
 // (packages/installer/test/edits.fuzz.test.ts) installs these into the real server.
 import fc from 'fast-check';
 import {
-  NODE_CATALOG, RESOURCE_KIND_OF_REFERENCE, type AutomationItem, type GraphNode, type Pack, type Reference, type ReferenceType,
+  configRefIds, NODE_CATALOG, RESOURCE_KIND_OF_REFERENCE, type AutomationItem, type GraphNode, type Pack, type Reference, type ReferenceType,
   type WorkspaceCollection, type WorkspaceObject,
 } from '@setup-pack/core';
 import { hexColor, LIMITS, text, validPack } from './pack.js';
@@ -24,10 +24,13 @@ export interface NextReleaseOptions {
   frozen?: ReadonlySet<string>;
 }
 
-/** The ids an automation's references point at inside the pack (any type): such items stay. */
+/** The ids an automation's references and its blocks' reference fields point at inside the pack (any type): such items stay. */
 function referencedKeys(automations: AutomationItem[]): Set<string> {
   const out = new Set<string>();
-  for (const a of automations) for (const r of a.document.references ?? []) out.add(r.id);
+  for (const a of automations) {
+    for (const r of a.document.references ?? []) out.add(r.id);
+    for (const n of a.document.graph.nodes) for (const r of configRefIds(n.kind, n.config)) out.add(r.id);
+  }
   return out;
 }
 
@@ -58,7 +61,10 @@ export function nextRelease(pack: Pack, options: NextReleaseOptions = {}): fc.Ar
     }
     const automations = all.filter((a) => staying.has(a.key));
     const used = referencedKeys(automations);
-    const stageKeysUsed = new Set(automations.flatMap((a) => (a.document.references ?? []).filter((r) => r.type === 'deal_stage').map((r) => r.id)));
+    const stageKeysUsed = new Set(automations.flatMap((a) => [
+      ...(a.document.references ?? []).filter((r) => r.type === 'deal_stage').map((r) => r.id),
+      ...a.document.graph.nodes.flatMap((n) => configRefIds(n.kind, n.config).filter((r) => r.field.ref === 'deal_stage').map((r) => r.id)),
+    ]));
     const stays = (l: ListName, i: number, key: string, extra = false) => fateOf(l, i, key) !== 'drop' || used.has(key) || extra;
     const changed = 'Changed in the release';
     next.resources = (next.resources ?? []).filter((r, i) => stays('resources', i, r.key)).map((r) => {

@@ -118,6 +118,17 @@ export function formatDiff(d: PackDiff, c: Colors): string {
   return out.join('\n') + '\n';
 }
 
+/**
+ * A changed field's `before`/`after` as the JSON values themselves (ValueChange.json), not the
+ * words the text output prints (`"1.0.0"`, not `"\"1.0.0\""`); a filter's changes stay in words.
+ */
+function jsonValues(this: unknown, key: string, value: unknown): unknown {
+  const holder = this as { json?: { before?: unknown; after?: unknown } };
+  if (key === 'json' && holder && typeof holder === 'object' && 'field' in holder) return undefined;
+  if ((key === 'before' || key === 'after') && holder?.json) return holder.json[key];
+  return value;
+}
+
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const [oldPath, newPath] = args.positionals;
   const { acceptsProperty, cannotPairReason, diffPacks, notAPack, RULE_METADATA } = await import('@setup-pack/core');
@@ -152,7 +163,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     const own = d.unpaired.filter((u) => u.side === side && u.reason !== 'key-repeats-on-other-side');
     if (own.length) throw new UsageError(p(`'${args.positionals[side === 'old' ? 0 : 1]}' ${cannotPairReason(own)} (setup-pack validate says more)`));
   }
-  if (args.values.format === 'json') ctx.stdout.write(JSON.stringify({ version: 1, old: oldPath, new: newPath, ...d }, null, 2) + '\n');
+  if (args.values.format === 'json') ctx.stdout.write(JSON.stringify({ version: 2, old: oldPath, new: newPath, ...d }, jsonValues, 2) + '\n');
   else ctx.stdout.write(formatDiff(d, ctx.colors('stdout')));
   return args.values['exit-code'] && (d.items.length || d.fields.length) ? 1 : 0;
 }

@@ -11,7 +11,7 @@ export const spec: CommandSpec = {
   summary: 'Install or upgrade a pack in a workspace.',
   usage: 'install [options] <pack.json | source folder>',
   description: 'Plans against the workspace and applies the plan: resources, pipelines, media and templates, smart lists, automations (always drafts that are off), then the install ledger. Re-running an interrupted install resumes it without duplicates. Items edited in the workspace are kept unless --overwrite.',
-  exitCodes: 'Exit codes: 0 installed, already up to date, or a dry run; 1 the plan failed or the API refused (run it again to resume); 2 usage error, or a pack file that cannot be read or is not valid.',
+  exitCodes: 'Exit codes: 0 installed, already up to date, or a dry run; 1 the plan failed, the API refused (run it again to resume), or the pack is not valid; 2 usage error, or a pack file that cannot be read.',
   docs: 'docs/install.md',
   positionals: [1, 1],
   options: {

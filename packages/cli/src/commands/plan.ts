@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { printable as p, type Pack, type PlanOptions } from '@setup-pack/core';
 import type { CommandSpec, Options, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
-import { UsageError } from '../lib/errors.js';
+import { InvalidPackInputError, UsageError } from '../lib/errors.js';
 import { displayPath } from '../lib/files.js';
 import { cannotRead, readPackFile } from '../lib/packfile.js';
 import { readPackInput } from '../lib/pack-input.js';
@@ -83,14 +83,18 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
   const errors = r.reports.flatMap((rep) => rep.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, at: `${rep.path}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}` })));
   if (!r.ok) {
     const first = errors[0];
+    // A folder with no manifest is no source folder at all (a usage error, as validate says it); any
+    // other pack that does not parse or build is invalid input (exit 1).
+    const notAPack = r.folder && r.reports.some((rep) => /(^|\/)manifest\.json$/.test(rep.path) && rep.diagnostics.some((d) => d.code === 'build/missing-file'));
+    const Failure = notAPack ? UsageError : InvalidPackInputError;
     // Core's message already says what is wrong ("The file is not valid JSON: …"); add where.
-    throw new UsageError(r.folder ? `'${file}' does not build (${plural(errors.length, 'error')}, first: ${(first?.d.message ?? 'no pack').replace(/\.$/, '')} at ${first?.at ?? file}); run 'setup-pack validate ${file}'` : `${file}${first?.d.line !== undefined ? `:${first.d.line}:${first.d.column ?? 1}` : ''}: ${first?.d.message ?? 'not a pack'}`);
+    throw new Failure(r.folder ? `'${file}' does not build (${plural(errors.length, 'error')}, first: ${(first?.d.message ?? 'no pack').replace(/\.$/, '')} at ${first?.at ?? file}); run 'setup-pack validate ${file}'` : `${file}${first?.d.line !== undefined ? `:${first.d.line}:${first.d.column ?? 1}` : ''}: ${first?.d.message ?? 'not a pack'}`);
   }
   // A folder's pack is there only when it built valid (compileFolder validates it).
   if (r.folder) return r.value as Pack;
   const invalid = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
   if (invalid.length) {
-    throw new UsageError(`'${file}' is not a valid pack (${plural(invalid.length, 'error')}, first: ${invalid[0].message} at ${invalid[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
+    throw new InvalidPackInputError(`'${file}' is not a valid pack (${plural(invalid.length, 'error')}, first: ${invalid[0].message} at ${invalid[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
   }
   return r.value as Pack;
 }
@@ -101,7 +105,7 @@ export const spec: CommandSpec = {
   usage: 'plan [options] <pack.json | source folder>',
   description: 'Reads the workspace (never writes) and prints one line per item: + create, ~ update, - remove, ! conflict (edited in the workspace), = unchanged or kept. With --detailed-exitcode: 0 no changes, 2 changes, 1 error (as terraform plan).',
   positionals: [1, 1],
-  exitCodes: 'Exit codes: 0 planned; 1 the plan failed (e.g. unresolved references) or the API refused; 2 usage error, or a pack file that cannot be read or is not valid; with --detailed-exitcode 0 no changes, 2 changes, 1 any error (usage errors too).',
+  exitCodes: 'Exit codes: 0 planned; 1 the plan failed (e.g. unresolved references), the API refused, or the pack is not valid; 2 usage error, or a pack file that cannot be read; with --detailed-exitcode 0 no changes, 2 changes, 1 any error (usage errors too).',
   docs: 'docs/install.md',
   failuresExitOne: 'detailed-exitcode',
   options: {

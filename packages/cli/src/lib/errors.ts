@@ -20,4 +20,16 @@ export class WriteError extends UsageError {
   }
 }
 
+/**
+ * A pack given to a command that does not parse, build or validate: one line on stderr, as a usage
+ * error, but exit code 1, as `validate` gives for the same file (2 stays for usage errors and files
+ * that cannot be read).
+ */
+export class InvalidPackInputError extends UsageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidPackInputError';
+  }
+}
+
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;

@@ -59,6 +59,13 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
     throw new UsageError(`--url is not a valid address: ${JSON.stringify(url)}`);
   }
   if (address.username || address.password) throw new UsageError(`--url must not carry a user name or password: the API key goes in --key or ${KEY_ENV.name}`);
+  // The API's paths begin with /v1: a base that ends with it is most likely the API's address
+  // copied whole, and every request would go to /v1/v1/…. Said, not refused: a deployment may
+  // put the API under such a prefix.
+  if (/\/v1\/*$/.test(address.pathname.replace(/\/v1\/me$/, ''))) {
+    const base = url.replace(/\/+$/, '').replace(/\/v1$/, '');
+    ctx.stderr.write(`setup-pack: warning: the workspace address ${JSON.stringify(url)} ends with /v1, and requests add /v1/… to it (${address.pathname}); if the API's base address is ${base}, give that\n`);
+  }
   const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
   // (up to a minute) or retrying a failing server does not look hung; stdout stays the report.

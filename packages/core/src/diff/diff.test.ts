@@ -56,8 +56,8 @@ describe('diffPacks', () => {
         name: 'Touring homes',
         fields: ['name', 'probability'],
         values: [
-          { field: 'name', before: JSON.stringify(base.pipelines![0].stages[1].name), after: '"Touring homes"' },
-          { field: 'probability', before: String(base.pipelines![0].stages[1].probability), after: String(second.probability) },
+          { field: 'name', before: base.pipelines![0].stages[1].name, after: 'Touring homes' },
+          { field: 'probability', before: base.pipelines![0].stages[1].probability, after: second.probability },
         ],
       },
       { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
@@ -96,7 +96,7 @@ describe('diffPacks', () => {
     const a = d.items.find((i) => i.kind === 'automations')!;
     expect(a).toMatchObject({ key: base.automations![0].key, change: 'changed', fields: ['document'] });
     expect(a.automation!.nodes).toEqual([
-      { id: doc.graph.nodes[0].id, change: 'changed', kind: doc.graph.nodes[0].kind, fields: ['config.extra'], values: [{ field: 'config.extra', after: '1' }] },
+      { id: doc.graph.nodes[0].id, change: 'changed', kind: doc.graph.nodes[0].kind, fields: ['config.extra'], values: [{ field: 'config.extra', after: 1 }] },
       { id: 'new-node', change: 'added', kind: 'action.add_note' },
     ]);
     expect(a.automation!.edges.map((e) => [e.id, e.change])).toEqual([['e-new', 'added'], [removedEdge.id, 'removed']]);
@@ -121,13 +121,13 @@ describe('diffPacks', () => {
     const d = diffPacks(old, next);
     expect(d.fields).toEqual(['brand.primaryColor', 'brand.accentColor']);
     expect(d.values).toEqual([
-      { field: 'brand.primaryColor', before: '"#112233"', after: '"#445566"' },
-      { field: 'brand.accentColor', after: '"#000000"' },
+      { field: 'brand.primaryColor', before: '#112233', after: '#445566' },
+      { field: 'brand.accentColor', after: '#000000' },
     ]);
     expect(d.items.find((i) => i.kind === 'resources')).toMatchObject({ key: 'tag-buyer-lead', change: 'changed', fields: ['data.color'] });
     const a = d.items.find((i) => i.kind === 'automations')!.automation!;
     expect(a.fields).toEqual(['settings.daily_send_limit']);
-    expect(a.values).toEqual([{ field: 'settings.daily_send_limit', before: JSON.stringify(base.automations![0].document.settings?.daily_send_limit), after: '250' }]);
+    expect(a.values).toEqual([{ field: 'settings.daily_send_limit', before: base.automations![0].document.settings?.daily_send_limit, after: 250 }]);
     expect(a.nodes).toEqual([
       {
         id: node.id,

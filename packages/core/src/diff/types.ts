@@ -5,18 +5,17 @@ import type { ItemKind } from '../types.js';
 export type Change = 'added' | 'removed' | 'changed';
 
 /**
- * A field that changed, in words (core's valueChange; describeValueChange says it as one line):
- * `before` and `after` (valueText: a string quoted and cut to 80 characters, other JSON as written;
- * absent on the side that lacks the field), or, where the whole values would say too much, a
- * `summary` instead: a text of several lines (a template's body) by its lines, `1 line changed of
+ * A field that changed (core's valueChange; describeValueChange says it in words, as one line):
+ * `before` and `after`, the values themselves (absent on the side that lacks the field), or, where
+ * the whole values would say too much, a `summary` in words instead: a text of several lines (a template's body) by its lines, `1 line changed of
  * 12 lines (line 3: "Hi" → "Hello")`; a template's richTextDoc by its text; an automation's
  * references by which were added, removed or changed.
  */
 export interface ValueChange {
   /** As in the `fields` beside it (`subject`, `config.template_id`, `brand.primaryColor`, `settings.daily_send_limit`). */
   field: string;
-  before?: string;
-  after?: string;
+  before?: unknown;
+  after?: unknown;
   summary?: string;
 }
 

@@ -136,10 +136,10 @@ function referencesSummary(a: unknown[], b: unknown[]): string | undefined {
 }
 
 /**
- * A field that differs, said in words. A text of several lines (a template's body, a pack's
- * description) is said by its lines (linesSummary), a rich-text document by its text, an
- * automation's references by which were added, removed or changed; any other value before and
- * after (valueText), a side that lacks the field having none.
+ * A field that differs. A text of several lines (a template's body, a pack's description) is said
+ * by its lines (linesSummary), a rich-text document by its text, an automation's references by
+ * which were added, removed or changed; any other value is given before and after as it is (words
+ * for it: describeValueChange, valueText), a side that lacks the field having none.
  */
 export function valueChange(field: string, before: unknown, after: unknown): ValueChange {
   let summary: string | undefined;
@@ -150,13 +150,13 @@ export function valueChange(field: string, before: unknown, after: unknown): Val
     summary = x === y ? 'the same text, formatted otherwise' : `its text: ${hasLineBreak(x) || hasLineBreak(y) ? linesSummary(x, y) : `${quoted(x, VALUE_LIMIT)} → ${quoted(y, VALUE_LIMIT)}`}`;
   } else if (field === 'references' && Array.isArray(before) && Array.isArray(after)) summary = referencesSummary(before, after);
   if (summary !== undefined) return { field, summary };
-  return { field, ...(before === undefined ? {} : { before: valueText(before) }), ...(after === undefined ? {} : { after: valueText(after) }) };
+  return { field, ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };
 }
 
 /** A ValueChange as one line: `subject: "Hi" → "Hello"`, `author: set to "Ann"`, `body: 1 line changed of 12 lines (…)`. */
 export function describeValueChange(v: ValueChange): string {
   if (v.summary !== undefined) return `${v.field}: ${v.summary}`;
-  if (v.before === undefined) return `${v.field}: set to ${v.after ?? '(none)'}`;
-  if (v.after === undefined) return `${v.field}: removed (was ${v.before})`;
-  return `${v.field}: ${v.before} → ${v.after}`;
+  if (v.before === undefined) return `${v.field}: set to ${v.after === undefined ? '(none)' : valueText(v.after)}`;
+  if (v.after === undefined) return `${v.field}: removed (was ${valueText(v.before)})`;
+  return `${v.field}: ${valueText(v.before)} → ${valueText(v.after)}`;
 }

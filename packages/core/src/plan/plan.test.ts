@@ -413,6 +413,28 @@ describe('plan: upgrades', () => {
     expect(plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100)).hasChanges).toBe(false);
   });
 
+  it('recognises an automation that runs itself, created by the interrupted run before the write that completes it', () => {
+    const pack = structuredClone(v100);
+    const welcome = pack.automations!.find((a) => a.key === 'new-lead-welcome')!;
+    welcome.document.graph.nodes.push({ id: 'again', kind: 'action.run_automation', config: { automation_id: 'new-lead-welcome' } });
+    welcome.document.graph.edges.push({ id: 'e-again', source: 'tag', target: 'again' });
+    const ws = new WorkspaceModel();
+    const first = plan(pack, null, ws.snapshot(pack));
+    const writes = first.steps.filter((s) => s.write);
+    const created = writes.findIndex((s) => s.itemId === 'automation:new-lead-welcome' && s.action === 'create');
+    expect(writes.findIndex((s) => s.itemId === 'automation:new-lead-welcome' && s.action === 'update')).toBeGreaterThan(created);
+    apply(ws, pack, first, created + 1, false);
+    const resumed = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack));
+    const step = resumed.steps.filter((s) => s.itemId === 'automation:new-lead-welcome');
+    expect(step.map((s) => [s.action, s.reason])).toEqual([['update', 'created by the interrupted run, content differs']]);
+    apply(ws, pack, resumed);
+    const named = ws.list('automations').filter((a) => (a.document as { name: string }).name === 'New lead welcome');
+    expect(named).toHaveLength(1);
+    const stored = named[0];
+    expect(JSON.stringify(stored.document)).toContain(`"automation_id":"${stored.id}"`);
+    expect(plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack)).hasChanges).toBe(false);
+  });
+
   it('compares versions by semver precedence', () => {
     expect(compareSemver('1.2.0', '1.10.0')).toBe(-1);
     expect(compareSemver('1.0.0-rc.1', '1.0.0')).toBe(-1);

@@ -182,6 +182,26 @@ function orderItems(items: Desired[]): { ordered: Desired[]; late: Map<string, S
   return { ordered: [...sorted.filter((d) => d.kind !== 'automation'), ...ordered], late };
 }
 
+/**
+ * An object an interrupted run created for this very item and content, before it could checkpoint
+ * it: found by the idempotency key its creation carried. An automation in a cycle was created first
+ * with the keys of the automations it runs that did not exist yet (completed by a second write), so
+ * its creation's key is that first content's; without looking for it, the resumed run planned it as
+ * new and its creation was answered with the interrupted run's object.
+ */
+function madeByInterruptedRun(
+  packId: string, ledger: InstallLedger | null, createdByKey: Record<string, string>, step: PlanStep, desiredHash: string | undefined,
+  lateTargets: Set<string> | undefined, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined,
+): WorkspaceObject | undefined {
+  let hash = desiredHash;
+  if (hash === undefined && lateTargets) {
+    const first = applyRewrites({ ...step, rewrites: step.rewrites.filter((rw) => !('itemId' in rw.target) || !lateTargets.has(rw.target.itemId) || lookup(rw.target.itemId)) }, lookup);
+    hash = first && contentHash(first);
+  }
+  const id = hash === undefined ? undefined : createdByKey[idempotencyKeyFor(packId, resumedRun(ledger), step.itemId, hash)];
+  return id === undefined ? undefined : find(step.collection, id);
+}
+
 const emptySummary = (): PlanSummary => ({ create: 0, update: 0, remove: 0, conflict: 0, orphan: 0, unchanged: 0, adopt: 0 });
 
 /**
@@ -278,18 +298,19 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     const resolved = applyRewrites(step, lookup);
     const desiredHash = resolved ? contentHash(resolved) : undefined;
 
-    // An object an interrupted run created for this very item and content, before it could checkpoint it.
-    const madeEarlier = !existing && desiredHash !== undefined && snapshot.createdByKey
-      ? snapshot.createdByKey[idempotencyKeyFor(pack.packId, resumedRun(ledger), d.itemId, desiredHash)]
-      : undefined;
-    const ours = madeEarlier !== undefined ? find(d.collection, madeEarlier) : undefined;
+    const ours = !existing && snapshot.createdByKey ? madeByInterruptedRun(pack.packId, ledger, snapshot.createdByKey, step, desiredHash, late.get(d.itemId), lookup, find) : undefined;
 
     if (ours) {
       step.workspaceId = ours.id;
       if (contentHash(projectWorkspaceObject(d.collection, ours)) === desiredHash) {
         Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
         ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
-      } else Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
+      } else {
+        Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
+        // Recorded as the pack's from the run's start, so its own write (an automation that runs
+        // itself) and a run killed again find it; no source hash matches, so it is written.
+        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, '');
+      }
     } else if (prev && existing && !prev.owned) {
       // Adopted earlier: the user's object, bound by name; never written.
       Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });
@@ -740,7 +761,8 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     if (!existing) step.reason = 'already gone from the workspace';
     else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
     else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
-      Object.assign(step, { action: 'conflict', resolution: 'keep', reason: 'edited in the workspace: kept' });
+      // No resolution: uninstall has no --overwrite; an edited object belongs to the workspace now.
+      Object.assign(step, { action: 'conflict', reason: 'edited in the workspace: kept, as it belongs to the workspace now' });
     } else {
       const holder = holderOf(prev);
       if (holder) Object.assign(step, { action: 'orphan', reason: `${usedBy(holder)}: kept` });
@@ -771,6 +793,6 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   const writes = steps.filter((st) => st.write).length;
   return {
     ok: true, errors: [], warnings: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
-    versionChange: 'same', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
+    versionChange: 'uninstall', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
   };
 }

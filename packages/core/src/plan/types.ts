@@ -281,7 +281,8 @@ export interface Plan {
   packName: string;
   fromVersion: string | null;
   toVersion: string;
-  versionChange: 'install' | 'upgrade' | 'same' | 'downgrade' | 'unknown';
+  /** `uninstall`: the plan of an uninstall (planUninstall), which removes the release it names. */
+  versionChange: 'install' | 'upgrade' | 'same' | 'downgrade' | 'unknown' | 'uninstall';
   /** Ordered: creates/updates by phase, then removals in reverse phase order. Includes non-writing steps for reporting. */
   steps: PlanStep[];
   bindings: ReferenceBinding[];
