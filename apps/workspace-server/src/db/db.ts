@@ -36,7 +36,7 @@ export interface ConnectionPool {
   withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T>;
   /** Connections open now, those of them idle, and statements waiting for one (GET /metrics). */
   usage(): { open: number; idle: number; waiting: number };
-  /** Opens every connection the pool may hold, before the first request needs them (a starting server's warming). */
+  /** Opens every connection the pool may hold that the database accepts, before the first request needs them (a starting server's warming). */
   open(): Promise<void>;
 }
 

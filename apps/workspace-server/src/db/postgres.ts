@@ -176,8 +176,10 @@ function poolOf(pool: pg.Pool, max: number, prepared: boolean): ConnectionPool {
     usage: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     withConnection: <T>(fn: (c: Queryable) => Promise<T>) => withClient(pool, (client) => fn(onClient(client, prepared))),
     async open() {
-      // Every connection at once, each asked a statement, so the first requests find them open.
-      await Promise.all(Array.from({ length: max }, () => withClient(pool, (client) => client.query('SELECT 1'))));
+      // Every connection at once, each asked a statement, so the first requests find them open. One
+      // the server refuses (max_connections reached) is left to be opened when a request needs it,
+      // as before warming opened any: a database that cannot be reached fails the warming's reads.
+      await Promise.allSettled(Array.from({ length: max }, () => withClient(pool, (client) => client.query('SELECT 1'))));
     },
   };
 }
