@@ -2,7 +2,7 @@
 // of docs/benchmarks.md). Pass a workspace name to run just one: npm run bench -- core
 import { spawnSync } from 'node:child_process';
 const only = process.argv[2];
-const workspaces = ['packages/core', 'packages/cli', 'apps/workspace-server', 'packages/installer', 'apps/editor'];
+const workspaces = ['packages/core', 'packages/cli', 'packages/language-server', 'apps/workspace-server', 'packages/installer', 'apps/editor'];
 let failed = 0;
 for (const ws of workspaces) {
   if (only && !ws.endsWith(only)) continue;

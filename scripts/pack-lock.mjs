@@ -30,15 +30,23 @@ function find(name, from) {
     if (!dir) return undefined;
   }
 }
+/**
+ * Where a lockfile path goes in the app: a dependency npm nested in a workspace's own
+ * node_modules (another version than the root's) goes below that workspace's installed package.
+ */
+function rebase(path) {
+  for (const [name, dir] of workspaces) if (path.startsWith(`${dir}/`)) return `node_modules/${name}/${path.slice(dir.length + 1)}`;
+  return path;
+}
 function add(path, from) {
-  if (out[path]) return;
+  if (out[rebase(path)]) return;
   const entry = lock.packages[path];
   if (entry.link) return; // a workspace: installed from its own tarball
   // The tarball's address (this lockfile leaves it out): with it and the integrity npm reads the
   // tarball straight from its cache, without asking the registry for the package's versions.
   const name = entry.name ?? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
   const resolved = entry.resolved ?? `https://registry.npmjs.org/${name}/-/${name.split('/').pop()}-${entry.version}.tgz`;
-  out[path] = { ...entry, resolved, dev: undefined, devOptional: undefined, peer: undefined };
+  out[rebase(path)] = { ...entry, resolved, dev: undefined, devOptional: undefined, peer: undefined };
   for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) addDep(name, path);
 }
 function addDep(name, from) {
@@ -57,7 +65,8 @@ for (const [name, dir] of workspaces) {
   const spec = `file:${info.filename}`;
   rootDeps[name] = spec;
   out[`node_modules/${name}`] = { version: ws.version, resolved: spec, dependencies: ws.dependencies, bin: ws.bin, engines: ws.engines };
-  for (const dep of Object.keys(ws.dependencies ?? {})) addDep(dep, '');
+  // Resolved from the workspace's folder, as node does: its own node_modules first, then the root's.
+  for (const dep of Object.keys(ws.dependencies ?? {})) addDep(dep, dir);
 }
 const pkg = { name: 'packaging-check', version: '0.0.0', private: true, dependencies: rootDeps };
 writeFileSync(join(appDir, 'package.json'), JSON.stringify(pkg, null, 2));

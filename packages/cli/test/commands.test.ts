@@ -6,7 +6,7 @@ import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
 
 beforeAll(() => ensureBuilt());
 
-const COMMANDS = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema'];
+const COMMANDS = ['validate', 'build', 'unpack', 'new', 'fmt', 'fix', 'diff', 'schema', 'lsp'];
 const fixturePath = (f: string) => join(ROOT, 'fixtures', f);
 
 describe('help and version', () => {
@@ -65,6 +65,13 @@ describe('help and version', () => {
     expect(r.stdout).toContain('Examples:');
     expect(r.stdout).toMatch(new RegExp(`^  setup-pack ${c} `, 'm'));
     expect(run(['help', c]).stdout).toBe(r.stdout);
+  });
+
+  it('lsp without --stdio is a usage error: the server speaks only over stdio', () => {
+    const r = run(['lsp']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('setup-pack lsp: the server speaks LSP over stdin and stdout: run `setup-pack lsp --stdio` (from an editor)\n');
   });
 
   it('an unknown command is a one-line error with a suggestion', () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, FIXTURES, ROOT } from './helpers.js';
+import { LspClient } from '../../language-server/test/client.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserMissing = existsSync(chromiumPath) ? '' : `no Chromium at ${chromiumPath}: install Debian's chromium (npm run setup:test) or set CHROMIUM_PATH`;
@@ -29,8 +30,8 @@ beforeAll(() => {
 afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 describe('npm packages', () => {
-  it('packs the four published packages with their runtime files only', () => {
-    expect(packed.map((p) => p.name).sort()).toEqual(['@setup-pack/core', '@setup-pack/installer', '@setup-pack/workspace-server', 'setup-pack']);
+  it('packs the five published packages with their runtime files only', () => {
+    expect(packed.map((p) => p.name).sort()).toEqual(['@setup-pack/core', '@setup-pack/installer', '@setup-pack/language-server', '@setup-pack/workspace-server', 'setup-pack']);
     for (const p of packed) {
       expect(p.files, p.name).toContain('package.json');
       expect(p.files, p.name).toContain('README.md');
@@ -64,6 +65,21 @@ describe('npm packages', () => {
     const bad = npx(['setup-pack', 'validate', join(FIXTURES, 'invalid/graph-cycle.json'), '--format', 'json']);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('graph/');
+  });
+
+  it('setup-pack lsp --stdio runs from the installed tarballs: findings from its worker, answers from its model', async () => {
+    expect(packed.find((p) => p.name === '@setup-pack/language-server')!.files).toContain('dist/worker.js');
+    const client = await LspClient.start({ bin: join(app, 'node_modules/setup-pack/bin/setup-pack.js'), cwd: app });
+    try {
+      const file = join(FIXTURES, 'invalid/graph-cycle.json');
+      const text = readFileSync(file, 'utf8');
+      await client.open('file:///graph-cycle.json', text);
+      expect((await client.diagnostics('file:///graph-cycle.json', 1)).map((d) => d.code)).toEqual(['graph/cycle']);
+      const symbols = await client.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri: 'file:///graph-cycle.json' } });
+      expect(symbols.length).toBeGreaterThan(0);
+    } finally {
+      expect(await client.stop()).toBe(0);
+    }
   });
 
   it('setup-pack unpack and build give the pack back', () => {

@@ -23,6 +23,9 @@ export function ruleExamples(files: { file: string; text: string }[]): RuleExamp
   return out;
 }
 
+/** The anchor of a code's entry in docs/rules.md (`graph/cycle` → `graphcycle`), as the table links it. */
+export const ruleAnchor = (code: string): string => code.replace(/[^a-z0-9-]/g, '');
+
 export function renderRulesMarkdown(examples: RuleExample[]): string {
   const docs = new Map(RULE_METADATA.map((m) => [m.code, m.docs]));
   const lines = [
@@ -36,7 +39,7 @@ export function renderRulesMarkdown(examples: RuleExample[]): string {
     '',
     '| Code | Severity | Checks |',
     '|---|---|---|',
-    ...RULE_METADATA.map((m) => `| [\`${m.code}\`](#${m.code.replace(/[^a-z0-9-]/g, '')}) | ${m.severity} | ${m.description} |`),
+    ...RULE_METADATA.map((m) => `| [\`${m.code}\`](#${ruleAnchor(m.code)}) | ${m.severity} | ${m.description} |`),
     '',
   ];
   for (const m of RULE_METADATA) {

@@ -22,7 +22,7 @@ export * from './format/index.js';
 export * from './diff/index.js';
 
 export { RULE_METADATA } from './rules/metadata.js';
-export { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples, type RuleExample } from './docs.js';
+export { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples, ruleAnchor, type RuleExample } from './docs.js';
 export * from './plan/index.js';
 export * from './export/index.js';
 export { getOwn, setOwn } from './own.js';

@@ -27,5 +27,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
   uninstall: { summary: 'Remove an installed pack from a workspace.', load: () => import('./uninstall.js') },
   export: { summary: 'Export an installed pack, or a snapshot of the whole workspace, as a pack.', load: () => import('./export.js') },
   status: { summary: 'List the packs installed in a workspace.', load: () => import('./status.js') },
+  lsp: { summary: 'Run the language server over stdio, for editors (docs/language-server.md).', load: () => import('./lsp.js') },
   unlock: { summary: 'Break the install lock a crashed or killed run left, naming its holder.', load: () => import('./unlock.js') },
 };

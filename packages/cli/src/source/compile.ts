@@ -10,6 +10,10 @@ export interface CompileResult {
   pack?: Record<string, unknown>;
   reports: FileReport[];
   ok: boolean;
+  /** The build itself: the pack it made (with errors or without), and where each of its values was read. */
+  built: BuildResult;
+  /** The text of a file of the folder as read (a parsed JSON file, or any other file decoded), by its path in the folder. */
+  source(file: string): SourceText | undefined;
 }
 
 /** The folder's files built into a pack (buildFromFiles), its links that lead out refused. */
@@ -118,7 +122,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     const isText = /\.(json|html|txt)$/.test(file);
     return { path: options.display(join(options.dir, ...file.split('/'))), ...(src && isText ? { text: src.text } : {}), diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
   });
-  return { pack, reports, ok: pack !== undefined };
+  return { pack, reports, ok: pack !== undefined, built: result, source: sourceOf };
 }
 
 const reportsNumberRange = (ds: readonly Diagnostic[]) => ds.some((d) => d.code === 'json/number-range');

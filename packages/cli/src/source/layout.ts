@@ -193,6 +193,17 @@ function assetEntryInOrder(entry: unknown): unknown {
   return out;
 }
 
+/**
+ * The path in the folder, without its extension, of the files named after the key of item `index`
+ * of a list kept one file per item, given all the list's keys (a name depends on the others: keys
+ * that differ only in case); undefined for another list. An automation has `<base>.json`, a
+ * template `<base>.json` and its body file (bodyFileOf).
+ */
+export function itemFileBase(kind: string, keys: readonly string[], index: number): string | undefined {
+  if (!Object.prototype.hasOwnProperty.call(ITEM_FOLDERS, kind) || index < 0 || index >= keys.length) return undefined;
+  return `${ITEM_FOLDERS[kind as FolderKind]}/${stemsForKeys(keys)[index]}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // unpack
 

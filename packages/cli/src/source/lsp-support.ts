@@ -1,0 +1,61 @@
+// The source folder as the language server reads it (setup-pack lsp): the files of a folder, read as
+// `validate <folder>` reads them but with the editor's unsaved texts in place of the files they
+// stand for. The server imports this module by its path (in its worker thread too): see
+// SourceFolderSupport in @setup-pack/language-server.
+import { join, relative, sep } from 'node:path';
+import type { FolderAnalysis, SourceFolderSupport } from '@setup-pack/language-server';
+import type { SourceText } from '@setup-pack/core';
+import { sourceFolderOf } from '../lib/files.js';
+import { compileFolder } from './compile.js';
+import { inLayout, itemFileBase, MANIFEST } from './layout.js';
+import { readTree } from './tree.js';
+
+const encoder = new TextEncoder();
+const toRel = (root: string, abs: string) => relative(root, abs).split(sep).join('/');
+
+/**
+ * The folder holding a file of its layout (not an asset's bytes), searched as `validate` searches
+ * from the server's working directory (the editor's project): up to the repository holding the file.
+ */
+async function folderOf(file: string): Promise<string | undefined> {
+  const root = await sourceFolderOf(process.cwd())(file);
+  if (root === undefined) return undefined;
+  const rel = toRel(root, file);
+  return inLayout(rel) && !rel.startsWith('assets/') ? root : undefined;
+}
+
+async function analyse(root: string, overlay: ReadonlyMap<string, string>): Promise<FolderAnalysis> {
+  const tree = await readTree(root);
+  for (const [abs, text] of overlay) {
+    const rel = toRel(root, abs);
+    if (!rel.startsWith('..') && inLayout(rel)) tree.files.set(rel, encoder.encode(text));
+  }
+  // exportedAt is build's, as `validate <folder>` sets it; no finding depends on its value.
+  const compiled = await compileFolder(tree, { exportedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), dir: root, display: (abs) => abs });
+  const sources = new Map<string, SourceText>();
+  for (const [rel, source] of compiled.built.sources) sources.set(join(root, rel), source);
+  return {
+    files: compiled.reports.map((r) => ({ file: r.path, diagnostics: r.diagnostics })),
+    ...(compiled.built.pack ? { pack: compiled.built.pack } : {}),
+    locate: (pointer) => {
+      const at = compiled.built.locate(pointer);
+      return at.pointer === undefined ? { file: join(root, at.file) } : { file: join(root, at.file), pointer: at.pointer };
+    },
+    copies: (pointer) => {
+      // A resource's key is written in its kind's file and in the manifest's list of resources.
+      const m = /^\/resources\/(\d+)\/key$/.exec(pointer);
+      return m && compiled.built.sources.has(MANIFEST) ? [{ file: join(root, MANIFEST), pointer: `/resources/${m[1]}` }] : [];
+    },
+    sources,
+    text: (file) => compiled.source(toRel(root, file))?.text,
+  };
+}
+
+export const sourceFolderSupport: SourceFolderSupport = {
+  folderOf,
+  analyse,
+  itemFileBase: (root, collection, keys, index) => {
+    const base = itemFileBase(collection, keys, index);
+    return base === undefined ? undefined : join(root, ...base.split('/'));
+  },
+};

@@ -1,0 +1,50 @@
+// Code actions: core's fixes (what `setup-pack fix` applies) as quick fixes on the findings they
+// address, and "Fix all" applying every one of them.
+import { escapeToken, mayBeFixed } from '@setup-pack/core';
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic as LspDiagnostic, type TextEdit } from 'vscode-languageserver';
+import type { FindingData } from './diagnostics.js';
+import type { DocumentView } from './documents.js';
+import type { FixEdit } from './model.js';
+
+/** The kind of "Fix all": a source action a client may run on save (`source.fixAll`). */
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.setup-pack`;
+
+export function codeActions(view: DocumentView, params: CodeActionParams): CodeAction[] {
+  const only = params.context.only;
+  const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(`${k}.`));
+  const out: CodeAction[] = [];
+  if (wants(CodeActionKind.QuickFix)) {
+    for (const d of params.context.diagnostics) {
+      for (const fix of fixesFor(view, d)) {
+        const edit = textEdit(view, fix);
+        if (edit) out.push({ title: `${fix.title} (setup-pack fix)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [view.doc.uri]: [edit] } } });
+      }
+    }
+  }
+  const all = fixAll(view);
+  if (all && (wants(FIX_ALL_KIND) || out.length > 0)) out.push({ ...all, kind: out.length > 0 && !wants(FIX_ALL_KIND) ? CodeActionKind.QuickFix : FIX_ALL_KIND });
+  return out;
+}
+
+/** Every fix of the document, in one action; undefined when there is none (or the text changed under one). */
+export function fixAll(view: DocumentView): CodeAction | undefined {
+  const edits = view.model.fixes.map((f) => textEdit(view, f));
+  if (edits.length === 0 || edits.some((e) => !e)) return undefined;
+  return { title: `Fix all: apply setup-pack fix (${edits.length} ${edits.length === 1 ? 'change' : 'changes'})`, kind: FIX_ALL_KIND, edit: { changes: { [view.doc.uri]: edits as TextEdit[] } } };
+}
+
+/**
+ * The fixes addressing a published finding: those that write where it points, or below (an asset
+ * lacking its sha256 points at the asset and names the field).
+ */
+export function fixesFor(view: DocumentView, d: LspDiagnostic): FixEdit[] {
+  const data = d.data as FindingData | undefined;
+  if (d.source !== 'setup-pack' || typeof data?.pointer !== 'string' || !mayBeFixed(data)) return [];
+  const at = data.missing === undefined ? data.pointer : `${data.pointer}/${escapeToken(data.missing)}`;
+  return view.model.fixes.filter((f) => f.pointer === at || f.pointer.startsWith(`${at}/`));
+}
+
+function textEdit(view: DocumentView, fix: FixEdit): TextEdit | undefined {
+  const range = view.range(fix.span);
+  return range && { range, newText: fix.newText };
+}
