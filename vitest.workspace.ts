@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 // Tests import sibling packages from source, so a stale dist/ never hides a change.
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
+// Each project is named by its part and its kind, so `vitest --project <name>` (or a glob such as
+// `--project '*-unit'`) runs one kind: unit tests need no workspace server, browser or PostgreSQL;
+// e2e tests start the server (PGlite, and PostgreSQL too when TEST_DATABASE_URL is set) or the
+// CLI's binary; browser tests need Chromium. `npm run test:unit` runs the unit projects
+// (docs/testing.md lists what each holds).
+const unit = ['src/**/*.test.ts'];
 export default defineConfig({
   resolve: {
     alias: {
@@ -20,14 +26,27 @@ export default defineConfig({
     globalSetup: [src('./scripts/test-tmpdir.mjs')],
     projects: [
       // Property tests run thousands of cases: on a loaded machine one can pass vitest's 5 s.
-      { extends: true, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 30000 } },
-      { extends: true, test: { name: 'testkit', root: './packages/testkit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000 } },
-      { extends: true, test: { name: 'cli', root: './packages/cli', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'language-server', root: './packages/language-server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'installer', root: './packages/installer', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'workspace-server', root: './apps/workspace-server', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'vscode', root: './apps/vscode', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 300000 } },
-      { extends: true, test: { name: 'editor', root: './apps/editor', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 } },
+      { extends: true, test: { name: 'core-unit', root: './packages/core', include: [...unit, 'test/**/*.test.ts'], testTimeout: 30000 } },
+      { extends: true, test: { name: 'testkit-unit', root: './packages/testkit', include: [...unit, 'test/**/*.test.ts'], testTimeout: 120000 } },
+      { extends: true, test: { name: 'cli-unit', root: './packages/cli', include: [...unit, 'test/docs.test.ts', 'test/engines.test.ts'], testTimeout: 60000 } },
+      // The CLI as users run it: the bundled binary in a subprocess (built once, under a lock).
+      { extends: true, test: { name: 'cli-e2e', root: './packages/cli', include: ['test/**/*.test.ts'], exclude: ['test/packaging.test.ts', 'test/export-json.test.ts', 'test/docs.test.ts', 'test/engines.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      // The tarballs installed offline, the server they ship and the editor in Chromium; export over HTTP.
+      { extends: true, test: { name: 'cli-packaging', root: './packages/cli', include: ['test/packaging.test.ts', 'test/export-json.test.ts'], testTimeout: 60000, hookTimeout: 240000 } },
+      { extends: true, test: { name: 'language-server-unit', root: './packages/language-server', include: unit, testTimeout: 60000 } },
+      // The language server built and spoken to over stdio, as editors run it.
+      { extends: true, test: { name: 'language-server-e2e', root: './packages/language-server', include: ['test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      { extends: true, test: { name: 'installer-unit', root: './packages/installer', include: [...unit, 'test/packs.test.ts'], testTimeout: 60000 } },
+      { extends: true, test: { name: 'installer-e2e', root: './packages/installer', include: ['test/**/*.test.ts'], exclude: ['test/packs.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
+      { extends: true, test: { name: 'server-unit', root: './apps/workspace-server', include: [...unit, 'test/ids.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts'], testTimeout: 60000 } },
+      // The server over HTTP on PGlite, and on PostgreSQL as well when TEST_DATABASE_URL is set.
+      { extends: true, test: { name: 'server-e2e', root: './apps/workspace-server', include: ['test/**/*.test.ts'], exclude: ['test/ids.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts', 'test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      // Suites that run only on PostgreSQL (they say what they skipped without TEST_DATABASE_URL).
+      { extends: true, test: { name: 'server-postgres', root: './apps/workspace-server', include: ['test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      // The VS Code extension packaged offline to a .vsix and its server run from the unpacked extension.
+      { extends: true, test: { name: 'vscode-packaging', root: './apps/vscode', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 300000 } },
+      { extends: true, test: { name: 'editor-unit', root: './apps/editor', include: unit, testTimeout: 60000 } },
+      { extends: true, test: { name: 'editor-browser', root: './apps/editor', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 } },
     ],
   },
 });

@@ -1,8 +1,7 @@
-// Session 14's question for the many-tenants goal: would batching concurrent list requests into
-// one statement pay? A list's statement is mostly per-statement work (executor start-up, plan
-// cache, commit); this measures PostgreSQL backend CPU per tenant page for a list-shaped
-// statement (the tenant's rate-limit window upsert, its workspace row, its first 21 contact ids
-// and row versions) run once per tenant, against one statement carrying k tenants' pages
+// Would batching concurrent list requests into one statement pay? (docs/store.md, "Batching")
+// A list's statement is mostly per-statement work (executor start-up, plan cache, commit); this
+// measures PostgreSQL backend CPU per tenant page for a list-shaped statement (the tenant's
+// rate-limit window upsert, its workspace row, its first 21 contact ids and row versions) run once per tenant, against one statement carrying k tenants' pages
 // (unnest WITH ORDINALITY, LATERAL page), k = 2, 4, 8, 16. Alternating blocks on one connection,
 // CPU from /proc/<backend pid>/stat. Usage: DATABASE_URL=postgres://… node bench/batching.mjs
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Session 16's measure of batching creations (docs/store.md, "Batching creations"): PostgreSQL
+// What batching creations saves (docs/store.md, "Batching"): PostgreSQL
 // backend CPU per POST /v1/contacts creation, k creations of k workspaces gathered behind one held
 // connection and sent as one statement (the store's creation batcher), against the same creations
 // one by one (batching off), through createContact with each request's authentication as the route

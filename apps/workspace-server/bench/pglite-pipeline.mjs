@@ -1,7 +1,7 @@
 // The webhook pipeline's statements alone on an in-memory PGlite: N events of one workspace with 5
 // verified endpoints, then fan-out, claim and record (every attempt acknowledged, no HTTP) in a
 // loop until the queue is empty; prints the time spent in each. It separates the statements from
-// the run around them when the backlog drain is slow (docs/benchmarks.md, session 32's note).
+// the run around them (the worker's loop, HTTP, the receivers) when a backlog drains slowly.
 // Usage: N=2000 node bench/pglite-pipeline.mjs
 import { openStore, createWorkspace } from '../dist/index.js';
 import { claimDue, recordSuccesses, fanOut } from '../dist/webhooks/store.js';

@@ -4,7 +4,7 @@
 // Content-Length to find its end); the body's bytes are counted, never decoded. The driver shares
 // the machine's 2 cores with the server and PostgreSQL, so its own CPU per request is part of what
 // is measured: side by side in the tenants mix this costs the driver about half of undici's CPU
-// per request (0.51×; docs/store.md, "The tenants mix per request").
+// per request (0.51×, side by side).
 import net from 'node:net';
 
 const HEADER_END = Buffer.from('\r\n\r\n');

@@ -246,42 +246,20 @@ for (const kind of ['pglite', ...(pgUrl ? ['postgres'] : [])]) {
 
 const f = (n) => Math.round(n).toLocaleString('en-US');
 const name = { pglite: 'PGlite', postgres: 'PostgreSQL' };
-const md = `### Webhooks: fan-out of ${f(N)} contact creations to ${ENDPOINTS} verified endpoints
+const md = `Machine: ${machineLine()}
 
-${machineLine()}
-
-Receivers are ${ENDPOINTS} node:http servers on loopback in a worker thread, each subscribed to
-\`contact.created\` (${f(N * ENDPOINTS)} signed deliveries per run). **Live**: contacts created over
-HTTP by ${CONNECTIONS} concurrent clients while the delivery worker runs (poll 50 ms, woken by each
-write; ${CONCURRENCY} attempts in flight, at most ${DEFAULT_PER_ENDPOINT} to one endpoint); events/s is contacts whose deliveries all arrived, divided by the time
-from the first POST to the last delivery. Latency is per delivery, from the event's \`created_at\`
-(the write's transaction) to its arrival at the receiver. **Backlog**: the same number of events
-already in the outbox when the worker starts: the pipeline's own rate (fan-out, claim with
-SKIP LOCKED, sign, POST, record the outcomes).
+${f(N)} contact creations, ${ENDPOINTS} endpoints (${f(N * ENDPOINTS)} signed deliveries per run); ${CONNECTIONS} creating clients; ${CONCURRENCY} attempts in flight, at most ${DEFAULT_PER_ENDPOINT} to one endpoint; worker poll 50 ms, woken by each write.
 
 | Store | Live: creations/s (HTTP) | Live: events/s fully delivered | Live: deliveries/s | Latency p50 ms | p99 ms | max ms | Backlog: events/s | Backlog: deliveries/s | Duplicate receipts |
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.map(({ kind, l, b }) => `| ${name[kind]} | ${f(N / (l.createdMs / 1000))} | ${f(N / (l.totalMs / 1000))} | ${f((N * ENDPOINTS) / (l.totalMs / 1000))} | ${f(l.p50)} | ${f(l.p99)} | ${f(l.max)} | ${f(N / (b.ms / 1000))} | ${f((N * ENDPOINTS) / (b.ms / 1000))} | ${l.dup + b.dup} |`).join('\n')}
-
-Every step is committed in the database, in batches: one statement records every acknowledged
-outcome that finished while the last was being written and claims the due attempts of every
-endpoint with free slots, the recorded ones' included (a failed outcome is its own transaction;
-the loop claims alone after a fan-out, unless this process fills the share of every endpoint it queued for, and not after one that queued nothing); the fan-out is two
-statements per batch of events (read, then move the cursor and write the deliveries; one, the read moving the cursor itself, when no event of the batch has an endpoint),
-at most one every ${FANOUT_GAP_MS} ms while writes keep nudging the worker. On PGlite they share the server's event loop with
-the HTTP work. In this table's live runs the creating clients also share the
-server's thread, which inflated its latency (the 5.4 s p99 of session 3): the fixed-rate section
-above sends them from a thread of their own (at 200 creations/s on PostgreSQL, with the creating
-clients in the server's thread as here, p99 read 3.3–4.4 s in two runs while other benchmarks loaded the machine; from their own thread, 82–194 ms in two runs, one of them profiled).
 `;
 if (pacedRow) {
   const p = pacedRow;
   const met = p.p99 <= 1000 && p.dup === 0 && p.lost === 0;
-  const pmd = `### Webhooks live at ${f(p.rate)} creations/s (PostgreSQL)
+  const pmd = `Machine: ${machineLine()}
 
-${machineLine()}
-
-Contacts created open-loop at ${f(p.rate)} per second for ${p.seconds} s (${f(p.total)} creations, each sent at its planned time whatever the others are doing; the sender's own lateness p99 ${f(p.lateP99)} ms), ${ENDPOINTS} verified endpoints subscribed to \`contact.created\` (${f(p.total * ENDPOINTS)} deliveries), one server process with its delivery worker (${CONCURRENCY} attempts in flight, at most ${DEFAULT_PER_ENDPOINT} to one endpoint; poll 50 ms, woken by each write). The creations are sent from a thread of their own (node:http, keep-alive) and the receivers answer from another, so neither shares the server's event loop. Latency is per delivery from the event's \`created_at\` to its arrival; a delivery not received 30 s after the last creation is lost.
+${f(p.total)} creations at ${f(p.rate)} a second for ${p.seconds} s (the sender's own lateness p99 ${f(p.lateP99)} ms), ${ENDPOINTS} endpoints (${f(p.total * ENDPOINTS)} deliveries); ${CONCURRENCY} attempts in flight, at most ${DEFAULT_PER_ENDPOINT} to one endpoint.
 
 | Creations | Failed creations | Latency p50 ms | p99 ms | max ms | Duplicates | Lost | Target (p99 ≤ 1,000 ms, 0 duplicates, 0 lost) |
 |---|---|---|---|---|---|---|---|

@@ -316,7 +316,7 @@ async function start(app: FastifyInstance, store: Store, settings: ServeSettings
  * A starting process's warming, before /readyz says ready: every connection of the pool opened, and
  * the most recently active workspaces' first pages read into the contact text cache (a restart's
  * first seconds: each active workspace's first list would write its contacts' texts at once, under
- * the load of all the others; docs/store.md, "Warming a restart").
+ * the load of all the others; docs/store.md, "A restart under load").
  */
 async function warm(db: Db): Promise<void> {
   await db.pool?.open();

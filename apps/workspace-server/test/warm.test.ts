@@ -10,7 +10,7 @@ import { openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
  * A starting `serve` reads the first pages of recently active workspaces into its contact text
- * cache before it listens (docs/store.md, "Warming a restart"): their first lists then cost the
+ * cache before it listens (docs/store.md, "A restart under load"): their first lists then cost the
  * page's versions only, and answer exactly what an unwarmed server answers.
  */
 function defineWarm(kind: StoreKind) {

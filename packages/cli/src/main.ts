@@ -10,7 +10,7 @@ function globalHelp(): string {
   return [
     'Usage: setup-pack <command> [options]',
     '',
-    'Validate, compile, format and diff Setup Packs.',
+    'Validate, build, format, diff, plan, install, export and simulate Setup Packs; serve them to editors (lsp).',
     '',
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.summary}`),
@@ -23,6 +23,8 @@ function globalHelp(): string {
     '  setup-pack validate "packs/**/*.json"',
     '  setup-pack build my-pack/ -o dist/my-pack.json',
     '  setup-pack diff old.json new.json',
+    '  setup-pack install pack.json --url http://127.0.0.1:8787 --key $KEY',
+    '  setup-pack simulate pack.json --event tag_added --tag hot',
     '',
     'Exit codes: 0 ok, 1 findings (errors, unformatted files), 2 usage error or unreadable file.',
     'Docs: docs/cli.md',

@@ -31,6 +31,15 @@ describe('docs/cli.md', () => {
     expect(section.replace(/\s+/g, ' ')).toContain(spec.exitCodes);
   });
 
+  it('documents simulate, each of its options and its exit codes in docs/behaviour.md', async () => {
+    const { spec } = await COMMANDS.simulate.load();
+    const behaviour = readFileSync(join(ROOT, 'docs/behaviour.md'), 'utf8');
+    expect(spec.docs).toBe('docs/behaviour.md');
+    for (const option of Object.keys(spec.options)) expect(behaviour, `--${option}`).toContain(`--${option}`);
+    expect(behaviour.replace(/\s+/g, ' ')).toContain(spec.exitCodes!);
+    expect(docs).toContain('## simulate');
+  });
+
   // The workspace commands are documented with the installer (docs/install.md, Commands).
   it.each(['plan', 'install', 'uninstall', 'status', 'unlock'])('states the exit codes of %s in docs/install.md as its help does', async (name) => {
     const { spec } = await COMMANDS[name].load();

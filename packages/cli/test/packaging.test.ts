@@ -2,7 +2,7 @@
 // an empty folder with no network (npm ci --offline against the tarballs and the local npm cache),
 // and run the front-door commands from there. A runtime file left out of a tarball fails here.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,7 @@ describe('npm packages', () => {
     for (const p of packed) {
       expect(p.files, p.name).toContain('package.json');
       expect(p.files, p.name).toContain('README.md');
+      expect(p.files, p.name).toContain('LICENSE');
       expect(p.files.filter((f) => /(^|\/)(src|test|bench)\/|\.tsbuildinfo$|\.map$/.test(f)), p.name).toEqual([]);
     }
     expect(packed.find((p) => p.name === 'setup-pack')!.files).toContain('bin/setup-pack.js');
@@ -153,6 +154,44 @@ describe('npm packages', () => {
       process.kill(-child.pid!, 'SIGTERM');
     }
   }, 90_000);
+});
+
+// MIT, stated once at the root and carried by every tarball (npm packs a package folder's LICENSE
+// whatever its "files" say). The project has no public address yet, so repository, homepage and
+// bugs may be absent; when one is given it must be a real URL, not a placeholder.
+describe('licence and package metadata', () => {
+  const licence = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
+  const manifests = ['package.json', ...['packages', 'apps'].flatMap((dir) => readdirSync(join(ROOT, dir)).map((p) => `${dir}/${p}/package.json`))]
+    .filter((f) => existsSync(join(ROOT, f)))
+    .map((f) => ({ file: f, json: JSON.parse(readFileSync(join(ROOT, f), 'utf8')) as Record<string, unknown> }));
+
+  it('has an MIT LICENSE at the root naming the Setup Pack authors', () => {
+    expect(licence).toMatch(/^MIT License\n/);
+    expect(licence).toContain('Copyright (c) 2026 the Setup Pack authors');
+    expect(licence).toContain('Permission is hereby granted, free of charge');
+  });
+
+  it('declares "license": "MIT" in every package.json', () => {
+    expect(manifests.length).toBeGreaterThanOrEqual(7);
+    for (const { file, json } of manifests) expect(json.license, file).toBe('MIT');
+  });
+
+  it('ships the root LICENSE, word for word, in every published package', () => {
+    for (const { file } of manifests.filter((m) => m.file !== 'package.json' && !m.json.private)) {
+      expect(readFileSync(join(ROOT, file, '../LICENSE'), 'utf8'), file).toBe(licence);
+    }
+    for (const p of packed) expect(readFileSync(join(app, 'node_modules', p.name, 'LICENSE'), 'utf8'), p.name).toBe(licence);
+  });
+
+  it('accepts no repository, homepage or bugs, and a real URL when one is given', () => {
+    const url = (v: unknown) => (typeof v === 'string' ? v : (v as { url?: string } | undefined)?.url);
+    for (const { file, json } of manifests) {
+      for (const field of ['repository', 'homepage', 'bugs']) {
+        if (json[field] === undefined) continue;
+        expect(url(json[field]), `${file} ${field}`).toMatch(/^(git\+)?https:\/\/(?!example\.)[^/]+\/\S+/);
+      }
+    }
+  });
 });
 
 describe('CI wrappers', () => {

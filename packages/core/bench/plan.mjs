@@ -38,16 +38,12 @@ for (let r = 0; r < runs; r++) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = cpu.map(median);
 const rows = sizes.map((n, i) => `| ${n.toLocaleString('en-US')} | ${m[i].toFixed(0)} | ${(m[i] / m[0]).toFixed(2)}× |`).join('\n');
-const md = `## core: planning against a large workspace
+const md = `Machine: ${machineLine()}
 
-Machine: ${machineLine()}
-
-The pack at every limit (900 items) with 2,000 tag references by name (20 per automation, none in the pack), planned as a first install against a workspace holding n objects in each of the ${collections.length - 1} collections the plan reads (and no brand); every tenth of the first 20,000 tags has a name one of the references asks for, so 1,000 of them bind by name at 10,000 objects and all 2,000 at 40,000 (the rest are created). Median CPU time of ${runs} interleaved runs (\`npm run bench -- core\`).
+Collections the plan reads: ${collections.length - 1}. Median CPU time of ${runs} interleaved runs.
 
 | Objects per collection | Median CPU ms | × the empty workspace |
 |---:|---:|---:|
-${rows}
-
-A plan looks each item's and reference's name up in one index per collection, built on first use; until session 28 each item was matched against every object of its collection (an install of this pack into a workspace of 20,000 tags and 20,000 templates: seconds of matching before the first write).`;
+${rows}`;
 console.log(md);
 writeSection('core-plan', md);

@@ -27,6 +27,14 @@ export interface Diagnostic {
   missing?: string;
 }
 
+/**
+ * Whether a finding keeps a pack from being built, installed, exported or opened by the tools:
+ * every error but those about what its automations will do together (`flow/*`). Those are errors
+ * of `validate`, so CI fails on a loop that never ends, but they read the effects model, not the
+ * format: a pack the spec allows still moves between workspaces, and `simulate` explains it.
+ */
+export const blocksUse = (d: Pick<Diagnostic, 'severity' | 'code'>): boolean => d.severity === 'error' && !d.code.startsWith('flow/');
+
 export interface RuleMeta {
   code: string;
   severity: Severity;

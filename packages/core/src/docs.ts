@@ -3,6 +3,7 @@
 import { RULE_METADATA } from './rules/metadata.js';
 import { validatePack } from './validate.js';
 import { NODE_CATALOG } from './catalog/nodes.js';
+import { EFFECTS, EVENT_WORDS, type BlockEffects } from './behaviour/effects.js';
 
 export interface RuleExample {
   code: string;
@@ -21,6 +22,23 @@ export function ruleExamples(files: { file: string; text: string }[]): RuleExamp
     if (d) out.push({ code, file, message: d.message, line: d.line, column: d.column });
   }
   return out;
+}
+
+/**
+ * A paragraph wrapped at `width` columns, breaking only between words outside code spans, so the
+ * generated page reads in a plain editor and a diff shows the sentence that changed.
+ */
+function wrap(paragraph: string, width = 100): string {
+  const words = paragraph.match(/(?:`[^`]*`|\S)+/g) ?? [];
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    // A line may not start with a list, heading or quote marker: it would stop being prose.
+    const fits = lines[last]?.length + 1 + word.length <= width || /^([-*+#>]|\d+[.)])$/.test(word);
+    if (last >= 0 && fits) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
 }
 
 /** The anchor of a code's entry in docs/rules.md (`graph/cycle` → `graphcycle`), as the table links it. */
@@ -45,7 +63,7 @@ export function renderRulesMarkdown(examples: RuleExample[]): string {
   for (const m of RULE_METADATA) {
     lines.push(`## ${m.code}`, '', `**${m.severity}**: ${m.description}`, '');
     const extra = docs.get(m.code);
-    if (extra) lines.push(extra, '');
+    if (extra) lines.push(wrap(extra), '');
     const ex = examples.find((e) => e.code === m.code);
     if (ex) lines.push(`Failing example: [\`fixtures/invalid/${ex.file}\`](../fixtures/invalid/${ex.file})`, '', '```text', `${ex.file}:${ex.line ?? 1}:${ex.column ?? 1} ${m.severity} ${m.code} ${ex.message}`, '```', '');
     else if (m.code === 'internal/error') lines.push('No fixture: this code means a bug in the validator. It is reported instead of throwing.', '');
@@ -71,7 +89,7 @@ export function renderCatalogMarkdown(): string {
     lines.push('| Kind | Label | Outputs | Config fields |', '|---|---|---|---|');
     for (const info of NODE_CATALOG.values()) {
       if (info.group !== group) continue;
-      const fields = info.fields.map((f) => `\`${f.name}\`${f.required ? '*' : ''} ${f.type === 'ref' || f.type === 'refs' ? `${f.type}(${f.ref})` : f.type === 'enum' ? `enum(${(f.values ?? []).join('/')})` : f.type}`).join('<br>') || '—';
+      const fields = info.fields.map((f) => `\`${f.name}\`${f.required ? '\\*' : ''} ${f.type === 'ref' || f.type === 'refs' ? `${f.type}(${f.ref})` : f.type === 'enum' ? `enum(${(f.values ?? []).join('/')})` : f.type}`).join('<br>') || '—';
       const outputs = info.outputs === 'dynamic' ? 'declared outcomes' : info.outputs.join(', ');
       lines.push(`| \`${info.kind}\` | ${info.label} — ${info.description} | ${outputs} | ${fields} |`);
     }
@@ -79,4 +97,104 @@ export function renderCatalogMarkdown(): string {
   }
   lines.push('`*` marks a field the block needs; leaving it out is a warning.', '');
   return lines.join('\n');
+}
+
+/** A block's effects in words, for the table of docs/behaviour.md. */
+function effectWords(e: BlockEffects): { starts: string; causes: string } {
+  const subject = (fields?: readonly string[]) => (fields?.length ? ` (${fields.map((f) => `\`${f}\``).join(' or ')})` : '');
+  let starts = '—';
+  if (e.starts?.on === 'external') starts = `outside only: ${e.starts.what}`;
+  else if (e.starts?.on === 'time') starts = e.starts.how === 'schedule' ? 'set times (`cron`)' : 'a date on the contact (`field`, `offset_days`, `time_of_day`)';
+  else if (e.starts) starts = `${EVENT_WORDS[e.starts.on]}${subject(e.starts.subject)}`;
+  const causes = [
+    ...(e.causes ?? []).map((c) => `${c.certainty === 'possible' ? 'may cause ' : ''}${EVENT_WORDS[c.event]}${subject(c.subject)}${c.whenStageType ? ` when the stage is ${c.whenStageType}` : ''}`),
+    ...(e.automations ? [`${e.automations.does === 'start' ? 'starts the automation' : 'stops the automations'} \`${e.automations.field}\``] : []),
+    ...(e.message ? [`a message (${e.message === 'config' ? '`channel`' : e.message === 'sms' ? 'SMS' : 'email'}), held to the send window`] : []),
+    ...(e.contact ? [e.contact === 'do-not-contact' ? 'marks the contact do-not-contact: no more messages on the channel' : 'sets the email subscription: no emails while off'] : []),
+    ...(e.control ? [{ wait: 'waits (`duration` and `unit`, or `until` a time of day)', if: 'branches on its `conditions`, read against the contact', ai_branch: 'branches on what AI chooses: every outcome possible', loop: 'repeats `each`, then `done`' }[e.control]] : []),
+  ];
+  return { starts, causes: causes.join('; ') || '—' };
+}
+
+/** docs/behaviour.md's table: every block kind, what starts it and what it causes (the effects model). */
+export function renderBehaviourTable(): string {
+  const lines = ['| Block | Started by | Causes |', '|---|---|---|'];
+  for (const [kind, e] of EFFECTS) {
+    const w = effectWords(e);
+    lines.push(`| \`${kind}\` | ${kind.startsWith('trigger.') ? w.starts : ''} | ${kind.startsWith('trigger.') ? '' : w.causes} |`);
+  }
+  return lines.join('\n');
+}
+
+/** docs/behaviour.md: what a pack will do, the effects model stated once, and how validate and simulate read it. */
+export function renderBehaviourMarkdown(): string {
+  let code = false;
+  // Prose is wrapped; tables, headings, comments and code blocks are kept as they are.
+  const shaped = (line: string) => {
+    if (line.startsWith('```')) code = !code;
+    return code || /^(```|\||#|<!--|$)/.test(line) ? line : wrap(line);
+  };
+  return behaviourLines().map(shaped).join('\n');
+}
+
+function behaviourLines(): string[] {
+  return [
+    '# What a pack will do',
+    '',
+    '<!-- Generated by `npm run docs` from packages/core/src/behaviour/effects.ts and packages/core/src/docs.ts. Do not edit by hand. -->',
+    '',
+    'The format says what a pack is; this page says what its automations do once they run on contacts, together. One **effects model**, data beside the node catalog (`packages/core/src/behaviour/effects.ts`), states for every block kind what starts it and what running it causes. `validate` reads it for the cross-automation findings (`flow/*`), `setup-pack simulate` for a contact\'s timeline, and the editor for its Simulate panel and Flow map. The spec shows no semantics of blocks: this is our model, and where it decides something the spec leaves open, it says so below.',
+    '',
+    '## The effects model',
+    '',
+    'An **event** is something that happens to a contact inside the workspace: a tag added, a stage changed, a deal moved, an email sent. It names a **subject** (which tag, which stage…) through a config field of the block that causes it, and a trigger that names the same subject (or none) is started by it. A block may cause an event for certain, or only **possibly** (a sent email may be opened, or not). Triggers started only from **outside** (a website visit, an SMS from the contact, a person starting an automation by hand) are never started by another automation; triggers that fire at **set times** (a schedule, a date on the contact) neither.',
+    '',
+    'Decisions where the spec is silent:',
+    '',
+    '- Adding a tag the contact has, or setting the stage or a field to what it is, changes nothing and causes no event.',
+    '- An automation without `settings` (or with null) does not let a contact enroll again after a completed run: the service\'s defaults are not shown, and this is the cautious reading for loops.',
+    '- A contact is in at most one run of an automation at a time: an event that would start an automation the contact is running does not start it again.',
+    '- Sends outside an automation\'s send window (`send_window_start`/`end`, `send_window_days`, and with `send_window_skip_holidays` the workspace\'s holidays) are held until the window opens, in the workspace\'s time zone.',
+    '- A wait with only `duration` counts in `unit` (minutes when none is given); with `until` (`HH:MM`) it waits until that time of day; with both, whichever comes first.',
+    '- `action.move_deal_stage` and `action.create_deal` cause "deal won" or "deal lost" when the stage they name is of type CLOSED_WON or CLOSED_LOST in the pack.',
+    '',
+    renderBehaviourTable(),
+    '',
+    '## Findings across automations',
+    '',
+    '`validate` builds the pack\'s **cascade graph** (automation → the events its blocks cause → the automations those events start) in one pass over the blocks, with an index of triggers by event and subject, so its cost grows with blocks and edges, never with pairs of automations. Its findings have the same shape as every other (code, severity, message, pointer, position, related locations: in SARIF, `relatedLocations`). Codes and examples: [rules.md](rules.md).',
+    '',
+    '| Code | What |',
+    '|---|---|',
+    '| `flow/cascade-loop` | Automations start one another in a loop (severity below). |',
+    '| `flow/self-trigger` | An automation\'s own block starts it again (severity below). |',
+    '| `flow/conflicting-actions` | Two automations on the same trigger (kind and config) undo each other: one adds a tag the other removes, or they set two stages. |',
+    '| `flow/outside-send-window` | A message step a time-fixed trigger (a schedule\'s cron, a date trigger\'s `time_of_day`) and fixed waits always put outside the send window: held until it opens. |',
+    '',
+    'A loop is an **error** where every automation on it allows re-enrollment and every step is certain and unguarded: a contact goes round for ever. It is a **warning** naming what breaks or slows it otherwise: re-enrollment off, a condition on the way (both branches are taken as possible), a wait on each turn, a step resting on the contact (an email that may be opened), or a tag or stage set again that nothing on the loop undoes.',
+    '',
+    'The `flow/*` errors fail `validate` (exit 1) so CI catches a loop that never ends, but they are about behaviour, not about the format: `build`, `plan`, `install`, `export`, `simulate` and the editor still take such a pack (core\'s `blocksUse`), since the spec allows it.',
+    '',
+    '## Simulating a contact',
+    '',
+    '```sh',
+    'setup-pack simulate pack.json --event tag_added --tag hot --contact rosa.json --at 2026-12-04T18:45:00-05:00 --time-zone America/New_York [--days 30] [--holiday 2026-12-25] [--format pretty|json]',
+    'setup-pack simulate pack.json --event manual --automation welcome --contact-id con_123 --url $WORKSPACE_URL --key $WORKSPACE_API_KEY',
+    '```',
+    '',
+    '`--event` is a trigger kind without `trigger.`; the subject it names is given by `--tag`, `--stage`, `--field`, `--template`, `--pipeline`, `--deal-stage` (a pack key or a name), or for `manual` `--automation`. The contact is a JSON file in the API\'s contact shape (`first_name` required; `tags`, `stage`, `custom_fields` read), a real contact with `--contact-id`, or a sample contact with no tags. `--at` defaults to now, `--time-zone` to UTC.',
+    '',
+    'The simulation is deterministic. It applies the event to the contact, starts the automations it starts, and runs their blocks in time order: waits in the workspace\'s time zone (daylight-saving changes included), messages held to the send window, events started in other automations after the blocks of the current run that follow without a wait. A `control.if` whose conditions the contact\'s fields decide takes that branch and says why; one they cannot decide (a field the contact lacks, an operator we do not read) is followed both ways on one timeline, each step marked with what it assumes, and listed under **assumed**. `control.ai_branch` forks likewise; `control.loop` runs `each` once, then `done`. Possible events (an email opened) are not simulated: a step lists them under **may**. `action.stop_automations` stops the contact\'s runs; do-not-contact and unsubscribed contacts get no messages. When the contact and its runs come back to a state seen before, the timeline has found a **loop**: it stops there and names it, with its period and the messages of each turn. It ends with the messages per channel in the first 24 hours and 7 days.',
+    '',
+    'Exit codes: 0 simulated; 1 the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read). Each error names the option it is about.',
+    '',
+    '`--format json` prints the timeline (core\'s `Timeline`, `version` 1); its schema is [`packages/cli/schema/simulate-timeline.schema.json`](../packages/cli/schema/simulate-timeline.schema.json). From code: `simulate(pack, { event, subject, contact, at, days, timeZone, holidays })` in `@setup-pack/core`, pure and isomorphic.',
+    '',
+    '## Limits',
+    '',
+    '- Trigger config beyond the subject (a `from_stage_id`, a lead source of `contact_created`, a cron\'s day of month) is not read when matching: such a trigger is taken to start.',
+    '- Branches after an undecided condition share one contact state on one timeline; they are not simulated apart.',
+    '- The daily send limit, replies (`stop_on_reply`) and other contacts are not simulated.',
+    '',
+  ];
 }

@@ -22,10 +22,11 @@ export * from './format/index.js';
 export * from './diff/index.js';
 
 export { RULE_METADATA } from './rules/metadata.js';
-export { renderRulesMarkdown, renderCatalogMarkdown, ruleExamples, ruleAnchor, type RuleExample } from './docs.js';
+export { renderRulesMarkdown, renderCatalogMarkdown, renderBehaviourMarkdown, ruleExamples, ruleAnchor, type RuleExample } from './docs.js';
 export * from './plan/index.js';
 export * from './export/index.js';
 export { getOwn, setOwn } from './own.js';
 export { fixPack, fixedPack, mayBeFixed } from './fix.js';
 export { repeatedStageNames, missingClosedStages, fixedStageProbability, REQUIRED_CLOSED_STAGES } from './pipeline.js';
 export { RESOURCE_KINDS, ASSET_ROLES, REFERENCE_TYPES, STAGE_TYPES, MESSAGE_CHANNELS, SCHEMA_VERSIONS, PACK_FORMAT, maxLengthOf, numberLimitsOf, fieldsOf, acceptsProperty, propertyFindings } from './schema/enums.js';
+export * from './behaviour/index.js';

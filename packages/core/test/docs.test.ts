@@ -1,7 +1,7 @@
 // docs/rules.md and docs/catalog.md are generated from the code; they must be up to date.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderCatalogMarkdown, renderRulesMarkdown, ruleExamples, RULE_METADATA } from '@setup-pack/core';
+import { renderBehaviourMarkdown, renderCatalogMarkdown, renderRulesMarkdown, ruleExamples, RULE_METADATA } from '@setup-pack/core';
 import { FIXTURES, listFixtures, readFixture } from './helpers.js';
 
 const docs = (name: string) => readFileSync(`${FIXTURES}../docs/${name}`, 'utf8');
@@ -12,6 +12,10 @@ describe('generated docs', () => {
     const text = renderRulesMarkdown(examples);
     for (const m of RULE_METADATA) expect(text).toContain(`## ${m.code}`);
     expect(docs('rules.md')).toBe(text);
+  });
+
+  it('docs/behaviour.md matches the effects model (run `npm run docs` if this fails)', () => {
+    expect(docs('behaviour.md')).toBe(renderBehaviourMarkdown());
   });
 
   it('docs/catalog.md matches the catalog (run `npm run docs` if this fails)', () => {

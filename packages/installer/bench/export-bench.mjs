@@ -56,15 +56,13 @@ await close();
 
 const fmt = (x, d = 2) => x.toFixed(d);
 const md = [
-  '## Export (`packages/installer`, `npm run bench -w packages/installer`)',
+  `Machine: ${machineLine()}`,
   '',
-  `A workspace holding the pack at every limit (500 resources, 100 each of templates, smart lists, pipelines, automations) plus ${IMAGES} email images of 48 KiB used by templates and a brand with its logo, installed; then exported. Workspace limit ${RATE} requests/minute, server in-process on PGlite with a manual clock (*rate-limit time waited* costs no real sleeping). Lower bound: one request per catalog page of 100 objects, per media file downloaded, and the ledger (\`--pack-id\`) or identity (\`--all\`) read. *Time at ${RATE}/min* is requests ÷ limit; with instant requests a run waits only once the first window is spent. The request counts are exact; wall times come from a machine shared with other work and are noisy. The \`--all\` snapshot of this workspace breaks the pack limits (a new workspace's 5 contact stages, 5 lead sources and default pipeline come on top of the pack's 500 resources and 100 pipelines), so export refuses to write it, listing the errors; its reads are what any snapshot of it costs.`,
+  `A workspace holding the pack at every limit (500 resources, 100 each of templates, smart lists, pipelines, automations) plus ${IMAGES} email images of 48 KiB used by templates and a brand with its logo. Workspace limit ${RATE} requests/minute.`,
   '',
   `| Export | Items | Requests | Lower bound | Ratio | 429s | Time at ${RATE}/min (requests ÷ limit) | Rate-limit time waited | Wall time |`,
   '|---|---|---|---|---|---|---|---|---|',
   ...rows.map((r) => `| ${r.label} | ${r.items} | ${r.requests} | ${r.lb} | ${fmt(r.requests / r.lb)}x | ${r.status429} | ${fmt(r.requests / RATE)} min | ${fmt(r.waited / 60)} min | ${fmt(r.wall, 1)} s |`),
-  '',
-  machineLine(),
 ];
 writeSection('export', md.join('\n'));
 console.log(md.join('\n'));

@@ -114,16 +114,11 @@ const table = [
   ...rows.map((r) => `| ${r.label} | ${r.requests} (${r.reads} + ${r.writes}) | ${r.lbRequests} | ${r.status429} | ${fmt(r.simulated / 60, 2)} min | ${fmt(Math.max(0, r.lbRequests - RATE) / RATE, 2)} min | ${fmt(r.lbTime / 60, 2)} min | ${fmt(r.wall)} s |`),
 ];
 const md = [
-  '## Installer (`packages/installer`, `npm run bench -w packages/installer`)',
+  `Machine: ${machineLine()}`,
   '',
-  `Pack at every limit: ${items(v1)} items (500 resources, 100 each of templates, smart lists, pipelines, automations; every automation references a tag, a template and a member). Upgrade: the same pack with every 10th item of each kind changed. Workspace limit ${RATE} requests/minute; the server runs in-process on PGlite with a manual clock the installer's waits advance, so *rate-limit time* is what the limit costs (no real sleeping), *wall time* what the machine took.`,
-  '',
-  'Lower bounds: requests = catalog pages the plan must read + items written; time = requests ÷ rate limit. With instant requests a run only waits once a window is spent, so the comparable bound for *time waited* is (requests − limit) ÷ limit (the first window is free). Our extra requests are the ledger: read it, take the lock, re-read it under the lock, write it at the start, every 25 writes (and after the brand) and at the end, and the unlock; and one read of the key's scopes (GET /v1/me) before the first write.',
-  'The naive baseline creates the same items without reading the workspace first, looks up every reference with its own request (reading that collection) and does not pace itself: it runs into 429s and waits for Retry-After. It cannot re-install or upgrade without duplicating everything, so it has only the fresh-install row.',
+  `Pack at every limit: ${items(v1)} items (500 resources, 100 each of templates, smart lists, pipelines, automations; every automation references a tag, a template and a member). Upgrade: the same pack with every 10th item of each kind changed. Workspace limit ${RATE} requests/minute.`,
   '',
   ...table,
-  '',
-  machineLine(),
 ];
 writeSection('installer', md.join('\n'));
 console.log(md.join('\n'));

@@ -2,7 +2,7 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  itemBindings, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  blocksUse, itemBindings, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
   type Diagnostic,
   type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
@@ -182,7 +182,7 @@ async function othersMoved(client: WorkspaceClient, packId: string, before: read
 
 /** InvalidPackError when the pack has validation errors. */
 function assertValid(pack: Pack): void {
-  const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+  const errors = validatePack(pack).diagnostics.filter(blocksUse);
   if (errors.length) throw new InvalidPackError(errors);
 }
 

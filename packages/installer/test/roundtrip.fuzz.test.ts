@@ -14,7 +14,8 @@ import { exportWorkspace, fetchSnapshot, install, planInstall, type WorkspaceCli
 import { defaultNames, fuzzWorkspace, namesOf, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
-const { numRuns, seed, timeoutMs } = fuzzConfig('install → export round trip', 100);
+// 30 packs (and 15 snapshots) in `npm test`, about a second each over HTTP; `npm run fuzz` runs 10,000.
+const { numRuns, seed, timeoutMs } = fuzzConfig('install → export round trip', 30);
 const workspace = () => fuzzWorkspace(server());
 const norm = normalizeName;
 

@@ -5,6 +5,7 @@
 // restated here, so the generator follows the format when it changes.
 import fc from 'fast-check';
 import {
+  analyseFlow,
   ASSET_ROLES, CREATABLE_REFERENCE_TYPES, MAX_DEPTH, MESSAGE_CHANNELS, NODE_CATALOG, publishedSchemas, RESOURCE_KINDS,
   RESOURCE_KIND_OF_REFERENCE, type Asset, type AutomationDocument, type AutomationItem, type AutomationSettings,
   type ConfigField, type GraphEdge, type GraphNode, type MessageTemplate, type Pack, type Pipeline,
@@ -497,5 +498,22 @@ function finish(pack: Pack, brand: boolean): Pack {
   for (const k of ['resources', 'pipelines', 'messageTemplates', 'smartLists', 'automations', 'assets'] as const) {
     if (Array.isArray(out[k]) && out[k]!.length === 0 && k !== 'assets') delete out[k];
   }
+  breakEndlessLoops(out);
   return out;
+}
+
+/**
+ * Random blocks and triggers often start one another (a block that opens a transaction in an
+ * automation that starts on one): where nothing would stop a contact going round, which core
+ * reports as an error (flow/cascade-loop, flow/self-trigger), re-enrollment is turned off on the
+ * automations of the loop, so the pack stays valid and the loop a warning.
+ */
+function breakEndlessLoops(pack: Pack): void {
+  if (!pack.automations?.length) return;
+  const { loops, selfStarts } = analyseFlow(pack);
+  const members = new Set([...loops.flatMap((l) => l.members), ...selfStarts.map((edges) => edges[0].from)]);
+  for (const i of members) {
+    const s = pack.automations[i].document.settings;
+    if (s?.allow_reenrollment) s.allow_reenrollment = false;
+  }
 }

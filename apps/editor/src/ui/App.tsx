@@ -2,10 +2,12 @@
 // State lives in EditorStore (model/); this file wires it to the components.
 import { ConnectPanel } from './ConnectPanel.js';
 import { PLAN_KIND_LIST, PlanPanel } from './PlanPanel.js';
+import { FlowMap } from './FlowMap.js';
+import { SimulatePanel } from './SimulatePanel.js';
 import type { Connected } from '../workspace/connection.js';
 import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
-import { packItemsByReferenceType, plural, sortDiagnostics, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
+import { blocksUse, packItemsByReferenceType, plural, sortDiagnostics, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
 import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
@@ -101,6 +103,8 @@ export function App({ store }: { store: EditorStore }) {
   // The compare form: both releases chosen, in any order, then shown (the pack being edited is one choice).
   const [connected, setConnected] = useState<Connected | undefined>();
   const [planOpen, setPlanOpen] = useState(false);
+  // What the pack will do: the Flow map (in place of the canvas) and the Simulate panel.
+  const [view, setView] = useState<{ flowMap: boolean; simulate: boolean }>({ flowMap: false, simulate: false });
   // The connected workspace's catalog, shared by the plan preview and the reference pickers.
   const workspace = useWorkspaceState(connected, pack as never);
   // `problems`: why a release the address named (?old=, ?new=) could not be opened, said under its chooser.
@@ -261,7 +265,7 @@ export function App({ store }: { store: EditorStore }) {
   const doExport = useCallback(() => {
     const p = store.pack;
     const { origin, numbers, duplicates } = store.getState();
-    const errors = validatePack(p).diagnostics.filter((d) => d.severity === 'error').length;
+    const errors = validatePack(p).diagnostics.filter(blocksUse).length;
     // An untouched pack is written as its file's text, every number and property as written; an
     // edited one as the editor reads it: the numbers that reads as others (numbersRewritten) and
     // the properties written more than once, whose earlier values it drops (duplicatesDropped),
@@ -372,6 +376,14 @@ export function App({ store }: { store: EditorStore }) {
     if (file) openFile(file);
   };
 
+  /** Opens the automation of pack key `key` on the canvas, with `nodes` selected (the Simulate panel's steps and paths). */
+  const openAutomation = (key: string, nodes: string[]) => {
+    const index = ((pack as Record<string, unknown>).automations as { key?: string }[] | undefined)?.findIndex((a) => a?.key === key) ?? -1;
+    if (index < 0) return;
+    setView((v) => ({ ...v, flowMap: false }));
+    select({ kind: 'automations', index });
+    setFocus({ nodeIds: nodes, seq: Date.now() });
+  };
   const automationIndex = target.kind === 'automations' ? target.index : -1;
   const doc = automationIndex >= 0 ? documentOf(pack, automationIndex) : undefined;
   const editDoc = useCallback(
@@ -435,9 +447,11 @@ export function App({ store }: { store: EditorStore }) {
         <button className="primary" onClick={doExport} aria-label="Export pack" title="Export (Ctrl+S)">Export</button>
         <ConnectPanel onChange={setConnected} />
         {connected && <button onClick={() => setPlanOpen((o) => !o)} aria-pressed={planOpen} data-testid="plan-button">Plan</button>}
+        <button onClick={() => setView((v) => ({ ...v, flowMap: !v.flowMap }))} aria-pressed={view.flowMap}>Flow map</button>
+        <button onClick={() => setView((v) => ({ ...v, simulate: !v.simulate }))} aria-pressed={view.simulate}>Simulate</button>
       </header>
       {workspace && planOpen && (
-        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter((d) => d.severity === 'error').length} onOpen={(text, source) => {
+        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter(blocksUse).length} onOpen={(text, source) => {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
           openText(text, source);
         }} onPick={(kind, key) => {
@@ -450,6 +464,10 @@ export function App({ store }: { store: EditorStore }) {
           // when the automation is the one already open, and would keep a block shown selected).
           if (list === 'automations') setFocus({ seq: Date.now() });
         }} />
+      )}
+      {view.simulate && (
+        <SimulatePanel pack={pack as never} onClose={() => setView((v) => ({ ...v, simulate: false }))}
+          onStep={(key, node) => openAutomation(key, node ? [node] : [])} onPath={(key, nodes) => openAutomation(key, nodes)} />
       )}
       {banner && (
         <div className="banner" role="status">
@@ -487,7 +505,12 @@ export function App({ store }: { store: EditorStore }) {
         <div className="body">
           <Sidebar pack={pack} target={target} findings={findings} select={select} commit={commitPack} />
           <main className="main" aria-label="Editor">
-            {doc ? (
+            {view.flowMap ? (
+              <FlowMap pack={pack as never} onClose={() => setView((v) => ({ ...v, flowMap: false }))} onOpen={(index) => {
+                setView((v) => ({ ...v, flowMap: false }));
+                select({ kind: 'automations', index });
+              }} />
+            ) : doc ? (
               <ReferencesContext.Provider value={references}><Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} refs={refs} /></ReferencesContext.Provider>
             ) : target.kind === 'pack' ? (
               form(<PackFields pack={pack} edit={editItem} />)

@@ -4,7 +4,7 @@
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan locally against that copy, never a request per keystroke.
 import { useDeferredValue, useMemo, useState } from 'react';
-import { count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanError, type PlanResult } from '@setup-pack/core';
+import { blocksUse, count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanError, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
 import type { WorkspaceState } from '../workspace/catalog.js';
 import { RefMark } from './RefPicker.js';
@@ -113,7 +113,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen }: { pack: P
     setStatus(all ? 'Reading the whole workspace…' : 'Reading the installed pack…');
     try {
       const r = await exportWorkspace(workspace.client(), all ? { all: true } : { packId: pack.packId });
-      const bad = r.diagnostics.filter((d) => d.severity === 'error');
+      const bad = r.diagnostics.filter(blocksUse);
       if (bad.length) setStatus(`The export does not validate (${plural(bad.length, 'error')}, e.g. ${bad[0].message}); nothing was opened.`);
       else {
         setStatus('');

@@ -1,5 +1,5 @@
 /**
- * Catalog and install-ledger tables (issue 6), appended to the one migration set. Generic
+ * Catalog and install-ledger tables, appended to the one migration set. Generic
  * catalog objects (custom fields, message templates, smart lists, automations, media, brand and
  * the lookup-only types) share one table: the server stores their fields, packs stay opaque.
  */

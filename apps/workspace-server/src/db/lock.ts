@@ -1,7 +1,7 @@
 // One server process per PGlite data directory. PGlite holds the database in the memory of the
 // process that opened it and writes pages back to the directory, so a second process on the same
-// directory would serve from its own copy and overwrite the first's writes. Before this lock, two
-// `serve --data-dir D` both started and served.
+// directory would serve from its own copy and overwrite the first's writes: without this lock two
+// `serve --data-dir D` would both start and serve.
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 

@@ -428,7 +428,7 @@ ${statementTriggers('contact_lookups_moved', 'lookup', ['tags', 'contact_stages'
 -- first (btree_gin gives GIN an operator class for text equality), so PostgreSQL looks up the
 -- workspace's posting list and the term's trigrams in one index scan. With trigrams alone, a term
 -- common across workspaces read every workspace's matches: "harbor" 10,000 rows for a tenant's
--- 10 in the tenants benchmark, 4 ms of its 4.5 (docs/store.md, "Search").
+-- 10 in the tenants benchmark, 4 ms of its 4.5 (docs/store.md, "Schema and indexes").
 CREATE EXTENSION IF NOT EXISTS btree_gin SCHEMA public;
 CREATE INDEX contacts_ws_search ON contacts USING gin (workspace_id, search_text public.gin_trgm_ops);
 DROP INDEX contacts_search;

@@ -32,7 +32,7 @@ export function parseTimestamptz(text: string): Date {
  * text every time. Here a text is parsed once (a named statement, with its parameter types), and
  * each run is one call of Bind, Describe, Execute and Sync, whose plan PostgreSQL keeps once it
  * settles on a generic one; a text to be planned for its values (`prepare: false`) is parsed in
- * that same call (docs/store.md, "PGlite").
+ * that same call (docs/store.md, "Prepared statements").
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
   // A data directory belongs to one process (db/lock.ts): a second server on it is refused
@@ -118,7 +118,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     // the event loop reads the next request (WebAssembly holds the thread), so none would ever
     // find it busy: a batcher always waits, and its claim takes the connection once this turn of
     // the event loop is done (setImmediate), carrying what arrived in that turn as one statement
-    // (docs/store.md, "Batching on PGlite").
+    // (docs/store.md, "Batching").
     pool: {
       size: 1,
       saturated: () => true,

@@ -248,7 +248,7 @@ function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
  * The contact's row version and the workspace's lookup generation come back with it, for the
  * route to put the response's text in the contact text cache. While the pool's connections are
  * all busy, a creation waits for one statement with other creations, its own workspace's too
- * (creationBatchStatement; docs/store.md, "Batching creations"): with those whose requests the
+ * (creationBatchStatement; docs/store.md, "Batching"): with those whose requests the
  * statement authenticates when `auth` is given, else with those counted before.
  */
 export async function createContact(db: Queryable, ws: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {

@@ -409,7 +409,7 @@ const WARM_BATCH = 50;
  * Reads the first pages (`limit`, the API's default 20) of `workspaces`' lists, in order, into
  * the store's contact text cache and marks them served, as each workspace's first list would,
  * so that a restarted server's first lists are the one cheap statement that can be batched
- * rather than each writing its contacts' texts at once (docs/store.md, "Warming a restart").
+ * rather than each writing its contacts' texts at once (docs/store.md, "A restart under load").
  * Stops at `deadline` (a Date.now() time) or once the cache is three-quarters full. Sends
  * `connections` statements at a time (by default as many as the store's pool has connections; 1
  * without a pool), up to fifty workspaces each and spread so that each of them gets one: every

@@ -4,7 +4,7 @@ import type { Params } from './sql.js';
 
 /**
  * The single hook every write calls inside its database transaction: the outbox row commits or
- * rolls back with the change. Webhook delivery (issue 5) reads from `events`.
+ * rolls back with the change. Webhook delivery reads from `events`.
  */
 /** The outbox columns, in the order recordEvent and eventInsertSql write them. */
 const EVENT_INSERT = 'INSERT INTO events (id, workspace_id, type, data, changed_fields, created_at)';

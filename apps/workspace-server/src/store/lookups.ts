@@ -39,7 +39,7 @@ export async function listPipelines(db: Db, ws: string, limit: number, cursor?: 
   return page;
 }
 
-/** Tags are created by the demo seed and tests here; the catalog endpoints (issue 6) will add an API. */
+/** Tags made by the demo seed and tests; the API creates them through the catalog routes. */
 export async function createTag(db: Db, ws: string, name: string, color: string | null, now: Date) {
   const { rows } = await db.query('INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *', [
     newId('tag'), ws, name, color, now.toISOString(),

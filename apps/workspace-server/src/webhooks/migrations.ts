@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints, the delivery queue and its attempt log (issue 5), appended to the one
+ * Webhook endpoints, the delivery queue and its attempt log, appended to the one
  * migration set. The queue lives in the database so several server processes share it.
  */
 export const webhookMigrations: { version: number; name: string; sql: string }[] = [
@@ -92,7 +92,7 @@ CREATE INDEX webhook_deliveries_ep_sending ON webhook_deliveries (endpoint_id) W
     // Marking each event dispatched was an UPDATE that could not be HOT (dispatched_at is in a
     // partial index's predicate): a second heap tuple and every index written again per event.
     // Each event now carries its transaction's id; the fan-out reads past its one-row cursor only
-    // below the oldest transaction still running (docs/store.md, "An outbox never updated").
+    // below the oldest transaction still running (docs/store.md, "The webhook outbox and claim").
     // Events the old fan-out had not dispatched get transaction id 1, below every real one.
     sql: `
 ALTER TABLE events ADD COLUMN txid xid8;

@@ -468,7 +468,7 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
   // row carries the cursor it was read past, which the write below must still find. The batch
   // size is written into the text, not sent as a parameter: a plan that knows the LIMIT looks
   // cheaper than the generic plan of one that does not, so PostgreSQL planned the read again at
-  // nearly every execution (docs/store.md, "Batches and the fan-out"). The events past the cursor
+  // nearly every execution (docs/store.md, "One plan per statement"). The events past the cursor
   // come from outbox_past (migration 506), which walks events_outbox whatever the statistics said
   // when the read was planned (docs/store.md, "An outbox read by its index").
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`fanOut: batch must be a whole number, 1 or more (got ${batch})`);
@@ -586,7 +586,7 @@ export const DEFAULT_CONCURRENCY = 128;
  * batch that records it), so one endpoint gets at most this many deliveries per such round trip:
  * 8 slots at the 40 ms a round trip took on two busy cores were 200 deliveries a second, and 16 at
  * the 80–90 ms it takes in a fresh server's first seconds about 190, so an endpoint sent 200 a
- * second fell behind (docs/store.md, "The webhook claim"). A quarter of DEFAULT_CONCURRENCY (32): a
+ * second fell behind (docs/store.md, "The webhook outbox and claim"). A quarter of DEFAULT_CONCURRENCY (32): a
  * hanging receiver holds a quarter of a process's slots.
  */
 export const DEFAULT_PER_ENDPOINT = DEFAULT_CONCURRENCY / 4;
@@ -603,7 +603,7 @@ export const DEFAULT_PER_ENDPOINT = DEFAULT_CONCURRENCY / 4;
  * The endpoints with something queued are found by skipping through the per-endpoint index (one
  * probe per endpoint, a recursive CTE), not by reading every queued delivery: the claim costs the
  * same whether 20 or 20,000 deliveries wait, so a queue that falls behind does not slow the claim
- * that would catch it up (docs/store.md, "The webhook claim").
+ * that would catch it up (docs/store.md, "The webhook outbox and claim").
  */
 export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number, perEndpoint = DEFAULT_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query(

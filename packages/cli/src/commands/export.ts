@@ -3,7 +3,7 @@
 // in @setup-pack/installer and core; this only parses options, shows progress and writes.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { count, countItems, plural, printable as p } from '@setup-pack/core';
+import { blocksUse, count, countItems, plural, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError, WriteError } from '../lib/errors.js';
@@ -70,7 +70,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
         : undefined,
     });
     bar.clear();
-    const errors = result.diagnostics.filter((d) => d.severity === 'error');
+    const errors = result.diagnostics.filter(blocksUse);
     const warnings = result.diagnostics.length - errors.length;
     for (const n of result.notes) ctx.stderr.write(`setup-pack export: note: ${p(n.item ? `${n.item}: ` : '')}${p(n.message)}\n`);
     if (errors.length) {

@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
   plan: { summary: 'Show what installing a pack into a workspace would change.', load: () => import('./plan.js') },
   install: { summary: 'Install or upgrade a pack in a workspace.', load: () => import('./install.js') },
   uninstall: { summary: 'Remove an installed pack from a workspace.', load: () => import('./uninstall.js') },
+  simulate: { summary: "Follow one contact through a pack's automations from one event, as a timeline.", load: () => import('./simulate.js') },
   export: { summary: 'Export an installed pack, or a snapshot of the whole workspace, as a pack.', load: () => import('./export.js') },
   status: { summary: 'List the packs installed in a workspace.', load: () => import('./status.js') },
   lsp: { summary: 'Run the language server over stdio, for editors (docs/language-server.md).', load: () => import('./lsp.js') },

@@ -77,7 +77,7 @@ export async function planOptions(ctx: CommandContext, args: Parsed, pack: Pack,
 export async function readPack(ctx: CommandContext, file: string): Promise<Pack> {
   const abs = resolve(ctx.cwd, file);
   const r = await readPackInput(ctx, abs, displayPath(abs, ctx.cwd));
-  const { validatePack, plural } = await import('@setup-pack/core');
+  const { validatePack, plural, blocksUse } = await import('@setup-pack/core');
   if (!r.ok && r.unreadable) throw new UsageError(cannotRead(file, r.reports[0]));
   // Where a folder's build or a file's parse found errors: the first, at its file, line and column.
   const errors = r.reports.flatMap((rep) => rep.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ d, at: `${rep.path}${d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}` })));
@@ -92,7 +92,7 @@ export async function readPack(ctx: CommandContext, file: string): Promise<Pack>
   }
   // A folder's pack is there only when it built valid (compileFolder validates it).
   if (r.folder) return r.value as Pack;
-  const invalid = validatePack(r.value).diagnostics.filter((d) => d.severity === 'error');
+  const invalid = validatePack(r.value).diagnostics.filter(blocksUse);
   if (invalid.length) {
     throw new InvalidPackInputError(`'${file}' is not a valid pack (${plural(invalid.length, 'error')}, first: ${invalid[0].message} at ${invalid[0].pointer || '/'}); run 'setup-pack validate ${file}'`);
   }

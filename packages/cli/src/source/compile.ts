@@ -26,7 +26,7 @@ export function buildTree(tree: SourceTree, exportedAt: string): BuildResult {
 }
 
 export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
-  const [{ validatePack, createSourceText, placesKey }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+  const [{ validatePack, createSourceText, placesKey, blocksUse }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const files = tree.files;
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
@@ -115,7 +115,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
       }
       add(s.file, d);
     }
-    if (validation.diagnostics.some((d) => d.severity === 'error') || result.diagnostics.some((d) => d.severity === 'error')) pack = undefined;
+    if (validation.diagnostics.some(blocksUse) || result.diagnostics.some((d) => d.severity === 'error')) pack = undefined;
   } else pack = undefined;
   const reports: FileReport[] = [...byFile].map(([file, diagnostics]) => {
     const src = sourceOf(file);

@@ -9,6 +9,10 @@ import assetUnusedEmailImage from './asset-unused-email-image.js';
 import catalogConfigField from './catalog-config-field.js';
 import catalogUnknownConfigField from './catalog-unknown-config-field.js';
 import filtersUnrecognized from './filters-unrecognized.js';
+import flowCascadeLoop from './flow-cascade-loop.js';
+import flowConflictingActions from './flow-conflicting-actions.js';
+import flowOutsideSendWindow from './flow-outside-send-window.js';
+import flowSelfTrigger from './flow-self-trigger.js';
 import graphCycle from './graph-cycle.js';
 import graphDuplicateEdge from './graph-duplicate-edge.js';
 import graphDuplicateEdgeId from './graph-duplicate-edge-id.js';
@@ -44,6 +48,10 @@ export const RULES: readonly Rule[] = [
   catalogConfigField,
   catalogUnknownConfigField,
   filtersUnrecognized,
+  flowCascadeLoop,
+  flowConflictingActions,
+  flowOutsideSendWindow,
+  flowSelfTrigger,
   graphCycle,
   graphDuplicateEdge,
   graphDuplicateEdgeId,

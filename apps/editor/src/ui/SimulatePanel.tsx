@@ -1,0 +1,117 @@
+// The Simulate panel: pick an event, its subject and a sample contact, and read core's timeline of
+// what the pack does to that contact (simulate, the effects model). A step opens its automation
+// with the block selected; "Show path" selects every block the timeline passed in an automation,
+// so the path lights up on the canvas; a step that starts another automation links to it.
+import { useMemo, useState } from 'react';
+import { analyseFlow, simulate, simulationEvents, type Pack, type Timeline } from '@setup-pack/core';
+
+export interface SimulateSettings {
+  event: string;
+  subject: string;
+  contact: string;
+  at: string;
+  timeZone: string;
+  days: number;
+}
+
+const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+export const defaultSimulation = (): SimulateSettings => ({
+  event: 'contact_created',
+  subject: '',
+  contact: JSON.stringify({ first_name: 'Rosa', last_name: 'Diaz', tags: [] }, null, 2),
+  at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+  timeZone: localZone(),
+  days: 30,
+});
+
+/** The timeline for the settings, or what keeps it from running, in words. */
+export function runSimulation(pack: Pack, s: SimulateSettings): { timeline?: Timeline; problem?: string } {
+  let contact: unknown;
+  try {
+    contact = JSON.parse(s.contact);
+  } catch (e) {
+    return { problem: `The contact is not JSON: ${(e as Error).message}` };
+  }
+  try {
+    return { timeline: simulate(pack, { event: s.event, subject: s.subject || undefined, contact, at: s.at, timeZone: s.timeZone, days: s.days }) };
+  } catch (e) {
+    const field = (e as { field?: string }).field;
+    return { problem: `${field ? `${field}: ` : ''}${(e as Error).message}` };
+  }
+}
+
+/** The subjects an event can name: the pack's items (and listed references) of its type, by key and name. */
+function subjectsFor(pack: Pack, event: string): { key: string; name: string }[] {
+  const type = simulationEvents().find((e) => e.event === event)?.subject;
+  if (!type) return [];
+  const { flow } = analyseFlow(pack);
+  if (type === 'automation') return flow.automations.map((a) => ({ key: a.key, name: a.name }));
+  return [...flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, name]) => ({ key: k.slice(type.length + 1), name }));
+}
+
+export function SimulatePanel({ pack, onStep, onPath, onClose }: {
+  pack: Pack;
+  /** Opens automation `key` with block `node` selected ('' for its trigger). */
+  onStep: (automation: string, node: string) => void;
+  /** Selects every block the timeline passed in automation `key`. */
+  onPath: (automation: string, nodes: string[]) => void;
+  onClose: () => void;
+}) {
+  const [s, setS] = useState<SimulateSettings>(defaultSimulation);
+  const set = (patch: Partial<SimulateSettings>) => setS((x) => ({ ...x, ...patch }));
+  const result = useMemo(() => runSimulation(pack, s), [pack, s]);
+  const subjects = useMemo(() => subjectsFor(pack, s.event), [pack, s.event]);
+  const t = result.timeline;
+  const pathOf = (key: string) => [...new Set((t?.steps ?? []).filter((x) => x.automation === key && x.node).map((x) => x.node))];
+  return (
+    <section className="simulate-panel" aria-label="Simulate">
+      <h2>Simulate a contact</h2>
+      <div className="simulate-form">
+        <label>Event <select value={s.event} onChange={(e) => set({ event: e.target.value, subject: '' })}>
+          {simulationEvents().map((e) => <option key={e.event} value={e.event}>{e.event.replace(/_/g, ' ')}</option>)}
+        </select></label>
+        {subjects.length > 0 && (
+          <label>Names <select value={s.subject} onChange={(e) => set({ subject: e.target.value })} aria-label="Event subject">
+            <option value="">(any)</option>
+            {subjects.map((x) => <option key={x.key} value={x.key}>{x.name}</option>)}
+          </select></label>
+        )}
+        <label>At <input value={s.at} onChange={(e) => set({ at: e.target.value })} aria-label="When the event happens (RFC 3339)" /></label>
+        <label>Time zone <input value={s.timeZone} onChange={(e) => set({ timeZone: e.target.value })} /></label>
+        <label>Days <input type="number" min={1} max={366} value={s.days} onChange={(e) => set({ days: Number(e.target.value) || 1 })} /></label>
+        <label className="simulate-contact">Contact (JSON, as the API returns one)<textarea rows={4} value={s.contact} onChange={(e) => set({ contact: e.target.value })} /></label>
+      </div>
+      {result.problem && <p className="error" role="alert">{result.problem}</p>}
+      {t && <TimelineView t={t} pathOf={pathOf} onStep={onStep} onPath={onPath} />}
+      <p><button onClick={onClose}>Close</button></p>
+    </section>
+  );
+}
+
+function TimelineView({ t, pathOf, onStep, onPath }: { t: Timeline; pathOf: (key: string) => string[]; onStep: (a: string, n: string) => void; onPath: (a: string, n: string[]) => void }) {
+  const automations = [...new Set(t.steps.map((x) => x.automation))];
+  return (
+    <div data-testid="timeline">
+      <p className="simulate-summary" role="status"><strong>{t.summary.words}.</strong></p>
+      {t.loop && <p className="error" role="alert" data-testid="simulate-loop">Loop: {t.loop.message}</p>}
+      {t.assumptions.map((a) => <p key={a} className="help">Assumed: {a}</p>)}
+      {automations.length > 0 && (
+        <p className="help">Show path: {automations.map((a) => <button key={a} onClick={() => onPath(a, pathOf(a))}>{t.steps.find((x) => x.automation === a)!.automationName}</button>)}</p>
+      )}
+      <ol className="timeline">
+        {t.steps.map((x, i) => (
+          <li key={i} className={x.message ? 'message' : undefined}>
+            <button className="link" onClick={() => onStep(x.automation, x.node)}>
+              <time>{x.at.slice(0, 16).replace('T', ' ')}</time> {x.automationName}{x.node ? ` › ${x.node}` : ''}
+            </button>{' '}
+            {x.does}
+            {x.branch && <span className="help"> → {x.branch.handle}: {x.branch.why}</span>}
+            {x.starts?.map((k) => <button key={k} className="link" onClick={() => onStep(k, '')}> → opens {k}</button>)}
+            {x.assuming && <span className="help"> (if {x.assuming})</span>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,465 @@
+// The simulator: one contact's path through a pack's automations from one event, as a
+// deterministic timeline. Waits are resolved in the workspace's time zone, messages held to the
+// send window, send days and holidays; the events blocks cause start other automations (the
+// effects model, the cascade); a condition the contact's fields decide takes its branch, one they
+// cannot decide forks the timeline and says so. A state that repeats is a loop: the simulation
+// stops there and names it. Pure: the CLI, the editor's Simulate panel and the language server
+// call it with a validated pack.
+import { describeConfig, NODE_CATALOG } from '../catalog/nodes.js';
+import { closest } from '../text.js';
+import type { Pack } from '../types.js';
+import { cascadeOf, edgeWords, SUBJECT_TYPE, type Cascade } from './cascade.js';
+import { contactState, evaluate, readContact, type SimContact } from './contact.js';
+import { EFFECTS, subjectOf, type BlockEffects, type EventKind } from './effects.js';
+import { flowOfPack, nameOf, type FlowAutomation, type FlowPack, type FlowSettings } from './flow.js';
+import { waitMinutes, waitUntilMinute } from './waits.js';
+import { hasWindow, inWindowMinutes } from './window.js';
+import { addDays, dateText, instantOf, isoIn, isTimeZone, wallOf } from './zone.js';
+
+export interface SimulateInput {
+  /** The starting event, as a trigger kind without `trigger.`: tag_added, stage_changed, contact_created, manual… */
+  event: string;
+  /** What the event names (a tag, stage, field, template, pipeline or deal stage: pack key or name); for `manual`, the automation. */
+  subject?: string;
+  /** The contact, as the workspace API returns one (first_name required). */
+  contact: unknown;
+  /** When the event happens (RFC 3339). */
+  at: string;
+  /** How far to follow (default 30 days). */
+  days?: number;
+  /** The workspace's time zone (IANA name; default UTC). */
+  timeZone?: string;
+  /** The workspace's holidays, `YYYY-MM-DD`, for send_window_skip_holidays. */
+  holidays?: string[];
+}
+
+export interface TimelineStep {
+  /** When the step runs, RFC 3339 in the workspace's time zone. */
+  at: string;
+  automation: string;
+  automationName: string;
+  /** The block ('' for an automation starting). */
+  node: string;
+  kind: string;
+  /** What happens, in words. */
+  does: string;
+  /** The output taken, and why. */
+  branch?: { handle: string; why: string };
+  message?: { channel: 'email' | 'sms'; heldFrom?: string };
+  /** Automations this step starts (their keys). */
+  starts?: string[];
+  /** What may also follow, not simulated (an email that may be opened…). */
+  may?: string[];
+  /** The assumptions this step rests on, where a condition could not be decided. */
+  assuming?: string;
+}
+
+export interface Timeline {
+  version: 1;
+  pack: { packId: string; name: string; version: string };
+  start: { event: string; subject?: string; at: string; timeZone: string; contact: string; days: number };
+  steps: TimelineStep[];
+  /** Why it ended: every run done, a loop found, the time horizon, or the step limit. */
+  ended: 'done' | 'loop' | 'horizon' | 'limit';
+  loop?: { automations: string[]; message: string; period: string; perTurn: { email: number; sms: number } };
+  /** Conditions the contact's fields could not decide (both branches followed). */
+  assumptions: string[];
+  summary: { email: { day: number; week: number; total: number }; sms: { day: number; week: number; total: number }; words: string };
+}
+
+/** Input the simulator cannot start from, naming the field (`event`, `subject`, `at`, `timeZone`, `contact.first_name`…). */
+export class SimulateError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(message);
+    this.name = 'SimulateError';
+  }
+}
+
+const MAX_STEPS = 5000;
+const MINUTE = 60000;
+const DAY = 1440 * MINUTE;
+
+interface Token {
+  time: number;
+  seq: number;
+  run: number;
+  node: number;
+  assuming: string;
+}
+
+interface Run {
+  automation: number;
+  live: number;
+  stopped: boolean;
+}
+
+/** The trigger kinds an event of the simulation can name, and what their subject is an id of. */
+export function simulationEvents(): { event: string; subject?: string }[] {
+  return [...EFFECTS].filter(([k]) => k.startsWith('trigger.')).map(([k, e]) => {
+    const on = e.starts && e.starts.on !== 'time' && e.starts.on !== 'external' ? e.starts.on : undefined;
+    const type = on ? SUBJECT_TYPE[on] : undefined;
+    return { event: k.slice('trigger.'.length), ...(type ? { subject: type } : k === 'trigger.manual' ? { subject: 'automation' } : {}) };
+  });
+}
+
+/** Follows one contact from one event through the pack's automations. */
+export function simulate(pack: Pack, input: SimulateInput): Timeline {
+  const sim = new Simulation(pack, input);
+  sim.run();
+  return sim.timeline();
+}
+
+class Simulation {
+  readonly flow: FlowPack;
+  readonly cascade: Cascade;
+  readonly zone: string;
+  readonly start: number;
+  readonly horizon: number;
+  readonly holidays: Set<string>;
+  readonly contact: SimContact;
+  readonly steps: (TimelineStep & { ms: number })[] = [];
+  readonly queue: Token[] = [];
+  readonly runs: Run[] = [];
+  readonly active = new Map<number, number>();
+  readonly completed = new Set<number>();
+  readonly seen = new Map<string, { step: number; ms: number }>();
+  readonly assumptions: string[] = [];
+  ended: Timeline['ended'] = 'done';
+  loop?: Timeline['loop'];
+  seq = 0;
+  subject?: string;
+
+  constructor(readonly pack: Pack, readonly input: SimulateInput) {
+    this.flow = flowOfPack(pack);
+    this.cascade = cascadeOf(this.flow);
+    this.zone = input.timeZone ?? 'UTC';
+    if (!isTimeZone(this.zone)) throw new SimulateError('timeZone', `"${this.zone}" is not a time zone this platform knows (give an IANA name such as America/New_York, or UTC)`);
+    this.start = Date.parse(input.at);
+    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(input.at) || Number.isNaN(this.start)) {
+      throw new SimulateError('at', `"${input.at}" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)`);
+    }
+    const days = input.days ?? 30;
+    if (!Number.isInteger(days) || days < 1 || days > 366) throw new SimulateError('days', `days must be a whole number from 1 to 366, not ${days}`);
+    this.horizon = this.start + days * DAY;
+    this.holidays = new Set(input.holidays ?? []);
+    for (const h of this.holidays) if (!/^\d{4}-\d\d-\d\d$/.test(h)) throw new SimulateError('holidays', `holiday "${h}" is not a date (YYYY-MM-DD)`);
+    const names = (type: string) => new Map([...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v]));
+    try {
+      this.contact = readContact(input.contact, names('tag'), names('stage'));
+    } catch (e) {
+      const field = (e as { field?: string }).field;
+      throw new SimulateError(field ? `contact.${field}` : 'contact', (e as Error).message);
+    }
+  }
+
+  run(): void {
+    this.begin();
+    while (this.queue.length && this.ended === 'done') {
+      const token = this.queue.shift()!;
+      if (token.time > this.horizon) {
+        this.ended = 'horizon';
+        break;
+      }
+      if (this.steps.length >= MAX_STEPS) {
+        this.ended = 'limit';
+        break;
+      }
+      const run = this.runs[token.run];
+      if (!run.stopped) this.step(token);
+      if (--run.live === 0) this.finish(token.run);
+    }
+  }
+
+  /** Applies the starting event to the contact and starts the automations it starts. */
+  private begin(): void {
+    const kind = `trigger.${this.input.event}`;
+    const effects = EFFECTS.get(kind);
+    if (!effects?.starts) {
+      const known = simulationEvents().map((e) => e.event);
+      const near = closest(this.input.event, known);
+      throw new SimulateError('event', `"${this.input.event}" is not an event the simulator knows${near ? `; did you mean ${near}?` : ''} (one of: ${known.join(', ')})`);
+    }
+    const starts = effects.starts;
+    if (starts.on !== 'time' && starts.on !== 'external') {
+      this.subject = this.resolveSubject(SUBJECT_TYPE[starts.on]);
+      this.applyEvent(starts.on, this.subject);
+      this.emit(starts.on, this.subject, this.start, 'the event');
+      return;
+    }
+    const only = kind === 'trigger.manual' ? this.resolveSubject('automation') : undefined;
+    this.flow.automations.forEach((a, i) => {
+      if (only !== undefined && a.key !== only) return;
+      const t = a.triggers.find((n) => a.nodes[n].kind === kind);
+      if (t !== undefined) this.enroll(i, t, this.start, 'the event');
+    });
+  }
+
+  /** The pack key the input's subject names (a key, or a name of a pack item or listed reference), or an error naming what the pack has. */
+  private resolveSubject(type: string | undefined): string | undefined {
+    const s = this.input.subject;
+    if (s === undefined || s === '') return undefined;
+    if (!type) throw new SimulateError('subject', `event ${this.input.event} names nothing; leave the subject out`);
+    const candidates = type === 'automation' ? this.flow.automations.map((a) => [a.key, a.name] as const) : [...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v] as const);
+    const hit = candidates.find(([k]) => k === s) ?? candidates.find(([, n]) => n.trim().toLowerCase() === s.trim().toLowerCase());
+    if (hit) return hit[0];
+    const list = candidates.map(([k, n]) => (k === n ? k : `${k} ("${n}")`)).join(', ');
+    const near = closest(s, candidates.flatMap(([k, n]) => [k, n]));
+    throw new SimulateError('subject', `${type} "${s}" is not in the pack${near ? `; did you mean "${near}"?` : ''}${list ? ` (it has: ${list})` : ` (it has no ${type})`}`);
+  }
+
+  /** What an event does to the contact's state. */
+  private applyEvent(event: EventKind, subject: string | undefined): void {
+    if (event === 'tag_added' && subject) this.contact.tags.add(subject);
+    if (event === 'tag_removed' && subject) this.contact.tags.delete(subject);
+    if (event === 'stage_changed' && subject) this.contact.stage = subject;
+  }
+
+  /** Starts every automation whose trigger the event starts. */
+  private emit(event: EventKind, subject: string | undefined, at: number, cause: string): string[] {
+    const started: string[] = [];
+    this.flow.automations.forEach((a, i) => {
+      for (const t of a.triggers) {
+        const starts = EFFECTS.get(a.nodes[t].kind)?.starts;
+        if (!starts || starts.on !== event) continue;
+        const want = subjectOf(starts.subject, a.nodes[t].config);
+        if (want !== undefined && subject !== undefined && want !== subject) continue;
+        if (this.enroll(i, t, at, cause)) started.push(a.key);
+        break;
+      }
+    });
+    return started;
+  }
+
+  /** Enrolls the contact in automation `i` at trigger `t`, unless it is in it now or may not come back; a state seen before is a loop. */
+  private enroll(i: number, t: number, at: number, cause: string): boolean {
+    if (this.ended !== 'done') return false;
+    const a = this.flow.automations[i];
+    if (this.active.has(i)) return false;
+    if (this.completed.has(i) && !a.settings.allowReenrollment) return false;
+    const state = `${i}|${contactState(this.contact)}|${[...this.active.keys()].sort().join(',')}`;
+    const before = this.seen.get(state);
+    this.record(at, a, -1, { does: `"${a.name}" starts (${cause})` });
+    if (before) return this.loopFound(before, at), false;
+    this.seen.set(state, { step: this.steps.length - 1, ms: at });
+    const run = this.runs.push({ automation: i, live: 0, stopped: false }) - 1;
+    this.active.set(i, run);
+    this.follow(run, t, at, '');
+    return true;
+  }
+
+  private loopFound(first: { step: number; ms: number }, at: number): void {
+    const between = this.steps.slice(first.step, -1);
+    const names = [...new Set(between.filter((s) => s.node === '').map((s) => s.automation))];
+    const perTurn = { email: between.filter((s) => s.message?.channel === 'email').length, sms: between.filter((s) => s.message?.channel === 'sms').length };
+    const period = words(at - first.ms);
+    const loopNames = names.map((k) => `"${this.flow.automations.find((a) => a.key === k)!.name}"`);
+    this.loop = { automations: names, period, perTurn, message: `${this.contact.name} is back in the state of ${isoIn(first.ms, this.zone)}: ${loopNames.join(' → ')} → ${loopNames[0]} repeats every ${period}, and each turn sends ${messages(perTurn)}` };
+    this.ended = 'loop';
+  }
+
+  /** Queues the blocks after `node` along its outputs (all of them, or `handle`'s). */
+  private follow(run: number, node: number, at: number, assuming: string, handle?: string): void {
+    const a = this.flow.automations[this.runs[run].automation];
+    for (const e of a.nodes[node].next) {
+      if (handle !== undefined && e.handle !== handle) continue;
+      this.push({ time: at, seq: this.seq++, run, node: e.to, assuming });
+    }
+  }
+
+  private push(token: Token): void {
+    this.runs[token.run].live++;
+    let i = this.queue.length;
+    while (i > 0 && (this.queue[i - 1].time > token.time || (this.queue[i - 1].time === token.time && this.queue[i - 1].seq > token.seq))) i--;
+    this.queue.splice(i, 0, token);
+  }
+
+  private finish(run: number): void {
+    const r = this.runs[run];
+    if (this.active.get(r.automation) === run) this.active.delete(r.automation);
+    this.completed.add(r.automation);
+  }
+
+  private record(ms: number, a: FlowAutomation, node: number, rest: Omit<TimelineStep, 'at' | 'automation' | 'automationName' | 'node' | 'kind'>): void {
+    const n = node >= 0 ? a.nodes[node] : undefined;
+    this.steps.push({ ms, at: isoIn(ms, this.zone), automation: a.key, automationName: a.name, node: n?.id ?? '', kind: n?.kind ?? a.nodes[a.triggers[0]]?.kind ?? '', ...rest });
+  }
+
+  /** Runs one block of a run at the token's time. */
+  private step(token: Token): void {
+    const a = this.flow.automations[this.runs[token.run].automation];
+    const node = a.nodes[token.node];
+    const effects = EFFECTS.get(node.kind) ?? {};
+    const assuming = token.assuming || undefined;
+    const base = { ...(assuming ? { assuming } : {}) };
+    if (effects.control) return this.control(token, a, effects.control, base);
+    if (effects.message) return this.message(token, a, effects.message, base);
+    const words = describeConfig(node.kind, node.config).map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id))).join('');
+    // The run goes on before what its events start: the blocks after this one are queued first,
+    // and its own line comes before the lines of the automations it starts.
+    this.follow(token.run, token.node, token.time, token.assuming);
+    this.record(token.time, a, token.node, { ...base, does: `${labelOf(node.kind)}${words ? ` (${words})` : ''}` });
+    const mine = this.steps[this.steps.length - 1];
+    const starts = this.act(token, a, effects);
+    const may = this.mayFollow(a, token.node);
+    if (starts.length) mine.starts = starts;
+    if (may.length) mine.may = may;
+  }
+
+  /** What an action does to the contact and to automations; the automations its events start. */
+  private act(token: Token, a: FlowAutomation, effects: BlockEffects): string[] {
+    const node = a.nodes[token.node];
+    const c = this.contact;
+    const cause = `"${a.name}" block "${node.id}"`;
+    if (effects.automations) {
+      const ids = ([] as unknown[]).concat(node.config?.[effects.automations.field] ?? []).filter((x): x is string => typeof x === 'string');
+      const targets = ids.map((k) => this.flow.automations.findIndex((x) => x.key === k)).filter((x) => x >= 0);
+      if (effects.automations.does === 'stop') {
+        for (const t of targets) {
+          const run = this.active.get(t);
+          if (run !== undefined) this.runs[run].stopped = true;
+        }
+        return [];
+      }
+      return targets.filter((t) => this.enroll(t, this.flow.automations[t].triggers[0], token.time, cause)).map((t) => this.flow.automations[t].key);
+    }
+    if (effects.contact === 'do-not-contact') c.doNotContact.add(String(node.config?.channel ?? 'all'));
+    if (effects.contact === 'email-subscription') c.emailSubscribed = node.config?.subscribed !== false;
+    const started: string[] = [];
+    for (const e of effects.causes ?? []) {
+      if (e.certainty !== 'certain') continue;
+      const subject = subjectOf(e.subject, node.config);
+      if (e.whenStageType && this.flow.stageTypes.get(String(node.config?.stage_id ?? '')) !== e.whenStageType) continue;
+      if (!this.changes(e.event, subject, node.config)) continue;
+      this.applyEvent(e.event, subject);
+      started.push(...this.emit(e.event, subject, token.time, cause));
+    }
+    return started;
+  }
+
+  /** Whether the event changes the contact (a tag it has already is not added again). */
+  private changes(event: EventKind, subject: string | undefined, config: Record<string, unknown> | undefined): boolean {
+    if (event === 'tag_added') return subject !== undefined && !this.contact.tags.has(subject);
+    if (event === 'tag_removed') return subject !== undefined && this.contact.tags.has(subject);
+    if (event === 'stage_changed') return subject !== undefined && this.contact.stage !== subject;
+    if (event === 'field_changed' && subject !== undefined) {
+      const before = this.contact.fields.get(subject);
+      this.contact.fields.set(subject, config?.value);
+      return before !== config?.value;
+    }
+    if (event === 'deal_created' || event === 'deal_stage_changed') this.contact.deal = { ...(this.contact.deal ?? {}), stage: String(config?.stage_id ?? '') };
+    return true;
+  }
+
+  /** The possible events of a block (not simulated) and the automations they would start. */
+  private mayFollow(a: FlowAutomation, node: number): string[] {
+    const i = this.flow.automations.indexOf(a);
+    return this.cascade.out[i].map((x) => this.cascade.edges[x]).filter((e) => e.node === node && e.certainty === 'possible').map((e) => `${edgeWords(this.flow, e)}, which would start "${this.flow.automations[e.to].name}" (not simulated)`);
+  }
+
+  private control(token: Token, a: FlowAutomation, control: 'wait' | 'if' | 'ai_branch' | 'loop', base: { assuming?: string }): void {
+    const node = a.nodes[token.node];
+    if (control === 'wait') {
+      const next = this.waitEnd(token.time, node.config);
+      this.record(token.time, a, token.node, { ...base, does: next === undefined ? 'waits for a length the model cannot read: the run stops here' : `waits until ${isoIn(next, this.zone)}` });
+      if (next !== undefined) this.follow(token.run, token.node, next, token.assuming);
+      return;
+    }
+    if (control === 'if') {
+      const answer = evaluate(node.config?.conditions, this.contact);
+      if (answer !== undefined) {
+        this.record(token.time, a, token.node, { ...base, does: 'checks its condition', branch: { handle: String(answer), why: `the contact's fields make the condition ${answer}` } });
+        return this.follow(token.run, token.node, token.time, token.assuming, String(answer));
+      }
+    }
+    const handles = [...new Set(node.next.map((e) => e.handle))];
+    const what = control === 'if' ? `the condition of "${node.id}" in "${a.name}" is` : control === 'ai_branch' ? `AI in "${node.id}" of "${a.name}" chooses` : `the loop "${node.id}" in "${a.name}" takes`;
+    if (control !== 'loop') this.assumptions.push(`${what} ${handles.join(' or ')}: both followed`);
+    this.record(token.time, a, token.node, { ...base, does: control === 'loop' ? 'repeats for each item: followed once, then done' : `cannot be decided for this contact: the timeline forks (${handles.join(', ')})` });
+    for (const h of handles) this.follow(token.run, token.node, token.time, control === 'loop' ? token.assuming : [token.assuming, `${what} ${h}`].filter(Boolean).join('; '), h);
+  }
+
+  /** When a wait ends: its length, or the next `until` time of day, whichever comes first. */
+  private waitEnd(at: number, config: Record<string, unknown> | undefined): number | undefined {
+    const length = waitMinutes(config);
+    const until = waitUntilMinute(config);
+    const byLength = length === undefined ? undefined : at + length * MINUTE;
+    if (until === undefined) return byLength ?? (config?.duration === undefined && config?.until === undefined ? at : undefined);
+    const w = wallOf(at, this.zone);
+    for (let d = 0; d < 3; d++) {
+      const date = addDays(w.year, w.month, w.day, d);
+      const t = instantOf(date.year, date.month, date.day, until, this.zone);
+      if (t >= at) return byLength === undefined ? t : Math.min(t, byLength);
+    }
+    return byLength;
+  }
+
+  /** A message block: sent (held to the send window first), or not sent to a contact who may not get it. */
+  private message(token: Token, a: FlowAutomation, kind: 'email' | 'sms' | 'config', base: { assuming?: string }): void {
+    const node = a.nodes[token.node];
+    const channel: 'email' | 'sms' = kind === 'config' ? (node.config?.channel === 'email' ? 'email' : 'sms') : kind;
+    const c = this.contact;
+    if (c.doNotContact.has('all') || c.doNotContact.has(channel) || (channel === 'email' && !c.emailSubscribed)) {
+      this.record(token.time, a, token.node, { ...base, does: `does not send the ${channel === 'email' ? 'email' : 'SMS'}: ${channel === 'email' && !c.emailSubscribed ? 'the contact is unsubscribed from email' : 'the contact is marked do-not-contact'}` });
+      return this.follow(token.run, token.node, token.time, token.assuming);
+    }
+    const sendAt = nextOpen(token.time, a.settings, this.zone, this.holidays);
+    if (sendAt === undefined) {
+      this.record(token.time, a, token.node, { ...base, does: 'never sends: its send window never opens' });
+      return;
+    }
+    const words = describeConfig(node.kind, node.config).map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id))).join('');
+    const may = this.mayFollow(a, token.node);
+    this.record(sendAt, a, token.node, { ...base, does: `sends ${channel === 'email' ? 'an email' : 'an SMS'} to ${c.name}${words ? ` (${words})` : ''}${sendAt > token.time ? `, held to the send window from ${isoIn(token.time, this.zone)}` : ''}`, message: { channel, ...(sendAt > token.time ? { heldFrom: isoIn(token.time, this.zone) } : {}) }, ...(may.length ? { may } : {}) });
+    this.follow(token.run, token.node, sendAt, token.assuming);
+  }
+
+  timeline(): Timeline {
+    const count = (channel: 'email' | 'sms', within: number) => this.steps.filter((s) => s.message?.channel === channel && s.ms < this.start + within).length;
+    const email = { day: count('email', DAY), week: count('email', 7 * DAY), total: count('email', Infinity) };
+    const sms = { day: count('sms', DAY), week: count('sms', 7 * DAY), total: count('sms', Infinity) };
+    const p = this.pack;
+    return {
+      version: 1,
+      pack: { packId: p.packId, name: p.name, version: p.version },
+      start: { event: this.input.event, ...(this.subject !== undefined ? { subject: this.subject } : {}), at: isoIn(this.start, this.zone), timeZone: this.zone, contact: this.contact.name, days: this.input.days ?? 30 },
+      steps: this.steps.map(({ ms: _ms, ...s }) => s),
+      ended: this.ended,
+      ...(this.loop ? { loop: this.loop } : {}),
+      assumptions: this.assumptions,
+      summary: { email, sms, words: summaryWords(this.contact.name, email, sms, this.loop) },
+    };
+  }
+}
+
+/** When a message held to the automation's send window goes out: now when inside it, else when it next opens (undefined: never). */
+export function nextOpen(ms: number, s: FlowSettings, zone: string, holidays: ReadonlySet<string>): number | undefined {
+  const skip = s.skipHolidays && holidays.size > 0;
+  if (!hasWindow(s) && !skip) return ms;
+  const w = wallOf(ms, zone);
+  const dayOk = (weekday: number, date: { year: number; month: number; day: number }) => (s.days === undefined || s.days.includes(weekday)) && !(skip && holidays.has(dateText(date)));
+  if (dayOk(w.weekday, w) && inWindowMinutes(s, w.minute)) return ms;
+  for (let d = 0; d <= 14; d++) {
+    const date = addDays(w.year, w.month, w.day, d);
+    if (!dayOk((w.weekday + d) % 7, date)) continue;
+    const t = instantOf(date.year, date.month, date.day, s.windowStart ?? 0, zone);
+    if (t >= ms) return t;
+  }
+  return undefined;
+}
+
+const labelOf = (kind: string) => NODE_CATALOG.get(kind)?.label ?? kind;
+
+function words(ms: number): string {
+  const m = Math.round(ms / MINUTE);
+  if (m === 0) return 'moment, without pause';
+  const d = Math.floor(m / 1440);
+  const h = Math.floor((m % 1440) / 60);
+  return [d ? `${d} d` : '', h ? `${h} h` : '', m % 60 ? `${m % 60} min` : ''].filter(Boolean).join(' ');
+}
+
+const messages = (n: { email: number; sms: number }) => [n.email ? `${n.email} email${n.email > 1 ? 's' : ''}` : '', n.sms ? `${n.sms} SMS` : ''].filter(Boolean).join(' and ') || 'no message';
+
+function summaryWords(name: string, email: { day: number; week: number }, sms: { day: number; week: number }, loop?: Timeline['loop']): string {
+  const text = `${name} gets ${messages({ email: email.day, sms: sms.day })} in the first 24 h, ${messages({ email: email.week, sms: sms.week })} in the first 7 days`;
+  return loop ? `${text} before the simulation stopped at a loop (${loop.automations.length} automation${loop.automations.length > 1 ? 's' : ''}, every ${loop.period}, ${messages(loop.perTurn)} a turn, without end)` : text;
+}

@@ -1,0 +1,97 @@
+// The effects model and the cross-automation analysis over generated packs: every block kind has
+// its effects stated, the analysis terminates on every pack, and a loop planted by adding its
+// closing step is always reported, and removing that step clears it.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EFFECTS, flowSettings, NODE_KINDS, simulate, simulationEvents, validatePack, type AutomationItem, type Pack } from '../src/index.js';
+import { wallOf } from '../src/behaviour/zone.js';
+import { inWindowMinutes } from '../src/behaviour/window.js';
+import { fuzzConfig, validPack } from '@setup-pack/testkit';
+
+const { numRuns, seed } = fuzzConfig('a planted loop is always reported', 100);
+
+/** Two automations on tags of their own: "Planted A" adds the tag that starts "Planted B"; with `closed`, B adds the one that starts A. */
+function planted(pack: Pack, closed: boolean, reenroll: boolean): Pack {
+  const p = structuredClone(pack);
+  const settings = { allow_reenrollment: reenroll, stop_on_reply: false, daily_send_limit: 100 };
+  const auto = (key: string, name: string, on: string, adds: string | null): AutomationItem => ({
+    key,
+    document: {
+      format: 'service.automation-template', version: 1, name, settings,
+      graph: {
+        // The tag that started it is removed first, so adding it again is an event every turn.
+        nodes: [
+          { id: 'start', kind: 'trigger.tag_added', config: { tag_id: on } },
+          { id: 'untag', kind: 'action.remove_tag', config: { tag_id: on } },
+          adds ? { id: 'tag', kind: 'action.add_tag', config: { tag_id: adds } } : { id: 'tag', kind: 'action.add_note', config: { body: 'end' } },
+        ],
+        edges: [{ id: 'e0', source: 'start', target: 'untag' }, { id: 'e1', source: 'untag', target: 'tag' }],
+      },
+    },
+  });
+  p.resources = [...(p.resources ?? []), { key: 'planted a', kind: 'tag', name: 'Planted tag A' }, { key: 'planted b', kind: 'tag', name: 'Planted tag B' }];
+  p.automations = [...(p.automations ?? []), auto('planted a', 'Planted A', 'planted a', 'planted b'), auto('planted b', 'Planted B', 'planted b', closed ? 'planted a' : null)];
+  return p;
+}
+
+/** The loop findings about the planted automations alone (a generated automation may take part in a loop of its own with them). */
+const ZONES = ['UTC', 'America/New_York', 'Europe/Berlin', 'Australia/Lord_Howe', 'Asia/Kathmandu'];
+
+/** Whether a message's time is inside its automation's send window, in the zone, and on no holiday. */
+function inItsWindow(pack: Pack, automation: string, at: string, zone: string, holidays: string[]): boolean {
+  const settings = flowSettings(pack.automations!.find((a) => a.key === automation)!.document.settings);
+  const w = wallOf(Date.parse(at), zone);
+  const date = `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+  if (settings.skipHolidays && holidays.includes(date)) return false;
+  return (settings.days === undefined || settings.days.includes(w.weekday)) && inWindowMinutes(settings, w.minute);
+}
+
+const plantedFindings = (p: Pack) => {
+  const planted = [p.automations!.length - 2, p.automations!.length - 1].map((i) => `/automations/${i}/`);
+  return validatePack(p).diagnostics.filter((d) => d.code === 'flow/cascade-loop' && [d.pointer, ...(d.related ?? []).map((r) => r.pointer)].every((x) => planted.some((at) => x.startsWith(at))));
+};
+
+describe('the effects model', () => {
+  it('states the effects of every block kind of the catalog', () => {
+    expect([...EFFECTS.keys()]).toEqual([...NODE_KINDS]);
+    for (const [kind, e] of EFFECTS) if (kind.startsWith('trigger.')) expect(e.starts, kind).toBeDefined();
+  });
+
+  it(`a loop planted by its closing step is reported, an error with re-enrollment on and a warning without; open, it is not (${numRuns} packs)`, () => {
+    // A generated automation that starts on any tag added would join the planted loop: left out.
+    const startsOnTags = (p: Pack) => (p.automations ?? []).some((a) => a.document.graph.nodes.some((n) => n.kind === 'trigger.tag_added'));
+    const small = validPack({ maxItems: 2 }).filter((p) => !startsOnTags(p));
+    fc.assert(
+      fc.property(small, (pack) => {
+        const open = plantedFindings(planted(pack, false, true));
+        expect(open).toEqual([]);
+        const closed = plantedFindings(planted(pack, true, true));
+        expect(closed.map((d) => d.severity)).toEqual(['error']);
+        expect(closed[0].message).toContain('"Planted A" adds tag Planted tag B → "Planted B" adds tag Planted tag A → "Planted A"');
+        expect(closed[0].related?.length).toBe(4);
+        expect(plantedFindings(planted(pack, true, false)).map((d) => d.severity)).toEqual(['warning']);
+      }),
+      { numRuns, seed },
+    );
+  });
+
+  it(`the simulator ends on every generated pack and sends no message outside its automation's window (${numRuns} packs)`, () => {
+    const events = simulationEvents().map((e) => e.event);
+    const input = fc.record({
+      event: fc.constantFrom(...events),
+      at: fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+      zone: fc.constantFrom(...ZONES),
+      holidays: fc.uniqueArray(fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-01-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)), { maxLength: 30 }),
+      days: fc.integer({ min: 1, max: 40 }),
+    });
+    fc.assert(
+      fc.property(validPack({ maxItems: 3 }), input, (pack, { event, at, zone, holidays, days }) => {
+        const t = simulate(pack, { event, contact: { first_name: 'Rosa' }, at, timeZone: zone, holidays, days });
+        expect(['done', 'loop', 'horizon', 'limit']).toContain(t.ended);
+        for (const s of t.steps.filter((x) => x.message)) expect(inItsWindow(pack, s.automation, s.at, zone, holidays), `${s.automation} ${s.node} at ${s.at}`).toBe(true);
+        for (let i = 1; i < t.steps.length; i++) expect(Date.parse(t.steps[i].at) >= Date.parse(t.steps[i - 1].at) || t.steps[i].message !== undefined || t.steps[i - 1].message !== undefined).toBe(true);
+      }),
+      { numRuns, seed },
+    );
+  });
+});
