@@ -1,6 +1,6 @@
-// Load for the fault suites (faults.test.ts, faults.fuzz.test.ts): a real `serve` process driven by
-// a few clients that create, change, delete and list contacts while the database fails under them,
-// every answer recorded; then what the database holds is checked against what was answered.
+// Load for the fault suites (faults.postgres.test.ts, faults.fuzz.test.ts): a real `serve` process
+// driven by a few clients that create, change, delete and list contacts while the database fails
+// under them, every answer recorded; then what the database holds is checked against the answers.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';

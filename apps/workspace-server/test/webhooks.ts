@@ -37,7 +37,7 @@ const tOf = (r: Received) => Number(/t=(\d+)/.exec(String(r.headers['x-service-s
 
 /**
  * `throughPooler`: the store reaches PostgreSQL through a pooler in transaction mode
- * (pgbouncer.webhooks.test.ts), where a test that needs a session of its own (a schema's
+ * (pgbouncer-webhooks.postgres.test.ts), where a test that needs a session of its own (a schema's
  * search_path, a statement prepared on one connection) cannot run.
  */
 export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: boolean } = {}) {

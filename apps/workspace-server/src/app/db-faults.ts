@@ -102,7 +102,7 @@ declare module 'fastify' {
 }
 
 /**
- * Database faults answered as such (docs/api.md, "Errors"): the app's `database` tells the error
+ * Database faults answered as such (docs/api.md, "When the database is unavailable"): the app's `database` tells the error
  * handler which errors are the database's (503 with Retry-After) and says once when the store
  * becomes unavailable and once when it is back.
  */

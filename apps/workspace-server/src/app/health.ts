@@ -14,7 +14,7 @@ export interface HealthOptions {
 const status = (value: string) => ({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: [value] } } });
 
 /**
- * GET /healthz and GET /readyz (docs/api.md, "Health and readiness"), for load balancers and
+ * GET /healthz and GET /readyz (docs/api.md, "Health, readiness and metrics"), for load balancers and
  * supervisors: neither needs a key nor counts against a rate limit. /healthz says the process
  * answers, asking nothing of the store; /readyz that it is warm and its store answers a trivial
  * statement within CHECK_TIMEOUT_MS.

@@ -1,7 +1,7 @@
 // The server behind Debian's PgBouncer in transaction pooling mode (test/private-pgbouncer.ts, in
 // front of a private cluster): why named statements must be off there, and the conformance suite
 // through it with them off (prepared_statements=false in the URL, as an operator would set it).
-// The webhook suite through it: pgbouncer.webhooks.test.ts.
+// The webhook suite through it: pgbouncer-webhooks.postgres.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/db/open.js';
 import { pgBouncerUnavailable, startPgBouncer, type PgBouncer } from './private-pgbouncer.js';
@@ -10,6 +10,7 @@ import { privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres 
 const skip = privatePostgresUnavailable() ?? pgBouncerUnavailable();
 let db: PrivatePostgres | undefined;
 let bouncer: PgBouncer | undefined;
+const sharedUrl = process.env.TEST_DATABASE_URL;
 if (!skip) {
   db = await startPrivatePostgres();
   bouncer = await startPgBouncer(db);
@@ -17,6 +18,9 @@ if (!skip) {
   process.env.TEST_DATABASE_URL = `${bouncer.url}?prepared_statements=false`;
 }
 afterAll(async () => {
+  // A file that runs after this one in the same process finds the shared database again.
+  if (sharedUrl === undefined) delete process.env.TEST_DATABASE_URL;
+  else process.env.TEST_DATABASE_URL = sharedUrl;
   await bouncer?.close();
   await db?.close();
 });
