@@ -68,6 +68,13 @@ export const SECTIONS = [
     method: 'The pack (900 items) carries 2,000 tag references by name (20 per automation, none in the pack) and is planned against a workspace holding n objects in each collection the plan reads; every tenth of the first 20,000 tags has a name a reference asks for, so 1,000 bind by name at 10,000 objects and all 2,000 at 40,000. A plan looks names up in one index per collection, built on first use, so its cost grows with the objects read, not with items × objects.',
   },
   {
+    name: 'core-behaviour',
+    title: 'core: what a pack will do (cascade analysis and simulation)',
+    command: 'npm run bench -- core',
+    measures: 'The cross-automation analysis (the flow/* rules) as a share of `validatePack` on the pack at every limit, and `simulate` following 30 days of a 200-block automation whose blocks start other automations.',
+    method: 'The analysis cost is `validatePack` with every rule against `validatePack` with the flow/* rules disabled, on the same text, interleaved, on the pack at every limit and on a variant whose every automation is started by a tag the others add (thousands of starts, one loop of 100 automations); the target is at most 0.2× of the whole validation. The simulation is one `simulate` call in process (the pack parsed once); the target is under 50 ms. Fastest of interleaved runs.',
+  },
+  {
     name: 'cli',
     title: 'CLI (`packages/cli`)',
     command: 'npm run bench -- cli',

@@ -33,8 +33,8 @@ Environment:
   counted in the database across every process (give all processes the same value), so a slow receiver
   cannot take every slot. --retention-days N (RETENTION_DAYS, default 30) keeps events and finished webhook
   deliveries that long (pruned hourly); 0 keeps them for ever. The installed package serves the editor
-  it ships under /editor/; --editor DIR serves another static build (npm run build -w apps/editor writes
-  apps/editor/dist) and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
+  it ships under /editor/, and a checkout the editor's build once made (npm run build -w apps/editor
+  writes apps/editor/dist); --editor DIR serves another static build and --no-editor none. --cors-origin ORIGIN (repeatable; CORS_ORIGINS,
   comma-separated) lets an editor served from that origin call the API with a key (never "*").
   --workers N (WORKERS, default 1) runs N server processes on one port (node:cluster), PostgreSQL only:
   rate limits, idempotency and webhook claims live in the database, so they hold across them.
@@ -514,12 +514,35 @@ async function adminCommand(command: string, args: string[]): Promise<number> {
     path = `/admin/workspaces/${encodeURIComponent(need(values.workspace, 'workspace'))}/members`;
     body = { name: need(values.name, 'name'), email: need(values.email, 'email') };
   }
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+    throw new Error(`cannot reach ${base} (${cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e as Error).message}): is the server running there? Pass --url or set WORKSPACE_SERVER_URL`);
+  }
   const text = await res.text();
-  (res.ok ? process.stdout : process.stderr).write(`${text}\n`);
-  return res.ok ? 0 : 1;
+  if (res.ok) {
+    process.stdout.write(`${text}\n`);
+    return 0;
+  }
+  process.stderr.write(`${adminRefusal(base, command, res.status, text)}\n`);
+  return 1;
+}
+
+/** A refused admin request in words: which address answered, what it said, and what to do. */
+function adminRefusal(base: string, command: string, status: number, text: string): string {
+  let error: { type?: string; message?: string; param?: string } | undefined;
+  try {
+    error = (JSON.parse(text) as { error?: typeof error }).error;
+  } catch {
+    error = undefined;
+  }
+  if (!error?.type) return `${command}: ${base} answered HTTP ${status}, not as a workspace server does: is --url (or WORKSPACE_SERVER_URL) its address?`;
+  if (error.type === 'authentication_error') return `${command}: ${base} refused the admin token (${error.message}): pass the ADMIN_TOKEN that server was started with (--admin-token or ADMIN_TOKEN), or --url the server it belongs to`;
+  return `${command}: ${base} refused it (HTTP ${status}, ${error.type}${error.param ? `, ${error.param}` : ''}): ${error.message}`;
 }

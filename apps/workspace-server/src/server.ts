@@ -139,8 +139,13 @@ function rawClientError(err: NodeJS.ErrnoException, socket: import('node:net').S
  * scripts/bundle-editor.mjs), or undefined in a checkout where it was never built.
  */
 export function bundledEditorDir(): string | undefined {
-  const dir = fileURLToPath(new URL('../editor/', import.meta.url));
-  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+  // The installed package ships the build beside dist/; in a checkout, the editor's own build
+  // (npm run build -w apps/editor) is served when it has been made.
+  for (const rel of ['../editor/', '../../editor/dist/']) {
+    const dir = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(join(dir, 'index.html'))) return dir;
+  }
+  return undefined;
 }
 
 /** The folder of the editor's build, or an error saying what is missing. */

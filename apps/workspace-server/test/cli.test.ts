@@ -42,6 +42,26 @@ describe('workspace-server commands', () => {
     expect(r.stderr).toBe("workspace-server serve: Unknown option '--nope'; run 'workspace-server serve --help'\n");
   });
 
+  it('an admin command says in words which address refused it and what to do, or that nothing answered there', async () => {
+    let refused = { code: 0 as number | null, stderr: '' };
+    let sayNo = { code: 0 as number | null, stderr: '' };
+    await run(process.execPath, [bin, 'serve', '--memory', '--port', '0'], {
+      until: /listening on (http:\/\/\S+)/,
+      then: async (m) => {
+        refused = await run(process.execPath, [bin, 'add-member', '--workspace', 'ws_x', '--name', 'A', '--email', 'a@x.test', '--url', m[1]], { env: { ADMIN_TOKEN: 'another' } });
+        sayNo = await run(process.execPath, [bin, 'create-workspace', '--name', 'A', '--slug', 'Not a slug!', '--url', m[1]]);
+      },
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^add-member: http:\/\/127\.0\.0\.1:\d+ refused the admin token \([^)]+\): pass the ADMIN_TOKEN that server was started with/);
+    expect(refused.stderr).not.toContain('{"error"');
+    expect(sayNo.code).toBe(1);
+    expect(sayNo.stderr).toMatch(/^create-workspace: http:\/\/127\.0\.0\.1:\d+ refused it \(HTTP 400, invalid_request_error, slug\): /);
+    const nobody = await run(process.execPath, [bin, 'create-key', '--workspace', 'ws_x', '--scopes', 'full_access', '--url', 'http://127.0.0.1:59997']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:59997 \(ECONNREFUSED\): is the server running there\? Pass --url or set WORKSPACE_SERVER_URL/);
+  });
+
   it('npm run server starts a server that answers', async () => {
     let status = 0;
     const r = await run('npm', ['run', 'server', '--', '--memory', '--port', '0'], {

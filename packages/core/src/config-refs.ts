@@ -19,16 +19,22 @@ export interface ConfigRefId {
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** Each kind's reference fields with their place below the node, worked out once (the validator asks for every block of every pack). */
+const REF_FIELDS = new Map<string, { field: ConfigRefId['field']; at: string }[]>();
+for (const [kind, info] of NODE_CATALOG) {
+  const fields = info.fields.filter((f) => f.ref && (f.type === 'ref' || f.type === 'refs')).map((f) => ({ field: f as ConfigRefId['field'], at: `/config/${escape(f.name)}` }));
+  if (fields.length) REF_FIELDS.set(kind, fields);
+}
+const NONE: ConfigRefId[] = [];
+
 /** The non-empty string ids of a block's catalog reference fields (an empty string reads as unset). */
 export function configRefIds(kind: unknown, config: unknown): ConfigRefId[] {
-  const info = typeof kind === 'string' ? NODE_CATALOG.get(kind) : undefined;
-  if (!info || !isObj(config)) return [];
+  const fields = typeof kind === 'string' ? REF_FIELDS.get(kind) : undefined;
+  if (!fields || !isObj(config)) return NONE;
   const out: ConfigRefId[] = [];
-  for (const field of info.fields) {
-    if (!field.ref || (field.type !== 'ref' && field.type !== 'refs')) continue;
+  for (const { field, at } of fields) {
     const v = config[field.name];
-    const f = field as ConfigRefId['field'];
-    const at = `/config/${escape(field.name)}`;
+    const f = field;
     if (field.type === 'ref' && typeof v === 'string' && v !== '') out.push({ field: f, id: v, path: at });
     if (field.type === 'refs' && Array.isArray(v)) v.forEach((x, i) => typeof x === 'string' && x !== '' && out.push({ field: f, id: x, path: `${at}/${i}` }));
   }

@@ -63,6 +63,10 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
       out.push(`  ${paint.red('✗')} ${p(e.message)}`);
       const label = e.code === 'plan/unresolved-reference' || e.code === 'plan/unknown-binding' ? 'in the workspace:' : 'candidate';
       for (const c of e.candidates ?? []) out.push(`      ${label} ${p(c.id)}${c.name ? ` "${p(c.name)}"` : ''}`);
+      // A member is the one reference type a workspace server of your own adds by hand: say how.
+      if (e.code === 'plan/unresolved-reference' && e.reference?.type === 'user' && e.reference.name) {
+        out.push(`      or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name ${JSON.stringify(p(e.reference.name))} --email <address>`);
+      }
     }
     return out.join('\n') + '\n';
   }

@@ -39,16 +39,32 @@ export async function fetchSnapshot(client: WorkspaceClient, collections: Worksp
     const keys = await client.listAll<{ key: string; object_id: string }>(`/v1/idempotency-keys?prefix=${encodeURIComponent(idempotencyPrefix(resumeOf))}`);
     snapshot.createdByKey = Object.fromEntries(keys.map((k) => [k.key, k.object_id]));
   }
+  // A key that may not read some collections is told all of them at once, not one per run.
+  const refused: WorkspaceApiError[] = [];
   for (const c of collections) {
-    if (c === 'brand') {
-      const brand = await client.get<WorkspaceObject>(COLLECTION_PATH.brand);
-      if (brand !== null && typeof brand !== 'object') throw client.malformed('GET', COLLECTION_PATH.brand, 'a brand object');
-      snapshot.collections.brand = brand && brand.fields ? [brand] : [];
-      continue;
+    try {
+      await readCollection(client, snapshot, c);
+    } catch (e) {
+      if (e instanceof WorkspaceApiError && e.status === 403) refused.push(e);
+      else throw e;
     }
-    snapshot.collections[c] = await client.listAll<WorkspaceObject>(LIST_PATH[c] ?? COLLECTION_PATH[c]);
+  }
+  if (refused.length === 1) throw refused[0];
+  if (refused.length) {
+    const what = refused.map((e) => `${e.method} ${e.path} (${e.message})`).join('; ');
+    throw new WorkspaceApiError(403, 'permission_error', `This API key may not read ${refused.length} of the collections the plan needs: ${what}; nothing was written: use a key with those scopes or full_access`, 'scopes', refused[0].method, refused[0].path);
   }
   return snapshot;
+}
+
+async function readCollection(client: WorkspaceClient, snapshot: WorkspaceSnapshot, c: WorkspaceCollection): Promise<void> {
+  if (c === 'brand') {
+    const brand = await client.get<WorkspaceObject>(COLLECTION_PATH.brand);
+    if (brand !== null && typeof brand !== 'object') throw client.malformed('GET', COLLECTION_PATH.brand, 'a brand object');
+    snapshot.collections.brand = brand && brand.fields ? [brand] : [];
+    return;
+  }
+  snapshot.collections[c] = await client.listAll<WorkspaceObject>(LIST_PATH[c] ?? COLLECTION_PATH[c]);
 }
 
 export interface LedgerRecord {

@@ -31,7 +31,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     const up = await cli(['plan', 'releases/buyer-lead-1.1.0.json', '--prune', '--url', server().base, '--key', ws.key], {});
     expect(up.code).toBe(0);
     expect(up.stdout).toMatch(/version: 1\.0\.0 → 1\.1\.0 \(upgrade\)/);
-    expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed\)$/m);
+    expect(up.stdout).toMatch(/^ {2}~ template tpl-follow-up "Follow-up email \(buyers\)" \(content changed: [a-z_, ]+\)$/m);
     expect(up.stdout).toMatch(/^ {2}- automation old-reminder "Old reminder" \(gone from the release\)$/m);
 
     const tty = await cli(['install', 'releases/buyer-lead-1.1.0.json', '--prune'], env, FIXTURES_DIR, true);
@@ -61,6 +61,7 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/The plan failed \(1 problem\)/);
     expect(r.stderr).toMatch(/user "Avery Brooks" \(usr_listing_coord\).*--bind user:usr_listing_coord=<workspace id>/);
+    expect(r.stderr).toContain('or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name "Avery Brooks" --email <address>');
     const json = await cli(['plan', 'valid/listing-marketing.json', '--format', 'json', '--detailed-exitcode'], env);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).errors[0].code).toBe('plan/unresolved-reference');

@@ -54,3 +54,16 @@ describe('a key that stops working in the middle of an install', () => {
     });
   }
 });
+
+describe('a key with too few scopes to read what the plan needs', () => {
+  it('is told every collection it may not read at once, not one per run', async () => {
+    const ws = await server().workspace();
+    const key = await server().admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['read_install_ledgers', 'read_tags'] });
+    const r = await cli(['plan', 'valid/listing-marketing.json'], { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: key.secret });
+    expect(r.code).toBe(1);
+    const said = r.stderr;
+    expect(said).toMatch(/This API key may not read \d+ of the collections the plan needs: /);
+    for (const scope of ['read_message_templates', 'read_smart_lists', 'read_automations', 'read_members']) expect(said).toContain(scope);
+    expect(said).not.toContain('read_tags scope');
+  });
+});

@@ -68,7 +68,7 @@ export async function connect(c: Connection, fetchImpl: typeof fetch = fetch): P
     const origin = typeof location !== 'undefined' ? location.origin : 'this page';
     return {
       ok: false,
-      message: `Cannot reach ${base}: the server is not running there, or it does not allow this editor's origin (${origin}). Start it with --cors-origin ${origin}, or open the editor the server serves at ${base}/editor/.`,
+      message: `Cannot reach ${base}: the server is not running there, or it does not allow this editor's origin (${origin}). Start it with --cors-origin ${origin}, or open the editor from the server itself: ${base}/editor/, where a server that has the editor's build serves it (the installed package, --editor DIR, or a checkout after npm run build -w apps/editor).`,
     };
   }
   const body = (await res.json().catch(() => undefined)) as { workspace?: { id: string; name: string }; api_key?: { scopes?: string[] }; error?: { message?: string } } | undefined;

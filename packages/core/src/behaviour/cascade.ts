@@ -46,6 +46,10 @@ interface Start {
 function triggerIndex(automations: readonly FlowAutomation[]): Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }> {
   const index = new Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }>();
   automations.forEach((a, ai) => {
+    // Its nodes are read only when one of its triggers is started by an event.
+    let started = false;
+    for (const k of a.kinds) if (EVENT_TRIGGERS.has(k)) started = true;
+    if (!started) return;
     for (const t of a.triggers) {
       const starts = EFFECTS.get(a.nodes[t].kind)?.starts;
       if (!starts || starts.on === 'time' || starts.on === 'external') continue;
@@ -64,84 +68,110 @@ function triggerIndex(automations: readonly FlowAutomation[]): Map<EventKind, { 
  * none): one walk that does not go on through guards, then one that does, remembering the guard.
  */
 function guardsBefore(a: FlowAutomation, isGuard: (n: number) => boolean): (Guard['node'] | undefined)[] {
-  const free = new Uint8Array(a.nodes.length);
-  const stack = [...a.triggers];
+  const count = a.nodes.length;
+  const free = new Uint8Array(count);
+  const stack: number[] = [...a.triggers];
   for (const t of stack) free[t] = 1;
   while (stack.length) {
     const n = stack.pop()!;
     if (isGuard(n)) continue;
     for (const { to } of a.nodes[n].next) if (!free[to]) (free[to] = 1), stack.push(to);
   }
-  const via: (number | undefined)[] = new Array(a.nodes.length).fill(undefined);
-  const seen = new Uint8Array(a.nodes.length);
-  const walk: [number, number | undefined][] = a.triggers.map((t) => [t, undefined]);
-  for (const t of a.triggers) seen[t] = 1;
-  while (walk.length) {
-    const [n, g] = walk.pop()!;
-    const guard = g ?? (isGuard(n) ? n : undefined);
+  const via: (number | undefined)[] = new Array(count).fill(undefined);
+  // The guard met on the way to each node (-1: none yet), walked with a stack of node numbers.
+  const guardOf = new Int32Array(count).fill(-1);
+  const seen = new Uint8Array(count);
+  for (const t of a.triggers) (seen[t] = 1), stack.push(t);
+  while (stack.length) {
+    const n = stack.pop()!;
+    const guard = guardOf[n] >= 0 ? guardOf[n] : isGuard(n) ? n : -1;
     for (const { to } of a.nodes[n].next) {
       if (seen[to]) continue;
       seen[to] = 1;
-      if (!free[to]) via[to] = guard;
-      walk.push([to, guard]);
+      guardOf[to] = guard;
+      if (!free[to] && guard >= 0) via[to] = guard;
+      stack.push(to);
     }
   }
   return via;
 }
 
 const kindOf = (a: FlowAutomation, n: number) => EFFECTS.get(a.nodes[n].kind)?.control;
+/** No block of an automation without that kind of control is guarded by one. */
+const NO_GUARDS: readonly undefined[] = [];
 
-/** How sure an edge is: one that goes round for sure, with no guard, is preferred when choosing a path. */
-const rank = (e: CascadeEdge) => (e.certainty === 'possible' ? 4 : 0) + (e.condition ? 2 : 0) + (e.wait ? 1 : 0);
+/** Trigger kinds an event inside the workspace starts (the others start from outside or at set times). */
+const EVENT_TRIGGERS = new Set([...EFFECTS].filter(([, e]) => e.starts && e.starts.on !== 'time' && e.starts.on !== 'external').map(([k]) => k));
+
 
 /** The cascade graph of a pack's automations: one edge per pair of automations, the least guarded. */
 export function cascadeOf(flow: FlowPack): Cascade {
-  const { automations, stageTypes } = flow;
-  const index = triggerIndex(automations);
+  const index = triggerIndex(flow.automations);
   const byKey = new Map<string, number>();
-  automations.forEach((a, i) => !byKey.has(a.key) && byKey.set(a.key, i));
-  const edges: CascadeEdge[] = [];
-  const out: number[][] = automations.map(() => []);
-  automations.forEach((a, ai) => {
-    const conditions = guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch');
-    const waits = guardsBefore(a, (n) => kindOf(a, n) === 'wait');
-    // One edge per automation started, the least guarded: many blocks of one automation causing
-    // events that start another say no more than the worst of them, and the graph stays small.
-    const best = new Map<number, number>();
-    const add = (e: Omit<CascadeEdge, 'from' | 'condition' | 'wait'>) => {
-      const c = conditions[e.node];
-      const w = waits[e.node];
-      const edge: CascadeEdge = { from: ai, ...e, ...(c !== undefined ? { condition: { kind: 'condition', node: c } } : {}), ...(w !== undefined ? { wait: { kind: 'wait', node: w } } : {}) };
-      const known = best.get(e.to);
-      if (known !== undefined) {
-        if (rank(edge) < rank(edges[known])) edges[known] = edge;
-        return;
-      }
-      best.set(e.to, edges.length);
-      out[ai].push(edges.length);
-      edges.push(edge);
-    };
-    for (const n of reachable(a)) {
-      const node = a.nodes[n];
-      const effects = EFFECTS.get(node.kind);
-      if (!effects) continue;
-      if (effects.automations?.does === 'start') {
-        const target = byKey.get(String(node.config?.[effects.automations.field] ?? ''));
-        if (target !== undefined) for (const t of automations[target].triggers.slice(0, 1)) add({ to: target, node: n, trigger: t, event: 'run', subject: automations[target].key, certainty: 'certain' });
-      }
-      for (const c of effects.causes ?? []) {
-        const subject = subjectOf(c.subject, node.config);
-        if (c.whenStageType && stageTypes.get(String(node.config?.stage_id ?? '')) !== c.whenStageType) continue;
-        const entry = index.get(c.event);
-        if (!entry) continue;
-        // An event whose subject the block does not name may be any: it meets every trigger of its kind.
-        const starts = subject === undefined ? [...entry.any, ...[...entry.bySubject.values()].flat()] : [...entry.any, ...(entry.bySubject.get(subject) ?? [])];
-        for (const s of starts) add({ to: s.automation, node: n, trigger: s.trigger, event: c.event, ...(subject !== undefined ? { subject } : {}), certainty: c.certainty });
-      }
-    }
+  flow.automations.forEach((a, i) => !byKey.has(a.key) && byKey.set(a.key, i));
+  const cascade: Cascade = { edges: [], out: flow.automations.map(() => []) };
+  // With no trigger started by an event, only action.run_automation can start an automation.
+  const runsOnly = index.size === 0;
+  flow.automations.forEach((a, ai) => {
+    if (!runsOnly || a.kinds.has('action.run_automation')) edgesFrom(flow, cascade, ai, index, byKey);
   });
-  return { edges, out };
+  return cascade;
 }
+
+/**
+ * The edges leaving automation `ai`, one per automation it starts: the least guarded of its
+ * blocks' starts (many blocks causing events that start one automation say no more than the
+ * worst of them). A block's rank is worked out once, and an edge object made only when it is
+ * better than the one kept, so a pack whose every block starts others allocates per pair, not per match.
+ */
+function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: ReturnType<typeof triggerIndex>, byKey: Map<string, number>): void {
+  const a = flow.automations[ai];
+  // The guards before each block, worked out once an edge leaves the automation (most never do).
+  let conditions: readonly (number | undefined)[] | undefined;
+  let waits: readonly (number | undefined)[] | undefined;
+  const best = new Map<number, { at: number; rank: number }>();
+  const offer = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => {
+    conditions ??= a.kinds.has('control.if') || a.kinds.has('control.ai_branch') ? guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch') : NO_GUARDS;
+    waits ??= a.kinds.has('control.wait') ? guardsBefore(a, (n) => kindOf(a, n) === 'wait') : NO_GUARDS;
+    const c = conditions[node];
+    const w = waits[node];
+    const r = (certainty === 'possible' ? 4 : 0) + (c !== undefined ? 2 : 0) + (w !== undefined ? 1 : 0);
+    const known = best.get(to);
+    if (known && known.rank <= r) return;
+    const edge: CascadeEdge = { from: ai, to, node, trigger, event, certainty, ...(subject !== undefined ? { subject } : {}), ...(c !== undefined ? { condition: { kind: 'condition', node: c } } : {}), ...(w !== undefined ? { wait: { kind: 'wait', node: w } } : {}) };
+    if (known) {
+      cascade.edges[known.at] = edge;
+      known.rank = r;
+      return;
+    }
+    best.set(to, { at: cascade.edges.length, rank: r });
+    cascade.out[ai].push(cascade.edges.length);
+    cascade.edges.push(edge);
+  };
+  for (const n of reachable(a)) {
+    const node = a.nodes[n];
+    const effects = EFFECTS.get(node.kind);
+    if (!effects) continue;
+    if (effects.automations?.does === 'start') {
+      const target = byKey.get(String(node.config?.[effects.automations.field] ?? ''));
+      const t = target === undefined ? undefined : flow.automations[target].triggers[0];
+      if (target !== undefined && t !== undefined) offer(n, 'certain', target, t, 'run', flow.automations[target].key);
+    }
+    for (const c of effects.causes ?? []) {
+      if (c.whenStageType && flow.stageTypes.get(String(node.config?.stage_id ?? '')) !== c.whenStageType) continue;
+      const entry = index.get(c.event);
+      if (!entry) continue;
+      const subject = subjectOf(c.subject, node.config);
+      for (const s of entry.any) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
+      // An event whose subject the block does not name may be any: it meets every trigger of its kind.
+      if (subject !== undefined) for (const s of entry.bySubject.get(subject) ?? []) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
+      else for (const list of entry.bySubject.values()) for (const s of list) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
+    }
+  }
+}
+
+/** How sure an edge is: one that goes round for sure, with no guard, is preferred when choosing a path. */
+const rank = (e: CascadeEdge) => (e.certainty === 'possible' ? 4 : 0) + (e.condition ? 2 : 0) + (e.wait ? 1 : 0);
 
 /** One loop of automations starting one another: its edges in order, the last one back to the first automation. */
 export interface Loop {
@@ -226,18 +256,35 @@ export function edgeWords(flow: FlowPack, e: CascadeEdge): string {
  */
 function settles(flow: FlowPack, e: CascadeEdge, members: readonly number[]): string | undefined {
   if (e.subject === undefined || (e.event !== 'tag_added' && e.event !== 'stage_changed' && e.event !== 'field_changed')) return undefined;
-  const node = flow.automations[e.from].nodes[e.node];
-  const undoes = (kind: string, config: Record<string, unknown> | undefined) => {
-    if (e.event === 'tag_added') return kind === 'action.remove_tag' && config?.tag_id === e.subject;
-    if (e.event === 'stage_changed') return kind === 'action.set_stage' && typeof config?.stage_id === 'string' && config.stage_id !== e.subject;
-    return kind === 'action.set_field' && subjectOf(['custom_field_id', 'field'], config) === e.subject && JSON.stringify(config?.value) !== JSON.stringify(node.config?.value);
-  };
+  const value = JSON.stringify(flow.automations[e.from].nodes[e.node].config?.value);
   for (const m of members) {
-    const a = flow.automations[m];
-    if (reachable(a).some((n) => undoes(a.nodes[n].kind, a.nodes[n].config))) return undefined;
+    const u = undoing(flow.automations[m]);
+    if (e.event === 'tag_added' && u.removedTags.has(e.subject)) return undefined;
+    if (e.event === 'stage_changed' && [...u.stages].some((st) => st !== e.subject)) return undefined;
+    if (e.event === 'field_changed' && [...(u.fields.get(e.subject) ?? [])].some((v) => v !== value)) return undefined;
   }
   const what = e.event === 'tag_added' ? `has tag ${nameOf(flow, 'tag', e.subject)}: adding it again` : e.event === 'stage_changed' ? `has stage ${nameOf(flow, 'stage', e.subject)}: setting it again` : `has field ${e.subject} set: setting it again`;
   return `it stops once the contact ${what} changes nothing, and nothing on the loop undoes it`;
+}
+
+const undoings = new WeakMap<FlowAutomation, { removedTags: Set<string>; stages: Set<string>; fields: Map<string, Set<string>> }>();
+
+/** What an automation's reachable blocks can undo: the tags they remove, the stages and field values they set (once per automation). */
+function undoing(a: FlowAutomation) {
+  let u = undoings.get(a);
+  if (u) return u;
+  u = { removedTags: new Set(), stages: new Set(), fields: new Map() };
+  for (const n of reachable(a)) {
+    const { kind, config } = a.nodes[n];
+    if (kind === 'action.remove_tag' && typeof config?.tag_id === 'string') u.removedTags.add(config.tag_id);
+    else if (kind === 'action.set_stage' && typeof config?.stage_id === 'string') u.stages.add(config.stage_id);
+    else if (kind === 'action.set_field') {
+      const field = subjectOf(['custom_field_id', 'field'], config);
+      if (field !== undefined) u.fields.set(field, (u.fields.get(field) ?? new Set()).add(JSON.stringify(config?.value)));
+    }
+  }
+  undoings.set(a, u);
+  return u;
 }
 
 /** The guards a path passes, as the loop's message names them (empty: nothing stops it). */

@@ -36,9 +36,12 @@ export interface FlowAutomation {
   settings: FlowSettings;
   /** Whether the document has settings at all (without, the service's defaults apply: docs/behaviour.md). */
   hasSettings: boolean;
-  nodes: FlowNode[];
+  /** Its blocks (built on first use from what the validator parsed: most analyses need only `kinds`). */
+  readonly nodes: FlowNode[];
   /** Indexes of the trigger nodes. */
   triggers: number[];
+  /** The block kinds it has, to tell without its nodes whether an analysis concerns it. */
+  kinds: ReadonlySet<string>;
 }
 
 export interface FlowPack {
@@ -127,22 +130,43 @@ export function flowOfRules(ctx: RuleContext): FlowPack {
     const g = a.graph;
     const key = a.value.key;
     if (!g || typeof key !== 'string') continue;
-    const nodes: FlowNode[] = [];
+    // Each usable node's place among the automation's nodes, and its kind: read without building a
+    // node object, which a pack at every limit (20,000 blocks) would pay for on every validation.
     const place = new Int32Array(g.nodeCount).fill(-1);
+    const kinds = new Set<string>();
+    const triggers: number[] = [];
+    let count = 0;
     for (let n = 0; n < g.nodeCount; n++) {
       if (g.isBroken(n) || g.isDuplicate(n)) continue;
-      place[n] = nodes.length;
-      const config = g.config(n);
-      nodes.push({ id: g.id(n), kind: g.kind(n), config: isObj(config) ? config : undefined, pointer: g.nodePointer(n), next: [] });
+      const kind = g.kind(n);
+      kinds.add(kind);
+      if (kind.startsWith('trigger.')) triggers.push(count);
+      place[n] = count++;
     }
-    for (let e = 0; e < g.edgeCount; e++) {
-      if (!g.flows(e)) continue;
-      const from = place[g.from(e)];
-      const to = place[g.to(e)];
-      if (from >= 0 && to >= 0) nodes[from].next.push({ handle: g.handle(e), to });
-    }
-    const name = typeof a.document?.name === 'string' ? a.document.name : key;
-    automations.push(finish(key, name, a.index, a.pointer, a.document?.settings, nodes));
+    let nodes: FlowNode[] | undefined;
+    const build = (): FlowNode[] => {
+      const out: FlowNode[] = [];
+      for (let n = 0; n < g.nodeCount; n++) {
+        if (place[n] < 0) continue;
+        const config = g.config(n);
+        out.push({ id: g.id(n), kind: g.kind(n), config: isObj(config) ? config : undefined, pointer: g.nodePointer(n), next: [] });
+      }
+      for (let e = 0; e < g.edgeCount; e++) {
+        if (!g.flows(e)) continue;
+        const from = place[g.from(e)];
+        const to = place[g.to(e)];
+        if (from >= 0 && to >= 0) out[from].next.push({ handle: g.handle(e), to });
+      }
+      return out;
+    };
+    const settings = a.document?.settings;
+    automations.push({
+      key, name: typeof a.document?.name === 'string' ? a.document.name : key, index: a.index, pointer: a.pointer,
+      settings: flowSettings(settings), hasSettings: isObj(settings), triggers, kinds,
+      get nodes() {
+        return (nodes ??= build());
+      },
+    });
   }
   const flow = { automations, stageTypes: stageTypesOf(ctx.pack.pipelines), names: namesOf(ctx.pack, Array.isArray(ctx.pack.automations) ? ctx.pack.automations : []) };
   cache.set(ctx.pack, flow);
@@ -152,7 +176,7 @@ export function flowOfRules(ctx: RuleContext): FlowPack {
 function finish(key: string, name: string, index: number, pointer: string, settings: unknown, nodes: FlowNode[]): FlowAutomation {
   const triggers: number[] = [];
   nodes.forEach((n, i) => n.kind.startsWith('trigger.') && triggers.push(i));
-  return { key, name, index, pointer, settings: flowSettings(settings), hasSettings: isObj(settings), nodes, triggers };
+  return { key, name, index, pointer, settings: flowSettings(settings), hasSettings: isObj(settings), nodes, triggers, kinds: new Set(nodes.map((n) => n.kind)) };
 }
 
 /** The nodes reachable from the automation's triggers (each once, in the order a walk meets them). */

@@ -12,6 +12,7 @@ import {
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, resumedRun, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
+import { differingFields } from '../diff/compare.js';
 import { ledgerSourceOf } from '../export/export.js';
 import type {
   InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, PlanWarning, ReferenceBinding, Rewrite,
@@ -182,6 +183,14 @@ function orderItems(items: Desired[]): { ordered: Desired[]; late: Map<string, S
   return { ordered: [...sorted.filter((d) => d.kind !== 'automation'), ...ordered], late };
 }
 
+/** What an update changes, as diff says it: `content changed: body, subject` (an automation's document by its parts). */
+function changedWords(installed: Record<string, Json>, desired: Record<string, Json>): string {
+  const fields = differingFields(installed, desired, NESTED_CONTENT);
+  if (!fields.length) return 'content changed';
+  return `content changed: ${fields.slice(0, 4).join(', ')}${fields.length > 4 ? ` and ${count(fields.length - 4)} more` : ''}`;
+}
+const NESTED_CONTENT: ReadonlySet<string> = new Set(['document', 'data']);
+
 /**
  * An object an interrupted run created for this very item and content, before it could checkpoint
  * it: found by the idempotency key its creation carried. An automation in a cycle was created first
@@ -319,7 +328,7 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
       const wsHash = contentHash(projectWorkspaceObject(d.collection, existing));
       if (wsHash === prev.hash) {
         if (desiredHash !== undefined && desiredHash === prev.sourceHash) Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
-        else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : 'content changed' });
+        else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : changedWords(projectWorkspaceObject(d.collection, existing), resolved!) });
       } else if (desiredHash !== undefined && desiredHash === wsHash) {
         // The copy already is what we would write (an interrupted run wrote it): just record it.
         Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'workspace copy already matches' });

@@ -12,6 +12,9 @@ export default defineRule({
   check(ctx) {
     const flow = flowOfRules(ctx);
     const groups = new Map<string, number[]>();
+    // Only automations that remove a tag or set a stage can undo another's action; without one in
+    // the pack, nothing is read.
+    if (!flow.automations.some((a) => a.kinds.has('action.remove_tag') || a.kinds.has('action.set_stage'))) return;
     flow.automations.forEach((a, i) => {
       for (const t of new Set(a.triggers.map((n) => `${a.nodes[n].kind} ${canonicalJson((a.nodes[n].config ?? {}) as never)}`))) groups.set(t, [...(groups.get(t) ?? []), i]);
     });

@@ -17,7 +17,7 @@ export default defineRule({
   },
   check(ctx) {
     for (const a of flowOfRules(ctx).automations) {
-      if (!hasWindow(a.settings)) continue;
+      if (!hasWindow(a.settings) || !(a.kinds.has('trigger.schedule') || a.kinds.has('trigger.date_reached'))) continue;
       for (const t of a.triggers) {
         const moments = firingMoments(a.nodes[t].kind, a.nodes[t].config);
         if (!moments) continue;
