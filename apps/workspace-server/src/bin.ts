@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { systemClock } from './clock.js';
-import type { Queryable } from './db/db.js';
-import { openStore } from './db/open.js';
+import type { Db, Queryable } from './db/db.js';
+import { primaryMetrics, workerMetrics } from './app/cluster-metrics.js';
+import { openStore, type Store } from './db/open.js';
+import type { FastifyInstance } from 'fastify';
 import { seedDemo } from './seed.js';
 import { contactTextCache, type WrittenText } from './store/contact-cache.js';
 import { warmContactPages } from './store/contact-list.js';
@@ -16,7 +18,7 @@ import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--webhook-concurrency N] [--webhook-per-endpoint N]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--no-prepared-statements] [--webhook-concurrency N] [--webhook-per-endpoint N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -43,7 +45,9 @@ Environment:
   both off. Before listening, serve reads the first pages of the workspaces most recently active into
   it (at most 2 s). When statements queue for the pool, first pages of GET /v1/contacts and POST /v1/contacts that
   wait are sent to PostgreSQL several in one statement, each answered as alone, and on the embedded store those
-  that arrive together are too; --no-batching sends each on its own. The
+  that arrive together are too; --no-batching sends each on its own. --no-prepared-statements (or
+  prepared_statements=false in DATABASE_URL) sends every statement unnamed, for PgBouncer in transaction
+  mode. /metrics is read with ADMIN_TOKEN or METRICS_TOKEN. The
   admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
@@ -124,7 +128,10 @@ function countOption(values: Record<string, unknown>, flag: string, env: string,
   return given !== undefined ? wholeNumber(`--${flag}`, given, min, expected) : wholeNumber(env, process.env[env], min, expected);
 }
 
-async function serve(args: string[]): Promise<number | undefined> {
+/** What `serve` was asked for, read and checked before anything starts. */
+type ServeSettings = ReturnType<typeof serveSettings>;
+
+function serveSettings(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
@@ -143,6 +150,7 @@ async function serve(args: string[]): Promise<number | undefined> {
       'pool-size': { type: 'string' },
       'contact-cache-mb': { type: 'string' },
       'no-batching': { type: 'boolean', default: false },
+      'no-prepared-statements': { type: 'boolean', default: false },
       'webhook-concurrency': { type: 'string' },
       'webhook-per-endpoint': { type: 'string' },
     },
@@ -150,91 +158,94 @@ async function serve(args: string[]): Promise<number | undefined> {
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`Unknown seed "${values.seed}" (only "demo" exists)`);
   const port = Number(values.port ?? process.env.PORT ?? 8787);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${values.port ?? process.env.PORT}`);
-  const host = values.host ?? process.env.HOST ?? '127.0.0.1';
-  const retention = countOption(values, 'retention-days', 'RETENTION_DAYS', 0, 'a whole number of days (0 keeps everything)');
   if (values.editor !== undefined && values['no-editor']) throw new Error('--editor DIR and --no-editor contradict each other: give one');
   if (values.editor !== undefined) editorRoot(values.editor); // before anything starts
-  // The installed package ships the editor's build: served unless --no-editor or another --editor DIR.
-  const editorDir = values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir());
-  const corsOrigins = [...(values['cors-origin'] ?? []), ...(process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)].map(corsOrigin);
   const databaseUrl = values.memory ? undefined : process.env.DATABASE_URL || undefined;
-  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/');
   const workers = countOption(values, 'workers', 'WORKERS', 1) ?? 1;
-  const poolSize = countOption(values, 'pool-size', 'DATABASE_POOL_SIZE', 1);
-  const contactCacheMb = countOption(values, 'contact-cache-mb', 'CONTACT_CACHE_MB', 0);
-  const webhookConcurrency = countOption(values, 'webhook-concurrency', 'WEBHOOK_CONCURRENCY', 1);
-  const webhookPerEndpoint = countOption(values, 'webhook-per-endpoint', 'WEBHOOK_PER_ENDPOINT', 1);
-  // Test and tuning settings of the webhook worker, environment only (docs/events.md).
-  const timeoutMs = wholeNumber('WEBHOOK_TIMEOUT_MS', process.env.WEBHOOK_TIMEOUT_MS, 1);
-  const leaseMs = wholeNumber('WEBHOOK_LEASE_MS', process.env.WEBHOOK_LEASE_MS, 1);
-  const pollMs = wholeNumber('WEBHOOK_POLL_MS', process.env.WEBHOOK_POLL_MS, 0);
   if (workers > 1 && !databaseUrl) {
     throw new Error('--workers needs PostgreSQL (set DATABASE_URL): the embedded PGlite store belongs to one process');
   }
+  const contactCacheMb = countOption(values, 'contact-cache-mb', 'CONTACT_CACHE_MB', 0);
+  return {
+    port,
+    host: values.host ?? process.env.HOST ?? '127.0.0.1',
+    seed: values.seed === 'demo',
+    logRequests: values['log-requests'],
+    // The installed package ships the editor's build: served unless --no-editor or another --editor DIR.
+    editorDir: values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir()),
+    corsOrigins: [...(values['cors-origin'] ?? []), ...(process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)].map(corsOrigin),
+    workers,
+    store: {
+      databaseUrl,
+      dataDir: resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/'),
+      memory: values.memory,
+      poolSize: countOption(values, 'pool-size', 'DATABASE_POOL_SIZE', 1),
+      contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024,
+      batching: !values['no-batching'],
+      // Unset: named statements, unless DATABASE_URL says prepared_statements=false.
+      preparedStatements: values['no-prepared-statements'] ? false : undefined,
+    },
+    webhooks: {
+      allowInsecure: values['allow-insecure-webhooks'],
+      retentionDays: countOption(values, 'retention-days', 'RETENTION_DAYS', 0, 'a whole number of days (0 keeps everything)'),
+      concurrency: countOption(values, 'webhook-concurrency', 'WEBHOOK_CONCURRENCY', 1),
+      perEndpoint: countOption(values, 'webhook-per-endpoint', 'WEBHOOK_PER_ENDPOINT', 1),
+      // Test and tuning settings of the webhook worker, environment only (docs/events.md).
+      timeoutMs: wholeNumber('WEBHOOK_TIMEOUT_MS', process.env.WEBHOOK_TIMEOUT_MS, 1),
+      leaseMs: wholeNumber('WEBHOOK_LEASE_MS', process.env.WEBHOOK_LEASE_MS, 1),
+      pollMs: wholeNumber('WEBHOOK_POLL_MS', process.env.WEBHOOK_POLL_MS, 0),
+    },
+  };
+}
+
+/** The store a setting names, in words for the log (its password left out). */
+function storeNameOf(s: ServeSettings['store']): string {
+  if (s.databaseUrl) return `PostgreSQL at ${withoutPassword(s.databaseUrl)} (DATABASE_URL)`;
+  return s.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${s.dataDir}`;
+}
+
+/** The operator's lines (a database gone and back, stalled deliveries), said whatever the log level. */
+const notice = (m: string) => process.stderr.write(`${new Date().toISOString()} workspace-server: ${m}\n`);
+
+async function serve(args: string[]): Promise<number | undefined> {
+  const settings = serveSettings(args);
   let adminToken = process.env.ADMIN_TOKEN;
   if (!adminToken) {
     adminToken = `adm_${randomBytes(16).toString('hex')}`;
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
-  if (workers > 1 && cluster.isPrimary) return primary(workers, adminToken, { databaseUrl: databaseUrl!, poolSize, seed: values.seed === 'demo', host, port });
+  const { host, port, workers } = settings;
+  if (workers > 1 && cluster.isPrimary) return primary(workers, adminToken, { ...settings.store, databaseUrl: settings.store.databaseUrl!, seed: settings.seed, host, port });
   // Listen for SIGINT/SIGTERM before anything starts: a signal that arrived between printing the
   // address and subscribing would otherwise kill the process without closing the store.
   const stopRequested = new Promise<void>((resolveStop) => {
     process.once('SIGINT', () => resolveStop());
     process.once('SIGTERM', () => resolveStop());
   });
-  const storeName = databaseUrl ? `PostgreSQL at ${withoutPassword(databaseUrl)} (DATABASE_URL)` : values.memory ? 'in-memory PGlite (discarded on exit)' : `PGlite at ${dataDir}`;
+  const storeName = storeNameOf(settings.store);
   let store: Awaited<ReturnType<typeof openStore>>;
   try {
-    store = await openStore({ databaseUrl, dataDir, memory: values.memory, poolSize,
-      contactCacheChars: contactCacheMb === undefined ? undefined : contactCacheMb * 1024 * 1024, batching: !values['no-batching'] });
+    store = await openStore(settings.store);
   } catch (e) {
     // The driver's own words ("connect ECONNREFUSED 127.0.0.1:5433", "password authentication
     // failed") say what failed but not where: the store is named, its password left out.
     throw new Error(`cannot open the store, ${storeName}: ${(e as Error).message}`);
   }
-  const app = await buildServer({ store, clock: systemClock, adminToken, logger: { level: values['log-requests'] ? 'info' : 'error' },
-    webhooks: {
-      allowInsecure: values['allow-insecure-webhooks'],
-      timeoutMs,
-      leaseMs,
-      pollMs,
-      concurrency: webhookConcurrency,
-      perEndpoint: webhookPerEndpoint,
-      retentionDays: retention,
-      // Said whatever the log level: deliveries stalled behind someone's open transaction.
-      onWarning: (m) => process.stderr.write(`${new Date().toISOString()} workspace-server: ${m}\n`),
-    },
-    editorDir,
-    corsOrigins,
-  });
-  // A restart's first seconds: each active workspace's first list would write its contacts' texts
-  // at once, under the load of all the others (docs/store.md, "A restart under load").
-  await warmContactPages(store.db, await workspacesToWarm(store.db, systemClock.now(), WARM_WORKSPACES), { deadline: Date.now() + WARM_MS });
+  const { app, warmed } = await serverOf(settings, store, adminToken);
+  const actualPort = await start(app, store, settings, storeName);
+  warmed();
   // Each worker warmed its own cache; from now on the texts one writes are the others' too.
   if (cluster.isWorker) shareContactTexts(store.db);
   if (cluster.isWorker) shareFanOut(app.webhooks);
-  try {
-    await app.listen({ port, host });
-  } catch (e) {
-    await app.close().catch(() => {});
-    await store.close().catch(() => {});
-    const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`);
-    if (err.code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host)`);
-    throw e;
-  }
-  const addr = app.server.address();
-  const actualPort = typeof addr === 'object' && addr ? addr.port : port;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
   if (cluster.isWorker) {
     // The primary says where the workers listen, once all of them do (and seeded before forking).
     process.send!({ listening: actualPort });
   } else {
     process.stdout.write(`workspace-server listening on ${baseUrl} (store: ${storeName})\n`);
-    if (editorDir) process.stdout.write(`Editor: ${baseUrl}/editor/\n`);
+    if (settings.editorDir) process.stdout.write(`Editor: ${baseUrl}/editor/\n`);
   }
-  if (values.seed === 'demo' && !cluster.isWorker) {
+  if (settings.seed && !cluster.isWorker) {
     const { workspace, key } = await seedDemo(store.db, systemClock);
     process.stdout.write(`Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`);
     process.stdout.write(`Try: curl -H "Authorization: Bearer ${key.secret}" ${baseUrl}/v1/contacts?limit=5\n`);
@@ -245,6 +256,71 @@ async function serve(args: string[]): Promise<number | undefined> {
   // A worker's channel to the primary would keep it running.
   cluster.worker?.disconnect();
   return 0;
+}
+
+/** The server of one `serve` process, and the call that tells /readyz it is warm. */
+async function serverOf(settings: ServeSettings, store: Store, adminToken: string): Promise<{ app: FastifyInstance; warmed: () => void }> {
+  let warmed!: () => void;
+  const warming = new Promise<void>((resolveWarm) => (warmed = resolveWarm));
+  let clusterMetrics: (() => Promise<string>) | undefined;
+  const app = await buildServer({
+    store, clock: systemClock, adminToken, logger: { level: settings.logRequests ? 'info' : 'error' },
+    metricsToken: process.env.METRICS_TOKEN || undefined,
+    processMetrics: true,
+    clusterMetrics: cluster.isWorker ? () => clusterMetrics!() : undefined,
+    onDatabaseState: notice,
+    warming,
+    // onWarning: deliveries stalled behind someone's open transaction.
+    webhooks: { ...settings.webhooks, onWarning: notice },
+    editorDir: settings.editorDir,
+    corsOrigins: settings.corsOrigins,
+  });
+  // A worker's /metrics answers for the whole cluster (app/cluster-metrics.ts).
+  if (cluster.isWorker) clusterMetrics = workerMetrics(app.metrics);
+  return { app, warmed };
+}
+
+/**
+ * Listens and warms, and returns the port listened on. One process listens before warming:
+ * /healthz answers and /readyz says 503 until it is warm, so a balancer or supervisor sees it
+ * start (the "listening on" line still waits for the warming). A worker listens once warm: the
+ * port is shared, and a cold worker would answer the whole cluster's /readyz. A start that fails
+ * leaves nothing open (the pool's connections would keep the process running).
+ */
+async function start(app: FastifyInstance, store: Store, settings: ServeSettings, storeName: string): Promise<number> {
+  const { host, port } = settings;
+  const closeAll = async () => {
+    await app.close().catch(() => {});
+    await store.close().catch(() => {});
+  };
+  const warmOrClose = () => warm(store.db).catch(async (e: unknown) => {
+    await closeAll();
+    throw new Error(`cannot warm up on the store, ${storeName}: ${(e as Error).message}`);
+  });
+  if (cluster.isWorker) await warmOrClose();
+  try {
+    await app.listen({ port, host });
+  } catch (e) {
+    await closeAll();
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`);
+    if (err.code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host)`);
+    throw e;
+  }
+  if (!cluster.isWorker) await warmOrClose();
+  const addr = app.server.address();
+  return typeof addr === 'object' && addr ? addr.port : port;
+}
+
+/**
+ * A starting process's warming, before /readyz says ready: every connection of the pool opened, and
+ * the most recently active workspaces' first pages read into the contact text cache (a restart's
+ * first seconds: each active workspace's first list would write its contacts' texts at once, under
+ * the load of all the others; docs/store.md, "A restart under load").
+ */
+async function warm(db: Db): Promise<void> {
+  await db.pool?.open();
+  await warmContactPages(db, await workspacesToWarm(db, systemClock.now(), WARM_WORKSPACES), { deadline: Date.now() + WARM_MS });
 }
 
 /** A message between a worker and the primary carrying contact texts a worker wrote. */
@@ -310,7 +386,7 @@ function shareFanOut(worker: WebhookWorker): void {
  * same port (node:cluster shares it), and prints the address once all of them listen. A worker
  * that dies is replaced; SIGINT/SIGTERM stops them all, then the primary exits 0.
  */
-async function primary(n: number, adminToken: string, o: { databaseUrl: string; poolSize?: number; seed: boolean; host: string; port: number }): Promise<number> {
+async function primary(n: number, adminToken: string, o: { databaseUrl: string; preparedStatements?: boolean; seed: boolean; host: string; port: number }): Promise<number> {
   let stopping = false;
   const stopRequested = new Promise<void>((resolveStop) => {
     const stop = () => {
@@ -320,7 +396,8 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-  const store = await openStore({ databaseUrl: o.databaseUrl, poolSize: 1 });
+  primaryMetrics();
+  const store = await openStore({ databaseUrl: o.databaseUrl, poolSize: 1, preparedStatements: o.preparedStatements });
   let seeded: Awaited<ReturnType<typeof seedDemo>> | null = null;
   try {
     if (o.seed) seeded = await seedDemo(store.db, systemClock);

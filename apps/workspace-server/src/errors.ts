@@ -4,7 +4,8 @@ export type ErrorType =
   | 'authentication_error'
   | 'permission_error'
   | 'rate_limit_error'
-  | 'api_error';
+  | 'api_error'
+  | 'service_unavailable';
 
 /**
  * What an error says as data beside its words, each field in the envelope next to `param` and

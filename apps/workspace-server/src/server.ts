@@ -24,6 +24,10 @@ import { batches } from './db/batch.js';
 import { pruneRateLimitWindows } from './store/ratelimit.js';
 import { admitted, authenticate, authParams, usableKeys } from './store/workspaces.js';
 import { validationError, validatorCompiler } from './validation.js';
+import { registerDatabaseFaults } from './app/db-faults.js';
+import { registerHealth } from './app/health.js';
+import { registerMetrics } from './app/metrics.js';
+import { databaseFault } from './db/faults.js';
 import { registerWebhooks, type WebhookOptions } from './webhooks/index.js';
 
 export interface ServerOptions {
@@ -36,6 +40,16 @@ export interface ServerOptions {
   webhooks?: WebhookOptions;
   /** A folder of static files (the editor's `vite build` output) served under /editor/ without a key. */
   editorDir?: string;
+  /** Also reads GET /metrics, beside the admin token (METRICS_TOKEN). */
+  metricsToken?: string;
+  /** Adds the process's CPU, memory, event loop and GC to /metrics (once per process: `serve` sets it). */
+  processMetrics?: boolean;
+  /** With `serve --workers`: the cluster's metrics, aggregated (app/metrics.ts). */
+  clusterMetrics?: () => Promise<string>;
+  /** Settles when the process is warm; /readyz answers 503 until then (app/health.ts). Absent: warm from the start. */
+  warming?: Promise<unknown>;
+  /** Told once when the database becomes unavailable and once when it is back (app/db-faults.ts); default the logger at warn. */
+  onDatabaseState?: (message: string) => void;
   /**
    * Browser origins allowed to call the API across origins (an editor served elsewhere), exactly as
    * `scheme://host[:port]`. Empty: no cross-origin access (the editor under /editor/ needs none).
@@ -278,6 +292,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       maxAge: 600,
     });
   }
+  registerDatabaseFaults(app, db, { onState: opts.onDatabaseState });
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
   for (const s of sharedSchemas) app.addSchema(s);
@@ -489,14 +504,20 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   app.setErrorHandler(async (err: unknown, req, reply) => {
     // A request that failed before its route's statement authenticated it (a 400 of its query, a
     // store error): authenticated now, so a bad key is still a 401 and the request still counts.
+    // Not when the store itself failed: asking it again would wait as long again for a 503.
     const deferred = req.deferredAuth;
-    if (deferred && !deferred.settled) {
+    if (deferred && !deferred.settled && databaseFault(err)) {
+      deferred.settled = true;
+      leave(deferred.workspaceId);
+    } else if (deferred && !deferred.settled) {
       try {
         await deferred.settle();
       } catch (e) {
         err = e;
       }
     }
+    const fault = app.database.answer(err);
+    if (fault) err = fault;
     if (err instanceof ApiError) {
       return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param, err.fields));
     }
@@ -563,6 +584,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await app.register(catalogRoutes, deps);
   await registerWebhooks(app, deps, opts.webhooks);
 
+  registerHealth(app, { warming: opts.warming });
+  registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
   if (opts.editorDir) await registerEditor(app, opts.editorDir);
 
   let openapi: unknown = null;

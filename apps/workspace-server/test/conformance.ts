@@ -1351,14 +1351,15 @@ export function defineConformance(kind: StoreKind) {
       expectError(await s.anon.get('/v1/contacts?limit=1&limit=2'), 401, 'authentication_error');
     });
 
-    it('never leaks a stack trace from a 5xx', async () => {
+    it('answers a store that is gone 503 service_unavailable with Retry-After, never a 500 or a stack trace', async () => {
       const broken = await startServer(kind === 'postgres' ? 'postgres' : 'pglite');
       const W = await broken.workspace();
       await broken.store.close();
-      const r = await W.client.get('/v1/contacts');
-      expect(r.status).toBeGreaterThanOrEqual(500);
-      expect(r.body.error.type).toBe('api_error');
-      expect(JSON.stringify(r.body)).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules/);
+      for (const r of [await W.client.get('/v1/contacts'), await W.client.post('/v1/contacts', { first_name: 'A', last_name: 'B' }), await broken.admin.post('/admin/workspaces', { name: 'X', slug: 'x-after-close' })]) {
+        expectError(r, 503, 'service_unavailable');
+        expect(r.headers.get('retry-after')).toBe('1');
+        expect(JSON.stringify(r.body)).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules/);
+      }
       await broken.app.close();
     });
 
@@ -1375,6 +1376,7 @@ export function defineConformance(kind: StoreKind) {
         ['get', '/v1/transaction-settings'], ['get', '/v1/deals'], ['post', '/v1/deals'], ['get', '/v1/tags'], ['get', '/v1/contact-stages'],
         ['get', '/v1/lead-sources'], ['get', '/v1/members'], ['get', '/v1/pipelines'], ['post', '/admin/workspaces'],
         ['post', '/admin/workspaces/{workspace_id}/api-keys'], ['delete', '/admin/api-keys/{key_id}'], ['post', '/admin/workspaces/{workspace_id}/members'],
+        ['get', '/healthz'], ['get', '/readyz'],
       ];
       for (const [m, p] of expected) expect(doc.paths[p]?.[m], `${m} ${p}`).toBeDefined();
       const create = doc.paths['/v1/contacts'].post;
@@ -1402,9 +1404,14 @@ export function defineConformance(kind: StoreKind) {
       for (const o of ops) expect(tagNames).toContain(o.tags[0]);
       expect(doc.paths['/v1/contacts/{contact_id}'].get.tags).toEqual(['contacts']);
       expect(doc.paths['/admin/workspaces'].post.tags).toEqual(['admin']);
-      expect(Object.keys(doc.paths['/v1/contacts'].post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '500']);
+      expect(Object.keys(doc.paths['/v1/contacts'].post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '500', '503']);
       expect(doc.paths['/v1/contacts'].get.responses['200'].headers['X-RateLimit-Remaining']).toBeDefined();
       expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
+      expect(doc.components.responses.ServiceUnavailable.headers['Retry-After']).toBeDefined();
+      expect(doc.components.schemas.Error.properties.error.properties.type.enum).toContain('service_unavailable');
+      // A route that never asks the store never answers 503.
+      expect(Object.keys(doc.paths['/healthz'].get.responses).sort()).toEqual(['200', '400', '413', '415', '500']);
+      expect(Object.keys(doc.paths['/readyz'].get.responses).sort()).toEqual(['200', '400', '413', '415', '500', '503']);
       expect(doc.servers).toHaveLength(1);
       // Fields that are always present are required, so generated clients do not make them optional.
       expect(doc.components.schemas.Contact.required).toEqual(expect.arrayContaining(['id', 'first_name', 'emails', 'tags', 'created_at']));

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { openStore, type Store } from '../src/db/open.js';
-import { buildServer } from '../src/server.js';
+import { buildServer, type ServerOptions } from '../src/server.js';
 import type { WebhookOptions } from '../src/webhooks/index.js';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -112,10 +112,10 @@ export interface TestServer {
 }
 
 /** The real server on an ephemeral loopback port, over a real store. */
-export async function startServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions } = {}): Promise<TestServer> {
+export async function startServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions; server?: Partial<ServerOptions> } = {}): Promise<TestServer> {
   const store = opts.store ?? (await openTestStore(kind));
   const clock = opts.clock ?? new ManualClock('2026-03-02T10:00:00.000Z');
-  const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN, webhooks: opts.webhooks });
+  const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN, webhooks: opts.webhooks, ...opts.server });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const admin = new Client(base, ADMIN_TOKEN);

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LOCK_FILE, lockDataDir } from '../src/db/lock.js';
 
 const lockJs = fileURLToPath(new URL('../dist/db/lock.js', import.meta.url));
 
@@ -52,6 +53,40 @@ describe('the PGlite data directory lock (db/lock.ts)', () => {
       expect(said.filter((s) => s === 'refused')).toHaveLength(3);
       // Released at exit; the takeover's own file never stays behind.
       expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+});
+
+/** /proc/<pid>/stat's state letter, or undefined when there is no such process (or no /proc). */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2);
+  } catch {
+    return undefined;
+  }
+}
+
+const noProc = existsSync('/proc/self/stat') ? '' : 'no /proc here (Linux only)';
+describe.skipIf(noProc)(`the lock of a server that died and was not reaped${noProc ? ` (skipped: ${noProc})` : ''}`, () => {
+  it('is taken over: a zombie owner is gone, though it still answers kill(pid, 0)', async () => {
+    // `sleep 0` exits at once and stays a zombie: its parent became `sleep 30`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (d) => resolve(Number(String(d).trim()))));
+      for (let i = 0; i < 200 && stateOf(zombie) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(stateOf(zombie)).toBe('Z');
+      expect(() => process.kill(zombie, 0)).not.toThrow();
+      const dir = mkdtempSync(join(tmpdir(), 'ws-lock-zombie-'));
+      writeFileSync(join(dir, LOCK_FILE), `${zombie}\n`);
+      const release = lockDataDir(dir);
+      expect(readFileSync(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+      release();
+      // A live owner still holds it.
+      writeFileSync(join(dir, LOCK_FILE), `${parent.pid}\n`);
+      expect(() => lockDataDir(dir)).toThrow(/in use by another workspace-server \(process \d+\)/);
+    } finally {
+      parent.kill();
     }
   });
 });

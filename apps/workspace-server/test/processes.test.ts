@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { defaultPoolSize, storeParameters } from '../src/db/postgres.js';
 import { ADMIN_TOKEN, Client, expectError, openTestStore, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
 
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
@@ -164,7 +165,7 @@ function oneConnection(base: string) {
     const req = http.request(`${base}${path}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
-      res.on('end', () => done({ status: res.statusCode!, body: JSON.parse(text) }));
+      res.on('end', () => done({ status: res.statusCode!, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
     });
     req.on('error', fail);
     req.end(body ? JSON.stringify(body) : undefined);
@@ -191,6 +192,8 @@ async function twoWorkers(base: string) {
   return [first, second] as const;
 }
 
+const METRICS_TOKEN = 'workers-metrics-token';
+
 describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST_DATABASE_URL)', () => {
   let p: ServerProcess;
   const schema = uniqueSchema('workers');
@@ -200,7 +203,7 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     await c.query(`CREATE SCHEMA "${schema}"`);
     await c.end();
     const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
-    p = await startServerProcess(['--workers', '2', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: url });
+    p = await startServerProcess(['--workers', '2', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: url, METRICS_TOKEN });
   });
   afterAll(async () => {
     p?.child.kill('SIGTERM');
@@ -252,6 +255,26 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     expect({ hits: firstAfter.hits - firstBefore.hits, misses: firstAfter.misses - firstBefore.misses }).toEqual({ hits: 1, misses: 0 });
     first.close();
     second.close();
+  });
+
+  it("answers GET /metrics from either worker with the cluster's, aggregated by the primary", async () => {
+    const admin = new Client(p.base, ADMIN_TOKEN);
+    const ws = await admin.post('/admin/workspaces', { name: 'Metrics', slug: 'cluster-metrics' });
+    const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
+    const workers = await twoWorkers(p.base);
+    for (const w of workers) for (let i = 0; i < 3; i++) expect((await w.send('GET', '/v1/me', key)).status).toBe(200);
+    const sample = (text: string, series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1));
+    for (const w of workers) {
+      const r = await w.send('GET', '/metrics', METRICS_TOKEN);
+      expect(r.status).toBe(200);
+      // Three requests answered by each worker, summed; each worker's pool, summed; up in both.
+      expect(sample(r.body, 'workspace_http_requests_total{method="GET",route="/v1/me",status="200"}')).toBe(6);
+      expect(sample(r.body, 'workspace_db_pool_max_connections')).toBe(2 * defaultPoolSize());
+      expect(sample(r.body, 'workspace_database_up')).toBe(1);
+      expect(r.body).toMatch(/^process_cpu_user_seconds_total \d/m);
+      expect((await w.send('GET', '/readyz', '')).body).toEqual({ status: 'ready' });
+      w.close();
+    }
   });
 
   it('serves one port from two processes with the rate limit and idempotency exact across them, and stops them all on SIGTERM', async () => {
@@ -354,6 +377,17 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
     await until(async () => (await fresh.stats()).webhooks.relays_nudges === true, 'the new worker relays');
     fresh.close();
     relayer.close();
+  });
+});
+
+describe('prepared_statements in DATABASE_URL', () => {
+  it('takes a boolean\'s spellings out of the URL and refuses anything else, naming the parameter', async () => {
+    expect(storeParameters('postgres://u@h:6432/db?prepared_statements=false&application_name=x')).toEqual({ connectionString: 'postgres://u@h:6432/db?application_name=x', preparedStatements: false });
+    expect(storeParameters('postgres://u@h/db?prepared_statements=ON')).toEqual({ connectionString: 'postgres://u@h/db', preparedStatements: true });
+    expect(storeParameters('postgres://u@h/db?sslmode=require')).toEqual({ connectionString: 'postgres://u@h/db?sslmode=require' });
+    const r = await runCli(['serve', '--port', '0', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/db?prepared_statements=maybe' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot open the store, PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db\?prepared_statements=maybe \(DATABASE_URL\): DATABASE_URL: prepared_statements must be true or false, got "maybe"/);
   });
 });
 

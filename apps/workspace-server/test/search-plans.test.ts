@@ -51,7 +51,7 @@ function recording(db: Db, sent: Sent[]): Db {
   return {
     ...db,
     query: rec(db).query,
-    pool: db.pool && { size: db.pool.size, saturated: () => db.pool!.saturated(), withConnection: (fn) => db.pool!.withConnection((c) => fn(rec(c))) },
+    pool: db.pool && { ...db.pool, size: db.pool.size, saturated: () => db.pool!.saturated(), withConnection: (fn) => db.pool!.withConnection((c) => fn(rec(c))) },
     transaction: (fn) => db.transaction((tx) => fn(rec(tx))),
   };
 }

@@ -35,7 +35,12 @@ function seeing(db: Db, see: (sql: string) => void): Db {
 
 const tOf = (r: Received) => Number(/t=(\d+)/.exec(String(r.headers['x-service-signature']))![1]);
 
-export function defineWebhookSuite(kind: StoreKind) {
+/**
+ * `throughPooler`: the store reaches PostgreSQL through a pooler in transaction mode
+ * (pgbouncer-webhooks.postgres.test.ts), where a test that needs a session of its own (a schema's
+ * search_path, a statement prepared on one connection) cannot run.
+ */
+export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: boolean } = {}) {
   let s: HookServer;
   const schema = uniqueSchema('wh');
   const receivers: Receiver[] = [];
@@ -829,7 +834,7 @@ export function defineWebhookSuite(kind: StoreKind) {
     }
   });
 
-  it('reads the outbox by its index even when its plan was made while the statistics said it was empty', async () => {
+  it.skipIf(opts.throughPooler)(`reads the outbox by its index even when its plan was made while the statistics said it was empty${opts.throughPooler ? ' (skipped: needs a session of its own, which a pooler in transaction mode does not keep)' : ''}`, async () => {
     // pg_stat_xact_user_tables counts one session's scans inside its transaction; the same
     // migration and read run on PGlite.
     if (kind === 'pglite') return;
@@ -884,6 +889,10 @@ export function defineWebhookSuite(kind: StoreKind) {
       const t = await client.post(`/v1/webhooks/${id}/test`);
       expect(t.status).toBe(202);
       expect(await arrived(1)).toBe(1);
+      // A replay of a delivery still being sent (acknowledged, its outcome not yet recorded) is
+      // nothing to do: the replay is sent once the first attempt is recorded.
+      const recorded = async () => (await client.get(`/v1/webhooks/${id}/deliveries/${t.body.delivery_id}`)).body.status === 'succeeded';
+      for (const deadline = Date.now() + 10_000; !(await recorded()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
       const r = await client.post(`/v1/webhooks/${id}/deliveries/${t.body.delivery_id}/replay`);
       expect(r.status).toBe(200);
       expect(await arrived(2)).toBe(2);

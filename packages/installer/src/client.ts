@@ -1,8 +1,9 @@
 // The workspace REST client: paces itself from the rate-limit headers, waits Retry-After on a
-// 429, retries 5xx and network failures with exponential backoff and full jitter, walks cursor
-// pages, and turns error envelopes into typed errors. Time is injected (now/sleep) for tests.
+// 429, retries 5xx and network failures with exponential backoff and full jitter (a 503 waits at
+// least its Retry-After), walks cursor pages, and turns error envelopes into typed errors. Time is
+// injected (now/sleep) for tests.
 
-export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'network_error';
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'service_unavailable' | 'network_error';
 
 /** Retries of a connection to a server that has never answered: a few seconds, not minutes. */
 const NEVER_ANSWERED_RETRIES = 2;
@@ -107,7 +108,8 @@ export interface ClientOptions {
   /**
    * Told before each wait of a second or more (a command line says so, rather than looking hung
    * for the minute a spent rate-limit window can take): how long, and why — the window is spent
-   * (`rate-limit`, from the headers), the workspace answered 429 (`retry-after`), or a 5xx or a
+   * (`rate-limit`, from the headers), the workspace answered 429 (`retry-after`), it answered 503
+   * with a Retry-After, its database unavailable for the moment (`unavailable`), or a 5xx or a
    * dropped connection is retried (`retry`).
    */
   onWait?: (wait: WaitEvent) => void;
@@ -116,12 +118,13 @@ export interface ClientOptions {
 /** A wait of a client (ClientOptions.onWait): how long, and why. */
 export interface WaitEvent {
   ms: number;
-  reason: 'rate-limit' | 'retry-after' | 'retry';
+  reason: 'rate-limit' | 'retry-after' | 'unavailable' | 'retry';
 }
 
 const WAIT_REASONS: Record<WaitEvent['reason'], string> = {
   'rate-limit': "for the workspace's next rate-limit window",
   'retry-after': 'as the workspace asked (429, Retry-After)',
+  unavailable: 'as the workspace asked (503 service unavailable, Retry-After)',
   retry: 'before retrying (the workspace failed or the connection dropped)',
 };
 
@@ -132,6 +135,16 @@ export const describeWait = (w: WaitEvent): string => `waiting ${Math.ceil(w.ms 
 function snippet(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > 60 ? `${one.slice(0, 60)}…` : one;
+}
+
+/** A Retry-After header's wait in ms (seconds, or an HTTP date), or null when there is none or it is not one. */
+function retryAfterMs(h: Headers, now: number): number | null {
+  const value = h.get('retry-after')?.trim();
+  if (!value) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
 }
 
 /** Waits shorter than this are not told to onWait. */
@@ -284,7 +297,12 @@ export class WorkspaceClient {
         if (attempt >= retries) throw this.toError(res.status, parsed, method, path, res.headers.get('content-type'), text);
         this.stats.retries++;
         uncertain = true;
-        await this.wait(this.backoff(attempt++), 'retry');
+        // A 503 with Retry-After (the workspace's database restarting): at least that long, and
+        // longer as the backoff grows, so the retries span an outage of a minute or so.
+        const asked = res.status === 503 ? retryAfterMs(res.headers, this.opts.now()) : null;
+        const backoff = this.backoff(attempt++);
+        if (asked !== null && asked >= backoff) await this.wait(asked, 'unavailable');
+        else await this.wait(backoff, 'retry');
         continue;
       }
       throw this.toError(res.status, parsed, method, path, res.headers.get('content-type'), text);
@@ -299,13 +317,8 @@ export class WorkspaceClient {
    * second, twenty times, into the window it had said was spent, and the run gave up.
    */
   private retryAfter(h: Headers): WaitEvent | null {
-    const value = h.get('retry-after')?.trim();
-    if (value) {
-      const seconds = Number(value);
-      if (Number.isFinite(seconds) && seconds >= 0) return { ms: seconds * 1000, reason: 'retry-after' };
-      const at = Date.parse(value);
-      if (Number.isFinite(at)) return { ms: Math.max(0, at - this.opts.now()), reason: 'retry-after' };
-    }
+    const asked = retryAfterMs(h, this.opts.now());
+    if (asked !== null) return { ms: asked, reason: 'retry-after' };
     const reset = Number(h.get('x-ratelimit-reset'));
     if (h.has('x-ratelimit-reset') && Number.isFinite(reset) && reset * 1000 > this.opts.now()) return { ms: reset * 1000 - this.opts.now(), reason: 'rate-limit' };
     return null;

@@ -34,6 +34,8 @@ export function countRoundTrips(db: Db): CountingDb {
       size: db.pool.size,
       saturated: () => db.pool!.saturated(),
       withConnection: (fn) => db.pool!.withConnection((c) => fn(counted(c))),
+      usage: () => db.pool!.usage(),
+      open: () => db.pool!.open(),
     },
     transaction(fn) {
       n += 2;

@@ -34,6 +34,10 @@ export interface ConnectionPool {
    * would wait for the connection fn holds.
    */
   withConnection<T>(fn: (c: Queryable) => Promise<T>): Promise<T>;
+  /** Connections open now, those of them idle, and statements waiting for one (GET /metrics). */
+  usage(): { open: number; idle: number; waiting: number };
+  /** Opens every connection the pool may hold that the database accepts, before the first request needs them (a starting server's warming). */
+  open(): Promise<void>;
 }
 
 export interface Db extends Queryable {

@@ -57,15 +57,35 @@ function createWith(file: string, text: string): void {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by another user
+    return (e as NodeJS.ErrnoException).code === 'EPERM' && !dead(pid); // exists, owned by another user
   }
+  return !dead(pid);
+}
+
+/**
+ * Whether `pid` has exited and only waits for its parent to reap it: a zombie still answers
+ * kill(pid, 0), so a server killed with SIGKILL and not yet reaped (its parent busy, or not
+ * reaping) held its lock until then. Linux says so in /proc/<pid>/stat (state Z, or X while it
+ * goes); where there is no /proc, a process that answers is taken as running.
+ */
+function dead(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "<pid> (<command>) <state> …": the command may hold spaces and parentheses, so the state
+  // follows the last ")".
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state === 'Z' || state === 'X';
 }
 
 /**
  * Takes the directory's lock (a file holding the owner's pid, created exclusively) and returns
- * its release. A lock whose process is gone — killed, or the machine restarted — is taken over.
+ * its release. A lock whose process is gone — killed (a zombie not yet reaped is gone), or the
+ * machine restarted — is taken over.
  * As PostgreSQL's postmaster.pid does, a lock naming this process or its parent is stale too: a
  * container restarted after a crash gives its server the same small pid again.
  */

@@ -17,6 +17,8 @@ export interface StoreOptions {
   /** Ephemeral embedded store. */
   memory?: boolean;
   poolSize?: number;
+  /** PostgreSQL only: false sends every statement unnamed, for a pooler in transaction mode (db/postgres.ts). */
+  preparedStatements?: boolean;
   /** Characters of contacts' JSON text the list may reuse (store/contact-cache.ts ContactTextCache); 0 turns it off. */
   contactCacheChars?: number;
   /** Lists waiting for a connection sent several in one statement (db/batch.ts); default true. */
@@ -37,7 +39,7 @@ export interface Store {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let db: Db;
   if (opts.databaseUrl) {
-    db = await openPostgres({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize });
+    db = await openPostgres({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize, preparedStatements: opts.preparedStatements });
   } else if (opts.memory || !opts.dataDir) {
     db = await openPglite();
   } else {

@@ -3,6 +3,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { utc } from '../timestamps.js';
 import { MAX_PREPARED, type Db, type Queryable, type QueryOptions } from './db.js';
+import { StoreUnavailableError } from './faults.js';
 import { lockDataDir } from './lock.js';
 
 /** PostgreSQL's text of a timestamptz (ISO DateStyle): "0001-01-01 00:00:00.5+00", "2026-03-02 10:00:00-03:30", " BC" for years before 1. */
@@ -97,9 +98,22 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   });
   /** Statements on the connection a batch holds (the lock is taken once, for the batch). */
   const held: Queryable = { query: (sql, params, opts) => run(sql, params, opts) };
+  let closed = false;
+  /** Statements waiting for the connection. */
+  let waiting = 0;
+  /** Runs fn holding the connection; once the store is closed, every call fails as a database shut down (db/faults.ts). */
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new StoreUnavailableError('The embedded store is closed'));
+    waiting++;
+    return lock.runExclusive(() => {
+      waiting--;
+      if (closed) throw new StoreUnavailableError('The embedded store is closed');
+      return fn();
+    });
+  };
   return {
     kind: 'pglite',
-    query: (sql, params, opts) => lock.runExclusive(() => run(sql, params, opts)),
+    query: (sql, params, opts) => exclusive(() => run(sql, params, opts)),
     // The one connection, for a batcher (db/batch.ts). A statement here runs to its end before
     // the event loop reads the next request (WebAssembly holds the thread), so none would ever
     // find it busy: a batcher always waits, and its claim takes the connection once this turn of
@@ -108,15 +122,21 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     pool: {
       size: 1,
       saturated: () => true,
-      withConnection: (fn) => new Promise<void>((r) => setImmediate(r)).then(() => lock.runExclusive(() => fn(held))),
+      usage: () => ({ open: closed ? 0 : 1, idle: closed || lock.isLocked() ? 0 : 1, waiting }),
+      withConnection: (fn) => new Promise<void>((r) => setImmediate(r)).then(() => exclusive(() => fn(held))),
+      open: async () => {},
     },
-    transaction: (fn) => lock.runExclusive(() => pg.transaction((tx) => fn(wrap(tx)))),
-    exec: (sql) => lock.runExclusive(async () => {
+    transaction: (fn) => exclusive(() => pg.transaction((tx) => fn(wrap(tx)))),
+    exec: (sql) => exclusive(async () => {
       await pg.exec(sql);
     }),
     close: async () => {
+      if (closed) return;
       try {
-        await lock.runExclusive(() => pg.close());
+        await exclusive(() => {
+          closed = true;
+          return pg.close();
+        });
       } finally {
         unlock();
       }

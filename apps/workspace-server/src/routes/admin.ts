@@ -77,7 +77,8 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
   const count = { type: 'integer' };
   const counters = (properties: string[]) => ({ type: 'object', properties: Object.fromEntries(properties.map((p) => [p, count])) });
   app.get('/admin/stats', {
-    config: admin,
+    // The process's own counters: nothing asks the store.
+    config: { ...admin, database: false },
     schema: {
       summary: "This server process's caches and batches (with --workers, the process that answered)",
       tags: ['admin'],

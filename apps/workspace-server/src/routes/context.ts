@@ -28,6 +28,8 @@ export interface RoutePolicy {
    * counts each request in its place. The route's store function must honour StatementAuth.busy.
    */
   batched?: boolean;
+  /** false: the route never asks the store, so a database fault never reaches it (no 503 in the OpenAPI document). */
+  database?: false;
 }
 
 declare module 'fastify' {

@@ -14,7 +14,7 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
     const methods = ([] as string[]).concat(r.method as string | string[]).map((m) => m.toLowerCase());
     if (methods.includes('head')) continue;
     const path = r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const policy = (r.config ?? {}) as { auth?: string; scope?: string | string[] };
+    const policy = (r.config ?? {}) as { auth?: string; scope?: string | string[]; database?: false };
     const parameters: unknown[] = [];
     for (const [where, s] of [['path', schema.params], ['query', schema.querystring]] as const) {
       for (const [name, prop] of Object.entries<any>(s?.properties ?? {})) {
@@ -55,11 +55,11 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
         'X-RateLimit-Limit': { description: 'Requests per minute the workspace may make', schema: { type: 'integer' } },
         'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'When the window resets (Unix seconds)', schema: { type: 'integer' } },
-        'Retry-After': { description: 'Seconds to wait before retrying (429 only)', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait before retrying (429 and 503)', schema: { type: 'integer' } },
       },
       responses: Object.fromEntries(Object.values(ERRORS).map((e) => [e.name, {
         description: e.description,
-        headers: e.name === 'RateLimited' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : RATE_LIMIT_HEADERS,
+        headers: e.name === 'RateLimited' || e.name === 'ServiceUnavailable' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : RATE_LIMIT_HEADERS,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       }])),
       securitySchemes: {
@@ -86,6 +86,7 @@ const ERRORS: Record<string, { name: string; description: string }> = {
   '415': { name: 'UnsupportedMediaType', description: 'A body without Content-Type: application/json, or in another charset than UTF-8' },
   '429': { name: 'RateLimited', description: 'Rate limit exceeded; Retry-After gives seconds' },
   '500': { name: 'ServerError', description: 'Failure on the service side; safe to retry with backoff' },
+  '503': { name: 'ServiceUnavailable', description: 'The database is unavailable for the moment (restarting, unreachable, out of connections): the request was not carried out; retry after Retry-After seconds' },
 };
 
 /** What an operation without a requestBody does with one (server.ts, bodyNotTaken): said on each. */
@@ -96,7 +97,7 @@ const NO_BODY = 'Takes no request body: send none. An empty object `{}` is taken
  * operation reads a body it is sent, whatever its method (server.ts), so each can answer 413 (too
  * large) and 415 (not JSON), and 400 (a JSON body it does not take, or a malformed one).
  */
-function errorStatuses(path: string, methods: string[], schema: Record<string, any>, policy: { auth?: string; scope?: unknown }): string[] {
+function errorStatuses(path: string, methods: string[], schema: Record<string, any>, policy: { auth?: string; scope?: unknown; database?: false }): string[] {
   const out = ['400'];
   if (policy.auth !== 'none') out.push('401');
   if (policy.auth !== 'none' && policy.auth !== 'admin' && policy.scope !== undefined) out.push('403');
@@ -105,6 +106,7 @@ function errorStatuses(path: string, methods: string[], schema: Record<string, a
   out.push('413', '415');
   if (policy.auth !== 'none' && policy.auth !== 'admin') out.push('429');
   out.push('500');
+  if (policy.database !== false) out.push('503');
   return out;
 }
 

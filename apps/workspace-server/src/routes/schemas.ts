@@ -84,7 +84,7 @@ export const errorSchema = {
       type: 'object',
       required: ['type', 'message'],
       properties: {
-        type: { type: 'string', enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error'] },
+        type: { type: 'string', enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error', 'service_unavailable'] },
         message: str,
         param: str,
         lock: { ...installLock, description: 'A 409 because another holder has the pack\'s install lock (param: lock): who holds it and until when' },

@@ -414,6 +414,36 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
   };
 }
 
+/** The webhook outbox's backlog, across every workspace (GET /metrics). */
+export interface OutboxBacklog {
+  /** Events written and not yet fanned out (at most BACKLOG_COUNTED), and the age of the oldest in seconds (0 when none). */
+  events: number;
+  oldestEventSeconds: number;
+  /** Deliveries waiting for an attempt (due or retrying later), and those being sent now. */
+  pending: number;
+  sending: number;
+  /** How long the oldest delivery that is due has waited past its time, in seconds (0 when none). */
+  oldestDueSeconds: number;
+}
+
+/** Events past the cursor are counted up to this many: a look at a huge backlog stays cheap, and says "at least". */
+export const BACKLOG_COUNTED = 100_000;
+
+export async function outboxBacklog(db: Queryable, now: Date): Promise<OutboxBacklog> {
+  const { rows } = await db.query(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM events e WHERE (e.txid, e.id) > (c.txid, c.event_id) LIMIT ${BACKLOG_COUNTED}) past)::int AS events,
+            (SELECT min(e.created_at) FROM events e WHERE (e.txid, e.id) > (c.txid, c.event_id)) AS oldest_event,
+            (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending')::int AS pending,
+            (SELECT count(*) FROM webhook_deliveries WHERE status = 'sending')::int AS sending,
+            (SELECT min(next_attempt_at) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz) AS oldest_due
+       FROM outbox_cursor c WHERE c.name = 'webhooks'`,
+    [now.toISOString()],
+  );
+  const r = rows[0] ?? {};
+  const age = (t: unknown) => (t ? Math.max(0, (now.getTime() - new Date(t as string).getTime()) / 1000) : 0);
+  return { events: Number(r.events ?? 0), oldestEventSeconds: age(r.oldest_event), pending: Number(r.pending ?? 0), sending: Number(r.sending ?? 0), oldestDueSeconds: age(r.oldest_due) };
+}
+
 /**
  * Fan-out: creates one delivery per active subscribed endpoint for each event past the outbox
  * cursor, and advances the cursor in the statement that writes them: delivered once, none lost.

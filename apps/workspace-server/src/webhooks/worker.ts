@@ -154,6 +154,8 @@ export class WebhookWorker {
 
   /** Fan-outs this worker has run (each a read of the outbox, and a write when it found events). */
   fanOuts = 0;
+  /** Attempts this worker has sent, by outcome: acknowledged (2xx) or failed (anything else, or no answer). */
+  readonly attempts = { succeeded: 0, failed: 0 };
 
   /**
    * Where a write's nudge goes instead of this worker's own fan-out, when another process fans out
@@ -359,6 +361,7 @@ export class WebhookWorker {
     } catch (e) {
       result = { statusCode: null, ok: false, error: `Could not send: ${(e as Error).message}`, body: '', latencyMs: 0 };
     }
+    this.attempts[result.ok ? 'succeeded' : 'failed']++;
     const rec: Promise<void> = (async () => {
       try {
         if (result.ok) await this.recordSuccess({ d, startedAt, result });
