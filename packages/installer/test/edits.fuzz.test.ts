@@ -304,7 +304,9 @@ describe('two packs sharing objects in one workspace', () => {
           if (want === 'remove' && item.owned) expect(await objectIds(c, [item.collection])).not.toContain(item.workspaceId);
         }
         // The first pack's release holding copies of the second's items adopts them: each pack then holds the other's.
-        for (const s of r.plan.steps.filter((st) => st.key.startsWith('shared ') && !lx.items[st.itemId])) {
+        // (A copy named like an item the release dropped takes over that item's object instead: a
+        // renamed key, docs/install.md, "Renamed keys"; generated names repeat now and then.)
+        for (const s of r.plan.steps.filter((st) => st.key.startsWith('shared ') && !lx.items[st.itemId] && st.renamedFrom === undefined)) {
           const original = Object.values(ly.items).find((i) => i.kind === s.kind && shared(i.key) === s.key);
           if (original) expect({ item: s.itemId, action: s.action, workspaceId: s.workspaceId }).toEqual({ item: s.itemId, action: 'adopt', workspaceId: original.workspaceId });
         }
