@@ -2,33 +2,16 @@
 // front of a private cluster): why named statements must be off there, and the conformance suite
 // through it with them off (prepared_statements=false in the URL, as an operator would set it).
 // The webhook suite through it: pgbouncer-webhooks.postgres.test.ts.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../src/db/open.js';
-import { pgBouncerUnavailable, startPgBouncer, type PgBouncer } from './private-pgbouncer.js';
-import { privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
+import { suitesThroughPgBouncer } from './private-pgbouncer.js';
 
-const skip = privatePostgresUnavailable() ?? pgBouncerUnavailable();
-let db: PrivatePostgres | undefined;
-let bouncer: PgBouncer | undefined;
-const sharedUrl = process.env.TEST_DATABASE_URL;
-if (!skip) {
-  db = await startPrivatePostgres();
-  bouncer = await startPgBouncer(db);
-  // The suites' stores (test/harness.ts) connect through it.
-  process.env.TEST_DATABASE_URL = `${bouncer.url}?prepared_statements=false`;
-}
-afterAll(async () => {
-  // A file that runs after this one in the same process finds the shared database again.
-  if (sharedUrl === undefined) delete process.env.TEST_DATABASE_URL;
-  else process.env.TEST_DATABASE_URL = sharedUrl;
-  await bouncer?.close();
-  await db?.close();
-});
+const { skip, bouncerUrl } = await suitesThroughPgBouncer();
 const { defineConformance } = await import('./conformance.js');
 
 describe.skipIf(skip)(`PostgreSQL through PgBouncer in transaction mode${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('needs named statements off: with them on, a statement prepared on one server connection is missing on the next', async () => {
-    const store = await openStore({ databaseUrl: bouncer!.url, poolSize: 6 });
+    const store = await openStore({ databaseUrl: bouncerUrl!, poolSize: 6 });
     const failures = new Set<string>();
     try {
       for (let round = 0; round < 20 && failures.size === 0; round++) {

@@ -6,7 +6,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import type { PrivatePostgres } from './private-postgres.js';
+import { afterAll } from 'vitest';
+import { privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 
 const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
 
@@ -76,4 +77,28 @@ pidfile = ${join(db.dir, 'pgbouncer.pid')}
       }
     },
   };
+}
+
+/**
+ * Points this test file's suites (their stores read TEST_DATABASE_URL: test/harness.ts) at a
+ * PgBouncer in transaction mode in front of a private cluster, with named statements off as an
+ * operator would set them, and gives the shared database back after the file; its address (with
+ * named statements on). `skip`: why it cannot, when PostgreSQL's or PgBouncer's programs are
+ * missing (the file's suites then skip).
+ */
+export async function suitesThroughPgBouncer(): Promise<{ skip?: string; bouncerUrl?: string }> {
+  const skip = privatePostgresUnavailable() ?? pgBouncerUnavailable();
+  if (skip) return { skip };
+  const db = await startPrivatePostgres();
+  const bouncer = await startPgBouncer(db);
+  const sharedUrl = process.env.TEST_DATABASE_URL;
+  process.env.TEST_DATABASE_URL = `${bouncer.url}?prepared_statements=false`;
+  afterAll(async () => {
+    // A file that runs after this one in the same process finds the shared database again.
+    if (sharedUrl === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = sharedUrl;
+    await bouncer.close();
+    await db.close();
+  });
+  return { bouncerUrl: bouncer.url };
 }
