@@ -4,6 +4,7 @@
 // Anything else names nothing the installer can find. The validator's reference/unresolved-id and
 // the planner's plan/unresolved-id both read this one statement.
 import { NODE_CATALOG, type ConfigField } from './catalog/nodes.js';
+import { escapeToken } from './json/pointer.js';
 import { isPackKey } from './references.js';
 import { closest } from './text.js';
 import type { ReferenceType } from './types.js';
@@ -17,12 +18,11 @@ export interface ConfigRefId {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Each kind's reference fields with their place below the node, worked out once (the validator asks for every block of every pack). */
 const REF_FIELDS = new Map<string, { field: ConfigRefId['field']; at: string }[]>();
 for (const [kind, info] of NODE_CATALOG) {
-  const fields = info.fields.filter((f) => f.ref && (f.type === 'ref' || f.type === 'refs')).map((f) => ({ field: f as ConfigRefId['field'], at: `/config/${escape(f.name)}` }));
+  const fields = info.fields.filter((f) => f.ref && (f.type === 'ref' || f.type === 'refs')).map((f) => ({ field: f as ConfigRefId['field'], at: `/config/${escapeToken(f.name)}` }));
   if (fields.length) REF_FIELDS.set(kind, fields);
 }
 const NONE: ConfigRefId[] = [];

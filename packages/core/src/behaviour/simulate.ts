@@ -208,10 +208,13 @@ class Simulation {
   }
 
   /** What an event does to the contact's state. */
-  private applyEvent(event: EventKind, subject: string | undefined): void {
-    if (event === 'tag_added' && subject) this.contact.tags.add(subject);
-    if (event === 'tag_removed' && subject) this.contact.tags.delete(subject);
-    if (event === 'stage_changed' && subject) this.contact.stage = subject;
+  private applyEvent(event: EventKind, subject: string | undefined, config?: Record<string, unknown>): void {
+    const c = this.contact;
+    if (event === 'tag_added' && subject) c.tags.add(subject);
+    if (event === 'tag_removed' && subject) c.tags.delete(subject);
+    if (event === 'stage_changed' && subject) c.stage = subject;
+    if (event === 'field_changed' && subject) c.fields.set(subject, config?.value);
+    if (event === 'deal_created' || event === 'deal_stage_changed') c.deal = { ...(c.deal ?? {}), stage: String(config?.stage_id ?? '') };
   }
 
   /** Starts every automation whose trigger the event starts. */
@@ -330,7 +333,7 @@ class Simulation {
       const subject = subjectOf(e.subject, node.config);
       if (e.whenStageType && this.flow.stageTypes.get(String(node.config?.stage_id ?? '')) !== e.whenStageType) continue;
       if (!this.changes(e.event, subject, node.config)) continue;
-      this.applyEvent(e.event, subject);
+      this.applyEvent(e.event, subject, node.config);
       started.push(...this.emit(e.event, subject, token.time, cause));
     }
     return started;
@@ -338,15 +341,11 @@ class Simulation {
 
   /** Whether the event changes the contact (a tag it has already is not added again). */
   private changes(event: EventKind, subject: string | undefined, config: Record<string, unknown> | undefined): boolean {
-    if (event === 'tag_added') return subject !== undefined && !this.contact.tags.has(subject);
-    if (event === 'tag_removed') return subject !== undefined && this.contact.tags.has(subject);
-    if (event === 'stage_changed') return subject !== undefined && this.contact.stage !== subject;
-    if (event === 'field_changed' && subject !== undefined) {
-      const before = this.contact.fields.get(subject);
-      this.contact.fields.set(subject, config?.value);
-      return before !== config?.value;
-    }
-    if (event === 'deal_created' || event === 'deal_stage_changed') this.contact.deal = { ...(this.contact.deal ?? {}), stage: String(config?.stage_id ?? '') };
+    const c = this.contact;
+    if (event === 'tag_added') return subject !== undefined && !c.tags.has(subject);
+    if (event === 'tag_removed') return subject !== undefined && c.tags.has(subject);
+    if (event === 'stage_changed') return subject !== undefined && c.stage !== subject;
+    if (event === 'field_changed') return subject !== undefined && c.fields.get(subject) !== config?.value;
     return true;
   }
 
