@@ -374,6 +374,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
 
     const { context, page } = await openConnected(key, 'Dune Realty');
     page.on('dialog', (d) => void d.accept());
+    // Planning a pack the workspace has no ledger for asks nothing the browser logs as a failed (404) load.
+    const failedLoads: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && /\b404\b/.test(m.text()) && failedLoads.push(m.text()));
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
     // Opening the panel reads the workspace and plans.
@@ -390,6 +393,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create/);
     expect(await panel.getByRole('button', { name: 'Open installed' }).isDisabled()).toBe(true);
     expect(await panel.getByTestId('not-installed').textContent()).toBe('Listing Marketing is not installed in Dune Realty.');
+    expect(failedLoads).toEqual([]);
 
     // Open workspace snapshot: a pack of its own id, never planned against the last read.
     await panel.getByRole('button', { name: 'Open workspace snapshot' }).click();
@@ -397,6 +401,25 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     expect(await panel.textContent()).not.toMatch(/ledger is for pack|The plan failed/);
     expect(await panel.getByRole('button', { name: 'Read the workspace and plan' }).count()).toBe(1);
     expect(await panel.getByRole('button', { name: 'Open installed' }).isDisabled()).toBe(true);
+    await context.close();
+  }, 120_000);
+
+  it('says once the server stops that it cannot be reached: the toolbar stops showing it connected, Install is not offered, and every read says it in the same words', async () => {
+    const gone = await serve([editor.url]);
+    const { context, page } = await openConnected(full.key, 'Bayside Homes', 900, gone.base);
+    await page.getByTestId('plan-button').click();
+    const panel = page.getByRole('region', { name: 'Plan preview' });
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^(Plan|No changes)/);
+    expect(await page.locator('.connected-dot.down').count()).toBe(0);
+    await gone.close();
+    await panel.getByRole('button', { name: 'Refresh' }).click();
+    const said = `Cannot reach ${gone.base}: the server stopped, or it no longer allows this editor's origin (${editor.url}).`;
+    await poll(() => panel.locator('.connect-status').textContent()).toBe(said);
+    await poll(() => page.locator('.connected-dot.down').count()).toBe(1);
+    expect(await page.getByTestId('connect-button').textContent()).toContain('(cannot be reached)');
+    expect(await panel.getByRole('button', { name: 'Install', exact: true }).isDisabled()).toBe(true);
+    await panel.getByRole('button', { name: 'Open workspace snapshot' }).click();
+    await poll(() => panel.locator('.connect-status').textContent()).toBe(said);
     await context.close();
   }, 120_000);
 });

@@ -106,6 +106,16 @@ export async function listLedgers(client: WorkspaceClient): Promise<ListedLedger
 }
 
 /**
+ * The pack's ledger from the ledger list (one read whatever is installed), with its revision; null
+ * when it has none. A browser asking for a pack that is not installed by its own address logs the
+ * 404 as an error; the list answers 200 either way.
+ */
+export async function findLedger(client: WorkspaceClient, packId: string): Promise<InstallLedger | null> {
+  const r = (await listLedgers(client)).find((x) => x.pack_id === packId);
+  return r?.ledger ? { ...r.ledger, revision: r.revision } : null;
+}
+
+/**
  * The lock request of an install or uninstall refused (409): another run holds the pack's lock.
  * Who holds it and until when, when known, so the caller can say how to break it if that run is
  * dead (breakLock, `setup-pack unlock <packId> <holder>`).

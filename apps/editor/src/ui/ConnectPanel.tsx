@@ -2,8 +2,11 @@
 // The toolbar shows the workspace's name once connected; the key stays in this tab's session.
 import { useEffect, useState } from 'react';
 import { connect, connectionFromHash, forgetConnection, saveConnection, savedConnection, type Connected } from '../workspace/connection.js';
+import { useWorkspace } from '../workspace/catalog.js';
 
 export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefined) => void }) {
+  // The last read found no server: the toolbar stops saying "connected" in green.
+  const down = useWorkspace()?.unreachable ?? false;
   const [open, setOpen] = useState(false);
   const [connected, setConnected] = useState<Connected | undefined>();
   const [baseUrl, setBaseUrl] = useState(() => savedConnection()?.baseUrl ?? 'http://127.0.0.1:8787');
@@ -49,7 +52,7 @@ export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefine
   return (
     <>
       <button onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-haspopup="dialog" data-testid="connect-button" title={connected ? `Connected to ${connected.workspace.name} at ${connected.baseUrl}` : 'Connect to a workspace'}>
-        {connected ? <><span className="connected-dot" aria-hidden="true">●</span> {connected.workspace.name}</> : 'Connect to workspace'}
+        {connected ? <><span className={down ? 'connected-dot down' : 'connected-dot'} aria-hidden="true">●</span> {connected.workspace.name}{down && <span className="sr-only"> (cannot be reached)</span>}</> : 'Connect to workspace'}
       </button>
       {open && (
         <div className="connect-panel" role="dialog" aria-label="Connect to workspace">

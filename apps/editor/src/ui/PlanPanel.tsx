@@ -6,7 +6,7 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { blocksUse, count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanError, type PlanResult } from '@setup-pack/core';
 import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
-import type { WorkspaceState } from '../workspace/catalog.js';
+import { readFailure, type WorkspaceState } from '../workspace/catalog.js';
 import { RefMark } from './RefPicker.js';
 
 const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'Pipelines', asset: 'Assets', template: 'Message templates', brand: 'Brand', smartList: 'Smart lists', automation: 'Automations' };
@@ -97,7 +97,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
   const plan = result.plan;
   // The same installer the CLI runs (ledger, lock, resume, pacing by the rate-limit headers);
   // offered only for a pack with 0 errors whose plan binds every reference and changes something.
-  const canInstall = !!plan?.ok && errors === 0 && plan.hasChanges && !busy;
+  const canInstall = !!plan?.ok && errors === 0 && plan.hasChanges && !busy && !workspace.unreachable;
   const runInstall = async () => {
     setBusy(true);
     setInstalled(undefined);
@@ -132,7 +132,8 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
         onOpen?.(`${JSON.stringify(r.pack, null, 2)}\n`, all ? `${connected.workspace.name} (snapshot)` : `${connected.workspace.name}: ${r.pack.name} ${r.pack.version}`);
       }
     } catch (e) {
-      setStatus(`Could not export from the workspace: ${(e as Error).message}`);
+      // Said as every read of the workspace says it (a server gone, a key refused), not in the browser's words.
+      setStatus(readFailure(connected, e));
     } finally {
       setBusy(false);
     }

@@ -8,7 +8,7 @@ import {
   candidatesOf, COLLECTION_OF_REFERENCE, markReferences, requiredCollections,
   type InstallLedger, type Pack, type ReferenceMark, type ReferenceType, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
-import { describeWait, fetchSnapshot, otherLedgers, readLedger, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
+import { describeWait, fetchSnapshot, findLedger, otherLedgers, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
 import type { Connected } from './connection.js';
 
 export interface WorkspaceCatalog {
@@ -35,6 +35,8 @@ export interface WorkspaceState {
   busy: boolean;
   /** Why the last read failed, in words (empty when it did not). */
   status: string;
+  /** The last read found no server answering (stopped, or this origin no longer allowed): nothing is offered that writes. */
+  unreachable: boolean;
   /**
    * While a client of this workspace waits a second or more (a spent rate-limit window, a 429,
    * a retry), that wait in the installer's words (describeWait, as the CLI says it); undefined
@@ -67,9 +69,12 @@ export const WorkspaceContext = createContext<WorkspaceState | undefined>(undefi
 export const useWorkspace = () => useContext(WorkspaceContext);
 
 /** A failed read in words: server down or this origin not allowed, a refused key, the rate limit. */
+/** A failure's HTTP status: 0 when no server answered, -1 when it is not the API's. */
+const failureStatus = (e: unknown) => (e instanceof WorkspaceApiError ? e.status : e instanceof TypeError ? 0 : -1);
+
 export function readFailure(connected: Connected, e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
-  const status = e instanceof WorkspaceApiError ? e.status : e instanceof TypeError ? 0 : -1;
+  const status = failureStatus(e);
   if (status === 0) return `Cannot reach ${connected.baseUrl}: the server stopped, or it no longer allows this editor's origin (${location.origin}).`;
   if (status === 401 || status === 403) return `The workspace refused the API key (${message}). Connect again with a key that may read it.`;
   if (status === 429) return `The workspace is rate limiting this key (${message}); try again in a minute.`;
@@ -80,6 +85,7 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
   const [stored, setCatalog] = useState<WorkspaceCatalog>();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
+  const [unreachable, setUnreachable] = useState(false);
   const [prune, setPruneState] = useState(false);
   const pruneRef = useRef(prune);
   pruneRef.current = prune;
@@ -120,8 +126,10 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       setStatus('');
       try {
         await fn();
+        setUnreachable(false);
       } catch (e) {
         setStatus(readFailure(connected, e));
+        setUnreachable(failureStatus(e) === 0);
       } finally {
         setBusy(false);
       }
@@ -137,7 +145,7 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
         const before = again ? undefined : catalogRef.current;
         // A whole read (the first, or Refresh): the ledger, what the pack needs and whatever was read
         // before, anew. Otherwise only the collections not read yet, added to the copy.
-        const ledger = before ? before.ledger : ((await readLedger(c, p.packId))?.ledger ?? null);
+        const ledger = before ? before.ledger : await findLedger(c, p.packId);
         const wanted = before
           ? extra.filter((x) => !before.collections.has(x))
           : [...new Set<WorkspaceCollection>([...requiredCollections(p, ledger), ...extra, ...(catalogRef.current?.collections ?? [])])];
@@ -189,6 +197,7 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       stale,
       busy,
       status,
+      unreachable,
       waiting,
       marks,
       client,
@@ -203,5 +212,5 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
       },
       objectsOf: (type: ReferenceType) => (catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined),
     };
-  }, [connected, catalog, stale, busy, status, waiting, marks, client, read, prune, setPrune, planOptions]);
+  }, [connected, catalog, stale, busy, status, unreachable, waiting, marks, client, read, prune, setPrune, planOptions]);
 }
