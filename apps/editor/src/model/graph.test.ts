@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { blockAfterDelete, reconnect, canReconnect, addConnectedNode, addNode, canConnect, canvasIds, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, graphOf, moveNodes, nodeAt, nodesOf, pasteNodes, renameNode, updateNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
+import { blockAfterDelete, deleteJoining, reconnect, canReconnect, addConnectedNode, addNode, canConnect, canvasIds, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, graphOf, moveNodes, nodeAt, nodesOf, pasteNodes, renameNode, updateNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -62,6 +62,18 @@ describe('editing', () => {
     const r = addConnectedNode(doc0(), 'action.add_note', { x: 0, y: 700 }, { source: 'email', handle: 'next' });
     expect(r.error).toBeUndefined();
     expect(edgesOf(r.doc).some((e) => e.source === 'email' && e.target === r.id)).toBe(true);
+  });
+  it('deleting a block of a straight chain joins its neighbours, with the edge in\'s output; a branch or a join is a plain delete', () => {
+    const before = doc0();
+    // The starter's chain: start → tag → sms → wait → replied (a branch).
+    const r = deleteJoining(before, 'sms');
+    expect(r.joined).toEqual(['tag', 'wait']);
+    expect(nodesOf(r.doc).some((n) => n.id === 'sms')).toBe(false);
+    expect(edgesOf(r.doc).filter((e) => e.source === 'tag').map((e) => e.target)).toEqual(['wait']);
+    // replied has two edges out (true, false): nothing to join.
+    const branch = deleteJoining(before, 'replied');
+    expect(branch.joined).toBeUndefined();
+    expect(branch.doc).toEqual(deleteElements(before, ['replied']));
   });
   it('names the block that takes the place of deleted ones: the next left, else the last left, else none', () => {
     const before = doc0();

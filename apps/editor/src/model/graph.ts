@@ -148,6 +148,25 @@ export function deleteElements(doc: Obj, nodeIdsToDelete: Iterable<string>, edge
   return withGraph(doc, nodes, hadEdges || edges.length ? edges : undefined);
 }
 
+/**
+ * Deletes one block that stands in a straight chain (one edge in, one edge out) and joins its
+ * neighbours with the edge in's output, when the graph rules allow it: deleting a middle block no
+ * longer leaves the blocks around it apart. Otherwise (a branch, a join, an edge the rules refuse)
+ * it is a plain delete. `joined`: the neighbours it joined, for the author to be told.
+ */
+export function deleteJoining(doc: Obj, nodeId: string): { doc: Obj; joined?: [string, string] } {
+  const edges = edgesOf(doc);
+  const into = edges.filter((e) => str(e.target) === nodeId);
+  const out = edges.filter((e) => str(e.source) === nodeId);
+  const after = deleteElements(doc, [nodeId]);
+  if (into.length !== 1 || out.length !== 1) return { doc: after };
+  const source = str(into[0].source);
+  const target = str(out[0].target);
+  if (source === nodeId || target === nodeId || source === target) return { doc: after };
+  const joined = connect(after, { source, target, handle: handleOf(into[0]) });
+  return joined.error ? { doc: after } : { doc: joined.doc, joined: [source, target] };
+}
+
 /** The selected nodes (by canvas id) and the edges between them, deep-copied. */
 export function copyNodes(doc: Obj, ids: Iterable<string>): Clipboard {
   const set = new Set(ids);

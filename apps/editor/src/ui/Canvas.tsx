@@ -6,7 +6,7 @@ import {
   Background, Controls, MiniMap, ReactFlow, ReactFlowProvider, applyEdgeChanges, applyNodeChanges, useReactFlow,
   type Connection, type Edge, type EdgeChange, type FinalConnectionState, type Node, type NodeChange, type OnSelectionChangeParams,
 } from '@xyflow/react';
-import { blockAfterDelete, addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodeAt, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
+import { blockAfterDelete, deleteJoining, addConnectedNode, addNode, canConnect, canReconnect, clipboardText, connect, reconnect, copyNodes, deleteElements, duplicateNodes, moveNodes, nodeAt, pasteNodes, readClipboardText, type Clipboard, type XY } from '../model/graph.js';
 import { freeSpot, tidyUp } from '../model/layout.js';
 import { neighbour, type Direction } from '../model/navigation.js';
 import type { FindingIndex } from '../model/findings.js';
@@ -193,11 +193,16 @@ function Flow(props: CanvasProps) {
     const keep = focusOnCanvas();
     const sources = es.map((id) => edgesRef.current.find((x) => x.id === id)?.source);
     let block: string | undefined;
+    let joined: [string, string] | undefined;
     edit!((d) => {
-      const after = deleteElements(d, ns, es);
+      // One block of a straight chain: its neighbours are joined in the same edit (one undo parts them).
+      const one = ns.length === 1 && es.length === 0 ? deleteJoining(d, ns[0]) : undefined;
+      const after = one ? one.doc : deleteElements(d, ns, es);
+      joined = one?.joined;
       block = ns.length ? blockAfterDelete(d, after, ns) : sources.find((id) => nodesRef.current.some((n) => n.id === id));
       return after;
     });
+    if (joined) props.notify?.(`Joined "${joined[0]}" to "${joined[1]}", as the deleted block stood between them (Undo parts them again).`);
     if (!keep) return;
     const next = block;
     focusAfterDelete(() => {
