@@ -2,7 +2,7 @@
 // timeline (core's simulate), for a person (pretty) or a program (json, schema in
 // packages/cli/schema/simulate-timeline.schema.json).
 import { resolve } from 'node:path';
-import { printable as p, type Pack, type Timeline, type TimelineStep } from '@setup-pack/core';
+import { count, printable as p, SIMULATION_STEP_LIMIT, type Pack, type Timeline, type TimelineStep } from '@setup-pack/core';
 import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { Colors } from '../lib/color.js';
 import type { CommandContext } from '../lib/context.js';
@@ -134,7 +134,7 @@ export function formatTimeline(t: Timeline, c: Colors): string {
   for (const a of t.assumptions) out.push(`${c.yellow('assumed:')} ${p(a)}`);
   if (t.loop) out.push(`${c.red(c.bold('loop:'))} ${p(t.loop.message)}`);
   if (t.ended === 'horizon') out.push(c.dim(`(followed ${t.start.days} days; later steps are left out)`));
-  if (t.ended === 'limit') out.push(c.dim('(stopped after 5,000 steps)'));
+  if (t.ended === 'limit') out.push(c.dim(`(stopped after ${count(SIMULATION_STEP_LIMIT)} steps)`));
   out.push(`${c.bold('Summary:')} ${p(t.summary.words)}.`, '');
   return out.join('\n');
 }

@@ -15,6 +15,6 @@ export function analyseFlow(pack: Pack): { flow: FlowPack; cascade: Cascade; loo
   const cascade = cascadeOf(flow);
   return { flow, cascade, ...loopsOf(flow, cascade) };
 }
-export { simulate, simulationEvents, nextOpen, SimulateError, type SimulateInput, type Timeline, type TimelineStep } from './simulate.js';
+export { simulate, simulationEvents, nextOpen, SimulateError, SIMULATION_STEP_LIMIT, type SimulateInput, type Timeline, type TimelineStep } from './simulate.js';
 export { readContact, ContactError, type SimContact } from './contact.js';
 export { isTimeZone, isoIn } from './zone.js';

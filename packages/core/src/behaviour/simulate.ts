@@ -75,7 +75,8 @@ export class SimulateError extends Error {
   }
 }
 
-const MAX_STEPS = 5000;
+/** Steps a simulation records at the most: past them it stops (`ended: 'limit'`). */
+export const SIMULATION_STEP_LIMIT = 5000;
 const MINUTE = 60000;
 const DAY = 1440 * MINUTE;
 
@@ -160,7 +161,7 @@ class Simulation {
         this.ended = 'horizon';
         break;
       }
-      if (this.steps.length >= MAX_STEPS) {
+      if (this.steps.length >= SIMULATION_STEP_LIMIT) {
         this.ended = 'limit';
         break;
       }
