@@ -13,6 +13,17 @@ const firstNames = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Ethan', 'Isla', 'Luca
 const lastNames = ['Garcia', 'Chen', 'Patel', 'Okafor', 'Smith', 'Novak', 'Rossi', 'Kim', 'Haddad', 'Jensen'];
 
 /**
+ * The members the demo packs (fixtures/valid) name in their references, so their first plan binds
+ * them by name and installs; each added once.
+ */
+async function addDemoPackMembers(db: Db, ws: string, at: Date): Promise<void> {
+  for (const [name, email] of [['Jordan Lee', 'jordan@demo-realty.test'], ['Avery Brooks', 'avery@demo-realty.test']]) {
+    const has = await db.query('SELECT 1 FROM members WHERE workspace_id = $1 AND name = $2', [ws, name]);
+    if (!has.rows.length) await createMember(db, ws, { name, email }, at);
+  }
+}
+
+/**
  * The demo workspace: members (one with a private mailbox, and those the demo packs name), tags, listings, contacts with
  * timelines, deals and transactions. Returns a full_access key created by the first member.
  */
@@ -22,8 +33,10 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   const at = () => new Date(t0 + ++tick * 1000);
   const existing = await db.query('SELECT id FROM workspaces WHERE slug = $1', [slug]);
   if (existing.rows.length) {
-    // Seeding a persistent store twice only issues a fresh key.
+    // Seeding a persistent store twice only issues a fresh key (and adds the members the demo
+    // packs name, which a store seeded by an older version lacks).
     const ws = existing.rows[0].id as string;
+    await addDemoPackMembers(db, ws, clock.now());
     const owner = await db.query('SELECT id FROM members WHERE workspace_id = $1 ORDER BY created_at LIMIT 1', [ws]);
     const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: owner.rows[0]?.id ?? null }, clock.now());
     const w = await db.query('SELECT * FROM workspaces WHERE id = $1', [ws]);
@@ -35,9 +48,7 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   const alice = await createMember(db, ws, { name: 'Alice Agent', email: 'alice@demo-realty.test' }, at());
   const bob = await createMember(db, ws, { name: 'Bob Broker', email: 'bob@demo-realty.test' }, at());
   await createMember(db, ws, { name: 'Casey Coordinator', email: 'casey@demo-realty.test' }, at());
-  // The members the demo packs (fixtures/valid) name in their references, so their first plan binds
-  // them by name and installs.
-  for (const [name, email] of [['Jordan Lee', 'jordan@demo-realty.test'], ['Avery Brooks', 'avery@demo-realty.test']]) await createMember(db, ws, { name, email }, at());
+  await addDemoPackMembers(db, ws, at());
   const bobMailbox = await createMailbox(db, ws, bob.id, bob.email, true);
   const tags: Awaited<ReturnType<typeof createTag>>[] = [];
   for (const [name, color] of [['Buyer', '#2563eb'], ['Seller', '#16a34a'], ['VIP', '#d97706'], ['Investor', null], ['First-time buyer', '#9333ea']] as const) {
