@@ -393,6 +393,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create/);
     expect(await panel.getByRole('button', { name: 'Open installed' }).isDisabled()).toBe(true);
     expect(await panel.getByTestId('not-installed').textContent()).toBe('Listing Marketing is not installed in Dune Realty.');
+    // Installing it (its first install) reads its ledger from the list too.
+    await panel.getByRole('button', { name: 'Install', exact: true }).click();
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Listing Marketing [\d.]+ into Dune Realty: \d+ writes\./);
     expect(failedLoads).toEqual([]);
 
     // Open workspace snapshot: a pack of its own id, never planned against the last read.

@@ -8,7 +8,7 @@ import {
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
-import { COLLECTION_PATH, fetchSnapshot, LedgerLock, listLedgers, LockTakenError, readLedger, type ListedLedger } from './workspace.js';
+import { COLLECTION_PATH, fetchSnapshot, LedgerLock, ledgerIn, listLedgers, LockTakenError, readLedger, type ListedLedger } from './workspace.js';
 
 /**
  * A write of a run that the workspace refused, or that could not be made, after the run started:
@@ -130,6 +130,12 @@ export class InvalidPackError extends Error {
 export interface PlanInstallOptions extends PlanOptions {
   /** The caller has validated the pack (the CLI's readPack): not validated again. */
   validated?: boolean;
+  /**
+   * The workspace's ledger list, when the caller has just read it (listLedgers): the pack's ledger
+   * and the others' are taken from it rather than read again. The list answers 200 whatever is
+   * installed, where a pack's own address answers 404 for one not installed, which a browser logs.
+   */
+  ledgers?: readonly ListedLedger[];
 }
 
 /**
@@ -138,8 +144,11 @@ export interface PlanInstallOptions extends PlanOptions {
  * preview reads them with this too).
  */
 export async function otherLedgers(client: WorkspaceClient, packId: string): Promise<InstallLedger[]> {
-  return (await listLedgers(client)).flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
+  return othersIn(await listLedgers(client), packId);
 }
+
+const othersIn = (records: readonly ListedLedger[], packId: string): InstallLedger[] =>
+  records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
 
 /**
  * Another pack's run holds its lock in the workspace this run wanted to write: refused, nothing
@@ -173,11 +182,11 @@ const othersState = (records: readonly ListedLedger[], packId: string) =>
  * held but another pack's ledger moved since `before` (read before this run planned: that pack's
  * run finished in between), the plan is stale: the answer is true, and the caller plans again.
  */
-async function othersMoved(client: WorkspaceClient, packId: string, before: readonly ListedLedger[]): Promise<boolean> {
+async function othersMoved(client: WorkspaceClient, packId: string, before: readonly ListedLedger[]): Promise<{ moved: boolean; now: ListedLedger[] }> {
   const now = await listLedgers(client);
   const busy = now.find((r): r is ListedLedger & { lock: NonNullable<ListedLedger['lock']> } => r.pack_id !== packId && !!r.lock);
   if (busy) throw new WorkspaceBusyError(packId, busy);
-  return othersState(now, packId) !== othersState(before, packId);
+  return { moved: othersState(now, packId) !== othersState(before, packId), now };
 }
 
 /** InvalidPackError when the pack has validation errors. */
@@ -189,11 +198,11 @@ function assertValid(pack: Pack): void {
 /** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
 export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
   if (!options.validated) assertValid(pack);
-  const record = await readLedger(client, pack.packId);
-  const ledger = record?.ledger ?? null;
+  const listed = options.ledgers;
+  const ledger = listed ? ledgerIn(listed, pack.packId) : ((await readLedger(client, pack.packId))?.ledger ?? null);
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
   // With prune, what the workspace's other installed packs hold of this one's items stays.
-  const others = options.prune && ledger ? await otherLedgers(client, pack.packId) : options.others;
+  const others = options.prune && ledger ? (listed ? othersIn(listed, pack.packId) : await otherLedgers(client, pack.packId)) : options.others;
   return { plan: planPack(pack, ledger, snapshot, { ...options, others }), ledger };
 }
 
@@ -287,8 +296,8 @@ function ledgerFrom(prev: InstallLedger | null, pack: Pack, p: PlanResult): Inst
 export async function install(client: WorkspaceClient, pack: Pack, options: InstallOptions = {}): Promise<InstallResult> {
   // The workspace's installs before this one plans, to tell once locked whether another pack's run came in between.
   if (!options.validated) assertValid(pack);
-  const before = options.dryRun ? [] : await listLedgers(client);
-  let { plan, ledger } = await planInstall(client, pack, { ...options, validated: true });
+  const before = await listLedgers(client);
+  let { plan, ledger } = await planInstall(client, pack, { ...options, validated: true, ledgers: before });
   if (!plan.ok) throw new PlanFailedError(plan);
   if (options.dryRun || !plan.hasChanges) return { plan, written: 0, ledger };
   await checkWriteScopes(client, plan.steps);
@@ -300,11 +309,10 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   let current: InstallLedger | null = null;
   let written = 0;
   try {
-    const moved = await othersMoved(client, pack.packId, before);
-    const record = await readLedger(client, pack.packId);
-    if (moved || (record?.revision ?? 0) !== (ledger?.revision ?? 0)) {
+    const { moved, now } = await othersMoved(client, pack.packId, before);
+    if (moved || (ledgerIn(now, pack.packId)?.revision ?? 0) !== (ledger?.revision ?? 0)) {
       // Another run changed the workspace between our plan and our lock: plan again on fresh state.
-      ({ plan, ledger } = await planInstall(client, pack, { ...options, validated: true }));
+      ({ plan, ledger } = await planInstall(client, pack, { ...options, validated: true, ledgers: now }));
       if (!plan.ok) throw new PlanFailedError(plan);
     }
     current = ledgerFrom(ledger, pack, plan);

@@ -111,7 +111,12 @@ export async function listLedgers(client: WorkspaceClient): Promise<ListedLedger
  * 404 as an error; the list answers 200 either way.
  */
 export async function findLedger(client: WorkspaceClient, packId: string): Promise<InstallLedger | null> {
-  const r = (await listLedgers(client)).find((x) => x.pack_id === packId);
+  return ledgerIn(await listLedgers(client), packId);
+}
+
+/** The pack's ledger in a ledger list, with its revision; null when the list has none for it. */
+export function ledgerIn(records: readonly ListedLedger[], packId: string): InstallLedger | null {
+  const r = records.find((x) => x.pack_id === packId);
   return r?.ledger ? { ...r.ledger, revision: r.revision } : null;
 }
 
