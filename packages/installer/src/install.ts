@@ -2,7 +2,7 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  blocksUse, itemBindings, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  blocksUse, itemBindings, LEDGER_LOCK, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
   type Diagnostic,
   type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
@@ -303,7 +303,7 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   await checkWriteScopes(client, plan.steps);
 
   const holder = options.holder ?? `setup-pack-${Math.random().toString(36).slice(2, 10)}`;
-  const lock = await LedgerLock.acquire(client, pack.packId, holder, options.lockTtlSeconds ?? 300);
+  const lock = await LedgerLock.acquire(client, pack.packId, holder, options.lockTtlSeconds ?? LEDGER_LOCK.ttlSeconds.default);
   let finished = false;
   let failure: unknown;
   let current: InstallLedger | null = null;
@@ -396,7 +396,7 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   if (options.dryRun) return { plan, removed: 0, kept: keptOf(plan) };
   await checkWriteScopes(client, plan.steps);
   const holder = options.holder ?? `setup-pack-uninstall-${Math.random().toString(36).slice(2, 10)}`;
-  const lock = await LedgerLock.acquire(client, packId, holder, options.lockTtlSeconds ?? 300);
+  const lock = await LedgerLock.acquire(client, packId, holder, options.lockTtlSeconds ?? LEDGER_LOCK.ttlSeconds.default);
   let failure: unknown;
   let removed = 0;
   let done = false;

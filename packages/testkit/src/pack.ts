@@ -70,9 +70,8 @@ export function text(min: number, max: number | undefined, opts: { singleLine?: 
 /** A name unlikely to meet a new workspace's own objects (its default stages, sources and pipeline). */
 const itemName = (max: number | undefined) => text(1, max).filter((s) => s.trim().length > 0);
 
-export const hexColor = fc.oneof(
-  ...[3, 4, 6, 8].map((n) => fc.stringMatching(new RegExp(`^#[0-9a-fA-F]{${n}}$`))),
-);
+/** A colour as the format's hexColor pattern (schemas/common.schema.json) states it. */
+export const hexColor = fc.stringMatching(new RegExp((publishedSchemas.common as { $defs: { hexColor: { pattern: string } } }).$defs.hexColor.pattern));
 
 /**
  * The workspace objects a generated pack may refer to by name without carrying them: what the

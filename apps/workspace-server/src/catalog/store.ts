@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/db.js';
-import { fixedStageProbability, missingClosedStages, repeatedStageNames } from '@setup-pack/core';
+import { fixedStageProbability, missingClosedStages, repeatedStageNames, type StageType } from '@setup-pack/core';
 import { iso } from '../db/db.js';
 import { ApiError, badRequest, notFound, type InstallLock } from '../errors.js';
 import { newId } from '../ids.js';
@@ -185,7 +185,7 @@ export async function deleteNamed(db: Db, ws: string, table: Named, id: string, 
 export interface StageInput {
   id?: string | null;
   name: string;
-  type?: 'OPEN' | 'CLOSED_WON' | 'CLOSED_LOST';
+  type?: StageType;
   color?: string | null;
   probability?: number | null;
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { maxLengthOf } from '@setup-pack/core';
 import { insertObject } from '../catalog/store.js';
 import type { RouteDeps } from './context.js';
 import { str, ts } from './schemas.js';
@@ -13,7 +14,7 @@ export const createObjectForAdmin: FastifyPluginAsync<RouteDeps> = async (app, {
       summary: 'Add a team, pond, website, form, appointment type or outcome, program or relationship label',
       tags: ['admin'],
       params: { type: 'object', required: ['workspace_id', 'collection'], properties: { workspace_id: str, collection: { type: 'string', enum: [...LOOKUPS] } } },
-      body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: 200 } } },
+      body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1, maxLength: maxLengthOf('resource', 'name') } } },
       response: { 201: { type: 'object', properties: { id: str, name: str, created_at: ts } } },
     },
   }, async (req, reply) => {

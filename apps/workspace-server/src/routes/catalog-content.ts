@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { base64Length, decodeStrictBase64, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest, invalidField } from '../errors.js';
@@ -31,7 +31,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     type: 'object',
     required: catalogObjectRequired,
     properties: {
-      id: str, name: str, channel: { type: 'string', enum: ['sms', 'email', 'both'] }, category: nstr, subject: nstr, body: str,
+      id: str, name: str, channel: { type: 'string', enum: [...MESSAGE_CHANNELS] }, category: nstr, subject: nstr, body: str,
       rich_text_doc: nullableObject, data: nullableObject, created_at: ts, updated_at: ts,
     },
   } as const;

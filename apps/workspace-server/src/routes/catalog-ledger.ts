@@ -1,3 +1,4 @@
+import { LEDGER_LOCK } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { acquireLock, deleteLedger, getLedger, listIdempotencyKeys, listLedgers, releaseLock, releaseLockOf, writeLedger } from '../catalog/store.js';
 import { notFound } from '../errors.js';
@@ -18,8 +19,8 @@ const ledgerRecord = {
     updated_at: ts,
   },
 } as const;
-const holder = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const ttl = { type: 'integer', minimum: 5, maximum: 3600, default: 300, description: 'Seconds until the lock expires unless renewed' } as const;
+const holder = { type: 'string', minLength: 1, maxLength: LEDGER_LOCK.holderMaxLength } as const;
+const ttl = { type: 'integer', ...LEDGER_LOCK.ttlSeconds, description: 'Seconds until the lock expires unless renewed' } as const;
 
 /**
  * The install ledger per packId: an opaque JSON document the installer keeps (version, item key →

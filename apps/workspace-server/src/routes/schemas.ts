@@ -26,6 +26,8 @@ export const TEXT_LIMITS = {
   notes: 100_000,
   /** An opaque token a client passes on (an affiliate attribution token). */
   token: 2048,
+  /** A web address the server calls (a webhook's URL). */
+  url: 2048,
 } as const;
 /**
  * The longest id a body may name: every id the API makes is far shorter (ids.ts: a prefix and 24

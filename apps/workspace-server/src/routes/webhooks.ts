@@ -7,7 +7,7 @@ import {
 } from '../webhooks/store.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
 import { callerOf, type RouteDeps } from './context.js';
-import { listOf, nparagraph, nstr, nts, pagingQuery, str, ts, tsIn } from './schemas.js';
+import { listOf, nparagraph, nstr, nts, pagingQuery, str, TEXT_LIMITS, ts, tsIn } from './schemas.js';
 
 export interface WebhookRouteDeps extends RouteDeps {
   worker: WebhookWorker;
@@ -64,8 +64,10 @@ const deliverySchema = {
   },
 };
 
-const eventTypes = { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 100 }, description: 'Event types, or ["*"] for everything' };
-const urlField = { type: 'string', minLength: 1, maxLength: 2048 };
+/** The most event types one webhook subscribes to by name (more is a list to be replaced by "*"). */
+const EVENT_TYPES_MAX = 100;
+const eventTypes = { type: 'array', minItems: 1, maxItems: EVENT_TYPES_MAX, items: { type: 'string', minLength: 1, maxLength: 100 }, description: 'Event types, or ["*"] for everything' };
+const urlField = { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.url };
 const idParams = { type: 'object', required: ['webhook_id'], properties: { webhook_id: str } };
 const deliveryParams = { type: 'object', required: ['webhook_id', 'delivery_id'], properties: { webhook_id: str, delivery_id: str } };
 const tags = ['webhooks'];

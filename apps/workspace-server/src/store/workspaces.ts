@@ -1,3 +1,4 @@
+import type { StageType } from '@setup-pack/core';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Queryable } from '../db/db.js';
 import { iso, isoOrNull } from '../db/db.js';
@@ -30,7 +31,7 @@ const toWorkspace = (r: Row): Workspace => ({
 /** The defaults a real new workspace has, so a fresh workspace is usable at once. */
 export const defaultContactStages = ['Lead', 'Prospect', 'Active Client', 'Under Contract', 'Past Client'];
 export const defaultLeadSources = ['Website', 'Referral', 'Open House', 'Zillow', 'Sign Call'];
-export const defaultPipelineStages: { name: string; type: 'OPEN' | 'CLOSED_WON' | 'CLOSED_LOST' }[] = [
+export const defaultPipelineStages: { name: string; type: StageType }[] = [
   { name: 'New', type: 'OPEN' },
   { name: 'Qualified', type: 'OPEN' },
   { name: 'Showing', type: 'OPEN' },

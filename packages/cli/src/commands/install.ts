@@ -1,5 +1,5 @@
 // setup-pack install: install or upgrade a pack in a live workspace (plan, then apply).
-import { count, plural, printable as p } from '@setup-pack/core';
+import { count, LEDGER_LOCK, plural, printable as p } from '@setup-pack/core';
 import { intOption, type CommandSpec, type Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -18,7 +18,7 @@ export const spec: CommandSpec = {
     ...CONNECTION_OPTIONS,
     ...PLAN_OPTIONS,
     'dry-run': { type: 'boolean', description: 'Plan and print, write nothing.' },
-    'lock-ttl': { type: 'string', value: '<seconds>', description: 'Expiry of the install lock, renewed at each checkpoint (default 300): how long a crashed run blocks the next.' },
+    'lock-ttl': { type: 'string', value: '<seconds>', description: `Expiry of the install lock, renewed at each checkpoint (default ${LEDGER_LOCK.ttlSeconds.default}): how long a crashed run blocks the next.` },
   },
   examples: [
     ['setup-pack install buyer-lead-1.0.0.json --url https://crm.example.com --key $KEY', 'Install a pack'],
@@ -30,7 +30,8 @@ export const spec: CommandSpec = {
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const json = args.values.format === 'json';
   const ttl = intOption('lock-ttl', args.values['lock-ttl']);
-  if (ttl !== undefined && (ttl < 5 || ttl > 3600)) throw new UsageError('--lock-ttl must be between 5 and 3600 seconds');
+  const { minimum, maximum } = LEDGER_LOCK.ttlSeconds;
+  if (ttl !== undefined && (ttl < minimum || ttl > maximum)) throw new UsageError(`--lock-ttl must be between ${minimum} and ${maximum} seconds`);
   const pack = await readPack(ctx, args.positionals[0]);
   const options = await planOptions(ctx, args, pack, 'install');
   const tty = !json && ctx.stderr.isTTY;

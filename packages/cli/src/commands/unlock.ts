@@ -1,5 +1,5 @@
 // setup-pack unlock: break the install lock a crashed or killed run left, by naming its holder.
-import { printable as p } from '@setup-pack/core';
+import { LEDGER_LOCK, printable as p } from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import { UsageError } from '../lib/errors.js';
@@ -9,7 +9,7 @@ export const spec: CommandSpec = {
   name: 'unlock',
   summary: 'Break the install lock a crashed or killed run left, naming its holder.',
   usage: 'unlock [options] <packId> <holder>',
-  description: 'An install or uninstall that crashed or was killed leaves the pack\'s lock held until it expires (--lock-ttl, 300 s by default). This releases it at once, but only when <holder> (as the refused install or status names it) holds it: a run in progress under another holder is never broken. Run it only when no run is in progress.',
+  description: `An install or uninstall that crashed or was killed leaves the pack's lock held until it expires (--lock-ttl, ${LEDGER_LOCK.ttlSeconds.default} s by default). This releases it at once, but only when <holder> (as the refused install or status names it) holds it: a run in progress under another holder is never broken. Run it only when no run is in progress.`,
   exitCodes: 'Exit codes: 0 released, 1 not released (another holder has the lock, or nobody does) or the API refused, 2 usage error.',
   docs: 'docs/install.md',
   namesNotPaths: true,

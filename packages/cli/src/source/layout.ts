@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { encodingProblem, inCanonicalOrder, KEYED_ITEM_KINDS, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, setOwn, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
+import { encodingProblem, hasLoneSurrogate, inCanonicalOrder, KEYED_ITEM_KINDS, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, setOwn, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -78,7 +78,6 @@ export const bodyFileOf = (base: string, channel: unknown) => `${base}.${channel
 
 /** The byte order mark: build reads it at the start of a source file as the file's encoding mark (the TextDecoder below drops it). */
 const BOM = '\uFEFF';
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const utf8 = new TextDecoder('utf-8');
 /**
@@ -266,7 +265,7 @@ export function unpackToFiles(input: unknown): SourceFiles {
       // A body with a lone surrogate has no UTF-8 file form, so it stays in the JSON; so does one
       // that starts with U+FEFF, which build reads at the start of a body file as the file's byte
       // order mark (an editor's encoding mark), not as part of the body.
-      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !LONE_SURROGATE.test(item.body) && !item.body.startsWith(BOM)) {
+      else if (kind === 'messageTemplates' && typeof item.body === 'string' && !hasLoneSurrogate(item.body) && !item.body.startsWith(BOM)) {
         jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key', 'body'));
         files.set(bodyFileOf(base, item.channel), encoder.encode(item.body));
       } else jsonFile(`${base}.json`, ITEM_SCHEMAS[kind], without(item, 'key'));

@@ -14,6 +14,9 @@ export const WORKSPACE_LIMITS = {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether `s` holds a lone UTF-16 surrogate: not Unicode text, so no UTF-8 file or text column holds it. */
+export const hasLoneSurrogate = (s: string): boolean => LONE_SURROGATE.test(s);
+
 /**
  * The first string (or property name) under `value` that the workspace's store (PostgreSQL text
  * and jsonb) cannot hold: a NUL character, or a lone UTF-16 surrogate (not Unicode text). JSON and
@@ -90,7 +93,7 @@ function unstorableAt(value: unknown, depth: number, path: string[]): { what: st
 
 function unstorableString(value: string): { what: string } | null {
   if (value.indexOf('\u0000') >= 0) return { what: 'contains a NUL character (U+0000)' };
-  if (LONE_SURROGATE.test(value)) return { what: 'is not valid Unicode text (a lone surrogate)' };
+  if (hasLoneSurrogate(value)) return { what: 'is not valid Unicode text (a lone surrogate)' };
   return null;
 }
 
