@@ -374,201 +374,238 @@ type Origin =
 /** Whether a path of the folder goes through a file or folder whose name starts with a dot, which build ignores. */
 const isHidden = (rel: string) => rel.startsWith('.') || rel.includes('/.');
 
+/**
+ * Builds a pack from the files of a source folder. The steps: the files refused up front (links,
+ * pipes), the manifest and its top-level fields, each item folder in the manifest's key order,
+ * resources/<kind>.json, assets.json and its files, and the files nothing reads.
+ */
 export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildResult {
   // readTree reads no such file; a map made otherwise (in memory) may hold some, and they are ignored the same.
   const files: SourceFiles = [...all.keys()].some(isHidden) ? new Map([...all].filter(([rel]) => !isHidden(rel))) : all;
-  const diagnostics: SourceDiagnostic[] = [];
-  const texts = new Map<string, SourceText>();
-  const report = (file: string, pointer: string, code: (typeof BUILD_RULES)[number]['code'], message: string, hint?: string) => {
+  const b = new SourceBuild(files, options);
+  const manifest = readManifest(b);
+  if (!manifest) return b.failed();
+  copyTopLevelFields(b, manifest);
+  for (const kind of Object.keys(ITEM_FOLDERS) as FolderKind[]) readItemFolder(b, manifest, kind);
+  readResources(b, manifest);
+  const assets = readAssets(b);
+  reportUnreadFiles(b, assets);
+  b.put('exportedAt', options.exportedAt);
+  // The items are this build's own parsed files, so the pack may share them: in order already when
+  // `unpack` or `fmt` wrote them, and then not copied (a copy of a large pack was a tenth of validating it).
+  return { pack: inCanonicalOrder(b.pack), diagnostics: b.diagnostics, locate: b.locate, sources: b.texts, assetHashes: b.assetHashes };
+}
+
+type BuildCode = (typeof BUILD_RULES)[number]['code'];
+
+/** One build of a source folder: the files it reads, and the pack, findings, texts and origins it gathers. */
+class SourceBuild {
+  readonly diagnostics: SourceDiagnostic[] = [];
+  readonly texts = new Map<string, SourceText>();
+  /** Files build does not read, each with the finding that says why (a link out of the folder, a pipe...). */
+  readonly refused: Map<string, string>;
+  /** Files the manifest, an index or a listed item reads: any other file of an item folder is reported. */
+  readonly claimed = new Set<string>([MANIFEST]);
+  readonly origins = new Map<string, Origin[]>();
+  readonly assetHashes = new Map<string, { byteSize: number; sha256: string }>();
+  readonly pack: Record<string, unknown> = {};
+  readonly locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, this.origins, (file) => this.files.has(file) && !this.refused.has(file), missing);
+
+  constructor(readonly files: SourceFiles, options: BuildOptions) {
+    this.refused = new Map<string, string>(options.refusedLinks);
+    for (const [file, why] of this.refused) this.wholeFile(file, 'build/link-outside', why, 'Copy the file into the folder, or link to one inside the repository.');
+    for (const [file, why] of options.brokenLinks ?? []) {
+      this.refused.set(file, why);
+      this.wholeFile(file, 'build/broken-link', why, 'Make the link lead to the file, put the file in its place, or delete the link.');
+    }
+    for (const [file, why] of options.notFiles ?? []) {
+      this.refused.set(file, why);
+      this.wholeFile(file, 'build/not-a-file', why, 'Put the file in its place, or delete it.');
+    }
+  }
+
+  /** A finding at `pointer` of a JSON file read, positioned in it. */
+  report(file: string, pointer: string, code: BuildCode, message: string, hint?: string): void {
     const meta = BUILD_RULES.find((r) => r.code === code)!;
     const d: SourceDiagnostic = { file, code, severity: meta.severity, message, pointer, ...(hint ? { hint } : {}) };
-    const src = texts.get(file);
-    const pos = src?.locate(pointer);
+    const pos = this.texts.get(file)?.locate(pointer);
     if (pos) Object.assign(d, pos);
-    diagnostics.push(d);
-  };
+    this.diagnostics.push(d);
+  }
+
+  /** A finding about a whole file, at its start. */
+  wholeFile(file: string, code: string, message: string, hint?: string, severity: Diagnostic['severity'] = 'error'): void {
+    this.diagnostics.push({ file, code, severity, message, pointer: '', line: 1, column: 1, ...(hint ? { hint } : {}) });
+  }
+
   /** Reads and parses a JSON source file; syntax problems become diagnostics of that file. */
-  const readJson = (file: string): { ok: true; value: unknown } | { ok: false } => {
-    const bytes = files.get(file);
+  readJson(file: string): { ok: true; value: unknown } | { ok: false } {
+    const bytes = this.files.get(file);
     if (!bytes) return { ok: false };
     const wrong = encodingProblem(bytes.subarray(0, 4));
     if (wrong) {
-      diagnostics.push({ file, code: 'json/syntax', severity: 'error', message: `The file is not UTF-8: ${wrong}.`, pointer: '', line: 1, column: 1 });
+      this.wholeFile(file, 'json/syntax', `The file is not UTF-8: ${wrong}.`);
       return { ok: false };
     }
     const lossy = notUtf8(bytes);
     if (lossy) {
-      diagnostics.push({ file, code: 'build/not-utf8', severity: 'error', message: lossy, pointer: '', line: 1, column: 1 });
+      this.wholeFile(file, 'build/not-utf8', lossy);
       return { ok: false };
     }
     const parsed = parseJsonText(utf8.decode(bytes));
-    texts.set(file, parsed.source);
-    for (const d of parsed.diagnostics) diagnostics.push({ ...d, file });
+    this.texts.set(file, parsed.source);
+    for (const d of parsed.diagnostics) this.diagnostics.push({ ...d, file });
     // Not JSON, or nested too deep: no value. A number JSON.parse cannot hold (json/number-range) is
     // an error of the pack the file says, reported here with the number as written; the file is read.
     return parsed.value === undefined ? { ok: false } : { ok: true, value: parsed.value };
-  };
-
-  const refused = new Map<string, string>(options.refusedLinks);
-  for (const [file, why] of refused) diagnostics.push({ file, code: 'build/link-outside', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Copy the file into the folder, or link to one inside the repository.' });
-  for (const [file, why] of options.brokenLinks ?? []) {
-    refused.set(file, why);
-    diagnostics.push({ file, code: 'build/broken-link', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Make the link lead to the file, put the file in its place, or delete the link.' });
   }
-  for (const [file, why] of options.notFiles ?? []) {
-    refused.set(file, why);
-    diagnostics.push({ file, code: 'build/not-a-file', severity: 'error', message: why, pointer: '', line: 1, column: 1, hint: 'Put the file in its place, or delete it.' });
-  }
-  const origins = new Map<string, Origin[]>();
-  const locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, origins, (file) => files.has(file) && !refused.has(file), missing);
-  const assetHashes = new Map<string, { byteSize: number; sha256: string }>();
-  const fail = (): BuildResult => ({ diagnostics, locate, sources: texts, assetHashes });
 
+  put(k: string, v: unknown): void {
+    Object.defineProperty(this.pack, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+
+  /** The result of a build that could not make a pack: its findings. */
+  failed(): BuildResult {
+    return { diagnostics: this.diagnostics, locate: this.locate, sources: this.texts, assetHashes: this.assetHashes };
+  }
+}
+
+/** The manifest as an object; undefined, with the finding, when it is refused, missing, unreadable or not an object. */
+function readManifest(b: SourceBuild): Record<string, unknown> | undefined {
   // A manifest that is a link build refused, or no file: that finding is the folder's one, not also a lost manifest.
-  if (refused.has(MANIFEST)) return fail();
-  if (!files.has(MANIFEST)) {
+  if (b.refused.has(MANIFEST)) return undefined;
+  if (!b.files.has(MANIFEST)) {
     // A folder holding the layout's files but no manifest lost it (deleted, or never committed): say so, naming what it holds.
-    const held = [...new Set([...files.keys()].filter((f) => f === ASSETS_INDEX || JSON_SOURCE_FOLDERS.some((d) => f.startsWith(`${d}/`))).map((f) => (f === ASSETS_INDEX ? f : `${f.slice(0, f.indexOf('/'))}/`)))].sort();
+    const held = [...new Set([...b.files.keys()].filter((f) => f === ASSETS_INDEX || JSON_SOURCE_FOLDERS.some((d) => f.startsWith(`${d}/`))).map((f) => (f === ASSETS_INDEX ? f : `${f.slice(0, f.indexOf('/'))}/`)))].sort();
     const message = held.length
       ? `The folder holds ${held.length > 1 ? `${held.slice(0, -1).join(', ')} and ${held[held.length - 1]}` : held[0]} as a pack source folder does, but no ${MANIFEST}: it is missing.`
       : `The folder has no ${MANIFEST}; it is not a pack source folder (create one with setup-pack new).`;
     const hint = held.length ? `Restore ${MANIFEST} (git checkout -- ${MANIFEST}), or write one: the pack's top-level fields and the lists of item keys (setup-pack new writes an example).` : undefined;
-    diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message, pointer: '', ...(hint ? { hint } : {}) });
-    return fail();
+    b.diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message, pointer: '', ...(hint ? { hint } : {}) });
+    return undefined;
   }
-  const m = readJson(MANIFEST);
-  if (!m.ok) return fail();
+  const m = b.readJson(MANIFEST);
+  if (!m.ok) return undefined;
   if (!isObj(m.value)) {
-    report(MANIFEST, '', 'build/manifest', `${MANIFEST} must be a JSON object with the pack's top-level fields.`);
-    return fail();
+    b.report(MANIFEST, '', 'build/manifest', `${MANIFEST} must be a JSON object with the pack's top-level fields.`);
+    return undefined;
   }
-  const manifest = m.value;
-  const pack: Record<string, unknown> = {};
-  const put = (k: string, v: unknown) => Object.defineProperty(pack, k, { value: v, enumerable: true, writable: true, configurable: true });
-  const claimed = new Set<string>([MANIFEST]);
+  return m.value;
+}
 
-  /** The manifest's list of keys for a kind, with problems reported. */
-  const keysOf = (kind: string): string[] | undefined => {
-    const list = manifest[kind];
-    if (list === undefined) return undefined;
-    if (!Array.isArray(list)) {
-      report(MANIFEST, `/${kind}`, 'build/manifest', `"${kind}" in ${MANIFEST} must be an array of item keys.`);
-      return undefined;
-    }
-    const seen = new Set<string>();
-    const keys: string[] = [];
-    list.forEach((k, i) => {
-      if (typeof k !== 'string') report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `Entries of "${kind}" in ${MANIFEST} are item keys (strings).`);
-      else if (seen.has(k)) report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `The key "${k}" is listed twice in "${kind}".`);
-      else {
-        seen.add(k);
-        keys.push(k);
-      }
-    });
-    return keys;
-  };
-
+/** The manifest's fields other than the key lists, as the pack's; each item list placed empty, keeping the manifest's field order. */
+function copyTopLevelFields(b: SourceBuild, manifest: Record<string, unknown>): void {
   for (const k of Object.keys(manifest)) {
     if (k === 'assets') {
-      report(MANIFEST, '/assets', 'build/manifest', `Assets are described in ${ASSETS_INDEX}, not in ${MANIFEST}.`);
+      b.report(MANIFEST, '/assets', 'build/manifest', `Assets are described in ${ASSETS_INDEX}, not in ${MANIFEST}.`);
       continue;
     }
     if ((KEYED_ITEM_KINDS as readonly string[]).includes(k)) {
-      put(k, []); // filled below, keeping the manifest's field order
+      b.put(k, []); // filled below, keeping the manifest's field order
       continue;
     }
     if (k === '$schema') continue; // the manifest's own schema, for editors; not the pack's
-    put(k === PACK_SCHEMA_FIELD ? '$schema' : k, manifest[k]);
+    b.put(k === PACK_SCHEMA_FIELD ? '$schema' : k, manifest[k]);
   }
+}
 
-  for (const kind of Object.keys(ITEM_FOLDERS) as FolderKind[]) {
-    const keys = keysOf(kind);
-    const folder = ITEM_FOLDERS[kind];
-    if (!keys) {
-      delete pack[kind];
-      continue;
-    }
-    const stems = stemsForKeys(keys);
-    const items: unknown[] = [];
-    const kindOrigins: Origin[] = [];
-    keys.forEach((key, i) => {
-      const manifestPointer = `/${kind}/${(manifest[kind] as unknown[]).indexOf(key)}`;
-      const file = `${folder}/${stems[i]}.json`;
-      claimed.add(file);
-      // A template's body file is its key's whether or not its JSON file reads: one broken file is
-      // one finding, not a second that calls the body file unlisted.
-      const bodies = kind === 'messageTemplates' ? ['html', 'txt'].map((ext) => `${folder}/${stems[i]}.${ext}`).filter((f) => files.has(f)) : [];
-      bodies.forEach((f) => claimed.add(f));
-      if (refused.has(file)) return;
-      if (!files.has(file)) {
-        report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
-        return;
-      }
-      const r = readJson(file);
-      if (!r.ok) return;
-      if (kind === 'automations') {
-        items.push({ key, document: r.value });
-        kindOrigins.push({ type: 'document', file, manifestPointer });
-        return;
-      }
-      if (!isObj(r.value)) {
-        report(file, '', 'build/not-an-object', `${file} must hold a JSON object.`);
-        return;
-      }
-      if ('key' in r.value && r.value.key !== key) report(file, '/key', 'build/key-mismatch', `The key in this file ("${String(r.value.key)}") differs from the manifest's "${key}".`, 'Remove "key" from the file; the manifest and the file name give it.');
-      const item: Record<string, unknown> = { key, ...without(r.value, 'key') };
-      const origin: Origin = { type: 'object', file, manifestPointer };
-      if (kind === 'messageTemplates') {
-        if (bodies.length > 1 || (bodies.length === 1 && 'body' in r.value)) {
-          report(file, 'body' in r.value ? '/body' : '', 'build/duplicate-body', `The template "${key}" has its body in ${[...bodies, ...('body' in r.value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
-        } else if (bodies.length === 1) {
-          const bytes = files.get(bodies[0])!;
-          const lossy = notUtf8(bytes);
-          if (lossy) diagnostics.push({ file: bodies[0], code: 'build/not-utf8', severity: 'error', message: lossy, pointer: '', line: 1, column: 1 });
-          item.body = utf8.decode(bytes);
-          origin.bodyFile = bodies[0];
-        }
-        if (!('body' in r.value)) origin.bodyOwnFile = bodies[0] ?? bodyFileOf(`${folder}/${stems[i]}`, r.value.channel);
-      }
-      items.push(item);
-      kindOrigins.push(origin);
-    });
-    put(kind, items);
-    origins.set(kind, kindOrigins);
+/** The manifest's list of keys for a kind, with problems reported. */
+function keysOf(b: SourceBuild, manifest: Record<string, unknown>, kind: string): string[] | undefined {
+  const list = manifest[kind];
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) {
+    b.report(MANIFEST, `/${kind}`, 'build/manifest', `"${kind}" in ${MANIFEST} must be an array of item keys.`);
+    return undefined;
   }
+  const seen = new Set<string>();
+  const keys: string[] = [];
+  list.forEach((k, i) => {
+    if (typeof k !== 'string') b.report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `Entries of "${kind}" in ${MANIFEST} are item keys (strings).`);
+    else if (seen.has(k)) b.report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `The key "${k}" is listed twice in "${kind}".`);
+    else {
+      seen.add(k);
+      keys.push(k);
+    }
+  });
+  return keys;
+}
 
-  // Resources: grouped by kind, ordered by the manifest.
-  const resourceKeys = keysOf('resources');
-  const found = new Map<string, { value: Record<string, unknown>; file: string; index: number; kindFromName: boolean }>();
-  const isResourceFile = (file: string) => /^resources\/[^/]+\.json$/.test(file);
-  // A resources/<kind>.json that was refused (a broken link, a pipe, a link out of the repository) or
-  // does not read as a list of resources has its own finding; the keys it would define are unknown,
-  // so a listed key none of the others defines is not also called missing: one cause, one finding.
-  let resourcesUnknown = [...refused.keys()].some(isResourceFile);
-  for (const [file] of files) {
-    if (!isResourceFile(file)) continue;
-    claimed.add(file);
-    const r = readJson(file);
-    if (!r.ok || !Array.isArray(r.value)) resourcesUnknown = true;
-    if (!r.ok) continue;
-    if (!Array.isArray(r.value)) {
-      report(file, '', 'build/not-an-object', `${file} must hold an array of resources.`);
-      continue;
-    }
-    const kindFromName = file === UNSORTED_RESOURCES ? undefined : file.slice('resources/'.length, -'.json'.length);
-    r.value.forEach((entry, index) => {
-      if (!isObj(entry) || typeof entry.key !== 'string') {
-        report(file, `/${index}`, 'build/not-an-object', `Each resource in ${file} is an object with a string "key".`);
-        return;
-      }
-      if (found.has(entry.key)) {
-        report(file, `/${index}/key`, 'build/manifest', `The resource key "${entry.key}" also appears in ${found.get(entry.key)!.file}.`);
-        return;
-      }
-      const value = kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
-      found.set(entry.key, { value, file, index, kindFromName: value !== entry });
-    });
+/** The items of one folder (automations/, templates/...), one file per key the manifest lists. */
+function readItemFolder(b: SourceBuild, manifest: Record<string, unknown>, kind: FolderKind): void {
+  const keys = keysOf(b, manifest, kind);
+  if (!keys) {
+    delete b.pack[kind];
+    return;
   }
+  const stems = stemsForKeys(keys);
+  const items: unknown[] = [];
+  const kindOrigins: Origin[] = [];
+  keys.forEach((key, i) => {
+    const read = readItemFile(b, kind, key, `${ITEM_FOLDERS[kind]}/${stems[i]}`, `/${kind}/${(manifest[kind] as unknown[]).indexOf(key)}`);
+    if (!read) return;
+    items.push(read.item);
+    kindOrigins.push(read.origin);
+  });
+  b.put(kind, items);
+  b.origins.set(kind, kindOrigins);
+}
+
+/** One listed item from `<base>.json` (and a template's body file); undefined, with the finding, when it cannot be read. */
+function readItemFile(b: SourceBuild, kind: FolderKind, key: string, base: string, manifestPointer: string): { item: unknown; origin: Origin } | undefined {
+  const file = `${base}.json`;
+  b.claimed.add(file);
+  // A template's body file is its key's whether or not its JSON file reads: one broken file is
+  // one finding, not a second that calls the body file unlisted.
+  const bodies = kind === 'messageTemplates' ? ['html', 'txt'].map((ext) => `${base}.${ext}`).filter((f) => b.files.has(f)) : [];
+  bodies.forEach((f) => b.claimed.add(f));
+  if (b.refused.has(file)) return undefined;
+  if (!b.files.has(file)) {
+    b.report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
+    return undefined;
+  }
+  const r = b.readJson(file);
+  if (!r.ok) return undefined;
+  if (kind === 'automations') return { item: { key, document: r.value }, origin: { type: 'document', file, manifestPointer } };
+  if (!isObj(r.value)) {
+    b.report(file, '', 'build/not-an-object', `${file} must hold a JSON object.`);
+    return undefined;
+  }
+  if ('key' in r.value && r.value.key !== key) b.report(file, '/key', 'build/key-mismatch', `The key in this file ("${String(r.value.key)}") differs from the manifest's "${key}".`, 'Remove "key" from the file; the manifest and the file name give it.');
+  const item: Record<string, unknown> = { key, ...without(r.value, 'key') };
+  const origin: Origin = { type: 'object', file, manifestPointer };
+  if (kind === 'messageTemplates') readTemplateBody(b, { key, file, base, value: r.value, bodies }, item, origin);
+  return { item, origin };
+}
+
+/** A template's body from its .html or .txt file, when it has one (and not also a "body" in its JSON). */
+function readTemplateBody(
+  b: SourceBuild, t: { key: string; file: string; base: string; value: Record<string, unknown>; bodies: string[] }, item: Record<string, unknown>, origin: Origin & { type: 'object' },
+): void {
+  const { bodies, value, file } = t;
+  if (bodies.length > 1 || (bodies.length === 1 && 'body' in value)) {
+    b.report(file, 'body' in value ? '/body' : '', 'build/duplicate-body', `The template "${t.key}" has its body in ${[...bodies, ...('body' in value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
+  } else if (bodies.length === 1) {
+    const bytes = b.files.get(bodies[0])!;
+    const lossy = notUtf8(bytes);
+    if (lossy) b.wholeFile(bodies[0], 'build/not-utf8', lossy);
+    item.body = utf8.decode(bytes);
+    origin.bodyFile = bodies[0];
+  }
+  if (!('body' in value)) origin.bodyOwnFile = bodies[0] ?? bodyFileOf(t.base, value.channel);
+}
+
+/** A resource as found in a resources/<kind>.json file. */
+interface FoundResource {
+  value: Record<string, unknown>;
+  file: string;
+  index: number;
+  kindFromName: boolean;
+}
+
+/** Resources: every resources/<kind>.json read, then grouped by kind and ordered by the manifest. */
+function readResources(b: SourceBuild, manifest: Record<string, unknown>): void {
+  const resourceKeys = keysOf(b, manifest, 'resources');
+  const { found, unknown } = readResourceFiles(b);
   if (resourceKeys) {
     const kindOrigins: Origin[] = [];
     const items: unknown[] = [];
@@ -576,100 +613,143 @@ export function buildFromFiles(all: SourceFiles, options: BuildOptions): BuildRe
       const manifestPointer = `/resources/${(manifest.resources as unknown[]).indexOf(key)}`;
       const f = found.get(key);
       if (!f) {
-        if (resourcesUnknown) return;
-        report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the resource "${key}" but no resources/<kind>.json file defines it.`, `Add { "key": "${key}", "name": "…" } to resources/<kind>.json or remove it from "resources".`);
+        if (unknown) return;
+        b.report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the resource "${key}" but no resources/<kind>.json file defines it.`, `Add { "key": "${key}", "name": "…" } to resources/<kind>.json or remove it from "resources".`);
         return;
       }
       items.push(f.value);
       kindOrigins.push({ type: 'resource', file: f.file, index: f.index, manifestPointer, kindFromName: f.kindFromName });
     });
-    put('resources', items);
-    origins.set('resources', kindOrigins);
+    b.put('resources', items);
+    b.origins.set('resources', kindOrigins);
   }
   for (const [key, f] of found) {
-    if (!resourceKeys?.includes(key)) report(f.file, `/${f.index}`, 'build/unlisted-file', `The resource "${key}" is not listed in ${MANIFEST}'s "resources", so it would be left out.`, `Add "${key}" to "resources" in ${MANIFEST}, or delete it.`);
+    if (!resourceKeys?.includes(key)) b.report(f.file, `/${f.index}`, 'build/unlisted-file', `The resource "${key}" is not listed in ${MANIFEST}'s "resources", so it would be left out.`, `Add "${key}" to "resources" in ${MANIFEST}, or delete it.`);
   }
+}
 
-  // Assets.
-  const assetFiles = new Set<string>();
-  // Which files assets.json uses is known only when it reads as an array: otherwise its own finding
-  // is the one, and no asset file is called unused.
-  let assetsKnown = !refused.has(ASSETS_INDEX);
-  if (files.has(ASSETS_INDEX)) {
-    claimed.add(ASSETS_INDEX);
-    const r = readJson(ASSETS_INDEX);
-    assetsKnown = r.ok && Array.isArray(r.value);
-    if (r.ok && !Array.isArray(r.value)) report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
-    else if (r.ok) {
-      const kindOrigins: Origin[] = [];
-      const assets: unknown[] = [];
-      (r.value as unknown[]).forEach((entry, index) => {
-        if (!isObj(entry) || !('file' in entry)) {
-          assets.push(entry);
-          kindOrigins.push({ type: 'asset', index });
-          return;
-        }
-        const rel = entry.file;
-        if (typeof rel !== 'string' || rel === '' || rel.split('/').some((s) => s === '..' || s === '.' || s === '') || rel.startsWith('/') || rel.includes('\\')) {
-          report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" is a path inside assets/, such as "logo.png".`);
-          return;
-        }
-        if (rel.split('/').some((s) => s.startsWith('.'))) {
-          report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" names ${JSON.stringify(rel)}, but build ignores files and folders whose name starts with a dot, so it reads no such file: rename the file, and its "file" here.`);
-          return;
-        }
-        const path = `assets/${rel}`;
-        assetFiles.add(path);
-        if (entry.data !== undefined && entry.data !== null) {
-          report(ASSETS_INDEX, `/${index}/data`, 'build/duplicate-data', `The asset "${String(entry.key)}" has its bytes in ${path} ("file") and in "data"; keep one.`);
-          return;
-        }
-        const bytes = files.get(path);
-        if (refused.has(path)) return;
-        if (!bytes) {
-          report(ASSETS_INDEX, `/${index}/file`, 'build/missing-file', `The asset file ${path} does not exist.`);
-          return;
-        }
-        const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-        const hashed = { byteSize: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
-        const data = buf.toString('base64');
-        assetHashes.set(data, hashed);
-        assets.push({ ...without(entry, 'file'), ...hashed, data });
-        kindOrigins.push({ type: 'asset', index, file: path });
-      });
-      put('assets', assets);
-      origins.set('assets', kindOrigins);
-    }
-  }
-  for (const [file] of files) {
-    if (file.startsWith('assets/')) {
-      if (assetsKnown && !assetFiles.has(file)) diagnostics.push({ file, code: 'build/unused-asset-file', severity: 'warning', message: `${file} is not used by any entry in ${ASSETS_INDEX}.`, pointer: '', line: 1, column: 1 });
+const isResourceFile = (file: string) => /^resources\/[^/]+\.json$/.test(file);
+
+/**
+ * The resources of every resources/<kind>.json by key. `unknown`: a file was refused (a broken link,
+ * a pipe, a link out of the repository) or does not read as a list of resources; it has its own
+ * finding, and the keys it would define are unknown, so a listed key none of the others defines is
+ * not also called missing: one cause, one finding.
+ */
+function readResourceFiles(b: SourceBuild): { found: Map<string, FoundResource>; unknown: boolean } {
+  const found = new Map<string, FoundResource>();
+  let unknown = [...b.refused.keys()].some(isResourceFile);
+  for (const [file] of b.files) {
+    if (!isResourceFile(file)) continue;
+    b.claimed.add(file);
+    const r = b.readJson(file);
+    if (!r.ok || !Array.isArray(r.value)) unknown = true;
+    if (!r.ok) continue;
+    if (!Array.isArray(r.value)) {
+      b.report(file, '', 'build/not-an-object', `${file} must hold an array of resources.`);
       continue;
     }
-    if (file.startsWith('resources/') && !claimed.has(file)) {
+    const kindFromName = file === UNSORTED_RESOURCES ? undefined : file.slice('resources/'.length, -'.json'.length);
+    r.value.forEach((entry, index) => {
+      if (!isObj(entry) || typeof entry.key !== 'string') {
+        b.report(file, `/${index}`, 'build/not-an-object', `Each resource in ${file} is an object with a string "key".`);
+        return;
+      }
+      if (found.has(entry.key)) {
+        b.report(file, `/${index}/key`, 'build/manifest', `The resource key "${entry.key}" also appears in ${found.get(entry.key)!.file}.`);
+        return;
+      }
+      const value = kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
+      found.set(entry.key, { value, file, index, kindFromName: value !== entry });
+    });
+  }
+  return { found, unknown };
+}
+
+/**
+ * Assets from assets.json, each entry's bytes read from its file under assets/. `known`: which files
+ * assets.json uses is known only when it reads as an array; otherwise its own finding is the one,
+ * and no asset file is called unused.
+ */
+function readAssets(b: SourceBuild): { known: boolean; files: Set<string> } {
+  const used = { known: !b.refused.has(ASSETS_INDEX), files: new Set<string>() };
+  if (!b.files.has(ASSETS_INDEX)) return used;
+  b.claimed.add(ASSETS_INDEX);
+  const r = b.readJson(ASSETS_INDEX);
+  used.known = r.ok && Array.isArray(r.value);
+  if (r.ok && !Array.isArray(r.value)) b.report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
+  else if (r.ok) {
+    const kindOrigins: Origin[] = [];
+    const assets: unknown[] = [];
+    (r.value as unknown[]).forEach((entry, index) => {
+      const read = readAssetEntry(b, entry, index, used.files);
+      if (!read) return;
+      assets.push(read.asset);
+      kindOrigins.push(read.origin);
+    });
+    b.put('assets', assets);
+    b.origins.set('assets', kindOrigins);
+  }
+  return used;
+}
+
+/** One entry of assets.json, with its file's bytes as `data` (and their size and hash); undefined, with the finding, when its file cannot be read. */
+function readAssetEntry(b: SourceBuild, entry: unknown, index: number, usedFiles: Set<string>): { asset: unknown; origin: Origin } | undefined {
+  if (!isObj(entry) || !('file' in entry)) return { asset: entry, origin: { type: 'asset', index } };
+  const rel = entry.file;
+  if (typeof rel !== 'string' || rel === '' || rel.split('/').some((s) => s === '..' || s === '.' || s === '') || rel.startsWith('/') || rel.includes('\\')) {
+    b.report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" is a path inside assets/, such as "logo.png".`);
+    return undefined;
+  }
+  if (rel.split('/').some((s) => s.startsWith('.'))) {
+    b.report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" names ${JSON.stringify(rel)}, but build ignores files and folders whose name starts with a dot, so it reads no such file: rename the file, and its "file" here.`);
+    return undefined;
+  }
+  const path = `assets/${rel}`;
+  usedFiles.add(path);
+  if (entry.data !== undefined && entry.data !== null) {
+    b.report(ASSETS_INDEX, `/${index}/data`, 'build/duplicate-data', `The asset "${String(entry.key)}" has its bytes in ${path} ("file") and in "data"; keep one.`);
+    return undefined;
+  }
+  const bytes = b.files.get(path);
+  if (b.refused.has(path)) return undefined;
+  if (!bytes) {
+    b.report(ASSETS_INDEX, `/${index}/file`, 'build/missing-file', `The asset file ${path} does not exist.`);
+    return undefined;
+  }
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const hashed = { byteSize: buf.length, sha256: createHash('sha256').update(buf).digest('hex') };
+  const data = buf.toString('base64');
+  b.assetHashes.set(data, hashed);
+  return { asset: { ...without(entry, 'file'), ...hashed, data }, origin: { type: 'asset', index, file: path } };
+}
+
+/** Files of the layout's folders that build does not read (an asset file no entry uses, a file of no listed key): each said, so nothing is left out unnoticed. */
+function reportUnreadFiles(b: SourceBuild, assets: { known: boolean; files: Set<string> }): void {
+  for (const [file] of b.files) {
+    if (file.startsWith('assets/')) {
+      if (assets.known && !assets.files.has(file)) b.wholeFile(file, 'build/unused-asset-file', `${file} is not used by any entry in ${ASSETS_INDEX}.`, undefined, 'warning');
+      continue;
+    }
+    if (file.startsWith('resources/') && !b.claimed.has(file)) {
       // resources/<kind>.json files are all read (claimed above): anything else there is not.
       const name = file.slice('resources/'.length);
       if (!name.includes('/') && isNote(name)) continue;
-      diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `Move it out of resources/, or make it resources/<kind>.json (${RESOURCE_KINDS.map((k) => `${k}.json`).join(', ')}). A note (README.md) may stay: build skips it.` });
+      b.wholeFile(file, 'build/unlisted-file', `${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out.`, `Move it out of resources/, or make it resources/<kind>.json (${RESOURCE_KINDS.map((k) => `${k}.json`).join(', ')}). A note (README.md) may stay: build skips it.`);
       continue;
     }
     const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
-    if (!folder || claimed.has(file)) continue;
+    if (!folder || b.claimed.has(file)) continue;
     const name = file.slice(folder.length + 1);
     if (!name.includes('/') && isNote(name)) continue; // a README beside the item files, as one at the top
     if (!name.includes('/') && (name.endsWith('.json') || (folder === ITEM_FOLDERS.messageTemplates && /\.(html|txt)$/.test(name)))) {
-      diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.` });
+      b.wholeFile(file, 'build/unlisted-file', `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`, `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.`);
       continue;
     }
     // Not an item file of any key (another kind of file, or a folder below): listing a key would not make build read it.
     const holds = folder === ITEM_FOLDERS.messageTemplates ? `${folder}/ holds one <key>.json file per message template, and its body in <key>.html or <key>.txt` : `${folder}/ holds one <key>.json file per ${ITEM_NOUNS[folder]}`;
-    diagnostics.push({ file, code: 'build/unlisted-file', severity: 'error', message: `${file} is not a file build reads: ${holds}, so it would be left out.`, pointer: '', line: 1, column: 1, hint: `Move it out of ${folder}/, or make it ${folder}/<key>.json and list the key in ${MANIFEST}. A note (README.md, NOTES.txt) may stay: build skips it.` });
+    b.wholeFile(file, 'build/unlisted-file', `${file} is not a file build reads: ${holds}, so it would be left out.`, `Move it out of ${folder}/, or make it ${folder}/<key>.json and list the key in ${MANIFEST}. A note (README.md, NOTES.txt) may stay: build skips it.`);
   }
-
-  put('exportedAt', options.exportedAt);
-  // The items are this build's own parsed files, so the pack may share them: in order already when
-  // `unpack` or `fmt` wrote them, and then not copied (a copy of a large pack was a tenth of validating it).
-  return { pack: inCanonicalOrder(pack), diagnostics, locate, sources: texts, assetHashes };
 }
 
 /** A pack pointer's first three tokens, and the pointer from its field on and after it, as written. */

@@ -491,28 +491,63 @@ export function exportPack(input: ExportInput, options: ExportOptions = {}): Exp
   return input.ledger ? exportInstalled(input, input.ledger, options) : exportEverything(input, options);
 }
 
+/**
+ * One installed pack, as its ledger records it: the workspace's objects named by the keys the
+ * ledger gives them, each item read back, the addresses the pack wrote put back, and notes for
+ * what is left out.
+ */
 function exportInstalled(input: ExportInput, ledger: InstallLedger, options: ExportOptions): ExportResult {
   const x = new Exporter(input, ledger);
-  const source = ledger.source ?? {};
   if (ledger.state === 'in_progress') x.notes.push({ message: `the install of ${ledger.targetVersion ?? 'a release'} was interrupted: this is what it wrote so far (run install again to finish it)` });
   const items = Object.entries(ledger.items).sort(([a], [b]) => (a < b ? -1 : 1));
-  // Keys the ledger names are kept; new keys (stages added in the workspace, references) avoid them.
-  for (const [, it] of items) {
-    x.keys.reserve(it.key);
-    for (const k of Object.keys(it.stages ?? {})) x.keys.reserve(k);
+  const createdOf = createdReferences(ledger);
+  nameInstalledObjects(x, ledger, items, createdOf);
+  const read = readInstalledItems(x, input, ledger, items, createdOf);
+  const { out, imagesLeftOut } = read;
+  // Assets the pack carried by address only (no bytes): the workspace holds nothing of them.
+  for (const [key, note] of Object.entries(ledger.source?.assets ?? {})) {
+    if (ledger.items[itemId('asset', key)]) continue;
+    if (brandImageLeftOut(ledger, key)) imagesLeftOut.push(key);
+    else out.assets.push({ key, ...clone(note) });
   }
-  for (const k of Object.keys(ledger.bindings)) x.keys.reserve(k.slice(k.indexOf(':') + 1));
-  // A resource the install created for a reference: `reference:<type>:<id>`, or, in a ledger of an
-  // install made before those ids, `resource:@ref/<type>/<id>` — unless that is a pack resource of
-  // that key, which it is when the automations the ledger records name no such reference.
-  const recorded = source.references ? new Set(Object.values(source.references).flatMap((refs) => refs.map((r) => `${r.type}:${r.id}`))) : undefined;
-  const createdOf = (id: string) => {
+  if (brandNotSet(ledger)) {
+    const images = imagesLeftOut.sort();
+    const why = ledger.state === 'in_progress' ? 'not set yet by the interrupted install' : 'not set by this install (the workspace keeps its own brand)';
+    const also = images.length ? `, and so ${images.length === 1 ? 'is the pack\'s brand image' : 'are the pack\'s brand images'} ${images.join(', ')}` : '';
+    x.notes.push({ item: 'brand', message: `${why}: left out${also}` });
+  }
+  for (const [it, o] of read.templates) out.messageTemplates.push(replaceInside(templateFrom(it.key, o), read.urlPairs) as MessageTemplate);
+  return { pack: finish(installedPackHeader(ledger, options, read.brand), out), notes: x.notes };
+}
+
+type LedgerEntries = readonly (readonly [string, LedgerItem])[];
+type CreatedOf = (itemId: string) => { type: ReferenceType; id: string } | undefined;
+
+/**
+ * A resource the install created for a reference: `reference:<type>:<id>`, or, in a ledger of an
+ * install made before those ids, `resource:@ref/<type>/<id>` — unless that is a pack resource of
+ * that key, which it is when the automations the ledger records name no such reference.
+ */
+function createdReferences(ledger: InstallLedger): CreatedOf {
+  const references = ledger.source?.references;
+  const recorded = references ? new Set(Object.values(references).flatMap((refs) => refs.map((r) => `${r.type}:${r.id}`))) : undefined;
+  return (id) => {
     const created = createdReferenceOf(id);
     if (created) return created;
     const legacy = legacyCreatedReferenceOf(id);
     if (!legacy || ledger.items[createdReferenceItemId(legacy.type, legacy.id)]) return undefined;
     return !recorded || recorded.has(`${legacy.type}:${legacy.id}`) ? legacy : undefined;
   };
+}
+
+/** What each workspace object the install wrote, adopted or bound is called in the pack: its key, or its reference. */
+function nameInstalledObjects(x: Exporter, ledger: InstallLedger, items: LedgerEntries, createdOf: CreatedOf): void {
+  // Keys the ledger names are kept; new keys (stages added in the workspace, references) avoid them.
+  for (const [, it] of items) {
+    x.keys.reserve(it.key);
+    for (const k of Object.keys(it.stages ?? {})) x.keys.reserve(k);
+  }
+  for (const k of Object.keys(ledger.bindings)) x.keys.reserve(k.slice(k.indexOf(':') + 1));
   for (const [id, it] of items) {
     const o = x.find(it.workspaceId);
     const created = createdOf(id);
@@ -529,78 +564,81 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
     x.set(wsId, { type: k.slice(0, i) as ReferenceType, refId: k.slice(i + 1), name: str(x.find(wsId)?.name), item: false });
   }
   x.indexExternals();
+}
 
-  const out = { automations: [] as AutomationItem[], smartLists: [] as SmartList[], messageTemplates: [] as MessageTemplate[], pipelines: [] as Pipeline[], resources: [] as Resource[], assets: [] as Asset[] };
-  // Media addresses in templates go back to the address the pack wrote (sourceUrl).
-  const urlPairs: [string, string][] = [];
-  const notes = source.assets ?? {};
-  for (const [key, note] of Object.entries(notes)) {
-    if (note.role === 'email_image' && note.sourceUrl && note.url && !ledger.items[`asset:${key}`]) urlPairs.push([note.url, note.sourceUrl]);
+type ExportedItems = { automations: AutomationItem[]; smartLists: SmartList[]; messageTemplates: MessageTemplate[]; pipelines: Pipeline[]; resources: Resource[]; assets: Asset[] };
+
+/** What reading the installed items back gives, before templates take back the addresses the pack wrote. */
+interface InstalledRead {
+  out: ExportedItems;
+  /** Media addresses in templates go back to the address the pack wrote (an email image's sourceUrl): [workspace address, pack address]. */
+  urlPairs: [string, string][];
+  /** Templates, read once every asset's address is known. */
+  templates: [LedgerItem, WorkspaceObject][];
+  /** The pack's brand images, when its brand is not the workspace's: nothing the export holds uses them. */
+  imagesLeftOut: string[];
+  brand?: Record<string, unknown>;
+}
+
+function readInstalledItems(x: Exporter, input: ExportInput, ledger: InstallLedger, items: LedgerEntries, createdOf: CreatedOf): InstalledRead {
+  const read: InstalledRead = { out: { automations: [], smartLists: [], messageTemplates: [], pipelines: [], resources: [], assets: [] }, urlPairs: [], templates: [], imagesLeftOut: [] };
+  for (const [key, note] of Object.entries(ledger.source?.assets ?? {})) {
+    if (note.role === 'email_image' && note.sourceUrl && note.url && !ledger.items[`asset:${key}`]) read.urlPairs.push([note.url, note.sourceUrl]);
   }
-  let brand: Record<string, unknown> | undefined;
-  const present = (it: LedgerItem) => {
-    const o = x.find(it.workspaceId);
-    if (!o && it.kind !== 'brand') x.notes.push({ item: `${it.kind}:${it.key}`, message: 'deleted in the workspace: left out' });
-    return o;
-  };
-  const templateItems: [LedgerItem, WorkspaceObject][] = [];
-  // The pack's brand images, when its brand is not the workspace's: nothing the export holds uses them.
-  const imagesLeftOut: string[] = [];
   for (const [id, it] of items) {
     if (createdOf(id)) continue;
     if (it.kind === 'asset' && brandImageLeftOut(ledger, it.key)) {
-      imagesLeftOut.push(it.key);
+      read.imagesLeftOut.push(it.key);
       continue;
     }
-    const o = it.kind === 'brand' ? input.snapshot.collections.brand?.[0] : present(it);
-    if (!o) continue;
-    switch (it.kind) {
-      case 'resource':
-        out.resources.push(resourceFrom(RESOURCE_KIND_OF[it.collection] ?? 'tag', it.key, o, getOwn(source.resourceData, it.key)));
-        break;
-      case 'template':
-        templateItems.push([it, o]);
-        break;
-      case 'pipeline': {
-        const keyOf = new Map(Object.entries(it.stages ?? {}).map(([k, id]) => [id, k]));
-        out.pipelines.push(pipelineFrom(it.key, o, (s) => keyOf.get(String(s.id)) ?? x.keys.take(it.key, String(s.name ?? 'stage'))));
-        break;
-      }
-      case 'smartList':
-        out.smartLists.push(smartListFrom(x, it.key, o));
-        break;
-      case 'automation': {
-        const doc = latestDocument(o);
-        if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, getOwn(source.references, it.key), getOwn(source.referencePlaces, it.key)) });
-        break;
-      }
-      case 'asset': {
-        const data = x.bytes(o.id, `asset:${it.key}`);
-        if (data === undefined) break;
-        const asset = assetFromMedia(it.key, o, data, getOwn(notes, it.key), 'logo');
-        if (asset.role === 'email_image' && typeof o.url === 'string') urlPairs.push([o.url, asset.sourceUrl ?? o.url]);
-        out.assets.push(asset);
-        break;
-      }
-      case 'brand':
-        if (isObj(o.fields)) brand = clone(o.fields);
-        break;
-    }
+    const o = it.kind === 'brand' ? input.snapshot.collections.brand?.[0] : x.find(it.workspaceId);
+    if (!o && it.kind !== 'brand') x.notes.push({ item: `${it.kind}:${it.key}`, message: 'deleted in the workspace: left out' });
+    if (o) readInstalledItem(x, ledger, it, o, read);
   }
-  // Assets the pack carried by address only (no bytes): the workspace holds nothing of them.
-  for (const [key, note] of Object.entries(notes)) {
-    if (ledger.items[itemId('asset', key)]) continue;
-    if (brandImageLeftOut(ledger, key)) imagesLeftOut.push(key);
-    else out.assets.push({ key, ...clone(note) });
-  }
-  if (brandNotSet(ledger)) {
-    const images = imagesLeftOut.sort();
-    const why = ledger.state === 'in_progress' ? 'not set yet by the interrupted install' : 'not set by this install (the workspace keeps its own brand)';
-    const also = images.length ? `, and so ${images.length === 1 ? 'is the pack\'s brand image' : 'are the pack\'s brand images'} ${images.join(', ')}` : '';
-    x.notes.push({ item: 'brand', message: `${why}: left out${also}` });
-  }
-  for (const [it, o] of templateItems) out.messageTemplates.push(replaceInside(templateFrom(it.key, o), urlPairs) as MessageTemplate);
+  return read;
+}
 
+/** One installed item from its workspace object, into `read`. */
+function readInstalledItem(x: Exporter, ledger: InstallLedger, it: LedgerItem, o: WorkspaceObject, read: InstalledRead): void {
+  const source = ledger.source ?? {};
+  const { out } = read;
+  switch (it.kind) {
+    case 'resource':
+      out.resources.push(resourceFrom(RESOURCE_KIND_OF[it.collection] ?? 'tag', it.key, o, getOwn(source.resourceData, it.key)));
+      break;
+    case 'template':
+      read.templates.push([it, o]);
+      break;
+    case 'pipeline': {
+      const keyOf = new Map(Object.entries(it.stages ?? {}).map(([k, id]) => [id, k]));
+      out.pipelines.push(pipelineFrom(it.key, o, (s) => keyOf.get(String(s.id)) ?? x.keys.take(it.key, String(s.name ?? 'stage'))));
+      break;
+    }
+    case 'smartList':
+      out.smartLists.push(smartListFrom(x, it.key, o));
+      break;
+    case 'automation': {
+      const doc = latestDocument(o);
+      if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, getOwn(source.references, it.key), getOwn(source.referencePlaces, it.key)) });
+      break;
+    }
+    case 'asset': {
+      const data = x.bytes(o.id, `asset:${it.key}`);
+      if (data === undefined) break;
+      const asset = assetFromMedia(it.key, o, data, getOwn(source.assets ?? {}, it.key), 'logo');
+      if (asset.role === 'email_image' && typeof o.url === 'string') read.urlPairs.push([o.url, asset.sourceUrl ?? o.url]);
+      out.assets.push(asset);
+      break;
+    }
+    case 'brand':
+      if (isObj(o.fields)) read.brand = clone(o.fields);
+      break;
+  }
+}
+
+/** The exported pack's top-level fields: the ledger's pack, what it kept of the source, and the options. */
+function installedPackHeader(ledger: InstallLedger, options: ExportOptions, brand: Record<string, unknown> | undefined): Pack {
+  const source = ledger.source ?? {};
   const pack: Pack = {
     format: 'service.setup-pack',
     schemaVersion: brand ? 2 : source.schemaVersion ?? 2,
@@ -613,7 +651,7 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   if (source.author !== undefined) pack.author = source.author;
   if (options.exportedAt) pack.exportedAt = options.exportedAt;
   if (brand) pack.brand = brand;
-  return { pack: finish(pack, out), notes: x.notes };
+  return pack;
 }
 
 /**

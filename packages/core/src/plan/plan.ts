@@ -216,21 +216,20 @@ const emptySummary = (): PlanSummary => ({ create: 0, update: 0, remove: 0, conf
 /**
  * Plans installing `pack` over what `ledger` recorded, against the workspace as `snapshot` shows
  * it. See docs/install.md for the rules (release order, per-item actions, binding, rewrites).
+ * The steps: refuse what cannot be planned, bind references and order the items, decide each
+ * item's action, drop what a kept brand makes unused, check stages, plan the orphans, and say what
+ * the ledger records.
  */
 export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions = {}): PlanResult {
   const errors: PlanError[] = [];
   const fromVersion = ledger?.version ?? null;
-  const versionChange = compareVersions(fromVersion, pack.version);
   const base: PlanResult = {
-    ok: false, errors, warnings: [], packId: pack.packId, packName: pack.name, fromVersion, toVersion: pack.version, versionChange,
+    ok: false, errors, warnings: [], packId: pack.packId, packName: pack.name, fromVersion, toVersion: pack.version, versionChange: compareVersions(fromVersion, pack.version),
     steps: [], bindings: [], summary: emptySummary(), hasChanges: false, writes: 0, ledgerUpdates: {}, ledgerBindings: {},
   };
-  if (ledger && ledger.packId !== pack.packId) {
-    errors.push({ code: 'plan/pack-id-mismatch', message: `The ledger is for pack ${ledger.packId}, not ${pack.packId}` });
-    return base;
-  }
-  if (versionChange === 'downgrade' && !options.allowDowngrade) {
-    errors.push({ code: 'plan/downgrade', message: `Version ${pack.version} is lower than the installed ${fromVersion}; a downgrade must be asked for explicitly (setup-pack install --allow-downgrade)` });
+  const refused = refusal(pack, ledger, base.versionChange, options);
+  if (refused) {
+    errors.push(refused);
     return base;
   }
   for (const c of requiredCollections(pack, ledger)) {
@@ -246,240 +245,361 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const { ordered: items, late } = orderItems(desiredItems(pack, bound.createdResources, bound.bindings, blocks.unlisted));
   if (errors.length) return base;
 
-  const byId = (c: WorkspaceCollection) => new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]));
-  const indexes = new Map<WorkspaceCollection, Map<string, WorkspaceObject>>();
-  const find = (c: WorkspaceCollection, id: string) => {
-    if (!indexes.has(c)) indexes.set(c, byId(c));
-    return indexes.get(c)!.get(id);
-  };
-  // A collection's objects by name (trimmed, case-insensitive; in the snapshot's order), indexed on
-  // first use: matching each item's name against every object made a plan quadratic in a large workspace.
-  const nameIndexes = new Map<WorkspaceCollection, Map<string, WorkspaceObject[]>>();
-  const sameNamed = (c: WorkspaceCollection, name: string): WorkspaceObject[] => {
-    let m = nameIndexes.get(c);
-    if (!m) nameIndexes.set(c, (m = byName(snapshot.collections[c] ?? [])));
-    return m.get(normalizeName(name)) ?? [];
-  };
-  // Items whose workspace ids are known at plan time (not being created): rewrites resolve against them.
-  const known = new Map<string, ResolvedItem>();
-  const lookup = (id: string) => known.get(id);
+  const p = startPlanning({ pack, ledger, snapshot, options, errors, late }, items, bound.createdResources);
   const steps: PlanStep[] = [];
-  const warnings: PlanWarning[] = [];
-  const summary = emptySummary();
-  const ledgerUpdates: Record<string, LedgerItem | null> = {};
-  const overwrite = !!options.overwrite;
-  const wanted = new Set(items.map((d) => d.itemId));
-  // Objects this pack's ledger holds are its own: never adopted by name or content for another item.
-  const claimed = new Set(Object.values(ledger?.items ?? {}).map((it) => it.workspaceId));
+  // Second writes of automations in a cycle, once every automation they run exists.
+  const completions: PlanStep[] = [];
+  for (const d of items) {
+    const step = planItem(p, d);
+    const completion = splitLateRewrites(p, step);
+    if (completion) completions.push(completion);
+    p.summary[step.action]++;
+    steps.push(step);
+  }
+  skipUnusedBrandImages(p, steps);
+  const stages = missingStages(steps, new Map(items.map((d) => [d.itemId, d.rewrites])), p.lookup, p.find);
+  errors.push(...stages.errors);
+  p.warnings.push(...stages.warnings);
+  steps.push(...completions);
+  if (errors.length) return base;
+
+  const orphans = planOrphans(p, new Set(items.map((d) => d.itemId)), bound.bindings);
+  return finishPlan(p, base, [...steps, ...orphans], bound.bindings);
+}
+
+/** Why this pack cannot be planned over this ledger at all: another pack's ledger, or a downgrade not asked for. */
+function refusal(pack: Pack, ledger: InstallLedger | null, versionChange: Plan['versionChange'], options: PlanOptions): PlanError | undefined {
+  if (ledger && ledger.packId !== pack.packId) return { code: 'plan/pack-id-mismatch', message: `The ledger is for pack ${ledger.packId}, not ${pack.packId}` };
+  if (versionChange === 'downgrade' && !options.allowDowngrade) {
+    return { code: 'plan/downgrade', message: `Version ${pack.version} is lower than the installed ${ledger?.version}; a downgrade must be asked for explicitly (setup-pack install --allow-downgrade)` };
+  }
+  return undefined;
+}
+
+/** Lookups into the snapshot, each collection indexed on its first use. */
+interface WorkspaceIndex {
+  find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined;
+  /** A collection's objects by name (trimmed, case-insensitive; in the snapshot's order). */
+  sameNamed: (c: WorkspaceCollection, name: string) => WorkspaceObject[];
+}
+
+function indexWorkspace(snapshot: WorkspaceSnapshot): WorkspaceIndex {
+  const byId = new Map<WorkspaceCollection, Map<string, WorkspaceObject>>();
+  // Indexed once: matching each item's name against every object made a plan quadratic in a large workspace.
+  const named = new Map<WorkspaceCollection, Map<string, WorkspaceObject[]>>();
+  return {
+    find: (c, id) => {
+      let m = byId.get(c);
+      if (!m) byId.set(c, (m = new Map((snapshot.collections[c] ?? []).map((o) => [o.id, o]))));
+      return m.get(id);
+    },
+    sameNamed: (c, name) => {
+      let m = named.get(c);
+      if (!m) named.set(c, (m = byName(snapshot.collections[c] ?? [])));
+      return m.get(normalizeName(name)) ?? [];
+    },
+  };
+}
+
+/** What planning one release reads and builds up, shared by its steps. */
+interface Planning extends WorkspaceIndex {
+  pack: Pack;
+  ledger: InstallLedger | null;
+  snapshot: WorkspaceSnapshot;
+  options: PlanOptions;
+  errors: PlanError[];
+  warnings: PlanWarning[];
+  summary: PlanSummary;
+  /** Items whose workspace ids are known at plan time (not being created): rewrites resolve against them. */
+  known: Map<string, ResolvedItem>;
+  lookup: (id: string) => ResolvedItem | undefined;
+  ledgerUpdates: Record<string, LedgerItem | null>;
+  /** Objects this pack's ledger holds are its own: never adopted by name or content for another item. */
+  claimed: Set<string>;
+  /** Items whose key the release renamed (or moved), with the old key's ledger entry they take over. */
+  renames: Map<string, { from: string; entry: LedgerItem }>;
+  /** An item's ledger entry: its own, or the one it took over. */
+  prevOf: (id: string) => LedgerItem | undefined;
+  /** Automations in a cycle: for each, the automations it runs that are written after it (orderItems). */
+  late: Map<string, Set<string>>;
+}
+
+function startPlanning(
+  given: Pick<Planning, 'pack' | 'ledger' | 'snapshot' | 'options' | 'errors' | 'late'>, items: Desired[], createdResources: CreatedResource[],
+): Planning {
+  const { ledger } = given;
+  const index = indexWorkspace(given.snapshot);
+  const known = new Map<string, ResolvedItem>();
   // An item whose key the release renamed takes over its old key's ledger entry (owned as before).
   // A resource created for a reference, recorded by an older install under the pack key namespace,
   // moves to its own item id; that entry is no other item's to take over.
-  const legacy = new Map(bound.createdResources.filter((c) => c.legacyItemId).map((c) => [c.itemId, c.legacyItemId!]));
-  const renames = renamedKeys(items.filter((d) => !legacy.has(d.itemId)), ledger, new Set([...wanted, ...legacy.values()]), find);
+  const legacy = new Map(createdResources.filter((c) => c.legacyItemId).map((c) => [c.itemId, c.legacyItemId!]));
+  const wanted = new Set(items.map((d) => d.itemId));
+  const renames = renamedKeys(items.filter((d) => !legacy.has(d.itemId)), ledger, new Set([...wanted, ...legacy.values()]), index.find);
   for (const [id, from] of legacy) renames.set(id, { from, entry: ledger!.items[from] });
   const prevOf = (id: string): LedgerItem | undefined => ledger?.items[id] ?? renames.get(id)?.entry;
   // Items that keep their workspace object whatever this plan does with them: their ids are known
   // up front, so an automation in a cycle resolves against one planned after it.
   for (const d of items) {
     const prev = prevOf(d.itemId);
-    const existing = prev ? find(prev.collection, prev.workspaceId) : undefined;
+    const existing = prev ? index.find(prev.collection, prev.workspaceId) : undefined;
     if (prev && existing) known.set(d.itemId, { workspaceId: existing.id, url: typeof existing.url === 'string' ? existing.url : prev.url, stages: prev.stages });
   }
-  // Second writes of automations in a cycle, once every automation they run exists.
-  const completions: PlanStep[] = [];
+  return {
+    ...given, ...index, warnings: [], summary: emptySummary(), known, lookup: (id) => known.get(id), ledgerUpdates: {},
+    claimed: new Set(Object.values(ledger?.items ?? {}).map((it) => it.workspaceId)), renames, prevOf,
+  };
+}
 
-  for (const d of items) {
-    const prev = prevOf(d.itemId);
-    const existing = prev ? find(prev.collection, prev.workspaceId) : undefined;
-    const renamed = renames.get(d.itemId);
-    if (renamed) {
-      // Recorded under the new key whatever happens below (a write or a refresh records it again).
-      ledgerUpdates[d.itemId] = renamed.entry;
-      ledgerUpdates[renamed.from] = null;
-    }
-    const step: PlanStep = {
-      itemId: d.itemId, kind: d.kind, key: d.key, name: d.name, collection: d.collection, action: 'create', write: true,
-      phase: PHASE[d.kind], reason: '', content: d.content, rewrites: d.rewrites, dependsOn: dependsOn(d.rewrites), owned: true,
-    };
-    if (d.stageKeys) step.stageKeys = d.stageKeys;
-    if (d.extra) step.extra = d.extra;
-    if (renamed && ledger!.items[renamed.from].key !== d.key) step.renamedFrom = ledger!.items[renamed.from].key;
-    const resolved = applyRewrites(step, lookup);
-    const desiredHash = resolved ? contentHash(resolved) : undefined;
+/** One item as its step is decided: what the release wants, what the ledger and the workspace hold. */
+interface ItemState {
+  d: Desired;
+  step: PlanStep;
+  prev: LedgerItem | undefined;
+  existing: WorkspaceObject | undefined;
+  /** The content with every rewrite resolved; undefined while it refers to an item being created. */
+  resolved: Record<string, Json> | undefined;
+  desiredHash: string | undefined;
+}
 
-    const ours = !existing && snapshot.createdByKey ? madeByInterruptedRun(pack.packId, ledger, snapshot.createdByKey, step, desiredHash, late.get(d.itemId), lookup, find) : undefined;
-
-    if (ours) {
-      step.workspaceId = ours.id;
-      if (contentHash(projectWorkspaceObject(d.collection, ours)) === desiredHash) {
-        Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
-      } else {
-        Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
-        // Recorded as the pack's from the run's start, so its own write (an automation that runs
-        // itself) and a run killed again find it; no source hash matches, so it is written.
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, '');
-      }
-    } else if (prev && existing && !prev.owned) {
-      // Adopted earlier: the user's object, bound by name; never written.
-      Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });
-    } else if (prev && existing) {
-      step.workspaceId = existing.id;
-      const wsHash = contentHash(projectWorkspaceObject(d.collection, existing));
-      if (wsHash === prev.hash) {
-        if (desiredHash !== undefined && desiredHash === prev.sourceHash) Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
-        else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : changedWords(projectWorkspaceObject(d.collection, existing), resolved!) });
-      } else if (desiredHash !== undefined && desiredHash === wsHash) {
-        // The copy already is what we would write (an interrupted run wrote it): just record it.
-        Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'workspace copy already matches' });
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, existing, desiredHash, prev);
-      } else {
-        Object.assign(step, { action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, reason: 'edited in the workspace since it was installed' });
-      }
-    } else if (d.adoptable && (!prev || prev.owned)) {
-      const matches = sameNamed(d.collection, d.name).filter((o) => !claimed.has(o.id));
-      if (matches.length > 1) {
-        errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
-      } else if (matches.length === 1) {
-        // Each workspace object is adopted once: a second item of the same name (another case or
-        // spacing) is created, as the workspace allows two objects of one name.
-        claimed.add(matches[0].id);
-        Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
-      } else step.reason = prev ? 'missing from the workspace' : 'new';
-    } else if (d.kind === 'brand' && !prev) {
-      // The workspace has one brand. One that is exactly the pack's is adopted; one the user set
-      // (or another pack wrote) is theirs: a conflict, kept unless overwrite. An unset one is ours to set.
-      const theirs = (snapshot.collections.brand ?? []).find(isSetBrand);
-      const found = theirs ? identicalTwin([theirs], d, step, lookup, claimed) : undefined;
-      if (found) {
-        Object.assign(step, { action: 'adopt', write: false, workspaceId: found.twin.id, owned: false, reason: 'the workspace\'s brand already is this one' });
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, found.twin, found.sourceHash);
-      } else if (theirs) {
-        const named = brandName(theirs);
-        Object.assign(step, {
-          action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, workspaceId: theirs.id, owned: overwrite,
-          reason: `the workspace's own brand${named ? ` "${named}"` : ''}, not set by this pack`,
-        });
-      } else step.reason = 'new';
-    } else {
-      // An object the workspace already holds with the same name and exactly this content (a
-      // snapshot installed back, a workspace's default pipeline): bound to it, not duplicated.
-      const found = !prev ? identicalTwin(d.kind === 'brand' ? (snapshot.collections[d.collection] ?? []) : sameNamed(d.collection, d.name), d, step, lookup, claimed) : undefined;
-      if (found) {
-        const { twin, sourceHash } = found;
-        claimed.add(twin.id);
-        Object.assign(step, { action: 'adopt', write: false, workspaceId: twin.id, owned: false, reason: 'existing workspace object with the same name and content' });
-        ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, sourceHash);
-      } else step.reason = prev ? 'missing from the workspace' : 'new';
-    }
-    if (step.action === 'adopt' && step.workspaceId && resolved) {
-      // The pack never writes an object it adopted: what of the pack's content it lacks is not installed.
-      const adopted = adoptedDiffers(step, find(d.collection, step.workspaceId)!, resolved, !prev);
-      if (adopted) warnings.push(adopted);
-    }
-    if (step.write && step.workspaceId && prev?.stages) {
-      // Stages the user removed by hand from a pipeline this run writes (an --overwrite): the
-      // ledger's ids for them address nothing, and the workspace refuses a write naming one. They
-      // are left out of its entry, so the write adds those stages anew and what moves deals to them
-      // waits for the new ids.
-      const stages = liveStages(prev.stages, find(d.collection, step.workspaceId));
-      if (stages) ledgerUpdates[d.itemId] = { ...(ledgerUpdates[d.itemId] ?? prev), stages };
-    }
-    if (step.action !== 'create' && step.workspaceId) {
-      const obj = find(d.collection, step.workspaceId)!;
-      known.set(d.itemId, {
-        workspaceId: step.workspaceId,
-        url: typeof obj.url === 'string' ? obj.url : prev?.url,
-        stages: ledgerUpdates[d.itemId]?.stages ?? prev?.stages ?? stageMap(d.stageKeys, obj),
-      });
-    }
-    if (!step.write) {
-      delete step.content;
-      delete step.extra;
-      step.rewrites = [];
-    }
-    const pending = step.write ? [...(late.get(d.itemId) ?? [])].filter((t) => !known.has(t)) : [];
-    if (pending.length) {
-      // Written first with those automations' keys as they are, then completed with their ids.
-      const first = step.rewrites.filter((rw) => !('itemId' in rw.target) || !pending.includes(rw.target.itemId));
-      completions.push({ ...step, action: 'update', reason: 'the ids of automations it runs, created in this run', rewrites: step.rewrites, dependsOn: dependsOn(step.rewrites) });
-      step.rewrites = first;
-      step.dependsOn = dependsOn(first);
-    }
-    summary[step.action]++;
-    steps.push(step);
+/** The step of one desired item: created, updated, adopted, unchanged or in conflict. */
+function planItem(p: Planning, d: Desired): PlanStep {
+  const prev = p.prevOf(d.itemId);
+  const existing = prev ? p.find(prev.collection, prev.workspaceId) : undefined;
+  const renamed = p.renames.get(d.itemId);
+  if (renamed) {
+    // Recorded under the new key whatever happens below (a write or a refresh records it again).
+    p.ledgerUpdates[d.itemId] = renamed.entry;
+    p.ledgerUpdates[renamed.from] = null;
   }
-  // The brand kept as the workspace's own (a conflict kept): the pack's brand images show nowhere
-  // else (isBrandAsset), so those not uploaded yet are not uploaded for nothing. --overwrite, which
-  // writes the brand, uploads them; export leaves them out of an install that kept the brand.
+  const step: PlanStep = {
+    itemId: d.itemId, kind: d.kind, key: d.key, name: d.name, collection: d.collection, action: 'create', write: true,
+    phase: PHASE[d.kind], reason: '', content: d.content, rewrites: d.rewrites, dependsOn: dependsOn(d.rewrites), owned: true,
+  };
+  if (d.stageKeys) step.stageKeys = d.stageKeys;
+  if (d.extra) step.extra = d.extra;
+  if (renamed && p.ledger!.items[renamed.from].key !== d.key) step.renamedFrom = p.ledger!.items[renamed.from].key;
+  const resolved = applyRewrites(step, p.lookup);
+  const s: ItemState = { d, step, prev, existing, resolved, desiredHash: resolved ? contentHash(resolved) : undefined };
+  decideAction(p, s);
+  settleStep(p, s);
+  return step;
+}
+
+function decideAction(p: Planning, s: ItemState): void {
+  const { d, step, prev, existing } = s;
+  const ours = !existing && p.snapshot.createdByKey ? madeByInterruptedRun(p.pack.packId, p.ledger, p.snapshot.createdByKey, step, s.desiredHash, p.late.get(d.itemId), p.lookup, p.find) : undefined;
+  if (ours) resumeInterrupted(p, s, ours);
+  else if (prev && existing && !prev.owned) {
+    // Adopted earlier: the user's object, bound by name; never written.
+    Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });
+  } else if (prev && existing) fromInstalled(p, s, prev, existing);
+  else if (d.adoptable && (!prev || prev.owned)) adoptByName(p, s);
+  else if (d.kind === 'brand' && !prev) planBrand(p, s);
+  else adoptTwinOrCreate(p, s);
+}
+
+/** An object the interrupted run made for this item (madeByInterruptedRun): recorded, and written again only if it differs. */
+function resumeInterrupted(p: Planning, { d, step, desiredHash }: ItemState, ours: WorkspaceObject): void {
+  step.workspaceId = ours.id;
+  if (contentHash(projectWorkspaceObject(d.collection, ours)) === desiredHash) {
+    Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
+  } else {
+    Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
+    // Recorded as the pack's from the run's start, so its own write (an automation that runs
+    // itself) and a run killed again find it; no source hash matches, so it is written.
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, '');
+  }
+}
+
+/** An item the pack installed and owns, still in the workspace: up to date, updated, or edited there (a conflict). */
+function fromInstalled(p: Planning, { d, step, resolved, desiredHash }: ItemState, prev: LedgerItem, existing: WorkspaceObject): void {
+  step.workspaceId = existing.id;
+  const wsHash = contentHash(projectWorkspaceObject(d.collection, existing));
+  if (wsHash === prev.hash) {
+    if (desiredHash !== undefined && desiredHash === prev.sourceHash) Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
+    else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : changedWords(projectWorkspaceObject(d.collection, existing), resolved!) });
+  } else if (desiredHash !== undefined && desiredHash === wsHash) {
+    // The copy already is what we would write (an interrupted run wrote it): just record it.
+    Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'workspace copy already matches' });
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, existing, desiredHash, prev);
+  } else {
+    const overwrite = !!p.options.overwrite;
+    Object.assign(step, { action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, reason: 'edited in the workspace since it was installed' });
+  }
+}
+
+/** A resource of an adoptable kind (a tag, a stage...): the workspace's object of its name, when there is one. */
+function adoptByName(p: Planning, { d, step, prev, desiredHash }: ItemState): void {
+  const matches = p.sameNamed(d.collection, d.name).filter((o) => !p.claimed.has(o.id));
+  if (matches.length > 1) {
+    p.errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
+  } else if (matches.length === 1) {
+    // Each workspace object is adopted once: a second item of the same name (another case or
+    // spacing) is created, as the workspace allows two objects of one name.
+    p.claimed.add(matches[0].id);
+    Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
+  } else step.reason = prev ? 'missing from the workspace' : 'new';
+}
+
+/**
+ * The brand, not installed before. The workspace has one brand: one that is exactly the pack's is
+ * adopted; one the user set (or another pack wrote) is theirs: a conflict, kept unless overwrite.
+ * An unset one is ours to set.
+ */
+function planBrand(p: Planning, { d, step }: ItemState): void {
+  const theirs = (p.snapshot.collections.brand ?? []).find(isSetBrand);
+  const found = theirs ? identicalTwin([theirs], d, step, p.lookup, p.claimed) : undefined;
+  if (found) {
+    Object.assign(step, { action: 'adopt', write: false, workspaceId: found.twin.id, owned: false, reason: 'the workspace\'s brand already is this one' });
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, found.twin, found.sourceHash);
+  } else if (theirs) {
+    const named = brandName(theirs);
+    const overwrite = !!p.options.overwrite;
+    Object.assign(step, {
+      action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, workspaceId: theirs.id, owned: overwrite,
+      reason: `the workspace's own brand${named ? ` "${named}"` : ''}, not set by this pack`,
+    });
+  } else step.reason = 'new';
+}
+
+/**
+ * An object the workspace already holds with the same name and exactly this content (a snapshot
+ * installed back, a workspace's default pipeline): bound to it, not duplicated. Otherwise created.
+ */
+function adoptTwinOrCreate(p: Planning, { d, step, prev }: ItemState): void {
+  const found = !prev ? identicalTwin(d.kind === 'brand' ? (p.snapshot.collections[d.collection] ?? []) : p.sameNamed(d.collection, d.name), d, step, p.lookup, p.claimed) : undefined;
+  if (found) {
+    const { twin, sourceHash } = found;
+    p.claimed.add(twin.id);
+    Object.assign(step, { action: 'adopt', write: false, workspaceId: twin.id, owned: false, reason: 'existing workspace object with the same name and content' });
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, sourceHash);
+  } else step.reason = prev ? 'missing from the workspace' : 'new';
+}
+
+/** After the action: what an adoption leaves out, a written pipeline's live stages, the item's id for later rewrites, and no content on a step that writes nothing. */
+function settleStep(p: Planning, { d, step, prev, resolved }: ItemState): void {
+  if (step.action === 'adopt' && step.workspaceId && resolved) {
+    // The pack never writes an object it adopted: what of the pack's content it lacks is not installed.
+    const adopted = adoptedDiffers(step, p.find(d.collection, step.workspaceId)!, resolved, !prev);
+    if (adopted) p.warnings.push(adopted);
+  }
+  if (step.write && step.workspaceId && prev?.stages) {
+    // Stages the user removed by hand from a pipeline this run writes (an --overwrite): the
+    // ledger's ids for them address nothing, and the workspace refuses a write naming one. They
+    // are left out of its entry, so the write adds those stages anew and what moves deals to them
+    // waits for the new ids.
+    const stages = liveStages(prev.stages, p.find(d.collection, step.workspaceId));
+    if (stages) p.ledgerUpdates[d.itemId] = { ...(p.ledgerUpdates[d.itemId] ?? prev), stages };
+  }
+  if (step.action !== 'create' && step.workspaceId) {
+    const obj = p.find(d.collection, step.workspaceId)!;
+    p.known.set(d.itemId, {
+      workspaceId: step.workspaceId,
+      url: typeof obj.url === 'string' ? obj.url : prev?.url,
+      stages: p.ledgerUpdates[d.itemId]?.stages ?? prev?.stages ?? stageMap(d.stageKeys, obj),
+    });
+  }
+  if (!step.write) {
+    delete step.content;
+    delete step.extra;
+    step.rewrites = [];
+  }
+}
+
+/**
+ * An automation that runs automations created later in this run: written first with their keys as
+ * they are, then completed with their ids by the step returned (the second write).
+ */
+function splitLateRewrites(p: Planning, step: PlanStep): PlanStep | undefined {
+  const pending = step.write ? [...(p.late.get(step.itemId) ?? [])].filter((t) => !p.known.has(t)) : [];
+  if (!pending.length) return undefined;
+  const first = step.rewrites.filter((rw) => !('itemId' in rw.target) || !pending.includes(rw.target.itemId));
+  const completion: PlanStep = { ...step, action: 'update', reason: 'the ids of automations it runs, created in this run', rewrites: step.rewrites, dependsOn: dependsOn(step.rewrites) };
+  step.rewrites = first;
+  step.dependsOn = dependsOn(first);
+  return completion;
+}
+
+/**
+ * The brand kept as the workspace's own (a conflict kept): the pack's brand images show nowhere
+ * else (isBrandAsset), so those not uploaded yet are not uploaded for nothing. --overwrite, which
+ * writes the brand, uploads them; export leaves them out of an install that kept the brand.
+ */
+function skipUnusedBrandImages(p: Planning, steps: PlanStep[]): void {
   const brandStep = steps.find((st) => st.kind === 'brand');
-  if (brandStep?.action === 'conflict' && !brandStep.write) {
-    const brandImages = new Set((pack.assets ?? []).filter(isBrandAsset).map((a) => itemId('asset', a.key)));
-    const unused = steps.filter((st) => st.action === 'create' && brandImages.has(st.itemId) && !prevOf(st.itemId));
-    if (unused.length) {
-      const skipped = new Set(unused.map((st) => st.itemId));
-      for (let i = steps.length - 1; i >= 0; i--) if (skipped.has(steps[i].itemId)) steps.splice(i, 1);
-      summary.create -= unused.length;
-      brandStep.dependsOn = brandStep.dependsOn.filter((id) => !skipped.has(id));
-      brandStep.reason += `, so the pack's brand image${unused.length === 1 ? '' : 's'} ${unused.map((st) => st.key).join(', ')} ${unused.length === 1 ? 'is' : 'are'} not uploaded either`;
-    }
-  }
-  const stages = missingStages(steps, new Map(items.map((d) => [d.itemId, d.rewrites])), lookup, find);
-  errors.push(...stages.errors);
-  warnings.push(...stages.warnings);
-  steps.push(...completions);
-  if (errors.length) return base;
+  if (brandStep?.action !== 'conflict' || brandStep.write) return;
+  const brandImages = new Set((p.pack.assets ?? []).filter(isBrandAsset).map((a) => itemId('asset', a.key)));
+  const unused = steps.filter((st) => st.action === 'create' && brandImages.has(st.itemId) && !p.prevOf(st.itemId));
+  if (!unused.length) return;
+  const skipped = new Set(unused.map((st) => st.itemId));
+  for (let i = steps.length - 1; i >= 0; i--) if (skipped.has(steps[i].itemId)) steps.splice(i, 1);
+  p.summary.create -= unused.length;
+  brandStep.dependsOn = brandStep.dependsOn.filter((id) => !skipped.has(id));
+  brandStep.reason += `, so the pack's brand image${unused.length === 1 ? '' : 's'} ${unused.map((st) => st.key).join(', ')} ${unused.length === 1 ? 'is' : 'are'} not uploaded either`;
+}
 
-  // Orphans: installed items the new release no longer has. Removed only with prune, only unedited,
-  // and only when no other installed pack holds them.
-  const holderOf = heldByOthers(pack.packId, options.others ?? []);
+/**
+ * Orphans: installed items the new release no longer has. Removed only with prune, only unedited,
+ * and only when no other installed pack holds them; in reverse phase order.
+ */
+function planOrphans(p: Planning, wanted: ReadonlySet<string>, bindings: readonly ReferenceBinding[]): PlanStep[] {
+  const holderOf = heldByOthers(p.pack.packId, p.options.others ?? []);
   // Workspace objects (and pipeline stages) this release's references are bound to, by name, a
   // recorded binding or --bind: a dropped item's object one of them uses is not removed under it.
   const boundTo = new Map<string, ReferenceBinding>();
-  for (const b of bound.bindings) if ('workspaceId' in b.target && !boundTo.has(b.target.workspaceId)) boundTo.set(b.target.workspaceId, b);
-  const carried = new Set([...renames.values()].map((r) => r.from));
+  for (const b of bindings) if ('workspaceId' in b.target && !boundTo.has(b.target.workspaceId)) boundTo.set(b.target.workspaceId, b);
+  const carried = new Set([...p.renames.values()].map((r) => r.from));
   const orphans: PlanStep[] = [];
-  for (const id of Object.keys(ledger?.items ?? {}).sort()) {
+  for (const id of Object.keys(p.ledger?.items ?? {}).sort()) {
     if (wanted.has(id) || carried.has(id)) continue;
-    const prev = ledger!.items[id];
-    const existing = find(prev.collection, prev.workspaceId);
-    const step: PlanStep = {
-      itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'orphan', write: false,
-      phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
-    };
-    if (!existing) {
-      Object.assign(step, { action: 'remove', reason: 'gone from the release and from the workspace' });
-      ledgerUpdates[id] = null;
-    } else if (!prev.owned) {
-      Object.assign(step, { action: 'remove', reason: 'gone from the release; adopted object left in place' });
-      ledgerUpdates[id] = null;
-    } else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
-      step.reason = 'gone from the release, edited in the workspace: kept';
-      if (options.prune) warnings.push(pruneKept(step, 'it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)'));
-    } else if (options.prune) {
-      const holder = holderOf(prev);
-      const ref = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => boundTo.get(w)).find(Boolean);
-      if (ref) {
-        step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
-        warnings.push(pruneKept(step, `${ref.type} ${ref.id}${ref.name ? ` ("${ref.name}")` : ''}, a reference of this release, is bound to it (${BOUND_BY[ref.source]}), so the release still uses it`));
-      } else if (holder) {
-        step.reason = `gone from the release; ${usedBy(holder)}: kept`;
-        warnings.push(pruneKept(step, `it is ${usedBy(holder)}, which adopted it or binds a reference to it; removing it would break that pack`));
-      } else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
-    } else {
-      step.reason = 'gone from the release: kept (use prune to remove)';
-    }
-    summary[step.action]++;
+    const step = orphanStep(p, id, p.ledger!.items[id], holderOf, boundTo);
+    p.summary[step.action]++;
     orphans.push(step);
   }
-  orphans.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
+  return orphans.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
+}
 
+function orphanStep(p: Planning, id: string, prev: LedgerItem, holderOf: (item: LedgerItem) => InstallLedger | undefined, boundTo: ReadonlyMap<string, ReferenceBinding>): PlanStep {
+  const existing = p.find(prev.collection, prev.workspaceId);
+  const step: PlanStep = {
+    itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'orphan', write: false,
+    phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
+  };
+  if (!existing) {
+    Object.assign(step, { action: 'remove', reason: 'gone from the release and from the workspace' });
+    p.ledgerUpdates[id] = null;
+  } else if (!prev.owned) {
+    Object.assign(step, { action: 'remove', reason: 'gone from the release; adopted object left in place' });
+    p.ledgerUpdates[id] = null;
+  } else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
+    step.reason = 'gone from the release, edited in the workspace: kept';
+    if (p.options.prune) p.warnings.push(pruneKept(step, 'it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)'));
+  } else if (p.options.prune) {
+    const holder = holderOf(prev);
+    const ref = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => boundTo.get(w)).find(Boolean);
+    if (ref) {
+      step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
+      p.warnings.push(pruneKept(step, `${ref.type} ${ref.id}${ref.name ? ` ("${ref.name}")` : ''}, a reference of this release, is bound to it (${BOUND_BY[ref.source]}), so the release still uses it`));
+    } else if (holder) {
+      step.reason = `gone from the release; ${usedBy(holder)}: kept`;
+      p.warnings.push(pruneKept(step, `it is ${usedBy(holder)}, which adopted it or binds a reference to it; removing it would break that pack`));
+    } else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
+  } else {
+    step.reason = 'gone from the release: kept (use prune to remove)';
+  }
+  return step;
+}
+
+/** The plan: its steps and writes, the warnings in step order, and what the ledger records (bindings, updates, whether it changes at all). */
+function finishPlan(p: Planning, base: PlanResult, allSteps: PlanStep[], bindings: readonly ReferenceBinding[]): PlanResult {
+  const { ledger, pack, ledgerUpdates } = p;
   const ledgerBindings: Record<string, string> = {};
-  for (const b of bound.bindings) if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
+  for (const b of bindings) if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
   // An item created by this run has no workspace id yet: the installer records its bindings once written.
-  Object.assign(ledgerBindings, itemBindings(bound.bindings, (id) => (id in ledgerUpdates ? ledgerUpdates[id] : ledger?.items[id]) ?? undefined));
-  const allSteps = [...steps, ...orphans];
+  Object.assign(ledgerBindings, itemBindings([...bindings], (id) => (id in ledgerUpdates ? ledgerUpdates[id] : ledger?.items[id]) ?? undefined));
   const writes = allSteps.filter((s) => s.write).length;
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
   // What the ledger keeps of the pack for export (ledgerSourceOf) changed: a ledger written before
@@ -491,8 +611,8 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   // Warnings in the order of the steps they are about, as the plan lists them.
   const at = new Map<string, number>();
   allSteps.forEach((st, i) => { if (!at.has(st.itemId)) at.set(st.itemId, i); });
-  const ordered = warnings.map((w, i) => ({ w, i })).sort((a, b) => (at.get(a.w.item.itemId) ?? 0) - (at.get(b.w.item.itemId) ?? 0) || a.i - b.i).map(({ w }) => w);
-  return { ...base, ok: true, warnings: ordered, steps: allSteps, summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+  const ordered = p.warnings.map((w, i) => ({ w, i })).sort((a, b) => (at.get(a.w.item.itemId) ?? 0) - (at.get(b.w.item.itemId) ?? 0) || a.i - b.i).map(({ w }) => w);
+  return { ...base, ok: true, warnings: ordered, steps: allSteps, summary: p.summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
 }
 
 const warningItem = (step: PlanStep): PlanWarning['item'] => ({ itemId: step.itemId, kind: step.kind, key: step.key, name: step.name });
