@@ -364,9 +364,11 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
   it('never plans or opens one pack with the install ledger read for another: after Open… or Open workspace snapshot it asks to read again, and Open installed says the pack is not installed', async () => {
-    // A workspace of its own, with the starter pack installed (as the CLI would install it).
+    // A workspace of its own, with the starter pack installed (as the CLI would install it). Two
+    // installs, plans and a snapshot can pass the default 120 requests a minute on a loaded machine,
+    // and waiting for the next window is another test's subject: this workspace allows more.
     const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Dune Realty', slug: 'dune' }) })).json();
+    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Dune Realty', slug: 'dune', rate_limit_per_minute: 2000 }) })).json();
     for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `d${i}@example.test` }) });
     const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
     const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
