@@ -277,6 +277,7 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
     for (const w of windows.values()) if (w.ok > LIMIT || (w.refused > 0 && w.ok !== LIMIT)) wrong++;
     const at = results.filter((r) => !greedy(r.t));
     return {
+      requests: results.length,
       offered: plan.length / SECONDS,
       achieved: results.length / (last / 1000),
       p50: q(0.5), p99: q(0.99), lateP50: lateQ(0.5), lateP99: lateQ(0.99),

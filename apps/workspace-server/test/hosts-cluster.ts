@@ -228,6 +228,7 @@ export async function loseAHost(c: Cluster, hook: HookWorkspace, load: { id: str
   hook.hold(false);
   expect(new Set(answered), 'the survivor still had its own held deliveries in flight').toEqual(new Set(on(survivor)));
   const downAfterMs = await c.balancer.until(victim.name, 'DOWN', 10_000);
+  await expectBalancerMetrics(c, victim);
   await sleep(1_000);
   done = true;
   const answers = (await writes).flat();
@@ -247,6 +248,14 @@ export async function loseAHost(c: Cluster, hook: HookWorkspace, load: { id: str
     unknown: answers.filter(unknown).length + creations.reduce((n, k) => n + k.statuses.filter((s) => s === 502 || s === 0).length, 0),
     resent: on(victim).length,
   };
+}
+
+/** HAProxy's Prometheus exporter (the documented alert reads it) says the victim is DOWN and one server is left. */
+async function expectBalancerMetrics(c: Cluster, victim: Host): Promise<void> {
+  const text = await (await fetch(`${c.balancer.urls[1]}/metrics`)).text();
+  const value = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.split(' ')[1]);
+  expect(value(`haproxy_server_status{proxy="workspace_servers",server="${victim.name}",state="DOWN"}`)).toBe(1);
+  expect(value('haproxy_backend_active_servers{proxy="workspace_servers"}')).toBe(c.hosts.length - 1);
 }
 
 /** Twelve contact.created deliveries held in flight; the host that holds most of them is the victim. */
@@ -292,5 +301,30 @@ export async function rejoin(c: Cluster, host: Host, load: { clients: Record<str
   const answers = (await writes).flat();
   await checkAnswers(answers, c.databaseUrl);
   expect(answers.filter((a) => a.status === 503), 'no 503 while a host joins').toEqual([]);
+  return { host: again, requests: answers.length };
+}
+
+/**
+ * A planned restart of `host` under load, as docs/operations.md says to do one: taken out of the
+ * balancer (`state maint` on HAProxy's admin socket), stopped with SIGTERM once its requests are
+ * done, started again, and put back (`state ready`) to get traffic once /readyz passes. No request
+ * fails or goes unanswered meanwhile.
+ */
+export async function restartPlanned(c: Cluster, host: Host, load: { clients: Record<string, Client> }): Promise<{ host: Host; requests: number }> {
+  let done = false;
+  const writes = Promise.all(Object.values(load.clients).map((client) => drive(client, 2, () => done)));
+  await sleep(300);
+  expect(await c.balancer.command(`set server workspace_servers/${host.name} state maint`)).toBe('\n');
+  await sleep(500);
+  await host.stop();
+  const again = await startHost(host.name, host.port, c.databaseUrl);
+  c.hosts[c.hosts.indexOf(host)] = again;
+  expect(await c.balancer.command(`set server workspace_servers/${host.name} state ready`)).toBe('\n');
+  await c.balancer.until(host.name, 'UP');
+  await sleep(1_000);
+  done = true;
+  const answers = (await writes).flat();
+  await checkAnswers(answers, c.databaseUrl);
+  expect(answers.filter((a) => a.status === 503), 'no 503 through a planned restart').toEqual([]);
   return { host: again, requests: answers.length };
 }

@@ -1,25 +1,15 @@
 // Several `serve` hosts behind a real HAProxy, on one machine: each host a `serve --workers 2`
 // process on a port of its own, all on one PostgreSQL, and Debian's haproxy in front of them with
-// the configuration docs/operations.md gives (read from it, so the documented file is the tested
-// one). A host is lost the way a machine is: every process of it SIGKILLed at once, so the kernel
-// closes its connections mid-request. Which host sent a webhook is read from /proc (the process
+// the configuration docs/operations.md gives (read from it by bench/haproxy.mjs, so the documented
+// file is the tested one). A host is lost the way a machine is: every process of it SIGKILLed at
+// once, so the kernel closes its connections mid-request. Which host sent a webhook is read from /proc (the process
 // holding the sending end of the receiver's connection), as separate machines would be told apart
 // by their addresses.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { haproxyUnavailable, startBalancer as startHaproxy } from '../bench/haproxy.mjs';
 import { ADMIN_TOKEN, startServerProcess, type ServerProcess } from './harness.js';
 
-const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
-const OPERATIONS_MD = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
-
-/** Why HAProxy cannot be started here, or undefined when it can. */
-export function haproxyUnavailable(): string | undefined {
-  return HAPROXY ? undefined : 'no haproxy: apt-get install haproxy (scripts/setup-test.sh does)';
-}
+export { haproxyUnavailable };
 
 /**
  * Webhook timings short enough for a test: a lost host's attempts are taken over 9 s after they
@@ -110,87 +100,20 @@ export function senderOf(hosts: Host[], senderPort: number, receiverPort: number
   }));
 }
 
-/**
- * The HAProxy configuration of docs/operations.md ("Several hosts behind a balancer"), its
- * addresses replaced by this machine's ports, with what only the test needs: an admin socket to
- * read the servers' states and an `X-Served-By` header naming the host that answered.
- */
-export function balancerConfig(port: number, hosts: { name: string; port: number }[], dir: string): string {
-  const doc = readFileSync(OPERATIONS_MD, 'utf8');
-  const block = /```haproxy\n([\s\S]*?)```/.exec(doc)?.[1];
-  if (!block) throw new Error('docs/operations.md has no ```haproxy block: the balancer configuration the test runs');
-  let config = block.replace(/^(\s*)bind \S+$/m, `$1bind 127.0.0.1:${port}`);
-  const servers = [...config.matchAll(/^\s*server (\S+) \S+/gm)].map((m) => m[1]);
-  if (servers.join() !== hosts.map((h) => h.name).join()) throw new Error(`docs/operations.md's balancer names servers ${servers.join(', ')}; the test runs ${hosts.map((h) => h.name).join(', ')}`);
-  for (const h of hosts) config = config.replace(new RegExp(`^(\\s*server ${h.name}) \\S+`, 'm'), `$1 127.0.0.1:${h.port}`);
-  config = config.replace(/^(backend .*)$/m, '$1\n    http-response set-header X-Served-By %s');
-  return `global\n    stats socket ${join(dir, 'admin.sock')} level admin\n\n${config}`;
-}
-
 export interface Balancer {
+  /** The API's frontend. */
   url: string;
+  /** Every frontend's, in the configuration's order: the API's, then HAProxy's own Prometheus exporter. */
+  urls: string[];
+  pid: number;
   /** Each server's state as HAProxy sees it (UP, DOWN, or a transition such as "UP 1/2"). */
   states(): Promise<Record<string, string>>;
-  /** Waits until HAProxy says `server` is `state` (UP or DOWN), or fails after `ms`. */
+  /** Waits until HAProxy says `server` is `state` (UP or DOWN), or fails after `ms`; how long it took. */
   until(server: string, state: 'UP' | 'DOWN', ms?: number): Promise<number>;
+  /** One command on HAProxy's admin socket (`set server workspace_servers/host1 state maint`), its answer. */
+  command(text: string): Promise<string>;
   close(): Promise<void>;
 }
 
-/** One command on HAProxy's admin socket, its answer. */
-function adminCommand(socket: string, command: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const s = connect(socket, () => s.end(`${command}\n`));
-    s.setEncoding('utf8');
-    s.on('data', (d) => (out += d));
-    s.on('end', () => resolve(out));
-    s.on('error', reject);
-  });
-}
-
-/** Debian's haproxy in the foreground with balancerConfig on `port`, once its admin socket answers. */
-export async function startBalancer(port: number, hosts: { name: string; port: number }[]): Promise<Balancer> {
-  const dir = mkdtempSync(join(tmpdir(), 'haproxy-'));
-  const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, balancerConfig(port, hosts, dir));
-  const check = spawnSync(HAPROXY, ['-c', '-q', '-f', file], { encoding: 'utf8' });
-  if (check.status !== 0) throw new Error(`haproxy refused its configuration: ${check.stderr}${check.stdout}`);
-  let log = '';
-  const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (log += d));
-  child.stderr!.on('data', (d) => (log += d));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const socket = join(dir, 'admin.sock');
-  const states = async () => {
-    // `show stat` is CSV: # pxname,svname,...,status (the 18th field).
-    const rows = (await adminCommand(socket, 'show stat')).split('\n').map((l) => l.split(','));
-    const head = rows[0];
-    const status = head.indexOf('status');
-    return Object.fromEntries(rows.filter((r) => hosts.some((h) => h.name === r[1])).map((r) => [r[1], r[status]]));
-  };
-  for (let i = 0; ; i++) {
-    if (await states().then(() => true, () => false)) break;
-    if (child.exitCode !== null || i > 200) throw new Error(`haproxy did not start: ${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    states,
-    async until(server, state, ms = 20_000) {
-      const start = Date.now();
-      for (;;) {
-        const now = (await states())[server];
-        if (now === state) return Date.now() - start;
-        if (Date.now() - start > ms) throw new Error(`haproxy did not see ${server} ${state} within ${ms / 1000} s (it says ${now})`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-    async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+/** Debian's haproxy with the configuration of docs/operations.md on `port` (bench/haproxy.mjs). */
+export const startBalancer: (port: number, hosts: { name: string; port: number }[]) => Promise<Balancer> = startHaproxy;
