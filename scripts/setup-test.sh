@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm run setup:test`: installs what the full test suite needs beyond npm, where apt is available
 # (Debian's chromium for the editor's browser tests, postgresql for the PostgreSQL suites, pgbouncer
-# for the suites that run through it in transaction mode, neovim for the language server's
-# third-party client test), starts
+# for the suites that run through it in transaction mode, haproxy for the suites that run several
+# servers behind it, neovim for the language server's third-party client test), starts
 # a PostgreSQL cluster with a test database, and prints the two variables `npm test` reads.
 # Without them those suites are skipped with the reason printed. .ci/run sources this script.
 set -euo pipefail
@@ -10,12 +10,12 @@ export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "setup:test: no apt-get here; install Chromium, PostgreSQL, PgBouncer and Neovim yourself, then set CHROMIUM_PATH and TEST_DATABASE_URL" >&2
+  echo "setup:test: no apt-get here; install Chromium, PostgreSQL, PgBouncer, HAProxy and Neovim yourself, then set CHROMIUM_PATH and TEST_DATABASE_URL" >&2
   exit 1
 fi
-if ! command -v chromium >/dev/null 2>&1 || ! command -v pg_ctlcluster >/dev/null 2>&1 || ! command -v pgbouncer >/dev/null 2>&1 || ! command -v nvim >/dev/null 2>&1; then
+if ! command -v chromium >/dev/null 2>&1 || ! command -v pg_ctlcluster >/dev/null 2>&1 || ! command -v pgbouncer >/dev/null 2>&1 || ! command -v haproxy >/dev/null 2>&1 || ! command -v nvim >/dev/null 2>&1; then
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq chromium postgresql pgbouncer neovim >/dev/null
+  $SUDO apt-get install -y -qq chromium postgresql pgbouncer haproxy neovim >/dev/null
 fi
 
 ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
@@ -30,7 +30,7 @@ $SUDO su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='setu
 export TEST_DATABASE_URL="postgres://postgres:postgres@127.0.0.1:5432/setup_pack_test"
 export CHROMIUM_PATH="$(command -v chromium)"
 cat <<MSG
-setup:test: Chromium, PostgreSQL, PgBouncer and Neovim are ready. For the full suite:
+setup:test: Chromium, PostgreSQL, PgBouncer, HAProxy and Neovim are ready. For the full suite:
   export TEST_DATABASE_URL=$TEST_DATABASE_URL
   export CHROMIUM_PATH=$CHROMIUM_PATH
   npm test

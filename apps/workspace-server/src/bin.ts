@@ -18,7 +18,7 @@ import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.
 const usage = `workspace-server — the Workspace CRM REST API
 
 Usage:
-  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--no-prepared-statements] [--webhook-concurrency N] [--webhook-per-endpoint N]
+  workspace-server serve [--port N] [--host H] [--memory] [--data-dir D] [--seed demo] [--allow-insecure-webhooks] [--retention-days N] [--editor DIR | --no-editor] [--cors-origin ORIGIN ...] [--workers N] [--pool-size N] [--contact-cache-mb N] [--no-batching] [--no-prepared-statements] [--no-metrics] [--webhook-concurrency N] [--webhook-per-endpoint N]
   workspace-server create-workspace --name NAME --slug SLUG [--plan standard|lite] [--rate-limit N]
   workspace-server create-key --workspace WS_ID --scopes s1,s2 [--name NAME] [--expires-at RFC3339] [--member MEMBER_ID]
   workspace-server revoke-key KEY_ID
@@ -47,8 +47,8 @@ Environment:
   wait are sent to PostgreSQL several in one statement, each answered as alone, and on the embedded store those
   that arrive together are too; --no-batching sends each on its own. --no-prepared-statements (or
   prepared_statements=false in DATABASE_URL) sends every statement unnamed, for PgBouncer in transaction
-  mode. /metrics is read with ADMIN_TOKEN or METRICS_TOKEN. The
-  admin subcommands call
+  mode. /metrics is read with ADMIN_TOKEN or METRICS_TOKEN; --no-metrics counts nothing and has no
+  /metrics. The admin subcommands call
   WORKSPACE_SERVER_URL (default http://127.0.0.1:$PORT) with ADMIN_TOKEN, or --url / --admin-token.
 `;
 
@@ -151,6 +151,7 @@ function serveSettings(args: string[]) {
       'contact-cache-mb': { type: 'string' },
       'no-batching': { type: 'boolean', default: false },
       'no-prepared-statements': { type: 'boolean', default: false },
+      'no-metrics': { type: 'boolean', default: false },
       'webhook-concurrency': { type: 'string' },
       'webhook-per-endpoint': { type: 'string' },
     },
@@ -175,6 +176,7 @@ function serveSettings(args: string[]) {
     editorDir: values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir()),
     corsOrigins: [...(values['cors-origin'] ?? []), ...(process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)].map(corsOrigin),
     workers,
+    metrics: !values['no-metrics'],
     store: {
       databaseUrl,
       dataDir: resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data/'),
@@ -265,6 +267,7 @@ async function serverOf(settings: ServeSettings, store: Store, adminToken: strin
   let clusterMetrics: (() => Promise<string>) | undefined;
   const app = await buildServer({
     store, clock: systemClock, adminToken, logger: { level: settings.logRequests ? 'info' : 'error' },
+    metrics: settings.metrics,
     metricsToken: process.env.METRICS_TOKEN || undefined,
     processMetrics: true,
     clusterMetrics: cluster.isWorker ? () => clusterMetrics!() : undefined,
@@ -276,7 +279,7 @@ async function serverOf(settings: ServeSettings, store: Store, adminToken: strin
     corsOrigins: settings.corsOrigins,
   });
   // A worker's /metrics answers for the whole cluster (app/cluster-metrics.ts).
-  if (cluster.isWorker) clusterMetrics = workerMetrics(app.metrics);
+  if (cluster.isWorker && settings.metrics) clusterMetrics = workerMetrics(app.metrics);
   return { app, warmed };
 }
 

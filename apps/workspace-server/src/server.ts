@@ -40,6 +40,8 @@ export interface ServerOptions {
   webhooks?: WebhookOptions;
   /** A folder of static files (the editor's `vite build` output) served under /editor/ without a key. */
   editorDir?: string;
+  /** false: no GET /metrics and nothing counted for it (`serve --no-metrics`). Default true. */
+  metrics?: boolean;
   /** Also reads GET /metrics, beside the admin token (METRICS_TOKEN). */
   metricsToken?: string;
   /** Adds the process's CPU, memory, event loop and GC to /metrics (once per process: `serve` sets it). */
@@ -585,7 +587,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerWebhooks(app, deps, opts.webhooks);
 
   registerHealth(app, { warming: opts.warming });
-  registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
+  if (opts.metrics !== false) registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
   if (opts.editorDir) await registerEditor(app, opts.editorDir);
 
   let openapi: unknown = null;

@@ -72,10 +72,12 @@ export async function drive(c: Client, clients: number, stop: () => boolean): Pr
  * 500, no dropped connection); every acknowledged creation there whole (its email and phone rows),
  * every refused one absent; a deletion's contact gone when acknowledged and there when refused
  * (a contact is deleted once at most); the last acknowledged PATCH of each contact the title it holds, and
- * a refused PATCH's title nowhere. `schema` is the server's search path on `url`.
+ * a refused PATCH's title nowhere. `schema` is the server's search path on `url`. `unknown`: the
+ * answers whose outcome nobody knows (a balancer's 502 for a request its server died in), allowed
+ * and checked for nothing but that the contact is whole: such a write may or may not have happened.
  */
-export async function checkAnswers(answers: Answer[], url: string, schema?: string): Promise<void> {
-  const bad = answers.filter((a) => !(a.status === 200 || a.status === 201 || (a.status === 503 && a.retryAfter === '1')));
+export async function checkAnswers(answers: Answer[], url: string, schema?: string, unknown: (a: Answer) => boolean = () => false): Promise<void> {
+  const bad = answers.filter((a) => !(a.status === 200 || a.status === 201 || (a.status === 503 && a.retryAfter === '1') || unknown(a)));
   expect(bad, 'every answer a success or a 503 with Retry-After').toEqual([]);
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -90,7 +92,8 @@ export async function checkAnswers(answers: Answer[], url: string, schema?: stri
     const byId = new Map(rows.map((r) => [r.id, r]));
     const markers = new Set(rows.map((r) => r.last_name));
     expect(rows.filter((r) => r.emails !== 1 || r.phones !== 1), 'no contact without its email and phone').toEqual([]);
-    const deleted = new Set(answers.filter((a) => a.op === 'delete' && a.status === 200).map((a) => a.id));
+    // Deleted, or perhaps deleted: an acknowledged creation may be gone through either.
+    const deleted = new Set(answers.filter((a) => a.op === 'delete' && (a.status === 200 || unknown(a))).map((a) => a.id));
     for (const a of answers) {
       if (a.op === 'create' && a.status === 201) expect(byId.has(a.id!) || deleted.has(a.id!), `acknowledged creation ${a.marker} kept`).toBe(true);
       if (a.op === 'create' && a.status === 503) expect(markers.has(a.marker!), `refused creation ${a.marker} absent`).toBe(false);
@@ -98,9 +101,13 @@ export async function checkAnswers(answers: Answer[], url: string, schema?: stri
       if (a.op === 'delete' && a.status === 503) expect(byId.has(a.id!), `refused deletion of ${a.id} not done`).toBe(true);
       if (a.op === 'patch' && a.status === 503) expect(rows.some((r) => r.job_title === a.title), `refused PATCH ${a.title} not applied`).toBe(false);
     }
-    const lastPatch = new Map<string, string>();
-    for (const a of answers) if (a.op === 'patch' && a.status === 200) lastPatch.set(a.id!, a.title!);
-    for (const [id, title] of lastPatch) if (byId.has(id)) expect(byId.get(id)!.job_title, `acknowledged PATCH of ${id}`).toBe(title);
+    // Each contact's last acknowledged title, or one an unknown PATCH after it may have set.
+    const titles = new Map<string, string[]>();
+    for (const a of answers) {
+      if (a.op === 'patch' && a.status === 200) titles.set(a.id!, [a.title!]);
+      else if (a.op === 'patch' && unknown(a)) titles.get(a.id!)?.push(a.title!);
+    }
+    for (const [id, allowed] of titles) if (byId.has(id)) expect(allowed, `acknowledged PATCH of ${id}`).toContain(byId.get(id)!.job_title);
   } finally {
     await db.end();
   }

@@ -70,6 +70,17 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       }
     });
 
+    it('is not there with metrics off (serve --no-metrics), while the API answers as ever', async () => {
+      const s = await startServer(kind, { server: { metrics: false, metricsToken: METRICS_TOKEN } });
+      try {
+        const W = await s.workspace();
+        expect((await W.client.get('/v1/contacts')).status).toBe(200);
+        for (const token of [ADMIN_TOKEN, METRICS_TOKEN]) expectError(await new Client(s.base, token).get('/metrics'), 404, 'invalid_request_error');
+      } finally {
+        await s.close();
+      }
+    });
+
     it('shows the webhook outbox backlog and the attempts by outcome', async () => {
       const rcv = await new Receiver().start();
       const s = await startServer(kind, { webhooks: { allowInsecure: true, pollMs: 0, timeoutMs: 1500 } });

@@ -4,10 +4,10 @@
 // PostgreSQL runs as (PgBouncer refuses to run as root), stopped by it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
+import { freePort, privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 
 const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
 
@@ -20,14 +20,6 @@ export interface PgBouncer {
   /** postgres://postgres@127.0.0.1:<port>/postgres, through PgBouncer. */
   url: string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
 }
 
 /**

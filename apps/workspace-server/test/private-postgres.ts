@@ -49,7 +49,8 @@ export function privatePostgresUnavailable(): string | undefined {
   return undefined;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on loopback at the moment (the kernel's pick), for a program that takes its port as an option. */
+export async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const port = (s.address() as { port: number }).port;

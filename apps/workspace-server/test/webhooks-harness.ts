@@ -12,6 +12,10 @@ export interface Received {
   json: any;
   /** The response this request got: a status, or how the receiver misbehaved. */
   answer: number | 'hang' | 'close';
+  /** The sender's port on its side of the connection (which process sent it: test/hosts.ts). */
+  remotePort: number;
+  /** A held request whose connection the sender closed before it was answered (its process died, or it timed out). */
+  dropped?: boolean;
 }
 
 export type Behaviour = (r: Received) => { status: number; body?: string } | 'hang' | 'close';
@@ -20,7 +24,7 @@ export type Behaviour = (r: Received) => { status: number; body?: string } | 'ha
 export class Receiver {
   readonly received: Received[] = [];
   behaviour: Behaviour = (r) => echoChallenge(r);
-  private readonly hanging = new Set<ServerResponse>();
+  private readonly hanging = new Map<ServerResponse, Received>();
   private server = createServer((req, res) => this.handle(req, res));
   url = '';
 
@@ -41,12 +45,15 @@ export class Receiver {
       } catch {
         // recorded as text
       }
-      const r: Received = { headers: req.headers, body, json, answer: 0 };
+      const r: Received = { headers: req.headers, body, json, answer: 0, remotePort: req.socket.remotePort ?? 0 };
       this.received.push(r);
       const a = this.behaviour(r);
       if (a === 'hang') {
         r.answer = 'hang';
-        this.hanging.add(res);
+        this.hanging.set(res, r);
+        res.once('close', () => {
+          if (this.hanging.delete(res)) r.dropped = true;
+        });
         return;
       }
       if (a === 'close') {
@@ -59,13 +66,24 @@ export class Receiver {
     });
   }
 
+  /** Answers every held request whose connection is still open with `status`; returns them. */
+  answerHeld(status = 200): Received[] {
+    const answered = [...this.hanging].filter(([res]) => !res.destroyed);
+    for (const [res, r] of answered) {
+      this.hanging.delete(res);
+      r.answer = status;
+      res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+    }
+    return answered.map(([, r]) => r);
+  }
+
   /** Received deliveries other than verification challenges. */
   deliveries(type?: string): Received[] {
     return this.received.filter((r) => r.json?.type !== 'webhook.verification' && (!type || r.json?.type === type));
   }
 
   async close(): Promise<void> {
-    for (const res of this.hanging) res.destroy();
+    for (const res of this.hanging.keys()) res.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
