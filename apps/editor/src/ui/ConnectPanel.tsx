@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { connect, connectionFromHash, forgetConnection, saveConnection, savedConnection, type Connected } from '../workspace/connection.js';
 
-export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefined) => void }) {
+export function ConnectPanel({ onChange, openRequest }: { onChange?: (c: Connected | undefined) => void; openRequest?: number }) {
   const [open, setOpen] = useState(false);
   const [connected, setConnected] = useState<Connected | undefined>();
   const [baseUrl, setBaseUrl] = useState(() => savedConnection()?.baseUrl ?? 'http://127.0.0.1:8787');
@@ -39,6 +39,11 @@ export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefine
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // Asked to open from elsewhere (the command palette's "Connect to workspace…").
+  useEffect(() => {
+    if (openRequest) setOpen(true);
+  }, [openRequest]);
+
   const disconnect = () => {
     forgetConnection();
     setConnected(undefined);
@@ -52,7 +57,7 @@ export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefine
         {connected ? <><span className="connected-dot" aria-hidden="true">●</span> {connected.workspace.name}</> : 'Connect to workspace'}
       </button>
       {open && (
-        <div className="connect-panel" role="dialog" aria-label="Connect to workspace">
+        <div className="popover connect-panel" role="dialog" aria-label="Connect to workspace">
           <form
             onSubmit={(e) => {
               e.preventDefault();
