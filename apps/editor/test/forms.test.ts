@@ -311,6 +311,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await references()).toEqual(referencesBefore);
     const other = inspector.getByLabel('Other config fields (JSON)');
     expect(JSON.parse(await other.inputValue())).toEqual({ tag_id: 'tag-buyer-lead' });
+    // Shown open: the block now has fields the catalog does not describe.
+    expect(await other.isVisible()).toBe(true);
     await poll(() => inspector.getByText(/config\.tag_id of action\.send_sms node "tag" is not in our catalog; it is kept as it is/).isVisible()).toBe(true);
     await page.screenshot({ path: join(artifacts, 'kind-changed.png') });
     // One undo step, from the Kind selector itself.
