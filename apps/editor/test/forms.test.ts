@@ -324,6 +324,36 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
+  it("says what a block's field asks for in the author's words (a whole number of days), marks required fields, and lists the catalog's fields first", async () => {
+    const { page, errors } = await editor.open();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    await page.locator('[data-testid="node-wait"]').click();
+    const duration = inspector.getByLabel('Duration', { exact: true });
+    // The catalog's fields come before the block's kind and id.
+    const order = await inspector.locator('input, select, textarea').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+    expect(order.indexOf('config/duration')).toBeLessThan(order.indexOf('kind'));
+    expect(await inspector.getByText('Enter a whole number of days.', { exact: true }).count()).toBe(1);
+    // Text that is no number: refused in the field's words.
+    await duration.fill('soon');
+    await poll(() => duration.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, duration)).toBe('error: Not applied: enter a whole number of days.');
+    // A number that is not whole: applied (block configs are warnings), and the note says what is wanted, not JSON's type.
+    await duration.fill('2.5');
+    // (Read at once: between the refusal and the validation the field has no note to wait for.)
+    const noteNow = () => duration.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null);
+    await poll(noteNow).toBe('warning: Enter a whole number of days. catalog/config-field');
+    // In hours, it says hours.
+    await inspector.getByLabel('Unit', { exact: true }).selectOption('hours');
+    await poll(noteNow).toBe('warning: Enter a whole number of hours. catalog/config-field');
+    // A required field is marked, for eyes and for assistive technology.
+    await page.getByRole('group', { name: 'Add tag block tag' }).click();
+    const tag = inspector.getByLabel('Tag *');
+    expect(await tag.getAttribute('aria-required')).toBe('true');
+    expect(await inspector.locator('label .required').first().textContent()).toBe(' *');
+    await page.screenshot({ path: join(artifacts, 'field-words.png') });
+    expect(errors).toEqual([]);
+  });
+
   it('names the field of a refused number where it is in the pack, in the words the diagnostics panel uses for it', async () => {
     const { context, page, errors } = await editor.open();
 
