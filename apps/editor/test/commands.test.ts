@@ -59,7 +59,7 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
   it('offers Connect before a workspace is connected, and closes with Escape, giving the focus back', async () => {
     const { page, errors } = await editor.open();
-    const button = page.getByRole('button', { name: /^Commands/ });
+    const button = page.getByRole('button', { name: /^Command palette/ });
     await button.click();
     expect(await palette(page).getByRole('option', { name: /^Plan/ }).count()).toBe(0);
     await palette(page).getByRole('combobox').fill('connect');

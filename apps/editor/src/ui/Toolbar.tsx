@@ -49,8 +49,8 @@ export function Toolbar(p: ToolbarProps) {
         {p.dirty && <span className="help" data-testid="draft-state"> · {p.draftKept ? 'draft kept in this browser' : 'saving draft…'}</span>}
       </span>
       <div className="actions" role="toolbar" aria-label="Editor">
-        <button onClick={p.onCommands} aria-keyshortcuts="Control+K Meta+K" title="The command palette: add a block, go to an item or a finding, run Plan, Simulate or Export">
-          <Command {...icon} /> Commands <kbd>{isMac() ? '⌘K' : 'Ctrl+K'}</kbd>
+        <button onClick={p.onCommands} aria-label={`Command palette ${isMac() ? '⌘K' : 'Ctrl+K'}`} aria-keyshortcuts="Control+K Meta+K" title="The command palette: add a block, go to an item or a finding, run Plan, Simulate or Export">
+          <Command {...icon} /> <kbd>{isMac() ? '⌘K' : 'Ctrl+K'}</kbd>
         </button>
         <span className="separator" aria-hidden="true" />
         <button onClick={p.onNew}><FilePlus2 {...icon} /> New pack</button>
