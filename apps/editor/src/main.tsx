@@ -6,6 +6,9 @@ import { App } from './ui/App.js';
 import { EditorStore } from './model/store.js';
 import { tidyUp } from './model/layout.js';
 import { renderCounts } from './ui/renderCounts.js';
+import { applyTheme } from './ui/theme.js';
+
+applyTheme();
 
 const store = new EditorStore();
 // Exposed for the end-to-end tests and the benchmark, which drive and inspect the editor.

@@ -135,8 +135,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => described(tagField)).toContain('has no config.tag_id (Tag)');
     await page.getByRole('group', { name: 'Add tag block tag' }).getByLabel('1 warning', { exact: true }).waitFor();
     expect(await tagField.getAttribute('aria-invalid')).toBeNull(); // a warning, not an error
-    // An unknown config key goes to the raw JSON field that edits it.
+    // An unknown config key goes to the raw JSON field that edits it, under Advanced: closed while
+    // the block has none, as here.
     const other = inspector.getByLabel('Other config fields (JSON)');
+    expect(await other.isVisible()).toBe(false);
+    await inspector.locator('summary', { hasText: 'Advanced' }).click();
     await other.fill('{"colour": "red"}');
     await poll(() => described(other)).toContain('config.colour of action.add_tag node "tag" is not in our catalog');
     // Fixing it takes the note away.

@@ -1218,7 +1218,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.keyboard.press('Shift+ArrowRight');
     await poll(async () => (await nodes())[6]!.position).toEqual({ x: original[6]!.position!.x + 10, y: original[6]!.position!.y });
     expect((await nodes())[5]).toEqual(original[5]);
-    // Edit its config (raw JSON): only its config changes.
+    // Edit its config (raw JSON, under Advanced): only its config changes.
+    await page.locator('.inspector summary', { hasText: 'Advanced' }).click();
     await page.locator('.inspector [data-path="config/~other"]').fill('{"mark": 1}');
     await page.locator('.inspector [data-path="config/~other"]').blur();
     await poll(async () => (await nodes())[6]!.config).toEqual({ ...original[6]!.config, mark: 1 });

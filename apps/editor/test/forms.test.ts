@@ -311,6 +311,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await references()).toEqual(referencesBefore);
     const other = inspector.getByLabel('Other config fields (JSON)');
     expect(JSON.parse(await other.inputValue())).toEqual({ tag_id: 'tag-buyer-lead' });
+    // Shown open: the block now has fields the catalog does not describe.
+    expect(await other.isVisible()).toBe(true);
     await poll(() => inspector.getByText(/config\.tag_id of action\.send_sms node "tag" is not in our catalog; it is kept as it is/).isVisible()).toBe(true);
     await page.screenshot({ path: join(artifacts, 'kind-changed.png') });
     // One undo step, from the Kind selector itself.
@@ -319,6 +321,36 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(tagBlock).toEqual(before);
     await poll(() => kind.inputValue()).toBe('action.add_tag');
     expect(await inspector.getByLabel('Tag *').inputValue()).toBe('tag-buyer-lead');
+    expect(errors).toEqual([]);
+  });
+
+  it("says what a block's field asks for in the author's words (a whole number of days), marks required fields, and lists the catalog's fields first", async () => {
+    const { page, errors } = await editor.open();
+    const inspector = page.getByRole('complementary', { name: 'Inspector' });
+    await page.locator('[data-testid="node-wait"]').click();
+    const duration = inspector.getByLabel('Duration', { exact: true });
+    // The catalog's fields come before the block's kind and id.
+    const order = await inspector.locator('input, select, textarea').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+    expect(order.indexOf('config/duration')).toBeLessThan(order.indexOf('kind'));
+    expect(await inspector.getByText('Enter a whole number of days.', { exact: true }).count()).toBe(1);
+    // Text that is no number: refused in the field's words.
+    await duration.fill('soon');
+    await poll(() => duration.getAttribute('aria-invalid')).toBe('true');
+    expect(await noteOf(page, duration)).toBe('error: Not applied: enter a whole number of days.');
+    // A number that is not whole: applied (block configs are warnings), and the note says what is wanted, not JSON's type.
+    await duration.fill('2.5');
+    // (Read at once: between the refusal and the validation the field has no note to wait for.)
+    const noteNow = () => duration.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null);
+    await poll(noteNow).toBe('warning: Enter a whole number of days. catalog/config-field');
+    // In hours, it says hours.
+    await inspector.getByLabel('Unit', { exact: true }).selectOption('hours');
+    await poll(noteNow).toBe('warning: Enter a whole number of hours. catalog/config-field');
+    // A required field is marked, for eyes and for assistive technology.
+    await page.getByRole('group', { name: 'Add tag block tag' }).click();
+    const tag = inspector.getByLabel('Tag *');
+    expect(await tag.getAttribute('aria-required')).toBe('true');
+    expect(await inspector.locator('label .required').first().textContent()).toBe(' *');
+    await page.screenshot({ path: join(artifacts, 'field-words.png') });
     expect(errors).toEqual([]);
   });
 

@@ -172,12 +172,13 @@ export type TextRead = { value: unknown } | { error: string };
  * null, `9007199254740993` reads as 9007199254740992), the same finding a file saying it gets,
  * named by `pointer` (the field's place), or text that is not a number at all; with `rule`, a
  * number of a type the schema's property does not allow (core's schema/type finding at `pointer`).
+ * `notANumber` says the last in the field's own words (a block field's "enter a whole number of days").
  */
-export function numberTextRead(text: string, pointer: string, rule?: SchemaProperty): TextRead {
+export function numberTextRead(text: string, pointer: string, rule?: SchemaProperty, notANumber = 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).'): TextRead {
   const t = text.trim();
   if (t === '') return { value: undefined };
   const read = readNumber(t, pointer);
-  if (!read) return { error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' };
+  if (!read) return { error: notANumber };
   if (read.finding) return { error: `Not applied: ${read.finding.message}${read.finding.hint ? ` ${read.finding.hint}` : ''}` };
   // A number of a type the schema does not allow there (12.5 where it says integer) is no value
   // the field can hold either: refused in the schema's words. Its limits are findings, as usual.

@@ -1,14 +1,14 @@
 // The palette's sections: the catalog filtered by the search text and grouped by category in a
-// fixed order (triggers, actions, controls), each with its heading and icon.
+// fixed order (triggers, actions, controls), each with its heading (ui/icons.ts gives the icons).
 import type { NodeKindInfo } from '@setup-pack/core';
 
 export type PaletteGroup = 'trigger' | 'action' | 'control';
-export interface PaletteSection<K> { group: PaletteGroup; title: string; icon: string; blocks: K[] }
+export interface PaletteSection<K> { group: PaletteGroup; title: string; blocks: K[] }
 
-const SECTIONS: { group: PaletteGroup; title: string; icon: string }[] = [
-  { group: 'trigger', title: 'Triggers', icon: '⚡' },
-  { group: 'action', title: 'Actions', icon: '▶' },
-  { group: 'control', title: 'Controls', icon: '◆' },
+const SECTIONS: { group: PaletteGroup; title: string }[] = [
+  { group: 'trigger', title: 'Triggers' },
+  { group: 'action', title: 'Actions' },
+  { group: 'control', title: 'Controls' },
 ];
 
 export function paletteSections<K extends Pick<NodeKindInfo, 'kind' | 'label' | 'description' | 'group'>>(

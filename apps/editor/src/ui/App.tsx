@@ -1,6 +1,5 @@
 // The editor shell: open/export, sidebar, the canvas or item form, inspector and diagnostics.
 // State lives in EditorStore (model/); this file wires it to the components.
-import { ConnectPanel } from './ConnectPanel.js';
 import { PLAN_KIND_LIST, PlanPanel } from './PlanPanel.js';
 import { FlowMap } from './FlowMap.js';
 import { SimulatePanel } from './SimulatePanel.js';
@@ -9,16 +8,24 @@ import { useWorkspaceState, WorkspaceContext } from '../workspace/catalog.js';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent, type ReactNode } from 'react';
 import { blocksUse, packItemsByReferenceType, plural, sortDiagnostics, validatePack, type Diagnostic, type PackItemOfReference } from '@setup-pack/core';
 import type { EditorStore } from '../model/store.js';
-import { documentOf, items, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
+import { addItem, documentOf, items, newItem, newPack, updateItem, type PackValue, type Target } from '../model/pack.js';
 import { editGraph } from '../model/actions.js';
 import { nodeAt } from '../model/graph.js';
 import { fieldOf, findingsOnForm, formPath, formPointer, indexFindings, locate, type FindingIndex } from '../model/findings.js';
 import { exportFileName, serializePack } from '../model/serialize.js';
 import { createFixer } from '../model/fixes.js';
-import { defaultDraftStore, draftSuperseded, noteLeaving, packOfDraft, readLeaving } from '../model/autosave.js';
+import { defaultDraftStore, draftSuperseded, packOfDraft, readLeaving } from '../model/autosave.js';
 import { canRedo, canUndo } from '../model/history.js';
 import { str, type Obj } from '../model/json.js';
 import { duplicatesDropped, duplicatesStillThere, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, packFileText, parsePackText, type DuplicateNotKept, type NumberNotKept } from '../model/fileText.js';
+import { useAutosave } from './useAutosave.js';
+import { Toolbar } from './Toolbar.js';
+import { CompareForm, type CompareState } from './CompareForm.js';
+import { ItemPane } from './ItemPane.js';
+import { CommandPalette, runCommand, usePaletteKeys, type CommandHandlers } from './CommandPalette.js';
+import { KeyboardHelp, Shortcuts } from './Shortcuts.js';
+import { showIds } from './preference.js';
+import { toggleTheme } from './theme.js';
 import { useValidation } from './useValidation.js';
 import { Canvas, type CanvasProps } from './Canvas.js';
 import { ReferencesContext } from './BlockNode.js';
@@ -29,7 +36,6 @@ import { AutomationInspector } from './Inspector.js';
 import { FieldFindings } from './fields.js';
 import { DiagnosticsPanel } from './DiagnosticsPanel.js';
 import { renderCounts } from './renderCounts.js';
-import { AssetEditor, PackFields, PipelineEditor, ResourceEditor, SmartListEditor, TemplateEditor } from './ItemEditors.js';
 import { DiffView, type Release } from './DiffView.js';
 
 const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : `${t.kind}/${t.index}`);
@@ -108,15 +114,18 @@ export function App({ store }: { store: EditorStore }) {
   const [view, setView] = useState<{ flowMap: boolean; simulate: boolean }>({ flowMap: false, simulate: false });
   // The connected workspace's catalog, shared by the plan preview and the reference pickers.
   const workspace = useWorkspaceState(connected, pack as never);
-  // `problems`: why a release the address named (?old=, ?new=) could not be opened, said under its chooser.
-  const [diff, setDiff] = useState<{ old?: Release; new?: Release; open: boolean; shown?: boolean; problems?: { old?: string; new?: string } }>({ open: false });
+  const [diff, setDiff] = useState<CompareState>({ open: false });
+  // The command palette or the shortcuts list, when open; a block the palette asked the canvas to
+  // add; the connect dialog asked open from the palette.
+  const [dialog, setDialog] = useState<'commands' | 'shortcuts'>();
+  const [addRequest, setAddRequest] = useState<{ kind: string; seq: number }>();
+  const [connectRequest, setConnectRequest] = useState(0);
   const [notice, setNotice] = useState<string>();
   const fileInput = useRef<HTMLInputElement>(null);
   const canvasSeq = useRef(0);
   const restored = useRef(false);
   const started = useRef(false);
   const [ready, setReady] = useState(false);
-  const [draftPack, setDraftPack] = useState<PackValue>();
 
   const notify = useCallback((text: string) => {
     setNotice(text);
@@ -202,69 +211,8 @@ export function App({ store }: { store: EditorStore }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // Autosave (debounced; not before the startup restore has decided) and the unsaved-changes warning.
-  // `saveNow` saves the state the store holds when it runs, once per pack state.
-  const saveNow = useRef<() => void>(() => {});
-  useEffect(() => {
-    if (!restored.current) return;
-    let idle: number | undefined;
-    let done = false;
-    const save = () => {
-      if (done) return;
-      done = true;
-      const s = store.getState();
-      const saving = s.history.present;
-      // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
-      const untouched = s.origin?.value === saving;
-      drafts
-        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: s.numbers?.length ? s.numbers : undefined, duplicates: s.duplicates?.length ? s.duplicates : undefined, source: s.source, dirty: store.dirty, page: PAGE })
-        .then(() => setDraftPack(saving))
-        .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
-    };
-    saveNow.current = save;
-    // After a pause, and when the browser is idle: storing a big pack clones it on this thread.
-    // A state without unsaved work (the pack as opened, every edit undone, just exported) is
-    // stored after the pause alone: until it is, the draft says there is unsaved work and a
-    // reload would bring back what was undone, and Chromium may grant no idle time for the
-    // callback's whole 2 s timeout (it did after a keyboard Ctrl+Z). Such states are rare and
-    // mostly text alone (packOfDraft), so they cost a busy frame little.
-    const clean = !store.dirty;
-    const t = setTimeout(() => {
-      if (!clean && typeof requestIdleCallback === 'function') idle = requestIdleCallback(save, { timeout: 2000 });
-      else save();
-    }, 400);
-    return () => {
-      clearTimeout(t);
-      if (idle !== undefined) cancelIdleCallback(idle);
-    };
-  }, [pack, store, notify, state.savedPack]);
-  // Leaving the page (reload, close, tab switch) saves at once rather than after the pause; the
-  // listeners stay for the page's life (not added and removed on every keystroke). That write is
-  // asynchronous and the browser may drop it with the page, so whether there is unsaved work is
-  // also noted synchronously (noteLeaving): the next page then does not restore a draft of work
-  // undone since.
-  useEffect(() => {
-    const onHide = (e: Event) => {
-      // Not before the startup restore has decided: the pack shown until then is no one's work.
-      if (restored.current && (e.type === 'pagehide' || document.visibilityState === 'hidden')) noteLeaving(PAGE, store.dirty);
-      saveNow.current();
-    };
-    window.addEventListener('pagehide', onHide);
-    document.addEventListener('visibilitychange', onHide);
-    return () => {
-      window.removeEventListener('pagehide', onHide);
-      document.removeEventListener('visibilitychange', onHide);
-    };
-  }, [store]);
-  useEffect(() => {
-    const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      if (!store.dirty) return;
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [store]);
+  // Autosave (not before the startup restore has decided) and the unsaved-changes warning.
+  const draftPack = useAutosave(store, drafts, PAGE, restored, notify);
 
   const doExport = useCallback(() => {
     const p = store.pack;
@@ -357,6 +305,9 @@ export function App({ store }: { store: EditorStore }) {
       // one that fixes it (data-focus: a stage list's Add stage) is, else its first control.
       const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>('[data-focus]') ?? found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
       if (el) {
+        // A field under a closed section (a block's Advanced) is shown first.
+        const section = el.closest('details');
+        if (section) section.open = true;
         // Shown as focused even after the finding was clicked with the mouse: the browser draws no
         // ring on a button or checkbox focused by script after a click (:focus-visible), and the
         // author would not see where the finding went.
@@ -413,47 +364,58 @@ export function App({ store }: { store: EditorStore }) {
     if (target.kind === 'pack') store.commit(fn, coalesce ? `pack:${coalesce}` : undefined);
     else store.commit((p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn), coalesce ? `${targetKey(target)}:${coalesce}` : undefined);
   };
-  const item = target.kind === 'pack' ? undefined : items(pack, target.kind)[target.index];
+  const item = target.kind === 'automations' ? items(pack, 'automations')[target.index] : undefined;
   useEffect(() => {
     document.title = `${store.dirty ? '● ' : ''}${typeof pack.name === 'string' && pack.name ? pack.name : 'Untitled pack'} — Setup Pack editor`;
   }, [pack, state.savedPack, store]);
   const onSelection = useCallback((nodes: string[], edges: string[]) => setSelection({ nodes, edges }), []);
+  const addAutomation = () => {
+    let index = 0;
+    store.commit((p) => {
+      const r = addItem(p, 'automations', newItem(p, 'automations'));
+      index = r.index;
+      return r.pack;
+    });
+    select({ kind: 'automations', index });
+  };
 
-  const openRelease = (which: 'old' | 'new') => async (file: File | undefined) => {
-    if (!file) return;
-    const read = await packFileText(file);
-    if ('error' in read) return notify(`Cannot open ${file.name}: ${read.error}`);
-    const r = parsePackText(read.text);
-    if (!r.value) return notify(`Cannot open ${file.name}: ${r.error}`);
-    setDiff((d) => ({ ...d, [which]: { pack: r.value!, name: file.name }, problems: { ...d.problems, [which]: undefined } }));
+  // The command palette's entries run through the editor's own actions; going to an item or a
+  // finding leaves the Flow map and the comparison for the editor.
+  usePaletteKeys(setDialog);
+  const leaveViews = () => {
+    setView((v) => ({ ...v, flowMap: false }));
+    setDiff((d) => ({ ...d, open: false }));
+  };
+  const commands: CommandHandlers = {
+    add: (kind) => setAddRequest({ kind, seq: Date.now() }),
+    open: (t) => (leaveViews(), select(t)),
+    finding: (d) => (leaveViews(), pickDiagnostic(d)),
+    actions: {
+      plan: () => setPlanOpen(true),
+      connect: () => setConnectRequest((n) => n + 1),
+      simulate: () => setView((v) => ({ ...v, simulate: true })),
+      export: doExport,
+      flowMap: () => setView((v) => ({ ...v, flowMap: true })),
+      compare: () => setDiff((d) => ({ ...d, open: true, shown: false })),
+      newPack: newPackAction,
+      openFile: () => fileInput.current?.click(),
+      theme: toggleTheme,
+      ids: () => showIds.set(showIds.get() === 'shown' ? 'hidden' : 'shown'),
+      shortcuts: () => setDialog('shortcuts'),
+      undo: () => store.undo(),
+      redo: () => store.redo(),
+    },
   };
 
   return (
     <WorkspaceContext.Provider value={workspace}>
     <div className="app" onDragOver={(e) => (e.preventDefault(), setDragging(true))} onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)} onDrop={onDrop}>
-      <header className="toolbar" role="toolbar" aria-label="Editor">
-        <span className="title">Setup Pack editor</span>
-        <span className="source" title={state.source}>
-          <span className="address">{state.source}</span>
-          {store.dirty && <span className="dirty" aria-label="Unsaved changes"> ● unsaved</span>}
-          {store.dirty && <span className="help" data-testid="draft-state"> · {draftPack === pack ? 'draft kept in this browser' : 'saving draft…'}</span>}
-        </span>
-        <button onClick={newPackAction}>New pack</button>
-        <button onClick={() => fileInput.current?.click()} aria-label="Open pack file">Open…</button>
-        <input ref={fileInput} type="file" accept=".json,application/json" hidden aria-label="Pack file" data-testid="open-file" onChange={(e) => {
-          const f = e.target.files?.[0];
-          if (f) openFile(f);
-          e.target.value = '';
-        }} />
-        <button onClick={() => store.undo()} disabled={!canUndo(state.history)} aria-label="Undo" title="Undo (Ctrl+Z)">↶ Undo</button>
-        <button onClick={() => store.redo()} disabled={!canRedo(state.history)} aria-label="Redo" title="Redo (Ctrl+Shift+Z)">↷ Redo</button>
-        <button onClick={() => setDiff((d) => ({ ...d, open: !d.open, shown: false }))} aria-pressed={diff.open}>Compare releases</button>
-        <button className="primary" onClick={doExport} aria-label="Export pack" title="Export (Ctrl+S)">Export</button>
-        <ConnectPanel onChange={setConnected} />
-        {connected && <button onClick={() => setPlanOpen((o) => !o)} aria-pressed={planOpen} data-testid="plan-button">Plan</button>}
-        <button onClick={() => setView((v) => ({ ...v, flowMap: !v.flowMap }))} aria-pressed={view.flowMap}>Flow map</button>
-        <button onClick={() => setView((v) => ({ ...v, simulate: !v.simulate }))} aria-pressed={view.simulate}>Simulate</button>
-      </header>
+      <Toolbar source={state.source} dirty={store.dirty} draftKept={draftPack === pack} fileInput={fileInput} onFile={openFile} onNew={newPackAction}
+        canUndo={canUndo(state.history)} canRedo={canRedo(state.history)} onUndo={() => store.undo()} onRedo={() => store.redo()} onExport={doExport}
+        compare={diff.open} onCompare={() => setDiff((d) => ({ ...d, open: !d.open, shown: false }))}
+        flowMap={view.flowMap} onFlowMap={() => setView((v) => ({ ...v, flowMap: !v.flowMap }))}
+        simulate={view.simulate} onSimulate={() => setView((v) => ({ ...v, simulate: !v.simulate }))}
+        connected={connected} onConnected={setConnected} connectRequest={connectRequest} planOpen={planOpen} onPlan={() => setPlanOpen((o) => !o)} onCommands={() => setDialog('commands')} />
       {workspace && planOpen && (
         <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter(blocksUse).length} onClose={closePlan} onOpen={(text, source) => {
           if (store.dirty && !confirm(`Discard unsaved changes and open ${source}?`)) return;
@@ -481,29 +443,12 @@ export function App({ store }: { store: EditorStore }) {
         </div>
       )}
       {!ready ? (
-        <p className="empty" role="status">Opening…</p>
+        <main className="main"><p className="empty" role="status">Opening…</p></main>
       ) : diff.open ? (
         diff.old && diff.new && diff.shown ? (
           <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false, shown: false }))} />
         ) : (
-          <div className="editor-pane">
-            <h2>Compare two releases</h2>
-            <label htmlFor="old-release">Old release</label>
-            <input id="old-release" type="file" accept=".json" onChange={(e) => void openRelease('old')(e.target.files?.[0])} />
-            <p className="help" data-testid="old-choice">{diff.old ? `Chosen: ${diff.old.name}` : 'Choose a pack file.'}</p>
-            {diff.problems?.old && <p className="field-error error" role="alert" data-testid="old-problem">{diff.problems.old}</p>}
-            <label htmlFor="new-release">New release</label>
-            <input id="new-release" type="file" accept=".json" onChange={(e) => void openRelease('new')(e.target.files?.[0])} />
-            <p className="help" data-testid="new-choice">
-              {diff.new ? `Chosen: ${diff.new.name}` : 'Choose a pack file, or '}
-              {!diff.new && <button onClick={() => setDiff((d) => ({ ...d, new: { pack, name: 'the pack being edited' }, problems: { ...d.problems, new: undefined } }))}>use the pack being edited</button>}
-            </p>
-            {diff.problems?.new && <p className="field-error error" role="alert" data-testid="new-problem">{diff.problems.new}</p>}
-            <p>
-              <button className="primary" disabled={!diff.old || !diff.new} onClick={() => setDiff((d) => ({ ...d, shown: true }))}>Compare</button>{' '}
-              <button onClick={() => setDiff((d) => ({ ...d, open: false }))}>Back to editor</button>
-            </p>
-          </div>
+          <CompareForm diff={diff} setDiff={setDiff} pack={pack} notify={notify} />
         )
       ) : (
         <div className="body">
@@ -515,21 +460,9 @@ export function App({ store }: { store: EditorStore }) {
                 select({ kind: 'automations', index });
               }} />
             ) : doc ? (
-              <ReferencesContext.Provider value={references}><Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} refs={refs} /></ReferencesContext.Provider>
-            ) : target.kind === 'pack' ? (
-              form(<PackFields pack={pack} edit={editItem} />)
-            ) : !item ? (
-              <p className="empty">Nothing selected.</p>
-            ) : target.kind === 'messageTemplates' ? (
-              form(<TemplateEditor item={item} edit={editItem} assets={(pack as Record<string, unknown>).assets} />)
-            ) : target.kind === 'smartLists' ? (
-              form(<SmartListEditor item={item} edit={editItem} />)
-            ) : target.kind === 'pipelines' ? (
-              form(<PipelineEditor item={item} edit={editItem} />)
-            ) : target.kind === 'resources' ? (
-              form(<ResourceEditor item={item} edit={editItem} />)
+              <ReferencesContext.Provider value={references}><Canvas key={`${canvasSeq.current}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={onSelection} focus={focus} notify={notify} refs={refs} add={addRequest} /></ReferencesContext.Provider>
             ) : (
-              form(<AssetEditor item={item} edit={editItem} notify={notify} />)
+              form(<ItemPane pack={pack} target={target} edit={editItem} notify={notify} onAddAutomation={addAutomation} />)
             )}
             {notice && <div className="notice" role="status">{notice}</div>}
           </main>
@@ -537,10 +470,7 @@ export function App({ store }: { store: EditorStore }) {
             {doc && item ? (
               form(<ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={selection.nodes} edit={editDoc} editItem={editItem} notify={notify} selectBlocks={(ids) => setFocus({ nodeIds: ids, seq: Date.now() })} /></ReferencesContext.Provider>)
             ) : (
-              <div>
-                <h2>Keyboard</h2>
-                <p className="help">/ add block · Delete remove · Ctrl+C/V copy/paste · Ctrl+D duplicate · Ctrl+A select all · arrows move between blocks · Ctrl+Z/Shift+Z undo/redo · Ctrl+S export</p>
-              </div>
+              <KeyboardHelp onAll={() => setDialog('shortcuts')} />
             )}
           </aside>
         </div>
@@ -548,6 +478,8 @@ export function App({ store }: { store: EditorStore }) {
       {/* The edited pack's findings belong to the editor, not to the comparison. */}
       {!diff.open && <DiagnosticsPanel key={state.opened} diagnostics={diagnostics} pending={validation.pending} onPick={onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
       {dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
+      {dialog === 'commands' && <CommandPalette context={{ pack, target, diagnostics, connected: !!connected }} onRun={(a) => runCommand(a, commands)} onClose={() => setDialog(undefined)} />}
+      {dialog === 'shortcuts' && <Shortcuts onClose={() => setDialog(undefined)} />}
     </div>
     </WorkspaceContext.Provider>
   );

@@ -1,9 +1,11 @@
-// One block on the canvas: styled by group, catalog label, its config in words (references by
-// name, as links), handles per kind (named on a row of their own unless `next`), and
-// error/warning badges.
+// One block on the canvas: its kind's icon in its category's colour, the catalog label, its config
+// in words (references by name, as links), handles per kind (named on a row of their own unless
+// `next`), and its findings as one badge.
 import { createContext, memo, useCallback, useContext, useEffect, useRef, useSyncExternalStore } from 'react';
 import { Handle, Position, useUpdateNodeInternals, type Node, type NodeProps } from '@xyflow/react';
 import { count, plural, type PackItemOfReference, type ReferenceType } from '@setup-pack/core';
+import { CircleAlert, TriangleAlert } from 'lucide-react';
+import { blockIcon } from './icons.js';
 import type { RefIndex } from '../model/references.js';
 
 /** Text, or a reference said by name; `item` when it resolves inside the pack (then a link to it). */
@@ -116,12 +118,29 @@ function useSummary(id: string, fallback: SummaryItem[]): SummaryItem[] {
   return useSyncExternalStore(store ? subscribe : noSubscription, () => store?.get(id) ?? fallback);
 }
 
+/** A block's findings as one badge: how many, in the colour of the worst, each severity said in words. */
+function FindingsBadge({ errors, warnings }: { errors: number; warnings: number }) {
+  if (errors + warnings === 0) return null;
+  const worst = errors > 0 ? 'error' : 'warning';
+  const Icon = errors > 0 ? CircleAlert : TriangleAlert;
+  const said = [errors > 0 ? plural(errors, 'error') : '', warnings > 0 ? plural(warnings, 'warning') : ''].filter(Boolean).join(', ');
+  return (
+    <span className={`badge ${worst}`} role="img" aria-label={said} title={said}>
+      <Icon aria-hidden="true" />
+      {count(errors + warnings)}
+    </span>
+  );
+}
+
+const GROUP_NAMES: Record<string, string> = { trigger: 'Trigger', action: 'Action', control: 'Control' };
+
 export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNodeType>) {
   const summary = useSummary(id, data.summary);
   const shown = data.packId ?? id;
   const n = data.handles.length;
   const leftOf = (i: number) => `${((i + 1) / (n + 1)) * 100}%`;
   const labelled = data.handles.some((h) => h !== 'next');
+  const Icon = blockIcon(data.kind, data.group);
   // Handles come and go with the config (AI branch outcomes): React Flow must re-measure them.
   const updateNodeInternals = useUpdateNodeInternals();
   const handleKey = data.handles.join('\n');
@@ -133,16 +152,21 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
   }, [handleKey, id, updateNodeInternals]);
   return (
     <div className={`block ${data.group}${labelled ? ' branches' : ''}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${shown})`}>
-      {!data.isTrigger && <Handle type="target" position={Position.Top} aria-label={`Input of ${shown}`} />}
-      {/* The group in small capitals; the block's id as it is written (ids are case-sensitive). */}
-      <div className="group">
-        {data.group} <code className="node-id">{shown}</code>
+      {!data.isTrigger && <Handle type="target" position={Position.Top} title={`Input of ${shown}`} />}
+      <div className="head">
+        {/* The category by colour and icon; the kind by its own icon. */}
+        <span className="icon" aria-hidden="true"><Icon size={16} strokeWidth={2} /></span>
+        <div className="titles">
+          {/* The block's id as it is written (ids are case-sensitive), shown when asked (Show ids). */}
+          <div className="group">
+            {GROUP_NAMES[data.group] ?? 'Unknown kind'} <code className="node-id">{shown}</code>
+          </div>
+          <div className="label">{data.label}</div>
+        </div>
       </div>
-      <div className="label">{data.label}</div>
       {summary.length > 0 && <Summary items={summary} />}
       <div className="badges">
-        {data.errors > 0 && <span className="badge error" aria-label={plural(data.errors, 'error')}>{count(data.errors)}</span>}
-        {data.warnings > 0 && <span className="badge warning" aria-label={plural(data.warnings, 'warning')}>{count(data.warnings)}</span>}
+        <FindingsBadge errors={data.errors} warnings={data.warnings} />
         {data.diff && <span className={`badge ${data.diff === 'added' ? 'count' : 'warning'}`}>{data.diff}</span>}
       </div>
       {/* Branch names get a row of their own under the summary, each above its handle and no
@@ -156,7 +180,7 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
         </div>
       )}
       {data.handles.map((h, i) => (
-        <Handle key={h} type="source" id={h} position={Position.Bottom} style={{ left: leftOf(i) }} aria-label={`Output ${h} of ${shown}`} />
+        <Handle key={h} type="source" id={h} position={Position.Bottom} style={{ left: leftOf(i) }} title={`Output ${h} of ${shown}`} />
       ))}
     </div>
   );

@@ -17,6 +17,8 @@ import type { RefIndex } from '../model/references.js';
 import { Palette } from './Palette.js';
 import { renderCounts } from './renderCounts.js';
 import { useFocusAfter } from './focusAfter.js';
+import { showIds, usePreference } from './preference.js';
+import { FirstRun } from './FirstRun.js';
 
 export interface CanvasProps {
   doc: Obj;
@@ -32,6 +34,8 @@ export interface CanvasProps {
   notify?: (text: string) => void;
   /** The pack's items by reference type and key: summaries name what they refer to. */
   refs?: RefIndex;
+  /** Adds a block of this kind where + Add block would (the command palette's "Add block"). */
+  add?: { kind: string; seq: number };
 }
 
 function sameNode(a: BlockNodeType, b: BlockNodeType): boolean {
@@ -47,10 +51,8 @@ function sameEdge(a: Edge, b: Edge): boolean {
   return a.source === b.source && a.target === b.target && a.sourceHandle === b.sourceHandle && a.label === b.label && a.className === b.className;
 }
 
-const groupColor = (n: Node) => {
-  const group = (n.data as { group?: string }).group;
-  return group === 'trigger' ? '#16a34a' : group === 'control' ? '#9333ea' : '#2563eb';
-};
+// The minimap draws each block in its category's colour (styles.css), by class.
+const minimapClass = (n: Node) => String((n.data as { group?: string }).group ?? 'unknown');
 const fitViewOptions = { padding: 0.2, maxZoom: 1.2 };
 const multiSelectionKeyCode = ['Meta', 'Control'];
 
@@ -91,6 +93,7 @@ function Flow(props: CanvasProps) {
   edgesRef.current = edges;
   const pasteCount = useRef(0);
   const flowEl = useRef<HTMLDivElement>(null);
+  const ids = usePreference(showIds);
   const addBlockButton = useRef<HTMLButtonElement>(null);
 
   // Rebuild from the pack whenever it (or its findings) change, keeping selection and
@@ -302,15 +305,23 @@ function Flow(props: CanvasProps) {
     return { x: p.x - 110, y: p.y - 32 };
   };
 
-  const openPalette = () => {
+  /** Where a new block goes: below the selected block, or in the middle of the view, never on top of another. */
+  const newBlockSpot = (): XY => {
     const sel = nodesRef.current.filter((n) => n.selected);
     const want = sel.length === 1 ? { x: sel[0]!.position.x, y: sel[0]!.position.y + 120 } : viewportCenter();
-    setPalette({ at: freeSpot(docRef.current, want) });
+    return freeSpot(docRef.current, want);
   };
+  const openPalette = () => setPalette({ at: newBlockSpot() });
 
   const pick = (kind: string) => {
-    if (!edit || !palette) return;
-    const { at, from } = palette;
+    if (!palette) return;
+    setPalette(null);
+    addBlock(kind, palette.at, palette.from);
+  };
+
+  /** Adds a block of `kind` at `at` (connected from `from`), selects it and keeps it in view. */
+  const addBlock = (kind: string, at: XY, from?: { source: string; handle: string }) => {
+    if (!edit) return;
     let error: string | undefined;
     edit((d) => {
       const r: { doc: Obj; id: string; error?: string } = from ? addConnectedNode(d, kind, at, from) : addNode(d, kind, at);
@@ -319,7 +330,6 @@ function Flow(props: CanvasProps) {
       return r.doc;
     });
     if (error) props.notify?.(error);
-    setPalette(null);
     // Keep the whole new block in view (not just its middle: half a block under the panel's edge
     // is not in view), centring on it when any part of it is outside.
     setTimeout(() => {
@@ -332,6 +342,18 @@ function Flow(props: CanvasProps) {
       }
     }, 30);
   };
+
+  // A block asked for from outside the canvas (the command palette), placed as + Add block places one.
+  // Read through a ref: the effect runs once per request, not on every render.
+  // A request made before this canvas was (another automation's) is not one for it.
+  const addSeen = useRef(props.add);
+  const addAsked = useRef(() => {});
+  addAsked.current = () => {
+    if (!props.add || props.add === addSeen.current) return;
+    addSeen.current = props.add;
+    addBlock(props.add.kind, newBlockSpot());
+  };
+  useEffect(() => addAsked.current(), [props.add]);
 
   const selectedIds = () => nodesRef.current.filter((n) => n.selected).map((n) => n.id);
 
@@ -453,11 +475,18 @@ function Flow(props: CanvasProps) {
         <div className="canvas-toolbar">
           <button ref={addBlockButton} className="primary" onClick={openPalette} aria-label="Add block" title="Add block (/)">+ Add block</button>
           <button onClick={tidy} aria-label="Tidy up layout">Tidy up</button>
+          <button onClick={() => showIds.set(ids === 'shown' ? 'hidden' : 'shown')} aria-pressed={ids === 'shown'} title="Show each block's id on its card (the inspector always shows it)">Show ids</button>
         </div>
+      )}
+      {!readOnly && nodes.length === 0 && (
+        <FirstRun title="No blocks yet" action="Add a trigger" onAction={openPalette}>
+          An automation starts with a trigger: what makes it run for a contact. Then add what happens next.
+        </FirstRun>
       )}
       <SummaryContext.Provider value={summaries.current}>
       <ReactFlow<BlockNodeType, Edge>
         ref={flowEl}
+        className={ids === 'shown' ? 'show-ids' : undefined}
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
@@ -486,7 +515,7 @@ function Flow(props: CanvasProps) {
         edgesFocusable={false}
       >
         <Background gap={20} />
-        <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeColor={groupColor} />
+        <MiniMap position="top-right" pannable zoomable ariaLabel="Minimap" nodeClassName={minimapClass} />
         <Controls />
       </ReactFlow>
       </SummaryContext.Provider>

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { connect, connectionFromHash, forgetConnection, saveConnection, savedConnection, type Connected } from '../workspace/connection.js';
 import { useWorkspace } from '../workspace/catalog.js';
 
-export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefined) => void }) {
+export function ConnectPanel({ onChange, openRequest }: { onChange?: (c: Connected | undefined) => void; openRequest?: number }) {
   // The last read found no server: the toolbar stops saying "connected" in green.
   const down = useWorkspace()?.unreachable ?? false;
   const [open, setOpen] = useState(false);
@@ -42,6 +42,11 @@ export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefine
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // Asked to open from elsewhere (the command palette's "Connect to workspace…").
+  useEffect(() => {
+    if (openRequest) setOpen(true);
+  }, [openRequest]);
+
   const disconnect = () => {
     forgetConnection();
     setConnected(undefined);
@@ -55,7 +60,7 @@ export function ConnectPanel({ onChange }: { onChange?: (c: Connected | undefine
         {connected ? <><span className={down ? 'connected-dot down' : 'connected-dot'} aria-hidden="true">●</span> {connected.workspace.name}{down && <span className="sr-only"> (cannot be reached)</span>}</> : 'Connect to workspace'}
       </button>
       {open && (
-        <div className="connect-panel" role="dialog" aria-label="Connect to workspace">
+        <div className="popover connect-panel" role="dialog" aria-label="Connect to workspace">
           <form
             onSubmit={(e) => {
               e.preventDefault();

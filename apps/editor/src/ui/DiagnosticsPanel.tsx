@@ -40,9 +40,10 @@ const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnost
   }), []);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, getItemKey: (i) => rows[i].id });
+  // No findings is one line, not an empty list (a list must hold items).
+  if (rows.length === 0) return <p className="help diagnostics-empty">No findings: every rule of the format holds.</p>;
   return (
     <div className="diagnostics-rows" ref={scroller} role="list" aria-label="Findings">
-      {rows.length === 0 && <p className="help diagnostics-empty">No findings: every rule of the format holds.</p>}
       <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
         {virtual.getVirtualItems().map((v) => {
           const row: FindingRow = rows[v.index];
@@ -101,7 +102,8 @@ export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnost
     [onFix],
   );
   return (
-    <details className="diagnostics" open aria-label="Diagnostics">
+    <section aria-label="Diagnostics">
+    <details className="diagnostics" open>
       <summary>
         Diagnostics: <span data-testid="error-count">{plural(errors, 'error')}</span>, <span data-testid="warning-count">{plural(warnings, 'warning')}</span>, {plural(infos, 'info')}
         {props.pending ? ' (checking…)' : ''}
@@ -126,6 +128,7 @@ export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnost
       )}
       <Rows diagnostics={diagnostics} onPick={props.onPick} />
     </details>
+    </section>
   );
 });
 

@@ -75,7 +75,13 @@ export function FlowMap({ pack, onOpen, onClose }: { pack: Pack; onOpen: (automa
   const model = useMemo(() => flowMapModel(pack), [pack]);
   const count = model.looping.size;
   return (
-    <section className="flow-map" aria-label="Flow map">
+    // An automation is a Tab stop (React Flow's node); Enter or Space opens it, as a click does.
+    <section className="flow-map" aria-label="Flow map" onKeyDown={(e) => {
+      const node = (e.target as HTMLElement).closest<HTMLElement>('.react-flow__node');
+      if (!node || (e.key !== 'Enter' && e.key !== ' ')) return;
+      e.preventDefault();
+      onOpen(Number(node.dataset.id));
+    }}>
       <div className="flow-map-head">
         <h2>Flow map</h2>
         <p className="help" role="status" data-testid="flow-map-summary">

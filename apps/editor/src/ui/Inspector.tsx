@@ -1,6 +1,8 @@
 // Right-hand panel for an automation: the selected block's config form (from the catalog, plus
 // raw JSON for unknown fields), or the automation's fields, settings and references.
-import { count, NODE_KINDS, nodeKindInfo, numberLimitsOf, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { count, NODE_KINDS, nodeKindInfo, numberLimitsOf, plural, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import { fieldAsk, fieldHelp } from '../model/fieldWords.js';
+import { blockIcon } from './icons.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
 import { blockAfterDelete, deleteElements, duplicateNodes, nodeAt, renameNode, updateNode } from '../model/graph.js';
 import { fieldText, fieldValue, setConfigField, setUnknownConfig, unknownConfig } from '../model/config.js';
@@ -109,13 +111,12 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
             <TextField label="Send window end" path="document/settings/send_window_end" type="time" value={minutesToTime(s.send_window_end)} onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')} />
           </div>
           <label>Send days</label>
-          <div className="row" role="group" aria-label="Send days" data-path="document/settings/send_window_days">
+          <div className="row send-days" role="group" aria-label="Send days" data-path="document/settings/send_window_days">
             {DAYS.map((name, i) => (
-              <label key={name} style={{ fontWeight: 400, margin: 0 }}>
+              <label key={name}>
                 <input
                   type="checkbox"
                   aria-label={name}
-                  style={{ width: 'auto' }}
                   checked={s.send_window_days === undefined || days.includes(i)}
                   onChange={(e) => {
                     const current = s.send_window_days === undefined ? [0, 1, 2, 3, 4, 5, 6] : days;
@@ -155,7 +156,7 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
       {refs.map((r, i) => {
         const ref = asObj(r);
         return (
-          <div key={i} className="ref" data-ref={`${str(ref.type)}:${str(ref.id)}`} style={{ borderBottom: '1px solid #f1f5f9', paddingBottom: 4 }}>
+          <div key={i} className="ref" data-ref={`${str(ref.type)}:${str(ref.id)}`}>
             <div className="row">
               <SelectField label="Type" path={`document/references/${i}/type`} value={str(ref.type)} options={REFERENCE_TYPES} onChange={(v) => edit((d) => updateReference(d, i, { type: v }))} />
               <TextField label="Id" path={`document/references/${i}/id`} value={str(ref.id)} onChange={(v) => edit((d) => updateReference(d, i, { id: v }), `ref-id-${i}`)} />
@@ -174,17 +175,20 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
   );
 }
 
-function ConfigInput({ field, value, onChange, listed, onPick }: { field: ConfigField; value: unknown; onChange: (v: unknown, coalesce?: string) => void; listed: readonly { type: string; id: string; name: string }[]; onPick: (p: Picked) => void }) {
+function ConfigInput({ field, config, onChange, listed, onPick }: { field: ConfigField; config: Obj; onChange: (v: unknown, coalesce?: string) => void; listed: readonly { type: string; id: string; name: string }[]; onPick: (p: Picked) => void }) {
+  const value = config[field.name];
   const path = `config/${field.name}`;
-  const label = `${field.label}${field.required ? ' *' : ''}`;
-  const help = [field.help, field.ref ? `${field.ref} id or pack key` : ''].filter(Boolean).join(' · ') || undefined;
-  if (field.type === 'boolean') return <CheckField label={label} path={path} checked={value === true} onChange={(v) => onChange(v)} />;
-  if (field.type === 'enum') return <SelectField label={label} path={path} value={typeof value === 'string' ? value : ''} options={field.values ?? []} allowEmpty onChange={(v) => onChange(v || undefined)} />;
+  const label = field.label;
+  // Said in the author's words: what the field asks for, and the note when its value is of another kind.
+  const asks = { required: field.required, ask: fieldAsk(field, config) };
+  const help = fieldHelp(field, config);
+  if (field.type === 'boolean') return <CheckField label={label} {...asks} path={path} checked={value === true} onChange={(v) => onChange(v)} />;
+  if (field.type === 'enum') return <SelectField label={label} {...asks} path={path} value={typeof value === 'string' ? value : ''} options={field.values ?? []} allowEmpty onChange={(v) => onChange(v || undefined)} />;
   if (field.name === 'conditions' && field.type === 'object' && (value === undefined || isGroup(value) || isCondition(value)))
     // control.if conditions share the smart-list filter shape (docs/filters.md): edit them as a tree.
     return (
       <div data-path={path} tabIndex={-1}>
-        <label>{label}</label>
+        <label>{label}{field.required && <span className="required" title="Required"> *</span>}</label>
         {value === undefined ? (
           <button onClick={() => onChange(newGroup('and'))}>Add conditions</button>
         ) : (
@@ -193,18 +197,11 @@ function ConfigInput({ field, value, onChange, listed, onPick }: { field: Config
         <FieldNote path={path} />
       </div>
     );
-  if (field.type === 'object' || field.type === 'any') return <JsonField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
-  if (field.type === 'number' || field.type === 'integer') return <NumberField label={label} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
+  if (field.type === 'object' || field.type === 'any') return <JsonField label={label} {...asks} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
+  if (field.type === 'number' || field.type === 'integer') return <NumberField label={label} {...asks} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
   return (
     <>
-      <TextField
-        label={label}
-        path={path}
-        multiline={field.type === 'text'}
-        value={fieldText(field, value)}
-        help={field.type === 'refs' || field.type === 'strings' ? `Comma-separated${help ? ' · ' + help : ''}` : help}
-        onChange={(v) => onChange(fieldValue(field, v), field.name)}
-      />
+      <TextField label={label} {...asks} path={path} multiline={field.type === 'text'} value={fieldText(field, value)} help={help} onChange={(v) => onChange(fieldValue(field, v), field.name)} />
       {field.ref && (
         <>
           <RefLinks type={field.ref} ids={Array.isArray(value) ? value : [value]} />
@@ -237,6 +234,12 @@ function RefLinks({ type, ids }: { type: ReferenceType; ids: unknown[] }) {
   );
 }
 
+/** A kind as the Kind select says it: its category and catalog label ("Control: Wait"); one the catalog lacks as written. */
+const kindLabel = (kind: string) => {
+  const info = nodeKindInfo(kind);
+  return info ? `${info.group.charAt(0).toUpperCase()}${info.group.slice(1)}: ${info.label}` : kind;
+};
+
 /** A block's form; `cid` is its canvas id (graph.ts canvasIds), which every edit goes by: another block may share its id. */
 function NodeForm({ cid, doc, node, edit, notify, act, onRenamed }: { cid: string; doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; act: Act; onRenamed?: (id: string) => void }) {
   const id = str(node.id);
@@ -256,51 +259,70 @@ function NodeForm({ cid, doc, node, edit, notify, act, onRenamed }: { cid: strin
       });
       return p.name !== undefined && f.ref ? withNamedReference(next, { type: f.ref, id: p.id, name: p.name }) : next;
     });
+  const rename = () => {
+    let error: string | undefined;
+    edit((d) => {
+      const r = renameNode(d, cid, idDraft);
+      error = r.error;
+      return r.doc;
+    });
+    if (error) notify(error);
+    else onRenamed?.(idDraft);
+  };
   const listed = listedReferences(doc);
+  const unknown = unknownConfig(kind, config);
+  const others = Object.keys(unknown).length;
+  const Icon = blockIcon(kind, info?.group ?? 'unknown');
   return (
     <div>
-      <h2>{info?.label ?? kind}</h2>
-      <p className="help">{info ? `${info.group} · ${kind} — ${info.description}` : `Unknown kind "${kind}"`}</p>
-      {/* The schema's kinds; a kind it does not list stays shown (with its finding) until another is picked. */}
-      <SelectField label="Kind" path="kind" value={kind} options={NODE_KINDS} onChange={(v) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'kind', v)))} />
-      <div className="row">
-        <TextField label="Block id" path="id" value={idDraft} onChange={setIdDraft} />
-        <button
-          style={{ flex: 'none', alignSelf: 'flex-end' }}
-          disabled={idDraft === id}
-          onClick={() => {
-            let error: string | undefined;
-            edit((d) => {
-              const r = renameNode(d, cid, idDraft);
-              error = r.error;
-              return r.doc;
-            });
-            if (error) notify(error);
-            else onRenamed?.(idDraft);
-          }}
-        >
-          Rename
-        </button>
-      </div>
+      <h2>
+        <span className={`palette-icon ${info?.group ?? 'command'}`} aria-hidden="true"><Icon size={16} /></span>
+        {info?.label ?? kind}
+      </h2>
+      <p className="help">{info ? info.description : `Unknown kind "${kind}": pick a kind below; its config is kept as JSON.`}</p>
+      {/* What the block does first: the catalog's fields (an unknown kind's whole config as JSON). */}
       <section aria-label="Config">
         {(info?.fields ?? []).map((f) => (
-          <ConfigInput key={f.name} field={f} value={config[f.name]} onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)} listed={listed} onPick={pick(f)} />
+          <ConfigInput key={f.name} field={f} config={config} onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)} listed={listed} onPick={pick(f)} />
         ))}
-        <JsonField
-          label={info ? 'Other config fields (JSON)' : 'Config (JSON)'}
-          path="config/~other"
-          place="config"
-          value={unknownConfig(kind, config)}
-          rows={4}
-          validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')}
-          onChange={(v) => setConfig(setUnknownConfig(kind, config, asObj(v)), 'raw')}
-          help="Fields the catalog does not describe are kept as they are."
-        />
+        {!info && <UnknownConfig kind={kind} config={config} setConfig={setConfig} />}
       </section>
-      <section>
-        <button data-block-action="duplicate" onClick={() => act('duplicate', [cid])} aria-label={`Duplicate block ${id}`}>Duplicate</button>{' '}
-        <button data-block-action="delete" onClick={() => act('delete', [cid])} aria-label={`Delete block ${id}`}>Delete</button>
+      <section aria-label="Block">
+        {/* The schema's kinds; a kind it does not list stays shown (with its finding) until another is picked. */}
+        <SelectField label="Kind" path="kind" value={kind} options={NODE_KINDS} optionLabel={kindLabel} onChange={(v) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'kind', v)))} />
+        <div className="row">
+          <TextField label="Block id" path="id" value={idDraft} onChange={setIdDraft} />
+          <button style={{ flex: 'none', alignSelf: 'flex-end' }} disabled={idDraft === id} onClick={rename}>Rename</button>
+        </div>
+        <p>
+          <button data-block-action="duplicate" onClick={() => act('duplicate', [cid])} aria-label={`Duplicate block ${id}`}>Duplicate</button>{' '}
+          <button data-block-action="delete" onClick={() => act('delete', [cid])} aria-label={`Delete block ${id}`}>Delete</button>
+        </p>
       </section>
+      {/* Config the catalog does not describe, kept as it is: out of the way unless the block has some. */}
+      {info && (
+        <details className="advanced" open={others > 0}>
+          <summary>Advanced <span className="help">{others > 0 ? `${plural(others, 'field')} the catalog does not describe` : 'fields the catalog does not describe'}</span></summary>
+          <UnknownConfig kind={kind} config={config} setConfig={setConfig} />
+        </details>
+      )}
     </div>
+  );
+}
+
+/** The config keys the catalog does not describe for `kind` (all of them for a kind it does not know), as JSON. */
+function UnknownConfig({ kind, config, setConfig }: { kind: string; config: Obj; setConfig: (next: Obj, coalesce?: string) => void }) {
+  const known = !!nodeKindInfo(kind);
+  return (
+    <JsonField
+      label={known ? 'Other config fields (JSON)' : 'Config (JSON)'}
+      path="config/~other"
+      place="config"
+      value={unknownConfig(kind, config)}
+      rows={4}
+      validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter the fields as a JSON object: { "name": value }')}
+      onChange={(v) => setConfig(setUnknownConfig(kind, config, asObj(v)), 'raw')}
+      help="Fields the catalog does not describe are kept as they are."
+    />
   );
 }

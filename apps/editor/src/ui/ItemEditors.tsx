@@ -42,11 +42,13 @@ function schemaVersionText(v: unknown): string {
   return typeof v === 'number' || typeof v === 'string' ? String(v) : '';
 }
 
-export function PackFields({ pack, edit }: { pack: Obj; edit: EditItem }) {
+/** `intro`: what the form says first (an empty pack's next step). */
+export function PackFields({ pack, edit, intro }: { pack: Obj; edit: EditItem; intro?: ReactNode }) {
   const set = fieldSetter(edit);
   return (
     <div className="editor-pane">
       <h2>Pack</h2>
+      {intro}
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
       {/* The schema's one format (its const); another one read from the file stays listed until changed. */}
       <SelectField label="Format" path="format" value={str(pack.format)} options={PACK_FORMATS} allowEmpty onChange={(v) => set('format', v === '' ? undefined : v)} />
@@ -85,7 +87,7 @@ function HtmlPreview({ html, assets, remote, onLoadRemote }: { html: string; ass
           {!remote && images > 0 && <button onClick={onLoadRemote} title="Fetch this preview's images from the servers its HTML names (they learn the preview was opened)">Load remote images</button>}
         </p>
       )}
-      <iframe title="Merge-tag preview" aria-label="Merge-tag preview" sandbox="" srcDoc={withPolicy(shown, remote ? PREVIEW_CSP_REMOTE_IMAGES : PREVIEW_CSP)} style={{ width: '100%', height: 200, border: '1px solid #e2e8f0', borderRadius: 6, background: '#fff' }} />
+      <iframe title="Merge-tag preview" aria-label="Merge-tag preview" sandbox="" srcDoc={withPolicy(shown, remote ? PREVIEW_CSP_REMOTE_IMAGES : PREVIEW_CSP)} className="preview-frame" />
     </>
   );
 }
@@ -329,7 +331,7 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
                 )}
               </Cell>
               <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} rule={PROBABILITY} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
-              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} style={{ width: 40, padding: 0 }} {...a} />}</Cell>
+              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} {...a} />}</Cell>
               <td style={{ whiteSpace: 'nowrap' }}>
                 <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑</button>
                 <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => move(i, i + 1)}>↓</button>
@@ -390,7 +392,7 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
   return (
     <div className="editor-pane">
       <h2>Asset</h2>
-      {data && mime.startsWith('image/') && <img alt={`Preview of ${str(item.fileName)}`} src={`data:${mime};base64,${data}`} style={{ maxWidth: 320, maxHeight: 200, border: '1px solid #e2e8f0', background: '#fff' }} />}
+      {data && mime.startsWith('image/') && <img alt={`Preview of ${str(item.fileName)}`} src={`data:${mime};base64,${data}`} className="asset-preview" />}
       {!data && typeof item.url === 'string' && <p className="help">Stored at <a href={item.url}>{item.url}</a></p>}
       <div>
         <label htmlFor="asset-file">Replace file</label>

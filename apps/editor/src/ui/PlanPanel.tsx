@@ -140,7 +140,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
   };
 
   return (
-    <section className="plan-panel" aria-label="Plan preview">
+    <section className="popover plan-panel" aria-label="Plan preview">
       <h2>Install into {connected.workspace.name}</h2>
       <p>
         <button onClick={() => (setInstalled(undefined), void refresh())} disabled={busy}>{catalog ? 'Refresh' : 'Read the workspace and plan'}</button>{' '}

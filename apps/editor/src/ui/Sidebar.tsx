@@ -57,10 +57,10 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
   };
   return (
     <section aria-label={KIND_LABELS[kind]}>
-      <h3>
+      <h2>
         <span>{KIND_LABELS[kind]} <span className="badge count" aria-label={`${count(list.length)} ${KIND_LABELS[kind]}`}>{count(list.length)}</span></span>
         <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={add}>+</button>
-      </h3>
+      </h2>
       <ul>
         {list.map((item, i) => {
           const c = findings.byItem.get(itemKey(kind, i));

@@ -64,8 +64,13 @@ interface Note {
   code: string;
 }
 
-/** Findings as notes: the message through printable (it quotes the pack's own text). */
-const notesOf = (found: readonly Diagnostic[]): Note[] => found.map((d) => ({ severity: d.severity, text: printable(d.message), code: d.code }));
+/**
+ * Findings as notes: the message through printable (it quotes the pack's own text). A block
+ * field's value of another kind than the catalog's (core's catalog/config-field, not about a
+ * missing field) is said as the field asks for it (`ask`: "Enter a whole number of days").
+ */
+const notesOf = (found: readonly Diagnostic[], ask?: string): Note[] =>
+  found.map((d) => ({ severity: d.severity, text: ask && d.code === 'catalog/config-field' && d.missing === undefined ? `${ask}.` : printable(d.message), code: d.code }));
 
 /** A list of notes as a field, or the whole form, shows them. */
 function FindingNotes({ messages, id, className, label }: { messages: readonly Note[]; id?: string; className?: string; label?: string }) {
@@ -83,10 +88,10 @@ function FindingNotes({ messages, id, className, label }: { messages: readonly N
 }
 
 /** The findings about the field at `path`: the attributes its control carries and the note shown under it. */
-export function useFieldFindings(path: string | undefined, own?: string) {
+export function useFieldFindings(path: string | undefined, own?: string, ask?: string) {
   const id = useId();
   const found = useContext(FieldFindingsContext).get(path ?? '\0') ?? [];
-  const messages = [...notesOf(found), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
+  const messages = [...notesOf(found, ask), ...(own ? [{ severity: 'error' as const, text: own, code: '' }] : [])];
   if (messages.length === 0) return { attrs: {}, note: null };
   const noteId = `${id}-findings`;
   return {
@@ -100,16 +105,33 @@ export function FieldNote({ path }: { path: string }) {
   return useFieldFindings(path).note;
 }
 
-export function TextField(props: { label: string; value: string; onChange: (v: string) => void; path?: string; multiline?: boolean; rows?: number; placeholder?: string; type?: string; help?: ReactNode; error?: string; readOnly?: boolean }) {
+/** A field's label; a required field's ends in a marked asterisk (part of its name, as "Tag *"). */
+function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: string; required?: boolean }) {
+  return (
+    <label htmlFor={htmlFor}>
+      {label}
+      {required && <span className="required" title="Required"> *</span>}
+    </label>
+  );
+}
+
+/** What every labelled field takes beside its own props: whether it is required, and what it asks for in words (the note for a value of another kind). */
+interface Asks {
+  required?: boolean;
+  ask?: string;
+}
+
+export function TextField(props: Asks & { label: string; value: string; onChange: (v: string) => void; path?: string; multiline?: boolean; rows?: number; placeholder?: string; type?: string; help?: ReactNode; error?: string; readOnly?: boolean }) {
   const id = useId();
-  const f = useFieldFindings(props.path, props.error);
+  const f = useFieldFindings(props.path, props.error, props.ask);
+  const required = props.required || undefined;
   return (
     <div>
-      <label htmlFor={id}>{props.label}</label>
+      <FieldLabel htmlFor={id} label={props.label} required={props.required} />
       {props.multiline ? (
-        <textarea id={id} data-path={props.path} rows={props.rows ?? 3} value={props.value} placeholder={props.placeholder} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
+        <textarea id={id} data-path={props.path} rows={props.rows ?? 3} value={props.value} placeholder={props.placeholder} aria-required={required} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
       ) : (
-        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} readOnly={props.readOnly} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
+        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} readOnly={props.readOnly} aria-required={required} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
       )}
       {f.note}
       {props.help && <div className="help">{props.help}</div>}
@@ -117,17 +139,18 @@ export function TextField(props: { label: string; value: string; onChange: (v: s
   );
 }
 
-export function SelectField(props: { label: string; value: string; options: readonly string[]; onChange: (v: string) => void; path?: string; allowEmpty?: boolean }) {
+/** A select of `options`; `optionLabel` says each in words (the value stays what is written). */
+export function SelectField(props: Asks & { label: string; value: string; options: readonly string[]; onChange: (v: string) => void; path?: string; allowEmpty?: boolean; optionLabel?: (value: string) => string }) {
   const id = useId();
-  const f = useFieldFindings(props.path);
+  const f = useFieldFindings(props.path, undefined, props.ask);
   const opts = props.options.includes(props.value) || props.value === '' ? props.options : [props.value, ...props.options];
   return (
     <div>
-      <label htmlFor={id}>{props.label}</label>
-      <select id={id} data-path={props.path} value={props.value} onChange={(e) => props.onChange(e.target.value)} {...f.attrs}>
+      <FieldLabel htmlFor={id} label={props.label} required={props.required} />
+      <select id={id} data-path={props.path} value={props.value} aria-required={props.required || undefined} onChange={(e) => props.onChange(e.target.value)} {...f.attrs}>
         {props.allowEmpty && <option value="">(not set)</option>}
         {opts.map((o) => (
-          <option key={o} value={o}>{o}</option>
+          <option key={o} value={o}>{props.optionLabel?.(o) ?? o}</option>
         ))}
       </select>
       {f.note}
@@ -135,14 +158,14 @@ export function SelectField(props: { label: string; value: string; options: read
   );
 }
 
-export function CheckField(props: { label: string; checked: boolean; onChange: (v: boolean) => void; path?: string }) {
+export function CheckField(props: Asks & { label: string; checked: boolean; onChange: (v: boolean) => void; path?: string }) {
   const id = useId();
-  const f = useFieldFindings(props.path);
+  const f = useFieldFindings(props.path, undefined, props.ask);
   return (
     <>
-      <div className="row" style={{ justifyContent: 'flex-start', marginTop: 6 }}>
-        <input id={id} data-path={props.path} type="checkbox" style={{ width: 'auto', flex: 'none' }} checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} {...f.attrs} />
-        <label htmlFor={id} style={{ margin: 0 }}>{props.label}</label>
+      <div className="row check-row">
+        <input id={id} data-path={props.path} type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} {...f.attrs} />
+        <FieldLabel htmlFor={id} label={props.label} required={props.required} />
       </div>
       {f.note}
     </>
@@ -206,10 +229,12 @@ const numberShown = (v: unknown) => (v === undefined || v === null ? '' : typeof
  * input, not type="number": the browser gives a number input's text as "" when it cannot hold
  * it (1e400), which would remove the field instead of saying so.
  */
-export function NumberField(props: { label: string; value: unknown; onChange: (v: number | undefined) => void; path?: string; rule?: SchemaProperty; help?: ReactNode }) {
+export function NumberField(props: Asks & { label: string; value: unknown; onChange: (v: number | undefined) => void; path?: string; rule?: SchemaProperty; help?: ReactNode }) {
   const pointer = useFieldPointer(props.path);
-  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointer, props.rule), (v) => props.onChange(v as number | undefined));
-  return <TextField label={props.label} path={props.path} value={t.draft} onChange={t.change} help={props.help} error={t.error} />;
+  // Text that is no number at all is refused in the field's own words when it has them.
+  const notANumber = props.ask && `Not applied: ${props.ask.charAt(0).toLowerCase()}${props.ask.slice(1)}.`;
+  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointer, props.rule, notANumber), (v) => props.onChange(v as number | undefined));
+  return <TextField label={props.label} required={props.required} ask={props.ask} path={props.path} value={t.draft} onChange={t.change} help={props.help} error={t.error} />;
 }
 
 /** NumberField's input without its label (a table cell's, named by `aria-label`), with the findings about `path` and its own note. */
@@ -230,7 +255,7 @@ export function NumberInput(props: { 'aria-label': string; value: unknown; onCha
  * says what the editor would not keep as written (`1e-400`, which reads as 0, a property written
  * twice) is not applied either, and the note says why in core's words (jsonTextNotKept).
  */
-export function JsonField(props: { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; place?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
+export function JsonField(props: Asks & { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; place?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
   const text = props.value === undefined ? '' : JSON.stringify(props.value, null, 2);
   // Where the JSON's root is in the pack (`place`, when it is not `path`: the block config keys the catalog does not know sit in config itself).
   const pointer = useFieldPointer(props.place ?? props.path);
@@ -244,5 +269,5 @@ export function JsonField(props: { label: string; value: unknown; onChange: (v: 
     }
   };
   const t = useTypedText(text, props.value, read, props.onChange);
-  return <TextField label={props.label} value={t.draft} onChange={t.change} multiline rows={props.rows ?? 4} path={props.path} help={props.help} error={t.error} />;
+  return <TextField label={props.label} required={props.required} ask={props.ask} value={t.draft} onChange={t.change} multiline rows={props.rows ?? 4} path={props.path} help={props.help} error={t.error} />;
 }

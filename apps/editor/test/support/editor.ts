@@ -20,6 +20,8 @@ export const STARTER = '?pack=/fixtures/valid/buyer-lead-starter.json';
 export interface PageOptions {
   viewport?: { width: number; height: number };
   acceptDownloads?: boolean;
+  /** The theme the browser asks for (prefers-color-scheme); light unless said. */
+  colorScheme?: 'light' | 'dark';
   /** Another page in this context (a second tab) instead of a new context. */
   context?: BrowserContext;
 }
@@ -74,7 +76,7 @@ export function useEditor(label: string) {
   async function page(query?: string, options: PageOptions = {}): Promise<EditorPage> {
     let context = options.context;
     if (!context) {
-      context = await running().browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, acceptDownloads: options.acceptDownloads });
+      context = await running().browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, acceptDownloads: options.acceptDownloads, colorScheme: options.colorScheme ?? 'light' });
       contexts.push(context);
     }
     const p = await context.newPage();
