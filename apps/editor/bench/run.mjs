@@ -3,7 +3,9 @@
 // the 200-node graph. Results go to docs/benchmarks.md (section "editor").
 import { buildEditor, serveStatic, launchBrowser } from '../test/support/harness.mjs';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
-import { rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { big, limits, noisy } from './gen.mjs';
 import { planPreviewBench, PLAN_PACK_PATH, planPackText } from './plan-preview.mjs';
 
@@ -16,6 +18,7 @@ const median = (xs) => pct(xs, 50);
 const fmt = (x) => `${x.toFixed(1)} ms`;
 
 const outDir = await buildEditor();
+const bundle = await bundleSizes(outDir);
 const server = await serveStatic(outDir, { '/bench/big.json': big, '/bench/limits.json': limits, [PLAN_PACK_PATH]: planPackText });
 const browser = await launchBrowser();
 const results = {};
@@ -246,7 +249,10 @@ const noisyCpu = results['typing in a config field beside 59,700 findings: main-
 const changedWork = results['a keystroke that changes a finding beside 59,700: longest frame until the panel shows it (work)'];
 const changedCpu = results['a keystroke that changes a finding beside 59,700: longest frame until the panel shows it (CPU time)'];
 const verdict = (ok) => (ok ? 'met' : 'missed');
+const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
 const md = `Machine: ${machineLine()}
+
+Bundle (what a browser loads, as vite builds it): ${bundle.map((b) => `${b.kind} ${kB(b.bytes)} (${kB(b.gzip)} gzipped)`).join(', ')}.
 
 | Measure | median | p95 | samples |
 |---|---|---|---|
@@ -262,3 +268,13 @@ Targets:
 `;
 writeSection('editor', md);
 console.log(md);
+
+/** The build's scripts, styles and validation worker: bytes and gzipped bytes of each kind. */
+async function bundleSizes(dir) {
+  const files = await readdir(join(dir, 'assets'));
+  const kinds = [['JS', (f) => f.endsWith('.js') && !f.includes('worker')], ['CSS', (f) => f.endsWith('.css')], ['validation worker', (f) => f.includes('worker') && f.endsWith('.js')]];
+  return Promise.all(kinds.map(async ([kind, test]) => {
+    const texts = await Promise.all(files.filter(test).map((f) => readFile(join(dir, 'assets', f))));
+    return { kind, bytes: texts.reduce((n, t) => n + t.length, 0), gzip: texts.reduce((n, t) => n + gzipSync(t).length, 0) };
+  }));
+}
