@@ -170,10 +170,20 @@ const [one, warm, unbatched, two, twoWarm, oneLight, twoLight, sticky, stickyWar
 const held = (r) => r.achieved >= 2000;
 const verdict = (r) => `${r.achieved.toFixed(0)} req/s of ${r.offered.toFixed(0)} offered (throughput ${held(r) ? 'met' : `missed: ${(r.achieved / 2000 * 100).toFixed(0)} %`}) at p99 ${r.p99.toFixed(0)} ms (${r.p99 <= 100 ? 'met' : `missed by ${(r.p99 / 100).toFixed(2)}×`})`;
 const cpuOf = (r) => r.cpu.server + r.cpu.pg;
+/**
+ * The drive starts when `serve` says it listens, which is when `/readyz` turns ready (pool open,
+ * first pages warmed): whether a balancer's first traffic to a new process is served at speed.
+ */
+function readyMeansWarm(r) {
+  const late = r.secondP99.slice(4);
+  const over = late.filter((x) => x > 100).length;
+  return `- Ready means warm (target: each second's p99 ≤ 100 ms from the 5th second after \`/readyz\` says ready, at ${TENANTS.toLocaleString('en-US')} tenants): the cold process's seconds 5 to ${r.secondP99.length}: worst p99 ${Math.max(...late)} ms, ${over} of ${late.length} above 100 ms (${over ? 'missed' : 'met'}); its first four: ${r.secondP99.slice(0, 4).join(', ')} ms.`;
+}
 md += [
   '',
   `- Target, 2,000 req/s held with p99 ≤ 100 ms: one process running (driven a second time) held ${verdict(warm)}; ${warm.secondP99.filter((x) => x > 100).length} of its ${warm.secondP99.length} seconds' p99 above 100 ms; the host took ${warm.machine.steal.toFixed(0)} % of the core time and ${warm.machine.idle.toFixed(0)} % stayed idle.`,
   `- From a cold process (a restart straight into full load): ${verdict(one)}; ${one.lateP99.toFixed(0)} ms in the run's second half.`,
+  readyMeansWarm(one),
   `- \`--workers 2\`: running ${twoWarm.achieved.toFixed(0)} req/s at p99 ${twoWarm.p99.toFixed(0)} ms (${(twoWarm.achieved / Math.max(1, warm.achieved)).toFixed(2)}× one process's requests at ${(cpuOf(twoWarm) / cpuOf(warm)).toFixed(2)}× its server and PostgreSQL CPU per request); cold ${two.achieved.toFixed(0)} req/s at p99 ${two.p99.toFixed(0)} ms.`,
   `- Two processes, each tenant to one (as a balancer hashing the key sends them): running ${stickyWarm.achieved.toFixed(0)} req/s at p99 ${stickyWarm.p99.toFixed(0)} ms (${(stickyWarm.achieved / Math.max(1, warm.achieved)).toFixed(2)}× one's, at ${(cpuOf(stickyWarm) / cpuOf(warm)).toFixed(2)}× its CPU per request); cold ${sticky.achieved.toFixed(0)} at p99 ${sticky.p99.toFixed(0)} ms.`,
   `- \`--no-batching\`: ${unbatched.achieved.toFixed(0)} req/s at p99 ${unbatched.p99.toFixed(0)} ms; PostgreSQL CPU ${unbatched.cpu.pg.toFixed(2)} ms a request against ${one.cpu.pg.toFixed(2)} batched (${(one.cpu.pg / unbatched.cpu.pg).toFixed(2)}×), the server's ${unbatched.cpu.server.toFixed(2)} against ${one.cpu.server.toFixed(2)}.`,
