@@ -4,7 +4,7 @@
 // hosts.fuzz.test.ts many times over).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { checkAnswers, drive, type Answer } from './fault-load.js';
 import { ADMIN_TOKEN, Client, TEST_DATABASE_URL, uniqueSchema } from './harness.js';
 import { senderOf, startBalancer, startHost, type Balancer, type Host } from './hosts.js';
@@ -128,6 +128,20 @@ export async function hookWorkspace(c: Cluster): Promise<HookWorkspace> {
       return n;
     },
   };
+}
+
+/** A suite's cluster and its webhook workspace: started before its tests, closed after them. */
+export function useCluster(): { readonly c: Cluster; readonly hook: HookWorkspace } {
+  const suite = {} as { c: Cluster; hook: HookWorkspace };
+  beforeAll(async () => {
+    suite.c = await startCluster();
+    suite.hook = await hookWorkspace(suite.c);
+  }, 120_000);
+  afterAll(async () => {
+    await suite.hook?.receiver.close();
+    await suite.c?.close();
+  });
+  return suite;
 }
 
 /** Creates `n` contacts in the hook workspace, through each host's key in turn, four at a time. */

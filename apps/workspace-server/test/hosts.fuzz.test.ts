@@ -6,9 +6,9 @@
 // neither of which may cost a request. `npm run fuzz` runs FUZZ_RUNS /
 // 1,000 rounds (10 by default). It runs only there (a round takes about 25 s): `npm test` loses
 // one host in hosts.postgres.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from './harness.js';
-import { hookWorkspace, loseAHost, rejoin, restartPlanned, startCluster, type Cluster, type HookWorkspace } from './hosts-cluster.js';
+import { loseAHost, rejoin, restartPlanned, useCluster } from './hosts-cluster.js';
 import { haproxyUnavailable } from './hosts.js';
 
 const runs = process.env.FUZZ_RUNS === undefined ? undefined : Number(process.env.FUZZ_RUNS);
@@ -17,18 +17,10 @@ const rounds = Math.max(1, Math.round((runs ?? 0) / 1000));
 const skip = runs === undefined ? 'runs under npm run fuzz (FUZZ_RUNS set); hosts.postgres.test.ts loses one host' : !TEST_DATABASE_URL ? 'needs TEST_DATABASE_URL' : haproxyUnavailable();
 
 describe.skipIf(skip)(`hosts lost and started again behind HAProxy${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  let c: Cluster;
-  let hook: HookWorkspace;
-  beforeAll(async () => {
-    c = await startCluster();
-    hook = await hookWorkspace(c);
-  }, 120_000);
-  afterAll(async () => {
-    await hook?.receiver.close();
-    await c?.close();
-  });
+  const suite = useCluster();
 
   it(`${rounds} round(s): a host lost under load and started again, the other restarted as planned; nothing acknowledged lost, every delivery sent once`, async () => {
+    const { c, hook } = suite;
     const load = await c.workspace();
     const lost: string[] = [];
     for (let round = 0; round < rounds; round++) {

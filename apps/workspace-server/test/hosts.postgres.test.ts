@@ -6,26 +6,18 @@
 // in-flight webhook deliveries are sent by the other. One loss here; hosts.fuzz.test.ts repeats it
 // under `npm run fuzz`, and starts the lost host again under load each time.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from './harness.js';
-import { createContacts, deliveryId, expectEachAcknowledgedOnce, hookWorkspace, loseAHost, sleep, startCluster, until, type Cluster, type HookWorkspace } from './hosts-cluster.js';
+import { createContacts, deliveryId, expectEachAcknowledgedOnce, loseAHost, sleep, until, useCluster } from './hosts-cluster.js';
 import { haproxyUnavailable } from './hosts.js';
 
 const skip = !TEST_DATABASE_URL ? 'needs TEST_DATABASE_URL' : haproxyUnavailable();
 
 describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  let c: Cluster;
-  let hook: HookWorkspace;
-  beforeAll(async () => {
-    c = await startCluster();
-    hook = await hookWorkspace(c);
-  }, 120_000);
-  afterAll(async () => {
-    await hook?.receiver.close();
-    await c?.close();
-  });
+  const suite = useCluster();
 
   it('counts one rate limit across both hosts: of 30 concurrent requests, exactly the limit of 20 pass', async () => {
+    const { c } = suite;
     const ws = await c.workspace(20);
     // One minute's window: not within a few seconds of its end, or the requests would span two.
     if (Date.now() % 60_000 > 55_000) await sleep(60_000 - (Date.now() % 60_000) + 100);
@@ -38,6 +30,7 @@ describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (ski
   });
 
   it('holds an idempotency key across both hosts: 16 concurrent creations, one transaction', async () => {
+    const { c } = suite;
     const ws = await c.workspace();
     const clients = Object.values(ws.clients);
     const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => clients[i % 2].post('/v1/transactions', { name: 'Once', idempotency_key: 'same-key' })));
@@ -56,6 +49,7 @@ describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (ski
   });
 
   it('sends each webhook once: 20 contacts written through both hosts, 20 deliveries acknowledged once each', async () => {
+    const { hook } = suite;
     const seen = hook.receiver.deliveries('contact.created').length;
     const received = () => hook.receiver.deliveries('contact.created').slice(seen);
     await createContacts(hook, 20, 'Once');
@@ -69,6 +63,7 @@ describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (ski
   });
 
   it('loses a host under load: HAProxy takes it out, no acknowledged write is lost, its in-flight deliveries are sent by the other', async () => {
+    const { c, hook } = suite;
     const load = await c.workspace();
     const lost = await loseAHost(c, hook, load);
     expect(lost.resent, 'the lost host had deliveries in flight').toBeGreaterThan(0);
