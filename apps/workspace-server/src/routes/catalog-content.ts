@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { base64Length, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest, invalidField } from '../errors.js';
 import { newId } from '../ids.js';
@@ -25,7 +25,17 @@ function checkDocument(doc: unknown) {
   }
 }
 
-export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+/** The content a pack installs: the routes of each resource, registered in this order. */
+export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  messageTemplateRoutes(app, deps);
+  smartListRoutes(app, deps);
+  automationRoutes(app, deps);
+  mediaRoutes(app, deps);
+  brandRoutes(app, deps);
+};
+
+/** The message templates: the pack's templates and its email_template resources. */
+function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   // --- message templates -------------------------------------------------------------------
   const template = {
     type: 'object',
@@ -94,7 +104,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     config: { scope: 'write_message_templates' },
     schema: { summary: 'Delete a message template', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
+}
 
+/** Smart lists. */
+function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   // --- smart lists ---------------------------------------------------------------------------
   const smartList = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
   const listFields = {
@@ -148,7 +161,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     config: { scope: 'write_smart_lists' },
     schema: { summary: 'Delete a smart list', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
+}
 
+/** Automations, their live and draft documents. */
+function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   // --- automations -----------------------------------------------------------------------------
   // `document` is the current version: the live one while the automation is on. An API update of
   // an automation that is on stages `draft_document` and leaves the live version running.
@@ -226,7 +242,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     config: { scope: 'write_automations' },
     schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
+}
 
+/** The media library: uploads, their content and replacements. */
+function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   // --- media library -------------------------------------------------------------------------
   const media = {
     type: 'object',
@@ -305,7 +324,10 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     config: { scope: 'write_media' },
     schema: { summary: 'Delete a media file', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'));
+}
 
+/** The brand, one per workspace. */
+function brandRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   // --- brand (one per workspace) ---------------------------------------------------------------
   // Before a brand is set, GET answers one that was never stored: no created_at.
   const brand = { type: 'object', required: ['id', 'name', 'updated_at'], properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
@@ -352,4 +374,4 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, {
     if (!(await findObject(db, ws, 'brand', brandId(ws)))) throw new ApiError(404, 'invalid_request_error', 'No brand is set', 'brand');
     return deleteObject(db, ws, 'brand', brandId(ws), 'brand');
   });
-};
+}

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { badRequest, invalidField } from '../errors.js';
 import { checkResolvedHost, checkWebhookUrl } from '../webhooks/ssrf.js';
 import {
@@ -72,17 +72,26 @@ const idParams = { type: 'object', required: ['webhook_id'], properties: { webho
 const deliveryParams = { type: 'object', required: ['webhook_id', 'delivery_id'], properties: { webhook_id: str, delivery_id: str } };
 const tags = ['webhooks'];
 
-export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, { db, clock, worker }) => {
-  const checkUrl = async (raw: string) => {
-    const c = checkWebhookUrl(raw, worker.policy);
-    if ('error' in c) throw invalidField('url', c.error);
-    if ('refused' in c) throw invalidField('url', `is refused: ${c.refused}`);
-    const why = await checkResolvedHost(c.url, worker.policy);
-    if (why) throw invalidField('url', `is refused: ${why}`);
-    return c.url.toString();
-  };
-  const wid = (p: unknown) => (p as { webhook_id: string }).webhook_id;
+/** A webhook address as registration takes it: well formed, allowed by the policy, resolving to an allowed host. */
+async function checkUrl(raw: string, worker: WebhookRouteDeps['worker']): Promise<string> {
+  const c = checkWebhookUrl(raw, worker.policy);
+  if ('error' in c) throw invalidField('url', c.error);
+  if ('refused' in c) throw invalidField('url', `is refused: ${c.refused}`);
+  const why = await checkResolvedHost(c.url, worker.policy);
+  if (why) throw invalidField('url', `is refused: ${why}`);
+  return c.url.toString();
+}
+const wid = (p: unknown) => (p as { webhook_id: string }).webhook_id;
 
+export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, deps) => {
+  endpointRoutes(app, deps);
+  checkRoutes(app, deps);
+  deliveryRoutes(app, deps);
+  adminWebhookRoutes(app, deps);
+};
+
+/** Registering, reading, changing, deleting, re-keying and re-enabling an endpoint. */
+function endpointRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRouteDeps): void {
   app.post('/v1/webhooks', {
     config: { scope: 'write_webhooks' },
     schema: {
@@ -93,7 +102,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     },
   }, async (req, reply) => {
     const body = req.body as EndpointInput;
-    const url = await checkUrl(body.url);
+    const url = await checkUrl(body.url, worker);
     const { endpoint, secret } = await createEndpoint(db, callerOf(req).workspace.id, { ...body, url }, clock.now());
     return reply.code(201).send({ ...endpoint, secret });
   });
@@ -119,7 +128,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     },
   }, async (req) => {
     const body = { ...(req.body as Partial<EndpointInput>) };
-    if (body.url !== undefined) body.url = await checkUrl(body.url);
+    if (body.url !== undefined) body.url = await checkUrl(body.url, worker);
     return updateEndpoint(db, callerOf(req).workspace.id, wid(req.params), body, clock.now());
   });
 
@@ -144,7 +153,10 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     worker.deliveriesDue();
     return ep;
   });
+}
 
+/** Proving an endpoint answers: the verification challenge and a test event. */
+function checkRoutes(app: FastifyInstance, { worker }: WebhookRouteDeps): void {
   app.post('/v1/webhooks/:webhook_id/verify', {
     config: { scope: 'write_webhooks' },
     schema: {
@@ -169,7 +181,10 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
       response: { 202: { type: 'object', properties: { delivery_id: str, event_id: str } } },
     },
   }, async (req, reply) => reply.code(202).send(await worker.ping(callerOf(req).workspace.id, wid(req.params))));
+}
 
+/** The delivery log and replays. */
+function deliveryRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRouteDeps): void {
   app.get('/v1/webhooks/:webhook_id/deliveries', {
     config: { scope: 'read_webhooks' },
     schema: {
@@ -236,7 +251,10 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     worker.deliveriesDue();
     return r;
   });
+}
 
+/** An endpoint registered by the admin, as the dashboard does. */
+function adminWebhookRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRouteDeps): void {
   // The dashboard's stand-in: older endpoints sign with the SHA-256 of a code word.
   app.post('/admin/workspaces/:workspace_id/webhooks', {
     config: { auth: 'admin' },
@@ -254,11 +272,11 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, {
     },
   }, async (req, reply) => {
     const body = req.body as EndpointInput & { code_word?: string; verified?: boolean };
-    const url = await checkUrl(body.url);
+    const url = await checkUrl(body.url, worker);
     const { workspace_id } = req.params as { workspace_id: string };
     const { rows } = await db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspace_id]);
     if (!rows[0]) throw badRequest('No such workspace', 'workspace_id');
     const { endpoint, secret } = await createEndpoint(db, workspace_id, { ...body, url }, clock.now());
     return reply.code(201).send({ ...endpoint, secret });
   });
-};
+}
