@@ -76,23 +76,7 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
   }, [onClose]);
   const status = ownStatus || workspace.status || (workspace.busy ? 'Reading the workspace…' : '');
 
-  // Re-planning a large pack takes tens of milliseconds: it follows the pack at a lower priority,
-  // so a keystroke shows at once and the plan catches up (Install runs the installer's own plan).
-  const planned = useDeferredValue(pack);
-  const result = useMemo((): { plan?: PlanResult; note?: string } => {
-    const pack = planned;
-    if (!catalog) return {};
-    if (errors > 0) return { note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.` };
-    const needed = requiredCollections(pack, catalog.ledger);
-    if (needed.some((c) => !catalog.collections.has(c))) return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
-    // Prune keeps what the workspace's other installed packs hold: planned once their ledgers are read.
-    if (workspace.planOptions.prune && catalog.ledger && !workspace.planOptions.others) return { note: 'Reading the packs installed beside this one, which prune must leave their items…' };
-    try {
-      return { plan: planPack(pack, catalog.ledger, catalog.snapshot, workspace.planOptions) };
-    } catch (e) {
-      return { note: `Cannot plan this pack: ${(e as Error).message}` };
-    }
-  }, [planned, catalog, errors, workspace.planOptions]);
+  const result = usePlan(pack, workspace, errors);
 
   const plan = result.plan;
   // The same installer the CLI runs (ledger, lock, resume, pacing by the rate-limit headers);
@@ -174,58 +158,102 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
             </button>
           </p>
           <References plan={plan} />
-          {plan.errors.length > 0 && (
-            <ul className="plan-errors" data-testid="plan-errors" aria-label="Errors">
-              {plan.errors.map((e, i) => (
-                <li key={i}>{e.reference ? <ReferenceProblem reference={e.reference} automations={pack.automations ?? []} onPick={onPick} /> : printable(e.message)}</li>
-              ))}
-            </ul>
-          )}
-          {plan.warnings.length > 0 && (
-            // Core's warnings, in its words (as `setup-pack plan` prints them): the plan goes
-            // through and Install stays offered; each opens the item it is about.
-            <ul className="plan-warnings" data-testid="plan-warnings" aria-label="Warnings">
-              {plan.warnings.map((w, i) => (
-                <li key={i} data-code={w.code}>
-                  <span className="warning-mark" aria-hidden="true">⚠</span> <strong>Warning:</strong> {printable(w.message)}
-                  {inPack(pack, w.item.kind, w.item.key) && (
-                    <>
-                      {' '}
-                      <button className="linkish" onClick={() => onPick?.(w.item.kind, w.item.key)} title="Open this item">
-                        Open {printable(w.item.name || w.item.key)}
-                      </button>
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-          {[...groups].map(([kind, steps]) => (
-            <div key={kind}>
-              <h3>{KIND_LABEL[kind] ?? kind}</h3>
-              <ul className="plan-steps">
-                {steps.map((s, i) => (
-                  <li key={`${s.itemId}-${i}`} data-action={s.action}>
-                    {inPack(pack, s.kind, s.key) ? (
-                      <button className="linkish" onClick={() => onPick?.(s.kind, s.key)} title="Open this item">
-                        <code>{symbolOf(s)}</code> {printable(s.name)}
-                      </button>
-                    ) : (
-                      // Gone from this release: nothing in the pack to open.
-                      <span className="gone" title="Not in this pack: only the workspace has it">
-                        <code>{symbolOf(s)}</code> {printable(s.name)}
-                      </span>
-                    )}{' '}
-                    <span className="help">{describeStep(s)}</span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
+          <PlanErrors plan={plan} pack={pack} onPick={onPick} />
+          <PlanWarnings plan={plan} pack={pack} onPick={onPick} />
+          <PlanSteps groups={groups} pack={pack} onPick={onPick} />
         </>
       )}
     </section>
   );
+}
+
+/**
+ * The plan of the pack against the workspace's copy, or a note saying why there is none. Re-planning
+ * a large pack takes tens of milliseconds: it follows the pack at a lower priority, so a keystroke
+ * shows at once and the plan catches up (Install runs the installer's own plan).
+ */
+function usePlan(pack: Pack, workspace: WorkspaceState, errors: number): { plan?: PlanResult; note?: string } {
+  const { catalog } = workspace;
+  const planned = useDeferredValue(pack);
+  return useMemo((): { plan?: PlanResult; note?: string } => {
+    const pack = planned;
+    if (!catalog) return {};
+    if (errors > 0) return { note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.` };
+    const needed = requiredCollections(pack, catalog.ledger);
+    if (needed.some((c) => !catalog.collections.has(c))) return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
+    // Prune keeps what the workspace's other installed packs hold: planned once their ledgers are read.
+    if (workspace.planOptions.prune && catalog.ledger && !workspace.planOptions.others) return { note: 'Reading the packs installed beside this one, which prune must leave their items…' };
+    try {
+      return { plan: planPack(pack, catalog.ledger, catalog.snapshot, workspace.planOptions) };
+    } catch (e) {
+      return { note: `Cannot plan this pack: ${(e as Error).message}` };
+    }
+  }, [planned, catalog, errors, workspace.planOptions]);
+}
+
+type OnPick = (kind: string, key: string) => void;
+
+/** What stops the plan; a reference it cannot bind says how to fix it in the editor. */
+function PlanErrors({ plan, pack, onPick }: { plan: PlanResult; pack: Pack; onPick?: OnPick }) {
+  if (!plan.errors.length) return null;
+  return (
+    <ul className="plan-errors" data-testid="plan-errors" aria-label="Errors">
+      {plan.errors.map((e, i) => (
+        <li key={i}>{e.reference ? <ReferenceProblem reference={e.reference} automations={pack.automations ?? []} onPick={onPick} /> : printable(e.message)}</li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Core's warnings, in its words (as `setup-pack plan` prints them): the plan goes through and
+ * Install stays offered; each opens the item it is about.
+ */
+function PlanWarnings({ plan, pack, onPick }: { plan: PlanResult; pack: Pack; onPick?: OnPick }) {
+  if (!plan.warnings.length) return null;
+  return (
+    <ul className="plan-warnings" data-testid="plan-warnings" aria-label="Warnings">
+      {plan.warnings.map((w, i) => (
+        <li key={i} data-code={w.code}>
+          <span className="warning-mark" aria-hidden="true">⚠</span> <strong>Warning:</strong> {printable(w.message)}
+          {inPack(pack, w.item.kind, w.item.key) && (
+            <>
+              {' '}
+              <button className="linkish" onClick={() => onPick?.(w.item.kind, w.item.key)} title="Open this item">
+                Open {printable(w.item.name || w.item.key)}
+              </button>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The plan's steps by kind, each a button that opens its item (an item gone from this release has none). */
+function PlanSteps({ groups, pack, onPick }: { groups: Map<string, PlanResult['steps']>; pack: Pack; onPick?: OnPick }) {
+  return [...groups].map(([kind, steps]) => (
+    <div key={kind}>
+      <h3>{KIND_LABEL[kind] ?? kind}</h3>
+      <ul className="plan-steps">
+        {steps.map((s, i) => (
+          <li key={`${s.itemId}-${i}`} data-action={s.action}>
+            {inPack(pack, s.kind, s.key) ? (
+              <button className="linkish" onClick={() => onPick?.(s.kind, s.key)} title="Open this item">
+                <code>{symbolOf(s)}</code> {printable(s.name)}
+              </button>
+            ) : (
+              // Gone from this release: nothing in the pack to open.
+              <span className="gone" title="Not in this pack: only the workspace has it">
+                <code>{symbolOf(s)}</code> {printable(s.name)}
+              </span>
+            )}{' '}
+            <span className="help">{describeStep(s)}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  ));
 }
 
 const BOUND_BY: Record<PlanResult['bindings'][number]['source'], string> = { pack: 'the pack\'s own item', option: 'chosen', ledger: 'as installed', name: 'matched by name', create: 'created by the install' };
