@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { sha256Hex, validatePack } from '@setup-pack/core';
 import { repoRoot } from './support/harness.mjs';
-import { artifacts, poll, useEditor } from './support/editor.js';
+import { artifacts, dragConnect, poll, useEditor } from './support/editor.js';
 
 const editor = useEditor('editor end to end');
 
@@ -29,19 +29,6 @@ function noisyPack(name: string, count: number, at: (i: number) => { x: number; 
 }
 const errorCount = (page: Page) => page.getByTestId('error-count');
 const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ name?: string; automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
-
-async function dragConnect(page: Page, from: string, to: string, beforeDrop?: () => Promise<void>) {
-  const src = page.locator(`.react-flow__node[data-id="${from}"] .react-flow__handle.source`).first();
-  const dst = page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first();
-  const a = (await src.boundingBox())!;
-  const b = (await dst.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 + 10, { steps: 5 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
-  await beforeDrop?.();
-  await page.mouse.up();
-}
 
 describe.skipIf(editor.missing)(editor.title, () => {
   it('opens a fixture, edits the graph, follows diagnostics, undoes, exports a valid pack and restores on reload', async () => {

@@ -114,3 +114,15 @@ export function useEditor(label: string) {
     open,
   };
 }
+
+/** Drags a connection from `from`'s first output to `to`'s input; `before` runs over the target, before the drop. */
+export async function dragConnect(page: Page, from: string, to: string, before?: () => Promise<void>) {
+  const a = (await page.locator(`.react-flow__node[data-id="${from}"] .react-flow__handle.source`).first().boundingBox())!;
+  const b = (await page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first().boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 + 10, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await before?.();
+  await page.mouse.up();
+}

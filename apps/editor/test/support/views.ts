@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { install, WorkspaceClient } from '@setup-pack/installer';
 import { repoRoot } from './harness.mjs';
+import { dragConnect } from './editor.js';
 
 export interface Shot {
   /** A part of the page only (the block cards). */
@@ -71,17 +72,6 @@ async function openPlan(page: Page): Promise<Shot> {
   return { mask: [panel.locator('p .help').first(), panel.getByTestId('plan-references').locator('code')] };
 }
 
-/** Drags a connection from `from`'s first output to `to`'s input; `before` runs over the target, before the drop. */
-async function dragConnect(page: Page, from: string, to: string, before?: () => Promise<void>) {
-  const a = (await page.locator(`.react-flow__node[data-id="${from}"] .react-flow__handle.source`).first().boundingBox())!;
-  const b = (await page.locator(`.react-flow__node[data-id="${to}"] .react-flow__handle.target`).first().boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2 + 10, { steps: 5 });
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
-  await before?.();
-  await page.mouse.up();
-}
 
 /** A pack of 50 automations × 200 blocks, each block with two config fields the catalog does not know: 19,900 findings of two kinds. */
 function noisyPack() {
@@ -289,6 +279,8 @@ export const VIEWS: View[] = [
       const picker = inspector.getByRole('dialog', { name: 'Choose Tag' });
       await picker.getByRole('list', { name: 'In Cove Realty' }).waitFor();
       await picker.getByRole('searchbox', { name: 'Search tags' }).fill('vip');
+      // The workspace's tags are read once the picker opens: shown once they are listed.
+      await picker.getByRole('list', { name: 'In Cove Realty' }).getByRole('button', { name: /VIP client/ }).waitFor();
     },
   },
   {
