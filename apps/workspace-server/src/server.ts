@@ -250,16 +250,65 @@ function routeGranting(policy: { scope?: string | readonly string[] }): string[]
   return scopes;
 }
 
+/** The rate-limit headers of a request that never reached a workspace: the default limit, nothing used. */
+function defaultRateLimitHeaders(reply: FastifyReply, clock: Clock): void {
+  const now = clock.now().getTime();
+  reply.header('X-RateLimit-Limit', String(DEFAULT_LIMIT));
+  reply.header('X-RateLimit-Remaining', String(DEFAULT_LIMIT));
+  reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
+}
+
 export async function buildServer(opts: ServerOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? systemClock;
   const db = opts.store.db;
-  /** The rate-limit headers of a request that never reached a workspace: the default limit, nothing used. */
-  const defaultRateLimitHeaders = (reply: FastifyReply) => {
-    const now = clock.now().getTime();
-    reply.header('X-RateLimit-Limit', String(DEFAULT_LIMIT));
-    reply.header('X-RateLimit-Remaining', String(DEFAULT_LIMIT));
-    reply.header('X-RateLimit-Reset', String(Math.floor(now / 60000) * 60 + 60));
-  };
+  const { app, bodyLimit } = await createApp(opts, clock);
+  registerDatabaseFaults(app, db, { onState: opts.onDatabaseState });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
+  for (const s of sharedSchemas) app.addSchema(s);
+  acceptJsonBodies(app);
+  const routes = collectRoutes(app);
+  const { leave } = await authenticateRequests(app, opts, clock);
+  refuseUntakenInput(app);
+  // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
+  app.addHook('onSend', async (req, reply, payload) => {
+    // A route that authenticates in its own statement answers only after it did.
+    if (req.deferredAuth && !req.deferredAuth.settled) throw new Error(`${req.method} ${req.routeOptions.url} answered before authenticating`);
+    if (!reply.hasHeader('X-RateLimit-Limit')) defaultRateLimitHeaders(reply, clock);
+    return payload;
+  });
+  answerErrors(app, bodyLimit, leave);
+  answerUnknownRoutes(app, routes);
+
+  const deps: RouteDeps = { db, clock };
+  await app.register(meRoutes, deps);
+  await app.register(contactRoutes, deps);
+  await app.register(dealRoutes, deps);
+  await app.register(transactionRoutes, deps);
+  await app.register(lookupRoutes, deps);
+  await app.register(adminRoutes, deps);
+  await app.register(catalogRoutes, deps);
+  await registerWebhooks(app, deps, opts.webhooks);
+
+  registerHealth(app, { warming: opts.warming });
+  if (opts.metrics !== false) registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
+  if (opts.editorDir) await registerEditor(app, opts.editorDir);
+
+  let openapi: unknown = null;
+  app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } as never }, async () => {
+    openapi ??= buildOpenApi(routes, sharedSchemas);
+    return openapi;
+  });
+
+  // Old rate-limit windows are useless; drop them every few minutes.
+  const timer = setInterval(() => void pruneRateLimitWindows(db, clock.now()).catch(() => {}), 5 * 60_000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  return app;
+}
+
+/** The Fastify instance: its body limit, router refusals in the error envelope, and CORS when origins are given. */
+async function createApp(opts: ServerOptions, clock: Clock): Promise<{ app: FastifyInstance; bodyLimit: number }> {
   // The largest body is a media upload: the media library's file limit as base64, plus its fields.
   const bodyLimit = base64Length(WORKSPACE_LIMITS.mediaFileBytes) + 64 * 1024;
   const app = Fastify({
@@ -274,7 +323,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       const r = reply as unknown as { code(n: number): { send(b: unknown): void } };
       // Refused before routing, so neither authenticated nor counted: the headers of a request
       // that never reached a workspace (onSend hooks do not run for these answers).
-      defaultRateLimitHeaders(reply);
+      defaultRateLimitHeaders(reply, clock);
       r.code(tooLong ? 414 : 400)
         .send(envelope('invalid_request_error', tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8'));
     },
@@ -294,10 +343,11 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       maxAge: 600,
     });
   }
-  registerDatabaseFaults(app, db, { onState: opts.onDatabaseState });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSchemaErrorFormatter((errors, context) => validationError(errors as never, context));
-  for (const s of sharedSchemas) app.addSchema(s);
+  return { app, bodyLimit };
+}
+
+/** How request bodies are read: JSON in UTF-8 only, said precisely when it is not. */
+function acceptJsonBodies(app: FastifyInstance): void {
   // Only JSON bodies are accepted: any other content type is a 415. A GET's or HEAD's body too:
   // Fastify reads none for them by default, so a form body on a GET was answered as if there were
   // none; read, it is a 415 like any other, and a JSON one a 400 (preValidation, below).
@@ -345,7 +395,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       done(badRequest(`The request body is not valid JSON: ${broken.what} at line ${broken.line}, column ${broken.column}`), undefined);
     });
   });
+}
 
+/** Every route as it is added: the OpenAPI document and the 405s are built from them. */
+function collectRoutes(app: FastifyInstance): RouteOptions[] {
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     // A statement that authenticates its request checks the key, its limit and its scopes, not
@@ -356,7 +409,45 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     routes.push(route);
   });
+  return routes;
+}
 
+/** Keys this process has admitted, by secret hash, with their workspace and its limit. */
+type KnownKeys = Map<string, { workspaceId: string; ratePerMinute: number }>;
+
+/**
+ * The admin token and API keys, each request's rate limit and scopes (onRequest), with what this
+ * process knows of keys to authenticate in a route's own statement; `leave` ends a request counted
+ * as under way.
+ */
+async function authenticateRequests(app: FastifyInstance, opts: ServerOptions, clock: Clock): Promise<{ leave: (workspaceId: string) => void }> {
+  const db = opts.store.db;
+  /**
+   * Keys this process has admitted, by secret hash, with their workspace: for those, a route that
+   * authenticates inside its own statement sends one statement instead of two. Nothing is trusted
+   * from here: the statement checks the key, its revocation, expiry and rate limit as
+   * authenticate() does; a refused key is forgotten.
+   */
+  const keyWorkspaces: KnownKeys = new Map();
+  // Known from the start (the oldest first, so the oldest are forgotten first): after a restart under
+  // load, each key's first request would otherwise cost two statements, a burst the queue carries
+  // for seconds (docs/store.md, "A restart under load").
+  for (const k of (await usableKeys(db, clock.now(), MAX_KNOWN_KEYS)).reverse()) keyWorkspaces.set(k.hash, { workspaceId: k.workspaceId, ratePerMinute: k.ratePerMinute });
+  /**
+   * Requests of each workspace (keys known here, routes that authenticate in their statement) from
+   * their arrival until the statement that counted them returned: a workspace with one under way
+   * is sending several at once. Only chooses how a write is counted; nothing relies on it for
+   * correctness (every path counts exactly).
+   */
+  const underWay = new Map<string, number>();
+  // PGlite runs one statement at a time on its one connection: no request ever waits on a row lock.
+  const countsApart = db.kind === 'postgres';
+  const enter = (ws: string) => underWay.set(ws, (underWay.get(ws) ?? 0) + 1);
+  const leave = (ws: string) => {
+    const n = (underWay.get(ws) ?? 1) - 1;
+    if (n > 0) underWay.set(ws, n);
+    else underWay.delete(ws);
+  };
   app.addHook('onRequest', async (req, reply) => {
     const policy = req.routeOptions.config ?? {};
     const auth = policy.auth ?? (req.routeOptions.url ? 'key' : 'none');
@@ -372,7 +463,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const now = clock.now();
     const params = authParams(token, now);
     const known = policy.authInStatement ? keyWorkspaces.get(params.hash) : undefined;
-    if (known === undefined) return admit(req, reply, policy, params.hash, await authenticate(db, params));
+    if (known === undefined) return admit(keyWorkspaces, req, reply, policy, params.hash, await authenticate(db, params));
     // A key this process admitted before, on a route that authenticates inside its own statement.
     const { workspaceId } = known;
     const busy = countsApart && req.method !== 'GET' && known.ratePerMinute > COUNT_APART_ABOVE_PER_MINUTE && underWay.has(workspaceId);
@@ -385,7 +476,7 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
       // time, each carrying what gathered behind them ("A busy workspace's creations in one statement").
       enter(workspaceId);
       try {
-        return admit(req, reply, policy, params.hash, await authenticate(db, params));
+        return admit(keyWorkspaces, req, reply, policy, params.hash, await authenticate(db, params));
       } finally {
         leave(workspaceId);
       }
@@ -412,69 +503,47 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
           keyWorkspaces.delete(params.hash);
           throw new Error('an API key answered for another workspace than the one it was admitted for');
         }
-        admit(req, reply, policy, params.hash, a);
+        admit(keyWorkspaces, req, reply, policy, params.hash, a);
       },
       settle: async () => {
         if (!deferred.settled) leave(workspaceId);
         deferred.settled = true;
-        admit(req, reply, policy, params.hash, await authenticate(db, params));
+        admit(keyWorkspaces, req, reply, policy, params.hash, await authenticate(db, params));
       },
     };
     req.deferredAuth = deferred;
   });
+  return { leave };
+}
 
-  /**
-   * Keys this process has admitted, by secret hash, with their workspace: for those, a route that
-   * authenticates inside its own statement sends one statement instead of two. Nothing is trusted
-   * from here: the statement checks the key, its revocation, expiry and rate limit as
-   * authenticate() does; a refused key is forgotten.
-   */
-  const keyWorkspaces = new Map<string, { workspaceId: string; ratePerMinute: number }>();
-  // Known from the start (the oldest first, so the oldest are forgotten first): after a restart under
-  // load, each key's first request would otherwise cost two statements, a burst the queue carries
-  // for seconds (docs/store.md, "A restart under load").
-  for (const k of (await usableKeys(db, clock.now(), MAX_KNOWN_KEYS)).reverse()) keyWorkspaces.set(k.hash, { workspaceId: k.workspaceId, ratePerMinute: k.ratePerMinute });
-  /**
-   * Requests of each workspace (keys known here, routes that authenticate in their statement) from
-   * their arrival until the statement that counted them returned: a workspace with one under way
-   * is sending several at once. Only chooses how a write is counted; nothing relies on it for
-   * correctness (every path counts exactly).
-   */
-  const underWay = new Map<string, number>();
-  // PGlite runs one statement at a time on its one connection: no request ever waits on a row lock.
-  const countsApart = db.kind === 'postgres';
-  const enter = (ws: string) => underWay.set(ws, (underWay.get(ws) ?? 0) + 1);
-  const leave = (ws: string) => {
-    const n = (underWay.get(ws) ?? 1) - 1;
-    if (n > 0) underWay.set(ws, n);
-    else underWay.delete(ws);
-  };
-  /** The checks after authentication, in order: headers, rate limit (429), scope and plan (403). */
-  function admit(req: FastifyRequest, reply: FastifyReply, policy: RoutePolicy, hash: string, a: Awaited<ReturnType<typeof authenticate>>): void {
-    const { caller, rateLimit: rl } = a;
-    req.caller = caller;
-    const known = keyWorkspaces.get(hash);
-    if (!known) {
-      if (keyWorkspaces.size >= MAX_KNOWN_KEYS) keyWorkspaces.delete(keyWorkspaces.keys().next().value as string);
-      keyWorkspaces.set(hash, { workspaceId: caller.workspace.id, ratePerMinute: caller.workspace.rate_limit_per_minute });
-    } else known.ratePerMinute = caller.workspace.rate_limit_per_minute;
-    reply.header('X-RateLimit-Limit', String(rl.limit));
-    reply.header('X-RateLimit-Remaining', String(rl.remaining));
-    reply.header('X-RateLimit-Reset', String(rl.reset));
-    if (!rl.allowed) {
-      throw new ApiError(429, 'rate_limit_error', `Rate limit of ${rl.limit} requests per minute exceeded`, undefined, {
-        'Retry-After': String(rl.retryAfter),
-      });
-    }
-    const needed = policy.scope === undefined ? [] : ([] as string[]).concat(policy.scope);
-    if (needed.length && !needed.some((s) => hasScope(caller.key.scopes, s))) {
-      throw new ApiError(403, 'permission_error', `This API key lacks the ${needed.join(' or ')} scope`);
-    }
-    if (policy.feature && (planExcludes[caller.workspace.plan] ?? []).includes(policy.feature)) {
-      throw new ApiError(403, 'permission_error', `The ${caller.workspace.plan} plan does not include ${policy.feature}`);
-    }
+/** The checks after authentication, in order: headers, rate limit (429), scope and plan (403). */
+function admit(keyWorkspaces: KnownKeys, req: FastifyRequest, reply: FastifyReply, policy: RoutePolicy, hash: string, a: Awaited<ReturnType<typeof authenticate>>): void {
+  const { caller, rateLimit: rl } = a;
+  req.caller = caller;
+  const known = keyWorkspaces.get(hash);
+  if (!known) {
+    if (keyWorkspaces.size >= MAX_KNOWN_KEYS) keyWorkspaces.delete(keyWorkspaces.keys().next().value as string);
+    keyWorkspaces.set(hash, { workspaceId: caller.workspace.id, ratePerMinute: caller.workspace.rate_limit_per_minute });
+  } else known.ratePerMinute = caller.workspace.rate_limit_per_minute;
+  reply.header('X-RateLimit-Limit', String(rl.limit));
+  reply.header('X-RateLimit-Remaining', String(rl.remaining));
+  reply.header('X-RateLimit-Reset', String(rl.reset));
+  if (!rl.allowed) {
+    throw new ApiError(429, 'rate_limit_error', `Rate limit of ${rl.limit} requests per minute exceeded`, undefined, {
+      'Retry-After': String(rl.retryAfter),
+    });
   }
+  const needed = policy.scope === undefined ? [] : ([] as string[]).concat(policy.scope);
+  if (needed.length && !needed.some((s) => hasScope(caller.key.scopes, s))) {
+    throw new ApiError(403, 'permission_error', `This API key lacks the ${needed.join(' or ')} scope`);
+  }
+  if (policy.feature && (planExcludes[caller.workspace.plan] ?? []).includes(policy.feature)) {
+    throw new ApiError(403, 'permission_error', `The ${caller.workspace.plan} plan does not include ${policy.feature}`);
+  }
+}
 
+/** Input no route takes: a body on an operation without one, a repeated query parameter, text PostgreSQL cannot store. */
+function refuseUntakenInput(app: FastifyInstance): void {
   // A query parameter sent twice, and text PostgreSQL cannot store (NUL, lone surrogates), are
   // refused before any route sees them.
   app.addHook('preValidation', async (req) => {
@@ -494,15 +563,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     const bad = unstorableText(req.params) ?? unstorableText(req.query) ?? unstorableBody(req.body);
     if (bad) throw invalidField(bad.param, bad.what);
   });
+}
 
-  // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
-  app.addHook('onSend', async (req, reply, payload) => {
-    // A route that authenticates in its own statement answers only after it did.
-    if (req.deferredAuth && !req.deferredAuth.settled) throw new Error(`${req.method} ${req.routeOptions.url} answered before authenticating`);
-    if (!reply.hasHeader('X-RateLimit-Limit')) defaultRateLimitHeaders(reply);
-    return payload;
-  });
-
+/** Every error in the API's envelope; a database fault as a 503, a client's fault never as a 500. */
+function answerErrors(app: FastifyInstance, bodyLimit: number, leave: (workspaceId: string) => void): void {
   app.setErrorHandler(async (err: unknown, req, reply) => {
     // A request that failed before its route's statement authenticated it (a 400 of its query, a
     // store error): authenticated now, so a bad key is still a 401 and the request still counts.
@@ -543,7 +607,10 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     req.log.error({ err: e }, 'request failed');
     return reply.code(500).send(envelope('api_error', 'An internal error occurred; it is safe to retry with backoff'));
   });
+}
 
+/** A path the API has with a method it does not take is a 405 naming those it takes; any other, a 404. */
+function answerUnknownRoutes(app: FastifyInstance, routes: readonly RouteOptions[]): void {
   /** The methods each route path takes, as patterns over a request's path; built at the first unmatched request. */
   let pathMethods: { pattern: RegExp; path: string; methods: Set<string> }[] | undefined;
   const methodsOf = (path: string) => {
@@ -575,30 +642,4 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
     }
     reply.code(404).send(envelope('invalid_request_error', `Unrecognized request URL (${req.method} ${path})`));
   });
-
-  const deps: RouteDeps = { db, clock };
-  await app.register(meRoutes, deps);
-  await app.register(contactRoutes, deps);
-  await app.register(dealRoutes, deps);
-  await app.register(transactionRoutes, deps);
-  await app.register(lookupRoutes, deps);
-  await app.register(adminRoutes, deps);
-  await app.register(catalogRoutes, deps);
-  await registerWebhooks(app, deps, opts.webhooks);
-
-  registerHealth(app, { warming: opts.warming });
-  if (opts.metrics !== false) registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
-  if (opts.editorDir) await registerEditor(app, opts.editorDir);
-
-  let openapi: unknown = null;
-  app.get('/v1/openapi.json', { config: { auth: 'none' }, schema: { hide: true } as never }, async () => {
-    openapi ??= buildOpenApi(routes, sharedSchemas);
-    return openapi;
-  });
-
-  // Old rate-limit windows are useless; drop them every few minutes.
-  const timer = setInterval(() => void pruneRateLimitWindows(db, clock.now()).catch(() => {}), 5 * 60_000);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
-  return app;
 }
