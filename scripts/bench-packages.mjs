@@ -29,7 +29,8 @@ function closure(workspace) {
   const visit = (deps, from) => {
     for (const name of Object.keys(deps ?? {})) {
       if (ours.has(name)) {
-        if (!own.has(name)) own.add(name), visit(lock.packages[ours.get(name)].dependencies, '');
+        // Resolved from the package's own folder first, as Node does: a version it pins may sit there.
+        if (!own.has(name)) own.add(name), visit(lock.packages[ours.get(name)].dependencies, ours.get(name));
         continue;
       }
       const path = find(name, from);
@@ -39,7 +40,7 @@ function closure(workspace) {
       visit({ ...lock.packages[path].dependencies, ...lock.packages[path].optionalDependencies }, path);
     }
   };
-  visit(lock.packages[workspace].dependencies, '');
+  visit(lock.packages[workspace].dependencies, workspace);
   return { thirdParty: seen.size, own: [...own].sort() };
 }
 

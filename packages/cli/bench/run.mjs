@@ -62,6 +62,12 @@ mkdirSync(many);
 const smallText = readFileSync(small, 'utf8');
 for (let i = 0; i < 1000; i++) writeFileSync(join(many, `pack-${String(i).padStart(4, '0')}.json`), smallText.replace('"version": "1.0.0"', `"version": "1.0.${i}"`));
 const manyFloor = `const fs=require('fs'),p=require('path'),d=${JSON.stringify(many)};for(const f of fs.readdirSync(d))JSON.parse(fs.readFileSync(p.join(d,f),'utf8'))`;
+// What a user would otherwise run on them: ajv-cli checking the published JSON Schema alone (its
+// own schemas by reference, formats as core checks them), in one process as `validate` is.
+const schemasDir = join(root, 'schemas');
+const ajvCli = join(root, 'node_modules/ajv-cli/dist/index.js');
+const ajvArgs = ['validate', '--spec=draft2020', '-c', 'ajv-formats', '-s', join(schemasDir, 'pack.schema.json'),
+  ...readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json') && f !== 'pack.schema.json').flatMap((f) => ['-r', join(schemasDir, f)]), '-d', join(many, '*.json')];
 const noisyReport = JSON.parse(spawnSync(process.execPath, [bin, 'validate', '--format', 'json', noisy], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout);
 const noisyFindings = noisyReport.summary.errors + noisyReport.summary.warnings + noisyReport.summary.infos;
 const folderFiles = (function count(d) { return readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? count(join(d, e.name)) : 1), 0); })(noisyFolder);
@@ -102,6 +108,7 @@ const cases = {
   manyFloor: [process.execPath, '-e', manyFloor],
   many: [process.execPath, bin, 'validate', many],
   manyPlain: [process.execPath, plainBin, 'validate', many],
+  manyAjv: [process.execPath, ajvCli, ...ajvArgs],
 };
 /** Empty when a ratio is within its target, else how far past it. */
 const missed = (ratio, target) => (ratio <= target ? '' : ` (target ≤ ${target}×: missed by ${(ratio / target).toFixed(2)}×)`);
@@ -207,6 +214,9 @@ The noisy pack: ${noisyFindings.toLocaleString('en-US')} findings (${noisyReport
 | floor: a fresh \`node\` reading and JSON.parse-ing 1,000 small packs | ${f(m.manyFloor)} | 1.0× | ${mib('manyFloor')} |
 | \`setup-pack validate\` on that folder of 1,000 packs (one process) | ${f(m.many)} | ${(m.many / m.manyFloor).toFixed(2)}× | ${mib('many')} |
 | the same without the V8 code cache | ${f(m.manyPlain)} | ${(m.manyPlain / m.manyFloor).toFixed(2)}× | ${mib('manyPlain')} |
+| ajv-cli 5 on the same files, the JSON Schema alone (one process) | ${f(m.manyAjv)} | ${(m.manyAjv / m.manyFloor).toFixed(2)}× | ${mib('manyAjv')} |
+
+On the 1,000 packs, \`setup-pack validate\` (every rule, every finding placed) takes ${(m.many / m.manyAjv).toFixed(2)}× the time of ajv-cli's schema-only check${missed(m.many / m.manyAjv, 1)}.
 
 ${instructionsSkipped ? `Instructions (callgrind): ${instructionsSkipped}.` : `Instructions counted by callgrind, in millions:
 
