@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../src/clock.js';
@@ -18,6 +19,24 @@ export const ADMIN_TOKEN = 'test-admin-token';
 /** A fresh schema per call, so test files sharing one PostgreSQL database never see each other. */
 export function uniqueSchema(prefix = 't'): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** TEST_DATABASE_URL with `schema` first on its search path: the DATABASE_URL of a process that is to use that schema. */
+export function schemaUrl(schema: string): string {
+  if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
+  return `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+}
+
+/** A new schema on TEST_DATABASE_URL, created now: its name, and the DATABASE_URL of a process that uses it. */
+export async function createSchema(prefix: string, schema = uniqueSchema(prefix)): Promise<{ schema: string; url: string }> {
+  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(`CREATE SCHEMA "${schema}"`);
+  } finally {
+    await db.end();
+  }
+  return { schema, url: schemaUrl(schema) };
 }
 
 export async function openTestStore(kind: StoreKind, schema = uniqueSchema()): Promise<Store> {

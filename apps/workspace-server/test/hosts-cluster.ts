@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { checkAnswers, drive, type Answer } from './fault-load.js';
-import { ADMIN_TOKEN, Client, TEST_DATABASE_URL, uniqueSchema } from './harness.js';
+import { ADMIN_TOKEN, Client, createSchema } from './harness.js';
 import { senderOf, startBalancer, startHost, type Balancer, type Host } from './hosts.js';
 import { freePort } from './private-postgres.js';
 import { echoChallenge, Receiver, type Received } from './webhooks-harness.js';
@@ -40,12 +40,7 @@ export interface Cluster {
 
 /** A schema on TEST_DATABASE_URL, two `serve --workers 2` hosts on it, HAProxy in front, both UP. */
 export async function startCluster(): Promise<Cluster> {
-  const schema = uniqueSchema('hosts');
-  const db = new pg.Client({ connectionString: TEST_DATABASE_URL });
-  await db.connect();
-  await db.query(`CREATE SCHEMA "${schema}"`);
-  await db.end();
-  const databaseUrl = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+  const { schema, url: databaseUrl } = await createSchema('hosts');
   const ports = [await freePort(), await freePort()];
   // Started together, as a deployment's hosts are: the migration lock lets one migrate.
   const hosts = await Promise.all(ports.map((port, i) => startHost(`host${i + 1}`, port, databaseUrl)));
@@ -305,17 +300,8 @@ async function expectResent(hook: HookWorkspace, held: Received[], victims: Rece
  * A lost host started again while clients write through the balancer: HAProxy sends it traffic
  * once its /readyz passes twice, and no request meanwhile goes unanswered or fails.
  */
-export async function rejoin(c: Cluster, host: Host, load: { clients: Record<string, Client> }): Promise<{ host: Host; requests: number }> {
-  let done = false;
-  const writes = Promise.all(Object.values(load.clients).map((client) => drive(client, 2, () => done)));
-  await sleep(300);
-  const again = await c.restart(host);
-  await sleep(1_000);
-  done = true;
-  const answers = (await writes).flat();
-  await checkAnswers(answers, c.databaseUrl);
-  expect(answers.filter((a) => a.status === 503), 'no 503 while a host joins').toEqual([]);
-  return { host: again, requests: answers.length };
+export function rejoin(c: Cluster, host: Host, load: { clients: Record<string, Client> }): Promise<{ host: Host; requests: number }> {
+  return underLoad(c, load, () => c.restart(host), 'no 503 while a host joins');
 }
 
 /**
@@ -324,21 +310,32 @@ export async function rejoin(c: Cluster, host: Host, load: { clients: Record<str
  * done, started again, and put back (`state ready`) to get traffic once /readyz passes. No request
  * fails or goes unanswered meanwhile.
  */
-export async function restartPlanned(c: Cluster, host: Host, load: { clients: Record<string, Client> }): Promise<{ host: Host; requests: number }> {
+export function restartPlanned(c: Cluster, host: Host, load: { clients: Record<string, Client> }): Promise<{ host: Host; requests: number }> {
+  return underLoad(c, load, async () => {
+    expect(await c.balancer.command(`set server workspace_servers/${host.name} state maint`)).toBe('\n');
+    await sleep(500);
+    await host.stop();
+    const again = await startHost(host.name, host.port, c.databaseUrl);
+    c.hosts[c.hosts.indexOf(host)] = again;
+    expect(await c.balancer.command(`set server workspace_servers/${host.name} state ready`)).toBe('\n');
+    await c.balancer.until(host.name, 'UP');
+    return again;
+  }, 'no 503 through a planned restart');
+}
+
+/**
+ * `change` run while every client writes through the balancer, from 300 ms into the writes until a
+ * second after it: every answer checked against the database, and none a 503 (`said` if one is).
+ */
+async function underLoad(c: Cluster, load: { clients: Record<string, Client> }, change: () => Promise<Host>, said: string): Promise<{ host: Host; requests: number }> {
   let done = false;
   const writes = Promise.all(Object.values(load.clients).map((client) => drive(client, 2, () => done)));
   await sleep(300);
-  expect(await c.balancer.command(`set server workspace_servers/${host.name} state maint`)).toBe('\n');
-  await sleep(500);
-  await host.stop();
-  const again = await startHost(host.name, host.port, c.databaseUrl);
-  c.hosts[c.hosts.indexOf(host)] = again;
-  expect(await c.balancer.command(`set server workspace_servers/${host.name} state ready`)).toBe('\n');
-  await c.balancer.until(host.name, 'UP');
+  const host = await change();
   await sleep(1_000);
   done = true;
   const answers = (await writes).flat();
   await checkAnswers(answers, c.databaseUrl);
-  expect(answers.filter((a) => a.status === 503), 'no 503 through a planned restart').toEqual([]);
-  return { host: again, requests: answers.length };
+  expect(answers.filter((a) => a.status === 503), said).toEqual([]);
+  return { host, requests: answers.length };
 }

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { defaultPoolSize, storeParameters } from '../src/db/postgres.js';
-import { ADMIN_TOKEN, Client, expectError, openTestStore, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
+import { ADMIN_TOKEN, Client, createSchema, expectError, openTestStore, schemaUrl, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
 
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
 
@@ -75,7 +75,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
     const schema = uniqueSchema('proc');
     const env = () => ({
       ADMIN_TOKEN,
-      DATABASE_URL: `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`,
+      DATABASE_URL: schemaUrl(schema),
     });
     beforeAll(async () => {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -198,11 +198,7 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
   let p: ServerProcess;
   const schema = uniqueSchema('workers');
   beforeAll(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`CREATE SCHEMA "${schema}"`);
-    await c.end();
-    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    const { url } = await createSchema('workers', schema);
     p = await startServerProcess(['--workers', '2', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: url, METRICS_TOKEN });
   });
   afterAll(async () => {
@@ -317,7 +313,7 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
     db = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await db.connect();
     await db.query(`CREATE SCHEMA "${schema}"`);
-    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    const url = schemaUrl(schema);
     // A poll of a minute: within the test every fan-out but each worker's first is a write's nudge's.
     p = await startServerProcess(['--workers', '2', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: url, WEBHOOK_POLL_MS: '60000' });
   });

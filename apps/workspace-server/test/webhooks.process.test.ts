@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, Client, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess } from './harness.js';
+import { ADMIN_TOKEN, Client, createSchema, startServerProcess, TEST_DATABASE_URL, type ServerProcess } from './harness.js';
 import { echoChallenge, Receiver } from './webhooks-harness.js';
 
 
@@ -104,12 +103,7 @@ describe('a server killed mid-delivery delivers everything after restart', () =>
   }, 180_000);
 
   it.skipIf(!TEST_DATABASE_URL)('on PostgreSQL, resumed by two processes sharing the queue', async () => {
-    const schema = uniqueSchema('whkill');
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`CREATE SCHEMA "${schema}"`);
-    await c.end();
-    const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema},public`)}`;
+    const { url } = await createSchema('whkill');
     await killMidDelivery([], { DATABASE_URL: url }, 2, procs);
   }, 120_000);
 });
