@@ -144,10 +144,11 @@ export interface PlanInstallOptions extends PlanOptions {
  * preview reads them with this too).
  */
 export async function otherLedgers(client: WorkspaceClient, packId: string): Promise<InstallLedger[]> {
-  return othersIn(await listLedgers(client), packId);
+  return otherLedgersIn(await listLedgers(client), packId);
 }
 
-const othersIn = (records: readonly ListedLedger[], packId: string): InstallLedger[] =>
+/** The other packs' ledgers in a ledger list (listLedgers). */
+export const otherLedgersIn = (records: readonly ListedLedger[], packId: string): InstallLedger[] =>
   records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : []));
 
 /**
@@ -202,7 +203,7 @@ export async function planInstall(client: WorkspaceClient, pack: Pack, options: 
   const ledger = listed ? ledgerIn(listed, pack.packId) : ((await readLedger(client, pack.packId))?.ledger ?? null);
   const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
   // With prune, what the workspace's other installed packs hold of this one's items stays.
-  const others = options.prune && ledger ? (listed ? othersIn(listed, pack.packId) : await otherLedgers(client, pack.packId)) : options.others;
+  const others = options.prune && ledger ? (listed ? otherLedgersIn(listed, pack.packId) : await otherLedgers(client, pack.packId)) : options.others;
   return { plan: planPack(pack, ledger, snapshot, { ...options, others }), ledger };
 }
 

@@ -106,15 +106,10 @@ export async function listLedgers(client: WorkspaceClient): Promise<ListedLedger
 }
 
 /**
- * The pack's ledger from the ledger list (one read whatever is installed), with its revision; null
- * when it has none. A browser asking for a pack that is not installed by its own address logs the
- * 404 as an error; the list answers 200 either way.
+ * The pack's ledger in a ledger list (listLedgers), with its revision; null when the list has none
+ * for it. The list answers 200 whatever is installed, where a pack's own address answers 404 for
+ * one not installed, which a browser logs as an error.
  */
-export async function findLedger(client: WorkspaceClient, packId: string): Promise<InstallLedger | null> {
-  return ledgerIn(await listLedgers(client), packId);
-}
-
-/** The pack's ledger in a ledger list, with its revision; null when the list has none for it. */
 export function ledgerIn(records: readonly ListedLedger[], packId: string): InstallLedger | null {
   const r = records.find((x) => x.pack_id === packId);
   return r?.ledger ? { ...r.ledger, revision: r.revision } : null;

@@ -8,7 +8,7 @@ import {
   candidatesOf, COLLECTION_OF_REFERENCE, markReferences, requiredCollections,
   type InstallLedger, type Pack, type ReferenceMark, type ReferenceType, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
-import { describeWait, fetchSnapshot, findLedger, otherLedgers, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
+import { describeWait, fetchSnapshot, ledgerIn, listLedgers, otherLedgers, otherLedgersIn, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
 import type { Connected } from './connection.js';
 
 export interface WorkspaceCatalog {
@@ -145,14 +145,16 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
         const before = again ? undefined : catalogRef.current;
         // A whole read (the first, or Refresh): the ledger, what the pack needs and whatever was read
         // before, anew. Otherwise only the collections not read yet, added to the copy.
-        const ledger = before ? before.ledger : await findLedger(c, p.packId);
+        // The ledger list (one read, 200 whatever is installed) gives the pack's ledger and, for prune, the others'.
+        const listed = before ? undefined : await listLedgers(c);
+        const ledger = before ? before.ledger : ledgerIn(listed!, p.packId);
         const wanted = before
           ? extra.filter((x) => !before.collections.has(x))
           : [...new Set<WorkspaceCollection>([...requiredCollections(p, ledger), ...extra, ...(catalogRef.current?.collections ?? [])])];
         const fresh = await fetchSnapshot(c, wanted, ledger?.state === 'in_progress' ? p.packId : undefined);
         const snapshot: WorkspaceSnapshot = before ? { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } } : fresh;
         // With prune, what the other installed packs hold stays: their ledgers, as the installer reads them.
-        const others = before ? before.others : pruneRef.current && ledger ? await otherLedgers(c, p.packId) : undefined;
+        const others = before ? before.others : pruneRef.current && ledger ? otherLedgersIn(listed!, p.packId) : undefined;
         const next = { packId: p.packId, ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), others, readAt: new Date() };
         catalogRef.current = next;
         setCatalog(next);
