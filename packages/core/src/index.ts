@@ -11,6 +11,7 @@ export { publishedSchemas } from './generated/schemas.js';
 export { RULES } from './rules/index.js';
 export type { Rule, RuleContext } from './rules/rule.js';
 export { NODE_CATALOG, NODE_KINDS, nodeKindInfo, outputHandles, declaredOutcomes, summarizeConfig, describeConfig, type NodeKindInfo, type ConfigField, type ConfigFieldType } from './catalog/nodes.js';
+export { MERGE_TAGS, MERGE_TAG_SCOPES, MERGE_TAG_PATTERN, mergeTagInfo, type MergeTagInfo, type MergeTagScope } from './catalog/merge-tags.js';
 export { buildGraphModel, findCycle, reachableFromTriggers, GraphModel } from './graph/model.js';
 export { checkConnection, outputsList, TRIGGER_CANNOT_BE_ENTERED, type ConnectionCheck, type ConnectionSpec } from './graph/connect.js';
 export { FILTER_GROUP_TYPES, FILTER_OPERATORS, FILTER_FIELD_REFERENCES, isFilterGroup, isFilterCondition, describeFilter, filterText, filterPlace, type FilterGroupType, type SummaryPart } from './filters.js';

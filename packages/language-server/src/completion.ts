@@ -1,7 +1,7 @@
 // Completion where the pack's own rules know the answer: block kinds (the catalog), a block's config
 // fields and their enum values, ids of the right reference type (the pack's keys, and the
 // workspace objects the automation's references name), the handles an edge can leave its source
-// block through, and reference types. Where the cursor is comes from jsonc-parser's getLocation,
+// block through, reference types, and merge tags in a template's text (merge-tags.ts). Where the cursor is comes from jsonc-parser's getLocation,
 // which reads text that is not JSON yet; the block's kind and an edge's source come from the
 // model, or from a tolerant parse of a text small enough to parse on every request.
 import { FILTER_FIELD_REFERENCES, NODE_CATALOG, nodeKindInfo, outputHandles, REFERENCE_TYPES, type ReferenceType } from '@setup-pack/core';
@@ -9,6 +9,7 @@ import { findNodeAtLocation, getLocation, getNodeValue, parseTree, type JSONPath
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Position, type Range } from 'vscode-languageserver';
 import type { DocumentView } from './documents.js';
 import { fieldLine, itemTitle, kindText } from './hover.js';
+import { mergeTagCompletions } from './merge-tags.js';
 
 /** Texts up to this size are parsed (tolerantly) on a completion request for what the model lacks. */
 const MAX_PARSED = 2 << 20;
@@ -58,6 +59,8 @@ class Place {
 }
 
 export function complete(view: DocumentView, position: Position): CompletionList | null {
+  const tags = mergeTagCompletions(view, position);
+  if (tags) return { isIncomplete: false, items: tags };
   const text = view.doc.getText();
   const location = getLocation(text, view.doc.offsetAt(position));
   const place = new Place(view, text, location);

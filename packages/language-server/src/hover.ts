@@ -1,10 +1,11 @@
 // Hover: a block's kind as the node catalog describes it, a key or a use of one as what it binds
-// to, and the findings under the cursor as their rules explain them.
+// to, a merge tag as what fills it in, and the findings under the cursor as their rules explain them.
 import { nodeKindInfo, RULE_METADATA, type ConfigField } from '@setup-pack/core';
 import type { Hover, Position } from 'vscode-languageserver';
 import { ruleDocsUrl, type FindingData } from './diagnostics.js';
 import type { DocumentView } from './documents.js';
 import type { Hit } from './lookup.js';
+import { mergeTagHover } from './merge-tags.js';
 import type { Collection, PackItem, PackModel, RefSite } from './model.js';
 
 const RULES = new Map(RULE_METADATA.map((r) => [r.code, r]));
@@ -23,6 +24,11 @@ export function hover(view: DocumentView, position: Position): Hover | null {
       parts.push(text);
       range = view.range(hit.span);
     }
+  }
+  const tag = mergeTagHover(view, position);
+  if (tag) {
+    parts.push(tag.text);
+    range ??= tag.range;
   }
   for (const d of view.diagnostics ?? []) if (contains(d.range, position)) parts.push(findingText(String(d.code), d.data as FindingData | undefined));
   return parts.length ? { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, ...(range ? { range } : {}) } : null;

@@ -92,7 +92,7 @@ const isEmpty = (answer: unknown) => answer === null || answer === undefined || 
 const CAPABILITIES: InitializeResult['capabilities'] = {
   textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
   hoverProvider: true,
-  completionProvider: { triggerCharacters: ['"'] },
+  completionProvider: { triggerCharacters: ['"', '{'] },
   definitionProvider: true,
   referencesProvider: true,
   renameProvider: { prepareProvider: true },

@@ -105,6 +105,19 @@ describe('a source folder', () => {
     expect(await complete('"assignee_id": "usr_8841"', 18)).toEqual(['usr_8841']);
   });
 
+  it("completes and explains merge tags in a template's body file", async () => {
+    const body = 'templates/tpl-follow-up.html';
+    const uri = uriOf(file(body));
+    const text = read(body).replace('{{owner.signature}}', '{{owner.sig');
+    await client.open(uri, text, 'html');
+    const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionIn(text, '{{owner.sig', 11) });
+    const signature = list.items.find((i) => i.label === 'owner.signature')!;
+    expect(applyEdits(text, [signature.textEdit as never])).toBe(read(body));
+    const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: positionIn(text, '{{contact.first_name}}', 5) });
+    expect((hover.contents as { value: string }).value).toContain("The contact's first name.");
+    await client.close(uri);
+  });
+
   it('outlines an automation file with its blocks', async () => {
     const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: uriOf(file(automation)) } });
     expect(symbols.map((s) => s.name)).toEqual(['new-lead-welcome']);

@@ -102,6 +102,31 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     expect(await completeAt(positionIn(demo, '"usr_8841"', 2))).toEqual(['usr_8841']);
   });
 
+  it("completes and explains merge tags in a template's body and subject, nowhere else", async () => {
+    // An unclosed tag being typed: the name is completed and the braces closed.
+    const typing = demo.replace('"Hi {{contact.first_name}},', '"Hi {{cont,');
+    await setText(typing);
+    const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionIn(typing, '{{cont,', 6) });
+    const first = list.items.find((i) => i.label === 'contact.first_name')!;
+    expect(first.detail).toBe('First name');
+    expect(applyEdits(typing, [first.textEdit as never])).toBe(demo);
+    // Inside a closed tag of the subject: the name and its braces are replaced, nothing doubled.
+    await setText(demo);
+    const subject = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionIn(demo, 'like, {{contact.first_name}}', 10) });
+    const last = subject.items.find((i) => i.label === 'contact.last_name')!;
+    expect(applyEdits(demo, [last.textEdit as never])).toBe(demo.replace('like, {{contact.first_name}}', 'like, {{contact.last_name}}'));
+    // A block's config text is not a template's: no merge tags there.
+    const config = demo.replace('"Not ready yet; keep nurturing."', '"Not ready yet {{"');
+    await setText(config);
+    expect(await completeAt(positionIn(config, 'yet {{', 6))).not.toContain('contact.first_name');
+    await setText(demo);
+    expect(await hoverAt(positionIn(demo, '{{owner.signature}}', 4))).toContain('**Agent signature**');
+    const unknown = demo.replace('{{owner.signature}}', '{{owner.nickname}}');
+    await setText(unknown);
+    expect(await hoverAt(positionIn(unknown, '{{owner.nickname}}', 4))).toContain('not one of the merge tags Setup Pack proposes');
+    await setText(demo);
+  });
+
   it('goes to the definition of a key, and finds its references', async () => {
     const def = await client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(demo, '"template_id": "tpl-welcome-sms"', 20) });
     expect(def.range).toEqual(keyRange(demo, 'tpl-welcome-sms'));
