@@ -15,7 +15,8 @@ export interface AnalysisSink {
   diagnostics(list: LspDiagnostic[]): void;
   /** A source folder's findings, by file. */
   folderDiagnostics(files: { uri: string; diagnostics: LspDiagnostic[] }[]): void;
-  model(model: PackModel): void;
+  /** Where the model goes; without it, the analysis stops at the findings. */
+  model?(model: PackModel): void;
   /** Whether a newer version has come since this one. */
   outdated(): boolean;
 }
@@ -24,6 +25,7 @@ export interface AnalysisSink {
 export function analysePack(text: string, uri: string, version: number, hash: Base64Hasher, sink: AnalysisSink): boolean {
   const result = validatePack(text, { hashBase64: hash });
   sink.diagnostics(result.diagnostics.map((d) => toLspDiagnostic(d, uri)));
+  if (!sink.model) return true;
   if (sink.outdated()) return false;
   // Text that is not JSON has no model: the last one stays, its places moved over the edits since.
   if (result.value === undefined || !result.source) return true;
@@ -44,6 +46,7 @@ export async function analyseFolder(support: SourceFolderSupport, root: string, 
     const uri = pathToFileURL(f.file).href;
     return { uri, diagnostics: f.diagnostics.map((d) => toLspDiagnostic(d, uri)) };
   }));
+  if (!sink.model) return true;
   if (sink.outdated()) return false;
   if (analysis.pack === undefined) return true;
   const files: string[] = [];

@@ -92,6 +92,11 @@ export class PackDocuments {
     this.enqueue(() => this.closed(p));
   }
 
+  /** Whether a pack file (its URI) or a source folder (its root's URI) has a document open. */
+  serves(key: string): boolean {
+    return this.units.has(key);
+  }
+
   /** The handled notifications, for a request that must see every change sent before it. */
   settledNotifications(): Promise<void> {
     return this.queue;

@@ -24,11 +24,26 @@ export interface FolderAnalysis {
   text(file: string): string | undefined;
 }
 
+/** What `setup-pack build` makes of a folder: the pack's text when it builds, and the findings by file. */
+export interface FolderBuild {
+  /** The pack file's text, byte for byte what `setup-pack build` writes; absent when the folder has errors. */
+  text?: string;
+  /** The folder's files that have findings (absolute paths), as build reports them. */
+  files: { file: string; diagnostics: Diagnostic[] }[];
+}
+
 export interface SourceFolderSupport {
   /** The root of the source folder a file (an absolute path) belongs to, when it is one build reads or would read. */
   folderOf(file: string): Promise<string | undefined>;
   /** The folder built and validated, `overlay` (absolute path → text) read in place of the files on disk. */
   analyse(root: string, overlay: ReadonlyMap<string, string>): Promise<FolderAnalysis>;
+  /**
+   * The folder built as `setup-pack build` builds it, `exportedAt` stamped as build stamps it (the
+   * server's SOURCE_DATE_EPOCH, else now) when not given.
+   */
+  build(root: string, exportedAt?: string): Promise<FolderBuild>;
+  /** Whether a path is a file of the folder's layout (a build must not write the pack over one). */
+  isSourceFile(root: string, file: string): boolean;
   /**
    * The path, without its extension, of the files named after the key of item `index` of a list
    * (`automations`, `smartLists`, `pipelines`, `messageTemplates`; undefined for another), given every

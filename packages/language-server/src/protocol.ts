@@ -16,9 +16,13 @@ export interface WorkerData {
 }
 
 /** A pack file's text, or a source folder with its open files' texts (absolute path, text). */
-export type AnalyseJob =
+export type AnalyseJob = (
   | { kind: 'pack'; uri: string; version: number; text: string; slot: number }
-  | { kind: 'folder'; uri: string; root: string; version: number; overlay: [string, string][]; slot: number };
+  | { kind: 'folder'; uri: string; root: string; version: number; overlay: [string, string][]; slot: number }
+) & {
+  /** Findings only, no model: a check of files no request will be asked about. */
+  findingsOnly?: boolean;
+};
 
 /** The lists of a model, sent a slice at a time. */
 export type ModelList = 'items' | 'refs' | 'urls' | 'blocks' | 'automations' | 'fixes';

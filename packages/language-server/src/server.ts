@@ -6,6 +6,7 @@ import {
   type Connection, type InitializeResult,
 } from 'vscode-languageserver/node';
 import { codeActions, FIX_ALL_KIND } from './actions.js';
+import { SERVER_COMMANDS, serveCommands } from './commands.js';
 import { complete } from './completion.js';
 import { PackDocuments, type DocumentView } from './documents.js';
 import { hover } from './hover.js';
@@ -41,6 +42,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Connecti
   const connection = options.connection ?? createConnection(ProposedFeatures.all);
   let documents: PackDocuments | undefined;
   let canRenameFiles = false;
+  let workspaceFolders: string[] = [];
   const scheduler = new Scheduler(options.worker ?? WORKER, { hasher: options.hasher, folders: options.sourceFolders }, {
     reply: (r) => documents?.receive(r),
     failed: (error, job) => {
@@ -53,6 +55,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Connecti
     documents = new PackDocuments(connection, scheduler, typeof asked === 'number' && asked >= 0 ? asked : (options.debounceMs ?? DEFAULT_DEBOUNCE_MS), folders);
     const edits = params.capabilities.workspace?.workspaceEdit;
     canRenameFiles = edits?.documentChanges === true && (edits.resourceOperations ?? []).includes('rename');
+    workspaceFolders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
     return { capabilities: CAPABILITIES, serverInfo: options.serverInfo ?? { name: 'setup-pack' } };
   });
   connection.onDidOpenTextDocument((p) => documents?.open(p));
@@ -82,6 +85,15 @@ export async function startServer(options: ServerOptions = {}): Promise<Connecti
   });
   connection.onCodeAction((p) => withView((v) => codeActions(v, p))(p));
   connection.onDocumentSymbol((p) => withView((v) => documentSymbols(v))(p));
+  serveCommands(connection, () => documents?.settledNotifications(), {
+    worker: options.worker ?? WORKER,
+    modules: { hasher: options.hasher, folders: options.sourceFolders },
+    folders,
+    isOpen: (key) => documents?.serves(key) ?? false,
+    publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }),
+    log: (message) => connection.console.error(message),
+    workspaceFolders: () => workspaceFolders,
+  });
   connection.onShutdown(() => void scheduler.close());
   connection.listen();
   return connection;
@@ -98,4 +110,5 @@ const CAPABILITIES: InitializeResult['capabilities'] = {
   renameProvider: { prepareProvider: true },
   codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND] },
   documentSymbolProvider: true,
+  executeCommandProvider: { commands: Object.values(SERVER_COMMANDS) },
 };

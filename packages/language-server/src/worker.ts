@@ -26,7 +26,7 @@ async function run(job: AnalyseJob): Promise<void> {
   const sink: AnalysisSink = {
     diagnostics: (diagnostics) => slices(diagnostics, (part, last) => reply({ type: 'diagnostics', uri, version, diagnostics: part, last })),
     folderDiagnostics: (files) => reply({ type: 'folder-diagnostics', uri, version, files }),
-    model: (model) => sendModel(uri, version, model),
+    ...(job.findingsOnly ? {} : { model: (model: PackModel) => sendModel(uri, version, model) }),
     outdated,
   };
   let done = false;

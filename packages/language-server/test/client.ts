@@ -47,10 +47,11 @@ export class LspClient {
    * Starts the server and initializes it (initializationOptions: `debounceMs`): `setup-pack lsp
    * --stdio` of `bin` (this checkout's binary by default), or `args` for node (another build of the server).
    */
-  static async start(options: { debounceMs?: number; bin?: string; args?: string[]; cwd?: string; capabilities?: object } = {}): Promise<LspClient> {
+  static async start(options: { debounceMs?: number; bin?: string; args?: string[]; cwd?: string; capabilities?: object; workspaceFolders?: string[] } = {}): Promise<LspClient> {
     const child = spawn(process.execPath, options.args ?? [options.bin ?? BIN, 'lsp', '--stdio'], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const client = new LspClient(child);
-    client.init = await client.request<InitializeResult>('initialize', { processId: process.pid, rootUri: uriOf(ROOT), capabilities: options.capabilities ?? {}, initializationOptions: { debounceMs: options.debounceMs ?? 20 } });
+    const folders = options.workspaceFolders ? { workspaceFolders: options.workspaceFolders.map((path) => ({ uri: uriOf(path), name: path })) } : {};
+    client.init = await client.request<InitializeResult>('initialize', { processId: process.pid, rootUri: uriOf(ROOT), ...folders, capabilities: options.capabilities ?? {}, initializationOptions: { debounceMs: options.debounceMs ?? 20 } });
     await client.connection.sendNotification('initialized', {});
     return client;
   }

@@ -3,12 +3,13 @@
 // stand for. The server imports this module by its path (in its worker thread too): see
 // SourceFolderSupport in @setup-pack/language-server.
 import { join, relative, sep } from 'node:path';
-import type { FolderAnalysis, SourceFolderSupport } from '@setup-pack/language-server';
+import type { FolderAnalysis, FolderBuild, SourceFolderSupport } from '@setup-pack/language-server';
 import type { SourceText } from '@setup-pack/core';
 import { sourceFolderOf } from '../lib/files.js';
 import { compileFolder } from './compile.js';
 import { inLayout, itemFileBase, MANIFEST } from './layout.js';
-import { readTree } from './tree.js';
+import { isSourceFile, readTree } from './tree.js';
+import { exportedAt } from '../lib/pack-input.js';
 
 const encoder = new TextEncoder();
 const toRel = (root: string, abs: string) => relative(root, abs).split(sep).join('/');
@@ -51,9 +52,20 @@ async function analyse(root: string, overlay: ReadonlyMap<string, string>): Prom
   };
 }
 
+/** `setup-pack build <root>`: the pack's text when the folder builds, and the findings by file. */
+async function build(root: string, stamp?: string): Promise<FolderBuild> {
+  const { acceptsProperty, formatPack } = await import('@setup-pack/core');
+  const at = stamp ?? exportedAt(undefined, process.env, (s) => acceptsProperty('pack', 'exportedAt', s));
+  const compiled = await compileFolder(await readTree(root), { exportedAt: at, dir: root, display: (abs) => abs });
+  const files = compiled.reports.map((r) => ({ file: r.path, diagnostics: r.diagnostics }));
+  return compiled.ok && compiled.pack ? { text: formatPack(compiled.pack), files } : { files };
+}
+
 export const sourceFolderSupport: SourceFolderSupport = {
   folderOf,
   analyse,
+  build,
+  isSourceFile,
   itemFileBase: (root, collection, keys, index) => {
     const base = itemFileBase(collection, keys, index);
     return base === undefined ? undefined : join(root, ...base.split('/'));
