@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { sha256Hex, validatePack } from '@setup-pack/core';
 import { repoRoot } from './support/harness.mjs';
 import { artifacts, dragConnect, poll, useEditor } from './support/editor.js';
+import { editorAddress, HandOff } from '../../vscode/src/hand-off.js';
 
 const editor = useEditor('editor end to end');
 
@@ -1259,5 +1260,21 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.locator('.banner').count()).toBe(0);
     expect(await page.title()).toBe('Buyer Lead Starter — Setup Pack editor');
     expect(errors).toEqual([]);
+  });
+
+  it('opens a pack VS Code hands over at an address of its own (the extension\'s Open in Setup Pack editor)', async () => {
+    // The extension's own hand-off: another origin than the editor's, as in VS Code.
+    const handOff = new HandOff();
+    try {
+      const text = readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8');
+      const url = await handOff.offer('listing-marketing.json', text);
+      const { page, errors } = await editor.page(new URL(editorAddress(`${editor.url}/`, url)).search);
+      await page.locator('.react-flow__node').first().waitFor();
+      await poll(() => page.locator('.source .address').textContent()).toBe(url);
+      expect((await packOf(page)).name).toBe((JSON.parse(text) as { name: string }).name);
+      expect(errors).toEqual([]);
+    } finally {
+      await handOff.close();
+    }
   });
 });

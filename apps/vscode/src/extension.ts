@@ -1,9 +1,12 @@
 // The Setup Pack extension: a client of the Setup Pack language server, which it ships (server/,
 // built from packages/language-server and the CLI's source-folder code). Every feature is the
-// server's; this file only starts it for the documents it may serve.
+// server's; this file starts it for the documents it may serve, and gives its commands
+// (commands.ts) their place in VS Code: the command palette and the explorer's context menu.
 import type { ExtensionContext } from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { workspace } from 'vscode';
+import { commands, workspace } from 'vscode';
+import { buildPackCommand, openInEditorCommand, validateWorkspaceCommand } from './commands.js';
+import { HandOff } from './hand-off.js';
 
 let client: LanguageClient | undefined;
 
@@ -19,9 +22,17 @@ export async function activate(context: ExtensionContext): Promise<void> {
     ],
     initializationOptions: { debounceMs: workspace.getConfiguration('setupPack').get<number>('debounceMs') },
   };
-  client = new LanguageClient('setupPack', 'Setup Pack', server, options);
-  await client.start();
-  context.subscriptions.push({ dispose: () => void client?.stop() });
+  const started = new LanguageClient('setupPack', 'Setup Pack', server, options);
+  client = started;
+  const handOff = new HandOff();
+  context.subscriptions.push(
+    commands.registerCommand('setupPack.validateWorkspace', () => validateWorkspaceCommand(started)),
+    commands.registerCommand('setupPack.buildPack', (uri?: unknown) => buildPackCommand(started, uri)),
+    commands.registerCommand('setupPack.openInEditor', (uri?: unknown) => openInEditorCommand(started, handOff, uri)),
+    { dispose: () => void handOff.close() },
+    { dispose: () => void client?.stop() },
+  );
+  await started.start();
 }
 
 export function deactivate(): Promise<void> | undefined {
