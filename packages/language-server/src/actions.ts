@@ -26,22 +26,32 @@ export function codeActions(view: DocumentView, params: CodeActionParams): CodeA
   return out;
 }
 
-/** Every fix of the document, in one action; undefined when there is none (or the text changed under one). */
+/**
+ * Every fix of the pack, in one action: a source folder's in each of its files that has one.
+ * Undefined when there is none, or the text changed under one.
+ */
 export function fixAll(view: DocumentView): CodeAction | undefined {
-  const edits = view.model.fixes.map((f) => textEdit(view, f));
-  if (edits.length === 0 || edits.some((e) => !e)) return undefined;
-  return { title: `Fix all: apply setup-pack fix (${edits.length} ${edits.length === 1 ? 'change' : 'changes'})`, kind: FIX_ALL_KIND, edit: { changes: { [view.doc.uri]: edits as TextEdit[] } } };
+  const places = view.model.fixes.map((f) => view.locate(f.span));
+  if (places.length === 0 || places.some((p) => !p)) return undefined;
+  const changes: Record<string, TextEdit[]> = {};
+  places.forEach((p, i) => (changes[p!.uri] ??= []).push({ range: p!.range, newText: view.model.fixes[i].newText }));
+  return { title: `Fix all: apply setup-pack fix (${places.length} ${places.length === 1 ? 'change' : 'changes'})`, kind: FIX_ALL_KIND, edit: { changes } };
 }
 
 /**
  * The fixes addressing a published finding: those that write where it points, or below (an asset
- * lacking its sha256 points at the asset and names the field).
+ * lacking its sha256 points at the asset and names the field), in the document's file. A source
+ * folder's findings point into their files, which mayBeFixed cannot read: its fixes are made only
+ * when the built pack's findings may be fixed (FolderAnalysis.fixable).
  */
 export function fixesFor(view: DocumentView, d: LspDiagnostic): FixEdit[] {
   const data = d.data as FindingData | undefined;
-  if (d.source !== 'setup-pack' || typeof data?.pointer !== 'string' || !mayBeFixed(data)) return [];
+  if (d.source !== 'setup-pack' || typeof data?.pointer !== 'string' || (view.file < 0 && !mayBeFixed(data))) return [];
   const at = data.missing === undefined ? data.pointer : `${data.pointer}/${escapeToken(data.missing)}`;
-  return view.model.fixes.filter((f) => f.pointer === at || f.pointer.startsWith(`${at}/`));
+  // A finding about a folder's whole file (a body, a file to create) is not one a fix writes.
+  if (view.file >= 0 && at === '') return [];
+  const file = view.file < 0 ? undefined : view.file;
+  return view.model.fixes.filter((f) => f.span.file === file && (f.pointer === at || f.pointer.startsWith(`${at}/`)));
 }
 
 function textEdit(view: DocumentView, fix: FixEdit): TextEdit | undefined {

@@ -6,7 +6,7 @@ import { validatePack, type Base64Hasher, type LocateRequest } from '@setup-pack
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { toLspDiagnostic } from './diagnostics.js';
 import type { FolderAnalysis, SourceFolderSupport } from './folder-support.js';
-import { fixEdits } from './fixes.js';
+import { fixEdits, pathOf, targetEdits, type FixTarget } from './fixes.js';
 import { itemPointer, type PackModel, type Span } from './model.js';
 import { packModel } from './pack-model.js';
 import { placeInText, textPlacer, type Placer } from './spans.js';
@@ -40,7 +40,7 @@ export function analysePack(text: string, uri: string, version: number, hash: Ba
  * A source folder: its files built and validated (the CLI's reading, `validate <folder>`), findings
  * by file, and the model of the built pack with each place in the file it was read from.
  */
-export async function analyseFolder(support: SourceFolderSupport, root: string, overlay: ReadonlyMap<string, string>, version: number, sink: AnalysisSink): Promise<boolean> {
+export async function analyseFolder(support: SourceFolderSupport, root: string, overlay: ReadonlyMap<string, string>, version: number, hash: Base64Hasher, sink: AnalysisSink): Promise<boolean> {
   const analysis = await support.analyse(root, overlay);
   sink.folderDiagnostics(analysis.files.map((f) => {
     const uri = pathToFileURL(f.file).href;
@@ -53,6 +53,7 @@ export async function analyseFolder(support: SourceFolderSupport, root: string, 
   const placer = folderPlacer(analysis, files);
   const model = packModel(analysis.pack, placer, version);
   placeKeyCopies(model, analysis, placer);
+  if (analysis.fixable) model.fixes = targetEdits(analysis.pack, hash, folderTarget(analysis, placer));
   model.files = files.map((f) => pathToFileURL(f).href);
   sink.model(model);
   return true;
@@ -70,6 +71,33 @@ function placeKeyCopies(model: PackModel, analysis: FolderAnalysis, placer: Fold
 interface FolderPlacer extends Placer {
   /** Pointers of one file of the folder. */
   placeIn(file: string, requests: readonly LocateRequest[]): (Span | undefined)[];
+  /** A file's index among the model's files. */
+  fileIndex(file: string): number;
+}
+
+/**
+ * Where core's fixes of the built pack are written in a folder: each value in the file the build
+ * read it from, named by its pointer in that file (as the folder's findings name it); a property
+ * added, in the file holding the object it is added to.
+ */
+function folderTarget(analysis: FolderAnalysis, placer: FolderPlacer): FixTarget {
+  return {
+    placer,
+    pointerOf: (pointer) => analysis.locate(pointer).pointer,
+    insertion: (pointer) => {
+      const where = analysis.locate(pointer);
+      const text = analysis.text(where.file);
+      if (where.pointer === undefined || text === undefined) return undefined;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+      const path = pathOf(where.pointer, value);
+      return path && { text, path, file: placer.fileIndex(where.file) };
+    },
+  };
 }
 
 /** Each pointer of the built pack placed in the file the build read it from (one scan of each file). */
@@ -77,6 +105,7 @@ function folderPlacer(analysis: FolderAnalysis, files: string[]): FolderPlacer {
   const indexes = new Map<string, number>();
   const indexOf = (file: string) => indexes.get(file) ?? (indexes.set(file, files.push(file) - 1), files.length - 1);
   return {
+    fileIndex: indexOf,
     placeIn(file, requests) {
       const source = analysis.sources.get(file);
       return source ? placeInText(source, requests, indexOf(file)) : requests.map(() => undefined);

@@ -6,7 +6,7 @@
 import { escapeToken, fixedPack, mayBeFixed, parsePointer, type Base64Hasher, type Diagnostic, type SourceText } from '@setup-pack/core';
 import { modify, type FormattingOptions } from 'jsonc-parser';
 import type { FixEdit } from './model.js';
-import { Spots, textPlacer } from './spans.js';
+import { Spots, textPlacer, type Placer } from './spans.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -15,14 +15,39 @@ const own = (o: Obj, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 /** What fixedPack changed at one place. */
 type Change = { op: 'set'; pointer: string; value: unknown } | { op: 'rename'; pointer: string; to: string } | { op: 'add'; pointer: string; key: string; value: unknown };
 
+/**
+ * Where a fix's changes are written. A pack file: the pack's own pointers in its text. A source
+ * folder: each pointer of the built pack in the file the build read it from (the folder's placer),
+ * and named by its pointer in that file, as the folder's findings name it.
+ */
+export interface FixTarget {
+  placer: Placer;
+  /** The pointer a finding at this place names; undefined where no file holds it as JSON (a body file). */
+  pointerOf(pointer: string): string | undefined;
+  /** For a property added at `pointer`: the text it is written in, its path there, and the file. */
+  insertion(pointer: string): { text: string; path: (string | number)[]; file?: number } | undefined;
+}
+
 /** The fixes of `value` (read from `source`) as edits, or none when no finding is one a fix addresses. */
 export function fixEdits(value: unknown, source: SourceText, diagnostics: readonly Diagnostic[], hash: Base64Hasher): FixEdit[] {
   if (!diagnostics.some(mayBeFixed)) return [];
+  return targetEdits(value, hash, {
+    placer: textPlacer(source),
+    pointerOf: (pointer) => pointer,
+    insertion: (pointer) => {
+      const path = pathOf(pointer, value);
+      return path && { text: source.text, path };
+    },
+  });
+}
+
+/** The fixes of a pack, written where `target` says (asked once a finding may be fixed: mayBeFixed). */
+export function targetEdits(value: unknown, hash: Base64Hasher, target: FixTarget): FixEdit[] {
   const { pack: fixed } = fixedPack(value, hash);
   if (fixed === value) return [];
   const changes: Change[] = [];
   compare(value, fixed, '', changes);
-  return toEdits(changes, value, source);
+  return toEdits(changes, target);
 }
 
 function compare(a: unknown, b: unknown, pointer: string, out: Change[]): void {
@@ -51,39 +76,41 @@ function compareObjects(a: Obj, b: Obj, pointer: string, out: Change[]): boolean
   return true;
 }
 
-function toEdits(changes: readonly Change[], value: unknown, source: SourceText): FixEdit[] {
+function toEdits(changes: readonly Change[], target: FixTarget): FixEdit[] {
   const spots = new Spots();
   const handles = changes.map((c) => (c.op === 'add' ? -1 : spots.want(c.pointer, c.op === 'rename')));
-  const spans = spots.place(textPlacer(source));
+  const spans = spots.place(target.placer);
   const out: FixEdit[] = [];
   changes.forEach((c, i) => {
+    const pointer = target.pointerOf(c.pointer);
+    if (pointer === undefined) return;
     if (c.op === 'add') {
-      out.push(...insertion(c, value, source.text));
+      out.push(...insertion(c, pointer, target));
       return;
     }
     const span = spans[handles[i]];
     if (!span) return;
     const last = parsePointer(c.pointer).pop() ?? '';
-    if (c.op === 'set') out.push({ pointer: c.pointer, span, newText: JSON.stringify(c.value), title: `Set ${last} to ${shown(c.value)}` });
-    else out.push({ pointer: c.pointer, span, newText: JSON.stringify(c.to), title: `Rename ${last} to ${c.to}` });
+    if (c.op === 'set') out.push({ pointer, span, newText: JSON.stringify(c.value), title: `Set ${last} to ${shown(c.value)}` });
+    else out.push({ pointer, span, newText: JSON.stringify(c.to), title: `Rename ${last} to ${c.to}` });
   });
   return out;
 }
 
 /** A property added, written by jsonc-parser's modify in the text's own indentation. */
-function insertion(c: Extract<Change, { op: 'add' }>, value: unknown, text: string): FixEdit[] {
-  const path = pathOf(c.pointer, value);
-  if (!path) return [];
-  return modify(text, path, c.value, { formattingOptions: formattingOf(text) }).map((e) => ({
-    pointer: c.pointer,
-    span: { start: e.offset, end: e.offset + e.length },
+function insertion(c: Extract<Change, { op: 'add' }>, pointer: string, target: FixTarget): FixEdit[] {
+  const at = target.insertion(c.pointer);
+  if (!at) return [];
+  return modify(at.text, at.path, c.value, { formattingOptions: formattingOf(at.text) }).map((e) => ({
+    pointer,
+    span: at.file === undefined ? { start: e.offset, end: e.offset + e.length } : { start: e.offset, end: e.offset + e.length, file: at.file },
     newText: e.content,
     title: `Add ${c.key}: ${shown(c.value)}`,
   }));
 }
 
 /** A pointer as jsonc-parser's path: array indexes as numbers (read from the value it points into). */
-function pathOf(pointer: string, value: unknown): (string | number)[] | undefined {
+export function pathOf(pointer: string, value: unknown): (string | number)[] | undefined {
   const path: (string | number)[] = [];
   let v: unknown = value;
   for (const token of parsePointer(pointer)) {

@@ -11,6 +11,8 @@ export interface FolderAnalysis {
   files: { file: string; diagnostics: Diagnostic[] }[];
   /** The pack the files build, when they build one (with findings or without). */
   pack?: unknown;
+  /** Whether a finding of the built pack is about a place core's fixes write (core's mayBeFixed). */
+  fixable?: boolean;
   /** Where a value of the built pack is written: a file of the folder, and a pointer inside it (none: the whole file). */
   locate(packPointer: string): { file: string; pointer?: string };
   /**

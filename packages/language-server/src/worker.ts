@@ -32,7 +32,7 @@ async function run(job: AnalyseJob): Promise<void> {
   let done = false;
   try {
     if (job.kind === 'pack') done = analysePack(job.text, uri, version, hash, sink);
-    else if (folders) done = await analyseFolder(folders, job.root, new Map(job.overlay), version, sink);
+    else if (folders) done = await analyseFolder(folders, job.root, new Map(job.overlay), version, hash, sink);
   } finally {
     reply({ type: 'done', uri, version, dropped: !done });
   }

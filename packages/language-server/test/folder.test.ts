@@ -6,9 +6,9 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CompletionList, DocumentSymbol, Hover, Location, RenameFile, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver';
+import type { CodeAction, CompletionList, DocumentSymbol, Hover, Location, RenameFile, TextDocumentEdit, WorkspaceEdit } from 'vscode-languageserver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, buildServer, DEMO_PACK, LspClient, ROOT, uriOf } from './client.js';
+import { BIN, buildServer, DEMO_PACK, FIXTURES, LspClient, ROOT, uriOf } from './client.js';
 import { applyEdits, fromLsp, positionIn, rangeOf, type Finding } from './compare.js';
 
 let client: LspClient;
@@ -116,6 +116,31 @@ describe('a source folder', () => {
     const hover = await client.request<Hover>('textDocument/hover', { textDocument: { uri }, position: positionIn(text, '{{contact.first_name}}', 5) });
     expect((hover.contents as { value: string }).value).toContain("The contact's first name.");
     await client.close(uri);
+  });
+
+  it("offers core's fixes in a folder's files: a quick fix on its finding, and Fix all across the files", async () => {
+    const root = join(mkdtempSync(join(tmpdir(), 'setup-pack-lsp-fixes-')), 'listings');
+    expect(spawnSync(process.execPath, [BIN, 'unpack', join(FIXTURES, 'invalid/asset-sha256-mismatch.json'), root]).status).toBe(0);
+    const pipeline = join(root, 'pipelines/listings.json');
+    writeFileSync(pipeline, readFileSync(pipeline, 'utf8').replace('"probability": 100,\n      "stageType": "CLOSED_WON"', '"probability": 95,\n      "stageType": "CLOSED_WON"'));
+    const assets = join(root, 'assets.json');
+    const uri = uriOf(assets);
+    const since = client.publications(uri).length;
+    await client.open(uri, readFileSync(assets, 'utf8'));
+    const diagnostics = await nextPublication(uri, since);
+    const mismatch = diagnostics.find((d) => d.code === 'asset/sha256-mismatch')!;
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: mismatch.range, context: { diagnostics: [mismatch] } });
+    const quick = actions.find((a) => a.kind === 'quickfix' && !a.title.startsWith('Fix all'))!;
+    expect(quick.title).toMatch(/^Set sha256 to "[0-9a-f]+…" \(setup-pack fix\)$/);
+    expect(Object.keys(quick.edit!.changes!)).toEqual([uri]);
+    // Fix all: the asset's hash here, the won stage's probability in the pipeline's file.
+    const [all] = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: mismatch.range, context: { diagnostics: [], only: ['source.fixAll.setup-pack'] } });
+    expect(Object.keys(all.edit!.changes!).sort()).toEqual([uri, uriOf(pipeline)].sort());
+    await client.close(uri);
+    applyToDisk(all.edit!);
+    const left = cliFolder(root);
+    expect([...left.values()].flat().map((f) => f.code).filter((c) => c === 'asset/sha256-mismatch' || c === 'pipeline/probability-normalised')).toEqual([]);
+    expect(readFileSync(pipeline, 'utf8')).toContain('"probability": 100,');
   });
 
   it('outlines an automation file with its blocks', async () => {

@@ -14,6 +14,8 @@ export interface CompileResult {
   built: BuildResult;
   /** The text of a file of the folder as read (a parsed JSON file, or any other file decoded), by its path in the folder. */
   source(file: string): SourceText | undefined;
+  /** Whether a finding of the built pack is about a place core's fixes write (mayBeFixed, asked of its pack pointer). */
+  fixable: boolean;
 }
 
 /** The folder's files built into a pack (buildFromFiles), its links that lead out refused. */
@@ -26,7 +28,7 @@ export function buildTree(tree: SourceTree, exportedAt: string): BuildResult {
 }
 
 export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
-  const [{ validatePack, createSourceText, placesKey, blocksUse }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+  const [{ validatePack, createSourceText, placesKey, blocksUse, mayBeFixed }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
   const files = tree.files;
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
@@ -54,6 +56,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     add(file, rest);
   }
   let pack = result.pack;
+  let fixable = false;
   // Stray files do not change the pack, and a number JSON cannot hold is a finding about one value
   // of it, so it is still worth validating; a missing or broken source file would only add noise
   // downstream.
@@ -78,6 +81,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     // pointer and position rewritten) rather than copied: with tens of thousands of findings the
     // copies, and the arrays that carried them to placement, were garbage the collector copied.
     const ds = validation.diagnostics;
+    fixable = ds.some(mayBeFixed);
     const at: Spot[] = new Array(ds.length);
     const notes = new Map<number, Spot[]>();
     const all: Spot[] = [];
@@ -122,7 +126,7 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     const isText = /\.(json|html|txt)$/.test(file);
     return { path: options.display(join(options.dir, ...file.split('/'))), ...(src && isText ? { text: src.text } : {}), diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
   });
-  return { pack, reports, ok: pack !== undefined, built: result, source: sourceOf };
+  return { pack, reports, ok: pack !== undefined, built: result, source: sourceOf, fixable };
 }
 
 const reportsNumberRange = (ds: readonly Diagnostic[]) => ds.some((d) => d.code === 'json/number-range');
