@@ -39,6 +39,12 @@ describe('setup-pack simulate', () => {
     expect(loop.stdout).toMatch(/^loop: Sam Sample is back in the state of 2026-10-30T18:45:00-04:00: "Warm lead" → "Hot lead" → "Warm lead" repeats every moment, without pause, and each turn sends 1 email$/m);
     const json = run(['simulate', LOOP, '--event', 'contact_created', '--format', 'json', ...AT]);
     expect(validate(JSON.parse(json.stdout)), JSON.stringify(validate.errors)).toBe(true);
+    // A reply before the email: the welcome ends (stop on reply), and the timeline says so.
+    const replied = run(['simulate', DEMO, '--event', 'contact_created', '--reply-at', '2026-10-30T19:10:00-04:00', '--format', 'json', ...AT]);
+    const withReply = JSON.parse(replied.stdout);
+    expect(validate(withReply), JSON.stringify(validate.errors)).toBe(true);
+    expect(withReply.start.replyAt).toBe('2026-10-30T19:10:00-04:00');
+    expect(withReply.steps.map((s: { does: string }) => s.does)).toContain('Sam Sample replies to the SMS sent at 2026-10-30T18:45:00-04:00: "New lead welcome" ends (stop on reply)');
   });
 
   it('says what it cannot read, naming the option, with exit 2', () => {
@@ -48,6 +54,7 @@ describe('setup-pack simulate', () => {
       [['--event', 'tag_added', '--stage', 'Nurture'], 'setup-pack simulate: --stage does not go with --event tag_added, which names a tag: give --tag'],
       [['--event', 'contact_created', '--at', 'tomorrow'], 'setup-pack simulate: --at: "tomorrow" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)'],
       [['--event', 'contact_created', '--contact', join(ROOT, 'package.json')], `setup-pack simulate: --contact ${join(ROOT, 'package.json')}: first_name: no first_name (a string), so it is not a contact (GET /v1/contacts/{id} gives one)`],
+      [['--event', 'contact_created', '--at', '2026-10-30T18:45:00-04:00', '--reply-at', '2026-10-30T18:00:00-04:00'], 'setup-pack simulate: --reply-at: the reply (2026-10-30T18:00:00-04:00) comes before the event (2026-10-30T18:45:00-04:00)'],
       [[], 'setup-pack simulate: --event is required'],
     ];
     for (const [args, said] of cases) {

@@ -4,7 +4,7 @@ import { RULE_METADATA } from './rules/metadata.js';
 import { validatePack } from './validate.js';
 import { NODE_CATALOG } from './catalog/nodes.js';
 import { MERGE_TAGS, MERGE_TAG_SCOPES } from './catalog/merge-tags.js';
-import { EFFECTS, EVENT_WORDS, type BlockEffects } from './behaviour/effects.js';
+import { EFFECTS, EVENT_WORDS, TRIGGER_CONDITIONS, type BlockEffects } from './behaviour/effects.js';
 
 export interface RuleExample {
   code: string;
@@ -122,12 +122,14 @@ function mergeTagLines(): string[] {
 }
 
 /** A block's effects in words, for the table of docs/behaviour.md. */
-function effectWords(e: BlockEffects): { starts: string; causes: string } {
+function effectWords(kind: string, e: BlockEffects): { starts: string; causes: string } {
   const subject = (fields?: readonly string[]) => (fields?.length ? ` (${fields.map((f) => `\`${f}\``).join(' or ')})` : '');
   let starts = '—';
   if (e.starts?.on === 'external') starts = `outside only: ${e.starts.what}`;
   else if (e.starts?.on === 'time') starts = e.starts.how === 'schedule' ? 'set times (`cron`)' : 'a date on the contact (`field`, `offset_days`, `time_of_day`)';
   else if (e.starts) starts = `${EVENT_WORDS[e.starts.on]}${subject(e.starts.subject)}`;
+  const conditions = TRIGGER_CONDITIONS[kind] ?? [];
+  if (conditions.length) starts += `, when ${conditions.map((c) => `\`${c.field}\` is the ${c.equals}`).join(' and ')}`;
   const causes = [
     ...(e.causes ?? []).map((c) => `${c.certainty === 'possible' ? 'may cause ' : ''}${EVENT_WORDS[c.event]}${subject(c.subject)}${c.whenStageType ? ` when the stage is ${c.whenStageType}` : ''}`),
     ...(e.automations ? [`${e.automations.does === 'start' ? 'starts the automation' : 'stops the automations'} \`${e.automations.field}\``] : []),
@@ -142,7 +144,7 @@ function effectWords(e: BlockEffects): { starts: string; causes: string } {
 export function renderBehaviourTable(): string {
   const lines = ['| Block | Started by | Causes |', '|---|---|---|'];
   for (const [kind, e] of EFFECTS) {
-    const w = effectWords(e);
+    const w = effectWords(kind, e);
     lines.push(`| \`${kind}\` | ${kind.startsWith('trigger.') ? w.starts : ''} | ${kind.startsWith('trigger.') ? '' : w.causes} |`);
   }
   return lines.join('\n');
@@ -200,13 +202,13 @@ function behaviourLines(): string[] {
     '## Simulating a contact',
     '',
     '```sh',
-    'setup-pack simulate pack.json --event tag_added --tag hot --contact rosa.json --at 2026-12-04T18:45:00-05:00 --time-zone America/New_York [--days 30] [--holiday 2026-12-25] [--format pretty|json]',
+    'setup-pack simulate pack.json --event tag_added --tag hot --contact rosa.json --at 2026-12-04T18:45:00-05:00 --time-zone America/New_York [--days 30] [--holiday 2026-12-25] [--reply-at 2026-12-04T19:30:00-05:00] [--format pretty|json]',
     'setup-pack simulate pack.json --event manual --automation welcome --contact-id con_123 --url $WORKSPACE_URL --key $WORKSPACE_API_KEY',
     '```',
     '',
-    '`--event` is a trigger kind without `trigger.`; the subject it names is given by `--tag`, `--stage`, `--field`, `--template`, `--pipeline`, `--deal-stage` (a pack key or a name), or for `manual` `--automation`. The contact is a JSON file in the API\'s contact shape (`first_name` required; `tags`, `stage`, `custom_fields` read), a real contact with `--contact-id`, or a sample contact with no tags. `--at` defaults to now, `--time-zone` to UTC.',
+    '`--event` is a trigger kind without `trigger.`; the subject it names is given by `--tag`, `--stage`, `--field`, `--template`, `--pipeline`, `--deal-stage` (a pack key or a name), or for `manual` `--automation`. The contact is a JSON file in the API\'s contact shape (`first_name` required; `tags`, `stage`, `lead_source`, `custom_fields` read), a real contact with `--contact-id`, or a sample contact with no tags. `--at` defaults to now, `--time-zone` to UTC.',
     '',
-    'The simulation is deterministic. It applies the event to the contact, starts the automations it starts, and runs their blocks in time order: waits in the workspace\'s time zone (daylight-saving changes included), messages held to the send window, events started in other automations after the blocks of the current run that follow without a wait. A `control.if` whose conditions the contact\'s fields decide takes that branch and says why; one they cannot decide (a field the contact lacks, an operator we do not read) is followed both ways on one timeline, each step marked with what it assumes, and listed under **assumed**. `control.ai_branch` forks likewise; `control.loop` runs `each` once, then `done`. Possible events (an email opened) are not simulated: a step lists them under **may**. `action.stop_automations` stops the contact\'s runs; do-not-contact and unsubscribed contacts get no messages. When the contact and its runs come back to a state seen before, the timeline has found a **loop**: it stops there and names it, with its period and the messages of each turn. It ends with the messages per channel in the first 24 hours and 7 days.',
+    'The simulation is deterministic. It applies the event to the contact, starts the automations it starts, and runs their blocks in time order: waits in the workspace\'s time zone (daylight-saving changes included), messages held to the send window, events started in other automations after the blocks of the current run that follow without a wait. A trigger starts when its subject matches and, where its config narrows it, when the stage the contact leaves (`from_stage_id` of a stage change) or the contact\'s stage and lead source (`stage_id`, `lead_source_id` of a contact added) match too; a fact the contact does not give is taken to match, and said under **assumed**. A `control.if` whose conditions the contact\'s fields decide takes that branch and says why; one they cannot decide (a field the contact lacks, an operator we do not read) is followed both ways on one timeline, each step marked with what it assumes, and listed under **assumed**. `control.ai_branch` forks likewise; `control.loop` runs `each` once, then `done`. Possible events (an email opened) are not simulated: a step lists them under **may**. `action.stop_automations` stops the contact\'s runs; do-not-contact and unsubscribed contacts get no messages. A message goes out when the send window opens and, with a `daily_send_limit`, on the first day whose count of messages to the contact is under it (held, it is sent then, unless its run was stopped meanwhile). With `--reply-at`, the contact replies then to the last message sent before: the runs of automations with `stop_on_reply` end, and the reply starts the automations on "email replied" (that email\'s template) or "SMS received". When the contact and its runs come back to a state seen before, the timeline has found a **loop**: it stops there and names it, with its period and the messages of each turn. It ends with the messages per channel in the first 24 hours and 7 days.',
     '',
     'Exit codes: 0 simulated; 1 the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read). Each error names the option it is about.',
     '',
@@ -214,9 +216,10 @@ function behaviourLines(): string[] {
     '',
     '## Limits',
     '',
-    '- Trigger config beyond the subject (a `from_stage_id`, a lead source of `contact_created`, a cron\'s day of month) is not read when matching: such a trigger is taken to start.',
+    '- Trigger config the effects model does not list (a cron\'s day of month, a transaction\'s side as it starts) is not read when matching: such a trigger is taken to start. A condition on a fact the contact does not give (no lead source) is taken to hold, and the timeline says so under **assumed**.',
     '- Branches after an undecided condition share one contact state on one timeline; they are not simulated apart.',
-    '- The daily send limit, replies (`stop_on_reply`) and other contacts are not simulated.',
+    '- Other contacts are not simulated: the daily send limit counts this contact\'s messages only, where a busy workspace reaches it sooner.',
+    '- A reply is one event at a given time (`--reply-at`); what the contact writes is not read (an SMS trigger\'s `keyword` is taken to match).',
     '',
   ];
 }

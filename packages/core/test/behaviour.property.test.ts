@@ -83,13 +83,24 @@ describe('the effects model', () => {
       zone: fc.constantFrom(...ZONES),
       holidays: fc.uniqueArray(fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-01-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)), { maxLength: 30 }),
       days: fc.integer({ min: 1, max: 40 }),
+      replyAfter: fc.option(fc.integer({ min: 0, max: 40 * 1440 })),
     });
     fc.assert(
-      fc.property(validPack({ maxItems: 3 }), input, (pack, { event, at, zone, holidays, days }) => {
-        const t = simulate(pack, { event, contact: { first_name: 'Rosa' }, at, timeZone: zone, holidays, days });
+      fc.property(validPack({ maxItems: 3 }), input, (pack, { event, at, zone, holidays, days, replyAfter }) => {
+        const replyAt = replyAfter === null ? {} : { replyAt: new Date(Date.parse(at) + replyAfter * 60000).toISOString() };
+        const t = simulate(pack, { event, contact: { first_name: 'Rosa' }, at, timeZone: zone, holidays, days, ...replyAt });
         expect(['done', 'loop', 'horizon', 'limit']).toContain(t.ended);
-        for (const s of t.steps.filter((x) => x.message)) expect(inItsWindow(pack, s.automation, s.at, zone, holidays), `${s.automation} ${s.node} at ${s.at}`).toBe(true);
-        for (let i = 1; i < t.steps.length; i++) expect(Date.parse(t.steps[i].at) >= Date.parse(t.steps[i - 1].at) || t.steps[i].message !== undefined || t.steps[i - 1].message !== undefined).toBe(true);
+        const sentOn = new Map<string, number>();
+        for (const s of t.steps.filter((x) => x.message)) {
+          expect(inItsWindow(pack, s.automation, s.at, zone, holidays), `${s.automation} ${s.node} at ${s.at}`).toBe(true);
+          // No message beyond its automation's daily send limit, counting the contact's messages of that day.
+          const w = wallOf(Date.parse(s.at), zone);
+          const day = `${w.year}-${w.month}-${w.day}`;
+          sentOn.set(day, (sentOn.get(day) ?? 0) + 1);
+          expect(sentOn.get(day), `${s.automation} ${s.node} at ${s.at}`).toBeLessThanOrEqual(flowSettings(pack.automations!.find((a) => a.key === s.automation)!.document.settings).dailySendLimit ?? Infinity);
+        }
+        // The timeline is in time order: a held message is recorded when it goes out.
+        for (let i = 1; i < t.steps.length; i++) expect(Date.parse(t.steps[i].at)).toBeGreaterThanOrEqual(Date.parse(t.steps[i - 1].at));
       }),
       { numRuns, seed },
     );

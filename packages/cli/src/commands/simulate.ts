@@ -38,6 +38,7 @@ export const spec: CommandSpec = {
     'time-zone': { type: 'string', value: '<zone>', description: "The workspace's time zone, an IANA name (default UTC)." },
     days: { type: 'string', value: '<n>', description: 'How many days to follow (default 30).' },
     holiday: { type: 'string', multiple: true, value: '<YYYY-MM-DD>', description: "A workspace holiday, for send_window_skip_holidays (repeatable)." },
+    'reply-at': { type: 'string', value: '<time>', description: 'When the contact replies (RFC 3339), to the last message sent before then: runs with stop_on_reply end, reply triggers start.' },
     url: { type: 'string', value: '<base>', env: { name: 'WORKSPACE_URL', what: 'the workspace API base address' }, description: 'Workspace API base address (for --contact-id).' },
     key: { type: 'string', value: '<key>', env: { name: 'WORKSPACE_API_KEY', what: 'the workspace API key' }, description: 'Workspace API key (for --contact-id).' },
     format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
@@ -99,7 +100,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   }
   let timeline: Timeline;
   try {
-    timeline = simulate(pack, { event, subject: subject?.value, contact, at: (args.values.at as string | undefined) ?? new Date().toISOString(), days, timeZone: args.values['time-zone'] as string | undefined, holidays: args.values.holiday as string[] | undefined });
+    timeline = simulate(pack, { event, subject: subject?.value, contact, at: (args.values.at as string | undefined) ?? new Date().toISOString(), days, timeZone: args.values['time-zone'] as string | undefined, holidays: args.values.holiday as string[] | undefined, replyAt: args.values['reply-at'] as string | undefined });
   } catch (e) {
     if (e instanceof SimulateError) throw new UsageError(`${optionOf(e.field, args, subject?.option)}: ${e.message}`);
     throw e;
@@ -116,7 +117,7 @@ function optionOf(field: string, args: Parsed, subjectOption?: string): string {
     return field === 'contact' ? source : `${source}: ${field.slice('contact.'.length)}`;
   }
   if (field === 'subject') return subjectOption ? `--${subjectOption}` : '--event';
-  return { timeZone: '--time-zone', holidays: '--holiday' }[field] ?? `--${field}`;
+  return { timeZone: '--time-zone', holidays: '--holiday', replyAt: '--reply-at' }[field] ?? `--${field}`;
 }
 
 /** A timeline as lines a person reads: each day once, then each step with its time, automation and block. */

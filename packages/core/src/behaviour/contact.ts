@@ -12,6 +12,8 @@ export interface SimContact {
   /** Tags and stage as pack keys where the pack knows them (else as the contact names them). */
   tags: Set<string>;
   stage?: string;
+  /** The contact's lead source, as a pack key where the pack knows it. */
+  leadSource?: string;
   fields: Map<string, unknown>;
   doNotContact: Set<string>;
   emailSubscribed: boolean;
@@ -38,9 +40,10 @@ function keyOf(value: unknown, known: ReadonlyMap<string, string>): string | und
 /**
  * The contact as the simulator reads it: `first_name` is required (the timeline names the
  * contact); `tags` a list of tag objects (`{id, name}`) or strings; `stage` an object or a string;
- * `custom_fields` an object. `tags`/`stages` map the pack's keys to names, for matching.
+ * `custom_fields` an object; `lead_source` an object or a string. `tags`/`stages`/`leadSources` map
+ * the pack's keys to names, for matching.
  */
-export function readContact(value: unknown, tags: ReadonlyMap<string, string>, stages: ReadonlyMap<string, string>): SimContact {
+export function readContact(value: unknown, tags: ReadonlyMap<string, string>, stages: ReadonlyMap<string, string>, leadSources: ReadonlyMap<string, string> = new Map()): SimContact {
   if (!isObj(value)) throw new ContactError('', `a contact is a JSON object (as GET /v1/contacts/{id} returns one), not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
   if (typeof value.first_name !== 'string' || value.first_name.trim() === '') throw new ContactError('first_name', 'no first_name (a string), so it is not a contact (GET /v1/contacts/{id} gives one)');
   if (value.tags !== undefined && !Array.isArray(value.tags)) throw new ContactError('tags', 'tags must be a list of tags (objects with id and name, or names)');
@@ -54,6 +57,8 @@ export function readContact(value: unknown, tags: ReadonlyMap<string, string>, s
   };
   const stage = keyOf(value.stage ?? value.stage_id, stages);
   if (stage !== undefined) contact.stage = stage;
+  const source = keyOf(value.lead_source ?? value.lead_source_id, leadSources);
+  if (source !== undefined) contact.leadSource = source;
   for (const f of ['email', 'phone', 'city', 'state', 'zip_code', 'company', 'job_title']) if (value[f] !== undefined && value[f] !== null) contact.fields.set(f, value[f]);
   return contact;
 }

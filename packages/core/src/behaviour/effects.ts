@@ -147,6 +147,22 @@ function build(): ReadonlyMap<string, BlockEffects> {
 /** Every block kind of the catalog, with its effects (the one statement of them). */
 export const EFFECTS: ReadonlyMap<string, BlockEffects> = build();
 
+/** What a trigger's condition compares its config value with, besides the subject. */
+export type TriggerFact = 'previous stage' | "contact's stage" | "contact's lead source";
+
+/**
+ * Trigger config that narrows when a trigger starts, beyond its subject: a stage change from one
+ * stage, a contact added with a stage or lead source. A field left out (or empty) narrows nothing.
+ * The simulator matches them; the cascade analysis takes such a trigger as possibly starting.
+ */
+export const TRIGGER_CONDITIONS: Readonly<Record<string, readonly { field: string; equals: TriggerFact }[]>> = {
+  'trigger.stage_changed': [{ field: 'from_stage_id', equals: 'previous stage' }],
+  'trigger.contact_created': [
+    { field: 'stage_id', equals: "contact's stage" },
+    { field: 'lead_source_id', equals: "contact's lead source" },
+  ],
+};
+
 /** Each event kind in words, for messages and docs: "tag added", "deal won". */
 export const EVENT_WORDS: Record<EventKind, string> = {
   tag_added: 'tag added', tag_removed: 'tag removed', stage_changed: 'stage changed', field_changed: 'field changed',

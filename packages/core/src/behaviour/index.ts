@@ -3,7 +3,7 @@ import { cascadeOf, loopsOf, type Cascade, type Loop, type CascadeEdge } from '.
 import { flowOfPack, type FlowPack } from './flow.js';
 import type { Pack } from '../types.js';
 
-export { EFFECTS, EVENT_WORDS, subjectOf, type BlockEffects, type CausedEvent, type EventKind, type TriggerStart } from './effects.js';
+export { EFFECTS, EVENT_WORDS, TRIGGER_CONDITIONS, subjectOf, type TriggerFact, type BlockEffects, type CausedEvent, type EventKind, type TriggerStart } from './effects.js';
 export { cascadeOf, loopsOf, edgeWords, guardsOf, SUBJECT_TYPE, type Cascade, type CascadeEdge, type Loop, type Guard } from './cascade.js';
 export { flowOfPack, flowSettings, nameOf, reachable, type FlowAutomation, type FlowNode, type FlowPack, type FlowSettings } from './flow.js';
 export { pathWords } from './findings.js';

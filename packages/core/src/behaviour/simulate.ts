@@ -10,7 +10,7 @@ import { closest } from '../text.js';
 import type { Pack } from '../types.js';
 import { cascadeOf, edgeWords, SUBJECT_TYPE, type Cascade } from './cascade.js';
 import { contactState, evaluate, readContact, type SimContact } from './contact.js';
-import { EFFECTS, subjectOf, type BlockEffects, type EventKind } from './effects.js';
+import { EFFECTS, subjectOf, TRIGGER_CONDITIONS, type BlockEffects, type EventKind } from './effects.js';
 import { flowOfPack, nameOf, type FlowAutomation, type FlowPack, type FlowSettings } from './flow.js';
 import { waitMinutes, waitUntilMinute } from './waits.js';
 import { hasWindow, inWindowMinutes } from './window.js';
@@ -31,6 +31,8 @@ export interface SimulateInput {
   timeZone?: string;
   /** The workspace's holidays, `YYYY-MM-DD`, for send_window_skip_holidays. */
   holidays?: string[];
+  /** When the contact replies (RFC 3339), to the last message sent before then: runs with stop_on_reply end, reply triggers start. */
+  replyAt?: string;
 }
 
 export interface TimelineStep {
@@ -57,7 +59,7 @@ export interface TimelineStep {
 export interface Timeline {
   version: 1;
   pack: { packId: string; name: string; version: string };
-  start: { event: string; subject?: string; at: string; timeZone: string; contact: string; days: number };
+  start: { event: string; subject?: string; at: string; timeZone: string; contact: string; days: number; replyAt?: string };
   steps: TimelineStep[];
   /** Why it ended: every run done, a loop found, the time horizon, or the step limit. */
   ended: 'done' | 'loop' | 'horizon' | 'limit';
@@ -83,10 +85,17 @@ const DAY = 1440 * MINUTE;
 interface Token {
   time: number;
   seq: number;
+  /** The run the block is of; REPLY for the contact's reply. */
   run: number;
   node: number;
   assuming: string;
+  /** A message held: when it was first due, and whether the daily send limit (not only the send window) held it. */
+  held?: { from: number; limit: boolean };
 }
+
+/** The run of the contact's reply, which is no automation's. */
+const REPLY = -1;
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i;
 
 interface Run {
   automation: number;
@@ -129,15 +138,19 @@ class Simulation {
   loop?: Timeline['loop'];
   seq = 0;
   subject?: string;
+  readonly replyAt?: number;
+  /** Messages sent to the contact per workspace day (`YYYY-MM-DD`), for the daily send limit. */
+  readonly sentOn = new Map<string, number>();
 
   constructor(readonly pack: Pack, readonly input: SimulateInput) {
     this.flow = flowOfPack(pack);
     this.cascade = cascadeOf(this.flow);
     this.zone = input.timeZone ?? 'UTC';
     if (!isTimeZone(this.zone)) throw new SimulateError('timeZone', `"${this.zone}" is not a time zone this platform knows (give an IANA name such as America/New_York, or UTC)`);
-    this.start = Date.parse(input.at);
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/i.test(input.at) || Number.isNaN(this.start)) {
-      throw new SimulateError('at', `"${input.at}" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)`);
+    this.start = instant('at', input.at);
+    if (input.replyAt !== undefined) {
+      this.replyAt = instant('replyAt', input.replyAt);
+      if (this.replyAt < this.start) throw new SimulateError('replyAt', `the reply (${input.replyAt}) comes before the event (${input.at})`);
     }
     const days = input.days ?? 30;
     if (!Number.isInteger(days) || days < 1 || days > 366) throw new SimulateError('days', `days must be a whole number from 1 to 366, not ${days}`);
@@ -146,7 +159,7 @@ class Simulation {
     for (const h of this.holidays) if (!/^\d{4}-\d\d-\d\d$/.test(h)) throw new SimulateError('holidays', `holiday "${h}" is not a date (YYYY-MM-DD)`);
     const names = (type: string) => new Map([...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v]));
     try {
-      this.contact = readContact(input.contact, names('tag'), names('stage'));
+      this.contact = readContact(input.contact, names('tag'), names('stage'), names('lead_source'));
     } catch (e) {
       const field = (e as { field?: string }).field;
       throw new SimulateError(field ? `contact.${field}` : 'contact', (e as Error).message);
@@ -155,8 +168,13 @@ class Simulation {
 
   run(): void {
     this.begin();
+    if (this.replyAt !== undefined && this.replyAt <= this.horizon) this.push({ time: this.replyAt, seq: this.seq++, run: REPLY, node: -1, assuming: '' });
     while (this.queue.length && this.ended === 'done') {
       const token = this.queue.shift()!;
+      if (token.run === REPLY) {
+        this.reply(token.time);
+        continue;
+      }
       if (token.time > this.horizon) {
         this.ended = 'horizon';
         break;
@@ -183,16 +201,48 @@ class Simulation {
     const starts = effects.starts;
     if (starts.on !== 'time' && starts.on !== 'external') {
       this.subject = this.resolveSubject(SUBJECT_TYPE[starts.on]);
+      const from = this.contact.stage;
       this.applyEvent(starts.on, this.subject);
-      this.emit(starts.on, this.subject, this.start, 'the event');
+      this.emit(starts.on, this.subject, this.start, 'the event', from);
       return;
     }
     const only = kind === 'trigger.manual' ? this.resolveSubject('automation') : undefined;
+    this.enrollOn(kind, this.start, 'the event', only);
+  }
+
+  /** Starts the automations with a trigger of `kind` (only `only`, when given) whose conditions hold: an event from outside. */
+  private enrollOn(kind: string, at: number, cause: string, only?: string): string[] {
+    const started: string[] = [];
     this.flow.automations.forEach((a, i) => {
       if (only !== undefined && a.key !== only) return;
       const t = a.triggers.find((n) => a.nodes[n].kind === kind);
-      if (t !== undefined) this.enroll(i, t, this.start, 'the event');
+      if (t !== undefined && this.fits(a, t, undefined) && this.enroll(i, t, at, cause)) started.push(a.key);
     });
+    return started;
+  }
+
+  /**
+   * Whether a trigger's conditions beyond its subject hold (TRIGGER_CONDITIONS): the stage a
+   * contact leaves, the contact's stage or lead source. A fact the contact does not give is taken
+   * to hold, and said under assumptions.
+   */
+  private fits(a: FlowAutomation, t: number, from: string | undefined): boolean {
+    const node = a.nodes[t];
+    for (const c of TRIGGER_CONDITIONS[node.kind] ?? []) {
+      const want = node.config?.[c.field];
+      if (typeof want !== 'string' || want === '') continue;
+      const fact = c.equals === 'previous stage' ? from : c.equals === "contact's stage" ? this.contact.stage : this.contact.leadSource;
+      if (fact === undefined) {
+        this.assume(`"${a.name}" starts only when the ${c.equals} is ${nameOf(this.flow, c.equals === "contact's lead source" ? 'lead_source' : 'stage', want)}, which the contact does not give: taken to hold`);
+        continue;
+      }
+      if (fact !== want) return false;
+    }
+    return true;
+  }
+
+  private assume(what: string): void {
+    if (!this.assumptions.includes(what)) this.assumptions.push(what);
   }
 
   /** The pack key the input's subject names (a key, or a name of a pack item or listed reference), or an error naming what the pack has. */
@@ -219,7 +269,7 @@ class Simulation {
   }
 
   /** Starts every automation whose trigger the event starts. */
-  private emit(event: EventKind, subject: string | undefined, at: number, cause: string): string[] {
+  private emit(event: EventKind, subject: string | undefined, at: number, cause: string, from?: string): string[] {
     const started: string[] = [];
     this.flow.automations.forEach((a, i) => {
       for (const t of a.triggers) {
@@ -227,6 +277,7 @@ class Simulation {
         if (!starts || starts.on !== event) continue;
         const want = subjectOf(starts.subject, a.nodes[t].config);
         if (want !== undefined && subject !== undefined && want !== subject) continue;
+        if (!this.fits(a, t, from)) continue;
         if (this.enroll(i, t, at, cause)) started.push(a.key);
         break;
       }
@@ -271,7 +322,7 @@ class Simulation {
   }
 
   private push(token: Token): void {
-    this.runs[token.run].live++;
+    if (token.run !== REPLY) this.runs[token.run].live++;
     let i = this.queue.length;
     while (i > 0 && (this.queue[i - 1].time > token.time || (this.queue[i - 1].time === token.time && this.queue[i - 1].seq > token.seq))) i--;
     this.queue.splice(i, 0, token);
@@ -334,8 +385,9 @@ class Simulation {
       const subject = subjectOf(e.subject, node.config);
       if (e.whenStageType && this.flow.stageTypes.get(String(node.config?.stage_id ?? '')) !== e.whenStageType) continue;
       if (!this.changes(e.event, subject, node.config)) continue;
+      const from = c.stage;
       this.applyEvent(e.event, subject, node.config);
-      started.push(...this.emit(e.event, subject, token.time, cause));
+      started.push(...this.emit(e.event, subject, token.time, cause, from));
     }
     return started;
   }
@@ -393,7 +445,11 @@ class Simulation {
     return byLength;
   }
 
-  /** A message block: sent (held to the send window first), or not sent to a contact who may not get it. */
+  /**
+   * A message block: sent now when the send window and the daily send limit allow it, else held:
+   * the block runs again when it may go out (a run stopped meanwhile sends nothing). A contact who
+   * may not get it gets nothing.
+   */
   private message(token: Token, a: FlowAutomation, kind: 'email' | 'sms' | 'config', base: { assuming?: string }): void {
     const node = a.nodes[token.node];
     const channel: 'email' | 'sms' = kind === 'config' ? (node.config?.channel === 'email' ? 'email' : 'sms') : kind;
@@ -402,15 +458,69 @@ class Simulation {
       this.record(token.time, a, token.node, { ...base, does: `does not send the ${channel === 'email' ? 'email' : 'SMS'}: ${channel === 'email' && !c.emailSubscribed ? 'the contact is unsubscribed from email' : 'the contact is marked do-not-contact'}` });
       return this.follow(token.run, token.node, token.time, token.assuming);
     }
-    const sendAt = nextOpen(token.time, a.settings, this.zone, this.holidays);
+    const sendAt = this.sendTime(token.time, a.settings);
     if (sendAt === undefined) {
-      this.record(token.time, a, token.node, { ...base, does: 'never sends: its send window never opens' });
+      this.record(token.time, a, token.node, { ...base, does: this.sentOn.size && a.settings.dailySendLimit !== undefined ? 'never sends: no day within reach has room under the daily send limit in the send window' : 'never sends: its send window never opens' });
       return;
     }
+    if (sendAt > token.time) {
+      const open = nextOpen(token.time, a.settings, this.zone, this.holidays)!;
+      return this.push({ ...token, time: sendAt, seq: this.seq++, held: { from: token.held?.from ?? token.time, limit: (token.held?.limit ?? false) || sendAt > open } });
+    }
+    this.send(token, a, channel, base);
+  }
+
+  /** Records a message going out now, counts it for the daily send limit, and goes on. */
+  private send(token: Token, a: FlowAutomation, channel: 'email' | 'sms', base: { assuming?: string }): void {
+    const node = a.nodes[token.node];
+    const day = dateText(wallOf(token.time, this.zone));
+    this.sentOn.set(day, (this.sentOn.get(day) ?? 0) + 1);
     const words = describeConfig(node.kind, node.config).map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id))).join('');
     const may = this.mayFollow(a, token.node);
-    this.record(sendAt, a, token.node, { ...base, does: `sends ${channel === 'email' ? 'an email' : 'an SMS'} to ${c.name}${words ? ` (${words})` : ''}${sendAt > token.time ? `, held to the send window from ${isoIn(token.time, this.zone)}` : ''}`, message: { channel, ...(sendAt > token.time ? { heldFrom: isoIn(token.time, this.zone) } : {}) }, ...(may.length ? { may } : {}) });
-    this.follow(token.run, token.node, sendAt, token.assuming);
+    const held = token.held && `, held ${token.held.limit ? `by the daily send limit (${a.settings.dailySendLimit} a day)` : 'to the send window'} from ${isoIn(token.held.from, this.zone)}`;
+    this.record(token.time, a, token.node, { ...base, does: `sends ${channel === 'email' ? 'an email' : 'an SMS'} to ${this.contact.name}${words ? ` (${words})` : ''}${held ?? ''}`, message: { channel, ...(token.held ? { heldFrom: isoIn(token.held.from, this.zone) } : {}) }, ...(may.length ? { may } : {}) });
+    this.follow(token.run, token.node, token.time, token.assuming);
+  }
+
+  /**
+   * When a message due at `ms` may go out: in the automation's send window, on a day whose count
+   * of messages to the contact is under its daily send limit (undefined: no such time within reach).
+   */
+  private sendTime(ms: number, s: FlowSettings): number | undefined {
+    let t = nextOpen(ms, s, this.zone, this.holidays);
+    for (let d = 0; t !== undefined && s.dailySendLimit !== undefined && d < 366; d++) {
+      const w = wallOf(t, this.zone);
+      if ((this.sentOn.get(dateText(w)) ?? 0) < s.dailySendLimit) return t;
+      const next = addDays(w.year, w.month, w.day, 1);
+      t = nextOpen(instantOf(next.year, next.month, next.day, 0, this.zone), s, this.zone, this.holidays);
+    }
+    return s.dailySendLimit === undefined || t === undefined ? t : undefined;
+  }
+
+  /**
+   * The contact replies: to the last message sent before now. The runs of automations with
+   * stop_on_reply end; an email's reply starts the automations on "email replied" (its template),
+   * an SMS's those on "SMS received".
+   */
+  private reply(at: number): void {
+    const last = this.steps.findLast((x) => x.message && x.ms <= at);
+    if (!last) return this.assume(`${this.contact.name} replies at ${isoIn(at, this.zone)}, before any message was sent: the reply stops and starts nothing`);
+    const a = this.flow.automations.find((x) => x.key === last.automation)!;
+    const node = a.nodes.findIndex((n) => n.id === last.node);
+    const ended: string[] = [];
+    for (const [i, run] of this.active) {
+      const b = this.flow.automations[i];
+      if (!b.settings.stopOnReply || this.runs[run].stopped) continue;
+      this.runs[run].stopped = true;
+      ended.push(`"${b.name}"`);
+    }
+    const channel = last.message!.channel;
+    this.record(at, a, node, { does: `${this.contact.name} replies to the ${channel === 'email' ? 'email' : 'SMS'} sent at ${last.at}${ended.length ? `: ${ended.join(', ')} end${ended.length === 1 ? 's' : ''} (stop on reply)` : ''}` });
+    const mine = this.steps[this.steps.length - 1];
+    const cause = `the reply to "${a.name}" block "${last.node}"`;
+    const template = subjectOf(['template_id'], a.nodes[node]?.config);
+    const starts = channel === 'email' ? this.emit('email_replied', template, at, cause) : this.enrollOn('trigger.sms_received', at, cause);
+    if (starts.length) mine.starts = starts;
   }
 
   timeline(): Timeline {
@@ -421,7 +531,7 @@ class Simulation {
     return {
       version: 1,
       pack: { packId: p.packId, name: p.name, version: p.version },
-      start: { event: this.input.event, ...(this.subject !== undefined ? { subject: this.subject } : {}), at: isoIn(this.start, this.zone), timeZone: this.zone, contact: this.contact.name, days: this.input.days ?? 30 },
+      start: { event: this.input.event, ...(this.subject !== undefined ? { subject: this.subject } : {}), at: isoIn(this.start, this.zone), timeZone: this.zone, contact: this.contact.name, days: this.input.days ?? 30, ...(this.replyAt !== undefined ? { replyAt: isoIn(this.replyAt, this.zone) } : {}) },
       steps: this.steps.map(({ ms: _ms, ...s }) => s),
       ended: this.ended,
       ...(this.loop ? { loop: this.loop } : {}),
@@ -445,6 +555,13 @@ export function nextOpen(ms: number, s: FlowSettings, zone: string, holidays: Re
     if (t >= ms) return t;
   }
   return undefined;
+}
+
+/** An RFC 3339 date and time with its offset, as an instant; else an error naming the field. */
+function instant(field: string, text: string): number {
+  const ms = Date.parse(text);
+  if (!RFC3339.test(text) || Number.isNaN(ms)) throw new SimulateError(field, `"${text}" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)`);
+  return ms;
 }
 
 const labelOf = (kind: string) => NODE_CATALOG.get(kind)?.label ?? kind;
