@@ -2,7 +2,8 @@
 // requests read. Between the two, and before the second's costlier parts, it asks whether a newer
 // version has come since: work for a text the author has moved past is dropped.
 import { pathToFileURL } from 'node:url';
-import { validatePack, type Base64Hasher, type LocateRequest } from '@setup-pack/core';
+import { blocksUse, validatePack, type Base64Hasher, type LocateRequest, type Pack } from '@setup-pack/core';
+import { addBehaviour } from './behaviour.js';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { toLspDiagnostic } from './diagnostics.js';
 import type { FolderAnalysis, SourceFolderSupport } from './folder-support.js';
@@ -32,6 +33,8 @@ export function analysePack(text: string, uri: string, version: number, hash: Ba
   const model = packModel(result.value, textPlacer(result.source), version);
   if (sink.outdated()) return false;
   model.fixes = fixEdits(result.value, result.source, result.diagnostics, hash);
+  // A pack whose only errors are what its automations do together (flow/*) has a cascade to show.
+  if (!result.diagnostics.some(blocksUse)) addBehaviour(model, result.value as Pack);
   sink.model(model);
   return true;
 }
@@ -54,6 +57,7 @@ export async function analyseFolder(support: SourceFolderSupport, root: string, 
   const model = packModel(analysis.pack, placer, version);
   placeKeyCopies(model, analysis, placer);
   if (analysis.fixable) model.fixes = targetEdits(analysis.pack, hash, folderTarget(analysis, placer));
+  if (analysis.valid) addBehaviour(model, analysis.pack as Pack);
   model.files = files.map((f) => pathToFileURL(f).href);
   sink.model(model);
   return true;

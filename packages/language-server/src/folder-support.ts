@@ -13,6 +13,8 @@ export interface FolderAnalysis {
   pack?: unknown;
   /** Whether a finding of the built pack is about a place core's fixes write (core's mayBeFixed). */
   fixable?: boolean;
+  /** Whether the built pack has no errors (what `setup-pack build` would write). */
+  valid?: boolean;
   /** Where a value of the built pack is written: a file of the folder, and a pointer inside it (none: the whole file). */
   locate(packPointer: string): { file: string; pointer?: string };
   /**

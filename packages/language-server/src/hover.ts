@@ -2,13 +2,15 @@
 // to, a merge tag as what fills it in, and the findings under the cursor as their rules explain them.
 import { nodeKindInfo, RULE_METADATA, type ConfigField } from '@setup-pack/core';
 import type { Hover, Position } from 'vscode-languageserver';
-import { ruleDocsUrl, type FindingData } from './diagnostics.js';
+import { RULES_DOCS_URL, ruleDocsUrl, type FindingData } from './diagnostics.js';
 import type { DocumentView } from './documents.js';
 import type { Hit } from './lookup.js';
 import { mergeTagHover } from './merge-tags.js';
 import type { Collection, PackItem, PackModel, RefSite } from './model.js';
 
 const RULES = new Map(RULE_METADATA.map((r) => [r.code, r]));
+/** docs/behaviour.md, published beside rules.md. */
+const BEHAVIOUR_DOCS_URL = RULES_DOCS_URL.replace(/rules$/, 'behaviour');
 
 /** What an item of each collection is called. */
 export const ITEM_NOUN: Record<Collection, string> = { automations: 'automation', smartLists: 'smart list', messageTemplates: 'message template', pipelines: 'pipeline', resources: 'resource', assets: 'asset' };
@@ -36,8 +38,12 @@ export function hover(view: DocumentView, position: Position): Hover | null {
 
 function hitText(model: PackModel, hit: Hit): string | undefined {
   switch (hit.what) {
-    case 'kind':
-      return kindText(model.blocks[hit.block].kind);
+    case 'kind': {
+      const block = model.blocks[hit.block];
+      const text = kindText(block.kind);
+      const here = [...(block.startedBy ?? []).map((w) => `- started by ${w}`), ...(block.starts ?? []).map((w) => `- ${w}`)];
+      return text && here.length ? `${text}\n\n**In this pack** (the effects model, [behaviour.md](${BEHAVIOUR_DOCS_URL})):\n${here.join('\n')}` : text;
+    }
     case 'item':
       return `${itemTitle(model.items[hit.item])}: the key other items use to name it.`;
     case 'ref':

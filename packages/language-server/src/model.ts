@@ -78,6 +78,10 @@ export interface Block {
   extent?: Span;
   /** For a kind whose outputs its config declares (control.ai_branch): those it declares (core's outputHandles). */
   handles?: string[];
+  /** What it causes that starts automations of the pack, in words (behaviour.ts). */
+  starts?: string[];
+  /** A trigger: the blocks of the pack that start it, in words. */
+  startedBy?: string[];
 }
 
 /** An entry of an automation's references list: what a workspace reference is matched by. */

@@ -102,6 +102,25 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     expect(await completeAt(positionIn(demo, '"usr_8841"', 2))).toEqual(['usr_8841']);
   });
 
+  it("hovers a block with what it does in the pack: the automations its events start, a trigger's starters", async () => {
+    const file = join(FIXTURES, 'invalid/flow-cascade-loop.json');
+    const text = readFileSync(file, 'utf8');
+    const loop = uriOf(file);
+    await client.open(loop, text);
+    expect((await client.diagnostics(loop, 1)).map((d) => d.code)).toContain('flow/cascade-loop');
+    const at = async (needle: string, n: number) => ((await client.request<Hover>('textDocument/hover', { textDocument: { uri: loop }, position: positionIn(text, needle, 3, n) }))?.contents as { value: string }).value;
+    // New lead's add_tag (the first), then Hot lead's trigger (the first tag_added).
+    const adds = await at('"action.add_tag"', 0);
+    expect(adds).toContain('**In this pack** (the effects model, [behaviour.md](https://setup-pack.dev/docs/behaviour))');
+    expect(adds).toMatch(/- adds tag .*, which starts "Hot lead"/);
+    const trigger = await at('"trigger.tag_added"', 0);
+    expect(trigger).toMatch(/- started by "New lead" block "tag": adds tag /);
+    expect(trigger).toMatch(/- started by "Warm lead" block "hot": adds tag /);
+    // The demo's blocks start nothing of the pack: their hover says only what the catalog says.
+    expect(await hoverAt(positionIn(demo, '"action.send_email"', 3))).not.toContain('In this pack');
+    await client.close(loop);
+  });
+
   it("completes and explains merge tags in a template's body and subject, nowhere else", async () => {
     // An unclosed tag being typed: the name is completed and the braces closed.
     const typing = demo.replace('"Hi {{contact.first_name}},', '"Hi {{cont,');

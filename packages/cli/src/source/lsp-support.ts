@@ -39,6 +39,7 @@ async function analyse(root: string, overlay: ReadonlyMap<string, string>): Prom
     files: compiled.reports.map((r) => ({ file: r.path, diagnostics: r.diagnostics })),
     ...(compiled.built.pack ? { pack: compiled.built.pack } : {}),
     fixable: compiled.fixable,
+    valid: compiled.ok,
     locate: (pointer) => {
       const at = compiled.built.locate(pointer);
       return at.pointer === undefined ? { file: join(root, at.file) } : { file: join(root, at.file), pointer: at.pointer };
