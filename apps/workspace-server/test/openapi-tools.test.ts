@@ -13,6 +13,7 @@ import addFormats from 'ajv-formats';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COLLECTION_PATH, LIST_PATH, type WorkspaceCollection } from '@setup-pack/core';
 import { expectError, startServer, type TestServer } from './harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -25,6 +26,18 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the OpenAPI document, as its users\' tools read it', () => {
+  it("serves every collection of core's contract where the installer reads it, and writes where it writes", () => {
+    const paths = (JSON.parse(doc) as { paths: Record<string, Record<string, unknown>> }).paths;
+    for (const c of Object.keys(COLLECTION_PATH) as WorkspaceCollection[]) {
+      expect(paths[LIST_PATH[c] ?? COLLECTION_PATH[c]]?.get, `GET ${LIST_PATH[c] ?? COLLECTION_PATH[c]}`).toBeDefined();
+    }
+    for (const c of ['tags', 'contact_stages', 'lead_sources', 'custom_fields', 'pipelines', 'message_templates', 'media', 'smart_lists', 'automations'] as const) {
+      expect(paths[COLLECTION_PATH[c]]?.post, `POST ${COLLECTION_PATH[c]}`).toBeDefined();
+      expect(paths[`${COLLECTION_PATH[c]}/{id}`]?.delete, `DELETE ${COLLECTION_PATH[c]}/{id}`).toBeDefined();
+    }
+    expect(paths[COLLECTION_PATH.brand]?.put).toBeDefined();
+  });
+
   it('redocly lint: 0 errors and 0 warnings under the committed config', async () => {
     const config = await loadConfig({ configPath: join(ROOT, 'redocly.yaml') });
     const problems = await lintFromString({ source: doc, absoluteRef: 'openapi.json', config });

@@ -65,3 +65,17 @@ describe('the format rules outside core', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("the workspace API's collection paths outside core", () => {
+  it("are core's COLLECTION_PATH and LIST_PATH, never written out again in the installer, the server, the CLI or the editor", async () => {
+    const { COLLECTION_PATH, LIST_PATH } = await import('../src/index.js');
+    const paths = [...Object.values(COLLECTION_PATH), ...Object.values(LIST_PATH)];
+    expect(paths).toContain('/v1/tags');
+    // A path as a string of its own, or a path with more after it (`'/v1/tags/:id'`).
+    const literal = new RegExp(`['"\`](${paths.map((p) => p.replace(/[/-]/g, '\\$&')).join('|')})(/[^'"\`]*)?['"\`]`, 'g');
+    expect("app.get('/v1/tags/:id', …)".match(literal)).toHaveLength(1);
+    const found = otherSources().flatMap((f) => [...readFileSync(join(root, f), 'utf8').matchAll(literal)].map((m) => `${f}: ${m[0]}`));
+    expect(found).toEqual([]);
+  });
+});
+

@@ -2,7 +2,7 @@
 // the same paced, retrying client as installs, then call core's exportPack. Browser-safe (no
 // node: imports), so the editor can open a workspace with the same code.
 import {
-  exportCollections, exportPack, mediaToDownload, referenceCollections, validatePack,
+  COLLECTION_PATH, exportCollections, exportPack, mediaToDownload, referenceCollections, validatePack,
   type Diagnostic, type ExportNote, type Pack, type WorkspaceCollection, type WorkspaceSnapshot,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
@@ -81,7 +81,7 @@ export async function exportWorkspace(client: WorkspaceClient, options: Workspac
     progress('media', i, ids.length);
     minimum++;
     try {
-      const path = `/v1/media/${encodeURIComponent(id)}/content`;
+      const path = `${COLLECTION_PATH.media}/${encodeURIComponent(id)}/content`;
       const content = await client.get<{ data: string }>(path);
       if (typeof content?.data !== 'string') throw client.malformed('GET', path, 'a media file\'s content ({"data": "<base64>"})');
       mediaData[id] = content.data;

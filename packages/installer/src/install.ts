@@ -2,13 +2,13 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  blocksUse, itemBindings, LEDGER_LOCK, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  blocksUse, COLLECTION_PATH, itemBindings, LEDGER_LOCK, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
   type Diagnostic,
   type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
-import { COLLECTION_PATH, fetchSnapshot, LedgerLock, ledgerIn, listLedgers, LockTakenError, readLedger, type ListedLedger } from './workspace.js';
+import { fetchSnapshot, LedgerLock, ledgerIn, listLedgers, LockTakenError, readLedger, type ListedLedger } from './workspace.js';
 
 /**
  * A write of a run that the workspace refused, or that could not be made, after the run started:

@@ -1,32 +1,7 @@
 // Reading workspace state for the planner: the snapshot of the collections it needs, and the
-// install ledger with its lock. Paths are those of docs/catalog-api.md.
-import { idempotencyPrefix, type InstallLedger, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot } from '@setup-pack/core';
+// install ledger with its lock. Paths are core's COLLECTION_PATH (docs/catalog-api.md).
+import { COLLECTION_PATH, idempotencyPrefix, LIST_PATH, type InstallLedger, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot } from '@setup-pack/core';
 import { installLockOf, WorkspaceApiError, type InstallLock, type WorkspaceClient } from './client.js';
-
-export const COLLECTION_PATH: Record<WorkspaceCollection, string> = {
-  tags: '/v1/tags',
-  contact_stages: '/v1/contact-stages',
-  lead_sources: '/v1/lead-sources',
-  custom_fields: '/v1/custom-fields',
-  pipelines: '/v1/pipelines',
-  message_templates: '/v1/message-templates',
-  media: '/v1/media',
-  brand: '/v1/brand',
-  smart_lists: '/v1/smart-lists',
-  automations: '/v1/automations',
-  members: '/v1/members',
-  teams: '/v1/teams',
-  ponds: '/v1/ponds',
-  websites: '/v1/websites',
-  forms: '/v1/forms',
-  appointment_types: '/v1/appointment-types',
-  appointment_outcomes: '/v1/appointment-outcomes',
-  programs: '/v1/programs',
-  relationship_labels: '/v1/relationship-labels',
-};
-
-/** Where a collection is listed when that differs from where it is written. */
-export const LIST_PATH: Partial<Record<WorkspaceCollection, string>> = { pipelines: '/v1/pipeline-details' };
 
 /**
  * Reads each collection completely (every cursor page). Pipelines are read with their details

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { LedgerItem, Pack } from '@setup-pack/core';
-import { COLLECTION_PATH, install, listLedgers, readLedger, type WorkspaceClient } from '../src/index.js';
+import { COLLECTION_PATH, LIST_PATH, type LedgerItem, type Pack } from '@setup-pack/core';
+import { install, listLedgers, readLedger, type WorkspaceClient } from '../src/index.js';
 import { cli, clientFor, duplicateNames, loadPack, proxyTo, useServer } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/setup-pack.js', import.meta.url));
@@ -201,7 +201,7 @@ describe('an uninstall beside an install', () => {
     // Every object the pack owned after the upgrade is gone, the upgrade's new ones too.
     const left: string[] = [];
     for (const [id, item] of Object.entries(upgraded).filter(([, i]) => i.owned)) {
-      const path = item.collection === 'pipelines' ? '/v1/pipeline-details' : COLLECTION_PATH[item.collection];
+      const path = LIST_PATH[item.collection] ?? COLLECTION_PATH[item.collection];
       if ((await c.listAll<{ id: string }>(path)).some((o) => o.id === item.workspaceId)) left.push(id);
     }
     expect(left).toEqual([]);

@@ -20,11 +20,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalize, contentHash, normalizeName, projectWorkspaceObject, roundTripForm, validatePack,
+  canonicalize, COLLECTION_PATH, contentHash, normalizeName, projectWorkspaceObject, roundTripForm, validatePack,
   type InstallLedger, type Pack, type PlanStep, type WorkspaceCollection,
 } from '@setup-pack/core';
 import { editRequest, fuzzConfig, handEdits, LIMITS, nextRelease, sharingPack, validPack, withCopiesOf } from '@setup-pack/testkit';
-import { COLLECTION_PATH, exportWorkspace, fetchSnapshot, install, planInstall, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
+import { exportWorkspace, fetchSnapshot, install, planInstall, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
 import { defaultNames, fuzzWorkspace, namesOf, useServer } from './harness.js';
 
 const server = useServer();

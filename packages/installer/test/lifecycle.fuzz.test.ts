@@ -11,9 +11,9 @@
 // FUZZ_RUNS sequences (a small default in npm test, 10,000 in npm run fuzz); FUZZ_SEED replays one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeName, type InstallLedger, type Pack, type WorkspaceCollection, type WorkspaceObject } from '@setup-pack/core';
+import { COLLECTION_PATH, normalizeName, type InstallLedger, type Pack, type WorkspaceCollection, type WorkspaceObject } from '@setup-pack/core';
 import { editRequest, fuzzConfig, nextRelease, validPack, type HandEdit } from '@setup-pack/testkit';
-import { COLLECTION_PATH, fetchSnapshot, install, planInstall, PlanFailedError, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
+import { fetchSnapshot, install, planInstall, PlanFailedError, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
 import { clientFor, defaultNames, fuzzWorkspace, fuzzWorkspaceKey, namesOf, useServer, type Server } from './harness.js';
 
 const server = useServer();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { base64Length, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
+import { base64Length, COLLECTION_PATH, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest, invalidField } from '../errors.js';
@@ -67,15 +67,15 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
     data: b.data !== undefined ? b.data : cur?.data ?? null,
   });
 
-  app.get('/v1/message-templates', {
+  app.get(COLLECTION_PATH.message_templates, {
     config: { scope: 'read_message_templates' },
     schema: { summary: 'Message templates, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(template) } },
   }, async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', (req.query as Q).limit, (req.query as Q).cursor));
-  app.get('/v1/message-templates/:id', {
+  app.get(`${COLLECTION_PATH.message_templates}/:id`, {
     config: { scope: 'read_message_templates' },
     schema: { summary: 'A message template', tags: ['catalog'], params: idParams, response: { 200: template } },
   }, async (req) => getObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
-  app.post('/v1/message-templates', {
+  app.post(COLLECTION_PATH.message_templates, {
     config: { scope: 'write_message_templates' },
     schema: {
       summary: 'Create a message template (idempotent with idempotency_key)',
@@ -91,7 +91,7 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
       (tx, oid) => findObject(tx, ws, 'message_templates', oid));
     return sendCreated(reply, created);
   });
-  app.patch('/v1/message-templates/:id', {
+  app.patch(`${COLLECTION_PATH.message_templates}/:id`, {
     config: { scope: 'write_message_templates' },
     schema: { summary: 'Update a message template', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: templateFields }, response: { 200: template } },
   }, async (req) => {
@@ -100,7 +100,7 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
     const b = req.body as Partial<TemplateBody>;
     return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
   });
-  app.delete('/v1/message-templates/:id', {
+  app.delete(`${COLLECTION_PATH.message_templates}/:id`, {
     config: { scope: 'write_message_templates' },
     schema: { summary: 'Delete a message template', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
@@ -124,15 +124,15 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     icon: b.icon !== undefined ? b.icon : cur?.icon ?? null,
     filters: b.filters ?? cur?.filters,
   });
-  app.get('/v1/smart-lists', {
+  app.get(COLLECTION_PATH.smart_lists, {
     config: { scope: ['read_smart_lists', 'read_contacts'] },
     schema: { summary: 'Smart lists, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(smartList) } },
   }, async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', (req.query as Q).limit, (req.query as Q).cursor));
-  app.get('/v1/smart-lists/:id', {
+  app.get(`${COLLECTION_PATH.smart_lists}/:id`, {
     config: { scope: ['read_smart_lists', 'read_contacts'] },
     schema: { summary: 'A smart list', tags: ['catalog'], params: idParams, response: { 200: smartList } },
   }, async (req) => getObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
-  app.post('/v1/smart-lists', {
+  app.post(COLLECTION_PATH.smart_lists, {
     config: { scope: 'write_smart_lists' },
     schema: {
       summary: 'Create a smart list (idempotent with idempotency_key)',
@@ -148,7 +148,7 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
       (tx, oid) => findObject(tx, ws, 'smart_lists', oid));
     return sendCreated(reply, created);
   });
-  app.patch('/v1/smart-lists/:id', {
+  app.patch(`${COLLECTION_PATH.smart_lists}/:id`, {
     config: { scope: 'write_smart_lists' },
     schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: listFields }, response: { 200: smartList } },
   }, async (req) => {
@@ -157,7 +157,7 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     const b = req.body as Partial<ListBody>;
     return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
   });
-  app.delete('/v1/smart-lists/:id', {
+  app.delete(`${COLLECTION_PATH.smart_lists}/:id`, {
     config: { scope: 'write_smart_lists' },
     schema: { summary: 'Delete a smart list', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
@@ -177,15 +177,15 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
     },
   } as const;
   const automationData = (o: { enabled: boolean; document: unknown; draft_document: unknown }) => ({ ...o, status: o.enabled ? 'on' : 'off' });
-  app.get('/v1/automations', {
+  app.get(COLLECTION_PATH.automations, {
     config: { scope: 'read_automations' },
     schema: { summary: 'Automations, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(automation) } },
   }, async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', (req.query as Q).limit, (req.query as Q).cursor));
-  app.get('/v1/automations/:id', {
+  app.get(`${COLLECTION_PATH.automations}/:id`, {
     config: { scope: 'read_automations' },
     schema: { summary: 'An automation', tags: ['catalog'], params: idParams, response: { 200: automation } },
   }, async (req) => getObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
-  app.post('/v1/automations', {
+  app.post(COLLECTION_PATH.automations, {
     config: { scope: 'write_automations' },
     schema: {
       summary: 'Create an automation: always a draft that is off (idempotent with idempotency_key)',
@@ -202,7 +202,7 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
       (tx, oid) => findObject(tx, ws, 'automations', oid));
     return sendCreated(reply, created);
   });
-  app.patch('/v1/automations/:id', {
+  app.patch(`${COLLECTION_PATH.automations}/:id`, {
     config: { scope: 'write_automations' },
     schema: {
       summary: 'Update an automation; one that is on gets a staged draft and its live version keeps running',
@@ -222,7 +222,7 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
     return updateObject(db, ws, 'automations', id(req), cur.enabled ? cur.name : b.document.name, data, clock.now(), 'automation');
   });
   for (const [verb, on] of [['activate', true], ['deactivate', false]] as const) {
-    app.post(`/v1/automations/:id/${verb}`, {
+    app.post(`${COLLECTION_PATH.automations}/:id/${verb}`, {
       config: { scope: 'write_automations' },
       schema: {
         summary: on ? 'Switch an automation on, publishing its staged draft (the dashboard\'s switch)' : 'Switch an automation off',
@@ -238,7 +238,7 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
       return updateObject(db, ws, 'automations', id(req), name, automationData({ enabled: on, document, draft_document: on ? null : cur.draft_document ?? null }), clock.now(), 'automation');
     });
   }
-  app.delete('/v1/automations/:id', {
+  app.delete(`${COLLECTION_PATH.automations}/:id`, {
     config: { scope: 'write_automations' },
     schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
@@ -275,11 +275,11 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     const { content: _content, ...rest } = o;
     return rest;
   };
-  app.get('/v1/media', {
+  app.get(COLLECTION_PATH.media, {
     config: { scope: 'read_media' },
     schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
   }, async (req) => listObjects(db, callerOf(req).workspace.id, 'media', (req.query as Q).limit, (req.query as Q).cursor));
-  app.get('/v1/media/:id/content', {
+  app.get(`${COLLECTION_PATH.media}/:id/content`, {
     config: { scope: 'read_media' },
     schema: {
       summary: 'A media file with its contents (base64), for exporting it into a pack',
@@ -291,7 +291,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     const { content, ...rest } = await getObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file');
     return { ...rest, data: content };
   });
-  app.post('/v1/media', {
+  app.post(COLLECTION_PATH.media, {
     config: { scope: 'write_media' },
     schema: {
       summary: 'Upload a file to the media library; returns the copy\'s public address (idempotent with idempotency_key)',
@@ -311,7 +311,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
       (tx, oid) => findObject(tx, ws, 'media', oid));
     return sendCreated(reply, created, strip);
   });
-  app.put('/v1/media/:id', {
+  app.put(`${COLLECTION_PATH.media}/:id`, {
     config: { scope: 'write_media' },
     schema: { summary: 'Replace a media file\'s contents; its address stays', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, required: ['file_name', 'mime_type', 'data'], properties: upload }, response: { 200: media } },
   }, async (req) => {
@@ -320,7 +320,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     const b = req.body as { file_name: string; mime_type: string; data: string };
     return strip(await updateObject(db, ws, 'media', id(req), b.file_name, { ...mediaData(ws, cur.id, b), url: cur.url }, clock.now(), 'media file'));
   });
-  app.delete('/v1/media/:id', {
+  app.delete(`${COLLECTION_PATH.media}/:id`, {
     config: { scope: 'write_media' },
     schema: { summary: 'Delete a media file', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'));
@@ -343,14 +343,14 @@ function brandRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     propertyNames: packRef('common', '/$defs/key'),
     additionalProperties: { type: 'string', anyOf: [packRef('asset', '/properties/url'), { const: '' }] },
   } as const;
-  app.get('/v1/brand', {
+  app.get(COLLECTION_PATH.brand, {
     config: { scope: 'read_brand' },
     schema: { summary: 'The workspace brand (fields null when none is set)', tags: ['catalog'], response: { 200: brand } },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
     return (await findObject(db, ws, 'brand', brandId(ws))) ?? { id: brandId(ws), name: '', fields: null, asset_urls: null, updated_at: clock.now().toISOString() };
   });
-  app.put('/v1/brand', {
+  app.put(COLLECTION_PATH.brand, {
     config: { scope: 'write_brand' },
     schema: {
       summary: 'Set the workspace brand: open brand fields and the addresses of its images',
@@ -366,7 +366,7 @@ function brandRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     const cur = await findObject(db, ws, 'brand', brandId(ws));
     return cur ? updateObject(db, ws, 'brand', cur.id, name, data, clock.now(), 'brand') : insertObject(db, ws, 'brand', 'brd', name, data, clock.now(), brandId(ws));
   });
-  app.delete('/v1/brand', {
+  app.delete(COLLECTION_PATH.brand, {
     config: { scope: 'write_brand' },
     schema: { summary: 'Clear the workspace brand', tags: ['catalog'], response: { 200: deleted } },
   }, async (req) => {

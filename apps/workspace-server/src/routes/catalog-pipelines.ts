@@ -5,7 +5,7 @@ import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { deleted, idempotencyKey, idParams } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
-import { publishedSchemas } from '@setup-pack/core';
+import { COLLECTION_PATH, LIST_PATH, publishedSchemas } from '@setup-pack/core';
 
 // A pipeline and its stages are pack items: names, colours, probabilities, stage types and the
 // number of stages follow the published pipeline and stage schemas.
@@ -46,7 +46,7 @@ export const pipelineDetail = {
 
 /** Pipelines with their stages: get one with stage details, create, update (add, change, reorder, remove stages), delete. */
 export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
-  app.get('/v1/pipeline-details', {
+  app.get(LIST_PATH.pipelines, {
     config: { scope: ['read_pipelines', 'read_deals'] },
     schema: {
       summary: 'Pipelines with descriptions and stage colors and probabilities, newest first (the lookup GET /v1/pipelines has names and types only)',
@@ -59,7 +59,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     return listPipelineDetails(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
-  app.get('/v1/pipelines/:id', {
+  app.get(`${COLLECTION_PATH.pipelines}/:id`, {
     config: { scope: ['read_pipelines', 'read_deals'] },
     schema: { summary: 'A pipeline with its stages in order, with colors and probabilities', tags: ['catalog'], params: idParams, response: { 200: pipelineDetail } },
   }, async (req) => {
@@ -68,7 +68,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     return p;
   });
 
-  app.post('/v1/pipelines', {
+  app.post(COLLECTION_PATH.pipelines, {
     config: { scope: 'write_pipelines' },
     schema: {
       summary: 'Create a pipeline with its stages (idempotent with idempotency_key)',
@@ -89,7 +89,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     return sendCreated(reply, created);
   });
 
-  app.patch('/v1/pipelines/:id', {
+  app.patch(`${COLLECTION_PATH.pipelines}/:id`, {
     config: { scope: 'write_pipelines' },
     schema: {
       summary: 'Update a pipeline; stages, when given, is the whole ordered list (id keeps a stage, no id adds one, left out removes it)',
@@ -103,7 +103,7 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     return db.transaction((tx) => updatePipeline(tx, ws, (req.params as { id: string }).id, req.body as PipelineInput, clock.now()));
   });
 
-  app.delete('/v1/pipelines/:id', {
+  app.delete(`${COLLECTION_PATH.pipelines}/:id`, {
     config: { scope: 'write_pipelines' },
     schema: { summary: 'Delete a pipeline that holds no deals', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => db.transaction((tx) => deletePipeline(tx, callerOf(req).workspace.id, (req.params as { id: string }).id)));

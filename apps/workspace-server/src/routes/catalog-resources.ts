@@ -1,3 +1,4 @@
+import { COLLECTION_PATH } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import {
   createOnce, deleteNamed, deleteObject, findNamed, findObject, getObject, insertNamed, insertObject, listObjects, updateNamed, updateObject,
@@ -32,9 +33,9 @@ type Q = { limit: number; cursor?: string };
  */
 export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
   const named = [
-    { table: 'tags', path: '/v1/tags', scope: 'tags', what: 'tag', extra: { color }, out: { color: nstr } },
-    { table: 'contact_stages', path: '/v1/contact-stages', scope: 'contact_stages', what: 'contact stage', extra: {}, out: { position: { type: 'integer' } } },
-    { table: 'lead_sources', path: '/v1/lead-sources', scope: 'lead_sources', what: 'lead source', extra: {}, out: {} },
+    { table: 'tags', path: COLLECTION_PATH.tags, scope: 'tags', what: 'tag', extra: { color }, out: { color: nstr } },
+    { table: 'contact_stages', path: COLLECTION_PATH.contact_stages, scope: 'contact_stages', what: 'contact stage', extra: {}, out: { position: { type: 'integer' } } },
+    { table: 'lead_sources', path: COLLECTION_PATH.lead_sources, scope: 'lead_sources', what: 'lead source', extra: {}, out: {} },
   ] as const;
 
   for (const n of named) {
@@ -74,14 +75,14 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
 
   // Custom fields: name and an open data object (field type, options...).
   const field = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, data: anyObject, created_at: ts, updated_at: ts } };
-  app.get('/v1/custom-fields', {
+  app.get(COLLECTION_PATH.custom_fields, {
     config: { scope: ['read_custom_fields', 'read_contacts'] },
     schema: { summary: 'Custom fields', tags: ['catalog'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(field) } },
   }, async (req) => {
     const q = req.query as Q;
     return listObjects(db, callerOf(req).workspace.id, 'custom_fields', q.limit, q.cursor);
   });
-  app.post('/v1/custom-fields', {
+  app.post(COLLECTION_PATH.custom_fields, {
     config: { scope: 'write_custom_fields' },
     schema: {
       summary: 'Create a custom field (idempotent with idempotency_key)',
@@ -97,7 +98,7 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
       (tx, id) => findObject(tx, ws, 'custom_fields', id));
     return sendCreated(reply, created);
   });
-  app.patch('/v1/custom-fields/:id', {
+  app.patch(`${COLLECTION_PATH.custom_fields}/:id`, {
     config: { scope: 'write_custom_fields' },
     schema: { summary: 'Update a custom field', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: { name, data: anyObject } }, response: { 200: field } },
   }, async (req) => {
@@ -107,15 +108,15 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     const cur = await getObject(db, ws, 'custom_fields', id, 'custom field');
     return updateObject(db, ws, 'custom_fields', id, body.name ?? cur.name, { data: body.data ?? cur.data }, clock.now(), 'custom field');
   });
-  app.delete('/v1/custom-fields/:id', {
+  app.delete(`${COLLECTION_PATH.custom_fields}/:id`, {
     config: { scope: 'write_custom_fields' },
     schema: { summary: 'Delete a custom field', tags: ['catalog'], params: idParams, response: { 200: deleted } },
   }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', (req.params as { id: string }).id, 'custom field'));
 
   const lookups = [
-    ['teams', '/v1/teams', 'Teams'], ['ponds', '/v1/ponds', 'Lead ponds'], ['websites', '/v1/websites', 'Websites'], ['forms', '/v1/forms', 'Website forms'],
-    ['appointment_types', '/v1/appointment-types', 'Appointment types'], ['appointment_outcomes', '/v1/appointment-outcomes', 'Appointment outcomes'],
-    ['programs', '/v1/programs', 'Programs'], ['relationship_labels', '/v1/relationship-labels', 'Relationship labels'],
+    ['teams', COLLECTION_PATH.teams, 'Teams'], ['ponds', COLLECTION_PATH.ponds, 'Lead ponds'], ['websites', COLLECTION_PATH.websites, 'Websites'], ['forms', COLLECTION_PATH.forms, 'Website forms'],
+    ['appointment_types', COLLECTION_PATH.appointment_types, 'Appointment types'], ['appointment_outcomes', COLLECTION_PATH.appointment_outcomes, 'Appointment outcomes'],
+    ['programs', COLLECTION_PATH.programs, 'Programs'], ['relationship_labels', COLLECTION_PATH.relationship_labels, 'Relationship labels'],
   ] as const;
   for (const [collection, path, summary] of lookups) {
     app.get(path, {

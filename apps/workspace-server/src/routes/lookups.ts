@@ -1,3 +1,4 @@
+import { COLLECTION_PATH } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { packSchema } from './pack-schemas.js';
 import { listContactStages, listLeadSources, listMembers, listPipelines, listTags } from '../store/lookups.js';
@@ -10,7 +11,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
   const query = { type: 'object', properties: pagingQuery };
   type Q = { limit: number; cursor?: string };
 
-  app.get('/v1/tags', {
+  app.get(COLLECTION_PATH.tags, {
     config: { scope: ['read_tags', 'read_contacts'] },
     schema: { summary: 'Workspace tags', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ color: nstr })) } },
   }, async (req) => {
@@ -18,7 +19,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     return listTags(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
-  app.get('/v1/contact-stages', {
+  app.get(COLLECTION_PATH.contact_stages, {
     config: { scope: ['read_contact_stages', 'read_contacts'] },
     schema: { summary: 'Contact stages', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ position: { type: 'integer' } })) } },
   }, async (req) => {
@@ -26,7 +27,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     return listContactStages(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
-  app.get('/v1/lead-sources', {
+  app.get(COLLECTION_PATH.lead_sources, {
     config: { scope: ['read_lead_sources', 'read_contacts'] },
     schema: { summary: 'Lead sources', tags: ['lookups'], querystring: query, response: { 200: listOf(item({})) } },
   }, async (req) => {
@@ -34,7 +35,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     return listLeadSources(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
-  app.get('/v1/members', {
+  app.get(COLLECTION_PATH.members, {
     config: { scope: ['read_members', 'read_contacts'] },
     schema: { summary: 'Team members', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ email: str })) } },
   }, async (req) => {
@@ -42,7 +43,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     return listMembers(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
-  app.get('/v1/pipelines', {
+  app.get(COLLECTION_PATH.pipelines, {
     config: { scope: ['read_pipelines', 'read_deals'] },
     schema: {
       summary: 'Deal pipelines with their stages in order',

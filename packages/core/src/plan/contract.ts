@@ -1,6 +1,37 @@
 // Parts of the workspace API's contract that the installer, the CLI and the server each need,
-// stated once: the server's routes take their request schemas from here, the installer its
-// defaults, the CLI its option checks and help.
+// stated once: the server's routes take their paths and request schemas from here, the installer
+// its paths and defaults, the CLI its option checks and help.
+import type { WorkspaceCollection } from './types.js';
+
+/**
+ * Where each collection the installer reads and writes lives (docs/catalog-api.md): GET lists it,
+ * POST creates, PATCH (PUT for media) and DELETE `<path>/{id}` change one; the brand is one object
+ * at its path (GET, PUT, DELETE).
+ */
+export const COLLECTION_PATH: Readonly<Record<WorkspaceCollection, string>> = {
+  tags: '/v1/tags',
+  contact_stages: '/v1/contact-stages',
+  lead_sources: '/v1/lead-sources',
+  custom_fields: '/v1/custom-fields',
+  pipelines: '/v1/pipelines',
+  message_templates: '/v1/message-templates',
+  media: '/v1/media',
+  brand: '/v1/brand',
+  smart_lists: '/v1/smart-lists',
+  automations: '/v1/automations',
+  members: '/v1/members',
+  teams: '/v1/teams',
+  ponds: '/v1/ponds',
+  websites: '/v1/websites',
+  forms: '/v1/forms',
+  appointment_types: '/v1/appointment-types',
+  appointment_outcomes: '/v1/appointment-outcomes',
+  programs: '/v1/programs',
+  relationship_labels: '/v1/relationship-labels',
+};
+
+/** Where a collection is listed when that differs from where it is written: pipelines with their stages' details. */
+export const LIST_PATH: Readonly<Partial<Record<WorkspaceCollection, string>> & { pipelines: string }> = { pipelines: '/v1/pipeline-details' };
 
 /** An install ledger's lock (POST /v1/install-ledgers/{packId}/lock, renewed by each checkpoint). */
 export const LEDGER_LOCK = {

@@ -9,5 +9,5 @@ export {
 } from './content.js';
 export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resumedRun, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';
-export { LEDGER_LOCK } from './contract.js';
+export { COLLECTION_PATH, LEDGER_LOCK, LIST_PATH } from './contract.js';
 export { WORKSPACE_LIMITS, base64Length, apiLimitErrors, unstorableBody, unstorableText, hasLoneSurrogate } from './limits.js';
