@@ -32,7 +32,8 @@ async function unzip(file: string, to: string): Promise<string[]> {
 
 beforeAll(async () => {
   buildServer();
-  execFileSync('npm', ['run', 'package', '-w', 'apps/vscode'], { cwd: ROOT, stdio: 'pipe' });
+  // Under the lock the VS Code test takes to build it too: one build at a time writes dist/ and server/.
+  execFileSync('flock', [join(ROOT, 'node_modules/.setup-pack-vsix-build.lock'), 'npm', 'run', 'package', '-w', 'apps/vscode'], { cwd: ROOT, stdio: 'pipe' });
   files = await unzip(vsix, unpacked);
 }, 300_000);
 
