@@ -1,0 +1,21 @@
+// The page's own keys with Ctrl/Cmd: undo and redo (left to a text field in one), export, open.
+import { useEffect, type RefObject } from 'react';
+import type { EditorStore } from '../../model/store.js';
+
+export function useGlobalKeys(store: EditorStore, doExport: () => void, fileInput: RefObject<HTMLInputElement | null>): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (!mod) return;
+      const t = e.target as HTMLElement | null;
+      const inText = !!t && (t.isContentEditable || /^(INPUT|TEXTAREA)$/.test(t.tagName));
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !inText) (e.preventDefault(), e.shiftKey ? store.redo() : store.undo());
+      else if (key === 'y' && !inText) (e.preventDefault(), store.redo());
+      else if (key === 's') (e.preventDefault(), doExport());
+      else if (key === 'o') (e.preventDefault(), fileInput.current?.click());
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store, doExport, fileInput]);
+}
