@@ -3,22 +3,16 @@
 // (test/hosts.ts) and the deployment shapes bench (bench/shapes.mjs) run the documented file.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.mjs';
+
+export { freePort };
 
 const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
 const OPERATIONS_MD = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
-
-/** A TCP port free on loopback at the moment, for a program that takes its port in its configuration. */
-export async function freePort() {
-  const s = createServer();
-  await new Promise((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address();
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
 
 /** Why HAProxy cannot be started here, or undefined when it can. */
 export function haproxyUnavailable() {

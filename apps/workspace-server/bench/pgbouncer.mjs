@@ -1,13 +1,15 @@
-// Debian's PgBouncer in transaction pooling mode in front of the benchmark's PostgreSQL, for the
-// deployment shapes bench (bench/shapes.mjs): the server's side by side with and without it.
-// PgBouncer cannot keep a session's search path in transaction mode, so every server connection
-// it opens sets the benchmark's schema first (connect_query). It refuses to run as root: as root,
-// it runs as the `postgres` user the PostgreSQL package creates.
+// Debian's PgBouncer in transaction pooling mode, as managed offerings put one in front of their
+// PostgreSQL: a few server connections shared by every client, each transaction on whichever is
+// free. One starter for the deployment shapes bench (bench/shapes.mjs: in front of the benchmark's
+// PostgreSQL, each server connection setting the benchmark's schema first with connect_query, as
+// PgBouncer cannot keep a session's search path in transaction mode) and the PgBouncer suites
+// (test/private-pgbouncer.ts: in front of a private cluster). PgBouncer refuses to run as root: as
+// root, it runs as the `postgres` user the PostgreSQL package creates.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { freePort } from './haproxy.mjs';
+import { freePort } from './free-port.mjs';
 
 const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
 
@@ -18,53 +20,59 @@ export function pgBouncerUnavailable() {
   return undefined;
 }
 
+/** Waits until PgBouncer listens on `port` and has written its pid file, or fails naming its log. */
+async function listening(child, port, dir) {
+  for (let i = 0; ; i++) {
+    const up = await new Promise((resolve) => {
+      const s = connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
+      s.on('error', () => resolve(false));
+    });
+    if (up && existsSync(join(dir, 'pgbouncer.pid'))) return;
+    if (child.exitCode !== null || i > 200) throw new Error(`PgBouncer did not start; see ${join(dir, 'pgbouncer.log')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /**
- * PgBouncer on a free port in front of `pgUrl`'s server, `serverConnections` server connections
- * for the database, each with `schema` as its search path: `url` (for the server, with named
- * statements off), `pid` and `close()`.
+ * PgBouncer on a free port: `databases`, the lines of its [databases] section (`bench = host=…`,
+ * `* = host=… port=…`); `user`, the one client user it trusts; `serverConnections` per database;
+ * `dir`, where its files go (a new folder, removed on close, when not given). Returns its `port`,
+ * `pid` and `close()` (SIGINT, its safe shutdown).
+ * @param {{ databases: string[]; user?: string; serverConnections: number; dir?: string }} options
  */
-export async function startPgBouncer(pgUrl, schema, serverConnections) {
-  const u = new URL(pgUrl);
-  const user = decodeURIComponent(u.username || 'postgres');
-  const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync('/tmp/pgbouncer-bench-');
+export async function startPgBouncer({ databases, user = 'postgres', serverConnections, dir }) {
+  const own = dir === undefined;
+  const at = dir ?? mkdtempSync('/tmp/pgbouncer-');
   const port = await freePort();
-  const ini = join(dir, 'pgbouncer.ini');
-  writeFileSync(join(dir, 'users.txt'), `"${user}" ""\n`);
+  const ini = join(at, 'pgbouncer.ini');
+  writeFileSync(join(at, 'users.txt'), `"${user}" ""\n`);
   writeFileSync(ini, `[databases]
-bench = host=${u.hostname} port=${u.port || 5432} dbname=${u.pathname.slice(1)} user=${user} password=${decodeURIComponent(u.password)} connect_query='SET search_path = ${schema}, public'
+${databases.join('\n')}
 
 [pgbouncer]
 listen_addr = 127.0.0.1
 listen_port = ${port}
 unix_socket_dir =
 auth_type = trust
-auth_file = ${join(dir, 'users.txt')}
+auth_file = ${join(at, 'users.txt')}
 pool_mode = transaction
 default_pool_size = ${serverConnections}
 max_client_conn = 500
 ignore_startup_parameters = extra_float_digits, options
-logfile = ${join(dir, 'pgbouncer.log')}
-pidfile = ${join(dir, 'pgbouncer.pid')}
+logfile = ${join(at, 'pgbouncer.log')}
+pidfile = ${join(at, 'pgbouncer.pid')}
 `);
+  const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    spawnSync('chown', ['-R', 'postgres', dir]);
-    chmodSync(dir, 0o700);
+    spawnSync('chown', own ? ['-R', 'postgres', at] : ['postgres', ini, join(at, 'users.txt')]);
+    if (own) chmodSync(at, 0o700);
   }
   const child = spawn(...(asRoot ? ['runuser', ['-u', 'postgres', '--', PGBOUNCER, ini]] : [PGBOUNCER, [ini]]), { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let i = 0; ; i++) {
-    const up = await new Promise((resolve) => {
-      const s = connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
-      s.on('error', () => resolve(false));
-    });
-    if (up && existsSync(join(dir, 'pgbouncer.pid'))) break;
-    if (child.exitCode !== null || i > 200) throw new Error(`PgBouncer did not start; see ${join(dir, 'pgbouncer.log')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const pid = Number(readFileSync(join(dir, 'pgbouncer.pid'), 'utf8').trim());
+  await listening(child, port, at);
+  const pid = Number(readFileSync(join(at, 'pgbouncer.pid'), 'utf8').trim());
   return {
-    url: `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/bench?prepared_statements=false`,
+    port,
     pid,
     async close() {
       // PgBouncer's own pid (as root, the child is runuser): SIGINT is its safe shutdown.
@@ -72,7 +80,7 @@ pidfile = ${join(dir, 'pgbouncer.pid')}
         process.kill(pid, 'SIGINT');
         await exited;
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (own) rmSync(at, { recursive: true, force: true });
     },
   };
 }

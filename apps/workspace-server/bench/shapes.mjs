@@ -81,11 +81,24 @@ const shapes = {
     return { base: s.base, pids: [s.pid], between: [], stop: s.stop };
   },
   async 'through PgBouncer (transaction mode, 4 server connections)'() {
-    const bouncer = await startPgBouncer(pgUrl, schema, 4);
+    const bouncer = await bouncerFor(pgUrl, schema);
     const s = await serve([], { databaseUrl: bouncer.url });
     return { base: s.base, pids: [s.pid], between: [bouncer.pid], stop: async () => { await s.stop(); await bouncer.close(); } };
   },
 };
+
+/**
+ * PgBouncer with 4 server connections in front of the benchmark's PostgreSQL, each setting its
+ * schema first (connect_query: transaction mode keeps no session's search path); `url` is the
+ * server's, with named statements off as an operator sets them behind it.
+ */
+async function bouncerFor(pgUrl, schema) {
+  const u = new URL(pgUrl);
+  const user = decodeURIComponent(u.username || 'postgres');
+  const target = `host=${u.hostname} port=${u.port || 5432} dbname=${u.pathname.slice(1)} user=${user} password=${decodeURIComponent(u.password)}`;
+  const bouncer = await startPgBouncer({ databases: [`bench = ${target} connect_query='SET search_path = ${schema}, public'`], user, serverConnections: 4 });
+  return { ...bouncer, url: `postgres://${encodeURIComponent(user)}@127.0.0.1:${bouncer.port}/bench?prepared_statements=false` };
+}
 
 /** `n` serve processes on ports of their own behind HAProxy with the documented configuration. */
 async function behindHaproxy(n) {

@@ -1,20 +1,13 @@
 // Debian's PgBouncer in transaction pooling mode in front of a private PostgreSQL cluster
 // (private-postgres.ts), as managed offerings put one in front of theirs: a few server connections
 // shared by every client, each transaction on whichever is free. Started by the test, as the user
-// PostgreSQL runs as (PgBouncer refuses to run as root), stopped by it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { join } from 'node:path';
+// PostgreSQL runs as (PgBouncer refuses to run as root), stopped by it: bench/pgbouncer.mjs's
+// starter, which the deployment shapes bench runs too.
 import { afterAll } from 'vitest';
-import { freePort, privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
+import { pgBouncerUnavailable, startPgBouncer as startBouncer } from '../bench/pgbouncer.mjs';
+import { privatePostgresUnavailable, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 
-const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
-
-/** Why PgBouncer cannot be started here, or undefined when it can. */
-export function pgBouncerUnavailable(): string | undefined {
-  return PGBOUNCER ? undefined : 'no pgbouncer: apt-get install pgbouncer (scripts/setup-test.sh does)';
-}
+export { pgBouncerUnavailable };
 
 export interface PgBouncer {
   /** postgres://postgres@127.0.0.1:<port>/postgres, through PgBouncer. */
@@ -23,52 +16,14 @@ export interface PgBouncer {
 }
 
 /**
- * Starts PgBouncer in transaction mode with `serverConnections` server connections per database.
- * The startup parameter `options` (a schema's search_path) is ignored, as PgBouncer cannot keep a
+ * Starts PgBouncer (bench/pgbouncer.mjs) in transaction mode in front of the private cluster, with
+ * `serverConnections` server connections per database, its files beside the cluster's. The
+ * startup parameter `options` (a schema's search_path) is ignored, as PgBouncer cannot keep a
  * session setting in transaction mode: every client works in the cluster's public schema.
  */
 export async function startPgBouncer(db: PrivatePostgres, serverConnections = 4): Promise<PgBouncer> {
-  const port = await freePort();
-  const ini = join(db.dir, 'pgbouncer.ini');
-  writeFileSync(join(db.dir, 'users.txt'), '"postgres" ""\n');
-  writeFileSync(ini, `[databases]
-* = host=127.0.0.1 port=${db.port}
-
-[pgbouncer]
-listen_addr = 127.0.0.1
-listen_port = ${port}
-unix_socket_dir =
-auth_type = trust
-auth_file = ${join(db.dir, 'users.txt')}
-pool_mode = transaction
-default_pool_size = ${serverConnections}
-max_client_conn = 500
-ignore_startup_parameters = extra_float_digits, options
-logfile = ${join(db.dir, 'pgbouncer.log')}
-pidfile = ${join(db.dir, 'pgbouncer.pid')}
-`);
-  if (process.getuid?.() === 0) spawnSync('chown', ['postgres', ini, join(db.dir, 'users.txt')]);
-  const child: ChildProcess = spawn(...db.command(PGBOUNCER, [ini]), { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let i = 0; ; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
-      s.on('error', () => resolve(false));
-    });
-    if (up) break;
-    if (child.exitCode !== null || i > 200) throw new Error(`PgBouncer did not start; see ${join(db.dir, 'pgbouncer.log')}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        // PgBouncer's own pid (as root, the child is runuser): SIGINT is its safe shutdown.
-        process.kill(Number(readFileSync(join(db.dir, 'pgbouncer.pid'), 'utf8').trim()), 'SIGINT');
-        await exited;
-      }
-    },
-  };
+  const bouncer = await startBouncer({ databases: [`* = host=127.0.0.1 port=${db.port}`], serverConnections, dir: db.dir });
+  return { url: `postgres://postgres@127.0.0.1:${bouncer.port}/postgres`, close: bouncer.close };
 }
 
 /**

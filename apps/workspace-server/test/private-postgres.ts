@@ -7,8 +7,8 @@
 // still answers and makes the next start refuse.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../bench/free-port.mjs';
 
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres (trust authentication on loopback). */
@@ -49,14 +49,7 @@ export function privatePostgresUnavailable(): string | undefined {
   return undefined;
 }
 
-/** A TCP port free on loopback at the moment (the kernel's pick), for a program that takes its port as an option. */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
