@@ -1,6 +1,7 @@
 // A real third-party client: Neovim (Debian's neovim), headless, with its built-in LSP client and no
-// plugin, runs `setup-pack lsp --stdio` on a pack file, receives the findings, jumps from a block's
-// template_id to the template, renames the template's key and writes the file; the CLI then
+// plugin, runs `setup-pack lsp --stdio` on a pack file, receives the findings, applies the quick
+// fix of one, jumps from a block's template_id to the template, renames the template's key and
+// writes the file; the CLI then
 // validates what Neovim wrote. Without nvim the suite is skipped, saying why (npm run setup:test
 // installs it).
 import { spawnSync } from 'node:child_process';
@@ -36,6 +37,21 @@ local ok, err = pcall(function()
     local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code)
     table.insert(out.diagnostics, { code = code, line = d.lnum + 1, message = d.message })
   end
+  -- The quick fix on the finding, as a code action menu offers it, applied to the buffer.
+  -- The finding as LSP gave it (Neovim keeps only some of its fields in user_data).
+  local d = vim.diagnostic.get(buf)[1]
+  local lsp = vim.tbl_extend('force', d.user_data.lsp, { range = { start = { line = d.lnum, character = d.col }, ['end'] = { line = d.end_lnum, character = d.end_col } }, message = d.message, source = d.source, severity = d.severity })
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = lsp.range, context = { diagnostics = { lsp } } }
+  local fix
+  for _, answer in pairs(vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, 10000) or {}) do
+    for _, action in ipairs(answer.result or {}) do
+      if action.kind == 'quickfix' and action.title:find('setup%-pack fix') and not action.title:find('^Fix all') then fix = action end
+    end
+  end
+  if not fix then error('no quick fix offered') end
+  out.fix = fix.title
+  vim.lsp.util.apply_workspace_edit(fix.edit, 'utf-16')
+  if not vim.wait(10000, function() return #vim.diagnostic.get(buf) == 0 end, 50) then error('the finding stayed after the fix') end
   vim.api.nvim_win_set_cursor(0, { tonumber(vim.env.USE_LINE), tonumber(vim.env.USE_COL) })
   vim.lsp.buf.definition()
   if not vim.wait(10000, function() return vim.api.nvim_win_get_cursor(0)[1] ~= tonumber(vim.env.USE_LINE) end, 20) then error('definition did not jump') end
@@ -51,7 +67,7 @@ done(ok and vim.NIL or tostring(err))
 describe.skipIf(missing)(`the language server in Neovim${missing ? ` (skipped: ${missing})` : ''}`, () => {
   beforeAll(() => buildServer(), 120_000);
 
-  it('shows the findings, jumps to a definition, renames a key and writes the file', () => {
+  it('shows the findings, applies a quick fix, jumps to a definition, renames a key and writes the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'setup-pack-nvim-'));
     const file = join(dir, 'pack.json');
     // A won stage at 90%: a warning to see; the rest is the demo pack.
@@ -62,7 +78,7 @@ describe.skipIf(missing)(`the language server in Neovim${missing ? ` (skipped: $
     const use = lines.findIndex((l) => l.includes('"template_id": "tpl-follow-up"'));
     const env = { ...process.env, NODE: process.execPath, BIN, RESULT: join(dir, 'result.json'), USE_LINE: String(use + 1), USE_COL: String(lines[use].indexOf('tpl-follow-up')), NEW_KEY: 'tpl-nudge', XDG_STATE_HOME: dir, XDG_DATA_HOME: dir };
     const run = spawnSync(nvim, ['--headless', '--clean', '-n', file, '-c', 'luafile test.lua'], { cwd: dir, env, encoding: 'utf8', timeout: 90_000 });
-    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { error: string | null; diagnostics: { code: string; line: number }[]; definition: [number, number]; written?: boolean };
+    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { error: string | null; diagnostics: { code: string; line: number }[]; fix: string; definition: [number, number]; written?: boolean };
     expect(result.error, `${run.stderr}`).toBeNull();
     expect(result.diagnostics.map((d) => d.code)).toEqual(['pipeline/probability-normalised']);
     expect(result.diagnostics[0].line).toBe(lines.findIndex((l) => l.includes('"probability": 90')) + 1);
@@ -71,6 +87,9 @@ describe.skipIf(missing)(`the language server in Neovim${missing ? ` (skipped: $
     const written = readFileSync(file, 'utf8');
     expect(written.split('"tpl-nudge"').length - 1).toBe(3);
     expect(written).not.toContain('tpl-follow-up');
-    expect(cliFindings(written)).toEqual(cliFindings(text));
+    // The fix set the won stage to 100%, so what Neovim wrote validates as the demo pack does.
+    expect(result.fix).toBe('Set probability to 100 (setup-pack fix)');
+    expect(written).not.toContain('"probability": 90');
+    expect(cliFindings(written)).toEqual(cliFindings(readText(DEMO_PACK)));
   });
 });
