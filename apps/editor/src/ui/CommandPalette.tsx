@@ -1,11 +1,12 @@
 // The command palette (Ctrl/Cmd-K): one search over the editor's actions, the blocks to add, the
 // pack's items and its findings (model/commands.ts); ↑/↓ move, Enter runs, Escape closes. Also the
 // keys that open it and the shortcuts list (`?`), for the whole page.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { CircleAlert, Info, TriangleAlert, type LucideIcon } from 'lucide-react';
 import { commandsFor, searchCommands, type Command, type CommandAction, type CommandContext } from '../model/commands.js';
 import { isMac, shownKeys } from '../model/shortcuts.js';
 import { blockIcon, GROUP_ICONS } from './icons.js';
+import { useActiveOption } from './useActiveOption.js';
 import { useDialogFocus } from './useDialogFocus.js';
 
 const SEVERITY_ICONS: Record<string, LucideIcon> = { error: CircleAlert, warning: TriangleAlert, info: Info };
@@ -18,7 +19,6 @@ function CommandIcon({ c }: { c: Command }) {
 
 export function CommandPalette({ context, onRun, onClose }: { context: CommandContext; onRun: (a: CommandAction) => void; onClose: () => void }) {
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
   const ref = useDialogFocus<HTMLDivElement>(onClose);
   const all = useMemo(() => commandsFor(context), [context]);
   const shown = useMemo(() => searchCommands(all, query), [all, query]);
@@ -28,11 +28,8 @@ export function CommandPalette({ context, onRun, onClose }: { context: CommandCo
     onClose();
     onRun(c.action);
   };
-  const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown') (setActive((a) => Math.min(a + 1, shown.length - 1)), e.preventDefault());
-    else if (e.key === 'ArrowUp') (setActive((a) => Math.max(a - 1, 0)), e.preventDefault());
-    else if (e.key === 'Enter') (run(shown[active]), e.preventDefault());
-  };
+  // Escape is the dialog's (useDialogFocus), which also gives the focus back.
+  const { active, setActive, onKey } = useActiveOption(shown.length, (i) => run(shown[i]));
   const optionId = (i: number) => `command-${i}`;
   // The active entry stays in view as the arrows move it. (Braces: Chromium's scrollIntoView
   // returns a promise, which an effect must not.)

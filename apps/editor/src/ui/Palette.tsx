@@ -2,22 +2,17 @@
 // controls), each block with its kind's icon in its category's colour; type to filter, arrows to
 // move, Enter or click to add. The search field is a combobox over the list (the options are not
 // Tab stops), as a screen reader expects of a search that picks.
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { NODE_CATALOG } from '@setup-pack/core';
 import { paletteSections } from '../model/palette.js';
 import { blockIcon, GROUP_ICONS } from './icons.js';
+import { useActiveOption } from './useActiveOption.js';
 
 export function Palette(props: { onPick: (kind: string) => void; onClose: () => void; allowTriggers: boolean }) {
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
   const sections = useMemo(() => paletteSections([...NODE_CATALOG.values()], query, props.allowTriggers), [query, props.allowTriggers]);
   const options = useMemo(() => sections.flatMap((s) => s.blocks), [sections]);
-  const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') props.onClose();
-    else if (e.key === 'ArrowDown') (setActive((a) => Math.min(a + 1, options.length - 1)), e.preventDefault());
-    else if (e.key === 'ArrowUp') (setActive((a) => Math.max(a - 1, 0)), e.preventDefault());
-    else if (e.key === 'Enter' && options[active]) props.onPick(options[active].kind);
-  };
+  const { active, setActive, onKey } = useActiveOption(options.length, (i) => props.onPick(options[i].kind), props.onClose);
   const optionId = (kind: string) => `palette-option-${kind.replace(/\W/g, '-')}`;
   let index = 0;
   return (

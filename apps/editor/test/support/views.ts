@@ -298,7 +298,13 @@ export const VIEWS: View[] = [
       // The workspace's tags are read when asked (Check), then the mark says what installing does.
       await row.getByRole('button', { name: 'Check' }).click();
       await row.locator('.ref-mark').filter({ hasText: 'Installing creates' }).waitFor();
-      await row.locator('.ref-mark').scrollIntoViewIfNeeded();
+      await row.getByRole('button', { name: 'Check' }).waitFor({ state: 'detached' });
+      // The inspector scrolled to its end, wherever the fills above left it: the same picture each run.
+      await row.locator('.ref-mark').evaluate((mark) => {
+        let el: HTMLElement | null = mark as HTMLElement;
+        while (el && !(el.scrollHeight > el.clientHeight && /auto|scroll/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
+        if (el) el.scrollTop = el.scrollHeight;
+      });
     },
   },
 ];
