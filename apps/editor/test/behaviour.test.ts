@@ -37,6 +37,14 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => panel.getByTestId('simulate-loop').textContent()).toMatch(/"Warm lead" → "Hot lead" → "Warm lead" repeats every moment/);
     expect(await panel.locator('.timeline li.message').count()).toBe(2);
     await page.screenshot({ path: join(artifacts, 'simulate-panel.png') });
+    // The contact's reply: one that does not read says which field, and so does one before the event.
+    const reply = panel.getByRole('textbox', { name: /When the contact replies/ });
+    await reply.fill('tonight');
+    await poll(() => panel.getByRole('alert').first().textContent()).toContain('replyAt: "tonight" is not an RFC 3339 date and time');
+    await reply.fill('2026-12-04T18:00:00-05:00');
+    await poll(() => panel.getByRole('alert').first().textContent()).toContain('replyAt: the reply (2026-12-04T18:00:00-05:00) comes before the event');
+    await reply.fill('');
+    await poll(() => panel.getByTestId('simulate-loop').count()).toBe(1);
     // A step opens its automation with the block selected.
     await panel.getByRole('button', { name: /Hot lead › mail/ }).first().click();
     await poll(() => page.locator('.react-flow__node.selected').count()).toBe(1);

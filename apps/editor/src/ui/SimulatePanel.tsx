@@ -12,6 +12,8 @@ export interface SimulateSettings {
   at: string;
   timeZone: string;
   days: number;
+  /** When the contact replies (RFC 3339), or '' for no reply. */
+  replyAt: string;
 }
 
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -23,6 +25,7 @@ export const defaultSimulation = (): SimulateSettings => ({
   at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
   timeZone: localZone(),
   days: 30,
+  replyAt: '',
 });
 
 /** The timeline for the settings, or what keeps it from running, in words. */
@@ -34,7 +37,7 @@ export function runSimulation(pack: Pack, s: SimulateSettings): { timeline?: Tim
     return { problem: `The contact is not JSON: ${(e as Error).message}` };
   }
   try {
-    return { timeline: simulate(pack, { event: s.event, subject: s.subject || undefined, contact, at: s.at, timeZone: s.timeZone, days: s.days }) };
+    return { timeline: simulate(pack, { event: s.event, subject: s.subject || undefined, contact, at: s.at, timeZone: s.timeZone, days: s.days, ...(s.replyAt.trim() ? { replyAt: s.replyAt.trim() } : {}) }) };
   } catch (e) {
     const field = (e as { field?: string }).field;
     return { problem: `${field ? `${field}: ` : ''}${(e as Error).message}` };
@@ -80,6 +83,7 @@ export function SimulatePanel({ pack, onStep, onPath, onClose }: {
         <label>At <input value={s.at} onChange={(e) => set({ at: e.target.value })} aria-label="When the event happens (RFC 3339)" /></label>
         <label>Time zone <input value={s.timeZone} onChange={(e) => set({ timeZone: e.target.value })} /></label>
         <label>Days <input type="number" min={1} max={366} value={s.days} onChange={(e) => set({ days: Number(e.target.value) || 1 })} /></label>
+        <label>Reply at <input value={s.replyAt} placeholder="no reply" onChange={(e) => set({ replyAt: e.target.value })} aria-label="When the contact replies (RFC 3339; empty for no reply)" /></label>
         <label className="simulate-contact">Contact (JSON, as the API returns one)<textarea rows={4} value={s.contact} onChange={(e) => set({ contact: e.target.value })} /></label>
       </div>
       {result.problem && <p className="error" role="alert">{result.problem}</p>}
