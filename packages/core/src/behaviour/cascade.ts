@@ -103,6 +103,23 @@ const NO_GUARDS: readonly undefined[] = [];
 /** Trigger kinds an event inside the workspace starts (the others start from outside or at set times). */
 const EVENT_TRIGGERS = new Set([...EFFECTS].filter(([, e]) => e.starts && e.starts.on !== 'time' && e.starts.on !== 'external').map(([k]) => k));
 
+/**
+ * Whether blocks of these kinds can make a cascade edge at all: one of them runs an automation, or
+ * causes an event that a trigger among them starts on. Every edge cascadeOf makes is one of these,
+ * so without them there is no loop and no automation that starts itself.
+ */
+export function mayCascade(kinds: ReadonlySet<string>): boolean {
+  const started = new Set<EventKind>();
+  for (const k of kinds) {
+    const effects = EFFECTS.get(k);
+    if (effects?.automations?.does === 'start') return true;
+    if (EVENT_TRIGGERS.has(k)) started.add(effects!.starts!.on as EventKind);
+  }
+  if (!started.size) return false;
+  for (const k of kinds) for (const c of EFFECTS.get(k)?.causes ?? []) if (started.has(c.event)) return true;
+  return false;
+}
+
 
 /** The cascade graph of a pack's automations: one edge per pair of automations, the least guarded. */
 export function cascadeOf(flow: FlowPack): Cascade {
