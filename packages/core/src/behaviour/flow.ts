@@ -118,7 +118,8 @@ export function flowOfPack(pack: Pack): FlowPack {
 }
 
 const cache = new WeakMap<object, FlowPack>();
-const kindsCache = new WeakMap<object, ReadonlySet<string>>();
+// By the validation's context, not the pack: a pack object changed and validated again is read anew.
+const kindsCache = new WeakMap<RuleContext, ReadonlySet<string>>();
 
 /** The blocks flowOfRules keeps: those that passed their schema, not repeating an earlier block's id. */
 const usable = (g: GraphModel, n: number) => !g.isBroken(n) && !g.isDuplicate(n);
@@ -132,7 +133,7 @@ const usable = (g: GraphModel, n: number) => !g.isBroken(n) && !g.isDuplicate(n)
  * instructions, and a quarter counting the optimising compiler's threads.
  */
 export function blockKindsOfRules(ctx: RuleContext): ReadonlySet<string> {
-  const known = kindsCache.get(ctx.pack);
+  const known = kindsCache.get(ctx);
   if (known) return known;
   const kinds = new Set<string>();
   for (const a of ctx.automations()) {
@@ -140,7 +141,7 @@ export function blockKindsOfRules(ctx: RuleContext): ReadonlySet<string> {
     if (!g || typeof a.value.key !== 'string') continue;
     for (let n = 0; n < g.nodeCount; n++) if (usable(g, n)) kinds.add(g.kind(n));
   }
-  kindsCache.set(ctx.pack, kinds);
+  kindsCache.set(ctx, kinds);
   return kinds;
 }
 
