@@ -195,7 +195,16 @@ export function flowOfRules(ctx: RuleContext): FlowPack {
       },
     });
   }
-  const flow = { automations, stageTypes: stageTypesOf(ctx.pack.pipelines), names: namesOf(ctx.pack, Array.isArray(ctx.pack.automations) ? ctx.pack.automations : []) };
+  // The names are for the words of a finding, which most packs have none of: read on first use.
+  let names: Map<string, string> | undefined;
+  const pack = ctx.pack;
+  const flow: FlowPack = {
+    automations,
+    stageTypes: stageTypesOf(pack.pipelines),
+    get names() {
+      return (names ??= namesOf(pack, Array.isArray(pack.automations) ? pack.automations : []));
+    },
+  };
   cache.set(ctx.pack, flow);
   return flow;
 }
