@@ -103,6 +103,43 @@ const NO_GUARDS: readonly undefined[] = [];
 /** Trigger kinds an event inside the workspace starts (the others start from outside or at set times). */
 const EVENT_TRIGGERS = new Set([...EFFECTS].filter(([, e]) => e.starts && e.starts.on !== 'time' && e.starts.on !== 'external').map(([k]) => k));
 
+/** A bit per event kind (19 of them: one small integer holds a set). */
+const EVENT_BIT = new Map((Object.keys(EVENT_WORDS) as EventKind[]).map((e, i) => [e, 1 << i]));
+if (EVENT_BIT.size > 30) throw new Error('cascade: more event kinds than bits of a small integer');
+
+/**
+ * Per block kind, what mayCascade asks of it, worked out once: the event its trigger starts on
+ * (inside the workspace), the events it causes, each as bits, and whether it runs an automation.
+ */
+const CASCADE_BITS = new Map(
+  [...EFFECTS].map(([kind, e]) => [
+    kind,
+    {
+      starts: EVENT_TRIGGERS.has(kind) ? EVENT_BIT.get(e.starts!.on as EventKind)! : 0,
+      causes: (e.causes ?? []).reduce((bits, c) => bits | EVENT_BIT.get(c.event)!, 0),
+      runs: e.automations?.does === 'start',
+    },
+  ]),
+);
+
+/**
+ * Whether blocks of these kinds can make a cascade edge at all: one of them runs an automation, or
+ * causes an event that a trigger among them starts on. Every edge cascadeOf makes is one of these,
+ * so without them there is no loop and no automation that starts itself. Asked of every pack
+ * validated: one pass over its kinds, no set made.
+ */
+export function mayCascade(kinds: ReadonlySet<string>): boolean {
+  let started = 0;
+  let caused = 0;
+  for (const k of kinds) {
+    const bits = CASCADE_BITS.get(k);
+    if (!bits) continue;
+    if (bits.runs) return true;
+    started |= bits.starts;
+    caused |= bits.causes;
+  }
+  return (started & caused) !== 0;
+}
 
 /** The cascade graph of a pack's automations: one edge per pair of automations, the least guarded. */
 export function cascadeOf(flow: FlowPack): Cascade {

@@ -3,17 +3,22 @@
 // steps a fixed trigger time and fixed waits always put outside the send window.
 import type { Diagnostic } from '../diagnostics.js';
 import type { RuleContext } from '../rules/rule.js';
-import { cascadeOf, edgeWords, guardsOf, loopsOf, type Cascade, type CascadeEdge } from './cascade.js';
-import { flowOfRules, type FlowPack } from './flow.js';
+import { cascadeOf, edgeWords, guardsOf, loopsOf, mayCascade, type Cascade, type CascadeEdge } from './cascade.js';
+import { blockKindsOfRules, flowOfRules, type FlowPack } from './flow.js';
 
 type Finding = Omit<Diagnostic, 'code'>;
 
 const cache = new WeakMap<object, { flow: FlowPack; cascade: Cascade; loops: ReturnType<typeof loopsOf> }>();
 
-/** The cascade graph and its loops for the pack being validated, built once and shared by the flow/* rules. */
+/**
+ * The cascade graph and its loops for the pack being validated, built once and shared by the flow/*
+ * rules; undefined when no block of the pack can start an automation (mayCascade), so there is no
+ * loop to find and the model is not built.
+ */
 export function cascadeOfRules(ctx: RuleContext) {
   const known = cache.get(ctx.pack);
   if (known) return known;
+  if (!mayCascade(blockKindsOfRules(ctx))) return undefined;
   const flow = flowOfRules(ctx);
   const cascade = cascadeOf(flow);
   const out = { flow, cascade, loops: loopsOf(flow, cascade) };

@@ -12,7 +12,9 @@ export default defineRule({
     ].join('\n\n'),
   },
   check(ctx) {
-    const { flow, loops } = cascadeOfRules(ctx);
+    const cascade = cascadeOfRules(ctx);
+    if (!cascade) return;
+    const { flow, loops } = cascade;
     for (const loop of loops.loops) if (loop.path.length) ctx.report(loopFinding(flow, loop.path, 'loop'));
   },
 });

@@ -1,6 +1,6 @@
 import { defineRule, type RuleContext } from './rule.js';
 import { canonicalJson } from '../plan/content.js';
-import { flowOfRules, nameOf, reachable, type FlowAutomation, type FlowPack } from '../behaviour/flow.js';
+import { blockKindsOfRules, flowOfRules, nameOf, reachable, type FlowAutomation, type FlowPack } from '../behaviour/flow.js';
 
 export default defineRule({
   meta: {
@@ -10,11 +10,12 @@ export default defineRule({
     docs: 'Automations whose triggers are the same block kind with the same config start together, in an order the pack does not set. When one adds a tag the other removes, or they set the contact\'s stage to two different stages, what the contact ends with depends on which ran first.',
   },
   check(ctx) {
+    // Only automations that remove a tag or set a stage can undo another's action; without one in
+    // the pack, nothing is read (not even the flow model).
+    const kinds = blockKindsOfRules(ctx);
+    if (!kinds.has('action.remove_tag') && !kinds.has('action.set_stage')) return;
     const flow = flowOfRules(ctx);
     const groups = new Map<string, number[]>();
-    // Only automations that remove a tag or set a stage can undo another's action; without one in
-    // the pack, nothing is read.
-    if (!flow.automations.some((a) => a.kinds.has('action.remove_tag') || a.kinds.has('action.set_stage'))) return;
     flow.automations.forEach((a, i) => {
       for (const t of new Set(a.triggers.map((n) => `${a.nodes[n].kind} ${canonicalJson((a.nodes[n].config ?? {}) as never)}`))) groups.set(t, [...(groups.get(t) ?? []), i]);
     });

@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
 import { EFFECTS } from '../behaviour/effects.js';
-import { flowOfRules, type FlowAutomation } from '../behaviour/flow.js';
+import { blockKindsOfRules, flowOfRules, type FlowAutomation } from '../behaviour/flow.js';
 import { waitMinutes } from '../behaviour/waits.js';
 import { clock, DAY_NAMES, firingMoments, hasWindow, inWindow, minutesUntilOpen, windowWords } from '../behaviour/window.js';
 
@@ -16,6 +16,9 @@ export default defineRule({
     docs: "For an automation that starts at set times (`trigger.schedule` with a cron of numbers, `trigger.date_reached` with a `time_of_day`) and has a send window (`send_window_start`/`end`, `send_window_days`): a message block (send email, send SMS, AI message) that every firing time, plus the fixed waits on every way to it, lands outside the window. The service holds such a send until the window opens, so it goes out later than the waits say; the message names when. A wait with `until` postpones a step to a time of its own, and a wait whose length the model cannot read leaves the block unjudged.",
   },
   check(ctx) {
+    // Only a trigger at set times fixes when a step lands; without one in the pack, the flow model is not built.
+    const kinds = blockKindsOfRules(ctx);
+    if (!kinds.has('trigger.schedule') && !kinds.has('trigger.date_reached')) return;
     for (const a of flowOfRules(ctx).automations) {
       if (!hasWindow(a.settings) || !(a.kinds.has('trigger.schedule') || a.kinds.has('trigger.date_reached'))) continue;
       for (const t of a.triggers) {

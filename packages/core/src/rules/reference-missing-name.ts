@@ -1,6 +1,6 @@
 import { defineRule } from './rule.js';
-import { isPackKey, packKeyTypes, REFERENCE_HOLDERS } from '../references.js';
-import { isObj, named } from './util.js';
+import { isPackKey, REFERENCE_HOLDERS } from '../references.js';
+import { isObj, named, packKeyTypesOfRules } from './util.js';
 import type { ReferenceType } from '../types.js';
 
 export default defineRule({
@@ -14,7 +14,7 @@ export default defineRule({
         if (!isObj(ref) || typeof ref.id !== 'string') continue;
         const p = `${a.pointer}/document/references/${i}`;
         if (ctx.isBroken(p)) continue;
-        keys ??= packKeyTypes(ctx.pack);
+        keys ??= packKeyTypesOfRules(ctx);
         if (isPackKey(keys, ref.type, ref.id)) continue;
         if (typeof ref.name === 'string' && ref.name.trim() !== '') continue;
         // The item it names may be in the pack but broken; that error is the one to fix first.

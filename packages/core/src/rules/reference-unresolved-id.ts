@@ -1,6 +1,7 @@
 import { defineRule, type AutomationRef, type RuleContext } from './rule.js';
 import { configRefIds, configRefStatus, listedIds, unresolvedIdMessage } from '../config-refs.js';
-import { packKeysByReferenceType, packKeyTypes, REFERENCE_HOLDERS } from '../references.js';
+import { packKeysByReferenceType, REFERENCE_HOLDERS } from '../references.js';
+import { packKeyTypesOfRules } from './util.js';
 import type { ReferenceType } from '../types.js';
 
 export default defineRule({
@@ -21,7 +22,7 @@ export default defineRule({
         if (g.isBroken(n)) continue;
         const refs = configRefIds(g.kind(n), g.config(n));
         if (refs.length === 0) continue;
-        keys ??= packKeyTypes(ctx.pack);
+        keys ??= packKeyTypesOfRules(ctx);
         for (const ref of refs) {
           if (configRefStatus(ref, keys, listed.ids) !== 'unresolved') continue;
           // An item of that type may be in the pack but broken: that error is the one to fix first.

@@ -1,3 +1,6 @@
+import { packKeyTypes } from '../references.js';
+import type { RuleContext } from './rule.js';
+
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The object elements of an array with their indexes (anything else is the schema's business). */
@@ -70,4 +73,17 @@ export function forEachRepeatedValue(values: readonly unknown[], onRepeat: (inde
       }
     }
   }
+}
+
+const keyTypes = new WeakMap<RuleContext, Map<string, number>>();
+
+/**
+ * packKeyTypes of the pack being validated, made once for the rules that ask it (reference/unresolved-id
+ * and reference/missing-name each did, for every pack). Kept by the validation's context, not by the
+ * pack: a pack object changed and validated again gets its keys anew.
+ */
+export function packKeyTypesOfRules(ctx: RuleContext): Map<string, number> {
+  let keys = keyTypes.get(ctx);
+  if (!keys) keyTypes.set(ctx, (keys = packKeyTypes(ctx.pack)));
+  return keys;
 }
