@@ -2,9 +2,8 @@
 // workspace, and build a source folder into a pack file as `setup-pack build` does. Their names
 // differ from the VS Code extension's own commands (`setupPack.…`), which call them: a client
 // library registers the server's command names itself, and one name cannot be registered twice.
-import { randomBytes } from 'node:crypto';
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ErrorCodes, ResponseError, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import { toLspDiagnostic } from './diagnostics.js';
@@ -60,18 +59,6 @@ async function rootOf(uri: string, folders: SourceFolderSupport): Promise<string
   return root;
 }
 
-/** Writes beside the target and renames over it, so a reader never sees half a pack. */
-async function writeWhole(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(temp, text);
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, { force: true });
-    throw failure(`Cannot write ${path}: ${(e as Error).message}`);
-  }
-}
-
 /** "Build pack from folder": `setup-pack build` on the folder, its findings published. */
 export async function buildPack(args: unknown[], ctx: CommandContext): Promise<BuildSummary> {
   const folders = ctx.folders;
@@ -80,8 +67,10 @@ export async function buildPack(args: unknown[], ctx: CommandContext): Promise<B
   if (typeof a?.folder !== 'string') throw failure('Build pack needs { "folder": <URI of the source folder> } as its argument.');
   const root = await rootOf(a.folder, folders);
   const output = typeof a.output === 'string' ? fileURLToPath(a.output) : undefined;
-  if (output && folders.isSourceFile(root, output)) throw failure(`${output} is a file of the source folder ${root} it builds: write the pack elsewhere.`);
-  const build = await folders.build(root, typeof a.exportedAt === 'string' ? a.exportedAt : undefined);
+  // The CLI's build writes the pack (whole, never over a file of the folder) and says why it cannot.
+  const build = await folders.build(root, { ...(typeof a.exportedAt === 'string' ? { exportedAt: a.exportedAt } : {}), ...(output ? { output } : {}) }).catch((e: Error) => {
+    throw failure(`Cannot build ${root}: ${e.message}`);
+  });
   const key = pathToFileURL(root).href;
   const files = build.files.map((f) => {
     const uri = pathToFileURL(f.file).href;
@@ -93,9 +82,7 @@ export async function buildPack(args: unknown[], ctx: CommandContext): Promise<B
   const warnings = files.reduce((n, f) => n + f.warnings, 0);
   const summary: BuildSummary = { built: build.text !== undefined, folder: key, errors, warnings, files: files.filter((f) => f.errors + f.warnings + f.infos > 0) };
   if (build.text === undefined) return summary;
-  if (!output) return { ...summary, text: build.text };
-  await writeWhole(output, build.text);
-  return { ...summary, output: pathToFileURL(output).href };
+  return output ? { ...summary, output: pathToFileURL(output).href } : { ...summary, text: build.text };
 }
 
 /** Answers workspace/executeCommand, once the notifications sent before it are handled. */

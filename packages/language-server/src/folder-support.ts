@@ -43,11 +43,10 @@ export interface SourceFolderSupport {
   analyse(root: string, overlay: ReadonlyMap<string, string>): Promise<FolderAnalysis>;
   /**
    * The folder built as `setup-pack build` builds it, `exportedAt` stamped as build stamps it (the
-   * server's SOURCE_DATE_EPOCH, else now) when not given.
+   * server's SOURCE_DATE_EPOCH, else now) when not given; with `output` (an absolute path), the pack
+   * written there as build writes it, and refused (an Error saying why) over a file of the folder.
    */
-  build(root: string, exportedAt?: string): Promise<FolderBuild>;
-  /** Whether a path is a file of the folder's layout (a build must not write the pack over one). */
-  isSourceFile(root: string, file: string): boolean;
+  build(root: string, options?: { exportedAt?: string; output?: string }): Promise<FolderBuild>;
   /**
    * The path, without its extension, of the files named after the key of item `index` of a list
    * (`automations`, `smartLists`, `pipelines`, `messageTemplates`; undefined for another), given every

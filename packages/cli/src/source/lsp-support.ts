@@ -10,6 +10,8 @@ import { compileFolder } from './compile.js';
 import { inLayout, itemFileBase, MANIFEST } from './layout.js';
 import { isSourceFile, readTree } from './tree.js';
 import { exportedAt } from '../lib/pack-input.js';
+import { UsageError } from '../lib/errors.js';
+import { writeFileSafely } from '../lib/write.js';
 
 const encoder = new TextEncoder();
 const toRel = (root: string, abs: string) => relative(root, abs).split(sep).join('/');
@@ -54,20 +56,27 @@ async function analyse(root: string, overlay: ReadonlyMap<string, string>): Prom
   };
 }
 
-/** `setup-pack build <root>`: the pack's text when the folder builds, and the findings by file. */
-async function build(root: string, stamp?: string): Promise<FolderBuild> {
+/**
+ * `setup-pack build <root> [-o output]`: the pack's text when the folder builds, and the findings
+ * by file; with `output`, written as build writes it (writeFileSafely), never over a file of the folder.
+ */
+async function build(root: string, options: { exportedAt?: string; output?: string } = {}): Promise<FolderBuild> {
+  const { output } = options;
+  if (output && isSourceFile(root, output)) throw new UsageError(`the output '${output}' is a file of the source folder '${root}' it builds: write the pack elsewhere`);
   const { acceptsProperty, formatPack } = await import('@setup-pack/core');
-  const at = stamp ?? exportedAt(undefined, process.env, (s) => acceptsProperty('pack', 'exportedAt', s));
+  const at = options.exportedAt ?? exportedAt(undefined, process.env, (s) => acceptsProperty('pack', 'exportedAt', s));
   const compiled = await compileFolder(await readTree(root), { exportedAt: at, dir: root, display: (abs) => abs });
   const files = compiled.reports.map((r) => ({ file: r.path, diagnostics: r.diagnostics }));
-  return compiled.ok && compiled.pack ? { text: formatPack(compiled.pack), files } : { files };
+  if (!compiled.ok || !compiled.pack) return { files };
+  const text = formatPack(compiled.pack);
+  if (output) await writeFileSafely(output, output, text);
+  return { text, files };
 }
 
 export const sourceFolderSupport: SourceFolderSupport = {
   folderOf,
   analyse,
   build,
-  isSourceFile,
   itemFileBase: (root, collection, keys, index) => {
     const base = itemFileBase(collection, keys, index);
     return base === undefined ? undefined : join(root, ...base.split('/'));
