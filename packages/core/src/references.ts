@@ -80,16 +80,33 @@ function forEachItemOfReference(p: Record<string, unknown>, visit: ItemVisitor):
 }
 
 /**
+ * Whether a deal stage of the pipeline at `index` is meant over one of the pipeline at `held`
+ * when both have the stage key: stage keys are unique within a pipeline only, and the pipeline
+ * with the lowest key (by code unit) is meant, so the order of the pack's pipelines (which export
+ * sorts) never changes what a reference means.
+ */
+function stageWins(pipelines: unknown, index: number, held: number): boolean {
+  if (!Array.isArray(pipelines)) return false;
+  const key = (i: number): unknown => (isObj(pipelines[i]) ? (pipelines[i] as Record<string, unknown>).key : undefined);
+  const a = key(index);
+  const b = key(held);
+  return typeof a === 'string' && (typeof b !== 'string' || a < b);
+}
+
+/**
  * The items, per reference type and key, that a (possibly partly invalid) pack carries: a
- * reference whose id is one of these keys resolves inside the pack. The first item with a key wins.
+ * reference whose id is one of these keys resolves inside the pack. The first item with a key
+ * wins, except for a deal stage: that of the pipeline with the lowest key (stageWins).
  */
 export function packItemsByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Map<string, PackItemOfReference>> {
   const map = new Map<ReferenceType, Map<string, PackItemOfReference>>();
+  const pipelines = (pack as Record<string, unknown>).pipelines;
   forEachItemOfReference(pack as Record<string, unknown>, (t, k, kind, index, stage, name) => {
     if (typeof k !== 'string') return;
     let m = map.get(t);
     if (!m) map.set(t, (m = new Map()));
-    if (m.has(k)) return;
+    const held = m.get(k);
+    if (held && !(stage !== undefined && stageWins(pipelines, index, held.index))) return;
     const shown = typeof name === 'string' && name !== '' ? name : undefined;
     m.set(k, stage === undefined ? { kind, index, name: shown } : { kind, index, stage, name: shown });
   });

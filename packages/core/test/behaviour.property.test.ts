@@ -105,4 +105,54 @@ describe('the effects model', () => {
       { numRuns, seed },
     );
   });
+
+  it(`what the analysis finds does not depend on the order of the pack's items, which export sorts (${numRuns} packs)`, () => {
+    // Generated pipelines share stage keys (s0, s1…), so a deal block's stage_id names a stage of several.
+    const words = (p: Pack) => validatePack(p).diagnostics.filter((d) => d.code.startsWith('flow/')).map((d) => `${d.code} ${d.severity}: ${d.message}`).sort();
+    fc.assert(
+      fc.property(validPack({ maxItems: 3 }), (pack) => {
+        const reversed = { ...pack, pipelines: pack.pipelines && [...pack.pipelines].reverse(), resources: pack.resources && [...pack.resources].reverse() };
+        expect(words(reversed)).toEqual(words(pack));
+      }),
+      { numRuns, seed },
+    );
+  });
 });
+
+describe('an automation that starts itself', () => {
+  const pack = (stageType: 'CLOSED_WON' | 'OPEN', wonBranch: 'note' | 'move'): Pack => ({
+    format: 'service.setup-pack', packId: '1f79e088-0013-1000-bfff-fff500000016', name: 'Deals', version: '1.0.0', schemaVersion: 1,
+    pipelines: [
+      { key: 'sales', name: 'Sales', stages: [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }, { key: 'deal', name: 'Deal', stageType }] },
+      // Sorts before "sales": its "deal" stage is the one a block's stage_id "deal" means, wherever it is listed.
+      { key: 'buyers', name: 'Buyers', stages: [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }, { key: 'deal', name: 'Deal', stageType: 'CLOSED_WON' }] },
+    ],
+    automations: [{
+      key: 'deals',
+      document: {
+        format: 'service.automation-template', version: 1, name: 'Deals', settings: { allow_reenrollment: true, stop_on_reply: false, daily_send_limit: 100 },
+        graph: {
+          nodes: [
+            { id: 'subscribed', kind: 'trigger.program_subscribed', config: { program_id: 'program-1' } },
+            { id: 'move', kind: 'action.move_deal_stage', config: { stage_id: 'deal' } },
+            { id: 'won', kind: 'trigger.deal_won', config: {} },
+            wonBranch === 'move' ? { id: 'again', kind: 'action.move_deal_stage', config: { stage_id: 'deal' } } : { id: 'again', kind: 'action.add_note', config: { body: 'Won' } },
+          ],
+          edges: [{ id: 'e0', source: 'subscribed', target: 'move' }, { id: 'e1', source: 'won', target: 'again' }],
+        },
+        references: [{ type: 'program', id: 'program-1', name: 'First-time buyers' }],
+      },
+    }],
+  });
+  const selfTriggers = (p: Pack) => validatePack(p).diagnostics.filter((d) => d.code === 'flow/self-trigger').map((d) => `${d.severity} ${d.pointer}`);
+
+  it("reads a stage key several pipelines have as the stage of the pipeline with the lowest key, as install binds it", () => {
+    // "buyers" < "sales": stage_id "deal" is Buyers' won stage, so winning the deal starts the automation's own deal_won trigger.
+    expect(selfTriggers(pack('OPEN', 'move'))).toEqual(['error /automations/0/document/graph/nodes/3']);
+  });
+
+  it('is not reported when the trigger it starts leads elsewhere: that branch never comes back to the block', () => {
+    expect(selfTriggers(pack('OPEN', 'note'))).toEqual([]);
+  });
+});
+

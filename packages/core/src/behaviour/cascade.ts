@@ -167,7 +167,16 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: ReturnTy
   let conditions: readonly (number | undefined)[] | undefined;
   let waits: readonly (number | undefined)[] | undefined;
   const best = new Map<number, { at: number; rank: number }>();
+  // An automation with several triggers that starts itself by another trigger than the one the
+  // block is reached from goes round only if that trigger's branch leads back to the block.
+  const branches = new Map<number, Set<number>>();
+  const leadsBack = (trigger: number, node: number) => {
+    let nodes = branches.get(trigger);
+    if (!nodes) branches.set(trigger, (nodes = new Set(reachable(a, [trigger]))));
+    return nodes.has(node);
+  };
   const offer = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => {
+    if (to === ai && event !== 'run' && a.triggers.length > 1 && !leadsBack(trigger, node)) return;
     conditions ??= a.kinds.has('control.if') || a.kinds.has('control.ai_branch') ? guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch') : NO_GUARDS;
     waits ??= a.kinds.has('control.wait') ? guardsBefore(a, (n) => kindOf(a, n) === 'wait') : NO_GUARDS;
     const c = conditions[node];

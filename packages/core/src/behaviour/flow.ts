@@ -89,12 +89,14 @@ export function flowSettings(s: unknown): FlowSettings {
   return out;
 }
 
-function stageTypesOf(pipelines: unknown): Map<string, string> {
+/** The type of the stage each deal-stage key means (core's reference rule: the lowest pipeline key wins). */
+function stageTypesOf(pack: Record<string, unknown>): Map<string, string> {
   const out = new Map<string, string>();
+  const pipelines = pack.pipelines;
   if (!Array.isArray(pipelines)) return out;
-  for (const p of pipelines) {
-    if (!isObj(p) || !Array.isArray(p.stages)) continue;
-    for (const s of p.stages) if (isObj(s) && typeof s.key === 'string' && !out.has(s.key)) out.set(s.key, typeof s.stageType === 'string' ? s.stageType : 'OPEN');
+  for (const [key, item] of packItemsByReferenceType(pack).get('deal_stage') ?? []) {
+    const s: unknown = (pipelines[item.index] as { stages: unknown[] }).stages[item.stage!];
+    if (isObj(s)) out.set(key, typeof s.stageType === 'string' ? s.stageType : 'OPEN');
   }
   return out;
 }
@@ -114,7 +116,7 @@ export function flowOfPack(pack: Pack): FlowPack {
     }
     return finish(a.key, a.document.name, index, pointer, a.document.settings, nodes);
   });
-  return { automations, stageTypes: stageTypesOf(pack.pipelines), names: namesOf(pack as unknown as Record<string, unknown>, pack.automations ?? []) };
+  return { automations, stageTypes: stageTypesOf(pack as unknown as Record<string, unknown>), names: namesOf(pack as unknown as Record<string, unknown>, pack.automations ?? []) };
 }
 
 const cache = new WeakMap<object, FlowPack>();
@@ -195,12 +197,16 @@ export function flowOfRules(ctx: RuleContext): FlowPack {
       },
     });
   }
-  // The names are for the words of a finding, which most packs have none of: read on first use.
+  // The names are for the words of a finding, which most packs have none of, and the stage types
+  // for deal blocks, which most packs have none of either: both are read on first use.
   let names: Map<string, string> | undefined;
+  let stageTypes: Map<string, string> | undefined;
   const pack = ctx.pack;
   const flow: FlowPack = {
     automations,
-    stageTypes: stageTypesOf(pack.pipelines),
+    get stageTypes() {
+      return (stageTypes ??= stageTypesOf(pack));
+    },
     get names() {
       return (names ??= namesOf(pack, Array.isArray(pack.automations) ? pack.automations : []));
     },
@@ -216,10 +222,10 @@ function finish(key: string, name: string, index: number, pointer: string, setti
 }
 
 /** The nodes reachable from the automation's triggers (each once, in the order a walk meets them). */
-export function reachable(a: FlowAutomation): number[] {
+export function reachable(a: FlowAutomation, from: readonly number[] = a.triggers): number[] {
   const seen = new Uint8Array(a.nodes.length);
   const order: number[] = [];
-  const stack = [...a.triggers];
+  const stack = [...from];
   for (const t of stack) seen[t] = 1;
   while (stack.length) {
     const n = stack.pop()!;

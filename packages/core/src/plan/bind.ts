@@ -5,7 +5,7 @@
 // an error); created when the type is creatable; otherwise unresolved. Every failure is reported at once.
 import { CREATABLE_REFERENCE_TYPES, packItemsByReferenceType, RESOURCE_KIND_OF_REFERENCE } from '../references.js';
 import { count } from '../text.js';
-import type { Pack, Pipeline, Reference, ReferenceType, Resource } from '../types.js';
+import type { Pack, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
 import { resolveTarget, type ItemLookup } from './resolve.js';
 import { KeyAllocator, referenceIdPrefix } from '../export/keys.js';
@@ -166,19 +166,10 @@ export class PackTargets {
       case 'pipeline':
         for (const p of pack.pipelines ?? []) put(p.key, { itemId: itemId('pipeline', p.key) });
         break;
-      case 'deal_stage': {
-        // Stage keys are unique within a pipeline only: when several pipelines have this key, the
-        // one with the lowest key (by code unit) is meant, so the order of the pack's pipelines
-        // (which export sorts) never changes what a reference binds to.
-        const lowest = new Map<string, Pipeline>();
-        for (const pl of pack.pipelines ?? [])
-          for (const s of pl.stages) {
-            const p = lowest.get(s.key);
-            if (!p || pl.key < p.key) lowest.set(s.key, pl);
-          }
-        for (const [key, p] of lowest) m.set(key, { itemId: itemId('pipeline', p.key), stageKey: key });
+      case 'deal_stage':
+        // A stage key several pipelines have means that stage of one of them, as core's reference rule says.
+        for (const [key, item] of packItemsByReferenceType(pack).get('deal_stage') ?? []) m.set(key, { itemId: itemId('pipeline', pack.pipelines![item.index].key), stageKey: key });
         break;
-      }
       default: {
         const kind = RESOURCE_KIND_OF_REFERENCE[type];
         if (kind) for (const r of pack.resources ?? []) if (r.kind === kind) put(r.key, { itemId: itemId('resource', r.key) });
