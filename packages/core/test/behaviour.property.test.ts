@@ -156,3 +156,35 @@ describe('an automation that starts itself', () => {
   });
 });
 
+
+describe('a loop through an automation with several triggers', () => {
+  const settings = { allow_reenrollment: true, stop_on_reply: false, daily_send_limit: 100 };
+  const tagged = (id: string, tag: string) => ({ id, kind: 'trigger.tag_added', config: { tag_id: tag } });
+  const adds = (id: string, tag: string) => ({ id, kind: 'action.add_tag', config: { tag_id: tag } });
+  const removes = (id: string, tag: string) => ({ id, kind: 'action.remove_tag', config: { tag_id: tag } });
+  const edge = (source: string, target: string) => ({ id: `${source}-${target}`, source, target });
+  /** "Two ways in" starts on tag a (adds b) or on tag c (its `second` branch); "Back" starts on tag b and adds c. */
+  const pack = (second: 'note' | 'adds b'): Pack => ({
+    format: 'service.setup-pack', packId: '1f79e088-0013-1000-bfff-fff500000017', name: 'Tags', version: '1.0.0', schemaVersion: 1,
+    resources: ['a', 'b', 'c'].map((k) => ({ key: k, kind: 'tag' as const, name: `Tag ${k}` })),
+    automations: [
+      { key: 'two', document: { format: 'service.automation-template', version: 1, name: 'Two ways in', settings, graph: {
+        nodes: [tagged('on a', 'a'), removes('untag a', 'a'), adds('tag b', 'b'), tagged('on c', 'c'), removes('untag c', 'c'), second === 'note' ? { id: 'end', kind: 'action.add_note', config: { body: 'c' } } : adds('end', 'b')],
+        edges: [edge('on a', 'untag a'), edge('untag a', 'tag b'), edge('on c', 'untag c'), edge('untag c', 'end')],
+      } } },
+      { key: 'back', document: { format: 'service.automation-template', version: 1, name: 'Back', settings, graph: {
+        nodes: [tagged('on b', 'b'), removes('untag b', 'b'), adds('tag c', 'c')],
+        edges: [edge('on b', 'untag b'), edge('untag b', 'tag c')],
+      } } },
+    ],
+  });
+  const loops = (p: Pack) => validatePack(p).diagnostics.filter((d) => d.code === 'flow/cascade-loop').map((d) => d.severity);
+
+  it('is reported when the branch the loop enters by leads on round it', () => {
+    expect(loops(pack('adds b'))).toEqual(['error']);
+  });
+
+  it('is not reported when it enters by a branch that ends: the contact goes once round and stops', () => {
+    expect(loops(pack('note'))).toEqual([]);
+  });
+});

@@ -42,8 +42,10 @@ interface Start {
   trigger: number;
 }
 
+type TriggerIndex = Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }>;
+
 /** Triggers by the event that starts them: by subject, and those that take any subject. */
-function triggerIndex(automations: readonly FlowAutomation[]): Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }> {
+function triggerIndex(automations: readonly FlowAutomation[]): TriggerIndex {
   const index = new Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }>();
   automations.forEach((a, ai) => {
     // Its nodes are read only when one of its triggers is started by an event.
@@ -161,7 +163,7 @@ export function cascadeOf(flow: FlowPack): Cascade {
  * worst of them). A block's rank is worked out once, and an edge object made only when it is
  * better than the one kept, so a pack whose every block starts others allocates per pair, not per match.
  */
-function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: ReturnType<typeof triggerIndex>, byKey: Map<string, number>): void {
+function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: TriggerIndex, byKey: Map<string, number>): void {
   const a = flow.automations[ai];
   // The guards before each block, worked out once an edge leaves the automation (most never do).
   let conditions: readonly (number | undefined)[] | undefined;
@@ -194,6 +196,14 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: ReturnTy
     cascade.out[ai].push(cascade.edges.length);
     cascade.edges.push(edge);
   };
+  startsFrom(flow, ai, index, byKey, offer);
+}
+
+type StartVisitor = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => void;
+
+/** Every start a block of automation `ai` makes: the block, how sure, the automation and trigger it starts, the event and what it names. */
+function startsFrom(flow: FlowPack, ai: number, index: TriggerIndex, byKey: Map<string, number>, offer: StartVisitor): void {
+  const a = flow.automations[ai];
   for (const n of reachable(a)) {
     const node = a.nodes[n];
     const effects = EFFECTS.get(node.kind);
@@ -239,11 +249,40 @@ export function loopsOf(flow: FlowPack, cascade: Cascade): { loops: Loop[]; self
   for (const component of alg.tarjan(g)) {
     if (component.length < 2) continue;
     const members = component.map(Number).sort((x, y) => x - y);
-    loops.push({ members, path: cyclePath(members, cascade) });
+    if (members.every((m) => flow.automations[m].triggers.length < 2)) loops.push({ members, path: cyclePath(members, cascade) });
+    else for (const through of branchLoops(flow, members)) loops.push({ members: through, path: cyclePath(through, cascade) });
   }
   loops.sort((x, y) => x.members[0] - y.members[0]);
   const selfStarts = cascade.out.map((list) => list.map((i) => cascade.edges[i]).filter((e) => e.to === e.from)).filter((l) => l.length);
   return { loops, selfStarts };
+}
+
+/**
+ * The loops among `members` (automations that start one another, one of them with several
+ * triggers) that go round for real: an automation is entered by one trigger, and only the blocks
+ * of that trigger's branch cause what starts the next. Worked out on a graph of entries
+ * (automation, trigger), only for such components; each loop as its automations, two or more.
+ */
+function branchLoops(flow: FlowPack, members: number[]): number[][] {
+  const index = triggerIndex(flow.automations);
+  const byKey = new Map<string, number>();
+  flow.automations.forEach((a, i) => !byKey.has(a.key) && byKey.set(a.key, i));
+  const inside = new Set(members);
+  const g = new Graph({ directed: true });
+  for (const ai of members) {
+    const a = flow.automations[ai];
+    const branches = a.triggers.map((t) => new Set(reachable(a, [t])));
+    startsFrom(flow, ai, index, byKey, (node, _certainty, to, trigger) => {
+      if (!inside.has(to)) return;
+      a.triggers.forEach((t, i) => branches[i].has(node) && g.setEdge(`${ai}:${t}`, `${to}:${trigger}`));
+    });
+  }
+  const loops: number[][] = [];
+  for (const component of alg.tarjan(g)) {
+    const automations = [...new Set(component.map((entry) => Number(entry.split(':')[0])))].sort((x, y) => x - y);
+    if (automations.length > 1) loops.push(automations);
+  }
+  return loops;
 }
 
 /** A shortest path from the component's first automation back to it, through its members, the least guarded edges first. */
