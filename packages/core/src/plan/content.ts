@@ -8,20 +8,31 @@ import type { PlanItemKind, WorkspaceCollection, WorkspaceObject } from './types
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** JSON with object keys sorted and no whitespace; `undefined` members are dropped as JSON.stringify does. */
+/**
+ * JSON with object keys sorted and no whitespace; `undefined` members are dropped as JSON.stringify
+ * does. Built by concatenation, not arrays joined: every plan writes it for each item's content.
+ */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') {
     const s = JSON.stringify(value);
     return s === undefined ? 'null' : s;
   }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const obj = value as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const k of Object.keys(obj).sort()) {
-    if (obj[k] === undefined) continue;
-    parts.push(`${JSON.stringify(k)}:${canonicalJson(obj[k])}`);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      out += (i ? ',' : '') + (v === undefined ? 'null' : canonicalJson(v));
+    }
+    return `${out}]`;
   }
-  return `{${parts.join(',')}}`;
+  const obj = value as Record<string, unknown>;
+  let out = '{';
+  for (const k of Object.keys(obj).sort()) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 const encoder = new TextEncoder();
@@ -152,6 +163,22 @@ export function projectWorkspaceObject(collection: WorkspaceCollection, obj: Wor
   const out: Record<string, Json> = {};
   for (const f of fields) out[f] = clone(orNull(obj[f]) as Json);
   return out;
+}
+
+const objectHashes = new WeakMap<WorkspaceObject, Map<WorkspaceCollection, string>>();
+
+/**
+ * contentHash(projectWorkspaceObject(collection, obj)), remembered per object: a snapshot is read
+ * once and may be planned against many times (the editor's plan preview re-plans on every edit),
+ * and hashing the workspace's copies was half of such a plan. Snapshot objects are never changed
+ * in place (a new read replaces them), which is what makes remembering by object safe.
+ */
+export function workspaceObjectHash(collection: WorkspaceCollection, obj: WorkspaceObject): string {
+  let byCollection = objectHashes.get(obj);
+  if (!byCollection) objectHashes.set(obj, (byCollection = new Map()));
+  let hash = byCollection.get(collection);
+  if (hash === undefined) byCollection.set(collection, (hash = contentHash(projectWorkspaceObject(collection, obj))));
+  return hash;
 }
 
 /** Dependency order: resources, pipelines, media, then templates and brand (which use media), smart lists, automations. */

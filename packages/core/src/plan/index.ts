@@ -4,7 +4,7 @@ export * from './types.js';
 export { plan, planUninstall, requiredCollections, type PlanResult } from './plan.js';
 export { bindReferences, itemBindings, unusedBindings, candidatesOf, bindingKey, createdReferenceKey, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf, normalizeName, packTarget, markReferences, pickedReferenceId, COLLECTION_OF_REFERENCE, type BindResult, type CreatedResource, type ReferenceMark } from './bind.js';
 export {
-  canonicalJson, contentHash, projectWorkspaceObject, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
+  canonicalJson, contentHash, projectWorkspaceObject, workspaceObjectHash, resourceContent, templateContent, pipelineContent, stageContent, smartListContent,
   automationContent, assetContent, brandContent, brandAssetToken, isBrandAsset, emailImageAddresses, COLLECTION_OF_RESOURCE_KIND, PHASE, itemId, ITEM_KIND_WORD, itemLabel, type Json,
 } from './content.js';
 export { applyRewrites, resolveStep, idempotencyKeyFor, idempotencyPrefix, resumedRun, resolveTarget, ledgerItemAfterWrite, ledgerItemForExisting, type ResolvedItem, type ResolvedStep, type ItemLookup } from './resolve.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pack } from '../types.js';
 import { decodeBase64, sha256Hex } from '../hash.js';
 import {
-  bindReferences, bindingKey, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep,
+  bindReferences, bindingKey, canonicalJson, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep, workspaceObjectHash,
   type InstallLedger, type LedgerItem, type PlanItemKind, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
 } from './index.js';
 import { compareSemver } from './version.js';
@@ -740,6 +740,22 @@ describe('content hash', () => {
     expect(contentHash({ a: 1 })).not.toBe(contentHash({ a: 2 }));
     expect(projectWorkspaceObject('tags', { id: 't', name: 'x', color: null, created_at: 'now' })).toEqual({ name: 'x', color: null });
     expect(itemId('template', 'k')).toBe('template:k');
+  });
+
+  it('writes canonical JSON: keys sorted by code unit (integer-like ones too), no whitespace, for any JSON', () => {
+    // The plain statement of the form, which canonicalJson builds faster.
+    const plain = (v: unknown): string => (Array.isArray(v) ? `[${v.map(plain).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${plain((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v));
+    fc.assert(fc.property(fc.jsonValue(), (v) => {
+      expect(canonicalJson(v)).toBe(plain(v));
+    }), { numRuns: 300 });
+    expect(canonicalJson({ '': 0, 0: false })).toBe('{"":0,"0":false}');
+    expect(canonicalJson({ b: undefined, a: [undefined, 1] })).toBe('{"a":[null,1]}');
+  });
+
+  it("remembers a workspace object's hash per collection, equal to hashing its projection", () => {
+    const obj: WorkspaceObject = { id: 'x', name: 'Hot', color: '#f00', subject: 'Hi', body: 'Hello', channel: 'email' };
+    for (const collection of ['tags', 'email_templates', 'tags'] as WorkspaceCollection[]) expect(workspaceObjectHash(collection, obj)).toBe(contentHash(projectWorkspaceObject(collection, obj)));
+    expect(workspaceObjectHash('tags', obj)).not.toBe(workspaceObjectHash('email_templates', obj));
   });
 });
 

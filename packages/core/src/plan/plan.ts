@@ -8,7 +8,7 @@ import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindin
 import { blockReferences } from './block-refs.js';
 import {
   canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
-  pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, type Json,
+  pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, workspaceObjectHash, type Json,
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, resumedRun, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
@@ -402,7 +402,7 @@ function decideAction(p: Planning, s: ItemState): void {
 /** An object the interrupted run made for this item (madeByInterruptedRun): recorded, and written again only if it differs. */
 function resumeInterrupted(p: Planning, { d, step, desiredHash }: ItemState, ours: WorkspaceObject): void {
   step.workspaceId = ours.id;
-  if (contentHash(projectWorkspaceObject(d.collection, ours)) === desiredHash) {
+  if (workspaceObjectHash(d.collection, ours) === desiredHash) {
     Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
     p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
   } else {
@@ -416,7 +416,7 @@ function resumeInterrupted(p: Planning, { d, step, desiredHash }: ItemState, our
 /** An item the pack installed and owns, still in the workspace: up to date, updated, or edited there (a conflict). */
 function fromInstalled(p: Planning, { d, step, resolved, desiredHash }: ItemState, prev: LedgerItem, existing: WorkspaceObject): void {
   step.workspaceId = existing.id;
-  const wsHash = contentHash(projectWorkspaceObject(d.collection, existing));
+  const wsHash = workspaceObjectHash(d.collection, existing);
   if (wsHash === prev.hash) {
     if (desiredHash !== undefined && desiredHash === prev.sourceHash) Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
     else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : changedWords(projectWorkspaceObject(d.collection, existing), resolved!) });
@@ -574,7 +574,7 @@ function orphanStep(p: Planning, id: string, prev: LedgerItem, holderOf: (item: 
   } else if (!prev.owned) {
     Object.assign(step, { action: 'remove', reason: 'gone from the release; adopted object left in place' });
     p.ledgerUpdates[id] = null;
-  } else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
+  } else if (workspaceObjectHash(prev.collection, existing) !== prev.hash) {
     step.reason = 'gone from the release, edited in the workspace: kept';
     if (p.options.prune) p.warnings.push(pruneKept(step, 'it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)'));
   } else if (p.options.prune) {
@@ -889,7 +889,7 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
     };
     if (!existing) step.reason = 'already gone from the workspace';
     else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
-    else if (contentHash(projectWorkspaceObject(prev.collection, existing)) !== prev.hash) {
+    else if (workspaceObjectHash(prev.collection, existing) !== prev.hash) {
       // No resolution: uninstall has no --overwrite; an edited object belongs to the workspace now.
       Object.assign(step, { action: 'conflict', reason: 'edited in the workspace: kept, as it belongs to the workspace now' });
     } else {
