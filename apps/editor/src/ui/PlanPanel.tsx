@@ -2,12 +2,14 @@
 // words and symbols of `setup-pack plan` (+ create, ~ update, - remove, ! conflict, = unchanged),
 // computed by core's planner. The workspace's ledger and catalog are read once, on demand
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
-// to the pack re-plan locally against that copy, never a request per keystroke.
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { blocksUse, count, plan as planPack, plural, pluralWord, printable, requiredCollections, type Pack, type PlanError, type PlanResult } from '@setup-pack/core';
-import { describeStep, exportWorkspace, install, PlanFailedError, summaryLine, symbolOf } from '@setup-pack/installer';
+// to the pack re-plan against that copy in a worker (usePlanPreview), never a request per keystroke.
+import { memo, useEffect, useMemo, useState } from 'react';
+import { blocksUse, count, plural, printable, type Pack, type PlanError } from '@setup-pack/core';
+import { exportWorkspace, install, PlanFailedError, symbolOf } from '@setup-pack/installer';
 import { readFailure, type WorkspaceState } from '../workspace/catalog.js';
 import { RefMark } from './RefPicker.js';
+import { usePlanPreview } from './usePlanPreview.js';
+import type { PlanStepView, PlanView } from '../model/planView.js';
 
 const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'Pipelines', asset: 'Assets', template: 'Message templates', brand: 'Brand', smartList: 'Smart lists', automation: 'Automations' };
 
@@ -15,16 +17,21 @@ const KIND_LABEL: Record<string, string> = { resource: 'Resources', pipeline: 'P
 export const PLAN_KIND_LIST: Record<string, string> = { resource: 'resources', pipeline: 'pipelines', asset: 'assets', template: 'messageTemplates', smartList: 'smartLists', automation: 'automations' };
 
 /**
- * Whether the pack being edited has the item a plan row or warning is about, so that a button can
- * open it: an item gone from this release (one prune removes or keeps) has nothing to open. The
- * brand is the pack's own fields.
+ * The items of the pack being edited that a plan row or warning can open, as `kind:key`: an item
+ * gone from this release (one prune removes or keeps) has nothing to open. The brand is the pack's
+ * own fields. Worked out once per pack, not once per row: a plan has a row for each of up to 900 items.
  */
-export function inPack(pack: Pack, kind: string, key: string): boolean {
-  if (kind === 'brand') return pack.brand != null;
-  const list = PLAN_KIND_LIST[kind];
-  const items = list ? (pack as unknown as Record<string, unknown>)[list] : undefined;
-  return Array.isArray(items) && items.some((x) => (x as { key?: unknown } | null)?.key === key);
+export function openableItems(pack: Pack): Set<string> {
+  const out = new Set<string>();
+  if (pack.brand != null) out.add('brand:');
+  for (const [kind, list] of Object.entries(PLAN_KIND_LIST)) {
+    const items = (pack as unknown as Record<string, unknown>)[list];
+    if (Array.isArray(items)) for (const x of items) if (typeof (x as { key?: unknown } | null)?.key === 'string') out.add(`${kind}:${(x as { key: string }).key}`);
+  }
+  return out;
 }
+
+const opens = (openable: Set<string>, kind: string, key: string) => openable.has(kind === 'brand' ? 'brand:' : `${kind}:${key}`);
 
 /**
  * A reference the plan cannot bind, as the editor can fix it: what installing does with it (the
@@ -55,33 +62,99 @@ function ReferenceProblem({ reference: r, automations, onPick }: { reference: No
   );
 }
 
-export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: { pack: Pack; workspace: WorkspaceState; errors: number; onPick?: (kind: string, key: string) => void; onOpen?: (text: string, source: string) => void; onClose?: () => void }) {
+type OnPick = (kind: string, key: string) => void;
+
+export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: { pack: Pack; workspace: WorkspaceState; errors: number; onPick?: OnPick; onOpen?: (text: string, source: string) => void; onClose?: () => void }) {
   const { connected, catalog, refresh } = workspace;
-  const [ownStatus, setStatus] = useState('');
-  const [ownBusy, setBusy] = useState(false);
-  const [progress, setProgress] = useState<string>();
-  const [installed, setInstalled] = useState<string>();
-  const busy = ownBusy || workspace.busy;
-  // Opening the panel the first time reads the workspace and plans: one click shows the plan.
+  const actions = usePlanActions(pack, workspace, onOpen);
+  const busy = actions.busy || workspace.busy;
+  useReadOnOpen(workspace);
+  useEscapeCloses(onClose);
+  const status = actions.status || workspace.status || (workspace.busy ? 'Reading the workspace…' : '');
+  const result = usePlanPreview(pack, workspace, errors);
+  const plan = result.view;
+  // Offered only for a pack with 0 errors whose plan binds every reference and changes something.
+  const canInstall = !!plan?.ok && errors === 0 && plan.hasChanges && !busy && !workspace.unreachable;
+  return (
+    <section className="popover plan-panel" aria-label="Plan preview">
+      <h2>Install into {connected.workspace.name}</h2>
+      <p>
+        <button onClick={() => (actions.clearInstalled(), void refresh())} disabled={busy}>{catalog ? 'Refresh' : 'Read the workspace and plan'}</button>{' '}
+        <button onClick={() => void actions.openFromWorkspace(false)} disabled={busy || !catalog?.ledger} title={catalog?.ledger ? 'Open this pack as it is installed in the workspace' : 'Read the workspace first; the pack must be installed there'}>Open installed</button>{' '}
+        <button onClick={() => void actions.openFromWorkspace(true)} disabled={busy}>Open workspace snapshot</button>{' '}
+        {catalog && <span className="help">Workspace read at {catalog.readAt.toLocaleTimeString()}; edits re-plan against that copy.</span>}
+      </p>
+      <p className="plan-options">
+        <label title="As setup-pack plan --prune and install --prune: an item the workspace's copy of which was edited, or that another installed pack or a reference of this release uses, is kept, with a warning">
+          <input type="checkbox" checked={workspace.prune} disabled={busy} onChange={(e) => workspace.setPrune(e.target.checked)} /> Remove items gone from this release, when unedited (<code>--prune</code>)
+        </label>
+      </p>
+      <PlanStatus pack={pack} workspace={workspace} busy={busy} status={status} progress={actions.progress} />
+      {actions.installed && (
+        <p role="status" data-testid="install-summary">
+          {actions.installed}{' '}
+          <button className="link" onClick={() => void actions.openFromWorkspace(false)} disabled={busy}>Open the automations as installed</button>
+        </p>
+      )}
+      {result.note && <p role="status" className="help">{result.note}</p>}
+      {plan && (
+        <>
+          <p data-testid="plan-summary"><strong>{plan.ok ? plan.summary : 'The plan failed:'}</strong></p>
+          <p>
+            <button className="primary" disabled={!canInstall} onClick={() => void actions.runInstall()} title={canInstall ? 'Install this pack into the workspace' : 'Needs a pack with 0 errors, every reference bound, and something to change'}>
+              Install
+            </button>
+          </p>
+          <PlanBody plan={plan} pack={pack} onPick={onPick} />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Opening the panel the first time reads the workspace and plans: one click shows the plan. */
+function useReadOnOpen(workspace: WorkspaceState) {
   useEffect(() => {
-    if (!catalog && !workspace.busy) void refresh();
+    if (!workspace.catalog && !workspace.busy) void workspace.refresh();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
-  // Escape closes the panel, as it closes the editor's other popovers.
+}
+
+/** Escape closes the panel, as it closes the editor's other popovers. */
+function useEscapeCloses(onClose: (() => void) | undefined) {
   useEffect(() => {
     if (!onClose) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && !e.defaultPrevented && onClose();
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
-  const status = ownStatus || workspace.status || (workspace.busy ? 'Reading the workspace…' : '');
+}
 
-  const result = usePlan(pack, workspace, errors);
+/** What the panel is doing or waiting for, in words: the workspace read for another pack, not installed there, a read, an install's progress. */
+function PlanStatus({ pack, workspace, busy, status, progress }: { pack: Pack; workspace: WorkspaceState; busy: boolean; status: string; progress?: string }) {
+  const { catalog, connected } = workspace;
+  return (
+    <>
+      {workspace.stale && !busy && <p role="status" className="help" data-testid="read-for-another-pack">The workspace was read for another pack: read it again to plan this one.</p>}
+      {catalog && !catalog.ledger && <p className="help" data-testid="not-installed">{printable(pack.name ?? 'This pack')} is not installed in {connected.workspace.name}.</p>}
+      {status && <p role="status" className="connect-status">{status}</p>}
+      {progress && <p role="status" data-testid="install-progress">Installing… {progress}</p>}
+      {workspace.waiting && <p role="status" data-testid="workspace-waiting" className="help">{workspace.waiting}</p>}
+    </>
+  );
+}
 
-  const plan = result.plan;
-  // The same installer the CLI runs (ledger, lock, resume, pacing by the rate-limit headers);
-  // offered only for a pack with 0 errors whose plan binds every reference and changes something.
-  const canInstall = !!plan?.ok && errors === 0 && plan.hasChanges && !busy && !workspace.unreachable;
+/**
+ * The panel's two actions on the workspace and their state: Install (the same installer the CLI
+ * runs: ledger, lock, resume, pacing by the rate-limit headers) and Open from the workspace
+ * (`setup-pack export`, the installed pack or a snapshot of everything, validated before it replaces what is open).
+ */
+function usePlanActions(pack: Pack, workspace: WorkspaceState, onOpen?: (text: string, source: string) => void) {
+  const { connected, refresh } = workspace;
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<string>();
+  const [installed, setInstalled] = useState<string>();
   const runInstall = async () => {
     setBusy(true);
     setInstalled(undefined);
@@ -99,11 +172,6 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
       await refresh();
     }
   };
-  const groups = new Map<string, NonNullable<typeof plan>['steps']>();
-  for (const s of plan?.steps ?? []) groups.set(s.kind, [...(groups.get(s.kind) ?? []), s]);
-
-  // Open from the workspace: `setup-pack export` (the installed pack, or a snapshot of everything),
-  // through the same exportWorkspace, validated before it replaces what is open.
   const openFromWorkspace = async (all: boolean) => {
     setBusy(true);
     setStatus(all ? 'Reading the whole workspace…' : 'Reading the installed pack…');
@@ -122,79 +190,33 @@ export function PlanPanel({ pack, workspace, errors, onPick, onOpen, onClose }: 
       setBusy(false);
     }
   };
+  return { status, busy, progress, installed, clearInstalled: () => setInstalled(undefined), runInstall, openFromWorkspace };
+}
 
+/** The plan's references, errors, warnings and steps by kind; which items can be opened is worked out once per pack. */
+function PlanBody({ plan, pack, onPick }: { plan: PlanView; pack: Pack; onPick?: OnPick }) {
+  const openable = useMemo(() => openableItems(pack), [pack]);
+  const groups = useMemo(() => {
+    const out = new Map<string, PlanStepView[]>();
+    for (const s of plan.steps) {
+      const list = out.get(s.kind);
+      if (list) list.push(s);
+      else out.set(s.kind, [s]);
+    }
+    return out;
+  }, [plan]);
   return (
-    <section className="popover plan-panel" aria-label="Plan preview">
-      <h2>Install into {connected.workspace.name}</h2>
-      <p>
-        <button onClick={() => (setInstalled(undefined), void refresh())} disabled={busy}>{catalog ? 'Refresh' : 'Read the workspace and plan'}</button>{' '}
-        <button onClick={() => void openFromWorkspace(false)} disabled={busy || !catalog?.ledger} title={catalog?.ledger ? 'Open this pack as it is installed in the workspace' : 'Read the workspace first; the pack must be installed there'}>Open installed</button>{' '}
-        <button onClick={() => void openFromWorkspace(true)} disabled={busy}>Open workspace snapshot</button>{' '}
-        {catalog && <span className="help">Workspace read at {catalog.readAt.toLocaleTimeString()}; edits re-plan against that copy.</span>}
-      </p>
-      <p className="plan-options">
-        <label title="As setup-pack plan --prune and install --prune: an item the workspace's copy of which was edited, or that another installed pack or a reference of this release uses, is kept, with a warning">
-          <input type="checkbox" checked={workspace.prune} disabled={busy} onChange={(e) => workspace.setPrune(e.target.checked)} /> Remove items gone from this release, when unedited (<code>--prune</code>)
-        </label>
-      </p>
-      {workspace.stale && !busy && <p role="status" className="help" data-testid="read-for-another-pack">The workspace was read for another pack: read it again to plan this one.</p>}
-      {catalog && !catalog.ledger && <p className="help" data-testid="not-installed">{printable(pack.name ?? 'This pack')} is not installed in {connected.workspace.name}.</p>}
-      {status && <p role="status" className="connect-status">{status}</p>}
-      {progress && <p role="status" data-testid="install-progress">Installing… {progress}</p>}
-      {workspace.waiting && <p role="status" data-testid="workspace-waiting" className="help">{workspace.waiting}</p>}
-      {installed && (
-        <p role="status" data-testid="install-summary">
-          {installed}{' '}
-          <button className="link" onClick={() => void openFromWorkspace(false)} disabled={busy}>Open the automations as installed</button>
-        </p>
-      )}
-      {result.note && <p role="status" className="help">{result.note}</p>}
-      {plan && (
-        <>
-          <p data-testid="plan-summary"><strong>{plan.ok ? summaryLine(plan) : 'The plan failed:'}</strong></p>
-          <p>
-            <button className="primary" disabled={!canInstall} onClick={() => void runInstall()} title={canInstall ? 'Install this pack into the workspace' : 'Needs a pack with 0 errors, every reference bound, and something to change'}>
-              Install
-            </button>
-          </p>
-          <References plan={plan} />
-          <PlanErrors plan={plan} pack={pack} onPick={onPick} />
-          <PlanWarnings plan={plan} pack={pack} onPick={onPick} />
-          <PlanSteps groups={groups} pack={pack} onPick={onPick} />
-        </>
-      )}
-    </section>
+    <>
+      <References plan={plan} />
+      <PlanErrors plan={plan} pack={pack} onPick={onPick} />
+      <PlanWarnings plan={plan} openable={openable} onPick={onPick} />
+      <PlanSteps groups={groups} openable={openable} onPick={onPick} />
+    </>
   );
 }
 
-/**
- * The plan of the pack against the workspace's copy, or a note saying why there is none. Re-planning
- * a large pack takes tens of milliseconds: it follows the pack at a lower priority, so a keystroke
- * shows at once and the plan catches up (Install runs the installer's own plan).
- */
-function usePlan(pack: Pack, workspace: WorkspaceState, errors: number): { plan?: PlanResult; note?: string } {
-  const { catalog } = workspace;
-  const planned = useDeferredValue(pack);
-  return useMemo((): { plan?: PlanResult; note?: string } => {
-    const pack = planned;
-    if (!catalog) return {};
-    if (errors > 0) return { note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.` };
-    const needed = requiredCollections(pack, catalog.ledger);
-    if (needed.some((c) => !catalog.collections.has(c))) return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
-    // Prune keeps what the workspace's other installed packs hold: planned once their ledgers are read.
-    if (workspace.planOptions.prune && catalog.ledger && !workspace.planOptions.others) return { note: 'Reading the packs installed beside this one, which prune must leave their items…' };
-    try {
-      return { plan: planPack(pack, catalog.ledger, catalog.snapshot, workspace.planOptions) };
-    } catch (e) {
-      return { note: `Cannot plan this pack: ${(e as Error).message}` };
-    }
-  }, [planned, catalog, errors, workspace.planOptions]);
-}
-
-type OnPick = (kind: string, key: string) => void;
-
 /** What stops the plan; a reference it cannot bind says how to fix it in the editor. */
-function PlanErrors({ plan, pack, onPick }: { plan: PlanResult; pack: Pack; onPick?: OnPick }) {
+function PlanErrors({ plan, pack, onPick }: { plan: PlanView; pack: Pack; onPick?: OnPick }) {
   if (!plan.errors.length) return null;
   return (
     <ul className="plan-errors" data-testid="plan-errors" aria-label="Errors">
@@ -209,14 +231,14 @@ function PlanErrors({ plan, pack, onPick }: { plan: PlanResult; pack: Pack; onPi
  * Core's warnings, in its words (as `setup-pack plan` prints them): the plan goes through and
  * Install stays offered; each opens the item it is about.
  */
-function PlanWarnings({ plan, pack, onPick }: { plan: PlanResult; pack: Pack; onPick?: OnPick }) {
+function PlanWarnings({ plan, openable, onPick }: { plan: PlanView; openable: Set<string>; onPick?: OnPick }) {
   if (!plan.warnings.length) return null;
   return (
     <ul className="plan-warnings" data-testid="plan-warnings" aria-label="Warnings">
       {plan.warnings.map((w, i) => (
         <li key={i} data-code={w.code}>
           <span className="warning-mark" aria-hidden="true">⚠</span> <strong>Warning:</strong> {printable(w.message)}
-          {inPack(pack, w.item.kind, w.item.key) && (
+          {opens(openable, w.item.kind, w.item.key) && (
             <>
               {' '}
               <button className="linkish" onClick={() => onPick?.(w.item.kind, w.item.key)} title="Open this item">
@@ -231,36 +253,46 @@ function PlanWarnings({ plan, pack, onPick }: { plan: PlanResult; pack: Pack; on
 }
 
 /** The plan's steps by kind, each a button that opens its item (an item gone from this release has none). */
-function PlanSteps({ groups, pack, onPick }: { groups: Map<string, PlanResult['steps']>; pack: Pack; onPick?: OnPick }) {
+function PlanSteps({ groups, openable, onPick }: { groups: Map<string, PlanStepView[]>; openable: Set<string>; onPick?: OnPick }) {
   return [...groups].map(([kind, steps]) => (
     <div key={kind}>
       <h3>{KIND_LABEL[kind] ?? kind}</h3>
       <ul className="plan-steps">
         {steps.map((s, i) => (
-          <li key={`${s.itemId}-${i}`} data-action={s.action}>
-            {inPack(pack, s.kind, s.key) ? (
-              <button className="linkish" onClick={() => onPick?.(s.kind, s.key)} title="Open this item">
-                <code>{symbolOf(s)}</code> {printable(s.name)}
-              </button>
-            ) : (
-              // Gone from this release: nothing in the pack to open.
-              <span className="gone" title="Not in this pack: only the workspace has it">
-                <code>{symbolOf(s)}</code> {printable(s.name)}
-              </span>
-            )}{' '}
-            <span className="help">{describeStep(s)}</span>
-          </li>
+          <StepRow key={`${s.itemId}-${i}`} kind={s.kind} itemKey={s.key} action={s.action} symbol={s.symbol} name={printable(s.name)} description={s.description} openable={opens(openable, s.kind, s.key)} onPick={onPick} />
         ))}
       </ul>
     </div>
   ));
 }
 
-const BOUND_BY: Record<PlanResult['bindings'][number]['source'], string> = { pack: 'the pack\'s own item', option: 'chosen', ledger: 'as installed', name: 'matched by name', create: 'created by the install' };
+/**
+ * One step of the plan, in words only (strings and a flag), so that a re-plan after a keystroke
+ * renders again only the rows whose words changed: a plan of the pack at every limit has 900.
+ */
+const StepRow = memo(function StepRow({ kind, itemKey, action, symbol, name, description, openable, onPick }: { kind: string; itemKey: string; action: string; symbol: string; name: string; description: string; openable: boolean; onPick?: OnPick }) {
+  return (
+    <li data-action={action}>
+      {openable ? (
+        <button className="linkish" onClick={() => onPick?.(kind, itemKey)} title="Open this item">
+          <code>{symbol}</code> {name}
+        </button>
+      ) : (
+        // Gone from this release: nothing in the pack to open.
+        <span className="gone" title="Not in this pack: only the workspace has it">
+          <code>{symbol}</code> {name}
+        </span>
+      )}{' '}
+      <span className="help">{description}</span>
+    </li>
+  );
+});
+
+const BOUND_BY: Record<PlanView['references'][number]['source'], string> = { pack: 'the pack\'s own item', option: 'chosen', ledger: 'as installed', name: 'matched by name', create: 'created by the install' };
 
 /** The references the plan binds to what the workspace has (not to the pack's own items), as `setup-pack plan` lists them. */
-function References({ plan }: { plan: PlanResult }) {
-  const external = plan.bindings.filter((b) => b.source !== 'pack');
+function References({ plan }: { plan: PlanView }) {
+  const external = plan.references;
   if (!external.length) return null;
   return (
     <div data-testid="plan-references">
@@ -268,7 +300,7 @@ function References({ plan }: { plan: PlanResult }) {
       <ul className="plan-steps">
         {external.map((b) => (
           <li key={`${b.type}:${b.id}`}>
-            {b.type.replace(/_/g, ' ')} {printable(b.name ?? b.id)} → {'workspaceId' in b.target ? <code>{printable(b.target.workspaceId)}</code> : `a new ${b.type.replace(/_/g, ' ')}`}{' '}
+            {b.type.replace(/_/g, ' ')} {printable(b.name ?? b.id)} → {b.workspaceId !== undefined ? <code>{printable(b.workspaceId)}</code> : `a new ${b.type.replace(/_/g, ' ')}`}{' '}
             <span className="help">({BOUND_BY[b.source]})</span>
           </li>
         ))}

@@ -52,7 +52,7 @@ export function useGoTo(nav: Selection, pack: PackValue, target: Target, closeFl
     select({ kind: 'automations', index });
     setFocus({ nodeIds: nodes, seq: Date.now() });
   };
-  const openPlanItem = (kind: string, key: string) => {
+  const planItem = (kind: string, key: string) => {
     // The brand is edited with the pack's own fields.
     if (kind === 'brand') return select({ kind: 'pack' });
     const list = PLAN_KIND_LIST[kind];
@@ -62,5 +62,9 @@ export function useGoTo(nav: Selection, pack: PackValue, target: Target, closeFl
     // the automation is the one already open, and would keep a block shown selected).
     if (list === 'automations') setFocus({ seq: Date.now() });
   };
+  // Stable across renders, so the plan preview's rows (memoized) are not all drawn again per keystroke.
+  const planItemRef = useRef(planItem);
+  planItemRef.current = planItem;
+  const openPlanItem = useCallback((kind: string, key: string) => planItemRef.current(kind, key), []);
   return { pickDiagnostic, onPickDiagnostic, openReference, openAutomation, openPlanItem };
 }
