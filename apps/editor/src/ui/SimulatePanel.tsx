@@ -2,56 +2,14 @@
 // what the pack does to that contact (simulate, the effects model). A step opens its automation
 // with the block selected; "Show path" selects every block the timeline passed in an automation,
 // so the path lights up on the canvas; a step that starts another automation links to it.
-import { useMemo, useState } from 'react';
-import { analyseFlow, simulate, simulationEvents, type Pack, type Timeline } from '@setup-pack/core';
+import { useState } from 'react';
+import { simulationEvents, type Pack, type Timeline } from '@setup-pack/core';
+import { defaultSimulation, simulationView, type SimulateSettings } from '../model/simulation.js';
+import { usePackWorker } from './usePackWorker.js';
 
-export interface SimulateSettings {
-  event: string;
-  subject: string;
-  contact: string;
-  at: string;
-  timeZone: string;
-  days: number;
-  /** When the contact replies (RFC 3339), or '' for no reply. */
-  replyAt: string;
-}
+export { defaultSimulation, runSimulation, type SimulateSettings } from '../model/simulation.js';
 
-const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
-export const defaultSimulation = (): SimulateSettings => ({
-  event: 'contact_created',
-  subject: '',
-  contact: JSON.stringify({ first_name: 'Rosa', last_name: 'Diaz', tags: [] }, null, 2),
-  at: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-  timeZone: localZone(),
-  days: 30,
-  replyAt: '',
-});
-
-/** The timeline for the settings, or what keeps it from running, in words. */
-export function runSimulation(pack: Pack, s: SimulateSettings): { timeline?: Timeline; problem?: string } {
-  let contact: unknown;
-  try {
-    contact = JSON.parse(s.contact);
-  } catch (e) {
-    return { problem: `The contact is not JSON: ${(e as Error).message}` };
-  }
-  try {
-    return { timeline: simulate(pack, { event: s.event, subject: s.subject || undefined, contact, at: s.at, timeZone: s.timeZone, days: s.days, ...(s.replyAt.trim() ? { replyAt: s.replyAt.trim() } : {}) }) };
-  } catch (e) {
-    const field = (e as { field?: string }).field;
-    return { problem: `${field ? `${field}: ` : ''}${(e as Error).message}` };
-  }
-}
-
-/** The subjects an event can name: the pack's items (and listed references) of its type, by key and name. */
-function subjectsFor(pack: Pack, event: string): { key: string; name: string }[] {
-  const type = simulationEvents().find((e) => e.event === event)?.subject;
-  if (!type) return [];
-  const { flow } = analyseFlow(pack);
-  if (type === 'automation') return flow.automations.map((a) => ({ key: a.key, name: a.name }));
-  return [...flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, name]) => ({ key: k.slice(type.length + 1), name }));
-}
+const simulationWorker = () => new Worker(new URL('../simulate.worker.ts', import.meta.url), { type: 'module' });
 
 export function SimulatePanel({ pack, onStep, onPath, onClose }: {
   pack: Pack;
@@ -63,8 +21,9 @@ export function SimulatePanel({ pack, onStep, onPath, onClose }: {
 }) {
   const [s, setS] = useState<SimulateSettings>(defaultSimulation);
   const set = (patch: Partial<SimulateSettings>) => setS((x) => ({ ...x, ...patch }));
-  const result = useMemo(() => runSimulation(pack, s), [pack, s]);
-  const subjects = useMemo(() => subjectsFor(pack, s.event), [pack, s.event]);
+  // Worked out in a worker of its own: simulating the pack at every limit takes longer than a frame.
+  const result = usePackWorker(simulationWorker, pack, s, simulationView).answer ?? { subjects: [] };
+  const subjects = result.subjects;
   const t = result.timeline;
   const pathOf = (key: string) => [...new Set((t?.steps ?? []).filter((x) => x.automation === key && x.node).map((x) => x.node))];
   return (
