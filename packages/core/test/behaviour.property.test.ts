@@ -3,7 +3,7 @@
 // closing step is always reported, and removing that step clears it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EFFECTS, flowSettings, NODE_KINDS, simulate, simulationEvents, validatePack, type AutomationItem, type Pack } from '../src/index.js';
+import { analyseFlow, EFFECTS, flowSettings, NODE_KINDS, simulate, simulationEvents, validatePack, type AutomationItem, type Pack } from '../src/index.js';
 import { wallOf } from '../src/behaviour/zone.js';
 import { inWindowMinutes } from '../src/behaviour/window.js';
 import { fuzzConfig, validPack } from '@setup-pack/testkit';
@@ -113,6 +113,21 @@ describe('the effects model', () => {
       fc.property(validPack({ maxItems: 3 }), (pack) => {
         const reversed = { ...pack, pipelines: pack.pipelines && [...pack.pipelines].reverse(), resources: pack.resources && [...pack.resources].reverse() };
         expect(words(reversed)).toEqual(words(pack));
+      }),
+      { numRuns, seed },
+    );
+  });
+});
+
+describe('analyseFlow after validatePack', () => {
+  it(`gives the cascade the flow rules built for the same value, equal to one built afresh (${numRuns} packs)`, () => {
+    fc.assert(
+      fc.property(validPack({ maxItems: 3 }), (pack) => {
+        const value = validatePack(JSON.stringify(pack)).value as Pack;
+        const reused = analyseFlow(value);
+        const fresh = analyseFlow(structuredClone(value));
+        expect(JSON.stringify({ edges: reused.cascade.edges, loops: reused.loops, self: reused.selfStarts })).toBe(JSON.stringify({ edges: fresh.cascade.edges, loops: fresh.loops, self: fresh.selfStarts }));
+        expect(reused.flow.automations.map((a) => a.nodes.map((n) => n.id))).toEqual(fresh.flow.automations.map((a) => a.nodes.map((n) => n.id)));
       }),
       { numRuns, seed },
     );

@@ -2,12 +2,12 @@
 // automations they start, and a trigger's starters elsewhere in the pack. Read by the hover on a
 // block's kind, so an author sees the cascade where they write it. Only a pack without errors has
 // one: the model of a pack that does not validate carries none.
-import { cascadeOf, edgeWords, flowOfPack, type Pack } from '@setup-pack/core';
+import { analyseFlow, edgeWords, type Pack } from '@setup-pack/core';
 import type { PackModel } from './model.js';
 
 export function addBehaviour(model: PackModel, pack: Pack): void {
-  const flow = flowOfPack(pack);
-  const cascade = cascadeOf(flow);
+  // The cascade validatePack's rules built for this same value, when they did.
+  const { flow, cascade } = analyseFlow(pack);
   const at = new Map(model.blocks.map((b, i) => [`${b.automation}:${b.node}`, i]));
   for (const e of cascade.edges) {
     const from = flow.automations[e.from];

@@ -26,6 +26,15 @@ export function cascadeOfRules(ctx: RuleContext) {
   return out;
 }
 
+/**
+ * The cascade the flow/* rules built while validating this very pack object, if they built one:
+ * a reader of the same parsed value after validatePack (the language server's hover) need not
+ * build it again. Valid while the value is not changed in place.
+ */
+export function validatedCascade(pack: object): { flow: FlowPack; cascade: Cascade; loops: ReturnType<typeof loopsOf> } | undefined {
+  return cache.get(pack);
+}
+
 /** A loop's path as the message names it: `"New lead" adds tag hot → "Hot lead" sets stage nurture → "New lead"`. */
 export function pathWords(flow: FlowPack, path: readonly CascadeEdge[]): string {
   const steps = path.map((e) => `"${flow.automations[e.from].name}" ${edgeWords(flow, e)}`);

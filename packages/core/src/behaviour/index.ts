@@ -1,6 +1,7 @@
 // What a pack will do: the effects model, the cascade graph and its loops, the simulator.
 import { cascadeOf, loopsOf, type Cascade, type Loop, type CascadeEdge } from './cascade.js';
 import { flowOfPack, type FlowPack } from './flow.js';
+import { validatedCascade } from './findings.js';
 import type { Pack } from '../types.js';
 
 export { EFFECTS, EVENT_WORDS, TRIGGER_CONDITIONS, subjectOf, type TriggerFact, type BlockEffects, type CausedEvent, type EventKind, type TriggerStart } from './effects.js';
@@ -9,8 +10,14 @@ export { flowOfPack, flowSettings, nameOf, reachable, type FlowAutomation, type 
 export { pathWords } from './findings.js';
 export { waitMinutes, waitUntilMinute } from './waits.js';
 
-/** A valid pack's automations as the effects model reads them, the cascade between them and its loops (the editor's Flow map). */
+/**
+ * A valid pack's automations as the effects model reads them, the cascade between them and its
+ * loops (the editor's Flow map, the language server's hover): what validatePack's flow/* rules
+ * built for this same value when they built it, else built here.
+ */
 export function analyseFlow(pack: Pack): { flow: FlowPack; cascade: Cascade; loops: Loop[]; selfStarts: CascadeEdge[][] } {
+  const validated = validatedCascade(pack);
+  if (validated) return { flow: validated.flow, cascade: validated.cascade, ...validated.loops };
   const flow = flowOfPack(pack);
   const cascade = cascadeOf(flow);
   return { flow, cascade, ...loopsOf(flow, cascade) };
