@@ -201,9 +201,9 @@ export class PackDocuments {
     unit.version = unit.folder === undefined ? textDocument.version : unit.version + 1;
     let doc = state.doc;
     for (const c of contentChanges) {
-      const before = doc;
+      // Read before the update: TextDocument.update changes the document in place.
+      state.changes.push('range' in c ? { version: unit.version, start: doc.offsetAt(c.range.start), end: doc.offsetAt(c.range.end), inserted: c.text.length } : changeBetween(doc.getText(), c.text, unit.version));
       doc = TextDocument.update(doc, [c], textDocument.version);
-      state.changes.push('range' in c ? { version: unit.version, start: before.offsetAt(c.range.start), end: before.offsetAt(c.range.end), inserted: c.text.length } : changeBetween(before.getText(), doc.getText(), unit.version));
     }
     state.doc = doc;
     this.scheduler.touch(unit.slot, unit.version);
