@@ -1,13 +1,14 @@
 // The command palette (Ctrl/Cmd-K): one search over the editor's actions, the blocks to add, the
 // pack's items and its findings (model/commands.ts); ↑/↓ move, Enter runs, Escape closes. Also the
 // keys that open it and the shortcuts list (`?`), for the whole page.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { CircleAlert, Info, TriangleAlert, type LucideIcon } from 'lucide-react';
 import { commandsFor, searchCommands, type Command, type CommandAction, type CommandContext } from '../model/commands.js';
 import { isMac, shownKeys } from '../model/shortcuts.js';
 import { blockIcon, GROUP_ICONS } from './icons.js';
 import { useActiveOption } from './useActiveOption.js';
 import { useDialogFocus } from './useDialogFocus.js';
+import { useLatestCallback } from './useLatestCallback.js';
 
 const SEVERITY_ICONS: Record<string, LucideIcon> = { error: CircleAlert, warning: TriangleAlert, info: Info };
 
@@ -65,23 +66,22 @@ export function CommandPalette({ context, onRun, onClose }: { context: CommandCo
 
 /** Ctrl/Cmd-K opens the command palette, `?` the shortcuts (not while typing in a field). */
 export function usePaletteKeys(open: (which: 'commands' | 'shortcuts') => void) {
-  const openRef = useRef(open);
-  openRef.current = open;
+  const openLatest = useLatestCallback(open);
   useEffect(() => {
     const onKey = (e: KeyboardEvent | globalThis.KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       const inText = !!t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        openRef.current('commands');
+        openLatest('commands');
       } else if (e.key === '?' && !inText && !e.ctrlKey && !e.metaKey) {
         e.preventDefault();
-        openRef.current('shortcuts');
+        openLatest('shortcuts');
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [openLatest]);
 }
 
 /** What running an entry does, given by the editor. */

@@ -44,6 +44,19 @@ interface Start {
 
 type TriggerIndex = Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }>;
 
+/** What a block can start an automation by: an event its triggers take, or the automation's key (action.run_automation). */
+interface StartIndex {
+  triggers: TriggerIndex;
+  /** Each key's first automation, as a run_automation block names it. */
+  byKey: Map<string, number>;
+}
+
+function startIndex(automations: readonly FlowAutomation[]): StartIndex {
+  const byKey = new Map<string, number>();
+  automations.forEach((a, i) => !byKey.has(a.key) && byKey.set(a.key, i));
+  return { triggers: triggerIndex(automations), byKey };
+}
+
 /** Triggers by the event that starts them: by subject, and those that take any subject. */
 function triggerIndex(automations: readonly FlowAutomation[]): TriggerIndex {
   const index = new Map<EventKind, { bySubject: Map<string, Start[]>; any: Start[] }>();
@@ -145,14 +158,12 @@ export function mayCascade(kinds: ReadonlySet<string>): boolean {
 
 /** The cascade graph of a pack's automations: one edge per pair of automations, the least guarded. */
 export function cascadeOf(flow: FlowPack): Cascade {
-  const index = triggerIndex(flow.automations);
-  const byKey = new Map<string, number>();
-  flow.automations.forEach((a, i) => !byKey.has(a.key) && byKey.set(a.key, i));
+  const starts = startIndex(flow.automations);
   const cascade: Cascade = { edges: [], out: flow.automations.map(() => []) };
   // With no trigger started by an event, only action.run_automation can start an automation.
-  const runsOnly = index.size === 0;
+  const runsOnly = starts.triggers.size === 0;
   flow.automations.forEach((a, ai) => {
-    if (!runsOnly || a.kinds.has('action.run_automation')) edgesFrom(flow, cascade, ai, index, byKey);
+    if (!runsOnly || a.kinds.has('action.run_automation')) edgesFrom(flow, cascade, ai, starts);
   });
   return cascade;
 }
@@ -163,7 +174,7 @@ export function cascadeOf(flow: FlowPack): Cascade {
  * worst of them). A block's rank is worked out once, and an edge object made only when it is
  * better than the one kept, so a pack whose every block starts others allocates per pair, not per match.
  */
-function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: TriggerIndex, byKey: Map<string, number>): void {
+function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIndex): void {
   const a = flow.automations[ai];
   // The guards before each block, worked out once an edge leaves the automation (most never do).
   let conditions: readonly (number | undefined)[] | undefined;
@@ -196,13 +207,13 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, index: TriggerI
     cascade.out[ai].push(cascade.edges.length);
     cascade.edges.push(edge);
   };
-  startsFrom(flow, ai, index, byKey, offer);
+  startsFrom(flow, ai, starts, offer);
 }
 
 type StartVisitor = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => void;
 
 /** Every start a block of automation `ai` makes: the block, how sure, the automation and trigger it starts, the event and what it names. */
-function startsFrom(flow: FlowPack, ai: number, index: TriggerIndex, byKey: Map<string, number>, offer: StartVisitor): void {
+function startsFrom(flow: FlowPack, ai: number, { triggers: index, byKey }: StartIndex, offer: StartVisitor): void {
   const a = flow.automations[ai];
   for (const n of reachable(a)) {
     const node = a.nodes[n];
@@ -264,15 +275,13 @@ export function loopsOf(flow: FlowPack, cascade: Cascade): { loops: Loop[]; self
  * (automation, trigger), only for such components; each loop as its automations, two or more.
  */
 function branchLoops(flow: FlowPack, members: number[]): number[][] {
-  const index = triggerIndex(flow.automations);
-  const byKey = new Map<string, number>();
-  flow.automations.forEach((a, i) => !byKey.has(a.key) && byKey.set(a.key, i));
+  const starts = startIndex(flow.automations);
   const inside = new Set(members);
   const g = new Graph({ directed: true });
   for (const ai of members) {
     const a = flow.automations[ai];
     const branches = a.triggers.map((t) => new Set(reachable(a, [t])));
-    startsFrom(flow, ai, index, byKey, (node, _certainty, to, trigger) => {
+    startsFrom(flow, ai, starts, (node, _certainty, to, trigger) => {
       if (!inside.has(to)) return;
       a.triggers.forEach((t, i) => branches[i].has(node) && g.setEdge(`${ai}:${t}`, `${to}:${trigger}`));
     });

@@ -1,11 +1,12 @@
 // Going to what something names: a finding's place (its item, block or edge, and field), a
 // reference's item, an automation's steps from the Simulate panel, an item of the plan.
-import { useCallback, useRef } from 'react';
+import { useCallback } from 'react';
 import type { Diagnostic, PackItemOfReference } from '@setup-pack/core';
 import { documentOf, type PackValue, type Target } from '../../model/pack.js';
 import { nodeAt } from '../../model/graph.js';
 import { formPath, locate } from '../../model/findings.js';
 import { PLAN_KIND_LIST } from '../PlanPanel.js';
+import { useLatestCallback } from '../useLatestCallback.js';
 import { targetKey, type Selection } from './useSelection.js';
 
 /** The index of the item of pack list `list` whose key is `key`; -1 when there is none. */
@@ -42,9 +43,7 @@ export function useGoTo(nav: Selection, pack: PackValue, target: Target, closeFl
     const kind = loc.nodeId && loc.target.kind === 'automations' ? nodeAt(documentOf(pack, loc.target.index), loc.nodeId)?.kind : undefined;
     setFieldFocus({ path: formPath(loc, typeof kind === 'string' ? kind : undefined, d.missing), seq: Date.now() });
   };
-  const pickRef = useRef(pickDiagnostic);
-  pickRef.current = pickDiagnostic;
-  const onPickDiagnostic = useCallback((d: Diagnostic) => pickRef.current(d), []);
+  const onPickDiagnostic = useLatestCallback(pickDiagnostic);
   const openAutomation = (key: string, nodes: string[]) => {
     const index = indexOfKey(pack, 'automations', key);
     if (index < 0) return;
@@ -63,8 +62,6 @@ export function useGoTo(nav: Selection, pack: PackValue, target: Target, closeFl
     if (list === 'automations') setFocus({ seq: Date.now() });
   };
   // Stable across renders, so the plan preview's rows (memoized) are not all drawn again per keystroke.
-  const planItemRef = useRef(planItem);
-  planItemRef.current = planItem;
-  const openPlanItem = useCallback((kind: string, key: string) => planItemRef.current(kind, key), []);
+  const openPlanItem = useLatestCallback(planItem);
   return { pickDiagnostic, onPickDiagnostic, openReference, openAutomation, openPlanItem };
 }
