@@ -181,7 +181,7 @@ function behaviourLines(): string[] {
     '- Sends outside an automation\'s send window (`send_window_start`/`end`, `send_window_days`, and with `send_window_skip_holidays` the workspace\'s holidays) are held until the window opens, in the workspace\'s time zone.',
     '- A wait with only `duration` counts in `unit` (minutes when none is given); with `until` (`HH:MM`) it waits until that time of day; with both, whichever comes first.',
     '- `action.move_deal_stage` and `action.create_deal` cause "deal won" or "deal lost" when the stage they name is of type CLOSED_WON or CLOSED_LOST in the pack. A stage key several pipelines have means that stage of the pipeline with the lowest key, as install binds it, so the order of the pipelines never changes what a pack does.',
-    '- A contact enters an automation with several triggers by one of them and runs that trigger\'s branch. So such an automation starts itself again, or takes part in a loop, only through a trigger whose branch leads on round: a block of one branch that starts another branch that ends enrolls the contact once more, and stops.',
+    '- A contact enters an automation with several triggers by one of them and runs that trigger\'s branch. So such an automation starts itself again, or takes part in a loop, only through a trigger whose branch leads on round: a block of one branch that starts another branch that ends enrolls the contact once more, and stops. The loop\'s words and severity name the blocks of the branches it goes round by, and the guards on those branches.',
     '',
     renderBehaviourTable(),
     '',

@@ -202,4 +202,17 @@ describe('a loop through an automation with several triggers', () => {
   it('is not reported when it enters by a branch that ends: the contact goes once round and stops', () => {
     expect(loops(pack('note'))).toEqual([]);
   });
+
+  it('names the blocks of the branch it goes round by, with their guards, not a less guarded block of another branch', () => {
+    // Tag c enters by `on c`, whose branch waits before adding b; `on a`'s branch adds b at once but the loop never enters there.
+    const p = pack('adds b');
+    const two = p.automations![0].document.graph;
+    two.nodes.push({ id: 'pause', kind: 'control.wait', config: { amount: 1, unit: 'days' } });
+    two.edges = two.edges.filter((e) => e.source !== 'untag c').concat([edge('untag c', 'pause'), edge('pause', 'end')]);
+    const [finding] = validatePack(p).diagnostics.filter((d) => d.code === 'flow/cascade-loop');
+    expect(finding.severity).toBe('warning');
+    expect(finding.message).toContain('block "pause" in "Two ways in" waits on each turn');
+    expect(finding.message).not.toContain('"tag b"');
+    expect((finding.related ?? []).map((r) => r.pointer)).toContain('/automations/0/document/graph/nodes/5');
+  });
 });

@@ -79,13 +79,13 @@ function triggerIndex(automations: readonly FlowAutomation[]): TriggerIndex {
 }
 
 /**
- * For each node, a guard every path from a trigger to it passes (undefined where some path has
+ * For each node, a guard every path from a trigger (of `roots`) to it passes (undefined where some path has
  * none): one walk that does not go on through guards, then one that does, remembering the guard.
  */
-function guardsBefore(a: FlowAutomation, isGuard: (n: number) => boolean): (Guard['node'] | undefined)[] {
+function guardsBefore(a: FlowAutomation, isGuard: (n: number) => boolean, roots: readonly number[] = a.triggers): (Guard['node'] | undefined)[] {
   const count = a.nodes.length;
   const free = new Uint8Array(count);
-  const stack: number[] = [...a.triggers];
+  const stack: number[] = [...roots];
   for (const t of stack) free[t] = 1;
   while (stack.length) {
     const n = stack.pop()!;
@@ -96,7 +96,7 @@ function guardsBefore(a: FlowAutomation, isGuard: (n: number) => boolean): (Guar
   // The guard met on the way to each node (-1: none yet), walked with a stack of node numbers.
   const guardOf = new Int32Array(count).fill(-1);
   const seen = new Uint8Array(count);
-  for (const t of a.triggers) (seen[t] = 1), stack.push(t);
+  for (const t of roots) (seen[t] = 1), stack.push(t);
   while (stack.length) {
     const n = stack.pop()!;
     const guard = guardOf[n] >= 0 ? guardOf[n] : isGuard(n) ? n : -1;
@@ -176,9 +176,7 @@ export function cascadeOf(flow: FlowPack): Cascade {
  */
 function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIndex): void {
   const a = flow.automations[ai];
-  // The guards before each block, worked out once an edge leaves the automation (most never do).
-  let conditions: readonly (number | undefined)[] | undefined;
-  let waits: readonly (number | undefined)[] | undefined;
+  const make = edgeMaker(a, ai);
   const best = new Map<number, { at: number; rank: number }>();
   // An automation with several triggers that starts itself by another trigger than the one the
   // block is reached from goes round only if that trigger's branch leads back to the block.
@@ -188,16 +186,12 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIn
     if (!nodes) branches.set(trigger, (nodes = new Set(reachable(a, [trigger]))));
     return nodes.has(node);
   };
-  const offer = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => {
+  startsFrom(flow, ai, starts, (node, certainty, to, trigger, event, subject) => {
     if (to === ai && event !== 'run' && a.triggers.length > 1 && !leadsBack(trigger, node)) return;
-    conditions ??= a.kinds.has('control.if') || a.kinds.has('control.ai_branch') ? guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch') : NO_GUARDS;
-    waits ??= a.kinds.has('control.wait') ? guardsBefore(a, (n) => kindOf(a, n) === 'wait') : NO_GUARDS;
-    const c = conditions[node];
-    const w = waits[node];
-    const r = (certainty === 'possible' ? 4 : 0) + (c !== undefined ? 2 : 0) + (w !== undefined ? 1 : 0);
+    const r = make.rank(node, certainty);
     const known = best.get(to);
     if (known && known.rank <= r) return;
-    const edge: CascadeEdge = { from: ai, to, node, trigger, event, certainty, ...(subject !== undefined ? { subject } : {}), ...(c !== undefined ? { condition: { kind: 'condition', node: c } } : {}), ...(w !== undefined ? { wait: { kind: 'wait', node: w } } : {}) };
+    const edge = make.edge(node, certainty, to, trigger, event, subject);
     if (known) {
       cascade.edges[known.at] = edge;
       known.rank = r;
@@ -206,8 +200,34 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIn
     best.set(to, { at: cascade.edges.length, rank: r });
     cascade.out[ai].push(cascade.edges.length);
     cascade.edges.push(edge);
+  });
+}
+
+/**
+ * The edges an automation's blocks make, and their rank (how guarded), with the guards on every
+ * path to the block from `roots` (its triggers, or the one a loop enters by), worked out once an
+ * edge leaves the automation (most never do).
+ */
+function edgeMaker(a: FlowAutomation, ai: number, roots: readonly number[] = a.triggers) {
+  let conditions: readonly (number | undefined)[] | undefined;
+  let waits: readonly (number | undefined)[] | undefined;
+  const guards = () => {
+    conditions ??= a.kinds.has('control.if') || a.kinds.has('control.ai_branch') ? guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch', roots) : NO_GUARDS;
+    waits ??= a.kinds.has('control.wait') ? guardsBefore(a, (n) => kindOf(a, n) === 'wait', roots) : NO_GUARDS;
+    return { conditions, waits };
   };
-  startsFrom(flow, ai, starts, offer);
+  return {
+    rank(node: number, certainty: CascadeEdge['certainty']): number {
+      const { conditions, waits } = guards();
+      return (certainty === 'possible' ? 4 : 0) + (conditions[node] !== undefined ? 2 : 0) + (waits[node] !== undefined ? 1 : 0);
+    },
+    edge(node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined): CascadeEdge {
+      const { conditions, waits } = guards();
+      const c = conditions[node];
+      const w = waits[node];
+      return { from: ai, to, node, trigger, event, certainty, ...(subject !== undefined ? { subject } : {}), ...(c !== undefined ? { condition: { kind: 'condition', node: c } } : {}), ...(w !== undefined ? { wait: { kind: 'wait', node: w } } : {}) };
+    },
+  };
 }
 
 type StartVisitor = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => void;
@@ -261,7 +281,7 @@ export function loopsOf(flow: FlowPack, cascade: Cascade): { loops: Loop[]; self
     if (component.length < 2) continue;
     const members = component.map(Number).sort((x, y) => x - y);
     if (members.every((m) => flow.automations[m].triggers.length < 2)) loops.push({ members, path: cyclePath(members, cascade) });
-    else for (const through of branchLoops(flow, members)) loops.push({ members: through, path: cyclePath(through, cascade) });
+    else loops.push(...branchLoops(flow, members));
   }
   loops.sort((x, y) => x.members[0] - y.members[0]);
   const selfStarts = cascade.out.map((list) => list.map((i) => cascade.edges[i]).filter((e) => e.to === e.from)).filter((l) => l.length);
@@ -272,26 +292,60 @@ export function loopsOf(flow: FlowPack, cascade: Cascade): { loops: Loop[]; self
  * The loops among `members` (automations that start one another, one of them with several
  * triggers) that go round for real: an automation is entered by one trigger, and only the blocks
  * of that trigger's branch cause what starts the next. Worked out on a graph of entries
- * (automation, trigger), only for such components; each loop as its automations, two or more.
+ * (automation, trigger), only for such components; each loop as its automations, two or more, and
+ * a path through the branches it enters by, each step the least guarded block of its branch.
  */
-function branchLoops(flow: FlowPack, members: number[]): number[][] {
+function branchLoops(flow: FlowPack, members: number[]): Loop[] {
   const starts = startIndex(flow.automations);
   const inside = new Set(members);
   const g = new Graph({ directed: true });
+  const steps = new Map<string, { edge: CascadeEdge; rank: number }>();
   for (const ai of members) {
     const a = flow.automations[ai];
-    const branches = a.triggers.map((t) => new Set(reachable(a, [t])));
-    startsFrom(flow, ai, starts, (node, _certainty, to, trigger) => {
+    const branches = a.triggers.map((t) => ({ entry: `${ai}:${t}`, nodes: new Set(reachable(a, [t])), make: edgeMaker(a, ai, [t]) }));
+    startsFrom(flow, ai, starts, (node, certainty, to, trigger, event, subject) => {
       if (!inside.has(to)) return;
-      a.triggers.forEach((t, i) => branches[i].has(node) && g.setEdge(`${ai}:${t}`, `${to}:${trigger}`));
+      for (const b of branches) {
+        if (!b.nodes.has(node)) continue;
+        const id = `${b.entry}>${to}:${trigger}`;
+        const rank = b.make.rank(node, certainty);
+        if ((steps.get(id)?.rank ?? Infinity) <= rank) continue;
+        steps.set(id, { edge: b.make.edge(node, certainty, to, trigger, event, subject), rank });
+        g.setEdge(b.entry, `${to}:${trigger}`);
+      }
     });
   }
-  const loops: number[][] = [];
+  const loops: Loop[] = [];
   for (const component of alg.tarjan(g)) {
     const automations = [...new Set(component.map((entry) => Number(entry.split(':')[0])))].sort((x, y) => x - y);
-    if (automations.length > 1) loops.push(automations);
+    if (automations.length > 1) loops.push({ members: automations, path: entryCyclePath(component, g, steps) });
   }
   return loops;
+}
+
+/** A shortest way round a component of the entry graph, from its first automation's first entry back to it, the least guarded steps first. */
+function entryCyclePath(component: string[], g: Graph, steps: Map<string, { edge: CascadeEdge; rank: number }>): CascadeEdge[] {
+  const inside = new Set(component);
+  const order = (entry: string) => entry.split(':').map(Number);
+  const start = [...component].sort((x, y) => order(x)[0] - order(y)[0] || order(x)[1] - order(y)[1])[0];
+  const prev = new Map<string, string>();
+  const queue = [start];
+  const step = (from: string, to: string) => steps.get(`${from}>${to}`)!;
+  for (let q = 0; q < queue.length; q++) {
+    const at = queue[q];
+    const next = (g.successors(at) ?? []).filter((to) => inside.has(to)).sort((x, y) => step(at, x).rank - step(at, y).rank);
+    for (const to of next) {
+      if (to === start) {
+        const path = [step(at, to).edge];
+        for (let e = at; e !== start; e = prev.get(e)!) path.unshift(step(prev.get(e)!, e).edge);
+        return path;
+      }
+      if (prev.has(to)) continue;
+      prev.set(to, at);
+      queue.push(to);
+    }
+  }
+  return [];
 }
 
 /** A shortest path from the component's first automation back to it, through its members, the least guarded edges first. */
