@@ -169,6 +169,16 @@ describe('an automation that starts itself', () => {
   it('is not reported when the trigger it starts leads elsewhere: that branch never comes back to the block', () => {
     expect(selfTriggers(pack('OPEN', 'note'))).toEqual([]);
   });
+
+  it("weighs the guards of the branch it comes back by: a wait there makes it a warning, though another trigger's way to the block has none", () => {
+    const p = pack('OPEN', 'note');
+    const graph = p.automations![0].document.graph;
+    graph.nodes[3] = { id: 'pause', kind: 'control.wait', config: { amount: 1, unit: 'days' } };
+    graph.edges = [{ id: 'e0', source: 'subscribed', target: 'move' }, { id: 'e1', source: 'won', target: 'pause' }, { id: 'e2', source: 'pause', target: 'move' }];
+    const [finding] = validatePack(p).diagnostics.filter((d) => d.code === 'flow/self-trigger');
+    expect(`${finding.severity} ${finding.pointer}`).toBe('warning /automations/0/document/graph/nodes/1');
+    expect(finding.message).toContain('block "pause"');
+  });
 });
 
 

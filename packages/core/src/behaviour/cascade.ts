@@ -186,12 +186,21 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIn
     if (!nodes) branches.set(trigger, (nodes = new Set(reachable(a, [trigger]))));
     return nodes.has(node);
   };
+  // Going round by that trigger, the guards that count are those on its own branch.
+  const byBranch = new Map<number, ReturnType<typeof edgeMaker>>();
+  const makerOf = (to: number, trigger: number) => {
+    if (to !== ai || a.triggers.length < 2) return make;
+    let m = byBranch.get(trigger);
+    if (!m) byBranch.set(trigger, (m = edgeMaker(a, ai, [trigger])));
+    return m;
+  };
   startsFrom(flow, ai, starts, (node, certainty, to, trigger, event, subject) => {
     if (to === ai && event !== 'run' && a.triggers.length > 1 && !leadsBack(trigger, node)) return;
-    const r = make.rank(node, certainty);
+    const maker = makerOf(to, trigger);
+    const r = maker.rank(node, certainty);
     const known = best.get(to);
     if (known && known.rank <= r) return;
-    const edge = make.edge(node, certainty, to, trigger, event, subject);
+    const edge = maker.edge(node, certainty, to, trigger, event, subject);
     if (known) {
       cascade.edges[known.at] = edge;
       known.rank = r;
