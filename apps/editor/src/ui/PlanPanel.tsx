@@ -3,7 +3,7 @@
 // computed by core's planner. The workspace's ledger and catalog are read once, on demand
 // ("Refresh"), into the copy the inspector's reference pickers share (workspace/catalog.ts); edits
 // to the pack re-plan against that copy in a worker (usePlanPreview), never a request per keystroke.
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { blocksUse, count, plural, printable, type Pack, type PlanError } from '@setup-pack/core';
 import { exportWorkspace, install, PlanFailedError, symbolOf } from '@setup-pack/installer';
 import { readFailure, type WorkspaceState } from '../workspace/catalog.js';
@@ -195,7 +195,7 @@ function usePlanActions(pack: Pack, workspace: WorkspaceState, onOpen?: (text: s
 
 /** The plan's references, errors, warnings and steps by kind; which items can be opened is worked out once per pack. */
 function PlanBody({ plan, pack, onPick }: { plan: PlanView; pack: Pack; onPick?: OnPick }) {
-  const openable = useMemo(() => openableItems(pack), [pack]);
+  const openable = useOpenable(pack);
   const groups = useMemo(() => {
     const out = new Map<string, PlanStepView[]>();
     for (const s of plan.steps) {
@@ -252,8 +252,22 @@ function PlanWarnings({ plan, openable, onPick }: { plan: PlanView; openable: Se
   );
 }
 
-/** The plan's steps by kind, each a button that opens its item (an item gone from this release has none). */
-function PlanSteps({ groups, openable, onPick }: { groups: Map<string, PlanStepView[]>; openable: Set<string>; onPick?: OnPick }) {
+/**
+ * openableItems of the pack, the same set as long as its members are: a keystroke in a field
+ * changes the pack but seldom its keys, and the steps (memoized) are then not gone through again.
+ */
+function useOpenable(pack: Pack): Set<string> {
+  const last = useRef<Set<string>>(undefined);
+  return useMemo(() => {
+    const next = openableItems(pack);
+    const prev = last.current;
+    if (prev && prev.size === next.size && [...next].every((k) => prev.has(k))) return prev;
+    return (last.current = next);
+  }, [pack]);
+}
+
+/** The plan's steps by kind, each a button that opens its item (an item gone from this release has none); drawn again only for a new plan or new keys. */
+const PlanSteps = memo(function PlanSteps({ groups, openable, onPick }: { groups: Map<string, PlanStepView[]>; openable: Set<string>; onPick?: OnPick }) {
   return [...groups].map(([kind, steps]) => (
     <div key={kind}>
       <h3>{KIND_LABEL[kind] ?? kind}</h3>
@@ -264,7 +278,7 @@ function PlanSteps({ groups, openable, onPick }: { groups: Map<string, PlanStepV
       </ul>
     </div>
   ));
-}
+});
 
 /**
  * One step of the plan, in words only (strings and a flag), so that a re-plan after a keystroke
