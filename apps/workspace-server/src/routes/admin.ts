@@ -5,11 +5,20 @@ import { contactPageCache, contactTextCache } from '../store/contact-cache.js';
 import { createApiKey, createMember, createWorkspace, plans, revokeApiKey } from '../store/workspaces.js';
 import type { RouteDeps } from './context.js';
 import { nstr, ntsIn, str, ts } from './schemas.js';
+import { typed, type TypedApp } from './typed.js';
 
 /** The dashboard's stand-in. Outside test suites drive this contract: keep it exact. */
-export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
-  const admin = { auth: 'admin' as const };
-  const wsParams = { type: 'object', required: ['workspace_id'], properties: { workspace_id: str } };
+export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, deps) => {
+  const app = typed(plugin);
+  adminAccountRoutes(app, deps);
+  adminStatsRoute(app, deps);
+};
+
+const admin = { auth: 'admin' as const };
+const wsParams = { type: 'object', required: ['workspace_id'], properties: { workspace_id: str } } as const;
+
+/** Workspaces, their API keys and members. */
+function adminAccountRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
 
   app.post('/admin/workspaces', {
     config: admin,
@@ -34,7 +43,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
         },
       },
     },
-  }, async (req, reply) => reply.code(201).send(await createWorkspace(db, req.body as never, clock.now())));
+  }, async (req, reply) => reply.code(201).send(await createWorkspace(db, req.body, clock.now())));
 
   app.post('/admin/workspaces/:workspace_id/api-keys', {
     config: admin,
@@ -60,8 +69,8 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
       response: { 201: { type: 'object', properties: { id: str, key_prefix: str, scopes: { type: 'array', items: str }, secret: str } } },
     },
   }, async (req, reply) => {
-    const { workspace_id } = req.params as { workspace_id: string };
-    return reply.code(201).send(await createApiKey(db, workspace_id, req.body as never, clock.now()));
+    const { workspace_id } = req.params;
+    return reply.code(201).send(await createApiKey(db, workspace_id, req.body, clock.now()));
   });
 
   app.delete('/admin/api-keys/:key_id', {
@@ -72,8 +81,30 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
       params: { type: 'object', required: ['key_id'], properties: { key_id: str } },
       response: { 200: { type: 'object', properties: { id: str, revoked: { type: 'boolean' } } } },
     },
-  }, async (req) => revokeApiKey(db, (req.params as { key_id: string }).key_id, clock.now()));
+  }, async (req) => revokeApiKey(db, req.params.key_id, clock.now()));
 
+  app.post('/admin/workspaces/:workspace_id/members', {
+    config: admin,
+    schema: {
+      summary: 'Add a team member',
+      tags: ['admin'],
+      params: wsParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'email'],
+        properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', minLength: 3 } },
+      },
+      response: { 201: { type: 'object', properties: { id: str, name: str, email: str, created_at: ts } } },
+    },
+  }, async (req, reply) => {
+    const { workspace_id } = req.params;
+    return reply.code(201).send(await createMember(db, workspace_id, req.body, clock.now()));
+  });
+}
+
+/** The process's own counters: caches, batches and webhook fan-out. */
+function adminStatsRoute(app: TypedApp, { db }: RouteDeps): void {
   const count = { type: 'integer' };
   const counters = (properties: string[]) => ({ type: 'object', properties: Object.fromEntries(properties.map((p) => [p, count])) });
   app.get('/admin/stats', {
@@ -106,23 +137,4 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cloc
       webhooks: { fan_outs: worker.fanOuts, relays_nudges: worker.relayNudges !== undefined },
     };
   });
-
-  app.post('/admin/workspaces/:workspace_id/members', {
-    config: admin,
-    schema: {
-      summary: 'Add a team member',
-      tags: ['admin'],
-      params: wsParams,
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'email'],
-        properties: { name: { type: 'string', minLength: 1 }, email: { type: 'string', minLength: 3 } },
-      },
-      response: { 201: { type: 'object', properties: { id: str, name: str, email: str, created_at: ts } } },
-    },
-  }, async (req, reply) => {
-    const { workspace_id } = req.params as { workspace_id: string };
-    return reply.code(201).send(await createMember(db, workspace_id, req.body as { name: string; email: string }, clock.now()));
-  });
-};
+}

@@ -3,11 +3,13 @@ import { maxLengthOf } from '@setup-pack/core';
 import { insertObject } from '../catalog/store.js';
 import type { RouteDeps } from './context.js';
 import { str, ts } from './schemas.js';
+import { typed } from './typed.js';
 
 const LOOKUPS = ['teams', 'ponds', 'websites', 'forms', 'appointment_types', 'appointment_outcomes', 'programs', 'relationship_labels'] as const;
 
 /** The dashboard's stand-in for the lookup-only types a pack must bind to (teams, ponds, ...). */
-export const createObjectForAdmin: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+export const createObjectForAdmin: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+  const app = typed(plugin);
   app.post('/admin/workspaces/:workspace_id/lookups/:collection', {
     config: { auth: 'admin' },
     schema: {
@@ -18,8 +20,8 @@ export const createObjectForAdmin: FastifyPluginAsync<RouteDeps> = async (app, {
       response: { 201: { type: 'object', properties: { id: str, name: str, created_at: ts } } },
     },
   }, async (req, reply) => {
-    const { workspace_id, collection } = req.params as { workspace_id: string; collection: string };
-    const obj = await insertObject(db, workspace_id, collection, collection.slice(0, 3), (req.body as { name: string }).name, {}, clock.now());
+    const { workspace_id, collection } = req.params;
+    const obj = await insertObject(db, workspace_id, collection, collection.slice(0, 3), req.body.name, {}, clock.now());
     return reply.code(201).send(obj);
   });
 };

@@ -5,6 +5,7 @@ import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { anyObject } from './catalog-resources.js';
 import { installLock, listOf, pagingQuery, str, ts } from './schemas.js';
+import { typed } from './typed.js';
 
 const packParams = { type: 'object', required: ['pack_id'], properties: { pack_id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
 const lock = { ...installLock, type: ['object', 'null'] } as const;
@@ -27,12 +28,13 @@ const ttl = { type: 'integer', ...LEDGER_LOCK.ttlSeconds, description: 'Seconds 
  * workspace id, content hashes, reference bindings) plus a lock with an expiry, so two installs
  * of one pack never run at once and a crashed run does not block the next one forever.
  */
-export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+  const app = typed(plugin);
   app.get('/v1/install-ledgers', {
     config: { scope: 'read_install_ledgers' },
     schema: { summary: 'Installed packs: one ledger per packId, and packs a run has locked before its first checkpoint (ledger null), newest first', tags: ['install ledger'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(ledgerRecord) } },
   }, async (req) => {
-    const q = req.query as { limit: number; cursor?: string };
+    const q = req.query;
     return listLedgers(db, callerOf(req).workspace.id, q.limit, q.cursor, clock.now());
   });
 
@@ -45,7 +47,7 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       response: { 200: listOf({ type: 'object', properties: { key: str, collection: str, object_id: str, created_at: ts } }) },
     },
   }, async (req) => {
-    const q = req.query as { limit: number; cursor?: string; prefix?: string };
+    const q = req.query;
     return listIdempotencyKeys(db, callerOf(req).workspace.id, q.prefix, q.limit, q.cursor);
   });
 
@@ -53,7 +55,7 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
     config: { scope: 'read_install_ledgers' },
     schema: { summary: 'The install ledger of one pack (ledger null while a run holds the lock and has not written it yet)', tags: ['install ledger'], params: packParams, response: { 200: ledgerRecord } },
   }, async (req) => {
-    const r = await getLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, clock.now());
+    const r = await getLedger(db, callerOf(req).workspace.id, req.params.pack_id, clock.now());
     if (!r) throw notFound('install ledger', 'pack_id');
     return r;
   });
@@ -68,8 +70,8 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       response: { 200: { type: 'object', properties: { pack_id: str, token: str, holder: str, expires_at: ts, revision: { type: 'integer' } } } },
     },
   }, async (req) => {
-    const b = req.body as { holder: string; ttl_seconds: number };
-    return acquireLock(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, b.holder, b.ttl_seconds, clock.now());
+    const b = req.body;
+    return acquireLock(db, callerOf(req).workspace.id, req.params.pack_id, b.holder, b.ttl_seconds, clock.now());
   });
 
   app.put('/v1/install-ledgers/:pack_id', {
@@ -82,8 +84,8 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       response: { 200: ledgerRecord },
     },
   }, async (req) => {
-    const b = req.body as { lock_token: string; ledger: unknown; ttl_seconds: number };
-    return writeLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, b.lock_token, b.ledger, b.ttl_seconds, clock.now());
+    const b = req.body;
+    return writeLedger(db, callerOf(req).workspace.id, req.params.pack_id, b.lock_token, b.ledger, b.ttl_seconds, clock.now());
   });
 
   app.post('/v1/install-ledgers/:pack_id/unlock', {
@@ -104,8 +106,8 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
     },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
-    const packId = (req.params as { pack_id: string }).pack_id;
-    const b = req.body as { lock_token?: string; holder?: string };
+    const packId = req.params.pack_id;
+    const b = req.body;
     return b.holder !== undefined ? releaseLockOf(db, ws, packId, b.holder, clock.now()) : releaseLock(db, ws, packId, b.lock_token as string);
   });
 
@@ -118,5 +120,5 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (app, { 
       body: { type: 'object', additionalProperties: false, required: ['lock_token'], properties: { lock_token: str } },
       response: { 200: { type: 'object', properties: { pack_id: str, deleted: { type: 'boolean' } } } },
     },
-  }, async (req) => deleteLedger(db, callerOf(req).workspace.id, (req.params as { pack_id: string }).pack_id, (req.body as { lock_token: string }).lock_token));
+  }, async (req) => deleteLedger(db, callerOf(req).workspace.id, req.params.pack_id, req.body.lock_token));
 };

@@ -4,6 +4,7 @@ import { createContact, rememberContactText } from '../store/contact-create.js';
 import { listContactsJson, type ContactFilters } from '../store/contact-list.js';
 import { deleteContact, getContact, setContactTag, updateContact, type ContactInput } from '../store/contacts.js';
 import { callerOf, type RouteDeps } from './context.js';
+import { typed, type TypedApp } from './typed.js';
 import { listOf, nid, nline, nnotes, nparagraph, nstr, ntext, pagingQuery, ref, str, text, TEXT_LIMITS, timeFilterQuery } from './schemas.js';
 
 const row = (labels: string[]) => ({
@@ -17,7 +18,7 @@ const row = (labels: string[]) => ({
     is_primary: { type: ['boolean', 'null'] },
     position: { type: ['integer', 'null'] },
   },
-});
+} as const);
 
 const contactFields = {
   first_name: { ...ntext, maxLength: TEXT_LIMITS.line },
@@ -33,7 +34,7 @@ const contactFields = {
   lead_source_id: nid,
   owner_id: nid,
   custom_fields: { type: ['object', 'null'], additionalProperties: true },
-};
+} as const;
 
 const createBody = {
   type: 'object',
@@ -48,14 +49,21 @@ const createBody = {
     // The spec's body table spells it this way while its prose says _token: accept both.
     affiliate_attribution_tokem: { ...nstr, maxLength: TEXT_LIMITS.token },
   },
+} as const;
+
+const updateBody = { type: 'object', additionalProperties: false, properties: contactFields } as const;
+
+const contactParams = { type: 'object', required: ['contact_id'], properties: { contact_id: str } } as const;
+const tagParams = { type: 'object', required: ['contact_id', 'tag_id'], properties: { contact_id: str, tag_id: str } } as const;
+
+export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, deps) => {
+  const app = typed(plugin);
+  contactRecordRoutes(app, deps);
+  contactTimelineRoutes(app, deps);
 };
 
-const updateBody = { type: 'object', additionalProperties: false, properties: contactFields };
-
-const contactParams = { type: 'object', required: ['contact_id'], properties: { contact_id: str } };
-const tagParams = { type: 'object', required: ['contact_id', 'tag_id'], properties: { contact_id: str, tag_id: str } };
-
-export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+/** A contact itself: list, create, get, update, delete. */
+function contactRecordRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   app.get('/v1/contacts', {
     config: { scope: 'read_contacts', authInStatement: true },
     schema: {
@@ -75,7 +83,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     // The body is written by PostgreSQL (the same bytes the schema's serialiser would write).
     // Authenticated inside the page's statement when the key was admitted before (req.deferredAuth).
     const auth = req.deferredAuth;
-    const body = await listContactsJson(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.query as ContactFilters, auth);
+    const body = await listContactsJson(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.query, auth);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
@@ -83,7 +91,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     config: { scope: 'write_contacts', authInStatement: true, batched: true },
     schema: { summary: 'Create a contact', tags: ['contacts'], body: createBody, response: { 201: ref('Contact') } },
   }, async (req, reply) => {
-    const { affiliate_attribution_tokem, ...body } = req.body as ContactInput & { affiliate_attribution_tokem?: string | null };
+    const { affiliate_attribution_tokem, ...body } = req.body;
     const input = { ...body, affiliate_attribution_token: body.affiliate_attribution_token ?? affiliate_attribution_tokem };
     // Authenticated inside the creation's statement when the key was admitted before (req.deferredAuth).
     const auth = req.deferredAuth;
@@ -101,7 +109,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   }, async (req) => {
     // Authenticated inside the read when the key was admitted before (req.deferredAuth).
     const auth = req.deferredAuth;
-    return getContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, auth);
+    return getContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.params.contact_id, auth);
   });
 
   app.patch('/v1/contacts/:contact_id', {
@@ -110,7 +118,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   }, async (req) => {
     // Authenticated inside the update's read when the key was admitted before (req.deferredAuth).
     const auth = req.deferredAuth;
-    return updateContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, req.body as ContactInput, clock.now(), auth);
+    return updateContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.params.contact_id, req.body, clock.now(), auth);
   });
 
   app.delete('/v1/contacts/:contact_id', {
@@ -124,14 +132,17 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   }, async (req) => {
     // Authenticated inside the deletion's statement when the key was admitted before (req.deferredAuth).
     const auth = req.deferredAuth;
-    return deleteContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, clock.now(), auth);
+    return deleteContact(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.params.contact_id, clock.now(), auth);
   });
+}
 
+/** What is added to a contact: its tags, and its timeline of activities and notes. */
+function contactTimelineRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   app.put('/v1/contacts/:contact_id/tags/:tag_id', {
     config: { scope: 'write_contacts' },
     schema: { summary: 'Add a workspace tag to a contact', tags: ['contacts'], params: tagParams, response: { 200: ref('Contact') } },
   }, async (req) => {
-    const p = req.params as { contact_id: string; tag_id: string };
+    const p = req.params;
     return setContactTag(db, callerOf(req).workspace.id, p.contact_id, p.tag_id, true, clock.now());
   });
 
@@ -139,7 +150,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     config: { scope: 'write_contacts' },
     schema: { summary: 'Remove a tag from a contact', tags: ['contacts'], params: tagParams, response: { 200: ref('Contact') } },
   }, async (req) => {
-    const p = req.params as { contact_id: string; tag_id: string };
+    const p = req.params;
     return setContactTag(db, callerOf(req).workspace.id, p.contact_id, p.tag_id, false, clock.now());
   });
 
@@ -154,8 +165,8 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
     },
   }, async (req) => {
     const { workspace, key } = callerOf(req);
-    const q = req.query as { limit: number; cursor?: string };
-    return listActivities(db, workspace.id, (req.params as { contact_id: string }).contact_id, { ...q, viewerMemberId: key.created_by_member_id });
+    const q = req.query;
+    return listActivities(db, workspace.id, req.params.contact_id, { ...q, viewerMemberId: key.created_by_member_id });
   });
 
   app.post('/v1/contacts/:contact_id/notes', {
@@ -170,7 +181,7 @@ export const contactRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, cl
   }, async (req, reply) => {
     // Authenticated inside the note's statement when the key was admitted before (req.deferredAuth).
     const auth = req.deferredAuth;
-    const note = await addNote(db, auth ? auth.workspaceId : callerOf(req).workspace.id, (req.params as { contact_id: string }).contact_id, (req.body as { body: string }).body, clock.now(), auth);
+    const note = await addNote(db, auth ? auth.workspaceId : callerOf(req).workspace.id, req.params.contact_id, req.body.body, clock.now(), auth);
     return reply.code(201).send(note);
   });
-};
+}

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { createDeal, listDeals, type DealFilters, type DealInput } from '../store/deals.js';
 import { DEAL_VALUE_PATTERN, DEAL_VALUE_WORDS, MONEY_LIMIT_WORDS } from '../store/money.js';
+import { typed } from './typed.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { ID_MAX_LENGTH, listOf, nid, nnotes, pagingQuery, ref, str, text, TEXT_LIMITS, timeFilterQuery } from './schemas.js';
 
-export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+  const app = typed(plugin);
   app.get('/v1/deals', {
     config: { scope: 'read_deals' },
     schema: {
@@ -19,7 +21,7 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
       },
       response: { 200: listOf(ref('Deal')) },
     },
-  }, async (req) => listDeals(db, callerOf(req).workspace.id, req.query as DealFilters));
+  }, async (req) => listDeals(db, callerOf(req).workspace.id, req.query));
 
   app.post('/v1/deals', {
     config: { scope: 'write_deals' },
@@ -42,7 +44,7 @@ export const dealRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock
       response: { 201: ref('Deal') },
     },
   }, async (req, reply) => {
-    const deal = await createDeal(db, callerOf(req).workspace.id, req.body as DealInput, clock.now());
+    const deal = await createDeal(db, callerOf(req).workspace.id, req.body, clock.now());
     return reply.code(201).send(deal);
   });
 };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { getEvent, listEvents, type EventFilters } from '../webhooks/store.js';
+import { typed } from './typed.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, pagingQuery, str, ts, tsIn } from './schemas.js';
 
@@ -15,7 +16,8 @@ const eventSchema = {
 };
 
 /** The outbox as an API: every event the workspace produced, whether or not an endpoint got it. */
-export const eventRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
+export const eventRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db }) => {
+  const app = typed(plugin);
   app.get('/v1/events', {
     config: { scope: ['read_events', 'read_webhooks'] },
     schema: {
@@ -32,10 +34,10 @@ export const eventRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =>
       },
       response: { 200: listOf(eventSchema) },
     },
-  }, async (req) => listEvents(db, callerOf(req).workspace.id, req.query as EventFilters));
+  }, async (req) => listEvents(db, callerOf(req).workspace.id, req.query));
 
   app.get('/v1/events/:event_id', {
     config: { scope: ['read_events', 'read_webhooks'] },
     schema: { summary: 'Get an event', tags: ['events'], params: { type: 'object', required: ['event_id'], properties: { event_id: str } }, response: { 200: eventSchema } },
-  }, async (req) => getEvent(db, callerOf(req).workspace.id, (req.params as { event_id: string }).event_id));
+  }, async (req) => getEvent(db, callerOf(req).workspace.id, req.params.event_id));
 };

@@ -2,20 +2,22 @@ import { COLLECTION_PATH } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { packSchema } from './pack-schemas.js';
 import { listContactStages, listLeadSources, listMembers, listPipelines, listTags } from '../store/lookups.js';
+import { typed } from './typed.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 
 const item = (extra: Record<string, unknown>) => ({ type: 'object', properties: { id: str, name: str, ...extra, created_at: ts } });
 
-export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) => {
-  const query = { type: 'object', properties: pagingQuery };
+export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db }) => {
+  const app = typed(plugin);
+  const query = { type: 'object', properties: pagingQuery } as const;
   type Q = { limit: number; cursor?: string };
 
   app.get(COLLECTION_PATH.tags, {
     config: { scope: ['read_tags', 'read_contacts'] },
     schema: { summary: 'Workspace tags', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ color: nstr })) } },
   }, async (req) => {
-    const q = req.query as Q;
+    const q = req.query;
     return listTags(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
@@ -23,7 +25,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     config: { scope: ['read_contact_stages', 'read_contacts'] },
     schema: { summary: 'Contact stages', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ position: { type: 'integer' } })) } },
   }, async (req) => {
-    const q = req.query as Q;
+    const q = req.query;
     return listContactStages(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
@@ -31,7 +33,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     config: { scope: ['read_lead_sources', 'read_contacts'] },
     schema: { summary: 'Lead sources', tags: ['lookups'], querystring: query, response: { 200: listOf(item({})) } },
   }, async (req) => {
-    const q = req.query as Q;
+    const q = req.query;
     return listLeadSources(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
@@ -39,7 +41,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
     config: { scope: ['read_members', 'read_contacts'] },
     schema: { summary: 'Team members', tags: ['lookups'], querystring: query, response: { 200: listOf(item({ email: str })) } },
   }, async (req) => {
-    const q = req.query as Q;
+    const q = req.query;
     return listMembers(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 
@@ -60,7 +62,7 @@ export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db }) =
       },
     },
   }, async (req) => {
-    const q = req.query as Q;
+    const q = req.query;
     return listPipelines(db, callerOf(req).workspace.id, q.limit, q.cursor);
   });
 };

@@ -68,7 +68,7 @@ export function listOf(item: object) {
   };
 }
 
-export const limitParam = (max: number, dflt: number) => ({ type: 'integer', minimum: 1, maximum: max, default: dflt });
+export const limitParam = (max: number, dflt: number) => ({ type: 'integer', minimum: 1, maximum: max, default: dflt }) as const;
 export const pagingQuery = {
   limit: limitParam(100, 20),
   cursor: { type: 'string', minLength: 1 },

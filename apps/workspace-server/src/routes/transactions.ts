@@ -3,12 +3,13 @@ import {
   createTransaction, deleteTransaction, getTransaction, getTransactionSettings, getWorkflow, listTransactions, moneyFields, rateFields,
   sides, statuses, transactionDateFields, updateTransaction, type TransactionCreate, type TransactionFilters, type TransactionPatch,
 } from '../store/transactions.js';
+import { typed } from './typed.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { nid, nline, nnotes, nparagraph, nstr, ref, str } from './schemas.js';
 
 const INT32_MAX = 2147483647;
-const nEnum = (values: readonly string[]) => ({ type: ['string', 'null'], enum: [...values, null] });
-const idParams = { type: 'object', required: ['id'], properties: { id: str } };
+const nEnum = <const V extends readonly string[]>(values: V) => ({ type: ['string', 'null'], enum: [...values, null] }) as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
 const countsSchema = {
   type: 'object',
   properties: Object.fromEntries(statuses.map((s) => [s, { type: 'string', pattern: '^\\d+$' }])),
@@ -32,7 +33,7 @@ const createBody = {
     checklist_template_id: nid,
     idempotency_key: nline,
   },
-};
+} as const;
 
 const patchBody = {
   type: 'object',
@@ -52,7 +53,7 @@ const patchBody = {
     reopen_stage_id: nid,
     deal_lost_reason: nparagraph,
   },
-};
+} as const;
 
 const workflowSchema = {
   type: 'object',
@@ -86,7 +87,8 @@ const settingsSchema = {
   },
 };
 
-export const transactionRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+export const transactionRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+  const app = typed(plugin);
   const read = { scope: 'read_transactions', feature: 'transactions' };
   const write = { scope: 'write_transactions', feature: 'transactions' };
 
@@ -108,24 +110,24 @@ export const transactionRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
       },
       response: { 200: { type: 'object', properties: { data: { type: 'array', items: ref('Transaction') }, counts: countsSchema } } },
     },
-  }, async (req) => listTransactions(db, callerOf(req).workspace.id, req.query as TransactionFilters));
+  }, async (req) => listTransactions(db, callerOf(req).workspace.id, req.query));
 
   app.post('/v1/transactions', {
     config: write,
     schema: { summary: 'Open a transaction (idempotent with idempotency_key)', tags: ['transactions'], body: createBody, response: { 200: ref('Transaction') } },
-  }, async (req) => createTransaction(db, callerOf(req).workspace.id, req.body as TransactionCreate, clock.now()));
+  }, async (req) => createTransaction(db, callerOf(req).workspace.id, req.body, clock.now()));
 
   app.get('/v1/transactions/:id', {
     config: read,
     schema: { summary: 'Get a transaction', tags: ['transactions'], params: idParams, response: { 200: ref('Transaction') } },
-  }, async (req) => getTransaction(db, callerOf(req).workspace.id, (req.params as { id: string }).id));
+  }, async (req) => getTransaction(db, callerOf(req).workspace.id, req.params.id));
 
   app.patch('/v1/transactions/:id', {
     config: write,
     schema: { summary: 'Update a transaction (only fields present change)', tags: ['transactions'], params: idParams, body: patchBody, response: { 200: ref('Transaction') } },
   }, async (req) => {
     const { workspace, key } = callerOf(req);
-    return updateTransaction(db, workspace.id, (req.params as { id: string }).id, req.body as TransactionPatch, key.scopes, clock.now());
+    return updateTransaction(db, workspace.id, req.params.id, req.body, key.scopes, clock.now());
   });
 
   app.delete('/v1/transactions/:id', {
@@ -136,12 +138,12 @@ export const transactionRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db
       params: idParams,
       response: { 200: { type: 'object', properties: { deleted_id: str, success: { type: 'boolean' } } } },
     },
-  }, async (req) => deleteTransaction(db, callerOf(req).workspace.id, (req.params as { id: string }).id, clock.now()));
+  }, async (req) => deleteTransaction(db, callerOf(req).workspace.id, req.params.id, clock.now()));
 
   app.get('/v1/transactions/:id/workflow', {
     config: read,
     schema: { summary: 'Workflow of a transaction: timeline, parties, checklist, reopen stages', tags: ['transactions'], params: idParams, response: { 200: workflowSchema } },
-  }, async (req) => getWorkflow(db, callerOf(req).workspace.id, (req.params as { id: string }).id));
+  }, async (req) => getWorkflow(db, callerOf(req).workspace.id, req.params.id));
 
   app.get('/v1/transaction-settings', {
     config: read,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { badRequest, invalidField } from '../errors.js';
 import { checkResolvedHost, checkWebhookUrl } from '../webhooks/ssrf.js';
 import {
@@ -6,6 +6,7 @@ import {
   rotateSecret, updateEndpoint, type DeliveryFilters, type EndpointInput,
 } from '../webhooks/store.js';
 import type { WebhookWorker } from '../webhooks/worker.js';
+import { typed, type TypedApp } from './typed.js';
 import { callerOf, type RouteDeps } from './context.js';
 import { listOf, nparagraph, nstr, nts, pagingQuery, str, TEXT_LIMITS, ts, tsIn } from './schemas.js';
 
@@ -66,10 +67,10 @@ const deliverySchema = {
 
 /** The most event types one webhook subscribes to by name (more is a list to be replaced by "*"). */
 const EVENT_TYPES_MAX = 100;
-const eventTypes = { type: 'array', minItems: 1, maxItems: EVENT_TYPES_MAX, items: { type: 'string', minLength: 1, maxLength: 100 }, description: 'Event types, or ["*"] for everything' };
-const urlField = { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.url };
-const idParams = { type: 'object', required: ['webhook_id'], properties: { webhook_id: str } };
-const deliveryParams = { type: 'object', required: ['webhook_id', 'delivery_id'], properties: { webhook_id: str, delivery_id: str } };
+const eventTypes = { type: 'array', minItems: 1, maxItems: EVENT_TYPES_MAX, items: { type: 'string', minLength: 1, maxLength: 100 }, description: 'Event types, or ["*"] for everything' } as const;
+const urlField = { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.url } as const;
+const idParams = { type: 'object', required: ['webhook_id'], properties: { webhook_id: str } } as const;
+const deliveryParams = { type: 'object', required: ['webhook_id', 'delivery_id'], properties: { webhook_id: str, delivery_id: str } } as const;
 const tags = ['webhooks'];
 
 /** A webhook address as registration takes it: well formed, allowed by the policy, resolving to an allowed host. */
@@ -81,9 +82,9 @@ async function checkUrl(raw: string, worker: WebhookRouteDeps['worker']): Promis
   if (why) throw invalidField('url', `is refused: ${why}`);
   return c.url.toString();
 }
-const wid = (p: unknown) => (p as { webhook_id: string }).webhook_id;
 
-export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, deps) => {
+export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (plugin, deps) => {
+  const app = typed(plugin);
   endpointRoutes(app, deps);
   checkRoutes(app, deps);
   deliveryRoutes(app, deps);
@@ -91,7 +92,7 @@ export const webhookRoutes: FastifyPluginAsync<WebhookRouteDeps> = async (app, d
 };
 
 /** Registering, reading, changing, deleting, re-keying and re-enabling an endpoint. */
-function endpointRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRouteDeps): void {
+function endpointRoutes(app: TypedApp, { db, clock, worker }: WebhookRouteDeps): void {
   app.post('/v1/webhooks', {
     config: { scope: 'write_webhooks' },
     schema: {
@@ -101,7 +102,7 @@ function endpointRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
       response: { 201: withSecret },
     },
   }, async (req, reply) => {
-    const body = req.body as EndpointInput;
+    const body = req.body;
     const url = await checkUrl(body.url, worker);
     const { endpoint, secret } = await createEndpoint(db, callerOf(req).workspace.id, { ...body, url }, clock.now());
     return reply.code(201).send({ ...endpoint, secret });
@@ -110,12 +111,12 @@ function endpointRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
   app.get('/v1/webhooks', {
     config: { scope: 'read_webhooks' },
     schema: { summary: 'List endpoints, newest first', tags, querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(endpointSchema) } },
-  }, async (req) => listEndpoints(db, callerOf(req).workspace.id, req.query as { limit: number; cursor?: string }));
+  }, async (req) => listEndpoints(db, callerOf(req).workspace.id, req.query));
 
   app.get('/v1/webhooks/:webhook_id', {
     config: { scope: 'read_webhooks' },
     schema: { summary: 'Get an endpoint', tags, params: idParams, response: { 200: endpointSchema } },
-  }, async (req) => getEndpoint(db, callerOf(req).workspace.id, wid(req.params)));
+  }, async (req) => getEndpoint(db, callerOf(req).workspace.id, req.params.webhook_id));
 
   app.patch('/v1/webhooks/:webhook_id', {
     config: { scope: 'write_webhooks' },
@@ -127,21 +128,21 @@ function endpointRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
       response: { 200: endpointSchema },
     },
   }, async (req) => {
-    const body = { ...(req.body as Partial<EndpointInput>) };
+    const body = { ...req.body };
     if (body.url !== undefined) body.url = await checkUrl(body.url, worker);
-    return updateEndpoint(db, callerOf(req).workspace.id, wid(req.params), body, clock.now());
+    return updateEndpoint(db, callerOf(req).workspace.id, req.params.webhook_id, body, clock.now());
   });
 
   app.delete('/v1/webhooks/:webhook_id', {
     config: { scope: 'write_webhooks' },
     schema: { summary: 'Delete an endpoint and its delivery log', tags, params: idParams, response: { 200: { type: 'object', properties: { id: str, deleted: { type: 'boolean' } } } } },
-  }, async (req) => deleteEndpoint(db, callerOf(req).workspace.id, wid(req.params)));
+  }, async (req) => deleteEndpoint(db, callerOf(req).workspace.id, req.params.webhook_id));
 
   app.post('/v1/webhooks/:webhook_id/rotate-secret', {
     config: { scope: 'write_webhooks' },
     schema: { summary: 'Replace the signing secret; the new one is returned once and signs every later attempt', tags, params: idParams, response: { 200: withSecret } },
   }, async (req) => {
-    const { endpoint, secret } = await rotateSecret(db, callerOf(req).workspace.id, wid(req.params), clock.now());
+    const { endpoint, secret } = await rotateSecret(db, callerOf(req).workspace.id, req.params.webhook_id, clock.now());
     return { ...endpoint, secret };
   });
 
@@ -149,14 +150,14 @@ function endpointRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
     config: { scope: 'write_webhooks' },
     schema: { summary: 'Re-enable a disabled endpoint (resets its consecutive failures)', tags, params: idParams, response: { 200: endpointSchema } },
   }, async (req) => {
-    const ep = await enableEndpoint(db, callerOf(req).workspace.id, wid(req.params), clock.now());
+    const ep = await enableEndpoint(db, callerOf(req).workspace.id, req.params.webhook_id, clock.now());
     worker.deliveriesDue();
     return ep;
   });
 }
 
 /** Proving an endpoint answers: the verification challenge and a test event. */
-function checkRoutes(app: FastifyInstance, { worker }: WebhookRouteDeps): void {
+function checkRoutes(app: TypedApp, { worker }: WebhookRouteDeps): void {
   app.post('/v1/webhooks/:webhook_id/verify', {
     config: { scope: 'write_webhooks' },
     schema: {
@@ -170,7 +171,7 @@ function checkRoutes(app: FastifyInstance, { worker }: WebhookRouteDeps): void {
         },
       },
     },
-  }, async (req) => worker.verify(callerOf(req).workspace.id, wid(req.params)));
+  }, async (req) => worker.verify(callerOf(req).workspace.id, req.params.webhook_id));
 
   app.post('/v1/webhooks/:webhook_id/test', {
     config: { scope: 'write_webhooks' },
@@ -180,11 +181,11 @@ function checkRoutes(app: FastifyInstance, { worker }: WebhookRouteDeps): void {
       params: idParams,
       response: { 202: { type: 'object', properties: { delivery_id: str, event_id: str } } },
     },
-  }, async (req, reply) => reply.code(202).send(await worker.ping(callerOf(req).workspace.id, wid(req.params))));
+  }, async (req, reply) => reply.code(202).send(await worker.ping(callerOf(req).workspace.id, req.params.webhook_id)));
 }
 
 /** The delivery log and replays. */
-function deliveryRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRouteDeps): void {
+function deliveryRoutes(app: TypedApp, { db, clock, worker }: WebhookRouteDeps): void {
   app.get('/v1/webhooks/:webhook_id/deliveries', {
     config: { scope: 'read_webhooks' },
     schema: {
@@ -203,13 +204,13 @@ function deliveryRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
       },
       response: { 200: listOf(deliverySchema) },
     },
-  }, async (req) => listDeliveries(db, callerOf(req).workspace.id, wid(req.params), req.query as DeliveryFilters));
+  }, async (req) => listDeliveries(db, callerOf(req).workspace.id, req.params.webhook_id, req.query));
 
   app.get('/v1/webhooks/:webhook_id/deliveries/:delivery_id', {
     config: { scope: 'read_webhooks' },
     schema: { summary: 'Get one delivery with its attempts', tags, params: deliveryParams, response: { 200: deliverySchema } },
   }, async (req) => {
-    const p = req.params as { webhook_id: string; delivery_id: string };
+    const p = req.params;
     return getDelivery(db, callerOf(req).workspace.id, p.webhook_id, p.delivery_id);
   });
 
@@ -222,7 +223,7 @@ function deliveryRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
       response: { 200: deliverySchema },
     },
   }, async (req) => {
-    const p = req.params as { webhook_id: string; delivery_id: string };
+    const p = req.params;
     const d = await replayDelivery(db, callerOf(req).workspace.id, p.webhook_id, p.delivery_id, clock.now());
     worker.deliveriesDue();
     return d;
@@ -247,14 +248,14 @@ function deliveryRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRout
       response: { 200: { type: 'object', properties: { replayed: { type: 'integer' }, queued_missed: { type: 'integer' } } } },
     },
   }, async (req) => {
-    const r = await replaySince(db, callerOf(req).workspace.id, wid(req.params), req.body as { since: string; until?: string; include_missed?: boolean }, clock.now());
+    const r = await replaySince(db, callerOf(req).workspace.id, req.params.webhook_id, req.body, clock.now());
     worker.deliveriesDue();
     return r;
   });
 }
 
 /** An endpoint registered by the admin, as the dashboard does. */
-function adminWebhookRoutes(app: FastifyInstance, { db, clock, worker }: WebhookRouteDeps): void {
+function adminWebhookRoutes(app: TypedApp, { db, clock, worker }: WebhookRouteDeps): void {
   // The dashboard's stand-in: older endpoints sign with the SHA-256 of a code word.
   app.post('/admin/workspaces/:workspace_id/webhooks', {
     config: { auth: 'admin' },
@@ -271,9 +272,9 @@ function adminWebhookRoutes(app: FastifyInstance, { db, clock, worker }: Webhook
       response: { 201: { ...withSecret, properties: { ...withSecret.properties, secret: nstr } } },
     },
   }, async (req, reply) => {
-    const body = req.body as EndpointInput & { code_word?: string; verified?: boolean };
+    const body = req.body;
     const url = await checkUrl(body.url, worker);
-    const { workspace_id } = req.params as { workspace_id: string };
+    const { workspace_id } = req.params;
     const { rows } = await db.query('SELECT 1 FROM workspaces WHERE id = $1', [workspace_id]);
     if (!rows[0]) throw badRequest('No such workspace', 'workspace_id');
     const { endpoint, secret } = await createEndpoint(db, workspace_id, { ...body, url }, clock.now());
