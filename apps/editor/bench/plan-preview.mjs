@@ -6,6 +6,7 @@
 // generous rate limit, so no read waits for the limit: the numbers are the editor's and the API's.
 import { fullPack, install, WorkspaceClient } from '@setup-pack/installer';
 import { startBenchServer } from '../../../packages/installer/bench/bench-server.mjs';
+import { typeAndWatch } from './keystrokes.mjs';
 
 export const PLAN_PACK_PATH = '/bench/plan-pack.json';
 /** The pack the plan preview is measured on (served to the page at PLAN_PACK_PATH). */
@@ -42,31 +43,8 @@ export async function planPreviewBench({ browser, editorUrl, runs }) {
     const body = page.getByLabel('Body', { exact: true });
     await body.click();
     await page.keyboard.press('End');
-    const warm = [];
-    // The main thread's share: every animation frame's time is recorded, and for each keystroke the
-    // longest gap between two frames until the plan is on screen is what blocked the page longest
-    // (a frame is 16.7 ms; a gap well past it is work on the main thread the page could not paint through).
-    await page.evaluate(() => {
-      window.__frames = [];
-      const tick = (t) => (window.__frames.push(t), requestAnimationFrame(tick));
-      requestAnimationFrame(tick);
-    });
-    const frames = [];
-    for (let i = 0; i < 4 * runs; i++) {
-      const before = await page.evaluate(summary);
-      const t0 = Date.now();
-      const from = await page.evaluate(() => performance.now());
-      await page.keyboard.press(i % 2 ? 'Backspace' : 'x');
-      await page.waitForFunction(`(${summary}) !== ${JSON.stringify(before)}`, null, { polling: 'raf', timeout: 30000 });
-      warm.push(Date.now() - t0);
-      await page.waitForTimeout(50);
-      frames.push(await page.evaluate((since) => {
-        const f = window.__frames.filter((t) => t >= since);
-        let longest = 0;
-        for (let k = 1; k < f.length; k++) longest = Math.max(longest, f[k] - f[k - 1]);
-        return Math.round(longest * 10) / 10;
-      }, from));
-    }
+    // Each keystroke re-plans; the page's longest frame until the new summary is on screen.
+    const { times: warm, frames } = await typeAndWatch(page, { count: 4 * runs, watched: summary });
     const last = await page.evaluate(summary);
     if (!last.startsWith('No changes')) throw new Error(`the plan did not come back to no changes: ${last}`);
     await page.close();

@@ -5,6 +5,7 @@
 // keystroke and of the timeline's redraw (a frame is 16.7 ms; a longer gap is work the page could
 // not paint through).
 import { readFileSync } from 'node:fs';
+import { typeAndWatch } from './keystrokes.mjs';
 
 export const DEMO_PACK_PATH = '/bench/demo.json';
 export const demoPackText = readFileSync(new URL('../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8');
@@ -25,28 +26,7 @@ export async function simulatePanelBench({ browser, editorUrl, runs }) {
     const name = page.locator('.inspector').getByRole('textbox', { name: 'Name', exact: true });
     await name.click();
     await page.keyboard.press('End');
-    await page.evaluate(() => {
-      window.__frames = [];
-      const tick = (t) => (window.__frames.push(t), requestAnimationFrame(tick));
-      requestAnimationFrame(tick);
-    });
-    const frames = [];
-    const redrawn = [];
-    for (let i = 0; i < 4 * runs; i++) {
-      const before = await page.evaluate(timeline);
-      const t0 = Date.now();
-      const from = await page.evaluate(() => performance.now());
-      await page.keyboard.press(i % 2 ? 'Backspace' : 'x');
-      await page.waitForFunction(`(${timeline}) !== ${JSON.stringify(before)}`, null, { polling: 'raf', timeout: 30000 });
-      redrawn.push(Date.now() - t0);
-      await page.waitForTimeout(50);
-      frames.push(await page.evaluate((since) => {
-        const f = window.__frames.filter((t) => t >= since);
-        let longest = 0;
-        for (let k = 1; k < f.length; k++) longest = Math.max(longest, f[k] - f[k - 1]);
-        return Math.round(longest * 10) / 10;
-      }, from));
-    }
+    const { times: redrawn, frames } = await typeAndWatch(page, { count: 4 * runs, watched: timeline });
     if (!(await page.evaluate(timeline)).includes('New lead welcome')) throw new Error('the timeline did not come back to the pack as it was');
     return { frames, redrawn };
   } finally {
