@@ -250,16 +250,47 @@ export function packReferences(pack: Pack): Map<string, { ref: Reference; usedBy
 
 export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindResult {
   const refs = packReferences(pack);
-  const out: BindResult = { bindings: [], createdResources: [], errors: [] };
-  const targets = new PackTargets(pack);
-  const workspace = new CandidateIndex(snapshot);
-  const resourceKeys = new Set((pack.resources ?? []).map((r) => r.key));
-  let named: PackItemsNamed | undefined;
-  // Resources of a creatable kind the install carries (the first by key of a name) or creates, by
-  // kind and name (trimmed, case-insensitive): a reference of that name binds to the one, so an
-  // install never makes a second object of a name it makes one of itself.
-  const sameName = (kind: Resource['kind'], name: string) => JSON.stringify([kind, normalizeName(name)]);
-  const made = new Map<string, { target: BindingTarget; source: ReferenceBinding['source'] }>();
+  const ctx = bindContext(pack, ledger, snapshot, options);
+  for (const k of [...refs.keys()].sort()) {
+    const { ref, usedBy } = refs.get(k)!;
+    const r: ToBind = { k, ref, usage: { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() }, candidates: ctx.workspace.list(ref.type) };
+    // The first way that settles the reference (bound, or an error said) is its answer.
+    if (!bindKnown(ctx, r)) bindByNameOrCreate(ctx, r);
+  }
+  return ctx.out;
+}
+
+/** What binding every reference of one plan shares. */
+interface BindContext {
+  pack: Pack;
+  ledger: InstallLedger | null;
+  options: PlanOptions;
+  out: BindResult;
+  targets: PackTargets;
+  workspace: CandidateIndex;
+  resourceKeys: Set<string>;
+  /** Resources the install carries or creates, by kind and name (sameName). */
+  made: Map<string, { target: BindingTarget; source: ReferenceBinding['source'] }>;
+  /** Ledger items of resources created for a reference under the id shape of older installs, by bindingKey. */
+  legacyCreated: Map<string, string>;
+  named?: PackItemsNamed;
+}
+
+/** One reference being bound: its binding key, the reference, where it is used, the workspace's objects of its type. */
+interface ToBind {
+  k: string;
+  ref: Reference;
+  usage: { type: ReferenceType; id: string; name: string | undefined; usedBy: string[] };
+  candidates: readonly WorkspaceObject[] | undefined;
+}
+
+// Resources of a creatable kind the install carries (the first by key of a name) or creates, by
+// kind and name (trimmed, case-insensitive): a reference of that name binds to the one, so an
+// install never makes a second object of a name it makes one of itself.
+const sameName = (kind: Resource['kind'], name: string) => JSON.stringify([kind, normalizeName(name)]);
+
+function bindContext(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions): BindContext {
+  const made: BindContext['made'] = new Map();
   for (const r of [...(pack.resources ?? [])].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
     const k = sameName(r.kind, r.name);
     if (!made.has(k)) made.set(k, { target: { itemId: itemId('resource', r.key) }, source: 'pack' });
@@ -272,100 +303,112 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
     const r = legacyCreatedReferenceOf(id);
     if (r) legacyCreated.set(bindingKey(r.type, r.id), id);
   }
-  for (const k of [...refs.keys()].sort()) {
-    const { ref, usedBy } = refs.get(k)!;
-    const usage = { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() };
-    const bind = (source: ReferenceBinding['source'], target: BindingTarget) => out.bindings.push({ type: ref.type, id: ref.id, name: ref.name, source, target });
-    const packT = targets.of(ref.type, ref.id);
-    if (packT) {
-      bind('pack', packT);
-      continue;
-    }
-    const candidates = workspace.list(ref.type);
-    const exists = (id: string) => candidates === undefined || workspace.has(ref.type, id);
-    const explicit = options.bindings?.[k];
-    if (explicit !== undefined) {
-      if (!exists(explicit)) {
-        const few = fewOf(candidates);
-        out.errors.push({ code: 'plan/unknown-binding', message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`, reference: usage, ...(few ? { candidates: few } : {}) });
-      } else bind('option', { workspaceId: explicit });
-      continue;
-    }
-    const createdKey = createdReferenceKey(ref.type, ref.id);
-    const createdId = createdReferenceItemId(ref.type, ref.id);
-    const kind = CREATABLE_KIND[ref.type];
-    // An install made before created resources had ids of their own recorded this one as
-    // `resource:@ref/<type>/<id>`; it is that unless the pack now carries a resource of that key.
-    const legacyId = legacyCreated.get(k);
-    const legacy = kind && !ledger?.items[createdId] && legacyId !== undefined && !resourceKeys.has(createdKey) ? legacyId : undefined;
-    if (kind && (ledger?.items[createdId] || legacy)) {
-      // Created by an earlier install of this pack: keep owning it.
-      const name = ref.name ?? ref.id;
-      out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name }, ...(legacy ? { legacyItemId: legacy } : {}) });
-      bind('ledger', { itemId: createdId });
-      if (!made.has(sameName(kind, name))) made.set(sameName(kind, name), { target: { itemId: createdId }, source: 'ledger' });
-      continue;
-    }
-    const recorded = ledger?.bindings[k];
-    if (recorded !== undefined && candidates && workspace.has(ref.type, recorded)) {
-      bind('ledger', { workspaceId: recorded });
-      continue;
-    }
-    const ours = kind && ref.name !== undefined ? made.get(sameName(kind, ref.name)) : undefined;
-    if (ours) {
-      bind(ours.source, ours.target);
-      continue;
-    }
-    // An item of the pack with the reference's name (a template, smart list, automation, pipeline,
-    // deal stage or non-creatable resource): after this install the workspace holds it, so a
-    // re-plan would bind to it by name; a first install binds to it as well, not to a workspace
-    // object of that name or to nothing.
-    const ofPack = !kind && ref.name !== undefined ? (named ??= new PackItemsNamed(pack, targets)).get(ref.type, ref.name) : [];
-    if (ofPack.length === 1) {
-      bind('pack', ofPack[0].target);
-      continue;
-    }
-    if (ofPack.length > 1) {
-      out.errors.push({
-        code: 'plan/ambiguous-reference',
-        message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(ofPack.length)} items of the pack by name (${ofPack.map((n) => n.shown).join(', ')}); give the reference the key of the one it means`,
-        reference: usage,
-      });
-      continue;
-    }
-    if (ref.name !== undefined && candidates) {
-      const matches = workspace.named(ref.type, ref.name);
-      if (matches.length === 1) {
-        bind('name', { workspaceId: matches[0].id });
-        continue;
-      }
-      if (matches.length > 1) {
-        out.errors.push({
-          code: 'plan/ambiguous-reference',
-          message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(matches.length)} workspace objects by name; bind it with --bind ${k}=<id>`,
-          reference: usage,
-          candidates: matches.map((m) => ({ id: m.id, name: m.name })).sort((a, b) => (a.id < b.id ? -1 : 1)),
-        });
-        continue;
-      }
-    }
-    if (kind && ref.name !== undefined && CREATABLE_REFERENCE_TYPES.includes(ref.type)) {
-      out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name: ref.name } });
-      bind('create', { itemId: createdId });
-      made.set(sameName(kind, ref.name), { target: { itemId: createdId }, source: 'create' });
-      continue;
-    }
-    // A workspace with few objects of the type lists them, so the id to bind is on the screen
-    // (a new workspace's three members) rather than behind an API call.
-    const few = fewOf(candidates);
-    out.errors.push({
-      code: 'plan/unresolved-reference',
-      message: `${ref.type} ${ref.name ? `"${ref.name}" ` : ''}(${ref.id}) used by ${usage.usedBy.join(', ')} is not in the pack and ${ref.name ? 'has no match by name' : 'has no name to match'} in the workspace; bind it with --bind ${k}=<workspace id>`,
-      reference: usage,
-      ...(few ? { candidates: few } : {}),
-    });
+  return {
+    pack, ledger, options, made, legacyCreated,
+    out: { bindings: [], createdResources: [], errors: [] },
+    targets: new PackTargets(pack),
+    workspace: new CandidateIndex(snapshot),
+    resourceKeys: new Set((pack.resources ?? []).map((r) => r.key)),
+  };
+}
+
+const bindTo = (ctx: BindContext, { ref }: ToBind, source: ReferenceBinding['source'], target: BindingTarget) => ctx.out.bindings.push({ type: ref.type, id: ref.id, name: ref.name, source, target });
+
+/**
+ * What settles a reference before any name is read: a key of the pack, the author's --bind, a
+ * resource an earlier install created for it, the ledger's binding, or a resource this install
+ * carries or creates by that name. False when none does.
+ */
+function bindKnown(ctx: BindContext, r: ToBind): boolean {
+  const { ref, k, candidates } = r;
+  const packT = ctx.targets.of(ref.type, ref.id);
+  if (packT) return bindTo(ctx, r, 'pack', packT), true;
+  const explicit = ctx.options.bindings?.[k];
+  if (explicit !== undefined) {
+    if (candidates !== undefined && !ctx.workspace.has(ref.type, explicit)) {
+      const few = fewOf(candidates);
+      ctx.out.errors.push({ code: 'plan/unknown-binding', message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`, reference: r.usage, ...(few ? { candidates: few } : {}) });
+    } else bindTo(ctx, r, 'option', { workspaceId: explicit });
+    return true;
   }
-  return out;
+  if (keepCreated(ctx, r)) return true;
+  const recorded = ctx.ledger?.bindings[k];
+  if (recorded !== undefined && candidates && ctx.workspace.has(ref.type, recorded)) return bindTo(ctx, r, 'ledger', { workspaceId: recorded }), true;
+  const kind = CREATABLE_KIND[ref.type];
+  const ours = kind && ref.name !== undefined ? ctx.made.get(sameName(kind, ref.name)) : undefined;
+  if (ours) return bindTo(ctx, r, ours.source, ours.target), true;
+  return false;
+}
+
+/** A resource an earlier install of this pack created for the reference: the install keeps owning it. */
+function keepCreated(ctx: BindContext, r: ToBind): boolean {
+  const { ref, k } = r;
+  const kind = CREATABLE_KIND[ref.type];
+  if (!kind) return false;
+  const createdKey = createdReferenceKey(ref.type, ref.id);
+  const createdId = createdReferenceItemId(ref.type, ref.id);
+  // An install made before created resources had ids of their own recorded this one as
+  // `resource:@ref/<type>/<id>`; it is that unless the pack now carries a resource of that key.
+  const legacyId = ctx.legacyCreated.get(k);
+  const legacy = !ctx.ledger?.items[createdId] && legacyId !== undefined && !ctx.resourceKeys.has(createdKey) ? legacyId : undefined;
+  if (!ctx.ledger?.items[createdId] && !legacy) return false;
+  const name = ref.name ?? ref.id;
+  ctx.out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name }, ...(legacy ? { legacyItemId: legacy } : {}) });
+  bindTo(ctx, r, 'ledger', { itemId: createdId });
+  if (!ctx.made.has(sameName(kind, name))) ctx.made.set(sameName(kind, name), { target: { itemId: createdId }, source: 'ledger' });
+  return true;
+}
+
+/**
+ * A reference settled by its name: an item of the pack of that name, else one workspace object of
+ * that name, else a resource created with it (a creatable kind); otherwise it is unresolved.
+ */
+function bindByNameOrCreate(ctx: BindContext, r: ToBind): void {
+  const { ref, k, usage, candidates } = r;
+  const kind = CREATABLE_KIND[ref.type];
+  // An item of the pack with the reference's name (a template, smart list, automation, pipeline,
+  // deal stage or non-creatable resource): after this install the workspace holds it, so a
+  // re-plan would bind to it by name; a first install binds to it as well, not to a workspace
+  // object of that name or to nothing.
+  const ofPack = !kind && ref.name !== undefined ? (ctx.named ??= new PackItemsNamed(ctx.pack, ctx.targets)).get(ref.type, ref.name) : [];
+  if (ofPack.length === 1) return void bindTo(ctx, r, 'pack', ofPack[0].target);
+  if (ofPack.length > 1) {
+    ctx.out.errors.push({
+      code: 'plan/ambiguous-reference',
+      message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(ofPack.length)} items of the pack by name (${ofPack.map((n) => n.shown).join(', ')}); give the reference the key of the one it means`,
+      reference: usage,
+    });
+    return;
+  }
+  if (ref.name !== undefined && candidates) {
+    const matches = ctx.workspace.named(ref.type, ref.name);
+    if (matches.length === 1) return void bindTo(ctx, r, 'name', { workspaceId: matches[0].id });
+    if (matches.length > 1) {
+      ctx.out.errors.push({
+        code: 'plan/ambiguous-reference',
+        message: `${ref.type} "${ref.name}" (${ref.id}) matches ${count(matches.length)} workspace objects by name; bind it with --bind ${k}=<id>`,
+        reference: usage,
+        candidates: matches.map((m) => ({ id: m.id, name: m.name })).sort((a, b) => (a.id < b.id ? -1 : 1)),
+      });
+      return;
+    }
+  }
+  if (kind && ref.name !== undefined && CREATABLE_REFERENCE_TYPES.includes(ref.type)) {
+    const createdId = createdReferenceItemId(ref.type, ref.id);
+    ctx.out.createdResources.push({ itemId: createdId, resource: { key: createdReferenceKey(ref.type, ref.id), kind, name: ref.name } });
+    bindTo(ctx, r, 'create', { itemId: createdId });
+    ctx.made.set(sameName(kind, ref.name), { target: { itemId: createdId }, source: 'create' });
+    return;
+  }
+  // A workspace with few objects of the type lists them, so the id to bind is on the screen
+  // (a new workspace's three members) rather than behind an API call.
+  const few = fewOf(candidates);
+  ctx.out.errors.push({
+    code: 'plan/unresolved-reference',
+    message: `${ref.type} ${ref.name ? `"${ref.name}" ` : ''}(${ref.id}) used by ${usage.usedBy.join(', ')} is not in the pack and ${ref.name ? 'has no match by name' : 'has no name to match'} in the workspace; bind it with --bind ${k}=<workspace id>`,
+    reference: usage,
+    ...(few ? { candidates: few } : {}),
+  });
 }
 
 /**
