@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { base64Length, COLLECTION_PATH, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { base64Length, COLLECTION_PATH, type AutomationDocument, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
+import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from '../catalog/store.js';
 import { ApiError, badRequest, invalidField } from '../errors.js';
 import { newId } from '../ids.js';
@@ -8,16 +8,19 @@ import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
+import { typed, type RequestType, type TypedApp } from './typed.js';
 
-type Q = { limit: number; cursor?: string };
-const id = (req: { params: unknown }) => (req.params as { id: string }).id;
+const id = (req: { params: { id: string } }) => req.params.id;
 const query = { type: 'object', properties: pagingQuery } as const;
 
 /** Public address of a media library copy; fixed at upload, independent of the host it came through. */
 export const MEDIA_BASE = 'https://media.workspace.example';
 
-/** An automation document must pass core's validation (errors only; warnings are the editor's business). */
-function checkDocument(doc: unknown) {
+/**
+ * An automation document must pass core's validation (errors only; warnings are the editor's
+ * business). What passes is a document of the pack schema, which core's type is held to.
+ */
+function checkDocument(doc: unknown): asserts doc is AutomationDocument {
   const errors = validateAutomationDocument(doc).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     const e = errors[0];
@@ -26,7 +29,8 @@ function checkDocument(doc: unknown) {
 }
 
 /** The content a pack installs: the routes of each resource, registered in this order. */
-export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, deps) => {
+  const app = typed(plugin);
   messageTemplateRoutes(app, deps);
   smartListRoutes(app, deps);
   automationRoutes(app, deps);
@@ -35,7 +39,7 @@ export const catalogContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, d
 };
 
 /** The message templates: the pack's templates and its email_template resources. */
-function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
+function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- message templates -------------------------------------------------------------------
   const template = {
     type: 'object',
@@ -47,7 +51,7 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
   } as const;
   // The collection holds the pack's message templates and its email_template resources (a name
   // by the resource rule, an empty body, the design in data): a field takes either pack rule.
-  const tpl = (field: string) => packRef('message-template', `/properties/${field}`);
+  const tpl = <F extends string>(field: F) => packRef('message-template', `/properties/${field}`);
   const templateFields = {
     name: { anyOf: [packRef('resource', '/properties/name'), tpl('name')] },
     channel: tpl('channel'),
@@ -57,8 +61,8 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
     rich_text_doc: nullableObject,
     data: nullableObject,
   } as const;
-  type TemplateBody = { name: string; channel: string; category?: string | null; subject?: string | null; body?: string; rich_text_doc?: unknown; data?: unknown };
-  const templateData = (b: Partial<TemplateBody>, cur?: CatalogObject) => ({
+  const templatePatch = { type: 'object', additionalProperties: false, properties: templateFields } as const;
+  const templateData = (b: RequestType<typeof templatePatch>, cur?: CatalogObject) => ({
     channel: b.channel ?? cur?.channel,
     category: b.category !== undefined ? b.category : cur?.category ?? null,
     subject: b.subject !== undefined ? b.subject : cur?.subject ?? null,
@@ -70,7 +74,7 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
   app.get(COLLECTION_PATH.message_templates, {
     config: { scope: 'read_message_templates' },
     schema: { summary: 'Message templates, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(template) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', (req.query as Q).limit, (req.query as Q).cursor));
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', req.query.limit, req.query.cursor));
   app.get(`${COLLECTION_PATH.message_templates}/:id`, {
     config: { scope: 'read_message_templates' },
     schema: { summary: 'A message template', tags: ['catalog'], params: idParams, response: { 200: template } },
@@ -85,7 +89,7 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
     },
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
-    const b = req.body as TemplateBody & { idempotency_key?: string | null };
+    const b = req.body;
     const created = await createOnce(db, ws, 'message_templates', b.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'message_templates', 'tpl', b.name, templateData(b), clock.now()),
       (tx, oid) => findObject(tx, ws, 'message_templates', oid));
@@ -93,11 +97,11 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
   });
   app.patch(`${COLLECTION_PATH.message_templates}/:id`, {
     config: { scope: 'write_message_templates' },
-    schema: { summary: 'Update a message template', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: templateFields }, response: { 200: template } },
+    schema: { summary: 'Update a message template', tags: ['catalog'], params: idParams, body: templatePatch, response: { 200: template } },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
     const cur = await getObject(db, ws, 'message_templates', id(req), 'message template');
-    const b = req.body as Partial<TemplateBody>;
+    const b = req.body;
     return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
   });
   app.delete(`${COLLECTION_PATH.message_templates}/:id`, {
@@ -107,7 +111,7 @@ function messageTemplateRoutes(app: FastifyInstance, { db, clock }: RouteDeps): 
 }
 
 /** Smart lists. */
-function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
+function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- smart lists ---------------------------------------------------------------------------
   const smartList = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
   const listFields = {
@@ -117,8 +121,8 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     icon: nullable(packRef('smart-list', '/properties/icon')),
     filters: packRef('smart-list', '/properties/filters'),
   } as const;
-  type ListBody = { name: string; description?: string | null; color?: string | null; icon?: string | null; filters: unknown };
-  const listData = (b: Partial<ListBody>, cur?: CatalogObject) => ({
+  const listPatch = { type: 'object', additionalProperties: false, properties: listFields } as const;
+  const listData = (b: RequestType<typeof listPatch>, cur?: CatalogObject) => ({
     description: b.description !== undefined ? b.description : cur?.description ?? null,
     color: b.color !== undefined ? b.color : cur?.color ?? null,
     icon: b.icon !== undefined ? b.icon : cur?.icon ?? null,
@@ -127,7 +131,7 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   app.get(COLLECTION_PATH.smart_lists, {
     config: { scope: ['read_smart_lists', 'read_contacts'] },
     schema: { summary: 'Smart lists, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(smartList) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', (req.query as Q).limit, (req.query as Q).cursor));
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', req.query.limit, req.query.cursor));
   app.get(`${COLLECTION_PATH.smart_lists}/:id`, {
     config: { scope: ['read_smart_lists', 'read_contacts'] },
     schema: { summary: 'A smart list', tags: ['catalog'], params: idParams, response: { 200: smartList } },
@@ -142,7 +146,7 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     },
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
-    const b = req.body as ListBody & { idempotency_key?: string | null };
+    const b = req.body;
     const created = await createOnce(db, ws, 'smart_lists', b.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'smart_lists', 'sml', b.name, listData(b), clock.now()),
       (tx, oid) => findObject(tx, ws, 'smart_lists', oid));
@@ -150,11 +154,11 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   });
   app.patch(`${COLLECTION_PATH.smart_lists}/:id`, {
     config: { scope: 'write_smart_lists' },
-    schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: listFields }, response: { 200: smartList } },
+    schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: listPatch, response: { 200: smartList } },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
     const cur = await getObject(db, ws, 'smart_lists', id(req), 'smart list');
-    const b = req.body as Partial<ListBody>;
+    const b = req.body;
     return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
   });
   app.delete(`${COLLECTION_PATH.smart_lists}/:id`, {
@@ -164,7 +168,7 @@ function smartListRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
 }
 
 /** Automations, their live and draft documents. */
-function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
+function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- automations -----------------------------------------------------------------------------
   // `document` is the current version: the live one while the automation is on. An API update of
   // an automation that is on stages `draft_document` and leaves the live version running.
@@ -180,7 +184,7 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
   app.get(COLLECTION_PATH.automations, {
     config: { scope: 'read_automations' },
     schema: { summary: 'Automations, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(automation) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', (req.query as Q).limit, (req.query as Q).cursor));
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', req.query.limit, req.query.cursor));
   app.get(`${COLLECTION_PATH.automations}/:id`, {
     config: { scope: 'read_automations' },
     schema: { summary: 'An automation', tags: ['catalog'], params: idParams, response: { 200: automation } },
@@ -195,10 +199,10 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
     },
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
-    const b = req.body as { document: { name: string }; idempotency_key?: string | null };
-    checkDocument(b.document);
-    const created = await createOnce(db, ws, 'automations', b.idempotency_key, clock.now(),
-      (tx) => insertObject(tx, ws, 'automations', 'aut', b.document.name, automationData({ enabled: false, document: b.document, draft_document: null }), clock.now()),
+    const { document, idempotency_key } = req.body;
+    checkDocument(document);
+    const created = await createOnce(db, ws, 'automations', idempotency_key, clock.now(),
+      (tx) => insertObject(tx, ws, 'automations', 'aut', document.name, automationData({ enabled: false, document, draft_document: null }), clock.now()),
       (tx, oid) => findObject(tx, ws, 'automations', oid));
     return sendCreated(reply, created);
   });
@@ -213,7 +217,7 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
     },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
-    const b = req.body as { document: { name: string } };
+    const b = req.body;
     checkDocument(b.document);
     const cur = await getObject(db, ws, 'automations', id(req), 'automation');
     const data = cur.enabled
@@ -245,7 +249,7 @@ function automationRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void 
 }
 
 /** The media library: uploads, their content and replacements. */
-function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
+function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- media library -------------------------------------------------------------------------
   const media = {
     type: 'object',
@@ -278,7 +282,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   app.get(COLLECTION_PATH.media, {
     config: { scope: 'read_media' },
     schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'media', (req.query as Q).limit, (req.query as Q).cursor));
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'media', req.query.limit, req.query.cursor));
   app.get(`${COLLECTION_PATH.media}/:id/content`, {
     config: { scope: 'read_media' },
     schema: {
@@ -301,7 +305,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     },
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
-    const b = req.body as { file_name: string; mime_type: string; data: string; idempotency_key?: string | null };
+    const b = req.body;
     decode(b.data);
     const created = await createOnce(db, ws, 'media', b.idempotency_key, clock.now(),
       (tx) => {
@@ -317,7 +321,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
     const cur = await getObject(db, ws, 'media', id(req), 'media file');
-    const b = req.body as { file_name: string; mime_type: string; data: string };
+    const b = req.body;
     return strip(await updateObject(db, ws, 'media', id(req), b.file_name, { ...mediaData(ws, cur.id, b), url: cur.url }, clock.now(), 'media file'));
   });
   app.delete(`${COLLECTION_PATH.media}/:id`, {
@@ -327,7 +331,7 @@ function mediaRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
 }
 
 /** The brand, one per workspace. */
-function brandRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
+function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- brand (one per workspace) ---------------------------------------------------------------
   // Before a brand is set, GET answers one that was never stored: no created_at.
   const brand = { type: 'object', required: ['id', 'name', 'updated_at'], properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
@@ -360,7 +364,7 @@ function brandRoutes(app: FastifyInstance, { db, clock }: RouteDeps): void {
     },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
-    const b = req.body as { fields: Record<string, unknown>; asset_urls?: Record<string, string> };
+    const b = req.body;
     const data = { fields: b.fields, asset_urls: b.asset_urls ?? {} };
     const name = typeof b.fields.name === 'string' ? b.fields.name : 'Brand';
     const cur = await findObject(db, ws, 'brand', brandId(ws));

@@ -1,15 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { createOnce, deletePipeline, getPipeline, insertPipeline, listPipelineDetails, updatePipeline, type PipelineInput } from '../catalog/store.js';
+import { createOnce, deletePipeline, getPipeline, insertPipeline, listPipelineDetails, updatePipeline } from '../catalog/store.js';
 import { notFound } from '../errors.js';
 import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { deleted, idempotencyKey, idParams } from './catalog-resources.js';
 import { listOf, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
+import { typed } from './typed.js';
 import { COLLECTION_PATH, LIST_PATH, publishedSchemas } from '@setup-pack/core';
 
 // A pipeline and its stages are pack items: names, colours, probabilities, stage types and the
 // number of stages follow the published pipeline and stage schemas.
-const stage = (field: string) => packRef('stage', `/properties/${field}`);
+const stage = <F extends string>(field: F) => packRef('stage', `/properties/${field}`);
 const stageType = stage('stageType');
 const stageIn = {
   type: 'object',
@@ -45,7 +46,8 @@ export const pipelineDetail = {
 } as const;
 
 /** Pipelines with their stages: get one with stage details, create, update (add, change, reorder, remove stages), delete. */
-export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+  const app = typed(plugin);
   app.get(LIST_PATH.pipelines, {
     config: { scope: ['read_pipelines', 'read_deals'] },
     schema: {
@@ -54,16 +56,13 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
       querystring: { type: 'object', properties: pagingQuery },
       response: { 200: listOf(pipelineDetail) },
     },
-  }, async (req) => {
-    const q = req.query as { limit: number; cursor?: string };
-    return listPipelineDetails(db, callerOf(req).workspace.id, q.limit, q.cursor);
-  });
+  }, async (req) => listPipelineDetails(db, callerOf(req).workspace.id, req.query.limit, req.query.cursor));
 
   app.get(`${COLLECTION_PATH.pipelines}/:id`, {
     config: { scope: ['read_pipelines', 'read_deals'] },
     schema: { summary: 'A pipeline with its stages in order, with colors and probabilities', tags: ['catalog'], params: idParams, response: { 200: pipelineDetail } },
   }, async (req) => {
-    const p = await getPipeline(db, callerOf(req).workspace.id, (req.params as { id: string }).id);
+    const p = await getPipeline(db, callerOf(req).workspace.id, req.params.id);
     if (!p) throw notFound('pipeline', 'id');
     return p;
   });
@@ -83,9 +82,8 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     },
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
-    const body = req.body as Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput & { idempotency_key?: string | null };
-    const created = await createOnce(db, ws, 'pipelines', body.idempotency_key, clock.now(),
-      (tx) => insertPipeline(tx, ws, body, clock.now()), (tx, id) => getPipeline(tx, ws, id));
+    const created = await createOnce(db, ws, 'pipelines', req.body.idempotency_key, clock.now(),
+      (tx) => insertPipeline(tx, ws, req.body, clock.now()), (tx, id) => getPipeline(tx, ws, id));
     return sendCreated(reply, created);
   });
 
@@ -100,11 +98,11 @@ export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
-    return db.transaction((tx) => updatePipeline(tx, ws, (req.params as { id: string }).id, req.body as PipelineInput, clock.now()));
+    return db.transaction((tx) => updatePipeline(tx, ws, req.params.id, req.body, clock.now()));
   });
 
   app.delete(`${COLLECTION_PATH.pipelines}/:id`, {
     config: { scope: 'write_pipelines' },
     schema: { summary: 'Delete a pipeline that holds no deals', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => db.transaction((tx) => deletePipeline(tx, callerOf(req).workspace.id, (req.params as { id: string }).id)));
+  }, async (req) => db.transaction((tx) => deletePipeline(tx, callerOf(req).workspace.id, req.params.id)));
 };

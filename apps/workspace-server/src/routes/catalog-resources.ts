@@ -6,6 +6,7 @@ import {
 import { callerOf, type RouteDeps, sendCreated } from './context.js';
 import { listOf, nline, nstr, pagingQuery, str, ts } from './schemas.js';
 import { nullable, packRef } from './pack-schemas.js';
+import { typed } from './typed.js';
 
 export const idempotencyKey = { ...nline, description: 'Reusing the same key retries one creation safely' } as const;
 export const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
@@ -24,18 +25,29 @@ export const nullableObject = { type: ['object', 'null'], additionalProperties: 
 const color = nullable(packRef('common', '/$defs/hexColor'));
 const name = packRef('resource', '/properties/name');
 
-type Q = { limit: number; cursor?: string };
+/**
+ * The create and update bodies of a named type with `extra` fields beside its name, built per
+ * type so each route's schema keeps a type of its own: in a union of the loop's schemas,
+ * json-schema-to-ts would read a field only a tag has as unknown.
+ */
+function namedBodies<E extends object>(extra: E) {
+  return {
+    create: { type: 'object', additionalProperties: false, required: ['name'], properties: { name, ...extra, idempotency_key: idempotencyKey } },
+    update: { type: 'object', additionalProperties: false, properties: { name, ...extra } },
+  } as const;
+}
 
 /**
  * Creatable reference types: tags, contact stages and lead sources (the tables the lookups list)
  * gain create, update and delete; custom fields get the whole set. Lookup-only types (teams,
  * ponds, websites, forms, appointment types and outcomes, programs, relationship labels) are listed.
  */
-export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, { db, clock }) => {
+export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+  const app = typed(plugin);
   const named = [
-    { table: 'tags', path: COLLECTION_PATH.tags, scope: 'tags', what: 'tag', extra: { color }, out: { color: nstr } },
-    { table: 'contact_stages', path: COLLECTION_PATH.contact_stages, scope: 'contact_stages', what: 'contact stage', extra: {}, out: { position: { type: 'integer' } } },
-    { table: 'lead_sources', path: COLLECTION_PATH.lead_sources, scope: 'lead_sources', what: 'lead source', extra: {}, out: {} },
+    { table: 'tags', path: COLLECTION_PATH.tags, scope: 'tags', what: 'tag', body: namedBodies({ color }), out: { color: nstr } },
+    { table: 'contact_stages', path: COLLECTION_PATH.contact_stages, scope: 'contact_stages', what: 'contact stage', body: namedBodies({}), out: { position: { type: 'integer' } } },
+    { table: 'lead_sources', path: COLLECTION_PATH.lead_sources, scope: 'lead_sources', what: 'lead source', body: namedBodies({}), out: {} },
   ] as const;
 
   for (const n of named) {
@@ -45,14 +57,13 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
       schema: {
         summary: `Create a ${n.what} (idempotent with idempotency_key)`,
         tags: ['catalog'],
-        body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name, ...n.extra, idempotency_key: idempotencyKey } },
+        body: n.body.create,
         response: { 201: item },
       },
     }, async (req, reply) => {
       const ws = callerOf(req).workspace.id;
-      const body = req.body as { name: string; color?: string | null; idempotency_key?: string | null };
-      const created = await createOnce(db, ws, n.table, body.idempotency_key, clock.now(),
-        (tx) => insertNamed(tx, ws, n.table, body, clock.now()), (tx, id) => findNamed(tx, ws, n.table, id));
+      const created = await createOnce(db, ws, n.table, req.body.idempotency_key, clock.now(),
+        (tx) => insertNamed(tx, ws, n.table, req.body, clock.now()), (tx, id) => findNamed(tx, ws, n.table, id));
       return sendCreated(reply, created);
     });
 
@@ -62,15 +73,15 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
         summary: `Update a ${n.what}`,
         tags: ['catalog'],
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: { name, ...n.extra } },
+        body: n.body.update,
         response: { 200: item },
       },
-    }, async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, req.body as never, n.what, clock.now()));
+    }, async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, req.params.id, req.body, n.what, clock.now()));
 
     app.delete(`${n.path}/:id`, {
       config: { scope: `write_${n.scope}` },
       schema: { summary: `Delete a ${n.what}`, tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    }, async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, (req.params as { id: string }).id, n.what, clock.now()));
+    }, async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, req.params.id, n.what, clock.now()));
   }
 
   // Custom fields: name and an open data object (field type, options...).
@@ -78,10 +89,7 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
   app.get(COLLECTION_PATH.custom_fields, {
     config: { scope: ['read_custom_fields', 'read_contacts'] },
     schema: { summary: 'Custom fields', tags: ['catalog'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(field) } },
-  }, async (req) => {
-    const q = req.query as Q;
-    return listObjects(db, callerOf(req).workspace.id, 'custom_fields', q.limit, q.cursor);
-  });
+  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'custom_fields', req.query.limit, req.query.cursor));
   app.post(COLLECTION_PATH.custom_fields, {
     config: { scope: 'write_custom_fields' },
     schema: {
@@ -92,7 +100,7 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     },
   }, async (req, reply) => {
     const ws = callerOf(req).workspace.id;
-    const body = req.body as { name: string; data?: Record<string, unknown>; idempotency_key?: string | null };
+    const body = req.body;
     const created = await createOnce(db, ws, 'custom_fields', body.idempotency_key, clock.now(),
       (tx) => insertObject(tx, ws, 'custom_fields', 'cfd', body.name, { data: body.data ?? {} }, clock.now()),
       (tx, id) => findObject(tx, ws, 'custom_fields', id));
@@ -103,15 +111,15 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     schema: { summary: 'Update a custom field', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: { name, data: anyObject } }, response: { 200: field } },
   }, async (req) => {
     const ws = callerOf(req).workspace.id;
-    const { id } = req.params as { id: string };
-    const body = req.body as { name?: string; data?: Record<string, unknown> };
+    const { id } = req.params;
+    const body = req.body;
     const cur = await getObject(db, ws, 'custom_fields', id, 'custom field');
     return updateObject(db, ws, 'custom_fields', id, body.name ?? cur.name, { data: body.data ?? cur.data }, clock.now(), 'custom field');
   });
   app.delete(`${COLLECTION_PATH.custom_fields}/:id`, {
     config: { scope: 'write_custom_fields' },
     schema: { summary: 'Delete a custom field', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', (req.params as { id: string }).id, 'custom field'));
+  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', req.params.id, 'custom field'));
 
   const lookups = [
     ['teams', COLLECTION_PATH.teams, 'Teams'], ['ponds', COLLECTION_PATH.ponds, 'Lead ponds'], ['websites', COLLECTION_PATH.websites, 'Websites'], ['forms', COLLECTION_PATH.forms, 'Website forms'],
@@ -122,9 +130,6 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (app, 
     app.get(path, {
       config: { scope: `read_${collection}` },
       schema: { summary: `${summary} (lookup)`, tags: ['lookups'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf({ type: 'object', properties: { id: str, name: str, created_at: ts } }) } },
-    }, async (req) => {
-      const q = req.query as Q;
-      return listObjects(db, callerOf(req).workspace.id, collection, q.limit, q.cursor);
-    });
+    }, async (req) => listObjects(db, callerOf(req).workspace.id, collection, req.query.limit, req.query.cursor));
   }
 };

@@ -4,8 +4,44 @@
 // `setup-pack validate` accepts. Only what belongs to the workspace (ids, nulls that clear a
 // field, server-set fields) is added here.
 import { publishedSchemas, schemaId } from '@setup-pack/core';
+import type { Asset, FilterDocument, MessageTemplate, Pipeline, PipelineStage, Resource, SmartList, StageType } from '@setup-pack/core';
+
+// json-schema-to-ts cannot follow a $ref into the pack schemas, so a request field given by
+// packRef would be typed unknown. The ref's type carries, on a type-only key, the value its rule
+// accepts, read from core's pack types (which tsc holds to the published schemas, core's
+// schema/types-check.ts); the route type provider (typed.ts) turns that key into the field's type.
+declare const packValue: unique symbol;
+/** A $ref to a pack rule; `T` is what the rule accepts (a type-only key: the schema is just the $ref). */
+export type PackRef<T> = { readonly $ref: string; readonly [packValue]: T };
+
+/** Each published schema a request field refers to, as core types its items; `common` is its $defs. */
+interface PackItems {
+  'message-template': MessageTemplate;
+  'smart-list': SmartList;
+  pipeline: Pipeline;
+  stage: PipelineStage;
+  resource: Resource;
+  asset: Asset;
+  common: { key: Resource['key']; hexColor: NonNullable<PipelineStage['color']> };
+}
+type Field<S extends keyof PackItems, K extends string> = K extends keyof PackItems[S] ? Exclude<PackItems[S][K], undefined> : unknown;
+/** The value the rule at `pointer` accepts: a field (/properties/x) or a definition (/$defs/x). */
+export type PackValue<S extends keyof PackItems, P extends string> =
+  P extends `/properties/${infer K}` ? Field<S, K> : P extends `/$defs/${infer K}` ? Field<S, K> : unknown;
+
+/**
+ * Every value type a PackRef carries, as json-schema-to-ts deserialization patterns: a field is
+ * typed as the narrowest of these its value fits (a ref matches every wider pattern too, and the
+ * outputs are intersected). A ref whose type is none of these is typed unknown, never wrongly.
+ */
+type Pattern<T> = { pattern: PackRef<T>; output: T };
+export type PackRefPatterns = [
+  Pattern<string>, Pattern<string | null>, Pattern<number>, Pattern<MessageTemplate['channel']>, Pattern<StageType>, Pattern<FilterDocument>,
+];
 
 /** A subschema of a published pack schema, e.g. packRef('stage', '/properties/color'). */
+export function packRef<S extends keyof PackItems, P extends string>(schema: S, pointer: P): PackRef<PackValue<S, P>>;
+export function packRef(schema: string, pointer: string): { $ref: string };
 export function packRef(schema: string, pointer: string): { $ref: string } {
   if (!publishedSchemas[schema]) throw new Error(`no published schema '${schema}'`);
   return { $ref: `${schemaId(schema)}#${pointer}` };
@@ -22,7 +58,7 @@ export function packSchema(schema: string, pointer: string): Record<string, unkn
 }
 
 /** A pack field the API also accepts as null (to clear it). */
-export function nullable(s: object): object {
+export function nullable<S extends object>(s: S): { readonly anyOf: readonly [S, { readonly type: 'null' }] } {
   return { anyOf: [s, { type: 'null' }] };
 }
 

@@ -4,11 +4,17 @@
 // shared schemas named by $ref (schemas.ts), whose values are the store's rows.
 import type { FastifyInstance, FastifyTypeProvider } from 'fastify';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { PackRefPatterns } from './pack-schemas.js';
 
+// A field that takes a pack rule by $ref (pack-schemas.ts, packRef) is typed by its deserialize
+// patterns, since json-schema-to-ts cannot read the pack schemas the $ref points into.
 export interface RequestSchemaTypes extends FastifyTypeProvider {
-  validator: this['schema'] extends JSONSchema ? FromSchema<this['schema']> : unknown;
+  validator: RequestType<this['schema']>;
   serializer: unknown;
 }
+
+/** The type of the values a request schema accepts, as the route handlers see them. */
+export type RequestType<S> = S extends JSONSchema ? FromSchema<S, { deserialize: PackRefPatterns }> : unknown;
 
 /** The plugin's instance, its handlers typed from their schemas. */
 export const typed = (app: FastifyInstance) => app.withTypeProvider<RequestSchemaTypes>();
