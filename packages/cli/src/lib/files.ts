@@ -291,107 +291,146 @@ export async function expandEntries(
     if (!answer) asked.set(dir, (answer = ask(dir)));
     return answer;
   };
-  // validate and fix: a file inside a source folder (named, matched by a glob, or found in a
-  // directory that is part of one) stands for the folder, which is checked or fixed once as a
-  // whole; none of its files is read as a pack. The question is asked once per folder.
-  const folderOf = options.sourceFolders && options.wholeFolders ? sourceFolderOf(cwd, isFolder) : undefined;
   const out: InputEntry[] = [];
   const seen = new Map<string, InputEntry>();
-  const add = (type: InputEntry['type'], abs: string, notAFile?: string) => {
-    const known = seen.get(abs);
-    if (!known) {
-      const entry: InputEntry = notAFile === undefined ? { type, abs } : { type, abs, notAFile };
-      seen.set(abs, entry);
-      out.push(entry);
-    } else if (notAFile !== undefined) known.notAFile ??= notAFile; // met by a walk too: not read, wherever it was named
+  const x: Expansion = {
+    cwd, ignore, isFolder, sourceFolders: !!options.sourceFolders, linksMet: false,
+    ignored: ignore.length ? ignoredBy(ignore, cwd) : undefined,
+    // validate and fix: a file inside a source folder (named, matched by a glob, or found in a
+    // directory that is part of one) stands for the folder, which is checked or fixed once as a
+    // whole; none of its files is read as a pack. The question is asked once per folder.
+    folderOf: options.sourceFolders && options.wholeFolders ? sourceFolderOf(cwd, isFolder) : undefined,
+    add: (type, abs, notAFile) => {
+      const known = seen.get(abs);
+      if (!known) {
+        const entry: InputEntry = notAFile === undefined ? { type, abs } : { type, abs, notAFile };
+        seen.set(abs, entry);
+        out.push(entry);
+      } else if (notAFile !== undefined) known.notAFile ??= notAFile; // met by a walk too: not read, wherever it was named
+    },
   };
-  const ignored = ignore.length ? ignoredBy(ignore, cwd) : undefined;
-  let linksMet = false;
-  for (const input of inputs) {
-    const abs = resolve(cwd, input);
-    // Synchronous, as the files are read: one call per argument, and fs/promises is not loaded
-    // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
-    const st = statOrUndefined(abs);
-    // A file, or what is read as one: a pipe (`validate <(…)`, a FIFO) or a device (`/dev/stdin`).
-    if (st && !st.isDirectory()) {
-      if (await ignored?.(abs)) continue;
-      const root = await folderOf?.(abs);
-      if (root !== undefined) add('source-folder', root);
-      else add('file', abs);
-      continue;
-    }
-    const isDir = st?.isDirectory();
-    if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': ${whyNotThere(abs)}`);
-    // A source folder named: checked as one, and the packs below it outside its layout (a pack
-    // built into dist/, a repository's packs beside a root that is a source folder) are read on,
-    // by a walk that skips the layout's own folders.
-    const layoutRoot = isDir && options.sourceFolders && (await isFolder(abs));
-    const rootAdded = layoutRoot && !(await ignored?.(resolve(abs, MANIFEST)));
-    if (rootAdded) add('source-folder', abs);
-    const { glob, convertPathToPattern } = await import('tinyglobby');
-    // A directory is walked from itself, node_modules skipped below it; with --ignore patterns,
-    // which are relative to the working directory, from there (the same files, matched by the
-    // directory's path: `g/**/*.json`, or `../g/**/*.json` outside it).
-    const dirPattern = isDir && ignored ? convertPathToPattern(relative(cwd, abs)) : '';
-    const search = (ignoring: readonly string[], brokenAsFiles?: ReadonlySet<string>) => {
-      const walk = linkWatchingFs(brokenAsFiles);
-      const patterns = !isDir ? [input.split(sep).join('/')] : dirPattern ? [`${dirPattern}/**/*.json`] : ['**/*.json'];
-      const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
-      if (layoutRoot) skip.push(...LAYOUT_ENTRIES.map((e) => `${dirPattern ? `${dirPattern}/` : ''}${e}/**`));
-      // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-      return glob(patterns, { cwd: isDir && !ignored ? abs : cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links, broken: walk.broken, special: walk.special }));
-    };
-    const { found, links, broken, special } = await search(ignore);
-    let matches = found;
-    // A link the walk met that leads nowhere or round in a loop is no file it can take, but one the
-    // pattern names (`packs/x.json -> ../gone.json`): kept, so that reading it says what it is
-    // (exit 2), rather than left out without a word. So is a pipe, a socket or a device the walk
-    // met (the walk takes none for a file). The walk is asked again, taking those for files, to
-    // know which of them the pattern, --ignore and node_modules leave.
-    const foundSet = new Set(found);
-    const unfound = [...broken, ...[...special.keys()].filter((p) => !foundSet.has(p))];
-    if (unfound.length) {
-      const asFiles = new Set(unfound.map((b) => resolve(b)));
-      const named = (await search(ignore, asFiles)).found.filter((m) => asFiles.has(resolve(m)));
-      if (named.length) matches = [...matches, ...named];
-    }
-    // A pipe (or a link to one) the walk kept is said, when read, not to be read: never waited on.
-    const notFiles = new Map<string, string>();
-    for (const m of matches) {
-      const why = special.get(resolve(m));
-      if (why !== undefined) notFiles.set(m, `${why}, and a directory or a glob reads only files; name it to read what it streams`);
-    }
-    if (links.length) {
-      matches = oncePerRealFile(matches, links);
-      linksMet = true;
-    }
-    // A source folder that lost its manifest.json has no JSON file outside its layout: it is the one entry.
-    if (!matches.length && rootAdded) continue;
-    if (!matches.length) {
-      const what = isDir ? `.json files in '${input}'` : `files matching '${input}'`;
-      if (ignored && (await search([])).found.length) throw new UsageError(`all ${what} are ignored (--ignore)`);
-      throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
-    }
-    const folders = new Set<string>();
-    if (folderOf) {
-      const plain: string[] = [];
-      for (const m of matches) {
-        const root = await folderOf(m);
-        if (root === undefined) plain.push(m);
-        else folders.add(root);
-      }
-      matches = plain;
-    } else if (isDir && options.sourceFolders) {
-      // fmt: source folders below the directory are formatted as folders, not file by file as packs.
-      for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await isFolder(dirname(m)))) folders.add(dirname(m));
-      if (folders.size) matches = matches.filter((m) => !partOfAny(m, folders));
-    }
-    for (const f of [...folders].sort()) add('source-folder', f);
-    for (const m of matches.sort()) add('file', m, notFiles.get(m));
-  }
+  for (const input of inputs) await expandInput(x, input);
   // Two arguments that reach one file, one of them through a link a walk followed (`validate
   // shared a` with shared/alias -> ../a): the file is read once, under the first name.
-  return linksMet ? onceEach(out) : out;
+  return x.linksMet ? onceEach(out) : out;
+}
+
+/** What expanding the arguments of one command shares. */
+interface Expansion {
+  cwd: string;
+  ignore: readonly string[];
+  ignored: ((abs: string) => Promise<boolean>) | undefined;
+  sourceFolders: boolean;
+  isFolder: (dir: string) => Promise<boolean>;
+  folderOf: ((file: string) => Promise<string | undefined>) | undefined;
+  /** An entry, once per path, in the order met. */
+  add: (type: InputEntry['type'], abs: string, notAFile?: string) => void;
+  /** Whether a walk followed a link (entries may then reach one file twice). */
+  linksMet: boolean;
+}
+
+/** One argument: a file (or what is read as one), a directory or a source folder walked, or a glob. */
+async function expandInput(x: Expansion, input: string): Promise<void> {
+  const abs = resolve(x.cwd, input);
+  // Synchronous, as the files are read: one call per argument, and fs/promises is not loaded
+  // by a run that has no other use for it (scripts/bundle-cli.mjs, LAZY_BUILTINS).
+  const st = statOrUndefined(abs);
+  // A file, or what is read as one: a pipe (`validate <(…)`, a FIFO) or a device (`/dev/stdin`).
+  if (st && !st.isDirectory()) {
+    if (await x.ignored?.(abs)) return;
+    const root = await x.folderOf?.(abs);
+    if (root !== undefined) x.add('source-folder', root);
+    else x.add('file', abs);
+    return;
+  }
+  const isDir = st?.isDirectory() ?? false;
+  if (!isDir && !GLOB_CHARS.test(input)) throw new UsageError(`cannot read '${input}': ${whyNotThere(abs)}`);
+  // A source folder named: checked as one, and the packs below it outside its layout (a pack
+  // built into dist/, a repository's packs beside a root that is a source folder) are read on,
+  // by a walk that skips the layout's own folders.
+  const layoutRoot = isDir && x.sourceFolders && (await x.isFolder(abs));
+  const rootAdded = layoutRoot && !(await x.ignored?.(resolve(abs, MANIFEST)));
+  if (rootAdded) x.add('source-folder', abs);
+  const search = await searcher(x, input, abs, isDir, layoutRoot);
+  const { matches, notFiles } = await walkMatches(x, search);
+  // A source folder that lost its manifest.json has no JSON file outside its layout: it is the one entry.
+  if (!matches.length && rootAdded) return;
+  if (!matches.length) {
+    const what = isDir ? `.json files in '${input}'` : `files matching '${input}'`;
+    if (x.ignored && (await search([])).found.length) throw new UsageError(`all ${what} are ignored (--ignore)`);
+    throw new UsageError(isDir ? `no .json files in '${input}'` : `no files match '${input}'`);
+  }
+  const { folders, files } = await foldersAmong(x, matches, isDir);
+  for (const f of [...folders].sort()) x.add('source-folder', f);
+  for (const m of files.sort()) x.add('file', m, notFiles.get(m));
+}
+
+type Search = (ignoring: readonly string[], brokenAsFiles?: ReadonlySet<string>) => Promise<{ found: string[]; links: string[]; broken: string[]; special: Map<string, string> }>;
+
+/** The walk of a directory or glob: the .json files it reaches, and the links and other entries it met. */
+async function searcher(x: Expansion, input: string, abs: string, isDir: boolean, layoutRoot: boolean): Promise<Search> {
+  const { glob, convertPathToPattern } = await import('tinyglobby');
+  // A directory is walked from itself, node_modules skipped below it; with --ignore patterns,
+  // which are relative to the working directory, from there (the same files, matched by the
+  // directory's path: `g/**/*.json`, or `../g/**/*.json` outside it).
+  const dirPattern = isDir && x.ignored ? convertPathToPattern(relative(x.cwd, abs)) : '';
+  return (ignoring, brokenAsFiles) => {
+    const walk = linkWatchingFs(brokenAsFiles);
+    const patterns = !isDir ? [input.split(sep).join('/')] : dirPattern ? [`${dirPattern}/**/*.json`] : ['**/*.json'];
+    const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
+    if (layoutRoot) skip.push(...LAYOUT_ENTRIES.map((e) => `${dirPattern ? `${dirPattern}/` : ''}${e}/**`));
+    // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
+    return glob(patterns, { cwd: isDir && !x.ignored ? abs : x.cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links, broken: walk.broken, special: walk.special }));
+  };
+}
+
+/** What a walk matched, with the entries it met that are not files said, once per real file. */
+async function walkMatches(x: Expansion, search: Search): Promise<{ matches: string[]; notFiles: Map<string, string> }> {
+  const { found, links, broken, special } = await search(x.ignore);
+  let matches = found;
+  // A link the walk met that leads nowhere or round in a loop is no file it can take, but one the
+  // pattern names (`packs/x.json -> ../gone.json`): kept, so that reading it says what it is
+  // (exit 2), rather than left out without a word. So is a pipe, a socket or a device the walk
+  // met (the walk takes none for a file). The walk is asked again, taking those for files, to
+  // know which of them the pattern, --ignore and node_modules leave.
+  const foundSet = new Set(found);
+  const unfound = [...broken, ...[...special.keys()].filter((p) => !foundSet.has(p))];
+  if (unfound.length) {
+    const asFiles = new Set(unfound.map((b) => resolve(b)));
+    const named = (await search(x.ignore, asFiles)).found.filter((m) => asFiles.has(resolve(m)));
+    if (named.length) matches = [...matches, ...named];
+  }
+  // A pipe (or a link to one) the walk kept is said, when read, not to be read: never waited on.
+  const notFiles = new Map<string, string>();
+  for (const m of matches) {
+    const why = special.get(resolve(m));
+    if (why !== undefined) notFiles.set(m, `${why}, and a directory or a glob reads only files; name it to read what it streams`);
+  }
+  if (links.length) {
+    matches = oncePerRealFile(matches, links);
+    x.linksMet = true;
+  }
+  return { matches, notFiles };
+}
+
+/** The source folders among a walk's matches (each once) and the files read as packs. */
+async function foldersAmong(x: Expansion, matches: string[], isDir: boolean): Promise<{ folders: Set<string>; files: string[] }> {
+  const folders = new Set<string>();
+  if (x.folderOf) {
+    const plain: string[] = [];
+    for (const m of matches) {
+      const root = await x.folderOf(m);
+      if (root === undefined) plain.push(m);
+      else folders.add(root);
+    }
+    return { folders, files: plain };
+  }
+  if (isDir && x.sourceFolders) {
+    // fmt: source folders below the directory are formatted as folders, not file by file as packs.
+    for (const m of matches) if (m.endsWith(`${sep}manifest.json`) && (await x.isFolder(dirname(m)))) folders.add(dirname(m));
+    if (folders.size) return { folders, files: matches.filter((m) => !partOfAny(m, folders)) };
+  }
+  return { folders, files: matches };
 }
 
 /**
