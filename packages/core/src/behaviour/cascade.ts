@@ -228,7 +228,7 @@ function edgeMaker(a: FlowAutomation, ai: number, roots: readonly number[] = a.t
   return {
     rank(node: number, certainty: CascadeEdge['certainty']): number {
       const { conditions, waits } = guards();
-      return (certainty === 'possible' ? 4 : 0) + (conditions[node] !== undefined ? 2 : 0) + (waits[node] !== undefined ? 1 : 0);
+      return rankOf(certainty, conditions[node] !== undefined, waits[node] !== undefined);
     },
     edge(node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined): CascadeEdge {
       const { conditions, waits } = guards();
@@ -267,7 +267,9 @@ function startsFrom(flow: FlowPack, ai: number, { triggers: index, byKey }: Star
 }
 
 /** How sure an edge is: one that goes round for sure, with no guard, is preferred when choosing a path. */
-const rank = (e: CascadeEdge) => (e.certainty === 'possible' ? 4 : 0) + (e.condition ? 2 : 0) + (e.wait ? 1 : 0);
+const rank = (e: CascadeEdge) => rankOf(e.certainty, e.condition !== undefined, e.wait !== undefined);
+/** How guarded a start is: resting on the contact weighs most, then a condition, then a wait. */
+const rankOf = (certainty: CascadeEdge['certainty'], condition: boolean, wait: boolean) => (certainty === 'possible' ? 4 : 0) + (condition ? 2 : 0) + (wait ? 1 : 0);
 
 /** One loop of automations starting one another: its edges in order, the last one back to the first automation. */
 export interface Loop {
@@ -337,20 +339,28 @@ function entryCyclePath(component: string[], g: Graph, steps: Map<string, { edge
   const inside = new Set(component);
   const order = (entry: string) => entry.split(':').map(Number);
   const start = [...component].sort((x, y) => order(x)[0] - order(y)[0] || order(x)[1] - order(y)[1])[0];
-  const prev = new Map<string, string>();
+  return shortestWayRound(start, (at) =>
+    (g.successors(at) ?? [])
+      .filter((to) => inside.has(to))
+      .map((to) => ({ to, ...steps.get(`${at}>${to}`)! }))
+      .sort((x, y) => x.rank - y.rank),
+  );
+}
+
+/** A shortest path from `start` back to it (breadth first), each place's steps taken in the order `next` gives them. */
+function shortestWayRound<N>(start: N, next: (at: N) => { to: N; edge: CascadeEdge }[]): CascadeEdge[] {
+  const prev = new Map<N, { from: N; edge: CascadeEdge }>();
   const queue = [start];
-  const step = (from: string, to: string) => steps.get(`${from}>${to}`)!;
   for (let q = 0; q < queue.length; q++) {
     const at = queue[q];
-    const next = (g.successors(at) ?? []).filter((to) => inside.has(to)).sort((x, y) => step(at, x).rank - step(at, y).rank);
-    for (const to of next) {
+    for (const { to, edge } of next(at)) {
       if (to === start) {
-        const path = [step(at, to).edge];
-        for (let e = at; e !== start; e = prev.get(e)!) path.unshift(step(prev.get(e)!, e).edge);
+        const path = [edge];
+        for (let e = at; e !== start; e = prev.get(e)!.from) path.unshift(prev.get(e)!.edge);
         return path;
       }
       if (prev.has(to)) continue;
-      prev.set(to, at);
+      prev.set(to, { from: at, edge });
       queue.push(to);
     }
   }
@@ -360,24 +370,13 @@ function entryCyclePath(component: string[], g: Graph, steps: Map<string, { edge
 /** A shortest path from the component's first automation back to it, through its members, the least guarded edges first. */
 function cyclePath(members: number[], cascade: Cascade): CascadeEdge[] {
   const inside = new Set(members);
-  const start = members[0];
-  const prev = new Map<number, CascadeEdge>();
-  const queue = [start];
-  for (let q = 0; q < queue.length; q++) {
-    const a = queue[q];
-    const edges = cascade.out[a].map((i) => cascade.edges[i]).filter((e) => inside.has(e.to) && e.to !== e.from).sort((x, y) => rank(x) - rank(y));
-    for (const e of edges) {
-      if (e.to === start) {
-        const path = [e];
-        for (let at = a; at !== start; at = prev.get(at)!.from) path.unshift(prev.get(at)!);
-        return path;
-      }
-      if (prev.has(e.to)) continue;
-      prev.set(e.to, e);
-      queue.push(e.to);
-    }
-  }
-  return [];
+  return shortestWayRound(members[0], (a) =>
+    cascade.out[a]
+      .map((i) => cascade.edges[i])
+      .filter((e) => inside.has(e.to) && e.to !== e.from)
+      .sort((x, y) => rank(x) - rank(y))
+      .map((edge) => ({ to: edge.to, edge })),
+  );
 }
 
 const DOES: Partial<Record<EventKind, string>> = {
