@@ -38,9 +38,9 @@ export default defineConfig({
       { extends: true, test: { name: 'language-server-e2e', root: './packages/language-server', include: ['test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
       { extends: true, test: { name: 'installer-unit', root: './packages/installer', include: [...unit, 'test/packs.test.ts'], testTimeout: 60000 } },
       { extends: true, test: { name: 'installer-e2e', root: './packages/installer', include: ['test/**/*.test.ts'], exclude: ['test/packs.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'server-unit', root: './apps/workspace-server', include: [...unit, 'test/ids.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts'], testTimeout: 60000 } },
+      { extends: true, test: { name: 'server-unit', root: './apps/workspace-server', include: [...unit, 'test/ids.test.ts', 'test/layout.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts'], testTimeout: 60000 } },
       // The server over HTTP on PGlite, and on PostgreSQL as well when TEST_DATABASE_URL is set.
-      { extends: true, test: { name: 'server-e2e', root: './apps/workspace-server', include: ['test/**/*.test.ts'], exclude: ['test/ids.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts', 'test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      { extends: true, test: { name: 'server-e2e', root: './apps/workspace-server', include: ['test/**/*.test.ts'], exclude: ['test/ids.test.ts', 'test/layout.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts', 'test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
       // Suites that run only on PostgreSQL (they say what they skipped without TEST_DATABASE_URL).
       { extends: true, test: { name: 'server-postgres', root: './apps/workspace-server', include: ['test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
       // The VS Code extension packaged offline to a .vsix and its server run from the unpacked extension.

@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { openStore, createWorkspace, createApiKey } from '../dist/index.js';
 import { setBatching } from '../dist/db/batch.js';
-import { createContact } from '../dist/store/contact-create.js';
-import { authParams, admitted } from '../dist/store/workspaces.js';
-import { grantingScopes } from '../dist/scopes.js';
+import { createContact } from '../dist/modules/contacts/create.js';
+import { authParams, admitted } from '../dist/modules/workspaces/store.js';
+import { grantingScopes } from '../dist/shared/scopes.js';
 const url = process.env.DATABASE_URL;
 const schema = `cbatch_${Date.now()}`;
 const N = 400;

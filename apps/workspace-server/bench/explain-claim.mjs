@@ -4,7 +4,7 @@
 // the same. The SQL is captured from the real claimDue, not restated.
 // Usage: node bench/explain-claim.mjs [DATABASE_URL]
 import { openStore, createWorkspace } from '../dist/index.js';
-import { claimDue } from '../dist/webhooks/store.js';
+import { claimDue } from '../dist/modules/webhooks/store.js';
 
 const url = process.argv[2] ?? process.env.DATABASE_URL;
 if (!url) throw new Error('give a PostgreSQL URL (argument or DATABASE_URL)');

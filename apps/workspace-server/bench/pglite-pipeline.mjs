@@ -4,7 +4,7 @@
 // the run around them (the worker's loop, HTTP, the receivers) when a backlog drains slowly.
 // Usage: N=2000 node bench/pglite-pipeline.mjs
 import { openStore, createWorkspace } from '../dist/index.js';
-import { claimDue, recordSuccesses, fanOut } from '../dist/webhooks/store.js';
+import { claimDue, recordSuccesses, fanOut } from '../dist/modules/webhooks/store.js';
 const N = Number(process.env.N ?? 2000);
 const store = await openStore({ memory: true });
 const db = store.db;

@@ -8,7 +8,7 @@
 import { openStore, createWorkspace } from '../dist/index.js';
 import { machineLine, writeSection } from '../../../scripts/bench-report.mjs';
 import { vacuumDue } from '../dist/db/vacuum.js';
-import { pruneBefore } from '../dist/webhooks/store.js';
+import { pruneBefore } from '../dist/modules/webhooks/store.js';
 
 const DAYS = Number(process.env.DAYS ?? 12);
 const DAY = 86_400_000;

@@ -8,9 +8,9 @@
 // Env: BENCH_WEBHOOK_CONTACTS (10000), BENCH_WEBHOOK_CONNECTIONS (8), DATABASE_URL or TEST_DATABASE_URL.
 import { Worker } from 'node:worker_threads';
 import { buildServer, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
-import { createContact } from '../dist/store/contact-create.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../dist/webhooks/store.js';
-import { FANOUT_GAP_MS } from '../dist/webhooks/worker.js';
+import { createContact } from '../dist/modules/contacts/create.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../dist/modules/webhooks/store.js';
+import { FANOUT_GAP_MS } from '../dist/modules/webhooks/worker.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const N = Number(process.env.BENCH_WEBHOOK_CONTACTS ?? 10_000);
@@ -214,7 +214,7 @@ async function backlog(kind) {
   for (let i = 0; i < N; i += 50) {
     await Promise.all(Array.from({ length: Math.min(50, N - i) }, () => createContact(s.store.db, s.ws.id, { first_name: 'Hook', last_name: 'Backlog' }, now)));
   }
-  const { WebhookWorker } = await import('../dist/webhooks/worker.js');
+  const { WebhookWorker } = await import('../dist/modules/webhooks/worker.js');
   const worker = new WebhookWorker(s.store.db, systemClock, { allowInsecure: true, pollMs: 20, concurrency: CONCURRENCY });
   const t0 = Date.now();
   worker.start();

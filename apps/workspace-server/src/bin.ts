@@ -2,17 +2,17 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { systemClock } from './clock.js';
+import { systemClock } from './shared/clock.js';
 import type { Db, Queryable } from './db/db.js';
 import { primaryMetrics, workerMetrics } from './app/cluster-metrics.js';
-import { openStore, type Store } from './db/open.js';
+import { openStore, type Store } from './open-store.js';
 import type { FastifyInstance } from 'fastify';
 import { seedDemo } from './seed.js';
-import { contactTextCache, type WrittenText } from './store/contact-cache.js';
-import { warmContactPages } from './store/contact-list.js';
-import { workspacesToWarm } from './store/workspaces.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './webhooks/store.js';
-import { FANOUT_GAP_MS, type WebhookWorker } from './webhooks/worker.js';
+import { contactTextCache, type WrittenText } from './modules/contacts/cache.js';
+import { warmContactPages } from './modules/contacts/list.js';
+import { workspacesToWarm } from './modules/workspaces/store.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from './modules/webhooks/store.js';
+import { FANOUT_GAP_MS, type WebhookWorker } from './modules/webhooks/worker.js';
 import { buildServer, bundledEditorDir, corsOrigin, editorRoot } from './server.js';
 
 const usage = `workspace-server — the Workspace CRM REST API

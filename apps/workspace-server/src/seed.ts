@@ -1,13 +1,13 @@
-import type { Clock } from './clock.js';
+import type { Clock } from './shared/clock.js';
 import type { Db } from './db/db.js';
-import { newId } from './ids.js';
-import { addNote } from './store/activities.js';
-import { createContact } from './store/contact-create.js';
-import { addActivity, optOut, setContactTag } from './store/contacts.js';
-import { createDeal } from './store/deals.js';
-import { createTag } from './store/lookups.js';
-import { createTransaction, updateTransaction } from './store/transactions.js';
-import { createApiKey, createMailbox, createMember, createWorkspace, type CreatedKey, type Workspace } from './store/workspaces.js';
+import { newId } from './shared/ids.js';
+import { addNote } from './modules/activities/store.js';
+import { createContact } from './modules/contacts/create.js';
+import { addActivity, optOut, setContactTag } from './modules/contacts/store.js';
+import { createDeal } from './modules/deals/store.js';
+import { createTag } from './modules/lookups/store.js';
+import { createTransaction, updateTransaction } from './modules/transactions/store.js';
+import { createApiKey, createMailbox, createMember, createWorkspace, type CreatedKey, type Workspace } from './modules/workspaces/store.js';
 
 const firstNames = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Ethan', 'Isla', 'Lucas', 'Mia', 'Owen', 'Ruby', 'Caleb', 'Nora', 'Elijah', 'Lena'];
 const lastNames = ['Garcia', 'Chen', 'Patel', 'Okafor', 'Smith', 'Novak', 'Rossi', 'Kim', 'Haddad', 'Jensen'];

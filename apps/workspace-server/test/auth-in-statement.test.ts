@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
-import { ManualClock } from '../src/clock.js';
-import { contactPageCache, contactTextCache } from '../src/store/contact-cache.js';
-import { hashSecret, usableKeys } from '../src/store/workspaces.js';
+import { ManualClock } from '../src/shared/clock.js';
+import { contactPageCache, contactTextCache } from '../src/modules/contacts/cache.js';
+import { hashSecret, usableKeys } from '../src/modules/workspaces/store.js';
 import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type StoreKind, type TestServer } from './harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
-import { openStore, type Store } from '../src/db/open.js';
+import { openStore, type Store } from '../src/open-store.js';
 import { batchStats } from '../src/db/batch.js';
 import { expectCreationsAsAlone } from './batching-creations.js';
 import { startServer, type Reply, type TestServer } from './harness.js';

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LaneBatcher, StatementBatcher } from '../src/db/batch.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
-import { openStore, type Store } from '../src/db/open.js';
+import { openStore, type Store } from '../src/open-store.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { batchStats } from '../src/db/batch.js';
-import { createContact } from '../src/store/contact-create.js';
-import type { ContactInput } from '../src/store/contacts.js';
+import { createContact } from '../src/modules/contacts/create.js';
+import type { ContactInput } from '../src/modules/contacts/store.js';
 import { expectCreationsAsAlone } from './batching-creations.js';
 import { Client, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type TestServer } from './harness.js';
 

@@ -1,9 +1,9 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailbox } from '../src/store/workspaces.js';
-import { addActivity, isOptedOut, optOut } from '../src/store/contacts.js';
-import { createTag } from '../src/store/lookups.js';
+import { createMailbox } from '../src/modules/workspaces/store.js';
+import { addActivity, isOptedOut, optOut } from '../src/modules/contacts/store.js';
+import { createTag } from '../src/modules/lookups/store.js';
 import { expectError, startServer, type Client, type StoreKind, type TestServer } from './harness.js';
 
 /**

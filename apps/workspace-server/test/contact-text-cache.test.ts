@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ContactTextCache, contactPageCache, contactTextCache } from '../src/store/contact-cache.js';
+import { ContactTextCache, contactPageCache, contactTextCache } from '../src/modules/contacts/cache.js';
 import { Client, serversSharingAStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
  * GET /v1/contacts reuses a contact's JSON text while its row version and the workspace's lookup
- * generation are unchanged (store/contact-cache.ts ContactTextCache, migration 5). Every way a contact's
+ * generation are unchanged (modules/contacts/cache.ts ContactTextCache, migration 5). Every way a contact's
  * text can change must reach the list: each API write, plain SQL on each table a contact reads
  * from, cascades, and on PostgreSQL a second server on the same database. After each change the
  * list is compared with GET /v1/contacts/:id, which the cache does not serve.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, TEST_DATABASE_URL, type StoreKind, type TestServer } from './harness.js';
 
 /**
- * GET /v1/contacts is written by PostgreSQL as JSON text (store/contact-list.ts, contactTextSelect);
+ * GET /v1/contacts is written by PostgreSQL as JSON text (modules/contacts/list.ts, contactTextSelect);
  * GET /v1/contacts/:id goes through the Contact schema's serialiser. The two must be the same
  * bytes, for text that needs escaping and for custom fields whose jsonb text differs from JSON's.
  */

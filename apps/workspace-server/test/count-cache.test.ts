@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createContact } from '../src/store/contact-create.js';
+import { createContact } from '../src/modules/contacts/create.js';
 import { Client, serversSharingAStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**
- * Filtered contact counts are cached at the workspace's write generation (store/contact-list.ts,
+ * Filtered contact counts are cached at the workspace's write generation (modules/contacts/list.ts,
  * migration 4). Every way a contact can change must move the count: the API, plain SQL, a cascade
  * from a deleted stage, and on PostgreSQL another server on the same database.
  */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../src/db/open.js';
+import { openStore, type Store } from '../src/open-store.js';
 import { startServer, TEST_DATABASE_URL, uniqueSchema, type TestServer } from './harness.js';
 
 /**

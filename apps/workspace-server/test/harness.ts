@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { ManualClock } from '../src/clock.js';
-import { openStore, type Store } from '../src/db/open.js';
+import { ManualClock } from '../src/shared/clock.js';
+import { openStore, type Store } from '../src/open-store.js';
 import { buildServer, type ServerOptions } from '../src/server.js';
-import type { WebhookOptions } from '../src/webhooks/index.js';
+import type { WebhookOptions } from '../src/modules/webhooks/index.js';
 
 export type StoreKind = 'pglite' | 'postgres';
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;

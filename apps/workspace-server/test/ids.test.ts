@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/shared/ids.js';
 
 describe('newId', () => {
   it('writes the prefix and the asked number of random bytes as hex, never the same twice across pool refills', () => {

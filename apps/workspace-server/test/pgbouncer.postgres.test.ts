@@ -3,7 +3,7 @@
 // through it with them off (prepared_statements=false in the URL, as an operator would set it).
 // The webhook suite through it: pgbouncer-webhooks.postgres.test.ts.
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../src/db/open.js';
+import { openStore } from '../src/open-store.js';
 import { suitesThroughPgBouncer } from './private-pgbouncer.js';
 
 const { skip, bouncerUrl } = await suitesThroughPgBouncer();

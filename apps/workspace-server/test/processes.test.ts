@@ -3,7 +3,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/shared/clock.js';
 import { defaultPoolSize, storeParameters } from '../src/db/postgres.js';
 import { ADMIN_TOKEN, Client, createSchema, expectError, openTestStore, schemaUrl, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
 

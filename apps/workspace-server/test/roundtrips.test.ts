@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/clock.js';
+import { ManualClock } from '../src/shared/clock.js';
 import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { buildServer } from '../src/server.js';
 import { batchStats } from '../src/db/batch.js';
-import { createTag } from '../src/store/lookups.js';
-import { fanOut } from '../src/webhooks/store.js';
-import type { Store } from '../src/db/open.js';
-import { openStore } from '../src/db/open.js';
+import { createTag } from '../src/modules/lookups/store.js';
+import { fanOut } from '../src/modules/webhooks/store.js';
+import type { Store } from '../src/open-store.js';
+import { openStore } from '../src/open-store.js';
 import { ADMIN_TOKEN, Client, openTestStore, TEST_DATABASE_URL, uniqueSchema, type StoreKind } from './harness.js';
 
 /**

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable, QueryOptions } from '../src/db/db.js';
-import { openStore, type Store } from '../src/db/open.js';
-import { searchPlan } from '../src/store/contact-list.js';
+import { openStore, type Store } from '../src/open-store.js';
+import { searchPlan } from '../src/modules/contacts/list.js';
 import { type Client, startServer, TEST_DATABASE_URL, type TestServer, uniqueSchema } from './harness.js';
 
 /**
- * A search's page takes one of two prepared plans once its term's count is known (store/contact-list.ts,
+ * A search's page takes one of two prepared plans once its term's count is known (modules/contacts/list.ts,
  * searchPlan; docs/store.md, "A search's plan"): a common term reads the workspace newest first
  * until the page is full, a rare one reads its matches by the trigram index and sorts them. The
  * first search of a term is planned for it. Whichever plan serves it, a search must return the

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { migrate, migrations } from '../src/db/migrations.js';
-import { openStore } from '../src/db/open.js';
-import { createWorkspace, getWorkspace } from '../src/store/workspaces.js';
-import { grossCommission, netCommission } from '../src/store/money.js';
+import { migrate, migrations } from '../src/migrations.js';
+import { openStore } from '../src/open-store.js';
+import { createWorkspace, getWorkspace } from '../src/modules/workspaces/store.js';
+import { grossCommission, netCommission } from '../src/shared/money.js';
 import { openTestStore, TEST_DATABASE_URL, uniqueSchema } from './harness.js';
 
 describe('embedded store', () => {

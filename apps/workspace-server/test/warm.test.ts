@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countRoundTrips } from '../src/db/counting.js';
 import type { Db } from '../src/db/db.js';
-import type { Store } from '../src/db/open.js';
-import { contactPageCache, contactTextCache, setContactTextCache } from '../src/store/contact-cache.js';
-import { createContact } from '../src/store/contact-create.js';
-import { listContactsJson, warmContactPages } from '../src/store/contact-list.js';
-import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/store/workspaces.js';
+import type { Store } from '../src/open-store.js';
+import { contactPageCache, contactTextCache, setContactTextCache } from '../src/modules/contacts/cache.js';
+import { createContact } from '../src/modules/contacts/create.js';
+import { listContactsJson, warmContactPages } from '../src/modules/contacts/list.js';
+import { createApiKey, createWorkspace, revokeApiKey, workspacesToWarm } from '../src/modules/workspaces/store.js';
 import { openTestStore, TEST_DATABASE_URL, type StoreKind } from './harness.js';
 
 /**

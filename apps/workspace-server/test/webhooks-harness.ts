@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ManualClock } from '../src/clock.js';
-import type { Store } from '../src/db/open.js';
+import { ManualClock } from '../src/shared/clock.js';
+import type { Store } from '../src/open-store.js';
 import { buildServer } from '../src/server.js';
-import type { WebhookOptions } from '../src/webhooks/index.js';
+import type { WebhookOptions } from '../src/modules/webhooks/index.js';
 import { ADMIN_TOKEN, Client, openTestStore, type StoreKind } from './harness.js';
 
 export interface Received {

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { RETRY_DELAYS_MS, retryDelayMs } from '../src/webhooks/backoff.js';
-import { postWebhook } from '../src/webhooks/sender.js';
-import { codeWordKey, signatureHeader, verifySignature } from '../src/webhooks/signing.js';
-import { checkResolvedHost, checkWebhookUrl, classifyAddress, guardedLookup } from '../src/webhooks/ssrf.js';
+import { RETRY_DELAYS_MS, retryDelayMs } from '../src/modules/webhooks/backoff.js';
+import { postWebhook } from '../src/modules/webhooks/sender.js';
+import { codeWordKey, signatureHeader, verifySignature } from '../src/modules/webhooks/signing.js';
+import { checkResolvedHost, checkWebhookUrl, classifyAddress, guardedLookup } from '../src/modules/webhooks/ssrf.js';
 
 const strict = { allowInsecure: false };
 const insecure = { allowInsecure: true };

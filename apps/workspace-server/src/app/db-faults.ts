@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/db.js';
 import { databaseFault } from '../db/faults.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../shared/errors.js';
 
 /** The Retry-After of a 503: a restart takes a few seconds, and a client's backoff grows from here. */
 export const RETRY_AFTER_SECONDS = 1;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { envelope } from '../errors.js';
+import { envelope } from '../shared/errors.js';
 import { RETRY_AFTER_SECONDS } from './db-faults.js';
 
 export interface HealthOptions {

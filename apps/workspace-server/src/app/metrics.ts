@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { Db } from '../db/db.js';
 import { batchStats } from '../db/batch.js';
-import { ApiError } from '../errors.js';
-import { contactPageCache, contactTextCache } from '../store/contact-cache.js';
-import { outboxBacklog, type OutboxBacklog } from '../webhooks/store.js';
+import { ApiError } from '../shared/errors.js';
+import { contactPageCache, contactTextCache } from '../modules/contacts/cache.js';
+import { outboxBacklog, type OutboxBacklog } from '../modules/webhooks/store.js';
 import { CHECK_TIMEOUT_MS } from './db-faults.js';
 
 export interface MetricsOptions {

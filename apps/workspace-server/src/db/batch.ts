@@ -179,8 +179,8 @@ async function sendBatch<I, R>(plan: BatchPlan<I, R>, counts: BatchCounts, c: Qu
   }
 }
 
-// Each store's batchers, made on first use by the statements that batch (store/contact-list.ts's
-// first pages, store/contact-create.ts's creations), and whether the store batches at all.
+// Each store's batchers, made on first use by the statements that batch (modules/contacts/list.ts's
+// first pages, modules/contacts/create.ts's creations), and whether the store batches at all.
 
 /** Per store: whether requests are batched (on unless turned off), and its batchers by the shape of what they send. */
 const batching = new WeakMap<object, boolean>();

@@ -1,7 +1,7 @@
 import { Mutex, parse, PGlite, protocol, types } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { utc } from '../timestamps.js';
+import { utc } from '../shared/timestamps.js';
 import { MAX_PREPARED, type Db, type Queryable, type QueryOptions } from './db.js';
 import { StoreUnavailableError } from './faults.js';
 import { lockDataDir } from './lock.js';
@@ -12,7 +12,7 @@ const TIMESTAMPTZ_TEXT = /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(\.\d
 /**
  * PGlite's own parser reads a timestamptz with `new Date(text)`, which takes years 0–99 for
  * 1900–1999 and 2000–2049 ("0001-01-01 00:00:00+00" became 2001): the API stores years from 0001
- * (timestamps.ts), so timestamps are read here, as node-postgres reads them on PostgreSQL.
+ * (shared/timestamps.ts), so timestamps are read here, as node-postgres reads them on PostgreSQL.
  */
 export function parseTimestamptz(text: string): Date {
   const m = TIMESTAMPTZ_TEXT.exec(text);

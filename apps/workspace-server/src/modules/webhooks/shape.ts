@@ -1,0 +1,29 @@
+import { activitySchema, contactSchema, dealSchema, transactionSchema } from '../../http/schemas.js';
+
+/**
+ * The outbox stores data as jsonb, which keeps keys in its own order (shortest first). Deliveries
+ * put them back in the order the matching GET uses, so a payload reads like the API's responses.
+ */
+const schemaByPrefix: [string, any][] = [
+  ['contact.', contactSchema],
+  ['deal.', dealSchema],
+  ['transaction.', transactionSchema],
+  ['note.', { ...activitySchema, properties: { ...activitySchema.properties, contact_id: { type: 'string' } } }],
+];
+
+function ordered(value: unknown, schema: any): unknown {
+  if (Array.isArray(value)) return schema?.items ? value.map((v) => ordered(v, schema.items)) : value;
+  if (!value || typeof value !== 'object') return value;
+  const objSchema = schema?.properties ? schema : (schema?.anyOf ?? []).find((s: any) => s.properties);
+  if (!objSchema) return value;
+  const src = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(objSchema.properties)) if (k in src) out[k] = ordered(src[k], objSchema.properties[k]);
+  for (const k of Object.keys(src)) if (!(k in out)) out[k] = src[k];
+  return out;
+}
+
+export function orderEventData(type: string, data: unknown): unknown {
+  const hit = schemaByPrefix.find(([p]) => type.startsWith(p));
+  return hit ? ordered(data, hit[1]) : data;
+}
