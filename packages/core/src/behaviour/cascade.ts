@@ -178,14 +178,6 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIn
   const a = flow.automations[ai];
   const make = edgeMaker(a, ai);
   const best = new Map<number, { at: number; rank: number }>();
-  // An automation with several triggers that starts itself by another trigger than the one the
-  // block is reached from goes round only if that trigger's branch leads back to the block.
-  const branches = new Map<number, Set<number>>();
-  const leadsBack = (trigger: number, node: number) => {
-    let nodes = branches.get(trigger);
-    if (!nodes) branches.set(trigger, (nodes = new Set(reachable(a, [trigger]))));
-    return nodes.has(node);
-  };
   // Going round by that trigger, the guards that count are those on its own branch.
   const byBranch = new Map<number, ReturnType<typeof edgeMaker>>();
   const makerOf = (to: number, trigger: number) => {
@@ -195,7 +187,9 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIn
     return m;
   };
   startsFrom(flow, ai, starts, (node, certainty, to, trigger, event, subject) => {
-    if (to === ai && event !== 'run' && a.triggers.length > 1 && !leadsBack(trigger, node)) return;
+    // An automation with several triggers that starts itself by another trigger than the one the
+    // block is reached from goes round only if that trigger's branch leads back to the block.
+    if (to === ai && event !== 'run' && a.triggers.length > 1 && !branchOf(a, trigger).has(node)) return;
     const maker = makerOf(to, trigger);
     const r = maker.rank(node, certainty);
     const known = best.get(to);
@@ -210,6 +204,24 @@ function edgesFrom(flow: FlowPack, cascade: Cascade, ai: number, starts: StartIn
     cascade.out[ai].push(cascade.edges.length);
     cascade.edges.push(edge);
   });
+}
+
+// Per automation, its triggers' branches by trigger node, each walked on first use. Weakly keyed by
+// the automation object: the model builds its automations once per pack it reads and never changes
+// them after, so a branch is as current as the model it came from and goes with it.
+const branchCache = new WeakMap<FlowAutomation, Map<number, ReadonlySet<number>>>();
+
+/**
+ * A trigger's branch: the nodes reachable from trigger node `trigger` of `a`. Both the check that
+ * an automation starts itself and the loops of automations with several triggers ask it of the
+ * same automation, so it is walked once for both.
+ */
+function branchOf(a: FlowAutomation, trigger: number): ReadonlySet<number> {
+  let byTrigger = branchCache.get(a);
+  if (!byTrigger) branchCache.set(a, (byTrigger = new Map()));
+  let nodes = byTrigger.get(trigger);
+  if (!nodes) byTrigger.set(trigger, (nodes = new Set(reachable(a, [trigger]))));
+  return nodes;
 }
 
 /**
@@ -313,7 +325,7 @@ function branchLoops(flow: FlowPack, members: number[]): Loop[] {
   const steps = new Map<string, { edge: CascadeEdge; rank: number }>();
   for (const ai of members) {
     const a = flow.automations[ai];
-    const branches = a.triggers.map((t) => ({ entry: `${ai}:${t}`, nodes: new Set(reachable(a, [t])), make: edgeMaker(a, ai, [t]) }));
+    const branches = a.triggers.map((t) => ({ entry: `${ai}:${t}`, nodes: branchOf(a, t), make: edgeMaker(a, ai, [t]) }));
     startsFrom(flow, ai, starts, (node, certainty, to, trigger, event, subject) => {
       if (!inside.has(to)) return;
       for (const b of branches) {
