@@ -27,26 +27,117 @@ export default defineConfig({
     projects: [
       // Property tests run thousands of cases: on a loaded machine one can pass vitest's 5 s.
       { extends: true, test: { name: 'core-unit', root: './packages/core', include: [...unit, 'test/**/*.test.ts'], testTimeout: 30000 } },
-      { extends: true, test: { name: 'testkit-unit', root: './packages/testkit', include: [...unit, 'test/**/*.test.ts'], testTimeout: 120000 } },
-      { extends: true, test: { name: 'cli-unit', root: './packages/cli', include: [...unit, 'test/docs.test.ts', 'test/engines.test.ts'], testTimeout: 60000 } },
+      {
+        extends: true,
+        test: { name: 'testkit-unit', root: './packages/testkit', include: [...unit, 'test/**/*.test.ts'], testTimeout: 120000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'cli-unit',
+          root: './packages/cli',
+          include: [...unit, 'test/docs.test.ts', 'test/engines.test.ts'],
+          testTimeout: 60000,
+        },
+      },
       // The CLI as users run it: the bundled binary in a subprocess (built once, under a lock).
-      { extends: true, test: { name: 'cli-e2e', root: './packages/cli', include: ['test/**/*.test.ts'], exclude: ['test/packaging.test.ts', 'test/export-json.test.ts', 'test/docs.test.ts', 'test/engines.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      {
+        extends: true,
+        test: {
+          name: 'cli-e2e',
+          root: './packages/cli',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/packaging.test.ts', 'test/export-json.test.ts', 'test/docs.test.ts', 'test/engines.test.ts'],
+          testTimeout: 60000,
+          hookTimeout: 120000,
+        },
+      },
       // The tarballs installed offline, the server they ship and the editor in Chromium; export over HTTP.
-      { extends: true, test: { name: 'cli-packaging', root: './packages/cli', include: ['test/packaging.test.ts', 'test/export-json.test.ts'], testTimeout: 60000, hookTimeout: 240000 } },
+      {
+        extends: true,
+        test: {
+          name: 'cli-packaging',
+          root: './packages/cli',
+          include: ['test/packaging.test.ts', 'test/export-json.test.ts'],
+          testTimeout: 60000,
+          hookTimeout: 240000,
+        },
+      },
       { extends: true, test: { name: 'language-server-unit', root: './packages/language-server', include: unit, testTimeout: 60000 } },
       // The language server built and spoken to over stdio, as editors run it.
-      { extends: true, test: { name: 'language-server-e2e', root: './packages/language-server', include: ['test/**/*.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'installer-unit', root: './packages/installer', include: [...unit, 'test/packs.test.ts'], testTimeout: 60000 } },
-      { extends: true, test: { name: 'installer-e2e', root: './packages/installer', include: ['test/**/*.test.ts'], exclude: ['test/packs.test.ts'], testTimeout: 120000, hookTimeout: 120000 } },
-      { extends: true, test: { name: 'server-unit', root: './apps/workspace-server', include: [...unit, 'test/ids.test.ts', 'test/layout.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts'], testTimeout: 60000 } },
+      {
+        extends: true,
+        test: {
+          name: 'language-server-e2e',
+          root: './packages/language-server',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 60000,
+          hookTimeout: 120000,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'installer-unit', root: './packages/installer', include: [...unit, 'test/packs.test.ts'], testTimeout: 60000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'installer-e2e',
+          root: './packages/installer',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/packs.test.ts'],
+          testTimeout: 120000,
+          hookTimeout: 120000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-unit',
+          root: './apps/workspace-server',
+          include: [...unit, 'test/ids.test.ts', 'test/layout.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts'],
+          testTimeout: 60000,
+        },
+      },
       // The server over HTTP on PGlite, and on PostgreSQL as well when TEST_DATABASE_URL is set.
-      { extends: true, test: { name: 'server-e2e', root: './apps/workspace-server', include: ['test/**/*.test.ts'], exclude: ['test/ids.test.ts', 'test/layout.test.ts', 'test/raw-client.test.ts', 'test/webhooks-ssrf.test.ts', 'test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      {
+        extends: true,
+        test: {
+          name: 'server-e2e',
+          root: './apps/workspace-server',
+          include: ['test/**/*.test.ts'],
+          exclude: [
+            'test/ids.test.ts',
+            'test/layout.test.ts',
+            'test/raw-client.test.ts',
+            'test/webhooks-ssrf.test.ts',
+            'test/*.postgres.test.ts',
+          ],
+          testTimeout: 60000,
+          hookTimeout: 120000,
+        },
+      },
       // Suites that run only on PostgreSQL (they say what they skipped without TEST_DATABASE_URL).
-      { extends: true, test: { name: 'server-postgres', root: './apps/workspace-server', include: ['test/*.postgres.test.ts'], testTimeout: 60000, hookTimeout: 120000 } },
+      {
+        extends: true,
+        test: {
+          name: 'server-postgres',
+          root: './apps/workspace-server',
+          include: ['test/*.postgres.test.ts'],
+          testTimeout: 60000,
+          hookTimeout: 120000,
+        },
+      },
       // The VS Code extension packaged offline to a .vsix and its server run from the unpacked extension.
-      { extends: true, test: { name: 'vscode-packaging', root: './apps/vscode', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 300000 } },
+      {
+        extends: true,
+        test: { name: 'vscode-packaging', root: './apps/vscode', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 300000 },
+      },
       { extends: true, test: { name: 'editor-unit', root: './apps/editor', include: unit, testTimeout: 60000 } },
-      { extends: true, test: { name: 'editor-browser', root: './apps/editor', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 } },
+      {
+        extends: true,
+        test: { name: 'editor-browser', root: './apps/editor', include: ['test/**/*.test.ts'], testTimeout: 120000, hookTimeout: 180000 },
+      },
     ],
   },
 });

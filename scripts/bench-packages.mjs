@@ -11,7 +11,11 @@ import { machineLine, writeSection } from './bench-report.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-const ours = new Map(Object.entries(lock.packages).filter(([path, e]) => path && !path.startsWith('node_modules/') && e.name).map(([path, e]) => [e.name, path]));
+const ours = new Map(
+  Object.entries(lock.packages)
+    .filter(([path, e]) => path && !path.startsWith('node_modules/') && e.name)
+    .map(([path, e]) => [e.name, path]),
+);
 
 /** The nearest node_modules/<name> from `from` up, as Node resolves it. */
 function find(name, from) {
@@ -30,7 +34,7 @@ function closure(workspace) {
     for (const name of Object.keys(deps ?? {})) {
       if (ours.has(name)) {
         // Resolved from the package's own folder first, as Node does: a version it pins may sit there.
-        if (!own.has(name)) own.add(name), visit(lock.packages[ours.get(name)].dependencies, ours.get(name));
+        if (!own.has(name)) (own.add(name), visit(lock.packages[ours.get(name)].dependencies, ours.get(name)));
         continue;
       }
       const path = find(name, from);
@@ -49,10 +53,14 @@ const rows = [];
 for (const [name, dir] of ours) {
   const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
   if (manifest.private) continue;
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: join(root, dir), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  const [info] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: join(root, dir), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   const direct = Object.keys(manifest.dependencies ?? {});
   const { thirdParty, own } = closure(dir);
-  rows.push(`| \`${name}\` | ${kib(info.size)} | ${kib(info.unpackedSize)} | ${info.entryCount} | ${direct.length} (${direct.join(', ') || 'none'}) | ${thirdParty}${own.length ? ` (with ${own.join(', ')})` : ''} |`);
+  rows.push(
+    `| \`${name}\` | ${kib(info.size)} | ${kib(info.unpackedSize)} | ${info.entryCount} | ${direct.length} (${direct.join(', ') || 'none'}) | ${thirdParty}${own.length ? ` (with ${own.join(', ')})` : ''} |`,
+  );
 }
 const md = [
   `Machine: ${machineLine()}; npm ${execFileSync('npm', ['--version'], { encoding: 'utf8' }).trim()}`,

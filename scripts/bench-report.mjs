@@ -18,7 +18,10 @@ export const BENCHMARKS_FILE = join(root, 'docs', 'benchmarks.md');
 export function machineLine() {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   // The load average says how shared the machine was: absolute numbers move with it, ratios much less.
-  const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
   return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load average ${load} (1/5/15 min) at the start; ran ${new Date().toISOString()}`;
 }
 
@@ -57,106 +60,129 @@ export const SECTIONS = [
     name: 'core',
     title: 'core: validatePack on the pack at every limit',
     command: 'npm run bench -- core',
-    measures: 'CPU and wall time of `validatePack` on the pack at every limit, clean and with tens of thousands of findings, against JSON.parse and SHA-256 of the asset bytes (the floor: what any validator must do).',
-    method: 'In one process: each case follows a `gc()` and a 50 ms pause, so the previous case\'s background work is not billed to it; CPU time counts every thread, so V8\'s background compiles and GC helpers a validation causes are part of its cost. The noisy pack is the limit pack as the real service exports it (two unknown config fields on every block, every wait\'s duration as text); the broken pack has every block of a kind this release does not know; the hostile pack has 2,000 email images and 20,000 edges between nodes named in the wrong case, which a rule that searches per item would make quadratic. The portable hasher (pure JavaScript, what the editor uses) is shown for reference. Target: the clean pack within 2× its floor. The noisy pack\'s in-process figure is recorded, not targeted: what users feel is the whole process, which the CLI section measures ([validator.md](validator.md#tens-of-thousands-of-findings)).',
+    measures:
+      'CPU and wall time of `validatePack` on the pack at every limit, clean and with tens of thousands of findings, against JSON.parse and SHA-256 of the asset bytes (the floor: what any validator must do).',
+    method:
+      "In one process: each case follows a `gc()` and a 50 ms pause, so the previous case's background work is not billed to it; CPU time counts every thread, so V8's background compiles and GC helpers a validation causes are part of its cost. The noisy pack is the limit pack as the real service exports it (two unknown config fields on every block, every wait's duration as text); the broken pack has every block of a kind this release does not know; the hostile pack has 2,000 email images and 20,000 edges between nodes named in the wrong case, which a rule that searches per item would make quadratic. The portable hasher (pure JavaScript, what the editor uses) is shown for reference. Target: the clean pack within 2× its floor. The noisy pack's in-process figure is recorded, not targeted: what users feel is the whole process, which the CLI section measures ([validator.md](validator.md#tens-of-thousands-of-findings)).",
   },
   {
     name: 'core-plan',
     title: 'core: planning against a large workspace',
     command: 'npm run bench -- core',
     measures: 'CPU time of `plan()` for a first install of the pack at every limit into workspaces of growing size.',
-    method: 'The pack (900 items) carries 2,000 tag references by name (20 per automation, none in the pack) and is planned against a workspace holding n objects in each collection the plan reads; every tenth of the first 20,000 tags has a name a reference asks for, so 1,000 bind by name at 10,000 objects and all 2,000 at 40,000. A plan looks names up in one index per collection, built on first use, so its cost grows with the objects read, not with items × objects.',
+    method:
+      'The pack (900 items) carries 2,000 tag references by name (20 per automation, none in the pack) and is planned against a workspace holding n objects in each collection the plan reads; every tenth of the first 20,000 tags has a name a reference asks for, so 1,000 bind by name at 10,000 objects and all 2,000 at 40,000. A plan looks names up in one index per collection, built on first use, so its cost grows with the objects read, not with items × objects.',
   },
   {
     name: 'core-behaviour',
     title: 'core: what a pack will do (cascade analysis and simulation)',
     command: 'npm run bench -- core',
-    measures: 'The cross-automation analysis (the flow/* rules) as a share of `validatePack` on the pack at every limit, and `simulate` following 30 days of a 200-block automation whose blocks start other automations.',
-    method: 'The analysis cost is `validatePack` with every rule against `validatePack` with the flow/* rules disabled, on the same text, interleaved, on the pack at every limit and on a variant whose every automation is started by a tag the others add (thousands of starts, one loop of 100 automations); the target is at most 0.2× of the whole validation. The simulation is one `simulate` call in process (the pack parsed once); the target is under 50 ms. Fastest of interleaved runs.',
+    measures:
+      'The cross-automation analysis (the flow/* rules) as a share of `validatePack` on the pack at every limit, and `simulate` following 30 days of a 200-block automation whose blocks start other automations.',
+    method:
+      'The analysis cost is `validatePack` with every rule against `validatePack` with the flow/* rules disabled, on the same text, interleaved, on the pack at every limit and on a variant whose every automation is started by a tag the others add (thousands of starts, one loop of 100 automations); the target is at most 0.2× of the whole validation. The simulation is one `simulate` call in process (the pack parsed once); the target is under 50 ms. Fastest of interleaved runs.',
   },
   {
     name: 'cli',
     title: 'CLI (`packages/cli`)',
     command: 'npm run bench -- cli',
-    measures: 'Whole-process wall time of `setup-pack` commands, each a fresh `node` process as CI runs it, against a floor that does only what any validator must (start node, read the files, JSON.parse, SHA-256 of the assets).',
-    method: 'Every command writes to a pipe that is read as it comes (the bench keeps none of it); medians of interleaved rounds. Peak memory is the process\'s maximum resident set, from one extra untimed run. The findings tables use the limit pack as the real service exports it (unknown config fields on every block, text durations: tens of thousands of findings), the same pack unpacked into a source folder, the broken pack (every block of a kind this release does not know) and a folder of 1,000 small packs in one process, side by side with ajv-cli 5 checking the same files against the published JSON Schema alone (what a user would otherwise run; target: no slower). Instructions counted by callgrind do not move with the machine\'s load, but the kernel\'s reading and page faults are not counted (a floor\'s time is mostly those), so their ratios are not the ratios of times. Target: each output format within 2.5× its floor on the noisy pack.',
+    measures:
+      'Whole-process wall time of `setup-pack` commands, each a fresh `node` process as CI runs it, against a floor that does only what any validator must (start node, read the files, JSON.parse, SHA-256 of the assets).',
+    method:
+      "Every command writes to a pipe that is read as it comes (the bench keeps none of it); medians of interleaved rounds. Peak memory is the process's maximum resident set, from one extra untimed run. The findings tables use the limit pack as the real service exports it (unknown config fields on every block, text durations: tens of thousands of findings), the same pack unpacked into a source folder, the broken pack (every block of a kind this release does not know) and a folder of 1,000 small packs in one process, side by side with ajv-cli 5 checking the same files against the published JSON Schema alone (what a user would otherwise run; target: no slower). Instructions counted by callgrind do not move with the machine's load, but the kernel's reading and page faults are not counted (a floor's time is mostly those), so their ratios are not the ratios of times. Target: each output format within 2.5× its floor on the noisy pack.",
   },
   {
     name: 'language-server',
     title: 'Language server (`packages/language-server`)',
     command: 'npm run bench -- language-server',
     measures: 'How soon an editor sees findings after a keystroke, and how fast hover and definition answer while a large pack validates.',
-    method: 'The real `setup-pack lsp --stdio` process is driven over stdio by vscode-jsonrpc, as an editor drives it; every time is measured from sending the change, less the pause the server waits after a change. Only the latest text is validated: a change during a validation marks the version it read as outdated, and the worker drops that work at its next check; hover and definition are answered on the main thread from the last model, its places moved over the edits since, while the worker validates ([language-server.md](language-server.md)). Targets: a keystroke\'s findings on the demo pack within 50 ms at p95; the limit pack\'s findings within 1.5× `setup-pack validate`; hover and definition within 50 ms at p95 during that validation.',
+    method:
+      "The real `setup-pack lsp --stdio` process is driven over stdio by vscode-jsonrpc, as an editor drives it; every time is measured from sending the change, less the pause the server waits after a change. Only the latest text is validated: a change during a validation marks the version it read as outdated, and the worker drops that work at its next check; hover and definition are answered on the main thread from the last model, its places moved over the edits since, while the worker validates ([language-server.md](language-server.md)). Targets: a keystroke's findings on the demo pack within 50 ms at p95; the limit pack's findings within 1.5× `setup-pack validate`; hover and definition within 50 ms at p95 during that validation.",
   },
   {
     name: 'installer',
     title: 'Installer (`packages/installer`)',
     command: 'npm run bench -w packages/installer',
-    measures: 'Requests and rate-limit time of installing, re-installing and upgrading the pack at every limit, against the least any installer must send.',
-    method: 'The server runs in-process on PGlite with a manual clock that the installer\'s waits advance, so *rate-limit time* is what the workspace\'s limit costs (no real sleeping) and *wall time* what the machine took. Lower bounds: requests = catalog pages the plan must read + items written; time = requests ÷ rate limit; with instant requests a run only waits once a window is spent, so the bound for *time waited* is (requests − limit) ÷ limit. The installer\'s extra requests are the ledger (read, lock, re-read under the lock, written at the start, every 25 writes and at the end, unlock) and one read of the key\'s scopes. The naive baseline creates the same items without reading the workspace first, looks up every reference with its own request and does not pace itself: it meets 429s and waits for Retry-After, and it cannot re-install or upgrade without duplicating everything.',
+    measures:
+      'Requests and rate-limit time of installing, re-installing and upgrading the pack at every limit, against the least any installer must send.',
+    method:
+      "The server runs in-process on PGlite with a manual clock that the installer's waits advance, so *rate-limit time* is what the workspace's limit costs (no real sleeping) and *wall time* what the machine took. Lower bounds: requests = catalog pages the plan must read + items written; time = requests ÷ rate limit; with instant requests a run only waits once a window is spent, so the bound for *time waited* is (requests − limit) ÷ limit. The installer's extra requests are the ledger (read, lock, re-read under the lock, written at the start, every 25 writes and at the end, unlock) and one read of the key's scopes. The naive baseline creates the same items without reading the workspace first, looks up every reference with its own request and does not pace itself: it meets 429s and waits for Retry-After, and it cannot re-install or upgrade without duplicating everything.",
   },
   {
     name: 'export',
     title: 'Export (`packages/installer`)',
     command: 'npm run bench -w packages/installer',
     measures: 'Requests of `export --pack-id` and `export --all` against the least any export must read.',
-    method: 'A workspace holding the pack at every limit plus email images used by templates and a brand with its logo, installed, then exported, on PGlite in-process with a manual clock. Lower bound: one request per catalog page of 100 objects, per media file downloaded, and the ledger (`--pack-id`) or identity (`--all`) read. The `--pack-id` export must equal the installed pack (the bench fails otherwise). The `--all` snapshot of this workspace breaks the pack limits (a new workspace\'s own stages, lead sources and pipeline come on top of the pack\'s), so export refuses to write it; its reads are what any snapshot of it costs.',
+    method:
+      "A workspace holding the pack at every limit plus email images used by templates and a brand with its logo, installed, then exported, on PGlite in-process with a manual clock. Lower bound: one request per catalog page of 100 objects, per media file downloaded, and the ledger (`--pack-id`) or identity (`--all`) read. The `--pack-id` export must equal the installed pack (the bench fails otherwise). The `--all` snapshot of this workspace breaks the pack limits (a new workspace's own stages, lead sources and pipeline come on top of the pack's), so export refuses to write it; its reads are what any snapshot of it costs.",
   },
   {
     name: 'workspace-server',
     title: 'Workspace server: one workspace',
     command: 'npm run bench -w apps/workspace-server',
-    measures: 'Requests a second and p99 of the hot contact endpoints on each store, against a bare Fastify route answering the same bytes from memory (the floor).',
-    method: 'A workspace of 100,000 contacts; autocannon with 10 connections for 8 s per run on loopback. Ratios are floor ÷ server for throughput and server ÷ floor for p99. Statements per request are counted on the store (`countRoundTrips`). The list rows repeat one page of a workspace nothing writes to, which the server sends again without reading it ([store.md](store.md#a-page-that-did-not-change)); the "text cache off" rows read and write every page. PATCH and DELETE connections each write their own contacts; the workspace\'s limit is a billion a minute, so its writes are a busy workspace\'s ([store.md](store.md#one-busy-workspace)). Where the time goes: [store.md](store.md#where-the-time-goes).',
+    measures:
+      'Requests a second and p99 of the hot contact endpoints on each store, against a bare Fastify route answering the same bytes from memory (the floor).',
+    method:
+      'A workspace of 100,000 contacts; autocannon with 10 connections for 8 s per run on loopback. Ratios are floor ÷ server for throughput and server ÷ floor for p99. Statements per request are counted on the store (`countRoundTrips`). The list rows repeat one page of a workspace nothing writes to, which the server sends again without reading it ([store.md](store.md#a-page-that-did-not-change)); the "text cache off" rows read and write every page. PATCH and DELETE connections each write their own contacts; the workspace\'s limit is a billion a minute, so its writes are a busy workspace\'s ([store.md](store.md#one-busy-workspace)). Where the time goes: [store.md](store.md#where-the-time-goes).',
   },
   {
     name: 'workspace-server-tenants',
     title: 'Workspace server: many tenants (PostgreSQL)',
     command: 'npm run bench:tenants -w apps/workspace-server',
-    measures: 'Whether one server on one PostgreSQL holds 1,000 tenants at their rate limit: requests held, latency, errors, the rate limit\'s exactness and CPU per request.',
-    method: '1,000 workspaces of 100 contacts, each with its own key, each driven at its limit of 120 requests a minute (70 % `GET /v1/contacts?limit=20`, 25 % `POST /v1/contacts`, 5 % searches) for 20 s, plus 10 greedy tenants that send beyond their limit. Latency counts from each request\'s planned send time, so a queue shows. Each server row is a fresh `serve` driven from cold (a restart straight into full load), then the same process driven again (warm: a server between restarts). The driver is a minimal keep-alive HTTP client in its own process. CPU per request is read from `/proc` for the server, PostgreSQL\'s backends and the driver; the machine\'s idle and stolen time from `/proc/stat` (stolen: time the hypervisor gave other guests), WAL from `pg_stat_wal`, backends\' waits from `pg_stat_activity`. Server, PostgreSQL and driver share the 2 cores, so compare the rows of one run, and builds by requests held and CPU per request: p99 follows the host ([store.md](store.md#where-the-time-goes)). Target: 2,000 req/s held with p99 ≤ 100 ms.',
+    measures:
+      "Whether one server on one PostgreSQL holds 1,000 tenants at their rate limit: requests held, latency, errors, the rate limit's exactness and CPU per request.",
+    method:
+      "1,000 workspaces of 100 contacts, each with its own key, each driven at its limit of 120 requests a minute (70 % `GET /v1/contacts?limit=20`, 25 % `POST /v1/contacts`, 5 % searches) for 20 s, plus 10 greedy tenants that send beyond their limit. Latency counts from each request's planned send time, so a queue shows. Each server row is a fresh `serve` driven from cold (a restart straight into full load), then the same process driven again (warm: a server between restarts). The driver is a minimal keep-alive HTTP client in its own process. CPU per request is read from `/proc` for the server, PostgreSQL's backends and the driver; the machine's idle and stolen time from `/proc/stat` (stolen: time the hypervisor gave other guests), WAL from `pg_stat_wal`, backends' waits from `pg_stat_activity`. Server, PostgreSQL and driver share the 2 cores, so compare the rows of one run, and builds by requests held and CPU per request: p99 follows the host ([store.md](store.md#where-the-time-goes)). Target: 2,000 req/s held with p99 ≤ 100 ms.",
   },
   {
     name: 'workspace-server-shapes',
     title: 'Workspace server: deployment shapes side by side (PostgreSQL)',
     command: 'npm run bench:shapes -w apps/workspace-server',
-    measures: 'What each deployment shape of [operations.md](operations.md#deployment-shapes) costs on one machine: one process against one and two behind HAProxy, the metrics on against `--no-metrics`, and named statements against unnamed ones and PgBouncer in transaction mode; requests held, p99 and CPU per request.',
-    method: 'The tenants load above, lighter (300 tenants at their limit and the 10 greedy ones) and shorter: each run is a fresh process (or two), driven 5 s to warm it, then measured for 10 s. The cases of a comparison run in turn in one series, the order rotating from pair to pair, and each ratio is the median of the pairs\' ratios to the comparison\'s first case. HAProxy runs the configuration of [operations.md](operations.md#several-hosts-behind-a-balancer) (keys hashed to processes, `/readyz` checks); PgBouncer 1.18 has four server connections, as many as a direct process\'s pool, and the server runs with named statements off through it. The metrics run is scraped every 5 s, and its verdict counts only pairs whose two runs both held the offered load (a run that falls behind batches its queue and spends less CPU per request). CPU is read from `/proc` for the server processes, PostgreSQL\'s backends and the balancer or pooler. Everything shares the 2 cores, so only the ratios of one run mean much, and a row whose run had much time stolen by the host says little. Target: metrics on at most 1.03× the server\'s CPU per request of metrics off.',
+    measures:
+      'What each deployment shape of [operations.md](operations.md#deployment-shapes) costs on one machine: one process against one and two behind HAProxy, the metrics on against `--no-metrics`, and named statements against unnamed ones and PgBouncer in transaction mode; requests held, p99 and CPU per request.',
+    method:
+      "The tenants load above, lighter (300 tenants at their limit and the 10 greedy ones) and shorter: each run is a fresh process (or two), driven 5 s to warm it, then measured for 10 s. The cases of a comparison run in turn in one series, the order rotating from pair to pair, and each ratio is the median of the pairs' ratios to the comparison's first case. HAProxy runs the configuration of [operations.md](operations.md#several-hosts-behind-a-balancer) (keys hashed to processes, `/readyz` checks); PgBouncer 1.18 has four server connections, as many as a direct process's pool, and the server runs with named statements off through it. The metrics run is scraped every 5 s, and its verdict counts only pairs whose two runs both held the offered load (a run that falls behind batches its queue and spends less CPU per request). CPU is read from `/proc` for the server processes, PostgreSQL's backends and the balancer or pooler. Everything shares the 2 cores, so only the ratios of one run mean much, and a row whose run had much time stolen by the host says little. Target: metrics on at most 1.03× the server's CPU per request of metrics off.",
   },
   {
     name: 'webhooks',
     title: 'Webhooks: fan-out of 10,000 contact creations to 5 endpoints',
     command: 'npm run bench:webhooks -w apps/workspace-server',
     measures: 'Delivery throughput and latency of the webhook pipeline, live and from a backlog, on each store.',
-    method: 'Receivers are 5 node:http servers on loopback in a worker thread, each subscribed to `contact.created`. **Live**: contacts created over HTTP by 8 concurrent clients in the server\'s thread while the delivery worker runs; events/s is contacts whose deliveries all arrived divided by the time from the first POST to the last delivery; latency is per delivery, from the event\'s `created_at` to its arrival. **Backlog**: the same events already in the outbox when the worker starts: the pipeline\'s own rate (fan-out, claim, sign, POST, record). How the pipeline works: [events.md](events.md), [store.md](store.md#the-webhook-outbox-and-claim).',
+    method:
+      "Receivers are 5 node:http servers on loopback in a worker thread, each subscribed to `contact.created`. **Live**: contacts created over HTTP by 8 concurrent clients in the server's thread while the delivery worker runs; events/s is contacts whose deliveries all arrived divided by the time from the first POST to the last delivery; latency is per delivery, from the event's `created_at` to its arrival. **Backlog**: the same events already in the outbox when the worker starts: the pipeline's own rate (fan-out, claim, sign, POST, record). How the pipeline works: [events.md](events.md), [store.md](store.md#the-webhook-outbox-and-claim).",
   },
   {
     name: 'webhooks-live',
     title: 'Webhooks live at 200 creations/s (PostgreSQL)',
     command: 'npm run bench:webhooks -w apps/workspace-server',
     measures: 'End-to-end delivery latency at a fixed rate of creations, and that no delivery is lost or doubled.',
-    method: 'Contacts created open-loop at 200 a second for 30 s, each sent at its planned time from a thread of its own (node:http with keep-alive), to 5 verified endpoints (1,000 deliveries a second); one server process with its delivery worker. Latency is from the event\'s creation to its arrival; p99 is also given by when the event was created, 5 s at a time, since a fresh server\'s first seconds are the slowest. Target: p99 ≤ 1,000 ms, no duplicate, none lost.',
+    method:
+      "Contacts created open-loop at 200 a second for 30 s, each sent at its planned time from a thread of its own (node:http with keep-alive), to 5 verified endpoints (1,000 deliveries a second); one server process with its delivery worker. Latency is from the event's creation to its arrival; p99 is also given by when the event was created, 5 s at a time, since a fresh server's first seconds are the slowest. Target: p99 ≤ 1,000 ms, no duplicate, none lost.",
   },
   {
     name: 'workspace-server-pglite-vacuum',
-    title: 'Workspace server: PGlite\'s own autovacuum',
+    title: "Workspace server: PGlite's own autovacuum",
     command: 'npm run bench -w apps/workspace-server',
-    measures: 'The embedded store\'s size day after day under webhook traffic and pruning, with its vacuum pass off and on, and what each pass costs.',
-    method: 'Each day 4,000 events and their 20,000 finished deliveries (5 endpoints) are written to an in-memory PGlite store and the day before\'s are pruned, as a retention of one day would; once with the pass off, once with it on, run after each day\'s pruning. Why the pass exists: [store.md](store.md#pglites-autovacuum).',
+    measures:
+      "The embedded store's size day after day under webhook traffic and pruning, with its vacuum pass off and on, and what each pass costs.",
+    method:
+      "Each day 4,000 events and their 20,000 finished deliveries (5 endpoints) are written to an in-memory PGlite store and the day before's are pruned, as a retention of one day would; once with the pass off, once with it on, run after each day's pruning. Why the pass exists: [store.md](store.md#pglites-autovacuum).",
   },
   {
     name: 'editor',
     title: 'Editor (`apps/editor`, headless Chromium)',
     command: 'npm run bench -w apps/editor',
     measures: 'Time to interactive, drag and typing frame costs, and reaction to edits beside many findings, in headless Chromium.',
-    method: '"open" is from handing the pack text to the editor until its blocks are on screen plus two frames (parse, canvas mount, measuring, fit view; validation runs afterwards in a worker). Main-thread work per frame is read from a Chromium trace: the time the page\'s main thread spent in tasks of any kind (input, React\'s renders and effects, timers, worker messages, GC, style, layout, paint) between one animation frame and the next; the CPU-time rows read the same tasks\' thread time, which a task waiting for a core does not count. Drags are 120 pointer moves on the 200-node graph, each undone after; the drop is its own row. With the plan preview or the Simulate panel open, a keystroke\'s row is the longest interval between two animation frames from the key press until the panel shows its result (one frame, 16.7 ms, is a keystroke that blocked nothing). How the editor keeps to these: [editor.md](editor.md#benchmark). Targets: drag p95 under 16 ms; interactive within 500 ms of loading the 200-node graph; typing beside 59,700 findings under the 16 ms frame budget; a keystroke with the plan preview (pack at every limit) or the Simulate panel (demo pack) open within one frame at p95.',
+    method:
+      "\"open\" is from handing the pack text to the editor until its blocks are on screen plus two frames (parse, canvas mount, measuring, fit view; validation runs afterwards in a worker). Main-thread work per frame is read from a Chromium trace: the time the page's main thread spent in tasks of any kind (input, React's renders and effects, timers, worker messages, GC, style, layout, paint) between one animation frame and the next; the CPU-time rows read the same tasks' thread time, which a task waiting for a core does not count. Drags are 120 pointer moves on the 200-node graph, each undone after; the drop is its own row. With the plan preview or the Simulate panel open, a keystroke's row is the longest interval between two animation frames from the key press until the panel shows its result (one frame, 16.7 ms, is a keystroke that blocked nothing). How the editor keeps to these: [editor.md](editor.md#benchmark). Targets: drag p95 under 16 ms; interactive within 500 ms of loading the 200-node graph; typing beside 59,700 findings under the 16 ms frame budget; a keystroke with the plan preview (pack at every limit) or the Simulate panel (demo pack) open within one frame at p95.",
   },
   {
     name: 'packages',
     title: 'Packages (`npm pack`)',
     command: 'npm run bench -- packages',
     measures: 'The size of each published package and what it installs.',
-    method: 'Sizes from `npm pack --dry-run` of each published package; the packaging test installs these tarballs offline and runs them. Runtime dependencies are counted from package-lock.json: the package\'s `dependencies` and everything they pull in, our own packages apart. Sizes do not depend on the machine.',
+    method:
+      "Sizes from `npm pack --dry-run` of each published package; the packaging test installs these tarballs offline and runs them. Runtime dependencies are counted from package-lock.json: the package's `dependencies` and everything they pull in, our own packages apart. Sizes do not depend on the machine.",
   },
 ];
 
@@ -189,7 +215,16 @@ export function readFigures(text) {
 export function render(figures) {
   const parts = [HEADER];
   for (const s of SECTIONS) {
-    parts.push(`## ${s.title}`, '', wrap(`**Measures:** ${s.measures}`), '', wrap(`**Method:** ${s.method}`), '', `Run: \`${s.command}\`.`, '');
+    parts.push(
+      `## ${s.title}`,
+      '',
+      wrap(`**Measures:** ${s.measures}`),
+      '',
+      wrap(`**Method:** ${s.method}`),
+      '',
+      `Run: \`${s.command}\`.`,
+      '',
+    );
     parts.push(marker(s.name), figures.get(s.name) ?? 'Not measured yet: run the command above.', marker(s.name, true), '');
   }
   return `${parts.join('\n').trimEnd()}\n`;

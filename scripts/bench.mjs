@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 const only = process.argv[2];
 const parts = [
-  ...['packages/core', 'packages/cli', 'packages/language-server', 'apps/workspace-server', 'packages/installer', 'apps/editor'].map((ws) => ({ name: ws.split('/')[1], command: ['npm', 'run', 'bench', '--if-present', '-w', ws] })),
+  ...['packages/core', 'packages/cli', 'packages/language-server', 'apps/workspace-server', 'packages/installer', 'apps/editor'].map(
+    (ws) => ({ name: ws.split('/')[1], command: ['npm', 'run', 'bench', '--if-present', '-w', ws] }),
+  ),
   { name: 'packages', command: [process.execPath, 'scripts/bench-packages.mjs'] },
 ];
 if (only && !parts.some((p) => p.name === only)) {
@@ -13,7 +15,10 @@ if (only && !parts.some((p) => p.name === only)) {
   process.exit(2);
 }
 let failed = 0;
-for (const { name, command: [cmd, ...args] } of parts) {
+for (const {
+  name,
+  command: [cmd, ...args],
+} of parts) {
   if (only && name !== only) continue;
   const r = spawnSync(cmd, args, { stdio: 'inherit' });
   if (r.status !== 0) failed++;

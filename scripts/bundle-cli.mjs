@@ -45,7 +45,14 @@ const bundle = await rolldown({
 // CommonJS file is sloppy unless it says so. ASCII only (non-ASCII characters escaped, doc
 // comments dropped): the binary reads it as latin1, V8 keeps it as a one-byte string, and nothing
 // has to be decoded from UTF-8 (about 1 ms of 2).
-const { output } = await bundle.generate({ format: 'cjs', strict: true, codeSplitting: false, charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false }, entryFileNames: 'main.cjs' });
+const { output } = await bundle.generate({
+  format: 'cjs',
+  strict: true,
+  codeSplitting: false,
+  charset: 'ascii',
+  comments: { legal: true, annotation: false, jsdoc: false },
+  entryFileNames: 'main.cjs',
+});
 await bundle.close();
 if (output.length !== 1) throw new Error(`bundle-cli: expected one file, rolldown produced ${output.map((o) => o.fileName).join(', ')}`);
 
@@ -63,12 +70,19 @@ for (const id of LAZY_BUILTINS) {
   if (!line.test(code)) throw new Error(`bundle-cli: expected the bundle to require ${id} at its top as \`let x = require("${id}");\``);
   code = code.replace(line, (_, name) => `let ${name} = lazyBuiltin(${JSON.stringify(id)});`);
 }
-code = code.replace(/^("use strict";\n)?/, (strict) => `${strict}const lazyBuiltin = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key] }); };\n`);
+code = code.replace(
+  /^("use strict";\n)?/,
+  (strict) => `${strict}const lazyBuiltin = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key] }); };\n`,
+);
 // The binary runs the bundle as a vm.Script, which has no loader for import(): every dynamic
 // import is inlined (codeSplitting: false), and one left over would fail only when it runs.
-if (/\bimport\(/.test(code)) throw new Error('bundle-cli: the bundle still has an import(), which cannot run in the vm.Script bin/setup-pack.js makes of it');
+if (/\bimport\(/.test(code))
+  throw new Error('bundle-cli: the bundle still has an import(), which cannot run in the vm.Script bin/setup-pack.js makes of it');
 const wide = /[^\x00-\x7f]/.exec(code);
-if (wide) throw new Error(`bundle-cli: the bundle must be ASCII (the binary reads it as latin1), but has ${JSON.stringify(code.slice(Math.max(0, wide.index - 40), wide.index + 10))}`);
+if (wide)
+  throw new Error(
+    `bundle-cli: the bundle must be ASCII (the binary reads it as latin1), but has ${JSON.stringify(code.slice(Math.max(0, wide.index - 40), wide.index + 10))}`,
+  );
 // The node that makes the cache is in its name too: building with another node makes a new one.
 const cacheName = `main-${createHash('sha256').update(`${process.version} ${process.arch}\n`).update(code).digest('hex').slice(0, 16)}.cache`;
 const source = `${code}${code.endsWith('\n') ? '' : '\n'}//# setup-pack-code-cache=${cacheName}\n`;
@@ -93,7 +107,9 @@ write('main.cjs', source);
 // and every formatter's paths run; exit code 1 (findings) is the expected outcome. If it goes
 // otherwise, the build says so and ships no cache: the binary then compiles from source, and the
 // CLI's tests (code-cache.test.ts) fail on the missing cache rather than on a build error.
-const packs = ['valid/buyer-lead-starter.json', 'invalid/graph-cycle.json', 'invalid/catalog-unknown-config-field.json'].map((p) => join(root, 'fixtures', p));
+const packs = ['valid/buyer-lead-starter.json', 'invalid/graph-cycle.json', 'invalid/catalog-unknown-config-field.json'].map((p) =>
+  join(root, 'fixtures', p),
+);
 const warmUp = [[], ['--format', 'json'], ['--format', 'sarif'], ['--format', 'github']].map((format) => ['validate', ...packs, ...format]);
 const cachePath = join(out, cacheName);
 if (!existsSync(cachePath)) {

@@ -6,7 +6,10 @@ import { renderRulesMarkdown, renderCatalogMarkdown, renderBehaviourMarkdown, ru
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'fixtures/invalid');
-const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((file) => ({ file, text: readFileSync(join(dir, file), 'utf8') }));
 writeFileSync(join(root, 'docs/rules.md'), renderRulesMarkdown(ruleExamples(files)));
 writeFileSync(join(root, 'docs/catalog.md'), renderCatalogMarkdown());
 writeFileSync(join(root, 'docs/behaviour.md'), renderBehaviourMarkdown());

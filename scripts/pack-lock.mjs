@@ -59,8 +59,21 @@ const packed = [];
 for (const [name, dir] of workspaces) {
   const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
   if (manifest.private) continue;
-  const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', appDir], { cwd: join(root, dir), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
-  packed.push({ name, filename: info.filename, size: info.size, unpackedSize: info.unpackedSize, entryCount: info.entryCount, files: info.files.map((f) => f.path) });
+  const [info] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', appDir], {
+      cwd: join(root, dir),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  packed.push({
+    name,
+    filename: info.filename,
+    size: info.size,
+    unpackedSize: info.unpackedSize,
+    entryCount: info.entryCount,
+    files: info.files.map((f) => f.path),
+  });
   const ws = lock.packages[dir];
   const spec = `file:${info.filename}`;
   rootDeps[name] = spec;
@@ -70,5 +83,18 @@ for (const [name, dir] of workspaces) {
 }
 const pkg = { name: 'packaging-check', version: '0.0.0', private: true, dependencies: rootDeps };
 writeFileSync(join(appDir, 'package.json'), JSON.stringify(pkg, null, 2));
-writeFileSync(join(appDir, 'package-lock.json'), JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages: { '': { name: pkg.name, version: pkg.version, dependencies: rootDeps }, ...out } }, null, 2));
+writeFileSync(
+  join(appDir, 'package-lock.json'),
+  JSON.stringify(
+    {
+      name: pkg.name,
+      version: pkg.version,
+      lockfileVersion: 3,
+      requires: true,
+      packages: { '': { name: pkg.name, version: pkg.version, dependencies: rootDeps }, ...out },
+    },
+    null,
+    2,
+  ),
+);
 process.stdout.write(`${JSON.stringify(packed, null, 2)}\n`);

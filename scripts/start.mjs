@@ -33,7 +33,9 @@ const vite = await createServer({
 });
 await vite.listen();
 const base = (vite.resolvedUrls?.local[0] ?? `http://127.0.0.1:${vite.config.server.port}/`).replace(/\/$/, '');
-const releases = readdirSync(join(fixtures, 'releases')).filter((f) => f.endsWith('.json')).sort();
+const releases = readdirSync(join(fixtures, 'releases'))
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 console.log(`\nSetup Pack editor:   ${base}/?pack=/demo/${demoPack}`);
 if (releases.length >= 2) console.log(`Release diff demo:   ${base}/?old=/demo/releases/${releases[0]}&new=/demo/releases/${releases[1]}`);
 console.log(`(unsaved work is kept in the browser; "New pack" or "Discard and reload" starts over)`);
@@ -56,7 +58,9 @@ if (existsSync(join(root, 'apps', 'workspace-server', 'dist', 'bin.js')) && exis
     const key = /API key \(full_access\): (\S+)/.exec(out)?.[1];
     if (url && key) {
       out = null;
-      console.log(`\nEditor connected to the demo workspace: ${base}/?pack=/demo/${demoPack}#workspace=${encodeURIComponent(url)}&key=${encodeURIComponent(key)}\n`);
+      console.log(
+        `\nEditor connected to the demo workspace: ${base}/?pack=/demo/${demoPack}#workspace=${encodeURIComponent(url)}&key=${encodeURIComponent(key)}\n`,
+      );
     }
   });
   child.on('exit', (code, signal) => {

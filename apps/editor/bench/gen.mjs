@@ -11,7 +11,18 @@ export function automation(key, n) {
   for (let i = 1; i < n; i++) {
     const isIf = i % 7 === 3;
     const kind = isIf ? 'control.if' : ACTIONS[i % ACTIONS.length];
-    const config = kind === 'action.add_tag' ? { tag_id: 'tag-a' } : kind === 'action.add_note' ? { body: `Note ${i}` } : kind === 'action.create_task' ? { title: `Task ${i}` } : kind === 'control.wait' ? { duration: 1, unit: 'days' } : kind === 'action.send_sms' ? { body: 'Hi {{contact.first_name}}' } : { conditions: { type: 'condition', field: 'x', operator: 'is_set' } };
+    const config =
+      kind === 'action.add_tag'
+        ? { tag_id: 'tag-a' }
+        : kind === 'action.add_note'
+          ? { body: `Note ${i}` }
+          : kind === 'action.create_task'
+            ? { title: `Task ${i}` }
+            : kind === 'control.wait'
+              ? { duration: 1, unit: 'days' }
+              : kind === 'action.send_sms'
+                ? { body: 'Hi {{contact.first_name}}' }
+                : { conditions: { type: 'condition', field: 'x', operator: 'is_set' } };
     nodes.push({ id: `n${i}`, kind, config, position: { x: ((i - 1) % perRow) * 260, y: (Math.floor((i - 1) / perRow) + 1) * 120 } });
     const parent = i === 1 ? 0 : i - 1 - ((i - 1) % perRow === 0 ? 0 : 0);
     const p = nodes[parent];
@@ -20,31 +31,71 @@ export function automation(key, n) {
     edges.push(edge);
   }
   // give every if/else its second output
-  for (const node of nodes) if (node.kind === 'control.if') {
-    const used = new Set(edges.filter((e) => e.source === node.id).map((e) => e.handle));
-    const target = `n${Math.min(Number(node.id.slice(1)) + 2, n - 1)}`;
-    for (const h of ['true', 'false']) if (!used.has(h) && target !== node.id) edges.push({ id: `e${node.id}${h}`, source: node.id, target, handle: h });
-  }
-  return { key, document: { format: 'service.automation-template', version: 1, name: `Automation ${key}`, graph: { nodes, edges }, settings: null, references: [{ type: 'tag', id: 'tag-a', name: 'A' }] } };
+  for (const node of nodes)
+    if (node.kind === 'control.if') {
+      const used = new Set(edges.filter((e) => e.source === node.id).map((e) => e.handle));
+      const target = `n${Math.min(Number(node.id.slice(1)) + 2, n - 1)}`;
+      for (const h of ['true', 'false'])
+        if (!used.has(h) && target !== node.id) edges.push({ id: `e${node.id}${h}`, source: node.id, target, handle: h });
+    }
+  return {
+    key,
+    document: {
+      format: 'service.automation-template',
+      version: 1,
+      name: `Automation ${key}`,
+      graph: { nodes, edges },
+      settings: null,
+      references: [{ type: 'tag', id: 'tag-a', name: 'A' }],
+    },
+  };
 }
 
 export function pack({ automations, automationSize, full }) {
   const p = { format: 'service.setup-pack', schemaVersion: 2, packId: uuid, name: 'Bench pack', version: '1.0.0', automations: [] };
   for (let i = 0; i < automations; i++) p.automations.push(automation(`a${i}`, automationSize));
   if (full) {
-    p.smartLists = Array.from({ length: 100 }, (_, i) => ({ key: `sl${i}`, name: `List ${i}`, filters: { version: 2, root: { type: 'and', children: [{ type: 'condition', field: 'tags', operator: 'includes', value: 'x' }] } } }));
-    p.messageTemplates = Array.from({ length: 100 }, (_, i) => ({ key: `t${i}`, name: `Template ${i}`, channel: 'email', subject: 'Hi', body: `Hello {{contact.first_name}} ${'x'.repeat(19970)}`.slice(0, 20000) }));
-    p.pipelines = Array.from({ length: 100 }, (_, i) => ({ key: `p${i}`, name: `Pipeline ${i}`, stages: [...Array.from({ length: 48 }, (_, j) => ({ key: `s${j}`, name: `Stage ${j}`, stageType: 'OPEN', probability: j })), { key: 'w', name: 'Won', stageType: 'CLOSED_WON', probability: 100 }, { key: 'l', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }));
+    p.smartLists = Array.from({ length: 100 }, (_, i) => ({
+      key: `sl${i}`,
+      name: `List ${i}`,
+      filters: { version: 2, root: { type: 'and', children: [{ type: 'condition', field: 'tags', operator: 'includes', value: 'x' }] } },
+    }));
+    p.messageTemplates = Array.from({ length: 100 }, (_, i) => ({
+      key: `t${i}`,
+      name: `Template ${i}`,
+      channel: 'email',
+      subject: 'Hi',
+      body: `Hello {{contact.first_name}} ${'x'.repeat(19970)}`.slice(0, 20000),
+    }));
+    p.pipelines = Array.from({ length: 100 }, (_, i) => ({
+      key: `p${i}`,
+      name: `Pipeline ${i}`,
+      stages: [
+        ...Array.from({ length: 48 }, (_, j) => ({ key: `s${j}`, name: `Stage ${j}`, stageType: 'OPEN', probability: j })),
+        { key: 'w', name: 'Won', stageType: 'CLOSED_WON', probability: 100 },
+        { key: 'l', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 },
+      ],
+    }));
     p.resources = Array.from({ length: 500 }, (_, i) => ({ key: `r${i}`, kind: 'tag', name: `Tag ${i}` }));
     // Several MB of assets, as the limit in the issue has: 6 files of 1 MiB (deterministic bytes).
     p.assets = Array.from({ length: 6 }, (_, i) => {
       const bytes = Buffer.alloc(2 ** 20);
       let x = 2463534242 + i;
       for (let k = 0; k < bytes.length; k++) {
-        x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
         bytes[k] = x & 255;
       }
-      return { key: `asset${i}`, role: 'source_document', fileName: `file-${i}.bin`, mimeType: 'application/octet-stream', byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') };
+      return {
+        key: `asset${i}`,
+        role: 'source_document',
+        fileName: `file-${i}.bin`,
+        mimeType: 'application/octet-stream',
+        byteSize: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        data: bytes.toString('base64'),
+      };
     });
   }
   return JSON.stringify(p, null, 2) + '\n';
@@ -53,13 +104,14 @@ export function pack({ automations, automationSize, full }) {
 export const big = pack({ automations: 1, automationSize: 200 });
 export const limits = pack({ automations: 100, automationSize: 200, full: true });
 
-
 /**
  * The pack at every limit as the real service exports it: three config fields our catalog does
  * not know on every block but the triggers, an info finding each (59,700 findings).
  */
 export const noisy = (() => {
   const p = JSON.parse(limits);
-  for (const a of p.automations) for (const n of a.document.graph.nodes) if (!n.kind.startsWith('trigger.')) Object.assign(n.config, { legacy_a: 1, legacy_b: 'x', legacy_c: true });
+  for (const a of p.automations)
+    for (const n of a.document.graph.nodes)
+      if (!n.kind.startsWith('trigger.')) Object.assign(n.config, { legacy_a: 1, legacy_b: 'x', legacy_c: true });
   return JSON.stringify(p, null, 2) + '\n';
 })();

@@ -19,12 +19,14 @@ export async function typeAndWatch(page, { count, watched }) {
     await page.waitForFunction(`(${watched}) !== ${JSON.stringify(before)}`, null, { polling: 'raf', timeout: 30000 });
     times.push(Date.now() - t0);
     await page.waitForTimeout(50);
-    frames.push(await page.evaluate((since) => {
-      const f = window.__frames.filter((t) => t >= since);
-      let longest = 0;
-      for (let k = 1; k < f.length; k++) longest = Math.max(longest, f[k] - f[k - 1]);
-      return Math.round(longest * 10) / 10;
-    }, from));
+    frames.push(
+      await page.evaluate((since) => {
+        const f = window.__frames.filter((t) => t >= since);
+        let longest = 0;
+        for (let k = 1; k < f.length; k++) longest = Math.max(longest, f[k] - f[k - 1]);
+        return Math.round(longest * 10) / 10;
+      }, from),
+    );
   }
   return { times, frames };
 }

@@ -17,7 +17,12 @@ export async function planPreviewBench({ browser, editorUrl, runs }) {
   const api = await startBenchServer({ corsOrigins: [editorUrl] });
   try {
     const key = await api.workspace('Bench Realty', 1_000_000);
-    const node = new WorkspaceClient({ baseUrl: api.base, apiKey: key, now: () => api.clock.now().getTime(), sleep: async (ms) => api.clock.advance(ms) });
+    const node = new WorkspaceClient({
+      baseUrl: api.base,
+      apiKey: key,
+      now: () => api.clock.now().getTime(),
+      sleep: async (ms) => api.clock.advance(ms),
+    });
     const installed = await install(node, planPack);
     if (!installed.written) throw new Error('the plan-preview pack did not install');
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -20,7 +20,12 @@ const fmt = (x) => `${x.toFixed(1)} ms`;
 
 const outDir = await buildEditor();
 const bundle = await bundleSizes(outDir);
-const server = await serveStatic(outDir, { '/bench/big.json': big, '/bench/limits.json': limits, [PLAN_PACK_PATH]: planPackText, [DEMO_PACK_PATH]: demoPackText });
+const server = await serveStatic(outDir, {
+  '/bench/big.json': big,
+  '/bench/limits.json': limits,
+  [PLAN_PACK_PATH]: planPackText,
+  [DEMO_PACK_PATH]: demoPackText,
+});
 const browser = await launchBrowser();
 const results = {};
 try {
@@ -34,15 +39,32 @@ try {
       const t0 = performance.now();
       window.__openPackText(t, 'bench');
       await new Promise((resolve) => {
-        const check = () => (document.querySelector('.react-flow__node[data-id="n0"] .block') ? requestAnimationFrame(() => requestAnimationFrame(resolve)) : requestAnimationFrame(check));
+        const check = () =>
+          document.querySelector('.react-flow__node[data-id="n0"] .block')
+            ? requestAnimationFrame(() => requestAnimationFrame(resolve))
+            : requestAnimationFrame(check);
         requestAnimationFrame(check);
       });
       return performance.now() - t0;
     }, text);
-  for (const [name, text] of [['200-node automation', big], [`pack at every limit (100 automations × 200 blocks, ${(limits.length / 2 ** 20).toFixed(1)} MiB)`, limits]]) {
+  for (const [name, text] of [
+    ['200-node automation', big],
+    [`pack at every limit (100 automations × 200 blocks, ${(limits.length / 2 ** 20).toFixed(1)} MiB)`, limits],
+  ]) {
     const times = [];
     for (let i = 0; i < RUNS; i++) {
-      await page.evaluate(() => window.__openPackText(JSON.stringify({ format: 'service.setup-pack', schemaVersion: 2, packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', name: 'x', version: '1' }), 'reset'));
+      await page.evaluate(() =>
+        window.__openPackText(
+          JSON.stringify({
+            format: 'service.setup-pack',
+            schemaVersion: 2,
+            packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12',
+            name: 'x',
+            version: '1',
+          }),
+          'reset',
+        ),
+      );
       await page.waitForTimeout(100);
       times.push(await openToInteractive(text));
     }
@@ -55,7 +77,9 @@ try {
     await page.evaluate(() => window.__drafts.clear());
     await page.goto(`${server.url}/?pack=/bench/big.json`);
     await page.locator('.react-flow__node[data-id="n0"] .block').waitFor();
-    loads.push(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))));
+    loads.push(
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now()))))),
+    );
   }
   results['page load with ?pack= (200 nodes)'] = loads;
 
@@ -94,14 +118,23 @@ try {
     await act();
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => ((window.__stop = true), r())))));
     const events = JSON.parse((await browser.stopTracing()).toString('utf8')).traceEvents;
-    const marks = (name) => events.filter((e) => e.name === name && e.cat.includes('user_timing')).map((e) => e.ts).sort((a, b) => a - b);
+    const marks = (name) =>
+      events
+        .filter((e) => e.name === name && e.cat.includes('user_timing'))
+        .map((e) => e.ts)
+        .sort((a, b) => a - b);
     const frames = marks('bench:frame');
     const from = marks('bench:from')[0] ?? frames[0];
     const to = marks('bench:to')[0] ?? frames[frames.length - 1];
     const mark = events.find((e) => e.name === 'bench:frame');
     // Top-level tasks of the page's main thread, merged where they nest.
     const tasks = [];
-    for (const e of events.filter((x) => x.ph === 'X' && x.pid === mark.pid && x.tid === mark.tid && (x.name === 'ThreadControllerImpl::RunTask' || x.name === 'RunTask')).sort((a, b) => a.ts - b.ts)) {
+    for (const e of events
+      .filter(
+        (x) =>
+          x.ph === 'X' && x.pid === mark.pid && x.tid === mark.tid && (x.name === 'ThreadControllerImpl::RunTask' || x.name === 'RunTask'),
+      )
+      .sort((a, b) => a.ts - b.ts)) {
       const last = tasks[tasks.length - 1];
       if (last && e.ts < last.end) last.end = Math.max(last.end, e.ts + e.dur);
       else tasks.push({ ts: e.ts, end: e.ts + e.dur });
@@ -110,11 +143,20 @@ try {
     // The same tasks' CPU time (the trace's thread time), shared out by their wall overlap with the
     // frame: on a shared machine a task that waits for a core counts in `busy`, not here.
     const top = [];
-    for (const e of events.filter((x) => x.ph === 'X' && x.pid === mark.pid && x.tid === mark.tid && (x.name === 'ThreadControllerImpl::RunTask' || x.name === 'RunTask')).sort((a, b) => a.ts - b.ts)) {
+    for (const e of events
+      .filter(
+        (x) =>
+          x.ph === 'X' && x.pid === mark.pid && x.tid === mark.tid && (x.name === 'ThreadControllerImpl::RunTask' || x.name === 'RunTask'),
+      )
+      .sort((a, b) => a.ts - b.ts)) {
       const last = top[top.length - 1];
       if (!last || e.ts >= last.ts + last.dur) top.push(e);
     }
-    const cpu = (a, b) => top.reduce((s, k) => s + (k.dur > 0 ? (Math.max(0, Math.min(b, k.ts + k.dur) - Math.max(a, k.ts)) / k.dur) * (k.tdur ?? k.dur) : 0), 0) / 1000;
+    const cpu = (a, b) =>
+      top.reduce(
+        (s, k) => s + (k.dur > 0 ? (Math.max(0, Math.min(b, k.ts + k.dur) - Math.max(a, k.ts)) / k.dur) * (k.tdur ?? k.dur) : 0),
+        0,
+      ) / 1000;
     const out = { interval: [], work: [], cpu: [], at: [] };
     for (let i = 0; i + 1 < frames.length; i++) {
       const [a, b] = [frames[i], frames[i + 1]];
@@ -132,7 +174,10 @@ try {
   const drops = [];
   for (let run = 0; run < RUNS; run++) {
     const box = await page.locator('.react-flow__node[data-id="n5"]').boundingBox();
-    const before = await page.evaluate(() => ({ ...window.__editor.pack.automations[0].document.graph.nodes[5].position, steps: window.__editor.getState().history.past.length }));
+    const before = await page.evaluate(() => ({
+      ...window.__editor.pack.automations[0].document.graph.nodes[5].position,
+      steps: window.__editor.getState().history.past.length,
+    }));
     const drag = await traceFrames(async () => {
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await page.evaluate(() => performance.mark('bench:from'));
@@ -145,7 +190,10 @@ try {
       await page.mouse.up();
       await page.waitForTimeout(300); // the drop's own frames
     });
-    const after = await page.evaluate(() => ({ ...window.__editor.pack.automations[0].document.graph.nodes[5].position, steps: window.__editor.getState().history.past.length }));
+    const after = await page.evaluate(() => ({
+      ...window.__editor.pack.automations[0].document.graph.nodes[5].position,
+      steps: window.__editor.getState().history.past.length,
+    }));
     if (after.x === before.x && after.y === before.y) throw new Error('the drag did not move the block');
     if (after.steps !== before.steps + 1) throw new Error(`the drag made ${after.steps - before.steps} history steps, not one`);
     // The frames while the pointer moves, and the frame the block is dropped in (the move is
@@ -196,11 +244,26 @@ try {
   // findings shown, then typing in a config field while every validation returns them all.
   const noisyOpen = [];
   for (let i = 0; i < RUNS; i++) {
-    await page.evaluate(() => window.__openPackText(JSON.stringify({ format: 'service.setup-pack', schemaVersion: 2, packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', name: 'x', version: '1' }), 'reset'));
+    await page.evaluate(() =>
+      window.__openPackText(
+        JSON.stringify({
+          format: 'service.setup-pack',
+          schemaVersion: 2,
+          packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12',
+          name: 'x',
+          version: '1',
+        }),
+        'reset',
+      ),
+    );
     await page.waitForTimeout(200);
     const t0 = Date.now();
     await openToInteractive(noisy);
-    await page.waitForFunction(`(document.querySelector('.diagnostics summary, .diagnostics h2, [data-testid="error-count"]')?.parentElement?.textContent ?? '').includes('59,700 infos')`, null, { polling: 'raf', timeout: 60000 });
+    await page.waitForFunction(
+      `(document.querySelector('.diagnostics summary, .diagnostics h2, [data-testid="error-count"]')?.parentElement?.textContent ?? '').includes('59,700 infos')`,
+      null,
+      { polling: 'raf', timeout: 60000 },
+    );
     noisyOpen.push(Date.now() - t0);
   }
   results['open: pack at every limit with 59,700 findings, until the panel lists them'] = noisyOpen;
@@ -223,7 +286,10 @@ try {
     const frames = await traceFrames(async () => {
       await note.fill(emptied ? '' : 'Note 8');
       const want = `${emptied ? warnings + 1 : warnings} warnings, 59,700 infos`;
-      await page.waitForFunction((w) => (document.querySelector('.diagnostics summary')?.textContent ?? '').endsWith(w), want, { polling: 'raf', timeout: 30000 });
+      await page.waitForFunction((w) => (document.querySelector('.diagnostics summary')?.textContent ?? '').endsWith(w), want, {
+        polling: 'raf',
+        timeout: 30000,
+      });
     });
     changedWork.push(Math.max(...frames.work));
     changedCpu.push(Math.max(...frames.cpu));
@@ -233,13 +299,16 @@ try {
 
   // Plan preview against a workspace holding the pack at every limit: cold and warm.
   const preview = await planPreviewBench({ browser, editorUrl: server.url, runs: RUNS });
-  results[`plan preview, cold: "Read the workspace and plan" → plan on screen (${preview.items} items installed; ledger and catalog read over HTTP)`] = preview.cold;
+  results[
+    `plan preview, cold: "Read the workspace and plan" → plan on screen (${preview.items} items installed; ledger and catalog read over HTTP)`
+  ] = preview.cold;
   results['plan preview, warm: keystroke in a template body → re-planned summary on screen (no request)'] = preview.warm;
-  results['plan preview, warm: longest frame from a keystroke to the re-planned summary (main thread blocked; 16.7 ms is one frame)'] = preview.frames;
+  results['plan preview, warm: longest frame from a keystroke to the re-planned summary (main thread blocked; 16.7 ms is one frame)'] =
+    preview.frames;
 
   // The Simulate panel open on the demo pack: each keystroke in the automation's name simulated again.
   const simulated = await simulatePanelBench({ browser, editorUrl: server.url, runs: RUNS });
-  results['Simulate panel, demo pack: keystroke in the automation\'s name → timeline redrawn with it'] = simulated.redrawn;
+  results["Simulate panel, demo pack: keystroke in the automation's name → timeline redrawn with it"] = simulated.redrawn;
   results['Simulate panel, demo pack: longest frame from a keystroke to the redrawn timeline (16.7 ms is one frame)'] = simulated.frames;
 } finally {
   await browser.close();
@@ -255,7 +324,8 @@ const noisyWork = results['typing in a config field beside 59,700 findings: main
 const noisyCpu = results['typing in a config field beside 59,700 findings: main-thread CPU time per frame'];
 const changedWork = results['a keystroke that changes a finding beside 59,700: longest frame until the panel shows it (work)'];
 const changedCpu = results['a keystroke that changes a finding beside 59,700: longest frame until the panel shows it (CPU time)'];
-const planFrames = results['plan preview, warm: longest frame from a keystroke to the re-planned summary (main thread blocked; 16.7 ms is one frame)'];
+const planFrames =
+  results['plan preview, warm: longest frame from a keystroke to the re-planned summary (main thread blocked; 16.7 ms is one frame)'];
 const simulateFrames = results['Simulate panel, demo pack: longest frame from a keystroke to the redrawn timeline (16.7 ms is one frame)'];
 const verdict = (ok) => (ok ? 'met' : 'missed');
 // A frame interval of one frame (16.7 ms, a little over with the timer's jitter) is a keystroke that blocked no frame.
@@ -285,9 +355,15 @@ console.log(md);
 /** The build's scripts, styles and validation worker: bytes and gzipped bytes of each kind. */
 async function bundleSizes(dir) {
   const files = await readdir(join(dir, 'assets'));
-  const kinds = [['JS', (f) => f.endsWith('.js') && !f.includes('worker')], ['CSS', (f) => f.endsWith('.css')], ['validation worker', (f) => f.includes('worker') && f.endsWith('.js')]];
-  return Promise.all(kinds.map(async ([kind, test]) => {
-    const texts = await Promise.all(files.filter(test).map((f) => readFile(join(dir, 'assets', f))));
-    return { kind, bytes: texts.reduce((n, t) => n + t.length, 0), gzip: texts.reduce((n, t) => n + gzipSync(t).length, 0) };
-  }));
+  const kinds = [
+    ['JS', (f) => f.endsWith('.js') && !f.includes('worker')],
+    ['CSS', (f) => f.endsWith('.css')],
+    ['validation worker', (f) => f.includes('worker') && f.endsWith('.js')],
+  ];
+  return Promise.all(
+    kinds.map(async ([kind, test]) => {
+      const texts = await Promise.all(files.filter(test).map((f) => readFile(join(dir, 'assets', f))));
+      return { kind, bytes: texts.reduce((n, t) => n + t.length, 0), gzip: texts.reduce((n, t) => n + gzipSync(t).length, 0) };
+    }),
+  );
 }

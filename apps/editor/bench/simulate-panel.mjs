@@ -27,7 +27,8 @@ export async function simulatePanelBench({ browser, editorUrl, runs }) {
     await name.click();
     await page.keyboard.press('End');
     const { times: redrawn, frames } = await typeAndWatch(page, { count: 4 * runs, watched: timeline });
-    if (!(await page.evaluate(timeline)).includes('New lead welcome')) throw new Error('the timeline did not come back to the pack as it was');
+    if (!(await page.evaluate(timeline)).includes('New lead welcome'))
+      throw new Error('the timeline did not come back to the pack as it was');
     return { frames, redrawn };
   } finally {
     await page.close();

@@ -77,7 +77,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     });
 
     it('compare, and the form that chooses the releases', async () => {
-      const { page, errors } = await editor.page('?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/buyer-lead-1.1.0.json', { colorScheme });
+      const { page, errors } = await editor.page(
+        '?old=/fixtures/releases/buyer-lead-1.0.0.json&new=/fixtures/releases/buyer-lead-1.1.0.json',
+        { colorScheme },
+      );
       await page.getByRole('list', { name: 'Item changes' }).waitFor();
       await expectAccessible(page, 'compare');
       await page.getByRole('button', { name: 'Back to editor' }).click();
@@ -94,7 +97,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, 'connect dialog');
       expect(errors).toEqual([]);
       // Connected as npm start connects it: through the address's fragment.
-      const connected = await editor.page(`${STARTER}#workspace=${encodeURIComponent(api!.base)}&key=${encodeURIComponent(api!.key)}`, { colorScheme });
+      const connected = await editor.page(`${STARTER}#workspace=${encodeURIComponent(api!.base)}&key=${encodeURIComponent(api!.key)}`, {
+        colorScheme,
+      });
       await poll(() => connected.page.getByTestId('connect-button').textContent()).toContain('Demo Realty');
       await connected.page.getByTestId('plan-button').click();
       await poll(() => connected.page.getByTestId('plan-summary').textContent()).toMatch(/^Plan: /);

@@ -10,17 +10,25 @@ const editor = useEditor('editor behaviour views');
 const LOOP = '?pack=/fixtures/invalid/flow-cascade-loop.json';
 
 describe.skipIf(editor.missing)(editor.title, () => {
-  it('shows the loop on its blocks, on the Flow map and in the Simulate panel\'s timeline', async () => {
+  it("shows the loop on its blocks, on the Flow map and in the Simulate panel's timeline", async () => {
     const { page, errors } = await editor.open(LOOP);
     // The finding is listed, and on the block it is placed at once its automation is open.
     await poll(() => page.locator('.diagnostics').textContent()).toContain('flow/cascade-loop');
-    await page.locator('.diagnostics').getByText(/Automations start one another in a loop/).first().click();
+    await page
+      .locator('.diagnostics')
+      .getByText(/Automations start one another in a loop/)
+      .first()
+      .click();
     await poll(() => page.locator('.react-flow__node.selected').count()).toBe(1);
-    expect(await page.locator('.react-flow__node.selected .badge.error, .react-flow__node.selected [class*="error"]').count()).toBeGreaterThan(0);
+    expect(
+      await page.locator('.react-flow__node.selected .badge.error, .react-flow__node.selected [class*="error"]').count(),
+    ).toBeGreaterThan(0);
 
     // The Flow map: three automations, the two on the loop marked, the starts between them labelled.
     await page.getByRole('button', { name: 'Flow map' }).click();
-    await poll(() => page.getByTestId('flow-map-summary').textContent()).toMatch(/^3 automations, 3 starts between them; 2 on a loop \(red\)/);
+    await poll(() => page.getByTestId('flow-map-summary').textContent()).toMatch(
+      /^3 automations, 3 starts between them; 2 on a loop \(red\)/,
+    );
     expect(await page.locator('.react-flow__node.loop').count()).toBe(2);
     expect(await page.locator('.react-flow__edge.loop').count()).toBe(2);
     await page.getByText('adds tag Warm').first().waitFor();
@@ -34,7 +42,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const panel = page.getByRole('region', { name: 'Simulate' });
     await panel.getByRole('textbox', { name: /When the event happens/ }).fill('2026-12-04T18:45:00-05:00');
     await panel.getByRole('textbox', { name: 'Time zone' }).fill('America/New_York');
-    await poll(() => panel.getByTestId('simulate-loop').textContent()).toMatch(/"Warm lead" → "Hot lead" → "Warm lead" repeats every moment/);
+    await poll(() => panel.getByTestId('simulate-loop').textContent()).toMatch(
+      /"Warm lead" → "Hot lead" → "Warm lead" repeats every moment/,
+    );
     expect(await panel.locator('.timeline li.message').count()).toBe(2);
     await page.screenshot({ path: join(artifacts, 'simulate-panel.png') });
     // The contact's reply: one that does not read says which field, and so does one before the event.
@@ -42,11 +52,16 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await reply.fill('tonight');
     await poll(() => panel.getByRole('alert').first().textContent()).toContain('replyAt: "tonight" is not an RFC 3339 date and time');
     await reply.fill('2026-12-04T18:00:00-05:00');
-    await poll(() => panel.getByRole('alert').first().textContent()).toContain('replyAt: the reply (2026-12-04T18:00:00-05:00) comes before the event');
+    await poll(() => panel.getByRole('alert').first().textContent()).toContain(
+      'replyAt: the reply (2026-12-04T18:00:00-05:00) comes before the event',
+    );
     await reply.fill('');
     await poll(() => panel.getByTestId('simulate-loop').count()).toBe(1);
     // A step opens its automation with the block selected.
-    await panel.getByRole('button', { name: /Hot lead › mail/ }).first().click();
+    await panel
+      .getByRole('button', { name: /Hot lead › mail/ })
+      .first()
+      .click();
     await poll(() => page.locator('.react-flow__node.selected').count()).toBe(1);
     expect(await page.locator('.react-flow__node.selected').textContent()).toMatch(/Send email/);
     expect(errors).toEqual([]);

@@ -32,7 +32,13 @@ async function expectBranchNamesClear(block: Locator) {
 }
 
 /** The text of the note a control points at with aria-describedby. */
-const described = (control: Locator) => control.evaluate((el) => (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '));
+const described = (control: Locator) =>
+  control.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
 
 /** Whether `control` has the focus. */
 const focused = (control: Locator) => control.evaluate((el) => el === document.activeElement);
@@ -56,12 +62,17 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // References by the name of the pack item they resolve to, as links; an id outside the pack by
     // the name the automation's references give it.
     await node('Add tag block tag').getByText('Tag: Buyer lead', { exact: true }).waitFor();
-    await node('Create task block task').getByText(/Assignee: Jordan Lee/).waitFor();
+    await node('Create task block task')
+      .getByText(/Assignee: Jordan Lee/)
+      .waitFor();
     expect(await node('Create task block task').getByRole('link').count()).toBe(0);
 
     const first = (await node('Contact created block start').boundingBox())!;
     const last = (await node('Send email block email').boundingBox())!;
-    await page.screenshot({ path: join(artifacts, 'block-cards.png'), clip: { x: first.x - 190, y: first.y - 10, width: 600, height: last.y + last.height - first.y + 20 } });
+    await page.screenshot({
+      path: join(artifacts, 'block-cards.png'),
+      clip: { x: first.x - 190, y: first.y - 10, width: 600, height: last.y + last.height - first.y + 20 },
+    });
 
     // The link opens the template; renaming it renames it on the canvas.
     await node('Send SMS block sms').getByRole('link', { name: 'Welcome text' }).click();
@@ -82,7 +93,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // A deal stage opens its pipeline, scrolled to the stage's row.
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
-    await node('Create deal block deal').getByText('Pipeline: Buyers · Stage: Showing homes · Name: Buyer search', { exact: true }).waitFor();
+    await node('Create deal block deal')
+      .getByText('Pipeline: Buyers · Stage: Showing homes · Name: Buyer search', { exact: true })
+      .waitFor();
     await node('Create deal block deal').getByRole('link', { name: 'Showing homes' }).click();
     await page.getByRole('heading', { name: 'Pipeline', exact: true }).waitFor();
     expect(await page.getByLabel('Stage 2 name').inputValue()).toBe('Showing homes');
@@ -109,7 +122,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const pack = starter();
     const ai = pack.automations[1].document.graph.nodes.find((n: { id: string }) => n.id === 'ai');
     ai.config.outcomes = ['ready_to_tour_this_week', 'later', 'not_interested', 'wants_a_call_back', 'x'];
-    await page.evaluate((t) => (window as unknown as { __openPackText: (t: string, s: string) => void }).__openPackText(t, 'outcomes.json'), JSON.stringify(pack));
+    await page.evaluate(
+      (t) => (window as unknown as { __openPackText: (t: string, s: string) => void }).__openPackText(t, 'outcomes.json'),
+      JSON.stringify(pack),
+    );
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/nurture-by-stage"]').click();
     const block = page.getByRole('group', { name: 'AI branch block ai' });
     await poll(() => block.locator('.handle-labels span').count()).toBe(5);
@@ -147,7 +163,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => tagField.getAttribute('aria-describedby')).toBeNull();
 
     // An error on the pack's name: the field is invalid and says why.
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     const packName = page.locator('.editor-pane').getByLabel('Name', { exact: true });
     await packName.fill('');
     await poll(() => packName.getAttribute('aria-invalid')).toBe('true');
@@ -165,7 +184,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // The findings panel's row for it focuses the same field.
     await page.getByLabel('Stage 3 name').focus();
-    await page.locator('.diagnostics').getByText(/already used by stage 0/).click();
+    await page
+      .locator('.diagnostics')
+      .getByText(/already used by stage 0/)
+      .click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Stage 2 key');
     expect(errors).toEqual([]);
   });
@@ -183,7 +205,13 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const canvas = (await page.locator('.react-flow').boundingBox())!;
     await poll(async () => {
       const box = await edge.boundingBox();
-      return !!box && box.y > canvas.y && box.y + box.height < canvas.y + canvas.height && box.x > canvas.x && box.x + box.width < canvas.x + canvas.width;
+      return (
+        !!box &&
+        box.y > canvas.y &&
+        box.y + box.height < canvas.y + canvas.height &&
+        box.x > canvas.x &&
+        box.x + box.width < canvas.x + canvas.width
+      );
     }).toBe(true);
     await page.screenshot({ path: join(artifacts, 'finding-edge.png') });
     await page.keyboard.press('Delete');
@@ -196,9 +224,16 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const { page, errors } = await editor.open('?pack=/fixtures/invalid/settings-duplicate-day.json');
     await page.locator('.diagnostics button[data-code="settings/duplicate-day"]').click();
     const days = page.getByRole('group', { name: 'Send days' });
-    await poll(() => days.evaluate((g) => g.contains(document.activeElement) && document.activeElement instanceof HTMLInputElement)).toBe(true);
+    await poll(() => days.evaluate((g) => g.contains(document.activeElement) && document.activeElement instanceof HTMLInputElement)).toBe(
+      true,
+    );
     expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).toBe('checkbox');
-    expect(await page.getByRole('complementary', { name: 'Inspector' }).getByText(/lists Tuesday \(2\) twice/).isVisible()).toBe(true);
+    expect(
+      await page
+        .getByRole('complementary', { name: 'Inspector' })
+        .getByText(/lists Tuesday \(2\) twice/)
+        .isVisible(),
+    ).toBe(true);
     expect(errors).toEqual([]);
   });
 
@@ -207,7 +242,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // after a click unless asked to, and the author would not see where the finding went.
     for (const [fixture, code, control] of [
       ['schema-too-few', 'schema/too-few', (p: Page) => p.locator('.editor-pane').getByRole('button', { name: 'Add stage' })],
-      ['settings-duplicate-day', 'settings/duplicate-day', (p: Page) => p.getByRole('group', { name: 'Send days' }).getByRole('checkbox').first()],
+      [
+        'settings-duplicate-day',
+        'settings/duplicate-day',
+        (p: Page) => p.getByRole('group', { name: 'Send days' }).getByRole('checkbox').first(),
+      ],
     ] as const) {
       const { page, errors } = await editor.open(`?pack=/fixtures/invalid/${fixture}.json`);
       await page.locator(`.diagnostics button[data-code="${code}"]`).click();
@@ -221,7 +260,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
   });
 
   it("a clicked finding about an asset's byteSize or sha256 opens the asset and focuses the control showing it, beside its note", async () => {
-    for (const [fixture, code, label] of [['asset-size-mismatch', 'asset/size-mismatch', 'Byte size'], ['asset-sha256-mismatch', 'asset/sha256-mismatch', 'SHA-256']] as const) {
+    for (const [fixture, code, label] of [
+      ['asset-size-mismatch', 'asset/size-mismatch', 'Byte size'],
+      ['asset-sha256-mismatch', 'asset/sha256-mismatch', 'SHA-256'],
+    ] as const) {
       const { page, errors } = await editor.open(`?pack=/fixtures/invalid/${fixture}.json`);
       await page.locator(`.diagnostics button[data-code="${code}"]`).click();
       const field = page.locator('.editor-pane').getByLabel(label, { exact: true });

@@ -32,12 +32,17 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // Go to a template by its name.
     await search(page, 'welcome text');
-    await palette(page).getByRole('option', { name: /Welcome text/ }).click();
+    await palette(page)
+      .getByRole('option', { name: /Welcome text/ })
+      .click();
     await page.getByRole('heading', { name: 'Message template', exact: true }).waitFor();
     expect(await page.locator('.editor-pane').getByLabel('Name', { exact: true }).inputValue()).toBe('Welcome text');
 
     // A finding: the pack's name emptied, then found by its words; Enter focuses the field.
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     await page.locator('.editor-pane').getByLabel('Name', { exact: true }).fill('');
     await poll(() => page.getByTestId('error-count').textContent()).toBe('1 error');
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
@@ -83,7 +88,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await dialog.waitFor();
-    for (const does of ['Command palette', 'Undo', 'Add a block (the block palette)', 'Duplicate the selected blocks']) await dialog.getByText(does, { exact: false }).first().waitFor();
+    for (const does of ['Command palette', 'Undo', 'Add a block (the block palette)', 'Duplicate the selected blocks'])
+      await dialog.getByText(does, { exact: false }).first().waitFor();
     await page.screenshot({ path: join(artifacts, 'shortcuts.png') });
     await page.keyboard.press('Escape');
     await poll(() => dialog.count()).toBe(0);
@@ -180,8 +186,22 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => empty.count()).toBe(0);
 
     // A pack with nothing in it: the pack's form says to start with an automation.
-    await page.evaluate(() => (window as unknown as { __openPackText: (t: string, s: string) => void }).__openPackText(JSON.stringify({ format: 'service.setup-pack', schemaVersion: 2, packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', name: 'Empty', version: '1.0.0' }), 'empty.json'));
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page.evaluate(() =>
+      (window as unknown as { __openPackText: (t: string, s: string) => void }).__openPackText(
+        JSON.stringify({
+          format: 'service.setup-pack',
+          schemaVersion: 2,
+          packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12',
+          name: 'Empty',
+          version: '1.0.0',
+        }),
+        'empty.json',
+      ),
+    );
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     const first = page.getByRole('region', { name: 'This pack is empty' });
     await first.waitFor();
     await page.screenshot({ path: join(artifacts, 'empty-pack.png') });

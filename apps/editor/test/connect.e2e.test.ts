@@ -37,17 +37,74 @@ beforeAll(async () => {
   store = await openStore({ memory: true });
   const s = await serve([editor.url]);
   const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-  const ws = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Harbor Realty', slug: 'harbor' }) })).json();
-  const key = (await (await fetch(`${s.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['read_contacts', 'write_tags'] }) })).json()).secret;
+  const ws = await (
+    await fetch(`${s.base}/admin/workspaces`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Harbor Realty', slug: 'harbor' }),
+    })
+  ).json();
+  const key = (
+    await (
+      await fetch(`${s.base}/admin/workspaces/${ws.id}/api-keys`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ scopes: ['read_contacts', 'write_tags'] }),
+      })
+    ).json()
+  ).secret;
   api = { ...s, key };
   // A second workspace with a full_access key and the members the fixture's automations name.
-  const ws2 = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bayside Homes', slug: 'bayside' }) })).json();
-  for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${s.base}/admin/workspaces/${ws2.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `m${i}@example.test` }) });
-  full = { workspace: ws2.id, key: (await (await fetch(`${s.base}/admin/workspaces/${ws2.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret };
+  const ws2 = await (
+    await fetch(`${s.base}/admin/workspaces`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Bayside Homes', slug: 'bayside' }),
+    })
+  ).json();
+  for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries())
+    await fetch(`${s.base}/admin/workspaces/${ws2.id}/members`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name, email: `m${i}@example.test` }),
+    });
+  full = {
+    workspace: ws2.id,
+    key: (
+      await (
+        await fetch(`${s.base}/admin/workspaces/${ws2.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ scopes: ['full_access'] }),
+        })
+      ).json()
+    ).secret,
+  };
   // A third workspace for the reference pickers: the members, and a tag made by hand.
-  const ws3 = await (await fetch(`${s.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Cove Realty', slug: 'cove' }) })).json();
-  for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${s.base}/admin/workspaces/${ws3.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `c${i}@example.test` }) });
-  cove = { key: (await (await fetch(`${s.base}/admin/workspaces/${ws3.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret };
+  const ws3 = await (
+    await fetch(`${s.base}/admin/workspaces`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Cove Realty', slug: 'cove' }),
+    })
+  ).json();
+  for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries())
+    await fetch(`${s.base}/admin/workspaces/${ws3.id}/members`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name, email: `c${i}@example.test` }),
+    });
+  cove = {
+    key: (
+      await (
+        await fetch(`${s.base}/admin/workspaces/${ws3.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ scopes: ['full_access'] }),
+        })
+      ).json()
+    ).secret,
+  };
   await new WorkspaceClient({ baseUrl: s.base, apiKey: cove.key }).post('/v1/tags', { name: 'VIP client', color: '#f59e0b' });
   closed = await serve([]); // same workspace, but this server allows no other origin
   // The same store on a clock the rate-limit test turns back, so that a minute's window ends when it says.
@@ -67,13 +124,15 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15000, 
 async function openConnected(key: string, workspace: string, height = 900, base = api.base) {
   const context = await editor.browser.newContext({ viewport: { width: 1500, height } });
   const page = await context.newPage();
-  await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(base)}&key=${encodeURIComponent(key)}`);
+  await page.goto(
+    `${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json#workspace=${encodeURIComponent(base)}&key=${encodeURIComponent(key)}`,
+  );
   await poll(() => page.getByTestId('connect-button').textContent()).toContain(workspace);
   return { context, page };
 }
 
 describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped: ${missing})` : ''}`, () => {
-  it('connects with a key, shows the workspace and the key\'s scopes, keeps the key in the tab only, and says why when it cannot', async () => {
+  it("connects with a key, shows the workspace and the key's scopes, keeps the key in the tab only, and says why when it cannot", async () => {
     const context = await editor.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${editor.url}/?pack=/fixtures/valid/buyer-lead-starter.json`);
@@ -84,13 +143,17 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await dialog.getByLabel('Workspace base URL').fill(api.base);
     await dialog.getByLabel('API key').fill('sk_wrong');
     await dialog.getByRole('button', { name: 'Connect' }).click();
-    await poll(() => page.getByTestId('connect-status').textContent()).toMatch(new RegExp(`The workspace at ${api.base} refused this API key`));
+    await poll(() => page.getByTestId('connect-status').textContent()).toMatch(
+      new RegExp(`The workspace at ${api.base} refused this API key`),
+    );
 
     // A server that does not allow this origin: the browser blocks it; the editor says what to do.
     await dialog.getByLabel('Workspace base URL').fill(closed.base);
     await dialog.getByLabel('API key').fill(api.key);
     await dialog.getByRole('button', { name: 'Connect' }).click();
-    await poll(() => page.getByTestId('connect-status').textContent()).toContain(`Cannot reach ${closed.base}: the server is not running there, or it does not allow this editor's origin (${editor.url}). Start it with --cors-origin ${editor.url}`);
+    await poll(() => page.getByTestId('connect-status').textContent()).toContain(
+      `Cannot reach ${closed.base}: the server is not running there, or it does not allow this editor's origin (${editor.url}). Start it with --cors-origin ${editor.url}`,
+    );
 
     // The right server and key.
     await dialog.getByLabel('Workspace base URL').fill(api.base);
@@ -102,7 +165,11 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await page.screenshot({ path: join(editorRoot, 'test-results', 'connect.png') });
 
     // The key: in this tab's session, nowhere else (not localStorage, not the pack).
-    const stored = await page.evaluate(() => ({ session: sessionStorage.getItem('setup-pack.workspace-connection') ?? '', local: JSON.stringify({ ...localStorage }), pack: JSON.stringify((window as unknown as { __editor: { pack: unknown } }).__editor.pack) }));
+    const stored = await page.evaluate(() => ({
+      session: sessionStorage.getItem('setup-pack.workspace-connection') ?? '',
+      local: JSON.stringify({ ...localStorage }),
+      pack: JSON.stringify((window as unknown as { __editor: { pack: unknown } }).__editor.pack),
+    }));
     expect(JSON.parse(stored.session)).toEqual({ baseUrl: api.base, apiKey: api.key });
     expect(stored.local).not.toContain(api.key);
     expect(stored.pack).not.toContain(api.key);
@@ -127,7 +194,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
-  it('previews the plan with core\'s planner: all new, installs from the editor, then nothing to do, then a conflict when the workspace edits a template', async () => {
+  it("previews the plan with core's planner: all new, installs from the editor, then nothing to do, then a conflict when the workspace edits a template", async () => {
     const { context, page } = await openConnected(full.key, 'Bayside Homes');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
@@ -139,7 +206,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
 
     // Install from the editor (the installer the CLI uses); the plan then has nothing to do.
     await panel.getByRole('button', { name: 'Install', exact: true }).click();
-    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Bayside Homes: \d+ writes\. Open the automations as installed$/);
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(
+      /^Installed Buyer Lead Starter 1\.0\.0 into Bayside Homes: \d+ writes\. Open the automations as installed$/,
+    );
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^No changes\./);
     expect(await panel.getByRole('button', { name: 'Install', exact: true }).isDisabled()).toBe(true);
     // The workspace holds it, as the CLI would have installed it: a plan from Node agrees.
@@ -154,7 +223,10 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     // Open from the workspace: the installed pack comes back equal to the one installed.
     await panel.getByRole('button', { name: 'Open installed', exact: true }).click();
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('Bayside Homes: Buyer Lead Starter 1.0.0');
-    const opened = (await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as Record<string, unknown>;
+    const opened = (await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as Record<
+      string,
+      unknown
+    >;
     const { exportedAt: _at, ...exported } = opened;
     expect(canonicalize(exported)).toEqual(roundTripForm(pack));
 
@@ -167,17 +239,39 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
-  it('shows the plan\'s warnings apart from errors, in core\'s words: a stage removed by hand that an unchanged automation names; the item opens from the warning', async () => {
+  it("shows the plan's warnings apart from errors, in core's words: a stage removed by hand that an unchanged automation names; the item opens from the warning", async () => {
     // A workspace of its own: the starter pack installed from Node, then a stage removed by hand.
     const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Mesa Realty', slug: 'mesa' }) })).json();
-    await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Jordan Lee', email: 'm0@example.test' }) });
-    const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const ws = await (
+      await fetch(`${api.base}/admin/workspaces`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Mesa Realty', slug: 'mesa' }),
+      })
+    ).json();
+    await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'Jordan Lee', email: 'm0@example.test' }),
+    });
+    const key = (
+      await (
+        await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ scopes: ['full_access'] }),
+        })
+      ).json()
+    ).secret;
     const client = new WorkspaceClient({ baseUrl: api.base, apiKey: key });
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     await install(client, pack);
-    const buyers = (await client.listAll<{ id: string; name: string; stages: { id: string; name: string; type: string }[] }>('/v1/pipeline-details')).find((p) => p.name === 'Buyers')!;
-    await client.patch(`/v1/pipelines/${buyers.id}`, { stages: buyers.stages.filter((st) => st.name !== 'Showing homes').map(({ id, name, type }) => ({ id, name, type })) });
+    const buyers = (
+      await client.listAll<{ id: string; name: string; stages: { id: string; name: string; type: string }[] }>('/v1/pipeline-details')
+    ).find((p) => p.name === 'Buyers')!;
+    await client.patch(`/v1/pipelines/${buyers.id}`, {
+      stages: buyers.stages.filter((st) => st.name !== 'Showing homes').map(({ id, name, type }) => ({ id, name, type })),
+    });
     // What the planner says, from Node: the editor must show this, not a sentence of its own.
     const expected = (await planInstall(client, pack)).plan.warnings;
     expect(expected.map((w) => w.code)).toEqual(['plan/missing-stage']);
@@ -187,14 +281,18 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     const panel = page.getByRole('region', { name: 'Plan preview' });
     // Opening the panel reads the workspace and plans.
     // The plan goes through: no errors, its summary counts the warning.
-    await poll(() => panel.getByTestId('plan-summary').textContent()).toBe('No changes. 10 items up to date, 1 edited in the workspace kept. 1 warning.');
+    await poll(() => panel.getByTestId('plan-summary').textContent()).toBe(
+      'No changes. 10 items up to date, 1 edited in the workspace kept. 1 warning.',
+    );
     expect(await panel.getByTestId('plan-errors').count()).toBe(0);
     const warnings = panel.getByRole('list', { name: 'Warnings' });
     await poll(() => warnings.getByRole('listitem').count()).toBe(1);
     const item = warnings.getByRole('listitem').first();
     expect(await item.getAttribute('data-code')).toBe('plan/missing-stage');
     expect(await item.textContent()).toBe(`⚠ Warning: ${expected[0].message} Open Stage nurture`);
-    expect(expected[0].message).toContain('deal_stage showing used by nurture-by-stage: pipeline buyer-pipeline ("Buyers") has no such stage in the workspace');
+    expect(expected[0].message).toContain(
+      'deal_stage showing used by nurture-by-stage: pipeline buyer-pipeline ("Buyers") has no such stage in the workspace',
+    );
     // Told apart from an error at a glance: amber on its own box, where errors are red text.
     const look = await warnings.evaluate((el) => ({ color: getComputedStyle(el).color, background: getComputedStyle(el).backgroundColor }));
     expect(look).toEqual({ color: 'rgb(120, 53, 15)', background: 'rgb(255, 251, 235)' });
@@ -208,13 +306,32 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
-  it('previews and installs with prune as `setup-pack plan --prune` does: what would be removed, core\'s prune-kept warning, and Install removing it', async () => {
+  it("previews and installs with prune as `setup-pack plan --prune` does: what would be removed, core's prune-kept warning, and Install removing it", async () => {
     // A workspace with release 1.0.0 installed from Node; 1.1.0 drops the automation "Old reminder"
     // and the tag "Hot lead", which someone then edits in the workspace (an edited item is never pruned).
     const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Prune Realty', slug: 'prune' }) })).json();
-    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `p${i}@example.test` }) });
-    const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const ws = await (
+      await fetch(`${api.base}/admin/workspaces`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Prune Realty', slug: 'prune' }),
+      })
+    ).json();
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries())
+      await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name, email: `p${i}@example.test` }),
+      });
+    const key = (
+      await (
+        await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ scopes: ['full_access'] }),
+        })
+      ).json()
+    ).secret;
     const client = new WorkspaceClient({ baseUrl: api.base, apiKey: key });
     const release = (v: string) => JSON.parse(readFileSync(join(repoRoot, `fixtures/releases/buyer-lead-${v}.json`), 'utf8'));
     await install(client, release('1.0.0'), { holder: 'test' });
@@ -229,7 +346,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
 
     const context = await editor.browser.newContext({ viewport: { width: 1500, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${editor.url}/?pack=/fixtures/releases/buyer-lead-1.1.0.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(key)}`);
+    await page.goto(
+      `${editor.url}/?pack=/fixtures/releases/buyer-lead-1.1.0.json#workspace=${encodeURIComponent(api.base)}&key=${encodeURIComponent(key)}`,
+    );
     await poll(() => page.getByTestId('connect-button').textContent()).toContain('Prune Realty');
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
@@ -254,7 +373,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
 
     // Install uses the choice the preview shows: the automation goes, the edited tag stays.
     await panel.getByRole('button', { name: 'Install', exact: true }).click();
-    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Buyer Lead Starter 1\.1\.0 into Prune Realty: \d+ writes\./);
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(
+      /^Installed Buyer Lead Starter 1\.1\.0 into Prune Realty: \d+ writes\./,
+    );
     const automations = (await client.listAll<{ name: string }>('/v1/automations')).map((a) => a.name);
     expect(automations).not.toContain('Old reminder');
     expect(automations).toContain('Deal won thank-you');
@@ -263,30 +384,51 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
-  it('says while an install waits for the workspace\'s rate limit, then finishes it', async () => {
+  it("says while an install waits for the workspace's rate limit, then finishes it", async () => {
     // A workspace whose key may send 20 requests a minute: installing the starter pack takes
     // 24, so the install overruns one window and is refused (429, Retry-After) until the next,
     // where its last requests and the plan's refresh after it (about 12) fit. The server's clock
     // is turned back to 52 s into a minute no request of this workspace fell in, so that window
     // ends 8 s after the install starts.
     const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-    const ws = await (await fetch(`${skewed.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Slow Realty', slug: 'slow', rate_limit_per_minute: 20 }) })).json();
-    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${skewed.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `s${i}@example.test` }) });
-    const key = (await (await fetch(`${skewed.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const ws = await (
+      await fetch(`${skewed.base}/admin/workspaces`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Slow Realty', slug: 'slow', rate_limit_per_minute: 20 }),
+      })
+    ).json();
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries())
+      await fetch(`${skewed.base}/admin/workspaces/${ws.id}/members`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name, email: `s${i}@example.test` }),
+      });
+    const key = (
+      await (
+        await fetch(`${skewed.base}/admin/workspaces/${ws.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ scopes: ['full_access'] }),
+        })
+      ).json()
+    ).secret;
     const { context, page } = await openConnected(key, 'Slow Realty', 900, skewed.base);
     await page.getByTestId('plan-button').click();
     const panel = page.getByRole('region', { name: 'Plan preview' });
     // Opening the panel reads the workspace and plans.
     await poll(() => panel.getByTestId('plan-summary').textContent()).toMatch(/^Plan: \d+ to create, 0 to update/);
     const now = Date.now();
-    skewMs = 120_000 + ((now % 60_000) - 52_000 + 60_000) % 60_000;
+    skewMs = 120_000 + (((now % 60_000) - 52_000 + 60_000) % 60_000);
     const waiting = panel.getByTestId('workspace-waiting');
     try {
       await panel.getByRole('button', { name: 'Install', exact: true }).click();
       await poll(() => waiting.textContent()).toMatch(/^Waiting \d+ s as the workspace asked \(429, Retry-After\)…$/);
       expect(await panel.getByTestId('install-progress').textContent()).toMatch(/^Installing… \d+ of \d+: /);
       await page.screenshot({ path: join(editorRoot, 'test-results', 'install-waiting.png') });
-      await expect.poll(() => panel.getByTestId('install-summary').textContent(), { timeout: 30_000, interval: 100 }).toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Slow Realty: \d+ writes\./);
+      await expect
+        .poll(() => panel.getByTestId('install-summary').textContent(), { timeout: 30_000, interval: 100 })
+        .toMatch(/^Installed Buyer Lead Starter 1\.0\.0 into Slow Realty: \d+ writes\./);
       // The wait is over: its line goes.
       await poll(() => waiting.count()).toBe(0);
     } finally {
@@ -295,7 +437,7 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await context.close();
   }, 120_000);
 
-  it('picks a real tag from the workspace in a block\'s config: marked bound by name, as the plan binds it; other references marked creatable or unresolved', async () => {
+  it("picks a real tag from the workspace in a block's config: marked bound by name, as the plan binds it; other references marked creatable or unresolved", async () => {
     const { context, page } = await openConnected(cove.key, 'Cove Realty', 950);
     await page.locator('[data-testid="node-tag"]').click();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
@@ -303,7 +445,10 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await inspector.getByRole('button', { name: 'Choose Tag' }).click();
     const picker = inspector.getByRole('dialog', { name: 'Choose Tag' });
     await poll(() => picker.getByRole('list', { name: 'In Cove Realty' }).getByRole('button').allTextContents()).toEqual(['VIP client']);
-    expect(await picker.getByRole('list', { name: 'In this pack' }).getByRole('button').allTextContents()).toEqual(['Buyer lead tag-buyer-lead', 'Hot lead tag-hot']);
+    expect(await picker.getByRole('list', { name: 'In this pack' }).getByRole('button').allTextContents()).toEqual([
+      'Buyer lead tag-buyer-lead',
+      'Hot lead tag-hot',
+    ]);
     await picker.getByRole('searchbox', { name: 'Search tags' }).fill('vip');
     expect(await picker.getByRole('list', { name: 'In this pack' }).count()).toBe(0);
     await page.screenshot({ path: join(editorRoot, 'test-results', 'ref-picker.png') });
@@ -312,7 +457,12 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     // The block writes the id export would derive, listed with the name it binds by.
     await poll(() => inspector.getByLabel('Tag *').inputValue()).toBe('tag-vip-client');
     await poll(() => inspector.locator('.ref-mark').first().textContent()).toBe('✓ VIP client in Cove Realty, matched by name.');
-    const doc = async () => ((await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as { automations: { document: { references: unknown[] } }[] }).automations[0].document;
+    const doc = async () =>
+      (
+        (await page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack)) as {
+          automations: { document: { references: unknown[] } }[];
+        }
+      ).automations[0].document;
     await poll(async () => (await doc()).references).toContainEqual({ type: 'tag', id: 'tag-vip-client', name: 'VIP client' });
     expect((await doc()).references).not.toContainEqual(expect.objectContaining({ id: 'tag-buyer-lead' }));
 
@@ -337,7 +487,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await page.screenshot({ path: join(editorRoot, 'test-results', 'ref-marks.png') });
     await page.locator('[data-testid="node-task"]').click();
     await inspector.getByRole('textbox', { name: 'Assignee' }).fill('usr_ghost');
-    await poll(() => inspector.locator('.ref-mark[data-mark="unresolved"]').textContent()).toBe('✗ usr_ghost has no name to find it by in Cove Realty: choose the user it means.');
+    await poll(() => inspector.locator('.ref-mark[data-mark="unresolved"]').textContent()).toBe(
+      '✗ usr_ghost has no name to find it by in Cove Realty: choose the user it means.',
+    );
     // A reference with no name is an error of the pack (reference/missing-name); named, it is one
     // the plan cannot bind. The plan says so as the editor fixes it — the reference's mark and the
     // automation that uses it, to open — not with the command line's --bind.
@@ -347,7 +499,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     await page.getByTestId('plan-button').click();
     await poll(() => panel.getByTestId('plan-summary').textContent()).toBe('The plan failed:');
     const problem = panel.locator('.plan-errors li', { hasText: 'usr_ghost' });
-    await poll(() => problem.locator('.ref-mark').textContent()).toBe('✗ No user named “Ghost Writer” in Cove Realty: choose one, or the install stops here.');
+    await poll(() => problem.locator('.ref-mark').textContent()).toBe(
+      '✗ No user named “Ghost Writer” in Cove Realty: choose one, or the install stops here.',
+    );
     expect(await panel.locator('.plan-errors').textContent()).not.toContain('--bind');
     // The task's form is open; the button brings the automation's, with its references.
     await problem.getByRole('button', { name: 'New lead welcome' }).click();
@@ -368,11 +522,32 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     // installs, plans and a snapshot can pass the default 120 requests a minute on a loaded machine,
     // and waiting for the next window is another test's subject: this workspace allows more.
     const admin = { authorization: 'Bearer adm', 'content-type': 'application/json' };
-    const ws = await (await fetch(`${api.base}/admin/workspaces`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Dune Realty', slug: 'dune', rate_limit_per_minute: 2000 }) })).json();
-    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, { method: 'POST', headers: admin, body: JSON.stringify({ name, email: `d${i}@example.test` }) });
-    const key = (await (await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['full_access'] }) })).json()).secret;
+    const ws = await (
+      await fetch(`${api.base}/admin/workspaces`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name: 'Dune Realty', slug: 'dune', rate_limit_per_minute: 2000 }),
+      })
+    ).json();
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries())
+      await fetch(`${api.base}/admin/workspaces/${ws.id}/members`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ name, email: `d${i}@example.test` }),
+      });
+    const key = (
+      await (
+        await fetch(`${api.base}/admin/workspaces/${ws.id}/api-keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ scopes: ['full_access'] }),
+        })
+      ).json()
+    ).secret;
     const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
-    expect((await install(new WorkspaceClient({ baseUrl: api.base, apiKey: key }), starter, { holder: 'test' })).written).toBeGreaterThan(0);
+    expect((await install(new WorkspaceClient({ baseUrl: api.base, apiKey: key }), starter, { holder: 'test' })).written).toBeGreaterThan(
+      0,
+    );
 
     const { context, page } = await openConnected(key, 'Dune Realty');
     page.on('dialog', (d) => void d.accept());
@@ -397,7 +572,9 @@ describe.skipIf(missing)(`editor connected to a workspace${missing ? ` (skipped:
     expect(await panel.getByTestId('not-installed').textContent()).toBe('Listing Marketing is not installed in Dune Realty.');
     // Installing it (its first install) reads its ledger from the list too.
     await panel.getByRole('button', { name: 'Install', exact: true }).click();
-    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(/^Installed Listing Marketing [\d.]+ into Dune Realty: \d+ writes\./);
+    await poll(() => panel.getByTestId('install-summary').textContent()).toMatch(
+      /^Installed Listing Marketing [\d.]+ into Dune Realty: \d+ writes\./,
+    );
     expect(failedLoads).toEqual([]);
 
     // Open workspace snapshot: a pack of its own id, never planned against the last read.

@@ -21,15 +21,42 @@ function noisyPack(name: string, count: number, at: (i: number) => { x: number; 
     const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
     const edges: unknown[] = [];
     for (let i = 1; i < 200; i++) {
-      nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: at(i) });
+      nodes.push({
+        id: `n${i}`,
+        kind: 'action.add_note',
+        config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i },
+        position: at(i),
+      });
       edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
     }
-    return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+    return {
+      key: `a${a}`,
+      document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } },
+    };
   });
-  return { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name, version: '1.0.0', automations };
+  return {
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+    name,
+    version: '1.0.0',
+    automations,
+  };
 }
 const errorCount = (page: Page) => page.getByTestId('error-count');
-const packOf = (page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{ name?: string; automations: { document: { graph: { nodes: { id: string; kind: string; config?: Record<string, unknown> }[]; edges: { source: string; target: string; handle?: string }[] }; references: { type: string; id: string; name?: string }[] } }[] }>;
+const packOf = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<{
+    name?: string;
+    automations: {
+      document: {
+        graph: {
+          nodes: { id: string; kind: string; config?: Record<string, unknown> }[];
+          edges: { source: string; target: string; handle?: string }[];
+        };
+        references: { type: string; id: string; name?: string }[];
+      };
+    }[];
+  }>;
 
 describe.skipIf(editor.missing)(editor.title, () => {
   it('opens a fixture, edits the graph, follows diagnostics, undoes, exports a valid pack and restores on reload', async () => {
@@ -43,7 +70,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(await page.locator('[data-testid="node-start"]').getAttribute('class')).toContain('trigger');
     // Nothing connects into a trigger: it has no input handle.
     expect(await page.locator('.react-flow__node[data-id="start"] .react-flow__handle.target').count()).toBe(0);
-    expect(await page.locator('.react-flow__node[data-id="replied"] .react-flow__handle.source').evaluateAll((hs) => hs.map((h) => h.getAttribute('data-handleid')))).toEqual(['true', 'false']);
+    expect(
+      await page
+        .locator('.react-flow__node[data-id="replied"] .react-flow__handle.source')
+        .evaluateAll((hs) => hs.map((h) => h.getAttribute('data-handleid'))),
+    ).toEqual(['true', 'false']);
     expect(await page.locator('.react-flow__edge-text').allTextContents()).toEqual(expect.arrayContaining(['true', 'false']));
     expect(await page.locator('.react-flow__minimap').count()).toBe(1);
     expect(await page.getByRole('navigation', { name: 'Pack items' }).getByLabel('3 Automations').count()).toBe(1);
@@ -53,12 +84,23 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.getByRole('button', { name: 'Add block' }).click();
     // The palette is grouped by category; a search leaves only the groups with a match.
     const blockList = page.getByRole('listbox', { name: 'Blocks' });
-    for (const group of ['Triggers', 'Actions', 'Controls']) expect(await blockList.getByRole('group', { name: group }).count(), group).toBe(1);
-    expect(await blockList.getByRole('group', { name: 'Controls' }).getByRole('option', { name: /If \/ else/i }).count()).toBe(1);
+    for (const group of ['Triggers', 'Actions', 'Controls'])
+      expect(await blockList.getByRole('group', { name: group }).count(), group).toBe(1);
+    expect(
+      await blockList
+        .getByRole('group', { name: 'Controls' })
+        .getByRole('option', { name: /If \/ else/i })
+        .count(),
+    ).toBe(1);
     await page.screenshot({ path: join(artifacts, 'palette.png') });
     await page.getByLabel('Search blocks').fill('add tag');
     expect(await blockList.getByRole('group').count()).toBe(1);
-    expect(await blockList.getByRole('group', { name: 'Actions' }).getByRole('option', { name: /Add tag/ }).count()).toBe(1);
+    expect(
+      await blockList
+        .getByRole('group', { name: 'Actions' })
+        .getByRole('option', { name: /Add tag/ })
+        .count(),
+    ).toBe(1);
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="node-add_tag"]').waitFor();
     // "/" opens the palette with its search field focused; Escape closes it.
@@ -78,13 +120,19 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // A connection that would make a cycle is refused; a valid one is made.
     await dragConnect(page, 'email', 'add_tag');
-    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'email' && e.target === 'add_tag')).toBe(true);
+    await poll(async () =>
+      (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'email' && e.target === 'add_tag'),
+    ).toBe(true);
     const edgeCount = (await packOf(page)).automations[0]!.document.graph.edges.length;
     // Over a block that would close a cycle, the line and the handle show it, and say why (core's reason).
     await dragConnect(page, 'add_tag', 'tag', async () => {
       await poll(() => page.locator('.react-flow__connection.invalid').count()).toBe(1);
-      await poll(() => page.getByRole('status').filter({ hasText: "Can't connect" }).textContent()).toMatch(/would create a cycle add_tag → tag → .* → add_tag/);
-      expect(await page.locator('.react-flow__connection.invalid .react-flow__connection-path').evaluate((p) => getComputedStyle(p).stroke)).toBe('rgb(220, 38, 38)');
+      await poll(() => page.getByRole('status').filter({ hasText: "Can't connect" }).textContent()).toMatch(
+        /would create a cycle add_tag → tag → .* → add_tag/,
+      );
+      expect(
+        await page.locator('.react-flow__connection.invalid .react-flow__connection-path').evaluate((p) => getComputedStyle(p).stroke),
+      ).toBe('rgb(220, 38, 38)');
       await page.screenshot({ path: join(artifacts, 'invalid-connection.png') });
     });
     await poll(() => page.getByRole('status').filter({ hasText: 'Not connected:' }).count()).toBe(1);
@@ -141,13 +189,25 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it('drags a block: the pack hears of it once, on drop (one undo step, position saved, then autosaved)', async () => {
     const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json');
     await page.locator('[data-testid="node-task"]').waitFor();
-    type Win = { __editor: { pack: { automations: { document: { graph: { nodes: { id: string; position?: { x: number; y: number } }[] } } }[] }; getState(): { history: { past: unknown[] } }; dirty: boolean } };
-    const state = () => page.evaluate(() => {
-      const ed = (window as unknown as Win).__editor;
-      return { steps: ed.getState().history.past.length, pos: ed.pack.automations[0]!.document.graph.nodes.find((n) => n.id === 'task')!.position };
-    });
+    type Win = {
+      __editor: {
+        pack: { automations: { document: { graph: { nodes: { id: string; position?: { x: number; y: number } }[] } } }[] };
+        getState(): { history: { past: unknown[] } };
+        dirty: boolean;
+      };
+    };
+    const state = () =>
+      page.evaluate(() => {
+        const ed = (window as unknown as Win).__editor;
+        return {
+          steps: ed.getState().history.past.length,
+          pos: ed.pack.automations[0]!.document.graph.nodes.find((n) => n.id === 'task')!.position,
+        };
+      });
     const start = await state();
-    const zoom = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a);
+    const zoom = await page.evaluate(
+      () => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__viewport')!).transform).a,
+    );
     const b = (await page.locator('.react-flow__node[data-id="task"] .label').boundingBox())!;
     await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
     await page.mouse.down();
@@ -163,7 +223,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(async () => (await state()).steps).toBe(start.steps + 1);
     const after = await state();
     // Saved where it was dropped: the position the canvas shows (React Flow's translate), rounded.
-    const shown = await page.evaluate(() => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__node[data-id="task"]')!).transform));
+    const shown = await page.evaluate(
+      () => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.react-flow__node[data-id="task"]')!).transform),
+    );
     expect(after.pos).toEqual({ x: Math.round(shown.e), y: Math.round(shown.f) });
     expect(after.pos!.x - start.pos!.x).toBeGreaterThan(80 / zoom);
     expect(after.pos!.y - start.pos!.y).toBeGreaterThan(50 / zoom);
@@ -199,7 +261,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.locator('.react-flow__node').first().waitFor();
     await page.keyboard.press('Control+v');
     await page.locator('[data-testid="node-wait"]').waitFor();
-    expect((await packOf(page)).automations[1]!.document.graph.nodes.find((n) => n.id === 'wait')).toMatchObject({ kind: 'control.wait', config: { duration: 1, unit: 'days' } });
+    expect((await packOf(page)).automations[1]!.document.graph.nodes.find((n) => n.id === 'wait')).toMatchObject({
+      kind: 'control.wait',
+      config: { duration: 1, unit: 'days' },
+    });
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
     await page.locator('[data-testid="node-start"]').waitFor();
 
@@ -220,7 +285,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.getByLabel('Search blocks').fill('notify');
     await page.keyboard.press('Enter');
     await page.locator('[data-testid="node-notify"]').waitFor();
-    await poll(async () => (await packOf(page)).automations[1]!.document.graph.edges.some((e) => e.source === 'ai' && e.handle === 'never' && e.target === 'notify')).toBe(true);
+    await poll(async () =>
+      (await packOf(page)).automations[1]!.document.graph.edges.some(
+        (e) => e.source === 'ai' && e.handle === 'never' && e.target === 'notify',
+      ),
+    ).toBe(true);
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="automations/new-lead-welcome"]').click();
     await page.locator('[data-testid="node-start"]').waitFor();
 
@@ -250,12 +319,22 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => page.locator('.react-flow__node.selected').count()).toBe(1);
 
     // Shift+arrows nudge the selected block, saved into the pack.
-    const before = (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number; y: number } };
+    const before = (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as {
+      position: { x: number; y: number };
+    };
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('Shift+ArrowRight');
-    await poll(async () => ((await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number } }).position.x).toBe(before.position.x + 20);
+    await poll(
+      async () =>
+        ((await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number } })
+          .position.x,
+    ).toBe(before.position.x + 20);
     await page.keyboard.press('Control+z');
-    await poll(async () => ((await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number } }).position.x).toBe(before.position.x);
+    await poll(
+      async () =>
+        ((await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { position: { x: number } })
+          .position.x,
+    ).toBe(before.position.x);
 
     // Renaming a block keeps it selected and rewrites its edges.
     await page.keyboard.press('ArrowUp');
@@ -270,7 +349,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => page.getByRole('button', { name: 'Rename' }).isEnabled()).toBe(true);
     await page.getByRole('button', { name: 'Rename' }).click();
     await poll(() => page.locator('.react-flow__node.selected').getAttribute('data-id')).toBe('tag_lead');
-    expect((await packOf(page)).automations[0]!.document.graph.edges.filter((e) => e.source === 'tag_lead' || e.target === 'tag_lead')).toHaveLength(2);
+    expect(
+      (await packOf(page)).automations[0]!.document.graph.edges.filter((e) => e.source === 'tag_lead' || e.target === 'tag_lead'),
+    ).toHaveLength(2);
     await page.keyboard.press('Control+z');
     await page.locator('[data-testid="node-tag"]').click();
 
@@ -284,9 +365,13 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.mouse.down();
     await page.mouse.move(tb.x + tb.width / 2, tb.y + tb.height / 2, { steps: 10 });
     await page.mouse.up();
-    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.find((e) => (e as unknown as { id: string }).id === 'e6')).toMatchObject({ source: 'replied', target: 'task', handle: 'false' });
+    await poll(async () =>
+      (await packOf(page)).automations[0]!.document.graph.edges.find((e) => (e as unknown as { id: string }).id === 'e6'),
+    ).toMatchObject({ source: 'replied', target: 'task', handle: 'false' });
     await page.keyboard.press('Control+z');
-    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.find((e) => (e as unknown as { id: string }).id === 'e6')).toMatchObject({ target: 'email' });
+    await poll(async () =>
+      (await packOf(page)).automations[0]!.document.graph.edges.find((e) => (e as unknown as { id: string }).id === 'e6'),
+    ).toMatchObject({ target: 'email' });
     await page.locator('[data-testid="node-tag"]').click();
 
     // Delete removes the selected block (and undo brings it back).
@@ -300,10 +385,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it("keeps the keyboard's focus on the canvas after Delete or Cut: on the block that took the deleted one's place (the arrow keys go on from there), on a deleted edge's source, on + Add block when no block is left", async () => {
     const { page, errors } = await editor.open();
     /** The canvas block the focus is on (its canvas id), else what it is on instead. */
-    const active = () => page.evaluate(() => {
-      const a = document.activeElement;
-      return a?.matches('.react-flow__node') ? `block ${a.getAttribute('data-id')}` : (a?.getAttribute('aria-label') ?? a?.tagName);
-    });
+    const active = () =>
+      page.evaluate(() => {
+        const a = document.activeElement;
+        return a?.matches('.react-flow__node') ? `block ${a.getAttribute('data-id')}` : (a?.getAttribute('aria-label') ?? a?.tagName);
+      });
     const selected = () => page.locator('.react-flow__node.selected').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id')));
     const nodeIds = async () => (await packOf(page)).automations[0]!.document.graph.nodes.map((n) => n.id);
 
@@ -311,7 +397,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.locator('.react-flow__edge[aria-label="Connection start next to tag"] .react-flow__edge-interaction').dispatchEvent('click');
     await poll(() => page.locator('.react-flow__edge.selected').getAttribute('aria-label')).toBe('Connection start next to tag');
     await page.keyboard.press('Delete');
-    await poll(async () => (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'start' && e.target === 'tag')).toBe(false);
+    await poll(async () =>
+      (await packOf(page)).automations[0]!.document.graph.edges.some((e) => e.source === 'start' && e.target === 'tag'),
+    ).toBe(false);
     await poll(active).toBe('block start');
     await poll(selected).toEqual(['start']);
 
@@ -365,7 +453,12 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await a.page.locator('[data-testid="node-wait"]').click();
     await a.page.keyboard.press('Control+c');
     const copied = JSON.parse(await a.page.evaluate(() => navigator.clipboard.readText()));
-    expect(copied).toMatchObject({ format: 'service.setup-pack-blocks', version: 1, nodes: [{ id: 'wait', kind: 'control.wait' }], edges: [] });
+    expect(copied).toMatchObject({
+      format: 'service.setup-pack-blocks',
+      version: 1,
+      nodes: [{ id: 'wait', kind: 'control.wait' }],
+      edges: [],
+    });
 
     const b = await editor.page('?pack=/fixtures/valid/listing-marketing.json', { context: a.context });
     await b.page.locator('[data-testid="node-match"]').waitFor();
@@ -379,12 +472,17 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // Blocks whose text says what the editor would not keep as written (1e-400 reads as 0) are not
     // pasted: the notice says why, in core's words, and the pack stays as it was.
-    const tiny = JSON.stringify({ ...copied, nodes: [{ ...copied.nodes[0], id: 'tiny' }] }, null, 2).replace('"duration": 1', '"duration": 1e-400');
+    const tiny = JSON.stringify({ ...copied, nodes: [{ ...copied.nodes[0], id: 'tiny' }] }, null, 2).replace(
+      '"duration": 1',
+      '"duration": 1e-400',
+    );
     expect(tiny).toContain('1e-400');
     await b.page.evaluate((t) => navigator.clipboard.writeText(t), tiny);
     await b.page.locator('[data-testid="node-note"]').click();
     await b.page.keyboard.press('Control+v');
-    await poll(() => b.page.locator('.notice').textContent()).toMatch(/^Not pasted: the copied text says what the editor cannot keep as written: line \d+: nodes\[0\]\.config\.duration is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/);
+    await poll(() => b.page.locator('.notice').textContent()).toMatch(
+      /^Not pasted: the copied text says what the editor cannot keep as written: line \d+: nodes\[0\]\.config\.duration is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/,
+    );
     expect(await b.page.locator('[data-testid="node-tiny"]').count()).toBe(0);
     expect((await packOf(b.page)).automations[0]!.document.graph.nodes).toHaveLength(before + 1);
 
@@ -402,15 +500,35 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // A JSON file that is not a pack has no schema version, and the pack form does not invent one.
     // A file in UTF-16 (what Windows PowerShell 5 writes) is refused with its encoding named, and the pack on screen stays.
     const shown = await page.locator('.toolbar .source').textContent();
-    await page.getByTestId('open-file').setInputFiles({ name: 'utf16.json', mimeType: 'application/json', buffer: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"hello": "world"}\n', 'utf16le')]) });
-    await poll(() => page.locator('.notice').textContent()).toBe('Cannot open utf16.json: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({
+        name: 'utf16.json',
+        mimeType: 'application/json',
+        buffer: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"hello": "world"}\n', 'utf16le')]),
+      });
+    await poll(() => page.locator('.notice').textContent()).toBe(
+      'Cannot open utf16.json: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8',
+    );
     expect(await page.locator('.toolbar .source').textContent()).toBe(shown);
-    await page.getByTestId('open-file').setInputFiles({ name: 'not-a-pack.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}\n') });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({ name: 'not-a-pack.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": "world"}\n') });
     await poll(() => page.locator('.toolbar .source').textContent()).toBe('not-a-pack.json');
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     expect(await page.getByLabel('Schema version').inputValue()).toBe('');
-    expect(await page.getByLabel('Schema version').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('(not set)');
-    for (const file of ['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json']) {
+    expect(await page.getByLabel('Schema version').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe(
+      '(not set)',
+    );
+    for (const file of [
+      'valid/buyer-lead-starter.json',
+      'valid/listing-marketing.json',
+      'releases/buyer-lead-1.0.0.json',
+      'releases/buyer-lead-1.1.0.json',
+    ]) {
       const original = readFileSync(join(repoRoot, 'fixtures', file), 'utf8');
       await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures', file));
       await poll(() => page.locator('.toolbar .source').textContent()).toBe(file.split('/')[1]);
@@ -419,10 +537,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     }
     // The untouched pack is autosaved as its text alone, and a reload restores it: still byte-identical.
     type Drafts = { __drafts: { load(): Promise<{ source?: string; pack?: unknown; originText?: string } | undefined> } };
-    const saved = () => page.evaluate(async () => {
-      const d = await (window as unknown as Drafts).__drafts.load();
-      return d && { source: d.source, hasPack: d.pack !== undefined, textLength: d.originText?.length };
-    });
+    const saved = () =>
+      page.evaluate(async () => {
+        const d = await (window as unknown as Drafts).__drafts.load();
+        return d && { source: d.source, hasPack: d.pack !== undefined, textLength: d.originText?.length };
+      });
     const last = readFileSync(join(repoRoot, 'fixtures/releases/buyer-lead-1.1.0.json'), 'utf8');
     await poll(saved).toEqual({ source: 'buyer-lead-1.1.0.json', hasPack: false, textLength: last.length });
     await page.reload();
@@ -442,7 +561,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.locator('[data-testid="node-start"]').waitFor();
 
     // Exporting a pack with errors asks first.
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     await page.locator('.editor-pane [data-path="name"]').fill('');
     await poll(() => errorCount(page).textContent()).toBe('1 error');
     const asked = dialogs.length;
@@ -457,7 +579,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
     await poll(() => page.locator('.toolbar .source').textContent()).toMatch(/listing-marketing/);
     const nav = page.getByRole('navigation', { name: 'Pack items' });
-    expect(await nav.locator('[data-item^="assets/"]').count()).toBe((JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8')).assets as unknown[]).length);
+    expect(await nav.locator('[data-item^="assets/"]').count()).toBe(
+      (JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json'), 'utf8')).assets as unknown[]).length,
+    );
     await nav.locator('[data-item^="assets/"]').first().click();
     expect(await page.getByRole('img', { name: /Preview of/ }).count()).toBe(1);
     // Replacing the file recomputes byteSize and sha256.
@@ -483,7 +607,14 @@ describe.skipIf(editor.missing)(editor.title, () => {
     if (!(await settings.getByLabel('Daily send limit').count())) await settings.getByLabel('Delivery settings').check();
     await settings.getByLabel('Daily send limit').fill('250');
     await settings.getByLabel('Send window start').fill('08:30');
-    await poll(() => page.evaluate(() => JSON.stringify((window as unknown as { __editor: { pack: { automations: { document: { settings: unknown } }[] } } }).__editor.pack.automations[0]!.document.settings))).toMatch(/"daily_send_limit":250.*"send_window_start":510|"send_window_start":510.*"daily_send_limit":250/);
+    await poll(() =>
+      page.evaluate(() =>
+        JSON.stringify(
+          (window as unknown as { __editor: { pack: { automations: { document: { settings: unknown } }[] } } }).__editor.pack
+            .automations[0]!.document.settings,
+        ),
+      ),
+    ).toMatch(/"daily_send_limit":250.*"send_window_start":510|"send_window_start":510.*"daily_send_limit":250/);
 
     // Compare the edited pack (as the new release) with a file: Old first, then New, then Compare.
     await page.getByRole('button', { name: 'Compare releases' }).click();
@@ -517,7 +648,13 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it("says in the compare view what changed in a smart list's filters: each condition by its place, in words, and a reorder as one", async () => {
     const starter = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     const list = starter.smartLists[0];
-    list.filters.root.children.push({ type: 'or', children: [{ type: 'condition', field: 'stage', operator: 'equals', value: 'stage-new' }, { type: 'condition', field: 'city', operator: 'equals', value: 'Paris' }] });
+    list.filters.root.children.push({
+      type: 'or',
+      children: [
+        { type: 'condition', field: 'stage', operator: 'equals', value: 'stage-new' },
+        { type: 'condition', field: 'city', operator: 'equals', value: 'Paris' },
+      ],
+    });
     const next = structuredClone(starter);
     const root = next.smartLists[0].filters.root;
     const [tag, , or] = root.children;
@@ -528,8 +665,12 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const { page, errors } = await editor.page('');
     await page.locator('.react-flow').waitFor();
     await page.getByRole('button', { name: 'Compare releases' }).click();
-    await page.getByLabel('Old release').setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(starter)) });
-    await page.getByLabel('New release').setInputFiles({ name: 'new.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(next)) });
+    await page
+      .getByLabel('Old release')
+      .setInputFiles({ name: 'old.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(starter)) });
+    await page
+      .getByLabel('New release')
+      .setInputFiles({ name: 'new.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(next)) });
     await poll(() => page.getByTestId('new-choice').textContent()).toBe('Chosen: new.json');
     await page.getByRole('button', { name: 'Compare', exact: true }).click();
     const item = page.getByRole('list', { name: 'Item changes' }).locator(`[data-item="smartLists/${list.key}"]`);
@@ -577,8 +718,12 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.locator('.react-flow').waitFor();
     const compare = async (oldPack: unknown, newPack: unknown, tag: string) => {
       await page.getByRole('button', { name: 'Compare releases' }).click();
-      await page.getByLabel('Old release').setInputFiles({ name: `old-${tag}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(oldPack)) });
-      await page.getByLabel('New release').setInputFiles({ name: `new-${tag}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(newPack)) });
+      await page
+        .getByLabel('Old release')
+        .setInputFiles({ name: `old-${tag}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(oldPack)) });
+      await page
+        .getByLabel('New release')
+        .setInputFiles({ name: `new-${tag}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(newPack)) });
       await poll(() => page.getByTestId('old-choice').textContent()).toBe(`Chosen: old-${tag}.json`);
       await poll(() => page.getByTestId('new-choice').textContent()).toBe(`Chosen: new-${tag}.json`);
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
@@ -595,7 +740,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // What core can only call removed is said to be perhaps one of them; nothing else is.
     const removed = page.locator('[data-item="automations/nurture-by-stage"]');
     expect(await removed.getAttribute('data-change')).toBe('removed');
-    expect(await removed.locator('.unpaired-note').textContent()).toBe('Perhaps one of the new release’s automations not compared (its key went wrong), not removed.');
+    expect(await removed.locator('.unpaired-note').textContent()).toBe(
+      'Perhaps one of the new release’s automations not compared (its key went wrong), not removed.',
+    );
     expect(await page.locator('[data-item="messageTemplates/tpl-welcome-sms"] .unpaired-note').count()).toBe(1);
     expect(await page.locator('.unpaired-note').count()).toBe(2);
     await page.screenshot({ path: join(artifacts, 'diff-unpaired.png') });
@@ -613,14 +760,19 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const pack = noisyPack('Many findings', 50, (i) => ({ x: 0, y: i * 120 }));
     const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
-    await page.getByTestId('open-file').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const summary = page.locator('.diagnostics summary');
     await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 19,900 infos$/);
     const list = page.getByRole('list', { name: 'Findings' });
     // Two groups of 9,950: two rows, however many findings.
     await poll(() => list.getByRole('listitem').count()).toBe(2);
     await expect(list.getByText('×9,950').count()).resolves.toBe(2);
-    await list.getByRole('button', { name: /Show all 9,950 findings like this/ }).first().click();
+    await list
+      .getByRole('button', { name: /Show all 9,950 findings like this/ })
+      .first()
+      .click();
     // Opened: the group lists its findings, but only the rows in view are in the page.
     await poll(() => list.getByRole('listitem').count()).toBeGreaterThan(5);
     expect(await list.getByRole('listitem').count()).toBeLessThan(60);
@@ -643,23 +795,38 @@ describe.skipIf(editor.missing)(editor.title, () => {
     node.config = { body: 'Step 1', ['evil\u202egnp.exe\u0007']: 1 };
     const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
-    await page.getByTestId('open-file').setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({ name: 'hostile.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const list = page.getByRole('list', { name: 'Findings' });
     const row = list.locator('.msg', { hasText: 'evil' }).first();
-    await poll(() => row.textContent()).toBe('config.evil\\u202egnp.exe\\u0007 of action.add_note node "n1" is not in our catalog; it is kept as it is.');
+    await poll(() => row.textContent()).toBe(
+      'config.evil\\u202egnp.exe\\u0007 of action.add_note node "n1" is not in our catalog; it is kept as it is.',
+    );
     expect(await list.evaluate((el) => /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/.test(el.textContent ?? ''))).toBe(false);
     expect(errors).toEqual([]);
   });
 
-  it('says on opening a file what its text says that the editor\'s copy cannot keep (a property said twice), and nothing for the next clean file', async () => {
-    const text = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8').replace('"name": "Buyer Lead Starter",', '"name": "Draft name", "name": "Buyer Lead Starter",');
+  it("says on opening a file what its text says that the editor's copy cannot keep (a property said twice), and nothing for the next clean file", async () => {
+    const text = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8').replace(
+      '"name": "Buyer Lead Starter",',
+      '"name": "Draft name", "name": "Buyer Lead Starter",',
+    );
     const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(text) });
     const banner = page.locator('.banner');
-    await poll(() => banner.textContent()).toContain('This file says what the editor cannot keep as written: line 6: The property "name" appears more than once in this object; only the last one counts.');
+    await poll(() => banner.textContent()).toContain(
+      'This file says what the editor cannot keep as written: line 6: The property "name" appears more than once in this object; only the last one counts.',
+    );
     expect((await packOf(page)).name).toBe('Buyer Lead Starter');
-    await page.getByTestId('open-file').setInputFiles({ name: 'clean.json', mimeType: 'application/json', buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({
+        name: 'clean.json',
+        mimeType: 'application/json',
+        buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')),
+      });
     await poll(() => page.locator('header .source').textContent()).toBe('clean.json');
     expect(await banner.count()).toBe(0);
     expect(errors).toEqual([]);
@@ -667,9 +834,16 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
   it('lists each number the editor reads otherwise than its file writes it (1e-400 as 0) at its place, and export writes them so only when asked', async () => {
     const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
-    const text = original.replace('"probability": 30', '"probability": 30.0000000000000000001').replace('"probability": 0,', '"probability": 1e-400,');
+    const text = original
+      .replace('"probability": 30', '"probability": 30.0000000000000000001')
+      .replace('"probability": 0,', '"probability": 1e-400,');
     expect(text).not.toBe(original);
-    const { page, errors, dialogs: asked, answers } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const {
+      page,
+      errors,
+      dialogs: asked,
+      answers,
+    } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     await page.goto(`${editor.url}/`);
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'numbers.json', mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -677,8 +851,12 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // Each number is a finding in the panel, in core's words (json/number-precision, as the CLI says it), at its place.
     const findings = page.getByRole('list', { name: 'Findings' });
-    const tiny = findings.getByRole('button', { name: /pipelines\[0\]\.stages\[4\]\.probability is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0/ });
-    const long = findings.getByRole('button', { name: /pipelines\[0\]\.stages\[1\]\.probability is the number 30\.0000000000000000001, with more digits than a JSON number keeps here .*; it reads as 30,/ });
+    const tiny = findings.getByRole('button', {
+      name: /pipelines\[0\]\.stages\[4\]\.probability is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0/,
+    });
+    const long = findings.getByRole('button', {
+      name: /pipelines\[0\]\.stages\[1\]\.probability is the number 30\.0000000000000000001, with more digits than a JSON number keeps here .*; it reads as 30,/,
+    });
     await poll(() => tiny.count()).toBe(1);
     await poll(() => long.count()).toBe(1);
     expect(await tiny.locator('code').textContent()).toBe('json/number-precision');
@@ -692,17 +870,22 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(asked).toEqual([]);
     // Kept as its text, the untouched pack's draft keeps the numbers too: a reload lists them again.
     type Drafts = { __drafts: { load(): Promise<{ originText?: string; numbers?: unknown[] } | undefined> } };
-    await poll(() => page.evaluate(async () => {
-      const d = await (window as unknown as Drafts).__drafts.load();
-      return d && { text: d.originText?.length, numbers: d.numbers?.length };
-    })).toEqual({ text: text.length, numbers: 2 });
+    await poll(() =>
+      page.evaluate(async () => {
+        const d = await (window as unknown as Drafts).__drafts.load();
+        return d && { text: d.originText?.length, numbers: d.numbers?.length };
+      }),
+    ).toEqual({ text: text.length, numbers: 2 });
     await page.reload();
     await poll(() => tiny.count()).toBe(1);
     expect(await long.count()).toBe(1);
 
     // Edited, it would be written as the editor reads it: export asks first, naming each number,
     // its place and what it would be written as; declined, nothing is written.
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     await page.locator('.editor-pane [data-path="name"]').fill('Buyer Lead Starter (edited)');
     answers.push(false);
     let downloads = 0;
@@ -755,7 +938,12 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const original = readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8');
     const text = original.replace('"name": "Showing homes",', '"name": "Touring homes",\n          "name": "Showing homes",');
     expect(text).not.toBe(original);
-    const { page, errors, dialogs: asked, answers } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const {
+      page,
+      errors,
+      dialogs: asked,
+      answers,
+    } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     let downloads = 0;
     page.on('download', () => downloads++);
     await page.goto(`${editor.url}/`);
@@ -765,7 +953,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
     // The property is a finding in the panel, in core's words (json/duplicate-key, as validating the text says it), at its place.
     const findings = page.getByRole('list', { name: 'Findings' });
-    const twice = findings.getByRole('button', { name: /The property "name" appears more than once in this object; only the last one counts\./ });
+    const twice = findings.getByRole('button', {
+      name: /The property "name" appears more than once in this object; only the last one counts\./,
+    });
     await poll(() => twice.count()).toBe(1);
     expect(await twice.locator('code').textContent()).toBe('json/duplicate-key');
     await twice.click();
@@ -778,13 +968,18 @@ describe.skipIf(editor.missing)(editor.title, () => {
     downloads = 0;
 
     // Edited, the earlier value would be dropped: export asks first, naming the property, where, and the lines; declined, nothing is written.
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     await page.locator('.editor-pane [data-path="name"]').fill('Buyer Lead Starter (edited)');
     answers.push(false);
     await page.getByRole('button', { name: 'Export pack' }).click();
     await poll(() => asked.length).toBe(1);
     expect(asked[0]!.type).toBe('confirm');
-    expect(asked[0]!.message).toContain('pipelines[0].stages[1].name (written 2 times): the last, at line 383, is written; the earlier, at line 382, is dropped');
+    expect(asked[0]!.message).toContain(
+      'pipelines[0].stages[1].name (written 2 times): the last, at line 383, is written; the earlier, at line 382, is dropped',
+    );
     await page.waitForTimeout(300);
     expect(downloads).toBe(0);
 
@@ -817,12 +1012,22 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it('keeps a finding of the opened file on its item when items before it are removed, and drops it with its item', async () => {
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     // A fourth automation whose second block has an object config too, where the third's would land by index.
-    pack.automations.push({ ...structuredClone(pack.automations[1]), key: 'nurture-copy', document: { ...structuredClone(pack.automations[1].document), name: 'Nurture copy' } });
+    pack.automations.push({
+      ...structuredClone(pack.automations[1]),
+      key: 'nurture-copy',
+      document: { ...structuredClone(pack.automations[1].document), name: 'Nurture copy' },
+    });
     // The third automation ("Old reminder") writes its notify block's config twice (an object), and a number a float does not keep.
     pack.automations[2].document.graph.nodes[1].config.weight = 'TINY';
-    const text = JSON.stringify(pack, null, 2).replace('"kind": "action.notify",', '"kind": "action.notify",\n              "config": { "message": "Earlier" },').replace('"TINY"', '1e-400');
+    const text = JSON.stringify(pack, null, 2)
+      .replace('"kind": "action.notify",', '"kind": "action.notify",\n              "config": { "message": "Earlier" },')
+      .replace('"TINY"', '1e-400');
     expect(text).toContain('"Earlier"');
-    const { page, errors, dialogs: asked } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
+    const {
+      page,
+      errors,
+      dialogs: asked,
+    } = await editor.page(undefined, { viewport: { width: 1200, height: 800 }, acceptDownloads: true });
     await page.goto(`${editor.url}/`);
     await page.locator('.react-flow').waitFor();
     await page.getByTestId('open-file').setInputFiles({ name: 'moved.json', mimeType: 'application/json', buffer: Buffer.from(text) });
@@ -832,7 +1037,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const tiny = findings.getByRole('button', { name: /is the number 1e-400, closer to 0/ });
     await poll(() => twice.count()).toBe(1);
     expect(await twice.locator('.help').textContent()).toBe('automations[2].document.graph.nodes[1].config');
-    expect(await tiny.locator('.msg').textContent()).toMatch(/^automations\[2\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/);
+    expect(await tiny.locator('.msg').textContent()).toMatch(
+      /^automations\[2\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/,
+    );
     const nav = page.getByRole('navigation', { name: 'Pack items' });
     const warnings = (key: string) => nav.locator(`[data-item="automations/${key}"] .badge.warning`).count();
     expect(await warnings('old-reminder')).toBe(1);
@@ -842,7 +1049,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await nav.locator('[data-item="automations/new-lead-welcome"]').click();
     await page.getByRole('button', { name: 'Remove New lead welcome' }).click();
     await poll(() => twice.locator('.help').textContent()).toBe('automations[1].document.graph.nodes[1].config');
-    await poll(() => tiny.locator('.msg').textContent()).toMatch(/^automations\[1\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/);
+    await poll(() => tiny.locator('.msg').textContent()).toMatch(
+      /^automations\[1\]\.document\.graph\.nodes\[1\]\.config\.weight is the number 1e-400/,
+    );
     await poll(() => warnings('old-reminder')).toBe(1);
     expect(await warnings('nurture-copy')).toBe(0);
     await page.screenshot({ path: join(artifacts, 'duplicate-follows-item.png') });
@@ -855,7 +1064,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(asked).toHaveLength(2);
     expect(asked[1]!.message).toContain('automations[1].document.graph.nodes[1].config (written 2 times)');
     expect(asked[1]!.message).toContain('1e-400 at automations[1].document.graph.nodes[1].config.weight will be written as 0');
-    expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).automations[1].document.graph.nodes[1].config).toEqual({ message: 'Check in with this lead.', weight: 0 });
+    expect(JSON.parse(readFileSync((await download.path())!, 'utf8')).automations[1].document.graph.nodes[1].config).toEqual({
+      message: 'Check in with this lead.',
+      weight: 0,
+    });
 
     // Its item removed, the findings go; Undo brings them back where they were.
     await page.getByRole('button', { name: 'Remove Old reminder' }).click();
@@ -873,20 +1085,33 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it('does not apply JSON typed or pasted into a field that says what the editor would not keep (1e-400 read as 0, a property written twice)', async () => {
     const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow__node').first().waitFor();
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     const brand = page.getByLabel('Brand (JSON)');
     const before = ((await packOf(page)) as { brand?: unknown }).brand;
     await brand.fill('{"accent": 1e-400}');
     const note = page.locator('.editor-pane .field-error');
-    await poll(() => note.allTextContents()).toContainEqual(expect.stringMatching(/Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/));
+    await poll(() => note.allTextContents()).toContainEqual(
+      expect.stringMatching(
+        /Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, .* Write 0 if that is what it means; else write it as a string, which keeps every digit\.$/,
+      ),
+    );
     expect(await brand.getAttribute('aria-invalid')).toBe('true');
     expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
     await brand.fill('{"accent": 1, "accent": 2}');
-    await poll(() => note.allTextContents()).toContainEqual(expect.stringContaining('The property "accent" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.'));
+    await poll(() => note.allTextContents()).toContainEqual(
+      expect.stringContaining(
+        'The property "accent" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.',
+      ),
+    );
     expect(((await packOf(page)) as { brand?: unknown }).brand).toEqual(before);
     // Written as meant, it is taken.
     await brand.fill('{"accent": 0}');
-    await poll(() => page.evaluate(() => (window as unknown as { __editor: { pack: { brand?: unknown } } }).__editor.pack.brand)).toEqual({ accent: 0 });
+    await poll(() => page.evaluate(() => (window as unknown as { __editor: { pack: { brand?: unknown } } }).__editor.pack.brand)).toEqual({
+      accent: 0,
+    });
     expect(await note.allTextContents()).not.toContainEqual(expect.stringMatching(/Not applied/));
     expect(errors).toEqual([]);
   });
@@ -895,13 +1120,35 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const { page, errors } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { acceptDownloads: true });
     await page.locator('.react-flow__node').first().waitFor();
     await poll(() => page.locator('.diagnostics summary').textContent()).not.toMatch(/checking/);
-    type Full = { automations: { document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } } }[]; pipelines: { stages: { probability?: unknown }[] }[]; smartLists: { filters: { root: { children: { value?: unknown }[] } } }[] };
+    type Full = {
+      automations: {
+        document: { settings: Record<string, unknown>; graph: { nodes: { id: string; config: Record<string, unknown> }[] } };
+      }[];
+      pipelines: { stages: { probability?: unknown }[] }[];
+      smartLists: { filters: { root: { children: { value?: unknown }[] } } }[];
+    };
     const full = () => packOf(page) as unknown as Promise<Full>;
     const refused = [
-      ['1e-400', 'json/number-precision', /is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, and would be installed and exported so\. Write 0 if that is what it means/],
-      ['1e400', 'json/number-range', /is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./],
-      ['9007199254740993', 'json/number-precision', /is the number 9007199254740993, with more digits than a JSON number keeps here \(a 64-bit float holds every integer only up to 2\^53, 9007199254740992\); it reads as 9007199254740992,/],
-      ['0.1000000000000000055511151231257827', 'json/number-precision', /is the number 0\.1000000000000000055511151231257827, with more digits .*; it reads as 0\.1,/],
+      [
+        '1e-400',
+        'json/number-precision',
+        /is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, and would be installed and exported so\. Write 0 if that is what it means/,
+      ],
+      [
+        '1e400',
+        'json/number-range',
+        /is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./,
+      ],
+      [
+        '9007199254740993',
+        'json/number-precision',
+        /is the number 9007199254740993, with more digits than a JSON number keeps here \(a 64-bit float holds every integer only up to 2\^53, 9007199254740992\); it reads as 9007199254740992,/,
+      ],
+      [
+        '0.1000000000000000055511151231257827',
+        'json/number-precision',
+        /is the number 0\.1000000000000000055511151231257827, with more digits .*; it reads as 0\.1,/,
+      ],
     ] as const;
     /** Types each refused number into `input`: the text stays, the note says why (core's words, tied to the input), and the pack is unchanged. */
     const refusesEach = async (input: ReturnType<Page['getByLabel']>, name: string) => {
@@ -992,7 +1239,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     graph.edges = graph.edges.filter((e) => e.source !== 'n0').slice(0, 2);
     const { page, errors } = await editor.page('', { viewport: { width: 1200, height: 800 } });
     await page.locator('.react-flow').waitFor();
-    await page.getByTestId('open-file').setInputFiles({ name: 'no-trigger.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({ name: 'no-trigger.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const about = page.getByRole('list', { name: 'Findings about this form' });
     await poll(() => about.textContent()).toContain('has no trigger, so it could never start');
     expect(await about.textContent()).toContain('graph/no-trigger');
@@ -1000,46 +1249,70 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
-  it('Fix applies core\'s fixes to the open pack as one undoable step: an edge written with sourceHandle then leaves through its branch', async () => {
+  it("Fix applies core's fixes to the open pack as one undoable step: an edge written with sourceHandle then leaves through its branch", async () => {
     const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
     const { handle, ...e5 } = pack.automations[0].document.graph.edges[4]; // control.if "replied" → "task" through "true"
     pack.automations[0].document.graph.edges[4] = { ...e5, sourceHandle: handle };
     const { page, errors } = await editor.page('');
     await page.locator('.react-flow').waitFor();
-    await page.getByTestId('open-file').setInputFiles({ name: 'source-handle.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack, null, 2)) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({ name: 'source-handle.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack, null, 2)) });
     const summary = page.locator('.diagnostics summary');
     const edge = page.locator('.react-flow__edge[data-id="e5"]');
     const fix = page.getByRole('button', { name: 'Fix', exact: true });
     // Unread, sourceHandle leaves the edge on "next", which control.if does not have: an error, and the info naming the field.
     await poll(() => summary.textContent()).toMatch(/^Diagnostics: 1 error, 0 warnings, 1 info/);
-    expect(await page.locator('.diagnostics button[data-code="graph/unknown-field"]').getAttribute('title')).toBe('Did you mean "handle"? setup-pack fix moves it there when the edge has none.');
+    expect(await page.locator('.diagnostics button[data-code="graph/unknown-field"]').getAttribute('title')).toBe(
+      'Did you mean "handle"? setup-pack fix moves it there when the edge has none.',
+    );
     expect(await edge.getAttribute('aria-label')).toBe('Connection replied next (not an output of this block) to task');
     // Drawn from the block's first output ("true"), it must not pass for that branch: dashed, and its label says so.
     expect(await edge.locator('.react-flow__edge-text').textContent()).toBe('next: not an output of this block');
     expect(await edge.locator('.react-flow__edge-path').evaluate((p) => getComputedStyle(p).strokeDasharray)).not.toBe('none');
     await poll(() => fix.count()).toBe(1);
-    expect(await fix.getAttribute('title')).toBe('What setup-pack fix would change:\nautomation "new-lead-welcome" edge "e5": sourceHandle "true" → handle');
+    expect(await fix.getAttribute('title')).toBe(
+      'What setup-pack fix would change:\nautomation "new-lead-welcome" edge "e5": sourceHandle "true" → handle',
+    );
     await page.screenshot({ path: join(artifacts, 'fix-offered.png') });
     await fix.click();
-    await poll(() => page.getByRole('status', { name: 'Fixed' }).textContent()).toContain('automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle');
+    await poll(() => page.getByRole('status', { name: 'Fixed' }).textContent()).toContain(
+      'automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle',
+    );
     await poll(() => summary.textContent()).toBe('Diagnostics: 0 errors, 0 warnings, 0 infos');
     await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied true to task');
     expect(await edge.locator('.react-flow__edge-path').evaluate((p) => getComputedStyle(p).strokeDasharray)).toBe('none');
-    expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', handle: 'true', target: 'task' });
+    expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({
+      id: 'e5',
+      source: 'replied',
+      handle: 'true',
+      target: 'task',
+    });
     expect(await fix.count()).toBe(0);
     expect(await page.locator('details.diagnostics').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true); // the click did not fold the panel
     await page.screenshot({ path: join(artifacts, 'fixed.png') });
     // One undo puts the edge back as it was written, and the offer with it.
     await page.getByRole('button', { name: 'Undo' }).click();
     await poll(() => summary.textContent()).toMatch(/^Diagnostics: 1 error, 0 warnings, 1 info/);
-    expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({ id: 'e5', source: 'replied', target: 'task', sourceHandle: 'true' });
+    expect((await packOf(page)).automations[0]!.document.graph.edges[4]).toEqual({
+      id: 'e5',
+      source: 'replied',
+      target: 'task',
+      sourceHandle: 'true',
+    });
     await poll(() => edge.getAttribute('aria-label')).toBe('Connection replied next (not an output of this block) to task');
     expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
     await poll(() => fix.count()).toBe(1);
     // The report of a fix is about its pack: opening another ends it, well before its 8 seconds.
     await fix.click();
     await poll(() => page.getByRole('status', { name: 'Fixed' }).count()).toBe(1);
-    await page.getByTestId('open-file').setInputFiles({ name: 'other.json', mimeType: 'application/json', buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({
+        name: 'other.json',
+        mimeType: 'application/json',
+        buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')),
+      });
     await poll(() => page.locator('header .source').textContent()).toBe('other.json');
     expect(await page.getByRole('status', { name: 'Fixed' }).count()).toBe(0);
     expect(errors).toEqual([]);
@@ -1049,10 +1322,19 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const pack = noisyPack('Typing beside findings', 10, (i) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 120 }));
     const { page, errors } = await editor.page('');
     await page.locator('.react-flow').waitFor();
-    await page.getByTestId('open-file').setInputFiles({ name: 'typing.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
+    await page
+      .getByTestId('open-file')
+      .setInputFiles({ name: 'typing.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(pack)) });
     const summary = page.locator('.diagnostics summary');
     await poll(() => summary.textContent()).toMatch(/0 errors, 0 warnings, 3,980 infos$/);
-    type Counts = { findingRows: number; findingIndex: number; findingsPlaced: number; sidebarRows: number; canvasNodes: number; findingsReceived: number };
+    type Counts = {
+      findingRows: number;
+      findingIndex: number;
+      findingsPlaced: number;
+      sidebarRows: number;
+      canvasNodes: number;
+      findingsReceived: number;
+    };
     const counts = () => page.evaluate(() => ({ ...(window as unknown as { __editorRenders: Counts }).__editorRenders }));
     const without = ({ sidebarRows: _, ...c }: Counts) => c;
     await page.locator('.react-flow__node[data-id="n1"] .block').click();
@@ -1099,7 +1381,13 @@ describe.skipIf(editor.missing)(editor.title, () => {
       await page.keyboard.press('Tab');
       const focused = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
-        return el?.getAttribute('aria-label') === 'Add block' ? 'add' : el?.closest('.react-flow__edge') ? 'edge' : el?.closest('.react-flow__node') ? 'node' : 'other';
+        return el?.getAttribute('aria-label') === 'Add block'
+          ? 'add'
+          : el?.closest('.react-flow__edge')
+            ? 'edge'
+            : el?.closest('.react-flow__node')
+              ? 'node'
+              : 'other';
       });
       if (focused === 'add') break;
       passed.push(focused);
@@ -1114,17 +1402,27 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => edge.getAttribute('class')).toContain('selected');
     await poll(stroke).toBe('rgb(37, 99, 235)');
     expect(before).not.toBe('rgb(37, 99, 235)');
-    expect(await page.locator('.react-flow__edge:not(.selected) .react-flow__edge-path').first().evaluate((p) => getComputedStyle(p).stroke)).toBe(before);
+    expect(
+      await page
+        .locator('.react-flow__edge:not(.selected) .react-flow__edge-path')
+        .first()
+        .evaluate((p) => getComputedStyle(p).stroke),
+    ).toBe(before);
     await page.screenshot({ path: join(artifacts, 'selected-edge.png') });
     expect(errors).toEqual([]);
   });
 
   it('asks before Open… or a dropped file replaces unsaved work, and keeps the work when told no', async () => {
-    const { page, dialogs, answers } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', { viewport: { width: 1200, height: 800 } });
+    const { page, dialogs, answers } = await editor.page('?pack=/fixtures/valid/buyer-lead-starter.json', {
+      viewport: { width: 1200, height: 800 },
+    });
     answers.push(false);
     const asked = () => dialogs.map((d) => d.message);
     await page.locator('[data-testid="node-start"]').waitFor();
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     await page.locator('.editor-pane [data-path="name"]').fill('My unsaved name');
     await page.getByTestId('open-file').setInputFiles(join(repoRoot, 'fixtures/valid/listing-marketing.json'));
     await poll(() => dialogs.length).toBe(1);
@@ -1158,7 +1456,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
       const canvas = (await page.locator('.react-flow').boundingBox())!;
       await poll(async () => {
         const b = (await node.boundingBox())!;
-        const inside = b.x >= canvas.x && b.y >= canvas.y && b.x + b.width <= canvas.x + canvas.width && b.y + b.height <= canvas.y + canvas.height;
+        const inside =
+          b.x >= canvas.x && b.y >= canvas.y && b.x + b.width <= canvas.x + canvas.width && b.y + b.height <= canvas.y + canvas.height;
         return inside;
       }).toBe(true);
     }
@@ -1172,8 +1471,18 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.locator('[data-testid="node-start"]').waitFor();
     // Both e2s are drawn: tag → sms and sms → wait (the second is no copy of the first).
     const labels = () => page.locator('.react-flow__edge').evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')).sort());
-    await poll(labels).toEqual(['Connection replied false to email', 'Connection replied true to task', 'Connection sms next to wait', 'Connection start next to tag', 'Connection tag next to sms', 'Connection wait next to replied'].sort());
-    const edgesOf = async () => (await packOf(page)).automations[0]!.document.graph.edges.map((e) => `${(e as { id?: string }).id}:${e.source}->${e.target}`);
+    await poll(labels).toEqual(
+      [
+        'Connection replied false to email',
+        'Connection replied true to task',
+        'Connection sms next to wait',
+        'Connection start next to tag',
+        'Connection tag next to sms',
+        'Connection wait next to replied',
+      ].sort(),
+    );
+    const edgesOf = async () =>
+      (await packOf(page)).automations[0]!.document.graph.edges.map((e) => `${(e as { id?: string }).id}:${e.source}->${e.target}`);
     await page.locator('.react-flow__edge[aria-label="Connection tag next to sms"] .react-flow__edge-interaction').dispatchEvent('click');
     await poll(() => page.locator('.react-flow__edge.selected').getAttribute('aria-label')).toBe('Connection tag next to sms');
     await page.keyboard.press('Delete');
@@ -1262,7 +1571,7 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(errors).toEqual([]);
   });
 
-  it('opens a pack VS Code hands over at an address of its own (the extension\'s Open in Setup Pack editor)', async () => {
+  it("opens a pack VS Code hands over at an address of its own (the extension's Open in Setup Pack editor)", async () => {
     // The extension's own hand-off: another origin than the editor's, as in VS Code.
     const handOff = new HandOff();
     try {

@@ -18,10 +18,11 @@ type Full = {
 const packOf = (page: Page) => packAs<Full>(page);
 /** The note a control's aria-describedby points at. */
 const noteOf = async (page: Page, input: Locator) => page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`).textContent();
-const openItem = (page: Page, prefix: string) => page.getByRole('navigation', { name: 'Pack items' }).locator(`[data-item^="${prefix}"]`).first().click();
+const openItem = (page: Page, prefix: string) =>
+  page.getByRole('navigation', { name: 'Pack items' }).locator(`[data-item^="${prefix}"]`).first().click();
 
 describe.skipIf(editor.missing)(editor.title, () => {
-  it("keeps a refused filter value with its condition when an earlier condition is removed, never on the next one", async () => {
+  it('keeps a refused filter value with its condition when an earlier condition is removed, never on the next one', async () => {
     const { page, errors } = await editor.open();
     await openItem(page, 'smartLists/');
     // Two new conditions after the fixture's two, both with an empty value.
@@ -37,7 +38,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => third.getAttribute('aria-invalid')).toBe('true');
     // Remove the first condition: condition "first_new" is now condition 1, and its text goes with it.
     await page.getByRole('button', { name: 'Remove condition 0' }).click();
-    await poll(async () => (await packOf(page)).smartLists[0]!.filters.root.children.map((c) => c.field)).toEqual(['created_at', 'first_new', 'second_new']);
+    await poll(async () => (await packOf(page)).smartLists[0]!.filters.root.children.map((c) => c.field)).toEqual([
+      'created_at',
+      'first_new',
+      'second_new',
+    ]);
     await poll(() => page.getByLabel('Field 1', { exact: true }).inputValue()).toBe('first_new');
     const moved = page.getByLabel('Value 1', { exact: true });
     expect(await moved.inputValue()).toBe('1e-400');
@@ -59,7 +64,7 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const { page, errors } = await editor.open();
     // Condition 0 has a field that is not a string (filters/unrecognized, about the condition);
     // condition 1's value is a number the editor reads as 0 (json/number-precision, about the value).
-    const original = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text());
+    const original = await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text();
     const text = original.replace('"field": "tags"', '"field": 5').replace('"value": 7', '"value": 1e-400');
     expect(text).not.toBe(original);
     await openFileText(page, 'conditions.json', text);
@@ -68,12 +73,19 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => value.getAttribute('aria-describedby')).not.toBeNull();
     expect(await noteOf(page, value)).toMatch(/smartLists\[0\]\.filters\.root\.children\[1\]\.value is the number 1e-400, closer to 0/);
     const first = page.getByRole('group', { name: 'Condition 0', exact: true });
-    expect(await first.locator('.field-findings-list').textContent()).toContain('A filter condition has a "field" and an "operator" (strings).');
-    expect(await page.getByRole('group', { name: 'Condition 1', exact: true }).locator('.field-findings-list').textContent()).not.toContain('A filter condition has');
+    expect(await first.locator('.field-findings-list').textContent()).toContain(
+      'A filter condition has a "field" and an "operator" (strings).',
+    );
+    expect(await page.getByRole('group', { name: 'Condition 1', exact: true }).locator('.field-findings-list').textContent()).not.toContain(
+      'A filter condition has',
+    );
     // Nothing is left under the whole filter.
     expect(await page.locator('[data-path="filters"] > .field-findings-list').count()).toBe(0);
     // Clicking the value's finding in the panel focuses that value box.
-    await page.getByRole('list', { name: 'Findings' }).getByRole('button', { name: /children\[1\]\.value is the number 1e-400/ }).click();
+    await page
+      .getByRole('list', { name: 'Findings' })
+      .getByRole('button', { name: /children\[1\]\.value is the number 1e-400/ })
+      .click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Value 1');
     await page.screenshot({ path: join(artifacts, 'filter-condition-findings.png') });
     expect(errors).toEqual([]);
@@ -83,7 +95,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const { page, errors } = await editor.open();
     // Condition 0 writes its field twice, condition 1 its operator (json/duplicate-key, at .../field and .../operator).
     const original = await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text();
-    const text = original.replace('"field": "tags",', '"field": "tags", "field": "tags",').replace('"operator": "within_last_days",', '"operator": "within_last_days", "operator": "within_last_days",');
+    const text = original
+      .replace('"field": "tags",', '"field": "tags", "field": "tags",')
+      .replace('"operator": "within_last_days",', '"operator": "within_last_days", "operator": "within_last_days",');
     expect(text).not.toBe(original);
     await openFileText(page, 'twice.json', text);
     await openItem(page, 'smartLists/');
@@ -104,15 +118,21 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await findings.getByRole('button', { name: 'Show all 2 findings like this' }).click();
     await findings.getByRole('button', { name: /The property "operator" appears more than once/ }).click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Operator 1');
-    await findings.getByRole('button', { name: /The property "field" appears more than once/ }).last().click();
+    await findings
+      .getByRole('button', { name: /The property "field" appears more than once/ })
+      .last()
+      .click();
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Field 0');
     await page.screenshot({ path: join(artifacts, 'filter-field-operator-findings.png') });
     expect(errors).toEqual([]);
   });
 
-  it("keeps the subject field of a template switched to SMS while it has a subject, so a finding about the subject has a field to show on and be fixed in", async () => {
+  it('keeps the subject field of a template switched to SMS while it has a subject, so a finding about the subject has a field to show on and be fixed in', async () => {
     const { page, errors } = await editor.open();
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Follow-up email/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Follow-up email/ })
+      .click();
     const subject = page.getByLabel('Subject', { exact: true });
     // One character more than the schema allows: an error about the subject.
     await subject.fill('x'.repeat(maxLengthOf('message-template', 'subject')! + 1));
@@ -140,14 +160,17 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => subject.count()).toBe(0);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-path'))).toBe('body');
     // An SMS template without a subject shows no subject field.
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Welcome text/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Welcome text/ })
+      .click();
     await poll(() => page.locator('.editor-pane h2').textContent()).toBe('Message template');
     await poll(() => page.getByLabel('Key', { exact: true }).inputValue()).toBe('tpl-welcome-sms');
     expect(await subject.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
-  it("keeps a refused stage probability with its stage when a stage before it is removed or it is moved", async () => {
+  it('keeps a refused stage probability with its stage when a stage before it is removed or it is moved', async () => {
     const { page, errors } = await editor.open();
     await openItem(page, 'pipelines/');
     const probability = (n: number) => page.getByLabel(`Stage ${n} probability`);
@@ -176,7 +199,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it("keeps the focus with the keyboard on a pipeline's stages: a moved stage's button keeps it, a removed stage's passes it to the next row", async () => {
     const { page, errors } = await editor.open();
     await openItem(page, 'pipelines/');
-    const active = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
+    const active = () =>
+      page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName,
+      );
     const keys = async () => (await packOf(page)).pipelines[0]!.stages.map((st) => st.key);
     const before = await keys();
     // ↓ twice from the keyboard: the stage goes down two rows, the focus with it.
@@ -201,7 +227,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
   it("keeps the focus with the keyboard when a filter condition or a sidebar item is removed: the next condition, the group's + Condition, the item shown next", async () => {
     const { page, errors } = await editor.open();
-    const active = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
+    const active = () =>
+      page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName,
+      );
     await openItem(page, 'smartLists/');
     const conditions = async () => (await packOf(page)).smartLists[0]!.filters.root.children.length;
     // Two conditions: removing the first passes the focus to the one that took its place…
@@ -220,7 +249,7 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const nav = page.getByRole('navigation', { name: 'Pack items' });
     await nav.getByRole('button', { name: /^Remove / }).focus();
     await page.keyboard.press('Enter');
-    await poll(async () => (await packOf(page) as unknown as { smartLists: unknown[] }).smartLists.length).toBe(0);
+    await poll(async () => ((await packOf(page)) as unknown as { smartLists: unknown[] }).smartLists.length).toBe(0);
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-current'))).toBe('true');
     expect(await nav.evaluate((n) => n.contains(document.activeElement))).toBe(true);
     expect(errors).toEqual([]);
@@ -228,7 +257,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
   it("keeps the focus with the keyboard on a block's Duplicate and Delete and a reference's Remove: the copy's form, the block that took the deleted one's place, the next Remove, else + Add block or Add reference", async () => {
     const { page, errors } = await editor.open();
-    const active = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName);
+    const active = () =>
+      page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? document.activeElement?.tagName,
+      );
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
     const nodeIds = async () => (await packOf(page)).automations[0]!.document.graph.nodes.map((n) => n.id);
     const selected = () => page.locator('.react-flow__node.selected').evaluateAll((ns) => ns.map((n) => n.getAttribute('data-id')));
@@ -277,7 +309,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.screenshot({ path: join(artifacts, 'focus-after-remove-reference.png') });
     for (let left = labels.length - 2; left > 0; left--) {
       await page.keyboard.press('Enter');
-      await poll(async () => (await packOf(page) as unknown as { automations: { document: { references?: unknown[] } }[] }).automations[0]!.document.references?.length ?? 0).toBe(left - 1);
+      await poll(
+        async () =>
+          ((await packOf(page)) as unknown as { automations: { document: { references?: unknown[] } }[] }).automations[0]!.document
+            .references?.length ?? 0,
+      ).toBe(left - 1);
     }
     await poll(active).toBe('Add reference');
 
@@ -297,7 +333,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
   it("keeps a block's config when its Kind is changed, as fields the new kind does not know, and Ctrl+Z gives the old kind back in one step", async () => {
     const { page, errors } = await editor.open();
     const inspector = page.getByRole('complementary', { name: 'Inspector' });
-    const tagBlock = async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as { kind: string; config: Record<string, unknown> };
+    const tagBlock = async () =>
+      (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag') as unknown as {
+        kind: string;
+        config: Record<string, unknown>;
+      };
     const references = async () => ((await packOf(page)).automations[0]!.document as unknown as { references?: unknown[] }).references;
     await page.getByRole('group', { name: 'Add tag block tag' }).click();
     const before = await tagBlock();
@@ -313,7 +353,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     expect(JSON.parse(await other.inputValue())).toEqual({ tag_id: 'tag-buyer-lead' });
     // Shown open: the block now has fields the catalog does not describe.
     expect(await other.isVisible()).toBe(true);
-    await poll(() => inspector.getByText(/config\.tag_id of action\.send_sms node "tag" is not in our catalog; it is kept as it is/).isVisible()).toBe(true);
+    await poll(() =>
+      inspector.getByText(/config\.tag_id of action\.send_sms node "tag" is not in our catalog; it is kept as it is/).isVisible(),
+    ).toBe(true);
     await page.screenshot({ path: join(artifacts, 'kind-changed.png') });
     // One undo step, from the Kind selector itself.
     await kind.focus();
@@ -340,7 +382,8 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // A number that is not whole: applied (block configs are warnings), and the note says what is wanted, not JSON's type.
     await duration.fill('2.5');
     // (Read at once: between the refusal and the validation the field has no note to wait for.)
-    const noteNow = () => duration.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null);
+    const noteNow = () =>
+      duration.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null);
     await poll(noteNow).toBe('warning: Enter a whole number of days. catalog/config-field');
     // In hours, it says hours.
     await inspector.getByLabel('Unit', { exact: true }).selectOption('hours');
@@ -364,21 +407,27 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const duration = page.getByLabel('Duration', { exact: true });
     await duration.fill('1e-400');
     await poll(() => duration.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, duration)).toMatch(/^error: Not applied: automations\[0\]\.document\.graph\.nodes\[3\]\.config\.duration is the number 1e-400, closer to 0/);
+    expect(await noteOf(page, duration)).toMatch(
+      /^error: Not applied: automations\[0\]\.document\.graph\.nodes\[3\]\.config\.duration is the number 1e-400, closer to 0/,
+    );
 
     // The automation's daily send limit.
     await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
     const limit = page.getByRole('region', { name: 'Delivery settings' }).getByLabel('Daily send limit');
     await limit.fill('1e400');
     await poll(() => limit.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, limit)).toMatch(/^error: Not applied: automations\[0\]\.document\.settings\.daily_send_limit is the number 1e400, beyond/);
+    expect(await noteOf(page, limit)).toMatch(
+      /^error: Not applied: automations\[0\]\.document\.settings\.daily_send_limit is the number 1e400, beyond/,
+    );
 
     // A smart list condition's value.
     await openItem(page, 'smartLists/');
     const value = page.getByLabel('Value 1', { exact: true });
     await value.fill('1e-400');
     await poll(() => value.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, value)).toMatch(/^error: Not applied: smartLists\[0\]\.filters\.root\.children\[1\]\.value is the number 1e-400, closer to 0/);
+    expect(await noteOf(page, value)).toMatch(
+      /^error: Not applied: smartLists\[0\]\.filters\.root\.children\[1\]\.value is the number 1e-400, closer to 0/,
+    );
 
     // A stage probability: the same words as the panel's finding for a file that writes the number there.
     await openItem(page, 'pipelines/');
@@ -388,7 +437,10 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const note = (await noteOf(page, probability))!;
     await page.screenshot({ path: join(artifacts, 'typed-number-named.png') });
 
-    const text = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text()).replace('"probability": 0,', '"probability": 1e-400,');
+    const text = (await (await page.request.get(`${editor.url}/fixtures/valid/buyer-lead-starter.json`)).text()).replace(
+      '"probability": 0,',
+      '"probability": 1e-400,',
+    );
     const other = await context.newPage();
     await other.goto(`${editor.url}/`);
     await other.locator('.react-flow__node').first().waitFor();
@@ -403,12 +455,17 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
   it('does not apply JSON holding a number beyond what a float holds (1e400 would be exported as null), as a number field does not', async () => {
     const { page, errors } = await editor.open();
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     const brand = page.getByLabel('Brand (JSON)');
     const before = JSON.stringify(await packOf(page));
     await brand.fill('{"accent": 1e400}');
     await poll(() => brand.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, brand)).toMatch(/^error: Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./);
+    expect(await noteOf(page, brand)).toMatch(
+      /^error: Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./,
+    );
     expect(JSON.stringify(await packOf(page))).toBe(before);
     expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
     // A filter value's JSON likewise.
@@ -416,7 +473,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const value = page.getByLabel('Value 1', { exact: true });
     await value.fill('[3, -1e400]');
     await poll(() => value.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, value)).toMatch(/line 1: smartLists\[0\]\.filters\.root\.children\[1\]\.value\[1\] is the number -1e400, beyond/);
+    expect(await noteOf(page, value)).toMatch(
+      /line 1: smartLists\[0\]\.filters\.root\.children\[1\]\.value\[1\] is the number -1e400, beyond/,
+    );
     expect(JSON.stringify(await packOf(page))).toBe(before);
     expect(errors).toEqual([]);
   });
@@ -465,15 +524,24 @@ describe.skipIf(editor.missing)(editor.title, () => {
 
   it("offers the schema's own lists and limits: resource kinds, schema versions, the daily send limit's range", async () => {
     const { page, errors } = await editor.open();
-    const options = (label: string) => page.getByLabel(label, { exact: true }).locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
+    const options = (label: string) =>
+      page
+        .getByLabel(label, { exact: true })
+        .locator('option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value).filter((v) => v !== ''));
     await openItem(page, 'resources/');
     expect(await options('Kind')).toEqual([...RESOURCE_KINDS]);
-    await page.getByRole('navigation', { name: 'Pack items' }).getByRole('button', { name: /^Pack:/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Pack items' })
+      .getByRole('button', { name: /^Pack:/ })
+      .click();
     expect(await options('Schema version')).toEqual(SCHEMA_VERSIONS.map(String));
     await openItem(page, 'automations/new-lead-welcome');
     await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
     const { minimum, maximum } = numberLimitsOf('settings', 'daily_send_limit');
-    expect(await page.getByRole('region', { name: 'Delivery settings' }).locator('.help').first().textContent()).toBe(`${count(minimum!)} to ${count(maximum!)} sends a day`);
+    expect(await page.getByRole('region', { name: 'Delivery settings' }).locator('.help').first().textContent()).toBe(
+      `${count(minimum!)} to ${count(maximum!)} sends a day`,
+    );
     expect(errors).toEqual([]);
   });
 
@@ -484,7 +552,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const before = JSON.stringify(await packOf(page));
     await probability.fill('12.5');
     await poll(() => probability.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, probability)).toBe('error: Not applied: pipelines[0].stages[1].probability must be an integer, not a number.');
+    expect(await noteOf(page, probability)).toBe(
+      'error: Not applied: pipelines[0].stages[1].probability must be an integer, not a number.',
+    );
     expect(await probability.inputValue()).toBe('12.5');
     expect(JSON.stringify(await packOf(page))).toBe(before);
     expect(await page.getByTestId('error-count').textContent()).toBe('0 errors');
@@ -499,7 +569,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const limit = page.getByRole('region', { name: 'Delivery settings' }).getByLabel('Daily send limit');
     await limit.fill('2.5');
     await poll(() => limit.getAttribute('aria-invalid')).toBe('true');
-    expect(await noteOf(page, limit)).toBe('error: Not applied: automations[0].document.settings.daily_send_limit must be an integer, not a number.');
+    expect(await noteOf(page, limit)).toBe(
+      'error: Not applied: automations[0].document.settings.daily_send_limit must be an integer, not a number.',
+    );
     expect(errors).toEqual([]);
   });
 
@@ -529,7 +601,9 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Search tags');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await poll(async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag')!.config.tag_id).toBe('tag-hot');
+    await poll(async () => (await packOf(page)).automations[0]!.document.graph.nodes.find((n) => n.id === 'tag')!.config.tag_id).toBe(
+      'tag-hot',
+    );
     await poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Choose Tag');
     // Escape closes the list and gives the focus back too.
     await page.keyboard.press('Enter');

@@ -39,15 +39,24 @@ afterAll(() => new Promise<void>((done) => (server ? server.close(() => done()) 
 /** The starter pack with an email template naming remote resources of every kind, and an email image the pack carries. */
 function trackingPack() {
   const pack = JSON.parse(readFileSync(join(repoRoot, 'fixtures/valid/buyer-lead-starter.json'), 'utf8'));
-  pack.assets = [{
-    key: 'hero', role: 'email_image', fileName: 'hero.gif', mimeType: 'image/gif', byteSize: GIF.length,
-    sha256: createHash('sha256').update(GIF).digest('hex'), data: GIF.toString('base64'), sourceUrl: `${base}/embedded/hero.gif`,
-  }];
+  pack.assets = [
+    {
+      key: 'hero',
+      role: 'email_image',
+      fileName: 'hero.gif',
+      mimeType: 'image/gif',
+      byteSize: GIF.length,
+      sha256: createHash('sha256').update(GIF).digest('hex'),
+      data: GIF.toString('base64'),
+      sourceUrl: `${base}/embedded/hero.gif`,
+    },
+  ];
   const tpl = pack.messageTemplates.find((t: { key: string }) => t.key === 'tpl-follow-up');
-  tpl.body = `<!DOCTYPE html><html><head><link rel="stylesheet" href="${base}/style.css"><style>@import url("${base}/import.css"); .x { background: url(${base}/bg.gif) }</style>`
-    + `<meta http-equiv="refresh" content="0; url=${base}/refresh"></head><body><p>Hi {{contact.first_name}},</p>`
-    + `<img id="pixel" src="${base}/pixel.gif?to={{contact.first_name}}" width="1" height="1"><img id="hero" src="${base}/embedded/hero.gif" alt="Hero">`
-    + `<div class="x">x</div><table background="${base}/table.gif"><tr><td style="background-image: url('${base}/cell.gif')">c</td></tr></table></body></html>`;
+  tpl.body =
+    `<!DOCTYPE html><html><head><link rel="stylesheet" href="${base}/style.css"><style>@import url("${base}/import.css"); .x { background: url(${base}/bg.gif) }</style>` +
+    `<meta http-equiv="refresh" content="0; url=${base}/refresh"></head><body><p>Hi {{contact.first_name}},</p>` +
+    `<img id="pixel" src="${base}/pixel.gif?to={{contact.first_name}}" width="1" height="1"><img id="hero" src="${base}/embedded/hero.gif" alt="Hero">` +
+    `<div class="x">x</div><table background="${base}/table.gif"><tr><td style="background-image: url('${base}/cell.gif')">c</td></tr></table></body></html>`;
   return pack;
 }
 
@@ -56,7 +65,9 @@ async function previewFrame(page: Page, marker: string): Promise<Frame> {
   let frame: Frame | undefined;
   await poll(async () => {
     frame = page.frames().find((f) => f !== page.mainFrame());
-    return frame ? frame.evaluate((m) => document.readyState === 'complete' && !!document.querySelector(m), marker).catch(() => false) : false;
+    return frame
+      ? frame.evaluate((m) => document.readyState === 'complete' && !!document.querySelector(m), marker).catch(() => false)
+      : false;
   }).toBe(true);
   return frame!;
 }
@@ -68,11 +79,18 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="messageTemplates/tpl-follow-up"]').click();
     const frame = await previewFrame(page, '#pixel');
     // The pack's own image is there, from its bytes; nothing reached the server.
-    expect(await frame.evaluate(() => { const img = document.querySelector<HTMLImageElement>('#hero')!; return [img.complete, img.naturalWidth, img.src.slice(0, 22)]; })).toEqual([true, 1, 'data:image/gif;base64,']);
+    expect(
+      await frame.evaluate(() => {
+        const img = document.querySelector<HTMLImageElement>('#hero')!;
+        return [img.complete, img.naturalWidth, img.src.slice(0, 22)];
+      }),
+    ).toEqual([true, 1, 'data:image/gif;base64,']);
     expect(await frame.evaluate(() => document.querySelector<HTMLImageElement>('#pixel')!.naturalWidth)).toBe(0);
     expect(Object.fromEntries(hits)).toEqual({});
     const note = page.getByTestId('remote-blocked');
-    expect(await note.textContent()).toBe('7 remote resources blocked (4 images): opening this preview contacted no server. Load remote images');
+    expect(await note.textContent()).toBe(
+      '7 remote resources blocked (4 images): opening this preview contacted no server. Load remote images',
+    );
     await page.screenshot({ path: join(artifacts, 'preview-blocked.png') });
 
     // Asked: the images come (the pixel, the CSS backgrounds, the table's), nothing else does.
@@ -82,14 +100,18 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => loaded.evaluate(() => document.querySelector<HTMLImageElement>('#pixel')!.naturalWidth)).toBe(1);
     await poll(() => hitsOf('/cell.gif') + hitsOf('/table.gif') + hitsOf('/bg.gif')).toBe(3);
     expect(hitsOf('/style.css') + hitsOf('/import.css') + hitsOf('/refresh') + hitsOf('/embedded/hero.gif')).toBe(0);
-    await poll(() => note.textContent()).toBe('Remote images loaded for this preview (4 images); 3 other remote resources (stylesheets, fonts, frames…) still blocked.');
+    await poll(() => note.textContent()).toBe(
+      'Remote images loaded for this preview (4 images); 3 other remote resources (stylesheets, fonts, frames…) still blocked.',
+    );
 
     // For that preview only: another template, then this one again, blocks them again.
     const seen = total();
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="messageTemplates/tpl-welcome-sms"]').click();
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="messageTemplates/tpl-follow-up"]').click();
     await previewFrame(page, '#pixel');
-    await poll(() => note.textContent()).toBe('7 remote resources blocked (4 images): opening this preview contacted no server. Load remote images');
+    await poll(() => note.textContent()).toBe(
+      '7 remote resources blocked (4 images): opening this preview contacted no server. Load remote images',
+    );
     expect(total()).toBe(seen);
     expect(errors).toEqual([]);
   });
@@ -98,18 +120,26 @@ describe.skipIf(editor.missing)(editor.title, () => {
     const { page, errors } = await editor.open('?pack=/fixtures/valid/listing-marketing.json');
     await page.getByRole('navigation', { name: 'Pack items' }).locator('[data-item="messageTemplates/open-house-invite"]').click();
     const frame = await previewFrame(page, 'img');
-    expect(await frame.evaluate(() => { const img = document.querySelector('img')!; return [img.complete, img.naturalWidth > 0, img.src.slice(0, 22)]; })).toEqual([true, true, 'data:image/png;base64,']);
+    expect(
+      await frame.evaluate(() => {
+        const img = document.querySelector('img')!;
+        return [img.complete, img.naturalWidth > 0, img.src.slice(0, 22)];
+      }),
+    ).toEqual([true, true, 'data:image/png;base64,']);
     expect(await page.getByTestId('remote-blocked').count()).toBe(0);
     expect(errors).toEqual([]);
   });
 
-  it("counts what the HTML names because the browser cannot say what it blocked in the preview frame: no script runs there, its document is closed to the editor, and the sandbox that would let a listener run lets a meta refresh reach the server", async () => {
+  it('counts what the HTML names because the browser cannot say what it blocked in the preview frame: no script runs there, its document is closed to the editor, and the sandbox that would let a listener run lets a meta refresh reach the server', async () => {
     const { page, errors } = await editor.page('');
     const seen = total();
     const pack = trackingPack();
     const tpl = pack.messageTemplates.find((t: { key: string }) => t.key === 'tpl-follow-up');
     // A script that would report the policy's violations to the editor, as a listener inside the frame must.
-    tpl.body = tpl.body.replace('<body>', `<body><script>addEventListener('securitypolicyviolation', (e) => parent.postMessage({ blocked: e.blockedURI }, '*')); parent.postMessage({ ran: true }, '*');</script>`);
+    tpl.body = tpl.body.replace(
+      '<body>',
+      `<body><script>addEventListener('securitypolicyviolation', (e) => parent.postMessage({ blocked: e.blockedURI }, '*')); parent.postMessage({ ran: true }, '*');</script>`,
+    );
     await page.evaluate(() => {
       (window as unknown as { heard: unknown[] }).heard = [];
       addEventListener('message', (e) => (window as unknown as { heard: unknown[] }).heard.push(e.data));
@@ -121,7 +151,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     await poll(() => note.textContent()).toMatch(/^7 remote resources blocked \(4 images\)/);
     // Nothing reached the editor from inside the frame, and the editor cannot look in.
     expect(await page.evaluate(() => (window as unknown as { heard: unknown[] }).heard)).toEqual([]);
-    expect(await page.locator('iframe[title="Merge-tag preview"]').evaluate((f: HTMLIFrameElement) => f.contentDocument === null && f.getAttribute('sandbox') === '')).toBe(true);
+    expect(
+      await page
+        .locator('iframe[title="Merge-tag preview"]')
+        .evaluate((f: HTMLIFrameElement) => f.contentDocument === null && f.getAttribute('sandbox') === ''),
+    ).toBe(true);
     expect(total()).toBe(seen);
 
     // The same document in a frame whose sandbox lets scripts run (as a listener let in by a nonce

@@ -39,7 +39,8 @@ afterAll(async () => {
   await store?.close();
 });
 
-const committed = (view: View) => (view.docs ? join(repoRoot, 'docs', 'img', view.docs) : join(editorRoot, 'test', 'screenshots', `${view.name}.png`));
+const committed = (view: View) =>
+  view.docs ? join(repoRoot, 'docs', 'img', view.docs) : join(editorRoot, 'test', 'screenshots', `${view.name}.png`);
 
 async function take(view: View): Promise<Buffer> {
   const { page, errors } = await editor.page(undefined, { viewport: VIEWPORT, colorScheme: view.colorScheme ?? 'light' });
@@ -58,7 +59,8 @@ async function take(view: View): Promise<Buffer> {
 function compare(actual: Buffer, expected: Buffer): { differ: number; total: number; diff?: Buffer; sizes?: string } {
   const a = PNG.sync.read(actual);
   const e = PNG.sync.read(expected);
-  if (a.width !== e.width || a.height !== e.height) return { differ: Infinity, total: 0, sizes: `${a.width}×${a.height} against the committed ${e.width}×${e.height}` };
+  if (a.width !== e.width || a.height !== e.height)
+    return { differ: Infinity, total: 0, sizes: `${a.width}×${a.height} against the committed ${e.width}×${e.height}` };
   const diff = new PNG({ width: a.width, height: a.height });
   const differ = pixelmatch(a.data, e.data, diff.data, a.width, a.height, { threshold: 0.1 });
   return { differ, total: a.width * a.height, diff: PNG.sync.write(diff) };
@@ -83,7 +85,10 @@ describe.skipIf(editor.missing)(`${editor.title}${update ? ' (updating the commi
         if (r.diff) writeFileSync(join(out, `${view.name}-diff.png`), r.diff);
       }
       expect(r.sizes, `${view.name}: the image is ${r.sizes}`).toBeUndefined();
-      expect(r.differ, `${view.name}: ${r.differ} of ${r.total} pixels differ from ${path} (new image and diff in test-results/screenshots; npm run screenshots -w apps/editor writes it if the change is meant)`).toBeLessThanOrEqual(r.total * TOLERANCE);
+      expect(
+        r.differ,
+        `${view.name}: ${r.differ} of ${r.total} pixels differ from ${path} (new image and diff in test-results/screenshots; npm run screenshots -w apps/editor writes it if the change is meant)`,
+      ).toBeLessThanOrEqual(r.total * TOLERANCE);
     });
   }
 });

@@ -12,7 +12,8 @@ const BUILD = 'setup-pack.buildPack';
 const SHOW_PROBLEMS = 'Show problems';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const run = <T>(client: LanguageClient, command: string, args: unknown[]) => client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
+const run = <T>(client: LanguageClient, command: string, args: unknown[]) =>
+  client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as Promise<T>;
 const failed = (e: unknown) => void window.showErrorMessage(`Setup Pack: ${e instanceof Error ? e.message : String(e)}`);
 
 async function offerProblems(message: string, problems: boolean): Promise<void> {
@@ -23,11 +24,18 @@ async function offerProblems(message: string, problems: boolean): Promise<void> 
 /** "Setup Pack: Validate workspace": every pack file and source folder, findings in Problems. */
 export async function validateWorkspaceCommand(client: LanguageClient): Promise<void> {
   try {
-    const s = await window.withProgress({ location: ProgressLocation.Notification, title: 'Setup Pack: validating the workspace…' }, () => run<WorkspaceSummary>(client, VALIDATE, []));
-    const found = [s.packs ? plural(s.packs, 'pack file') : '', s.folders ? plural(s.folders, 'source folder') : ''].filter(Boolean).join(' and ');
+    const s = await window.withProgress({ location: ProgressLocation.Notification, title: 'Setup Pack: validating the workspace…' }, () =>
+      run<WorkspaceSummary>(client, VALIDATE, []),
+    );
+    const found = [s.packs ? plural(s.packs, 'pack file') : '', s.folders ? plural(s.folders, 'source folder') : '']
+      .filter(Boolean)
+      .join(' and ');
     if (!found) return void window.showInformationMessage('Setup Pack: no pack files or source folders in this workspace.');
     const failures = s.failed.length ? `; ${s.failed.length} could not be validated (see Output: Setup Pack)` : '';
-    await offerProblems(`Setup Pack: ${found} validated: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${failures}.`, s.errors + s.warnings > 0);
+    await offerProblems(
+      `Setup Pack: ${found} validated: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${failures}.`,
+      s.errors + s.warnings > 0,
+    );
   } catch (e) {
     failed(e);
   }
@@ -41,17 +49,26 @@ function target(given: unknown): Uri | undefined {
 /** "Setup Pack: Build pack from folder": built once to learn whether it builds, then written where asked. */
 export async function buildPackCommand(client: LanguageClient, given: unknown): Promise<void> {
   try {
-    const from = target(given) ?? (await window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Build this folder' }))?.[0];
+    const from =
+      target(given) ??
+      (await window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Build this folder' }))?.[0];
     if (!from) return;
     const first = await run<BuildSummary>(client, BUILD, [{ folder: from.toString() }]);
-    if (!first.built) return offerProblems(`Setup Pack: ${Uri.parse(first.folder).fsPath} does not build: ${plural(first.errors, 'error')}.`, true);
+    if (!first.built)
+      return offerProblems(`Setup Pack: ${Uri.parse(first.folder).fsPath} does not build: ${plural(first.errors, 'error')}.`, true);
     const root = Uri.parse(first.folder).fsPath;
-    const output = await window.showSaveDialog({ defaultUri: Uri.file(join(dirname(root), `${basename(root)}.json`)), filters: { 'Setup Pack': ['json'] }, saveLabel: 'Build' });
+    const output = await window.showSaveDialog({
+      defaultUri: Uri.file(join(dirname(root), `${basename(root)}.json`)),
+      filters: { 'Setup Pack': ['json'] },
+      saveLabel: 'Build',
+    });
     if (!output) return;
     const built = await run<BuildSummary>(client, BUILD, [{ folder: first.folder, output: output.toString() }]);
     if (!built.output) return offerProblems(`Setup Pack: ${root} does not build: ${plural(built.errors, 'error')}.`, true);
     await window.showTextDocument(Uri.parse(built.output));
-    void window.showInformationMessage(`Setup Pack: built ${output.fsPath}${built.warnings ? ` (${plural(built.warnings, 'warning')})` : ''}.`);
+    void window.showInformationMessage(
+      `Setup Pack: built ${output.fsPath}${built.warnings ? ` (${plural(built.warnings, 'warning')})` : ''}.`,
+    );
   } catch (e) {
     failed(e);
   }
@@ -64,7 +81,8 @@ async function packText(client: LanguageClient, doc: TextDocument): Promise<{ na
       if (e?.data?.reason === 'not-a-source-folder') return undefined;
       throw e;
     });
-    if (built && !built.text) throw new Error(`${Uri.parse(built.folder).fsPath} does not build (${plural(built.errors, 'error')}): see Problems.`);
+    if (built && !built.text)
+      throw new Error(`${Uri.parse(built.folder).fsPath} does not build (${plural(built.errors, 'error')}): see Problems.`);
     if (built?.text) return { name: `${basename(Uri.parse(built.folder).fsPath)}.json`, text: built.text };
   }
   return { name: basename(doc.uri.path) || 'pack.json', text: doc.getText() };

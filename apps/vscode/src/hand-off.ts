@@ -58,7 +58,9 @@ export function editorAddress(editorUrl: string, packUrl: string): string {
     url = new URL(editorUrl.trim());
     if (!/^https?:$/.test(url.protocol)) throw new Error();
   } catch {
-    throw new Error(`setupPack.editorUrl must be the web editor's address (http or https), such as http://127.0.0.1:5173/, not "${editorUrl}".`);
+    throw new Error(
+      `setupPack.editorUrl must be the web editor's address (http or https), such as http://127.0.0.1:5173/, not "${editorUrl}".`,
+    );
   }
   url.searchParams.set('pack', packUrl);
   return url.href;

@@ -7,7 +7,7 @@ const handOff = new HandOff();
 afterAll(() => handOff.close());
 
 describe('the hand-off to the web editor', () => {
-  it('serves each pack at an address of its own, to the editor\'s origin', async () => {
+  it("serves each pack at an address of its own, to the editor's origin", async () => {
     const text = '{ "format": "service.setup-pack", "name": "Ünïcode ✓" }\n';
     const url = await handOff.offer('starter.json', text);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}\/starter\.json$/);
@@ -40,7 +40,9 @@ describe('the hand-off to the web editor', () => {
     expect(address.origin + address.pathname).toBe('http://127.0.0.1:5173/');
     expect(address.searchParams.get('pack')).toBe('http://127.0.0.1:4000/abc/p.json');
     expect(new URL(editorAddress('https://editor.example/app?theme=dark', 'http://x/p.json')).searchParams.get('theme')).toBe('dark');
-    expect(() => editorAddress('file:///tmp/editor', 'http://x/p.json')).toThrow('setupPack.editorUrl must be the web editor\'s address (http or https)');
+    expect(() => editorAddress('file:///tmp/editor', 'http://x/p.json')).toThrow(
+      "setupPack.editorUrl must be the web editor's address (http or https)",
+    );
     expect(() => editorAddress('not a url', 'http://x/p.json')).toThrow('not "not a url"');
   });
 });

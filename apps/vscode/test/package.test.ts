@@ -33,7 +33,10 @@ async function unzip(file: string, to: string): Promise<string[]> {
 beforeAll(async () => {
   buildServer();
   // Under the lock the VS Code test takes to build it too: one build at a time writes dist/ and server/.
-  execFileSync('flock', [join(ROOT, 'node_modules/.setup-pack-vsix-build.lock'), 'npm', 'run', 'package', '-w', 'apps/vscode'], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync('flock', [join(ROOT, 'node_modules/.setup-pack-vsix-build.lock'), 'npm', 'run', 'package', '-w', 'apps/vscode'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
   files = await unzip(vsix, unpacked);
 }, 300_000);
 
@@ -45,9 +48,24 @@ afterAll(async () => {
 describe('the .vsix', () => {
   it('holds the manifest, the client and the server it ships, and no sources or dev files', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'extension/package.json'), 'utf8'));
-    expect(manifest).toMatchObject({ name: 'setup-pack-vscode', publisher: 'setup-pack', main: './dist/extension.cjs', activationEvents: ['onLanguage:json', 'workspaceContains:**/manifest.json'] });
+    expect(manifest).toMatchObject({
+      name: 'setup-pack-vscode',
+      publisher: 'setup-pack',
+      main: './dist/extension.cjs',
+      activationEvents: ['onLanguage:json', 'workspaceContains:**/manifest.json'],
+    });
     expect(manifest.engines.vscode).toMatch(/^\^1\.\d+/);
-    for (const f of ['extension.vsixmanifest', 'extension/package.json', 'extension/readme.md', 'extension/dist/extension.cjs', 'extension/server/server.mjs', 'extension/server/worker.mjs', 'extension/server/hasher.mjs', 'extension/server/lsp-support.mjs']) expect(files).toContain(f);
+    for (const f of [
+      'extension.vsixmanifest',
+      'extension/package.json',
+      'extension/readme.md',
+      'extension/dist/extension.cjs',
+      'extension/server/server.mjs',
+      'extension/server/worker.mjs',
+      'extension/server/hasher.mjs',
+      'extension/server/lsp-support.mjs',
+    ])
+      expect(files).toContain(f);
     expect(files.filter((f) => /(^|\/)(src|test|node_modules)\/|\.ts$|\.map$|build\.mjs$|tsconfig/.test(f))).toEqual([]);
     // The client is CommonJS for VS Code's extension host and parses as such.
     expect(spawnSync(process.execPath, ['--check', join(unpacked, 'extension/dist/extension.cjs')]).status).toBe(0);
@@ -56,10 +74,15 @@ describe('the .vsix', () => {
   it('contributes its three commands, each registered by the client and calling a command the server offers', () => {
     const manifest = JSON.parse(readFileSync(join(unpacked, 'extension/package.json'), 'utf8'));
     const ids = (manifest.contributes.commands as { command: string; title: string }[]).map((c) => c.command);
-    expect(manifest.contributes.commands.map((c: { title: string }) => c.title)).toEqual(['Validate workspace', 'Build pack from folder', 'Open in Setup Pack editor']);
+    expect(manifest.contributes.commands.map((c: { title: string }) => c.title)).toEqual([
+      'Validate workspace',
+      'Build pack from folder',
+      'Open in Setup Pack editor',
+    ]);
     const client = readFileSync(join(unpacked, 'extension/dist/extension.cjs'), 'utf8');
     for (const id of ids) expect(client).toContain(`registerCommand("${id}"`);
-    for (const menu of Object.values(manifest.contributes.menus) as { command: string }[][]) for (const m of menu) expect(ids).toContain(m.command);
+    for (const menu of Object.values(manifest.contributes.menus) as { command: string }[][])
+      for (const m of menu) expect(ids).toContain(m.command);
     // The server's command names, which the client sends; they differ from the client's own.
     for (const server of ['setup-pack.validateWorkspace', 'setup-pack.buildPack']) expect(client).toContain(`"${server}"`);
     expect(manifest.contributes.configuration.properties['setupPack.editorUrl'].default).toBe('http://127.0.0.1:5173/');
@@ -77,8 +100,13 @@ describe('the .vsix', () => {
     await client.open(uriOf(automation), readText(automation).replace('"action.notify"', '"action.shout"'));
     expect((await client.diagnostics(uriOf(automation))).map((d) => d.code)).toEqual(['schema/enum']);
     // Its commands, with the CLI's source-folder code it bundles: a build of the folder on disk.
-    const built = await client.request<{ built: boolean; text?: string }>('workspace/executeCommand', { command: 'setup-pack.buildPack', arguments: [{ folder: uriOf(folder), exportedAt: '2026-01-31T12:00:00Z' }] });
+    const built = await client.request<{ built: boolean; text?: string }>('workspace/executeCommand', {
+      command: 'setup-pack.buildPack',
+      arguments: [{ folder: uriOf(folder), exportedAt: '2026-01-31T12:00:00Z' }],
+    });
     expect(built.built).toBe(true);
-    expect(built.text).toBe(spawnSync(process.execPath, [BIN, 'build', folder, '--exported-at', '2026-01-31T12:00:00Z'], { encoding: 'utf8' }).stdout);
+    expect(built.text).toBe(
+      spawnSync(process.execPath, [BIN, 'build', folder, '--exported-at', '2026-01-31T12:00:00Z'], { encoding: 'utf8' }).stdout,
+    );
   });
 });

@@ -14,7 +14,11 @@ import { buildServer, FIXTURES, ROOT } from '../../../packages/language-server/t
 
 const CODE_SERVER = process.env.CODE_SERVER_DIR ?? join(homedir(), '.cache/setup-pack/code-server');
 const ENTRY = join(CODE_SERVER, 'node_modules/code-server/out/node/entry.js');
-const missing = chromiumMissing() ?? (existsSync(ENTRY) ? null : `no VS Code (code-server) at ${CODE_SERVER}: run scripts/install-vscode.sh (npm run setup:test does), or set CODE_SERVER_DIR`);
+const missing =
+  chromiumMissing() ??
+  (existsSync(ENTRY)
+    ? null
+    : `no VS Code (code-server) at ${CODE_SERVER}: run scripts/install-vscode.sh (npm run setup:test does), or set CODE_SERVER_DIR`);
 if (missing) console.warn(`VS Code end to end: SKIPPED, ${missing}`);
 
 const SETTINGS = {
@@ -37,15 +41,40 @@ let ws: string;
 
 /** The arguments every code-server call takes: a profile, extensions and settings of this run only. */
 function codeServer(run: string): { args: string[]; env: NodeJS.ProcessEnv } {
-  const env = { ...process.env, XDG_CONFIG_HOME: join(run, 'xdg/config'), XDG_DATA_HOME: join(run, 'xdg/data'), XDG_CACHE_HOME: join(run, 'xdg/cache') };
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(run, 'xdg/config'),
+    XDG_DATA_HOME: join(run, 'xdg/data'),
+    XDG_CACHE_HOME: join(run, 'xdg/cache'),
+  };
   writeFileSync(join(run, 'config.yaml'), 'auth: none\ncert: false\n');
-  const args = [ENTRY, '--config', join(run, 'config.yaml'), '--user-data-dir', join(run, 'data'), '--extensions-dir', join(run, 'exts'), '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override'];
+  const args = [
+    ENTRY,
+    '--config',
+    join(run, 'config.yaml'),
+    '--user-data-dir',
+    join(run, 'data'),
+    '--extensions-dir',
+    join(run, 'exts'),
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+  ];
   return { args, env };
 }
 
 async function waitForHealth(url: string): Promise<void> {
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`code-server did not answer at ${url}`);
@@ -94,7 +123,13 @@ async function openFile(name: string): Promise<void> {
 async function problems(): Promise<string[]> {
   if (!(await page.locator('.markers-panel').isVisible())) await page.keyboard.press('Control+Shift+M');
   await page.locator('.markers-panel').waitFor();
-  return page.locator('.markers-panel .monaco-list-row').evaluateAll((rows) => rows.filter((r) => r.querySelector('.marker-message-details-container, .marker-icon')).map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
+  return page
+    .locator('.markers-panel .monaco-list-row')
+    .evaluateAll((rows) =>
+      rows
+        .filter((r) => r.querySelector('.marker-message-details-container, .marker-icon'))
+        .map((r) => (r as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
+    );
 }
 
 const poll = <T>(fn: () => Promise<T> | T, timeout = 90_000) => expect.poll(fn, { timeout, interval: 250 });
@@ -119,7 +154,9 @@ async function goTo(text: string, needle: string, offset: number): Promise<void>
 describe.skipIf(missing)('the extension in VS Code, from its .vsix', () => {
   it("shows a pack's findings in Problems, with their codes", async () => {
     await openFile('graph-cycle.json');
-    await poll(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^The graph has a cycle: .* setup-pack graph\/cycle \[Ln 141, Col 13\]$/)]));
+    await poll(problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^The graph has a cycle: .* setup-pack graph\/cycle \[Ln 141, Col 13\]$/)]),
+    );
   });
 
   it("goes to a key's definition (F12) and renames it with every use (F2)", async () => {
@@ -160,7 +197,9 @@ describe.skipIf(missing)('the extension in VS Code, from its .vsix', () => {
     await page.keyboard.press('Enter');
     await poll(async () => (await problems()).filter((p) => p.includes('asset/sha256-mismatch'))).toEqual([]);
     // Unsaved: the findings are of the text in the editor, not of the file.
-    expect(readFileSync(join(ws, 'asset-sha256-mismatch.json'), 'utf8')).toContain('"sha256": "0000000000000000000000000000000000000000000000000000000000000000"');
+    expect(readFileSync(join(ws, 'asset-sha256-mismatch.json'), 'utf8')).toContain(
+      '"sha256": "0000000000000000000000000000000000000000000000000000000000000000"',
+    );
   });
 
   it('runs Setup Pack: Validate workspace from the command palette', async () => {
@@ -168,7 +207,9 @@ describe.skipIf(missing)('the extension in VS Code, from its .vsix', () => {
     await page.keyboard.type('Setup Pack: Validate workspace');
     const entry = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Setup Pack: Validate workspace' }).first();
     await entry.waitFor({ timeout: 30_000 });
-    expect(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Setup Pack:' }).allInnerTexts()).toEqual(expect.arrayContaining([expect.stringContaining('Build pack from folder'), expect.stringContaining('Open in Setup Pack editor')]));
+    expect(await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Setup Pack:' }).allInnerTexts()).toEqual(
+      expect.arrayContaining([expect.stringContaining('Build pack from folder'), expect.stringContaining('Open in Setup Pack editor')]),
+    );
     await page.keyboard.press('Enter');
     const toast = page.locator('.notification-toast', { hasText: 'Setup Pack: 2 pack files validated' });
     await toast.waitFor({ timeout: 60_000 });

@@ -27,7 +27,10 @@ await store.close();
 const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema},public` });
 await client.connect();
 const pid = (await client.query('SELECT pg_backend_pid() AS p')).rows[0].p;
-const ticks = () => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
+const ticks = () => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
 
 const single = {
   name: 'list1',
@@ -65,7 +68,12 @@ const runs = Object.fromEntries(sizes.map((k) => [k, []]));
 for (let round = 0; round < 6; round++) for (const k of round % 2 ? [...sizes].reverse() : sizes) runs[k].push(await block(k, PAGES));
 const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
 const base = median(runs[1]);
-console.log(`PostgreSQL backend CPU per tenant page (ms), median of 6 blocks of ${PAGES} pages; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-for (const k of sizes) console.log(`batch of ${String(k).padStart(2)}: ${median(runs[k]).toFixed(4)} ms/page (${(median(runs[k]) / base).toFixed(2)}× one per statement)  blocks: ${runs[k].map((x) => x.toFixed(3)).join(' ')}`);
+console.log(
+  `PostgreSQL backend CPU per tenant page (ms), median of 6 blocks of ${PAGES} pages; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
+for (const k of sizes)
+  console.log(
+    `batch of ${String(k).padStart(2)}: ${median(runs[k]).toFixed(4)} ms/page (${(median(runs[k]) / base).toFixed(2)}× one per statement)  blocks: ${runs[k].map((x) => x.toFixed(3)).join(' ')}`,
+  );
 await client.query(`DROP SCHEMA "${schema}" CASCADE`);
 await client.end();

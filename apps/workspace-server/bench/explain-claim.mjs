@@ -14,7 +14,10 @@ const db = store.db;
 const now = new Date('2026-11-22T12:00:00Z');
 const ws = await createWorkspace(db, { name: 'Claim', slug: 'claim' }, now);
 for (let e = 0; e < 5; e++)
-  await db.query(`INSERT INTO webhook_endpoints (id, workspace_id, url, event_types, signing_key, verified_at, created_at, updated_at) VALUES ($1, $2, $3, '["contact.created"]', 'k', $4, $4, $4)`, [`ep_${e}`, ws.id, `https://hooks.example.com/${e}`, now.toISOString()]);
+  await db.query(
+    `INSERT INTO webhook_endpoints (id, workspace_id, url, event_types, signing_key, verified_at, created_at, updated_at) VALUES ($1, $2, $3, '["contact.created"]', 'k', $4, $4, $4)`,
+    [`ep_${e}`, ws.id, `https://hooks.example.com/${e}`, now.toISOString()],
+  );
 const rows = (status, n, offset, extra) =>
   db.query(
     `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, attempt_count, next_attempt_at, lease_until, event_created_at, created_at, updated_at, completed_at)
@@ -39,10 +42,14 @@ await db
 const [sql, params] = captured;
 const explain = async () => {
   // EXPLAIN ANALYZE runs the claim; each run is rolled back so both see the same queue.
-  const plan = await db.transaction(async (tx) => {
-    const r = (await tx.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params)).rows.map((x) => x['QUERY PLAN']).join('\n');
-    throw Object.assign(new Error('rollback'), { plan: r });
-  }).catch((e) => e.plan);
+  const plan = await db
+    .transaction(async (tx) => {
+      const r = (await tx.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, params)).rows
+        .map((x) => x['QUERY PLAN'])
+        .join('\n');
+      throw Object.assign(new Error('rollback'), { plan: r });
+    })
+    .catch((e) => e.plan);
   return plan;
 };
 const time = (plan) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1]);
@@ -50,6 +57,8 @@ const small = await explain();
 await rows('pending', 18000, 102020, { next: '$2::timestamptz', lease: 'NULL', done: 'NULL' });
 await db.query('ANALYZE');
 const big = await explain();
-console.log(`#### claimDue with 2,000 due: ${time(small)} ms\n\n\`\`\`\n${small}\n\`\`\`\n\n#### claimDue with 20,000 due: ${time(big)} ms\n\n\`\`\`\n${big}\n\`\`\`\n`);
+console.log(
+  `#### claimDue with 2,000 due: ${time(small)} ms\n\n\`\`\`\n${small}\n\`\`\`\n\n#### claimDue with 20,000 due: ${time(big)} ms\n\n\`\`\`\n${big}\n\`\`\`\n`,
+);
 await db.query(`DROP SCHEMA ${schema} CASCADE`);
 await store.close();

@@ -3,7 +3,15 @@
 // from the real store functions, not restated. Usage, after `npx tsc -b apps/workspace-server`:
 //   node apps/workspace-server/bench/explain.mjs DATABASE_URL > docs/query-plans.md
 // Without a URL it prints the same plans on PGlite.
-import { openStore, contactPageCache, createWorkspace, listContactsJson, listDeals, listTransactions, setContactTextCache } from '../dist/index.js';
+import {
+  openStore,
+  contactPageCache,
+  createWorkspace,
+  listContactsJson,
+  listDeals,
+  listTransactions,
+  setContactTextCache,
+} from '../dist/index.js';
 import { seedContacts } from './seed-bulk.mjs';
 
 const url = process.argv[2] ?? process.env.DATABASE_URL;
@@ -14,7 +22,8 @@ const ws = await createWorkspace(db, { name: 'Explain', slug: 'explain' }, new D
 const other = await createWorkspace(db, { name: 'Other', slug: 'other' }, new Date());
 await seedContacts(db, ws.id, 100000);
 await seedContacts(db, other.id, 1000, new Date('2024-01-01'));
-const stage = (await db.query(`SELECT id, pipeline_id FROM pipeline_stages WHERE workspace_id = $1 AND type = 'OPEN' LIMIT 1`, [ws.id])).rows[0];
+const stage = (await db.query(`SELECT id, pipeline_id FROM pipeline_stages WHERE workspace_id = $1 AND type = 'OPEN' LIMIT 1`, [ws.id]))
+  .rows[0];
 const closing = (await db.query(`SELECT id FROM closing_stages WHERE workspace_id = $1 AND status = 'active'`, [ws.id])).rows[0];
 await db.query(
   `INSERT INTO deals (id, workspace_id, name, pipeline_id, stage_id, status, created_at, updated_at)
@@ -56,7 +65,9 @@ async function explain(sql, params, prepared) {
     await tx.query(`PREPARE explained AS ${sql}`, [], { prepare: false });
     for (let i = 0; i < 6; i++) await tx.query(`EXECUTE explained${args}`, [], { prepare: false });
     const { rows } = await tx.query(`EXPLAIN ${OPTIONS} EXECUTE explained${args}`, [], { prepare: false });
-    const kept = await tx.query("SELECT generic_plans::int > 0 AS generic FROM pg_prepared_statements WHERE name = 'explained'", [], { prepare: false });
+    const kept = await tx.query("SELECT generic_plans::int > 0 AS generic FROM pg_prepared_statements WHERE name = 'explained'", [], {
+      prepare: false,
+    });
     await tx.query('DEALLOCATE explained', [], { prepare: false });
     return { plan: lines(rows), generic: kept.rows[0].generic };
   });
@@ -68,19 +79,43 @@ const first = JSON.parse(await listContactsJson(spy, ws.id, { limit: 100 }));
 // a case's `note` is printed under its title.
 const cases = [
   ['GET /v1/contacts — first page, its contacts in the text cache', (d) => listContactsJson(d, ws.id, { limit: 100 })],
-  ['GET /v1/contacts — first page, served before and no contact written since (the page held, not read)', (d) => listContactsJson(d, ws.id, { limit: 100 }), { held: true }],
+  [
+    'GET /v1/contacts — first page, served before and no contact written since (the page held, not read)',
+    (d) => listContactsJson(d, ws.id, { limit: 100 }),
+    { held: true },
+  ],
   ['GET /v1/contacts — first page, with the text cache off', () => listContactsJson(spyOff, ws.id, { limit: 100 })],
-  ['GET /v1/contacts — a later page (cursor), read for the first time', (d) => listContactsJson(d, ws.id, { limit: 100, cursor: first.next_cursor })],
-  ['GET /v1/contacts?q= matching 10% of contacts, the term searched for the first time (planned for it)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
-  ['GET /v1/contacts?q= matching 10% of contacts, again (its count known: the newest-first plan, prepared)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' })],
-  ['GET /v1/contacts?q= matching one contact, the term searched for the first time (planned for it)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
-  ['GET /v1/contacts?q= matching one contact, again (its count known: the plan by its matches, prepared)', (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' })],
-  ['GET /v1/contacts?q= a phone written in another format, matching one contact', (d) => listContactsJson(d, ws.id, { limit: 100, q: '(207) 007-7777' }), {
-    note: `A term that reads as a phone number (\`(207) 007-7777\`) is searched as written and by its digits
+  [
+    'GET /v1/contacts — a later page (cursor), read for the first time',
+    (d) => listContactsJson(d, ws.id, { limit: 100, cursor: first.next_cursor }),
+  ],
+  [
+    'GET /v1/contacts?q= matching 10% of contacts, the term searched for the first time (planned for it)',
+    (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' }),
+  ],
+  [
+    'GET /v1/contacts?q= matching 10% of contacts, again (its count known: the newest-first plan, prepared)',
+    (d) => listContactsJson(d, ws.id, { limit: 100, q: 'harbor' }),
+  ],
+  [
+    'GET /v1/contacts?q= matching one contact, the term searched for the first time (planned for it)',
+    (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' }),
+  ],
+  [
+    'GET /v1/contacts?q= matching one contact, again (its count known: the plan by its matches, prepared)',
+    (d) => listContactsJson(d, ws.id, { limit: 100, q: 'user77777@' }),
+  ],
+  [
+    'GET /v1/contacts?q= a phone written in another format, matching one contact',
+    (d) => listContactsJson(d, ws.id, { limit: 100, q: '(207) 007-7777' }),
+    {
+      note: `A term that reads as a phone number (\`(207) 007-7777\`) is searched as written and by its digits
 (\`2070077777\`, against the digits-only form of every phone in the search text): two LIKE
 conditions ORed, which PostgreSQL serves with a \`BitmapOr\` of two scans of \`contacts_ws_search\`
 ([api.md](api.md#contacts)). A term of digits alone, or with letters, is one condition. Once its count
-is known it takes the plan by its matches, as the one-contact search above does.` }],
+is known it takes the plan by its matches, as the one-contact search above does.`,
+    },
+  ],
   ['GET /v1/contacts?email=', (d) => listContactsJson(d, ws.id, { limit: 100, email: 'user5@example.com' })],
   ['GET /v1/deals — first page', (d) => listDeals(d, ws.id, { limit: 100 })],
   ['GET /v1/transactions — first page', (d) => listTransactions(d, ws.id, { limit: 50, offset: 0 })],
@@ -106,8 +141,16 @@ for (const [title, fn, { held = false, note } = {}] of cases) {
   out += `\n## ${title}\n${note ? `\n${note}\n` : ''}`;
   for (const [sql, params, prepared] of statements) {
     const kind = sql.includes('contact_lookup_gens')
-      ? sql.includes('AS head') ? (sql.includes('AS total') ? 'total and page, every contact written out' : 'the text of the contacts not in the text cache') : 'total, write generation and, unless the page is held at that generation, the page\'s ids and row versions (the texts come from the cache)'
-      : statements.length === 1 ? 'the one statement (total and page)' : /count\(|sum\(n\)/.test(sql.slice(0, 300)) ? 'count' : 'page';
+      ? sql.includes('AS head')
+        ? sql.includes('AS total')
+          ? 'total and page, every contact written out'
+          : 'the text of the contacts not in the text cache'
+        : "total, write generation and, unless the page is held at that generation, the page's ids and row versions (the texts come from the cache)"
+      : statements.length === 1
+        ? 'the one statement (total and page)'
+        : /count\(|sum\(n\)/.test(sql.slice(0, 300))
+          ? 'count'
+          : 'page';
     const { plan, generic } = await explain(sql, params, prepared);
     out += `\n${kind}${generic ? ' (prepared: its generic plan)' : ''}:\n\n\`\`\`text\n${plan}\n\`\`\`\n`;
   }

@@ -11,7 +11,9 @@ import { freePort } from './free-port.mjs';
 
 export { freePort };
 
-const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
+const HAPROXY =
+  ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((p) => existsSync(p)) ??
+  spawnSync('sh', ['-c', 'command -v haproxy'], { encoding: 'utf8' }).stdout.trim();
 const OPERATIONS_MD = fileURLToPath(new URL('../../../docs/operations.md', import.meta.url));
 
 /** Why HAProxy cannot be started here, or undefined when it can. */
@@ -32,9 +34,13 @@ export function balancerConfig(ports, hosts, dir) {
   config = config.replace(/^(\s*)bind \S+$/gm, (_, indent) => `${indent}bind 127.0.0.1:${ports[n++]}`);
   const servers = [...config.matchAll(/^\s*server (\S+) \S+/gm)].map((m) => m[1]);
   const unknown = hosts.filter((h) => !servers.includes(h.name));
-  if (unknown.length || !hosts.length) throw new Error(`docs/operations.md's balancer names servers ${servers.join(', ')}; this run has ${hosts.map((h) => h.name).join(', ')}`);
+  if (unknown.length || !hosts.length)
+    throw new Error(
+      `docs/operations.md's balancer names servers ${servers.join(', ')}; this run has ${hosts.map((h) => h.name).join(', ')}`,
+    );
   // Fewer hosts than the page names: the others' lines left out.
-  for (const name of servers) if (!hosts.some((h) => h.name === name)) config = config.replace(new RegExp(`^\\s*server ${name} .*\\n`, 'm'), '');
+  for (const name of servers)
+    if (!hosts.some((h) => h.name === name)) config = config.replace(new RegExp(`^\\s*server ${name} .*\\n`, 'm'), '');
   for (const h of hosts) config = config.replace(new RegExp(`^(\\s*server ${h.name}) \\S+`, 'm'), `$1 127.0.0.1:${h.port}`);
   config = config.replace(/^(backend .*)$/m, '$1\n    http-response set-header X-Served-By %s');
   return `global\n    stats socket ${join(dir, 'admin.sock')} level admin\n\n${config}`;
@@ -86,7 +92,13 @@ export async function startBalancer(port, hosts) {
     return Object.fromEntries(rows.filter((r) => hosts.some((h) => h.name === r[1])).map((r) => [r[1], r[status]]));
   };
   for (let i = 0; ; i++) {
-    if (await states().then(() => true, () => false)) break;
+    if (
+      await states().then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (child.exitCode !== null || i > 200) throw new Error(`haproxy did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -11,12 +11,15 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from './free-port.mjs';
 
-const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p)) ?? spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
+const PGBOUNCER =
+  ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p)) ??
+  spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
 
 /** Why PgBouncer cannot be started here, or undefined when it can. */
 export function pgBouncerUnavailable() {
   if (!PGBOUNCER) return 'no pgbouncer: apt-get install pgbouncer (scripts/setup-test.sh does)';
-  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root with no postgres user to run PgBouncer as';
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0)
+    return 'running as root with no postgres user to run PgBouncer as';
   return undefined;
 }
 
@@ -46,7 +49,9 @@ export async function startPgBouncer({ databases, user = 'postgres', serverConne
   const port = await freePort();
   const ini = join(at, 'pgbouncer.ini');
   writeFileSync(join(at, 'users.txt'), `"${user}" ""\n`);
-  writeFileSync(ini, `[databases]
+  writeFileSync(
+    ini,
+    `[databases]
 ${databases.join('\n')}
 
 [pgbouncer]
@@ -61,7 +66,8 @@ max_client_conn = 500
 ignore_startup_parameters = extra_float_digits, options
 logfile = ${join(at, 'pgbouncer.log')}
 pidfile = ${join(at, 'pgbouncer.pid')}
-`);
+`,
+  );
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     spawnSync('chown', own ? ['-R', 'postgres', at] : ['postgres', ini, join(at, 'users.txt')]);

@@ -19,8 +19,12 @@ async function run(pass) {
   const start = new Date('2026-01-01T00:00:00Z');
   const ws = await createWorkspace(db, { name: 'V', slug: 'v' }, start);
   for (let e = 0; e < 5; e++)
-    await db.query(`INSERT INTO webhook_endpoints (id, workspace_id, url, event_types, signing_key, verified_at, created_at, updated_at) VALUES ($1, $2, $3, '["contact.created"]', 'k', $4, $4, $4)`, [`ep_${e}`, ws.id, `https://h.example.com/${e}`, start.toISOString()]);
-  const mb = [], passMs = [];
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, workspace_id, url, event_types, signing_key, verified_at, created_at, updated_at) VALUES ($1, $2, $3, '["contact.created"]', 'k', $4, $4, $4)`,
+      [`ep_${e}`, ws.id, `https://h.example.com/${e}`, start.toISOString()],
+    );
+  const mb = [],
+    passMs = [];
   for (let day = 0; day < DAYS; day++) {
     const at = new Date(start.getTime() + day * DAY).toISOString();
     await db.query(
@@ -43,7 +47,9 @@ async function run(pass) {
       await vacuumDue(db);
       passMs.push(performance.now() - a);
     }
-    const { rows } = await db.query(`SELECT (pg_total_relation_size('events') + pg_total_relation_size('webhook_deliveries')) / 1048576.0 AS mb`);
+    const { rows } = await db.query(
+      `SELECT (pg_total_relation_size('events') + pg_total_relation_size('webhook_deliveries')) / 1048576.0 AS mb`,
+    );
     mb.push(Number(rows[0].mb));
   }
   await store.close();

@@ -8,7 +8,10 @@
 import net from 'node:net';
 
 const HEADER_END = Buffer.from('\r\n\r\n');
-const lineEnd = (text, from) => { const i = text.indexOf('\r\n', from); return i < 0 ? text.length : i; };
+const lineEnd = (text, from) => {
+  const i = text.indexOf('\r\n', from);
+  return i < 0 ? text.length : i;
+};
 
 /**
  * `request(method, path, headers, body, done)`: `headers` is the header lines' text (each ending
@@ -38,7 +41,10 @@ export function rawClient(base, connections = 64) {
       conn.cur = null;
       if (cur) cur.done(0);
       // A new socket takes the next request (a refused one answers it with status 0, so a dead server drains the queue).
-      if (!closing) setTimeout(() => { if (!closing) open(); }, 20);
+      if (!closing)
+        setTimeout(() => {
+          if (!closing) open();
+        }, 20);
     };
     s.on('error', fail);
     s.on('close', fail);
@@ -49,7 +55,10 @@ export function rawClient(base, connections = 64) {
     if (head < queue.length) {
       const r = queue[head];
       queue[head++] = undefined;
-      if (head > 4096 && head * 2 > queue.length) { queue.splice(0, head); head = 0; }
+      if (head > 4096 && head * 2 > queue.length) {
+        queue.splice(0, head);
+        head = 0;
+      }
       conn.cur = r;
       conn.s.write(r.text);
     } else {
@@ -67,13 +76,19 @@ export function rawClient(base, connections = 64) {
     }
     const buf = conn.buf ? Buffer.concat([conn.buf, chunk]) : chunk;
     const end = buf.indexOf(HEADER_END);
-    if (end < 0) { conn.buf = buf; return; }
+    if (end < 0) {
+      conn.buf = buf;
+      return;
+    }
     conn.buf = null;
     const text = buf.toString('latin1', 0, end);
     conn.status = Number(text.slice(9, 12));
     const lower = text.toLowerCase();
     const cl = lower.indexOf('\r\ncontent-length:');
-    if (cl < 0) { conn.s.destroy(new Error('response without Content-Length')); return; }
+    if (cl < 0) {
+      conn.s.destroy(new Error('response without Content-Length'));
+      return;
+    }
     conn.need = Number(lower.slice(cl + 17, lineEnd(lower, cl + 2)));
     const rs = lower.indexOf('\r\nx-ratelimit-reset:');
     conn.reset = rs < 0 ? undefined : lower.slice(rs + 20, lineEnd(lower, rs + 2)).trim();
@@ -86,7 +101,11 @@ export function rawClient(base, connections = 64) {
     const cur = conn.cur;
     conn.need = -1;
     conn.cur = null;
-    if (extra && extra.length) { conn.s.destroy(new Error('bytes after a response')); if (cur) cur.done(conn.status, conn.reset); return; }
+    if (extra && extra.length) {
+      conn.s.destroy(new Error('bytes after a response'));
+      if (cur) cur.done(conn.status, conn.reset);
+      return;
+    }
     if (cur) cur.done(conn.status, conn.reset);
     next(conn);
   }
@@ -96,12 +115,16 @@ export function rawClient(base, connections = 64) {
 
   return {
     request(method, path, headers, body, done) {
-      const text = body === undefined
-        ? `${method} ${path} HTTP/1.1\r\n${host}${headers}\r\n`
-        : `${method} ${path} HTTP/1.1\r\n${host}${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const text =
+        body === undefined
+          ? `${method} ${path} HTTP/1.1\r\n${host}${headers}\r\n`
+          : `${method} ${path} HTTP/1.1\r\n${host}${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
       const r = { text, done };
       const conn = idle.pop();
-      if (conn) { conn.cur = r; conn.s.write(text); } else queue.push(r);
+      if (conn) {
+        conn.cur = r;
+        conn.s.write(text);
+      } else queue.push(r);
     },
     close() {
       closing = true;

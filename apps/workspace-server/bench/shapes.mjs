@@ -62,12 +62,24 @@ const shapes = {
     let scraping = true;
     const scrape = async () => {
       while (scraping) {
-        await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer bench' } }).then((r) => r.text(), () => undefined);
+        await fetch(`${s.base}/metrics`, { headers: { authorization: 'Bearer bench' } }).then(
+          (r) => r.text(),
+          () => undefined,
+        );
         await new Promise((r) => setTimeout(r, SCRAPE_MS));
       }
     };
     const scraper = scrape();
-    return { base: s.base, pids: [s.pid], between: [], stop: async () => { scraping = false; await scraper; await s.stop(); } };
+    return {
+      base: s.base,
+      pids: [s.pid],
+      between: [],
+      stop: async () => {
+        scraping = false;
+        await scraper;
+        await s.stop();
+      },
+    };
   },
   async 'metrics off (--no-metrics)'() {
     const s = await serve(['--no-metrics']);
@@ -83,7 +95,15 @@ const shapes = {
   async 'through PgBouncer (transaction mode, 4 server connections)'() {
     const bouncer = await bouncerFor(pgUrl, schema);
     const s = await serve([], { databaseUrl: bouncer.url });
-    return { base: s.base, pids: [s.pid], between: [bouncer.pid], stop: async () => { await s.stop(); await bouncer.close(); } };
+    return {
+      base: s.base,
+      pids: [s.pid],
+      between: [bouncer.pid],
+      stop: async () => {
+        await s.stop();
+        await bouncer.close();
+      },
+    };
   },
 };
 
@@ -96,7 +116,11 @@ async function bouncerFor(pgUrl, schema) {
   const u = new URL(pgUrl);
   const user = decodeURIComponent(u.username || 'postgres');
   const target = `host=${u.hostname} port=${u.port || 5432} dbname=${u.pathname.slice(1)} user=${user} password=${decodeURIComponent(u.password)}`;
-  const bouncer = await startPgBouncer({ databases: [`bench = ${target} connect_query='SET search_path = ${schema}, public'`], user, serverConnections: 4 });
+  const bouncer = await startPgBouncer({
+    databases: [`bench = ${target} connect_query='SET search_path = ${schema}, public'`],
+    user,
+    serverConnections: 4,
+  });
   return { ...bouncer, url: `postgres://${encodeURIComponent(user)}@127.0.0.1:${bouncer.port}/bench?prepared_statements=false` };
 }
 
@@ -108,8 +132,13 @@ async function behindHaproxy(n) {
   const balancer = await startBalancer(await freePort(), hosts);
   for (const h of hosts) await balancer.until(h.name, 'UP');
   return {
-    base: balancer.url, pids: servers.map((s) => s.pid), between: [balancer.pid],
-    stop: async () => { await balancer.close(); await Promise.all(servers.map((s) => s.stop())); },
+    base: balancer.url,
+    pids: servers.map((s) => s.pid),
+    between: [balancer.pid],
+    stop: async () => {
+      await balancer.close();
+      await Promise.all(servers.map((s) => s.stop()));
+    },
   };
 }
 
@@ -122,7 +151,9 @@ async function run(name, keys) {
     const r = await load.drive(shape.base, keys, TENANTS, shape.pids);
     const after = shape.between.length ? load.cpuNow(shape.between).server : new Map();
     r.cpu.between = load.spent(before, after) / r.requests;
-    process.stderr.write(`shapes, ${name}: held ${r.achieved.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, CPU ms per request ${r.cpu.server.toFixed(3)} server / ${r.cpu.pg.toFixed(3)} PostgreSQL / ${r.cpu.between.toFixed(3)} between, stolen ${r.machine.steal.toFixed(0)} %, errors ${r.errors}\n`);
+    process.stderr.write(
+      `shapes, ${name}: held ${r.achieved.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms, CPU ms per request ${r.cpu.server.toFixed(3)} server / ${r.cpu.pg.toFixed(3)} PostgreSQL / ${r.cpu.between.toFixed(3)} between, stolen ${r.machine.steal.toFixed(0)} %, errors ${r.errors}\n`,
+    );
     return r;
   } finally {
     await shape.stop();
@@ -141,12 +172,17 @@ async function compare(cases, pairs, keys) {
   return results;
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const cpuAll = (r) => r.cpu.server + r.cpu.pg + r.cpu.between;
 
 /** A comparison's table: each case's medians, and its pairs' ratios to the first case. */
 function table(cases, results) {
-  let md = '| Case | held req/s | p99 ms | errors | CPU ms per request: server / PostgreSQL / balancer or pooler | all three | server CPU, ratio to the first (pairs: median) | all three, ratio to the first | held req/s, ratio to the first |\n|---|---|---|---|---|---|---|---|---|\n';
+  let md =
+    '| Case | held req/s | p99 ms | errors | CPU ms per request: server / PostgreSQL / balancer or pooler | all three | server CPU, ratio to the first (pairs: median) | all three, ratio to the first | held req/s, ratio to the first |\n|---|---|---|---|---|---|---|---|---|\n';
   const ratio = (i, f) => results[i].map((r, p) => f(r) / f(results[0][p]));
   const show = (xs) => `${xs.map((x) => x.toFixed(3)).join(', ')}: **${median(xs).toFixed(3)}×**`;
   cases.forEach((name, i) => {
@@ -158,12 +194,23 @@ function table(cases, results) {
 }
 
 const COMPARISONS = [
-  { title: 'Several processes behind a balancer', cases: ['one process', 'one process behind HAProxy', 'two processes behind HAProxy'], pairs: PAIRS },
+  {
+    title: 'Several processes behind a balancer',
+    cases: ['one process', 'one process behind HAProxy', 'two processes behind HAProxy'],
+    pairs: PAIRS,
+  },
   { title: 'Metrics', cases: ['metrics off (--no-metrics)', 'metrics on, scraped every 5 s'], pairs: 2 * PAIRS },
-  { title: 'PgBouncer', cases: ['direct, named statements', 'direct, --no-prepared-statements', 'through PgBouncer (transaction mode, 4 server connections)'], pairs: PAIRS },
+  {
+    title: 'PgBouncer',
+    cases: ['direct, named statements', 'direct, --no-prepared-statements', 'through PgBouncer (transaction mode, 4 server connections)'],
+    pairs: PAIRS,
+  },
 ];
 
-const skipped = [haproxyUnavailable() && ['Several processes behind a balancer', haproxyUnavailable()], pgBouncerUnavailable() && ['PgBouncer', pgBouncerUnavailable()]].filter(Boolean);
+const skipped = [
+  haproxyUnavailable() && ['Several processes behind a balancer', haproxyUnavailable()],
+  pgBouncerUnavailable() && ['PgBouncer', pgBouncerUnavailable()],
+].filter(Boolean);
 const loadBefore = os.loadavg()[0];
 const keys = await load.seed();
 const measured = [];
@@ -197,17 +244,29 @@ function verdicts(all) {
     const xs = both.map(([off, on]) => on.cpu.server / off.cpu.server);
     const [r, lo, hi] = [median(xs), Math.min(...xs), Math.max(...xs)];
     // A target of 3 % says nothing when the pairs themselves disagree by more than twice that.
-    const verdict = !xs.length ? 'not shown: no pair kept up with the load' : hi - lo > 0.06 ? `not shown either way: those pairs spread ${lo.toFixed(2)}–${hi.toFixed(2)}×, wider than the target` : r <= 1.03 ? 'met' : `missed by ${((r - 1) * 100).toFixed(1)} %`;
-    lines.push(`- Metrics on, over the ${both.length} of ${metrics.results[0].length} pairs whose runs both held the offered load: ${xs.length ? r.toFixed(3) : '–'}× the server's CPU per request of metrics off (target at most 1.03×: ${verdict}); the server's and PostgreSQL's together ${xs.length ? median(both.map(([off, on]) => cpuAll(on) / cpuAll(off))).toFixed(3) : '–'}×.`);
+    const verdict = !xs.length
+      ? 'not shown: no pair kept up with the load'
+      : hi - lo > 0.06
+        ? `not shown either way: those pairs spread ${lo.toFixed(2)}–${hi.toFixed(2)}×, wider than the target`
+        : r <= 1.03
+          ? 'met'
+          : `missed by ${((r - 1) * 100).toFixed(1)} %`;
+    lines.push(
+      `- Metrics on, over the ${both.length} of ${metrics.results[0].length} pairs whose runs both held the offered load: ${xs.length ? r.toFixed(3) : '–'}× the server's CPU per request of metrics off (target at most 1.03×: ${verdict}); the server's and PostgreSQL's together ${xs.length ? median(both.map(([off, on]) => cpuAll(on) / cpuAll(off))).toFixed(3) : '–'}×.`,
+    );
   }
   const balancer = of('Several processes behind a balancer');
   if (balancer) {
     const p99 = (i) => median(balancer.results[i].map((x) => x.p99)).toFixed(0);
-    lines.push(`- Behind HAProxy, one process: ${ratio(balancer, 1, (x) => x.achieved).toFixed(2)}× the requests held of one process alone, at ${ratio(balancer, 1, cpuAll).toFixed(2)}× the CPU per request (HAProxy's own ${median(balancer.results[1].map((x) => x.cpu.between)).toFixed(3)} ms); two processes: ${ratio(balancer, 2, (x) => x.achieved).toFixed(2)}× at ${ratio(balancer, 2, cpuAll).toFixed(2)}×. p99 ${p99(0)}, ${p99(1)} and ${p99(2)} ms (on 2 shared cores p99 follows the machine's other work as much as the shape: see the load average above).`);
+    lines.push(
+      `- Behind HAProxy, one process: ${ratio(balancer, 1, (x) => x.achieved).toFixed(2)}× the requests held of one process alone, at ${ratio(balancer, 1, cpuAll).toFixed(2)}× the CPU per request (HAProxy's own ${median(balancer.results[1].map((x) => x.cpu.between)).toFixed(3)} ms); two processes: ${ratio(balancer, 2, (x) => x.achieved).toFixed(2)}× at ${ratio(balancer, 2, cpuAll).toFixed(2)}×. p99 ${p99(0)}, ${p99(1)} and ${p99(2)} ms (on 2 shared cores p99 follows the machine's other work as much as the shape: see the load average above).`,
+    );
   }
   const bouncer = of('PgBouncer');
   if (bouncer) {
-    lines.push(`- Through PgBouncer: ${ratio(bouncer, 2, (x) => x.achieved).toFixed(2)}× the requests held directly, at ${ratio(bouncer, 2, (x) => x.cpu.pg).toFixed(2)}× PostgreSQL's CPU per request and ${ratio(bouncer, 2, cpuAll).toFixed(2)}× in all (PgBouncer's own ${median(bouncer.results[2].map((x) => x.cpu.between)).toFixed(3)} ms); unnamed statements alone: ${ratio(bouncer, 1, (x) => x.cpu.pg).toFixed(2)}× PostgreSQL's CPU per request.`);
+    lines.push(
+      `- Through PgBouncer: ${ratio(bouncer, 2, (x) => x.achieved).toFixed(2)}× the requests held directly, at ${ratio(bouncer, 2, (x) => x.cpu.pg).toFixed(2)}× PostgreSQL's CPU per request and ${ratio(bouncer, 2, cpuAll).toFixed(2)}× in all (PgBouncer's own ${median(bouncer.results[2].map((x) => x.cpu.between)).toFixed(3)} ms); unnamed statements alone: ${ratio(bouncer, 1, (x) => x.cpu.pg).toFixed(2)}× PostgreSQL's CPU per request.`,
+    );
   }
   for (const c of all.filter((x) => x.why)) lines.push(`- ${c.title}: not measured (${c.why}).`);
   return `${lines.join('\n')}\n`;

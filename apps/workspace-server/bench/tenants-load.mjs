@@ -22,10 +22,21 @@ export function start(args, env) {
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearInterval(t);
-        resolve({ base: m[1], pid: child.pid, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+        resolve({
+          base: m[1],
+          pid: child.pid,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', done);
+              child.kill('SIGTERM');
+            }),
+        });
       }
     }, 50);
-    child.once('exit', (code) => { clearInterval(t); reject(new Error(`exited with ${code}`)); });
+    child.once('exit', (code) => {
+      clearInterval(t);
+      reject(new Error(`exited with ${code}`));
+    });
   });
 }
 
@@ -41,7 +52,12 @@ export function machineShare(a, b, oursMs, requests) {
   const busy = b.busy - a.busy;
   const all = busy + (b.idle - a.idle) + (b.iowait - a.iowait) + (b.steal - a.steal);
   const pct = (v) => (all > 0 ? (100 * v) / all : 0);
-  return { idle: pct(b.idle - a.idle), iowait: pct(b.iowait - a.iowait), steal: pct(b.steal - a.steal), other: Math.max(0, busy - oursMs) / requests };
+  return {
+    idle: pct(b.idle - a.idle),
+    iowait: pct(b.iowait - a.iowait),
+    steal: pct(b.steal - a.steal),
+    other: Math.max(0, busy - oursMs) / requests,
+  };
 }
 
 /**
@@ -109,10 +125,16 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
       try {
         const { rows } = await c.query(
           `SELECT coalesce(wait_event_type || ':' || wait_event, 'on CPU') AS w, count(*)::int AS n FROM pg_stat_activity
-            WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`, [dbName]);
+            WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid() GROUP BY 1`,
+          [dbName],
+        );
         samples++;
         for (const r of rows) seen.set(r.w, (seen.get(r.w) ?? 0) + r.n);
-      } catch { /* a sample lost */ } finally { busy = false; }
+      } catch {
+        /* a sample lost */
+      } finally {
+        busy = false;
+      }
     }, 100);
     return async () => {
       clearInterval(t);
@@ -151,14 +173,24 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
   // CPU per request, from /proc (USER_HZ ticks): the server's process and its children (--workers 2),
   // PostgreSQL's backends of this database (their process titles name it), and the driver itself.
   const dbName = new URL(pgUrl).pathname.slice(1);
-  const procStat = (pid) => { try { return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); } catch { return null; } };
+  const procStat = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    } catch {
+      return null;
+    }
+  };
   const ticksMs = (f) => (f ? (Number(f[11]) + Number(f[12])) * 10 : 0);
   function processes() {
     const all = [];
     for (const p of readdirSync('/proc')) {
       if (!/^\d+$/.test(p)) continue;
       let cmd = '';
-      try { cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8'); } catch { continue; }
+      try {
+        cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
       const f = procStat(p);
       if (f) all.push({ pid: Number(p), ppid: Number(f[1]), cmd, ms: ticksMs(f) });
     }
@@ -226,13 +258,24 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
     await new Promise((finish) => {
       let i = 0;
       const send = (p) => {
-        const path = p.kind === 'write' ? '/v1/contacts' : p.kind === 'search' ? `/v1/contacts?limit=20&q=${Math.random() < 0.5 ? 'harbor' : `user${1 + Math.floor(Math.random() * PER_CONTACTS)}@`}` : '/v1/contacts?limit=20';
+        const path =
+          p.kind === 'write'
+            ? '/v1/contacts'
+            : p.kind === 'search'
+              ? `/v1/contacts?limit=20&q=${Math.random() < 0.5 ? 'harbor' : `user${1 + Math.floor(Math.random() * PER_CONTACTS)}@`}`
+              : '/v1/contacts?limit=20';
         const write = p.kind === 'write';
         const ended = (status, reset) => {
           results.push({ t: p.t, kind: p.kind, status, at: p.at, ms: performance.now() - t0 - p.at, end: performance.now() - t0, reset });
           if (++done === plan.length) finish();
         };
-        clients[p.t % clients.length].request(write ? 'POST' : 'GET', path, write ? `${auths[p.t]}content-type: application/json\r\n` : auths[p.t], write ? body : undefined, ended);
+        clients[p.t % clients.length].request(
+          write ? 'POST' : 'GET',
+          path,
+          write ? `${auths[p.t]}content-type: application/json\r\n` : auths[p.t],
+          write ? body : undefined,
+          ended,
+        );
       };
       const tick = () => {
         const now = performance.now() - t0;
@@ -255,14 +298,24 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
     const q = (p) => quantile(lat, p);
     // The second half alone: a fresh process starts with empty caches and cold code, and a queue
     // built then drains only as fast as the capacity left over the offered load.
-    const late = results.filter((r) => r.at >= (SECONDS * 1000) / 2).map((r) => r.ms).sort((a, b) => a - b);
+    const late = results
+      .filter((r) => r.at >= (SECONDS * 1000) / 2)
+      .map((r) => r.ms)
+      .sort((a, b) => a - b);
     const lateQ = (p) => quantile(late, p);
     const last = Math.max(...results.map((r) => r.end));
     // Each second's p99, by planned send time: a queue that one stall built shows as a run of bad
     // seconds, a machine short of CPU throughout as every second slow.
     const perSecond = [];
     for (const r of results) (perSecond[Math.floor(r.at / 1000)] ??= []).push(r.ms);
-    const secondP99 = perSecond.map((xs) => (xs ? quantile(xs.sort((a, b) => a - b), 0.99) : 0));
+    const secondP99 = perSecond.map((xs) =>
+      xs
+        ? quantile(
+            xs.sort((a, b) => a - b),
+            0.99,
+          )
+        : 0,
+    );
     // Per tenant and rate-limit window (its X-RateLimit-Reset): successes never exceed the limit, and
     // a tenant is refused only once the window holds `LIMIT` successes (so never at or under its rate).
     const windows = new Map();
@@ -270,7 +323,8 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
       if (!r.reset) continue;
       const k = `${r.t}:${r.reset}`;
       const w = windows.get(k) ?? { t: r.t, ok: 0, refused: 0 };
-      if (r.status === 429) w.refused++; else if (r.status < 300) w.ok++;
+      if (r.status === 429) w.refused++;
+      else if (r.status < 300) w.ok++;
       windows.set(k, w);
     }
     let wrong = 0;
@@ -280,7 +334,10 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
       requests: results.length,
       offered: plan.length / SECONDS,
       achieved: results.length / (last / 1000),
-      p50: q(0.5), p99: q(0.99), lateP50: lateQ(0.5), lateP99: lateQ(0.99),
+      p50: q(0.5),
+      p99: q(0.99),
+      lateP50: lateQ(0.5),
+      lateP99: lateQ(0.99),
       errors: results.filter((r) => r.status === 0 || r.status >= 500).length,
       refusedAtLimit: at.filter((r) => r.status === 429).length,
       refusedGreedy: results.filter((r) => greedy(r.t) && r.status === 429).length,
@@ -289,13 +346,18 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
       secondP99: secondP99.map((x) => Math.round(x)),
       cpu: { server: ms.server / results.length, pg: ms.pg / results.length, driver: ms.driver / results.length },
       wal: {
-        kB: (wal1.bytes - wal0.bytes) / 1024 / results.length, fpi: (wal1.fpi - wal0.fpi) / results.length, checkpoints: wal1.checkpoints - wal0.checkpoints,
-        syncs: wal1.syncs - wal0.syncs, syncMs: wal1.timed && wal0.timed && wal1.syncs > wal0.syncs ? (wal1.sync_ms - wal0.sync_ms) / (wal1.syncs - wal0.syncs) : undefined,
+        kB: (wal1.bytes - wal0.bytes) / 1024 / results.length,
+        fpi: (wal1.fpi - wal0.fpi) / results.length,
+        checkpoints: wal1.checkpoints - wal0.checkpoints,
+        syncs: wal1.syncs - wal0.syncs,
+        syncMs: wal1.timed && wal0.timed && wal1.syncs > wal0.syncs ? (wal1.sync_ms - wal0.sync_ms) / (wal1.syncs - wal0.syncs) : undefined,
       },
       waits,
       backends: {
         cpu: waits['on CPU'] ?? 0,
-        wal: Object.entries(waits).filter(([w]) => /^(IO:WAL(Sync|Write)|LWLock:WALWrite)$/.test(w)).reduce((sum, [, n]) => sum + n, 0),
+        wal: Object.entries(waits)
+          .filter(([w]) => /^(IO:WAL(Sync|Write)|LWLock:WALWrite)$/.test(w))
+          .reduce((sum, [, n]) => sum + n, 0),
       },
       machine: machineShare(machine0, machine1, ms.server + ms.pg + ms.driver, results.length),
     };

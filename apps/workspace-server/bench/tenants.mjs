@@ -57,7 +57,11 @@ import(${JSON.stringify(fastifyPath)}).then(async ({ default: Fastify }) => {
 });`;
 
 if (process.env.BENCH_TENANTS_VS) {
-  await sideBySide(process.env.BENCH_TENANTS_VS, Number(process.env.BENCH_TENANTS_PAIRS ?? 4), Number(process.env.BENCH_TENANTS_WORKERS ?? 1));
+  await sideBySide(
+    process.env.BENCH_TENANTS_VS,
+    Number(process.env.BENCH_TENANTS_PAIRS ?? 4),
+    Number(process.env.BENCH_TENANTS_WORKERS ?? 1),
+  );
   process.exit(0);
 }
 
@@ -71,24 +75,44 @@ async function sideBySide(otherDir, pairs, workers) {
   const other = { dir: resolve(otherDir), schema: `${schema}_vs` };
   for (const f of ['dist/index.js', 'bin/workspace-server.js']) {
     if (!existsSync(`${other.dir}/${f}`)) {
-      process.stderr.write(`BENCH_TENANTS_VS: no ${f} in ${other.dir}: name another checkout's apps/workspace-server, built (npm ci && npm run build there)\n`);
+      process.stderr.write(
+        `BENCH_TENANTS_VS: no ${f} in ${other.dir}: name another checkout's apps/workspace-server, built (npm ci && npm run build there)\n`,
+      );
       process.exit(2);
     }
   }
   const builds = [
     { name: 'this build', bin, schema, keys: await seed() },
-    { name: other.dir, bin: `${other.dir}/bin/workspace-server.js`, schema: other.schema, keys: await seed(await import(pathToFileURL(`${other.dir}/dist/index.js`).href), other.schema) },
+    {
+      name: other.dir,
+      bin: `${other.dir}/bin/workspace-server.js`,
+      schema: other.schema,
+      keys: await seed(await import(pathToFileURL(`${other.dir}/dist/index.js`).href), other.schema),
+    },
   ];
   const runOf = async (b) => {
-    const s = await start([b.bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers)], { DATABASE_URL: urlOf(b.schema), ADMIN_TOKEN: 'bench' });
+    const s = await start([b.bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers)], {
+      DATABASE_URL: urlOf(b.schema),
+      ADMIN_TOKEN: 'bench',
+    });
     const cold = await drive(s.base, b.keys, TENANTS, s.pid, b.schema);
     const warm = await drive(s.base, b.keys, TENANTS, s.pid, b.schema);
     await s.stop();
     return { cold, warm };
   };
   const cpu = (r) => r.cpu.server + r.cpu.pg;
-  const ratios = { 'cold held': [], 'cold p99': [], 'cold CPU': [], 'cold WAL flushes': [], 'warm held': [], 'warm p99': [], 'warm CPU': [], 'warm WAL flushes': [] };
-  const line = (r) => `held ${r.achieved.toFixed(0)} p99 ${r.p99.toFixed(0)} ms (seconds' p99 ${r.secondP99.join(' ')}), CPU ${r.cpu.server.toFixed(2)} + ${r.cpu.pg.toFixed(2)} ms, stolen ${r.machine.steal.toFixed(0)} %, WAL ${r.wal.kB.toFixed(1)} kB, ${r.wal.syncs} flushes${r.wal.syncMs === undefined ? '' : ` of ${r.wal.syncMs.toFixed(1)} ms`} (${r.wal.checkpoints} checkpoints)`;
+  const ratios = {
+    'cold held': [],
+    'cold p99': [],
+    'cold CPU': [],
+    'cold WAL flushes': [],
+    'warm held': [],
+    'warm p99': [],
+    'warm CPU': [],
+    'warm WAL flushes': [],
+  };
+  const line = (r) =>
+    `held ${r.achieved.toFixed(0)} p99 ${r.p99.toFixed(0)} ms (seconds' p99 ${r.secondP99.join(' ')}), CPU ${r.cpu.server.toFixed(2)} + ${r.cpu.pg.toFixed(2)} ms, stolen ${r.machine.steal.toFixed(0)} %, WAL ${r.wal.kB.toFixed(1)} kB, ${r.wal.syncs} flushes${r.wal.syncMs === undefined ? '' : ` of ${r.wal.syncMs.toFixed(1)} ms`} (${r.wal.checkpoints} checkpoints)`;
   for (let i = 0; i < pairs; i++) {
     const order = i % 2 === 0 ? [0, 1] : [1, 0];
     const got = [];
@@ -105,10 +129,16 @@ async function sideBySide(otherDir, pairs, workers) {
     }
   }
   for (const b of builds) await dropSchema(b.schema);
-  const median = (xs) => { const s = [...xs].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+  const median = (xs) => {
+    const s = [...xs].sort((x, y) => x - y);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  };
   let out = `Side by side, ${TENANTS} tenants, ${workers === 1 ? 'one process' : `--workers ${workers}`}, ${SECONDS} s drives, ${pairs} pairs (${new Date().toISOString()}); this build over ${other.dir}:\n\n| | pairs | median |\n|---|---|---|\n`;
-  for (const [name, xs] of Object.entries(ratios)) out += `| ${name} | ${xs.map((x) => `${x.toFixed(2)}×`).join(', ')} | ${median(xs).toFixed(2)}× |\n`;
-  out += '\nCPU is the server\'s and its PostgreSQL backends\' per request; WAL flushes are PostgreSQL\'s over each drive (pg_stat_wal); held above 1× and p99, CPU or flushes below 1× favour this build.\n';
+  for (const [name, xs] of Object.entries(ratios))
+    out += `| ${name} | ${xs.map((x) => `${x.toFixed(2)}×`).join(', ')} | ${median(xs).toFixed(2)}× |\n`;
+  out +=
+    "\nCPU is the server's and its PostgreSQL backends' per request; WAL flushes are PostgreSQL's over each drive (pg_stat_wal); held above 1× and p99, CPU or flushes below 1× favour this build.\n";
   process.stdout.write(out);
 }
 
@@ -133,9 +163,18 @@ const addRow = (name, r) => {
 }
 // Below saturation too: a fifth of the tenants, where latency is the server's, not a queue's.
 // Batching of lists and creations waiting for a connection (db/batch.ts) side by side with --no-batching.
-const runs = [[1, TENANTS], [1, TENANTS, '--no-batching'], [2, TENANTS], [1, TENANTS / 5], [2, TENANTS / 5]];
+const runs = [
+  [1, TENANTS],
+  [1, TENANTS, '--no-batching'],
+  [2, TENANTS],
+  [1, TENANTS / 5],
+  [2, TENANTS / 5],
+];
 for (const [workers, tenants, flag] of runs) {
-  const s = await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers), ...(flag ? [flag] : [])], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' });
+  const s = await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', String(workers), ...(flag ? [flag] : [])], {
+    DATABASE_URL: schemaUrl,
+    ADMIN_TOKEN: 'bench',
+  });
   const name = `workspace-server --workers ${workers}${flag ? ` ${flag}` : ''}, ${tenants} tenants`;
   addRow(`${name}, from a cold process`, await drive(s.base, keys, tenants, s.pid));
   // Steady state: the same process driven again for as long (new rate-limit windows, the same
@@ -150,9 +189,18 @@ for (const [workers, tenants, flag] of runs) {
 // spreads a tenant's requests over both and each holds every tenant's.
 {
   const servers = [];
-  for (let i = 0; i < 2; i++) servers.push(await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', '1'], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' }));
+  for (let i = 0; i < 2; i++)
+    servers.push(
+      await start([bin, 'serve', '--port', '0', '--no-editor', '--workers', '1'], { DATABASE_URL: schemaUrl, ADMIN_TOKEN: 'bench' }),
+    );
   const name = `two workspace-server processes, each tenant to one, ${TENANTS} tenants`;
-  const drive2 = () => drive(servers.map((x) => x.base), keys, TENANTS, servers.map((x) => x.pid));
+  const drive2 = () =>
+    drive(
+      servers.map((x) => x.base),
+      keys,
+      TENANTS,
+      servers.map((x) => x.pid),
+    );
   addRow(`${name}, from cold processes`, await drive2());
   addRow(`${name}, driven again (warm)`, await drive2());
   for (const x of servers) await x.stop();
@@ -162,13 +210,15 @@ await dropSchema(schema);
 const floor = rows[0][1];
 let md = `Machine: ${machineLine()}; load average ${loadBefore.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end.\n\n`;
 md += `${TENANTS.toLocaleString('en-US')} workspaces of ${PER_CONTACTS} contacts at ${LIMIT} requests a minute each for ${SECONDS} s; ${GREEDY} greedy tenants send ${2.5 * LIMIT} requests each. The driver: \`bench/raw-client.mjs\`, 64 sockets. "The rest" is every other busy moment of the machine per request (PostgreSQL's background processes, the kernel); WAL flushes' mean time in brackets when \`track_wal_io_timing\` is on.\n\n`;
-md += '| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule | CPU ms per request: server / PostgreSQL / driver / the rest | machine: idle / stolen % | WAL per request: kB / full-page images; flushes a second (ms each); checkpoints started | PostgreSQL\'s backends at work: on CPU / waiting on the WAL |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n';
+md +=
+  "| Server | offered req/s | held req/s | p50 ms | p99 ms | second half: p50 / p99 ms | errors | 429s of tenants at their limit | 429s of greedy tenants (of sent) | windows breaking the limit rule | CPU ms per request: server / PostgreSQL / driver / the rest | machine: idle / stolen % | WAL per request: kB / full-page images; flushes a second (ms each); checkpoints started | PostgreSQL's backends at work: on CPU / waiting on the WAL |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
 for (const [name, r] of rows) {
   md += `| ${name} | ${r.offered.toFixed(0)} | ${r.achieved.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.lateP50.toFixed(1)} / ${r.lateP99.toFixed(1)} | ${r.errors} | ${r.refusedAtLimit} | ${r.refusedGreedy} (of ${r.greedySent}) | ${r.wrongWindows} | ${r.cpu.server.toFixed(2)} / ${r.cpu.pg.toFixed(2)} / ${r.cpu.driver.toFixed(2)} / ${r.machine.other.toFixed(2)} | ${r.machine.idle.toFixed(0)} / ${r.machine.steal.toFixed(0)} | ${r.wal.kB.toFixed(1)} / ${r.wal.fpi.toFixed(2)}; ${(r.wal.syncs / SECONDS).toFixed(0)}${r.wal.syncMs === undefined ? '' : ` (${r.wal.syncMs.toFixed(1)})`}; ${r.wal.checkpoints} | ${r.backends.cpu.toFixed(2)} / ${r.backends.wal.toFixed(2)} |\n`;
 }
 const [one, warm, unbatched, two, twoWarm, oneLight, twoLight, sticky, stickyWarm] = rows.slice(1).map((r) => r[1]);
 const held = (r) => r.achieved >= 2000;
-const verdict = (r) => `${r.achieved.toFixed(0)} req/s of ${r.offered.toFixed(0)} offered (throughput ${held(r) ? 'met' : `missed: ${(r.achieved / 2000 * 100).toFixed(0)} %`}) at p99 ${r.p99.toFixed(0)} ms (${r.p99 <= 100 ? 'met' : `missed by ${(r.p99 / 100).toFixed(2)}×`})`;
+const verdict = (r) =>
+  `${r.achieved.toFixed(0)} req/s of ${r.offered.toFixed(0)} offered (throughput ${held(r) ? 'met' : `missed: ${((r.achieved / 2000) * 100).toFixed(0)} %`}) at p99 ${r.p99.toFixed(0)} ms (${r.p99 <= 100 ? 'met' : `missed by ${(r.p99 / 100).toFixed(2)}×`})`;
 const cpuOf = (r) => r.cpu.server + r.cpu.pg;
 /**
  * The drive starts when `serve` says it listens, which is when `/readyz` turns ready (pool open,

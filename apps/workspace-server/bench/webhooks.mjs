@@ -113,7 +113,12 @@ async function setup(kind, schema, webhooks) {
   const store = kind === 'postgres' ? await openStore({ databaseUrl: pgUrl, schema, poolSize: 12 }) : await openStore({ memory: true });
   const ws = await createWorkspace(store.db, { name: 'Bench', slug: `bench-${schema}`, rate_limit_per_minute: 1_000_000_000 }, new Date());
   const key = await createApiKey(store.db, ws.id, { scopes: ['full_access'] }, new Date());
-  const app = await buildServer({ store, clock: systemClock, adminToken: 'bench', webhooks: { allowInsecure: true, pollMs: 50, concurrency: CONCURRENCY, ...webhooks } });
+  const app = await buildServer({
+    store,
+    clock: systemClock,
+    adminToken: 'bench',
+    webhooks: { allowInsecure: true, pollMs: 50, concurrency: CONCURRENCY, ...webhooks },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
   const headers = { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' };
@@ -129,8 +134,12 @@ async function teardown(s, kind, schema) {
 
 async function registerEndpoints(base, headers, urls) {
   for (const url of urls) {
-    const ep = await (await fetch(`${base}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url, event_types: ['contact.created'] }) })).json();
-    const v = await (await fetch(`${base}/v1/webhooks/${ep.id}/verify`, { method: 'POST', headers: { authorization: headers.authorization } })).json();
+    const ep = await (
+      await fetch(`${base}/v1/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url, event_types: ['contact.created'] }) })
+    ).json();
+    const v = await (
+      await fetch(`${base}/v1/webhooks/${ep.id}/verify`, { method: 'POST', headers: { authorization: headers.authorization } })
+    ).json();
     if (!v.verified) throw new Error(`verification failed: ${JSON.stringify(v)}`);
   }
 }
@@ -144,14 +153,16 @@ async function live(kind) {
   const body = JSON.stringify({ first_name: 'Hook', last_name: 'Bench', email: 'hook@example.com' });
   const t0 = Date.now();
   let next = 0;
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (next < N) {
-      next++;
-      const r = await fetch(`${s.base}/v1/contacts`, { method: 'POST', headers: s.headers, body });
-      if (r.status !== 201) throw new Error(`create failed: ${r.status}`);
-      await r.arrayBuffer();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < N) {
+        next++;
+        const r = await fetch(`${s.base}/v1/contacts`, { method: 'POST', headers: s.headers, body });
+        if (r.status !== 201) throw new Error(`create failed: ${r.status}`);
+        await r.arrayBuffer();
+      }
+    }),
+  );
   const createdMs = Date.now() - t0;
   const res = await rc.done;
   const totalMs = res.lastAt - t0;
@@ -176,17 +187,41 @@ async function paced(kind, rate, seconds) {
   await registerEndpoints(s.base, s.headers, urls);
   // The creations come from their own thread, so the load generator does not share the server's event loop.
   const creator = new Worker(creatorCode, { eval: true, workerData: { base: s.base, headers: s.headers, rate, total } });
-  const sent = await new Promise((resolve, reject) => { creator.once('message', resolve); creator.once('error', reject); });
+  const sent = await new Promise((resolve, reject) => {
+    creator.once('message', resolve);
+    creator.once('error', reject);
+  });
   await creator.terminate();
   const { failed, late, sentMs } = sent;
   const res = await Promise.race([rc.done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
-  const report = res ?? (await new Promise((resolve) => { rc.worker.on('message', (m) => m.report && resolve(m)); rc.worker.postMessage('report'); }));
+  const report =
+    res ??
+    (await new Promise((resolve) => {
+      rc.worker.on('message', (m) => m.report && resolve(m));
+      rc.worker.postMessage('report');
+    }));
   await rc.worker.terminate();
   await teardown(s, kind, schema);
   const windows = byCreationTime(report.created, report.latencies, 5000);
   const lat = report.latencies.sort((a, b) => a - b);
   const received = report.received ?? total * ENDPOINTS;
-  return { rate, seconds, total, sentMs, failed, lateP99: pct(late.sort((a, b) => a - b), 99), p50: pct(lat, 50), p99: pct(lat, 99), max: lat[lat.length - 1], dup: report.dup, lost: total * ENDPOINTS - received, windows };
+  return {
+    rate,
+    seconds,
+    total,
+    sentMs,
+    failed,
+    lateP99: pct(
+      late.sort((a, b) => a - b),
+      99,
+    ),
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    max: lat[lat.length - 1],
+    dup: report.dup,
+    lost: total * ENDPOINTS - received,
+    windows,
+  };
 }
 
 /**
@@ -200,7 +235,14 @@ function byCreationTime(created, latencies, windowMs) {
   const windows = [];
   created.forEach((at, i) => (windows[Math.floor((at - t0) / windowMs)] ??= []).push(latencies[i]));
   // A window no delivered event was created in (a stalled sender) reads as none, not a hole.
-  return Array.from(windows, (w) => (w ? pct(w.sort((a, b) => a - b), 99) : null));
+  return Array.from(windows, (w) =>
+    w
+      ? pct(
+          w.sort((a, b) => a - b),
+          99,
+        )
+      : null,
+  );
 }
 
 async function backlog(kind) {
@@ -212,7 +254,11 @@ async function backlog(kind) {
   await registerEndpoints(s.base, s.headers, urls);
   const now = new Date();
   for (let i = 0; i < N; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, N - i) }, () => createContact(s.store.db, s.ws.id, { first_name: 'Hook', last_name: 'Backlog' }, now)));
+    await Promise.all(
+      Array.from({ length: Math.min(50, N - i) }, () =>
+        createContact(s.store.db, s.ws.id, { first_name: 'Hook', last_name: 'Backlog' }, now),
+      ),
+    );
   }
   const { WebhookWorker } = await import('../dist/modules/webhooks/worker.js');
   const worker = new WebhookWorker(s.store.db, systemClock, { allowInsecure: true, pollMs: 20, concurrency: CONCURRENCY });

@@ -116,7 +116,12 @@ function withoutPassword(url: string): string {
  * A whole number of at least `min`, read from `name` (a flag or an environment variable); undefined
  * when not given. A refusal says what it expects: `expected`, else "a whole number of at least min".
  */
-function wholeNumber(name: string, text: string | undefined, min: number, expected = `a whole number of at least ${min}`): number | undefined {
+function wholeNumber(
+  name: string,
+  text: string | undefined,
+  min: number,
+  expected = `a whole number of at least ${min}`,
+): number | undefined {
   if (text === undefined || text === '') return undefined;
   if (!/^\d+$/.test(text) || Number(text) < min) throw new Error(`${name} expects ${expected}, got "${text}"`);
   return Number(text);
@@ -174,7 +179,13 @@ function serveSettings(args: string[]) {
     logRequests: values['log-requests'],
     // The installed package ships the editor's build: served unless --no-editor or another --editor DIR.
     editorDir: values['no-editor'] ? undefined : (values.editor ?? bundledEditorDir()),
-    corsOrigins: [...(values['cors-origin'] ?? []), ...(process.env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)].map(corsOrigin),
+    corsOrigins: [
+      ...(values['cors-origin'] ?? []),
+      ...(process.env.CORS_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    ].map(corsOrigin),
     workers,
     metrics: !values['no-metrics'],
     store: {
@@ -217,7 +228,8 @@ async function serve(args: string[]): Promise<number | undefined> {
     process.stderr.write(`ADMIN_TOKEN not set; generated one for this run: ${adminToken}\n`);
   }
   const { host, port, workers } = settings;
-  if (workers > 1 && cluster.isPrimary) return primary(workers, adminToken, { ...settings.store, databaseUrl: settings.store.databaseUrl!, seed: settings.seed, host, port });
+  if (workers > 1 && cluster.isPrimary)
+    return primary(workers, adminToken, { ...settings.store, databaseUrl: settings.store.databaseUrl!, seed: settings.seed, host, port });
   // Listen for SIGINT/SIGTERM before anything starts: a signal that arrived between printing the
   // address and subscribing would otherwise kill the process without closing the store.
   const stopRequested = new Promise<void>((resolveStop) => {
@@ -249,7 +261,9 @@ async function serve(args: string[]): Promise<number | undefined> {
   }
   if (settings.seed && !cluster.isWorker) {
     const { workspace, key } = await seedDemo(store.db, systemClock);
-    process.stdout.write(`Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`);
+    process.stdout.write(
+      `Demo workspace ${workspace.name} (${workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${key.secret}\n`,
+    );
     process.stdout.write(`Try: curl -H "Authorization: Bearer ${key.secret}" ${baseUrl}/v1/contacts?limit=5\n`);
   }
   await stopRequested;
@@ -266,7 +280,10 @@ async function serverOf(settings: ServeSettings, store: Store, adminToken: strin
   const warming = new Promise<void>((resolveWarm) => (warmed = resolveWarm));
   let clusterMetrics: (() => Promise<string>) | undefined;
   const app = await buildServer({
-    store, clock: systemClock, adminToken, logger: { level: settings.logRequests ? 'info' : 'error' },
+    store,
+    clock: systemClock,
+    adminToken,
+    logger: { level: settings.logRequests ? 'info' : 'error' },
     metrics: settings.metrics,
     metricsToken: process.env.METRICS_TOKEN || undefined,
     processMetrics: true,
@@ -296,17 +313,19 @@ async function start(app: FastifyInstance, store: Store, settings: ServeSettings
     await app.close().catch(() => {});
     await store.close().catch(() => {});
   };
-  const warmOrClose = () => warm(store.db).catch(async (e: unknown) => {
-    await closeAll();
-    throw new Error(`cannot warm up on the store, ${storeName}: ${(e as Error).message}`);
-  });
+  const warmOrClose = () =>
+    warm(store.db).catch(async (e: unknown) => {
+      await closeAll();
+      throw new Error(`cannot warm up on the store, ${storeName}: ${(e as Error).message}`);
+    });
   if (cluster.isWorker) await warmOrClose();
   try {
     await app.listen({ port, host });
   } catch (e) {
     await closeAll();
     const err = e as NodeJS.ErrnoException;
-    if (err.code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`);
+    if (err.code === 'EADDRINUSE')
+      throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`);
     if (err.code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host)`);
     throw e;
   }
@@ -371,11 +390,14 @@ function shareFanOut(worker: WebhookWorker): void {
   let last = 0;
   const relay = () => {
     if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      last = Date.now();
-      if (process.connected) process.send!({ nudge: true } satisfies NudgeMessage);
-    }, Math.max(0, last + FANOUT_GAP_MS - Date.now()));
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        last = Date.now();
+        if (process.connected) process.send!({ nudge: true } satisfies NudgeMessage);
+      },
+      Math.max(0, last + FANOUT_GAP_MS - Date.now()),
+    );
     timer.unref();
   };
   process.on('message', (m) => {
@@ -389,7 +411,11 @@ function shareFanOut(worker: WebhookWorker): void {
  * same port (node:cluster shares it), and prints the address once all of them listen. A worker
  * that dies is replaced; SIGINT/SIGTERM stops them all, then the primary exits 0.
  */
-async function primary(n: number, adminToken: string, o: { databaseUrl: string; preparedStatements?: boolean; seed: boolean; host: string; port: number }): Promise<number> {
+async function primary(
+  n: number,
+  adminToken: string,
+  o: { databaseUrl: string; preparedStatements?: boolean; seed: boolean; host: string; port: number },
+): Promise<number> {
   let stopping = false;
   const stopRequested = new Promise<void>((resolveStop) => {
     const stop = () => {
@@ -447,7 +473,10 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
         const port = [...ports.values()][0];
         const baseUrl = `http://${o.host.includes(':') ? `[${o.host}]` : o.host}:${port}`;
         process.stdout.write(`workspace-server listening on ${baseUrl} (store: PostgreSQL (DATABASE_URL), ${n} workers)\n`);
-        if (seeded) process.stdout.write(`Demo workspace ${seeded.workspace.name} (${seeded.workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${seeded.key.secret}\n`);
+        if (seeded)
+          process.stdout.write(
+            `Demo workspace ${seeded.workspace.name} (${seeded.workspace.id})\nBase URL: ${baseUrl}\nAPI key (full_access): ${seeded.key.secret}\n`,
+          );
       }
     });
     w.on('exit', (code, signal) => {
@@ -461,11 +490,16 @@ async function primary(n: number, adminToken: string, o: { databaseUrl: string; 
   for (let i = 0; i < n; i++) fork();
   await stopRequested;
   const all = Object.values(cluster.workers ?? {}).filter((w) => w !== undefined);
-  await Promise.all(all.map((w) => new Promise<void>((done) => {
-    if (w.isDead()) return done();
-    w.once('exit', () => done());
-    w.process.kill('SIGTERM');
-  })));
+  await Promise.all(
+    all.map(
+      (w) =>
+        new Promise<void>((done) => {
+          if (w.isDead()) return done();
+          w.once('exit', () => done());
+          w.process.kill('SIGTERM');
+        }),
+    ),
+  );
   return 0;
 }
 
@@ -504,7 +538,12 @@ async function adminCommand(command: string, args: string[]): Promise<number> {
     if (values['rate-limit']) body.rate_limit_per_minute = Number(values['rate-limit']);
   } else if (command === 'create-key') {
     path = `/admin/workspaces/${encodeURIComponent(need(values.workspace, 'workspace'))}/api-keys`;
-    body = { scopes: need(values.scopes, 'scopes').split(',').map((s) => s.trim()).filter(Boolean) };
+    body = {
+      scopes: need(values.scopes, 'scopes')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    };
     if (values.name) body.name = values.name;
     if (values['expires-at']) body.expires_at = values['expires-at'];
     if (values.member) body.member_id = values.member;
@@ -526,7 +565,9 @@ async function adminCommand(command: string, args: string[]): Promise<number> {
     });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
-    throw new Error(`cannot reach ${base} (${cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e as Error).message}): is the server running there? Pass --url or set WORKSPACE_SERVER_URL`);
+    throw new Error(
+      `cannot reach ${base} (${cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e as Error).message}): is the server running there? Pass --url or set WORKSPACE_SERVER_URL`,
+    );
   }
   const text = await res.text();
   if (res.ok) {
@@ -545,7 +586,9 @@ function adminRefusal(base: string, command: string, status: number, text: strin
   } catch {
     error = undefined;
   }
-  if (!error?.type) return `${command}: ${base} answered HTTP ${status}, not as a workspace server does: is --url (or WORKSPACE_SERVER_URL) its address?`;
-  if (error.type === 'authentication_error') return `${command}: ${base} refused the admin token (${error.message}): pass the ADMIN_TOKEN that server was started with (--admin-token or ADMIN_TOKEN), or --url the server it belongs to`;
+  if (!error?.type)
+    return `${command}: ${base} answered HTTP ${status}, not as a workspace server does: is --url (or WORKSPACE_SERVER_URL) its address?`;
+  if (error.type === 'authentication_error')
+    return `${command}: ${base} refused the admin token (${error.message}): pass the ADMIN_TOKEN that server was started with (--admin-token or ADMIN_TOKEN), or --url the server it belongs to`;
   return `${command}: ${base} refused it (HTTP ${status}, ${error.type}${error.param ? `, ${error.param}` : ''}): ${error.message}`;
 }

@@ -39,7 +39,12 @@ export interface Store {
 export async function openStore(opts: StoreOptions): Promise<Store> {
   let db: Db;
   if (opts.databaseUrl) {
-    db = await openPostgres({ connectionString: opts.databaseUrl, schema: opts.schema, max: opts.poolSize, preparedStatements: opts.preparedStatements });
+    db = await openPostgres({
+      connectionString: opts.databaseUrl,
+      schema: opts.schema,
+      max: opts.poolSize,
+      preparedStatements: opts.preparedStatements,
+    });
   } else if (opts.memory || !opts.dataDir) {
     db = await openPglite();
   } else {

@@ -9,7 +9,23 @@ import { createTag } from './modules/lookups/store.js';
 import { createTransaction, updateTransaction } from './modules/transactions/store.js';
 import { createApiKey, createMailbox, createMember, createWorkspace, type CreatedKey, type Workspace } from './modules/workspaces/store.js';
 
-const firstNames = ['Ava', 'Liam', 'Maya', 'Noah', 'Zoe', 'Ethan', 'Isla', 'Lucas', 'Mia', 'Owen', 'Ruby', 'Caleb', 'Nora', 'Elijah', 'Lena'];
+const firstNames = [
+  'Ava',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Zoe',
+  'Ethan',
+  'Isla',
+  'Lucas',
+  'Mia',
+  'Owen',
+  'Ruby',
+  'Caleb',
+  'Nora',
+  'Elijah',
+  'Lena',
+];
 const lastNames = ['Garcia', 'Chen', 'Patel', 'Okafor', 'Smith', 'Novak', 'Rossi', 'Kim', 'Haddad', 'Jensen'];
 
 /**
@@ -17,7 +33,10 @@ const lastNames = ['Garcia', 'Chen', 'Patel', 'Okafor', 'Smith', 'Novak', 'Rossi
  * them by name and installs; each added once.
  */
 async function addDemoPackMembers(db: Db, ws: string, at: Date): Promise<void> {
-  for (const [name, email] of [['Jordan Lee', 'jordan@demo-realty.test'], ['Avery Brooks', 'avery@demo-realty.test']]) {
+  for (const [name, email] of [
+    ['Jordan Lee', 'jordan@demo-realty.test'],
+    ['Avery Brooks', 'avery@demo-realty.test'],
+  ]) {
     const has = await db.query('SELECT 1 FROM members WHERE workspace_id = $1 AND name = $2', [ws, name]);
     if (!has.rows.length) await createMember(db, ws, { name, email }, at);
   }
@@ -41,7 +60,17 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
     const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: owner.rows[0]?.id ?? null }, clock.now());
     const w = await db.query('SELECT * FROM workspaces WHERE id = $1', [ws]);
     const r = w.rows[0];
-    return { workspace: { id: r.id, name: r.name, slug: r.slug, plan: r.plan, rate_limit_per_minute: r.rate_limit_per_minute, created_at: new Date(r.created_at).toISOString() }, key };
+    return {
+      workspace: {
+        id: r.id,
+        name: r.name,
+        slug: r.slug,
+        plan: r.plan,
+        rate_limit_per_minute: r.rate_limit_per_minute,
+        created_at: new Date(r.created_at).toISOString(),
+      },
+      key,
+    };
   }
   const workspace = await createWorkspace(db, { name: 'Demo Realty', slug }, new Date(t0));
   const ws = workspace.id;
@@ -51,7 +80,13 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   await addDemoPackMembers(db, ws, at());
   const bobMailbox = await createMailbox(db, ws, bob.id, bob.email, true);
   const tags: Awaited<ReturnType<typeof createTag>>[] = [];
-  for (const [name, color] of [['Buyer', '#2563eb'], ['Seller', '#16a34a'], ['VIP', '#d97706'], ['Investor', null], ['First-time buyer', '#9333ea']] as const) {
+  for (const [name, color] of [
+    ['Buyer', '#2563eb'],
+    ['Seller', '#16a34a'],
+    ['VIP', '#d97706'],
+    ['Investor', null],
+    ['First-time buyer', '#9333ea'],
+  ] as const) {
     tags.push(await createTag(db, ws, name, color, at()));
   }
   const listings = [
@@ -62,42 +97,68 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   for (const [key, label, photo] of listings) {
     await db.query('INSERT INTO listings (workspace_id, listing_key, label, photo_path) VALUES ($1,$2,$3,$4)', [ws, key, label, photo]);
   }
-  const stages = (await db.query('SELECT id FROM contact_stages WHERE workspace_id = $1 ORDER BY position', [ws])).rows.map((r) => r.id as string);
-  const sources = (await db.query('SELECT id FROM lead_sources WHERE workspace_id = $1 ORDER BY created_at', [ws])).rows.map((r) => r.id as string);
+  const stages = (await db.query('SELECT id FROM contact_stages WHERE workspace_id = $1 ORDER BY position', [ws])).rows.map(
+    (r) => r.id as string,
+  );
+  const sources = (await db.query('SELECT id FROM lead_sources WHERE workspace_id = $1 ORDER BY created_at', [ws])).rows.map(
+    (r) => r.id as string,
+  );
   const contacts: Awaited<ReturnType<typeof createContact>>[] = [];
   for (let i = 0; i < 30; i++) {
     const first = firstNames[i % firstNames.length];
     const last = lastNames[(i * 7) % lastNames.length];
-    const c = await createContact(db, ws, {
-      first_name: first,
-      last_name: last,
-      emails: [
-        { value: `${first}.${last}${i}@example.com`.toLowerCase(), label: 'Home', is_primary: true },
-        ...(i % 3 === 0 ? [{ value: `${first[0]}${last}${i}@work.example.com`.toLowerCase(), label: 'Work' }] : []),
-      ],
-      phone: `+1207555${String(1000 + i)}`,
-      city: i % 2 ? 'Portland' : 'South Portland',
-      state: 'ME',
-      company: i % 4 === 0 ? 'Casco Bay Holdings' : null,
-      stage_id: stages[i % stages.length],
-      lead_source_id: sources[i % sources.length],
-      owner_id: i % 2 ? alice.id : bob.id,
-      custom_fields: {},
-    }, at());
+    const c = await createContact(
+      db,
+      ws,
+      {
+        first_name: first,
+        last_name: last,
+        emails: [
+          { value: `${first}.${last}${i}@example.com`.toLowerCase(), label: 'Home', is_primary: true },
+          ...(i % 3 === 0 ? [{ value: `${first[0]}${last}${i}@work.example.com`.toLowerCase(), label: 'Work' }] : []),
+        ],
+        phone: `+1207555${String(1000 + i)}`,
+        city: i % 2 ? 'Portland' : 'South Portland',
+        state: 'ME',
+        company: i % 4 === 0 ? 'Casco Bay Holdings' : null,
+        stage_id: stages[i % stages.length],
+        lead_source_id: sources[i % sources.length],
+        owner_id: i % 2 ? alice.id : bob.id,
+        custom_fields: {},
+      },
+      at(),
+    );
     contacts.push(c);
     await setContactTag(db, ws, c.id, tags[i % tags.length].id, true, at());
     if (i % 5 === 0) await addNote(db, ws, c.id, `Called ${first}; wants a showing next week.`, at());
   }
   // One private note and one email from Bob's private mailbox, to show exclusion and masking.
   await db.transaction(async (tx) => {
-    await addActivity(tx, ws, contacts[0].id, { type: 'note', title: 'Private note', description: 'Seller is motivated.', is_private: true, actor_member_id: bob.id }, at());
-    await addActivity(tx, ws, contacts[0].id, {
-      type: 'email', title: 'Re: offer on Harbor View', description: 'Numbers attached.', actor_member_id: bob.id, mailbox_id: bobMailbox,
-      metadata: { direction: 'outbound' },
-    }, at());
-    await tx.query('INSERT INTO communications (id, workspace_id, contact_id, kind, body, created_at) VALUES ($1,$2,$3,$4,$5,$6::timestamptz)', [
-      newId('com'), ws, contacts[0].id, 'text', 'See you at 5!', at().toISOString(),
-    ]);
+    await addActivity(
+      tx,
+      ws,
+      contacts[0].id,
+      { type: 'note', title: 'Private note', description: 'Seller is motivated.', is_private: true, actor_member_id: bob.id },
+      at(),
+    );
+    await addActivity(
+      tx,
+      ws,
+      contacts[0].id,
+      {
+        type: 'email',
+        title: 'Re: offer on Harbor View',
+        description: 'Numbers attached.',
+        actor_member_id: bob.id,
+        mailbox_id: bobMailbox,
+        metadata: { direction: 'outbound' },
+      },
+      at(),
+    );
+    await tx.query(
+      'INSERT INTO communications (id, workspace_id, contact_id, kind, body, created_at) VALUES ($1,$2,$3,$4,$5,$6::timestamptz)',
+      [newId('com'), ws, contacts[0].id, 'text', 'See you at 5!', at().toISOString()],
+    );
   });
   await optOut(db, ws, 'email', contacts[1].emails[0].value, at());
   const pipeline = (await db.query('SELECT s.id, s.type FROM pipeline_stages s WHERE s.workspace_id = $1 ORDER BY s.position', [ws])).rows;
@@ -105,26 +166,46 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   const won = pipeline.find((s) => s.type === 'CLOSED_WON')!;
   const deals: Awaited<ReturnType<typeof createDeal>>[] = [];
   for (let i = 0; i < 8; i++) {
-    deals.push(await createDeal(db, ws, {
-      name: `${contacts[i].first_name} ${contacts[i].last_name} — ${i % 2 ? 'purchase' : 'listing'}`,
-      stage_id: i < 3 ? won.id : open[i % open.length].id,
-      value: `${350000 + i * 25000}.00`,
-      contact_id: contacts[i].id,
-      expected_close_date: `2026-0${(i % 9) + 1}-15`,
-    }, at()));
+    deals.push(
+      await createDeal(
+        db,
+        ws,
+        {
+          name: `${contacts[i].first_name} ${contacts[i].last_name} — ${i % 2 ? 'purchase' : 'listing'}`,
+          stage_id: i < 3 ? won.id : open[i % open.length].id,
+          value: `${350000 + i * 25000}.00`,
+          contact_id: contacts[i].id,
+          expected_close_date: `2026-0${(i % 9) + 1}-15`,
+        },
+        at(),
+      ),
+    );
   }
   const settings = await db.query('SELECT id FROM checklist_templates WHERE workspace_id = $1 LIMIT 1', [ws]);
   for (let i = 0; i < 5; i++) {
-    const txn = await createTransaction(db, ws, {
-      deal_id: deals[i].id,
-      listing_key: listings[i % listings.length][0],
-      side: i % 2 ? 'seller' : 'buyer',
-      sale_price: `${400000 + i * 15000}`,
-      commission_rate: '2.5',
-      projected_close_date: `2026-0${i + 2}-20`,
-      checklist_template_id: settings.rows[0].id,
-    }, at());
-    if (i === 1) await updateTransaction(db, ws, txn.id as string, { status: 'pending', referral_fee: '1000', brokerage_split_rate: '30' }, ['full_access'], at());
+    const txn = await createTransaction(
+      db,
+      ws,
+      {
+        deal_id: deals[i].id,
+        listing_key: listings[i % listings.length][0],
+        side: i % 2 ? 'seller' : 'buyer',
+        sale_price: `${400000 + i * 15000}`,
+        commission_rate: '2.5',
+        projected_close_date: `2026-0${i + 2}-20`,
+        checklist_template_id: settings.rows[0].id,
+      },
+      at(),
+    );
+    if (i === 1)
+      await updateTransaction(
+        db,
+        ws,
+        txn.id as string,
+        { status: 'pending', referral_fee: '1000', brokerage_split_rate: '30' },
+        ['full_access'],
+        at(),
+      );
     if (i === 2) await updateTransaction(db, ws, txn.id as string, { status: 'closed' }, ['full_access'], at());
   }
   const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: alice.id }, clock.now());

@@ -61,14 +61,18 @@ export interface ServerOptions {
 
 /** A CORS origin as the browser sends it, or an error naming what is wrong with it. */
 export function corsOrigin(value: string): string {
-  if (value === '*') throw new Error(`--cors-origin *: list the editor's origins (scheme://host:port); any origin would let every web page call the API with a key it holds`);
+  if (value === '*')
+    throw new Error(
+      `--cors-origin *: list the editor's origins (scheme://host:port); any origin would let every web page call the API with a key it holds`,
+    );
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     throw new Error(`--cors-origin ${value}: not an origin (scheme://host[:port])`);
   }
-  if (!/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, '')) throw new Error(`--cors-origin ${value}: not an origin (scheme://host[:port], no path), e.g. ${url.origin}`);
+  if (!/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, ''))
+    throw new Error(`--cors-origin ${value}: not an origin (scheme://host[:port], no path), e.g. ${url.origin}`);
   return url.origin;
 }
 
@@ -90,7 +94,8 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   // Requests that never reached a workspace still carry the headers: the default limit, uncounted.
   app.addHook('onSend', async (req, reply, payload) => {
     // A route that authenticates in its own statement answers only after it did.
-    if (req.deferredAuth && !req.deferredAuth.settled) throw new Error(`${req.method} ${req.routeOptions.url} answered before authenticating`);
+    if (req.deferredAuth && !req.deferredAuth.settled)
+      throw new Error(`${req.method} ${req.routeOptions.url} answered before authenticating`);
     if (!reply.hasHeader('X-RateLimit-Limit')) defaultRateLimitHeaders(reply, clock);
     return payload;
   });
@@ -102,7 +107,14 @@ export async function buildServer(opts: ServerOptions): Promise<FastifyInstance>
   await registerWebhooks(app, deps, opts.webhooks);
 
   registerHealth(app, { warming: opts.warming });
-  if (opts.metrics !== false) registerMetrics(app, { db, clock, tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''], processMetrics: opts.processMetrics, clusterMetrics: opts.clusterMetrics });
+  if (opts.metrics !== false)
+    registerMetrics(app, {
+      db,
+      clock,
+      tokens: [opts.adminToken ?? '', opts.metricsToken ?? ''],
+      processMetrics: opts.processMetrics,
+      clusterMetrics: opts.clusterMetrics,
+    });
   if (opts.editorDir) await registerEditor(app, opts.editorDir);
 
   let openapi: unknown = null;
@@ -135,8 +147,12 @@ async function createApp(opts: ServerOptions, clock: Clock): Promise<{ app: Fast
       // Refused before routing, so neither authenticated nor counted: the headers of a request
       // that never reached a workspace (onSend hooks do not run for these answers).
       defaultRateLimitHeaders(reply, clock);
-      r.code(tooLong ? 414 : 400)
-        .send(envelope('invalid_request_error', tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8'));
+      r.code(tooLong ? 414 : 400).send(
+        envelope(
+          'invalid_request_error',
+          tooLong ? 'A path segment is longer than 2048 characters' : 'Malformed URL: a percent escape in the path is not valid UTF-8',
+        ),
+      );
     },
     clientErrorHandler: rawClientError,
     ...JSON_KEYS,

@@ -24,10 +24,24 @@ const CHANGED_BY_EVERY_REQUEST: Record<string, string> = {
   rate_limit_windows: 'every authenticated request counts in its window, refused or not',
   webhook_deliveries: 'the delivery worker, on its own time',
   webhook_attempts: 'the delivery worker, on its own time',
-  outbox_cursor: 'the delivery worker moves it past earlier requests\' events, on its own time',
+  outbox_cursor: "the delivery worker moves it past earlier requests' events, on its own time",
 };
 
-const HOSTILE = ['\u0000', 'a\u0000b', '\ud800', 'x\udfffy', 'x'.repeat(70_000), '%ED%A0%80', '../../etc', ' ', '', '😀', 'null', '-1', '1e309'];
+const HOSTILE = [
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfffy',
+  'x'.repeat(70_000),
+  '%ED%A0%80',
+  '../../etc',
+  ' ',
+  '',
+  '😀',
+  'null',
+  '-1',
+  '1e309',
+];
 const hostileString = fc.constantFrom(...HOSTILE);
 
 /** An arbitrary of values valid for `schema` (the subset of JSON Schema the document uses). */
@@ -37,7 +51,11 @@ function valid(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alts = schema.anyOf ?? schema.oneOf;
   if (alts) return fc.oneof(...alts.map((s: Schema) => valid(s, depth + 1)));
-  const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : ['string', 'integer', 'boolean', 'object'];
+  const types: string[] = Array.isArray(schema.type)
+    ? schema.type
+    : schema.type
+      ? [schema.type]
+      : ['string', 'integer', 'boolean', 'object'];
   return fc.oneof(...types.map((t) => validOfType(t, schema, depth)));
 }
 
@@ -52,26 +70,39 @@ function validOfType(type: string, schema: Schema, depth: number): fc.Arbitrary<
     case 'number':
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true, noDefaultInfinity: true });
     case 'string': {
-      if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-      if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      if (schema.format === 'date-time')
+        return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'date')
+        return fc
+          .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10));
       if (schema.format === 'email') return fc.emailAddress();
       if (schema.format === 'uri') return fc.webUrl();
       if (schema.format === 'uuid') return fc.uuid();
       if (schema.pattern) {
         try {
-          return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
+          return fc
+            .stringMatching(new RegExp(schema.pattern))
+            .filter((s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
         } catch {
           /* a pattern fast-check cannot read: plain strings */
         }
       }
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 24, 24)) });
+      return fc.string({
+        minLength: schema.minLength ?? 0,
+        maxLength: Math.max(schema.minLength ?? 0, Math.min(schema.maxLength ?? 24, 24)),
+      });
     }
     case 'array':
-      return fc.array(valid(schema.items, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)) });
+      return fc.array(valid(schema.items, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)),
+      });
     case 'object': {
       const props: Record<string, Schema> = schema.properties ?? {};
       const required: string[] = schema.required ?? [];
-      if (!Object.keys(props).length) return fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), { maxKeys: 2 });
+      if (!Object.keys(props).length)
+        return fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), { maxKeys: 2 });
       const rec: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, s] of Object.entries(props)) rec[k] = valid(s, depth + 1);
       return fc.record(rec, { requiredKeys: required.filter((k) => k in props) });
@@ -91,24 +122,28 @@ function mutate(value: unknown): fc.Arbitrary<unknown> {
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
   };
   walk(value, []);
-  return fc.tuple(fc.constantFrom(...paths), wrong, fc.constantFrom('replace', 'drop', 'add'), fc.string({ minLength: 1, maxLength: 8 })).map(([path, w, how, extra]) => {
-    if (path.length === 0) return how === 'replace' ? w : value;
-    const copy = structuredClone(value) as Record<string | number, unknown>;
-    let parent: Record<string | number, unknown> = copy;
-    for (const p of path.slice(0, -1)) parent = parent[p] as Record<string | number, unknown>;
-    const last = path[path.length - 1];
-    if (how === 'drop' && !Array.isArray(parent)) delete parent[last];
-    else if (how === 'add' && !Array.isArray(parent)) Object.defineProperty(parent, `unknown_${extra}`, { value: w, enumerable: true, writable: true, configurable: true });
-    else parent[last] = w;
-    return copy;
-  });
+  return fc
+    .tuple(fc.constantFrom(...paths), wrong, fc.constantFrom('replace', 'drop', 'add'), fc.string({ minLength: 1, maxLength: 8 }))
+    .map(([path, w, how, extra]) => {
+      if (path.length === 0) return how === 'replace' ? w : value;
+      const copy = structuredClone(value) as Record<string | number, unknown>;
+      let parent: Record<string | number, unknown> = copy;
+      for (const p of path.slice(0, -1)) parent = parent[p] as Record<string | number, unknown>;
+      const last = path[path.length - 1];
+      if (how === 'drop' && !Array.isArray(parent)) delete parent[last];
+      else if (how === 'add' && !Array.isArray(parent))
+        Object.defineProperty(parent, `unknown_${extra}`, { value: w, enumerable: true, writable: true, configurable: true });
+      else parent[last] = w;
+      return copy;
+    });
 }
 
 /** encodeURIComponent, except that a lone surrogate goes out as its WTF-8 bytes (as a sloppy client sends it) instead of throwing. */
 function encodePath(s: string): string {
   return s.replace(/[\s\S]/gu, (ch) => {
     const u = ch.charCodeAt(0);
-    if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff) return [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+    if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff)
+      return [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
     return encodeURIComponent(ch);
   });
 }
@@ -157,7 +192,11 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       const ws = await server.workspace();
       key = ws.key;
       // A few real objects, so some requests reach the routes' success paths.
-      for (const [p, body] of [['/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }], ['/v1/tags', { name: 'Hot' }], ['/v1/message-templates', { name: 'Hi', channel: 'sms', body: 'Hello' }]] as const) {
+      for (const [p, body] of [
+        ['/v1/contacts', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }],
+        ['/v1/tags', { name: 'Hot' }],
+        ['/v1/message-templates', { name: 'Hi', channel: 'sms', body: 'Hello' }],
+      ] as const) {
         const r = await ws.client.post(p, body);
         if (r.body?.id) ids.push(r.body.id);
       }
@@ -168,84 +207,137 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       addFormats(ajv);
       // The document stands alone: pack subschemas are inlined (without their $id).
       ajv.addSchema(doc, 'openapi');
-      const { rows } = await server.store.db.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+      const { rows } = await server.store.db.query<{ tablename: string }>(
+        'SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename',
+      );
       tables = rows.map((r) => r.tablename).filter((t) => !(t in CHANGED_BY_EVERY_REQUEST));
       expect(tables).toEqual(expect.arrayContaining(['contacts', 'events', 'catalog_objects', 'install_ledgers']));
     });
     afterAll(() => server?.close());
 
-    it(`answers every operation below 500, in the envelope or in its documented shape (${perOp} requests each)`, async () => {
-      const ops = operations(doc);
-      expect(ops.length).toBeGreaterThan(80);
-      const failures: string[] = [];
-      const errorSchema = ajv.compile({ $ref: 'openapi#/components/schemas/Error' });
-      const answered2xx = new Set<string>();
-      let refusedWrites = 0;
-      for (const { method, path, op } of ops) {
-        const params: Schema[] = op.parameters ?? [];
-        const bodySchema: Schema | undefined = op.requestBody?.content?.['application/json']?.schema;
-        const pathArb = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids) }, { weight: 2, arbitrary: valid(p.schema) }, { weight: 1, arbitrary: hostileString })])));
-        const queryArb = fc.tuple(
-          fc.record(Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, fc.oneof({ weight: 4, arbitrary: valid(p.schema) }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom(...(p.name === 'cursor' && cursors.length ? cursors : ['x'])) })])), { requiredKeys: [] }),
-          fc.constantFrom('', '', '', '', '', '', 'unknown_param=1', 'unknown_param=1', 'limit=1&limit=2', 'cursor=eyJ4IjoxfQ'),
-        );
-        const bodyArb: fc.Arbitrary<{ text?: string; type?: string }> = bodySchema
-          ? fc.oneof(
-              { weight: 4, arbitrary: valid(bodySchema).map((b) => ({ text: JSON.stringify(b) })) },
-              { weight: 4, arbitrary: valid(bodySchema).chain(mutate).map((b) => ({ text: JSON.stringify(b) })) },
-              { weight: 1, arbitrary: fc.constantFrom({ text: '{"a":', type: 'application/json' }, { text: 'name=x', type: 'application/x-www-form-urlencoded' }, { text: 'hi', type: 'text/plain' }, { text: '', type: 'application/json' }, { text: '[]' }, { text: '"x"' }) },
-            )
-          : fc.constant({});
-        await fc.assert(
-          fc.asyncProperty(pathArb, queryArb, bodyArb, async (pathParams, [query, extraQuery], body) => {
-            let url = path.replace(/\{([^}]+)\}/g, (_, name) => encodePath(String((pathParams as Record<string, unknown>)[name] ?? 'x')));
-            const qs = new URLSearchParams();
-            for (const [k, v] of Object.entries(query as Record<string, unknown>)) if (v !== undefined) qs.append(k, typeof v === 'string' ? v : JSON.stringify(v));
-            const q = [qs.toString(), extraQuery].filter(Boolean).join('&');
-            if (q) url += `?${q}`;
-            const token = path.startsWith('/admin') ? ADMIN_TOKEN : key;
-            const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-            if (body.text !== undefined) headers['content-type'] = body.type ?? 'application/json';
-            const before = method === 'GET' ? undefined : await snapshot();
-            const res = await fetch(`${server.base}${url}`, { method, headers, body: method === 'GET' || method === 'DELETE' ? undefined : body.text });
-            const text = await res.text();
-            const where = `${method} ${url.slice(0, 200)} ${body.text ? body.text.slice(0, 200) : ''}`;
-            if (res.status >= 500) return void failures.push(`${res.status} ${where}: ${text.slice(0, 200)}`);
-            if (before && res.status >= 400) {
-              // Refused: nothing of it may be left behind, in any table.
-              const after = await snapshot();
-              const changed = tables.filter((t) => before[t] !== after[t]);
-              if (changed.length) failures.push(`${res.status} but wrote to ${changed.join(', ')}: ${where}: ${text.slice(0, 200)}`);
-              refusedWrites++;
-            }
-            const json = (() => {
-              try {
-                return text ? JSON.parse(text) : undefined;
-              } catch {
-                return Symbol.for('not json');
+    it(
+      `answers every operation below 500, in the envelope or in its documented shape (${perOp} requests each)`,
+      async () => {
+        const ops = operations(doc);
+        expect(ops.length).toBeGreaterThan(80);
+        const failures: string[] = [];
+        const errorSchema = ajv.compile({ $ref: 'openapi#/components/schemas/Error' });
+        const answered2xx = new Set<string>();
+        let refusedWrites = 0;
+        for (const { method, path, op } of ops) {
+          const params: Schema[] = op.parameters ?? [];
+          const bodySchema: Schema | undefined = op.requestBody?.content?.['application/json']?.schema;
+          const pathArb = fc.record(
+            Object.fromEntries(
+              params
+                .filter((p) => p.in === 'path')
+                .map((p) => [
+                  p.name,
+                  fc.oneof(
+                    { weight: 3, arbitrary: fc.constantFrom(...ids) },
+                    { weight: 2, arbitrary: valid(p.schema) },
+                    { weight: 1, arbitrary: hostileString },
+                  ),
+                ]),
+            ),
+          );
+          const queryArb = fc.tuple(
+            fc.record(
+              Object.fromEntries(
+                params
+                  .filter((p) => p.in === 'query')
+                  .map((p) => [
+                    p.name,
+                    fc.oneof(
+                      { weight: 4, arbitrary: valid(p.schema) },
+                      { weight: 1, arbitrary: hostileString },
+                      { weight: 1, arbitrary: fc.constantFrom(...(p.name === 'cursor' && cursors.length ? cursors : ['x'])) },
+                    ),
+                  ]),
+              ),
+              { requiredKeys: [] },
+            ),
+            fc.constantFrom('', '', '', '', '', '', 'unknown_param=1', 'unknown_param=1', 'limit=1&limit=2', 'cursor=eyJ4IjoxfQ'),
+          );
+          const bodyArb: fc.Arbitrary<{ text?: string; type?: string }> = bodySchema
+            ? fc.oneof(
+                { weight: 4, arbitrary: valid(bodySchema).map((b) => ({ text: JSON.stringify(b) })) },
+                {
+                  weight: 4,
+                  arbitrary: valid(bodySchema)
+                    .chain(mutate)
+                    .map((b) => ({ text: JSON.stringify(b) })),
+                },
+                {
+                  weight: 1,
+                  arbitrary: fc.constantFrom(
+                    { text: '{"a":', type: 'application/json' },
+                    { text: 'name=x', type: 'application/x-www-form-urlencoded' },
+                    { text: 'hi', type: 'text/plain' },
+                    { text: '', type: 'application/json' },
+                    { text: '[]' },
+                    { text: '"x"' },
+                  ),
+                },
+              )
+            : fc.constant({});
+          await fc.assert(
+            fc.asyncProperty(pathArb, queryArb, bodyArb, async (pathParams, [query, extraQuery], body) => {
+              let url = path.replace(/\{([^}]+)\}/g, (_, name) => encodePath(String((pathParams as Record<string, unknown>)[name] ?? 'x')));
+              const qs = new URLSearchParams();
+              for (const [k, v] of Object.entries(query as Record<string, unknown>))
+                if (v !== undefined) qs.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+              const q = [qs.toString(), extraQuery].filter(Boolean).join('&');
+              if (q) url += `?${q}`;
+              const token = path.startsWith('/admin') ? ADMIN_TOKEN : key;
+              const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+              if (body.text !== undefined) headers['content-type'] = body.type ?? 'application/json';
+              const before = method === 'GET' ? undefined : await snapshot();
+              const res = await fetch(`${server.base}${url}`, {
+                method,
+                headers,
+                body: method === 'GET' || method === 'DELETE' ? undefined : body.text,
+              });
+              const text = await res.text();
+              const where = `${method} ${url.slice(0, 200)} ${body.text ? body.text.slice(0, 200) : ''}`;
+              if (res.status >= 500) return void failures.push(`${res.status} ${where}: ${text.slice(0, 200)}`);
+              if (before && res.status >= 400) {
+                // Refused: nothing of it may be left behind, in any table.
+                const after = await snapshot();
+                const changed = tables.filter((t) => before[t] !== after[t]);
+                if (changed.length) failures.push(`${res.status} but wrote to ${changed.join(', ')}: ${where}: ${text.slice(0, 200)}`);
+                refusedWrites++;
               }
-            })();
-            if (res.status >= 400) {
-              if (!errorSchema(json)) failures.push(`${res.status} outside the envelope: ${where}: ${text.slice(0, 200)}`);
-              return;
-            }
-            answered2xx.add(`${method} ${path}`);
-            const documented = op.responses?.[String(res.status)]?.content?.['application/json']?.schema;
-            if (!documented) return;
-            const pointer = `openapi#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${res.status}/content/application~1json/schema`;
-            const check = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
-            if (!check(json)) failures.push(`${res.status} not as documented: ${where}: ${ajv.errorsText(check.errors)}`);
-          }),
-          { numRuns: perOp, seed },
-        );
-        if (failures.length > 20) break;
-      }
-      expect(failures.slice(0, 20)).toEqual([]);
-      // The success paths were reached, not only refusals: operations that answered 2xx at least once.
-      console.log(`api fuzz: ${answered2xx.size} of ${ops.length} operations answered 2xx at least once`);
-      expect(answered2xx.size).toBeGreaterThanOrEqual(10);
-      // The no-partial-write check ran: refused writes were compared before and after.
-      expect(refusedWrites).toBeGreaterThan(ops.length);
-    }, timeoutMs(300));
+              const json = (() => {
+                try {
+                  return text ? JSON.parse(text) : undefined;
+                } catch {
+                  return Symbol.for('not json');
+                }
+              })();
+              if (res.status >= 400) {
+                if (!errorSchema(json)) failures.push(`${res.status} outside the envelope: ${where}: ${text.slice(0, 200)}`);
+                return;
+              }
+              answered2xx.add(`${method} ${path}`);
+              const documented = op.responses?.[String(res.status)]?.content?.['application/json']?.schema;
+              if (!documented) return;
+              const pointer = `openapi#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method.toLowerCase()}/responses/${res.status}/content/application~1json/schema`;
+              const check = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
+              if (!check(json)) failures.push(`${res.status} not as documented: ${where}: ${ajv.errorsText(check.errors)}`);
+            }),
+            { numRuns: perOp, seed },
+          );
+          if (failures.length > 20) break;
+        }
+        expect(failures.slice(0, 20)).toEqual([]);
+        // The success paths were reached, not only refusals: operations that answered 2xx at least once.
+        console.log(`api fuzz: ${answered2xx.size} of ${ops.length} operations answered 2xx at least once`);
+        expect(answered2xx.size).toBeGreaterThanOrEqual(10);
+        // The no-partial-write check ran: refused writes were compared before and after.
+        expect(refusedWrites).toBeGreaterThan(ops.length);
+      },
+      timeoutMs(300),
+    );
   });
 }

@@ -4,7 +4,17 @@ import { countRoundTrips, type CountingDb } from '../src/db/counting.js';
 import { ManualClock } from '../src/shared/clock.js';
 import { contactPageCache, contactTextCache } from '../src/modules/contacts/cache.js';
 import { hashSecret, usableKeys } from '../src/modules/workspaces/store.js';
-import { Client, expectError, openTestStore, startServer, TEST_DATABASE_URL, uniqueSchema, type Reply, type StoreKind, type TestServer } from './harness.js';
+import {
+  Client,
+  expectError,
+  openTestStore,
+  startServer,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+  type Reply,
+  type StoreKind,
+  type TestServer,
+} from './harness.js';
 
 /**
  * GET /v1/contacts authenticates inside its page's statement once this process has admitted the
@@ -67,7 +77,10 @@ function defineAuthInStatement(kind: StoreKind) {
       expect(first.r.status, JSON.stringify(first.r.body)).toBe(200);
       expect(first.trips).toBe(1);
       expect(first.r.body.data.map((c: { first_name: string }) => c.first_name)).toEqual(['Cy']);
-      for (const [secret, message] of [[revoked.secret, 'This API key has been revoked'], [expired.secret, 'This API key has expired']]) {
+      for (const [secret, message] of [
+        [revoked.secret, 'This API key has been revoked'],
+        [expired.secret, 'This API key has expired'],
+      ]) {
         const r = await new Client(two.base, secret).get('/v1/contacts');
         expectError(r, 401, 'authentication_error');
         expect(r.body.error.message).toBe(message);
@@ -90,7 +103,9 @@ function defineAuthInStatement(kind: StoreKind) {
     );
     const cache = contactTextCache(db);
     const pageCache = contactPageCache(db);
-    const expected = (await db.query<{ id: string }>('SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC', [W.id])).rows.map((r) => r.id);
+    const expected = (
+      await db.query<{ id: string }>('SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC', [W.id])
+    ).rows.map((r) => r.id);
     const read = async (path: string) => {
       const [hits, pages] = [cache.hits, pageCache.hits];
       const t = await trips(() => W.client.get(path));
@@ -117,7 +132,9 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(changed).toMatchObject({ trips: 2, hits: 24, pages: 0 });
     expect(changed.body.data.map((c: { id: string }) => c.id)).toEqual(expected.slice(0, 25));
     expect(changed.body.data[3].job_title).toBe('Broker');
-    expect(changed.body.data.filter((_: unknown, i: number) => i !== 3)).toEqual(first.body.data.filter((_: unknown, i: number) => i !== 3));
+    expect(changed.body.data.filter((_: unknown, i: number) => i !== 3)).toEqual(
+      first.body.data.filter((_: unknown, i: number) => i !== 3),
+    );
     expect(await read('/v1/contacts?limit=25')).toMatchObject({ trips: 1, hits: 0, pages: 1, body: changed.body });
     // A search is not a page of its own: its contacts' texts come from the cache the list filled.
     const search = await read('/v1/contacts?limit=25&q=sql');
@@ -210,7 +227,12 @@ function defineAuthInStatement(kind: StoreKind) {
     // A key without the write scope, admitted on the list: 403 and nothing written.
     expectError(await reader.client.post('/v1/contacts', { first_name: 'C', last_name: 'No' }), 403, 'permission_error'); // 5
     // A bad reference: the 400 names it, nothing written.
-    expectError(await W.client.post('/v1/contacts', { first_name: 'D', last_name: 'No', stage_id: 'stg_nope' }), 400, 'invalid_request_error', 'stage_id'); // 6
+    expectError(
+      await W.client.post('/v1/contacts', { first_name: 'D', last_name: 'No', stage_id: 'stg_nope' }),
+      400,
+      'invalid_request_error',
+      'stage_id',
+    ); // 6
     // A bad body: the 400, counted.
     const bad = await W.client.post('/v1/contacts', { last_name: 'No' }); // 7
     expectError(bad, 400, 'invalid_request_error');
@@ -226,7 +248,7 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(await total()).toBe(2);
   });
 
-  it('reads a contact in one statement: 404 for another workspace\'s or none, 403 without the scope, 429 and 401 as for any request', async () => {
+  it("reads a contact in one statement: 404 for another workspace's or none, 403 without the scope, 429 and 401 as for any request", async () => {
     const W = await s.workspace({ rate_limit_per_minute: 7 });
     const other = await s.workspace();
     const id = (await W.client.post('/v1/contacts', { first_name: 'Get', last_name: 'One', email: 'get@example.com' })).body.id as string; // 1
@@ -295,8 +317,11 @@ function defineAuthInStatement(kind: StoreKind) {
     const stages = (await W.client.get('/v1/contact-stages')).body.data as { id: string; name: string }[]; // 2
     const read = async () => (await reader.client.get(`/v1/contacts/${id}`)).body; // the reader: admitted, counted
     const before = await read(); // 3
-    const events = async () => (await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'contact.updated'`, [W.id])).rows[0].n as number;
-    const timeline = async () => (await s.store.db.query(`SELECT count(*)::int AS n FROM activities WHERE contact_id = $1`, [id])).rows[0].n as number;
+    const events = async () =>
+      (await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'contact.updated'`, [W.id])).rows[0]
+        .n as number;
+    const timeline = async () =>
+      (await s.store.db.query(`SELECT count(*)::int AS n FROM activities WHERE contact_id = $1`, [id])).rows[0].n as number;
     const [events0, timeline0] = [await events(), await timeline()];
     // A key without the write scope: 403 from the read's row, in one statement, before the 404 a
     // missing contact would be and before the 400 of a missing stage.
@@ -340,9 +365,14 @@ function defineAuthInStatement(kind: StoreKind) {
     const W = await s.workspace({ rate_limit_per_minute: 7 });
     const reader = await s.key(W.id, ['read_contacts']);
     const id = (await W.client.post('/v1/contacts', { first_name: 'N', last_name: 'Ote' })).body.id; // 1
-    const notes = async () => (await s.store.db.query(
-      `SELECT (SELECT count(*) FROM activities WHERE contact_id = $1 AND type = 'note')::int AS notes,
-              (SELECT count(*) FROM events WHERE workspace_id = $2 AND type = 'note.created')::int AS events`, [id, W.id])).rows[0];
+    const notes = async () =>
+      (
+        await s.store.db.query(
+          `SELECT (SELECT count(*) FROM activities WHERE contact_id = $1 AND type = 'note')::int AS notes,
+              (SELECT count(*) FROM events WHERE workspace_id = $2 AND type = 'note.created')::int AS events`,
+          [id, W.id],
+        )
+      ).rows[0];
     expect((await reader.client.get('/v1/contacts')).status).toBe(200); // 2: the reader admitted
     for (const target of [id, 'con_missing']) {
       const refused = await trips(() => reader.client.post(`/v1/contacts/${target}/notes`, { body: 'no' })); // 3, 4
@@ -372,27 +402,34 @@ function defineAuthInStatement(kind: StoreKind) {
     expect(await notes()).toEqual({ notes: 1, events: 1 });
   });
 
-  it('counts a busy workspace\'s concurrent writes exactly, however each one is counted', async () => {
+  it("counts a busy workspace's concurrent writes exactly, however each one is counted", async () => {
     // A limit above which concurrent writes may be counted in a statement of their own.
     const W = await s.workspace({ rate_limit_per_minute: 1000 });
     expect((await W.client.get('/v1/contacts')).status).toBe(200); // admitted, and the window's row exists
     const windowStart = Math.floor(s.clock.now().getTime() / 60_000) * 60;
     await db.query('UPDATE rate_limit_windows SET count = 995 WHERE workspace_id = $1 AND window_start = $2', [W.id, windowStart]);
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => W.client.post('/v1/contacts', { first_name: 'Busy', last_name: `N${i}` })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => W.client.post('/v1/contacts', { first_name: 'Busy', last_name: `N${i}` })),
+    );
     const created = replies.filter((r) => r.status === 201);
     expect(created.length).toBe(5);
     for (const r of replies) if (r.status !== 201) expectError(r, 429, 'rate_limit_error');
     expect(created.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual(['0', '1', '2', '3', '4']);
     const stored = await db.query<{ contacts: number; count: number }>(
       `SELECT (SELECT count(*) FROM contacts WHERE workspace_id = $1)::int AS contacts,
-              (SELECT count FROM rate_limit_windows WHERE workspace_id = $1 AND window_start = $2)::int AS count`, [W.id, windowStart]);
+              (SELECT count FROM rate_limit_windows WHERE workspace_id = $1 AND window_start = $2)::int AS count`,
+      [W.id, windowStart],
+    );
     expect(stored.rows[0]).toEqual({ contacts: 5, count: 1015 });
   });
 
   if (kind === 'postgres') {
     it('counts a write apart while its busy workspace has a request under way; reads and default-limit tenants stay one statement', async () => {
       const schema = (await db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-      for (const [limit, apart] of [[1000, true], [120, false]] as const) {
+      for (const [limit, apart] of [
+        [1000, true],
+        [120, false],
+      ] as const) {
         const W = await s.workspace({ rate_limit_per_minute: limit });
         const reader = await s.key(W.id, ['read_contacts']);
         // A note is a write that is not batched (a creation of a busy workspace waits in its lane instead: batching.test.ts).
@@ -406,9 +443,16 @@ function defineAuthInStatement(kind: StoreKind) {
           await locker.query('BEGIN');
           await locker.query(`SELECT 1 FROM "${schema}".rate_limit_windows WHERE workspace_id = $1 FOR UPDATE`, [W.id]);
           // The backends waiting, directly or through another waiter, on the locker.
-          const waiting = async () => Number((await locker.query(
-            `WITH RECURSIVE w(pid) AS (SELECT $1::int UNION SELECT a.pid FROM pg_stat_activity a, w WHERE w.pid = ANY(pg_blocking_pids(a.pid)))
-             SELECT count(*) - 1 AS n FROM w, pg_stat_clear_snapshot()`, [(locker as unknown as { processID: number }).processID])).rows[0].n);
+          const waiting = async () =>
+            Number(
+              (
+                await locker.query(
+                  `WITH RECURSIVE w(pid) AS (SELECT $1::int UNION SELECT a.pid FROM pg_stat_activity a, w WHERE w.pid = ANY(pg_blocking_pids(a.pid)))
+             SELECT count(*) - 1 AS n FROM w, pg_stat_clear_snapshot()`,
+                  [(locker as unknown as { processID: number }).processID],
+                )
+              ).rows[0].n,
+            );
           const sent: Promise<Reply>[] = [];
           const send = async (call: () => Promise<Reply>) => {
             sent.push(call());
@@ -426,7 +470,9 @@ function defineAuthInStatement(kind: StoreKind) {
           expect(db.roundTrips).toBe(apart ? 5 : 4);
           expect(second.headers.get('x-ratelimit-remaining')).not.toBe(first.headers.get('x-ratelimit-remaining'));
           const written = await db.query<{ contacts: number; notes: number }>(
-            "SELECT (SELECT count(*) FROM contacts WHERE workspace_id = $1)::int AS contacts, (SELECT count(*) FROM activities WHERE contact_id = $2 AND type = 'note')::int AS notes", [W.id, noted]);
+            "SELECT (SELECT count(*) FROM contacts WHERE workspace_id = $1)::int AS contacts, (SELECT count(*) FROM activities WHERE contact_id = $2 AND type = 'note')::int AS notes",
+            [W.id, noted],
+          );
           expect(written.rows[0]).toEqual({ contacts: 2, notes: 1 });
         } finally {
           await locker.end();
@@ -435,7 +481,7 @@ function defineAuthInStatement(kind: StoreKind) {
     });
   }
 
-  it('answers for the key\'s own workspace only', async () => {
+  it("answers for the key's own workspace only", async () => {
     const A = await s.workspace();
     const B = await s.workspace();
     await A.client.post('/v1/contacts', { first_name: 'Only', last_name: 'A' });

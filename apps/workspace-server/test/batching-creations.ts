@@ -23,8 +23,12 @@ const shape = (c: Record<string, unknown>) => JSON.parse(JSON.stringify(c, (k, v
  */
 export async function expectCreationsAsAlone({ s, db, whileHeld, query }: BatchingSetup): Promise<void> {
   const body = (i: number) => ({
-    first_name: `B${i}`, last_name: 'Batch', email: `b${i}@example.com`, phones: [{ value: '555-0100', label: 'Mobile' }],
-    company: 'Harbor Realty', custom_fields: { zeta: 1, a: [2] },
+    first_name: `B${i}`,
+    last_name: 'Batch',
+    email: `b${i}@example.com`,
+    phones: [{ value: '555-0100', label: 'Mobile' }],
+    company: 'Harbor Realty',
+    custom_fields: { zeta: 1, a: [2] },
   });
   const tenants = [];
   for (let i = 0; i < 8; i++) {
@@ -48,7 +52,11 @@ export async function expectCreationsAsAlone({ s, db, whileHeld, query }: Batchi
   const before = batchStats(db);
   db.resetRoundTrips();
   const calls = [
-    ...tenants.map(({ W }, i) => () => W.client.post('/v1/contacts', body(i))),
+    ...tenants.map(
+      ({ W }, i) =>
+        () =>
+          W.client.post('/v1/contacts', body(i)),
+    ),
     () => tenants[0].W.client.post('/v1/contacts', body(100)), // a second creation of one workspace, counted in its place
     () => staged.client.post('/v1/contacts', { ...body(200), stage_id: stage.id }),
     () => badStage.client.post('/v1/contacts', { ...body(300), stage_id: 'cst_nope' }),
@@ -76,7 +84,9 @@ export async function expectCreationsAsAlone({ s, db, whileHeld, query }: Batchi
       expect(list.total_count).toBe(2);
       expect(list.data).toContainEqual(replies[i].body);
     }
-    expect((await tenants[i].W.client.get(`/v1/contacts/${id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual(['contact_created']);
+    expect((await tenants[i].W.client.get(`/v1/contacts/${id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual([
+      'contact_created',
+    ]);
     // Counted once: a list and a creation before.
     if (i > 0) expect(replies[i].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 3));
   }
@@ -108,7 +118,12 @@ export async function expectCreationsAsAlone({ s, db, whileHeld, query }: Batchi
   expect((await query('SELECT count(*)::int AS n FROM events WHERE workspace_id = ANY($1)', [refusedWs])).rows[0].n).toBe(0);
   // Counted as alone: the revoked key's creation not, the others' (400, 403, 429 included) yes.
   const counts = await query('SELECT workspace_id, count FROM rate_limit_windows WHERE workspace_id = ANY($1)', [refusedWs]);
-  expect(Object.fromEntries(counts.rows.map((r) => [r.workspace_id, r.count]))).toEqual({ [badStage.id]: 2, [limited.id]: 3, [revoked.id]: 1, [readerWs.id]: 2 });
+  expect(Object.fromEntries(counts.rows.map((r) => [r.workspace_id, r.count]))).toEqual({
+    [badStage.id]: 2,
+    [limited.id]: 3,
+    [revoked.id]: 1,
+    [readerWs.id]: 2,
+  });
   expect(after.batches - before.batches).toBeGreaterThanOrEqual(1);
   expect(after.batched - before.batched).toBeGreaterThanOrEqual(4);
   expect(statements).toBeLessThan(calls.length);

@@ -49,7 +49,13 @@ describe('batching list and creation requests on PGlite', () => {
     return replies;
   }
 
-  const body = (i: number) => ({ first_name: `B${i}`, last_name: 'Batch', email: `b${i}@example.com`, phone: '555-0100', custom_fields: { zeta: 1, a: [2] } });
+  const body = (i: number) => ({
+    first_name: `B${i}`,
+    last_name: 'Batch',
+    email: `b${i}@example.com`,
+    phone: '555-0100',
+    custom_fields: { zeta: 1, a: [2] },
+  });
 
   it('sends a lone request alone, in one statement, at once', async () => {
     const W = await s.workspace();
@@ -76,7 +82,14 @@ describe('batching list and creation requests on PGlite', () => {
     }
     const before = batchStats(db);
     db.resetRoundTrips();
-    const replies = await whileHeld(tenants.map(({ W }) => () => W.client.get('/v1/contacts?limit=20')), tenants.length);
+    const replies = await whileHeld(
+      tenants.map(
+        ({ W }) =>
+          () =>
+            W.client.get('/v1/contacts?limit=20'),
+      ),
+      tenants.length,
+    );
     const after = batchStats(db);
     for (let i = 0; i < tenants.length; i++) {
       expect(replies[i].status).toBe(200);

@@ -43,7 +43,13 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     const gate = new Promise<void>((r) => (release = r));
     const held: Promise<void>[] = [];
     let got = 0;
-    for (let i = 0; i < 2; i++) held.push(of.pool!.withConnection(async () => { got++; await gate; }));
+    for (let i = 0; i < 2; i++)
+      held.push(
+        of.pool!.withConnection(async () => {
+          got++;
+          await gate;
+        }),
+      );
     while (got < 2) await new Promise((r) => setTimeout(r, 5));
     return async () => {
       release();
@@ -114,8 +120,13 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       expect(replies[i].body.data.map((c: { first_name: string }) => c.first_name)).toEqual([`T${i}`, `T${i}`, `T${i}`]);
     }
     // Counted once each: the tenants' keys had made 5 requests (3 creations, 2 lists) before.
-    expect(replies.slice(1, tenants.length).map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(tenants.slice(1).map(() => String(100000 - 6)));
-    expect([replies[0], replies[tenants.length]].map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([String(100000 - 7), String(100000 - 6)]);
+    expect(replies.slice(1, tenants.length).map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(
+      tenants.slice(1).map(() => String(100000 - 6)),
+    );
+    expect([replies[0], replies[tenants.length]].map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([
+      String(100000 - 7),
+      String(100000 - 6),
+    ]);
     expect(replies[tenants.length].body).toEqual(alone[0].body);
     const tooMany = replies[tenants.length + 1];
     expect(tooMany.status).toBe(429);
@@ -127,7 +138,9 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     expect(replies[tenants.length + 3].body).toEqual(forbidden.body);
     expect(replies[tenants.length + 3].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 2));
     // The revoked key's request is not counted; the limited one's is (as alone).
-    const counts = await admin.query('SELECT workspace_id, count FROM rate_limit_windows WHERE workspace_id = ANY($1)', [[limited.id, revoked.id, tenants[0].id]]);
+    const counts = await admin.query('SELECT workspace_id, count FROM rate_limit_windows WHERE workspace_id = ANY($1)', [
+      [limited.id, revoked.id, tenants[0].id],
+    ]);
     const byWs = Object.fromEntries(counts.rows.map((r) => [r.workspace_id, r.count]));
     expect(byWs).toEqual({ [limited.id]: 4, [revoked.id]: 2, [tenants[0].id]: 7 });
     // 14 requests: in batches, so in fewer statements than requests.
@@ -148,7 +161,13 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     await admin.query('UPDATE rate_limit_windows SET count = 994 WHERE workspace_id = $1', [W.id]);
     const before = batchStats(db);
     db.resetRoundTrips();
-    const replies = await whileHeld(Array.from({ length: 9 }, (_, i) => () => W.client.post('/v1/contacts', { first_name: `Busy${i}`, last_name: 'One', email: `busy${i}@example.com` })), 9);
+    const replies = await whileHeld(
+      Array.from(
+        { length: 9 },
+        (_, i) => () => W.client.post('/v1/contacts', { first_name: `Busy${i}`, last_name: 'One', email: `busy${i}@example.com` }),
+      ),
+      9,
+    );
     // The first, with nothing of its workspace under way, waits for the pool as any creation and
     // goes alone; the eight behind it go from the workspace's lane as one statement.
     expect(db.roundTrips).toBe(2);
@@ -166,8 +185,15 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       `SELECT c.first_name, (SELECT count(*)::int FROM contact_emails e WHERE e.contact_id = c.id) AS emails,
               (SELECT count(*)::int FROM activities a WHERE a.contact_id = c.id) AS activities,
               (SELECT count(*)::int FROM events v WHERE v.type = 'contact.created' AND v.data->>'id' = c.id) AS events
-         FROM contacts c WHERE c.workspace_id = $1 ORDER BY c.first_name`, [W.id]);
-    expect(stored.rows).toEqual(created.map((r) => r.body.first_name).sort().map((first_name) => ({ first_name, emails: 1, activities: 1, events: 1 })));
+         FROM contacts c WHERE c.workspace_id = $1 ORDER BY c.first_name`,
+      [W.id],
+    );
+    expect(stored.rows).toEqual(
+      created
+        .map((r) => r.body.first_name)
+        .sort()
+        .map((first_name) => ({ first_name, emails: 1, activities: 1, events: 1 })),
+    );
     // The workspace's count, kept by the creation's own counter shard, is exact.
     db.resetRoundTrips();
     await admin.query('UPDATE rate_limit_windows SET count = 0 WHERE workspace_id = $1', [W.id]);
@@ -176,10 +202,11 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     for (const r of created) expect(list.data).toContainEqual(r.body);
   });
 
-  it('sends a busy workspace\'s creations at most two statements at a time, what gathers behind them as one, with the pool free', async () => {
+  it("sends a busy workspace's creations at most two statements at a time, what gathers behind them as one, with the pool free", async () => {
     const W = await s.workspace({ rate_limit_per_minute: 1000 });
     expect((await W.client.get('/v1/contacts?limit=20')).status).toBe(200); // the key admitted
-    const window = async () => (await admin.query('SELECT count FROM rate_limit_windows WHERE workspace_id = $1', [W.id])).rows[0].count as number;
+    const window = async () =>
+      (await admin.query('SELECT count FROM rate_limit_windows WHERE workspace_id = $1', [W.id])).rows[0].count as number;
     const counted = await window();
     // Another session holds the workspace's window row: each statement that counts a request waits on it.
     const locker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema},public` });
@@ -188,13 +215,21 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       await locker.query('BEGIN');
       await locker.query('SELECT 1 FROM rate_limit_windows WHERE workspace_id = $1 FOR UPDATE', [W.id]);
       // The backends waiting, directly or behind another waiter, on the locker.
-      const onLock = async () => Number((await admin.query(
-        `WITH RECURSIVE w(pid) AS (SELECT $1::int UNION SELECT a.pid FROM pg_stat_activity a, w WHERE w.pid = ANY(pg_blocking_pids(a.pid)))
-         SELECT count(*) - 1 AS n FROM w, pg_stat_clear_snapshot()`, [(locker as unknown as { processID: number }).processID])).rows[0].n);
+      const onLock = async () =>
+        Number(
+          (
+            await admin.query(
+              `WITH RECURSIVE w(pid) AS (SELECT $1::int UNION SELECT a.pid FROM pg_stat_activity a, w WHERE w.pid = ANY(pg_blocking_pids(a.pid)))
+         SELECT count(*) - 1 AS n FROM w, pg_stat_clear_snapshot()`,
+              [(locker as unknown as { processID: number }).processID],
+            )
+          ).rows[0].n,
+        );
       const until = Date.now() + 10_000;
       const before = batchStats(db);
       db.resetRoundTrips();
-      const post = (i: number) => W.client.post('/v1/contacts', { first_name: `Lane${i}`, last_name: 'Busy', email: `lane${i}@example.com` });
+      const post = (i: number) =>
+        W.client.post('/v1/contacts', { first_name: `Lane${i}`, last_name: 'Busy', email: `lane${i}@example.com` });
       // The first, nothing else of its workspace under way: its own statement, on one of the pool's two connections.
       const sent = [post(0)];
       while ((await onLock()) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
@@ -219,7 +254,9 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       const stored = await admin.query(
         `SELECT c.first_name, (SELECT count(*)::int FROM contact_emails e WHERE e.contact_id = c.id) AS emails,
                 (SELECT count(*)::int FROM events v WHERE v.type = 'contact.created' AND v.data->>'id' = c.id) AS events
-           FROM contacts c WHERE c.workspace_id = $1 AND c.last_name = 'Busy' ORDER BY c.first_name`, [W.id]);
+           FROM contacts c WHERE c.workspace_id = $1 AND c.last_name = 'Busy' ORDER BY c.first_name`,
+        [W.id],
+      );
       expect(stored.rows).toEqual(Array.from({ length: 10 }, (_, i) => ({ first_name: `Lane${i}`, emails: 1, events: 1 })));
     } finally {
       await locker.end();
@@ -233,7 +270,10 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     const now = new Date('2026-03-02T10:00:00.000Z');
     const release = await holdPool();
     const before = batchStats(db);
-    const inputs = [0, 1, 2, 3, 4].map((i) => ({ ws: tenants[i % 3], input: { first_name: `Counted${i}`, last_name: 'Before', email: `c${i}@example.com` } }));
+    const inputs = [0, 1, 2, 3, 4].map((i) => ({
+      ws: tenants[i % 3],
+      input: { first_name: `Counted${i}`, last_name: 'Before', email: `c${i}@example.com` },
+    }));
     const made = Promise.allSettled([
       ...inputs.map(({ ws, input }) => createContact(db, ws.id, input as ContactInput, now)),
       createContact(db, tenants[1].id, { first_name: 'NoStage', last_name: 'Before', stage_id: 'cst_nope' } as ContactInput, now),
@@ -253,14 +293,25 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
       const W = inputs[i].ws;
       const read = await W.client.get(`/v1/contacts/${r.value.id}`);
       expect(read.status).toBe(200);
-      expect([read.body.first_name, read.body.emails.map((e: { value: string }) => e.value)]).toEqual([`Counted${i}`, [`c${i}@example.com`]]);
-      expect((await W.client.get(`/v1/contacts/${r.value.id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual(['contact_created']);
+      expect([read.body.first_name, read.body.emails.map((e: { value: string }) => e.value)]).toEqual([
+        `Counted${i}`,
+        [`c${i}@example.com`],
+      ]);
+      expect((await W.client.get(`/v1/contacts/${r.value.id}/activities`)).body.data.map((a: { type: string }) => a.type)).toEqual([
+        'contact_created',
+      ]);
     }
     // The workspaces' counts, each kept by the creations' own counter shard, are exact; one event each.
     expect(await Promise.all(tenants.map(async (W) => (await W.client.get('/v1/contacts?limit=20')).body.total_count))).toEqual([2, 2, 1]);
     const ids = settled.slice(0, 5).map((r) => (r as PromiseFulfilledResult<{ id: string }>).value.id);
-    expect((await admin.query("SELECT count(*)::int AS n FROM events WHERE type = 'contact.created' AND data->>'id' = ANY($1)", [ids])).rows[0].n).toBe(5);
-    expect((await admin.query("SELECT count(*)::int AS n FROM contacts WHERE first_name = 'NoStage' AND workspace_id = $1", [tenants[1].id])).rows[0].n).toBe(0);
+    expect(
+      (await admin.query("SELECT count(*)::int AS n FROM events WHERE type = 'contact.created' AND data->>'id' = ANY($1)", [ids])).rows[0]
+        .n,
+    ).toBe(5);
+    expect(
+      (await admin.query("SELECT count(*)::int AS n FROM contacts WHERE first_name = 'NoStage' AND workspace_id = $1", [tenants[1].id]))
+        .rows[0].n,
+    ).toBe(0);
   });
 
   it('sends each request alone when the batch statement fails, so none is lost or counted twice', async () => {
@@ -277,7 +328,14 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     await admin.query('CREATE TRIGGER no_batches BEFORE UPDATE ON rate_limit_windows FOR EACH ROW EXECUTE FUNCTION no_batches()');
     try {
       const before = batchStats(db);
-      const replies = await whileHeld(tenants.map(({ W }) => () => W.client.get('/v1/contacts?limit=5')), tenants.length);
+      const replies = await whileHeld(
+        tenants.map(
+          ({ W }) =>
+            () =>
+              W.client.get('/v1/contacts?limit=5'),
+        ),
+        tenants.length,
+      );
       expect(batchStats(db).batches).toBe(before.batches);
       tenants.forEach(({ alone }, i) => {
         expect(replies[i].status, JSON.stringify(replies[i].body)).toBe(200);
@@ -285,7 +343,14 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
         expect(replies[i].headers.get('x-ratelimit-remaining')).toBe(String(100000 - 4));
       });
       // Creations too: each written once, alone.
-      const created = await whileHeld(tenants.map(({ W }, i) => () => W.client.post('/v1/contacts', { first_name: `Again${i}`, last_name: 'L' })), tenants.length);
+      const created = await whileHeld(
+        tenants.map(
+          ({ W }, i) =>
+            () =>
+              W.client.post('/v1/contacts', { first_name: `Again${i}`, last_name: 'L' }),
+        ),
+        tenants.length,
+      );
       expect(batchStats(db).batches).toBe(before.batches);
       for (const [i, { W }] of tenants.entries()) {
         expect(created[i].status, JSON.stringify(created[i].body)).toBe(201);
@@ -299,63 +364,81 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     }
   });
 
-  it.each(['lists', 'creations'] as const)('two processes batching %s of the same workspaces at once count each request once, without a deadlock', async (kind) => {
-    const second = await openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2 });
-    const s2 = await startServer('postgres', { store: second, webhooks: { pollMs: 0 } });
-    try {
-      const tenants = [];
-      for (let i = 0; i < 8; i++) {
-        const W = await s.workspace();
-        await W.client.post('/v1/contacts', { first_name: `P${i}`, last_name: 'Two' });
-        const other = new Client(s2.base, W.key);
-        // Each key admitted and each page served in both processes: 1 creation + 4 lists so far.
-        for (const c of [W.client, other, W.client, other]) expect((await c.get('/v1/contacts?limit=20')).status).toBe(200);
-        tenants.push({ W, other, name: `P${i}` });
+  it.each(['lists', 'creations'] as const)(
+    'two processes batching %s of the same workspaces at once count each request once, without a deadlock',
+    async (kind) => {
+      const second = await openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2 });
+      const s2 = await startServer('postgres', { store: second, webhooks: { pollMs: 0 } });
+      try {
+        const tenants = [];
+        for (let i = 0; i < 8; i++) {
+          const W = await s.workspace();
+          await W.client.post('/v1/contacts', { first_name: `P${i}`, last_name: 'Two' });
+          const other = new Client(s2.base, W.key);
+          // Each key admitted and each page served in both processes: 1 creation + 4 lists so far.
+          for (const c of [W.client, other, W.client, other]) expect((await c.get('/v1/contacts?limit=20')).status).toBe(200);
+          tenants.push({ W, other, name: `P${i}` });
+        }
+        tenants.sort((a, b) => (a.W.id < b.W.id ? -1 : 1));
+        const [b1, b2] = [batchStats(db), batchStats(second.db)];
+        // A window row in the middle held, so both batches are under way at once when it is let go:
+        // one locks the rows before it in the workspaces' order, the other (in the opposite order)
+        // those after it, unless both lock them in one order.
+        const blocker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema},public` });
+        await blocker.connect();
+        await blocker.query('BEGIN');
+        await blocker.query('SELECT 1 FROM rate_limit_windows WHERE workspace_id = $1 FOR UPDATE', [tenants[4].W.id]);
+        const [r1, r2] = [await holdPool(), await holdPool(second.db)];
+        // One process gets them in one order, the other in the opposite one.
+        const send = (c: Client, name: string) =>
+          kind === 'lists' ? c.get('/v1/contacts?limit=20') : c.post('/v1/contacts', { first_name: name, last_name: 'Again' });
+        const replies = Promise.all(
+          [...tenants.map((t) => () => send(t.W.client, t.name)), ...[...tenants].reverse().map((t) => () => send(t.other, t.name))].map(
+            (c) => c(),
+          ),
+        );
+        const until = Date.now() + 10_000;
+        while ((batchStats(db).waiting < 8 || batchStats(second.db).waiting < 8) && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 5));
+        await Promise.all([r1(), r2()]);
+        const waitingOnLocks = async () =>
+          (
+            await admin.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%WITH ORDINALITY%'`,
+            )
+          ).rows[0].n;
+        while ((await waitingOnLocks()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+        await blocker.query('COMMIT');
+        await blocker.end();
+        const all = await replies;
+        for (const r of all) expect(r.status, JSON.stringify(r.body)).toBe(kind === 'lists' ? 200 : 201);
+        // Each workspace's two requests were its 6th and 7th, one in each process.
+        for (let i = 0; i < 8; i++) {
+          const pair = [all[i], all[15 - i]];
+          if (kind === 'lists') expect(pair.map((r) => r.body.data[0].first_name)).toEqual([tenants[i].name, tenants[i].name]);
+          else expect(pair.map((r) => r.body.first_name)).toEqual([tenants[i].name, tenants[i].name]);
+          expect(pair.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([String(100000 - 7), String(100000 - 6)]);
+        }
+        if (kind === 'creations') {
+          const created = await admin.query(
+            "SELECT workspace_id, count(*)::int AS n FROM contacts WHERE last_name = 'Again' AND workspace_id = ANY($1) GROUP BY workspace_id",
+            [tenants.map((t) => t.W.id)],
+          );
+          expect(created.rows.map((r) => r.n)).toEqual(tenants.map(() => 2));
+        }
+        const counts = await admin.query('SELECT sum(count)::int AS n FROM rate_limit_windows WHERE workspace_id = ANY($1)', [
+          tenants.map((t) => t.W.id),
+        ]);
+        expect(counts.rows[0].n).toBe(8 * 7);
+        // Both as one statement each: neither batch failed on a deadlock and went one by one.
+        expect(batchStats(db).batches - b1.batches).toBe(1);
+        expect(batchStats(second.db).batches - b2.batches).toBe(1);
+      } finally {
+        await s2.close();
+        await second.close();
       }
-      tenants.sort((a, b) => (a.W.id < b.W.id ? -1 : 1));
-      const [b1, b2] = [batchStats(db), batchStats(second.db)];
-      // A window row in the middle held, so both batches are under way at once when it is let go:
-      // one locks the rows before it in the workspaces' order, the other (in the opposite order)
-      // those after it, unless both lock them in one order.
-      const blocker = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema},public` });
-      await blocker.connect();
-      await blocker.query('BEGIN');
-      await blocker.query('SELECT 1 FROM rate_limit_windows WHERE workspace_id = $1 FOR UPDATE', [tenants[4].W.id]);
-      const [r1, r2] = [await holdPool(), await holdPool(second.db)];
-      // One process gets them in one order, the other in the opposite one.
-      const send = (c: Client, name: string) => (kind === 'lists' ? c.get('/v1/contacts?limit=20') : c.post('/v1/contacts', { first_name: name, last_name: 'Again' }));
-      const replies = Promise.all([...tenants.map((t) => () => send(t.W.client, t.name)), ...[...tenants].reverse().map((t) => () => send(t.other, t.name))].map((c) => c()));
-      const until = Date.now() + 10_000;
-      while ((batchStats(db).waiting < 8 || batchStats(second.db).waiting < 8) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-      await Promise.all([r1(), r2()]);
-      const waitingOnLocks = async () =>
-        (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%WITH ORDINALITY%'`)).rows[0].n;
-      while ((await waitingOnLocks()) < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-      await blocker.query('COMMIT');
-      await blocker.end();
-      const all = await replies;
-      for (const r of all) expect(r.status, JSON.stringify(r.body)).toBe(kind === 'lists' ? 200 : 201);
-      // Each workspace's two requests were its 6th and 7th, one in each process.
-      for (let i = 0; i < 8; i++) {
-        const pair = [all[i], all[15 - i]];
-        if (kind === 'lists') expect(pair.map((r) => r.body.data[0].first_name)).toEqual([tenants[i].name, tenants[i].name]);
-        else expect(pair.map((r) => r.body.first_name)).toEqual([tenants[i].name, tenants[i].name]);
-        expect(pair.map((r) => r.headers.get('x-ratelimit-remaining')).sort()).toEqual([String(100000 - 7), String(100000 - 6)]);
-      }
-      if (kind === 'creations') {
-        const created = await admin.query("SELECT workspace_id, count(*)::int AS n FROM contacts WHERE last_name = 'Again' AND workspace_id = ANY($1) GROUP BY workspace_id", [tenants.map((t) => t.W.id)]);
-        expect(created.rows.map((r) => r.n)).toEqual(tenants.map(() => 2));
-      }
-      const counts = await admin.query('SELECT sum(count)::int AS n FROM rate_limit_windows WHERE workspace_id = ANY($1)', [tenants.map((t) => t.W.id)]);
-      expect(counts.rows[0].n).toBe(8 * 7);
-      // Both as one statement each: neither batch failed on a deadlock and went one by one.
-      expect(batchStats(db).batches - b1.batches).toBe(1);
-      expect(batchStats(second.db).batches - b2.batches).toBe(1);
-    } finally {
-      await s2.close();
-      await second.close();
-    }
-  });
+    },
+  );
 
   it('sends each list and creation alone when batching is turned off (serve --no-batching)', async () => {
     const plain = await openStore({ databaseUrl: TEST_DATABASE_URL, schema, poolSize: 2, batching: false });
@@ -398,7 +481,9 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
   it('sends a lone item at once while the pool is free, and what gathers behind a claim as one statement, one key at a time', async () => {
     const sent: string[] = [];
     const b = new StatementBatcher<string, string>(store.db, {
-      min: 2, max: 4, key: (x) => x,
+      min: 2,
+      max: 4,
+      key: (x) => x,
       one: async (_c, x) => (sent.push(`one ${x}`), x),
       many: async (_c, xs) => (sent.push(`many ${xs.join(',')}`), xs.map((x) => x.toUpperCase())),
     });
@@ -414,11 +499,13 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     expect([b.batches, b.batched]).toEqual([1, 3]);
   });
 
-  it('sends a lane\'s items at most two statements at a time, what gathers behind them as one, each key its own lane', async () => {
+  it("sends a lane's items at most two statements at a time, what gathers behind them as one, each key its own lane", async () => {
     const sent: string[] = [];
     const gates = new Map<string, () => void>();
     const b = new LaneBatcher<string, string>(store.db, {
-      min: 2, max: 3, inFlight: 2,
+      min: 2,
+      max: 3,
+      inFlight: 2,
       one: async (_c, x) => {
         sent.push(`one ${x}`);
         if (x.startsWith('a')) await new Promise<void>((r) => gates.set(x, r)); // lane a's statements under way until let go
@@ -450,7 +537,7 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     expect([b.batches, b.batched, b.waiting]).toEqual([2, 5, 0]);
   });
 
-  it('fails what waits in a lane with the pool\'s error when no connection can be had', async () => {
+  it("fails what waits in a lane with the pool's error when no connection can be had", async () => {
     const gone = await openPostgres({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 1 });
     try {
       const b = new LaneBatcher<string, string>(gone, { min: 2, max: 4, inFlight: 2, one: async () => 'one', many: async (_c, xs) => xs });
@@ -462,11 +549,17 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     }
   });
 
-  it('fails what waits with the pool\'s error when no connection can be had', async () => {
+  it("fails what waits with the pool's error when no connection can be had", async () => {
     // Nothing listens on port 1: each connection attempt is refused.
     const gone = await openPostgres({ connectionString: 'postgres://nobody@127.0.0.1:1/none', max: 1 });
     try {
-      const b = new StatementBatcher<string, string>(gone, { min: 2, max: 4, key: (x) => x, one: async () => 'one', many: async (_c, xs) => xs });
+      const b = new StatementBatcher<string, string>(gone, {
+        min: 2,
+        max: 4,
+        key: (x) => x,
+        one: async () => 'one',
+        many: async (_c, xs) => xs,
+      });
       const first = gone.pool!.withConnection(async () => 'never');
       const waiting = b.run('z');
       expect(b.waiting).toBe(1);

@@ -10,8 +10,17 @@ import { describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; until?: RegExp; then?: (m: RegExpExecArray) => Promise<void> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ADMIN_TOKEN: 'adm', ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; until?: RegExp; then?: (m: RegExpExecArray) => Promise<void> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(cmd, args, {
+    cwd: opts.cwd,
+    env: { ...process.env, ADMIN_TOKEN: 'adm', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   let stopping = false;
@@ -29,12 +38,15 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<str
 }
 
 describe('workspace-server commands', () => {
-  it.each(['serve', 'create-workspace', 'create-key', 'revoke-key', 'add-member'])('%s --help prints its usage and exits 0', async (command) => {
-    const r = await run(process.execPath, [bin, command, '--help']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`  workspace-server ${command}`);
-    expect(r.stdout).toContain('Environment:');
-  });
+  it.each(['serve', 'create-workspace', 'create-key', 'revoke-key', 'add-member'])(
+    '%s --help prints its usage and exits 0',
+    async (command) => {
+      const r = await run(process.execPath, [bin, command, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`  workspace-server ${command}`);
+      expect(r.stdout).toContain('Environment:');
+    },
+  );
 
   it('an unknown option is a usage error that says how to get help', async () => {
     const r = await run(process.execPath, [bin, 'serve', '--nope']);
@@ -48,18 +60,35 @@ describe('workspace-server commands', () => {
     await run(process.execPath, [bin, 'serve', '--memory', '--port', '0'], {
       until: /listening on (http:\/\/\S+)/,
       then: async (m) => {
-        refused = await run(process.execPath, [bin, 'add-member', '--workspace', 'ws_x', '--name', 'A', '--email', 'a@x.test', '--url', m[1]], { env: { ADMIN_TOKEN: 'another' } });
+        refused = await run(
+          process.execPath,
+          [bin, 'add-member', '--workspace', 'ws_x', '--name', 'A', '--email', 'a@x.test', '--url', m[1]],
+          { env: { ADMIN_TOKEN: 'another' } },
+        );
         sayNo = await run(process.execPath, [bin, 'create-workspace', '--name', 'A', '--slug', 'Not a slug!', '--url', m[1]]);
       },
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^add-member: http:\/\/127\.0\.0\.1:\d+ refused the admin token \([^)]+\): pass the ADMIN_TOKEN that server was started with/);
+    expect(refused.stderr).toMatch(
+      /^add-member: http:\/\/127\.0\.0\.1:\d+ refused the admin token \([^)]+\): pass the ADMIN_TOKEN that server was started with/,
+    );
     expect(refused.stderr).not.toContain('{"error"');
     expect(sayNo.code).toBe(1);
     expect(sayNo.stderr).toMatch(/^create-workspace: http:\/\/127\.0\.0\.1:\d+ refused it \(HTTP 400, invalid_request_error, slug\): /);
-    const nobody = await run(process.execPath, [bin, 'create-key', '--workspace', 'ws_x', '--scopes', 'full_access', '--url', 'http://127.0.0.1:59997']);
+    const nobody = await run(process.execPath, [
+      bin,
+      'create-key',
+      '--workspace',
+      'ws_x',
+      '--scopes',
+      'full_access',
+      '--url',
+      'http://127.0.0.1:59997',
+    ]);
     expect(nobody.code).toBe(1);
-    expect(nobody.stderr).toMatch(/cannot reach http:\/\/127\.0\.0\.1:59997 \(ECONNREFUSED\): is the server running there\? Pass --url or set WORKSPACE_SERVER_URL/);
+    expect(nobody.stderr).toMatch(
+      /cannot reach http:\/\/127\.0\.0\.1:59997 \(ECONNREFUSED\): is the server running there\? Pass --url or set WORKSPACE_SERVER_URL/,
+    );
   });
 
   it('npm run server starts a server that answers', async () => {
@@ -75,7 +104,7 @@ describe('workspace-server commands', () => {
     expect(status).toBe(200);
   });
 
-  it('a PGlite data directory serves one process: a second serve on it is refused, a dead owner\'s lock taken over', async () => {
+  it("a PGlite data directory serves one process: a second serve on it is refused, a dead owner's lock taken over", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ws-lock-'));
     const lock = join(dir, 'workspace-server.pid');
     let second: Awaited<ReturnType<typeof run>> | undefined;
@@ -108,7 +137,9 @@ describe('workspace-server commands', () => {
   }, 120_000);
 
   it('a store that cannot be opened is named (its password left out), and a port in use says so', async () => {
-    const refused = await run(process.execPath, [bin, 'serve', '--port', '0', '--no-editor'], { env: { DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/crm' } });
+    const refused = await run(process.execPath, [bin, 'serve', '--port', '0', '--no-editor'], {
+      env: { DATABASE_URL: 'postgres://app:s3cret@127.0.0.1:1/crm' },
+    });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('cannot open the store, PostgreSQL at postgres://app:***@127.0.0.1:1/crm (DATABASE_URL): ');
     expect(refused.stderr).toContain('ECONNREFUSED');
@@ -121,7 +152,9 @@ describe('workspace-server commands', () => {
       },
     });
     expect(busy!.code).toBe(1);
-    expect(busy!.stderr).toMatch(/port \d+ on 127\.0\.0\.1 is in use by another program: stop it, or pass another --port \(0 picks a free one\)/);
+    expect(busy!.stderr).toMatch(
+      /port \d+ on 127\.0\.0\.1 is in use by another program: stop it, or pass another --port \(0 picks a free one\)/,
+    );
   }, 60_000);
 
   it('serve --editor DIR serves a static build under /editor/ without a key, outside the OpenAPI document', async () => {

@@ -34,7 +34,13 @@ export function defineConformance(kind: StoreKind) {
       c.get('/v1/members'),
       c.get('/v1/transaction-settings'),
     ]);
-    return { stages: stages.body.data, sources: sources.body.data, pipelines: pipelines.body.data, members: members.body.data, settings: settings.body };
+    return {
+      stages: stages.body.data,
+      sources: sources.body.data,
+      pipelines: pipelines.body.data,
+      members: members.body.data,
+      settings: settings.body,
+    };
   };
   const newContact = async (c: Client, extra: Record<string, unknown> = {}) => {
     const r = await c.post('/v1/contacts', { first_name: 'Test', last_name: 'Person', ...extra });
@@ -72,7 +78,12 @@ export function defineConformance(kind: StoreKind) {
       expect((await c.get('/v1/transaction-settings')).status).toBe(403);
       const full = await s.key(r.body.id, ['full_access']);
       const settings = (await full.client.get('/v1/transaction-settings')).body;
-      expect(settings.closing_stages.map((x: { status: string }) => x.status).sort()).toEqual(['active', 'closed', 'fell_through', 'pending']);
+      expect(settings.closing_stages.map((x: { status: string }) => x.status).sort()).toEqual([
+        'active',
+        'closed',
+        'fell_through',
+        'pending',
+      ]);
       expect(settings.checklist_templates).toHaveLength(1);
       expect(settings.checklist_templates[0].items.length).toBeGreaterThan(0);
 
@@ -86,7 +97,12 @@ export function defineConformance(kind: StoreKind) {
       expectError(await s.anon.post('/admin/workspaces', { name: 'x', slug: 'x' }), 401, 'authentication_error');
       expectError(await s.anon.withKey('wrong').post('/admin/workspaces', { name: 'x', slug: 'x' }), 401, 'authentication_error');
       expectError(await s.admin.post('/admin/workspaces', { name: 'x' }), 400, 'invalid_request_error', 'slug');
-      expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['read_everything'] }), 400, 'invalid_request_error', 'scopes[0]');
+      expectError(
+        await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['read_everything'] }),
+        400,
+        'invalid_request_error',
+        'scopes[0]',
+      );
       expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: [] }), 400, 'invalid_request_error', 'scopes');
       expectError(await s.admin.post('/admin/workspaces/ws_nope/api-keys', { scopes: ['full_access'] }), 404, 'invalid_request_error');
       expectError(await s.admin.post('/admin/workspaces/ws_nope/members', { name: 'n', email: 'n@x.test' }), 404, 'invalid_request_error');
@@ -137,7 +153,12 @@ export function defineConformance(kind: StoreKind) {
       expect((await expiring.client.get('/v1/me')).status).toBe(200);
       s.clock.advance(61_000);
       expectError(await expiring.client.get('/v1/me'), 401, 'authentication_error');
-      expectError(await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], expires_at: '2000-01-01T00:00:00Z' }), 400, 'invalid_request_error', 'expires_at');
+      expectError(
+        await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], expires_at: '2000-01-01T00:00:00Z' }),
+        400,
+        'invalid_request_error',
+        'expires_at',
+      );
     });
   });
 
@@ -227,18 +248,25 @@ export function defineConformance(kind: StoreKind) {
   describe('contacts', () => {
     it('creates with ordered rows and primary flags, and never returns the attribution token', async () => {
       const r = await a.post('/v1/contacts', {
-        first_name: 'Ana', last_name: 'Lopez',
+        first_name: 'Ana',
+        last_name: 'Lopez',
         emails: [
           { value: 'work@ana.test', label: 'Work', position: 1 },
           { value: 'home@ana.test', label: 'Home', position: 0, is_primary: true },
         ],
-        phones: [{ value: '+15550001', label: 'Mobile' }, { value: '+15550002', label: 'Fax' }],
+        phones: [
+          { value: '+15550001', label: 'Mobile' },
+          { value: '+15550002', label: 'Fax' },
+        ],
         affiliate_attribution_token: 'secret-aff-token',
         custom_fields: {},
       });
       expect(r.status).toBe(201);
       expect(r.body.email).toBe('home@ana.test');
-      expect(r.body.emails.map((e: any) => [e.value, e.is_primary, e.position])).toEqual([['home@ana.test', true, 0], ['work@ana.test', false, 1]]);
+      expect(r.body.emails.map((e: any) => [e.value, e.is_primary, e.position])).toEqual([
+        ['home@ana.test', true, 0],
+        ['work@ana.test', false, 1],
+      ]);
       expect(r.body.phone).toBe('+15550001');
       expect(r.body.phones[0].is_primary).toBe(true);
       expect(JSON.stringify(r.body)).not.toContain('secret-aff-token');
@@ -249,7 +277,19 @@ export function defineConformance(kind: StoreKind) {
       expect(JSON.stringify(typo.body)).not.toContain('typo-token');
       const stored = await s.store.db.query('SELECT affiliate_attribution_token AS t FROM contacts WHERE id = $1', [typo.body.id]);
       expect(stored.rows[0].t).toBe('typo-token');
-      for (const f of ['address', 'city', 'state', 'zip_code', 'company', 'job_title', 'notes', 'stage', 'lead_source', 'owner', 'last_activity_at']) {
+      for (const f of [
+        'address',
+        'city',
+        'state',
+        'zip_code',
+        'company',
+        'job_title',
+        'notes',
+        'stage',
+        'lead_source',
+        'owner',
+        'last_activity_at',
+      ]) {
         expect(r.body[f]).toBeNull();
       }
       expect(r.body.custom_fields).toEqual({});
@@ -261,7 +301,9 @@ export function defineConformance(kind: StoreKind) {
 
     it('turns the email and phone shortcuts into the sole primary row', async () => {
       const c = await newContact(a, { email: 'solo@x.test', phone: '+1555' });
-      expect(c.emails).toEqual([{ id: expect.any(String), value: 'solo@x.test', label: expect.any(String), is_primary: true, position: 0 }]);
+      expect(c.emails).toEqual([
+        { id: expect.any(String), value: 'solo@x.test', label: expect.any(String), is_primary: true, position: 0 },
+      ]);
       expect(c.phones).toHaveLength(1);
       const r = await a.patch(`/v1/contacts/${c.id}`, { email: 'new@x.test' });
       expect(r.body.emails.map((e: any) => e.value)).toEqual(['new@x.test']);
@@ -284,13 +326,42 @@ export function defineConformance(kind: StoreKind) {
       const blankName = await a.post('/v1/contacts', { first_name: 'x', last_name: ' \t' });
       expectError(blankName, 400, 'invalid_request_error', 'last_name');
       expect(blankName.body.error.message).toBe('Invalid last_name: must not be empty or only whitespace');
-      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', nickname: 'z' }), 400, 'invalid_request_error', 'nickname');
+      expectError(
+        await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', nickname: 'z' }),
+        400,
+        'invalid_request_error',
+        'nickname',
+      );
       expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 7 }), 400, 'invalid_request_error', 'last_name');
-      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', emails: [{ value: 'a@b' }] }), 400, 'invalid_request_error', 'emails[0].label');
-      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', phones: [{ value: '1', label: 'Pager' }] }), 400, 'invalid_request_error', 'phones[0].label');
-      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', stage_id: 'cst_nope' }), 400, 'invalid_request_error', 'stage_id');
-      expectError(await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', owner_id: 'mem_nope' }), 400, 'invalid_request_error', 'owner_id');
-      expectError(await a.post('/v1/contacts', 'first_name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'invalid_request_error');
+      expectError(
+        await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', emails: [{ value: 'a@b' }] }),
+        400,
+        'invalid_request_error',
+        'emails[0].label',
+      );
+      expectError(
+        await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', phones: [{ value: '1', label: 'Pager' }] }),
+        400,
+        'invalid_request_error',
+        'phones[0].label',
+      );
+      expectError(
+        await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', stage_id: 'cst_nope' }),
+        400,
+        'invalid_request_error',
+        'stage_id',
+      );
+      expectError(
+        await a.post('/v1/contacts', { first_name: 'x', last_name: 'y', owner_id: 'mem_nope' }),
+        400,
+        'invalid_request_error',
+        'owner_id',
+      );
+      expectError(
+        await a.post('/v1/contacts', 'first_name=x', { 'content-type': 'application/x-www-form-urlencoded' }),
+        415,
+        'invalid_request_error',
+      );
       expectError(await a.post('/v1/contacts', 'hello', { 'content-type': 'text/plain' }), 415, 'invalid_request_error');
       expectError(await a.post('/v1/contacts', '{"first_name":', {}), 400, 'invalid_request_error');
       expectError(await a.post('/v1/contacts', [1, 2]), 400, 'invalid_request_error');
@@ -302,15 +373,24 @@ export function defineConformance(kind: StoreKind) {
       const { stages, sources } = await lookups(a);
       const owner = await addMember(A.id, 'Olive');
       const c = await newContact(a, {
-        stage_id: stages[0].id, lead_source_id: sources[0].id, owner_id: owner.id, custom_fields: { cf_a: '1', cf_b: 2 },
-        emails: [{ value: 'one@x.test', label: 'Home' }, { value: 'two@x.test', label: 'Work' }], company: 'Acme',
+        stage_id: stages[0].id,
+        lead_source_id: sources[0].id,
+        owner_id: owner.id,
+        custom_fields: { cf_a: '1', cf_b: 2 },
+        emails: [
+          { value: 'one@x.test', label: 'Home' },
+          { value: 'two@x.test', label: 'Work' },
+        ],
+        company: 'Acme',
       });
       expect(c.stage.id).toBe(stages[0].id);
       expect(c.owner).toEqual({ id: owner.id, name: 'Olive' });
       s.clock.advance(1000);
       const keepId = c.emails[1].id;
       const r = await a.patch(`/v1/contacts/${c.id}`, {
-        stage_id: stages[1].id, custom_fields: { cf_c: true }, emails: [{ id: keepId, value: 'two@x.test', label: 'Work', is_primary: true }],
+        stage_id: stages[1].id,
+        custom_fields: { cf_c: true },
+        emails: [{ id: keepId, value: 'two@x.test', label: 'Work', is_primary: true }],
       });
       expect(r.status).toBe(200);
       expect(r.body.stage).toEqual({ id: stages[1].id, name: stages[1].name });
@@ -347,7 +427,9 @@ export function defineConformance(kind: StoreKind) {
       expect(events.rows[1].changed_fields).toContain('stage_id');
       const noStage = await a.patch(`/v1/contacts/${c.id}`, { notes: 'no stage change' });
       expect(noStage.body.notes).toBe('no stage change');
-      const after = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'contact.updated' AND data->>'id' = $1`, [c.id]);
+      const after = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'contact.updated' AND data->>'id' = $1`, [
+        c.id,
+      ]);
       expect(after.rows[0].n).toBe(2);
     });
 
@@ -435,7 +517,10 @@ export function defineConformance(kind: StoreKind) {
         const r = await c.del(path);
         expect(r.body, path).toEqual({ id, deleted: true });
         const seen = await changed(after);
-        expect(seen.map((x: any) => x.id), path).toEqual([contact.id]);
+        expect(
+          seen.map((x: any) => x.id),
+          path,
+        ).toEqual([contact.id]);
         expect(seen[0].updated_at).toBe(after);
         check(seen[0]);
         const one = (await c.get(`/v1/contacts/${contact.id}`)).body;
@@ -475,19 +560,47 @@ export function defineConformance(kind: StoreKind) {
         return s.clock.now().toISOString();
       };
       const changed = async (after: string) => (await c.get(`/v1/contacts?limit=100&updated_after=${after}`)).body.data;
-      const versions = async () => (await s.store.db.query('SELECT id, xmin::text AS v FROM contacts WHERE workspace_id = $1 ORDER BY id', [W.id])).rows;
+      const versions = async () =>
+        (await s.store.db.query('SELECT id, xmin::text AS v FROM contacts WHERE workspace_id = $1 ORDER BY id', [W.id])).rows;
       for (const [path, body, contact, check] of [
-        [`/v1/tags/${tag.id}`, { name: 'Buyer (hot)' }, tagged, (x: any) => expect(x.tags).toEqual([{ id: tag.id, name: 'Buyer (hot)', color: '#00ff00' }, { id: other.id, name: 'Seller', color: null }])],
-        [`/v1/tags/${tag.id}`, { color: '#ff0000' }, tagged, (x: any) => expect(x.tags[0]).toEqual({ id: tag.id, name: 'Buyer (hot)', color: '#ff0000' })],
-        [`/v1/tags/${tag.id}`, { name: 'Top buyer', color: '#ff0000' }, tagged, (x: any) => expect(x.tags.map((t: any) => t.name)).toEqual(['Seller', 'Top buyer'])],
+        [
+          `/v1/tags/${tag.id}`,
+          { name: 'Buyer (hot)' },
+          tagged,
+          (x: any) =>
+            expect(x.tags).toEqual([
+              { id: tag.id, name: 'Buyer (hot)', color: '#00ff00' },
+              { id: other.id, name: 'Seller', color: null },
+            ]),
+        ],
+        [
+          `/v1/tags/${tag.id}`,
+          { color: '#ff0000' },
+          tagged,
+          (x: any) => expect(x.tags[0]).toEqual({ id: tag.id, name: 'Buyer (hot)', color: '#ff0000' }),
+        ],
+        [
+          `/v1/tags/${tag.id}`,
+          { name: 'Top buyer', color: '#ff0000' },
+          tagged,
+          (x: any) => expect(x.tags.map((t: any) => t.name)).toEqual(['Seller', 'Top buyer']),
+        ],
         [`/v1/contact-stages/${stage.id}`, { name: 'Hot' }, staged, (x: any) => expect(x.stage).toEqual({ id: stage.id, name: 'Hot' })],
-        [`/v1/lead-sources/${source.id}`, { name: 'Mailer' }, sourced, (x: any) => expect(x.lead_source).toEqual({ id: source.id, name: 'Mailer' })],
+        [
+          `/v1/lead-sources/${source.id}`,
+          { name: 'Mailer' },
+          sourced,
+          (x: any) => expect(x.lead_source).toEqual({ id: source.id, name: 'Mailer' }),
+        ],
       ] as const) {
         const after = await since();
         const r = await c.patch(path, body);
         expect(r.status, path).toBe(200);
         const seen = await changed(after);
-        expect(seen.map((x: any) => x.id), `${path} ${JSON.stringify(body)}`).toEqual([contact.id]);
+        expect(
+          seen.map((x: any) => x.id),
+          `${path} ${JSON.stringify(body)}`,
+        ).toEqual([contact.id]);
         expect(seen[0].updated_at).toBe(after);
         check(seen[0]);
         updatedAt.set(contact.id, after);
@@ -539,10 +652,17 @@ export function defineConformance(kind: StoreKind) {
       const made: any[] = [];
       for (let i = 0; i < 7; i++) {
         s.clock.advance(1000);
-        made.push(await newContact(c, {
-          first_name: `Name${i}`, company: i % 2 ? 'Blue Harbor' : 'Red Rock', email: `p${i}@filter.test`, phone: `+1207555${i}000`,
-          stage_id: stages[i % 2].id, lead_source_id: sources[i % 3].id, owner_id: i < 3 ? owner.id : null,
-        }));
+        made.push(
+          await newContact(c, {
+            first_name: `Name${i}`,
+            company: i % 2 ? 'Blue Harbor' : 'Red Rock',
+            email: `p${i}@filter.test`,
+            phone: `+1207555${i}000`,
+            stage_id: stages[i % 2].id,
+            lead_source_id: sources[i % 3].id,
+            owner_id: i < 3 ? owner.id : null,
+          }),
+        );
       }
       const ids = (r: any) => r.body.data.map((x: any) => x.id);
       const newestFirst = [...made].reverse().map((x) => x.id);
@@ -565,7 +685,9 @@ export function defineConformance(kind: StoreKind) {
       const mid = made[3].created_at;
       expect(ids(await c.get(`/v1/contacts?created_after=${encodeURIComponent(mid)}`))).toEqual(newestFirst.slice(0, 4));
       expect(ids(await c.get(`/v1/contacts?created_before=${encodeURIComponent(mid)}`))).toEqual(newestFirst.slice(3));
-      expect(ids(await c.get(`/v1/contacts?created_after=${encodeURIComponent(t0)}&created_before=${encodeURIComponent(mid)}`))).toHaveLength(4);
+      expect(
+        ids(await c.get(`/v1/contacts?created_after=${encodeURIComponent(t0)}&created_before=${encodeURIComponent(mid)}`)),
+      ).toHaveLength(4);
       s.clock.advance(60_000);
       const since = s.clock.now().toISOString();
       await c.patch(`/v1/contacts/${made[1].id}`, { job_title: 'Broker' });
@@ -630,11 +752,36 @@ export function defineConformance(kind: StoreKind) {
       const openMailbox = await createMailbox(s.store.db, A.id, amy.id, 'amy@x.test', false);
       await s.store.db.transaction(async (tx) => {
         s.clock.advance(1000);
-        await addActivity(tx, A.id, c.id, { type: 'note', title: 'Secret', description: 'private', is_private: true, actor_member_id: bob.id }, s.clock.now());
+        await addActivity(
+          tx,
+          A.id,
+          c.id,
+          { type: 'note', title: 'Secret', description: 'private', is_private: true, actor_member_id: bob.id },
+          s.clock.now(),
+        );
         s.clock.advance(1000);
-        await addActivity(tx, A.id, c.id, { type: 'email', title: 'Offer details', description: 'numbers', actor_member_id: bob.id, mailbox_id: mailbox, metadata: { to: 'x' } }, s.clock.now());
+        await addActivity(
+          tx,
+          A.id,
+          c.id,
+          {
+            type: 'email',
+            title: 'Offer details',
+            description: 'numbers',
+            actor_member_id: bob.id,
+            mailbox_id: mailbox,
+            metadata: { to: 'x' },
+          },
+          s.clock.now(),
+        );
         s.clock.advance(1000);
-        await addActivity(tx, A.id, c.id, { type: 'email', title: 'Open email', description: 'hello', actor_member_id: amy.id, mailbox_id: openMailbox }, s.clock.now());
+        await addActivity(
+          tx,
+          A.id,
+          c.id,
+          { type: 'email', title: 'Open email', description: 'hello', actor_member_id: amy.id, mailbox_id: openMailbox },
+          s.clock.now(),
+        );
       });
       s.clock.advance(1000);
       const note = await a.post(`/v1/contacts/${c.id}/notes`, { body: 'Called, left voicemail' });
@@ -646,7 +793,15 @@ export function defineConformance(kind: StoreKind) {
       expect(list.data.map((x: any) => x.type)).toEqual(['note', 'email', 'email', 'contact_created']);
       expect(list.total_count).toBe(4);
       expect(JSON.stringify(list)).not.toContain('Secret');
-      expect(list.data[2]).toEqual({ id: expect.any(String), type: 'email', title: 'Private email exchange', description: null, metadata: null, actor_name: null, created_at: expect.any(String) });
+      expect(list.data[2]).toEqual({
+        id: expect.any(String),
+        type: 'email',
+        title: 'Private email exchange',
+        description: null,
+        metadata: null,
+        actor_name: null,
+        created_at: expect.any(String),
+      });
       expect(list.data[1]).toMatchObject({ title: 'Open email', description: 'hello', actor_name: 'Amy' });
 
       const asBob = (await s.key(A.id, ['read_contacts'], { member_id: bob.id })).client;
@@ -687,7 +842,9 @@ export function defineConformance(kind: StoreKind) {
       // 40,000 bytes and 20,000 units, and are a note; one more is not.
       expect((await a.post(`/v1/contacts/${c.id}/notes`, { body: '😀'.repeat(10000) })).status).toBe(201);
       expectError(await a.post(`/v1/contacts/${c.id}/notes`, { body: '😀'.repeat(10001) }), 400, 'invalid_request_error', 'body');
-      const ev = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'note.created' AND data->>'contact_id' = $1`, [c.id]);
+      const ev = await s.store.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'note.created' AND data->>'contact_id' = $1`, [
+        c.id,
+      ]);
       expect(ev.rows[0].n).toBe(2);
     });
   });
@@ -701,12 +858,26 @@ export function defineConformance(kind: StoreKind) {
       const lost = p.stages.find((x: any) => x.type === 'CLOSED_LOST');
       const contact = await newContact(a);
       s.clock.advance(1000);
-      const d1 = await a.post('/v1/deals', { name: 'Open deal', stage_id: open.id, value: '1250.5', contact_id: contact.id, expected_close_date: '2026-05-01' });
+      const d1 = await a.post('/v1/deals', {
+        name: 'Open deal',
+        stage_id: open.id,
+        value: '1250.5',
+        contact_id: contact.id,
+        expected_close_date: '2026-05-01',
+      });
       expect(d1.status).toBe(201);
       expect(d1.body).toMatchObject({
-        name: 'Open deal', status: 'open', value: '1250.50', contact_id: contact.id, pipeline: { id: p.id, name: p.name },
-        stage: { id: open.id, name: open.name, type: 'OPEN' }, expected_close_date: '2026-05-01T00:00:00.000Z', closed_at: null, lost_reason: null,
-        listing_label: null, notes: null,
+        name: 'Open deal',
+        status: 'open',
+        value: '1250.50',
+        contact_id: contact.id,
+        pipeline: { id: p.id, name: p.name },
+        stage: { id: open.id, name: open.name, type: 'OPEN' },
+        expected_close_date: '2026-05-01T00:00:00.000Z',
+        closed_at: null,
+        lost_reason: null,
+        listing_label: null,
+        notes: null,
       });
       s.clock.advance(1000);
       const d2 = await a.post('/v1/deals', { name: 'Won deal', stage_id: won.id, expected_close_date: '2026-05-01T12:30:00-04:00' });
@@ -721,11 +892,21 @@ export function defineConformance(kind: StoreKind) {
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, value: '1.234' }), 400, 'invalid_request_error', 'value');
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, value: 12 }), 400, 'invalid_request_error', 'value');
       expectError(await a.post('/v1/deals', { name: ' ', stage_id: open.id }), 400, 'invalid_request_error', 'name');
-      expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, expected_close_date: 'next week' }), 400, 'invalid_request_error', 'expected_close_date');
+      expectError(
+        await a.post('/v1/deals', { name: 'x', stage_id: open.id, expected_close_date: 'next week' }),
+        400,
+        'invalid_request_error',
+        'expected_close_date',
+      );
       expectError(await a.post('/v1/deals', { name: 'x', stage_id: 'stg_nope' }), 400, 'invalid_request_error', 'stage_id');
       expectError(await a.post('/v1/deals', { stage_id: open.id }), 400, 'invalid_request_error', 'name');
       expectError(await a.post('/v1/deals', { name: 'x' }), 400, 'invalid_request_error', 'stage_id');
-      expectError(await a.post('/v1/deals', { name: 'x', stage_id: open.id, contact_id: 'con_nope' }), 400, 'invalid_request_error', 'contact_id');
+      expectError(
+        await a.post('/v1/deals', { name: 'x', stage_id: open.id, contact_id: 'con_nope' }),
+        400,
+        'invalid_request_error',
+        'contact_id',
+      );
 
       const ids = async (q: string) => (await a.get(`/v1/deals?limit=100${q}`)).body.data.map((x: any) => x.id);
       expect((await ids('')).slice(0, 3)).toEqual([d3.body.id, d2.body.id, d1.body.id]);
@@ -746,7 +927,16 @@ export function defineConformance(kind: StoreKind) {
       const open = pipelines[0].stages.find((x: any) => x.type === 'OPEN');
       const deal = (body: Record<string, unknown>) => a.post('/v1/deals', { name: 'Edge', stage_id: open.id, ...body });
       // Year 0, years past 9999, days that do not exist (once rolled over to March), offsets PostgreSQL refuses.
-      for (const date of ['0000-01-01', '+275760-09-13', '2026-02-30', '2026-04-31', '2026-02-30T10:00:00Z', '0000-01-01T00:00:00Z', '2026-01-01T00:00:00+16:00', '0001-01-01T00:00:00+01:00']) {
+      for (const date of [
+        '0000-01-01',
+        '+275760-09-13',
+        '2026-02-30',
+        '2026-04-31',
+        '2026-02-30T10:00:00Z',
+        '0000-01-01T00:00:00Z',
+        '2026-01-01T00:00:00+16:00',
+        '0001-01-01T00:00:00+01:00',
+      ]) {
         const r = await deal({ expected_close_date: date });
         expectError(r, 400, 'invalid_request_error', 'expected_close_date');
       }
@@ -766,7 +956,8 @@ export function defineConformance(kind: StoreKind) {
 
     it('keeps status derived from the stage type when PATCH /v1/pipelines/{id} changes the type, list filters included', async () => {
       const made = await a.post('/v1/pipelines', {
-        name: `Types ${kind}`, stages: [{ name: 'A' }, { name: 'B' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+        name: `Types ${kind}`,
+        stages: [{ name: 'A' }, { name: 'B' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
       });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       const p = made.body;
@@ -805,7 +996,12 @@ export function defineConformance(kind: StoreKind) {
       const made = await c.post('/v1/pipelines', {
         name: 'Listings',
         description: 'Sellers',
-        stages: [{ name: 'A', color: '#00ff00', probability: 10 }, { name: 'B' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+        stages: [
+          { name: 'A', color: '#00ff00', probability: 10 },
+          { name: 'B' },
+          { name: 'Won', type: 'CLOSED_WON' },
+          { name: 'Lost', type: 'CLOSED_LOST' },
+        ],
       });
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       const p = made.body;
@@ -832,12 +1028,23 @@ export function defineConformance(kind: StoreKind) {
 
       for (const [patch, deals, check] of [
         [async () => ({ name: 'Homes' }), [inA, inB, won], (x: any) => expect(x.pipeline).toEqual({ id: p.id, name: 'Homes' })],
-        [async () => ({ stages: await stages({ [stA.id]: { name: 'First' } }) }), [inA], (x: any) => expect(x.stage).toEqual({ id: stA.id, name: 'First', type: 'OPEN' })],
+        [
+          async () => ({ stages: await stages({ [stA.id]: { name: 'First' } }) }),
+          [inA],
+          (x: any) => expect(x.stage).toEqual({ id: stA.id, name: 'First', type: 'OPEN' }),
+        ],
         // A type change moves the status, and updated_at with it (followStageTypes).
-        [async () => ({ stages: await stages({ [stB.id]: { type: 'CLOSED_LOST' } }) }), [inB], (x: any) => expect(x).toMatchObject({ status: 'lost', stage: { id: stB.id, name: 'B', type: 'CLOSED_LOST' } })],
+        [
+          async () => ({ stages: await stages({ [stB.id]: { type: 'CLOSED_LOST' } }) }),
+          [inB],
+          (x: any) => expect(x).toMatchObject({ status: 'lost', stage: { id: stB.id, name: 'B', type: 'CLOSED_LOST' } }),
+        ],
         // A rename of the pipeline and a stage at once, with a new stage besides: each deal moves once.
-        [async () => ({ name: 'Houses', stages: [...(await stages({ [stWon.id]: { name: 'Sold' } })), { name: 'New' }] }), [inA, inB, won],
-          (x: any) => expect(x.pipeline.name).toBe('Houses')],
+        [
+          async () => ({ name: 'Houses', stages: [...(await stages({ [stWon.id]: { name: 'Sold' } })), { name: 'New' }] }),
+          [inA, inB, won],
+          (x: any) => expect(x.pipeline.name).toBe('Houses'),
+        ],
       ] as const) {
         const body = await patch();
         const after = await since();
@@ -875,15 +1082,31 @@ export function defineConformance(kind: StoreKind) {
       expect(detail.stages.find((x: any) => x.id === stA.id)).toMatchObject({ color: '#ff0000', probability: 30 });
 
       // A PATCH that changes nothing writes nothing: not the pipeline, not its stages, not a deal.
-      const versions = async () => (await s.store.db.query(
-        `SELECT 'pipeline ' || id AS id, xmin::text AS v FROM pipelines WHERE workspace_id = $1
+      const versions = async () =>
+        (
+          await s.store.db.query(
+            `SELECT 'pipeline ' || id AS id, xmin::text AS v FROM pipelines WHERE workspace_id = $1
          UNION ALL SELECT 'stage ' || id, xmin::text FROM pipeline_stages WHERE workspace_id = $1
-         UNION ALL SELECT 'deal ' || id, xmin::text FROM deals WHERE workspace_id = $1 ORDER BY 1`, [W.id])).rows;
+         UNION ALL SELECT 'deal ' || id, xmin::text FROM deals WHERE workspace_id = $1 ORDER BY 1`,
+            [W.id],
+          )
+        ).rows;
       const rows = await versions();
       const same = await stages();
       // An OPEN stage may leave its type out (the default), a won or lost stage its probability (fixed).
-      const implicit = same.map(({ type, probability, ...x }: any) => ({ ...x, ...(type === 'OPEN' ? {} : { type }), ...(type === 'OPEN' ? { probability } : {}) }));
-      for (const body of [{}, { name: 'Houses' }, { description: 'Sellers and landlords' }, { stages: same }, { stages: implicit }, { name: 'Houses', description: 'Sellers and landlords', stages: same }]) {
+      const implicit = same.map(({ type, probability, ...x }: any) => ({
+        ...x,
+        ...(type === 'OPEN' ? {} : { type }),
+        ...(type === 'OPEN' ? { probability } : {}),
+      }));
+      for (const body of [
+        {},
+        { name: 'Houses' },
+        { description: 'Sellers and landlords' },
+        { stages: same },
+        { stages: implicit },
+        { name: 'Houses', description: 'Sellers and landlords', stages: same },
+      ]) {
         const after = await since();
         const r = await c.patch(`/v1/pipelines/${p.id}`, body);
         expect(r.status, JSON.stringify(body)).toBe(200);
@@ -899,14 +1122,28 @@ export function defineConformance(kind: StoreKind) {
     it('concurrent PATCHes of a pipeline and deal creations in its stages neither deadlock nor leave the status of a deal behind the type of its stage', async () => {
       const W = await s.workspace();
       const c = W.client;
-      const p = (await c.post('/v1/pipelines', { name: 'Busy', stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }] })).body;
+      const p = (
+        await c.post('/v1/pipelines', {
+          name: 'Busy',
+          stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+        })
+      ).body;
       const [stA, stWon, stLost] = p.stages;
-      const patch = (name: string, type: string) => c.patch(`/v1/pipelines/${p.id}`, {
-        name: `Busy ${name}`, stages: [{ id: stA.id, name, type }, { id: stWon.id, name: 'Won', type: 'CLOSED_WON' }, { id: stLost.id, name: 'Lost', type: 'CLOSED_LOST' }],
-      });
+      const patch = (name: string, type: string) =>
+        c.patch(`/v1/pipelines/${p.id}`, {
+          name: `Busy ${name}`,
+          stages: [
+            { id: stA.id, name, type },
+            { id: stWon.id, name: 'Won', type: 'CLOSED_WON' },
+            { id: stLost.id, name: 'Lost', type: 'CLOSED_LOST' },
+          ],
+        });
       const replies = await Promise.all([
         ...Array.from({ length: 6 }, (_, i) => c.post('/v1/deals', { name: `D${i}`, stage_id: stA.id })),
-        patch('A1', 'CLOSED_LOST'), patch('A2', 'OPEN'), patch('A3', 'CLOSED_WON'), patch('A4', 'OPEN'),
+        patch('A1', 'CLOSED_LOST'),
+        patch('A2', 'OPEN'),
+        patch('A3', 'CLOSED_WON'),
+        patch('A4', 'OPEN'),
         ...Array.from({ length: 6 }, (_, i) => c.post('/v1/deals', { name: `E${i}`, stage_id: stA.id })),
       ]);
       expect(replies.map((r) => r.status)).toEqual([...Array(6).fill(201), 200, 200, 200, 200, ...Array(6).fill(201)]);
@@ -915,7 +1152,8 @@ export function defineConformance(kind: StoreKind) {
       const status = ({ OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' } as Record<string, string>)[a.type];
       const deals = (await c.get(`/v1/deals?limit=100&pipeline_id=${p.id}`)).body.data;
       expect(deals).toHaveLength(12);
-      for (const d of deals) expect(d, d.name).toMatchObject({ status, pipeline: { name: now.name }, stage: { id: stA.id, name: a.name, type: a.type } });
+      for (const d of deals)
+        expect(d, d.name).toMatchObject({ status, pipeline: { name: now.name }, stage: { id: stA.id, name: a.name, type: a.type } });
     });
 
     it('lists deals by created_after, created_before and updated_after, inclusive, as contacts', async () => {
@@ -931,10 +1169,14 @@ export function defineConformance(kind: StoreKind) {
       expect(await ids(`created_after=${second.created_at}`)).toEqual([second.id]);
       expect(await ids(`created_before=${first.created_at}`)).toEqual([first.id]);
       expect(await ids(`updated_after=${second.updated_at}`)).toEqual([second.id]);
-      expect(await ids(`created_after=${first.created_at}&created_before=${first.created_at}&updated_after=${first.updated_at}`)).toEqual([first.id]);
+      expect(await ids(`created_after=${first.created_at}&created_before=${first.created_at}&updated_after=${first.updated_at}`)).toEqual([
+        first.id,
+      ]);
       const page = (await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}`)).body;
       expect(page).toMatchObject({ has_more: true, total_count: 2 });
-      expect((await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}&cursor=${page.next_cursor}`)).body.data.map((x: any) => x.id)).toEqual([first.id]);
+      expect(
+        (await c.get(`/v1/deals?limit=1&updated_after=${first.updated_at}&cursor=${page.next_cursor}`)).body.data.map((x: any) => x.id),
+      ).toEqual([first.id]);
       expectError(await c.get('/v1/deals?updated_after=yesterday'), 400, 'invalid_request_error', 'updated_after');
     });
 
@@ -977,24 +1219,66 @@ export function defineConformance(kind: StoreKind) {
     it('names, stages and checklists a new transaction; money is derived with decimals', async () => {
       const { settings } = await lookups(a);
       const contact = await newContact(a, { first_name: 'Nina', last_name: 'Holm', email: 'nina@x.test' });
-      await s.store.db.query(`INSERT INTO listings (workspace_id, listing_key, label, photo_path) VALUES ($1, 'MLS-9', '9 Bay Rd', '/p/9.jpg')`, [A.id]);
-      const byListing = await a.post('/v1/transactions', { listing_key: 'MLS-9', contact_id: contact.id, sale_price: '333333.33', commission_rate: '2.75' });
+      await s.store.db.query(
+        `INSERT INTO listings (workspace_id, listing_key, label, photo_path) VALUES ($1, 'MLS-9', '9 Bay Rd', '/p/9.jpg')`,
+        [A.id],
+      );
+      const byListing = await a.post('/v1/transactions', {
+        listing_key: 'MLS-9',
+        contact_id: contact.id,
+        sale_price: '333333.33',
+        commission_rate: '2.75',
+      });
       expect(byListing.status).toBe(200);
       expect(byListing.body).toMatchObject({
-        name: '9 Bay Rd', listing_key: 'MLS-9', listing_label: '9 Bay Rd', listing_photo_path: '/p/9.jpg', side: 'buyer', status: 'active',
-        contact_id: contact.id, contact_first_name: 'Nina', contact_last_name: 'Holm', contact_email: 'nina@x.test',
-        sale_price: '333333.33', commission_rate: '2.75', gross_commission: '9166.67', gci_override: false, net_commission: '9166.67',
-        deal_id: '', deal_name: '', deal_status: '', fell_through_reason: '', actual_close_date: '', document_count: 0,
+        name: '9 Bay Rd',
+        listing_key: 'MLS-9',
+        listing_label: '9 Bay Rd',
+        listing_photo_path: '/p/9.jpg',
+        side: 'buyer',
+        status: 'active',
+        contact_id: contact.id,
+        contact_first_name: 'Nina',
+        contact_last_name: 'Holm',
+        contact_email: 'nina@x.test',
+        sale_price: '333333.33',
+        commission_rate: '2.75',
+        gross_commission: '9166.67',
+        gci_override: false,
+        net_commission: '9166.67',
+        deal_id: '',
+        deal_name: '',
+        deal_status: '',
+        fell_through_reason: '',
+        actual_close_date: '',
+        document_count: 0,
       });
       const { pipelines } = await lookups(a);
       const deal = (await a.post('/v1/deals', { name: 'Deal Name', stage_id: pipelines[0].stages[0].id })).body;
-      expect((await a.post('/v1/transactions', { deal_id: deal.id })).body).toMatchObject({ name: 'Deal Name', deal_id: deal.id, deal_name: 'Deal Name', deal_status: 'open' });
+      expect((await a.post('/v1/transactions', { deal_id: deal.id })).body).toMatchObject({
+        name: 'Deal Name',
+        deal_id: deal.id,
+        deal_name: 'Deal Name',
+        deal_status: 'open',
+      });
       expect((await a.post('/v1/transactions', { contact_id: contact.id, name: '' })).body.name).toBe('Nina Holm');
 
       const pending = settings.closing_stages.find((x: any) => x.status === 'pending');
       const tpl = settings.checklist_templates[0];
-      const t = await a.post('/v1/transactions', { name: 'Staged', stage_id: pending.id, checklist_template_id: tpl.id, projected_close_date: '2026-06-30', side: 'seller' });
-      expect(t.body).toMatchObject({ status: 'pending', stage_id: pending.id, stage_name: pending.name, side: 'seller', projected_close_date: '2026-06-30' });
+      const t = await a.post('/v1/transactions', {
+        name: 'Staged',
+        stage_id: pending.id,
+        checklist_template_id: tpl.id,
+        projected_close_date: '2026-06-30',
+        side: 'seller',
+      });
+      expect(t.body).toMatchObject({
+        status: 'pending',
+        stage_id: pending.id,
+        stage_name: pending.name,
+        side: 'seller',
+        projected_close_date: '2026-06-30',
+      });
       const wf = (await a.get(`/v1/transactions/${t.body.id}/workflow`)).body;
       expect(wf.tasks).toHaveLength(tpl.items.length);
       const closingTask = wf.tasks.find((x: any) => x.milestone === 'projected_close_date');
@@ -1003,24 +1287,42 @@ export function defineConformance(kind: StoreKind) {
       expect(closingTask.due_date).toBe(new Date(Date.UTC(2026, 5, 30 + item.offset_days)).toISOString().slice(0, 10));
       expect(wf.activities[0].title).toBe('Transaction opened');
       expect(wf).toMatchObject({ default_reopen_stage_id: '', reopen_stages: [], parties: [] });
-      expect((await a.post('/v1/transactions', { status: 'closed' })).body).toMatchObject({ status: 'closed', actual_close_date: s.clock.now().toISOString().slice(0, 10) });
+      expect((await a.post('/v1/transactions', { status: 'closed' })).body).toMatchObject({
+        status: 'closed',
+        actual_close_date: s.clock.now().toISOString().slice(0, 10),
+      });
 
       expectError(await a.post('/v1/transactions', { stage_id: 'cls_nope' }), 400, 'invalid_request_error', 'stage_id');
-      expectError(await a.post('/v1/transactions', { checklist_template_id: 'ckt_nope' }), 400, 'invalid_request_error', 'checklist_template_id');
+      expectError(
+        await a.post('/v1/transactions', { checklist_template_id: 'ckt_nope' }),
+        400,
+        'invalid_request_error',
+        'checklist_template_id',
+      );
       expectError(await a.post('/v1/transactions', { side: 'landlord' }), 400, 'invalid_request_error', 'side');
       expectError(await a.post('/v1/transactions', { sale_price: '12,000' }), 400, 'invalid_request_error', 'sale_price');
       expectError(await a.post('/v1/transactions', { sale_price: 12000 }), 400, 'invalid_request_error', 'sale_price');
-      expectError(await a.post('/v1/transactions', { projected_close_date: '2026-02-30' }), 400, 'invalid_request_error', 'projected_close_date');
+      expectError(
+        await a.post('/v1/transactions', { projected_close_date: '2026-02-30' }),
+        400,
+        'invalid_request_error',
+        'projected_close_date',
+      );
       expectError(await a.post('/v1/transactions', { deal_id: 'deal_nope' }), 400, 'invalid_request_error', 'deal_id');
       expectError(await a.post('/v1/transactions', { bogus: 1 }), 400, 'invalid_request_error', 'bogus');
     });
 
     it('retries one creation safely with idempotency_key', async () => {
-      const results = await Promise.all(Array.from({ length: 6 }, () => a.post('/v1/transactions', { name: 'Once', idempotency_key: `idem-${kind}` })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => a.post('/v1/transactions', { name: 'Once', idempotency_key: `idem-${kind}` })),
+      );
       const ids = new Set(results.map((r) => r.body.id));
       expect(results.every((r) => r.status === 200)).toBe(true);
       expect(ids.size).toBe(1);
-      const n = await s.store.db.query(`SELECT count(*)::int AS n FROM transactions WHERE workspace_id = $1 AND idempotency_key = $2`, [A.id, `idem-${kind}`]);
+      const n = await s.store.db.query(`SELECT count(*)::int AS n FROM transactions WHERE workspace_id = $1 AND idempotency_key = $2`, [
+        A.id,
+        `idem-${kind}`,
+      ]);
       expect(n.rows[0].n).toBe(1);
       // The same key in another workspace is another creation.
       const other = await B.client.post('/v1/transactions', { name: 'Once', idempotency_key: `idem-${kind}` });
@@ -1028,10 +1330,26 @@ export function defineConformance(kind: StoreKind) {
     });
 
     it('writes nothing for a PATCH of a transaction that changes nothing: no updated_at, no event', async () => {
-      const t = (await a.post('/v1/transactions', { name: 'Same', sale_price: '500000', commission_rate: '3', notes: 'n', projected_close_date: '2026-06-30' })).body;
-      const events = async () => (await a.get('/v1/events?type=transaction.updated&limit=100')).body.data.filter((e: any) => e.data.id === t.id).length;
+      const t = (
+        await a.post('/v1/transactions', {
+          name: 'Same',
+          sale_price: '500000',
+          commission_rate: '3',
+          notes: 'n',
+          projected_close_date: '2026-06-30',
+        })
+      ).body;
+      const events = async () =>
+        (await a.get('/v1/events?type=transaction.updated&limit=100')).body.data.filter((e: any) => e.data.id === t.id).length;
       s.clock.advance(60_000);
-      const same = await a.patch(`/v1/transactions/${t.id}`, { name: 'Same', sale_price: '500000.00', commission_rate: '3', notes: 'n', projected_close_date: '2026-06-30', side: t.side });
+      const same = await a.patch(`/v1/transactions/${t.id}`, {
+        name: 'Same',
+        sale_price: '500000.00',
+        commission_rate: '3',
+        notes: 'n',
+        projected_close_date: '2026-06-30',
+        side: t.side,
+      });
       expect(same.status).toBe(200);
       expect(same.body).toEqual(t);
       expect(await events()).toBe(0);
@@ -1043,9 +1361,21 @@ export function defineConformance(kind: StoreKind) {
     it('updates money, stage, status and dates by the spec rules', async () => {
       const { settings } = await lookups(a);
       const closed = settings.closing_stages.find((x: any) => x.status === 'closed');
-      const t = (await a.post('/v1/transactions', { name: 'Money', sale_price: '500000', commission_rate: '3', checklist_template_id: settings.checklist_templates[0].id })).body;
+      const t = (
+        await a.post('/v1/transactions', {
+          name: 'Money',
+          sale_price: '500000',
+          commission_rate: '3',
+          checklist_template_id: settings.checklist_templates[0].id,
+        })
+      ).body;
       expect(t.gross_commission).toBe('15000.00');
-      const r1 = await a.patch(`/v1/transactions/${t.id}`, { referral_fee: '1000.10', brokerage_split_rate: '20', team_split_rate: '10.5', transaction_fees: '395.55' });
+      const r1 = await a.patch(`/v1/transactions/${t.id}`, {
+        referral_fee: '1000.10',
+        brokerage_split_rate: '20',
+        team_split_rate: '10.5',
+        transaction_fees: '395.55',
+      });
       // (15000 − 1000.10) × (1 − 0.20 − 0.105) − 395.55 = 9334.3805 → 9334.38
       expect(r1.body.net_commission).toBe('9334.38');
       const r2 = await a.patch(`/v1/transactions/${t.id}`, { gross_commission: '12000' });
@@ -1060,7 +1390,12 @@ export function defineConformance(kind: StoreKind) {
       expect(r5.body.gross_commission).toBe('0.00');
 
       const moved = await a.patch(`/v1/transactions/${t.id}`, { stage_id: closed.id });
-      expect(moved.body).toMatchObject({ status: 'closed', stage_id: closed.id, stage_name: closed.name, actual_close_date: s.clock.now().toISOString().slice(0, 10) });
+      expect(moved.body).toMatchObject({
+        status: 'closed',
+        stage_id: closed.id,
+        stage_name: closed.name,
+        actual_close_date: s.clock.now().toISOString().slice(0, 10),
+      });
       const back = await a.patch(`/v1/transactions/${t.id}`, { status: 'pending' });
       expect(back.body.status).toBe('pending');
       expect(back.body.stage_id).toBe(settings.closing_stages.find((x: any) => x.status === 'pending').id);
@@ -1072,7 +1407,12 @@ export function defineConformance(kind: StoreKind) {
       expect((await a.patch(`/v1/transactions/${t.id}`, { inspection_date: '' })).body.inspection_date).toBe('');
 
       expectError(await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '101' }), 400, 'invalid_request_error', 'commission_rate');
-      expectError(await a.patch(`/v1/transactions/${t.id}`, { contract_date: '04/10/2026' }), 400, 'invalid_request_error', 'contract_date');
+      expectError(
+        await a.patch(`/v1/transactions/${t.id}`, { contract_date: '04/10/2026' }),
+        400,
+        'invalid_request_error',
+        'contract_date',
+      );
       expectError(await a.patch(`/v1/transactions/${t.id}`, { stage_id: 'cls_nope' }), 400, 'invalid_request_error', 'stage_id');
       expectError(await a.patch(`/v1/transactions/${t.id}`, { status: 'done' }), 400, 'invalid_request_error', 'status');
       expectError(await a.patch('/v1/transactions/txn_nope', { notes: 'x' }), 404, 'invalid_request_error');
@@ -1099,19 +1439,46 @@ export function defineConformance(kind: StoreKind) {
       expect(wf.reopen_stages.map((r: any) => r.id)).toEqual(open.map((r: any) => r.id));
       expect(wf.default_reopen_stage_id).toBe(open[0].id);
       expectError(await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id }), 400, 'invalid_request_error', 'deal_disposition');
-      expectError(await noDeals.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen', reopen_stage_id: open[1].id }), 403, 'permission_error');
-      expectError(await noDeals.patch(`/v1/transactions/${x.txn.id}`, { status: 'fell_through', deal_disposition: 'lost' }), 403, 'permission_error');
-      expectError(await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen' }), 400, 'invalid_request_error', 'reopen_stage_id');
-      expectError(await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen', reopen_stage_id: won.id }), 400, 'invalid_request_error', 'reopen_stage_id');
+      expectError(
+        await noDeals.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen', reopen_stage_id: open[1].id }),
+        403,
+        'permission_error',
+      );
+      expectError(
+        await noDeals.patch(`/v1/transactions/${x.txn.id}`, { status: 'fell_through', deal_disposition: 'lost' }),
+        403,
+        'permission_error',
+      );
+      expectError(
+        await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen' }),
+        400,
+        'invalid_request_error',
+        'reopen_stage_id',
+      );
+      expectError(
+        await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, deal_disposition: 'reopen', reopen_stage_id: won.id }),
+        400,
+        'invalid_request_error',
+        'reopen_stage_id',
+      );
       // Nothing changed after the refusals.
       expect((await a.get(`/v1/transactions/${x.txn.id}`)).body.status).toBe('active');
       expect((await dealOf(x.deal.id)).status).toBe('won');
-      const reopened = await a.patch(`/v1/transactions/${x.txn.id}`, { stage_id: fell.id, fell_through_reason: 'Financing', deal_disposition: 'reopen', reopen_stage_id: open[1].id });
+      const reopened = await a.patch(`/v1/transactions/${x.txn.id}`, {
+        stage_id: fell.id,
+        fell_through_reason: 'Financing',
+        deal_disposition: 'reopen',
+        reopen_stage_id: open[1].id,
+      });
       expect(reopened.body).toMatchObject({ status: 'fell_through', fell_through_reason: 'Financing', deal_status: 'open' });
       expect(await dealOf(x.deal.id)).toMatchObject({ status: 'open', stage: { id: open[1].id }, closed_at: null });
 
       const y = await mk();
-      const lost = await a.patch(`/v1/transactions/${y.txn.id}`, { status: 'fell_through', deal_disposition: 'lost', deal_lost_reason: 'Buyer walked' });
+      const lost = await a.patch(`/v1/transactions/${y.txn.id}`, {
+        status: 'fell_through',
+        deal_disposition: 'lost',
+        deal_lost_reason: 'Buyer walked',
+      });
       expect(lost.body.deal_status).toBe('lost');
       expect(await dealOf(y.deal.id)).toMatchObject({ status: 'lost', lost_reason: 'Buyer walked', stage: { type: 'CLOSED_LOST' } });
 
@@ -1131,10 +1498,17 @@ export function defineConformance(kind: StoreKind) {
       const statusesFor = ['active', 'active', 'pending', 'closed', 'fell_through', 'active'];
       for (const [i, st] of statusesFor.entries()) {
         s.clock.advance(1000);
-        made.push((await c.post('/v1/transactions', {
-          name: `Deal ${i}`, status: st, side: i % 2 ? 'seller' : 'buyer', projected_close_date: `2026-0${i + 1}-10`,
-          contact_id: i === 2 ? contact.id : null,
-        })).body);
+        made.push(
+          (
+            await c.post('/v1/transactions', {
+              name: `Deal ${i}`,
+              status: st,
+              side: i % 2 ? 'seller' : 'buyer',
+              projected_close_date: `2026-0${i + 1}-10`,
+              contact_id: i === 2 ? contact.id : null,
+            })
+          ).body,
+        );
       }
       const r = await c.get('/v1/transactions');
       expect(r.status).toBe(200);
@@ -1143,12 +1517,22 @@ export function defineConformance(kind: StoreKind) {
       const p1 = (await c.get('/v1/transactions?limit=2')).body;
       const p2 = (await c.get('/v1/transactions?limit=2&offset=2')).body;
       const p4 = (await c.get('/v1/transactions?limit=2&offset=6')).body;
-      expect([...p1.data, ...p2.data].map((x: any) => x.id)).toEqual(made.slice(2).map((x) => x.id).reverse());
+      expect([...p1.data, ...p2.data].map((x: any) => x.id)).toEqual(
+        made
+          .slice(2)
+          .map((x) => x.id)
+          .reverse(),
+      );
       expect(p4.data).toEqual([]);
       expect(p1.counts).toEqual(r.body.counts);
       const ids = async (q: string) => (await c.get(`/v1/transactions?${q}`)).body.data.map((x: any) => x.name);
       expect(await ids('status=active')).toEqual(['Deal 5', 'Deal 1', 'Deal 0']);
-      expect((await c.get('/v1/transactions?status=active')).body.counts).toEqual({ active: '3', pending: '0', closed: '0', fell_through: '0' });
+      expect((await c.get('/v1/transactions?status=active')).body.counts).toEqual({
+        active: '3',
+        pending: '0',
+        closed: '0',
+        fell_through: '0',
+      });
       expect(await ids('side=seller')).toEqual(['Deal 5', 'Deal 3', 'Deal 1']);
       expect(await ids('search=target')).toEqual(['Deal 2']);
       expect(await ids('search=DEAL%204')).toEqual(['Deal 4']);
@@ -1179,7 +1563,9 @@ export function defineConformance(kind: StoreKind) {
       const t = (await a.post('/v1/transactions', { name: 'Del', contact_id: contact.id })).body;
       expect((await a.get(`/v1/transactions/${t.id}`)).body).toEqual(t);
       const wf = (await a.get(`/v1/transactions/${t.id}/workflow`)).body;
-      expect(wf.parties).toEqual([{ id: expect.any(String), contact_id: contact.id, name: 'Party One', role: 'Buyer', relationship_label_id: '' }]);
+      expect(wf.parties).toEqual([
+        { id: expect.any(String), contact_id: contact.id, name: 'Party One', role: 'Buyer', relationship_label_id: '' },
+      ]);
       const d = await a.del(`/v1/transactions/${t.id}`);
       expect(d.status).toBe(200);
       expect(d.body).toEqual({ deleted_id: t.id, success: true });
@@ -1194,9 +1580,15 @@ export function defineConformance(kind: StoreKind) {
       const contact = await newContact(a, { first_name: 'Ada', last_name: 'Lovelace' });
       const t = (await a.post('/v1/transactions', { name: 'Unlink', contact_id: contact.id })).body;
       expect((await a.del(`/v1/contacts/${contact.id}`)).status).toBe(200);
-      expect((await a.get(`/v1/transactions/${t.id}`)).body).toMatchObject({ contact_id: '', contact_first_name: '', contact_last_name: '' });
+      expect((await a.get(`/v1/transactions/${t.id}`)).body).toMatchObject({
+        contact_id: '',
+        contact_first_name: '',
+        contact_last_name: '',
+      });
       const wf = (await a.get(`/v1/transactions/${t.id}/workflow`)).body;
-      expect(wf.parties).toEqual([{ id: expect.any(String), contact_id: '', name: 'Ada Lovelace', role: 'Buyer', relationship_label_id: '' }]);
+      expect(wf.parties).toEqual([
+        { id: expect.any(String), contact_id: '', name: 'Ada Lovelace', role: 'Buyer', relationship_label_id: '' },
+      ]);
       // Plain SQL deletes unlink too: the store does it, not the route.
       const other = await newContact(a, { first_name: 'Sql', last_name: 'Deleted' });
       const t2 = (await a.post('/v1/transactions', { name: 'Unlink 2', contact_id: other.id })).body;
@@ -1216,11 +1608,14 @@ export function defineConformance(kind: StoreKind) {
       for (const f of ['sale_price', 'referral_fee', 'transaction_fees', 'gross_commission']) {
         const r = await a.patch(`/v1/transactions/${t.id}`, { [f]: '9999999999999999' });
         expectError(r, 400, 'invalid_request_error', f);
-        expect(r.body.error.message).toBe(`Invalid ${f}: must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)`);
+        expect(r.body.error.message).toBe(
+          `Invalid ${f}: must be less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)`,
+        );
       }
       expectError(await a.post('/v1/transactions', { sale_price: '999999999999999.995' }), 400, 'invalid_request_error', 'sale_price');
       expect((await a.patch(`/v1/transactions/${t.id}`, { sale_price: '999999999999999.99', commission_rate: '100' })).body).toMatchObject({
-        sale_price: '999999999999999.99', gross_commission: '999999999999999.99',
+        sale_price: '999999999999999.99',
+        gross_commission: '999999999999999.99',
       });
       const rate = await a.patch(`/v1/transactions/${t.id}`, { commission_rate: '9999999999999999' });
       expect(rate.body.error.message).toBe('Invalid commission_rate: must be a percentage of at most 100');
@@ -1253,7 +1648,11 @@ export function defineConformance(kind: StoreKind) {
       expectError(await b.post('/v1/transactions', { contact_id: c.id }), 400, 'invalid_request_error', 'contact_id');
       const aStages = (await a.get('/v1/contact-stages')).body.data;
       expectError(await b.patch(`/v1/contacts/${bContact.id}`, { stage_id: aStages[0].id }), 400, 'invalid_request_error', 'stage_id');
-      const all = JSON.stringify([(await b.get('/v1/contacts?limit=100')).body, (await b.get('/v1/transactions?limit=200')).body, (await b.get('/v1/tags')).body]);
+      const all = JSON.stringify([
+        (await b.get('/v1/contacts?limit=100')).body,
+        (await b.get('/v1/transactions?limit=200')).body,
+        (await b.get('/v1/tags')).body,
+      ]);
       expect(all).not.toContain(c.id);
       expect(all).not.toContain(t.id);
       expect(all).not.toContain(tag.id);
@@ -1264,7 +1663,12 @@ export function defineConformance(kind: StoreKind) {
 
   describe('errors, headers and rate limit', () => {
     it('carries rate-limit headers on every response and answers 404 for unknown routes', async () => {
-      for (const r of [await a.get('/v1/me'), await s.anon.get('/v1/me'), await a.get('/v1/nothing-here'), await a.get('/v1/contacts/con_nope')]) {
+      for (const r of [
+        await a.get('/v1/me'),
+        await s.anon.get('/v1/me'),
+        await a.get('/v1/nothing-here'),
+        await a.get('/v1/contacts/con_nope'),
+      ]) {
         expect(r.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
         expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
         expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(s.clock.now().getTime() / 1000);
@@ -1303,8 +1707,11 @@ export function defineConformance(kind: StoreKind) {
       expect((await a.get('/v1/contacts?q=&email=&stage_id=&lead_source_id=&owner_id=&tag_id=')).body.total_count).toBe(contacts);
       const counts = (await a.get('/v1/transactions')).body.counts;
       expect(Object.values(counts).some((n) => n !== '0')).toBe(true);
-      expect((await a.get('/v1/transactions?search=&contact_id=&deal_id=&stage_id=&closing_from=&closing_to=')).body.counts).toEqual(counts);
-      for (const q of ['status=', 'side=', 'limit=', 'offset=']) expectError(await a.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.slice(0, -1));
+      expect((await a.get('/v1/transactions?search=&contact_id=&deal_id=&stage_id=&closing_from=&closing_to=')).body.counts).toEqual(
+        counts,
+      );
+      for (const q of ['status=', 'side=', 'limit=', 'offset='])
+        expectError(await a.get(`/v1/transactions?${q}`), 400, 'invalid_request_error', q.slice(0, -1));
       expectError(await a.get('/v1/deals?status='), 400, 'invalid_request_error', 'status');
     });
 
@@ -1338,7 +1745,10 @@ export function defineConformance(kind: StoreKind) {
       s.clock.set('2026-03-02T12:00:10.000Z');
       const W = await s.workspace({ rate_limit_per_minute: 5 });
       // A route that authenticates in its own statement (contacts) and one that does not (deals).
-      for (const [path, param] of [['/v1/contacts?limit=1&limit=2', 'limit'], ['/v1/deals?status=open&status=won', 'status']] as const) {
+      for (const [path, param] of [
+        ['/v1/contacts?limit=1&limit=2', 'limit'],
+        ['/v1/deals?status=open&status=won', 'status'],
+      ] as const) {
         const dup = await W.client.get(path);
         expectError(dup, 400, 'invalid_request_error', param);
         expect(dup.body.error.message).toBe(`Query parameter ${param} was sent more than once`);
@@ -1355,7 +1765,11 @@ export function defineConformance(kind: StoreKind) {
       const broken = await startServer(kind === 'postgres' ? 'postgres' : 'pglite');
       const W = await broken.workspace();
       await broken.store.close();
-      for (const r of [await W.client.get('/v1/contacts'), await W.client.post('/v1/contacts', { first_name: 'A', last_name: 'B' }), await broken.admin.post('/admin/workspaces', { name: 'X', slug: 'x-after-close' })]) {
+      for (const r of [
+        await W.client.get('/v1/contacts'),
+        await W.client.post('/v1/contacts', { first_name: 'A', last_name: 'B' }),
+        await broken.admin.post('/admin/workspaces', { name: 'X', slug: 'x-after-close' }),
+      ]) {
         expectError(r, 503, 'service_unavailable');
         expect(r.headers.get('retry-after')).toBe('1');
         expect(JSON.stringify(r.body)).not.toMatch(/\bat \S+ \(|\.ts:\d+|node_modules/);
@@ -1369,14 +1783,36 @@ export function defineConformance(kind: StoreKind) {
       const doc = r.body;
       expect(doc.openapi).toBe('3.1.0');
       const expected = [
-        ['get', '/v1/me'], ['get', '/v1/contacts'], ['post', '/v1/contacts'], ['get', '/v1/contacts/{contact_id}'], ['patch', '/v1/contacts/{contact_id}'],
-        ['delete', '/v1/contacts/{contact_id}'], ['put', '/v1/contacts/{contact_id}/tags/{tag_id}'], ['delete', '/v1/contacts/{contact_id}/tags/{tag_id}'],
-        ['get', '/v1/contacts/{contact_id}/activities'], ['post', '/v1/contacts/{contact_id}/notes'], ['get', '/v1/transactions'], ['post', '/v1/transactions'],
-        ['get', '/v1/transactions/{id}'], ['patch', '/v1/transactions/{id}'], ['delete', '/v1/transactions/{id}'], ['get', '/v1/transactions/{id}/workflow'],
-        ['get', '/v1/transaction-settings'], ['get', '/v1/deals'], ['post', '/v1/deals'], ['get', '/v1/tags'], ['get', '/v1/contact-stages'],
-        ['get', '/v1/lead-sources'], ['get', '/v1/members'], ['get', '/v1/pipelines'], ['post', '/admin/workspaces'],
-        ['post', '/admin/workspaces/{workspace_id}/api-keys'], ['delete', '/admin/api-keys/{key_id}'], ['post', '/admin/workspaces/{workspace_id}/members'],
-        ['get', '/healthz'], ['get', '/readyz'],
+        ['get', '/v1/me'],
+        ['get', '/v1/contacts'],
+        ['post', '/v1/contacts'],
+        ['get', '/v1/contacts/{contact_id}'],
+        ['patch', '/v1/contacts/{contact_id}'],
+        ['delete', '/v1/contacts/{contact_id}'],
+        ['put', '/v1/contacts/{contact_id}/tags/{tag_id}'],
+        ['delete', '/v1/contacts/{contact_id}/tags/{tag_id}'],
+        ['get', '/v1/contacts/{contact_id}/activities'],
+        ['post', '/v1/contacts/{contact_id}/notes'],
+        ['get', '/v1/transactions'],
+        ['post', '/v1/transactions'],
+        ['get', '/v1/transactions/{id}'],
+        ['patch', '/v1/transactions/{id}'],
+        ['delete', '/v1/transactions/{id}'],
+        ['get', '/v1/transactions/{id}/workflow'],
+        ['get', '/v1/transaction-settings'],
+        ['get', '/v1/deals'],
+        ['post', '/v1/deals'],
+        ['get', '/v1/tags'],
+        ['get', '/v1/contact-stages'],
+        ['get', '/v1/lead-sources'],
+        ['get', '/v1/members'],
+        ['get', '/v1/pipelines'],
+        ['post', '/admin/workspaces'],
+        ['post', '/admin/workspaces/{workspace_id}/api-keys'],
+        ['delete', '/admin/api-keys/{key_id}'],
+        ['post', '/admin/workspaces/{workspace_id}/members'],
+        ['get', '/healthz'],
+        ['get', '/readyz'],
       ];
       for (const [m, p] of expected) expect(doc.paths[p]?.[m], `${m} ${p}`).toBeDefined();
       const create = doc.paths['/v1/contacts'].post;
@@ -1404,7 +1840,17 @@ export function defineConformance(kind: StoreKind) {
       for (const o of ops) expect(tagNames).toContain(o.tags[0]);
       expect(doc.paths['/v1/contacts/{contact_id}'].get.tags).toEqual(['contacts']);
       expect(doc.paths['/admin/workspaces'].post.tags).toEqual(['admin']);
-      expect(Object.keys(doc.paths['/v1/contacts'].post.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '500', '503']);
+      expect(Object.keys(doc.paths['/v1/contacts'].post.responses).sort()).toEqual([
+        '201',
+        '400',
+        '401',
+        '403',
+        '413',
+        '415',
+        '429',
+        '500',
+        '503',
+      ]);
       expect(doc.paths['/v1/contacts'].get.responses['200'].headers['X-RateLimit-Remaining']).toBeDefined();
       expect(doc.components.responses.RateLimited.headers['Retry-After']).toBeDefined();
       expect(doc.components.responses.ServiceUnavailable.headers['Retry-After']).toBeDefined();
@@ -1426,7 +1872,12 @@ export function defineConformance(kind: StoreKind) {
       expectError(tag, 400, 'invalid_request_error', 'name');
       expect(tag.body.error.message).toBe('Invalid name: contains a NUL character (U+0000)');
       expectError(await a.post('/v1/tags', '{"name":"a\\ud800b"}'), 400, 'invalid_request_error', 'name');
-      expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"k\\u0000":1}}'), 400, 'invalid_request_error', 'custom_fields["k\\u0000"]');
+      expectError(
+        await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"k\\u0000":1}}'),
+        400,
+        'invalid_request_error',
+        'custom_fields["k\\u0000"]',
+      );
       expectError(await a.get('/v1/contacts?q=harbor%00'), 400, 'invalid_request_error', 'q');
       // Nesting deeper than a pack may have is refused at its top field (5,000 levels were a 500),
       // and a NUL found however deep (the walk stopped at 64 levels).
@@ -1434,7 +1885,11 @@ export function defineConformance(kind: StoreKind) {
       const deep = await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(5000, '1')}}`);
       expectError(deep, 400, 'invalid_request_error', 'custom_fields');
       expect(deep.body.error.message).toBe('Invalid custom_fields: is nested deeper than 512 levels');
-      expectError(await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(100, '"a\\u0000"')}}`), 400, 'invalid_request_error');
+      expectError(
+        await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(100, '"a\\u0000"')}}`),
+        400,
+        'invalid_request_error',
+      );
       expect((await a.post('/v1/contacts', `{"first_name":"a","last_name":"b","custom_fields":${nested(100, '1')}}`)).status).toBe(201);
       const created = await newContact(a);
       expectError(await a.patch(`/v1/contacts/${created.id}`, '{"notes":"x\\u0000"}'), 400, 'invalid_request_error', 'notes');
@@ -1457,11 +1912,19 @@ export function defineConformance(kind: StoreKind) {
       expect(list.body.error.message).toBe('The request body must be an object');
       expect((await a.get('/v1/contacts?limit=abc')).body.error.message).toBe('Invalid limit: must be an integer');
       const document = {
-        format: 'service.automation-template', version: 1, name: 'Quoted', 'x/y': 1,
+        format: 'service.automation-template',
+        version: 1,
+        name: 'Quoted',
+        'x/y': 1,
         graph: { nodes: [{ id: 't', kind: 'trigger.manual', position: { x: 0, y: 0 } }], edges: [] },
       };
       expectError(await a.post('/v1/automations', { document }), 400, 'invalid_request_error', 'document["x/y"]');
-      expectError(await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"x/y":{"k\\u0000":1}}}'), 400, 'invalid_request_error', 'custom_fields["x/y"]["k\\u0000"]');
+      expectError(
+        await a.post('/v1/contacts', '{"first_name":"a","last_name":"b","custom_fields":{"x/y":{"k\\u0000":1}}}'),
+        400,
+        'invalid_request_error',
+        'custom_fields["x/y"]["k\\u0000"]',
+      );
     });
 
     it('pages install ledgers past the first page, and a cursor of another list or a garbled one is a 400 naming cursor', async () => {
@@ -1471,7 +1934,10 @@ export function defineConformance(kind: StoreKind) {
         const packId = `0000000${i}-1a2b-4c3d-9e4f-5a6b7c8d9e0f`;
         const lock = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'test' });
         expect(lock.status, JSON.stringify(lock.body)).toBe(200);
-        const put = await c.put(`/v1/install-ledgers/${packId}`, { lock_token: lock.body.token, ledger: { packId, version: '1.0.0', items: {} } });
+        const put = await c.put(`/v1/install-ledgers/${packId}`, {
+          lock_token: lock.body.token,
+          ledger: { packId, version: '1.0.0', items: {} },
+        });
         expect(put.status, JSON.stringify(put.body)).toBe(200);
       }
       const seen: string[] = [];
@@ -1492,7 +1958,7 @@ export function defineConformance(kind: StoreKind) {
       expectError(await c.get('/v1/deals?cursor=not-a-cursor'), 400, 'invalid_request_error', 'cursor');
     });
 
-    it('breaks an install lock by naming its holder: only that holder\'s, and exactly one of lock_token or holder', async () => {
+    it("breaks an install lock by naming its holder: only that holder's, and exactly one of lock_token or holder", async () => {
       const ws = await s.workspace();
       const c = ws.client;
       const packId = 'b7e4c1d2-5a6b-4c3d-9e4f-0a1b2c3d4e5f';
@@ -1501,7 +1967,11 @@ export function defineConformance(kind: StoreKind) {
       expectError(await unlock({ holder: 'run-a' }), 404, 'invalid_request_error', 'pack_id');
       const taken = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'run-a', ttl_seconds: 60 });
       expect(taken.status, JSON.stringify(taken.body)).toBe(200);
-      const put = await c.put(`/v1/install-ledgers/${packId}`, { lock_token: taken.body.token, ledger: { packId, items: {} }, ttl_seconds: 60 });
+      const put = await c.put(`/v1/install-ledgers/${packId}`, {
+        lock_token: taken.body.token,
+        ledger: { packId, items: {} },
+        ttl_seconds: 60,
+      });
       expect(put.status, JSON.stringify(put.body)).toBe(200);
       const until = put.body.lock.expires_at;
       // Neither, or both: a 400 that says which two.
@@ -1526,7 +1996,12 @@ export function defineConformance(kind: StoreKind) {
       expect(ledger.body.revision).toBe(1);
       const next = await c.post(`/v1/install-ledgers/${packId}/lock`, { holder: 'run-b', ttl_seconds: 60 });
       expect(next.status, JSON.stringify(next.body)).toBe(200);
-      expectError(await c.put(`/v1/install-ledgers/${packId}`, { lock_token: taken.body.token, ledger: { packId, items: {} } }), 409, 'invalid_request_error', 'lock');
+      expectError(
+        await c.put(`/v1/install-ledgers/${packId}`, { lock_token: taken.body.token, ledger: { packId, items: {} } }),
+        409,
+        'invalid_request_error',
+        'lock',
+      );
       expectError(await unlock({ holder: 'run-a' }), 409, 'invalid_request_error', 'lock');
       // Nothing held: the 409 the token's unlock answers, naming holder.
       expect((await unlock({ holder: 'run-b' })).body).toEqual({ pack_id: packId, released: true });
@@ -1570,7 +2045,8 @@ export function defineConformance(kind: StoreKind) {
       const envelopeSchema = await documented('/components/schemas/Error');
       // Every answer that refuses because run-a holds the lock, with no ledger written yet and with one.
       for (const written of [false, true]) {
-        if (written) expect((await c.put(at, { lock_token: taken.body.token, ledger: { packId, items: {} }, ttl_seconds: 60 })).status).toBe(200);
+        if (written)
+          expect((await c.put(at, { lock_token: taken.body.token, ledger: { packId, items: {} }, ttl_seconds: 60 })).status).toBe(200);
         const lock = written ? { ...held, expires_at: (await c.get(at)).body.lock.expires_at } : held;
         const refusals = {
           'the lock request': await c.post(`${at}/lock`, { holder: 'run-b' }),
@@ -1581,13 +2057,21 @@ export function defineConformance(kind: StoreKind) {
         };
         for (const [what, r] of Object.entries(refusals)) {
           expectError(r, 409, 'invalid_request_error', 'lock');
-          expect(r.body.error, what).toEqual({ type: 'invalid_request_error', message: `Another install of this pack holds the lock (run-a) until ${lock.expires_at}`, param: 'lock', lock });
+          expect(r.body.error, what).toEqual({
+            type: 'invalid_request_error',
+            message: `Another install of this pack holds the lock (run-a) until ${lock.expires_at}`,
+            param: 'lock',
+            lock,
+          });
           expect(envelopeSchema(r.body) ? [] : envelopeSchema.errors, what).toEqual([]);
         }
       }
       // A refusal that is not about another holder's lock carries none.
       expect((await c.post(`${at}/unlock`, { lock_token: taken.body.token })).status).toBe(200);
-      for (const r of [await c.post(`${at}/unlock`, { holder: 'run-a' }), await c.put(at, { lock_token: taken.body.token, ledger: { packId, items: {} } })]) {
+      for (const r of [
+        await c.post(`${at}/unlock`, { holder: 'run-a' }),
+        await c.put(at, { lock_token: taken.body.token, ledger: { packId, items: {} } }),
+      ]) {
         expect(r.status).toBe(409);
         expect(r.body.error.param).not.toBe('lock');
         expect(r.body.error).not.toHaveProperty('lock');
@@ -1595,7 +2079,9 @@ export function defineConformance(kind: StoreKind) {
       // The OpenAPI document states the field once, in the error envelope every error answer refers to.
       const doc = (await s.anon.get('/v1/openapi.json')).body;
       expect(doc.components.schemas.Error.properties.error.properties.lock).toMatchObject({
-        type: 'object', required: ['holder', 'expires_at'], properties: { holder: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
+        type: 'object',
+        required: ['holder', 'expires_at'],
+        properties: { holder: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
       });
       expect(doc.paths['/v1/install-ledgers/{pack_id}/lock'].post.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
     });
@@ -1609,7 +2095,9 @@ export function defineConformance(kind: StoreKind) {
       // Another pack, installed, lists beside it.
       const other = 'e0b7f4a5-8d9e-4f0a-9b2c-3d4e5f6a7b8c';
       const t = await c.post(`/v1/install-ledgers/${other}/lock`, { holder: 'done' });
-      expect((await c.put(`/v1/install-ledgers/${other}`, { lock_token: t.body.token, ledger: { packId: other, items: {} } })).status).toBe(200);
+      expect((await c.put(`/v1/install-ledgers/${other}`, { lock_token: t.body.token, ledger: { packId: other, items: {} } })).status).toBe(
+        200,
+      );
       expect((await c.post(`/v1/install-ledgers/${other}/unlock`, { lock_token: t.body.token })).status).toBe(200);
       s.clock.advance(1000);
       // A run takes the lock and is killed before its first checkpoint.
@@ -1618,7 +2106,14 @@ export function defineConformance(kind: StoreKind) {
       const one = await c.get(at);
       expect(one.status, JSON.stringify(one.body)).toBe(200);
       const when = s.clock.now().toISOString();
-      expect(one.body).toEqual({ pack_id: packId, revision: 0, ledger: null, lock: { holder: 'run-killed', expires_at: taken.body.expires_at }, created_at: when, updated_at: when });
+      expect(one.body).toEqual({
+        pack_id: packId,
+        revision: 0,
+        ledger: null,
+        lock: { holder: 'run-killed', expires_at: taken.body.expires_at },
+        created_at: when,
+        updated_at: when,
+      });
       const record = await documented('/paths/~1v1~1install-ledgers~1{pack_id}/get/responses/200/content/application~1json/schema');
       expect(record(one.body) ? [] : record.errors).toEqual([]);
       const list = await c.get('/v1/install-ledgers');
@@ -1662,7 +2157,9 @@ export function defineConformance(kind: StoreKind) {
       const { connect } = await import('node:net');
       const url = new URL(s.base);
       const raw = await new Promise<string>((resolve, reject) => {
-        const sock = connect(Number(url.port), url.hostname, () => sock.write(`GET /v1/contacts?q=${'a'.repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
+        const sock = connect(Number(url.port), url.hostname, () =>
+          sock.write(`GET /v1/contacts?q=${'a'.repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+        );
         let text = '';
         sock.on('data', (d) => (text += d));
         sock.on('close', () => resolve(text));
@@ -1673,7 +2170,12 @@ export function defineConformance(kind: StoreKind) {
     });
 
     it('an unknown workspace in an admin path is a 404; an empty member_id is no member (docs/api.md, "Empty strings")', async () => {
-      expectError(await s.admin.post('/admin/workspaces/ws_nope/lookups/teams', { name: 'x' }), 404, 'invalid_request_error', 'workspace_id');
+      expectError(
+        await s.admin.post('/admin/workspaces/ws_nope/lookups/teams', { name: 'x' }),
+        404,
+        'invalid_request_error',
+        'workspace_id',
+      );
       const none = await s.admin.post(`/admin/workspaces/${A.id}/api-keys`, { scopes: ['full_access'], member_id: '' });
       expect(none.status).toBe(201);
       expect((await s.admin.withKey(none.body.secret).get('/v1/me')).status).toBe(200);
@@ -1686,9 +2188,32 @@ export function defineConformance(kind: StoreKind) {
       const W = await s.workspace();
       const c = W.client;
       // Year 0, an offset past PostgreSQL's ±15:59 (RFC 3339 allows ±23:59), an instant before year 1 or after 9999 in UTC.
-      const refused = ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59', '2026-01-01T00:00:00-16:00', '0001-01-01T00:00:00+00:01', '9999-12-31T23:59:59-00:01', '2026-02-30T00:00:00Z'];
-      const accepted = ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-01-01T00:00:00+15:59', '2026-01-01T00:00:00-15:59', '2016-12-31T23:59:60Z', '2026-01-01 10:00:00+01:00'];
-      const queries = ['/v1/contacts?created_after=', '/v1/contacts?created_before=', '/v1/contacts?updated_after=', '/v1/deals?created_after=', '/v1/deals?created_before=', '/v1/deals?updated_after=', '/v1/events?created_after=', '/v1/events?created_before='];
+      const refused = [
+        '0000-01-01T00:00:00Z',
+        '2026-01-01T00:00:00+23:59',
+        '2026-01-01T00:00:00-16:00',
+        '0001-01-01T00:00:00+00:01',
+        '9999-12-31T23:59:59-00:01',
+        '2026-02-30T00:00:00Z',
+      ];
+      const accepted = [
+        '0001-01-01T00:00:00Z',
+        '9999-12-31T23:59:59.999Z',
+        '2026-01-01T00:00:00+15:59',
+        '2026-01-01T00:00:00-15:59',
+        '2016-12-31T23:59:60Z',
+        '2026-01-01 10:00:00+01:00',
+      ];
+      const queries = [
+        '/v1/contacts?created_after=',
+        '/v1/contacts?created_before=',
+        '/v1/contacts?updated_after=',
+        '/v1/deals?created_after=',
+        '/v1/deals?created_before=',
+        '/v1/deals?updated_after=',
+        '/v1/events?created_after=',
+        '/v1/events?created_before=',
+      ];
       for (const q of queries) {
         const param = q.slice(q.indexOf('?') + 1, -1);
         for (const v of refused) {
@@ -1699,7 +2224,8 @@ export function defineConformance(kind: StoreKind) {
         for (const v of accepted) expect((await c.get(`${q}${encodeURIComponent(v)}`)).status, `${q}${v}`).toBe(200);
       }
       const expiry = (v: string) => s.admin.post(`/admin/workspaces/${W.id}/api-keys`, { scopes: ['read_contacts'], expires_at: v });
-      for (const v of ['0000-01-01T00:00:00Z', '2027-01-01T00:00:00+23:00']) expectError(await expiry(v), 400, 'invalid_request_error', 'expires_at');
+      for (const v of ['0000-01-01T00:00:00Z', '2027-01-01T00:00:00+23:00'])
+        expectError(await expiry(v), 400, 'invalid_request_error', 'expires_at');
       expect((await expiry('9999-12-31T23:59:59Z')).status).toBe(201);
       // A leap second is RFC 3339 (and PostgreSQL rolls it over); Date.parse took none, and the key's creation was a 500.
       expect((await expiry('2030-12-31T23:59:60Z')).status).toBe(201);
@@ -1731,7 +2257,10 @@ export function defineConformance(kind: StoreKind) {
       const found = async (q: string) => (await c.get(`/v1/contacts?limit=100&q=${encodeURIComponent(q)}`)).body;
       for (const q of ['5550102030', '555-010-2030', '(555) 010', '555.010.2030', '+1 555 010 2030', '010-2030', '(555) 010-2030']) {
         const r = await found(q);
-        expect(r.data.map((x: any) => x.id), q).toEqual([phoned.id]);
+        expect(
+          r.data.map((x: any) => x.id),
+          q,
+        ).toEqual([phoned.id]);
         expect(r.total_count, q).toBe(1);
       }
       // Text with digits is still matched as written: a company named with a dash.
@@ -1777,11 +2306,17 @@ export function defineConformance(kind: StoreKind) {
         ['UPDATE members SET name = $2 WHERE id = $1', member.id, owned],
       ] as const) {
         const before = (await c.get(`/v1/contacts/${contact.id}`)).body.updated_at;
-        const latest = (await c.get('/v1/contacts?limit=100')).body.data.map((x: any) => x.updated_at).sort().pop();
+        const latest = (await c.get('/v1/contacts?limit=100')).body.data
+          .map((x: any) => x.updated_at)
+          .sort()
+          .pop();
         const since = new Date(new Date(latest).getTime() + 1).toISOString();
         await s.store.db.query(sql, [id, `#${sql.length}x${Math.random().toString(16).slice(2, 8)}`]);
         const seen = (await c.get(`/v1/contacts?limit=100&updated_after=${since}`)).body.data;
-        expect(seen.map((x: any) => x.id), sql).toEqual([contact.id]);
+        expect(
+          seen.map((x: any) => x.id),
+          sql,
+        ).toEqual([contact.id]);
         expect(seen[0].updated_at > before, sql).toBe(true);
       }
     });
@@ -1789,7 +2324,12 @@ export function defineConformance(kind: StoreKind) {
     it("a transaction's updated_at moves when what it shows of its deal, contact or closing stage changes, by the API or plain SQL", async () => {
       const W = await s.workspace();
       const c = W.client;
-      const made = (await c.post('/v1/pipelines', { name: 'Sync', stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }] })).body;
+      const made = (
+        await c.post('/v1/pipelines', {
+          name: 'Sync',
+          stages: [{ name: 'A' }, { name: 'Won', type: 'CLOSED_WON' }, { name: 'Lost', type: 'CLOSED_LOST' }],
+        })
+      ).body;
       const contact = await newContact(c, { first_name: 'Sally', last_name: 'Seller', email: 'sally@x.test' });
       const deal = (await c.post('/v1/deals', { name: 'Sync deal', stage_id: made.stages[0].id, contact_id: contact.id })).body;
       const t = (await c.post('/v1/transactions', { deal_id: deal.id, contact_id: contact.id })).body;
@@ -1805,26 +2345,53 @@ export function defineConformance(kind: StoreKind) {
         expect((await c.get(`/v1/transactions/${other.id}`)).body.updated_at, what).toBe(other.updated_at);
       };
       const stages = (types: string[]) => made.stages.map((x: any, i: number) => ({ id: x.id, name: x.name, type: types[i] }));
-      await moved('a stage type change moves the deal status', () => c.patch(`/v1/pipelines/${made.id}`, { stages: stages(['CLOSED_WON', 'CLOSED_WON', 'CLOSED_LOST']) }),
-        (x) => expect(x.deal_status).toBe('won'));
+      await moved(
+        'a stage type change moves the deal status',
+        () => c.patch(`/v1/pipelines/${made.id}`, { stages: stages(['CLOSED_WON', 'CLOSED_WON', 'CLOSED_LOST']) }),
+        (x) => expect(x.deal_status).toBe('won'),
+      );
       expect((await read()).updated_at).toBe(s.clock.now().toISOString());
-      await moved('a contact renamed by PATCH', () => c.patch(`/v1/contacts/${contact.id}`, { last_name: 'Sold' }), (x) => expect(x.contact_last_name).toBe('Sold'));
+      await moved(
+        'a contact renamed by PATCH',
+        () => c.patch(`/v1/contacts/${contact.id}`, { last_name: 'Sold' }),
+        (x) => expect(x.contact_last_name).toBe('Sold'),
+      );
       expect((await read()).updated_at).toBe(s.clock.now().toISOString());
-      await moved('a new primary email by PATCH', () => c.patch(`/v1/contacts/${contact.id}`, { email: 'sally@new.test' }), (x) => expect(x.contact_email).toBe('sally@new.test'));
+      await moved(
+        'a new primary email by PATCH',
+        () => c.patch(`/v1/contacts/${contact.id}`, { email: 'sally@new.test' }),
+        (x) => expect(x.contact_email).toBe('sally@new.test'),
+      );
       // A PATCH of the contact that changes nothing the transaction shows leaves it.
       const before = await read();
       s.clock.advance(60_000);
       await c.patch(`/v1/contacts/${contact.id}`, { company: 'Elsewhere' });
       expect((await read()).updated_at).toBe(before.updated_at);
-      await moved('its contact deleted', () => c.del(`/v1/contacts/${contact.id}`), (x) => expect(x).toMatchObject({ contact_id: '', contact_first_name: '' }));
+      await moved(
+        'its contact deleted',
+        () => c.del(`/v1/contacts/${contact.id}`),
+        (x) => expect(x).toMatchObject({ contact_id: '', contact_first_name: '' }),
+      );
       expect((await read()).updated_at).toBe(s.clock.now().toISOString());
       // Plain SQL (no API renames a deal, and none a closing stage) moves them at the database's clock.
       const next = await newContact(c, { first_name: 'Nora', last_name: 'Next' });
       await c.patch(`/v1/transactions/${t.id}`, { contact_id: next.id, status: 'pending' });
-      await moved('a deal renamed in plain SQL', () => s.store.db.query('UPDATE deals SET name = $2 WHERE id = $1', [deal.id, 'Renamed deal']), (x) => expect(x.deal_name).toBe('Renamed deal'));
-      await moved('a contact renamed in plain SQL', () => s.store.db.query('UPDATE contacts SET first_name = $2 WHERE id = $1', [next.id, 'Nor']), (x) => expect(x.contact_first_name).toBe('Nor'));
+      await moved(
+        'a deal renamed in plain SQL',
+        () => s.store.db.query('UPDATE deals SET name = $2 WHERE id = $1', [deal.id, 'Renamed deal']),
+        (x) => expect(x.deal_name).toBe('Renamed deal'),
+      );
+      await moved(
+        'a contact renamed in plain SQL',
+        () => s.store.db.query('UPDATE contacts SET first_name = $2 WHERE id = $1', [next.id, 'Nor']),
+        (x) => expect(x.contact_first_name).toBe('Nor'),
+      );
       const stageId = (await read()).stage_id;
-      await moved('a closing stage renamed in plain SQL', () => s.store.db.query('UPDATE closing_stages SET name = $2 WHERE id = $1', [stageId, 'Underway']), (x) => expect(x.stage_name).toBe('Underway'));
+      await moved(
+        'a closing stage renamed in plain SQL',
+        () => s.store.db.query('UPDATE closing_stages SET name = $2 WHERE id = $1', [stageId, 'Underway']),
+        (x) => expect(x.stage_name).toBe('Underway'),
+      );
     });
 
     it('an empty idempotency_key is no key: every such creation opens its own transaction', async () => {
@@ -1850,7 +2417,12 @@ export function defineConformance(kind: StoreKind) {
       const r = await c.post('/v1/deals', { name: 'No contact', stage_id: stage, contact_id: '' });
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       expect(r.body.contact_id).toBeNull();
-      expectError(await c.post('/v1/deals', { name: 'Missing', stage_id: stage, contact_id: 'con_missing' }), 400, 'invalid_request_error', 'contact_id');
+      expectError(
+        await c.post('/v1/deals', { name: 'Missing', stage_id: stage, contact_id: 'con_missing' }),
+        400,
+        'invalid_request_error',
+        'contact_id',
+      );
     });
 
     it('timestamp bounds finer than a microsecond are exact, not rounded by the store', async () => {
@@ -1870,7 +2442,9 @@ export function defineConformance(kind: StoreKind) {
       expect(await ids(`updated_after=${base}0004Z`)).toEqual([]);
       expect(await ids(`created_after=${before}9996Z&created_before=${base}0004Z`)).toEqual([contact.id]);
       // Nine digits and an offset: the same instant, exact.
-      expect(await ids(`created_before=${new Date(Date.parse(at) - 1 + 3_600_000).toISOString().replace('Z', '')}999600%2B01:00`)).toEqual([]);
+      expect(await ids(`created_before=${new Date(Date.parse(at) - 1 + 3_600_000).toISOString().replace('Z', '')}999600%2B01:00`)).toEqual(
+        [],
+      );
       const deal = (await c.post('/v1/deals', { name: 'Bound', stage_id: (await lookups(c)).pipelines[0].stages[0].id })).body;
       const dealBase = (deal.created_at as string).replace('Z', '');
       expect((await c.get(`/v1/deals?created_after=${dealBase}0001Z`)).body.data).toEqual([]);

@@ -17,11 +17,22 @@ function defineTextCache(kind: StoreKind) {
     const ws = await s.workspace();
     const c = ws.client;
     const sql = (text: string, params: unknown[] = []) => s.store.db.query(text, params);
-    const member = (await s.admin.post(`/admin/workspaces/${ws.id}/members`, { name: 'Avery Brooks', email: 'avery@example.com' })).body.id as string;
+    const member = (await s.admin.post(`/admin/workspaces/${ws.id}/members`, { name: 'Avery Brooks', email: 'avery@example.com' })).body
+      .id as string;
     const stage = (await c.get('/v1/contact-stages?limit=1')).body.data[0].id as string;
     const source = (await c.get('/v1/lead-sources?limit=1')).body.data[0].id as string;
     const tag = (await c.post('/v1/tags', { name: 'Buyer', color: '#00aa00' })).body.id as string;
-    const a = (await c.post('/v1/contacts', { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com', phone: '+12075550100', stage_id: stage, lead_source_id: source, owner_id: member })).body.id as string;
+    const a = (
+      await c.post('/v1/contacts', {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        email: 'ann@example.com',
+        phone: '+12075550100',
+        stage_id: stage,
+        lead_source_id: source,
+        owner_id: member,
+      })
+    ).body.id as string;
     const b = (await c.post('/v1/contacts', { first_name: 'Bo', last_name: 'Ray', email: 'bo@example.com' })).body.id as string;
     await c.put(`/v1/contacts/${a}/tags/${tag}`);
     const cache = contactTextCache(s.store.db);
@@ -51,7 +62,16 @@ function defineTextCache(kind: StoreKind) {
     expect([cache.hits - hits2, pages.hits - pageHits2]).toEqual([1, 0]); // a's row version moved
 
     // A creation's response text goes into the cache: the next list writes nothing out.
-    const created = (await c.post('/v1/contacts', { first_name: 'Cy', last_name: 'Day', phone: '+12075550111', stage_id: stage, owner_id: member, custom_fields: { b: 1, a: [2] } })).body.id as string;
+    const created = (
+      await c.post('/v1/contacts', {
+        first_name: 'Cy',
+        last_name: 'Day',
+        phone: '+12075550111',
+        stage_id: stage,
+        owner_id: member,
+        custom_fields: { b: 1, a: [2] },
+      })
+    ).body.id as string;
     const beforeList = cache.hits;
     const withCreated = await listMatchesContacts();
     expect(byId(withCreated, created).stage.id).toBe(stage);
@@ -151,10 +171,19 @@ describe('contact texts shared between processes (serve --workers; test/processe
     here.set('c', '9', '1', '{"id":"c"}', 0); // held only, as a received text is
     expect(sent).toEqual([]);
     await new Promise((r) => setImmediate(r));
-    expect(sent).toEqual([[['a', '7', '1', '{"id":"a"}'], ['b', '8', '1', '{"id":"b"}']]]);
+    expect(sent).toEqual([
+      [
+        ['a', '7', '1', '{"id":"a"}'],
+        ['b', '8', '1', '{"id":"b"}'],
+      ],
+    ]);
     expect([there.get('a', '7', '1', 0), there.get('b', '8', '1', 0), there.received]).toEqual(['{"id":"a"}', '{"id":"b"}', 2]);
     // Kept only at the version and generation it was written at, as any entry.
-    expect([there.get('a', '8', '1', 0), there.get('a', '7', '2', 0), there.get('c', '9', '1', 0)]).toEqual([undefined, undefined, undefined]);
+    expect([there.get('a', '8', '1', 0), there.get('a', '7', '2', 0), there.get('c', '9', '1', 0)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect([there.hits, there.misses]).toEqual([2, 3]);
     await new Promise((r) => setImmediate(r));
     expect(sent).toHaveLength(1);
@@ -162,4 +191,6 @@ describe('contact texts shared between processes (serve --workers; test/processe
 });
 
 describe('contact text cache on PGlite', () => defineTextCache('pglite'));
-describe.skipIf(!TEST_DATABASE_URL)('contact text cache on PostgreSQL, two servers (needs TEST_DATABASE_URL)', () => defineTextCache('postgres'));
+describe.skipIf(!TEST_DATABASE_URL)('contact text cache on PostgreSQL, two servers (needs TEST_DATABASE_URL)', () =>
+  defineTextCache('postgres'),
+);

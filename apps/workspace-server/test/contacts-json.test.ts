@@ -43,11 +43,33 @@ function defineContactsJson(kind: StoreKind) {
       {
         first_name: 'Quote " back\\slash',
         last_name: 'Ctl \u0001\u001f\n\r\t\b\f end',
-        emails: [{ value: 'b@example.com', label: 'Work' }, { value: 'a@example.com', label: 'Home', is_primary: true, position: 0 }],
-        phones: [{ value: '+1 (207) 555-0100', label: 'Mobile' }, { value: '207.555.0101', label: 'Fax', is_primary: true }],
-        address: '1 Main St', city: 'Portland', state: 'ME', zip_code: '04101', company: 'Harbor 🌊 Realty', job_title: '', notes: 'line1\nline2 \u2028 \u00e9',
-        stage_id: stage, lead_source_id: source, owner_id: member.body.id,
-        custom_fields: { zeta: 1.0, a: 1.5, big: 12345678901234567890, exp: 1e3, nested: { list: [1, 'two', null, true, { k: 'v' }] }, 'ünï': '😀', '': '' },
+        emails: [
+          { value: 'b@example.com', label: 'Work' },
+          { value: 'a@example.com', label: 'Home', is_primary: true, position: 0 },
+        ],
+        phones: [
+          { value: '+1 (207) 555-0100', label: 'Mobile' },
+          { value: '207.555.0101', label: 'Fax', is_primary: true },
+        ],
+        address: '1 Main St',
+        city: 'Portland',
+        state: 'ME',
+        zip_code: '04101',
+        company: 'Harbor 🌊 Realty',
+        job_title: '',
+        notes: 'line1\nline2 \u2028 \u00e9',
+        stage_id: stage,
+        lead_source_id: source,
+        owner_id: member.body.id,
+        custom_fields: {
+          zeta: 1.0,
+          a: 1.5,
+          big: 12345678901234567890,
+          exp: 1e3,
+          nested: { list: [1, 'two', null, true, { k: 'v' }] },
+          ünï: '😀',
+          '': '',
+        },
       },
       { first_name: 'Only', last_name: 'Email', email: 'only@example.com', custom_fields: {} },
     ];
@@ -75,13 +97,25 @@ function defineContactsJson(kind: StoreKind) {
     const { key: k2, refs } = await writerWorkspace();
     const post = (body: unknown) => {
       s.clock.advance(1); // events are newest first by created_at
-      return fetch(`${s.base}/v1/contacts`, { method: 'POST', headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return fetch(`${s.base}/v1/contacts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     };
     const body = {
-      first_name: 'Ünï "code"', last_name: 'Tab\there',
-      emails: [{ value: 'x@example.com', label: 'Other' }, { value: 'y@example.com', label: 'Work', is_primary: true }],
-      phone: '+12075550199', company: 'Co', stage_id: refs.stage, lead_source_id: refs.source, owner_id: refs.member,
-      custom_fields: { zz: { b: 1, a: [2.50, 'x'] }, a: 1.0, dup: 'first', 'ÿ': null },
+      first_name: 'Ünï "code"',
+      last_name: 'Tab\there',
+      emails: [
+        { value: 'x@example.com', label: 'Other' },
+        { value: 'y@example.com', label: 'Work', is_primary: true },
+      ],
+      phone: '+12075550199',
+      company: 'Co',
+      stage_id: refs.stage,
+      lead_source_id: refs.source,
+      owner_id: refs.member,
+      custom_fields: { zz: { b: 1, a: [2.5, 'x'] }, a: 1.0, dup: 'first', ÿ: null },
     };
     for (const b of [body, { first_name: 'A', last_name: 'B' }]) {
       const res = await post(b);
@@ -98,27 +132,44 @@ function defineContactsJson(kind: StoreKind) {
     const client = s.anon.withKey(k2);
     const stages = (await client.get('/v1/contact-stages?limit=2')).body.data.map((x: { id: string }) => x.id);
     const created = await client.post('/v1/contacts', {
-      first_name: 'Pat', last_name: 'Ch', emails: [{ value: 'a@example.com', label: 'Home' }, { value: 'b@example.com', label: 'Work' }],
-      phone: '+12075550111', stage_id: stages[0], owner_id: refs.member, custom_fields: { zz: 1, a: 'x' },
+      first_name: 'Pat',
+      last_name: 'Ch',
+      emails: [
+        { value: 'a@example.com', label: 'Home' },
+        { value: 'b@example.com', label: 'Work' },
+      ],
+      phone: '+12075550111',
+      stage_id: stages[0],
+      owner_id: refs.member,
+      custom_fields: { zz: 1, a: 'x' },
     });
     expect(created.status).toBe(201);
     const keptId = created.body.emails[1].id;
     const patch = async (body: unknown) => {
       s.clock.advance(1);
       const res = await fetch(`${s.base}/v1/contacts/${created.body.id}`, {
-        method: 'PATCH', headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
       });
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).toBe(await raw(`/v1/contacts/${created.body.id}`, k2));
       return JSON.parse(text);
     };
-    const timeline = async () => (await client.get(`/v1/contacts/${created.body.id}/activities?limit=100`)).body.data.map((a: { type: string }) => a.type);
+    const timeline = async () =>
+      (await client.get(`/v1/contacts/${created.body.id}/activities?limit=100`)).body.data.map((a: { type: string }) => a.type);
     const events = async () => JSON.parse(await raw('/v1/events?type=contact.updated&limit=100', k2)).data;
 
     const changed = await patch({
-      stage_id: stages[1], company: 'New "Co"', custom_fields: { b: { y: [1.50, null], x: 'ü' }, a: 1.0 },
-      emails: [{ id: keptId, value: 'b2@example.com', label: 'Work', is_primary: true }, { id: keptId, value: 'dup@example.com', label: 'Other' }, { value: 'new@example.com', label: 'Home' }],
+      stage_id: stages[1],
+      company: 'New "Co"',
+      custom_fields: { b: { y: [1.5, null], x: 'ü' }, a: 1.0 },
+      emails: [
+        { id: keptId, value: 'b2@example.com', label: 'Work', is_primary: true },
+        { id: keptId, value: 'dup@example.com', label: 'Other' },
+        { value: 'new@example.com', label: 'Home' },
+      ],
     });
     expect(changed.emails.map((e: { value: string }) => e.value)).toEqual(['b2@example.com', 'dup@example.com', 'new@example.com']);
     expect(changed.emails[0].id).toBe(keptId);
@@ -150,7 +201,9 @@ function defineContactsJson(kind: StoreKind) {
     const c = (await client.post('/v1/contacts', { first_name: 'Note', last_name: 'Taker' })).body;
     s.clock.advance(5);
     const res = await fetch(`${s.base}/v1/contacts/${c.id}/notes`, {
-      method: 'POST', headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' }, body: JSON.stringify({ body: 'Called "back" \u00e9' }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${k2}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: 'Called "back" \u00e9' }),
     });
     expect(res.status).toBe(201);
     const note = await res.text();
@@ -170,7 +223,9 @@ function defineContactsJson(kind: StoreKind) {
     const c = (await client.post('/v1/contacts', { first_name: 'Race', last_name: 'Y', email: 'start@example.com' })).body;
     const n = 20;
     const replies = await Promise.all(
-      Array.from({ length: n }, (_, i) => client.patch(`/v1/contacts/${c.id}`, { job_title: `title ${i}`, emails: [{ value: `p${i}@example.com`, label: 'Work' }] })),
+      Array.from({ length: n }, (_, i) =>
+        client.patch(`/v1/contacts/${c.id}`, { job_title: `title ${i}`, emails: [{ value: `p${i}@example.com`, label: 'Work' }] }),
+      ),
     );
     replies.forEach((r, i) => {
       expect(r.status).toBe(200);
@@ -204,7 +259,13 @@ function defineContactsJson(kind: StoreKind) {
     expect(JSON.parse(await raw('/v1/contacts?limit=1', k2)).total_count).toBe(before);
     expect(JSON.parse(await raw('/v1/contacts?limit=1&email=no@example.com', k2)).total_count).toBe(0);
     expect(JSON.parse(await raw('/v1/events?type=contact.created&limit=100', k2)).data.length).toBe(eventsBefore);
-    const empty = await client.post('/v1/contacts', { first_name: 'Empty', last_name: 'Refs', stage_id: '', lead_source_id: '', owner_id: '' });
+    const empty = await client.post('/v1/contacts', {
+      first_name: 'Empty',
+      last_name: 'Refs',
+      stage_id: '',
+      lead_source_id: '',
+      owner_id: '',
+    });
     expect(empty.status).toBe(201);
     expect(empty.body).toMatchObject({ stage: null, lead_source: null, owner: null });
   });

@@ -15,7 +15,8 @@ function defineCountCache(kind: StoreKind) {
     const ws = await s.workspace();
     const count = async (query: string) => (await ws.client.get(`/v1/contacts?limit=1&${query}`)).body.total_count as number;
     const stage = (await ws.client.get('/v1/contact-stages?limit=1')).body.data[0].id as string;
-    const a = (await ws.client.post('/v1/contacts', { first_name: 'A', last_name: 'One', company: 'Harbor Realty', stage_id: stage })).body.id;
+    const a = (await ws.client.post('/v1/contacts', { first_name: 'A', last_name: 'One', company: 'Harbor Realty', stage_id: stage })).body
+      .id;
     const b = (await ws.client.post('/v1/contacts', { first_name: 'B', last_name: 'Two', company: 'Bay Homes' })).body.id;
     expect(await count('q=harbor')).toBe(1);
     expect(await count('q=harbor')).toBe(1); // answered from the cache
@@ -50,9 +51,11 @@ function defineCountCache(kind: StoreKind) {
       );
       return rows[0];
     };
-    const version = async (id: string) => (await db.query<{ v: string }>('SELECT xmin::text AS v FROM contacts WHERE id = $1', [id])).rows[0].v;
+    const version = async (id: string) =>
+      (await db.query<{ v: string }>('SELECT xmin::text AS v FROM contacts WHERE id = $1', [id])).rows[0].v;
     // Through the API: each creation once (with the count trigger running too it would be twice).
-    const a = (await ws.client.post('/v1/contacts', { first_name: 'A', last_name: 'One', email: 'a@x.test', phone: '+1 555 0100' })).body.id as string;
+    const a = (await ws.client.post('/v1/contacts', { first_name: 'A', last_name: 'One', email: 'a@x.test', phone: '+1 555 0100' })).body
+      .id as string;
     await ws.client.post('/v1/contacts', { first_name: 'B', last_name: 'Two' });
     expect(await counts()).toEqual({ n: '2', writes: '2', total: '2' });
     // The store's creation statement, then plain SQL in the same transaction: a contact inserted
@@ -85,12 +88,19 @@ function defineCountCache(kind: StoreKind) {
     const { s } = servers;
     const ws = await s.workspace();
     const db = s.store.db;
-    const total = async () => Number((await db.query<{ n: string }>('SELECT COALESCE(sum(n), 0)::text AS n FROM contact_counts WHERE workspace_id = $1', [ws.id])).rows[0].n);
+    const total = async () =>
+      Number(
+        (await db.query<{ n: string }>('SELECT COALESCE(sum(n), 0)::text AS n FROM contact_counts WHERE workspace_id = $1', [ws.id]))
+          .rows[0].n,
+      );
     const rounds = 40;
     for (let i = 0; i < rounds; i++) {
       await db.transaction(async (tx) => {
         await createContact(tx, ws.id, { first_name: 'C', last_name: `Round ${i}` }, new Date());
-        await tx.query(`INSERT INTO contacts (id, workspace_id, first_name, last_name, created_at, updated_at) VALUES ('con_round_' || $2 || '_' || $1, $1, 'D', 'Plain', now(), now())`, [ws.id, String(i)]);
+        await tx.query(
+          `INSERT INTO contacts (id, workspace_id, first_name, last_name, created_at, updated_at) VALUES ('con_round_' || $2 || '_' || $1, $1, 'D', 'Plain', now(), now())`,
+          [ws.id, String(i)],
+        );
       });
     }
     expect(await total()).toBe(2 * rounds);
@@ -99,4 +109,6 @@ function defineCountCache(kind: StoreKind) {
 }
 
 describe('cached contact counts on PGlite', () => defineCountCache('pglite'));
-describe.skipIf(!TEST_DATABASE_URL)('cached contact counts on PostgreSQL, two servers (needs TEST_DATABASE_URL)', () => defineCountCache('postgres'));
+describe.skipIf(!TEST_DATABASE_URL)('cached contact counts on PostgreSQL, two servers (needs TEST_DATABASE_URL)', () =>
+  defineCountCache('postgres'),
+);

@@ -39,8 +39,14 @@ describe.skipIf(!TEST_DATABASE_URL)('transactions of one deal changed at once on
     // Hold the deal so that both PATCHes are under way before either may change it.
     await admin.query('BEGIN');
     await admin.query('SELECT 1 FROM deals WHERE id = $1 FOR UPDATE', [deal.id]);
-    const { rows: [{ pid }] } = await admin.query('SELECT pg_backend_pid() AS pid');
-    const replies = Promise.all([t1, t2].map((t) => a.patch(`/v1/transactions/${t.id}`, { status: 'fell_through', deal_disposition: 'lost', deal_lost_reason: 'Financing' })));
+    const {
+      rows: [{ pid }],
+    } = await admin.query('SELECT pg_backend_pid() AS pid');
+    const replies = Promise.all(
+      [t1, t2].map((t) =>
+        a.patch(`/v1/transactions/${t.id}`, { status: 'fell_through', deal_disposition: 'lost', deal_lost_reason: 'Financing' }),
+      ),
+    );
     const until = Date.now() + 20_000;
     let blocked = 0;
     const watcher = new pg.Client({ connectionString: TEST_DATABASE_URL });

@@ -40,30 +40,44 @@ export async function drive(c: Client, clients: number, stop: () => boolean): Pr
   const record = async (a: Omit<Answer, 'status' | 'retryAfter'>, send: () => Promise<{ status: number; headers: Headers; body: any }>) => {
     try {
       const r = await send();
-      answers.push({ ...a, status: r.status, retryAfter: r.headers.get('retry-after'), ...(a.op === 'create' && r.status === 201 ? { id: r.body.id } : {}) });
+      answers.push({
+        ...a,
+        status: r.status,
+        retryAfter: r.headers.get('retry-after'),
+        ...(a.op === 'create' && r.status === 201 ? { id: r.body.id } : {}),
+      });
       return r;
     } catch {
       answers.push({ ...a, status: 0, retryAfter: null });
       return undefined;
     }
   };
-  await Promise.all(Array.from({ length: clients }, async (_, n) => {
-    const mine: string[] = [];
-    for (let i = 0; !stop(); i++) {
-      const marker = `F${n}x${i}x${randomBytes(3).toString('hex')}`;
-      const made = await record({ op: 'create', marker }, () => c.post('/v1/contacts', { first_name: 'Fault', last_name: marker, email: `${marker.toLowerCase()}@example.com`, phone: '+1 555 010 2030' }));
-      if (made?.status === 201) mine.push(made.body.id);
-      const id = mine[Math.floor(mine.length / 2)];
-      if (id && i % 3 === 2) {
-        mine.splice(mine.indexOf(id), 1);
-        await record({ op: 'delete', id }, () => c.del(`/v1/contacts/${id}`));
-      } else if (id) {
-        const title = `T${marker}`;
-        await record({ op: 'patch', id, title }, () => c.patch(`/v1/contacts/${id}`, { job_title: title }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, n) => {
+      const mine: string[] = [];
+      for (let i = 0; !stop(); i++) {
+        const marker = `F${n}x${i}x${randomBytes(3).toString('hex')}`;
+        const made = await record({ op: 'create', marker }, () =>
+          c.post('/v1/contacts', {
+            first_name: 'Fault',
+            last_name: marker,
+            email: `${marker.toLowerCase()}@example.com`,
+            phone: '+1 555 010 2030',
+          }),
+        );
+        if (made?.status === 201) mine.push(made.body.id);
+        const id = mine[Math.floor(mine.length / 2)];
+        if (id && i % 3 === 2) {
+          mine.splice(mine.indexOf(id), 1);
+          await record({ op: 'delete', id }, () => c.del(`/v1/contacts/${id}`));
+        } else if (id) {
+          const title = `T${marker}`;
+          await record({ op: 'patch', id, title }, () => c.patch(`/v1/contacts/${id}`, { job_title: title }));
+        }
+        await record({ op: 'list' }, () => c.get('/v1/contacts?limit=5'));
       }
-      await record({ op: 'list' }, () => c.get('/v1/contacts?limit=5'));
-    }
-  }));
+    }),
+  );
   return answers;
 }
 
@@ -76,7 +90,12 @@ export async function drive(c: Client, clients: number, stop: () => boolean): Pr
  * answers whose outcome nobody knows (a balancer's 502 for a request its server died in), allowed
  * and checked for nothing but that the contact is whole: such a write may or may not have happened.
  */
-export async function checkAnswers(answers: Answer[], url: string, schema?: string, unknown: (a: Answer) => boolean = () => false): Promise<void> {
+export async function checkAnswers(
+  answers: Answer[],
+  url: string,
+  schema?: string,
+  unknown: (a: Answer) => boolean = () => false,
+): Promise<void> {
   const bad = answers.filter((a) => !(a.status === 200 || a.status === 201 || (a.status === 503 && a.retryAfter === '1') || unknown(a)));
   expect(bad, 'every answer a success or a 503 with Retry-After').toEqual([]);
   const db = new pg.Client({ connectionString: url });
@@ -91,15 +110,23 @@ export async function checkAnswers(answers: Answer[], url: string, schema?: stri
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const markers = new Set(rows.map((r) => r.last_name));
-    expect(rows.filter((r) => r.emails !== 1 || r.phones !== 1), 'no contact without its email and phone').toEqual([]);
+    expect(
+      rows.filter((r) => r.emails !== 1 || r.phones !== 1),
+      'no contact without its email and phone',
+    ).toEqual([]);
     // Deleted, or perhaps deleted: an acknowledged creation may be gone through either.
     const deleted = new Set(answers.filter((a) => a.op === 'delete' && (a.status === 200 || unknown(a))).map((a) => a.id));
     for (const a of answers) {
-      if (a.op === 'create' && a.status === 201) expect(byId.has(a.id!) || deleted.has(a.id!), `acknowledged creation ${a.marker} kept`).toBe(true);
+      if (a.op === 'create' && a.status === 201)
+        expect(byId.has(a.id!) || deleted.has(a.id!), `acknowledged creation ${a.marker} kept`).toBe(true);
       if (a.op === 'create' && a.status === 503) expect(markers.has(a.marker!), `refused creation ${a.marker} absent`).toBe(false);
       if (a.op === 'delete' && a.status === 200) expect(byId.has(a.id!), `acknowledged deletion of ${a.id} done`).toBe(false);
       if (a.op === 'delete' && a.status === 503) expect(byId.has(a.id!), `refused deletion of ${a.id} not done`).toBe(true);
-      if (a.op === 'patch' && a.status === 503) expect(rows.some((r) => r.job_title === a.title), `refused PATCH ${a.title} not applied`).toBe(false);
+      if (a.op === 'patch' && a.status === 503)
+        expect(
+          rows.some((r) => r.job_title === a.title),
+          `refused PATCH ${a.title} not applied`,
+        ).toBe(false);
     }
     // Each contact's last acknowledged title, or one an unknown PATCH after it may have set.
     const titles = new Map<string, string[]>();

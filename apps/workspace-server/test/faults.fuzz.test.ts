@@ -38,32 +38,41 @@ describe.skipIf(skip)(`the server while PostgreSQL restarts, crashes and is kill
 
   const said = (what: RegExp) => stderr.split('\n').filter((l) => what.test(l)).length;
 
-  it(`${rounds} round(s) of ${FAULTS.join(', ')}: only 2xx and 503, nothing acknowledged lost, nothing refused written, the process alive`, async () => {
-    const c = await faultWorkspace(p.base);
-    const all: Answer[] = [];
-    for (let round = 0; round < rounds; round++) {
-      for (const fault of FAULTS) {
-        const [gone, back] = [said(/database unavailable/), said(/database available again/)];
-        let done = false;
-        const load = drive(c, 4, () => done);
-        await new Promise((r) => setTimeout(r, AROUND_MS));
-        await db.stop(fault);
-        await new Promise((r) => setTimeout(r, DOWN_MS));
-        await db.start();
-        await untilReady(p.base);
-        await new Promise((r) => setTimeout(r, AROUND_MS));
-        done = true;
-        const answers = await load;
-        all.push(...answers);
-        expect(p.child.exitCode, `the server process lives on after ${fault}`).toBe(null);
-        expect(answers.some((a) => a.status === 503), `requests during ${fault} were answered 503`).toBe(true);
-        // Said once each way: the line when it went, and the line when the probe found it back.
-        for (let i = 0; i < 50 && said(/database available again/) === back; i++) await new Promise((r) => setTimeout(r, 100));
-        expect([said(/database unavailable/) - gone, said(/database available again/) - back], `log lines of ${fault}`).toEqual([1, 1]);
-        await checkAnswers(all, db.url);
+  it(
+    `${rounds} round(s) of ${FAULTS.join(', ')}: only 2xx and 503, nothing acknowledged lost, nothing refused written, the process alive`,
+    async () => {
+      const c = await faultWorkspace(p.base);
+      const all: Answer[] = [];
+      for (let round = 0; round < rounds; round++) {
+        for (const fault of FAULTS) {
+          const [gone, back] = [said(/database unavailable/), said(/database available again/)];
+          let done = false;
+          const load = drive(c, 4, () => done);
+          await new Promise((r) => setTimeout(r, AROUND_MS));
+          await db.stop(fault);
+          await new Promise((r) => setTimeout(r, DOWN_MS));
+          await db.start();
+          await untilReady(p.base);
+          await new Promise((r) => setTimeout(r, AROUND_MS));
+          done = true;
+          const answers = await load;
+          all.push(...answers);
+          expect(p.child.exitCode, `the server process lives on after ${fault}`).toBe(null);
+          expect(
+            answers.some((a) => a.status === 503),
+            `requests during ${fault} were answered 503`,
+          ).toBe(true);
+          // Said once each way: the line when it went, and the line when the probe found it back.
+          for (let i = 0; i < 50 && said(/database available again/) === back; i++) await new Promise((r) => setTimeout(r, 100));
+          expect([said(/database unavailable/) - gone, said(/database available again/) - back], `log lines of ${fault}`).toEqual([1, 1]);
+          await checkAnswers(all, db.url);
+        }
       }
-    }
-    expect(stderr).not.toMatch(/\n\s+at /); // no stack traces
-    console.log(`database faults: ${rounds * FAULTS.length} under ${all.length} requests, ${all.filter((a) => a.status === 503).length} answered 503`);
-  }, 60_000 + rounds * FAULTS.length * 20_000);
+      expect(stderr).not.toMatch(/\n\s+at /); // no stack traces
+      console.log(
+        `database faults: ${rounds * FAULTS.length} under ${all.length} requests, ${all.filter((a) => a.status === 503).length} answered 503`,
+      );
+    },
+    60_000 + rounds * FAULTS.length * 20_000,
+  );
 });

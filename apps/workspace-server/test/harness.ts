@@ -54,7 +54,10 @@ export interface Reply {
 }
 
 export class Client {
-  constructor(readonly base: string, readonly key?: string) {}
+  constructor(
+    readonly base: string,
+    readonly key?: string,
+  ) {}
 
   withKey(key: string | undefined): Client {
     return new Client(this.base, key);
@@ -125,13 +128,20 @@ export interface TestServer {
   admin: Client;
   anon: Client;
   /** Creates a workspace (high rate limit unless given) and a key with the scopes. */
-  workspace(opts?: { scopes?: string[]; rate_limit_per_minute?: number; plan?: string }): Promise<{ id: string; key: string; client: Client; keyId: string }>;
+  workspace(opts?: {
+    scopes?: string[];
+    rate_limit_per_minute?: number;
+    plan?: string;
+  }): Promise<{ id: string; key: string; client: Client; keyId: string }>;
   key(workspaceId: string, scopes: string[], extra?: Record<string, unknown>): Promise<{ id: string; secret: string; client: Client }>;
   close(): Promise<void>;
 }
 
 /** The real server on an ephemeral loopback port, over a real store. */
-export async function startServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions; server?: Partial<ServerOptions> } = {}): Promise<TestServer> {
+export async function startServer(
+  kind: StoreKind,
+  opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions; server?: Partial<ServerOptions> } = {},
+): Promise<TestServer> {
   const store = opts.store ?? (await openTestStore(kind));
   const clock = opts.clock ?? new ManualClock('2026-03-02T10:00:00.000Z');
   const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN, webhooks: opts.webhooks, ...opts.server });
@@ -141,7 +151,12 @@ export async function startServer(kind: StoreKind, opts: { store?: Store; clock?
   const anon = new Client(base);
   let n = 0;
   const server: TestServer = {
-    app, store, clock, base, admin, anon,
+    app,
+    store,
+    clock,
+    base,
+    admin,
+    anon,
     async key(workspaceId, scopes, extra = {}) {
       const r = await admin.post(`/admin/workspaces/${workspaceId}/api-keys`, { scopes, ...extra });
       if (r.status !== 201) throw new Error(`key creation failed: ${r.status} ${JSON.stringify(r.body)}`);
@@ -149,7 +164,12 @@ export async function startServer(kind: StoreKind, opts: { store?: Store; clock?
     },
     async workspace(o = {}) {
       const slug = `ws-${Date.now().toString(36)}-${++n}-${randomBytes(3).toString('hex')}`;
-      const r = await admin.post('/admin/workspaces', { name: `Test ${slug}`, slug, rate_limit_per_minute: o.rate_limit_per_minute ?? 100000, ...(o.plan ? { plan: o.plan } : {}) });
+      const r = await admin.post('/admin/workspaces', {
+        name: `Test ${slug}`,
+        slug,
+        rate_limit_per_minute: o.rate_limit_per_minute ?? 100000,
+        ...(o.plan ? { plan: o.plan } : {}),
+      });
       if (r.status !== 201) throw new Error(`workspace creation failed: ${r.status} ${JSON.stringify(r.body)}`);
       const k = await server.key(r.body.id, o.scopes ?? ['full_access']);
       return { id: r.body.id, key: k.secret, client: k.client, keyId: k.id };
@@ -163,7 +183,11 @@ export async function startServer(kind: StoreKind, opts: { store?: Store; clock?
 }
 
 export function expectError(r: Reply, status: number, type: string, param?: string) {
-  const ok = r.status === status && r.body?.error?.type === type && typeof r.body.error.message === 'string' && (param === undefined || r.body.error.param === param);
+  const ok =
+    r.status === status &&
+    r.body?.error?.type === type &&
+    typeof r.body.error.message === 'string' &&
+    (param === undefined || r.body.error.param === param);
   if (!ok) throw new Error(`expected ${status} ${type}${param ? ` param=${param}` : ''}, got ${r.status} ${JSON.stringify(r.body)}`);
 }
 
@@ -180,7 +204,10 @@ export interface ServerProcess {
 /** Starts `workspace-server serve --port 0 ...args` as a real process and waits for its "listening on" line. */
 export async function startServerProcess(args: string[], env: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(distBin)) throw new Error('apps/workspace-server/dist/bin.js is missing: run `npx tsc -b apps/workspace-server` first');
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -48,7 +48,11 @@ export async function startCluster(): Promise<Cluster> {
   for (const h of hosts) await balancer.until(h.name, 'UP');
   const admin = new Client(balancer.url, ADMIN_TOKEN);
   const cluster: Cluster = {
-    hosts, balancer, databaseUrl, schema, admin,
+    hosts,
+    balancer,
+    databaseUrl,
+    schema,
+    admin,
     async hostOf(key) {
       const r = await fetch(`${balancer.url}/healthz`, { headers: { authorization: `Bearer ${key}` } });
       return r.headers.get('x-served-by') ?? '';
@@ -113,7 +117,10 @@ export async function hookWorkspace(c: Cluster): Promise<HookWorkspace> {
   expect(ep.status, JSON.stringify(ep.body)).toBe(201);
   expect((await api.post(`/v1/webhooks/${ep.body.id}/verify`)).body.verified).toBe(true);
   return {
-    ...ws, receiver, senders, endpointId: ep.body.id,
+    ...ws,
+    receiver,
+    senders,
+    endpointId: ep.body.id,
     hold(on) {
       holding = on;
     },
@@ -143,7 +150,9 @@ export function useCluster(): { readonly c: Cluster; readonly hook: HookWorkspac
 export async function createContacts(hook: HookWorkspace, n: number, tag: string): Promise<void> {
   const clients = Object.values(hook.clients);
   for (let i = 0; i < n; i += 4) {
-    const batch = Array.from({ length: Math.min(4, n - i) }, (_, j) => clients[(i + j) % clients.length].post('/v1/contacts', { first_name: `${tag}${i + j}`, last_name: 'Hook' }));
+    const batch = Array.from({ length: Math.min(4, n - i) }, (_, j) =>
+      clients[(i + j) % clients.length].post('/v1/contacts', { first_name: `${tag}${i + j}`, last_name: 'Hook' }),
+    );
     for (const r of await Promise.all(batch)) expect(r.status, JSON.stringify(r.body)).toBe(201);
   }
 }
@@ -154,7 +163,10 @@ export async function expectEachAcknowledgedOnce(hook: HookWorkspace, ids: strin
   // A second send of any of them (two hosts claiming one delivery) would come within a poll or two.
   await sleep(500);
   const acks = hook.acknowledged();
-  expect(ids.filter((id) => acks.get(id) !== 1), 'deliveries acknowledged more than once').toEqual([]);
+  expect(
+    ids.filter((id) => acks.get(id) !== 1),
+    'deliveries acknowledged more than once',
+  ).toEqual([]);
 }
 
 interface Keyed {
@@ -171,31 +183,41 @@ interface Keyed {
 async function idempotentCreations(clients: Client[], stop: () => boolean): Promise<Keyed[]> {
   const out: Keyed[] = [];
   const run = randomBytes(3).toString('hex');
-  await Promise.all(clients.map(async (c, n) => {
-    for (let i = 0; !stop(); i++) {
-      const k: Keyed = { key: `idem-${run}-${n}-${i}`, statuses: [] };
-      out.push(k);
-      while (k.id === undefined && k.statuses.length < 10) {
-        const r = await c.post('/v1/transactions', { name: `Idem ${k.key}`, idempotency_key: k.key }).catch(() => undefined);
-        k.statuses.push(r?.status ?? 0);
-        if (r?.status === 200 || r?.status === 201) k.id = r.body.id;
-        else await sleep(100);
+  await Promise.all(
+    clients.map(async (c, n) => {
+      for (let i = 0; !stop(); i++) {
+        const k: Keyed = { key: `idem-${run}-${n}-${i}`, statuses: [] };
+        out.push(k);
+        while (k.id === undefined && k.statuses.length < 10) {
+          const r = await c.post('/v1/transactions', { name: `Idem ${k.key}`, idempotency_key: k.key }).catch(() => undefined);
+          k.statuses.push(r?.status ?? 0);
+          if (r?.status === 200 || r?.status === 201) k.id = r.body.id;
+          else await sleep(100);
+        }
       }
-    }
-  }));
+    }),
+  );
   return out;
 }
 
 /** Each idempotency key acknowledged, and exactly one transaction for it: the one acknowledged. */
 async function checkIdempotent(c: Cluster, workspaceId: string, keyed: Keyed[]): Promise<void> {
-  expect(keyed.filter((k) => k.id === undefined), 'every idempotent creation acknowledged in the end').toEqual([]);
+  expect(
+    keyed.filter((k) => k.id === undefined),
+    'every idempotent creation acknowledged in the end',
+  ).toEqual([]);
   const db = new pg.Client({ connectionString: c.databaseUrl });
   await db.connect();
   try {
     const { rows } = await db.query<{ idempotency_key: string; ids: string[] }>(
-      'SELECT idempotency_key, array_agg(id) AS ids FROM transactions WHERE workspace_id = $1 GROUP BY idempotency_key', [workspaceId]);
+      'SELECT idempotency_key, array_agg(id) AS ids FROM transactions WHERE workspace_id = $1 GROUP BY idempotency_key',
+      [workspaceId],
+    );
     const held = new Map(rows.map((r) => [r.idempotency_key, r.ids]));
-    expect(keyed.filter((k) => JSON.stringify(held.get(k.key)) !== JSON.stringify([k.id])), 'one transaction per key, the acknowledged one').toEqual([]);
+    expect(
+      keyed.filter((k) => JSON.stringify(held.get(k.key)) !== JSON.stringify([k.id])),
+      'one transaction per key, the acknowledged one',
+    ).toEqual([]);
   } finally {
     await db.end();
   }
@@ -246,13 +268,18 @@ export async function loseAHost(c: Cluster, hook: HookWorkspace, load: { id: str
   // after any keep-alive race): either way nobody knows whether it was written.
   const unknown = (a: Answer) => a.status === 502 || a.status === 0;
   const loops = clients.length * 3;
-  expect(answers.filter(unknown).length, 'no answer only for requests in flight on the victim: one per client loop at most').toBeLessThanOrEqual(loops);
+  expect(
+    answers.filter(unknown).length,
+    'no answer only for requests in flight on the victim: one per client loop at most',
+  ).toBeLessThanOrEqual(loops);
   await checkAnswers(answers, c.databaseUrl, undefined, unknown);
   const creations = await keyed;
   await checkIdempotent(c, load.id, creations);
   await expectResent(hook, held, on(victim), survivor);
   return {
-    victim, survivor, downAfterMs,
+    victim,
+    survivor,
+    downAfterMs,
     requests: answers.length + creations.reduce((n, k) => n + k.statuses.length, 0),
     unknown: answers.filter(unknown).length + creations.reduce((n, k) => n + k.statuses.filter((s) => s === 502 || s === 0).length, 0),
     resent: on(victim).length,
@@ -262,7 +289,13 @@ export async function loseAHost(c: Cluster, hook: HookWorkspace, load: { id: str
 /** HAProxy's Prometheus exporter (the documented alert reads it) says the victim is DOWN and one server is left. */
 async function expectBalancerMetrics(c: Cluster, victim: Host): Promise<void> {
   const text = await (await fetch(`${c.balancer.urls[1]}/metrics`)).text();
-  const value = (series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.split(' ')[1]);
+  const value = (series: string) =>
+    Number(
+      text
+        .split('\n')
+        .find((l) => l.startsWith(`${series} `))
+        ?.split(' ')[1],
+    );
   expect(value(`haproxy_server_status{proxy="workspace_servers",server="${victim.name}",state="DOWN"}`)).toBe(1);
   expect(value('haproxy_backend_active_servers{proxy="workspace_servers"}')).toBe(c.hosts.length - 1);
 }
@@ -274,8 +307,14 @@ async function holdDeliveries(c: Cluster, hook: HookWorkspace) {
   await createContacts(hook, 12, 'Held');
   await until('twelve deliveries held', () => hook.receiver.deliveries('contact.created').length - seen >= 12, 20_000);
   const held = hook.receiver.deliveries('contact.created').slice(seen);
-  expect(held.map((r) => r.answer), 'every delivery held once (none sent twice)').toEqual(held.map(() => 'hang'));
-  expect(held.filter((r) => !hook.senders.get(r)), 'the sender of every held delivery found').toEqual([]);
+  expect(
+    held.map((r) => r.answer),
+    'every delivery held once (none sent twice)',
+  ).toEqual(held.map(() => 'hang'));
+  expect(
+    held.filter((r) => !hook.senders.get(r)),
+    'the sender of every held delivery found',
+  ).toEqual([]);
   const on = (h: Host) => held.filter((r) => hook.senders.get(r) === h.name);
   const [victim, survivor] = [...c.hosts].sort((a, b) => on(b).length - on(a).length);
   return { victim, survivor, held, on };
@@ -285,14 +324,19 @@ async function holdDeliveries(c: Cluster, hook: HookWorkspace) {
 async function expectResent(hook: HookWorkspace, held: Received[], victims: Received[], survivor: Host): Promise<void> {
   await expectEachAcknowledgedOnce(hook, held.map(deliveryId));
   const again = (r: Received) => hook.receiver.deliveries('contact.created').filter((x) => x !== r && deliveryId(x) === deliveryId(r));
-  expect(victims.map((r) => again(r).map((x) => hook.senders.get(x))), "the victim's deliveries sent again by the survivor").toEqual(victims.map(() => [survivor.name]));
+  expect(
+    victims.map((r) => again(r).map((x) => hook.senders.get(x))),
+    "the victim's deliveries sent again by the survivor",
+  ).toEqual(victims.map(() => [survivor.name]));
   const api = Object.values(hook.clients)[0];
   const log = await api.get(`/v1/webhooks/${hook.endpointId}/deliveries?limit=100`);
   expect(log.status).toBe(200);
   const outcomes = new Map<string, string[]>(log.body.data.map((d: any) => [d.id, d.attempts.map((a: any) => a.outcome)]));
   const victimIds = new Set(victims.map(deliveryId));
   for (const r of held) {
-    expect(outcomes.get(deliveryId(r)), `attempts of ${deliveryId(r)}`).toEqual(victimIds.has(deliveryId(r)) ? ['interrupted', 'succeeded'] : ['succeeded']);
+    expect(outcomes.get(deliveryId(r)), `attempts of ${deliveryId(r)}`).toEqual(
+      victimIds.has(deliveryId(r)) ? ['interrupted', 'succeeded'] : ['succeeded'],
+    );
   }
 }
 
@@ -310,24 +354,38 @@ export function rejoin(c: Cluster, host: Host, load: { clients: Record<string, C
  * done, started again, and put back (`state ready`) to get traffic once /readyz passes. No request
  * fails or goes unanswered meanwhile.
  */
-export function restartPlanned(c: Cluster, host: Host, load: { clients: Record<string, Client> }): Promise<{ host: Host; requests: number }> {
-  return underLoad(c, load, async () => {
-    expect(await c.balancer.command(`set server workspace_servers/${host.name} state maint`)).toBe('\n');
-    await sleep(500);
-    await host.stop();
-    const again = await startHost(host.name, host.port, c.databaseUrl);
-    c.hosts[c.hosts.indexOf(host)] = again;
-    expect(await c.balancer.command(`set server workspace_servers/${host.name} state ready`)).toBe('\n');
-    await c.balancer.until(host.name, 'UP');
-    return again;
-  }, 'no 503 through a planned restart');
+export function restartPlanned(
+  c: Cluster,
+  host: Host,
+  load: { clients: Record<string, Client> },
+): Promise<{ host: Host; requests: number }> {
+  return underLoad(
+    c,
+    load,
+    async () => {
+      expect(await c.balancer.command(`set server workspace_servers/${host.name} state maint`)).toBe('\n');
+      await sleep(500);
+      await host.stop();
+      const again = await startHost(host.name, host.port, c.databaseUrl);
+      c.hosts[c.hosts.indexOf(host)] = again;
+      expect(await c.balancer.command(`set server workspace_servers/${host.name} state ready`)).toBe('\n');
+      await c.balancer.until(host.name, 'UP');
+      return again;
+    },
+    'no 503 through a planned restart',
+  );
 }
 
 /**
  * `change` run while every client writes through the balancer, from 300 ms into the writes until a
  * second after it: every answer checked against the database, and none a 503 (`said` if one is).
  */
-async function underLoad(c: Cluster, load: { clients: Record<string, Client> }, change: () => Promise<Host>, said: string): Promise<{ host: Host; requests: number }> {
+async function underLoad(
+  c: Cluster,
+  load: { clients: Record<string, Client> },
+  change: () => Promise<Host>,
+  said: string,
+): Promise<{ host: Host; requests: number }> {
   let done = false;
   const writes = Promise.all(Object.values(load.clients).map((client) => drive(client, 2, () => done)));
   await sleep(300);
@@ -336,6 +394,9 @@ async function underLoad(c: Cluster, load: { clients: Record<string, Client> }, 
   done = true;
   const answers = (await writes).flat();
   await checkAnswers(answers, c.databaseUrl);
-  expect(answers.filter((a) => a.status === 503), said).toEqual([]);
+  expect(
+    answers.filter((a) => a.status === 503),
+    said,
+  ).toEqual([]);
   return { host, requests: answers.length };
 }

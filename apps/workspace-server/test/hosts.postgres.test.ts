@@ -25,7 +25,9 @@ describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (ski
     const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => clients[i % 2].get('/v1/me')));
     const passed = replies.filter((r) => r.status === 200);
     expect(replies.filter((r) => r.status !== 200).map((r) => r.status)).toEqual(Array(10).fill(429));
-    expect(passed.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(passed.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i),
+    );
     expect(new Set(replies.map((r) => r.headers.get('x-served-by'))), 'both hosts answered').toEqual(new Set(['host1', 'host2']));
   });
 
@@ -33,15 +35,20 @@ describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (ski
     const { c } = suite;
     const ws = await c.workspace();
     const clients = Object.values(ws.clients);
-    const replies = await Promise.all(Array.from({ length: 16 }, (_, i) => clients[i % 2].post('/v1/transactions', { name: 'Once', idempotency_key: 'same-key' })));
+    const replies = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => clients[i % 2].post('/v1/transactions', { name: 'Once', idempotency_key: 'same-key' })),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(16).fill(200));
     expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
     expect(new Set(replies.map((r) => r.headers.get('x-served-by'))), 'both hosts answered').toEqual(new Set(['host1', 'host2']));
     const db = new pg.Client({ connectionString: c.databaseUrl });
     await db.connect();
     try {
-      const { rows } = await db.query(`SELECT (SELECT count(*) FROM transactions WHERE workspace_id = $1)::int AS transactions,
-        (SELECT count(*) FROM events WHERE workspace_id = $1 AND type = 'transaction.created')::int AS events`, [ws.id]);
+      const { rows } = await db.query(
+        `SELECT (SELECT count(*) FROM transactions WHERE workspace_id = $1)::int AS transactions,
+        (SELECT count(*) FROM events WHERE workspace_id = $1 AND type = 'transaction.created')::int AS events`,
+        [ws.id],
+      );
       expect(rows[0]).toEqual({ transactions: 1, events: 1 });
     } finally {
       await db.end();
@@ -67,6 +74,8 @@ describe.skipIf(skip)(`two hosts behind HAProxy on one PostgreSQL${skip ? ` (ski
     const load = await c.workspace();
     const lost = await loseAHost(c, hook, load);
     expect(lost.resent, 'the lost host had deliveries in flight').toBeGreaterThan(0);
-    console.log(`lost ${lost.victim.name}: DOWN in HAProxy after ${lost.downAfterMs} ms; ${lost.requests} requests, ${lost.unknown} unanswered (in flight on it); ${lost.resent} of its in-flight deliveries sent by ${lost.survivor.name}`);
+    console.log(
+      `lost ${lost.victim.name}: DOWN in HAProxy after ${lost.downAfterMs} ms; ${lost.requests} requests, ${lost.unknown} unanswered (in flight on it); ${lost.resent} of its in-flight deliveries sent by ${lost.survivor.name}`,
+    );
   }, 90_000);
 });

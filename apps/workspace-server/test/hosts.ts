@@ -54,7 +54,10 @@ export async function startHost(name: string, port: number, databaseUrl: string)
   );
   const pids = () => (p.child.exitCode === null && p.child.signalCode === null ? [p.child.pid!, ...childrenOf(p.child.pid!)] : []);
   return {
-    name, port, process: p, pids,
+    name,
+    port,
+    process: p,
+    pids,
     async kill() {
       for (const pid of pids()) process.kill(pid, 'SIGKILL');
       await p.exited;
@@ -85,19 +88,21 @@ export function senderOf(hosts: Host[], senderPort: number, receiverPort: number
   const inode = tcpInode(senderPort, receiverPort);
   if (!inode) return undefined;
   const link = `socket:[${inode}]`;
-  return hosts.find((h) => h.pids().some((pid) => {
-    try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-        try {
-          return readlinkSync(`/proc/${pid}/fd/${fd}`) === link;
-        } catch {
-          return false;
-        }
-      });
-    } catch {
-      return false;
-    }
-  }));
+  return hosts.find((h) =>
+    h.pids().some((pid) => {
+      try {
+        return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+          try {
+            return readlinkSync(`/proc/${pid}/fd/${fd}`) === link;
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    }),
+  );
 }
 
 export interface Balancer {

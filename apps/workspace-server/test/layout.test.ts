@@ -17,13 +17,17 @@ const RANK: Record<string, number> = { shared: 0, db: 1, http: 2, modules: 3, ap
 const TOP = 5; // server.ts, bin.ts and the other files at src/'s root compose the rest
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every relative import of the file (type-only ones included: they couple the code as much), as src-relative paths. */
 function importsOf(file: string): string[] {
   const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, false);
-  return importedFiles.filter((i) => i.fileName.startsWith('.')).map((i) => relative(src, resolve(dirname(file), i.fileName.replace(/\.js$/, '.ts'))));
+  return importedFiles
+    .filter((i) => i.fileName.startsWith('.'))
+    .map((i) => relative(src, resolve(dirname(file), i.fileName.replace(/\.js$/, '.ts'))));
 }
 
 const rankOf = (path: string) => (path.includes('/') ? RANK[path.split('/')[0]] : TOP);
@@ -32,7 +36,12 @@ const edges = sources(src).flatMap((file) => importsOf(file).map((to) => ({ from
 
 describe('the server layout', () => {
   it('has every folder of src/ ranked', () => {
-    const folders = new Set(edges.map((e) => e.from).filter((p) => p.includes('/')).map((p) => p.split('/')[0]));
+    const folders = new Set(
+      edges
+        .map((e) => e.from)
+        .filter((p) => p.includes('/'))
+        .map((p) => p.split('/')[0]),
+    );
     expect([...folders].filter((f) => RANK[f] === undefined)).toEqual([]);
   });
 

@@ -49,7 +49,10 @@ describe('the PGlite data directory lock (db/lock.ts)', () => {
       // Left by a server killed with -9: every starter finds it stale and wants to take it over.
       writeFileSync(join(dir, 'workspace-server.pid'), `${gone}\n`);
       const said = await contend(dir, 4);
-      expect(said.filter((s) => s === 'ok'), said.join(', ')).toHaveLength(1);
+      expect(
+        said.filter((s) => s === 'ok'),
+        said.join(', '),
+      ).toHaveLength(1);
       expect(said.filter((s) => s === 'refused')).toHaveLength(3);
       // Released at exit; the takeover's own file never stays behind.
       expect(readdirSync(dir)).toEqual([]);

@@ -20,7 +20,8 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       const s = await startServer(kind, { server: { metricsToken: METRICS_TOKEN } });
       try {
         const W = await s.workspace();
-        for (const who of [s.anon, new Client(s.base, 'wrong'), W.client]) expectError(await who.get('/metrics'), 401, 'authentication_error');
+        for (const who of [s.anon, new Client(s.base, 'wrong'), W.client])
+          expectError(await who.get('/metrics'), 401, 'authentication_error');
         for (const token of [ADMIN_TOKEN, METRICS_TOKEN]) {
           const r = await new Client(s.base, token).get('/metrics');
           expect(r.status).toBe(200);
@@ -36,7 +37,8 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       const s = await startServer(kind);
       try {
         const W = await s.workspace();
-        for (let i = 0; i < 3; i++) expect((await W.client.post('/v1/contacts', { first_name: `M${i}`, last_name: 'Etric' })).status).toBe(201);
+        for (let i = 0; i < 3; i++)
+          expect((await W.client.post('/v1/contacts', { first_name: `M${i}`, last_name: 'Etric' })).status).toBe(201);
         for (let i = 0; i < 2; i++) expect((await W.client.get('/v1/contacts')).status).toBe(200);
         expect((await W.client.get('/v1/contacts/con_missing')).status).toBe(404);
         expect((await W.client.get('/v1/nothing-here')).status).toBe(404);
@@ -75,7 +77,8 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
       try {
         const W = await s.workspace();
         expect((await W.client.get('/v1/contacts')).status).toBe(200);
-        for (const token of [ADMIN_TOKEN, METRICS_TOKEN]) expectError(await new Client(s.base, token).get('/metrics'), 404, 'invalid_request_error');
+        for (const token of [ADMIN_TOKEN, METRICS_TOKEN])
+          expectError(await new Client(s.base, token).get('/metrics'), 404, 'invalid_request_error');
       } finally {
         await s.close();
       }
@@ -100,7 +103,9 @@ for (const kind of ['pglite', 'postgres'] as StoreKind[]) {
         await s.app.webhooks.drain();
         const after = await scrape();
         expect(sample(after, 'workspace_webhook_outbox_events')).toBe(0);
-        const grown = (outcome: string) => sample(after, `workspace_webhook_attempts_total{outcome="${outcome}"}`)! - (sample(before, `workspace_webhook_attempts_total{outcome="${outcome}"}`) ?? 0);
+        const grown = (outcome: string) =>
+          sample(after, `workspace_webhook_attempts_total{outcome="${outcome}"}`)! -
+          (sample(before, `workspace_webhook_attempts_total{outcome="${outcome}"}`) ?? 0);
         expect([grown('succeeded'), grown('failed')]).toEqual([2, 1]);
         // The failed one waits for its retry.
         expect(sample(after, 'workspace_webhook_deliveries_pending')).toBe(1);

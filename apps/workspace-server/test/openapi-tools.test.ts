@@ -25,13 +25,23 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-describe('the OpenAPI document, as its users\' tools read it', () => {
+describe("the OpenAPI document, as its users' tools read it", () => {
   it("serves every collection of core's contract where the installer reads it, and writes where it writes", () => {
     const paths = (JSON.parse(doc) as { paths: Record<string, Record<string, unknown>> }).paths;
     for (const c of Object.keys(COLLECTION_PATH) as WorkspaceCollection[]) {
       expect(paths[LIST_PATH[c] ?? COLLECTION_PATH[c]]?.get, `GET ${LIST_PATH[c] ?? COLLECTION_PATH[c]}`).toBeDefined();
     }
-    for (const c of ['tags', 'contact_stages', 'lead_sources', 'custom_fields', 'pipelines', 'message_templates', 'media', 'smart_lists', 'automations'] as const) {
+    for (const c of [
+      'tags',
+      'contact_stages',
+      'lead_sources',
+      'custom_fields',
+      'pipelines',
+      'message_templates',
+      'media',
+      'smart_lists',
+      'automations',
+    ] as const) {
       expect(paths[COLLECTION_PATH[c]]?.post, `POST ${COLLECTION_PATH[c]}`).toBeDefined();
       expect(paths[`${COLLECTION_PATH[c]}/{id}`]?.delete, `DELETE ${COLLECTION_PATH[c]}/{id}`).toBeDefined();
     }
@@ -49,7 +59,9 @@ describe('the OpenAPI document, as its users\' tools read it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
     writeFileSync(join(dir, 'api.ts'), types);
     // Reading a required field as a plain value compiles only when the field is not optional.
-    writeFileSync(join(dir, 'client.ts'), `
+    writeFileSync(
+      join(dir, 'client.ts'),
+      `
 import type { components, paths } from './api';
 type S = components['schemas'];
 export const contact = (c: S['Contact']): [string, string | null, unknown[]] => [c.id, c.first_name, c.emails];
@@ -59,14 +71,25 @@ export const transaction = (t: S['Transaction']): [string, string] => [t.id, t.s
 export const error = (e: S['Error']): string => e.error.message;
 type ListContacts = paths['/v1/contacts']['get']['responses'][200]['content']['application/json'];
 export const page = (p: ListContacts): [boolean, S['Contact'][]] => [p.has_more, p.data];
-`);
+`,
+    );
     // The same file must fail where a field is optional: the check can fail.
-    writeFileSync(join(dir, 'optional.ts'), `
+    writeFileSync(
+      join(dir, 'optional.ts'),
+      `
 import type { components } from './api';
 export const note = (c: components['schemas']['Contact']): { x: number } => ({ x: c.id });
-`);
+`,
+    );
     const compile = (file: string) => {
-      const program = ts.createProgram([join(dir, file)], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: true });
+      const program = ts.createProgram([join(dir, file)], {
+        strict: true,
+        noEmit: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        skipLibCheck: true,
+      });
       return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     };
     expect(compile('client.ts')).toEqual([]);
@@ -74,7 +97,10 @@ export const note = (c: components['schemas']['Contact']): { x: number } => ({ x
   });
 
   it('Ajv (JSON Schema 2020-12) takes the document whole and compiles every request and response schema in it', () => {
-    const parsed = JSON.parse(doc) as { components: { schemas: Record<string, unknown> }; paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: unknown }> }>> };
+    const parsed = JSON.parse(doc) as {
+      components: { schemas: Record<string, unknown> };
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: unknown }> }>>;
+    };
     const id = 'https://workspace.test/openapi.json';
     const ajv = addFormats(new Ajv2020({ strict: false }));
     // Adding it fails when two inlined copies of one pack schema both claim its $id.
@@ -84,7 +110,8 @@ export const note = (c: components['schemas']['Contact']): { x: number } => ({ x
     for (const [path, ops] of Object.entries(parsed.paths))
       for (const [method, op] of Object.entries(ops)) {
         if (op.requestBody) refs.push(at('paths', path, method, 'requestBody', 'content', 'application/json', 'schema'));
-        for (const [code, r] of Object.entries(op.responses)) if (r.content) refs.push(at('paths', path, method, 'responses', code, 'content', 'application/json', 'schema'));
+        for (const [code, r] of Object.entries(op.responses))
+          if (r.content) refs.push(at('paths', path, method, 'responses', code, 'content', 'application/json', 'schema'));
       }
     for (const $ref of refs) expect(() => ajv.compile({ $ref }), $ref).not.toThrow();
     expect(refs.length).toBeGreaterThan(100);
@@ -94,7 +121,8 @@ export const note = (c: components['schemas']['Contact']): { x: number } => ({ x
 describe('catalog objects in the OpenAPI document', () => {
   type Op = { responses: Record<string, { content?: { 'application/json': { schema: Record<string, any> } } }> };
   const parsed = () => JSON.parse(doc) as { paths: Record<string, Record<string, Op>> };
-  const schemaOf = (path: string, method: string, code: string) => parsed().paths[path][method].responses[code].content!['application/json'].schema;
+  const schemaOf = (path: string, method: string, code: string) =>
+    parsed().paths[path][method].responses[code].content!['application/json'].schema;
   /** The object schema of a response: a list's item, or the response itself. */
   const objectOf = (path: string, method: string, code: string) => {
     const sch = schemaOf(path, method, code);
@@ -102,11 +130,23 @@ describe('catalog objects in the OpenAPI document', () => {
   };
   const always = ['id', 'name', 'created_at', 'updated_at'];
   const routes: [string, string, string][] = [
-    ['/v1/message-templates', 'get', '200'], ['/v1/message-templates/{id}', 'get', '200'], ['/v1/message-templates', 'post', '201'], ['/v1/message-templates/{id}', 'patch', '200'],
-    ['/v1/smart-lists', 'get', '200'], ['/v1/smart-lists/{id}', 'get', '200'], ['/v1/smart-lists', 'post', '201'],
-    ['/v1/automations', 'get', '200'], ['/v1/automations/{id}', 'get', '200'], ['/v1/automations', 'post', '201'], ['/v1/automations/{id}/activate', 'post', '200'],
-    ['/v1/media', 'get', '200'], ['/v1/media/{id}/content', 'get', '200'], ['/v1/media', 'post', '201'], ['/v1/media/{id}', 'put', '200'],
-    ['/v1/custom-fields', 'get', '200'], ['/v1/custom-fields', 'post', '201'],
+    ['/v1/message-templates', 'get', '200'],
+    ['/v1/message-templates/{id}', 'get', '200'],
+    ['/v1/message-templates', 'post', '201'],
+    ['/v1/message-templates/{id}', 'patch', '200'],
+    ['/v1/smart-lists', 'get', '200'],
+    ['/v1/smart-lists/{id}', 'get', '200'],
+    ['/v1/smart-lists', 'post', '201'],
+    ['/v1/automations', 'get', '200'],
+    ['/v1/automations/{id}', 'get', '200'],
+    ['/v1/automations', 'post', '201'],
+    ['/v1/automations/{id}/activate', 'post', '200'],
+    ['/v1/media', 'get', '200'],
+    ['/v1/media/{id}/content', 'get', '200'],
+    ['/v1/media', 'post', '201'],
+    ['/v1/media/{id}', 'put', '200'],
+    ['/v1/custom-fields', 'get', '200'],
+    ['/v1/custom-fields', 'post', '201'],
   ];
 
   it('requires id, name, created_at and updated_at (what every stored catalog object has), and nothing from its data', () => {
@@ -129,17 +169,27 @@ describe('catalog objects in the OpenAPI document', () => {
       '/v1/message-templates': await W.client.post('/v1/message-templates', template),
       '/v1/smart-lists': await W.client.post('/v1/smart-lists', list),
       '/v1/automations': await W.client.post('/v1/automations', { document: pack.automations[2].document }),
-      '/v1/media': await W.client.post('/v1/media', { file_name: 'logo.png', mime_type: 'image/png', data: Buffer.from('png bytes').toString('base64') }),
+      '/v1/media': await W.client.post('/v1/media', {
+        file_name: 'logo.png',
+        mime_type: 'image/png',
+        data: Buffer.from('png bytes').toString('base64'),
+      }),
       '/v1/custom-fields': await W.client.post('/v1/custom-fields', { name: 'Budget', data: { type: 'number' } }),
     };
     for (const [path, r] of Object.entries(made)) {
       expect(r.status, JSON.stringify(r.body)).toBe(201);
       conforms(path, 'post', '201', r.body);
       conforms(path, 'get', '200', (await W.client.get(path)).body);
-      if (path === '/v1/media') conforms('/v1/media/{id}/content', 'get', '200', (await W.client.get(`/v1/media/${r.body.id}/content`)).body);
+      if (path === '/v1/media')
+        conforms('/v1/media/{id}/content', 'get', '200', (await W.client.get(`/v1/media/${r.body.id}/content`)).body);
       else if (path !== '/v1/custom-fields') conforms(`${path}/{id}`, 'get', '200', (await W.client.get(`${path}/${r.body.id}`)).body);
     }
-    conforms('/v1/automations/{id}/activate', 'post', '200', (await W.client.post(`/v1/automations/${made['/v1/automations'].body.id}/activate`)).body);
+    conforms(
+      '/v1/automations/{id}/activate',
+      'post',
+      '200',
+      (await W.client.post(`/v1/automations/${made['/v1/automations'].body.id}/activate`)).body,
+    );
     conforms('/v1/brand', 'get', '200', (await W.client.get('/v1/brand')).body);
     // A template whose stored data has none of its fields (written before they existed): served, not a 500.
     await server.store.db.query(`UPDATE catalog_objects SET data = '{}'::jsonb WHERE id = $1`, [made['/v1/message-templates'].body.id]);

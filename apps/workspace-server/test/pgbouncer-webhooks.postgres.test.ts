@@ -7,4 +7,6 @@ import { suitesThroughPgBouncer } from './private-pgbouncer.js';
 const { skip } = await suitesThroughPgBouncer();
 const { defineWebhookSuite } = await import('./webhooks.js');
 
-describe.skipIf(skip)(`webhooks through PgBouncer in transaction mode${skip ? ` (skipped: ${skip})` : ''}`, () => defineWebhookSuite('postgres', { throughPooler: true }));
+describe.skipIf(skip)(`webhooks through PgBouncer in transaction mode${skip ? ` (skipped: ${skip})` : ''}`, () =>
+  defineWebhookSuite('postgres', { throughPooler: true }),
+);

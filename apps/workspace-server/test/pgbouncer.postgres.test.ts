@@ -16,7 +16,8 @@ describe.skipIf(skip)(`PostgreSQL through PgBouncer in transaction mode${skip ? 
     try {
       for (let round = 0; round < 20 && failures.size === 0; round++) {
         const sent = Array.from({ length: 12 }, (_, i) => store.db.query('SELECT count(*) FROM workspaces WHERE id <> $1', [`ws_${i}`]));
-        for (const r of await Promise.allSettled(sent)) if (r.status === 'rejected') failures.add(String((r.reason as { code?: string }).code));
+        for (const r of await Promise.allSettled(sent))
+          if (r.status === 'rejected') failures.add(String((r.reason as { code?: string }).code));
       }
     } finally {
       await store.close();

@@ -37,7 +37,10 @@ function inProcess(body: string): Promise<{ code: number | null; out: string; er
     console.log(JSON.stringify({ after: (await db.query('SELECT 1 AS one')).rows[0].one, rows: await rows() }));
     await admin.end();
     await db.close();`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -46,13 +49,20 @@ function inProcess(body: string): Promise<{ code: number | null; out: string; er
 }
 
 /** The lines a case printed, parsed. */
-const said = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l));
+const said = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
-describe.skipIf(!TEST_DATABASE_URL)(`the PostgreSQL store when the database ends its connections${TEST_DATABASE_URL ? '' : ' (skipped: needs TEST_DATABASE_URL)'}`, () => {
-  if (!existsSync(`${dist}postgres.js`)) throw new Error('apps/workspace-server/dist is missing: run `npx tsc -b apps/workspace-server` first');
+describe.skipIf(!TEST_DATABASE_URL)(
+  `the PostgreSQL store when the database ends its connections${TEST_DATABASE_URL ? '' : ' (skipped: needs TEST_DATABASE_URL)'}`,
+  () => {
+    if (!existsSync(`${dist}postgres.js`))
+      throw new Error('apps/workspace-server/dist is missing: run `npx tsc -b apps/workspace-server` first');
 
-  it('a transaction whose backend is terminated during a statement fails as a fault, writes nothing, and the process lives on', async () => {
-    const r = await inProcess(`
+    it('a transaction whose backend is terminated during a statement fails as a fault, writes nothing, and the process lives on', async () => {
+      const r = await inProcess(`
       const tx = db.transaction(async (q) => {
         await q.query("INSERT INTO t VALUES ('mid-statement')");
         const pid = await pidOf(q);
@@ -60,13 +70,13 @@ describe.skipIf(!TEST_DATABASE_URL)(`the PostgreSQL store when the database ends
         await q.query('SELECT pg_sleep(2)');
       });
       console.log(JSON.stringify({ tx: await outcome(tx) }));`);
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    expect(said(r.out)).toEqual([{ tx: 'fault' }, { after: 1, rows: [] }]);
-  });
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(said(r.out)).toEqual([{ tx: 'fault' }, { after: 1, rows: [] }]);
+    });
 
-  it('a transaction whose backend is terminated between two statements fails as a fault and writes nothing', async () => {
-    const r = await inProcess(`
+    it('a transaction whose backend is terminated between two statements fails as a fault and writes nothing', async () => {
+      const r = await inProcess(`
       const tx = db.transaction(async (q) => {
         await q.query("INSERT INTO t VALUES ('between')");
         await terminate(await pidOf(q));
@@ -74,34 +84,38 @@ describe.skipIf(!TEST_DATABASE_URL)(`the PostgreSQL store when the database ends
         await q.query("INSERT INTO t VALUES ('after')");
       });
       console.log(JSON.stringify({ tx: await outcome(tx) }));`);
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    expect(said(r.out)).toEqual([{ tx: 'fault' }, { after: 1, rows: [] }]);
-  });
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(said(r.out)).toEqual([{ tx: 'fault' }, { after: 1, rows: [] }]);
+    });
 
-  it('a batch holding a connection whose backend is terminated fails as a fault, and the pool serves again', async () => {
-    const r = await inProcess(`
+    it('a batch holding a connection whose backend is terminated fails as a fault, and the pool serves again', async () => {
+      const r = await inProcess(`
       const held = db.pool.withConnection(async (q) => {
         await terminate(await pidOf(q));
         await wait(200);
         await q.query('SELECT 1');
       });
       console.log(JSON.stringify({ batch: await outcome(held) }));`);
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    expect(said(r.out)).toEqual([{ batch: 'fault' }, { after: 1, rows: [] }]);
-  });
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(said(r.out)).toEqual([{ batch: 'fault' }, { after: 1, rows: [] }]);
+    });
 
-  it('idle connections terminated all at once are replaced: the next statements answer', async () => {
-    const r = await inProcess(`
+    it('idle connections terminated all at once are replaced: the next statements answer', async () => {
+      const r = await inProcess(`
       await db.pool.open();
       const before = db.pool.usage();
       const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [new URL(url).searchParams.get('application_name')]);
       await wait(300);
       const answers = await Promise.all([1, 2, 3, 4].map(() => outcome(db.query('SELECT 1'))));
       console.log(JSON.stringify({ open: before.open, terminated: killed.rows.length, answers }));`);
-    expect(r.err).toBe('');
-    expect(r.code).toBe(0);
-    expect(said(r.out)).toEqual([{ open: 3, terminated: 3, answers: ['resolved', 'resolved', 'resolved', 'resolved'] }, { after: 1, rows: [] }]);
-  });
-});
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(said(r.out)).toEqual([
+        { open: 3, terminated: 3, answers: ['resolved', 'resolved', 'resolved', 'resolved'] },
+        { after: 1, rows: [] },
+      ]);
+    });
+  },
+);

@@ -34,7 +34,9 @@ export interface PrivatePostgres {
 function binDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'postgres'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(root)
+      .filter((v) => existsSync(join(root, v, 'bin', 'postgres')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions.length) return join(root, versions[0], 'bin');
   }
   const r = spawnSync('pg_config', ['--bindir'], { encoding: 'utf8' });
@@ -45,7 +47,8 @@ function binDir(): string | undefined {
 /** Why a private cluster cannot be started here, or undefined when it can. */
 export function privatePostgresUnavailable(): string | undefined {
   if (!binDir()) return 'no PostgreSQL server binaries (initdb, postgres): apt-get install postgresql';
-  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0) return 'running as root with no postgres user to run PostgreSQL as';
+  if (process.getuid?.() === 0 && spawnSync('id', ['-u', 'postgres']).status !== 0)
+    return 'running as root with no postgres user to run PostgreSQL as';
   return undefined;
 }
 
@@ -81,18 +84,41 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     command,
     async start() {
       // No fsync: a throwaway cluster; an immediate stop and a SIGKILL still make it recover at start.
-      child = spawn(...command('postgres', ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=60']), { stdio: 'ignore' });
+      child = spawn(
+        ...command('postgres', [
+          '-D',
+          data,
+          '-p',
+          String(port),
+          '-k',
+          dir,
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'fsync=off',
+          '-c',
+          'max_connections=60',
+        ]),
+        { stdio: 'ignore' },
+      );
       const c = child;
       exited = new Promise((resolve) => c.once('exit', () => resolve()));
       for (let i = 0; i < 600 && !ready(); i++) {
-        if (c.exitCode !== null || c.signalCode !== null) throw new Error(`PostgreSQL did not start (exit ${c.exitCode ?? c.signalCode}); see ${dir}`);
+        if (c.exitCode !== null || c.signalCode !== null)
+          throw new Error(`PostgreSQL did not start (exit ${c.exitCode ?? c.signalCode}); see ${dir}`);
         await sleep(50);
       }
       if (!ready()) throw new Error('PostgreSQL did not accept connections within 30 s');
     },
     async stop(how) {
       const pid = postmasterPid();
-      const backends = how === 'kill' ? spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number) : [];
+      const backends =
+        how === 'kill'
+          ? spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+              .stdout.split('\n')
+              .filter(Boolean)
+              .map(Number)
+          : [];
       process.kill(pid, how === 'fast' ? 'SIGINT' : how === 'immediate' ? 'SIGQUIT' : 'SIGKILL');
       for (const b of backends) {
         try {

@@ -5,7 +5,20 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/shared/clock.js';
 import { defaultPoolSize, storeParameters } from '../src/db/postgres.js';
-import { ADMIN_TOKEN, Client, createSchema, expectError, openTestStore, schemaUrl, startServer, startServerProcess, TEST_DATABASE_URL, uniqueSchema, type ServerProcess, type TestServer } from './harness.js';
+import {
+  ADMIN_TOKEN,
+  Client,
+  createSchema,
+  expectError,
+  openTestStore,
+  schemaUrl,
+  startServer,
+  startServerProcess,
+  TEST_DATABASE_URL,
+  uniqueSchema,
+  type ServerProcess,
+  type TestServer,
+} from './harness.js';
 
 const bin = fileURLToPath(new URL('../bin/workspace-server.js', import.meta.url));
 
@@ -57,14 +70,19 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
       const W = await one.workspace();
       const viaTwo = new Client(two.base, W.key);
       const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => (i % 2 ? viaTwo : W.client).post('/v1/transactions', { name: 'Retry me', idempotency_key: 'same-key' })),
+        Array.from({ length: 16 }, (_, i) =>
+          (i % 2 ? viaTwo : W.client).post('/v1/transactions', { name: 'Retry me', idempotency_key: 'same-key' }),
+        ),
       );
       expect(results.map((r) => r.status)).toEqual(Array(16).fill(200));
       expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
       const list = await viaTwo.get('/v1/transactions');
       expect(list.body.data).toHaveLength(1);
       expect(list.body.counts.active).toBe('1');
-      const events = await one.store.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'transaction.created'`, [W.id]);
+      const events = await one.store.db.query(
+        `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'transaction.created'`,
+        [W.id],
+      );
       expect(events.rows[0].n).toBe(1);
     });
   });
@@ -98,7 +116,9 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
       expect(workspace).toMatchObject({ name: 'Proc', slug: 'proc', rate_limit_per_minute: 1000 });
       const member = JSON.parse((await cli(['add-member', '--workspace', workspace.id, '--name', 'Pat', '--email', 'pat@x.test'])).stdout);
       expect(member.name).toBe('Pat');
-      const key = JSON.parse((await cli(['create-key', '--workspace', workspace.id, '--scopes', 'full_access', '--member', member.id])).stdout);
+      const key = JSON.parse(
+        (await cli(['create-key', '--workspace', workspace.id, '--scopes', 'full_access', '--member', member.id])).stdout,
+      );
       expect(key.secret).toMatch(/^sk_/);
       const dup = await cli(['create-workspace', '--name', 'Proc', '--slug', 'proc']);
       expect(dup.code).toBe(1);
@@ -106,7 +126,9 @@ describe.skipIf(!TEST_DATABASE_URL)('two servers on one PostgreSQL (needs TEST_D
 
       const a = new Client(p1.base, key.secret);
       const b = new Client(p2.base, key.secret);
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).post('/v1/transactions', { name: 'Twice', idempotency_key: 'k1' })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? b : a).post('/v1/transactions', { name: 'Twice', idempotency_key: 'k1' })),
+      );
       expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
       expect((await b.get('/v1/transactions')).body.data).toHaveLength(1);
       // Both processes count into one window: the remaining count falls across them.
@@ -161,15 +183,22 @@ describe('serve --memory --seed demo', () => {
 /** Requests on one kept-alive connection, so all reach the one worker the cluster gave that connection. */
 function oneConnection(base: string) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const send = (method: string, path: string, token: string, body?: unknown) => new Promise<{ status: number; body: any }>((done, fail) => {
-    const req = http.request(`${base}${path}`, { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => done({ status: res.statusCode!, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
+  const send = (method: string, path: string, token: string, body?: unknown) =>
+    new Promise<{ status: number; body: any }>((done, fail) => {
+      const req = http.request(
+        `${base}${path}`,
+        { method, agent, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) } },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () =>
+            done({ status: res.statusCode!, body: /json/.test(res.headers['content-type'] ?? '') ? JSON.parse(text) : text }),
+          );
+        },
+      );
+      req.on('error', fail);
+      req.end(body ? JSON.stringify(body) : undefined);
     });
-    req.on('error', fail);
-    req.end(body ? JSON.stringify(body) : undefined);
-  });
   const stats = async () => (await send('GET', '/admin/stats', ADMIN_TOKEN)).body;
   /** The text cache's counts once it has received more than `beyond` texts from the other worker (or after 2 s, whatever it holds). */
   const receivedBeyond = async (beyond: number) => {
@@ -216,7 +245,7 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     }
   };
 
-  it("hands the contact texts one worker writes to the other, whose list then uses them instead of having PostgreSQL write them again", async () => {
+  it('hands the contact texts one worker writes to the other, whose list then uses them instead of having PostgreSQL write them again', async () => {
     const admin = new Client(p.base, ADMIN_TOKEN);
     const ws = await admin.post('/admin/workspaces', { name: 'Shared texts', slug: 'shared-texts' });
     const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
@@ -259,7 +288,13 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
     const workers = await twoWorkers(p.base);
     for (const w of workers) for (let i = 0; i < 3; i++) expect((await w.send('GET', '/v1/me', key)).status).toBe(200);
-    const sample = (text: string, series: string) => Number(text.split('\n').find((l) => l.startsWith(`${series} `))?.slice(series.length + 1));
+    const sample = (text: string, series: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${series} `))
+          ?.slice(series.length + 1),
+      );
     for (const w of workers) {
       const r = await w.send('GET', '/metrics', METRICS_TOKEN);
       expect(r.status).toBe(200);
@@ -283,7 +318,9 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2 on PostgreSQL (needs TEST
     const key = await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] });
     const c = new Client(p.base, key.body.secret);
     // New connections each (fetch opens several at once), spread by the cluster over both workers.
-    const created = await Promise.all(Array.from({ length: 10 }, () => c.post('/v1/transactions', { name: 'Once', idempotency_key: 'same' })));
+    const created = await Promise.all(
+      Array.from({ length: 10 }, () => c.post('/v1/transactions', { name: 'Once', idempotency_key: 'same' })),
+    );
     expect(new Set(created.map((r) => r.body.id)).size).toBe(1);
     const statuses = (await Promise.all(Array.from({ length: 30 }, () => c.get('/v1/me')))).map((r) => r.status);
     // 30 a minute: 10 creations and 20 reads allowed, the other 10 refused (unless a minute began meanwhile).
@@ -328,9 +365,14 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
     expect(await done(), what).toBe(true);
   };
   /** Events written and not yet past the webhook fan-out's cursor. */
-  const unfanned = async () => Number((await db.query(
-    `SELECT count(*) FROM "${schema}".events e, "${schema}".outbox_cursor c WHERE c.name = 'webhooks' AND (e.txid, e.id) > (c.txid, c.event_id)`,
-  )).rows[0].count);
+  const unfanned = async () =>
+    Number(
+      (
+        await db.query(
+          `SELECT count(*) FROM "${schema}".events e, "${schema}".outbox_cursor c WHERE c.name = 'webhooks' AND (e.txid, e.id) > (c.txid, c.event_id)`,
+        )
+      ).rows[0].count,
+    );
   const fanOuts = async (c: ReturnType<typeof oneConnection>) => (await c.stats()).webhooks.fan_outs as number;
 
   it("names one worker to fan out on writes; the other's writes nudge it through the primary, and when it exits the other is named", async () => {
@@ -338,19 +380,23 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
     const ws = await admin.post('/admin/workspaces', { name: 'Fan-out', slug: 'fan-out' });
     const key = (await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] })).body.secret;
     const [x, y] = await twoWorkers(p.base);
-    await until(async () => (await x.stats()).webhooks.relays_nudges !== (await y.stats()).webhooks.relays_nudges, 'one worker fans out, the other relays');
+    await until(
+      async () => (await x.stats()).webhooks.relays_nudges !== (await y.stats()).webhooks.relays_nudges,
+      'one worker fans out, the other relays',
+    );
     const [leader, relayer] = (await x.stats()).webhooks.relays_nudges ? [y, x] : [x, y];
-    await until(async () => (await unfanned()) === 0, 'the workspace\'s own events fanned out');
+    await until(async () => (await unfanned()) === 0, "the workspace's own events fanned out");
 
     // Writes through the relaying worker: the named one fans them out, the relaying one runs none.
     const [leaderBefore, relayerBefore] = [await fanOuts(leader), await fanOuts(relayer)];
-    for (let i = 0; i < 5; i++) expect((await relayer.send('POST', '/v1/contacts', key, { first_name: `Relay${i}`, last_name: 'Nudge' })).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await relayer.send('POST', '/v1/contacts', key, { first_name: `Relay${i}`, last_name: 'Nudge' })).status).toBe(201);
     await until(async () => (await unfanned()) === 0, 'the relayed writes fanned out');
     expect(await fanOuts(leader)).toBeGreaterThan(leaderBefore);
     expect(await fanOuts(relayer)).toBe(relayerBefore);
     // Its own writes, the named worker fans out itself.
     expect((await leader.send('POST', '/v1/contacts', key, { first_name: 'Own', last_name: 'Nudge' })).status).toBe(201);
-    await until(async () => (await unfanned()) === 0, 'the named worker\'s own write fanned out');
+    await until(async () => (await unfanned()) === 0, "the named worker's own write fanned out");
     expect(await fanOuts(relayer)).toBe(relayerBefore);
 
     // The named worker dies: the other is named, and fans out its own writes from then on.
@@ -360,7 +406,7 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
     await until(async () => (await relayer.stats()).webhooks.relays_nudges === false, 'the surviving worker named');
     const survivorBefore = await fanOuts(relayer);
     expect((await relayer.send('POST', '/v1/contacts', key, { first_name: 'After', last_name: 'Failover' })).status).toBe(201);
-    await until(async () => (await unfanned()) === 0, 'the survivor\'s write fanned out');
+    await until(async () => (await unfanned()) === 0, "the survivor's write fanned out");
     expect(await fanOuts(relayer)).toBeGreaterThan(survivorBefore);
     // The worker started in the dead one's place is told to relay.
     await until(async () => [...p.stdout().matchAll(/worker (\d+) listening/g)].length === 3, 'a worker started in its place');
@@ -377,13 +423,24 @@ describe.skipIf(!TEST_DATABASE_URL)('serve --workers 2: one fan-out per cluster 
 });
 
 describe('prepared_statements in DATABASE_URL', () => {
-  it('takes a boolean\'s spellings out of the URL and refuses anything else, naming the parameter', async () => {
-    expect(storeParameters('postgres://u@h:6432/db?prepared_statements=false&application_name=x')).toEqual({ connectionString: 'postgres://u@h:6432/db?application_name=x', preparedStatements: false });
-    expect(storeParameters('postgres://u@h/db?prepared_statements=ON')).toEqual({ connectionString: 'postgres://u@h/db', preparedStatements: true });
+  it("takes a boolean's spellings out of the URL and refuses anything else, naming the parameter", async () => {
+    expect(storeParameters('postgres://u@h:6432/db?prepared_statements=false&application_name=x')).toEqual({
+      connectionString: 'postgres://u@h:6432/db?application_name=x',
+      preparedStatements: false,
+    });
+    expect(storeParameters('postgres://u@h/db?prepared_statements=ON')).toEqual({
+      connectionString: 'postgres://u@h/db',
+      preparedStatements: true,
+    });
     expect(storeParameters('postgres://u@h/db?sslmode=require')).toEqual({ connectionString: 'postgres://u@h/db?sslmode=require' });
-    const r = await runCli(['serve', '--port', '0', '--no-editor'], { ADMIN_TOKEN, DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/db?prepared_statements=maybe' });
+    const r = await runCli(['serve', '--port', '0', '--no-editor'], {
+      ADMIN_TOKEN,
+      DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/db?prepared_statements=maybe',
+    });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/cannot open the store, PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db\?prepared_statements=maybe \(DATABASE_URL\): DATABASE_URL: prepared_statements must be true or false, got "maybe"/);
+    expect(r.stderr).toMatch(
+      /cannot open the store, PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db\?prepared_statements=maybe \(DATABASE_URL\): DATABASE_URL: prepared_statements must be true or false, got "maybe"/,
+    );
   });
 });
 

@@ -41,7 +41,12 @@ function defineRoundTrips(kind: StoreKind) {
   beforeAll(async () => {
     store = await openTestStore(kind);
     db = countRoundTrips(store.db);
-    const app = await buildServer({ store: { db, close: () => store.close() }, clock: new ManualClock('2026-03-02T10:00:00.000Z'), adminToken: ADMIN_TOKEN, webhooks: { pollMs: 0 } });
+    const app = await buildServer({
+      store: { db, close: () => store.close() },
+      clock: new ManualClock('2026-03-02T10:00:00.000Z'),
+      adminToken: ADMIN_TOKEN,
+      webhooks: { pollMs: 0 },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     close = async () => {
@@ -54,7 +59,8 @@ function defineRoundTrips(kind: StoreKind) {
     client = new Client(base, key.body.secret);
     stageIds = (await client.get('/v1/contact-stages?limit=10')).body.data.map((s: { id: string }) => s.id);
     tagId = (await createTag(store.db, ws.body.id, 'Trips', null, new Date())).id;
-    for (let i = 0; i < 5; i++) await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'L', company: i % 2 ? 'Harbor Realty' : 'Other' });
+    for (let i = 0; i < 5; i++)
+      await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'L', company: i % 2 ? 'Harbor Realty' : 'Other' });
   });
   afterAll(async () => close?.());
 
@@ -81,7 +87,15 @@ function defineRoundTrips(kind: StoreKind) {
     const q = await trips(() => client.get('/v1/contacts?limit=100&q=harbor'));
     expect(q.body.data).toHaveLength(2);
     seen['GET /v1/contacts?limit=100&q=harbor (from the text cache)'] = q.trips;
-    const created = await trips(() => client.post('/v1/contacts', { first_name: 'Ann', last_name: 'Lee', email: 'ann@example.com', phone: '+12075550100', stage_id: stageIds[0] }));
+    const created = await trips(() =>
+      client.post('/v1/contacts', {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        email: 'ann@example.com',
+        phone: '+12075550100',
+        stage_id: stageIds[0],
+      }),
+    );
     expect(created.status).toBe(201);
     seen['POST /v1/contacts (email, phone, stage)'] = created.trips;
     const one = await trips(() => client.get(`/v1/contacts/${created.body.id}`));
@@ -138,7 +152,12 @@ describe.each([
   beforeAll(async () => {
     if (skip) return;
     store = await open();
-    const app = await buildServer({ store, clock: new ManualClock('2026-03-02T10:00:00.000Z'), adminToken: ADMIN_TOKEN, webhooks: { pollMs: 0 } });
+    const app = await buildServer({
+      store,
+      clock: new ManualClock('2026-03-02T10:00:00.000Z'),
+      adminToken: ADMIN_TOKEN,
+      webhooks: { pollMs: 0 },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const admin = new Client(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, ADMIN_TOKEN);
     const ws = await admin.post('/admin/workspaces', { name: 'Plans', slug: 'plans', rate_limit_per_minute: 100000 });
@@ -173,7 +192,11 @@ describe.each([
     expect(hot.filter((r) => r.statement.includes('string_agg(p.id')).length).toBe(1);
     expect(hot.filter((r) => r.statement.includes('INSERT INTO contacts')).length).toBe(1);
     expect(hot.length).toBeGreaterThanOrEqual(5);
-    for (const r of hot) expect({ statement: r.statement.slice(0, 80), custom_plans: Number(r.custom_plans) }).toEqual({ statement: r.statement.slice(0, 80), custom_plans: 5 });
+    for (const r of hot)
+      expect({ statement: r.statement.slice(0, 80), custom_plans: Number(r.custom_plans) }).toEqual({
+        statement: r.statement.slice(0, 80),
+        custom_plans: 5,
+      });
   });
 
   // A plan made for a batch of 2 looked cheaper than the generic plan (made for a batch of unknown
@@ -184,7 +207,9 @@ describe.each([
     // Rounds of a few creations at once on one connection: those that wait for it go as a batch.
     // (PGlite batches fewer of them: it waits one turn of the event loop, not for a connection.)
     for (let round = 0; round < 200 && batchStats(store.db).batches - before.batches < 15; round++) {
-      const replies = await Promise.all(Array.from({ length: 2 + (round % 3) }, (_, i) => client.post('/v1/contacts', { first_name: `R${round}`, last_name: `N${i}` })));
+      const replies = await Promise.all(
+        Array.from({ length: 2 + (round % 3) }, (_, i) => client.post('/v1/contacts', { first_name: `R${round}`, last_name: `N${i}` })),
+      );
       expect(replies.map((r) => r.status)).toEqual(replies.map(() => 201));
     }
     expect(batchStats(store.db).batches - before.batches).toBeGreaterThanOrEqual(15);
@@ -196,16 +221,20 @@ describe.each([
 
   // With its batch size as a parameter, a plan that knew the LIMIT looked cheaper than the generic
   // plan once the outbox was large, and the fan-out's read was planned at nearly every execution.
-  it.skipIf(skip)('plans the fan-out\'s read of the outbox once: it has no parameters', async () => {
+  it.skipIf(skip)("plans the fan-out's read of the outbox once: it has no parameters", async () => {
     for (let i = 0; i < 8; i++) await fanOut(store.db, new Date());
-    const read = (await prepared()).filter((p) => p.statement.includes('FROM outbox_cursor c') && p.statement.includes('CROSS JOIN LATERAL'));
+    const read = (await prepared()).filter(
+      (p) => p.statement.includes('FROM outbox_cursor c') && p.statement.includes('CROSS JOIN LATERAL'),
+    );
     expect(read).toHaveLength(1);
     expect(read[0]).toMatchObject({ custom_plans: 0 });
     expect(read[0].generic_plans).toBeGreaterThanOrEqual(8);
   });
 
   const prepared = async () =>
-    (await store.db.query<{ statement: string; generic_plans: number; custom_plans: number }>(
-      'SELECT statement, generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements',
-    )).rows;
+    (
+      await store.db.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+        'SELECT statement, generic_plans::int AS generic_plans, custom_plans::int AS custom_plans FROM pg_prepared_statements',
+      )
+    ).rows;
 });

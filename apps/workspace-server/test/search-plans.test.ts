@@ -51,7 +51,12 @@ function recording(db: Db, sent: Sent[]): Db {
   return {
     ...db,
     query: rec(db).query,
-    pool: db.pool && { ...db.pool, size: db.pool.size, saturated: () => db.pool!.saturated(), withConnection: (fn) => db.pool!.withConnection((c) => fn(rec(c))) },
+    pool: db.pool && {
+      ...db.pool,
+      size: db.pool.size,
+      saturated: () => db.pool!.saturated(),
+      withConnection: (fn) => db.pool!.withConnection((c) => fn(rec(c))),
+    },
     transaction: (fn) => db.transaction((tx) => fn(rec(tx))),
   };
 }
@@ -146,65 +151,81 @@ describe.each([
     { q: '(207) 555-0107', limit: 4, match: (t: string) => t.includes('12075550107'), plan: 'matches' },
   ] as const;
 
-  it.skipIf(skip).each(cases)('`$q`: planned for the term first, then its $plan plan, the same contacts in the same order', async ({ q, limit, match, plan }) => {
-    const want = expectedIds(match);
-    expect(want.length).toBeGreaterThan(limit); // more than one page
-    // The first pass: its first page planned for the term (its count unknown), the rest by the plan chosen.
-    const first = await search(q, limit);
-    expect(first.ids).toEqual(want);
-    expect(first.totals).toEqual([want.length]);
-    expect(first.pages[0].every((s) => !s.prepare)).toBe(true);
-    expect(first.pages.slice(1).flat().every((s) => s.prepare)).toBe(true);
-    // Enough passes for PostgreSQL to settle each prepared statement on a generic plan.
-    for (let i = 0; i < 6; i++) expect((await search(q, limit)).ids).toEqual(want);
-    const last = await search(q, limit);
-    expect(last.ids).toEqual(want);
-    expect(last.totals).toEqual([want.length]);
-    const statements = last.pages.flat();
-    expect(statements.every((s) => s.prepare)).toBe(true);
-    // The page's own scan (`contacts c`; the count, never run while cached, reads `contacts c_1`).
-    for (const s of [statements[0], statements.at(-1)!]) {
-      const kept = await keptPlan(s);
-      if (plan === 'walk') {
-        expect(kept).toMatch(/Index Scan using contacts_ws_created on contacts c\s/);
-        expect(kept).toMatch(/Filter: .*strpos\(search_text/);
-      } else {
-        // Every match read (by the trigram index, or on a table this small a sequential scan), then
-        // sorted. (The page unchanged since it was read, this run leaves it out: its nodes are
-        // the plan's, "never executed", without the sort's method.)
-        expect(kept).toMatch(/Sort Key: c\.created_at DESC, c\.id DESC\n(.*Sort Method.*\n)?\s*->  (Bitmap Heap|Seq) Scan on contacts c\s/);
-        expect(kept).not.toMatch(/contacts_ws_created on contacts c\s/);
+  it.skipIf(skip).each(cases)(
+    '`$q`: planned for the term first, then its $plan plan, the same contacts in the same order',
+    async ({ q, limit, match, plan }) => {
+      const want = expectedIds(match);
+      expect(want.length).toBeGreaterThan(limit); // more than one page
+      // The first pass: its first page planned for the term (its count unknown), the rest by the plan chosen.
+      const first = await search(q, limit);
+      expect(first.ids).toEqual(want);
+      expect(first.totals).toEqual([want.length]);
+      expect(first.pages[0].every((s) => !s.prepare)).toBe(true);
+      expect(
+        first.pages
+          .slice(1)
+          .flat()
+          .every((s) => s.prepare),
+      ).toBe(true);
+      // Enough passes for PostgreSQL to settle each prepared statement on a generic plan.
+      for (let i = 0; i < 6; i++) expect((await search(q, limit)).ids).toEqual(want);
+      const last = await search(q, limit);
+      expect(last.ids).toEqual(want);
+      expect(last.totals).toEqual([want.length]);
+      const statements = last.pages.flat();
+      expect(statements.every((s) => s.prepare)).toBe(true);
+      // The page's own scan (`contacts c`; the count, never run while cached, reads `contacts c_1`).
+      for (const s of [statements[0], statements.at(-1)!]) {
+        const kept = await keptPlan(s);
+        if (plan === 'walk') {
+          expect(kept).toMatch(/Index Scan using contacts_ws_created on contacts c\s/);
+          expect(kept).toMatch(/Filter: .*strpos\(search_text/);
+        } else {
+          // Every match read (by the trigram index, or on a table this small a sequential scan), then
+          // sorted. (The page unchanged since it was read, this run leaves it out: its nodes are
+          // the plan's, "never executed", without the sort's method.)
+          expect(kept).toMatch(
+            /Sort Key: c\.created_at DESC, c\.id DESC\n(.*Sort Method.*\n)?\s*->  (Bitmap Heap|Seq) Scan on contacts c\s/,
+          );
+          expect(kept).not.toMatch(/contacts_ws_created on contacts c\s/);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.skipIf(skip)('walks a workspace of at most 1,000 contacts from a term\'s first search once its size is known, and counts by reading every contact', async () => {
-    const small = await s.workspace();
-    const M = 300;
-    const gs = Array.from({ length: M }, (_, i) => i + 1);
-    const smallId = (g: number) => `con_t${String(g).padStart(5, '0')}`;
-    await store.db.query(
-      `INSERT INTO contacts (id, workspace_id, first_name, last_name, custom_fields, search_text, created_at, updated_at)
+  it.skipIf(skip)(
+    "walks a workspace of at most 1,000 contacts from a term's first search once its size is known, and counts by reading every contact",
+    async () => {
+      const small = await s.workspace();
+      const M = 300;
+      const gs = Array.from({ length: M }, (_, i) => i + 1);
+      const smallId = (g: number) => `con_t${String(g).padStart(5, '0')}`;
+      await store.db.query(
+        `INSERT INTO contacts (id, workspace_id, first_name, last_name, custom_fields, search_text, created_at, updated_at)
        SELECT x.id, $1, 'F', 'L', '{}'::jsonb, x.text, x.at, x.at
          FROM jsonb_to_recordset($2::jsonb) AS x(id text, text text, at timestamptz)`,
-      [small.id, JSON.stringify(gs.map((g) => ({ id: smallId(g), text: searchTextOf(g), at: new Date(createdAtOf(g)).toISOString() })))],
-    );
-    const want = (match: (t: string) => boolean) =>
-      gs.filter((g) => match(searchTextOf(g))).sort((a, b) => createdAtOf(b) - createdAtOf(a) || (smallId(b) < smallId(a) ? -1 : 1)).map(smallId);
-    // The workspace's first search: its size unknown here, planned for the term.
-    const first = await search('harbor', 50, small.client);
-    expect(first.ids).toEqual(want((t) => t.includes('harbor')));
-    expect(first.pages[0].every((x) => !x.prepare)).toBe(true);
-    // Its size now known (300): another term's first search is walked, prepared, and so is its count.
-    for (const q of ['rare 50%_', '(207) 555-0107']) {
-      const r = await search(q, 1, small.client);
-      expect(r.ids).toEqual(want((t) => t.includes(q) || (q.startsWith('(') && t.includes('12075550107'))));
-      expect(r.ids.length).toBeGreaterThan(0);
-      expect(r.totals).toEqual([r.ids.length]);
-      const statements = r.pages.flat();
-      expect(statements.every((x) => x.prepare)).toBe(true);
-      expect(statements[0].sql).toMatch(/strpos\(c\.search_text/);
-      expect(statements[0].sql).not.toMatch(/search_text LIKE/);
-    }
-  });
+        [small.id, JSON.stringify(gs.map((g) => ({ id: smallId(g), text: searchTextOf(g), at: new Date(createdAtOf(g)).toISOString() })))],
+      );
+      const want = (match: (t: string) => boolean) =>
+        gs
+          .filter((g) => match(searchTextOf(g)))
+          .sort((a, b) => createdAtOf(b) - createdAtOf(a) || (smallId(b) < smallId(a) ? -1 : 1))
+          .map(smallId);
+      // The workspace's first search: its size unknown here, planned for the term.
+      const first = await search('harbor', 50, small.client);
+      expect(first.ids).toEqual(want((t) => t.includes('harbor')));
+      expect(first.pages[0].every((x) => !x.prepare)).toBe(true);
+      // Its size now known (300): another term's first search is walked, prepared, and so is its count.
+      for (const q of ['rare 50%_', '(207) 555-0107']) {
+        const r = await search(q, 1, small.client);
+        expect(r.ids).toEqual(want((t) => t.includes(q) || (q.startsWith('(') && t.includes('12075550107'))));
+        expect(r.ids.length).toBeGreaterThan(0);
+        expect(r.totals).toEqual([r.ids.length]);
+        const statements = r.pages.flat();
+        expect(statements.every((x) => x.prepare)).toBe(true);
+        expect(statements[0].sql).toMatch(/strpos\(c\.search_text/);
+        expect(statements[0].sql).not.toMatch(/search_text LIKE/);
+      }
+    },
+  );
 });

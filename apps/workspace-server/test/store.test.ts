@@ -72,6 +72,14 @@ describe('money', () => {
     expect(grossCommission('333333.33', '2.75')).toBe('9166.67');
     // 0.1 + 0.2 style float error would show here: 10000.30 × 1.5% = 150.0045 → 150.00
     expect(grossCommission('10000.30', '1.5')).toBe('150.00');
-    expect(netCommission({ gross_commission: '10000.00', referral_fee: '0.00', brokerage_split_rate: '33.33', team_split_rate: '0', transaction_fees: '0.01' })).toBe('6666.99');
+    expect(
+      netCommission({
+        gross_commission: '10000.00',
+        referral_fee: '0.00',
+        brokerage_split_rate: '33.33',
+        team_split_rate: '0',
+        transaction_fees: '0.01',
+      }),
+    ).toBe('6666.99');
   });
 });

@@ -13,8 +13,8 @@ async function counters(db: Db, table: string) {
   return rows[0];
 }
 
-describe('PGlite vacuums and analyses its tables itself, as PostgreSQL\'s autovacuum would', () => {
-  it('by autovacuum\'s rule: past a table\'s thresholds, not before', async () => {
+describe("PGlite vacuums and analyses its tables itself, as PostgreSQL's autovacuum would", () => {
+  it("by autovacuum's rule: past a table's thresholds, not before", async () => {
     const store = await openStore({ memory: true, vacuumMs: 0 });
     try {
       const db = store.db;

@@ -24,11 +24,20 @@ function defineWarm(kind: StoreKind) {
       ws.push(w.id);
       const key = await createApiKey(store.db, w.id, { scopes: ['full_access'] }, new Date(now.getTime() + i * 1000));
       if (i === 3) await revokeApiKey(store.db, key.id, now);
-      for (let j = 0; j < 25; j++) await createContact(store.db, w.id, { first_name: `W${i}`, last_name: `C${j}`, email: `w${i}c${j}@example.com` }, new Date(now.getTime() + j * 1000));
+      for (let j = 0; j < 25; j++)
+        await createContact(
+          store.db,
+          w.id,
+          { first_name: `W${i}`, last_name: `C${j}`, email: `w${i}c${j}@example.com` },
+          new Date(now.getTime() + j * 1000),
+        );
     }
     // Workspace 0 sent requests in the last minutes, 1 more of them; 2 none (its key is the newest).
     const window = Math.floor(now.getTime() / 60000) * 60;
-    await store.db.query('INSERT INTO rate_limit_windows (workspace_id, window_start, count) VALUES ($1, $3, 5), ($2, $3, 9), ($1, $4, 1)', [ws[0], ws[1], window, window - 3600]);
+    await store.db.query(
+      'INSERT INTO rate_limit_windows (workspace_id, window_start, count) VALUES ($1, $3, 5), ($2, $3, 9), ($1, $4, 1)',
+      [ws[0], ws[1], window, window - 3600],
+    );
   });
   afterAll(async () => store?.close());
 
@@ -55,7 +64,10 @@ function defineWarm(kind: StoreKind) {
     expect([cache.hits - hits, pages.hits - pageHits]).toEqual([0, 1]);
     expect(warm.roundTrips).toBe(1);
     // A contact off the page written since: the page's versions read, its texts from the cache.
-    await store.db.query("UPDATE contacts SET job_title = 'Moved' WHERE id = (SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at LIMIT 1)", [ws[1]]);
+    await store.db.query(
+      "UPDATE contacts SET job_title = 'Moved' WHERE id = (SELECT id FROM contacts WHERE workspace_id = $1 ORDER BY created_at LIMIT 1)",
+      [ws[1]],
+    );
     warm.resetRoundTrips();
     const [hits2, pageHits2] = [cache.hits, pages.hits];
     expect(await listContactsJson(warm, ws[1], { limit: 20 } as never)).toBe(expected);

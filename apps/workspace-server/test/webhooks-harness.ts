@@ -112,16 +112,27 @@ export interface HookServer {
  * acknowledgement timeout is short for the hanging receiver, but not so short that PGlite (which
  * runs on the test's own event loop) makes a prompt answer look late.
  */
-export async function startHookServer(kind: StoreKind, opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions } = {}): Promise<HookServer> {
+export async function startHookServer(
+  kind: StoreKind,
+  opts: { store?: Store; clock?: ManualClock; webhooks?: WebhookOptions } = {},
+): Promise<HookServer> {
   const store = opts.store ?? (await openTestStore(kind));
   const clock = opts.clock ?? new ManualClock('2026-03-02T10:00:00.000Z');
-  const app = await buildServer({ store, clock, adminToken: ADMIN_TOKEN, webhooks: { allowInsecure: true, pollMs: 0, timeoutMs: 1500, ...opts.webhooks } });
+  const app = await buildServer({
+    store,
+    clock,
+    adminToken: ADMIN_TOKEN,
+    webhooks: { allowInsecure: true, pollMs: 0, timeoutMs: 1500, ...opts.webhooks },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const admin = new Client(base, ADMIN_TOKEN);
   let n = 0;
   return {
-    base, clock, store, admin,
+    base,
+    clock,
+    store,
+    admin,
     drain: () => app.webhooks.drain(),
     prune: () => app.webhooks.prune(),
     checkHeld: () => app.webhooks.checkHeld(),

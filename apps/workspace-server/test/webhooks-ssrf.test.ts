@@ -14,7 +14,19 @@ describe('SSRF guard', () => {
     expect(classifyAddress('127.0.0.1')).toBe('loopback');
     expect(classifyAddress('::1')).toBe('loopback');
     expect(classifyAddress('::ffff:127.0.0.1')).toBe('loopback');
-    for (const a of ['10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', 'fc00::1', 'fe80::1', '::', '::ffff:10.1.1.1']) {
+    for (const a of [
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      'fc00::1',
+      'fe80::1',
+      '::',
+      '::ffff:10.1.1.1',
+    ]) {
       expect(classifyAddress(a), a).toBe('private');
     }
     for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '172.32.0.1']) expect(classifyAddress(a), a).toBe('public');
@@ -24,12 +36,20 @@ describe('SSRF guard', () => {
     expect(checkWebhookUrl('https://example.com/h', strict)).toEqual({ url: new URL('https://example.com/h') });
     expect(checkWebhookUrl('http://example.com/h', strict)).toEqual({ error: 'must use https://' });
     expect(checkWebhookUrl('http://127.0.0.1:9/h', insecure)).toEqual({ url: new URL('http://127.0.0.1:9/h') });
-    expect(checkWebhookUrl('https://127.0.0.1/h', strict)).toEqual({ refused: expect.stringMatching(/^the host 127\.0\.0\.1 is a loopback address/) });
-    expect(checkWebhookUrl('https://LOCALHOST/h', strict)).toEqual({ refused: expect.stringMatching(/^the host localhost is a loopback address/) });
+    expect(checkWebhookUrl('https://127.0.0.1/h', strict)).toEqual({
+      refused: expect.stringMatching(/^the host 127\.0\.0\.1 is a loopback address/),
+    });
+    expect(checkWebhookUrl('https://LOCALHOST/h', strict)).toEqual({
+      refused: expect.stringMatching(/^the host localhost is a loopback address/),
+    });
     // A fully qualified name's trailing dot names the same host.
     expect(checkWebhookUrl('https://localhost./x', strict)).toEqual({ refused: expect.stringMatching(/localhost is a loopback address/) });
-    expect(checkWebhookUrl('https://api.localhost./x', strict)).toEqual({ refused: expect.stringMatching(/localhost is a loopback address/) });
-    expect(checkWebhookUrl('https://10.0.0.8/h', insecure)).toEqual({ refused: expect.stringMatching(/^the host 10\.0\.0\.8 is a private or reserved address/) });
+    expect(checkWebhookUrl('https://api.localhost./x', strict)).toEqual({
+      refused: expect.stringMatching(/localhost is a loopback address/),
+    });
+    expect(checkWebhookUrl('https://10.0.0.8/h', insecure)).toEqual({
+      refused: expect.stringMatching(/^the host 10\.0\.0\.8 is a private or reserved address/),
+    });
     expect(checkWebhookUrl('https://user:pw@example.com/h', strict)).toEqual({ error: 'must not carry credentials' });
     expect(checkWebhookUrl('not a url', strict)).toEqual({ error: 'must be an absolute https:// address' });
   });
@@ -45,8 +65,12 @@ describe('SSRF guard', () => {
     expect(await refused('https://user:pw@127.0.0.1:1/h', insecure)).toBe('Refused: the url must not carry credentials');
     expect(await refused('http://example.com/h')).toBe('Refused: the url must use https://');
     expect(await refused('not a url', insecure)).toBe('Refused: the url must be an absolute https:// address');
-    expect(await refused('https://localhost./h')).toMatch(/^Refused: the host localhost is a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks/);
-    expect(await refused('https://[::ffff:10.0.0.8]/h', insecure)).toMatch(/^Refused: the host ::ffff:a00:8 is a private or reserved address/);
+    expect(await refused('https://localhost./h')).toMatch(
+      /^Refused: the host localhost is a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks/,
+    );
+    expect(await refused('https://[::ffff:10.0.0.8]/h', insecure)).toMatch(
+      /^Refused: the host ::ffff:a00:8 is a private or reserved address/,
+    );
   });
 
   it('resolves names: localhost is refused unless insecure', async () => {
@@ -61,17 +85,21 @@ describe('SSRF guard', () => {
     const lookup = guardedLookup(strict);
     const err = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e: Error | null) => resolve(e)));
     expect(err?.message).toMatch(/^Refused: the host localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
-    const ok = await new Promise<unknown>((resolve) => guardedLookup(insecure)('localhost', { all: true }, (_e: unknown, a: unknown) => resolve(a)));
+    const ok = await new Promise<unknown>((resolve) =>
+      guardedLookup(insecure)('localhost', { all: true }, (_e: unknown, a: unknown) => resolve(a)),
+    );
     expect(Array.isArray(ok)).toBe(true);
     // End to end: http://localhost is refused at connection time without --allow-insecure-webhooks.
     const r = await postWebhook('https://localhost:1/x', '{}', {}, 1000, strict);
     expect(r).toMatchObject({ ok: false, statusCode: null });
     expect(r.error).toMatch(/Refused/);
     const literal = await postWebhook('https://169.254.169.254/latest/meta-data', '{}', {}, 1000, insecure);
-    expect(literal.error).toMatch(/^Refused: the host 169\.254\.169\.254 is a private or reserved address, and webhooks are never sent into private networks/);
+    expect(literal.error).toMatch(
+      /^Refused: the host 169\.254\.169\.254 is a private or reserved address, and webhooks are never sent into private networks/,
+    );
   });
 
-  it('checks each address once per policy, never one policy\'s answer for the other', async () => {
+  it("checks each address once per policy, never one policy's answer for the other", async () => {
     // The sender keeps each target's parsed address and its refusal; the same address sent under
     // the two policies in turn must get each policy's own answer every time.
     const received: string[] = [];

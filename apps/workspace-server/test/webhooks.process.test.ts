@@ -5,12 +5,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, Client, createSchema, startServerProcess, TEST_DATABASE_URL, type ServerProcess } from './harness.js';
 import { echoChallenge, Receiver } from './webhooks-harness.js';
 
-
 type Proc = ServerProcess;
 
 /** A server process with webhook timings short enough for tests, accepting loopback receivers. */
 function startProcess(args: string[], env: Record<string, string>): Promise<Proc> {
-  return startServerProcess(['--allow-insecure-webhooks', ...args], { ADMIN_TOKEN, WEBHOOK_TIMEOUT_MS: '4000', WEBHOOK_LEASE_MS: '5000', WEBHOOK_POLL_MS: '50', ...env });
+  return startServerProcess(['--allow-insecure-webhooks', ...args], {
+    ADMIN_TOKEN,
+    WEBHOOK_TIMEOUT_MS: '4000',
+    WEBHOOK_LEASE_MS: '5000',
+    WEBHOOK_POLL_MS: '50',
+    ...env,
+  });
 }
 
 async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
@@ -33,7 +38,11 @@ async function killMidDelivery(args: string[], env: Record<string, string>, rest
     const first = await startProcess(args, env);
     procs.push(first);
     const admin = new Client(first.base, ADMIN_TOKEN);
-    const ws = await admin.post('/admin/workspaces', { name: 'Kill test', slug: `kill-${Date.now().toString(36)}`, rate_limit_per_minute: 100000 });
+    const ws = await admin.post('/admin/workspaces', {
+      name: 'Kill test',
+      slug: `kill-${Date.now().toString(36)}`,
+      rate_limit_per_minute: 100000,
+    });
     const key = await admin.post(`/admin/workspaces/${ws.body.id}/api-keys`, { scopes: ['full_access'] });
     const api = new Client(first.base, key.body.secret);
     const ep = await api.post('/v1/webhooks', { url: rcv.url, event_types: ['contact.created'] });
@@ -48,20 +57,32 @@ async function killMidDelivery(args: string[], env: Record<string, string>, rest
     phase = 2;
     const restarted = await Promise.all(Array.from({ length: restartCount }, () => startProcess(args, env)));
     procs.push(...restarted);
-    const acked = () => new Set(rcv.deliveries().filter((r) => r.answer === 200).map((r) => r.json.id));
+    const acked = () =>
+      new Set(
+        rcv
+          .deliveries()
+          .filter((r) => r.answer === 200)
+          .map((r) => r.json.id),
+      );
     try {
       await until('every event acknowledged after the restart', () => acked().size === N, 30_000);
     } catch (e) {
       const after = new Client(restarted[0].base, key.body.secret);
       const log = (await after.get(`/v1/webhooks/${ep.body.id}/deliveries?limit=100`)).body;
       const evs = (await after.get('/v1/events?limit=100')).body;
-      throw new Error(`${(e as Error).message}: ${acked().size} of ${N} acknowledged; events ${evs.total_count}; deliveries ${JSON.stringify(log.data.map((d: any) => [d.status, d.attempts.map((a: any) => a.outcome)]))}`);
+      throw new Error(
+        `${(e as Error).message}: ${acked().size} of ${N} acknowledged; events ${evs.total_count}; deliveries ${JSON.stringify(log.data.map((d: any) => [d.status, d.attempts.map((a: any) => a.outcome)]))}`,
+      );
     }
 
     const after = new Client(restarted[0].base, key.body.secret);
     const logPath = `/v1/webhooks/${ep.body.id}/deliveries?event_type=contact.created&limit=100`;
     // The receiver answers before the server records the answer: wait for the log to catch up.
-    await until('every delivery recorded', async () => (await after.get(logPath)).body.data.every((d: any) => d.status === 'succeeded'), 10_000);
+    await until(
+      'every delivery recorded',
+      async () => (await after.get(logPath)).body.data.every((d: any) => d.status === 'succeeded'),
+      10_000,
+    );
     const log = (await after.get(logPath)).body;
     expect(log.total_count).toBe(N);
     let interrupted = 0;
@@ -102,10 +123,14 @@ describe('a server killed mid-delivery delivers everything after restart', () =>
     // Opening a PGlite data directory takes seconds (tens on a loaded 2-core runner), twice here.
   }, 180_000);
 
-  it.skipIf(!TEST_DATABASE_URL)('on PostgreSQL, resumed by two processes sharing the queue', async () => {
-    const { url } = await createSchema('whkill');
-    await killMidDelivery([], { DATABASE_URL: url }, 2, procs);
-  }, 120_000);
+  it.skipIf(!TEST_DATABASE_URL)(
+    'on PostgreSQL, resumed by two processes sharing the queue',
+    async () => {
+      const { url } = await createSchema('whkill');
+      await killMidDelivery([], { DATABASE_URL: url }, 2, procs);
+    },
+    120_000,
+  );
 });
 
 describe('serve --webhook-concurrency and --webhook-per-endpoint', () => {
@@ -114,7 +139,12 @@ describe('serve --webhook-concurrency and --webhook-per-endpoint', () => {
     const rcv = await new Receiver().start();
     rcv.behaviour = (x) => (x.json?.type === 'contact.created' ? 'hang' : echoChallenge(x));
     // The timeout is long, so nothing held times out during the test.
-    const p = await startServerProcess(['--memory', '--allow-insecure-webhooks', ...flags], { ADMIN_TOKEN, DATABASE_URL: '', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_POLL_MS: '50' });
+    const p = await startServerProcess(['--memory', '--allow-insecure-webhooks', ...flags], {
+      ADMIN_TOKEN,
+      DATABASE_URL: '',
+      WEBHOOK_TIMEOUT_MS: '60000',
+      WEBHOOK_POLL_MS: '50',
+    });
     const close = async () => {
       await rcv.close();
       p.child.kill('SIGTERM');
@@ -137,7 +167,10 @@ describe('serve --webhook-concurrency and --webhook-per-endpoint', () => {
 
   it('caps the attempts one endpoint has in flight, and those of a process', async () => {
     // Four deliveries due to one endpoint; with the defaults (32 and 128) all four are sent at once.
-    const [perEndpoint, perProcess] = await Promise.all([holding(['--webhook-per-endpoint', '1']), holding(['--webhook-concurrency', '2'])]);
+    const [perEndpoint, perProcess] = await Promise.all([
+      holding(['--webhook-per-endpoint', '1']),
+      holding(['--webhook-concurrency', '2']),
+    ]);
     try {
       await until('attempts in flight', () => perEndpoint.held() >= 1 && perProcess.held() >= 2, 15_000);
       // Many claim rounds later (the loop polls every 50 ms), no more than the caps allow.

@@ -24,8 +24,11 @@ function stripeVerifies(r: Received, key: string, nowMs: number): boolean {
 /** The store's db, telling `see` each statement it sends (its text from its first keyword). */
 function seeing(db: Db, see: (sql: string) => void): Db {
   return {
-    kind: db.kind, pool: db.pool,
-    transaction: (fn) => db.transaction(fn), exec: (sql) => db.exec(sql), close: async () => {},
+    kind: db.kind,
+    pool: db.pool,
+    transaction: (fn) => db.transaction(fn),
+    exec: (sql) => db.exec(sql),
+    close: async () => {},
     query: (sql, params, opts) => {
       see(sql.trimStart());
       return db.query(sql, params, opts);
@@ -74,7 +77,11 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
   it('registers an endpoint: secret once, https only, SSRF guard, scopes', async () => {
     const { client } = await s.workspace();
     const rcv = await receiver();
-    const r = await client.post('/v1/webhooks', { url: rcv.url, event_types: ['contact.created', 'contact.created'], description: 'crm sync' });
+    const r = await client.post('/v1/webhooks', {
+      url: rcv.url,
+      event_types: ['contact.created', 'contact.created'],
+      description: 'crm sync',
+    });
     expect(r.status).toBe(201);
     expect(r.body.secret).toMatch(/^whsec_/);
     expect(r.body).toMatchObject({ status: 'unverified', event_types: ['contact.created'], signing_key_type: 'secret', verified_at: null });
@@ -88,7 +95,16 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     const strict = await startHookServer(kind, { store: s.store, clock: s.clock, webhooks: { allowInsecure: false } });
     try {
       const sc = new Client(strict.base, client.key);
-      for (const url of ['http://example.com/hook', 'https://127.0.0.1/hook', 'https://localhost/hook', 'https://localhost./hook', 'https://10.1.2.3/x', 'https://[::1]/x', 'https://169.254.169.254/latest', 'ftp://example.com/']) {
+      for (const url of [
+        'http://example.com/hook',
+        'https://127.0.0.1/hook',
+        'https://localhost/hook',
+        'https://localhost./hook',
+        'https://10.1.2.3/x',
+        'https://[::1]/x',
+        'https://169.254.169.254/latest',
+        'ftp://example.com/',
+      ]) {
         expectError(await sc.post('/v1/webhooks', { url, event_types: ['*'] }), 400, 'invalid_request_error', 'url');
       }
       expect((await sc.post('/v1/webhooks', { url: 'https://203.0.113.5/hook', event_types: ['*'] })).status).toBe(400);
@@ -97,7 +113,12 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       await strict.close();
     }
     // Even with --allow-insecure-webhooks, private ranges stay refused.
-    expectError(await client.post('/v1/webhooks', { url: 'http://192.168.1.10/hook', event_types: ['*'] }), 400, 'invalid_request_error', 'url');
+    expectError(
+      await client.post('/v1/webhooks', { url: 'http://192.168.1.10/hook', event_types: ['*'] }),
+      400,
+      'invalid_request_error',
+      'url',
+    );
     expectError(await client.post('/v1/webhooks', { url: rcv.url, event_types: [] }), 400, 'invalid_request_error');
 
     const ws = await s.workspace(['read_contacts']);
@@ -137,7 +158,9 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     const log = await client.get(`/v1/webhooks/${ep.id}/deliveries?event_type=webhook.verification`);
     expect(log.body.total_count).toBe(3);
     expect(log.body.data.map((d: any) => d.status).sort()).toEqual(['failed', 'failed', 'succeeded']);
-    expect(log.body.data.flatMap((d: any) => d.attempts.map((a: any) => a.status_code))).toEqual([200, 200, 500].map(() => expect.any(Number)));
+    expect(log.body.data.flatMap((d: any) => d.attempts.map((a: any) => a.status_code))).toEqual(
+      [200, 200, 500].map(() => expect.any(Number)),
+    );
     expect(log.body.data.some((d: any) => d.attempts[0].status_code === 500 && d.attempts[0].outcome === 'failed')).toBe(true);
   });
 
@@ -217,7 +240,7 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     expect((await a.client.get(`/v1/events/${da.json.id}`)).body).toMatchObject({ id: da.json.id, type: 'contact.created' });
   });
 
-  it('one fan-out of several workspaces\' events gives each endpoint only its own workspace\'s', async () => {
+  it("one fan-out of several workspaces' events gives each endpoint only its own workspace's", async () => {
     // Three workspaces: two endpoints in the first, one in the second, none in the third; their
     // creations interleave, so one fan-out batch holds all of them.
     const a = await verifiedEndpoint(['contact.created']);
@@ -232,7 +255,11 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       expect((await quiet.post('/v1/contacts', { first_name: `Q${i}`, last_name: 'Tenant' })).status).toBe(201);
     }
     await s.drain();
-    const ids = (r: Receiver) => r.deliveries('contact.created').map((d) => d.json.data.id).sort();
+    const ids = (r: Receiver) =>
+      r
+        .deliveries('contact.created')
+        .map((d) => d.json.data.id)
+        .sort();
     expect(ids(a.rcv)).toEqual([...made.a].sort());
     expect(ids(a2.rcv)).toEqual([...made.a].sort());
     expect(ids(b.rcv)).toEqual([...made.b].sort());
@@ -263,7 +290,11 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
 
     const [d] = (await client.get(`/v1/webhooks/${id}/deliveries?event_type=contact.created`)).body.data;
     expect(d).toMatchObject({ status: 'succeeded', attempt_count: 3, last_status_code: 200 });
-    expect(d.attempts.map((a: any) => [a.status_code, a.outcome])).toEqual([[500, 'failed'], [500, 'failed'], [200, 'succeeded']]);
+    expect(d.attempts.map((a: any) => [a.status_code, a.outcome])).toEqual([
+      [500, 'failed'],
+      [500, 'failed'],
+      [200, 'succeeded'],
+    ]);
     expect(d.attempts[0].response_excerpt).toBe('database down');
     // A success resets the consecutive failures.
     expect((await client.get(`/v1/webhooks/${id}`)).body.consecutive_failures).toBe(0);
@@ -272,7 +303,14 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
   it('a receiver that times out or closes the connection fails the attempt; 5 retries then failed; replay', async () => {
     const { client, rcv, id } = await verifiedEndpoint(['contact.created']);
     let n = 0;
-    rcv.behaviour = (r) => (r.json.type !== 'contact.created' ? echoChallenge(r) : ++n % 3 === 1 ? 'hang' : n % 3 === 2 ? 'close' : { status: 302, body: 'elsewhere' });
+    rcv.behaviour = (r) =>
+      r.json.type !== 'contact.created'
+        ? echoChallenge(r)
+        : ++n % 3 === 1
+          ? 'hang'
+          : n % 3 === 2
+            ? 'close'
+            : { status: 302, body: 'elsewhere' };
     await client.post('/v1/contacts', { first_name: 'Never', last_name: 'Acked' });
     await s.drain();
     for (const wait of RETRY_DELAYS_MS) {
@@ -368,11 +406,23 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     }
     expect((await client.get(`/v1/webhooks/${id}/deliveries?status=failed,%20pending`)).status).toBe(200);
     for (const v of ['0000-01-01T00:00:00Z', '2026-01-01T00:00:00+23:59']) {
-      expectError(await client.get(`/v1/webhooks/${id}/deliveries?created_after=${encodeURIComponent(v)}`), 400, 'invalid_request_error', 'created_after');
+      expectError(
+        await client.get(`/v1/webhooks/${id}/deliveries?created_after=${encodeURIComponent(v)}`),
+        400,
+        'invalid_request_error',
+        'created_after',
+      );
       expectError(await client.post(`/v1/webhooks/${id}/replay`, { since: v }), 400, 'invalid_request_error', 'since');
-      expectError(await client.post(`/v1/webhooks/${id}/replay`, { since: '2026-01-01T00:00:00Z', until: v }), 400, 'invalid_request_error', 'until');
+      expectError(
+        await client.post(`/v1/webhooks/${id}/replay`, { since: '2026-01-01T00:00:00Z', until: v }),
+        400,
+        'invalid_request_error',
+        'until',
+      );
     }
-    expect((await client.post(`/v1/webhooks/${id}/replay`, { since: '0001-01-01T00:00:00Z', until: '9999-12-31T23:59:59Z' })).body).toEqual({ replayed: 0, queued_missed: 0 });
+    expect((await client.post(`/v1/webhooks/${id}/replay`, { since: '0001-01-01T00:00:00Z', until: '9999-12-31T23:59:59Z' })).body).toEqual(
+      { replayed: 0, queued_missed: 0 },
+    );
   });
 
   it('send test delivers a signed ping through the queue', async () => {
@@ -405,7 +455,12 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
   it('an admin-created endpoint with a code word signs with the hex SHA-256 of the code word', async () => {
     const w = await s.workspace();
     const rcv = await receiver();
-    const r = await s.admin.post(`/admin/workspaces/${w.id}/webhooks`, { url: rcv.url, event_types: ['*'], code_word: 'open sesame', verified: true });
+    const r = await s.admin.post(`/admin/workspaces/${w.id}/webhooks`, {
+      url: rcv.url,
+      event_types: ['*'],
+      code_word: 'open sesame',
+      verified: true,
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ secret: null, signing_key_type: 'code_word', status: 'verified' });
     await w.client.post('/v1/contacts', { first_name: 'Code', last_name: 'Word' });
@@ -495,7 +550,8 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
   it('one slow receiver cannot take every slot: each endpoint has at most its share in flight, counted in the database', async () => {
     const slow = await verifiedEndpoint(['contact.created']);
     const fast = await verifiedEndpoint(['contact.created'], slow.client);
-    for (let i = 0; i < 10; i++) expect((await slow.client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'Fair' })).status).toBe(201);
+    for (let i = 0; i < 10; i++)
+      expect((await slow.client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'Fair' })).status).toBe(201);
     const db = s.store.db;
     const now = s.clock.now();
     await fanOut(db, now);
@@ -507,15 +563,22 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     const second = await claimDue(db, now, 100, 60_000, 3);
     expect([ours(second, slow.id), ours(second, fast.id)]).toEqual([0, 0]);
     // The fast receiver answered; the slow one did not: only the fast endpoint gets more.
-    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'sending'`, [fast.id]);
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'sending'`,
+      [fast.id],
+    );
     const third = await claimDue(db, now, 100, 60_000, 3);
     expect([ours(third, slow.id), ours(third, fast.id)]).toEqual([0, 3]);
-    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id IN ($1, $2) AND status IN ('sending', 'pending')`, [slow.id, fast.id]);
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id IN ($1, $2) AND status IN ('sending', 'pending')`,
+      [slow.id, fast.id],
+    );
   });
 
   it('recording acknowledged attempts claims into the slots they free, in the same statement', async () => {
     const { client, id } = await verifiedEndpoint(['contact.created']);
-    for (const n of ['One', 'Two', 'Three']) expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Slot' })).status).toBe(201);
+    for (const n of ['One', 'Two', 'Three'])
+      expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Slot' })).status).toBe(201);
     const db = s.store.db;
     const now = s.clock.now();
     await fanOut(db, now);
@@ -527,18 +590,30 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     // Recording it frees its slot, which the same statement's claim takes (its snapshot still
     // counts the settled attempt as sending).
     const ok = { statusCode: 200, error: null, body: 'ok', latencyMs: 1 };
-    const next = mine(await recordSuccesses(db, [{ d: first, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }));
+    const next = mine(
+      await recordSuccesses(db, [{ d: first, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }),
+    );
     expect(next).toHaveLength(1);
     expect(next[0].id).not.toBe(first.id);
     const { rows } = await db.query<{ status: string; n: number }>(
-      "SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created' GROUP BY status ORDER BY status", [id]);
-    expect(rows).toEqual([{ status: 'pending', n: 1 }, { status: 'sending', n: 1 }, { status: 'succeeded', n: 1 }]);
-    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
+      "SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created' GROUP BY status ORDER BY status",
+      [id],
+    );
+    expect(rows).toEqual([
+      { status: 'pending', n: 1 },
+      { status: 'sending', n: 1 },
+      { status: 'succeeded', n: 1 },
+    ]);
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`,
+      [id],
+    );
   });
 
   it('a recording gives back the slots it frees, not more: an endpoint past its share stays there', async () => {
     const { client, id } = await verifiedEndpoint(['contact.created']);
-    for (const n of ['One', 'Two', 'Three', 'Four']) expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Over' })).status).toBe(201);
+    for (const n of ['One', 'Two', 'Three', 'Four'])
+      expect((await client.post('/v1/contacts', { first_name: n, last_name: 'Over' })).status).toBe(201);
     const db = s.store.db;
     const now = s.clock.now();
     await fanOut(db, now);
@@ -550,16 +625,24 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     // same statement claims nothing for this endpoint (counting the in flight no further than the
     // share, then giving the recorded one back, made one slot and claimed into it).
     const ok = { statusCode: 200, error: null, body: 'ok', latencyMs: 1 };
-    expect(mine(await recordSuccesses(db, [{ d: first, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }))).toEqual([]);
+    expect(
+      mine(await recordSuccesses(db, [{ d: first, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 })),
+    ).toEqual([]);
     // Recording the other frees the share's one slot, which the statement takes.
-    expect(mine(await recordSuccesses(db, [{ d: second, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 }))).toHaveLength(1);
-    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
+    expect(
+      mine(await recordSuccesses(db, [{ d: second, startedAt: now, result: ok }], now, { limit: 100, leaseMs: 60_000, perEndpoint: 1 })),
+    ).toHaveLength(1);
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`,
+      [id],
+    );
   });
 
-  it('a claim reads each endpoint\'s head of the queue, not the whole queue: a backlog does not slow it', async () => {
+  it("a claim reads each endpoint's head of the queue, not the whole queue: a backlog does not slow it", async () => {
     const { id } = await verifiedEndpoint(['contact.created']);
     const db = s.store.db;
-    const ws = (await db.query<{ workspace_id: string }>('SELECT workspace_id FROM webhook_endpoints WHERE id = $1', [id])).rows[0].workspace_id;
+    const ws = (await db.query<{ workspace_id: string }>('SELECT workspace_id FROM webhook_endpoints WHERE id = $1', [id])).rows[0]
+      .workspace_id;
     const now = s.clock.now();
     // Rows read from webhook_deliveries by the claim's plan, over a queue of 3,000 due for one endpoint.
     const read = await db
@@ -572,7 +655,10 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
         );
         await tx.query('ANALYZE webhook_deliveries');
         let captured: [string, unknown[]] | undefined;
-        const spy = { ...tx, query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)) } as unknown as typeof db;
+        const spy = {
+          ...tx,
+          query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)),
+        } as unknown as typeof db;
         expect((await claimDue(spy, now, 64, 60_000)).filter((d) => d.endpoint_id === id)).toHaveLength(DEFAULT_PER_ENDPOINT);
         const { rows } = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured![0]}`, captured![1]);
         const plan = typeof rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(rows[0]['QUERY PLAN']) : rows[0]['QUERY PLAN'];
@@ -591,7 +677,7 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     expect(read).toBeLessThan(300);
   });
 
-  it('a claim counts each endpoint\'s attempts in flight once, and no further than its share', async () => {
+  it("a claim counts each endpoint's attempts in flight once, and no further than its share", async () => {
     const { client, id } = await verifiedEndpoint(['contact.created']);
     for (let i = 0; i < 30; i++) expect((await client.post('/v1/contacts', { first_name: `F${i}`, last_name: 'Count' })).status).toBe(201);
     const db = s.store.db;
@@ -600,19 +686,27 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     const mine = (c: ClaimedDelivery[]) => c.filter((d) => d.endpoint_id === id);
     // 20 in flight for this endpoint (a share of 20), 10 still due.
     expect(mine(await claimDue(db, now, 100, 60_000, 20))).toHaveLength(20);
-    const queued = (await db.query<{ n: number }>("SELECT count(DISTINCT endpoint_id)::int AS n FROM webhook_deliveries WHERE status = 'pending'")).rows[0].n;
+    const queued = (
+      await db.query<{ n: number }>("SELECT count(DISTINCT endpoint_id)::int AS n FROM webhook_deliveries WHERE status = 'pending'")
+    ).rows[0].n;
     // The plan of a claim with a share of 8: how often it counts attempts in flight, and the rows each count reads.
     const counts = await db
       .transaction(async (tx) => {
         let captured: [string, unknown[]] | undefined;
-        const spy = { ...tx, query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)) } as unknown as typeof db;
+        const spy = {
+          ...tx,
+          query: (sql: string, params?: unknown[]) => ((captured ??= [sql, params ?? []]), tx.query(sql, params)),
+        } as unknown as typeof db;
         expect(mine(await claimDue(spy, now, 100, 60_000, 8))).toEqual([]);
         const { rows } = await tx.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${captured![0]}`, captured![1]);
         const plan = typeof rows[0]['QUERY PLAN'] === 'string' ? JSON.parse(rows[0]['QUERY PLAN']) : rows[0]['QUERY PLAN'];
         const scans: { loops: number; rows: number }[] = [];
         const walk = (n: any) => {
-          const reads = `${n['Index Cond'] ?? ''} ${n['Filter'] ?? ''} ${n['Recheck Cond'] ?? ''}`.includes("'sending'") || n['Index Name'] === 'webhook_deliveries_ep_sending';
-          if (reads && n['Node Type'] !== 'Bitmap Index Scan' && n['Actual Loops'] > 0) scans.push({ loops: n['Actual Loops'], rows: n['Actual Rows'] });
+          const reads =
+            `${n['Index Cond'] ?? ''} ${n['Filter'] ?? ''} ${n['Recheck Cond'] ?? ''}`.includes("'sending'") ||
+            n['Index Name'] === 'webhook_deliveries_ep_sending';
+          if (reads && n['Node Type'] !== 'Bitmap Index Scan' && n['Actual Loops'] > 0)
+            scans.push({ loops: n['Actual Loops'], rows: n['Actual Rows'] });
           for (const c of n.Plans ?? []) walk(c);
         };
         walk(plan[0].Plan);
@@ -625,7 +719,10 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     expect(counts.length).toBe(1);
     expect(counts[0].loops).toBeLessThanOrEqual(queued);
     expect(Math.max(...counts.map((c) => c.rows))).toBeLessThanOrEqual(8);
-    await db.query(`UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`, [id]);
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'succeeded', lease_until = NULL, next_attempt_at = NULL WHERE endpoint_id = $1 AND status IN ('sending', 'pending')`,
+      [id],
+    );
   });
 
   it('an event whose transaction began earlier but committed later is still delivered, once', async () => {
@@ -661,7 +758,11 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       expect(await fanOut(s.store.db, now)).toEqual({ done: 0, held: true, endpoints: new Set() });
       // The worker says so once, naming the transaction they wait for, and once more when they flow.
       const warning = await s.checkHeld();
-      expect(warning).toMatch(new RegExp(`^webhook events are held back by an older write transaction \\(process ${pid} on database \\w+, user postgres, idle in transaction, open \\d+ s\\): .* set idle_in_transaction_session_timeout on the PostgreSQL server`));
+      expect(warning).toMatch(
+        new RegExp(
+          `^webhook events are held back by an older write transaction \\(process ${pid} on database \\w+, user postgres, idle in transaction, open \\d+ s\\): .* set idle_in_transaction_session_timeout on the PostgreSQL server`,
+        ),
+      );
       expect(await s.checkHeld()).toBeUndefined();
       commit();
       await slow;
@@ -698,10 +799,18 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     const late = await fanOut(racing, s.clock.now());
     expect(other?.done).toBeGreaterThanOrEqual(2);
     expect(late).toEqual({ done: 0, held: true, endpoints: new Set() });
-    const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'", [id]);
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'",
+      [id],
+    );
     expect(rows[0].n).toBe(2);
     await s.drain();
-    expect(rcv.deliveries('contact.created').map((r) => r.json.data.first_name).sort()).toEqual(['Race', 'Twice']);
+    expect(
+      rcv
+        .deliveries('contact.created')
+        .map((r) => r.json.data.first_name)
+        .sort(),
+    ).toEqual(['Race', 'Twice']);
   });
 
   it('the running worker claims again as soon as an outcome is recorded, not at its next poll', async () => {
@@ -716,7 +825,12 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       for (let i = 0; i < 4; i++) expect((await client.post('/v1/contacts', { first_name: `Q${i}`, last_name: 'Queue' })).status).toBe(201);
       const deadline = Date.now() + 10_000;
       while (rcv.deliveries('contact.created').length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(rcv.deliveries('contact.created').map((r) => r.json.data.first_name).sort()).toEqual(['Q0', 'Q1', 'Q2', 'Q3']);
+      expect(
+        rcv
+          .deliveries('contact.created')
+          .map((r) => r.json.data.first_name)
+          .sort(),
+      ).toEqual(['Q0', 'Q1', 'Q2', 'Q3']);
     } finally {
       await two.close();
       if (kind !== 'pglite') await secondStore.close();
@@ -734,7 +848,13 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     });
     const worker = new WebhookWorker(counted, s.clock, { allowInsecure: true, pollMs: 60_000, perEndpoint: 2, timeoutMs: 1500 });
     worker.start();
-    const queued = async () => (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'", [id])).rows[0].n;
+    const queued = async () =>
+      (
+        await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'contact.created'",
+          [id],
+        )
+      ).rows[0].n;
     try {
       for (let i = 0; i < 10; i++) {
         expect((await client.post('/v1/contacts', { first_name: `H${i}`, last_name: 'Held' })).status).toBe(201);
@@ -757,7 +877,10 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     s.clock.advance(RETRY_DELAYS_MS[0]);
     await s.drain();
     await s.drain();
-    const answered = rcv.deliveries('contact.created').filter((r) => r.answer === 200).map((r) => r.json.data.first_name);
+    const answered = rcv
+      .deliveries('contact.created')
+      .filter((r) => r.answer === 200)
+      .map((r) => r.json.data.first_name);
     expect(answered.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `H${i}`).sort());
   });
 
@@ -776,14 +899,25 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     const N = 40;
     try {
       // Every write's response nudges the worker, as the server's own hook does.
-      await Promise.all(Array.from({ length: N }, async (_, i) => {
-        expect((await client.post('/v1/contacts', { first_name: `S${i}`, last_name: 'Stream' })).status).toBe(201);
-        worker.nudge();
-      }));
-      const { rows: [last] } = await db.query<{ txid: string; id: string }>('SELECT txid::text AS txid, id FROM events WHERE workspace_id = $1 ORDER BY txid DESC, id DESC LIMIT 1', [ws]);
-      const passed = async () => (await db.query<{ passed: boolean }>(
-        "SELECT (c.txid, c.event_id) >= ($1::xid8, $2::text) AS passed FROM outbox_cursor c WHERE c.name = 'webhooks'", [last.txid, last.id],
-      )).rows[0].passed;
+      await Promise.all(
+        Array.from({ length: N }, async (_, i) => {
+          expect((await client.post('/v1/contacts', { first_name: `S${i}`, last_name: 'Stream' })).status).toBe(201);
+          worker.nudge();
+        }),
+      );
+      const {
+        rows: [last],
+      } = await db.query<{ txid: string; id: string }>(
+        'SELECT txid::text AS txid, id FROM events WHERE workspace_id = $1 ORDER BY txid DESC, id DESC LIMIT 1',
+        [ws],
+      );
+      const passed = async () =>
+        (
+          await db.query<{ passed: boolean }>(
+            "SELECT (c.txid, c.event_id) >= ($1::xid8, $2::text) AS passed FROM outbox_cursor c WHERE c.name = 'webhooks'",
+            [last.txid, last.id],
+          )
+        ).rows[0].passed;
       const deadline = Date.now() + 5_000;
       while (!(await passed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(await passed()).toBe(true);
@@ -818,9 +952,12 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       // Process A read the same events (B's move is not committed) and waits on the row's lock.
       const a = fanOut(s.store.db, s.clock.now());
       const deadline = Date.now() + 5_000;
-      const waiting = async () => (await other.db.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH evs AS%'",
-      )).rows[0].n;
+      const waiting = async () =>
+        (
+          await other.db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH evs AS%'",
+          )
+        ).rows[0].n;
       while ((await waiting()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
       expect(await waiting()).toBe(1);
       release();
@@ -834,43 +971,52 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     }
   });
 
-  it.skipIf(opts.throughPooler)(`reads the outbox by its index even when its plan was made while the statistics said it was empty${opts.throughPooler ? ' (skipped: needs a session of its own, which a pooler in transaction mode does not keep)' : ''}`, async () => {
-    // pg_stat_xact_user_tables counts one session's scans inside its transaction; the same
-    // migration and read run on PGlite.
-    if (kind === 'pglite') return;
-    const fresh = uniqueSchema('whplan');
-    await (await openTestStore(kind, fresh)).close();
-    const conn = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${fresh},public` });
-    await conn.connect();
-    try {
-      // As the store does: each statement text prepared once on the connection, its plan kept.
-      const names = new Map<string, string>();
-      const db = {
-        kind: 'postgres',
-        query: (text: string, values?: unknown[]) => {
-          if (!names.has(text)) names.set(text, `s${names.size}`);
-          return conn.query({ name: names.get(text), text, values });
-        },
-      } as unknown as Db;
-      await conn.query('ANALYZE events'); // empty: the statistics say no rows
-      expect(await fanOut(db, new Date())).toEqual({ done: 0, held: false, endpoints: new Set() });
-      await conn.query(`INSERT INTO workspaces (id, name, slug, created_at) VALUES ('wsp_plan', 'Plan', 'plan', now())`);
-      await conn.query(`INSERT INTO events (id, workspace_id, type, data, created_at) SELECT 'evt_plan' || lpad(g::text, 5, '0'), 'wsp_plan', 'contact.created', '{}'::jsonb, now() FROM generate_series(1, 3000) g`);
-      await conn.query('BEGIN');
-      const first = await fanOut(db, new Date());
-      const { rows: [scans] } = await conn.query<{ seq_tup_read: string; idx_scan: string }>("SELECT seq_tup_read, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'events' AND schemaname = current_schema()");
-      await conn.query('COMMIT');
-      expect(first.done).toBe(500);
-      // The 500 past the cursor, from events_outbox: not the 3,000 rows of a sequential scan.
-      expect(Number(scans.seq_tup_read)).toBe(0);
-      expect(Number(scans.idx_scan)).toBeGreaterThanOrEqual(1);
-    } finally {
-      await conn.end();
-      const drop = await openTestStore(kind, fresh);
-      await drop.db.query(`DROP SCHEMA "${fresh}" CASCADE`);
-      await drop.close();
-    }
-  });
+  it.skipIf(opts.throughPooler)(
+    `reads the outbox by its index even when its plan was made while the statistics said it was empty${opts.throughPooler ? ' (skipped: needs a session of its own, which a pooler in transaction mode does not keep)' : ''}`,
+    async () => {
+      // pg_stat_xact_user_tables counts one session's scans inside its transaction; the same
+      // migration and read run on PGlite.
+      if (kind === 'pglite') return;
+      const fresh = uniqueSchema('whplan');
+      await (await openTestStore(kind, fresh)).close();
+      const conn = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${fresh},public` });
+      await conn.connect();
+      try {
+        // As the store does: each statement text prepared once on the connection, its plan kept.
+        const names = new Map<string, string>();
+        const db = {
+          kind: 'postgres',
+          query: (text: string, values?: unknown[]) => {
+            if (!names.has(text)) names.set(text, `s${names.size}`);
+            return conn.query({ name: names.get(text), text, values });
+          },
+        } as unknown as Db;
+        await conn.query('ANALYZE events'); // empty: the statistics say no rows
+        expect(await fanOut(db, new Date())).toEqual({ done: 0, held: false, endpoints: new Set() });
+        await conn.query(`INSERT INTO workspaces (id, name, slug, created_at) VALUES ('wsp_plan', 'Plan', 'plan', now())`);
+        await conn.query(
+          `INSERT INTO events (id, workspace_id, type, data, created_at) SELECT 'evt_plan' || lpad(g::text, 5, '0'), 'wsp_plan', 'contact.created', '{}'::jsonb, now() FROM generate_series(1, 3000) g`,
+        );
+        await conn.query('BEGIN');
+        const first = await fanOut(db, new Date());
+        const {
+          rows: [scans],
+        } = await conn.query<{ seq_tup_read: string; idx_scan: string }>(
+          "SELECT seq_tup_read, idx_scan FROM pg_stat_xact_user_tables WHERE relname = 'events' AND schemaname = current_schema()",
+        );
+        await conn.query('COMMIT');
+        expect(first.done).toBe(500);
+        // The 500 past the cursor, from events_outbox: not the 3,000 rows of a sequential scan.
+        expect(Number(scans.seq_tup_read)).toBe(0);
+        expect(Number(scans.idx_scan)).toBeGreaterThanOrEqual(1);
+      } finally {
+        await conn.end();
+        const drop = await openTestStore(kind, fresh);
+        await drop.db.query(`DROP SCHEMA "${fresh}" CASCADE`);
+        await drop.close();
+      }
+    },
+  );
 
   it('send test and replay reach a running worker at once, not at its next poll', async () => {
     const secondStore = kind === 'pglite' ? s.store : await openTestStore(kind, schema);
@@ -892,11 +1038,14 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       // A replay of a delivery still being sent (acknowledged, its outcome not yet recorded) is
       // nothing to do: the replay is sent once the first attempt is recorded.
       const recorded = async () => (await client.get(`/v1/webhooks/${id}/deliveries/${t.body.delivery_id}`)).body.status === 'succeeded';
-      for (const deadline = Date.now() + 10_000; !(await recorded()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      for (const deadline = Date.now() + 10_000; !(await recorded()) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 20));
       const r = await client.post(`/v1/webhooks/${id}/deliveries/${t.body.delivery_id}/replay`);
       expect(r.status).toBe(200);
       expect(await arrived(2)).toBe(2);
-      expect(rcv.deliveries('webhook.ping').map((x) => x.headers['x-service-delivery-id'])).toEqual([t.body.delivery_id, t.body.delivery_id]);
+      expect(rcv.deliveries('webhook.ping').map((x) => x.headers['x-service-delivery-id'])).toEqual([
+        t.body.delivery_id,
+        t.body.delivery_id,
+      ]);
     } finally {
       await two.close();
       if (kind !== 'pglite') await secondStore.close();
@@ -912,8 +1061,10 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       const b = await verifiedEndpoint(['contact.created'], a.client);
       const firstT = Math.floor(s.clock.now().getTime() / 1000);
       // A third of the first attempts fail (fewer than the 20 that would disable the endpoint).
-      const failFirst = (x: Received) => String(x.headers['x-service-signature']).includes(`t=${firstT},`) && Number(x.json.data.first_name.slice(1)) % 3 === 0;
-      for (const r of [a.rcv, b.rcv]) r.behaviour = (x) => (x.json.type !== 'contact.created' ? echoChallenge(x) : failFirst(x) ? { status: 500 } : { status: 200 });
+      const failFirst = (x: Received) =>
+        String(x.headers['x-service-signature']).includes(`t=${firstT},`) && Number(x.json.data.first_name.slice(1)) % 3 === 0;
+      for (const r of [a.rcv, b.rcv])
+        r.behaviour = (x) => (x.json.type !== 'contact.created' ? echoChallenge(x) : failFirst(x) ? { status: 500 } : { status: 200 });
       const N = 45;
       await Promise.all(Array.from({ length: N }, (_, i) => a.client.post('/v1/contacts', { first_name: `P${i}`, last_name: 'Parallel' })));
       await Promise.all([s.drain(), two.drain(), s.drain(), two.drain()]);
@@ -921,7 +1072,11 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
       await Promise.all([s.drain(), two.drain(), s.drain(), two.drain()]);
       for (const r of [a.rcv, b.rcv]) {
         const per = new Map<string, string[]>();
-        for (const x of r.deliveries()) per.set(String(x.headers['x-service-delivery-id']), [...(per.get(String(x.headers['x-service-delivery-id'])) ?? []), String(x.answer)]);
+        for (const x of r.deliveries())
+          per.set(String(x.headers['x-service-delivery-id']), [
+            ...(per.get(String(x.headers['x-service-delivery-id'])) ?? []),
+            String(x.answer),
+          ]);
         expect(per.size).toBe(N);
         for (const [id, answers] of per) {
           const first = r.deliveries().find((x) => x.headers['x-service-delivery-id'] === id)!;
@@ -936,7 +1091,13 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
 
   it('publishes the webhook and event endpoints in OpenAPI', async () => {
     const doc = (await new Client(s.base).get('/v1/openapi.json')).body;
-    for (const p of ['/v1/webhooks', '/v1/webhooks/{webhook_id}', '/v1/webhooks/{webhook_id}/verify', '/v1/webhooks/{webhook_id}/deliveries', '/v1/events']) {
+    for (const p of [
+      '/v1/webhooks',
+      '/v1/webhooks/{webhook_id}',
+      '/v1/webhooks/{webhook_id}/verify',
+      '/v1/webhooks/{webhook_id}/deliveries',
+      '/v1/events',
+    ]) {
       expect(doc.paths[p]).toBeTruthy();
     }
   });
@@ -949,7 +1110,11 @@ export function defineWebhookSuite(kind: StoreKind, opts: { throughPooler?: bool
     rcv.behaviour = (r) => (r.json.type !== 'contact.created' ? echoChallenge(r) : { status: 500, body: 'down' });
     await client.post('/v1/contacts', { first_name: 'Old', last_name: 'Pending' });
     await s.drain(); // first attempt fails; a retry is due in a minute
-    const before = (await client.get(`/v1/webhooks/${id}/deliveries?event_type=contact.created`)).body.data as { id: string; status: string; event_id: string }[];
+    const before = (await client.get(`/v1/webhooks/${id}/deliveries?event_type=contact.created`)).body.data as {
+      id: string;
+      status: string;
+      event_id: string;
+    }[];
     const delivered = before.find((d) => d.status === 'succeeded')!;
     const pending = before.find((d) => d.status === 'pending')!;
     expect([delivered, pending].every(Boolean)).toBe(true);

@@ -50,28 +50,50 @@ const plainBin = join(plain, 'bin/setup-pack.js');
 const peakHook = join(dir, 'peak.cjs');
 // VmHWM is this process's own high-water mark: getrusage's maxRSS carries the parent's over exec
 // (a child spawned from this 140 MiB runner read 144 MiB for a bare node).
-writeFileSync(peakHook, "process.on('exit', () => { let kb = process.resourceUsage().maxRSS; try { kb = Number(/VmHWM:\\s*(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'))[1]); } catch {} require('fs').writeFileSync(process.env.BENCH_PEAK_FILE, String(kb)); });\n");
+writeFileSync(
+  peakHook,
+  "process.on('exit', () => { let kb = process.resourceUsage().maxRSS; try { kb = Number(/VmHWM:\\s*(\\d+)/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'))[1]); } catch {} require('fs').writeFileSync(process.env.BENCH_PEAK_FILE, String(kb)); });\n",
+);
 // Each floor reads the way that is quickest for its files: a large pack as bytes decoded by
 // toString (node 20's readFileSync(file, 'utf8') took 1.27x that for the 21 MB pack, 15 pairs, and
 // inflated the floor by about 100 ms), small packs with readFileSync(file, 'utf8') (one native call
 // a file, quicker than the bytes for 10 KB files).
-const hashFloor = (file) => `const v=JSON.parse(require('fs').readFileSync(${JSON.stringify(file)}).toString('utf8'));for(const a of v.assets)require('crypto').createHash('sha256').update(Buffer.from(a.data,'base64')).digest('hex')`;
+const hashFloor = (file) =>
+  `const v=JSON.parse(require('fs').readFileSync(${JSON.stringify(file)}).toString('utf8'));for(const a of v.assets)require('crypto').createHash('sha256').update(Buffer.from(a.data,'base64')).digest('hex')`;
 // A CI monorepo: 1,000 small packs, against a node that reads and JSON.parses them all.
 const many = join(dir, 'many');
 mkdirSync(many);
 const smallText = readFileSync(small, 'utf8');
-for (let i = 0; i < 1000; i++) writeFileSync(join(many, `pack-${String(i).padStart(4, '0')}.json`), smallText.replace('"version": "1.0.0"', `"version": "1.0.${i}"`));
+for (let i = 0; i < 1000; i++)
+  writeFileSync(join(many, `pack-${String(i).padStart(4, '0')}.json`), smallText.replace('"version": "1.0.0"', `"version": "1.0.${i}"`));
 const manyFloor = `const fs=require('fs'),p=require('path'),d=${JSON.stringify(many)};for(const f of fs.readdirSync(d))JSON.parse(fs.readFileSync(p.join(d,f),'utf8'))`;
 // What a user would otherwise run on them: ajv-cli checking the published JSON Schema alone (its
 // own schemas by reference, formats as core checks them), in one process as `validate` is.
 const schemasDir = join(root, 'schemas');
 const ajvCli = join(root, 'node_modules/ajv-cli/dist/index.js');
-const ajvArgs = ['validate', '--spec=draft2020', '-c', 'ajv-formats', '-s', join(schemasDir, 'pack.schema.json'),
-  ...readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json') && f !== 'pack.schema.json').flatMap((f) => ['-r', join(schemasDir, f)]), '-d', join(many, '*.json')];
-const noisyReport = JSON.parse(spawnSync(process.execPath, [bin, 'validate', '--format', 'json', noisy], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout);
+const ajvArgs = [
+  'validate',
+  '--spec=draft2020',
+  '-c',
+  'ajv-formats',
+  '-s',
+  join(schemasDir, 'pack.schema.json'),
+  ...readdirSync(schemasDir)
+    .filter((f) => f.endsWith('.schema.json') && f !== 'pack.schema.json')
+    .flatMap((f) => ['-r', join(schemasDir, f)]),
+  '-d',
+  join(many, '*.json'),
+];
+const noisyReport = JSON.parse(
+  spawnSync(process.execPath, [bin, 'validate', '--format', 'json', noisy], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout,
+);
 const noisyFindings = noisyReport.summary.errors + noisyReport.summary.warnings + noisyReport.summary.infos;
-const folderFiles = (function count(d) { return readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? count(join(d, e.name)) : 1), 0); })(noisyFolder);
-const brokenErrors = JSON.parse(spawnSync(process.execPath, [bin, 'validate', '--format', 'json', broken], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout).summary.errors;
+const folderFiles = (function count(d) {
+  return readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? count(join(d, e.name)) : 1), 0);
+})(noisyFolder);
+const brokenErrors = JSON.parse(
+  spawnSync(process.execPath, [bin, 'validate', '--format', 'json', broken], { encoding: 'utf8', maxBuffer: 1 << 28 }).stdout,
+).summary.errors;
 
 const check = spawnSync(process.execPath, [bin, 'validate', '--format', 'json', big], { encoding: 'utf8', maxBuffer: 1 << 26 });
 const report = JSON.parse(check.stdout);
@@ -81,8 +103,14 @@ if (report.summary.errors !== 0) {
 }
 
 // The rows with and without the cache compare what they say they compare.
-for (const [which, want] of [[bin, 'accepted'], [plainBin, 'absent']]) {
-  const said = spawnSync(process.execPath, [which, '--version'], { encoding: 'utf8', env: { ...process.env, NODE_DEBUG: 'setup-pack' } }).stderr;
+for (const [which, want] of [
+  [bin, 'accepted'],
+  [plainBin, 'absent'],
+]) {
+  const said = spawnSync(process.execPath, [which, '--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_DEBUG: 'setup-pack' },
+  }).stderr;
   if (!said.includes(`code cache ${want}`)) throw new Error(`${which}: expected "code cache ${want}", got ${JSON.stringify(said)}`);
 }
 
@@ -137,7 +165,11 @@ for (let r = 0; r < rounds; r++) {
 const peak = {};
 for (const [name, [cmd, ...args]] of Object.entries(cases)) {
   const file = join(dir, `peak-${name}.txt`);
-  spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28, env: { ...process.env, NODE_OPTIONS: `--require ${peakHook}`, BENCH_PEAK_FILE: file } });
+  spawnSync(cmd, args, {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 1 << 28,
+    env: { ...process.env, NODE_OPTIONS: `--require ${peakHook}`, BENCH_PEAK_FILE: file },
+  });
   peak[name] = Number(readFileSync(file, 'utf8')) / 1024; // KiB → MiB
 }
 const mib = (k) => `${peak[k].toFixed(0)} MiB`;
@@ -152,18 +184,25 @@ const instructionCases = ['manyFloor', 'many', 'noisyFloor', 'noisyPretty', 'noi
 const instructions = {};
 let instructionsSkipped = '';
 if (process.env.BENCH_INSTRUCTIONS === '0') instructionsSkipped = 'left out (BENCH_INSTRUCTIONS=0)';
-else if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0) instructionsSkipped = 'left out: valgrind is not installed (`apt-get install -y valgrind`)';
+else if (spawnSync('valgrind', ['--version'], { stdio: 'ignore' }).status !== 0)
+  instructionsSkipped = 'left out: valgrind is not installed (`apt-get install -y valgrind`)';
 else {
   const counted = (name) =>
     new Promise((done, fail) => {
       const [cmd, ...args] = cases[name];
       const out = join(dir, `callgrind-${name}`);
-      const child = spawn('valgrind', ['--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, cmd, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(
+        'valgrind',
+        ['--tool=callgrind', '--separate-threads=yes', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, cmd, ...args],
+        { stdio: ['ignore', 'pipe', 'ignore'] },
+      );
       child.stdout.on('data', () => {});
       child.on('error', fail);
       child.on('close', () => {
         // One file per thread, <out>-01 the main thread; each ends with `summary: <instructions>`.
-        const threads = readdirSync(dir).filter((f) => f.startsWith(`callgrind-${name}-`)).sort()
+        const threads = readdirSync(dir)
+          .filter((f) => f.startsWith(`callgrind-${name}-`))
+          .sort()
           .map((f) => Number(/^summary: (\d+)/m.exec(readFileSync(join(dir, f), 'utf8'))?.[1] ?? NaN));
         if (!threads.length || threads.some(Number.isNaN)) return fail(new Error(`callgrind counted nothing for ${name}`));
         done({ main: threads[0], all: threads.reduce((a, b) => a + b, 0) });
@@ -171,7 +210,11 @@ else {
     });
   // The counts do not depend on what runs beside them: two at a time, one per core.
   const queue = [...instructionCases];
-  await Promise.all([0, 1].map(async () => { for (let name; (name = queue.shift()); ) instructions[name] = await counted(name); }));
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let name; (name = queue.shift());) instructions[name] = await counted(name);
+    }),
+  );
 }
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -218,12 +261,28 @@ The noisy pack: ${noisyFindings.toLocaleString('en-US')} findings (${noisyReport
 
 On the 1,000 packs, \`setup-pack validate\` (every rule, every finding placed) takes ${(m.many / m.manyAjv).toFixed(2)}× the time of ajv-cli's schema-only check${missed(m.many / m.manyAjv, 1)}.
 
-${instructionsSkipped ? `Instructions (callgrind): ${instructionsSkipped}.` : `Instructions counted by callgrind, in millions:
+${
+  instructionsSkipped
+    ? `Instructions (callgrind): ${instructionsSkipped}.`
+    : `Instructions counted by callgrind, in millions:
 
 | Command | main thread | × its floor | all threads | × its floor |
 |---|---:|---:|---:|---:|
-${[['manyFloor', 'manyFloor', 'floor: reading and JSON.parse-ing 1,000 small packs'], ['many', 'manyFloor', '\`setup-pack validate\` on the 1,000 packs'], ['noisyFloor', 'noisyFloor', 'floor: read + JSON.parse + SHA-256 of the assets of the noisy pack'], ['noisyPretty', 'noisyFloor', 'pretty'], ['noisyJson', 'noisyFloor', '\`--format json\`'], ['noisySarif', 'noisyFloor', '\`--format sarif\`'], ['noisyGithub', 'noisyFloor', '\`--format github\`']]
-  .map(([k, fl, label]) => `| ${label} | ${(instructions[k].main / 1e6).toFixed(0)} | ${(instructions[k].main / instructions[fl].main).toFixed(2)}× | ${(instructions[k].all / 1e6).toFixed(0)} | ${(instructions[k].all / instructions[fl].all).toFixed(2)}× |`).join('\n')}`}
+${[
+  ['manyFloor', 'manyFloor', 'floor: reading and JSON.parse-ing 1,000 small packs'],
+  ['many', 'manyFloor', '\`setup-pack validate\` on the 1,000 packs'],
+  ['noisyFloor', 'noisyFloor', 'floor: read + JSON.parse + SHA-256 of the assets of the noisy pack'],
+  ['noisyPretty', 'noisyFloor', 'pretty'],
+  ['noisyJson', 'noisyFloor', '\`--format json\`'],
+  ['noisySarif', 'noisyFloor', '\`--format sarif\`'],
+  ['noisyGithub', 'noisyFloor', '\`--format github\`'],
+]
+  .map(
+    ([k, fl, label]) =>
+      `| ${label} | ${(instructions[k].main / 1e6).toFixed(0)} | ${(instructions[k].main / instructions[fl].main).toFixed(2)}× | ${(instructions[k].all / 1e6).toFixed(0)} | ${(instructions[k].all / instructions[fl].all).toFixed(2)}× |`,
+  )
+  .join('\n')}`
+}
 `;
 writeSection('cli', markdown);
 console.log(markdown);

@@ -32,10 +32,15 @@ if (process.argv[2] === 'validate') {
       if (!st?.isFile() || st.size < READ_AHEAD_MIN || st.size > READ_AHEAD_MAX) continue;
       const bytes = Buffer.allocUnsafeSlow(st.size);
       const fd = openSync(arg, 'r');
-      readAhead.set(resolve(arg), new Promise((done) => read(fd, bytes, 0, st.size, 0, (error, n) => {
-        closeSync(fd);
-        done(error || n !== st.size ? undefined : bytes);
-      })));
+      readAhead.set(
+        resolve(arg),
+        new Promise((done) =>
+          read(fd, bytes, 0, st.size, 0, (error, n) => {
+            closeSync(fd);
+            done(error || n !== st.size ? undefined : bytes);
+          }),
+        ),
+      );
     } catch {
       // not readable now: the command says why when it reads it
     }

@@ -33,10 +33,24 @@ function globalHelp(): string {
 }
 
 /** `setup-pack --version`, parsed as a command that takes no argument (and the options every command takes). */
-const VERSION_SPEC: CommandSpec = { name: '--version', summary: 'Print the version.', usage: '--version', options: {}, examples: [], positionals: [0, 0] };
+const VERSION_SPEC: CommandSpec = {
+  name: '--version',
+  summary: 'Print the version.',
+  usage: '--version',
+  options: {},
+  examples: [],
+  positionals: [0, 0],
+};
 
 /** `setup-pack help [command]` (or `--help [command]`): the name of a command (what follows it is that command's help's to refuse), and the options every command takes. */
-const HELP_SPEC: CommandSpec = { name: 'help', summary: 'Show help.', usage: 'help [command]', options: {}, examples: [], positionals: [0, Infinity] };
+const HELP_SPEC: CommandSpec = {
+  name: 'help',
+  summary: 'Show help.',
+  usage: 'help [command]',
+  options: {},
+  examples: [],
+  positionals: [0, Infinity],
+};
 
 /**
  * Runs the CLI with `argv` (without node and the script) and resolves to the exit code.
@@ -73,7 +87,11 @@ export async function main(argv: string[], ctx?: CommandContext, readAhead?: Rea
     const entry = Object.prototype.hasOwnProperty.call(COMMANDS, first) ? COMMANDS[first] : undefined;
     if (!entry) {
       const hint = suggest(first, Object.keys(COMMANDS));
-      throw new UsageError(first.startsWith('-') ? `unknown option '${first}'; run 'setup-pack --help'` : `unknown command '${first}'${hint ? `; did you mean '${hint}'?` : `; run 'setup-pack --help' for the list`}`);
+      throw new UsageError(
+        first.startsWith('-')
+          ? `unknown option '${first}'; run 'setup-pack --help'`
+          : `unknown command '${first}'${hint ? `; did you mean '${hint}'?` : `; run 'setup-pack --help' for the list`}`,
+      );
     }
     commandName = first;
     const command = await entry.load();

@@ -84,7 +84,10 @@ describe('the V8 code cache', () => {
       expect(loaded(plain)).not.toContain('NativeModule crypto');
       expect(loaded(plain)).not.toContain('NativeModule fs/promises');
       // listing-marketing embeds assets: their hashes are checked with node:crypto, loaded then.
-      const hashing = run(['validate', '--format', 'json', 'fixtures/valid/listing-marketing.json'], { env, nodeArgs: ['--require', preload] });
+      const hashing = run(['validate', '--format', 'json', 'fixtures/valid/listing-marketing.json'], {
+        env,
+        nodeArgs: ['--require', preload],
+      });
       expect(loaded(hashing)).toContain('NativeModule crypto');
       expect(hashing.stdout).toBe(run(['validate', '--format', 'json', 'fixtures/valid/listing-marketing.json'], { env }).stdout);
       expect(hashing.code).toBe(0);

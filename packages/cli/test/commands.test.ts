@@ -1,5 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { BIN, ensureBuilt, readJson, ROOT, run, tempDir } from './helpers.js';
@@ -27,11 +38,20 @@ describe('help and version', () => {
     expect(option.code).toBe(2);
     expect(option.stderr).toBe("setup-pack: unknown option '--fromat'\n");
     // The colour flags are every command's, and so --version's too.
-    expect(run(['--version', '--no-color'])).toMatchObject({ code: 0, stdout: `${readJson(join(ROOT, 'packages/cli/package.json')).version}\n` });
+    expect(run(['--version', '--no-color'])).toMatchObject({
+      code: 0,
+      stdout: `${readJson(join(ROOT, 'packages/cli/package.json')).version}\n`,
+    });
   });
 
   it('--help takes no argument but the command it is about, as --version takes none: an extra one is a usage error (exit 2), not ignored', () => {
-    for (const args of [['--help', 'validate', 'extra'], ['-h', 'validate', 'extra'], ['help', 'validate', 'extra'], ['validate', '--help', 'extra'], ['validate', 'extra', '-h']]) {
+    for (const args of [
+      ['--help', 'validate', 'extra'],
+      ['-h', 'validate', 'extra'],
+      ['help', 'validate', 'extra'],
+      ['validate', '--help', 'extra'],
+      ['validate', 'extra', '-h'],
+    ]) {
       const r = run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');
@@ -156,7 +176,11 @@ describe('fmt', () => {
     expect(u.stderr).toContain('list.json:1:1 error A pack is a JSON object, not an array. schema/type');
     expect(existsSync(join(dir, 'out'))).toBe(false);
     const d = run(['diff', 'ok.json', 'list.json'], { cwd: dir });
-    expect(d).toMatchObject({ code: 2, stdout: '', stderr: "setup-pack diff: 'list.json' is not a pack: a pack is a JSON object, not an array\n" });
+    expect(d).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "setup-pack diff: 'list.json' is not a pack: a pack is a JSON object, not an array\n",
+    });
   });
 });
 
@@ -181,8 +205,12 @@ describe('fmt and fix never change what a pack file says', () => {
     for (const check of [['--check'], []]) {
       const r = run(['fmt', ...check, 'twice.json', 'big.json', 'other.json'], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is: written again, it would lose the first. json/duplicate-key');
-      expect(r.stderr).toContain(`big.json:${bigAt} error pipelines[0].stages[0].probability is the number -1e400, beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fmt leaves the file as it is: written again, it would be null. json/number-range`);
+      expect(r.stderr).toContain(
+        'twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is: written again, it would lose the first. json/duplicate-key',
+      );
+      expect(r.stderr).toContain(
+        `big.json:${bigAt} error pipelines[0].stages[0].probability is the number -1e400, beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fmt leaves the file as it is: written again, it would be null. json/number-range`,
+      );
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
       expect(r.stdout).toContain(check.length ? 'other.json: not formatted' : 'other.json: formatted');
       expect(r.stdout).not.toMatch(/twice|big/);
@@ -191,7 +219,7 @@ describe('fmt and fix never change what a pack file says', () => {
     }
   });
 
-  it('fmt leaves a source folder\'s file with a number out of range as it is too', () => {
+  it("fmt leaves a source folder's file with a number out of range as it is too", () => {
     const dir = tempDir();
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
     const file = join(dir, 'src', 'pipelines', 'buyer-pipeline.json');
@@ -199,7 +227,9 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(file, text);
     const r = run(['fmt', 'src'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error stages\[0\]\.probability is the number 1e999, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fmt leaves the file as it is: written again, it would be null\. json\/number-range$/m);
+    expect(r.stderr).toMatch(
+      /^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error stages\[0\]\.probability is the number 1e999, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fmt leaves the file as it is: written again, it would be null\. json\/number-range$/m,
+    );
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
@@ -209,14 +239,21 @@ describe('fmt and fix never change what a pack file says', () => {
     for (const dry of [['--dry-run'], []]) {
       const r = run(['fix', ...dry, 'twice.json', 'big.json'], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fix leaves the file as it is: written again, it would lose the first. json/duplicate-key');
-      expect(r.stderr).toContain(`big.json:${bigAt} error pipelines[0].stages[0].probability is the number -1e400, beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fix leaves the file as it is: written again, it would be null. json/number-range`);
+      expect(r.stderr).toContain(
+        'twice.json:7:3 error The property "name" appears more than once in this object; only the last one counts. fix leaves the file as it is: written again, it would lose the first. json/duplicate-key',
+      );
+      expect(r.stderr).toContain(
+        `big.json:${bigAt} error pipelines[0].stages[0].probability is the number -1e400, beyond what a JSON number can hold here (a 64-bit float); it would be read as -Infinity and installed as null. fix leaves the file as it is: written again, it would be null. json/number-range`,
+      );
       expect(r.stdout).toBe('nothing fixed in 2 files; 2 left as they are, since written again they would lose what they say\n');
       expect(readFileSync(join(dir, 'twice.json'), 'utf8')).toBe(twice);
       expect(readFileSync(join(dir, 'big.json'), 'utf8')).toBe(big);
     }
     // Nothing to write, nothing to lose: a file fix has nothing to change in is no failure.
-    const clean = readFileSync(fixturePath('valid/buyer-lead-starter.json'), 'utf8').replace(/\n  "description"/, '\n  "name": "First name",\n  "description"');
+    const clean = readFileSync(fixturePath('valid/buyer-lead-starter.json'), 'utf8').replace(
+      /\n  "description"/,
+      '\n  "name": "First name",\n  "description"',
+    );
     writeFileSync(join(dir, 'clean.json'), clean);
     expect(run(['fix', 'clean.json'], { cwd: dir })).toMatchObject({ code: 0, stdout: 'nothing to fix in 1 file\n', stderr: '' });
   });
@@ -232,7 +269,9 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(join(dir, 'same.json'), `${text.slice(0, at)}"big": 1e23, ${text.slice(at)}`);
     const r = run(['fmt', 'precise.json', 'same.json'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`precise.json:${lines.length}:${lines.at(-1)!.length + 11} error brand.feedId is the number 12345678901234567890, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+    expect(r.stderr).toContain(
+      `precise.json:${lines.length}:${lines.at(-1)!.length + 11} error brand.feedId is the number 12345678901234567890, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`,
+    );
     expect(readFileSync(join(dir, 'precise.json'), 'utf8')).toBe(precise);
     expect(r.stdout).toBe('same.json: formatted\n');
     expect(readFileSync(join(dir, 'same.json'), 'utf8')).toContain('"big": 1e+23');
@@ -274,9 +313,15 @@ describe('fmt and fix never change what a pack file says', () => {
     for (const check of [['--check'], []]) {
       const r = run(['fmt', ...check, 'digits.json'], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`digits.json:${found[0].at} error brand.tiny is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
-      expect(r.stderr).toContain(`digits.json:${found[1].at} error brand.precise is the number 0.1000000000000000055511151231257827, with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
-      expect(r.stderr).toContain(`digits.json:${found[2].at} error brand.sub is the number -1.23456789e-320, so close to 0 that a JSON number keeps only some of its digits here (a 64-bit float); it reads as -1.2347e-320, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+      expect(r.stderr).toContain(
+        `digits.json:${found[0].at} error brand.tiny is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`,
+      );
+      expect(r.stderr).toContain(
+        `digits.json:${found[1].at} error brand.precise is the number 0.1000000000000000055511151231257827, with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`,
+      );
+      expect(r.stderr).toContain(
+        `digits.json:${found[2].at} error brand.sub is the number -1.23456789e-320, so close to 0 that a JSON number keeps only some of its digits here (a 64-bit float); it reads as -1.2347e-320, and would be installed and exported so. fmt leaves the file as it is: written again, it would be the number it reads as. json/number-precision`,
+      );
       expect(r.stderr).toMatch(/✖ 3 errors, 0 warnings in 1 file\n$/);
       expect(r.stdout).toBe('');
       expect(readFileSync(join(dir, 'digits.json'), 'utf8')).toBe(written);
@@ -286,15 +331,31 @@ describe('fmt and fix never change what a pack file says', () => {
   it('fmt formats numbers written otherwise than JSON writes them but meaning the same, without a word', () => {
     const dir = tempDir();
     // 1e-320 and 5e-324 are kept in part only, but JSON.stringify writes them back as they are written.
-    const same = ['1.0', '1e2', '1E+2', '0.50', '-0.0', '5e-324', '1e-320', '0.1', '1.7976931348623157e308', '123456789012345.6', '9007199254740991', '2.5e-10', '0.000001'];
+    const same = [
+      '1.0',
+      '1e2',
+      '1E+2',
+      '0.50',
+      '-0.0',
+      '5e-324',
+      '1e-320',
+      '0.1',
+      '1.7976931348623157e308',
+      '123456789012345.6',
+      '9007199254740991',
+      '2.5e-10',
+      '0.000001',
+    ];
     writeFileSync(join(dir, 'same.json'), `{"name":"Same","format":"service.setup-pack","brand":{"n":[${same.join(',')}]}}`);
     const r = run(['fmt', 'same.json'], { cwd: dir });
     expect(r).toMatchObject({ code: 0, stdout: 'same.json: formatted\n', stderr: '' });
     expect(JSON.stringify(readJson(join(dir, 'same.json')).brand.n)).toBe(JSON.stringify(same.map(Number)));
-    expect(readFileSync(join(dir, 'same.json'), 'utf8')).toContain('1,\n      100,\n      100,\n      0.5,\n      0,\n      5e-324,\n      1e-320,');
+    expect(readFileSync(join(dir, 'same.json'), 'utf8')).toContain(
+      '1,\n      100,\n      100,\n      0.5,\n      0,\n      5e-324,\n      1e-320,',
+    );
   });
 
-  it('fmt leaves a source folder\'s file with a fraction a float does not keep as it is too', () => {
+  it("fmt leaves a source folder's file with a fraction a float does not keep as it is too", () => {
     const dir = tempDir();
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), join(dir, 'src')]).code).toBe(0);
     const file = join(dir, 'src', 'pipelines', 'buyer-pipeline.json');
@@ -302,7 +363,9 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(file, text);
     const r = run(['fmt', 'src'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error stages\[0\]\.probability is the number 10\.0000000000000000001, with more digits than a JSON number keeps here \(a 64-bit float keeps 15 to 17 significant digits\); it reads as 10, and would be installed and exported so\. fmt leaves the file as it is: written again, it would be the number it reads as\. json\/number-precision$/m);
+    expect(r.stderr).toMatch(
+      /^src\/pipelines\/buyer-pipeline\.json:\d+:\d+ error stages\[0\]\.probability is the number 10\.0000000000000000001, with more digits than a JSON number keeps here \(a 64-bit float keeps 15 to 17 significant digits\); it reads as 10, and would be installed and exported so\. fmt leaves the file as it is: written again, it would be the number it reads as\. json\/number-precision$/m,
+    );
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
@@ -312,7 +375,9 @@ describe('fmt and fix never change what a pack file says', () => {
     for (const dry of [['--dry-run'], []]) {
       const r = run(['fix', ...dry, 'digits.json'], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`digits.json:${found[1].at} error brand.precise is the number 0.1000000000000000055511151231257827, with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1, and would be installed and exported so. fix leaves the file as it is: written again, it would be the number it reads as. json/number-precision`);
+      expect(r.stderr).toContain(
+        `digits.json:${found[1].at} error brand.precise is the number 0.1000000000000000055511151231257827, with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1, and would be installed and exported so. fix leaves the file as it is: written again, it would be the number it reads as. json/number-precision`,
+      );
       expect(r.stdout).toBe('nothing fixed in 1 file; 1 left as it is, since written again it would lose what it says\n');
       expect(readFileSync(join(dir, 'digits.json'), 'utf8')).toBe(written);
     }
@@ -322,7 +387,9 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(pipeline, text);
     const r = run(['fix', 'src'], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^src\/pipelines\/listings\.json:\d+:\d+ error stages\[0\]\.probability is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, and would be installed and exported so\. fix leaves the file as it is: written again, it would be the number it reads as\. json\/number-precision$/m);
+    expect(r.stderr).toMatch(
+      /^src\/pipelines\/listings\.json:\d+:\d+ error stages\[0\]\.probability is the number 1e-400, closer to 0 than a JSON number can hold here \(a 64-bit float\); it reads as 0, and would be installed and exported so\. fix leaves the file as it is: written again, it would be the number it reads as\. json\/number-precision$/m,
+    );
     expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 left as it is, since written again it would lose what it says\n');
     expect(readFileSync(pipeline, 'utf8')).toBe(text);
   });
@@ -335,14 +402,24 @@ describe('fmt and fix never change what a pack file says', () => {
     writeFileSync(file, text);
     // A rule's finding elsewhere in the pack: the stage names repeat.
     writeFileSync(file, text.replace('"name": "Showing homes"', '"name": "New"'));
-    for (const args of [['validate', 'src'], ['build', 'src', '-o', 'out.json']]) {
+    for (const args of [
+      ['validate', 'src'],
+      ['build', 'src', '-o', 'out.json'],
+    ]) {
       const r = run([...args, '--format', 'json'], { cwd: dir });
       expect(r.code, r.stderr).toBe(1);
       // build prints its findings to stderr (the pack goes to stdout without -o).
-      const found = (JSON.parse(args[0] === 'build' ? r.stderr : r.stdout) as { files: { path: string; diagnostics: { code: string; message: string; line: number }[] }[] }).files.flatMap((f) => f.diagnostics.map((d) => ({ ...d, path: f.path })));
+      const found = (
+        JSON.parse(args[0] === 'build' ? r.stderr : r.stdout) as {
+          files: { path: string; diagnostics: { code: string; message: string; line: number }[] }[];
+        }
+      ).files.flatMap((f) => f.diagnostics.map((d) => ({ ...d, path: f.path })));
       const range = found.filter((d) => d.code === 'json/number-range');
       expect(range, args[0]).toHaveLength(1);
-      expect(range[0]).toMatchObject({ path: 'src/pipelines/buyer-pipeline.json', message: expect.stringContaining('stages[0].probability is the number 1e999, beyond') });
+      expect(range[0]).toMatchObject({
+        path: 'src/pipelines/buyer-pipeline.json',
+        message: expect.stringContaining('stages[0].probability is the number 1e999, beyond'),
+      });
       expect(found.map((d) => d.code)).toContain('pipeline/duplicate-stage-name');
       expect(found.map((d) => d.code)).not.toContain('schema/type');
     }
@@ -352,19 +429,32 @@ describe('fmt and fix never change what a pack file says', () => {
   it('fix leaves a source folder as it is when a file it would write says a property twice or holds a number out of range', () => {
     const dir = tempDir();
     expect(run(['unpack', join(ROOT, 'packages/cli/test/fixtures/needs-fix.json'), join(dir, 'src')]).code).toBe(0);
-    const files = () => new Map(readdirSync(join(dir, 'src'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]));
+    const files = () =>
+      new Map(
+        readdirSync(join(dir, 'src'), { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]),
+      );
     const pipeline = join(dir, 'src', 'pipelines', 'listings.json');
     const text = readFileSync(pipeline, 'utf8');
     for (const [edit, what] of [
-      [text.replace('"name": "Listings"', '"name": "First",\n  "name": "Listings"'), /src\/pipelines\/listings\.json:3:3 error The property "name" appears more than once in this object; only the last one counts\. fix leaves the file as it is/],
-      [text.replace('"probability": 20', '"probability": 2e308'), /src\/pipelines\/listings\.json:\d+:\d+ error stages\[0\]\.probability is the number 2e308, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fix leaves the file as it is: written again, it would be null\. json\/number-range$/m],
+      [
+        text.replace('"name": "Listings"', '"name": "First",\n  "name": "Listings"'),
+        /src\/pipelines\/listings\.json:3:3 error The property "name" appears more than once in this object; only the last one counts\. fix leaves the file as it is/,
+      ],
+      [
+        text.replace('"probability": 20', '"probability": 2e308'),
+        /src\/pipelines\/listings\.json:\d+:\d+ error stages\[0\]\.probability is the number 2e308, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\. fix leaves the file as it is: written again, it would be null\. json\/number-range$/m,
+      ],
     ] as const) {
       writeFileSync(pipeline, edit);
       const before = files();
       const r = run(['fix', 'src'], { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(what);
-      expect(r.stderr).toContain('src/: not fixed: written again, src/pipelines/listings.json would lose what it says (above); the folder is left as it is\n');
+      expect(r.stderr).toContain(
+        'src/: not fixed: written again, src/pipelines/listings.json would lose what it says (above); the folder is left as it is\n',
+      );
       expect(r.stdout).toBe('nothing fixed in 1 source folder; 1 left as it is, since written again it would lose what it says\n');
       expect(files()).toEqual(before);
     }
@@ -390,7 +480,7 @@ describe('fix', () => {
     expect(run(['fix', 'p.json'], { cwd: dir }).stdout).toContain('nothing to fix');
   });
 
-  it('moves an edge\'s sourceHandle to handle; validate then checks that handle as any other', () => {
+  it("moves an edge's sourceHandle to handle; validate then checks that handle as any other", () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
     const edges = pack.automations[0].document.graph.edges;
@@ -398,7 +488,9 @@ describe('fix', () => {
     edges[4] = { ...e5, sourceHandle: handle };
     edges[5] = { ...edges[5], sourceHandle: 'yes' }; // "false" is written too: left alone
     writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 2));
-    const before = JSON.parse(run(['validate', '-f', 'json', 'p.json'], { cwd: dir }).stdout).files[0].diagnostics.map((d: { code: string }) => d.code);
+    const before = JSON.parse(run(['validate', '-f', 'json', 'p.json'], { cwd: dir }).stdout).files[0].diagnostics.map(
+      (d: { code: string }) => d.code,
+    );
     expect(before).toEqual(['graph/invalid-handle', 'graph/unknown-field', 'graph/unknown-field']);
     const dry = run(['fix', '--dry-run', 'p.json'], { cwd: dir });
     expect(dry.code).toBe(1);
@@ -408,7 +500,9 @@ describe('fix', () => {
     expect(fixed[4]).toEqual({ id: 'e5', source: 'replied', target: 'task', handle: 'true' });
     expect(fixed[5]).toEqual({ ...edges[5] });
     const after = JSON.parse(run(['validate', '-f', 'json', 'p.json'], { cwd: dir }).stdout).files[0].diagnostics;
-    expect(after.map((d: { code: string; pointer: string }) => `${d.code} ${d.pointer}`)).toEqual(['graph/unknown-field /automations/0/document/graph/edges/5/sourceHandle']);
+    expect(after.map((d: { code: string; pointer: string }) => `${d.code} ${d.pointer}`)).toEqual([
+      'graph/unknown-field /automations/0/document/graph/edges/5/sourceHandle',
+    ]);
     // A handle the block does not have is moved too, and validate says so as for any handle.
     const odd = readJson(join(dir, 'p.json'));
     const { handle: _, ...e5again } = odd.automations[0].document.graph.edges[4];
@@ -417,7 +511,9 @@ describe('fix', () => {
     expect(run(['fix', 'p.json'], { cwd: dir }).stdout).toContain('edge "e5": sourceHandle "yes" → handle');
     const v = run(['validate', 'p.json'], { cwd: dir });
     expect(v.code).toBe(1);
-    expect(v.stdout).toContain('Edge "e5" leaves control.if "replied" through handle "yes", which that node does not have; its outputs are "true", "false". graph/invalid-handle');
+    expect(v.stdout).toContain(
+      'Edge "e5" leaves control.if "replied" through handle "yes", which that node does not have; its outputs are "true", "false". graph/invalid-handle',
+    );
   });
 });
 
@@ -434,7 +530,12 @@ describe('fix on a source folder', () => {
     const bytes = Buffer.from(index[logo].data, 'base64');
     const automation = join(src, 'automations', 'open-house-invite.json');
     writeFileSync(automation, readFileSync(automation, 'utf8').replace('"handle": "each"', '"sourceHandle": "each"'));
-    const files = () => new Map(readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]));
+    const files = () =>
+      new Map(
+        readdirSync(src, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => [join(e.parentPath, e.name), readFileSync(join(e.parentPath, e.name), 'utf8')]),
+      );
     const before = files();
 
     const dry = run(['fix', '--dry-run', 'src'], { cwd: dir });
@@ -451,7 +552,10 @@ describe('fix on a source folder', () => {
 
     expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
     const after = files();
-    const changed = [...after].filter(([f, text]) => before.get(f) !== text).map(([f]) => f.slice(src.length + 1)).sort();
+    const changed = [...after]
+      .filter(([f, text]) => before.get(f) !== text)
+      .map(([f]) => f.slice(src.length + 1))
+      .sort();
     expect(changed).toEqual(['assets.json', 'automations/open-house-invite.json', 'pipelines/listings.json']);
     expect(after.get(automation)).toBe(before.get(automation)!.replace('"sourceHandle": "each"', '"handle": "each"'));
     expect(readJson(join(src, 'assets.json'))[logo]).toMatchObject({ key: 'logo', byteSize: bytes.length, data: bytes.toString('base64') });
@@ -492,7 +596,9 @@ describe('fix on a source folder', () => {
     expect(run(['fmt', '--check', 'src'], { cwd: dir }).code).toBe(0);
     const dry = run(['fix', '--dry-run', 'src'], { cwd: dir });
     expect(dry.code).toBe(1);
-    expect(dry.stdout).toBe(`src/: asset "logo": sha256 set to ${sha256.slice(0, 12)}…\nsrc/: asset "logo": byteSize set to ${byteSize}\nwould fix 1 of 1 source folder\n`);
+    expect(dry.stdout).toBe(
+      `src/: asset "logo": sha256 set to ${sha256.slice(0, 12)}…\nsrc/: asset "logo": byteSize set to ${byteSize}\nwould fix 1 of 1 source folder\n`,
+    );
     expect(run(['fix', 'src'], { cwd: dir }).code).toBe(0);
     expect(readFileSync(index, 'utf8')).toBe(canonical);
     expect(run(['fmt', '--check', 'src'], { cwd: dir }).code).toBe(0);
@@ -506,7 +612,14 @@ describe('fix on a source folder', () => {
     const src = join(dir, 'src');
     expect(run(['unpack', fixturePath('valid/buyer-lead-starter.json'), src]).code).toBe(0);
     const data = Buffer.alloc(1500, 7).toString('base64');
-    const entries = Array.from({ length: 1500 }, (_, i) => ({ key: `a${i}`, role: 'email_image', fileName: `a${i}.png`, mimeType: 'image/png', sourceUrl: `https://example.com/a${i}.png`, data }));
+    const entries = Array.from({ length: 1500 }, (_, i) => ({
+      key: `a${i}`,
+      role: 'email_image',
+      fileName: `a${i}.png`,
+      mimeType: 'image/png',
+      sourceUrl: `https://example.com/a${i}.png`,
+      data,
+    }));
     writeFileSync(join(src, 'assets.json'), JSON.stringify(entries, null, 2) + '\n');
     const preload = join(dir, 'count-writes.cjs');
     writeFileSync(
@@ -562,9 +675,13 @@ describe('diff', () => {
       const r = run(['diff', file, 'built.json'], { cwd: dir });
       expect(r.code, file).toBe(2);
       expect(r.stdout, file).toBe('');
-      expect(r.stderr, file).toBe(`setup-pack diff: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`);
+      expect(r.stderr, file).toBe(
+        `setup-pack diff: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`,
+      );
       const plan = run(['plan', file, '--url', 'http://127.0.0.1:9', '--key', 'k'], { cwd: dir });
-      expect(plan.stderr, file).toBe(`setup-pack plan: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`);
+      expect(plan.stderr, file).toBe(
+        `setup-pack plan: '${file}' is a file of the pack source folder 'p', not a pack; name the folder to build it ('p')\n`,
+      );
     }
     // The folder itself, and a pack built into a folder below it, are read as before.
     expect(run(['diff', 'p', 'built.json', '--exit-code'], { cwd: dir }).code).toBe(0);
@@ -648,11 +765,19 @@ describe('diff', () => {
     expect(d.packIdMatches).toBe(false);
     expect(d.versionChange).toBe('same');
     expect(d.items).toHaveLength(1);
-    expect(d.items[0].automation.nodes).toEqual([{ id: pack.automations[0].document.graph.nodes[1].id, change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'], values: [{ field: 'config.tag_id', before: 'tag-buyer-lead', after: pack.automations[0].document.graph.nodes[1].config.tag_id }] }]);
+    expect(d.items[0].automation.nodes).toEqual([
+      {
+        id: pack.automations[0].document.graph.nodes[1].id,
+        change: 'changed',
+        kind: 'action.add_tag',
+        fields: ['config.tag_id'],
+        values: [{ field: 'config.tag_id', before: 'tag-buyer-lead', after: pack.automations[0].document.graph.nodes[1].config.tag_id }],
+      },
+    ]);
     expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toMatch(/packId:\s+differs/);
   });
 
-  it("says which stages of a pipeline changed, by key, and a new order, not only that its stages did", () => {
+  it('says which stages of a pipeline changed, by key, and a new order, not only that its stages did', () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
     writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
@@ -662,16 +787,26 @@ describe('diff', () => {
     pack.pipelines[0].name = 'Buyers 2';
     writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
     const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
-    expect(out).toContain(`  ~ ${pack.pipelines[0].key} "Buyers 2"\n      ~ name: "Buyers" → "Buyers 2"\n      ~ stage ${stages[1].key} "Touring homes"\n          ~ name: "Showing homes" → "Touring homes"\n      + stage pre-offer "Pre-offer"\n`);
+    expect(out).toContain(
+      `  ~ ${pack.pipelines[0].key} "Buyers 2"\n      ~ name: "Buyers" → "Buyers 2"\n      ~ stage ${stages[1].key} "Touring homes"\n          ~ name: "Showing homes" → "Touring homes"\n      + stage pre-offer "Pre-offer"\n`,
+    );
     expect(out).not.toContain('(name, stages)');
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
     expect(json.items[0].stages).toEqual([
-      { key: stages[1].key, change: 'changed', name: 'Touring homes', fields: ['name'], values: [{ field: 'name', before: 'Showing homes', after: 'Touring homes' }] },
+      {
+        key: stages[1].key,
+        change: 'changed',
+        name: 'Touring homes',
+        fields: ['name'],
+        values: [{ field: 'name', before: 'Showing homes', after: 'Touring homes' }],
+      },
       { key: 'pre-offer', change: 'added', name: 'Pre-offer' },
     ]);
     [stages[0], stages[1]] = [stages[1], stages[0]];
     writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
-    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`      ~ stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}\n`);
+    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(
+      `      ~ stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}\n`,
+    );
   });
 
   it("says what a template's subject, body and richTextDoc, an automation's references, a block's config value, a stage's field and the pack's name, description and author were and are (text and json)", () => {
@@ -705,16 +840,20 @@ describe('diff', () => {
       '  ~ tpl-follow-up "Follow-up email"',
       '      ~ subject: "Homes you might like, {{contact.first_name}}" → "New homes for you"',
       '      ~ body: 1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")',
-    ]) expect(out.split('\n'), out).toContain(line);
+    ])
+      expect(out.split('\n'), out).toContain(line);
     expect(out).toContain('      ~ richTextDoc: set to {"type":"doc","content":[{"type":"paragraph","content":[{"type":"text","text":"…\n');
     expect(out).not.toMatch(/\((subject|body|name)/);
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
     // The values themselves, not their words: "Ann", not "\"Ann\"".
     expect(json.values).toContainEqual({ field: 'author', before: 'Setup Pack Samples', after: 'Ann' });
-    expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({ field: 'body', summary: '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")' });
+    expect(json.items.find((i: any) => i.key === 'tpl-follow-up').values).toContainEqual({
+      field: 'body',
+      summary: '1 line changed of 3 lines (line 2: "<p>Homes</p>" → "<p>Homes near you</p>")',
+    });
   });
 
-  it('counts a body\'s lines as validation does: LF, CR and CR LF each end one line (a body saved with lone CRs)', () => {
+  it("counts a body's lines as validation does: LF, CR and CR LF each end one line (a body saved with lone CRs)", () => {
     const dir = tempDir();
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
     const tpl = pack.messageTemplates.find((t: any) => t.key === 'tpl-follow-up');
@@ -731,7 +870,9 @@ describe('diff', () => {
     // The same lines with other line ends: said so, naming each side's.
     tpl.body = '<p>Hi</p>\n<p>Homes near you</p>\n<p>Bye</p>';
     writeFileSync(join(dir, 'lf.json'), JSON.stringify(pack));
-    expect(run(['diff', 'new.json', 'lf.json'], { cwd: dir }).stdout.split('\n')).toContain('      ~ body: the same lines, with LF line endings');
+    expect(run(['diff', 'new.json', 'lf.json'], { cwd: dir }).stdout.split('\n')).toContain(
+      '      ~ body: the same lines, with LF line endings',
+    );
   });
 
   it("says what changed in a smart list's filters: conditions and groups by place, in words before and after, and a reorder as one", () => {
@@ -739,7 +880,13 @@ describe('diff', () => {
     const pack = readJson(fixturePath('valid/buyer-lead-starter.json'));
     const list = pack.smartLists[0];
     const [tag, created] = list.filters.root.children;
-    list.filters.root.children.push({ type: 'or', children: [{ type: 'condition', field: 'stage', operator: 'equals', value: 'stage-new' }, { type: 'condition', field: 'city', operator: 'equals', value: 'Paris' }] });
+    list.filters.root.children.push({
+      type: 'or',
+      children: [
+        { type: 'condition', field: 'stage', operator: 'equals', value: 'stage-new' },
+        { type: 'condition', field: 'city', operator: 'equals', value: 'Paris' },
+      ],
+    });
     writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
     list.name = 'Fresh buyer leads';
     // The nested or: its second condition's value (with a line break a terminal must not act on) and a new condition.
@@ -792,7 +939,10 @@ describe('diff', () => {
     const doc = pack.automations[0].document;
     doc.settings.daily_send_limit = 250;
     const node = doc.graph.nodes.find((n: { kind: string }) => n.kind === 'control.if');
-    node.config.conditions = { type: 'and', children: [node.config.conditions, { type: 'condition', field: 'tags', operator: 'excludes', value: 'tag-hot' }] };
+    node.config.conditions = {
+      type: 'and',
+      children: [node.config.conditions, { type: 'condition', field: 'tags', operator: 'excludes', value: 'tag-hot' }],
+    };
     writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
     const out = run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout;
     expect(out).toContain(
@@ -807,7 +957,13 @@ describe('diff', () => {
     expect(out).toContain('  ~ tag-buyer-lead "Buyer lead"\n      ~ data.color: "#3b82f6" → "#ef4444"\n');
     const json = JSON.parse(run(['diff', 'old.json', 'new.json', '-f', 'json'], { cwd: dir }).stdout);
     expect(json.items.find((i: { kind: string }) => i.kind === 'automations').automation.nodes[0].conditions).toEqual([
-      { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set and contact does not have tag tag-hot' },
+      {
+        path: [],
+        change: 'changed',
+        node: 'group',
+        before: 'last reply at is set',
+        after: 'last reply at is set and contact does not have tag tag-hot',
+      },
     ]);
   });
 
@@ -817,7 +973,9 @@ describe('diff', () => {
     writeFileSync(join(dir, 'new.json'), JSON.stringify(pack));
     delete pack.version;
     writeFileSync(join(dir, 'old.json'), JSON.stringify(pack));
-    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(`version: (none) → ${readJson(fixturePath('valid/buyer-lead-starter.json')).version} (`);
+    expect(run(['diff', 'old.json', 'new.json'], { cwd: dir }).stdout).toContain(
+      `version: (none) → ${readJson(fixturePath('valid/buyer-lead-starter.json')).version} (`,
+    );
   });
 
   it('diffs a source folder against a pack file or another folder, as the pack it builds, and says why a folder does not build', () => {
@@ -851,17 +1009,20 @@ describe('diff', () => {
 });
 
 describe('unpack and build', () => {
-  it.each(['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json'])('round-trips %s through a folder', (f) => {
-    const dir = tempDir();
-    const u = run(['unpack', fixturePath(f), join(dir, 'src')]);
-    expect(u.code, u.stderr).toBe(0);
-    expect(u.stderr).toBe('');
-    const b = run(['build', join(dir, 'src'), '-o', join(dir, 'out.json'), '--exported-at', '2031-05-06T07:08:09Z']);
-    expect(b.code, b.stderr).toBe(0);
-    const original = readJson(fixturePath(f));
-    expect(readJson(join(dir, 'out.json'))).toEqual({ ...original, exportedAt: '2031-05-06T07:08:09Z' });
-    expect(run(['fmt', '--check', join(dir, 'out.json')]).code).toBe(0);
-  });
+  it.each(['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json'])(
+    'round-trips %s through a folder',
+    (f) => {
+      const dir = tempDir();
+      const u = run(['unpack', fixturePath(f), join(dir, 'src')]);
+      expect(u.code, u.stderr).toBe(0);
+      expect(u.stderr).toBe('');
+      const b = run(['build', join(dir, 'src'), '-o', join(dir, 'out.json'), '--exported-at', '2031-05-06T07:08:09Z']);
+      expect(b.code, b.stderr).toBe(0);
+      const original = readJson(fixturePath(f));
+      expect(readJson(join(dir, 'out.json'))).toEqual({ ...original, exportedAt: '2031-05-06T07:08:09Z' });
+      expect(run(['fmt', '--check', join(dir, 'out.json')]).code).toBe(0);
+    },
+  );
 
   it('ignores files and folders starting with a dot, as documented: build, validate, fix and fmt read none of them', () => {
     const dir = tempDir();
@@ -895,7 +1056,9 @@ describe('unpack and build', () => {
     writeFileSync(join(src, 'assets.json'), JSON.stringify([{ ...entry, file: '.DS_Store' }], null, 2));
     const hidden = run(['build', src]);
     expect(hidden.code).toBe(1);
-    expect(hidden.stderr).toMatch(/assets\.json:\d+:\d+ error "file" names "\.DS_Store", but build ignores files and folders whose name starts with a dot, .* build\/asset-path/);
+    expect(hidden.stderr).toMatch(
+      /assets\.json:\d+:\d+ error "file" names "\.DS_Store", but build ignores files and folders whose name starts with a dot, .* build\/asset-path/,
+    );
   });
 
   it('refuses an asset entry that gives its bytes twice, as a file and as "data", as a template body given twice is', () => {
@@ -908,7 +1071,11 @@ describe('unpack and build', () => {
     for (const command of ['build', 'validate']) {
       const r = run([command, dir, '--exported-at', '2031-05-06T07:08:09Z'].slice(0, command === 'build' ? 4 : 2));
       expect(r.code, command).toBe(1);
-      expect(r.stdout + r.stderr, command).toMatch(new RegExp(`assets\\.json:\\d+:\\d+ error The asset "logo" has its bytes in assets/${entries[0].file} \\("file"\\) and in "data"; keep one\\. build/duplicate-data`));
+      expect(r.stdout + r.stderr, command).toMatch(
+        new RegExp(
+          `assets\\.json:\\d+:\\d+ error The asset "logo" has its bytes in assets/${entries[0].file} \\("file"\\) and in "data"; keep one\\. build/duplicate-data`,
+        ),
+      );
     }
   });
 
@@ -949,7 +1116,9 @@ describe('unpack and build', () => {
     const r = run(['build', src, '-o', out, '--exported-at', '2026-01-01T00:00:00Z']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`assets/${entry.file.replace('.', '\\.')}:1:1 error .* build/link-outside`));
-    expect(r.stderr).toContain(`is a link to ${realpathSync(join(outside, 'id_rsa'))}, outside the repository (${realpathSync(join(dir, 'repo'))})`);
+    expect(r.stderr).toContain(
+      `is a link to ${realpathSync(join(outside, 'id_rsa'))}, outside the repository (${realpathSync(join(dir, 'repo'))})`,
+    );
     expect(r.stderr).not.toContain('does not exist'); // one finding, not also a missing file
     expect(existsSync(out)).toBe(false);
     // validate compiles the folder the same way, and the secret is not in any output.
@@ -983,15 +1152,24 @@ describe('unpack and build', () => {
     const r = run(['build', src, '-o', out, '--exported-at', '2026-01-01T00:00:00Z']);
     expect(r.code, r.stderr).toBe(1);
     expect(existsSync(out)).toBe(false);
-    expect(r.stderr).toMatch(new RegExp(`assets/${entry.file.replace('.', '\\.')}:1:1 error assets/${entry.file.replace('.', '\\.')} cannot be read: it is a symbolic link to '../../gone\\.png', which does not exist\\. build/broken-link`));
-    expect(r.stderr).toMatch(/automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a symbolic link to '\.\.\/\.\.\/drafts\/draft\.json', which does not exist\. build\/broken-link/);
-    expect(r.stderr).toMatch(/automations\/loop-a\.json:1:1 error automations\/loop-a\.json cannot be read: it is a symbolic link that leads round in a loop\. build\/broken-link/);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `assets/${entry.file.replace('.', '\\.')}:1:1 error assets/${entry.file.replace('.', '\\.')} cannot be read: it is a symbolic link to '../../gone\\.png', which does not exist\\. build/broken-link`,
+      ),
+    );
+    expect(r.stderr).toMatch(
+      /automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a symbolic link to '\.\.\/\.\.\/drafts\/draft\.json', which does not exist\. build\/broken-link/,
+    );
+    expect(r.stderr).toMatch(
+      /automations\/loop-a\.json:1:1 error automations\/loop-a\.json cannot be read: it is a symbolic link that leads round in a loop\. build\/broken-link/,
+    );
     expect(r.stderr).not.toContain('build/missing-file'); // one finding for the asset's file, not also a missing one
     // validate compiles the folder the same way.
     const v = run(['validate', '-f', 'json', src]);
     expect(v.code).toBe(1);
     const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path} ${d.code}`));
-    for (const file of [`assets/${entry.file}`, 'automations/draft.json', 'automations/loop-a.json', 'automations/loop-b.json']) expect(found).toContain(`${join(src, file)} build/broken-link`);
+    for (const file of [`assets/${entry.file}`, 'automations/draft.json', 'automations/loop-a.json', 'automations/loop-b.json'])
+      expect(found).toContain(`${join(src, file)} build/broken-link`);
   });
 
   it('one root cause, one finding: a broken link where build would read a file is build/broken-link alone, not also a file missing for what it would give', () => {
@@ -1001,7 +1179,10 @@ describe('unpack and build', () => {
     const kinds = readdirSync(join(src, 'resources'));
     expect(kinds.length).toBeGreaterThan(0);
     const resources = join('resources', kinds[0]);
-    const body = join('templates', readdirSync(join(src, 'templates')).find((f) => f.endsWith('.html'))!);
+    const body = join(
+      'templates',
+      readdirSync(join(src, 'templates')).find((f) => f.endsWith('.html'))!,
+    );
     for (const file of [resources, body]) {
       rmSync(join(src, file));
       symlinkSync('../../gone', join(src, file));
@@ -1009,7 +1190,9 @@ describe('unpack and build', () => {
     const out = join(dir, 'pack.json');
     const r = run(['validate', '-f', 'json', src]);
     expect(r.code, r.stderr).toBe(1);
-    const found = JSON.parse(r.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`));
+    const found = JSON.parse(r.stdout).files.flatMap((f: any) =>
+      f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`),
+    );
     expect(found.sort()).toEqual([`${body} build/broken-link`, `${resources} build/broken-link`].sort());
     expect(run(['build', src, '-o', out]).code).toBe(1);
     expect(existsSync(out)).toBe(false);
@@ -1023,7 +1206,10 @@ describe('unpack and build', () => {
       symlinkSync('gone.json', join(folder, file));
       const v = run(['validate', '-f', 'json', folder]);
       expect(v.code, file).toBe(1);
-      expect(JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(folder.length + 1)} ${d.code}`)), file).toEqual([`${file} build/broken-link`]);
+      expect(
+        JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(folder.length + 1)} ${d.code}`)),
+        file,
+      ).toEqual([`${file} build/broken-link`]);
     }
   });
 
@@ -1048,16 +1234,28 @@ describe('unpack and build', () => {
     const r = run(['build', src, '-o', out], { timeout: 20_000 });
     expect(r.code, r.stderr).toBe(1);
     expect(existsSync(out)).toBe(false);
-    expect(r.stderr).toMatch(new RegExp(`${automation.replace('.', '\\.')}:1:1 error ${automation.replace('.', '\\.')} cannot be read: it is a named pipe \\(FIFO\\), not a file\\. build/not-a-file`));
-    expect(r.stderr).toMatch(/automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a named pipe \(FIFO\), not a file\. build\/not-a-file/);
-    expect(r.stderr).toContain(`assets/${entry.file} cannot be read: it is a symbolic link to '../feed', a named pipe (FIFO), not a file. build/not-a-file`);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${automation.replace('.', '\\.')}:1:1 error ${automation.replace('.', '\\.')} cannot be read: it is a named pipe \\(FIFO\\), not a file\\. build/not-a-file`,
+      ),
+    );
+    expect(r.stderr).toMatch(
+      /automations\/draft\.json:1:1 error automations\/draft\.json cannot be read: it is a named pipe \(FIFO\), not a file\. build\/not-a-file/,
+    );
+    expect(r.stderr).toContain(
+      `assets/${entry.file} cannot be read: it is a symbolic link to '../feed', a named pipe (FIFO), not a file. build/not-a-file`,
+    );
     expect(r.stderr).not.toContain('build/missing-file');
     expect(r.stderr).not.toContain('feed:'); // a file at the top that build does not read is no finding
     // validate compiles the folder the same way.
     const v = run(['validate', '-f', 'json', src], { timeout: 20_000 });
     expect(v.code).toBe(1);
-    const found = JSON.parse(v.stdout).files.flatMap((f: any) => f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`));
-    expect(found.sort()).toEqual([`assets/${entry.file} build/not-a-file`, `${automation} build/not-a-file`, 'automations/draft.json build/not-a-file'].sort());
+    const found = JSON.parse(v.stdout).files.flatMap((f: any) =>
+      f.diagnostics.map((d: any) => `${f.path.slice(src.length + 1)} ${d.code}`),
+    );
+    expect(found.sort()).toEqual(
+      [`assets/${entry.file} build/not-a-file`, `${automation} build/not-a-file`, 'automations/draft.json build/not-a-file'].sort(),
+    );
     expect(manifest.automations.length).toBeGreaterThan(0);
     // fmt cannot read such a file either (exit 2), and formats the rest.
     const f = run(['fmt', '--check', src], { timeout: 20_000 });
@@ -1073,7 +1271,11 @@ describe('unpack and build', () => {
     const out = join(dir, 'pack.json');
     const r = run(['build', join(dir, 'src'), '-o', out]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`templates/${html.replace('.', '\\.')}:1:1 error The file is not UTF-8 text: line 1 has bytes that are not UTF-8.* build/not-utf8`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `templates/${html.replace('.', '\\.')}:1:1 error The file is not UTF-8 text: line 1 has bytes that are not UTF-8.* build/not-utf8`,
+      ),
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -1110,18 +1312,50 @@ describe('unpack and build', () => {
       return `${lines.length}:${lines.at(-1)!.length + 1}`;
     };
     const cases = [
-      ['twice.json', text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"'), '"name": "First name"', 'json/duplicate-key', 'in the source folder, it would lose the first'],
-      ['big.json', text.replace('"probability": 10', '"probability": 1e400'), '1e400', 'json/number-range', 'in the source folder, it would be null'],
-      ['precise.json', text.replace('"probability": 10', '"probability": 12345678901234567890'), '12345678901234567890', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
-      ['tiny.json', text.replace('"probability": 10', '"probability": 1e-400'), '1e-400', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
-      ['digits.json', text.replace('"probability": 10', '"probability": 10.0000000000000000001'), '10.0000000000000000001', 'json/number-precision', 'in the source folder, it would be the number it reads as'],
+      [
+        'twice.json',
+        text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"'),
+        '"name": "First name"',
+        'json/duplicate-key',
+        'in the source folder, it would lose the first',
+      ],
+      [
+        'big.json',
+        text.replace('"probability": 10', '"probability": 1e400'),
+        '1e400',
+        'json/number-range',
+        'in the source folder, it would be null',
+      ],
+      [
+        'precise.json',
+        text.replace('"probability": 10', '"probability": 12345678901234567890'),
+        '12345678901234567890',
+        'json/number-precision',
+        'in the source folder, it would be the number it reads as',
+      ],
+      [
+        'tiny.json',
+        text.replace('"probability": 10', '"probability": 1e-400'),
+        '1e-400',
+        'json/number-precision',
+        'in the source folder, it would be the number it reads as',
+      ],
+      [
+        'digits.json',
+        text.replace('"probability": 10', '"probability": 10.0000000000000000001'),
+        '10.0000000000000000001',
+        'json/number-precision',
+        'in the source folder, it would be the number it reads as',
+      ],
     ] as const;
     for (const [name, body, what, code, loss] of cases) {
       writeFileSync(join(dir, name), body);
       const r = run(['unpack', name, 'src'], { cwd: dir });
       expect(r.code, name).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(new RegExp(`^${name.replace('.', '\\.')}:${at(body, what)} error .*unpack writes nothing: ${loss}\\. ${code}$`, 'm'));
+      expect(r.stderr).toMatch(
+        new RegExp(`^${name.replace('.', '\\.')}:${at(body, what)} error .*unpack writes nothing: ${loss}\\. ${code}$`, 'm'),
+      );
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(existsSync(join(dir, 'src'))).toBe(false);
     }
@@ -1193,7 +1427,11 @@ describe('unpack and build', () => {
     expect(infos).toHaveLength(doc.graph.nodes.length);
     for (const d of infos) {
       const i = Number(/legacy_(\d+)/.exec(d.pointer)![1]);
-      expect(d).toMatchObject({ pointer: `/graph/nodes/${i}/config/legacy_${i}`, ...at(`"legacy_${i}"`), endColumn: at(`"legacy_${i}"`).column + `"legacy_${i}"`.length });
+      expect(d).toMatchObject({
+        pointer: `/graph/nodes/${i}/config/legacy_${i}`,
+        ...at(`"legacy_${i}"`),
+        endColumn: at(`"legacy_${i}"`).column + `"legacy_${i}"`.length,
+      });
     }
     expect(found.find((d: any) => d.code === 'graph/unknown-field')).toMatchObject({ pointer: '/graph/nodes/0/label', ...at('"label"') });
     expect(found.find((d: any) => d.code === 'schema/unknown-field')).toMatchObject({ pointer: '/settings/colour', ...at('"colour"') });
@@ -1211,7 +1449,9 @@ describe('unpack and build', () => {
     const r = run(['build', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/manifest\.json:\d+:\d+ error manifest\.json lists the automations key "ghost" but automations\/ghost\.json does not exist\. build\/missing-file/);
+    expect(r.stderr).toMatch(
+      /manifest\.json:\d+:\d+ error manifest\.json lists the automations key "ghost" but automations\/ghost\.json does not exist\. build\/missing-file/,
+    );
     expect(r.stderr).toContain(`smart-lists/${dropped}.json:1:1 error`);
     expect(r.stderr).toContain('build/unlisted-file');
   });
@@ -1239,7 +1479,9 @@ describe('unpack and build', () => {
     const r = run(['build', dir, '-o', join(dir, 'out.json')]);
     expect(r.code).toBe(1);
     expect(existsSync(join(dir, 'out.json'))).toBe(false);
-    expect(r.stderr).toMatch(/templates\/seller-weekly\.json:1:1 error The file is not UTF-8: it is UTF-16LE text \(it starts with the byte order mark FF FE\), and a pack is JSON in UTF-8: save it as UTF-8\. json\/syntax/);
+    expect(r.stderr).toMatch(
+      /templates\/seller-weekly\.json:1:1 error The file is not UTF-8: it is UTF-16LE text \(it starts with the byte order mark FF FE\), and a pack is JSON in UTF-8: save it as UTF-8\. json\/syntax/,
+    );
     expect(r.stderr).not.toContain('not valid JSON');
   });
 

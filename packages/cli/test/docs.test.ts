@@ -41,12 +41,15 @@ describe('docs/cli.md', () => {
   });
 
   // The workspace commands are documented with the installer (docs/install.md, Commands).
-  it.each(['plan', 'install', 'uninstall', 'status', 'unlock'])('states the exit codes of %s in docs/install.md as its help does', async (name) => {
-    const { spec } = await COMMANDS[name].load();
-    expect(spec.exitCodes, name).toBeDefined();
-    expect(spec.docs, name).toBe('docs/install.md');
-    expect(installDocs.replace(/\s+/g, ' ')).toContain(spec.exitCodes!.replace(/^Exit codes: /, ''));
-  });
+  it.each(['plan', 'install', 'uninstall', 'status', 'unlock'])(
+    'states the exit codes of %s in docs/install.md as its help does',
+    async (name) => {
+      const { spec } = await COMMANDS[name].load();
+      expect(spec.exitCodes, name).toBeDefined();
+      expect(spec.docs, name).toBe('docs/install.md');
+      expect(installDocs.replace(/\s+/g, ' ')).toContain(spec.exitCodes!.replace(/^Exit codes: /, ''));
+    },
+  );
 
   it('mentions every other registered command, the common options, formats and build codes', () => {
     for (const name of Object.keys(COMMANDS)) expect(docs).toContain(name);

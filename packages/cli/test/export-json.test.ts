@@ -20,7 +20,11 @@ beforeAll(async () => {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const admin = async (path: string, body: unknown) => {
-    const res = await fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const json = await res.json();
     if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
@@ -51,7 +55,12 @@ describe('export --format json', () => {
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({
       ok: false,
-      error: { type: 'write_error', message: "cannot write 'afile/pack.json': a part of the path is not a directory", path: 'afile/pack.json', reason: 'a part of the path is not a directory' },
+      error: {
+        type: 'write_error',
+        message: "cannot write 'afile/pack.json': a part of the path is not a directory",
+        path: 'afile/pack.json',
+        reason: 'a part of the path is not a directory',
+      },
     });
     expect(readdirSync(dir)).toEqual(['afile']);
   });
@@ -65,15 +74,19 @@ describe('export --format json', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it.skipIf(!existsSync('/proc/self'))('and when a folder above it cannot be made (/proc), at once', async () => {
-    const dir = tempDir();
-    for (const out of ['/proc/nope/pack.json', '/proc/nope/src/']) {
-      const r = await runAsync(['export', '--all', '-o', out, '--format', 'json'], { cwd: dir, env });
-      expect(r.code, out).toBe(2);
-      expect(JSON.parse(r.stdout), out).toMatchObject({ ok: false, error: { type: 'write_error', path: out } });
-      expect(r.stderr, out).toMatch(new RegExp(`^setup-pack export: cannot write '${out}': no such (file or )?directory\\n$`));
-    }
-  }, 30_000);
+  it.skipIf(!existsSync('/proc/self'))(
+    'and when a folder above it cannot be made (/proc), at once',
+    async () => {
+      const dir = tempDir();
+      for (const out of ['/proc/nope/pack.json', '/proc/nope/src/']) {
+        const r = await runAsync(['export', '--all', '-o', out, '--format', 'json'], { cwd: dir, env });
+        expect(r.code, out).toBe(2);
+        expect(JSON.parse(r.stdout), out).toMatchObject({ ok: false, error: { type: 'write_error', path: out } });
+        expect(r.stderr, out).toMatch(new RegExp(`^setup-pack export: cannot write '${out}': no such (file or )?directory\\n$`));
+      }
+    },
+    30_000,
+  );
 
   it('without --format json a write failure is the one line on stderr, and nothing on stdout', async () => {
     const dir = tempDir();

@@ -55,26 +55,29 @@ function built(dir: string): unknown {
 }
 
 describe('fmt on a pack source folder', () => {
-  it.each(['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json'])('finds every file of a folder unpack wrote from %s formatted, writes nothing, and so for each file named alone', (fixture) => {
-    const dir = unpacked(fixture);
-    const before = snapshot(dir);
-    const files = jsonFiles(dir);
-    expect(files).toContain('manifest.json');
-    const check = run(['fmt', '--check', dir]);
-    expect(check.code, check.stderr).toBe(0);
-    expect(check.stdout).toBe(`✔ ${files.length} files already formatted\n`);
-    expect(check.stderr).toBe('');
-    const fmt = run(['fmt', dir]);
-    expect(fmt.code, fmt.stderr).toBe(0);
-    expect(snapshot(dir)).toEqual(before);
-    // As the pre-commit hook passes them: every file of the folder by its own name, template
-    // bodies and asset files included (those are skipped, with a note).
-    const each = run(['fmt', '--check', ...[...before.keys()].map((p) => join(dir, p))]);
-    expect(each.code, each.stderr).toBe(0);
-    expect(each.stdout).toBe(`✔ ${files.length} files already formatted\n`);
-    for (const p of before.keys()) if (!files.includes(p)) expect(each.stderr).toContain(`${p}: skipped`);
-    expect(snapshot(dir)).toEqual(before);
-  });
+  it.each(['valid/buyer-lead-starter.json', 'valid/listing-marketing.json', 'releases/buyer-lead-1.1.0.json'])(
+    'finds every file of a folder unpack wrote from %s formatted, writes nothing, and so for each file named alone',
+    (fixture) => {
+      const dir = unpacked(fixture);
+      const before = snapshot(dir);
+      const files = jsonFiles(dir);
+      expect(files).toContain('manifest.json');
+      const check = run(['fmt', '--check', dir]);
+      expect(check.code, check.stderr).toBe(0);
+      expect(check.stdout).toBe(`✔ ${files.length} files already formatted\n`);
+      expect(check.stderr).toBe('');
+      const fmt = run(['fmt', dir]);
+      expect(fmt.code, fmt.stderr).toBe(0);
+      expect(snapshot(dir)).toEqual(before);
+      // As the pre-commit hook passes them: every file of the folder by its own name, template
+      // bodies and asset files included (those are skipped, with a note).
+      const each = run(['fmt', '--check', ...[...before.keys()].map((p) => join(dir, p))]);
+      expect(each.code, each.stderr).toBe(0);
+      expect(each.stdout).toBe(`✔ ${files.length} files already formatted\n`);
+      for (const p of before.keys()) if (!files.includes(p)) expect(each.stderr).toContain(`${p}: skipped`);
+      expect(snapshot(dir)).toEqual(before);
+    },
+  );
 
   it('formats a folder with shuffled keys and odd indentation: --check passes then, build gives the same pack, and nothing else is touched', () => {
     const dir = unpacked('valid/listing-marketing.json');
@@ -92,7 +95,7 @@ describe('fmt on a pack source folder', () => {
     for (const f of files) expect(readFileSync(join(dir, f), 'utf8')).toMatch(/^[{[][^]*\n$/);
   });
 
-  it('gives back unpack\'s bytes for files only re-indented or with the schemas\' keys reordered at their top', () => {
+  it("gives back unpack's bytes for files only re-indented or with the schemas' keys reordered at their top", () => {
     const dir = unpacked('valid/buyer-lead-starter.json');
     const canonical = new Map(jsonFiles(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
     for (const f of canonical.keys()) {
@@ -140,7 +143,7 @@ describe('fmt on a pack source folder', () => {
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(canonical.size - 1);
   });
 
-  it('formats the other files as the layout\'s while manifest.json does not parse, and never an asset file as a pack', () => {
+  it("formats the other files as the layout's while manifest.json does not parse, and never an asset file as a pack", () => {
     const dir = unpacked('valid/listing-marketing.json');
     const canonical = new Map(jsonFiles(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
     for (const f of canonical.keys()) writeFileSync(join(dir, f), JSON.stringify(JSON.parse(canonical.get(f)!)));
@@ -190,20 +193,40 @@ describe('fmt on a pack source folder', () => {
   it('never touches template bodies, asset files, dot files or other top-level files, in a folder or named', () => {
     const dir = unpacked('valid/listing-marketing.json');
     const odd = '{"b": 1,   "a": 2}';
-    for (const f of ['README.json', 'package.json', 'automations/.draft.json', '.vscode/settings.json', 'assets/data.json', 'assets/deep/more.json']) {
+    for (const f of [
+      'README.json',
+      'package.json',
+      'automations/.draft.json',
+      '.vscode/settings.json',
+      'assets/data.json',
+      'assets/deep/more.json',
+    ]) {
       mkdirSync(join(dir, f, '..'), { recursive: true });
       writeFileSync(join(dir, f), odd);
     }
     const before = snapshot(dir);
-    for (const args of [[dir], [`${dir}/**/*.json`], [join(dir, 'README.json'), join(dir, 'automations/.draft.json'), join(dir, 'assets/deep/more.json'), join(dir, 'templates')]]) {
+    for (const args of [
+      [dir],
+      [`${dir}/**/*.json`],
+      [join(dir, 'README.json'), join(dir, 'automations/.draft.json'), join(dir, 'assets/deep/more.json'), join(dir, 'templates')],
+    ]) {
       const r = run(['fmt', ...args]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/already formatted\n$/);
       expect(snapshot(dir)).toEqual(before);
     }
-    const named = run(['fmt', join(dir, 'README.json'), join(dir, 'assets/deep/more.json'), ...readdirSync(join(dir, 'templates')).map((f) => join(dir, 'templates', f))]);
-    expect(named.stderr).toContain(`${join(dir, 'README.json')}: skipped, in the source folder ${dir}/ but not one of the JSON files build reads`);
-    expect(named.stderr).toContain(`${join(dir, 'assets/deep/more.json')}: skipped, an asset file of the source folder ${dir}/ (fmt never changes an asset's bytes)`);
+    const named = run([
+      'fmt',
+      join(dir, 'README.json'),
+      join(dir, 'assets/deep/more.json'),
+      ...readdirSync(join(dir, 'templates')).map((f) => join(dir, 'templates', f)),
+    ]);
+    expect(named.stderr).toContain(
+      `${join(dir, 'README.json')}: skipped, in the source folder ${dir}/ but not one of the JSON files build reads`,
+    );
+    expect(named.stderr).toContain(
+      `${join(dir, 'assets/deep/more.json')}: skipped, an asset file of the source folder ${dir}/ (fmt never changes an asset's bytes)`,
+    );
     expect(named.stderr).toMatch(/templates\/[^/]+\.html: skipped/);
   });
 
@@ -214,7 +237,9 @@ describe('fmt on a pack source folder', () => {
     writeFileSync(list, text);
     const r = run(['fmt', dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is');
+    expect(r.stderr).toContain(
+      'The property "name" appears more than once in this object; only the last one counts. fmt leaves the file as it is',
+    );
     expect(r.stderr).toMatch(/smart-lists\/[^:]+\.json:\d+:\d+ error/);
     expect(readFileSync(list, 'utf8')).toBe(text);
   });
@@ -227,7 +252,9 @@ describe('fmt on a pack source folder', () => {
     writeFileSync(join(dir, 'automations', automation), JSON.stringify(readJson(join(dir, 'automations', automation))));
     const r = run(['fmt', dir]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`resources/tag.json: error cannot read the file: it is a symbolic link to '../../gone.json', which does not exist`);
+    expect(r.stderr).toContain(
+      `resources/tag.json: error cannot read the file: it is a symbolic link to '../../gone.json', which does not exist`,
+    );
     expect(r.stderr).toContain('1 file could not be read');
     expect(r.stdout).toContain(`automations/${automation}: formatted`);
   });
@@ -241,7 +268,9 @@ describe('fmt on a pack source folder', () => {
     for (const args of [[dir], [join(dir, 'resources', 'tag.json')]]) {
       const r = run(['fmt', ...args]);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`resources/tag.json: skipped, a link to ${realpathSync(outside)}, outside the source folder (no repository holds it): build reads no file from outside it`);
+      expect(r.stderr).toContain(
+        `resources/tag.json: skipped, a link to ${realpathSync(outside)}, outside the source folder (no repository holds it): build reads no file from outside it`,
+      );
       expect(readFileSync(outside, 'utf8')).toBe('[{"name": "n",   "key": "k"}]');
     }
   });
@@ -252,7 +281,13 @@ describe('fmt on source folders of random packs (in process)', () => {
   async function cli(args: string[]) {
     let stdout = '';
     let stderr = '';
-    const ctx = { cwd: ROOT, env: {}, stdout: { write: (t: string) => ((stdout += t), true) }, stderr: { write: (t: string) => ((stderr += t), true) }, colors: () => makeColors(false) };
+    const ctx = {
+      cwd: ROOT,
+      env: {},
+      stdout: { write: (t: string) => ((stdout += t), true) },
+      stderr: { write: (t: string) => ((stderr += t), true) },
+      colors: () => makeColors(false),
+    };
     const code = await main(args, ctx);
     return { code, stdout, stderr };
   }
@@ -264,7 +299,13 @@ describe('fmt on source folders of random packs (in process)', () => {
   const layout = (rel: string) => sourceRole(rel) !== undefined;
 
   // How a person might leave a file: keys in another order, other indentation, CRLF, a BOM, no final newline.
-  const messArb = fc.record({ shuffle: fc.option(fc.integer(), { nil: undefined }), indent: fc.constantFrom(0, 1, 3, 4, '\t'), crlf: fc.boolean(), bom: fc.boolean(), end: fc.constantFrom('', '\n', '\n\n') });
+  const messArb = fc.record({
+    shuffle: fc.option(fc.integer(), { nil: undefined }),
+    indent: fc.constantFrom(0, 1, 3, 4, '\t'),
+    crlf: fc.boolean(),
+    bom: fc.boolean(),
+    end: fc.constantFrom('', '\n', '\n\n'),
+  });
   type Mess = typeof messArb extends fc.Arbitrary<infer T> ? T : never;
   const mess = (text: string, m: Mess) => {
     const value = JSON.parse(text);
@@ -273,37 +314,49 @@ describe('fmt on source folders of random packs (in process)', () => {
     return (m.bom ? '\uFEFF' : '') + out;
   };
 
-  it('unpack\'s folder is formatted; a folder messed up formats to one that builds the same pack, and formatting again changes nothing', async () => {
+  it("unpack's folder is formatted; a folder messed up formats to one that builds the same pack, and formatting again changes nothing", async () => {
     await fc.assert(
-      fc.asyncProperty(packArb, fc.array(fc.option(messArb, { nil: undefined }), { minLength: 40, maxLength: 40 }), async (pack, messes) => {
-        const dir = join(tempDir(), 'src');
-        const files = unpackToFiles(pack);
-        await writeTree(dir, dir, files);
-        const clean = snapshot(dir);
-        const check = await cli(['fmt', '--check', dir]);
-        expect(check.code, check.stdout + check.stderr).toBe(0);
-        expect(snapshot(dir)).toEqual(clean);
+      fc.asyncProperty(
+        packArb,
+        fc.array(fc.option(messArb, { nil: undefined }), { minLength: 40, maxLength: 40 }),
+        async (pack, messes) => {
+          const dir = join(tempDir(), 'src');
+          const files = unpackToFiles(pack);
+          await writeTree(dir, dir, files);
+          const clean = snapshot(dir);
+          const check = await cli(['fmt', '--check', dir]);
+          expect(check.code, check.stdout + check.stderr).toBe(0);
+          expect(snapshot(dir)).toEqual(clean);
 
-        const json = [...files.keys()].filter(layout).sort();
-        json.forEach((f, i) => {
-          const m = messes[i % messes.length];
-          if (m) writeFileSync(join(dir, f), mess(readFileSync(join(dir, f), 'utf8'), m));
-        });
-        const messy = snapshot(dir);
-        const before = await compiled(dir);
-        const r = await cli(['fmt', dir]);
-        expect(r.code, r.stderr).toBe(0);
-        expect(await compiled(dir)).toEqual(before);
-        const formatted = snapshot(dir);
-        for (const [p, s] of messy) {
-          if (!layout(p)) expect(formatted.get(p), p).toEqual(s); // bodies and asset bytes untouched
-          else expect(JSON.parse(readFileSync(join(dir, p), 'utf8')), p).toEqual(JSON.parse(Buffer.from(s.text, 'base64').toString('utf8').replace(/^\uFEFF/, ''))); // the same values
-        }
-        expect((await cli(['fmt', '--check', dir])).code).toBe(0);
-        expect((await cli(['fmt', dir])).stdout).toMatch(/already formatted\n$/);
-        expect(snapshot(dir)).toEqual(formatted);
-        rmSync(join(dir, '..'), { recursive: true, force: true });
-      }),
+          const json = [...files.keys()].filter(layout).sort();
+          json.forEach((f, i) => {
+            const m = messes[i % messes.length];
+            if (m) writeFileSync(join(dir, f), mess(readFileSync(join(dir, f), 'utf8'), m));
+          });
+          const messy = snapshot(dir);
+          const before = await compiled(dir);
+          const r = await cli(['fmt', dir]);
+          expect(r.code, r.stderr).toBe(0);
+          expect(await compiled(dir)).toEqual(before);
+          const formatted = snapshot(dir);
+          for (const [p, s] of messy) {
+            if (!layout(p))
+              expect(formatted.get(p), p).toEqual(s); // bodies and asset bytes untouched
+            else
+              expect(JSON.parse(readFileSync(join(dir, p), 'utf8')), p).toEqual(
+                JSON.parse(
+                  Buffer.from(s.text, 'base64')
+                    .toString('utf8')
+                    .replace(/^\uFEFF/, ''),
+                ),
+              ); // the same values
+          }
+          expect((await cli(['fmt', '--check', dir])).code).toBe(0);
+          expect((await cli(['fmt', dir])).stdout).toMatch(/already formatted\n$/);
+          expect(snapshot(dir)).toEqual(formatted);
+          rmSync(join(dir, '..'), { recursive: true, force: true });
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -37,9 +37,13 @@ export interface RunResult {
 }
 
 /** What run and runAsync start: node with the binary (under sh for a file size limit), and its environment. */
-function command(args: string[], options: { env?: Record<string, string | undefined>; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number }) {
+function command(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number },
+) {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && k !== 'GITHUB_ACTIONS' && k !== 'FORCE_COLOR' && k !== 'NO_COLOR' && k !== 'SOURCE_DATE_EPOCH') env[k] = v;
   for (const [k, v] of Object.entries(options.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
@@ -56,9 +60,28 @@ function command(args: string[], options: { env?: Record<string, string | undefi
  * privilege needed (node ignores SIGXFSZ). options.timeout: milliseconds after which the process is
  * killed (its code is then -1), for a command that must not hang.
  */
-export function run(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; input?: string | Buffer; bin?: string; nodeArgs?: string[]; fileSizeLimit?: number; timeout?: number } = {}): RunResult {
+export function run(
+  args: string[],
+  options: {
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    input?: string | Buffer;
+    bin?: string;
+    nodeArgs?: string[];
+    fileSizeLimit?: number;
+    timeout?: number;
+  } = {},
+): RunResult {
   const { file, argv, env } = command(args, options);
-  const r = spawnSync(file, argv, { cwd: options.cwd ?? ROOT, env, encoding: 'utf8', input: options.input, maxBuffer: 64 * 1024 * 1024, timeout: options.timeout, killSignal: 'SIGKILL' });
+  const r = spawnSync(file, argv, {
+    cwd: options.cwd ?? ROOT,
+    env,
+    encoding: 'utf8',
+    input: options.input,
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: options.timeout,
+    killSignal: 'SIGKILL',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -66,7 +89,10 @@ export function run(args: string[], options: { cwd?: string; env?: Record<string
  * run, without blocking this process: for a command that talks to a server the test runs in
  * this process (spawnSync would stop the server from answering).
  */
-export function runAsync(args: string[], options: { cwd?: string; env?: Record<string, string | undefined>; fileSizeLimit?: number } = {}): Promise<RunResult> {
+export function runAsync(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; fileSizeLimit?: number } = {},
+): Promise<RunResult> {
   const { file, argv, env } = command(args, options);
   const child = spawn(file, argv, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

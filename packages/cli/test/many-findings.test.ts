@@ -22,9 +22,19 @@ beforeAll(() => {
       nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i } as never });
       edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
     }
-    return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+    return {
+      key: `a${a}`,
+      document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } },
+    };
   });
-  const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Many findings', version: '1.0.0', automations };
+  const pack = {
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+    name: 'Many findings',
+    version: '1.0.0',
+    automations,
+  };
   file = join(tempDir(), 'many.json');
   writeFileSync(file, JSON.stringify(pack, null, 2));
 });
@@ -37,7 +47,9 @@ describe('validate with thousands of findings', () => {
     expect(r.stdout).toMatch(/config\.legacy_color of action\.add_note node "n1" is not in our catalog.*\n/);
     // The repeats listed name what sets each apart from the first (its node), then where it is: the
     // unknown field's name.
-    expect(r.stdout).toContain(`and ${(INFOS / 2 - 1).toLocaleString('en-US')} more like it (catalog/unknown-config-field): "n2" at 35:17, "n3" at 44:17, "n4" at 53:17, "n5" at 62:17, "n6" at 71:17, and ${(INFOS / 2 - 6).toLocaleString('en-US')} more\n`);
+    expect(r.stdout).toContain(
+      `and ${(INFOS / 2 - 1).toLocaleString('en-US')} more like it (catalog/unknown-config-field): "n2" at 35:17, "n3" at 44:17, "n4" at 53:17, "n5" at 62:17, "n6" at 71:17, and ${(INFOS / 2 - 6).toLocaleString('en-US')} more\n`,
+    );
     expect(r.stdout).toContain('--expand prints every one');
     expect(r.stdout.split('\n').length).toBeLessThan(60);
   });
@@ -55,7 +67,11 @@ describe('validate with thousands of findings', () => {
     expect(report.files[0].diagnostics.every((d: { line: number | null }) => typeof d.line === 'number')).toBe(true);
     const sarif = JSON.parse(run(['validate', '--format', 'sarif', file]).stdout);
     expect(sarif.runs[0].results).toHaveLength(INFOS);
-    expect(sarif.runs[0].results.every((x: { locations: { physicalLocation: { region?: unknown } }[] }) => x.locations[0].physicalLocation.region)).toBe(true);
+    expect(
+      sarif.runs[0].results.every(
+        (x: { locations: { physicalLocation: { region?: unknown } }[] }) => x.locations[0].physicalLocation.region,
+      ),
+    ).toBe(true);
   });
 
   it('a report file streamed with -o holds the same document as stdout', () => {
@@ -70,7 +86,9 @@ describe('validate with thousands of findings', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines.filter((l) => l.startsWith('::notice')).length).toBe(10);
     expect(lines.length).toBeLessThan(20);
-    expect(lines.at(-1)).toMatch(/^setup-pack: 0 errors, 0 warnings, \d{1,3}(,\d{3})* infos in 1 file \(\d{1,3}(,\d{3})* more findings listed above without annotations/);
+    expect(lines.at(-1)).toMatch(
+      /^setup-pack: 0 errors, 0 warnings, \d{1,3}(,\d{3})* infos in 1 file \(\d{1,3}(,\d{3})* more findings listed above without annotations/,
+    );
   });
 
   it('a reader that closes the pipe early ends the run quietly with the run’s exit code', async () => {

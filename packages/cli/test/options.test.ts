@@ -93,7 +93,7 @@ describe('--ignore', () => {
 });
 
 describe('build --exported-at and SOURCE_DATE_EPOCH', () => {
-  it('refuse a date that does not exist as a usage error on the option, by the pack schema\'s rule', () => {
+  it("refuse a date that does not exist as a usage error on the option, by the pack schema's rule", () => {
     const dir = tempDir();
     expect(run(['new', 'p'], { cwd: dir }).code).toBe(0);
     for (const stamp of ['2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '2026-13-45T99:00:00Z', 'yesterday']) {
@@ -168,7 +168,11 @@ describe('reading stdin', () => {
     const dir = tempDir();
     const fd = openSync(dir, 'r');
     try {
-      const r = spawnSync(process.execPath, [BIN, 'validate', '--stdin', '-f', 'json'], { cwd: dir, stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, 'validate', '--stdin', '-f', 'json'], {
+        cwd: dir,
+        stdio: [fd, 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(2);
       const report = JSON.parse(r.stdout);
       expect(report.files[0].readError).toBe('cannot read stdin: is a directory');
@@ -203,14 +207,20 @@ describe('a pack file that cannot be read', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'src'));
     for (const command of ['plan', 'install', 'diff', 'unpack']) {
-      for (const [file, why] of [['missing.json', 'no such file'], ['src', 'is a directory']]) {
+      for (const [file, why] of [
+        ['missing.json', 'no such file'],
+        ['src', 'is a directory'],
+      ]) {
         const args = command === 'diff' ? [file, VALID] : command === 'unpack' ? [file, 'out'] : [file];
         const r = run([command, ...args], { cwd: dir, env: WORKSPACE });
         expect(r.code, `${command} ${file}`).toBe(2);
         // plan, install and diff read a folder as a source folder: this one has no manifest.json.
         if (file === 'src' && command !== 'unpack') {
           if (command === 'diff') expect(r.stderr).toMatch(/src\/manifest\.json[^\n]* error The folder has no manifest\.json/);
-          else expect(r.stderr, command).toBe(`setup-pack ${command}: 'src' does not build (1 error, first: The folder has no manifest.json; it is not a pack source folder (create one with setup-pack new) at src/manifest.json); run 'setup-pack validate src'\n`);
+          else
+            expect(r.stderr, command).toBe(
+              `setup-pack ${command}: 'src' does not build (1 error, first: The folder has no manifest.json; it is not a pack source folder (create one with setup-pack new) at src/manifest.json); run 'setup-pack validate src'\n`,
+            );
           continue;
         }
         expect(r.stderr, `${command} ${file}`).toBe(`setup-pack ${command}: cannot read '${file}': ${why}\n`);
@@ -239,7 +249,10 @@ describe('export --name, --version and --pack-id', () => {
 
   it('takes a value the pack schema takes: its limits count characters, not UTF-16 units', () => {
     // 40 characters, 80 UTF-16 units: past the option checks, the export goes on to the workspace.
-    for (const args of [['--all', '--version', '🏠'.repeat(40)], ['--all', '--name', '🏠'.repeat(160)]]) {
+    for (const args of [
+      ['--all', '--version', '🏠'.repeat(40)],
+      ['--all', '--name', '🏠'.repeat(160)],
+    ]) {
       const r = run(['export', ...args], { env: NO_WORKSPACE });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toBe('setup-pack export: no workspace address: pass --url or set WORKSPACE_URL\n');
@@ -248,19 +261,34 @@ describe('export --name, --version and --pack-id', () => {
 });
 
 describe('an empty argument', () => {
-  it("names no file: a usage error (exit 2), never the working directory ('fmt \"$FILE\"' with FILE unset rewrote every pack below it)", () => {
+  it('names no file: a usage error (exit 2), never the working directory (\'fmt "$FILE"\' with FILE unset rewrote every pack below it)', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'p.json'), '{"format":"service.setup-pack",  "name":"x"}');
     const before = readFileSync(join(dir, 'p.json'), 'utf8');
-    for (const args of [['fmt', ''], ['fix', ''], ['validate', ''], ['build', ''], ['diff', '', 'p.json'], ['unpack', 'p.json', ''], ['new', ''], ['plan', '']]) {
+    for (const args of [
+      ['fmt', ''],
+      ['fix', ''],
+      ['validate', ''],
+      ['build', ''],
+      ['diff', '', 'p.json'],
+      ['unpack', 'p.json', ''],
+      ['new', ''],
+      ['plan', ''],
+    ]) {
       const r = run(args, { cwd: dir, env: WORKSPACE });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');
-      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^setup-pack ${args[0]}: unexpected empty argument ''; usage: setup-pack ${args[0]} .*\n$`));
+      expect(r.stderr, args.join(' ')).toMatch(
+        new RegExp(`^setup-pack ${args[0]}: unexpected empty argument ''; usage: setup-pack ${args[0]} .*\n$`),
+      );
     }
     expect(readFileSync(join(dir, 'p.json'), 'utf8')).toBe(before);
     // An option's value too: an empty -o is no file to write (the report went to stdout).
-    for (const [option, args] of [['--output-file', ['validate', 'p.json', '-o', '']], ['--output-file', ['validate', 'p.json', '--output-file=']], ['--output', ['build', dir, '-o', '']]] as const) {
+    for (const [option, args] of [
+      ['--output-file', ['validate', 'p.json', '-o', '']],
+      ['--output-file', ['validate', 'p.json', '--output-file=']],
+      ['--output', ['build', dir, '-o', '']],
+    ] as const) {
       const r = run([...args], { cwd: dir });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout, args.join(' ')).toBe('');
@@ -276,7 +304,10 @@ describe('workspace address', () => {
     // fetch's refusal quoting the whole address, password included, exit 1.
     for (const [url, message] of [
       ['http://127.0.0.1:8787 ', '--url is not a valid address: "http://127.0.0.1:8787 "'],
-      ['http://admin:hunter2@127.0.0.1:8787', '--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY'],
+      [
+        'http://admin:hunter2@127.0.0.1:8787',
+        '--url must not carry a user name or password: the API key goes in --key or WORKSPACE_API_KEY',
+      ],
     ]) {
       for (const command of [['plan', VALID], ['export', '--all'], ['status']]) {
         const r = run([...command, '--url', url, '--key', 'sk_test'], { env: NO_WORKSPACE });
@@ -296,7 +327,10 @@ describe('bindings', () => {
     };
     const cases: [string[], RegExp][] = [
       [['--bindings', file('nonsense.json', { nonsense: 'x' })], /bindings file 'nonsense\.json': 'nonsense' is not type:id/],
-      [['--bindings', file('bogus.json', { 'user:usr_1': 'mem_1', 'bogus:x': 'y' })], /bindings file 'bogus\.json': 'bogus' in 'bogus:x' is not a reference type \(.*user.*\)/],
+      [
+        ['--bindings', file('bogus.json', { 'user:usr_1': 'mem_1', 'bogus:x': 'y' })],
+        /bindings file 'bogus\.json': 'bogus' in 'bogus:x' is not a reference type \(.*user.*\)/,
+      ],
       [['--bindings', file('empty-id.json', { 'user:': 'mem_1' })], /'user:' is not type:id/],
       [['--bindings', file('empty-value.json', { 'user:usr_1': '' })], /'user:usr_1' needs a workspace id/],
       [['--bind', 'bogus:x=y'], /--bind: 'bogus' in 'bogus:x=y' is not a reference type \(.*user.*\)/],
@@ -319,11 +353,23 @@ describe('bindings', () => {
     // Before: "Unexpected token '�', \"��{ } \" is not valid JSON", "must be a JSON object" without the
     // key, the raw "ENOENT: no such file or directory, open '/tmp/...'", and a key said twice taking the last.
     const cases: [string[], string][] = [
-      [['--bindings', raw('syntax.json', '{\n  "user:usr_1": "mem_1",\n  oops\n}\n')], "bindings file syntax.json:3:3: The file is not valid JSON: unexpected character."],
-      [['--bindings', raw('utf16.json', Buffer.from('\ufeff{"user:usr_1": "mem_1"}', 'utf16le'))], "cannot read bindings file 'utf16.json': it is UTF-16LE text (it starts with the byte order mark FF FE), and a bindings file is JSON in UTF-8: save it as UTF-8"],
+      [
+        ['--bindings', raw('syntax.json', '{\n  "user:usr_1": "mem_1",\n  oops\n}\n')],
+        'bindings file syntax.json:3:3: The file is not valid JSON: unexpected character.',
+      ],
+      [
+        ['--bindings', raw('utf16.json', Buffer.from('\ufeff{"user:usr_1": "mem_1"}', 'utf16le'))],
+        "cannot read bindings file 'utf16.json': it is UTF-16LE text (it starts with the byte order mark FF FE), and a bindings file is JSON in UTF-8: save it as UTF-8",
+      ],
       [['--bindings', 'missing.json'], "cannot read bindings file 'missing.json': no such file"],
-      [['--bindings', raw('twice.json', '{"user:usr_1": "mem_1", "user:usr_1": "mem_2"}')], 'bindings file twice.json:1:25: The property "user:usr_1" appears more than once in this object; only the last one counts.'],
-      [['--bindings', raw('number.json', '{"user:usr_1": 5}')], "bindings file 'number.json': 'user:usr_1' must be bound to a workspace id (a string), not 5"],
+      [
+        ['--bindings', raw('twice.json', '{"user:usr_1": "mem_1", "user:usr_1": "mem_2"}')],
+        'bindings file twice.json:1:25: The property "user:usr_1" appears more than once in this object; only the last one counts.',
+      ],
+      [
+        ['--bindings', raw('number.json', '{"user:usr_1": 5}')],
+        "bindings file 'number.json': 'user:usr_1' must be bound to a workspace id (a string), not 5",
+      ],
     ];
     for (const [args, message] of cases) {
       const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
@@ -332,13 +378,25 @@ describe('bindings', () => {
     }
   });
 
-  it('a --bind that binds nothing in the pack is a usage error saying what the pack binds; a bindings file\'s such key is a warning', () => {
+  it("a --bind that binds nothing in the pack is a usage error saying what the pack binds; a bindings file's such key is a warning", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'shared.json'), JSON.stringify({ 'user:usr_8841': 'mem_1', 'user:usr_9': 'mem_9', 'tag:tag-buyer-lead': 'tg_1' }));
+    writeFileSync(
+      join(dir, 'shared.json'),
+      JSON.stringify({ 'user:usr_8841': 'mem_1', 'user:usr_9': 'mem_9', 'tag:tag-buyer-lead': 'tg_1' }),
+    );
     const cases: [string[], string][] = [
-      [['--bind', 'user:usr_8842=mem_1'], '--bind user:usr_8842=mem_1 binds nothing: no automation of the pack uses user usr_8842 (the user references it binds: usr_8841)'],
-      [['--bind', 'lead_source:src-zilow=ls_1'], '--bind lead_source:src-zilow=ls_1 binds nothing: no automation of the pack uses lead_source src-zilow (it binds no lead_source reference)'],
-      [['--bind', 'tag:tag-buyer-lead=tg_1'], '--bind tag:tag-buyer-lead=tg_1 binds nothing: the pack carries tag tag-buyer-lead itself, and its automations are bound to that'],
+      [
+        ['--bind', 'user:usr_8842=mem_1'],
+        '--bind user:usr_8842=mem_1 binds nothing: no automation of the pack uses user usr_8842 (the user references it binds: usr_8841)',
+      ],
+      [
+        ['--bind', 'lead_source:src-zilow=ls_1'],
+        '--bind lead_source:src-zilow=ls_1 binds nothing: no automation of the pack uses lead_source src-zilow (it binds no lead_source reference)',
+      ],
+      [
+        ['--bind', 'tag:tag-buyer-lead=tg_1'],
+        '--bind tag:tag-buyer-lead=tg_1 binds nothing: the pack carries tag tag-buyer-lead itself, and its automations are bound to that',
+      ],
     ];
     for (const [args, message] of cases) {
       const r = run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE });
@@ -347,8 +405,12 @@ describe('bindings', () => {
     }
     // A bindings file may be shared by several packs: what this one does not bind is said, and left.
     const r = run(['plan', VALID, '--bindings', 'shared.json'], { cwd: dir, env: NO_WORKSPACE });
-    expect(r.stderr).toContain("setup-pack plan: warning: bindings file 'shared.json': user:usr_9 binds nothing here: no automation of the pack uses user usr_9 (the user references it binds: usr_8841)\n");
-    expect(r.stderr).toContain("setup-pack plan: warning: bindings file 'shared.json': tag:tag-buyer-lead binds nothing here: the pack carries tag tag-buyer-lead itself, and its automations are bound to that\n");
+    expect(r.stderr).toContain(
+      "setup-pack plan: warning: bindings file 'shared.json': user:usr_9 binds nothing here: no automation of the pack uses user usr_9 (the user references it binds: usr_8841)\n",
+    );
+    expect(r.stderr).toContain(
+      "setup-pack plan: warning: bindings file 'shared.json': tag:tag-buyer-lead binds nothing here: the pack carries tag tag-buyer-lead itself, and its automations are bound to that\n",
+    );
     expect(r.stderr).not.toContain('usr_8841 binds nothing');
     expect(r.stderr).toMatch(/no workspace address/);
   });
@@ -359,7 +421,10 @@ describe('bindings', () => {
       writeFileSync(join(dir, name), JSON.stringify(bindings));
       return name;
     };
-    for (const args of [['--bind', 'user:usr_8841=mem_1'], ['--bindings', file('good.json', { 'user:usr_8841': 'mem_1' })]]) {
+    for (const args of [
+      ['--bind', 'user:usr_8841=mem_1'],
+      ['--bindings', file('good.json', { 'user:usr_8841': 'mem_1' })],
+    ]) {
       expect(run(['plan', VALID, ...args], { cwd: dir, env: NO_WORKSPACE }).stderr, args.join(' ')).toMatch(/no workspace address/);
     }
   });
@@ -367,7 +432,14 @@ describe('bindings', () => {
 
 describe('an empty --url or --key', () => {
   it('is a usage error that says the option is empty, not "no workspace address", and does not fall back to the environment', () => {
-    const commands = [['status'], ['plan', VALID], ['install', VALID], ['uninstall', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'], ['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'setup-pack-abc'], ['export', '--all']];
+    const commands = [
+      ['status'],
+      ['plan', VALID],
+      ['install', VALID],
+      ['uninstall', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'],
+      ['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'setup-pack-abc'],
+      ['export', '--all'],
+    ];
     for (const command of commands) {
       for (const env of [WORKSPACE, NO_WORKSPACE]) {
         for (const [option, message] of [
@@ -421,7 +493,9 @@ describe('unlock', () => {
     }
     const empty = run(['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', ''], { env: WORKSPACE });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toBe('setup-pack unlock: the holder must not be empty: name the one the lock shows (setup-pack status, or the install that was refused)\n');
+    expect(empty.stderr).toBe(
+      'setup-pack unlock: the holder must not be empty: name the one the lock shows (setup-pack status, or the install that was refused)\n',
+    );
     const none = run(['unlock', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', 'setup-pack-abc'], { env: NO_WORKSPACE });
     expect(none.code).toBe(2);
     expect(none.stderr).toBe('setup-pack unlock: no workspace address: pass --url or set WORKSPACE_URL\n');

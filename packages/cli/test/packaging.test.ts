@@ -11,7 +11,9 @@ import { buildCli, FIXTURES, ROOT } from './helpers.js';
 import { LspClient } from '../../language-server/test/client.js';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const browserMissing = existsSync(chromiumPath) ? '' : `no Chromium at ${chromiumPath}: install Debian's chromium (npm run setup:test) or set CHROMIUM_PATH`;
+const browserMissing = existsSync(chromiumPath)
+  ? ''
+  : `no Chromium at ${chromiumPath}: install Debian's chromium (npm run setup:test) or set CHROMIUM_PATH`;
 const app = mkdtempSync(join(tmpdir(), 'setup-pack-packaging-'));
 let packed: { name: string; filename: string; size: number; files: string[] }[] = [];
 
@@ -31,12 +33,21 @@ afterAll(() => rmSync(app, { recursive: true, force: true }));
 
 describe('npm packages', () => {
   it('packs the five published packages with their runtime files only', () => {
-    expect(packed.map((p) => p.name).sort()).toEqual(['@setup-pack/core', '@setup-pack/installer', '@setup-pack/language-server', '@setup-pack/workspace-server', 'setup-pack']);
+    expect(packed.map((p) => p.name).sort()).toEqual([
+      '@setup-pack/core',
+      '@setup-pack/installer',
+      '@setup-pack/language-server',
+      '@setup-pack/workspace-server',
+      'setup-pack',
+    ]);
     for (const p of packed) {
       expect(p.files, p.name).toContain('package.json');
       expect(p.files, p.name).toContain('README.md');
       expect(p.files, p.name).toContain('LICENSE');
-      expect(p.files.filter((f) => /(^|\/)(src|test|bench)\/|\.tsbuildinfo$|\.map$/.test(f)), p.name).toEqual([]);
+      expect(
+        p.files.filter((f) => /(^|\/)(src|test|bench)\/|\.tsbuildinfo$|\.map$/.test(f)),
+        p.name,
+      ).toEqual([]);
     }
     expect(packed.find((p) => p.name === 'setup-pack')!.files).toContain('bin/setup-pack.js');
     const server = packed.find((p) => p.name === '@setup-pack/workspace-server')!.files;
@@ -51,9 +62,15 @@ describe('npm packages', () => {
     expect(files).toContain('dist/bundle/main.cjs');
     expect(files).toContain('bin/package.json'); // the binary is CommonJS in a "type": "module" package
     // The cache the bundle names ships beside it; the node that built it (this one) accepts it.
-    const cacheName = /\/\/# setup-pack-code-cache=(\S+)\n$/.exec(readFileSync(join(app, 'node_modules/setup-pack/dist/bundle/main.cjs'), 'utf8'))?.[1];
+    const cacheName = /\/\/# setup-pack-code-cache=(\S+)\n$/.exec(
+      readFileSync(join(app, 'node_modules/setup-pack/dist/bundle/main.cjs'), 'utf8'),
+    )?.[1];
     expect(files).toContain(`dist/bundle/${cacheName}`);
-    const v = spawnSync('npx', ['--no', '--', 'setup-pack', '--version'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', NODE_DEBUG: 'setup-pack' } }); // after --: the command's flag, not npm's
+    const v = spawnSync('npx', ['--no', '--', 'setup-pack', '--version'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '', NODE_DEBUG: 'setup-pack' },
+    }); // after --: the command's flag, not npm's
     expect(v.status, v.stderr).toBe(0);
     expect(v.stderr).toMatch(/^SETUP-PACK \d+: code cache accepted$/m);
     expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'packages/cli/package.json'), 'utf8')).version);
@@ -76,7 +93,9 @@ describe('npm packages', () => {
       const text = readFileSync(file, 'utf8');
       await client.open('file:///graph-cycle.json', text);
       expect((await client.diagnostics('file:///graph-cycle.json', 1)).map((d) => d.code)).toEqual(['graph/cycle']);
-      const symbols = await client.request<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri: 'file:///graph-cycle.json' } });
+      const symbols = await client.request<{ name: string }[]>('textDocument/documentSymbol', {
+        textDocument: { uri: 'file:///graph-cycle.json' },
+      });
       expect(symbols.length).toBeGreaterThan(0);
     } finally {
       expect(await client.stop()).toBe(0);
@@ -95,7 +114,12 @@ describe('npm packages', () => {
   });
 
   it('workspace-server serve --memory answers /v1/me over HTTP and serves the editor it ships', async () => {
-    const child = spawn('npx', ['--no', 'workspace-server', 'serve', '--memory', '--port', '0', '--seed', 'demo'], { cwd: app, env: { ...process.env, ADMIN_TOKEN: 'adm_packaging' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npx', ['--no', 'workspace-server', 'serve', '--memory', '--port', '0', '--seed', 'demo'], {
+      cwd: app,
+      env: { ...process.env, ADMIN_TOKEN: 'adm_packaging' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d) => (err += d));
@@ -128,32 +152,41 @@ describe('npm packages', () => {
 
   // The shipped editor, served by the installed server, in a real browser: it renders, opens a
   // pack dropped on it and shows its findings (the validation worker loads from the package too).
-  it.skipIf(browserMissing)(`the editor the server ships works in Chromium${browserMissing ? ` (skipped: ${browserMissing})` : ''}`, async () => {
-    const child = spawn('npx', ['--no', 'workspace-server', 'serve', '--memory', '--port', '0'], { cwd: app, env: { ...process.env, ADMIN_TOKEN: 'adm_packaging' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-    try {
-      const editor = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          out += d;
-          const m = /Editor: (\S+)/.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`workspace-server exited ${code}: ${out}`)));
+  it.skipIf(browserMissing)(
+    `the editor the server ships works in Chromium${browserMissing ? ` (skipped: ${browserMissing})` : ''}`,
+    async () => {
+      const child = spawn('npx', ['--no', 'workspace-server', 'serve', '--memory', '--port', '0'], {
+        cwd: app,
+        env: { ...process.env, ADMIN_TOKEN: 'adm_packaging' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
       });
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(editor);
-      await page.getByTestId('open-file').setInputFiles(join(FIXTURES, 'invalid/graph-cycle.json'));
-      await page.locator('.toolbar .source', { hasText: 'graph-cycle.json' }).waitFor({ timeout: 30_000 });
-      await page.getByText('graph/cycle').first().waitFor({ timeout: 30_000 });
-      expect(errors).toEqual([]);
-    } finally {
-      await browser.close();
-      process.kill(-child.pid!, 'SIGTERM');
-    }
-  }, 90_000);
+      let out = '';
+      const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+      try {
+        const editor = await new Promise<string>((resolve, reject) => {
+          child.stdout.on('data', (d) => {
+            out += d;
+            const m = /Editor: (\S+)/.exec(out);
+            if (m) resolve(m[1]);
+          });
+          child.on('exit', (code) => reject(new Error(`workspace-server exited ${code}: ${out}`)));
+        });
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        await page.goto(editor);
+        await page.getByTestId('open-file').setInputFiles(join(FIXTURES, 'invalid/graph-cycle.json'));
+        await page.locator('.toolbar .source', { hasText: 'graph-cycle.json' }).waitFor({ timeout: 30_000 });
+        await page.getByText('graph/cycle').first().waitFor({ timeout: 30_000 });
+        expect(errors).toEqual([]);
+      } finally {
+        await browser.close();
+        process.kill(-child.pid!, 'SIGTERM');
+      }
+    },
+    90_000,
+  );
 });
 
 // MIT, stated once at the root and carried by every tarball (npm packs a package folder's LICENSE
@@ -161,7 +194,10 @@ describe('npm packages', () => {
 // bugs may be absent; when one is given it must be a real URL, not a placeholder.
 describe('licence and package metadata', () => {
   const licence = readFileSync(join(ROOT, 'LICENSE'), 'utf8');
-  const manifests = ['package.json', ...['packages', 'apps'].flatMap((dir) => readdirSync(join(ROOT, dir)).map((p) => `${dir}/${p}/package.json`))]
+  const manifests = [
+    'package.json',
+    ...['packages', 'apps'].flatMap((dir) => readdirSync(join(ROOT, dir)).map((p) => `${dir}/${p}/package.json`)),
+  ]
     .filter((f) => existsSync(join(ROOT, f)))
     .map((f) => ({ file: f, json: JSON.parse(readFileSync(join(ROOT, f), 'utf8')) as Record<string, unknown> }));
 
@@ -201,12 +237,24 @@ describe('CI wrappers', () => {
   function runAction(cwd: string, inputs: Record<string, string>) {
     const action = readFileSync(join(ROOT, 'action.yml'), 'utf8');
     const block = action.slice(action.indexOf('      run: |\n') + '      run: |\n'.length);
-    const script = block.split('\n').map((l) => l.replace(/^ {8}/, '')).join('\n');
-    const env = { ...process.env, GITHUB_WORKSPACE: cwd, SP_FILES: '', SP_MAX_WARNINGS: '', SP_SARIF: '', SP_VERSION: version, SP_DOWNLOAD: 'false', ...inputs };
+    const script = block
+      .split('\n')
+      .map((l) => l.replace(/^ {8}/, ''))
+      .join('\n');
+    const env = {
+      ...process.env,
+      GITHUB_WORKSPACE: cwd,
+      SP_FILES: '',
+      SP_MAX_WARNINGS: '',
+      SP_SARIF: '',
+      SP_VERSION: version,
+      SP_DOWNLOAD: 'false',
+      ...inputs,
+    };
     return spawnSync('bash', ['-c', script], { cwd, env, encoding: 'utf8' });
   }
 
-  it('action.yml runs the repository\'s own setup-pack and annotates the findings', () => {
+  it("action.yml runs the repository's own setup-pack and annotates the findings", () => {
     mkdirSync(join(app, 'packs'), { recursive: true });
     copyFileSync(join(FIXTURES, 'invalid/graph-cycle.json'), join(app, 'packs/graph-cycle.json'));
     const r = runAction(app, { SP_FILES: 'packs/*.json' });
@@ -218,7 +266,9 @@ describe('CI wrappers', () => {
     const empty = mkdtempSync(join(tmpdir(), 'no-setup-pack-'));
     const r = runAction(empty, { SP_FILES: 'packs/*.json' });
     expect(r.status).toBe(2);
-    expect(r.stdout).toContain(`::error::setup-pack action: setup-pack is not installed in ${empty}. Add it to the repository (npm install --save-dev --save-exact setup-pack@${version})`);
+    expect(r.stdout).toContain(
+      `::error::setup-pack action: setup-pack is not installed in ${empty}. Add it to the repository (npm install --save-dev --save-exact setup-pack@${version})`,
+    );
     const ranged = runAction(empty, { SP_FILES: 'packs/*.json', SP_DOWNLOAD: 'true', SP_VERSION: 'latest' });
     expect(ranged.status).toBe(2);
     expect(ranged.stdout).toContain("version must be an exact release such as 0.1.0, got 'latest'");

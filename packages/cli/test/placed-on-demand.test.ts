@@ -52,7 +52,9 @@ function expectSameOutput(texts: [string, string][]): void {
         expect([...prettyChunks(onDemand, options, makeColors(colors))].join(''), `pretty ${name} ${set.map((t) => t[0])}`).toBe(want);
       }
       const { placed: p2, onDemand: o2 } = reports(set);
-      expect([...githubChunks(o2, options)].join(''), `github ${name} ${set.map((t) => t[0])}`).toBe([...githubChunks(p2, options)].join(''));
+      expect([...githubChunks(o2, options)].join(''), `github ${name} ${set.map((t) => t[0])}`).toBe(
+        [...githubChunks(p2, options)].join(''),
+      );
     }
   }
 }
@@ -62,13 +64,35 @@ function trickyPack(): string {
   const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {} }];
   const edges: unknown[] = [];
   for (let i = 1; i < 40; i++) {
-    const config: Record<string, unknown> = { zeta_legacy: i, body: `Step ${i}`, 'a/b~c': true, alpha_legacy: { nested: [1, 2, { deep: i }] } };
+    const config: Record<string, unknown> = {
+      zeta_legacy: i,
+      body: `Step ${i}`,
+      'a/b~c': true,
+      alpha_legacy: { nested: [1, 2, { deep: i }] },
+    };
     if (i % 7 === 0) delete config.body; // a missing required field: placed on its object
     nodes.push({ id: `n${i}`, kind: 'action.add_note', ...(i % 5 === 0 ? { colour: 'red' } : {}), config });
     edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
   }
-  const automations = [0, 1, 2].map((a) => ({ key: `a${a}`, zz_unknown: a, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } }));
-  return JSON.stringify({ format: 'service.setup-pack', zebra: 1, schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Tricky', version: '1.0.0', automations, apple: 2 }, null, 2);
+  const automations = [0, 1, 2].map((a) => ({
+    key: `a${a}`,
+    zz_unknown: a,
+    document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } },
+  }));
+  return JSON.stringify(
+    {
+      format: 'service.setup-pack',
+      zebra: 1,
+      schemaVersion: 2,
+      packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+      name: 'Tricky',
+      version: '1.0.0',
+      automations,
+      apple: 2,
+    },
+    null,
+    2,
+  );
 }
 
 describe('pretty and github output with findings placed on demand', () => {

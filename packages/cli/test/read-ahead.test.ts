@@ -21,15 +21,54 @@ beforeAll(() => {
     const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {} }];
     const edges: unknown[] = [];
     for (let i = 1; i < 200; i++) {
-      nodes.push(i === 100 ? { id: `n${i}`, kind: 'control.wait', config: { duration: '1 day' } } : { id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i} of automation ${a}`, legacy_color: 'red', legacy_weight: i } });
+      nodes.push(
+        i === 100
+          ? { id: `n${i}`, kind: 'control.wait', config: { duration: '1 day' } }
+          : {
+              id: `n${i}`,
+              kind: 'action.add_note',
+              config: { body: `Step ${i} of automation ${a}`, legacy_color: 'red', legacy_weight: i },
+            },
+      );
       edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
     }
-    return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+    return {
+      key: `a${a}`,
+      document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } },
+    };
   });
   big = join(dir, 'big.json');
-  writeFileSync(big, JSON.stringify({ format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Read ahead', version: '1.0.0', automations }, null, 2));
+  writeFileSync(
+    big,
+    JSON.stringify(
+      {
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+        name: 'Read ahead',
+        version: '1.0.0',
+        automations,
+      },
+      null,
+      2,
+    ),
+  );
   small = join(dir, 'small.json');
-  writeFileSync(small, JSON.stringify({ format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Small', version: '1.0.0', automations: automations.slice(0, 1) }, null, 2));
+  writeFileSync(
+    small,
+    JSON.stringify(
+      {
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+        name: 'Small',
+        version: '1.0.0',
+        automations: automations.slice(0, 1),
+      },
+      null,
+      2,
+    ),
+  );
 });
 
 describe('validate reads large files ahead', () => {

@@ -12,49 +12,90 @@ const LOOP = join(FIXTURES, 'invalid/flow-cascade-loop.json');
 const AT = ['--at', '2026-10-30T18:45:00-04:00', '--time-zone', 'America/New_York'];
 
 describe('setup-pack simulate', () => {
-  it('prints the demo pack\'s timeline day by day, with the held email and the summary', () => {
+  it("prints the demo pack's timeline day by day, with the held email and the summary", () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'rosa.json'), JSON.stringify({ first_name: 'Rosa', last_name: 'Diaz', tags: [] }));
     const r = run(['simulate', DEMO, '--event', 'contact_created', '--contact', 'rosa.json', ...AT], { cwd: dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('Buyer Lead Starter 1.0.0 · Rosa Diaz · contact_created at 2026-10-30T18:45:00-04:00 (America/New_York), 30 days');
+    expect(lines[0]).toBe(
+      'Buyer Lead Starter 1.0.0 · Rosa Diaz · contact_created at 2026-10-30T18:45:00-04:00 (America/New_York), 30 days',
+    );
     expect(lines).toContain('Fri 2026-10-30');
     expect(lines).toContain('Mon 2026-11-02');
-    expect(r.stdout).toMatch(/^ {2}09:00 {2}New lead welcome › email {2}sends an email to Rosa Diaz \(Template: Follow-up email\), held to the send window from 2026-10-31T18:45:00-04:00$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}09:00 {2}New lead welcome › email {2}sends an email to Rosa Diaz \(Template: Follow-up email\), held to the send window from 2026-10-31T18:45:00-04:00$/m,
+    );
     expect(lines).toContain('Summary: Rosa Diaz gets 1 SMS in the first 24 h, 1 email and 1 SMS in the first 7 days.');
   });
 
   it('--format json is the documented, versioned timeline; the loop fixture stops at its loop and exits 1', () => {
-    const check = (addFormats as unknown as (a: unknown) => unknown)(new (Ajv2020 as unknown as new (o: object) => { compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown } })({ allErrors: true })) as { compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown } };
+    const check = (addFormats as unknown as (a: unknown) => unknown)(
+      new (Ajv2020 as unknown as new (o: object) => { compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown } })({
+        allErrors: true,
+      }),
+    ) as { compile(s: unknown): ((v: unknown) => boolean) & { errors?: unknown } };
     const validate = check.compile(readJson(join(ROOT, 'packages/cli/schema/simulate-timeline.schema.json')));
     const demo = run(['simulate', DEMO, '--event', 'stage_changed', '--stage', 'Nurture', '--format', 'json', ...AT]);
     expect(demo.code).toBe(0);
     const timeline = JSON.parse(demo.stdout);
     expect(validate(timeline), JSON.stringify(validate.errors)).toBe(true);
-    expect(timeline).toMatchObject({ version: 1, start: { event: 'stage_changed', subject: 'stage-nurture', contact: 'Sam Sample' }, ended: 'done' });
+    expect(timeline).toMatchObject({
+      version: 1,
+      start: { event: 'stage_changed', subject: 'stage-nurture', contact: 'Sam Sample' },
+      ended: 'done',
+    });
     const loop = run(['simulate', LOOP, '--event', 'contact_created', ...AT]);
     expect(loop.code).toBe(1);
-    expect(loop.stdout).toMatch(/^loop: Sam Sample is back in the state of 2026-10-30T18:45:00-04:00: "Warm lead" → "Hot lead" → "Warm lead" repeats every moment, without pause, and each turn sends 1 email$/m);
+    expect(loop.stdout).toMatch(
+      /^loop: Sam Sample is back in the state of 2026-10-30T18:45:00-04:00: "Warm lead" → "Hot lead" → "Warm lead" repeats every moment, without pause, and each turn sends 1 email$/m,
+    );
     const json = run(['simulate', LOOP, '--event', 'contact_created', '--format', 'json', ...AT]);
     expect(validate(JSON.parse(json.stdout)), JSON.stringify(validate.errors)).toBe(true);
     // A reply before the email: the welcome ends (stop on reply), and the timeline says so.
-    const replied = run(['simulate', DEMO, '--event', 'contact_created', '--reply-at', '2026-10-30T19:10:00-04:00', '--format', 'json', ...AT]);
+    const replied = run([
+      'simulate',
+      DEMO,
+      '--event',
+      'contact_created',
+      '--reply-at',
+      '2026-10-30T19:10:00-04:00',
+      '--format',
+      'json',
+      ...AT,
+    ]);
     const withReply = JSON.parse(replied.stdout);
     expect(validate(withReply), JSON.stringify(validate.errors)).toBe(true);
     expect(withReply.start.replyAt).toBe('2026-10-30T19:10:00-04:00');
-    expect(withReply.steps.map((s: { does: string }) => s.does)).toContain('Sam Sample replies to the SMS sent at 2026-10-30T18:45:00-04:00: "New lead welcome" ends (stop on reply)');
+    expect(withReply.steps.map((s: { does: string }) => s.does)).toContain(
+      'Sam Sample replies to the SMS sent at 2026-10-30T18:45:00-04:00: "New lead welcome" ends (stop on reply)',
+    );
   });
 
   it('says what it cannot read, naming the option, with exit 2', () => {
     const cases: [string[], string][] = [
       [['--event', 'tag_add'], 'setup-pack simulate: --event: "tag_add" is not an event the simulator knows; did you mean tag_added?'],
-      [['--event', 'tag_added', '--tag', 'tag-hots'], 'setup-pack simulate: --tag: tag "tag-hots" is not in the pack; did you mean "tag-hot"? (it has: tag-buyer-lead ("Buyer lead"), tag-hot ("Hot lead"))'],
-      [['--event', 'tag_added', '--stage', 'Nurture'], 'setup-pack simulate: --stage does not go with --event tag_added, which names a tag: give --tag'],
-      [['--event', 'contact_created', '--at', 'tomorrow'], 'setup-pack simulate: --at: "tomorrow" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)'],
-      [['--event', 'contact_created', '--contact', join(ROOT, 'package.json')], `setup-pack simulate: --contact ${join(ROOT, 'package.json')}: first_name: no first_name (a string), so it is not a contact (GET /v1/contacts/{id} gives one)`],
-      [['--event', 'contact_created', '--at', '2026-10-30T18:45:00-04:00', '--reply-at', '2026-10-30T18:00:00-04:00'], 'setup-pack simulate: --reply-at: the reply (2026-10-30T18:00:00-04:00) comes before the event (2026-10-30T18:45:00-04:00)'],
+      [
+        ['--event', 'tag_added', '--tag', 'tag-hots'],
+        'setup-pack simulate: --tag: tag "tag-hots" is not in the pack; did you mean "tag-hot"? (it has: tag-buyer-lead ("Buyer lead"), tag-hot ("Hot lead"))',
+      ],
+      [
+        ['--event', 'tag_added', '--stage', 'Nurture'],
+        'setup-pack simulate: --stage does not go with --event tag_added, which names a tag: give --tag',
+      ],
+      [
+        ['--event', 'contact_created', '--at', 'tomorrow'],
+        'setup-pack simulate: --at: "tomorrow" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)',
+      ],
+      [
+        ['--event', 'contact_created', '--contact', join(ROOT, 'package.json')],
+        `setup-pack simulate: --contact ${join(ROOT, 'package.json')}: first_name: no first_name (a string), so it is not a contact (GET /v1/contacts/{id} gives one)`,
+      ],
+      [
+        ['--event', 'contact_created', '--at', '2026-10-30T18:45:00-04:00', '--reply-at', '2026-10-30T18:00:00-04:00'],
+        'setup-pack simulate: --reply-at: the reply (2026-10-30T18:00:00-04:00) comes before the event (2026-10-30T18:45:00-04:00)',
+      ],
       [[], 'setup-pack simulate: --event is required'],
     ];
     for (const [args, said] of cases) {

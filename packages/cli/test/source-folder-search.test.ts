@@ -49,7 +49,7 @@ describe('the search for the source folder holding a file', () => {
     readAsPack(work, 'pack.json');
   });
 
-  it('still finds a source folder above the working directory inside the repository, the repository\'s root included', () => {
+  it("still finds a source folder above the working directory inside the repository, the repository's root included", () => {
     const repo = tempDir();
     mkdirSync(join(repo, '.git'));
     const src = join(repo, 'packs', 'buyer');
@@ -72,7 +72,8 @@ describe('a path named that is not a plain file or folder', () => {
     // Before: "cannot read '/dev/fd/63': no such file or directory" (exit 2), while diff read it.
     const dir = tempDir();
     writeFileSync(join(dir, 'pack.json'), PACK);
-    const sh = (script: string) => spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const sh = (script: string) =>
+      spawnSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     const v = sh(`"${process.execPath}" "${BIN}" validate <(cat pack.json)`);
     expect(v.stderr).toBe('');
     expect(v.stdout).toMatch(/^✔ 0 errors, 0 warnings in 1 file$/m);
@@ -86,8 +87,14 @@ describe('a path named that is not a plain file or folder', () => {
     symlinkSync('missing.json', join(dir, 'broken.json'));
     symlinkSync('loop.json', join(dir, 'loop.json'));
     for (const command of ['validate', 'fmt', 'fix']) {
-      expect(run([command, 'broken.json'], { cwd: dir })).toMatchObject({ code: 2, stderr: `setup-pack ${command}: cannot read 'broken.json': it is a symbolic link to 'missing.json', which does not exist\n` });
-      expect(run([command, 'loop.json'], { cwd: dir })).toMatchObject({ code: 2, stderr: `setup-pack ${command}: cannot read 'loop.json': it is a symbolic link that leads round in a loop\n` });
+      expect(run([command, 'broken.json'], { cwd: dir })).toMatchObject({
+        code: 2,
+        stderr: `setup-pack ${command}: cannot read 'broken.json': it is a symbolic link to 'missing.json', which does not exist\n`,
+      });
+      expect(run([command, 'loop.json'], { cwd: dir })).toMatchObject({
+        code: 2,
+        stderr: `setup-pack ${command}: cannot read 'loop.json': it is a symbolic link that leads round in a loop\n`,
+      });
     }
   });
 
@@ -133,16 +140,25 @@ describe('a path named that is not a plain file or folder', () => {
         ['packs/ok.json', undefined],
         ['packs/to-pipe.json', `cannot read the file: it is a symbolic link to '../pipe', ${tail}`],
       ]);
-      for (const command of [['fmt', '--check'], ['fix', '--dry-run']]) {
+      for (const command of [
+        ['fmt', '--check'],
+        ['fix', '--dry-run'],
+      ]) {
         const f = run([...command, input], { cwd: dir, timeout: 30_000 });
         expect(f.code, `${command[0]} ${input}`).toBe(2);
         expect(f.stdout + f.stderr, `${command[0]} ${input}`).toContain(why);
       }
     }
     // What --ignore leaves out is left out.
-    expect(run(['validate', 'packs', '--ignore', 'packs/feed.json', '--ignore', 'packs/to-pipe.json'], { cwd: dir, timeout: 30_000 }).code).toBe(0);
+    expect(
+      run(['validate', 'packs', '--ignore', 'packs/feed.json', '--ignore', 'packs/to-pipe.json'], { cwd: dir, timeout: 30_000 }).code,
+    ).toBe(0);
     // Named, a pipe is read as the file it streams (`validate <(generate-pack)`).
-    const named = spawnSync('sh', ['-c', `cat packs/ok.json > packs/feed.json & exec "${process.execPath}" "${BIN}" validate packs/feed.json`], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const named = spawnSync(
+      'sh',
+      ['-c', `cat packs/ok.json > packs/feed.json & exec "${process.execPath}" "${BIN}" validate packs/feed.json`],
+      { cwd: dir, encoding: 'utf8', timeout: 30_000 },
+    );
     expect(named.status, named.stderr).toBe(0);
   });
 });

@@ -26,13 +26,16 @@ describe('a property the layout keeps in a file of its own, missing', () => {
   };
   const says = (file: string) => `${file} does not exist`;
 
-  it('is the schema\'s finding, placed at the file to create and saying it does not exist (pretty: validate and build)', () => {
+  it("is the schema's finding, placed at the file to create and saying it does not exist (pretty: validate and build)", () => {
     const cwd = bodyless();
     for (const command of ['validate', 'build']) {
       const r = run([command, 'p'], { cwd });
       expect(r.code, command).toBe(1);
       const out = command === 'build' ? r.stderr : r.stdout;
-      for (const [i, file] of [[sms, `templates/${smsKey}.txt`], [email, `templates/${emailKey}.html`]] as const) {
+      for (const [i, file] of [
+        [sms, `templates/${smsKey}.txt`],
+        [email, `templates/${emailKey}.html`],
+      ] as const) {
         const line = out.split('\n').find((l) => l.startsWith(`p/${file}:`));
         expect(line, `${command}: ${out}`).toBeDefined();
         expect(line).toContain(`error messageTemplates[${i}] is missing the required field "body"`);
@@ -50,7 +53,10 @@ describe('a property the layout keeps in a file of its own, missing', () => {
     const emailFile = `p/templates/${emailKey}.html`;
 
     const json = JSON.parse(run(['validate', '-f', 'json', 'p'], { cwd }).stdout);
-    for (const [path, i] of [[smsFile, sms], [emailFile, email]] as const) {
+    for (const [path, i] of [
+      [smsFile, sms],
+      [emailFile, email],
+    ] as const) {
       const entry = json.files.find((f: any) => f.path === path);
       expect(entry, JSON.stringify(json.files.map((f: any) => f.path))).toBeDefined();
       expect(entry.valid).toBe(false);
@@ -62,13 +68,22 @@ describe('a property the layout keeps in a file of its own, missing', () => {
     expect(json.files.some((f: any) => f.path.endsWith('.json') && f.path.startsWith('p/templates/'))).toBe(false);
 
     const sarif = JSON.parse(run(['validate', '-f', 'sarif', 'p'], { cwd }).stdout).runs[0];
-    const uris = sarif.results.filter((r: any) => r.ruleId === 'schema/required').map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri).sort();
+    const uris = sarif.results
+      .filter((r: any) => r.ruleId === 'schema/required')
+      .map((r: any) => r.locations[0].physicalLocation.artifactLocation.uri)
+      .sort();
     expect(uris).toEqual([emailFile, smsFile].sort());
     for (const r of sarif.results) expect(r.message.text).toMatch(/does not exist/);
 
     const github = run(['validate', '-f', 'github', 'p'], { cwd, env: { GITHUB_WORKSPACE: cwd } });
     expect(github.code).toBe(1);
-    for (const file of [smsFile, emailFile]) expect(github.stdout).toMatch(new RegExp(`^::error file=${file.replace(/\./g, '\\.')},line=1,col=1[^:]*title=setup-pack schema/required::.*${says(file.slice(2)).replace(/\./g, '\\.')}`, 'm'));
+    for (const file of [smsFile, emailFile])
+      expect(github.stdout).toMatch(
+        new RegExp(
+          `^::error file=${file.replace(/\./g, '\\.')},line=1,col=1[^:]*title=setup-pack schema/required::.*${says(file.slice(2)).replace(/\./g, '\\.')}`,
+          'm',
+        ),
+      );
   });
 
   it('is not said of a body written as "body" in the template\'s JSON file: that is where it is', () => {
@@ -144,7 +159,9 @@ describe('a resource file renamed by hand', () => {
     renameSync(join(cwd, 'p/resources/tag.json'), join(cwd, 'p/resources/tags.json'));
     const r = run(['validate', 'p'], { cwd });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^p\/resources\/tags\.json:2:3 error resources\[0\]\.kind is "tags", which is not one of the allowed values: .* The source folder takes the resource's kind from its file's name, resources\/tags\.json\. schema\/enum$/m);
+    expect(r.stdout).toMatch(
+      /^p\/resources\/tags\.json:2:3 error resources\[0\]\.kind is "tags", which is not one of the allowed values: .* The source folder takes the resource's kind from its file's name, resources\/tags\.json\. schema\/enum$/m,
+    );
     expect(r.stdout).toContain('hint: Name the file after the kind of the resources it holds (resources/tag.json)');
   });
 });
@@ -177,11 +194,17 @@ describe('a source folder whose manifest.json is missing', () => {
     rmSync(join(cwd, 'p/manifest.json'));
     return cwd;
   };
-  const says = /^p\/manifest\.json error The folder holds automations\/, resources\/ and templates\/ as a pack source folder does, but no manifest\.json: it is missing\. build\/missing-file$/m;
+  const says =
+    /^p\/manifest\.json error The folder holds automations\/, resources\/ and templates\/ as a pack source folder does, but no manifest\.json: it is missing\. build\/missing-file$/m;
 
   it('is said to be one, naming the missing file, by validate (the folder, a glob, a file of it) and build; its files are not read as packs', () => {
     const cwd = manifestless();
-    for (const args of [['validate', 'p'], ['validate', 'p/**/*.json'], ['validate', 'p/automations/welcome-new-contact.json'], ['build', 'p']]) {
+    for (const args of [
+      ['validate', 'p'],
+      ['validate', 'p/**/*.json'],
+      ['validate', 'p/automations/welcome-new-contact.json'],
+      ['build', 'p'],
+    ]) {
       const r = run(args, { cwd });
       const out = r.stdout + r.stderr;
       expect(r.code, args.join(' ')).toBe(1);
@@ -209,7 +232,7 @@ describe('a source folder whose manifest.json is missing', () => {
     expect(d.stderr).toMatch(says);
   });
 
-  it('a folder of packs whose subfolders happen to be named as the layout\'s is still a folder of packs', () => {
+  it("a folder of packs whose subfolders happen to be named as the layout's is still a folder of packs", () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'packs/templates'), { recursive: true });
     writeFileSync(join(cwd, 'packs/templates/starter.json'), readFileSync(fixturePath('valid/buyer-lead-starter.json')));
@@ -219,7 +242,7 @@ describe('a source folder whose manifest.json is missing', () => {
   });
 });
 
-describe('a note kept in one of the layout\'s folders', () => {
+describe("a note kept in one of the layout's folders", () => {
   it('a README or notes file is no item file, and is not flagged; a file of another kind is said to be never read, with the right hint', () => {
     const cwd = tempDir();
     run(['new', 'p'], { cwd });
@@ -230,7 +253,9 @@ describe('a note kept in one of the layout\'s folders', () => {
     writeFileSync(join(cwd, 'p/automations/welcome.yaml'), 'kind: x\n');
     const r = run(['validate', 'p'], { cwd });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^p\/automations\/welcome\.yaml:1:1 error automations\/welcome\.yaml is not a file build reads: automations\/ holds one <key>\.json file per automation, so it would be left out\. build\/unlisted-file$/m);
+    expect(r.stdout).toMatch(
+      /^p\/automations\/welcome\.yaml:1:1 error automations\/welcome\.yaml is not a file build reads: automations\/ holds one <key>\.json file per automation, so it would be left out\. build\/unlisted-file$/m,
+    );
     expect(r.stdout).not.toContain('List its key');
     expect(r.stdout).toContain('hint: Move it out of automations/, or make it automations/<key>.json and list the key in manifest.json');
     // An item file whose key is not listed keeps its hint.
@@ -252,7 +277,9 @@ describe('a file in resources/ that build does not read', () => {
     const r = run(['validate', 'p'], { cwd });
     expect(r.code).toBe(1);
     for (const file of ['resources/tag.yaml', 'resources/old/tag.json']) {
-      expect(r.stdout).toContain(`p/${file}:1:1 error ${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out. build/unlisted-file`);
+      expect(r.stdout).toContain(
+        `p/${file}:1:1 error ${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out. build/unlisted-file`,
+      );
     }
     expect(r.stdout).toContain('hint: Move it out of resources/, or make it resources/<kind>.json');
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.js';
 
-describe('the test run\'s temporary directory', () => {
+describe("the test run's temporary directory", () => {
   const runDir = process.env.SETUP_PACK_TEST_TMPDIR;
 
   it('exists, and tests and the processes they start make their folders in it', () => {

@@ -54,7 +54,14 @@ describe('validate: pretty', () => {
     expect(out[frame + 1].indexOf('^')).toBe(out[frame].indexOf('"action.add_tagg"'));
     expect(r.stdout).not.toContain('␍'); // no line shown with the file's line ends in it
     // JSON output: the same lines and columns as the file with LF line ends.
-    const json = (cwd: string, file: string) => JSON.parse(run(['validate', '-f', 'json', file], { cwd }).stdout).files[0].diagnostics.map((d: any) => [d.code, d.line, d.column, d.endLine, d.endColumn]);
+    const json = (cwd: string, file: string) =>
+      JSON.parse(run(['validate', '-f', 'json', file], { cwd }).stdout).files[0].diagnostics.map((d: any) => [
+        d.code,
+        d.line,
+        d.column,
+        d.endLine,
+        d.endColumn,
+      ]);
     expect(json(dir, 'mac.json')).toEqual(json(ROOT, broken));
   });
 
@@ -102,13 +109,19 @@ describe('validate: pretty', () => {
     writeFileSync(join(dir, 'bom8.json'), `\ufeff${text}`);
     const r = run(['validate', 'le.json', 'be.json', 'bom8.json'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stdout).toContain('le.json: error cannot read the file: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
+    expect(r.stdout).toContain(
+      'le.json: error cannot read the file: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8',
+    );
     expect(r.stdout).toContain('be.json: error cannot read the file: it is UTF-16BE text, and a pack is JSON in UTF-8');
     expect(r.stdout).not.toMatch(/bom8\.json/);
     expect(r.stdout).not.toContain('not valid JSON');
-    const piped = run(['validate', '--stdin', '--format', 'json'], { input: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) });
+    const piped = run(['validate', '--stdin', '--format', 'json'], {
+      input: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    });
     expect(piped.code).toBe(2);
-    expect(JSON.parse(piped.stdout).files[0].readError).toBe('cannot read stdin: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8');
+    expect(JSON.parse(piped.stdout).files[0].readError).toBe(
+      'cannot read stdin: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8',
+    );
   });
 
   it('refuses a pack that is not UTF-8 (saved as Latin-1) naming the line, and fmt leaves it as it is, rather than turning its characters into U+FFFD', () => {
@@ -171,10 +184,14 @@ describe('validate: json', () => {
     expect(required.length).toBeGreaterThan(0);
     for (const d of required) expect(d.message).toContain(d.missing);
     const sarif = JSON.parse(run(['validate', '--format', 'sarif', pack]).stdout).runs[0].results;
-    expect(sarif.filter((r: any) => r.ruleId === 'schema/required').map((r: any) => r.properties.missing)).toEqual(required.map((d: any) => d.missing));
+    expect(sarif.filter((r: any) => r.ruleId === 'schema/required').map((r: any) => r.properties.missing)).toEqual(
+      required.map((d: any) => d.missing),
+    );
     // Other findings carry none.
     const other = JSON.parse(run(['validate', '--format', 'json', broken]).stdout).files[0].diagnostics;
-    expect(other.filter((d: any) => d.code !== 'schema/required' && d.code !== 'catalog/config-field').every((d: any) => !('missing' in d))).toBe(true);
+    expect(
+      other.filter((d: any) => d.code !== 'schema/required' && d.code !== 'catalog/config-field').every((d: any) => !('missing' in d)),
+    ).toBe(true);
   });
 
   it('-o writes the report to a file', () => {
@@ -221,7 +238,9 @@ describe('validate: sarif', () => {
     writeFileSync(join(dir, 'p.json'), JSON.stringify(pack, null, 4));
     const after = JSON.parse(run(['validate', '-f', 'sarif', 'p.json'], { cwd: dir }).stdout).runs[0].results;
     const prints = (rs: any[]) => rs.map((x) => `${x.ruleId} ${x.partialFingerprints['setupPackPath/v2']}`).sort();
-    expect(after.map((x: any) => x.locations[0].physicalLocation.region.startLine)).not.toEqual(before.map((x: any) => x.locations[0].physicalLocation.region.startLine));
+    expect(after.map((x: any) => x.locations[0].physicalLocation.region.startLine)).not.toEqual(
+      before.map((x: any) => x.locations[0].physicalLocation.region.startLine),
+    );
     expect(prints(after)).toEqual(prints(before));
   });
 });
@@ -231,7 +250,9 @@ describe('validate: github', () => {
     const r = run(['validate', broken], { env: { GITHUB_ACTIONS: 'true' } });
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^::error file=packages\/cli\/test\/fixtures\/broken\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=setup-pack schema\/enum::/);
+    expect(lines[0]).toMatch(
+      /^::error file=packages\/cli\/test\/fixtures\/broken\.json,line=\d+,col=\d+,endLine=\d+,endColumn=\d+,title=setup-pack schema\/enum::/,
+    );
     expect(lines.at(-1)).toBe('setup-pack: 3 errors, 0 warnings in 1 file');
   });
 
@@ -248,7 +269,10 @@ describe('validate: github', () => {
   });
 
   it('writes paths relative to GITHUB_WORKSPACE when run from a subfolder', () => {
-    const r = run(['validate', '-f', 'github', 'test/fixtures/broken.json'], { cwd: join(ROOT, 'packages/cli'), env: { GITHUB_WORKSPACE: ROOT } });
+    const r = run(['validate', '-f', 'github', 'test/fixtures/broken.json'], {
+      cwd: join(ROOT, 'packages/cli'),
+      env: { GITHUB_WORKSPACE: ROOT },
+    });
     expect(r.stdout).toContain('::error file=packages/cli/test/fixtures/broken.json,');
   });
 
@@ -268,7 +292,10 @@ describe('validate: github', () => {
     writeFileSync(join(dir, 'outside.json'), '{');
     mkdirSync(join(cwd, 'sub'));
     writeFileSync(join(cwd, 'sub', 'inside.json'), '{');
-    const r = run(['validate', '-f', 'github', join(dir, 'outside.json'), join(cwd, 'sub', 'inside.json')], { cwd, env: { GITHUB_WORKSPACE: undefined } });
+    const r = run(['validate', '-f', 'github', join(dir, 'outside.json'), join(cwd, 'sub', 'inside.json')], {
+      cwd,
+      env: { GITHUB_WORKSPACE: undefined },
+    });
     const annotations = r.stdout.split('\n').filter((l) => l.startsWith('::error'));
     expect(annotations).toHaveLength(2);
     expect(annotations[0]).not.toContain('file=');
@@ -336,7 +363,7 @@ describe('validate: files of a source folder', () => {
     return { code: r.code, doc: JSON.parse(r.stdout) };
   };
 
-  it('checks the folder once, as a folder, when a glob matches its files (the action\'s files: input), and none of them as a pack', () => {
+  it("checks the folder once, as a folder, when a glob matches its files (the action's files: input), and none of them as a pack", () => {
     const dir = tree();
     const all = report(dir, ['packs/**/*.json']);
     expect(all.doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/', 'packs/plain.json']);
@@ -347,15 +374,26 @@ describe('validate: files of a source folder', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"action.add_tag"', '"action.add_tagx"'));
     const broken = report(dir, ['packs/**/*.json']);
     expect(broken.code).toBe(1);
-    expect(broken.doc.files.map((f: any) => `${f.path} ${f.diagnostics.map((d: any) => d.code).join(',')}`)).toEqual(['packs/buyer/automations/new-lead-welcome.json schema/enum', 'packs/plain.json ']);
+    expect(broken.doc.files.map((f: any) => `${f.path} ${f.diagnostics.map((d: any) => d.code).join(',')}`)).toEqual([
+      'packs/buyer/automations/new-lead-welcome.json schema/enum',
+      'packs/plain.json ',
+    ]);
     expect(broken.doc).toEqual(report(dir, ['packs/buyer', 'packs/plain.json']).doc);
   });
 
   it('checks the folder when files of it are named (as the pre-commit hook passes them), or a directory inside it', () => {
     const dir = tree();
-    for (const args of [['packs/buyer/manifest.json'], ['packs/buyer/automations/new-lead-welcome.json', 'packs/buyer/manifest.json', 'packs/buyer/templates/tpl-follow-up.html'], ['packs/buyer/automations'], ['packs/buyer', 'packs/buyer/resources/*.json']]) {
+    for (const args of [
+      ['packs/buyer/manifest.json'],
+      ['packs/buyer/automations/new-lead-welcome.json', 'packs/buyer/manifest.json', 'packs/buyer/templates/tpl-follow-up.html'],
+      ['packs/buyer/automations'],
+      ['packs/buyer', 'packs/buyer/resources/*.json'],
+    ]) {
       const { code, doc } = report(dir, args);
-      expect(doc.files.map((f: any) => f.path), args.join(' ')).toEqual(['packs/buyer/']);
+      expect(
+        doc.files.map((f: any) => f.path),
+        args.join(' '),
+      ).toEqual(['packs/buyer/']);
       expect(doc.summary).toMatchObject({ files: 1, errors: 0 });
       expect(code).toBe(0);
     }
@@ -372,7 +410,11 @@ describe('validate: files of a source folder', () => {
     const named = report(dir, ['packs/buyer/dist/built.json']);
     expect(named.doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/dist/built.json']);
     expect(named.code).toBe(0);
-    expect(report(dir, ['packs/**/*.json']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/', 'packs/buyer/dist/built.json', 'packs/plain.json']);
+    expect(report(dir, ['packs/**/*.json']).doc.files.map((f: any) => f.path)).toEqual([
+      'packs/buyer/',
+      'packs/buyer/dist/built.json',
+      'packs/plain.json',
+    ]);
     expect(report(dir, ['packs/buyer/dist']).doc.files.map((f: any) => f.path)).toEqual(['packs/buyer/dist/built.json']);
     // The source folder named, or the working directory inside it (`validate .` at a repository's
     // root): the folder as one, and the pack below it too. It was skipped, so CI passed it unread.
@@ -383,10 +425,15 @@ describe('validate: files of a source folder', () => {
     expect(report(dir, ['packs/buyer']).code).toBe(1);
     const inside = run(['validate', '-f', 'json', '.'], { cwd: join(dir, 'packs/buyer') });
     expect(inside.code).toBe(1);
-    expect(JSON.parse(inside.stdout).files.map((f: any) => `${f.path} ${f.diagnostics.length}`)).toEqual([`${join(dir, 'packs/buyer')}/ 0`, 'dist/built.json 4']);
-    expect(run(['fmt', '--check', 'packs/buyer'], { cwd: dir }).stdout).toMatch(/^packs\/buyer\/dist\/built\.json: not formatted\n1 of \d+ files not formatted/);
+    expect(JSON.parse(inside.stdout).files.map((f: any) => `${f.path} ${f.diagnostics.length}`)).toEqual([
+      `${join(dir, 'packs/buyer')}/ 0`,
+      'dist/built.json 4',
+    ]);
+    expect(run(['fmt', '--check', 'packs/buyer'], { cwd: dir }).stdout).toMatch(
+      /^packs\/buyer\/dist\/built\.json: not formatted\n1 of \d+ files not formatted/,
+    );
     const fmt = run(['fmt', '--check', 'packs/buyer/dist/built.json'], { cwd: dir });
-    expect(fmt.stdout).toBe('packs/buyer/dist/built.json: not formatted\n1 of 1 file not formatted; run \'setup-pack fmt\' on it.\n');
+    expect(fmt.stdout).toBe("packs/buyer/dist/built.json: not formatted\n1 of 1 file not formatted; run 'setup-pack fmt' on it.\n");
     expect(fmt.code).toBe(1);
     // fmt on the directory above: the folder's files in their roles, and the pack as a pack.
     const all = run(['fmt', '--check', 'packs'], { cwd: dir });
@@ -402,7 +449,10 @@ describe('validate: files of a source folder', () => {
     for (const args of [['packs/**/*.json'], ['packs'], ['packs/buyer/automations/new-lead-welcome.json', 'packs/plain.json']]) {
       const { code, doc } = report(dir, args);
       expect(code).toBe(1);
-      expect(doc.files.map((f: any) => `${f.path} ${f.diagnostics.map((d: any) => d.code).join(',')}`), args.join(' ')).toEqual(['packs/buyer/manifest.json json/syntax', 'packs/plain.json ']);
+      expect(
+        doc.files.map((f: any) => `${f.path} ${f.diagnostics.map((d: any) => d.code).join(',')}`),
+        args.join(' '),
+      ).toEqual(['packs/buyer/manifest.json json/syntax', 'packs/plain.json ']);
     }
   });
 });
@@ -411,7 +461,12 @@ describe('validate: many files', () => {
   it('checks a directory and globs concurrently, in a stable order', () => {
     const r = run(['validate', '-f', 'json', 'fixtures/valid', 'fixtures/releases/*.json']);
     const doc = JSON.parse(r.stdout);
-    expect(doc.files.map((f: any) => f.path)).toEqual(['fixtures/valid/buyer-lead-starter.json', 'fixtures/valid/listing-marketing.json', 'fixtures/releases/buyer-lead-1.0.0.json', 'fixtures/releases/buyer-lead-1.1.0.json']);
+    expect(doc.files.map((f: any) => f.path)).toEqual([
+      'fixtures/valid/buyer-lead-starter.json',
+      'fixtures/valid/listing-marketing.json',
+      'fixtures/releases/buyer-lead-1.0.0.json',
+      'fixtures/releases/buyer-lead-1.1.0.json',
+    ]);
     expect(FIXTURES).toContain('fixtures');
   });
 
@@ -432,7 +487,9 @@ describe('validate: many files', () => {
       if (args[0] !== 'packs/shared') expect(paths).toEqual(expected);
     }
     // A file given twice by name is still read once, links or not.
-    expect(JSON.parse(run(['validate', '-f', 'json', 'packs/a/latest.json', 'packs/a/latest.json'], { cwd: dir }).stdout).summary.files).toBe(1);
+    expect(
+      JSON.parse(run(['validate', '-f', 'json', 'packs/a/latest.json', 'packs/a/latest.json'], { cwd: dir }).stdout).summary.files,
+    ).toBe(1);
   });
 });
 
@@ -477,7 +534,13 @@ describe('text from a pack never drives the terminal or the CI log', () => {
     const lines = r.stdout.split('\n');
     const frame = lines.find((l) => l.startsWith('> 1 | {"name":"'))!;
     expect(frame).toBe('> 1 | {"name":"\ufffdevil","bogus":1}');
-    const caret = lines[lines.indexOf(frame, lines.findIndex((l) => l.includes('unknown field "bogus"'))) + 1]!;
+    const caret =
+      lines[
+        lines.indexOf(
+          frame,
+          lines.findIndex((l) => l.includes('unknown field "bogus"')),
+        ) + 1
+      ]!;
     expect(caret.indexOf('^') - '    | '.length).toBe(frame.indexOf('"bogus"') - '> 1 | '.length);
   });
 

@@ -3,7 +3,20 @@
 // in one line with exit code 2. A write that fails part-way, as on a full disk, is made without
 // privilege by a file size limit (helpers' fileSizeLimit, EFBIG).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
@@ -26,7 +39,8 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 /** A small pack fix changes (a won stage's probability) and fmt reorders: well under the limit, written again. */
-const SMALL = '{"name":"Small","format":"service.setup-pack","pipelines":[{"key":"p","name":"P","stages":[{"key":"won","name":"Won","probability":80,"stageType":"CLOSED_WON"}]}]}';
+const SMALL =
+  '{"name":"Small","format":"service.setup-pack","pipelines":[{"key":"p","name":"P","stages":[{"key":"won","name":"Won","probability":80,"stageType":"CLOSED_WON"}]}]}';
 
 describe('fmt and fix never write over a file changed since they read it', () => {
   it('fmt leaves a source file edited between its read and its write as edited, says so, and leaves nothing behind (exit 2)', async () => {
@@ -56,7 +70,9 @@ describe('fmt and fix never write over a file changed since they read it', () =>
     await writer.writeFile(formatPack(readJson(fixture('valid/buyer-lead-starter.json')))); // formatted: nothing to write back
     await writer.close();
     const r = await fmt;
-    expect(r.stderr).toContain(`src/automations/${name}: error cannot write the file: it changed since setup-pack read it, and was left as it is now: run the command again`);
+    expect(r.stderr).toContain(
+      `src/automations/${name}: error cannot write the file: it changed since setup-pack read it, and was left as it is now: run the command again`,
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).not.toContain(`automations/${name}: formatted`);
     expect(readFileSync(file, 'utf8')).toBe(edited);
@@ -210,9 +226,15 @@ describe('a command that cannot write its output says so in one line, exit 2, an
     // Before: `build src -o dist/` wrote the pack to a file named dist (the slash dropped by resolve).
     const dir = source();
     const before = snapshot(dir);
-    for (const [command, out] of [['build', 'dist/'], ['build', 'dist/new/'], ['validate', 'report/']]) {
+    for (const [command, out] of [
+      ['build', 'dist/'],
+      ['build', 'dist/new/'],
+      ['validate', 'report/'],
+    ]) {
       const r = run([command, 'src', '-o', out], { cwd: dir });
-      expect(r.stderr, `${command} -o ${out}`).toBe(`setup-pack ${command}: cannot write '${out}': it names a folder (it ends with /); give a file\n`);
+      expect(r.stderr, `${command} -o ${out}`).toBe(
+        `setup-pack ${command}: cannot write '${out}': it names a folder (it ends with /); give a file\n`,
+      );
       expect(r.code, `${command} -o ${out}`).toBe(2);
     }
     expect(snapshot(dir)).toEqual(before);
@@ -274,24 +296,30 @@ describe('a command that cannot write its output says so in one line, exit 2, an
   // Node 20's recursive mkdir loops for ever on a folder the file system refuses with ENOENT
   // though its parent exists (/proc/nope/x: mkdir /proc/nope fails ENOENT, so it makes /proc,
   // which exists, and tries again). The folders above an output are made one at a time instead.
-  it.skipIf(!existsSync('/proc/self'))('a folder that cannot be made in /proc ends the command at once, for every command that makes folders', () => {
-    const dir = source();
-    const before = snapshot(dir);
-    const pack = fixture('valid/buyer-lead-starter.json');
-    const cases: [string[], string][] = [
-      [['unpack', pack, '/proc/nope/'], "setup-pack unpack: cannot write '/proc/nope/': no such file or directory\n"],
-      [['unpack', pack, '/proc/nope/deeper/'], "setup-pack unpack: cannot write '/proc/nope/deeper/': no such file or directory\n"],
-      [['new', '/proc/nope/pack'], "setup-pack new: cannot write '/proc/nope/pack': no such file or directory\n"],
-      [['build', 'src', '-o', '/proc/nope/pack.json'], "setup-pack build: cannot write '/proc/nope/pack.json': no such directory\n"],
-      [['build', 'src', '-o', '/proc/nope/dist/pack.json'], "setup-pack build: cannot write '/proc/nope/dist/pack.json': no such directory\n"],
-    ];
-    for (const [args, stderr] of cases) {
-      const r = run(args, { cwd: dir, timeout: 15_000 });
-      expect(r.stderr, args.join(' ')).toBe(stderr);
-      expect(r.code, args.join(' ')).toBe(2);
-    }
-    expect(snapshot(dir)).toEqual(before);
-  });
+  it.skipIf(!existsSync('/proc/self'))(
+    'a folder that cannot be made in /proc ends the command at once, for every command that makes folders',
+    () => {
+      const dir = source();
+      const before = snapshot(dir);
+      const pack = fixture('valid/buyer-lead-starter.json');
+      const cases: [string[], string][] = [
+        [['unpack', pack, '/proc/nope/'], "setup-pack unpack: cannot write '/proc/nope/': no such file or directory\n"],
+        [['unpack', pack, '/proc/nope/deeper/'], "setup-pack unpack: cannot write '/proc/nope/deeper/': no such file or directory\n"],
+        [['new', '/proc/nope/pack'], "setup-pack new: cannot write '/proc/nope/pack': no such file or directory\n"],
+        [['build', 'src', '-o', '/proc/nope/pack.json'], "setup-pack build: cannot write '/proc/nope/pack.json': no such directory\n"],
+        [
+          ['build', 'src', '-o', '/proc/nope/dist/pack.json'],
+          "setup-pack build: cannot write '/proc/nope/dist/pack.json': no such directory\n",
+        ],
+      ];
+      for (const [args, stderr] of cases) {
+        const r = run(args, { cwd: dir, timeout: 15_000 });
+        expect(r.stderr, args.join(' ')).toBe(stderr);
+        expect(r.code, args.join(' ')).toBe(2);
+      }
+      expect(snapshot(dir)).toEqual(before);
+    },
+  );
 
   it('folders made above an output are removed again when a deeper one cannot be made', () => {
     const dir = source();
@@ -347,7 +375,9 @@ describe('an output that is one of the inputs is refused', () => {
     expect(run(['new', 'src'], { cwd: dir }).code).toBe(0);
     const before = snapshot(dir);
     const r = run(['validate', 'src', '-o', 'src/manifest.json'], { cwd: dir });
-    expect(r.stderr).toBe("setup-pack validate: the report file 'src/manifest.json' is a file of the source folder 'src/' it checks: write the report elsewhere\n");
+    expect(r.stderr).toBe(
+      "setup-pack validate: the report file 'src/manifest.json' is a file of the source folder 'src/' it checks: write the report elsewhere\n",
+    );
     expect(r.code).toBe(2);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -359,7 +389,9 @@ describe('an output that is one of the inputs is refused', () => {
     const before = snapshot(dir);
     for (const out of ['src/manifest.json', 'src/automations/new.json', 'link.json']) {
       const r = run(['build', 'src', '-o', out], { cwd: dir });
-      expect(r.stderr).toBe(`setup-pack build: the output '${out}' is a file of the source folder 'src' it builds: write the pack elsewhere\n`);
+      expect(r.stderr).toBe(
+        `setup-pack build: the output '${out}' is a file of the source folder 'src' it builds: write the pack elsewhere\n`,
+      );
       expect(r.code).toBe(2);
     }
     expect(snapshot(dir)).toEqual(before);
@@ -386,26 +418,29 @@ describe('an output that is a pipe or a device is written into, not replaced', (
     return new Promise<string>((done) => cat.on('close', () => done(text)));
   };
 
-  it.runIf(process.platform !== 'win32')('validate -o and build -o write through a FIFO, which stays one, and leave no temporary file', async () => {
-    const dir = tempDir();
-    const report = fifo(dir, 'report.fifo');
-    const reading = reader(report);
-    const r = await runAsync(['validate', fixture('valid/buyer-lead-starter.json'), '--format', 'json', '-o', report], { cwd: dir });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(await reading).summary.errors).toBe(0);
-    expect(statSync(report).isFIFO()).toBe(true);
+  it.runIf(process.platform !== 'win32')(
+    'validate -o and build -o write through a FIFO, which stays one, and leave no temporary file',
+    async () => {
+      const dir = tempDir();
+      const report = fifo(dir, 'report.fifo');
+      const reading = reader(report);
+      const r = await runAsync(['validate', fixture('valid/buyer-lead-starter.json'), '--format', 'json', '-o', report], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(await reading).summary.errors).toBe(0);
+      expect(statSync(report).isFIFO()).toBe(true);
 
-    expect(run(['unpack', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
-    const packOut = fifo(dir, 'pack.fifo');
-    const readingPack = reader(packOut);
-    const b = await runAsync(['build', 'src', '-o', packOut], { cwd: dir });
-    expect(b.code, b.stderr).toBe(0);
-    expect(JSON.parse(await readingPack).name).toBe(readJson(fixture('valid/listing-marketing.json')).name);
-    expect(statSync(packOut).isFIFO()).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['pack.fifo', 'report.fifo', 'src']);
-  });
+      expect(run(['unpack', fixture('valid/listing-marketing.json'), 'src'], { cwd: dir }).code).toBe(0);
+      const packOut = fifo(dir, 'pack.fifo');
+      const readingPack = reader(packOut);
+      const b = await runAsync(['build', 'src', '-o', packOut], { cwd: dir });
+      expect(b.code, b.stderr).toBe(0);
+      expect(JSON.parse(await readingPack).name).toBe(readJson(fixture('valid/listing-marketing.json')).name);
+      expect(statSync(packOut).isFIFO()).toBe(true);
+      expect(readdirSync(dir).sort()).toEqual(['pack.fifo', 'report.fifo', 'src']);
+    },
+  );
 
-  it('validate -o /dev/stdout writes the report to the command\'s standard output', () => {
+  it("validate -o /dev/stdout writes the report to the command's standard output", () => {
     const r = run(['validate', fixture('valid/buyer-lead-starter.json'), '--format', 'json', '-o', '/dev/stdout']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.slice(0, r.stdout.lastIndexOf('}') + 1)).summary.errors).toBe(0);

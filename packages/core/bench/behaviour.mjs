@@ -11,26 +11,59 @@ const text = JSON.stringify(makeLimitPack(), null, 2);
 // The same pack with every automation started by a tag other automations' blocks add: 100
 // automations that all start one another, a loop finding and thousands of starts to weigh.
 const cascading = makeLimitPack();
-cascading.automations.forEach((a, i) => (a.document.graph.nodes[0] = { ...a.document.graph.nodes[0], kind: 'trigger.tag_added', config: { tag_id: `tag-${i % 50}` } }));
+cascading.automations.forEach(
+  (a, i) => (a.document.graph.nodes[0] = { ...a.document.graph.nodes[0], kind: 'trigger.tag_added', config: { tag_id: `tag-${i % 50}` } }),
+);
 const cascadingText = JSON.stringify(cascading, null, 2);
 
 /** A pack of 20 automations: the first of 200 blocks (waits, messages and tags that start the others), the others short. */
 function cascadePack() {
-  const settings = { allow_reenrollment: false, stop_on_reply: false, daily_send_limit: 1000, send_window_start: 540, send_window_end: 1140, send_window_days: [1, 2, 3, 4, 5] };
+  const settings = {
+    allow_reenrollment: false,
+    stop_on_reply: false,
+    daily_send_limit: 1000,
+    send_window_start: 540,
+    send_window_end: 1140,
+    send_window_days: [1, 2, 3, 4, 5],
+  };
   const resources = Array.from({ length: 20 }, (_, i) => ({ key: `tag-${i}`, kind: 'tag', name: `Tag ${i}` }));
   const big = [{ id: 'n0', kind: 'trigger.contact_created', config: {} }];
   for (let i = 1; i < 200; i++) {
     const k = i % 4;
-    big.push(k === 0 ? { id: `n${i}`, kind: 'control.wait', config: { duration: 3, unit: 'hours' } } : k === 1 ? { id: `n${i}`, kind: 'action.send_email', config: { template_id: 'tpl' } } : k === 2 ? { id: `n${i}`, kind: 'action.add_tag', config: { tag_id: `tag-${i % 20}` } } : { id: `n${i}`, kind: 'action.remove_tag', config: { tag_id: `tag-${(i + 7) % 20}` } });
+    big.push(
+      k === 0
+        ? { id: `n${i}`, kind: 'control.wait', config: { duration: 3, unit: 'hours' } }
+        : k === 1
+          ? { id: `n${i}`, kind: 'action.send_email', config: { template_id: 'tpl' } }
+          : k === 2
+            ? { id: `n${i}`, kind: 'action.add_tag', config: { tag_id: `tag-${i % 20}` } }
+            : { id: `n${i}`, kind: 'action.remove_tag', config: { tag_id: `tag-${(i + 7) % 20}` } },
+    );
   }
   const chain = (nodes) => nodes.slice(1).map((n, i) => ({ id: `e${i}`, source: nodes[i].id, target: n.id }));
-  const doc = (name, nodes) => ({ format: 'service.automation-template', version: 1, name, settings, graph: { nodes, edges: chain(nodes) } });
+  const doc = (name, nodes) => ({
+    format: 'service.automation-template',
+    version: 1,
+    name,
+    settings,
+    graph: { nodes, edges: chain(nodes) },
+  });
   const small = Array.from({ length: 19 }, (_, i) => {
-    const nodes = [{ id: 't', kind: 'trigger.tag_added', config: { tag_id: `tag-${i}` } }, { id: 'm', kind: 'action.send_sms', config: { body: 'Hi' } }, { id: 'w', kind: 'control.wait', config: { duration: 1, unit: 'days' } }, { id: 'a', kind: 'action.add_tag', config: { tag_id: `tag-${(i + 1) % 20}` } }];
+    const nodes = [
+      { id: 't', kind: 'trigger.tag_added', config: { tag_id: `tag-${i}` } },
+      { id: 'm', kind: 'action.send_sms', config: { body: 'Hi' } },
+      { id: 'w', kind: 'control.wait', config: { duration: 1, unit: 'days' } },
+      { id: 'a', kind: 'action.add_tag', config: { tag_id: `tag-${(i + 1) % 20}` } },
+    ];
     return { key: `follow-${i}`, document: doc(`Follow-up ${i}`, nodes) };
   });
   return {
-    format: 'service.setup-pack', schemaVersion: 2, packId: '11111111-2222-4333-8444-555555555555', name: 'Cascade bench', version: '1.0.0', resources,
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: '11111111-2222-4333-8444-555555555555',
+    name: 'Cascade bench',
+    version: '1.0.0',
+    resources,
     messageTemplates: [{ key: 'tpl', name: 'Template', channel: 'email', subject: 'Hi', body: 'Hello' }],
     automations: [{ key: 'big', document: doc('Big', big) }, ...small],
   };
@@ -55,7 +88,9 @@ const parsedC = JSON.parse(cascadingText);
 const alone = [];
 const aloneC = [];
 validatePack(text, { hashBase64: nodeHasher });
-const cascadeFindings = validatePack(cascadingText, { hashBase64: nodeHasher }).diagnostics.filter((d) => d.code.startsWith('flow/')).length;
+const cascadeFindings = validatePack(cascadingText, { hashBase64: nodeHasher }).diagnostics.filter((d) =>
+  d.code.startsWith('flow/'),
+).length;
 for (let r = 0; r < runs; r++) {
   all.push(cpuOf(() => validatePack(text, { hashBase64: nodeHasher })));
   without.push(cpuOf(() => validatePack(text, { hashBase64: nodeHasher, disableRules: FLOW })));
@@ -69,7 +104,13 @@ for (let r = 0; r < runs; r++) {
 const pack = cascadePack();
 const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
 if (errors.length) throw new Error(`the cascade pack has errors: ${errors[0].message}`);
-const input = { event: 'contact_created', contact: { first_name: 'Rosa' }, at: '2026-12-04T18:45:00-05:00', timeZone: 'America/New_York', days: 30 };
+const input = {
+  event: 'contact_created',
+  contact: { first_name: 'Rosa' },
+  at: '2026-12-04T18:45:00-05:00',
+  timeZone: 'America/New_York',
+  days: 30,
+};
 const steps = simulate(pack, input).steps.length;
 const sims = [];
 for (let r = 0; r < runs; r++) sims.push(cpuOf(() => simulate(pack, input)));

@@ -25,7 +25,16 @@ const brokenErrors = validatePack(brokenText, { hashBase64: nodeHasher }).diagno
 // name nodes in the wrong case (edges are not limited either; each end asks for a guess).
 const hostilePack = makeLimitPack();
 for (let i = 0; i < 2000; i++) {
-  hostilePack.assets.push({ key: `img-${i}`, role: 'email_image', fileName: `img-${i}.png`, mimeType: 'image/png', byteSize: 1, sha256: '0'.repeat(64), url: `https://media.example.com/ws/img-${i}.png`, sourceUrl: `https://cdn.example-brokerage.com/email/${i}/hero-${i}.png` });
+  hostilePack.assets.push({
+    key: `img-${i}`,
+    role: 'email_image',
+    fileName: `img-${i}.png`,
+    mimeType: 'image/png',
+    byteSize: 1,
+    sha256: '0'.repeat(64),
+    url: `https://media.example.com/ws/img-${i}.png`,
+    sourceUrl: `https://cdn.example-brokerage.com/email/${i}/hero-${i}.png`,
+  });
 }
 hostilePack.messageTemplates.forEach((t, i) => {
   const img = `<img src="https://cdn.example-brokerage.com/email/${i}/hero-${i}.png">`;
@@ -33,12 +42,17 @@ hostilePack.messageTemplates.forEach((t, i) => {
 });
 for (const a of hostilePack.automations) {
   const { nodes, edges } = a.document.graph;
-  for (let e = 0; e < nodes.length; e++) edges.push({ id: `shout-${e}`, source: nodes[e].id.toUpperCase(), target: nodes[(e % (nodes.length - 1)) + 1].id.toUpperCase() });
+  for (let e = 0; e < nodes.length; e++)
+    edges.push({ id: `shout-${e}`, source: nodes[e].id.toUpperCase(), target: nodes[(e % (nodes.length - 1)) + 1].id.toUpperCase() });
 }
 const hostileText = JSON.stringify(hostilePack, null, 2);
 const hostileDiagnostics = validatePack(hostileText, { hashBase64: nodeHasher }).diagnostics;
 const hostileFindings = hostileDiagnostics.length;
-const hostileCodes = Object.entries(Object.groupBy?.(hostileDiagnostics, (d) => d.code) ?? hostileDiagnostics.reduce((o, d) => ((o[d.code] ??= []).push(d), o), {})).map(([c, l]) => `${l.length.toLocaleString('en-US')} ${c}`).join(', ');
+const hostileCodes = Object.entries(
+  Object.groupBy?.(hostileDiagnostics, (d) => d.code) ?? hostileDiagnostics.reduce((o, d) => ((o[d.code] ??= []).push(d), o), {}),
+)
+  .map(([c, l]) => `${l.length.toLocaleString('en-US')} ${c}`)
+  .join(', ');
 const runs = Number(process.env.BENCH_RUNS ?? 15);
 
 const cases = {

@@ -16,7 +16,14 @@ const collections = requiredCollections(pack, null);
 function workspace(n) {
   const snapshot = { collections: {} };
   for (const c of collections) {
-    snapshot.collections[c] = c === 'brand' ? [] : Array.from({ length: n }, (_, i) => ({ id: `${c}_${i}`, name: c === 'tags' && i % 10 === 0 && i / 10 < 2000 ? `Pack tag ${Math.floor(i / 200)}-${(i / 10) % 20}` : `Workspace ${c} ${i}` }));
+    snapshot.collections[c] =
+      c === 'brand'
+        ? []
+        : Array.from({ length: n }, (_, i) => ({
+            id: `${c}_${i}`,
+            name:
+              c === 'tags' && i % 10 === 0 && i / 10 < 2000 ? `Pack tag ${Math.floor(i / 200)}-${(i / 10) % 20}` : `Workspace ${c} ${i}`,
+          }));
   }
   return snapshot;
 }

@@ -22,7 +22,9 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 /** Each kind's reference fields with their place below the node, worked out once (the validator asks for every block of every pack). */
 const REF_FIELDS = new Map<string, { field: ConfigRefId['field']; at: string }[]>();
 for (const [kind, info] of NODE_CATALOG) {
-  const fields = info.fields.filter((f) => f.ref && (f.type === 'ref' || f.type === 'refs')).map((f) => ({ field: f as ConfigRefId['field'], at: `/config/${escapeToken(f.name)}` }));
+  const fields = info.fields
+    .filter((f) => f.ref && (f.type === 'ref' || f.type === 'refs'))
+    .map((f) => ({ field: f as ConfigRefId['field'], at: `/config/${escapeToken(f.name)}` }));
   if (fields.length) REF_FIELDS.set(kind, fields);
 }
 const NONE: ConfigRefId[] = [];
@@ -36,7 +38,8 @@ export function configRefIds(kind: unknown, config: unknown): ConfigRefId[] {
     const v = config[field.name];
     const f = field;
     if (field.type === 'ref' && typeof v === 'string' && v !== '') out.push({ field: f, id: v, path: at });
-    if (field.type === 'refs' && Array.isArray(v)) v.forEach((x, i) => typeof x === 'string' && x !== '' && out.push({ field: f, id: x, path: `${at}/${i}` }));
+    if (field.type === 'refs' && Array.isArray(v))
+      v.forEach((x, i) => typeof x === 'string' && x !== '' && out.push({ field: f, id: x, path: `${at}/${i}` }));
   }
   return out;
 }
@@ -56,7 +59,11 @@ export function listedIds(references: unknown): { ids: Set<string>; byType: Map<
 }
 
 /** How a config ref id installs: the pack's own item, a listed reference, or nothing. */
-export function configRefStatus(ref: ConfigRefId, packKeys: Map<string, number>, listed: Set<string>): 'pack-key' | 'listed' | 'unresolved' {
+export function configRefStatus(
+  ref: ConfigRefId,
+  packKeys: Map<string, number>,
+  listed: Set<string>,
+): 'pack-key' | 'listed' | 'unresolved' {
   if (listed.has(ref.id)) return 'listed';
   return isPackKey(packKeys, ref.field.ref, ref.id) ? 'pack-key' : 'unresolved';
 }
@@ -65,9 +72,14 @@ export function configRefStatus(ref: ConfigRefId, packKeys: Map<string, number>,
  * Why an unresolved id cannot be installed, with the nearest id it may have meant among the pack's
  * keys of its type and the automation's listed ids of its type.
  */
-export function unresolvedIdMessage(nodeId: string, kind: string, ref: ConfigRefId, candidates: readonly string[]): { message: string; suggestion?: string } {
+export function unresolvedIdMessage(
+  nodeId: string,
+  kind: string,
+  ref: ConfigRefId,
+  candidates: readonly string[],
+): { message: string; suggestion?: string } {
   const suggestion = closest(ref.id, candidates);
   const type = ref.field.ref;
-  const message = `config.${ref.path.slice('/config/'.length)} of ${kind} node "${nodeId}" is "${ref.id}", which is neither the key of ${/^[aeiu]/.test(type) ? "an" : "a"} ${type} in this pack nor an id the automation lists in its references, so installing cannot point the block at anything${suggestion ? `; did you mean "${suggestion}"?` : '.'}`;
+  const message = `config.${ref.path.slice('/config/'.length)} of ${kind} node "${nodeId}" is "${ref.id}", which is neither the key of ${/^[aeiu]/.test(type) ? 'an' : 'a'} ${type} in this pack nor an id the automation lists in its references, so installing cannot point the block at anything${suggestion ? `; did you mean "${suggestion}"?` : '.'}`;
   return suggestion ? { message, suggestion } : { message };
 }

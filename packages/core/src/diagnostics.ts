@@ -77,7 +77,8 @@ export function comparePointers(a: string, b: string): number {
  * localeCompare: for our codes (lowercase letters, digits, '/', '-') the order is the same, with
  * no ICU collation per comparison (test: diagnostics.test.ts).
  */
-export const compareAtOnePlace = (a: Diagnostic, b: Diagnostic): number => order[a.severity] - order[b.severity] || compareCodes(a.code, b.code);
+export const compareAtOnePlace = (a: Diagnostic, b: Diagnostic): number =>
+  order[a.severity] - order[b.severity] || compareCodes(a.code, b.code);
 
 const compareCodes = (a: string, b: string): number => (a === b ? 0 : a < b ? -1 : 1);
 
@@ -161,7 +162,7 @@ function indexEnd(message: string, b: number): number {
  */
 export function quotedParts(message: string): string[] {
   const parts: string[] = [];
-  for (let q = message.indexOf('"'); q >= 0; ) {
+  for (let q = message.indexOf('"'); q >= 0;) {
     const close = message.indexOf('"', q + 1);
     if (close < 0) break;
     parts.push(message.slice(q, close + 1));

@@ -66,8 +66,17 @@ export function renderRulesMarkdown(examples: RuleExample[]): string {
     const extra = docs.get(m.code);
     if (extra) lines.push(wrap(extra), '');
     const ex = examples.find((e) => e.code === m.code);
-    if (ex) lines.push(`Failing example: [\`fixtures/invalid/${ex.file}\`](../fixtures/invalid/${ex.file})`, '', '```text', `${ex.file}:${ex.line ?? 1}:${ex.column ?? 1} ${m.severity} ${m.code} ${ex.message}`, '```', '');
-    else if (m.code === 'internal/error') lines.push('No fixture: this code means a bug in the validator. It is reported instead of throwing.', '');
+    if (ex)
+      lines.push(
+        `Failing example: [\`fixtures/invalid/${ex.file}\`](../fixtures/invalid/${ex.file})`,
+        '',
+        '```text',
+        `${ex.file}:${ex.line ?? 1}:${ex.column ?? 1} ${m.severity} ${m.code} ${ex.message}`,
+        '```',
+        '',
+      );
+    else if (m.code === 'internal/error')
+      lines.push('No fixture: this code means a bug in the validator. It is reported instead of throwing.', '');
   }
   return lines.join('\n');
 }
@@ -82,7 +91,7 @@ export function renderCatalogMarkdown(): string {
     '',
     'Outputs are the handles an edge may leave the block through. `control.ai_branch` outputs are the outcomes its `config.outcomes` declares (strings, or objects with a `key`); when it declares none we can read, its handles are not checked.',
     '',
-    'Field types: `ref` holds the id (or pack key) of an item of the named reference type, exactly as the automation\'s `references` list it; `refs` a list of them.',
+    "Field types: `ref` holds the id (or pack key) of an item of the named reference type, exactly as the automation's `references` list it; `refs` a list of them.",
     '',
   ];
   for (const group of ['trigger', 'action', 'control'] as const) {
@@ -90,7 +99,13 @@ export function renderCatalogMarkdown(): string {
     lines.push('| Kind | Label | Outputs | Config fields |', '|---|---|---|---|');
     for (const info of NODE_CATALOG.values()) {
       if (info.group !== group) continue;
-      const fields = info.fields.map((f) => `\`${f.name}\`${f.required ? '\\*' : ''} ${f.type === 'ref' || f.type === 'refs' ? `${f.type}(${f.ref})` : f.type === 'enum' ? `enum(${(f.values ?? []).join('/')})` : f.type}`).join('<br>') || '—';
+      const fields =
+        info.fields
+          .map(
+            (f) =>
+              `\`${f.name}\`${f.required ? '\\*' : ''} ${f.type === 'ref' || f.type === 'refs' ? `${f.type}(${f.ref})` : f.type === 'enum' ? `enum(${(f.values ?? []).join('/')})` : f.type}`,
+          )
+          .join('<br>') || '—';
       const outputs = info.outputs === 'dynamic' ? 'declared outcomes' : info.outputs.join(', ');
       lines.push(`| \`${info.kind}\` | ${info.label} — ${info.description} | ${outputs} | ${fields} |`);
     }
@@ -108,7 +123,7 @@ function mergeTagLines(): string[] {
     '',
     '<!-- From packages/core/src/catalog/merge-tags.ts. -->',
     '',
-    'A template\'s `body` and `subject` may hold merge tags, `{{scope.field}}`, filled in when the message is sent. The spec shows none; these are the ones we propose, which the language server completes and explains. They are never checked: a tag not listed here is not a finding, since a workspace may define more.',
+    "A template's `body` and `subject` may hold merge tags, `{{scope.field}}`, filled in when the message is sent. The spec shows none; these are the ones we propose, which the language server completes and explains. They are never checked: a tag not listed here is not a finding, since a workspace may define more.",
     '',
     '| Tag | Label | Value |',
     '|---|---|---|',
@@ -126,16 +141,39 @@ function effectWords(kind: string, e: BlockEffects): { starts: string; causes: s
   const subject = (fields?: readonly string[]) => (fields?.length ? ` (${fields.map((f) => `\`${f}\``).join(' or ')})` : '');
   let starts = '—';
   if (e.starts?.on === 'external') starts = `outside only: ${e.starts.what}`;
-  else if (e.starts?.on === 'time') starts = e.starts.how === 'schedule' ? 'set times (`cron`)' : 'a date on the contact (`field`, `offset_days`, `time_of_day`)';
+  else if (e.starts?.on === 'time')
+    starts = e.starts.how === 'schedule' ? 'set times (`cron`)' : 'a date on the contact (`field`, `offset_days`, `time_of_day`)';
   else if (e.starts) starts = `${EVENT_WORDS[e.starts.on]}${subject(e.starts.subject)}`;
   const conditions = TRIGGER_CONDITIONS[kind] ?? [];
   if (conditions.length) starts += `, when ${conditions.map((c) => `\`${c.field}\` is the ${c.equals}`).join(' and ')}`;
   const causes = [
-    ...(e.causes ?? []).map((c) => `${c.certainty === 'possible' ? 'may cause ' : ''}${EVENT_WORDS[c.event]}${subject(c.subject)}${c.whenStageType ? ` when the stage is ${c.whenStageType}` : ''}`),
-    ...(e.automations ? [`${e.automations.does === 'start' ? 'starts the automation' : 'stops the automations'} \`${e.automations.field}\``] : []),
-    ...(e.message ? [`a message (${e.message === 'config' ? '`channel`' : e.message === 'sms' ? 'SMS' : 'email'}), held to the send window`] : []),
-    ...(e.contact ? [e.contact === 'do-not-contact' ? 'marks the contact do-not-contact: no more messages on the channel' : 'sets the email subscription: no emails while off'] : []),
-    ...(e.control ? [{ wait: 'waits (`duration` and `unit`, or `until` a time of day)', if: 'branches on its `conditions`, read against the contact', ai_branch: 'branches on what AI chooses: every outcome possible', loop: 'repeats `each`, then `done`' }[e.control]] : []),
+    ...(e.causes ?? []).map(
+      (c) =>
+        `${c.certainty === 'possible' ? 'may cause ' : ''}${EVENT_WORDS[c.event]}${subject(c.subject)}${c.whenStageType ? ` when the stage is ${c.whenStageType}` : ''}`,
+    ),
+    ...(e.automations
+      ? [`${e.automations.does === 'start' ? 'starts the automation' : 'stops the automations'} \`${e.automations.field}\``]
+      : []),
+    ...(e.message
+      ? [`a message (${e.message === 'config' ? '`channel`' : e.message === 'sms' ? 'SMS' : 'email'}), held to the send window`]
+      : []),
+    ...(e.contact
+      ? [
+          e.contact === 'do-not-contact'
+            ? 'marks the contact do-not-contact: no more messages on the channel'
+            : 'sets the email subscription: no emails while off',
+        ]
+      : []),
+    ...(e.control
+      ? [
+          {
+            wait: 'waits (`duration` and `unit`, or `until` a time of day)',
+            if: 'branches on its `conditions`, read against the contact',
+            ai_branch: 'branches on what AI chooses: every outcome possible',
+            loop: 'repeats `each`, then `done`',
+          }[e.control],
+        ]
+      : []),
   ];
   return { starts, causes: causes.join('; ') || '—' };
 }
@@ -167,7 +205,7 @@ function behaviourLines(): string[] {
     '',
     '<!-- Generated by `npm run docs` from packages/core/src/behaviour/effects.ts and packages/core/src/docs.ts. Do not edit by hand. -->',
     '',
-    'The format says what a pack is; this page says what its automations do once they run on contacts, together. One **effects model**, data beside the node catalog (`packages/core/src/behaviour/effects.ts`), states for every block kind what starts it and what running it causes. `validate` reads it for the cross-automation findings (`flow/*`), `setup-pack simulate` for a contact\'s timeline, and the editor for its Simulate panel and Flow map. The spec shows no semantics of blocks: this is our model, and where it decides something the spec leaves open, it says so below.',
+    "The format says what a pack is; this page says what its automations do once they run on contacts, together. One **effects model**, data beside the node catalog (`packages/core/src/behaviour/effects.ts`), states for every block kind what starts it and what running it causes. `validate` reads it for the cross-automation findings (`flow/*`), `setup-pack simulate` for a contact's timeline, and the editor for its Simulate panel and Flow map. The spec shows no semantics of blocks: this is our model, and where it decides something the spec leaves open, it says so below.",
     '',
     '## The effects model',
     '',
@@ -176,29 +214,29 @@ function behaviourLines(): string[] {
     'Decisions where the spec is silent:',
     '',
     '- Adding a tag the contact has, or setting the stage or a field to what it is, changes nothing and causes no event.',
-    '- An automation without `settings` (or with null) does not let a contact enroll again after a completed run: the service\'s defaults are not shown, and this is the cautious reading for loops.',
+    "- An automation without `settings` (or with null) does not let a contact enroll again after a completed run: the service's defaults are not shown, and this is the cautious reading for loops.",
     '- A contact is in at most one run of an automation at a time: an event that would start an automation the contact is running does not start it again.',
-    '- Sends outside an automation\'s send window (`send_window_start`/`end`, `send_window_days`, and with `send_window_skip_holidays` the workspace\'s holidays) are held until the window opens, in the workspace\'s time zone.',
+    "- Sends outside an automation's send window (`send_window_start`/`end`, `send_window_days`, and with `send_window_skip_holidays` the workspace's holidays) are held until the window opens, in the workspace's time zone.",
     '- A wait with only `duration` counts in `unit` (minutes when none is given); with `until` (`HH:MM`) it waits until that time of day; with both, whichever comes first.',
     '- `action.move_deal_stage` and `action.create_deal` cause "deal won" or "deal lost" when the stage they name is of type CLOSED_WON or CLOSED_LOST in the pack. A stage key several pipelines have means that stage of the pipeline with the lowest key, as install binds it, so the order of the pipelines never changes what a pack does.',
-    '- A contact enters an automation with several triggers by one of them and runs that trigger\'s branch. So such an automation starts itself again, or takes part in a loop, only through a trigger whose branch leads on round: a block of one branch that starts another branch that ends enrolls the contact once more, and stops. The loop\'s words and severity name the blocks of the branches it goes round by, and the guards on those branches.',
+    "- A contact enters an automation with several triggers by one of them and runs that trigger's branch. So such an automation starts itself again, or takes part in a loop, only through a trigger whose branch leads on round: a block of one branch that starts another branch that ends enrolls the contact once more, and stops. The loop's words and severity name the blocks of the branches it goes round by, and the guards on those branches.",
     '',
     renderBehaviourTable(),
     '',
     '## Findings across automations',
     '',
-    '`validate` builds the pack\'s **cascade graph** (automation → the events its blocks cause → the automations those events start) in one pass over the blocks, with an index of triggers by event and subject, so its cost grows with blocks and edges, never with pairs of automations. Its findings have the same shape as every other (code, severity, message, pointer, position, related locations: in SARIF, `relatedLocations`). Codes and examples: [rules.md](rules.md).',
+    "`validate` builds the pack's **cascade graph** (automation → the events its blocks cause → the automations those events start) in one pass over the blocks, with an index of triggers by event and subject, so its cost grows with blocks and edges, never with pairs of automations. Its findings have the same shape as every other (code, severity, message, pointer, position, related locations: in SARIF, `relatedLocations`). Codes and examples: [rules.md](rules.md).",
     '',
     '| Code | What |',
     '|---|---|',
     '| `flow/cascade-loop` | Automations start one another in a loop (severity below). |',
-    '| `flow/self-trigger` | An automation\'s own block starts it again (severity below). |',
+    "| `flow/self-trigger` | An automation's own block starts it again (severity below). |",
     '| `flow/conflicting-actions` | Two automations on the same trigger (kind and config) undo each other: one adds a tag the other removes, or they set two stages. |',
-    '| `flow/outside-send-window` | A message step a time-fixed trigger (a schedule\'s cron, a date trigger\'s `time_of_day`) and fixed waits always put outside the send window: held until it opens. |',
+    "| `flow/outside-send-window` | A message step a time-fixed trigger (a schedule's cron, a date trigger's `time_of_day`) and fixed waits always put outside the send window: held until it opens. |",
     '',
     'A loop is an **error** where every automation on it allows re-enrollment and every step is certain and unguarded: a contact goes round for ever. It is a **warning** naming what breaks or slows it otherwise: re-enrollment off, a condition on the way (both branches are taken as possible), a wait on each turn, a step resting on the contact (an email that may be opened), or a tag or stage set again that nothing on the loop undoes.',
     '',
-    'The `flow/*` errors fail `validate` (exit 1) so CI catches a loop that never ends, but they are about behaviour, not about the format: `build`, `plan`, `install`, `export`, `simulate` and the editor still take such a pack (core\'s `blocksUse`), since the spec allows it.',
+    "The `flow/*` errors fail `validate` (exit 1) so CI catches a loop that never ends, but they are about behaviour, not about the format: `build`, `plan`, `install`, `export`, `simulate` and the editor still take such a pack (core's `blocksUse`), since the spec allows it.",
     '',
     '## Simulating a contact',
     '',
@@ -207,20 +245,20 @@ function behaviourLines(): string[] {
     'setup-pack simulate pack.json --event manual --automation welcome --contact-id con_123 --url $WORKSPACE_URL --key $WORKSPACE_API_KEY',
     '```',
     '',
-    '`--event` is a trigger kind without `trigger.`; the subject it names is given by `--tag`, `--stage`, `--field`, `--template`, `--pipeline`, `--deal-stage` (a pack key or a name), or for `manual` `--automation`. The contact is a JSON file in the API\'s contact shape (`first_name` required; `tags`, `stage`, `lead_source`, `custom_fields` read), a real contact with `--contact-id`, or a sample contact with no tags. `--at` defaults to now, `--time-zone` to UTC.',
+    "`--event` is a trigger kind without `trigger.`; the subject it names is given by `--tag`, `--stage`, `--field`, `--template`, `--pipeline`, `--deal-stage` (a pack key or a name), or for `manual` `--automation`. The contact is a JSON file in the API's contact shape (`first_name` required; `tags`, `stage`, `lead_source`, `custom_fields` read), a real contact with `--contact-id`, or a sample contact with no tags. `--at` defaults to now, `--time-zone` to UTC.",
     '',
-    'The simulation is deterministic. It applies the event to the contact, starts the automations it starts, and runs their blocks in time order: waits in the workspace\'s time zone (daylight-saving changes included), messages held to the send window, events started in other automations after the blocks of the current run that follow without a wait. A trigger starts when its subject matches and, where its config narrows it, when the stage the contact leaves (`from_stage_id` of a stage change) or the contact\'s stage and lead source (`stage_id`, `lead_source_id` of a contact added) match too; a fact the contact does not give is taken to match, and said under **assumed**. A `control.if` whose conditions the contact\'s fields decide takes that branch and says why; one they cannot decide (a field the contact lacks, an operator we do not read) is followed both ways on one timeline, each step marked with what it assumes, and listed under **assumed**. `control.ai_branch` forks likewise; `control.loop` runs `each` once, then `done`. Possible events (an email opened) are not simulated: a step lists them under **may**. `action.stop_automations` stops the contact\'s runs; do-not-contact and unsubscribed contacts get no messages. A message goes out when the send window opens and, with a `daily_send_limit`, on the first day whose count of messages to the contact is under it (held, it is sent then, unless its run was stopped meanwhile). With `--reply-at`, the contact replies then to the last message sent before: the runs of automations with `stop_on_reply` end, and the reply starts the automations on "email replied" (that email\'s template) or "SMS received". When the contact and its runs come back to a state seen before, the timeline has found a **loop**: it stops there and names it, with its period and the messages of each turn. It ends with the messages per channel in the first 24 hours and 7 days.',
+    "The simulation is deterministic. It applies the event to the contact, starts the automations it starts, and runs their blocks in time order: waits in the workspace's time zone (daylight-saving changes included), messages held to the send window, events started in other automations after the blocks of the current run that follow without a wait. A trigger starts when its subject matches and, where its config narrows it, when the stage the contact leaves (`from_stage_id` of a stage change) or the contact's stage and lead source (`stage_id`, `lead_source_id` of a contact added) match too; a fact the contact does not give is taken to match, and said under **assumed**. A `control.if` whose conditions the contact's fields decide takes that branch and says why; one they cannot decide (a field the contact lacks, an operator we do not read) is followed both ways on one timeline, each step marked with what it assumes, and listed under **assumed**. `control.ai_branch` forks likewise; `control.loop` runs `each` once, then `done`. Possible events (an email opened) are not simulated: a step lists them under **may**. `action.stop_automations` stops the contact's runs; do-not-contact and unsubscribed contacts get no messages. A message goes out when the send window opens and, with a `daily_send_limit`, on the first day whose count of messages to the contact is under it (held, it is sent then, unless its run was stopped meanwhile). With `--reply-at`, the contact replies then to the last message sent before: the runs of automations with `stop_on_reply` end, and the reply starts the automations on \"email replied\" (that email's template) or \"SMS received\". When the contact and its runs come back to a state seen before, the timeline has found a **loop**: it stops there and names it, with its period and the messages of each turn. It ends with the messages per channel in the first 24 hours and 7 days.",
     '',
     'Exit codes: 0 simulated; 1 the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read). Each error names the option it is about.',
     '',
-    '`--format json` prints the timeline (core\'s `Timeline`, `version` 1); its schema is [`packages/cli/schema/simulate-timeline.schema.json`](../packages/cli/schema/simulate-timeline.schema.json). From code: `simulate(pack, { event, subject, contact, at, days, timeZone, holidays })` in `@setup-pack/core`, pure and isomorphic.',
+    "`--format json` prints the timeline (core's `Timeline`, `version` 1); its schema is [`packages/cli/schema/simulate-timeline.schema.json`](../packages/cli/schema/simulate-timeline.schema.json). From code: `simulate(pack, { event, subject, contact, at, days, timeZone, holidays })` in `@setup-pack/core`, pure and isomorphic.",
     '',
     '## Limits',
     '',
-    '- Trigger config the effects model does not list (a cron\'s day of month, a transaction\'s side as it starts) is not read when matching: such a trigger is taken to start. A condition on a fact the contact does not give (no lead source) is taken to hold, and the timeline says so under **assumed**.',
+    "- Trigger config the effects model does not list (a cron's day of month, a transaction's side as it starts) is not read when matching: such a trigger is taken to start. A condition on a fact the contact does not give (no lead source) is taken to hold, and the timeline says so under **assumed**.",
     '- Branches after an undecided condition share one contact state on one timeline; they are not simulated apart.',
-    '- Other contacts are not simulated: the daily send limit counts this contact\'s messages only, where a busy workspace reaches it sooner.',
-    '- A reply is one event at a given time (`--reply-at`); what the contact writes is not read (an SMS trigger\'s `keyword` is taken to match).',
+    "- Other contacts are not simulated: the daily send limit counts this contact's messages only, where a busy workspace reaches it sooner.",
+    "- A reply is one event at a given time (`--reply-at`); what the contact writes is not read (an SMS trigger's `keyword` is taken to match).",
     '',
   ];
 }

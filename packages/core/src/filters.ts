@@ -58,7 +58,7 @@ const NO_VALUE = new Set(['is_set', 'is_not_set', 'is_true', 'is_false']);
 const words = (name: string) => name.replace(/_id$/, '').replace(/_/g, ' ');
 /** A value as short text: a summary shows a line or two, so long text (a 20,000-character body) is cut. */
 export const clipText = (t: string): string => (t.length > 120 ? `${t.slice(0, 119)}…` : t);
-const valueText = (v: unknown) => clipText(typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const valueText = (v: unknown) => clipText(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 function describeCondition(c: Record<string, unknown>, out: SummaryPart[]): void {
   const field = typeof c.field === 'string' ? c.field : '(no field)';
@@ -109,7 +109,12 @@ export function describeFilter(node: unknown, out: SummaryPart[] = [], depth = 0
     }
     children.forEach((child, i) => {
       if (i > 0) out.push(` ${node.type} `);
-      const wrap = isFilterGroup(child) && child.type !== 'not' && child.type !== node.type && Array.isArray(child.children) && child.children.length > 1;
+      const wrap =
+        isFilterGroup(child) &&
+        child.type !== 'not' &&
+        child.type !== node.type &&
+        Array.isArray(child.children) &&
+        child.children.length > 1;
       if (wrap) out.push('(');
       describeFilter(child, out, depth + 1);
       if (wrap) out.push(')');

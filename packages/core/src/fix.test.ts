@@ -17,14 +17,18 @@ function deepFreeze<T>(v: T): T {
 const codes = (pack: unknown) => validatePack(pack).diagnostics.map((d) => `${d.code} ${d.pointer}`);
 
 describe('fixPack', () => {
-  it('records each asset\'s sha256 and byteSize from its data, one line per field that changes', () => {
+  it("records each asset's sha256 and byteSize from its data, one line per field that changes", () => {
     const pack = fixture('valid/listing-marketing.json');
     const [logo, hero] = pack.assets;
     const bytes = new TextEncoder().encode('a new logo');
     logo.data = btoa('a new logo');
     hero.byteSize = 1;
     const want = sha256Hex(bytes);
-    expect(codes(pack).sort()).toEqual(['asset/sha256-mismatch /assets/0/sha256', 'asset/size-mismatch /assets/0/byteSize', 'asset/size-mismatch /assets/1/byteSize']);
+    expect(codes(pack).sort()).toEqual([
+      'asset/sha256-mismatch /assets/0/sha256',
+      'asset/size-mismatch /assets/0/byteSize',
+      'asset/size-mismatch /assets/1/byteSize',
+    ]);
     const oldSha = logo.sha256 as string;
     const oldSize = logo.byteSize as number;
     expect(fixPack(pack, portableHasher)).toEqual([
@@ -38,10 +42,18 @@ describe('fixPack', () => {
   });
 
   it('names an asset without a key by its index, a missing hash as such, and leaves data that is not strict base64 alone', () => {
-    const pack: Any = { assets: [{ data: btoa('x') }, { key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset'] };
-    expect(fixPack(pack, portableHasher)).toEqual([`assets[0]: sha256 set to ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`, 'assets[0]: byteSize set to 1']);
+    const pack: Any = {
+      assets: [{ data: btoa('x') }, { key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset'],
+    };
+    expect(fixPack(pack, portableHasher)).toEqual([
+      `assets[0]: sha256 set to ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`,
+      'assets[0]: byteSize set to 1',
+    ]);
     // A value written, even one of the wrong type, is named as it is written.
-    expect(fixPack({ assets: [{ key: 'k', data: btoa('x'), sha256: null, byteSize: '1' }] }, portableHasher)).toEqual([`asset "k": sha256 null → ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`, 'asset "k": byteSize "1" → 1']);
+    expect(fixPack({ assets: [{ key: 'k', data: btoa('x'), sha256: null, byteSize: '1' }] }, portableHasher)).toEqual([
+      `asset "k": sha256 null → ${sha256Hex(new Uint8Array([120])).slice(0, 12)}…`,
+      'asset "k": byteSize "1" → 1',
+    ]);
     expect(pack.assets.slice(1)).toEqual([{ key: 'bad', data: 'not base64!', sha256: 'x', byteSize: 3 }, { key: 'none' }, 'not an asset']);
   });
 
@@ -103,10 +115,12 @@ describe('fixPack: an edge written with sourceHandle', () => {
     expect(fixPack(pack, portableHasher)).toEqual(['automation "new-lead-welcome" edge "e5": sourceHandle "yes" → handle']);
     const ds = validatePack(pack).diagnostics;
     expect(ds.map((d) => `${d.code} ${d.pointer}`)).toEqual([`graph/invalid-handle ${e5}/handle`]);
-    expect(ds[0]!.message).toBe('Edge "e5" leaves control.if "replied" through handle "yes", which that node does not have; its outputs are "true", "false".');
+    expect(ds[0]!.message).toBe(
+      'Edge "e5" leaves control.if "replied" through handle "yes", which that node does not have; its outputs are "true", "false".',
+    );
   });
 
-  it('leaves an edge that has a handle too (which one is meant is the author\'s call), and a value that is not a non-empty string', () => {
+  it("leaves an edge that has a handle too (which one is meant is the author's call), and a value that is not a non-empty string", () => {
     const both = withSourceHandle();
     both.automations[0].document.graph.edges[4].handle = 'false';
     for (const pack of [both, withSourceHandle(''), withSourceHandle(null), withSourceHandle(1), withSourceHandle(['true'])]) {
@@ -118,13 +132,40 @@ describe('fixPack: an edge written with sourceHandle', () => {
   });
 
   it('names an edge without an id by its index, and an automation without a key by its own', () => {
-    const pack: Any = { automations: [{ document: { graph: { nodes: [], edges: [{ source: 'a', target: 'b', sourceHandle: 'next' }, { id: 3, source: 'a', target: 'c', sourceHandle: 'done' }] } } }] };
-    expect(fixPack(pack, portableHasher)).toEqual(['automations[0] edges[0]: sourceHandle "next" → handle', 'automations[0] edges[1]: sourceHandle "done" → handle']);
-    expect(pack.automations[0].document.graph.edges).toEqual([{ source: 'a', target: 'b', handle: 'next' }, { id: 3, source: 'a', target: 'c', handle: 'done' }]);
+    const pack: Any = {
+      automations: [
+        {
+          document: {
+            graph: {
+              nodes: [],
+              edges: [
+                { source: 'a', target: 'b', sourceHandle: 'next' },
+                { id: 3, source: 'a', target: 'c', sourceHandle: 'done' },
+              ],
+            },
+          },
+        },
+      ],
+    };
+    expect(fixPack(pack, portableHasher)).toEqual([
+      'automations[0] edges[0]: sourceHandle "next" → handle',
+      'automations[0] edges[1]: sourceHandle "done" → handle',
+    ]);
+    expect(pack.automations[0].document.graph.edges).toEqual([
+      { source: 'a', target: 'b', handle: 'next' },
+      { id: 3, source: 'a', target: 'c', handle: 'done' },
+    ]);
   });
 
   it('reads nothing that is not a graph', () => {
-    for (const automations of ['x', [null], [{ document: 'x' }], [{ document: { graph: [] } }], [{ document: { graph: { edges: {} } } }], [{ document: { graph: { edges: ['e', null] } } }]]) {
+    for (const automations of [
+      'x',
+      [null],
+      [{ document: 'x' }],
+      [{ document: { graph: [] } }],
+      [{ document: { graph: { edges: {} } } }],
+      [{ document: { graph: { edges: ['e', null] } } }],
+    ]) {
       const pack: Any = { automations };
       expect(fixPack(pack, portableHasher)).toEqual([]);
       expect(pack.automations).toBe(automations);
@@ -144,7 +185,9 @@ describe('fixedPack', () => {
     expect(fixed.pipelines[0].stages[3]).toEqual({ ...pack.pipelines[0].stages[3], probability: 100 });
     expect(Object.keys(fixed.pipelines[0].stages[3])).toEqual(Object.keys(pack.pipelines[0].stages[3]));
     // The rest is the same objects: the other stages, the automations, the pack's other fields.
-    expect(fixed.pipelines[0].stages.filter((s: unknown, i: number) => s === pack.pipelines[0].stages[i])).toHaveLength(pack.pipelines[0].stages.length - 1);
+    expect(fixed.pipelines[0].stages.filter((s: unknown, i: number) => s === pack.pipelines[0].stages[i])).toHaveLength(
+      pack.pipelines[0].stages.length - 1,
+    );
     expect(fixed.automations).toBe(pack.automations);
     expect(fixed.smartLists).toBe(pack.smartLists);
     expect(Object.keys(fixed)).toEqual(Object.keys(pack));
@@ -177,7 +220,9 @@ describe('fixedPack', () => {
   });
 
   it('keeps a "__proto__" key a key in what it copies', () => {
-    const pack = JSON.parse('{"__proto__": {"polluted": 1}, "assets": [{"__proto__": 2, "key": "a", "data": "QQ==", "sha256": "0", "byteSize": 1}]}');
+    const pack = JSON.parse(
+      '{"__proto__": {"polluted": 1}, "assets": [{"__proto__": 2, "key": "a", "data": "QQ==", "sha256": "0", "byteSize": 1}]}',
+    );
     const { pack: fixed } = fixedPack(pack, portableHasher);
     expect(Object.keys(fixed)).toEqual(['__proto__', 'assets']);
     expect(Object.keys(fixed.assets[0])).toEqual(['__proto__', 'key', 'data', 'sha256', 'byteSize']);
@@ -210,7 +255,10 @@ describe('mayBeFixed', () => {
       'schema/required /assets/1',
     ]);
     expect(removed.every(mayBeFixed)).toBe(true);
-    expect(after.map(key).sort()).toEqual(['graph/unknown-field /automations/0/document/graph/edges/1/note', 'graph/unknown-field /automations/0/document/graph/nodes/0/sourceHandle']);
+    expect(after.map(key).sort()).toEqual([
+      'graph/unknown-field /automations/0/document/graph/edges/1/note',
+      'graph/unknown-field /automations/0/document/graph/nodes/0/sourceHandle',
+    ]);
     expect(after.some(mayBeFixed)).toBe(false);
   });
 

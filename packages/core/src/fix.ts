@@ -46,7 +46,8 @@ export function fixedPack<T>(pack: T, hash: Base64Hasher): { pack: T; changes: s
  */
 export function fixPack(pack: unknown, hash: Base64Hasher): string[] {
   const { pack: fixed, changes } = fixedPack(pack, hash);
-  if (fixed !== pack && isObj(pack) && isObj(fixed)) for (const key of Object.keys(fixed)) if (fixed[key] !== pack[key]) setOwn(pack, key, fixed[key]);
+  if (fixed !== pack && isObj(pack) && isObj(fixed))
+    for (const key of Object.keys(fixed)) if (fixed[key] !== pack[key]) setOwn(pack, key, fixed[key]);
   return changes;
 }
 
@@ -69,8 +70,18 @@ function fixAsset(a: unknown, i: number, hash: Base64Hasher, changes: string[]):
   const { byteSize, sha256 } = hashed;
   const name = typeof a.key === 'string' ? `asset "${a.key}"` : `assets[${i}]`;
   // A field the asset lacks is set; one it has is changed from what it says (a hash cut short).
-  const change = (field: string, was: string | undefined, now: string) => changes.push(`${name}: ${field} ${was === undefined ? `set to ${now}` : `${was} → ${now}`}`);
-  if (a.sha256 !== sha256) change('sha256', a.sha256 === undefined ? undefined : typeof a.sha256 === 'string' && a.sha256.length > 12 ? `${a.sha256.slice(0, 12)}…` : written(a.sha256), `${sha256.slice(0, 12)}…`);
+  const change = (field: string, was: string | undefined, now: string) =>
+    changes.push(`${name}: ${field} ${was === undefined ? `set to ${now}` : `${was} → ${now}`}`);
+  if (a.sha256 !== sha256)
+    change(
+      'sha256',
+      a.sha256 === undefined
+        ? undefined
+        : typeof a.sha256 === 'string' && a.sha256.length > 12
+          ? `${a.sha256.slice(0, 12)}…`
+          : written(a.sha256),
+      `${sha256.slice(0, 12)}…`,
+    );
   if (a.byteSize !== byteSize) change('byteSize', a.byteSize === undefined ? undefined : written(a.byteSize), String(byteSize));
   if (a.sha256 === sha256 && a.byteSize === byteSize) return a;
   return { ...a, sha256, byteSize };
@@ -99,7 +110,9 @@ function fixStage(p: Obj, s: unknown, changes: string[]): unknown {
 export const MOVED_EDGE_FIELDS: ReadonlyMap<string, string> = new Map([['sourceHandle', 'handle']]);
 
 /** The places fixedPack writes (pointers; the moved edge fields need no escaping). */
-const FIXED_PLACE = new RegExp(`^/(?:assets/\\d+/(?:sha256|byteSize)|pipelines/\\d+/stages/\\d+/probability|automations/\\d+/document/graph/edges/\\d+/(?:${[...MOVED_EDGE_FIELDS.keys()].join('|')}))$`);
+const FIXED_PLACE = new RegExp(
+  `^/(?:assets/\\d+/(?:sha256|byteSize)|pipelines/\\d+/stages/\\d+/probability|automations/\\d+/document/graph/edges/\\d+/(?:${[...MOVED_EDGE_FIELDS.keys()].join('|')}))$`,
+);
 
 function fixEdge(automation: string, e: unknown, j: number, changes: string[]): unknown {
   if (!isObj(e)) return e;

@@ -16,7 +16,10 @@ export function repeatedStageNames(stages: readonly unknown[]): [number, number]
 export const REQUIRED_CLOSED_STAGES: readonly Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] = ['CLOSED_WON', 'CLOSED_LOST'];
 
 /** Which of REQUIRED_CLOSED_STAGES no stage has; `typeOf` reads a stage's type (the pack's `stageType`, the API's `type`). */
-export function missingClosedStages<S>(stages: readonly S[], typeOf: (stage: S) => unknown): Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] {
+export function missingClosedStages<S>(
+  stages: readonly S[],
+  typeOf: (stage: S) => unknown,
+): Extract<StageType, 'CLOSED_WON' | 'CLOSED_LOST'>[] {
   // One pass over the stages (the validator asks this of every pipeline of every pack).
   let won = false;
   let lost = false;

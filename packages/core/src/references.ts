@@ -12,8 +12,15 @@ export const RESOURCE_KIND_OF_REFERENCE: Partial<Record<ReferenceType, ResourceK
 
 /** Where the pack items a reference type resolves to sit: a schema error there hides keys, so findings about them wait for it. */
 export const REFERENCE_HOLDERS: Partial<Record<ReferenceType, string[]>> = {
-  tag: ['/resources'], stage: ['/resources'], lead_source: ['/resources'], custom_field: ['/resources'],
-  email_template: ['/messageTemplates', '/resources'], smart_list: ['/smartLists'], pipeline: ['/pipelines'], deal_stage: ['/pipelines'], automation: ['/automations'],
+  tag: ['/resources'],
+  stage: ['/resources'],
+  lead_source: ['/resources'],
+  custom_field: ['/resources'],
+  email_template: ['/messageTemplates', '/resources'],
+  smart_list: ['/smartLists'],
+  pipeline: ['/pipelines'],
+  deal_stage: ['/pipelines'],
+  automation: ['/automations'],
 };
 
 /** Reference types a workspace can create when missing (the installer creates them). */
@@ -32,9 +39,17 @@ export interface PackItemOfReference {
 
 /** Reference types per resource kind: RESOURCE_KIND_OF_REFERENCE turned round, once. */
 const TYPES_OF_RESOURCE_KIND = new Map<unknown, ReferenceType[]>();
-for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) TYPES_OF_RESOURCE_KIND.set(kind, [...(TYPES_OF_RESOURCE_KIND.get(kind) ?? []), t as ReferenceType]);
+for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE))
+  TYPES_OF_RESOURCE_KIND.set(kind, [...(TYPES_OF_RESOURCE_KIND.get(kind) ?? []), t as ReferenceType]);
 
-type ItemVisitor = (type: ReferenceType, key: unknown, kind: PackItemOfReference['kind'], index: number, stage: number | undefined, name: unknown) => void;
+type ItemVisitor = (
+  type: ReferenceType,
+  key: unknown,
+  kind: PackItemOfReference['kind'],
+  index: number,
+  stage: number | undefined,
+  name: unknown,
+) => void;
 
 /**
  * Every item of the pack a reference can resolve to, in document order of kinds as listed here:
@@ -98,7 +113,9 @@ function stageWins(pipelines: unknown, index: number, held: number): boolean {
  * reference whose id is one of these keys resolves inside the pack. The first item with a key
  * wins, except for a deal stage: that of the pipeline with the lowest key (stageWins).
  */
-export function packItemsByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Map<string, PackItemOfReference>> {
+export function packItemsByReferenceType(
+  pack: Partial<Pack> | Record<string, unknown>,
+): Map<ReferenceType, Map<string, PackItemOfReference>> {
   const map = new Map<ReferenceType, Map<string, PackItemOfReference>>();
   const pipelines = (pack as Record<string, unknown>).pipelines;
   forEachItemOfReference(pack as Record<string, unknown>, (t, k, kind, index, stage, name) => {
@@ -169,5 +186,6 @@ export function stringsInConfig(config: unknown, out: Set<string> = new Set()): 
 export function removeWrittenStrings(value: unknown, wanted: Set<string>): void {
   if (typeof value === 'string') wanted.delete(value);
   else if (Array.isArray(value)) for (let i = 0; i < value.length && wanted.size > 0; i++) removeWrittenStrings(value[i], wanted);
-  else if (isObj(value)) for (const k in value) if (wanted.size > 0 && Object.prototype.hasOwnProperty.call(value, k)) removeWrittenStrings(value[k], wanted);
+  else if (isObj(value))
+    for (const k in value) if (wanted.size > 0 && Object.prototype.hasOwnProperty.call(value, k)) removeWrittenStrings(value[k], wanted);
 }

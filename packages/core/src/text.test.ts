@@ -7,9 +7,12 @@ import { count, Needles, occurringIn, plural, pluralWord, printable, printableLi
 describe('count', () => {
   it('writes thousands separators as toLocaleString("en-US") does', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.nat(), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: Number.MIN_SAFE_INTEGER, max: 0 })), (n) => {
-        expect(count(n)).toBe(n.toLocaleString('en-US'));
-      }),
+      fc.property(
+        fc.oneof(fc.nat(), fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: Number.MIN_SAFE_INTEGER, max: 0 })),
+        (n) => {
+          expect(count(n)).toBe(n.toLocaleString('en-US'));
+        },
+      ),
     );
     expect(count(39_799)).toBe('39,799');
     expect(count(-1_000)).toBe('-1,000');
@@ -46,7 +49,8 @@ describe('plural', () => {
 
 // What a terminal or a CI log would act on: escapes, line breaks (a line starting `::` is a
 // GitHub workflow command), C1 controls and the bidirectional overrides of "Trojan Source".
-const unsafe = (c: number) => c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+const unsafe = (c: number) =>
+  c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029 || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 
 describe('printable', () => {
   it('writes what a terminal would act on as JSON escapes it, and leaves everything else', () => {
@@ -86,7 +90,8 @@ describe('printableLine', () => {
         const out = printableLine(s);
         expect(out.length).toBe(s.length);
         let wrong = -1;
-        for (let i = 0; i < out.length && wrong < 0; i++) if (unsafe(out.charCodeAt(i)) || (!unsafe(s.charCodeAt(i)) && out[i] !== s[i])) wrong = i;
+        for (let i = 0; i < out.length && wrong < 0; i++)
+          if (unsafe(out.charCodeAt(i)) || (!unsafe(s.charCodeAt(i)) && out[i] !== s[i])) wrong = i;
         expect(wrong).toBe(-1);
       }),
     );

@@ -38,9 +38,24 @@ export interface AutomationSettings {
 }
 
 export type ReferenceType =
-  | 'tag' | 'stage' | 'smart_list' | 'user' | 'team' | 'pond' | 'website' | 'form' | 'email_template'
-  | 'custom_field' | 'pipeline' | 'deal_stage' | 'appointment_type' | 'appointment_outcome' | 'program'
-  | 'relationship_label' | 'automation' | 'lead_source';
+  | 'tag'
+  | 'stage'
+  | 'smart_list'
+  | 'user'
+  | 'team'
+  | 'pond'
+  | 'website'
+  | 'form'
+  | 'email_template'
+  | 'custom_field'
+  | 'pipeline'
+  | 'deal_stage'
+  | 'appointment_type'
+  | 'appointment_outcome'
+  | 'program'
+  | 'relationship_label'
+  | 'automation'
+  | 'lead_source';
 
 export interface Reference {
   type: ReferenceType;
@@ -155,7 +170,13 @@ export interface Pack {
 export const ITEM_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 /** The item kinds a source folder's manifest lists by key (assets are described in their own index). */
-export const KEYED_ITEM_KINDS = ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources'] as const satisfies readonly ItemKind[];
+export const KEYED_ITEM_KINDS = [
+  'automations',
+  'smartLists',
+  'messageTemplates',
+  'pipelines',
+  'resources',
+] as const satisfies readonly ItemKind[];
 
 /** How many items a pack holds, all kinds together (what is not a list counts as none). */
 export function countItems(pack: object): number {

@@ -71,7 +71,12 @@ export function validatePack(input: unknown, options: ValidateOptions = {}): Val
     runRules(value, brokenPaths, options, diagnostics);
     if (outOfRange) diagnostics = diagnostics.filter((d) => !outOfRange.has(d.pointer) || d.code.startsWith('json/'));
   } catch (e) {
-    diagnostics.push({ code: 'internal/error', severity: 'error', message: `The validator failed on this input (${e instanceof Error ? e.message : String(e)}). Please report it with the file.`, pointer: '' });
+    diagnostics.push({
+      code: 'internal/error',
+      severity: 'error',
+      message: `The validator failed on this input (${e instanceof Error ? e.message : String(e)}). Please report it with the file.`,
+      pointer: '',
+    });
   }
   return finish(diagnostics, value, source, options);
 }
@@ -90,14 +95,20 @@ function numbersOutOfRange(diagnostics: readonly Diagnostic[]): Set<string> | un
 function finish(diagnostics: Diagnostic[], value: unknown, source: SourceText | undefined, options: ValidateOptions): ValidateResult {
   // A clean pack (most packs of a folder) has nothing to order or place.
   if (diagnostics.length > 0) {
-    const ordered = options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
+    const ordered =
+      options.place === false && source?.uniqueKeys === true && value !== undefined && sortInDocumentOrder(value, diagnostics, placesKey);
     if (!ordered) {
       if (source) placeAll(source, diagnostics);
       sortDiagnostics(diagnostics);
     }
   }
   // Built without object spreads (each a runtime call while this code is still interpreted).
-  const result: ValidateResult = value === undefined ? { diagnostics } : diagnostics.some(isError) ? { value, diagnostics } : { pack: value as Pack, value, diagnostics };
+  const result: ValidateResult =
+    value === undefined
+      ? { diagnostics }
+      : diagnostics.some(isError)
+        ? { value, diagnostics }
+        : { pack: value as Pack, value, diagnostics };
   if (source) result.source = source;
   return result;
 }
@@ -110,7 +121,9 @@ const isError = (d: Diagnostic) => d.severity === 'error';
  * that would otherwise take such a file for a pack (fmt, fix: "already formatted", "nothing to fix").
  */
 export function notAPack(value: unknown): Diagnostic | undefined {
-  return isObj(value) ? undefined : { code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${describeNonObject(value)}.`, pointer: '' };
+  return isObj(value)
+    ? undefined
+    : { code: 'schema/type', severity: 'error', message: `A pack is a JSON object, not ${describeNonObject(value)}.`, pointer: '' };
 }
 
 /** What a value handed in for a pack is, when it is not an object: "an array", "null", "a number", "undefined". */
@@ -123,7 +136,11 @@ const describeNonObject = (value: unknown): string =>
  * not define (the name is what is unknown; its value may be anything), a property written twice.
  * The most frequent first: an export of the real service has tens of thousands of unknown config fields.
  */
-export const placesKey = (d: Pick<Diagnostic, 'code'>): boolean => d.code === 'catalog/unknown-config-field' || d.code === 'graph/unknown-field' || d.code === 'schema/unknown-field' || d.code === 'json/duplicate-key';
+export const placesKey = (d: Pick<Diagnostic, 'code'>): boolean =>
+  d.code === 'catalog/unknown-config-field' ||
+  d.code === 'graph/unknown-field' ||
+  d.code === 'schema/unknown-field' ||
+  d.code === 'json/duplicate-key';
 
 /**
  * Positions of the given findings of a result validated with `place: false` (those a report
@@ -236,7 +253,8 @@ class RuleRun implements RuleContext {
     if (!list) {
       const arr = this.pack[kind];
       list = [];
-      if (Array.isArray(arr)) for (let i = 0; i < arr.length; i++) if (isObj(arr[i])) list.push({ value: arr[i], index: i, pointer: `/${kind}/${i}` });
+      if (Array.isArray(arr))
+        for (let i = 0; i < arr.length; i++) if (isObj(arr[i])) list.push({ value: arr[i], index: i, pointer: `/${kind}/${i}` });
       cache.set(kind, list);
     }
     return list;
@@ -305,6 +323,10 @@ export function validateAutomationDocument(document: unknown, options: ValidateO
   return {
     diagnostics: diagnostics
       .filter((d) => d.pointer === prefix || d.pointer.startsWith(prefix + '/'))
-      .map((d) => ({ ...d, pointer: d.pointer.slice(prefix.length), related: d.related?.map((r) => ({ ...r, pointer: r.pointer.startsWith(prefix) ? r.pointer.slice(prefix.length) : r.pointer })) })),
+      .map((d) => ({
+        ...d,
+        pointer: d.pointer.slice(prefix.length),
+        related: d.related?.map((r) => ({ ...r, pointer: r.pointer.startsWith(prefix) ? r.pointer.slice(prefix.length) : r.pointer })),
+      })),
   };
 }

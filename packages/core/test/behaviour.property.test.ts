@@ -3,7 +3,17 @@
 // closing step is always reported, and removing that step clears it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyseFlow, EFFECTS, flowSettings, NODE_KINDS, simulate, simulationEvents, validatePack, type AutomationItem, type Pack } from '../src/index.js';
+import {
+  analyseFlow,
+  EFFECTS,
+  flowSettings,
+  NODE_KINDS,
+  simulate,
+  simulationEvents,
+  validatePack,
+  type AutomationItem,
+  type Pack,
+} from '../src/index.js';
 import { wallOf } from '../src/behaviour/zone.js';
 import { inWindowMinutes } from '../src/behaviour/window.js';
 import { fuzzConfig, validPack } from '@setup-pack/testkit';
@@ -17,20 +27,36 @@ function planted(pack: Pack, closed: boolean, reenroll: boolean): Pack {
   const auto = (key: string, name: string, on: string, adds: string | null): AutomationItem => ({
     key,
     document: {
-      format: 'service.automation-template', version: 1, name, settings,
+      format: 'service.automation-template',
+      version: 1,
+      name,
+      settings,
       graph: {
         // The tag that started it is removed first, so adding it again is an event every turn.
         nodes: [
           { id: 'start', kind: 'trigger.tag_added', config: { tag_id: on } },
           { id: 'untag', kind: 'action.remove_tag', config: { tag_id: on } },
-          adds ? { id: 'tag', kind: 'action.add_tag', config: { tag_id: adds } } : { id: 'tag', kind: 'action.add_note', config: { body: 'end' } },
+          adds
+            ? { id: 'tag', kind: 'action.add_tag', config: { tag_id: adds } }
+            : { id: 'tag', kind: 'action.add_note', config: { body: 'end' } },
         ],
-        edges: [{ id: 'e0', source: 'start', target: 'untag' }, { id: 'e1', source: 'untag', target: 'tag' }],
+        edges: [
+          { id: 'e0', source: 'start', target: 'untag' },
+          { id: 'e1', source: 'untag', target: 'tag' },
+        ],
       },
     },
   });
-  p.resources = [...(p.resources ?? []), { key: 'planted a', kind: 'tag', name: 'Planted tag A' }, { key: 'planted b', kind: 'tag', name: 'Planted tag B' }];
-  p.automations = [...(p.automations ?? []), auto('planted a', 'Planted A', 'planted a', 'planted b'), auto('planted b', 'Planted B', 'planted b', closed ? 'planted a' : null)];
+  p.resources = [
+    ...(p.resources ?? []),
+    { key: 'planted a', kind: 'tag', name: 'Planted tag A' },
+    { key: 'planted b', kind: 'tag', name: 'Planted tag B' },
+  ];
+  p.automations = [
+    ...(p.automations ?? []),
+    auto('planted a', 'Planted A', 'planted a', 'planted b'),
+    auto('planted b', 'Planted B', 'planted b', closed ? 'planted a' : null),
+  ];
   return p;
 }
 
@@ -48,7 +74,11 @@ function inItsWindow(pack: Pack, automation: string, at: string, zone: string, h
 
 const plantedFindings = (p: Pack) => {
   const planted = [p.automations!.length - 2, p.automations!.length - 1].map((i) => `/automations/${i}/`);
-  return validatePack(p).diagnostics.filter((d) => d.code === 'flow/cascade-loop' && [d.pointer, ...(d.related ?? []).map((r) => r.pointer)].every((x) => planted.some((at) => x.startsWith(at))));
+  return validatePack(p).diagnostics.filter(
+    (d) =>
+      d.code === 'flow/cascade-loop' &&
+      [d.pointer, ...(d.related ?? []).map((r) => r.pointer)].every((x) => planted.some((at) => x.startsWith(at))),
+  );
 };
 
 describe('the effects model', () => {
@@ -79,9 +109,16 @@ describe('the effects model', () => {
     const events = simulationEvents().map((e) => e.event);
     const input = fc.record({
       event: fc.constantFrom(...events),
-      at: fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+      at: fc
+        .date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString()),
       zone: fc.constantFrom(...ZONES),
-      holidays: fc.uniqueArray(fc.date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-01-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)), { maxLength: 30 }),
+      holidays: fc.uniqueArray(
+        fc
+          .date({ min: new Date('2026-01-01T00:00:00Z'), max: new Date('2028-01-31T00:00:00Z'), noInvalidDate: true })
+          .map((d) => d.toISOString().slice(0, 10)),
+        { maxLength: 30 },
+      ),
       days: fc.integer({ min: 1, max: 40 }),
       replyAfter: fc.option(fc.integer({ min: 0, max: 40 * 1440 })),
     });
@@ -97,7 +134,9 @@ describe('the effects model', () => {
           const w = wallOf(Date.parse(s.at), zone);
           const day = `${w.year}-${w.month}-${w.day}`;
           sentOn.set(day, (sentOn.get(day) ?? 0) + 1);
-          expect(sentOn.get(day), `${s.automation} ${s.node} at ${s.at}`).toBeLessThanOrEqual(flowSettings(pack.automations!.find((a) => a.key === s.automation)!.document.settings).dailySendLimit ?? Infinity);
+          expect(sentOn.get(day), `${s.automation} ${s.node} at ${s.at}`).toBeLessThanOrEqual(
+            flowSettings(pack.automations!.find((a) => a.key === s.automation)!.document.settings).dailySendLimit ?? Infinity,
+          );
         }
         // The timeline is in time order: a held message is recorded when it goes out.
         for (let i = 1; i < t.steps.length; i++) expect(Date.parse(t.steps[i].at)).toBeGreaterThanOrEqual(Date.parse(t.steps[i - 1].at));
@@ -108,10 +147,18 @@ describe('the effects model', () => {
 
   it(`what the analysis finds does not depend on the order of the pack's items, which export sorts (${numRuns} packs)`, () => {
     // Generated pipelines share stage keys (s0, s1…), so a deal block's stage_id names a stage of several.
-    const words = (p: Pack) => validatePack(p).diagnostics.filter((d) => d.code.startsWith('flow/')).map((d) => `${d.code} ${d.severity}: ${d.message}`).sort();
+    const words = (p: Pack) =>
+      validatePack(p)
+        .diagnostics.filter((d) => d.code.startsWith('flow/'))
+        .map((d) => `${d.code} ${d.severity}: ${d.message}`)
+        .sort();
     fc.assert(
       fc.property(validPack({ maxItems: 3 }), (pack) => {
-        const reversed = { ...pack, pipelines: pack.pipelines && [...pack.pipelines].reverse(), resources: pack.resources && [...pack.resources].reverse() };
+        const reversed = {
+          ...pack,
+          pipelines: pack.pipelines && [...pack.pipelines].reverse(),
+          resources: pack.resources && [...pack.resources].reverse(),
+        };
         expect(words(reversed)).toEqual(words(pack));
       }),
       { numRuns, seed },
@@ -126,8 +173,12 @@ describe('analyseFlow after validatePack', () => {
         const value = validatePack(JSON.stringify(pack)).value as Pack;
         const reused = analyseFlow(value);
         const fresh = analyseFlow(structuredClone(value));
-        expect(JSON.stringify({ edges: reused.cascade.edges, loops: reused.loops, self: reused.selfStarts })).toBe(JSON.stringify({ edges: fresh.cascade.edges, loops: fresh.loops, self: fresh.selfStarts }));
-        expect(reused.flow.automations.map((a) => a.nodes.map((n) => n.id))).toEqual(fresh.flow.automations.map((a) => a.nodes.map((n) => n.id)));
+        expect(JSON.stringify({ edges: reused.cascade.edges, loops: reused.loops, self: reused.selfStarts })).toBe(
+          JSON.stringify({ edges: fresh.cascade.edges, loops: fresh.loops, self: fresh.selfStarts }),
+        );
+        expect(reused.flow.automations.map((a) => a.nodes.map((n) => n.id))).toEqual(
+          fresh.flow.automations.map((a) => a.nodes.map((n) => n.id)),
+        );
       }),
       { numRuns, seed },
     );
@@ -136,32 +187,65 @@ describe('analyseFlow after validatePack', () => {
 
 describe('an automation that starts itself', () => {
   const pack = (stageType: 'CLOSED_WON' | 'OPEN', wonBranch: 'note' | 'move'): Pack => ({
-    format: 'service.setup-pack', packId: '1f79e088-0013-1000-bfff-fff500000016', name: 'Deals', version: '1.0.0', schemaVersion: 1,
+    format: 'service.setup-pack',
+    packId: '1f79e088-0013-1000-bfff-fff500000016',
+    name: 'Deals',
+    version: '1.0.0',
+    schemaVersion: 1,
     pipelines: [
-      { key: 'sales', name: 'Sales', stages: [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }, { key: 'deal', name: 'Deal', stageType }] },
-      // Sorts before "sales": its "deal" stage is the one a block's stage_id "deal" means, wherever it is listed.
-      { key: 'buyers', name: 'Buyers', stages: [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }, { key: 'deal', name: 'Deal', stageType: 'CLOSED_WON' }] },
-    ],
-    automations: [{
-      key: 'deals',
-      document: {
-        format: 'service.automation-template', version: 1, name: 'Deals', settings: { allow_reenrollment: true, stop_on_reply: false, daily_send_limit: 100 },
-        graph: {
-          nodes: [
-            { id: 'subscribed', kind: 'trigger.program_subscribed', config: { program_id: 'program-1' } },
-            { id: 'move', kind: 'action.move_deal_stage', config: { stage_id: 'deal' } },
-            { id: 'won', kind: 'trigger.deal_won', config: {} },
-            wonBranch === 'move' ? { id: 'again', kind: 'action.move_deal_stage', config: { stage_id: 'deal' } } : { id: 'again', kind: 'action.add_note', config: { body: 'Won' } },
-          ],
-          edges: [{ id: 'e0', source: 'subscribed', target: 'move' }, { id: 'e1', source: 'won', target: 'again' }],
-        },
-        references: [{ type: 'program', id: 'program-1', name: 'First-time buyers' }],
+      {
+        key: 'sales',
+        name: 'Sales',
+        stages: [
+          { key: 'won', name: 'Won', stageType: 'CLOSED_WON' },
+          { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' },
+          { key: 'deal', name: 'Deal', stageType },
+        ],
       },
-    }],
+      // Sorts before "sales": its "deal" stage is the one a block's stage_id "deal" means, wherever it is listed.
+      {
+        key: 'buyers',
+        name: 'Buyers',
+        stages: [
+          { key: 'won', name: 'Won', stageType: 'CLOSED_WON' },
+          { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' },
+          { key: 'deal', name: 'Deal', stageType: 'CLOSED_WON' },
+        ],
+      },
+    ],
+    automations: [
+      {
+        key: 'deals',
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: 'Deals',
+          settings: { allow_reenrollment: true, stop_on_reply: false, daily_send_limit: 100 },
+          graph: {
+            nodes: [
+              { id: 'subscribed', kind: 'trigger.program_subscribed', config: { program_id: 'program-1' } },
+              { id: 'move', kind: 'action.move_deal_stage', config: { stage_id: 'deal' } },
+              { id: 'won', kind: 'trigger.deal_won', config: {} },
+              wonBranch === 'move'
+                ? { id: 'again', kind: 'action.move_deal_stage', config: { stage_id: 'deal' } }
+                : { id: 'again', kind: 'action.add_note', config: { body: 'Won' } },
+            ],
+            edges: [
+              { id: 'e0', source: 'subscribed', target: 'move' },
+              { id: 'e1', source: 'won', target: 'again' },
+            ],
+          },
+          references: [{ type: 'program', id: 'program-1', name: 'First-time buyers' }],
+        },
+      },
+    ],
   });
-  const selfTriggers = (p: Pack) => validatePack(p).diagnostics.filter((d) => d.code === 'flow/self-trigger').map((d) => `${d.severity} ${d.pointer}`);
+  const selfTriggers = (p: Pack) =>
+    validatePack(p)
+      .diagnostics.filter((d) => d.code === 'flow/self-trigger')
+      .map((d) => `${d.severity} ${d.pointer}`);
 
-  it("reads a stage key several pipelines have as the stage of the pipeline with the lowest key, as install binds it", () => {
+  it('reads a stage key several pipelines have as the stage of the pipeline with the lowest key, as install binds it', () => {
     // "buyers" < "sales": stage_id "deal" is Buyers' won stage, so winning the deal starts the automation's own deal_won trigger.
     expect(selfTriggers(pack('OPEN', 'move'))).toEqual(['error /automations/0/document/graph/nodes/3']);
   });
@@ -174,13 +258,16 @@ describe('an automation that starts itself', () => {
     const p = pack('OPEN', 'note');
     const graph = p.automations![0].document.graph;
     graph.nodes[3] = { id: 'pause', kind: 'control.wait', config: { amount: 1, unit: 'days' } };
-    graph.edges = [{ id: 'e0', source: 'subscribed', target: 'move' }, { id: 'e1', source: 'won', target: 'pause' }, { id: 'e2', source: 'pause', target: 'move' }];
+    graph.edges = [
+      { id: 'e0', source: 'subscribed', target: 'move' },
+      { id: 'e1', source: 'won', target: 'pause' },
+      { id: 'e2', source: 'pause', target: 'move' },
+    ];
     const [finding] = validatePack(p).diagnostics.filter((d) => d.code === 'flow/self-trigger');
     expect(`${finding.severity} ${finding.pointer}`).toBe('warning /automations/0/document/graph/nodes/1');
     expect(finding.message).toContain('block "pause"');
   });
 });
-
 
 describe('a loop through an automation with several triggers', () => {
   const settings = { allow_reenrollment: true, stop_on_reply: false, daily_send_limit: 100 };
@@ -190,20 +277,52 @@ describe('a loop through an automation with several triggers', () => {
   const edge = (source: string, target: string) => ({ id: `${source}-${target}`, source, target });
   /** "Two ways in" starts on tag a (adds b) or on tag c (its `second` branch); "Back" starts on tag b and adds c. */
   const pack = (second: 'note' | 'adds b'): Pack => ({
-    format: 'service.setup-pack', packId: '1f79e088-0013-1000-bfff-fff500000017', name: 'Tags', version: '1.0.0', schemaVersion: 1,
+    format: 'service.setup-pack',
+    packId: '1f79e088-0013-1000-bfff-fff500000017',
+    name: 'Tags',
+    version: '1.0.0',
+    schemaVersion: 1,
     resources: ['a', 'b', 'c'].map((k) => ({ key: k, kind: 'tag' as const, name: `Tag ${k}` })),
     automations: [
-      { key: 'two', document: { format: 'service.automation-template', version: 1, name: 'Two ways in', settings, graph: {
-        nodes: [tagged('on a', 'a'), removes('untag a', 'a'), adds('tag b', 'b'), tagged('on c', 'c'), removes('untag c', 'c'), second === 'note' ? { id: 'end', kind: 'action.add_note', config: { body: 'c' } } : adds('end', 'b')],
-        edges: [edge('on a', 'untag a'), edge('untag a', 'tag b'), edge('on c', 'untag c'), edge('untag c', 'end')],
-      } } },
-      { key: 'back', document: { format: 'service.automation-template', version: 1, name: 'Back', settings, graph: {
-        nodes: [tagged('on b', 'b'), removes('untag b', 'b'), adds('tag c', 'c')],
-        edges: [edge('on b', 'untag b'), edge('untag b', 'tag c')],
-      } } },
+      {
+        key: 'two',
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: 'Two ways in',
+          settings,
+          graph: {
+            nodes: [
+              tagged('on a', 'a'),
+              removes('untag a', 'a'),
+              adds('tag b', 'b'),
+              tagged('on c', 'c'),
+              removes('untag c', 'c'),
+              second === 'note' ? { id: 'end', kind: 'action.add_note', config: { body: 'c' } } : adds('end', 'b'),
+            ],
+            edges: [edge('on a', 'untag a'), edge('untag a', 'tag b'), edge('on c', 'untag c'), edge('untag c', 'end')],
+          },
+        },
+      },
+      {
+        key: 'back',
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: 'Back',
+          settings,
+          graph: {
+            nodes: [tagged('on b', 'b'), removes('untag b', 'b'), adds('tag c', 'c')],
+            edges: [edge('on b', 'untag b'), edge('untag b', 'tag c')],
+          },
+        },
+      },
     ],
   });
-  const loops = (p: Pack) => validatePack(p).diagnostics.filter((d) => d.code === 'flow/cascade-loop').map((d) => d.severity);
+  const loops = (p: Pack) =>
+    validatePack(p)
+      .diagnostics.filter((d) => d.code === 'flow/cascade-loop')
+      .map((d) => d.severity);
 
   it('is reported when the branch the loop enters by leads on round it', () => {
     expect(loops(pack('adds b'))).toEqual(['error']);

@@ -25,10 +25,19 @@ function walk(dir: string, match: RegExp): string[] {
 }
 
 const workspaces = ['packages', 'apps'].flatMap((dir) => readdirSync(join(root, dir)).map((p) => `${dir}/${p}`));
-const docs = ['README.md', 'CHANGELOG.md', ...walk('docs', /\.md$/), ...workspaces.map((w) => `${w}/README.md`).filter((f) => existsSync(join(root, f)))];
+const docs = [
+  'README.md',
+  'CHANGELOG.md',
+  ...walk('docs', /\.md$/),
+  ...workspaces.map((w) => `${w}/README.md`).filter((f) => existsSync(join(root, f))),
+];
 // Sources, tests and benches: their comments are read as much as the docs.
 // The checks' own files hold examples of what they refuse, so they are left out of the scan.
-const sources = [...workspaces.flatMap((w) => walk(w, /\.(ts|tsx|mjs|js|cjs)$/)), ...walk('scripts', /\.(ts|mjs|js|sh)$/), 'vitest.workspace.ts'].filter((f) => !f.includes('test/docs-style'));
+const sources = [
+  ...workspaces.flatMap((w) => walk(w, /\.(ts|tsx|mjs|js|cjs)$/)),
+  ...walk('scripts', /\.(ts|mjs|js|sh)$/),
+  'vitest.workspace.ts',
+].filter((f) => !f.includes('test/docs-style'));
 
 describe('docs style', () => {
   it('finds the docs and the sources', () => {
@@ -72,7 +81,10 @@ describe('docs style', () => {
         .filter(({ page }) => existsSync(join(root, 'docs', page)))
         .filter(({ page, section }) => {
           const target = readFileSync(join(root, 'docs', page), 'utf8');
-          return !target.split('\n').some((l) => l.replace(/^#{1,6}\s+/, '').startsWith(section) && /^#{1,6}\s/.test(l)) && !target.includes(`**${section}`);
+          return (
+            !target.split('\n').some((l) => l.replace(/^#{1,6}\s+/, '').startsWith(section) && /^#{1,6}\s/.test(l)) &&
+            !target.includes(`**${section}`)
+          );
         })
         .map(({ page, section }) => `${f}: ${page}, "${section}"`),
     );
@@ -90,12 +102,31 @@ describe('the docs-style checks', () => {
   const long = 'word '.repeat(81).trim(); // 404 characters
 
   it('finds numbered rounds of work in their usual spellings, and nothing else', () => {
-    const text = ['as measured in session 12', 'Issue #16 targets', 'issues 5 and 6', 'round 3 of tuning', 'a round trip', 'the session store', '2 sessions'].join('\n');
+    const text = [
+      'as measured in session 12',
+      'Issue #16 targets',
+      'issues 5 and 6',
+      'round 3 of tuning',
+      'a round trip',
+      'the session store',
+      '2 sessions',
+    ].join('\n');
     expect(roundsOfWork(text).map((l) => l.split(':')[0])).toEqual(['1', '2', '3', '4']);
   });
 
   it('measures prose and table cells, not fenced code', () => {
-    const md = [long, '```', long, '```', `| ${long} | b |`, `| ${'x'.repeat(300)} | ${'y'.repeat(300)} |`, '~~~', long, '~~~', 'short'].join('\n');
+    const md = [
+      long,
+      '```',
+      long,
+      '```',
+      `| ${long} | b |`,
+      `| ${'x'.repeat(300)} | ${'y'.repeat(300)} |`,
+      '~~~',
+      long,
+      '~~~',
+      'short',
+    ].join('\n');
     expect(longLines(md, 'markdown')).toEqual(['1: 404 characters', '5: 404 characters']);
   });
 
@@ -107,7 +138,15 @@ describe('the docs-style checks', () => {
   });
 
   it('measures comments, not code, in sources', () => {
-    const ts = [`// ${long}`, `const url = 'https://${'a'.repeat(450)}';`, `f(); // ${long}`, '/**', ` * ${long}`, ' */', `const s = "${long}";`].join('\n');
+    const ts = [
+      `// ${long}`,
+      `const url = 'https://${'a'.repeat(450)}';`,
+      `f(); // ${long}`,
+      '/**',
+      ` * ${long}`,
+      ' */',
+      `const s = "${long}";`,
+    ].join('\n');
     expect(longLines(ts, 'source').map((l) => l.split(':')[0])).toEqual(['1', '3', '5']);
     expect(longLines([`# ${long}`, `echo ${long}`].join('\n'), 'shell').map((l) => l.split(':')[0])).toEqual(['1']);
   });

@@ -23,7 +23,13 @@ describe('invalid fixtures', () => {
   for (const file of files) {
     it(`${file} gives exactly its expected diagnostics`, () => {
       const result = validatePack(readFixture(`invalid/${file}`));
-      const got = result.diagnostics.map((d) => ({ code: d.code, severity: d.severity, pointer: d.pointer, line: d.line, column: d.column }));
+      const got = result.diagnostics.map((d) => ({
+        code: d.code,
+        severity: d.severity,
+        pointer: d.pointer,
+        line: d.line,
+        column: d.column,
+      }));
       expect(got).toEqual(loadFixture(`expected/${file}`));
       // The fixture is named after the code it exists to show.
       expect(got.map((d) => slug(d.code))).toContain(file.replace(/\.json$/, ''));

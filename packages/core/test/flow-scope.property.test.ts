@@ -17,7 +17,10 @@ vi.mock('../src/behaviour/flow.js', async (importOriginal) => {
   const flow = await importOriginal<typeof import('../src/behaviour/flow.js')>();
   const { NODE_KINDS: all } = await import('../src/catalog/nodes.js');
   const every: ReadonlySet<string> = new Set(all);
-  return { ...flow, blockKindsOfRules: (ctx: Parameters<typeof flow.blockKindsOfRules>[0]) => (scope.full ? every : flow.blockKindsOfRules(ctx)) };
+  return {
+    ...flow,
+    blockKindsOfRules: (ctx: Parameters<typeof flow.blockKindsOfRules>[0]) => (scope.full ? every : flow.blockKindsOfRules(ctx)),
+  };
 });
 
 /** The findings of `text` as validate gives them, and as the flow rules give them without a skip. */
@@ -84,13 +87,43 @@ function packOf(automations: AutomationSpec[]) {
     name: 'Flow',
     version: '1.0.0',
     resources: ['a', 'b'].map((s) => ({ key: `tag-${s}`, kind: 'tag', name: `Tag ${s}` })),
-    pipelines: [{ key: 'p', name: 'P', stages: [{ key: 'stage-a', name: 'A' }, { key: 'stage-b', name: 'B' }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }],
+    pipelines: [
+      {
+        key: 'p',
+        name: 'P',
+        stages: [
+          { key: 'stage-a', name: 'A' },
+          { key: 'stage-b', name: 'B' },
+          { key: 'won', name: 'Won', stageType: 'CLOSED_WON' },
+          { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 },
+        ],
+      },
+    ],
     messageTemplates: ['a', 'b'].map((s) => ({ key: `tpl-${s}`, name: `Template ${s}`, channel: 'email', subject: 'Hi', body: 'Hello' })),
     automations: automations.map((a, i) => {
-      const nodes = [a.trigger, ...a.steps].map((b, j) => ({ id: `n${j}`, kind: b.kind, config: CONFIG[b.kind](b.subject, `a${b.target}`), position: { x: 0, y: 120 * j } }));
+      const nodes = [a.trigger, ...a.steps].map((b, j) => ({
+        id: `n${j}`,
+        kind: b.kind,
+        config: CONFIG[b.kind](b.subject, `a${b.target}`),
+        position: { x: 0, y: 120 * j },
+      }));
       if (a.repeatId && nodes.length > 1) nodes[nodes.length - 1].id = 'n0';
-      const settings = { allow_reenrollment: a.reenroll, stop_on_reply: false, daily_send_limit: 100, ...(a.window ? { send_window_start: 540, send_window_end: 1140, send_window_days: [1, 2, 3, 4, 5] } : {}) };
-      return { key: `a${i}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${i}`, settings, graph: { nodes, edges: nodes.slice(1).map((n, j) => ({ id: `e${j}`, source: `n${j}`, target: `n${j + 1}` })) } } };
+      const settings = {
+        allow_reenrollment: a.reenroll,
+        stop_on_reply: false,
+        daily_send_limit: 100,
+        ...(a.window ? { send_window_start: 540, send_window_end: 1140, send_window_days: [1, 2, 3, 4, 5] } : {}),
+      };
+      return {
+        key: `a${i}`,
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: `Automation ${i}`,
+          settings,
+          graph: { nodes, edges: nodes.slice(1).map((n, j) => ({ id: `e${j}`, source: `n${j}`, target: `n${j + 1}` })) },
+        },
+      };
     }),
   };
 }
@@ -99,14 +132,27 @@ const flowPack = fc.array(automation, { minLength: 1, maxLength: 3 }).map(packOf
 
 /** Packs that have each flow finding, so that every flow rule is compared whatever the seed. */
 const on = (kind: string, subject = 'a', target = 0): Block => ({ kind, subject, target });
-const line = (trigger: Block, steps: Block[], more: Partial<AutomationSpec> = {}): AutomationSpec => ({ trigger, steps, reenroll: true, window: false, repeatId: false, ...more });
+const line = (trigger: Block, steps: Block[], more: Partial<AutomationSpec> = {}): AutomationSpec => ({
+  trigger,
+  steps,
+  reenroll: true,
+  window: false,
+  repeatId: false,
+  ...more,
+});
 const FLOW_EXAMPLES: [string, AutomationSpec[]][] = [
   // Each adds the tag that starts the other.
-  ['flow/cascade-loop', [line(on('trigger.tag_added', 'a'), [on('action.add_tag', 'b')]), line(on('trigger.tag_added', 'b'), [on('action.add_tag', 'a')])]],
+  [
+    'flow/cascade-loop',
+    [line(on('trigger.tag_added', 'a'), [on('action.add_tag', 'b')]), line(on('trigger.tag_added', 'b'), [on('action.add_tag', 'a')])],
+  ],
   // It runs itself.
   ['flow/self-trigger', [line(on('trigger.contact_created'), [on('action.run_automation', 'a', 0)])]],
   // One adds the tag the other removes, on the same trigger.
-  ['flow/conflicting-actions', [line(on('trigger.contact_created'), [on('action.add_tag')]), line(on('trigger.contact_created'), [on('action.remove_tag')])]],
+  [
+    'flow/conflicting-actions',
+    [line(on('trigger.contact_created'), [on('action.add_tag')]), line(on('trigger.contact_created'), [on('action.remove_tag')])],
+  ],
   // Saturday 20:30, an hour's wait, a weekday window.
   ['flow/outside-send-window', [line(on('trigger.schedule'), [on('control.wait'), on('action.send_sms')], { window: true })]],
 ];

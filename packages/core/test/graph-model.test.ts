@@ -8,17 +8,41 @@ import { buildGraphModel, findCycle, reachableFromTriggers, NodeIdTable, type Gr
 
 const kinds = ['trigger.contact_created', 'action.notify', 'control.if', 'control.loop', 'not.a.kind'];
 const graphArb = fc
-  .tuple(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.constantFrom(...kinds)), { maxLength: 10 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 11 }), fc.constantFrom('next', 'true', 'false', undefined)), { maxLength: 20 }))
+  .tuple(
+    fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.constantFrom(...kinds)), { maxLength: 10 }),
+    fc.array(
+      fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 0, max: 11 }), fc.constantFrom('next', 'true', 'false', undefined)),
+      { maxLength: 20 },
+    ),
+  )
   .map(([nodes, edges]) => ({
     nodes: nodes.map(([id, kind]) => ({ id: `n${id}`, kind, config: {} })),
     edges: edges.map(([s, t, handle], i) => ({ id: `e${i}`, source: `n${s}`, target: `n${t}`, ...(handle ? { handle } : {}) })),
   }));
 
 function facts(m: GraphModel) {
-  const nodes = Array.from({ length: m.nodeCount }, (_, n) => ({ id: m.id(n), duplicate: m.isDuplicate(n), first: m.first(n), group: m.group(n) }));
-  const edges = Array.from({ length: m.edgeCount }, (_, e) => ({ from: m.from(e), to: m.to(e), flows: m.flows(e), intoTrigger: m.intoTrigger(e) }));
+  const nodes = Array.from({ length: m.nodeCount }, (_, n) => ({
+    id: m.id(n),
+    duplicate: m.isDuplicate(n),
+    first: m.first(n),
+    group: m.group(n),
+  }));
+  const edges = Array.from({ length: m.edgeCount }, (_, e) => ({
+    from: m.from(e),
+    to: m.to(e),
+    flows: m.flows(e),
+    intoTrigger: m.intoTrigger(e),
+  }));
   const out = Array.from({ length: m.nodeCount }, (_, n) => Array.from(m.outList.subarray(m.outStart[n], m.outStart[n + 1])));
-  return { nodes, edges, out, dangling: m.hasDanglingEdges, trigger: m.hasTrigger, cycle: findCycle(m), reached: Array.from(reachableFromTriggers(m)) };
+  return {
+    nodes,
+    edges,
+    out,
+    dangling: m.hasDanglingEdges,
+    trigger: m.hasTrigger,
+    cycle: findCycle(m),
+    reached: Array.from(reachableFromTriggers(m)),
+  };
 }
 
 describe('graph model', () => {
@@ -45,9 +69,18 @@ describe('graph model', () => {
       fc.property(graphArb, (graph) => {
         const m = buildGraphModel(graph, '/g')!;
         const triggers = Array.from({ length: m.nodeCount }, (_, n) => n).filter((n) => !m.isDuplicate(n) && m.group(n) === 'trigger');
-        const want = new Set(alg.preorder(m.g, triggers.map((n) => m.id(n))));
+        const want = new Set(
+          alg.preorder(
+            m.g,
+            triggers.map((n) => m.id(n)),
+          ),
+        );
         const reached = reachableFromTriggers(m);
-        const got = new Set(Array.from({ length: m.nodeCount }, (_, n) => n).filter((n) => reached[n]).map((n) => m.id(n)));
+        const got = new Set(
+          Array.from({ length: m.nodeCount }, (_, n) => n)
+            .filter((n) => reached[n])
+            .map((n) => m.id(n)),
+        );
         expect(got).toEqual(want);
       }),
       { numRuns: 500 },
@@ -68,7 +101,19 @@ describe('graph model', () => {
 
   it('resolves edges to the first node of an id and keeps dangling ends out of the flow', () => {
     const m = buildGraphModel(
-      { nodes: [{ id: 'a', kind: 'trigger.contact_created' }, { id: 'b', kind: 'action.notify' }, { id: 'b', kind: 'action.notify' }, { kind: 'action.notify' }], edges: [{ source: 'a', target: 'b' }, { source: 'b', target: 'x' }, { source: 'b', target: 'a' }] },
+      {
+        nodes: [
+          { id: 'a', kind: 'trigger.contact_created' },
+          { id: 'b', kind: 'action.notify' },
+          { id: 'b', kind: 'action.notify' },
+          { kind: 'action.notify' },
+        ],
+        edges: [
+          { source: 'a', target: 'b' },
+          { source: 'b', target: 'x' },
+          { source: 'b', target: 'a' },
+        ],
+      },
       '/g',
     )!;
     expect(m.nodeCount).toBe(3);

@@ -28,7 +28,9 @@ describe('hostile input', () => {
 
   it('a 100 MB string value', { timeout: 60_000 }, () => {
     const huge = 'a'.repeat(100 * 1024 * 1024);
-    const r = validatePack(`{"format":"service.setup-pack","schemaVersion":2,"packId":"6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12","name":"${huge}","version":"1"}`);
+    const r = validatePack(
+      `{"format":"service.setup-pack","schemaVersion":2,"packId":"6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12","name":"${huge}","version":"1"}`,
+    );
     expect(r.diagnostics.map((d) => d.code)).toEqual(['schema/too-long']);
     expect(r.diagnostics[0].message.length).toBeLessThan(300);
   });
@@ -51,17 +53,25 @@ describe('hostile input', () => {
   });
 
   it('__proto__ and constructor keys do not pollute prototypes', () => {
-    const text = valid.replace('"name": "Buyer Lead Starter",', '"name": "Buyer Lead Starter", "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}},');
+    const text = valid.replace(
+      '"name": "Buyer Lead Starter",',
+      '"name": "Buyer Lead Starter", "__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}},',
+    );
     const r = validatePack(text);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty('polluted');
-    expect(r.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['schema/unknown-field /__proto__', 'schema/unknown-field /constructor']);
+    expect(r.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual([
+      'schema/unknown-field /__proto__',
+      'schema/unknown-field /constructor',
+    ]);
     const nodeText = valid.replace('"config": { "tag_id": "tag-buyer-lead" }', '"config": {"__proto__": {"x": 1}}');
     expect(() => validatePack(nodeText)).not.toThrow();
   });
 
   it('duplicate keys are found and placed on the second occurrence', () => {
-    const r = validatePack('{"format":"service.setup-pack","schemaVersion":2,"packId":"6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12",\n"name":"a",\n"name":"b","version":"1"}');
+    const r = validatePack(
+      '{"format":"service.setup-pack","schemaVersion":2,"packId":"6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12",\n"name":"a",\n"name":"b","version":"1"}',
+    );
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]).toMatchObject({ code: 'json/duplicate-key', severity: 'warning', pointer: '/name', line: 3, column: 1 });
     expect(r.diagnostics[0].related?.[0]).toMatchObject({ line: 2, column: 1 });
@@ -129,7 +139,10 @@ describe('portable base64 check', () => {
       return new Uint8Array(Buffer.from(t, 'base64'));
     };
     const alphabet = fc.constantFrom(...'ABQgwz09+/=-_ \n*'.split(''));
-    const texts = fc.oneof(fc.string({ unit: alphabet, maxLength: 16 }), fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toString('base64')));
+    const texts = fc.oneof(
+      fc.string({ unit: alphabet, maxLength: 16 }),
+      fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toString('base64')),
+    );
     fc.assert(
       fc.property(texts, (s) => {
         const native = U.fromBase64;
@@ -151,9 +164,15 @@ describe('portable base64 check', () => {
   it('accepts exactly the texts that re-encode to themselves (strict, padded, canonical)', () => {
     const alphabet = fc.constantFrom(...'ABQgwz09+/=-_ \n*'.split(''));
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: alphabet, maxLength: 16 }), fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toString('base64'))), (s) => {
-        expect(isBase64(s), JSON.stringify(s)).toBe(Buffer.from(s, 'base64').toString('base64') === s);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: alphabet, maxLength: 16 }),
+          fc.uint8Array({ maxLength: 12 }).map((b) => Buffer.from(b).toString('base64')),
+        ),
+        (s) => {
+          expect(isBase64(s), JSON.stringify(s)).toBe(Buffer.from(s, 'base64').toString('base64') === s);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -8,8 +8,12 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const pages = [
   'README.md',
-  ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
-  ...['packages', 'apps'].flatMap((dir) => readdirSync(join(root, dir)).map((p) => `${dir}/${p}/README.md`)).filter((f) => existsSync(join(root, f))),
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+  ...['packages', 'apps']
+    .flatMap((dir) => readdirSync(join(root, dir)).map((p) => `${dir}/${p}/README.md`))
+    .filter((f) => existsSync(join(root, f))),
 ];
 
 /** Markdown links and images: [text](target) — code spans and fenced blocks are left out. */
@@ -23,7 +27,11 @@ function anchors(text: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
   for (const [, heading] of text.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const base = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const base = heading
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n ? `${base}-${n}` : base);
@@ -61,6 +69,11 @@ describe('documentation links', () => {
   });
 
   it('reads anchors as GitHub makes them', () => {
-    expect([...anchors("# PGlite's autovacuum\n## `--workers` and the pool\n## Same\n## Same\n")]).toEqual(['pglites-autovacuum', '--workers-and-the-pool', 'same', 'same-1']);
+    expect([...anchors("# PGlite's autovacuum\n## `--workers` and the pool\n## Same\n## Same\n")]).toEqual([
+      'pglites-autovacuum',
+      '--workers-and-the-pool',
+      'same',
+      'same-1',
+    ]);
   });
 });

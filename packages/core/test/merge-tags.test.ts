@@ -29,7 +29,10 @@ describe('merge tags', () => {
   });
 
   it('read a tag with spaces inside the braces, and no tag in single braces', () => {
-    expect(tagsIn('Hi {{ contact.first_name }}, {contact.last_name} {{owner.signature}}')).toEqual(['contact.first_name', 'owner.signature']);
+    expect(tagsIn('Hi {{ contact.first_name }}, {contact.last_name} {{owner.signature}}')).toEqual([
+      'contact.first_name',
+      'owner.signature',
+    ]);
     expect(mergeTagInfo(' contact.first_name ')?.label).toBe('First name');
   });
 

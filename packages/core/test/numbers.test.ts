@@ -56,17 +56,34 @@ describe('json/number-range', () => {
     const text = base.replace('"daily_send_limit": 200', '"daily_send_limit": 1e400');
     expect(text).not.toBe(base);
     // The schema alone said "must be an integer, not a number".
-    expect(validatePack(text).diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['json/number-range /automations/0/document/settings/daily_send_limit']);
+    expect(validatePack(text).diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual([
+      'json/number-range /automations/0/document/settings/daily_send_limit',
+    ]);
     const config = base.replace('"max_iterations": 5', '"max_iterations": -1e999');
     expect(config).not.toBe(base);
     expect(validatePack(config).diagnostics.map((d) => d.code)).toEqual(['json/number-range']);
   });
 
   it('finds every one, in document order, among repeated property names and array-index names', () => {
-    const text = base.replace('"tagline": "Home starts here"', '"tagline": "Home starts here", "2": [1, 1e400, {"x": -1e400}], "tagline": "x", "1": 1e999, "a/b~c\\u0022": 1e400');
+    const text = base.replace(
+      '"tagline": "Home starts here"',
+      '"tagline": "Home starts here", "2": [1, 1e400, {"x": -1e400}], "tagline": "x", "1": 1e999, "a/b~c\\u0022": 1e400',
+    );
     const r = validatePack(text);
-    expect(r.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['json/number-range /brand/2/1', 'json/number-range /brand/2/2/x', 'json/duplicate-key /brand/tagline', 'json/number-range /brand/1', 'json/number-range /brand/a~1b~0c"']);
-    for (const d of numberFindings(r.diagnostics)) expect(text.slice(0).split('\n')[d.line! - 1].slice(d.column! - 1, d.endColumn! - 1)).toMatch(/^-?1e(400|999)$/);
+    expect(r.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual([
+      'json/number-range /brand/2/1',
+      'json/number-range /brand/2/2/x',
+      'json/duplicate-key /brand/tagline',
+      'json/number-range /brand/1',
+      'json/number-range /brand/a~1b~0c"',
+    ]);
+    for (const d of numberFindings(r.diagnostics))
+      expect(
+        text
+          .slice(0)
+          .split('\n')
+          [d.line! - 1].slice(d.column! - 1, d.endColumn! - 1),
+      ).toMatch(/^-?1e(400|999)$/);
   });
 
   it('a value handed in as an object: Infinity and NaN are found by pointer, without a position', () => {
@@ -76,18 +93,26 @@ describe('json/number-range', () => {
     const found = numberFindings(validatePack(pack).diagnostics);
     expect(found.map((d) => [d.pointer, d.message])).toEqual([
       ['/brand/size', 'brand.size is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.'],
-      ['/resources/0/data/limit', 'resources[0].data.limit is -Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.'],
+      [
+        '/resources/0/data/limit',
+        'resources[0].data.limit is -Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.',
+      ],
       ['/resources/0/data/ratio', 'resources[0].data.ratio is NaN (not a number), which JSON cannot write; it would be installed as null.'],
     ]);
     expect(found.every((d) => d.line === undefined && d.severity === 'error')).toBe(true);
     // What the server checks: an automation document on its own.
     const doc = JSON.parse(base).automations[0].document;
     doc.graph.nodes[0].config.limit = Infinity;
-    expect(validateAutomationDocument(doc).diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['json/number-range /graph/nodes/0/config/limit']);
+    expect(validateAutomationDocument(doc).diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual([
+      'json/number-range /graph/nodes/0/config/limit',
+    ]);
   });
 
   it('a whole document that is such a number', () => {
-    expect(validatePack('1e400').diagnostics.map((d) => `${d.code} ${d.pointer} ${d.line}:${d.column}`)).toEqual(['json/number-range  1:1', 'schema/type  1:1']);
+    expect(validatePack('1e400').diagnostics.map((d) => `${d.code} ${d.pointer} ${d.line}:${d.column}`)).toEqual([
+      'json/number-range  1:1',
+      'schema/type  1:1',
+    ]);
   });
 
   it('numbers JSON.stringify wrote are never flagged', () => {
@@ -102,13 +127,21 @@ describe('json/number-range', () => {
 
   it('any literal past the largest float is found', () => {
     fc.assert(
-      fc.property(fc.boolean(), fc.stringMatching(/^[1-9]\d{0,20}(\.\d{1,20})?$/), fc.integer({ min: 309, max: 100_000 }), fc.constantFrom('e', 'E', 'e+', 'E+'), (negative, mantissa, exponent, e) => {
-        const literal = `${negative ? '-' : ''}${mantissa}${e}${exponent}`;
-        const { text, line, column } = withBrandNumber(literal);
-        const found = numberFindings(validatePack(text).diagnostics);
-        expect(found.map((d) => [d.code, d.pointer, d.line, d.column, d.endColumn])).toEqual([['json/number-range', '/brand/extra', line, column, column + literal.length]]);
-        expect(found[0].message).toContain(`is the number ${literal}, beyond`);
-      }),
+      fc.property(
+        fc.boolean(),
+        fc.stringMatching(/^[1-9]\d{0,20}(\.\d{1,20})?$/),
+        fc.integer({ min: 309, max: 100_000 }),
+        fc.constantFrom('e', 'E', 'e+', 'E+'),
+        (negative, mantissa, exponent, e) => {
+          const literal = `${negative ? '-' : ''}${mantissa}${e}${exponent}`;
+          const { text, line, column } = withBrandNumber(literal);
+          const found = numberFindings(validatePack(text).diagnostics);
+          expect(found.map((d) => [d.code, d.pointer, d.line, d.column, d.endColumn])).toEqual([
+            ['json/number-range', '/brand/extra', line, column, column + literal.length],
+          ]);
+          expect(found[0].message).toContain(`is the number ${literal}, beyond`);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -122,7 +155,8 @@ describe('json/number-precision', () => {
       {
         code: 'json/number-precision',
         severity: 'warning',
-        message: 'brand.extra is the number 12345678901234567890, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so.',
+        message:
+          'brand.extra is the number 12345678901234567890, with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 12345678901234567000, and would be installed and exported so.',
         pointer: '/brand/extra',
         hint: 'Write it as a string if it is an identifier (an id, an account or phone number); else write 12345678901234567000.',
         line,
@@ -137,13 +171,35 @@ describe('json/number-precision', () => {
   it('is said only when the number read is not the number written', () => {
     // 1e23 is no float (10^23 is not a sum of 53 bits' powers of two) but reads as the float
     // JSON.stringify writes back as 1e+23: the same number.
-    for (const same of ['9007199254740992', '-9007199254740992', '1152921504606847000', '1e23', '1E23', '1.0e16', '100000000000000000000', '1.7976931348623157e308', '12345678901234567e3']) {
+    for (const same of [
+      '9007199254740992',
+      '-9007199254740992',
+      '1152921504606847000',
+      '1e23',
+      '1E23',
+      '1.0e16',
+      '100000000000000000000',
+      '1.7976931348623157e308',
+      '12345678901234567e3',
+    ]) {
       expect(numberFindings(validatePack(withBrandNumber(same).text).diagnostics), same).toEqual([]);
     }
     // 2^60 is a float, exactly, but JSON.stringify writes it back as 1152921504606847000 (the
     // shortest digits that read as it): the pack would say another number.
-    for (const lost of ['1152921504606846976', '9007199254740993', '-9007199254740993', '12345678901234567890.0', '9007199254740992.5', '0.9007199254740993e16', '18446744073709551615', '123456789012345678e2']) {
-      expect(numberFindings(validatePack(withBrandNumber(lost).text).diagnostics).map((d) => d.code), lost).toEqual(['json/number-precision']);
+    for (const lost of [
+      '1152921504606846976',
+      '9007199254740993',
+      '-9007199254740993',
+      '12345678901234567890.0',
+      '9007199254740992.5',
+      '0.9007199254740993e16',
+      '18446744073709551615',
+      '123456789012345678e2',
+    ]) {
+      expect(
+        numberFindings(validatePack(withBrandNumber(lost).text).diagnostics).map((d) => d.code),
+        lost,
+      ).toEqual(['json/number-precision']);
     }
   });
 

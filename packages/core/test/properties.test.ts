@@ -36,7 +36,10 @@ function mutate(doc: unknown, muts: Mutation[]): unknown {
 const mutation: fc.Arbitrary<Mutation> = fc.record({
   pick: fc.nat(),
   op: fc.constantFrom('set', 'delete', 'duplicate'),
-  value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom('', 'next', 'true', 'each', 'start', 'trigger.manual', 'CLOSED_WON', 0, 1, -1, null)),
+  value: fc.oneof(
+    fc.jsonValue({ maxDepth: 2 }),
+    fc.constantFrom('', 'next', 'true', 'each', 'start', 'trigger.manual', 'CLOSED_WON', 0, 1, -1, null),
+  ),
 });
 
 function expectPointersResolve(doc: unknown, result: ReturnType<typeof validatePack>) {
@@ -60,17 +63,25 @@ describe('properties', () => {
   });
 
   it('arbitrary text never makes validatePack throw', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 200 }), (s) => void validatePack(s)), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (s) => void validatePack(s)),
+      { numRuns: 300 },
+    );
   });
 
   it('duplicate keys are reported exactly when the text repeats a name, whatever the spacing and string contents', () => {
     const ws = fc.constantFrom('', ' ', '\t', '\n ', '\r\n');
     // Values that hold quote-colon pairs, spaced or not, to upset counting shortcuts.
-    const value = fc.oneof(fc.constantFrom('a": 1', 'x" : y', '":', '\\":', 'https://x', ' : '), fc.integer(), fc.jsonValue({ maxDepth: 1 }));
+    const value = fc.oneof(
+      fc.constantFrom('a": 1', 'x" : y', '":', '\\":', 'https://x', ' : '),
+      fc.integer(),
+      fc.jsonValue({ maxDepth: 1 }),
+    );
     const member = fc.tuple(fc.constantFrom('a', 'b', 'c', 'd', 'e:', 'f"'), ws, ws, value);
     fc.assert(
       fc.property(fc.array(member, { maxLength: 6 }), fc.array(member, { maxLength: 4 }), (outer, inner) => {
-        const obj = (ms: typeof outer) => `{${ms.map(([k, w1, w2, v]) => `${JSON.stringify(k)}${w1}:${w2}${JSON.stringify(v)}`).join(',')}}`;
+        const obj = (ms: typeof outer) =>
+          `{${ms.map(([k, w1, w2, v]) => `${JSON.stringify(k)}${w1}:${w2}${JSON.stringify(v)}`).join(',')}}`;
         const text = `{"pack": ${obj(outer)}, "inner": [${obj(inner)}]}`;
         const repeats = (ms: typeof outer) => new Set(ms.map((m) => m[0])).size !== ms.length;
         const found = validatePack(text).diagnostics.filter((d) => d.code === 'json/duplicate-key').length > 0;
@@ -99,7 +110,11 @@ describe('properties', () => {
   const key = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
   const triggers = NODE_KINDS.filter((k) => k.startsWith('trigger.'));
   const simpleActions = ['action.add_note', 'action.notify', 'action.webhook', 'control.wait'];
-  const automation = fc.record({ name: fc.string({ minLength: 1, maxLength: 40 }), trigger: fc.constantFrom(...triggers), steps: fc.array(fc.constantFrom(...simpleActions), { maxLength: 8 }) });
+  const automation = fc.record({
+    name: fc.string({ minLength: 1, maxLength: 40 }),
+    trigger: fc.constantFrom(...triggers),
+    steps: fc.array(fc.constantFrom(...simpleActions), { maxLength: 8 }),
+  });
   const stageName = fc.string({ minLength: 1, maxLength: 20 });
 
   const validPack = fc
@@ -122,11 +137,43 @@ describe('properties', () => {
       version: r.version,
       automations: r.automationKeys.map((k, i) => {
         const a = r.automations[i];
-        const nodes = [{ id: 'n0', kind: a.trigger, position: { x: 0, y: 0 } }, ...a.steps.map((kind, j) => ({ id: `n${j + 1}`, kind, config: kind === 'control.wait' ? { duration: 1, unit: 'days' } : kind === 'action.webhook' ? { url: 'https://example.com/hook' } : kind === 'action.notify' ? { message: 'hi' } : { body: 'note' } }))];
-        return { key: k, document: { format: 'service.automation-template', version: 1, name: a.name, graph: { nodes, edges: nodes.slice(1).map((n, j) => ({ id: `e${j}`, source: `n${j}`, target: n.id })) } } };
+        const nodes = [
+          { id: 'n0', kind: a.trigger, position: { x: 0, y: 0 } },
+          ...a.steps.map((kind, j) => ({
+            id: `n${j + 1}`,
+            kind,
+            config:
+              kind === 'control.wait'
+                ? { duration: 1, unit: 'days' }
+                : kind === 'action.webhook'
+                  ? { url: 'https://example.com/hook' }
+                  : kind === 'action.notify'
+                    ? { message: 'hi' }
+                    : { body: 'note' },
+          })),
+        ];
+        return {
+          key: k,
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: a.name,
+            graph: { nodes, edges: nodes.slice(1).map((n, j) => ({ id: `e${j}`, source: `n${j}`, target: n.id })) },
+          },
+        };
       }),
       messageTemplates: r.templates.map((k) => ({ key: k, name: k, channel: 'sms', body: r.body })),
-      pipelines: [{ key: 'p', name: 'P', stages: [...r.stageNames.map((n, i) => ({ key: `s${i}`, name: `open ${n}` })), { key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }],
+      pipelines: [
+        {
+          key: 'p',
+          name: 'P',
+          stages: [
+            ...r.stageNames.map((n, i) => ({ key: `s${i}`, name: `open ${n}` })),
+            { key: 'won', name: 'Won', stageType: 'CLOSED_WON' },
+            { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 },
+          ],
+        },
+      ],
       resources: r.tagKeys.map((k) => ({ key: k, kind: 'tag', name: k })),
     }));
 

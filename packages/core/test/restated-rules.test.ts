@@ -24,7 +24,8 @@ function schemaRules(): { patterns: Set<string>; limits: Set<string> } {
       walk(x);
     }
   };
-  for (const f of readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.schema.json'))) walk(JSON.parse(readFileSync(join(root, 'schemas', f), 'utf8')));
+  for (const f of readdirSync(join(root, 'schemas')).filter((f) => f.endsWith('.schema.json')))
+    walk(JSON.parse(readFileSync(join(root, 'schemas', f), 'utf8')));
   return { patterns, limits };
 }
 
@@ -42,7 +43,10 @@ function restatements(source: string, rules: ReturnType<typeof schemaRules>): st
 /** The source of every package but core (and of the repository's scripts), as git tracks it. */
 function otherSources(): string[] {
   const listed = execFileSync('git', ['ls-files', '-z', '--', 'packages', 'apps', 'scripts'], { cwd: root, encoding: 'utf8' }).split('\0');
-  return listed.filter((f) => /\.(ts|tsx|mts|mjs|js)$/.test(f) && !f.startsWith('packages/core/') && !/(^|\/)(test|bench)\//.test(f) && !/\.test\.tsx?$/.test(f));
+  return listed.filter(
+    (f) =>
+      /\.(ts|tsx|mts|mjs|js)$/.test(f) && !f.startsWith('packages/core/') && !/(^|\/)(test|bench)\//.test(f) && !/\.test\.tsx?$/.test(f),
+  );
 }
 
 describe('the format rules outside core', () => {
@@ -78,4 +82,3 @@ describe("the workspace API's collection paths outside core", () => {
     expect(found).toEqual([]);
   });
 });
-

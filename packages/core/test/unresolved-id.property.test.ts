@@ -10,10 +10,14 @@ const { numRuns, seed } = fuzzConfig('a mutated block id is reported by validate
 
 /** Every place a block of the pack writes a reference id. */
 function places(pack: Pack) {
-  return (pack.automations ?? []).flatMap((a, ai) => a.document.graph.nodes.flatMap((n, ni) => configRefIds(n.kind, n.config).map((r) => ({ ai, ni, r }))));
+  return (pack.automations ?? []).flatMap((a, ai) =>
+    a.document.graph.nodes.flatMap((n, ni) => configRefIds(n.kind, n.config).map((r) => ({ ai, ni, r }))),
+  );
 }
 
-const emptyWorkspace = (pack: Pack): WorkspaceSnapshot => ({ collections: Object.fromEntries(requiredCollections(pack, null).map((c) => [c, []])) });
+const emptyWorkspace = (pack: Pack): WorkspaceSnapshot => ({
+  collections: Object.fromEntries(requiredCollections(pack, null).map((c) => [c, []])),
+});
 
 describe('reference/unresolved-id and plan/unresolved-id', () => {
   it(`a mutated id is reported by both, and only where it was mutated (${numRuns} packs)`, () => {

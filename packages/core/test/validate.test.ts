@@ -32,13 +32,16 @@ describe('validatePack', () => {
     expect(lengthCodes('')).toEqual(['schema/too-short']);
     // codePoints counts as the schema does: what the editor's "N / 20,000 characters" shows.
     expect(codePoints('🏠'.repeat(160))).toBe(160);
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => {
-      expect(codePoints(s)).toBe([...s].length);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (s) => {
+        expect(codePoints(s)).toBe([...s].length);
+      }),
+    );
   });
 
   it('places an unknown field on its name', () => {
-    const text = '{\n  "format": "service.setup-pack",\n  "schemaVersion": 2,\n  "packId": "6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12",\n  "name": "x",\n  "version": "1",\n  "colour": 1\n}';
+    const text =
+      '{\n  "format": "service.setup-pack",\n  "schemaVersion": 2,\n  "packId": "6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12",\n  "name": "x",\n  "version": "1",\n  "colour": 1\n}';
     const [d] = validatePack(text).diagnostics;
     expect(d).toMatchObject({ code: 'schema/unknown-field', pointer: '/colour', line: 7, column: 3 });
   });
@@ -49,15 +52,15 @@ describe('validatePack', () => {
     expect(codes(validatePack(pack).diagnostics)).toEqual(['error schema/enum /automations/0/document/graph/nodes/0/kind']);
   });
 
-
   it('suggests the node an edge meant when only its case differs, for every dangling end', () => {
     const pack = loadFixture('valid/buyer-lead-starter.json');
     const g = pack.automations[0].document.graph;
     const [first, second] = g.nodes.map((n: { id: string }) => n.id);
-    g.edges.push(
-      ...Array.from({ length: 40 }, (_, i) => ({ id: `shout${i}`, source: first.toUpperCase(), target: second })),
-      { id: 'lost', source: first, target: 'nowhere' },
-    );
+    g.edges.push(...Array.from({ length: 40 }, (_, i) => ({ id: `shout${i}`, source: first.toUpperCase(), target: second })), {
+      id: 'lost',
+      source: first,
+      target: 'nowhere',
+    });
     const ds = validatePack(pack).diagnostics.filter((d) => d.code === 'graph/unknown-node');
     expect(ds).toHaveLength(41);
     expect(ds.slice(0, 40).every((d) => d.hint === `Did you mean "${first}"?` && d.pointer.endsWith('/source'))).toBe(true);
@@ -102,7 +105,9 @@ describe('validatePack', () => {
     edges[4] = { ...e5, sourceHandle: handle };
     const [error] = validatePack(pack).diagnostics;
     expect(error.code).toBe('graph/invalid-handle');
-    expect(error.hint).toBe('Its "sourceHandle" ("true") is not read: rename it "handle", or run setup-pack fix (the editor\'s Fix), which does.');
+    expect(error.hint).toBe(
+      'Its "sourceHandle" ("true") is not read: rename it "handle", or run setup-pack fix (the editor\'s Fix), which does.',
+    );
     edges[4] = { ...e5, sourceHandle: 'yes' }; // not an output of control.if: moving it would not help
     expect(validatePack(pack).diagnostics[0].hint).toBe('Set "handle" to one of "true", "false".');
   });
@@ -122,14 +127,20 @@ describe('validatePack', () => {
       'info graph/unknown-field /automations/0/document/graph/nodes/1/a~1b',
       'info graph/unknown-field /automations/0/document/graph/nodes/1/posiiton',
     ]);
-    expect(ds[1].message).toBe(`Node "${g.nodes[0].id}" has a field "label" the format does not define; it is kept as it is, but nothing reads it.`);
+    expect(ds[1].message).toBe(
+      `Node "${g.nodes[0].id}" has a field "label" the format does not define; it is kept as it is, but nothing reads it.`,
+    );
     expect(ds[1].hint).toBe('The format defines "id", "kind", "config", "position".');
     expect(ds[3].hint).toBe('Did you mean "position"?');
-    expect(ds[0].message).toBe(`Edge "${g.edges[0].id}" has a field "sourceHandle" the format does not define; it is kept as it is, but nothing reads it.`);
+    expect(ds[0].message).toBe(
+      `Edge "${g.edges[0].id}" has a field "sourceHandle" the format does not define; it is kept as it is, but nothing reads it.`,
+    );
     expect(ds[0].hint).toBe('Did you mean "handle"? setup-pack fix moves it there when the edge has none.');
     // Only an edge's sourceHandle is moved by fix, and only its hint says so.
     g.nodes[2].sourceHandle = 'next';
-    expect(validatePack(pack).diagnostics.find((d) => d.pointer === '/automations/0/document/graph/nodes/2/sourceHandle')?.hint).toBe('The format defines "id", "kind", "config", "position".');
+    expect(validatePack(pack).diagnostics.find((d) => d.pointer === '/automations/0/document/graph/nodes/2/sourceHandle')?.hint).toBe(
+      'The format defines "id", "kind", "config", "position".',
+    );
     delete g.nodes[2].sourceHandle;
     // The defined fields come from the schemas: the same pack without the extras is clean.
     delete g.nodes[0].label;
@@ -142,7 +153,10 @@ describe('validatePack', () => {
   it('accepts outcomes declared as objects, and does not guess when none are declared', () => {
     const pack = loadFixture('valid/buyer-lead-starter.json');
     const ai = pack.automations[1].document.graph.nodes[1];
-    ai.config.outcomes = [{ key: 'ready', label: 'Ready' }, { key: 'later', label: 'Later' }];
+    ai.config.outcomes = [
+      { key: 'ready', label: 'Ready' },
+      { key: 'later', label: 'Later' },
+    ];
     expect(validatePack(pack).diagnostics).toEqual([]);
     delete ai.config.outcomes;
     const ds = validatePack(pack).diagnostics;
@@ -157,7 +171,10 @@ describe('validatePack', () => {
     delete pack.automations[0].document.graph.nodes[6].config.template_id;
     const ds = validatePack(pack).diagnostics;
     expect(ds.find((d) => d.code === 'schema/required')).toMatchObject({ pointer: '', missing: 'packId' });
-    expect(ds.find((d) => d.code === 'catalog/config-field')).toMatchObject({ pointer: '/automations/0/document/graph/nodes/6/config', missing: 'template_id' });
+    expect(ds.find((d) => d.code === 'catalog/config-field')).toMatchObject({
+      pointer: '/automations/0/document/graph/nodes/6/config',
+      missing: 'template_id',
+    });
     // Findings about a value that is there name nothing absent.
     pack.name = '';
     expect(validatePack(pack).diagnostics.find((d) => d.code === 'schema/too-short')!.missing).toBeUndefined();
@@ -184,7 +201,9 @@ describe('validatePack', () => {
     const pack = loadFixture('valid/listing-marketing.json');
     const seen: string[] = [];
     const sizes = pack.assets.map((a: { byteSize: number }) => a.byteSize);
-    const ds = validatePack(pack, { hashBase64: (d) => (seen.push(d), { byteSize: sizes[seen.length - 1], sha256: 'f'.repeat(64) }) }).diagnostics;
+    const ds = validatePack(pack, {
+      hashBase64: (d) => (seen.push(d), { byteSize: sizes[seen.length - 1], sha256: 'f'.repeat(64) }),
+    }).diagnostics;
     expect(seen.length).toBe(2);
     expect(ds.map((d) => d.code)).toEqual(['asset/sha256-mismatch', 'asset/sha256-mismatch']);
   });
@@ -193,7 +212,7 @@ describe('validatePack', () => {
     const pack = loadFixture('valid/listing-marketing.json');
     pack.assets[0].data = pack.assets[0].data.slice(0, 8) + '!!!!' + pack.assets[0].data.slice(12);
     // A decoder that skips bad characters (as Node's Buffer does) decodes fewer bytes than the length promises.
-    const lenient = (d: string) => ({ byteSize: Math.floor(d.replace(/[^A-Za-z0-9+/]/g, '').length * 3 / 4), sha256: 'f'.repeat(64) });
+    const lenient = (d: string) => ({ byteSize: Math.floor((d.replace(/[^A-Za-z0-9+/]/g, '').length * 3) / 4), sha256: 'f'.repeat(64) });
     const onFirst = validatePack(pack, { hashBase64: lenient }).diagnostics.filter((d) => d.pointer.startsWith('/assets/0/'));
     expect(onFirst.map((d) => d.code)).toEqual(['asset/invalid-base64']);
   });

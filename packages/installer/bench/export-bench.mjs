@@ -18,13 +18,23 @@ const IMAGES = 20;
 
 const { base, clock, workspace, close } = await startBenchServer();
 const key = await workspace('Bench brokerage', RATE);
-const client = () => new WorkspaceClient({ baseUrl: base, apiKey: key, now: () => clock.now().getTime(), sleep: async (ms) => clock.advance(ms) });
+const client = () =>
+  new WorkspaceClient({ baseUrl: base, apiKey: key, now: () => clock.now().getTime(), sleep: async (ms) => clock.advance(ms) });
 
 // The pack at every limit, with 20 email images (48 KiB each) used by templates and a brand logo.
 const pack = fullPack('1.0.0');
 const asset = (key, role, i) => {
   const bytes = randomBytes(48 * 1024);
-  return { key, role, fileName: `${key}.png`, mimeType: 'image/png', byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64'), ...(role === 'email_image' ? { sourceUrl: `https://cdn.example.com/email/${key}-${i}.png` } : {}) };
+  return {
+    key,
+    role,
+    fileName: `${key}.png`,
+    mimeType: 'image/png',
+    byteSize: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    data: bytes.toString('base64'),
+    ...(role === 'email_image' ? { sourceUrl: `https://cdn.example.com/email/${key}-${i}.png` } : {}),
+  };
 };
 pack.assets = [asset('logo', 'logo', 0), ...Array.from({ length: IMAGES }, (_, i) => asset(`image-${i}`, 'email_image', i))];
 for (let i = 0; i < IMAGES; i++) pack.messageTemplates[i].body += `<img src="${pack.assets[i + 1].sourceUrl}">`;
@@ -40,18 +50,35 @@ async function measure(label, options) {
   const wall = (performance.now() - w0) / 1000;
   // A snapshot of this workspace breaks the pack limits (the new workspace's 5 contact stages, 5 lead
   // sources and default pipeline come on top of the pack's): export refuses to write it; the reads still count.
-  const errors = [...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} at ${d.pointer.replace(/\/\d+$/, '')}`))];
+  const errors = [
+    ...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} at ${d.pointer.replace(/\/\d+$/, '')}`)),
+  ];
   if (options.packId) {
     // The export is the pack that was installed (the round trip), not just as many requests.
     const { exportedAt: _at, ...exported } = r.pack;
     // Deep equality ignores the key order inside open objects (configs, data), which the store does not keep.
-    if (!isDeepStrictEqual(canonicalize(exported), roundTripForm(pack))) throw new Error(`${label}: the export differs from the installed pack`);
+    if (!isDeepStrictEqual(canonicalize(exported), roundTripForm(pack)))
+      throw new Error(`${label}: the export differs from the installed pack`);
   }
-  const items = ['resources', 'messageTemplates', 'smartLists', 'pipelines', 'automations', 'assets'].reduce((s, k) => s + (r.pack[k]?.length ?? 0), 0);
-  return { label: errors.length ? `${label}: refused, ${errors.join(', ')}` : label, items, requests: c.stats.requests, lb: r.minimumRequests, status429: c.stats.rateLimited, waited: (clock.now().getTime() - t0) / 1000, wall };
+  const items = ['resources', 'messageTemplates', 'smartLists', 'pipelines', 'automations', 'assets'].reduce(
+    (s, k) => s + (r.pack[k]?.length ?? 0),
+    0,
+  );
+  return {
+    label: errors.length ? `${label}: refused, ${errors.join(', ')}` : label,
+    items,
+    requests: c.stats.requests,
+    lb: r.minimumRequests,
+    status429: c.stats.rateLimited,
+    waited: (clock.now().getTime() - t0) / 1000,
+    wall,
+  };
 }
 
-const rows = [await measure('export --pack-id (the install)', { packId: pack.packId }), await measure('export --all (everything)', { all: true })];
+const rows = [
+  await measure('export --pack-id (the install)', { packId: pack.packId }),
+  await measure('export --all (everything)', { all: true }),
+];
 await close();
 
 const fmt = (x, d = 2) => x.toFixed(d);
@@ -62,7 +89,10 @@ const md = [
   '',
   `| Export | Items | Requests | Lower bound | Ratio | 429s | Time at ${RATE}/min (requests ÷ limit) | Rate-limit time waited | Wall time |`,
   '|---|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.label} | ${r.items} | ${r.requests} | ${r.lb} | ${fmt(r.requests / r.lb)}x | ${r.status429} | ${fmt(r.requests / RATE)} min | ${fmt(r.waited / 60)} min | ${fmt(r.wall, 1)} s |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.items} | ${r.requests} | ${r.lb} | ${fmt(r.requests / r.lb)}x | ${r.status429} | ${fmt(r.requests / RATE)} min | ${fmt(r.waited / 60)} min | ${fmt(r.wall, 1)} s |`,
+  ),
 ];
 writeSection('export', md.join('\n'));
 console.log(md.join('\n'));

@@ -21,7 +21,14 @@ function client(key, extra = {}) {
     if (r.status === 429) status429++;
     return r;
   };
-  const c = new WorkspaceClient({ baseUrl: base, apiKey: key, fetch: f, now: () => clock.now().getTime(), sleep: async (ms) => clock.advance(ms), ...extra });
+  const c = new WorkspaceClient({
+    baseUrl: base,
+    apiKey: key,
+    fetch: f,
+    now: () => clock.now().getTime(),
+    sleep: async (ms) => clock.advance(ms),
+    ...extra,
+  });
   c.count429 = () => status429;
   return c;
 }
@@ -31,7 +38,10 @@ async function pagesNeeded(c, pack, ledger) {
   let pages = 0;
   const probe = new WorkspaceClient({ baseUrl: base, apiKey: c.apiKeyForProbe, now: () => clock.now().getTime(), sleep: async () => {} });
   for (const col of requiredCollections(pack, ledger)) {
-    if (col === 'brand') { pages++; continue; }
+    if (col === 'brand') {
+      pages++;
+      continue;
+    }
     const r = await probe.get(`${LIST_PATH[col] ?? COLLECTION_PATH[col]}?limit=1`);
     pages += Math.max(1, Math.ceil(r.total_count / 100));
   }
@@ -48,7 +58,17 @@ async function measure(label, key, pack, run) {
   const wall = (performance.now() - w0) / 1000;
   // Lower bound: the snapshot's catalog pages (as they were before the run) plus the item writes.
   const lbRequests = (r.pagesBefore ?? 0) + r.writes;
-  return { label, requests: c.stats.requests, reads: c.stats.reads, writes: c.stats.writes, status429: c.stats.rateLimited, simulated, wall, lbRequests, lbTime: (lbRequests / RATE) * 60 };
+  return {
+    label,
+    requests: c.stats.requests,
+    reads: c.stats.reads,
+    writes: c.stats.writes,
+    status429: c.stats.rateLimited,
+    simulated,
+    wall,
+    lbRequests,
+    lbTime: (lbRequests / RATE) * 60,
+  };
 }
 
 async function ours(key, pack, label) {
@@ -72,7 +92,13 @@ async function naive(key, pack) {
   empty.collections.members = [{ id: 'unknown', name: 'Jordan Lee' }];
   const p = planPack(pack, null, empty, {});
   return measure('naive baseline: fresh install', key, pack, async (c) => {
-    const cn = new WorkspaceClient({ baseUrl: base, apiKey: key, now: () => clock.now().getTime(), sleep: async (ms) => clock.advance(ms), pace: false });
+    const cn = new WorkspaceClient({
+      baseUrl: base,
+      apiKey: key,
+      now: () => clock.now().getTime(),
+      sleep: async (ms) => clock.advance(ms),
+      pace: false,
+    });
     cn.count429 = c.count429;
     const items = {};
     for (const step of p.steps) {
@@ -82,7 +108,11 @@ async function naive(key, pack) {
         // One lookup per reference: read the collection it points into.
         await cn.listAll(COLLECTION_PATH['itemId' in rw.target ? collectionOfItem(rw.target.itemId, p) : 'members']);
       }
-      const r = resolveStep(pack.packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
+      const r = resolveStep(
+        pack.packId,
+        step,
+        (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages },
+      );
       const written = await cn.post(COLLECTION_PATH[step.collection], r.body);
       items[step.itemId] = ledgerItemAfterWrite(step, r, written);
     }
@@ -96,7 +126,8 @@ function collectionOfItem(itemId, p) {
 
 const v1 = fullPack('1.0.0');
 const v2 = fullPack('1.1.0', 10);
-const items = (p) => ['resources', 'messageTemplates', 'smartLists', 'pipelines', 'automations'].reduce((s, k) => s + (p[k]?.length ?? 0), 0);
+const items = (p) =>
+  ['resources', 'messageTemplates', 'smartLists', 'pipelines', 'automations'].reduce((s, k) => s + (p[k]?.length ?? 0), 0);
 
 const key = await workspace();
 const rows = [];
@@ -111,7 +142,10 @@ const fmt = (x, d = 1) => x.toFixed(d);
 const table = [
   '| Scenario | Requests (reads + writes) | Lower bound requests | 429s | Time waited for the limit | Lower bound wait | Lower bound time (requests ÷ limit) | Wall time |',
   '|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.label} | ${r.requests} (${r.reads} + ${r.writes}) | ${r.lbRequests} | ${r.status429} | ${fmt(r.simulated / 60, 2)} min | ${fmt(Math.max(0, r.lbRequests - RATE) / RATE, 2)} min | ${fmt(r.lbTime / 60, 2)} min | ${fmt(r.wall)} s |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${r.requests} (${r.reads} + ${r.writes}) | ${r.lbRequests} | ${r.status429} | ${fmt(r.simulated / 60, 2)} min | ${fmt(Math.max(0, r.lbRequests - RATE) / RATE, 2)} min | ${fmt(r.lbTime / 60, 2)} min | ${fmt(r.wall)} s |`,
+  ),
 ];
 const md = [
   `Machine: ${machineLine()}`,

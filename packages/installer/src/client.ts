@@ -3,7 +3,14 @@
 // least its Retry-After), walks cursor pages, and turns error envelopes into typed errors. Time is
 // injected (now/sleep) for tests.
 
-export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'service_unavailable' | 'network_error';
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'rate_limit_error'
+  | 'api_error'
+  | 'service_unavailable'
+  | 'network_error';
 
 /** Retries of a connection to a server that has never answered: a few seconds, not minutes. */
 const NEVER_ANSWERED_RETRIES = 2;
@@ -25,7 +32,12 @@ const CAUSES: Record<string, string> = {
 
 /** Why a fetch failed, in words: fetch's own message is only "fetch failed". */
 function networkCause(e: unknown, timeoutMs: number): string {
-  const err = e as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string; errors?: { code?: string }[] } };
+  const err = e as {
+    name?: string;
+    message?: string;
+    code?: string;
+    cause?: { code?: string; message?: string; errors?: { code?: string }[] };
+  };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
   const code = err?.cause?.code ?? err?.cause?.errors?.[0]?.code ?? err?.code;
   if (code && CAUSES[code]) return CAUSES[code];
@@ -47,7 +59,9 @@ export interface ErrorFields {
 /** A lock as data, or undefined when the value is not one (another server's answer is checked, not trusted). */
 export function installLockOf(v: unknown): InstallLock | undefined {
   const l = v as Partial<InstallLock> | null;
-  return l && typeof l === 'object' && typeof l.holder === 'string' && typeof l.expires_at === 'string' ? { holder: l.holder, expires_at: l.expires_at } : undefined;
+  return l && typeof l === 'object' && typeof l.holder === 'string' && typeof l.expires_at === 'string'
+    ? { holder: l.holder, expires_at: l.expires_at }
+    : undefined;
 }
 
 /** An API failure as data: the envelope's type, message, param and fields, plus the HTTP status (0: no response). */
@@ -162,7 +176,8 @@ export interface Page<T> {
 export class WorkspaceClient {
   readonly baseUrl: string;
   readonly stats: ClientStats = { requests: 0, reads: 0, writes: 0, retries: 0, rateLimited: 0, pacedMs: 0 };
-  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'userAgent' | 'onWait'>> & Pick<ClientOptions, 'fetch' | 'userAgent' | 'onWait'>;
+  private readonly opts: Required<Omit<ClientOptions, 'fetch' | 'userAgent' | 'onWait'>> &
+    Pick<ClientOptions, 'fetch' | 'userAgent' | 'onWait'>;
   /** What the last response said about the current window. */
   private remaining: number | null = null;
   private resetAtMs = 0;
@@ -254,7 +269,10 @@ export class WorkspaceClient {
         if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
         const f = this.opts.fetch ?? fetch;
         res = await f(`${this.baseUrl}${path}`, {
-          method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.opts.timeoutMs),
+          method,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(this.opts.timeoutMs),
         });
         text = await res.text();
       } catch (e) {
@@ -263,7 +281,14 @@ export class WorkspaceClient {
         // within a few seconds. Faults after it has answered are retried with the full backoff.
         const retries = this.answered ? this.opts.maxRetries : Math.min(this.opts.maxRetries, NEVER_ANSWERED_RETRIES);
         if (attempt >= retries) {
-          throw new WorkspaceApiError(0, 'network_error', `cannot reach ${this.baseUrl} (${why})${this.answered ? ` during ${method} ${path}` : ''}`, undefined, method, path);
+          throw new WorkspaceApiError(
+            0,
+            'network_error',
+            `cannot reach ${this.baseUrl} (${why})${this.answered ? ` during ${method} ${path}` : ''}`,
+            undefined,
+            method,
+            path,
+          );
         }
         this.stats.retries++;
         uncertain = true;
@@ -320,7 +345,8 @@ export class WorkspaceClient {
     const asked = retryAfterMs(h, this.opts.now());
     if (asked !== null) return { ms: asked, reason: 'retry-after' };
     const reset = Number(h.get('x-ratelimit-reset'));
-    if (h.has('x-ratelimit-reset') && Number.isFinite(reset) && reset * 1000 > this.opts.now()) return { ms: reset * 1000 - this.opts.now(), reason: 'rate-limit' };
+    if (h.has('x-ratelimit-reset') && Number.isFinite(reset) && reset * 1000 > this.opts.now())
+      return { ms: reset * 1000 - this.opts.now(), reason: 'rate-limit' };
     return null;
   }
 
@@ -335,14 +361,32 @@ export class WorkspaceClient {
     const e = body?.error;
     if (e && typeof e.type === 'string') {
       const lock = installLockOf(e.lock);
-      return new WorkspaceApiError(status, e.type, String(e.message ?? ''), typeof e.param === 'string' ? e.param : undefined, method, path, lock ? { lock } : {});
+      return new WorkspaceApiError(
+        status,
+        e.type,
+        String(e.message ?? ''),
+        typeof e.param === 'string' ? e.param : undefined,
+        method,
+        path,
+        lock ? { lock } : {},
+      );
     }
     // Not the API's error envelope: say what came instead (the start of it), and, when this address
     // has never answered in JSON, that it may not be the workspace API's.
     const type = status >= 500 || (status >= 200 && status < 300) ? 'api_error' : 'invalid_request_error';
-    const what = body === null && text ? `${status < 300 ? 'an answer that is not JSON' : 'not an API error'} (${contentType?.split(';')[0].trim() || 'no content type'}: ${JSON.stringify(snippet(text))})` : '';
+    const what =
+      body === null && text
+        ? `${status < 300 ? 'an answer that is not JSON' : 'not an API error'} (${contentType?.split(';')[0].trim() || 'no content type'}: ${JSON.stringify(snippet(text))})`
+        : '';
     const hint = !this.answeredJson ? `; is ${this.baseUrl} the address of the workspace API?` : '';
-    return new WorkspaceApiError(status, type, `${method} ${path}: HTTP ${status}${what ? `, ${what}` : ''}${hint}`, undefined, method, path);
+    return new WorkspaceApiError(
+      status,
+      type,
+      `${method} ${path}: HTTP ${status}${what ? `, ${what}` : ''}${hint}`,
+      undefined,
+      method,
+      path,
+    );
   }
 
   /** An answer that is JSON but not of the shape the API documents (`what` it should be). */

@@ -2,8 +2,17 @@
 // the same paced, retrying client as installs, then call core's exportPack. Browser-safe (no
 // node: imports), so the editor can open a workspace with the same code.
 import {
-  COLLECTION_PATH, exportCollections, exportPack, mediaToDownload, referenceCollections, validatePack,
-  type Diagnostic, type ExportNote, type Pack, type WorkspaceCollection, type WorkspaceSnapshot,
+  COLLECTION_PATH,
+  exportCollections,
+  exportPack,
+  mediaToDownload,
+  referenceCollections,
+  validatePack,
+  type Diagnostic,
+  type ExportNote,
+  type Pack,
+  type WorkspaceCollection,
+  type WorkspaceSnapshot,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { fetchSnapshot, readLedger } from './workspace.js';
@@ -54,7 +63,13 @@ export async function exportWorkspace(client: WorkspaceClient, options: Workspac
     progress('ledger', 0, 1);
     const record = await readLedger(client, options.packId);
     minimum++;
-    if (!record) throw new WorkspaceApiError(404, 'invalid_request_error', `Pack ${options.packId} is not installed in this workspace (no install ledger)`, 'pack_id');
+    if (!record)
+      throw new WorkspaceApiError(
+        404,
+        'invalid_request_error',
+        `Pack ${options.packId} is not installed in this workspace (no install ledger)`,
+        'pack_id',
+      );
     ledger = record.ledger;
   }
   let name = options.name;
@@ -95,7 +110,7 @@ export async function exportWorkspace(client: WorkspaceClient, options: Workspac
   const { pack, notes } = exportPack(
     { snapshot, mediaData, ledger },
     {
-      packId: options.all ? options.newPackId ?? globalThis.crypto.randomUUID() : undefined,
+      packId: options.all ? (options.newPackId ?? globalThis.crypto.randomUUID()) : undefined,
       version: options.version,
       name,
       exportedAt: options.exportedAt ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),

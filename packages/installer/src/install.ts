@@ -2,9 +2,28 @@
 // decides every change; this file only sends the requests it lists, in its order, and keeps the
 // ledger (checkpoints under a lock with an expiry) so an interrupted run resumes cleanly.
 import {
-  blocksUse, COLLECTION_PATH, itemBindings, LEDGER_LOCK, ledgerItemAfterWrite, ledgerSourceOf, plan as planPack, planUninstall, plural, requiredCollections, resolveStep, validatePack,
+  blocksUse,
+  COLLECTION_PATH,
+  itemBindings,
+  LEDGER_LOCK,
+  ledgerItemAfterWrite,
+  ledgerSourceOf,
+  plan as planPack,
+  planUninstall,
+  plural,
+  requiredCollections,
+  resolveStep,
+  validatePack,
   type Diagnostic,
-  type InstallLedger, type LedgerItem, type Pack, type PlanOptions, type PlanResult, type PlanStep, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
+  type InstallLedger,
+  type LedgerItem,
+  type Pack,
+  type PlanOptions,
+  type PlanResult,
+  type PlanStep,
+  type WorkspaceCollection,
+  type WorkspaceObject,
+  type WorkspaceSnapshot,
 } from '@setup-pack/core';
 import { WorkspaceApiError, type WorkspaceClient } from './client.js';
 import { stepLabel } from './render.js';
@@ -26,7 +45,15 @@ export class InstallStepError extends WorkspaceApiError {
     /** The run: an install (or upgrade), or an uninstall. */
     readonly run: 'install' | 'uninstall' = 'install',
   ) {
-    super(cause.status, cause.type, `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`, cause.param, cause.method, cause.path, cause.fields);
+    super(
+      cause.status,
+      cause.type,
+      `${VERB[step.action] ?? 'writing'} ${stepLabel(step)}: ${cause.message}`,
+      cause.param,
+      cause.method,
+      cause.path,
+      cause.fields,
+    );
     this.name = 'InstallStepError';
   }
 
@@ -38,7 +65,12 @@ export class InstallStepError extends WorkspaceApiError {
   lockLeft: { packId: string; holder: string } | null = null;
 }
 
-const VERB: Partial<Record<PlanStep['action'], string>> = { create: 'creating', update: 'updating', conflict: 'overwriting', remove: 'removing' };
+const VERB: Partial<Record<PlanStep['action'], string>> = {
+  create: 'creating',
+  update: 'updating',
+  conflict: 'overwriting',
+  remove: 'removing',
+};
 
 /**
  * The scope a write into each collection needs (`write_<collection>`, docs/catalog-api.md);
@@ -79,7 +111,14 @@ export async function checkWriteScopes(client: WorkspaceClient, steps: readonly 
     return `${scope} (to write ${shown}${s.length > 3 ? ` and ${s.length - 3} more` : ''})`;
   });
   const scopesNeeded = missing.size > 1 ? `${missing.size} scopes this run needs: ` : 'a scope this run needs: ';
-  throw new WorkspaceApiError(403, 'permission_error', `This API key lacks ${scopesNeeded}${what.join(', ')}; nothing was written: use a key with ${missing.size > 1 ? 'them' : 'it'} or full_access`, 'scopes', 'GET', '/v1/me');
+  throw new WorkspaceApiError(
+    403,
+    'permission_error',
+    `This API key lacks ${scopesNeeded}${what.join(', ')}; nothing was written: use a key with ${missing.size > 1 ? 'them' : 'it'} or full_access`,
+    'scopes',
+    'GET',
+    '/v1/me',
+  );
 }
 
 export class PlanFailedError extends Error {
@@ -122,7 +161,9 @@ export interface InstallResult {
 export class InvalidPackError extends Error {
   constructor(readonly diagnostics: Diagnostic[]) {
     const first = diagnostics[0];
-    super(`The pack is not valid (${plural(diagnostics.length, 'error')}; first: ${first.message} at ${first.pointer || '/'}); validate it with setup-pack validate`);
+    super(
+      `The pack is not valid (${plural(diagnostics.length, 'error')}; first: ${first.message} at ${first.pointer || '/'}); validate it with setup-pack validate`,
+    );
     this.name = 'InvalidPackError';
   }
 }
@@ -163,8 +204,18 @@ export class WorkspaceBusyError extends LockTakenError {
   ) {
     const name = other.ledger?.packName;
     super(
-      new WorkspaceApiError(409, 'invalid_request_error', `Another install is in progress in this workspace: pack ${other.pack_id}${name ? ` (${JSON.stringify(name)})` : ''} is locked by ${other.lock.holder} until ${other.lock.expires_at}; installs into one workspace run one at a time, as packs may share objects; nothing was written: run this one again when it finishes`, 'lock', 'POST', `/v1/install-ledgers/${encodeURIComponent(blocked)}/lock`, { lock: other.lock }),
-      other.pack_id, other.lock.holder, other.lock.expires_at,
+      new WorkspaceApiError(
+        409,
+        'invalid_request_error',
+        `Another install is in progress in this workspace: pack ${other.pack_id}${name ? ` (${JSON.stringify(name)})` : ''} is locked by ${other.lock.holder} until ${other.lock.expires_at}; installs into one workspace run one at a time, as packs may share objects; nothing was written: run this one again when it finishes`,
+        'lock',
+        'POST',
+        `/v1/install-ledgers/${encodeURIComponent(blocked)}/lock`,
+        { lock: other.lock },
+      ),
+      other.pack_id,
+      other.lock.holder,
+      other.lock.expires_at,
     );
     this.name = 'WorkspaceBusyError';
   }
@@ -172,7 +223,12 @@ export class WorkspaceBusyError extends LockTakenError {
 
 /** The other packs' ledgers by revision (a lock-only record: -1): what a run compares once it has its lock. */
 const othersState = (records: readonly ListedLedger[], packId: string) =>
-  JSON.stringify(records.filter((r) => r.pack_id !== packId).map((r) => [r.pack_id, r.ledger ? r.revision : -1]).sort());
+  JSON.stringify(
+    records
+      .filter((r) => r.pack_id !== packId)
+      .map((r) => [r.pack_id, r.ledger ? r.revision : -1])
+      .sort(),
+  );
 
 /**
  * Runs into one workspace go one at a time, whatever their pack: two packs that carry a tag of
@@ -183,7 +239,11 @@ const othersState = (records: readonly ListedLedger[], packId: string) =>
  * held but another pack's ledger moved since `before` (read before this run planned: that pack's
  * run finished in between), the plan is stale: the answer is true, and the caller plans again.
  */
-async function othersMoved(client: WorkspaceClient, packId: string, before: readonly ListedLedger[]): Promise<{ moved: boolean; now: ListedLedger[] }> {
+async function othersMoved(
+  client: WorkspaceClient,
+  packId: string,
+  before: readonly ListedLedger[],
+): Promise<{ moved: boolean; now: ListedLedger[] }> {
   const now = await listLedgers(client);
   const busy = now.find((r): r is ListedLedger & { lock: NonNullable<ListedLedger['lock']> } => r.pack_id !== packId && !!r.lock);
   if (busy) throw new WorkspaceBusyError(packId, busy);
@@ -197,13 +257,22 @@ function assertValid(pack: Pack): void {
 }
 
 /** Reads the ledger and the snapshot the planner needs, and plans. The pack is validated first (InvalidPackError). */
-export async function planInstall(client: WorkspaceClient, pack: Pack, options: PlanInstallOptions = {}): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
+export async function planInstall(
+  client: WorkspaceClient,
+  pack: Pack,
+  options: PlanInstallOptions = {},
+): Promise<{ plan: PlanResult; ledger: InstallLedger | null }> {
   if (!options.validated) assertValid(pack);
   const listed = options.ledgers;
   const ledger = listed ? ledgerIn(listed, pack.packId) : ((await readLedger(client, pack.packId))?.ledger ?? null);
-  const snapshot = await fetchSnapshot(client, requiredCollections(pack, ledger), ledger?.state === 'in_progress' ? pack.packId : undefined);
+  const snapshot = await fetchSnapshot(
+    client,
+    requiredCollections(pack, ledger),
+    ledger?.state === 'in_progress' ? pack.packId : undefined,
+  );
   // With prune, what the workspace's other installed packs hold of this one's items stays.
-  const others = options.prune && ledger ? (listed ? otherLedgersIn(listed, pack.packId) : await otherLedgers(client, pack.packId)) : options.others;
+  const others =
+    options.prune && ledger ? (listed ? otherLedgersIn(listed, pack.packId) : await otherLedgers(client, pack.packId)) : options.others;
   return { plan: planPack(pack, ledger, snapshot, { ...options, others }), ledger };
 }
 
@@ -216,8 +285,18 @@ type RunKeys = Pick<InstallLedger, 'packId' | 'run'>;
  * pack's to record, update or remove later. The run stops instead of taking it over.
  */
 export class ReplayedCreationError extends WorkspaceApiError {
-  constructor(readonly objectId: string, path: string) {
-    super(409, 'invalid_request_error', `the workspace answered with ${objectId}, an object an earlier request made under the same idempotency key, where the plan said the item is new; it is not recorded as the pack's. Plan again to see the workspace as it is now`, 'idempotency_key', 'POST', path);
+  constructor(
+    readonly objectId: string,
+    path: string,
+  ) {
+    super(
+      409,
+      'invalid_request_error',
+      `the workspace answered with ${objectId}, an object an earlier request made under the same idempotency key, where the plan said the item is new; it is not recorded as the pack's. Plan again to see the workspace as it is now`,
+      'idempotency_key',
+      'POST',
+      path,
+    );
     this.name = 'ReplayedCreationError';
   }
 }
@@ -236,7 +315,13 @@ const idPath = (step: PlanStep) => `${COLLECTION_PATH[step.collection]}/${encode
  * The request a writing step makes. `beforePut`, when given, is called with the ledger entry the
  * brand will have, before its PUT (which carries no idempotency key) is sent.
  */
-async function writeStep(client: WorkspaceClient, run: RunKeys, step: PlanStep, items: Record<string, LedgerItem>, beforePut?: (pending: LedgerItem) => Promise<void>): Promise<LedgerItem | null> {
+async function writeStep(
+  client: WorkspaceClient,
+  run: RunKeys,
+  step: PlanStep,
+  items: Record<string, LedgerItem>,
+  beforePut?: (pending: LedgerItem) => Promise<void>,
+): Promise<LedgerItem | null> {
   if (step.action === 'remove') {
     try {
       if (step.collection === 'brand') await client.delete(COLLECTION_PATH.brand);
@@ -249,7 +334,12 @@ async function writeStep(client: WorkspaceClient, run: RunKeys, step: PlanStep, 
   }
   // A step completing an item written earlier in this run (an automation in a cycle) addresses it by the id that write got.
   if (step.action !== 'create' && !step.workspaceId && items[step.itemId]) step = { ...step, workspaceId: items[step.itemId].workspaceId };
-  const resolved = resolveStep(run.packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages }, run.run);
+  const resolved = resolveStep(
+    run.packId,
+    step,
+    (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages },
+    run.run,
+  );
   if (!resolved) throw new Error(`Internal error: ${step.itemId} needs an item that was not written before it`);
   let written: WorkspaceObject;
   if (step.collection === 'brand') {
@@ -260,13 +350,18 @@ async function writeStep(client: WorkspaceClient, run: RunKeys, step: PlanStep, 
       await beforePut(ledgerItemAfterWrite(step, resolved, { ...resolved.body, id }));
     }
     written = await client.put(COLLECTION_PATH.brand, resolved.body);
-  } else if (step.action === 'create') written = await createOnce(client, step, { ...resolved.body, idempotency_key: resolved.idempotencyKey });
+  } else if (step.action === 'create')
+    written = await createOnce(client, step, { ...resolved.body, idempotency_key: resolved.idempotencyKey });
   else if (step.collection === 'media') written = await client.put(idPath(step), resolved.body);
   else written = await client.patch(idPath(step), resolved.body);
   // The object as written is what the ledger records (its id above all): an answer without one
   // would record an item no later run can find.
   if (!written || typeof written !== 'object' || typeof written.id !== 'string') {
-    throw client.malformed(step.collection === 'brand' ? 'PUT' : step.action === 'create' ? 'POST' : step.collection === 'media' ? 'PUT' : 'PATCH', step.collection === 'brand' || step.action === 'create' ? COLLECTION_PATH[step.collection] : idPath(step), 'the object written (with its "id")');
+    throw client.malformed(
+      step.collection === 'brand' ? 'PUT' : step.action === 'create' ? 'POST' : step.collection === 'media' ? 'PUT' : 'PATCH',
+      step.collection === 'brand' || step.action === 'create' ? COLLECTION_PATH[step.collection] : idPath(step),
+      'the object written (with its "id")',
+    );
   }
   return ledgerItemAfterWrite(step, resolved, written);
 }
@@ -283,7 +378,13 @@ function ledgerFrom(prev: InstallLedger | null, pack: Pack, p: PlanResult): Inst
   // A resumed run keeps its run (its creations' idempotency keys); any other run is a new one.
   const run = prev?.state === 'in_progress' ? prev.run : newRunId();
   return {
-    packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: { ...p.ledgerBindings },
+    packId: pack.packId,
+    packName: pack.name,
+    version: prev?.version ?? null,
+    state: 'in_progress',
+    targetVersion: pack.version,
+    items,
+    bindings: { ...p.ledgerBindings },
     ...(run === undefined ? {} : { run }),
     // What the workspace has no field for (description, asset roles…), so export gives it back.
     source: ledgerSourceOf(pack),
@@ -332,13 +433,14 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
       // brand the ledger does not hold yet is recorded as the pack's before its PUT is sent (a
       // run killed before the PUT leaves a ledger entry whose brand is missing: the next run
       // creates it, or finds the user's there and reports a conflict).
-      const recordFirst = step.collection === 'brand' && !ledgerNow.items[step.itemId]
-        ? async (pending: LedgerItem) => {
-          ledgerNow.items[step.itemId] = pending;
-          await lock.write(ledgerNow);
-          sinceCheckpoint = 0;
-        }
-        : undefined;
+      const recordFirst =
+        step.collection === 'brand' && !ledgerNow.items[step.itemId]
+          ? async (pending: LedgerItem) => {
+              ledgerNow.items[step.itemId] = pending;
+              await lock.write(ledgerNow);
+              sinceCheckpoint = 0;
+            }
+          : undefined;
       try {
         item = await writeStep(client, current, step, current.items, recordFirst);
       } catch (e) {
@@ -361,7 +463,13 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
     }
     // Bindings to items this run created, now that they have workspace ids (core's itemBindings).
     const items = current.items;
-    current = { ...current, version: pack.version, state: 'installed', targetVersion: null, bindings: { ...current.bindings, ...itemBindings(plan.bindings, (id) => items[id]) } };
+    current = {
+      ...current,
+      version: pack.version,
+      state: 'installed',
+      targetVersion: null,
+      bindings: { ...current.bindings, ...itemBindings(plan.bindings, (id) => items[id]) },
+    };
     await lock.write(current);
     finished = true;
     return { plan, written, ledger: current };
@@ -371,7 +479,10 @@ export async function install(client: WorkspaceClient, pack: Pack, options: Inst
   } finally {
     // Best effort on failure: record what was written so a rerun resumes, then free the lock.
     if (!finished && current && written > 0) await lock.write(current).catch(() => {});
-    const released = await lock.release().then(() => true, () => false);
+    const released = await lock.release().then(
+      () => true,
+      () => false,
+    );
     if (!released && failure instanceof InstallStepError) failure.lockLeft = { packId: pack.packId, holder };
   }
 }
@@ -384,14 +495,24 @@ export interface UninstallResult {
 }
 
 /** Removes what the pack owns and the user did not edit, then the ledger. */
-export async function uninstall(client: WorkspaceClient, packId: string, options: { holder?: string; lockTtlSeconds?: number; dryRun?: boolean } = {}): Promise<UninstallResult> {
-  const notInstalled = () => new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
+export async function uninstall(
+  client: WorkspaceClient,
+  packId: string,
+  options: { holder?: string; lockTtlSeconds?: number; dryRun?: boolean } = {},
+): Promise<UninstallResult> {
+  const notInstalled = () =>
+    new WorkspaceApiError(404, 'invalid_request_error', `Pack ${packId} is not installed in this workspace`, 'pack_id');
   let record = await readLedger(client, packId);
   if (!record) throw notInstalled();
   const collectionsOf = (ledger: InstallLedger) => [...new Set(Object.values(ledger.items).map((i) => i.collection))].sort();
   const before = await listLedgers(client);
   // The other packs installed here: what they adopted from this one, or bound to, stays.
-  const planned = (ledger: InstallLedger, snap: WorkspaceSnapshot, records: readonly ListedLedger[]) => planUninstall(ledger, snap, records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : [])));
+  const planned = (ledger: InstallLedger, snap: WorkspaceSnapshot, records: readonly ListedLedger[]) =>
+    planUninstall(
+      ledger,
+      snap,
+      records.flatMap((r) => (r.ledger && r.pack_id !== packId ? [r.ledger] : [])),
+    );
   let plan = planned(record.ledger, await fetchSnapshot(client, collectionsOf(record.ledger)), before);
   const keptOf = (p: PlanResult) => p.steps.filter((s) => s.action === 'conflict' || s.action === 'orphan');
   if (options.dryRun) return { plan, removed: 0, kept: keptOf(plan) };
@@ -436,7 +557,10 @@ export async function uninstall(client: WorkspaceClient, packId: string, options
   } finally {
     if (!done) {
       if (removed > 0) await lock.write({ ...record.ledger, items }).catch(() => {});
-      const released = await lock.release().then(() => true, () => false);
+      const released = await lock.release().then(
+        () => true,
+        () => false,
+      );
       if (!released && failure instanceof InstallStepError) failure.lockLeft = { packId, holder };
     }
   }

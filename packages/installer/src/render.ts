@@ -1,5 +1,16 @@
 // Plans as text, Terraform style: + create, ~ update, - remove, ! conflict, = unchanged.
-import { closest, count, ITEM_KIND_WORD, itemLabel, plural, printable as p, REFERENCE_TYPES, type PlanResult, type PlanStep, type ReferenceType } from '@setup-pack/core';
+import {
+  closest,
+  count,
+  ITEM_KIND_WORD,
+  itemLabel,
+  plural,
+  printable as p,
+  REFERENCE_TYPES,
+  type PlanResult,
+  type PlanStep,
+  type ReferenceType,
+} from '@setup-pack/core';
 
 export interface Paint {
   green(s: string): string;
@@ -11,14 +22,18 @@ export interface Paint {
 
 export const noPaint: Paint = { green: (s) => s, red: (s) => s, yellow: (s) => s, bold: (s) => s, dim: (s) => s };
 
-
 export function symbolOf(step: PlanStep): string {
   switch (step.action) {
-    case 'create': return '+';
-    case 'update': return '~';
-    case 'remove': return step.write ? '-' : '=';
-    case 'conflict': return '!';
-    default: return '=';
+    case 'create':
+      return '+';
+    case 'update':
+      return '~';
+    case 'remove':
+      return step.write ? '-' : '=';
+    case 'conflict':
+      return '!';
+    default:
+      return '=';
   }
 }
 
@@ -56,7 +71,11 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
   // Names, keys, ids and messages come from the pack and the workspace: printable (as p) keeps a
   // terminal or a CI log from acting on a control character in any of them.
   out.push(`${paint.bold(p(plan.packName))} ${paint.dim(p(plan.packId))}`);
-  out.push(plan.versionChange === 'uninstall' ? `version: ${p(from)} → not installed (uninstall)` : `version: ${p(from)} → ${p(plan.toVersion)} (${plan.versionChange})`);
+  out.push(
+    plan.versionChange === 'uninstall'
+      ? `version: ${p(from)} → not installed (uninstall)`
+      : `version: ${p(from)} → ${p(plan.toVersion)} (${plan.versionChange})`,
+  );
   if (!plan.ok) {
     out.push('', paint.red(paint.bold(`The plan failed (${plural(plan.errors.length, 'problem')}):`)));
     for (const e of plan.errors) {
@@ -65,7 +84,9 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
       for (const c of e.candidates ?? []) out.push(`      ${label} ${p(c.id)}${c.name ? ` "${p(c.name)}"` : ''}`);
       // A member is the one reference type a workspace server of your own adds by hand: say how.
       if (e.code === 'plan/unresolved-reference' && e.reference?.type === 'user' && e.reference.name) {
-        out.push(`      or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name ${JSON.stringify(p(e.reference.name))} --email <address>`);
+        out.push(
+          `      or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name ${JSON.stringify(p(e.reference.name))} --email <address>`,
+        );
       }
     }
     return out.join('\n') + '\n';
@@ -79,7 +100,15 @@ export function formatPlanText(plan: PlanResult, paint: Paint = noPaint, options
     }
   }
   const color = (s: string, step: PlanStep) =>
-    step.action === 'create' ? paint.green(s) : step.action === 'update' ? paint.yellow(s) : step.action === 'remove' && step.write ? paint.red(s) : step.action === 'conflict' ? paint.red(paint.bold(s)) : paint.dim(s);
+    step.action === 'create'
+      ? paint.green(s)
+      : step.action === 'update'
+        ? paint.yellow(s)
+        : step.action === 'remove' && step.write
+          ? paint.red(s)
+          : step.action === 'conflict'
+            ? paint.red(paint.bold(s))
+            : paint.dim(s);
   // A renamed key is listed even when its object is up to date: the ledger moves it to the new key.
   const shown = plan.steps.filter((s) => options.all || s.action !== 'unchanged' || s.renamedFrom !== undefined);
   if (shown.length) out.push('');
@@ -103,8 +132,13 @@ export function summaryLine(plan: PlanResult): string {
   const theirs = plan.steps.filter((x) => x.action === 'conflict' && !x.reason.startsWith('edited')).length;
   const edited = s.conflict - theirs;
   const warned = plan.warnings.length ? ` ${plural(plan.warnings.length, 'warning')}.` : '';
-  if (!plan.hasChanges) return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${edited ? `, ${count(edited)} edited in the workspace kept` : ''}${theirs ? `, ${count(theirs)} of the workspace's own kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.${warned}`;
-  const parts = [`${count(s.create)} to create`, `${count(s.update)} to update`, `${count(plan.steps.filter((x) => x.action === 'remove' && x.write).length)} to remove`];
+  if (!plan.hasChanges)
+    return `No changes. ${plural(s.unchanged + s.adopt, 'item')} up to date${edited ? `, ${count(edited)} edited in the workspace kept` : ''}${theirs ? `, ${count(theirs)} of the workspace's own kept` : ''}${s.orphan ? `, ${count(s.orphan)} orphaned kept` : ''}.${warned}`;
+  const parts = [
+    `${count(s.create)} to create`,
+    `${count(s.update)} to update`,
+    `${count(plan.steps.filter((x) => x.action === 'remove' && x.write).length)} to remove`,
+  ];
   const overwrite = plan.steps.filter((x) => x.action === 'conflict' && x.write).length;
   if (s.conflict) parts.push(`${plural(s.conflict, 'conflict')} (${overwrite ? `${count(overwrite)} overwritten` : 'kept'})`);
   if (s.orphan) parts.push(`${count(s.orphan)} orphaned kept`);

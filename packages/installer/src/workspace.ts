@@ -1,17 +1,31 @@
 // Reading workspace state for the planner: the snapshot of the collections it needs, and the
 // install ledger with its lock. Paths are core's COLLECTION_PATH (docs/catalog-api.md).
-import { COLLECTION_PATH, idempotencyPrefix, LIST_PATH, type InstallLedger, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot } from '@setup-pack/core';
+import {
+  COLLECTION_PATH,
+  idempotencyPrefix,
+  LIST_PATH,
+  type InstallLedger,
+  type WorkspaceCollection,
+  type WorkspaceObject,
+  type WorkspaceSnapshot,
+} from '@setup-pack/core';
 import { installLockOf, WorkspaceApiError, type InstallLock, type WorkspaceClient } from './client.js';
 
 /**
  * Reads each collection completely (every cursor page). Pipelines are read with their details
  * (description, stage colors and probabilities), which the content hash covers.
  */
-export async function fetchSnapshot(client: WorkspaceClient, collections: WorkspaceCollection[], resumeOf?: string): Promise<WorkspaceSnapshot> {
+export async function fetchSnapshot(
+  client: WorkspaceClient,
+  collections: WorkspaceCollection[],
+  resumeOf?: string,
+): Promise<WorkspaceSnapshot> {
   const snapshot: WorkspaceSnapshot = { collections: {} };
   if (resumeOf !== undefined) {
     // Resuming an interrupted run: what did it create before its last checkpoint?
-    const keys = await client.listAll<{ key: string; object_id: string }>(`/v1/idempotency-keys?prefix=${encodeURIComponent(idempotencyPrefix(resumeOf))}`);
+    const keys = await client.listAll<{ key: string; object_id: string }>(
+      `/v1/idempotency-keys?prefix=${encodeURIComponent(idempotencyPrefix(resumeOf))}`,
+    );
     snapshot.createdByKey = Object.fromEntries(keys.map((k) => [k.key, k.object_id]));
   }
   // A key that may not read some collections is told all of them at once, not one per run.
@@ -27,7 +41,14 @@ export async function fetchSnapshot(client: WorkspaceClient, collections: Worksp
   if (refused.length === 1) throw refused[0];
   if (refused.length) {
     const what = refused.map((e) => `${e.method} ${e.path} (${e.message})`).join('; ');
-    throw new WorkspaceApiError(403, 'permission_error', `This API key may not read ${refused.length} of the collections the plan needs: ${what}; nothing was written: use a key with those scopes or full_access`, 'scopes', refused[0].method, refused[0].path);
+    throw new WorkspaceApiError(
+      403,
+      'permission_error',
+      `This API key may not read ${refused.length} of the collections the plan needs: ${what}; nothing was written: use a key with those scopes or full_access`,
+      'scopes',
+      refused[0].method,
+      refused[0].path,
+    );
   }
   return snapshot;
 }
@@ -175,7 +196,11 @@ export class LedgerLock {
 
   async write(ledger: InstallLedger): Promise<number> {
     const { revision: _revision, ...doc } = ledger;
-    const r = await this.client.put<{ revision: number }>(ledgerPath(this.packId), { lock_token: this.token, ledger: doc, ttl_seconds: this.ttlSeconds });
+    const r = await this.client.put<{ revision: number }>(ledgerPath(this.packId), {
+      lock_token: this.token,
+      ledger: doc,
+      ttl_seconds: this.ttlSeconds,
+    });
     return r.revision;
   }
 

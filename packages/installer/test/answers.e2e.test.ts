@@ -21,9 +21,19 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
-const html = (status: number) => () => ({ status, type: 'text/html; charset=utf-8', body: '<!doctype html>\n<html><body>Welcome to Harbor Realty</body></html>' });
+const html = (status: number) => () => ({
+  status,
+  type: 'text/html; charset=utf-8',
+  body: '<!doctype html>\n<html><body>Welcome to Harbor Realty</body></html>',
+});
 const json = (body: unknown) => () => ({ status: 200, type: 'application/json', body: JSON.stringify(body) });
 
 describe('an address that is not the workspace API', () => {
@@ -34,20 +44,26 @@ describe('an address that is not the workspace API', () => {
     const c = new WorkspaceClient({ baseUrl: base, apiKey: 'k', onWait: (w) => waits.push(w.ms) });
     const err = await c.get('/v1/tags').catch((e) => e);
     expect(err).toBeInstanceOf(WorkspaceApiError);
-    expect(err.message).toBe(`GET /v1/tags: HTTP 200, an answer that is not JSON (text/html: "<!doctype html> <html><body>Welcome to Harbor Realty</body><…"); is ${base} the address of the workspace API?`);
+    expect(err.message).toBe(
+      `GET /v1/tags: HTTP 200, an answer that is not JSON (text/html: "<!doctype html> <html><body>Welcome to Harbor Realty</body><…"); is ${base} the address of the workspace API?`,
+    );
     // Before: eight retries with the full backoff (up to a minute), then "GET /v1/tags: HTTP 200".
     expect(Date.now() - started).toBeLessThan(5000);
 
     const r = await cli(['plan', 'releases/buyer-lead-1.0.0.json', '--url', base, '--key', 'k'], {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^setup-pack: api_error \(HTTP 200\): GET \/v1\/install-ledgers\/[\w-]+: HTTP 200, an answer that is not JSON \(text\/html: "[^\n]*"\); is http:\/\/127\.0\.0\.1:\d+ the address of the workspace API\?\n$/);
+    expect(r.stderr).toMatch(
+      /^setup-pack: api_error \(HTTP 200\): GET \/v1\/install-ledgers\/[\w-]+: HTTP 200, an answer that is not JSON \(text\/html: "[^\n]*"\); is http:\/\/127\.0\.0\.1:\d+ the address of the workspace API\?\n$/,
+    );
   });
 
-  it('a web page with an error status says what came instead of the API\'s error', async () => {
+  it("a web page with an error status says what came instead of the API's error", async () => {
     answer = html(404);
     const r = await cli(['export', '--all', '--url', base, '--key', 'k'], {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`setup-pack: invalid_request_error (HTTP 404): GET /v1/me: HTTP 404, not an API error (text/html: "<!doctype html> <html><body>Welcome to Harbor Realty</body><…"); is ${base} the address of the workspace API?\n`);
+    expect(r.stderr).toBe(
+      `setup-pack: invalid_request_error (HTTP 404): GET /v1/me: HTTP 404, not an API error (text/html: "<!doctype html> <html><body>Welcome to Harbor Realty</body><…"); is ${base} the address of the workspace API?\n`,
+    );
   });
 
   it('JSON of another shape is named, with the request, instead of an internal error', async () => {
@@ -65,6 +81,8 @@ describe('an address that is not the workspace API', () => {
     // A page that says there is more but gives no cursor to go on from would be read for ever.
     answer = json({ data: [], has_more: true, next_cursor: null, total_count: 1 });
     const err = await new WorkspaceClient({ baseUrl: base, apiKey: 'k' }).listAll('/v1/tags').catch((e) => e);
-    expect(err.message).toBe("GET /v1/tags?limit=100: the workspace's answer is not a page with a next_cursor to go on from (has_more is true)");
+    expect(err.message).toBe(
+      "GET /v1/tags?limit=100: the workspace's answer is not a page with a next_cursor to go on from (has_more is true)",
+    );
   });
 });

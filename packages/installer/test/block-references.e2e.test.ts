@@ -12,7 +12,11 @@ const server = useServer();
 /** v100 with the automations listing only what the workspace must bind: no pack key is listed. */
 function unlisted(): Pack {
   const p = structuredClone(v100);
-  const keys = new Set([...(p.resources ?? []).map((r) => r.key), ...(p.messageTemplates ?? []).map((t) => t.key), ...(p.pipelines ?? []).flatMap((pl) => [pl.key, ...pl.stages.map((s) => s.key)])]);
+  const keys = new Set([
+    ...(p.resources ?? []).map((r) => r.key),
+    ...(p.messageTemplates ?? []).map((t) => t.key),
+    ...(p.pipelines ?? []).flatMap((pl) => [pl.key, ...pl.stages.map((s) => s.key)]),
+  ]);
   for (const a of p.automations ?? []) {
     if (!a.document.references) continue;
     a.document.references = a.document.references.filter((r) => !keys.has(r.id));
@@ -23,7 +27,7 @@ function unlisted(): Pack {
 const config = (a: any, node: string) => a.document.graph.nodes.find((n: any) => n.id === node).config;
 
 describe('pack keys in block reference fields', () => {
-  it('installs an unlisted pack key as the created object\'s id, and exports it back as the key', async () => {
+  it("installs an unlisted pack key as the created object's id, and exports it back as the key", async () => {
     const ws = await server().workspace();
     const c: WorkspaceClient = clientFor(server(), ws.key);
     const pack = unlisted();
@@ -49,7 +53,7 @@ describe('pack keys in block reference fields', () => {
     expect(canonicalize(exported.pack as never).automations).toEqual(canonicalize(pack as never).automations);
   });
 
-  it('a typo in a block\'s template_id fails the plan naming the automation, block and field, before any write', async () => {
+  it("a typo in a block's template_id fails the plan naming the automation, block and field, before any write", async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
     const pack = structuredClone(v100);
@@ -57,10 +61,13 @@ describe('pack keys in block reference fields', () => {
     const run = install(c, pack);
     await expect(run).rejects.toBeInstanceOf(PlanFailedError);
     const errors = ((await run.catch((e) => e)) as PlanFailedError).plan.errors;
-    expect(errors).toEqual([{
-      code: 'plan/unresolved-id',
-      message: 'automation new-lead-welcome ("New lead welcome"): config.template_id of action.send_sms node "sms" is "tpl-welcom-sms", which is neither the key of an email_template in this pack nor an id the automation lists in its references, so installing cannot point the block at anything; did you mean "tpl-welcome-sms"?',
-    }]);
+    expect(errors).toEqual([
+      {
+        code: 'plan/unresolved-id',
+        message:
+          'automation new-lead-welcome ("New lead welcome"): config.template_id of action.send_sms node "sms" is "tpl-welcom-sms", which is neither the key of an email_template in this pack nor an id the automation lists in its references, so installing cannot point the block at anything; did you mean "tpl-welcome-sms"?',
+      },
+    ]);
     expect(await c.listAll('/v1/message-templates')).toEqual([]);
     expect(await readLedger(c, pack.packId)).toBeNull();
   });
@@ -70,9 +77,13 @@ describe('pack keys in block reference fields', () => {
     const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
     const validate = await cli(['validate', 'invalid/reference-unresolved-id.json'], env);
     expect(validate.code).toBe(0);
-    expect(validate.stdout).toMatch(/warning config\.template_id of action\.send_sms node "sms" is "tpl-welcom-sms", .*did you mean "tpl-welcome-sms"\? reference\/unresolved-id/);
+    expect(validate.stdout).toMatch(
+      /warning config\.template_id of action\.send_sms node "sms" is "tpl-welcom-sms", .*did you mean "tpl-welcome-sms"\? reference\/unresolved-id/,
+    );
     const plan = await cli(['plan', 'invalid/reference-unresolved-id.json'], env);
     expect(plan.code).toBe(1);
-    expect(plan.stdout + plan.stderr).toMatch(/automation new-lead-welcome \("New lead welcome"\): config\.template_id of action\.send_sms node "sms" is "tpl-welcom-sms"/);
+    expect(plan.stdout + plan.stderr).toMatch(
+      /automation new-lead-welcome \("New lead welcome"\): config\.template_id of action\.send_sms node "sms" is "tpl-welcom-sms"/,
+    );
   });
 });

@@ -5,7 +5,13 @@ import { clientFor, loadPack, useServer } from './harness.js';
 
 const server = useServer();
 
-const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e) => e as WorkspaceApiError);
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e) => e as WorkspaceApiError,
+  );
 
 describe('catalog API', () => {
   it('turns error envelopes into typed errors (401, 403, 404)', async () => {
@@ -23,11 +29,22 @@ describe('catalog API', () => {
   it('lists the catalog endpoints in the OpenAPI document with their scopes', async () => {
     const doc = await (await fetch(`${server().base}/v1/openapi.json`)).json();
     for (const [path, method] of [
-      ['/v1/tags', 'post'], ['/v1/custom-fields', 'get'], ['/v1/pipelines/{id}', 'patch'], ['/v1/message-templates/{id}', 'get'],
-      ['/v1/smart-lists', 'post'], ['/v1/automations/{id}', 'patch'], ['/v1/media', 'post'], ['/v1/brand', 'put'], ['/v1/teams', 'get'], ['/v1/pipeline-details', 'get'],
-      ['/v1/install-ledgers/{pack_id}/lock', 'post'], ['/v1/idempotency-keys', 'get'], ['/v1/install-ledgers/{pack_id}', 'put'],
+      ['/v1/tags', 'post'],
+      ['/v1/custom-fields', 'get'],
+      ['/v1/pipelines/{id}', 'patch'],
+      ['/v1/message-templates/{id}', 'get'],
+      ['/v1/smart-lists', 'post'],
+      ['/v1/automations/{id}', 'patch'],
+      ['/v1/media', 'post'],
+      ['/v1/brand', 'put'],
+      ['/v1/teams', 'get'],
+      ['/v1/pipeline-details', 'get'],
+      ['/v1/install-ledgers/{pack_id}/lock', 'post'],
+      ['/v1/idempotency-keys', 'get'],
+      ['/v1/install-ledgers/{pack_id}', 'put'],
       ['/v1/media/{id}/content', 'get'],
-    ]) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+    ])
+      expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();
     expect(doc.paths['/v1/automations'].post['x-required-scopes']).toEqual(['write_automations']);
     expect(doc.paths['/v1/media/{id}/content'].get['x-required-scopes']).toEqual(['read_media']);
   });
@@ -40,7 +57,11 @@ describe('catalog API', () => {
     expect(b.id).toBe(a.id);
     expect((await c.listAll('/v1/tags')).filter((t) => t.name === 'Once')).toHaveLength(1);
     // Concurrent duplicates (a retry racing the original) still make one object.
-    const racing = await Promise.all(Array.from({ length: 6 }, () => c.post('/v1/message-templates', { name: 'Race', channel: 'sms', body: 'x', idempotency_key: 'k-race' })));
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        c.post('/v1/message-templates', { name: 'Race', channel: 'sms', body: 'x', idempotency_key: 'k-race' }),
+      ),
+    );
     expect(new Set(racing.map((r) => r.id)).size).toBe(1);
     expect((await c.listAll('/v1/message-templates')).filter((t) => t.name === 'Race')).toHaveLength(1);
 
@@ -87,13 +108,32 @@ describe('catalog API', () => {
     expect(updated.document.name).toBe('Old reminder');
     expect(updated.draft_document.name).toBe('Renamed');
 
-    const p = await c.post('/v1/pipelines', { name: 'P', stages: [{ name: 'A' }, { name: 'W', type: 'CLOSED_WON', probability: 5 }, { name: 'L', type: 'CLOSED_LOST' }] });
-    expect(p.stages.map((s: any) => [s.name, s.probability])).toEqual([['A', null], ['W', 100], ['L', 0]]);
+    const p = await c.post('/v1/pipelines', {
+      name: 'P',
+      stages: [{ name: 'A' }, { name: 'W', type: 'CLOSED_WON', probability: 5 }, { name: 'L', type: 'CLOSED_LOST' }],
+    });
+    expect(p.stages.map((s: any) => [s.name, s.probability])).toEqual([
+      ['A', null],
+      ['W', 100],
+      ['L', 0],
+    ]);
     const [sa, sw, sl] = p.stages;
-    const q = await c.patch(`/v1/pipelines/${p.id}`, { stages: [{ id: sw.id, name: 'W', type: 'CLOSED_WON' }, { name: 'New' }, { id: sa.id, name: 'A2', color: '#ffffff' }, { id: sl.id, name: 'L', type: 'CLOSED_LOST' }] });
+    const q = await c.patch(`/v1/pipelines/${p.id}`, {
+      stages: [
+        { id: sw.id, name: 'W', type: 'CLOSED_WON' },
+        { name: 'New' },
+        { id: sa.id, name: 'A2', color: '#ffffff' },
+        { id: sl.id, name: 'L', type: 'CLOSED_LOST' },
+      ],
+    });
     expect(q.stages.map((s: any) => s.name)).toEqual(['W', 'New', 'A2', 'L']);
     expect(q.stages[2].id).toBe(sa.id);
-    const r = await c.patch(`/v1/pipelines/${p.id}`, { stages: [{ id: sw.id, name: 'W', type: 'CLOSED_WON' }, { id: sl.id, name: 'L', type: 'CLOSED_LOST' }] });
+    const r = await c.patch(`/v1/pipelines/${p.id}`, {
+      stages: [
+        { id: sw.id, name: 'W', type: 'CLOSED_WON' },
+        { id: sl.id, name: 'L', type: 'CLOSED_LOST' },
+      ],
+    });
     expect(r.stages).toHaveLength(2);
     expect((await fail(c.patch(`/v1/pipelines/${p.id}`, { stages: [{ name: 'Only' }] }))).param).toBe('stages');
   });

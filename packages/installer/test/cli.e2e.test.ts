@@ -48,7 +48,9 @@ describe('setup-pack plan / install / uninstall / status', () => {
     const un = await cli(['uninstall', '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12'], env);
     expect(un.code).toBe(0);
     expect(un.stdout).toMatch(/^version: 1\.1\.0 → not installed \(uninstall\)$/m);
-    expect(un.stdout).toMatch(/^ {2}! resource tag-buyer-lead "Buyer lead \(mine\)" \(edited in the workspace: kept, as it belongs to the workspace now\)$/m);
+    expect(un.stdout).toMatch(
+      /^ {2}! resource tag-buyer-lead "Buyer lead \(mine\)" \(edited in the workspace: kept, as it belongs to the workspace now\)$/m,
+    );
     expect(un.stdout).not.toContain('--overwrite');
     expect(un.stdout).toMatch(/Removed \d+ items; kept 1 edited in the workspace\./);
     expect((await cli(['status', '--format', 'json'], env)).stdout).toContain('"packs": []');
@@ -61,7 +63,9 @@ describe('setup-pack plan / install / uninstall / status', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/The plan failed \(1 problem\)/);
     expect(r.stderr).toMatch(/user "Avery Brooks" \(usr_listing_coord\).*--bind user:usr_listing_coord=<workspace id>/);
-    expect(r.stderr).toContain('or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name "Avery Brooks" --email <address>');
+    expect(r.stderr).toContain(
+      'or add the member to the workspace: workspace-server add-member --workspace <workspace id> --name "Avery Brooks" --email <address>',
+    );
     const json = await cli(['plan', 'valid/listing-marketing.json', '--format', 'json', '--detailed-exitcode'], env);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).errors[0].code).toBe('plan/unresolved-reference');
@@ -180,7 +184,9 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"packId": "[^"]*"/, '"packId": "not-a-uuid"'));
     const bad = await cli(['plan', src], env);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/ does not build \(1 error, first: packId is "not-a-uuid"[^\n]* at [^\n]*manifest\.json:5:\d+\); run 'setup-pack validate [^\n]*src'\n$/);
+    expect(bad.stderr).toMatch(
+      / does not build \(1 error, first: packId is "not-a-uuid"[^\n]* at [^\n]*manifest\.json:5:\d+\); run 'setup-pack validate [^\n]*src'\n$/,
+    );
   });
 
   it('a downgrade refusal names the flag, not an internal option', async () => {
@@ -199,7 +205,11 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     const env = { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key };
     const dir = mkdtempSync(join(tmpdir(), 'held-'));
     const pack = (packId: string, name: string) => ({
-      format: 'service.setup-pack', schemaVersion: 2, packId, name, version: '1.0.0',
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId,
+      name,
+      version: '1.0.0',
       resources: [{ key: 'hot', kind: 'tag', name: 'Hot lead' }],
       messageTemplates: [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }],
     });
@@ -209,7 +219,9 @@ describe('setup-pack install: bad addresses and bad files say what is wrong', ()
     expect((await cli(['install', 'b.json'], env, dir)).code).toBe(0);
     const un = await cli(['uninstall', 'c0ffee00-1a2b-4c3d-9e4f-000000000047'], env, dir);
     expect(un.code).toBe(0);
-    expect(un.stdout).toMatch(/resource hot "Hot lead" \(used by the installed pack "Pack B" \(c0ffee00-1a2b-4c3d-9e4f-000000000048\): kept\)/);
+    expect(un.stdout).toMatch(
+      /resource hot "Hot lead" \(used by the installed pack "Pack B" \(c0ffee00-1a2b-4c3d-9e4f-000000000048\): kept\)/,
+    );
     expect(un.stdout).not.toContain('gone from the release');
     expect(un.stdout).toMatch(/^Removed 0 items; kept 2 used by another installed pack\.$/m);
   });
@@ -222,34 +234,82 @@ describe('setup-pack plan / install: warnings', () => {
     const c = clientFor(server(), ws.key);
     const dir = mkdtempSync(join(tmpdir(), 'warn-'));
     const v1 = {
-      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000d1', name: 'Stages', version: '1.0.0',
-      pipelines: [{ key: 'deals', name: 'Deals', stages: [{ key: 'new', name: 'New' }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }] }],
-      automations: [{ key: 'move', document: {
-        format: 'service.automation-template', version: 1, name: 'Move deal',
-        graph: { nodes: [{ id: 't', kind: 'trigger.deal_created', config: { pipeline_id: 'deals' } }, { id: 'm', kind: 'action.move_deal_stage', config: { stage_id: 'new' } }], edges: [{ id: 'e', source: 't', target: 'm' }] },
-        references: [{ type: 'pipeline', id: 'deals' }, { type: 'deal_stage', id: 'new' }],
-      } }],
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000d1',
+      name: 'Stages',
+      version: '1.0.0',
+      pipelines: [
+        {
+          key: 'deals',
+          name: 'Deals',
+          stages: [
+            { key: 'new', name: 'New' },
+            { key: 'won', name: 'Won', stageType: 'CLOSED_WON' },
+            { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' },
+          ],
+        },
+      ],
+      automations: [
+        {
+          key: 'move',
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: 'Move deal',
+            graph: {
+              nodes: [
+                { id: 't', kind: 'trigger.deal_created', config: { pipeline_id: 'deals' } },
+                { id: 'm', kind: 'action.move_deal_stage', config: { stage_id: 'new' } },
+              ],
+              edges: [{ id: 'e', source: 't', target: 'm' }],
+            },
+            references: [
+              { type: 'pipeline', id: 'deals' },
+              { type: 'deal_stage', id: 'new' },
+            ],
+          },
+        },
+      ],
     };
     writeFileSync(join(dir, 'v1.json'), JSON.stringify(v1));
     writeFileSync(join(dir, 'v2.json'), JSON.stringify({ ...v1, version: '1.0.1' }));
     expect((await cli(['install', 'v1.json'], env, dir)).code).toBe(0);
     const pipeline = (await c.listAll<any>('/v1/pipeline-details')).find((p) => p.name === 'Deals');
-    await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+    await c.patch(`/v1/pipelines/${pipeline.id}`, {
+      stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })),
+    });
 
-    const message = 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite replaces the pipeline with the release\'s, stages included, and points move at its stage new';
+    const message =
+      'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite replaces the pipeline with the release\'s, stages included, and points move at its stage new';
     const plan = await cli(['plan', 'v2.json', '--detailed-exitcode'], env, dir);
     // Only the ledger's version changes: changes (2), not an error (1), whatever the warning.
     expect(plan.code).toBe(2);
     const lines = plan.stdout.split('\n');
     expect(lines).toContain(`warning: ${message} [plan/missing-stage]`);
     // After the items, before the summary, which counts it.
-    expect(lines.indexOf(`warning: ${message} [plan/missing-stage]`)).toBeGreaterThan(lines.findIndex((l) => l.startsWith('  ! pipeline deals')));
-    expect(lines.at(-2)).toBe('Plan: 0 to create, 0 to update, 0 to remove, 1 conflict (kept), 1 unchanged. (Only the install ledger changes.) 1 warning.');
+    expect(lines.indexOf(`warning: ${message} [plan/missing-stage]`)).toBeGreaterThan(
+      lines.findIndex((l) => l.startsWith('  ! pipeline deals')),
+    );
+    expect(lines.at(-2)).toBe(
+      'Plan: 0 to create, 0 to update, 0 to remove, 1 conflict (kept), 1 unchanged. (Only the install ledger changes.) 1 warning.',
+    );
     expect(plan.stderr).toBe('');
 
     const json = await cli(['plan', 'v2.json', '--format', 'json'], env, dir);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, errors: [], warnings: [{ code: 'plan/missing-stage', item: { itemId: 'automation:move', kind: 'automation', key: 'move', name: 'Move deal' }, message, reference: { type: 'deal_stage', id: 'new' } }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      errors: [],
+      warnings: [
+        {
+          code: 'plan/missing-stage',
+          item: { itemId: 'automation:move', kind: 'automation', key: 'move', name: 'Move deal' },
+          message,
+          reference: { type: 'deal_stage', id: 'new' },
+        },
+      ],
+    });
 
     const inst = await cli(['install', 'v2.json'], env, dir);
     expect(inst.code).toBe(0);
@@ -257,7 +317,12 @@ describe('setup-pack plan / install: warnings', () => {
     expect(inst.stdout).toMatch(/^Applied: 0 item writes; Stages 1\.0\.1 is installed/m);
     const again = await cli(['install', 'v2.json', '--format', 'json'], env, dir);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, hasChanges: false, written: 0, warnings: [{ code: 'plan/missing-stage', message }] });
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      ok: true,
+      hasChanges: false,
+      written: 0,
+      warnings: [{ code: 'plan/missing-stage', message }],
+    });
     // Nothing to do, a warning still said: --detailed-exitcode stays 0 (no changes).
     const none = await cli(['plan', 'v2.json', '--detailed-exitcode'], env, dir);
     expect(none.code).toBe(0);
@@ -281,6 +346,13 @@ describe('setup-pack plan / install: warnings', () => {
     expect(plan.stdout).toMatch(/^Plan: 9 to create, 0 to update, 0 to remove, 2 unchanged\. 1 warning\.$/m);
     const inst = await cli(['install', 'releases/buyer-lead-1.0.0.json', '--format', 'json'], env);
     expect(inst.code).toBe(0);
-    expect(JSON.parse(inst.stdout).warnings).toEqual([{ code: 'plan/adopted-differs', item: { itemId: 'resource:tag-buyer-lead', kind: 'resource', key: 'tag-buyer-lead', name: 'Buyer lead' }, message, fields: ['color'] }]);
+    expect(JSON.parse(inst.stdout).warnings).toEqual([
+      {
+        code: 'plan/adopted-differs',
+        item: { itemId: 'resource:tag-buyer-lead', kind: 'resource', key: 'tag-buyer-lead', name: 'Buyer lead' },
+        message,
+        fields: ['color'],
+      },
+    ]);
   });
 });

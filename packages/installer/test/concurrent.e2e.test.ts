@@ -26,12 +26,17 @@ writeFileSync(FILE.twin, JSON.stringify(twin));
 
 /** A `setup-pack` process (`install <file>`, `uninstall <packId>`…); resolves with its exit code and output. */
 function cliProcess(args: string[], url: string, key: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, WORKSPACE_URL: url, WORKSPACE_API_KEY: key, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, WORKSPACE_URL: url, WORKSPACE_API_KEY: key, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((r) => child.on('close', (code) => r({ code, stdout, stderr })));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((r) =>
+    child.on('close', (code) => r({ code, stdout, stderr })),
+  );
 }
 
 const installProcess = (file: string, url: string, key: string) => cliProcess(['install', file], url, key);
@@ -58,7 +63,15 @@ async function holdingProxy(hold: (req: IncomingMessage) => boolean) {
     }
     return false;
   });
-  return { base: proxy.base, arrived: arrived.opened, release: gate.open, close: async () => { gate.open(); await proxy.close(); } };
+  return {
+    base: proxy.base,
+    arrived: arrived.opened,
+    release: gate.open,
+    close: async () => {
+      gate.open();
+      await proxy.close();
+    },
+  };
 }
 
 /** A lock request of an install or uninstall run (POST /v1/install-ledgers/{pack_id}/lock). */
@@ -68,7 +81,12 @@ const lockRequest = (req: IncomingMessage) => req.method === 'POST' && !!req.url
 async function expectBothInstalled(c: WorkspaceClient) {
   expect(await duplicateNames(c)).toEqual([]);
   const ledgers = await listLedgers(c);
-  expect(ledgers.map((r) => [r.pack_id, r.ledger?.state, r.lock]).sort()).toEqual([[twin.packId, 'installed', null], [listing.packId, 'installed', null]].sort());
+  expect(ledgers.map((r) => [r.pack_id, r.ledger?.state, r.lock]).sort()).toEqual(
+    [
+      [twin.packId, 'installed', null],
+      [listing.packId, 'installed', null],
+    ].sort(),
+  );
   expect((await install(c, listing)).plan.hasChanges).toBe(false);
   expect((await install(c, twin)).plan.hasChanges).toBe(false);
 }
@@ -97,7 +115,7 @@ describe('two packs that share objects, installed at the same time', () => {
     expect(Object.values(twinLedger.items).filter((i) => i.owned)).toEqual([]);
   });
 
-  it('a run that takes its lock while another pack\'s run is writing refuses, writing nothing and naming that run; run again, it adopts', async () => {
+  it("a run that takes its lock while another pack's run is writing refuses, writing nothing and naming that run; run again, it adopts", async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
     // The listing pack's process holds its lock and is held at its first item write.
@@ -111,7 +129,9 @@ describe('two packs that share objects, installed at the same time', () => {
       const refused = await cli(['install', FILE.twin], env);
       expect(refused.code).toBe(1);
       expect(refused.stdout).toBe('');
-      expect(refused.stderr).toBe(`setup-pack: invalid_request_error (HTTP 409): Another install is in progress in this workspace: pack ${listing.packId} ("${listing.name}") is locked by ${held.lock!.holder} until ${held.lock!.expires_at}; installs into one workspace run one at a time, as packs may share objects; nothing was written: run this one again when it finishes [lock]; if no run is in progress (one crashed or was killed), break it: setup-pack unlock ${listing.packId} ${held.lock!.holder}\n`);
+      expect(refused.stderr).toBe(
+        `setup-pack: invalid_request_error (HTTP 409): Another install is in progress in this workspace: pack ${listing.packId} ("${listing.name}") is locked by ${held.lock!.holder} until ${held.lock!.expires_at}; installs into one workspace run one at a time, as packs may share objects; nothing was written: run this one again when it finishes [lock]; if no run is in progress (one crashed or was killed), break it: setup-pack unlock ${listing.packId} ${held.lock!.holder}\n`,
+      );
       const json = JSON.parse((await cli(['install', FILE.twin, '--format', 'json'], env)).stdout);
       expect(json.error).toMatchObject({ status: 409, param: 'lock', lock: held.lock });
       // The refused run left nothing: no ledger, no lock, no object.
@@ -129,7 +149,10 @@ describe('two packs that share objects, installed at the same time', () => {
   });
 
   it('started together as two processes: each installs or refuses with the reason, never a duplicate; the refused one then installs', async () => {
-    for (const files of [[FILE.listing, FILE.twin], [FILE.twin, FILE.listing]]) {
+    for (const files of [
+      [FILE.listing, FILE.twin],
+      [FILE.twin, FILE.listing],
+    ]) {
       const ws = await server().workspace();
       const c = clientFor(server(), ws.key);
       const runs = await Promise.all(files.map((f) => installProcess(f, server().base, ws.key)));
@@ -137,7 +160,9 @@ describe('two packs that share objects, installed at the same time', () => {
       for (const [i, r] of runs.entries()) {
         if (r.code === 0) continue;
         expect(r.code).toBe(1);
-        expect(r.stderr).toMatch(/^setup-pack: invalid_request_error \(HTTP 409\): Another install (of this pack holds the lock|is in progress in this workspace)/);
+        expect(r.stderr).toMatch(
+          /^setup-pack: invalid_request_error \(HTTP 409\): Another install (of this pack holds the lock|is in progress in this workspace)/,
+        );
         expect((await cli(['install', files[i]], { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: ws.key })).code).toBe(0);
       }
       await expectBothInstalled(c);
@@ -149,9 +174,16 @@ describe('the same pack installed twice at the same time', () => {
   it('runs once: the other process finds it locked (or, later, up to date); one copy of everything, one ledger', async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
-    const runs = await Promise.all([installProcess(FILE.listing, server().base, ws.key), installProcess(FILE.listing, server().base, ws.key)]);
+    const runs = await Promise.all([
+      installProcess(FILE.listing, server().base, ws.key),
+      installProcess(FILE.listing, server().base, ws.key),
+    ]);
     expect(runs.map((r) => r.code)).toContain(0);
-    for (const r of runs) if (r.code !== 0) expect(r.stderr).toMatch(/^setup-pack: invalid_request_error \(HTTP 409\): Another install of this pack holds the lock \(setup-pack-[a-z0-9]+\) until /);
+    for (const r of runs)
+      if (r.code !== 0)
+        expect(r.stderr).toMatch(
+          /^setup-pack: invalid_request_error \(HTTP 409\): Another install of this pack holds the lock \(setup-pack-[a-z0-9]+\) until /,
+        );
     expect(await duplicateNames(c)).toEqual([]);
     const ledgers = await listLedgers(c);
     expect(ledgers).toHaveLength(1);

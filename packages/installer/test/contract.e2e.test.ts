@@ -3,7 +3,17 @@
 // before anything is written.
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { base64Length, canonicalize, MAX_DEPTH, roundTripForm, stringsInConfig, validateAutomationDocument, validatePack, WORKSPACE_LIMITS, type Pack } from '@setup-pack/core';
+import {
+  base64Length,
+  canonicalize,
+  MAX_DEPTH,
+  roundTripForm,
+  stringsInConfig,
+  validateAutomationDocument,
+  validatePack,
+  WORKSPACE_LIMITS,
+  type Pack,
+} from '@setup-pack/core';
 import { exportWorkspace, install, planInstall } from '../src/index.js';
 import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
@@ -46,19 +56,44 @@ describe('one contract: a pack that validates installs', () => {
   it('the server refuses what the pack refuses, with the pack rule’s message and the field', async () => {
     const ws = await server().workspace();
     const post = (path: string, body: unknown) =>
-      fetch(`${server().base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${server().base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const tooLong = await post('/v1/message-templates', { name: 'x'.repeat(201), channel: 'sms', body: 'hi' });
     expect(tooLong.status).toBe(400);
-    expect((await tooLong.json()).error).toMatchObject({ param: 'name', message: 'Invalid name: must have at most 200 characters (it has 201)' });
+    expect((await tooLong.json()).error).toMatchObject({
+      param: 'name',
+      message: 'Invalid name: must have at most 200 characters (it has 201)',
+    });
     const longBody = await post('/v1/message-templates', { name: 'Long', channel: 'sms', body: 'b'.repeat(20001) });
-    expect((await longBody.json()).error).toMatchObject({ param: 'body', message: 'Invalid body: must have at most 20,000 characters (it has 20,001)' });
+    expect((await longBody.json()).error).toMatchObject({
+      param: 'body',
+      message: 'Invalid body: must have at most 20,000 characters (it has 20,001)',
+    });
     const badColor = await post('/v1/tags', { name: 'Red', color: 'red' });
     expect(badColor.status).toBe(400);
     expect((await badColor.json()).error).toMatchObject({ param: 'color', message: 'Invalid color: must be a hex color such as #ef4444' });
     const cleared = await post('/v1/tags', { name: 'Plain', color: null });
     expect(cleared.status).toBe(201);
     // Base64 as strict as the pack's asset rule: non-canonical bits, whitespace or base64url are refused.
-    expect(validatePack({ ...loadPack('valid/buyer-lead-starter.json'), assets: [{ key: 'a', role: 'team_photo', fileName: 'a.bin', mimeType: 'application/octet-stream', byteSize: 1, sha256: '0'.repeat(64), data: 'QR==' }] }).diagnostics.map((d) => d.code)).toContain('asset/invalid-base64');
+    expect(
+      validatePack({
+        ...loadPack('valid/buyer-lead-starter.json'),
+        assets: [
+          {
+            key: 'a',
+            role: 'team_photo',
+            fileName: 'a.bin',
+            mimeType: 'application/octet-stream',
+            byteSize: 1,
+            sha256: '0'.repeat(64),
+            data: 'QR==',
+          },
+        ],
+      }).diagnostics.map((d) => d.code),
+    ).toContain('asset/invalid-base64');
     for (const data of ['QR==', 'QQ= =', 'a-_b']) {
       const media = await post('/v1/media', { file_name: 'a.bin', mime_type: 'application/octet-stream', data });
       expect(media.status, data).toBe(400);
@@ -69,10 +104,23 @@ describe('one contract: a pack that validates installs', () => {
 
   it('an asset of any mime type the format allows (empty, 300 characters) uploads and comes back', async () => {
     const bytes = Buffer.from('logo');
-    const asset = (key: string, mimeType: string) => ({ key, role: 'team_photo' as const, fileName: `${key}.bin`, mimeType, byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') });
+    const asset = (key: string, mimeType: string) => ({
+      key,
+      role: 'team_photo' as const,
+      fileName: `${key}.bin`,
+      mimeType,
+      byteSize: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      data: bytes.toString('base64'),
+    });
     const pack: Pack = {
-      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000031', name: 'Mime types', version: '1.0.0',
-      brand: { name: 'Harbor' }, assets: [asset('blank', ''), asset('long', `image/${'x'.repeat(294)}`)],
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000031',
+      name: 'Mime types',
+      version: '1.0.0',
+      brand: { name: 'Harbor' },
+      assets: [asset('blank', ''), asset('long', `image/${'x'.repeat(294)}`)],
     };
     expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const c = clientFor(server(), (await server().workspace()).key);
@@ -97,13 +145,27 @@ describe('one contract: a pack that validates installs', () => {
     };
     const packs = [
       (d: number): Partial<Pack> => ({ resources: [{ key: 'f', kind: 'custom_field', name: 'Deep field', data: nest(d) }] }),
-      (d: number): Partial<Pack> => ({ resources: [{ key: 't', kind: 'tag', name: 'Deep tag', data: { color: '#112233', note: nest(d) } }] }),
+      (d: number): Partial<Pack> => ({
+        resources: [{ key: 't', kind: 'tag', name: 'Deep tag', data: { color: '#112233', note: nest(d) } }],
+      }),
       (d: number): Partial<Pack> => ({ resources: [{ key: 'e', kind: 'email_template', name: 'Deep design', data: nest(d) }] }),
       (d: number): Partial<Pack> => ({ brand: { name: 'Deep brand', theme: nest(d) } }),
-      (d: number): Partial<Pack> => ({ messageTemplates: [{ key: 'm', name: 'Deep rich text', channel: 'email', body: 'Hi', richTextDoc: nest(d) }] }),
+      (d: number): Partial<Pack> => ({
+        messageTemplates: [{ key: 'm', name: 'Deep rich text', channel: 'email', body: 'Hi', richTextDoc: nest(d) }],
+      }),
     ];
     for (const [i, items] of packs.entries()) {
-      const pack = deepest((d) => ({ format: 'service.setup-pack', schemaVersion: 2, packId: `c0ffee00-1a2b-4c3d-9e4f-00000000005${i}`, name: 'Deep', version: '1.0.0', ...items(d) }) as Pack);
+      const pack = deepest(
+        (d) =>
+          ({
+            format: 'service.setup-pack',
+            schemaVersion: 2,
+            packId: `c0ffee00-1a2b-4c3d-9e4f-00000000005${i}`,
+            name: 'Deep',
+            version: '1.0.0',
+            ...items(d),
+          }) as Pack,
+      );
       const c = clientFor(server(), (await server().workspace()).key);
       await install(c, pack);
       expect((await planInstall(c, pack)).plan.writes).toBe(0);
@@ -116,7 +178,17 @@ describe('one contract: a pack that validates installs', () => {
     const pack = structuredClone(loadPack('valid/buyer-lead-starter.json'));
     const bytes = WORKSPACE_LIMITS.mediaFileBytes + 3;
     const data = 'A'.repeat(base64Length(bytes));
-    pack.assets = [{ key: 'huge', role: 'team_photo', fileName: 'huge.bin', mimeType: 'application/octet-stream', byteSize: bytes, sha256: '0'.repeat(64), data }];
+    pack.assets = [
+      {
+        key: 'huge',
+        role: 'team_photo',
+        fileName: 'huge.bin',
+        mimeType: 'application/octet-stream',
+        byteSize: bytes,
+        sha256: '0'.repeat(64),
+        data,
+      },
+    ];
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
     // The asset's hash and size are not made right (10 MiB to hash): what is checked is the planner's limit.
@@ -152,7 +224,10 @@ describe('one contract: a pack that validates installs', () => {
     expect(autos.length).toBeGreaterThan(3);
     let checked = 0;
     for (const a of autos) {
-      expect(validateAutomationDocument(a.document).diagnostics.filter((d) => d.severity === 'error'), a.name).toEqual([]);
+      expect(
+        validateAutomationDocument(a.document).diagnostics.filter((d) => d.severity === 'error'),
+        a.name,
+      ).toEqual([]);
       const written = new Set<string>();
       for (const n of a.document.graph.nodes) stringsInConfig(n.config, written);
       for (const r of a.document.references ?? []) {
@@ -183,9 +258,14 @@ describe('one contract: a pack that validates installs', () => {
     const auto = (key: string, runs: string[]) => ({
       key,
       document: {
-        format: 'service.automation-template' as const, version: 1 as const, name: `Automation ${key}`,
+        format: 'service.automation-template' as const,
+        version: 1 as const,
+        name: `Automation ${key}`,
         graph: {
-          nodes: [{ id: 't', kind: 'trigger.manual' }, ...runs.map((r, i) => ({ id: `r${i}`, kind: 'action.run_automation', config: { automation_id: r } }))],
+          nodes: [
+            { id: 't', kind: 'trigger.manual' },
+            ...runs.map((r, i) => ({ id: `r${i}`, kind: 'action.run_automation', config: { automation_id: r } })),
+          ],
           edges: runs.map((_, i) => ({ id: `e${i}`, source: i === 0 ? 't' : `r${i - 1}`, target: `r${i}` })),
         },
         references: runs.map((r) => ({ type: 'automation' as const, id: r })),
@@ -193,10 +273,23 @@ describe('one contract: a pack that validates installs', () => {
     });
 
     it('an automation that runs itself, and two that run each other, install (a second write completes them) and come back', async () => {
-      const pack: Pack = { format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000021', name: 'Loops', version: '1.0.0', automations: [auto('again', ['again']), auto('ping', ['pong']), auto('pong', ['ping'])] };
+      const pack: Pack = {
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000021',
+        name: 'Loops',
+        version: '1.0.0',
+        automations: [auto('again', ['again']), auto('ping', ['pong']), auto('pong', ['ping'])],
+      };
       const { c, result } = await roundTrip(pack);
       // Three creations (pong first: ping runs it), then the two whose ids were not known yet are completed.
-      expect(result.plan.steps.filter((s) => s.write).map((s) => `${s.action} ${s.key}`)).toEqual(['create again', 'create pong', 'create ping', 'update again', 'update pong']);
+      expect(result.plan.steps.filter((s) => s.write).map((s) => `${s.action} ${s.key}`)).toEqual([
+        'create again',
+        'create pong',
+        'create ping',
+        'update again',
+        'update pong',
+      ]);
       const stored = await c.listAll<any>('/v1/automations');
       const id = (name: string) => stored.find((a) => a.name === name).id;
       const runs = (name: string) => stored.find((a) => a.name === name).document.graph.nodes[1].config.automation_id;
@@ -206,12 +299,33 @@ describe('one contract: a pack that validates installs', () => {
     });
 
     it('a stage key several pipelines have binds to the same stage whatever the order of the pipelines, so an export plans no writes', async () => {
-      const stages = [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const }];
+      const stages = [
+        { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const },
+        { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const },
+      ];
       const pack: Pack = {
-        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000025', name: 'Shared stage keys', version: '1.0.0',
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000025',
+        name: 'Shared stage keys',
+        version: '1.0.0',
         // Listed out of key order: export lists them sorted, and the binding must not move.
-        pipelines: [{ key: 'zeta', name: 'Sellers', stages }, { key: 'alpha', name: 'Buyers', stages }],
-        automations: [{ key: 'on-won', document: { format: 'service.automation-template', version: 1, name: 'On won', graph: { nodes: [{ id: 't', kind: 'trigger.deal_stage_changed', config: { stage_id: 'won' } }] }, references: [{ type: 'deal_stage', id: 'won' }] } }],
+        pipelines: [
+          { key: 'zeta', name: 'Sellers', stages },
+          { key: 'alpha', name: 'Buyers', stages },
+        ],
+        automations: [
+          {
+            key: 'on-won',
+            document: {
+              format: 'service.automation-template',
+              version: 1,
+              name: 'On won',
+              graph: { nodes: [{ id: 't', kind: 'trigger.deal_stage_changed', config: { stage_id: 'won' } }] },
+              references: [{ type: 'deal_stage', id: 'won' }],
+            },
+          },
+        ],
       };
       const { c } = await roundTrip(pack);
       const stored = (await c.listAll<any>('/v1/automations'))[0].document.graph.nodes[0].config.stage_id;
@@ -221,21 +335,55 @@ describe('one contract: a pack that validates installs', () => {
       expect((await planInstall(c, r.pack)).plan.writes).toBe(0);
     });
 
-    it('two references of different types with the same id: each typed block field gets its own type\'s object, and a snapshot installs elsewhere', async () => {
+    it("two references of different types with the same id: each typed block field gets its own type's object, and a snapshot installs elsewhere", async () => {
       const pack: Pack = {
-        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000026', name: 'Shared ids', version: '1.0.0',
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000026',
+        name: 'Shared ids',
+        version: '1.0.0',
         resources: [{ key: 'buyers', kind: 'lead_source', name: 'Buyer leads' }],
-        pipelines: [{ key: 'buyers', name: 'Buyer deals', stages: [{ key: 'won', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' }] }],
-        automations: [{ key: 'a', document: { format: 'service.automation-template', version: 1, name: 'Two of a name', graph: { nodes: [
-          { id: 't', kind: 'trigger.contact_created', config: { lead_source_id: 'buyers' } },
-          { id: 'd', kind: 'action.create_deal', config: { pipeline_id: 'buyers', stage_id: 'won' } },
-        ], edges: [{ id: 'e', source: 't', target: 'd' }] }, references: [{ type: 'lead_source', id: 'buyers' }, { type: 'pipeline', id: 'buyers' }, { type: 'deal_stage', id: 'won' }] } }],
+        pipelines: [
+          {
+            key: 'buyers',
+            name: 'Buyer deals',
+            stages: [
+              { key: 'won', name: 'Won', stageType: 'CLOSED_WON' },
+              { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' },
+            ],
+          },
+        ],
+        automations: [
+          {
+            key: 'a',
+            document: {
+              format: 'service.automation-template',
+              version: 1,
+              name: 'Two of a name',
+              graph: {
+                nodes: [
+                  { id: 't', kind: 'trigger.contact_created', config: { lead_source_id: 'buyers' } },
+                  { id: 'd', kind: 'action.create_deal', config: { pipeline_id: 'buyers', stage_id: 'won' } },
+                ],
+                edges: [{ id: 'e', source: 't', target: 'd' }],
+              },
+              references: [
+                { type: 'lead_source', id: 'buyers' },
+                { type: 'pipeline', id: 'buyers' },
+                { type: 'deal_stage', id: 'won' },
+              ],
+            },
+          },
+        ],
       };
       const { c } = await roundTrip(pack);
       const [auto] = await c.listAll<any>('/v1/automations');
       const source = (await c.listAll<any>('/v1/lead-sources')).find((x) => x.name === 'Buyer leads');
       const pipeline = (await c.listAll<any>('/v1/pipeline-details')).find((x) => x.name === 'Buyer deals');
-      expect(auto.document.graph.nodes.map((n: any) => n.config)).toEqual([{ lead_source_id: source.id }, { pipeline_id: pipeline.id, stage_id: pipeline.stages[0].id }]);
+      expect(auto.document.graph.nodes.map((n: any) => n.config)).toEqual([
+        { lead_source_id: source.id },
+        { pipeline_id: pipeline.id, stage_id: pipeline.stages[0].id },
+      ]);
       const snapshot = await exportWorkspace(c, { all: true, exportedAt: STAMP });
       const b = clientFor(server(), (await server().workspace()).key);
       await install(b, snapshot.pack);
@@ -244,7 +392,14 @@ describe('one contract: a pack that validates installs', () => {
     });
 
     it('a snapshot holding an automation that runs itself goes back into its own workspace with no writes', async () => {
-      const pack: Pack = { format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000027', name: 'Self', version: '1.0.0', automations: [auto('again', ['again'])] };
+      const pack: Pack = {
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000027',
+        name: 'Self',
+        version: '1.0.0',
+        automations: [auto('again', ['again'])],
+      };
       const { c } = await roundTrip(pack);
       const snapshot = await exportWorkspace(c, { all: true, exportedAt: STAMP });
       expect((await planInstall(c, snapshot.pack)).plan.steps.filter((x) => x.write).map((x) => `${x.action} ${x.itemId}`)).toEqual([]);
@@ -252,8 +407,23 @@ describe('one contract: a pack that validates installs', () => {
 
     it('stage names that differ only by spaces are distinct, as the format compares them', async () => {
       const pack: Pack = {
-        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000022', name: 'Stages', version: '1.0.0',
-        pipelines: [{ key: 'p', name: 'Blank stages', stages: [{ key: 'a', name: '' }, { key: 'b', name: ' ' }, { key: 'c', name: 'Won', stageType: 'CLOSED_WON' }, { key: 'd', name: 'won', stageType: 'CLOSED_LOST' }] }],
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000022',
+        name: 'Stages',
+        version: '1.0.0',
+        pipelines: [
+          {
+            key: 'p',
+            name: 'Blank stages',
+            stages: [
+              { key: 'a', name: '' },
+              { key: 'b', name: ' ' },
+              { key: 'c', name: 'Won', stageType: 'CLOSED_WON' },
+              { key: 'd', name: 'won', stageType: 'CLOSED_LOST' },
+            ],
+          },
+        ],
       };
       await roundTrip(pack);
     });
@@ -261,14 +431,45 @@ describe('one contract: a pack that validates installs', () => {
     it('keys and fields named like Object.prototype members ("constructor", "__proto__") are kept as data', async () => {
       const bytes = Buffer.from('logo');
       const pack = {
-        format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000023', name: 'Proto', version: '1.0.0',
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId: 'c0ffee00-1a2b-4c3d-9e4f-000000000023',
+        name: 'Proto',
+        version: '1.0.0',
         brand: JSON.parse('{"name": "Brand", "__proto__": "kept", "constructor": {"prototype": {"x": 1}}}'),
-        resources: [{ key: 'constructor', kind: 'contact_stage', name: 'Constructor stage', data: { note: 'kept in the ledger' } }, { key: 'toString', kind: 'custom_field', name: 'Field', data: JSON.parse('{"__proto__": {"type": "text"}}') }],
-        assets: [
-          { key: '__proto__', role: 'source_document', fileName: 'doc.pdf', mimeType: 'application/pdf', byteSize: 3, sha256: '0'.repeat(64), url: 'https://cdn.example.com/doc.pdf' },
-          { key: 'constructor', role: 'logo', fileName: 'logo.png', mimeType: 'image/png', byteSize: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), data: bytes.toString('base64') },
+        resources: [
+          { key: 'constructor', kind: 'contact_stage', name: 'Constructor stage', data: { note: 'kept in the ledger' } },
+          { key: 'toString', kind: 'custom_field', name: 'Field', data: JSON.parse('{"__proto__": {"type": "text"}}') },
         ],
-        messageTemplates: [{ key: 'hasOwnProperty', name: 'Template', channel: 'email', body: 'Hi', richTextDoc: JSON.parse('{"__proto__": ["a"], "type": "doc"}') }],
+        assets: [
+          {
+            key: '__proto__',
+            role: 'source_document',
+            fileName: 'doc.pdf',
+            mimeType: 'application/pdf',
+            byteSize: 3,
+            sha256: '0'.repeat(64),
+            url: 'https://cdn.example.com/doc.pdf',
+          },
+          {
+            key: 'constructor',
+            role: 'logo',
+            fileName: 'logo.png',
+            mimeType: 'image/png',
+            byteSize: bytes.length,
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            data: bytes.toString('base64'),
+          },
+        ],
+        messageTemplates: [
+          {
+            key: 'hasOwnProperty',
+            name: 'Template',
+            channel: 'email',
+            body: 'Hi',
+            richTextDoc: JSON.parse('{"__proto__": ["a"], "type": "doc"}'),
+          },
+        ],
       } as unknown as Pack;
       await roundTrip(pack);
     });

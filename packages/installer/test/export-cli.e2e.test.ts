@@ -10,7 +10,6 @@ import { cli, clientFor, FIXTURES_DIR, loadPack, useServer } from './harness.js'
 
 const server = useServer();
 
-
 describe('setup-pack export', () => {
   it('exports an installed pack to a file and to a source folder; diff against the release shows the workspace edit', async () => {
     const ws = await server().workspace();
@@ -83,7 +82,9 @@ describe('setup-pack export', () => {
       const r = await cli(['export', '--all', '-o', out], env, dir);
       // A folder below a file is named so before anything is read (the target check); a pack file
       // below one fails when it is written.
-      const why = out.endsWith('/') ? `'${out}' is below 'afile', which is a file, not a folder` : `cannot write '${out}': a part of the path is not a directory`;
+      const why = out.endsWith('/')
+        ? `'${out}' is below 'afile', which is a file, not a folder`
+        : `cannot write '${out}': a part of the path is not a directory`;
       expect(r.stderr).toBe(`setup-pack export: ${why}\n`);
       expect(r.code).toBe(2);
     }

@@ -7,7 +7,12 @@ import { exportWorkspace, install, LedgerLock, planInstall, readLedger, type Wor
 import { clientFor, loadPack, upToWorkspaceIds, useServer } from './harness.js';
 
 const server = useServer();
-const FIXTURES = ['releases/buyer-lead-1.0.0.json', 'releases/buyer-lead-1.1.0.json', 'valid/buyer-lead-starter.json', 'valid/listing-marketing.json'];
+const FIXTURES = [
+  'releases/buyer-lead-1.0.0.json',
+  'releases/buyer-lead-1.1.0.json',
+  'valid/buyer-lead-starter.json',
+  'valid/listing-marketing.json',
+];
 const STAMP = '2026-11-22T12:00:00Z';
 
 async function fresh(): Promise<WorkspaceClient> {
@@ -53,38 +58,63 @@ describe('export --pack-id: the round trip install → export', () => {
     // reference bound to the same object by name or by --bind. The install writes one workspace id
     // in both places; the export gives each place back the id the pack wrote there.
     const pack: Pack = {
-      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e1', name: 'Two ids, one object', version: '1.0.0',
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e1',
+      name: 'Two ids, one object',
+      version: '1.0.0',
       resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }],
       messageTemplates: [{ key: 'tpl-welcome', name: 'Welcome text', channel: 'sms', body: 'Hi {{contact.first_name}}' }],
-      pipelines: [{ key: 'pipe', name: 'Buyers', stages: [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON', probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }],
-      automations: [{ key: 'main', document: {
-        format: 'service.automation-template', version: 1, name: 'Main',
-        graph: {
-          nodes: [
-            { id: 't', kind: 'trigger.contact_created', config: {} },
-            { id: 'tag-1', kind: 'action.add_tag', config: { tag_id: 'hot' } },
-            { id: 'tag-2', kind: 'action.add_tag', config: { tag_id: 'tag-hot' } },
-            { id: 'sms-1', kind: 'action.send_sms', config: { template_id: 'welcome' } },
-            { id: 'sms-2', kind: 'action.send_sms', config: { template_id: 'tpl-welcome' } },
-            { id: 'deal-1', kind: 'action.create_deal', config: { pipeline_id: 'pipe', stage_id: 'first', name: 'Deal' } },
-            { id: 'deal-2', kind: 'action.create_deal', config: { pipeline_id: 'pipe', stage_id: 'new', name: 'Deal' } },
-            { id: 'task-1', kind: 'action.create_task', config: { title: 'Call', due_in_days: 1, assignee_id: 'agent' } },
-            { id: 'task-2', kind: 'action.create_task', config: { title: 'Call again', due_in_days: 2, assignee_id: 'usr_jordan' } },
+      pipelines: [
+        {
+          key: 'pipe',
+          name: 'Buyers',
+          stages: [
+            { key: 'new', name: 'New', probability: 10 },
+            { key: 'won', name: 'Won', stageType: 'CLOSED_WON', probability: 100 },
+            { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 },
           ],
-          edges: ['tag-1', 'tag-2', 'sms-1', 'sms-2', 'deal-1', 'deal-2', 'task-1', 'task-2'].map((id, i, all) => ({ id: `e${i}`, source: i ? all[i - 1] : 't', target: id })),
         },
-        references: [
-          { type: 'tag', id: 'hot', name: 'Hot' },
-          { type: 'tag', id: 'tag-hot' },
-          { type: 'email_template', id: 'welcome', name: 'Welcome text' },
-          { type: 'email_template', id: 'tpl-welcome' },
-          { type: 'pipeline', id: 'pipe' },
-          { type: 'deal_stage', id: 'first', name: 'New' },
-          { type: 'deal_stage', id: 'new' },
-          { type: 'user', id: 'agent', name: 'Jordan Lee' },
-          { type: 'user', id: 'usr_jordan', name: 'Jordan Lee' },
-        ],
-      } }],
+      ],
+      automations: [
+        {
+          key: 'main',
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: 'Main',
+            graph: {
+              nodes: [
+                { id: 't', kind: 'trigger.contact_created', config: {} },
+                { id: 'tag-1', kind: 'action.add_tag', config: { tag_id: 'hot' } },
+                { id: 'tag-2', kind: 'action.add_tag', config: { tag_id: 'tag-hot' } },
+                { id: 'sms-1', kind: 'action.send_sms', config: { template_id: 'welcome' } },
+                { id: 'sms-2', kind: 'action.send_sms', config: { template_id: 'tpl-welcome' } },
+                { id: 'deal-1', kind: 'action.create_deal', config: { pipeline_id: 'pipe', stage_id: 'first', name: 'Deal' } },
+                { id: 'deal-2', kind: 'action.create_deal', config: { pipeline_id: 'pipe', stage_id: 'new', name: 'Deal' } },
+                { id: 'task-1', kind: 'action.create_task', config: { title: 'Call', due_in_days: 1, assignee_id: 'agent' } },
+                { id: 'task-2', kind: 'action.create_task', config: { title: 'Call again', due_in_days: 2, assignee_id: 'usr_jordan' } },
+              ],
+              edges: ['tag-1', 'tag-2', 'sms-1', 'sms-2', 'deal-1', 'deal-2', 'task-1', 'task-2'].map((id, i, all) => ({
+                id: `e${i}`,
+                source: i ? all[i - 1] : 't',
+                target: id,
+              })),
+            },
+            references: [
+              { type: 'tag', id: 'hot', name: 'Hot' },
+              { type: 'tag', id: 'tag-hot' },
+              { type: 'email_template', id: 'welcome', name: 'Welcome text' },
+              { type: 'email_template', id: 'tpl-welcome' },
+              { type: 'pipeline', id: 'pipe' },
+              { type: 'deal_stage', id: 'first', name: 'New' },
+              { type: 'deal_stage', id: 'new' },
+              { type: 'user', id: 'agent', name: 'Jordan Lee' },
+              { type: 'user', id: 'usr_jordan', name: 'Jordan Lee' },
+            ],
+          },
+        },
+      ],
     };
 
     it('export gives each block the id the pack wrote there (bound by name, and by --bind), equal to the pack; re-plans to nothing', async () => {
@@ -164,12 +194,29 @@ describe('export --pack-id: the round trip install → export', () => {
 
   it('a ledger of an install made before created resources had ids of their own (resource:@ref/tag/hot) exports the created tag as the reference it was made for', async () => {
     const pack: Pack = {
-      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e2', name: 'Old ledger', version: '1.0.0',
-      automations: [{ key: 'tagger', document: {
-        format: 'service.automation-template', version: 1, name: 'Tagger',
-        graph: { nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }], edges: [{ id: 'e', source: 't', target: 'a' }] },
-        references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
-      } }],
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e2',
+      name: 'Old ledger',
+      version: '1.0.0',
+      automations: [
+        {
+          key: 'tagger',
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: 'Tagger',
+            graph: {
+              nodes: [
+                { id: 't', kind: 'trigger.contact_created', config: {} },
+                { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } },
+              ],
+              edges: [{ id: 'e', source: 't', target: 'a' }],
+            },
+            references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
+          },
+        },
+      ],
     };
     const c = await fresh();
     await install(c, pack);
@@ -218,7 +265,13 @@ describe('export --pack-id: the round trip install → export', () => {
     doc.graph.nodes[1].config = { ...doc.graph.nodes[1].config, user_id: avery.id };
     await c.patch(`/v1/automations/${auto.id}`, { document: doc });
     const pipeline = (await c.listAll<any>('/v1/pipeline-details')).find((p) => p.name === pack.pipelines![0].name);
-    const stages = pipeline.stages.map((st: any) => ({ id: st.id, name: st.name, type: st.type, color: st.color, probability: st.probability }));
+    const stages = pipeline.stages.map((st: any) => ({
+      id: st.id,
+      name: st.name,
+      type: st.type,
+      color: st.color,
+      probability: st.probability,
+    }));
     stages.splice(1, 0, { name: 'Pre-approved', type: 'OPEN' });
     await c.patch(`/v1/pipelines/${pipeline.id}`, { stages });
 
@@ -258,7 +311,10 @@ describe('export --pack-id: the round trip install → export', () => {
 
   it('says which pack is not installed', async () => {
     const c = await fresh();
-    await expect(exportWorkspace(c, { packId: '11111111-2222-4333-8444-555555555555' })).rejects.toMatchObject({ status: 404, param: 'pack_id' });
+    await expect(exportWorkspace(c, { packId: '11111111-2222-4333-8444-555555555555' })).rejects.toMatchObject({
+      status: 404,
+      param: 'pack_id',
+    });
   });
 });
 
@@ -268,25 +324,52 @@ describe('export --all: a workspace set up by hand', () => {
     // Export tells objects of one name apart by content; these are the same in content, so which
     // gets `-2` was the order the workspace lists them in (its random ids). Two workspaces listing
     // them in other orders gave the automation's template, list and stage other keys.
-    const stages = [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const, probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const, probability: 0 }];
+    const stages = [
+      { key: 'new', name: 'New', probability: 10 },
+      { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const, probability: 100 },
+      { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const, probability: 0 },
+    ];
     const filters = { version: 2, root: { type: 'condition', field: 'do_not_contact', operator: 'is_true' } };
     const pack: Pack = {
-      format: 'service.setup-pack', schemaVersion: 2, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e3', name: 'Twins', version: '1.0.0',
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000e3',
+      name: 'Twins',
+      version: '1.0.0',
       messageTemplates: ['tpl-a', 'tpl-b'].map((key) => ({ key, name: 'Welcome', channel: 'sms' as const, body: 'Hi' })),
       smartLists: ['list-a', 'list-b'].map((key) => ({ key, name: 'Buyers', filters })),
-      pipelines: ['pipe-a', 'pipe-b'].map((key) => ({ key, name: 'Deals', stages: stages.map((st) => ({ ...st, key: `${key}-${st.key}` })) })),
-      automations: [{ key: 'main', document: {
-        format: 'service.automation-template', version: 1, name: 'Main',
-        graph: {
-          nodes: [
-            { id: 't', kind: 'trigger.listing_match', config: { smart_list_id: 'list-b' } },
-            { id: 'sms', kind: 'action.send_sms', config: { template_id: 'tpl-b' } },
-            { id: 'deal', kind: 'action.create_deal', config: { pipeline_id: 'pipe-b', stage_id: 'pipe-b-new', name: 'Deal' } },
-          ],
-          edges: [{ id: 'e1', source: 't', target: 'sms' }, { id: 'e2', source: 'sms', target: 'deal' }],
+      pipelines: ['pipe-a', 'pipe-b'].map((key) => ({
+        key,
+        name: 'Deals',
+        stages: stages.map((st) => ({ ...st, key: `${key}-${st.key}` })),
+      })),
+      automations: [
+        {
+          key: 'main',
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: 'Main',
+            graph: {
+              nodes: [
+                { id: 't', kind: 'trigger.listing_match', config: { smart_list_id: 'list-b' } },
+                { id: 'sms', kind: 'action.send_sms', config: { template_id: 'tpl-b' } },
+                { id: 'deal', kind: 'action.create_deal', config: { pipeline_id: 'pipe-b', stage_id: 'pipe-b-new', name: 'Deal' } },
+              ],
+              edges: [
+                { id: 'e1', source: 't', target: 'sms' },
+                { id: 'e2', source: 'sms', target: 'deal' },
+              ],
+            },
+            references: [
+              { type: 'smart_list', id: 'list-b' },
+              { type: 'email_template', id: 'tpl-b' },
+              { type: 'pipeline', id: 'pipe-b' },
+              { type: 'deal_stage', id: 'pipe-b-new' },
+            ],
+          },
         },
-        references: [{ type: 'smart_list', id: 'list-b' }, { type: 'email_template', id: 'tpl-b' }, { type: 'pipeline', id: 'pipe-b' }, { type: 'deal_stage', id: 'pipe-b-new' }],
-      } }],
+      ],
     };
     // Whether the object the automation uses is listed first of its twins, per kind: what the order of the workspace's ids decided.
     const usedFirst = async (c: WorkspaceClient) => {
@@ -294,7 +377,11 @@ describe('export --all: a workspace set up by hand', () => {
       const nodes = (auto.draft_document ?? auto.document).graph.nodes as { id: string; config: Record<string, string> }[];
       const cfg = (id: string) => nodes.find((n) => n.id === id)!.config;
       const first = async (path: string, id: string) => (await c.listAll<{ id: string }>(path))[0].id === id;
-      return [await first('/v1/message-templates', cfg('sms').template_id), await first('/v1/smart-lists', cfg('t').smart_list_id), await first('/v1/pipeline-details', cfg('deal').pipeline_id)];
+      return [
+        await first('/v1/message-templates', cfg('sms').template_id),
+        await first('/v1/smart-lists', cfg('t').smart_list_id),
+        await first('/v1/pipeline-details', cfg('deal').pipeline_id),
+      ];
     };
     const a = await fresh();
     await install(a, pack);
@@ -327,7 +414,12 @@ describe('export --all: a workspace set up by hand', () => {
     // Images: downloaded and embedded; the templates' address is the email image's sourceUrl; the brand keeps its logo.
     const listing = loadPack('valid/listing-marketing.json');
     const hero = first.pack.assets!.find((x) => x.role === 'email_image')!;
-    expect(hero).toMatchObject({ key: 'image-open-house-hero-png', data: listing.assets![1].data, sha256: listing.assets![1].sha256, byteSize: listing.assets![1].byteSize });
+    expect(hero).toMatchObject({
+      key: 'image-open-house-hero-png',
+      data: listing.assets![1].data,
+      sha256: listing.assets![1].sha256,
+      byteSize: listing.assets![1].byteSize,
+    });
     expect(JSON.stringify(first.pack.messageTemplates)).toContain(hero.sourceUrl!);
     expect(first.pack.assets!.find((x) => x.key === 'logo')).toMatchObject({ role: 'logo', data: listing.assets![0].data });
     expect(first.pack.brand).toEqual(listing.brand);

@@ -50,7 +50,10 @@ describe('a creation answered from before the run', () => {
       if (++calls === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
       return res;
     };
-    const lost = await clientFor(server(), ws.key, { fetch: losing }).create<any>('/v1/tags', { name: 'Lost answer', idempotency_key: 'test-replay-2' });
+    const lost = await clientFor(server(), ws.key, { fetch: losing }).create<any>('/v1/tags', {
+      name: 'Lost answer',
+      idempotency_key: 'test-replay-2',
+    });
     expect(calls).toBe(2);
     expect(lost.replayed).toBe(false);
     expect((await all(c, '/v1/tags')).filter((t) => t.name === 'Lost answer')).toHaveLength(1);
@@ -68,7 +71,9 @@ describe('a creation answered from before the run', () => {
       return fetch(input, init);
     };
     const run = install(clientFor(server(), ws.key, { fetch: colliding }), v100);
-    await expect(run).rejects.toThrow(/^creating resource \S+ "[^"]+": the workspace answered with tag_\w+, an object an earlier request made under the same idempotency key, where the plan said the item is new/);
+    await expect(run).rejects.toThrow(
+      /^creating resource \S+ "[^"]+": the workspace answered with tag_\w+, an object an earlier request made under the same idempotency key, where the plan said the item is new/,
+    );
     const ledger = (await readLedger(c, v100.packId))?.ledger;
     expect(Object.values(ledger?.items ?? {}).map((i) => i.workspaceId)).not.toContain(earlier.object.id);
   });

@@ -41,14 +41,20 @@ export async function startServer(): Promise<Server> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const admin = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const json = await res.json();
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
   let n = 0;
   return {
-    base, clock, store,
+    base,
+    clock,
+    store,
     admin,
     async close() {
       await app.close();
@@ -128,7 +134,10 @@ export async function cli(argv: string[], env: Record<string, string>, cwd = FIX
 
 /** A snapshot (export --all) with what differs between workspaces set aside: packId, name, media addresses. */
 export function upToWorkspaceIds(pack: Pack): Pack {
-  const text = JSON.stringify({ ...pack, packId: 'fresh', name: 'snapshot' }).replace(/https:\/\/media\.workspace\.example\/[^/"]+\/[^/"]+\//g, 'https://media.workspace.example/ws/media/');
+  const text = JSON.stringify({ ...pack, packId: 'fresh', name: 'snapshot' }).replace(
+    /https:\/\/media\.workspace\.example\/[^/"]+\/[^/"]+\//g,
+    'https://media.workspace.example/ws/media/',
+  );
   return canonicalize(JSON.parse(text));
 }
 
@@ -139,7 +148,11 @@ export function upToWorkspaceIds(pack: Pack): Pack {
  * answer comes back with its status and the rate-limit headers, its body as `answer` gives it back
  * (another server's words or fields).
  */
-export async function proxyTo(target: string, intercept: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>, answer: (status: number, text: string) => string = (_, text) => text) {
+export async function proxyTo(
+  target: string,
+  intercept: (req: IncomingMessage, res: ServerResponse, body: Buffer) => boolean | Promise<boolean>,
+  answer: (status: number, text: string) => string = (_, text) => text,
+) {
   const proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -156,12 +169,25 @@ export async function proxyTo(target: string, intercept: (req: IncomingMessage, 
     res.end(answer(up.status, await up.text()));
   });
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', () => r()));
-  return { base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => { proxy.closeAllConnections(); proxy.close(() => r()); }) };
+  return {
+    base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        proxy.closeAllConnections();
+        proxy.close(() => r());
+      }),
+  };
 }
 
 const LOOKUP_COLLECTION: Record<string, string> = {
-  team: 'teams', pond: 'ponds', website: 'websites', form: 'forms', appointment_type: 'appointment_types',
-  appointment_outcome: 'appointment_outcomes', program: 'programs', relationship_label: 'relationship_labels',
+  team: 'teams',
+  pond: 'ponds',
+  website: 'websites',
+  form: 'forms',
+  appointment_type: 'appointment_types',
+  appointment_outcome: 'appointment_outcomes',
+  program: 'programs',
+  relationship_label: 'relationship_labels',
 };
 
 /** For the property suites: a fresh workspace holding every object the generator may refer to by name (EXTERNAL_NAMES). */
@@ -182,7 +208,16 @@ export async function fuzzWorkspaceKey(server: Server): Promise<{ c: WorkspaceCl
 /** Names a new workspace already holds (its default stages, sources, pipeline), normalised: a pack item of such a name is adopted. */
 export async function defaultNames(c: WorkspaceClient): Promise<Set<string>> {
   const names = new Set<string>();
-  for (const path of ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/smart-lists', '/v1/automations']) {
+  for (const path of [
+    '/v1/tags',
+    '/v1/contact-stages',
+    '/v1/lead-sources',
+    '/v1/custom-fields',
+    '/v1/pipeline-details',
+    '/v1/message-templates',
+    '/v1/smart-lists',
+    '/v1/automations',
+  ]) {
     for (const o of await c.listAll<{ name: string }>(path)) names.add(normalizeName(o.name));
   }
   return names;
@@ -190,7 +225,9 @@ export async function defaultNames(c: WorkspaceClient): Promise<Set<string>> {
 
 /** Every item name of a pack, and the names its created references give. */
 export function namesOf(pack: Pack): string[] {
-  const out = [...(pack.resources ?? []), ...(pack.messageTemplates ?? []), ...(pack.smartLists ?? []), ...(pack.pipelines ?? [])].map((i) => i.name);
+  const out = [...(pack.resources ?? []), ...(pack.messageTemplates ?? []), ...(pack.smartLists ?? []), ...(pack.pipelines ?? [])].map(
+    (i) => i.name,
+  );
   for (const a of pack.automations ?? []) {
     out.push(a.document.name);
     for (const r of a.document.references ?? []) if (r.name && r.id.startsWith('new-')) out.push(r.name);
@@ -199,7 +236,17 @@ export function namesOf(pack: Pack): string[] {
 }
 
 /** Collections whose objects an install creates by name: where a duplicated object would show. */
-const NAMED_COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipelines', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations'];
+const NAMED_COLLECTIONS = [
+  '/v1/tags',
+  '/v1/contact-stages',
+  '/v1/lead-sources',
+  '/v1/custom-fields',
+  '/v1/pipelines',
+  '/v1/message-templates',
+  '/v1/media',
+  '/v1/smart-lists',
+  '/v1/automations',
+];
 
 /** Every name (trimmed, case-insensitive; a media file's name) a collection of the workspace holds more than once, as `path: name`. */
 export async function duplicateNames(c: WorkspaceClient): Promise<string[]> {

@@ -21,7 +21,13 @@ describe('install against the real workspace server()', () => {
     expect(r2.plan.summary.create).toBeGreaterThan(0);
 
     const autos = await all(c, '/v1/automations');
-    expect(autos.map((a) => a.name).sort()).toEqual(['New lead welcome', 'Old reminder', 'Open house invitations', 'Stage nurture', 'Weekly seller update']);
+    expect(autos.map((a) => a.name).sort()).toEqual([
+      'New lead welcome',
+      'Old reminder',
+      'Open house invitations',
+      'Stage nurture',
+      'Weekly seller update',
+    ]);
     for (const a of autos) expect(a).toMatchObject({ enabled: false, status: 'off' });
 
     const members = await all(c, '/v1/members');
@@ -84,7 +90,10 @@ describe('install against the real workspace server()', () => {
     const counting = countingFetch();
     const c = clientFor(server(), ws.key, { fetch: counting.fetch });
     const r = await install(c, v110);
-    const changed = r.plan.steps.filter((s) => s.write).map((s) => `${s.action} ${s.itemId}`).sort();
+    const changed = r.plan.steps
+      .filter((s) => s.write)
+      .map((s) => `${s.action} ${s.itemId}`)
+      .sort();
     expect(changed).toEqual([
       'create automation:deal-won-thanks',
       'create resource:cf-budget',
@@ -105,7 +114,7 @@ describe('install against the real workspace server()', () => {
     expect((await planInstall(c, v110)).plan.hasChanges).toBe(false);
   });
 
-  it('warns that a tag adopted by name differs from the pack\'s (its color), and keeps warning while it does', async () => {
+  it("warns that a tag adopted by name differs from the pack's (its color), and keeps warning while it does", async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
     const mine = await c.post<any>('/v1/tags', { name: 'buyer lead', color: '#111111' });
@@ -118,7 +127,9 @@ describe('install against the real workspace server()', () => {
     };
     expect(r.plan.warnings).toEqual([warning]);
     expect((await all(c, '/v1/tags')).find((t) => t.id === mine.id).color).toBe('#111111');
-    expect((await planInstall(c, v100)).plan.warnings).toEqual([{ ...warning, message: warning.message.replace('adopted by name', 'adopted when the pack was installed') }]);
+    expect((await planInstall(c, v100)).plan.warnings).toEqual([
+      { ...warning, message: warning.message.replace('adopted by name', 'adopted when the pack was installed') },
+    ]);
     // The same color: nothing to say.
     await c.patch(`/v1/tags/${mine.id}`, { color: v100.resources!.find((x) => x.key === 'tag-buyer-lead')!.data!.color });
     expect((await planInstall(c, v100)).plan.warnings).toEqual([]);
@@ -147,45 +158,84 @@ describe('install against the real workspace server()', () => {
     expect(after.draft_document.graph.nodes.find((n: any) => n.id === 'wait').config.duration).toBe(2);
 
     const over = await install(c, v110, { overwrite: true });
-    expect(over.plan.steps.find((s) => s.itemId === 'template:tpl-follow-up')).toMatchObject({ action: 'conflict', resolution: 'overwrite' });
+    expect(over.plan.steps.find((s) => s.itemId === 'template:tpl-follow-up')).toMatchObject({
+      action: 'conflict',
+      resolution: 'overwrite',
+    });
     expect((await c.get(`/v1/message-templates/${follow.id}`)).name).toBe('Follow-up email (buyers)');
   });
 
-  describe('an upgrade whose automation moves deals to a stage the workspace\'s copy of the pipeline lacks', () => {
-    const stages = [{ key: 'new', name: 'New' }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const }];
+  describe("an upgrade whose automation moves deals to a stage the workspace's copy of the pipeline lacks", () => {
+    const stages = [
+      { key: 'new', name: 'New' },
+      { key: 'won', name: 'Won', stageType: 'CLOSED_WON' as const },
+      { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST' as const },
+    ];
     const mover = (stage: string) => ({
       key: 'move',
       document: {
-        format: 'service.automation-template' as const, version: 1 as const, name: 'Move deal',
-        graph: { nodes: [{ id: 't', kind: 'trigger.deal_created', config: { pipeline_id: 'deals' } }, { id: 'm', kind: 'action.move_deal_stage', config: { stage_id: stage } }], edges: [{ id: 'e', source: 't', target: 'm' }] },
-        references: [{ type: 'pipeline' as const, id: 'deals' }, { type: 'deal_stage' as const, id: stage }],
+        format: 'service.automation-template' as const,
+        version: 1 as const,
+        name: 'Move deal',
+        graph: {
+          nodes: [
+            { id: 't', kind: 'trigger.deal_created', config: { pipeline_id: 'deals' } },
+            { id: 'm', kind: 'action.move_deal_stage', config: { stage_id: stage } },
+          ],
+          edges: [{ id: 'e', source: 't', target: 'm' }],
+        },
+        references: [
+          { type: 'pipeline' as const, id: 'deals' },
+          { type: 'deal_stage' as const, id: stage },
+        ],
       },
     });
     const releases = (packId: string, name: string) => {
-      const v1: Pack = { format: 'service.setup-pack', schemaVersion: 2, packId, name: 'Stages', version: '1.0.0', pipelines: [{ key: 'deals', name, stages }], automations: [mover('new')] };
+      const v1: Pack = {
+        format: 'service.setup-pack',
+        schemaVersion: 2,
+        packId,
+        name: 'Stages',
+        version: '1.0.0',
+        pipelines: [{ key: 'deals', name, stages }],
+        automations: [mover('new')],
+      };
       // 1.1.0 adds "Under contract" and moves deals there.
-      const v2: Pack = { ...v1, version: '1.1.0', pipelines: [{ key: 'deals', name, stages: [stages[0], { key: 'contract', name: 'Under contract' }, ...stages.slice(1)] }], automations: [mover('contract')] };
+      const v2: Pack = {
+        ...v1,
+        version: '1.1.0',
+        pipelines: [{ key: 'deals', name, stages: [stages[0], { key: 'contract', name: 'Under contract' }, ...stages.slice(1)] }],
+        automations: [mover('contract')],
+      };
       return { v1, v2 };
     };
-    const stageOf = async (c: WorkspaceClient, name: string, stage: string) => (await all(c, '/v1/pipeline-details')).find((p) => p.name === name).stages.find((s: any) => s.name === stage)?.id;
+    const stageOf = async (c: WorkspaceClient, name: string, stage: string) =>
+      (await all(c, '/v1/pipeline-details')).find((p) => p.name === name).stages.find((s: any) => s.name === stage)?.id;
 
     it('kept as edited (a stage added by hand): the plan names the stage and --overwrite, writing nothing; --overwrite installs it', async () => {
       const { v1, v2 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000041', 'Deals');
       const c = clientFor(server(), (await server().workspace()).key);
       await install(c, v1);
       const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
-      await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: [{ name: 'Inspection', type: 'OPEN' }, ...pipeline.stages.map(({ id, name, type }: any) => ({ id, name, type }))] });
+      await c.patch(`/v1/pipelines/${pipeline.id}`, {
+        stages: [{ name: 'Inspection', type: 'OPEN' }, ...pipeline.stages.map(({ id, name, type }: any) => ({ id, name, type }))],
+      });
       const { plan } = await planInstall(c, v2);
-      expect(plan.errors).toEqual([{
-        code: 'plan/unresolved-reference',
-        message: 'deal_stage contract used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
-        reference: { type: 'deal_stage', id: 'contract', usedBy: ['move'] },
-      }]);
+      expect(plan.errors).toEqual([
+        {
+          code: 'plan/unresolved-reference',
+          message:
+            'deal_stage contract used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
+          reference: { type: 'deal_stage', id: 'contract', usedBy: ['move'] },
+        },
+      ]);
       // Before: the install failed with an internal error after recording the run, and every rerun failed alike.
       await expect(install(c, v2)).rejects.toBeInstanceOf(PlanFailedError);
       expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
       await install(c, v2, { overwrite: true });
-      expect((await all(c, '/v1/automations'))[0].document.graph.nodes[1].config.stage_id).toBe(await stageOf(c, 'Deals', 'Under contract'));
+      expect((await all(c, '/v1/automations'))[0].document.graph.nodes[1].config.stage_id).toBe(
+        await stageOf(c, 'Deals', 'Under contract'),
+      );
       expect((await planInstall(c, v2)).plan.writes).toBe(0);
     });
 
@@ -198,7 +248,9 @@ describe('install against the real workspace server()', () => {
       await install(c, v1);
       const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
       const removed = pipeline.stages.find((s: any) => s.name === 'New').id;
-      await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+      await c.patch(`/v1/pipelines/${pipeline.id}`, {
+        stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })),
+      });
       // The automation is not rewritten (unchanged): it still moves deals to the removed stage's id.
       // The upgrade does not make it worse, so it is not refused (before: the plan failed, blocking
       // an upgrade the user may want), but the plan says which automation, which stage, and what
@@ -209,7 +261,8 @@ describe('install against the real workspace server()', () => {
       const warning = {
         code: 'plan/missing-stage',
         item: { itemId: 'automation:move', kind: 'automation', key: 'move', name: 'Move deal' },
-        message: 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite replaces the pipeline with the release\'s, stages included, and points move at its stage new',
+        message:
+          'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; automation move "Move deal" is left as it is, still naming the removed stage: --overwrite replaces the pipeline with the release\'s, stages included, and points move at its stage new',
         reference: { type: 'deal_stage', id: 'new' },
       };
       expect(plan.warnings).toEqual([warning]);
@@ -248,30 +301,43 @@ describe('install against the real workspace server()', () => {
     it('kept as edited (a stage removed by hand) and an upgrade that writes an automation naming it: the plan fails before any write', async () => {
       const { v1 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000049', 'Deals');
       // 1.0.1 renames the automation, still moving deals to stage new: the upgrade itself writes it.
-      const v2: Pack = { ...v1, version: '1.0.1', automations: [{ ...v1.automations![0], document: { ...v1.automations![0].document, name: 'Move deal along' } }] };
+      const v2: Pack = {
+        ...v1,
+        version: '1.0.1',
+        automations: [{ ...v1.automations![0], document: { ...v1.automations![0].document, name: 'Move deal along' } }],
+      };
       const { key } = await server().workspace();
       const c = clientFor(server(), key);
       await install(c, v1);
       const pipeline = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Deals');
-      await c.patch(`/v1/pipelines/${pipeline.id}`, { stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })) });
+      await c.patch(`/v1/pipelines/${pipeline.id}`, {
+        stages: pipeline.stages.filter((s: any) => s.name !== 'New').map(({ id, name, type }: any) => ({ id, name, type })),
+      });
       const counting = countingFetch();
       const cc = clientFor(server(), key, { fetch: counting.fetch });
       const err = await install(cc, v2).catch((e) => e);
       expect(err).toBeInstanceOf(PlanFailedError);
-      expect((err as PlanFailedError).plan.errors).toEqual([{
-        code: 'plan/unresolved-reference',
-        message: 'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
-        reference: { type: 'deal_stage', id: 'new', usedBy: ['move'] },
-      }]);
+      expect((err as PlanFailedError).plan.errors).toEqual([
+        {
+          code: 'plan/unresolved-reference',
+          message:
+            'deal_stage new used by move: pipeline deals ("Deals") has no such stage in the workspace, where it was edited since it was installed and is kept; --overwrite replaces it with the release\'s pipeline, stages included',
+          reference: { type: 'deal_stage', id: 'new', usedBy: ['move'] },
+        },
+      ]);
       expect((err as PlanFailedError).plan.warnings).toEqual([]);
       expect(counting.writes()).toBe(0);
       expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
     });
 
-    it('adopted (the workspace\'s own pipeline, never written), a stage removed by hand: the unchanged automation is a warning, and so is the pipeline that no longer is the pack\'s', async () => {
+    it("adopted (the workspace's own pipeline, never written), a stage removed by hand: the unchanged automation is a warning, and so is the pipeline that no longer is the pack's", async () => {
       const c = clientFor(server(), (await server().workspace()).key);
       const sales = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Sales');
-      const own = sales.stages.map((s: any, i: number) => ({ key: `s${i}`, name: s.name, ...(s.type === 'OPEN' ? {} : { stageType: s.type }) }));
+      const own = sales.stages.map((s: any, i: number) => ({
+        key: `s${i}`,
+        name: s.name,
+        ...(s.type === 'OPEN' ? {} : { stageType: s.type }),
+      }));
       const { v1 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000050', 'Sales');
       v1.pipelines = [{ key: 'deals', name: 'Sales', stages: own }];
       v1.automations = [mover('s0')];
@@ -285,11 +351,15 @@ describe('install against the real workspace server()', () => {
       ]);
     });
 
-    it('adopted (the workspace\'s own pipeline, never written): the plan says so, writing nothing', async () => {
+    it("adopted (the workspace's own pipeline, never written): the plan says so, writing nothing", async () => {
       // A new workspace's default pipeline, "Sales", with these very stages: 1.0.0 adopts it.
       const c = clientFor(server(), (await server().workspace()).key);
       const sales = (await all(c, '/v1/pipeline-details')).find((p) => p.name === 'Sales');
-      const own = sales.stages.map((s: any, i: number) => ({ key: `s${i}`, name: s.name, ...(s.type === 'OPEN' ? {} : { stageType: s.type }) }));
+      const own = sales.stages.map((s: any, i: number) => ({
+        key: `s${i}`,
+        name: s.name,
+        ...(s.type === 'OPEN' ? {} : { stageType: s.type }),
+      }));
       const { v1, v2 } = releases('c0ffee00-1a2b-4c3d-9e4f-000000000042', 'Sales');
       v1.pipelines = [{ key: 'deals', name: 'Sales', stages: own }];
       v1.automations = [mover('s0')];
@@ -297,7 +367,9 @@ describe('install against the real workspace server()', () => {
       const first = await install(c, v1);
       expect(first.plan.steps.find((s) => s.kind === 'pipeline')).toMatchObject({ action: 'adopt' });
       const { plan } = await planInstall(c, v2);
-      expect(plan.errors.map((e) => e.message)).toEqual(['deal_stage contract used by move: pipeline deals ("Sales") has no such stage in the workspace, where it is the workspace\'s own pipeline, adopted by name and never written by this pack']);
+      expect(plan.errors.map((e) => e.message)).toEqual([
+        'deal_stage contract used by move: pipeline deals ("Sales") has no such stage in the workspace, where it is the workspace\'s own pipeline, adopted by name and never written by this pack',
+      ]);
       await expect(install(c, v2)).rejects.toBeInstanceOf(PlanFailedError);
       expect((await readLedger(c, v1.packId))!.ledger).toMatchObject({ version: '1.0.0', state: 'installed' });
     });
@@ -374,14 +446,39 @@ describe('install against the real workspace server()', () => {
     // Pack B adopts pack A's tag and template (same name and content) and binds A's lead source
     // reference by name; A owns them. Before, uninstalling A removed all three under B.
     const shared = (packId: string, name: string, tagKey: string): Pack => ({
-      format: 'service.setup-pack', schemaVersion: 2, packId, name, version: '1.0.0',
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId,
+      name,
+      version: '1.0.0',
       resources: [{ key: tagKey, kind: 'tag', name: 'Hot lead' }],
       messageTemplates: [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }],
-      automations: [{ key: 'a', document: {
-        format: 'service.automation-template', version: 1, name: `${name} welcome`,
-        graph: { nodes: [{ id: 't', kind: 'trigger.tag_added', config: { tag_id: tagKey } }, { id: 'u', kind: 'trigger.contact_created', config: { lead_source_id: 'src-open' } }, { id: 's', kind: 'action.send_sms', config: { template_id: 'welcome' } }], edges: [{ id: 'e', source: 't', target: 's' }, { id: 'e2', source: 'u', target: 's' }] },
-        references: [{ type: 'tag', id: tagKey }, { type: 'email_template', id: 'welcome' }, { type: 'lead_source', id: 'src-open', name: 'First showing' }],
-      } }],
+      automations: [
+        {
+          key: 'a',
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: `${name} welcome`,
+            graph: {
+              nodes: [
+                { id: 't', kind: 'trigger.tag_added', config: { tag_id: tagKey } },
+                { id: 'u', kind: 'trigger.contact_created', config: { lead_source_id: 'src-open' } },
+                { id: 's', kind: 'action.send_sms', config: { template_id: 'welcome' } },
+              ],
+              edges: [
+                { id: 'e', source: 't', target: 's' },
+                { id: 'e2', source: 'u', target: 's' },
+              ],
+            },
+            references: [
+              { type: 'tag', id: tagKey },
+              { type: 'email_template', id: 'welcome' },
+              { type: 'lead_source', id: 'src-open', name: 'First showing' },
+            ],
+          },
+        },
+      ],
     });
     const a = shared('c0ffee00-1a2b-4c3d-9e4f-000000000043', 'Pack A', 'hot');
     const b = shared('c0ffee00-1a2b-4c3d-9e4f-000000000044', 'Pack B', 'hot-lead');
@@ -407,7 +504,11 @@ describe('install against the real workspace server()', () => {
     // Pack A 1.0.0 owns a tag and a template; pack B adopts both by name. A 1.1.0 drops them: before,
     // `install --prune` removed them under B, as uninstall did.
     const withItems = (packId: string, name: string, version: string, items: boolean): Pack => ({
-      format: 'service.setup-pack', schemaVersion: 2, packId, name, version,
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId,
+      name,
+      version,
       resources: items ? [{ key: 'hot', kind: 'tag', name: 'Hot lead' }] : [],
       messageTemplates: items ? [{ key: 'welcome', name: 'Welcome', channel: 'sms', body: 'Hi' }] : [],
       smartLists: [{ key: 'all', name: `${name} contacts`, filters: { version: 2, root: { type: 'and', children: [] } } }],
@@ -417,12 +518,19 @@ describe('install against the real workspace server()', () => {
     const b = withItems('c0ffee00-1a2b-4c3d-9e4f-000000000046', 'Pack B', '1.0.0', true);
     const c = clientFor(server(), (await server().workspace()).key);
     await install(c, a1);
-    expect((await install(c, b)).plan.steps.filter((s) => s.action === 'adopt').map((s) => s.itemId)).toEqual(['resource:hot', 'template:welcome']);
+    expect((await install(c, b)).plan.steps.filter((s) => s.action === 'adopt').map((s) => s.itemId)).toEqual([
+      'resource:hot',
+      'template:welcome',
+    ]);
     const held = 'gone from the release; used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000046): kept';
     const up = await install(c, a2, { prune: true });
-    expect(up.plan.steps.filter((s) => s.action === 'orphan').map((s) => `${s.itemId}: ${s.reason}`)).toEqual([`template:welcome: ${held}`, `resource:hot: ${held}`]);
+    expect(up.plan.steps.filter((s) => s.action === 'orphan').map((s) => `${s.itemId}: ${s.reason}`)).toEqual([
+      `template:welcome: ${held}`,
+      `resource:hot: ${held}`,
+    ]);
     // --prune was asked to remove them and did not: each is a warning, saying why.
-    const why = 'is gone from the release and --prune keeps it: it is used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000046), which adopted it or binds a reference to it; removing it would break that pack';
+    const why =
+      'is gone from the release and --prune keeps it: it is used by the installed pack "Pack B" (c0ffee00-1a2b-4c3d-9e4f-000000000046), which adopted it or binds a reference to it; removing it would break that pack';
     expect(up.plan.warnings.map((w) => [w.code, w.item.itemId, w.message])).toEqual([
       ['plan/prune-kept', 'template:welcome', `template welcome "Welcome" ${why}`],
       ['plan/prune-kept', 'resource:hot', `resource hot "Hot lead" ${why}`],
@@ -436,7 +544,12 @@ describe('install against the real workspace server()', () => {
     // Once B is gone, nothing holds them: prune removes them.
     await uninstall(c, b.packId);
     const later = await install(c, a2, { prune: true });
-    expect(later.plan.steps.filter((s) => s.action === 'remove').map((s) => s.itemId).sort()).toEqual(['resource:hot', 'template:welcome']);
+    expect(
+      later.plan.steps
+        .filter((s) => s.action === 'remove')
+        .map((s) => s.itemId)
+        .sort(),
+    ).toEqual(['resource:hot', 'template:welcome']);
     expect(await all(c, '/v1/tags')).toEqual([]);
   });
 

@@ -11,8 +11,19 @@ const server = useServer();
 
 /** Every scope a key needs to install the listing pack, but `write_automations` and `write_brand`. */
 const MOST_SCOPES = [
-  'read_install_ledgers', 'write_install_ledgers', 'write_tags', 'write_contact_stages', 'write_lead_sources', 'write_custom_fields',
-  'write_pipelines', 'write_message_templates', 'write_media', 'read_brand', 'write_smart_lists', 'read_automations', 'read_members',
+  'read_install_ledgers',
+  'write_install_ledgers',
+  'write_tags',
+  'write_contact_stages',
+  'write_lead_sources',
+  'write_custom_fields',
+  'write_pipelines',
+  'write_message_templates',
+  'write_media',
+  'read_brand',
+  'write_smart_lists',
+  'read_automations',
+  'read_members',
 ];
 
 /** Forwards to the server; answers `refuse(method, path)`'s error envelope (status 400) instead when it gives one. */
@@ -35,7 +46,9 @@ describe('an install that cannot finish', () => {
     const err = await install(c, listing).catch((e) => e);
     expect(err).toBeInstanceOf(WorkspaceApiError);
     expect(err).toMatchObject({ status: 403, type: 'permission_error', param: 'scopes' });
-    expect(err.message).toBe('This API key lacks 2 scopes this run needs: write_brand (to write brand brand "Harbor Realty"), write_automations (to write automation open-house-invite "Open house invitations", automation seller-updates "Weekly seller update"); nothing was written: use a key with them or full_access');
+    expect(err.message).toBe(
+      'This API key lacks 2 scopes this run needs: write_brand (to write brand brand "Harbor Realty"), write_automations (to write automation open-house-invite "Open house invitations", automation seller-updates "Weekly seller update"); nothing was written: use a key with them or full_access',
+    );
     // Before: the resources, pipeline, media, templates and lists were written, then 403 at the brand.
     expect(counting.writes()).toBe(0);
     expect(await readLedger(c, listing.packId)).toBeNull();
@@ -44,36 +57,64 @@ describe('an install that cannot finish', () => {
     const r = await cli(['install', 'valid/listing-marketing.json'], { WORKSPACE_URL: server().base, WORKSPACE_API_KEY: key.secret });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^setup-pack: permission_error \(HTTP 403\): This API key lacks 2 scopes this run needs: write_brand .*; nothing was written: use a key with them or full_access \[scopes\]\n$/);
+    expect(r.stderr).toMatch(
+      /^setup-pack: permission_error \(HTTP 403\): This API key lacks 2 scopes this run needs: write_brand .*; nothing was written: use a key with them or full_access \[scopes\]\n$/,
+    );
 
     // An uninstall checks too: a key that may only read removes nothing.
     await install(clientFor(server(), ws.key), listing);
-    const reader = await server().admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['read_install_ledgers', 'read_tags', 'read_contact_stages', 'read_lead_sources', 'read_custom_fields', 'read_pipelines', 'read_message_templates', 'read_media', 'read_brand', 'read_smart_lists', 'read_automations'] });
+    const reader = await server().admin('POST', `/admin/workspaces/${ws.id}/api-keys`, {
+      scopes: [
+        'read_install_ledgers',
+        'read_tags',
+        'read_contact_stages',
+        'read_lead_sources',
+        'read_custom_fields',
+        'read_pipelines',
+        'read_message_templates',
+        'read_media',
+        'read_brand',
+        'read_smart_lists',
+        'read_automations',
+      ],
+    });
     const counting2 = countingFetch();
     const un = await uninstall(clientFor(server(), reader.secret, { fetch: counting2.fetch }), listing.packId).catch((e) => e);
     expect(un).toMatchObject({ status: 403, param: 'scopes' });
-    expect(un.message).toMatch(/lacks \d+ scopes this run needs: write_automations .*, write_install_ledgers \(for the install ledger\); nothing was written/);
+    expect(un.message).toMatch(
+      /lacks \d+ scopes this run needs: write_automations .*, write_install_ledgers \(for the install ledger\); nothing was written/,
+    );
     expect(counting2.writes()).toBe(0);
   });
 
   it('a write the workspace refuses names the item; the run is left in progress and the next run finishes it', async () => {
     const ws = await server().workspace();
-    const proxy = await refusingProxy(server().base, (method, path) => (method === 'POST' && path === '/v1/automations' ? 'Invalid document: refused for the test' : undefined));
+    const proxy = await refusingProxy(server().base, (method, path) =>
+      method === 'POST' && path === '/v1/automations' ? 'Invalid document: refused for the test' : undefined,
+    );
     try {
       const err = await install(clientFor(server(), ws.key, {}, proxy.base), listing).catch((e) => e);
       expect(err).toBeInstanceOf(InstallStepError);
-      expect(err.message).toMatch(/^creating automation open-house-invite "Open house invitations": Invalid document: refused for the test$/);
+      expect(err.message).toMatch(
+        /^creating automation open-house-invite "Open house invitations": Invalid document: refused for the test$/,
+      );
       expect(err).toMatchObject({ status: 400, param: 'document', written: 13, total: 15 });
 
       const env = { WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: ws.key };
       const r = await cli(['install', 'valid/listing-marketing.json'], env);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(
-        'setup-pack: invalid_request_error (HTTP 400): creating automation open-house-invite "Open house invitations": Invalid document: refused for the test [document]\n'
-        + 'setup-pack: 0 of 2 item writes made; the install is recorded as in progress: run it again to resume (what was written is recognised, not duplicated)\n',
+        'setup-pack: invalid_request_error (HTTP 400): creating automation open-house-invite "Open house invitations": Invalid document: refused for the test [document]\n' +
+          'setup-pack: 0 of 2 item writes made; the install is recorded as in progress: run it again to resume (what was written is recognised, not duplicated)\n',
       );
       const json = await cli(['install', 'valid/listing-marketing.json', '--format', 'json'], env);
-      expect(JSON.parse(json.stdout).error).toMatchObject({ item: 'automation:open-house-invite', action: 'create', written: 0, total: 2, run: 'install' });
+      expect(JSON.parse(json.stdout).error).toMatchObject({
+        item: 'automation:open-house-invite',
+        action: 'create',
+        written: 0,
+        total: 2,
+        run: 'install',
+      });
     } finally {
       await proxy.close();
     }
@@ -87,7 +128,7 @@ describe('an install that cannot finish', () => {
     expect((await planInstall(c, listing)).plan.hasChanges).toBe(false);
   });
 
-  it('a run that dies right after writing the brand leaves it the pack\'s own: the next run does not adopt it, and uninstall removes it', async () => {
+  it("a run that dies right after writing the brand leaves it the pack's own: the next run does not adopt it, and uninstall removes it", async () => {
     const ws = await server().workspace();
     // The process "dies" (every later request fails as if the network were gone) at the first item
     // write after the brand's PUT; ledger checkpoints still go through until then.
@@ -102,7 +143,9 @@ describe('an install that cannot finish', () => {
       if (method === 'PUT' && url.pathname === '/v1/brand' && res.ok) brandWritten = true;
       return res;
     };
-    const first = await install(clientFor(server(), ws.key, { fetch: dying, maxRetries: 0 }), listing, { lockTtlSeconds: 5 }).catch((e) => e);
+    const first = await install(clientFor(server(), ws.key, { fetch: dying, maxRetries: 0 }), listing, { lockTtlSeconds: 5 }).catch(
+      (e) => e,
+    );
     expect(dead).toBe(true);
     expect(first).toBeInstanceOf(WorkspaceApiError);
     server().clock.advance(10_000); // the dead run's lock expires

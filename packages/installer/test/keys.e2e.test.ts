@@ -14,7 +14,10 @@ describe('a key that stops working in the middle of an install', () => {
     it(`${how}: the run stops naming the item and the reason, and the lock it left with the command that breaks it; a valid key resumes it`, async () => {
       const ws = await server().workspace();
       const expiresAt = new Date(server().clock.now().getTime() + 600_000).toISOString();
-      const key = await server().admin('POST', `/admin/workspaces/${ws.id}/api-keys`, { scopes: ['full_access'], ...(how === 'expired' ? { expires_at: expiresAt } : {}) });
+      const key = await server().admin('POST', `/admin/workspaces/${ws.id}/api-keys`, {
+        scopes: ['full_access'],
+        ...(how === 'expired' ? { expires_at: expiresAt } : {}),
+      });
       let writes = 0;
       const proxy = await proxyTo(server().base, async (req) => {
         if (req.method !== 'GET' && ++writes === 6) {
@@ -25,13 +28,21 @@ describe('a key that stops working in the middle of an install', () => {
       });
       let holder = '';
       try {
-        const r = await cli(['install', 'valid/listing-marketing.json', '--lock-ttl', '3600'], { WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: key.secret });
+        const r = await cli(['install', 'valid/listing-marketing.json', '--lock-ttl', '3600'], {
+          WORKSPACE_URL: proxy.base,
+          WORKSPACE_API_KEY: key.secret,
+        });
         expect(r.code).toBe(1);
         expect(r.stdout).toBe('');
         const [reason, next, ...more] = r.stderr.split('\n');
         expect(more).toEqual(['']);
-        expect(reason).toMatch(/^setup-pack: authentication_error \(HTTP 401\): creating resource open-house "Open house": .*(revoked|expired)/);
-        const m = /^setup-pack: 3 of 15 item writes made; the install is recorded as in progress: its lock \((setup-pack-[a-z0-9]+)\) could not be released: break it with setup-pack unlock (\S+) \1 \(with a key the workspace accepts\), then run it again to resume \(what was written is recognised, not duplicated\)$/.exec(next);
+        expect(reason).toMatch(
+          /^setup-pack: authentication_error \(HTTP 401\): creating resource open-house "Open house": .*(revoked|expired)/,
+        );
+        const m =
+          /^setup-pack: 3 of 15 item writes made; the install is recorded as in progress: its lock \((setup-pack-[a-z0-9]+)\) could not be released: break it with setup-pack unlock (\S+) \1 \(with a key the workspace accepts\), then run it again to resume \(what was written is recognised, not duplicated\)$/.exec(
+            next,
+          );
         expect(m, next).not.toBeNull();
         expect(m![2]).toBe(listing.packId);
         holder = m![1];

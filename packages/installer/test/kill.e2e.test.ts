@@ -46,7 +46,12 @@ async function expectCleanInstall(c: ReturnType<typeof clientFor>) {
   const names = async (p: string) => (await c.listAll(p)).map((o: any) => o.name).sort();
   expect(await names('/v1/automations')).toEqual(['Open house invitations', 'Weekly seller update']);
   expect(await names('/v1/smart-lists')).toEqual(['Active buyers', 'Sellers with active listings']);
-  expect(await names('/v1/message-templates')).toEqual(['Listing brochure', 'Open house invitation', 'Showing confirmation', 'Weekly seller report']);
+  expect(await names('/v1/message-templates')).toEqual([
+    'Listing brochure',
+    'Open house invitation',
+    'Showing confirmation',
+    'Weekly seller report',
+  ]);
   expect((await c.listAll('/v1/media')).length).toBe(2);
   expect((await names('/v1/pipelines')).filter((n) => n === 'Listings')).toHaveLength(1);
   expect((await install(c, listing)).plan.hasChanges).toBe(false);
@@ -88,7 +93,9 @@ describe('a killed install process', () => {
     // The refused install says who holds the lock, until when, and how to break it: one line, exit 1.
     const refused = await cli(['install', 'valid/listing-marketing.json'], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`setup-pack: invalid_request_error (HTTP 409): Another install of this pack holds the lock (${holder}) until ${until} [lock]; if no run is in progress (one crashed or was killed), break it: setup-pack unlock ${listing.packId} ${holder}\n`);
+    expect(refused.stderr).toBe(
+      `setup-pack: invalid_request_error (HTTP 409): Another install of this pack holds the lock (${holder}) until ${until} [lock]; if no run is in progress (one crashed or was killed), break it: setup-pack unlock ${listing.packId} ${holder}\n`,
+    );
     const refusedJson = JSON.parse((await cli(['install', 'valid/listing-marketing.json', '--format', 'json'], env)).stdout);
     expect(refusedJson.error).toMatchObject({ status: 409, param: 'lock', lock: { holder, expires_at: until } });
     const taken = await install(c, listing).catch((e) => e);
@@ -101,8 +108,16 @@ describe('a killed install process', () => {
     const wrong = await cli(['unlock', listing.packId, 'setup-pack-other'], env);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toBe('');
-    expect(wrong.stderr).toBe(`setup-pack: not released: the install lock of ${listing.packId} is held by ${holder} until ${until}, not by setup-pack-other\n`);
-    expect(await breakLock(c, listing.packId, 'setup-pack-other')).toEqual({ packId: listing.packId, released: false, reason: 'held', holder, expiresAt: until });
+    expect(wrong.stderr).toBe(
+      `setup-pack: not released: the install lock of ${listing.packId} is held by ${holder} until ${until}, not by setup-pack-other\n`,
+    );
+    expect(await breakLock(c, listing.packId, 'setup-pack-other')).toEqual({
+      packId: listing.packId,
+      released: false,
+      reason: 'held',
+      holder,
+      expiresAt: until,
+    });
     expect((await listLedgers(c))[0].lock).toEqual({ holder, expires_at: until });
 
     // The holder's name releases it.
@@ -114,8 +129,17 @@ describe('a killed install process', () => {
     // Twice: nothing to release, exit 1.
     const again = await cli(['unlock', listing.packId, holder, '--format', 'json'], env);
     expect(again.code).toBe(1);
-    expect(JSON.parse(again.stdout)).toEqual({ version: 1, packId: listing.packId, holder, released: false, reason: 'not-held', lock: null });
-    expect(again.stderr).toBe(`setup-pack: not released: the install lock of ${listing.packId} is not held by ${holder} (nothing to release)\n`);
+    expect(JSON.parse(again.stdout)).toEqual({
+      version: 1,
+      packId: listing.packId,
+      holder,
+      released: false,
+      reason: 'not-held',
+      lock: null,
+    });
+    expect(again.stderr).toBe(
+      `setup-pack: not released: the install lock of ${listing.packId} is not held by ${holder} (nothing to release)\n`,
+    );
 
     // The next install resumes at once (no clock advanced), with no duplicates.
     const resumed = await install(c, listing);
@@ -146,14 +170,29 @@ describe('a run killed between taking the lock and its first checkpoint', () => 
     const hint = `if no run is in progress (one crashed or was killed), break it: setup-pack unlock ${listing.packId} ${holder}`;
     const status = await cli(['status'], env);
     expect(status.code).toBe(0);
-    expect(status.stdout).toBe(`${listing.packId} no ledger yet (a run took the install lock and wrote no checkpoint) locked by ${holder} until ${until}; ${hint}\n`);
+    expect(status.stdout).toBe(
+      `${listing.packId} no ledger yet (a run took the install lock and wrote no checkpoint) locked by ${holder} until ${until}; ${hint}\n`,
+    );
     const json = JSON.parse((await cli(['status', '--format', 'json'], env)).stdout);
-    expect(json.packs).toEqual([{ packId: listing.packId, name: null, version: null, state: 'locked', targetVersion: null, items: 0, lock: { holder, expires_at: until }, updatedAt: record.updated_at }]);
+    expect(json.packs).toEqual([
+      {
+        packId: listing.packId,
+        name: null,
+        version: null,
+        state: 'locked',
+        targetVersion: null,
+        items: 0,
+        lock: { holder, expires_at: until },
+        updatedAt: record.updated_at,
+      },
+    ]);
 
     // The refused install names the holder as before.
     const refused = await cli(['install', 'valid/listing-marketing.json'], env);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`setup-pack: invalid_request_error (HTTP 409): Another install of this pack holds the lock (${holder}) until ${until} [lock]; ${hint}\n`);
+    expect(refused.stderr).toBe(
+      `setup-pack: invalid_request_error (HTTP 409): Another install of this pack holds the lock (${holder}) until ${until} [lock]; ${hint}\n`,
+    );
 
     const broken = await cli(['unlock', listing.packId, holder], env);
     expect(broken.code).toBe(0);
@@ -167,16 +206,20 @@ describe('who holds a refused lock', () => {
   /** The requests a proxy saw, and a client through it whose 409 answers `edit` rewrites. */
   async function through(edit: (error: Record<string, unknown>) => void) {
     const seen: string[] = [];
-    const proxy = await proxyTo(server().base, (req) => (seen.push(`${req.method} ${req.url}`), false), (status, text) => {
-      if (status !== 409) return text;
-      const body = JSON.parse(text);
-      edit(body.error);
-      return JSON.stringify(body);
-    });
+    const proxy = await proxyTo(
+      server().base,
+      (req) => (seen.push(`${req.method} ${req.url}`), false),
+      (status, text) => {
+        if (status !== 409) return text;
+        const body = JSON.parse(text);
+        edit(body.error);
+        return JSON.stringify(body);
+      },
+    );
     return { seen, proxy };
   }
 
-  it('is read from the error\'s lock field, whatever its message says, with no further request', async () => {
+  it("is read from the error's lock field, whatever its message says, with no further request", async () => {
     const ws = await server().workspace();
     const c = clientFor(server(), ws.key);
     const at = `/v1/install-ledgers/${listing.packId}`;
@@ -186,10 +229,22 @@ describe('who holds a refused lock', () => {
       const p = clientFor(server(), ws.key, {}, proxy.base);
       const refused = await install(p, listing).catch((e) => e);
       expect(refused).toBeInstanceOf(LockTakenError);
-      expect(refused).toMatchObject({ status: 409, packId: listing.packId, holder: 'run-elsewhere', expiresAt: taken.expires_at, message: 'Das Paket ist gesperrt.' });
+      expect(refused).toMatchObject({
+        status: 409,
+        packId: listing.packId,
+        holder: 'run-elsewhere',
+        expiresAt: taken.expires_at,
+        message: 'Das Paket ist gesperrt.',
+      });
       expect(seen.at(-1)).toBe(`POST ${at}/lock`);
       seen.length = 0;
-      expect(await breakLock(p, listing.packId, 'run-mine')).toEqual({ packId: listing.packId, released: false, reason: 'held', holder: 'run-elsewhere', expiresAt: taken.expires_at });
+      expect(await breakLock(p, listing.packId, 'run-mine')).toEqual({
+        packId: listing.packId,
+        released: false,
+        reason: 'held',
+        holder: 'run-elsewhere',
+        expiresAt: taken.expires_at,
+      });
       expect(seen).toEqual([`POST ${at}/unlock`]);
     } finally {
       await proxy.close();
@@ -211,7 +266,12 @@ describe('who holds a refused lock', () => {
       expect(refused).toBeInstanceOf(LockTakenError);
       expect(refused).toMatchObject({ status: 409, holder: 'run-elsewhere', expiresAt: taken.expires_at });
       expect(seen.slice(-2)).toEqual([`POST ${at}/lock`, `GET ${at}`]);
-      expect(await breakLock(p, listing.packId, 'run-mine')).toMatchObject({ released: false, reason: 'held', holder: 'run-elsewhere', expiresAt: taken.expires_at });
+      expect(await breakLock(p, listing.packId, 'run-mine')).toMatchObject({
+        released: false,
+        reason: 'held',
+        holder: 'run-elsewhere',
+        expiresAt: taken.expires_at,
+      });
     } finally {
       await proxy.close();
     }

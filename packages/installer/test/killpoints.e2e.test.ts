@@ -68,7 +68,10 @@ async function killedAt(args: string[], key: string, k: number, when: 'before' |
     return true;
   });
   try {
-    child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: key, NO_COLOR: '1' }, stdio: 'ignore' });
+    child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, WORKSPACE_URL: proxy.base, WORKSPACE_API_KEY: key, NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
     exited = new Promise((r) => child!.on('exit', (_code, sig) => r(sig)));
     expect(await exited).toBe('SIGKILL');
     expect(writes).toBeGreaterThanOrEqual(k);
@@ -114,7 +117,13 @@ async function killPoints(args: string[], setup: (c: WorkspaceClient) => Promise
  * A test per point and moment (before the write reaches the workspace, after it made it): kills
  * `args` there, runs it again (after the dead run's lock expires), and checks the result.
  */
-function sweep(pack: Pack, args: string[], prune: boolean, setup: (c: WorkspaceClient) => Promise<void>, sw: Awaited<ReturnType<typeof killPoints>>) {
+function sweep(
+  pack: Pack,
+  args: string[],
+  prune: boolean,
+  setup: (c: WorkspaceClient) => Promise<void>,
+  sw: Awaited<ReturnType<typeof killPoints>>,
+) {
   it(`sweeps more than 3 of the run's ${sw.writes.length} writes`, () => {
     expect(sw.points.length).toBeGreaterThan(3);
   });
@@ -140,7 +149,14 @@ function sweep(pack: Pack, args: string[], prune: boolean, setup: (c: WorkspaceC
 const across = (writes: string[]) => {
   const items = writes.flatMap((w, i) => (w.includes('/v1/install-ledgers/') ? [] : [i + 1]));
   const ledger = writes.flatMap((w, i) => (w.includes('/v1/install-ledgers/') ? [i + 1] : []));
-  return [...ledger, ...writes.flatMap((w, i) => (w === 'PUT /v1/brand' ? [i + 1] : [])), items[0], items[1], items[Math.floor(items.length / 2)], items.at(-1)!];
+  return [
+    ...ledger,
+    ...writes.flatMap((w, i) => (w === 'PUT /v1/brand' ? [i + 1] : [])),
+    items[0],
+    items[1],
+    items[Math.floor(items.length / 2)],
+    items.at(-1)!,
+  ];
 };
 
 const installArgs = ['install', fileOf(listing)];
@@ -154,7 +170,10 @@ describe('an install killed at its kth write, for k across the run, then run aga
 const upgradeArgs = ['install', fileOf(v110), '--prune'];
 const from100 = async (c: WorkspaceClient) => void (await install(c, v100));
 // Its item writes (the ledger's own were swept above): the first, the middle, the last, and the final ledger write.
-const itemsAndEnd = (writes: string[]) => [...across(writes).filter((k) => !writes[k - 1].includes('/v1/install-ledgers/')), writes.findLastIndex((w) => w.startsWith('PUT /v1/install-ledgers/')) + 1];
+const itemsAndEnd = (writes: string[]) => [
+  ...across(writes).filter((k) => !writes[k - 1].includes('/v1/install-ledgers/')),
+  writes.findLastIndex((w) => w.startsWith('PUT /v1/install-ledgers/')) + 1,
+];
 const upgradePoints = await killPoints(upgradeArgs, from100, itemsAndEnd);
 
 describe('an upgrade with --prune killed at its kth write, then run again, equals an uninterrupted upgrade (creates, updates, removals)', () => {

@@ -11,7 +11,14 @@
 // FUZZ_RUNS sequences (a small default in npm test, 10,000 in npm run fuzz); FUZZ_SEED replays one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COLLECTION_PATH, normalizeName, type InstallLedger, type Pack, type WorkspaceCollection, type WorkspaceObject } from '@setup-pack/core';
+import {
+  COLLECTION_PATH,
+  normalizeName,
+  type InstallLedger,
+  type Pack,
+  type WorkspaceCollection,
+  type WorkspaceObject,
+} from '@setup-pack/core';
 import { editRequest, fuzzConfig, nextRelease, validPack, type HandEdit } from '@setup-pack/testkit';
 import { fetchSnapshot, install, planInstall, PlanFailedError, readLedger, uninstall, type WorkspaceClient } from '../src/index.js';
 import { clientFor, defaultNames, fuzzWorkspace, fuzzWorkspaceKey, namesOf, useServer, type Server } from './harness.js';
@@ -20,7 +27,17 @@ const server = useServer();
 const { numRuns, seed, timeoutMs } = fuzzConfig('install lifecycle (model-based)', 6);
 
 /** The collections an install writes: where the invariants look. */
-const COLLECTIONS: WorkspaceCollection[] = ['tags', 'contact_stages', 'lead_sources', 'custom_fields', 'pipelines', 'message_templates', 'media', 'smart_lists', 'automations'];
+const COLLECTIONS: WorkspaceCollection[] = [
+  'tags',
+  'contact_stages',
+  'lead_sources',
+  'custom_fields',
+  'pipelines',
+  'message_templates',
+  'media',
+  'smart_lists',
+  'automations',
+];
 
 interface Model {
   releases: Pack[];
@@ -76,7 +93,11 @@ async function checkInstalled(m: Model, r: Real): Promise<void> {
   for (const [itemId, item] of Object.entries(ledger.items)) {
     if (item.collection === 'brand') continue;
     expect(now.has(item.workspaceId), `the ledger's ${itemId} names ${item.workspaceId}, which does not exist`).toBe(true);
-    if (item.owned) expect(m.notThePacks.has(item.workspaceId), `the ledger owns ${itemId} = ${item.workspaceId}, which the pack did not create in this install`).toBe(false);
+    if (item.owned)
+      expect(
+        m.notThePacks.has(item.workspaceId),
+        `the ledger owns ${itemId} = ${item.workspaceId}, which the pack did not create in this install`,
+      ).toBe(false);
     else m.notThePacks.add(item.workspaceId);
   }
   const again = await planInstall(r.c, m.releases[m.target]);
@@ -95,7 +116,10 @@ async function installOrRefused(c: WorkspaceClient, pack: Pack, prune: boolean):
 }
 
 class InstallCmd implements Cmd {
-  constructor(readonly upgrade: boolean, readonly prune: boolean) {}
+  constructor(
+    readonly upgrade: boolean,
+    readonly prune: boolean,
+  ) {}
   check = (m: Readonly<Model>) => (this.upgrade ? m.installed && m.target + 1 < m.releases.length : true);
   async run(m: Model, r: Real) {
     const target = this.upgrade ? m.target + 1 : m.target;
@@ -109,7 +133,11 @@ class InstallCmd implements Cmd {
 
 /** An install whose process dies at its kth write (before it reaches the workspace, or after), then run again. */
 class KilledInstallCmd implements Cmd {
-  constructor(readonly upgrade: boolean, readonly k: number, readonly after: boolean) {}
+  constructor(
+    readonly upgrade: boolean,
+    readonly k: number,
+    readonly after: boolean,
+  ) {}
   check = (m: Readonly<Model>) => (this.upgrade ? m.installed && m.target + 1 < m.releases.length : true);
   async run(m: Model, r: Real) {
     const target = this.upgrade ? m.target + 1 : m.target;
@@ -137,16 +165,22 @@ class KilledInstallCmd implements Cmd {
     m.installed = true;
     await checkInstalled(m, r);
   }
-  toString = () => `killed ${this.upgrade ? 'upgrade' : 'install'} at write ${this.k} (${this.after ? 'after' : 'before'} it reached the workspace), resumed`;
+  toString = () =>
+    `killed ${this.upgrade ? 'upgrade' : 'install'} at write ${this.k} (${this.after ? 'after' : 'before'} it reached the workspace), resumed`;
 }
 
 /** A user's edit or deletion of one object the ledger holds, through the API. */
 class EditCmd implements Cmd {
-  constructor(readonly pick: number, readonly what: HandEdit['what']) {}
+  constructor(
+    readonly pick: number,
+    readonly what: HandEdit['what'],
+  ) {}
   check = (m: Readonly<Model>) => m.installed;
   async run(m: Model, r: Real) {
     const ledger = (await readLedger(r.c, m.releases[m.target].packId))!.ledger;
-    const items = Object.values(ledger.items).filter((i) => i.collection !== 'brand').sort((a, b) => (a.key < b.key ? -1 : 1));
+    const items = Object.values(ledger.items)
+      .filter((i) => i.collection !== 'brand')
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
     const now = await everything(r.c);
     const live = items.filter((i) => now.has(i.workspaceId));
     if (!live.length) return;
@@ -185,35 +219,58 @@ const commands = [
   fc.boolean().map((prune) => new InstallCmd(false, prune)),
   fc.boolean().map((prune) => new InstallCmd(true, prune)),
   fc.tuple(fc.boolean(), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([up, k, after]) => new KilledInstallCmd(up, k, after)),
-  fc.tuple(fc.nat(), fc.constantFrom<HandEdit['what']>('rename', 'content', 'remove-stage', 'delete')).map(([pick, what]) => new EditCmd(pick, what)),
+  fc
+    .tuple(fc.nat(), fc.constantFrom<HandEdit['what']>('rename', 'content', 'remove-stage', 'delete'))
+    .map(([pick, what]) => new EditCmd(pick, what)),
   fc.constant(new UninstallCmd()),
 ];
 
 /** A release's added items keyed apart, so the release after it can add items of its own (nextRelease keys them `added …`). */
 function addedKeysApart(pack: Pack): Pack {
   const p = structuredClone(pack);
-  for (const list of [p.resources, p.messageTemplates, p.smartLists]) for (const item of list ?? []) if (item.key.startsWith('added ')) item.key = `earlier ${item.key}`;
+  for (const list of [p.resources, p.messageTemplates, p.smartLists])
+    for (const item of list ?? []) if (item.key.startsWith('added ')) item.key = `earlier ${item.key}`;
   return p;
 }
 
 /** A generated pack and two releases after it, each with a version above the one before. */
 const releases = validPack({ maxItems: 2 }).chain((first) =>
-  nextRelease(first).map(addedKeysApart).chain((second) => nextRelease({ ...second, version: '1.0.0' }).map((third) => [first, { ...second, version: '1000.0.0' }, { ...third, version: '1000.0.1' }])),
+  nextRelease(first)
+    .map(addedKeysApart)
+    .chain((second) =>
+      nextRelease({ ...second, version: '1.0.0' }).map((third) => [
+        first,
+        { ...second, version: '1000.0.0' },
+        { ...third, version: '1000.0.1' },
+      ]),
+    ),
 );
 
 describe('the install lifecycle, model-based', () => {
-  it(`keeps the user's objects and its own ledger true over ${numRuns} generated sequences`, async () => {
-    const taken = await defaultNames(await fuzzWorkspace(server()));
-    await fc.assert(
-      fc.asyncProperty(releases, fc.commands(commands, { maxCommands: 8 }), async (packs, cmds) => {
-        // An item named like one a new workspace holds is adopted, not created (docs/install.md).
-        fc.pre(packs.every((p) => !namesOf(p).some((n) => taken.has(normalizeName(n)))));
-        const { c, key } = await fuzzWorkspaceKey(server());
-        const initial = await everything(c);
-        const model: Model = { releases: packs, target: 0, installed: false, edited: new Map(), notThePacks: new Set(initial.keys()), deleted: new Set(), edits: 0 };
-        await fc.asyncModelRun(() => ({ model, real: { server: server(), c, key } }), cmds);
-      }),
-      { numRuns, seed, endOnFailure: true },
-    );
-  }, timeoutMs(20_000));
+  it(
+    `keeps the user's objects and its own ledger true over ${numRuns} generated sequences`,
+    async () => {
+      const taken = await defaultNames(await fuzzWorkspace(server()));
+      await fc.assert(
+        fc.asyncProperty(releases, fc.commands(commands, { maxCommands: 8 }), async (packs, cmds) => {
+          // An item named like one a new workspace holds is adopted, not created (docs/install.md).
+          fc.pre(packs.every((p) => !namesOf(p).some((n) => taken.has(normalizeName(n)))));
+          const { c, key } = await fuzzWorkspaceKey(server());
+          const initial = await everything(c);
+          const model: Model = {
+            releases: packs,
+            target: 0,
+            installed: false,
+            edited: new Map(),
+            notThePacks: new Set(initial.keys()),
+            deleted: new Set(),
+            edits: 0,
+          };
+          await fc.asyncModelRun(() => ({ model, real: { server: server(), c, key } }), cmds);
+        }),
+        { numRuns, seed, endOnFailure: true },
+      );
+    },
+    timeoutMs(20_000),
+  );
 });

@@ -26,12 +26,20 @@ function files(packs: Record<string, Pack>): string {
 const all = (c: WorkspaceClient, path: string) => c.listAll<any>(path);
 
 const packOf = (packId: string, extra: Partial<Pack>): Pack => ({
-  format: 'service.setup-pack', schemaVersion: 2, packId, name: `Pack ${packId.slice(-2)}`, version: '1.0.0', ...extra,
+  format: 'service.setup-pack',
+  schemaVersion: 2,
+  packId,
+  name: `Pack ${packId.slice(-2)}`,
+  version: '1.0.0',
+  ...extra,
 });
 
 describe('two pack items whose names differ only in case or spacing', () => {
   const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000a1', {
-    resources: [{ key: 'hot-a', kind: 'tag', name: 'Hot' }, { key: 'hot-b', kind: 'tag', name: 'hot ' }],
+    resources: [
+      { key: 'hot-a', kind: 'tag', name: 'Hot' },
+      { key: 'hot-b', kind: 'tag', name: 'hot ' },
+    ],
   });
 
   it('installed where the workspace has "HOT": the first (by key) adopts it, the second is created; re-plans to nothing; uninstall leaves HOT', async () => {
@@ -75,7 +83,10 @@ describe('two smart lists of one name and content', () => {
     const filters = { version: 2, root: { type: 'and', children: [] } } as const;
     const theirs = await c.post<any>('/v1/smart-lists', { name: 'Hot', filters });
     const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000a2', {
-      smartLists: [{ key: 'list-b', name: 'Hot', filters }, { key: 'list-a', name: 'Hot', filters }],
+      smartLists: [
+        { key: 'list-b', name: 'Hot', filters },
+        { key: 'list-a', name: 'Hot', filters },
+      ],
     });
     const r = await install(c, pack);
     expect(r.plan.steps.map((s) => `${s.key} ${s.action}`)).toEqual(['list-a adopt', 'list-b create']);
@@ -93,14 +104,31 @@ describe('a pack resource keyed like the resource the installer creates for a re
   // not carry, so the installer creates that tag. Two items, two tags, whatever the keys look like.
   const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000a3', {
     resources: [{ key: '@ref/tag/hot', kind: 'tag', name: 'Pack hot' }],
-    automations: [{ key: 'tagger', document: {
-      format: 'service.automation-template', version: 1, name: 'Tagger',
-      graph: {
-        nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }, { id: 'b', kind: 'action.add_tag', config: { tag_id: '@ref/tag/hot' } }],
-        edges: [{ id: 'e1', source: 't', target: 'a' }, { id: 'e2', source: 'a', target: 'b' }],
+    automations: [
+      {
+        key: 'tagger',
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: 'Tagger',
+          graph: {
+            nodes: [
+              { id: 't', kind: 'trigger.contact_created', config: {} },
+              { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } },
+              { id: 'b', kind: 'action.add_tag', config: { tag_id: '@ref/tag/hot' } },
+            ],
+            edges: [
+              { id: 'e1', source: 't', target: 'a' },
+              { id: 'e2', source: 'a', target: 'b' },
+            ],
+          },
+          references: [
+            { type: 'tag', id: 'hot', name: 'Hot' },
+            { type: 'tag', id: '@ref/tag/hot' },
+          ],
+        },
       },
-      references: [{ type: 'tag', id: 'hot', name: 'Hot' }, { type: 'tag', id: '@ref/tag/hot' }],
-    } }],
+    ],
   });
 
   it('installs both tags, binds each block to its own, re-plans to nothing, exports back and uninstalls both', async () => {
@@ -121,7 +149,12 @@ describe('a pack resource keyed like the resource the installer creates for a re
     expect([config('a'), config('b')]).toEqual([id('Hot'), id('Pack hot')]);
 
     const ledger = (await readLedger(c, pack.packId))!.ledger;
-    expect(Object.values(ledger.items).filter((it) => it.collection === 'tags').map((it) => it.workspaceId).sort()).toEqual([id('Hot'), id('Pack hot')].sort());
+    expect(
+      Object.values(ledger.items)
+        .filter((it) => it.collection === 'tags')
+        .map((it) => it.workspaceId)
+        .sort(),
+    ).toEqual([id('Hot'), id('Pack hot')].sort());
     expect((await cli(['plan', 'pack.json', '--detailed-exitcode'], env, dir)).code).toBe(0);
 
     const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
@@ -135,24 +168,37 @@ describe('a pack resource keyed like the resource the installer creates for a re
 });
 
 describe('a reference named like a resource the install carries or creates', () => {
-  const auto = (refs: { id: string; name: string }[]) => ({ key: 'tagger', document: {
-    format: 'service.automation-template' as const, version: 1 as const, name: 'Tagger',
-    graph: {
-      nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, ...refs.map((r, i) => ({ id: `a${i}`, kind: 'action.add_tag', config: { tag_id: r.id } }))],
-      edges: refs.map((_, i) => ({ id: `e${i}`, source: i ? `a${i - 1}` : 't', target: `a${i}` })),
+  const auto = (refs: { id: string; name: string }[]) => ({
+    key: 'tagger',
+    document: {
+      format: 'service.automation-template' as const,
+      version: 1 as const,
+      name: 'Tagger',
+      graph: {
+        nodes: [
+          { id: 't', kind: 'trigger.contact_created', config: {} },
+          ...refs.map((r, i) => ({ id: `a${i}`, kind: 'action.add_tag', config: { tag_id: r.id } })),
+        ],
+        edges: refs.map((_, i) => ({ id: `e${i}`, source: i ? `a${i - 1}` : 't', target: `a${i}` })),
+      },
+      references: refs.map((r) => ({ type: 'tag' as const, ...r })),
     },
-    references: refs.map((r) => ({ type: 'tag' as const, ...r })),
-  } });
+  });
   const blockTags = async (c: WorkspaceClient) => {
     const [a] = await all(c, '/v1/automations');
     const got = await c.get<any>(`/v1/automations/${a.id}`);
-    return (got.draft_document ?? got.document).graph.nodes.filter((n: any) => n.kind === 'action.add_tag').map((n: any) => n.config.tag_id);
+    return (got.draft_document ?? got.document).graph.nodes
+      .filter((n: any) => n.kind === 'action.add_tag')
+      .map((n: any) => n.config.tag_id);
   };
   // Another pack whose automation names tag "Hot": it binds by name only while the workspace has one.
   const reader = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b9', { automations: [{ ...auto([{ id: 'x', name: 'Hot' }]), key: 'reader' }] });
 
   it('a pack that carries tag "Hot" and uses tag "hot" ("Hot") it does not carry makes one tag, as an upgrade that adds the automation does', async () => {
-    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b1', { resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }], automations: [auto([{ id: 'hot', name: 'Hot' }])] });
+    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b1', {
+      resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }],
+      automations: [auto([{ id: 'hot', name: 'Hot' }])],
+    });
     const { c, env } = await fresh();
     const dir = files({ 'pack.json': pack, 'reader.json': reader });
     expect((await cli(['install', 'pack.json'], env, dir)).code).toBe(0);
@@ -175,7 +221,14 @@ describe('a reference named like a resource the install carries or creates', () 
   });
 
   it('two references "Hot" and "hot" of one pack, neither in the workspace, make one tag that both blocks use', async () => {
-    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b2', { automations: [auto([{ id: 'hot', name: 'Hot' }, { id: 'hot-2', name: 'hot' }])] });
+    const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000b2', {
+      automations: [
+        auto([
+          { id: 'hot', name: 'Hot' },
+          { id: 'hot-2', name: 'hot' },
+        ]),
+      ],
+    });
     const { c, env } = await fresh();
     const dir = files({ 'pack.json': pack, 'reader.json': reader });
     expect((await cli(['install', 'pack.json'], env, dir)).code).toBe(0);
@@ -189,7 +242,10 @@ describe('a reference named like a resource the install carries or creates', () 
     const r = await exportWorkspace(c, { packId: pack.packId, exportedAt: STAMP });
     expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const doc = r.pack.automations![0].document;
-    expect(doc.references).toEqual([{ type: 'tag', id: 'hot', name: 'Hot' }, { type: 'tag', id: 'hot-2', name: 'Hot' }]);
+    expect(doc.references).toEqual([
+      { type: 'tag', id: 'hot', name: 'Hot' },
+      { type: 'tag', id: 'hot-2', name: 'Hot' },
+    ]);
     expect(doc.graph.nodes.filter((n) => n.kind === 'action.add_tag').map((n) => n.config!.tag_id)).toEqual(['hot', 'hot-2']);
     await uninstall(c, pack.packId);
     expect(await all(c, '/v1/tags')).toEqual([]);
@@ -200,12 +256,27 @@ describe('an object a release drops that its own references are bound to', () =>
   it('install --prune keeps the tag 1.0.0 carried when 1.1.0 uses it by name instead, and says why', async () => {
     const v1 = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000c1', { resources: [{ key: 'tag-hot', kind: 'tag', name: 'Hot' }] });
     const v2: Pack = {
-      ...v1, version: '1.1.0', resources: [],
-      automations: [{ key: 'tagger', document: {
-        format: 'service.automation-template', version: 1, name: 'Tagger',
-        graph: { nodes: [{ id: 't', kind: 'trigger.contact_created', config: {} }, { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } }], edges: [{ id: 'e', source: 't', target: 'a' }] },
-        references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
-      } }],
+      ...v1,
+      version: '1.1.0',
+      resources: [],
+      automations: [
+        {
+          key: 'tagger',
+          document: {
+            format: 'service.automation-template',
+            version: 1,
+            name: 'Tagger',
+            graph: {
+              nodes: [
+                { id: 't', kind: 'trigger.contact_created', config: {} },
+                { id: 'a', kind: 'action.add_tag', config: { tag_id: 'hot' } },
+              ],
+              edges: [{ id: 'e', source: 't', target: 'a' }],
+            },
+            references: [{ type: 'tag', id: 'hot', name: 'Hot' }],
+          },
+        },
+      ],
     };
     const { c, env } = await fresh();
     const dir = files({ 'v1.json': v1, 'v2.json': v2 });
@@ -216,7 +287,9 @@ describe('an object a release drops that its own references are bound to', () =>
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(/^ {2}= resource tag-hot "Hot" \(gone from the release; used by tag hot of this release: kept\)$/m);
     // --prune was asked to remove it: the warning says why it stays.
-    expect(plan.stdout.split('\n')).toContain('warning: resource tag-hot "Hot" is gone from the release and --prune keeps it: tag hot ("Hot"), a reference of this release, is bound to it (by name), so the release still uses it [plan/prune-kept]');
+    expect(plan.stdout.split('\n')).toContain(
+      'warning: resource tag-hot "Hot" is gone from the release and --prune keeps it: tag hot ("Hot"), a reference of this release, is bound to it (by name), so the release still uses it [plan/prune-kept]',
+    );
     expect((await cli(['install', 'v2.json', '--prune'], env, dir)).code).toBe(0);
     expect((await all(c, '/v1/tags')).map((t) => t.id)).toEqual([hot.id]);
     const [a] = await all(c, '/v1/automations');
@@ -233,29 +306,68 @@ describe('a reference by another id named like an item the pack carries (templat
   // The pack's own items, and one automation naming each of them by an id the pack does not use.
   const pack = packOf('c0ffee00-1a2b-4c3d-9e4f-0000000000d1', {
     messageTemplates: [{ key: 'tpl-welcome', name: 'Welcome text', channel: 'sms', body: 'Hi {{contact.first_name}}' }],
-    smartLists: [{ key: 'list-buyers', name: 'Buyers', filters: { version: 2, root: { type: 'condition', field: 'created_at', operator: 'within_last_days', value: 7 } } }],
-    pipelines: [{ key: 'pipe', name: 'Sales', stages: [{ key: 'new', name: 'New', probability: 10 }, { key: 'won', name: 'Won', stageType: 'CLOSED_WON', probability: 100 }, { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 }] }],
-    automations: [
-      { key: 'helper', document: { format: 'service.automation-template', version: 1, name: 'Helper',
-        graph: { nodes: [{ id: 't', kind: 'trigger.manual' }, { id: 'n', kind: 'action.notify', config: { message: 'hi' } }], edges: [{ id: 'e', source: 't', target: 'n' }] } } },
-      { key: 'main', document: { format: 'service.automation-template', version: 1, name: 'Main',
-        graph: {
-          nodes: [
-            { id: 't', kind: 'trigger.schedule', config: { cron: '0 9 * * 1', smart_list_id: 'old-list' } },
-            { id: 's', kind: 'action.send_sms', config: { template_id: 'old-welcome' } },
-            { id: 'd', kind: 'action.create_deal', config: { pipeline_id: 'old-pipe', stage_id: 'old-new', name: 'Deal' } },
-            { id: 'r', kind: 'action.run_automation', config: { automation_id: 'old-helper' } },
-          ],
-          edges: [{ id: 'e1', source: 't', target: 's' }, { id: 'e2', source: 's', target: 'd' }, { id: 'e3', source: 'd', target: 'r' }],
-        },
-        references: [
-          { type: 'smart_list', id: 'old-list', name: 'buyers' },
-          { type: 'email_template', id: 'old-welcome', name: 'Welcome Text' },
-          { type: 'pipeline', id: 'old-pipe', name: 'Sales' },
-          { type: 'deal_stage', id: 'old-new', name: 'New' },
-          { type: 'automation', id: 'old-helper', name: 'Helper' },
+    smartLists: [
+      {
+        key: 'list-buyers',
+        name: 'Buyers',
+        filters: { version: 2, root: { type: 'condition', field: 'created_at', operator: 'within_last_days', value: 7 } },
+      },
+    ],
+    pipelines: [
+      {
+        key: 'pipe',
+        name: 'Sales',
+        stages: [
+          { key: 'new', name: 'New', probability: 10 },
+          { key: 'won', name: 'Won', stageType: 'CLOSED_WON', probability: 100 },
+          { key: 'lost', name: 'Lost', stageType: 'CLOSED_LOST', probability: 0 },
         ],
-      } },
+      },
+    ],
+    automations: [
+      {
+        key: 'helper',
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: 'Helper',
+          graph: {
+            nodes: [
+              { id: 't', kind: 'trigger.manual' },
+              { id: 'n', kind: 'action.notify', config: { message: 'hi' } },
+            ],
+            edges: [{ id: 'e', source: 't', target: 'n' }],
+          },
+        },
+      },
+      {
+        key: 'main',
+        document: {
+          format: 'service.automation-template',
+          version: 1,
+          name: 'Main',
+          graph: {
+            nodes: [
+              { id: 't', kind: 'trigger.schedule', config: { cron: '0 9 * * 1', smart_list_id: 'old-list' } },
+              { id: 's', kind: 'action.send_sms', config: { template_id: 'old-welcome' } },
+              { id: 'd', kind: 'action.create_deal', config: { pipeline_id: 'old-pipe', stage_id: 'old-new', name: 'Deal' } },
+              { id: 'r', kind: 'action.run_automation', config: { automation_id: 'old-helper' } },
+            ],
+            edges: [
+              { id: 'e1', source: 't', target: 's' },
+              { id: 'e2', source: 's', target: 'd' },
+              { id: 'e3', source: 'd', target: 'r' },
+            ],
+          },
+          references: [
+            { type: 'smart_list', id: 'old-list', name: 'buyers' },
+            { type: 'email_template', id: 'old-welcome', name: 'Welcome Text' },
+            { type: 'pipeline', id: 'old-pipe', name: 'Sales' },
+            { type: 'deal_stage', id: 'old-new', name: 'New' },
+            { type: 'automation', id: 'old-helper', name: 'Helper' },
+          ],
+        },
+      },
     ],
   });
 
@@ -287,11 +399,17 @@ describe('a reference by another id named like an item the pack carries (templat
   });
 
   it('two items of the pack with that name: the plan says the reference is ambiguous, naming both', async () => {
-    const two: Pack = { ...pack, packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000d2', messageTemplates: [...pack.messageTemplates!, { key: 'tpl-welcome-2', name: 'welcome text', channel: 'sms', body: 'Hello' }] };
+    const two: Pack = {
+      ...pack,
+      packId: 'c0ffee00-1a2b-4c3d-9e4f-0000000000d2',
+      messageTemplates: [...pack.messageTemplates!, { key: 'tpl-welcome-2', name: 'welcome text', channel: 'sms', body: 'Hello' }],
+    };
     const { env } = await fresh();
     const dir = files({ 'pack.json': two });
     const p = await cli(['plan', 'pack.json'], env, dir);
     expect(p.code).toBe(1);
-    expect(p.stdout + p.stderr).toMatch(/email_template "Welcome Text" \(old-welcome\) matches 2 items of the pack by name \(tpl-welcome, tpl-welcome-2\)/);
+    expect(p.stdout + p.stderr).toMatch(
+      /email_template "Welcome Text" \(old-welcome\) matches 2 items of the pack by name \(tpl-welcome, tpl-welcome-2\)/,
+    );
   });
 });

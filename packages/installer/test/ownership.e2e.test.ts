@@ -50,7 +50,9 @@ describe('a brand the workspace already has', () => {
 
     const plan = await cli(['plan', 'valid/listing-marketing.json'], env);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toMatch(/^ {2}! brand brand "Harbor Realty" \(the workspace's own brand "My Own Realty", not set by this pack, so the pack's brand image logo is not uploaded either: kept \(--overwrite replaces it\)\)$/m);
+    expect(plan.stdout).toMatch(
+      /^ {2}! brand brand "Harbor Realty" \(the workspace's own brand "My Own Realty", not set by this pack, so the pack's brand image logo is not uploaded either: kept \(--overwrite replaces it\)\)$/m,
+    );
     expect(plan.stdout).not.toMatch(/\+ brand/);
     expect(plan.stdout).not.toMatch(/\+ media logo/);
 
@@ -72,7 +74,9 @@ describe('a brand the workspace already has', () => {
     // Asked for: replaced, and the pack's own from then on (uninstall clears what it wrote).
     const over = await cli(['install', 'valid/listing-marketing.json', '--overwrite'], env);
     expect(over.code).toBe(0);
-    expect(over.stdout).toMatch(/! brand brand "Harbor Realty" \(the workspace's own brand "My Own Realty", not set by this pack: overwritten \(--overwrite\)\)/);
+    expect(over.stdout).toMatch(
+      /! brand brand "Harbor Realty" \(the workspace's own brand "My Own Realty", not set by this pack: overwritten \(--overwrite\)\)/,
+    );
     expect((await c.get<any>('/v1/brand')).fields.name).toBe('Harbor Realty');
     expect((await readLedger(c, listing.packId))!.ledger.items['brand:brand']).toMatchObject({ owned: true });
     expect(canonicalize(await exported(c, listing))).toEqual(roundTripForm(listing));
@@ -80,7 +84,7 @@ describe('a brand the workspace already has', () => {
     expect((await c.get<any>('/v1/brand')).fields).toBeNull();
   });
 
-  it('the export of an install that kept the workspace\'s brand leaves out the pack\'s brand images too, and says so', async () => {
+  it("the export of an install that kept the workspace's brand leaves out the pack's brand images too, and says so", async () => {
     const ws = await server().workspace();
     const downloads: string[] = [];
     const c = clientFor(server(), ws.key, {
@@ -99,7 +103,12 @@ describe('a brand the workspace already has', () => {
     // The logo was the brand's; the brand is the workspace's own, so nothing in the export uses it.
     // The email image a template shows stays.
     expect(r.pack.assets!.map((a) => `${a.key} ${a.role}`)).toEqual(['open-house-hero email_image']);
-    expect(r.notes).toEqual([{ item: 'brand', message: 'not set by this install (the workspace keeps its own brand): left out, and so is the pack\'s brand image logo' }]);
+    expect(r.notes).toEqual([
+      {
+        item: 'brand',
+        message: "not set by this install (the workspace keeps its own brand): left out, and so is the pack's brand image logo",
+      },
+    ]);
     // Nor is the logo downloaded: the one media file read is the email image.
     const media = await c.listAll<any>('/v1/media');
     expect(downloads).toEqual([media.find((m) => m.file_name === 'open-house-hero.png').id]);
@@ -115,7 +124,7 @@ describe('a brand the workspace already has', () => {
     expect(canonicalize(await exported(c, listing))).toEqual(roundTripForm(listing));
   });
 
-  it('a workspace with no brand gets the pack\'s, owned: it exports back and uninstall clears it', async () => {
+  it("a workspace with no brand gets the pack's, owned: it exports back and uninstall clears it", async () => {
     const { c } = await fresh();
     const r = await install(c, listing);
     expect(r.plan.steps.find((s) => s.itemId === 'brand:brand')).toMatchObject({ action: 'create', write: true });
@@ -125,7 +134,7 @@ describe('a brand the workspace already has', () => {
     expect((await c.get<any>('/v1/brand')).fields).toBeNull();
   });
 
-  it('a brand another pack wrote is not this pack\'s either', async () => {
+  it("a brand another pack wrote is not this pack's either", async () => {
     const { c } = await fresh();
     await install(c, listing);
     const other = { ...structuredClone(listing), packId: '0d6f3c1e-5b2a-4c8d-9e7f-1a2b3c4d5e6f', name: 'Other brokerage' };
@@ -138,7 +147,7 @@ describe('a brand the workspace already has', () => {
 });
 
 describe('an item whose key a release renames', () => {
-  it('tag-hot → tag-hot-lead with --prune: the same tag, still the pack\'s, exported under the new key; diff and re-plan show nothing', async () => {
+  it("tag-hot → tag-hot-lead with --prune: the same tag, still the pack's, exported under the new key; diff and re-plan show nothing", async () => {
     const { c, env } = await fresh();
     // 1.1.0 as released, but keeping 1.0.0's "Hot lead" tag under a new key.
     const next = structuredClone(v110);
@@ -230,7 +239,13 @@ describe('an item whose key a release renames', () => {
       const next = withKeyRenamed(v100, from, `${from}-renamed`, '9.0.0');
       const r = await install(c, next, { prune: true });
       const step = r.plan.steps.find((s) => s.itemId === itemId(kind, `${from}-renamed`))!;
-      expect(step).toMatchObject({ action: 'conflict', resolution: 'keep', write: false, workspaceId: before.workspaceId, renamedFrom: from });
+      expect(step).toMatchObject({
+        action: 'conflict',
+        resolution: 'keep',
+        write: false,
+        workspaceId: before.workspaceId,
+        renamedFrom: from,
+      });
       expect(r.plan.steps.filter((s) => s.itemId === itemId(kind, from))).toEqual([]);
       expect(r.plan.summary).toMatchObject({ create: 0, remove: 0, orphan: 0 });
       expect((await c.listAll<any>(path)).length).toBe(count);

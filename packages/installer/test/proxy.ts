@@ -61,7 +61,8 @@ export async function startFaultProxy(target: string, faults: Faults, seed: numb
       await new Promise((r) => setTimeout(r, 20 + Math.floor(random() * 80)));
     }
     const headers: Record<string, string> = {};
-    for (const h of ['authorization', 'content-type', 'accept']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
+    for (const h of ['authorization', 'content-type', 'accept'])
+      if (typeof req.headers[h] === 'string') headers[h] = req.headers[h] as string;
     let upstream: Response;
     try {
       upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
@@ -90,9 +91,10 @@ export async function startFaultProxy(target: string, faults: Faults, seed: numb
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     injected,
-    close: () => new Promise((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -11,7 +11,18 @@ const listing = loadPack('valid/listing-marketing.json');
 
 const server = useServer();
 
-const COLLECTIONS = ['/v1/tags', '/v1/contact-stages', '/v1/lead-sources', '/v1/custom-fields', '/v1/pipeline-details', '/v1/message-templates', '/v1/media', '/v1/smart-lists', '/v1/automations', '/v1/members'];
+const COLLECTIONS = [
+  '/v1/tags',
+  '/v1/contact-stages',
+  '/v1/lead-sources',
+  '/v1/custom-fields',
+  '/v1/pipeline-details',
+  '/v1/message-templates',
+  '/v1/media',
+  '/v1/smart-lists',
+  '/v1/automations',
+  '/v1/members',
+];
 
 /**
  * The workspace as comparable data: ids replaced by "collection:name" labels wherever they occur
@@ -112,7 +123,8 @@ describe('installer robustness against the real server()', () => {
       for (const h of ['authorization', 'content-type']) if (req.headers[h]) headers[h] = String(req.headers[h]);
       const up = await fetch(`${server().base}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
       const out: Record<string, string> = {};
-      for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) if (up.headers.get(h) !== null) out[h] = up.headers.get(h)!;
+      for (const h of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+        if (up.headers.get(h) !== null) out[h] = up.headers.get(h)!;
       if (up.status === 429) status429++;
       res.writeHead(up.status, out);
       res.end(await up.text());
@@ -167,7 +179,11 @@ describe('installer robustness against the real server()', () => {
   it('converges through 500s, dropped connections and delays to exactly what a clean install makes', async () => {
     const faulty = await server().workspace();
     for (const seed of [1, 2, 3]) {
-      const proxy = await startFaultProxy(server().base, { failBefore: 0.1, failAfter: 0.1, dropBefore: 0.05, dropAfter: 0.08, delay: 0.1 }, seed);
+      const proxy = await startFaultProxy(
+        server().base,
+        { failBefore: 0.1, failAfter: 0.1, dropBefore: 0.05, dropAfter: 0.08, delay: 0.1 },
+        seed,
+      );
       try {
         const fc = clientFor(server(), faulty.key, { maxRetries: 12 }, proxy.base);
         const packs: Pack[] = seed === 1 ? [v100, listing] : seed === 2 ? [v110] : [v110, listing];

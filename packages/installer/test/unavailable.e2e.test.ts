@@ -38,10 +38,15 @@ describe.skipIf(!URL_)(`the installer when the workspace's database goes away${U
 
   async function workspaceKey(): Promise<string> {
     const admin = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
     const slug = `unavail-${Math.random().toString(36).slice(2, 10)}`;
     const ws = await admin('/admin/workspaces', { name: slug, slug, rate_limit_per_minute: 100000 });
-    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries()) await admin(`/admin/workspaces/${ws.id}/members`, { name, email: `m${i}@example.test` });
+    for (const [i, name] of ['Jordan Lee', 'Avery Brooks'].entries())
+      await admin(`/admin/workspaces/${ws.id}/members`, { name, email: `m${i}@example.test` });
     return (await admin(`/admin/workspaces/${ws.id}/api-keys`, { scopes: ['full_access'] })).secret;
   }
 
@@ -49,7 +54,9 @@ describe.skipIf(!URL_)(`the installer when the workspace's database goes away${U
     const key = await workspaceKey();
     const waits: WaitEvent[] = [];
     const client = new WorkspaceClient({
-      baseUrl: base, apiKey: key, now: () => clock.now().getTime(),
+      baseUrl: base,
+      apiKey: key,
+      now: () => clock.now().getTime(),
       onWait: (w) => waits.push(w),
       // The database comes back after the client has waited twice for it.
       sleep: async (ms) => {
@@ -62,13 +69,22 @@ describe.skipIf(!URL_)(`the installer when the workspace's database goes away${U
     expect(r.ledger!.state).toBe('installed');
     expect((await readLedger(client, v100.packId))!.ledger.state).toBe('installed');
     const unavailable = waits.filter((w) => w.reason === 'unavailable');
-    expect(unavailable).toEqual([{ ms: 1000, reason: 'unavailable' }, { ms: 1000, reason: 'unavailable' }]);
+    expect(unavailable).toEqual([
+      { ms: 1000, reason: 'unavailable' },
+      { ms: 1000, reason: 'unavailable' },
+    ]);
     expect(describeWait(unavailable[0])).toBe('waiting 1 s as the workspace asked (503 service unavailable, Retry-After)');
   });
 
   it('gives up after its retries with the 503 as a typed error while the database stays away', async () => {
     const key = await workspaceKey();
-    const client = new WorkspaceClient({ baseUrl: base, apiKey: key, maxRetries: 2, now: () => clock.now().getTime(), sleep: async (ms) => clock.advance(ms) });
+    const client = new WorkspaceClient({
+      baseUrl: base,
+      apiKey: key,
+      maxRetries: 2,
+      now: () => clock.now().getTime(),
+      sleep: async (ms) => clock.advance(ms),
+    });
     await plug.pull();
     try {
       const err = await client.get('/v1/me').catch((e) => e);

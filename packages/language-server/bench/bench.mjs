@@ -28,7 +28,11 @@ const ms = (x) => `${x.toFixed(0)} ms`;
  * The server process and a JSON-RPC connection to it (BENCH_NODE_ARGS: node flags for it, such as
  * `--cpu-prof --cpu-prof-dir=prof` to see where its threads spend their time); `published(uri, version)` resolves at that version's findings. */
 async function startServer() {
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), bin, 'lsp', '--stdio'],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map();
   connection.onNotification('textDocument/publishDiagnostics', (p) => {
@@ -37,7 +41,12 @@ async function startServer() {
     waiting.delete(key);
   });
   connection.listen();
-  await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { debounceMs: DEBOUNCE } });
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+    initializationOptions: { debounceMs: DEBOUNCE },
+  });
   await connection.sendNotification('initialized', {});
   const published = (uri, version) => new Promise((resolve) => waiting.set(`${uri}@${version}`, resolve));
   const stop = async () => {
@@ -54,7 +63,9 @@ function keystroke(text, needle, k) {
   const at = text.indexOf(needle) + needle.length - 1;
   const lines = text.slice(0, at).split('\n');
   const position = { line: lines.length - 1, character: lines[lines.length - 1].length };
-  return k % 2 === 0 ? { range: { start: position, end: position }, text: 'x' } : { range: { start: position, end: { line: position.line, character: position.character + 1 } }, text: '' };
+  return k % 2 === 0
+    ? { range: { start: position, end: position }, text: 'x' }
+    : { range: { start: position, end: { line: position.line, character: position.character + 1 } }, text: '' };
 }
 
 async function demoKeystrokes() {
@@ -69,7 +80,10 @@ async function demoKeystrokes() {
     const version = k + 2;
     const done = server.published(uri, version);
     const sent = performance.now();
-    await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [keystroke(text, '"name": "Welcome text', k)] });
+    await server.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [keystroke(text, '"name": "Welcome text', k)],
+    });
     await done;
     times.push(performance.now() - sent - DEBOUNCE);
   }
@@ -138,7 +152,10 @@ async function limitPack() {
     const version = r + 2;
     const done = server.published(uri, version);
     const sent = performance.now();
-    await server.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [keystroke(text, '"name": "Pack at every limit', r)] });
+    await server.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [keystroke(text, '"name": "Pack at every limit', r)],
+    });
     const during = requestsWhileValidating(server, uri, position, done);
     await done;
     diagnostics.push(performance.now() - sent - DEBOUNCE);

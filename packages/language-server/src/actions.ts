@@ -1,7 +1,13 @@
 // Code actions: core's fixes (what `setup-pack fix` applies) as quick fixes on the findings they
 // address, and "Fix all" applying every one of them.
 import { escapeToken, mayBeFixed } from '@setup-pack/core';
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic as LspDiagnostic, type TextEdit } from 'vscode-languageserver';
+import {
+  CodeActionKind,
+  type CodeAction,
+  type CodeActionParams,
+  type Diagnostic as LspDiagnostic,
+  type TextEdit,
+} from 'vscode-languageserver';
 import type { FindingData } from './diagnostics.js';
 import type { DocumentView } from './documents.js';
 import type { FixEdit } from './model.js';
@@ -17,12 +23,20 @@ export function codeActions(view: DocumentView, params: CodeActionParams): CodeA
     for (const d of params.context.diagnostics) {
       for (const fix of fixesFor(view, d)) {
         const edit = textEdit(view, fix);
-        if (edit) out.push({ title: `${fix.title} (setup-pack fix)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [view.doc.uri]: [edit] } } });
+        if (edit)
+          out.push({
+            title: `${fix.title} (setup-pack fix)`,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [d],
+            isPreferred: true,
+            edit: { changes: { [view.doc.uri]: [edit] } },
+          });
       }
     }
   }
   const all = fixAll(view);
-  if (all && (wants(FIX_ALL_KIND) || out.length > 0)) out.push({ ...all, kind: out.length > 0 && !wants(FIX_ALL_KIND) ? CodeActionKind.QuickFix : FIX_ALL_KIND });
+  if (all && (wants(FIX_ALL_KIND) || out.length > 0))
+    out.push({ ...all, kind: out.length > 0 && !wants(FIX_ALL_KIND) ? CodeActionKind.QuickFix : FIX_ALL_KIND });
   return out;
 }
 
@@ -35,7 +49,11 @@ export function fixAll(view: DocumentView): CodeAction | undefined {
   if (places.length === 0 || places.some((p) => !p)) return undefined;
   const changes: Record<string, TextEdit[]> = {};
   places.forEach((p, i) => (changes[p!.uri] ??= []).push({ range: p!.range, newText: view.model.fixes[i].newText }));
-  return { title: `Fix all: apply setup-pack fix (${places.length} ${places.length === 1 ? 'change' : 'changes'})`, kind: FIX_ALL_KIND, edit: { changes } };
+  return {
+    title: `Fix all: apply setup-pack fix (${places.length} ${places.length === 1 ? 'change' : 'changes'})`,
+    kind: FIX_ALL_KIND,
+    edit: { changes },
+  };
 }
 
 /**

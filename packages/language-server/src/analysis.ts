@@ -43,12 +43,21 @@ export function analysePack(text: string, uri: string, version: number, hash: Ba
  * A source folder: its files built and validated (the CLI's reading, `validate <folder>`), findings
  * by file, and the model of the built pack with each place in the file it was read from.
  */
-export async function analyseFolder(support: SourceFolderSupport, root: string, overlay: ReadonlyMap<string, string>, version: number, hash: Base64Hasher, sink: AnalysisSink): Promise<boolean> {
+export async function analyseFolder(
+  support: SourceFolderSupport,
+  root: string,
+  overlay: ReadonlyMap<string, string>,
+  version: number,
+  hash: Base64Hasher,
+  sink: AnalysisSink,
+): Promise<boolean> {
   const analysis = await support.analyse(root, overlay);
-  sink.folderDiagnostics(analysis.files.map((f) => {
-    const uri = pathToFileURL(f.file).href;
-    return { uri, diagnostics: f.diagnostics.map((d) => toLspDiagnostic(d, uri)) };
-  }));
+  sink.folderDiagnostics(
+    analysis.files.map((f) => {
+      const uri = pathToFileURL(f.file).href;
+      return { uri, diagnostics: f.diagnostics.map((d) => toLspDiagnostic(d, uri)) };
+    }),
+  );
   if (!sink.model) return true;
   if (sink.outdated()) return false;
   if (analysis.pack === undefined) return true;
@@ -122,7 +131,12 @@ function folderPlacer(analysis: FolderAnalysis, files: string[]): FolderPlacer {
         if (where.pointer === undefined) {
           const text = analysis.text(where.file);
           if (text !== undefined) out[at] = { start: 0, end: text.length, file: indexOf(where.file) };
-        } else (byFile.get(where.file) ?? byFile.set(where.file, []).get(where.file)!).push({ at, pointer: where.pointer, ...(r.key ? { key: true } : {}) });
+        } else
+          (byFile.get(where.file) ?? byFile.set(where.file, []).get(where.file)!).push({
+            at,
+            pointer: where.pointer,
+            ...(r.key ? { key: true } : {}),
+          });
       });
       for (const [file, list] of byFile) this.placeIn(file, list).forEach((span, k) => (out[list[k].at] = span as (typeof out)[number]));
       return out;

@@ -45,7 +45,8 @@ const failure = (message: string, reason?: string) => new ResponseError(ErrorCod
 export function validateWorkspace(args: unknown[], ctx: CommandContext): Promise<WorkspaceSummary> {
   const given = args.filter((a): a is string => typeof a === 'string');
   const roots = rootPaths(given.length ? given : ctx.workspaceFolders());
-  if (roots.length === 0) throw failure('Validate workspace needs a folder: the client named no workspace folder (file: URI), and the command was given none.');
+  if (roots.length === 0)
+    throw failure('Validate workspace needs a folder: the client named no workspace folder (file: URI), and the command was given none.');
   return checkWorkspace(roots, ctx);
 }
 
@@ -55,7 +56,11 @@ async function rootOf(uri: string, folders: SourceFolderSupport): Promise<string
   const path = fileURLToPath(uri);
   const isDir = (await stat(path).catch(() => undefined))?.isDirectory();
   const root = await folders.folderOf(isDir ? join(path, 'manifest.json') : path);
-  if (root === undefined) throw failure(`${path} is not in a pack source folder: a source folder has a manifest.json (setup-pack unpack writes one).`, 'not-a-source-folder');
+  if (root === undefined)
+    throw failure(
+      `${path} is not in a pack source folder: a source folder has a manifest.json (setup-pack unpack writes one).`,
+      'not-a-source-folder',
+    );
   return root;
 }
 
@@ -68,9 +73,11 @@ export async function buildPack(args: unknown[], ctx: CommandContext): Promise<B
   const root = await rootOf(a.folder, folders);
   const output = typeof a.output === 'string' ? fileURLToPath(a.output) : undefined;
   // The CLI's build writes the pack (whole, never over a file of the folder) and says why it cannot.
-  const build = await folders.build(root, { ...(typeof a.exportedAt === 'string' ? { exportedAt: a.exportedAt } : {}), ...(output ? { output } : {}) }).catch((e: Error) => {
-    throw failure(`Cannot build ${root}: ${e.message}`);
-  });
+  const build = await folders
+    .build(root, { ...(typeof a.exportedAt === 'string' ? { exportedAt: a.exportedAt } : {}), ...(output ? { output } : {}) })
+    .catch((e: Error) => {
+      throw failure(`Cannot build ${root}: ${e.message}`);
+    });
   const key = pathToFileURL(root).href;
   const files = build.files.map((f) => {
     const uri = pathToFileURL(f.file).href;
@@ -80,7 +87,13 @@ export async function buildPack(args: unknown[], ctx: CommandContext): Promise<B
   });
   const errors = files.reduce((n, f) => n + f.errors, 0);
   const warnings = files.reduce((n, f) => n + f.warnings, 0);
-  const summary: BuildSummary = { built: build.text !== undefined, folder: key, errors, warnings, files: files.filter((f) => f.errors + f.warnings + f.infos > 0) };
+  const summary: BuildSummary = {
+    built: build.text !== undefined,
+    folder: key,
+    errors,
+    warnings,
+    files: files.filter((f) => f.errors + f.warnings + f.infos > 0),
+  };
   if (build.text === undefined) return summary;
   return output ? { ...summary, output: pathToFileURL(output).href } : { ...summary, text: build.text };
 }
@@ -91,6 +104,9 @@ export function serveCommands(connection: Connection, settled: () => Promise<voi
     await settled();
     if (p.command === SERVER_COMMANDS.validateWorkspace) return validateWorkspace(p.arguments ?? [], ctx);
     if (p.command === SERVER_COMMANDS.buildPack) return buildPack(p.arguments ?? [], ctx);
-    throw new ResponseError(ErrorCodes.MethodNotFound, `No command "${p.command}": this server has ${Object.values(SERVER_COMMANDS).join(' and ')}.`);
+    throw new ResponseError(
+      ErrorCodes.MethodNotFound,
+      `No command "${p.command}": this server has ${Object.values(SERVER_COMMANDS).join(' and ')}.`,
+    );
   });
 }

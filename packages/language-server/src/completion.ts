@@ -38,7 +38,8 @@ class Place {
   automation(path: JSONPath): number | undefined {
     if (path[0] === 'automations' && typeof path[1] === 'number') return path[1];
     const { model, file } = this.view;
-    const item = file < 0 ? undefined : model.items.find((it) => it.collection === 'automations' && (it.documentExtent ?? it.extent)?.file === file);
+    const item =
+      file < 0 ? undefined : model.items.find((it) => it.collection === 'automations' && (it.documentExtent ?? it.extent)?.file === file);
     return item?.index;
   }
 
@@ -71,7 +72,13 @@ export function complete(view: DocumentView, position: Position): CompletionList
     isIncomplete: false,
     items: values.map((c) => {
       const newText = JSON.stringify(c.value);
-      const item: CompletionItem = { label: c.value, kind: c.kind, filterText: newText, ...(c.detail ? { detail: c.detail } : {}), ...(c.doc ? { documentation: { kind: 'markdown', value: c.doc } } : {}) };
+      const item: CompletionItem = {
+        label: c.value,
+        kind: c.kind,
+        filterText: newText,
+        ...(c.detail ? { detail: c.detail } : {}),
+        ...(c.doc ? { documentation: { kind: 'markdown', value: c.doc } } : {}),
+      };
       return range ? { ...item, textEdit: { range, newText } } : { ...item, insertText: newText };
     }),
   };
@@ -97,9 +104,11 @@ function candidates(place: Place, path: JSONPath, atKey: boolean): Candidate[] |
     if (rest[0] === 'config' && rest.length >= 2 && !atKey) return configValues(place, nodePath, String(rest[1]), path);
   }
   const edges = path.lastIndexOf('edges');
-  if (edges > 0 && n === edges + 3 && (last === 'handle' || last === 'sourceHandle') && !atKey) return handles(place, path.slice(0, edges), path[edges + 1] as number);
+  if (edges > 0 && n === edges + 3 && (last === 'handle' || last === 'sourceHandle') && !atKey)
+    return handles(place, path.slice(0, edges), path[edges + 1] as number);
   const refs = path.lastIndexOf('references');
-  if (refs >= 0 && n === refs + 3 && !atKey && last === 'type') return REFERENCE_TYPES.map((t) => ({ value: t, kind: CompletionItemKind.EnumMember }));
+  if (refs >= 0 && n === refs + 3 && !atKey && last === 'type')
+    return REFERENCE_TYPES.map((t) => ({ value: t, kind: CompletionItemKind.EnumMember }));
   if (refs >= 0 && n === refs + 3 && !atKey && last === 'id') {
     const type = place.value([...path.slice(0, -1), 'type']) ?? declaredAt(place, path, refs);
     return isRefType(type) ? keysOf(place, type, undefined) : undefined;
@@ -108,7 +117,13 @@ function candidates(place: Place, path: JSONPath, atKey: boolean): Candidate[] |
   return undefined;
 }
 
-const kinds = (): Candidate[] => [...NODE_CATALOG.values()].map((info) => ({ value: info.kind, kind: CompletionItemKind.EnumMember, detail: info.label, doc: kindText(info.kind) }));
+const kinds = (): Candidate[] =>
+  [...NODE_CATALOG.values()].map((info) => ({
+    value: info.kind,
+    kind: CompletionItemKind.EnumMember,
+    detail: info.label,
+    doc: kindText(info.kind),
+  }));
 
 function configFields(kind: string | undefined): Candidate[] | undefined {
   const info = kind ? nodeKindInfo(kind) : undefined;
@@ -128,13 +143,20 @@ function configValues(place: Place, nodePath: JSONPath, name: string, path: JSON
 /** Keys of the pack's items of `type`, then the workspace objects the automation's references name with it. */
 function keysOf(place: Place, type: ReferenceType, automation: number | undefined): Candidate[] {
   const { index, model } = place.view;
-  const out: Candidate[] = index.itemsOfType(type).map((it) => ({ value: it.key, kind: CompletionItemKind.Reference, detail: it.name, doc: `${itemTitle(it)}, in this pack.` }));
+  const out: Candidate[] = index
+    .itemsOfType(type)
+    .map((it) => ({ value: it.key, kind: CompletionItemKind.Reference, detail: it.name, doc: `${itemTitle(it)}, in this pack.` }));
   const seen = new Set(out.map((c) => c.value));
   const declared = automation === undefined ? [] : (model.automations[automation]?.references ?? []);
   for (const d of declared) {
     if (d.type !== type || d.id === undefined || seen.has(d.id)) continue;
     seen.add(d.id);
-    out.push({ value: d.id, kind: CompletionItemKind.Value, detail: d.name, doc: d.name ? `The workspace ${type} named "${d.name}".` : undefined });
+    out.push({
+      value: d.id,
+      kind: CompletionItemKind.Value,
+      detail: d.name,
+      doc: d.name ? `The workspace ${type} named "${d.name}".` : undefined,
+    });
   }
   return out;
 }
@@ -147,8 +169,13 @@ function handles(place: Place, graphPath: JSONPath, edge: number): Candidate[] |
   const info = place.view.model.automations[automation];
   const block = info?.blocks.map((b) => place.view.model.blocks[b]).find((b) => b.id === source);
   const nodes = place.value([...graphPath, 'nodes']);
-  const node = Array.isArray(nodes) ? (nodes as { id?: unknown; kind?: unknown; config?: unknown }[]).find((x) => x?.id === source) : undefined;
-  const outputs = node && typeof node.kind === 'string' ? outputHandles(node.kind, node.config) : block && (block.handles ?? outputHandles(block.kind, undefined));
+  const node = Array.isArray(nodes)
+    ? (nodes as { id?: unknown; kind?: unknown; config?: unknown }[]).find((x) => x?.id === source)
+    : undefined;
+  const outputs =
+    node && typeof node.kind === 'string'
+      ? outputHandles(node.kind, node.config)
+      : block && (block.handles ?? outputHandles(block.kind, undefined));
   return outputs?.map((h) => ({ value: h, kind: CompletionItemKind.EnumMember, detail: `an output of "${source}"` }));
 }
 

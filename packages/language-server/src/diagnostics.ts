@@ -20,7 +20,10 @@ export interface FindingData {
 }
 
 /** Core's 1-based line and column (UTF-16 units, as LSP counts by default) as an LSP position. */
-const at = (line: number | undefined, column: number | undefined): Position => ({ line: Math.max(0, (line ?? 1) - 1), character: Math.max(0, (column ?? 1) - 1) });
+const at = (line: number | undefined, column: number | undefined): Position => ({
+  line: Math.max(0, (line ?? 1) - 1),
+  character: Math.max(0, (column ?? 1) - 1),
+});
 
 export function toLspDiagnostic(d: Diagnostic, uri: string): LspDiagnostic {
   const start = at(d.line, d.column);
@@ -28,7 +31,15 @@ export function toLspDiagnostic(d: Diagnostic, uri: string): LspDiagnostic {
   const data: FindingData = { pointer: d.pointer };
   if (d.missing !== undefined) data.missing = d.missing;
   if (d.hint) data.hint = d.hint;
-  const out: LspDiagnostic = { range: { start, end }, severity: SEVERITY[d.severity], code: d.code, codeDescription: { href: ruleDocsUrl(d.code) }, source: 'setup-pack', message: d.message, data };
+  const out: LspDiagnostic = {
+    range: { start, end },
+    severity: SEVERITY[d.severity],
+    code: d.code,
+    codeDescription: { href: ruleDocsUrl(d.code) },
+    source: 'setup-pack',
+    message: d.message,
+    data,
+  };
   if (d.related?.length) {
     out.relatedInformation = d.related.map((r) => {
       const p = at(r.line, r.column);

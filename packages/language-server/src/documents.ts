@@ -5,7 +5,16 @@
 // version: a result for a text the author has typed past is never published over a newer one.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Connection, DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams, Location, Diagnostic as LspDiagnostic, Position, Range } from 'vscode-languageserver';
+import type {
+  Connection,
+  DidChangeTextDocumentParams,
+  DidCloseTextDocumentParams,
+  DidOpenTextDocumentParams,
+  Location,
+  Diagnostic as LspDiagnostic,
+  Position,
+  Range,
+} from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { looksLikePack } from './detect.js';
 import { changeBetween, fromVersion, toVersion, type TextChange } from './edits.js';
@@ -202,7 +211,11 @@ export class PackDocuments {
     let doc = state.doc;
     for (const c of contentChanges) {
       // Read before the update: TextDocument.update changes the document in place.
-      state.changes.push('range' in c ? { version: unit.version, start: doc.offsetAt(c.range.start), end: doc.offsetAt(c.range.end), inserted: c.text.length } : changeBetween(doc.getText(), c.text, unit.version));
+      state.changes.push(
+        'range' in c
+          ? { version: unit.version, start: doc.offsetAt(c.range.start), end: doc.offsetAt(c.range.end), inserted: c.text.length }
+          : changeBetween(doc.getText(), c.text, unit.version),
+      );
       doc = TextDocument.update(doc, [c], textDocument.version);
     }
     state.doc = doc;
@@ -239,7 +252,17 @@ export class PackDocuments {
   }
 
   private newUnit(key: string, version: number, folder?: string): Unit {
-    const unit: Unit = { key, slot: this.scheduler.openSlot(), version, model: emptyModel(-1), analysed: -1, published: new Map(), waiters: [], members: new Set(), ...(folder === undefined ? {} : { folder }) };
+    const unit: Unit = {
+      key,
+      slot: this.scheduler.openSlot(),
+      version,
+      model: emptyModel(-1),
+      analysed: -1,
+      published: new Map(),
+      waiters: [],
+      members: new Set(),
+      ...(folder === undefined ? {} : { folder }),
+    };
     this.units.set(key, unit);
     return unit;
   }
@@ -275,7 +298,14 @@ export class PackDocuments {
     const job: AnalyseJob =
       unit.folder === undefined
         ? { kind: 'pack', uri: unit.key, version: unit.version, text: this.docs.get(unit.key)!.doc.getText(), slot: unit.slot }
-        : { kind: 'folder', uri: unit.key, root: unit.folder, version: unit.version, overlay: [...unit.members].map((m) => [fileURLToPath(m), this.docs.get(m)!.doc.getText()]), slot: unit.slot };
+        : {
+            kind: 'folder',
+            uri: unit.key,
+            root: unit.folder,
+            version: unit.version,
+            overlay: [...unit.members].map((m) => [fileURLToPath(m), this.docs.get(m)!.doc.getText()]),
+            slot: unit.slot,
+          };
     this.scheduler.schedule(job);
   }
 
@@ -292,7 +322,9 @@ export class PackDocuments {
 
   private publish(unit: Unit, uri: string, version: number, diagnostics: LspDiagnostic[], documentVersion?: number): void {
     unit.published.set(uri, { version, diagnostics });
-    void this.connection.sendDiagnostics(documentVersion === undefined ? { uri, diagnostics } : { uri, version: documentVersion, diagnostics });
+    void this.connection.sendDiagnostics(
+      documentVersion === undefined ? { uri, diagnostics } : { uri, version: documentVersion, diagnostics },
+    );
   }
 
   /** A folder's findings, file by file; a file that had findings and has none now is cleared. */
@@ -307,7 +339,7 @@ export class PackDocuments {
   private release(unit: Unit, done: number): void {
     unit.analysed = Math.max(unit.analysed, done);
     const keep: Unit['waiters'] = [];
-    for (const w of unit.waiters) (w.version <= done || unit.version > w.version ? w.resolve() : keep.push(w));
+    for (const w of unit.waiters) w.version <= done || unit.version > w.version ? w.resolve() : keep.push(w);
     unit.waiters = keep;
   }
 

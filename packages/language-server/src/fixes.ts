@@ -13,7 +13,10 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 const own = (o: Obj, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** What fixedPack changed at one place. */
-type Change = { op: 'set'; pointer: string; value: unknown } | { op: 'rename'; pointer: string; to: string } | { op: 'add'; pointer: string; key: string; value: unknown };
+type Change =
+  | { op: 'set'; pointer: string; value: unknown }
+  | { op: 'rename'; pointer: string; to: string }
+  | { op: 'add'; pointer: string; key: string; value: unknown };
 
 /**
  * Where a fix's changes are written. A pack file: the pack's own pointers in its text. A source
@@ -72,7 +75,8 @@ function compareObjects(a: Obj, b: Obj, pointer: string, out: Change[]): boolean
     if (to !== k) out.push({ op: 'rename', pointer: at, to });
     compare(a[k], b[to], at, out);
   });
-  if (!renamedInPlace) for (const k of bk) if (!own(a, k)) out.push({ op: 'add', pointer: `${pointer}/${escapeToken(k)}`, key: k, value: b[k] });
+  if (!renamedInPlace)
+    for (const k of bk) if (!own(a, k)) out.push({ op: 'add', pointer: `${pointer}/${escapeToken(k)}`, key: k, value: b[k] });
   return true;
 }
 
@@ -103,7 +107,8 @@ function insertion(c: Extract<Change, { op: 'add' }>, pointer: string, target: F
   if (!at) return [];
   return modify(at.text, at.path, c.value, { formattingOptions: formattingOf(at.text) }).map((e) => ({
     pointer,
-    span: at.file === undefined ? { start: e.offset, end: e.offset + e.length } : { start: e.offset, end: e.offset + e.length, file: at.file },
+    span:
+      at.file === undefined ? { start: e.offset, end: e.offset + e.length } : { start: e.offset, end: e.offset + e.length, file: at.file },
     newText: e.content,
     title: `Add ${c.key}: ${shown(c.value)}`,
   }));
@@ -128,7 +133,11 @@ export function pathOf(pointer: string, value: unknown): (string | number)[] | u
 /** The indentation and line break the text uses (its first indented line), for text a fix adds. */
 function formattingOf(text: string): FormattingOptions {
   const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
-  return { insertSpaces: !indent.startsWith('\t'), tabSize: indent.startsWith('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
 }
 
 const shown = (v: unknown): string => {

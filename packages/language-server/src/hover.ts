@@ -13,7 +13,14 @@ const RULES = new Map(RULE_METADATA.map((r) => [r.code, r]));
 const BEHAVIOUR_DOCS_URL = RULES_DOCS_URL.replace(/rules$/, 'behaviour');
 
 /** What an item of each collection is called. */
-export const ITEM_NOUN: Record<Collection, string> = { automations: 'automation', smartLists: 'smart list', messageTemplates: 'message template', pipelines: 'pipeline', resources: 'resource', assets: 'asset' };
+export const ITEM_NOUN: Record<Collection, string> = {
+  automations: 'automation',
+  smartLists: 'smart list',
+  messageTemplates: 'message template',
+  pipelines: 'pipeline',
+  resources: 'resource',
+  assets: 'asset',
+};
 
 export function hover(view: DocumentView, position: Position): Hover | null {
   const parts: string[] = [];
@@ -32,7 +39,8 @@ export function hover(view: DocumentView, position: Position): Hover | null {
     parts.push(tag.text);
     range ??= tag.range;
   }
-  for (const d of view.diagnostics ?? []) if (contains(d.range, position)) parts.push(findingText(String(d.code), d.data as FindingData | undefined));
+  for (const d of view.diagnostics ?? [])
+    if (contains(d.range, position)) parts.push(findingText(String(d.code), d.data as FindingData | undefined));
   return parts.length ? { contents: { kind: 'markdown', value: parts.join('\n\n---\n\n') }, ...(range ? { range } : {}) } : null;
 }
 
@@ -42,7 +50,9 @@ function hitText(model: PackModel, hit: Hit): string | undefined {
       const block = model.blocks[hit.block];
       const text = kindText(block.kind);
       const here = [...(block.startedBy ?? []).map((w) => `- started by ${w}`), ...(block.starts ?? []).map((w) => `- ${w}`)];
-      return text && here.length ? `${text}\n\n**In this pack** (the effects model, [behaviour.md](${BEHAVIOUR_DOCS_URL})):\n${here.join('\n')}` : text;
+      return text && here.length
+        ? `${text}\n\n**In this pack** (the effects model, [behaviour.md](${BEHAVIOUR_DOCS_URL})):\n${here.join('\n')}`
+        : text;
     }
     case 'item':
       return `${itemTitle(model.items[hit.item])}: the key other items use to name it.`;
@@ -71,15 +81,26 @@ export function fieldLine(f: ConfigField): string {
 }
 
 export function itemTitle(it: PackItem): string {
-  const noun = it.stage !== undefined ? 'pipeline stage' : it.collection === 'resources' && it.kind ? `${it.kind} resource` : it.collection === 'assets' && it.kind ? `${it.kind} asset` : ITEM_NOUN[it.collection];
+  const noun =
+    it.stage !== undefined
+      ? 'pipeline stage'
+      : it.collection === 'resources' && it.kind
+        ? `${it.kind} resource`
+        : it.collection === 'assets' && it.kind
+          ? `${it.kind} asset`
+          : ITEM_NOUN[it.collection];
   return `${noun} ${it.name ? `**${it.name}** ` : ''}\`${it.key}\``;
 }
 
 /** What a reference binds to: an item of this pack, or a workspace object matched by the name its automation's references give. */
 function refText(model: PackModel, r: RefSite): string {
   if (r.target !== undefined) return `\`${r.type}\` reference: ${itemTitle(model.items[r.target])}, in this pack.`;
-  const declared = r.automation === undefined ? undefined : model.automations[r.automation]?.references.find((d) => d && d.type === r.type && d.id === r.id);
-  if (declared?.name) return `\`${r.type}\` reference: the workspace object named "${declared.name}"${declared.detail ? ` (${declared.detail})` : ''}, matched by name when the pack is installed.`;
+  const declared =
+    r.automation === undefined
+      ? undefined
+      : model.automations[r.automation]?.references.find((d) => d && d.type === r.type && d.id === r.id);
+  if (declared?.name)
+    return `\`${r.type}\` reference: the workspace object named "${declared.name}"${declared.detail ? ` (${declared.detail})` : ''}, matched by name when the pack is installed.`;
   return `\`${r.type}\` reference \`${r.id}\`: not an item of this pack, and its automation's references give no name to match it by in the workspace.`;
 }
 

@@ -1,7 +1,18 @@
 // Look-ups over one model, made once per model and kept with it: what is at an offset (a key, a
 // use of a key, a block's kind), every use of an item, the block of a graph node.
 import type { ReferenceType } from '@setup-pack/core';
-import { HIT_ITEM, HIT_REF, HIT_SIZE, HIT_URL, type Block, type PackItem, type PackModel, type RefSite, type Span, type UrlSite } from './model.js';
+import {
+  HIT_ITEM,
+  HIT_REF,
+  HIT_SIZE,
+  HIT_URL,
+  type Block,
+  type PackItem,
+  type PackModel,
+  type RefSite,
+  type Span,
+  type UrlSite,
+} from './model.js';
 
 export type Hit =
   | { what: 'item'; item: number; span: Span }

@@ -59,7 +59,10 @@ export function mergeTagCompletions(view: DocumentView, position: Position): Com
   const tag = tagAt(lineOf(view, position), position.character);
   if (!tag || position.character < tag.nameStart || !inTemplateText(view, position)) return undefined;
   // The name (and the closing braces, when they are there) is replaced: `{{con|` becomes `{{contact.first_name}}`.
-  const range: Range = { start: { line: position.line, character: tag.nameStart }, end: { line: position.line, character: tag.closed ? tag.end : tag.nameEnd } };
+  const range: Range = {
+    start: { line: position.line, character: tag.nameStart },
+    end: { line: position.line, character: tag.closed ? tag.end : tag.nameEnd },
+  };
   return MERGE_TAGS.map((t) => ({
     label: t.tag,
     kind: CompletionItemKind.Variable,

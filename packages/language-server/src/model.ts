@@ -139,11 +139,23 @@ export interface PackModel {
 }
 
 /** The pointer of an item (or pipeline stage) object. */
-export const itemPointer = (it: Pick<PackItem, 'collection' | 'index' | 'stage'>): string => `/${it.collection}/${it.index}${it.stage === undefined ? '' : `/stages/${it.stage}`}`;
+export const itemPointer = (it: Pick<PackItem, 'collection' | 'index' | 'stage'>): string =>
+  `/${it.collection}/${it.index}${it.stage === undefined ? '' : `/stages/${it.stage}`}`;
 
 /** The pointer of a block's node object. */
-export const blockPointer = (b: Pick<Block, 'automation' | 'node'>): string => `/automations/${b.automation}/document/graph/nodes/${b.node}`;
+export const blockPointer = (b: Pick<Block, 'automation' | 'node'>): string =>
+  `/automations/${b.automation}/document/graph/nodes/${b.node}`;
 
 export const HIT_SIZE = 5;
 
-export const emptyModel = (version: number): PackModel => ({ version, hits: new Int32Array(0), files: [], items: [], refs: [], urls: [], blocks: [], automations: [], fixes: [] });
+export const emptyModel = (version: number): PackModel => ({
+  version,
+  hits: new Int32Array(0),
+  files: [],
+  items: [],
+  refs: [],
+  urls: [],
+  blocks: [],
+  automations: [],
+  fixes: [],
+});

@@ -5,7 +5,17 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describePointer } from '@setup-pack/core';
-import { ResponseError, LSPErrorCodes, type Location, type Position, type Range, type RenameFile, type TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
+import {
+  ResponseError,
+  LSPErrorCodes,
+  type Location,
+  type Position,
+  type Range,
+  type RenameFile,
+  type TextDocumentEdit,
+  type TextEdit,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
 import type { DocumentView } from './documents.js';
 import type { SourceFolderSupport } from './folder-support.js';
 import type { Hit } from './lookup.js';
@@ -54,26 +64,50 @@ export function prepareRename(view: DocumentView, position: Position): { range: 
  * name instead, already has the key: the references would then name that one. In a source folder,
  * the files named after the key are renamed too (`canRenameFiles`: the client applies renames).
  */
-export function rename(view: DocumentView, position: Position, newKey: string, folders: SourceFolderSupport | undefined, canRenameFiles: boolean): WorkspaceEdit {
+export function rename(
+  view: DocumentView,
+  position: Position,
+  newKey: string,
+  folders: SourceFolderSupport | undefined,
+  canRenameFiles: boolean,
+): WorkspaceEdit {
   const hit = hitAt(view, position);
   const item = hit && hit.what !== 'url' ? view.index.itemOf(hit) : undefined;
   if (item === undefined) throw failed('There is no key of this pack here to rename.');
   const it = view.model.items[item];
   if (newKey === '') throw failed('A key cannot be empty.');
-  const taken = newKey === it.key ? undefined : view.model.items.find((o) => o !== it && o.key === newKey && (sameList(o, it) || o.types.some((t) => it.types.includes(t))));
-  if (taken) throw failed(`The key "${newKey}" is taken: ${describePointer(itemPointer(taken))}${taken.name ? ` ("${taken.name}")` : ''} has it. Choose another.`);
+  const taken =
+    newKey === it.key
+      ? undefined
+      : view.model.items.find((o) => o !== it && o.key === newKey && (sameList(o, it) || o.types.some((t) => it.types.includes(t))));
+  if (taken)
+    throw failed(
+      `The key "${newKey}" is taken: ${describePointer(itemPointer(taken))}${taken.name ? ` ("${taken.name}")` : ''} has it. Choose another.`,
+    );
   const text = JSON.stringify(newKey);
   const edits = new Map<string, TextEdit[]>();
-  for (const span of [it.keySpan, ...(it.keyCopies ?? []), ...view.index.usesOf(item).filter((u) => u.what === 'ref').map((u) => u.site.span)]) {
+  for (const span of [
+    it.keySpan,
+    ...(it.keyCopies ?? []),
+    ...view.index
+      .usesOf(item)
+      .filter((u) => u.what === 'ref')
+      .map((u) => u.site.span),
+  ]) {
     const at = span && view.locate(span);
     if (!at) throw new ResponseError(LSPErrorCodes.ContentModified, 'The pack changed while renaming; try again.');
     (edits.get(at.uri) ?? edits.set(at.uri, []).get(at.uri)!).push({ range: at.range, newText: text });
   }
   const moves = view.folder === undefined || !folders ? [] : movedFiles(view, folders, it, newKey);
   if (moves.length === 0) return { changes: Object.fromEntries(edits) };
-  if (!canRenameFiles) throw failed(`Renaming "${it.key}" renames its files too, which this editor does not apply; rename the key with its files by hand.`);
-  const documentChanges: (TextDocumentEdit | RenameFile)[] = [...edits].map(([uri, list]) => ({ textDocument: { uri, version: null }, edits: list }));
-  for (const [from, to] of moves) documentChanges.push({ kind: 'rename', oldUri: pathToFileURL(from).href, newUri: pathToFileURL(to).href });
+  if (!canRenameFiles)
+    throw failed(`Renaming "${it.key}" renames its files too, which this editor does not apply; rename the key with its files by hand.`);
+  const documentChanges: (TextDocumentEdit | RenameFile)[] = [...edits].map(([uri, list]) => ({
+    textDocument: { uri, version: null },
+    edits: list,
+  }));
+  for (const [from, to] of moves)
+    documentChanges.push({ kind: 'rename', oldUri: pathToFileURL(from).href, newUri: pathToFileURL(to).href });
   return { documentChanges };
 }
 
@@ -95,4 +129,5 @@ function movedFiles(view: DocumentView, folders: SourceFolderSupport, it: PackIt
 
 const failed = (message: string) => new ResponseError(LSPErrorCodes.RequestFailed, message);
 
-const sameList = (a: PackItem, b: PackItem) => a.collection === b.collection && (a.stage === undefined) === (b.stage === undefined) && (a.stage === undefined || a.index === b.index);
+const sameList = (a: PackItem, b: PackItem) =>
+  a.collection === b.collection && (a.stage === undefined) === (b.stage === undefined) && (a.stage === undefined || a.index === b.index);

@@ -3,10 +3,35 @@
 // fields, the automations' references lists, the filter fields that hold ids, and the items each
 // reference type resolves to (packItemsByReferenceType). Runs in the validation worker.
 import {
-  configRefIds, escapeToken, FILTER_FIELD_REFERENCES, isFilterCondition, isFilterGroup, nodeKindInfo, outputHandles, packItemsByReferenceType,
-  REFERENCE_TYPES, type ReferenceType,
+  configRefIds,
+  escapeToken,
+  FILTER_FIELD_REFERENCES,
+  isFilterCondition,
+  isFilterGroup,
+  nodeKindInfo,
+  outputHandles,
+  packItemsByReferenceType,
+  REFERENCE_TYPES,
+  type ReferenceType,
 } from '@setup-pack/core';
-import { HIT_ITEM, HIT_KIND, HIT_REF, HIT_SIZE, HIT_URL, itemPointer, type AutomationInfo, type Block, type Collection, type Declared, type PackItem, type PackModel, type RefSite, type SiteKind, type Span, type UrlSite } from './model.js';
+import {
+  HIT_ITEM,
+  HIT_KIND,
+  HIT_REF,
+  HIT_SIZE,
+  HIT_URL,
+  itemPointer,
+  type AutomationInfo,
+  type Block,
+  type Collection,
+  type Declared,
+  type PackItem,
+  type PackModel,
+  type RefSite,
+  type SiteKind,
+  type Span,
+  type UrlSite,
+} from './model.js';
 import { Spots, type Placer } from './spans.js';
 
 type Obj = Record<string, unknown>;
@@ -76,7 +101,8 @@ function collectItems(pack: Obj, b: Builder): void {
       b.addItem({ collection, index, key: v.key, types: [], ...(name ? { name } : {}), ...(kind ? { kind } : {}) });
       if (collection !== 'pipelines') return;
       list(v.stages).forEach((s, stage) => {
-        if (isObj(s) && typeof s.key === 'string') b.addItem({ collection, index, stage, key: s.key, types: [], ...(str(s.name) ? { name: s.name as string } : {}) });
+        if (isObj(s) && typeof s.key === 'string')
+          b.addItem({ collection, index, stage, key: s.key, types: [], ...(str(s.name) ? { name: s.name as string } : {}) });
       });
     });
   }
@@ -98,13 +124,25 @@ function collectAutomation(a: unknown, index: number, b: Builder): void {
   const doc = a.document;
   const base = `/automations/${index}/document`;
   const graph = isObj(doc.graph) ? doc.graph : undefined;
-  const info: AutomationInfo = { item, references: [], blocks: [], edgeSources: list(graph?.edges).map((e) => (isObj(e) ? (str(e.source) ?? null) : null)) };
+  const info: AutomationInfo = {
+    item,
+    references: [],
+    blocks: [],
+    edgeSources: list(graph?.edges).map((e) => (isObj(e) ? (str(e.source) ?? null) : null)),
+  };
   b.automations[index] = info;
   list(doc.references).forEach((r, k) => {
     if (!isObj(r)) return;
     const [type, id, name, detail] = [str(r.type), str(r.id), str(r.name), str(r.detail)];
-    info.references.push({ index: k, ...(type === undefined ? {} : { type }), ...(id === undefined ? {} : { id }), ...(name ? { name } : {}), ...(detail ? { detail } : {}) });
-    if (type && id !== undefined && REFERENCE_TYPE_SET.has(type)) b.addRef(`${base}/references/${k}/id`, type as ReferenceType, id, 'references', index);
+    info.references.push({
+      index: k,
+      ...(type === undefined ? {} : { type }),
+      ...(id === undefined ? {} : { id }),
+      ...(name ? { name } : {}),
+      ...(detail ? { detail } : {}),
+    });
+    if (type && id !== undefined && REFERENCE_TYPE_SET.has(type))
+      b.addRef(`${base}/references/${k}/id`, type as ReferenceType, id, 'references', index);
   });
   const declared = declaredTypes(info.references);
   list(graph?.nodes).forEach((n, k) => {
@@ -132,7 +170,14 @@ function declaredTypes(references: readonly Declared[]): Map<string, ReferenceTy
  * A block's config: the ids of the catalog's reference fields (core's configRefIds) by their type,
  * any other string by the filter condition it is in or the references list.
  */
-function walkConfig(kind: string, config: Obj, nodePointer: string, declared: Map<string, ReferenceType | undefined>, automation: number, b: Builder): void {
+function walkConfig(
+  kind: string,
+  config: Obj,
+  nodePointer: string,
+  declared: Map<string, ReferenceType | undefined>,
+  automation: number,
+  b: Builder,
+): void {
   const typed = new Set<string>();
   for (const ref of configRefIds(kind, config)) {
     b.addRef(`${nodePointer}${ref.path}`, ref.field.ref, ref.id, 'config', automation);
@@ -162,7 +207,8 @@ function walkStrings(v: unknown, pointer: string, b: Builder, automation: number
 
 /** The reference type of a filter condition's values (FILTER_FIELD_REFERENCES), when its field holds ids. */
 function conditionType(v: Obj): ReferenceType | undefined {
-  if (!isFilterCondition(v) || typeof v.field !== 'string' || !Object.prototype.hasOwnProperty.call(FILTER_FIELD_REFERENCES, v.field)) return undefined;
+  if (!isFilterCondition(v) || typeof v.field !== 'string' || !Object.prototype.hasOwnProperty.call(FILTER_FIELD_REFERENCES, v.field))
+    return undefined;
   return FILTER_FIELD_REFERENCES[v.field];
 }
 
@@ -188,7 +234,8 @@ function collectUrls(pack: Obj, b: Builder): void {
   const images = new Map<string, number>();
   b.items.forEach((it, i) => {
     const a = it.collection === 'assets' ? list(pack.assets)[it.index] : undefined;
-    if (isObj(a) && a.role === 'email_image' && typeof a.sourceUrl === 'string' && a.sourceUrl !== '' && !images.has(a.sourceUrl)) images.set(a.sourceUrl, i);
+    if (isObj(a) && a.role === 'email_image' && typeof a.sourceUrl === 'string' && a.sourceUrl !== '' && !images.has(a.sourceUrl))
+      images.set(a.sourceUrl, i);
   });
   if (images.size === 0) return;
   const visit = (v: unknown, pointer: string): void => {
@@ -240,7 +287,17 @@ function placed(b: Builder, placer: Placer, version: number): PackModel {
   });
   const refs = b.refs.filter((r, i) => (spans[b.refSpots[i]] ? ((r.span = spans[b.refSpots[i]]!), true) : false));
   const urls = b.urls.flatMap((u, i) => urlSpans(placer, spans[b.urlSpots[i]], b.urlTexts[i]).map((span) => ({ ...u, span })));
-  const model: PackModel = { version, hits: new Int32Array(0), files: [], items: b.items, refs, urls, blocks: b.blocks, automations: b.automations, fixes: [] };
+  const model: PackModel = {
+    version,
+    hits: new Int32Array(0),
+    files: [],
+    items: b.items,
+    refs,
+    urls,
+    blocks: b.blocks,
+    automations: b.automations,
+    fixes: [],
+  };
   model.hits = positionIndex(model);
   return model;
 }
@@ -268,6 +325,7 @@ function urlSpans(placer: Placer, span: Span | undefined, url: string): Span[] {
   const written = JSON.stringify(url).slice(1, -1);
   const token = placer.text(span.file).slice(span.start, span.end);
   const out: Span[] = [];
-  for (let at = token.indexOf(written); at >= 0; at = token.indexOf(written, at + written.length)) out.push({ ...span, start: span.start + at, end: span.start + at + written.length });
+  for (let at = token.indexOf(written); at >= 0; at = token.indexOf(written, at + written.length))
+    out.push({ ...span, start: span.start + at, end: span.start + at + written.length });
   return out.length ? out : [span];
 }

@@ -71,7 +71,11 @@ export class Scheduler {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const { hasher, folders } = this.modules;
-    const data: WorkerData = { latest: this.latest.buffer as SharedArrayBuffer, ...(hasher ? { hasher } : {}), ...(folders ? { folders } : {}) };
+    const data: WorkerData = {
+      latest: this.latest.buffer as SharedArrayBuffer,
+      ...(hasher ? { hasher } : {}),
+      ...(folders ? { folders } : {}),
+    };
     const worker = new Worker(this.workerUrl, { workerData: data });
     worker.on('message', (r: WorkerReply) => this.onReply(r));
     worker.on('error', (e) => this.onFailure(worker, e));

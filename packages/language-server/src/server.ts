@@ -2,8 +2,14 @@
 // request that fails answers with an error and the server goes on; the validation work runs in a
 // worker (scheduler.ts), so a slow validation never holds a request up.
 import {
-  CodeActionKind, createConnection, LSPErrorCodes, ProposedFeatures, ResponseError, TextDocumentSyncKind,
-  type Connection, type InitializeResult,
+  CodeActionKind,
+  createConnection,
+  LSPErrorCodes,
+  ProposedFeatures,
+  ResponseError,
+  TextDocumentSyncKind,
+  type Connection,
+  type InitializeResult,
 } from 'vscode-languageserver/node';
 import { codeActions, FIX_ALL_KIND } from './actions.js';
 import { SERVER_COMMANDS, serveCommands } from './commands.js';
@@ -38,21 +44,32 @@ export const DEFAULT_DEBOUNCE_MS = 150;
 const WORKER = new URL('./worker.js', import.meta.url);
 
 export async function startServer(options: ServerOptions = {}): Promise<Connection> {
-  const folders = options.sourceFolders ? ((await import(options.sourceFolders)) as { sourceFolderSupport: SourceFolderSupport }).sourceFolderSupport : undefined;
+  const folders = options.sourceFolders
+    ? ((await import(options.sourceFolders)) as { sourceFolderSupport: SourceFolderSupport }).sourceFolderSupport
+    : undefined;
   const connection = options.connection ?? createConnection(ProposedFeatures.all);
   let documents: PackDocuments | undefined;
   let canRenameFiles = false;
   let workspaceFolders: string[] = [];
-  const scheduler = new Scheduler(options.worker ?? WORKER, { hasher: options.hasher, folders: options.sourceFolders }, {
-    reply: (r) => documents?.receive(r),
-    failed: (error, job) => {
-      connection.console.error(`setup-pack: validation failed${job ? ` for ${job.uri} (version ${job.version})` : ''}: ${error.message}`);
-      if (job) documents?.failed(job.uri);
+  const scheduler = new Scheduler(
+    options.worker ?? WORKER,
+    { hasher: options.hasher, folders: options.sourceFolders },
+    {
+      reply: (r) => documents?.receive(r),
+      failed: (error, job) => {
+        connection.console.error(`setup-pack: validation failed${job ? ` for ${job.uri} (version ${job.version})` : ''}: ${error.message}`);
+        if (job) documents?.failed(job.uri);
+      },
     },
-  });
+  );
   connection.onInitialize((params): InitializeResult => {
     const asked = (params.initializationOptions as { debounceMs?: unknown } | undefined)?.debounceMs;
-    documents = new PackDocuments(connection, scheduler, typeof asked === 'number' && asked >= 0 ? asked : (options.debounceMs ?? DEFAULT_DEBOUNCE_MS), folders);
+    documents = new PackDocuments(
+      connection,
+      scheduler,
+      typeof asked === 'number' && asked >= 0 ? asked : (options.debounceMs ?? DEFAULT_DEBOUNCE_MS),
+      folders,
+    );
     const edits = params.capabilities.workspace?.workspaceEdit;
     canRenameFiles = edits?.documentChanges === true && (edits.resourceOperations ?? []).includes('rename');
     workspaceFolders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
@@ -63,15 +80,17 @@ export async function startServer(options: ServerOptions = {}): Promise<Connecti
   connection.onDidCloseTextDocument((p) => documents?.close(p));
   // Answered from the latest model at once; only when that model cannot answer (nothing there, or
   // its places edited since) and a newer one is coming, from the model of the current text.
-  const withView = <T>(run: (view: DocumentView) => T | null) => async (p: { textDocument: { uri: string } }): Promise<T | null> => {
-    await documents?.settledNotifications();
-    const view = documents?.view(p.textDocument.uri);
-    if (!view) return null;
-    const answer = run(view);
-    if (!isEmpty(answer) || view.settled) return answer;
-    const current = await documents!.current(p.textDocument.uri);
-    return current ? run(current) : answer;
-  };
+  const withView =
+    <T>(run: (view: DocumentView) => T | null) =>
+    async (p: { textDocument: { uri: string } }): Promise<T | null> => {
+      await documents?.settledNotifications();
+      const view = documents?.view(p.textDocument.uri);
+      if (!view) return null;
+      const answer = run(view);
+      if (!isEmpty(answer) || view.settled) return answer;
+      const current = await documents!.current(p.textDocument.uri);
+      return current ? run(current) : answer;
+    };
   connection.onHover((p) => withView((v) => hover(v, p.position))(p));
   connection.onCompletion((p) => withView((v) => complete(v, p.position))(p));
   connection.onDefinition((p) => withView((v) => definition(v, p.position))(p));

@@ -66,7 +66,7 @@ export function closingBracket(text: string, open: number): number {
 
 /** Offset just past the string whose opening quote is at `i`. */
 function stringEnd(text: string, i: number): number {
-  for (let from = i + 1; ; ) {
+  for (let from = i + 1; ;) {
     const q = text.indexOf('"', from);
     if (q < 0) return text.length;
     let k = q - 1;

@@ -27,7 +27,8 @@ export function documentSymbols(view: DocumentView): DocumentSymbol[] {
     else {
       out.push(s);
       if (it.collection === 'pipelines') byPipeline.set(it.index, s);
-      if (it.collection === 'automations') s.children = blockSymbols(view, model.automations[it.index]?.item === i ? model.automations[it.index].blocks : []);
+      if (it.collection === 'automations')
+        s.children = blockSymbols(view, model.automations[it.index]?.item === i ? model.automations[it.index].blocks : []);
     }
   });
   return out;
@@ -39,7 +40,13 @@ function itemSymbol(view: DocumentView, it: PackItem): DocumentSymbol | undefine
   if (!spans) return undefined;
   const noun = it.stage !== undefined ? 'stage' : ITEM_NOUN[it.collection];
   const detail = [noun, it.kind, it.name].filter(Boolean).join(' · ');
-  return { name: it.key || '(empty key)', detail, kind: it.stage !== undefined ? SymbolKind.EnumMember : KIND[it.collection], ...spans, children: [] };
+  return {
+    name: it.key || '(empty key)',
+    detail,
+    kind: it.stage !== undefined ? SymbolKind.EnumMember : KIND[it.collection],
+    ...spans,
+    children: [],
+  };
 }
 
 function blockSymbols(view: DocumentView, blocks: number[]): DocumentSymbol[] {
@@ -48,7 +55,14 @@ function blockSymbols(view: DocumentView, blocks: number[]): DocumentSymbol[] {
     const spans = ranges(view, block.extent, block.kindSpan);
     if (!spans) return [];
     const info = nodeKindInfo(block.kind);
-    return [{ name: block.id || '(no id)', detail: info ? `${info.label} · ${block.kind}` : block.kind, kind: info ? GROUP_KIND[info.group] : SymbolKind.Object, ...spans }];
+    return [
+      {
+        name: block.id || '(no id)',
+        detail: info ? `${info.label} · ${block.kind}` : block.kind,
+        kind: info ? GROUP_KIND[info.group] : SymbolKind.Object,
+        ...spans,
+      },
+    ];
   });
 }
 

@@ -11,11 +11,15 @@ import { PART_SIZE, type AnalyseJob, type ModelList, type WorkerData, type Worke
 
 const data = workerData as WorkerData;
 const latest = new Int32Array(data.latest);
-const hash: Base64Hasher = data.hasher ? ((await import(data.hasher.module)) as Record<string, Base64Hasher>)[data.hasher.name] : portableHasher;
+const hash: Base64Hasher = data.hasher
+  ? ((await import(data.hasher.module)) as Record<string, Base64Hasher>)[data.hasher.name]
+  : portableHasher;
 const port = parentPort!;
 const reply = (r: WorkerReply) => port.postMessage(r);
 
-const folders = data.folders ? ((await import(data.folders)) as { sourceFolderSupport: SourceFolderSupport }).sourceFolderSupport : undefined;
+const folders = data.folders
+  ? ((await import(data.folders)) as { sourceFolderSupport: SourceFolderSupport }).sourceFolderSupport
+  : undefined;
 
 port.on('message', (job: AnalyseJob) => void run(job));
 
@@ -24,7 +28,8 @@ async function run(job: AnalyseJob): Promise<void> {
   const outdated = () => Atomics.load(latest, job.slot) !== version;
   if (outdated()) return reply({ type: 'done', uri, version, dropped: true });
   const sink: AnalysisSink = {
-    diagnostics: (diagnostics) => slices(diagnostics, (part, last) => reply({ type: 'diagnostics', uri, version, diagnostics: part, last })),
+    diagnostics: (diagnostics) =>
+      slices(diagnostics, (part, last) => reply({ type: 'diagnostics', uri, version, diagnostics: part, last })),
     folderDiagnostics: (files) => reply({ type: 'folder-diagnostics', uri, version, files }),
     ...(job.findingsOnly ? {} : { model: (model: PackModel) => sendModel(uri, version, model) }),
     outdated,

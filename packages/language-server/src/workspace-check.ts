@@ -65,11 +65,20 @@ async function findJobs(roots: readonly string[], ctx: CheckContext): Promise<{ 
       const folder = ctx.folders ? await ctx.folders.folderOf(file) : undefined;
       if (folder !== undefined) {
         const uri = pathToFileURL(folder).href;
-        if (!folders.has(uri)) folders.set(uri, { kind: 'folder', uri, root: folder, version: 1, overlay: [], slot: -1, findingsOnly: true });
+        if (!folders.has(uri))
+          folders.set(uri, { kind: 'folder', uri, root: folder, version: 1, overlay: [], slot: -1, findingsOnly: true });
         continue;
       }
       const text = await readFile(file, 'utf8').catch(() => undefined);
-      if (text !== undefined && looksLikePack(text)) packs.push({ kind: 'pack', uri: pathToFileURL(file).href, version: 1, text: text.replace(/^\uFEFF/, ''), slot: -1, findingsOnly: true });
+      if (text !== undefined && looksLikePack(text))
+        packs.push({
+          kind: 'pack',
+          uri: pathToFileURL(file).href,
+          version: 1,
+          text: text.replace(/^\uFEFF/, ''),
+          slot: -1,
+          findingsOnly: true,
+        });
     }
   }
   return { packs, folders: [...folders.values()] };
@@ -136,7 +145,15 @@ export async function checkWorkspace(roots: readonly string[], ctx: CheckContext
   }
   files.sort((a, b) => (a.uri < b.uri ? -1 : 1));
   const sum = (k: 'errors' | 'warnings' | 'infos') => files.reduce((n, f) => n + f[k], 0);
-  return { packs: found.packs.length, folders: found.folders.length, errors: sum('errors'), warnings: sum('warnings'), infos: sum('infos'), files, failed };
+  return {
+    packs: found.packs.length,
+    folders: found.folders.length,
+    errors: sum('errors'),
+    warnings: sum('warnings'),
+    infos: sum('infos'),
+    files,
+    failed,
+  };
 }
 
 /** The folders a client names (workspace folders' or a root's URIs) as paths; other schemes are skipped. */

@@ -20,7 +20,10 @@ export const DEMO_PACK = join(FIXTURES, 'valid/buyer-lead-starter.json');
  */
 export function buildServer(): void {
   const lock = join(ROOT, 'node_modules/.setup-pack-cli-test-build.lock');
-  execFileSync('flock', [lock, process.execPath, join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/cli'], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync('flock', [lock, process.execPath, join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/cli'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  });
   execFileSync('flock', [lock, process.execPath, join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT, stdio: 'pipe' });
 }
 
@@ -47,11 +50,24 @@ export class LspClient {
    * Starts the server and initializes it (initializationOptions: `debounceMs`): `setup-pack lsp
    * --stdio` of `bin` (this checkout's binary by default), or `args` for node (another build of the server).
    */
-  static async start(options: { debounceMs?: number; bin?: string; args?: string[]; cwd?: string; capabilities?: object; workspaceFolders?: string[] } = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, options.args ?? [options.bin ?? BIN, 'lsp', '--stdio'], { cwd: options.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  static async start(
+    options: { debounceMs?: number; bin?: string; args?: string[]; cwd?: string; capabilities?: object; workspaceFolders?: string[] } = {},
+  ): Promise<LspClient> {
+    const child = spawn(process.execPath, options.args ?? [options.bin ?? BIN, 'lsp', '--stdio'], {
+      cwd: options.cwd ?? ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const client = new LspClient(child);
-    const folders = options.workspaceFolders ? { workspaceFolders: options.workspaceFolders.map((path) => ({ uri: uriOf(path), name: path })) } : {};
-    client.init = await client.request<InitializeResult>('initialize', { processId: process.pid, rootUri: uriOf(ROOT), ...folders, capabilities: options.capabilities ?? {}, initializationOptions: { debounceMs: options.debounceMs ?? 20 } });
+    const folders = options.workspaceFolders
+      ? { workspaceFolders: options.workspaceFolders.map((path) => ({ uri: uriOf(path), name: path })) }
+      : {};
+    client.init = await client.request<InitializeResult>('initialize', {
+      processId: process.pid,
+      rootUri: uriOf(ROOT),
+      ...folders,
+      capabilities: options.capabilities ?? {},
+      initializationOptions: { debounceMs: options.debounceMs ?? 20 },
+    });
     await client.connection.sendNotification('initialized', {});
     return client;
   }
@@ -82,7 +98,15 @@ export class LspClient {
     const had = (this.published.get(uri) ?? []).find((p) => version === undefined || p.version === version);
     if (had) return Promise.resolve(had.diagnostics);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri}${version === undefined ? '' : ` version ${version}`} in ${timeoutMs} ms; stderr: ${this.stderr.join('')}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `no diagnostics for ${uri}${version === undefined ? '' : ` version ${version}`} in ${timeoutMs} ms; stderr: ${this.stderr.join('')}`,
+            ),
+          ),
+        timeoutMs,
+      );
       this.waiting.push({ uri, version, resolve: (p) => (clearTimeout(timer), resolve(p.diagnostics)) });
     });
   }

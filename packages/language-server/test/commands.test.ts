@@ -50,7 +50,7 @@ function cliFolderErrors(folder: string): number {
   return (JSON.parse(r.stdout) as { summary: { errors: number } }).summary.errors;
 }
 
-describe('the server\'s commands', () => {
+describe("the server's commands", () => {
   it('offers its commands at initialize', () => {
     expect(client.init?.capabilities.executeCommandProvider?.commands).toEqual(['setup-pack.validateWorkspace', 'setup-pack.buildPack']);
   });
@@ -64,7 +64,9 @@ describe('the server\'s commands', () => {
     expect(await client.diagnostics(uriOf(join(dir, 'starter.json')))).toEqual([]);
     const automation = uriOf(join(dir, 'source/automations/new-lead-welcome.json'));
     expect((await client.diagnostics(automation)).map((d) => d.code)).toContain('schema/enum');
-    expect(summary.errors).toBe(cliFindings(readFileSync(cycle, 'utf8')).filter((f) => f.severity === 'error').length + cliFolderErrors(join(dir, 'source')));
+    expect(summary.errors).toBe(
+      cliFindings(readFileSync(cycle, 'utf8')).filter((f) => f.severity === 'error').length + cliFolderErrors(join(dir, 'source')),
+    );
     expect(summary.files.map((f) => f.uri)).not.toContain(uriOf(join(dir, 'node_modules/dep/pack.json')));
     expect(client.publications(uriOf(join(dir, 'package.json')))).toEqual([]);
   });
@@ -80,7 +82,7 @@ describe('the server\'s commands', () => {
     await client.close(cycle);
   });
 
-  it('validates the folders it is given instead of the workspace\'s', async () => {
+  it("validates the folders it is given instead of the workspace's", async () => {
     const summary = await run<Summary>('setup-pack.validateWorkspace', [uriOf(join(dir, 'broken'))]);
     expect(summary).toMatchObject({ packs: 1, folders: 0 });
     expect(summary.files.map((f) => f.uri)).toEqual([uriOf(join(dir, 'broken/cycle.json'))]);
@@ -91,13 +93,17 @@ describe('the server\'s commands', () => {
     expect(spawnSync(process.execPath, [BIN, 'unpack', DEMO_PACK, folder, '--force']).status).toBe(0);
     const cli = spawnSync(process.execPath, [BIN, 'build', folder, '--exported-at', STAMP], { encoding: 'utf8' });
     expect(cli.status).toBe(0);
-    const built = await run<{ built: boolean; text: string; errors: number }>('setup-pack.buildPack', [{ folder: uriOf(folder), exportedAt: STAMP }]);
+    const built = await run<{ built: boolean; text: string; errors: number }>('setup-pack.buildPack', [
+      { folder: uriOf(folder), exportedAt: STAMP },
+    ]);
     expect(built).toMatchObject({ built: true, errors: 0 });
     expect(built.text).toBe(cli.stdout);
     // From a file of the folder, written where asked.
     const output = join(dir, 'dist/starter-built.json');
     mkdirSync(join(dir, 'dist'), { recursive: true });
-    const written = await run<{ output: string; text?: string }>('setup-pack.buildPack', [{ folder: uriOf(join(folder, 'manifest.json')), output: uriOf(output), exportedAt: STAMP }]);
+    const written = await run<{ output: string; text?: string }>('setup-pack.buildPack', [
+      { folder: uriOf(join(folder, 'manifest.json')), output: uriOf(output), exportedAt: STAMP },
+    ]);
     expect(written.output).toBe(uriOf(output));
     expect(written.text).toBeUndefined();
     expect(readFileSync(output, 'utf8')).toBe(cli.stdout);
@@ -105,12 +111,16 @@ describe('the server\'s commands', () => {
 
   it('builds nothing from a folder with errors, and says why it cannot build', async () => {
     const output = join(dir, 'never.json');
-    const failed = await run<{ built: boolean; errors: number; files: { uri: string }[] }>('setup-pack.buildPack', [{ folder: uriOf(join(dir, 'source')), output: uriOf(output) }]);
+    const failed = await run<{ built: boolean; errors: number; files: { uri: string }[] }>('setup-pack.buildPack', [
+      { folder: uriOf(join(dir, 'source')), output: uriOf(output) },
+    ]);
     expect(failed.built).toBe(false);
     expect(failed.errors).toBeGreaterThan(0);
     expect(failed.files.map((f) => f.uri)).toContain(uriOf(join(dir, 'source/automations/new-lead-welcome.json')));
     expect(existsSync(output)).toBe(false);
-    const inside = await run('setup-pack.buildPack', [{ folder: uriOf(join(dir, 'source')), output: uriOf(join(dir, 'source/manifest.json')) }]).catch((e: Error) => e);
+    const inside = await run('setup-pack.buildPack', [
+      { folder: uriOf(join(dir, 'source')), output: uriOf(join(dir, 'source/manifest.json')) },
+    ]).catch((e: Error) => e);
     expect(String(inside)).toContain('is a file of the source folder');
     const notFolder = await run('setup-pack.buildPack', [{ folder: uriOf(join(dir, 'broken')) }]).catch((e: Error) => e);
     expect(String(notFolder)).toContain('is not in a pack source folder');

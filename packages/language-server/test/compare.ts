@@ -30,7 +30,9 @@ export function fromLsp(d: Diagnostic): Finding {
     column: d.range.start.character + 1,
     endLine: d.range.end.line + 1,
     endColumn: d.range.end.character + 1,
-    related: (d.relatedInformation ?? []).map((r) => `${r.location.range.start.line + 1}:${r.location.range.start.character + 1} ${r.message}`),
+    related: (d.relatedInformation ?? []).map(
+      (r) => `${r.location.range.start.line + 1}:${r.location.range.start.character + 1} ${r.message}`,
+    ),
   };
 }
 
@@ -62,7 +64,12 @@ function fromCli(d: CliRecord): Finding {
 
 /** The CLI's findings for each file, in its order, by path as given. */
 export function cliFindingsOfFiles(paths: string[]): Map<string, Finding[]> {
-  const r = spawnSync(process.execPath, [BIN, 'validate', '--format', 'json', ...paths], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' } });
+  const r = spawnSync(process.execPath, [BIN, 'validate', '--format', 'json', ...paths], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`setup-pack validate exited ${r.status}: ${r.stderr}`);
   const report = JSON.parse(r.stdout) as { files: { path: string; diagnostics: CliRecord[] }[] };
   return new Map(report.files.map((f, i) => [paths[i], f.diagnostics.map(fromCli)]));

@@ -25,10 +25,15 @@ afterAll(async () => {
 /** The text's model analysed now: a rename reads the model of the current text, whatever the pause. */
 async function analyseNow(text: string) {
   await client.request('textDocument/prepareRename', { textDocument: { uri }, position: positionIn(text, '"key": "tag-hot"', 10) });
-  await client.request('textDocument/rename', { textDocument: { uri }, position: positionIn(text, '"key": "tag-hot"', 10), newName: 'tag-warm' });
+  await client.request('textDocument/rename', {
+    textDocument: { uri },
+    position: positionIn(text, '"key": "tag-hot"', 10),
+    newName: 'tag-warm',
+  });
 }
 
-const stageDefinition = (text: string) => client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(text, '"stage_id": "showing"', 14) });
+const stageDefinition = (text: string) =>
+  client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(text, '"stage_id": "showing"', 14) });
 
 describe('a jump answered from the model of an older text', () => {
   it('moves its places over a whole-text change', async () => {
@@ -47,7 +52,9 @@ describe('a jump answered from the model of an older text', () => {
     const lines = demo.split('\n');
     const to = { line: from.line + 2, character: lines[from.line + 2].length };
     await client.change(uri, { range: { start: from, end: to }, text: 'x' });
-    const edited = [...lines.slice(0, from.line), lines[from.line].slice(0, from.character) + 'x', ...lines.slice(from.line + 3)].join('\n');
+    const edited = [...lines.slice(0, from.line), lines[from.line].slice(0, from.character) + 'x', ...lines.slice(from.line + 3)].join(
+      '\n',
+    );
     expect((await stageDefinition(edited)).range).toEqual(keyRange(edited, 'showing'));
   });
 });

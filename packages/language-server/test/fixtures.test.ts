@@ -49,7 +49,9 @@ describe('the fixture packs', () => {
         const { start, end } = d.range;
         // SARIF's text is the message and its hint; the diagnostic keeps the hint for the hover.
         const hint = (d.data as { hint?: string }).hint;
-        published.push(`${at}:${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1} ${d.code} ${LEVEL[d.severity!]} ${d.message}${hint ? ` ${hint}` : ''}`);
+        published.push(
+          `${at}:${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1} ${d.code} ${LEVEL[d.severity!]} ${d.message}${hint ? ` ${hint}` : ''}`,
+        );
       }
     }
     expect(published.sort()).toEqual(sarif.sort());
@@ -62,12 +64,22 @@ interface SarifResult {
   ruleId: string;
   level: string;
   message: { text: string };
-  locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn: number; endLine?: number; endColumn?: number } } }[];
+  locations: {
+    physicalLocation: {
+      artifactLocation: { uri: string };
+      region?: { startLine: number; startColumn: number; endLine?: number; endColumn?: number };
+    };
+  }[];
 }
 
 /** `setup-pack validate --format sarif` on the files, each result as one line to compare. */
 function sarifResults(paths: string[]): string[] {
-  const r = spawnSync(process.execPath, [BIN, 'validate', '--format', 'sarif', ...paths], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' } });
+  const r = spawnSync(process.execPath, [BIN, 'validate', '--format', 'sarif', ...paths], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' },
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`setup-pack validate exited ${r.status}: ${r.stderr}`);
   const log = JSON.parse(r.stdout) as { runs: { columnKind: string; results: SarifResult[] }[] };
   expect(log.runs[0].columnKind).toBe('utf16CodeUnits');

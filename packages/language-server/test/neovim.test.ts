@@ -76,9 +76,30 @@ describe.skipIf(missing)(`the language server in Neovim${missing ? ` (skipped: $
     writeFileSync(join(dir, 'test.lua'), SCRIPT);
     const lines = text.split('\n');
     const use = lines.findIndex((l) => l.includes('"template_id": "tpl-follow-up"'));
-    const env = { ...process.env, NODE: process.execPath, BIN, RESULT: join(dir, 'result.json'), USE_LINE: String(use + 1), USE_COL: String(lines[use].indexOf('tpl-follow-up')), NEW_KEY: 'tpl-nudge', XDG_STATE_HOME: dir, XDG_DATA_HOME: dir };
-    const run = spawnSync(nvim, ['--headless', '--clean', '-n', file, '-c', 'luafile test.lua'], { cwd: dir, env, encoding: 'utf8', timeout: 90_000 });
-    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { error: string | null; diagnostics: { code: string; line: number }[]; fix: string; definition: [number, number]; written?: boolean };
+    const env = {
+      ...process.env,
+      NODE: process.execPath,
+      BIN,
+      RESULT: join(dir, 'result.json'),
+      USE_LINE: String(use + 1),
+      USE_COL: String(lines[use].indexOf('tpl-follow-up')),
+      NEW_KEY: 'tpl-nudge',
+      XDG_STATE_HOME: dir,
+      XDG_DATA_HOME: dir,
+    };
+    const run = spawnSync(nvim, ['--headless', '--clean', '-n', file, '-c', 'luafile test.lua'], {
+      cwd: dir,
+      env,
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+    const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as {
+      error: string | null;
+      diagnostics: { code: string; line: number }[];
+      fix: string;
+      definition: [number, number];
+      written?: boolean;
+    };
     expect(result.error, `${run.stderr}`).toBeNull();
     expect(result.diagnostics.map((d) => d.code)).toEqual(['pipeline/probability-normalised']);
     expect(result.diagnostics[0].line).toBe(lines.findIndex((l) => l.includes('"probability": 90')) + 1);

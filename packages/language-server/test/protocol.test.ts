@@ -31,14 +31,23 @@ async function setText(text: string) {
 describe('setup-pack lsp --stdio on the demo pack', () => {
   it('initializes with the capabilities it serves', () => {
     expect(client.init?.serverInfo?.name).toBe('setup-pack');
-    expect(client.init?.capabilities).toMatchObject({ hoverProvider: true, definitionProvider: true, referencesProvider: true, documentSymbolProvider: true, renameProvider: { prepareProvider: true } });
+    expect(client.init?.capabilities).toMatchObject({
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      documentSymbolProvider: true,
+      renameProvider: { prepareProvider: true },
+    });
     expect(client.init?.capabilities.textDocumentSync).toMatchObject({ openClose: true, change: 2 });
   });
 
   it('publishes what `setup-pack validate --format json` finds in the same text', async () => {
     expect((await client.diagnostics(uri, 1)).map(fromLsp)).toEqual(cliFindings(demo));
     // An unknown block kind, an edge into a trigger and a template key made a duplicate: errors and warnings with related places.
-    const broken = demo.replace('"action.add_tag"', '"action.send_fax"').replace('"target": "tag"', '"target": "start"').replace('"key": "tpl-follow-up"', '"key": "tpl-welcome-sms"');
+    const broken = demo
+      .replace('"action.add_tag"', '"action.send_fax"')
+      .replace('"target": "tag"', '"target": "start"')
+      .replace('"key": "tpl-follow-up"', '"key": "tpl-welcome-sms"');
     const published = (await setText(broken)).map(fromLsp);
     expect(published.length).toBeGreaterThanOrEqual(3);
     expect(published).toEqual(cliFindings(broken));
@@ -59,7 +68,14 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     const at = rangeOf(demo, '"Welcome text"');
     const before = client.publications(uri).length;
     let v = version;
-    for (const ch of ['W', 'X', 'Y', 'Z', '!']) v = await client.change(uri, { range: { start: { line: at.start.line, character: at.start.character + 1 }, end: { line: at.start.line, character: at.start.character + 1 } }, text: ch });
+    for (const ch of ['W', 'X', 'Y', 'Z', '!'])
+      v = await client.change(uri, {
+        range: {
+          start: { line: at.start.line, character: at.start.character + 1 },
+          end: { line: at.start.line, character: at.start.character + 1 },
+        },
+        text: ch,
+      });
     const text = demo.replace('"Welcome text"', '"!ZYXWWelcome text"');
     expect((await client.diagnostics(uri, v)).map(fromLsp)).toEqual(cliFindings(text));
     const since = client.publications(uri).slice(before);
@@ -108,7 +124,11 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     const loop = uriOf(file);
     await client.open(loop, text);
     expect((await client.diagnostics(loop, 1)).map((d) => d.code)).toContain('flow/cascade-loop');
-    const at = async (needle: string, n: number) => ((await client.request<Hover>('textDocument/hover', { textDocument: { uri: loop }, position: positionIn(text, needle, 3, n) }))?.contents as { value: string }).value;
+    const at = async (needle: string, n: number) =>
+      (
+        (await client.request<Hover>('textDocument/hover', { textDocument: { uri: loop }, position: positionIn(text, needle, 3, n) }))
+          ?.contents as { value: string }
+      ).value;
     // New lead's add_tag (the first), then Hot lead's trigger (the first tag_added).
     const adds = await at('"action.add_tag"', 0);
     expect(adds).toContain('**In this pack** (the effects model, [behaviour.md](https://setup-pack.dev/docs/behaviour))');
@@ -125,13 +145,19 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     // An unclosed tag being typed: the name is completed and the braces closed.
     const typing = demo.replace('"Hi {{contact.first_name}},', '"Hi {{cont,');
     await setText(typing);
-    const list = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionIn(typing, '{{cont,', 6) });
+    const list = await client.request<CompletionList>('textDocument/completion', {
+      textDocument: { uri },
+      position: positionIn(typing, '{{cont,', 6),
+    });
     const first = list.items.find((i) => i.label === 'contact.first_name')!;
     expect(first.detail).toBe('First name');
     expect(applyEdits(typing, [first.textEdit as never])).toBe(demo);
     // Inside a closed tag of the subject: the name and its braces are replaced, nothing doubled.
     await setText(demo);
-    const subject = await client.request<CompletionList>('textDocument/completion', { textDocument: { uri }, position: positionIn(demo, 'like, {{contact.first_name}}', 10) });
+    const subject = await client.request<CompletionList>('textDocument/completion', {
+      textDocument: { uri },
+      position: positionIn(demo, 'like, {{contact.first_name}}', 10),
+    });
     const last = subject.items.find((i) => i.label === 'contact.last_name')!;
     expect(applyEdits(demo, [last.textEdit as never])).toBe(demo.replace('like, {{contact.first_name}}', 'like, {{contact.last_name}}'));
     // A block's config text is not a template's: no merge tags there.
@@ -147,11 +173,21 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
   });
 
   it('goes to the definition of a key, and finds its references', async () => {
-    const def = await client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(demo, '"template_id": "tpl-welcome-sms"', 20) });
+    const def = await client.request<Location>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionIn(demo, '"template_id": "tpl-welcome-sms"', 20),
+    });
     expect(def.range).toEqual(keyRange(demo, 'tpl-welcome-sms'));
-    const stage = await client.request<Location>('textDocument/definition', { textDocument: { uri }, position: positionIn(demo, '"stage_id": "showing"', 14) });
+    const stage = await client.request<Location>('textDocument/definition', {
+      textDocument: { uri },
+      position: positionIn(demo, '"stage_id": "showing"', 14),
+    });
     expect(stage.range).toEqual(keyRange(demo, 'showing'));
-    const refs = await client.request<Location[]>('textDocument/references', { textDocument: { uri }, position: positionIn(demo, '"key": "tpl-welcome-sms"', 10), context: { includeDeclaration: true } });
+    const refs = await client.request<Location[]>('textDocument/references', {
+      textDocument: { uri },
+      position: positionIn(demo, '"key": "tpl-welcome-sms"', 10),
+      context: { includeDeclaration: true },
+    });
     // The key, the block's template_id and the references entry.
     expect(refs.map((l) => l.range).sort(byPosition)).toEqual([0, 1, 2].map((n) => rangeOf(demo, '"tpl-welcome-sms"', n)).sort(byPosition));
   });
@@ -166,7 +202,9 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     expect(editsOf(edit, uri)).toHaveLength(4);
     expect(renamed).not.toContain('tag-buyer-lead');
     expect(cliFindings(renamed)).toEqual(cliFindings(demo));
-    const taken = await client.request('textDocument/rename', { textDocument: { uri }, position, newName: 'tag-hot' }).catch((e: Error) => e);
+    const taken = await client
+      .request('textDocument/rename', { textDocument: { uri }, position, newName: 'tag-hot' })
+      .catch((e: Error) => e);
     expect(String(taken)).toContain('The key "tag-hot" is taken: resources[3] ("Hot lead") has it');
   });
 
@@ -176,7 +214,11 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
     const fixUri = uriOf(file);
     await client.open(fixUri, text);
     const [finding] = (await client.diagnostics(fixUri, 1)).filter((d) => d.code === 'asset/sha256-mismatch');
-    const actions = await client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: fixUri }, range: finding.range, context: { diagnostics: [finding] } });
+    const actions = await client.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: fixUri },
+      range: finding.range,
+      context: { diagnostics: [finding] },
+    });
     const quick = actions.find((a) => a.kind === 'quickfix' && a.diagnostics?.length);
     expect(quick?.title).toMatch(/^Set sha256 to "[0-9a-f]+…" \(setup-pack fix\)$/);
     const fixed = applyEdits(text, editsOf(quick!.edit!, fixUri));
@@ -189,8 +231,28 @@ describe('setup-pack lsp --stdio on the demo pack', () => {
 
   it('outlines automations with their blocks, and pipelines with their stages', async () => {
     const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
-    expect(symbols.map((s) => s.name)).toEqual(['new-lead-welcome', 'nurture-by-stage', 'old-reminder', 'new-buyer-leads', 'tpl-welcome-sms', 'tpl-follow-up', 'buyer-pipeline', 'tag-buyer-lead', 'stage-nurture', 'src-zillow', 'tag-hot']);
-    expect(symbols[0].children!.map((c) => `${c.name} ${c.detail}`)).toEqual(['start Contact created · trigger.contact_created', 'tag Add tag · action.add_tag', 'sms Send SMS · action.send_sms', 'wait Wait · control.wait', 'replied If / else · control.if', 'task Create task · action.create_task', 'email Send email · action.send_email']);
+    expect(symbols.map((s) => s.name)).toEqual([
+      'new-lead-welcome',
+      'nurture-by-stage',
+      'old-reminder',
+      'new-buyer-leads',
+      'tpl-welcome-sms',
+      'tpl-follow-up',
+      'buyer-pipeline',
+      'tag-buyer-lead',
+      'stage-nurture',
+      'src-zillow',
+      'tag-hot',
+    ]);
+    expect(symbols[0].children!.map((c) => `${c.name} ${c.detail}`)).toEqual([
+      'start Contact created · trigger.contact_created',
+      'tag Add tag · action.add_tag',
+      'sms Send SMS · action.send_sms',
+      'wait Wait · control.wait',
+      'replied If / else · control.if',
+      'task Create task · action.create_task',
+      'email Send email · action.send_email',
+    ]);
     expect(symbols[6].children!.map((c) => c.name)).toEqual(['new', 'showing', 'offer', 'won', 'lost']);
     // An item's range is the whole object: the automation's runs from its { to its }.
     const lines = demo.split('\n');
@@ -226,13 +288,23 @@ describe('keys used across item kinds (listing-marketing)', () => {
   it("goes from a trigger's smart list and a template's image address to the item", async () => {
     await client.open(listing, text);
     await client.diagnostics(listing, 1);
-    const list = await client.request<Location>('textDocument/definition', { textDocument: { uri: listing }, position: positionIn(text, '"smart_list_id": "active-buyers"', 20) });
+    const list = await client.request<Location>('textDocument/definition', {
+      textDocument: { uri: listing },
+      position: positionIn(text, '"smart_list_id": "active-buyers"', 20),
+    });
     expect(list.range).toEqual(keyRange(text, 'active-buyers'));
     const url = 'https://cdn.example-brokerage.com/email/open-house-hero.png';
-    const image = await client.request<Location>('textDocument/definition', { textDocument: { uri: listing }, position: positionIn(text, url, 5) });
+    const image = await client.request<Location>('textDocument/definition', {
+      textDocument: { uri: listing },
+      position: positionIn(text, url, 5),
+    });
     expect(image.range).toEqual(keyRange(text, 'open-house-hero'));
     // The template's body, its design's image src, its html and its thumbnail use the address.
-    const uses = await client.request<Location[]>('textDocument/references', { textDocument: { uri: listing }, position: positionIn(text, '"key": "open-house-hero"', 10), context: { includeDeclaration: false } });
+    const uses = await client.request<Location[]>('textDocument/references', {
+      textDocument: { uri: listing },
+      position: positionIn(text, '"key": "open-house-hero"', 10),
+      context: { includeDeclaration: false },
+    });
     expect(uses.map((l) => l.range).sort(byPosition)).toEqual([0, 1, 2, 3].map((n) => rangeOf(text, url, n)));
   });
 
@@ -252,4 +324,5 @@ async function completeAt(position: { line: number; character: number }): Promis
   return list?.items.map((i) => i.label) ?? [];
 }
 
-const byPosition = (a: { start: { line: number; character: number } }, b: { start: { line: number; character: number } }) => a.start.line - b.start.line || a.start.character - b.start.character;
+const byPosition = (a: { start: { line: number; character: number } }, b: { start: { line: number; character: number } }) =>
+  a.start.line - b.start.line || a.start.character - b.start.character;

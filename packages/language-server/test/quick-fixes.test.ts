@@ -19,9 +19,15 @@ const QUICK_FIXES: Record<string, { text?: string; why: string }> = {
   'asset/size-mismatch': { why: 'byteSize recomputed from the data' },
   'pipeline/probability-normalised': { why: 'probability set to 100 (won) or 0 (lost)' },
   'graph/unknown-field': { why: "an edge's sourceHandle moved to handle" },
-  'schema/required': { text: sha256Fixture.replace(`${SHA},\n`, ''), why: "an asset's missing sha256 (or byteSize) computed from its data" },
+  'schema/required': {
+    text: sha256Fixture.replace(`${SHA},\n`, ''),
+    why: "an asset's missing sha256 (or byteSize) computed from its data",
+  },
   'schema/pattern': { text: sha256Fixture.replace(SHA, '"sha256": "not a hash"'), why: "an asset's sha256 that is no hash, recomputed" },
-  'schema/type': { text: sha256Fixture.replace('"byteSize": 1399', '"byteSize": "1399"'), why: "an asset's byteSize written as text, recomputed" },
+  'schema/type': {
+    text: sha256Fixture.replace('"byteSize": 1399', '"byteSize": "1399"'),
+    why: "an asset's byteSize written as text, recomputed",
+  },
 };
 
 /** Codes with no quick fix: the pack does not hold the answer, or choosing it is the author's call. */
@@ -47,10 +53,10 @@ const NO_FIX: Record<string, string> = {
   'catalog/config-field': "the value a block needs is the author's",
   'catalog/unknown-config-field': 'an info: the field is kept as exported',
   'filters/unrecognized': 'the filter meant is not known',
-  'flow/cascade-loop': 'which automation should stop the loop, and how, is the author\'s design',
-  'flow/conflicting-actions': 'which of the two automations should win is the author\'s call',
+  'flow/cascade-loop': "which automation should stop the loop, and how, is the author's design",
+  'flow/conflicting-actions': "which of the two automations should win is the author's call",
   'flow/outside-send-window': 'the time meant for the message is not known',
-  'flow/self-trigger': 'which step should not start the automation again is the author\'s design',
+  'flow/self-trigger': "which step should not start the automation again is the author's design",
   'graph/cycle': "which edge of the cycle to remove is the author's call",
   'graph/duplicate-edge': "which copy to keep is the author's call",
   'graph/duplicate-edge-id': "renaming an edge id is the author's call",
@@ -68,7 +74,8 @@ const NO_FIX: Record<string, string> = {
   'pipeline/missing-lost-stage': "which stage is lost is the author's",
   'pipeline/missing-won-stage': "which stage is won is the author's",
   'reference/missing-name': "the workspace object's name is not in the pack",
-  'reference/unresolved-id': "core's fixes do not choose a key: the finding names the nearest one, and whether it is meant is the author's call",
+  'reference/unresolved-id':
+    "core's fixes do not choose a key: the finding names the nearest one, and whether it is meant is the author's call",
   'reference/unused': "using the id or removing the reference is the author's call",
   'settings/duplicate-day': "core's fixes do not drop a repeated day: setup-pack fix leaves it to the author",
   'settings/send-window-empty': 'the window meant is not known',
@@ -93,7 +100,15 @@ async function openWithActions(text: string) {
   const uri = `file:///quick-fix-${opened++}.json`;
   await client.open(uri, text);
   const diagnostics = await client.diagnostics(uri, 1);
-  const actions = await Promise.all(diagnostics.map((d) => client.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d], only: ['quickfix'] } })));
+  const actions = await Promise.all(
+    diagnostics.map((d) =>
+      client.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: d.range,
+        context: { diagnostics: [d], only: ['quickfix'] },
+      }),
+    ),
+  );
   return { uri, diagnostics, actions };
 }
 
@@ -101,8 +116,14 @@ describe('quick fixes', () => {
   it('every finding code has a quick fix or a reason it has none', () => {
     const codes = RULE_METADATA.map((r) => r.code);
     const decided = [...Object.keys(QUICK_FIXES), ...Object.keys(NO_FIX)];
-    expect(codes.filter((c) => !decided.includes(c)), 'codes with neither a quick fix nor a reason for none').toEqual([]);
-    expect(decided.filter((c) => !codes.includes(c)), 'codes listed here that core no longer has').toEqual([]);
+    expect(
+      codes.filter((c) => !decided.includes(c)),
+      'codes with neither a quick fix nor a reason for none',
+    ).toEqual([]);
+    expect(
+      decided.filter((c) => !codes.includes(c)),
+      'codes listed here that core no longer has',
+    ).toEqual([]);
     expect(Object.keys(QUICK_FIXES).filter((c) => c in NO_FIX)).toEqual([]);
   });
 
@@ -118,12 +139,16 @@ describe('quick fixes', () => {
     expect(cliFindings(fixed).filter((f) => f.code === code).length).toBe(before - 1);
   });
 
-  it.each(Object.keys(NO_FIX).filter((c) => existsSync(fixture(c))))('%s: its failing fixture is offered no quick fix for it', async (code) => {
-    const { diagnostics, actions } = await openWithActions(readFileSync(fixture(code), 'utf8'));
-    const ofCode = diagnostics.map((d, i) => [d, actions[i]] as const).filter(([d]) => d.code === code);
-    expect(ofCode.length).toBeGreaterThan(0);
-    for (const [, offered] of ofCode) expect(offered.filter((a) => a.kind === 'quickfix' && !a.title.startsWith('Fix all'))).toEqual([]);
-  });
+  it.each(Object.keys(NO_FIX).filter((c) => existsSync(fixture(c))))(
+    '%s: its failing fixture is offered no quick fix for it',
+    async (code) => {
+      const { diagnostics, actions } = await openWithActions(readFileSync(fixture(code), 'utf8'));
+      const ofCode = diagnostics.map((d, i) => [d, actions[i]] as const).filter(([d]) => d.code === code);
+      expect(ofCode.length).toBeGreaterThan(0);
+      for (const [, offered] of ofCode) expect(offered.filter((a) => a.kind === 'quickfix' && !a.title.startsWith('Fix all'))).toEqual([]);
+    },
+  );
 });
 
-const same = (a: Diagnostic, b: Diagnostic) => a.code === b.code && JSON.stringify(a.range) === JSON.stringify(b.range) && a.message === b.message;
+const same = (a: Diagnostic, b: Diagnostic) =>
+  a.code === b.code && JSON.stringify(a.range) === JSON.stringify(b.range) && a.message === b.message;

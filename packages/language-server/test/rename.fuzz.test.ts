@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 /** What stays the same when a key is renamed: everything but the key's name in messages (and columns on its lines). */
-const renamedAs = (from: string, to: string) => (f: Finding) => ({ code: f.code, severity: f.severity, line: f.line, message: f.message.split(`"${from}"`).join(`"${to}"`) });
+const renamedAs = (from: string, to: string) => (f: Finding) => ({
+  code: f.code,
+  severity: f.severity,
+  line: f.line,
+  message: f.message.split(`"${from}"`).join(`"${to}"`),
+});
 
 describe('generated packs', () => {
   it('publish the CLI findings, and keep them through a rename of any key', { timeout: timeoutMs(3000) }, async () => {

@@ -18,10 +18,14 @@ function start(worker = WORKER) {
   const replies: Exclude<WorkerReply, { type: 'ready' }>[] = [];
   const failures: (AnalyseJob | undefined)[] = [];
   let wake = () => {};
-  scheduler = new Scheduler(worker, {}, {
-    reply: (r) => (replies.push(r), wake()),
-    failed: (_, job) => (failures.push(job), wake()),
-  });
+  scheduler = new Scheduler(
+    worker,
+    {},
+    {
+      reply: (r) => (replies.push(r), wake()),
+      failed: (_, job) => (failures.push(job), wake()),
+    },
+  );
   const until = (done: () => boolean) => new Promise<void>((resolve) => (wake = () => done() && resolve())).then(() => undefined);
   return { scheduler, replies, failures, until };
 }
@@ -36,7 +40,10 @@ describe('the validation worker', () => {
     scheduler.touch(slot, 2);
     scheduler.schedule({ kind: 'pack', uri: 'file:///a.json', version: 3, text: demo, slot });
     await finished;
-    expect(replies.filter((r) => r.type === 'done').map((r) => [r.version, (r as { dropped: boolean }).dropped])).toEqual([[1, true], [3, false]]);
+    expect(replies.filter((r) => r.type === 'done').map((r) => [r.version, (r as { dropped: boolean }).dropped])).toEqual([
+      [1, true],
+      [3, false],
+    ]);
     expect(new Set(replies.filter((r) => r.type !== 'done').map((r) => r.version))).toEqual(new Set([3]));
   });
 
@@ -48,7 +55,10 @@ describe('the validation worker', () => {
     scheduler.schedule({ kind: 'pack', uri: 'file:///a.json', version: 1, text: demo, slot: a });
     scheduler.schedule({ kind: 'pack', uri: 'file:///b.json', version: 7, text: demo, slot: b });
     await failed;
-    expect(failures.map((j) => [j?.uri, j?.version])).toEqual([['file:///a.json', 1], ['file:///b.json', 7]]);
+    expect(failures.map((j) => [j?.uri, j?.version])).toEqual([
+      ['file:///a.json', 1],
+      ['file:///b.json', 7],
+    ]);
     expect(replies).toEqual([]);
   });
 });

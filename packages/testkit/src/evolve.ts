@@ -4,8 +4,16 @@
 // (packages/installer/test/edits.fuzz.test.ts) installs these into the real server.
 import fc from 'fast-check';
 import {
-  configRefIds, NODE_CATALOG, RESOURCE_KIND_OF_REFERENCE, type AutomationItem, type GraphNode, type Pack, type Reference, type ReferenceType,
-  type WorkspaceCollection, type WorkspaceObject,
+  configRefIds,
+  NODE_CATALOG,
+  RESOURCE_KIND_OF_REFERENCE,
+  type AutomationItem,
+  type GraphNode,
+  type Pack,
+  type Reference,
+  type ReferenceType,
+  type WorkspaceCollection,
+  type WorkspaceObject,
 } from '@setup-pack/core';
 import { hexColor, LIMITS, text, validPack } from './pack.js';
 
@@ -14,7 +22,11 @@ const LISTS = ['resources', 'pipelines', 'messageTemplates', 'smartLists', 'auto
 type ListName = (typeof LISTS)[number];
 type Fate = 'keep' | 'change' | 'drop';
 
-const fate = fc.oneof({ weight: 4, arbitrary: fc.constant<Fate>('keep') }, { weight: 3, arbitrary: fc.constant<Fate>('change') }, { weight: 2, arbitrary: fc.constant<Fate>('drop') });
+const fate = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<Fate>('keep') },
+  { weight: 3, arbitrary: fc.constant<Fate>('change') },
+  { weight: 2, arbitrary: fc.constant<Fate>('drop') },
+);
 
 /** A version every generated pack's version comes before (its SemVer major is at most 9; other versions are unordered). */
 export const NEXT_VERSION = '1000.0.0';
@@ -41,11 +53,27 @@ function referencedKeys(automations: AutomationItem[]): Set<string> {
  */
 export function nextRelease(pack: Pack, options: NextReleaseOptions = {}): fc.Arbitrary<Pack> {
   const frozen = options.frozen ?? new Set<string>();
-  const fates = fc.record(Object.fromEntries(LISTS.map((l) => [l, fc.array(fate, { minLength: (pack[l] ?? []).length, maxLength: (pack[l] ?? []).length })])) as Record<ListName, fc.Arbitrary<Fate[]>>);
+  const fates = fc.record(
+    Object.fromEntries(
+      LISTS.map((l) => [l, fc.array(fate, { minLength: (pack[l] ?? []).length, maxLength: (pack[l] ?? []).length })]),
+    ) as Record<ListName, fc.Arbitrary<Fate[]>>,
+  );
   const added = fc.record({
-    tags: fc.array(fc.tuple(text(1, LIMITS.resourceName).filter((s) => s.trim().length > 0), hexColor), { maxLength: 2 }),
-    templates: fc.array(text(1, LIMITS.templateName).filter((s) => s.trim().length > 0), { maxLength: 1 }),
-    lists: fc.array(text(1, LIMITS.listName).filter((s) => s.trim().length > 0), { maxLength: 1 }),
+    tags: fc.array(
+      fc.tuple(
+        text(1, LIMITS.resourceName).filter((s) => s.trim().length > 0),
+        hexColor,
+      ),
+      { maxLength: 2 },
+    ),
+    templates: fc.array(
+      text(1, LIMITS.templateName).filter((s) => s.trim().length > 0),
+      { maxLength: 1 },
+    ),
+    lists: fc.array(
+      text(1, LIMITS.listName).filter((s) => s.trim().length > 0),
+      { maxLength: 1 },
+    ),
   });
   return fc.tuple(fates, added, hexColor, fc.boolean()).map(([f, add, color, rename]) => {
     const next = structuredClone(pack) as Pack;
@@ -55,46 +83,107 @@ export function nextRelease(pack: Pack, options: NextReleaseOptions = {}): fc.Ar
     // (and an automation a remaining one runs stays too, until nothing more is added).
     const all = next.automations ?? [];
     const staying = new Set(all.filter((a, i) => fateOf('automations', i, a.key) !== 'drop').map((a) => a.key));
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
-      for (const k of referencedKeys(all.filter((a) => staying.has(a.key)))) if (all.some((a) => a.key === k) && !staying.has(k)) grew = !!staying.add(k);
+      for (const k of referencedKeys(all.filter((a) => staying.has(a.key))))
+        if (all.some((a) => a.key === k) && !staying.has(k)) grew = !!staying.add(k);
     }
     const automations = all.filter((a) => staying.has(a.key));
     const used = referencedKeys(automations);
-    const stageKeysUsed = new Set(automations.flatMap((a) => [
-      ...(a.document.references ?? []).filter((r) => r.type === 'deal_stage').map((r) => r.id),
-      ...a.document.graph.nodes.flatMap((n) => configRefIds(n.kind, n.config).filter((r) => r.field.ref === 'deal_stage').map((r) => r.id)),
-    ]));
+    const stageKeysUsed = new Set(
+      automations.flatMap((a) => [
+        ...(a.document.references ?? []).filter((r) => r.type === 'deal_stage').map((r) => r.id),
+        ...a.document.graph.nodes.flatMap((n) =>
+          configRefIds(n.kind, n.config)
+            .filter((r) => r.field.ref === 'deal_stage')
+            .map((r) => r.id),
+        ),
+      ]),
+    );
     const stays = (l: ListName, i: number, key: string, extra = false) => fateOf(l, i, key) !== 'drop' || used.has(key) || extra;
     const changed = 'Changed in the release';
-    next.resources = (next.resources ?? []).filter((r, i) => stays('resources', i, r.key)).map((r) => {
-      if (fateOf('resources', (pack.resources ?? []).findIndex((x) => x.key === r.key), r.key) !== 'change') return r;
-      const out = { ...r, data: r.kind === 'tag' ? { color } : { release: 2 } };
-      // Now and then a new name for the same key: the installed object is renamed.
-      if (rename) out.name = `${[...r.name].slice(0, LIMITS.resourceName - 3).join('')} v2`;
-      return out;
-    });
-    next.pipelines = (next.pipelines ?? []).filter((p, i) => stays('pipelines', i, p.key, p.stages.some((s) => stageKeysUsed.has(s.key)))).map((p) => {
-      if (fateOf('pipelines', (pack.pipelines ?? []).findIndex((x) => x.key === p.key), p.key) !== 'change') return p;
-      // A new description and the stages in the opposite order.
-      return { ...p, description: changed, stages: [...p.stages].reverse() };
-    });
-    next.messageTemplates = (next.messageTemplates ?? []).filter((t, i) => stays('messageTemplates', i, t.key)).map((t) => {
-      if (fateOf('messageTemplates', (pack.messageTemplates ?? []).findIndex((x) => x.key === t.key), t.key) !== 'change') return t;
-      return { ...t, body: t.body === changed ? `${changed}!` : changed };
-    });
-    next.smartLists = (next.smartLists ?? []).filter((s, i) => stays('smartLists', i, s.key)).map((s) => {
-      if (fateOf('smartLists', (pack.smartLists ?? []).findIndex((x) => x.key === s.key), s.key) !== 'change') return s;
-      return { ...s, description: s.description === changed ? `${changed}!` : changed };
-    });
+    next.resources = (next.resources ?? [])
+      .filter((r, i) => stays('resources', i, r.key))
+      .map((r) => {
+        if (
+          fateOf(
+            'resources',
+            (pack.resources ?? []).findIndex((x) => x.key === r.key),
+            r.key,
+          ) !== 'change'
+        )
+          return r;
+        const out = { ...r, data: r.kind === 'tag' ? { color } : { release: 2 } };
+        // Now and then a new name for the same key: the installed object is renamed.
+        if (rename) out.name = `${[...r.name].slice(0, LIMITS.resourceName - 3).join('')} v2`;
+        return out;
+      });
+    next.pipelines = (next.pipelines ?? [])
+      .filter((p, i) =>
+        stays(
+          'pipelines',
+          i,
+          p.key,
+          p.stages.some((s) => stageKeysUsed.has(s.key)),
+        ),
+      )
+      .map((p) => {
+        if (
+          fateOf(
+            'pipelines',
+            (pack.pipelines ?? []).findIndex((x) => x.key === p.key),
+            p.key,
+          ) !== 'change'
+        )
+          return p;
+        // A new description and the stages in the opposite order.
+        return { ...p, description: changed, stages: [...p.stages].reverse() };
+      });
+    next.messageTemplates = (next.messageTemplates ?? [])
+      .filter((t, i) => stays('messageTemplates', i, t.key))
+      .map((t) => {
+        if (
+          fateOf(
+            'messageTemplates',
+            (pack.messageTemplates ?? []).findIndex((x) => x.key === t.key),
+            t.key,
+          ) !== 'change'
+        )
+          return t;
+        return { ...t, body: t.body === changed ? `${changed}!` : changed };
+      });
+    next.smartLists = (next.smartLists ?? [])
+      .filter((s, i) => stays('smartLists', i, s.key))
+      .map((s) => {
+        if (
+          fateOf(
+            'smartLists',
+            (pack.smartLists ?? []).findIndex((x) => x.key === s.key),
+            s.key,
+          ) !== 'change'
+        )
+          return s;
+        return { ...s, description: s.description === changed ? `${changed}!` : changed };
+      });
     next.automations = automations.map((a) => {
-      if (fateOf('automations', (pack.automations ?? []).findIndex((x) => x.key === a.key), a.key) !== 'change') return a;
+      if (
+        fateOf(
+          'automations',
+          (pack.automations ?? []).findIndex((x) => x.key === a.key),
+          a.key,
+        ) !== 'change'
+      )
+        return a;
       return { ...a, document: { ...a.document, description: a.document.description === changed ? `${changed}!` : changed } };
     });
     // New items under keys no generated pack uses (they hold a space).
     add.tags.forEach(([name, c], i) => next.resources!.push({ key: `added tag ${i}`, kind: 'tag', name, data: { color: c } }));
-    add.templates.forEach((name, i) => next.messageTemplates!.push({ key: `added template ${i}`, name, channel: 'sms', body: 'Added in the release' }));
-    add.lists.forEach((name, i) => next.smartLists!.push({ key: `added list ${i}`, name, filters: { version: 2, root: { type: 'and', children: [] } } }));
+    add.templates.forEach((name, i) =>
+      next.messageTemplates!.push({ key: `added template ${i}`, name, channel: 'sms', body: 'Added in the release' }),
+    );
+    add.lists.forEach((name, i) =>
+      next.smartLists!.push({ key: `added list ${i}`, name, filters: { version: 2, root: { type: 'and', children: [] } } }),
+    );
     for (const l of LISTS) if (!next[l]?.length) delete next[l];
     return next;
   });
@@ -113,19 +202,34 @@ export interface HandEdit {
 }
 
 export const handEdits = (maxEdits = 3): fc.Arbitrary<HandEdit[]> =>
-  fc.array(fc.record({ pick: fc.nat(), what: fc.constantFrom<HandEdit['what']>('rename', 'content', 'delete', 'remove-stage', 'activate') }), { maxLength: maxEdits });
+  fc.array(
+    fc.record({ pick: fc.nat(), what: fc.constantFrom<HandEdit['what']>('rename', 'content', 'delete', 'remove-stage', 'activate') }),
+    { maxLength: maxEdits },
+  );
 
 /**
  * The request a hand edit makes of an object (as the API returns it) of `collection`, or null when
  * the edit does not apply to it (the brand, a media file's content). `n` makes names unique.
  */
-export function editRequest(collection: WorkspaceCollection, obj: WorkspaceObject, edit: HandEdit, n: number): { method: 'PATCH' | 'DELETE' | 'POST'; path?: string; body?: Record<string, unknown> } | null {
+export function editRequest(
+  collection: WorkspaceCollection,
+  obj: WorkspaceObject,
+  edit: HandEdit,
+  n: number,
+): { method: 'PATCH' | 'DELETE' | 'POST'; path?: string; body?: Record<string, unknown> } | null {
   if (collection === 'brand') return null;
   if (edit.what === 'delete') return { method: 'DELETE' };
   if (collection === 'media') return null;
   const name = `Edited by hand ${n}`;
   const doc = (obj.draft_document ?? obj.document) as Record<string, unknown> | undefined;
-  const stagesOf = () => (obj.stages as Record<string, unknown>[]).map((s) => ({ id: s.id, name: s.name, type: s.type, color: s.color ?? null, probability: s.probability ?? null }));
+  const stagesOf = () =>
+    (obj.stages as Record<string, unknown>[]).map((s) => ({
+      id: s.id,
+      name: s.name,
+      type: s.type,
+      color: s.color ?? null,
+      probability: s.probability ?? null,
+    }));
   if (edit.what === 'activate') {
     if (collection === 'automations') return obj.enabled ? null : { method: 'POST', path: '/activate' };
     return editRequest(collection, obj, { ...edit, what: 'rename' }, n);
@@ -135,7 +239,10 @@ export function editRequest(collection: WorkspaceCollection, obj: WorkspaceObjec
     // The last open stage, or a second won or lost one: a pipeline keeps one of each.
     const stages = stagesOf();
     const count = (t: unknown) => stages.filter((s) => s.type === t).length;
-    const i = stages.map((s, j) => (s.type === 'OPEN' || count(s.type) > 1 ? j : -1)).filter((j) => j >= 0).pop();
+    const i = stages
+      .map((s, j) => (s.type === 'OPEN' || count(s.type) > 1 ? j : -1))
+      .filter((j) => j >= 0)
+      .pop();
     if (i === undefined) return editRequest(collection, obj, { ...edit, what: 'content' }, n);
     return { method: 'PATCH', body: { stages: stages.filter((_, j) => j !== i) } };
   }
@@ -177,11 +284,21 @@ function blockReferring(type: ReferenceType): { kind: string; field: string } | 
 const shared = (k: string) => [...`shared ${k}`].slice(0, LIMITS.key).join('');
 
 /** Which of `from`'s items to copy, by list, in their order. */
-interface Picks { resources: boolean[]; templates: boolean[]; lists: boolean[]; pipelines: boolean[] }
+interface Picks {
+  resources: boolean[];
+  templates: boolean[];
+  lists: boolean[];
+  pipelines: boolean[];
+}
 
 const picksFor = (from: Pack): fc.Arbitrary<Picks> => {
   const picks = (n: number) => fc.array(fc.boolean(), { minLength: n, maxLength: n });
-  return fc.record({ resources: picks((from.resources ?? []).length), templates: picks((from.messageTemplates ?? []).length), lists: picks((from.smartLists ?? []).length), pipelines: picks((from.pipelines ?? []).length) });
+  return fc.record({
+    resources: picks((from.resources ?? []).length),
+    templates: picks((from.messageTemplates ?? []).length),
+    lists: picks((from.smartLists ?? []).length),
+    pipelines: picks((from.pipelines ?? []).length),
+  });
 };
 
 /**
@@ -192,13 +309,30 @@ const picksFor = (from: Pack): fc.Arbitrary<Picks> => {
  */
 function addCopies(pack: Pack, from: Pack, picks: Picks): void {
   const own = (x: { key: string }) => !x.key.startsWith('shared ');
-  pack.resources = [...(pack.resources ?? []), ...(from.resources ?? []).filter((r, i) => picks.resources[i] && own(r)).map((r) => ({ ...structuredClone(r), key: shared(r.key) }))];
+  pack.resources = [
+    ...(pack.resources ?? []),
+    ...(from.resources ?? []).filter((r, i) => picks.resources[i] && own(r)).map((r) => ({ ...structuredClone(r), key: shared(r.key) })),
+  ];
   const imageUrls = (from.assets ?? []).flatMap((a) => (a.sourceUrl ? [a.sourceUrl] : []));
-  pack.messageTemplates = [...(pack.messageTemplates ?? []), ...(from.messageTemplates ?? []).filter((t, i) => picks.templates[i] && own(t) && !imageUrls.some((u) => t.body.includes(u))).map((t) => ({ ...structuredClone(t), key: shared(t.key) }))];
+  pack.messageTemplates = [
+    ...(pack.messageTemplates ?? []),
+    ...(from.messageTemplates ?? [])
+      .filter((t, i) => picks.templates[i] && own(t) && !imageUrls.some((u) => t.body.includes(u)))
+      .map((t) => ({ ...structuredClone(t), key: shared(t.key) })),
+  ];
   const resourceKeys = new Set((from.resources ?? []).map((r) => r.key));
-  const namesResource = (v: unknown): boolean => (typeof v === 'string' ? resourceKeys.has(v) : !!v && typeof v === 'object' && Object.values(v).some(namesResource));
-  pack.smartLists = [...(pack.smartLists ?? []), ...(from.smartLists ?? []).filter((l, i) => picks.lists[i] && own(l) && !namesResource(l.filters)).map((l) => ({ ...structuredClone(l), key: shared(l.key) }))];
-  pack.pipelines = [...(pack.pipelines ?? []), ...(from.pipelines ?? []).filter((p, i) => picks.pipelines[i] && own(p)).map((p) => ({ ...structuredClone(p), key: shared(p.key) }))];
+  const namesResource = (v: unknown): boolean =>
+    typeof v === 'string' ? resourceKeys.has(v) : !!v && typeof v === 'object' && Object.values(v).some(namesResource);
+  pack.smartLists = [
+    ...(pack.smartLists ?? []),
+    ...(from.smartLists ?? [])
+      .filter((l, i) => picks.lists[i] && own(l) && !namesResource(l.filters))
+      .map((l) => ({ ...structuredClone(l), key: shared(l.key) })),
+  ];
+  pack.pipelines = [
+    ...(pack.pipelines ?? []),
+    ...(from.pipelines ?? []).filter((p, i) => picks.pipelines[i] && own(p)).map((p) => ({ ...structuredClone(p), key: shared(p.key) })),
+  ];
   for (const l of LISTS) if (!pack[l]?.length) delete pack[l];
 }
 
@@ -234,7 +368,7 @@ export function sharingPack(first: Pack, options: { maxItems?: number } = {}): f
       const references: Reference[] = [];
       (first.resources ?? []).forEach((r, i) => {
         if (!refs[i]) return;
-        const type = (Object.entries(RESOURCE_KIND_OF_REFERENCE).find(([, kind]) => kind === r.kind)?.[0]) as ReferenceType | undefined;
+        const type = Object.entries(RESOURCE_KIND_OF_REFERENCE).find(([, kind]) => kind === r.kind)?.[0] as ReferenceType | undefined;
         const block = type && blockReferring(type);
         if (!type || !block) return;
         const id = `by-name-${type}-${i}`;
@@ -242,7 +376,19 @@ export function sharingPack(first: Pack, options: { maxItems?: number } = {}): f
         references.push({ type, id, name: r.name });
       });
       if (nodes.length) {
-        pack.automations = [...(pack.automations ?? []), { key: 'shared by name', document: { format: 'service.automation-template', version: 1, name: 'Refers to the first pack by name', graph: { nodes, edges: [] }, references } }];
+        pack.automations = [
+          ...(pack.automations ?? []),
+          {
+            key: 'shared by name',
+            document: {
+              format: 'service.automation-template',
+              version: 1,
+              name: 'Refers to the first pack by name',
+              graph: { nodes, edges: [] },
+              references,
+            },
+          },
+        ];
       }
       for (const l of LISTS) if (!pack[l]?.length) delete pack[l];
       return pack;

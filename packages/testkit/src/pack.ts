@@ -6,14 +6,44 @@
 import fc from 'fast-check';
 import {
   analyseFlow,
-  ASSET_ROLES, CREATABLE_REFERENCE_TYPES, MAX_DEPTH, MESSAGE_CHANNELS, NODE_CATALOG, publishedSchemas, RESOURCE_KINDS,
-  RESOURCE_KIND_OF_REFERENCE, type Asset, type AutomationDocument, type AutomationItem, type AutomationSettings,
-  type ConfigField, type GraphEdge, type GraphNode, type MessageTemplate, type Pack, type Pipeline,
-  type PipelineStage, type Reference, type ReferenceType, type Resource, type SmartList, unstorableText,
+  ASSET_ROLES,
+  CREATABLE_REFERENCE_TYPES,
+  MAX_DEPTH,
+  MESSAGE_CHANNELS,
+  NODE_CATALOG,
+  publishedSchemas,
+  RESOURCE_KINDS,
+  RESOURCE_KIND_OF_REFERENCE,
+  type Asset,
+  type AutomationDocument,
+  type AutomationItem,
+  type AutomationSettings,
+  type ConfigField,
+  type GraphEdge,
+  type GraphNode,
+  type MessageTemplate,
+  type Pack,
+  type Pipeline,
+  type PipelineStage,
+  type Reference,
+  type ReferenceType,
+  type Resource,
+  type SmartList,
+  unstorableText,
 } from '@setup-pack/core';
 import { createHash } from 'node:crypto';
 
-type Schema = { maxLength?: number; minLength?: number; maxItems?: number; minItems?: number; minimum?: number; maximum?: number; properties?: Record<string, Schema>; items?: Schema; $ref?: string };
+type Schema = {
+  maxLength?: number;
+  minLength?: number;
+  maxItems?: number;
+  minItems?: number;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  $ref?: string;
+};
 const schemas = publishedSchemas as Record<string, Schema>;
 const prop = (schema: string, name: string): Schema => {
   const p = schemas[schema]?.properties?.[name];
@@ -71,7 +101,9 @@ export function text(min: number, max: number | undefined, opts: { singleLine?: 
 const itemName = (max: number | undefined) => text(1, max).filter((s) => s.trim().length > 0);
 
 /** A colour as the format's hexColor pattern (schemas/common.schema.json) states it. */
-export const hexColor = fc.stringMatching(new RegExp((publishedSchemas.common as { $defs: { hexColor: { pattern: string } } }).$defs.hexColor.pattern));
+export const hexColor = fc.stringMatching(
+  new RegExp((publishedSchemas.common as { $defs: { hexColor: { pattern: string } } }).$defs.hexColor.pattern),
+);
 
 /**
  * The workspace objects a generated pack may refer to by name without carrying them: what the
@@ -126,7 +158,10 @@ export function deepObject(levels: number): Record<string, unknown> {
 
 /** Open JSON objects (resource data, brand fields, rich text, filter extras). */
 export function jsonObject(depth = 2): fc.Arbitrary<Record<string, unknown>> {
-  const key = fc.oneof({ weight: 12, arbitrary: fc.string({ minLength: 1, maxLength: 8 }).filter(storable) }, { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype') });
+  const key = fc.oneof(
+    { weight: 12, arbitrary: fc.string({ minLength: 1, maxLength: 8 }).filter(storable) },
+    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype') },
+  );
   const leaf = fc.oneof(
     fc.string({ maxLength: 10 }).filter(storable),
     fc.integer({ min: -1e6, max: 1e6 }),
@@ -134,14 +169,23 @@ export function jsonObject(depth = 2): fc.Arbitrary<Record<string, unknown>> {
     fc.boolean(),
     fc.constant(null),
   );
-  const value: fc.Arbitrary<unknown> = depth <= 0 ? leaf : fc.oneof({ weight: 4, arbitrary: leaf }, { weight: 1, arbitrary: fc.array(leaf, { maxLength: 3 }) }, { weight: 1, arbitrary: jsonObject(depth - 1) });
+  const value: fc.Arbitrary<unknown> =
+    depth <= 0
+      ? leaf
+      : fc.oneof(
+          { weight: 4, arbitrary: leaf },
+          { weight: 1, arbitrary: fc.array(leaf, { maxLength: 3 }) },
+          { weight: 1, arbitrary: jsonObject(depth - 1) },
+        );
   return fc.dictionary(key, value, { maxKeys: 3 });
 }
 
 function templateArb(emailImageUrls: string[]): fc.Arbitrary<Omit<MessageTemplate, 'key'>> {
   const body = text(1, LIMITS.templateBody);
   const withImages = emailImageUrls.length
-    ? fc.tuple(body, fc.subarray(emailImageUrls)).map(([b, urls]) => (urls.length ? `${b}${urls.map((u) => `<img src="${u}">`).join('')}`.slice(0, LIMITS.templateBody) : b))
+    ? fc
+        .tuple(body, fc.subarray(emailImageUrls))
+        .map(([b, urls]) => (urls.length ? `${b}${urls.map((u) => `<img src="${u}">`).join('')}`.slice(0, LIMITS.templateBody) : b))
     : body;
   return fc.record(
     {
@@ -170,7 +214,11 @@ function stagesArb(): fc.Arbitrary<PipelineStage[]> {
   const open = stage(undefined).chain((s) => fc.oneof(fc.constant(s), fc.constant({ ...s, stageType: 'OPEN' as const })));
   const size = fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 4 }) }, { weight: 1, arbitrary: fc.constant(LIMITS.stages - 2) });
   return fc
-    .tuple(size.chain((n) => fc.array(open, { minLength: n, maxLength: n })), fc.array(stage('CLOSED_WON'), { minLength: 1, maxLength: 2 }), fc.array(stage('CLOSED_LOST'), { minLength: 1, maxLength: 2 }))
+    .tuple(
+      size.chain((n) => fc.array(open, { minLength: n, maxLength: n })),
+      fc.array(stage('CLOSED_WON'), { minLength: 1, maxLength: 2 }),
+      fc.array(stage('CLOSED_LOST'), { minLength: 1, maxLength: 2 }),
+    )
     .chain(([opens, won, lost]) => {
       const all = [...opens, ...won, ...lost].slice(0, LIMITS.stages);
       // The won and lost stages come last in the pack's usual order; shuffle some of the time.
@@ -194,16 +242,29 @@ function stagesArb(): fc.Arbitrary<PipelineStage[]> {
 }
 
 function pipelineArb(): fc.Arbitrary<Omit<Pipeline, 'key'>> {
-  return fc.record({ name: itemName(undefined), description: text(0, 60), stages: stagesArb() }, { requiredKeys: ['name', 'stages'] }) as fc.Arbitrary<Omit<Pipeline, 'key'>>;
+  return fc.record(
+    { name: itemName(undefined), description: text(0, 60), stages: stagesArb() },
+    { requiredKeys: ['name', 'stages'] },
+  ) as fc.Arbitrary<Omit<Pipeline, 'key'>>;
 }
 
 /** A filter document in the shape docs/filters.md describes; values sometimes name pack resources. */
 function filterArb(resourceKeys: string[]): fc.Arbitrary<SmartList['filters']> {
-  const value = resourceKeys.length ? fc.oneof(fc.constantFrom(...resourceKeys), fc.string({ maxLength: 10 }).filter(storable), fc.integer()) : fc.oneof(fc.string({ maxLength: 10 }).filter(storable), fc.integer());
-  const condition = fc.record({ type: fc.constant('condition'), field: fc.constantFrom('tags', 'stage', 'lead_source', 'city', 'price'), operator: fc.constantFrom('includes', 'equals', 'gt'), value });
+  const value = resourceKeys.length
+    ? fc.oneof(fc.constantFrom(...resourceKeys), fc.string({ maxLength: 10 }).filter(storable), fc.integer())
+    : fc.oneof(fc.string({ maxLength: 10 }).filter(storable), fc.integer());
+  const condition = fc.record({
+    type: fc.constant('condition'),
+    field: fc.constantFrom('tags', 'stage', 'lead_source', 'city', 'price'),
+    operator: fc.constantFrom('includes', 'equals', 'gt'),
+    value,
+  });
   const node: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     { weight: 3, arbitrary: condition },
-    { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('and', 'or'), children: fc.array(condition, { minLength: 1, maxLength: 3 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ type: fc.constantFrom('and', 'or'), children: fc.array(condition, { minLength: 1, maxLength: 3 }) }),
+    },
     { weight: 1, arbitrary: fc.record({ type: fc.constant('not'), child: condition }) },
   );
   return node.map((root) => ({ version: 2 as const, root }));
@@ -232,10 +293,20 @@ function assetsArb(): fc.Arbitrary<Asset[]> {
     embed: fc.boolean(),
     staged: fc.boolean(),
   });
-  const assetKey = fc.oneof({ weight: 12, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/) }, { weight: 1, arbitrary: fc.constantFrom('constructor', '__proto__', 'toString') });
+  const assetKey = fc.oneof(
+    { weight: 12, arbitrary: fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/) },
+    { weight: 1, arbitrary: fc.constantFrom('constructor', '__proto__', 'toString') },
+  );
   return fc.uniqueArray(fc.tuple(assetKey, one), { maxLength: 3, selector: ([k]) => k }).map((list) =>
     list.map(([key, a], i): Asset => {
-      const asset: Asset = { key, role: a.role, fileName: a.fileName, mimeType: a.mimeType, byteSize: a.bytes.length, sha256: sha256(a.bytes) };
+      const asset: Asset = {
+        key,
+        role: a.role,
+        fileName: a.fileName,
+        mimeType: a.mimeType,
+        byteSize: a.bytes.length,
+        sha256: sha256(a.bytes),
+      };
       if (a.embed || a.role === 'email_image') asset.data = Buffer.from(a.bytes).toString('base64');
       else asset.url = `https://cdn.example.com/files/${i}/${encodeURIComponent(key)}`;
       if (a.staged) asset.stagedFileId = `stg_${i}`;
@@ -262,7 +333,12 @@ function settingsArb(): fc.Arbitrary<AutomationSettings | null> {
       weight: 4,
       arbitrary: fc
         .tuple(base, fc.option(window), fc.option(days), fc.option(fc.boolean()))
-        .map(([b, w, d, h]) => ({ ...b, ...(w ?? {}), ...(d ? { send_window_days: d } : {}), ...(h === null ? {} : { send_window_skip_holidays: h }) })),
+        .map(([b, w, d, h]) => ({
+          ...b,
+          ...(w ?? {}),
+          ...(d ? { send_window_days: d } : {}),
+          ...(h === null ? {} : { send_window_skip_holidays: h }),
+        })),
     },
   );
 }
@@ -291,7 +367,9 @@ function fieldValue(field: ConfigField, pool: KeyPool, self: string): fc.Arbitra
     case 'ref':
       return refArb(field.ref!, pool, self).map((r) => ({ value: r.id, refs: [r] }));
     case 'refs':
-      return fc.array(refArb(field.ref!, pool, self), { minLength: 1, maxLength: 2 }).map((rs) => ({ value: rs.map((r) => r.id), refs: rs }));
+      return fc
+        .array(refArb(field.ref!, pool, self), { minLength: 1, maxLength: 2 })
+        .map((rs) => ({ value: rs.map((r) => r.id), refs: rs }));
   }
 }
 
@@ -309,16 +387,22 @@ function refArb(type: ReferenceType, pool: KeyPool, self: string): fc.Arbitrary<
   // A pack key; its name is optional (it resolves inside the pack), and so is listing it: items
   // refer to each other by key, listed in the automation's references or not (UNLISTED).
   if (keys.length) {
-    options.push(fc.tuple(fc.constantFrom(...keys), fc.option(text(1, 20), { nil: undefined }), fc.boolean()).map(([id, name, listed]) => {
-      const r: Reference = name === undefined ? { type, id } : { type, id, name };
-      return listed ? r : Object.assign(r, { [UNLISTED]: true });
-    }));
+    options.push(
+      fc.tuple(fc.constantFrom(...keys), fc.option(text(1, 20), { nil: undefined }), fc.boolean()).map(([id, name, listed]) => {
+        const r: Reference = name === undefined ? { type, id } : { type, id, name };
+        return listed ? r : Object.assign(r, { [UNLISTED]: true });
+      }),
+    );
   }
-  const withDetail = (arb: fc.Arbitrary<Reference>) => fc.tuple(arb, fc.option(text(0, 30), { nil: undefined, freq: 4 })).map(([r, detail]) => (detail === undefined ? r : { ...r, detail }));
+  const withDetail = (arb: fc.Arbitrary<Reference>) =>
+    fc.tuple(arb, fc.option(text(0, 30), { nil: undefined, freq: 4 })).map(([r, detail]) => (detail === undefined ? r : { ...r, detail }));
   const created = pool.created.get(type) ?? [];
   if (created.length) options.push(fc.constantFrom(...created));
   const external = EXTERNAL_NAMES[type];
-  if (external) options.push(fc.constantFrom(...external).map((name) => ({ type, id: `${type}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, name })));
+  if (external)
+    options.push(
+      fc.constantFrom(...external).map((name) => ({ type, id: `${type}-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`, name })),
+    );
   if (!options.length) return fc.constant(undefined as unknown as Reference);
   return withDetail(fc.oneof(...options));
 }
@@ -333,7 +417,8 @@ function nodeConfig(kind: string, pool: KeyPool, self: string): fc.Arbitrary<{ c
     const keys = t === 'automation' ? pool.automationKeys : (pool.byType.get(t) ?? []);
     return keys.length > 0 || (pool.created.get(t)?.length ?? 0) > 0 || EXTERNAL_NAMES[t] !== undefined;
   });
-  if (!fields.length && info.fields.length === 0) return fc.option(fc.constant({}), { nil: undefined }).map((config) => ({ config, refs: [] }));
+  if (!fields.length && info.fields.length === 0)
+    return fc.option(fc.constant({}), { nil: undefined }).map((config) => ({ config, refs: [] }));
   const entries = fields.map((f) => fc.tuple(fc.constant(f), f.required ? fc.constant(true) : fc.boolean()));
   return fc.tuple(...entries).chain((chosen) => {
     const used = chosen.filter(([, on]) => on).map(([f]) => f);
@@ -360,43 +445,53 @@ const STEPS = [...NODE_CATALOG.values()].filter((k) => k.group !== 'trigger').ma
 function graphArb(pool: KeyPool, self: string): fc.Arbitrary<{ nodes: GraphNode[]; edges: GraphEdge[]; refs: Reference[] }> {
   const count = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 1, max: 7 }) }, { weight: 1, arbitrary: fc.constant(LIMITS.nodes) });
   return count.chain((n) => {
-    const kinds = fc.tuple(fc.constantFrom(...TRIGGERS), fc.array(fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...TRIGGERS) }, { weight: 6, arbitrary: fc.constantFrom(...STEPS) }), { minLength: n - 1, maxLength: n - 1 }));
+    const kinds = fc.tuple(
+      fc.constantFrom(...TRIGGERS),
+      fc.array(fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...TRIGGERS) }, { weight: 6, arbitrary: fc.constantFrom(...STEPS) }), {
+        minLength: n - 1,
+        maxLength: n - 1,
+      }),
+    );
     return kinds.chain(([first, rest]) => {
       const all = [first, ...rest];
       // Big graphs keep configs small so a 200-block pack stays quick to generate and install.
-      const configs = fc.tuple(...all.map((k) => (n > 20 ? fc.constant({ config: undefined, refs: [] as Reference[] }) : nodeConfig(k, pool, self))));
-      return fc.tuple(configs, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { maxLength: Math.min(3 * n, 300) })).map(([cfgs, wires]) => {
-        const nodes: GraphNode[] = all.map((kind, i) => {
-          const node: GraphNode = { id: `n${i}`, kind, position: { x: (i % 10) * 240, y: Math.floor(i / 10) * 120 } };
-          const c = cfgs[i].config;
-          if (kind === 'control.ai_branch') node.config = { ...(c ?? {}), outcomes: ['yes', 'no'] };
-          else if (c !== undefined) node.config = c;
-          return node;
+      const configs = fc.tuple(
+        ...all.map((k) => (n > 20 ? fc.constant({ config: undefined, refs: [] as Reference[] }) : nodeConfig(k, pool, self))),
+      );
+      return fc
+        .tuple(configs, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { maxLength: Math.min(3 * n, 300) }))
+        .map(([cfgs, wires]) => {
+          const nodes: GraphNode[] = all.map((kind, i) => {
+            const node: GraphNode = { id: `n${i}`, kind, position: { x: (i % 10) * 240, y: Math.floor(i / 10) * 120 } };
+            const c = cfgs[i].config;
+            if (kind === 'control.ai_branch') node.config = { ...(c ?? {}), outcomes: ['yes', 'no'] };
+            else if (c !== undefined) node.config = c;
+            return node;
+          });
+          const edges: GraphEdge[] = [];
+          const seen = new Set<string>();
+          const isTrigger = (i: number) => all[i].startsWith('trigger.');
+          // Each non-trigger node hangs off an earlier one, so every node is reachable.
+          const link = (s: number, t: number, pick: number) => {
+            const outs = NODE_CATALOG.get(all[s])!.outputs;
+            const handles = outs === 'dynamic' ? ['yes', 'no'] : [...outs];
+            const handle = handles[pick % handles.length];
+            const k = `${s}>${t}>${handle}`;
+            if (seen.has(k)) return;
+            seen.add(k);
+            const e: GraphEdge = { id: `e${edges.length}`, source: `n${s}`, target: `n${t}` };
+            if (handle !== 'next' || pick % 2 === 1) e.handle = handle;
+            edges.push(e);
+          };
+          for (let t = 1; t < n; t++) if (!isTrigger(t)) link(wires[t]?.[0] !== undefined ? wires[t][0] % t : t - 1, t, wires[t]?.[2] ?? 0);
+          for (const [a, b, h] of wires) {
+            if (n < 2) break;
+            const s = a % n;
+            const t = b % n;
+            if (s < t && !isTrigger(t)) link(s, t, h);
+          }
+          return { nodes, edges, refs: cfgs.flatMap((c) => c.refs) };
         });
-        const edges: GraphEdge[] = [];
-        const seen = new Set<string>();
-        const isTrigger = (i: number) => all[i].startsWith('trigger.');
-        // Each non-trigger node hangs off an earlier one, so every node is reachable.
-        const link = (s: number, t: number, pick: number) => {
-          const outs = NODE_CATALOG.get(all[s])!.outputs;
-          const handles = outs === 'dynamic' ? ['yes', 'no'] : [...outs];
-          const handle = handles[pick % handles.length];
-          const k = `${s}>${t}>${handle}`;
-          if (seen.has(k)) return;
-          seen.add(k);
-          const e: GraphEdge = { id: `e${edges.length}`, source: `n${s}`, target: `n${t}` };
-          if (handle !== 'next' || pick % 2 === 1) e.handle = handle;
-          edges.push(e);
-        };
-        for (let t = 1; t < n; t++) if (!isTrigger(t)) link(wires[t]?.[0] !== undefined ? wires[t][0] % t : t - 1, t, wires[t]?.[2] ?? 0);
-        for (const [a, b, h] of wires) {
-          if (n < 2) break;
-          const s = a % n;
-          const t = b % n;
-          if (s < t && !isTrigger(t)) link(s, t, h);
-        }
-        return { nodes, edges, refs: cfgs.flatMap((c) => c.refs) };
-      });
     });
   });
 }
@@ -407,13 +502,21 @@ function automationArb(pool: KeyPool, self: string): fc.Arbitrary<AutomationDocu
       name: itemName(undefined),
       description: fc.option(text(0, 60), { nil: undefined }),
       category: fc.option(text(0, 20), { nil: undefined }),
-      exported_at: fc.option(fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), { nil: undefined, freq: 4 }),
+      exported_at: fc.option(
+        fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+        { nil: undefined, freq: 4 },
+      ),
       graph: graphArb(pool, self),
       settings: fc.option(settingsArb(), { nil: undefined }),
       extraRefs: fc.boolean(),
     })
     .map(({ name, description, category, exported_at, graph, settings, extraRefs }) => {
-      const doc: AutomationDocument = { format: 'service.automation-template', version: 1, name, graph: { nodes: graph.nodes, edges: graph.edges } };
+      const doc: AutomationDocument = {
+        format: 'service.automation-template',
+        version: 1,
+        name,
+        graph: { nodes: graph.nodes, edges: graph.edges },
+      };
       if (description !== undefined) doc.description = description;
       if (category !== undefined) doc.category = category;
       if (exported_at !== undefined) doc.exported_at = exported_at;
@@ -438,20 +541,34 @@ export interface ValidPackOptions {
 export function validPack(options: ValidPackOptions = {}): fc.Arbitrary<Pack> {
   const max = options.maxItems ?? 4;
   // Now and then a key that is also a name on Object.prototype: keys are data, never properties to look up.
-  const keyArb = fc.oneof({ weight: 12, arbitrary: text(1, LIMITS.key) }, { weight: 1, arbitrary: fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty') });
-  const createdArb = fc.tuple(...CREATABLE_REFERENCE_TYPES.map((type) =>
-    fc.uniqueArray(itemName(40), { maxLength: 2, selector: (n) => n.trim().toLowerCase() }).map((names) => names.map((name, i): Reference => ({ type, id: `new-${type}-${i}`, name }))),
-  ));
-  const keyed = <T>(arb: fc.Arbitrary<T>, n: number) => fc.uniqueArray(fc.tuple(keyArb, arb), { maxLength: n, selector: ([k]) => k }).map((l) => l.map(([key, v]) => ({ key, ...v })));
+  const keyArb = fc.oneof(
+    { weight: 12, arbitrary: text(1, LIMITS.key) },
+    { weight: 1, arbitrary: fc.constantFrom('constructor', '__proto__', 'toString', 'hasOwnProperty') },
+  );
+  const createdArb = fc.tuple(
+    ...CREATABLE_REFERENCE_TYPES.map((type) =>
+      fc
+        .uniqueArray(itemName(40), { maxLength: 2, selector: (n) => n.trim().toLowerCase() })
+        .map((names) => names.map((name, i): Reference => ({ type, id: `new-${type}-${i}`, name }))),
+    ),
+  );
+  const keyed = <T>(arb: fc.Arbitrary<T>, n: number) =>
+    fc.uniqueArray(fc.tuple(keyArb, arb), { maxLength: n, selector: ([k]) => k }).map((l) => l.map(([key, v]) => ({ key, ...v })));
   return fc
     .record({
       format: fc.constant('service.setup-pack' as const),
       packId: fc.uuid(),
       name: itemName(LIMITS.packName),
-      version: fc.oneof(fc.tuple(fc.nat(9), fc.nat(20), fc.nat(20)).map(([a, b, c]) => `${a}.${b}.${c}`), text(1, LIMITS.version)),
+      version: fc.oneof(
+        fc.tuple(fc.nat(9), fc.nat(20), fc.nat(20)).map(([a, b, c]) => `${a}.${b}.${c}`),
+        text(1, LIMITS.version),
+      ),
       description: fc.option(text(0, LIMITS.description), { nil: undefined }),
       author: fc.option(text(0, LIMITS.author), { nil: undefined }),
-      brand: fc.option(fc.tuple(itemName(40), jsonObject(1)).map(([name, rest]) => ({ ...rest, name })), { nil: undefined, freq: 3 }),
+      brand: fc.option(
+        fc.tuple(itemName(40), jsonObject(1)).map(([name, rest]) => ({ ...rest, name })),
+        { nil: undefined, freq: 3 },
+      ),
       schemaVersion: fc.constantFrom(1, 2),
       $schema: fc.option(fc.constant('https://setup-pack.dev/schemas/pack.schema.json'), { nil: undefined }),
       resources: keyed(resourceArb(), 2 * max),
@@ -464,7 +581,11 @@ export function validPack(options: ValidPackOptions = {}): fc.Arbitrary<Pack> {
         const imageUrls = assets.filter((a) => a.role === 'email_image').map((a) => a.sourceUrl!);
         const resourceKeys = (head.resources as Resource[]).map((r) => r.key);
         return fc
-          .record({ messageTemplates: keyed(templateArb(imageUrls), max), smartLists: keyed(smartListArb(resourceKeys), max), automationKeys: fc.uniqueArray(keyArb, { maxLength: max }) })
+          .record({
+            messageTemplates: keyed(templateArb(imageUrls), max),
+            smartLists: keyed(smartListArb(resourceKeys), max),
+            automationKeys: fc.uniqueArray(keyArb, { maxLength: max }),
+          })
           .chain(({ messageTemplates, smartLists, automationKeys }) => {
             const { created, ...fields } = head;
             const pack = { ...fields, assets } as unknown as Pack;
@@ -472,7 +593,8 @@ export function validPack(options: ValidPackOptions = {}): fc.Arbitrary<Pack> {
             pack.smartLists = smartLists as SmartList[];
             const byType = new Map<ReferenceType, string[]>();
             const add = (t: ReferenceType, k: string) => byType.set(t, [...(byType.get(t) ?? []), k]);
-            for (const r of pack.resources ?? []) for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) if (kind === r.kind) add(t as ReferenceType, r.key);
+            for (const r of pack.resources ?? [])
+              for (const [t, kind] of Object.entries(RESOURCE_KIND_OF_REFERENCE)) if (kind === r.kind) add(t as ReferenceType, r.key);
             for (const t of pack.messageTemplates) add('email_template', t.key);
             for (const l of pack.smartLists) add('smart_list', l.key);
             for (const p of pack.pipelines ?? []) {
@@ -480,7 +602,11 @@ export function validPack(options: ValidPackOptions = {}): fc.Arbitrary<Pack> {
               for (const s of p.stages) if (!(byType.get('deal_stage') ?? []).includes(s.key)) add('deal_stage', s.key);
             }
             const sorted = [...automationKeys].sort();
-            const pool: KeyPool = { byType, automationKeys: sorted, created: new Map(created.map((refs, i) => [CREATABLE_REFERENCE_TYPES[i], refs])) };
+            const pool: KeyPool = {
+              byType,
+              automationKeys: sorted,
+              created: new Map(created.map((refs, i) => [CREATABLE_REFERENCE_TYPES[i], refs])),
+            };
             return fc.tuple(...sorted.map((k) => automationArb(pool, k))).map((docs) => {
               pack.automations = sorted.map((key, i): AutomationItem => ({ key, document: docs[i] }));
               return finish(pack, brand);

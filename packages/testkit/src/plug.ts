@@ -20,7 +20,10 @@ export async function tcpPlug(target: { host: string; port: number }): Promise<T
   const open = new Set<Socket>();
   const forward = (client: Socket) => {
     const upstream = connect(target.port, target.host);
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       open.add(a);
       a.on('error', () => b.destroy());
       a.on('close', () => {

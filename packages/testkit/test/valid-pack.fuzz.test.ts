@@ -3,7 +3,17 @@
 // template channel and stage type occurs, and the boundaries (longest names, 50 stages, 200 blocks).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ASSET_ROLES, MAX_DEPTH, MESSAGE_CHANNELS, NODE_KINDS, REFERENCE_TYPES, RESOURCE_KINDS, STAGE_TYPES, validatePack, type Pack } from '@setup-pack/core';
+import {
+  ASSET_ROLES,
+  MAX_DEPTH,
+  MESSAGE_CHANNELS,
+  NODE_KINDS,
+  REFERENCE_TYPES,
+  RESOURCE_KINDS,
+  STAGE_TYPES,
+  validatePack,
+  type Pack,
+} from '@setup-pack/core';
 import { fuzzConfig, LIMITS, validPack } from '../src/index.js';
 
 // 100 runs in `npm test`; `npm run fuzz` runs 10,000.
@@ -11,20 +21,27 @@ const { numRuns, seed, timeoutMs } = fuzzConfig('testkit validPack', 100);
 /** Levels of objects and arrays in a value (a leaf is 0). */
 const measureDepth = (v: unknown): number => {
   let depth = 0;
-  for (let level: unknown[] = [v]; level.length; depth++) level = level.flatMap((x) => (x !== null && typeof x === 'object' ? Object.values(x) : [])).filter((x) => x !== null && typeof x === 'object');
+  for (let level: unknown[] = [v]; level.length; depth++)
+    level = level
+      .flatMap((x) => (x !== null && typeof x === 'object' ? Object.values(x) : []))
+      .filter((x) => x !== null && typeof x === 'object');
   return depth;
 };
 
 describe('validPack()', () => {
-  it('makes packs that core validates with 0 errors', () => {
-    fc.assert(
-      fc.property(validPack(), (pack) => {
-        const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
-        expect(errors.map((d) => `${d.code} ${d.pointer}: ${d.message}`)).toEqual([]);
-      }),
-      { numRuns, seed },
-    );
-  }, timeoutMs(20));
+  it(
+    'makes packs that core validates with 0 errors',
+    () => {
+      fc.assert(
+        fc.property(validPack(), (pack) => {
+          const errors = validatePack(pack).diagnostics.filter((d) => d.severity === 'error');
+          expect(errors.map((d) => `${d.code} ${d.pointer}: ${d.message}`)).toEqual([]);
+        }),
+        { numRuns, seed },
+      );
+    },
+    timeoutMs(20),
+  );
 
   it('covers every kind the format has, and its boundaries', () => {
     const seen = new Set<string>();
@@ -59,10 +76,25 @@ describe('validPack()', () => {
       if (/[\u{10000}-\u{10FFFF}]/u.test(JSON.stringify(pack))) note('astral');
     }
     const want = [
-      ...RESOURCE_KINDS.map((k) => `resource:${k}`), ...MESSAGE_CHANNELS.map((c) => `channel:${c}`), ...ASSET_ROLES.map((r) => `asset:${r}`),
-      ...STAGE_TYPES.map((t) => `stage:${t}`), ...NODE_KINDS.map((k) => `node:${k}`), ...REFERENCE_TYPES.map((t) => `ref:${t}`),
-      'color:3', 'color:4', 'color:6', 'color:8', 'max:resource-name', 'max:template-body', 'max:stages', 'max:nodes', 'brand', 'astral',
-      'mime:empty', 'mime:long', 'max:depth',
+      ...RESOURCE_KINDS.map((k) => `resource:${k}`),
+      ...MESSAGE_CHANNELS.map((c) => `channel:${c}`),
+      ...ASSET_ROLES.map((r) => `asset:${r}`),
+      ...STAGE_TYPES.map((t) => `stage:${t}`),
+      ...NODE_KINDS.map((k) => `node:${k}`),
+      ...REFERENCE_TYPES.map((t) => `ref:${t}`),
+      'color:3',
+      'color:4',
+      'color:6',
+      'color:8',
+      'max:resource-name',
+      'max:template-body',
+      'max:stages',
+      'max:nodes',
+      'brand',
+      'astral',
+      'mime:empty',
+      'mime:long',
+      'max:depth',
     ];
     expect(want.filter((k) => !seen.has(k))).toEqual([]);
   }, 120_000);

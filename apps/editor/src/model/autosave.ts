@@ -34,10 +34,14 @@ export interface DraftStore {
   clear(): Promise<void>;
 }
 
-const isDraft = (d: unknown): d is Draft => !!d && typeof d === 'object' && ((!!(d as Draft).pack && typeof (d as Draft).pack === 'object') || typeof (d as Draft).originText === 'string');
+const isDraft = (d: unknown): d is Draft =>
+  !!d &&
+  typeof d === 'object' &&
+  ((!!(d as Draft).pack && typeof (d as Draft).pack === 'object') || typeof (d as Draft).originText === 'string');
 
 /** The draft's pack: as stored, or its text parsed as opening it did; undefined if that text is no pack. */
-export const packOfDraft = (d: Draft): PackValue | undefined => d.pack ?? (d.originText === undefined ? undefined : parsePackText(d.originText).value);
+export const packOfDraft = (d: Draft): PackValue | undefined =>
+  d.pack ?? (d.originText === undefined ? undefined : parsePackText(d.originText).value);
 
 export function memoryDraftStore(): DraftStore {
   let saved: Draft | undefined;
@@ -110,7 +114,13 @@ export function noteLeaving(page: string, dirty: boolean, storage: Pick<Storage,
 export function readLeaving(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): Leaving | undefined {
   try {
     const v: unknown = JSON.parse(storage?.getItem(LEAVING_KEY) ?? 'null');
-    return v && typeof v === 'object' && typeof (v as Leaving).page === 'string' && typeof (v as Leaving).at === 'number' && typeof (v as Leaving).dirty === 'boolean' ? (v as Leaving) : undefined;
+    return v &&
+      typeof v === 'object' &&
+      typeof (v as Leaving).page === 'string' &&
+      typeof (v as Leaving).at === 'number' &&
+      typeof (v as Leaving).dirty === 'boolean'
+      ? (v as Leaving)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -4,11 +4,20 @@ import { validatePack } from '@setup-pack/core';
 import { commandsFor, searchCommands, type CommandContext } from './commands.js';
 
 const starter = JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
-const ctx = (over: Partial<CommandContext> = {}): CommandContext => ({ pack: starter, target: { kind: 'automations', index: 0 }, diagnostics: [], connected: false, ...over });
+const ctx = (over: Partial<CommandContext> = {}): CommandContext => ({
+  pack: starter,
+  target: { kind: 'automations', index: 0 },
+  diagnostics: [],
+  connected: false,
+  ...over,
+});
 
 describe('the command palette', () => {
   it('offers Plan when connected and Connect otherwise; Simulate and Export always', () => {
-    const titles = (c: CommandContext) => commandsFor(c).filter((x) => x.section === 'Actions').map((x) => x.title);
+    const titles = (c: CommandContext) =>
+      commandsFor(c)
+        .filter((x) => x.section === 'Actions')
+        .map((x) => x.title);
     expect(titles(ctx())).toEqual(expect.arrayContaining(['Connect to workspace…', 'Simulate', 'Export']));
     expect(titles(ctx())).not.toContain('Plan');
     expect(titles(ctx({ connected: true }))).toEqual(expect.arrayContaining(['Plan', 'Simulate', 'Export']));
@@ -26,7 +35,11 @@ describe('the command palette', () => {
 
   it('goes to an automation or a template by its name', () => {
     const all = commandsFor(ctx());
-    expect(searchCommands(all, 'welcome text')[0]).toMatchObject({ section: 'Go to', detail: 'Message templates', action: { type: 'open', target: { kind: 'messageTemplates' } } });
+    expect(searchCommands(all, 'welcome text')[0]).toMatchObject({
+      section: 'Go to',
+      detail: 'Message templates',
+      action: { type: 'open', target: { kind: 'messageTemplates' } },
+    });
     const nurture = searchCommands(all, 'stage nurture')[0]!;
     expect(nurture).toMatchObject({ section: 'Go to', detail: 'Automations' });
   });

@@ -5,7 +5,20 @@
 import { describePointer, NODE_CATALOG, printable, type Diagnostic } from '@setup-pack/core';
 import { ITEM_KINDS, KIND_LABELS, itemName, items, type PackValue, type Target } from './pack.js';
 
-export type EditorAction = 'plan' | 'connect' | 'simulate' | 'export' | 'flowMap' | 'compare' | 'newPack' | 'openFile' | 'theme' | 'ids' | 'shortcuts' | 'undo' | 'redo';
+export type EditorAction =
+  | 'plan'
+  | 'connect'
+  | 'simulate'
+  | 'export'
+  | 'flowMap'
+  | 'compare'
+  | 'newPack'
+  | 'openFile'
+  | 'theme'
+  | 'ids'
+  | 'shortcuts'
+  | 'undo'
+  | 'redo';
 
 export type CommandAction =
   | { type: 'run'; action: EditorAction }
@@ -38,7 +51,14 @@ export interface CommandContext {
 export const FINDINGS_LISTED = 200;
 
 function actions(ctx: CommandContext): Command[] {
-  const run = (action: EditorAction, title: string, detail: string, shortcut?: string): Command => ({ id: `run:${action}`, section: 'Actions', title, detail, shortcut, action: { type: 'run', action } });
+  const run = (action: EditorAction, title: string, detail: string, shortcut?: string): Command => ({
+    id: `run:${action}`,
+    section: 'Actions',
+    title,
+    detail,
+    shortcut,
+    action: { type: 'run', action },
+  });
   return [
     ctx.connected
       ? run('plan', 'Plan', 'Preview what installing this pack would do to the workspace')
@@ -51,8 +71,8 @@ function actions(ctx: CommandContext): Command[] {
     run('redo', 'Redo', 'Make the change undone again', 'Ctrl+Shift+Z'),
     run('openFile', 'Open…', 'Open a pack file', 'Ctrl+O'),
     run('newPack', 'New pack', 'Start from a pack with one automation'),
-    run('theme', 'Switch theme', 'Light or dark; the device\'s until you switch'),
-    run('ids', 'Show or hide block ids', 'Each block\'s id on its card (the inspector always shows it)'),
+    run('theme', 'Switch theme', "Light or dark; the device's until you switch"),
+    run('ids', 'Show or hide block ids', "Each block's id on its card (the inspector always shows it)"),
     run('shortcuts', 'Keyboard shortcuts', 'Every key the editor answers to', '?'),
   ];
 }
@@ -70,10 +90,25 @@ function blocks(ctx: CommandContext): Command[] {
 }
 
 function goTo(ctx: CommandContext): Command[] {
-  const out: Command[] = [{ id: 'open:pack', section: 'Go to', title: `Pack: ${printable(String(ctx.pack.name ?? ''))}`, detail: 'The pack\'s own fields', action: { type: 'open', target: { kind: 'pack' } } }];
+  const out: Command[] = [
+    {
+      id: 'open:pack',
+      section: 'Go to',
+      title: `Pack: ${printable(String(ctx.pack.name ?? ''))}`,
+      detail: "The pack's own fields",
+      action: { type: 'open', target: { kind: 'pack' } },
+    },
+  ];
   for (const kind of ITEM_KINDS) {
     items(ctx.pack, kind).forEach((item, index) => {
-      out.push({ id: `open:${kind}/${index}`, section: 'Go to', title: printable(itemName(kind, item)), detail: KIND_LABELS[kind], icon: { kind }, action: { type: 'open', target: { kind, index } } });
+      out.push({
+        id: `open:${kind}/${index}`,
+        section: 'Go to',
+        title: printable(itemName(kind, item)),
+        detail: KIND_LABELS[kind],
+        icon: { kind },
+        action: { type: 'open', target: { kind, index } },
+      });
     });
   }
   return out;
@@ -96,7 +131,11 @@ export function commandsFor(ctx: CommandContext): Command[] {
 }
 
 /** The words of a text, for a search to match the start of: "schema/too-short" is schema, too, short. */
-const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /**
  * The entries a search keeps, best first: every word of the query must start a word of the
@@ -118,5 +157,8 @@ export function searchCommands(commands: readonly Command[], query: string, limi
     ranked.push([rank, c]);
   }
   // A stable sort: equal ranks keep the palette's order.
-  return ranked.sort((a, b) => a[0] - b[0]).slice(0, limit).map(([, c]) => c);
+  return ranked
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, limit)
+    .map(([, c]) => c);
 }

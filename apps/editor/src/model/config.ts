@@ -53,7 +53,10 @@ export function fieldValue(field: ConfigField, input: string | boolean): unknown
   switch (field.type) {
     case 'refs':
     case 'strings':
-      return text.split(',').map((s) => s.trim()).filter(Boolean);
+      return text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     case 'object':
     case 'any':
       try {
@@ -68,7 +71,8 @@ export function fieldValue(field: ConfigField, input: string | boolean): unknown
 
 export function fieldText(field: ConfigField, value: unknown): string {
   if (value === undefined || value === null) return '';
-  if ((field.type === 'refs' || field.type === 'strings') && Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  if ((field.type === 'refs' || field.type === 'strings') && Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
   if (typeof value === 'string') return value;
   if (field.type === 'object' || field.type === 'any') return JSON.stringify(value, null, 2);
   return String(value);

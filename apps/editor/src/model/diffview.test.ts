@@ -26,7 +26,12 @@ describe('compare view: what a changed field was and is', () => {
       'subject: "Homes you might like, {{contact.first_name}}" → "New homes for you"',
       'body: 1 line changed of 3 lines (line 2: "Homes" → "Homes near you")',
     ]);
-    expect(lines('automations')).toEqual(['block wait changed: config.unit', 'block wait config.unit: "days" → "hours"', 'changed: references', 'references: added tag "tag-hot" ("Hot lead")']);
+    expect(lines('automations')).toEqual([
+      'block wait changed: config.unit',
+      'block wait config.unit: "days" → "hours"',
+      'changed: references',
+      'references: added tag "tag-hot" ("Hot lead")',
+    ]);
     expect(lines('pipelines')).toEqual(['stage new "New" changed: probability', 'stage new probability: 10 → 12']);
     expect(describePackFields(diff)).toEqual(['author: "Setup Pack Samples" → "Ann"']);
   });
@@ -41,7 +46,13 @@ describe('compare view: items that cannot be paired by key', () => {
     const diff = comparePacks(oldPack as PackValue, newPack as PackValue);
     expect(describeUnpaired(diff, oldPack as PackValue, newPack as PackValue)).toEqual([
       { side: 'old', lines: ['automations[0] “New lead welcome” has key "new-lead-welcome", which the other release repeats'] },
-      { side: 'new', lines: ['automations[0] “New lead welcome”, automations[1] “Stage nurture” share key "new-lead-welcome"', 'messageTemplates[0] “Welcome text” has no string key'] },
+      {
+        side: 'new',
+        lines: [
+          'automations[0] “New lead welcome”, automations[1] “Stage nurture” share key "new-lead-welcome"',
+          'messageTemplates[0] “Welcome text” has no string key',
+        ],
+      },
     ]);
     // The old automation and template said removed may be the new ones whose keys went wrong; nothing else is in doubt.
     const doubtful = diff.items.filter((c) => mayBeUnpaired(diff, c)).map((c) => `${c.change} ${c.kind}/${c.key}`);

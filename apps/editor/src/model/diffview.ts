@@ -1,6 +1,17 @@
 // The visual diff of two releases, on core's diffPacks: per-automation merged graphs (new
 // graph plus removed nodes/edges from the old one) with a mark per node and edge.
-import { describeValueChange, diffPacks, filterPlace, printable, unpairedEntries, type FilterChange, type ItemChange, type Pack, type PackDiff, type UnpairedItem } from '@setup-pack/core';
+import {
+  describeValueChange,
+  diffPacks,
+  filterPlace,
+  printable,
+  unpairedEntries,
+  type FilterChange,
+  type ItemChange,
+  type Pack,
+  type PackDiff,
+  type UnpairedItem,
+} from '@setup-pack/core';
 import { asObj, str, type Obj } from './json.js';
 import { edgesOf, nodesOf, withGraph } from './graph.js';
 import { items, itemName, type PackValue } from './pack.js';
@@ -42,7 +53,9 @@ export function mergedAutomation(oldPack: PackValue, newPack: PackValue, change:
   const nodes = [...nodesOf(newDoc), ...removedNodes];
   const present = new Set(nodes.map((n) => str(n.id)));
   const newEdgeIds = new Set(edgesOf(newDoc).map((e) => str(e.id)));
-  const removedEdges = edgesOf(oldDoc).filter((e) => edgeMarks.get(str(e.id)) === 'removed' && !newEdgeIds.has(str(e.id)) && present.has(str(e.source)) && present.has(str(e.target)));
+  const removedEdges = edgesOf(oldDoc).filter(
+    (e) => edgeMarks.get(str(e.id)) === 'removed' && !newEdgeIds.has(str(e.id)) && present.has(str(e.source)) && present.has(str(e.target)),
+  );
   return { doc: withGraph(newDoc, nodes, [...edgesOf(newDoc), ...removedEdges]), marks, edgeMarks };
 }
 
@@ -50,7 +63,8 @@ export function mergedAutomation(oldPack: PackValue, newPack: PackValue, change:
 function filterLine(f: FilterChange): string {
   const head = `${f.node === 'other' ? 'node' : f.node} ${filterPlace(f.path)} ${f.change}`;
   if (f.change === 'reordered') return `${head}: the same filter`;
-  if (f.change === 'changed') return `${head}${f.fields && f.fields.length > 0 ? ` (${f.fields.join(', ')})` : ''}: ${f.before ?? ''} → ${f.after ?? ''}`;
+  if (f.change === 'changed')
+    return `${head}${f.fields && f.fields.length > 0 ? ` (${f.fields.join(', ')})` : ''}: ${f.before ?? ''} → ${f.after ?? ''}`;
   return `${head}: ${(f.change === 'added' ? f.after : f.before) ?? ''}`;
 }
 
@@ -65,13 +79,17 @@ function filterLine(f: FilterChange): string {
 export function describeItemChange(c: ItemChange): string[] {
   const lines: string[] = [];
   const fields = [
-    ...(c.fields ?? []).filter((f) => !(c.automation && f === 'document') && !((c.stages || c.stageOrder) && f === 'stages') && !(c.filters && f === 'filters')),
+    ...(c.fields ?? []).filter(
+      (f) => !(c.automation && f === 'document') && !((c.stages || c.stageOrder) && f === 'stages') && !(c.filters && f === 'filters'),
+    ),
     ...(c.filters?.fields ?? []).map((f) => `filters.${f}`),
   ];
   if (fields.length > 0) lines.push(`changed: ${fields.join(', ')}`);
   for (const v of c.values ?? []) lines.push(describeValueChange(v));
   for (const st of c.stages ?? []) {
-    lines.push(`stage ${st.key}${st.name !== undefined && st.name !== st.key ? ` "${st.name}"` : ''} ${st.change}${st.fields && st.fields.length > 0 ? `: ${st.fields.join(', ')}` : ''}`);
+    lines.push(
+      `stage ${st.key}${st.name !== undefined && st.name !== st.key ? ` "${st.name}"` : ''} ${st.change}${st.fields && st.fields.length > 0 ? `: ${st.fields.join(', ')}` : ''}`,
+    );
     for (const v of st.values ?? []) lines.push(`stage ${st.key} ${describeValueChange(v)}`);
   }
   if (c.stageOrder) lines.push(`stage order: ${c.stageOrder.join(', ')}`);
@@ -116,7 +134,10 @@ export function describeUnpaired(d: PackDiff, oldPack: PackValue, newPack: PackV
   const out: { side: 'old' | 'new'; lines: string[] }[] = [];
   for (const side of ['old', 'new'] as const) {
     const pack = side === 'old' ? oldPack : newPack;
-    const lines = unpairedEntries(d.unpaired.filter((u) => u.side === side), (u) => unpairedPlace(pack, u));
+    const lines = unpairedEntries(
+      d.unpaired.filter((u) => u.side === side),
+      (u) => unpairedPlace(pack, u),
+    );
     if (lines.length > 0) out.push({ side, lines });
   }
   return out;

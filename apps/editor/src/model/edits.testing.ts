@@ -12,7 +12,13 @@ export interface FindingEdit {
 
 /** A first list of findings and the edits that follow it. */
 export const findingEdits = (finding: fc.Arbitrary<Diagnostic>, minLength: number) =>
-  fc.tuple(fc.array(finding, { minLength, maxLength: 20 }), fc.array(fc.record({ at: fc.nat(), drop: fc.nat({ max: 4 }), add: fc.array(finding, { maxLength: 4 }) }), { minLength: 1, maxLength: 6 }));
+  fc.tuple(
+    fc.array(finding, { minLength, maxLength: 20 }),
+    fc.array(fc.record({ at: fc.nat(), drop: fc.nat({ max: 4 }), add: fc.array(finding, { maxLength: 4 }) }), {
+      minLength: 1,
+      maxLength: 6,
+    }),
+  );
 
 /** The list after one edit: `drop` findings from `at` (wrapped to the list) replaced by `add`. */
 export function applyEdit(list: readonly Diagnostic[], { at, drop, add }: FindingEdit): Diagnostic[] {

@@ -8,9 +8,11 @@ import { groupRows } from './findingRows.js';
 import type { PackValue, Target } from './pack.js';
 
 /** What a form shows, from an index built as the page builds it. */
-const formFindings = (p: PackValue, diagnostics: readonly Diagnostic[], target: Target, block?: { id: string; kind: string }) => findingsOnForm(indexFindings(p, diagnostics), target, block);
+const formFindings = (p: PackValue, diagnostics: readonly Diagnostic[], target: Target, block?: { id: string; kind: string }) =>
+  findingsOnForm(indexFindings(p, diagnostics), target, block);
 
-const pack = (): PackValue => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
+const pack = (): PackValue =>
+  JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
 const finding = (pointer: string): Diagnostic => ({ code: 'x', severity: 'error', message: pointer, pointer }) as Diagnostic;
 
 describe('findings on form fields', () => {
@@ -57,29 +59,51 @@ describe('findings on form fields', () => {
     const diagnostics = validatePack(p).diagnostics;
     const onPack = formFindings(p, diagnostics, { kind: 'pack' });
     const packFields = ['name', 'version', 'schemaVersion', 'description', 'author', 'packId', 'brand'];
-    expect(onPack.filter((f) => f.diagnostic.code === 'schema/required').map((f) => fieldOf(f.path, packFields)).sort()).toEqual(['name', 'version']);
+    expect(
+      onPack
+        .filter((f) => f.diagnostic.code === 'schema/required')
+        .map((f) => fieldOf(f.path, packFields))
+        .sort(),
+    ).toEqual(['name', 'version']);
     const deal = formFindings(p, diagnostics, { kind: 'automations', index: 0 }, { id: 'deal', kind: 'action.create_deal' });
     const required = deal.filter((f) => f.diagnostic.code === 'catalog/config-field');
     expect(required.map((f) => f.diagnostic.missing)).toEqual(['stage_id']);
-    expect(required.map((f) => fieldOf(f.path, ['id', 'config/pipeline_id', 'config/stage_id', 'config/name', 'config/value', 'config/~other']))).toEqual(['config/stage_id']);
+    expect(
+      required.map((f) => fieldOf(f.path, ['id', 'config/pipeline_id', 'config/stage_id', 'config/name', 'config/value', 'config/~other'])),
+    ).toEqual(['config/stage_id']);
   });
 
   it("places core's own findings: a duplicate stage key on that stage's key", () => {
     const p = pack() as PackValue & { pipelines: { stages: { key: string }[] }[] };
     p.pipelines[0]!.stages[1]!.key = p.pipelines[0]!.stages[0]!.key;
     const shown = formFindings(p, validatePack(p).diagnostics, { kind: 'pipelines', index: 0 });
-    expect(shown.map((f) => [f.diagnostic.code, fieldOf(f.path, ['key', 'name', 'stages', 'stages/1', 'stages/1/key'])])).toContainEqual(['pipeline/duplicate-stage-key', 'stages/1/key']);
+    expect(shown.map((f) => [f.diagnostic.code, fieldOf(f.path, ['key', 'name', 'stages', 'stages/1', 'stages/1/key'])])).toContainEqual([
+      'pipeline/duplicate-stage-key',
+      'stages/1/key',
+    ]);
   });
 
   it('shows a number JSON cannot hold (1e400, read as Infinity: installed, it would be null) on its field, like any other finding', () => {
-    const text = readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8').replace('"due_in_days": 1', '"due_in_days": 1e400');
+    const text = readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8').replace(
+      '"due_in_days": 1',
+      '"due_in_days": 1e400',
+    );
     const { value: p } = parsePackText(text);
     // As the page hands the pack to the validation worker, and the worker validates it.
     const diagnostics = validatePack(applyPatch(undefined, diffForWorker(undefined, p!))).diagnostics;
-    expect(diagnostics.map((d) => `${d.severity} ${d.code} ${d.pointer}`)).toEqual(['error json/number-range /automations/0/document/graph/nodes/5/config/due_in_days']);
-    expect(diagnostics[0].message).toBe('automations[0].document.graph.nodes[5].config.due_in_days is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.');
+    expect(diagnostics.map((d) => `${d.severity} ${d.code} ${d.pointer}`)).toEqual([
+      'error json/number-range /automations/0/document/graph/nodes/5/config/due_in_days',
+    ]);
+    expect(diagnostics[0].message).toBe(
+      'automations[0].document.graph.nodes[5].config.due_in_days is Infinity, beyond what a JSON number can hold (a 64-bit float); it would be installed as null.',
+    );
     const task = formFindings(p!, diagnostics, { kind: 'automations', index: 0 }, { id: 'task', kind: 'action.create_task' });
-    expect(task.map((f) => [f.diagnostic.code, fieldOf(f.path, ['id', 'config/title', 'config/due_in_days', 'config/assignee_id', 'config/~other'])])).toEqual([['json/number-range', 'config/due_in_days']]);
+    expect(
+      task.map((f) => [
+        f.diagnostic.code,
+        fieldOf(f.path, ['id', 'config/title', 'config/due_in_days', 'config/assignee_id', 'config/~other']),
+      ]),
+    ).toEqual([['json/number-range', 'config/due_in_days']]);
     expect(groupRows(diagnostics).map((g) => [g.severity, g.code])).toEqual([['error', 'json/number-range']]);
   });
 });

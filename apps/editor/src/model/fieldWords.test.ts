@@ -17,11 +17,14 @@ describe('fieldAsk', () => {
     expect(fieldAsk(field('action.add_tag', 'tag_id'), {})).toBe('Choose a tag, or enter its id');
     expect(fieldAsk(field('action.assign_owner', 'user_id'), {})).toBe('Choose a user, or enter its id');
     expect(fieldAsk(field('action.stop_automations', 'automation_ids'), {})).toBe('Enter automation ids, separated by commas');
-    for (const info of NODE_CATALOG.values()) for (const f of info.fields) expect(fieldAsk(f, {})).not.toMatch(/\b(integer|string|config\.)/);
+    for (const info of NODE_CATALOG.values())
+      for (const f of info.fields) expect(fieldAsk(f, {})).not.toMatch(/\b(integer|string|config\.)/);
   });
   it('gives help only where the input does not say it already', () => {
     expect(fieldHelp(field('action.create_task', 'title'), {})).toBeUndefined();
     expect(fieldHelp(field('control.wait', 'duration'), { unit: 'days' })).toBe('Enter a whole number of days.');
-    expect(fieldHelp(field('control.ai_branch', 'outcomes'), {})).toBe('Each outcome is an output of the block. Enter the values, separated by commas.');
+    expect(fieldHelp(field('control.ai_branch', 'outcomes'), {})).toBe(
+      'Each outcome is an output of the block. Enter the values, separated by commas.',
+    );
   });
 });

@@ -49,7 +49,8 @@ export function fieldAsk(field: ConfigField, config: Obj): string {
 /** The help line under a field: what it holds, in words (for the fields whose input does not say it already). */
 export function fieldHelp(field: ConfigField, config: Obj): string | undefined {
   const parts = [field.help];
-  if (field.type === 'integer' || field.type === 'number' || field.type === 'refs' || field.type === 'strings') parts.push(`${fieldAsk(field, config)}.`);
+  if (field.type === 'integer' || field.type === 'number' || field.type === 'refs' || field.type === 'strings')
+    parts.push(`${fieldAsk(field, config)}.`);
   if (field.type === 'ref') parts.push(`${fieldAsk(field, config)}.`);
   return parts.filter(Boolean).join(' ') || undefined;
 }

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { duplicatesDropped, duplicatesStillThere, jsonTextNotKept, lostOnOpen, lostOnOpenBanner, numbersRewritten, numbersStillRead, numberTextRead, packFileText, followLost, followPointer } from './fileText.js';
+import {
+  duplicatesDropped,
+  duplicatesStillThere,
+  jsonTextNotKept,
+  lostOnOpen,
+  lostOnOpenBanner,
+  numbersRewritten,
+  numbersStillRead,
+  numberTextRead,
+  packFileText,
+  followLost,
+  followPointer,
+} from './fileText.js';
 import type { PackValue } from './pack.js';
 
 const pack = '{"format": "service.setup-pack", "name": "Café"}\n';
@@ -12,32 +24,45 @@ describe('packFileText', () => {
 
   it('names a UTF-16 file instead of decoding it into invalid JSON', async () => {
     const le = new Blob([new Uint8Array([0xff, 0xfe]), Buffer.from(pack, 'utf16le')]);
-    expect(await packFileText(le)).toEqual({ error: 'it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8' });
-    expect(await packFileText(new Blob([Buffer.from(pack, 'utf16le').swap16()]))).toEqual({ error: 'it is UTF-16BE text, and a pack is JSON in UTF-8: save it as UTF-8' });
+    expect(await packFileText(le)).toEqual({
+      error: 'it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8',
+    });
+    expect(await packFileText(new Blob([Buffer.from(pack, 'utf16le').swap16()]))).toEqual({
+      error: 'it is UTF-16BE text, and a pack is JSON in UTF-8: save it as UTF-8',
+    });
   });
 
   it('refuses a file saved as Latin-1 rather than open it with its characters replaced', async () => {
-    expect(await packFileText(new Blob([Buffer.from(pack, 'latin1')]))).toEqual({ error: expect.stringMatching(/^it is not UTF-8 text: line 1 has bytes that are not UTF-8/) });
+    expect(await packFileText(new Blob([Buffer.from(pack, 'latin1')]))).toEqual({
+      error: expect.stringMatching(/^it is not UTF-8 text: line 1 has bytes that are not UTF-8/),
+    });
   });
 });
 
 describe('lostOnOpen', () => {
   const banner = (text: string) => lostOnOpenBanner(lostOnOpen(text));
 
-  it('says what a parsed copy cannot keep of the text (a property said twice, a long integer), in core\'s words, and nothing for a clean file', () => {
+  it("says what a parsed copy cannot keep of the text (a property said twice, a long integer), in core's words, and nothing for a clean file", () => {
     expect(banner(pack)).toBeUndefined();
     expect(lostOnOpen(pack)).toEqual({ findings: [], numbers: [], duplicates: [] });
     const twice = '{\n  "format": "service.setup-pack",\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(banner(twice)).toBe('This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads.');
+    expect(banner(twice)).toBe(
+      'This file says what the editor cannot keep as written: line 4: The property "name" appears more than once in this object; only the last one counts. Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads.',
+    );
     const both = '{\n  "name": "A",\n  "name": "B",\n  "n": 12345678901234567890\n}\n';
     // The first place in the text, whichever kind of finding it is (the parser lists repeated names first).
     const numberFirst = '{\n  "n": 12345678901234567890,\n  "name": "A",\n  "name": "B"\n}\n';
-    expect(banner(numberFirst)).toMatch(/^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads\.$/);
-    expect(banner(both)).toMatch(/^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing keeps/);
+    expect(banner(numberFirst)).toMatch(
+      /^This file says what the editor cannot keep as written: line 2: n is the number 12345678901234567890, with more digits than a JSON number keeps here .* Also 1 other place\. Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads\.$/,
+    );
+    expect(banner(both)).toMatch(
+      /^This file says what the editor cannot keep as written: line 3: The property "name" appears more than once in this object; only the last one counts\. Also 1 other place\. Editing keeps/,
+    );
   });
 
-  it('finds the fractions and the numbers near 0 a float does not keep (core\'s numbersNotKept) with the long integers, each placed, as written and as read', () => {
-    const text = '\ufeff{\n  "a": [1.0, 1e-400],\n  "b": {"p": 0.1000000000000000055511151231257827, "q": 12345678901234567890},\n  "c": -1e-400\n}\n';
+  it("finds the fractions and the numbers near 0 a float does not keep (core's numbersNotKept) with the long integers, each placed, as written and as read", () => {
+    const text =
+      '\ufeff{\n  "a": [1.0, 1e-400],\n  "b": {"p": 0.1000000000000000055511151231257827, "q": 12345678901234567890},\n  "c": -1e-400\n}\n';
     const lost = lostOnOpen(text);
     expect(lost.findings.map((d) => [d.code, d.pointer, d.line, d.column])).toEqual([
       ['json/number-precision', '/a/1', 2, 14],
@@ -52,8 +77,12 @@ describe('lostOnOpen', () => {
       ['-1e-400', -0],
     ]);
     expect(lost.numbers.map((n) => n.finding)).toEqual(lost.findings);
-    expect(lost.findings[0]!.message).toBe('a[1] is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so.');
-    expect(banner(text)).toMatch(/^This file says what the editor cannot keep as written: line 2: a\[1\] is the number 1e-400, .* Also 3 other places\./);
+    expect(lost.findings[0]!.message).toBe(
+      'a[1] is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so.',
+    );
+    expect(banner(text)).toMatch(
+      /^This file says what the editor cannot keep as written: line 2: a\[1\] is the number 1e-400, .* Also 3 other places\./,
+    );
     // Text JSON.parse refuses loses nothing: it is not opened.
     expect(lostOnOpen('{"a": 1e-400,')).toEqual({ findings: [], numbers: [], duplicates: [] });
   });
@@ -64,7 +93,7 @@ describe('numbersStillRead and numbersRewritten', () => {
   const { numbers } = lostOnOpen(text);
   const opened = JSON.parse(text) as PackValue;
 
-  it('keeps the numbers whose places still hold what they read as; a place given another value, or removed, is the author\'s word', () => {
+  it("keeps the numbers whose places still hold what they read as; a place given another value, or removed, is the author's word", () => {
     expect(numbersStillRead(opened, numbers)).toEqual(numbers);
     const retyped = { stages: [{ probability: 35 }, { probability: 0 }] };
     expect(numbersStillRead(retyped, numbers)).toEqual([numbers[1]]);
@@ -88,11 +117,12 @@ describe('numbersStillRead and numbersRewritten', () => {
 });
 
 describe('duplicatesStillThere and duplicatesDropped', () => {
-  const text = '{\n  "name": "A",\n  "name": "B",\n  "stages": [\n    {"probability": 10, "probability": 20, "probability": 30}\n  ],\n  "brand": {"x": 1},\n  "brand": {"x": 2}\n}\n';
+  const text =
+    '{\n  "name": "A",\n  "name": "B",\n  "stages": [\n    {"probability": 10, "probability": 20, "probability": 30}\n  ],\n  "brand": {"x": 1},\n  "brand": {"x": 2}\n}\n';
   const { duplicates, findings } = lostOnOpen(text);
   const opened = JSON.parse(text) as PackValue;
 
-  it('are core\'s json/duplicate-key findings, in the text\'s order, among what opening loses, each with the value it reads as', () => {
+  it("are core's json/duplicate-key findings, in the text's order, among what opening loses, each with the value it reads as", () => {
     expect(duplicates.map((d) => [d.finding.code, d.finding.pointer, d.finding.line, d.reads])).toEqual([
       ['json/duplicate-key', '/name', 3, 'B'],
       ['json/duplicate-key', '/stages/0/probability', 5, 30],
@@ -103,7 +133,7 @@ describe('duplicatesStillThere and duplicatesDropped', () => {
     expect(duplicates[0]!.finding.message).toBe('The property "name" appears more than once in this object; only the last one counts.');
   });
 
-  it('keeps those whose place still holds the value it read as; another value typed there, or the property removed, is the author\'s word', () => {
+  it("keeps those whose place still holds the value it read as; another value typed there, or the property removed, is the author's word", () => {
     expect(duplicatesStillThere(opened, duplicates)).toEqual(duplicates);
     expect(duplicatesStillThere({ ...opened, name: 'C' }, duplicates)).toEqual(duplicates.slice(1));
     const { name: _, ...noName } = opened;
@@ -125,51 +155,88 @@ describe('duplicatesStillThere and duplicatesDropped', () => {
         'brand (written 2 times): the last, at line 8, is written; the earlier, at line 7, is dropped\n' +
         'To keep an earlier value, copy it from the file into its field.',
     );
-    expect(duplicatesDropped(duplicates, 1)).toContain('name (written 2 times): the last, at line 3, is written; the earlier, at line 2, is dropped\nand 2 more\n');
+    expect(duplicatesDropped(duplicates, 1)).toContain(
+      'name (written 2 times): the last, at line 3, is written; the earlier, at line 2, is dropped\nand 2 more\n',
+    );
   });
 });
 
 describe('jsonTextNotKept', () => {
-  it('says why JSON typed or pasted into a field is not taken: what the editor would not keep as written, in core\'s words and hint', () => {
+  it("says why JSON typed or pasted into a field is not taken: what the editor would not keep as written, in core's words and hint", () => {
     expect(jsonTextNotKept('{"accent": 1e-400}')).toBe(
       'Not applied: this JSON says what the editor cannot keep as written: line 1: accent is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.',
     );
     expect(jsonTextNotKept('{\n"a": 1,\n"a": 2, "n": 12345678901234567890}')).toBe(
       'Not applied: this JSON says what the editor cannot keep as written: line 3: The property "a" appears more than once in this object; only the last one counts. Also 1 other place. Remove or merge the duplicate property.',
     );
-    for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json']) expect(jsonTextNotKept(text)).toBeUndefined();
+    for (const text of ['{"accent": 0, "x": 1.5e-7, "y": "1e-400"}', '[1.0, 1E+2, 0.50]', '', 'not json'])
+      expect(jsonTextNotKept(text)).toBeUndefined();
   });
 
   it('does not take a number beyond what a float holds (1e400 would be Infinity, exported as null), as a number field does not', () => {
-    expect(jsonTextNotKept('{"accent": 1e400}', '/brand')).toMatch(/^Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./);
+    expect(jsonTextNotKept('{"accent": 1e400}', '/brand')).toMatch(
+      /^Not applied: this JSON says what the editor cannot keep as written: line 1: brand\.accent is the number 1e400, beyond what a JSON number can hold here \(a 64-bit float\); it would be read as Infinity and installed as null\./,
+    );
     expect(jsonTextNotKept('[-1e400]')).toMatch(/line 1: \[0\] is the number -1e400, beyond/);
-    expect(numberTextRead('1e400', '/brand/accent')).toEqual({ error: expect.stringContaining(jsonTextNotKept('{"accent": 1e400}', '/brand')!.replace(/^.*line 1: /, '').replace(/ Write .*$/, '')) });
+    expect(numberTextRead('1e400', '/brand/accent')).toEqual({
+      error: expect.stringContaining(
+        jsonTextNotKept('{"accent": 1e400}', '/brand')!
+          .replace(/^.*line 1: /, '')
+          .replace(/ Write .*$/, ''),
+      ),
+    });
   });
 
   it("names a number by the field's place in the pack when given it, as the panel names it in a file that writes it there", () => {
-    expect(jsonTextNotKept('{"x": [1, 1e-400]}', '/automations/2/document/graph/nodes/4/config')).toMatch(/^Not applied: this JSON says what the editor cannot keep as written: line 1: automations\[2\]\.document\.graph\.nodes\[4\]\.config\.x\[1\] is the number 1e-400, closer to 0/);
+    expect(jsonTextNotKept('{"x": [1, 1e-400]}', '/automations/2/document/graph/nodes/4/config')).toMatch(
+      /^Not applied: this JSON says what the editor cannot keep as written: line 1: automations\[2\]\.document\.graph\.nodes\[4\]\.config\.x\[1\] is the number 1e-400, closer to 0/,
+    );
     expect(jsonTextNotKept('{"x": 1e-400}', '/brand')).toContain(lostOnOpen('{"brand": {"x": 1e-400}}').findings[0]!.message);
   });
 });
 
 describe('numberTextRead', () => {
   it('sets what a number field holds when a float keeps it as written, and removes the field when emptied', () => {
-    for (const [text, value] of [['12', 12], [' -0.5 ', -0.5], ['2.5e-3', 0.0025], ['1E+2', 100], ['1e23', 1e23], ['', undefined], ['  ', undefined]] as const)
+    for (const [text, value] of [
+      ['12', 12],
+      [' -0.5 ', -0.5],
+      ['2.5e-3', 0.0025],
+      ['1E+2', 100],
+      ['1e23', 1e23],
+      ['', undefined],
+      ['  ', undefined],
+    ] as const)
       expect(numberTextRead(text, '/config/duration'), text).toEqual({ value });
   });
 
-  it('does not apply a number the editor would not keep, in core\'s words named by the field, nor text that is no number', () => {
-    expect(numberTextRead('1e-400', '/config/duration')).toEqual({ error: 'Not applied: config.duration is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.' });
-    expect(numberTextRead('1e400', '/stages/1/probability')).toEqual({ error: expect.stringMatching(/^Not applied: stages\[1\]\.probability is the number 1e400, beyond what a JSON number can hold here/) });
+  it("does not apply a number the editor would not keep, in core's words named by the field, nor text that is no number", () => {
+    expect(numberTextRead('1e-400', '/config/duration')).toEqual({
+      error:
+        'Not applied: config.duration is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.',
+    });
+    expect(numberTextRead('1e400', '/stages/1/probability')).toEqual({
+      error: expect.stringMatching(/^Not applied: stages\[1\]\.probability is the number 1e400, beyond what a JSON number can hold here/),
+    });
     expect(numberTextRead('9007199254740993', '/x')).toEqual({ error: expect.stringContaining('it reads as 9007199254740992') });
-    for (const text of ['-', '1e', '.5', 'abc', '0x10']) expect(numberTextRead(text, '/x'), text).toEqual({ error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' });
+    for (const text of ['-', '1e', '.5', 'abc', '0x10'])
+      expect(numberTextRead(text, '/x'), text).toEqual({ error: 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).' });
   });
 
   it("does not apply a number of a type its schema property does not allow, in the schema's words; its limits are left to the findings", () => {
     const rule = { schema: 'stage', property: 'probability' };
-    expect(numberTextRead('12.5', '/pipelines/0/stages/1/probability', rule)).toEqual({ error: 'Not applied: pipelines[0].stages[1].probability must be an integer, not a number.' });
+    expect(numberTextRead('12.5', '/pipelines/0/stages/1/probability', rule)).toEqual({
+      error: 'Not applied: pipelines[0].stages[1].probability must be an integer, not a number.',
+    });
     expect(numberTextRead('12.5', '/pipelines/0/stages/1/probability')).toEqual({ value: 12.5 });
-    for (const [text, value] of [['35', 35], ['1e1', 10], ['150', 150], ['-1', -1], ['12.0', 12], ['', undefined]] as const) expect(numberTextRead(text, '/p', rule), text).toEqual({ value });
+    for (const [text, value] of [
+      ['35', 35],
+      ['1e1', 10],
+      ['150', 150],
+      ['-1', -1],
+      ['12.0', 12],
+      ['', undefined],
+    ] as const)
+      expect(numberTextRead(text, '/p', rule), text).toEqual({ value });
   });
 });
 

@@ -1,6 +1,25 @@
 // A pack file's text: decoded as UTF-8, or refused with its encoding named when it is UTF-16 or
 // UTF-32 (core's encodingProblem, the same words the CLI uses), rather than opened as invalid JSON.
-import { count, describePointer, encodingProblem, NOT_AS_WRITTEN, numbersNotKept, parseJsonText, parsePointer, plural, propertyFindings, readNumber, resolvePointer, sortDiagnostics, tokenIndex, toPointer, utf8Problem, validatePack, type Diagnostic, type SourceText } from '@setup-pack/core';
+import {
+  count,
+  describePointer,
+  encodingProblem,
+  NOT_AS_WRITTEN,
+  numbersNotKept,
+  parseJsonText,
+  parsePointer,
+  plural,
+  propertyFindings,
+  readNumber,
+  resolvePointer,
+  sortDiagnostics,
+  tokenIndex,
+  toPointer,
+  utf8Problem,
+  validatePack,
+  type Diagnostic,
+  type SourceText,
+} from '@setup-pack/core';
 import { sameEach } from './json.js';
 import type { PackValue } from './pack.js';
 
@@ -153,11 +172,14 @@ export function notKeptRefusal(findings: readonly Diagnostic[], what: string): s
  */
 export function jsonTextNotKept(text: string, at = ''): string | undefined {
   const lost = textNotKept(text);
-  const findings = at === '' ? lost.findings : lost.findings.map((d) => {
-    const n = lost.written.get(d);
-    const message = n !== undefined ? readNumber(n, at + d.pointer)?.finding?.message : undefined;
-    return message ? { ...d, pointer: at + d.pointer, message } : d;
-  });
+  const findings =
+    at === ''
+      ? lost.findings
+      : lost.findings.map((d) => {
+          const n = lost.written.get(d);
+          const message = n !== undefined ? readNumber(n, at + d.pointer)?.finding?.message : undefined;
+          return message ? { ...d, pointer: at + d.pointer, message } : d;
+        });
   const refused = notKeptRefusal(findings, 'this JSON');
   return refused && `Not applied: ${refused}`;
 }
@@ -174,7 +196,12 @@ export type TextRead = { value: unknown } | { error: string };
  * number of a type the schema's property does not allow (core's schema/type finding at `pointer`).
  * `notANumber` says the last in the field's own words (a block field's "enter a whole number of days").
  */
-export function numberTextRead(text: string, pointer: string, rule?: SchemaProperty, notANumber = 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).'): TextRead {
+export function numberTextRead(
+  text: string,
+  pointer: string,
+  rule?: SchemaProperty,
+  notANumber = 'Not applied: enter a number, as JSON writes one (12, -0.5, 2.5e-3).',
+): TextRead {
   const t = text.trim();
   if (t === '') return { value: undefined };
   const read = readNumber(t, pointer);
@@ -197,9 +224,10 @@ export interface SchemaProperty {
 export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
   const said = notKeptSentence(lost.findings, 'This file');
   if (!said) return undefined;
-  const after = lost.numbers.length || lost.duplicates.length
-    ? ' Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads.'
-    : ' Editing and exporting keep the pack as it reads.';
+  const after =
+    lost.numbers.length || lost.duplicates.length
+      ? ' Editing keeps the pack as it reads; the findings list each place, and exporting an edited pack asks before writing it as it reads.'
+      : ' Editing and exporting keep the pack as it reads.';
   return `${said}${after}`;
 }
 
@@ -208,7 +236,11 @@ export function lostOnOpenBanner(lost: LostOnOpen): string | undefined {
  * still holds the number it read as. An author who typed another value there, or removed it, has
  * said what it is. `before`: the answer for an earlier pack, returned when this one's is the same.
  */
-export function numbersStillRead(pack: PackValue, numbers: readonly NumberNotKept[], before?: readonly NumberNotKept[]): readonly NumberNotKept[] {
+export function numbersStillRead(
+  pack: PackValue,
+  numbers: readonly NumberNotKept[],
+  before?: readonly NumberNotKept[],
+): readonly NumberNotKept[] {
   return stillHeld(pack, numbers, before);
 }
 
@@ -219,7 +251,9 @@ export function numbersStillRead(pack: PackValue, numbers: readonly NumberNotKep
  */
 export function numbersRewritten(numbers: readonly NumberNotKept[], shown = 10): string | undefined {
   if (!numbers.length) return undefined;
-  const lines = numbers.slice(0, shown).map((n) => `${n.written} at ${describePointer(n.finding.pointer)} will be written as ${JSON.stringify(n.reads)}`);
+  const lines = numbers
+    .slice(0, shown)
+    .map((n) => `${n.written} at ${describePointer(n.finding.pointer)} will be written as ${JSON.stringify(n.reads)}`);
   if (numbers.length > shown) lines.push(`and ${count(numbers.length - shown)} more`);
   return `The file this pack was opened from has ${plural(numbers.length, 'number')} that the editor reads as another, and exporting writes the number it reads:\n${lines.join('\n')}\nTo write another, type it in its field; a string keeps every digit.`;
 }
@@ -231,7 +265,11 @@ export function numbersRewritten(numbers: readonly NumberNotKept[], shown = 10):
  * array is asked about while it is there, since an edit inside it says nothing of the earlier one.
  * `before`: the answer for an earlier pack, returned when this one's is the same.
  */
-export function duplicatesStillThere(pack: PackValue, duplicates: readonly DuplicateNotKept[], before?: readonly DuplicateNotKept[]): readonly DuplicateNotKept[] {
+export function duplicatesStillThere(
+  pack: PackValue,
+  duplicates: readonly DuplicateNotKept[],
+  before?: readonly DuplicateNotKept[],
+): readonly DuplicateNotKept[] {
   return stillHeld(pack, duplicates, before);
 }
 
@@ -240,7 +278,11 @@ export function duplicatesStillThere(pack: PackValue, duplicates: readonly Dupli
  * while its place is there and holds the value it read as (`reads`; none for an object or array,
  * held while its place is there). `before`, the same array, when the answer is the same.
  */
-function stillHeld<T extends { finding: Diagnostic; reads?: unknown }>(pack: PackValue, lost: readonly T[], before?: readonly T[]): readonly T[] {
+function stillHeld<T extends { finding: Diagnostic; reads?: unknown }>(
+  pack: PackValue,
+  lost: readonly T[],
+  before?: readonly T[],
+): readonly T[] {
   const held = lost.length
     ? lost.filter((d) => {
         const at = resolvePointer(pack, d.finding.pointer);
@@ -276,7 +318,14 @@ export function followPointer(before: unknown, after: unknown, pointer: string):
       path.push(j);
       a = a[i];
       b = b[j];
-    } else if (a !== null && typeof a === 'object' && b !== null && typeof b === 'object' && !Array.isArray(b) && Object.prototype.hasOwnProperty.call(b, token)) {
+    } else if (
+      a !== null &&
+      typeof a === 'object' &&
+      b !== null &&
+      typeof b === 'object' &&
+      !Array.isArray(b) &&
+      Object.prototype.hasOwnProperty.call(b, token)
+    ) {
       path.push(token);
       a = (a as Record<string, unknown>)[token];
       b = (b as Record<string, unknown>)[token];
@@ -312,7 +361,11 @@ export function placeInArray(a: readonly unknown[], b: readonly unknown[], i: nu
  * is core's readNumber's for its new pointer), or left out when its place is gone. The same array,
  * and the same entries, where nothing moved, so an edit that moves nothing changes no finding.
  */
-export function followLost<T extends { finding: Diagnostic; written?: string }>(before: unknown, after: unknown, lost: readonly T[]): readonly T[] {
+export function followLost<T extends { finding: Diagnostic; written?: string }>(
+  before: unknown,
+  after: unknown,
+  lost: readonly T[],
+): readonly T[] {
   if (before === after || !lost.length) return lost;
   let changed = false;
   const out: T[] = [];
@@ -324,7 +377,7 @@ export function followLost<T extends { finding: Diagnostic; written?: string }>(
     }
     changed = true;
     if (pointer === undefined) continue;
-    const message = d.written !== undefined ? readNumber(d.written, pointer)?.finding?.message ?? d.finding.message : d.finding.message;
+    const message = d.written !== undefined ? (readNumber(d.written, pointer)?.finding?.message ?? d.finding.message) : d.finding.message;
     const related = d.finding.related?.map((r) => (r.pointer === d.finding.pointer ? { ...r, pointer } : r));
     out.push({ ...d, finding: { ...d.finding, pointer, message, ...(related ? { related } : {}) } });
   }

@@ -4,14 +4,27 @@ import fc from 'fast-check';
 import { flattenRows, groupId, groupRows, regroupRows } from './findingRows.js';
 import { applyEdit, findingEdits } from './edits.testing.js';
 
-const info = (node: string): Diagnostic => ({ code: 'catalog/unknown-config-field', severity: 'info', message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`, pointer: `/automations/0/document/graph/nodes/${node}` });
-const error: Diagnostic = { code: 'graph/cycle', severity: 'error', message: 'The graph has a cycle: a → b → a.', pointer: '/automations/1' };
+const info = (node: string): Diagnostic => ({
+  code: 'catalog/unknown-config-field',
+  severity: 'info',
+  message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`,
+  pointer: `/automations/0/document/graph/nodes/${node}`,
+});
+const error: Diagnostic = {
+  code: 'graph/cycle',
+  severity: 'error',
+  message: 'The graph has a cycle: a → b → a.',
+  pointer: '/automations/1',
+};
 
 describe('finding rows', () => {
   it('folds repeats of one message shape into one group row, errors first, and lists a group when it is opened', () => {
     const diagnostics = [...Array.from({ length: 50000 }, (_, i) => info(`n${i}`)), error];
     const groups = groupRows(diagnostics);
-    expect(groups.map((g) => [g.code, g.items.length])).toEqual([['graph/cycle', 1], ['catalog/unknown-config-field', 50000]]);
+    expect(groups.map((g) => [g.code, g.items.length])).toEqual([
+      ['graph/cycle', 1],
+      ['catalog/unknown-config-field', 50000],
+    ]);
     const closed = flattenRows(groups, new Set());
     expect(closed.map((r) => r.type)).toEqual(['item', 'group']);
     const opened = flattenRows(groups, new Set([groupId(groups[1])]));
@@ -20,8 +33,14 @@ describe('finding rows', () => {
   });
 
   it('regroups only what a changed run of findings touched, and ends where grouping from scratch does', () => {
-    const finding = fc.record({ code: fc.constantFrom('a', 'b'), severity: fc.constantFrom('error', 'warning', 'info'), message: fc.constantFrom('x "1" y', 'x "2" y', 'z'), pointer: fc.constant('/p') }) as fc.Arbitrary<Diagnostic>;
-    const plain = (groups: readonly { code: string; severity: string; shape: string; items: readonly Diagnostic[] }[]) => groups.map((g) => ({ code: g.code, severity: g.severity, shape: g.shape, items: [...g.items] }));
+    const finding = fc.record({
+      code: fc.constantFrom('a', 'b'),
+      severity: fc.constantFrom('error', 'warning', 'info'),
+      message: fc.constantFrom('x "1" y', 'x "2" y', 'z'),
+      pointer: fc.constant('/p'),
+    }) as fc.Arbitrary<Diagnostic>;
+    const plain = (groups: readonly { code: string; severity: string; shape: string; items: readonly Diagnostic[] }[]) =>
+      groups.map((g) => ({ code: g.code, severity: g.severity, shape: g.shape, items: [...g.items] }));
     fc.assert(
       fc.property(findingEdits(finding, 6), ([start, edits]) => {
         let list = start;

@@ -5,8 +5,7 @@ import { groupFindingsAt, groupOf, type Diagnostic, type FindingGroup, type Seve
 import { changedRun, worthUpdating } from './findingsDelta.js';
 
 export type FindingRow =
-  | { type: 'group'; id: string; group: FindingGroup; open: boolean }
-  | { type: 'item'; id: string; finding: Diagnostic; nested: boolean };
+  { type: 'group'; id: string; group: FindingGroup; open: boolean } | { type: 'item'; id: string; finding: Diagnostic; nested: boolean };
 
 const order: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 

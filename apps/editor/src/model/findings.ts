@@ -95,7 +95,8 @@ export const nodeKey = (automation: number, nodeId: string) => `${automation}/${
 const targetKey = (t: Target) => (t.kind === 'pack' ? 'pack' : itemKey(t.kind, t.index));
 
 /** Whether two lists of graph elements carry the same ids at every index (as locate reads them). */
-const sameIds = (a: unknown, b: unknown): boolean => a === b || sameEach(asArr(a), asArr(b), (m, n) => str(asObj(m).id) === str(asObj(n).id));
+const sameIds = (a: unknown, b: unknown): boolean =>
+  a === b || sameEach(asArr(a), asArr(b), (m, n) => str(asObj(m).id) === str(asObj(n).id));
 
 /**
  * Whether `locate` places every pointer in `a` as in `b`: the only part of a pack it reads is the
@@ -126,7 +127,20 @@ export function indexFindings(pack: PackValue, diagnostics: readonly Diagnostic[
     const updated = updateIndex(prev, pack, diagnostics);
     if (updated) return updated;
   }
-  const idx: FindingIndex = { byItem: new Map(), byNode: new Map(), byEdge: new Map(), pack: empty(), total: empty(), byTarget: new Map(), pending: new Set(), diagnostics, packValue: pack, placed: sameGraph ? prev.placed : new WeakMap(), placedAt: [], newlyPlaced: 0 };
+  const idx: FindingIndex = {
+    byItem: new Map(),
+    byNode: new Map(),
+    byEdge: new Map(),
+    pack: empty(),
+    total: empty(),
+    byTarget: new Map(),
+    pending: new Set(),
+    diagnostics,
+    packValue: pack,
+    placed: sameGraph ? prev.placed : new WeakMap(),
+    placedAt: [],
+    newlyPlaced: 0,
+  };
   const counter = countInto(idx, new Set());
   for (const d of diagnostics) {
     const p = counter(d, 1);
@@ -152,7 +166,20 @@ function updateIndex(prev: FindingIndex, pack: PackValue, diagnostics: readonly 
   if (!worthUpdating(run, b.length)) return undefined;
   const { head, tail, gone, came } = run;
   const placedAt = prev.placedAt.slice(0, head);
-  const idx: FindingIndex = { byItem: new Map(prev.byItem), byNode: new Map(prev.byNode), byEdge: new Map(prev.byEdge), pack: { ...prev.pack }, total: { ...prev.total }, byTarget: new Map(prev.byTarget), pending: new Set(prev.pending), diagnostics, packValue: pack, placed: prev.placed, placedAt, newlyPlaced: 0 };
+  const idx: FindingIndex = {
+    byItem: new Map(prev.byItem),
+    byNode: new Map(prev.byNode),
+    byEdge: new Map(prev.byEdge),
+    pack: { ...prev.pack },
+    total: { ...prev.total },
+    byTarget: new Map(prev.byTarget),
+    pending: new Set(prev.pending),
+    diagnostics,
+    packValue: pack,
+    placed: prev.placed,
+    placedAt,
+    newlyPlaced: 0,
+  };
   const counter = countInto(idx, new Set([idx.pack, idx.total]));
   for (let i = head; i < head + gone; i++) stale(idx, counter(a[i]!, -1).target);
   for (let i = head; i < head + came; i++) {
@@ -232,7 +259,8 @@ export function formPath(loc: Location, nodeKind?: string, missing?: string): st
   // A finding about an absent field (core's `missing`) points at the object lacking it: its
   // place on the form is that field's input.
   const p = missing === undefined ? loc.path : [...loc.path, missing];
-  if (loc.nodeId && p[0] === 'config' && p[1] !== undefined && !nodeKindInfo(nodeKind ?? '')?.fieldNames.has(p[1])) return ['config', '~other', ...p.slice(1)];
+  if (loc.nodeId && p[0] === 'config' && p[1] !== undefined && !nodeKindInfo(nodeKind ?? '')?.fieldNames.has(p[1]))
+    return ['config', '~other', ...p.slice(1)];
   return p;
 }
 
@@ -262,7 +290,11 @@ export function fieldOf(path: readonly string[], fields: readonly string[]): str
  * when the form is a block's, and otherwise not those of the item's blocks and edges. Read from
  * the index: only the target's own findings are looked through.
  */
-export function findingsOnForm(index: FindingIndex, target: Target, block?: { id: string; kind: string }): { path: string[]; diagnostic: Diagnostic }[] {
+export function findingsOnForm(
+  index: FindingIndex,
+  target: Target,
+  block?: { id: string; kind: string },
+): { path: string[]; diagnostic: Diagnostic }[] {
   const out: { path: string[]; diagnostic: Diagnostic }[] = [];
   for (const d of targetFindings(index, targetKey(target))) {
     const loc = index.placed.get(d)?.loc ?? locate(index.packValue, d.pointer);

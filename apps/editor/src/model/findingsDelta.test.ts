@@ -3,8 +3,18 @@ import fc from 'fast-check';
 import type { Diagnostic } from '@setup-pack/core';
 import { applyFindingsDelta, findingsDelta, sameFindings } from './findingsDelta.js';
 
-const info = (node: string): Diagnostic => ({ code: 'catalog/unknown-config-field', severity: 'info', message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`, pointer: `/automations/0/document/graph/nodes/${node}` });
-const error: Diagnostic = { code: 'graph/cycle', severity: 'error', message: 'The graph has a cycle: a → b → a.', pointer: '/automations/1' };
+const info = (node: string): Diagnostic => ({
+  code: 'catalog/unknown-config-field',
+  severity: 'info',
+  message: `config.x of action.add_note node "${node}" is not in our catalog; it is kept as it is.`,
+  pointer: `/automations/0/document/graph/nodes/${node}`,
+});
+const error: Diagnostic = {
+  code: 'graph/cycle',
+  severity: 'error',
+  message: 'The graph has a cycle: a → b → a.',
+  pointer: '/automations/1',
+};
 /** A structured clone's copy: equal, never the same object. */
 const copy = (d: Diagnostic): Diagnostic => structuredClone(d);
 
@@ -44,7 +54,12 @@ describe('findings sent from the worker', () => {
   });
 
   it('rebuilds every next list from the one before, whatever changed', () => {
-    const finding = fc.record({ code: fc.constantFrom('a', 'b'), severity: fc.constantFrom('error', 'warning', 'info'), message: fc.constantFrom('m', 'n'), pointer: fc.constantFrom('/x', '/y', '/z') }) as fc.Arbitrary<Diagnostic>;
+    const finding = fc.record({
+      code: fc.constantFrom('a', 'b'),
+      severity: fc.constantFrom('error', 'warning', 'info'),
+      message: fc.constantFrom('m', 'n'),
+      pointer: fc.constantFrom('/x', '/y', '/z'),
+    }) as fc.Arbitrary<Diagnostic>;
     fc.assert(
       fc.property(fc.array(fc.array(finding, { maxLength: 12 }), { minLength: 1, maxLength: 6 }), (lists) => {
         let sent: Diagnostic[] | undefined;

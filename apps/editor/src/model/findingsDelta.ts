@@ -12,13 +12,15 @@ import type { Diagnostic } from '@setup-pack/core';
  */
 export function sameFinding(x: Diagnostic, y: Diagnostic): boolean {
   if (x === y) return true;
-  if (x.code !== y.code || x.severity !== y.severity || x.message !== y.message || x.pointer !== y.pointer || x.hint !== y.hint) return false;
+  if (x.code !== y.code || x.severity !== y.severity || x.message !== y.message || x.pointer !== y.pointer || x.hint !== y.hint)
+    return false;
   if ((x.related?.length ?? 0) !== (y.related?.length ?? 0)) return false;
   return !x.related || JSON.stringify(x.related) === JSON.stringify(y.related);
 }
 
 /** Whether two validations found the same things, in the same order. */
-export const sameFindings = (a: readonly Diagnostic[] | undefined, b: readonly Diagnostic[]): boolean => a !== undefined && findingsDelta(a, b) === undefined;
+export const sameFindings = (a: readonly Diagnostic[] | undefined, b: readonly Diagnostic[]): boolean =>
+  a !== undefined && findingsDelta(a, b) === undefined;
 
 /** A new list of findings as the list before it: its first `head` and last `tail` kept, `middle` between them. */
 export interface FindingsDelta {

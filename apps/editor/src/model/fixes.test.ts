@@ -18,7 +18,7 @@ function withSourceHandle(): Any {
 }
 
 describe('fixes in the editor', () => {
-  it('offers core\'s fixes only when a finding is about a place they write, and then hashes nothing twice', () => {
+  it("offers core's fixes only when a finding is about a place they write, and then hashes nothing twice", () => {
     const hashed: string[] = [];
     const fixer = createFixer((data) => (hashed.push(data), portableHasher(data)));
     const pack = fixture('valid/listing-marketing.json');
@@ -44,10 +44,19 @@ describe('fixes in the editor', () => {
     store.commit(() => fixed);
     expect(changes).toEqual(['automation "new-lead-welcome" edge "e5": sourceHandle "true" → handle']);
     expect(store.getState().history.past).toEqual([before]);
-    expect(((store.pack.automations as Any)[0].document.graph.edges[4])).toEqual({ id: 'e5', source: 'replied', handle: 'true', target: 'task' });
+    expect((store.pack.automations as Any)[0].document.graph.edges[4]).toEqual({
+      id: 'e5',
+      source: 'replied',
+      handle: 'true',
+      target: 'task',
+    });
     expect(validatePack(store.pack).diagnostics).toEqual([]);
     // The validation worker is sent the one automation that changed, not the pack.
-    expect(diffForWorker(before, store.pack)).toEqual({ set: {}, remove: [], items: { automations: { length: 3, changed: { 0: (store.pack.automations as Any)[0] } } } });
+    expect(diffForWorker(before, store.pack)).toEqual({
+      set: {},
+      remove: [],
+      items: { automations: { length: 3, changed: { 0: (store.pack.automations as Any)[0] } } },
+    });
     // With nothing left to fix, applying changes nothing and records nothing.
     expect(fixer.apply(store.pack).pack).toBe(store.pack);
     store.undo();

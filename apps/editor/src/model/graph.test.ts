@@ -1,7 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { validatePack } from '@setup-pack/core';
-import { blockAfterDelete, deleteJoining, reconnect, canReconnect, addConnectedNode, addNode, canConnect, canvasIds, connect, copyNodes, deleteElements, duplicateNodes, edgesOf, graphOf, moveNodes, nodeAt, nodesOf, pasteNodes, renameNode, updateNode, clipboardText, readClipboardText, CLIPBOARD_FORMAT } from './graph.js';
+import {
+  blockAfterDelete,
+  deleteJoining,
+  reconnect,
+  canReconnect,
+  addConnectedNode,
+  addNode,
+  canConnect,
+  canvasIds,
+  connect,
+  copyNodes,
+  deleteElements,
+  duplicateNodes,
+  edgesOf,
+  graphOf,
+  moveNodes,
+  nodeAt,
+  nodesOf,
+  pasteNodes,
+  renameNode,
+  updateNode,
+  clipboardText,
+  readClipboardText,
+  CLIPBOARD_FORMAT,
+} from './graph.js';
 import { documentOf, updateDocument, type PackValue } from './pack.js';
 import type { Obj } from './json.js';
 
@@ -63,13 +87,17 @@ describe('editing', () => {
     expect(r.error).toBeUndefined();
     expect(edgesOf(r.doc).some((e) => e.source === 'email' && e.target === r.id)).toBe(true);
   });
-  it('deleting a block of a straight chain joins its neighbours, with the edge in\'s output; a branch or a join is a plain delete', () => {
+  it("deleting a block of a straight chain joins its neighbours, with the edge in's output; a branch or a join is a plain delete", () => {
     const before = doc0();
     // The starter's chain: start → tag → sms → wait → replied (a branch).
     const r = deleteJoining(before, 'sms');
     expect(r.joined).toEqual(['tag', 'wait']);
     expect(nodesOf(r.doc).some((n) => n.id === 'sms')).toBe(false);
-    expect(edgesOf(r.doc).filter((e) => e.source === 'tag').map((e) => e.target)).toEqual(['wait']);
+    expect(
+      edgesOf(r.doc)
+        .filter((e) => e.source === 'tag')
+        .map((e) => e.target),
+    ).toEqual(['wait']);
     // replied has two edges out (true, false): nothing to join.
     const branch = deleteJoining(before, 'replied');
     expect(branch.joined).toBeUndefined();
@@ -145,7 +173,13 @@ describe('editing', () => {
 });
 
 describe('clipboard text', () => {
-  const clip = { nodes: [{ id: 'a', kind: 'action.notify', config: { message: 'x' } }, { id: 'b', kind: 'control.wait' }], edges: [{ id: 'e', source: 'a', target: 'b' }] };
+  const clip = {
+    nodes: [
+      { id: 'a', kind: 'action.notify', config: { message: 'x' } },
+      { id: 'b', kind: 'control.wait' },
+    ],
+    edges: [{ id: 'e', source: 'a', target: 'b' }],
+  };
 
   it('round-trips copied blocks through the system clipboard text', () => {
     const text = clipboardText(clip);
@@ -154,22 +188,38 @@ describe('clipboard text', () => {
   });
 
   it('takes the graph of a pasted automation document, and keeps only well-formed blocks and the edges between them', () => {
-    const doc = { format: 'service.automation-template', version: 1, name: 'x', graph: { nodes: [...clip.nodes, { id: 'c' }, 'junk'], edges: [...clip.edges, { id: 'f', source: 'a', target: 'c' }] } };
+    const doc = {
+      format: 'service.automation-template',
+      version: 1,
+      name: 'x',
+      graph: { nodes: [...clip.nodes, { id: 'c' }, 'junk'], edges: [...clip.edges, { id: 'f', source: 'a', target: 'c' }] },
+    };
     expect(readClipboardText(JSON.stringify(doc))).toEqual(clip);
   });
 
-  it('refuses copied text that says what the editor would not keep (1e-400 read as 0, a property written twice), in core\'s words', () => {
-    const blocks = (config: string) => `{"format": "${CLIPBOARD_FORMAT}", "version": 1,\n "nodes": [{"id": "w", "kind": "control.wait",\n "config": ${config}}], "edges": []}`;
+  it("refuses copied text that says what the editor would not keep (1e-400 read as 0, a property written twice), in core's words", () => {
+    const blocks = (config: string) =>
+      `{"format": "${CLIPBOARD_FORMAT}", "version": 1,\n "nodes": [{"id": "w", "kind": "control.wait",\n "config": ${config}}], "edges": []}`;
     expect(readClipboardText(blocks('{"duration": 1e-400, "unit": "days"}'))).toEqual({
       refused:
         'Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes[0].config.duration is the number 1e-400, closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0, and would be installed and exported so. Write 0 if that is what it means; else write it as a string, which keeps every digit.',
     });
     expect(readClipboardText(blocks('{"duration": 0.1000000000000000055511151231257827, "unit": "days", "unit": "hours"}'))).toEqual({
-      refused: expect.stringMatching(/^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 0\.1000000000000000055511151231257827, .* Also 1 other place\. Write 0\.1 if/),
+      refused: expect.stringMatching(
+        /^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 0\.1000000000000000055511151231257827, .* Also 1 other place\. Write 0\.1 if/,
+      ),
     });
-    expect(readClipboardText(blocks('{"unit": "days", "unit": "hours"}'))).toEqual({ refused: expect.stringContaining('line 3: The property "unit" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.') });
+    expect(readClipboardText(blocks('{"unit": "days", "unit": "hours"}'))).toEqual({
+      refused: expect.stringContaining(
+        'line 3: The property "unit" appears more than once in this object; only the last one counts. Remove or merge the duplicate property.',
+      ),
+    });
     // A number beyond a float's range would be pasted as Infinity and exported as null.
-    expect(readClipboardText(blocks('{"duration": 1e400, "unit": "days"}'))).toEqual({ refused: expect.stringMatching(/^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 1e400, beyond what a JSON number can hold here/) });
+    expect(readClipboardText(blocks('{"duration": 1e400, "unit": "days"}'))).toEqual({
+      refused: expect.stringMatching(
+        /^Not pasted: the copied text says what the editor cannot keep as written: line 3: nodes\[0\]\.config\.duration is the number 1e400, beyond what a JSON number can hold here/,
+      ),
+    });
     // Numbers written as JSON.stringify writes them, and what is not pasted (the document's own fields), are no reason to refuse.
     expect(readClipboardText(blocks('{"duration": 1.5e-7, "unit": "days"}'))).toMatchObject({ nodes: [{ config: { duration: 1.5e-7 } }] });
     const doc = `{"format": "service.automation-template", "version": 1, "name": "x", "name": "y", "limit": 1e-400, "graph": ${JSON.stringify(clip)}}`;
@@ -177,7 +227,14 @@ describe('clipboard text', () => {
   });
 
   it('is not fooled by ordinary text or other JSON', () => {
-    for (const text of ['hello', '', '[1,2]', '{"nodes":[{"id":"a","kind":"action.notify"}]}', JSON.stringify({ format: CLIPBOARD_FORMAT, nodes: [] })]) expect(readClipboardText(text)).toBeUndefined();
+    for (const text of [
+      'hello',
+      '',
+      '[1,2]',
+      '{"nodes":[{"id":"a","kind":"action.notify"}]}',
+      JSON.stringify({ format: CLIPBOARD_FORMAT, nodes: [] }),
+    ])
+      expect(readClipboardText(text)).toBeUndefined();
   });
 });
 
@@ -185,8 +242,15 @@ describe('canReconnect', () => {
   // start → a → b; the edge a → b is being dragged.
   const doc = {
     graph: {
-      nodes: [{ id: 'start', kind: 'trigger.contact_created' }, { id: 'a', kind: 'action.notify' }, { id: 'b', kind: 'action.notify' }],
-      edges: [{ id: 'e0', source: 'start', target: 'a' }, { id: 'e1', source: 'a', target: 'b' }],
+      nodes: [
+        { id: 'start', kind: 'trigger.contact_created' },
+        { id: 'a', kind: 'action.notify' },
+        { id: 'b', kind: 'action.notify' },
+      ],
+      edges: [
+        { id: 'e0', source: 'start', target: 'a' },
+        { id: 'e1', source: 'a', target: 'b' },
+      ],
     },
   };
   it('judges the move without the moving edge: putting it back or reversing it is allowed', () => {
@@ -196,7 +260,10 @@ describe('canReconnect', () => {
     expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(true);
   });
   it('still refuses what the rules forbid', () => {
-    expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'start' })).toMatchObject({ ok: false, reason: expect.stringMatching(/trigger/) });
+    expect(canReconnect(doc, 'e1', { source: 'b', handle: 'next', target: 'start' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/trigger/),
+    });
     expect(canReconnect(doc, 'e0', { source: 'b', handle: 'next', target: 'a' }).ok).toBe(false); // start → a → b → a
     expect(canReconnect(doc, 'nope', { source: 'a', handle: 'next', target: 'b' }).ok).toBe(false);
   });
@@ -212,8 +279,20 @@ describe('entries that share an id (graph/duplicate-node-id, graph/duplicate-edg
     expect(canvasIds([{ id: 'a' }, { id: 'a' }, { id: 'a#1' }, {}])).toEqual(['a', 'a#1#', 'a#1', '#3']);
   });
   it('deletes, moves and reconnects one edge of two sharing an id', () => {
-    expect(edgeList(deleteElements(dupEdges(), [], ['e2']))).toEqual(['e1:start->tag', 'e2:sms->wait', 'e4:wait->replied', 'e5:replied->task', 'e6:replied->email']);
-    expect(edgeList(deleteElements(dupEdges(), [], ['e2#2']))).toEqual(['e1:start->tag', 'e2:tag->sms', 'e4:wait->replied', 'e5:replied->task', 'e6:replied->email']);
+    expect(edgeList(deleteElements(dupEdges(), [], ['e2']))).toEqual([
+      'e1:start->tag',
+      'e2:sms->wait',
+      'e4:wait->replied',
+      'e5:replied->task',
+      'e6:replied->email',
+    ]);
+    expect(edgeList(deleteElements(dupEdges(), [], ['e2#2']))).toEqual([
+      'e1:start->tag',
+      'e2:tag->sms',
+      'e4:wait->replied',
+      'e5:replied->task',
+      'e6:replied->email',
+    ]);
     expect(edgeList(reconnect(dupEdges(), 'e2#2', { source: 'sms', handle: 'next', target: 'replied' }).doc)[2]).toBe('e2:sms->replied');
   });
   it('edits, moves, renames and deletes one block of two sharing an id, never the other', () => {
@@ -229,7 +308,11 @@ describe('entries that share an id (graph/duplicate-node-id, graph/duplicate-edg
     // Renaming the second leaves the edges with the first; renaming the first takes them along.
     expect(edgesOf(renameNode(doc, 'task#6', 'email').doc).filter((e) => e.target === 'task')).toHaveLength(2);
     expect(edgesOf(renameNode(doc, 'task', 'call').doc).filter((e) => e.target === 'call')).toHaveLength(2);
-    expect(nodesOf(renameNode(doc, 'task', 'call').doc).map((n) => n.id).slice(5)).toEqual(['call', 'task']);
+    expect(
+      nodesOf(renameNode(doc, 'task', 'call').doc)
+        .map((n) => n.id)
+        .slice(5),
+    ).toEqual(['call', 'task']);
     // Deleting the second keeps the first and its edges; deleting the first takes its edges.
     const noSecond = deleteElements(doc, ['task#6']);
     expect(nodesOf(noSecond).slice(5)).toEqual([first]);

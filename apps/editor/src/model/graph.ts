@@ -5,9 +5,19 @@ import { buildGraphModel, checkConnection, nodeKindInfo, outputHandles } from '@
 import { asArr, asObj, isObj, objs, setKey, str, type Obj } from './json.js';
 import { notKeptRefusal, textNotKept } from './fileText.js';
 
-export interface XY { x: number; y: number }
-export interface EdgeSpec { source: string; handle: string; target: string }
-export interface Clipboard { nodes: Obj[]; edges: Obj[] }
+export interface XY {
+  x: number;
+  y: number;
+}
+export interface EdgeSpec {
+  source: string;
+  handle: string;
+  target: string;
+}
+export interface Clipboard {
+  nodes: Obj[];
+  edges: Obj[];
+}
 
 export const graphOf = (doc: Obj): Obj => asObj(doc.graph);
 export const nodesOf = (doc: Obj): Obj[] => objs(graphOf(doc).nodes);
@@ -122,7 +132,12 @@ export function addNode(doc: Obj, kind: string, position: XY): { doc: Obj; id: s
 }
 
 /** Adds a block and connects `from` to it in one step (a connection dropped on the canvas). */
-export function addConnectedNode(doc: Obj, kind: string, position: XY, from: { source: string; handle: string }): { doc: Obj; id: string; error?: string } {
+export function addConnectedNode(
+  doc: Obj,
+  kind: string,
+  position: XY,
+  from: { source: string; handle: string },
+): { doc: Obj; id: string; error?: string } {
   const added = addNode(doc, kind, position);
   const joined = connect(added.doc, { source: from.source, handle: from.handle, target: added.id });
   return { doc: joined.doc, id: added.id, error: joined.error };
@@ -202,7 +217,11 @@ export function pasteNodes(doc: Obj, clip: Clipboard, offset: XY = { x: 40, y: 4
     return copy;
   });
   return {
-    doc: withGraph(doc, [...asArr(graphOf(doc).nodes), ...nodes], edges.length || Array.isArray(graphOf(doc).edges) ? [...asArr(graphOf(doc).edges), ...edges] : undefined),
+    doc: withGraph(
+      doc,
+      [...asArr(graphOf(doc).nodes), ...nodes],
+      edges.length || Array.isArray(graphOf(doc).edges) ? [...asArr(graphOf(doc).edges), ...edges] : undefined,
+    ),
     ids: nodes.map((n) => str(n.id)),
   };
 }
@@ -294,9 +313,14 @@ export function renameNode(doc: Obj, fromId: string, to: string): { doc: Obj; er
   if (from === to) return { doc };
   if (nodeIds(doc).has(to)) return { doc, error: `Another block already has the id "${to}".` };
   const nodes = all.map((n, i) => (i === index ? { ...asObj(n), id: to } : n));
-  const edges = ownsId(all[index], fromId) && Array.isArray(graphOf(doc).edges)
-    ? edgesOf(doc).map((e) => (e.source === from || e.target === from ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target } : e))
-    : undefined;
+  const edges =
+    ownsId(all[index], fromId) && Array.isArray(graphOf(doc).edges)
+      ? edgesOf(doc).map((e) =>
+          e.source === from || e.target === from
+            ? { ...e, source: e.source === from ? to : e.source, target: e.target === from ? to : e.target }
+            : e,
+        )
+      : undefined;
   return { doc: withGraph(doc, nodes, edges) };
 }
 
@@ -306,7 +330,14 @@ export function canReconnect(doc: Obj, edgeId: string, spec: EdgeSpec): ConnectC
   const edges = asArr(graphOf(doc).edges);
   const index = canvasIds(edges).indexOf(edgeId);
   if (index < 0) return { ok: false, reason: `No edge "${edgeId}".` };
-  return canConnect(withGraph(doc, undefined, edges.filter((_, i) => i !== index)), spec);
+  return canConnect(
+    withGraph(
+      doc,
+      undefined,
+      edges.filter((_, i) => i !== index),
+    ),
+    spec,
+  );
 }
 
 export function reconnect(doc: Obj, edgeId: string, spec: EdgeSpec): { doc: Obj; error?: string } {
@@ -316,5 +347,11 @@ export function reconnect(doc: Obj, edgeId: string, spec: EdgeSpec): { doc: Obj;
   if (!check.ok) return { doc, error: check.reason };
   let edge: Obj = { ...asObj(edges[index]), source: spec.source, target: spec.target };
   edge = setKey(edge, 'handle', spec.handle === 'next' && !('handle' in asObj(edges[index])) ? undefined : spec.handle);
-  return { doc: withGraph(doc, undefined, edges.map((e, i) => (i === index ? edge : e))) };
+  return {
+    doc: withGraph(
+      doc,
+      undefined,
+      edges.map((e, i) => (i === index ? edge : e)),
+    ),
+  };
 }

@@ -24,7 +24,11 @@ describe('asset hash cache', () => {
   it('gives validatePack the same diagnostics as the plain hasher', () => {
     const data = btoa('x'.repeat(100));
     const pack = {
-      format: 'service.setup-pack', schemaVersion: 2, packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12', name: 'p', version: '1',
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: '6f1c2b9e-4d3a-4e8f-9b21-3c5d7e9f0a12',
+      name: 'p',
+      version: '1',
       assets: [{ key: 'logo', role: 'logo', fileName: 'a.txt', mimeType: 'text/plain', byteSize: 100, sha256: '0'.repeat(64), data }],
     };
     const cache = createAssetHashCache();

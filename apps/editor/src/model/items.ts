@@ -50,7 +50,11 @@ export function swatchColor(color: unknown): string {
 }
 
 export function removeStage(pipeline: Obj, index: number): Obj {
-  return setKey(pipeline, 'stages', asArr(pipeline.stages).filter((_, i) => i !== index));
+  return setKey(
+    pipeline,
+    'stages',
+    asArr(pipeline.stages).filter((_, i) => i !== index),
+  );
 }
 
 const TAG = /\{\{\s*([\w.]+)\s*\}\}/g;

@@ -23,7 +23,9 @@ export function dagrePositions(doc: Obj): Map<string, XY> {
   const pos = (n: Obj) => asObj(n.position);
   const nodes = nodesOf(doc)
     .map((n, i) => ({ n, i }))
-    .sort((a, b) => (Number(pos(a.n).y) || 0) - (Number(pos(b.n).y) || 0) || (Number(pos(a.n).x) || 0) - (Number(pos(b.n).x) || 0) || a.i - b.i)
+    .sort(
+      (a, b) => (Number(pos(a.n).y) || 0) - (Number(pos(b.n).y) || 0) || (Number(pos(a.n).x) || 0) - (Number(pos(b.n).x) || 0) || a.i - b.i,
+    )
     .map((x) => x.n);
   const ids = new Set<string>();
   for (const n of nodes) {
@@ -33,7 +35,9 @@ export function dagrePositions(doc: Obj): Map<string, XY> {
     g.setNode(id, { width: NODE_WIDTH, height: NODE_HEIGHT });
   }
   // Order siblings by handle (true before false, each before done) for a predictable layout.
-  const edges = edgesOf(doc).slice().sort((a, b) => handleOf(a).localeCompare(handleOf(b)) * -1);
+  const edges = edgesOf(doc)
+    .slice()
+    .sort((a, b) => handleOf(a).localeCompare(handleOf(b)) * -1);
   edges.forEach((e, i) => {
     const s = str(e.source);
     const t = str(e.target);
@@ -82,7 +86,9 @@ export function tidyUp(doc: Obj, options: { onlyNew?: boolean } = {}): Obj {
 
 /** The nearest spot at or below `want` where a new block does not overlap an existing one. */
 export function freeSpot(doc: Obj, want: XY): XY {
-  const boxes = nodesOf(doc).map((n) => asObj(n.position)).filter((p) => typeof p.x === 'number' && typeof p.y === 'number') as unknown as XY[];
+  const boxes = nodesOf(doc)
+    .map((n) => asObj(n.position))
+    .filter((p) => typeof p.x === 'number' && typeof p.y === 'number') as unknown as XY[];
   const hits = (p: XY) => boxes.some((b) => Math.abs(b.x - p.x) < NODE_WIDTH + 20 && Math.abs(b.y - p.y) < NODE_HEIGHT + 20);
   const p = { x: Math.round(want.x), y: Math.round(want.y) };
   for (let i = 0; i < 200 && hits(p); i++) p.y += 40;

@@ -22,7 +22,11 @@ import { changedRun, worthUpdating } from './findingsDelta.js';
 import type { Obj } from './json.js';
 
 const root = new URL('../../../../fixtures/', import.meta.url);
-const fixtureFiles = ['valid', 'releases'].flatMap((dir) => readdirSync(new URL(dir + '/', root)).filter((f) => f.endsWith('.json')).map((f) => `${dir}/${f}`));
+const fixtureFiles = ['valid', 'releases'].flatMap((dir) =>
+  readdirSync(new URL(dir + '/', root))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => `${dir}/${f}`),
+);
 const text = (p: string) => readFileSync(new URL(p, root), 'utf8');
 const starter = (): PackValue => JSON.parse(text('valid/buyer-lead-starter.json'));
 
@@ -38,8 +42,23 @@ describe('exportedAt on export', () => {
     expect(Object.keys(changed)).toEqual(Object.keys(value)); // the fixture has one: it keeps its place
   });
   it('goes after version when the pack had none', () => {
-    const pack = { format: 'service.setup-pack', schemaVersion: 2, packId: 'x', name: 'n', version: '1', automations: [] } as unknown as PackValue;
-    expect(Object.keys(JSON.parse(serializePack(pack, undefined, { exportedAt: at })))).toEqual(['format', 'schemaVersion', 'packId', 'name', 'version', 'exportedAt', 'automations']);
+    const pack = {
+      format: 'service.setup-pack',
+      schemaVersion: 2,
+      packId: 'x',
+      name: 'n',
+      version: '1',
+      automations: [],
+    } as unknown as PackValue;
+    expect(Object.keys(JSON.parse(serializePack(pack, undefined, { exportedAt: at })))).toEqual([
+      'format',
+      'schemaVersion',
+      'packId',
+      'name',
+      'version',
+      'exportedAt',
+      'automations',
+    ]);
   });
 });
 
@@ -108,7 +127,10 @@ describe('references kept in step', () => {
     const rekinded = updateNode(d, 'add_tag', (n) => ({ ...n, kind: 'action.add_note' }));
     const synced = syncReferences(d, rekinded);
     expect((synced.references as Obj[]).map((r) => `${r.type}:${r.id}`)).toContain('tag:tag-vip'); // still written as a string: kept
-    const removed = syncReferences(d, updateNode(d, 'add_tag', (n) => ({ ...n, config: {} })));
+    const removed = syncReferences(
+      d,
+      updateNode(d, 'add_tag', (n) => ({ ...n, config: {} })),
+    );
     expect((removed.references as Obj[]).map((r) => `${r.type}:${r.id}`)).not.toContain('tag:tag-vip');
   });
 });
@@ -132,7 +154,13 @@ describe('tidy-up', () => {
     const d = documentOf(starter(), 0);
     const x = (doc: Obj, id: string) => (nodesOf(doc).find((n) => n.id === id)!.position as { x: number }).x;
     expect(x(tidyUp(d), 'task')).toBeLessThan(x(tidyUp(d), 'email'));
-    const swapped = moveNodes(d, new Map([['task', { x: 160, y: 600 }], ['email', { x: -160, y: 600 }]]));
+    const swapped = moveNodes(
+      d,
+      new Map([
+        ['task', { x: 160, y: 600 }],
+        ['email', { x: -160, y: 600 }],
+      ]),
+    );
     const t = tidyUp(swapped);
     expect(x(t, 'task')).toBeGreaterThan(x(t, 'email'));
   });
@@ -165,7 +193,11 @@ describe('tidy-up', () => {
 describe('findings', () => {
   it('maps a pointer to the node and field', () => {
     const pack = starter();
-    expect(locate(pack, '/automations/0/document/graph/nodes/1/config/tag_id')).toEqual({ target: { kind: 'automations', index: 0 }, nodeId: 'tag', path: ['config', 'tag_id'] });
+    expect(locate(pack, '/automations/0/document/graph/nodes/1/config/tag_id')).toEqual({
+      target: { kind: 'automations', index: 0 },
+      nodeId: 'tag',
+      path: ['config', 'tag_id'],
+    });
     expect(locate(pack, '/name')).toEqual({ target: { kind: 'pack' }, path: ['name'] });
     const idx = indexFindings(pack, [{ code: 'x', severity: 'error', message: '', pointer: '/automations/0/document/graph/nodes/1' }]);
     expect(idx.byNode.get('0/tag')?.error).toBe(1);
@@ -183,7 +215,9 @@ describe('findings', () => {
     expect(idx.byTarget.get('automations/0')?.map((d) => d.code)).toEqual(['x', 'y']);
     expect(idx.byTarget.get('pack')?.map((d) => d.code)).toEqual(['z']);
     // Typing in a block's config: a new pack, the same ids: the same index object.
-    const typed = updateDocument(pack, 0, (d) => updateNode(d, 'tag', (n) => ({ ...n, config: { ...(n.config as Obj), tag_id: 'tag-typed' } })));
+    const typed = updateDocument(pack, 0, (d) =>
+      updateNode(d, 'tag', (n) => ({ ...n, config: { ...(n.config as Obj), tag_id: 'tag-typed' } })),
+    );
     expect(indexFindings(typed, diagnostics, idx)).toBe(idx);
     // A new result (even with equal findings) is indexed again.
     const again = indexFindings(typed, [...diagnostics], idx);
@@ -196,13 +230,33 @@ describe('findings', () => {
     expect(moved.byNode.get('0/tag2')?.error).toBe(1);
     expect(moved.byNode.get('0/tag')).toBeUndefined();
     // An added block (the node list grows) is indexed again too.
-    expect(indexFindings(updateDocument(pack, 0, (d) => addNode(d, 'action.add_tag', { x: 0, y: 0 }).doc), diagnostics, idx)).not.toBe(idx);
+    expect(
+      indexFindings(
+        updateDocument(pack, 0, (d) => addNode(d, 'action.add_tag', { x: 0, y: 0 }).doc),
+        diagnostics,
+        idx,
+      ),
+    ).not.toBe(idx);
   });
 
   it('counts only the findings that left and came when a validation changed a run of them, and ends where a fresh index does', () => {
     const pack = starter();
-    const pointers = ['/name', '/automations/0', '/automations/0/document/graph/nodes/1/config/tag_id', '/automations/0/document/graph/nodes/0', '/automations/0/document/graph/edges/0', '/messageTemplates/0/body', '/smartLists/0'];
-    const finding = fc.record({ pointer: fc.constantFrom(...pointers), severity: fc.constantFrom('error', 'warning', 'info'), code: fc.constantFrom('a', 'b') }).map((f) => ({ ...f, message: '' }) as Diagnostic);
+    const pointers = [
+      '/name',
+      '/automations/0',
+      '/automations/0/document/graph/nodes/1/config/tag_id',
+      '/automations/0/document/graph/nodes/0',
+      '/automations/0/document/graph/edges/0',
+      '/messageTemplates/0/body',
+      '/smartLists/0',
+    ];
+    const finding = fc
+      .record({
+        pointer: fc.constantFrom(...pointers),
+        severity: fc.constantFrom('error', 'warning', 'info'),
+        code: fc.constantFrom('a', 'b'),
+      })
+      .map((f) => ({ ...f, message: '' }) as Diagnostic);
     const plain = (idx: FindingIndex) => {
       const keys = new Set([...idx.byTarget.keys(), ...idx.pending, 'pack', ...pointers.map((p) => p.split('/').slice(1, 3).join('/'))]);
       return {
@@ -254,7 +308,10 @@ describe('other kinds', () => {
     root = addChild(root, [], { type: 'or', children: [] });
     root = addChild(root, [1], newCondition());
     root = updateAtPath(root, [1, 0], (c) => ({ ...c, field: 'city', value: 'Boston' }));
-    expect(root).toEqual({ type: 'and', children: [newCondition(), { type: 'or', children: [{ ...newCondition(), field: 'city', value: 'Boston' }] }] });
+    expect(root).toEqual({
+      type: 'and',
+      children: [newCondition(), { type: 'or', children: [{ ...newCondition(), field: 'city', value: 'Boston' }] }],
+    });
     root = removeAt(root, [0]);
     expect((root as Obj).children).toHaveLength(1);
     expect(parseValue('7')).toEqual({ value: 7 });
@@ -266,11 +323,23 @@ describe('other kinds', () => {
     // Not JSON's spelling of a number: kept as the text it is (a zip code), where it read as 1234.
     expect(parseValue('01234')).toEqual({ value: '01234' });
   });
-  it('does not read a condition value the editor would not keep as written: core\'s finding says why', () => {
-    expect(parseValue('9007199254740993')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 9007199254740993, with more digits than a JSON number keeps here .* it reads as 9007199254740992,/) });
-    expect(parseValue('1e-400')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 1e-400, closer to 0 than a JSON number can hold here/) });
-    expect(parseValue('1e400')).toEqual({ error: expect.stringMatching(/^Not applied: value is the number 1e400, beyond what a JSON number can hold here/) });
-    expect(parseValue('[1, 1e-400]')).toEqual({ error: expect.stringMatching(/^Not applied: this JSON says what the editor cannot keep as written: line 1: value\[1\] is the number 1e-400/) });
+  it("does not read a condition value the editor would not keep as written: core's finding says why", () => {
+    expect(parseValue('9007199254740993')).toEqual({
+      error: expect.stringMatching(
+        /^Not applied: value is the number 9007199254740993, with more digits than a JSON number keeps here .* it reads as 9007199254740992,/,
+      ),
+    });
+    expect(parseValue('1e-400')).toEqual({
+      error: expect.stringMatching(/^Not applied: value is the number 1e-400, closer to 0 than a JSON number can hold here/),
+    });
+    expect(parseValue('1e400')).toEqual({
+      error: expect.stringMatching(/^Not applied: value is the number 1e400, beyond what a JSON number can hold here/),
+    });
+    expect(parseValue('[1, 1e-400]')).toEqual({
+      error: expect.stringMatching(
+        /^Not applied: this JSON says what the editor cannot keep as written: line 1: value\[1\] is the number 1e-400/,
+      ),
+    });
     expect(parseValue('{"a": 1, "a": 2}')).toEqual({ error: expect.stringContaining('The property "a" appears more than once') });
   });
   it('reorders and adds pipeline stages', () => {
@@ -279,10 +348,21 @@ describe('other kinds', () => {
     expect(keys(moveStage(p, 0, 1)).slice(0, 2)).toEqual(['showing', 'new']);
     const added = addStage(p);
     expect(keys(added)).toHaveLength(keys(p).length + 1);
-    expect((added.stages as Obj[]).findIndex((s) => String(s.key).startsWith('stage-'))).toBeLessThan((added.stages as Obj[]).findIndex((s) => s.stageType === 'CLOSED_WON'));
+    expect((added.stages as Obj[]).findIndex((s) => String(s.key).startsWith('stage-'))).toBeLessThan(
+      (added.stages as Obj[]).findIndex((s) => s.stageType === 'CLOSED_WON'),
+    );
   });
   it("shows a stage's color in a swatch in every spelling the schema accepts, and grey for one it refuses", () => {
-    for (const [color, shown] of [['#f00', '#ff0000'], ['#F00A', '#ff0000'], ['#22c55e', '#22c55e'], ['#22C55E80', '#22c55e'], [undefined, NO_SWATCH], ['red', NO_SWATCH], ['#12345', NO_SWATCH], [5, NO_SWATCH]] as const)
+    for (const [color, shown] of [
+      ['#f00', '#ff0000'],
+      ['#F00A', '#ff0000'],
+      ['#22c55e', '#22c55e'],
+      ['#22C55E80', '#22c55e'],
+      [undefined, NO_SWATCH],
+      ['red', NO_SWATCH],
+      ['#12345', NO_SWATCH],
+      [5, NO_SWATCH],
+    ] as const)
       expect(swatchColor(color), String(color)).toBe(shown);
   });
   it('previews merge tags', () => {
@@ -378,18 +458,26 @@ describe('visual diff', () => {
     expect(merged.marks.size).toBeGreaterThan(0);
     for (const [id, mark] of merged.marks) if (mark !== 'removed') expect(nodesOf(merged.doc).some((n) => n.id === id)).toBe(true);
     // Moving every node of the new release changes nothing in the diff.
-    const moved = updateDocument(oldPack, 0, (d) => ({ ...d, graph: { ...(d.graph as Obj), nodes: nodesOf(d).map((n) => ({ ...n, position: { x: 999, y: 999 } })) } }));
+    const moved = updateDocument(oldPack, 0, (d) => ({
+      ...d,
+      graph: { ...(d.graph as Obj), nodes: nodesOf(d).map((n) => ({ ...n, position: { x: 999, y: 999 } })) },
+    }));
     expect(comparePacks(oldPack, moved).items).toEqual([]);
   });
 
   it('says which blocks and settings of an automation changed, never the bare "document"', async () => {
     const { comparePacks, describeItemChange } = await import('./diffview.js');
-    const diff = comparePacks(JSON.parse(text('releases/buyer-lead-1.0.0.json')) as PackValue, JSON.parse(text('releases/buyer-lead-1.1.0.json')) as PackValue);
+    const diff = comparePacks(
+      JSON.parse(text('releases/buyer-lead-1.0.0.json')) as PackValue,
+      JSON.parse(text('releases/buyer-lead-1.1.0.json')) as PackValue,
+    );
     const welcome = diff.items.find((i) => i.kind === 'automations' && i.name === 'New lead welcome')!;
     expect(describeItemChange(welcome)).toEqual(['block wait changed: config.duration', 'block wait config.duration: 1 → 2']);
     for (const c of diff.items) expect(describeItemChange(c).join('\n')).not.toMatch(/\bdocument\b/);
     const list = diff.items.find((i) => i.kind === 'smartLists')!;
-    expect(describeItemChange(list)).toEqual(['condition root › 2 changed (value): created at is within the last 7 days → created at is within the last 14 days']);
+    expect(describeItemChange(list)).toEqual([
+      'condition root › 2 changed (value): created at is within the last 7 days → created at is within the last 14 days',
+    ]);
   });
 
   it("says what changed in a control.if block's conditions, by place, in words", async () => {
@@ -399,7 +487,10 @@ describe('visual diff', () => {
     const node = newPack.automations[0].document.graph.nodes.find((n: { kind: string }) => n.kind === 'control.if');
     node.config.conditions.operator = 'is_not_set';
     const [change] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
-    expect(describeItemChange(change)).toEqual([`block ${node.id} changed: config.conditions`, `block ${node.id} condition root changed (operator): last reply at is set → last reply at is not set`]);
+    expect(describeItemChange(change)).toEqual([
+      `block ${node.id} changed: config.conditions`,
+      `block ${node.id} condition root changed (operator): last reply at is set → last reply at is not set`,
+    ]);
   });
 
   it('says which stages of a pipeline changed, by key, never the bare "stages"', async () => {
@@ -411,7 +502,13 @@ describe('visual diff', () => {
     stages.splice(2, 0, { ...stages[2], key: 'pre-offer', name: 'Pre-offer' });
     newPack.pipelines[0].name = 'Buyers 2';
     const [change] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
-    expect(describeItemChange(change)).toEqual(['changed: name', 'name: "Buyers" → "Buyers 2"', `stage ${stages[1].key} "Touring homes" changed: name`, `stage ${stages[1].key} name: "Showing homes" → "Touring homes"`, 'stage pre-offer "Pre-offer" added']);
+    expect(describeItemChange(change)).toEqual([
+      'changed: name',
+      'name: "Buyers" → "Buyers 2"',
+      `stage ${stages[1].key} "Touring homes" changed: name`,
+      `stage ${stages[1].key} name: "Showing homes" → "Touring homes"`,
+      'stage pre-offer "Pre-offer" added',
+    ]);
     [stages[0], stages[1]] = [stages[1], stages[0]];
     const [moved] = comparePacks(oldPack as PackValue, newPack as PackValue).items;
     expect(describeItemChange(moved)).toContain(`stage order: ${stages.map((st: { key: string }) => st.key).join(', ')}`);

@@ -80,9 +80,19 @@ export function newItem(pack: PackValue, kind: ItemKind): Obj {
         },
       };
     case 'smartLists':
-      return { key: uniqueKey(pack, kind, 'smart-list'), name: 'New smart list', filters: { version: 2, root: { type: 'and', children: [] } } };
+      return {
+        key: uniqueKey(pack, kind, 'smart-list'),
+        name: 'New smart list',
+        filters: { version: 2, root: { type: 'and', children: [] } },
+      };
     case 'messageTemplates':
-      return { key: uniqueKey(pack, kind, 'template'), name: 'New template', channel: 'email', subject: '', body: 'Hi {{contact.first_name}},' };
+      return {
+        key: uniqueKey(pack, kind, 'template'),
+        name: 'New template',
+        channel: 'email',
+        subject: '',
+        body: 'Hi {{contact.first_name}},',
+      };
     case 'pipelines':
       return {
         key: uniqueKey(pack, kind, 'pipeline'),
@@ -96,7 +106,15 @@ export function newItem(pack: PackValue, kind: ItemKind): Obj {
     case 'resources':
       return { key: uniqueKey(pack, kind, 'tag'), kind: 'tag', name: 'New tag' };
     case 'assets':
-      return { key: uniqueKey(pack, kind, 'asset'), role: 'logo', fileName: 'file.bin', mimeType: 'application/octet-stream', byteSize: 0, sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', data: '' };
+      return {
+        key: uniqueKey(pack, kind, 'asset'),
+        role: 'logo',
+        fileName: 'file.bin',
+        mimeType: 'application/octet-stream',
+        byteSize: 0,
+        sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+        data: '',
+      };
   }
 }
 

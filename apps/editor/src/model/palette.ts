@@ -3,7 +3,11 @@
 import type { NodeKindInfo } from '@setup-pack/core';
 
 export type PaletteGroup = 'trigger' | 'action' | 'control';
-export interface PaletteSection<K> { group: PaletteGroup; title: string; blocks: K[] }
+export interface PaletteSection<K> {
+  group: PaletteGroup;
+  title: string;
+  blocks: K[];
+}
 
 const SECTIONS: { group: PaletteGroup; title: string }[] = [
   { group: 'trigger', title: 'Triggers' },

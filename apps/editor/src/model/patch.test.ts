@@ -4,7 +4,8 @@ import { applyPatch, diffForWorker } from './patch.js';
 import { addItem, newItem, removeItem, updateDocument, type PackValue } from './pack.js';
 import { addNode } from './graph.js';
 
-const pack = (): PackValue => JSON.parse(readFileSync(new URL('../../../../fixtures/valid/listing-marketing.json', import.meta.url), 'utf8'));
+const pack = (): PackValue =>
+  JSON.parse(readFileSync(new URL('../../../../fixtures/valid/listing-marketing.json', import.meta.url), 'utf8'));
 
 describe('patches for the validation worker', () => {
   it('sends only the changed item, and the worker rebuilds an equal pack', () => {

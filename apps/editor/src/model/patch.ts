@@ -27,7 +27,15 @@ export function diffForWorker(prev: PackValue | undefined, next: PackValue): Pac
     } else set[k] = v;
   }
   // Key order matters to nobody in validation, but keep it simple: a reordered or renamed key set is a reset.
-  if (Object.keys(prev).filter((k) => k in next).join() !== Object.keys(next).filter((k) => k in prev).join()) return { reset: next };
+  if (
+    Object.keys(prev)
+      .filter((k) => k in next)
+      .join() !==
+    Object.keys(next)
+      .filter((k) => k in prev)
+      .join()
+  )
+    return { reset: next };
   return { set, remove, items };
 }
 

@@ -2,7 +2,16 @@
 // one pure function, run in the plan worker (plan.worker.ts) and, where no worker can start, on
 // the main thread. The view holds words only (a step's symbol, name and description, not its
 // content), so what crosses from the worker on each edit is small.
-import { plan, requiredCollections, type InstallLedger, type Pack, type PlanError, type PlanResult, type WorkspaceCollection, type WorkspaceSnapshot } from '@setup-pack/core';
+import {
+  plan,
+  requiredCollections,
+  type InstallLedger,
+  type Pack,
+  type PlanError,
+  type PlanResult,
+  type WorkspaceCollection,
+  type WorkspaceSnapshot,
+} from '@setup-pack/core';
 import { describeStep, summaryLine, symbolOf } from '@setup-pack/installer';
 
 export interface PlanStepView {
@@ -38,9 +47,11 @@ export interface PlanInput {
 /** The plan of the pack against the workspace's copy, as the panel shows it, or a note saying why there is none. */
 export function planView(pack: Pack, input: PlanInput): { view?: PlanView; note?: string } {
   const read = new Set(input.collections);
-  if (requiredCollections(pack, input.ledger).some((c) => !read.has(c))) return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
+  if (requiredCollections(pack, input.ledger).some((c) => !read.has(c)))
+    return { note: 'The pack now uses parts of the workspace not read yet: refresh.' };
   // Prune keeps what the workspace's other installed packs hold: planned once their ledgers are read.
-  if (input.options.prune && input.ledger && !input.options.others) return { note: 'Reading the packs installed beside this one, which prune must leave their items…' };
+  if (input.options.prune && input.ledger && !input.options.others)
+    return { note: 'Reading the packs installed beside this one, which prune must leave their items…' };
   try {
     return { view: viewOf(plan(pack, input.ledger, input.snapshot, input.options)) };
   } catch (e) {
@@ -54,10 +65,28 @@ function viewOf(p: PlanResult): PlanView {
     hasChanges: p.hasChanges,
     summary: p.ok ? summaryLine(p) : '',
     errors: p.errors.map((e) => ({ message: e.message, ...(e.reference ? { reference: e.reference } : {}) })),
-    warnings: p.warnings.map((w) => ({ code: w.code, message: w.message, item: { kind: w.item.kind, key: w.item.key, name: w.item.name } })),
-    steps: p.steps.map((s) => ({ itemId: s.itemId, kind: s.kind, key: s.key, action: s.action, symbol: symbolOf(s), name: s.name, description: describeStep(s) })),
+    warnings: p.warnings.map((w) => ({
+      code: w.code,
+      message: w.message,
+      item: { kind: w.item.kind, key: w.item.key, name: w.item.name },
+    })),
+    steps: p.steps.map((s) => ({
+      itemId: s.itemId,
+      kind: s.kind,
+      key: s.key,
+      action: s.action,
+      symbol: symbolOf(s),
+      name: s.name,
+      description: describeStep(s),
+    })),
     references: p.bindings
       .filter((b) => b.source !== 'pack')
-      .map((b) => ({ type: b.type, id: b.id, name: b.name, source: b.source, ...('workspaceId' in b.target ? { workspaceId: b.target.workspaceId } : {}) })),
+      .map((b) => ({
+        type: b.type,
+        id: b.id,
+        name: b.name,
+        source: b.source,
+        ...('workspaceId' in b.target ? { workspaceId: b.target.workspaceId } : {}),
+      })),
   };
 }

@@ -10,7 +10,8 @@ import { isObj, type Obj } from './json.js';
 /** Nothing from the network: the document's own inline styles, and images and fonts it carries as data. */
 export const PREVIEW_CSP = "default-src 'none'; img-src data: blob:; font-src data:; style-src 'unsafe-inline'; form-action 'none'";
 /** After "Load remote images": images (and CSS backgrounds) from any http(s) address too; nothing else. */
-export const PREVIEW_CSP_REMOTE_IMAGES = "default-src 'none'; img-src * data: blob:; font-src data:; style-src 'unsafe-inline'; form-action 'none'";
+export const PREVIEW_CSP_REMOTE_IMAGES =
+  "default-src 'none'; img-src * data: blob:; font-src data:; style-src 'unsafe-inline'; form-action 'none'";
 
 /** The template's HTML with each email image the pack carries shown from its bytes (a data: address) where the template writes its sourceUrl. */
 export function embedEmailImages(html: string, assets: unknown): string {
@@ -70,7 +71,11 @@ export function cssAddresses(css: string, into: RemoteResources): void {
   }
 }
 
-const srcsetUrls = (v: string) => v.split(',').map((c) => c.trim().split(/\s+/)[0] ?? '').filter(Boolean);
+const srcsetUrls = (v: string) =>
+  v
+    .split(',')
+    .map((c) => c.trim().split(/\s+/)[0] ?? '')
+    .filter(Boolean);
 
 /** Every address the parsed preview document would fetch, each once, as an image or otherwise. */
 export function remoteResources(doc: Document): RemoteResources {
@@ -95,7 +100,8 @@ export function remoteResources(doc: Document): RemoteResources {
       add('images', a('href') ?? el.getAttributeNS('http://www.w3.org/1999/xlink', 'href'));
     } else if (['audio', 'track', 'iframe', 'frame', 'embed', 'script'].includes(tag)) add('other', a('src'));
     else if (tag === 'object') add('other', a('data'));
-    else if (tag === 'link' && /\b(stylesheet|icon|preload|prefetch|modulepreload|manifest|import)\b/i.test(a('rel') ?? '')) add('other', a('href'));
+    else if (tag === 'link' && /\b(stylesheet|icon|preload|prefetch|modulepreload|manifest|import)\b/i.test(a('rel') ?? ''))
+      add('other', a('href'));
     else if (tag === 'style') cssAddresses(el.textContent ?? '', found);
     else if (tag === 'meta' && a('http-equiv')?.toLowerCase() === 'refresh') {
       const url = /url\s*=\s*['"]?([^'"]+)/i.exec(a('content') ?? '')?.[1];

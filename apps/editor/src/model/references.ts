@@ -60,7 +60,11 @@ export function updateReference(doc: Obj, index: number, patch: Obj): Obj {
   if (index < 0 || index >= refs.length) return doc;
   let ref = asObj(refs[index]);
   for (const [k, v] of Object.entries(patch)) ref = setKey(ref, k, v === '' && k !== 'id' ? undefined : v);
-  return setKey(doc, 'references', refs.map((r, i) => (i === index ? ref : r)));
+  return setKey(
+    doc,
+    'references',
+    refs.map((r, i) => (i === index ? ref : r)),
+  );
 }
 
 /**

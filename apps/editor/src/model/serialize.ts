@@ -31,7 +31,11 @@ function stampExportedAt(pack: PackValue, at: Date): PackValue {
 
 export function exportFileName(pack: PackValue): string {
   const name = typeof pack.name === 'string' && pack.name ? pack.name : 'pack';
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'pack';
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'pack';
   const version = typeof pack.version === 'string' && /^[\w.-]+$/.test(pack.version) ? `-${pack.version}` : '';
   return `${slug}${version}.json`;
 }

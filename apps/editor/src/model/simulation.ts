@@ -35,7 +35,17 @@ export function runSimulation(pack: Pack, s: SimulateSettings): { timeline?: Tim
     return { problem: `The contact is not JSON: ${(e as Error).message}` };
   }
   try {
-    return { timeline: simulate(pack, { event: s.event, subject: s.subject || undefined, contact, at: s.at, timeZone: s.timeZone, days: s.days, ...(s.replyAt.trim() ? { replyAt: s.replyAt.trim() } : {}) }) };
+    return {
+      timeline: simulate(pack, {
+        event: s.event,
+        subject: s.subject || undefined,
+        contact,
+        at: s.at,
+        timeZone: s.timeZone,
+        days: s.days,
+        ...(s.replyAt.trim() ? { replyAt: s.replyAt.trim() } : {}),
+      }),
+    };
   } catch (e) {
     const field = (e as { field?: string }).field;
     return { problem: `${field ? `${field}: ` : ''}${(e as Error).message}` };
@@ -52,6 +62,9 @@ export function subjectsFor(pack: Pack, event: string): { key: string; name: str
 }
 
 /** Everything the panel shows for the pack and settings: the timeline or its problem, and the event's subjects. */
-export function simulationView(pack: Pack, s: SimulateSettings): { timeline?: Timeline; problem?: string; subjects: { key: string; name: string }[] } {
+export function simulationView(
+  pack: Pack,
+  s: SimulateSettings,
+): { timeline?: Timeline; problem?: string; subjects: { key: string; name: string }[] } {
   return { ...runSimulation(pack, s), subjects: subjectsFor(pack, s.event) };
 }

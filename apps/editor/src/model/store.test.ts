@@ -65,11 +65,17 @@ describe('EditorStore', () => {
     const store = new EditorStore();
     store.open(JSON.parse(text) as PackValue, 'starter.json', text);
     const before = store.pack;
-    const ids = nodesOf(documentOf(before, 0)).slice(0, 3).map((n) => String(n.id));
+    const ids = nodesOf(documentOf(before, 0))
+      .slice(0, 3)
+      .map((n) => String(n.id));
     store.commit((p) => editGraph(p, 0, (d) => moveNodes(d, new Map(ids.map((id, i) => [id, { x: 1000 + i * 10.4, y: 2000 }])))));
     expect(store.getState().history.past).toHaveLength(1);
     const moved = new Map(nodesOf(documentOf(store.pack, 0)).map((n) => [n.id, n.position]));
-    expect(ids.map((id) => moved.get(id))).toEqual([{ x: 1000, y: 2000 }, { x: 1010, y: 2000 }, { x: 1021, y: 2000 }]);
+    expect(ids.map((id) => moved.get(id))).toEqual([
+      { x: 1000, y: 2000 },
+      { x: 1010, y: 2000 },
+      { x: 1021, y: 2000 },
+    ]);
     expect(documentOf(store.pack, 0).references).toBe(documentOf(before, 0).references);
     // A drag that ends where it started changes nothing and records nothing.
     store.commit((p) => editGraph(p, 0, (d) => moveNodes(d, new Map([[ids[0]!, { x: 1000, y: 2000 }]]))));

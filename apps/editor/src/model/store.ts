@@ -41,7 +41,13 @@ export class EditorStore {
 
   constructor(initial?: EditorState) {
     const pack = newPack();
-    this.state = initial ?? { history: createHistory(pack), source: 'new pack', target: { kind: 'automations', index: 0 }, savedPack: pack, opened: 0 };
+    this.state = initial ?? {
+      history: createHistory(pack),
+      source: 'new pack',
+      target: { kind: 'automations', index: 0 },
+      savedPack: pack,
+      opened: 0,
+    };
   }
 
   getState = (): EditorState => this.state;
@@ -67,7 +73,12 @@ export class EditorStore {
    * `numbers`, the numbers of the file it holds as others, and `duplicates`, the properties it
    * writes more than once (lostOnOpen, or a restored draft's).
    */
-  open(pack: PackValue, source: string, text?: string, options: { dirty?: boolean; target?: Target; numbers?: readonly NumberNotKept[]; duplicates?: readonly DuplicateNotKept[] } = {}) {
+  open(
+    pack: PackValue,
+    source: string,
+    text?: string,
+    options: { dirty?: boolean; target?: Target; numbers?: readonly NumberNotKept[]; duplicates?: readonly DuplicateNotKept[] } = {},
+  ) {
     const hasAutomations = Array.isArray(pack.automations) && pack.automations.length > 0;
     this.placed = new WeakMap([[pack, { numbers: options.numbers, duplicates: options.duplicates }]]);
     this.set({
@@ -92,11 +103,21 @@ export class EditorStore {
   // Undo and redo show what they brought back, and never leave shown an item that is gone (targetAfter).
   undo() {
     const history = undo(this.state.history);
-    this.set({ ...this.state, history, target: targetAfter(this.pack, history.present, this.state.target), ...this.lostIn(history.present) });
+    this.set({
+      ...this.state,
+      history,
+      target: targetAfter(this.pack, history.present, this.state.target),
+      ...this.lostIn(history.present),
+    });
   }
   redo() {
     const history = redo(this.state.history);
-    this.set({ ...this.state, history, target: targetAfter(this.pack, history.present, this.state.target), ...this.lostIn(history.present) });
+    this.set({
+      ...this.state,
+      history,
+      target: targetAfter(this.pack, history.present, this.state.target),
+      ...this.lostIn(history.present),
+    });
   }
 
   /** What the opened file lost, placed in `next`: its own when it was a state before, else followed from the present pack's. */
@@ -104,7 +125,10 @@ export class EditorStore {
     const known = this.placed.get(next);
     if (known) return known;
     const { numbers, duplicates } = this.state;
-    const lost = { numbers: numbers && followLost(this.pack, next, numbers), duplicates: duplicates && followLost(this.pack, next, duplicates) };
+    const lost = {
+      numbers: numbers && followLost(this.pack, next, numbers),
+      duplicates: duplicates && followLost(this.pack, next, duplicates),
+    };
     this.placed.set(next, lost);
     return lost;
   }

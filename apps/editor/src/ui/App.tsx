@@ -61,37 +61,101 @@ export function App({ store }: { store: EditorStore }) {
 
   return (
     <WorkspaceContext.Provider value={workspace}>
-    <div className="app" {...drop.handlers}>
-      <Toolbar source={state.source} dirty={store.dirty} draftKept={draftPack === pack} fileInput={file.fileInput} onFile={file.openFile} onNew={file.newPack}
-        canUndo={canUndo(state.history)} canRedo={canRedo(state.history)} onUndo={() => store.undo()} onRedo={() => store.redo()} onExport={doExport}
-        compare={diff.open} onCompare={panels.toggleCompare} flowMap={view.flowMap} onFlowMap={panels.toggleFlowMap} simulate={view.simulate} onSimulate={panels.toggleSimulate}
-        connected={connected} onConnected={setConnected} connectRequest={panels.connectRequest} planOpen={panels.planOpen} onPlan={panels.togglePlan} onCommands={() => setDialog('commands')} />
-      {workspace && panels.planOpen && (
-        <PlanPanel pack={pack as never} workspace={workspace} errors={validation.diagnostics.filter(blocksUse).length} onClose={panels.closePlan} onOpen={file.openFromWorkspace} onPick={goTo.openPlanItem} />
-      )}
-      {view.simulate && (
-        <SimulatePanel pack={pack as never} onClose={() => panels.setView((v) => ({ ...v, simulate: false }))}
-          onStep={(key, node) => goTo.openAutomation(key, node ? [node] : [])} onPath={(key, nodes) => goTo.openAutomation(key, nodes)} />
-      )}
-      {file.banner && <OpenBanner text={file.banner} onOk={() => file.setBanner(undefined)} />}
-      {!ready ? (
-        <main className="main"><p className="empty" role="status">Opening…</p></main>
-      ) : diff.open ? (
-        diff.old && diff.new && diff.shown ? (
-          <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false, shown: false }))} />
+      <div className="app" {...drop.handlers}>
+        <Toolbar
+          source={state.source}
+          dirty={store.dirty}
+          draftKept={draftPack === pack}
+          fileInput={file.fileInput}
+          onFile={file.openFile}
+          onNew={file.newPack}
+          canUndo={canUndo(state.history)}
+          canRedo={canRedo(state.history)}
+          onUndo={() => store.undo()}
+          onRedo={() => store.redo()}
+          onExport={doExport}
+          compare={diff.open}
+          onCompare={panels.toggleCompare}
+          flowMap={view.flowMap}
+          onFlowMap={panels.toggleFlowMap}
+          simulate={view.simulate}
+          onSimulate={panels.toggleSimulate}
+          connected={connected}
+          onConnected={setConnected}
+          connectRequest={panels.connectRequest}
+          planOpen={panels.planOpen}
+          onPlan={panels.togglePlan}
+          onCommands={() => setDialog('commands')}
+        />
+        {workspace && panels.planOpen && (
+          <PlanPanel
+            pack={pack as never}
+            workspace={workspace}
+            errors={validation.diagnostics.filter(blocksUse).length}
+            onClose={panels.closePlan}
+            onOpen={file.openFromWorkspace}
+            onPick={goTo.openPlanItem}
+          />
+        )}
+        {view.simulate && (
+          <SimulatePanel
+            pack={pack as never}
+            onClose={() => panels.setView((v) => ({ ...v, simulate: false }))}
+            onStep={(key, node) => goTo.openAutomation(key, node ? [node] : [])}
+            onPath={(key, nodes) => goTo.openAutomation(key, nodes)}
+          />
+        )}
+        {file.banner && <OpenBanner text={file.banner} onOk={() => file.setBanner(undefined)} />}
+        {!ready ? (
+          <main className="main">
+            <p className="empty" role="status">
+              Opening…
+            </p>
+          </main>
+        ) : diff.open ? (
+          diff.old && diff.new && diff.shown ? (
+            <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false, shown: false }))} />
+          ) : (
+            <CompareForm diff={diff} setDiff={setDiff} pack={pack} notify={notify} />
+          )
         ) : (
-          <CompareForm diff={diff} setDiff={setDiff} pack={pack} notify={notify} />
-        )
-      ) : (
-        <EditorBody store={store} pack={pack} target={state.target} findings={findings} nav={nav} references={references} flowMap={view.flowMap} closeFlowMap={panels.closeFlowMap}
-          canvasSeq={file.canvasSeq.current} addRequest={panels.addRequest} notify={notify} notice={notice} onShortcuts={() => setDialog('shortcuts')} />
-      )}
-      {/* The edited pack's findings belong to the editor, not to the comparison. */}
-      {!diff.open && <DiagnosticsPanel key={state.opened} diagnostics={diagnostics} pending={validation.pending} onPick={goTo.onPickDiagnostic} fixes={fixes} onFix={applyFixes} />}
-      {drop.dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
-      {dialog === 'commands' && <CommandPalette context={{ pack, target: state.target, diagnostics, connected: !!connected }} onRun={(a) => runCommand(a, commands)} onClose={() => setDialog(undefined)} />}
-      {dialog === 'shortcuts' && <Shortcuts onClose={() => setDialog(undefined)} />}
-    </div>
+          <EditorBody
+            store={store}
+            pack={pack}
+            target={state.target}
+            findings={findings}
+            nav={nav}
+            references={references}
+            flowMap={view.flowMap}
+            closeFlowMap={panels.closeFlowMap}
+            canvasSeq={file.canvasSeq.current}
+            addRequest={panels.addRequest}
+            notify={notify}
+            notice={notice}
+            onShortcuts={() => setDialog('shortcuts')}
+          />
+        )}
+        {/* The edited pack's findings belong to the editor, not to the comparison. */}
+        {!diff.open && (
+          <DiagnosticsPanel
+            key={state.opened}
+            diagnostics={diagnostics}
+            pending={validation.pending}
+            onPick={goTo.onPickDiagnostic}
+            fixes={fixes}
+            onFix={applyFixes}
+          />
+        )}
+        {drop.dragging && <div className="drop-overlay">Drop a pack file to open it</div>}
+        {dialog === 'commands' && (
+          <CommandPalette
+            context={{ pack, target: state.target, diagnostics, connected: !!connected }}
+            onRun={(a) => runCommand(a, commands)}
+            onClose={() => setDialog(undefined)}
+          />
+        )}
+        {dialog === 'shortcuts' && <Shortcuts onClose={() => setDialog(undefined)} />}
+      </div>
     </WorkspaceContext.Provider>
   );
 }

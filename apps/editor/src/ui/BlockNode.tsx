@@ -28,11 +28,26 @@ export function SummaryWords({ items, tabbable = false }: { items: readonly Summ
   return items.map((x, i) => {
     if (typeof x === 'string') return x;
     const what = `${x.ref.replace(/_/g, ' ')} ${x.text}${x.text !== x.id ? ` (${x.id})` : ''}`;
-    if (!x.item || !open) return <span key={i} className="ref-name" title={what}>{x.text}</span>;
+    if (!x.item || !open)
+      return (
+        <span key={i} className="ref-name" title={what}>
+          {x.text}
+        </span>
+      );
     const item = x.item;
     return (
-      <a key={i} href="#" tabIndex={tabbable ? undefined : -1} className="ref-link nodrag nopan" title={`Open ${what}`}
-        onClick={(e) => { e.preventDefault(); e.stopPropagation(); open(item); }}>
+      <a
+        key={i}
+        href="#"
+        tabIndex={tabbable ? undefined : -1}
+        className="ref-link nodrag nopan"
+        title={`Open ${what}`}
+        onClick={(e) => {
+          e.preventDefault();
+          e.stopPropagation();
+          open(item);
+        }}
+      >
         {x.text}
       </a>
     );
@@ -151,11 +166,17 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
     updateNodeInternals(id);
   }, [handleKey, id, updateNodeInternals]);
   return (
-    <div className={`block ${data.group}${labelled ? ' branches' : ''}${data.diff ? ` diff-${data.diff}` : ''}`} data-testid={`node-${id}`} title={`${data.kind} (${shown})`}>
+    <div
+      className={`block ${data.group}${labelled ? ' branches' : ''}${data.diff ? ` diff-${data.diff}` : ''}`}
+      data-testid={`node-${id}`}
+      title={`${data.kind} (${shown})`}
+    >
       {!data.isTrigger && <Handle type="target" position={Position.Top} title={`Input of ${shown}`} />}
       <div className="head">
         {/* The category by colour and icon; the kind by its own icon. */}
-        <span className="icon" aria-hidden="true"><Icon size={16} strokeWidth={2} /></span>
+        <span className="icon" aria-hidden="true">
+          <Icon size={16} strokeWidth={2} />
+        </span>
         <div className="titles">
           {/* The block's id as it is written (ids are case-sensitive), shown when asked (Show ids). */}
           <div className="group">
@@ -175,7 +196,9 @@ export const BlockNode = memo(function BlockNode({ id, data }: NodeProps<BlockNo
       {labelled && (
         <div className="handle-labels" aria-hidden="true">
           {data.handles.map((h, i) => (
-            <span key={h} title={h} style={{ left: leftOf(i), maxWidth: `calc(${100 / (n + 1)}% - 4px)` }}>{h}</span>
+            <span key={h} title={h} style={{ left: leftOf(i), maxWidth: `calc(${100 / (n + 1)}% - 4px)` }}>
+              {h}
+            </span>
           ))}
         </div>
       )}

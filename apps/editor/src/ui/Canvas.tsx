@@ -69,8 +69,20 @@ function Flow(props: CanvasProps) {
           An automation starts with a trigger: what makes it run for a contact. Then add what happens next.
         </FirstRun>
       )}
-      <FlowView graph={graph} readOnly={readOnly} ids={ids} flowEl={focus.flowEl} onSelectionChange={selection.onSelectionChange} hint={hint} pointer={pointer} />
-      {hint.connectHint && <div className="connect-hint" role="status">Can't connect: {hint.connectHint}</div>}
+      <FlowView
+        graph={graph}
+        readOnly={readOnly}
+        ids={ids}
+        flowEl={focus.flowEl}
+        onSelectionChange={selection.onSelectionChange}
+        hint={hint}
+        pointer={pointer}
+      />
+      {hint.connectHint && (
+        <div className="connect-hint" role="status">
+          Can't connect: {hint.connectHint}
+        </div>
+      )}
       {palette && <Palette onPick={pick} onClose={() => setPalette(null)} allowTriggers={!palette.from} />}
     </>
   );

@@ -14,11 +14,29 @@ const SEVERITY_ICONS: Record<string, LucideIcon> = { error: CircleAlert, warning
 
 function CommandIcon({ c }: { c: Command }) {
   const group = c.icon?.group ?? (c.section === 'Add a block' ? 'action' : 'command');
-  const Icon = c.icon?.severity ? SEVERITY_ICONS[c.icon.severity]! : c.icon?.kind && c.icon.group ? blockIcon(c.icon.kind, c.icon.group) : c.section === 'Go to' ? GROUP_ICONS.control : GROUP_ICONS.action;
-  return <span aria-hidden="true" className={`palette-icon ${group}`}><Icon size={14} /></span>;
+  const Icon = c.icon?.severity
+    ? SEVERITY_ICONS[c.icon.severity]!
+    : c.icon?.kind && c.icon.group
+      ? blockIcon(c.icon.kind, c.icon.group)
+      : c.section === 'Go to'
+        ? GROUP_ICONS.control
+        : GROUP_ICONS.action;
+  return (
+    <span aria-hidden="true" className={`palette-icon ${group}`}>
+      <Icon size={14} />
+    </span>
+  );
 }
 
-export function CommandPalette({ context, onRun, onClose }: { context: CommandContext; onRun: (a: CommandAction) => void; onClose: () => void }) {
+export function CommandPalette({
+  context,
+  onRun,
+  onClose,
+}: {
+  context: CommandContext;
+  onRun: (a: CommandAction) => void;
+  onClose: () => void;
+}) {
   const [query, setQuery] = useState('');
   const ref = useDialogFocus<HTMLDivElement>(onClose);
   const all = useMemo(() => commandsFor(context), [context]);
@@ -41,23 +59,51 @@ export function CommandPalette({ context, onRun, onClose }: { context: CommandCo
   return (
     <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div className="palette command-palette" role="dialog" aria-modal="true" aria-label="Command palette" ref={ref}>
-        <input role="combobox" aria-expanded="true" aria-controls="command-list" aria-autocomplete="list" aria-activedescendant={shown[active] ? optionId(active) : undefined}
-          aria-label="Search commands, blocks, items and findings" placeholder="Add a block, go to an item or a finding, run Plan, Simulate, Export…" value={query} onChange={(e) => (setQuery(e.target.value), setActive(0))} onKeyDown={onKey} />
+        <input
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="command-list"
+          aria-autocomplete="list"
+          aria-activedescendant={shown[active] ? optionId(active) : undefined}
+          aria-label="Search commands, blocks, items and findings"
+          placeholder="Add a block, go to an item or a finding, run Plan, Simulate, Export…"
+          value={query}
+          onChange={(e) => (setQuery(e.target.value), setActive(0))}
+          onKeyDown={onKey}
+        />
         <div role="listbox" id="command-list" aria-label="Commands" className="palette-list">
           {shown.map((c, i) => {
             const heading = c.section !== section ? (section = c.section) : undefined;
             return (
               <div key={c.id} role="presentation">
-                {heading && <div className="palette-heading" role="presentation">{heading}</div>}
-                <div id={optionId(i)} role="option" className="palette-option" aria-selected={i === active} onClick={() => run(c)} onMouseMove={() => i !== active && setActive(i)}>
+                {heading && (
+                  <div className="palette-heading" role="presentation">
+                    {heading}
+                  </div>
+                )}
+                <div
+                  id={optionId(i)}
+                  role="option"
+                  className="palette-option"
+                  aria-selected={i === active}
+                  onClick={() => run(c)}
+                  onMouseMove={() => i !== active && setActive(i)}
+                >
                   <CommandIcon c={c} />
-                  <span className="text">{c.title}{c.detail && <small>{c.detail}</small>}</span>
+                  <span className="text">
+                    {c.title}
+                    {c.detail && <small>{c.detail}</small>}
+                  </span>
                   {c.shortcut && <kbd>{shownKeys(c.shortcut, mac)}</kbd>}
                 </div>
               </div>
             );
           })}
-          {shown.length === 0 && <div className="empty" role="presentation">Nothing matches “{query}”.</div>}
+          {shown.length === 0 && (
+            <div className="empty" role="presentation">
+              Nothing matches “{query}”.
+            </div>
+          )}
         </div>
       </div>
     </div>

@@ -56,8 +56,24 @@ export function ConnectPanel({ onChange, openRequest }: { onChange?: (c: Connect
 
   return (
     <>
-      <button onClick={() => setOpen((o) => !o)} aria-expanded={open} aria-haspopup="dialog" data-testid="connect-button" title={connected ? `Connected to ${connected.workspace.name} at ${connected.baseUrl}` : 'Connect to a workspace'}>
-        {connected ? <><span className={down ? 'connected-dot down' : 'connected-dot'} aria-hidden="true">●</span> {connected.workspace.name}{down && <span className="sr-only"> (cannot be reached)</span>}</> : 'Connect to workspace'}
+      <button
+        onClick={() => setOpen((o) => !o)}
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        data-testid="connect-button"
+        title={connected ? `Connected to ${connected.workspace.name} at ${connected.baseUrl}` : 'Connect to a workspace'}
+      >
+        {connected ? (
+          <>
+            <span className={down ? 'connected-dot down' : 'connected-dot'} aria-hidden="true">
+              ●
+            </span>{' '}
+            {connected.workspace.name}
+            {down && <span className="sr-only"> (cannot be reached)</span>}
+          </>
+        ) : (
+          'Connect to workspace'
+        )}
       </button>
       {open && (
         <div className="popover connect-panel" role="dialog" aria-label="Connect to workspace">
@@ -78,13 +94,30 @@ export function ConnectPanel({ onChange, openRequest }: { onChange?: (c: Connect
             <label htmlFor="connect-url">Workspace base URL</label>
             <input id="connect-url" type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required />
             <label htmlFor="connect-key">API key</label>
-            <input id="connect-key" type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={connected ? 'connected (enter another key to switch)' : 'sk_…'} />
+            <input
+              id="connect-key"
+              type="password"
+              autoComplete="off"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+              placeholder={connected ? 'connected (enter another key to switch)' : 'sk_…'}
+            />
             <p>
-              <button className="primary" type="submit" disabled={busy}>Connect</button>{' '}
-              {connected && <button type="button" onClick={disconnect}>Disconnect</button>}{' '}
-              <button type="button" onClick={() => setOpen(false)}>Close</button>
+              <button className="primary" type="submit" disabled={busy}>
+                Connect
+              </button>{' '}
+              {connected && (
+                <button type="button" onClick={disconnect}>
+                  Disconnect
+                </button>
+              )}{' '}
+              <button type="button" onClick={() => setOpen(false)}>
+                Close
+              </button>
             </p>
-            <p role="status" className="connect-status" data-testid="connect-status">{status}</p>
+            <p role="status" className="connect-status" data-testid="connect-status">
+              {status}
+            </p>
           </form>
         </div>
       )}

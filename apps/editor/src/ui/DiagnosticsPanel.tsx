@@ -33,13 +33,23 @@ const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnost
   const groups = useMemo(() => (grouped.current = regroupRows(grouped.current, diagnostics)).groups, [diagnostics]);
   const [open, setOpen] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => flattenRows(groups, open), [groups, open]);
-  const toggle = useCallback((id: string) => setOpen((s) => {
-    const next = new Set(s);
-    if (!next.delete(id)) next.add(id);
-    return next;
-  }), []);
+  const toggle = useCallback(
+    (id: string) =>
+      setOpen((s) => {
+        const next = new Set(s);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    [],
+  );
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10, getItemKey: (i) => rows[i].id });
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    getItemKey: (i) => rows[i].id,
+  });
   // No findings is one line, not an empty list (a list must hold items).
   if (rows.length === 0) return <p className="help diagnostics-empty">No findings: every rule of the format holds.</p>;
   return (
@@ -48,16 +58,28 @@ const Rows = memo(function Rows({ diagnostics, onPick }: { diagnostics: Diagnost
         {virtual.getVirtualItems().map((v) => {
           const row: FindingRow = rows[v.index];
           return (
-            <div key={v.key} role="listitem" className="diagnostics-row" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}>
+            <div
+              key={v.key}
+              role="listitem"
+              className="diagnostics-row"
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
+            >
               {row.type === 'item' ? (
                 <FindingButton d={row.finding} nested={row.nested} onPick={onPick} />
               ) : (
                 <div className="group">
-                  <button className="toggle" aria-expanded={row.open} aria-label={`${row.open ? 'Hide' : 'Show'} all ${count(row.group.items.length)} findings like this`} onClick={() => toggle(groupId(row.group))}>
+                  <button
+                    className="toggle"
+                    aria-expanded={row.open}
+                    aria-label={`${row.open ? 'Hide' : 'Show'} all ${count(row.group.items.length)} findings like this`}
+                    onClick={() => toggle(groupId(row.group))}
+                  >
                     {row.open ? '▾' : '▸'}
                   </button>
                   <FindingButton d={row.group.items[0]} nested={false} onPick={onPick} />
-                  <span className="count" title="findings with this code and message">×{count(row.group.items.length)}</span>
+                  <span className="count" title="findings with this code and message">
+                    ×{count(row.group.items.length)}
+                  </span>
                 </div>
               )}
             </div>
@@ -76,7 +98,13 @@ const REPORT_LINES = 5;
  * findings belong to, a line each; when there are any, a Fix button applies them (`onFix`, one
  * undoable edit, returns the lines it changed) and the panel lists them for a few seconds.
  */
-export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnostics: Diagnostic[]; pending: boolean; onPick: (d: Diagnostic) => void; fixes: readonly string[]; onFix: () => string[] }) {
+export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: {
+  diagnostics: Diagnostic[];
+  pending: boolean;
+  onPick: (d: Diagnostic) => void;
+  fixes: readonly string[];
+  onFix: () => string[];
+}) {
   const { diagnostics, fixes, onFix } = props;
   const [errors, warnings] = useMemo(() => {
     let e = 0;
@@ -103,31 +131,38 @@ export const DiagnosticsPanel = memo(function DiagnosticsPanel(props: { diagnost
   );
   return (
     <section aria-label="Diagnostics">
-    <details className="diagnostics" open>
-      <summary>
-        Diagnostics: <span data-testid="error-count">{plural(errors, 'error')}</span>, <span data-testid="warning-count">{plural(warnings, 'warning')}</span>, {plural(infos, 'info')}
-        {props.pending ? ' (checking…)' : ''}
-        {fixes.length > 0 && (
-          <button className="fix" onClick={fix} title={`What setup-pack fix would change:\n${listed(fixes, 10).join('\n')}`}>
-            Fix
-          </button>
-        )}
-      </summary>
-      {report && (
-        <div className="fix-report" role="status" aria-label="Fixed">
-          {report.lines.length === 0 ? (
-            'Nothing left to fix.'
-          ) : (
-            <>
-              Made {plural(report.lines.length, 'fix', 'fixes')} (Undo puts {report.lines.length === 1 ? 'it' : 'them'} back):
-              <ul>{listed(report.lines, REPORT_LINES).map((line, i) => <li key={i}>{line}</li>)}</ul>
-            </>
+      <details className="diagnostics" open>
+        <summary>
+          Diagnostics: <span data-testid="error-count">{plural(errors, 'error')}</span>,{' '}
+          <span data-testid="warning-count">{plural(warnings, 'warning')}</span>, {plural(infos, 'info')}
+          {props.pending ? ' (checking…)' : ''}
+          {fixes.length > 0 && (
+            <button className="fix" onClick={fix} title={`What setup-pack fix would change:\n${listed(fixes, 10).join('\n')}`}>
+              Fix
+            </button>
           )}
-          <button aria-label="Close" onClick={() => setReport(undefined)}>×</button>
-        </div>
-      )}
-      <Rows diagnostics={diagnostics} onPick={props.onPick} />
-    </details>
+        </summary>
+        {report && (
+          <div className="fix-report" role="status" aria-label="Fixed">
+            {report.lines.length === 0 ? (
+              'Nothing left to fix.'
+            ) : (
+              <>
+                Made {plural(report.lines.length, 'fix', 'fixes')} (Undo puts {report.lines.length === 1 ? 'it' : 'them'} back):
+                <ul>
+                  {listed(report.lines, REPORT_LINES).map((line, i) => (
+                    <li key={i}>{line}</li>
+                  ))}
+                </ul>
+              </>
+            )}
+            <button aria-label="Close" onClick={() => setReport(undefined)}>
+              ×
+            </button>
+          </div>
+        )}
+        <Rows diagnostics={diagnostics} onPick={props.onPick} />
+      </details>
     </section>
   );
 });

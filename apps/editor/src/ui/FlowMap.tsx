@@ -2,7 +2,18 @@
 // cascade graph core's effects model gives), loops drawn in red. A node opens its automation.
 import { useMemo } from 'react';
 import dagre from '@dagrejs/dagre';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  type Edge,
+  type Node,
+  type NodeProps,
+} from '@xyflow/react';
 import { analyseFlow, edgeWords, type Pack } from '@setup-pack/core';
 
 const WIDTH = 220;
@@ -45,7 +56,9 @@ export function flowMapModel(pack: Pack): FlowMapModel {
     // Laid out left to right, a start leaves on the right and enters on the left; one back to an
     // automation laid out before (or to itself) goes round below, so it and its label do not lie
     // on top of the start forward.
-    ...(x(e.to) <= x(e.from) ? { type: 'smoothstep', sourceHandle: 'back-out', targetHandle: 'back-in', pathOptions: { offset: 28, borderRadius: 8 } } : { sourceHandle: 'out', targetHandle: 'in' }),
+    ...(x(e.to) <= x(e.from)
+      ? { type: 'smoothstep', sourceHandle: 'back-out', targetHandle: 'back-in', pathOptions: { offset: 28, borderRadius: 8 } }
+      : { sourceHandle: 'out', targetHandle: 'in' }),
     source: String(e.from),
     target: String(e.to),
     label: `${edgeWords(flow, e)}${e.certainty === 'possible' ? ' (may)' : ''}`,
@@ -76,23 +89,37 @@ export function FlowMap({ pack, onOpen, onClose }: { pack: Pack; onOpen: (automa
   const count = model.looping.size;
   return (
     // An automation is a Tab stop (React Flow's node); Enter or Space opens it, as a click does.
-    <section className="flow-map" aria-label="Flow map" onKeyDown={(e) => {
-      const node = (e.target as HTMLElement).closest<HTMLElement>('.react-flow__node');
-      if (!node || (e.key !== 'Enter' && e.key !== ' ')) return;
-      e.preventDefault();
-      onOpen(Number(node.dataset.id));
-    }}>
+    <section
+      className="flow-map"
+      aria-label="Flow map"
+      onKeyDown={(e) => {
+        const node = (e.target as HTMLElement).closest<HTMLElement>('.react-flow__node');
+        if (!node || (e.key !== 'Enter' && e.key !== ' ')) return;
+        e.preventDefault();
+        onOpen(Number(node.dataset.id));
+      }}
+    >
       <div className="flow-map-head">
         <h2>Flow map</h2>
         <p className="help" role="status" data-testid="flow-map-summary">
-          {model.nodes.length} automation{model.nodes.length === 1 ? '' : 's'}, {model.edges.length} start{model.edges.length === 1 ? '' : 's'} between them
+          {model.nodes.length} automation{model.nodes.length === 1 ? '' : 's'}, {model.edges.length} start
+          {model.edges.length === 1 ? '' : 's'} between them
           {count ? `; ${count} on a loop (red)` : '; no loop'}. Click an automation to open it.
         </p>
         <button onClick={onClose}>Back to editor</button>
       </div>
       <div className="flow-map-canvas">
         <ReactFlowProvider>
-          <ReactFlow nodes={model.nodes} edges={model.edges} nodeTypes={NODE_TYPES} fitView nodesDraggable={false} nodesConnectable={false} onNodeClick={(_, n) => onOpen(Number(n.id))} proOptions={{ hideAttribution: true }}>
+          <ReactFlow
+            nodes={model.nodes}
+            edges={model.edges}
+            nodeTypes={NODE_TYPES}
+            fitView
+            nodesDraggable={false}
+            nodesConnectable={false}
+            onNodeClick={(_, n) => onOpen(Number(n.id))}
+            proOptions={{ hideAttribution: true }}
+          >
             <Background />
             <Controls showInteractive={false} />
           </ReactFlow>

@@ -1,6 +1,15 @@
 // Right-hand panel for an automation: the selected block's config form (from the catalog, plus
 // raw JSON for unknown fields), or the automation's fields, settings and references.
-import { count, NODE_KINDS, nodeKindInfo, numberLimitsOf, plural, REFERENCE_TYPES, type ConfigField, type ReferenceType } from '@setup-pack/core';
+import {
+  count,
+  NODE_KINDS,
+  nodeKindInfo,
+  numberLimitsOf,
+  plural,
+  REFERENCE_TYPES,
+  type ConfigField,
+  type ReferenceType,
+} from '@setup-pack/core';
 import { fieldAsk, fieldHelp } from '../model/fieldWords.js';
 import { blockIcon } from './icons.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
@@ -18,7 +27,9 @@ import { FilterNode } from './ItemEditors.js';
 /** The schema property the daily send limit is (its type: an integer). */
 const DAILY_SEND_LIMIT = { schema: 'settings', property: 'daily_send_limit' };
 /** Its limits, as the schema states them. */
-const DAILY_SEND_LIMIT_HELP = (({ minimum, maximum }) => `${count(minimum ?? 0)} to ${count(maximum ?? 0)} sends a day`)(numberLimitsOf('settings', 'daily_send_limit'));
+const DAILY_SEND_LIMIT_HELP = (({ minimum, maximum }) => `${count(minimum ?? 0)} to ${count(maximum ?? 0)} sends a day`)(
+  numberLimitsOf('settings', 'daily_send_limit'),
+);
 
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -30,7 +41,15 @@ type Act = (action: BlockAction, ids: string[]) => void;
 
 const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id) => b.includes(id));
 
-export function AutomationInspector(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; notify: (t: string) => void; selectBlocks?: (ids: string[]) => void }) {
+export function AutomationInspector(props: {
+  doc: Obj;
+  item: Obj;
+  selected: string[];
+  edit: Edit;
+  editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void;
+  notify: (t: string) => void;
+  selectBlocks?: (ids: string[]) => void;
+}) {
   const { doc, selected, edit } = props;
   const pane = useRef<HTMLDivElement>(null);
   // A Duplicate or Delete takes its button away with the form: the focus goes to the same button
@@ -53,16 +72,44 @@ export function AutomationInspector(props: { doc: Obj; item: Obj; selected: stri
     if (!changed) return;
     const chosen = blocks;
     focusAfter(
-      () => (chosen.length > 0 ? pane.current?.querySelector<HTMLElement>(`[data-block-action="${action}"]`) : document.querySelector<HTMLElement>('.canvas-toolbar [aria-label="Add block"]'))?.focus(),
+      () =>
+        (chosen.length > 0
+          ? pane.current?.querySelector<HTMLElement>(`[data-block-action="${action}"]`)
+          : document.querySelector<HTMLElement>('.canvas-toolbar [aria-label="Add block"]')
+        )?.focus(),
       () => chosen.length === 0 || sameIds(shown.current, chosen),
     );
     props.selectBlocks?.(blocks);
   };
   const node = selected.length === 1 ? nodeAt(doc, selected[0]!) : undefined;
-  return <div ref={pane}>{node ? <NodeForm key={selected[0]} cid={selected[0]!} doc={doc} node={node} edit={edit} notify={props.notify} act={act} onRenamed={(id) => props.selectBlocks?.([id])} /> : <AutomationForm {...props} act={act} />}</div>;
+  return (
+    <div ref={pane}>
+      {node ? (
+        <NodeForm
+          key={selected[0]}
+          cid={selected[0]!}
+          doc={doc}
+          node={node}
+          edit={edit}
+          notify={props.notify}
+          act={act}
+          onRenamed={(id) => props.selectBlocks?.([id])}
+        />
+      ) : (
+        <AutomationForm {...props} act={act} />
+      )}
+    </div>
+  );
 }
 
-function AutomationForm(props: { doc: Obj; item: Obj; selected: string[]; edit: Edit; editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void; act: Act }) {
+function AutomationForm(props: {
+  doc: Obj;
+  item: Obj;
+  selected: string[];
+  edit: Edit;
+  editItem: (fn: (item: Obj) => Obj, coalesce?: string) => void;
+  act: Act;
+}) {
   const { doc, selected, edit, act } = props;
   return (
     <div>
@@ -70,21 +117,37 @@ function AutomationForm(props: { doc: Obj; item: Obj; selected: string[]; edit: 
       {selected.length > 1 && (
         <p className="help">
           {count(selected.length)} blocks selected.{' '}
-          <button data-block-action="duplicate" onClick={() => act('duplicate', selected)}>Duplicate</button>{' '}
-          <button data-block-action="delete" onClick={() => act('delete', selected)}>Delete</button>
+          <button data-block-action="duplicate" onClick={() => act('duplicate', selected)}>
+            Duplicate
+          </button>{' '}
+          <button data-block-action="delete" onClick={() => act('delete', selected)}>
+            Delete
+          </button>
         </p>
       )}
       <TextField label="Key" path="key" value={str(props.item.key)} onChange={(v) => props.editItem((i) => setKey(i, 'key', v), 'key')} />
       <TextField label="Name" path="document/name" value={str(doc.name)} onChange={(v) => edit((d) => setKey(d, 'name', v), 'name')} />
-      <TextField label="Description" path="document/description" multiline value={str(doc.description)} onChange={(v) => edit((d) => setKey(d, 'description', v || undefined), 'description')} />
-      <TextField label="Category" path="document/category" value={str(doc.category)} onChange={(v) => edit((d) => setKey(d, 'category', v || undefined), 'category')} />
+      <TextField
+        label="Description"
+        path="document/description"
+        multiline
+        value={str(doc.description)}
+        onChange={(v) => edit((d) => setKey(d, 'description', v || undefined), 'description')}
+      />
+      <TextField
+        label="Category"
+        path="document/category"
+        value={str(doc.category)}
+        onChange={(v) => edit((d) => setKey(d, 'category', v || undefined), 'category')}
+      />
       <SettingsForm doc={doc} edit={edit} />
       <ReferencesList doc={doc} edit={edit} />
     </div>
   );
 }
 
-const minutesToTime = (m: unknown) => (typeof m === 'number' ? `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}` : '');
+const minutesToTime = (m: unknown) =>
+  typeof m === 'number' ? `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}` : '';
 const timeToMinutes = (t: string) => {
   const m = /^(\d{1,2}):(\d{2})$/.exec(t);
   return m ? Number(m[1]) * 60 + Number(m[2]) : null;
@@ -99,16 +162,47 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
       <CheckField
         label="Delivery settings"
         checked={!!s}
-        onChange={(on) => edit((d) => setKey(d, 'settings', on ? { allow_reenrollment: false, stop_on_reply: true, daily_send_limit: 500 } : null))}
+        onChange={(on) =>
+          edit((d) => setKey(d, 'settings', on ? { allow_reenrollment: false, stop_on_reply: true, daily_send_limit: 500 } : null))
+        }
       />
       {s && (
         <>
-          <CheckField label="Allow re-enrollment" path="document/settings/allow_reenrollment" checked={s.allow_reenrollment === true} onChange={(v) => set('allow_reenrollment', v)} />
-          <CheckField label="Stop on reply" path="document/settings/stop_on_reply" checked={s.stop_on_reply === true} onChange={(v) => set('stop_on_reply', v)} />
-          <NumberField label="Daily send limit" path="document/settings/daily_send_limit" rule={DAILY_SEND_LIMIT} value={s.daily_send_limit} onChange={(v) => set('daily_send_limit', v, 'daily')} help={DAILY_SEND_LIMIT_HELP} />
+          <CheckField
+            label="Allow re-enrollment"
+            path="document/settings/allow_reenrollment"
+            checked={s.allow_reenrollment === true}
+            onChange={(v) => set('allow_reenrollment', v)}
+          />
+          <CheckField
+            label="Stop on reply"
+            path="document/settings/stop_on_reply"
+            checked={s.stop_on_reply === true}
+            onChange={(v) => set('stop_on_reply', v)}
+          />
+          <NumberField
+            label="Daily send limit"
+            path="document/settings/daily_send_limit"
+            rule={DAILY_SEND_LIMIT}
+            value={s.daily_send_limit}
+            onChange={(v) => set('daily_send_limit', v, 'daily')}
+            help={DAILY_SEND_LIMIT_HELP}
+          />
           <div className="row">
-            <TextField label="Send window start" path="document/settings/send_window_start" type="time" value={minutesToTime(s.send_window_start)} onChange={(v) => set('send_window_start', timeToMinutes(v), 'ws')} />
-            <TextField label="Send window end" path="document/settings/send_window_end" type="time" value={minutesToTime(s.send_window_end)} onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')} />
+            <TextField
+              label="Send window start"
+              path="document/settings/send_window_start"
+              type="time"
+              value={minutesToTime(s.send_window_start)}
+              onChange={(v) => set('send_window_start', timeToMinutes(v), 'ws')}
+            />
+            <TextField
+              label="Send window end"
+              path="document/settings/send_window_end"
+              type="time"
+              value={minutesToTime(s.send_window_end)}
+              onChange={(v) => set('send_window_end', timeToMinutes(v), 'we')}
+            />
           </div>
           <label>Send days</label>
           <div className="row send-days" role="group" aria-label="Send days" data-path="document/settings/send_window_days">
@@ -129,7 +223,12 @@ function SettingsForm({ doc, edit }: { doc: Obj; edit: Edit }) {
             ))}
           </div>
           <FieldNote path="document/settings/send_window_days" />
-          <CheckField label="Skip holidays" path="document/settings/send_window_skip_holidays" checked={s.send_window_skip_holidays === true} onChange={(v) => set('send_window_skip_holidays', v)} />
+          <CheckField
+            label="Skip holidays"
+            path="document/settings/send_window_skip_holidays"
+            checked={s.send_window_skip_holidays === true}
+            onChange={(v) => set('send_window_skip_holidays', v)}
+          />
         </>
       )}
     </section>
@@ -147,7 +246,13 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
       const buttons = [...(box.current?.querySelectorAll<HTMLElement>('button[data-remove-reference]') ?? [])];
       focusFirst([buttons[i], buttons[i - 1], box.current?.querySelector<HTMLElement>('button[data-add-reference]')]);
     });
-    edit((d) => setKey(d, 'references', asArr(d.references).filter((_, j) => j !== i)));
+    edit((d) =>
+      setKey(
+        d,
+        'references',
+        asArr(d.references).filter((_, j) => j !== i),
+      ),
+    );
   };
   return (
     <section aria-label="References" ref={box}>
@@ -158,55 +263,133 @@ function ReferencesList({ doc, edit }: { doc: Obj; edit: Edit }) {
         return (
           <div key={i} className="ref" data-ref={`${str(ref.type)}:${str(ref.id)}`}>
             <div className="row">
-              <SelectField label="Type" path={`document/references/${i}/type`} value={str(ref.type)} options={REFERENCE_TYPES} onChange={(v) => edit((d) => updateReference(d, i, { type: v }))} />
-              <TextField label="Id" path={`document/references/${i}/id`} value={str(ref.id)} onChange={(v) => edit((d) => updateReference(d, i, { id: v }), `ref-id-${i}`)} />
+              <SelectField
+                label="Type"
+                path={`document/references/${i}/type`}
+                value={str(ref.type)}
+                options={REFERENCE_TYPES}
+                onChange={(v) => edit((d) => updateReference(d, i, { type: v }))}
+              />
+              <TextField
+                label="Id"
+                path={`document/references/${i}/id`}
+                value={str(ref.id)}
+                onChange={(v) => edit((d) => updateReference(d, i, { id: v }), `ref-id-${i}`)}
+              />
             </div>
             <div className="row">
-              <TextField label={`Name of ${str(ref.id)}`} path={`document/references/${i}/name`} value={str(ref.name)} onChange={(v) => edit((d) => updateReference(d, i, { name: v }), `ref-name-${i}`)} />
-              <TextField label="Detail" path={`document/references/${i}/detail`} value={str(ref.detail)} onChange={(v) => edit((d) => updateReference(d, i, { detail: v }), `ref-detail-${i}`)} />
+              <TextField
+                label={`Name of ${str(ref.id)}`}
+                path={`document/references/${i}/name`}
+                value={str(ref.name)}
+                onChange={(v) => edit((d) => updateReference(d, i, { name: v }), `ref-name-${i}`)}
+              />
+              <TextField
+                label="Detail"
+                path={`document/references/${i}/detail`}
+                value={str(ref.detail)}
+                onChange={(v) => edit((d) => updateReference(d, i, { detail: v }), `ref-detail-${i}`)}
+              />
             </div>
             {REFERENCE_TYPES.includes(str(ref.type) as ReferenceType) && <RefMark type={str(ref.type) as ReferenceType} id={str(ref.id)} />}
-            <button data-remove-reference aria-label={`Remove reference ${str(ref.id)}`} onClick={() => remove(i)}>Remove</button>
+            <button data-remove-reference aria-label={`Remove reference ${str(ref.id)}`} onClick={() => remove(i)}>
+              Remove
+            </button>
           </div>
         );
       })}
-      <button data-add-reference onClick={() => edit((d) => setKey(d, 'references', [...asArr(d.references), { type: 'tag', id: 'new-id', name: '' }]))}>Add reference</button>
+      <button
+        data-add-reference
+        onClick={() => edit((d) => setKey(d, 'references', [...asArr(d.references), { type: 'tag', id: 'new-id', name: '' }]))}
+      >
+        Add reference
+      </button>
     </section>
   );
 }
 
-function ConfigInput({ field, config, onChange, listed, onPick }: { field: ConfigField; config: Obj; onChange: (v: unknown, coalesce?: string) => void; listed: readonly { type: string; id: string; name: string }[]; onPick: (p: Picked) => void }) {
+function ConfigInput({
+  field,
+  config,
+  onChange,
+  listed,
+  onPick,
+}: {
+  field: ConfigField;
+  config: Obj;
+  onChange: (v: unknown, coalesce?: string) => void;
+  listed: readonly { type: string; id: string; name: string }[];
+  onPick: (p: Picked) => void;
+}) {
   const value = config[field.name];
   const path = `config/${field.name}`;
   const label = field.label;
   // Said in the author's words: what the field asks for, and the note when its value is of another kind.
   const asks = { required: field.required, ask: fieldAsk(field, config) };
   const help = fieldHelp(field, config);
-  if (field.type === 'boolean') return <CheckField label={label} {...asks} path={path} checked={value === true} onChange={(v) => onChange(v)} />;
-  if (field.type === 'enum') return <SelectField label={label} {...asks} path={path} value={typeof value === 'string' ? value : ''} options={field.values ?? []} allowEmpty onChange={(v) => onChange(v || undefined)} />;
+  if (field.type === 'boolean')
+    return <CheckField label={label} {...asks} path={path} checked={value === true} onChange={(v) => onChange(v)} />;
+  if (field.type === 'enum')
+    return (
+      <SelectField
+        label={label}
+        {...asks}
+        path={path}
+        value={typeof value === 'string' ? value : ''}
+        options={field.values ?? []}
+        allowEmpty
+        onChange={(v) => onChange(v || undefined)}
+      />
+    );
   if (field.name === 'conditions' && field.type === 'object' && (value === undefined || isGroup(value) || isCondition(value)))
     // control.if conditions share the smart-list filter shape (docs/filters.md): edit them as a tree.
     return (
       <div data-path={path} tabIndex={-1}>
-        <label>{label}{field.required && <span className="required" title="Required"> *</span>}</label>
+        <label>
+          {label}
+          {field.required && (
+            <span className="required" title="Required">
+              {' '}
+              *
+            </span>
+          )}
+        </label>
         {value === undefined ? (
           <button onClick={() => onChange(newGroup('and'))}>Add conditions</button>
         ) : (
-          <FilterNode node={value} path={[]} root={path} rootIsField={false} onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)} />
+          <FilterNode
+            node={value}
+            path={[]}
+            root={path}
+            rootIsField={false}
+            onChange={(fn, c) => onChange(fn(value), c ? `cond:${c}` : undefined)}
+          />
         )}
         <FieldNote path={path} />
       </div>
     );
-  if (field.type === 'object' || field.type === 'any') return <JsonField label={label} {...asks} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
-  if (field.type === 'number' || field.type === 'integer') return <NumberField label={label} {...asks} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
+  if (field.type === 'object' || field.type === 'any')
+    return <JsonField label={label} {...asks} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
+  if (field.type === 'number' || field.type === 'integer')
+    return <NumberField label={label} {...asks} path={path} value={value} onChange={(v) => onChange(v, field.name)} help={help} />;
   return (
     <>
-      <TextField label={label} {...asks} path={path} multiline={field.type === 'text'} value={fieldText(field, value)} help={help} onChange={(v) => onChange(fieldValue(field, v), field.name)} />
+      <TextField
+        label={label}
+        {...asks}
+        path={path}
+        multiline={field.type === 'text'}
+        value={fieldText(field, value)}
+        help={help}
+        onChange={(v) => onChange(fieldValue(field, v), field.name)}
+      />
       {field.ref && (
         <>
           <RefLinks type={field.ref} ids={Array.isArray(value) ? value : [value]} />
           <RefPicker type={field.ref} label={field.label} listed={listed} onPick={onPick} />
-          {(Array.isArray(value) ? value : [value]).map((v, i) => (typeof v === 'string' && v !== '' ? <RefMark key={`${i}:${v}`} type={field.ref!} id={v} /> : null))}
+          {(Array.isArray(value) ? value : [value]).map((v, i) =>
+            typeof v === 'string' && v !== '' ? <RefMark key={`${i}:${v}`} type={field.ref!} id={v} /> : null,
+          )}
         </>
       )}
     </>
@@ -227,7 +410,14 @@ function RefLinks({ type, ids }: { type: ReferenceType; ids: unknown[] }) {
       {found.map(({ id, item }, i) => (
         <span key={id}>
           {i > 0 && ', '}
-          <button type="button" className="link" onClick={() => ctx.open(item)} aria-label={`Open ${type.replace(/_/g, ' ')} ${item.name ?? id}`}>{item.name ?? id}</button>
+          <button
+            type="button"
+            className="link"
+            onClick={() => ctx.open(item)}
+            aria-label={`Open ${type.replace(/_/g, ' ')} ${item.name ?? id}`}
+          >
+            {item.name ?? id}
+          </button>
         </span>
       ))}
     </p>
@@ -241,13 +431,30 @@ const kindLabel = (kind: string) => {
 };
 
 /** A block's form; `cid` is its canvas id (graph.ts canvasIds), which every edit goes by: another block may share its id. */
-function NodeForm({ cid, doc, node, edit, notify, act, onRenamed }: { cid: string; doc: Obj; node: Obj; edit: Edit; notify: (t: string) => void; act: Act; onRenamed?: (id: string) => void }) {
+function NodeForm({
+  cid,
+  doc,
+  node,
+  edit,
+  notify,
+  act,
+  onRenamed,
+}: {
+  cid: string;
+  doc: Obj;
+  node: Obj;
+  edit: Edit;
+  notify: (t: string) => void;
+  act: Act;
+  onRenamed?: (id: string) => void;
+}) {
   const id = str(node.id);
   const kind = str(node.kind);
   const info = nodeKindInfo(kind);
   const config = asObj(node.config);
   const [idDraft, setIdDraft] = useState(id);
-  const setConfig = (next: Obj, coalesce?: string) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'config', next)), coalesce ? `${cid}:${coalesce}` : undefined);
+  const setConfig = (next: Obj, coalesce?: string) =>
+    edit((d) => updateNode(d, cid, (n) => setKey(n, 'config', next)), coalesce ? `${cid}:${coalesce}` : undefined);
   // A pick from a reference picker: the field writes the id (a list field adds it), and a
   // workspace object's reference is listed with the name it binds by — one undo step.
   const pick = (f: ConfigField) => (p: Picked) =>
@@ -276,33 +483,60 @@ function NodeForm({ cid, doc, node, edit, notify, act, onRenamed }: { cid: strin
   return (
     <div>
       <h2>
-        <span className={`palette-icon ${info?.group ?? 'command'}`} aria-hidden="true"><Icon size={16} /></span>
+        <span className={`palette-icon ${info?.group ?? 'command'}`} aria-hidden="true">
+          <Icon size={16} />
+        </span>
         {info?.label ?? kind}
       </h2>
       <p className="help">{info ? info.description : `Unknown kind "${kind}": pick a kind below; its config is kept as JSON.`}</p>
       {/* What the block does first: the catalog's fields (an unknown kind's whole config as JSON). */}
       <section aria-label="Config">
         {(info?.fields ?? []).map((f) => (
-          <ConfigInput key={f.name} field={f} config={config} onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)} listed={listed} onPick={pick(f)} />
+          <ConfigInput
+            key={f.name}
+            field={f}
+            config={config}
+            onChange={(v, c) => setConfig(setConfigField(config, f.name, v), c)}
+            listed={listed}
+            onPick={pick(f)}
+          />
         ))}
         {!info && <UnknownConfig kind={kind} config={config} setConfig={setConfig} />}
       </section>
       <section aria-label="Block">
         {/* The schema's kinds; a kind it does not list stays shown (with its finding) until another is picked. */}
-        <SelectField label="Kind" path="kind" value={kind} options={NODE_KINDS} optionLabel={kindLabel} onChange={(v) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'kind', v)))} />
+        <SelectField
+          label="Kind"
+          path="kind"
+          value={kind}
+          options={NODE_KINDS}
+          optionLabel={kindLabel}
+          onChange={(v) => edit((d) => updateNode(d, cid, (n) => setKey(n, 'kind', v)))}
+        />
         <div className="row">
           <TextField label="Block id" path="id" value={idDraft} onChange={setIdDraft} />
-          <button style={{ flex: 'none', alignSelf: 'flex-end' }} disabled={idDraft === id} onClick={rename}>Rename</button>
+          <button style={{ flex: 'none', alignSelf: 'flex-end' }} disabled={idDraft === id} onClick={rename}>
+            Rename
+          </button>
         </div>
         <p>
-          <button data-block-action="duplicate" onClick={() => act('duplicate', [cid])} aria-label={`Duplicate block ${id}`}>Duplicate</button>{' '}
-          <button data-block-action="delete" onClick={() => act('delete', [cid])} aria-label={`Delete block ${id}`}>Delete</button>
+          <button data-block-action="duplicate" onClick={() => act('duplicate', [cid])} aria-label={`Duplicate block ${id}`}>
+            Duplicate
+          </button>{' '}
+          <button data-block-action="delete" onClick={() => act('delete', [cid])} aria-label={`Delete block ${id}`}>
+            Delete
+          </button>
         </p>
       </section>
       {/* Config the catalog does not describe, kept as it is: out of the way unless the block has some. */}
       {info && (
         <details className="advanced" open={others > 0}>
-          <summary>Advanced <span className="help">{others > 0 ? `${plural(others, 'field')} the catalog does not describe` : 'fields the catalog does not describe'}</span></summary>
+          <summary>
+            Advanced{' '}
+            <span className="help">
+              {others > 0 ? `${plural(others, 'field')} the catalog does not describe` : 'fields the catalog does not describe'}
+            </span>
+          </summary>
           <UnknownConfig kind={kind} config={config} setConfig={setConfig} />
         </details>
       )}

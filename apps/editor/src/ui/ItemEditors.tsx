@@ -1,19 +1,69 @@
 // Forms for the pack's own fields and the non-graph item kinds.
 import { useContext, useMemo, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
-import { ASSET_ROLES, MESSAGE_CHANNELS, PACK_FORMAT, RESOURCE_KINDS, SCHEMA_VERSIONS, codePoints, count, describeFilter, maxLengthOf, plural } from '@setup-pack/core';
+import {
+  ASSET_ROLES,
+  MESSAGE_CHANNELS,
+  PACK_FORMAT,
+  RESOURCE_KINDS,
+  SCHEMA_VERSIONS,
+  codePoints,
+  count,
+  describeFilter,
+  maxLengthOf,
+  plural,
+} from '@setup-pack/core';
 import { ReferencesContext, SummaryWords } from './BlockNode.js';
 import { nameParts } from './flow.js';
 import { asArr, asObj, isObj, setKey, str, type Obj } from '../model/json.js';
-import { addChild, formatValue, GROUP_TYPES, isCondition, isGroup, newCondition, newGroup, OPERATORS, parseValue, removeAt, updateAtPath, type FilterPath } from '../model/filters.js';
-import { addStage, mergeTags, moveStage, previewMerge, removeStage, replaceAssetFile, STAGE_TYPES, swatchColor, updateStage } from '../model/items.js';
+import {
+  addChild,
+  formatValue,
+  GROUP_TYPES,
+  isCondition,
+  isGroup,
+  newCondition,
+  newGroup,
+  OPERATORS,
+  parseValue,
+  removeAt,
+  updateAtPath,
+  type FilterPath,
+} from '../model/filters.js';
+import {
+  addStage,
+  mergeTags,
+  moveStage,
+  previewMerge,
+  removeStage,
+  replaceAssetFile,
+  STAGE_TYPES,
+  swatchColor,
+  updateStage,
+} from '../model/items.js';
 import { embedEmailImages, PREVIEW_CSP, PREVIEW_CSP_REMOTE_IMAGES, remoteResources, withPolicy } from '../model/preview.js';
-import { CheckField, FieldNote, JsonField, NumberInput, SelectField, TextField, useFieldFindings, useFieldPointer, useRowKeys, useTypedText } from './fields.js';
+import {
+  CheckField,
+  FieldNote,
+  JsonField,
+  NumberInput,
+  SelectField,
+  TextField,
+  useFieldFindings,
+  useFieldPointer,
+  useRowKeys,
+  useTypedText,
+} from './fields.js';
 import { focusFirst, useFocusAfter } from './focusAfter.js';
 
 /** A stage table cell whose control shows the findings about its field (by `path`, as TextField does). */
 function Cell({ path, children }: { path: string; children: (attrs: { 'data-path': string }) => ReactNode }) {
   const f = useFieldFindings(path);
-  return <td>{children({ 'data-path': path, ...f.attrs })}{f.note}</td>;
+  return (
+    <td>
+      {children({ 'data-path': path, ...f.attrs })}
+      {f.note}
+    </td>
+  );
 }
 
 type EditItem = (fn: (item: Obj) => Obj, coalesce?: string) => void;
@@ -21,7 +71,10 @@ type SetField = (key: string, value: unknown) => void;
 const BODY_MAX = maxLengthOf('message-template', 'body');
 const opt = (v: string) => (v === '' ? undefined : v);
 /** Sets one top-level field of the item; typing into the same field coalesces into one undo step. */
-const fieldSetter = (edit: EditItem): SetField => (k, v) => edit((i) => setKey(i, k, v), k);
+const fieldSetter =
+  (edit: EditItem): SetField =>
+  (k, v) =>
+    edit((i) => setKey(i, k, v), k);
 
 /** The key and name every named item kind starts with. */
 function KeyAndName({ item, set }: { item: Obj; set: SetField }) {
@@ -51,15 +104,47 @@ export function PackFields({ pack, edit, intro }: { pack: Obj; edit: EditItem; i
       {intro}
       <TextField label="Name" path="name" value={str(pack.name)} onChange={(v) => set('name', v)} />
       {/* The schema's one format (its const); another one read from the file stays listed until changed. */}
-      <SelectField label="Format" path="format" value={str(pack.format)} options={PACK_FORMATS} allowEmpty onChange={(v) => set('format', v === '' ? undefined : v)} />
+      <SelectField
+        label="Format"
+        path="format"
+        value={str(pack.format)}
+        options={PACK_FORMATS}
+        allowEmpty
+        onChange={(v) => set('format', v === '' ? undefined : v)}
+      />
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <TextField label="Version" path="version" value={str(pack.version)} onChange={(v) => set('version', v)} />
-        <SelectField label="Schema version" path="schemaVersion" value={schemaVersionText(pack.schemaVersion)} options={SCHEMA_VERSION_OPTIONS} allowEmpty onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))} />
+        <SelectField
+          label="Schema version"
+          path="schemaVersion"
+          value={schemaVersionText(pack.schemaVersion)}
+          options={SCHEMA_VERSION_OPTIONS}
+          allowEmpty
+          onChange={(v) => set('schemaVersion', v === '' ? undefined : Number(v))}
+        />
       </div>
-      <TextField label="Description" path="description" multiline value={str(pack.description)} onChange={(v) => set('description', opt(v))} />
+      <TextField
+        label="Description"
+        path="description"
+        multiline
+        value={str(pack.description)}
+        onChange={(v) => set('description', opt(v))}
+      />
       <TextField label="Author" path="author" value={str(pack.author)} onChange={(v) => set('author', opt(v))} />
-      <TextField label="Pack id" path="packId" value={str(pack.packId)} onChange={(v) => set('packId', v)} help="Generated once and kept across every version." />
-      <JsonField label="Brand (JSON)" path="brand" value={pack.brand} onChange={(v) => edit((p) => setKey(p, 'brand', v), 'brand')} rows={6} />
+      <TextField
+        label="Pack id"
+        path="packId"
+        value={str(pack.packId)}
+        onChange={(v) => set('packId', v)}
+        help="Generated once and kept across every version."
+      />
+      <JsonField
+        label="Brand (JSON)"
+        path="brand"
+        value={pack.brand}
+        onChange={(v) => edit((p) => setKey(p, 'brand', v), 'brand')}
+        rows={6}
+      />
     </div>
   );
 }
@@ -84,10 +169,23 @@ function HtmlPreview({ html, assets, remote, onLoadRemote }: { html: string; ass
         <p className="remote-note" role="status" data-testid="remote-blocked">
           {words}
           {!remote && images > 0 && ' '}
-          {!remote && images > 0 && <button onClick={onLoadRemote} title="Fetch this preview's images from the servers its HTML names (they learn the preview was opened)">Load remote images</button>}
+          {!remote && images > 0 && (
+            <button
+              onClick={onLoadRemote}
+              title="Fetch this preview's images from the servers its HTML names (they learn the preview was opened)"
+            >
+              Load remote images
+            </button>
+          )}
         </p>
       )}
-      <iframe title="Merge-tag preview" aria-label="Merge-tag preview" sandbox="" srcDoc={withPolicy(shown, remote ? PREVIEW_CSP_REMOTE_IMAGES : PREVIEW_CSP)} className="preview-frame" />
+      <iframe
+        title="Merge-tag preview"
+        aria-label="Merge-tag preview"
+        sandbox=""
+        srcDoc={withPolicy(shown, remote ? PREVIEW_CSP_REMOTE_IMAGES : PREVIEW_CSP)}
+        className="preview-frame"
+      />
     </>
   );
 }
@@ -114,7 +212,13 @@ export function TemplateEditor({ item, edit, assets }: { item: Obj; edit: EditIt
       <h2>Message template</h2>
       <KeyAndName item={item} set={set} />
       <div style={{ display: 'flex', gap: 8 }}>
-        <SelectField label="Channel" path="channel" value={str(item.channel)} options={MESSAGE_CHANNELS} onChange={(v) => set('channel', v)} />
+        <SelectField
+          label="Channel"
+          path="channel"
+          value={str(item.channel)}
+          options={MESSAGE_CHANNELS}
+          onChange={(v) => set('channel', v)}
+        />
         <TextField label="Category" path="category" value={str(item.category)} onChange={(v) => set('category', opt(v))} />
       </div>
       {/* An SMS has no subject; one kept from another channel stays shown (with its findings) until
@@ -127,20 +231,55 @@ export function TemplateEditor({ item, edit, assets }: { item: Obj; edit: EditIt
             path="subject"
             value={subject}
             onChange={(v) => set('subject', opt(v))}
-            help={sms ? <span role="status">{item.subject === undefined ? 'Cleared: SMS messages have no subject, so it is left out of the pack; this field leaves the form when you move on.' : 'SMS messages have no subject: clear this to leave it out of the pack.'}</span> : undefined}
+            help={
+              sms ? (
+                <span role="status">
+                  {item.subject === undefined
+                    ? 'Cleared: SMS messages have no subject, so it is left out of the pack; this field leaves the form when you move on.'
+                    : 'SMS messages have no subject: clear this to leave it out of the pack.'}
+                </span>
+              ) : undefined
+            }
           />
         </div>
       )}
-      <TextField label="Body" path="body" multiline rows={8} value={body} onChange={(v) => set('body', v)} help={`${count(codePoints(body))} / ${plural(BODY_MAX, 'character')}`} />
+      <TextField
+        label="Body"
+        path="body"
+        multiline
+        rows={8}
+        value={body}
+        onChange={(v) => set('body', v)}
+        help={`${count(codePoints(body))} / ${plural(BODY_MAX, 'character')}`}
+      />
       <h3>Preview</h3>
       <p className="help">Merge tags: {tags.length ? tags.map((t) => `{{${t}}}`).join(', ') : 'none'} (shown with sample values)</p>
-      {item.channel !== 'sms' && subject && <div className="preview"><strong>Subject: {previewMerge(subject)}</strong></div>}
-      {item.channel === 'sms' ? (
-        <div className="preview" aria-label="Merge-tag preview">{previewMerge(body)}</div>
-      ) : (
-        <HtmlPreview html={previewMerge(body)} assets={assets} remote={remoteFor !== undefined && remoteFor === item.key} onLoadRemote={() => setRemoteFor(item.key)} />
+      {item.channel !== 'sms' && subject && (
+        <div className="preview">
+          <strong>Subject: {previewMerge(subject)}</strong>
+        </div>
       )}
-      {'richTextDoc' in item && <JsonField label="Rich text document (JSON)" path="richTextDoc" value={item.richTextDoc} onChange={(v) => set('richTextDoc', v === undefined ? null : v)} rows={6} />}
+      {item.channel === 'sms' ? (
+        <div className="preview" aria-label="Merge-tag preview">
+          {previewMerge(body)}
+        </div>
+      ) : (
+        <HtmlPreview
+          html={previewMerge(body)}
+          assets={assets}
+          remote={remoteFor !== undefined && remoteFor === item.key}
+          onLoadRemote={() => setRemoteFor(item.key)}
+        />
+      )}
+      {'richTextDoc' in item && (
+        <JsonField
+          label="Rich text document (JSON)"
+          path="richTextDoc"
+          value={item.richTextDoc}
+          onChange={(v) => set('richTextDoc', v === undefined ? null : v)}
+          rows={6}
+        />
+      )}
     </div>
   );
 }
@@ -150,7 +289,17 @@ export function TemplateEditor({ item, edit, assets }: { item: Obj; edit: EditIt
  * what the editor would not keep; `place` is the value's path in the form (its pointer names it,
  * and the findings about the value are shown beside it, as a clicked one focuses it).
  */
-function ConditionValue({ label, value, place, onChange }: { label: string; value: unknown; place: string; onChange: (v: unknown) => void }) {
+function ConditionValue({
+  label,
+  value,
+  place,
+  onChange,
+}: {
+  label: string;
+  value: unknown;
+  place: string;
+  onChange: (v: unknown) => void;
+}) {
   const pointer = useFieldPointer(place);
   const t = useTypedText(formatValue(value), value, (text) => parseValue(text, pointer), onChange);
   const f = useFieldFindings(place, t.error);
@@ -174,13 +323,27 @@ function ConditionField({ label, value, place, onChange }: { label: string; valu
 }
 
 /** A condition's operator: the editor's operators, and one the pack writes that is not among them, kept as written. */
-function ConditionOperator({ label, value, place, onChange }: { label: string; value: string; place: string; onChange: (v: string) => void }) {
+function ConditionOperator({
+  label,
+  value,
+  place,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  place: string;
+  onChange: (v: string) => void;
+}) {
   const f = useFieldFindings(place);
   return (
     <span className="condition-operator">
       <select aria-label={label} data-path={place} value={value} onChange={(e) => onChange(e.target.value)} {...f.attrs}>
         {(OPERATORS as readonly string[]).includes(value) ? null : <option value={value}>{value}</option>}
-        {OPERATORS.map((o) => <option key={o} value={o}>{o}</option>)}
+        {OPERATORS.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
       </select>
       {f.note}
     </span>
@@ -198,7 +361,21 @@ const NO_CHILDREN: readonly unknown[] = [];
  * false when the form already shows the root's place as a field around the tree (control.if's
  * "config/conditions"), so its findings are not shown twice.
  */
-export function FilterNode({ node, path, root, rootIsField = true, onChange, onRemove }: { node: unknown; path: FilterPath; root: string; rootIsField?: boolean; onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void; onRemove?: () => void }) {
+export function FilterNode({
+  node,
+  path,
+  root,
+  rootIsField = true,
+  onChange,
+  onRemove,
+}: {
+  node: unknown;
+  path: FilterPath;
+  root: string;
+  rootIsField?: boolean;
+  onChange: (fn: (root: unknown) => unknown, coalesce?: string) => void;
+  onRemove?: () => void;
+}) {
   const n = asObj(node);
   const at = path.join('.') || 'root';
   const place = [root, ...path.map((i) => `children/${i}`)].join('/');
@@ -212,21 +389,55 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange, onR
   const focusAfter = useFocusAfter(n.children);
   const removeButton = (j: number) => {
     const child = [...path, j].join('.');
-    return box.current?.querySelector<HTMLElement>(`button[aria-label="Remove condition ${child}"], button[aria-label="Remove group ${child}"]`);
+    return box.current?.querySelector<HTMLElement>(
+      `button[aria-label="Remove condition ${child}"], button[aria-label="Remove group ${child}"]`,
+    );
   };
   if (isGroup(node)) {
     return (
       <div className="filter-group" role="group" aria-label={`Filter group ${at}`} ref={box} {...field}>
         <div className="filter-row">
-          <select aria-label={`Group type ${at}`} value={str(n.type)} onChange={(e) => onChange((r) => updateAtPath(r, path, (g) => setKey(g, 'type', e.target.value)))} style={{ width: 90, flex: 'none' }}>
-            {GROUP_TYPES.map((t) => <option key={t} value={t}>{t.toUpperCase()}</option>)}
+          <select
+            aria-label={`Group type ${at}`}
+            value={str(n.type)}
+            onChange={(e) => onChange((r) => updateAtPath(r, path, (g) => setKey(g, 'type', e.target.value)))}
+            style={{ width: 90, flex: 'none' }}
+          >
+            {GROUP_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t.toUpperCase()}
+              </option>
+            ))}
           </select>
-          <button data-add-condition onClick={() => onChange((r) => addChild(r, path, newCondition()))}>+ Condition</button>
+          <button data-add-condition onClick={() => onChange((r) => addChild(r, path, newCondition()))}>
+            + Condition
+          </button>
           <button onClick={() => onChange((r) => addChild(r, path, newGroup('or')))}>+ Group</button>
-          {path.length > 0 && <button aria-label={`Remove group ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>Remove</button>}
+          {path.length > 0 && (
+            <button aria-label={`Remove group ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>
+              Remove
+            </button>
+          )}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
-        {children.map((c, i) => <FilterNode key={keys[i]} node={c} path={[...path, i]} root={root} onChange={onChange} onRemove={() => focusAfter(() => focusFirst([removeButton(i), i > 0 ? removeButton(i - 1) : null, box.current?.querySelector<HTMLElement>('button[data-add-condition]')]))} />)}
+        {children.map((c, i) => (
+          <FilterNode
+            key={keys[i]}
+            node={c}
+            path={[...path, i]}
+            root={root}
+            onChange={onChange}
+            onRemove={() =>
+              focusAfter(() =>
+                focusFirst([
+                  removeButton(i),
+                  i > 0 ? removeButton(i - 1) : null,
+                  box.current?.querySelector<HTMLElement>('button[data-add-condition]'),
+                ]),
+              )
+            }
+          />
+        ))}
       </div>
     );
   }
@@ -236,25 +447,46 @@ export function FilterNode({ node, path, root, rootIsField = true, onChange, onR
       <div className="filter-condition" role="group" aria-label={`Condition ${at}`} {...field}>
         <div className="filter-row">
           <ConditionField label={`Field ${at}`} value={str(n.field)} place={`${place}/field`} onChange={(v) => upd('field', v)} />
-          <ConditionOperator label={`Operator ${at}`} value={str(n.operator)} place={`${place}/operator`} onChange={(v) => upd('operator', v)} />
+          <ConditionOperator
+            label={`Operator ${at}`}
+            value={str(n.operator)}
+            place={`${place}/operator`}
+            onChange={(v) => upd('operator', v)}
+          />
           <ConditionValue label={`Value ${at}`} value={n.value} place={`${place}/value`} onChange={(v) => upd('value', v)} />
           {path.length === 0 ? (
-            <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>( )</button>
+            <button aria-label="Wrap in a group" title="Wrap in a group" onClick={() => onChange((r) => ({ type: 'and', children: [r] }))}>
+              ( )
+            </button>
           ) : (
-            <button aria-label={`Remove condition ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>×</button>
+            <button aria-label={`Remove condition ${at}`} onClick={() => (onRemove?.(), onChange((r) => removeAt(r, path)))}>
+              ×
+            </button>
           )}
         </div>
         {'data-path' in field && <FieldNote path={place} />}
       </div>
     );
   }
-  return <JsonField label={`Filter node ${at} (JSON)`} path={'data-path' in field ? place : undefined} place={place} value={node} onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))} />;
+  return (
+    <JsonField
+      label={`Filter node ${at} (JSON)`}
+      path={'data-path' in field ? place : undefined}
+      place={place}
+      value={node}
+      onChange={(v) => onChange((r) => updateAtPath(r, path, () => asObj(v)))}
+    />
+  );
 }
 
 export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   const set = fieldSetter(edit);
   const filters = asObj(item.filters);
-  const onTree = (fn: (root: unknown) => unknown, coalesce?: string) => edit((i) => setKey(i, 'filters', setKey(asObj(i.filters), 'root', fn(asObj(i.filters).root))), coalesce ? `filter:${coalesce}` : undefined);
+  const onTree = (fn: (root: unknown) => unknown, coalesce?: string) =>
+    edit(
+      (i) => setKey(i, 'filters', setKey(asObj(i.filters), 'root', fn(asObj(i.filters).root))),
+      coalesce ? `filter:${coalesce}` : undefined,
+    );
   const refs = useContext(ReferencesContext)?.refs;
   return (
     <div className="editor-pane">
@@ -273,7 +505,13 @@ export function SmartListEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         </p>
       )}
       <div data-path="filters" tabIndex={-1}>
-        {isObj(filters.root) ? <FilterNode node={filters.root} path={[]} root="filters/root" onChange={onTree} /> : <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>Start a filter</button>}
+        {isObj(filters.root) ? (
+          <FilterNode node={filters.root} path={[]} root="filters/root" onChange={onTree} />
+        ) : (
+          <button onClick={() => edit((i) => setKey(i, 'filters', { version: 2, ...asObj(i.filters), root: newGroup('and') }))}>
+            Start a filter
+          </button>
+        )}
         <FieldNote path="filters" />
       </div>
     </div>
@@ -297,7 +535,11 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
   const pane = useRef<HTMLDivElement>(null);
   const focusAfter = useFocusAfter(item.stages);
   const focusNext = (labels: readonly string[]) =>
-    focusAfter(() => focusFirst(labels.map((l) => pane.current?.querySelector<HTMLElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`))));
+    focusAfter(() =>
+      focusFirst(
+        labels.map((l) => pane.current?.querySelector<HTMLElement>(l === ADD_STAGE ? 'button[data-focus]' : `button[aria-label="${l}"]`)),
+      ),
+    );
   const move = (i: number, to: number) => {
     const dir = to > i ? 'down' : 'up';
     focusNext([`Move stage ${to + 1} ${dir}`, `Move stage ${to + 1} ${dir === 'down' ? 'up' : 'down'}`]);
@@ -316,33 +558,81 @@ export function PipelineEditor({ item, edit }: { item: Obj; edit: EditItem }) {
       {/* The stage list as a whole (too few stages, a missing won or lost stage): its note is by
           Add stage, the control that fixes it, which a click on such a finding focuses (data-focus). */}
       <div data-path="stages">
-      <table className="stages">
-        <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Probability</th><th>Color</th><th /></tr></thead>
-        <tbody>
-          {stages.map((s, i) => (
-            <tr key={keys[i]} data-path={`stages/${i}`}>
-              <Cell path={`stages/${i}/key`}>{(a) => <input aria-label={`Stage ${i + 1} key`} value={str(s.key)} onChange={(e) => upd(i, 'key', e.target.value)} {...a} />}</Cell>
-              <Cell path={`stages/${i}/name`}>{(a) => <input aria-label={`Stage ${i + 1} name`} value={str(s.name)} onChange={(e) => upd(i, 'name', e.target.value)} {...a} />}</Cell>
-              <Cell path={`stages/${i}/stageType`}>
-                {(a) => (
-                  <select aria-label={`Stage ${i + 1} type`} value={str(s.stageType, 'OPEN')} onChange={(e) => upd(i, 'stageType', e.target.value)} {...a}>
-                    {STAGE_TYPES.map((t) => <option key={t}>{t}</option>)}
-                  </select>
-                )}
-              </Cell>
-              <td><NumberInput aria-label={`Stage ${i + 1} probability`} path={`stages/${i}/probability`} rule={PROBABILITY} value={s.probability} onChange={(v) => upd(i, 'probability', v)} /></td>
-              <Cell path={`stages/${i}/color`}>{(a) => <input aria-label={`Stage ${i + 1} color`} type="color" value={swatchColor(s.color)} onChange={(e) => upd(i, 'color', e.target.value)} {...a} />}</Cell>
-              <td style={{ whiteSpace: 'nowrap' }}>
-                <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑</button>
-                <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => move(i, i + 1)}>↓</button>
-                <button aria-label={`Remove stage ${i + 1}`} onClick={() => remove(i)}>×</button>
-                <FieldNote path={`stages/${i}`} />
-              </td>
+        <table className="stages">
+          <thead>
+            <tr>
+              <th>Key</th>
+              <th>Name</th>
+              <th>Type</th>
+              <th>Probability</th>
+              <th>Color</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <AddStage onClick={() => edit(addStage)} />
+          </thead>
+          <tbody>
+            {stages.map((s, i) => (
+              <tr key={keys[i]} data-path={`stages/${i}`}>
+                <Cell path={`stages/${i}/key`}>
+                  {(a) => (
+                    <input aria-label={`Stage ${i + 1} key`} value={str(s.key)} onChange={(e) => upd(i, 'key', e.target.value)} {...a} />
+                  )}
+                </Cell>
+                <Cell path={`stages/${i}/name`}>
+                  {(a) => (
+                    <input aria-label={`Stage ${i + 1} name`} value={str(s.name)} onChange={(e) => upd(i, 'name', e.target.value)} {...a} />
+                  )}
+                </Cell>
+                <Cell path={`stages/${i}/stageType`}>
+                  {(a) => (
+                    <select
+                      aria-label={`Stage ${i + 1} type`}
+                      value={str(s.stageType, 'OPEN')}
+                      onChange={(e) => upd(i, 'stageType', e.target.value)}
+                      {...a}
+                    >
+                      {STAGE_TYPES.map((t) => (
+                        <option key={t}>{t}</option>
+                      ))}
+                    </select>
+                  )}
+                </Cell>
+                <td>
+                  <NumberInput
+                    aria-label={`Stage ${i + 1} probability`}
+                    path={`stages/${i}/probability`}
+                    rule={PROBABILITY}
+                    value={s.probability}
+                    onChange={(v) => upd(i, 'probability', v)}
+                  />
+                </td>
+                <Cell path={`stages/${i}/color`}>
+                  {(a) => (
+                    <input
+                      aria-label={`Stage ${i + 1} color`}
+                      type="color"
+                      value={swatchColor(s.color)}
+                      onChange={(e) => upd(i, 'color', e.target.value)}
+                      {...a}
+                    />
+                  )}
+                </Cell>
+                <td style={{ whiteSpace: 'nowrap' }}>
+                  <button aria-label={`Move stage ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                    ↑
+                  </button>
+                  <button aria-label={`Move stage ${i + 1} down`} disabled={i === stages.length - 1} onClick={() => move(i, i + 1)}>
+                    ↓
+                  </button>
+                  <button aria-label={`Remove stage ${i + 1}`} onClick={() => remove(i)}>
+                    ×
+                  </button>
+                  <FieldNote path={`stages/${i}`} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <AddStage onClick={() => edit(addStage)} />
       </div>
     </div>
   );
@@ -357,7 +647,9 @@ function AddStage({ onClick }: { onClick: () => void }) {
   return (
     <>
       {f.note}
-      <button data-focus aria-describedby={describedBy} onClick={onClick}>{ADD_STAGE}</button>
+      <button data-focus aria-describedby={describedBy} onClick={onClick}>
+        {ADD_STAGE}
+      </button>
     </>
   );
 }
@@ -372,7 +664,13 @@ export function ResourceEditor({ item, edit }: { item: Obj; edit: EditItem }) {
         <SelectField label="Kind" path="kind" value={str(item.kind)} options={RESOURCE_KINDS} onChange={(v) => set('kind', v)} />
       </div>
       <TextField label="Name" path="name" value={str(item.name)} onChange={(v) => set('name', v)} />
-      <JsonField label="Data (JSON)" path="data" value={item.data} onChange={(v) => set('data', v)} validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')} />
+      <JsonField
+        label="Data (JSON)"
+        path="data"
+        value={item.data}
+        onChange={(v) => set('data', v)}
+        validate={(v) => (v === undefined || isObj(v) ? undefined : 'Enter a JSON object')}
+      />
     </div>
   );
 }
@@ -392,8 +690,14 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
   return (
     <div className="editor-pane">
       <h2>Asset</h2>
-      {data && mime.startsWith('image/') && <img alt={`Preview of ${str(item.fileName)}`} src={`data:${mime};base64,${data}`} className="asset-preview" />}
-      {!data && typeof item.url === 'string' && <p className="help">Stored at <a href={item.url}>{item.url}</a></p>}
+      {data && mime.startsWith('image/') && (
+        <img alt={`Preview of ${str(item.fileName)}`} src={`data:${mime};base64,${data}`} className="asset-preview" />
+      )}
+      {!data && typeof item.url === 'string' && (
+        <p className="help">
+          Stored at <a href={item.url}>{item.url}</a>
+        </p>
+      )}
       <div>
         <label htmlFor="asset-file">Replace file</label>
         <input id="asset-file" type="file" aria-label="Replace asset file" onChange={onFile} />
@@ -407,12 +711,28 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
       {/* Read from the data (Replace file, or Fix in the findings panel), never typed: shown as
           read-only fields, so a finding about either has a control to show on and to focus. */}
       <div style={{ display: 'flex', gap: 8 }} aria-label="File facts" role="group">
-        <div style={{ flex: '0 0 9em' }}><TextField label="Byte size" path="byteSize" readOnly value={item.byteSize === undefined ? '' : String(item.byteSize)} onChange={() => undefined} /></div>
-        <div style={{ flex: 1 }}><TextField label="SHA-256" path="sha256" readOnly value={str(item.sha256)} onChange={() => undefined} /></div>
+        <div style={{ flex: '0 0 9em' }}>
+          <TextField
+            label="Byte size"
+            path="byteSize"
+            readOnly
+            value={item.byteSize === undefined ? '' : String(item.byteSize)}
+            onChange={() => undefined}
+          />
+        </div>
+        <div style={{ flex: 1 }}>
+          <TextField label="SHA-256" path="sha256" readOnly value={str(item.sha256)} onChange={() => undefined} />
+        </div>
       </div>
       <p className="help">Byte size and SHA-256 are set from the data by Replace file; Fix (in the findings panel) recomputes them.</p>
-      {item.role === 'email_image' && <TextField label="Source URL" path="sourceUrl" value={str(item.sourceUrl)} onChange={(v) => set('sourceUrl', opt(v) ?? null)} />}
-      <CheckField label="Public URL set" checked={typeof item.url === 'string'} onChange={(on) => set('url', on ? 'https://' : undefined)} />
+      {item.role === 'email_image' && (
+        <TextField label="Source URL" path="sourceUrl" value={str(item.sourceUrl)} onChange={(v) => set('sourceUrl', opt(v) ?? null)} />
+      )}
+      <CheckField
+        label="Public URL set"
+        checked={typeof item.url === 'string'}
+        onChange={(on) => set('url', on ? 'https://' : undefined)}
+      />
       {typeof item.url === 'string' && <TextField label="URL" path="url" value={item.url} onChange={(v) => set('url', v)} />}
     </div>
   );

@@ -7,7 +7,19 @@ import { AssetEditor, PackFields, PipelineEditor, ResourceEditor, SmartListEdito
 
 type EditItem = (fn: (item: Obj) => Obj, coalesce?: string) => void;
 
-export function ItemPane({ pack, target, edit, notify, onAddAutomation }: { pack: PackValue; target: Target; edit: EditItem; notify: (t: string) => void; onAddAutomation: () => void }) {
+export function ItemPane({
+  pack,
+  target,
+  edit,
+  notify,
+  onAddAutomation,
+}: {
+  pack: PackValue;
+  target: Target;
+  edit: EditItem;
+  notify: (t: string) => void;
+  onAddAutomation: () => void;
+}) {
   if (target.kind === 'pack') {
     const empty = ITEM_KINDS.every((kind) => items(pack, kind).length === 0);
     const intro = empty && (

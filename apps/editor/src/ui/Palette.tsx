@@ -18,23 +18,50 @@ export function Palette(props: { onPick: (kind: string) => void; onClose: () => 
   return (
     <div className="palette-backdrop" onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
       <div className="palette" role="dialog" aria-label="Add a block">
-        <input autoFocus role="combobox" aria-expanded="true" aria-controls="palette-blocks" aria-autocomplete="list" aria-activedescendant={options[active] ? optionId(options[active].kind) : undefined}
-          aria-label="Search blocks" placeholder="Search blocks… (/ opens this)" value={query} onChange={(e) => (setQuery(e.target.value), setActive(0))} onKeyDown={onKey} />
+        <input
+          autoFocus
+          role="combobox"
+          aria-expanded="true"
+          aria-controls="palette-blocks"
+          aria-autocomplete="list"
+          aria-activedescendant={options[active] ? optionId(options[active].kind) : undefined}
+          aria-label="Search blocks"
+          placeholder="Search blocks… (/ opens this)"
+          value={query}
+          onChange={(e) => (setQuery(e.target.value), setActive(0))}
+          onKeyDown={onKey}
+        />
         <div role="listbox" id="palette-blocks" aria-label="Blocks" className="palette-list">
           {sections.map((s) => {
             const GroupIcon = GROUP_ICONS[s.group];
             return (
               <div role="group" aria-labelledby={`palette-${s.group}`} key={s.group}>
                 <div className="palette-heading" id={`palette-${s.group}`}>
-                  <span aria-hidden="true" className={`palette-icon ${s.group}`}><GroupIcon size={14} /></span> {s.title}
+                  <span aria-hidden="true" className={`palette-icon ${s.group}`}>
+                    <GroupIcon size={14} />
+                  </span>{' '}
+                  {s.title}
                 </div>
                 {s.blocks.map((k) => {
                   const i = index++;
                   const Icon = blockIcon(k.kind, s.group);
                   return (
-                    <div key={k.kind} id={optionId(k.kind)} role="option" className="palette-option" aria-selected={i === active} onClick={() => props.onPick(k.kind)} onMouseMove={() => i !== active && setActive(i)} data-kind={k.kind}>
-                      <span aria-hidden="true" className={`palette-icon ${s.group}`}><Icon size={14} /></span>
-                      <span className="text">{k.label} <small>{k.description}</small></span>
+                    <div
+                      key={k.kind}
+                      id={optionId(k.kind)}
+                      role="option"
+                      className="palette-option"
+                      aria-selected={i === active}
+                      onClick={() => props.onPick(k.kind)}
+                      onMouseMove={() => i !== active && setActive(i)}
+                      data-kind={k.kind}
+                    >
+                      <span aria-hidden="true" className={`palette-icon ${s.group}`}>
+                        <Icon size={14} />
+                      </span>
+                      <span className="text">
+                        {k.label} <small>{k.description}</small>
+                      </span>
                     </div>
                   );
                 })}

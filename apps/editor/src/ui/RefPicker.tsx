@@ -22,13 +22,23 @@ export interface Picked {
  * uses for that name, else the id `setup-pack export` derives (`tag-buyer-lead`) that means
  * nothing else in the pack.
  */
-export function idForWorkspaceObject(type: ReferenceType, name: string, listed: readonly { type: string; id: string; name: string }[], packKeys: Iterable<string>): string {
+export function idForWorkspaceObject(
+  type: ReferenceType,
+  name: string,
+  listed: readonly { type: string; id: string; name: string }[],
+  packKeys: Iterable<string>,
+): string {
   const same = listed.find((r) => r.type === type && r.name !== '' && normalizeName(r.name) === normalizeName(name));
   if (same) return same.id;
   return pickedReferenceId(type, name, [...packKeys, ...listed.map((r) => r.id)]);
 }
 
-export function RefPicker(props: { type: ReferenceType; label: string; listed: readonly { type: string; id: string; name: string }[]; onPick: (picked: Picked) => void }) {
+export function RefPicker(props: {
+  type: ReferenceType;
+  label: string;
+  listed: readonly { type: string; id: string; name: string }[];
+  onPick: (picked: Picked) => void;
+}) {
   const { type } = props;
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
@@ -49,7 +59,9 @@ export function RefPicker(props: { type: ReferenceType; label: string; listed: r
   const q = query.trim().toLowerCase();
   const matches = (name: string, id: string) => q === '' || name.toLowerCase().includes(q) || id.toLowerCase().includes(q);
   // Listed only while open: a closed picker beside a field being typed in filters nothing.
-  const own = open ? [...(refs?.get(type) ?? [])].map(([key, item]) => ({ key, name: item.name ?? key })).filter((x) => matches(x.name, x.key)) : [];
+  const own = open
+    ? [...(refs?.get(type) ?? [])].map(([key, item]) => ({ key, name: item.name ?? key })).filter((x) => matches(x.name, x.key))
+    : [];
   const real = open ? (objects ?? []).filter((o) => matches(String(o.name ?? ''), o.id)) : [];
   const packKeys = () => [...(refs?.values() ?? [])].flatMap((m) => [...m.keys()]);
   // Closing (a pick, Escape) gives the focus back to Choose…: the list it was in is gone.
@@ -78,12 +90,33 @@ export function RefPicker(props: { type: ReferenceType; label: string; listed: r
 
   return (
     <div className="ref-picker">
-      <button type="button" ref={chooseButton} aria-expanded={open} aria-controls={dialogId} aria-label={`Choose ${props.label}`} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        ref={chooseButton}
+        aria-expanded={open}
+        aria-controls={dialogId}
+        aria-label={`Choose ${props.label}`}
+        onClick={() => setOpen((o) => !o)}
+      >
         Choose…
       </button>
       {open && (
-        <div className="ref-picker-list" id={dialogId} role="dialog" aria-label={`Choose ${props.label}`} data-own-keys onKeyDown={onListKeys}>
-          <input type="search" aria-label={`Search ${words(type)}s`} placeholder={`Search ${words(type)}s`} value={query} autoFocus onChange={(e) => setQuery(e.target.value)} />
+        <div
+          className="ref-picker-list"
+          id={dialogId}
+          role="dialog"
+          aria-label={`Choose ${props.label}`}
+          data-own-keys
+          onKeyDown={onListKeys}
+        >
+          <input
+            type="search"
+            aria-label={`Search ${words(type)}s`}
+            placeholder={`Search ${words(type)}s`}
+            value={query}
+            autoFocus
+            onChange={(e) => setQuery(e.target.value)}
+          />
           {own.length > 0 && (
             <ul aria-label="In this pack">
               <li className="help">In this pack</li>
@@ -99,17 +132,31 @@ export function RefPicker(props: { type: ReferenceType; label: string; listed: r
           {ws && (
             <ul aria-label={`In ${ws.connected.workspace.name}`}>
               <li className="help">In {ws.connected.workspace.name}</li>
-              {!objects && <li className="help" role="status">{ws.status || `Reading ${words(type)}s…`}</li>}
-              {objects && real.length === 0 && <li className="help">No {words(type)} {q ? `matches “${query.trim()}”` : 'yet'}.</li>}
+              {!objects && (
+                <li className="help" role="status">
+                  {ws.status || `Reading ${words(type)}s…`}
+                </li>
+              )}
+              {objects && real.length === 0 && (
+                <li className="help">
+                  No {words(type)} {q ? `matches “${query.trim()}”` : 'yet'}.
+                </li>
+              )}
               {real.slice(0, SHOWN).map((o) => (
                 <li key={`ws:${o.id}`}>
-                  <button type="button" className="linkish" onClick={() => pickObject(o)}>{String(o.name ?? o.id)}</button>
+                  <button type="button" className="linkish" onClick={() => pickObject(o)}>
+                    {String(o.name ?? o.id)}
+                  </button>
                 </li>
               ))}
               {real.length > SHOWN && <li className="help">{real.length - SHOWN} more: type to narrow.</li>}
             </ul>
           )}
-          {!ws && own.length === 0 && <p className="help">No {words(type)} in this pack. Connect to a workspace to choose its {words(type)}s.</p>}
+          {!ws && own.length === 0 && (
+            <p className="help">
+              No {words(type)} in this pack. Connect to a workspace to choose its {words(type)}s.
+            </p>
+          )}
         </div>
       )}
     </div>
@@ -126,7 +173,9 @@ export function RefMark({ type, id }: { type: ReferenceType; id: string }) {
     return (
       <p className="help ref-mark" data-mark="unread">
         Not checked against {where} yet.{' '}
-        <button type="button" className="link" disabled={ws.busy} onClick={() => void ws.ensureType(type)}>Check</button>
+        <button type="button" className="link" disabled={ws.busy} onClick={() => void ws.ensureType(type)}>
+          Check
+        </button>
       </p>
     );
   const mark = ws.marks?.get(`${type}:${id}`);

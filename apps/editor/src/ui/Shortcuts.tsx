@@ -14,12 +14,21 @@ export function Shortcuts({ onClose }: { onClose: () => void }) {
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         {places.map((where) => (
           <Fragment key={where}>
-            <h3 className="form-section-title" id={`shortcuts-${where.replace(/\W+/g, '-')}`}>{where}</h3>
+            <h3 className="form-section-title" id={`shortcuts-${where.replace(/\W+/g, '-')}`}>
+              {where}
+            </h3>
             <table aria-labelledby={`shortcuts-${where.replace(/\W+/g, '-')}`}>
               <tbody>
                 {SHORTCUTS.filter((s) => s.where === where).map((s) => (
                   <tr key={s.does}>
-                    <th scope="row">{s.keys.map((k, i) => <Fragment key={k}>{i > 0 && ' '}<kbd>{shownKeys(k, mac)}</kbd></Fragment>)}</th>
+                    <th scope="row">
+                      {s.keys.map((k, i) => (
+                        <Fragment key={k}>
+                          {i > 0 && ' '}
+                          <kbd>{shownKeys(k, mac)}</kbd>
+                        </Fragment>
+                      ))}
+                    </th>
                     <td>{s.does}</td>
                   </tr>
                 ))}
@@ -27,7 +36,9 @@ export function Shortcuts({ onClose }: { onClose: () => void }) {
             </table>
           </Fragment>
         ))}
-        <p><button onClick={onClose}>Close</button></p>
+        <p>
+          <button onClick={onClose}>Close</button>
+        </p>
       </div>
     </div>
   );
@@ -41,10 +52,14 @@ export function KeyboardHelp({ onAll }: { onAll: () => void }) {
       <h2>Keyboard</h2>
       <ul className="help key-list">
         {SHORTCUTS.slice(0, 6).map((s) => (
-          <li key={s.does}><kbd>{shownKeys(s.keys[0]!, mac)}</kbd> {s.does}</li>
+          <li key={s.does}>
+            <kbd>{shownKeys(s.keys[0]!, mac)}</kbd> {s.does}
+          </li>
         ))}
       </ul>
-      <button onClick={onAll}>All shortcuts <kbd>?</kbd></button>
+      <button onClick={onAll}>
+        All shortcuts <kbd>?</kbd>
+      </button>
     </div>
   );
 }

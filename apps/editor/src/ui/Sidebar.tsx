@@ -3,7 +3,17 @@
 // at every limit.
 import { memo, useCallback, useEffect, useRef } from 'react';
 import { count, plural } from '@setup-pack/core';
-import { ITEM_KINDS, KIND_LABELS, itemName, newItem, addItem, removeItem, type PackValue, type Target, type ItemKind } from '../model/pack.js';
+import {
+  ITEM_KINDS,
+  KIND_LABELS,
+  itemName,
+  newItem,
+  addItem,
+  removeItem,
+  type PackValue,
+  type Target,
+  type ItemKind,
+} from '../model/pack.js';
 import { itemKey, type FindingIndex } from '../model/findings.js';
 import { objs } from '../model/json.js';
 import { renderCounts } from './renderCounts.js';
@@ -11,8 +21,16 @@ import { renderCounts } from './renderCounts.js';
 function Badges({ errors, warnings }: { errors: number; warnings: number }) {
   return (
     <>
-      {errors > 0 && <span className="badge error" aria-label={plural(errors, 'error')}>{count(errors)}</span>}
-      {warnings > 0 && <span className="badge warning" aria-label={plural(warnings, 'warning')}>{count(warnings)}</span>}
+      {errors > 0 && (
+        <span className="badge error" aria-label={plural(errors, 'error')}>
+          {count(errors)}
+        </span>
+      )}
+      {warnings > 0 && (
+        <span className="badge warning" aria-label={plural(warnings, 'warning')}>
+          {count(warnings)}
+        </span>
+      )}
     </>
   );
 }
@@ -23,7 +41,27 @@ type Commit = (fn: (p: PackValue) => PackValue) => void;
 // (an edit replaces one automation of a hundred, and a new validation result that leaves an
 // item's counts as they were leaves its row alone: the counts are passed as numbers).
 const rowStyle = { display: 'flex' };
-const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warnings, select, commit, removed }: { kind: ItemKind; index: number; item: Record<string, unknown>; current: boolean; errors: number; warnings: number; select: (t: Target) => void; commit: Commit; removed: () => void }) {
+const ItemRow = memo(function ItemRow({
+  kind,
+  index,
+  item,
+  current,
+  errors,
+  warnings,
+  select,
+  commit,
+  removed,
+}: {
+  kind: ItemKind;
+  index: number;
+  item: Record<string, unknown>;
+  current: boolean;
+  errors: number;
+  warnings: number;
+  select: (t: Target) => void;
+  commit: Commit;
+  removed: () => void;
+}) {
   renderCounts.sidebarRows++;
   return (
     <li style={rowStyle}>
@@ -32,18 +70,33 @@ const ItemRow = memo(function ItemRow({ kind, index, item, current, errors, warn
         <Badges errors={errors} warnings={warnings} />
       </button>
       {current && (
-        <button style={{ width: 'auto' }} aria-label={`Remove ${itemName(kind, item)}`} title="Remove" onClick={() => {
-          if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
-          removed();
-          commit((p) => removeItem(p, kind, index));
-          select({ kind: 'pack' });
-        }}>×</button>
+        <button
+          style={{ width: 'auto' }}
+          aria-label={`Remove ${itemName(kind, item)}`}
+          title="Remove"
+          onClick={() => {
+            if (!confirm(`Remove ${itemName(kind, item)}?`)) return;
+            removed();
+            commit((p) => removeItem(p, kind, index));
+            select({ kind: 'pack' });
+          }}
+        >
+          ×
+        </button>
       )}
     </li>
   );
 });
 
-const Section = memo(function Section(props: { kind: ItemKind; list: unknown; current: number; findings: FindingIndex; select: (t: Target) => void; commit: Commit; removed: () => void }) {
+const Section = memo(function Section(props: {
+  kind: ItemKind;
+  list: unknown;
+  current: number;
+  findings: FindingIndex;
+  select: (t: Target) => void;
+  commit: Commit;
+  removed: () => void;
+}) {
   const { kind, findings, current } = props;
   const list = objs(props.list);
   const add = () => {
@@ -58,13 +111,33 @@ const Section = memo(function Section(props: { kind: ItemKind; list: unknown; cu
   return (
     <section aria-label={KIND_LABELS[kind]}>
       <h2>
-        <span>{KIND_LABELS[kind]} <span className="badge count" aria-label={`${count(list.length)} ${KIND_LABELS[kind]}`}>{count(list.length)}</span></span>
-        <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={add}>+</button>
+        <span>
+          {KIND_LABELS[kind]}{' '}
+          <span className="badge count" aria-label={`${count(list.length)} ${KIND_LABELS[kind]}`}>
+            {count(list.length)}
+          </span>
+        </span>
+        <button aria-label={`Add ${KIND_LABELS[kind]}`} onClick={add}>
+          +
+        </button>
       </h2>
       <ul>
         {list.map((item, i) => {
           const c = findings.byItem.get(itemKey(kind, i));
-          return <ItemRow key={i} kind={kind} index={i} item={item} current={current === i} errors={c?.error ?? 0} warnings={c?.warning ?? 0} select={props.select} commit={props.commit} removed={props.removed} />;
+          return (
+            <ItemRow
+              key={i}
+              kind={kind}
+              index={i}
+              item={item}
+              current={current === i}
+              errors={c?.error ?? 0}
+              warnings={c?.warning ?? 0}
+              select={props.select}
+              commit={props.commit}
+              removed={props.removed}
+            />
+          );
         })}
       </ul>
     </section>
@@ -99,7 +172,16 @@ export function Sidebar(props: { pack: PackValue; target: Target; findings: Find
         </li>
       </ul>
       {ITEM_KINDS.map((kind) => (
-        <Section key={kind} kind={kind} list={pack[kind]} current={target.kind === kind ? target.index : -1} findings={findings} select={props.select} commit={props.commit} removed={removed} />
+        <Section
+          key={kind}
+          kind={kind}
+          list={pack[kind]}
+          current={target.kind === kind ? target.index : -1}
+          findings={findings}
+          select={props.select}
+          commit={props.commit}
+          removed={removed}
+        />
       ))}
     </nav>
   );

@@ -11,7 +11,12 @@ export { defaultSimulation, runSimulation, type SimulateSettings } from '../mode
 
 const simulationWorker = () => new Worker(new URL('../simulate.worker.ts', import.meta.url), { type: 'module' });
 
-export function SimulatePanel({ pack, onStep, onPath, onClose }: {
+export function SimulatePanel({
+  pack,
+  onStep,
+  onPath,
+  onClose,
+}: {
   pack: Pack;
   /** Opens automation `key` with block `node` selected ('' for its trigger). */
   onStep: (automation: string, node: string) => void;
@@ -30,47 +35,122 @@ export function SimulatePanel({ pack, onStep, onPath, onClose }: {
     <section className="simulate-panel" aria-label="Simulate">
       <h2>Simulate a contact</h2>
       <div className="simulate-form">
-        <label>Event <select value={s.event} onChange={(e) => set({ event: e.target.value, subject: '' })}>
-          {simulationEvents().map((e) => <option key={e.event} value={e.event}>{e.event.replace(/_/g, ' ')}</option>)}
-        </select></label>
+        <label>
+          Event{' '}
+          <select value={s.event} onChange={(e) => set({ event: e.target.value, subject: '' })}>
+            {simulationEvents().map((e) => (
+              <option key={e.event} value={e.event}>
+                {e.event.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+        </label>
         {subjects.length > 0 && (
-          <label>Names <select value={s.subject} onChange={(e) => set({ subject: e.target.value })} aria-label="Event subject">
-            <option value="">(any)</option>
-            {subjects.map((x) => <option key={x.key} value={x.key}>{x.name}</option>)}
-          </select></label>
+          <label>
+            Names{' '}
+            <select value={s.subject} onChange={(e) => set({ subject: e.target.value })} aria-label="Event subject">
+              <option value="">(any)</option>
+              {subjects.map((x) => (
+                <option key={x.key} value={x.key}>
+                  {x.name}
+                </option>
+              ))}
+            </select>
+          </label>
         )}
-        <label>At <input value={s.at} onChange={(e) => set({ at: e.target.value })} aria-label="When the event happens (RFC 3339)" /></label>
-        <label>Time zone <input value={s.timeZone} onChange={(e) => set({ timeZone: e.target.value })} /></label>
-        <label>Days <input type="number" min={1} max={366} value={s.days} onChange={(e) => set({ days: Number(e.target.value) || 1 })} /></label>
-        <label>Reply at <input value={s.replyAt} placeholder="no reply" onChange={(e) => set({ replyAt: e.target.value })} aria-label="When the contact replies (RFC 3339; empty for no reply)" /></label>
-        <label className="simulate-contact">Contact (JSON, as the API returns one)<textarea rows={4} value={s.contact} onChange={(e) => set({ contact: e.target.value })} /></label>
+        <label>
+          At <input value={s.at} onChange={(e) => set({ at: e.target.value })} aria-label="When the event happens (RFC 3339)" />
+        </label>
+        <label>
+          Time zone <input value={s.timeZone} onChange={(e) => set({ timeZone: e.target.value })} />
+        </label>
+        <label>
+          Days <input type="number" min={1} max={366} value={s.days} onChange={(e) => set({ days: Number(e.target.value) || 1 })} />
+        </label>
+        <label>
+          Reply at{' '}
+          <input
+            value={s.replyAt}
+            placeholder="no reply"
+            onChange={(e) => set({ replyAt: e.target.value })}
+            aria-label="When the contact replies (RFC 3339; empty for no reply)"
+          />
+        </label>
+        <label className="simulate-contact">
+          Contact (JSON, as the API returns one)
+          <textarea rows={4} value={s.contact} onChange={(e) => set({ contact: e.target.value })} />
+        </label>
       </div>
-      {result.problem && <p className="error" role="alert">{result.problem}</p>}
+      {result.problem && (
+        <p className="error" role="alert">
+          {result.problem}
+        </p>
+      )}
       {t && <TimelineView t={t} pathOf={pathOf} onStep={onStep} onPath={onPath} />}
-      <p><button onClick={onClose}>Close</button></p>
+      <p>
+        <button onClick={onClose}>Close</button>
+      </p>
     </section>
   );
 }
 
-function TimelineView({ t, pathOf, onStep, onPath }: { t: Timeline; pathOf: (key: string) => string[]; onStep: (a: string, n: string) => void; onPath: (a: string, n: string[]) => void }) {
+function TimelineView({
+  t,
+  pathOf,
+  onStep,
+  onPath,
+}: {
+  t: Timeline;
+  pathOf: (key: string) => string[];
+  onStep: (a: string, n: string) => void;
+  onPath: (a: string, n: string[]) => void;
+}) {
   const automations = [...new Set(t.steps.map((x) => x.automation))];
   return (
     <div data-testid="timeline">
-      <p className="simulate-summary" role="status"><strong>{t.summary.words}.</strong></p>
-      {t.loop && <p className="error" role="alert" data-testid="simulate-loop">Loop: {t.loop.message}</p>}
-      {t.assumptions.map((a) => <p key={a} className="help">Assumed: {a}</p>)}
+      <p className="simulate-summary" role="status">
+        <strong>{t.summary.words}.</strong>
+      </p>
+      {t.loop && (
+        <p className="error" role="alert" data-testid="simulate-loop">
+          Loop: {t.loop.message}
+        </p>
+      )}
+      {t.assumptions.map((a) => (
+        <p key={a} className="help">
+          Assumed: {a}
+        </p>
+      ))}
       {automations.length > 0 && (
-        <p className="help">Show path: {automations.map((a) => <button key={a} onClick={() => onPath(a, pathOf(a))}>{t.steps.find((x) => x.automation === a)!.automationName}</button>)}</p>
+        <p className="help">
+          Show path:{' '}
+          {automations.map((a) => (
+            <button key={a} onClick={() => onPath(a, pathOf(a))}>
+              {t.steps.find((x) => x.automation === a)!.automationName}
+            </button>
+          ))}
+        </p>
       )}
       <ol className="timeline">
         {t.steps.map((x, i) => (
           <li key={i} className={x.message ? 'message' : undefined}>
             <button className="link" onClick={() => onStep(x.automation, x.node)}>
-              <time>{x.at.slice(0, 16).replace('T', ' ')}</time> {x.automationName}{x.node ? ` › ${x.node}` : ''}
+              <time>{x.at.slice(0, 16).replace('T', ' ')}</time> {x.automationName}
+              {x.node ? ` › ${x.node}` : ''}
             </button>{' '}
             {x.does}
-            {x.branch && <span className="help"> → {x.branch.handle}: {x.branch.why}</span>}
-            {x.starts?.map((k) => <button key={k} className="link" onClick={() => onStep(k, '')}> → opens {k}</button>)}
+            {x.branch && (
+              <span className="help">
+                {' '}
+                → {x.branch.handle}: {x.branch.why}
+              </span>
+            )}
+            {x.starts?.map((k) => (
+              <button key={k} className="link" onClick={() => onStep(k, '')}>
+                {' '}
+                → opens {k}
+              </button>
+            ))}
             {x.assuming && <span className="help"> (if {x.assuming})</span>}
           </li>
         ))}

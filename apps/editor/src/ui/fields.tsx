@@ -10,7 +10,11 @@ import { followKeys } from '../model/rowKeys.js';
 const FieldFindingsContext = createContext<ReadonlyMap<string, readonly Diagnostic[]>>(new Map());
 
 const sameAssignment = (a: ReadonlyMap<string, readonly Diagnostic[]>, b: ReadonlyMap<string, readonly Diagnostic[]>) =>
-  a.size === b.size && [...b].every(([k, v]) => { const w = a.get(k); return !!w && w.length === v.length && v.every((d, i) => d === w[i]); });
+  a.size === b.size &&
+  [...b].every(([k, v]) => {
+    const w = a.get(k);
+    return !!w && w.length === v.length && v.every((d, i) => d === w[i]);
+  });
 
 /** The pointer of the object the form's field paths start from (FieldFindings' `at`). */
 const FieldPlaceContext = createContext('');
@@ -34,7 +38,15 @@ const WHOLE_FORM = '\0form';
  * about the item or block as a whole, or about a part no field shows (an automation's number of
  * blocks, a block no trigger reaches), is listed at the top of the form instead of on no field.
  */
-export function FieldFindings({ findings, at = '', children }: { findings: readonly { path: string[]; diagnostic: Diagnostic }[]; at?: string; children: ReactNode }) {
+export function FieldFindings({
+  findings,
+  at = '',
+  children,
+}: {
+  findings: readonly { path: string[]; diagnostic: Diagnostic }[];
+  at?: string;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const [byField, setByField] = useState<ReadonlyMap<string, readonly Diagnostic[]>>(() => new Map());
   // After every render: the fields shown can change with the pack (a settings block switched on).
@@ -70,7 +82,11 @@ interface Note {
  * missing field) is said as the field asks for it (`ask`: "Enter a whole number of days").
  */
 const notesOf = (found: readonly Diagnostic[], ask?: string): Note[] =>
-  found.map((d) => ({ severity: d.severity, text: ask && d.code === 'catalog/config-field' && d.missing === undefined ? `${ask}.` : printable(d.message), code: d.code }));
+  found.map((d) => ({
+    severity: d.severity,
+    text: ask && d.code === 'catalog/config-field' && d.missing === undefined ? `${ask}.` : printable(d.message),
+    code: d.code,
+  }));
 
 /** A list of notes as a field, or the whole form, shows them. */
 function FindingNotes({ messages, id, className, label }: { messages: readonly Note[]; id?: string; className?: string; label?: string }) {
@@ -110,7 +126,12 @@ function FieldLabel({ htmlFor, label, required }: { htmlFor: string; label: stri
   return (
     <label htmlFor={htmlFor}>
       {label}
-      {required && <span className="required" title="Required"> *</span>}
+      {required && (
+        <span className="required" title="Required">
+          {' '}
+          *
+        </span>
+      )}
     </label>
   );
 }
@@ -121,7 +142,21 @@ interface Asks {
   ask?: string;
 }
 
-export function TextField(props: Asks & { label: string; value: string; onChange: (v: string) => void; path?: string; multiline?: boolean; rows?: number; placeholder?: string; type?: string; help?: ReactNode; error?: string; readOnly?: boolean }) {
+export function TextField(
+  props: Asks & {
+    label: string;
+    value: string;
+    onChange: (v: string) => void;
+    path?: string;
+    multiline?: boolean;
+    rows?: number;
+    placeholder?: string;
+    type?: string;
+    help?: ReactNode;
+    error?: string;
+    readOnly?: boolean;
+  },
+) {
   const id = useId();
   const f = useFieldFindings(props.path, props.error, props.ask);
   const required = props.required || undefined;
@@ -129,9 +164,28 @@ export function TextField(props: Asks & { label: string; value: string; onChange
     <div>
       <FieldLabel htmlFor={id} label={props.label} required={props.required} />
       {props.multiline ? (
-        <textarea id={id} data-path={props.path} rows={props.rows ?? 3} value={props.value} placeholder={props.placeholder} aria-required={required} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
+        <textarea
+          id={id}
+          data-path={props.path}
+          rows={props.rows ?? 3}
+          value={props.value}
+          placeholder={props.placeholder}
+          aria-required={required}
+          onChange={(e) => props.onChange(e.target.value)}
+          {...f.attrs}
+        />
       ) : (
-        <input id={id} data-path={props.path} type={props.type ?? 'text'} value={props.value} placeholder={props.placeholder} readOnly={props.readOnly} aria-required={required} onChange={(e) => props.onChange(e.target.value)} {...f.attrs} />
+        <input
+          id={id}
+          data-path={props.path}
+          type={props.type ?? 'text'}
+          value={props.value}
+          placeholder={props.placeholder}
+          readOnly={props.readOnly}
+          aria-required={required}
+          onChange={(e) => props.onChange(e.target.value)}
+          {...f.attrs}
+        />
       )}
       {f.note}
       {props.help && <div className="help">{props.help}</div>}
@@ -140,17 +194,36 @@ export function TextField(props: Asks & { label: string; value: string; onChange
 }
 
 /** A select of `options`; `optionLabel` says each in words (the value stays what is written). */
-export function SelectField(props: Asks & { label: string; value: string; options: readonly string[]; onChange: (v: string) => void; path?: string; allowEmpty?: boolean; optionLabel?: (value: string) => string }) {
+export function SelectField(
+  props: Asks & {
+    label: string;
+    value: string;
+    options: readonly string[];
+    onChange: (v: string) => void;
+    path?: string;
+    allowEmpty?: boolean;
+    optionLabel?: (value: string) => string;
+  },
+) {
   const id = useId();
   const f = useFieldFindings(props.path, undefined, props.ask);
   const opts = props.options.includes(props.value) || props.value === '' ? props.options : [props.value, ...props.options];
   return (
     <div>
       <FieldLabel htmlFor={id} label={props.label} required={props.required} />
-      <select id={id} data-path={props.path} value={props.value} aria-required={props.required || undefined} onChange={(e) => props.onChange(e.target.value)} {...f.attrs}>
+      <select
+        id={id}
+        data-path={props.path}
+        value={props.value}
+        aria-required={props.required || undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+        {...f.attrs}
+      >
         {props.allowEmpty && <option value="">(not set)</option>}
         {opts.map((o) => (
-          <option key={o} value={o}>{props.optionLabel?.(o) ?? o}</option>
+          <option key={o} value={o}>
+            {props.optionLabel?.(o) ?? o}
+          </option>
         ))}
       </select>
       {f.note}
@@ -164,7 +237,14 @@ export function CheckField(props: Asks & { label: string; checked: boolean; onCh
   return (
     <>
       <div className="row check-row">
-        <input id={id} data-path={props.path} type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} {...f.attrs} />
+        <input
+          id={id}
+          data-path={props.path}
+          type="checkbox"
+          checked={props.checked}
+          onChange={(e) => props.onChange(e.target.checked)}
+          {...f.attrs}
+        />
         <FieldLabel htmlFor={id} label={props.label} required={props.required} />
       </div>
       {f.note}
@@ -229,22 +309,64 @@ const numberShown = (v: unknown) => (v === undefined || v === null ? '' : typeof
  * input, not type="number": the browser gives a number input's text as "" when it cannot hold
  * it (1e400), which would remove the field instead of saying so.
  */
-export function NumberField(props: Asks & { label: string; value: unknown; onChange: (v: number | undefined) => void; path?: string; rule?: SchemaProperty; help?: ReactNode }) {
+export function NumberField(
+  props: Asks & {
+    label: string;
+    value: unknown;
+    onChange: (v: number | undefined) => void;
+    path?: string;
+    rule?: SchemaProperty;
+    help?: ReactNode;
+  },
+) {
   const pointer = useFieldPointer(props.path);
   // Text that is no number at all is refused in the field's own words when it has them.
   const notANumber = props.ask && `Not applied: ${props.ask.charAt(0).toLowerCase()}${props.ask.slice(1)}.`;
-  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointer, props.rule, notANumber), (v) => props.onChange(v as number | undefined));
-  return <TextField label={props.label} required={props.required} ask={props.ask} path={props.path} value={t.draft} onChange={t.change} help={props.help} error={t.error} />;
+  const t = useTypedText(
+    numberShown(props.value),
+    props.value,
+    (text) => numberTextRead(text, pointer, props.rule, notANumber),
+    (v) => props.onChange(v as number | undefined),
+  );
+  return (
+    <TextField
+      label={props.label}
+      required={props.required}
+      ask={props.ask}
+      path={props.path}
+      value={t.draft}
+      onChange={t.change}
+      help={props.help}
+      error={t.error}
+    />
+  );
 }
 
 /** NumberField's input without its label (a table cell's, named by `aria-label`), with the findings about `path` and its own note. */
-export function NumberInput(props: { 'aria-label': string; value: unknown; onChange: (v: number | undefined) => void; path: string; rule?: SchemaProperty }) {
+export function NumberInput(props: {
+  'aria-label': string;
+  value: unknown;
+  onChange: (v: number | undefined) => void;
+  path: string;
+  rule?: SchemaProperty;
+}) {
   const pointer = useFieldPointer(props.path);
-  const t = useTypedText(numberShown(props.value), props.value, (text) => numberTextRead(text, pointer, props.rule), (v) => props.onChange(v as number | undefined));
+  const t = useTypedText(
+    numberShown(props.value),
+    props.value,
+    (text) => numberTextRead(text, pointer, props.rule),
+    (v) => props.onChange(v as number | undefined),
+  );
   const f = useFieldFindings(props.path, t.error);
   return (
     <>
-      <input aria-label={props['aria-label']} data-path={props.path} value={t.draft} onChange={(e) => t.change(e.target.value)} {...f.attrs} />
+      <input
+        aria-label={props['aria-label']}
+        data-path={props.path}
+        value={t.draft}
+        onChange={(e) => t.change(e.target.value)}
+        {...f.attrs}
+      />
       {f.note}
     </>
   );
@@ -255,7 +377,18 @@ export function NumberInput(props: { 'aria-label': string; value: unknown; onCha
  * says what the editor would not keep as written (`1e-400`, which reads as 0, a property written
  * twice) is not applied either, and the note says why in core's words (jsonTextNotKept).
  */
-export function JsonField(props: Asks & { label: string; value: unknown; onChange: (v: unknown) => void; path?: string; place?: string; help?: ReactNode; validate?: (v: unknown) => string | undefined; rows?: number }) {
+export function JsonField(
+  props: Asks & {
+    label: string;
+    value: unknown;
+    onChange: (v: unknown) => void;
+    path?: string;
+    place?: string;
+    help?: ReactNode;
+    validate?: (v: unknown) => string | undefined;
+    rows?: number;
+  },
+) {
   const text = props.value === undefined ? '' : JSON.stringify(props.value, null, 2);
   // Where the JSON's root is in the pack (`place`, when it is not `path`: the block config keys the catalog does not know sit in config itself).
   const pointer = useFieldPointer(props.place ?? props.path);
@@ -269,5 +402,18 @@ export function JsonField(props: Asks & { label: string; value: unknown; onChang
     }
   };
   const t = useTypedText(text, props.value, read, props.onChange);
-  return <TextField label={props.label} required={props.required} ask={props.ask} value={t.draft} onChange={t.change} multiline rows={props.rows ?? 4} path={props.path} help={props.help} error={t.error} />;
+  return (
+    <TextField
+      label={props.label}
+      required={props.required}
+      ask={props.ask}
+      value={t.draft}
+      onChange={t.change}
+      multiline
+      rows={props.rows ?? 4}
+      path={props.path}
+      help={props.help}
+      error={t.error}
+    />
+  );
 }

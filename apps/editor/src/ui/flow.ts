@@ -12,7 +12,6 @@ import type { BlockNodeType, SummaryItem } from './BlockNode.js';
 
 export type DiffMark = 'added' | 'removed' | 'changed';
 
-
 /**
  * A block's summary (core's describeConfig) with each reference said by name: the pack item's
  * name, linked to it; else the name the automation's references give it; else its id.
@@ -33,9 +32,26 @@ export function nameParts(parts: readonly SummaryPart[], refs?: RefIndex, listed
 }
 
 /** Built nodes by pack node object: an edit replaces only the nodes it touches, so the rest are reused. */
-export type NodeCache = WeakMap<Obj, { findings?: FindingIndex; diff?: ReadonlyMap<string, DiffMark>; refs?: RefIndex; references: unknown; automation: number; node: BlockNodeType }>;
+export type NodeCache = WeakMap<
+  Obj,
+  {
+    findings?: FindingIndex;
+    diff?: ReadonlyMap<string, DiffMark>;
+    refs?: RefIndex;
+    references: unknown;
+    automation: number;
+    node: BlockNodeType;
+  }
+>;
 
-export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex, diff?: ReadonlyMap<string, DiffMark>, cache?: NodeCache, refs?: RefIndex): BlockNodeType[] {
+export function buildNodes(
+  doc: Obj,
+  automation: number,
+  findings?: FindingIndex,
+  diff?: ReadonlyMap<string, DiffMark>,
+  cache?: NodeCache,
+  refs?: RefIndex,
+): BlockNodeType[] {
   let nodes = asArr(graphOf(doc).nodes);
   if (nodesOf(doc).some((n) => typeof asObj(n.position).x !== 'number' || typeof asObj(n.position).y !== 'number')) {
     nodes = asArr(graphOf(tidyUp(doc, { onlyNew: true })).nodes);
@@ -52,7 +68,14 @@ export function buildNodes(doc: Obj, automation: number, findings?: FindingIndex
     if (!own) continue;
     const id = cids[i]!;
     const hit = cache?.get(n);
-    if (hit && hit.findings === findings && hit.diff === diff && hit.refs === refs && hit.references === doc.references && hit.automation === automation) {
+    if (
+      hit &&
+      hit.findings === findings &&
+      hit.diff === diff &&
+      hit.refs === refs &&
+      hit.references === doc.references &&
+      hit.automation === automation
+    ) {
       out.push(hit.node);
       continue;
     }
@@ -108,10 +131,20 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
     const drawnFrom = stray ? outputs[0] : handle;
     const counts = findings?.byEdge.get(nodeKey(automation, id));
     const mark = diff?.get(id);
-    const color = mark === 'added' ? '#16a34a' : mark === 'removed' ? '#dc2626' : mark === 'changed' ? '#d97706' : counts?.error ? '#dc2626' : '#64748b';
+    const color =
+      mark === 'added'
+        ? '#16a34a'
+        : mark === 'removed'
+          ? '#dc2626'
+          : mark === 'changed'
+            ? '#d97706'
+            : counts?.error
+              ? '#dc2626'
+              : '#64748b';
     // Colours come from CSS classes, not an inline stroke, so React Flow's selected and focus
     // styles (and ours, in styles.css) can win over them.
-    const className = [mark ? `edge-${mark}` : counts?.error ? 'edge-error' : '', stray ? 'edge-stray' : ''].filter(Boolean).join(' ') || undefined;
+    const className =
+      [mark ? `edge-${mark}` : counts?.error ? 'edge-error' : '', stray ? 'edge-stray' : ''].filter(Boolean).join(' ') || undefined;
     out.push({
       id,
       source: str(e.source),
@@ -157,7 +190,13 @@ export function stableRefIndex(prev: RefIndex | undefined, next: RefIndex): RefI
  */
 export function sameReferenceItems(a: PackValue, b: PackValue): boolean {
   if (a === b) return true;
-  if (a.resources !== b.resources || a.messageTemplates !== b.messageTemplates || a.smartLists !== b.smartLists || a.pipelines !== b.pipelines) return false;
+  if (
+    a.resources !== b.resources ||
+    a.messageTemplates !== b.messageTemplates ||
+    a.smartLists !== b.smartLists ||
+    a.pipelines !== b.pipelines
+  )
+    return false;
   if (a.automations === b.automations) return true;
   if (!Array.isArray(a.automations) || !Array.isArray(b.automations)) return false;
   return sameEach(a.automations, b.automations, (x, y) => {
@@ -178,5 +217,9 @@ export function sameEdgeInputs(a: Obj, b: Obj): boolean {
   const ga = asObj(a.graph);
   const gb = asObj(b.graph);
   if (ga.edges !== gb.edges || !Array.isArray(ga.nodes) || !Array.isArray(gb.nodes)) return false;
-  return sameEach(ga.nodes, gb.nodes, (m, n) => isObj(m) && isObj(n) && m.id === n.id && handlesOfNode(m).join('\n') === handlesOfNode(n).join('\n'));
+  return sameEach(
+    ga.nodes,
+    gb.nodes,
+    (m, n) => isObj(m) && isObj(n) && m.id === n.id && handlesOfNode(m).join('\n') === handlesOfNode(n).join('\n'),
+  );
 }

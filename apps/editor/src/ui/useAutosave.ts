@@ -10,7 +10,13 @@ import { noteLeaving, type DraftStore } from '../model/autosave.js';
  * and returns the pack state last kept there (the toolbar says whether unsaved work is kept).
  * `page` names this page load in its drafts and in the note left when it is left.
  */
-export function useAutosave(store: EditorStore, drafts: DraftStore, page: string, restored: RefObject<boolean>, notify: (text: string) => void): PackValue | undefined {
+export function useAutosave(
+  store: EditorStore,
+  drafts: DraftStore,
+  page: string,
+  restored: RefObject<boolean>,
+  notify: (text: string) => void,
+): PackValue | undefined {
   const state = store.getState();
   const pack = state.history.present;
   const [draftPack, setDraftPack] = useState<PackValue>();
@@ -28,7 +34,16 @@ export function useAutosave(store: EditorStore, drafts: DraftStore, page: string
       // A pack as it was opened is stored as its text alone (packOfDraft parses it back).
       const untouched = s.origin?.value === saving;
       drafts
-        .save({ savedAt: new Date().toISOString(), pack: untouched ? undefined : saving, originText: untouched ? s.origin!.text : undefined, numbers: s.numbers?.length ? s.numbers : undefined, duplicates: s.duplicates?.length ? s.duplicates : undefined, source: s.source, dirty: store.dirty, page })
+        .save({
+          savedAt: new Date().toISOString(),
+          pack: untouched ? undefined : saving,
+          originText: untouched ? s.origin!.text : undefined,
+          numbers: s.numbers?.length ? s.numbers : undefined,
+          duplicates: s.duplicates?.length ? s.duplicates : undefined,
+          source: s.source,
+          dirty: store.dirty,
+          page,
+        })
         .then(() => setDraftPack(saving))
         .catch(() => notify('Autosave failed: browser storage is full or unavailable.'));
     };

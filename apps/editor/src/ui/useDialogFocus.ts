@@ -20,7 +20,11 @@ export function useDialogFocus<T extends HTMLElement>(onClose: () => void) {
     return () => {
       el?.removeEventListener('keydown', onKey);
       // Given back only when the focus is still inside the closed dialog (or lost with it), not when the action moved it on purpose.
-      if (before?.isConnected && (!document.activeElement || document.activeElement === document.body || el?.contains(document.activeElement))) before.focus();
+      if (
+        before?.isConnected &&
+        (!document.activeElement || document.activeElement === document.body || el?.contains(document.activeElement))
+      )
+        before.focus();
     };
   }, []);
   return ref;

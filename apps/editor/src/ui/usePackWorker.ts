@@ -15,7 +15,12 @@ export interface PackWork<A> {
 }
 
 /** `input` undefined: nothing to work out (the answer shown stays). */
-export function usePackWorker<I, A>(create: () => Worker, pack: Pack, input: I | undefined, local: (pack: Pack, input: I) => A): PackWork<A> {
+export function usePackWorker<I, A>(
+  create: () => Worker,
+  pack: Pack,
+  input: I | undefined,
+  local: (pack: Pack, input: I) => A,
+): PackWork<A> {
   const [shown, setShown] = useState<{ seq: number; answer?: A }>({ seq: 0 });
   const { ref: worker, broken } = useWorker<A>(create, setShown);
   const seq = useRef(0);
@@ -30,7 +35,7 @@ export function usePackWorker<I, A>(create: () => Worker, pack: Pack, input: I |
       return () => clearTimeout(t);
     }
     // A worker started anew holds nothing yet: it gets the whole pack and the input.
-    if (w.fresh) (sentPack.current = undefined), (sentInput.current = undefined), (w.fresh = false);
+    if (w.fresh) ((sentPack.current = undefined), (sentInput.current = undefined), (w.fresh = false));
     const value = pack as unknown as PackValue;
     w.worker.postMessage({ seq: n, patch: diffForWorker(sentPack.current, value), ...(sentInput.current !== input ? { input } : {}) });
     sentPack.current = value;

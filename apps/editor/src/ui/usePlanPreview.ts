@@ -19,9 +19,17 @@ const planWorker = () => new Worker(new URL('../plan.worker.ts', import.meta.url
 /** `errors`: the pack's error count; a pack with errors is not planned, and the note says why. */
 export function usePlanPreview(pack: Pack, workspace: WorkspaceState, errors: number): PlanPreview {
   const { catalog, planOptions } = workspace;
-  const input = useMemo((): PlanInput | undefined => catalog && { ledger: catalog.ledger, snapshot: catalog.snapshot, collections: [...catalog.collections], options: planOptions }, [catalog, planOptions]);
+  const input = useMemo(
+    (): PlanInput | undefined =>
+      catalog && { ledger: catalog.ledger, snapshot: catalog.snapshot, collections: [...catalog.collections], options: planOptions },
+    [catalog, planOptions],
+  );
   const work = usePackWorker(planWorker, pack, errors > 0 ? undefined : input, planView);
   if (!input) return { pending: false };
-  if (errors > 0) return { note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.`, pending: false };
+  if (errors > 0)
+    return {
+      note: `The pack has ${plural(errors, 'error')}: fix ${pluralWord(errors, 'it', 'them')} to see what installing it would do.`,
+      pending: false,
+    };
   return { view: work.answer?.view, note: work.answer?.note, pending: work.pending };
 }

@@ -64,8 +64,7 @@ export function useValidation(pack: PackValue, delay = 120): ValidationState {
       if (worker.current) {
         worker.current.postMessage({ seq: n, patch: diffForWorker(sent.current, pack) });
         sent.current = pack;
-      }
-      else setState({ diagnostics: validatePack(pack).diagnostics, pack, pending: false });
+      } else setState({ diagnostics: validatePack(pack).diagnostics, pack, pending: false });
     }, delay);
     return () => clearTimeout(t);
   }, [pack, delay]);

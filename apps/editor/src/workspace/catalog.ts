@@ -5,10 +5,29 @@
 // `setup-pack plan` binds), never a rule restated here.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import {
-  candidatesOf, COLLECTION_OF_REFERENCE, markReferences, requiredCollections,
-  type InstallLedger, type Pack, type ReferenceMark, type ReferenceType, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
+  candidatesOf,
+  COLLECTION_OF_REFERENCE,
+  markReferences,
+  requiredCollections,
+  type InstallLedger,
+  type Pack,
+  type ReferenceMark,
+  type ReferenceType,
+  type WorkspaceCollection,
+  type WorkspaceObject,
+  type WorkspaceSnapshot,
 } from '@setup-pack/core';
-import { describeWait, fetchSnapshot, ledgerIn, listLedgers, otherLedgers, otherLedgersIn, WorkspaceApiError, WorkspaceClient, type WaitEvent } from '@setup-pack/installer';
+import {
+  describeWait,
+  fetchSnapshot,
+  ledgerIn,
+  listLedgers,
+  otherLedgers,
+  otherLedgersIn,
+  WorkspaceApiError,
+  WorkspaceClient,
+  type WaitEvent,
+} from '@setup-pack/installer';
 import type { Connected } from './connection.js';
 
 export interface WorkspaceCatalog {
@@ -75,7 +94,8 @@ const failureStatus = (e: unknown) => (e instanceof WorkspaceApiError ? e.status
 export function readFailure(connected: Connected, e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   const status = failureStatus(e);
-  if (status === 0) return `Cannot reach ${connected.baseUrl}: the server stopped, or it no longer allows this editor's origin (${location.origin}).`;
+  if (status === 0)
+    return `Cannot reach ${connected.baseUrl}: the server stopped, or it no longer allows this editor's origin (${location.origin}).`;
   if (status === 401 || status === 403) return `The workspace refused the API key (${message}). Connect again with a key that may read it.`;
   if (status === 429) return `The workspace is rate limiting this key (${message}); try again in a minute.`;
   return `Could not read the workspace: ${message}`;
@@ -90,12 +110,24 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
   const packRef = useRef(pack);
   packRef.current = pack;
   const { waiting, onWait } = useWaiting();
-  const client = useCallback(() => new WorkspaceClient({ baseUrl: connected!.baseUrl, apiKey: connected!.apiKey, onWait }), [connected, onWait]);
+  const client = useCallback(
+    () => new WorkspaceClient({ baseUrl: connected!.baseUrl, apiKey: connected!.apiKey, onWait }),
+    [connected, onWait],
+  );
   const { busy, status, unreachable, reading } = useReading(connected);
   const { prune, pruneRef, setPrune, planOptions } = usePrune(catalog, catalogRef, keep, reading, client);
   const read = useCallback(
     (extra: WorkspaceCollection[], again: boolean) =>
-      reading(() => readCatalog(client(), packRef.current, extra, again ? undefined : catalogRef.current, { read: () => catalogRef.current?.collections, prune: () => pruneRef.current }, keep)),
+      reading(() =>
+        readCatalog(
+          client(),
+          packRef.current,
+          extra,
+          again ? undefined : catalogRef.current,
+          { read: () => catalogRef.current?.collections, prune: () => pruneRef.current },
+          keep,
+        ),
+      ),
     [reading, client, catalogRef, pruneRef, keep],
   );
   const marks = useMarks(pack, catalog);
@@ -120,7 +152,8 @@ export function useWorkspaceState(connected: Connected | undefined, pack: Pack):
         if (catalogRef.current?.collections.has(collection)) return;
         await read([collection], false);
       },
-      objectsOf: (type: ReferenceType) => (catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined),
+      objectsOf: (type: ReferenceType) =>
+        catalog?.collections.has(COLLECTION_OF_REFERENCE[type]) ? candidatesOf(type, catalog.snapshot) : undefined,
     };
   }, [connected, catalog, stale, busy, status, unreachable, waiting, marks, client, read, prune, setPrune, planOptions, catalogRef]);
 }
@@ -217,14 +250,29 @@ async function readCatalog(
     ? extra.filter((x) => !before.collections.has(x))
     : [...new Set<WorkspaceCollection>([...requiredCollections(p, ledger), ...extra, ...(latest.read() ?? [])])];
   const fresh = await fetchSnapshot(c, wanted, ledger?.state === 'in_progress' ? p.packId : undefined);
-  const snapshot: WorkspaceSnapshot = before ? { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } } : fresh;
+  const snapshot: WorkspaceSnapshot = before
+    ? { ...before.snapshot, collections: { ...before.snapshot.collections, ...fresh.collections } }
+    : fresh;
   // With prune, what the other installed packs hold stays: their ledgers, as the installer reads them.
   const others = before ? before.others : latest.prune() && ledger ? otherLedgersIn(listed!, p.packId) : undefined;
-  keep({ packId: p.packId, ledger, snapshot, collections: new Set([...(before?.collections ?? []), ...wanted]), others, readAt: new Date() });
+  keep({
+    packId: p.packId,
+    ledger,
+    snapshot,
+    collections: new Set([...(before?.collections ?? []), ...wanted]),
+    others,
+    readAt: new Date(),
+  });
 }
 
 /** Prune, on or off; turned on after the workspace was read, it reads the other packs' ledgers (once). */
-function usePrune(catalog: WorkspaceCatalog | undefined, catalogRef: RefObject<WorkspaceCatalog | undefined>, keep: Keep, reading: (fn: () => Promise<void>) => Promise<void>, client: () => WorkspaceClient) {
+function usePrune(
+  catalog: WorkspaceCatalog | undefined,
+  catalogRef: RefObject<WorkspaceCatalog | undefined>,
+  keep: Keep,
+  reading: (fn: () => Promise<void>) => Promise<void>,
+  client: () => WorkspaceClient,
+) {
   const [prune, setPruneState] = useState(false);
   const pruneRef = useRef(prune);
   pruneRef.current = prune;
@@ -237,11 +285,14 @@ function usePrune(catalog: WorkspaceCatalog | undefined, catalogRef: RefObject<W
       if (catalogRef.current === before) keep(next);
     });
   }, [reading, client, catalogRef, keep]);
-  const setPrune = useCallback((on: boolean) => {
-    pruneRef.current = on;
-    setPruneState(on);
-    if (on) void readOthers();
-  }, [readOthers]);
+  const setPrune = useCallback(
+    (on: boolean) => {
+      pruneRef.current = on;
+      setPruneState(on);
+      if (on) void readOthers();
+    },
+    [readOthers],
+  );
   const planOptions = useMemo(() => ({ prune, others: prune ? catalog?.others : undefined }), [prune, catalog]);
   return { prune, pruneRef, setPrune, planOptions };
 }

@@ -71,9 +71,30 @@ export async function connect(c: Connection, fetchImpl: typeof fetch = fetch): P
       message: `Cannot reach ${base}: the server is not running there, or it does not allow this editor's origin (${origin}). Start it with --cors-origin ${origin}, or open the editor from the server itself: ${base}/editor/, where a server that has the editor's build serves it (the installed package, --editor DIR, or a checkout after npm run build -w apps/editor).`,
     };
   }
-  const body = (await res.json().catch(() => undefined)) as { workspace?: { id: string; name: string }; api_key?: { scopes?: string[] }; error?: { message?: string } } | undefined;
-  if (res.status === 401) return { ok: false, message: `The workspace at ${base} refused this API key (${body?.error?.message ?? 'unauthorized'}). Check the key, or create a new one.` };
-  if (res.status === 429) return { ok: false, message: `The workspace at ${base} is rate limiting this key; try again in ${res.headers.get('retry-after') ?? 'a few'} seconds.` };
-  if (!res.ok || !body?.workspace) return { ok: false, message: `The workspace at ${base} answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ''}.` };
-  return { ok: true, connected: { baseUrl: base, apiKey, workspace: { id: body.workspace.id, name: body.workspace.name }, scopes: body.api_key?.scopes ?? [] } };
+  const body = (await res.json().catch(() => undefined)) as
+    { workspace?: { id: string; name: string }; api_key?: { scopes?: string[] }; error?: { message?: string } } | undefined;
+  if (res.status === 401)
+    return {
+      ok: false,
+      message: `The workspace at ${base} refused this API key (${body?.error?.message ?? 'unauthorized'}). Check the key, or create a new one.`,
+    };
+  if (res.status === 429)
+    return {
+      ok: false,
+      message: `The workspace at ${base} is rate limiting this key; try again in ${res.headers.get('retry-after') ?? 'a few'} seconds.`,
+    };
+  if (!res.ok || !body?.workspace)
+    return {
+      ok: false,
+      message: `The workspace at ${base} answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ''}.`,
+    };
+  return {
+    ok: true,
+    connected: {
+      baseUrl: base,
+      apiKey,
+      workspace: { id: body.workspace.id, name: body.workspace.name },
+      scopes: body.api_key?.scopes ?? [],
+    },
+  };
 }

@@ -18,16 +18,39 @@ export interface Violation {
 export async function audit(page: Page): Promise<{ violations: Violation[]; passed: number }> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ passes: unknown[]; violations: { id: string; impact: Violation['impact']; help: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            o: object,
+          ) => Promise<{
+            passes: unknown[];
+            violations: { id: string; impact: Violation['impact']; help: string; nodes: { target: string[]; failureSummary?: string }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    const violations = r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })) }));
+    const violations = r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.join(' '), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })),
+    }));
     return { violations, passed: r.passes.length };
   });
 }
 
 /** The violations as lines a reader of the test output can act on. */
 export function describeViolations(view: string, violations: readonly Violation[]): string[] {
-  return violations.map((v) => `${view}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes.slice(0, 3).map((n) => n.target).join(', ')}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ''}: ${v.nodes[0]?.summary ?? ''}`);
+  return violations.map(
+    (v) =>
+      `${view}: ${v.impact} ${v.id} (${v.help}) at ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target)
+        .join(', ')}${v.nodes.length > 3 ? ` and ${v.nodes.length - 3} more` : ''}: ${v.nodes[0]?.summary ?? ''}`,
+  );
 }
 
 /** One line per audit: how many rules held and how many violations of each impact. */

@@ -38,7 +38,8 @@ export interface EditorPage {
 }
 
 /** The pack the page is editing (`window.__editor.pack`), typed as the caller reads it. */
-export const packOf = <T = unknown>(page: Page) => page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<T>;
+export const packOf = <T = unknown>(page: Page) =>
+  page.evaluate(() => (window as unknown as { __editor: { pack: unknown } }).__editor.pack) as Promise<T>;
 
 /** Opens pack text as a file picked with Open… would be, and waits for it to be shown and checked. */
 export async function openFileText(page: Page, name: string, text: string) {
@@ -76,7 +77,11 @@ export function useEditor(label: string) {
   async function page(query?: string, options: PageOptions = {}): Promise<EditorPage> {
     let context = options.context;
     if (!context) {
-      context = await running().browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 }, acceptDownloads: options.acceptDownloads, colorScheme: options.colorScheme ?? 'light' });
+      context = await running().browser.newContext({
+        viewport: options.viewport ?? { width: 1400, height: 900 },
+        acceptDownloads: options.acceptDownloads,
+        colorScheme: options.colorScheme ?? 'light',
+      });
       contexts.push(context);
     }
     const p = await context.newPage();

@@ -51,9 +51,11 @@ async function open(page: Page, ctx: ViewContext, query = STARTER) {
 /** A workspace on the test's server with the members the starter pack names, and a full_access key. */
 async function workspace(ctx: ViewContext, name: string): Promise<{ key: string; client: WorkspaceClient }> {
   const headers = { authorization: `Bearer ${ctx.api.admin}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => (await fetch(`${ctx.api.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+  const post = async (path: string, body: unknown) =>
+    (await fetch(`${ctx.api.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
   const ws = await post('/admin/workspaces', { name, slug: name.toLowerCase().replace(/\W+/g, '-') });
-  for (const [i, member] of ['Jordan Lee', 'Avery Brooks'].entries()) await post(`/admin/workspaces/${ws.id}/members`, { name: member, email: `m${i}@${ws.slug}.test` });
+  for (const [i, member] of ['Jordan Lee', 'Avery Brooks'].entries())
+    await post(`/admin/workspaces/${ws.id}/members`, { name: member, email: `m${i}@${ws.slug}.test` });
   const key = (await post(`/admin/workspaces/${ws.id}/api-keys`, { scopes: ['full_access'] })).secret as string;
   return { key, client: new WorkspaceClient({ baseUrl: ctx.api.base, apiKey: key }) };
 }
@@ -72,19 +74,33 @@ async function openPlan(page: Page): Promise<Shot> {
   return { mask: [panel.locator('p .help').first(), panel.getByTestId('plan-references').locator('code')] };
 }
 
-
 /** A pack of 50 automations × 200 blocks, each block with two config fields the catalog does not know: 19,900 findings of two kinds. */
 function noisyPack() {
   const automations = Array.from({ length: 50 }, (_, a) => {
     const nodes: unknown[] = [{ id: 'n0', kind: 'trigger.contact_created', config: {}, position: { x: 0, y: 0 } }];
     const edges: unknown[] = [];
     for (let i = 1; i < 200; i++) {
-      nodes.push({ id: `n${i}`, kind: 'action.add_note', config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i }, position: { x: 0, y: i * 120 } });
+      nodes.push({
+        id: `n${i}`,
+        kind: 'action.add_note',
+        config: { body: `Step ${i}`, legacy_color: 'red', legacy_weight: i },
+        position: { x: 0, y: i * 120 },
+      });
       edges.push({ id: `e${i}`, source: `n${i - 1}`, target: `n${i}` });
     }
-    return { key: `a${a}`, document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } } };
+    return {
+      key: `a${a}`,
+      document: { format: 'service.automation-template', version: 1, name: `Automation ${a}`, graph: { nodes, edges } },
+    };
   });
-  return { format: 'service.setup-pack', schemaVersion: 2, packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f', name: 'Many findings', version: '1.0.0', automations };
+  return {
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: '8d0c2f3e-1a2b-4c3d-9e4f-5a6b7c8d9e0f',
+    name: 'Many findings',
+    version: '1.0.0',
+    automations,
+  };
 }
 
 export const VIEWS: View[] = [
@@ -186,10 +202,15 @@ export const VIEWS: View[] = [
     async show(page, ctx) {
       await page.goto(`${ctx.editorUrl}/`);
       await page.locator('.react-flow').waitFor();
-      await page.getByTestId('open-file').setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(noisyPack())) });
+      await page
+        .getByTestId('open-file')
+        .setInputFiles({ name: 'many.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(noisyPack())) });
       await page.waitForFunction(() => /19,900 infos$/.test(document.querySelector('.diagnostics summary')?.textContent ?? ''));
       const list = page.getByRole('list', { name: 'Findings' });
-      await list.getByRole('button', { name: /Show all 9,950 findings like this/ }).first().click();
+      await list
+        .getByRole('button', { name: /Show all 9,950 findings like this/ })
+        .first()
+        .click();
       await list.getByRole('listitem').nth(3).waitFor();
     },
   },
@@ -243,7 +264,9 @@ export const VIEWS: View[] = [
       // Installed, then a template edited in the workspace: the plan shows the conflict.
       const { key, client } = await workspace(ctx, 'Bayside Homes');
       await install(client, starterPack());
-      const template = (await client.listAll<{ id: string; name: string }>('/v1/message-templates')).find((t) => t.name === 'Welcome text')!;
+      const template = (await client.listAll<{ id: string; name: string }>('/v1/message-templates')).find(
+        (t) => t.name === 'Welcome text',
+      )!;
       await client.patch(`/v1/message-templates/${template.id}`, { body: 'Edited in the workspace' });
       await openConnected(page, ctx, key, 'Bayside Homes');
       const shot = await openPlan(page);
@@ -258,8 +281,12 @@ export const VIEWS: View[] = [
       // Installed, then a stage removed by hand that an unchanged automation names.
       const { key, client } = await workspace(ctx, 'Mesa Realty');
       await install(client, starterPack());
-      const buyers = (await client.listAll<{ id: string; name: string; stages: { id: string; name: string; type: string }[] }>('/v1/pipeline-details')).find((p) => p.name === 'Buyers')!;
-      await client.patch(`/v1/pipelines/${buyers.id}`, { stages: buyers.stages.filter((s) => s.name !== 'Showing homes').map(({ id, name, type }) => ({ id, name, type })) });
+      const buyers = (
+        await client.listAll<{ id: string; name: string; stages: { id: string; name: string; type: string }[] }>('/v1/pipeline-details')
+      ).find((p) => p.name === 'Buyers')!;
+      await client.patch(`/v1/pipelines/${buyers.id}`, {
+        stages: buyers.stages.filter((s) => s.name !== 'Showing homes').map(({ id, name, type }) => ({ id, name, type })),
+      });
       await openConnected(page, ctx, key, 'Mesa Realty');
       const shot = await openPlan(page);
       await page.getByRole('list', { name: 'Warnings' }).waitFor();
@@ -280,7 +307,10 @@ export const VIEWS: View[] = [
       await picker.getByRole('list', { name: 'In Cove Realty' }).waitFor();
       await picker.getByRole('searchbox', { name: 'Search tags' }).fill('vip');
       // The workspace's tags are read once the picker opens: shown once they are listed.
-      await picker.getByRole('list', { name: 'In Cove Realty' }).getByRole('button', { name: /VIP client/ }).waitFor();
+      await picker
+        .getByRole('list', { name: 'In Cove Realty' })
+        .getByRole('button', { name: /VIP client/ })
+        .waitFor();
     },
   },
   {
@@ -308,4 +338,3 @@ export const VIEWS: View[] = [
     },
   },
 ];
-

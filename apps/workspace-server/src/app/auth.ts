@@ -57,7 +57,11 @@ type KnownKeys = Map<string, { workspaceId: string; ratePerMinute: number }>;
  * process knows of keys to authenticate in a route's own statement; `leave` ends a request counted
  * as under way.
  */
-export async function authenticateRequests(app: FastifyInstance, opts: { db: Db; adminToken?: string }, clock: Clock): Promise<{ leave: (workspaceId: string) => void }> {
+export async function authenticateRequests(
+  app: FastifyInstance,
+  opts: { db: Db; adminToken?: string },
+  clock: Clock,
+): Promise<{ leave: (workspaceId: string) => void }> {
   const db = opts.db;
   /**
    * Keys this process has admitted, by secret hash, with their workspace: for those, a route that
@@ -69,7 +73,8 @@ export async function authenticateRequests(app: FastifyInstance, opts: { db: Db;
   // Known from the start (the oldest first, so the oldest are forgotten first): after a restart under
   // load, each key's first request would otherwise cost two statements, a burst the queue carries
   // for seconds (docs/store.md, "A restart under load").
-  for (const k of (await usableKeys(db, clock.now(), MAX_KNOWN_KEYS)).reverse()) keyWorkspaces.set(k.hash, { workspaceId: k.workspaceId, ratePerMinute: k.ratePerMinute });
+  for (const k of (await usableKeys(db, clock.now(), MAX_KNOWN_KEYS)).reverse())
+    keyWorkspaces.set(k.hash, { workspaceId: k.workspaceId, ratePerMinute: k.ratePerMinute });
   /**
    * Requests of each workspace (keys known here, routes that authenticate in their statement) from
    * their arrival until the statement that counted them returned: a workspace with one under way
@@ -154,7 +159,14 @@ export async function authenticateRequests(app: FastifyInstance, opts: { db: Db;
 }
 
 /** The checks after authentication, in order: headers, rate limit (429), scope and plan (403). */
-function admit(keyWorkspaces: KnownKeys, req: FastifyRequest, reply: FastifyReply, policy: RoutePolicy, hash: string, a: Awaited<ReturnType<typeof authenticate>>): void {
+function admit(
+  keyWorkspaces: KnownKeys,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  policy: RoutePolicy,
+  hash: string,
+  a: Awaited<ReturnType<typeof authenticate>>,
+): void {
   const { caller, rateLimit: rl } = a;
   req.caller = caller;
   const known = keyWorkspaces.get(hash);

@@ -52,7 +52,10 @@ function isUtf8(label: string): boolean {
 
 /** The 415 of a body that is not JSON, naming the media type it was sent as. */
 export function notJson(contentType: string | undefined): ApiError {
-  const sent = contentType === undefined ? 'has no Content-Type' : `is ${contentType.split(';')[0].trim().toLowerCase().slice(0, 100) || 'an empty Content-Type'}`;
+  const sent =
+    contentType === undefined
+      ? 'has no Content-Type'
+      : `is ${contentType.split(';')[0].trim().toLowerCase().slice(0, 100) || 'an empty Content-Type'}`;
   return new ApiError(415, 'invalid_request_error', `Request bodies must be sent with Content-Type: application/json; this one ${sent}`);
 }
 
@@ -80,14 +83,28 @@ export function acceptJsonBodies(app: FastifyInstance): void {
     // A compressed body is read as sent, never inflated: say so, rather than that its bytes are not JSON.
     const coding = req.headers['content-encoding'];
     if (coding && coding.trim().toLowerCase() !== 'identity') {
-      return done(new ApiError(415, 'invalid_request_error', `Request bodies are read as sent: Content-Encoding ${coding} is not supported; send the JSON uncompressed`), undefined);
+      return done(
+        new ApiError(
+          415,
+          'invalid_request_error',
+          `Request bodies are read as sent: Content-Encoding ${coding} is not supported; send the JSON uncompressed`,
+        ),
+        undefined,
+      );
     }
     if (body === '') return done(null, undefined);
     // JSON is exchanged in UTF-8 (RFC 8259): a body said to be in another charset would be misread
     // letter by letter (José stored as Jos\uFFFD), so it is refused, naming the charset.
     const charset = charsetOf(req.headers['content-type']);
     if (charset !== undefined && !isUtf8(charset)) {
-      return done(new ApiError(415, 'invalid_request_error', `Request bodies are JSON in UTF-8: charset=${charset.slice(0, 100)} is not taken; send the body in UTF-8 (charset=utf-8, or no charset)`), undefined);
+      return done(
+        new ApiError(
+          415,
+          'invalid_request_error',
+          `Request bodies are JSON in UTF-8: charset=${charset.slice(0, 100)} is not taken; send the body in UTF-8 (charset=utf-8, or no charset)`,
+        ),
+        undefined,
+      );
     }
     parseJson(req, body as string, (err, value) => {
       if (!err) {

@@ -36,18 +36,19 @@ export function workerMetrics(registry: Registry): () => Promise<string> {
     if (m.error !== undefined) w?.reject(new Error(`the cluster's metrics: ${m.error}`));
     else w?.resolve(m.text ?? '');
   });
-  return () => new Promise<string>((resolve, reject) => {
-    const id = next++;
-    const timer = setTimeout(() => {
-      waiting.delete(id);
-      reject(new Error(`the cluster's metrics: no answer from the primary within ${ANSWER_MS / 1000} s`));
-    }, ANSWER_MS);
-    waiting.set(id, {
-      resolve: (text) => (clearTimeout(timer), resolve(text)),
-      reject: (e) => (clearTimeout(timer), reject(e)),
+  return () =>
+    new Promise<string>((resolve, reject) => {
+      const id = next++;
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error(`the cluster's metrics: no answer from the primary within ${ANSWER_MS / 1000} s`));
+      }, ANSWER_MS);
+      waiting.set(id, {
+        resolve: (text) => (clearTimeout(timer), resolve(text)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+      process.send!({ metricsRequest: id } satisfies MetricsRequest);
     });
-    process.send!({ metricsRequest: id } satisfies MetricsRequest);
-  });
 }
 
 /** In the primary: answers each worker's request for the cluster's metrics. Call before forking. */

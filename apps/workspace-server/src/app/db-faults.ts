@@ -32,7 +32,10 @@ export class DatabaseAvailability {
   private probe: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly db: Db, private readonly say: (message: string) => void) {}
+  constructor(
+    private readonly db: Db,
+    private readonly say: (message: string) => void,
+  ) {}
 
   /** The 503 answering `err` when it is a database fault (noting the store unavailable), else undefined. */
   answer(err: unknown): ApiError | undefined {
@@ -41,9 +44,15 @@ export class DatabaseAvailability {
     this.unavailable(cause);
     this.refused++;
     // The cause is the operator's (said once in the log), not the client's, as a 500's is.
-    return new ApiError(503, 'service_unavailable', `The database is unavailable for the moment; retry after ${RETRY_AFTER_SECONDS} s`, undefined, {
-      'Retry-After': String(RETRY_AFTER_SECONDS),
-    });
+    return new ApiError(
+      503,
+      'service_unavailable',
+      `The database is unavailable for the moment; retry after ${RETRY_AFTER_SECONDS} s`,
+      undefined,
+      {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      },
+    );
   }
 
   /**

@@ -22,7 +22,8 @@ export function bundledEditorDir(): string | undefined {
 /** The folder of the editor's build, or an error saying what is missing. */
 export function editorRoot(dir: string): string {
   const root = resolve(dir);
-  if (!existsSync(join(root, 'index.html'))) throw new Error(`--editor ${dir}: no index.html there (build the editor with npm run build -w apps/editor)`);
+  if (!existsSync(join(root, 'index.html')))
+    throw new Error(`--editor ${dir}: no index.html there (build the editor with npm run build -w apps/editor)`);
   return root;
 }
 

@@ -29,7 +29,12 @@ function foreignKeyError(e: { code?: string; detail?: string }, params: unknown)
   const column = m ? m[1].split(', ').pop()! : 'id';
   const what = (m?.[3] ?? 'object').replace(/s$/, '').replace(/_/g, ' ');
   const inPath = params && typeof params === 'object' && column in params;
-  return new ApiError(inPath ? 404 : 400, 'invalid_request_error', m ? `No such ${what}: ${column} ${JSON.stringify(m[2].split(', ').pop())}` : 'A referenced object does not exist', column);
+  return new ApiError(
+    inPath ? 404 : 400,
+    'invalid_request_error',
+    m ? `No such ${what}: ${column} ${JSON.stringify(m[2].split(', ').pop())}` : 'A referenced object does not exist',
+    column,
+  );
 }
 
 /**
@@ -39,11 +44,20 @@ function foreignKeyError(e: { code?: string; detail?: string }, params: unknown)
 export function rawClientError(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, text, message] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'The request line and headers are larger than 16 KB (a URL that long carries too much: send it in a body)']
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout', 'The request was not received in time']
-    : [400, 'Bad Request', 'The request is not valid HTTP'];
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          'The request line and headers are larger than 16 KB (a URL that long carries too much: send it in a body)',
+        ]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request was not received in time']
+        : [400, 'Bad Request', 'The request is not valid HTTP'];
   const body = JSON.stringify(envelope('invalid_request_error', message));
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy(err);
 }
 
@@ -55,7 +69,8 @@ const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Ar
  * operation has no field at all.
  */
 function bodyNotTaken(method: string, url: string, body: unknown): ApiError {
-  if (method === 'GET' || method === 'HEAD') return badRequest(`A ${method} request takes no body: send its parameters in the query string`);
+  if (method === 'GET' || method === 'HEAD')
+    return badRequest(`A ${method} request takes no body: send its parameters in the query string`);
   const operation = `${method} ${url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`;
   const first = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body)[0] : undefined;
   if (first === undefined) return badRequest(`${operation} takes no body: send none (or {})`);
@@ -106,11 +121,18 @@ export function answerErrors(app: FastifyInstance, bodyLimit: number, leave: (wo
     const fault = app.database.answer(err);
     if (fault) err = fault;
     if (err instanceof ApiError) {
-      return reply.code(err.statusCode).headers(err.headers).send(envelope(err.type, err.message, err.param, err.fields));
+      return reply
+        .code(err.statusCode)
+        .headers(err.headers)
+        .send(envelope(err.type, err.message, err.param, err.fields));
     }
     const e = err as { statusCode?: number; code?: string; message?: string; detail?: string };
     const fk = foreignKeyError(e, req.params);
-    if (fk) return reply.code(fk.statusCode).headers(fk.headers).send(envelope(fk.type, fk.message, fk.param));
+    if (fk)
+      return reply
+        .code(fk.statusCode)
+        .headers(fk.headers)
+        .send(envelope(fk.type, fk.message, fk.param));
     const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
     if (status === 415 || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       // A Content-Type Fastify cannot read (no subtype, a stray character): refused before any parser.
@@ -119,7 +141,14 @@ export function answerErrors(app: FastifyInstance, bodyLimit: number, leave: (wo
     }
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       // Fastify's "Request body is too large" said neither how large a body may be nor why.
-      return reply.code(413).send(envelope('invalid_request_error', `The request body is larger than ${count(bodyLimit)} bytes, the most the API takes (a media upload of a ${WORKSPACE_LIMITS.mediaFileBytes / 1048576} MiB file as base64)`));
+      return reply
+        .code(413)
+        .send(
+          envelope(
+            'invalid_request_error',
+            `The request body is larger than ${count(bodyLimit)} bytes, the most the API takes (a media upload of a ${WORKSPACE_LIMITS.mediaFileBytes / 1048576} MiB file as base64)`,
+          ),
+        );
     }
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (malformed JSON, empty body, too large): keep status, use our envelope.
@@ -144,7 +173,12 @@ export function answerUnknownRoutes(app: FastifyInstance, routes: readonly Route
       pathMethods = [...byPath].map(([url, methods]) => ({
         path: url.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
         methods,
-        pattern: new RegExp(`^${url.split(/(:[A-Za-z0-9_]+|\*)/).map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')}$`),
+        pattern: new RegExp(
+          `^${url
+            .split(/(:[A-Za-z0-9_]+|\*)/)
+            .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            .join('')}$`,
+        ),
       }));
     }
     return pathMethods.find((p) => p.pattern.test(path));
@@ -159,7 +193,9 @@ export function answerUnknownRoutes(app: FastifyInstance, routes: readonly Route
     if (known && !known.methods.has(req.method)) {
       const allowed = [...known.methods].sort();
       reply.header('Allow', allowed.join(', '));
-      return reply.code(405).send(envelope('invalid_request_error', `${req.method} is not a method of ${known.path}; it takes ${allowed.join(', ')}`));
+      return reply
+        .code(405)
+        .send(envelope('invalid_request_error', `${req.method} is not a method of ${known.path}; it takes ${allowed.join(', ')}`));
     }
     reply.code(404).send(envelope('invalid_request_error', `Unrecognized request URL (${req.method} ${path})`));
   });

@@ -45,15 +45,19 @@ export function registerMetrics(app: FastifyInstance, opts: MetricsOptions): Reg
   cacheMetrics(registry, opts.db);
   app.decorate('metrics', registry);
   const allowed = opts.tokens.filter(Boolean).map(digest);
-  app.get('/metrics', { config: { auth: 'none', database: false }, schema: { hide: true } as never }, async (req: FastifyRequest, reply: FastifyReply) => {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-    const given = token === undefined ? undefined : digest(token);
-    if (!given || !allowed.some((a) => timingSafeEqual(a, given))) {
-      throw new ApiError(401, 'authentication_error', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN or ADMIN_TOKEN>');
-    }
-    const text = opts.clusterMetrics ? await opts.clusterMetrics() : await registry.metrics();
-    return reply.type(registry.contentType).send(text);
-  });
+  app.get(
+    '/metrics',
+    { config: { auth: 'none', database: false }, schema: { hide: true } as never },
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+      const given = token === undefined ? undefined : digest(token);
+      if (!given || !allowed.some((a) => timingSafeEqual(a, given))) {
+        throw new ApiError(401, 'authentication_error', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN or ADMIN_TOKEN>');
+      }
+      const text = opts.clusterMetrics ? await opts.clusterMetrics() : await registry.metrics();
+      return reply.type(registry.contentType).send(text);
+    },
+  );
   return registry;
 }
 
@@ -66,8 +70,19 @@ const digest = (secret: string) => createHash('sha256').update(secret).digest();
  * keyed by the method, the route's own string and the status, so a request allocates nothing here.
  */
 function countRequests(app: FastifyInstance, registry: Registry): void {
-  const requests = new Counter({ name: 'workspace_http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'workspace_http_request_duration_seconds', help: 'Time from receiving a request to sending its answer, by method and route', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const requests = new Counter({
+    name: 'workspace_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'workspace_http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its answer, by method and route',
+    labelNames: ['method', 'route'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   type Route = { latency: Histogram.Internal<string>; byStatus: Map<number, Counter.Internal> };
   const routes = new Map<string, Map<string, Route>>();
   const childrenOf = (method: string, route: string): Route => {
@@ -80,7 +95,11 @@ function countRequests(app: FastifyInstance, registry: Registry): void {
   app.addHook('onResponse', (req, reply, done) => {
     const r = childrenOf(req.method, req.routeOptions.url ?? 'unmatched');
     let counter = r.byStatus.get(reply.statusCode);
-    if (!counter) r.byStatus.set(reply.statusCode, (counter = requests.labels(req.method, req.routeOptions.url ?? 'unmatched', String(reply.statusCode))));
+    if (!counter)
+      r.byStatus.set(
+        reply.statusCode,
+        (counter = requests.labels(req.method, req.routeOptions.url ?? 'unmatched', String(reply.statusCode))),
+      );
     counter.inc();
     r.latency.observe(reply.elapsedTime / 1000);
     done();
@@ -90,15 +109,30 @@ function countRequests(app: FastifyInstance, registry: Registry): void {
 /** The store's connections and what waits for them, and whether the store answers; read at each scrape. */
 function poolMetrics(registry: Registry, db: Db, app: FastifyInstance): void {
   const gauge = (name: string, help: string, read: () => number, aggregator: 'sum' | 'min' = 'sum') =>
-    new Gauge({ name, help, registers: [registry], aggregator, collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      aggregator,
+      collect() {
+        this.set(read());
+      },
+    });
   gauge('workspace_db_pool_max_connections', 'Connections the pool may open (PGlite: its one connection)', () => db.pool?.size ?? 0);
   gauge('workspace_db_pool_connections', 'Connections open', () => db.pool?.usage().open ?? 0);
   gauge('workspace_db_pool_idle_connections', 'Connections open and idle', () => db.pool?.usage().idle ?? 0);
   gauge('workspace_db_pool_waiting', 'Statements waiting for a connection', () => db.pool?.usage().waiting ?? 0);
   gauge('workspace_db_batch_waiting', 'Requests waiting to be sent in a batched statement', () => batchStats(db).waiting);
-  gauge('workspace_database_up', '1 while the database answers, 0 from a database fault until it answers again (with --workers, 0 if any process finds it down)', () => (app.database.available ? 1 : 0), 'min');
+  gauge(
+    'workspace_database_up',
+    '1 while the database answers, 0 from a database fault until it answers again (with --workers, 0 if any process finds it down)',
+    () => (app.database.available ? 1 : 0),
+    'min',
+  );
   monotonic(registry, 'workspace_db_batches_total', 'Statements that carried several requests', [], () => [[[], batchStats(db).batches]]);
-  monotonic(registry, 'workspace_db_batched_requests_total', 'Requests carried by those statements', [], () => [[[], batchStats(db).batched]]);
+  monotonic(registry, 'workspace_db_batched_requests_total', 'Requests carried by those statements', [], () => [
+    [[], batchStats(db).batched],
+  ]);
 }
 
 /**
@@ -117,34 +151,75 @@ function webhookMetrics(registry: Registry, db: Db, clock: Clock, app: FastifyIn
   };
   // The backlog is the database's, the same from every process: with --workers, the largest reading, not their sum.
   const backlog = (name: string, help: string, value: (b: OutboxBacklog) => number) =>
-    new Gauge({ name, help, registers: [registry], aggregator: 'max', async collect() {
-      const b = await (reading ??= read().finally(() => (reading = undefined)));
-      if (b) this.set(value(b));
-    } });
-  backlog('workspace_webhook_outbox_events', 'Events written and not yet fanned out to deliveries (counted up to 100,000)', (b) => b.events);
-  backlog('workspace_webhook_outbox_oldest_event_seconds', 'Age of the oldest event not yet fanned out (0 when none)', (b) => b.oldestEventSeconds);
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      aggregator: 'max',
+      async collect() {
+        const b = await (reading ??= read().finally(() => (reading = undefined)));
+        if (b) this.set(value(b));
+      },
+    });
+  backlog(
+    'workspace_webhook_outbox_events',
+    'Events written and not yet fanned out to deliveries (counted up to 100,000)',
+    (b) => b.events,
+  );
+  backlog(
+    'workspace_webhook_outbox_oldest_event_seconds',
+    'Age of the oldest event not yet fanned out (0 when none)',
+    (b) => b.oldestEventSeconds,
+  );
   backlog('workspace_webhook_deliveries_pending', 'Deliveries waiting for an attempt, due or retrying later', (b) => b.pending);
   backlog('workspace_webhook_deliveries_sending', 'Deliveries being sent now, by any process', (b) => b.sending);
-  backlog('workspace_webhook_deliveries_oldest_due_seconds', 'How long the oldest due delivery has waited past its time (0 when none)', (b) => b.oldestDueSeconds);
-  monotonic(registry, 'workspace_webhook_attempts_total', 'Delivery attempts sent, by outcome: succeeded (2xx) or failed', ['outcome'], () => [
-    [['succeeded'], app.webhooks.attempts.succeeded], [['failed'], app.webhooks.attempts.failed],
+  backlog(
+    'workspace_webhook_deliveries_oldest_due_seconds',
+    'How long the oldest due delivery has waited past its time (0 when none)',
+    (b) => b.oldestDueSeconds,
+  );
+  monotonic(
+    registry,
+    'workspace_webhook_attempts_total',
+    'Delivery attempts sent, by outcome: succeeded (2xx) or failed',
+    ['outcome'],
+    () => [
+      [['succeeded'], app.webhooks.attempts.succeeded],
+      [['failed'], app.webhooks.attempts.failed],
+    ],
+  );
+  monotonic(registry, 'workspace_webhook_fan_outs_total', 'Reads of the outbox that fanned events out', [], () => [
+    [[], app.webhooks.fanOuts],
   ]);
-  monotonic(registry, 'workspace_webhook_fan_outs_total', 'Reads of the outbox that fanned events out', [], () => [[[], app.webhooks.fanOuts]]);
 }
 
 /** The contact text cache and the list page cache (GET /admin/stats): hits, misses, size. */
 function cacheMetrics(registry: Registry, db: Db): void {
-  const caches = () => [['contact_texts', contactTextCache(db)], ['list_pages', contactPageCache(db)]] as const;
-  monotonic(registry, 'workspace_cache_hits_total', 'Reads answered from the cache', ['cache'], () => caches().map(([name, c]) => [[name], c.hits]));
-  monotonic(registry, 'workspace_cache_misses_total', 'Reads the cache could not answer', ['cache'], () => caches().map(([name, c]) => [[name], c.misses]));
+  const caches = () =>
+    [
+      ['contact_texts', contactTextCache(db)],
+      ['list_pages', contactPageCache(db)],
+    ] as const;
+  monotonic(registry, 'workspace_cache_hits_total', 'Reads answered from the cache', ['cache'], () =>
+    caches().map(([name, c]) => [[name], c.hits]),
+  );
+  monotonic(registry, 'workspace_cache_misses_total', 'Reads the cache could not answer', ['cache'], () =>
+    caches().map(([name, c]) => [[name], c.misses]),
+  );
   for (const [name, help, read] of [
     ['workspace_cache_entries', 'Entries held', (c: ReturnType<typeof contactTextCache>) => c.count],
     ['workspace_cache_characters', 'Characters of text held', (c: ReturnType<typeof contactTextCache>) => c.used],
     ['workspace_cache_capacity_characters', 'Characters the cache may hold', (c: ReturnType<typeof contactTextCache>) => c.capacity],
   ] as const) {
-    new Gauge({ name, help, labelNames: ['cache'], registers: [registry], collect() {
-      for (const [cache, c] of caches()) this.labels(cache).set(read(c));
-    } });
+    new Gauge({
+      name,
+      help,
+      labelNames: ['cache'],
+      registers: [registry],
+      collect() {
+        for (const [cache, c] of caches()) this.labels(cache).set(read(c));
+      },
+    });
   }
 }
 
@@ -154,15 +229,21 @@ function cacheMetrics(registry: Registry, db: Db): void {
  */
 function monotonic(registry: Registry, name: string, help: string, labelNames: string[], read: () => [string[], number][]): void {
   const seen = new Map<string, number>();
-  new Counter({ name, help, labelNames, registers: [registry], collect() {
-    for (const [labels, value] of read()) {
-      const key = labels.join('\0');
-      const before = seen.get(key);
-      seen.set(key, value);
-      // Shown from the first scrape, at 0 if nothing happened yet.
-      const grown = Math.max(0, before === undefined ? value : value - before);
-      if (labels.length) this.labels(...labels).inc(grown);
-      else this.inc(grown);
-    }
-  } });
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      for (const [labels, value] of read()) {
+        const key = labels.join('\0');
+        const before = seen.get(key);
+        seen.set(key, value);
+        // Shown from the first scrape, at 0 if nothing happened yet.
+        const grown = Math.max(0, before === undefined ? value : value - before);
+        if (labels.length) this.labels(...labels).inc(grown);
+        else this.inc(grown);
+      }
+    },
+  });
 }

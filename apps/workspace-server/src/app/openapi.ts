@@ -16,7 +16,10 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
     const path = r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const policy = (r.config ?? {}) as { auth?: string; scope?: string | string[]; database?: false };
     const parameters: unknown[] = [];
-    for (const [where, s] of [['path', schema.params], ['query', schema.querystring]] as const) {
+    for (const [where, s] of [
+      ['path', schema.params],
+      ['query', schema.querystring],
+    ] as const) {
       for (const [name, prop] of Object.entries<any>(s?.properties ?? {})) {
         parameters.push({ name, in: where, required: where === 'path' || (s.required ?? []).includes(name), schema: rewriteRefs(prop) });
       }
@@ -24,10 +27,15 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
     const responses: Record<string, unknown> = {};
     const authenticated = policy.auth !== 'none';
     for (const [code, s] of Object.entries<any>(schema.response ?? {})) {
-      responses[code] = { description: s.description ?? 'Success', ...(authenticated ? { headers: RATE_LIMIT_HEADERS } : {}), content: { 'application/json': { schema: rewriteRefs(s) } } };
+      responses[code] = {
+        description: s.description ?? 'Success',
+        ...(authenticated ? { headers: RATE_LIMIT_HEADERS } : {}),
+        content: { 'application/json': { schema: rewriteRefs(s) } },
+      };
     }
     // The error statuses this operation can answer, each in the one envelope.
-    for (const code of errorStatuses(path, methods, schema, policy)) responses[code] = { $ref: `#/components/responses/${ERRORS[code].name}` };
+    for (const code of errorStatuses(path, methods, schema, policy))
+      responses[code] = { $ref: `#/components/responses/${ERRORS[code].name}` };
     const op: Record<string, unknown> = {
       operationId: operationId(methods[0], path),
       summary: schema.summary,
@@ -45,9 +53,16 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
   const components = Object.fromEntries(shared.map(({ $id, ...rest }) => [$id, rewriteRefs(rest)]));
   return {
     openapi: '3.1.0',
-    info: { title: 'Workspace CRM REST API', version: '1', description: 'The REST API of one workspace: contacts, activities, transactions, deals, webhooks and the catalog endpoints pack installs use.' },
+    info: {
+      title: 'Workspace CRM REST API',
+      version: '1',
+      description:
+        'The REST API of one workspace: contacts, activities, transactions, deals, webhooks and the catalog endpoints pack installs use.',
+    },
     servers: [{ url: '/', description: 'This server' }],
-    tags: [...tags].sort().map((name) => ({ name, description: name === 'admin' ? 'Server administration (ADMIN_TOKEN)' : `The ${name} endpoints` })),
+    tags: [...tags]
+      .sort()
+      .map((name) => ({ name, description: name === 'admin' ? 'Server administration (ADMIN_TOKEN)' : `The ${name} endpoints` })),
     paths,
     components: {
       schemas: components,
@@ -57,11 +72,19 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
         'X-RateLimit-Reset': { description: 'When the window resets (Unix seconds)', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds to wait before retrying (429 and 503)', schema: { type: 'integer' } },
       },
-      responses: Object.fromEntries(Object.values(ERRORS).map((e) => [e.name, {
-        description: e.description,
-        headers: e.name === 'RateLimited' || e.name === 'ServiceUnavailable' ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : RATE_LIMIT_HEADERS,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      }])),
+      responses: Object.fromEntries(
+        Object.values(ERRORS).map((e) => [
+          e.name,
+          {
+            description: e.description,
+            headers:
+              e.name === 'RateLimited' || e.name === 'ServiceUnavailable'
+                ? { ...RATE_LIMIT_HEADERS, 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+                : RATE_LIMIT_HEADERS,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ]),
+      ),
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'Workspace API key' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the server' },
@@ -86,18 +109,28 @@ const ERRORS: Record<string, { name: string; description: string }> = {
   '415': { name: 'UnsupportedMediaType', description: 'A body without Content-Type: application/json, or in another charset than UTF-8' },
   '429': { name: 'RateLimited', description: 'Rate limit exceeded; Retry-After gives seconds' },
   '500': { name: 'ServerError', description: 'Failure on the service side; safe to retry with backoff' },
-  '503': { name: 'ServiceUnavailable', description: 'The database is unavailable for the moment (restarting, unreachable, out of connections): the request was not carried out; retry after Retry-After seconds' },
+  '503': {
+    name: 'ServiceUnavailable',
+    description:
+      'The database is unavailable for the moment (restarting, unreachable, out of connections): the request was not carried out; retry after Retry-After seconds',
+  },
 };
 
 /** What an operation without a requestBody does with one (app/errors.ts, bodyNotTaken): said on each. */
-const NO_BODY = 'Takes no request body: send none. An empty object `{}` is taken as none; a JSON body with anything in it is a 400 naming it, and a body of another type a 415.';
+const NO_BODY =
+  'Takes no request body: send none. An empty object `{}` is taken as none; a JSON body with anything in it is a 400 naming it, and a body of another type a 415.';
 
 /**
  * Which error statuses an operation can answer, from what it takes and how it is guarded. Every
  * operation reads a body it is sent, whatever its method (app/bodies.ts), so each can answer 413 (too
  * large) and 415 (not JSON), and 400 (a JSON body it does not take, or a malformed one).
  */
-function errorStatuses(path: string, methods: string[], schema: Record<string, any>, policy: { auth?: string; scope?: unknown; database?: false }): string[] {
+function errorStatuses(
+  path: string,
+  methods: string[],
+  schema: Record<string, any>,
+  policy: { auth?: string; scope?: unknown; database?: false },
+): string[] {
   const out = ['400'];
   if (policy.auth !== 'none') out.push('401');
   if (policy.auth !== 'none' && policy.auth !== 'admin' && policy.scope !== undefined) out.push('403');
@@ -118,7 +151,11 @@ function tagOf(schema: { tags?: string[] }, path: string): string {
 
 /** A stable operationId from the method and path: post /v1/contacts/{contact_id}/notes → postContactsNotes. */
 function operationId(method: string, path: string): string {
-  const words = path.replace(/\{[^}]+\}/g, '').replace(/^\/(v1|admin)\//, (_, p: string) => (p === 'admin' ? 'admin/' : '')).split(/[/_-]/).filter(Boolean);
+  const words = path
+    .replace(/\{[^}]+\}/g, '')
+    .replace(/^\/(v1|admin)\//, (_, p: string) => (p === 'admin' ? 'admin/' : ''))
+    .split(/[/_-]/)
+    .filter(Boolean);
   const by = path.match(/\{([a-z_]+)\}$/) ? 'ById' : '';
   return method + words.map((w) => w[0].toUpperCase() + w.slice(1)).join('') + by;
 }
@@ -143,7 +180,8 @@ function rewriteRefs(s: unknown): unknown {
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(s)) {
-      out[k] = k === '$ref' && typeof v === 'string' && !v.startsWith('#/') ? `#/components/schemas/${v.replace(/#$/, '')}` : rewriteRefs(v);
+      out[k] =
+        k === '$ref' && typeof v === 'string' && !v.startsWith('#/') ? `#/components/schemas/${v.replace(/#$/, '')}` : rewriteRefs(v);
     }
     return out;
   }

@@ -46,7 +46,10 @@ export class StatementBatcher<I, R> implements BatchCounts {
   batches = 0;
   batched = 0;
 
-  constructor(private readonly db: Db, private readonly plan: BatchPlan<I, R>) {}
+  constructor(
+    private readonly db: Db,
+    private readonly plan: BatchPlan<I, R>,
+  ) {}
 
   run(item: I): Promise<R> {
     const pool = this.db.pool;
@@ -66,19 +69,21 @@ export class StatementBatcher<I, R> implements BatchCounts {
     if (this.claiming || this.queue.length === 0) return;
     this.claiming = true;
     let got = false;
-    this.db.pool!.withConnection(async (c) => {
-      got = true;
-      this.claiming = false;
-      const taken = this.take();
-      // What is left (more than max, or a key already taken) claims the next connection now.
-      this.claim();
-      await sendBatch(this.plan, this, c, taken);
-    }).catch((e) => {
-      if (got) return; // send() settles every item it took
-      // No connection (the database is down): every waiting item fails as its statement would have.
-      this.claiming = false;
-      for (const w of this.queue.splice(0)) w.reject(e);
-    });
+    this.db
+      .pool!.withConnection(async (c) => {
+        got = true;
+        this.claiming = false;
+        const taken = this.take();
+        // What is left (more than max, or a key already taken) claims the next connection now.
+        this.claim();
+        await sendBatch(this.plan, this, c, taken);
+      })
+      .catch((e) => {
+        if (got) return; // send() settles every item it took
+        // No connection (the database is down): every waiting item fails as its statement would have.
+        this.claiming = false;
+        for (const w of this.queue.splice(0)) w.reject(e);
+      });
   }
 
   private take(): Waiting<I, R>[] {
@@ -112,7 +117,10 @@ export class LaneBatcher<I, R> implements BatchCounts {
   batches = 0;
   batched = 0;
 
-  constructor(private readonly db: Db, private readonly plan: BatchPlan<I, R> & { inFlight: number }) {}
+  constructor(
+    private readonly db: Db,
+    private readonly plan: BatchPlan<I, R> & { inFlight: number },
+  ) {}
 
   run(key: string, item: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
@@ -132,19 +140,22 @@ export class LaneBatcher<I, R> implements BatchCounts {
   private claim(key: string, lane: { queue: Waiting<I, R>[]; claims: number }): void {
     lane.claims++;
     let taken: Waiting<I, R>[] = [];
-    this.db.pool!.withConnection(async (c) => {
-      taken = lane.queue.splice(0, this.plan.max);
-      if (taken.length > 0) await sendBatch(this.plan, this, c, taken);
-    }).catch((e) => {
-      // No connection (the database is down): what waits fails as its statement would have.
-      for (const w of [...taken, ...lane.queue.splice(0)]) w.reject(e);
-    }).finally(() => {
-      lane.claims--;
-      // What gathered while this statement ran claims a connection again, behind the pool's other
-      // waiters: a busy workspace does not keep connections to itself.
-      if (lane.queue.length > 0) this.claim(key, lane);
-      else if (lane.claims === 0) this.lanes.delete(key);
-    });
+    this.db
+      .pool!.withConnection(async (c) => {
+        taken = lane.queue.splice(0, this.plan.max);
+        if (taken.length > 0) await sendBatch(this.plan, this, c, taken);
+      })
+      .catch((e) => {
+        // No connection (the database is down): what waits fails as its statement would have.
+        for (const w of [...taken, ...lane.queue.splice(0)]) w.reject(e);
+      })
+      .finally(() => {
+        lane.claims--;
+        // What gathered while this statement ran claims a connection again, behind the pool's other
+        // waiters: a busy workspace does not keep connections to itself.
+        if (lane.queue.length > 0) this.claim(key, lane);
+        else if (lane.claims === 0) this.lanes.delete(key);
+      });
   }
 }
 
@@ -157,7 +168,10 @@ async function sendBatch<I, R>(plan: BatchPlan<I, R>, counts: BatchCounts, c: Qu
   if (taken.length >= plan.min) {
     let answers: R[] | undefined;
     try {
-      answers = await plan.many(c, taken.map((w) => w.item));
+      answers = await plan.many(
+        c,
+        taken.map((w) => w.item),
+      );
     } catch {
       // The statement failed, so none of it was committed: sent again one by one below, each
       // item its own answer or error.

@@ -109,7 +109,9 @@ export function lockDataDir(dir: string): () => void {
     const owner = Number(text.trim());
     const stale = !Number.isInteger(owner) || owner <= 0 || owner === process.pid || owner === process.ppid || !alive(owner);
     if (!stale) {
-      throw new Error(`The data directory ${dir} is in use by another workspace-server (process ${owner}): stop it, or give this one another --data-dir. If no server is running there, delete ${file}.`);
+      throw new Error(
+        `The data directory ${dir} is in use by another workspace-server (process ${owner}): stop it, or give this one another --data-dir. If no server is running there, delete ${file}.`,
+      );
     }
     // A stale lock is removed by one process at a time, and only while it still holds what was read:
     // two servers starting together could otherwise both remove it, one of them the other's new lock.

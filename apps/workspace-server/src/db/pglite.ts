@@ -54,7 +54,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const unprepared = new Map<string, number[]>();
   /** The parameters' type ids of `sql` parsed as statement `name` ('' the unnamed one), which PostgreSQL keeps until replaced. */
   async function described(name: string, sql: string): Promise<number[]> {
-    const { messages } = await pg.execProtocol(Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+    const { messages } = await pg.execProtocol(
+      Buffer.concat([serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      { syncToFs: false },
+    );
     return parse.parseDescribeStatementResults(messages);
   }
   async function prepared(sql: string): Promise<{ name: string; types: number[] } | undefined> {
@@ -84,10 +87,15 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       const serializer = pg.serializers[types[i]];
       return serializer ? serializer(v) : String(v);
     });
-    const { messages } = await pg.execProtocol(Buffer.concat([
-      ...(name ? [] : [serialize.parse({ text: sql })]),
-      serialize.bind({ statement: name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync(),
-    ]));
+    const { messages } = await pg.execProtocol(
+      Buffer.concat([
+        ...(name ? [] : [serialize.parse({ text: sql })]),
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
     return { rows: parse.parseResults(messages, pg.parsers)[0].rows as T[] };
   }
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
@@ -127,9 +135,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       open: async () => {},
     },
     transaction: (fn) => exclusive(() => pg.transaction((tx) => fn(wrap(tx)))),
-    exec: (sql) => exclusive(async () => {
-      await pg.exec(sql);
-    }),
+    exec: (sql) =>
+      exclusive(async () => {
+        await pg.exec(sql);
+      }),
     close: async () => {
       if (closed) return;
       try {

@@ -4,9 +4,21 @@ import type { Migration } from './migrate.js';
  * `<table>_<name>_<event>` statement triggers running `fn` with the rows changed as `changed` (the
  * new rows of an insert or update, the old ones of a deletion, unless `side` says which).
  */
-function statementTriggers(fn: string, name: string, tables: string[], events: ('INSERT' | 'UPDATE' | 'DELETE')[], side?: 'OLD' | 'NEW', when?: string): string {
+function statementTriggers(
+  fn: string,
+  name: string,
+  tables: string[],
+  events: ('INSERT' | 'UPDATE' | 'DELETE')[],
+  side?: 'OLD' | 'NEW',
+  when?: string,
+): string {
   return tables
-    .flatMap((t) => events.map((e) => `CREATE TRIGGER ${t}_${name}_${e.toLowerCase()} AFTER ${e} ON ${t} REFERENCING ${side ?? (e === 'DELETE' ? 'OLD' : 'NEW')} TABLE AS changed FOR EACH STATEMENT${when ? ` WHEN (${when})` : ''} EXECUTE FUNCTION ${fn}();`))
+    .flatMap((t) =>
+      events.map(
+        (e) =>
+          `CREATE TRIGGER ${t}_${name}_${e.toLowerCase()} AFTER ${e} ON ${t} REFERENCING ${side ?? (e === 'DELETE' ? 'OLD' : 'NEW')} TABLE AS changed FOR EACH STATEMENT${when ? ` WHEN (${when})` : ''} EXECUTE FUNCTION ${fn}();`,
+      ),
+    )
     .join('\n');
 }
 
@@ -28,7 +40,9 @@ const NOT_ACCOUNTED = `current_setting('${ACCOUNTED_SETTING}', true) IS DISTINCT
 /** Migration 8's condition, kept as that migration wrote it. */
 const NOT_ACCOUNTED_8 = `current_setting('${ACCOUNTED_SETTING}', true) IS DISTINCT FROM statement_timestamp()::text`;
 /** The count and touch triggers, with a condition for skipping the statements that account for themselves. */
-const accountingTriggers = (when: string) => `${statementTriggers('contact_counts_keep', 'count', ['contacts'], ['INSERT', 'UPDATE', 'DELETE'], undefined, when)}
+const accountingTriggers = (
+  when: string,
+) => `${statementTriggers('contact_counts_keep', 'count', ['contacts'], ['INSERT', 'UPDATE', 'DELETE'], undefined, when)}
 ${statementTriggers('contact_rows_touch', 'touch', ['contact_emails', 'contact_phones', 'contact_tags'], ['INSERT', 'UPDATE', 'DELETE'], undefined, when)}`;
 const dropAccountingTriggers = `DROP TRIGGER contacts_count_insert ON contacts;
 DROP TRIGGER contacts_count_update ON contacts;
@@ -523,14 +537,44 @@ CREATE INDEX deals_ws_updated ON deals (workspace_id, updated_at);
     sql: `
 CREATE FUNCTION tags_shown_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH t AS (SELECT c.id FROM contacts c WHERE c.id IN (SELECT ct.contact_id FROM contact_tags ct JOIN n ON n.id = ct.tag_id JOIN o ON o.id = n.id WHERE n.name IS DISTINCT FROM o.name OR n.color IS DISTINCT FROM o.color) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET updated_at = GREATEST(statement_timestamp(), c.updated_at + interval '1 microsecond') FROM t WHERE c.id = t.id; RETURN NULL; END $$;
 CREATE TRIGGER tags_shown_update AFTER UPDATE ON tags REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION tags_shown_touch();
-${[['contact_stages', 'stage_id'], ['lead_sources', 'lead_source_id'], ['members', 'owner_id']].map(([table, column]) => `CREATE FUNCTION ${table}_shown_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH t AS (SELECT c.id FROM contacts c WHERE (c.workspace_id, c.${column}) IN (SELECT n.workspace_id, n.id FROM n JOIN o ON o.id = n.id WHERE n.name IS DISTINCT FROM o.name) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET updated_at = GREATEST(statement_timestamp(), c.updated_at + interval '1 microsecond') FROM t WHERE c.id = t.id; RETURN NULL; END $$;
-CREATE TRIGGER ${table}_shown_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION ${table}_shown_touch();`).join('\n')}
 ${[
-  ['deals', 'deal_id', 'n.name IS DISTINCT FROM o.name OR n.status IS DISTINCT FROM o.status', 'CASE WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at END'],
-  ['contacts', 'contact_id', 'n.first_name IS DISTINCT FROM o.first_name OR n.last_name IS DISTINCT FROM o.last_name', 'CASE WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at END'],
+  ['contact_stages', 'stage_id'],
+  ['lead_sources', 'lead_source_id'],
+  ['members', 'owner_id'],
+]
+  .map(
+    ([
+      table,
+      column,
+    ]) => `CREATE FUNCTION ${table}_shown_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH t AS (SELECT c.id FROM contacts c WHERE (c.workspace_id, c.${column}) IN (SELECT n.workspace_id, n.id FROM n JOIN o ON o.id = n.id WHERE n.name IS DISTINCT FROM o.name) AND c.xmin <> pg_current_xact_id()::xid ORDER BY c.id FOR UPDATE) UPDATE contacts c SET updated_at = GREATEST(statement_timestamp(), c.updated_at + interval '1 microsecond') FROM t WHERE c.id = t.id; RETURN NULL; END $$;
+CREATE TRIGGER ${table}_shown_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION ${table}_shown_touch();`,
+  )
+  .join('\n')}
+${[
+  [
+    'deals',
+    'deal_id',
+    'n.name IS DISTINCT FROM o.name OR n.status IS DISTINCT FROM o.status',
+    'CASE WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at END',
+  ],
+  [
+    'contacts',
+    'contact_id',
+    'n.first_name IS DISTINCT FROM o.first_name OR n.last_name IS DISTINCT FROM o.last_name',
+    'CASE WHEN n.updated_at IS DISTINCT FROM o.updated_at THEN n.updated_at END',
+  ],
   ['closing_stages', 'stage_id', 'n.name IS DISTINCT FROM o.name', 'NULL::timestamptz'],
-].map(([table, column, shown, at]) => `CREATE FUNCTION transactions_${table}_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH ch AS (SELECT n.id, n.workspace_id, ${at} AS at FROM n JOIN o ON o.id = n.id WHERE ${shown}), t AS (SELECT x.id, ch.at FROM transactions x JOIN ch ON x.workspace_id = ch.workspace_id AND x.${column} = ch.id WHERE x.xmin <> pg_current_xact_id()::xid ORDER BY x.id FOR UPDATE OF x) UPDATE transactions x SET updated_at = GREATEST(COALESCE(t.at, statement_timestamp()), x.updated_at + interval '1 microsecond') FROM t WHERE x.id = t.id; RETURN NULL; END $$;
-CREATE TRIGGER transactions_${table}_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION transactions_${table}_touch();`).join('\n')}
+]
+  .map(
+    ([
+      table,
+      column,
+      shown,
+      at,
+    ]) => `CREATE FUNCTION transactions_${table}_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN WITH ch AS (SELECT n.id, n.workspace_id, ${at} AS at FROM n JOIN o ON o.id = n.id WHERE ${shown}), t AS (SELECT x.id, ch.at FROM transactions x JOIN ch ON x.workspace_id = ch.workspace_id AND x.${column} = ch.id WHERE x.xmin <> pg_current_xact_id()::xid ORDER BY x.id FOR UPDATE OF x) UPDATE transactions x SET updated_at = GREATEST(COALESCE(t.at, statement_timestamp()), x.updated_at + interval '1 microsecond') FROM t WHERE x.id = t.id; RETURN NULL; END $$;
+CREATE TRIGGER transactions_${table}_update AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS o NEW TABLE AS n FOR EACH STATEMENT EXECUTE FUNCTION transactions_${table}_touch();`,
+  )
+  .join('\n')}
 `,
   },
 ];

@@ -45,7 +45,8 @@ export function timeConditions(q: Params, alias: string, f: TimeFilters): string
  */
 export function forWorkspace(sql: string, expr: string, shared: readonly number[] = []): string {
   for (const m of sql.matchAll(/\$(\d+)/g)) {
-    if (m[1] !== '1' && !shared.includes(Number(m[1]))) throw new Error('a statement run for several workspaces reads its workspace ($1) and nothing else');
+    if (m[1] !== '1' && !shared.includes(Number(m[1])))
+      throw new Error('a statement run for several workspaces reads its workspace ($1) and nothing else');
   }
   return sql.replace(/\$1(?!\d)/g, expr);
 }
@@ -70,7 +71,8 @@ export function decodeCursor(cursor: string, list: string): { createdAt: string;
     const [from, createdAt, id] = v as string[];
     const time = Date.parse(createdAt);
     // Years 0001-9999 only: what PostgreSQL's timestamptz reads back from an ISO string.
-    if (from === list && !Number.isNaN(time) && /^\d{4}-/.test(new Date(time).toISOString()) && !id.includes('\u0000')) return { createdAt, id };
+    if (from === list && !Number.isNaN(time) && /^\d{4}-/.test(new Date(time).toISOString()) && !id.includes('\u0000'))
+      return { createdAt, id };
     if (from !== list) throw badRequest('Invalid cursor: it belongs to another list; pass the next_cursor this list returned', 'cursor');
   }
   throw badRequest('Invalid cursor: pass a next_cursor exactly as a list returned it', 'cursor');
@@ -109,7 +111,14 @@ export function keysetCondition(q: Params, cursor: string | undefined, alias: st
   return `(${alias}.created_at, ${alias}.${idColumn}) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`;
 }
 
-export function finishPage<T>(rows: Row[], limit: number, total: number, map: (r: Row) => T, createdAtIso: (r: Row) => string, list: string): Page<T> {
+export function finishPage<T>(
+  rows: Row[],
+  limit: number,
+  total: number,
+  map: (r: Row) => T,
+  createdAtIso: (r: Row) => string,
+  list: string,
+): Page<T> {
   const has_more = rows.length > limit;
   const pageRows = has_more ? rows.slice(0, limit) : rows;
   const last = pageRows[pageRows.length - 1];
@@ -140,7 +149,10 @@ export async function keysetPage<T>(
   const k = keysetCondition(q, spec.cursor, alias, list);
   const where = k ? [...spec.where, k] : spec.where;
   const [page, count] = await Promise.all([
-    db.query(`${spec.select ?? `SELECT * FROM ${spec.from}`} WHERE ${where.join(' AND ')} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ${q.p(spec.limit + 1)}`, q.values),
+    db.query(
+      `${spec.select ?? `SELECT * FROM ${spec.from}`} WHERE ${where.join(' AND ')} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ${q.p(spec.limit + 1)}`,
+      q.values,
+    ),
     db.query<{ n: string }>(countSql, countParams),
   ]);
   return finishPage(page.rows, spec.limit, Number(count.rows[0].n), map, (r) => iso(r.created_at), list);
@@ -159,7 +171,10 @@ export function listByCreation<T>(
   map: (r: Row) => T,
 ): Promise<Page<T>> {
   const q = new Params();
-  const where = [`t.workspace_id = ${q.p(ws)}`, ...Object.entries(opts.filters ?? {}).map(([column, value]) => `t.${column} = ${q.p(value)}`)];
+  const where = [
+    `t.workspace_id = ${q.p(ws)}`,
+    ...Object.entries(opts.filters ?? {}).map(([column, value]) => `t.${column} = ${q.p(value)}`),
+  ];
   const list = [table, ...Object.values(opts.filters ?? {}).map(String)].join(':');
   return keysetPage(db, { from: `${table} t`, alias: 't', q, where, limit: opts.limit, cursor: opts.cursor, list }, map);
 }

@@ -40,7 +40,9 @@ export async function vacuumDue(db: Db): Promise<string[]> {
  * returns the function that stops it. A pass that fails is retried at the next; it never throws.
  */
 export async function startVacuuming(db: Db, everyMs?: number): Promise<() => void> {
-  const ms = everyMs ?? 1000 * Number((await db.query<{ s: string }>("SELECT setting AS s FROM pg_settings WHERE name = 'autovacuum_naptime'")).rows[0].s);
+  const ms =
+    everyMs ??
+    1000 * Number((await db.query<{ s: string }>("SELECT setting AS s FROM pg_settings WHERE name = 'autovacuum_naptime'")).rows[0].s);
   if (!(ms > 0)) return () => {};
   let running = false;
   const timer = setInterval(() => {

@@ -86,10 +86,23 @@ export const errorSchema = {
       type: 'object',
       required: ['type', 'message'],
       properties: {
-        type: { type: 'string', enum: ['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'api_error', 'service_unavailable'] },
+        type: {
+          type: 'string',
+          enum: [
+            'invalid_request_error',
+            'authentication_error',
+            'permission_error',
+            'rate_limit_error',
+            'api_error',
+            'service_unavailable',
+          ],
+        },
         message: str,
         param: str,
-        lock: { ...installLock, description: 'A 409 because another holder has the pack\'s install lock (param: lock): who holds it and until when' },
+        lock: {
+          ...installLock,
+          description: "A 409 because another holder has the pack's install lock (param: lock): who holds it and until when",
+        },
       },
     },
   },
@@ -112,7 +125,13 @@ export const contactSchema = {
     phone: nstr,
     emails: { type: 'array', items: emailRow },
     phones: { type: 'array', items: emailRow },
-    address: nstr, city: nstr, state: nstr, zip_code: nstr, company: nstr, job_title: nstr, notes: nstr,
+    address: nstr,
+    city: nstr,
+    state: nstr,
+    zip_code: nstr,
+    company: nstr,
+    job_title: nstr,
+    notes: nstr,
     stage: { anyOf: [{ type: 'null' }, idName] },
     lead_source: { anyOf: [{ type: 'null' }, idName] },
     owner: { anyOf: [{ type: 'null' }, idName] },
@@ -147,7 +166,11 @@ export const dealSchema = {
     value: nstr,
     status: { type: 'string', enum: ['open', 'won', 'lost'] },
     pipeline: idName,
-    stage: { type: 'object', required: ['id', 'name', 'type'], properties: { id: str, name: str, type: packSchema('stage', '/properties/stageType') } },
+    stage: {
+      type: 'object',
+      required: ['id', 'name', 'type'],
+      properties: { id: str, name: str, type: packSchema('stage', '/properties/stageType') },
+    },
     contact_id: nstr,
     listing_label: nstr,
     expected_close_date: nts,
@@ -160,11 +183,41 @@ export const dealSchema = {
 };
 
 const txnStrings = [
-  'id', 'name', 'side', 'status', 'fell_through_reason', 'deal_id', 'deal_name', 'deal_status', 'contact_id', 'contact_first_name',
-  'contact_last_name', 'contact_email', 'listing_key', 'listing_label', 'listing_photo_path', 'sale_price', 'commission_rate',
-  'gross_commission', 'referral_fee', 'brokerage_split_rate', 'team_split_rate', 'transaction_fees', 'net_commission', 'contract_date',
-  'earnest_money_due_date', 'inspection_date', 'appraisal_date', 'financing_date', 'walkthrough_date', 'projected_close_date',
-  'actual_close_date', 'possession_date', 'notes', 'stage_id', 'stage_name',
+  'id',
+  'name',
+  'side',
+  'status',
+  'fell_through_reason',
+  'deal_id',
+  'deal_name',
+  'deal_status',
+  'contact_id',
+  'contact_first_name',
+  'contact_last_name',
+  'contact_email',
+  'listing_key',
+  'listing_label',
+  'listing_photo_path',
+  'sale_price',
+  'commission_rate',
+  'gross_commission',
+  'referral_fee',
+  'brokerage_split_rate',
+  'team_split_rate',
+  'transaction_fees',
+  'net_commission',
+  'contract_date',
+  'earnest_money_due_date',
+  'inspection_date',
+  'appraisal_date',
+  'financing_date',
+  'walkthrough_date',
+  'projected_close_date',
+  'actual_close_date',
+  'possession_date',
+  'notes',
+  'stage_id',
+  'stage_name',
 ];
 
 export const transactionSchema = {
@@ -182,6 +235,7 @@ export const transactionSchema = {
 
 // Every field of a contact, activity and deal is always present (null when unset), so each is
 // required: a generated client (openapi-typescript) types none of them as optional.
-for (const s of [contactSchema, activitySchema, dealSchema] as { properties: object; required?: string[] }[]) s.required = Object.keys(s.properties);
+for (const s of [contactSchema, activitySchema, dealSchema] as { properties: object; required?: string[] }[])
+  s.required = Object.keys(s.properties);
 
 export const sharedSchemas = [errorSchema, contactSchema, activitySchema, dealSchema, transactionSchema];

@@ -1,11 +1,6 @@
 /** An API failure as data: the spec's envelope fields plus the HTTP status. */
 export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'rate_limit_error'
-  | 'api_error'
-  | 'service_unavailable';
+  'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'service_unavailable';
 
 /**
  * What an error says as data beside its words, each field in the envelope next to `param` and
@@ -42,8 +37,7 @@ export const badRequest = (message: string, param?: string) => new ApiError(400,
  * starts with what the value must be or is ("must …", "is …").
  */
 export const invalidField = (param: string, problem: string) => badRequest(`Invalid ${param}: ${problem}`, param);
-export const notFound = (what: string, param?: string) =>
-  new ApiError(404, 'invalid_request_error', `No such ${what}`, param);
+export const notFound = (what: string, param?: string) => new ApiError(404, 'invalid_request_error', `No such ${what}`, param);
 export const forbidden = (message: string) => new ApiError(403, 'permission_error', message);
 export const unauthenticated = (message: string) => new ApiError(401, 'authentication_error', message);
 

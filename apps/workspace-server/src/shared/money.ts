@@ -14,7 +14,11 @@ export const MONEY_LIMIT = new DecimalRounded('1e15');
 export const MONEY_LIMIT_WORDS = 'less than 1,000,000,000,000,000 (at most 15 digits before the decimal point)';
 
 function withinMoneyLimit(d: Decimal, param: string): Decimal {
-  if (new DecimalRounded(fmt(d)).abs().gte(MONEY_LIMIT)) throw invalidField(param, `must be ${d.isNeg() ? 'greater than -1,000,000,000,000,000 (at most 15 digits before the decimal point)' : MONEY_LIMIT_WORDS}`);
+  if (new DecimalRounded(fmt(d)).abs().gte(MONEY_LIMIT))
+    throw invalidField(
+      param,
+      `must be ${d.isNeg() ? 'greater than -1,000,000,000,000,000 (at most 15 digits before the decimal point)' : MONEY_LIMIT_WORDS}`,
+    );
   return d;
 }
 
@@ -51,9 +55,17 @@ export function grossCommission(salePrice: string, commissionRate: string): stri
 }
 
 /** Net = (GCI − referral fee) × (1 − brokerage split − team split) − transaction fees; splits are percents. */
-export function netCommission(t: { gross_commission: string; referral_fee: string; brokerage_split_rate: string; team_split_rate: string; transaction_fees: string }): string {
+export function netCommission(t: {
+  gross_commission: string;
+  referral_fee: string;
+  brokerage_split_rate: string;
+  team_split_rate: string;
+  transaction_fees: string;
+}): string {
   const base = new DecimalRounded(t.gross_commission).minus(t.referral_fee);
-  const keep = new DecimalRounded(1).minus(new DecimalRounded(t.brokerage_split_rate).div(100)).minus(new DecimalRounded(t.team_split_rate).div(100));
+  const keep = new DecimalRounded(1)
+    .minus(new DecimalRounded(t.brokerage_split_rate).div(100))
+    .minus(new DecimalRounded(t.team_split_rate).div(100));
   return fmt(base.times(keep).minus(t.transaction_fees));
 }
 

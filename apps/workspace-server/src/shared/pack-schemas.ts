@@ -26,8 +26,11 @@ interface PackItems {
 }
 type Field<S extends keyof PackItems, K extends string> = K extends keyof PackItems[S] ? Exclude<PackItems[S][K], undefined> : unknown;
 /** The value the rule at `pointer` accepts: a field (/properties/x) or a definition (/$defs/x). */
-export type PackValue<S extends keyof PackItems, P extends string> =
-  P extends `/properties/${infer K}` ? Field<S, K> : P extends `/$defs/${infer K}` ? Field<S, K> : unknown;
+export type PackValue<S extends keyof PackItems, P extends string> = P extends `/properties/${infer K}`
+  ? Field<S, K>
+  : P extends `/$defs/${infer K}`
+    ? Field<S, K>
+    : unknown;
 
 /**
  * Every value type a PackRef carries, as json-schema-to-ts deserialization patterns: a field is
@@ -36,7 +39,12 @@ export type PackValue<S extends keyof PackItems, P extends string> =
  */
 type Pattern<T> = { pattern: PackRef<T>; output: T };
 export type PackRefPatterns = [
-  Pattern<string>, Pattern<string | null>, Pattern<number>, Pattern<MessageTemplate['channel']>, Pattern<StageType>, Pattern<FilterDocument>,
+  Pattern<string>,
+  Pattern<string | null>,
+  Pattern<number>,
+  Pattern<MessageTemplate['channel']>,
+  Pattern<StageType>,
+  Pattern<FilterDocument>,
 ];
 
 /** A subschema of a published pack schema, e.g. packRef('stage', '/properties/color'). */

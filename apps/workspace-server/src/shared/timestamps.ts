@@ -54,7 +54,8 @@ export function dateProblem(v: string): string | null {
 export function storedProblem(kind: StoredKind, v: string): string | null {
   if (kind === 'date') return dateProblem(v);
   if (kind === 'date-time') return timestampProblem(v);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return dateProblem(v) && 'must be a real day as YYYY-MM-DD or an RFC 3339 timestamp, from 0001-01-01 to 9999-12-31';
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v))
+    return dateProblem(v) && 'must be a real day as YYYY-MM-DD or an RFC 3339 timestamp, from 0001-01-01 to 9999-12-31';
   const p = timestampProblem(v);
   return p && (p.startsWith('must be an RFC 3339') ? 'must be an RFC 3339 timestamp or YYYY-MM-DD' : p);
 }

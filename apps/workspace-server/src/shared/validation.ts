@@ -18,7 +18,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
  * an error carries the value and the schema that refused it (validationError words them).
  */
 function makeAjv(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  const ajv = new Ajv2020({
+    coerceTypes: coerce,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
   addFormats(ajv);
   // `x-stored: date-time | date | date-or-date-time`: a date or timestamp the store can hold
   // (timestamps.ts states the rule once). An extension keyword, so the OpenAPI document keeps it.
@@ -29,7 +36,8 @@ function makeAjv(coerce: boolean): Ajv2020 {
     errors: true,
     validate: function stored(kind: StoredKind, data: string): boolean {
       const problem = storedProblem(kind, data);
-      if (problem) (stored as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-stored', message: problem, params: { kind } }];
+      if (problem)
+        (stored as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-stored', message: problem, params: { kind } }];
       return !problem;
     },
   });
@@ -45,7 +53,9 @@ function makeAjv(coerce: boolean): Ajv2020 {
       if (!data || typeof data !== 'object' || Array.isArray(data)) return true;
       const sent = names.filter((n) => (data as Record<string, unknown>)[n] !== undefined);
       if (sent.length === 1) return true;
-      (exactlyOne as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-exactly-one-of', message: `Send exactly one of ${names.join(' or ')}`, params: { names, sent } }];
+      (exactlyOne as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+        { keyword: 'x-exactly-one-of', message: `Send exactly one of ${names.join(' or ')}`, params: { names, sent } },
+      ];
       return false;
     },
   });
@@ -58,7 +68,9 @@ function makeAjv(coerce: boolean): Ajv2020 {
     errors: true,
     validate: function notBlank(on: boolean, data: string): boolean {
       if (!on || /\S/u.test(data)) return true;
-      (notBlank as unknown as { errors: Partial<ErrorObject>[] }).errors = [{ keyword: 'x-not-blank', message: NOT_BLANK_WORDS, params: {} }];
+      (notBlank as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+        { keyword: 'x-not-blank', message: NOT_BLANK_WORDS, params: {} },
+      ];
       return false;
     },
   });
@@ -83,13 +95,23 @@ const isInteger = (s: unknown) => {
  * digits, nothing else (docs/api.md: "any value that is not a 32-bit integer in range is 400").
  */
 function withIntegerText(schema: { properties?: Record<string, unknown> }, validate: ValidateFunction): ValidateFunction {
-  const names = Object.entries(schema.properties ?? {}).filter(([, s]) => isInteger(s)).map(([k]) => k);
+  const names = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => isInteger(s))
+    .map(([k]) => k);
   if (!names.length) return validate;
   const checked = ((data: Record<string, unknown>) => {
     for (const name of names) {
       const v = data?.[name];
       if (typeof v === 'string' && !INTEGER_TEXT.test(v)) {
-        checked.errors = [{ instancePath: `/${escapeToken(name)}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }];
+        checked.errors = [
+          {
+            instancePath: `/${escapeToken(name)}`,
+            schemaPath: `#/properties/${name}/type`,
+            keyword: 'type',
+            params: { type: 'integer' },
+            message: 'must be integer',
+          },
+        ];
         return false;
       }
     }
@@ -113,7 +135,9 @@ const typesOf = (s: unknown): unknown[] => {
  * (docs/api.md, "Empty strings").
  */
 function withEmptyUnset(schema: { properties?: Record<string, unknown> }, validate: ValidateFunction): ValidateFunction {
-  const fields = Object.entries(schema.properties ?? {}).filter(([, s]) => (s as Record<string, unknown> | null)?.['x-empty-is-unset'] === true);
+  const fields = Object.entries(schema.properties ?? {}).filter(
+    ([, s]) => (s as Record<string, unknown> | null)?.['x-empty-is-unset'] === true,
+  );
   if (!fields.length) return validate;
   const unset = fields.map(([name, s]) => ({ name, nullable: typesOf(s).includes('null') }));
   const checked = ((data: Record<string, unknown>) => {
@@ -183,7 +207,8 @@ export function validationError(errors: ErrorObject[], context: string | undefin
   }
   // Types in words, as the pack's findings say them ("must be an object", not ajv's "must be object").
   if (e.keyword === 'x-exactly-one-of') return badRequest(e.message ?? 'Send exactly one of the alternatives', base || undefined);
-  const problem = e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (ruleWordsOf(e) ?? e.message ?? 'is invalid');
+  const problem =
+    e.keyword === 'type' ? `must be ${schemaTypeWords(String(e.params.type))}` : (ruleWordsOf(e) ?? e.message ?? 'is invalid');
   // A key of an object that breaks its key rule (propertyNames: a brand's asset key): the key is
   // named, in the place its value would be, and the refusal says it is the key that is wrong.
   const key = e.propertyName ?? (e.keyword === 'propertyNames' ? (e.params as { propertyName?: string }).propertyName : undefined);
@@ -191,7 +216,11 @@ export function validationError(errors: ErrorObject[], context: string | undefin
     const p = join(key);
     return badRequest(`Invalid key ${p}: ${e.keyword === 'propertyNames' ? 'is not a name this object takes' : problem}`, p);
   }
-  if (!base) return badRequest(`The request ${context === 'body' ? 'body' : context ?? 'input'} ${problem}`, context === 'body' ? undefined : context);
+  if (!base)
+    return badRequest(
+      `The request ${context === 'body' ? 'body' : (context ?? 'input')} ${problem}`,
+      context === 'body' ? undefined : context,
+    );
   if (e.keyword === 'enum') {
     return invalidField(base, `must be one of ${(e.params.allowedValues as unknown[]).map(String).join(', ')}`);
   }
@@ -206,7 +235,8 @@ export function validationError(errors: ErrorObject[], context: string | undefin
  */
 function ruleWordsOf(e: ErrorObject): string | undefined {
   const own = (e.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-words'];
-  if (e.keyword === 'pattern') return ruleWords(e.keyword, e.params) ?? (typeof own === 'string' ? own : 'is not written the way this field takes');
+  if (e.keyword === 'pattern')
+    return ruleWords(e.keyword, e.params) ?? (typeof own === 'string' ? own : 'is not written the way this field takes');
   if (e.keyword === 'format') return ruleWords(e.keyword, e.params) ?? 'is not a valid value';
   return ruleWords(e.keyword, e.params, e.data);
 }

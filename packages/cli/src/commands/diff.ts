@@ -1,7 +1,16 @@
 // setup-pack diff: what changed between two releases of a pack, by item key.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { count, describeValueChange, filterPlace, printable as p, type FilterChange, type PackDiff, type Pack, type ValueChange } from '@setup-pack/core';
+import {
+  count,
+  describeValueChange,
+  filterPlace,
+  printable as p,
+  type FilterChange,
+  type PackDiff,
+  type Pack,
+  type ValueChange,
+} from '@setup-pack/core';
 import type { CommandSpec, Parsed } from '../lib/args.js';
 import type { CommandContext } from '../lib/context.js';
 import type { Colors } from '../lib/color.js';
@@ -19,9 +28,11 @@ export const spec: CommandSpec = {
   name: 'diff',
   summary: 'Show what changed between two releases of a pack.',
   usage: 'diff [options] <old.json | folder> <new.json | folder>',
-  description: 'Each side is a pack file or a source folder, built in memory as build builds it (with the other side\'s exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Each changed field is said with its old and new value (a template\'s subject, a block\'s config value, a stage\'s probability, the pack\'s name); a text of several lines, such as a template\'s body, by the lines that changed; an automation\'s references by those added, removed and changed. For smart lists, the conditions and groups of the filters are named by their place in the tree, in words before and after; a reorder of an and/or group\'s children is said as one. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).',
+  description:
+    "Each side is a pack file or a source folder, built in memory as build builds it (with the other side's exportedAt, which a folder does not hold). Items are matched by key for every kind. For automations, nodes and edges are matched by id; moving a node is not a change. Each changed field is said with its old and new value (a template's subject, a block's config value, a stage's probability, the pack's name); a text of several lines, such as a template's body, by the lines that changed; an automation's references by those added, removed and changed. For smart lists, the conditions and groups of the filters are named by their place in the tree, in words before and after; a reorder of an and/or group's children is said as one. Also says whether the version goes up and whether the packId matches (same packId: the new release upgrades installs of the old).",
   positionals: [2, 2],
-  exitCodes: 'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, a file that cannot be read or is not valid JSON, or a source folder that does not build.',
+  exitCodes:
+    'Exit codes: 0 ok (with --exit-code: the packs are the same), 1 the packs differ (with --exit-code only), 2 usage error, a file that cannot be read or is not valid JSON, or a source folder that does not build.',
   options: {
     format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
     'exit-code': { type: 'boolean', description: 'Exit 1 when the packs differ (like git diff --exit-code).' },
@@ -32,7 +43,14 @@ export const spec: CommandSpec = {
   ],
 };
 
-const KIND_LABEL: Record<string, string> = { automations: 'Automations', smartLists: 'Smart lists', messageTemplates: 'Message templates', pipelines: 'Pipelines', resources: 'Resources', assets: 'Assets' };
+const KIND_LABEL: Record<string, string> = {
+  automations: 'Automations',
+  smartLists: 'Smart lists',
+  messageTemplates: 'Message templates',
+  pipelines: 'Pipelines',
+  resources: 'Resources',
+  assets: 'Assets',
+};
 
 const sign = (c: Colors, ch: string) => (ch === 'added' ? c.green('+') : ch === 'removed' ? c.red('-') : c.yellow('~'));
 
@@ -40,7 +58,8 @@ const sign = (c: Colors, ch: string) => (ch === 'added' ? c.green('+') : ch === 
 function filterLine(f: FilterChange, c: Colors): string {
   const head = `${sign(c, f.change)} ${f.node === 'other' ? 'node' : f.node} ${filterPlace(f.path)}`;
   if (f.change === 'reordered') return `${head}: reordered, the same filter`;
-  if (f.change === 'changed') return `${head}${f.fields?.length ? c.dim(` (${p(f.fields.join(', '))})`) : ''}: ${p(f.before ?? '')} → ${p(f.after ?? '')}`;
+  if (f.change === 'changed')
+    return `${head}${f.fields?.length ? c.dim(` (${p(f.fields.join(', '))})`) : ''}: ${p(f.before ?? '')} → ${p(f.after ?? '')}`;
   return `${head}: ${p((f.change === 'added' ? f.after : f.before) ?? '')}`;
 }
 
@@ -50,7 +69,8 @@ function valueLine(v: ValueChange, indent: string, c: Colors, prefix = ''): stri
 }
 
 /** The fields that have no value line of their own (a control.if block's config.conditions, said as filters; a filter document's version). */
-const unsaid = (fields: readonly string[], values: readonly ValueChange[] | undefined) => fields.filter((f) => !values?.some((v) => v.field === f));
+const unsaid = (fields: readonly string[], values: readonly ValueChange[] | undefined) =>
+  fields.filter((f) => !values?.some((v) => v.field === f));
 
 /**
  * The diff as a person reads it; every key, name, id and field of the packs goes through printable
@@ -60,8 +80,17 @@ const unsaid = (fields: readonly string[], values: readonly ValueChange[] | unde
 export function formatDiff(d: PackDiff, c: Colors): string {
   const out: string[] = [];
   const signOf = (ch: string) => sign(c, ch);
-  out.push(`packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`);
-  const vc = d.versionChange === 'up' ? c.green('up') : d.versionChange === 'same' ? c.yellow('same — bump it for a new release') : d.versionChange === 'down' ? c.red('down') : c.yellow('not comparable as semver');
+  out.push(
+    `packId:  ${d.packIdMatches ? c.green('matches') : c.red(c.bold('differs: the new pack installs separately instead of upgrading the old one'))}`,
+  );
+  const vc =
+    d.versionChange === 'up'
+      ? c.green('up')
+      : d.versionChange === 'same'
+        ? c.yellow('same — bump it for a new release')
+        : d.versionChange === 'down'
+          ? c.red('down')
+          : c.yellow('not comparable as semver');
   out.push(`version: ${p(d.oldVersion || '(none)')} → ${p(d.newVersion || '(none)')} (${vc})`);
   // packId and version have their own lines above.
   const own = (f: string) => f !== 'packId' && f !== 'version';
@@ -82,7 +111,10 @@ export function formatDiff(d: PackDiff, c: Colors): string {
     out.push(`  ${signOf(item.change)} ${p(item.key)}${name}${named.length ? c.dim(` (${p(named.join(', '))})`) : ''}`);
     for (const v of item.values ?? []) out.push(valueLine(v, '      ', c));
     if (item.stages || item.stageOrder) {
-      const other = unsaid((item.fields ?? []).filter((f) => f !== 'stages'), item.values);
+      const other = unsaid(
+        (item.fields ?? []).filter((f) => f !== 'stages'),
+        item.values,
+      );
       if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
       for (const st of item.stages ?? []) {
         const stageName = st.name !== undefined && st.name !== st.key ? ` ${c.dim(p(JSON.stringify(st.name)))}` : '';
@@ -93,28 +125,49 @@ export function formatDiff(d: PackDiff, c: Colors): string {
       if (item.stageOrder) out.push(`      ${c.yellow('~')} stage order: ${p(item.stageOrder.join(', '))}`);
     }
     if (item.filters) {
-      const other = [...unsaid((item.fields ?? []).filter((f) => f !== 'filters'), item.values), ...item.filters.fields.map((f) => `filters.${f}`)];
+      const other = [
+        ...unsaid(
+          (item.fields ?? []).filter((f) => f !== 'filters'),
+          item.values,
+        ),
+        ...item.filters.fields.map((f) => `filters.${f}`),
+      ];
       if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
       for (const f of item.filters.changes) out.push(`      ${filterLine(f, c)}`);
     }
     const a = item.automation;
     if (!a) continue;
-    const other = [...unsaid((item.fields ?? []).filter((f) => f !== 'document'), item.values), ...unsaid(a.fields, a.values).map((f) => `document.${f}`)];
+    const other = [
+      ...unsaid(
+        (item.fields ?? []).filter((f) => f !== 'document'),
+        item.values,
+      ),
+      ...unsaid(a.fields, a.values).map((f) => `document.${f}`),
+    ];
     if (other.length) out.push(`      ${c.yellow('~')} ${p(other.join(', '))}`);
     for (const v of a.values) out.push(valueLine(v, '      ', c, 'document.'));
     for (const n of a.nodes) {
       const nodeFields = unsaid(n.fields ?? [], n.values);
-      out.push(`      ${signOf(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${nodeFields.length ? `: ${p(nodeFields.join(', '))}` : ''}`);
+      out.push(
+        `      ${signOf(n.change)} node ${p(n.id)}${n.kind ? c.dim(` ${p(n.kind)}`) : ''}${nodeFields.length ? `: ${p(nodeFields.join(', '))}` : ''}`,
+      );
       for (const v of n.values ?? []) out.push(valueLine(v, '          ', c));
       for (const f of n.conditions ?? []) out.push(`          ${filterLine(f, c)}`);
     }
     for (const e of a.edges) {
-      out.push(`      ${signOf(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}`);
+      out.push(
+        `      ${signOf(e.change)} edge ${p(e.id)}: ${p(e.source)} → ${p(e.target)}${e.handle !== 'next' ? ` [${p(e.handle)}]` : ''}`,
+      );
       for (const v of e.values ?? []) out.push(valueLine(v, '          ', c));
     }
   }
   const changes = (ch: string) => count(d.items.filter((i) => i.change === ch).length);
-  out.push('', d.items.length || d.fields.length ? `${changes('added')} added, ${changes('removed')} removed, ${changes('changed')} changed` : 'No changes.');
+  out.push(
+    '',
+    d.items.length || d.fields.length
+      ? `${changes('added')} added, ${changes('removed')} removed, ${changes('changed')} changed`
+      : 'No changes.',
+  );
   return out.join('\n') + '\n';
 }
 
@@ -136,23 +189,36 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const read = (i: number, stamp?: string) => readPackInput(ctx, abs[i], displayPath(abs[i], ctx.cwd), stamp);
   // A source folder has no exportedAt (build sets one): it is built with the other pack's, or both
   // folders with one stamp, so that the diff does not list a difference neither release wrote.
-  const folders = await Promise.all(abs.map((a) => stat(a).then((st) => st.isDirectory(), () => false)));
+  const folders = await Promise.all(
+    abs.map((a) =>
+      stat(a).then(
+        (st) => st.isDirectory(),
+        () => false,
+      ),
+    ),
+  );
   const reads: PackInput[] = [];
   for (const i of [0, 1]) if (!folders[i]) reads[i] = await read(i);
-  const fileStamp = reads.map((r) => (r?.ok && isObject(r.value) && typeof r.value.exportedAt === 'string' ? r.value.exportedAt : undefined)).find((x) => x !== undefined);
-  const stamp = fileStamp ?? (folders.some(Boolean) ? exportedAt(undefined, ctx.env, (st) => acceptsProperty('pack', 'exportedAt', st)) : undefined);
+  const fileStamp = reads
+    .map((r) => (r?.ok && isObject(r.value) && typeof r.value.exportedAt === 'string' ? r.value.exportedAt : undefined))
+    .find((x) => x !== undefined);
+  const stamp =
+    fileStamp ?? (folders.some(Boolean) ? exportedAt(undefined, ctx.env, (st) => acceptsProperty('pack', 'exportedAt', st)) : undefined);
   for (const i of [0, 1]) if (folders[i]) reads[i] = await read(i, stamp);
   for (const [i, r] of reads.entries()) {
     if (r.ok) continue;
     if (r.unreadable) throw new UsageError(cannotRead(args.positionals[i], r.reports[0]));
-    ctx.stderr.write(formatPretty(r.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion() }, ctx.colors('stderr')));
+    ctx.stderr.write(
+      formatPretty(r.reports, { cwd: ctx.cwd, rules: [...RULE_METADATA, ...BUILD_RULES], toolVersion: cliVersion() }, ctx.colors('stderr')),
+    );
     return 2;
   }
   const [a, b] = reads.map((r) => (r as { value: unknown }).value);
   // No pack at all (`[]`): said in validate's words (core's notAPack).
   for (const [i, v] of [a, b].entries()) {
     const why = notAPack(v)?.message;
-    if (why) throw new UsageError(`'${args.positionals[i]}' is not a pack: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.$/, '')}`);
+    if (why)
+      throw new UsageError(`'${args.positionals[i]}' is not a pack: ${why.charAt(0).toLowerCase()}${why.slice(1).replace(/\.$/, '')}`);
   }
   const d = diffPacks(a as Pack, b as Pack);
   // An invalid pack's items that cannot be paired by key would be guessed at (an item whose key
@@ -161,9 +227,11 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   // id: refused, each named, in core's words.
   for (const side of ['old', 'new'] as const) {
     const own = d.unpaired.filter((u) => u.side === side && u.reason !== 'key-repeats-on-other-side');
-    if (own.length) throw new UsageError(p(`'${args.positionals[side === 'old' ? 0 : 1]}' ${cannotPairReason(own)} (setup-pack validate says more)`));
+    if (own.length)
+      throw new UsageError(p(`'${args.positionals[side === 'old' ? 0 : 1]}' ${cannotPairReason(own)} (setup-pack validate says more)`));
   }
-  if (args.values.format === 'json') ctx.stdout.write(JSON.stringify({ version: 2, old: oldPath, new: newPath, ...d }, jsonValues, 2) + '\n');
+  if (args.values.format === 'json')
+    ctx.stdout.write(JSON.stringify({ version: 2, old: oldPath, new: newPath, ...d }, jsonValues, 2) + '\n');
   else ctx.stdout.write(formatDiff(d, ctx.colors('stdout')));
   return args.values['exit-code'] && (d.items.length || d.fields.length) ? 1 : 0;
 }

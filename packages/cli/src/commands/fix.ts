@@ -12,9 +12,11 @@ import { writeFiles, writeFileSafely } from '../lib/write.js';
 
 export const spec: CommandSpec = {
   name: 'fix',
-  summary: 'Recompute asset sha256/byteSize from their data, set won/lost stage probabilities to 100/0, and move an edge\'s sourceHandle to handle.',
+  summary:
+    "Recompute asset sha256/byteSize from their data, set won/lost stage probabilities to 100/0, and move an edge's sourceHandle to handle.",
   usage: 'fix [--dry-run] <files, directories or globs...>',
-  description: 'Writes the fixed pack in the canonical form (as fmt); in a source folder (given, or reached through a file of it or a glob), the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
+  description:
+    'Writes the fixed pack in the canonical form (as fmt); in a source folder (given, or reached through a file of it or a glob), the files holding what changed. Assets whose data is not valid base64 are left alone (validate reports them), and so is an edge with both sourceHandle and handle (which one is meant is yours to say). A moved handle is checked by validate as any other.',
   positionals: [1, Infinity],
   options: {
     'dry-run': { type: 'boolean', short: 'n', description: 'Print what would change; write nothing (exit 1 if anything would).' },
@@ -22,13 +24,16 @@ export const spec: CommandSpec = {
   examples: [
     ['setup-pack fix pack.json', 'Repair a pack in place'],
     ['setup-pack fix --dry-run pack.json', 'See what fix would change'],
-    ['setup-pack fix my-pack/', 'Repair a source folder\'s files'],
+    ['setup-pack fix my-pack/', "Repair a source folder's files"],
   ],
 };
 
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const { files, folders } = await packsToRewrite(ctx, args.positionals);
-  const [{ fixPack, formatPack, RULE_METADATA }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+  const [{ fixPack, formatPack, RULE_METADATA }, { nodeHasher }] = await Promise.all([
+    import('@setup-pack/core'),
+    import('../lib/hasher.js'),
+  ]);
   const dry = Boolean(args.values['dry-run']);
   let touched = 0;
   let left = 0;
@@ -69,8 +74,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     else if (r === 'unfixed') {
       unfixed++;
       unbuilt++;
-    }
-    else if (r === 'left') {
+    } else if (r === 'left') {
       left++;
       unfixed++;
     }
@@ -78,13 +82,26 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   reportUnreadable(ctx, failed, RULE_METADATA);
   // A file or folder fix would have changed but could not write is not one with "nothing to fix".
   const unwritten = failed.filter((f) => f.writeError).length;
-  const what = [files.length || !folders.length ? plural(files.length, 'file') : '', folders.length ? plural(folders.length, 'source folder') : ''].filter(Boolean).join(' and ');
-  const leftAlone = left ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}` : '';
+  const what = [
+    files.length || !folders.length ? plural(files.length, 'file') : '',
+    folders.length ? plural(folders.length, 'source folder') : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const leftAlone = left
+    ? `; ${count(left)} left as ${left === 1 ? 'it is' : 'they are'}, since written again ${left === 1 ? 'it' : 'they'} would lose what ${left === 1 ? 'it says' : 'they say'}`
+    : '';
   const notWritten = unwritten ? `; ${count(unwritten)} could not be written` : '';
   const notRead = unread ? `; ${count(unread)} could not be read as ${unread === 1 ? 'a pack' : 'packs'}` : '';
   // A folder that does not build was not looked at: not "nothing to fix" (stderr said why).
   const notBuilt = unbuilt ? `; ${count(unbuilt)} ${unbuilt === 1 ? 'does' : 'do'} not build` : '';
-  ctx.stdout.write(touched ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${notRead}${leftAlone}${notWritten}${notBuilt}\n` : left || unwritten || unbuilt || unread ? `nothing fixed in ${what}${notRead}${leftAlone}${notWritten}${notBuilt}\n` : `nothing to fix in ${what}\n`);
+  ctx.stdout.write(
+    touched
+      ? `${dry ? 'would fix' : 'fixed'} ${count(touched)} of ${what}${notRead}${leftAlone}${notWritten}${notBuilt}\n`
+      : left || unwritten || unbuilt || unread
+        ? `nothing fixed in ${what}${notRead}${leftAlone}${notWritten}${notBuilt}\n`
+        : `nothing to fix in ${what}\n`,
+  );
   const code = rewriteExitCode(failed, dry && touched > 0);
   return code || (unfixed ? 1 : 0);
 }
@@ -97,7 +114,13 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
  * when one cannot be written, none is, and the report says which.
  */
 async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promise<'fixed' | 'clean' | 'unfixed' | 'left' | FileReport> {
-  const [{ fixedPack, ITEM_KINDS, RULE_METADATA, printable: p }, { nodeHasher }, { readTree }, { buildTree }, { unpackToFiles, sourceFileText, ASSETS_INDEX }] = await Promise.all([
+  const [
+    { fixedPack, ITEM_KINDS, RULE_METADATA, printable: p },
+    { nodeHasher },
+    { readTree },
+    { buildTree },
+    { unpackToFiles, sourceFileText, ASSETS_INDEX },
+  ] = await Promise.all([
     import('@setup-pack/core'),
     import('../lib/hasher.js'),
     import('../source/tree.js'),
@@ -111,7 +134,9 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
   // unless a file fix would write holds one (below).
   const errors = built.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'json/number-range').length;
   if (!built.pack || errors) {
-    ctx.stderr.write(`${path}: not fixed: the folder does not build (${plural(errors, 'error')}; setup-pack build ${path} lists ${errors === 1 ? 'it' : 'them'})\n`);
+    ctx.stderr.write(
+      `${path}: not fixed: the folder does not build (${plural(errors, 'error')}; setup-pack build ${path} lists ${errors === 1 ? 'it' : 'them'})\n`,
+    );
     return 'unfixed';
   }
   const pack = built.pack as Record<string, unknown>;
@@ -175,14 +200,23 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
   if (refused.length) {
     reportUnreadable(ctx, refused, RULE_METADATA);
     const files = refused.map((r) => printable(r.path));
-    ctx.stderr.write(`${path}: not fixed: written again, ${files.join(', ')} would lose what ${files.length === 1 ? 'it says' : 'they say'} (above); the folder is left as it is\n`);
+    ctx.stderr.write(
+      `${path}: not fixed: written again, ${files.join(', ')} would lose what ${files.length === 1 ? 'it says' : 'they say'} (above); the folder is left as it is\n`,
+    );
     return 'left';
   }
   if (!dry) {
     const shown = (file: string) => displayPath(join(abs, ...file.split('/')), ctx.cwd);
     try {
       // Each over what was read: when one changed since (an editor saved it), none is written.
-      await writeFiles([...writes].map(([file, content]) => ({ abs: join(abs, ...file.split('/')), shown: shown(file), content, readAs: tree.files.get(file) })));
+      await writeFiles(
+        [...writes].map(([file, content]) => ({
+          abs: join(abs, ...file.split('/')),
+          shown: shown(file),
+          content,
+          readAs: tree.files.get(file),
+        })),
+      );
     } catch (e) {
       if (!(e instanceof WriteError)) throw e;
       return { path: e.shown, diagnostics: [], writeError: `cannot write the file: ${e.reason} (the folder ${path} is left as it is)` };

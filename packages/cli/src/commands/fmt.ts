@@ -15,9 +15,11 @@ import { readTree, type SourceTree } from '../source/tree.js';
 
 export const spec: CommandSpec = {
   name: 'fmt',
-  summary: 'Rewrite pack files and the JSON files of pack source folders in the canonical form; with --check, only report files that are not.',
+  summary:
+    'Rewrite pack files and the JSON files of pack source folders in the canonical form; with --check, only report files that are not.',
   usage: 'fmt [--check] <files, directories or globs...>',
-  description: 'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too. Refused, and left as they are: invalid JSON, and a file that written again would not say the same (a property written twice, a number JSON cannot hold such as 1e400 or one it does not keep as written such as 12345678901234567890, 0.1000000000000000055511151231257827 or 1e-400).',
+  description:
+    'Canonical form: keys in the order of the published schemas (unknown keys after known ones, in their order), 2-space indentation, a final newline. In a source folder each JSON file build reads is formatted where it stands, as unpack writes it; template bodies, asset files and files build ignores are not touched. Files that do not validate are formatted too. Refused, and left as they are: invalid JSON, and a file that written again would not say the same (a property written twice, a number JSON cannot hold such as 1e400 or one it does not keep as written such as 12345678901234567890, 0.1000000000000000055511151231257827 or 1e-400).',
   positionals: [1, Infinity],
   options: {
     check: { type: 'boolean', description: 'Change nothing; exit 1 and list the files that are not formatted.' },
@@ -85,7 +87,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   }
   reportUnreadable(ctx, failed, RULE_METADATA);
   const files = targets.length;
-  if (check && changed) ctx.stdout.write(`${count(changed)} of ${plural(files, 'file')} not formatted; run 'setup-pack fmt' on ${pluralWord(changed, 'it', 'them')}.\n`);
+  if (check && changed)
+    ctx.stdout.write(
+      `${count(changed)} of ${plural(files, 'file')} not formatted; run 'setup-pack fmt' on ${pluralWord(changed, 'it', 'them')}.\n`,
+    );
   else if (!changed && !failed.length) ctx.stdout.write(c.green(`✔ ${plural(files, 'file')} already formatted\n`));
   return rewriteExitCode(failed, check && changed > 0);
 }
@@ -126,7 +131,11 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     }
     const rel = relative(root, e.abs).split(sep).join('/');
     if (sourceRole(rel) === undefined) {
-      ctx.stderr.write(rel.startsWith('assets/') ? `${show(e.abs)}: skipped, an asset file of the source folder ${show(root)}/ (fmt never changes an asset's bytes)\n` : `${show(e.abs)}: skipped, in the source folder ${show(root)}/ but not one of the JSON files build reads\n`);
+      ctx.stderr.write(
+        rel.startsWith('assets/')
+          ? `${show(e.abs)}: skipped, an asset file of the source folder ${show(root)}/ (fmt never changes an asset's bytes)\n`
+          : `${show(e.abs)}: skipped, in the source folder ${show(root)}/ but not one of the JSON files build reads\n`,
+      );
       continue;
     }
     want(root).rels.add(rel);
@@ -138,7 +147,12 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
   const failed: FileReport[] = [];
   const trees = new Map<string, SourceTree>();
   for (const [root, w] of wanted) {
-    const select = (rel: string, dir: boolean) => (dir ? JSON_FOLDERS.has(rel) && (w.all || [...w.rels].some((r) => r.startsWith(`${rel}/`))) : w.all ? sourceRole(rel) !== undefined : w.rels.has(rel));
+    const select = (rel: string, dir: boolean) =>
+      dir
+        ? JSON_FOLDERS.has(rel) && (w.all || [...w.rels].some((r) => r.startsWith(`${rel}/`)))
+        : w.all
+          ? sourceRole(rel) !== undefined
+          : w.rels.has(rel);
     try {
       trees.set(root, await readTree(root, select));
     } catch (e) {
@@ -158,7 +172,9 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     if (seen.has(abs)) return;
     seen.add(abs);
     const where = tree.repository ? `the repository (${tree.boundary})` : 'the source folder (no repository holds it)';
-    ctx.stderr.write(`${show(abs)}: skipped, a link to ${printable(tree.outside.get(rel)!)}, outside ${printable(where)}: build reads no file from outside it\n`);
+    ctx.stderr.write(
+      `${show(abs)}: skipped, a link to ${printable(tree.outside.get(rel)!)}, outside ${printable(where)}: build reads no file from outside it\n`,
+    );
   };
   for (const step of steps) {
     if ('pack' in step) {
@@ -176,7 +192,11 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
       const abs = join(root, ...rel.split('/'));
       if (seen.has(abs) || sourceRole(rel) === undefined) return;
       seen.add(abs);
-      failed.push({ path: displayPath(abs, ctx.cwd), diagnostics: [], readError: `cannot read the file: ${tree.broken.get(rel) ?? tree.special.get(rel)}` });
+      failed.push({
+        path: displayPath(abs, ctx.cwd),
+        diagnostics: [],
+        readError: `cannot read the file: ${tree.broken.get(rel) ?? tree.special.get(rel)}`,
+      });
     };
     if (step.rel === undefined) {
       for (const rel of tree.files.keys()) source(rel);
@@ -187,7 +207,10 @@ async function filesToFormat(ctx: CommandContext, inputs: readonly string[]): Pr
     } else if (tree.files.has(step.rel)) source(step.rel);
     else if (tree.outside.has(step.rel)) refuse(root, tree, step.rel);
     else if (tree.broken.has(step.rel) || tree.special.has(step.rel)) unreadable(step.rel);
-    else ctx.stderr.write(`${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`);
+    else
+      ctx.stderr.write(
+        `${show(join(root, ...step.rel.split('/')))}: skipped, build does not read it (it is reached through a linked folder, which build does not walk)\n`,
+      );
   }
   return { targets, failed };
 }

@@ -10,7 +10,8 @@ export const spec: CommandSpec = {
   name: 'lsp',
   summary: 'Run the language server (findings as you type, hover, completion, definitions, rename, quick fixes) over stdio.',
   usage: 'lsp --stdio',
-  description: 'Serves pack files (a .json whose $schema names the pack schema, or with format and packId at its top, or any document the client names "setup-pack") and the files of pack source folders (those `build` reads). It runs until the client asks it to exit or closes its input. Setting up VS Code, Neovim, Helix and Emacs: docs/language-server.md.',
+  description:
+    'Serves pack files (a .json whose $schema names the pack schema, or with format and packId at its top, or any document the client names "setup-pack") and the files of pack source folders (those `build` reads). It runs until the client asks it to exit or closes its input. Setting up VS Code, Neovim, Helix and Emacs: docs/language-server.md.',
   positionals: [0, 0],
   options: {
     stdio: { type: 'boolean', description: 'Speak LSP over stdin and stdout (the one transport; editors pass it).' },
@@ -22,7 +23,8 @@ export const spec: CommandSpec = {
 type LanguageServer = typeof import('@setup-pack/language-server');
 
 export async function run(_ctx: CommandContext, args: Parsed): Promise<number> {
-  if (!args.values.stdio) throw new UsageError('the server speaks LSP over stdin and stdout: run `setup-pack lsp --stdio` (from an editor)');
+  if (!args.values.stdio)
+    throw new UsageError('the server speaks LSP over stdin and stdout: run `setup-pack lsp --stdio` (from an editor)');
   // Loaded from its package rather than bundled into this command: its validation worker is a file
   // of that package, which a worker thread starts from. The worker hashes assets with this
   // command's native hasher, and reads source folders as this command does, through modules it

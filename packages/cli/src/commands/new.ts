@@ -15,7 +15,8 @@ export const spec: CommandSpec = {
   name: 'new',
   summary: 'Scaffold a pack source folder with a fresh packId.',
   usage: 'new [options] <dir>',
-  description: 'The folder gets a manifest, one automation, one message template and one tag, and builds without a single diagnostic. Keep the packId for every later release of the pack.',
+  description:
+    'The folder gets a manifest, one automation, one message template and one tag, and builds without a single diagnostic. Keep the packId for every later release of the pack.',
   positionals: [1, 1],
   options: {
     name: { type: 'string', value: '<name>', description: 'Pack name (default: from the folder name).' },
@@ -30,8 +31,14 @@ export const spec: CommandSpec = {
 
 /** The default name, from the folder's: cut to the schema's limit (in characters, as it counts them). */
 function titleCase(dir: string): string {
-  const words = basename(dir).replace(/[-_.]+/g, ' ').trim();
-  return words ? Array.from(words[0].toUpperCase() + words.slice(1)).slice(0, maxLengthOf('pack', 'name')).join('') : 'New pack';
+  const words = basename(dir)
+    .replace(/[-_.]+/g, ' ')
+    .trim();
+  return words
+    ? Array.from(words[0].toUpperCase() + words.slice(1))
+        .slice(0, maxLengthOf('pack', 'name'))
+        .join('')
+    : 'New pack';
 }
 
 /** The starter pack: small, valid, and showing each file type of the layout. */
@@ -96,11 +103,14 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const dir = resolve(ctx.cwd, dirArg);
   const notFolder = notAFolder(dir, dirArg, ctx.cwd);
   if (notFolder) throw new UsageError(notFolder);
-  if ((await isEmptyDir(dir)) === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; choose a new folder or pass --force`);
+  if ((await isEmptyDir(dir)) === false && !args.values.force)
+    throw new UsageError(`'${dirArg}' exists and is not empty; choose a new folder or pass --force`);
   const name = typeof args.values.name === 'string' ? args.values.name : titleCase(dir);
   const packId = randomUUID();
   await writeTree(dir, dirArg, unpackToFiles(starterPack(name, packId, args.values.author as string | undefined)));
   const shown = displayPath(dir, ctx.cwd);
-  ctx.stdout.write(`created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shellPath(shown)} -o ${shellPath(`${shown}.json`)}\n`);
+  ctx.stdout.write(
+    `created ${shown}/ (packId ${packId})\n\nNext:\n  setup-pack build ${shellPath(shown)} -o ${shellPath(`${shown}.json`)}\n`,
+  );
   return 0;
 }

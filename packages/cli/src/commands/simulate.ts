@@ -13,40 +13,90 @@ import { connect, reportFailure } from '../lib/workspace.js';
 import { readPack } from './plan.js';
 
 /** The options that name the event's subject, each for the reference type it names. */
-const SUBJECTS: Record<string, string> = { tag: 'tag', stage: 'stage', field: 'custom_field', template: 'email_template', pipeline: 'pipeline', 'deal-stage': 'deal_stage', automation: 'automation' };
+const SUBJECTS: Record<string, string> = {
+  tag: 'tag',
+  stage: 'stage',
+  field: 'custom_field',
+  template: 'email_template',
+  pipeline: 'pipeline',
+  'deal-stage': 'deal_stage',
+  automation: 'automation',
+};
 
 export const spec: CommandSpec = {
   name: 'simulate',
   summary: "Follow one contact through a pack's automations from one event, as a timeline.",
   usage: 'simulate [options] <pack.json | source folder> --event <event>',
-  description: "Starts the automations the event starts, follows each block with its waits in the workspace's time zone and its messages held to the send window, send days and holidays, takes a condition's branch where the contact's fields decide it (and forks, saying so, where they cannot), and follows the automations the blocks' events start. A state that repeats is a loop: the simulation stops there and names it. Ends with the messages a channel sends in the first 24 hours and 7 days.",
-  exitCodes: 'Exit codes: 0 simulated; 1 the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read).',
+  description:
+    "Starts the automations the event starts, follows each block with its waits in the workspace's time zone and its messages held to the send window, send days and holidays, takes a condition's branch where the contact's fields decide it (and forks, saying so, where they cannot), and follows the automations the blocks' events start. A state that repeats is a loop: the simulation stops there and names it. Ends with the messages a channel sends in the first 24 hours and 7 days.",
+  exitCodes:
+    'Exit codes: 0 simulated; 1 the simulation stopped at a loop, the pack is not valid, or the workspace refused (--contact-id); 2 usage error (an unknown event, a subject not in the pack, a date or contact that does not read).',
   docs: 'docs/behaviour.md',
   positionals: [1, 1],
   options: {
-    event: { type: 'string', value: '<event>', description: 'The event that starts it: a trigger kind without "trigger." (tag_added, stage_changed, contact_created, manual, …).' },
+    event: {
+      type: 'string',
+      value: '<event>',
+      description: 'The event that starts it: a trigger kind without "trigger." (tag_added, stage_changed, contact_created, manual, …).',
+    },
     tag: { type: 'string', value: '<tag>', description: 'For tag_added: the tag (pack key or name).' },
     stage: { type: 'string', value: '<stage>', description: 'For stage_changed: the stage it changes to.' },
     field: { type: 'string', value: '<field>', description: 'For contact_field_changed: the custom field.' },
-    template: { type: 'string', value: '<template>', description: 'For email_opened, email_clicked, email_replied, email_bounced: the template.' },
+    template: {
+      type: 'string',
+      value: '<template>',
+      description: 'For email_opened, email_clicked, email_replied, email_bounced: the template.',
+    },
     pipeline: { type: 'string', value: '<pipeline>', description: 'For deal_created, deal_won, deal_lost: the pipeline.' },
     'deal-stage': { type: 'string', value: '<stage>', description: 'For deal_stage_changed, deal_stuck_in_stage: the deal stage.' },
     automation: { type: 'string', value: '<automation>', description: 'For manual: the automation started by hand.' },
-    contact: { type: 'string', path: true, value: '<file>', description: 'The contact, a JSON file in the API\'s shape (first_name, tags, stage, custom_fields); default a sample contact with no tags.' },
+    contact: {
+      type: 'string',
+      path: true,
+      value: '<file>',
+      description:
+        "The contact, a JSON file in the API's shape (first_name, tags, stage, custom_fields); default a sample contact with no tags.",
+    },
     'contact-id': { type: 'string', value: '<id>', description: 'A real contact of the workspace (with --url and --key).' },
     at: { type: 'string', value: '<time>', description: 'When the event happens, RFC 3339 with its offset (default now).' },
     'time-zone': { type: 'string', value: '<zone>', description: "The workspace's time zone, an IANA name (default UTC)." },
     days: { type: 'string', value: '<n>', description: 'How many days to follow (default 30).' },
-    holiday: { type: 'string', multiple: true, value: '<YYYY-MM-DD>', description: "A workspace holiday, for send_window_skip_holidays (repeatable)." },
-    'reply-at': { type: 'string', value: '<time>', description: 'When the contact replies (RFC 3339), to the last message sent before then: runs with stop_on_reply end, reply triggers start.' },
-    url: { type: 'string', value: '<base>', env: { name: 'WORKSPACE_URL', what: 'the workspace API base address' }, description: 'Workspace API base address (for --contact-id).' },
-    key: { type: 'string', value: '<key>', env: { name: 'WORKSPACE_API_KEY', what: 'the workspace API key' }, description: 'Workspace API key (for --contact-id).' },
+    holiday: {
+      type: 'string',
+      multiple: true,
+      value: '<YYYY-MM-DD>',
+      description: 'A workspace holiday, for send_window_skip_holidays (repeatable).',
+    },
+    'reply-at': {
+      type: 'string',
+      value: '<time>',
+      description:
+        'When the contact replies (RFC 3339), to the last message sent before then: runs with stop_on_reply end, reply triggers start.',
+    },
+    url: {
+      type: 'string',
+      value: '<base>',
+      env: { name: 'WORKSPACE_URL', what: 'the workspace API base address' },
+      description: 'Workspace API base address (for --contact-id).',
+    },
+    key: {
+      type: 'string',
+      value: '<key>',
+      env: { name: 'WORKSPACE_API_KEY', what: 'the workspace API key' },
+      description: 'Workspace API key (for --contact-id).',
+    },
     format: { type: 'string', short: 'f', value: '<format>', choices: ['pretty', 'json'], description: 'Output format (default pretty).' },
   },
   examples: [
-    ['setup-pack simulate pack.json --event tag_added --tag hot --contact rosa.json --at 2026-12-04T18:45:00-05:00 --time-zone America/New_York', 'What happens to Rosa when she is tagged Hot'],
+    [
+      'setup-pack simulate pack.json --event tag_added --tag hot --contact rosa.json --at 2026-12-04T18:45:00-05:00 --time-zone America/New_York',
+      'What happens to Rosa when she is tagged Hot',
+    ],
     ['setup-pack simulate pack.json --event contact_created --format json', 'A new contact, as JSON'],
-    ['setup-pack simulate pack.json --event manual --automation welcome --contact-id con_123 --url $URL --key $KEY', 'A real contact of the workspace, started by hand'],
+    [
+      'setup-pack simulate pack.json --event manual --automation welcome --contact-id con_123 --url $URL --key $KEY',
+      'A real contact of the workspace, started by hand',
+    ],
   ],
 };
 
@@ -79,7 +129,9 @@ async function contactOf(ctx: CommandContext, args: Parsed): Promise<unknown> {
   const r = await readPackFile(abs, displayPath(abs, ctx.cwd));
   if (!r.ok) {
     const d = r.report.diagnostics[0];
-    throw new UsageError(`--contact ${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${(r.unreadable ? r.report.readError : d?.message) ?? 'cannot be read'}`);
+    throw new UsageError(
+      `--contact ${file}${d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : ''}: ${(r.unreadable ? r.report.readError : d?.message) ?? 'cannot be read'}`,
+    );
   }
   return r.value;
 }
@@ -87,7 +139,10 @@ async function contactOf(ctx: CommandContext, args: Parsed): Promise<unknown> {
 export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const { simulate, SimulateError } = await import('@setup-pack/core');
   const event = args.values.event as string | undefined;
-  if (!event) throw new UsageError(`--event is required: the event that starts the simulation (e.g. --event tag_added --tag hot); usage: setup-pack ${spec.usage}`);
+  if (!event)
+    throw new UsageError(
+      `--event is required: the event that starts the simulation (e.g. --event tag_added --tag hot); usage: setup-pack ${spec.usage}`,
+    );
   const days = args.values.days === undefined ? undefined : intOption('days', args.values.days);
   const subject = await subjectOf(args, event);
   const pack: Pack = await readPack(ctx, args.positionals[0]);
@@ -100,7 +155,16 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   }
   let timeline: Timeline;
   try {
-    timeline = simulate(pack, { event, subject: subject?.value, contact, at: (args.values.at as string | undefined) ?? new Date().toISOString(), days, timeZone: args.values['time-zone'] as string | undefined, holidays: args.values.holiday as string[] | undefined, replyAt: args.values['reply-at'] as string | undefined });
+    timeline = simulate(pack, {
+      event,
+      subject: subject?.value,
+      contact,
+      at: (args.values.at as string | undefined) ?? new Date().toISOString(),
+      days,
+      timeZone: args.values['time-zone'] as string | undefined,
+      holidays: args.values.holiday as string[] | undefined,
+      replyAt: args.values['reply-at'] as string | undefined,
+    });
   } catch (e) {
     if (e instanceof SimulateError) throw new UsageError(`${optionOf(e.field, args, subject?.option)}: ${e.message}`);
     throw e;
@@ -113,7 +177,12 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
 /** The option a simulation input field came from, as the user wrote it (`--contact rosa.json`, `--tag`). */
 function optionOf(field: string, args: Parsed, subjectOption?: string): string {
   if (field.startsWith('contact')) {
-    const source = args.values['contact-id'] !== undefined ? `--contact-id ${args.values['contact-id']}` : args.values.contact !== undefined ? `--contact ${args.values.contact}` : 'the sample contact';
+    const source =
+      args.values['contact-id'] !== undefined
+        ? `--contact-id ${args.values['contact-id']}`
+        : args.values.contact !== undefined
+          ? `--contact ${args.values.contact}`
+          : 'the sample contact';
     return field === 'contact' ? source : `${source}: ${field.slice('contact.'.length)}`;
   }
   if (field === 'subject') return subjectOption ? `--${subjectOption}` : '--event';
@@ -122,7 +191,10 @@ function optionOf(field: string, args: Parsed, subjectOption?: string): string {
 
 /** A timeline as lines a person reads: each day once, then each step with its time, automation and block. */
 export function formatTimeline(t: Timeline, c: Colors): string {
-  const out = [`${c.bold(p(t.pack.name))} ${c.dim(`${p(t.pack.version)} · ${t.start.contact} · ${t.start.event}${t.start.subject ? ` ${p(t.start.subject)}` : ''} at ${t.start.at} (${t.start.timeZone}), ${t.start.days} days`)}`, ''];
+  const out = [
+    `${c.bold(p(t.pack.name))} ${c.dim(`${p(t.pack.version)} · ${t.start.contact} · ${t.start.event}${t.start.subject ? ` ${p(t.start.subject)}` : ''} at ${t.start.at} (${t.start.timeZone}), ${t.start.days} days`)}`,
+    '',
+  ];
   let day = '';
   for (const s of t.steps) {
     const d = s.at.slice(0, 10);
@@ -145,8 +217,16 @@ const weekday = (iso: string) => WEEKDAY[new Date(`${iso.slice(0, 10)}T12:00:00Z
 
 function stepLine(s: TimelineStep, c: Colors): string {
   const where = s.node ? `${p(s.automationName)} › ${p(s.node)}` : p(s.automationName);
-  const text = [p(s.does), s.branch ? c.dim(`→ ${s.branch.handle}: ${p(s.branch.why)}`) : '', s.starts?.length ? c.green(`→ starts ${s.starts.map(p).join(', ')}`) : ''].filter(Boolean).join(' ');
-  const lines = [`  ${s.at.slice(11, 16)}  ${s.message ? c.green(where) : where}  ${text}${s.assuming ? c.dim(` (if ${p(s.assuming)})`) : ''}`];
+  const text = [
+    p(s.does),
+    s.branch ? c.dim(`→ ${s.branch.handle}: ${p(s.branch.why)}`) : '',
+    s.starts?.length ? c.green(`→ starts ${s.starts.map(p).join(', ')}`) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const lines = [
+    `  ${s.at.slice(11, 16)}  ${s.message ? c.green(where) : where}  ${text}${s.assuming ? c.dim(` (if ${p(s.assuming)})`) : ''}`,
+  ];
   for (const m of s.may ?? []) lines.push(c.dim(`         may: ${p(m)}`));
   return lines.join('\n');
 }

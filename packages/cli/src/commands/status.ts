@@ -8,7 +8,8 @@ export const spec: CommandSpec = {
   name: 'status',
   summary: 'List the packs installed in a workspace.',
   usage: 'status [options]',
-  description: 'One line per install ledger: packId, name, version, state (installed, or in_progress when a run was interrupted: re-run install to resume), item count and a held lock, with the unlock command that breaks it if no run is in progress. A pack whose lock a run took and which it wrote no ledger for yet (killed before its first checkpoint) is listed too, as "no ledger yet" (state locked in --format json).',
+  description:
+    'One line per install ledger: packId, name, version, state (installed, or in_progress when a run was interrupted: re-run install to resume), item count and a held lock, with the unlock command that breaks it if no run is in progress. A pack whose lock a run took and which it wrote no ledger for yet (killed before its first checkpoint) is listed too, as "no ledger yet" (state locked in --format json).',
   exitCodes: 'Exit codes: 0 listed (none installed included); 1 the API refused; 2 usage error.',
   docs: 'docs/install.md',
   positionals: [0, 0],
@@ -44,13 +45,22 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     }
     for (const r of rows) {
       // The workspace's ledger is the workspace's text: printable (as p) before a terminal sees it.
-      const lock = r.lock ? c.yellow(` locked by ${p(String(r.lock.holder))} until ${p(String(r.lock.expires_at))}; ${p(breakLockHint(String(r.packId), String(r.lock.holder)))}`) : '';
+      const lock = r.lock
+        ? c.yellow(
+            ` locked by ${p(String(r.lock.holder))} until ${p(String(r.lock.expires_at))}; ${p(breakLockHint(String(r.packId), String(r.lock.holder)))}`,
+          )
+        : '';
       if (r.state === 'locked') {
-        ctx.stdout.write(`${c.bold(p(String(r.packId)))} ${c.yellow('no ledger yet (a run took the install lock and wrote no checkpoint)')}${lock}\n`);
+        ctx.stdout.write(
+          `${c.bold(p(String(r.packId)))} ${c.yellow('no ledger yet (a run took the install lock and wrote no checkpoint)')}${lock}\n`,
+        );
         continue;
       }
-      const state = r.state === 'installed' ? c.green('installed') : c.yellow(`in progress → ${p(String(r.targetVersion))} (re-run install to resume)`);
-      ctx.stdout.write(`${c.bold(p(String(r.name)))} ${p(String(r.version ?? '-'))} ${state} ${c.dim(`${p(String(r.packId))}, ${plural(r.items, 'item')}, updated ${p(String(r.updatedAt))}`)}${lock}\n`);
+      const state =
+        r.state === 'installed' ? c.green('installed') : c.yellow(`in progress → ${p(String(r.targetVersion))} (re-run install to resume)`);
+      ctx.stdout.write(
+        `${c.bold(p(String(r.name)))} ${p(String(r.version ?? '-'))} ${state} ${c.dim(`${p(String(r.packId))}, ${plural(r.items, 'item')}, updated ${p(String(r.updatedAt))}`)}${lock}\n`,
+      );
     }
     return 0;
   } catch (e) {

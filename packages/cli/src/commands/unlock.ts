@@ -22,21 +22,28 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const json = args.values.format === 'json';
   const [packId, holder] = args.positionals;
   if (!packId) throw new UsageError('the packId must not be empty');
-  if (!holder) throw new UsageError('the holder must not be empty: name the one the lock shows (setup-pack status, or the install that was refused)');
+  if (!holder)
+    throw new UsageError('the holder must not be empty: name the one the lock shows (setup-pack status, or the install that was refused)');
   const client = await connect(ctx, args);
   const { breakLock } = await import('@setup-pack/installer');
   try {
     const r = await breakLock(client, packId, holder);
     const lock = !r.released && r.reason === 'held' ? { holder: r.holder, expires_at: r.expiresAt } : null;
-    if (json) ctx.stdout.write(JSON.stringify({ version: 1, packId, holder, released: r.released, ...(r.released ? {} : { reason: r.reason, lock }) }, null, 2) + '\n');
+    if (json)
+      ctx.stdout.write(
+        JSON.stringify({ version: 1, packId, holder, released: r.released, ...(r.released ? {} : { reason: r.reason, lock }) }, null, 2) +
+          '\n',
+      );
     if (r.released) {
       if (!json) ctx.stdout.write(`Released the install lock of ${p(packId)} held by ${p(holder)}.\n`);
       return 0;
     }
     // The workspace's words (a holder is anyone's text): printable before a terminal sees them.
-    ctx.stderr.write(r.reason === 'held'
-      ? `setup-pack: not released: the install lock of ${p(packId)} is held by ${p(String(r.holder ?? 'another run'))}${r.expiresAt ? ` until ${p(r.expiresAt)}` : ''}, not by ${p(holder)}\n`
-      : `setup-pack: not released: the install lock of ${p(packId)} is not held by ${p(holder)} (nothing to release)\n`);
+    ctx.stderr.write(
+      r.reason === 'held'
+        ? `setup-pack: not released: the install lock of ${p(packId)} is held by ${p(String(r.holder ?? 'another run'))}${r.expiresAt ? ` until ${p(r.expiresAt)}` : ''}, not by ${p(holder)}\n`
+        : `setup-pack: not released: the install lock of ${p(packId)} is not held by ${p(holder)} (nothing to release)\n`,
+    );
     return 1;
   } catch (e) {
     return reportFailure(ctx, e, json);

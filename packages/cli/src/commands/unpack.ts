@@ -15,7 +15,8 @@ export const spec: CommandSpec = {
   name: 'unpack',
   summary: 'Split a pack file into a source folder that diffs well in git.',
   usage: 'unpack [--force] <pack.json> <dir>',
-  description: 'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key, and every automation a document and nothing else beside its key; a pack file that says a property twice, or holds a number JSON cannot hold (1e400) or does not keep (12345678901234567890), is refused, since its files would not say the same.',
+  description:
+    'The layout is described in docs/cli.md#source-folder. exportedAt is left out (build sets it). The pack need not be valid, but every item needs a unique string key, and every automation a document and nothing else beside its key; a pack file that says a property twice, or holds a number JSON cannot hold (1e400) or does not keep (12345678901234567890), is refused, since its files would not say the same.',
   positionals: [2, 2],
   options: {
     force: { type: 'boolean', description: 'Write into a folder that is not empty, replacing its pack source files.' },
@@ -48,16 +49,26 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   // first would be dropped) or a number JSON.parse does not read as written (1e400 would be written
   // as null, 1e-400 as 0: numbersNotKept) would not say what the pack says: nothing is written,
   // and each place is said.
-  const lost = lostOnRewrite([...r.findings, ...numbersNotKept(r.source)], (loss) => `unpack writes nothing: in the source folder, ${loss}`);
+  const lost = lostOnRewrite(
+    [...r.findings, ...numbersNotKept(r.source)],
+    (loss) => `unpack writes nothing: in the source folder, ${loss}`,
+  );
   if (lost.length) {
     const { RULE_METADATA } = await import('@setup-pack/core');
-    ctx.stderr.write(formatPretty([{ path: displayPath(abs, ctx.cwd), text: r.source.text, diagnostics: lost }], { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() }, ctx.colors('stderr')));
+    ctx.stderr.write(
+      formatPretty(
+        [{ path: displayPath(abs, ctx.cwd), text: r.source.text, diagnostics: lost }],
+        { cwd: ctx.cwd, rules: RULE_METADATA, toolVersion: cliVersion() },
+        ctx.colors('stderr'),
+      ),
+    );
     return 1;
   }
   const notFolder = notAFolder(dir, dirArg, ctx.cwd);
   if (notFolder) throw new UsageError(notFolder);
   const empty = await isEmptyDir(dir);
-  if (empty === false && !args.values.force) throw new UsageError(`'${dirArg}' exists and is not empty; pass --force to replace its pack source files`);
+  if (empty === false && !args.values.force)
+    throw new UsageError(`'${dirArg}' exists and is not empty; pass --force to replace its pack source files`);
   let files;
   try {
     files = unpackToFiles(r.value);
@@ -73,7 +84,10 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const value = r.value as Record<string, unknown>;
   const back = buildFromFiles(files, { exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' }).pack;
   const expected = canonicalize({ ...value, exportedAt: typeof value.exportedAt === 'string' ? value.exportedAt : '' });
-  if (JSON.stringify(back) !== JSON.stringify(expected)) ctx.stderr.write(`setup-pack unpack: warning: building this folder will not give back exactly the same pack; please report it with the file\n`);
+  if (JSON.stringify(back) !== JSON.stringify(expected))
+    ctx.stderr.write(
+      `setup-pack unpack: warning: building this folder will not give back exactly the same pack; please report it with the file\n`,
+    );
   await writeTree(dir, dirArg, files);
   const items = countItems(value);
   ctx.stdout.write(`unpacked ${plural(items, 'item')} into ${displayPath(dir, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);

@@ -54,7 +54,10 @@ export interface CommandSpec {
 /** Options every command takes. */
 export const COMMON_OPTIONS: Options = {
   help: { type: 'boolean', short: 'h', description: 'Show this help.' },
-  color: { type: 'boolean', description: 'Force colour on (default: on for a terminal whose TERM is not dumb; a non-empty NO_COLOR turns it off, FORCE_COLOR on).' },
+  color: {
+    type: 'boolean',
+    description: 'Force colour on (default: on for a terminal whose TERM is not dumb; a non-empty NO_COLOR turns it off, FORCE_COLOR on).',
+  },
   'no-color': { type: 'boolean', description: 'Turn colour off.' },
 };
 
@@ -135,7 +138,8 @@ function joinDashValues(argv: readonly string[], options: Options): string[] {
 export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   const options = { ...spec.options, ...COMMON_OPTIONS };
   const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
-  for (const [name, o] of Object.entries(options)) config[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  for (const [name, o] of Object.entries(options))
+    config[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
   let parsed;
   try {
     parsed = parseArgs({ args: joinDashValues(argv, options), options: config, allowPositionals: true, strict: true });
@@ -166,9 +170,11 @@ export function parseCommandArgs(spec: CommandSpec, argv: string[]): Parsed {
   // rewrite every pack below it), nor stdout for an empty -o.
   for (const [name, o] of Object.entries(spec.options)) {
     if (o.path && values[name] === '') throw new UsageError(`option '--${name}' needs a value, not an empty one`);
-    if (o.env && values[name] === '') throw new UsageError(`option '--${name}' is empty: give ${o.env.what}, or leave --${name} out to use ${o.env.name}`);
+    if (o.env && values[name] === '')
+      throw new UsageError(`option '--${name}' is empty: give ${o.env.what}, or leave --${name} out to use ${o.env.name}`);
   }
-  if (!spec.namesNotPaths && parsed.positionals.includes('')) throw new UsageError(`unexpected empty argument ''; usage: setup-pack ${spec.usage}`);
+  if (!spec.namesNotPaths && parsed.positionals.includes(''))
+    throw new UsageError(`unexpected empty argument ''; usage: setup-pack ${spec.usage}`);
   if (values.help) {
     // The help, like --version, takes nothing but the colour flags: an argument or an option beside
     // it is a usage error, not left out without a word.

@@ -23,7 +23,8 @@ describe('displayPath', () => {
   it('is what path.relative makes of it, for any two absolute paths', () => {
     fc.assert(
       fc.property(path, path, fc.array(segment, { maxLength: 3 }), (cwd, other, below) => {
-        for (const abs of [other, `${cwd}/${below.join('/')}`, `${cwd.replace(/\/$/, '')}/${below.join('/')}`]) expect(displayPath(abs, cwd)).toBe(byRelative(abs, cwd));
+        for (const abs of [other, `${cwd}/${below.join('/')}`, `${cwd.replace(/\/$/, '')}/${below.join('/')}`])
+          expect(displayPath(abs, cwd)).toBe(byRelative(abs, cwd));
       }),
       { numRuns: 2000 },
     );
@@ -48,7 +49,7 @@ describe('isSourceFolder', () => {
 });
 
 describe('mayBeSourceFolder', () => {
-  it('takes a folder whose manifest.json does not parse yet, or is ours being edited, beside the layout\'s files; not a web app\'s manifest beside assets/', async () => {
+  it("takes a folder whose manifest.json does not parse yet, or is ours being edited, beside the layout's files; not a web app's manifest beside assets/", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'setup-pack-files-'));
     mkdirSync(join(dir, 'assets'));
     writeFileSync(join(dir, 'manifest.json'), '{ "format": "service.setup-pack", ');
@@ -56,7 +57,10 @@ describe('mayBeSourceFolder', () => {
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format: 'service.setup-pack', name: 'N', automations: 'a' }));
     expect(await mayBeSourceFolder(dir)).toBe(true);
     // A PWA's public/ folder: its packs below it are packs.
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ name: 'Harbor', short_name: 'H', icons: [{ src: 'assets/icon.png', sizes: '192x192' }] }));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ name: 'Harbor', short_name: 'H', icons: [{ src: 'assets/icon.png', sizes: '192x192' }] }),
+    );
     expect(await mayBeSourceFolder(dir)).toBe(false);
     mkdirSync(join(dir, 'packs'));
     writeFileSync(join(dir, 'packs', 'p.json'), '{}');
@@ -79,13 +83,24 @@ describe('expandEntries with whole source folders (validate, fix)', () => {
     writeFileSync(join(root, 'packs', 'src', 'automations', 'a.json'), '{}');
     const asked: string[] = [];
     const counting = (dir: string) => (asked.push(dir), mayBeSourceFolder(dir));
-    const entries = await expandEntries(['packs/**/*.json', 'packs/g0/p0.json', 'packs'], root, [], { sourceFolders: counting, wholeFolders: true });
+    const entries = await expandEntries(['packs/**/*.json', 'packs/g0/p0.json', 'packs'], root, [], {
+      sourceFolders: counting,
+      wholeFolders: true,
+    });
     expect(entries.filter((e) => e.type === 'source-folder').map((e) => e.abs)).toEqual([join(root, 'packs', 'src')]);
     expect(entries.filter((e) => e.type === 'file')).toHaveLength(200);
     expect(asked.length).toBe(new Set(asked).size);
     // The four groups, the source folder's automations/ and the source folder, packs and the working
     // directory, where the search stops (no repository holds it): once each, and none above it.
-    expect(new Set(asked)).toEqual(new Set([...[0, 1, 2, 3].map((g) => join(root, 'packs', `g${g}`)), join(root, 'packs'), join(root, 'packs', 'src', 'automations'), join(root, 'packs', 'src'), root]));
+    expect(new Set(asked)).toEqual(
+      new Set([
+        ...[0, 1, 2, 3].map((g) => join(root, 'packs', `g${g}`)),
+        join(root, 'packs'),
+        join(root, 'packs', 'src', 'automations'),
+        join(root, 'packs', 'src'),
+        root,
+      ]),
+    );
   });
 });
 
@@ -103,29 +118,45 @@ describe('a pipe a directory walk or a glob meets', () => {
     return dir;
   }
 
-  it.runIf(process.platform !== 'win32')('comes back with the entry, saying why it is not read; named alone it carries nothing', async () => {
-    const dir = layout();
-    const entries = await expandEntries(['packs'], dir);
-    expect(entries).toEqual([
-      { type: 'file', abs: join(dir, 'packs', 'feed.json'), notAFile: `it is ${TAIL}` },
-      { type: 'file', abs: join(dir, 'packs', 'ok.json') },
-      { type: 'file', abs: join(dir, 'packs', 'to-pipe.json'), notAFile: `it is a symbolic link to '../pipe', ${TAIL}` },
-    ]);
-    // readText takes the reason from the entry, and never opens the pipe.
-    expect(await readText(entries[0].abs, undefined, entries[0].notAFile)).toEqual({ error: `cannot read the file: it is ${TAIL}` });
-    expect(await expandEntries(['packs/feed.json'], dir)).toEqual([{ type: 'file', abs: join(dir, 'packs', 'feed.json') }]);
-    // Named and met by a walk, in either order: not read, as before.
-    for (const inputs of [['packs/feed.json', 'packs'], ['packs', 'packs/feed.json']]) {
-      expect((await expandEntries(inputs, dir)).find((e) => e.abs.endsWith('feed.json'))?.notAFile, inputs.join(' ')).toBe(`it is ${TAIL}`);
-    }
-  });
+  it.runIf(process.platform !== 'win32')(
+    'comes back with the entry, saying why it is not read; named alone it carries nothing',
+    async () => {
+      const dir = layout();
+      const entries = await expandEntries(['packs'], dir);
+      expect(entries).toEqual([
+        { type: 'file', abs: join(dir, 'packs', 'feed.json'), notAFile: `it is ${TAIL}` },
+        { type: 'file', abs: join(dir, 'packs', 'ok.json') },
+        { type: 'file', abs: join(dir, 'packs', 'to-pipe.json'), notAFile: `it is a symbolic link to '../pipe', ${TAIL}` },
+      ]);
+      // readText takes the reason from the entry, and never opens the pipe.
+      expect(await readText(entries[0].abs, undefined, entries[0].notAFile)).toEqual({ error: `cannot read the file: it is ${TAIL}` });
+      expect(await expandEntries(['packs/feed.json'], dir)).toEqual([{ type: 'file', abs: join(dir, 'packs', 'feed.json') }]);
+      // Named and met by a walk, in either order: not read, as before.
+      for (const inputs of [
+        ['packs/feed.json', 'packs'],
+        ['packs', 'packs/feed.json'],
+      ]) {
+        expect((await expandEntries(inputs, dir)).find((e) => e.abs.endsWith('feed.json'))?.notAFile, inputs.join(' ')).toBe(
+          `it is ${TAIL}`,
+        );
+      }
+    },
+  );
 
   it.runIf(process.platform !== 'win32')('is not remembered by a later run in the same process (main called twice)', async () => {
     const dir = layout();
     let stdout = '';
-    const ctx = { cwd: dir, env: {}, stdout: { write: (t: string) => ((stdout += t), true) }, stderr: { write: () => true }, colors: () => makeColors(false) };
+    const ctx = {
+      cwd: dir,
+      env: {},
+      stdout: { write: (t: string) => ((stdout += t), true) },
+      stderr: { write: () => true },
+      colors: () => makeColors(false),
+    };
     expect(await main(['validate', '-f', 'json', 'packs'], ctx)).toBe(2);
-    expect(JSON.parse(stdout).files.find((f: { path: string }) => f.path === 'packs/feed.json').readError).toBe(`cannot read the file: it is ${TAIL}`);
+    expect(JSON.parse(stdout).files.find((f: { path: string }) => f.path === 'packs/feed.json').readError).toBe(
+      `cannot read the file: it is ${TAIL}`,
+    );
     // The pipe is replaced by a pack: the next run reads it. A module-level record of the first
     // walk's pipes said it could not be read.
     rmSync(join(dir, 'packs', 'feed.json'));

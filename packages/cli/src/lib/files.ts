@@ -1,5 +1,17 @@
 // Turning command-line paths and globs into files, and reading them.
-import { fstatSync, lstatSync, readFileSync, readlinkSync, readdir, readdirSync, realpath, realpathSync, stat as statCb, statSync, type Dirent } from 'node:fs';
+import {
+  fstatSync,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  readdir,
+  readdirSync,
+  realpath,
+  realpathSync,
+  stat as statCb,
+  statSync,
+  type Dirent,
+} from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { encodingProblem, KEYED_ITEM_KINDS, utf8Problem } from '@setup-pack/core';
 import { isUtf8 } from 'node:buffer';
@@ -16,7 +28,8 @@ export function displayPath(abs: string, cwd: string): string {
   // (a folder of 1,000 packs asks once per file): the same answer (test: files.test.ts).
   if (sep === '/') {
     const prefix = cwd.endsWith('/') ? cwd : `${cwd}/`;
-    if (abs.length > prefix.length && abs.startsWith(prefix) && !abs.endsWith('/') && !abs.includes('/.') && !abs.includes('//')) return abs.slice(prefix.length);
+    if (abs.length > prefix.length && abs.startsWith(prefix) && !abs.endsWith('/') && !abs.includes('/.') && !abs.includes('//'))
+      return abs.slice(prefix.length);
   }
   const rel = relative(cwd, abs);
   return (rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs).split(sep).join('/');
@@ -41,7 +54,10 @@ export function notAFolder(dir: string, shown: string, cwd: string): string | un
   if (st) return st.isDirectory() ? undefined : `'${shown}' is ${st.isFile() ? 'a file' : 'there'}, not a folder`;
   for (let up = dirname(dir); ; up = dirname(up)) {
     const above = statOrUndefined(up);
-    if (above) return above.isDirectory() ? undefined : `'${shown}' is below '${displayPath(up, cwd)}', which is ${above.isFile() ? 'a file' : 'there'}, not a folder`;
+    if (above)
+      return above.isDirectory()
+        ? undefined
+        : `'${shown}' is below '${displayPath(up, cwd)}', which is ${above.isFile() ? 'a file' : 'there'}, not a folder`;
     if (dirname(up) === up) return undefined;
   }
 }
@@ -69,13 +85,26 @@ function sourceFolderKind(dir: string): 'source' | 'maybe' | 'missing' | undefin
   } catch {
     manifest = undefined;
   }
-  if (isObject(manifest) && manifest.format === 'service.setup-pack' && !('assets' in manifest) && KEYED_ITEM_KINDS.every((k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')))) return 'source';
+  if (
+    isObject(manifest) &&
+    manifest.format === 'service.setup-pack' &&
+    !('assets' in manifest) &&
+    KEYED_ITEM_KINDS.every(
+      (k) => manifest[k] === undefined || (Array.isArray(manifest[k]) && (manifest[k] as unknown[]).every((v) => typeof v === 'string')),
+    )
+  )
+    return 'source';
   if (!LAYOUT_ENTRIES.some((e) => statOrUndefined(resolve(dir, e)) !== undefined)) return undefined;
   if (manifest === undefined) return 'maybe'; // does not parse yet
   // A manifest that parses must say it is ours: a web app's manifest.json beside an assets/
   // folder (a PWA's public/ folder) is not a pack source folder, and neither are the packs below it.
   if (!isObject(manifest) || manifest.format !== 'service.setup-pack') return undefined;
-  return !Array.isArray(manifest.assets) && KEYED_ITEM_KINDS.every((k) => !Array.isArray(manifest[k]) || (manifest[k] as unknown[]).every((v) => v === null || typeof v !== 'object')) ? 'maybe' : undefined;
+  return !Array.isArray(manifest.assets) &&
+    KEYED_ITEM_KINDS.every(
+      (k) => !Array.isArray(manifest[k]) || (manifest[k] as unknown[]).every((v) => v === null || typeof v !== 'object'),
+    )
+    ? 'maybe'
+    : undefined;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -110,7 +139,9 @@ function manifestMissing(dir: string): boolean {
     if (!st.isDirectory()) continue;
     let names: string[];
     try {
-      names = readdirSync(abs).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+      names = readdirSync(abs)
+        .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+        .sort();
     } catch {
       continue;
     }
@@ -155,7 +186,10 @@ export async function mayBeSourceFolder(dir: string): Promise<boolean> {
  * kept, and a walk up stops at the first folder already answered, so a folder of 1,000 packs costs
  * one question per folder above them, not one per pack.
  */
-export function sourceFolderOf(cwd: string, isFolder: (dir: string) => Promise<boolean> = mayBeSourceFolder): (abs: string) => Promise<string | undefined> {
+export function sourceFolderOf(
+  cwd: string,
+  isFolder: (dir: string) => Promise<boolean> = mayBeSourceFolder,
+): (abs: string) => Promise<string | undefined> {
   const known = new Map<string, string | null>();
   const stopsAt = searchStopsAt(cwd);
   const enclosing = async (dir: string): Promise<string | undefined> => {
@@ -223,7 +257,8 @@ export function specialKind(e: { isFIFO(): boolean; isSocket(): boolean; isChara
 }
 
 /** Whether a directory entry or a stat is a pipe, a socket or a device: no file, folder or link. */
-const isSpecial = (e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) => !e.isFile() && !e.isDirectory() && !e.isSymbolicLink();
+const isSpecial = (e: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) =>
+  !e.isFile() && !e.isDirectory() && !e.isSymbolicLink();
 
 /** When `e`, met opening `abs`, is a link's fault: a link that leads to nothing, or round in a loop, said as such. */
 export function linkProblem(abs: string, e: unknown): string | undefined {
@@ -246,7 +281,7 @@ function belongsTo(root: string, abs: string): boolean {
 
 /** Whether a file is part of the nearest of `folders` (source folders) above it; one look-up per folder above it. */
 function partOfAny(abs: string, folders: ReadonlySet<string>): boolean {
-  for (let dir = dirname(abs); ; ) {
+  for (let dir = dirname(abs); ;) {
     if (folders.has(dir)) return belongsTo(dir, abs);
     const up = dirname(dir);
     if (up === dir) return false;
@@ -294,7 +329,11 @@ export async function expandEntries(
   const out: InputEntry[] = [];
   const seen = new Map<string, InputEntry>();
   const x: Expansion = {
-    cwd, ignore, isFolder, sourceFolders: !!options.sourceFolders, linksMet: false,
+    cwd,
+    ignore,
+    isFolder,
+    sourceFolders: !!options.sourceFolders,
+    linksMet: false,
     ignored: ignore.length ? ignoredBy(ignore, cwd) : undefined,
     // validate and fix: a file inside a source folder (named, matched by a glob, or found in a
     // directory that is part of one) stands for the folder, which is checked or fixed once as a
@@ -365,7 +404,10 @@ async function expandInput(x: Expansion, input: string): Promise<void> {
   for (const m of files.sort()) x.add('file', m, notFiles.get(m));
 }
 
-type Search = (ignoring: readonly string[], brokenAsFiles?: ReadonlySet<string>) => Promise<{ found: string[]; links: string[]; broken: string[]; special: Map<string, string> }>;
+type Search = (
+  ignoring: readonly string[],
+  brokenAsFiles?: ReadonlySet<string>,
+) => Promise<{ found: string[]; links: string[]; broken: string[]; special: Map<string, string> }>;
 
 /** The walk of a directory or glob: the .json files it reaches, and the links and other entries it met. */
 async function searcher(x: Expansion, input: string, abs: string, isDir: boolean, layoutRoot: boolean): Promise<Search> {
@@ -380,7 +422,19 @@ async function searcher(x: Expansion, input: string, abs: string, isDir: boolean
     const skip = [dirPattern ? `${dirPattern}/**/node_modules/**` : '**/node_modules/**', ...ignoring];
     if (layoutRoot) skip.push(...LAYOUT_ENTRIES.map((e) => `${dirPattern ? `${dirPattern}/` : ''}${e}/**`));
     // tinyglobby's absolute paths use /; elsewhere than POSIX they are made native.
-    return glob(patterns, { cwd: isDir && !x.ignored ? abs : x.cwd, absolute: true, onlyFiles: true, ignore: skip, expandDirectories: false, fs: walk.fs }).then((found) => ({ found: sep === '/' ? found : found.map((m) => resolve(m)), links: walk.links, broken: walk.broken, special: walk.special }));
+    return glob(patterns, {
+      cwd: isDir && !x.ignored ? abs : x.cwd,
+      absolute: true,
+      onlyFiles: true,
+      ignore: skip,
+      expandDirectories: false,
+      fs: walk.fs,
+    }).then((found) => ({
+      found: sep === '/' ? found : found.map((m) => resolve(m)),
+      links: walk.links,
+      broken: walk.broken,
+      special: walk.special,
+    }));
   };
 }
 
@@ -441,7 +495,12 @@ async function foldersAmong(x: Expansion, matches: string[], isDir: boolean): Pr
 function ignoredBy(patterns: readonly string[], cwd: string): (abs: string) => Promise<boolean> {
   return async (abs) => {
     const { glob, convertPathToPattern } = await import('tinyglobby');
-    const found = await glob([convertPathToPattern(relative(cwd, abs))], { cwd, onlyFiles: true, ignore: [...patterns], expandDirectories: false });
+    const found = await glob([convertPathToPattern(relative(cwd, abs))], {
+      cwd,
+      onlyFiles: true,
+      ignore: [...patterns],
+      expandDirectories: false,
+    });
     return found.length === 0;
   };
 }
@@ -480,7 +539,8 @@ function linkWatchingFs(brokenAsFiles?: ReadonlySet<string>) {
         links.push(path);
         // One more stat for a link (links are few): what it leads to, when that is no file or folder.
         const target = statOrUndefined(resolved);
-        if (target && isSpecial(target)) special.set(resolve(path), `it is a symbolic link to '${readlinkSync(path)}', ${specialKind(target)}`);
+        if (target && isSpecial(target))
+          special.set(resolve(path), `it is a symbolic link to '${readlinkSync(path)}', ${specialKind(target)}`);
       } else if (error.code === 'ENOENT' || error.code === 'ELOOP') broken.push(path);
       callback(error, resolved);
     });
@@ -488,23 +548,28 @@ function linkWatchingFs(brokenAsFiles?: ReadonlySet<string>) {
   // The walk's listing of a folder: a pipe, a socket or a device in it is noted (the walk takes
   // none for a file), and one in `brokenAsFiles` is shown as a file (the second walk).
   const listing = ((path: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) => {
-    (readdir as (p: string, o: unknown, cb: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) => void)(path, options, (error, entries) => {
-      if (error || !Array.isArray(entries)) return callback(error, entries);
-      callback(
-        null,
-        entries.map((e) => {
-          if (typeof e !== 'object' || !isSpecial(e)) return e;
-          const at = resolve(path, e.name);
-          special.set(at, `it is ${specialKind(e)}`);
-          return brokenAsFiles?.has(at) ? Object.assign(Object.create(e), { isFile: () => true }) : e;
-        }),
-      );
-    });
+    (readdir as (p: string, o: unknown, cb: (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void) => void)(
+      path,
+      options,
+      (error, entries) => {
+        if (error || !Array.isArray(entries)) return callback(error, entries);
+        callback(
+          null,
+          entries.map((e) => {
+            if (typeof e !== 'object' || !isSpecial(e)) return e;
+            const at = resolve(path, e.name);
+            special.set(at, `it is ${specialKind(e)}`);
+            return brokenAsFiles?.has(at) ? Object.assign(Object.create(e), { isFile: () => true }) : e;
+          }),
+        );
+      },
+    );
   }) as unknown as typeof readdir;
   // A link that leads nowhere, taken for a file (the second walk of expandEntries).
   const stat = ((path: string, ...rest: unknown[]) => {
     const callback = rest[rest.length - 1] as (error: NodeJS.ErrnoException | null, st?: unknown) => void;
-    if (brokenAsFiles?.has(resolve(path))) return callback(null, { isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false });
+    if (brokenAsFiles?.has(resolve(path)))
+      return callback(null, { isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false });
     (statCb as (p: string, cb: (error: NodeJS.ErrnoException | null, st?: unknown) => void) => void)(path, callback);
   }) as typeof statCb;
   return { links, broken, special, fs: { readdir: listing, readdirSync, realpath: watched, realpathSync, stat, statSync } };

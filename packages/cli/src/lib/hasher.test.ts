@@ -21,13 +21,23 @@ describe('nodeHasher', () => {
     const text = fc.oneof(
       fc.string({ unit: alphabet, maxLength: 16 }),
       // Valid texts with one character changed, removed or added.
-      fc.tuple(fc.uint8Array({ minLength: 1, maxLength: 12 }), fc.nat(), alphabet, fc.constantFrom('replace', 'delete', 'insert')).map(([bytes, at, c, op]) => {
-        const s = Buffer.from(bytes).toString('base64');
-        const i = at % s.length;
-        return op === 'replace' ? s.slice(0, i) + c + s.slice(i + 1) : op === 'delete' ? s.slice(0, i) + s.slice(i + 1) : s.slice(0, i) + c + s.slice(i);
-      }),
+      fc
+        .tuple(fc.uint8Array({ minLength: 1, maxLength: 12 }), fc.nat(), alphabet, fc.constantFrom('replace', 'delete', 'insert'))
+        .map(([bytes, at, c, op]) => {
+          const s = Buffer.from(bytes).toString('base64');
+          const i = at % s.length;
+          return op === 'replace'
+            ? s.slice(0, i) + c + s.slice(i + 1)
+            : op === 'delete'
+              ? s.slice(0, i) + s.slice(i + 1)
+              : s.slice(0, i) + c + s.slice(i);
+        }),
     );
-    fc.assert(fc.property(text, (s) => void expect(nodeHasher(s) !== undefined, JSON.stringify(s)).toBe(strict(s))), { numRuns: 2000 });
-    for (const s of ['QQ==', 'QR==', 'QUE=', 'QUF=', 'QQ==QUFB', 'QUFB\n', 'QU-B', 'QU_B', 'QUFB====', '']) expect(nodeHasher(s) !== undefined, s).toBe(strict(s));
+    fc.assert(
+      fc.property(text, (s) => void expect(nodeHasher(s) !== undefined, JSON.stringify(s)).toBe(strict(s))),
+      { numRuns: 2000 },
+    );
+    for (const s of ['QQ==', 'QR==', 'QUE=', 'QUF=', 'QQ==QUFB', 'QUFB\n', 'QU-B', 'QU_B', 'QUFB====', ''])
+      expect(nodeHasher(s) !== undefined, s).toBe(strict(s));
   });
 });

@@ -15,7 +15,9 @@ import { readPackFile } from './packfile.js';
  * (`unreadable`: the path could not be read at all; else the file is not JSON, or the folder does
  * not build or its pack is not valid).
  */
-export type PackInput = { ok: true; value: unknown; folder: boolean; reports: FileReport[] } | { ok: false; reports: FileReport[]; unreadable: boolean; folder: boolean };
+export type PackInput =
+  | { ok: true; value: unknown; folder: boolean; reports: FileReport[] }
+  | { ok: false; reports: FileReport[]; unreadable: boolean; folder: boolean };
 
 /** Reads `abs` (shown as `shown`): a folder is built with `exportedAt` (default: build's own choice, SOURCE_DATE_EPOCH or now). */
 export async function readPackInput(ctx: CommandContext, abs: string, shown: string, stampOf?: string): Promise<PackInput> {
@@ -28,17 +30,27 @@ export async function readPackInput(ctx: CommandContext, abs: string, shown: str
     const root = await sourceFolderOf(ctx.cwd)(abs);
     if (root !== undefined && inLayout(relative(root, abs).split(sep).join('/'))) {
       const folder = displayPath(root, ctx.cwd);
-      throw new UsageError(`'${shown}' is a file of the pack source folder '${folder}', not a pack; name the folder to build it ('${folder}')`);
+      throw new UsageError(
+        `'${shown}' is a file of the pack source folder '${folder}', not a pack; name the folder to build it ('${folder}')`,
+      );
     }
   }
   if (!st?.isDirectory()) {
     const r = await readPackFile(abs, shown);
-    return r.ok ? { ok: true, value: r.value, folder: false, reports: [] } : { ok: false, reports: [r.report], unreadable: r.unreadable, folder: false };
+    return r.ok
+      ? { ok: true, value: r.value, folder: false, reports: [] }
+      : { ok: false, reports: [r.report], unreadable: r.unreadable, folder: false };
   }
-  const [{ acceptsProperty }, { readTree }, { compileFolder }] = await Promise.all([import('@setup-pack/core'), import('../source/tree.js'), import('../source/compile.js')]);
+  const [{ acceptsProperty }, { readTree }, { compileFolder }] = await Promise.all([
+    import('@setup-pack/core'),
+    import('../source/tree.js'),
+    import('../source/compile.js'),
+  ]);
   const stamp = stampOf ?? exportedAt(undefined, ctx.env, (s) => acceptsProperty('pack', 'exportedAt', s));
   const result = await compileFolder(await readTree(abs), { exportedAt: stamp, dir: abs, display: (a) => displayPath(a, ctx.cwd) });
-  return result.pack ? { ok: true, value: result.pack, folder: true, reports: result.reports } : { ok: false, reports: result.reports, unreadable: false, folder: true };
+  return result.pack
+    ? { ok: true, value: result.pack, folder: true, reports: result.reports }
+    : { ok: false, reports: result.reports, unreadable: false, folder: true };
 }
 
 /**
@@ -58,7 +70,8 @@ export function exportedAt(flag: unknown, env: NodeJS.ProcessEnv, accepts: (stam
     if (!/^\d+$/.test(epoch)) throw new UsageError(`SOURCE_DATE_EPOCH must be whole seconds since 1970, not '${epoch}'`);
     const date = new Date(Number(epoch) * 1000);
     const stamp = Number.isNaN(date.getTime()) ? undefined : date.toISOString().replace('.000Z', 'Z');
-    if (stamp === undefined || !accepts(stamp)) throw new UsageError(`SOURCE_DATE_EPOCH=${epoch} is after 9999, the last year an RFC 3339 timestamp can hold`);
+    if (stamp === undefined || !accepts(stamp))
+      throw new UsageError(`SOURCE_DATE_EPOCH=${epoch} is after 9999, the last year an RFC 3339 timestamp can hold`);
     return stamp;
   }
   return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -8,13 +8,16 @@ import type { FileReport } from '../report/model.js';
  * repeated in an object (JSON.parse keeps the last), a number JSON.parse does not read as written;
  * `source`: the text as parsed, to place findings in.
  */
-export type PackRead = { ok: true; value: unknown; text: string; source: SourceText; findings: Diagnostic[] } | { ok: false; report: FileReport; unreadable: boolean };
+export type PackRead =
+  | { ok: true; value: unknown; text: string; source: SourceText; findings: Diagnostic[] }
+  | { ok: false; report: FileReport; unreadable: boolean };
 
 /**
  * What a command says of a pack file it could not read, in one line: `cannot read 'x.json': no
  * such file` (the read error without its own "cannot read the file: ").
  */
-export const cannotRead = (shown: string, report: FileReport): string => `cannot read '${shown}': ${(report.readError ?? '').replace(/^cannot read the file: /, '')}`;
+export const cannotRead = (shown: string, report: FileReport): string =>
+  `cannot read '${shown}': ${(report.readError ?? '').replace(/^cannot read the file: /, '')}`;
 
 /** Reads and parses JSON; a syntax error comes back as a report to print. `notAFile`: an InputEntry's, the file is not read. */
 export async function readPackFile(abs: string, path: string, notAFile?: string): Promise<PackRead> {
@@ -32,7 +35,12 @@ async function parseRead(read: { text: string } | { error: string }, path: strin
   const parsed = parseJsonText(read.text);
   // Not JSON, or nested too deep: no value. A number JSON.parse cannot hold is an error too, but
   // the text was read; what to make of it is the command's (fmt, fix and unpack refuse to write it).
-  if (parsed.value === undefined) return { ok: false, report: { path, text: parsed.source.text, diagnostics: parsed.diagnostics.filter((d) => d.severity === 'error') }, unreadable: false };
+  if (parsed.value === undefined)
+    return {
+      ok: false,
+      report: { path, text: parsed.source.text, diagnostics: parsed.diagnostics.filter((d) => d.severity === 'error') },
+      unreadable: false,
+    };
   return { ok: true, value: parsed.value, text: read.text, source: parsed.source, findings: parsed.diagnostics };
 }
 

@@ -58,13 +58,16 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
   } catch {
     throw new UsageError(`--url is not a valid address: ${JSON.stringify(url)}`);
   }
-  if (address.username || address.password) throw new UsageError(`--url must not carry a user name or password: the API key goes in --key or ${KEY_ENV.name}`);
+  if (address.username || address.password)
+    throw new UsageError(`--url must not carry a user name or password: the API key goes in --key or ${KEY_ENV.name}`);
   // The API's paths begin with /v1: a base that ends with it is most likely the API's address
   // copied whole, and every request would go to /v1/v1/…. Said, not refused: a deployment may
   // put the API under such a prefix.
   if (/\/v1\/*$/.test(address.pathname.replace(/\/v1\/me$/, ''))) {
     const base = url.replace(/\/+$/, '').replace(/\/v1$/, '');
-    ctx.stderr.write(`setup-pack: warning: the workspace address ${JSON.stringify(url)} ends with /v1, and requests add /v1/… to it (${address.pathname}); if the API's base address is ${base}, give that\n`);
+    ctx.stderr.write(
+      `setup-pack: warning: the workspace address ${JSON.stringify(url)} ends with /v1, and requests add /v1/… to it (${address.pathname}); if the API's base address is ${base}, give that\n`,
+    );
   }
   const { WorkspaceClient, describeWait } = await import('@setup-pack/installer');
   // A wait of a second or more is said on stderr, so a run paced by a spent rate-limit window
@@ -80,7 +83,8 @@ export async function connect(ctx: CommandContext, args: Parsed, status?: Status
 export const unlockCommand = (packId: string, holder: string) => `setup-pack unlock ${shellWord(packId)} ${shellWord(holder)}`;
 
 /** How to break a lock that may be a dead run's, as a refused install and `status` say it. */
-export const breakLockHint = (packId: string, holder: string) => `if no run is in progress (one crashed or was killed), break it: ${unlockCommand(packId, holder)}`;
+export const breakLockHint = (packId: string, holder: string) =>
+  `if no run is in progress (one crashed or was killed), break it: ${unlockCommand(packId, holder)}`;
 
 /** An API failure as one line on stderr; exit 1. */
 export async function reportFailure(ctx: CommandContext, e: unknown, json: boolean): Promise<number> {
@@ -94,22 +98,39 @@ export async function reportFailure(ctx: CommandContext, e: unknown, json: boole
     // The server's words: printable, whatever server it is.
     const msg = p(`${e.type}${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}${e.param ? ` [${e.param}]` : ''}`);
     // A run that failed part-way: which item (in the message), how far it got, and what to do.
-    const step = e instanceof InstallStepError ? { item: e.step.itemId, action: e.step.action, written: e.written, total: e.total, run: e.run, ...(e.lockLeft ? { lockLeft: e.lockLeft.holder } : {}) } : undefined;
+    const step =
+      e instanceof InstallStepError
+        ? {
+            item: e.step.itemId,
+            action: e.step.action,
+            written: e.written,
+            total: e.total,
+            run: e.run,
+            ...(e.lockLeft ? { lockLeft: e.lockLeft.holder } : {}),
+          }
+        : undefined;
     // The lock is taken: by a run in progress, or by one that crashed or was killed. Who, until
     // when (the error's lock field; the server's message says it in words), and how to break it
     // if that run is dead.
     const lock = e instanceof LockTakenError && e.holder !== null ? { lock: { holder: e.holder, expires_at: e.expiresAt } } : undefined;
-    if (json) ctx.stdout.write(JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step, ...lock } }, null, 2) + '\n');
+    if (json)
+      ctx.stdout.write(
+        JSON.stringify({ error: { type: e.type, status: e.status, message: e.message, param: e.param, ...step, ...lock } }, null, 2) + '\n',
+      );
     if (e instanceof LockTakenError && e.holder !== null) {
       ctx.stderr.write(`setup-pack: ${msg}; ${p(breakLockHint(e.packId, e.holder))}\n`);
     } else ctx.stderr.write(`setup-pack: ${msg}\n`);
     if (step && e instanceof InstallStepError) {
       const { plural } = await import('@setup-pack/core');
       // The run's lock, when it could not be released (the key was refused, the workspace went away), blocks the next run until it expires.
-      const first = e.lockLeft ? `its lock (${p(e.lockLeft.holder)}) could not be released: break it with ${p(unlockCommand(e.lockLeft.packId, e.lockLeft.holder))} (with a key the workspace accepts), then ` : '';
-      ctx.stderr.write(step.run === 'uninstall'
-        ? `setup-pack: ${step.written} of ${plural(step.total, 'removal')} made; ${first}run the uninstall again to finish it\n`
-        : `setup-pack: ${step.written} of ${plural(step.total, 'item write')} made; the install is recorded as in progress: ${first}run it again to resume (what was written is recognised, not duplicated)\n`);
+      const first = e.lockLeft
+        ? `its lock (${p(e.lockLeft.holder)}) could not be released: break it with ${p(unlockCommand(e.lockLeft.packId, e.lockLeft.holder))} (with a key the workspace accepts), then `
+        : '';
+      ctx.stderr.write(
+        step.run === 'uninstall'
+          ? `setup-pack: ${step.written} of ${plural(step.total, 'removal')} made; ${first}run the uninstall again to finish it\n`
+          : `setup-pack: ${step.written} of ${plural(step.total, 'item write')} made; the install is recorded as in progress: ${first}run it again to resume (what was written is recognised, not duplicated)\n`,
+      );
     }
     return 1;
   }
@@ -133,6 +154,16 @@ export function planJson(plan: PlanResult) {
     writes: plan.writes,
     summary: plan.summary,
     bindings: plan.bindings,
-    steps: plan.steps.map((s) => ({ itemId: s.itemId, kind: s.kind, key: s.key, name: s.name, action: s.action, resolution: s.resolution, write: s.write, workspaceId: s.workspaceId, reason: s.reason })),
+    steps: plan.steps.map((s) => ({
+      itemId: s.itemId,
+      kind: s.kind,
+      key: s.key,
+      name: s.name,
+      action: s.action,
+      resolution: s.resolution,
+      write: s.write,
+      workspaceId: s.workspaceId,
+      reason: s.reason,
+    })),
   };
 }

@@ -2,7 +2,21 @@
 // fails part-way (a full disk, a read-only mount, a folder that is not writable) changes nothing
 // and leaves nothing behind: docs/cli.md's "nothing is written". Every command that writes or
 // rewrites a file goes through here.
-import { access, chmod, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import {
+  access,
+  chmod,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+  type FileHandle,
+} from 'node:fs/promises';
 import { constants, fstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Output } from './context.js';
@@ -70,7 +84,7 @@ const notADirectory = () => Object.assign(new Error('not a directory'), { code: 
  */
 async function makeParents(dir: string): Promise<string | undefined> {
   const missing: string[] = [];
-  for (let p = resolve(dir); ; ) {
+  for (let p = resolve(dir); ;) {
     const st = await stat(p).catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return undefined;
       throw e;
@@ -169,7 +183,12 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
 }
 
 /** One file, as writeFiles writes it; `readAs`: see FileWrite. */
-export function writeFileSafely(abs: string, shown: string, content: Content, options?: { createFolders?: boolean; readAs?: Uint8Array | string }): Promise<void> {
+export function writeFileSafely(
+  abs: string,
+  shown: string,
+  content: Content,
+  options?: { createFolders?: boolean; readAs?: Uint8Array | string },
+): Promise<void> {
   return writeFiles([{ abs, shown, content, readAs: options?.readAs }], options);
 }
 
@@ -240,7 +259,10 @@ async function writeThrough(target: string, st: Stats, content: Content): Promis
 
 /** process.stdout or process.stderr when `st` is the file its descriptor leads to. */
 function standardStream(st: Stats): NodeJS.WriteStream | undefined {
-  for (const [fd, stream] of [[1, process.stdout], [2, process.stderr]] as const) {
+  for (const [fd, stream] of [
+    [1, process.stdout],
+    [2, process.stderr],
+  ] as const) {
     try {
       const f = fstatSync(fd);
       if (f.dev === st.dev && f.ino === st.ino) return stream;
@@ -298,7 +320,12 @@ const HIGH_WATER = 64 * 1024;
  * are created. A link to a folder is written where it leads. On failure what was written and the
  * folders created are removed, and WriteError names the folder as `shown`.
  */
-export async function writeFolder(given: string, shown: string, files: ReadonlyMap<string, string | Uint8Array>, replace?: readonly string[]): Promise<void> {
+export async function writeFolder(
+  given: string,
+  shown: string,
+  files: ReadonlyMap<string, string | Uint8Array>,
+  replace?: readonly string[],
+): Promise<void> {
   const root = await realpath(given).catch(() => given); // a link to a folder: the folder, and the link stays
   const st = await statOrUndefined(root);
   let created: string | undefined;
@@ -390,7 +417,7 @@ async function swapIn(root: string, fresh: string, replace: readonly string[]): 
  */
 export function realLocation(abs: string): string {
   const rest: string[] = [];
-  for (let p = resolve(abs); ; ) {
+  for (let p = resolve(abs); ;) {
     try {
       return join(realpathSync(p), ...rest.reverse());
     } catch {
@@ -401,4 +428,3 @@ export function realLocation(abs: string): string {
     }
   }
 }
-

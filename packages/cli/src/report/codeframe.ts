@@ -6,7 +6,15 @@ import type { Colors } from '../lib/color.js';
 
 const WIDTH = 100;
 
-export function codeFrame(lines: LineIndex, line: number, column: number, endLine: number | undefined, endColumn: number | undefined, c: Colors, contextLines = 1): string {
+export function codeFrame(
+  lines: LineIndex,
+  line: number,
+  column: number,
+  endLine: number | undefined,
+  endColumn: number | undefined,
+  c: Colors,
+  contextLines = 1,
+): string {
   if (line < 1 || line > lines.lineCount) return '';
   const first = Math.max(1, line - contextLines);
   const last = Math.min(lines.lineCount, line + contextLines);

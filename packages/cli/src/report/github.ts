@@ -75,6 +75,7 @@ export function* githubChunks(reports: readonly FileReport[], options: ReportOpt
   }
   const t = totals(reports);
   let summary = `setup-pack: ${summaryLine(t, options.maxWarnings)}`;
-  if (omitted) summary += ` (${plural(omitted, 'more finding')} listed above without annotations: GitHub shows at most ${ANNOTATION_CAP} errors, ${ANNOTATION_CAP} warnings and ${ANNOTATION_CAP} notices per step)`;
+  if (omitted)
+    summary += ` (${plural(omitted, 'more finding')} listed above without annotations: GitHub shows at most ${ANNOTATION_CAP} errors, ${ANNOTATION_CAP} warnings and ${ANNOTATION_CAP} notices per step)`;
   yield summary + '\n';
 }

@@ -11,7 +11,12 @@ export function chooseFormat(flag: unknown, env: NodeJS.ProcessEnv): Format {
   return env.GITHUB_ACTIONS === 'true' ? 'github' : 'pretty';
 }
 
-export async function render(format: Format, reports: readonly (FileReport & { value?: unknown })[], options: ReportOptions, colors: Colors): Promise<Iterable<string>> {
+export async function render(
+  format: Format,
+  reports: readonly (FileReport & { value?: unknown })[],
+  options: ReportOptions,
+  colors: Colors,
+): Promise<Iterable<string>> {
   switch (format) {
     case 'json':
       return (await import('./json.js')).jsonReportChunks(reports, options);

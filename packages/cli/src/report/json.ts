@@ -12,10 +12,20 @@ export const JSON_REPORT_VERSION = 1;
  * order. Written a batch at a time (LazyArray `records`, test: lines.test.ts).
  */
 export function findingRecord(d: Diagnostic): object {
-  const record: Record<string, unknown> = { code: d.code, severity: d.severity, message: d.message, pointer: d.pointer, line: d.line ?? null, column: d.column ?? null, endLine: d.endLine ?? null, endColumn: d.endColumn ?? null };
+  const record: Record<string, unknown> = {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    pointer: d.pointer,
+    line: d.line ?? null,
+    column: d.column ?? null,
+    endLine: d.endLine ?? null,
+    endColumn: d.endColumn ?? null,
+  };
   if (d.hint) record.hint = d.hint;
   if (d.missing) record.missing = d.missing;
-  if (d.related?.length) record.related = d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null }));
+  if (d.related?.length)
+    record.related = d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null }));
   return record;
 }
 
@@ -28,7 +38,15 @@ export function* jsonReportChunks(reports: readonly FileReport[], options: Repor
   const doc = {
     version: JSON_REPORT_VERSION,
     tool: { name: 'setup-pack', version: options.toolVersion },
-    summary: { files: t.files, filesWithProblems: t.filesWithProblems, errors: t.errors, warnings: t.warnings, infos: t.infos, unreadable: t.unreadable, text: summaryLine(t, options.maxWarnings) },
+    summary: {
+      files: t.files,
+      filesWithProblems: t.filesWithProblems,
+      errors: t.errors,
+      warnings: t.warnings,
+      infos: t.infos,
+      unreadable: t.unreadable,
+      text: summaryLine(t, options.maxWarnings),
+    },
     files: new LazyArray(
       map(reports, (r) => {
         let errors = 0;

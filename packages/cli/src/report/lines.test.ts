@@ -24,23 +24,43 @@ function findingObject(d: Diagnostic) {
     endColumn: d.endColumn ?? null,
     ...(d.hint ? { hint: d.hint } : {}),
     ...(d.missing ? { missing: d.missing } : {}),
-    ...(d.related?.length ? { related: d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null })) } : {}),
+    ...(d.related?.length
+      ? { related: d.related.map((x) => ({ pointer: x.pointer, message: x.message, line: x.line ?? null, column: x.column ?? null })) }
+      : {}),
   };
 }
 
 function resultObject(d: Diagnostic, ruleIndex: number, artifactLocation: { uri: string; uriBaseId?: string }, fingerprint: string) {
   const region =
     d.line !== undefined
-      ? { startLine: d.line, startColumn: d.column ?? 1, ...(d.endLine !== undefined ? { endLine: d.endLine, endColumn: d.endColumn ?? (d.column ?? 1) + 1 } : {}) }
+      ? {
+          startLine: d.line,
+          startColumn: d.column ?? 1,
+          ...(d.endLine !== undefined ? { endLine: d.endLine, endColumn: d.endColumn ?? (d.column ?? 1) + 1 } : {}),
+        }
       : undefined;
   return {
     ruleId: d.code,
     ruleIndex,
     level: LEVEL[d.severity],
     message: { text: d.hint ? `${d.message} ${d.hint}` : d.message },
-    locations: [{ physicalLocation: { artifactLocation, ...(region ? { region } : {}) }, logicalLocations: [{ fullyQualifiedName: d.pointer || '/', kind: 'element' }] }],
+    locations: [
+      {
+        physicalLocation: { artifactLocation, ...(region ? { region } : {}) },
+        logicalLocations: [{ fullyQualifiedName: d.pointer || '/', kind: 'element' }],
+      },
+    ],
     ...(d.related?.length
-      ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, message: { text: x.message }, physicalLocation: { artifactLocation, ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}) } })) }
+      ? {
+          relatedLocations: d.related.map((x, i) => ({
+            id: i + 1,
+            message: { text: x.message },
+            physicalLocation: {
+              artifactLocation,
+              ...(x.line !== undefined ? { region: { startLine: x.line, startColumn: x.column ?? 1 } } : {}),
+            },
+          })),
+        }
       : {}),
     partialFingerprints: { 'setupPackPath/v2': fingerprint },
     properties: { pointer: d.pointer, ...(d.missing ? { missing: d.missing } : {}) },
@@ -54,14 +74,23 @@ const diagnostic: fc.Arbitrary<Diagnostic> = fc.record(
     code: fc.constantFrom('graph/cycle', 'catalog/unknown-config-field', 'schema/type', 'a"b\\c'),
     severity: fc.constantFrom('error', 'warning', 'info'),
     message: text,
-    pointer: fc.oneof(fc.constant(''), fc.constant('/'), text.map((s) => `/${s}`)),
+    pointer: fc.oneof(
+      fc.constant(''),
+      fc.constant('/'),
+      text.map((s) => `/${s}`),
+    ),
     line: position,
     column: position,
     endLine: position,
     endColumn: position,
     hint: fc.option(text, { nil: undefined }),
     missing: fc.option(text, { nil: undefined }),
-    related: fc.option(fc.array(fc.record({ pointer: text, message: text, line: position, column: position }, { requiredKeys: ['pointer', 'message'] }), { maxLength: 3 }), { nil: undefined }),
+    related: fc.option(
+      fc.array(fc.record({ pointer: text, message: text, line: position, column: position }, { requiredKeys: ['pointer', 'message'] }), {
+        maxLength: 3,
+      }),
+      { nil: undefined },
+    ),
   },
   { requiredKeys: ['code', 'severity', 'message', 'pointer'] },
 );
@@ -73,7 +102,9 @@ describe('findings and results written by hand', () => {
     fc.assert(
       fc.property(fc.array(diagnostic, { maxLength: 700 }), (list) => {
         const text = [...jsonChunks({ diagnostics: new LazyArray(list.map(findingRecord), 'records', '{"code":') })].join('');
-        const want = list.length ? `{\n  "diagnostics": [\n${list.map((d) => `    ${JSON.stringify(findingObject(d))}`).join(',\n')}\n  ]\n}` : '{\n  "diagnostics": []\n}';
+        const want = list.length
+          ? `{\n  "diagnostics": [\n${list.map((d) => `    ${JSON.stringify(findingObject(d))}`).join(',\n')}\n  ]\n}`
+          : '{\n  "diagnostics": []\n}';
         expect(text).toBe(want);
       }),
       { numRuns: 60 },
@@ -85,14 +116,27 @@ describe('findings and results written by hand', () => {
       fc.property(diagnostic, fc.nat(40), fc.constantFrom(...artifacts), (d, ruleIndex, artifact) => {
         const fingerprint = '0123456789abcdef0123456789abcdef';
         const head = `{"ruleId":${JSON.stringify(d.code)},"ruleIndex":${ruleIndex},"level":`;
-        expect(sarifResult(d, head, artifact, JSON.stringify(artifact), fingerprint)).toBe(JSON.stringify(resultObject(d, ruleIndex, artifact, fingerprint)));
+        expect(sarifResult(d, head, artifact, JSON.stringify(artifact), fingerprint)).toBe(
+          JSON.stringify(resultObject(d, ruleIndex, artifact, fingerprint)),
+        );
       }),
       { numRuns: 2000 },
     );
   });
 
   it('writes a finding in the documented key order', () => {
-    const d: Diagnostic = { code: 'x/y', severity: 'warning', message: 'm', pointer: '/a', line: 1, column: 2, hint: 'h', missing: 'stage_id' };
-    expect(JSON.stringify(findingRecord(d))).toBe('{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h","missing":"stage_id"}');
+    const d: Diagnostic = {
+      code: 'x/y',
+      severity: 'warning',
+      message: 'm',
+      pointer: '/a',
+      line: 1,
+      column: 2,
+      hint: 'h',
+      missing: 'stage_id',
+    };
+    expect(JSON.stringify(findingRecord(d))).toBe(
+      '{"code":"x/y","severity":"warning","message":"m","pointer":"/a","line":1,"column":2,"endLine":null,"endColumn":null,"hint":"h","missing":"stage_id"}',
+    );
   });
 });

@@ -25,7 +25,10 @@ function finding(r: FileReport, d: Diagnostic, lines: LineIndex | undefined, c: 
     const frame = codeFrame(lines, d.line, d.column ?? 1, d.endLine, d.endColumn, c);
     if (frame) out.push(frame);
   } else if (d.pointer) out.push(`  ${c.dim(`at ${printable(d.pointer)}`)}`);
-  for (const rel of d.related ?? []) out.push(`  ${c.cyan('note:')} ${printable(rel.message)}${rel.line !== undefined ? ` at ${printable(r.path)}:${rel.line}:${rel.column ?? 1}` : rel.pointer ? ` at ${printable(rel.pointer)}` : ''}`);
+  for (const rel of d.related ?? [])
+    out.push(
+      `  ${c.cyan('note:')} ${printable(rel.message)}${rel.line !== undefined ? ` at ${printable(r.path)}:${rel.line}:${rel.column ?? 1}` : rel.pointer ? ` at ${printable(rel.pointer)}` : ''}`,
+    );
   if (d.hint) out.push(`  ${c.cyan('hint:')} ${printable(d.hint)}`);
   return out.join('\n') + '\n';
 }
@@ -67,7 +70,10 @@ export function* prettyChunks(reports: readonly FileReport[], options: ReportOpt
       continue;
     }
     // What each group prints: all of a few, else the first in full and a few more by position.
-    const groups = groupFindings(list).map((g) => ({ g, printed: g.items.length <= FOLD_AFTER ? g.items : g.items.slice(0, 1 + POSITIONS_SHOWN) }));
+    const groups = groupFindings(list).map((g) => ({
+      g,
+      printed: g.items.length <= FOLD_AFTER ? g.items : g.items.slice(0, 1 + POSITIONS_SHOWN),
+    }));
     r.place?.(groups.flatMap((x) => x.printed));
     for (const { g, printed } of groups) {
       if (printed === g.items) {
@@ -78,8 +84,10 @@ export function* prettyChunks(reports: readonly FileReport[], options: ReportOpt
       folded += more;
       const shown = repeats(printed);
       const rest = more - printed.length + 1;
-      yield finding(r, printed[0], lines, c) +
-        `  ${c.cyan('and')} ${count(more)} more like it (${g.code})${shown}${rest > 0 ? `, and ${count(rest)} more` : ''}\n\n`;
+      yield (
+        finding(r, printed[0], lines, c) +
+        `  ${c.cyan('and')} ${count(more)} more like it (${g.code})${shown}${rest > 0 ? `, and ${count(rest)} more` : ''}\n\n`
+      );
     }
   }
   const t = totals(reports);

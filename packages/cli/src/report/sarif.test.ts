@@ -34,11 +34,19 @@ function walk(root: unknown, pointer: string): string {
     if (Array.isArray(cur) && /^(0|[1-9][0-9]*)$/.test(token)) {
       const el: unknown = cur[Number(token)];
       const o = el !== null && typeof el === 'object' ? (el as Record<string, unknown>) : undefined;
-      path += typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${token}]`;
+      path +=
+        typeof o?.key === 'string'
+          ? `[key=${JSON.stringify(o.key)}]`
+          : typeof o?.id === 'string'
+            ? `[id=${JSON.stringify(o.id)}]`
+            : `[${token}]`;
       cur = el;
     } else {
       path += `/${raw}`;
-      cur = cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token) ? (cur as Record<string, unknown>)[token] : undefined;
+      cur =
+        cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, token)
+          ? (cur as Record<string, unknown>)[token]
+          : undefined;
     }
   }
   return path;
@@ -49,14 +57,31 @@ const root = {
     { key: 'welcome', document: { graph: { nodes: [{ id: 'n1', config: { 'a/b': 1, '~x': [1, 2] } }, { config: {} }] } } },
     { key: 'second', document: { graph: { nodes: [{ id: 'n1' }] } } },
     { name: 'no key' },
-    { key: 'welcome', name: 'a second item with the first one\'s key: the same stable path' },
+    { key: 'welcome', name: "a second item with the first one's key: the same stable path" },
   ],
   name: 'x',
 };
 const pointers = [
-  '', '/', '/name', '/automations', '/automations/0', '/automations/1', '/automations/2', '/automations/2/name', '/automations/9',
-  '/automations/0/document/graph/nodes/0/config/a~1b', '/automations/0/document/graph/nodes/0/config/~0x/1', '/automations/0/document/graph/nodes/1/config',
-  '/automations/1/document/graph/nodes/0', '/automations/01', '/automations/3', '/automations/3/name', '/automations/0/name', '/automations/0/document/graph/nodes/0/config/missing/deeper', 'not a pointer', '/name/0',
+  '',
+  '/',
+  '/name',
+  '/automations',
+  '/automations/0',
+  '/automations/1',
+  '/automations/2',
+  '/automations/2/name',
+  '/automations/9',
+  '/automations/0/document/graph/nodes/0/config/a~1b',
+  '/automations/0/document/graph/nodes/0/config/~0x/1',
+  '/automations/0/document/graph/nodes/1/config',
+  '/automations/1/document/graph/nodes/0',
+  '/automations/01',
+  '/automations/3',
+  '/automations/3/name',
+  '/automations/0/name',
+  '/automations/0/document/graph/nodes/0/config/missing/deeper',
+  'not a pointer',
+  '/name/0',
 ];
 
 describe('fnv128', () => {
@@ -74,15 +99,20 @@ describe('fnv128', () => {
 
   it('continues from a state, over a slice of the text, into another array', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ maxLength: 5 }), (a, b, pad) => {
-        const first = new Int32Array(16);
-        first.set(FNV128_BASIS, 8);
-        fnv128(first, 8, first, 8, a, 0, a.length);
-        const second = new Int32Array(8);
-        const text = `${pad}${b}${pad}`;
-        fnv128(first, 8, second, 0, text, pad.length, pad.length + b.length);
-        expect(hex128(second, 0)).toBe(fnvReference(a + b));
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 20 }),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+        fc.string({ maxLength: 5 }),
+        (a, b, pad) => {
+          const first = new Int32Array(16);
+          first.set(FNV128_BASIS, 8);
+          fnv128(first, 8, first, 8, a, 0, a.length);
+          const second = new Int32Array(8);
+          const text = `${pad}${b}${pad}`;
+          fnv128(first, 8, second, 0, text, pad.length, pad.length + b.length);
+          expect(hex128(second, 0)).toBe(fnvReference(a + b));
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -19,7 +19,14 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
  * instead of its whole path, and needs no native call (crypto.hash: about 0.7 µs a call).
  */
 export function fnv128(src: Int32Array, from: number, dst: Int32Array, to: number, text: string, start: number, end: number): void {
-  let h0 = src[from], h1 = src[from + 1], h2 = src[from + 2], h3 = src[from + 3], h4 = src[from + 4], h5 = src[from + 5], h6 = src[from + 6], h7 = src[from + 7];
+  let h0 = src[from],
+    h1 = src[from + 1],
+    h2 = src[from + 2],
+    h3 = src[from + 3],
+    h4 = src[from + 4],
+    h5 = src[from + 5],
+    h6 = src[from + 6],
+    h7 = src[from + 7];
   for (let i = start; i < end; i++) {
     // The code unit's UTF-8 bytes, first byte lowest (a lone surrogate as U+FFFD, as Buffer.from does).
     let bytes = text.charCodeAt(i);
@@ -27,18 +34,18 @@ export function fnv128(src: Int32Array, from: number, dst: Int32Array, to: numbe
     if (bytes >= 0x80) {
       let c = bytes;
       if (c < 0x800) {
-        bytes = (0xc0 | (c >> 6)) | ((0x80 | (c & 63)) << 8);
+        bytes = 0xc0 | (c >> 6) | ((0x80 | (c & 63)) << 8);
         count = 2;
       } else {
         const next = i + 1 < end ? text.charCodeAt(i + 1) : 0;
         if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
           c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
           i++;
-          bytes = (0xf0 | (c >> 18)) | ((0x80 | ((c >> 12) & 63)) << 8) | ((0x80 | ((c >> 6) & 63)) << 16) | ((0x80 | (c & 63)) << 24);
+          bytes = 0xf0 | (c >> 18) | ((0x80 | ((c >> 12) & 63)) << 8) | ((0x80 | ((c >> 6) & 63)) << 16) | ((0x80 | (c & 63)) << 24);
           count = 4;
         } else {
           if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd;
-          bytes = (0xe0 | (c >> 12)) | ((0x80 | ((c >> 6) & 63)) << 8) | ((0x80 | (c & 63)) << 16);
+          bytes = 0xe0 | (c >> 12) | ((0x80 | ((c >> 6) & 63)) << 8) | ((0x80 | (c & 63)) << 16);
           count = 3;
         }
       }
@@ -80,12 +87,47 @@ const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102];
 
 /** The state at `s[at]` as 32 lowercase hex digits, most significant first. */
 export function hex128(s: Int32Array, at: number): string {
-  const a = s[at + 7], b = s[at + 6], c = s[at + 5], d = s[at + 4], e = s[at + 3], f = s[at + 2], g = s[at + 1], h = s[at];
+  const a = s[at + 7],
+    b = s[at + 6],
+    c = s[at + 5],
+    d = s[at + 4],
+    e = s[at + 3],
+    f = s[at + 2],
+    g = s[at + 1],
+    h = s[at];
   return String.fromCharCode(
-    HEX[a >> 12], HEX[(a >> 8) & 15], HEX[(a >> 4) & 15], HEX[a & 15], HEX[b >> 12], HEX[(b >> 8) & 15], HEX[(b >> 4) & 15], HEX[b & 15],
-    HEX[c >> 12], HEX[(c >> 8) & 15], HEX[(c >> 4) & 15], HEX[c & 15], HEX[d >> 12], HEX[(d >> 8) & 15], HEX[(d >> 4) & 15], HEX[d & 15],
-    HEX[e >> 12], HEX[(e >> 8) & 15], HEX[(e >> 4) & 15], HEX[e & 15], HEX[f >> 12], HEX[(f >> 8) & 15], HEX[(f >> 4) & 15], HEX[f & 15],
-    HEX[g >> 12], HEX[(g >> 8) & 15], HEX[(g >> 4) & 15], HEX[g & 15], HEX[h >> 12], HEX[(h >> 8) & 15], HEX[(h >> 4) & 15], HEX[h & 15],
+    HEX[a >> 12],
+    HEX[(a >> 8) & 15],
+    HEX[(a >> 4) & 15],
+    HEX[a & 15],
+    HEX[b >> 12],
+    HEX[(b >> 8) & 15],
+    HEX[(b >> 4) & 15],
+    HEX[b & 15],
+    HEX[c >> 12],
+    HEX[(c >> 8) & 15],
+    HEX[(c >> 4) & 15],
+    HEX[c & 15],
+    HEX[d >> 12],
+    HEX[(d >> 8) & 15],
+    HEX[(d >> 4) & 15],
+    HEX[d & 15],
+    HEX[e >> 12],
+    HEX[(e >> 8) & 15],
+    HEX[(e >> 4) & 15],
+    HEX[e & 15],
+    HEX[f >> 12],
+    HEX[(f >> 8) & 15],
+    HEX[(f >> 4) & 15],
+    HEX[f & 15],
+    HEX[g >> 12],
+    HEX[(g >> 8) & 15],
+    HEX[(g >> 4) & 15],
+    HEX[g & 15],
+    HEX[h >> 12],
+    HEX[(h >> 8) & 15],
+    HEX[(h >> 4) & 15],
+    HEX[h & 15],
   );
 }
 
@@ -127,14 +169,17 @@ export class StablePaths {
     const values = this.values;
     let d = sharedDepth(this.last, ends, this.depth, pointer);
     if (this.known > d) this.known = d;
-    for (let i = ends[d] + 1; i <= pointer.length; ) {
+    for (let i = ends[d] + 1; i <= pointer.length;) {
       let j = pointer.indexOf('/', i);
       if (j < 0) j = pointer.length;
       if (this.known < d) {
         // The parent is the member the pointer before ended in: look it up now.
         const parent = values[d - 1];
         const token = unescapeToken(pointer.slice(ends[d - 1] + 1, ends[d]));
-        values[d] = parent !== null && typeof parent === 'object' && Object.prototype.hasOwnProperty.call(parent, token) ? (parent as Record<string, unknown>)[token] : undefined;
+        values[d] =
+          parent !== null && typeof parent === 'object' && Object.prototype.hasOwnProperty.call(parent, token)
+            ? (parent as Record<string, unknown>)[token]
+            : undefined;
         this.known = d;
       }
       if ((d + 3) * 8 > this.states.length) {
@@ -147,7 +192,12 @@ export class StablePaths {
       if (index >= 0) {
         const value: unknown = (cur as unknown[])[index];
         const o = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-        const step = typeof o?.key === 'string' ? `[key=${JSON.stringify(o.key)}]` : typeof o?.id === 'string' ? `[id=${JSON.stringify(o.id)}]` : `[${index}]`;
+        const step =
+          typeof o?.key === 'string'
+            ? `[key=${JSON.stringify(o.key)}]`
+            : typeof o?.id === 'string'
+              ? `[id=${JSON.stringify(o.id)}]`
+              : `[${index}]`;
         fnv128(this.states, (d + 1) * 8, this.states, (d + 2) * 8, step, 0, step.length);
         values[d + 1] = value;
         this.known = d + 1;
@@ -218,7 +268,16 @@ export class Fingerprints {
         return 0;
       }
       const at = e * 8;
-      if (keys[at] === w[0] && keys[at + 1] === w[1] && keys[at + 2] === w[2] && keys[at + 3] === w[3] && keys[at + 4] === w[4] && keys[at + 5] === w[5] && keys[at + 6] === w[6] && keys[at + 7] === w[7])
+      if (
+        keys[at] === w[0] &&
+        keys[at + 1] === w[1] &&
+        keys[at + 2] === w[2] &&
+        keys[at + 3] === w[3] &&
+        keys[at + 4] === w[4] &&
+        keys[at + 5] === w[5] &&
+        keys[at + 6] === w[6] &&
+        keys[at + 7] === w[7]
+      )
         return this.counts[e]++;
     }
   }
@@ -227,7 +286,8 @@ export class Fingerprints {
 function artifactUri(path: string, cwd: string): { uri: string; uriBaseId?: string } {
   const abs = resolve(cwd, path);
   const rel = relative(cwd, abs);
-  if (rel && !rel.startsWith('..') && !isAbsolute(rel)) return { uri: rel.split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
+  if (rel && !rel.startsWith('..') && !isAbsolute(rel))
+    return { uri: rel.split(sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
   return { uri: pathToFileURL(abs).href };
 }
 
@@ -246,7 +306,14 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
     for (const d of visible(r, options.quiet)) {
       if (ruleIndex.has(d.code)) continue;
       ruleIndex.set(d.code, rules.length);
-      rules.push({ id: d.code, name: d.code, shortDescription: { text: d.code }, fullDescription: { text: d.code }, defaultConfiguration: { level: LEVEL[d.severity] }, help: { text: d.code } });
+      rules.push({
+        id: d.code,
+        name: d.code,
+        shortDescription: { text: d.code },
+        fullDescription: { text: d.code },
+        defaultConfiguration: { level: LEVEL[d.severity] },
+        help: { text: d.code },
+      });
     }
   // Each result is written as its compact JSON line by hand (sarifResult): tens of thousands of
   // them, each otherwise eight objects built and stringified.
@@ -276,13 +343,27 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'setup-pack', semanticVersion: options.toolVersion, version: options.toolVersion, informationUri: 'https://setup-pack.dev/docs/cli', rules } },
+        tool: {
+          driver: {
+            name: 'setup-pack',
+            semanticVersion: options.toolVersion,
+            version: options.toolVersion,
+            informationUri: 'https://setup-pack.dev/docs/cli',
+            rules,
+          },
+        },
         originalUriBaseIds: { '%SRCROOT%': { uri: cwdUri } },
         columnKind: 'utf16CodeUnits',
         invocations: [
           {
             executionSuccessful: t.unreadable === 0,
-            toolExecutionNotifications: reports.filter((r) => r.readError).map((r) => ({ level: 'error', message: { text: r.readError! }, locations: [{ physicalLocation: { artifactLocation: artifactUri(r.path, options.cwd) } }] })),
+            toolExecutionNotifications: reports
+              .filter((r) => r.readError)
+              .map((r) => ({
+                level: 'error',
+                message: { text: r.readError! },
+                locations: [{ physicalLocation: { artifactLocation: artifactUri(r.path, options.cwd) } }],
+              })),
           },
         ],
         artifacts: reports.map((r) => ({ location: artifactUri(r.path, options.cwd) })),
@@ -294,7 +375,6 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
   yield '\n';
 }
 
-
 /**
  * One SARIF result as a compact JSON line, the text JSON.stringify gives for { ruleId, ruleIndex,
  * level, message: { text }, locations: [{ physicalLocation: { artifactLocation, region? },
@@ -302,7 +382,13 @@ export function* sarifChunks(reports: readonly (FileReport & { value?: unknown }
  * properties: { pointer, missing? } } (test: lines.test.ts holds every line to that). `head` is the
  * result's ruleId and ruleIndex, written once per code.
  */
-export function sarifResult(d: Diagnostic, head: string, artifactLocation: { uri: string; uriBaseId?: string }, artifactJson: string, fingerprint: string): string {
+export function sarifResult(
+  d: Diagnostic,
+  head: string,
+  artifactLocation: { uri: string; uriBaseId?: string },
+  artifactJson: string,
+  fingerprint: string,
+): string {
   const pointer = JSON.stringify(d.pointer);
   let text = `${head}${jsonString(LEVEL[d.severity])},"message":{"text":${JSON.stringify(d.hint ? `${d.message} ${d.hint}` : d.message)}},"locations":[{"physicalLocation":{"artifactLocation":${artifactJson}`;
   if (d.line !== undefined) {

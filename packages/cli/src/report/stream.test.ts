@@ -20,7 +20,14 @@ describe('jsonChunks', () => {
       fc.property(fc.array(fc.jsonValue(), { maxLength: 40 }), fc.integer({ min: 0, max: 3 }), (items, big) => {
         // Items long enough to cross several batches, besides short ones.
         const all = [...items, ...Array.from({ length: big * 12 }, (_, i) => ({ i, filler: 'x'.repeat(9000 + i) }))];
-        const doc = { compact: new LazyArray(all, 'compact'), text: new LazyArray(all.map((x) => JSON.stringify(x)), 'text'), tail: 1 };
+        const doc = {
+          compact: new LazyArray(all, 'compact'),
+          text: new LazyArray(
+            all.map((x) => JSON.stringify(x)),
+            'text',
+          ),
+          tail: 1,
+        };
         const text = join(jsonChunks(doc));
         expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify({ compact: all, text: all, tail: 1 })));
         // Records: objects led by one key, with nested objects and arrays of objects led by others.
@@ -53,9 +60,14 @@ describe('jsonChunks', () => {
   });
 
   it('lays out nested items and empty arrays as JSON.stringify with two spaces does', () => {
-    const files = [{ path: 'a.json', findings: new LazyArray([] as unknown[], 'text') }, { path: 'b.json', findings: new LazyArray(['{"x":1}'], 'text') }];
+    const files = [
+      { path: 'a.json', findings: new LazyArray([] as unknown[], 'text') },
+      { path: 'b.json', findings: new LazyArray(['{"x":1}'], 'text') },
+    ];
     const text = join(jsonChunks({ files: new LazyArray(files, 'nested') }));
-    expect(text).toBe('{\n  "files": [\n    {\n      "path": "a.json",\n      "findings": []\n    },\n    {\n      "path": "b.json",\n      "findings": [\n        {"x":1}\n      ]\n    }\n  ]\n}');
+    expect(text).toBe(
+      '{\n  "files": [\n    {\n      "path": "a.json",\n      "findings": []\n    },\n    {\n      "path": "b.json",\n      "findings": [\n        {"x":1}\n      ]\n    }\n  ]\n}',
+    );
   });
 });
 
@@ -93,19 +105,22 @@ describe('writeChunks', () => {
     expect(JSON.parse(got.join('')).items[59_999]).toEqual({ n: 59_999, pad: 'x'.repeat(60) });
   });
 
-  it("resolves at once when the stream is not full, and stops when the reader has gone", async () => {
+  it('resolves at once when the stream is not full, and stops when the reader has gone', async () => {
     const { sink, out } = slowSink();
     await out.drain!();
     sink.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
     expect(out.closed).toBe(true);
     let made = 0;
-    await writeChunks(out, (function* () {
-      for (;;) {
-        made++;
-        yield 'x'.repeat(70_000);
-        if (made > 10) throw new Error('went on after the reader had gone');
-      }
-    })());
+    await writeChunks(
+      out,
+      (function* () {
+        for (;;) {
+          made++;
+          yield 'x'.repeat(70_000);
+          if (made > 10) throw new Error('went on after the reader had gone');
+        }
+      })(),
+    );
     expect(made).toBeLessThanOrEqual(1);
   });
 });

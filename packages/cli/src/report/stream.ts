@@ -142,7 +142,6 @@ function holdsLazy(v: unknown): boolean {
   return false;
 }
 
-
 /**
  * How much a stream may hold unwritten before writeChunks waits for it to drain: a pipe takes
  * 64 KiB at a time, so waiting whenever it is full left the thread idle while the reader emptied

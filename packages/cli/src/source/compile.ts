@@ -21,14 +21,22 @@ export interface CompileResult {
 /** The folder's files built into a pack (buildFromFiles), its links that lead out refused. */
 export function buildTree(tree: SourceTree, exportedAt: string): BuildResult {
   const where = tree.repository ? `the repository (${tree.boundary})` : `the source folder (no repository holds it)`;
-  const refusedLinks = new Map([...tree.outside].map(([file, to]) => [file, `${file} is a link to ${to}, outside ${where}; build reads no file from outside it.`]));
+  const refusedLinks = new Map(
+    [...tree.outside].map(([file, to]) => [file, `${file} is a link to ${to}, outside ${where}; build reads no file from outside it.`]),
+  );
   const brokenLinks = new Map([...tree.broken].map(([file, why]) => [file, `${file} cannot be read: ${why}.`]));
   const notFiles = new Map([...tree.special].map(([file, why]) => [file, `${file} cannot be read: ${why}.`]));
   return buildFromFiles(tree.files, { exportedAt, refusedLinks, brokenLinks, notFiles });
 }
 
-export async function compileFolder(tree: SourceTree, options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] }): Promise<CompileResult> {
-  const [{ validatePack, createSourceText, placesKey, blocksUse, mayBeFixed }, { nodeHasher }] = await Promise.all([import('@setup-pack/core'), import('../lib/hasher.js')]);
+export async function compileFolder(
+  tree: SourceTree,
+  options: { exportedAt: string; dir: string; display: (abs: string) => string; disableRules?: readonly string[] },
+): Promise<CompileResult> {
+  const [{ validatePack, createSourceText, placesKey, blocksUse, mayBeFixed }, { nodeHasher }] = await Promise.all([
+    import('@setup-pack/core'),
+    import('../lib/hasher.js'),
+  ]);
   const files = tree.files;
   const utf8 = new TextDecoder();
   const sources = new Map<string, SourceText>();
@@ -69,7 +77,8 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
     const validation = validatePack(pack, { hashBase64, disableRules: options.disableRules ?? [] });
     // Every number of the built pack was read from a source file, whose own findings (above) name
     // a number JSON cannot hold as written; the built pack's, naming only Infinity, would repeat them.
-    if (reportsNumberRange(result.diagnostics)) validation.diagnostics = validation.diagnostics.filter((d) => d.code !== 'json/number-range');
+    if (reportsNumberRange(result.diagnostics))
+      validation.diagnostics = validation.diagnostics.filter((d) => d.code !== 'json/number-range');
     // Each finding and each of its notes goes to a source file and a pointer in it; then every
     // file's findings are placed together, one scan of its text (core's locateAll), rather than
     // a walk of a parsed tree per finding.
@@ -114,7 +123,10 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
         d.related = related.map((rp, k) =>
           rp.file === s.file
             ? { pointer: rp.pointer ?? '', message: d.related![k].message, line: rp.pos?.line, column: rp.pos?.column }
-            : { pointer: rp.pointer ?? '', message: `${d.related![k].message} (${join(options.dir, rp.file).split('\\').join('/')}${rp.pos ? `:${rp.pos.line}:${rp.pos.column}` : ''})` },
+            : {
+                pointer: rp.pointer ?? '',
+                message: `${d.related![k].message} (${join(options.dir, rp.file).split('\\').join('/')}${rp.pos ? `:${rp.pos.line}:${rp.pos.column}` : ''})`,
+              },
         );
       }
       add(s.file, d);
@@ -124,7 +136,11 @@ export async function compileFolder(tree: SourceTree, options: { exportedAt: str
   const reports: FileReport[] = [...byFile].map(([file, diagnostics]) => {
     const src = sourceOf(file);
     const isText = /\.(json|html|txt)$/.test(file);
-    return { path: options.display(join(options.dir, ...file.split('/'))), ...(src && isText ? { text: src.text } : {}), diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)) };
+    return {
+      path: options.display(join(options.dir, ...file.split('/'))),
+      ...(src && isText ? { text: src.text } : {}),
+      diagnostics: diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)),
+    };
   });
   return { pack, reports, ok: pack !== undefined, built: result, source: sourceOf, fixable };
 }

@@ -6,7 +6,17 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { canonicalize, formatPack, validatePack } from '@setup-pack/core';
-import { buildFromFiles, cutPointer, JSON_SOURCE_FOLDERS, LAYOUT_PATHS, MANIFEST, sourceFileText, sourceRole, unpackToFiles, UnpackError } from './layout.js';
+import {
+  buildFromFiles,
+  cutPointer,
+  JSON_SOURCE_FOLDERS,
+  LAYOUT_PATHS,
+  MANIFEST,
+  sourceFileText,
+  sourceRole,
+  unpackToFiles,
+  UnpackError,
+} from './layout.js';
 import { encodeKey, stemsForKeys } from './names.js';
 import { keyArb, packArb, shuffled, smallObject } from '../../test/arbitraries.js';
 
@@ -32,7 +42,11 @@ describe('build(unpack(p))', () => {
   });
 
   it('gives back valid packs made from the fixtures with random bodies, assets, brand and item order', () => {
-    const bases = [fixture('valid/buyer-lead-starter.json'), fixture('valid/listing-marketing.json'), fixture('releases/buyer-lead-1.1.0.json')];
+    const bases = [
+      fixture('valid/buyer-lead-starter.json'),
+      fixture('valid/listing-marketing.json'),
+      fixture('releases/buyer-lead-1.1.0.json'),
+    ];
     const arb = fc.record({
       base: fc.constantFrom(...bases),
       body: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 300 }),
@@ -52,7 +66,12 @@ describe('build(unpack(p))', () => {
         if (brand !== undefined && pack.schemaVersion === 2) pack.brand = brand;
         for (const kind of ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources']) {
           const list = pack[kind];
-          if (Array.isArray(list)) list.sort((a: { key: string }, b: { key: string }) => (createHash('md5').update(`${seed}${a.key}`).digest('hex') < createHash('md5').update(`${seed}${b.key}`).digest('hex') ? -1 : 1));
+          if (Array.isArray(list))
+            list.sort((a: { key: string }, b: { key: string }) =>
+              createHash('md5').update(`${seed}${a.key}`).digest('hex') < createHash('md5').update(`${seed}${b.key}`).digest('hex')
+                ? -1
+                : 1,
+            );
         }
         expect(validatePack(pack).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
         const { built, expected } = roundTrip(pack);
@@ -93,7 +112,16 @@ describe('build(unpack(p))', () => {
         const files = unpackToFiles(pack);
         const clean = buildFromFiles(files, { exportedAt: STAMP });
         const junk = new TextEncoder().encode('[{"key": "stray", "name": "x"}');
-        for (const f of ['.git/config', 'resources/.tag.json', 'automations/.draft.json', 'templates/.x.html', 'assets/.DS_Store', 'assets/.cache/a.png', '.manifest.json']) files.set(f, junk);
+        for (const f of [
+          '.git/config',
+          'resources/.tag.json',
+          'automations/.draft.json',
+          'templates/.x.html',
+          'assets/.DS_Store',
+          'assets/.cache/a.png',
+          '.manifest.json',
+        ])
+          files.set(f, junk);
         const built = buildFromFiles(files, { exportedAt: STAMP });
         expect(built.diagnostics).toEqual(clean.diagnostics);
         expect(formatPack(built.pack)).toBe(formatPack(clean.pack));
@@ -103,7 +131,11 @@ describe('build(unpack(p))', () => {
   });
 
   it('refuses an automation without a document or with fields besides key and document, naming it; build gives back every other pack', () => {
-    const fieldArb = fc.dictionary(fc.string({ maxLength: 8 }).filter((k) => k !== 'key' && k !== 'document'), fc.jsonValue({ maxDepth: 1 }), { minKeys: 1, maxKeys: 2 });
+    const fieldArb = fc.dictionary(
+      fc.string({ maxLength: 8 }).filter((k) => k !== 'key' && k !== 'document'),
+      fc.jsonValue({ maxDepth: 1 }),
+      { minKeys: 1, maxKeys: 2 },
+    );
     const oddArb = fc.record({ drop: fc.boolean(), extra: fc.option(fieldArb, { nil: undefined }) });
     fc.assert(
       fc.property(packArb, fc.array(oddArb, { minLength: 5, maxLength: 5 }), (base, odds) => {
@@ -113,7 +145,8 @@ describe('build(unpack(p))', () => {
         automations.forEach((a, i) => {
           const { drop, extra } = odds[i];
           if (drop) delete a.document;
-          for (const [k, v] of Object.entries(extra ?? {})) Object.defineProperty(a, k, { value: v, enumerable: true, writable: true, configurable: true });
+          for (const [k, v] of Object.entries(extra ?? {}))
+            Object.defineProperty(a, k, { value: v, enumerable: true, writable: true, configurable: true });
           if (drop || extra) refused.push(a.key as string);
         });
         if (!refused.length) {
@@ -141,7 +174,7 @@ describe('build(unpack(p))', () => {
   });
 });
 
-describe('each source file\'s canonical form (sourceFileText, which unpack writes and fmt rewrites to)', () => {
+describe("each source file's canonical form (sourceFileText, which unpack writes and fmt rewrites to)", () => {
   const utf8 = new TextDecoder();
   it('is what unpack writes: every JSON file it writes has a role and is its own canonical form, for any pack', () => {
     fc.assert(
@@ -175,18 +208,53 @@ describe('each source file\'s canonical form (sourceFileText, which unpack write
     }
   });
 
-  it('puts the layout\'s own fields in their places, and leaves what has the wrong shape for its role in its order', () => {
-    const manifest = { name: 'N', automations: ['b', 'a'], x: 1, packSchema: 'p', $schema: 'm', format: 'service.setup-pack', brand: { z: 1, a: 2 } };
-    expect(Object.keys(JSON.parse(sourceFileText('manifest', manifest)))).toEqual(['$schema', 'packSchema', 'format', 'name', 'automations', 'brand', 'x']);
+  it("puts the layout's own fields in their places, and leaves what has the wrong shape for its role in its order", () => {
+    const manifest = {
+      name: 'N',
+      automations: ['b', 'a'],
+      x: 1,
+      packSchema: 'p',
+      $schema: 'm',
+      format: 'service.setup-pack',
+      brand: { z: 1, a: 2 },
+    };
+    expect(Object.keys(JSON.parse(sourceFileText('manifest', manifest)))).toEqual([
+      '$schema',
+      'packSchema',
+      'format',
+      'name',
+      'automations',
+      'brand',
+      'x',
+    ]);
     expect(JSON.parse(sourceFileText('manifest', manifest)).automations).toEqual(['b', 'a']);
     // Objects in an item list are build's error (build/manifest): fmt leaves them in their order.
-    expect(sourceFileText('manifest', { automations: [{ document: 1, key: 'k' }] })).toBe('{\n  "automations": [\n    {\n      "document": 1,\n      "key": "k"\n    }\n  ]\n}\n');
-    expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, mimeType: 'm', fileName: 'n', key: 'k' }]))[0])).toEqual(['key', 'fileName', 'file', 'mimeType', 'x']);
+    expect(sourceFileText('manifest', { automations: [{ document: 1, key: 'k' }] })).toBe(
+      '{\n  "automations": [\n    {\n      "document": 1,\n      "key": "k"\n    }\n  ]\n}\n',
+    );
+    expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, mimeType: 'm', fileName: 'n', key: 'k' }]))[0])).toEqual([
+      'key',
+      'fileName',
+      'file',
+      'mimeType',
+      'x',
+    ]);
     expect(Object.keys(JSON.parse(sourceFileText('assets', [{ file: 'f', x: 1, key: 'k' }]))[0])).toEqual(['key', 'file', 'x']);
     expect(Object.keys(JSON.parse(sourceFileText('resources', [{ data: {}, name: 'n', key: 'k' }]))[0])).toEqual(['key', 'name', 'data']);
     // An inline body stays in the template's file, in its place.
-    expect(Object.keys(JSON.parse(sourceFileText('message-template', { body: 'b', channel: 'email', name: 'n' })))).toEqual(['name', 'channel', 'body']);
-    for (const [role, value] of [['automation-document', [{ name: 1, format: 2 }]], ['resources', { name: 1, key: 2 }], ['assets', { key: 1, data: 2 }], ['manifest', [3, { name: 1, format: 2 }]], ['smart-list', 'text'], ['pipeline', null]] as const) {
+    expect(Object.keys(JSON.parse(sourceFileText('message-template', { body: 'b', channel: 'email', name: 'n' })))).toEqual([
+      'name',
+      'channel',
+      'body',
+    ]);
+    for (const [role, value] of [
+      ['automation-document', [{ name: 1, format: 2 }]],
+      ['resources', { name: 1, key: 2 }],
+      ['assets', { key: 1, data: 2 }],
+      ['manifest', [3, { name: 1, format: 2 }]],
+      ['smart-list', 'text'],
+      ['pipeline', null],
+    ] as const) {
       expect(sourceFileText(role, value)).toBe(JSON.stringify(value, null, 2) + '\n');
     }
   });
@@ -206,9 +274,42 @@ describe('each source file\'s canonical form (sourceFileText, which unpack write
   });
 
   it('gives a role to the files build reads as JSON sources, and to nothing else', () => {
-    const roles = Object.fromEntries(['manifest.json', 'assets.json', 'automations/a.json', 'smart-lists/a.json', 'pipelines/a.json', 'templates/a.json', 'resources/tag.json', 'resources/_unsorted.json'].map((p) => [p, sourceRole(p)]));
-    expect(roles).toEqual({ 'manifest.json': 'manifest', 'assets.json': 'assets', 'automations/a.json': 'automation-document', 'smart-lists/a.json': 'smart-list', 'pipelines/a.json': 'pipeline', 'templates/a.json': 'message-template', 'resources/tag.json': 'resources', 'resources/_unsorted.json': 'resources' });
-    for (const p of ['README.json', 'package.json', 'templates/a.html', 'templates/a.txt', 'assets/data.json', 'assets/x/y.json', 'automations/.draft.json', '.manifest.json', 'automations/sub/a.json', 'other/a.json', 'automations']) expect(sourceRole(p), p).toBeUndefined();
+    const roles = Object.fromEntries(
+      [
+        'manifest.json',
+        'assets.json',
+        'automations/a.json',
+        'smart-lists/a.json',
+        'pipelines/a.json',
+        'templates/a.json',
+        'resources/tag.json',
+        'resources/_unsorted.json',
+      ].map((p) => [p, sourceRole(p)]),
+    );
+    expect(roles).toEqual({
+      'manifest.json': 'manifest',
+      'assets.json': 'assets',
+      'automations/a.json': 'automation-document',
+      'smart-lists/a.json': 'smart-list',
+      'pipelines/a.json': 'pipeline',
+      'templates/a.json': 'message-template',
+      'resources/tag.json': 'resources',
+      'resources/_unsorted.json': 'resources',
+    });
+    for (const p of [
+      'README.json',
+      'package.json',
+      'templates/a.html',
+      'templates/a.txt',
+      'assets/data.json',
+      'assets/x/y.json',
+      'automations/.draft.json',
+      '.manifest.json',
+      'automations/sub/a.json',
+      'other/a.json',
+      'automations',
+    ])
+      expect(sourceRole(p), p).toBeUndefined();
   });
 });
 
@@ -240,7 +341,10 @@ describe('file names for keys', () => {
 
 describe('cutPointer', () => {
   it('cuts a pointer with no escape where the parsed tokens would, for any pointer', () => {
-    const token = fc.oneof(fc.constantFrom('automations', 'resources', 'assets', 'document', 'key', 'body', 'kind', 'data', '0', '12', ''), fc.string({ maxLength: 6 }));
+    const token = fc.oneof(
+      fc.constantFrom('automations', 'resources', 'assets', 'document', 'key', 'body', 'kind', 'data', '0', '12', ''),
+      fc.string({ maxLength: 6 }),
+    );
     const pointer = fc.oneof(
       fc.array(token, { maxLength: 6 }).map((ts) => ts.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')),
       fc.string({ maxLength: 12 }),
@@ -251,7 +355,13 @@ describe('cutPointer', () => {
       }),
       { numRuns: 2000 },
     );
-    expect(cutPointer('/automations/3/document/graph/nodes/0')).toEqual({ kind: 'automations', indexToken: '3', field: 'document', fromField: '/document/graph/nodes/0', afterField: '/graph/nodes/0' });
+    expect(cutPointer('/automations/3/document/graph/nodes/0')).toEqual({
+      kind: 'automations',
+      indexToken: '3',
+      field: 'document',
+      fromField: '/document/graph/nodes/0',
+      afterField: '/graph/nodes/0',
+    });
     expect(cutPointer('/a~1b/0/c~0d/e')).toEqual({ kind: 'a/b', indexToken: '0', field: 'c~d', fromField: '/c~0d/e', afterField: '/e' });
     expect(cutPointer('no slash')).toBeUndefined();
   });
@@ -291,15 +401,25 @@ describe('locate, for a finding about a missing property', () => {
 });
 
 describe('a template body that starts with a byte order mark (U+FEFF)', () => {
-  const pack = (body: string) => ({ format: 'service.setup-pack', schemaVersion: 2, packId: '00000000-0000-4000-8000-000000000000', name: 'p', version: '1.0.0', messageTemplates: [{ key: 'hi', name: 'Hi', channel: 'email', body }, { key: 'sms', name: 'Sms', channel: 'sms', body: `\uFEFF\uFEFFtwo` }] });
-  it('comes back from build(unpack(p)): a body file\'s own BOM is read as its encoding mark, so unpack keeps such a body in the JSON', () => {
+  const pack = (body: string) => ({
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: '00000000-0000-4000-8000-000000000000',
+    name: 'p',
+    version: '1.0.0',
+    messageTemplates: [
+      { key: 'hi', name: 'Hi', channel: 'email', body },
+      { key: 'sms', name: 'Sms', channel: 'sms', body: `\uFEFF\uFEFFtwo` },
+    ],
+  });
+  it("comes back from build(unpack(p)): a body file's own BOM is read as its encoding mark, so unpack keeps such a body in the JSON", () => {
     const { files, built, expected } = roundTrip(pack('\uFEFF<p>Hi</p>'));
     expect(built.diagnostics).toEqual([]);
     expect(formatPack(built.pack)).toBe(formatPack(expected));
     expect(files.has('templates/hi.html')).toBe(false);
     expect(JSON.parse(new TextDecoder().decode(files.get('templates/hi.json'))).body).toBe('\uFEFF<p>Hi</p>');
   });
-  it('written by an editor at the start of a body file, is the file\'s encoding mark and not part of the body', () => {
+  it("written by an editor at the start of a body file, is the file's encoding mark and not part of the body", () => {
     const files = unpackToFiles(pack('<p>Hi</p>\r\n'));
     files.set('templates/hi.html', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(files.get('templates/hi.html')!)]));
     const built = buildFromFiles(files, { exportedAt: STAMP });
@@ -309,14 +429,18 @@ describe('a template body that starts with a byte order mark (U+FEFF)', () => {
 
 describe('a source file that does not parse, or has the wrong shape', () => {
   const starter = () => unpackToFiles(fixture('valid/listing-marketing.json'));
-  const codes = (files: Map<string, Uint8Array>) => buildFromFiles(files, { exportedAt: STAMP }).diagnostics.map((d) => `${d.file} ${d.code}`);
-  it('is the one finding: a template\'s body file still belongs to the template its manifest key names', () => {
+  const codes = (files: Map<string, Uint8Array>) =>
+    buildFromFiles(files, { exportedAt: STAMP }).diagnostics.map((d) => `${d.file} ${d.code}`);
+  it("is the one finding: a template's body file still belongs to the template its manifest key names", () => {
     for (const broken of ['{ "name": ', '[]', 'null']) {
       const files = starter();
       const tpl = [...files.keys()].find((f) => /^templates\/.+\.json$/.test(f))!;
       files.set(tpl, new TextEncoder().encode(broken));
       const found = codes(files);
-      expect(found.filter((c) => !c.startsWith(`${tpl} `)), broken).toEqual([]);
+      expect(
+        found.filter((c) => !c.startsWith(`${tpl} `)),
+        broken,
+      ).toEqual([]);
       expect(found.length, broken).toBeGreaterThan(0);
     }
   });
@@ -326,14 +450,17 @@ describe('a source file that does not parse, or has the wrong shape', () => {
       expect([...files.keys()].some((f) => f.startsWith('assets/'))).toBe(true);
       files.set('assets.json', new TextEncoder().encode(broken));
       const found = codes(files);
-      expect(found.filter((c) => !c.startsWith('assets.json ')), broken).toEqual([]);
+      expect(
+        found.filter((c) => !c.startsWith('assets.json ')),
+        broken,
+      ).toEqual([]);
       expect(found.length, broken).toBeGreaterThan(0);
     }
   });
 });
 
-describe('a resource whose kind is its file\'s name', () => {
-  it('has a finding about that kind placed at the resource, saying the kind is the file\'s name', () => {
+describe("a resource whose kind is its file's name", () => {
+  it("has a finding about that kind placed at the resource, saying the kind is the file's name", () => {
     const files = unpackToFiles(fixture('valid/buyer-lead-starter.json'));
     files.set('resources/tags.json', files.get('resources/tag.json')!);
     files.delete('resources/tag.json');
@@ -342,10 +469,16 @@ describe('a resource whose kind is its file\'s name', () => {
     expect(built.locate(`/resources/${i}/kind`)).toEqual({
       file: 'resources/tags.json',
       pointer: '/0',
-      said: { note: 'The source folder takes the resource\'s kind from its file\'s name, resources/tags.json.', hint: 'Name the file after the kind of the resources it holds (resources/tag.json), or write each resource\'s "kind" in resources/_unsorted.json.' },
+      said: {
+        note: "The source folder takes the resource's kind from its file's name, resources/tags.json.",
+        hint: 'Name the file after the kind of the resources it holds (resources/tag.json), or write each resource\'s "kind" in resources/_unsorted.json.',
+      },
     });
     // A kind written in the entry is where it is written.
     const own = unpackToFiles({ ...fixture('valid/buyer-lead-starter.json'), resources: [{ key: 'x', kind: 'tagz', name: 'X' }] });
-    expect(buildFromFiles(own, { exportedAt: STAMP }).locate('/resources/0/kind')).toEqual({ file: 'resources/_unsorted.json', pointer: '/0/kind' });
+    expect(buildFromFiles(own, { exportedAt: STAMP }).locate('/resources/0/kind')).toEqual({
+      file: 'resources/_unsorted.json',
+      pointer: '/0/kind',
+    });
   });
 });

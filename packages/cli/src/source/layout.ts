@@ -14,7 +14,20 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { strictBase64Bytes } from '../lib/hasher.js';
-import { encodingProblem, hasLoneSurrogate, inCanonicalOrder, KEYED_ITEM_KINDS, parseJsonText, utf8Problem, parsePointer, RESOURCE_KINDS, setOwn, toPointer, type Diagnostic, type SourceText } from '@setup-pack/core';
+import {
+  encodingProblem,
+  hasLoneSurrogate,
+  inCanonicalOrder,
+  KEYED_ITEM_KINDS,
+  parseJsonText,
+  utf8Problem,
+  parsePointer,
+  RESOURCE_KINDS,
+  setOwn,
+  toPointer,
+  type Diagnostic,
+  type SourceText,
+} from '@setup-pack/core';
 import { stemsForKeys } from './names.js';
 
 /** Relative posix path → contents. */
@@ -29,9 +42,19 @@ export const ASSETS_INDEX = 'assets.json';
 export const PACK_SCHEMA_FIELD = 'packSchema';
 
 /** Item kinds kept one file per item: pack field → folder. */
-const ITEM_FOLDERS = { automations: 'automations', smartLists: 'smart-lists', pipelines: 'pipelines', messageTemplates: 'templates' } as const;
+const ITEM_FOLDERS = {
+  automations: 'automations',
+  smartLists: 'smart-lists',
+  pipelines: 'pipelines',
+  messageTemplates: 'templates',
+} as const;
 /** What one file of each item folder holds, in words. */
-const ITEM_NOUNS: Record<string, string> = { automations: 'automation', 'smart-lists': 'smart list', pipelines: 'pipeline', templates: 'message template' };
+const ITEM_NOUNS: Record<string, string> = {
+  automations: 'automation',
+  'smart-lists': 'smart list',
+  pipelines: 'pipeline',
+  templates: 'message template',
+};
 /**
  * A note kept beside the item files (README.md, NOTES.txt, a CHANGELOG): no item file is one, so
  * build skips it as it skips a README at the folder's top, rather than asking for its key.
@@ -56,17 +79,60 @@ const UNSORTED_RESOURCES = 'resources/_unsorted.json';
 /** Diagnostic codes the compiler itself reports (core's codes cover the built pack). */
 export const BUILD_RULES = [
   { code: 'build/missing-file', severity: 'error', description: 'Every key listed in manifest.json has its source file.' },
-  { code: 'build/unlisted-file', severity: 'error', description: 'Every item file is listed in manifest.json, so nothing is left out by accident.' },
-  { code: 'build/manifest', severity: 'error', description: 'manifest.json is an object whose item lists are arrays of unique string keys.' },
-  { code: 'build/not-an-object', severity: 'error', description: 'An item source file holds a JSON object (resource files: an array of objects).' },
+  {
+    code: 'build/unlisted-file',
+    severity: 'error',
+    description: 'Every item file is listed in manifest.json, so nothing is left out by accident.',
+  },
+  {
+    code: 'build/manifest',
+    severity: 'error',
+    description: 'manifest.json is an object whose item lists are arrays of unique string keys.',
+  },
+  {
+    code: 'build/not-an-object',
+    severity: 'error',
+    description: 'An item source file holds a JSON object (resource files: an array of objects).',
+  },
   { code: 'build/key-mismatch', severity: 'error', description: 'A key written inside an item file matches the key in manifest.json.' },
-  { code: 'build/duplicate-body', severity: 'error', description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.' },
-  { code: 'build/duplicate-data', severity: 'error', description: 'An asset\'s bytes are given once: in the file its assets.json entry names ("file"), or as "data" in the entry.' },
-  { code: 'build/asset-path', severity: 'error', description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).' },
-  { code: 'build/not-utf8', severity: 'error', description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.' },
-  { code: 'build/broken-link', severity: 'error', description: 'A symbolic link in the folder leads to a file: one that leads to nothing, or round in a loop, cannot be read, and build leaves no file of the folder out without a word.' },
-  { code: 'build/not-a-file', severity: 'error', description: 'What build reads in the folder is a file (or a link to one): a named pipe, a socket or a device is not read (reading one could wait forever or never end), and build leaves no file of the folder out without a word.' },
-  { code: 'build/link-outside', severity: 'error', description: 'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.' },
+  {
+    code: 'build/duplicate-body',
+    severity: 'error',
+    description: 'A template body is given once: in the .html or .txt file, or as "body" in its .json file.',
+  },
+  {
+    code: 'build/duplicate-data',
+    severity: 'error',
+    description: 'An asset\'s bytes are given once: in the file its assets.json entry names ("file"), or as "data" in the entry.',
+  },
+  {
+    code: 'build/asset-path',
+    severity: 'error',
+    description: 'An asset file path stays inside assets/ and names no file or folder starting with a dot (build ignores those).',
+  },
+  {
+    code: 'build/not-utf8',
+    severity: 'error',
+    description: 'Every source file is UTF-8 text: other bytes would be replaced, and the characters lost, in the built pack.',
+  },
+  {
+    code: 'build/broken-link',
+    severity: 'error',
+    description:
+      'A symbolic link in the folder leads to a file: one that leads to nothing, or round in a loop, cannot be read, and build leaves no file of the folder out without a word.',
+  },
+  {
+    code: 'build/not-a-file',
+    severity: 'error',
+    description:
+      'What build reads in the folder is a file (or a link to one): a named pipe, a socket or a device is not read (reading one could wait forever or never end), and build leaves no file of the folder out without a word.',
+  },
+  {
+    code: 'build/link-outside',
+    severity: 'error',
+    description:
+      'A symbolic link in the folder leads to a file inside the repository holding it (or, outside any repository, inside the folder): build reads nothing from elsewhere.',
+  },
   { code: 'build/unused-asset-file', severity: 'warning', description: 'Every file under assets/ is used by an entry in assets.json.' },
 ] as const;
 
@@ -94,7 +160,8 @@ const encoder = new TextEncoder();
 
 function without(obj: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(obj)) if (!keys.includes(k)) Object.defineProperty(out, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(obj))
+    if (!keys.includes(k)) Object.defineProperty(out, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -105,8 +172,15 @@ function without(obj: Record<string, unknown>, ...keys: string[]): Record<string
 export type SourceRole = 'manifest' | 'assets' | 'resources' | (typeof ITEM_SCHEMAS)[FolderKind];
 
 /** The published schema each item kind's file follows (an automation's file is its document). */
-const ITEM_SCHEMAS = { automations: 'automation-document', smartLists: 'smart-list', pipelines: 'pipeline', messageTemplates: 'message-template' } as const;
-const FOLDER_KINDS: ReadonlyMap<string, FolderKind> = new Map(Object.entries(ITEM_FOLDERS).map(([kind, folder]) => [folder as string, kind as FolderKind]));
+const ITEM_SCHEMAS = {
+  automations: 'automation-document',
+  smartLists: 'smart-list',
+  pipelines: 'pipeline',
+  messageTemplates: 'message-template',
+} as const;
+const FOLDER_KINDS: ReadonlyMap<string, FolderKind> = new Map(
+  Object.entries(ITEM_FOLDERS).map(([kind, folder]) => [folder as string, kind as FolderKind]),
+);
 /** The lists of items a pack holds, which the manifest holds as lists of keys (assets: as assets.json). */
 const ITEM_LISTS: ReadonlySet<string> = new Set([...KEYED_ITEM_KINDS, 'assets']);
 
@@ -238,20 +312,33 @@ export function unpackToFiles(input: unknown): SourceFiles {
     for (const a of pack.automations as unknown[]) {
       if (!isObj(a) || typeof a.key !== 'string') continue; // said above
       const name = `automation ${JSON.stringify(a.key)}`;
-      if (!hasOwn(a, 'document')) problems.push(`${name} has no "document", and its file in automations/ holds the document: give it one, or remove the automation`);
+      if (!hasOwn(a, 'document'))
+        problems.push(`${name} has no "document", and its file in automations/ holds the document: give it one, or remove the automation`);
       const others = Object.keys(a).filter((k) => k !== 'key' && k !== 'document');
-      if (others.length) problems.push(`${name} has ${others.map((k) => JSON.stringify(k)).join(', ')} beside its key and document, which its file in automations/ cannot hold (validate reports ${others.length === 1 ? 'it' : 'them'}): remove ${others.length === 1 ? 'it' : 'them'}`);
+      if (others.length)
+        problems.push(
+          `${name} has ${others.map((k) => JSON.stringify(k)).join(', ')} beside its key and document, which its file in automations/ cannot hold (validate reports ${others.length === 1 ? 'it' : 'them'}): remove ${others.length === 1 ? 'it' : 'them'}`,
+        );
     }
   }
-  if (Object.prototype.hasOwnProperty.call(pack, PACK_SCHEMA_FIELD)) problems.push(`the pack has a top-level "${PACK_SCHEMA_FIELD}" field, which the manifest uses for the pack's $schema`);
-  if (problems.length) throw new UnpackError(`cannot unpack: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`);
+  if (Object.prototype.hasOwnProperty.call(pack, PACK_SCHEMA_FIELD))
+    problems.push(`the pack has a top-level "${PACK_SCHEMA_FIELD}" field, which the manifest uses for the pack's $schema`);
+  if (problems.length)
+    throw new UnpackError(
+      `cannot unpack: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ''}`,
+    );
 
   // Build sets exportedAt, so the manifest leaves it out.
   const manifest: Record<string, unknown> = {};
   for (const k of Object.keys(pack)) {
     if (k === 'exportedAt' || k === 'assets') continue;
     const v = pack[k];
-    Object.defineProperty(manifest, k === '$schema' ? PACK_SCHEMA_FIELD : k, { value: (KEYED_ITEM_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(manifest, k === '$schema' ? PACK_SCHEMA_FIELD : k, {
+      value: (KEYED_ITEM_KINDS as readonly string[]).includes(k) ? (v as { key: string }[]).map((i) => i.key) : v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   jsonFile(MANIFEST, 'manifest', manifest);
 
@@ -294,7 +381,8 @@ export function unpackToFiles(input: unknown): SourceFiles {
       // Only when the recorded hash and size match: otherwise keep them, so nothing is lost.
       if (a.sha256 !== createHash('sha256').update(bytes).digest('hex') || a.byteSize !== bytes.length) return a;
       const fromName = typeof a.fileName === 'string' ? stemsForKeys([a.fileName])[0] : '';
-      let name = fromName && !used.has(fromName.toLowerCase()) ? fromName : `${stemsForKeys([a.key as string])[0]}${fromName ? '-' + fromName : ''}`;
+      let name =
+        fromName && !used.has(fromName.toLowerCase()) ? fromName : `${stemsForKeys([a.key as string])[0]}${fromName ? '-' + fromName : ''}`;
       for (let n = 2; used.has(name.toLowerCase()); n++) name = `${n}-${name}`;
       used.add(name.toLowerCase());
       files.set(`assets/${name}`, bytes);
@@ -409,11 +497,16 @@ class SourceBuild {
   readonly origins = new Map<string, Origin[]>();
   readonly assetHashes = new Map<string, { byteSize: number; sha256: string }>();
   readonly pack: Record<string, unknown> = {};
-  readonly locate = (packPointer: string, missing?: string): SourceLocation => locateIn(packPointer, this.origins, (file) => this.files.has(file) && !this.refused.has(file), missing);
+  readonly locate = (packPointer: string, missing?: string): SourceLocation =>
+    locateIn(packPointer, this.origins, (file) => this.files.has(file) && !this.refused.has(file), missing);
 
-  constructor(readonly files: SourceFiles, options: BuildOptions) {
+  constructor(
+    readonly files: SourceFiles,
+    options: BuildOptions,
+  ) {
     this.refused = new Map<string, string>(options.refusedLinks);
-    for (const [file, why] of this.refused) this.wholeFile(file, 'build/link-outside', why, 'Copy the file into the folder, or link to one inside the repository.');
+    for (const [file, why] of this.refused)
+      this.wholeFile(file, 'build/link-outside', why, 'Copy the file into the folder, or link to one inside the repository.');
     for (const [file, why] of options.brokenLinks ?? []) {
       this.refused.set(file, why);
       this.wholeFile(file, 'build/broken-link', why, 'Make the link lead to the file, put the file in its place, or delete the link.');
@@ -476,11 +569,19 @@ function readManifest(b: SourceBuild): Record<string, unknown> | undefined {
   if (b.refused.has(MANIFEST)) return undefined;
   if (!b.files.has(MANIFEST)) {
     // A folder holding the layout's files but no manifest lost it (deleted, or never committed): say so, naming what it holds.
-    const held = [...new Set([...b.files.keys()].filter((f) => f === ASSETS_INDEX || JSON_SOURCE_FOLDERS.some((d) => f.startsWith(`${d}/`))).map((f) => (f === ASSETS_INDEX ? f : `${f.slice(0, f.indexOf('/'))}/`)))].sort();
+    const held = [
+      ...new Set(
+        [...b.files.keys()]
+          .filter((f) => f === ASSETS_INDEX || JSON_SOURCE_FOLDERS.some((d) => f.startsWith(`${d}/`)))
+          .map((f) => (f === ASSETS_INDEX ? f : `${f.slice(0, f.indexOf('/'))}/`)),
+      ),
+    ].sort();
     const message = held.length
       ? `The folder holds ${held.length > 1 ? `${held.slice(0, -1).join(', ')} and ${held[held.length - 1]}` : held[0]} as a pack source folder does, but no ${MANIFEST}: it is missing.`
       : `The folder has no ${MANIFEST}; it is not a pack source folder (create one with setup-pack new).`;
-    const hint = held.length ? `Restore ${MANIFEST} (git checkout -- ${MANIFEST}), or write one: the pack's top-level fields and the lists of item keys (setup-pack new writes an example).` : undefined;
+    const hint = held.length
+      ? `Restore ${MANIFEST} (git checkout -- ${MANIFEST}), or write one: the pack's top-level fields and the lists of item keys (setup-pack new writes an example).`
+      : undefined;
     b.diagnostics.push({ file: MANIFEST, code: 'build/missing-file', severity: 'error', message, pointer: '', ...(hint ? { hint } : {}) });
     return undefined;
   }
@@ -520,7 +621,8 @@ function keysOf(b: SourceBuild, manifest: Record<string, unknown>, kind: string)
   const seen = new Set<string>();
   const keys: string[] = [];
   list.forEach((k, i) => {
-    if (typeof k !== 'string') b.report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `Entries of "${kind}" in ${MANIFEST} are item keys (strings).`);
+    if (typeof k !== 'string')
+      b.report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `Entries of "${kind}" in ${MANIFEST} are item keys (strings).`);
     else if (seen.has(k)) b.report(MANIFEST, `/${kind}/${i}`, 'build/manifest', `The key "${k}" is listed twice in "${kind}".`);
     else {
       seen.add(k);
@@ -551,7 +653,13 @@ function readItemFolder(b: SourceBuild, manifest: Record<string, unknown>, kind:
 }
 
 /** One listed item from `<base>.json` (and a template's body file); undefined, with the finding, when it cannot be read. */
-function readItemFile(b: SourceBuild, kind: FolderKind, key: string, base: string, manifestPointer: string): { item: unknown; origin: Origin } | undefined {
+function readItemFile(
+  b: SourceBuild,
+  kind: FolderKind,
+  key: string,
+  base: string,
+  manifestPointer: string,
+): { item: unknown; origin: Origin } | undefined {
   const file = `${base}.json`;
   b.claimed.add(file);
   // A template's body file is its key's whether or not its JSON file reads: one broken file is
@@ -560,7 +668,13 @@ function readItemFile(b: SourceBuild, kind: FolderKind, key: string, base: strin
   bodies.forEach((f) => b.claimed.add(f));
   if (b.refused.has(file)) return undefined;
   if (!b.files.has(file)) {
-    b.report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`, `Create ${file} or remove "${key}" from "${kind}".`);
+    b.report(
+      MANIFEST,
+      manifestPointer,
+      'build/missing-file',
+      `${MANIFEST} lists the ${kind} key "${key}" but ${file} does not exist.`,
+      `Create ${file} or remove "${key}" from "${kind}".`,
+    );
     return undefined;
   }
   const r = b.readJson(file);
@@ -570,7 +684,14 @@ function readItemFile(b: SourceBuild, kind: FolderKind, key: string, base: strin
     b.report(file, '', 'build/not-an-object', `${file} must hold a JSON object.`);
     return undefined;
   }
-  if ('key' in r.value && r.value.key !== key) b.report(file, '/key', 'build/key-mismatch', `The key in this file ("${String(r.value.key)}") differs from the manifest's "${key}".`, 'Remove "key" from the file; the manifest and the file name give it.');
+  if ('key' in r.value && r.value.key !== key)
+    b.report(
+      file,
+      '/key',
+      'build/key-mismatch',
+      `The key in this file ("${String(r.value.key)}") differs from the manifest's "${key}".`,
+      'Remove "key" from the file; the manifest and the file name give it.',
+    );
   const item: Record<string, unknown> = { key, ...without(r.value, 'key') };
   const origin: Origin = { type: 'object', file, manifestPointer };
   if (kind === 'messageTemplates') readTemplateBody(b, { key, file, base, value: r.value, bodies }, item, origin);
@@ -579,11 +700,19 @@ function readItemFile(b: SourceBuild, kind: FolderKind, key: string, base: strin
 
 /** A template's body from its .html or .txt file, when it has one (and not also a "body" in its JSON). */
 function readTemplateBody(
-  b: SourceBuild, t: { key: string; file: string; base: string; value: Record<string, unknown>; bodies: string[] }, item: Record<string, unknown>, origin: Origin & { type: 'object' },
+  b: SourceBuild,
+  t: { key: string; file: string; base: string; value: Record<string, unknown>; bodies: string[] },
+  item: Record<string, unknown>,
+  origin: Origin & { type: 'object' },
 ): void {
   const { bodies, value, file } = t;
   if (bodies.length > 1 || (bodies.length === 1 && 'body' in value)) {
-    b.report(file, 'body' in value ? '/body' : '', 'build/duplicate-body', `The template "${t.key}" has its body in ${[...bodies, ...('body' in value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`);
+    b.report(
+      file,
+      'body' in value ? '/body' : '',
+      'build/duplicate-body',
+      `The template "${t.key}" has its body in ${[...bodies, ...('body' in value ? [`${file} ("body")`] : [])].join(' and ')}; keep one.`,
+    );
   } else if (bodies.length === 1) {
     const bytes = b.files.get(bodies[0])!;
     const lossy = notUtf8(bytes);
@@ -614,7 +743,13 @@ function readResources(b: SourceBuild, manifest: Record<string, unknown>): void 
       const f = found.get(key);
       if (!f) {
         if (unknown) return;
-        b.report(MANIFEST, manifestPointer, 'build/missing-file', `${MANIFEST} lists the resource "${key}" but no resources/<kind>.json file defines it.`, `Add { "key": "${key}", "name": "…" } to resources/<kind>.json or remove it from "resources".`);
+        b.report(
+          MANIFEST,
+          manifestPointer,
+          'build/missing-file',
+          `${MANIFEST} lists the resource "${key}" but no resources/<kind>.json file defines it.`,
+          `Add { "key": "${key}", "name": "…" } to resources/<kind>.json or remove it from "resources".`,
+        );
         return;
       }
       items.push(f.value);
@@ -624,7 +759,14 @@ function readResources(b: SourceBuild, manifest: Record<string, unknown>): void 
     b.origins.set('resources', kindOrigins);
   }
   for (const [key, f] of found) {
-    if (!resourceKeys?.includes(key)) b.report(f.file, `/${f.index}`, 'build/unlisted-file', `The resource "${key}" is not listed in ${MANIFEST}'s "resources", so it would be left out.`, `Add "${key}" to "resources" in ${MANIFEST}, or delete it.`);
+    if (!resourceKeys?.includes(key))
+      b.report(
+        f.file,
+        `/${f.index}`,
+        'build/unlisted-file',
+        `The resource "${key}" is not listed in ${MANIFEST}'s "resources", so it would be left out.`,
+        `Add "${key}" to "resources" in ${MANIFEST}, or delete it.`,
+      );
   }
 }
 
@@ -659,7 +801,8 @@ function readResourceFiles(b: SourceBuild): { found: Map<string, FoundResource>;
         b.report(file, `/${index}/key`, 'build/manifest', `The resource key "${entry.key}" also appears in ${found.get(entry.key)!.file}.`);
         return;
       }
-      const value = kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
+      const value =
+        kindFromName === undefined || 'kind' in entry ? entry : { key: entry.key, kind: kindFromName, ...without(entry, 'key') };
       found.set(entry.key, { value, file, index, kindFromName: value !== entry });
     });
   }
@@ -677,7 +820,8 @@ function readAssets(b: SourceBuild): { known: boolean; files: Set<string> } {
   b.claimed.add(ASSETS_INDEX);
   const r = b.readJson(ASSETS_INDEX);
   used.known = r.ok && Array.isArray(r.value);
-  if (r.ok && !Array.isArray(r.value)) b.report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
+  if (r.ok && !Array.isArray(r.value))
+    b.report(ASSETS_INDEX, '', 'build/not-an-object', `${ASSETS_INDEX} must hold an array of asset entries.`);
   else if (r.ok) {
     const kindOrigins: Origin[] = [];
     const assets: unknown[] = [];
@@ -694,21 +838,42 @@ function readAssets(b: SourceBuild): { known: boolean; files: Set<string> } {
 }
 
 /** One entry of assets.json, with its file's bytes as `data` (and their size and hash); undefined, with the finding, when its file cannot be read. */
-function readAssetEntry(b: SourceBuild, entry: unknown, index: number, usedFiles: Set<string>): { asset: unknown; origin: Origin } | undefined {
+function readAssetEntry(
+  b: SourceBuild,
+  entry: unknown,
+  index: number,
+  usedFiles: Set<string>,
+): { asset: unknown; origin: Origin } | undefined {
   if (!isObj(entry) || !('file' in entry)) return { asset: entry, origin: { type: 'asset', index } };
   const rel = entry.file;
-  if (typeof rel !== 'string' || rel === '' || rel.split('/').some((s) => s === '..' || s === '.' || s === '') || rel.startsWith('/') || rel.includes('\\')) {
+  if (
+    typeof rel !== 'string' ||
+    rel === '' ||
+    rel.split('/').some((s) => s === '..' || s === '.' || s === '') ||
+    rel.startsWith('/') ||
+    rel.includes('\\')
+  ) {
     b.report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" is a path inside assets/, such as "logo.png".`);
     return undefined;
   }
   if (rel.split('/').some((s) => s.startsWith('.'))) {
-    b.report(ASSETS_INDEX, `/${index}/file`, 'build/asset-path', `"file" names ${JSON.stringify(rel)}, but build ignores files and folders whose name starts with a dot, so it reads no such file: rename the file, and its "file" here.`);
+    b.report(
+      ASSETS_INDEX,
+      `/${index}/file`,
+      'build/asset-path',
+      `"file" names ${JSON.stringify(rel)}, but build ignores files and folders whose name starts with a dot, so it reads no such file: rename the file, and its "file" here.`,
+    );
     return undefined;
   }
   const path = `assets/${rel}`;
   usedFiles.add(path);
   if (entry.data !== undefined && entry.data !== null) {
-    b.report(ASSETS_INDEX, `/${index}/data`, 'build/duplicate-data', `The asset "${String(entry.key)}" has its bytes in ${path} ("file") and in "data"; keep one.`);
+    b.report(
+      ASSETS_INDEX,
+      `/${index}/data`,
+      'build/duplicate-data',
+      `The asset "${String(entry.key)}" has its bytes in ${path} ("file") and in "data"; keep one.`,
+    );
     return undefined;
   }
   const bytes = b.files.get(path);
@@ -728,14 +893,20 @@ function readAssetEntry(b: SourceBuild, entry: unknown, index: number, usedFiles
 function reportUnreadFiles(b: SourceBuild, assets: { known: boolean; files: Set<string> }): void {
   for (const [file] of b.files) {
     if (file.startsWith('assets/')) {
-      if (assets.known && !assets.files.has(file)) b.wholeFile(file, 'build/unused-asset-file', `${file} is not used by any entry in ${ASSETS_INDEX}.`, undefined, 'warning');
+      if (assets.known && !assets.files.has(file))
+        b.wholeFile(file, 'build/unused-asset-file', `${file} is not used by any entry in ${ASSETS_INDEX}.`, undefined, 'warning');
       continue;
     }
     if (file.startsWith('resources/') && !b.claimed.has(file)) {
       // resources/<kind>.json files are all read (claimed above): anything else there is not.
       const name = file.slice('resources/'.length);
       if (!name.includes('/') && isNote(name)) continue;
-      b.wholeFile(file, 'build/unlisted-file', `${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out.`, `Move it out of resources/, or make it resources/<kind>.json (${RESOURCE_KINDS.map((k) => `${k}.json`).join(', ')}). A note (README.md) may stay: build skips it.`);
+      b.wholeFile(
+        file,
+        'build/unlisted-file',
+        `${file} is not a file build reads: resources/ holds one <kind>.json file per resource kind, so it would be left out.`,
+        `Move it out of resources/, or make it resources/<kind>.json (${RESOURCE_KINDS.map((k) => `${k}.json`).join(', ')}). A note (README.md) may stay: build skips it.`,
+      );
       continue;
     }
     const folder = Object.values(ITEM_FOLDERS).find((f) => file.startsWith(`${f}/`));
@@ -743,12 +914,25 @@ function reportUnreadFiles(b: SourceBuild, assets: { known: boolean; files: Set<
     const name = file.slice(folder.length + 1);
     if (!name.includes('/') && isNote(name)) continue; // a README beside the item files, as one at the top
     if (!name.includes('/') && (name.endsWith('.json') || (folder === ITEM_FOLDERS.messageTemplates && /\.(html|txt)$/.test(name)))) {
-      b.wholeFile(file, 'build/unlisted-file', `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`, `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.`);
+      b.wholeFile(
+        file,
+        'build/unlisted-file',
+        `${file} does not belong to any key listed in ${MANIFEST}, so it would be left out.`,
+        `List its key in ${MANIFEST} (keys are percent-encoded in file names), or delete the file.`,
+      );
       continue;
     }
     // Not an item file of any key (another kind of file, or a folder below): listing a key would not make build read it.
-    const holds = folder === ITEM_FOLDERS.messageTemplates ? `${folder}/ holds one <key>.json file per message template, and its body in <key>.html or <key>.txt` : `${folder}/ holds one <key>.json file per ${ITEM_NOUNS[folder]}`;
-    b.wholeFile(file, 'build/unlisted-file', `${file} is not a file build reads: ${holds}, so it would be left out.`, `Move it out of ${folder}/, or make it ${folder}/<key>.json and list the key in ${MANIFEST}. A note (README.md, NOTES.txt) may stay: build skips it.`);
+    const holds =
+      folder === ITEM_FOLDERS.messageTemplates
+        ? `${folder}/ holds one <key>.json file per message template, and its body in <key>.html or <key>.txt`
+        : `${folder}/ holds one <key>.json file per ${ITEM_NOUNS[folder]}`;
+    b.wholeFile(
+      file,
+      'build/unlisted-file',
+      `${file} is not a file build reads: ${holds}, so it would be left out.`,
+      `Move it out of ${folder}/, or make it ${folder}/<key>.json and list the key in ${MANIFEST}. A note (README.md, NOTES.txt) may stay: build skips it.`,
+    );
   }
 }
 
@@ -803,7 +987,12 @@ export function cutPointer(packPointer: string, slow = false): CutPointer | unde
  * file, the one to create, saying it does not exist: at the item's JSON file the user would look
  * for a field they are not meant to write there.
  */
-function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (file: string) => boolean, missing?: string): SourceLocation {
+function locateIn(
+  packPointer: string,
+  origins: Map<string, Origin[]>,
+  exists: (file: string) => boolean,
+  missing?: string,
+): SourceLocation {
   const cut = cutPointer(packPointer);
   if (!cut) return { file: MANIFEST, pointer: '' };
   const { kind, indexToken, field, fromField, afterField } = cut;
@@ -811,7 +1000,13 @@ function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (
     const origin = origins.get(kind)?.[Number(indexToken)];
     const own = missing === 'body' && origin?.type === 'object' ? origin.bodyOwnFile : undefined;
     if (own !== undefined && !exists(own)) {
-      return { file: own, said: { note: `${own} does not exist: the source folder keeps "body" in that file.`, hint: `Create ${own}, or write "body" in ${origin!.file}.` } };
+      return {
+        file: own,
+        said: {
+          note: `${own} does not exist: the source folder keeps "body" in that file.`,
+          hint: `Create ${own}, or write "body" in ${origin!.file}.`,
+        },
+      };
     }
   }
   const list = kind === undefined ? undefined : origins.get(kind);
@@ -828,17 +1023,26 @@ function locateIn(packPointer: string, origins: Map<string, Origin[]>, exists: (
       if (field === 'document') return { file: origin.file, pointer: afterField };
       return { file: MANIFEST, pointer: origin.manifestPointer };
     case 'object':
-      if (field === 'key' || field === undefined) return field === 'key' ? { file: MANIFEST, pointer: origin.manifestPointer } : { file: origin.file, pointer: '' };
+      if (field === 'key' || field === undefined)
+        return field === 'key' ? { file: MANIFEST, pointer: origin.manifestPointer } : { file: origin.file, pointer: '' };
       if (field === 'body' && origin.bodyFile) return { file: origin.bodyFile };
       return { file: origin.file, pointer: fromField };
     case 'resource':
       if (field === 'kind' && origin.kindFromName) {
         // A kind the file's name gave: the name is what to change.
-        return { file: origin.file, pointer: `/${origin.index}`, said: { note: `The source folder takes the resource's kind from its file's name, ${origin.file}.`, hint: `Name the file after the kind of the resources it holds (resources/${RESOURCE_KINDS[0]}.json), or write each resource's "kind" in ${UNSORTED_RESOURCES}.` } };
+        return {
+          file: origin.file,
+          pointer: `/${origin.index}`,
+          said: {
+            note: `The source folder takes the resource's kind from its file's name, ${origin.file}.`,
+            hint: `Name the file after the kind of the resources it holds (resources/${RESOURCE_KINDS[0]}.json), or write each resource's "kind" in ${UNSORTED_RESOURCES}.`,
+          },
+        };
       }
       return { file: origin.file, pointer: `/${origin.index}${fromField}` };
     case 'asset':
-      if (origin.file && (field === 'data' || field === 'byteSize' || field === 'sha256')) return { file: ASSETS_INDEX, pointer: `/${origin.index}/file` };
+      if (origin.file && (field === 'data' || field === 'byteSize' || field === 'sha256'))
+        return { file: ASSETS_INDEX, pointer: `/${origin.index}/file` };
       return { file: ASSETS_INDEX, pointer: `/${origin.index}${fromField}` };
   }
 }

@@ -34,7 +34,11 @@ async function analyse(root: string, overlay: ReadonlyMap<string, string>): Prom
     if (!rel.startsWith('..') && inLayout(rel)) tree.files.set(rel, encoder.encode(text));
   }
   // exportedAt is build's, as `validate <folder>` sets it; no finding depends on its value.
-  const compiled = await compileFolder(tree, { exportedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), dir: root, display: (abs) => abs });
+  const compiled = await compileFolder(tree, {
+    exportedAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    dir: root,
+    display: (abs) => abs,
+  });
   const sources = new Map<string, SourceText>();
   for (const [rel, source] of compiled.built.sources) sources.set(join(root, rel), source);
   return {
@@ -62,7 +66,8 @@ async function analyse(root: string, overlay: ReadonlyMap<string, string>): Prom
  */
 async function build(root: string, options: { exportedAt?: string; output?: string } = {}): Promise<FolderBuild> {
   const { output } = options;
-  if (output && isSourceFile(root, output)) throw new UsageError(`the output '${output}' is a file of the source folder '${root}' it builds: write the pack elsewhere`);
+  if (output && isSourceFile(root, output))
+    throw new UsageError(`the output '${output}' is a file of the source folder '${root}' it builds: write the pack elsewhere`);
   const { acceptsProperty, formatPack } = await import('@setup-pack/core');
   const at = options.exportedAt ?? exportedAt(undefined, process.env, (s) => acceptsProperty('pack', 'exportedAt', s));
   const compiled = await compileFolder(await readTree(root), { exportedAt: at, dir: root, display: (abs) => abs });

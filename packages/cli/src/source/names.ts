@@ -14,7 +14,8 @@ export function encodeKey(key: string): string {
   for (const ch of key) {
     if (SAFE.test(ch)) out += ch;
     // A lone surrogate has no UTF-8 form; %u + its code unit keeps the name injective.
-    else if (ch.length === 1 && ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdfff) out += `%u${ch.charCodeAt(0).toString(16).toUpperCase()}`;
+    else if (ch.length === 1 && ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdfff)
+      out += `%u${ch.charCodeAt(0).toString(16).toUpperCase()}`;
     else for (const b of new TextEncoder().encode(ch)) out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
   }
   // A leading dot would hide the file; a trailing dot or a reserved device name breaks Windows.

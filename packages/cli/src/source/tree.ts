@@ -81,7 +81,6 @@ export async function readTree(root: string, select?: (rel: string, dir: boolean
   return { files, outside, broken, special, boundary, repository };
 }
 
-
 /**
  * A file's bytes, read synchronously: fs/promises' readFile is four thread-pool round trips per
  * file (open, stat, read, close), most of reading a folder of hundreds of small files, as it was of
@@ -96,8 +95,14 @@ function bytesOf(path: string): Uint8Array {
 /** The nearest folder at or above `root` (real path) holding a `.git` (a folder, or a file in a worktree); else `root`. */
 async function boundaryOf(root: string): Promise<{ boundary: string; repository: boolean }> {
   const real = await realpath(root);
-  for (let dir = real; ; ) {
-    if (await lstat(join(dir, '.git')).then(() => true, () => false)) return { boundary: dir, repository: true };
+  for (let dir = real; ;) {
+    if (
+      await lstat(join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { boundary: dir, repository: true };
     const up = dirname(dir);
     if (up === dir) return { boundary: real, repository: false };
     dir = up;
@@ -134,6 +139,11 @@ export async function isEmptyDir(dir: string): Promise<boolean | undefined> {
   try {
     return (await readdir(dir)).length === 0;
   } catch {
-    return (await stat(dir).then(() => true, () => false)) ? false : undefined;
+    return (await stat(dir).then(
+      () => true,
+      () => false,
+    ))
+      ? false
+      : undefined;
   }
 }

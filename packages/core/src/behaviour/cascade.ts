@@ -82,7 +82,11 @@ function triggerIndex(automations: readonly FlowAutomation[]): TriggerIndex {
  * For each node, a guard every path from a trigger (of `roots`) to it passes (undefined where some path has
  * none): one walk that does not go on through guards, then one that does, remembering the guard.
  */
-function guardsBefore(a: FlowAutomation, isGuard: (n: number) => boolean, roots: readonly number[] = a.triggers): (Guard['node'] | undefined)[] {
+function guardsBefore(
+  a: FlowAutomation,
+  isGuard: (n: number) => boolean,
+  roots: readonly number[] = a.triggers,
+): (Guard['node'] | undefined)[] {
   const count = a.nodes.length;
   const free = new Uint8Array(count);
   const stack: number[] = [...roots];
@@ -90,13 +94,13 @@ function guardsBefore(a: FlowAutomation, isGuard: (n: number) => boolean, roots:
   while (stack.length) {
     const n = stack.pop()!;
     if (isGuard(n)) continue;
-    for (const { to } of a.nodes[n].next) if (!free[to]) (free[to] = 1), stack.push(to);
+    for (const { to } of a.nodes[n].next) if (!free[to]) ((free[to] = 1), stack.push(to));
   }
   const via: (number | undefined)[] = new Array(count).fill(undefined);
   // The guard met on the way to each node (-1: none yet), walked with a stack of node numbers.
   const guardOf = new Int32Array(count).fill(-1);
   const seen = new Uint8Array(count);
-  for (const t of roots) (seen[t] = 1), stack.push(t);
+  for (const t of roots) ((seen[t] = 1), stack.push(t));
   while (stack.length) {
     const n = stack.pop()!;
     const guard = guardOf[n] >= 0 ? guardOf[n] : isGuard(n) ? n : -1;
@@ -116,7 +120,9 @@ const kindOf = (a: FlowAutomation, n: number) => EFFECTS.get(a.nodes[n].kind)?.c
 const NO_GUARDS: readonly undefined[] = [];
 
 /** Trigger kinds an event inside the workspace starts (the others start from outside or at set times). */
-const EVENT_TRIGGERS = new Set([...EFFECTS].filter(([, e]) => e.starts && e.starts.on !== 'time' && e.starts.on !== 'external').map(([k]) => k));
+const EVENT_TRIGGERS = new Set(
+  [...EFFECTS].filter(([, e]) => e.starts && e.starts.on !== 'time' && e.starts.on !== 'external').map(([k]) => k),
+);
 
 /** A bit per event kind (19 of them: one small integer holds a set). */
 const EVENT_BIT = new Map((Object.keys(EVENT_WORDS) as EventKind[]).map((e, i) => [e, 1 << i]));
@@ -233,7 +239,10 @@ function edgeMaker(a: FlowAutomation, ai: number, roots: readonly number[] = a.t
   let conditions: readonly (number | undefined)[] | undefined;
   let waits: readonly (number | undefined)[] | undefined;
   const guards = () => {
-    conditions ??= a.kinds.has('control.if') || a.kinds.has('control.ai_branch') ? guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch', roots) : NO_GUARDS;
+    conditions ??=
+      a.kinds.has('control.if') || a.kinds.has('control.ai_branch')
+        ? guardsBefore(a, (n) => kindOf(a, n) === 'if' || kindOf(a, n) === 'ai_branch', roots)
+        : NO_GUARDS;
     waits ??= a.kinds.has('control.wait') ? guardsBefore(a, (n) => kindOf(a, n) === 'wait', roots) : NO_GUARDS;
     return { conditions, waits };
   };
@@ -242,16 +251,40 @@ function edgeMaker(a: FlowAutomation, ai: number, roots: readonly number[] = a.t
       const { conditions, waits } = guards();
       return rankOf(certainty, conditions[node] !== undefined, waits[node] !== undefined);
     },
-    edge(node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined): CascadeEdge {
+    edge(
+      node: number,
+      certainty: CascadeEdge['certainty'],
+      to: number,
+      trigger: number,
+      event: CascadeEdge['event'],
+      subject: string | undefined,
+    ): CascadeEdge {
       const { conditions, waits } = guards();
       const c = conditions[node];
       const w = waits[node];
-      return { from: ai, to, node, trigger, event, certainty, ...(subject !== undefined ? { subject } : {}), ...(c !== undefined ? { condition: { kind: 'condition', node: c } } : {}), ...(w !== undefined ? { wait: { kind: 'wait', node: w } } : {}) };
+      return {
+        from: ai,
+        to,
+        node,
+        trigger,
+        event,
+        certainty,
+        ...(subject !== undefined ? { subject } : {}),
+        ...(c !== undefined ? { condition: { kind: 'condition', node: c } } : {}),
+        ...(w !== undefined ? { wait: { kind: 'wait', node: w } } : {}),
+      };
     },
   };
 }
 
-type StartVisitor = (node: number, certainty: CascadeEdge['certainty'], to: number, trigger: number, event: CascadeEdge['event'], subject: string | undefined) => void;
+type StartVisitor = (
+  node: number,
+  certainty: CascadeEdge['certainty'],
+  to: number,
+  trigger: number,
+  event: CascadeEdge['event'],
+  subject: string | undefined,
+) => void;
 
 /** Every start a block of automation `ai` makes: the block, how sure, the automation and trigger it starts, the event and what it names. */
 function startsFrom(flow: FlowPack, ai: number, { triggers: index, byKey }: StartIndex, offer: StartVisitor): void {
@@ -272,8 +305,10 @@ function startsFrom(flow: FlowPack, ai: number, { triggers: index, byKey }: Star
       const subject = subjectOf(c.subject, node.config);
       for (const s of entry.any) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
       // An event whose subject the block does not name may be any: it meets every trigger of its kind.
-      if (subject !== undefined) for (const s of entry.bySubject.get(subject) ?? []) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
-      else for (const list of entry.bySubject.values()) for (const s of list) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
+      if (subject !== undefined)
+        for (const s of entry.bySubject.get(subject) ?? []) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
+      else
+        for (const list of entry.bySubject.values()) for (const s of list) offer(n, c.certainty, s.automation, s.trigger, c.event, subject);
     }
   }
 }
@@ -281,7 +316,8 @@ function startsFrom(flow: FlowPack, ai: number, { triggers: index, byKey }: Star
 /** How sure an edge is: one that goes round for sure, with no guard, is preferred when choosing a path. */
 const rank = (e: CascadeEdge) => rankOf(e.certainty, e.condition !== undefined, e.wait !== undefined);
 /** How guarded a start is: resting on the contact weighs most, then a condition, then a wait. */
-const rankOf = (certainty: CascadeEdge['certainty'], condition: boolean, wait: boolean) => (certainty === 'possible' ? 4 : 0) + (condition ? 2 : 0) + (wait ? 1 : 0);
+const rankOf = (certainty: CascadeEdge['certainty'], condition: boolean, wait: boolean) =>
+  (certainty === 'possible' ? 4 : 0) + (condition ? 2 : 0) + (wait ? 1 : 0);
 
 /** One loop of automations starting one another: its edges in order, the last one back to the first automation. */
 export interface Loop {
@@ -289,7 +325,6 @@ export interface Loop {
   members: number[];
   path: CascadeEdge[];
 }
-
 
 /**
  * Every loop of the cascade (automations that start one another, two or more), one path each,
@@ -392,26 +427,50 @@ function cyclePath(members: number[], cascade: Cascade): CascadeEdge[] {
 }
 
 const DOES: Partial<Record<EventKind, string>> = {
-  tag_added: 'adds tag', tag_removed: 'removes tag', stage_changed: 'sets stage', field_changed: 'sets field', deal_created: 'creates a deal in',
-  deal_stage_changed: 'moves the deal to', deal_won: 'wins the deal in', deal_lost: 'loses the deal in', deal_stuck: 'leaves the deal in',
-  transaction_created: 'opens a transaction', task_created: 'creates a task',
+  tag_added: 'adds tag',
+  tag_removed: 'removes tag',
+  stage_changed: 'sets stage',
+  field_changed: 'sets field',
+  deal_created: 'creates a deal in',
+  deal_stage_changed: 'moves the deal to',
+  deal_won: 'wins the deal in',
+  deal_lost: 'loses the deal in',
+  deal_stuck: 'leaves the deal in',
+  transaction_created: 'opens a transaction',
+  task_created: 'creates a task',
 };
 /** The reference type an event's subject is an id of, for its name. */
 export const SUBJECT_TYPE: Partial<Record<EventKind, ReferenceType>> = {
-  tag_added: 'tag', tag_removed: 'tag', stage_changed: 'stage', field_changed: 'custom_field', deal_created: 'pipeline', deal_stage_changed: 'deal_stage',
-  deal_won: 'pipeline', deal_lost: 'pipeline', deal_stuck: 'deal_stage', email_sent: 'email_template', email_opened: 'email_template', email_clicked: 'email_template',
-  email_replied: 'email_template', email_bounced: 'email_template',
+  tag_added: 'tag',
+  tag_removed: 'tag',
+  stage_changed: 'stage',
+  field_changed: 'custom_field',
+  deal_created: 'pipeline',
+  deal_stage_changed: 'deal_stage',
+  deal_won: 'pipeline',
+  deal_lost: 'pipeline',
+  deal_stuck: 'deal_stage',
+  email_sent: 'email_template',
+  email_opened: 'email_template',
+  email_clicked: 'email_template',
+  email_replied: 'email_template',
+  email_bounced: 'email_template',
 };
 const MAY: Partial<Record<EventKind, [string, string]>> = {
-  email_opened: ['sends email', 'opened'], email_clicked: ['sends email', 'clicked'], email_replied: ['sends email', 'replied to'], email_bounced: ['sends email', 'bounced'],
-  task_completed: ['creates a task', 'completed'], task_overdue: ['creates a task', 'left overdue'],
+  email_opened: ['sends email', 'opened'],
+  email_clicked: ['sends email', 'clicked'],
+  email_replied: ['sends email', 'replied to'],
+  email_bounced: ['sends email', 'bounced'],
+  task_completed: ['creates a task', 'completed'],
+  task_overdue: ['creates a task', 'left overdue'],
 };
 
 /** What a block does on a cascade edge, in words: `adds tag hot`, `sets stage nurture`, `runs "Follow-up"`, `sends email tpl, which may be opened`. */
 export function edgeWords(flow: FlowPack, e: CascadeEdge): string {
   if (e.event === 'run') return `runs "${flow.automations[e.to].name}"`;
   const type = SUBJECT_TYPE[e.event];
-  const subject = e.subject === undefined || e.event === 'transaction_created' ? '' : ` ${type ? nameOf(flow, type, e.subject) : e.subject}`;
+  const subject =
+    e.subject === undefined || e.event === 'transaction_created' ? '' : ` ${type ? nameOf(flow, type, e.subject) : e.subject}`;
   const may = MAY[e.event];
   if (may) return `${may[0]}${subject}, which may be ${may[1]}`;
   return `${DOES[e.event] ?? `causes "${EVENT_WORDS[e.event]}"`}${subject}`;
@@ -431,7 +490,12 @@ function settles(flow: FlowPack, e: CascadeEdge, members: readonly number[]): st
     if (e.event === 'stage_changed' && [...u.stages].some((st) => st !== e.subject)) return undefined;
     if (e.event === 'field_changed' && [...(u.fields.get(e.subject) ?? [])].some((v) => v !== value)) return undefined;
   }
-  const what = e.event === 'tag_added' ? `has tag ${nameOf(flow, 'tag', e.subject)}: adding it again` : e.event === 'stage_changed' ? `has stage ${nameOf(flow, 'stage', e.subject)}: setting it again` : `has field ${e.subject} set: setting it again`;
+  const what =
+    e.event === 'tag_added'
+      ? `has tag ${nameOf(flow, 'tag', e.subject)}: adding it again`
+      : e.event === 'stage_changed'
+        ? `has stage ${nameOf(flow, 'stage', e.subject)}: setting it again`
+        : `has field ${e.subject} set: setting it again`;
   return `it stops once the contact ${what} changes nothing, and nothing on the loop undoes it`;
 }
 
@@ -461,14 +525,20 @@ export function guardsOf(flow: FlowPack, path: readonly CascadeEdge[]): string[]
   const members = [...new Set(path.map((e) => e.from))];
   for (const m of members) {
     const a = flow.automations[m];
-    if (!a.settings.allowReenrollment) out.push(`"${a.name}" does not allow re-enrollment${a.hasSettings ? '' : ' (it has no settings, and the service\'s default is taken as off)'}, so a contact goes round once`);
+    if (!a.settings.allowReenrollment)
+      out.push(
+        `"${a.name}" does not allow re-enrollment${a.hasSettings ? '' : " (it has no settings, and the service's default is taken as off)"}, so a contact goes round once`,
+      );
   }
   for (const e of path) {
     const a = flow.automations[e.from];
     const stays = settles(flow, e, members);
     if (stays) out.push(stays);
     if (e.certainty === 'possible') out.push(`it rests on the contact: "${a.name}" ${edgeWords(flow, e)}`);
-    if (e.condition) out.push(`it goes round only while the condition of block "${a.nodes[e.condition.node].id}" in "${a.name}" holds (the model cannot decide it, so both branches are taken as possible)`);
+    if (e.condition)
+      out.push(
+        `it goes round only while the condition of block "${a.nodes[e.condition.node].id}" in "${a.name}" holds (the model cannot decide it, so both branches are taken as possible)`,
+      );
     if (e.wait) out.push(`block "${a.nodes[e.wait.node].id}" in "${a.name}" waits on each turn`);
   }
   return out;

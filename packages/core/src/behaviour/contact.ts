@@ -22,7 +22,10 @@ export interface SimContact {
 
 /** A problem with the contact given, naming the field: the CLI says it as a usage error. */
 export class ContactError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'ContactError';
   }
@@ -30,7 +33,7 @@ export class ContactError extends Error {
 
 /** The pack key an id or name stands for among `known` (key → name), or the value itself. */
 function keyOf(value: unknown, known: ReadonlyMap<string, string>): string | undefined {
-  const v = isObj(value) ? (typeof value.id === 'string' && known.has(value.id) ? value.id : value.name ?? value.id) : value;
+  const v = isObj(value) ? (typeof value.id === 'string' && known.has(value.id) ? value.id : (value.name ?? value.id)) : value;
   if (typeof v !== 'string' || v === '') return undefined;
   if (known.has(v)) return v;
   for (const [key, name] of known) if (normalizeName(name) === normalizeName(v)) return key;
@@ -43,11 +46,23 @@ function keyOf(value: unknown, known: ReadonlyMap<string, string>): string | und
  * `custom_fields` an object; `lead_source` an object or a string. `tags`/`stages`/`leadSources` map
  * the pack's keys to names, for matching.
  */
-export function readContact(value: unknown, tags: ReadonlyMap<string, string>, stages: ReadonlyMap<string, string>, leadSources: ReadonlyMap<string, string> = new Map()): SimContact {
-  if (!isObj(value)) throw new ContactError('', `a contact is a JSON object (as GET /v1/contacts/{id} returns one), not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`);
-  if (typeof value.first_name !== 'string' || value.first_name.trim() === '') throw new ContactError('first_name', 'no first_name (a string), so it is not a contact (GET /v1/contacts/{id} gives one)');
-  if (value.tags !== undefined && !Array.isArray(value.tags)) throw new ContactError('tags', 'tags must be a list of tags (objects with id and name, or names)');
-  if (value.custom_fields !== undefined && value.custom_fields !== null && !isObj(value.custom_fields)) throw new ContactError('custom_fields', 'custom_fields must be an object of values by field');
+export function readContact(
+  value: unknown,
+  tags: ReadonlyMap<string, string>,
+  stages: ReadonlyMap<string, string>,
+  leadSources: ReadonlyMap<string, string> = new Map(),
+): SimContact {
+  if (!isObj(value))
+    throw new ContactError(
+      '',
+      `a contact is a JSON object (as GET /v1/contacts/{id} returns one), not ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}`,
+    );
+  if (typeof value.first_name !== 'string' || value.first_name.trim() === '')
+    throw new ContactError('first_name', 'no first_name (a string), so it is not a contact (GET /v1/contacts/{id} gives one)');
+  if (value.tags !== undefined && !Array.isArray(value.tags))
+    throw new ContactError('tags', 'tags must be a list of tags (objects with id and name, or names)');
+  if (value.custom_fields !== undefined && value.custom_fields !== null && !isObj(value.custom_fields))
+    throw new ContactError('custom_fields', 'custom_fields must be an object of values by field');
   const contact: SimContact = {
     name: [value.first_name, value.last_name].filter((x) => typeof x === 'string' && x).join(' '),
     tags: new Set(((value.tags as unknown[]) ?? []).map((t) => keyOf(t, tags)).filter((t): t is string => t !== undefined)),
@@ -59,12 +74,21 @@ export function readContact(value: unknown, tags: ReadonlyMap<string, string>, s
   if (stage !== undefined) contact.stage = stage;
   const source = keyOf(value.lead_source ?? value.lead_source_id, leadSources);
   if (source !== undefined) contact.leadSource = source;
-  for (const f of ['email', 'phone', 'city', 'state', 'zip_code', 'company', 'job_title']) if (value[f] !== undefined && value[f] !== null) contact.fields.set(f, value[f]);
+  for (const f of ['email', 'phone', 'city', 'state', 'zip_code', 'company', 'job_title'])
+    if (value[f] !== undefined && value[f] !== null) contact.fields.set(f, value[f]);
   return contact;
 }
 
 /** The contact's state as one string: what makes two moments of a simulation the same. */
-export const contactState = (c: SimContact) => JSON.stringify([[...c.tags].sort(), c.stage ?? null, [...c.fields].sort(([a], [b]) => (a < b ? -1 : 1)), [...c.doNotContact].sort(), c.emailSubscribed, c.deal ?? null]);
+export const contactState = (c: SimContact) =>
+  JSON.stringify([
+    [...c.tags].sort(),
+    c.stage ?? null,
+    [...c.fields].sort(([a], [b]) => (a < b ? -1 : 1)),
+    [...c.doNotContact].sort(),
+    c.emailSubscribed,
+    c.deal ?? null,
+  ]);
 
 /** A condition's answer: true, false, or undefined when the model cannot decide it for this contact. */
 export function evaluate(node: unknown, c: SimContact): boolean | undefined {
@@ -87,19 +111,28 @@ function condition(field: string, op: string, value: unknown, c: SimContact): bo
     if (op === 'excludes' || op === 'not_equals') return values.length ? !values.some((v) => c.tags.has(v)) : undefined;
     return undefined;
   }
-  if (field === 'do_not_contact') return op === 'is_true' ? c.doNotContact.size > 0 : op === 'is_false' ? c.doNotContact.size === 0 : undefined;
+  if (field === 'do_not_contact')
+    return op === 'is_true' ? c.doNotContact.size > 0 : op === 'is_false' ? c.doNotContact.size === 0 : undefined;
   const actual = field === 'stage' || field === 'stage_id' ? c.stage : c.fields.get(field);
   if (op === 'is_set') return actual !== undefined && actual !== null && actual !== '';
   if (op === 'is_not_set') return actual === undefined || actual === null || actual === '';
   if (actual === undefined) return undefined;
   switch (op) {
-    case 'equals': return values.length ? values.includes(String(actual)) : actual === value;
-    case 'not_equals': return values.length ? !values.includes(String(actual)) : actual !== value;
-    case 'contains': return typeof actual === 'string' && typeof value === 'string' ? actual.toLowerCase().includes(value.toLowerCase()) : undefined;
-    case 'greater_than': return typeof actual === 'number' && typeof value === 'number' ? actual > value : undefined;
-    case 'less_than': return typeof actual === 'number' && typeof value === 'number' ? actual < value : undefined;
-    case 'is_true': return actual === true;
-    case 'is_false': return actual === false;
-    default: return undefined;
+    case 'equals':
+      return values.length ? values.includes(String(actual)) : actual === value;
+    case 'not_equals':
+      return values.length ? !values.includes(String(actual)) : actual !== value;
+    case 'contains':
+      return typeof actual === 'string' && typeof value === 'string' ? actual.toLowerCase().includes(value.toLowerCase()) : undefined;
+    case 'greater_than':
+      return typeof actual === 'number' && typeof value === 'number' ? actual > value : undefined;
+    case 'less_than':
+      return typeof actual === 'number' && typeof value === 'number' ? actual < value : undefined;
+    case 'is_true':
+      return actual === true;
+    case 'is_false':
+      return actual === false;
+    default:
+      return undefined;
   }
 }

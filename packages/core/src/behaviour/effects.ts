@@ -10,11 +10,25 @@ import { NODE_KINDS } from '../catalog/nodes.js';
  * happened with (a tag, a stage, a template…), as the block's config names it.
  */
 export type EventKind =
-  | 'tag_added' | 'tag_removed' | 'stage_changed' | 'field_changed'
-  | 'deal_created' | 'deal_stage_changed' | 'deal_won' | 'deal_lost' | 'deal_stuck'
-  | 'transaction_created' | 'email_sent' | 'sms_sent'
-  | 'email_opened' | 'email_clicked' | 'email_replied' | 'email_bounced'
-  | 'task_created' | 'task_completed' | 'task_overdue';
+  | 'tag_added'
+  | 'tag_removed'
+  | 'stage_changed'
+  | 'field_changed'
+  | 'deal_created'
+  | 'deal_stage_changed'
+  | 'deal_won'
+  | 'deal_lost'
+  | 'deal_stuck'
+  | 'transaction_created'
+  | 'email_sent'
+  | 'sms_sent'
+  | 'email_opened'
+  | 'email_clicked'
+  | 'email_replied'
+  | 'email_bounced'
+  | 'task_created'
+  | 'task_completed'
+  | 'task_overdue';
 
 /** An event a block causes: `certain` whenever it runs, or only `possible` (a contact may open an email, or not). */
 export interface CausedEvent {
@@ -28,9 +42,7 @@ export interface CausedEvent {
 
 /** How a trigger starts: on an event inside the workspace, at set times, or from outside only. */
 export type TriggerStart =
-  | { on: EventKind; subject?: readonly string[] }
-  | { on: 'time'; how: 'schedule' | 'date' }
-  | { on: 'external'; what: string };
+  { on: EventKind; subject?: readonly string[] } | { on: 'time'; how: 'schedule' | 'date' } | { on: 'external'; what: string };
 
 export interface BlockEffects {
   /** A trigger: what starts it. */
@@ -46,11 +58,24 @@ export interface BlockEffects {
   control?: 'wait' | 'if' | 'ai_branch' | 'loop';
 }
 
-const certain = (event: EventKind, ...subject: string[]): CausedEvent => ({ event, certainty: 'certain', ...(subject.length ? { subject } : {}) });
-const possible = (event: EventKind, ...subject: string[]): CausedEvent => ({ event, certainty: 'possible', ...(subject.length ? { subject } : {}) });
+const certain = (event: EventKind, ...subject: string[]): CausedEvent => ({
+  event,
+  certainty: 'certain',
+  ...(subject.length ? { subject } : {}),
+});
+const possible = (event: EventKind, ...subject: string[]): CausedEvent => ({
+  event,
+  certainty: 'possible',
+  ...(subject.length ? { subject } : {}),
+});
 const external = (what: string): BlockEffects => ({ starts: { on: 'external', what } });
 const on = (event: EventKind, ...subject: string[]): BlockEffects => ({ starts: { on: event, ...(subject.length ? { subject } : {}) } });
-const dealClose = (type: 'CLOSED_WON' | 'CLOSED_LOST'): CausedEvent => ({ event: type === 'CLOSED_WON' ? 'deal_won' : 'deal_lost', subject: ['pipeline_id'], certainty: 'certain', whenStageType: type });
+const dealClose = (type: 'CLOSED_WON' | 'CLOSED_LOST'): CausedEvent => ({
+  event: type === 'CLOSED_WON' ? 'deal_won' : 'deal_lost',
+  subject: ['pipeline_id'],
+  certainty: 'certain',
+  whenStageType: type,
+});
 
 const TRIGGERS: Record<string, BlockEffects> = {
   'trigger.transaction_created': on('transaction_created', 'side'),
@@ -101,7 +126,13 @@ const ACTIONS: Record<string, BlockEffects> = {
   'action.send_sms': { message: 'sms', causes: [certain('sms_sent')] },
   'action.send_email': {
     message: 'email',
-    causes: [certain('email_sent', 'template_id'), possible('email_opened', 'template_id'), possible('email_clicked', 'template_id'), possible('email_replied', 'template_id'), possible('email_bounced', 'template_id')],
+    causes: [
+      certain('email_sent', 'template_id'),
+      possible('email_opened', 'template_id'),
+      possible('email_clicked', 'template_id'),
+      possible('email_replied', 'template_id'),
+      possible('email_bounced', 'template_id'),
+    ],
   },
   'action.create_task': { causes: [certain('task_created'), possible('task_completed'), possible('task_overdue')] },
   'action.add_tag': { causes: [certain('tag_added', 'tag_id')] },
@@ -110,8 +141,17 @@ const ACTIONS: Record<string, BlockEffects> = {
   'action.set_email_subscription': { contact: 'email-subscription' },
   'action.remove_tag': { causes: [certain('tag_removed', 'tag_id')] },
   'action.set_stage': { causes: [certain('stage_changed', 'stage_id')] },
-  'action.create_deal': { causes: [certain('deal_created', 'pipeline_id'), possible('deal_stuck', 'stage_id'), dealClose('CLOSED_WON'), dealClose('CLOSED_LOST')] },
-  'action.move_deal_stage': { causes: [certain('deal_stage_changed', 'stage_id'), possible('deal_stuck', 'stage_id'), dealClose('CLOSED_WON'), dealClose('CLOSED_LOST')] },
+  'action.create_deal': {
+    causes: [certain('deal_created', 'pipeline_id'), possible('deal_stuck', 'stage_id'), dealClose('CLOSED_WON'), dealClose('CLOSED_LOST')],
+  },
+  'action.move_deal_stage': {
+    causes: [
+      certain('deal_stage_changed', 'stage_id'),
+      possible('deal_stuck', 'stage_id'),
+      dealClose('CLOSED_WON'),
+      dealClose('CLOSED_LOST'),
+    ],
+  },
   'action.assign_owner': {},
   'action.return_to_pond': {},
   'action.set_relationship': {},
@@ -165,11 +205,25 @@ export const TRIGGER_CONDITIONS: Readonly<Record<string, readonly { field: strin
 
 /** Each event kind in words, for messages and docs: "tag added", "deal won". */
 export const EVENT_WORDS: Record<EventKind, string> = {
-  tag_added: 'tag added', tag_removed: 'tag removed', stage_changed: 'stage changed', field_changed: 'field changed',
-  deal_created: 'deal created', deal_stage_changed: 'deal stage changed', deal_won: 'deal won', deal_lost: 'deal lost', deal_stuck: 'deal stuck in stage',
-  transaction_created: 'transaction created', email_sent: 'email sent', sms_sent: 'SMS sent',
-  email_opened: 'email opened', email_clicked: 'email clicked', email_replied: 'email replied', email_bounced: 'email bounced',
-  task_created: 'task created', task_completed: 'task completed', task_overdue: 'task overdue',
+  tag_added: 'tag added',
+  tag_removed: 'tag removed',
+  stage_changed: 'stage changed',
+  field_changed: 'field changed',
+  deal_created: 'deal created',
+  deal_stage_changed: 'deal stage changed',
+  deal_won: 'deal won',
+  deal_lost: 'deal lost',
+  deal_stuck: 'deal stuck in stage',
+  transaction_created: 'transaction created',
+  email_sent: 'email sent',
+  sms_sent: 'SMS sent',
+  email_opened: 'email opened',
+  email_clicked: 'email clicked',
+  email_replied: 'email replied',
+  email_bounced: 'email bounced',
+  task_created: 'task created',
+  task_completed: 'task completed',
+  task_overdue: 'task overdue',
 };
 
 /** The subject an event or a trigger names in `config`: the first of `fields` set to a non-empty string. */

@@ -58,9 +58,10 @@ export function loopFinding(flow: FlowPack, path: readonly CascadeEdge[], what: 
       { pointer: to.nodes[e.trigger].pointer, message: `which starts "${to.name}"` },
     ];
   });
-  const head = what === 'self'
-    ? `Automation "${a.name}" starts itself again: its block "${a.nodes[first.node].id}" ${edgeWords(flow, first)}, which starts its own trigger`
-    : `Automations start one another in a loop: ${pathWords(flow, path)}`;
+  const head =
+    what === 'self'
+      ? `Automation "${a.name}" starts itself again: its block "${a.nodes[first.node].id}" ${edgeWords(flow, first)}, which starts its own trigger`
+      : `Automations start one another in a loop: ${pathWords(flow, path)}`;
   const tail = guards.length
     ? `; ${guards.join('; ')}.`
     : `; ${what === 'self' ? 'it allows' : 'every one of them allows'} re-enrollment and nothing on the way stops it, so a contact goes round for ever${sends(flow, path)}.`;
@@ -69,7 +70,9 @@ export function loopFinding(flow: FlowPack, path: readonly CascadeEdge[], what: 
     pointer: a.nodes[first.node].pointer,
     message: `${head}${tail}`,
     related,
-    hint: guards.length ? 'Check that the guard holds for every contact, or break the loop.' : 'Break the loop: turn re-enrollment off on one automation, add a condition that stops it, or remove the step that closes it.',
+    hint: guards.length
+      ? 'Check that the guard holds for every contact, or break the loop.'
+      : 'Break the loop: turn re-enrollment off on one automation, add a condition that stops it, or remove the step that closes it.',
   };
 }
 

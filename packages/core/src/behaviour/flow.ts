@@ -59,11 +59,14 @@ export const nameOf = (flow: FlowPack, type: ReferenceType, id: string) => flow.
 /** Names of the pack's items and of the workspace items its automations list, by `type:id`. */
 function namesOf(pack: Record<string, unknown>, automations: readonly unknown[]): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [type, items] of packItemsByReferenceType(pack)) for (const [key, item] of items) if (item.name) out.set(`${type}:${key}`, item.name);
+  for (const [type, items] of packItemsByReferenceType(pack))
+    for (const [key, item] of items) if (item.name) out.set(`${type}:${key}`, item.name);
   for (const a of automations) {
     const refs = isObj(a) && isObj(a.document) ? a.document.references : undefined;
     if (!Array.isArray(refs)) continue;
-    for (const r of refs) if (isObj(r) && typeof r.id === 'string' && typeof r.name === 'string' && r.name && !out.has(`${r.type}:${r.id}`)) out.set(`${r.type}:${r.id}`, r.name);
+    for (const r of refs)
+      if (isObj(r) && typeof r.id === 'string' && typeof r.name === 'string' && r.name && !out.has(`${r.type}:${r.id}`))
+        out.set(`${r.type}:${r.id}`, r.name);
   }
   return out;
 }
@@ -79,13 +82,18 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export function flowSettings(s: unknown): FlowSettings {
   if (!isObj(s)) return { allowReenrollment: false, stopOnReply: false, skipHolidays: false };
   const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
-  const out: FlowSettings = { allowReenrollment: s.allow_reenrollment === true, stopOnReply: s.stop_on_reply === true, skipHolidays: s.send_window_skip_holidays === true };
+  const out: FlowSettings = {
+    allowReenrollment: s.allow_reenrollment === true,
+    stopOnReply: s.stop_on_reply === true,
+    skipHolidays: s.send_window_skip_holidays === true,
+  };
   const limit = int(s.daily_send_limit);
   if (limit !== undefined) out.dailySendLimit = limit;
   const start = int(s.send_window_start);
   const end = int(s.send_window_end);
   if (start !== undefined && end !== undefined && start !== end) Object.assign(out, { windowStart: start, windowEnd: end });
-  if (Array.isArray(s.send_window_days) && s.send_window_days.length) out.days = s.send_window_days.filter((d): d is number => Number.isInteger(d) && d >= 0 && d <= 6);
+  if (Array.isArray(s.send_window_days) && s.send_window_days.length)
+    out.days = s.send_window_days.filter((d): d is number => Number.isInteger(d) && d >= 0 && d <= 6);
   return out;
 }
 
@@ -108,15 +116,26 @@ export function flowOfPack(pack: Pack): FlowPack {
     const pointer = `/automations/${index}`;
     const at = new Map<string, number>();
     graph.nodes.forEach((n, i) => !at.has(n.id) && at.set(n.id, i));
-    const nodes: FlowNode[] = graph.nodes.map((n, i) => ({ id: n.id, kind: n.kind, config: isObj(n.config) ? n.config : undefined, pointer: `${pointer}/document/graph/nodes/${i}`, next: [] }));
+    const nodes: FlowNode[] = graph.nodes.map((n, i) => ({
+      id: n.id,
+      kind: n.kind,
+      config: isObj(n.config) ? n.config : undefined,
+      pointer: `${pointer}/document/graph/nodes/${i}`,
+      next: [],
+    }));
     for (const e of graph.edges ?? []) {
       const from = at.get(e.source);
       const to = at.get(e.target);
-      if (from !== undefined && to !== undefined && !nodes[to].kind.startsWith('trigger.')) nodes[from].next.push({ handle: e.handle ?? 'next', to });
+      if (from !== undefined && to !== undefined && !nodes[to].kind.startsWith('trigger.'))
+        nodes[from].next.push({ handle: e.handle ?? 'next', to });
     }
     return finish(a.key, a.document.name, index, pointer, a.document.settings, nodes);
   });
-  return { automations, stageTypes: stageTypesOf(pack as unknown as Record<string, unknown>), names: namesOf(pack as unknown as Record<string, unknown>, pack.automations ?? []) };
+  return {
+    automations,
+    stageTypes: stageTypesOf(pack as unknown as Record<string, unknown>),
+    names: namesOf(pack as unknown as Record<string, unknown>, pack.automations ?? []),
+  };
 }
 
 const cache = new WeakMap<object, FlowPack>();
@@ -190,8 +209,14 @@ export function flowOfRules(ctx: RuleContext): FlowPack {
     };
     const settings = a.document?.settings;
     automations.push({
-      key, name: typeof a.document?.name === 'string' ? a.document.name : key, index: a.index, pointer: a.pointer,
-      settings: flowSettings(settings), hasSettings: isObj(settings), triggers, kinds,
+      key,
+      name: typeof a.document?.name === 'string' ? a.document.name : key,
+      index: a.index,
+      pointer: a.pointer,
+      settings: flowSettings(settings),
+      hasSettings: isObj(settings),
+      triggers,
+      kinds,
       get nodes() {
         return (nodes ??= build());
       },
@@ -218,7 +243,17 @@ export function flowOfRules(ctx: RuleContext): FlowPack {
 function finish(key: string, name: string, index: number, pointer: string, settings: unknown, nodes: FlowNode[]): FlowAutomation {
   const triggers: number[] = [];
   nodes.forEach((n, i) => n.kind.startsWith('trigger.') && triggers.push(i));
-  return { key, name, index, pointer, settings: flowSettings(settings), hasSettings: isObj(settings), nodes, triggers, kinds: new Set(nodes.map((n) => n.kind)) };
+  return {
+    key,
+    name,
+    index,
+    pointer,
+    settings: flowSettings(settings),
+    hasSettings: isObj(settings),
+    nodes,
+    triggers,
+    kinds: new Set(nodes.map((n) => n.kind)),
+  };
 }
 
 /** The nodes reachable from the automation's triggers (each once, in the order a walk meets them). */

@@ -4,9 +4,28 @@ import { flowOfPack, type FlowPack } from './flow.js';
 import { validatedCascade } from './findings.js';
 import type { Pack } from '../types.js';
 
-export { EFFECTS, EVENT_WORDS, TRIGGER_CONDITIONS, subjectOf, type TriggerFact, type BlockEffects, type CausedEvent, type EventKind, type TriggerStart } from './effects.js';
+export {
+  EFFECTS,
+  EVENT_WORDS,
+  TRIGGER_CONDITIONS,
+  subjectOf,
+  type TriggerFact,
+  type BlockEffects,
+  type CausedEvent,
+  type EventKind,
+  type TriggerStart,
+} from './effects.js';
 export { cascadeOf, loopsOf, edgeWords, guardsOf, SUBJECT_TYPE, type Cascade, type CascadeEdge, type Loop, type Guard } from './cascade.js';
-export { flowOfPack, flowSettings, nameOf, reachable, type FlowAutomation, type FlowNode, type FlowPack, type FlowSettings } from './flow.js';
+export {
+  flowOfPack,
+  flowSettings,
+  nameOf,
+  reachable,
+  type FlowAutomation,
+  type FlowNode,
+  type FlowPack,
+  type FlowSettings,
+} from './flow.js';
 export { pathWords } from './findings.js';
 export { waitMinutes, waitUntilMinute } from './waits.js';
 
@@ -22,6 +41,15 @@ export function analyseFlow(pack: Pack): { flow: FlowPack; cascade: Cascade; loo
   const cascade = cascadeOf(flow);
   return { flow, cascade, ...loopsOf(flow, cascade) };
 }
-export { simulate, simulationEvents, nextOpen, SimulateError, SIMULATION_STEP_LIMIT, type SimulateInput, type Timeline, type TimelineStep } from './simulate.js';
+export {
+  simulate,
+  simulationEvents,
+  nextOpen,
+  SimulateError,
+  SIMULATION_STEP_LIMIT,
+  type SimulateInput,
+  type Timeline,
+  type TimelineStep,
+} from './simulate.js';
 export { readContact, ContactError, type SimContact } from './contact.js';
 export { isTimeZone, isoIn } from './zone.js';

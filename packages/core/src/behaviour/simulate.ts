@@ -71,7 +71,10 @@ export interface Timeline {
 
 /** Input the simulator cannot start from, naming the field (`event`, `subject`, `at`, `timeZone`, `contact.first_name`…). */
 export class SimulateError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'SimulateError';
   }
@@ -105,11 +108,13 @@ interface Run {
 
 /** The trigger kinds an event of the simulation can name, and what their subject is an id of. */
 export function simulationEvents(): { event: string; subject?: string }[] {
-  return [...EFFECTS].filter(([k]) => k.startsWith('trigger.')).map(([k, e]) => {
-    const on = e.starts && e.starts.on !== 'time' && e.starts.on !== 'external' ? e.starts.on : undefined;
-    const type = on ? SUBJECT_TYPE[on] : undefined;
-    return { event: k.slice('trigger.'.length), ...(type ? { subject: type } : k === 'trigger.manual' ? { subject: 'automation' } : {}) };
-  });
+  return [...EFFECTS]
+    .filter(([k]) => k.startsWith('trigger.'))
+    .map(([k, e]) => {
+      const on = e.starts && e.starts.on !== 'time' && e.starts.on !== 'external' ? e.starts.on : undefined;
+      const type = on ? SUBJECT_TYPE[on] : undefined;
+      return { event: k.slice('trigger.'.length), ...(type ? { subject: type } : k === 'trigger.manual' ? { subject: 'automation' } : {}) };
+    });
 }
 
 /** Follows one contact from one event through the pack's automations. */
@@ -142,22 +147,33 @@ class Simulation {
   /** Messages sent to the contact per workspace day (`YYYY-MM-DD`), for the daily send limit. */
   readonly sentOn = new Map<string, number>();
 
-  constructor(readonly pack: Pack, readonly input: SimulateInput) {
+  constructor(
+    readonly pack: Pack,
+    readonly input: SimulateInput,
+  ) {
     this.flow = flowOfPack(pack);
     this.cascade = cascadeOf(this.flow);
     this.zone = input.timeZone ?? 'UTC';
-    if (!isTimeZone(this.zone)) throw new SimulateError('timeZone', `"${this.zone}" is not a time zone this platform knows (give an IANA name such as America/New_York, or UTC)`);
+    if (!isTimeZone(this.zone))
+      throw new SimulateError(
+        'timeZone',
+        `"${this.zone}" is not a time zone this platform knows (give an IANA name such as America/New_York, or UTC)`,
+      );
     this.start = instant('at', input.at);
     if (input.replyAt !== undefined) {
       this.replyAt = instant('replyAt', input.replyAt);
-      if (this.replyAt < this.start) throw new SimulateError('replyAt', `the reply (${input.replyAt}) comes before the event (${input.at})`);
+      if (this.replyAt < this.start)
+        throw new SimulateError('replyAt', `the reply (${input.replyAt}) comes before the event (${input.at})`);
     }
     const days = input.days ?? 30;
-    if (!Number.isInteger(days) || days < 1 || days > 366) throw new SimulateError('days', `days must be a whole number from 1 to 366, not ${days}`);
+    if (!Number.isInteger(days) || days < 1 || days > 366)
+      throw new SimulateError('days', `days must be a whole number from 1 to 366, not ${days}`);
     this.horizon = this.start + days * DAY;
     this.holidays = new Set(input.holidays ?? []);
-    for (const h of this.holidays) if (!/^\d{4}-\d\d-\d\d$/.test(h)) throw new SimulateError('holidays', `holiday "${h}" is not a date (YYYY-MM-DD)`);
-    const names = (type: string) => new Map([...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v]));
+    for (const h of this.holidays)
+      if (!/^\d{4}-\d\d-\d\d$/.test(h)) throw new SimulateError('holidays', `holiday "${h}" is not a date (YYYY-MM-DD)`);
+    const names = (type: string) =>
+      new Map([...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v]));
     try {
       this.contact = readContact(input.contact, names('tag'), names('stage'), names('lead_source'));
     } catch (e) {
@@ -168,7 +184,8 @@ class Simulation {
 
   run(): void {
     this.begin();
-    if (this.replyAt !== undefined && this.replyAt <= this.horizon) this.push({ time: this.replyAt, seq: this.seq++, run: REPLY, node: -1, assuming: '' });
+    if (this.replyAt !== undefined && this.replyAt <= this.horizon)
+      this.push({ time: this.replyAt, seq: this.seq++, run: REPLY, node: -1, assuming: '' });
     while (this.queue.length && this.ended === 'done') {
       const token = this.queue.shift()!;
       if (token.run === REPLY) {
@@ -196,7 +213,10 @@ class Simulation {
     if (!effects?.starts) {
       const known = simulationEvents().map((e) => e.event);
       const near = closest(this.input.event, known);
-      throw new SimulateError('event', `"${this.input.event}" is not an event the simulator knows${near ? `; did you mean ${near}?` : ''} (one of: ${known.join(', ')})`);
+      throw new SimulateError(
+        'event',
+        `"${this.input.event}" is not an event the simulator knows${near ? `; did you mean ${near}?` : ''} (one of: ${known.join(', ')})`,
+      );
     }
     const starts = effects.starts;
     if (starts.on !== 'time' && starts.on !== 'external') {
@@ -233,7 +253,9 @@ class Simulation {
       if (typeof want !== 'string' || want === '') continue;
       const fact = c.equals === 'previous stage' ? from : c.equals === "contact's stage" ? this.contact.stage : this.contact.leadSource;
       if (fact === undefined) {
-        this.assume(`"${a.name}" starts only when the ${c.equals} is ${nameOf(this.flow, c.equals === "contact's lead source" ? 'lead_source' : 'stage', want)}, which the contact does not give: taken to hold`);
+        this.assume(
+          `"${a.name}" starts only when the ${c.equals} is ${nameOf(this.flow, c.equals === "contact's lead source" ? 'lead_source' : 'stage', want)}, which the contact does not give: taken to hold`,
+        );
         continue;
       }
       if (fact !== want) return false;
@@ -250,12 +272,21 @@ class Simulation {
     const s = this.input.subject;
     if (s === undefined || s === '') return undefined;
     if (!type) throw new SimulateError('subject', `event ${this.input.event} names nothing; leave the subject out`);
-    const candidates = type === 'automation' ? this.flow.automations.map((a) => [a.key, a.name] as const) : [...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v] as const);
+    const candidates =
+      type === 'automation'
+        ? this.flow.automations.map((a) => [a.key, a.name] as const)
+        : [...this.flow.names].filter(([k]) => k.startsWith(`${type}:`)).map(([k, v]) => [k.slice(type.length + 1), v] as const);
     const hit = candidates.find(([k]) => k === s) ?? candidates.find(([, n]) => n.trim().toLowerCase() === s.trim().toLowerCase());
     if (hit) return hit[0];
     const list = candidates.map(([k, n]) => (k === n ? k : `${k} ("${n}")`)).join(', ');
-    const near = closest(s, candidates.flatMap(([k, n]) => [k, n]));
-    throw new SimulateError('subject', `${type} "${s}" is not in the pack${near ? `; did you mean "${near}"?` : ''}${list ? ` (it has: ${list})` : ` (it has no ${type})`}`);
+    const near = closest(
+      s,
+      candidates.flatMap(([k, n]) => [k, n]),
+    );
+    throw new SimulateError(
+      'subject',
+      `${type} "${s}" is not in the pack${near ? `; did you mean "${near}"?` : ''}${list ? ` (it has: ${list})` : ` (it has no ${type})`}`,
+    );
   }
 
   /** What an event does to the contact's state. */
@@ -294,7 +325,7 @@ class Simulation {
     const state = `${i}|${contactState(this.contact)}|${[...this.active.keys()].sort().join(',')}`;
     const before = this.seen.get(state);
     this.record(at, a, -1, { does: `"${a.name}" starts (${cause})` });
-    if (before) return this.loopFound(before, at), false;
+    if (before) return (this.loopFound(before, at), false);
     this.seen.set(state, { step: this.steps.length - 1, ms: at });
     const run = this.runs.push({ automation: i, live: 0, stopped: false }) - 1;
     this.active.set(i, run);
@@ -305,10 +336,18 @@ class Simulation {
   private loopFound(first: { step: number; ms: number }, at: number): void {
     const between = this.steps.slice(first.step, -1);
     const names = [...new Set(between.filter((s) => s.node === '').map((s) => s.automation))];
-    const perTurn = { email: between.filter((s) => s.message?.channel === 'email').length, sms: between.filter((s) => s.message?.channel === 'sms').length };
+    const perTurn = {
+      email: between.filter((s) => s.message?.channel === 'email').length,
+      sms: between.filter((s) => s.message?.channel === 'sms').length,
+    };
     const period = words(at - first.ms);
     const loopNames = names.map((k) => `"${this.flow.automations.find((a) => a.key === k)!.name}"`);
-    this.loop = { automations: names, period, perTurn, message: `${this.contact.name} is back in the state of ${isoIn(first.ms, this.zone)}: ${loopNames.join(' → ')} → ${loopNames[0]} repeats every ${period}, and each turn sends ${messages(perTurn)}` };
+    this.loop = {
+      automations: names,
+      period,
+      perTurn,
+      message: `${this.contact.name} is back in the state of ${isoIn(first.ms, this.zone)}: ${loopNames.join(' → ')} → ${loopNames[0]} repeats every ${period}, and each turn sends ${messages(perTurn)}`,
+    };
     this.ended = 'loop';
   }
 
@@ -324,7 +363,8 @@ class Simulation {
   private push(token: Token): void {
     if (token.run !== REPLY) this.runs[token.run].live++;
     let i = this.queue.length;
-    while (i > 0 && (this.queue[i - 1].time > token.time || (this.queue[i - 1].time === token.time && this.queue[i - 1].seq > token.seq))) i--;
+    while (i > 0 && (this.queue[i - 1].time > token.time || (this.queue[i - 1].time === token.time && this.queue[i - 1].seq > token.seq)))
+      i--;
     this.queue.splice(i, 0, token);
   }
 
@@ -334,9 +374,22 @@ class Simulation {
     this.completed.add(r.automation);
   }
 
-  private record(ms: number, a: FlowAutomation, node: number, rest: Omit<TimelineStep, 'at' | 'automation' | 'automationName' | 'node' | 'kind'>): void {
+  private record(
+    ms: number,
+    a: FlowAutomation,
+    node: number,
+    rest: Omit<TimelineStep, 'at' | 'automation' | 'automationName' | 'node' | 'kind'>,
+  ): void {
     const n = node >= 0 ? a.nodes[node] : undefined;
-    this.steps.push({ ms, at: isoIn(ms, this.zone), automation: a.key, automationName: a.name, node: n?.id ?? '', kind: n?.kind ?? a.nodes[a.triggers[0]]?.kind ?? '', ...rest });
+    this.steps.push({
+      ms,
+      at: isoIn(ms, this.zone),
+      automation: a.key,
+      automationName: a.name,
+      node: n?.id ?? '',
+      kind: n?.kind ?? a.nodes[a.triggers[0]]?.kind ?? '',
+      ...rest,
+    });
   }
 
   /** Runs one block of a run at the token's time. */
@@ -348,7 +401,9 @@ class Simulation {
     const base = { ...(assuming ? { assuming } : {}) };
     if (effects.control) return this.control(token, a, effects.control, base);
     if (effects.message) return this.message(token, a, effects.message, base);
-    const words = describeConfig(node.kind, node.config).map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id))).join('');
+    const words = describeConfig(node.kind, node.config)
+      .map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id)))
+      .join('');
     // The run goes on before what its events start: the blocks after this one are queued first,
     // and its own line comes before the lines of the automations it starts.
     this.follow(token.run, token.node, token.time, token.assuming);
@@ -366,7 +421,9 @@ class Simulation {
     const c = this.contact;
     const cause = `"${a.name}" block "${node.id}"`;
     if (effects.automations) {
-      const ids = ([] as unknown[]).concat(node.config?.[effects.automations.field] ?? []).filter((x): x is string => typeof x === 'string');
+      const ids = ([] as unknown[])
+        .concat(node.config?.[effects.automations.field] ?? [])
+        .filter((x): x is string => typeof x === 'string');
       const targets = ids.map((k) => this.flow.automations.findIndex((x) => x.key === k)).filter((x) => x >= 0);
       if (effects.automations.does === 'stop') {
         for (const t of targets) {
@@ -375,7 +432,9 @@ class Simulation {
         }
         return [];
       }
-      return targets.filter((t) => this.enroll(t, this.flow.automations[t].triggers[0], token.time, cause)).map((t) => this.flow.automations[t].key);
+      return targets
+        .filter((t) => this.enroll(t, this.flow.automations[t].triggers[0], token.time, cause))
+        .map((t) => this.flow.automations[t].key);
     }
     if (effects.contact === 'do-not-contact') c.doNotContact.add(String(node.config?.channel ?? 'all'));
     if (effects.contact === 'email-subscription') c.emailSubscribed = node.config?.subscribed !== false;
@@ -405,29 +464,57 @@ class Simulation {
   /** The possible events of a block (not simulated) and the automations they would start. */
   private mayFollow(a: FlowAutomation, node: number): string[] {
     const i = this.flow.automations.indexOf(a);
-    return this.cascade.out[i].map((x) => this.cascade.edges[x]).filter((e) => e.node === node && e.certainty === 'possible').map((e) => `${edgeWords(this.flow, e)}, which would start "${this.flow.automations[e.to].name}" (not simulated)`);
+    return this.cascade.out[i]
+      .map((x) => this.cascade.edges[x])
+      .filter((e) => e.node === node && e.certainty === 'possible')
+      .map((e) => `${edgeWords(this.flow, e)}, which would start "${this.flow.automations[e.to].name}" (not simulated)`);
   }
 
   private control(token: Token, a: FlowAutomation, control: 'wait' | 'if' | 'ai_branch' | 'loop', base: { assuming?: string }): void {
     const node = a.nodes[token.node];
     if (control === 'wait') {
       const next = this.waitEnd(token.time, node.config);
-      this.record(token.time, a, token.node, { ...base, does: next === undefined ? 'waits for a length the model cannot read: the run stops here' : `waits until ${isoIn(next, this.zone)}` });
+      this.record(token.time, a, token.node, {
+        ...base,
+        does: next === undefined ? 'waits for a length the model cannot read: the run stops here' : `waits until ${isoIn(next, this.zone)}`,
+      });
       if (next !== undefined) this.follow(token.run, token.node, next, token.assuming);
       return;
     }
     if (control === 'if') {
       const answer = evaluate(node.config?.conditions, this.contact);
       if (answer !== undefined) {
-        this.record(token.time, a, token.node, { ...base, does: 'checks its condition', branch: { handle: String(answer), why: `the contact's fields make the condition ${answer}` } });
+        this.record(token.time, a, token.node, {
+          ...base,
+          does: 'checks its condition',
+          branch: { handle: String(answer), why: `the contact's fields make the condition ${answer}` },
+        });
         return this.follow(token.run, token.node, token.time, token.assuming, String(answer));
       }
     }
     const handles = [...new Set(node.next.map((e) => e.handle))];
-    const what = control === 'if' ? `the condition of "${node.id}" in "${a.name}" is` : control === 'ai_branch' ? `AI in "${node.id}" of "${a.name}" chooses` : `the loop "${node.id}" in "${a.name}" takes`;
+    const what =
+      control === 'if'
+        ? `the condition of "${node.id}" in "${a.name}" is`
+        : control === 'ai_branch'
+          ? `AI in "${node.id}" of "${a.name}" chooses`
+          : `the loop "${node.id}" in "${a.name}" takes`;
     if (control !== 'loop') this.assumptions.push(`${what} ${handles.join(' or ')}: both followed`);
-    this.record(token.time, a, token.node, { ...base, does: control === 'loop' ? 'repeats for each item: followed once, then done' : `cannot be decided for this contact: the timeline forks (${handles.join(', ')})` });
-    for (const h of handles) this.follow(token.run, token.node, token.time, control === 'loop' ? token.assuming : [token.assuming, `${what} ${h}`].filter(Boolean).join('; '), h);
+    this.record(token.time, a, token.node, {
+      ...base,
+      does:
+        control === 'loop'
+          ? 'repeats for each item: followed once, then done'
+          : `cannot be decided for this contact: the timeline forks (${handles.join(', ')})`,
+    });
+    for (const h of handles)
+      this.follow(
+        token.run,
+        token.node,
+        token.time,
+        control === 'loop' ? token.assuming : [token.assuming, `${what} ${h}`].filter(Boolean).join('; '),
+        h,
+      );
   }
 
   /** When a wait ends: its length, or the next `until` time of day, whichever comes first. */
@@ -455,17 +542,31 @@ class Simulation {
     const channel: 'email' | 'sms' = kind === 'config' ? (node.config?.channel === 'email' ? 'email' : 'sms') : kind;
     const c = this.contact;
     if (c.doNotContact.has('all') || c.doNotContact.has(channel) || (channel === 'email' && !c.emailSubscribed)) {
-      this.record(token.time, a, token.node, { ...base, does: `does not send the ${channel === 'email' ? 'email' : 'SMS'}: ${channel === 'email' && !c.emailSubscribed ? 'the contact is unsubscribed from email' : 'the contact is marked do-not-contact'}` });
+      this.record(token.time, a, token.node, {
+        ...base,
+        does: `does not send the ${channel === 'email' ? 'email' : 'SMS'}: ${channel === 'email' && !c.emailSubscribed ? 'the contact is unsubscribed from email' : 'the contact is marked do-not-contact'}`,
+      });
       return this.follow(token.run, token.node, token.time, token.assuming);
     }
     const sendAt = this.sendTime(token.time, a.settings);
     if (sendAt === undefined) {
-      this.record(token.time, a, token.node, { ...base, does: this.sentOn.size && a.settings.dailySendLimit !== undefined ? 'never sends: no day within reach has room under the daily send limit in the send window' : 'never sends: its send window never opens' });
+      this.record(token.time, a, token.node, {
+        ...base,
+        does:
+          this.sentOn.size && a.settings.dailySendLimit !== undefined
+            ? 'never sends: no day within reach has room under the daily send limit in the send window'
+            : 'never sends: its send window never opens',
+      });
       return;
     }
     if (sendAt > token.time) {
       const open = nextOpen(token.time, a.settings, this.zone, this.holidays)!;
-      return this.push({ ...token, time: sendAt, seq: this.seq++, held: { from: token.held?.from ?? token.time, limit: (token.held?.limit ?? false) || sendAt > open } });
+      return this.push({
+        ...token,
+        time: sendAt,
+        seq: this.seq++,
+        held: { from: token.held?.from ?? token.time, limit: (token.held?.limit ?? false) || sendAt > open },
+      });
     }
     this.send(token, a, channel, base);
   }
@@ -475,10 +576,19 @@ class Simulation {
     const node = a.nodes[token.node];
     const day = dateText(wallOf(token.time, this.zone));
     this.sentOn.set(day, (this.sentOn.get(day) ?? 0) + 1);
-    const words = describeConfig(node.kind, node.config).map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id))).join('');
+    const words = describeConfig(node.kind, node.config)
+      .map((p) => (typeof p === 'string' ? p : nameOf(this.flow, p.ref, p.id)))
+      .join('');
     const may = this.mayFollow(a, token.node);
-    const held = token.held && `, held ${token.held.limit ? `by the daily send limit (${a.settings.dailySendLimit} a day)` : 'to the send window'} from ${isoIn(token.held.from, this.zone)}`;
-    this.record(token.time, a, token.node, { ...base, does: `sends ${channel === 'email' ? 'an email' : 'an SMS'} to ${this.contact.name}${words ? ` (${words})` : ''}${held ?? ''}`, message: { channel, ...(token.held ? { heldFrom: isoIn(token.held.from, this.zone) } : {}) }, ...(may.length ? { may } : {}) });
+    const held =
+      token.held &&
+      `, held ${token.held.limit ? `by the daily send limit (${a.settings.dailySendLimit} a day)` : 'to the send window'} from ${isoIn(token.held.from, this.zone)}`;
+    this.record(token.time, a, token.node, {
+      ...base,
+      does: `sends ${channel === 'email' ? 'an email' : 'an SMS'} to ${this.contact.name}${words ? ` (${words})` : ''}${held ?? ''}`,
+      message: { channel, ...(token.held ? { heldFrom: isoIn(token.held.from, this.zone) } : {}) },
+      ...(may.length ? { may } : {}),
+    });
     this.follow(token.run, token.node, token.time, token.assuming);
   }
 
@@ -504,7 +614,10 @@ class Simulation {
    */
   private reply(at: number): void {
     const last = this.steps.findLast((x) => x.message && x.ms <= at);
-    if (!last) return this.assume(`${this.contact.name} replies at ${isoIn(at, this.zone)}, before any message was sent: the reply stops and starts nothing`);
+    if (!last)
+      return this.assume(
+        `${this.contact.name} replies at ${isoIn(at, this.zone)}, before any message was sent: the reply stops and starts nothing`,
+      );
     const a = this.flow.automations.find((x) => x.key === last.automation)!;
     const node = a.nodes.findIndex((n) => n.id === last.node);
     const ended: string[] = [];
@@ -515,7 +628,9 @@ class Simulation {
       ended.push(`"${b.name}"`);
     }
     const channel = last.message!.channel;
-    this.record(at, a, node, { does: `${this.contact.name} replies to the ${channel === 'email' ? 'email' : 'SMS'} sent at ${last.at}${ended.length ? `: ${ended.join(', ')} end${ended.length === 1 ? 's' : ''} (stop on reply)` : ''}` });
+    this.record(at, a, node, {
+      does: `${this.contact.name} replies to the ${channel === 'email' ? 'email' : 'SMS'} sent at ${last.at}${ended.length ? `: ${ended.join(', ')} end${ended.length === 1 ? 's' : ''} (stop on reply)` : ''}`,
+    });
     const mine = this.steps[this.steps.length - 1];
     const cause = `the reply to "${a.name}" block "${last.node}"`;
     const template = subjectOf(['template_id'], a.nodes[node]?.config);
@@ -524,14 +639,23 @@ class Simulation {
   }
 
   timeline(): Timeline {
-    const count = (channel: 'email' | 'sms', within: number) => this.steps.filter((s) => s.message?.channel === channel && s.ms < this.start + within).length;
+    const count = (channel: 'email' | 'sms', within: number) =>
+      this.steps.filter((s) => s.message?.channel === channel && s.ms < this.start + within).length;
     const email = { day: count('email', DAY), week: count('email', 7 * DAY), total: count('email', Infinity) };
     const sms = { day: count('sms', DAY), week: count('sms', 7 * DAY), total: count('sms', Infinity) };
     const p = this.pack;
     return {
       version: 1,
       pack: { packId: p.packId, name: p.name, version: p.version },
-      start: { event: this.input.event, ...(this.subject !== undefined ? { subject: this.subject } : {}), at: isoIn(this.start, this.zone), timeZone: this.zone, contact: this.contact.name, days: this.input.days ?? 30, ...(this.replyAt !== undefined ? { replyAt: isoIn(this.replyAt, this.zone) } : {}) },
+      start: {
+        event: this.input.event,
+        ...(this.subject !== undefined ? { subject: this.subject } : {}),
+        at: isoIn(this.start, this.zone),
+        timeZone: this.zone,
+        contact: this.contact.name,
+        days: this.input.days ?? 30,
+        ...(this.replyAt !== undefined ? { replyAt: isoIn(this.replyAt, this.zone) } : {}),
+      },
       steps: this.steps.map(({ ms: _ms, ...s }) => s),
       ended: this.ended,
       ...(this.loop ? { loop: this.loop } : {}),
@@ -546,7 +670,8 @@ export function nextOpen(ms: number, s: FlowSettings, zone: string, holidays: Re
   const skip = s.skipHolidays && holidays.size > 0;
   if (!hasWindow(s) && !skip) return ms;
   const w = wallOf(ms, zone);
-  const dayOk = (weekday: number, date: { year: number; month: number; day: number }) => (s.days === undefined || s.days.includes(weekday)) && !(skip && holidays.has(dateText(date)));
+  const dayOk = (weekday: number, date: { year: number; month: number; day: number }) =>
+    (s.days === undefined || s.days.includes(weekday)) && !(skip && holidays.has(dateText(date)));
   if (dayOk(w.weekday, w) && inWindowMinutes(s, w.minute)) return ms;
   for (let d = 0; d <= 14; d++) {
     const date = addDays(w.year, w.month, w.day, d);
@@ -560,7 +685,8 @@ export function nextOpen(ms: number, s: FlowSettings, zone: string, holidays: Re
 /** An RFC 3339 date and time with its offset, as an instant; else an error naming the field. */
 function instant(field: string, text: string): number {
   const ms = Date.parse(text);
-  if (!RFC3339.test(text) || Number.isNaN(ms)) throw new SimulateError(field, `"${text}" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)`);
+  if (!RFC3339.test(text) || Number.isNaN(ms))
+    throw new SimulateError(field, `"${text}" is not an RFC 3339 date and time with its offset (e.g. 2026-12-04T18:45:00-05:00)`);
   return ms;
 }
 
@@ -574,9 +700,17 @@ function words(ms: number): string {
   return [d ? `${d} d` : '', h ? `${h} h` : '', m % 60 ? `${m % 60} min` : ''].filter(Boolean).join(' ');
 }
 
-const messages = (n: { email: number; sms: number }) => [n.email ? `${n.email} email${n.email > 1 ? 's' : ''}` : '', n.sms ? `${n.sms} SMS` : ''].filter(Boolean).join(' and ') || 'no message';
+const messages = (n: { email: number; sms: number }) =>
+  [n.email ? `${n.email} email${n.email > 1 ? 's' : ''}` : '', n.sms ? `${n.sms} SMS` : ''].filter(Boolean).join(' and ') || 'no message';
 
-function summaryWords(name: string, email: { day: number; week: number }, sms: { day: number; week: number }, loop?: Timeline['loop']): string {
+function summaryWords(
+  name: string,
+  email: { day: number; week: number },
+  sms: { day: number; week: number },
+  loop?: Timeline['loop'],
+): string {
   const text = `${name} gets ${messages({ email: email.day, sms: sms.day })} in the first 24 h, ${messages({ email: email.week, sms: sms.week })} in the first 7 days`;
-  return loop ? `${text} before the simulation stopped at a loop (${loop.automations.length} automation${loop.automations.length > 1 ? 's' : ''}, every ${loop.period}, ${messages(loop.perTurn)} a turn, without end)` : text;
+  return loop
+    ? `${text} before the simulation stopped at a loop (${loop.automations.length} automation${loop.automations.length > 1 ? 's' : ''}, every ${loop.period}, ${messages(loop.perTurn)} a turn, without end)`
+    : text;
 }

@@ -28,7 +28,8 @@ export function windowWords(s: FlowSettings): string {
   if (!s.days) return `${time}, every day`;
   const days = [...s.days].sort((a, b) => a - b);
   const run = days.every((d, i) => i === 0 || d === days[i - 1] + 1);
-  const names = run && days.length > 2 ? `${DAY_NAMES[days[0]]} to ${DAY_NAMES[days[days.length - 1]]}` : days.map((d) => DAY_NAMES[d]).join(', ');
+  const names =
+    run && days.length > 2 ? `${DAY_NAMES[days[0]]} to ${DAY_NAMES[days[days.length - 1]]}` : days.map((d) => DAY_NAMES[d]).join(', ');
   return `${time}, ${names}`;
 }
 
@@ -39,7 +40,8 @@ export function minutesUntilOpen(s: FlowSettings, day: number, minute: number): 
   for (let wait = 1; wait <= 8 * MINUTES_A_DAY; wait++) {
     const total = minute + wait;
     const m = total % MINUTES_A_DAY;
-    if ((m === s.windowStart || m === 0 || s.windowStart === undefined) && inWindow(s, (day + Math.floor(total / MINUTES_A_DAY)) % 7, m)) return wait;
+    if ((m === s.windowStart || m === 0 || s.windowStart === undefined) && inWindow(s, (day + Math.floor(total / MINUTES_A_DAY)) % 7, m))
+      return wait;
   }
   return undefined;
 }
@@ -64,7 +66,10 @@ function cronField(field: string, min: number, max: number): number[] | undefine
  * (`minute hour day-of-month month day-of-week`, numbers only) and a date trigger's `time_of_day`;
  * undefined where the model cannot read it (the trigger is not time-fixed, or the cron uses names).
  */
-export function firingMoments(kind: string, config: Record<string, unknown> | undefined): { days: number[]; minutes: number[]; words: string } | undefined {
+export function firingMoments(
+  kind: string,
+  config: Record<string, unknown> | undefined,
+): { days: number[]; minutes: number[]; words: string } | undefined {
   if (kind === 'trigger.date_reached') {
     const t = config?.time_of_day;
     if (typeof t !== 'number' || !Number.isInteger(t) || t < 0 || t >= MINUTES_A_DAY) return undefined;
@@ -80,5 +85,9 @@ export function firingMoments(kind: string, config: Record<string, unknown> | un
   if (!minutesOfHour || !hours || !days) return undefined;
   const minutes = hours.flatMap((h) => minutesOfHour.map((m) => h * 60 + m));
   const when = minutes.length === 1 ? clock(minutes[0]) : `${minutes.length} times a day`;
-  return { days, minutes, words: `${days.length === 7 ? 'every day' : days.map((d) => DAY_NAMES[d]).join(', ')} at ${when} (schedule "${config.cron}")` };
+  return {
+    days,
+    minutes,
+    words: `${days.length === 7 ? 'every day' : days.map((d) => DAY_NAMES[d]).join(', ')} at ${when} (schedule "${config.cron}")`,
+  };
 }

@@ -20,7 +20,17 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -40,7 +50,14 @@ export function isTimeZone(timeZone: string): boolean {
 function parts(ms: number, timeZone: string): Wall & { second: number } {
   const p: Record<string, string> = {};
   for (const x of formatter(timeZone).formatToParts(new Date(ms))) p[x.type] = x.value;
-  return { year: Number(p.year), month: Number(p.month), day: Number(p.day), weekday: WEEKDAYS.indexOf(p.weekday), minute: Number(p.hour) * 60 + Number(p.minute), second: Number(p.second) };
+  return {
+    year: Number(p.year),
+    month: Number(p.month),
+    day: Number(p.day),
+    weekday: WEEKDAYS.indexOf(p.weekday),
+    minute: Number(p.hour) * 60 + Number(p.minute),
+    second: Number(p.second),
+  };
 }
 
 export function wallOf(ms: number, timeZone: string): Wall {

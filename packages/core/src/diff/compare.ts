@@ -32,15 +32,27 @@ export interface FieldDelta {
  * down, by the keys of it that differ (`config.template_id`, `brand.primaryColor`), and each with
  * its two values.
  */
-export function differingDeltas(a: Record<string, unknown>, b: Record<string, unknown>, nested: ReadonlySet<string>, skip?: ReadonlySet<string>): FieldDelta[] {
+export function differingDeltas(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  nested: ReadonlySet<string>,
+  skip?: ReadonlySet<string>,
+): FieldDelta[] {
   return differingKeys(a, b, skip).flatMap((k) => {
     const x = a[k];
     const y = b[k];
-    return nested.has(k) && isObj(x) && isObj(y) ? differingKeys(x, y).map((sub) => ({ field: `${k}.${sub}`, before: x[sub], after: y[sub] })) : [{ field: k, before: x, after: y }];
+    return nested.has(k) && isObj(x) && isObj(y)
+      ? differingKeys(x, y).map((sub) => ({ field: `${k}.${sub}`, before: x[sub], after: y[sub] }))
+      : [{ field: k, before: x, after: y }];
   });
 }
 
 /** The fields of differingDeltas. */
-export function differingFields(a: Record<string, unknown>, b: Record<string, unknown>, nested: ReadonlySet<string>, skip?: ReadonlySet<string>): string[] {
+export function differingFields(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  nested: ReadonlySet<string>,
+  skip?: ReadonlySet<string>,
+): string[] {
   return differingDeltas(a, b, nested, skip).map((d) => d.field);
 }

@@ -34,7 +34,9 @@ describe('diffPacks', () => {
     expect(diffPacks(won, base).items).toEqual([]);
     // A real change of a stage still shows, and the packs given are not changed.
     stages[0].name = 'Brand new';
-    expect(diffPacks(base, exported).items).toEqual([expect.objectContaining({ kind: 'pipelines', key: pipeline.key, change: 'changed', fields: ['stages'] })]);
+    expect(diffPacks(base, exported).items).toEqual([
+      expect.objectContaining({ kind: 'pipelines', key: pipeline.key, change: 'changed', fields: ['stages'] }),
+    ]);
     expect(wonStage.probability).toBe(90);
     expect(template.richTextDoc).toBeNull();
   });
@@ -96,10 +98,19 @@ describe('diffPacks', () => {
     const a = d.items.find((i) => i.kind === 'automations')!;
     expect(a).toMatchObject({ key: base.automations![0].key, change: 'changed', fields: ['document'] });
     expect(a.automation!.nodes).toEqual([
-      { id: doc.graph.nodes[0].id, change: 'changed', kind: doc.graph.nodes[0].kind, fields: ['config.extra'], values: [{ field: 'config.extra', after: 1 }] },
+      {
+        id: doc.graph.nodes[0].id,
+        change: 'changed',
+        kind: doc.graph.nodes[0].kind,
+        fields: ['config.extra'],
+        values: [{ field: 'config.extra', after: 1 }],
+      },
       { id: 'new-node', change: 'added', kind: 'action.add_note' },
     ]);
-    expect(a.automation!.edges.map((e) => [e.id, e.change])).toEqual([['e-new', 'added'], [removedEdge.id, 'removed']]);
+    expect(a.automation!.edges.map((e) => [e.id, e.change])).toEqual([
+      ['e-new', 'added'],
+      [removedEdge.id, 'removed'],
+    ]);
     expect(a.automation!.edges[0].handle).toBe('next');
     const removedLists = d.items.filter((i) => i.kind === 'smartLists');
     expect(removedLists.length).toBe(base.smartLists!.length);
@@ -117,7 +128,9 @@ describe('diffPacks', () => {
     doc.settings = { ...doc.settings!, daily_send_limit: 250 };
     const node = doc.graph.nodes.find((n) => n.kind === 'control.if')!;
     const before = node.config!.conditions;
-    node.config = { conditions: { type: 'or', children: [before, { type: 'condition', field: 'tags', operator: 'includes', value: 'tag-hot' }] } };
+    node.config = {
+      conditions: { type: 'or', children: [before, { type: 'condition', field: 'tags', operator: 'includes', value: 'tag-hot' }] },
+    };
     const d = diffPacks(old, next);
     expect(d.fields).toEqual(['brand.primaryColor', 'brand.accentColor']);
     expect(d.values).toEqual([
@@ -127,7 +140,9 @@ describe('diffPacks', () => {
     expect(d.items.find((i) => i.kind === 'resources')).toMatchObject({ key: 'tag-buyer-lead', change: 'changed', fields: ['data.color'] });
     const a = d.items.find((i) => i.kind === 'automations')!.automation!;
     expect(a.fields).toEqual(['settings.daily_send_limit']);
-    expect(a.values).toEqual([{ field: 'settings.daily_send_limit', before: base.automations![0].document.settings?.daily_send_limit, after: 250 }]);
+    expect(a.values).toEqual([
+      { field: 'settings.daily_send_limit', before: base.automations![0].document.settings?.daily_send_limit, after: 250 },
+    ]);
     expect(a.nodes).toEqual([
       {
         id: node.id,
@@ -136,17 +151,32 @@ describe('diffPacks', () => {
         fields: ['config.conditions'],
         values: [],
         conditions: [
-          { path: [], change: 'changed', node: 'group', before: 'last reply at is set', after: 'last reply at is set or contact has tag tag-hot' },
+          {
+            path: [],
+            change: 'changed',
+            node: 'group',
+            before: 'last reply at is set',
+            after: 'last reply at is set or contact has tag tag-hot',
+          },
         ],
       },
     ]);
     // A brand added whole, or a condition changed inside a group: the field itself, and the condition by its place.
     const grouped = clone(next);
-    const conditions = grouped.automations![0].document.graph.nodes.find((n) => n.id === node.id)!.config!.conditions as { children: { value?: unknown }[] };
+    const conditions = grouped.automations![0].document.graph.nodes.find((n) => n.id === node.id)!.config!.conditions as {
+      children: { value?: unknown }[];
+    };
     conditions.children[1].value = 'tag-buyer-lead';
     expect(diffPacks(base, next).fields).toEqual(['brand']);
     expect(diffPacks(next, grouped).items[0].automation!.nodes[0].conditions).toEqual([
-      { path: [1], change: 'changed', node: 'condition', fields: ['value'], before: 'contact has tag tag-hot', after: 'contact has tag tag-buyer-lead' },
+      {
+        path: [1],
+        change: 'changed',
+        node: 'condition',
+        fields: ['value'],
+        before: 'contact has tag tag-hot',
+        after: 'contact has tag tag-buyer-lead',
+      },
     ]);
   });
 
@@ -185,7 +215,7 @@ describe('diffPacks', () => {
     expect(d.items).toEqual([{ kind: 'messageTemplates', key: first.key, change: 'removed', name: first.name }]);
   });
 
-  it('pairs no stage of a repeated key, and no node or edge of a repeated id, of a changed item: each is said in unpaired, as the item\'s', () => {
+  it("pairs no stage of a repeated key, and no node or edge of a repeated id, of a changed item: each is said in unpaired, as the item's", () => {
     // Before: the first of a repeated stage key or node id was paired, so a change to the second said nothing.
     const pipeline = base.pipelines!.findIndex((p) => (p.stages?.length ?? 0) >= 2);
     const old = clone(base);
@@ -201,13 +231,48 @@ describe('diffPacks', () => {
     const pkey = base.pipelines![pipeline].key;
     const akey = base.automations![0].key;
     expect(d.unpaired).toEqual([
-      { side: 'old', kind: 'automations', index: 0, reason: 'key-repeats-on-other-side', key: akey, within: { list: 'nodes', index: 0, key: nodeId } },
+      {
+        side: 'old',
+        kind: 'automations',
+        index: 0,
+        reason: 'key-repeats-on-other-side',
+        key: akey,
+        within: { list: 'nodes', index: 0, key: nodeId },
+      },
       { side: 'new', kind: 'automations', index: 0, reason: 'duplicate-key', key: akey, within: { list: 'nodes', index: 0, key: nodeId } },
-      { side: 'new', kind: 'automations', index: 0, reason: 'duplicate-key', key: akey, within: { list: 'nodes', index: nodes.length - 1, key: nodeId } },
+      {
+        side: 'new',
+        kind: 'automations',
+        index: 0,
+        reason: 'duplicate-key',
+        key: akey,
+        within: { list: 'nodes', index: nodes.length - 1, key: nodeId },
+      },
       { side: 'new', kind: 'automations', index: 0, reason: 'no-key', key: akey, within: { list: 'edges', index: 0 } },
-      { side: 'old', kind: 'pipelines', index: pipeline, reason: 'key-repeats-on-other-side', key: pkey, within: { list: 'stages', index: 0, key: stageKey } },
-      { side: 'new', kind: 'pipelines', index: pipeline, reason: 'duplicate-key', key: pkey, within: { list: 'stages', index: 0, key: stageKey } },
-      { side: 'new', kind: 'pipelines', index: pipeline, reason: 'duplicate-key', key: pkey, within: { list: 'stages', index: stages.length - 1, key: stageKey } },
+      {
+        side: 'old',
+        kind: 'pipelines',
+        index: pipeline,
+        reason: 'key-repeats-on-other-side',
+        key: pkey,
+        within: { list: 'stages', index: 0, key: stageKey },
+      },
+      {
+        side: 'new',
+        kind: 'pipelines',
+        index: pipeline,
+        reason: 'duplicate-key',
+        key: pkey,
+        within: { list: 'stages', index: 0, key: stageKey },
+      },
+      {
+        side: 'new',
+        kind: 'pipelines',
+        index: pipeline,
+        reason: 'duplicate-key',
+        key: pkey,
+        within: { list: 'stages', index: stages.length - 1, key: stageKey },
+      },
     ]);
     // None of them is said added, removed or changed.
     const automation = d.items.find((i) => i.kind === 'automations' && i.key === akey)!;
@@ -229,7 +294,8 @@ describe('diffPacks', () => {
 
 describe('the release direction', () => {
   const base = fixture('valid/buyer-lead-starter.json');
-  const direction = (from: string, to: string) => diffPacks({ ...clone(base), version: from }, { ...clone(base), version: to }).versionChange;
+  const direction = (from: string, to: string) =>
+    diffPacks({ ...clone(base), version: from }, { ...clone(base), version: to }).versionChange;
   it('follows semver precedence, including pre-releases and build metadata', () => {
     expect(direction('1.0.0', '1.0.1')).toBe('up');
     expect(direction('1.10.0', '1.9.0')).toBe('down');
@@ -256,13 +322,15 @@ describe('diffPacks properties', () => {
     fc.assert(
       fc.property(fc.constantFrom(...bases), fc.integer(), fc.integer({ min: -500, max: 500 }), (base, seed, dx) => {
         const next = clone(base);
-        const shuffle = <T>(list: T[] | undefined) => list?.sort((a, b) => ((JSON.stringify(a).length * 31 + seed) % 7) - ((JSON.stringify(b).length * 31 + seed) % 7));
+        const shuffle = <T>(list: T[] | undefined) =>
+          list?.sort((a, b) => ((JSON.stringify(a).length * 31 + seed) % 7) - ((JSON.stringify(b).length * 31 + seed) % 7));
         for (const a of next.automations ?? []) {
           for (const n of a.document.graph.nodes) n.position = { x: (n.position?.x ?? 0) + dx, y: (n.position?.y ?? 0) - dx };
           shuffle(a.document.graph.nodes);
           shuffle(a.document.graph.edges);
         }
-        for (const kind of ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const) shuffle(next[kind] as unknown[] | undefined);
+        for (const kind of ['automations', 'smartLists', 'messageTemplates', 'pipelines', 'resources', 'assets'] as const)
+          shuffle(next[kind] as unknown[] | undefined);
         const d = diffPacks(base, next);
         expect(d.items).toEqual([]);
         expect(d.fields).toEqual([]);
@@ -276,6 +344,8 @@ describe('diffPacks properties', () => {
     const forward = diffPacks(a, b).items;
     const backward = diffPacks(b, a).items;
     const flip = { added: 'removed', removed: 'added', changed: 'changed' } as const;
-    expect(backward.map((i) => `${i.kind}/${i.key}/${i.change}`).sort()).toEqual(forward.map((i) => `${i.kind}/${i.key}/${flip[i.change]}`).sort());
+    expect(backward.map((i) => `${i.kind}/${i.key}/${i.change}`).sort()).toEqual(
+      forward.map((i) => `${i.kind}/${i.key}/${flip[i.change]}`).sort(),
+    );
   });
 });

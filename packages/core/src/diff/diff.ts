@@ -3,7 +3,17 @@
 import { ITEM_KINDS, type GraphEdge, type GraphNode, type ItemKind, type Pack } from '../types.js';
 import { compareSemver } from '../plan/version.js';
 import { storedForm } from '../export/normal.js';
-import type { AutomationDiff, EdgeChange, ItemChange, NodeChange, PackDiff, StageChange, UnpairedItem, UnpairedPart, ValueChange } from './types.js';
+import type {
+  AutomationDiff,
+  EdgeChange,
+  ItemChange,
+  NodeChange,
+  PackDiff,
+  StageChange,
+  UnpairedItem,
+  UnpairedPart,
+  ValueChange,
+} from './types.js';
 import { differingDeltas, differingKeys, isObj, jsonEqual, type FieldDelta } from './compare.js';
 import { valueChange } from './values.js';
 import { diffFilterNodes, diffFilters } from './filters.js';
@@ -20,7 +30,12 @@ type PairFail = Omit<UnpairedItem, 'kind' | 'within'>;
  * repeats on either side (pairing one of them would be a guess, and the others would read as added
  * or removed). Items by key, a pipeline's stages by key, an automation's nodes and edges by id.
  */
-function pairLists(oldList: unknown, newList: unknown, idOf: (v: Record<string, unknown>) => unknown, fails: PairFail[]): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
+function pairLists(
+  oldList: unknown,
+  newList: unknown,
+  idOf: (v: Record<string, unknown>) => unknown,
+  fails: PairFail[],
+): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
   const lists = [oldList, newList].map((l) => (Array.isArray(l) ? (l as unknown[]) : []));
   const keyOf = (v: unknown) => {
     const k = isObj(v) ? idOf(v) : undefined;
@@ -54,10 +69,16 @@ const keyField = (v: Record<string, unknown>) => v.key;
 const idField = (v: Record<string, unknown>) => v.id;
 
 /** A kind's items of both sides by key, those it cannot pair said in `unpaired` (pairLists). */
-function pairable(kind: ItemKind, oldList: unknown, newList: unknown, unpaired: UnpairedItem[]): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
+function pairable(
+  kind: ItemKind,
+  oldList: unknown,
+  newList: unknown,
+  unpaired: UnpairedItem[],
+): [Map<string, Record<string, unknown>>, Map<string, Record<string, unknown>>] {
   const fails: PairFail[] = [];
   const maps = pairLists(oldList, newList, keyField, fails);
-  for (const f of fails) unpaired.push({ side: f.side, kind, index: f.index, reason: f.reason, ...(f.key === undefined ? {} : { key: f.key }) });
+  for (const f of fails)
+    unpaired.push({ side: f.side, kind, index: f.index, reason: f.reason, ...(f.key === undefined ? {} : { key: f.key }) });
   return maps;
 }
 
@@ -103,7 +124,11 @@ const DOCUMENT_NESTED = new Set(['settings']);
  * cannot be (no string id, an id that repeats on either side: an invalid document) are paired with
  * nothing and handed to `unpaired`, when given, rather than the first of a repeated id taken.
  */
-export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown, unpaired?: (list: 'nodes' | 'edges', fail: Omit<UnpairedItem, 'kind' | 'within'>) => void): AutomationDiff {
+export function diffAutomationDocuments(
+  oldDoc: unknown,
+  newDoc: unknown,
+  unpaired?: (list: 'nodes' | 'edges', fail: Omit<UnpairedItem, 'kind' | 'within'>) => void,
+): AutomationDiff {
   const a = isObj(oldDoc) ? oldDoc : {};
   const b = isObj(newDoc) ? newDoc : {};
   const ga = isObj(a.graph) ? a.graph : {};
@@ -124,7 +149,13 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown, unpair
       if (!deltas.length) continue;
       const f = deltas.map((d) => d.field);
       const conditions = conditionChanges(old, node, f);
-      nodes.push({ id, change: 'changed', kind: node.kind, ...said(deltas, (field) => field === 'config.conditions' && conditions.conditions !== undefined), ...conditions });
+      nodes.push({
+        id,
+        change: 'changed',
+        kind: node.kind,
+        ...said(deltas, (field) => field === 'config.conditions' && conditions.conditions !== undefined),
+        ...conditions,
+      });
     }
   }
   for (const [id, node] of na) if (!nb.has(id)) nodes.push({ id, change: 'removed', kind: node.kind });
@@ -132,7 +163,14 @@ export function diffAutomationDocuments(oldDoc: unknown, newDoc: unknown, unpair
   const edges: EdgeChange[] = [];
   const [ea, eb] = pairLists(ga.edges, gb.edges, idField, fails) as [Map<string, GraphEdge>, Map<string, GraphEdge>];
   for (const f of fails.splice(0)) unpaired?.('edges', f);
-  const edge = (e: GraphEdge, change: EdgeChange['change'], f?: FieldDelta[]): EdgeChange => ({ id: e.id, change, source: String(e.source), target: String(e.target), handle: handleOf(e), ...(f ? said(f) : {}) });
+  const edge = (e: GraphEdge, change: EdgeChange['change'], f?: FieldDelta[]): EdgeChange => ({
+    id: e.id,
+    change,
+    source: String(e.source),
+    target: String(e.target),
+    handle: handleOf(e),
+    ...(f ? said(f) : {}),
+  });
   for (const [id, e] of eb) {
     const old = ea.get(id);
     if (!old) edges.push(edge(e, 'added'));
@@ -195,7 +233,14 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown, unpaired:
     // A stage, node or edge of this item that cannot be paired: said as the item's, in `unpaired`.
     const within = (list: UnpairedPart['list'], f: PairFail) => {
       const index = (f.side === 'old' ? oldList : newList) as unknown[];
-      unpaired.push({ side: f.side, kind, index: index.indexOf(f.side === 'old' ? old : item), reason: f.reason, key, within: { list, index: f.index, ...(f.key === undefined ? {} : { key: f.key }) } });
+      unpaired.push({
+        side: f.side,
+        kind,
+        index: index.indexOf(f.side === 'old' ? old : item),
+        reason: f.reason,
+        key,
+        within: { list, index: f.index, ...(f.key === undefined ? {} : { key: f.key }) },
+      });
     };
     if (kind === 'pipelines' && fields.includes('stages')) {
       const fails: PairFail[] = [];
@@ -206,7 +251,10 @@ function diffItems(kind: ItemKind, oldList: unknown, newList: unknown, unpaired:
     }
     if (kind === 'smartLists' && fields.includes('filters')) change.filters = diffFilters(stored.filters, storedNew.filters);
     // Each field's values, but those said in detail: an automation's document, a pipeline's stages, a smart list's filters.
-    const detailed = (f: string) => (kind === 'automations' && f === 'document') || (f === 'stages' && (change.stages !== undefined || change.stageOrder !== undefined)) || (f === 'filters' && change.filters !== undefined);
+    const detailed = (f: string) =>
+      (kind === 'automations' && f === 'document') ||
+      (f === 'stages' && (change.stages !== undefined || change.stageOrder !== undefined)) ||
+      (f === 'filters' && change.filters !== undefined);
     change.values = said(deltas, detailed).values;
     if (kind === 'automations' && fields.includes('document')) {
       const automation = diffAutomationDocuments(old.document, item.document, within);
@@ -233,7 +281,8 @@ export function diffPacks(oldPack: Pack, newPack: Pack): PackDiff {
   const oldVersion = typeof a.version === 'string' ? a.version : '';
   const newVersion = typeof b.version === 'string' ? b.version : '';
   const cmp = compareSemver(oldVersion, newVersion);
-  const versionChange: PackDiff['versionChange'] = cmp === null ? (oldVersion === newVersion ? 'same' : 'unknown') : cmp < 0 ? 'up' : cmp > 0 ? 'down' : 'same';
+  const versionChange: PackDiff['versionChange'] =
+    cmp === null ? (oldVersion === newVersion ? 'same' : 'unknown') : cmp < 0 ? 'up' : cmp > 0 ? 'down' : 'same';
   const items: ItemChange[] = [];
   const unpaired: UnpairedItem[] = [];
   for (const kind of ITEM_KINDS) items.push(...diffItems(kind, a[kind], b[kind], unpaired));

@@ -19,7 +19,11 @@ function meaning(n: unknown, depth = 0): string {
   const entries = Object.keys(n)
     .sort()
     .map((k) => {
-      if (k === 'children' && unordered(n) && Array.isArray(n.children)) return `${JSON.stringify(k)}:[${n.children.map((c) => meaning(c, depth + 1)).sort().join(',')}]`;
+      if (k === 'children' && unordered(n) && Array.isArray(n.children))
+        return `${JSON.stringify(k)}:[${n.children
+          .map((c) => meaning(c, depth + 1))
+          .sort()
+          .join(',')}]`;
       return `${JSON.stringify(k)}:${meaning(n[k], depth + 1)}`;
     });
   return `{${entries.join(',')}}`;
@@ -89,7 +93,7 @@ function pairChildren(a: unknown[], b: unknown[]): Map<number, number> {
       else d[i][j] = Math.min(d[i + 1][j] + 1, d[i][j + 1] + 1, cost(i, j) + d[i + 1][j + 1]);
     }
   }
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (cost(i, j) + d[i + 1][j + 1] === d[i][j]) {
       pairs.set(j++, i);
       used.add(i++);

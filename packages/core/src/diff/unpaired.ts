@@ -21,7 +21,10 @@ export function describeUnpaired(unpaired: readonly UnpairedItem[], limit = 10):
  * itself (an editor adds its name: `automations[0] “Welcome”`); by default `automations[0]`.
  * Places inside an item (a stage, node, edge) are always its path.
  */
-export function unpairedEntries(unpaired: readonly UnpairedItem[], itemPlace: (u: UnpairedItem) => string = (u) => `${u.kind}[${u.index}]`): string[] {
+export function unpairedEntries(
+  unpaired: readonly UnpairedItem[],
+  itemPlace: (u: UnpairedItem) => string = (u) => `${u.kind}[${u.index}]`,
+): string[] {
   const groups = new Map<string, { at: string[]; one: string; many: string }>();
   for (const u of unpaired) {
     const w = u.within;
@@ -50,7 +53,8 @@ const PARTS = [
   { list: 'edges', plural: 'automation edges', one: 'edge', by: 'id' },
 ] as const;
 
-const listed = (words: readonly string[], last: string) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`);
+const listed = (words: readonly string[], last: string) =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`;
 
 /**
  * Why a diff of a pack with `unpaired` (those of one side) would be a guess, as a predicate for the
@@ -62,5 +66,11 @@ export function cannotPairReason(unpaired: readonly UnpairedItem[], limit = 10):
   const parts = PARTS.filter((p) => unpaired.some((u) => u.within?.list === p.list));
   const by = [...new Set(parts.map((p) => p.by))];
   const a = by.length > 1 ? 'a key or id' : by[0] === 'id' ? 'an id' : 'a key';
-  return `has ${listed(parts.map((p) => p.plural), 'and')} diff cannot pair by ${by.join(' or ')}, so it cannot say which were added, removed or changed: ${describeUnpaired(unpaired, limit)}; give each ${listed(parts.map((p) => p.one), 'or')} ${a} of its own`;
+  return `has ${listed(
+    parts.map((p) => p.plural),
+    'and',
+  )} diff cannot pair by ${by.join(' or ')}, so it cannot say which were added, removed or changed: ${describeUnpaired(unpaired, limit)}; give each ${listed(
+    parts.map((p) => p.one),
+    'or',
+  )} ${a} of its own`;
 }

@@ -33,17 +33,26 @@ describe('diffPacks says what a field was and is', () => {
   });
 
   it("a template's richTextDoc by its text", () => {
-    const doc = (...paras: string[]) => ({ type: 'doc', content: paras.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })) });
+    const doc = (...paras: string[]) => ({
+      type: 'doc',
+      content: paras.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
+    });
     const old = clone(base) as Loose;
     const next = clone(base) as Loose;
     old.messageTemplates[1].richTextDoc = doc('Hello', 'World');
     next.messageTemplates[1].richTextDoc = doc('Hello', 'Everyone');
-    expect(diffPacks(old as Pack, next as Pack).items[0].values).toEqual([{ field: 'richTextDoc', summary: 'its text: 1 line changed of 2 lines (line 2: "World" → "Everyone")' }]);
+    expect(diffPacks(old as Pack, next as Pack).items[0].values).toEqual([
+      { field: 'richTextDoc', summary: 'its text: 1 line changed of 2 lines (line 2: "World" → "Everyone")' },
+    ]);
     next.messageTemplates[1].richTextDoc = { ...doc('Hello', 'World'), attrs: { textAlign: 'center' } };
-    expect(diffPacks(old as Pack, next as Pack).items[0].values).toEqual([{ field: 'richTextDoc', summary: 'the same text, formatted otherwise' }]);
+    expect(diffPacks(old as Pack, next as Pack).items[0].values).toEqual([
+      { field: 'richTextDoc', summary: 'the same text, formatted otherwise' },
+    ]);
     delete next.messageTemplates[1].richTextDoc;
     expect(diffPacks(old as Pack, next as Pack).items[0].values![0]).toMatchObject({ field: 'richTextDoc', before: { type: 'doc' } });
-    expect(describeValueChange(diffPacks(old as Pack, next as Pack).items[0].values![0])).toMatch(/^richTextDoc: removed \(was \{"type":"doc"/);
+    expect(describeValueChange(diffPacks(old as Pack, next as Pack).items[0].values![0])).toMatch(
+      /^richTextDoc: removed \(was \{"type":"doc"/,
+    );
   });
 
   it("an automation's references: which were added, removed and changed", () => {
@@ -53,7 +62,13 @@ describe('diffPacks says what a field was and is', () => {
     refs.find((r: Loose) => r.type === 'user').name = 'Jordan Leigh';
     const [change] = diffPacks(base, next as Pack).items;
     expect(change.automation!.fields).toEqual(['references']);
-    expect(change.automation!.values).toEqual([{ field: 'references', summary: 'added tag "tag-hot" ("Hot lead"); removed tag "tag-buyer-lead"; changed user "usr_8841" name "Jordan Lee" → "Jordan Leigh"' }]);
+    expect(change.automation!.values).toEqual([
+      {
+        field: 'references',
+        summary:
+          'added tag "tag-hot" ("Hot lead"); removed tag "tag-buyer-lead"; changed user "usr_8841" name "Jordan Lee" → "Jordan Leigh"',
+      },
+    ]);
   });
 
   it("a block's config key, old and new value; a stage's field; the pack's name, description and author", () => {
@@ -67,18 +82,35 @@ describe('diffPacks says what a field was and is', () => {
     const d = diffPacks(base, next as Pack);
     expect(d.values).toEqual([
       { field: 'name', before: 'Buyer Lead Starter', after: 'Buyer Lead Starter 2' },
-      { field: 'description', summary: '1 line changed, 1 added of 2 lines (line 1: "Welcome new buyer leads, nurture them, and track them throu…" → "Two")' },
+      {
+        field: 'description',
+        summary: '1 line changed, 1 added of 2 lines (line 1: "Welcome new buyer leads, nurture them, and track them throu…" → "Two")',
+      },
       { field: 'author', before: 'Setup Pack Samples' },
     ]);
     expect(d.values.map(describeValueChange)[2]).toBe('author: removed (was "Setup Pack Samples")');
     const nodes = d.items.find((i) => i.kind === 'automations')!.automation!.nodes;
     expect(nodes).toEqual([
-      { id: 'tag', change: 'changed', kind: 'action.add_tag', fields: ['config.tag_id'], values: [{ field: 'config.tag_id', before: 'tag-buyer-lead', after: 'tag-hot' }] },
-      { id: 'wait', change: 'changed', kind: 'control.wait', fields: ['config.duration'], values: [{ field: 'config.duration', before: 1, after: 3 }] },
+      {
+        id: 'tag',
+        change: 'changed',
+        kind: 'action.add_tag',
+        fields: ['config.tag_id'],
+        values: [{ field: 'config.tag_id', before: 'tag-buyer-lead', after: 'tag-hot' }],
+      },
+      {
+        id: 'wait',
+        change: 'changed',
+        kind: 'control.wait',
+        fields: ['config.duration'],
+        values: [{ field: 'config.duration', before: 1, after: 3 }],
+      },
     ]);
     const stages = d.items.find((i) => i.kind === 'pipelines')!;
     expect(stages.values).toEqual([]);
-    expect(stages.stages).toEqual([{ key: 'new', change: 'changed', name: 'New', fields: ['probability'], values: [{ field: 'probability', before: 10, after: 15 }] }]);
+    expect(stages.stages).toEqual([
+      { key: 'new', change: 'changed', name: 'New', fields: ['probability'], values: [{ field: 'probability', before: 10, after: 15 }] },
+    ]);
   });
 
   it("a control.if block's conditions are said as filters, not as JSON besides", () => {
@@ -138,7 +170,14 @@ describe('diff properties', () => {
     fc.assert(
       fc.property(edit, ({ where, value }) => {
         const next = clone(base) as Loose;
-        const before = where === 'subject' ? next.messageTemplates[1].subject : where === 'config' ? next.automations[0].document.graph.nodes[5].config.title : where === 'stage' ? next.pipelines[0].stages[1].probability : next.name;
+        const before =
+          where === 'subject'
+            ? next.messageTemplates[1].subject
+            : where === 'config'
+              ? next.automations[0].document.graph.nodes[5].config.title
+              : where === 'stage'
+                ? next.pipelines[0].stages[1].probability
+                : next.name;
         fc.pre(before !== value);
         if (where === 'subject') next.messageTemplates[1].subject = value;
         else if (where === 'config') next.automations[0].document.graph.nodes[5].config.title = value;
@@ -155,8 +194,12 @@ describe('diff properties', () => {
         expect(d.items).toHaveLength(1);
         const [item] = d.items;
         if (where === 'subject') expect(item.values).toEqual([said]);
-        if (where === 'config') expect(item.automation!.nodes).toEqual([{ id: 'task', change: 'changed', kind: 'action.create_task', fields: ['config.title'], values: [said] }]);
-        if (where === 'stage') expect(item.stages).toEqual([expect.objectContaining({ change: 'changed', fields: ['probability'], values: [said] })]);
+        if (where === 'config')
+          expect(item.automation!.nodes).toEqual([
+            { id: 'task', change: 'changed', kind: 'action.create_task', fields: ['config.title'], values: [said] },
+          ]);
+        if (where === 'stage')
+          expect(item.stages).toEqual([expect.objectContaining({ change: 'changed', fields: ['probability'], values: [said] })]);
       }),
     );
   });

@@ -43,7 +43,8 @@ function lineOps(x: string[], y: string[]): Op[] {
     return ops;
   }
   const d = Array.from({ length: xm.length + 1 }, () => new Uint32Array(ym.length + 1));
-  for (let i = xm.length - 1; i >= 0; i--) for (let j = ym.length - 1; j >= 0; j--) d[i][j] = xm[i] === ym[j] ? d[i + 1][j + 1] + 1 : Math.max(d[i + 1][j], d[i][j + 1]);
+  for (let i = xm.length - 1; i >= 0; i--)
+    for (let j = ym.length - 1; j >= 0; j--) d[i][j] = xm[i] === ym[j] ? d[i + 1][j + 1] + 1 : Math.max(d[i + 1][j], d[i][j + 1]);
   let i = 0;
   let j = 0;
   while (i < xm.length || j < ym.length) {
@@ -71,7 +72,7 @@ export function linesSummary(a: string, b: string): string {
   let added = 0;
   let removed = 0;
   let first: string | undefined;
-  for (let k = 0; k < ops.length; ) {
+  for (let k = 0; k < ops.length;) {
     if (ops[k].type === 'eq') {
       k++;
       continue;
@@ -93,7 +94,9 @@ export function linesSummary(a: string, b: string): string {
   }
   if (first === undefined) {
     const now = lineBreaks(b);
-    return now !== undefined && now !== 'mixed' && now !== lineBreaks(a) ? `the same lines, with ${now} line endings` : 'the same lines, with other line endings';
+    return now !== undefined && now !== 'mixed' && now !== lineBreaks(a)
+      ? `the same lines, with ${now} line endings`
+      : 'the same lines, with other line endings';
   }
   const parts = [changed && 'changed', added && 'added', removed && 'removed'].filter((p): p is string => Boolean(p));
   const counts = { changed, added, removed } as Record<string, number>;
@@ -106,7 +109,10 @@ function richText(doc: unknown): string {
   const lines: string[] = [];
   const walk = (n: unknown, depth: number): void => {
     if (!isObj(n) || depth > 64 || !Array.isArray(n.content)) return;
-    if (n.content.some((c) => isObj(c) && typeof c.text === 'string')) lines.push(n.content.map((c) => (isObj(c) && typeof c.text === 'string' ? c.text : isObj(c) && c.type === 'hardBreak' ? ' ' : '')).join(''));
+    if (n.content.some((c) => isObj(c) && typeof c.text === 'string'))
+      lines.push(
+        n.content.map((c) => (isObj(c) && typeof c.text === 'string' ? c.text : isObj(c) && c.type === 'hardBreak' ? ' ' : '')).join(''),
+      );
     else for (const c of n.content) walk(c, depth + 1);
   };
   walk(doc, 0);
@@ -114,7 +120,8 @@ function richText(doc: unknown): string {
 }
 
 /** A reference in words: its type and id, and its name when it has one (`tag "hot" ("Hot lead")`). */
-const referenceText = (r: Record<string, unknown>) => `${String(r.type)} ${valueText(r.id)}${typeof r.name === 'string' ? ` (${valueText(r.name)})` : ''}`;
+const referenceText = (r: Record<string, unknown>) =>
+  `${String(r.type)} ${valueText(r.id)}${typeof r.name === 'string' ? ` (${valueText(r.name)})` : ''}`;
 
 /** What changed in an automation's references, matched by type and id: added, removed, and changed (name, detail). */
 function referencesSummary(a: unknown[], b: unknown[]): string | undefined {
@@ -131,7 +138,11 @@ function referencesSummary(a: unknown[], b: unknown[]): string | undefined {
       const keys = [...new Set([...Object.keys(o), ...Object.keys(r)])].filter((f) => f !== 'type' && f !== 'id' && !jsonEqual(o[f], r[f]));
       return `${String(r.type)} ${valueText(r.id)} ${keys.map((f) => `${f} ${o[f] === undefined ? 'set to ' : `${valueText(o[f])} → `}${r[f] === undefined ? '(none)' : valueText(r[f])}`).join(', ')}`;
     });
-  const parts = [added.length && `added ${added.join(', ')}`, removed.length && `removed ${removed.join(', ')}`, changed.length && `changed ${changed.join(', ')}`].filter((p): p is string => Boolean(p));
+  const parts = [
+    added.length && `added ${added.join(', ')}`,
+    removed.length && `removed ${removed.join(', ')}`,
+    changed.length && `changed ${changed.join(', ')}`,
+  ].filter((p): p is string => Boolean(p));
   return parts.length ? parts.join('; ') : 'the same references, in another order';
 }
 
@@ -143,11 +154,15 @@ function referencesSummary(a: unknown[], b: unknown[]): string | undefined {
  */
 export function valueChange(field: string, before: unknown, after: unknown): ValueChange {
   let summary: string | undefined;
-  if (typeof before === 'string' && typeof after === 'string' && (hasLineBreak(before) || hasLineBreak(after))) summary = linesSummary(before, after);
+  if (typeof before === 'string' && typeof after === 'string' && (hasLineBreak(before) || hasLineBreak(after)))
+    summary = linesSummary(before, after);
   else if (field === 'richTextDoc' && isObj(before) && isObj(after)) {
     const x = richText(before);
     const y = richText(after);
-    summary = x === y ? 'the same text, formatted otherwise' : `its text: ${hasLineBreak(x) || hasLineBreak(y) ? linesSummary(x, y) : `${quoted(x, VALUE_LIMIT)} → ${quoted(y, VALUE_LIMIT)}`}`;
+    summary =
+      x === y
+        ? 'the same text, formatted otherwise'
+        : `its text: ${hasLineBreak(x) || hasLineBreak(y) ? linesSummary(x, y) : `${quoted(x, VALUE_LIMIT)} → ${quoted(y, VALUE_LIMIT)}`}`;
   } else if (field === 'references' && Array.isArray(before) && Array.isArray(after)) summary = referencesSummary(before, after);
   if (summary !== undefined) return { field, summary };
   return { field, ...(before === undefined ? {} : { before }), ...(after === undefined ? {} : { after }) };

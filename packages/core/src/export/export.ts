@@ -13,9 +13,28 @@ import { escapeToken } from '../json/pointer.js';
 import { jsonStringContent, Needles, occurringIn } from '../text.js';
 import { COLLECTION_OF_REFERENCE, createdReferenceItemId, createdReferenceOf, legacyCreatedReferenceOf } from '../plan/bind.js';
 import { canonicalJson, isBrandAsset, itemId, projectWorkspaceObject, type Json } from '../plan/content.js';
-import type { InstallLedger, LedgerItem, LedgerSource, ReferencePlace, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from '../plan/types.js';
 import type {
-  Asset, AssetRole, AutomationDocument, AutomationItem, MessageTemplate, Pack, Pipeline, PipelineStage, Reference, ReferenceType, Resource, SmartList,
+  InstallLedger,
+  LedgerItem,
+  LedgerSource,
+  ReferencePlace,
+  WorkspaceCollection,
+  WorkspaceObject,
+  WorkspaceSnapshot,
+} from '../plan/types.js';
+import type {
+  Asset,
+  AssetRole,
+  AutomationDocument,
+  AutomationItem,
+  MessageTemplate,
+  Pack,
+  Pipeline,
+  PipelineStage,
+  Reference,
+  ReferenceType,
+  Resource,
+  SmartList,
 } from '../types.js';
 import { byNameThenContent, KeyAllocator, referenceIdPrefix, slugify } from './keys.js';
 
@@ -34,7 +53,12 @@ export function ledgerSourceOf(pack: Pack): LedgerSource {
     if (r.data !== undefined) setOwn((out.resourceData ??= {}), r.key, r.data);
   }
   for (const a of pack.automations ?? []) {
-    if (a.document.references?.length) setOwn((out.references ??= {}), a.key, a.document.references.map(({ type, id }) => ({ type, id })));
+    if (a.document.references?.length)
+      setOwn(
+        (out.references ??= {}),
+        a.key,
+        a.document.references.map(({ type, id }) => ({ type, id })),
+      );
     const places = referencePlacesOf(a.document);
     if (places.length) setOwn((out.referencePlaces ??= {}), a.key, places);
   }
@@ -96,26 +120,66 @@ export interface ExportResult {
 
 /** The collections a snapshot (--all) reads: everything a pack can carry or refer to. */
 export const ALL_COLLECTIONS: readonly WorkspaceCollection[] = [
-  'tags', 'contact_stages', 'lead_sources', 'custom_fields', 'pipelines', 'message_templates', 'media', 'brand', 'smart_lists', 'automations',
-  'members', 'teams', 'ponds', 'websites', 'forms', 'appointment_types', 'appointment_outcomes', 'programs', 'relationship_labels',
+  'tags',
+  'contact_stages',
+  'lead_sources',
+  'custom_fields',
+  'pipelines',
+  'message_templates',
+  'media',
+  'brand',
+  'smart_lists',
+  'automations',
+  'members',
+  'teams',
+  'ponds',
+  'websites',
+  'forms',
+  'appointment_types',
+  'appointment_outcomes',
+  'programs',
+  'relationship_labels',
 ];
 
 /** Reference type of the objects of a collection (pipelines' stages are deal_stage). */
 const REFERENCE_TYPE_OF: Partial<Record<WorkspaceCollection, ReferenceType>> = {
-  tags: 'tag', contact_stages: 'stage', lead_sources: 'lead_source', custom_fields: 'custom_field', message_templates: 'email_template',
-  pipelines: 'pipeline', smart_lists: 'smart_list', automations: 'automation', members: 'user', teams: 'team', ponds: 'pond',
-  websites: 'website', forms: 'form', appointment_types: 'appointment_type', appointment_outcomes: 'appointment_outcome',
-  programs: 'program', relationship_labels: 'relationship_label',
+  tags: 'tag',
+  contact_stages: 'stage',
+  lead_sources: 'lead_source',
+  custom_fields: 'custom_field',
+  message_templates: 'email_template',
+  pipelines: 'pipeline',
+  smart_lists: 'smart_list',
+  automations: 'automation',
+  members: 'user',
+  teams: 'team',
+  ponds: 'pond',
+  websites: 'website',
+  forms: 'form',
+  appointment_types: 'appointment_type',
+  appointment_outcomes: 'appointment_outcome',
+  programs: 'program',
+  relationship_labels: 'relationship_label',
 };
 
 const RESOURCE_KIND_OF: Partial<Record<WorkspaceCollection, Resource['kind']>> = {
-  tags: 'tag', contact_stages: 'contact_stage', lead_sources: 'lead_source', custom_fields: 'custom_field', message_templates: 'email_template',
+  tags: 'tag',
+  contact_stages: 'contact_stage',
+  lead_sources: 'lead_source',
+  custom_fields: 'custom_field',
+  message_templates: 'email_template',
 };
 
 /** Key prefixes of a snapshot's derived keys, per collection. */
 const PREFIX: Partial<Record<WorkspaceCollection, string>> = {
-  tags: 'tag', contact_stages: 'stage', lead_sources: 'source', custom_fields: 'field', message_templates: 'template',
-  pipelines: 'pipeline', smart_lists: 'list', automations: 'automation',
+  tags: 'tag',
+  contact_stages: 'stage',
+  lead_sources: 'source',
+  custom_fields: 'field',
+  message_templates: 'template',
+  pipelines: 'pipeline',
+  smart_lists: 'list',
+  automations: 'automation',
 };
 
 /** The brand's asset roles: every role of the schema but email_image. */
@@ -168,10 +232,14 @@ export function mediaToDownload(snapshot: WorkspaceSnapshot, ledger: InstallLedg
   if (ledger) {
     return Object.values(ledger.items)
       .filter((i) => i.kind === 'asset' && present.has(i.workspaceId) && !brandImageLeftOut(ledger, i.key))
-      .map((i) => i.workspaceId).sort();
+      .map((i) => i.workspaceId)
+      .sort();
   }
   const used = usedMedia(snapshot);
-  return media.filter((m) => used.brand.has(m.id) || used.templates.has(m.id)).map((m) => m.id).sort();
+  return media
+    .filter((m) => used.brand.has(m.id) || used.templates.has(m.id))
+    .map((m) => m.id)
+    .sort();
 }
 
 /** Which media objects the brand's asset_urls and the templates' text use (by address). */
@@ -184,11 +252,16 @@ function usedMedia(snapshot: WorkspaceSnapshot): { brand: Map<string, string[]>;
     const id = typeof url === 'string' ? byUrl.get(url) : undefined;
     if (id) brand.set(id, [...(brand.get(id) ?? []), key]);
   }
-  const text = (snapshot.collections.message_templates ?? []).map((t) => JSON.stringify(projectWorkspaceObject('message_templates', t))).join('\n');
+  const text = (snapshot.collections.message_templates ?? [])
+    .map((t) => JSON.stringify(projectWorkspaceObject('message_templates', t)))
+    .join('\n');
   // An address is looked for as the templates' JSON writes it (escaped), all at once: a workspace
   // may hold thousands of media and 100 templates of 20,000 characters.
   const addressed = media.flatMap((m) => (typeof m.url === 'string' ? [{ id: m.id, at: jsonStringContent(m.url) }] : []));
-  const inText = occurringIn(text, addressed.map((m) => m.at));
+  const inText = occurringIn(
+    text,
+    addressed.map((m) => m.at),
+  );
   const templates = new Set(addressed.filter((m) => inText.has(m.at)).map((m) => m.id));
   return { brand, templates };
 }
@@ -213,7 +286,8 @@ function mapStrings(value: unknown, f: (s: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, f));
   if (isObj(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: mapStrings(v, f), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, { value: mapStrings(v, f), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return value;
@@ -225,7 +299,13 @@ function mapStringsAt(value: unknown, path: string, f: (s: string, path: string)
   if (Array.isArray(value)) return value.map((v, i) => mapStringsAt(v, `${path}/${i}`, f));
   if (isObj(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: mapStringsAt(v, `${path}/${escapeToken(k)}`, f), enumerable: true, writable: true, configurable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: mapStringsAt(v, `${path}/${escapeToken(k)}`, f),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   return value;
@@ -265,7 +345,10 @@ class Exporter {
   readonly notes: ExportNote[] = [];
   private readonly objects = new Map<string, WorkspaceObject>();
 
-  constructor(readonly input: ExportInput, readonly ledger: InstallLedger | null) {
+  constructor(
+    readonly input: ExportInput,
+    readonly ledger: InstallLedger | null,
+  ) {
     for (const list of Object.values(input.snapshot.collections)) for (const o of list ?? []) this.objects.set(o.id, o);
   }
 
@@ -290,14 +373,23 @@ class Exporter {
   indexExternals(): void {
     for (const [c, type] of Object.entries(REFERENCE_TYPE_OF) as [WorkspaceCollection, ReferenceType][]) {
       const fresh = this.list(c).filter((o) => !this.index.has(o.id));
-      for (const o of byNameThenContent(fresh, (x) => String(x.name ?? x.id), (x) => canonicalJson(projectWorkspaceObject(c, x)))) {
+      for (const o of byNameThenContent(
+        fresh,
+        (x) => String(x.name ?? x.id),
+        (x) => canonicalJson(projectWorkspaceObject(c, x)),
+      )) {
         this.set(o.id, { type, refId: this.keys.take(referenceIdPrefix(type), String(o.name ?? o.id)), name: str(o.name), item: false });
       }
     }
   }
 
   /** Node configs: workspace ids → pack ids; references: mapped back, named, completed with what configs use. */
-  document(stored: AutomationDocument, nameAll: boolean, packRefs?: { type: ReferenceType; id: string }[], places?: ReferencePlace[]): AutomationDocument {
+  document(
+    stored: AutomationDocument,
+    nameAll: boolean,
+    packRefs?: { type: ReferenceType; id: string }[],
+    places?: ReferencePlace[],
+  ): AutomationDocument {
     // The stored references carry the workspace ids the graph writes; the ledger's record of the
     // pack's own references (packRefs) turns them back into the ids the pack wrote.
     const back = new Map<string, string>();
@@ -316,11 +408,24 @@ class Exporter {
     // was bound to (the planner maps them one by one): while they still line up, each takes back the
     // id the pack wrote in its place, even where two of them were bound to one object.
     const storedRefs = stored.references ?? [];
-    const lined = packRefs !== undefined && packRefs.length === storedRefs.length && packRefs.every((p, i) => p.type === storedRefs[i].type);
-    const inPlace = storedRefs.map((r, i) => (lined && r.id !== packRefs![i].id && this.boundTo.get(`${r.type}:${packRefs![i].id}`) === r.id ? packRefs![i].id : undefined));
-    const doc: AutomationDocument = (back.size || inPlace.some((id) => id !== undefined)) && stored.references
-      ? { ...stored, references: stored.references.map((r, i) => (inPlace[i] !== undefined ? { ...r, id: inPlace[i]! } : back.has(`${r.type}:${r.id}`) ? { ...r, id: back.get(`${r.type}:${r.id}`)! } : r)) }
-      : stored;
+    const lined =
+      packRefs !== undefined && packRefs.length === storedRefs.length && packRefs.every((p, i) => p.type === storedRefs[i].type);
+    const inPlace = storedRefs.map((r, i) =>
+      lined && r.id !== packRefs![i].id && this.boundTo.get(`${r.type}:${packRefs![i].id}`) === r.id ? packRefs![i].id : undefined,
+    );
+    const doc: AutomationDocument =
+      (back.size || inPlace.some((id) => id !== undefined)) && stored.references
+        ? {
+            ...stored,
+            references: stored.references.map((r, i) =>
+              inPlace[i] !== undefined
+                ? { ...r, id: inPlace[i]! }
+                : back.has(`${r.type}:${r.id}`)
+                  ? { ...r, id: back.get(`${r.type}:${r.id}`)! }
+                  : r,
+            ),
+          }
+        : stored;
     const out = clone(doc);
     const hits = new Map<string, Entry>();
     // The ids this automation's own references were bound by come first: two references bound to
@@ -328,7 +433,8 @@ class Exporter {
     const local = new Map<string, Entry>();
     for (const r of doc.references ?? []) {
       const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
-      if (bound !== undefined && !local.has(bound) && !ownsItsId(r.type, bound)) local.set(bound, { type: r.type, refId: r.id, name: str(this.find(bound)?.name), item: false });
+      if (bound !== undefined && !local.has(bound) && !ownsItsId(r.type, bound))
+        local.set(bound, { type: r.type, refId: r.id, name: str(this.find(bound)?.name), item: false });
     }
     const f = (s: string) => {
       const e = local.get(s) ?? this.index.get(s);
@@ -356,11 +462,19 @@ class Exporter {
         if (id === undefined || type === undefined) return f(s);
         // Listed even where the stored references no longer line up with the pack's: the object's entry when that is its id, else a reference to it.
         const base = this.index.get(s);
-        hits.set(`${type}:${id}`, base && base.type === type && base.refId === id ? base : { type, refId: id, name: str(this.find(s)?.name), item: false });
+        hits.set(
+          `${type}:${id}`,
+          base && base.type === type && base.refId === id ? base : { type, refId: id, name: str(this.find(s)?.name), item: false },
+        );
         return id;
       };
     };
-    out.graph = { ...out.graph, nodes: out.graph.nodes.map((n) => (n.config === undefined ? n : { ...n, config: mapStringsAt(n.config, '', at(n.id)) as Record<string, unknown> })) };
+    out.graph = {
+      ...out.graph,
+      nodes: out.graph.nodes.map((n) =>
+        n.config === undefined ? n : { ...n, config: mapStringsAt(n.config, '', at(n.id)) as Record<string, unknown> },
+      ),
+    };
     const refs: Reference[] = [];
     const seen = new Set<string>();
     const written = new Set<string>();
@@ -371,7 +485,10 @@ class Exporter {
         // Given back its place's id: the object's entry when that is its id, else a reference to it.
         const ws = storedRefs[i].id;
         const base = this.index.get(ws);
-        e = base && base.type === r.type && base.refId === r.id ? base : { type: r.type, refId: r.id, name: str(this.find(ws)?.name), item: false };
+        e =
+          base && base.type === r.type && base.refId === r.id
+            ? base
+            : { type: r.type, refId: r.id, name: str(this.find(ws)?.name), item: false };
       } else e = this.index.get(r.id);
       const bound = this.ledger?.bindings[`${r.type}:${r.id}`];
       if (!e && bound !== undefined) {
@@ -386,14 +503,16 @@ class Exporter {
       if (seen.has(k)) continue;
       seen.add(k);
       const ref: Reference = { type: r.type, id };
-      const name = e && (nameAll || !e.item) ? e.name ?? r.name : r.name;
+      const name = e && (nameAll || !e.item) ? (e.name ?? r.name) : r.name;
       if (name !== undefined) ref.name = name;
       if (r.detail !== undefined) ref.detail = r.detail;
       refs.push(ref);
     }
     // Items refer to each other by key, listed or not: an install's export lists the pack items its
     // blocks name only where the pack did (seen above); a snapshot lists everything the graph uses.
-    const found = [...hits.values()].filter((e) => !seen.has(`${e.type}:${e.refId}`) && (nameAll || !e.item)).sort((a, b) => (a.type + ':' + a.refId < b.type + ':' + b.refId ? -1 : 1));
+    const found = [...hits.values()]
+      .filter((e) => !seen.has(`${e.type}:${e.refId}`) && (nameAll || !e.item))
+      .sort((a, b) => (a.type + ':' + a.refId < b.type + ':' + b.refId ? -1 : 1));
     for (const e of found) refs.push(e.name !== undefined ? { type: e.type, id: e.refId, name: e.name } : { type: e.type, id: e.refId });
     if (doc.references !== undefined || refs.length) out.references = refs;
     return out;
@@ -431,7 +550,12 @@ function resourceFrom(kind: Resource['kind'], key: string, o: WorkspaceObject, s
 }
 
 function templateFrom(key: string, o: WorkspaceObject): MessageTemplate {
-  const t: MessageTemplate = { key, name: String(o.name ?? key), channel: (o.channel as MessageTemplate['channel']) ?? 'email', body: String(o.body ?? '') };
+  const t: MessageTemplate = {
+    key,
+    name: String(o.name ?? key),
+    channel: (o.channel as MessageTemplate['channel']) ?? 'email',
+    body: String(o.body ?? ''),
+  };
   if (typeof o.category === 'string') t.category = o.category;
   if (typeof o.subject === 'string') t.subject = o.subject;
   if (isObj(o.rich_text_doc)) t.richTextDoc = clone(o.rich_text_doc);
@@ -460,17 +584,32 @@ function pipelineFrom(key: string, o: WorkspaceObject, stageKey: (s: Record<stri
 }
 
 function smartListFrom(x: Exporter, key: string, o: WorkspaceObject): SmartList {
-  const s: SmartList = { key, name: String(o.name ?? key), filters: x.filters(o.filters ?? { version: 2, root: { type: 'and', conditions: [] } }) };
+  const s: SmartList = {
+    key,
+    name: String(o.name ?? key),
+    filters: x.filters(o.filters ?? { version: 2, root: { type: 'and', conditions: [] } }),
+  };
   if (typeof o.description === 'string') s.description = o.description;
   if (typeof o.color === 'string') s.color = o.color;
   if (typeof o.icon === 'string') s.icon = o.icon;
   return s;
 }
 
-function assetFromMedia(key: string, m: WorkspaceObject, data: string, note: Omit<Asset, 'key' | 'data'> | undefined, role: AssetRole): Asset {
+function assetFromMedia(
+  key: string,
+  m: WorkspaceObject,
+  data: string,
+  note: Omit<Asset, 'key' | 'data'> | undefined,
+  role: AssetRole,
+): Asset {
   const a: Asset = {
-    key, role: note?.role ?? role, fileName: String(m.file_name ?? m.name ?? key), mimeType: String(m.mime_type ?? 'application/octet-stream'),
-    byteSize: Number(m.byte_size ?? 0), sha256: String(m.sha256 ?? ''), data,
+    key,
+    role: note?.role ?? role,
+    fileName: String(m.file_name ?? m.name ?? key),
+    mimeType: String(m.mime_type ?? 'application/octet-stream'),
+    byteSize: Number(m.byte_size ?? 0),
+    sha256: String(m.sha256 ?? ''),
+    data,
   };
   if (note && 'url' in note) a.url = note.url;
   if (note && 'stagedFileId' in note) a.stagedFileId = note.stagedFileId;
@@ -478,7 +617,17 @@ function assetFromMedia(key: string, m: WorkspaceObject, data: string, note: Omi
   return a;
 }
 
-function finish(pack: Pack, result: { automations: AutomationItem[]; smartLists: SmartList[]; messageTemplates: MessageTemplate[]; pipelines: Pipeline[]; resources: Resource[]; assets: Asset[] }): Pack {
+function finish(
+  pack: Pack,
+  result: {
+    automations: AutomationItem[];
+    smartLists: SmartList[];
+    messageTemplates: MessageTemplate[];
+    pipelines: Pipeline[];
+    resources: Resource[];
+    assets: Asset[];
+  },
+): Pack {
   for (const k of ITEM_KINDS) {
     const items = (result[k] as { key: string }[]).sort(byKey);
     if (items.length) (pack as unknown as Record<string, unknown>)[k] = items;
@@ -498,7 +647,10 @@ export function exportPack(input: ExportInput, options: ExportOptions = {}): Exp
  */
 function exportInstalled(input: ExportInput, ledger: InstallLedger, options: ExportOptions): ExportResult {
   const x = new Exporter(input, ledger);
-  if (ledger.state === 'in_progress') x.notes.push({ message: `the install of ${ledger.targetVersion ?? 'a release'} was interrupted: this is what it wrote so far (run install again to finish it)` });
+  if (ledger.state === 'in_progress')
+    x.notes.push({
+      message: `the install of ${ledger.targetVersion ?? 'a release'} was interrupted: this is what it wrote so far (run install again to finish it)`,
+    });
   const items = Object.entries(ledger.items).sort(([a], [b]) => (a < b ? -1 : 1));
   const createdOf = createdReferences(ledger);
   nameInstalledObjects(x, ledger, items, createdOf);
@@ -512,8 +664,13 @@ function exportInstalled(input: ExportInput, ledger: InstallLedger, options: Exp
   }
   if (brandNotSet(ledger)) {
     const images = imagesLeftOut.sort();
-    const why = ledger.state === 'in_progress' ? 'not set yet by the interrupted install' : 'not set by this install (the workspace keeps its own brand)';
-    const also = images.length ? `, and so ${images.length === 1 ? 'is the pack\'s brand image' : 'are the pack\'s brand images'} ${images.join(', ')}` : '';
+    const why =
+      ledger.state === 'in_progress'
+        ? 'not set yet by the interrupted install'
+        : 'not set by this install (the workspace keeps its own brand)';
+    const also = images.length
+      ? `, and so ${images.length === 1 ? "is the pack's brand image" : "are the pack's brand images"} ${images.join(', ')}`
+      : '';
     x.notes.push({ item: 'brand', message: `${why}: left out${also}` });
   }
   for (const [it, o] of read.templates) out.messageTemplates.push(replaceInside(templateFrom(it.key, o), read.urlPairs) as MessageTemplate);
@@ -555,7 +712,8 @@ function nameInstalledObjects(x: Exporter, ledger: InstallLedger, items: LedgerE
       x.set(it.workspaceId, { type: created.type, refId: created.id, name: str(o?.name), item: false });
       continue;
     }
-    const type = it.kind === 'template' ? 'email_template' : it.kind === 'asset' || it.kind === 'brand' ? undefined : REFERENCE_TYPE_OF[it.collection];
+    const type =
+      it.kind === 'template' ? 'email_template' : it.kind === 'asset' || it.kind === 'brand' ? undefined : REFERENCE_TYPE_OF[it.collection];
     if (type) x.set(it.workspaceId, { type, refId: it.key, name: str(o?.name), item: true });
     for (const [k, id] of Object.entries(it.stages ?? {})) x.set(id, { type: 'deal_stage', refId: k, name: undefined, item: true });
   }
@@ -566,7 +724,14 @@ function nameInstalledObjects(x: Exporter, ledger: InstallLedger, items: LedgerE
   x.indexExternals();
 }
 
-type ExportedItems = { automations: AutomationItem[]; smartLists: SmartList[]; messageTemplates: MessageTemplate[]; pipelines: Pipeline[]; resources: Resource[]; assets: Asset[] };
+type ExportedItems = {
+  automations: AutomationItem[];
+  smartLists: SmartList[];
+  messageTemplates: MessageTemplate[];
+  pipelines: Pipeline[];
+  resources: Resource[];
+  assets: Asset[];
+};
 
 /** What reading the installed items back gives, before templates take back the addresses the pack wrote. */
 interface InstalledRead {
@@ -580,10 +745,22 @@ interface InstalledRead {
   brand?: Record<string, unknown>;
 }
 
-function readInstalledItems(x: Exporter, input: ExportInput, ledger: InstallLedger, items: LedgerEntries, createdOf: CreatedOf): InstalledRead {
-  const read: InstalledRead = { out: { automations: [], smartLists: [], messageTemplates: [], pipelines: [], resources: [], assets: [] }, urlPairs: [], templates: [], imagesLeftOut: [] };
+function readInstalledItems(
+  x: Exporter,
+  input: ExportInput,
+  ledger: InstallLedger,
+  items: LedgerEntries,
+  createdOf: CreatedOf,
+): InstalledRead {
+  const read: InstalledRead = {
+    out: { automations: [], smartLists: [], messageTemplates: [], pipelines: [], resources: [], assets: [] },
+    urlPairs: [],
+    templates: [],
+    imagesLeftOut: [],
+  };
   for (const [key, note] of Object.entries(ledger.source?.assets ?? {})) {
-    if (note.role === 'email_image' && note.sourceUrl && note.url && !ledger.items[`asset:${key}`]) read.urlPairs.push([note.url, note.sourceUrl]);
+    if (note.role === 'email_image' && note.sourceUrl && note.url && !ledger.items[`asset:${key}`])
+      read.urlPairs.push([note.url, note.sourceUrl]);
   }
   for (const [id, it] of items) {
     if (createdOf(id)) continue;
@@ -619,7 +796,11 @@ function readInstalledItem(x: Exporter, ledger: InstallLedger, it: LedgerItem, o
       break;
     case 'automation': {
       const doc = latestDocument(o);
-      if (doc) out.automations.push({ key: it.key, document: x.document(doc, false, getOwn(source.references, it.key), getOwn(source.referencePlaces, it.key)) });
+      if (doc)
+        out.automations.push({
+          key: it.key,
+          document: x.document(doc, false, getOwn(source.references, it.key), getOwn(source.referencePlaces, it.key)),
+        });
       break;
     }
     case 'asset': {
@@ -641,7 +822,7 @@ function installedPackHeader(ledger: InstallLedger, options: ExportOptions, bran
   const source = ledger.source ?? {};
   const pack: Pack = {
     format: 'service.setup-pack',
-    schemaVersion: brand ? 2 : source.schemaVersion ?? 2,
+    schemaVersion: brand ? 2 : (source.schemaVersion ?? 2),
     packId: ledger.packId,
     name: ledger.packName,
     version: options.version ?? ledger.version ?? ledger.targetVersion ?? '1.0.0',
@@ -669,7 +850,8 @@ function placesOfIds(x: Exporter): Map<string, string[]> {
     return s;
   };
   for (const a of x.list('automations')) {
-    for (const n of latestDocument(a)?.graph?.nodes ?? []) mapStringsAt(n.config ?? {}, '', (s, path) => add(s, ['automation', String(a.name ?? ''), n.id, path]));
+    for (const n of latestDocument(a)?.graph?.nodes ?? [])
+      mapStringsAt(n.config ?? {}, '', (s, path) => add(s, ['automation', String(a.name ?? ''), n.id, path]));
   }
   for (const l of x.list('smart_lists')) mapStringsAt(l.filters ?? {}, '', (s, path) => add(s, ['smart_list', String(l.name ?? ''), path]));
   return at;
@@ -677,7 +859,14 @@ function placesOfIds(x: Exporter): Map<string, string[]> {
 
 function exportEverything(input: ExportInput, options: ExportOptions): ExportResult {
   const x = new Exporter(input, null);
-  const out = { automations: [] as AutomationItem[], smartLists: [] as SmartList[], messageTemplates: [] as MessageTemplate[], pipelines: [] as Pipeline[], resources: [] as Resource[], assets: [] as Asset[] };
+  const out = {
+    automations: [] as AutomationItem[],
+    smartLists: [] as SmartList[],
+    messageTemplates: [] as MessageTemplate[],
+    pipelines: [] as Pipeline[],
+    resources: [] as Resource[],
+    assets: [] as Asset[],
+  };
   const content = (c: WorkspaceCollection) => (o: WorkspaceObject) => canonicalJson(projectWorkspaceObject(c, o));
   // Objects of one name are keyed (`-2`, `-3`…) in the order of their content, with the ids of
   // objects keyed before them written as those keys (a smart list's tag, an automation's template:
@@ -689,12 +878,24 @@ function exportEverything(input: ExportInput, options: ExportOptions): ExportRes
   const order = (c: WorkspaceCollection) => (o: WorkspaceObject) => {
     const mapped = mapStrings(projectWorkspaceObject(c, o), (s) => x.index.get(s)?.refId ?? s) as Json;
     const stages = c === 'pipelines' && Array.isArray(o.stages) ? (o.stages as Record<string, unknown>[]) : [];
-    const where = [...(usedAt.get(o.id) ?? []), ...stages.flatMap((st) => (usedAt.get(String(st.id)) ?? []).map((p) => `${String(st.name)}\u0000${p}`))].sort();
+    const where = [
+      ...(usedAt.get(o.id) ?? []),
+      ...stages.flatMap((st) => (usedAt.get(String(st.id)) ?? []).map((p) => `${String(st.name)}\u0000${p}`)),
+    ].sort();
     // canonicalJson escapes control characters, so the separator sorts before anything the content holds.
     return `${canonicalJson(mapped)}\u0000${JSON.stringify(where)}`;
   };
   const keyed: { c: WorkspaceCollection; o: WorkspaceObject; key: string }[] = [];
-  for (const c of ['tags', 'contact_stages', 'lead_sources', 'custom_fields', 'message_templates', 'pipelines', 'smart_lists', 'automations'] as const) {
+  for (const c of [
+    'tags',
+    'contact_stages',
+    'lead_sources',
+    'custom_fields',
+    'message_templates',
+    'pipelines',
+    'smart_lists',
+    'automations',
+  ] as const) {
     for (const o of byNameThenContent(x.list(c), (v) => String(v.name ?? ''), order(c))) {
       const email = c === 'message_templates' && isEmailResource(o);
       const key = x.keys.take(email ? 'email' : PREFIX[c]!, String(o.name ?? ''));
@@ -737,16 +938,21 @@ function exportEverything(input: ExportInput, options: ExportOptions): ExportRes
     }
     if (used.templates.has(m.id)) {
       const data = x.bytes(m.id, `media ${m.id}`);
-      if (data !== undefined) out.assets.push(assetFromMedia(x.keys.take('image', String(m.file_name ?? m.id)), m, data, undefined, 'email_image'));
+      if (data !== undefined)
+        out.assets.push(assetFromMedia(x.keys.take('image', String(m.file_name ?? m.id)), m, data, undefined, 'email_image'));
     }
   }
   const b = input.snapshot.collections.brand?.[0];
   for (const [k, url] of Object.entries((b?.asset_urls ?? {}) as Record<string, unknown>)) {
-    if (![...used.brand.values()].some((keys) => keys.includes(k))) x.notes.push({ item: `brand asset ${k}`, message: `${String(url)} is not in the media library: left out` });
+    if (![...used.brand.values()].some((keys) => keys.includes(k)))
+      x.notes.push({ item: `brand asset ${k}`, message: `${String(url)} is not in the media library: left out` });
   }
   const pack: Pack = {
-    format: 'service.setup-pack', schemaVersion: 2, packId: options.packId ?? '00000000-0000-4000-8000-000000000000',
-    name: options.name ?? 'Workspace snapshot', version: options.version ?? '1.0.0',
+    format: 'service.setup-pack',
+    schemaVersion: 2,
+    packId: options.packId ?? '00000000-0000-4000-8000-000000000000',
+    name: options.name ?? 'Workspace snapshot',
+    version: options.version ?? '1.0.0',
   };
   if (options.exportedAt) pack.exportedAt = options.exportedAt;
   if (b && isObj(b.fields)) pack.brand = clone(b.fields);

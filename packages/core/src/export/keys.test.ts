@@ -14,7 +14,10 @@ function smallestFree(used: Set<string>, base: string): string {
 describe('KeyAllocator', () => {
   it('gives the smallest free suffix, among reserved keys and names that look like suffixes', () => {
     const name = fc.constantFrom('hot', 'Hot', 'hot 2', 'hot-3', 'cold', 'hot 2 2');
-    const op = fc.oneof(fc.record({ take: name }), fc.record({ reserve: fc.constantFrom('tag-hot', 'tag-hot-2', 'tag-hot-4', 'tag-hot-2-2', 'tag-cold-2') }));
+    const op = fc.oneof(
+      fc.record({ take: name }),
+      fc.record({ reserve: fc.constantFrom('tag-hot', 'tag-hot-2', 'tag-hot-4', 'tag-hot-2-2', 'tag-cold-2') }),
+    );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
         const keys = new KeyAllocator();

@@ -15,7 +15,19 @@ describe('canonicalize', () => {
 
   it('follows $ref into items, documents, graphs and nodes; unknown keys keep their order after known ones', () => {
     const pack = {
-      automations: [{ document: { graph: { edges: [{ target: 'b', id: 'e', source: 'a' }], nodes: [{ position: { y: 1, x: 2 }, zeta: 1, kind: 'k', alpha: 2, id: 'a', config: { z: 1, a: 2 } }] }, name: 'n', format: 'f' }, key: 'k' }],
+      automations: [
+        {
+          document: {
+            graph: {
+              edges: [{ target: 'b', id: 'e', source: 'a' }],
+              nodes: [{ position: { y: 1, x: 2 }, zeta: 1, kind: 'k', alpha: 2, id: 'a', config: { z: 1, a: 2 } }],
+            },
+            name: 'n',
+            format: 'f',
+          },
+          key: 'k',
+        },
+      ],
       pipelines: [{ stages: [{ stageType: 'OPEN', name: 'n', key: 's' }], key: 'p' }],
       brand: { z: 1, a: 2 },
     };
@@ -79,7 +91,12 @@ function reorder(value: unknown, pick: (n: number) => number): unknown {
   const out: Record<string, unknown> = {};
   while (keys.length) {
     const [k] = keys.splice(pick(keys.length), 1);
-    Object.defineProperty(out, k, { value: reorder((value as Record<string, unknown>)[k], pick), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, {
+      value: reorder((value as Record<string, unknown>)[k], pick),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -59,9 +59,14 @@ function shapeOf(schema: Schema | undefined): Shape | undefined {
  * A new object of `value`'s keys in canonical order — the known ones as the schema lists them,
  * then the others as they come — each holding `take(value, key, its shape)`.
  */
-function reorder(value: Record<string, unknown>, shape: Shape | undefined, take: (value: Record<string, unknown>, key: string, shape: Shape | undefined) => unknown): Record<string, unknown> {
+function reorder(
+  value: Record<string, unknown>,
+  shape: Shape | undefined,
+  take: (value: Record<string, unknown>, key: string, shape: Shape | undefined) => unknown,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const k of shape?.order ?? []) if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, take(value, k, shape!.children.get(k)));
+  for (const k of shape?.order ?? [])
+    if (Object.prototype.hasOwnProperty.call(value, k)) setOwn(out, k, take(value, k, shape!.children.get(k)));
   for (const k of Object.keys(value)) if (!Object.prototype.hasOwnProperty.call(out, k)) setOwn(out, k, take(value, k, undefined));
   return out;
 }
@@ -112,7 +117,6 @@ function share(value: unknown, shape: Shape | undefined): unknown {
   if (ordered && !changed) return value;
   return reorder(value, shape, (v, k) => (changed?.has(k) ? changed.get(k) : v[k]));
 }
-
 
 /**
  * Returns a copy of `value` with keys in canonical order. Works on any JSON value (also an

@@ -54,20 +54,42 @@ export function checkConnection(g: GraphModel, spec: ConnectionSpec): Connection
   const t = nodeOf(g, spec.target);
   if (s < 0 || t < 0) return { ok: false, code: 'graph/unknown-node', reason: 'Both ends must be blocks of this graph.' };
   if (g.group(t) === 'trigger') {
-    return { ok: false, code: 'graph/edge-into-trigger', reason: `"${spec.target}" is a trigger (${g.kind(t)}): ${TRIGGER_CANNOT_BE_ENTERED}.` };
+    return {
+      ok: false,
+      code: 'graph/edge-into-trigger',
+      reason: `"${spec.target}" is a trigger (${g.kind(t)}): ${TRIGGER_CANNOT_BE_ENTERED}.`,
+    };
   }
-  if (s === t) return { ok: false, code: 'graph/cycle', reason: `It would create a cycle ${spec.source} → ${spec.source}: a block cannot connect to itself.` };
+  if (s === t)
+    return {
+      ok: false,
+      code: 'graph/cycle',
+      reason: `It would create a cycle ${spec.source} → ${spec.source}: a block cannot connect to itself.`,
+    };
   const handles = g.handles(s);
   if (handles && !handles.includes(spec.handle)) {
-    return { ok: false, code: 'graph/invalid-handle', reason: `${g.kind(s)} "${spec.source}" has no output "${spec.handle}"; its outputs are ${outputsList(handles)}.` };
+    return {
+      ok: false,
+      code: 'graph/invalid-handle',
+      reason: `${g.kind(s)} "${spec.source}" has no output "${spec.handle}"; its outputs are ${outputsList(handles)}.`,
+    };
   }
   for (let k = g.outStart[s]; k < g.outStart[s + 1]; k++) {
     const e = g.outList[k];
     if (g.handle(e) === spec.handle && g.target(e) === spec.target) {
-      return { ok: false, code: 'graph/duplicate-edge', reason: `"${spec.source}" already leads to "${spec.target}" through "${spec.handle}".` };
+      return {
+        ok: false,
+        code: 'graph/duplicate-edge',
+        reason: `"${spec.source}" already leads to "${spec.target}" through "${spec.handle}".`,
+      };
     }
   }
   const back = pathBetween(g, t, s);
-  if (back) return { ok: false, code: 'graph/cycle', reason: `It would create a cycle ${[spec.source, ...back].join(' → ')}; automation graphs are acyclic (repeat steps with control.loop).` };
+  if (back)
+    return {
+      ok: false,
+      code: 'graph/cycle',
+      reason: `It would create a cycle ${[spec.source, ...back].join(' → ')}; automation graphs are acyclic (repeat steps with control.loop).`,
+    };
   return { ok: true };
 }

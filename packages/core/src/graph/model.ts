@@ -294,7 +294,12 @@ export const SHAPE_KEEPER = { model: new GraphModel('', [], [], undefined), ids:
  * schema reports that). `isBroken`, when given, says whether a schema error sits at or below a
  * pointer; leave it out when the pack had no schema errors.
  */
-export function buildGraphModel(graph: unknown, pointer: string, isBroken?: (p: string) => boolean, ids?: NodeIdTable): GraphModel | undefined {
+export function buildGraphModel(
+  graph: unknown,
+  pointer: string,
+  isBroken?: (p: string) => boolean,
+  ids?: NodeIdTable,
+): GraphModel | undefined {
   if (!isObj(graph) || !Array.isArray(graph.nodes)) return undefined;
   return new GraphModel(pointer, graph.nodes, Array.isArray(graph.edges) ? graph.edges : [], isBroken, ids);
 }

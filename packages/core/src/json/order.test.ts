@@ -18,7 +18,18 @@ const CODES = ['schema/unknown-field', 'rule/b', 'rule/a'];
 const placesKey = (d: Diagnostic) => d.code === 'schema/unknown-field';
 
 function finding(pointer: string, code: string, severity: Severity, n: number): Diagnostic {
-  return { code, severity, message: `finding ${n}`, pointer, line: undefined, column: undefined, endLine: undefined, endColumn: undefined, related: undefined, hint: undefined };
+  return {
+    code,
+    severity,
+    message: `finding ${n}`,
+    pointer,
+    line: undefined,
+    column: undefined,
+    endLine: undefined,
+    endColumn: undefined,
+    related: undefined,
+    hint: undefined,
+  };
 }
 
 /** The order placing every finding and sorting gives (what validatePack does by default). */
@@ -32,9 +43,19 @@ function byPosition(text: string, list: Diagnostic[]): string[] {
 }
 
 // Property names JSON.parse keeps in text order (no array-index names).
-const name = fc.oneof(fc.constantFrom('a', 'b', 'z', 'a/b', '~', 'x~1', 'ab', '', '01', '-1'), fc.string({ maxLength: 3 }).filter((s) => !/^(0|[1-9][0-9]*)$/.test(s)));
+const name = fc.oneof(
+  fc.constantFrom('a', 'b', 'z', 'a/b', '~', 'x~1', 'ab', '', '01', '-1'),
+  fc.string({ maxLength: 3 }).filter((s) => !/^(0|[1-9][0-9]*)$/.test(s)),
+);
 const value = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null), fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(name, tie('node'), { maxKeys: 5 })),
+  node: fc.oneof(
+    { depthSize: 'small' },
+    fc.integer(),
+    fc.string({ maxLength: 4 }),
+    fc.constant(null),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(name, tie('node'), { maxKeys: 5 }),
+  ),
 })).node;
 
 describe('sortInDocumentOrder', () => {
@@ -43,7 +64,15 @@ describe('sortInDocumentOrder', () => {
       fc.property(
         value,
         fc.constantFrom<number | undefined>(undefined, 2),
-        fc.array(fc.tuple(fc.nat(), fc.constantFrom('', '', '/missing', '/0', '/7', '/a/b'), fc.nat(2), fc.constantFrom<Severity>('error', 'warning', 'info')), { minLength: 1, maxLength: 40 }),
+        fc.array(
+          fc.tuple(
+            fc.nat(),
+            fc.constantFrom('', '', '/missing', '/0', '/7', '/a/b'),
+            fc.nat(2),
+            fc.constantFrom<Severity>('error', 'warning', 'info'),
+          ),
+          { minLength: 1, maxLength: 40 },
+        ),
         (v, indent, picks) => {
           const text = JSON.stringify(v, null, indent);
           const paths = allPaths(v);
@@ -60,7 +89,13 @@ describe('sortInDocumentOrder', () => {
 
   it('a property name comes before its value and everything in it', () => {
     const text = JSON.stringify({ b: 1, a: { c: [1, 2] } }, null, 2);
-    const list = [finding('/a/c/1', 'rule/a', 'error', 0), finding('/a', 'rule/a', 'error', 1), finding('/a', 'schema/unknown-field', 'info', 2), finding('/b', 'rule/a', 'info', 3), finding('/a/missing', 'rule/b', 'info', 4)];
+    const list = [
+      finding('/a/c/1', 'rule/a', 'error', 0),
+      finding('/a', 'rule/a', 'error', 1),
+      finding('/a', 'schema/unknown-field', 'info', 2),
+      finding('/b', 'rule/a', 'info', 3),
+      finding('/a/missing', 'rule/b', 'info', 4),
+    ];
     const sorted = list.slice();
     expect(sortInDocumentOrder(JSON.parse(text), sorted, placesKey)).toBe(true);
     expect(sorted.map((d) => d.message)).toEqual(['finding 3', 'finding 2', 'finding 1', 'finding 4', 'finding 0']);
@@ -69,7 +104,22 @@ describe('sortInDocumentOrder', () => {
 
   it('a pointer that goes below the last one reads the value that one named (looked up only then)', () => {
     const text = JSON.stringify({ a: { c: [{ x: 1 }, { y: [2, 3] }] }, b: [[4], { z: 5 }] }, null, 2);
-    const pointers = ['/a/c', '/a/c/1', '/a/c/1/y/1', '/a/c/0', '/a/c/0/x', '/b/1', '/b/1/z', '/b/0', '/b/0/0', '/a', '/a/c/1/y', '/a/c/1/y/0', '/b/1/missing', '/b/1/z'];
+    const pointers = [
+      '/a/c',
+      '/a/c/1',
+      '/a/c/1/y/1',
+      '/a/c/0',
+      '/a/c/0/x',
+      '/b/1',
+      '/b/1/z',
+      '/b/0',
+      '/b/0/0',
+      '/a',
+      '/a/c/1/y',
+      '/a/c/1/y/0',
+      '/b/1/missing',
+      '/b/1/z',
+    ];
     const list = pointers.map((p, n) => finding(p, 'rule/a', 'error', n));
     const sorted = list.slice();
     expect(sortInDocumentOrder(JSON.parse(text), sorted, placesKey)).toBe(true);

@@ -77,7 +77,7 @@ export function sortInDocumentOrder(value: unknown, list: Diagnostic[], placesKe
       let k = sharedDepth(last, ends, depth, pointer);
       if (pending > k) pending = -1; // this pointer turns aside above it: never read
       let resolved = true;
-      for (let i = ends[k] + 1; i <= pointer.length; ) {
+      for (let i = ends[k] + 1; i <= pointer.length;) {
         let j = pointer.indexOf('/', i);
         if (j < 0) j = pointer.length;
         const raw = pointer.slice(i, j);

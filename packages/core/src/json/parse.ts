@@ -178,7 +178,10 @@ const EXACT_INTEGERS = 9007199254740992;
  * the value holds a number of 2^53 or more in size, or one that is not finite (numberFindings then
  * says which, if any, JSON cannot carry). The one comparison per number is all a clean pack pays.
  */
-export function measure(value: unknown, maxDepth = MAX_DEPTH): { keys: number; depth: number; deepPath?: (string | number)[]; wide: boolean } {
+export function measure(
+  value: unknown,
+  maxDepth = MAX_DEPTH,
+): { keys: number; depth: number; deepPath?: (string | number)[]; wide: boolean } {
   let keys = 0;
   let depth = 0;
   let wide = typeof value === 'number' && !(value < EXACT_INTEGERS && value > -EXACT_INTEGERS);
@@ -333,7 +336,13 @@ function fieldName(pointer: string): string {
 
 /** A json/number-precision finding for a number of 2^53 or more in size that reads as another (`literal` as written). */
 function wideIntegerFinding(pointer: string, literal: string, v: number): Diagnostic {
-  return precisionFinding(pointer, literal, v, 'with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992)', `Write it as a string if it is an identifier (an id, an account or phone number); else write ${v}.`);
+  return precisionFinding(
+    pointer,
+    literal,
+    v,
+    'with more digits than a JSON number keeps here (a 64-bit float holds every integer only up to 2^53, 9007199254740992)',
+    `Write it as a string if it is an identifier (an id, an account or phone number); else write ${v}.`,
+  );
 }
 
 /**
@@ -343,7 +352,13 @@ function wideIntegerFinding(pointer: string, literal: string, v: number): Diagno
  */
 function precisionFinding(pointer: string, literal: string, value: number, why: string, hint: string): Diagnostic {
   const field = fieldName(pointer);
-  return { code: 'json/number-precision', severity: 'warning', message: `${field} is the number ${literal}, ${why}; it reads as ${value}, and would be installed and exported so.`, pointer, hint };
+  return {
+    code: 'json/number-precision',
+    severity: 'warning',
+    message: `${field} is the number ${literal}, ${why}; it reads as ${value}, and would be installed and exported so.`,
+    pointer,
+    hint,
+  };
 }
 
 /** The smallest float that keeps all of its 53 bits; below it, a float holds fewer digits. */
@@ -408,7 +423,8 @@ export function numbersNotKept(source: SourceText): Diagnostic[] {
         // Written as JSON.stringify writes it (a number a program wrote, 17 digits and all): kept.
         if (value < EXACT_INTEGERS && value > -EXACT_INTEGERS && String(value) !== literal && !keepsItsDigits(literal, value)) {
           let pointer = '';
-          for (let d = 1; d <= depth; d++) pointer += `/${escapeToken(isArray[d] ? index[d] : (JSON.parse(text.slice(keyStart[d], keyEnd[d])) as string))}`;
+          for (let d = 1; d <= depth; d++)
+            pointer += `/${escapeToken(isArray[d] ? index[d] : (JSON.parse(text.slice(keyStart[d], keyEnd[d])) as string))}`;
           out.push(notKept(source, pointer, literal, value, i, end));
         }
       }
@@ -434,7 +450,13 @@ function fractionFinding(pointer: string, literal: string, value: number): Diagn
       : Math.abs(value) < SMALLEST_NORMAL
         ? 'so close to 0 that a JSON number keeps only some of its digits here (a 64-bit float)'
         : 'with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits)';
-  return precisionFinding(pointer, literal, value, why, `Write ${value} if that is what it means; else write it as a string, which keeps every digit.`);
+  return precisionFinding(
+    pointer,
+    literal,
+    value,
+    why,
+    `Write ${value} if that is what it means; else write it as a string, which keeps every digit.`,
+  );
 }
 
 function notKept(source: SourceText, pointer: string, literal: string, value: number, start: number, end: number): Diagnostic {
@@ -460,12 +482,18 @@ const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
  * `0.1000000000000000055511151231257827` as 0.1), unplaced. Undefined when the text is not a JSON
  * number (`.5`, `1e`, ` 1`). The one rule of numberFindings and numbersNotKept, for one number.
  */
-export function readNumber(text: string, pointer = ''): { value: number; finding?: undefined } | { value?: undefined; finding: Diagnostic } | undefined {
+export function readNumber(
+  text: string,
+  pointer = '',
+): { value: number; finding?: undefined } | { value?: undefined; finding: Diagnostic } | undefined {
   if (!JSON_NUMBER.test(text)) return undefined;
   const value = Number(text);
   if (!Number.isFinite(value)) return { finding: rangeFinding(pointer, text, value) };
   if (String(value) === text || keepsItsDigits(text, value)) return { value };
-  return { finding: value < EXACT_INTEGERS && value > -EXACT_INTEGERS ? fractionFinding(pointer, text, value) : wideIntegerFinding(pointer, text, value) };
+  return {
+    finding:
+      value < EXACT_INTEGERS && value > -EXACT_INTEGERS ? fractionFinding(pointer, text, value) : wideIntegerFinding(pointer, text, value),
+  };
 }
 
 /** The path (first 64 steps) to a value nested deeper than `limit`; only computed when there is one. */
@@ -545,7 +573,14 @@ export function jsonSyntaxError(text: string, fallback: string): { what: string;
 function syntaxDiagnostic(text: string, fallback: string): Diagnostic {
   const { what, line, column, empty } = jsonSyntaxError(text, fallback);
   if (empty) {
-    return { code: 'json/syntax', severity: 'error', message: 'The file is empty; a pack is a JSON object.', pointer: '', line: 1, column: 1 };
+    return {
+      code: 'json/syntax',
+      severity: 'error',
+      message: 'The file is empty; a pack is a JSON object.',
+      pointer: '',
+      line: 1,
+      column: 1,
+    };
   }
   return {
     code: 'json/syntax',
@@ -675,4 +710,3 @@ export function tooDeep(path: (string | number)[]): Diagnostic {
     pointer: toPointer(path),
   };
 }
-

@@ -33,8 +33,15 @@ describe('describePointer', () => {
     const reference = (pointer: string) =>
       pointer === ''
         ? 'the pack'
-        : parsePointer(pointer).reduce((out, t) => out + (tokenIndex(t) >= 0 ? `[${t}]` : /^[A-Za-z_$][\w$]*$/.test(t) ? (out ? '.' : '') + t : `[${JSON.stringify(t)}]`), '');
-    const token = fc.oneof(fc.constantFrom('automations', 'nodes', '0', '12', '01', '', 'a b', '~', '/', 'x~1y'), fc.string({ maxLength: 5 }));
+        : parsePointer(pointer).reduce(
+            (out, t) =>
+              out + (tokenIndex(t) >= 0 ? `[${t}]` : /^[A-Za-z_$][\w$]*$/.test(t) ? (out ? '.' : '') + t : `[${JSON.stringify(t)}]`),
+            '',
+          );
+    const token = fc.oneof(
+      fc.constantFrom('automations', 'nodes', '0', '12', '01', '', 'a b', '~', '/', 'x~1y'),
+      fc.string({ maxLength: 5 }),
+    );
     fc.assert(
       fc.property(fc.array(token, { maxLength: 7 }), (tokens) => {
         const pointer = toPointer(tokens);
@@ -55,14 +62,21 @@ describe('resolvePointer', () => {
           const i = tokenIndex(t);
           if (i < 0 || i >= cur.length) return { found: false };
           cur = cur[i];
-        } else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, t)) cur = (cur as Record<string, unknown>)[t];
+        } else if (cur !== null && typeof cur === 'object' && Object.prototype.hasOwnProperty.call(cur, t))
+          cur = (cur as Record<string, unknown>)[t];
         else return { found: false };
       }
       return { found: true, value: cur };
     };
     const token = fc.oneof(fc.constantFrom('a', 'b', '0', '1', '01', '', '~', '/', '__proto__'), fc.string({ maxLength: 3 }));
     const doc = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.constant(null), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(token, tie('value'), { maxKeys: 4 })),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.integer(),
+        fc.constant(null),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(token, tie('value'), { maxKeys: 4 }),
+      ),
     })).value;
     fc.assert(
       fc.property(doc, fc.array(token, { maxLength: 4 }), (d, tokens) => {
@@ -98,9 +112,15 @@ describe('pointerParam: the workspace API error param of a place', () => {
   });
 
   it('is how unstorableText names what it finds, whatever the keys hold', () => {
-    expect(unstorableText({ emails: [{ label: 'a\u0000' }] })).toEqual({ param: 'emails[0].label', what: 'contains a NUL character (U+0000)' });
+    expect(unstorableText({ emails: [{ label: 'a\u0000' }] })).toEqual({
+      param: 'emails[0].label',
+      what: 'contains a NUL character (U+0000)',
+    });
     expect(unstorableText({ custom_fields: { 'a.b/c': 'x\uD800' } })?.param).toBe('custom_fields["a.b/c"]');
-    expect(unstorableText({ 'k\u0000': 1 })).toEqual({ param: '["k\\u0000"]', what: 'is a field name that contains a NUL character (U+0000)' });
+    expect(unstorableText({ 'k\u0000': 1 })).toEqual({
+      param: '["k\\u0000"]',
+      what: 'is a field name that contains a NUL character (U+0000)',
+    });
     expect(unstorableText('a\u0000')).toEqual({ param: '', what: 'contains a NUL character (U+0000)' });
     expect(unstorableText({ ok: ['fine'] })).toBeNull();
   });
@@ -111,17 +131,26 @@ describe('PointerSet', () => {
   const pointer = fc.array(token, { maxLength: 4 }).map((tokens) => tokens.map((t) => '/' + t).join(''));
   it('answers hasAtOrBelow as a walk of every pointer does (the pointer itself, or one under it), whatever the order of additions and questions', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(pointer.map((p) => ({ add: p })), pointer.map((p) => ({ ask: p }))), { maxLength: 40 }), (steps) => {
-        const set = new PointerSet();
-        const added: string[] = [];
-        for (const s of steps) {
-          if ('add' in s) {
-            set.add(s.add);
-            added.push(s.add);
-          } else expect(set.hasAtOrBelow(s.ask)).toBe(added.some((b) => b === s.ask || b.startsWith(s.ask + '/')));
-        }
-        expect(set.size).toBe(added.length);
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            pointer.map((p) => ({ add: p })),
+            pointer.map((p) => ({ ask: p })),
+          ),
+          { maxLength: 40 },
+        ),
+        (steps) => {
+          const set = new PointerSet();
+          const added: string[] = [];
+          for (const s of steps) {
+            if ('add' in s) {
+              set.add(s.add);
+              added.push(s.add);
+            } else expect(set.hasAtOrBelow(s.ask)).toBe(added.some((b) => b === s.ask || b.startsWith(s.ask + '/')));
+          }
+          expect(set.size).toBe(added.length);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

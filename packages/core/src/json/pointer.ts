@@ -47,7 +47,7 @@ export function resolvePointer(doc: unknown, pointer: string): { found: boolean;
   // Token by token where the slashes are, without an array of them (as describePointer): the
   // schema validator resolves the value of every error it words.
   let cur: unknown = doc;
-  for (let start = 1; ; ) {
+  for (let start = 1; ;) {
     const end = pointer.indexOf('/', start);
     const token = unescapeToken(end < 0 ? pointer.slice(start) : pointer.slice(start, end));
     if (Array.isArray(cur)) {
@@ -71,7 +71,7 @@ export function describePointer(pointer: string): string {
   // Token by token where the slashes are, without an array of them: every schema error of a
   // broken pack is described (19,900 for a pack whose blocks are all of an unknown kind).
   let out = '';
-  for (let start = 1; ; ) {
+  for (let start = 1; ;) {
     const end = pointer.indexOf('/', start);
     const t = unescapeToken(end < 0 ? pointer.slice(start) : pointer.slice(start, end));
     if (tokenIndex(t) >= 0) out += `[${t}]`;

@@ -56,7 +56,12 @@ describe('locateAll', () => {
     const name = fc.constantFrom('a', 'b', 'a"b', 'a\\b', '\u0001', 'x/y', 'k~', 'é');
     const leaf = fc.constantFrom<unknown>(1, 'plain', 'q"uote', 'back\\slash', null, [], {});
     const tree = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: 'small' }, leaf, fc.dictionary(name, tie('node'), { maxKeys: 5 }), fc.array(tie('node'), { maxLength: 3 })),
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.dictionary(name, tie('node'), { maxKeys: 5 }),
+        fc.array(tie('node'), { maxLength: 3 }),
+      ),
     })).node;
     fc.assert(
       fc.property(fc.dictionary(name, tree, { minKeys: 1, maxKeys: 6 }), layout, fc.boolean(), (value, indent, key) => {
@@ -90,7 +95,8 @@ describe('locateAll', () => {
   });
 
   it('forgets what an earlier copy of a repeated key held, and counts lines without an index', () => {
-    const text = '{\n  "k": {"q": 1, "r": [0]},\r\n  "k": 2,\n  "many": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9, "j": 10}\n}';
+    const text =
+      '{\n  "k": {"q": 1, "r": [0]},\r\n  "k": 2,\n  "many": {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6, "g": 7, "h": 8, "i": 9, "j": 10}\n}';
     const oracle = createSourceText(text);
     const requests = ['/k', '/k/q', '/k/r/0', '/many/j', '/many/a', '/many/zz'].flatMap((pointer) => [{ pointer }, { pointer, key: true }]);
     const got = locateAll(text, requests);
@@ -102,25 +108,45 @@ describe('locateAll', () => {
   it('finds names among many wanted siblings, numeric names in objects, and pointers deeper than its first stack', () => {
     // More than SMALL_NAMES wanted children (looked up through a map), some numeric, some escaped,
     // in an object that is repeated (the later copy wins) and a path 40 levels deep.
-    const names = Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? String(i) : i % 4 === 1 ? `k${i}` : i % 4 === 2 ? `e"${i}` : `t~/${i}`));
+    const names = Array.from({ length: 12 }, (_, i) =>
+      i % 4 === 0 ? String(i) : i % 4 === 1 ? `k${i}` : i % 4 === 2 ? `e"${i}` : `t~/${i}`,
+    );
     const object = Object.fromEntries(names.map((n, i) => [n, i]));
     let deep: unknown = 'bottom';
     for (let d = 0; d < 40; d++) deep = d % 2 ? [deep] : { ['d' + d]: deep };
     const text = `{"o": ${JSON.stringify({ ...object, k1: 'first' })},\n "o": ${JSON.stringify(object, null, 1)},\n "a": ${JSON.stringify(names)}, "deep": ${JSON.stringify(deep)}}`;
-    const deepPath = toPointer(['deep', ...Array.from({ length: 40 }, (_, i) => (39 - i) % 2 ? 0 : 'd' + (39 - i))]);
-    const pointers = [...names.map((n) => toPointer(['o', n])), ...names.map((_, i) => toPointer(['a', i])), '/o/missing', '/o/12', '/a/12', deepPath, deepPath.slice(0, -3) + '/9', '/o/k1'];
+    const deepPath = toPointer(['deep', ...Array.from({ length: 40 }, (_, i) => ((39 - i) % 2 ? 0 : 'd' + (39 - i)))]);
+    const pointers = [
+      ...names.map((n) => toPointer(['o', n])),
+      ...names.map((_, i) => toPointer(['a', i])),
+      '/o/missing',
+      '/o/12',
+      '/a/12',
+      deepPath,
+      deepPath.slice(0, -3) + '/9',
+      '/o/k1',
+    ];
     const requests = pointers.flatMap((pointer) => [{ pointer }, { pointer, key: true }]);
     const oracle = createSourceText(text);
     const got = locateAll(text, requests);
     expect(got).toEqual(requests.map((r) => oracle.locate(r.pointer, { key: r.key })));
     expect(got.at(-2)).toMatchObject({ line: text.slice(0, text.indexOf('"k1": 1')).split('\n').length }); // /o/k1: in the second "o"
-    expect(got[requests.findIndex((r) => r.pointer === deepPath)]).toMatchObject({ column: text.indexOf('"bottom"') + 1 - text.lastIndexOf('\n', text.indexOf('"bottom"')) - 1 });
+    expect(got[requests.findIndex((r) => r.pointer === deepPath)]).toMatchObject({
+      column: text.indexOf('"bottom"') + 1 - text.lastIndexOf('\n', text.indexOf('"bottom"')) - 1,
+    });
   });
 
   it('is linear: 40,000 pointers into a large document in one scan', () => {
-    const nodes = Array.from({ length: 20000 }, (_, i) => ({ id: `n${i}`, kind: 'action.send_sms', config: { tag_id: `t${i}`, body: 'x'.repeat(50) } }));
+    const nodes = Array.from({ length: 20000 }, (_, i) => ({
+      id: `n${i}`,
+      kind: 'action.send_sms',
+      config: { tag_id: `t${i}`, body: 'x'.repeat(50) },
+    }));
     const text = JSON.stringify({ graph: { nodes } }, null, 2);
-    const requests = nodes.flatMap((_, i) => [{ pointer: `/graph/nodes/${i}/config/tag_id` }, { pointer: `/graph/nodes/${i}/id`, key: true }]);
+    const requests = nodes.flatMap((_, i) => [
+      { pointer: `/graph/nodes/${i}/config/tag_id` },
+      { pointer: `/graph/nodes/${i}/id`, key: true },
+    ]);
     const got = locateAll(text, requests);
     expect(got).toHaveLength(40000);
     expect(got.every((p) => p !== undefined)).toBe(true);
@@ -134,18 +160,21 @@ describe('locateAll', () => {
     expect([1, 2, 3, 4].map((n) => lone.lineText(n))).toEqual(['{', '  "a": 1,', '  "b": 2', '}']);
     expect(lone.at('{\r  "a": 1,\r  '.length)).toEqual({ line: 3, column: 3 });
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('a', 'é', ' ', '\r', '\n', '\r\n'), { maxLength: 40 }).map((parts) => parts.join('')), (text) => {
-        const lines = editorLines(text);
-        const index = createLineIndex(text);
-        expect(index.lineCount).toBe(lines.length);
-        expect(lines.map((_, i) => index.lineText(i + 1))).toEqual(lines);
-        // Every offset in a line's text (and just past it) is on that line, at its column.
-        let start = 0;
-        lines.forEach((line, i) => {
-          for (let c = 0; c <= line.length; c++) expect(index.at(start + c)).toEqual({ line: i + 1, column: c + 1 });
-          start += line.length + (text.startsWith('\r\n', start + line.length) ? 2 : 1);
-        });
-      }),
+      fc.property(
+        fc.array(fc.constantFrom('a', 'é', ' ', '\r', '\n', '\r\n'), { maxLength: 40 }).map((parts) => parts.join('')),
+        (text) => {
+          const lines = editorLines(text);
+          const index = createLineIndex(text);
+          expect(index.lineCount).toBe(lines.length);
+          expect(lines.map((_, i) => index.lineText(i + 1))).toEqual(lines);
+          // Every offset in a line's text (and just past it) is on that line, at its column.
+          let start = 0;
+          lines.forEach((line, i) => {
+            for (let c = 0; c <= line.length; c++) expect(index.at(start + c)).toEqual({ line: i + 1, column: c + 1 });
+            start += line.length + (text.startsWith('\r\n', start + line.length) ? 2 : 1);
+          });
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -159,7 +188,9 @@ describe('locateAll', () => {
       { line: 3, column: 8, endLine: 3, endColumn: 9 },
     ]);
     // Past a container no finding points into (skipped, not walked), lines are still counted.
-    expect(locateAll(text.replace('"a": 1', '"a": [\r 1,\r 2\r ]'), [{ pointer: '/b/c' }])).toEqual([{ line: 7, column: 10, endLine: 7, endColumn: 14 }]);
+    expect(locateAll(text.replace('"a": 1', '"a": [\r 1,\r 2\r ]'), [{ pointer: '/b/c' }])).toEqual([
+      { line: 7, column: 10, endLine: 7, endColumn: 14 },
+    ]);
   });
 
   it('line index: line texts without their breaks, offsets to line and column', () => {
@@ -175,7 +206,23 @@ describe('locateAll', () => {
 describe('comparePointers', () => {
   it('orders array indices as numbers and everything else as text', async () => {
     const { comparePointers } = await import('../diagnostics.js');
-    const list = ['/automations/10/x', '/automations/9/x', '/automations/9', '/a/b', '/automations/1/nodes/100', '/automations/1/nodes/20', ''];
-    expect([...list].sort(comparePointers)).toEqual(['', '/a/b', '/automations/1/nodes/20', '/automations/1/nodes/100', '/automations/9', '/automations/9/x', '/automations/10/x']);
+    const list = [
+      '/automations/10/x',
+      '/automations/9/x',
+      '/automations/9',
+      '/a/b',
+      '/automations/1/nodes/100',
+      '/automations/1/nodes/20',
+      '',
+    ];
+    expect([...list].sort(comparePointers)).toEqual([
+      '',
+      '/a/b',
+      '/automations/1/nodes/20',
+      '/automations/1/nodes/100',
+      '/automations/9',
+      '/automations/9/x',
+      '/automations/10/x',
+    ]);
   });
 });

@@ -224,7 +224,7 @@ export class Locator {
     // The deepest prefix of the last pointer that is also a whole prefix of this one.
     let d = sharedDepth(this.last, ends, this.depth, pointer);
     let spot = this.spots[d];
-    for (let i = ends[d] + 1; i <= pointer.length; ) {
+    for (let i = ends[d] + 1; i <= pointer.length;) {
       let j = pointer.indexOf('/', i);
       if (j < 0) j = pointer.length;
       const raw = pointer.slice(i, j);
@@ -386,7 +386,12 @@ export class Locator {
         this.slots[at + LENGTH] = 1;
         if (--this.unfound === 0) throw FOUND_ALL;
       }
-      end = spot >= 0 && this.slots[at + FIRST] >= 0 ? (c === Ch.OpenBrace ? this.object(i, spot) : this.array(i, spot)) : this.skipContainer(i);
+      end =
+        spot >= 0 && this.slots[at + FIRST] >= 0
+          ? c === Ch.OpenBrace
+            ? this.object(i, spot)
+            : this.array(i, spot)
+          : this.skipContainer(i);
     } else if (c === Ch.Quote) {
       end = stringEnd(text, i);
     } else {

@@ -7,21 +7,46 @@ import { createSourceText, numbersNotKept, parseJsonText, readNumber } from './p
 
 describe('readNumber', () => {
   it('reads a number a float keeps as written as its value, however it is spelled', () => {
-    for (const [text, value] of [['0', 0], ['-3', -3], ['12.5', 12.5], ['1e2', 100], ['1E+2', 100], ['0.50', 0.5], ['-0.000000000000001', -1e-15], ['1e23', 1e23], ['9007199254740992', 9007199254740992], ['5e-324', 5e-324], ['1.7976931348623157e308', 1.7976931348623157e308]] as const)
+    for (const [text, value] of [
+      ['0', 0],
+      ['-3', -3],
+      ['12.5', 12.5],
+      ['1e2', 100],
+      ['1E+2', 100],
+      ['0.50', 0.5],
+      ['-0.000000000000001', -1e-15],
+      ['1e23', 1e23],
+      ['9007199254740992', 9007199254740992],
+      ['5e-324', 5e-324],
+      ['1.7976931348623157e308', 1.7976931348623157e308],
+    ] as const)
       expect(readNumber(text), text).toEqual({ value });
   });
 
   it('is undefined for text that is not a JSON number', () => {
-    for (const text of ['', ' ', '-', '1e', '1.', '.5', '+1', '01', '0x10', 'Infinity', 'NaN', '1 ', ' 1', 'abc', '1,5', '--1']) expect(readNumber(text), JSON.stringify(text)).toBeUndefined();
+    for (const text of ['', ' ', '-', '1e', '1.', '.5', '+1', '01', '0x10', 'Infinity', 'NaN', '1 ', ' 1', 'abc', '1,5', '--1'])
+      expect(readNumber(text), JSON.stringify(text)).toBeUndefined();
   });
 
   it('gives the finding a file with the number gets, named by the pointer, for each number a float does not keep', () => {
     const cases: [string, string, string][] = [
       ['1e-400', 'json/number-precision', 'closer to 0 than a JSON number can hold here (a 64-bit float); it reads as 0,'],
-      ['0.1000000000000000055511151231257827', 'json/number-precision', 'with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1,'],
+      [
+        '0.1000000000000000055511151231257827',
+        'json/number-precision',
+        'with more digits than a JSON number keeps here (a 64-bit float keeps 15 to 17 significant digits); it reads as 0.1,',
+      ],
       ['-1.23456789e-320', 'json/number-precision', 'so close to 0 that a JSON number keeps only some of its digits here'],
-      ['9007199254740993', 'json/number-precision', 'a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 9007199254740992,'],
-      ['1e400', 'json/number-range', 'beyond what a JSON number can hold here (a 64-bit float); it would be read as Infinity and installed as null.'],
+      [
+        '9007199254740993',
+        'json/number-precision',
+        'a 64-bit float holds every integer only up to 2^53, 9007199254740992); it reads as 9007199254740992,',
+      ],
+      [
+        '1e400',
+        'json/number-range',
+        'beyond what a JSON number can hold here (a 64-bit float); it would be read as Infinity and installed as null.',
+      ],
       ['-1e400', 'json/number-range', 'it would be read as -Infinity'],
     ];
     for (const [text, code, says] of cases) {
@@ -32,8 +57,14 @@ describe('readNumber', () => {
       expect(r?.finding?.message, text).toContain(`stages[0].probability is the number ${text}, `);
       expect(r?.finding?.message, text).toContain(says);
       // As a file's text gets it: the same code, message and hint.
-      const inFile = [...parseJsonText(`{"stages":[{"probability":${text}}]}`).diagnostics, ...numbersNotKept(createSourceText(`{"stages":[{"probability":${text}}]}`, true))];
-      expect(inFile.map(({ code, message, hint }) => ({ code, message, hint })), text).toEqual([{ code: r!.finding!.code, message: r!.finding!.message, hint: r!.finding!.hint }]);
+      const inFile = [
+        ...parseJsonText(`{"stages":[{"probability":${text}}]}`).diagnostics,
+        ...numbersNotKept(createSourceText(`{"stages":[{"probability":${text}}]}`, true)),
+      ];
+      expect(
+        inFile.map(({ code, message, hint }) => ({ code, message, hint })),
+        text,
+      ).toEqual([{ code: r!.finding!.code, message: r!.finding!.message, hint: r!.finding!.hint }]);
     }
   });
 

@@ -9,7 +9,17 @@ import type { Pack, Reference, ReferenceType, Resource } from '../types.js';
 import { itemId } from './content.js';
 import { resolveTarget, type ItemLookup } from './resolve.js';
 import { KeyAllocator, referenceIdPrefix } from '../export/keys.js';
-import type { BindingTarget, InstallLedger, PlanError, PlanItemKind, PlanOptions, ReferenceBinding, WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot } from './types.js';
+import type {
+  BindingTarget,
+  InstallLedger,
+  PlanError,
+  PlanItemKind,
+  PlanOptions,
+  ReferenceBinding,
+  WorkspaceCollection,
+  WorkspaceObject,
+  WorkspaceSnapshot,
+} from './types.js';
 
 /** The collection a reference type is matched against (deal stages: stages inside pipelines). */
 export const COLLECTION_OF_REFERENCE: Record<ReferenceType, WorkspaceCollection> = {
@@ -71,7 +81,9 @@ export function createdReferenceOf(id: string): { type: ReferenceType; id: strin
   const rest = id.slice(CREATED_REFERENCE.length + 1);
   const colon = rest.indexOf(':');
   const type = rest.slice(0, colon);
-  return colon > 0 && Object.prototype.hasOwnProperty.call(COLLECTION_OF_REFERENCE, type) ? { type: type as ReferenceType, id: rest.slice(colon + 1) } : undefined;
+  return colon > 0 && Object.prototype.hasOwnProperty.call(COLLECTION_OF_REFERENCE, type)
+    ? { type: type as ReferenceType, id: rest.slice(colon + 1) }
+    : undefined;
 }
 
 /**
@@ -86,7 +98,9 @@ export function legacyCreatedReferenceOf(id: string): { type: ReferenceType; id:
   const rest = id.slice(prefix.length);
   const slash = rest.indexOf('/');
   const type = rest.slice(0, slash);
-  return slash > 0 && Object.prototype.hasOwnProperty.call(CREATABLE_KIND, type) ? { type: type as ReferenceType, id: rest.slice(slash + 1) } : undefined;
+  return slash > 0 && Object.prototype.hasOwnProperty.call(CREATABLE_KIND, type)
+    ? { type: type as ReferenceType, id: rest.slice(slash + 1) }
+    : undefined;
 }
 
 /**
@@ -168,7 +182,8 @@ export class PackTargets {
         break;
       case 'deal_stage':
         // A stage key several pipelines have means that stage of one of them, as core's reference rule says.
-        for (const [key, item] of packItemsByReferenceType(pack).get('deal_stage') ?? []) m.set(key, { itemId: itemId('pipeline', pack.pipelines![item.index].key), stageKey: key });
+        for (const [key, item] of packItemsByReferenceType(pack).get('deal_stage') ?? [])
+          m.set(key, { itemId: itemId('pipeline', pack.pipelines![item.index].key), stageKey: key });
         break;
       default: {
         const kind = RESOURCE_KIND_OF_REFERENCE[type];
@@ -226,7 +241,12 @@ export interface BindResult {
   errors: PlanError[];
 }
 
-const CREATABLE_KIND: Partial<Record<ReferenceType, Resource['kind']>> = { tag: 'tag', stage: 'contact_stage', lead_source: 'lead_source', custom_field: 'custom_field' };
+const CREATABLE_KIND: Partial<Record<ReferenceType, Resource['kind']>> = {
+  tag: 'tag',
+  stage: 'contact_stage',
+  lead_source: 'lead_source',
+  custom_field: 'custom_field',
+};
 
 /**
  * The references the pack's automations make, one entry per distinct reference (type and id) keyed
@@ -253,7 +273,12 @@ export function bindReferences(pack: Pack, ledger: InstallLedger | null, snapsho
   const ctx = bindContext(pack, ledger, snapshot, options);
   for (const k of [...refs.keys()].sort()) {
     const { ref, usedBy } = refs.get(k)!;
-    const r: ToBind = { k, ref, usage: { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() }, candidates: ctx.workspace.list(ref.type) };
+    const r: ToBind = {
+      k,
+      ref,
+      usage: { type: ref.type, id: ref.id, name: ref.name, usedBy: [...usedBy].sort() },
+      candidates: ctx.workspace.list(ref.type),
+    };
     // The first way that settles the reference (bound, or an error said) is its answer.
     if (!bindKnown(ctx, r)) bindByNameOrCreate(ctx, r);
   }
@@ -304,7 +329,11 @@ function bindContext(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
     if (r) legacyCreated.set(bindingKey(r.type, r.id), id);
   }
   return {
-    pack, ledger, options, made, legacyCreated,
+    pack,
+    ledger,
+    options,
+    made,
+    legacyCreated,
     out: { bindings: [], createdResources: [], errors: [] },
     targets: new PackTargets(pack),
     workspace: new CandidateIndex(snapshot),
@@ -312,7 +341,8 @@ function bindContext(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   };
 }
 
-const bindTo = (ctx: BindContext, { ref }: ToBind, source: ReferenceBinding['source'], target: BindingTarget) => ctx.out.bindings.push({ type: ref.type, id: ref.id, name: ref.name, source, target });
+const bindTo = (ctx: BindContext, { ref }: ToBind, source: ReferenceBinding['source'], target: BindingTarget) =>
+  ctx.out.bindings.push({ type: ref.type, id: ref.id, name: ref.name, source, target });
 
 /**
  * What settles a reference before any name is read: a key of the pack, the author's --bind, a
@@ -322,21 +352,27 @@ const bindTo = (ctx: BindContext, { ref }: ToBind, source: ReferenceBinding['sou
 function bindKnown(ctx: BindContext, r: ToBind): boolean {
   const { ref, k, candidates } = r;
   const packT = ctx.targets.of(ref.type, ref.id);
-  if (packT) return bindTo(ctx, r, 'pack', packT), true;
+  if (packT) return (bindTo(ctx, r, 'pack', packT), true);
   const explicit = ctx.options.bindings?.[k];
   if (explicit !== undefined) {
     if (candidates !== undefined && !ctx.workspace.has(ref.type, explicit)) {
       const few = fewOf(candidates);
-      ctx.out.errors.push({ code: 'plan/unknown-binding', message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`, reference: r.usage, ...(few ? { candidates: few } : {}) });
+      ctx.out.errors.push({
+        code: 'plan/unknown-binding',
+        message: `--bind ${k}=${explicit}: the workspace has no ${ref.type} with id ${explicit}`,
+        reference: r.usage,
+        ...(few ? { candidates: few } : {}),
+      });
     } else bindTo(ctx, r, 'option', { workspaceId: explicit });
     return true;
   }
   if (keepCreated(ctx, r)) return true;
   const recorded = ctx.ledger?.bindings[k];
-  if (recorded !== undefined && candidates && ctx.workspace.has(ref.type, recorded)) return bindTo(ctx, r, 'ledger', { workspaceId: recorded }), true;
+  if (recorded !== undefined && candidates && ctx.workspace.has(ref.type, recorded))
+    return (bindTo(ctx, r, 'ledger', { workspaceId: recorded }), true);
   const kind = CREATABLE_KIND[ref.type];
   const ours = kind && ref.name !== undefined ? ctx.made.get(sameName(kind, ref.name)) : undefined;
-  if (ours) return bindTo(ctx, r, ours.source, ours.target), true;
+  if (ours) return (bindTo(ctx, r, ours.source, ours.target), true);
   return false;
 }
 
@@ -353,7 +389,11 @@ function keepCreated(ctx: BindContext, r: ToBind): boolean {
   const legacy = !ctx.ledger?.items[createdId] && legacyId !== undefined && !ctx.resourceKeys.has(createdKey) ? legacyId : undefined;
   if (!ctx.ledger?.items[createdId] && !legacy) return false;
   const name = ref.name ?? ref.id;
-  ctx.out.createdResources.push({ itemId: createdId, resource: { key: createdKey, kind, name }, ...(legacy ? { legacyItemId: legacy } : {}) });
+  ctx.out.createdResources.push({
+    itemId: createdId,
+    resource: { key: createdKey, kind, name },
+    ...(legacy ? { legacyItemId: legacy } : {}),
+  });
   bindTo(ctx, r, 'ledger', { itemId: createdId });
   if (!ctx.made.has(sameName(kind, name))) ctx.made.set(sameName(kind, name), { target: { itemId: createdId }, source: 'ledger' });
   return true;
@@ -433,7 +473,13 @@ class PackItemsNamed {
     const found: { name: string; target: BindingTarget; shown: string; order: [string, string] }[] = [];
     if (type === 'deal_stage') {
       for (const p of this.pack.pipelines ?? [])
-        for (const st of p.stages) found.push({ name: normalizeName(st.name), target: { itemId: itemId('pipeline', p.key), stageKey: st.key }, shown: `${st.key} of pipeline ${p.key}`, order: [p.key, st.key] });
+        for (const st of p.stages)
+          found.push({
+            name: normalizeName(st.name),
+            target: { itemId: itemId('pipeline', p.key), stageKey: st.key },
+            shown: `${st.key} of pipeline ${p.key}`,
+            order: [p.key, st.key],
+          });
     } else {
       for (const [key, item] of packItemsByReferenceType(this.pack).get(type) ?? []) {
         if (item.name === undefined) continue;
@@ -484,7 +530,10 @@ export function unusedBindings(pack: Pack, keys: Iterable<string>): Map<string, 
         for (const ids of unbound.values()) ids.sort();
       }
       const same = unbound.get(type) ?? [];
-      out.set(k, `no automation of the pack uses ${type} ${id} (${same.length ? `the ${type} references it binds: ${same.slice(0, UNRESOLVED_CANDIDATES).join(', ')}${same.length > UNRESOLVED_CANDIDATES ? ', …' : ''}` : `it binds no ${type} reference`})`);
+      out.set(
+        k,
+        `no automation of the pack uses ${type} ${id} (${same.length ? `the ${type} references it binds: ${same.slice(0, UNRESOLVED_CANDIDATES).join(', ')}${same.length > UNRESOLVED_CANDIDATES ? ', …' : ''}` : `it binds no ${type} reference`})`,
+      );
     }
   }
   return out;
@@ -525,17 +574,35 @@ export interface ReferenceMark {
  * bindReferences, not a copy — keyed by bindingKey(type, id). For editors: a reference picked
  * from the workspace shows as bound exactly when the install would bind it.
  */
-export function markReferences(pack: Pack, ledger: InstallLedger | null, snapshot: WorkspaceSnapshot, options: PlanOptions = {}): Map<string, ReferenceMark> {
+export function markReferences(
+  pack: Pack,
+  ledger: InstallLedger | null,
+  snapshot: WorkspaceSnapshot,
+  options: PlanOptions = {},
+): Map<string, ReferenceMark> {
   const bound = bindReferences(pack, ledger, snapshot, options);
   const marks = new Map<string, ReferenceMark>();
   for (const b of bound.bindings) {
     const state: ReferenceMark['state'] = b.source === 'pack' ? 'pack' : b.source === 'create' ? 'create' : 'bound';
-    marks.set(bindingKey(b.type, b.id), { type: b.type, id: b.id, name: b.name, state, source: b.source, ...('workspaceId' in b.target ? { workspaceId: b.target.workspaceId } : {}) });
+    marks.set(bindingKey(b.type, b.id), {
+      type: b.type,
+      id: b.id,
+      name: b.name,
+      state,
+      source: b.source,
+      ...('workspaceId' in b.target ? { workspaceId: b.target.workspaceId } : {}),
+    });
   }
   for (const e of bound.errors) {
     const r = e.reference;
     if (!r) continue;
-    marks.set(bindingKey(r.type, r.id), { type: r.type, id: r.id, name: r.name, state: e.code === 'plan/ambiguous-reference' ? 'ambiguous' : 'unresolved', message: e.message });
+    marks.set(bindingKey(r.type, r.id), {
+      type: r.type,
+      id: r.id,
+      name: r.name,
+      state: e.code === 'plan/ambiguous-reference' ? 'ambiguous' : 'unresolved',
+      message: e.message,
+    });
   }
   return marks;
 }

@@ -32,7 +32,10 @@ export function blockReferences(pack: Pack, targets: PackTargets): BlockRefs {
           if (target) rewrites.push({ kind: 'reference', from: ref.id, target, refType: type, unlisted: true });
         } else if (status === 'unresolved') {
           byType ??= packKeysByReferenceType(pack);
-          const { message } = unresolvedIdMessage(node.id, node.kind, ref, [...(byType.get(type) ?? []), ...(listed.byType.get(type) ?? [])]);
+          const { message } = unresolvedIdMessage(node.id, node.kind, ref, [
+            ...(byType.get(type) ?? []),
+            ...(listed.byType.get(type) ?? []),
+          ]);
           out.errors.push({ code: 'plan/unresolved-id', message: `automation ${a.key} ("${a.document.name}"): ${message}` });
         }
       }

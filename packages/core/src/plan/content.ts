@@ -64,7 +64,15 @@ export function resourceContent(r: Resource): Record<string, Json> {
     case 'custom_field':
       return { name: r.name, data: clone((r.data ?? {}) as Json) };
     case 'email_template':
-      return { name: r.name, channel: 'email', category: null, subject: null, body: '', rich_text_doc: null, data: clone((r.data ?? {}) as Json) };
+      return {
+        name: r.name,
+        channel: 'email',
+        category: null,
+        subject: null,
+        body: '',
+        rich_text_doc: null,
+        data: clone((r.data ?? {}) as Json),
+      };
   }
 }
 
@@ -92,7 +100,13 @@ export function pipelineContent(p: Pipeline): Record<string, Json> {
 }
 
 export function smartListContent(s: SmartList): Record<string, Json> {
-  return { name: s.name, description: orNull(s.description), color: orNull(s.color), icon: orNull(s.icon), filters: clone(s.filters as unknown as Json) };
+  return {
+    name: s.name,
+    description: orNull(s.description),
+    color: orNull(s.color),
+    icon: orNull(s.icon),
+    filters: clone(s.filters as unknown as Json),
+  };
 }
 
 export function automationContent(a: AutomationItem): Record<string, Json> {
@@ -153,7 +167,12 @@ export function projectWorkspaceObject(collection: WorkspaceCollection, obj: Wor
       name: orNull(obj.name) as Json,
       description: orNull(obj.description) as Json,
       // Won and lost stages are 100 and 0 by the format's rule, also where a store kept null (a new workspace's default pipeline).
-      stages: stages.map((s) => ({ name: orNull(s.name) as Json, type: orNull(s.type) as Json, color: orNull(s.color) as Json, probability: (fixedStageProbability(s.type) ?? orNull(s.probability)) as Json })),
+      stages: stages.map((s) => ({
+        name: orNull(s.name) as Json,
+        type: orNull(s.type) as Json,
+        color: orNull(s.color) as Json,
+        probability: (fixedStageProbability(s.type) ?? orNull(s.probability)) as Json,
+      })),
     };
   }
   if (collection === 'automations') {
@@ -182,12 +201,28 @@ export function workspaceObjectHash(collection: WorkspaceCollection, obj: Worksp
 }
 
 /** Dependency order: resources, pipelines, media, then templates and brand (which use media), smart lists, automations. */
-export const PHASE: Record<PlanItemKind, number> = { resource: 1, pipeline: 2, asset: 3, template: 4, brand: 4, smartList: 5, automation: 6 };
+export const PHASE: Record<PlanItemKind, number> = {
+  resource: 1,
+  pipeline: 2,
+  asset: 3,
+  template: 4,
+  brand: 4,
+  smartList: 5,
+  automation: 6,
+};
 
 export const itemId = (kind: PlanItemKind, key: string) => `${kind}:${key}`;
 
 /** How a plan names each kind of item (`setup-pack plan`'s lines, the installer's and the planner's messages). */
-export const ITEM_KIND_WORD: Record<PlanItemKind, string> = { resource: 'resource', pipeline: 'pipeline', asset: 'media', template: 'template', brand: 'brand', smartList: 'smart list', automation: 'automation' };
+export const ITEM_KIND_WORD: Record<PlanItemKind, string> = {
+  resource: 'resource',
+  pipeline: 'pipeline',
+  asset: 'media',
+  template: 'template',
+  brand: 'brand',
+  smartList: 'smart list',
+  automation: 'automation',
+};
 
 /** An item as a plan names it: `automation welcome "New lead welcome"` (the name left out when it is the key). */
 export const itemLabel = (item: { kind: PlanItemKind; key: string; name?: string }) =>

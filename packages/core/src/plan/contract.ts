@@ -31,7 +31,9 @@ export const COLLECTION_PATH: Readonly<Record<WorkspaceCollection, string>> = {
 };
 
 /** Where a collection is listed when that differs from where it is written: pipelines with their stages' details. */
-export const LIST_PATH: Readonly<Partial<Record<WorkspaceCollection, string>> & { pipelines: string }> = { pipelines: '/v1/pipeline-details' };
+export const LIST_PATH: Readonly<Partial<Record<WorkspaceCollection, string>> & { pipelines: string }> = {
+  pipelines: '/v1/pipeline-details',
+};
 
 /** An install ledger's lock (POST /v1/install-ledgers/{packId}/lock, renewed by each checkpoint). */
 export const LEDGER_LOCK = {

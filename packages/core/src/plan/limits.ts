@@ -109,7 +109,10 @@ export function apiLimitErrors(pack: Pack): PlanError[] {
     if (a.data == null) continue;
     const size = strictBase64Size(a.data) ?? a.byteSize;
     if (size > WORKSPACE_LIMITS.mediaFileBytes) {
-      out.push({ code: 'plan/api-limit', message: `Asset ${a.key} (${a.fileName}) is ${mb(size)}; the workspace's media library takes files up to ${mb(WORKSPACE_LIMITS.mediaFileBytes)}. Host it elsewhere and give its url instead of data.` });
+      out.push({
+        code: 'plan/api-limit',
+        message: `Asset ${a.key} (${a.fileName}) is ${mb(size)}; the workspace's media library takes files up to ${mb(WORKSPACE_LIMITS.mediaFileBytes)}. Host it elsewhere and give its url instead of data.`,
+      });
     }
   }
   // Text the store cannot hold, anywhere in an item the installer writes.
@@ -121,10 +124,18 @@ export function apiLimitErrors(pack: Pack): PlanError[] {
   for (const a of pack.automations ?? []) items.push(['Automation', a.key, a]);
   for (const a of pack.assets ?? []) items.push(['Asset', a.key, { ...a, data: undefined }]);
   if (pack.brand) items.push(['The brand', '', pack.brand]);
-  items.push(['The pack', '', { name: pack.name, version: pack.version, description: pack.description, author: pack.author, $schema: pack.$schema }]);
+  items.push([
+    'The pack',
+    '',
+    { name: pack.name, version: pack.version, description: pack.description, author: pack.author, $schema: pack.$schema },
+  ]);
   for (const [what, key, value] of items) {
     const bad = unstorableText(value, '');
-    if (bad) out.push({ code: 'plan/api-limit', message: `${what}${key ? ` ${key}` : ''}: ${bad.param ? `${bad.param} ` : ''}${bad.what}, which the workspace cannot store (its database holds valid Unicode text, without U+0000). Remove the character.` });
+    if (bad)
+      out.push({
+        code: 'plan/api-limit',
+        message: `${what}${key ? ` ${key}` : ''}: ${bad.param ? `${bad.param} ` : ''}${bad.what}, which the workspace cannot store (its database holds valid Unicode text, without U+0000). Remove the character.`,
+      });
   }
   return out;
 }

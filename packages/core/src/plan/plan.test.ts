@@ -5,8 +5,28 @@ import { describe, expect, it } from 'vitest';
 import type { Pack } from '../types.js';
 import { decodeBase64, sha256Hex } from '../hash.js';
 import {
-  bindReferences, bindingKey, canonicalJson, contentHash, itemId, ledgerItemAfterWrite, markReferences, pickedReferenceId, plan, planUninstall, projectWorkspaceObject, requiredCollections, resolveStep, workspaceObjectHash,
-  type InstallLedger, type LedgerItem, type PlanItemKind, type PlanOptions, type PlanResult, type WorkspaceCollection, type WorkspaceObject, type WorkspaceSnapshot,
+  bindReferences,
+  bindingKey,
+  canonicalJson,
+  contentHash,
+  itemId,
+  ledgerItemAfterWrite,
+  markReferences,
+  pickedReferenceId,
+  plan,
+  planUninstall,
+  projectWorkspaceObject,
+  requiredCollections,
+  resolveStep,
+  workspaceObjectHash,
+  type InstallLedger,
+  type LedgerItem,
+  type PlanItemKind,
+  type PlanOptions,
+  type PlanResult,
+  type WorkspaceCollection,
+  type WorkspaceObject,
+  type WorkspaceSnapshot,
 } from './index.js';
 import { compareSemver } from './version.js';
 import { validatePack } from '../validate.js';
@@ -47,7 +67,10 @@ class WorkspaceModel {
     const obj: WorkspaceObject = { ...structuredClone(body), id: id ?? this.id(c) };
     if (c === 'pipelines') {
       const old = new Map(((this.list(c).find((o) => o.id === id)?.stages ?? []) as WorkspaceObject[]).map((s) => [s.id, s]));
-      obj.stages = (body.stages as Record<string, unknown>[]).map((s) => ({ ...s, id: typeof s.id === 'string' && old.has(s.id) ? s.id : this.id('stg') }));
+      obj.stages = (body.stages as Record<string, unknown>[]).map((s) => ({
+        ...s,
+        id: typeof s.id === 'string' && old.has(s.id) ? s.id : this.id('stg'),
+      }));
     }
     if (c === 'media') {
       obj.url = `https://media.test/${obj.id}/${String(body.file_name)}`;
@@ -65,7 +88,10 @@ class WorkspaceModel {
     this.collections[c] = this.list(c).filter((o) => o.id !== id);
   }
   edit(c: WorkspaceCollection, id: string, patch: Record<string, unknown>) {
-    Object.assign(this.list(c).find((o) => o.id === id)!, patch);
+    Object.assign(
+      this.list(c).find((o) => o.id === id)!,
+      patch,
+    );
   }
 }
 
@@ -73,7 +99,15 @@ class WorkspaceModel {
 function apply(ws: WorkspaceModel, pack: Pack, p: PlanResult, stopAfter = Infinity, checkpoints = true): InstallLedger {
   const prev = ws.ledgers[pack.packId];
   const items: Record<string, LedgerItem> = { ...(prev?.items ?? {}) };
-  const ledger: InstallLedger = { packId: pack.packId, packName: pack.name, version: prev?.version ?? null, state: 'in_progress', targetVersion: pack.version, items, bindings: p.ledgerBindings };
+  const ledger: InstallLedger = {
+    packId: pack.packId,
+    packName: pack.name,
+    version: prev?.version ?? null,
+    state: 'in_progress',
+    targetVersion: pack.version,
+    items,
+    bindings: p.ledgerBindings,
+  };
   for (const [id, item] of Object.entries(p.ledgerUpdates)) {
     if (item) items[id] = item;
     else delete items[id];
@@ -88,12 +122,21 @@ function apply(ws: WorkspaceModel, pack: Pack, p: PlanResult, stopAfter = Infini
       ws.remove(step.collection, step.workspaceId!);
       delete items[step.itemId];
     } else {
-      const r = resolveStep(pack.packId, step, (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages });
+      const r = resolveStep(
+        pack.packId,
+        step,
+        (id) => items[id] && { workspaceId: items[id].workspaceId, url: items[id].url, stages: items[id].stages },
+      );
       if (!r) throw new Error(`unresolved ${step.itemId}`);
       const again = step.action === 'create' ? ws.keys[r.idempotencyKey] : undefined;
-      const written = again && ws.list(step.collection).find((o) => o.id === again)
-        ? ws.list(step.collection).find((o) => o.id === again)!
-        : ws.store(step.collection, r.body, step.collection === 'brand' ? 'brand' : step.action === 'create' ? undefined : step.workspaceId);
+      const written =
+        again && ws.list(step.collection).find((o) => o.id === again)
+          ? ws.list(step.collection).find((o) => o.id === again)!
+          : ws.store(
+              step.collection,
+              r.body,
+              step.collection === 'brand' ? 'brand' : step.action === 'create' ? undefined : step.workspaceId,
+            );
       if (step.action === 'create') ws.keys[r.idempotencyKey] = written.id;
       items[step.itemId] = ledgerItemAfterWrite(step, r, written);
     }
@@ -140,7 +183,9 @@ describe('plan: fresh install', () => {
     expect(cfg('sms').template_id).toBe(ledger.items['template:tpl-welcome-sms'].workspaceId);
     expect(cfg('task').assignee_id).toBe(ws.collections.members[0].id);
     const nurture = ws.list('automations').find((a) => (a.document as { name: string }).name === 'Stage nurture')!;
-    const deal = (nurture.document as { graph: { nodes: { id: string; config: Record<string, unknown> }[] } }).graph.nodes.find((n) => n.id === 'deal')!.config;
+    const deal = (nurture.document as { graph: { nodes: { id: string; config: Record<string, unknown> }[] } }).graph.nodes.find(
+      (n) => n.id === 'deal',
+    )!.config;
     expect(deal.pipeline_id).toBe(ledger.items['pipeline:buyer-pipeline'].workspaceId);
     expect(deal.stage_id).toBe(ledger.items['pipeline:buyer-pipeline'].stages!.showing);
     const list = ws.list('smart_lists')[0];
@@ -173,9 +218,17 @@ describe('plan: fresh install', () => {
   it('adopts a pipeline the workspace already holds with the same name and content, not one that differs', () => {
     const pipeline = v100.pipelines![0];
     const stored = (name: string, extra: Record<string, unknown> = {}) => ({
-      name, description: pipeline.description ?? null, ...extra,
+      name,
+      description: pipeline.description ?? null,
+      ...extra,
       // Won/lost stages stored with a null probability (a new workspace's default) still count as 100/0.
-      stages: pipeline.stages.map((st, i) => ({ id: `stg_${name}_${i}`, name: st.name, type: st.stageType ?? 'OPEN', color: st.color ?? null, probability: st.stageType && st.stageType !== 'OPEN' ? null : st.probability ?? null })),
+      stages: pipeline.stages.map((st, i) => ({
+        id: `stg_${name}_${i}`,
+        name: st.name,
+        type: st.stageType ?? 'OPEN',
+        color: st.color ?? null,
+        probability: st.stageType && st.stageType !== 'OPEN' ? null : (st.probability ?? null),
+      })),
     });
     const ws = new WorkspaceModel();
     ws.list('pipelines').push({ id: 'pip_b', ...stored(pipeline.name.toUpperCase()) }, { id: 'pip_a', ...stored(pipeline.name) });
@@ -199,20 +252,37 @@ describe('plan: references', () => {
     expect(p.ok).toBe(false);
     const unresolved = p.errors.filter((e) => e.code === 'plan/unresolved-reference');
     // Both members, and every reference of the copied automation the listing pack does not carry.
-    expect(unresolved.filter((e) => e.reference!.type === 'user').map((e) => e.reference!.name).sort()).toEqual(['Avery Brooks', 'Jordan Lee']);
-    expect(unresolved.map((e) => e.reference!.id).sort()).toEqual(['src-zillow', 'tag-buyer-lead', 'tpl-follow-up', 'tpl-welcome-sms', 'usr_8841', 'usr_listing_coord']);
-    expect(unresolved.find((e) => e.reference!.id === "usr_8841")!.message).toMatch(/"Jordan Lee".*--bind user:usr_8841=/);
+    expect(
+      unresolved
+        .filter((e) => e.reference!.type === 'user')
+        .map((e) => e.reference!.name)
+        .sort(),
+    ).toEqual(['Avery Brooks', 'Jordan Lee']);
+    expect(unresolved.map((e) => e.reference!.id).sort()).toEqual([
+      'src-zillow',
+      'tag-buyer-lead',
+      'tpl-follow-up',
+      'tpl-welcome-sms',
+      'usr_8841',
+      'usr_listing_coord',
+    ]);
+    expect(unresolved.find((e) => e.reference!.id === 'usr_8841')!.message).toMatch(/"Jordan Lee".*--bind user:usr_8841=/);
     // The workspace's one member is listed with each unresolved user, its id ready to bind.
     const member = ws.collections.members[0];
-    for (const e of unresolved.filter((e) => e.reference!.type === 'user')) expect(e.candidates).toEqual([{ id: member.id, name: 'Someone Else' }]);
+    for (const e of unresolved.filter((e) => e.reference!.type === 'user'))
+      expect(e.candidates).toEqual([{ id: member.id, name: 'Someone Else' }]);
     expect(p.steps).toEqual([]);
   });
 
-  it('lists the workspace objects of an unresolved reference\'s type only when there are few, by name', () => {
+  it("lists the workspace objects of an unresolved reference's type only when there are few, by name", () => {
     const names = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `Member ${String.fromCharCode(90 - i)}` }));
     const few = new WorkspaceModel(names(10));
     const listed = plan(v100, null, few.snapshot(v100)).errors.find((e) => e.reference?.id === 'usr_8841')!;
-    expect(listed.candidates!.map((c) => c.name)).toEqual(names(10).map((m) => m.name).sort());
+    expect(listed.candidates!.map((c) => c.name)).toEqual(
+      names(10)
+        .map((m) => m.name)
+        .sort(),
+    );
     expect(new Set(listed.candidates!.map((c) => c.id))).toEqual(new Set(few.collections.members.map((m) => m.id)));
     const many = new WorkspaceModel(names(11));
     expect(plan(v100, null, many.snapshot(v100)).errors.find((e) => e.reference?.id === 'usr_8841')!.candidates).toBeUndefined();
@@ -283,7 +353,10 @@ describe('plan: references', () => {
     const p = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack), { prune: true });
     expect(p.errors).toEqual([]);
     expect(p.writes).toBe(0);
-    expect(p.steps.find((s) => s.itemId === 'reference:tag:tag-vip')).toMatchObject({ action: 'unchanged', workspaceId: entry.workspaceId });
+    expect(p.steps.find((s) => s.itemId === 'reference:tag:tag-vip')).toMatchObject({
+      action: 'unchanged',
+      workspaceId: entry.workspaceId,
+    });
     expect(p.steps.some((s) => s.itemId === 'resource:@ref/tag/tag-vip')).toBe(false);
     expect(p.ledgerUpdates['resource:@ref/tag/tag-vip']).toBeNull();
     expect(p.ledgerUpdates['reference:tag:tag-vip']).toMatchObject({ workspaceId: entry.workspaceId, owned: true });
@@ -298,7 +371,10 @@ describe('plan: references', () => {
     next.resources!.push({ key: '@ref/tag/tag-vip', kind: 'tag', name: 'VIP' });
     const q = plan(next, ws.ledgers[pack.packId], ws.snapshot(next));
     expect(q.errors).toEqual([]);
-    expect(q.steps.find((s) => s.itemId === 'resource:@ref/tag/tag-vip')).toMatchObject({ action: 'unchanged', workspaceId: entry.workspaceId });
+    expect(q.steps.find((s) => s.itemId === 'resource:@ref/tag/tag-vip')).toMatchObject({
+      action: 'unchanged',
+      workspaceId: entry.workspaceId,
+    });
     // The reference, no longer created by the pack, binds to the pack's tag of its name.
     expect(q.steps.some((s) => s.itemId === 'reference:tag:tag-vip')).toBe(false);
     expect(q.bindings.find((b) => b.id === 'tag-vip')).toMatchObject({ source: 'pack', target: { itemId: 'resource:@ref/tag/tag-vip' } });
@@ -350,10 +426,14 @@ describe('plan: upgrades', () => {
     expect(actions(p)['automation:old-reminder']).toBe('remove');
     expect(actions(p)['resource:tag-hot']).toBe('orphan');
     // Asked to remove it, prune keeps it: a warning says so and why.
-    expect(p.warnings).toEqual([{
-      code: 'plan/prune-kept', item: { itemId: 'resource:tag-hot', kind: 'resource', key: 'tag-hot', name: 'Hot lead' },
-      message: 'resource tag-hot "Hot lead" is gone from the release and --prune keeps it: it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)',
-    }]);
+    expect(p.warnings).toEqual([
+      {
+        code: 'plan/prune-kept',
+        item: { itemId: 'resource:tag-hot', kind: 'resource', key: 'tag-hot', name: 'Hot lead' },
+        message:
+          'resource tag-hot "Hot lead" is gone from the release and --prune keeps it: it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)',
+      },
+    ]);
     // Without prune nothing was asked: the plan's line says it is kept, no warning.
     expect(plan(v110, l, ws.snapshot(v110)).warnings).toEqual([]);
     apply(ws, v110, p);
@@ -373,7 +453,11 @@ describe('plan: upgrades', () => {
     apply(ws, v110, keep);
     expect(ws.list('message_templates').find((t) => t.id === id)!.body).toBe('<p>My own words</p>');
     const over = plan(v110, ws.ledgers[v110.packId], ws.snapshot(v110), { overwrite: true });
-    expect(over.steps.find((s) => s.itemId === 'template:tpl-follow-up')).toMatchObject({ action: 'conflict', resolution: 'overwrite', write: true });
+    expect(over.steps.find((s) => s.itemId === 'template:tpl-follow-up')).toMatchObject({
+      action: 'conflict',
+      resolution: 'overwrite',
+      write: true,
+    });
     apply(ws, v110, over);
     expect(ws.list('message_templates').find((t) => t.id === id)!.name).toBe('Follow-up email (buyers)');
   });
@@ -394,7 +478,8 @@ describe('plan: upgrades', () => {
     apply(ws, v100, resumed);
     const clean = new WorkspaceModel();
     install(clean, v100);
-    for (const c of ['tags', 'automations', 'message_templates', 'pipelines', 'smart_lists'] as const) expect(ws.list(c).length).toBe(clean.list(c).length);
+    for (const c of ['tags', 'automations', 'message_templates', 'pipelines', 'smart_lists'] as const)
+      expect(ws.list(c).length).toBe(clean.list(c).length);
   });
 
   it('owns what an interrupted run created before its checkpoint, instead of adopting it', () => {
@@ -403,7 +488,14 @@ describe('plan: upgrades', () => {
     expect(Object.keys(ws.ledgers[v100.packId].items)).toEqual([]);
     const resumed = plan(v100, ws.ledgers[v100.packId], ws.snapshot(v100));
     const recovered = resumed.steps.filter((s) => s.reason === 'created by the interrupted run');
-    expect(recovered.map((s) => s.itemId)).toEqual(['resource:src-zillow', 'resource:stage-nurture', 'resource:tag-buyer-lead', 'resource:tag-hot', 'pipeline:buyer-pipeline', 'template:tpl-follow-up']);
+    expect(recovered.map((s) => s.itemId)).toEqual([
+      'resource:src-zillow',
+      'resource:stage-nurture',
+      'resource:tag-buyer-lead',
+      'resource:tag-hot',
+      'pipeline:buyer-pipeline',
+      'template:tpl-follow-up',
+    ]);
     expect(resumed.summary.adopt).toBe(0);
     apply(ws, v100, resumed);
     const items = ws.ledgers[v100.packId].items;
@@ -445,7 +537,19 @@ describe('plan: upgrades', () => {
   });
 
   it("orders the SemVer 2.0.0 specification's own precedence example, in every pair", () => {
-    const chain = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0', '2.0.0', '2.1.0', '2.1.1'];
+    const chain = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+      '2.0.0',
+      '2.1.0',
+      '2.1.1',
+    ];
     for (let i = 0; i < chain.length; i++)
       for (let j = 0; j < chain.length; j++) expect(compareSemver(chain[i], chain[j]), `${chain[i]} vs ${chain[j]}`).toBe(Math.sign(i - j));
   });
@@ -506,7 +610,7 @@ describe('plan: a brand the workspace already has', () => {
     }
   });
 
-  it('adopts a brand that already is exactly the pack\'s, and never removes it', () => {
+  it("adopts a brand that already is exactly the pack's, and never removes it", () => {
     const first = new WorkspaceModel();
     install(first, listing);
     const ws = new WorkspaceModel();
@@ -555,7 +659,12 @@ describe('plan: an item whose key a release renames', () => {
         install(ws, pack);
         const before = ws.ledgers[pack.packId].items[oldId];
         const p = install(ws, next, { prune });
-        expect(p.steps.find((s) => s.itemId === newId)).toMatchObject({ action: 'unchanged', owned: true, workspaceId: before.workspaceId, renamedFrom: from });
+        expect(p.steps.find((s) => s.itemId === newId)).toMatchObject({
+          action: 'unchanged',
+          owned: true,
+          workspaceId: before.workspaceId,
+          renamedFrom: from,
+        });
         expect(p.steps.find((s) => s.itemId === oldId)).toBeUndefined();
         expect(p.writes).toBe(0);
         expect(p.hasChanges).toBe(true);
@@ -573,14 +682,19 @@ describe('plan: an item whose key a release renames', () => {
     }
   }
 
-  it('updates a renamed item whose content also changed as the pack\'s own; an edited one is a conflict, never removed', () => {
+  it("updates a renamed item whose content also changed as the pack's own; an edited one is a conflict, never removed", () => {
     const next = withKeyRenamed(v100, 'tag-hot', 'tag-hot-lead', '1.1.0');
     next.resources!.find((r) => r.key === 'tag-hot-lead')!.data = { color: '#ff0000' };
     const ws = new WorkspaceModel();
     install(ws, v100);
     const id = ws.ledgers[v100.packId].items['resource:tag-hot'].workspaceId;
     const p = install(ws, next, { prune: true });
-    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'update', write: true, workspaceId: id, owned: true });
+    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({
+      action: 'update',
+      write: true,
+      workspaceId: id,
+      owned: true,
+    });
     expect(ws.list('tags').find((t) => t.id === id)!.color).toBe('#ff0000');
     expect(ws.list('tags').filter((t) => t.name === 'Hot lead')).toHaveLength(1);
 
@@ -601,7 +715,12 @@ describe('plan: an item whose key a release renames', () => {
     ws.edit('tags', id, { name: 'My hot ones' });
     const count = ws.list('tags').length;
     const p = install(ws, next, { prune: true });
-    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'conflict', write: false, workspaceId: id, renamedFrom: 'tag-hot' });
+    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({
+      action: 'conflict',
+      write: false,
+      workspaceId: id,
+      renamedFrom: 'tag-hot',
+    });
     expect(p.steps.some((s) => s.itemId === 'resource:tag-hot')).toBe(false);
     expect(ws.list('tags')).toHaveLength(count);
     expect(ws.ledgers[v100.packId].items['resource:tag-hot-lead']).toMatchObject({ workspaceId: id, owned: true });
@@ -623,7 +742,11 @@ describe('plan: an item whose key a release renames', () => {
     expect(ws.ledgers[v100.packId].items['resource:tag-hot']).toMatchObject({ workspaceId: 'tag_mine', owned: false });
     const next = withKeyRenamed(v100, 'tag-hot', 'tag-hot-lead', '1.1.0');
     const p = install(ws, next, { prune: true });
-    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({ action: 'adopt', owned: false, workspaceId: 'tag_mine' });
+    expect(p.steps.find((s) => s.itemId === 'resource:tag-hot-lead')).toMatchObject({
+      action: 'adopt',
+      owned: false,
+      workspaceId: 'tag_mine',
+    });
     expect(ws.ledgers[v100.packId].items['resource:tag-hot-lead']).toMatchObject({ workspaceId: 'tag_mine', owned: false });
     expect(ws.list('tags').some((t) => t.id === 'tag_mine')).toBe(true);
   });
@@ -668,32 +791,49 @@ function shuffled(pack: Pack, seed: number[]): Pack {
 }
 
 /** Random edits a user makes in the workspace between installs. */
-const editArb = fc.record({ collection: fc.constantFrom<WorkspaceCollection>('tags', 'message_templates', 'smart_lists', 'automations', 'pipelines'), index: fc.nat(), kind: fc.constantFrom('rename', 'delete') });
+const editArb = fc.record({
+  collection: fc.constantFrom<WorkspaceCollection>('tags', 'message_templates', 'smart_lists', 'automations', 'pipelines'),
+  index: fc.nat(),
+  kind: fc.constantFrom('rename', 'delete'),
+});
 
 describe('plan: properties', () => {
   it('applying a plan and planning again gives no changes', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(0, 1, 2), { minLength: 1, maxLength: 4 }), fc.array(editArb, { maxLength: 3 }), fc.boolean(), fc.boolean(), (seq, edits, overwrite, prune) => {
-        const ws = new WorkspaceModel();
-        for (const n of seq) {
-          const pack = packs[n];
-          for (const e of edits) {
-            const list = ws.list(e.collection);
-            if (!list.length) continue;
-            const obj = list[e.index % list.length];
-            if (e.kind === 'delete') ws.remove(e.collection, obj.id);
-            else ws.edit(e.collection, obj.id, e.collection === 'automations' ? { draft_document: { ...(obj.document as object), name: 'Edited' } } : { name: `${String(obj.name)} (edited)` });
+      fc.property(
+        fc.array(fc.constantFrom(0, 1, 2), { minLength: 1, maxLength: 4 }),
+        fc.array(editArb, { maxLength: 3 }),
+        fc.boolean(),
+        fc.boolean(),
+        (seq, edits, overwrite, prune) => {
+          const ws = new WorkspaceModel();
+          for (const n of seq) {
+            const pack = packs[n];
+            for (const e of edits) {
+              const list = ws.list(e.collection);
+              if (!list.length) continue;
+              const obj = list[e.index % list.length];
+              if (e.kind === 'delete') ws.remove(e.collection, obj.id);
+              else
+                ws.edit(
+                  e.collection,
+                  obj.id,
+                  e.collection === 'automations'
+                    ? { draft_document: { ...(obj.document as object), name: 'Edited' } }
+                    : { name: `${String(obj.name)} (edited)` },
+                );
+            }
+            const ledger = ws.ledgers[pack.packId] ?? null;
+            const options = { overwrite, prune, allowDowngrade: true };
+            const p = plan(pack, ledger, ws.snapshot(pack), options);
+            expect(p.errors).toEqual([]);
+            apply(ws, pack, p);
+            const again = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack), options);
+            expect(again.writes).toBe(0);
+            expect(again.hasChanges).toBe(false);
           }
-          const ledger = ws.ledgers[pack.packId] ?? null;
-          const options = { overwrite, prune, allowDowngrade: true };
-          const p = plan(pack, ledger, ws.snapshot(pack), options);
-          expect(p.errors).toEqual([]);
-          apply(ws, pack, p);
-          const again = plan(pack, ws.ledgers[pack.packId], ws.snapshot(pack), options);
-          expect(again.writes).toBe(0);
-          expect(again.hasChanges).toBe(false);
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -707,10 +847,19 @@ describe('plan: properties', () => {
         for (const e of edits) {
           const list = ws.list(e.collection);
           const obj = list[e.index % list.length];
-          ws.edit(e.collection, obj.id, e.collection === 'automations' ? { draft_document: { ...(obj.document as object), name: 'Edited' } } : { name: `${String(obj.name)} (edited)` });
+          ws.edit(
+            e.collection,
+            obj.id,
+            e.collection === 'automations'
+              ? { draft_document: { ...(obj.document as object), name: 'Edited' } }
+              : { name: `${String(obj.name)} (edited)` },
+          );
           edited.add(obj.id);
         }
-        for (const p of [plan(v110, ws.ledgers[v100.packId], ws.snapshot(v110), { prune: true, overwrite }), planUninstall(ws.ledgers[v100.packId], ws.snapshot(v100))]) {
+        for (const p of [
+          plan(v110, ws.ledgers[v100.packId], ws.snapshot(v110), { prune: true, overwrite }),
+          planUninstall(ws.ledgers[v100.packId], ws.snapshot(v100)),
+        ]) {
           for (const s of p.steps) if (s.write && s.action === 'remove') expect(edited.has(s.workspaceId!)).toBe(false);
         }
       }),
@@ -720,15 +869,20 @@ describe('plan: properties', () => {
 
   it('the order of items in the pack does not change the plan', () => {
     fc.assert(
-      fc.property(fc.constantFrom(0, 1, 2), fc.array(fc.nat(1000), { minLength: 1, maxLength: 30 }), fc.boolean(), (n, seed, installedFirst) => {
-        const ws = new WorkspaceModel();
-        if (installedFirst) install(ws, v100);
-        const pack = packs[n];
-        const ledger = ws.ledgers[pack.packId] ?? null;
-        const a = plan(pack, ledger, ws.snapshot(pack));
-        const b = plan(shuffled(pack, seed), ledger, ws.snapshot(pack));
-        expect(b).toEqual(a);
-      }),
+      fc.property(
+        fc.constantFrom(0, 1, 2),
+        fc.array(fc.nat(1000), { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        (n, seed, installedFirst) => {
+          const ws = new WorkspaceModel();
+          if (installedFirst) install(ws, v100);
+          const pack = packs[n];
+          const ledger = ws.ledgers[pack.packId] ?? null;
+          const a = plan(pack, ledger, ws.snapshot(pack));
+          const b = plan(shuffled(pack, seed), ledger, ws.snapshot(pack));
+          expect(b).toEqual(a);
+        },
+      ),
       { numRuns: 80 },
     );
   });
@@ -744,28 +898,44 @@ describe('content hash', () => {
 
   it('writes canonical JSON: keys sorted by code unit (integer-like ones too), no whitespace, for any JSON', () => {
     // The plain statement of the form, which canonicalJson builds faster.
-    const plain = (v: unknown): string => (Array.isArray(v) ? `[${v.map(plain).join(',')}]` : v && typeof v === 'object' ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${plain((v as Record<string, unknown>)[k])}`).join(',')}}` : JSON.stringify(v));
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
-      expect(canonicalJson(v)).toBe(plain(v));
-    }), { numRuns: 300 });
+    const plain = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(plain).join(',')}]`
+        : v && typeof v === 'object'
+          ? `{${Object.keys(v)
+              .sort()
+              .map((k) => `${JSON.stringify(k)}:${plain((v as Record<string, unknown>)[k])}`)
+              .join(',')}}`
+          : JSON.stringify(v);
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        expect(canonicalJson(v)).toBe(plain(v));
+      }),
+      { numRuns: 300 },
+    );
     expect(canonicalJson({ '': 0, 0: false })).toBe('{"":0,"0":false}');
     expect(canonicalJson({ b: undefined, a: [undefined, 1] })).toBe('{"a":[null,1]}');
   });
 
   it("remembers a workspace object's hash per collection, equal to hashing its projection", () => {
     const obj: WorkspaceObject = { id: 'x', name: 'Hot', color: '#f00', subject: 'Hi', body: 'Hello', channel: 'email' };
-    for (const collection of ['tags', 'email_templates', 'tags'] as WorkspaceCollection[]) expect(workspaceObjectHash(collection, obj)).toBe(contentHash(projectWorkspaceObject(collection, obj)));
+    for (const collection of ['tags', 'email_templates', 'tags'] as WorkspaceCollection[])
+      expect(workspaceObjectHash(collection, obj)).toBe(contentHash(projectWorkspaceObject(collection, obj)));
     expect(workspaceObjectHash('tags', obj)).not.toBe(workspaceObjectHash('email_templates', obj));
   });
 });
 
 describe('markReferences: what plan would do with each reference, for editors', () => {
-  it('marks pack items, bound, creatable, ambiguous and unresolved references with the planner\'s own binding', () => {
+  it("marks pack items, bound, creatable, ambiguous and unresolved references with the planner's own binding", () => {
     const ws = new WorkspaceModel([{ name: 'Jordan Lee' }, { name: 'Casey Kim' }, { name: 'casey kim' }]);
     ws.list('tags').push({ id: 'tag_77', name: 'Buyer lead' });
     const pack = structuredClone(v100);
     const refs = pack.automations![0].document.references!;
-    refs.push({ type: 'tag', id: 'tag-new', name: 'Brand new' }, { type: 'user', id: 'usr-casey', name: 'Casey Kim' }, { type: 'team', id: 'team-x' });
+    refs.push(
+      { type: 'tag', id: 'tag-new', name: 'Brand new' },
+      { type: 'user', id: 'usr-casey', name: 'Casey Kim' },
+      { type: 'team', id: 'team-x' },
+    );
     const byKey = markReferences(pack, null, ws.snapshot(pack));
     const planned = plan(pack, null, ws.snapshot(pack));
     // Every binding and every reference error of the plan has its mark, in the same words.

@@ -4,19 +4,57 @@ import { setOwn } from '../own.js';
 import { count, Needles } from '../text.js';
 import type { Pack, Resource } from '../types.js';
 import { apiLimitErrors } from './limits.js';
-import { bindingKey, bindReferences, byName, COLLECTION_OF_REFERENCE, itemBindings, normalizeName, PackTargets, type CreatedResource } from './bind.js';
+import {
+  bindingKey,
+  bindReferences,
+  byName,
+  COLLECTION_OF_REFERENCE,
+  itemBindings,
+  normalizeName,
+  PackTargets,
+  type CreatedResource,
+} from './bind.js';
 import { blockReferences } from './block-refs.js';
 import {
-  canonicalJson, assetContent, automationContent, brandAssetToken, brandContent, emailImageAddresses, isBrandAsset, COLLECTION_OF_RESOURCE_KIND, contentHash, itemId, itemLabel, PHASE,
-  pipelineContent, projectWorkspaceObject, resourceContent, smartListContent, templateContent, workspaceObjectHash, type Json,
+  canonicalJson,
+  assetContent,
+  automationContent,
+  brandAssetToken,
+  brandContent,
+  emailImageAddresses,
+  isBrandAsset,
+  COLLECTION_OF_RESOURCE_KIND,
+  contentHash,
+  itemId,
+  itemLabel,
+  PHASE,
+  pipelineContent,
+  projectWorkspaceObject,
+  resourceContent,
+  smartListContent,
+  templateContent,
+  workspaceObjectHash,
+  type Json,
 } from './content.js';
 import { applyRewrites, idempotencyKeyFor, ledgerItemForExisting, resolveTarget, resumedRun, type ResolvedItem } from './resolve.js';
 import { compareSemver } from './version.js';
 import { differingFields } from '../diff/compare.js';
 import { ledgerSourceOf } from '../export/export.js';
 import type {
-  InstallLedger, LedgerItem, Plan, PlanError, PlanItemKind, PlanOptions, PlanStep, PlanSummary, PlanWarning, ReferenceBinding, Rewrite,
-  WorkspaceCollection, WorkspaceObject, WorkspaceSnapshot,
+  InstallLedger,
+  LedgerItem,
+  Plan,
+  PlanError,
+  PlanItemKind,
+  PlanOptions,
+  PlanStep,
+  PlanSummary,
+  PlanWarning,
+  ReferenceBinding,
+  Rewrite,
+  WorkspaceCollection,
+  WorkspaceObject,
+  WorkspaceSnapshot,
 } from './types.js';
 
 /** Resource kinds an existing workspace object of the same name is adopted for, instead of creating a duplicate. */
@@ -69,21 +107,58 @@ function compareVersions(from: string | null, to: string): Plan['versionChange']
 }
 
 /** Every item the pack wants in the workspace, with content before rewrites. */
-function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings: ReferenceBinding[], unlisted: ReadonlyMap<string, Rewrite[]>): Desired[] {
+function desiredItems(
+  pack: Pack,
+  createdResources: CreatedResource[],
+  bindings: ReferenceBinding[],
+  unlisted: ReadonlyMap<string, Rewrite[]>,
+): Desired[] {
   const out: Desired[] = [];
   const target = new Map(bindings.map((b) => [bindingKey(b.type, b.id), b.target]));
-  const resources = [...(pack.resources ?? []).map((r) => ({ id: itemId('resource', r.key), r })), ...createdResources.map((c) => ({ id: c.itemId, r: c.resource }))];
+  const resources = [
+    ...(pack.resources ?? []).map((r) => ({ id: itemId('resource', r.key), r })),
+    ...createdResources.map((c) => ({ id: c.itemId, r: c.resource })),
+  ];
   for (const { id, r } of resources) {
-    out.push({ itemId: id, kind: 'resource', key: r.key, name: r.name, collection: COLLECTION_OF_RESOURCE_KIND[r.kind], content: resourceContent(r), rewrites: [], adoptable: ADOPTABLE.has(r.kind) });
+    out.push({
+      itemId: id,
+      kind: 'resource',
+      key: r.key,
+      name: r.name,
+      collection: COLLECTION_OF_RESOURCE_KIND[r.kind],
+      content: resourceContent(r),
+      rewrites: [],
+      adoptable: ADOPTABLE.has(r.kind),
+    });
   }
   for (const p of pack.pipelines ?? []) {
-    out.push({ itemId: itemId('pipeline', p.key), kind: 'pipeline', key: p.key, name: p.name, collection: 'pipelines', content: pipelineContent(p), rewrites: [], stageKeys: p.stages.map((s) => s.key), adoptable: false });
+    out.push({
+      itemId: itemId('pipeline', p.key),
+      kind: 'pipeline',
+      key: p.key,
+      name: p.name,
+      collection: 'pipelines',
+      content: pipelineContent(p),
+      rewrites: [],
+      stageKeys: p.stages.map((s) => s.key),
+      adoptable: false,
+    });
   }
   // Email images are uploaded (when the pack carries the bytes) and their source address rewritten.
   const urlRewrites: Rewrite[] = [];
   for (const a of pack.assets ?? []) {
     if (a.data != null) {
-      out.push({ itemId: itemId('asset', a.key), kind: 'asset', key: a.key, name: a.fileName, collection: 'media', content: assetContent(a), rewrites: [], extra: { data: a.data }, adoptable: false });
+      out.push({
+        itemId: itemId('asset', a.key),
+        kind: 'asset',
+        key: a.key,
+        name: a.fileName,
+        collection: 'media',
+        content: assetContent(a),
+        rewrites: [],
+        extra: { data: a.data },
+        adoptable: false,
+      });
     }
   }
   for (const { sourceUrl, asset: a } of emailImageAddresses(pack.assets ?? [])) {
@@ -95,14 +170,36 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
     const content = templateContent(t);
     // The addresses a template uses, in one pass over its text (a pack may carry thousands).
     const used = urlRewrites.length ? addresses.in(canonicalText(content)) : undefined;
-    out.push({ itemId: itemId('template', t.key), kind: 'template', key: t.key, name: t.name, collection: 'message_templates', content, rewrites: used ? urlRewrites.filter((rw) => used.has(rw.from)) : [], adoptable: false });
+    out.push({
+      itemId: itemId('template', t.key),
+      kind: 'template',
+      key: t.key,
+      name: t.name,
+      collection: 'message_templates',
+      content,
+      rewrites: used ? urlRewrites.filter((rw) => used.has(rw.from)) : [],
+      adoptable: false,
+    });
   }
   if (pack.brand) {
     const assets = pack.assets ?? [];
     const rewrites: Rewrite[] = assets
       .filter(isBrandAsset)
-      .map((a) => ({ kind: 'url', from: brandAssetToken(a.key), target: a.data != null ? { itemId: itemId('asset', a.key) } : { url: a.url ?? '' } }));
-    out.push({ itemId: itemId('brand', 'brand'), kind: 'brand', key: 'brand', name: String((pack.brand as Record<string, unknown>).name ?? 'Brand'), collection: 'brand', content: brandContent(pack.brand, assets), rewrites, adoptable: false });
+      .map((a) => ({
+        kind: 'url',
+        from: brandAssetToken(a.key),
+        target: a.data != null ? { itemId: itemId('asset', a.key) } : { url: a.url ?? '' },
+      }));
+    out.push({
+      itemId: itemId('brand', 'brand'),
+      kind: 'brand',
+      key: 'brand',
+      name: String((pack.brand as Record<string, unknown>).name ?? 'Brand'),
+      collection: 'brand',
+      content: brandContent(pack.brand, assets),
+      rewrites,
+      adoptable: false,
+    });
   }
   // Smart-list filter values naming a pack resource by key become the resource's workspace id.
   const resourceKeys = new Set((pack.resources ?? []).filter((r) => r.kind !== 'email_template').map((r) => r.key));
@@ -110,8 +207,20 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
     const content = smartListContent(s);
     const used = new Set<string>();
     collectFilterValues(content.filters, used);
-    const rewrites: Rewrite[] = [...used].filter((v) => resourceKeys.has(v)).sort().map((v) => ({ kind: 'reference', from: v, target: { itemId: itemId('resource', v) } }));
-    out.push({ itemId: itemId('smartList', s.key), kind: 'smartList', key: s.key, name: s.name, collection: 'smart_lists', content, rewrites, adoptable: false });
+    const rewrites: Rewrite[] = [...used]
+      .filter((v) => resourceKeys.has(v))
+      .sort()
+      .map((v) => ({ kind: 'reference', from: v, target: { itemId: itemId('resource', v) } }));
+    out.push({
+      itemId: itemId('smartList', s.key),
+      kind: 'smartList',
+      key: s.key,
+      name: s.name,
+      collection: 'smart_lists',
+      content,
+      rewrites,
+      adoptable: false,
+    });
   }
   for (const a of pack.automations ?? []) {
     const seen = new Set<string>();
@@ -124,9 +233,18 @@ function desiredItems(pack: Pack, createdResources: CreatedResource[], bindings:
       rewrites.push({ kind: 'reference', from: r.id, target: t, refType: r.type });
     }
     rewrites.push(...(unlisted.get(a.key) ?? []));
-    const typeOf = (rw: Rewrite) => (rw.kind === 'reference' ? rw.refType ?? '' : '');
+    const typeOf = (rw: Rewrite) => (rw.kind === 'reference' ? (rw.refType ?? '') : '');
     rewrites.sort((x, y) => (x.from < y.from ? -1 : x.from > y.from ? 1 : typeOf(x) < typeOf(y) ? -1 : typeOf(x) > typeOf(y) ? 1 : 0));
-    out.push({ itemId: itemId('automation', a.key), kind: 'automation', key: a.key, name: a.document.name, collection: 'automations', content: automationContent(a), rewrites, adoptable: false });
+    out.push({
+      itemId: itemId('automation', a.key),
+      kind: 'automation',
+      key: a.key,
+      name: a.document.name,
+      collection: 'automations',
+      content: automationContent(a),
+      rewrites,
+      adoptable: false,
+    });
   }
   return out;
 }
@@ -199,12 +317,24 @@ const NESTED_CONTENT: ReadonlySet<string> = new Set(['document', 'data']);
  * new and its creation was answered with the interrupted run's object.
  */
 function madeByInterruptedRun(
-  packId: string, ledger: InstallLedger | null, createdByKey: Record<string, string>, step: PlanStep, desiredHash: string | undefined,
-  lateTargets: Set<string> | undefined, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined,
+  packId: string,
+  ledger: InstallLedger | null,
+  createdByKey: Record<string, string>,
+  step: PlanStep,
+  desiredHash: string | undefined,
+  lateTargets: Set<string> | undefined,
+  lookup: (id: string) => ResolvedItem | undefined,
+  find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined,
 ): WorkspaceObject | undefined {
   let hash = desiredHash;
   if (hash === undefined && lateTargets) {
-    const first = applyRewrites({ ...step, rewrites: step.rewrites.filter((rw) => !('itemId' in rw.target) || !lateTargets.has(rw.target.itemId) || lookup(rw.target.itemId)) }, lookup);
+    const first = applyRewrites(
+      {
+        ...step,
+        rewrites: step.rewrites.filter((rw) => !('itemId' in rw.target) || !lateTargets.has(rw.target.itemId) || lookup(rw.target.itemId)),
+      },
+      lookup,
+    );
     hash = first && contentHash(first);
   }
   const id = hash === undefined ? undefined : createdByKey[idempotencyKeyFor(packId, resumedRun(ledger), step.itemId, hash)];
@@ -224,8 +354,21 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
   const errors: PlanError[] = [];
   const fromVersion = ledger?.version ?? null;
   const base: PlanResult = {
-    ok: false, errors, warnings: [], packId: pack.packId, packName: pack.name, fromVersion, toVersion: pack.version, versionChange: compareVersions(fromVersion, pack.version),
-    steps: [], bindings: [], summary: emptySummary(), hasChanges: false, writes: 0, ledgerUpdates: {}, ledgerBindings: {},
+    ok: false,
+    errors,
+    warnings: [],
+    packId: pack.packId,
+    packName: pack.name,
+    fromVersion,
+    toVersion: pack.version,
+    versionChange: compareVersions(fromVersion, pack.version),
+    steps: [],
+    bindings: [],
+    summary: emptySummary(),
+    hasChanges: false,
+    writes: 0,
+    ledgerUpdates: {},
+    ledgerBindings: {},
   };
   const refused = refusal(pack, ledger, base.versionChange, options);
   if (refused) {
@@ -268,10 +411,19 @@ export function plan(pack: Pack, ledger: InstallLedger | null, snapshot: Workspa
 }
 
 /** Why this pack cannot be planned over this ledger at all: another pack's ledger, or a downgrade not asked for. */
-function refusal(pack: Pack, ledger: InstallLedger | null, versionChange: Plan['versionChange'], options: PlanOptions): PlanError | undefined {
-  if (ledger && ledger.packId !== pack.packId) return { code: 'plan/pack-id-mismatch', message: `The ledger is for pack ${ledger.packId}, not ${pack.packId}` };
+function refusal(
+  pack: Pack,
+  ledger: InstallLedger | null,
+  versionChange: Plan['versionChange'],
+  options: PlanOptions,
+): PlanError | undefined {
+  if (ledger && ledger.packId !== pack.packId)
+    return { code: 'plan/pack-id-mismatch', message: `The ledger is for pack ${ledger.packId}, not ${pack.packId}` };
   if (versionChange === 'downgrade' && !options.allowDowngrade) {
-    return { code: 'plan/downgrade', message: `Version ${pack.version} is lower than the installed ${ledger?.version}; a downgrade must be asked for explicitly (setup-pack install --allow-downgrade)` };
+    return {
+      code: 'plan/downgrade',
+      message: `Version ${pack.version} is lower than the installed ${ledger?.version}; a downgrade must be asked for explicitly (setup-pack install --allow-downgrade)`,
+    };
   }
   return undefined;
 }
@@ -325,7 +477,9 @@ interface Planning extends WorkspaceIndex {
 }
 
 function startPlanning(
-  given: Pick<Planning, 'pack' | 'ledger' | 'snapshot' | 'options' | 'errors' | 'late'>, items: Desired[], createdResources: CreatedResource[],
+  given: Pick<Planning, 'pack' | 'ledger' | 'snapshot' | 'options' | 'errors' | 'late'>,
+  items: Desired[],
+  createdResources: CreatedResource[],
 ): Planning {
   const { ledger } = given;
   const index = indexWorkspace(given.snapshot);
@@ -335,7 +489,12 @@ function startPlanning(
   // moves to its own item id; that entry is no other item's to take over.
   const legacy = new Map(createdResources.filter((c) => c.legacyItemId).map((c) => [c.itemId, c.legacyItemId!]));
   const wanted = new Set(items.map((d) => d.itemId));
-  const renames = renamedKeys(items.filter((d) => !legacy.has(d.itemId)), ledger, new Set([...wanted, ...legacy.values()]), index.find);
+  const renames = renamedKeys(
+    items.filter((d) => !legacy.has(d.itemId)),
+    ledger,
+    new Set([...wanted, ...legacy.values()]),
+    index.find,
+  );
   for (const [id, from] of legacy) renames.set(id, { from, entry: ledger!.items[from] });
   const prevOf = (id: string): LedgerItem | undefined => ledger?.items[id] ?? renames.get(id)?.entry;
   // Items that keep their workspace object whatever this plan does with them: their ids are known
@@ -343,11 +502,24 @@ function startPlanning(
   for (const d of items) {
     const prev = prevOf(d.itemId);
     const existing = prev ? index.find(prev.collection, prev.workspaceId) : undefined;
-    if (prev && existing) known.set(d.itemId, { workspaceId: existing.id, url: typeof existing.url === 'string' ? existing.url : prev.url, stages: prev.stages });
+    if (prev && existing)
+      known.set(d.itemId, {
+        workspaceId: existing.id,
+        url: typeof existing.url === 'string' ? existing.url : prev.url,
+        stages: prev.stages,
+      });
   }
   return {
-    ...given, ...index, warnings: [], summary: emptySummary(), known, lookup: (id) => known.get(id), ledgerUpdates: {},
-    claimed: new Set(Object.values(ledger?.items ?? {}).map((it) => it.workspaceId)), renames, prevOf,
+    ...given,
+    ...index,
+    warnings: [],
+    summary: emptySummary(),
+    known,
+    lookup: (id) => known.get(id),
+    ledgerUpdates: {},
+    claimed: new Set(Object.values(ledger?.items ?? {}).map((it) => it.workspaceId)),
+    renames,
+    prevOf,
   };
 }
 
@@ -373,8 +545,19 @@ function planItem(p: Planning, d: Desired): PlanStep {
     p.ledgerUpdates[renamed.from] = null;
   }
   const step: PlanStep = {
-    itemId: d.itemId, kind: d.kind, key: d.key, name: d.name, collection: d.collection, action: 'create', write: true,
-    phase: PHASE[d.kind], reason: '', content: d.content, rewrites: d.rewrites, dependsOn: dependsOn(d.rewrites), owned: true,
+    itemId: d.itemId,
+    kind: d.kind,
+    key: d.key,
+    name: d.name,
+    collection: d.collection,
+    action: 'create',
+    write: true,
+    phase: PHASE[d.kind],
+    reason: '',
+    content: d.content,
+    rewrites: d.rewrites,
+    dependsOn: dependsOn(d.rewrites),
+    owned: true,
   };
   if (d.stageKeys) step.stageKeys = d.stageKeys;
   if (d.extra) step.extra = d.extra;
@@ -388,11 +571,20 @@ function planItem(p: Planning, d: Desired): PlanStep {
 
 function decideAction(p: Planning, s: ItemState): void {
   const { d, step, prev, existing } = s;
-  const ours = !existing && p.snapshot.createdByKey ? madeByInterruptedRun(p.pack.packId, p.ledger, p.snapshot.createdByKey, step, s.desiredHash, p.late.get(d.itemId), p.lookup, p.find) : undefined;
+  const ours =
+    !existing && p.snapshot.createdByKey
+      ? madeByInterruptedRun(p.pack.packId, p.ledger, p.snapshot.createdByKey, step, s.desiredHash, p.late.get(d.itemId), p.lookup, p.find)
+      : undefined;
   if (ours) resumeInterrupted(p, s, ours);
   else if (prev && existing && !prev.owned) {
     // Adopted earlier: the user's object, bound by name; never written.
-    Object.assign(step, { action: 'adopt', write: false, workspaceId: existing.id, owned: false, reason: 'existing workspace object, adopted by name' });
+    Object.assign(step, {
+      action: 'adopt',
+      write: false,
+      workspaceId: existing.id,
+      owned: false,
+      reason: 'existing workspace object, adopted by name',
+    });
   } else if (prev && existing) fromInstalled(p, s, prev, existing);
   else if (d.adoptable && (!prev || prev.owned)) adoptByName(p, s);
   else if (d.kind === 'brand' && !prev) planBrand(p, s);
@@ -418,15 +610,28 @@ function fromInstalled(p: Planning, { d, step, resolved, desiredHash }: ItemStat
   step.workspaceId = existing.id;
   const wsHash = workspaceObjectHash(d.collection, existing);
   if (wsHash === prev.hash) {
-    if (desiredHash !== undefined && desiredHash === prev.sourceHash) Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
-    else Object.assign(step, { action: 'update', reason: desiredHash === undefined ? 'refers to an item being created' : changedWords(projectWorkspaceObject(d.collection, existing), resolved!) });
+    if (desiredHash !== undefined && desiredHash === prev.sourceHash)
+      Object.assign(step, { action: 'unchanged', write: false, reason: 'up to date' });
+    else
+      Object.assign(step, {
+        action: 'update',
+        reason:
+          desiredHash === undefined
+            ? 'refers to an item being created'
+            : changedWords(projectWorkspaceObject(d.collection, existing), resolved!),
+      });
   } else if (desiredHash !== undefined && desiredHash === wsHash) {
     // The copy already is what we would write (an interrupted run wrote it): just record it.
     Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'workspace copy already matches' });
     p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, existing, desiredHash, prev);
   } else {
     const overwrite = !!p.options.overwrite;
-    Object.assign(step, { action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, reason: 'edited in the workspace since it was installed' });
+    Object.assign(step, {
+      action: 'conflict',
+      resolution: overwrite ? 'overwrite' : 'keep',
+      write: overwrite,
+      reason: 'edited in the workspace since it was installed',
+    });
   }
 }
 
@@ -434,12 +639,22 @@ function fromInstalled(p: Planning, { d, step, resolved, desiredHash }: ItemStat
 function adoptByName(p: Planning, { d, step, prev, desiredHash }: ItemState): void {
   const matches = p.sameNamed(d.collection, d.name).filter((o) => !p.claimed.has(o.id));
   if (matches.length > 1) {
-    p.errors.push({ code: 'plan/ambiguous-resource', message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`, candidates: matches.map((m) => ({ id: m.id, name: m.name })) });
+    p.errors.push({
+      code: 'plan/ambiguous-resource',
+      message: `Resource ${d.key} ("${d.name}") matches ${count(matches.length)} workspace ${d.collection} by name; rename one of them`,
+      candidates: matches.map((m) => ({ id: m.id, name: m.name })),
+    });
   } else if (matches.length === 1) {
     // Each workspace object is adopted once: a second item of the same name (another case or
     // spacing) is created, as the workspace allows two objects of one name.
     p.claimed.add(matches[0].id);
-    Object.assign(step, { action: 'adopt', write: false, workspaceId: matches[0].id, owned: false, reason: 'existing workspace object with the same name' });
+    Object.assign(step, {
+      action: 'adopt',
+      write: false,
+      workspaceId: matches[0].id,
+      owned: false,
+      reason: 'existing workspace object with the same name',
+    });
     p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, matches[0], desiredHash ?? contentHash(d.content));
   } else step.reason = prev ? 'missing from the workspace' : 'new';
 }
@@ -453,13 +668,23 @@ function planBrand(p: Planning, { d, step }: ItemState): void {
   const theirs = (p.snapshot.collections.brand ?? []).find(isSetBrand);
   const found = theirs ? identicalTwin([theirs], d, step, p.lookup, p.claimed) : undefined;
   if (found) {
-    Object.assign(step, { action: 'adopt', write: false, workspaceId: found.twin.id, owned: false, reason: 'the workspace\'s brand already is this one' });
+    Object.assign(step, {
+      action: 'adopt',
+      write: false,
+      workspaceId: found.twin.id,
+      owned: false,
+      reason: "the workspace's brand already is this one",
+    });
     p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, found.twin, found.sourceHash);
   } else if (theirs) {
     const named = brandName(theirs);
     const overwrite = !!p.options.overwrite;
     Object.assign(step, {
-      action: 'conflict', resolution: overwrite ? 'overwrite' : 'keep', write: overwrite, workspaceId: theirs.id, owned: overwrite,
+      action: 'conflict',
+      resolution: overwrite ? 'overwrite' : 'keep',
+      write: overwrite,
+      workspaceId: theirs.id,
+      owned: overwrite,
       reason: `the workspace's own brand${named ? ` "${named}"` : ''}, not set by this pack`,
     });
   } else step.reason = 'new';
@@ -470,11 +695,25 @@ function planBrand(p: Planning, { d, step }: ItemState): void {
  * installed back, a workspace's default pipeline): bound to it, not duplicated. Otherwise created.
  */
 function adoptTwinOrCreate(p: Planning, { d, step, prev }: ItemState): void {
-  const found = !prev ? identicalTwin(d.kind === 'brand' ? (p.snapshot.collections[d.collection] ?? []) : p.sameNamed(d.collection, d.name), d, step, p.lookup, p.claimed) : undefined;
+  const found = !prev
+    ? identicalTwin(
+        d.kind === 'brand' ? (p.snapshot.collections[d.collection] ?? []) : p.sameNamed(d.collection, d.name),
+        d,
+        step,
+        p.lookup,
+        p.claimed,
+      )
+    : undefined;
   if (found) {
     const { twin, sourceHash } = found;
     p.claimed.add(twin.id);
-    Object.assign(step, { action: 'adopt', write: false, workspaceId: twin.id, owned: false, reason: 'existing workspace object with the same name and content' });
+    Object.assign(step, {
+      action: 'adopt',
+      write: false,
+      workspaceId: twin.id,
+      owned: false,
+      reason: 'existing workspace object with the same name and content',
+    });
     p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, twin, sourceHash);
   } else step.reason = prev ? 'missing from the workspace' : 'new';
 }
@@ -517,7 +756,13 @@ function splitLateRewrites(p: Planning, step: PlanStep): PlanStep | undefined {
   const pending = step.write ? [...(p.late.get(step.itemId) ?? [])].filter((t) => !p.known.has(t)) : [];
   if (!pending.length) return undefined;
   const first = step.rewrites.filter((rw) => !('itemId' in rw.target) || !pending.includes(rw.target.itemId));
-  const completion: PlanStep = { ...step, action: 'update', reason: 'the ids of automations it runs, created in this run', rewrites: step.rewrites, dependsOn: dependsOn(step.rewrites) };
+  const completion: PlanStep = {
+    ...step,
+    action: 'update',
+    reason: 'the ids of automations it runs, created in this run',
+    rewrites: step.rewrites,
+    dependsOn: dependsOn(step.rewrites),
+  };
   step.rewrites = first;
   step.dependsOn = dependsOn(first);
   return completion;
@@ -562,11 +807,28 @@ function planOrphans(p: Planning, wanted: ReadonlySet<string>, bindings: readonl
   return orphans.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
 }
 
-function orphanStep(p: Planning, id: string, prev: LedgerItem, holderOf: (item: LedgerItem) => InstallLedger | undefined, boundTo: ReadonlyMap<string, ReferenceBinding>): PlanStep {
+function orphanStep(
+  p: Planning,
+  id: string,
+  prev: LedgerItem,
+  holderOf: (item: LedgerItem) => InstallLedger | undefined,
+  boundTo: ReadonlyMap<string, ReferenceBinding>,
+): PlanStep {
   const existing = p.find(prev.collection, prev.workspaceId);
   const step: PlanStep = {
-    itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'orphan', write: false,
-    phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
+    itemId: id,
+    kind: prev.kind,
+    key: prev.key,
+    name: String(existing?.name ?? prev.key),
+    collection: prev.collection,
+    action: 'orphan',
+    write: false,
+    phase: PHASE[prev.kind],
+    workspaceId: prev.workspaceId,
+    reason: '',
+    rewrites: [],
+    dependsOn: [],
+    owned: prev.owned,
   };
   if (!existing) {
     Object.assign(step, { action: 'remove', reason: 'gone from the release and from the workspace' });
@@ -576,16 +838,29 @@ function orphanStep(p: Planning, id: string, prev: LedgerItem, holderOf: (item: 
     p.ledgerUpdates[id] = null;
   } else if (workspaceObjectHash(prev.collection, existing) !== prev.hash) {
     step.reason = 'gone from the release, edited in the workspace: kept';
-    if (p.options.prune) p.warnings.push(pruneKept(step, 'it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)'));
+    if (p.options.prune)
+      p.warnings.push(
+        pruneKept(
+          step,
+          'it was edited in the workspace since it was installed, and an edited item is never removed (remove it by hand if it is not wanted)',
+        ),
+      );
   } else if (p.options.prune) {
     const holder = holderOf(prev);
     const ref = [prev.workspaceId, ...Object.values(prev.stages ?? {})].map((w) => boundTo.get(w)).find(Boolean);
     if (ref) {
       step.reason = `gone from the release; used by ${ref.type} ${ref.id} of this release: kept`;
-      p.warnings.push(pruneKept(step, `${ref.type} ${ref.id}${ref.name ? ` ("${ref.name}")` : ''}, a reference of this release, is bound to it (${BOUND_BY[ref.source]}), so the release still uses it`));
+      p.warnings.push(
+        pruneKept(
+          step,
+          `${ref.type} ${ref.id}${ref.name ? ` ("${ref.name}")` : ''}, a reference of this release, is bound to it (${BOUND_BY[ref.source]}), so the release still uses it`,
+        ),
+      );
     } else if (holder) {
       step.reason = `gone from the release; ${usedBy(holder)}: kept`;
-      p.warnings.push(pruneKept(step, `it is ${usedBy(holder)}, which adopted it or binds a reference to it; removing it would break that pack`));
+      p.warnings.push(
+        pruneKept(step, `it is ${usedBy(holder)}, which adopted it or binds a reference to it; removing it would break that pack`),
+      );
     } else Object.assign(step, { action: 'remove', write: true, reason: 'gone from the release' });
   } else {
     step.reason = 'gone from the release: kept (use prune to remove)';
@@ -597,9 +872,13 @@ function orphanStep(p: Planning, id: string, prev: LedgerItem, holderOf: (item: 
 function finishPlan(p: Planning, base: PlanResult, allSteps: PlanStep[], bindings: readonly ReferenceBinding[]): PlanResult {
   const { ledger, pack, ledgerUpdates } = p;
   const ledgerBindings: Record<string, string> = {};
-  for (const b of bindings) if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
+  for (const b of bindings)
+    if (b.source !== 'pack' && 'workspaceId' in b.target) ledgerBindings[bindingKey(b.type, b.id)] = b.target.workspaceId;
   // An item created by this run has no workspace id yet: the installer records its bindings once written.
-  Object.assign(ledgerBindings, itemBindings([...bindings], (id) => (id in ledgerUpdates ? ledgerUpdates[id] : ledger?.items[id]) ?? undefined));
+  Object.assign(
+    ledgerBindings,
+    itemBindings([...bindings], (id) => (id in ledgerUpdates ? ledgerUpdates[id] : ledger?.items[id]) ?? undefined),
+  );
   const writes = allSteps.filter((s) => s.write).length;
   const bindingsChanged = canonicalText(sortKeys(ledgerBindings)) !== canonicalText(sortKeys(ledger?.bindings ?? {}));
   // What the ledger keeps of the pack for export (ledgerSourceOf) changed: a ledger written before
@@ -607,22 +886,54 @@ function finishPlan(p: Planning, base: PlanResult, allSteps: PlanStep[], binding
   // again, with no item write, or export could never give back what it needs that field for.
   // (A ledger with no source at all is not the installer's: it records one with every run.)
   const sourceChanged = ledger?.source !== undefined && canonicalJson(ledger.source) !== canonicalJson(ledgerSourceOf(pack));
-  const ledgerChanged = !ledger || ledger.version !== pack.version || ledger.state !== 'installed' || ledger.packName !== pack.name || bindingsChanged || sourceChanged || Object.keys(ledgerUpdates).length > 0;
+  const ledgerChanged =
+    !ledger ||
+    ledger.version !== pack.version ||
+    ledger.state !== 'installed' ||
+    ledger.packName !== pack.name ||
+    bindingsChanged ||
+    sourceChanged ||
+    Object.keys(ledgerUpdates).length > 0;
   // Warnings in the order of the steps they are about, as the plan lists them.
   const at = new Map<string, number>();
-  allSteps.forEach((st, i) => { if (!at.has(st.itemId)) at.set(st.itemId, i); });
-  const ordered = p.warnings.map((w, i) => ({ w, i })).sort((a, b) => (at.get(a.w.item.itemId) ?? 0) - (at.get(b.w.item.itemId) ?? 0) || a.i - b.i).map(({ w }) => w);
-  return { ...base, ok: true, warnings: ordered, steps: allSteps, summary: p.summary, writes, hasChanges: writes > 0 || ledgerChanged, ledgerUpdates, ledgerBindings };
+  allSteps.forEach((st, i) => {
+    if (!at.has(st.itemId)) at.set(st.itemId, i);
+  });
+  const ordered = p.warnings
+    .map((w, i) => ({ w, i }))
+    .sort((a, b) => (at.get(a.w.item.itemId) ?? 0) - (at.get(b.w.item.itemId) ?? 0) || a.i - b.i)
+    .map(({ w }) => w);
+  return {
+    ...base,
+    ok: true,
+    warnings: ordered,
+    steps: allSteps,
+    summary: p.summary,
+    writes,
+    hasChanges: writes > 0 || ledgerChanged,
+    ledgerUpdates,
+    ledgerBindings,
+  };
 }
 
 const warningItem = (step: PlanStep): PlanWarning['item'] => ({ itemId: step.itemId, kind: step.kind, key: step.key, name: step.name });
 
 /** How a reference of the release came to be bound to a workspace object (ReferenceBinding's source). */
-const BOUND_BY: Record<ReferenceBinding['source'], string> = { pack: 'a pack key', option: 'by --bind', ledger: 'as the install recorded it', name: 'by name', create: 'created for it' };
+const BOUND_BY: Record<ReferenceBinding['source'], string> = {
+  pack: 'a pack key',
+  option: 'by --bind',
+  ledger: 'as the install recorded it',
+  name: 'by name',
+  create: 'created for it',
+};
 
 /** An orphan prune was asked to remove and keeps: what it is, and why it stays. */
 function pruneKept(step: PlanStep, why: string): PlanWarning {
-  return { code: 'plan/prune-kept', item: warningItem(step), message: `${itemLabel(step)} is gone from the release and --prune keeps it: ${why}` };
+  return {
+    code: 'plan/prune-kept',
+    item: warningItem(step),
+    message: `${itemLabel(step)} is gone from the release and --prune keeps it: ${why}`,
+  };
 }
 
 /**
@@ -665,7 +976,12 @@ function adoptedDiffers(step: PlanStep, obj: WorkspaceObject, desired: Record<st
  *   automation, which stage, and what would fix it. One the user edited (a conflict kept) is theirs:
  *   not checked.
  */
-function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lookup: (id: string) => ResolvedItem | undefined, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): { errors: PlanError[]; warnings: PlanWarning[] } {
+function missingStages(
+  steps: PlanStep[],
+  rewritesOf: Map<string, Rewrite[]>,
+  lookup: (id: string) => ResolvedItem | undefined,
+  find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined,
+): { errors: PlanError[]; warnings: PlanWarning[] } {
   const byId = new Map(steps.map((st) => [st.itemId, st]));
   const missing = new Map<string, { stage: string; pipeline: PlanStep; usedBy: Set<string> }>();
   const warnings: PlanWarning[] = [];
@@ -674,7 +990,7 @@ function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lo
     const kept = !st.write && st.kind === 'automation' && st.action === 'unchanged';
     if (!st.write && !kept) continue;
     const named = new Set<string>();
-    for (const rw of kept ? rewritesOf.get(st.itemId) ?? [] : st.rewrites) {
+    for (const rw of kept ? (rewritesOf.get(st.itemId) ?? []) : st.rewrites) {
       if (rw.kind !== 'reference' || !('itemId' in rw.target) || rw.target.stageKey === undefined) continue;
       const pipeline = byId.get(rw.target.itemId);
       if (!pipeline || pipeline.write) continue;
@@ -684,9 +1000,10 @@ function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lo
       if (kept) {
         if (named.has(rw.from)) continue;
         named.add(rw.from);
-        const fix = pipeline.action === 'conflict'
-          ? `--overwrite replaces the pipeline with the release's, stages included, and points ${st.key} at its stage ${rw.from}`
-          : `--overwrite does not change it (the pack never writes a pipeline it adopted): choose another stage for ${st.key} in the workspace`;
+        const fix =
+          pipeline.action === 'conflict'
+            ? `--overwrite replaces the pipeline with the release's, stages included, and points ${st.key} at its stage ${rw.from}`
+            : `--overwrite does not change it (the pack never writes a pipeline it adopted): choose another stage for ${st.key} in the workspace`;
         warnings.push({
           code: 'plan/missing-stage',
           item: warningItem(st),
@@ -702,16 +1019,17 @@ function missingStages(steps: PlanStep[], rewritesOf: Map<string, Rewrite[]>, lo
   }
   const errors = [...missing.values()].map(({ stage, pipeline, usedBy }) => ({
     code: 'plan/unresolved-reference' as const,
-    message: `deal_stage ${stage} used by ${[...usedBy].sort().join(', ')}: pipeline ${pipeline.key} ("${pipeline.name}") has no such stage in the workspace, ${whyKept(pipeline)}${pipeline.action === 'conflict' ? '; --overwrite replaces it with the release\'s pipeline, stages included' : ''}`,
+    message: `deal_stage ${stage} used by ${[...usedBy].sort().join(', ')}: pipeline ${pipeline.key} ("${pipeline.name}") has no such stage in the workspace, ${whyKept(pipeline)}${pipeline.action === 'conflict' ? "; --overwrite replaces it with the release's pipeline, stages included" : ''}`,
     reference: { type: 'deal_stage' as const, id: stage, usedBy: [...usedBy].sort() },
   }));
   return { errors, warnings };
 }
 
 /** Why a pipeline the plan does not write is kept as the workspace has it. */
-const whyKept = (pipeline: PlanStep) => (pipeline.action === 'conflict'
-  ? 'where it was edited since it was installed and is kept'
-  : 'where it is the workspace\'s own pipeline, adopted by name and never written by this pack');
+const whyKept = (pipeline: PlanStep) =>
+  pipeline.action === 'conflict'
+    ? 'where it was edited since it was installed and is kept'
+    : "where it is the workspace's own pipeline, adopted by name and never written by this pack";
 
 /**
  * Keys a release renamed: an item not in the ledger whose name (trimmed, case-insensitive) is the
@@ -720,10 +1038,16 @@ const whyKept = (pipeline: PlanStep) => (pipeline.action === 'conflict'
  * over its ledger entry, so it is updated as before — not adopted as a stranger's object and then
  * removed as the old key's orphan. Each old entry goes to one new item (both in key order).
  */
-function renamedKeys(items: Desired[], ledger: InstallLedger | null, wanted: Set<string>, find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined): Map<string, { from: string; entry: LedgerItem }> {
+function renamedKeys(
+  items: Desired[],
+  ledger: InstallLedger | null,
+  wanted: Set<string>,
+  find: (c: WorkspaceCollection, id: string) => WorkspaceObject | undefined,
+): Map<string, { from: string; entry: LedgerItem }> {
   const out = new Map<string, { from: string; entry: LedgerItem }>();
   if (!ledger) return out;
-  const slot = (kind: PlanItemKind, collection: WorkspaceCollection, name: string) => JSON.stringify([kind, collection, normalizeName(name)]);
+  const slot = (kind: PlanItemKind, collection: WorkspaceCollection, name: string) =>
+    JSON.stringify([kind, collection, normalizeName(name)]);
   const gone = new Map<string, string[]>();
   for (const id of Object.keys(ledger.items).sort()) {
     if (wanted.has(id)) continue;
@@ -790,7 +1114,8 @@ function nameOf(collection: WorkspaceCollection, obj: WorkspaceObject): string |
  * `references` (binding hints for an install, not what the automation does).
  */
 function twinHash(collection: WorkspaceCollection, content: Record<string, Json>): string {
-  if (collection !== 'automations' || !content.document || typeof content.document !== 'object' || Array.isArray(content.document)) return contentHash(content);
+  if (collection !== 'automations' || !content.document || typeof content.document !== 'object' || Array.isArray(content.document))
+    return contentHash(content);
   const { references: _references, ...document } = content.document as Record<string, Json>;
   return contentHash({ ...content, document });
 }
@@ -800,7 +1125,13 @@ function twinHash(collection: WorkspaceCollection, content: Record<string, Json>
  * first by id). An automation that runs itself resolves against each candidate's own id in turn:
  * it is its own twin only under that id.
  */
-function identicalTwin(objects: WorkspaceObject[], d: Desired, step: PlanStep, lookup: (id: string) => ResolvedItem | undefined, claimed: Set<string>): { twin: WorkspaceObject; sourceHash: string } | undefined {
+function identicalTwin(
+  objects: WorkspaceObject[],
+  d: Desired,
+  step: PlanStep,
+  lookup: (id: string) => ResolvedItem | undefined,
+  claimed: Set<string>,
+): { twin: WorkspaceObject; sourceHash: string } | undefined {
   const want = normalizeName(d.name);
   const fixed = applyRewrites(step, lookup);
   // The brand is one per workspace: its content decides, whatever name the store gave it.
@@ -808,7 +1139,8 @@ function identicalTwin(objects: WorkspaceObject[], d: Desired, step: PlanStep, l
   const candidates = objects.filter((o) => !claimed.has(o.id) && sameName(o)).sort((a, b) => (a.id < b.id ? -1 : 1));
   for (const o of candidates) {
     const content = fixed ?? applyRewrites(step, (id) => (id === d.itemId ? { workspaceId: o.id } : lookup(id)));
-    if (content && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === twinHash(d.collection, content)) return { twin: o, sourceHash: contentHash(content) };
+    if (content && twinHash(d.collection, projectWorkspaceObject(d.collection, o)) === twinHash(d.collection, content))
+      return { twin: o, sourceHash: contentHash(content) };
   }
   return undefined;
 }
@@ -858,7 +1190,8 @@ function heldByOthers(packId: string, others: readonly InstallLedger[]): (item: 
   const heldBy = new Map<string, InstallLedger>();
   for (const o of others) {
     if (o.packId === packId) continue;
-    for (const id of [...Object.values(o.items).map((it) => it.workspaceId), ...Object.values(o.bindings ?? {})]) if (!heldBy.has(id)) heldBy.set(id, o);
+    for (const id of [...Object.values(o.items).map((it) => it.workspaceId), ...Object.values(o.bindings ?? {})])
+      if (!heldBy.has(id)) heldBy.set(id, o);
   }
   return (item) => [item.workspaceId, ...Object.values(item.stages ?? {})].map((w) => heldBy.get(w)).find(Boolean);
 }
@@ -884,8 +1217,19 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   for (const [id, prev] of Object.entries(ledger.items)) {
     const existing = find(prev.collection, prev.workspaceId);
     const step: PlanStep = {
-      itemId: id, kind: prev.kind, key: prev.key, name: String(existing?.name ?? prev.key), collection: prev.collection, action: 'remove', write: false,
-      phase: PHASE[prev.kind], workspaceId: prev.workspaceId, reason: '', rewrites: [], dependsOn: [], owned: prev.owned,
+      itemId: id,
+      kind: prev.kind,
+      key: prev.key,
+      name: String(existing?.name ?? prev.key),
+      collection: prev.collection,
+      action: 'remove',
+      write: false,
+      phase: PHASE[prev.kind],
+      workspaceId: prev.workspaceId,
+      reason: '',
+      rewrites: [],
+      dependsOn: [],
+      owned: prev.owned,
     };
     if (!existing) step.reason = 'already gone from the workspace';
     else if (!prev.owned) Object.assign(step, { action: 'adopt', reason: 'adopted workspace object: left in place' });
@@ -902,8 +1246,12 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   }
   // A media file that an item being kept shows (an edited template's image, the brand's logo)
   // stays too: removing it would leave the kept item pointing at nothing.
-  const kept = steps.filter((st) => st.action === 'conflict' || (st.action === 'orphan' && found.has(st.itemId))).map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
-  const removed = steps.filter((st) => st.kind === 'asset' && st.action === 'remove' && st.write).map((st) => ({ st, url: ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined) }));
+  const kept = steps
+    .filter((st) => st.action === 'conflict' || (st.action === 'orphan' && found.has(st.itemId)))
+    .map((st) => ({ st, text: canonicalJson(projectWorkspaceObject(st.collection, found.get(st.itemId)!)) }));
+  const removed = steps
+    .filter((st) => st.kind === 'asset' && st.action === 'remove' && st.write)
+    .map((st) => ({ st, url: ledger.items[st.itemId].url ?? (found.get(st.itemId)?.url as string | undefined) }));
   // Each kept item's text read once for every removed file's address: the first kept item showing it.
   const firstUser = new Map<string, (typeof kept)[number]>();
   if (removed.length && kept.length) {
@@ -912,7 +1260,8 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   }
   for (const { st, url } of removed) {
     const user = url ? firstUser.get(url) : undefined;
-    if (user) Object.assign(st, { action: 'orphan', write: false, reason: `shown by ${user.st.kind} ${user.st.name}, which is kept: kept` });
+    if (user)
+      Object.assign(st, { action: 'orphan', write: false, reason: `shown by ${user.st.kind} ${user.st.name}, which is kept: kept` });
   }
   for (const st of steps) {
     if (st.action === 'remove') ledgerUpdates[st.itemId] = null;
@@ -921,7 +1270,20 @@ export function planUninstall(ledger: InstallLedger, snapshot: WorkspaceSnapshot
   steps.sort((a, b) => b.phase - a.phase || (a.itemId < b.itemId ? -1 : 1));
   const writes = steps.filter((st) => st.write).length;
   return {
-    ok: true, errors: [], warnings: [], packId: ledger.packId, packName: ledger.packName, fromVersion: ledger.version, toVersion: ledger.version ?? '',
-    versionChange: 'uninstall', steps, bindings: [], summary, hasChanges: true, writes, ledgerUpdates, ledgerBindings: {},
+    ok: true,
+    errors: [],
+    warnings: [],
+    packId: ledger.packId,
+    packName: ledger.packName,
+    fromVersion: ledger.version,
+    toVersion: ledger.version ?? '',
+    versionChange: 'uninstall',
+    steps,
+    bindings: [],
+    summary,
+    hasChanges: true,
+    writes,
+    ledgerUpdates,
+    ledgerBindings: {},
   };
 }

@@ -124,7 +124,9 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
   if ((refs.size || typed.size) && step.kind === 'automation') {
     const doc = content.document as Record<string, Json>;
     const graph = doc.graph as Record<string, Json>;
-    const nodes = (graph.nodes as Record<string, Json>[]).map((n) => (n.config === undefined ? n : { ...n, config: rewriteConfig(n.kind, n.config, refs, typed) }));
+    const nodes = (graph.nodes as Record<string, Json>[]).map((n) =>
+      n.config === undefined ? n : { ...n, config: rewriteConfig(n.kind, n.config, refs, typed) },
+    );
     // A reference's id is the id exactly as the graph writes it: it follows the graph's rewrite,
     // so the stored document lists the workspace ids its configs now carry (names stay for matching).
     const references = Array.isArray(doc.references)
@@ -152,7 +154,7 @@ export function resolveStep(packId: string, step: PlanStep, lookup: ItemLookup, 
   let body: Record<string, unknown> = content;
   if (step.kind === 'pipeline' && step.stageKeys) {
     // Existing stages are addressed by id so they are updated in place, not replaced.
-    const known = step.workspaceId ? lookup(step.itemId)?.stages ?? {} : {};
+    const known = step.workspaceId ? (lookup(step.itemId)?.stages ?? {}) : {};
     const stages = (content.stages as Record<string, Json>[]).map((s, i) => {
       const id = getOwn(known, step.stageKeys![i]);
       return id ? { id, ...s } : { ...s };

@@ -7,10 +7,25 @@ import type { Asset, ReferenceType } from '../types.js';
  * objects with at least `id` and (except media) `name`.
  */
 export type WorkspaceCollection =
-  | 'tags' | 'contact_stages' | 'lead_sources' | 'custom_fields'
-  | 'pipelines' | 'message_templates' | 'media' | 'brand' | 'smart_lists' | 'automations'
-  | 'members' | 'teams' | 'ponds' | 'websites' | 'forms' | 'appointment_types'
-  | 'appointment_outcomes' | 'programs' | 'relationship_labels';
+  | 'tags'
+  | 'contact_stages'
+  | 'lead_sources'
+  | 'custom_fields'
+  | 'pipelines'
+  | 'message_templates'
+  | 'media'
+  | 'brand'
+  | 'smart_lists'
+  | 'automations'
+  | 'members'
+  | 'teams'
+  | 'ponds'
+  | 'websites'
+  | 'forms'
+  | 'appointment_types'
+  | 'appointment_outcomes'
+  | 'programs'
+  | 'relationship_labels';
 
 /** A workspace object as the catalog API returns it; fields beyond id/name depend on the collection. */
 export interface WorkspaceObject {
@@ -147,9 +162,7 @@ export interface PlanOptions {
 }
 
 /** Where a reference or rewrite points: a known workspace object, or a pack item (id known once it exists). */
-export type BindingTarget =
-  | { workspaceId: string }
-  | { itemId: string; stageKey?: string };
+export type BindingTarget = { workspaceId: string } | { itemId: string; stageKey?: string };
 
 export type BindingSource = 'pack' | 'option' | 'ledger' | 'name' | 'create';
 
@@ -170,14 +183,17 @@ export interface ReferenceBinding {
 export type Rewrite =
   /** `refType`: an automation reference's type; a block config field the catalog types as that reference type takes this rewrite before any other of the same string. */
   | {
-    kind: 'reference'; from: string; target: BindingTarget; refType?: ReferenceType;
-    /**
-     * A pack key a block's reference field of `refType` writes without the automation listing it:
-     * only such fields are rewritten (a string equal to it elsewhere in a config, or in the
-     * references, is not a reference to it).
-     */
-    unlisted?: true;
-  }
+      kind: 'reference';
+      from: string;
+      target: BindingTarget;
+      refType?: ReferenceType;
+      /**
+       * A pack key a block's reference field of `refType` writes without the automation listing it:
+       * only such fields are rewritten (a string equal to it elsewhere in a config, or in the
+       * references, is not a reference to it).
+       */
+      unlisted?: true;
+    }
   | { kind: 'url'; from: string; target: { itemId: string } | { url: string } };
 
 export type StepAction = 'create' | 'update' | 'unchanged' | 'adopt' | 'conflict' | 'orphan' | 'remove';
@@ -218,8 +234,12 @@ export interface PlanStep {
 }
 
 export type PlanErrorCode =
-  | 'plan/pack-id-mismatch' | 'plan/downgrade' | 'plan/unresolved-reference' | 'plan/ambiguous-reference'
-  | 'plan/unknown-binding' | 'plan/ambiguous-resource'
+  | 'plan/pack-id-mismatch'
+  | 'plan/downgrade'
+  | 'plan/unresolved-reference'
+  | 'plan/ambiguous-reference'
+  | 'plan/unknown-binding'
+  | 'plan/ambiguous-resource'
   /** The workspace API refuses something the format allows (see WORKSPACE_LIMITS). */
   | 'plan/api-limit'
   /** A block's reference field holds an id that is neither a pack key of its type nor listed in the automation's references. */

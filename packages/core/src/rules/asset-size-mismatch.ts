@@ -8,7 +8,11 @@ export default defineRule({
       if (typeof a.value.data !== 'string' || typeof a.value.byteSize !== 'number' || ctx.isBroken(`${a.pointer}/byteSize`)) continue;
       const h = ctx.hashBase64(a.value.data);
       if (h && h.byteSize !== a.value.byteSize)
-        ctx.report({ pointer: `${a.pointer}/byteSize`, message: `Asset "${named(a.value.key, `#${a.index}`)}" says byteSize ${a.value.byteSize}, but its data decodes to ${h.byteSize} bytes.`, hint: `Set "byteSize": ${h.byteSize} (setup-pack fix does this).` });
+        ctx.report({
+          pointer: `${a.pointer}/byteSize`,
+          message: `Asset "${named(a.value.key, `#${a.index}`)}" says byteSize ${a.value.byteSize}, but its data decodes to ${h.byteSize} bytes.`,
+          hint: `Set "byteSize": ${h.byteSize} (setup-pack fix does this).`,
+        });
     }
   },
 });

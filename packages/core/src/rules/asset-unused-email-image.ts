@@ -5,7 +5,9 @@ import { jsonStringContent, Needles } from '../text.js';
 export default defineRule({
   meta: { code: 'asset/unused-email-image', severity: 'warning', description: "Some message template uses each email_image's sourceUrl." },
   check(ctx) {
-    const images = ctx.items('assets').filter((a) => a.value.role === 'email_image' && typeof a.value.sourceUrl === 'string' && a.value.sourceUrl !== '');
+    const images = ctx
+      .items('assets')
+      .filter((a) => a.value.role === 'email_image' && typeof a.value.sourceUrl === 'string' && a.value.sourceUrl !== '');
     if (images.length === 0) return;
     // Every text a template holds, searched one by one (joining them would copy every body).
     const texts: string[] = [];
@@ -22,7 +24,11 @@ export default defineRule({
     for (const t of texts) for (const u of wanted.in(t)) used.add(u);
     for (const { a, url, escaped } of addresses) {
       if (used.has(url) || used.has(escaped)) continue;
-      ctx.report({ pointer: `${a.pointer}/sourceUrl`, message: `No message template uses the sourceUrl of email_image "${named(a.value.key, `#${a.index}`)}" (${url}), so the image would be uploaded for nothing.`, hint: 'Use the image in a template, fix the address, or remove the asset.' });
+      ctx.report({
+        pointer: `${a.pointer}/sourceUrl`,
+        message: `No message template uses the sourceUrl of email_image "${named(a.value.key, `#${a.index}`)}" (${url}), so the image would be uploaded for nothing.`,
+        hint: 'Use the image in a template, fix the address, or remove the asset.',
+      });
     }
   },
 });

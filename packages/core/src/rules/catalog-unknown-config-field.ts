@@ -4,7 +4,11 @@ import { escapeToken } from '../json/pointer.js';
 import { isObj } from './util.js';
 
 export default defineRule({
-  meta: { code: 'catalog/unknown-config-field', severity: 'info', description: 'A config field our catalog does not know (kept as it is; editors show it as raw JSON).' },
+  meta: {
+    code: 'catalog/unknown-config-field',
+    severity: 'info',
+    description: 'A config field our catalog does not know (kept as it is; editors show it as raw JSON).',
+  },
   check(ctx) {
     for (const a of ctx.automations()) if (a.graph) checkGraph(ctx, a.graph);
   },

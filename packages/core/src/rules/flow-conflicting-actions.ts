@@ -7,7 +7,7 @@ export default defineRule({
     code: 'flow/conflicting-actions',
     severity: 'warning',
     description: 'Two automations that start on the same trigger do not undo each other.',
-    docs: 'Automations whose triggers are the same block kind with the same config start together, in an order the pack does not set. When one adds a tag the other removes, or they set the contact\'s stage to two different stages, what the contact ends with depends on which ran first.',
+    docs: "Automations whose triggers are the same block kind with the same config start together, in an order the pack does not set. When one adds a tag the other removes, or they set the contact's stage to two different stages, what the contact ends with depends on which ran first.",
   },
   check(ctx) {
     // Only automations that remove a tag or set a stage can undo another's action; without one in
@@ -17,7 +17,8 @@ export default defineRule({
     const flow = flowOfRules(ctx);
     const groups = new Map<string, number[]>();
     flow.automations.forEach((a, i) => {
-      for (const t of new Set(a.triggers.map((n) => `${a.nodes[n].kind} ${canonicalJson((a.nodes[n].config ?? {}) as never)}`))) groups.set(t, [...(groups.get(t) ?? []), i]);
+      for (const t of new Set(a.triggers.map((n) => `${a.nodes[n].kind} ${canonicalJson((a.nodes[n].config ?? {}) as never)}`)))
+        groups.set(t, [...(groups.get(t) ?? []), i]);
     });
     for (const members of groups.values()) if (members.length > 1) checkGroup(ctx, flow, members);
   },
@@ -35,7 +36,8 @@ function actsOf(a: FlowAutomation, ai: number): { add: Act[]; remove: Act[]; sta
   for (const n of reachable(a)) {
     const { kind, config } = a.nodes[n];
     const v = (f: string) => (typeof config?.[f] === 'string' && config[f] !== '' ? (config[f] as string) : undefined);
-    const list = kind === 'action.add_tag' ? out.add : kind === 'action.remove_tag' ? out.remove : kind === 'action.set_stage' ? out.stage : undefined;
+    const list =
+      kind === 'action.add_tag' ? out.add : kind === 'action.remove_tag' ? out.remove : kind === 'action.set_stage' ? out.stage : undefined;
     const value = kind === 'action.set_stage' ? v('stage_id') : v('tag_id');
     if (list && value !== undefined) list.push({ automation: ai, node: n, value });
   }
@@ -70,13 +72,23 @@ function checkGroup(ctx: RuleContext, flow: FlowPack, members: number[]): void {
   };
   for (const y of removes) {
     const x = adds.get(y.value);
-    if (x && x.automation !== y.automation) report(x, y, `"${flow.automations[x.automation].name}" adds tag ${nameOf(flow, 'tag', y.value)} that "${flow.automations[y.automation].name}" removes`);
+    if (x && x.automation !== y.automation)
+      report(
+        x,
+        y,
+        `"${flow.automations[x.automation].name}" adds tag ${nameOf(flow, 'tag', y.value)} that "${flow.automations[y.automation].name}" removes`,
+      );
   }
   const first = new Map<number, Act>();
   for (const s of stages) if (!first.has(s.automation)) first.set(s.automation, s);
   const setters = [...first.values()];
   for (const y of setters.slice(1)) {
     const x = setters.find((s) => s.automation !== y.automation && s.value !== y.value);
-    if (x && x.automation < y.automation) report(x, y, `"${flow.automations[x.automation].name}" sets the stage to ${nameOf(flow, 'stage', x.value)} where "${flow.automations[y.automation].name}" sets it to ${nameOf(flow, 'stage', y.value)}`);
+    if (x && x.automation < y.automation)
+      report(
+        x,
+        y,
+        `"${flow.automations[x.automation].name}" sets the stage to ${nameOf(flow, 'stage', x.value)} where "${flow.automations[y.automation].name}" sets it to ${nameOf(flow, 'stage', y.value)}`,
+      );
   }
 }

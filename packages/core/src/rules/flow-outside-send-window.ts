@@ -13,7 +13,7 @@ export default defineRule({
     code: 'flow/outside-send-window',
     severity: 'warning',
     description: "A message step that a time-fixed trigger and fixed waits always put outside the automation's send window.",
-    docs: "For an automation that starts at set times (`trigger.schedule` with a cron of numbers, `trigger.date_reached` with a `time_of_day`) and has a send window (`send_window_start`/`end`, `send_window_days`): a message block (send email, send SMS, AI message) that every firing time, plus the fixed waits on every way to it, lands outside the window. The service holds such a send until the window opens, so it goes out later than the waits say; the message names when. A wait with `until` postpones a step to a time of its own, and a wait whose length the model cannot read leaves the block unjudged.",
+    docs: 'For an automation that starts at set times (`trigger.schedule` with a cron of numbers, `trigger.date_reached` with a `time_of_day`) and has a send window (`send_window_start`/`end`, `send_window_days`): a message block (send email, send SMS, AI message) that every firing time, plus the fixed waits on every way to it, lands outside the window. The service holds such a send until the window opens, so it goes out later than the waits say; the message names when. A wait with `until` postpones a step to a time of its own, and a wait whose length the model cannot read leaves the block unjudged.',
   },
   check(ctx) {
     // Only a trigger at set times fixes when a step lands; without one in the pack, the flow model is not built.
@@ -25,12 +25,20 @@ export default defineRule({
         const moments = firingMoments(a.nodes[t].kind, a.nodes[t].config);
         if (!moments) continue;
         for (const [n, offsets] of offsetsFrom(a, t)) {
-          const landings = moments.days.flatMap((d) => moments.minutes.flatMap((m) => offsets.map((o) => ({ day: (d + Math.floor((m + o) / MINUTES_A_DAY)) % 7, minute: (m + o) % MINUTES_A_DAY }))));
+          const landings = moments.days.flatMap((d) =>
+            moments.minutes.flatMap((m) =>
+              offsets.map((o) => ({ day: (d + Math.floor((m + o) / MINUTES_A_DAY)) % 7, minute: (m + o) % MINUTES_A_DAY })),
+            ),
+          );
           if (landings.some((l) => inWindow(a.settings, l.day, l.minute))) continue;
           const l = landings[0];
           const open = minutesUntilOpen(a.settings, l.day, l.minute);
-          const held = open === undefined ? 'the window never opens' : `the service holds it until the window opens (${DAY_NAMES[(l.day + Math.floor((l.minute + open) / MINUTES_A_DAY)) % 7]} ${clock((l.minute + open) % MINUTES_A_DAY)}), ${hours(open)} later than its waits say`;
-          const waits = offsets.length === 1 && offsets[0] === 0 ? 'with no wait before it' : `after waits of ${offsets.map(hours).join(' or ')}`;
+          const held =
+            open === undefined
+              ? 'the window never opens'
+              : `the service holds it until the window opens (${DAY_NAMES[(l.day + Math.floor((l.minute + open) / MINUTES_A_DAY)) % 7]} ${clock((l.minute + open) % MINUTES_A_DAY)}), ${hours(open)} later than its waits say`;
+          const waits =
+            offsets.length === 1 && offsets[0] === 0 ? 'with no wait before it' : `after waits of ${offsets.map(hours).join(' or ')}`;
           ctx.report({
             pointer: a.nodes[n].pointer,
             message: `${a.nodes[n].kind} node "${a.nodes[n].id}" in "${a.name}" always sends outside its send window (${windowWords(a.settings)}): the trigger fires ${moments.words}, and ${waits} it lands ${DAY_NAMES[l.day]} ${clock(l.minute)}; ${held}.`,
@@ -81,6 +89,11 @@ function offsetsFrom(a: FlowAutomation, t: number): Map<number, number[]> {
     for (const { to } of node.next) stack.push([to, next]);
   }
   const out = new Map<number, number[]>();
-  for (const [n, s] of offsets) if (!unjudged.has(n) && s.size <= MAX_OFFSETS) out.set(n, [...s].sort((x, y) => x - y));
+  for (const [n, s] of offsets)
+    if (!unjudged.has(n) && s.size <= MAX_OFFSETS)
+      out.set(
+        n,
+        [...s].sort((x, y) => x - y),
+      );
   return out;
 }

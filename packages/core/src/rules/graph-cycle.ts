@@ -2,7 +2,12 @@ import { defineRule } from './rule.js';
 import { findCycle } from '../graph/model.js';
 
 export default defineRule({
-  meta: { code: 'graph/cycle', severity: 'error', description: 'The graph is acyclic.', docs: 'Repeat work with control.loop instead of wiring an edge back.' },
+  meta: {
+    code: 'graph/cycle',
+    severity: 'error',
+    description: 'The graph is acyclic.',
+    docs: 'Repeat work with control.loop instead of wiring an edge back.',
+  },
   check(ctx) {
     for (const a of ctx.automations()) {
       if (!a.graph) continue;

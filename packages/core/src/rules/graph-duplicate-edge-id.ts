@@ -24,6 +24,11 @@ function checkGraph(ctx: RuleContext, g: GraphModel, first: Map<string, number>,
     const id = g.edgeId(e);
     const seen = first.get(id);
     if (seen === undefined || seen < base) first.set(id, base + e);
-    else ctx.report({ pointer: `${g.edgePointer(e)}/id`, message: `Another edge of this graph already has the id "${id}"; editors and installers tell edges apart by id.`, related: [{ pointer: `${g.edgePointer(seen - base)}/id`, message: 'first edge with this id' }] });
+    else
+      ctx.report({
+        pointer: `${g.edgePointer(e)}/id`,
+        message: `Another edge of this graph already has the id "${id}"; editors and installers tell edges apart by id.`,
+        related: [{ pointer: `${g.edgePointer(seen - base)}/id`, message: 'first edge with this id' }],
+      });
   }
 }

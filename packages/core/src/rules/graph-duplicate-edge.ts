@@ -12,7 +12,12 @@ export default defineRule({
 /** One graph. A module-level function called per automation, so V8 optimises it once and keeps it. */
 function checkGraph(ctx: RuleContext, g: GraphModel): void {
   const report = (e: number, first: number) =>
-    ctx.report({ pointer: g.edgePointer(e), message: `Edge "${g.edgeId(e)}" repeats another edge from "${g.source(e)}" (${g.handle(e)}) to "${g.target(e)}".`, related: [{ pointer: g.edgePointer(first), message: 'the first edge' }], hint: 'Delete one of them.' });
+    ctx.report({
+      pointer: g.edgePointer(e),
+      message: `Edge "${g.edgeId(e)}" repeats another edge from "${g.source(e)}" (${g.handle(e)}) to "${g.target(e)}".`,
+      related: [{ pointer: g.edgePointer(first), message: 'the first edge' }],
+      hint: 'Delete one of them.',
+    });
   // Edges leaving a node are listed on it, so repeats are looked for among a node's few edges.
   const { outStart, outList } = g;
   for (let n = 0; n < g.nodeCount; n++) {

@@ -13,6 +13,10 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
   for (let n = 0; n < g.nodeCount; n++) {
     if (!g.isDuplicate(n)) continue;
     const id = g.id(n);
-    ctx.report({ pointer: `${g.nodePointer(n)}/id`, message: `Another node of this graph already has the id "${id}"; node ids must be unique.`, related: [{ pointer: `${g.nodePointer(g.first(n))}/id`, message: 'first node with this id' }] });
+    ctx.report({
+      pointer: `${g.nodePointer(n)}/id`,
+      message: `Another node of this graph already has the id "${id}"; node ids must be unique.`,
+      related: [{ pointer: `${g.nodePointer(g.first(n))}/id`, message: 'first node with this id' }],
+    });
   }
 }

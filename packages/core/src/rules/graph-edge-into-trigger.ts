@@ -15,6 +15,9 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
   for (let e = 0; e < g.edgeCount; e++) {
     if (!g.intoTrigger(e)) continue;
     const t = g.to(e);
-    ctx.report({ pointer: `${g.edgePointer(e)}/target`, message: `Edge "${g.edgeId(e)}" enters trigger "${g.id(t)}" (${g.kind(t)}); ${TRIGGER_CANNOT_BE_ENTERED}.` });
+    ctx.report({
+      pointer: `${g.edgePointer(e)}/target`,
+      message: `Edge "${g.edgeId(e)}" enters trigger "${g.id(t)}" (${g.kind(t)}); ${TRIGGER_CANNOT_BE_ENTERED}.`,
+    });
   }
 }

@@ -26,7 +26,10 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
       message: g.explicitHandle(e)
         ? `Edge "${g.edgeId(e)}" leaves ${kind} "${g.id(source)}" through handle "${handle}", which that node does not have; its outputs are ${list}.`
         : `Edge "${g.edgeId(e)}" leaves ${kind} "${g.id(source)}" without a handle, so it uses "next", which that node does not have; its outputs are ${list}.`,
-      hint: kind === 'control.ai_branch' ? 'Declare the outcome in the node\'s config.outcomes, or use one that is declared.' : movedHint(g, e, handles) ?? `Set "handle" to one of ${list}.`,
+      hint:
+        kind === 'control.ai_branch'
+          ? "Declare the outcome in the node's config.outcomes, or use one that is declared."
+          : (movedHint(g, e, handles) ?? `Set "handle" to one of ${list}.`),
     });
   }
 }
@@ -40,7 +43,8 @@ function movedHint(g: GraphModel, e: number, handles: readonly string[]): string
   const edge = g.edge(e);
   for (const [from, to] of MOVED_EDGE_FIELDS) {
     const value = getOwn(edge, from);
-    if (typeof value === 'string' && handles.includes(value)) return `Its "${from}" ("${value}") is not read: rename it "${to}", or run setup-pack fix (the editor's Fix), which does.`;
+    if (typeof value === 'string' && handles.includes(value))
+      return `Its "${from}" ("${value}") is not read: rename it "${to}", or run setup-pack fix (the editor's Fix), which does.`;
   }
   return undefined;
 }

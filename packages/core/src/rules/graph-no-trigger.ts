@@ -7,7 +7,10 @@ export default defineRule({
     for (const a of ctx.automations()) {
       const g = a.graph;
       if (!g || g.hasBrokenNodes || g.hasTrigger) continue;
-      ctx.report({ pointer: `${g.pointer}/nodes`, message: `Automation "${named(a.document?.name, named(a.value.key, `#${a.index}`))}" has no trigger, so it could never start; add a trigger.* node.` });
+      ctx.report({
+        pointer: `${g.pointer}/nodes`,
+        message: `Automation "${named(a.document?.name, named(a.value.key, `#${a.index}`))}" has no trigger, so it could never start; add a trigger.* node.`,
+      });
     }
   },
 });

@@ -47,7 +47,11 @@ function hintFor(known: Map<string, string>, name: string, fields: readonly stri
     const guessed = meant(name, fields);
     hint = guessed ? `Did you mean "${guessed}"?` : `The format defines ${fields.map((f) => `"${f}"`).join(', ')}.`;
     const to = moved?.get(name);
-    if (to !== undefined) hint += guessed === to ? ' setup-pack fix moves it there when the edge has none.' : ` setup-pack fix moves it to "${to}" when the edge has none.`;
+    if (to !== undefined)
+      hint +=
+        guessed === to
+          ? ' setup-pack fix moves it there when the edge has none.'
+          : ` setup-pack fix moves it to "${to}" when the edge has none.`;
     known.set(name, hint);
   }
   return hint;
@@ -66,13 +70,21 @@ function checkGraph(ctx: RuleContext, g: GraphModel, hints: Hints): void {
   for (let n = 0; n < g.nodeCount; n++) {
     const node = g.node(n);
     for (const name in node) {
-      if (!NODE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(node, name)) report(ctx, `Node "${g.id(n)}"`, g.nodePointer(n), name, hintFor(hints.node, name, NODE_FIELDS));
+      if (!NODE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(node, name))
+        report(ctx, `Node "${g.id(n)}"`, g.nodePointer(n), name, hintFor(hints.node, name, NODE_FIELDS));
     }
   }
   for (let e = 0; e < g.edgeCount; e++) {
     const edge = g.edge(e);
     for (const name in edge) {
-      if (!EDGE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(edge, name)) report(ctx, g.hasStringId(e) ? `Edge "${g.edgeId(e)}"` : 'An edge', g.edgePointer(e), name, hintFor(hints.edge, name, EDGE_FIELDS, MOVED_EDGE_FIELDS));
+      if (!EDGE_FIELDS.includes(name) && Object.prototype.hasOwnProperty.call(edge, name))
+        report(
+          ctx,
+          g.hasStringId(e) ? `Edge "${g.edgeId(e)}"` : 'An edge',
+          g.edgePointer(e),
+          name,
+          hintFor(hints.edge, name, EDGE_FIELDS, MOVED_EDGE_FIELDS),
+        );
     }
   }
 }

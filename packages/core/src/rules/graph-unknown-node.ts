@@ -22,7 +22,11 @@ export default defineRule({
             }
           }
           const near = byLower.get(named.toLowerCase());
-          ctx.report({ pointer: `${g.edgePointer(e)}/${end}`, message: `Edge "${g.edgeId(e)}" ${end === 'source' ? 'leaves' : 'enters'} node "${named}", but the graph has no node with that id.`, ...(near ? { hint: `Did you mean "${near}"?` } : {}) });
+          ctx.report({
+            pointer: `${g.edgePointer(e)}/${end}`,
+            message: `Edge "${g.edgeId(e)}" ${end === 'source' ? 'leaves' : 'enters'} node "${named}", but the graph has no node with that id.`,
+            ...(near ? { hint: `Did you mean "${near}"?` } : {}),
+          });
         }
       }
     }

@@ -15,6 +15,10 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
   const reached = reachableFromTriggers(g);
   for (let n = 0; n < g.nodeCount; n++) {
     if (reached[n] || g.isDuplicate(n)) continue;
-    ctx.report({ pointer: g.nodePointer(n), message: `Node "${g.id(n)}" (${g.kind(n)}) cannot be reached from any trigger, so it never runs.`, hint: 'Connect it, or delete it.' });
+    ctx.report({
+      pointer: g.nodePointer(n),
+      message: `Node "${g.id(n)}" (${g.kind(n)}) cannot be reached from any trigger, so it never runs.`,
+      hint: 'Connect it, or delete it.',
+    });
   }
 }

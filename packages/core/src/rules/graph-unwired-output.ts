@@ -2,7 +2,11 @@ import { defineRule, type RuleContext } from './rule.js';
 import type { GraphModel } from '../graph/model.js';
 
 export default defineRule({
-  meta: { code: 'graph/unwired-output', severity: 'warning', description: 'Both outputs of control.if (true/false) and control.loop (each/done) are connected.' },
+  meta: {
+    code: 'graph/unwired-output',
+    severity: 'warning',
+    description: 'Both outputs of control.if (true/false) and control.loop (each/done) are connected.',
+  },
   check(ctx) {
     for (const a of ctx.automations()) if (a.graph) checkGraph(ctx, a.graph);
   },
@@ -19,7 +23,11 @@ function checkGraph(ctx: RuleContext, g: GraphModel): void {
     // An edge with a wrong handle is reported on its own; it was probably meant for the free output.
     if ([...used].some((h) => !handles.includes(h))) continue;
     for (const h of kind === 'control.if' ? ['true', 'false'] : ['each', 'done']) {
-      if (!used.has(h)) ctx.report({ pointer: g.nodePointer(n), message: `The "${h}" output of ${kind} "${g.id(n)}" is not connected; contacts taking it end their run there.` });
+      if (!used.has(h))
+        ctx.report({
+          pointer: g.nodePointer(n),
+          message: `The "${h}" output of ${kind} "${g.id(n)}" is not connected; contacts taking it end their run there.`,
+        });
     }
   }
 }

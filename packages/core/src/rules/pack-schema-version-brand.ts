@@ -5,7 +5,11 @@ export default defineRule({
   check(ctx) {
     const { schemaVersion, brand } = ctx.pack;
     if (schemaVersion === 1 && brand !== undefined && brand !== null) {
-      ctx.report({ pointer: '/schemaVersion', message: 'schemaVersion 1 is only allowed for a pack without a brand; this pack has a brand, so it must say schemaVersion 2.', hint: 'Set "schemaVersion": 2.' });
+      ctx.report({
+        pointer: '/schemaVersion',
+        message: 'schemaVersion 1 is only allowed for a pack without a brand; this pack has a brand, so it must say schemaVersion 2.',
+        hint: 'Set "schemaVersion": 2.',
+      });
     }
   },
 });

@@ -3,7 +3,11 @@ import { removeWrittenStrings } from '../references.js';
 import { isObj, named } from './util.js';
 
 export default defineRule({
-  meta: { code: 'reference/unused', severity: 'warning', description: "Every reference's id is written somewhere in the graph's node configs." },
+  meta: {
+    code: 'reference/unused',
+    severity: 'warning',
+    description: "Every reference's id is written somewhere in the graph's node configs.",
+  },
   check(ctx) {
     for (const a of ctx.automations()) checkAutomation(ctx, a);
   },
@@ -20,6 +24,10 @@ function checkAutomation(ctx: RuleContext, a: AutomationRef): void {
   for (let i = 0; i < refs.length && unwritten.size > 0; i++) {
     const ref = refs[i];
     if (!isObj(ref) || typeof ref.id !== 'string' || !unwritten.has(ref.id)) continue;
-    ctx.report({ pointer: `${a.pointer}/document/references/${i}`, message: `Reference ${named(ref.type, 'item')} "${ref.id}" is listed, but no node config in the graph writes that id.`, hint: 'Remove the reference, or use the id in a node.' });
+    ctx.report({
+      pointer: `${a.pointer}/document/references/${i}`,
+      message: `Reference ${named(ref.type, 'item')} "${ref.id}" is listed, but no node config in the graph writes that id.`,
+      hint: 'Remove the reference, or use the id in a node.',
+    });
   }
 }

@@ -13,7 +13,11 @@ export default defineRule({
       const days = `${a.pointer}/document/settings/send_window_days`;
       forEachRepeatedValue(list, (i, prev) => {
         const d = list[i];
-        ctx.report({ pointer: `${days}/${i}`, message: `send_window_days lists ${DAY[d as number] ?? JSON.stringify(d)} (${JSON.stringify(d)}) twice; each day may appear once.`, related: [{ pointer: `${days}/${prev}`, message: 'first time' }] });
+        ctx.report({
+          pointer: `${days}/${i}`,
+          message: `send_window_days lists ${DAY[d as number] ?? JSON.stringify(d)} (${JSON.stringify(d)}) twice; each day may appear once.`,
+          related: [{ pointer: `${days}/${prev}`, message: 'first time' }],
+        });
       });
     }
   },

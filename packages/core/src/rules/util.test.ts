@@ -27,13 +27,21 @@ describe('forEachRepeatedField', () => {
 describe('forEachRepeatedValue', () => {
   it('reports exactly what forEachRepeat over [value, index] pairs reports (settings/duplicate-day did that), for short and long lists alike', () => {
     const shared = { day: 1 };
-    const value = fc.oneof(fc.integer({ min: -1, max: 7 }), fc.constantFrom(null, 'x', true, NaN, -0, 0, shared), fc.record({ day: fc.nat(2) }));
+    const value = fc.oneof(
+      fc.integer({ min: -1, max: 7 }),
+      fc.constantFrom(null, 'x', true, NaN, -0, 0, shared),
+      fc.record({ day: fc.nat(2) }),
+    );
     fc.assert(
       fc.property(fc.array(value, { maxLength: 150 }), (list) => {
         const got: [number, number][] = [];
         forEachRepeatedValue(list, (i, first) => got.push([i, first]));
         const want: [number, number][] = [];
-        forEachRepeat(list.map((d, i) => [d, i] as const), ([d]) => d, ([, i], [, first]) => want.push([i, first]));
+        forEachRepeat(
+          list.map((d, i) => [d, i] as const),
+          ([d]) => d,
+          ([, i], [, first]) => want.push([i, first]),
+        );
         expect(got).toEqual(want);
       }),
       { numRuns: 500 },

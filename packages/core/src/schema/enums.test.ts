@@ -6,7 +6,15 @@ import { ASSET_ROLES, REFERENCE_TYPES, RESOURCE_KINDS } from './enums.js';
 import type { AssetRole, ReferenceType, ResourceKind } from '../types.js';
 
 const resourceKinds = { tag: 1, contact_stage: 1, lead_source: 1, custom_field: 1, email_template: 1 } satisfies Record<ResourceKind, 1>;
-const assetRoles = { logo: 1, favicon: 1, social_share_image: 1, brokerage_logo: 1, team_photo: 1, source_document: 1, email_image: 1 } satisfies Record<AssetRole, 1>;
+const assetRoles = {
+  logo: 1,
+  favicon: 1,
+  social_share_image: 1,
+  brokerage_logo: 1,
+  team_photo: 1,
+  source_document: 1,
+  email_image: 1,
+} satisfies Record<AssetRole, 1>;
 
 describe('enums from the schemas', () => {
   it('match the TypeScript unions, value for value', () => {
@@ -34,11 +42,13 @@ describe('limits from the schemas', () => {
   });
 });
 
-describe('a property\'s rule from the schemas', () => {
+describe("a property's rule from the schemas", () => {
   it('accepts what validation accepts there, and nothing it refuses', async () => {
     const { acceptsProperty } = await import('./enums.js');
-    for (const ok of ['2026-01-31T09:30:00Z', '2028-02-29T23:59:59.5+02:00', '9999-12-31T23:59:59Z']) expect(acceptsProperty('pack', 'exportedAt', ok), ok).toBe(true);
-    for (const bad of ['2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '+010000-01-01T00:00:00Z', '2026-01-31T09:30:00', 'now', 5]) expect(acceptsProperty('pack', 'exportedAt', bad), String(bad)).toBe(false);
+    for (const ok of ['2026-01-31T09:30:00Z', '2028-02-29T23:59:59.5+02:00', '9999-12-31T23:59:59Z'])
+      expect(acceptsProperty('pack', 'exportedAt', ok), ok).toBe(true);
+    for (const bad of ['2026-02-30T00:00:00Z', '2026-01-31T24:00:00Z', '+010000-01-01T00:00:00Z', '2026-01-31T09:30:00', 'now', 5])
+      expect(acceptsProperty('pack', 'exportedAt', bad), String(bad)).toBe(false);
     expect(acceptsProperty('pack', 'name', 'x'.repeat(160))).toBe(true);
     expect(acceptsProperty('pack', 'name', 'x'.repeat(161))).toBe(false);
     expect(() => acceptsProperty('pack', 'exportedAtt', 'x')).toThrow(/no properties.exportedAtt/);
@@ -52,13 +62,23 @@ describe("a property's findings from the schemas", () => {
     const pack = JSON.parse(readFileSync(new URL('../../../../fixtures/valid/buyer-lead-starter.json', import.meta.url), 'utf8'));
     pack.pipelines[0].stages[1].probability = 12.5;
     pack.automations[0].document.settings.daily_send_limit = 0;
-    const inPack = validatePack(JSON.stringify(pack)).diagnostics.filter((d) => d.code.startsWith('schema/')).map(({ code, message, pointer }) => ({ code, message, pointer }));
+    const inPack = validatePack(JSON.stringify(pack))
+      .diagnostics.filter((d) => d.code.startsWith('schema/'))
+      .map(({ code, message, pointer }) => ({ code, message, pointer }));
     const probability = propertyFindings('stage', 'probability', 12.5, '/pipelines/0/stages/1/probability');
-    expect(probability.map(({ code, message, pointer }) => ({ code, message, pointer }))).toEqual([{ code: 'schema/type', message: 'pipelines[0].stages[1].probability must be an integer, not a number.', pointer: '/pipelines/0/stages/1/probability' }]);
+    expect(probability.map(({ code, message, pointer }) => ({ code, message, pointer }))).toEqual([
+      {
+        code: 'schema/type',
+        message: 'pipelines[0].stages[1].probability must be an integer, not a number.',
+        pointer: '/pipelines/0/stages/1/probability',
+      },
+    ]);
     const limit = propertyFindings('settings', 'daily_send_limit', 0, '/automations/0/document/settings/daily_send_limit');
     expect(limit.map((d) => d.code)).toEqual(['schema/range']);
     // The same words as validation's, for the same place.
-    expect(inPack).toEqual(expect.arrayContaining([...probability, ...limit].map(({ code, message, pointer }) => ({ code, message, pointer }))));
+    expect(inPack).toEqual(
+      expect.arrayContaining([...probability, ...limit].map(({ code, message, pointer }) => ({ code, message, pointer }))),
+    );
     expect(propertyFindings('stage', 'probability', 35, '/pipelines/0/stages/1/probability')).toEqual([]);
     // Another property's rules (a required key of the stage) are not this property's.
     expect(propertyFindings('stage', 'color', '#ffffff', '/x')).toEqual([]);

@@ -15,7 +15,9 @@ function enumOf<T extends string>(schema: string, property: string): readonly T[
 
 export const RESOURCE_KINDS = enumOf<ResourceKind>('resource', 'kind');
 /** The schema versions a pack may say (pack.schemaVersion's enum). */
-export const SCHEMA_VERSIONS: readonly number[] = Object.freeze([...((publishedSchemas.pack?.properties as Record<string, { enum?: number[] }> | undefined)?.schemaVersion?.enum ?? [])]);
+export const SCHEMA_VERSIONS: readonly number[] = Object.freeze([
+  ...((publishedSchemas.pack?.properties as Record<string, { enum?: number[] }> | undefined)?.schemaVersion?.enum ?? []),
+]);
 export const ASSET_ROLES = enumOf<AssetRole>('asset', 'role');
 /** The one format a pack says (pack.format's const), for a form that offers it. */
 export const PACK_FORMAT: string = (() => {
@@ -37,8 +39,12 @@ export function maxLengthOf(schema: string, property: string): number {
 /** A number property's limits in a published schema, e.g. numberLimitsOf('settings', 'daily_send_limit') → { minimum: 1, maximum: 10000 }. */
 export function numberLimitsOf(schema: string, property: string): { minimum?: number; maximum?: number } {
   const p = (publishedSchemas[schema]?.properties as Record<string, { minimum?: number; maximum?: number }> | undefined)?.[property];
-  if (!p || (typeof p.minimum !== 'number' && typeof p.maximum !== 'number')) throw new Error(`schemas/${schema}.schema.json has no minimum or maximum at properties.${property}`);
-  return { ...(typeof p.minimum === 'number' ? { minimum: p.minimum } : {}), ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}) };
+  if (!p || (typeof p.minimum !== 'number' && typeof p.maximum !== 'number'))
+    throw new Error(`schemas/${schema}.schema.json has no minimum or maximum at properties.${property}`);
+  return {
+    ...(typeof p.minimum === 'number' ? { minimum: p.minimum } : {}),
+    ...(typeof p.maximum === 'number' ? { maximum: p.maximum } : {}),
+  };
 }
 
 /**
@@ -49,7 +55,8 @@ export function numberLimitsOf(schema: string, property: string): { minimum?: nu
  */
 export function acceptsProperty(schema: string, property: string, value: unknown): boolean {
   const properties = publishedSchemas[schema]?.properties as Record<string, unknown> | undefined;
-  if (!properties || !Object.prototype.hasOwnProperty.call(properties, property)) throw new Error(`schemas/${schema}.schema.json has no properties.${property}`);
+  if (!properties || !Object.prototype.hasOwnProperty.call(properties, property))
+    throw new Error(`schemas/${schema}.schema.json has no properties.${property}`);
   const validate = schemaValidator(schema);
   validate({ [property]: value });
   const at = `/${escapeToken(property)}`;
@@ -65,7 +72,8 @@ export function acceptsProperty(schema: string, property: string, value: unknown
  */
 export function propertyFindings(schema: string, property: string, value: unknown, pointer: string): Diagnostic[] {
   const properties = publishedSchemas[schema]?.properties as Record<string, unknown> | undefined;
-  if (!properties || !Object.prototype.hasOwnProperty.call(properties, property)) throw new Error(`schemas/${schema}.schema.json has no properties.${property}`);
+  if (!properties || !Object.prototype.hasOwnProperty.call(properties, property))
+    throw new Error(`schemas/${schema}.schema.json has no properties.${property}`);
   const validate = schemaValidator(schema);
   const root = { [property]: value };
   validate(root);

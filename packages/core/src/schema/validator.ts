@@ -68,15 +68,41 @@ export function ruleWords(keyword: string, params: Record<string, unknown>, valu
   }
 }
 
-const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? (Number.isInteger(v) ? 'an integer' : 'a number') : typeof v === 'boolean' ? 'a boolean' : typeof v);
-const typeName: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
+const typeOf = (v: unknown) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : typeof v === 'string'
+          ? 'a string'
+          : typeof v === 'number'
+            ? Number.isInteger(v)
+              ? 'an integer'
+              : 'a number'
+            : typeof v === 'boolean'
+              ? 'a boolean'
+              : typeof v;
+const typeName: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
+};
 
 /**
  * A JSON Schema `type` (ajv's `params.type`: one name or several joined by commas) in words:
  * "a string", "an integer or null". The pack's findings and the API's 400s say types alike.
  */
 export function schemaTypeWords(type: string): string {
-  return type.split(',').map((t) => typeName[t] ?? t).join(' or ');
+  return type
+    .split(',')
+    .map((t) => typeName[t] ?? t)
+    .join(' or ');
 }
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
@@ -95,7 +121,6 @@ export function codePoints(s: string): number {
   }
   return n;
 }
-
 
 /**
  * "Did you mean" guesses of one validation, by the candidates (the schema's own array, the same
@@ -121,16 +146,30 @@ export function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses, at
   const where = describePointer(at);
   const value = resolvePointer(root, e.instancePath).value; // ajv's instancePath is an RFC 6901 pointer
   const p = e.params as Record<string, unknown>;
-  const d = (code: string, message: string, pointer = at, hint?: string): Diagnostic => ({ code, severity: 'error', message, pointer, ...(hint ? { hint } : {}) });
+  const d = (code: string, message: string, pointer = at, hint?: string): Diagnostic => ({
+    code,
+    severity: 'error',
+    message,
+    pointer,
+    ...(hint ? { hint } : {}),
+  });
   switch (e.keyword) {
     case 'required':
-      return { ...d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`), missing: String(p.missingProperty) };
+      return {
+        ...d('schema/required', `${where === 'the pack' ? 'The pack' : where} is missing the required field "${p.missingProperty}".`),
+        missing: String(p.missingProperty),
+      };
     case 'additionalProperties': {
       const prop = String(p.additionalProperty);
       const properties = (e.parentSchema as { properties?: object })?.properties ?? {};
       const known = Object.keys(properties);
       const guessed = guess(guesses, properties, prop, () => known);
-      return d('schema/unknown-field', `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guessed ? `; did you mean "${guessed}"?` : '.'}`, `${at}/${escapeToken(prop)}`, `Allowed fields: ${known.join(', ')}.`);
+      return d(
+        'schema/unknown-field',
+        `${where === 'the pack' ? 'The pack' : where} has an unknown field "${prop}"${guessed ? `; did you mean "${guessed}"?` : '.'}`,
+        `${at}/${escapeToken(prop)}`,
+        `Allowed fields: ${known.join(', ')}.`,
+      );
     }
     case 'type': {
       const want = schemaTypeWords(String(p.type));
@@ -138,9 +177,15 @@ export function toDiagnostic(e: ErrorObject, root: unknown, guesses: Guesses, at
     }
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]) ?? [];
-      const guessed = typeof value === 'string' ? guess(guesses, allowed, value, () => allowed.filter((a): a is string => typeof a === 'string')) : undefined;
+      const guessed =
+        typeof value === 'string'
+          ? guess(guesses, allowed, value, () => allowed.filter((a): a is string => typeof a === 'string'))
+          : undefined;
       const list = allowed.length <= 8 ? `: ${allowed.map(show).join(', ')}` : ` (${plural(allowed.length, 'value')}; see the schema)`;
-      return d('schema/enum', `${where} is ${show(value)}, which is not one of the allowed values${list}${guessed ? `. Did you mean "${guessed}"?` : '.'}`);
+      return d(
+        'schema/enum',
+        `${where} is ${show(value)}, which is not one of the allowed values${list}${guessed ? `. Did you mean "${guessed}"?` : '.'}`,
+      );
     }
     case 'const':
       return d('schema/const', `${where} must be ${show(p.allowedValue)}, not ${show(value)}.`);
@@ -182,7 +227,12 @@ export function validateAgainstSchema(name: string, value: unknown, prefix = '',
     const diag = toDiagnostic(e, value, guesses);
     if (!diag) continue;
     // A missing field breaks the field's own path, so rules that read it stand down.
-    brokenPaths?.add(prefix + (e.keyword === 'required' ? `${e.instancePath}/${escapeToken(String((e.params as { missingProperty: string }).missingProperty))}` : diag.pointer));
+    brokenPaths?.add(
+      prefix +
+        (e.keyword === 'required'
+          ? `${e.instancePath}/${escapeToken(String((e.params as { missingProperty: string }).missingProperty))}`
+          : diag.pointer),
+    );
     diag.pointer = prefix + diag.pointer;
     const id = `${diag.code}|${diag.pointer}|${diag.message}`;
     if (seen.has(id)) continue;

@@ -41,7 +41,9 @@ export function EditorBody(p: EditorBodyProps) {
   const commitPack = useCallback((fn: (p: PackValue) => PackValue) => store.commit(fn), [store]);
   const form = (el: ReactNode) => (
     <ReferencesContext.Provider value={references}>
-      <FieldFindings findings={shown.findings} at={shown.at}>{el}</FieldFindings>
+      <FieldFindings findings={shown.findings} at={shown.at}>
+        {el}
+      </FieldFindings>
     </ReferencesContext.Provider>
   );
   const openFromMap = (index: number) => {
@@ -55,15 +57,44 @@ export function EditorBody(p: EditorBodyProps) {
         {p.flowMap ? (
           <FlowMap pack={pack as never} onClose={p.closeFlowMap} onOpen={openFromMap} />
         ) : doc ? (
-          <ReferencesContext.Provider value={references}><Canvas key={`${p.canvasSeq}/${automationIndex}`} doc={doc} automation={automationIndex} findings={findings} edit={editDoc} onSelection={nav.onSelection} focus={nav.focus} notify={notify} refs={references.refs} add={p.addRequest} /></ReferencesContext.Provider>
+          <ReferencesContext.Provider value={references}>
+            <Canvas
+              key={`${p.canvasSeq}/${automationIndex}`}
+              doc={doc}
+              automation={automationIndex}
+              findings={findings}
+              edit={editDoc}
+              onSelection={nav.onSelection}
+              focus={nav.focus}
+              notify={notify}
+              refs={references.refs}
+              add={p.addRequest}
+            />
+          </ReferencesContext.Provider>
         ) : (
           form(<ItemPane pack={pack} target={target} edit={editItem} notify={notify} onAddAutomation={addAutomation} />)
         )}
-        {p.notice && <div className="notice" role="status">{p.notice}</div>}
+        {p.notice && (
+          <div className="notice" role="status">
+            {p.notice}
+          </div>
+        )}
       </main>
       <aside className="inspector" aria-label="Inspector">
         {doc && item ? (
-          form(<ReferencesContext.Provider value={references}><AutomationInspector doc={doc} item={item} selected={nav.selection.nodes} edit={editDoc} editItem={editItem} notify={notify} selectBlocks={(ids) => nav.setFocus({ nodeIds: ids, seq: Date.now() })} /></ReferencesContext.Provider>)
+          form(
+            <ReferencesContext.Provider value={references}>
+              <AutomationInspector
+                doc={doc}
+                item={item}
+                selected={nav.selection.nodes}
+                edit={editDoc}
+                editItem={editItem}
+                notify={notify}
+                selectBlocks={(ids) => nav.setFocus({ nodeIds: ids, seq: Date.now() })}
+              />
+            </ReferencesContext.Provider>,
+          )
         ) : (
           <KeyboardHelp onAll={p.onShortcuts} />
         )}

@@ -17,11 +17,17 @@ export function useFieldFocus(fieldFocus: FieldFocus | undefined): void {
 
 function focusField(path: string[]): void {
   const fields = [...document.querySelectorAll<HTMLElement>('.inspector [data-path], .editor-pane [data-path]')];
-  const field = fieldOf(path, fields.map((e) => e.dataset.path ?? ''));
+  const field = fieldOf(
+    path,
+    fields.map((e) => e.dataset.path ?? ''),
+  );
   const found = fields.find((e) => e.dataset.path === field);
   // A group of controls (the send days) is not focusable itself: the control it marks as the
   // one that fixes it (data-focus: a stage list's Add stage) is, else its first control.
-  const el = found && !found.matches(FOCUSABLE) ? (found.querySelector<HTMLElement>('[data-focus]') ?? found.querySelector<HTMLElement>(FOCUSABLE) ?? found) : found;
+  const el =
+    found && !found.matches(FOCUSABLE)
+      ? (found.querySelector<HTMLElement>('[data-focus]') ?? found.querySelector<HTMLElement>(FOCUSABLE) ?? found)
+      : found;
   if (!el) return;
   // A field under a closed section (a block's Advanced) is shown first.
   const section = el.closest('details');

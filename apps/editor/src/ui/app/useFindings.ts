@@ -40,7 +40,10 @@ function useDiagnostics(pack: PackValue, state: Pick<EditorState, 'numbers' | 'd
   const heldRef = useRef<readonly NumberNotKept[]>([]);
   const held = useMemo(() => (heldRef.current = numbersStillRead(pack, state.numbers ?? [], heldRef.current)), [pack, state.numbers]);
   const twiceRef = useRef<readonly DuplicateNotKept[]>([]);
-  const twice = useMemo(() => (twiceRef.current = duplicatesStillThere(pack, state.duplicates ?? [], twiceRef.current)), [pack, state.duplicates]);
+  const twice = useMemo(
+    () => (twiceRef.current = duplicatesStillThere(pack, state.duplicates ?? [], twiceRef.current)),
+    [pack, state.duplicates],
+  );
   return useMemo(() => {
     if (!held.length && !twice.length) return validated;
     const lost = sortDiagnostics([...held.map((n) => n.finding), ...twice.map((d) => d.finding)]);

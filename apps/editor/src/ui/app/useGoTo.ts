@@ -10,7 +10,8 @@ import { useLatestCallback } from '../useLatestCallback.js';
 import { targetKey, type Selection } from './useSelection.js';
 
 /** The index of the item of pack list `list` whose key is `key`; -1 when there is none. */
-const indexOfKey = (pack: PackValue, list: string, key: string) => ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1;
+const indexOfKey = (pack: PackValue, list: string, key: string) =>
+  ((pack as Record<string, unknown>)[list] as { key?: string }[] | undefined)?.findIndex((x) => x?.key === key) ?? -1;
 
 export interface GoTo {
   /** Shows a finding's place and focuses the field it is about. */

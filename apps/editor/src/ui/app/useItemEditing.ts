@@ -27,12 +27,17 @@ export function useItemEditing(store: EditorStore, pack: PackValue, target: Targ
   const automationIndex = target.kind === 'automations' ? target.index : -1;
   const doc = automationIndex >= 0 ? documentOf(pack, automationIndex) : undefined;
   const editDoc = useCallback(
-    (fn: (d: Obj) => Obj, coalesce?: string) => store.commit((p) => editGraph(p, automationIndex, fn), coalesce ? `a${automationIndex}:${coalesce}` : undefined),
+    (fn: (d: Obj) => Obj, coalesce?: string) =>
+      store.commit((p) => editGraph(p, automationIndex, fn), coalesce ? `a${automationIndex}:${coalesce}` : undefined),
     [store, automationIndex],
   );
   const editItem = (fn: (i: Obj) => Obj, coalesce?: string) => {
     if (target.kind === 'pack') store.commit(fn, coalesce ? `pack:${coalesce}` : undefined);
-    else store.commit((p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn), coalesce ? `${targetKey(target)}:${coalesce}` : undefined);
+    else
+      store.commit(
+        (p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn),
+        coalesce ? `${targetKey(target)}:${coalesce}` : undefined,
+      );
   };
   const item = target.kind === 'automations' ? items(pack, 'automations')[target.index] : undefined;
   const addAutomation = () => {

@@ -46,7 +46,19 @@ export function usePanels(): Panels {
   const [addRequest, setAddRequest] = useState<{ kind: string; seq: number }>();
   const [connectRequest, setConnectRequest] = useState(0);
   return {
-    planOpen, setPlanOpen, closePlan, view, setView, diff, setDiff, dialog, setDialog, addRequest, setAddRequest, connectRequest, setConnectRequest,
+    planOpen,
+    setPlanOpen,
+    closePlan,
+    view,
+    setView,
+    diff,
+    setDiff,
+    dialog,
+    setDialog,
+    addRequest,
+    setAddRequest,
+    connectRequest,
+    setConnectRequest,
     togglePlan: () => setPlanOpen((o) => !o),
     toggleCompare: () => setDiff((d) => ({ ...d, open: !d.open, shown: false })),
     toggleFlowMap: () => setView((v) => ({ ...v, flowMap: !v.flowMap })),

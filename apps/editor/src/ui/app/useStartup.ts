@@ -16,7 +16,11 @@ export interface Startup {
   restored: RefObject<boolean>;
 }
 
-export function useStartup(store: EditorStore, file: Pick<PackFile, 'openUrl' | 'canvasSeq' | 'setBanner'>, setDiff: Dispatch<SetStateAction<CompareState>>): Startup {
+export function useStartup(
+  store: EditorStore,
+  file: Pick<PackFile, 'openUrl' | 'canvasSeq' | 'setBanner'>,
+  setDiff: Dispatch<SetStateAction<CompareState>>,
+): Startup {
   const restored = useRef(false);
   const started = useRef(false);
   const [ready, setReady] = useState(false);
@@ -57,9 +61,17 @@ function restorable(found: Draft | undefined, url: string | null): { draft: Draf
   return draft && pack && (draft.dirty || !url || draft.source === url) ? { draft, pack } : undefined;
 }
 
-function restore(store: EditorStore, { draft, pack }: { draft: Draft; pack: PackValue }, file: Pick<PackFile, 'canvasSeq' | 'setBanner'>): void {
+function restore(
+  store: EditorStore,
+  { draft, pack }: { draft: Draft; pack: PackValue },
+  file: Pick<PackFile, 'canvasSeq' | 'setBanner'>,
+): void {
   file.canvasSeq.current++;
-  store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, { dirty: draft.dirty, numbers: draft.numbers, duplicates: draft.duplicates });
+  store.open(pack, draft.source ?? 'restored draft', draft.dirty ? undefined : draft.originText, {
+    dirty: draft.dirty,
+    numbers: draft.numbers,
+    duplicates: draft.duplicates,
+  });
   if (draft.dirty) file.setBanner(`Restored unsaved work from ${new Date(draft.savedAt).toLocaleString()}.`);
 }
 
@@ -73,7 +85,13 @@ function openComparison(params: URLSearchParams, setDiff: Dispatch<SetStateActio
   const newUrl = params.get('new');
   if (!oldUrl && !newUrl) return;
   void Promise.all([loadRelease(oldUrl), loadRelease(newUrl)]).then(([a, b]) =>
-    setDiff({ old: a.release, new: b.release, open: true, shown: !!(a.release && b.release), problems: { old: a.problem, new: b.problem } }),
+    setDiff({
+      old: a.release,
+      new: b.release,
+      open: true,
+      shown: !!(a.release && b.release),
+      problems: { old: a.problem, new: b.problem },
+    }),
   );
 }
 

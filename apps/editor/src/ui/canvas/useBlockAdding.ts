@@ -22,7 +22,11 @@ export interface BlockAdding {
   pick: (kind: string) => void;
 }
 
-export function useBlockAdding(flow: ReactFlowInstance, graph: FlowGraph, { edit, notify, add }: Pick<CanvasProps, 'edit' | 'notify' | 'add'>): BlockAdding {
+export function useBlockAdding(
+  flow: ReactFlowInstance,
+  graph: FlowGraph,
+  { edit, notify, add }: Pick<CanvasProps, 'edit' | 'notify' | 'add'>,
+): BlockAdding {
   const [palette, setPalette] = useState<PaletteRequest | null>(null);
   const { nodesRef, docRef, pendingSelect } = graph;
   /** Where a new block goes: below the selected block, or in the middle of the view, never on top of another. */

@@ -25,6 +25,7 @@ export function useCanvasFocus(): CanvasFocus {
     const a = document.activeElement;
     return !a || a === document.body || !!flowEl.current?.contains(a);
   };
-  const focusBlock = (id: string) => flowEl.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true });
+  const focusBlock = (id: string) =>
+    flowEl.current?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true });
   return { flowEl, addBlockButton, focusOnCanvas, focusBlock };
 }

@@ -11,7 +11,8 @@ import type { CanvasFocus } from './useCanvasFocus.js';
 import type { DeleteKeepingFocus } from './useDeleting.js';
 
 /** A field, or a control that handles its own keys (a reference picker's list, `data-own-keys`): the canvas's keys are not for it. */
-export const inField = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.closest('[data-own-keys]') !== null);
+export const inField = (t: EventTarget | null) =>
+  t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) || t.closest('[data-own-keys]') !== null);
 
 export interface CanvasKeys {
   /** While the palette is open its keys are its own. */

@@ -17,10 +17,18 @@ export interface CanvasSelection {
   selectedIds: () => string[];
 }
 
-export function useCanvasSelection(flow: ReactFlowInstance, graph: FlowGraph, { focus, onSelection }: Pick<CanvasProps, 'focus' | 'onSelection'>): CanvasSelection {
+export function useCanvasSelection(
+  flow: ReactFlowInstance,
+  graph: FlowGraph,
+  { focus, onSelection }: Pick<CanvasProps, 'focus' | 'onSelection'>,
+): CanvasSelection {
   const { setNodes, setEdges, nodesRef, edgesRef, docRef } = graph;
   const onSelectionChange = useCallback(
-    ({ nodes: ns, edges: es }: OnSelectionChangeParams) => onSelection?.(ns.map((n) => n.id), es.map((e) => e.id)),
+    ({ nodes: ns, edges: es }: OnSelectionChangeParams) =>
+      onSelection?.(
+        ns.map((n) => n.id),
+        es.map((e) => e.id),
+      ),
     [onSelection],
   );
   const selectOnly = useCallback(
@@ -31,7 +39,8 @@ export function useCanvasSelection(flow: ReactFlowInstance, graph: FlowGraph, { 
       if (center && ids.length === 1) {
         // A block the same edit added (a copy) is in the pack before it is among the rendered nodes.
         const at = nodesRef.current.find((x) => x.id === ids[0])?.position ?? asObj(nodeAt(docRef.current, ids[0]!)?.position);
-        if (typeof at.x === 'number' && typeof at.y === 'number') void flow.setCenter(at.x + 110, at.y + 32, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
+        if (typeof at.x === 'number' && typeof at.y === 'number')
+          void flow.setCenter(at.x + 110, at.y + 32, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
       }
     },
     [flow, setNodes, setEdges, nodesRef, docRef],

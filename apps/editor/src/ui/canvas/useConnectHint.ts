@@ -18,12 +18,15 @@ export function useConnectHint(docRef: RefObject<Obj>): ConnectHint {
   // drop does), so putting it back, or reversing it, is not shown as a duplicate or a cycle.
   const reconnecting = useRef<string | null>(null);
   const [connectHint, setConnectHint] = useState<string | null>(null);
-  const isValidConnection = useCallback((c: Connection | Edge) => {
-    const spec = { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target };
-    const r = reconnecting.current ? canReconnect(docRef.current, reconnecting.current, spec) : canConnect(docRef.current, spec);
-    setConnectHint(r.ok ? null : r.reason ?? null);
-    return r.ok;
-  }, [docRef]);
+  const isValidConnection = useCallback(
+    (c: Connection | Edge) => {
+      const spec = { source: c.source, handle: c.sourceHandle ?? 'next', target: c.target };
+      const r = reconnecting.current ? canReconnect(docRef.current, reconnecting.current, spec) : canConnect(docRef.current, spec);
+      setConnectHint(r.ok ? null : (r.reason ?? null));
+      return r.ok;
+    },
+    [docRef],
+  );
   const onReconnectStart = useCallback((_: unknown, edge: Edge) => {
     reconnecting.current = edge.id;
   }, []);

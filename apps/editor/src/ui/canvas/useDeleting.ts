@@ -18,7 +18,13 @@ export type DeleteKeepingFocus = (nodes: string[], edges: string[]) => void;
  * (the delete's: the edit is applied at once), while the deleted block's element is still drawn
  * (useFocusAfter).
  */
-export function useDeleting(doc: Obj, { edit, notify }: Pick<CanvasProps, 'edit' | 'notify'>, graph: FlowGraph, selection: CanvasSelection, focus: CanvasFocus): DeleteKeepingFocus {
+export function useDeleting(
+  doc: Obj,
+  { edit, notify }: Pick<CanvasProps, 'edit' | 'notify'>,
+  graph: FlowGraph,
+  selection: CanvasSelection,
+  focus: CanvasFocus,
+): DeleteKeepingFocus {
   const focusAfterDelete = useFocusAfter(doc);
   const { nodesRef, edgesRef } = graph;
   return (ns, es) => {

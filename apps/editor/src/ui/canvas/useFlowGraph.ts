@@ -61,13 +61,27 @@ export function useFlowGraph({ doc, automation, findings, diff, edgeDiff, refs }
  */
 function useRebuild(
   inputs: Inputs,
-  { nodeCache, summaries, pendingSelect, setNodes, setEdges }: Pick<FlowGraph, 'summaries' | 'pendingSelect' | 'setNodes' | 'setEdges'> & { nodeCache: RefObject<NodeCache> },
+  {
+    nodeCache,
+    summaries,
+    pendingSelect,
+    setNodes,
+    setEdges,
+  }: Pick<FlowGraph, 'summaries' | 'pendingSelect' | 'setNodes' | 'setEdges'> & { nodeCache: RefObject<NodeCache> },
 ): void {
   const { doc, automation, findings, diff, edgeDiff, refs } = inputs;
   const builtFrom = useRef(inputs);
   useEffect(() => {
     const from = builtFrom.current;
-    if (from.doc === doc && from.findings === findings && from.diff === diff && from.edgeDiff === edgeDiff && from.refs === refs && !pendingSelect.current) return; // the initial state already is this
+    if (
+      from.doc === doc &&
+      from.findings === findings &&
+      from.diff === diff &&
+      from.edgeDiff === edgeDiff &&
+      from.refs === refs &&
+      !pendingSelect.current
+    )
+      return; // the initial state already is this
     builtFrom.current = { doc, automation, findings, diff, edgeDiff, refs };
     const built = buildNodes(doc, automation, findings, diff, nodeCache.current, refs);
     // A changed summary goes to its block alone; the node objects stay as they were unless something else changed.

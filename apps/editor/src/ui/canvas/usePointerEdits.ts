@@ -11,7 +11,11 @@ import type { BlockAdding } from './useBlockAdding.js';
 import type { ConnectHint } from './useConnectHint.js';
 
 /** Applies `fn`'s document as one edit, then says the error it gave, if any. */
-function editOrSay(edit: NonNullable<CanvasProps['edit']>, notify: CanvasProps['notify'], fn: (d: Obj) => { doc: Obj; error?: string }): void {
+function editOrSay(
+  edit: NonNullable<CanvasProps['edit']>,
+  notify: CanvasProps['notify'],
+  fn: (d: Obj) => { doc: Obj; error?: string },
+): void {
   let error: string | undefined;
   edit((d) => {
     const r = fn(d);
@@ -28,7 +32,12 @@ export interface PointerEdits {
   onNodeDragStop: (event: unknown, node: unknown, dragged: BlockNodeType[]) => void;
 }
 
-export function usePointerEdits(flow: ReactFlowInstance, { edit, notify }: Pick<CanvasProps, 'edit' | 'notify'>, { connectHint, setConnectHint }: ConnectHint, setPalette: BlockAdding['setPalette']): PointerEdits {
+export function usePointerEdits(
+  flow: ReactFlowInstance,
+  { edit, notify }: Pick<CanvasProps, 'edit' | 'notify'>,
+  { connectHint, setConnectHint }: ConnectHint,
+  setPalette: BlockAdding['setPalette'],
+): PointerEdits {
   // Made anew only when `edit` changes, so React Flow is not handed new handlers on every render;
   // `notify` is the one given with that `edit`.
   const onConnect = useCallback(

@@ -25,7 +25,15 @@ export const PRIVATE_EMAIL_TITLE = 'Private email exchange';
 export function toActivity(r: Row, viewerMemberId: string | null): Activity {
   const masked = r.mailbox_private === true && r.mailbox_owner !== viewerMemberId;
   if (masked) {
-    return { id: r.id, type: r.type, title: PRIVATE_EMAIL_TITLE, description: null, metadata: null, actor_name: null, created_at: iso(r.created_at) };
+    return {
+      id: r.id,
+      type: r.type,
+      title: PRIVATE_EMAIL_TITLE,
+      description: null,
+      metadata: null,
+      actor_name: null,
+      created_at: iso(r.created_at),
+    };
   }
   return {
     id: r.id,
@@ -58,7 +66,11 @@ export async function listActivities(
   const q = new Params();
   // Private notes never leave the service through the API.
   const where = [`a.contact_id = ${q.p(contactId)}`, `a.workspace_id = ${q.p(ws)}`, 'a.is_private = false'];
-  return keysetPage(db, { from: 'activities a', alias: 'a', select: ACTIVITY_SELECT, q, where, limit: opts.limit, cursor: opts.cursor }, (r) => toActivity(r, opts.viewerMemberId));
+  return keysetPage(
+    db,
+    { from: 'activities a', alias: 'a', select: ACTIVITY_SELECT, q, where, limit: opts.limit, cursor: opts.cursor },
+    (r) => toActivity(r, opts.viewerMemberId),
+  );
 }
 
 /**
@@ -69,9 +81,19 @@ export async function listActivities(
  * route defers the request's authentication (`auth`), it rides in front of the update, which
  * requires it: a refused request writes nothing, and its 401, 429 or 403 comes before a 404.
  */
-export async function addNote(db: Queryable, ws: string, contactId: string, body: string, now: Date, auth?: StatementAuth): Promise<Activity> {
+export async function addNote(
+  db: Queryable,
+  ws: string,
+  contactId: string,
+  body: string,
+  now: Date,
+  auth?: StatementAuth,
+): Promise<Activity> {
   const id = newId('act');
-  const activity = toActivity({ id, type: 'note', title: 'Note', description: body, metadata: null, actor_name: null, created_at: now }, null);
+  const activity = toActivity(
+    { id, type: 'note', title: 'Note', description: body, metadata: null, actor_name: null, created_at: now },
+    null,
+  );
   const q = new Params();
   const [wsP, contactP, atP] = [ws, contactId, now.toISOString()].map((v) => q.p(v));
   // With the request's authentication in front when the route defers it to here (as

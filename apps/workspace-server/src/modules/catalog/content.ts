@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import { base64Length, COLLECTION_PATH, type AutomationDocument, decodeStrictBase64, MESSAGE_CHANNELS, pointerParam, validateAutomationDocument, WORKSPACE_LIMITS } from '@setup-pack/core';
+import {
+  base64Length,
+  COLLECTION_PATH,
+  type AutomationDocument,
+  decodeStrictBase64,
+  MESSAGE_CHANNELS,
+  pointerParam,
+  validateAutomationDocument,
+  WORKSPACE_LIMITS,
+} from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from './store.js';
 import { ApiError, badRequest, invalidField } from '../../shared/errors.js';
@@ -25,7 +34,10 @@ function checkDocument(doc: unknown): asserts doc is AutomationDocument {
   const errors = validateAutomationDocument(doc).diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     const e = errors[0];
-    throw badRequest(`Invalid automation document: ${e.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, pointerParam(`/document${e.pointer}`));
+    throw badRequest(
+      `Invalid automation document: ${e.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
+      pointerParam(`/document${e.pointer}`),
+    );
   }
 }
 
@@ -46,8 +58,16 @@ function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     type: 'object',
     required: catalogObjectRequired,
     properties: {
-      id: str, name: str, channel: { type: 'string', enum: [...MESSAGE_CHANNELS] }, category: nstr, subject: nstr, body: str,
-      rich_text_doc: nullableObject, data: nullableObject, created_at: ts, updated_at: ts,
+      id: str,
+      name: str,
+      channel: { type: 'string', enum: [...MESSAGE_CHANNELS] },
+      category: nstr,
+      subject: nstr,
+      body: str,
+      rich_text_doc: nullableObject,
+      data: nullableObject,
+      created_at: ts,
+      updated_at: ts,
     },
   } as const;
   // The collection holds the pack's message templates and its email_template resources (a name
@@ -65,56 +85,97 @@ function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   const templatePatch = { type: 'object', additionalProperties: false, properties: templateFields } as const;
   const templateData = (b: RequestType<typeof templatePatch>, cur?: CatalogObject) => ({
     channel: b.channel ?? cur?.channel,
-    category: b.category !== undefined ? b.category : cur?.category ?? null,
-    subject: b.subject !== undefined ? b.subject : cur?.subject ?? null,
+    category: b.category !== undefined ? b.category : (cur?.category ?? null),
+    subject: b.subject !== undefined ? b.subject : (cur?.subject ?? null),
     body: b.body ?? cur?.body ?? '',
-    rich_text_doc: b.rich_text_doc !== undefined ? b.rich_text_doc : cur?.rich_text_doc ?? null,
-    data: b.data !== undefined ? b.data : cur?.data ?? null,
+    rich_text_doc: b.rich_text_doc !== undefined ? b.rich_text_doc : (cur?.rich_text_doc ?? null),
+    data: b.data !== undefined ? b.data : (cur?.data ?? null),
   });
 
-  app.get(COLLECTION_PATH.message_templates, {
-    config: { scope: 'read_message_templates' },
-    schema: { summary: 'Message templates, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(template) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', req.query.limit, req.query.cursor));
-  app.get(`${COLLECTION_PATH.message_templates}/:id`, {
-    config: { scope: 'read_message_templates' },
-    schema: { summary: 'A message template', tags: ['catalog'], params: idParams, response: { 200: template } },
-  }, async (req) => getObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
-  app.post(COLLECTION_PATH.message_templates, {
-    config: { scope: 'write_message_templates' },
-    schema: {
-      summary: 'Create a message template (idempotent with idempotency_key)',
-      tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['name', 'channel'], properties: { ...templateFields, idempotency_key: idempotencyKey } },
-      response: { 201: template },
+  app.get(
+    COLLECTION_PATH.message_templates,
+    {
+      config: { scope: 'read_message_templates' },
+      schema: { summary: 'Message templates, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(template) } },
     },
-  }, async (req, reply) => {
-    const ws = callerOf(req).workspace.id;
-    const b = req.body;
-    const created = await createOnce(db, ws, 'message_templates', b.idempotency_key, clock.now(),
-      (tx) => insertObject(tx, ws, 'message_templates', 'tpl', b.name, templateData(b), clock.now()),
-      (tx, oid) => findObject(tx, ws, 'message_templates', oid));
-    return sendCreated(reply, created);
-  });
-  app.patch(`${COLLECTION_PATH.message_templates}/:id`, {
-    config: { scope: 'write_message_templates' },
-    schema: { summary: 'Update a message template', tags: ['catalog'], params: idParams, body: templatePatch, response: { 200: template } },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    const cur = await getObject(db, ws, 'message_templates', id(req), 'message template');
-    const b = req.body;
-    return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
-  });
-  app.delete(`${COLLECTION_PATH.message_templates}/:id`, {
-    config: { scope: 'write_message_templates' },
-    schema: { summary: 'Delete a message template', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'));
+    async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', req.query.limit, req.query.cursor),
+  );
+  app.get(
+    `${COLLECTION_PATH.message_templates}/:id`,
+    {
+      config: { scope: 'read_message_templates' },
+      schema: { summary: 'A message template', tags: ['catalog'], params: idParams, response: { 200: template } },
+    },
+    async (req) => getObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'),
+  );
+  app.post(
+    COLLECTION_PATH.message_templates,
+    {
+      config: { scope: 'write_message_templates' },
+      schema: {
+        summary: 'Create a message template (idempotent with idempotency_key)',
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'channel'],
+          properties: { ...templateFields, idempotency_key: idempotencyKey },
+        },
+        response: { 201: template },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const b = req.body;
+      const created = await createOnce(
+        db,
+        ws,
+        'message_templates',
+        b.idempotency_key,
+        clock.now(),
+        (tx) => insertObject(tx, ws, 'message_templates', 'tpl', b.name, templateData(b), clock.now()),
+        (tx, oid) => findObject(tx, ws, 'message_templates', oid),
+      );
+      return sendCreated(reply, created);
+    },
+  );
+  app.patch(
+    `${COLLECTION_PATH.message_templates}/:id`,
+    {
+      config: { scope: 'write_message_templates' },
+      schema: {
+        summary: 'Update a message template',
+        tags: ['catalog'],
+        params: idParams,
+        body: templatePatch,
+        response: { 200: template },
+      },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const cur = await getObject(db, ws, 'message_templates', id(req), 'message template');
+      const b = req.body;
+      return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
+    },
+  );
+  app.delete(
+    `${COLLECTION_PATH.message_templates}/:id`,
+    {
+      config: { scope: 'write_message_templates' },
+      schema: { summary: 'Delete a message template', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'),
+  );
 }
 
 /** Smart lists. */
 function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- smart lists ---------------------------------------------------------------------------
-  const smartList = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts } } as const;
+  const smartList = {
+    type: 'object',
+    required: catalogObjectRequired,
+    properties: { id: str, name: str, description: nstr, color: nstr, icon: nstr, filters: anyObject, created_at: ts, updated_at: ts },
+  } as const;
   const listFields = {
     name: packRef('smart-list', '/properties/name'),
     description: nullable(packRef('smart-list', '/properties/description')),
@@ -124,48 +185,79 @@ function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   } as const;
   const listPatch = { type: 'object', additionalProperties: false, properties: listFields } as const;
   const listData = (b: RequestType<typeof listPatch>, cur?: CatalogObject) => ({
-    description: b.description !== undefined ? b.description : cur?.description ?? null,
-    color: b.color !== undefined ? b.color : cur?.color ?? null,
-    icon: b.icon !== undefined ? b.icon : cur?.icon ?? null,
+    description: b.description !== undefined ? b.description : (cur?.description ?? null),
+    color: b.color !== undefined ? b.color : (cur?.color ?? null),
+    icon: b.icon !== undefined ? b.icon : (cur?.icon ?? null),
     filters: b.filters ?? cur?.filters,
   });
-  app.get(COLLECTION_PATH.smart_lists, {
-    config: { scope: ['read_smart_lists', 'read_contacts'] },
-    schema: { summary: 'Smart lists, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(smartList) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', req.query.limit, req.query.cursor));
-  app.get(`${COLLECTION_PATH.smart_lists}/:id`, {
-    config: { scope: ['read_smart_lists', 'read_contacts'] },
-    schema: { summary: 'A smart list', tags: ['catalog'], params: idParams, response: { 200: smartList } },
-  }, async (req) => getObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
-  app.post(COLLECTION_PATH.smart_lists, {
-    config: { scope: 'write_smart_lists' },
-    schema: {
-      summary: 'Create a smart list (idempotent with idempotency_key)',
-      tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['name', 'filters'], properties: { ...listFields, idempotency_key: idempotencyKey } },
-      response: { 201: smartList },
+  app.get(
+    COLLECTION_PATH.smart_lists,
+    {
+      config: { scope: ['read_smart_lists', 'read_contacts'] },
+      schema: { summary: 'Smart lists, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(smartList) } },
     },
-  }, async (req, reply) => {
-    const ws = callerOf(req).workspace.id;
-    const b = req.body;
-    const created = await createOnce(db, ws, 'smart_lists', b.idempotency_key, clock.now(),
-      (tx) => insertObject(tx, ws, 'smart_lists', 'sml', b.name, listData(b), clock.now()),
-      (tx, oid) => findObject(tx, ws, 'smart_lists', oid));
-    return sendCreated(reply, created);
-  });
-  app.patch(`${COLLECTION_PATH.smart_lists}/:id`, {
-    config: { scope: 'write_smart_lists' },
-    schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: listPatch, response: { 200: smartList } },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    const cur = await getObject(db, ws, 'smart_lists', id(req), 'smart list');
-    const b = req.body;
-    return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
-  });
-  app.delete(`${COLLECTION_PATH.smart_lists}/:id`, {
-    config: { scope: 'write_smart_lists' },
-    schema: { summary: 'Delete a smart list', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'));
+    async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', req.query.limit, req.query.cursor),
+  );
+  app.get(
+    `${COLLECTION_PATH.smart_lists}/:id`,
+    {
+      config: { scope: ['read_smart_lists', 'read_contacts'] },
+      schema: { summary: 'A smart list', tags: ['catalog'], params: idParams, response: { 200: smartList } },
+    },
+    async (req) => getObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'),
+  );
+  app.post(
+    COLLECTION_PATH.smart_lists,
+    {
+      config: { scope: 'write_smart_lists' },
+      schema: {
+        summary: 'Create a smart list (idempotent with idempotency_key)',
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'filters'],
+          properties: { ...listFields, idempotency_key: idempotencyKey },
+        },
+        response: { 201: smartList },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const b = req.body;
+      const created = await createOnce(
+        db,
+        ws,
+        'smart_lists',
+        b.idempotency_key,
+        clock.now(),
+        (tx) => insertObject(tx, ws, 'smart_lists', 'sml', b.name, listData(b), clock.now()),
+        (tx, oid) => findObject(tx, ws, 'smart_lists', oid),
+      );
+      return sendCreated(reply, created);
+    },
+  );
+  app.patch(
+    `${COLLECTION_PATH.smart_lists}/:id`,
+    {
+      config: { scope: 'write_smart_lists' },
+      schema: { summary: 'Update a smart list', tags: ['catalog'], params: idParams, body: listPatch, response: { 200: smartList } },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const cur = await getObject(db, ws, 'smart_lists', id(req), 'smart list');
+      const b = req.body;
+      return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
+    },
+  );
+  app.delete(
+    `${COLLECTION_PATH.smart_lists}/:id`,
+    {
+      config: { scope: 'write_smart_lists' },
+      schema: { summary: 'Delete a smart list', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'),
+  );
 }
 
 /** Automations, their live and draft documents. */
@@ -177,76 +269,141 @@ function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     type: 'object',
     required: catalogObjectRequired,
     properties: {
-      id: str, name: str, status: { type: 'string', enum: ['off', 'on'] }, enabled: { type: 'boolean' },
-      document: anyObject, draft_document: nullableObject, created_at: ts, updated_at: ts,
+      id: str,
+      name: str,
+      status: { type: 'string', enum: ['off', 'on'] },
+      enabled: { type: 'boolean' },
+      document: anyObject,
+      draft_document: nullableObject,
+      created_at: ts,
+      updated_at: ts,
     },
   } as const;
-  const automationData = (o: { enabled: boolean; document: unknown; draft_document: unknown }) => ({ ...o, status: o.enabled ? 'on' : 'off' });
-  app.get(COLLECTION_PATH.automations, {
-    config: { scope: 'read_automations' },
-    schema: { summary: 'Automations, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(automation) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', req.query.limit, req.query.cursor));
-  app.get(`${COLLECTION_PATH.automations}/:id`, {
-    config: { scope: 'read_automations' },
-    schema: { summary: 'An automation', tags: ['catalog'], params: idParams, response: { 200: automation } },
-  }, async (req) => getObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
-  app.post(COLLECTION_PATH.automations, {
-    config: { scope: 'write_automations' },
-    schema: {
-      summary: 'Create an automation: always a draft that is off (idempotent with idempotency_key)',
-      tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['document'], properties: { document: anyObject, idempotency_key: idempotencyKey } },
-      response: { 201: automation },
-    },
-  }, async (req, reply) => {
-    const ws = callerOf(req).workspace.id;
-    const { document, idempotency_key } = req.body;
-    checkDocument(document);
-    const created = await createOnce(db, ws, 'automations', idempotency_key, clock.now(),
-      (tx) => insertObject(tx, ws, 'automations', 'aut', document.name, automationData({ enabled: false, document, draft_document: null }), clock.now()),
-      (tx, oid) => findObject(tx, ws, 'automations', oid));
-    return sendCreated(reply, created);
+  const automationData = (o: { enabled: boolean; document: unknown; draft_document: unknown }) => ({
+    ...o,
+    status: o.enabled ? 'on' : 'off',
   });
-  app.patch(`${COLLECTION_PATH.automations}/:id`, {
-    config: { scope: 'write_automations' },
-    schema: {
-      summary: 'Update an automation; one that is on gets a staged draft and its live version keeps running',
-      tags: ['catalog'],
-      params: idParams,
-      body: { type: 'object', additionalProperties: false, required: ['document'], properties: { document: anyObject } },
-      response: { 200: automation },
+  app.get(
+    COLLECTION_PATH.automations,
+    {
+      config: { scope: 'read_automations' },
+      schema: { summary: 'Automations, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(automation) } },
     },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    const b = req.body;
-    checkDocument(b.document);
-    const cur = await getObject(db, ws, 'automations', id(req), 'automation');
-    const data = cur.enabled
-      ? automationData({ enabled: true, document: cur.document, draft_document: b.document })
-      : automationData({ enabled: false, document: b.document, draft_document: null });
-    return updateObject(db, ws, 'automations', id(req), cur.enabled ? cur.name : b.document.name, data, clock.now(), 'automation');
-  });
-  for (const [verb, on] of [['activate', true], ['deactivate', false]] as const) {
-    app.post(`${COLLECTION_PATH.automations}/:id/${verb}`, {
+    async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', req.query.limit, req.query.cursor),
+  );
+  app.get(
+    `${COLLECTION_PATH.automations}/:id`,
+    {
+      config: { scope: 'read_automations' },
+      schema: { summary: 'An automation', tags: ['catalog'], params: idParams, response: { 200: automation } },
+    },
+    async (req) => getObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'),
+  );
+  app.post(
+    COLLECTION_PATH.automations,
+    {
       config: { scope: 'write_automations' },
       schema: {
-        summary: on ? 'Switch an automation on, publishing its staged draft (the dashboard\'s switch)' : 'Switch an automation off',
+        summary: 'Create an automation: always a draft that is off (idempotent with idempotency_key)',
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['document'],
+          properties: { document: anyObject, idempotency_key: idempotencyKey },
+        },
+        response: { 201: automation },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const { document, idempotency_key } = req.body;
+      checkDocument(document);
+      const created = await createOnce(
+        db,
+        ws,
+        'automations',
+        idempotency_key,
+        clock.now(),
+        (tx) =>
+          insertObject(
+            tx,
+            ws,
+            'automations',
+            'aut',
+            document.name,
+            automationData({ enabled: false, document, draft_document: null }),
+            clock.now(),
+          ),
+        (tx, oid) => findObject(tx, ws, 'automations', oid),
+      );
+      return sendCreated(reply, created);
+    },
+  );
+  app.patch(
+    `${COLLECTION_PATH.automations}/:id`,
+    {
+      config: { scope: 'write_automations' },
+      schema: {
+        summary: 'Update an automation; one that is on gets a staged draft and its live version keeps running',
         tags: ['catalog'],
         params: idParams,
+        body: { type: 'object', additionalProperties: false, required: ['document'], properties: { document: anyObject } },
         response: { 200: automation },
       },
-    }, async (req) => {
+    },
+    async (req) => {
       const ws = callerOf(req).workspace.id;
+      const b = req.body;
+      checkDocument(b.document);
       const cur = await getObject(db, ws, 'automations', id(req), 'automation');
-      const document = on ? (cur.draft_document ?? cur.document) : cur.document;
-      const name = (document as { name?: string }).name ?? cur.name;
-      return updateObject(db, ws, 'automations', id(req), name, automationData({ enabled: on, document, draft_document: on ? null : cur.draft_document ?? null }), clock.now(), 'automation');
-    });
+      const data = cur.enabled
+        ? automationData({ enabled: true, document: cur.document, draft_document: b.document })
+        : automationData({ enabled: false, document: b.document, draft_document: null });
+      return updateObject(db, ws, 'automations', id(req), cur.enabled ? cur.name : b.document.name, data, clock.now(), 'automation');
+    },
+  );
+  for (const [verb, on] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
+    app.post(
+      `${COLLECTION_PATH.automations}/:id/${verb}`,
+      {
+        config: { scope: 'write_automations' },
+        schema: {
+          summary: on ? "Switch an automation on, publishing its staged draft (the dashboard's switch)" : 'Switch an automation off',
+          tags: ['catalog'],
+          params: idParams,
+          response: { 200: automation },
+        },
+      },
+      async (req) => {
+        const ws = callerOf(req).workspace.id;
+        const cur = await getObject(db, ws, 'automations', id(req), 'automation');
+        const document = on ? (cur.draft_document ?? cur.document) : cur.document;
+        const name = (document as { name?: string }).name ?? cur.name;
+        return updateObject(
+          db,
+          ws,
+          'automations',
+          id(req),
+          name,
+          automationData({ enabled: on, document, draft_document: on ? null : (cur.draft_document ?? null) }),
+          clock.now(),
+          'automation',
+        );
+      },
+    );
   }
-  app.delete(`${COLLECTION_PATH.automations}/:id`, {
-    config: { scope: 'write_automations' },
-    schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'));
+  app.delete(
+    `${COLLECTION_PATH.automations}/:id`,
+    {
+      config: { scope: 'write_automations' },
+      schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'),
+  );
 }
 
 /** The media library: uploads, their content and replacements. */
@@ -255,13 +412,27 @@ function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   const media = {
     type: 'object',
     required: catalogObjectRequired,
-    properties: { id: str, name: str, file_name: str, mime_type: str, byte_size: { type: 'integer' }, sha256: str, url: str, created_at: ts, updated_at: ts },
+    properties: {
+      id: str,
+      name: str,
+      file_name: str,
+      mime_type: str,
+      byte_size: { type: 'integer' },
+      sha256: str,
+      url: str,
+      created_at: ts,
+      updated_at: ts,
+    },
   } as const;
   const upload = {
     file_name: packRef('asset', '/properties/fileName'),
     // The asset's own rule (any string): a limit of the API's would fail a valid pack halfway.
     mime_type: packRef('asset', '/properties/mimeType'),
-    data: { type: 'string', description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`, maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes) },
+    data: {
+      type: 'string',
+      description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`,
+      maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes),
+    },
   } as const;
   // The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.
   const decode = (data: string) => {
@@ -272,70 +443,123 @@ function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
     const bytes = decode(b.data);
     return {
-      file_name: b.file_name, mime_type: b.mime_type, byte_size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'),
-      url: `${MEDIA_BASE}/${ws}/${oid}/${encodeURIComponent(b.file_name)}`, content: b.data,
+      file_name: b.file_name,
+      mime_type: b.mime_type,
+      byte_size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      url: `${MEDIA_BASE}/${ws}/${oid}/${encodeURIComponent(b.file_name)}`,
+      content: b.data,
     };
   };
   const strip = (o: CatalogObject) => {
     const { content: _content, ...rest } = o;
     return rest;
   };
-  app.get(COLLECTION_PATH.media, {
-    config: { scope: 'read_media' },
-    schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'media', req.query.limit, req.query.cursor));
-  app.get(`${COLLECTION_PATH.media}/:id/content`, {
-    config: { scope: 'read_media' },
-    schema: {
-      summary: 'A media file with its contents (base64), for exporting it into a pack',
-      tags: ['catalog'],
-      params: idParams,
-      response: { 200: { type: 'object', required: catalogObjectRequired, properties: { ...media.properties, data: { type: 'string', description: 'Base64 contents' } } } },
+  app.get(
+    COLLECTION_PATH.media,
+    {
+      config: { scope: 'read_media' },
+      schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
     },
-  }, async (req) => {
-    const { content, ...rest } = await getObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file');
-    return { ...rest, data: content };
-  });
-  app.post(COLLECTION_PATH.media, {
-    config: { scope: 'write_media' },
-    schema: {
-      summary: 'Upload a file to the media library; returns the copy\'s public address (idempotent with idempotency_key)',
-      tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['file_name', 'mime_type', 'data'], properties: { ...upload, idempotency_key: idempotencyKey } },
-      response: { 201: media },
-    },
-  }, async (req, reply) => {
-    const ws = callerOf(req).workspace.id;
-    const b = req.body;
-    decode(b.data);
-    const created = await createOnce(db, ws, 'media', b.idempotency_key, clock.now(),
-      (tx) => {
-        const oid = newId('med');
-        return insertObject(tx, ws, 'media', 'med', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
+    async (req) => listObjects(db, callerOf(req).workspace.id, 'media', req.query.limit, req.query.cursor),
+  );
+  app.get(
+    `${COLLECTION_PATH.media}/:id/content`,
+    {
+      config: { scope: 'read_media' },
+      schema: {
+        summary: 'A media file with its contents (base64), for exporting it into a pack',
+        tags: ['catalog'],
+        params: idParams,
+        response: {
+          200: {
+            type: 'object',
+            required: catalogObjectRequired,
+            properties: { ...media.properties, data: { type: 'string', description: 'Base64 contents' } },
+          },
+        },
       },
-      (tx, oid) => findObject(tx, ws, 'media', oid));
-    return sendCreated(reply, created, strip);
-  });
-  app.put(`${COLLECTION_PATH.media}/:id`, {
-    config: { scope: 'write_media' },
-    schema: { summary: 'Replace a media file\'s contents; its address stays', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, required: ['file_name', 'mime_type', 'data'], properties: upload }, response: { 200: media } },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    const cur = await getObject(db, ws, 'media', id(req), 'media file');
-    const b = req.body;
-    return strip(await updateObject(db, ws, 'media', id(req), b.file_name, { ...mediaData(ws, cur.id, b), url: cur.url }, clock.now(), 'media file'));
-  });
-  app.delete(`${COLLECTION_PATH.media}/:id`, {
-    config: { scope: 'write_media' },
-    schema: { summary: 'Delete a media file', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'));
+    },
+    async (req) => {
+      const { content, ...rest } = await getObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file');
+      return { ...rest, data: content };
+    },
+  );
+  app.post(
+    COLLECTION_PATH.media,
+    {
+      config: { scope: 'write_media' },
+      schema: {
+        summary: "Upload a file to the media library; returns the copy's public address (idempotent with idempotency_key)",
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['file_name', 'mime_type', 'data'],
+          properties: { ...upload, idempotency_key: idempotencyKey },
+        },
+        response: { 201: media },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const b = req.body;
+      decode(b.data);
+      const created = await createOnce(
+        db,
+        ws,
+        'media',
+        b.idempotency_key,
+        clock.now(),
+        (tx) => {
+          const oid = newId('med');
+          return insertObject(tx, ws, 'media', 'med', b.file_name, mediaData(ws, oid, b), clock.now(), oid);
+        },
+        (tx, oid) => findObject(tx, ws, 'media', oid),
+      );
+      return sendCreated(reply, created, strip);
+    },
+  );
+  app.put(
+    `${COLLECTION_PATH.media}/:id`,
+    {
+      config: { scope: 'write_media' },
+      schema: {
+        summary: "Replace a media file's contents; its address stays",
+        tags: ['catalog'],
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, required: ['file_name', 'mime_type', 'data'], properties: upload },
+        response: { 200: media },
+      },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const cur = await getObject(db, ws, 'media', id(req), 'media file');
+      const b = req.body;
+      return strip(
+        await updateObject(db, ws, 'media', id(req), b.file_name, { ...mediaData(ws, cur.id, b), url: cur.url }, clock.now(), 'media file'),
+      );
+    },
+  );
+  app.delete(
+    `${COLLECTION_PATH.media}/:id`,
+    {
+      config: { scope: 'write_media' },
+      schema: { summary: 'Delete a media file', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'),
+  );
 }
 
 /** The brand, one per workspace. */
 function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   // --- brand (one per workspace) ---------------------------------------------------------------
   // Before a brand is set, GET answers one that was never stored: no created_at.
-  const brand = { type: 'object', required: ['id', 'name', 'updated_at'], properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts } } as const;
+  const brand = {
+    type: 'object',
+    required: ['id', 'name', 'updated_at'],
+    properties: { id: str, name: str, fields: nullableObject, asset_urls: nullableObject, updated_at: ts },
+  } as const;
   const brandId = (ws: string) => `brd_${ws}`;
   /**
    * The brand's images: an asset key of the pack (its key rule) to the image's address, as an
@@ -348,35 +572,62 @@ function brandRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     propertyNames: packRef('common', '/$defs/key'),
     additionalProperties: { type: 'string', anyOf: [packRef('asset', '/properties/url'), { const: '' }] },
   } as const;
-  app.get(COLLECTION_PATH.brand, {
-    config: { scope: 'read_brand' },
-    schema: { summary: 'The workspace brand (fields null when none is set)', tags: ['catalog'], response: { 200: brand } },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    return (await findObject(db, ws, 'brand', brandId(ws))) ?? { id: brandId(ws), name: '', fields: null, asset_urls: null, updated_at: clock.now().toISOString() };
-  });
-  app.put(COLLECTION_PATH.brand, {
-    config: { scope: 'write_brand' },
-    schema: {
-      summary: 'Set the workspace brand: open brand fields and the addresses of its images',
-      tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['fields'], properties: { fields: anyObject, asset_urls: assetUrls } },
-      response: { 200: brand },
+  app.get(
+    COLLECTION_PATH.brand,
+    {
+      config: { scope: 'read_brand' },
+      schema: { summary: 'The workspace brand (fields null when none is set)', tags: ['catalog'], response: { 200: brand } },
     },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    const b = req.body;
-    const data = { fields: b.fields, asset_urls: b.asset_urls ?? {} };
-    const name = typeof b.fields.name === 'string' ? b.fields.name : 'Brand';
-    const cur = await findObject(db, ws, 'brand', brandId(ws));
-    return cur ? updateObject(db, ws, 'brand', cur.id, name, data, clock.now(), 'brand') : insertObject(db, ws, 'brand', 'brd', name, data, clock.now(), brandId(ws));
-  });
-  app.delete(COLLECTION_PATH.brand, {
-    config: { scope: 'write_brand' },
-    schema: { summary: 'Clear the workspace brand', tags: ['catalog'], response: { 200: deleted } },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    if (!(await findObject(db, ws, 'brand', brandId(ws)))) throw new ApiError(404, 'invalid_request_error', 'No brand is set', 'brand');
-    return deleteObject(db, ws, 'brand', brandId(ws), 'brand');
-  });
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      return (
+        (await findObject(db, ws, 'brand', brandId(ws))) ?? {
+          id: brandId(ws),
+          name: '',
+          fields: null,
+          asset_urls: null,
+          updated_at: clock.now().toISOString(),
+        }
+      );
+    },
+  );
+  app.put(
+    COLLECTION_PATH.brand,
+    {
+      config: { scope: 'write_brand' },
+      schema: {
+        summary: 'Set the workspace brand: open brand fields and the addresses of its images',
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['fields'],
+          properties: { fields: anyObject, asset_urls: assetUrls },
+        },
+        response: { 200: brand },
+      },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const b = req.body;
+      const data = { fields: b.fields, asset_urls: b.asset_urls ?? {} };
+      const name = typeof b.fields.name === 'string' ? b.fields.name : 'Brand';
+      const cur = await findObject(db, ws, 'brand', brandId(ws));
+      return cur
+        ? updateObject(db, ws, 'brand', cur.id, name, data, clock.now(), 'brand')
+        : insertObject(db, ws, 'brand', 'brd', name, data, clock.now(), brandId(ws));
+    },
+  );
+  app.delete(
+    COLLECTION_PATH.brand,
+    {
+      config: { scope: 'write_brand' },
+      schema: { summary: 'Clear the workspace brand', tags: ['catalog'], response: { 200: deleted } },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      if (!(await findObject(db, ws, 'brand', brandId(ws)))) throw new ApiError(404, 'invalid_request_error', 'No brand is set', 'brand');
+      return deleteObject(db, ws, 'brand', brandId(ws), 'brand');
+    },
+  );
 }

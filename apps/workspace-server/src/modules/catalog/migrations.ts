@@ -50,4 +50,3 @@ CREATE TABLE install_ledgers (
 `,
   },
 ];
-

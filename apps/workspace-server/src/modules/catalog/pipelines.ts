@@ -40,7 +40,17 @@ export const pipelineDetail = {
     position: { type: 'integer' },
     stages: {
       type: 'array',
-      items: { type: 'object', properties: { id: str, name: str, type: { type: 'string', enum: stageTypes }, color: nstr, probability: { type: ['integer', 'null'] }, position: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        properties: {
+          id: str,
+          name: str,
+          type: { type: 'string', enum: stageTypes },
+          color: nstr,
+          probability: { type: ['integer', 'null'] },
+          position: { type: 'integer' },
+        },
+      },
     },
     created_at: ts,
   },
@@ -49,61 +59,94 @@ export const pipelineDetail = {
 /** Pipelines with their stages: get one with stage details, create, update (add, change, reorder, remove stages), delete. */
 export const catalogPipelineRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
   const app = typed(plugin);
-  app.get(LIST_PATH.pipelines, {
-    config: { scope: ['read_pipelines', 'read_deals'] },
-    schema: {
-      summary: 'Pipelines with descriptions and stage colors and probabilities, newest first (the lookup GET /v1/pipelines has names and types only)',
-      tags: ['catalog'],
-      querystring: { type: 'object', properties: pagingQuery },
-      response: { 200: listOf(pipelineDetail) },
-    },
-  }, async (req) => listPipelineDetails(db, callerOf(req).workspace.id, req.query.limit, req.query.cursor));
-
-  app.get(`${COLLECTION_PATH.pipelines}/:id`, {
-    config: { scope: ['read_pipelines', 'read_deals'] },
-    schema: { summary: 'A pipeline with its stages in order, with colors and probabilities', tags: ['catalog'], params: idParams, response: { 200: pipelineDetail } },
-  }, async (req) => {
-    const p = await getPipeline(db, callerOf(req).workspace.id, req.params.id);
-    if (!p) throw notFound('pipeline', 'id');
-    return p;
-  });
-
-  app.post(COLLECTION_PATH.pipelines, {
-    config: { scope: 'write_pipelines' },
-    schema: {
-      summary: 'Create a pipeline with its stages (idempotent with idempotency_key)',
-      tags: ['catalog'],
-      body: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'stages'],
-        properties: { name: pipelineName, description: pipelineDescription, stages, idempotency_key: idempotencyKey },
+  app.get(
+    LIST_PATH.pipelines,
+    {
+      config: { scope: ['read_pipelines', 'read_deals'] },
+      schema: {
+        summary:
+          'Pipelines with descriptions and stage colors and probabilities, newest first (the lookup GET /v1/pipelines has names and types only)',
+        tags: ['catalog'],
+        querystring: { type: 'object', properties: pagingQuery },
+        response: { 200: listOf(pipelineDetail) },
       },
-      response: { 201: pipelineDetail },
     },
-  }, async (req, reply) => {
-    const ws = callerOf(req).workspace.id;
-    const created = await createOnce(db, ws, 'pipelines', req.body.idempotency_key, clock.now(),
-      (tx) => insertPipeline(tx, ws, req.body, clock.now()), (tx, id) => getPipeline(tx, ws, id));
-    return sendCreated(reply, created);
-  });
+    async (req) => listPipelineDetails(db, callerOf(req).workspace.id, req.query.limit, req.query.cursor),
+  );
 
-  app.patch(`${COLLECTION_PATH.pipelines}/:id`, {
-    config: { scope: 'write_pipelines' },
-    schema: {
-      summary: 'Update a pipeline; stages, when given, is the whole ordered list (id keeps a stage, no id adds one, left out removes it)',
-      tags: ['catalog'],
-      params: idParams,
-      body: { type: 'object', additionalProperties: false, properties: { name: pipelineName, description: pipelineDescription, stages } },
-      response: { 200: pipelineDetail },
+  app.get(
+    `${COLLECTION_PATH.pipelines}/:id`,
+    {
+      config: { scope: ['read_pipelines', 'read_deals'] },
+      schema: {
+        summary: 'A pipeline with its stages in order, with colors and probabilities',
+        tags: ['catalog'],
+        params: idParams,
+        response: { 200: pipelineDetail },
+      },
     },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    return db.transaction((tx) => updatePipeline(tx, ws, req.params.id, req.body, clock.now()));
-  });
+    async (req) => {
+      const p = await getPipeline(db, callerOf(req).workspace.id, req.params.id);
+      if (!p) throw notFound('pipeline', 'id');
+      return p;
+    },
+  );
 
-  app.delete(`${COLLECTION_PATH.pipelines}/:id`, {
-    config: { scope: 'write_pipelines' },
-    schema: { summary: 'Delete a pipeline that holds no deals', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => db.transaction((tx) => deletePipeline(tx, callerOf(req).workspace.id, req.params.id)));
+  app.post(
+    COLLECTION_PATH.pipelines,
+    {
+      config: { scope: 'write_pipelines' },
+      schema: {
+        summary: 'Create a pipeline with its stages (idempotent with idempotency_key)',
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name', 'stages'],
+          properties: { name: pipelineName, description: pipelineDescription, stages, idempotency_key: idempotencyKey },
+        },
+        response: { 201: pipelineDetail },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const created = await createOnce(
+        db,
+        ws,
+        'pipelines',
+        req.body.idempotency_key,
+        clock.now(),
+        (tx) => insertPipeline(tx, ws, req.body, clock.now()),
+        (tx, id) => getPipeline(tx, ws, id),
+      );
+      return sendCreated(reply, created);
+    },
+  );
+
+  app.patch(
+    `${COLLECTION_PATH.pipelines}/:id`,
+    {
+      config: { scope: 'write_pipelines' },
+      schema: {
+        summary: 'Update a pipeline; stages, when given, is the whole ordered list (id keeps a stage, no id adds one, left out removes it)',
+        tags: ['catalog'],
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { name: pipelineName, description: pipelineDescription, stages } },
+        response: { 200: pipelineDetail },
+      },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      return db.transaction((tx) => updatePipeline(tx, ws, req.params.id, req.body, clock.now()));
+    },
+  );
+
+  app.delete(
+    `${COLLECTION_PATH.pipelines}/:id`,
+    {
+      config: { scope: 'write_pipelines' },
+      schema: { summary: 'Delete a pipeline that holds no deals', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => db.transaction((tx) => deletePipeline(tx, callerOf(req).workspace.id, req.params.id)),
+  );
 };

@@ -1,7 +1,17 @@
 import { COLLECTION_PATH } from '@setup-pack/core';
 import type { FastifyPluginAsync } from 'fastify';
 import {
-  createOnce, deleteNamed, deleteObject, findNamed, findObject, getObject, insertNamed, insertObject, listObjects, updateNamed, updateObject,
+  createOnce,
+  deleteNamed,
+  deleteObject,
+  findNamed,
+  findObject,
+  getObject,
+  insertNamed,
+  insertObject,
+  listObjects,
+  updateNamed,
+  updateObject,
 } from './store.js';
 import { type RouteDeps, sendCreated } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
@@ -33,7 +43,12 @@ const name = packRef('resource', '/properties/name');
  */
 function namedBodies<E extends object>(extra: E) {
   return {
-    create: { type: 'object', additionalProperties: false, required: ['name'], properties: { name, ...extra, idempotency_key: idempotencyKey } },
+    create: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name, ...extra, idempotency_key: idempotencyKey },
+    },
     update: { type: 'object', additionalProperties: false, properties: { name, ...extra } },
   } as const;
 }
@@ -47,90 +62,179 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugi
   const app = typed(plugin);
   const named = [
     { table: 'tags', path: COLLECTION_PATH.tags, scope: 'tags', what: 'tag', body: namedBodies({ color }), out: { color: nstr } },
-    { table: 'contact_stages', path: COLLECTION_PATH.contact_stages, scope: 'contact_stages', what: 'contact stage', body: namedBodies({}), out: { position: { type: 'integer' } } },
-    { table: 'lead_sources', path: COLLECTION_PATH.lead_sources, scope: 'lead_sources', what: 'lead source', body: namedBodies({}), out: {} },
+    {
+      table: 'contact_stages',
+      path: COLLECTION_PATH.contact_stages,
+      scope: 'contact_stages',
+      what: 'contact stage',
+      body: namedBodies({}),
+      out: { position: { type: 'integer' } },
+    },
+    {
+      table: 'lead_sources',
+      path: COLLECTION_PATH.lead_sources,
+      scope: 'lead_sources',
+      what: 'lead source',
+      body: namedBodies({}),
+      out: {},
+    },
   ] as const;
 
   for (const n of named) {
     const item = { type: 'object', properties: { id: str, name: str, ...n.out, created_at: ts } };
-    app.post(n.path, {
-      config: { scope: `write_${n.scope}` },
-      schema: {
-        summary: `Create a ${n.what} (idempotent with idempotency_key)`,
-        tags: ['catalog'],
-        body: n.body.create,
-        response: { 201: item },
+    app.post(
+      n.path,
+      {
+        config: { scope: `write_${n.scope}` },
+        schema: {
+          summary: `Create a ${n.what} (idempotent with idempotency_key)`,
+          tags: ['catalog'],
+          body: n.body.create,
+          response: { 201: item },
+        },
       },
-    }, async (req, reply) => {
-      const ws = callerOf(req).workspace.id;
-      const created = await createOnce(db, ws, n.table, req.body.idempotency_key, clock.now(),
-        (tx) => insertNamed(tx, ws, n.table, req.body, clock.now()), (tx, id) => findNamed(tx, ws, n.table, id));
-      return sendCreated(reply, created);
-    });
-
-    app.patch(`${n.path}/:id`, {
-      config: { scope: `write_${n.scope}` },
-      schema: {
-        summary: `Update a ${n.what}`,
-        tags: ['catalog'],
-        params: idParams,
-        body: n.body.update,
-        response: { 200: item },
+      async (req, reply) => {
+        const ws = callerOf(req).workspace.id;
+        const created = await createOnce(
+          db,
+          ws,
+          n.table,
+          req.body.idempotency_key,
+          clock.now(),
+          (tx) => insertNamed(tx, ws, n.table, req.body, clock.now()),
+          (tx, id) => findNamed(tx, ws, n.table, id),
+        );
+        return sendCreated(reply, created);
       },
-    }, async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, req.params.id, req.body, n.what, clock.now()));
+    );
 
-    app.delete(`${n.path}/:id`, {
-      config: { scope: `write_${n.scope}` },
-      schema: { summary: `Delete a ${n.what}`, tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    }, async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, req.params.id, n.what, clock.now()));
+    app.patch(
+      `${n.path}/:id`,
+      {
+        config: { scope: `write_${n.scope}` },
+        schema: {
+          summary: `Update a ${n.what}`,
+          tags: ['catalog'],
+          params: idParams,
+          body: n.body.update,
+          response: { 200: item },
+        },
+      },
+      async (req) => updateNamed(db, callerOf(req).workspace.id, n.table, req.params.id, req.body, n.what, clock.now()),
+    );
+
+    app.delete(
+      `${n.path}/:id`,
+      {
+        config: { scope: `write_${n.scope}` },
+        schema: { summary: `Delete a ${n.what}`, tags: ['catalog'], params: idParams, response: { 200: deleted } },
+      },
+      async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, req.params.id, n.what, clock.now()),
+    );
   }
 
   // Custom fields: name and an open data object (field type, options...).
-  const field = { type: 'object', required: catalogObjectRequired, properties: { id: str, name: str, data: anyObject, created_at: ts, updated_at: ts } };
-  app.get(COLLECTION_PATH.custom_fields, {
-    config: { scope: ['read_custom_fields', 'read_contacts'] },
-    schema: { summary: 'Custom fields', tags: ['catalog'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf(field) } },
-  }, async (req) => listObjects(db, callerOf(req).workspace.id, 'custom_fields', req.query.limit, req.query.cursor));
-  app.post(COLLECTION_PATH.custom_fields, {
-    config: { scope: 'write_custom_fields' },
-    schema: {
-      summary: 'Create a custom field (idempotent with idempotency_key)',
-      tags: ['catalog'],
-      body: { type: 'object', additionalProperties: false, required: ['name'], properties: { name, data: anyObject, idempotency_key: idempotencyKey } },
-      response: { 201: field },
+  const field = {
+    type: 'object',
+    required: catalogObjectRequired,
+    properties: { id: str, name: str, data: anyObject, created_at: ts, updated_at: ts },
+  };
+  app.get(
+    COLLECTION_PATH.custom_fields,
+    {
+      config: { scope: ['read_custom_fields', 'read_contacts'] },
+      schema: {
+        summary: 'Custom fields',
+        tags: ['catalog'],
+        querystring: { type: 'object', properties: pagingQuery },
+        response: { 200: listOf(field) },
+      },
     },
-  }, async (req, reply) => {
-    const ws = callerOf(req).workspace.id;
-    const body = req.body;
-    const created = await createOnce(db, ws, 'custom_fields', body.idempotency_key, clock.now(),
-      (tx) => insertObject(tx, ws, 'custom_fields', 'cfd', body.name, { data: body.data ?? {} }, clock.now()),
-      (tx, id) => findObject(tx, ws, 'custom_fields', id));
-    return sendCreated(reply, created);
-  });
-  app.patch(`${COLLECTION_PATH.custom_fields}/:id`, {
-    config: { scope: 'write_custom_fields' },
-    schema: { summary: 'Update a custom field', tags: ['catalog'], params: idParams, body: { type: 'object', additionalProperties: false, properties: { name, data: anyObject } }, response: { 200: field } },
-  }, async (req) => {
-    const ws = callerOf(req).workspace.id;
-    const { id } = req.params;
-    const body = req.body;
-    const cur = await getObject(db, ws, 'custom_fields', id, 'custom field');
-    return updateObject(db, ws, 'custom_fields', id, body.name ?? cur.name, { data: body.data ?? cur.data }, clock.now(), 'custom field');
-  });
-  app.delete(`${COLLECTION_PATH.custom_fields}/:id`, {
-    config: { scope: 'write_custom_fields' },
-    schema: { summary: 'Delete a custom field', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-  }, async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', req.params.id, 'custom field'));
+    async (req) => listObjects(db, callerOf(req).workspace.id, 'custom_fields', req.query.limit, req.query.cursor),
+  );
+  app.post(
+    COLLECTION_PATH.custom_fields,
+    {
+      config: { scope: 'write_custom_fields' },
+      schema: {
+        summary: 'Create a custom field (idempotent with idempotency_key)',
+        tags: ['catalog'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['name'],
+          properties: { name, data: anyObject, idempotency_key: idempotencyKey },
+        },
+        response: { 201: field },
+      },
+    },
+    async (req, reply) => {
+      const ws = callerOf(req).workspace.id;
+      const body = req.body;
+      const created = await createOnce(
+        db,
+        ws,
+        'custom_fields',
+        body.idempotency_key,
+        clock.now(),
+        (tx) => insertObject(tx, ws, 'custom_fields', 'cfd', body.name, { data: body.data ?? {} }, clock.now()),
+        (tx, id) => findObject(tx, ws, 'custom_fields', id),
+      );
+      return sendCreated(reply, created);
+    },
+  );
+  app.patch(
+    `${COLLECTION_PATH.custom_fields}/:id`,
+    {
+      config: { scope: 'write_custom_fields' },
+      schema: {
+        summary: 'Update a custom field',
+        tags: ['catalog'],
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { name, data: anyObject } },
+        response: { 200: field },
+      },
+    },
+    async (req) => {
+      const ws = callerOf(req).workspace.id;
+      const { id } = req.params;
+      const body = req.body;
+      const cur = await getObject(db, ws, 'custom_fields', id, 'custom field');
+      return updateObject(db, ws, 'custom_fields', id, body.name ?? cur.name, { data: body.data ?? cur.data }, clock.now(), 'custom field');
+    },
+  );
+  app.delete(
+    `${COLLECTION_PATH.custom_fields}/:id`,
+    {
+      config: { scope: 'write_custom_fields' },
+      schema: { summary: 'Delete a custom field', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', req.params.id, 'custom field'),
+  );
 
   const lookups = [
-    ['teams', COLLECTION_PATH.teams, 'Teams'], ['ponds', COLLECTION_PATH.ponds, 'Lead ponds'], ['websites', COLLECTION_PATH.websites, 'Websites'], ['forms', COLLECTION_PATH.forms, 'Website forms'],
-    ['appointment_types', COLLECTION_PATH.appointment_types, 'Appointment types'], ['appointment_outcomes', COLLECTION_PATH.appointment_outcomes, 'Appointment outcomes'],
-    ['programs', COLLECTION_PATH.programs, 'Programs'], ['relationship_labels', COLLECTION_PATH.relationship_labels, 'Relationship labels'],
+    ['teams', COLLECTION_PATH.teams, 'Teams'],
+    ['ponds', COLLECTION_PATH.ponds, 'Lead ponds'],
+    ['websites', COLLECTION_PATH.websites, 'Websites'],
+    ['forms', COLLECTION_PATH.forms, 'Website forms'],
+    ['appointment_types', COLLECTION_PATH.appointment_types, 'Appointment types'],
+    ['appointment_outcomes', COLLECTION_PATH.appointment_outcomes, 'Appointment outcomes'],
+    ['programs', COLLECTION_PATH.programs, 'Programs'],
+    ['relationship_labels', COLLECTION_PATH.relationship_labels, 'Relationship labels'],
   ] as const;
   for (const [collection, path, summary] of lookups) {
-    app.get(path, {
-      config: { scope: `read_${collection}` },
-      schema: { summary: `${summary} (lookup)`, tags: ['lookups'], querystring: { type: 'object', properties: pagingQuery }, response: { 200: listOf({ type: 'object', properties: { id: str, name: str, created_at: ts } }) } },
-    }, async (req) => listObjects(db, callerOf(req).workspace.id, collection, req.query.limit, req.query.cursor));
+    app.get(
+      path,
+      {
+        config: { scope: `read_${collection}` },
+        schema: {
+          summary: `${summary} (lookup)`,
+          tags: ['lookups'],
+          querystring: { type: 'object', properties: pagingQuery },
+          response: { 200: listOf({ type: 'object', properties: { id: str, name: str, created_at: ts } }) },
+        },
+      },
+      async (req) => listObjects(db, callerOf(req).workspace.id, collection, req.query.limit, req.query.cursor),
+    );
   }
 };

@@ -9,24 +9,47 @@ import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
 export type CatalogObject = { id: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
 
-const toObject = (r: Row): CatalogObject => ({ ...(r.data as Record<string, unknown>), id: r.id, name: r.name, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
+const toObject = (r: Row): CatalogObject => ({
+  ...(r.data as Record<string, unknown>),
+  id: r.id,
+  name: r.name,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
 
 export function listObjects(db: Db, ws: string, collection: string, limit: number, cursor?: string): Promise<Page<CatalogObject>> {
   return listByCreation(db, 'catalog_objects', ws, { limit, cursor, filters: { collection } }, toObject);
 }
 
 export async function getObject(db: Queryable, ws: string, collection: string, id: string, what: string): Promise<CatalogObject> {
-  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [ws, collection, id]);
+  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [
+    ws,
+    collection,
+    id,
+  ]);
   if (!rows[0]) throw notFound(what, 'id');
   return toObject(rows[0]);
 }
 
 export async function findObject(db: Queryable, ws: string, collection: string, id: string): Promise<CatalogObject | null> {
-  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [ws, collection, id]);
+  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [
+    ws,
+    collection,
+    id,
+  ]);
   return rows[0] ? toObject(rows[0]) : null;
 }
 
-export async function insertObject(db: Queryable, ws: string, collection: string, prefix: string, name: string, data: Record<string, unknown>, now: Date, id = newId(prefix)): Promise<CatalogObject> {
+export async function insertObject(
+  db: Queryable,
+  ws: string,
+  collection: string,
+  prefix: string,
+  name: string,
+  data: Record<string, unknown>,
+  now: Date,
+  id = newId(prefix),
+): Promise<CatalogObject> {
   const at = now.toISOString();
   const { rows } = await db.query(
     'INSERT INTO catalog_objects (id, workspace_id, collection, name, data, created_at, updated_at) VALUES ($1,$2,$3,$4,$5::jsonb,$6::timestamptz,$6::timestamptz) RETURNING *',
@@ -35,7 +58,16 @@ export async function insertObject(db: Queryable, ws: string, collection: string
   return toObject(rows[0]);
 }
 
-export async function updateObject(db: Queryable, ws: string, collection: string, id: string, name: string, data: Record<string, unknown>, now: Date, what: string): Promise<CatalogObject> {
+export async function updateObject(
+  db: Queryable,
+  ws: string,
+  collection: string,
+  id: string,
+  name: string,
+  data: Record<string, unknown>,
+  now: Date,
+  what: string,
+): Promise<CatalogObject> {
   const { rows } = await db.query(
     'UPDATE catalog_objects SET name = $4, data = $5::jsonb, updated_at = $6::timestamptz WHERE workspace_id = $1 AND collection = $2 AND id = $3 RETURNING *',
     [ws, collection, id, name, JSON.stringify(data), now.toISOString()],
@@ -44,8 +76,18 @@ export async function updateObject(db: Queryable, ws: string, collection: string
   return toObject(rows[0]);
 }
 
-export async function deleteObject(db: Queryable, ws: string, collection: string, id: string, what: string): Promise<{ id: string; deleted: boolean }> {
-  const { rows } = await db.query('DELETE FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3 RETURNING id', [ws, collection, id]);
+export async function deleteObject(
+  db: Queryable,
+  ws: string,
+  collection: string,
+  id: string,
+  what: string,
+): Promise<{ id: string; deleted: boolean }> {
+  const { rows } = await db.query('DELETE FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3 RETURNING id', [
+    ws,
+    collection,
+    id,
+  ]);
   if (!rows[0]) throw notFound(what, 'id');
   return { id, deleted: true };
 }
@@ -55,15 +97,27 @@ export async function deleteObject(db: Queryable, ws: string, collection: string
  * transaction, so a concurrent retry waits on the claim and then answers with the same object.
  */
 export async function createOnce<T extends { id: string }>(
-  db: Db, ws: string, collection: string, key: string | null | undefined, now: Date,
-  create: (tx: Queryable) => Promise<T>, load: (tx: Queryable, id: string) => Promise<T | null>,
+  db: Db,
+  ws: string,
+  collection: string,
+  key: string | null | undefined,
+  now: Date,
+  create: (tx: Queryable) => Promise<T>,
+  load: (tx: Queryable, id: string) => Promise<T | null>,
 ): Promise<{ object: T; replayed: boolean }> {
   if (!key) return { object: await db.transaction(create), replayed: false };
   return db.transaction(async (tx) => {
-    const claimed = await tx.query('INSERT INTO catalog_idempotency (workspace_id, key, collection, created_at) VALUES ($1,$2,$3,$4::timestamptz) ON CONFLICT DO NOTHING RETURNING key', [ws, key, collection, now.toISOString()]);
+    const claimed = await tx.query(
+      'INSERT INTO catalog_idempotency (workspace_id, key, collection, created_at) VALUES ($1,$2,$3,$4::timestamptz) ON CONFLICT DO NOTHING RETURNING key',
+      [ws, key, collection, now.toISOString()],
+    );
     if (!claimed.rows[0]) {
-      const { rows } = await tx.query('SELECT collection, object_id FROM catalog_idempotency WHERE workspace_id = $1 AND key = $2', [ws, key]);
-      if (rows[0]?.collection !== collection) throw badRequest('This idempotency_key was used for another kind of object', 'idempotency_key');
+      const { rows } = await tx.query('SELECT collection, object_id FROM catalog_idempotency WHERE workspace_id = $1 AND key = $2', [
+        ws,
+        key,
+      ]);
+      if (rows[0]?.collection !== collection)
+        throw badRequest('This idempotency_key was used for another kind of object', 'idempotency_key');
       const existing = rows[0].object_id ? await load(tx, rows[0].object_id) : null;
       if (existing) return { object: existing, replayed: true };
       // The object made under this key was deleted since: the key no longer stands for anything.
@@ -96,7 +150,10 @@ export async function findNamed(db: Queryable, ws: string, table: Named, id: str
 export async function insertNamed(db: Queryable, ws: string, table: Named, input: { name: string; color?: string | null }, now: Date) {
   const at = now.toISOString();
   if (table === 'tags') {
-    const { rows } = await db.query('INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *', [newId('tag'), ws, input.name, input.color ?? null, at]);
+    const { rows } = await db.query(
+      'INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
+      [newId('tag'), ws, input.name, input.color ?? null, at],
+    );
     return namedRow(table, rows[0]);
   }
   if (table === 'contact_stages') {
@@ -106,7 +163,10 @@ export async function insertNamed(db: Queryable, ws: string, table: Named, input
     );
     return namedRow(table, rows[0]);
   }
-  const { rows } = await db.query('INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz) RETURNING *', [newId('lsr'), ws, input.name, at]);
+  const { rows } = await db.query(
+    'INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz) RETURNING *',
+    [newId('lsr'), ws, input.name, at],
+  );
   return namedRow(table, rows[0]);
 }
 
@@ -124,18 +184,35 @@ const shown = (table: Named, r: { name: string; color?: string | null }) => (tab
  * the row itself (whose update would move the workspace's lookup generation, migration 5, and so
  * write out every cached contact text again).
  */
-export async function updateNamed(db: Db, ws: string, table: Named, id: string, input: { name?: string; color?: string | null }, what: string, now: Date) {
+export async function updateNamed(
+  db: Db,
+  ws: string,
+  table: Named,
+  id: string,
+  input: { name?: string; color?: string | null },
+  what: string,
+  now: Date,
+) {
   return db.transaction(async (tx) => {
     const existing = await findNamed(tx, ws, table, id);
     if (!existing) throw notFound(what, 'id');
-    const next = { name: input.name ?? existing.name, color: input.color === undefined ? (existing as { color?: string | null }).color : input.color };
+    const next = {
+      name: input.name ?? existing.name,
+      color: input.color === undefined ? (existing as { color?: string | null }).color : input.color,
+    };
     const before = shown(table, existing);
     const after = shown(table, next);
     if (after.every((v, i) => v === before[i])) return existing;
     await touchHolders(tx, ws, table, id, now);
-    const { rows } = table === 'tags'
-      ? await tx.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [ws, id, next.name, next.color ?? null])
-      : await tx.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, next.name]);
+    const { rows } =
+      table === 'tags'
+        ? await tx.query('UPDATE tags SET name = $3, color = $4 WHERE workspace_id = $1 AND id = $2 RETURNING *', [
+            ws,
+            id,
+            next.name,
+            next.color ?? null,
+          ])
+        : await tx.query(`UPDATE ${table} SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING *`, [ws, id, next.name]);
     // Deleted by another request since it was read: the deletion touched its contacts.
     if (!rows[0]) throw notFound(what, 'id');
     return namedRow(table, rows[0]);
@@ -198,12 +275,27 @@ export interface PipelineInput {
 
 /** Pipelines with their stages, in the order of `rows`: one query for the stages of them all. */
 async function withStages(db: Queryable, rows: Row[]) {
-  const stages = new Map<string, { id: string; name: string; type: string; color: string | null; probability: number | null; position: number }[]>(rows.map((r) => [r.id as string, []]));
+  const stages = new Map<
+    string,
+    { id: string; name: string; type: string; color: string | null; probability: number | null; position: number }[]
+  >(rows.map((r) => [r.id as string, []]));
   if (rows.length) {
     const q = new Params();
-    const { rows: stageRows } = await db.query(`SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(rows.map((r) => r.id as string))} ORDER BY position, id`, q.values);
+    const { rows: stageRows } = await db.query(
+      `SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(rows.map((r) => r.id as string))} ORDER BY position, id`,
+      q.values,
+    );
     for (const s of stageRows) {
-      stages.get(s.pipeline_id as string)?.push({ id: s.id as string, name: s.name as string, type: s.type as string, color: (s.color ?? null) as string | null, probability: s.probability === null || s.probability === undefined ? null : Number(s.probability), position: Number(s.position) });
+      stages
+        .get(s.pipeline_id as string)
+        ?.push({
+          id: s.id as string,
+          name: s.name as string,
+          type: s.type as string,
+          color: (s.color ?? null) as string | null,
+          probability: s.probability === null || s.probability === undefined ? null : Number(s.probability),
+          position: Number(s.position),
+        });
     }
   }
   return rows.map((r) => ({
@@ -229,14 +321,21 @@ export async function listPipelineDetails(db: Db, ws: string, limit: number, cur
 
 /** The format's stage rules (core states them once): names unique as written, a won and a lost stage. */
 function checkStages(stages: StageInput[]) {
-  for (const [i, first] of repeatedStageNames(stages)) throw badRequest(`Stage names must be unique: stage ${i} is named "${stages[i].name}", like stage ${first}`, `stages[${i}].name`);
-  for (const t of missingClosedStages(stages, (s) => s.type ?? 'OPEN')) throw badRequest(`A pipeline needs at least one ${t} stage`, 'stages');
+  for (const [i, first] of repeatedStageNames(stages))
+    throw badRequest(`Stage names must be unique: stage ${i} is named "${stages[i].name}", like stage ${first}`, `stages[${i}].name`);
+  for (const t of missingClosedStages(stages, (s) => s.type ?? 'OPEN'))
+    throw badRequest(`A pipeline needs at least one ${t} stage`, 'stages');
 }
 
 /** Won stages are 100 and lost stages 0 whatever is given. */
 const probabilityOf = (s: StageInput) => fixedStageProbability(s.type) ?? s.probability ?? null;
 
-export async function insertPipeline(tx: Queryable, ws: string, input: Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput, now: Date) {
+export async function insertPipeline(
+  tx: Queryable,
+  ws: string,
+  input: Required<Pick<PipelineInput, 'name' | 'stages'>> & PipelineInput,
+  now: Date,
+) {
   checkStages(input.stages);
   const id = newId('pip');
   await tx.query(
@@ -244,9 +343,10 @@ export async function insertPipeline(tx: Queryable, ws: string, input: Required<
     [id, ws, input.name, input.description ?? null, now.toISOString()],
   );
   for (const [i, s] of input.stages.entries()) {
-    await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)', [
-      newId('stg'), ws, id, s.name, s.type ?? 'OPEN', s.color ?? null, probabilityOf(s), i + 1,
-    ]);
+    await tx.query(
+      'INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+      [newId('stg'), ws, id, s.name, s.type ?? 'OPEN', s.color ?? null, probabilityOf(s), i + 1],
+    );
   }
   return (await getPipeline(tx, ws, id))!;
 }
@@ -267,9 +367,17 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
   const locked = await tx.query('SELECT id FROM pipelines WHERE workspace_id = $1 AND id = $2 FOR NO KEY UPDATE', [ws, id]);
   if (!locked.rows[0]) throw notFound('pipeline', 'id');
   const existing = (await getPipeline(tx, ws, id))!;
-  const next = { name: input.name ?? existing.name, description: input.description === undefined ? existing.description : input.description };
+  const next = {
+    name: input.name ?? existing.name,
+    description: input.description === undefined ? existing.description : input.description,
+  };
   if (next.name !== existing.name || next.description !== existing.description) {
-    await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [ws, id, next.name, next.description]);
+    await tx.query('UPDATE pipelines SET name = $3, description = $4 WHERE workspace_id = $1 AND id = $2', [
+      ws,
+      id,
+      next.name,
+      next.description,
+    ]);
   }
   const touched: string[] = [];
   if (input.stages) {
@@ -288,7 +396,13 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
     if (dropped.length) {
       const q = new Params();
       const used = await tx.query(`SELECT stage_id FROM deals WHERE stage_id IN ${q.list(dropped)} LIMIT 1`, q.values);
-      if (used.rows[0]) throw new ApiError(409, 'invalid_request_error', `Stage ${used.rows[0].stage_id} still holds deals; move them before removing it`, 'stages');
+      if (used.rows[0])
+        throw new ApiError(
+          409,
+          'invalid_request_error',
+          `Stage ${used.rows[0].stage_id} still holds deals; move them before removing it`,
+          'stages',
+        );
       const q2 = new Params();
       await tx.query(`DELETE FROM pipeline_stages WHERE id IN ${q2.list(dropped)}`, q2.values);
     }
@@ -296,16 +410,30 @@ export async function updatePipeline(tx: Queryable, ws: string, id: string, inpu
       const row = { name: s.name, type: s.type, color: s.color ?? null, probability: probabilityOf(s), position: i + 1 };
       const old = s.id ? have.get(s.id) : undefined;
       if (!s.id) {
-        await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)', [
-          newId('stg'), ws, id, row.name, row.type, row.color, row.probability, row.position,
-        ]);
+        await tx.query(
+          'INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, color, probability, position) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
+          [newId('stg'), ws, id, row.name, row.type, row.color, row.probability, row.position],
+        );
       } else if (old && (Object.keys(row) as (keyof typeof row)[]).some((k) => row[k] !== old[k])) {
-        await tx.query('UPDATE pipeline_stages SET name = $2, type = $3, color = $4, probability = $5, position = $6 WHERE id = $1', [s.id, row.name, row.type, row.color, row.probability, row.position]);
+        await tx.query('UPDATE pipeline_stages SET name = $2, type = $3, color = $4, probability = $5, position = $6 WHERE id = $1', [
+          s.id,
+          row.name,
+          row.type,
+          row.color,
+          row.probability,
+          row.position,
+        ]);
         if (!sameValues(shownOfStage(row), shownOfStage(old))) touched.push(s.id);
       }
     }
   }
-  await touchDealsOfPipeline(tx, ws, id, { pipeline: !sameValues(shownOfPipeline(next), shownOfPipeline(existing)), stageIds: touched }, now);
+  await touchDealsOfPipeline(
+    tx,
+    ws,
+    id,
+    { pipeline: !sameValues(shownOfPipeline(next), shownOfPipeline(existing)), stageIds: touched },
+    now,
+  );
   return (await getPipeline(tx, ws, id))!;
 }
 
@@ -336,7 +464,8 @@ const lockLive = (r: Row, now: Date): boolean => Boolean(r.lock_token) && new Da
  * first checkpoint (killed in between: without this its lock, and whom to unlock, showed nowhere).
  * lockLive in SQL, over the alias `t`.
  */
-const shownRow = (q: Params, now: Date) => `(t.ledger IS NOT NULL OR (t.lock_token IS NOT NULL AND t.lock_expires_at > ${q.p(now.toISOString())}::timestamptz))`;
+const shownRow = (q: Params, now: Date) =>
+  `(t.ledger IS NOT NULL OR (t.lock_token IS NOT NULL AND t.lock_expires_at > ${q.p(now.toISOString())}::timestamptz))`;
 
 const toLedger = (r: Row, now: Date): LedgerRow => ({
   pack_id: r.pack_id,
@@ -356,28 +485,51 @@ export async function listLedgers(db: Db, ws: string, limit: number, cursor: str
   const k = keysetCondition(q, cursor, 't', 'install_ledgers', 'pack_id');
   if (k) where.push(k);
   const [page, count] = await Promise.all([
-    db.query(`SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`, q.values),
+    db.query(
+      `SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`,
+      q.values,
+    ),
     db.query<{ n: string }>(`SELECT count(*)::text AS n FROM install_ledgers t WHERE ${countWhere}`, countParams),
   ]);
-  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => toLedger(r, now), (r) => iso(r.created_at), 'install_ledgers');
+  return finishPage(
+    page.rows,
+    limit,
+    Number(count.rows[0].n),
+    (r) => toLedger(r, now),
+    (r) => iso(r.created_at),
+    'install_ledgers',
+  );
 }
 
 export async function getLedger(db: Queryable, ws: string, packId: string, now: Date): Promise<LedgerRow | null> {
   const q = new Params();
-  const { rows } = await db.query(`SELECT * FROM install_ledgers t WHERE t.workspace_id = ${q.p(ws)} AND t.pack_id = ${q.p(packId)} AND ${shownRow(q, now)}`, q.values);
+  const { rows } = await db.query(
+    `SELECT * FROM install_ledgers t WHERE t.workspace_id = ${q.p(ws)} AND t.pack_id = ${q.p(packId)} AND ${shownRow(q, now)}`,
+    q.values,
+  );
   return rows[0] ? toLedger(rows[0], now) : null;
 }
 
 /** The refusal while another holder has the lock: who and until when as data (error.lock), and in words. */
 const lockConflict = (r: Row) => {
   const lock: InstallLock = { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) };
-  return new ApiError(409, 'invalid_request_error', `Another install of this pack holds the lock (${lock.holder}) until ${lock.expires_at}`, 'lock', {}, { lock });
+  return new ApiError(
+    409,
+    'invalid_request_error',
+    `Another install of this pack holds the lock (${lock.holder}) until ${lock.expires_at}`,
+    'lock',
+    {},
+    { lock },
+  );
 };
 
 /** Takes the pack's lock unless another holder has it and it has not expired. */
 export async function acquireLock(db: Db, ws: string, packId: string, holder: string, ttlSeconds: number, now: Date) {
   return db.transaction(async (tx) => {
-    await tx.query('INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING', [ws, packId, now.toISOString()]);
+    await tx.query(
+      'INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING',
+      [ws, packId, now.toISOString()],
+    );
     const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
     const r = rows[0];
     const live = lockLive(r, now);
@@ -385,7 +537,10 @@ export async function acquireLock(db: Db, ws: string, packId: string, holder: st
     // The same holder asking again (a retry whose answer was lost) gets the same token back.
     const token = live ? (r.lock_token as string) : newId('lck', 16);
     const expires = new Date(now.getTime() + ttlSeconds * 1000);
-    await tx.query('UPDATE install_ledgers SET lock_token = $3, lock_holder = $4, lock_expires_at = $5::timestamptz WHERE workspace_id = $1 AND pack_id = $2', [ws, packId, token, holder, expires.toISOString()]);
+    await tx.query(
+      'UPDATE install_ledgers SET lock_token = $3, lock_holder = $4, lock_expires_at = $5::timestamptz WHERE workspace_id = $1 AND pack_id = $2',
+      [ws, packId, token, holder, expires.toISOString()],
+    );
     return { pack_id: packId, token, holder, expires_at: expires.toISOString(), revision: Number(r.revision) };
   });
 }
@@ -397,7 +552,12 @@ async function heldRow(tx: Queryable, ws: string, packId: string, token: string)
   if (!r) throw notFound('install ledger', 'pack_id');
   if (r.lock_token !== token) {
     if (r.lock_token) throw lockConflict(r);
-    throw new ApiError(409, 'invalid_request_error', 'The lock is not held; take it with POST /v1/install-ledgers/{pack_id}/lock', 'lock_token');
+    throw new ApiError(
+      409,
+      'invalid_request_error',
+      'The lock is not held; take it with POST /v1/install-ledgers/{pack_id}/lock',
+      'lock_token',
+    );
   }
   return r;
 }
@@ -417,7 +577,10 @@ export async function writeLedger(db: Db, ws: string, packId: string, token: str
 export async function releaseLock(db: Db, ws: string, packId: string, token: string) {
   return db.transaction(async (tx) => {
     await heldRow(tx, ws, packId, token);
-    await tx.query('UPDATE install_ledgers SET lock_token = NULL, lock_holder = NULL, lock_expires_at = NULL WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
+    await tx.query(
+      'UPDATE install_ledgers SET lock_token = NULL, lock_holder = NULL, lock_expires_at = NULL WHERE workspace_id = $1 AND pack_id = $2',
+      [ws, packId],
+    );
     return { pack_id: packId, released: true };
   });
 }
@@ -437,7 +600,10 @@ export async function releaseLockOf(db: Db, ws: string, packId: string, holder: 
     if (!r.lock_token || r.lock_holder !== holder) {
       throw new ApiError(409, 'invalid_request_error', `The lock is not held by ${holder}: nothing to release`, 'holder');
     }
-    await tx.query('UPDATE install_ledgers SET lock_token = NULL, lock_holder = NULL, lock_expires_at = NULL WHERE workspace_id = $1 AND pack_id = $2', [ws, packId]);
+    await tx.query(
+      'UPDATE install_ledgers SET lock_token = NULL, lock_holder = NULL, lock_expires_at = NULL WHERE workspace_id = $1 AND pack_id = $2',
+      [ws, packId],
+    );
     return { pack_id: packId, released: true };
   });
 }
@@ -462,8 +628,18 @@ export async function listIdempotencyKeys(db: Db, ws: string, prefix: string | u
     where.push(`(t.created_at, t.key) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`);
   }
   const [page, count] = await Promise.all([
-    db.query(`SELECT t.key AS id, t.key, t.collection, t.object_id, t.created_at FROM catalog_idempotency t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.key DESC LIMIT ${q.p(limit + 1)}`, q.values),
+    db.query(
+      `SELECT t.key AS id, t.key, t.collection, t.object_id, t.created_at FROM catalog_idempotency t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.key DESC LIMIT ${q.p(limit + 1)}`,
+      q.values,
+    ),
     db.query<{ n: string }>(`SELECT count(*)::text AS n FROM catalog_idempotency t WHERE ${countWhere}`, countParams),
   ]);
-  return finishPage(page.rows, limit, Number(count.rows[0].n), (r) => ({ key: r.key as string, collection: r.collection as string, object_id: r.object_id as string, created_at: iso(r.created_at) }), (r) => iso(r.created_at), 'catalog_idempotency');
+  return finishPage(
+    page.rows,
+    limit,
+    Number(count.rows[0].n),
+    (r) => ({ key: r.key as string, collection: r.collection as string, object_id: r.object_id as string, created_at: iso(r.created_at) }),
+    (r) => iso(r.created_at),
+    'catalog_idempotency',
+  );
 }

@@ -139,4 +139,3 @@ export function contactPageCache(db: Queryable): ContactTextCache {
 export function contactTextCache(db: Queryable): ContactTextCache {
   return textCaches.get(db) ?? setContactTextCache(db, DEFAULT_CONTACT_CACHE_CHARS);
 }
-

@@ -10,7 +10,14 @@ import { emptyToNull, lookupGen, plainFields, rowsFromInput, searchText, type Co
 import { eventsInsertSql } from '../events/store.js';
 import { Params, type Row } from '../../db/sql.js';
 import {
-  AUTH_COLUMNS, authenticationGate, BATCH_ADMITS, BATCH_AUTH_COLUMNS, BATCH_AUTH_CTES, BATCH_AUTH_FROM, batchAuthParams, type StatementAuth,
+  AUTH_COLUMNS,
+  authenticationGate,
+  BATCH_ADMITS,
+  BATCH_AUTH_COLUMNS,
+  BATCH_AUTH_CTES,
+  BATCH_AUTH_FROM,
+  batchAuthParams,
+  type StatementAuth,
 } from '../workspaces/store.js';
 /** Contacts a write returned, with the row version and lookup generation they are the state of. */
 const writtenAt = new WeakMap<Contact, { version: string; lookups: string }>();
@@ -54,9 +61,16 @@ function prepareCreation(ws: string, input: ContactInput, now: Date): Creation {
     phone: phones.find((r) => r.is_primary)?.value ?? null,
     emails,
     phones,
-    address: input.address ?? null, city: input.city ?? null, state: input.state ?? null, zip_code: input.zip_code ?? null,
-    company: input.company ?? null, job_title: input.job_title ?? null, notes: input.notes ?? null,
-    stage: null, lead_source: null, owner: null,
+    address: input.address ?? null,
+    city: input.city ?? null,
+    state: input.state ?? null,
+    zip_code: input.zip_code ?? null,
+    company: input.company ?? null,
+    job_title: input.job_title ?? null,
+    notes: input.notes ?? null,
+    stage: null,
+    lead_source: null,
+    owner: null,
     tags: [],
     custom_fields: input.custom_fields ?? {},
     created_at: at,
@@ -64,7 +78,9 @@ function prepareCreation(ws: string, input: ContactInput, now: Date): Creation {
     last_activity_at: null,
   };
   return {
-    ws, contact, input,
+    ws,
+    contact,
+    input,
     stage: emptyToNull(input.stage_id) ?? null,
     source: emptyToNull(input.lead_source_id) ?? null,
     owner: emptyToNull(input.owner_id) ?? null,
@@ -93,7 +109,12 @@ const CREATION_FIELDS: readonly (readonly [column: string, type: 'text' | 'jsonb
 /** The contact's columns a creation writes: its id and workspace, CREATION_FIELDS, its times. */
 const CREATION_COLUMNS = `id, workspace_id, ${CREATION_FIELDS.map(([column]) => column).join(', ')}, created_at, updated_at`;
 /** The lookups of a creation's references in its workspace: a row `r` of their names (null: none, or no such one). */
-const creationRefs = (ws: string, stage: string, source: string, owner: string) => `(SELECT name FROM contact_stages WHERE workspace_id = ${ws} AND id = ${stage}) AS stage_name,
+const creationRefs = (
+  ws: string,
+  stage: string,
+  source: string,
+  owner: string,
+) => `(SELECT name FROM contact_stages WHERE workspace_id = ${ws} AND id = ${stage}) AS stage_name,
         (SELECT name FROM lead_sources WHERE workspace_id = ${ws} AND id = ${source}) AS lead_source_name,
         (SELECT name FROM members WHERE workspace_id = ${ws} AND id = ${owner}) AS owner_name,
         set_config('${ACCOUNTED_SETTING}', ${ACCOUNTED_TOKEN}, true) AS accounted`;
@@ -101,7 +122,8 @@ const creationRefs = (ws: string, stage: string, source: string, owner: string) 
 const creationRefsExist = (stage: string, source: string, owner: string) =>
   `(${stage} IS NULL OR r.stage_name IS NOT NULL) AND (${source} IS NULL OR r.lead_source_name IS NOT NULL) AND (${owner} IS NULL OR r.owner_name IS NOT NULL)`;
 /** A reference in an event's data: {id, name}, or null. */
-const idName = (id: string, name: string) => `CASE WHEN ${name} IS NULL THEN 'null'::jsonb ELSE jsonb_build_object('id', ${id}, 'name', ${name}) END`;
+const idName = (id: string, name: string) =>
+  `CASE WHEN ${name} IS NULL THEN 'null'::jsonb ELSE jsonb_build_object('id', ${id}, 'name', ${name}) END`;
 /** The contact.created event's data: the response (`contact`, jsonb) with the references' names from `r`. */
 const creationEventData = (contact: string, stage: string, source: string, owner: string) =>
   `${contact} || jsonb_build_object('stage', ${idName(stage, 'r.stage_name')}, 'lead_source', ${idName(source, 'r.lead_source_name')}, 'owner', ${idName(owner, 'r.owner_name')})`;
@@ -145,20 +167,35 @@ function creationStatement(c: Creation, auth?: StatementAuth): { sql: string; pa
       SELECT ${idP}, ${wsP}, ${creationValues(q, c)}, ${atP}::timestamptz, ${atP}::timestamptz
         FROM r
        WHERE ${creationRefsExist(`${stageP}::text`, `${sourceP}::text`, `${ownerP}::text`)}${auth ? ' AND EXISTS (SELECT 1 FROM ok)' : ''}
-      RETURNING id, workspace_id, custom_fields, xmin::text AS version),${contact.emails.length ? `
-    em AS (${creationRowsInsert('contact_emails', `${q.p(JSON.stringify(contact.emails))}::jsonb`, 'ins')}),` : ''}${contact.phones.length ? `
-    ph AS (${creationRowsInsert('contact_phones', `${q.p(JSON.stringify(contact.phones))}::jsonb`, 'ins')}),` : ''}
+      RETURNING id, workspace_id, custom_fields, xmin::text AS version),${
+        contact.emails.length
+          ? `
+    em AS (${creationRowsInsert('contact_emails', `${q.p(JSON.stringify(contact.emails))}::jsonb`, 'ins')}),`
+          : ''
+      }${
+        contact.phones.length
+          ? `
+    ph AS (${creationRowsInsert('contact_phones', `${q.p(JSON.stringify(contact.phones))}::jsonb`, 'ins')}),`
+          : ''
+      }
     act AS (
       INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
       SELECT ${q.p(c.activityId)}, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, ${atP}::timestamptz FROM ins),
     cnt AS (${CREATION_COUNT}),
-    ev AS (${eventsInsertSql({
-      id: q.p(c.eventId), workspace: 'ins.workspace_id', type: "'contact.created'",
-      data: creationEventData(`${q.p(JSON.stringify(contact))}::jsonb`, `${stageP}::text`, `${sourceP}::text`, `${ownerP}::text`),
-      changed: 'NULL', at: `${atP}::timestamptz`,
-    }, 'ins, r')})
+    ev AS (${eventsInsertSql(
+      {
+        id: q.p(c.eventId),
+        workspace: 'ins.workspace_id',
+        type: "'contact.created'",
+        data: creationEventData(`${q.p(JSON.stringify(contact))}::jsonb`, `${stageP}::text`, `${sourceP}::text`, `${ownerP}::text`),
+        changed: 'NULL',
+        at: `${atP}::timestamptz`,
+      },
+      'ins, r',
+    )})
     SELECT r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen(wsP)} AS lookups${auth ? ', a.*' : ''} FROM r LEFT JOIN ins ON true${
-      auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''}`;
+      auth ? ` LEFT JOIN (SELECT ${AUTH_COLUMNS} FROM k) a ON true` : ''
+    }`;
   return { sql, params: q.values };
 }
 
@@ -176,13 +213,23 @@ function creationBatchStatement(items: readonly CreationItem[], scopes?: readonl
     const row: Record<string, unknown> = {};
     for (const [column, , value] of CREATION_FIELDS) row[column] = value(c);
     Object.assign(row, {
-      ord: i + 1, ws: c.ws, id: c.contact.id, at: c.contact.created_at, act_id: c.activityId, evt_id: c.eventId,
-      emails: c.contact.emails, phones: c.contact.phones, data: c.contact,
+      ord: i + 1,
+      ws: c.ws,
+      id: c.contact.id,
+      at: c.contact.created_at,
+      act_id: c.activityId,
+      evt_id: c.eventId,
+      emails: c.contact.emails,
+      phones: c.contact.phones,
+      data: c.contact,
     });
     return row;
   });
   const auths = scopes && items.map((i) => i.auth!);
-  return { sql: creationBatchSql(!!auths), params: auths ? [...batchAuthParams(auths, scopes!), JSON.stringify(creations)] : [JSON.stringify(creations)] };
+  return {
+    sql: creationBatchSql(!!auths),
+    params: auths ? [...batchAuthParams(auths, scopes!), JSON.stringify(creations)] : [JSON.stringify(creations)],
+  };
 }
 
 /** creationBatchStatement's text, with its requests' authentication or without: two texts, written once each. */
@@ -193,8 +240,12 @@ function creationBatchSql(authenticated: boolean): string {
   const sql = `WITH c AS (
       SELECT * FROM jsonb_to_recordset(${creationsParam}::jsonb) AS c(ord bigint, ws text, id text, ${CREATION_FIELDS.map(([column, type]) => `${column} ${type}`).join(', ')},
         at timestamptz, act_id text, evt_id text, emails jsonb, phones jsonb, data jsonb)),
-    ${authenticated ? `${BATCH_AUTH_CTES},
-    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),` : 't AS (SELECT ord, ws FROM c),'}
+    ${
+      authenticated
+        ? `${BATCH_AUTH_CTES},
+    ok AS (SELECT t.ord FROM ${BATCH_AUTH_FROM} WHERE ${BATCH_ADMITS}),`
+        : 't AS (SELECT ord, ws FROM c),'
+    }
     r AS (
       SELECT c.ord, ${creationRefs('t.ws', 'c.stage_id', 'c.lead_source_id', 'c.owner_id')} FROM c JOIN t ON t.ord = c.ord),
     ins AS (
@@ -210,10 +261,17 @@ function creationBatchSql(authenticated: boolean): string {
       INSERT INTO activities (id, workspace_id, contact_id, type, title, is_private, created_at)
       SELECT c.act_id, ins.workspace_id, ins.id, 'contact_created', 'Contact created', false, c.at FROM ins JOIN c ON c.id = ins.id),
     cnt AS (${CREATION_COUNT}),
-    ev AS (${eventsInsertSql({
-      id: 'c.evt_id', workspace: 'ins.workspace_id', type: "'contact.created'",
-      data: creationEventData('c.data', 'c.stage_id', 'c.lead_source_id', 'c.owner_id'), changed: 'NULL', at: 'c.at',
-    }, 'ins JOIN c ON c.id = ins.id JOIN r ON r.ord = c.ord')})
+    ev AS (${eventsInsertSql(
+      {
+        id: 'c.evt_id',
+        workspace: 'ins.workspace_id',
+        type: "'contact.created'",
+        data: creationEventData('c.data', 'c.stage_id', 'c.lead_source_id', 'c.owner_id'),
+        changed: 'NULL',
+        at: 'c.at',
+      },
+      'ins JOIN c ON c.id = ins.id JOIN r ON r.ord = c.ord',
+    )})
     SELECT t.ord, ${authenticated ? `${BATCH_AUTH_COLUMNS}, ` : ''}r.stage_name, r.lead_source_name, r.owner_name, ins.custom_fields, ins.version, ${lookupGen('t.ws')} AS lookups
       FROM ${authenticated ? BATCH_AUTH_FROM : 't'} JOIN r ON r.ord = t.ord JOIN c ON c.ord = t.ord LEFT JOIN ins ON ins.id = c.id
      ORDER BY t.ord`;
@@ -280,7 +338,11 @@ interface CreationItem {
 function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): StatementBatcher<CreationItem, Row> | undefined {
   // No key: creations of one workspace may share a statement, as its window counts each in its
   // place (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
-  return batcherOf(db, scopes ? `create ${scopes.join(' ')}` : 'create counted', (store) => new StatementBatcher(store, { ...BATCH, ...creationPlan(scopes) }));
+  return batcherOf(
+    db,
+    scopes ? `create ${scopes.join(' ')}` : 'create counted',
+    (store) => new StatementBatcher(store, { ...BATCH, ...creationPlan(scopes) }),
+  );
 }
 
 /**
@@ -290,7 +352,11 @@ function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): 
  * statement"). Two, not one: the next statement is on its way while the one before commits.
  */
 function busyCreations(db: Queryable, scopes: readonly string[]): LaneBatcher<CreationItem, Row> | undefined {
-  return batcherOf(db, `busy ${scopes.join(' ')}`, (store) => new LaneBatcher(store, { min: 2, max: BATCH.max, inFlight: 2, ...creationPlan(scopes) }));
+  return batcherOf(
+    db,
+    `busy ${scopes.join(' ')}`,
+    (store) => new LaneBatcher(store, { min: 2, max: BATCH.max, inFlight: 2, ...creationPlan(scopes) }),
+  );
 }
 
 /** How creations are sent alone and together: with their requests' authentication when `scopes` is given, else counted before. */
@@ -306,4 +372,3 @@ function creationPlan(scopes: readonly string[] | undefined): Pick<BatchPlan<Cre
     },
   };
 }
-

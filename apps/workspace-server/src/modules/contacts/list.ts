@@ -6,7 +6,17 @@ import { BATCH, batcherOf, StatementBatcher } from '../../db/batch.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { contactPageCache, contactTextCache, type ContactTextCache } from './cache.js';
 import { lookupGen, plainFields } from './store.js';
-import { encodeCursor, forWorkspace, keysetCondition, likeEscape, limitClause, Params, timeConditions, type Row, type TimeFilters } from '../../db/sql.js';
+import {
+  encodeCursor,
+  forWorkspace,
+  keysetCondition,
+  likeEscape,
+  limitClause,
+  Params,
+  timeConditions,
+  type Row,
+  type TimeFilters,
+} from '../../db/sql.js';
 import { BATCH_PER_REQUEST, withAuthentication, withAuthenticationBatch, type StatementAuth } from '../workspaces/store.js';
 export interface ContactFilters extends TimeFilters {
   limit: number;
@@ -85,9 +95,11 @@ function searchCondition(q: Params, term: string, form: SearchForm): string {
   const digits = term.replace(/\D/g, '');
   const terms = !PHONE_TERM.test(term) || digits === term ? [lower] : [lower, digits];
   const one = (t: string) =>
-    form === 'walk' ? `strpos(c.search_text, ${q.p(t)}) > 0`
-    : form === 'matches' ? `c.search_text LIKE (SELECT ${q.p(`%${likeEscape(t)}%`)}::text)`
-    : `c.search_text LIKE ${q.p(`%${likeEscape(t)}%`)}`;
+    form === 'walk'
+      ? `strpos(c.search_text, ${q.p(t)}) > 0`
+      : form === 'matches'
+        ? `c.search_text LIKE (SELECT ${q.p(`%${likeEscape(t)}%`)}::text)`
+        : `c.search_text LIKE ${q.p(`%${likeEscape(t)}%`)}`;
   return terms.length === 1 ? one(terms[0]) : `(${terms.map(one).join(' OR ')})`;
 }
 
@@ -108,7 +120,11 @@ const WALK_FREE = 1000;
  * most WALK_FREE contacts (`size`, from its last list) is walked whatever the term, and any other
  * search is planned for its values.
  */
-export function searchPlan(count: { total: string; size?: string } | undefined, rows: number, size?: number): 'matches' | 'walk' | undefined {
+export function searchPlan(
+  count: { total: string; size?: string } | undefined,
+  rows: number,
+  size?: number,
+): 'matches' | 'walk' | undefined {
   if (!count?.size) return size !== undefined && size <= WALK_FREE ? 'walk' : undefined;
   const total = Number(count.total);
   const contacts = Number(count.size);
@@ -177,7 +193,8 @@ export function contactListQuery(
   }
   let countSql: string;
   if (!filtered) {
-    countSql = 'SELECT COALESCE(sum(n), 0)::bigint AS total, COALESCE(sum(writes), 0)::text AS gen, NULL::text AS size FROM contact_counts WHERE workspace_id = $1';
+    countSql =
+      'SELECT COALESCE(sum(n), 0)::bigint AS total, COALESCE(sum(writes), 0)::text AS gen, NULL::text AS size FROM contact_counts WHERE workspace_id = $1';
   } else if (cacheKey) {
     countSql = `SELECT CASE WHEN g.gen = ${q.p(hit?.gen ?? '-1')}::bigint THEN ${q.p(hit?.total ?? '0')}::bigint
         ELSE (SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}) END AS total, g.gen::text AS gen, g.size::text AS size
@@ -201,7 +218,8 @@ export function contactListQuery(
   // pulled up), it leaves the plan no walk along the (workspace_id, created_at, id) index.
   const rows = `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE ${pageWhere.join(' AND ')}`;
   const chosen = `${plan === 'matches' ? `SELECT * FROM (${rows} OFFSET 0) c` : rows} ORDER BY c.created_at DESC, c.id DESC ${limit}`;
-  const pageSql = page !== 'versions' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
+  const pageSql =
+    page !== 'versions' ? contactTextSelect(chosen) : `SELECT c.id, c.version, c.created_at, ${CURSOR_AT} AS cursor_at FROM (${chosen}) c`;
   // The page's versions as one text, in a subquery of its own: PostgreSQL runs it only when asked
   // for its value, so a CASE that does not ask leaves the page unread.
   const versions = `SELECT string_agg(p.id || ' ' || p.version || ' ' || p.cursor_at, ' ' ORDER BY p.created_at DESC, p.id DESC) FROM (${pageSql}) p`;
@@ -212,11 +230,13 @@ export function contactListQuery(
   // them holds a space): one row for the driver to parse instead of limit + 1.
   // 'ordered text' numbers the rows in that order (`ord`), for a statement that wraps this one
   // (withAuthentication) to order by.
-  const sql = page !== 'versions'
-    ? `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
-      page === 'ordered text' ? ', row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord' : ''}
+  const sql =
+    page !== 'versions'
+      ? `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
+          page === 'ordered text' ? ', row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord' : ''
+        }
     FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
-    : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, ${heldAt ? `CASE WHEN n.gen IS DISTINCT FROM ${heldAt} THEN (${versions}) END` : `(${versions})`} AS page
+      : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, ${heldAt ? `CASE WHEN n.gen IS DISTINCT FROM ${heldAt} THEN (${versions}) END` : `(${versions})`} AS page
     FROM (${countSql} OFFSET 0) n`;
   return { sql, params: q.values, cacheKey, filtered, planned: !!f.q && !plan, pageKey };
 }
@@ -275,9 +295,10 @@ function contactsTextById(n: number): string {
   let sql = textByIdStatements[n];
   if (sql === undefined) {
     const ids = Array.from({ length: n }, (_, i) => `$${i + 2}`).join(', ');
-    sql = textByIdStatements[n] = `SELECT p.id, p.version, ${lookupGen()} AS lookups, p.head, p.custom_fields, p.tail FROM (${contactTextSelect(
-      `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE c.workspace_id = $1 AND c.id IN (${ids})`,
-    )}) p`;
+    sql = textByIdStatements[n] =
+      `SELECT p.id, p.version, ${lookupGen()} AS lookups, p.head, p.custom_fields, p.tail FROM (${contactTextSelect(
+        `SELECT c.*, c.xmin::text AS version FROM contacts c WHERE c.workspace_id = $1 AND c.id IN (${ids})`,
+      )}) p`;
   }
   return sql;
 }
@@ -308,7 +329,10 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   // The page as this process last wrote it, if it holds it: the statement leaves the page out
   // while the workspace's write generation is still the one it was read at.
   let held: { version: string; lookups: string } | undefined;
-  const list = texts.capacity > 0 ? contactListQuery(ws, f, counts, 'versions', (key) => (held = pages.held(key, now))?.version ?? null, size) : undefined;
+  const list =
+    texts.capacity > 0
+      ? contactListQuery(ws, f, counts, 'versions', (key) => (held = pages.held(key, now))?.version ?? null, size)
+      : undefined;
   // A page of the workspace's list this process has not served (its first page after a start, a
   // cursor read for the first time) is written by PostgreSQL in the page's own statement: its
   // contacts' texts are most likely not cached, and asking for the versions first would cost a
@@ -322,7 +346,11 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     let row: Row | undefined;
     if (batcher) {
       // A first page of the workspace's list: sent with other workspaces' when connections are short.
-      row = await batcher.run({ auth: pending!, single: withAuthentication(list.sql, list.params, pending!), known: held?.version ?? null });
+      row = await batcher.run({
+        auth: pending!,
+        single: withAuthentication(list.sql, list.params, pending!),
+        known: held?.version ?? null,
+      });
     } else {
       const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
       row = (await db.query(sql, params, { prepare: !list.planned })).rows[0];
@@ -416,7 +444,11 @@ const WARM_BATCH = 50;
  * pooled connection then has opened its backend and served a page's statement before the first
  * request, rather than under the first requests' load. Returns the workspaces read.
  */
-export async function warmContactPages(db: Queryable, workspaces: readonly string[], o: { deadline: number; limit?: number; connections?: number }): Promise<number> {
+export async function warmContactPages(
+  db: Queryable,
+  workspaces: readonly string[],
+  o: { deadline: number; limit?: number; connections?: number },
+): Promise<number> {
   const texts = contactTextCache(db);
   if (texts.capacity === 0) return 0;
   const pages = contactPageCache(db);
@@ -436,7 +468,7 @@ export async function warmContactPages(db: Queryable, workspaces: readonly strin
       const chunk = workspaces.slice(next, (next += size));
       const { rows } = await db.query(sql, [chunk]);
       const now = Date.now();
-      for (let i = 0; i < rows.length; ) {
+      for (let i = 0; i < rows.length;) {
         // Each workspace's rows, as its own list's statement would have returned them.
         let end = i + 1;
         while (end < rows.length && rows[end].ws === rows[i].ws) end++;
@@ -471,13 +503,20 @@ function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): S
   return batcherOf(db, `list ${limit} ${scopes.join(' ')}`, (store) => {
     // The page's statement for workspace $1 (unfiltered, no cursor), conditional on each request's
     // own generation held (a per-request parameter of the batch).
-    const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions', { sql: `($${BATCH_PER_REQUEST}::text[])[t.ord]` }).sql;
+    const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions', {
+      sql: `($${BATCH_PER_REQUEST}::text[])[t.ord]`,
+    }).sql;
     return new StatementBatcher<ListItem, Row | undefined>(store, {
       ...BATCH,
       key: (i) => i.auth.workspaceId,
       one: async (c, i) => (await c.query(i.single.sql, i.single.params)).rows[0],
       many: async (c, items) => {
-        const { sql, params } = withAuthenticationBatch(page, items.map((i) => i.auth), scopes, [items.map((i) => i.known)]);
+        const { sql, params } = withAuthenticationBatch(
+          page,
+          items.map((i) => i.auth),
+          scopes,
+          [items.map((i) => i.known)],
+        );
         return (await c.query(sql, params)).rows;
       },
     });
@@ -491,4 +530,3 @@ function pageJson(texts: string[], rows: Row[], limit: number, total: string): s
   const next = last ? JSON.stringify(encodeCursor(last.cursor_at, last.id, 'contacts')) : 'null';
   return `{"data":[${texts.join(',')}],"has_more":${has_more},"next_cursor":${next},"total_count":${total}}`;
 }
-

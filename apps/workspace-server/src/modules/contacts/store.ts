@@ -96,7 +96,13 @@ const contactSelect = (more = '') => `SELECT ${CONTACT_COLUMNS}, s.name AS stage
 const CONTACT_SELECT = contactSelect();
 
 function toContact(r: Row): Contact {
-  const toRow = (x: Row): ContactRow => ({ id: x.id, value: x.value, label: x.label, is_primary: x.is_primary, position: Number(x.position) });
+  const toRow = (x: Row): ContactRow => ({
+    id: x.id,
+    value: x.value,
+    label: x.label,
+    is_primary: x.is_primary,
+    position: Number(x.position),
+  });
   const em = (r.emails_json as Row[]).map(toRow);
   const ph = (r.phones_json as Row[]).map(toRow);
   return {
@@ -154,7 +160,10 @@ function normaliseRows(input: RowInput[], keep: Map<string, ContactRow>): Contac
     .map((r, i) => ({ r, i }))
     .sort((a, b) => (a.r.position ?? a.i) - (b.r.position ?? b.i) || a.i - b.i)
     .map((x) => x.r);
-  const primaryIndex = Math.max(0, sorted.findIndex((r) => r.is_primary === true));
+  const primaryIndex = Math.max(
+    0,
+    sorted.findIndex((r) => r.is_primary === true),
+  );
   // An existing row's id is kept once; a second row naming the same id is a new row.
   const used = new Set<string>();
   const keepId = (rid: string | null | undefined) => !!rid && keep.has(rid) && !used.has(rid) && !!used.add(rid);
@@ -184,8 +193,21 @@ export function rowsFromInput(
 }
 
 /** What `q` searches: names, company, every email, every phone as written and as digits. */
-export function searchText(c: { first_name: string; last_name: string; company: string | null; emails: ContactRow[]; phones: ContactRow[] }): string {
-  return [c.first_name, c.last_name, c.company ?? '', ...c.emails.map((e) => e.value), ...c.phones.map((p) => p.value), ...c.phones.map((p) => p.value.replace(/\D/g, ''))]
+export function searchText(c: {
+  first_name: string;
+  last_name: string;
+  company: string | null;
+  emails: ContactRow[];
+  phones: ContactRow[];
+}): string {
+  return [
+    c.first_name,
+    c.last_name,
+    c.company ?? '',
+    ...c.emails.map((e) => e.value),
+    ...c.phones.map((p) => p.value),
+    ...c.phones.map((p) => p.value.replace(/\D/g, '')),
+  ]
     .filter(Boolean)
     .join(' ')
     .toLowerCase();
@@ -198,14 +220,33 @@ export async function addActivity(
   tx: Queryable,
   ws: string,
   contactId: string,
-  a: { type: string; title: string; description?: string | null; metadata?: unknown; actor_member_id?: string | null; is_private?: boolean; mailbox_id?: string | null },
+  a: {
+    type: string;
+    title: string;
+    description?: string | null;
+    metadata?: unknown;
+    actor_member_id?: string | null;
+    is_private?: boolean;
+    mailbox_id?: string | null;
+  },
   at: Date,
 ): Promise<Row> {
   const { rows } = await tx.query(
     `INSERT INTO activities (id, workspace_id, contact_id, type, title, description, metadata, actor_member_id, is_private, mailbox_id, created_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7::jsonb,$8,$9,$10,$11::timestamptz) RETURNING *`,
-    [newId('act'), ws, contactId, a.type, a.title, a.description ?? null, a.metadata === undefined || a.metadata === null ? null : JSON.stringify(a.metadata),
-      a.actor_member_id ?? null, a.is_private ?? false, a.mailbox_id ?? null, at.toISOString()],
+    [
+      newId('act'),
+      ws,
+      contactId,
+      a.type,
+      a.title,
+      a.description ?? null,
+      a.metadata === undefined || a.metadata === null ? null : JSON.stringify(a.metadata),
+      a.actor_member_id ?? null,
+      a.is_private ?? false,
+      a.mailbox_id ?? null,
+      at.toISOString(),
+    ],
   );
   return rows[0];
 }
@@ -216,7 +257,13 @@ const comparable = (c: Contact): Record<string, unknown> => ({
   last_name: c.last_name,
   emails: c.emails.map((r) => [r.value, r.label, r.is_primary]),
   phones: c.phones.map((r) => [r.value, r.label, r.is_primary]),
-  address: c.address, city: c.city, state: c.state, zip_code: c.zip_code, company: c.company, job_title: c.job_title, notes: c.notes,
+  address: c.address,
+  city: c.city,
+  state: c.state,
+  zip_code: c.zip_code,
+  company: c.company,
+  job_title: c.job_title,
+  notes: c.notes,
   stage_id: c.stage?.id ?? null,
   lead_source_id: c.lead_source?.id ?? null,
   owner_id: c.owner?.id ?? null,
@@ -245,12 +292,24 @@ const UPDATE_READ = `${contactSelect(`, c.xmin::text AS version,
  * names moves the transactions that show them through the store's trigger (migration 13), at the
  * contact's new updated_at; a new primary email, which the trigger cannot see, moves them here.
  */
-function updateWrite(ws: string, id: string, version: string, after: Contact, extra: {
-  search: string; token: string | null | undefined; emails?: ContactRow[]; phones?: ContactRow[];
-  activities: { id: string; type: string; title: string; metadata: unknown }[]; changed: string[]; event: boolean; now: Date;
-  /** The primary email changed: the contact's transactions show it (contact_email), so they move too. */
-  touchTransactions: boolean;
-}): { sql: string; params: unknown[] } {
+function updateWrite(
+  ws: string,
+  id: string,
+  version: string,
+  after: Contact,
+  extra: {
+    search: string;
+    token: string | null | undefined;
+    emails?: ContactRow[];
+    phones?: ContactRow[];
+    activities: { id: string; type: string; title: string; metadata: unknown }[];
+    changed: string[];
+    event: boolean;
+    now: Date;
+    /** The primary email changed: the contact's transactions show it (contact_email), so they move too. */
+    touchTransactions: boolean;
+  },
+): { sql: string; params: unknown[] } {
   const q = new Params();
   const [wsP, idP, versionP] = [ws, id, version].map((v) => q.p(v));
   const refs = { stage_id: after.stage?.id ?? null, lead_source_id: after.lead_source?.id ?? null, owner_id: after.owner?.id ?? null };
@@ -262,9 +321,12 @@ function updateWrite(ws: string, id: string, version: string, after: Contact, ex
     `search_text = ${q.p(extra.search)}`,
   ];
   if (extra.token !== undefined) sets.push(`affiliate_attribution_token = ${q.p(extra.token)}`);
-  const exists = (table: string, v: string | null) => (v === null ? 'true' : `EXISTS (SELECT 1 FROM ${table} WHERE workspace_id = ${wsP} AND id = ${q.p(v)})`);
+  const exists = (table: string, v: string | null) =>
+    v === null ? 'true' : `EXISTS (SELECT 1 FROM ${table} WHERE workspace_id = ${wsP} AND id = ${q.p(v)})`;
   const rowsUpsert = (table: string, rows: ContactRow[] | undefined) =>
-    rows === undefined ? '' : `, del_${table} AS (
+    rows === undefined
+      ? ''
+      : `, del_${table} AS (
       DELETE FROM ${table} WHERE contact_id IN (SELECT id FROM upd) AND NOT (id = ANY(${q.p(rows.map((r) => r.id))}::text[]))),
     put_${table} AS (
       INSERT INTO ${table} (id, workspace_id, contact_id, value, label, is_primary, position)
@@ -296,13 +358,20 @@ function updateWrite(ws: string, id: string, version: string, after: Contact, ex
  * request's authentication (`auth`), the read carries it (withAuthentication): 401, 429 and 403
  * come from that row before a 404 or a 400 of the input's references, and nothing is written.
  */
-export async function updateContact(db: Queryable, ws: string, id: string, input: ContactInput, now: Date, auth?: StatementAuth): Promise<Contact> {
+export async function updateContact(
+  db: Queryable,
+  ws: string,
+  id: string,
+  input: ContactInput,
+  now: Date,
+  auth?: StatementAuth,
+): Promise<Contact> {
   // Every PATCH field is nullable (the spec): a name cannot be cleared, so null leaves it as it is.
   if (input.first_name === '') throw invalidField('first_name', NOT_BLANK_WORDS);
   if (input.last_name === '') throw invalidField('last_name', NOT_BLANK_WORDS);
-  const stageIn = input.stage_id === undefined ? undefined : emptyToNull(input.stage_id) ?? null;
-  const sourceIn = input.lead_source_id === undefined ? undefined : emptyToNull(input.lead_source_id) ?? null;
-  const ownerIn = input.owner_id === undefined ? undefined : emptyToNull(input.owner_id) ?? null;
+  const stageIn = input.stage_id === undefined ? undefined : (emptyToNull(input.stage_id) ?? null);
+  const sourceIn = input.lead_source_id === undefined ? undefined : (emptyToNull(input.lead_source_id) ?? null);
+  const ownerIn = input.owner_id === undefined ? undefined : (emptyToNull(input.owner_id) ?? null);
   const cfIn = input.custom_fields === undefined ? null : JSON.stringify(input.custom_fields ?? {});
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
@@ -338,7 +407,11 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
     const changed = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
     if (!changed.length) {
       if (input.affiliate_attribution_token !== undefined) {
-        await db.query('UPDATE contacts SET affiliate_attribution_token = $3 WHERE workspace_id = $1 AND id = $2', [ws, id, input.affiliate_attribution_token]);
+        await db.query('UPDATE contacts SET affiliate_attribution_token = $3 WHERE workspace_id = $1 AND id = $2', [
+          ws,
+          id,
+          input.affiliate_attribution_token,
+        ]);
       }
       return before;
     }
@@ -347,14 +420,31 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
       { id: newId('act'), type: 'contact_updated', title: 'Contact updated', metadata: { changed_fields: changed } },
     ];
     if (changed.includes('stage_id')) {
-      activities.push({ id: newId('act'), type: 'stage_changed', title: after.stage ? `Stage changed to ${after.stage.name}` : 'Stage cleared', metadata: { from: before.stage, to: after.stage } });
+      activities.push({
+        id: newId('act'),
+        type: 'stage_changed',
+        title: after.stage ? `Stage changed to ${after.stage.name}` : 'Stage cleared',
+        metadata: { from: before.stage, to: after.stage },
+      });
     }
     if (changed.includes('owner_id')) {
-      activities.push({ id: newId('act'), type: 'owner_changed', title: after.owner ? `Assigned to ${after.owner.name}` : 'Unassigned', metadata: { from: before.owner, to: after.owner } });
+      activities.push({
+        id: newId('act'),
+        type: 'owner_changed',
+        title: after.owner ? `Assigned to ${after.owner.name}` : 'Unassigned',
+        metadata: { from: before.owner, to: after.owner },
+      });
     }
     // The spec fires contact.updated on a stage change; the changed fields travel with the event.
     const write = updateWrite(ws, id, r.version, after, {
-      search: searchText(after), token: input.affiliate_attribution_token, emails, phones, activities, changed, event: changed.includes('stage_id'), now,
+      search: searchText(after),
+      token: input.affiliate_attribution_token,
+      emails,
+      phones,
+      activities,
+      changed,
+      event: changed.includes('stage_id'),
+      now,
       touchTransactions: (before.email ?? null) !== (after.email ?? null),
     });
     const written = await db.query(write.sql, write.params);
@@ -368,7 +458,13 @@ export async function updateContact(db: Queryable, ws: string, id: string, input
  * Deletes a contact and records contact.deleted in one statement (the outbox row is inserted from
  * the deleted row, so it commits with the deletion or not at all; no transaction round trips).
  */
-export async function deleteContact(db: Queryable, ws: string, id: string, now: Date, auth?: StatementAuth): Promise<{ id: string; deleted: boolean }> {
+export async function deleteContact(
+  db: Queryable,
+  ws: string,
+  id: string,
+  now: Date,
+  auth?: StatementAuth,
+): Promise<{ id: string; deleted: boolean }> {
   // Timeline, rows, tags and communications cascade; opt_outs are keyed by address and stay. The
   // deals it was the contact of are unlinked here rather than by the foreign key's SET NULL, so that
   // their updated_at moves with their contact_id (GET /v1/deals?updated_after= sees the change).
@@ -393,7 +489,14 @@ export async function deleteContact(db: Queryable, ws: string, id: string, now: 
  * in the workspace, the link inserted or deleted, updated_at moved only when it changed), then
  * reads the contact back: two round trips and no transaction held across them.
  */
-export async function setContactTag(db: Queryable, ws: string, contactId: string, tagId: string, present: boolean, now: Date): Promise<Contact> {
+export async function setContactTag(
+  db: Queryable,
+  ws: string,
+  contactId: string,
+  tagId: string,
+  present: boolean,
+  now: Date,
+): Promise<Contact> {
   const change = present
     ? `INSERT INTO contact_tags (contact_id, tag_id, workspace_id, created_at) SELECT c.id, t.id, c.workspace_id, $4::timestamptz FROM c, t
         ON CONFLICT DO NOTHING RETURNING contact_id`
@@ -413,12 +516,17 @@ export async function setContactTag(db: Queryable, ws: string, contactId: string
 
 /** Records an opt-out by address; it outlives the contact (see deleteContact). */
 export async function optOut(db: Queryable, ws: string, channel: 'email' | 'sms', value: string, now: Date): Promise<void> {
-  await db.query('INSERT INTO opt_outs (workspace_id, channel, value, created_at) VALUES ($1,$2,lower($3),$4::timestamptz) ON CONFLICT DO NOTHING', [
-    ws, channel, value, now.toISOString(),
-  ]);
+  await db.query(
+    'INSERT INTO opt_outs (workspace_id, channel, value, created_at) VALUES ($1,$2,lower($3),$4::timestamptz) ON CONFLICT DO NOTHING',
+    [ws, channel, value, now.toISOString()],
+  );
 }
 
 export async function isOptedOut(db: Queryable, ws: string, channel: 'email' | 'sms', value: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM opt_outs WHERE workspace_id = $1 AND channel = $2 AND value = lower($3)', [ws, channel, value]);
+  const { rows } = await db.query('SELECT 1 FROM opt_outs WHERE workspace_id = $1 AND channel = $2 AND value = lower($3)', [
+    ws,
+    channel,
+    value,
+  ]);
   return rows.length > 0;
 }

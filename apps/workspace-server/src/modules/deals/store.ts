@@ -27,7 +27,10 @@ export interface Deal {
 
 export const statusForStageType: Record<string, string> = { OPEN: 'open', CLOSED_WON: 'won', CLOSED_LOST: 'lost' };
 /** statusForStageType as SQL over a stage type column. */
-const statusOfType = (type: string) => `CASE ${type} ${Object.entries(statusForStageType).map(([t, s]) => `WHEN '${t}' THEN '${s}'`).join(' ')} ELSE 'open' END`;
+const statusOfType = (type: string) =>
+  `CASE ${type} ${Object.entries(statusForStageType)
+    .map(([t, s]) => `WHEN '${t}' THEN '${s}'`)
+    .join(' ')} ELSE 'open' END`;
 
 /** What a deal shows of its pipeline and its stage (toDeal): their names and the stage's type, which decides its status. */
 export const shownOfPipeline = (p: { name: string }) => [p.name];
@@ -43,7 +46,13 @@ export const shownOfStage = (s: { name: string; type: string }) => [s.name, s.ty
  * stages first; the deals are locked in id order. No event: deal.created is a deal's only event
  * (docs/events.md), as a contact's lookups moving its updated_at are none of its own.
  */
-export async function touchDealsOfPipeline(tx: Queryable, ws: string, pipelineId: string, changed: { pipeline: boolean; stageIds: string[] }, now: Date): Promise<void> {
+export async function touchDealsOfPipeline(
+  tx: Queryable,
+  ws: string,
+  pipelineId: string,
+  changed: { pipeline: boolean; stageIds: string[] },
+  now: Date,
+): Promise<void> {
   if (!changed.pipeline && !changed.stageIds.length) return;
   const q = new Params();
   const [w, p, at] = [q.p(ws), q.p(pipelineId), q.p(now.toISOString())];
@@ -127,7 +136,10 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
   return db.transaction(async (tx) => {
     // Locked for share: a concurrent change of the stage's type (touchDealsOfPipeline) waits for this
     // deal, or this deal reads the type it committed.
-    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [ws, input.stage_id]);
+    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [
+      ws,
+      input.stage_id,
+    ]);
     if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');
     // "" is no contact (the API's "empty string when unset"; a transaction shows none as ""): it was
     // inserted as the id "" and refused by the foreign key as 'No such contact: contact_id ""'.
@@ -142,8 +154,20 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
     await tx.query(
       `INSERT INTO deals (id, workspace_id, name, value, pipeline_id, stage_id, status, contact_id, expected_close_date, closed_at, notes, created_at, updated_at)
        VALUES ($1,$2,$3,$4::numeric,$5,$6,$7,$8,$9::timestamptz,$10::timestamptz,$11,$12::timestamptz,$12::timestamptz)`,
-      [id, ws, input.name, value, stage.pipeline_id, stage.id, status, input.contact_id || null, expected,
-        status === 'open' ? null : at, input.notes ?? null, at],
+      [
+        id,
+        ws,
+        input.name,
+        value,
+        stage.pipeline_id,
+        stage.id,
+        status,
+        input.contact_id || null,
+        expected,
+        status === 'open' ? null : at,
+        input.notes ?? null,
+        at,
+      ],
     );
     const deal = (await getDealRow(tx, ws, id))!;
     await recordEvent(tx, ws, 'deal.created', deal, now);

@@ -4,16 +4,35 @@ import { newId } from '../../shared/ids.js';
 import { listByCreation, Params } from '../../db/sql.js';
 
 export const listTags = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listByCreation(db, 'tags', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, color: (r.color ?? null) as string | null, created_at: iso(r.created_at) }));
+  listByCreation(db, 'tags', ws, { limit, cursor }, (r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    color: (r.color ?? null) as string | null,
+    created_at: iso(r.created_at),
+  }));
 
 export const listContactStages = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listByCreation(db, 'contact_stages', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, position: Number(r.position), created_at: iso(r.created_at) }));
+  listByCreation(db, 'contact_stages', ws, { limit, cursor }, (r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    position: Number(r.position),
+    created_at: iso(r.created_at),
+  }));
 
 export const listLeadSources = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listByCreation(db, 'lead_sources', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, created_at: iso(r.created_at) }));
+  listByCreation(db, 'lead_sources', ws, { limit, cursor }, (r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    created_at: iso(r.created_at),
+  }));
 
 export const listMembers = (db: Db, ws: string, limit: number, cursor?: string) =>
-  listByCreation(db, 'members', ws, { limit, cursor }, (r) => ({ id: r.id as string, name: r.name as string, email: r.email as string, created_at: iso(r.created_at) }));
+  listByCreation(db, 'members', ws, { limit, cursor }, (r) => ({
+    id: r.id as string,
+    name: r.name as string,
+    email: r.email as string,
+    created_at: iso(r.created_at),
+  }));
 
 export interface PipelineStage {
   id: string;
@@ -32,17 +51,22 @@ export async function listPipelines(db: Db, ws: string, limit: number, cursor?: 
   }));
   if (page.data.length) {
     const q = new Params();
-    const { rows } = await db.query(`SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(page.data.map((p) => p.id))} ORDER BY position, id`, q.values);
+    const { rows } = await db.query(
+      `SELECT * FROM pipeline_stages WHERE pipeline_id IN ${q.list(page.data.map((p) => p.id))} ORDER BY position, id`,
+      q.values,
+    );
     const byPipeline = new Map(page.data.map((p) => [p.id, p]));
-    for (const r of rows) byPipeline.get(r.pipeline_id)?.stages.push({ id: r.id, name: r.name, type: r.type, position: Number(r.position) });
+    for (const r of rows)
+      byPipeline.get(r.pipeline_id)?.stages.push({ id: r.id, name: r.name, type: r.type, position: Number(r.position) });
   }
   return page;
 }
 
 /** Tags made by the demo seed and tests; the API creates them through the catalog routes. */
 export async function createTag(db: Db, ws: string, name: string, color: string | null, now: Date) {
-  const { rows } = await db.query('INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *', [
-    newId('tag'), ws, name, color, now.toISOString(),
-  ]);
+  const { rows } = await db.query(
+    'INSERT INTO tags (id, workspace_id, name, color, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
+    [newId('tag'), ws, name, color, now.toISOString()],
+  );
   return { id: rows[0].id as string, name, color };
 }

@@ -8,8 +8,15 @@ import { addDays, fmt, grossCommission, netCommission, parseDateOnly, parseMoney
 import { likeEscape, Params, type Row } from '../../db/sql.js';
 
 export const transactionDateFields = [
-  'contract_date', 'earnest_money_due_date', 'inspection_date', 'appraisal_date', 'financing_date',
-  'walkthrough_date', 'projected_close_date', 'actual_close_date', 'possession_date',
+  'contract_date',
+  'earnest_money_due_date',
+  'inspection_date',
+  'appraisal_date',
+  'financing_date',
+  'walkthrough_date',
+  'projected_close_date',
+  'actual_close_date',
+  'possession_date',
 ] as const;
 export const moneyFields = ['sale_price', 'referral_fee', 'transaction_fees'] as const;
 export const rateFields = ['commission_rate', 'brokerage_split_rate', 'team_split_rate'] as const;
@@ -95,14 +102,19 @@ export async function listTransactions(db: Db, ws: string, f: TransactionFilters
   if (f.stage_id) where.push(`t.stage_id = ${q.p(f.stage_id)}`);
   if (f.search) {
     const s = q.p(`%${likeEscape(f.search.toLowerCase())}%`);
-    where.push(`(t.search_text LIKE ${s} OR EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t.contact_id AND lower(sc.first_name || ' ' || sc.last_name) LIKE ${s}))`);
+    where.push(
+      `(t.search_text LIKE ${s} OR EXISTS (SELECT 1 FROM contacts sc WHERE sc.id = t.contact_id AND lower(sc.first_name || ' ' || sc.last_name) LIKE ${s}))`,
+    );
   }
   const closing = `COALESCE(NULLIF(t.actual_close_date, ''), NULLIF(t.projected_close_date, ''))`;
   if (f.closing_from) where.push(`${closing} >= ${q.p(f.closing_from)}`);
   if (f.closing_to) where.push(`${closing} <= ${q.p(f.closing_to)}`);
   const countParams = [...q.values];
   const [page, counts] = await Promise.all([
-    db.query(`${TXN_SELECT} WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(f.limit)} OFFSET ${q.p(f.offset)}`, q.values),
+    db.query(
+      `${TXN_SELECT} WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(f.limit)} OFFSET ${q.p(f.offset)}`,
+      q.values,
+    ),
     db.query<Record<string, string>>(
       `SELECT ${statuses.map((s) => `count(*) FILTER (WHERE t.status = '${s}')::text AS ${s}`).join(', ')} FROM transactions t WHERE ${where.join(' AND ')}`,
       countParams,
@@ -137,7 +149,10 @@ async function findStage(tx: Queryable, ws: string, stageId: string | null | und
     if (!rows.length) throw badRequest(`No such closing stage: ${stageId}`, param);
     return rows[0];
   }
-  const { rows } = await tx.query('SELECT * FROM closing_stages WHERE workspace_id = $1 AND status = $2 ORDER BY position, id LIMIT 1', [ws, status ?? 'active']);
+  const { rows } = await tx.query('SELECT * FROM closing_stages WHERE workspace_id = $1 AND status = $2 ORDER BY position, id LIMIT 1', [
+    ws,
+    status ?? 'active',
+  ]);
   if (!rows.length) throw badRequest(`The workspace has no closing stage for status ${status}`, 'status');
   return rows[0];
 }
@@ -163,9 +178,10 @@ async function findContact(tx: Queryable, ws: string, id: string) {
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
 async function addTxnActivity(tx: Queryable, ws: string, txnId: string, title: string, description: string | null, now: Date) {
-  await tx.query('INSERT INTO transaction_activities (id, workspace_id, transaction_id, title, description, created_at) VALUES ($1,$2,$3,$4,$5,$6::timestamptz)', [
-    newId('tac'), ws, txnId, title, description, now.toISOString(),
-  ]);
+  await tx.query(
+    'INSERT INTO transaction_activities (id, workspace_id, transaction_id, title, description, created_at) VALUES ($1,$2,$3,$4,$5,$6::timestamptz)',
+    [newId('tac'), ws, txnId, title, description, now.toISOString()],
+  );
 }
 
 async function byIdempotencyKey(tx: Queryable, ws: string, key: string): Promise<Transaction | null> {
@@ -192,14 +208,23 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
     const stage = await findStage(tx, ws, input.stage_id, input.status, 'stage_id');
     let template: Row | null = null;
     if (input.checklist_template_id) {
-      const { rows } = await tx.query('SELECT * FROM checklist_templates WHERE workspace_id = $1 AND id = $2', [ws, input.checklist_template_id]);
+      const { rows } = await tx.query('SELECT * FROM checklist_templates WHERE workspace_id = $1 AND id = $2', [
+        ws,
+        input.checklist_template_id,
+      ]);
       if (!rows.length) throw badRequest(`No such checklist template: ${input.checklist_template_id}`, 'checklist_template_id');
       template = rows[0];
     }
-    const name = input.name || listing?.label || deal?.name || (contact ? `${contact.first_name} ${contact.last_name}` : '') || 'New transaction';
+    const name =
+      input.name || listing?.label || deal?.name || (contact ? `${contact.first_name} ${contact.last_name}` : '') || 'New transaction';
     const m = {
-      sale_price: fmt(sale), commission_rate: fmt(rate), gross_commission: grossCommission(sale.toString(), rate.toString()),
-      referral_fee: '0.00', brokerage_split_rate: '0.00', team_split_rate: '0.00', transaction_fees: '0.00',
+      sale_price: fmt(sale),
+      commission_rate: fmt(rate),
+      gross_commission: grossCommission(sale.toString(), rate.toString()),
+      referral_fee: '0.00',
+      brokerage_split_rate: '0.00',
+      team_split_rate: '0.00',
+      transaction_fees: '0.00',
     };
     const net = netCommission(m);
     const id = newId('txn');
@@ -210,10 +235,33 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
          projected_close_date, actual_close_date, notes, idempotency_key, search_text, created_at, updated_at)
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25::timestamptz,$25::timestamptz)
        ON CONFLICT (workspace_id, idempotency_key) DO NOTHING RETURNING id`,
-      [id, ws, name, input.side ?? 'buyer', stage.status, stage.id, deal?.id ?? null, contact?.id ?? null, input.listing_key ?? '',
-        listing?.label ?? '', listing?.photo ?? '', m.sale_price, m.commission_rate, m.gross_commission, m.referral_fee,
-        m.brokerage_split_rate, m.team_split_rate, m.transaction_fees, net, projected, stage.status === 'closed' ? today(now) : '',
-        input.notes ?? '', key, `${name} ${listing?.label ?? ''}`.toLowerCase(), at],
+      [
+        id,
+        ws,
+        name,
+        input.side ?? 'buyer',
+        stage.status,
+        stage.id,
+        deal?.id ?? null,
+        contact?.id ?? null,
+        input.listing_key ?? '',
+        listing?.label ?? '',
+        listing?.photo ?? '',
+        m.sale_price,
+        m.commission_rate,
+        m.gross_commission,
+        m.referral_fee,
+        m.brokerage_split_rate,
+        m.team_split_rate,
+        m.transaction_fees,
+        net,
+        projected,
+        stage.status === 'closed' ? today(now) : '',
+        input.notes ?? '',
+        key,
+        `${name} ${listing?.label ?? ''}`.toLowerCase(),
+        at,
+      ],
     );
     if (!ins.rows.length) {
       // A concurrent request with the same idempotency key committed first: answer with its transaction.
@@ -230,9 +278,10 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
       }
     }
     if (contact) {
-      await tx.query('INSERT INTO transaction_parties (id, workspace_id, transaction_id, contact_id, name, role) VALUES ($1,$2,$3,$4,$5,$6)', [
-        newId('pty'), ws, id, contact.id, `${contact.first_name} ${contact.last_name}`, input.side === 'seller' ? 'Seller' : 'Buyer',
-      ]);
+      await tx.query(
+        'INSERT INTO transaction_parties (id, workspace_id, transaction_id, contact_id, name, role) VALUES ($1,$2,$3,$4,$5,$6)',
+        [newId('pty'), ws, id, contact.id, `${contact.first_name} ${contact.last_name}`, input.side === 'seller' ? 'Seller' : 'Buyer'],
+      );
     }
     await addTxnActivity(tx, ws, id, 'Transaction opened', `Started in ${stage.name}`, now);
     const txn = await getTransaction(tx, ws, id);
@@ -243,7 +292,14 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
 
 export type TransactionPatch = Partial<Record<string, string | null>>;
 
-export async function updateTransaction(db: Db, ws: string, id: string, input: TransactionPatch, scopes: readonly string[], now: Date): Promise<Transaction> {
+export async function updateTransaction(
+  db: Db,
+  ws: string,
+  id: string,
+  input: TransactionPatch,
+  scopes: readonly string[],
+  now: Date,
+): Promise<Transaction> {
   return db.transaction(async (tx) => {
     // A fall-through may change the linked deal (applyDisposition), and a changed deal moves the
     // transactions that show it, locking them (migration 13's trigger): so a PATCH that may move the
@@ -292,7 +348,8 @@ export async function updateTransaction(db: Db, ws: string, id: string, input: T
       next.stage_id = stage.id;
       next.status = stage.status;
     }
-    if (next.status === 'closed' && old.status !== 'closed' && !has('actual_close_date') && !next.actual_close_date) next.actual_close_date = today(now);
+    if (next.status === 'closed' && old.status !== 'closed' && !has('actual_close_date') && !next.actual_close_date)
+      next.actual_close_date = today(now);
     if (next.status === 'fell_through') {
       if (has('fell_through_reason')) next.fell_through_reason = str('fell_through_reason');
     } else {
@@ -306,12 +363,37 @@ export async function updateTransaction(db: Db, ws: string, id: string, input: T
     if (has('name')) {
       const contact = next.contact_id ? await findContact(tx, ws, next.contact_id) : null;
       const deal = next.deal_id ? await findDeal(tx, ws, next.deal_id) : null;
-      next.name = str('name') || next.listing_label || deal?.name || (contact ? `${contact.first_name} ${contact.last_name}` : '') || 'New transaction';
+      next.name =
+        str('name') ||
+        next.listing_label ||
+        deal?.name ||
+        (contact ? `${contact.first_name} ${contact.last_name}` : '') ||
+        'New transaction';
     }
 
-    const cols = ['name', 'side', 'status', 'stage_id', 'fell_through_reason', 'deal_id', 'contact_id', 'listing_key', 'listing_label',
-      'listing_photo_path', 'sale_price', 'commission_rate', 'gross_commission', 'gci_override', 'referral_fee', 'brokerage_split_rate',
-      'team_split_rate', 'transaction_fees', 'net_commission', ...transactionDateFields, 'notes'];
+    const cols = [
+      'name',
+      'side',
+      'status',
+      'stage_id',
+      'fell_through_reason',
+      'deal_id',
+      'contact_id',
+      'listing_key',
+      'listing_label',
+      'listing_photo_path',
+      'sale_price',
+      'commission_rate',
+      'gross_commission',
+      'gci_override',
+      'referral_fee',
+      'brokerage_split_rate',
+      'team_split_rate',
+      'transaction_fees',
+      'net_commission',
+      ...transactionDateFields,
+      'notes',
+    ];
     const changed = cols.filter((c) => String(old[c] ?? '') !== String(next[c] ?? ''));
     const q = new Params();
     const sets = cols.map((c) => `${c} = ${q.p(next[c])}`);
@@ -344,26 +426,36 @@ async function applyDisposition(tx: Queryable, ws: string, dealId: string, input
   const disposition = input.deal_disposition;
   // The stages below are read for share, so a concurrent change of their type (touchDealsOfPipeline)
   // either waits for this move or is seen by it.
-  if (!disposition) throw badRequest('Missing required parameter: deal_disposition (the linked deal is won: reopen, lost or leave_won)', 'deal_disposition');
+  if (!disposition)
+    throw badRequest(
+      'Missing required parameter: deal_disposition (the linked deal is won: reopen, lost or leave_won)',
+      'deal_disposition',
+    );
   if (disposition === 'leave_won') return;
   if (!hasScope(scopes, 'write_deals')) throw forbidden(`deal_disposition ${disposition} changes the deal and needs the write_deals scope`);
   const at = now.toISOString();
   if (disposition === 'reopen') {
-    if (!input.reopen_stage_id) throw badRequest('Missing required parameter: reopen_stage_id (deal_disposition reopen needs it)', 'reopen_stage_id');
+    if (!input.reopen_stage_id)
+      throw badRequest('Missing required parameter: reopen_stage_id (deal_disposition reopen needs it)', 'reopen_stage_id');
     const { rows } = await tx.query(
       `SELECT id FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 AND pipeline_id = $3 AND type = 'OPEN' FOR SHARE`,
       [ws, input.reopen_stage_id, deal.pipeline_id],
     );
-    if (!rows.length) throw invalidField('reopen_stage_id', 'must be an open stage of the deal\'s pipeline');
-    await tx.query(`UPDATE deals SET stage_id = $2, status = 'open', closed_at = NULL, lost_reason = NULL, updated_at = $3::timestamptz WHERE id = $1`, [
-      dealId, input.reopen_stage_id, at,
-    ]);
+    if (!rows.length) throw invalidField('reopen_stage_id', "must be an open stage of the deal's pipeline");
+    await tx.query(
+      `UPDATE deals SET stage_id = $2, status = 'open', closed_at = NULL, lost_reason = NULL, updated_at = $3::timestamptz WHERE id = $1`,
+      [dealId, input.reopen_stage_id, at],
+    );
   } else if (disposition === 'lost') {
-    const { rows } = await tx.query(`SELECT id FROM pipeline_stages WHERE pipeline_id = $1 AND type = 'CLOSED_LOST' ORDER BY position LIMIT 1 FOR SHARE`, [deal.pipeline_id]);
-    if (!rows.length) throw badRequest('The deal\'s pipeline has no closed-lost stage', 'deal_disposition');
-    await tx.query(`UPDATE deals SET stage_id = $2, status = 'lost', closed_at = $3::timestamptz, lost_reason = $4, updated_at = $3::timestamptz WHERE id = $1`, [
-      dealId, rows[0].id, at, input.deal_lost_reason || null,
-    ]);
+    const { rows } = await tx.query(
+      `SELECT id FROM pipeline_stages WHERE pipeline_id = $1 AND type = 'CLOSED_LOST' ORDER BY position LIMIT 1 FOR SHARE`,
+      [deal.pipeline_id],
+    );
+    if (!rows.length) throw badRequest("The deal's pipeline has no closed-lost stage", 'deal_disposition');
+    await tx.query(
+      `UPDATE deals SET stage_id = $2, status = 'lost', closed_at = $3::timestamptz, lost_reason = $4, updated_at = $3::timestamptz WHERE id = $1`,
+      [dealId, rows[0].id, at, input.deal_lost_reason || null],
+    );
   }
 }
 
@@ -385,15 +477,31 @@ export async function getWorkflow(db: Db, ws: string, id: string) {
     db.query('SELECT * FROM transaction_parties WHERE transaction_id = $1 ORDER BY name, id', [id]),
     db.query('SELECT * FROM transaction_tasks WHERE transaction_id = $1 ORDER BY position, id', [id]),
     dealId
-      ? db.query(`SELECT s.id, s.name FROM pipeline_stages s JOIN deals d ON d.pipeline_id = s.pipeline_id WHERE d.id = $1 AND s.type = 'OPEN' ORDER BY s.position, s.id`, [dealId])
+      ? db.query(
+          `SELECT s.id, s.name FROM pipeline_stages s JOIN deals d ON d.pipeline_id = s.pipeline_id WHERE d.id = $1 AND s.type = 'OPEN' ORDER BY s.position, s.id`,
+          [dealId],
+        )
       : Promise.resolve({ rows: [] as Row[] }),
   ]);
   return {
     activities: acts.rows.map((r) => ({ id: r.id, title: r.title, description: r.description ?? '', created_at: iso(r.created_at) })),
     default_reopen_stage_id: (stages.rows[0]?.id as string | undefined) ?? '',
-    parties: parties.rows.map((r) => ({ id: r.id, contact_id: r.contact_id, name: r.name, role: r.role, relationship_label_id: r.relationship_label_id })),
+    parties: parties.rows.map((r) => ({
+      id: r.id,
+      contact_id: r.contact_id,
+      name: r.name,
+      role: r.role,
+      relationship_label_id: r.relationship_label_id,
+    })),
     reopen_stages: stages.rows.map((r) => ({ id: r.id, name: r.name })),
-    tasks: tasks.rows.map((r) => ({ id: r.id, title: r.title, completed: r.completed, due_date: r.due_date, milestone: r.milestone, offset_days: Number(r.offset_days) })),
+    tasks: tasks.rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      completed: r.completed,
+      due_date: r.due_date,
+      milestone: r.milestone,
+      offset_days: Number(r.offset_days),
+    })),
   };
 }
 

@@ -56,7 +56,12 @@ function parseTarget(target: string, policy: GuardPolicy): Target {
   const secure = c.url.protocol === 'https:';
   return {
     request: secure ? https.request : http.request,
-    options: { ...urlToHttpOptions(c.url), method: 'POST', agent: secure ? agents.https : agents.http, lookup: (policy.allowInsecure ? lookups.insecure : lookups.secure) as never },
+    options: {
+      ...urlToHttpOptions(c.url),
+      method: 'POST',
+      agent: secure ? agents.https : agents.http,
+      lookup: (policy.allowInsecure ? lookups.insecure : lookups.secure) as never,
+    },
   };
 }
 
@@ -64,7 +69,13 @@ function parseTarget(target: string, policy: GuardPolicy): Target {
  * One POST. Acknowledged only by a 2xx status within timeoutMs; redirects are not followed
  * (a 3xx is a failed attempt), so a receiver cannot bounce a delivery to an internal address.
  */
-export function postWebhook(target: string, body: string, headers: Record<string, string>, timeoutMs: number, policy: GuardPolicy): Promise<SendResult> {
+export function postWebhook(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  policy: GuardPolicy,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise<SendResult>((resolve) => {
@@ -87,7 +98,15 @@ export function postWebhook(target: string, body: string, headers: Record<string
       else done({ statusCode: status, ok: false, error: `No acknowledgement within ${timeoutMs} ms`, body: chunks });
     }, timeoutMs);
     const req = t.request(
-      { ...t.options, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'workspace-server-webhooks/1', ...headers } },
+      {
+        ...t.options,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'workspace-server-webhooks/1',
+          ...headers,
+        },
+      },
       (res) => {
         status = res.statusCode ?? null;
         res.setEncoding('utf8');
@@ -104,7 +123,9 @@ export function postWebhook(target: string, body: string, headers: Record<string
         });
       },
     );
-    req.on('error', (e: NodeJS.ErrnoException) => done({ statusCode: null, ok: false, error: e.code && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : e.message, body: '' }));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      done({ statusCode: null, ok: false, error: e.code && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : e.message, body: '' }),
+    );
     req.end(body);
   });
 }

@@ -4,10 +4,30 @@ import { BlockList, isIP } from 'node:net';
 /** Addresses a webhook may never reach: private, link-local, CGNAT, multicast, reserved, unspecified. */
 const privateRanges = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) privateRanges.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [['::', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32]] as const) {
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  privateRanges.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+] as const) {
   privateRanges.addSubnet(net, bits, 'ipv6');
 }
 const loopback = new BlockList();
@@ -33,8 +53,10 @@ export interface GuardPolicy {
 
 /** Why an address of each refused class is refused, said after the address ("10.0.0.8 is …"). */
 const WHY: Record<Exclude<AddressClass, 'public'>, string> = {
-  private: 'a private or reserved address, and webhooks are never sent into private networks (they could reach services not meant to be public)',
-  loopback: 'a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks (for local development)',
+  private:
+    'a private or reserved address, and webhooks are never sent into private networks (they could reach services not meant to be public)',
+  loopback:
+    'a loopback address, and webhooks go to loopback receivers only when the server runs with --allow-insecure-webhooks (for local development)',
 };
 
 /** Why an address is refused, or null when it may be called: "the host 10.0.0.8 is a private …". */

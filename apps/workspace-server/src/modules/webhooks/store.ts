@@ -65,14 +65,26 @@ export async function createEndpoint(
   const { rows } = await db.query(
     `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, signing_key, key_kind, verified_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz, $9::timestamptz, $9::timestamptz) RETURNING *`,
-    [newId('we'), ws, input.url, input.description ?? null, JSON.stringify(normaliseTypes(input.event_types)), key, secret ? 'secret' : 'code_word',
-      input.verified ? now.toISOString() : null, now.toISOString()],
+    [
+      newId('we'),
+      ws,
+      input.url,
+      input.description ?? null,
+      JSON.stringify(normaliseTypes(input.event_types)),
+      key,
+      secret ? 'secret' : 'code_word',
+      input.verified ? now.toISOString() : null,
+      now.toISOString(),
+    ],
   );
   return { endpoint: toEndpoint(rows[0]), secret };
 }
 
 async function endpointRow(db: Queryable, ws: string, id: string, lock = false): Promise<Row> {
-  const { rows } = await db.query(`SELECT * FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, ws]);
+  const { rows } = await db.query(`SELECT * FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+    ws,
+  ]);
   if (!rows[0]) throw notFound('webhook endpoint', 'webhook_id');
   return rows[0];
 }
@@ -110,8 +122,15 @@ export async function updateEndpoint(db: Db, ws: string, id: string, patch: Part
       `UPDATE webhook_endpoints SET url = $3, description = $4, event_types = $5::jsonb, updated_at = $6::timestamptz,
          verified_at = CASE WHEN $7::boolean THEN NULL ELSE verified_at END
        WHERE id = $1 AND workspace_id = $2 RETURNING *`,
-      [id, ws, patch.url ?? before.url, patch.description === undefined ? before.description : patch.description,
-        JSON.stringify(patch.event_types ? normaliseTypes(patch.event_types) : before.event_types), now.toISOString(), urlChanged],
+      [
+        id,
+        ws,
+        patch.url ?? before.url,
+        patch.description === undefined ? before.description : patch.description,
+        JSON.stringify(patch.event_types ? normaliseTypes(patch.event_types) : before.event_types),
+        now.toISOString(),
+        urlChanged,
+      ],
     );
     // A new address is unverified: nothing queued for the old one may go there.
     if (urlChanged) await failPending(tx, id, 'address changed before delivery', now);
@@ -125,7 +144,12 @@ export async function deleteEndpoint(db: Queryable, ws: string, id: string): Pro
   return { id, deleted: true };
 }
 
-export async function rotateSecret(db: Queryable, ws: string, id: string, now: Date): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function rotateSecret(
+  db: Queryable,
+  ws: string,
+  id: string,
+  now: Date,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newSigningSecret();
   const { rows } = await db.query(
     `UPDATE webhook_endpoints SET signing_key = $3, key_kind = 'secret', updated_at = $4::timestamptz WHERE id = $1 AND workspace_id = $2 RETURNING *`,
@@ -147,7 +171,11 @@ export async function enableEndpoint(db: Queryable, ws: string, id: string, now:
 
 export async function markVerified(db: Queryable, id: string, url: string, now: Date): Promise<void> {
   // Only if the address is still the one that answered the challenge.
-  await db.query('UPDATE webhook_endpoints SET verified_at = $3::timestamptz, updated_at = $3::timestamptz WHERE id = $1 AND url = $2', [id, url, now.toISOString()]);
+  await db.query('UPDATE webhook_endpoints SET verified_at = $3::timestamptz, updated_at = $3::timestamptz WHERE id = $1 AND url = $2', [
+    id,
+    url,
+    now.toISOString(),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -180,7 +208,10 @@ export async function listEvents(db: Queryable, ws: string, f: EventFilters): Pr
   const q = new Params();
   const where = [`e.workspace_id = ${q.p(ws)}`];
   if (f.type) {
-    const types = f.type.split(',').map((s) => s.trim()).filter(Boolean);
+    const types = f.type
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const exact = types.filter((t) => !t.endsWith('.*'));
     const prefixes = types.filter((t) => t.endsWith('.*')).map((t) => t.slice(0, -1));
     const ors = [];
@@ -189,11 +220,26 @@ export async function listEvents(db: Queryable, ws: string, f: EventFilters): Pr
     if (ors.length) where.push(`(${ors.join(' OR ')})`);
   }
   where.push(...timeConditions(q, 'e', f));
-  return keysetPage(db, { from: 'events e', alias: 'e', select: 'SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e', q, where, limit: f.limit, cursor: f.cursor }, toEvent);
+  return keysetPage(
+    db,
+    {
+      from: 'events e',
+      alias: 'e',
+      select: 'SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e',
+      q,
+      where,
+      limit: f.limit,
+      cursor: f.cursor,
+    },
+    toEvent,
+  );
 }
 
 export async function getEvent(db: Queryable, ws: string, id: string): Promise<EventRecord> {
-  const { rows } = await db.query('SELECT id, type, data, changed_fields, created_at FROM events WHERE id = $1 AND workspace_id = $2', [id, ws]);
+  const { rows } = await db.query('SELECT id, type, data, changed_fields, created_at FROM events WHERE id = $1 AND workspace_id = $2', [
+    id,
+    ws,
+  ]);
   if (!rows[0]) throw notFound('event', 'event_id');
   return toEvent(rows[0]);
 }
@@ -204,7 +250,13 @@ export async function getEvent(db: Queryable, ws: string, id: string): Promise<E
  * events have no schema to follow).
  */
 export function eventBody(e: EventRecord): string {
-  return JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data, ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}) });
+  return JSON.stringify({
+    id: e.id,
+    type: e.type,
+    created_at: e.created_at,
+    data: e.data,
+    ...(e.changed_fields ? { changed_fields: e.changed_fields } : {}),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,7 +368,11 @@ export async function listDeliveries(db: Queryable, ws: string, endpointId: stri
 }
 
 export async function getDelivery(db: Queryable, ws: string, endpointId: string, id: string): Promise<Delivery> {
-  const { rows } = await db.query('SELECT * FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3', [id, endpointId, ws]);
+  const { rows } = await db.query('SELECT * FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3', [
+    id,
+    endpointId,
+    ws,
+  ]);
   if (!rows[0]) throw notFound('webhook delivery', 'delivery_id');
   return (await withAttempts(db, rows))[0];
 }
@@ -347,7 +403,19 @@ export async function recordOneShot(
       `INSERT INTO webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, status, attempt_count, failed_count,
          last_status_code, last_error, event_created_at, created_at, updated_at, completed_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $10, $11::timestamptz, $11::timestamptz, $11::timestamptz, $11::timestamptz)`,
-      [id, ws, endpointId, e.id, e.type, eventBody(e), result.ok ? 'succeeded' : 'failed', result.ok ? 0 : 1, result.statusCode, result.error, startedAt.toISOString()],
+      [
+        id,
+        ws,
+        endpointId,
+        e.id,
+        e.type,
+        eventBody(e),
+        result.ok ? 'succeeded' : 'failed',
+        result.ok ? 0 : 1,
+        result.statusCode,
+        result.error,
+        startedAt.toISOString(),
+      ],
     );
     await insertAttempt(tx, id, 1, startedAt, result.ok ? 'succeeded' : 'failed', result);
   });
@@ -397,7 +465,14 @@ export interface HeldBack {
  */
 export async function heldBack(db: Db): Promise<HeldBack | undefined> {
   if (db.kind !== 'postgres') return undefined;
-  const { rows } = await db.query<{ id: string; pid: number | null; datname: string | null; usename: string | null; state: string | null; open: number | null }>(
+  const { rows } = await db.query<{
+    id: string;
+    pid: number | null;
+    datname: string | null;
+    usename: string | null;
+    state: string | null;
+    open: number | null;
+  }>(
     `SELECT w.id, a.pid, a.datname, a.usename, a.state, extract(epoch FROM clock_timestamp() - a.xact_start)::float8 AS open
        FROM (SELECT e.id FROM outbox_cursor c, LATERAL (
                SELECT id, txid FROM events e WHERE (e.txid, e.id) > (c.txid, c.event_id) ORDER BY e.txid, e.id LIMIT 1) e
@@ -410,7 +485,17 @@ export async function heldBack(db: Db): Promise<HeldBack | undefined> {
   if (!r) return undefined;
   return {
     eventId: r.id,
-    ...(r.pid !== null ? { oldest: { pid: Number(r.pid), database: r.datname, user: r.usename, state: r.state, openSeconds: r.open === null ? null : Number(r.open) } } : {}),
+    ...(r.pid !== null
+      ? {
+          oldest: {
+            pid: Number(r.pid),
+            database: r.datname,
+            user: r.usename,
+            state: r.state,
+            openSeconds: r.open === null ? null : Number(r.open),
+          },
+        }
+      : {}),
   };
 }
 
@@ -441,7 +526,13 @@ export async function outboxBacklog(db: Queryable, now: Date): Promise<OutboxBac
   );
   const r = rows[0] ?? {};
   const age = (t: unknown) => (t ? Math.max(0, (now.getTime() - new Date(t as string).getTime()) / 1000) : 0);
-  return { events: Number(r.events ?? 0), oldestEventSeconds: age(r.oldest_event), pending: Number(r.pending ?? 0), sending: Number(r.sending ?? 0), oldestDueSeconds: age(r.oldest_due) };
+  return {
+    events: Number(r.events ?? 0),
+    oldestEventSeconds: age(r.oldest_event),
+    pending: Number(r.pending ?? 0),
+    sending: Number(r.sending ?? 0),
+    oldestDueSeconds: age(r.oldest_due),
+  };
 }
 
 /**
@@ -462,7 +553,12 @@ export async function outboxBacklog(db: Queryable, now: Date): Promise<OutboxBac
  * same events, one moves the cursor and writes them. `held` says events are committed past the
  * cursor but above the horizon, or another process moved the cursor first: look again shortly.
  */
-export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): Promise<{ done: number; held: boolean; endpoints: Set<string> }> {
+export async function fanOut(
+  db: Db,
+  now: Date,
+  batch = 500,
+  checkHeld = true,
+): Promise<{ done: number; held: boolean; endpoints: Set<string> }> {
   // An event's data is read (parsed, put in the API's key order, written out) only when its
   // workspace has an active endpoint: most have none, and their events are only passed over. Each
   // row carries the cursor it was read past, which the write below must still find. The batch
@@ -508,7 +604,8 @@ export async function fanOut(db: Db, now: Date, batch = 500, checkHeld = true): 
       let n = 0;
       for (const [endpoint, types] of (ev.endpoints ?? []) as [string, string[]][]) {
         if (!subscribes(types, ev.type)) continue;
-        if (!n) n = queued.events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
+        if (!n)
+          n = queued.events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
         queued.deliveries.push({ id: newId('dlv'), endpoint, n });
         endpoints.add(endpoint);
       }
@@ -545,8 +642,14 @@ interface Queued {
 
 /** The nine parameters insertQueued reads, in its order: the events', the deliveries', the time. */
 const queuedParams = (q: Queued, now: Date): unknown[] => [
-  q.events.map((e) => e.id), q.events.map((e) => e.ws), q.events.map((e) => e.type), q.events.map((e) => e.at), q.events.map((e) => e.body),
-  q.deliveries.map((d) => d.id), q.deliveries.map((d) => d.endpoint), q.deliveries.map((d) => d.n),
+  q.events.map((e) => e.id),
+  q.events.map((e) => e.ws),
+  q.events.map((e) => e.type),
+  q.events.map((e) => e.at),
+  q.events.map((e) => e.body),
+  q.deliveries.map((d) => d.id),
+  q.deliveries.map((d) => d.endpoint),
+  q.deliveries.map((d) => d.n),
   now.toISOString(),
 ];
 
@@ -605,11 +708,19 @@ export const DEFAULT_PER_ENDPOINT = DEFAULT_CONCURRENCY / 4;
  * same whether 20 or 20,000 deliveries wait, so a queue that falls behind does not slow the claim
  * that would catch it up (docs/store.md, "The webhook outbox and claim").
  */
-export async function claimDue(db: Db, now: Date, limit: number, leaseMs: number, perEndpoint = DEFAULT_PER_ENDPOINT): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query(
-    `WITH RECURSIVE ${claimCtes('$1', '$2', '$4')} ${CLAIM_UPDATE('$1', '$3')}`,
-    [now.toISOString(), limit, new Date(now.getTime() + leaseMs).toISOString(), perEndpoint],
-  );
+export async function claimDue(
+  db: Db,
+  now: Date,
+  limit: number,
+  leaseMs: number,
+  perEndpoint = DEFAULT_PER_ENDPOINT,
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query(`WITH RECURSIVE ${claimCtes('$1', '$2', '$4')} ${CLAIM_UPDATE('$1', '$3')}`, [
+    now.toISOString(),
+    limit,
+    new Date(now.getTime() + leaseMs).toISOString(),
+    perEndpoint,
+  ]);
   return rows.map(toClaimed);
 }
 
@@ -659,8 +770,15 @@ const CLAIM_UPDATE = (now: string, leaseUntil: string) =>
      RETURNING d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempt_count, e.url, e.signing_key`;
 
 const toClaimed = (r: Row): ClaimedDelivery => ({
-  id: r.id, workspace_id: r.workspace_id, endpoint_id: r.endpoint_id, event_id: r.event_id, event_type: r.event_type,
-  payload: r.payload, attempt: Number(r.attempt_count), url: r.url, key: r.signing_key,
+  id: r.id,
+  workspace_id: r.workspace_id,
+  endpoint_id: r.endpoint_id,
+  event_id: r.event_id,
+  event_type: r.event_type,
+  payload: r.payload,
+  attempt: Number(r.attempt_count),
+  url: r.url,
+  key: r.signing_key,
 });
 
 /**
@@ -679,8 +797,12 @@ export async function reclaimExpired(db: Db, now: Date): Promise<number> {
       [now.toISOString()],
     );
     for (const r of rows) {
-      await insertAttempt(tx, r.id, Number(r.attempt_count), now, 'interrupted',
-        { statusCode: null, error: 'The server stopped before this attempt finished; sent again', body: '', latencyMs: null });
+      await insertAttempt(tx, r.id, Number(r.attempt_count), now, 'interrupted', {
+        statusCode: null,
+        error: 'The server stopped before this attempt finished; sent again',
+        body: '',
+        latencyMs: null,
+      });
     }
     return rows.length;
   });
@@ -723,8 +845,16 @@ export async function recordAttempt(
     await tx.query(
       `UPDATE webhook_deliveries SET status = $2, failed_count = $3, lease_until = NULL, next_attempt_at = $4::timestamptz, last_status_code = $5,
          last_error = $6, completed_at = $7::timestamptz, updated_at = $8::timestamptz WHERE id = $1`,
-      [d.id, giveUp ? 'failed' : 'pending', failed, giveUp ? null : new Date(now.getTime() + delay!).toISOString(), result.statusCode,
-        giveUp && delay !== null ? `${result.error ?? 'failed'} (endpoint disabled)` : result.error, giveUp ? t : null, t],
+      [
+        d.id,
+        giveUp ? 'failed' : 'pending',
+        failed,
+        giveUp ? null : new Date(now.getTime() + delay!).toISOString(),
+        result.statusCode,
+        giveUp && delay !== null ? `${result.error ?? 'failed'} (endpoint disabled)` : result.error,
+        giveUp ? t : null,
+        t,
+      ],
     );
     if (disable) {
       await tx.query(
@@ -776,9 +906,15 @@ export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date,
      )`;
   const reset = 'UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id IN (SELECT id FROM failing)';
   const params: unknown[] = [
-    items.map((i) => i.d.id), items.map((i) => i.d.attempt), items.map((i) => i.result.statusCode),
-    items.map(() => newId('att')), items.map((i) => i.startedAt.toISOString()), items.map((i) => i.result.latencyMs), items.map((i) => excerpt(i.result.body)),
-    now.toISOString(), [...new Set(items.map((i) => i.d.endpoint_id))],
+    items.map((i) => i.d.id),
+    items.map((i) => i.d.attempt),
+    items.map((i) => i.result.statusCode),
+    items.map(() => newId('att')),
+    items.map((i) => i.startedAt.toISOString()),
+    items.map((i) => i.result.latencyMs),
+    items.map((i) => excerpt(i.result.body)),
+    now.toISOString(),
+    [...new Set(items.map((i) => i.d.endpoint_id))],
   ];
   if (!claim) {
     await db.query(`WITH ${record} ${reset}`, params);
@@ -802,7 +938,8 @@ export async function replayDelivery(db: Db, ws: string, endpointId: string, id:
   );
   if (!rows[0]) {
     const d = await getDelivery(db, ws, endpointId, id);
-    if (d.event_type === 'webhook.verification') throw badRequest('Verification deliveries are not replayed: call verify again', 'delivery_id');
+    if (d.event_type === 'webhook.verification')
+      throw badRequest('Verification deliveries are not replayed: call verify again', 'delivery_id');
     return d; // already pending or being sent
   }
   return getDelivery(db, ws, endpointId, id);

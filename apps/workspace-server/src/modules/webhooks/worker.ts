@@ -8,8 +8,23 @@ import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 import type { GuardPolicy } from './ssrf.js';
 import {
-  claimDue, DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT, endpointKey, enqueueDirect, fanOut, heldBack, markVerified, pruneBefore, reclaimExpired, recordAttempt, recordOneShot, recordSuccesses,
-  type ClaimedDelivery, type EventRecord, type SuccessRecord, type WebhookEndpoint,
+  claimDue,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_PER_ENDPOINT,
+  endpointKey,
+  enqueueDirect,
+  fanOut,
+  heldBack,
+  markVerified,
+  pruneBefore,
+  reclaimExpired,
+  recordAttempt,
+  recordOneShot,
+  recordSuccesses,
+  type ClaimedDelivery,
+  type EventRecord,
+  type SuccessRecord,
+  type WebhookEndpoint,
 } from './store.js';
 
 export interface WebhookOptions {
@@ -115,7 +130,11 @@ export class WebhookWorker {
   private recordingsSent = 0;
   private skippedAt = -1;
 
-  constructor(private readonly db: Db, private readonly clock: Clock, private readonly opts: WebhookOptions = {}) {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly opts: WebhookOptions = {},
+  ) {
     this.policy = { allowInsecure: !!opts.allowInsecure };
     this.timeoutMs = opts.timeoutMs ?? ACK_TIMEOUT_MS;
     // A lease shorter than the timeout would let another round resend an attempt still in flight.
@@ -317,7 +336,9 @@ export class WebhookWorker {
         ? `process ${o.pid}${o.database ? ` on database ${o.database}` : ''}${o.user ? `, user ${o.user}` : ''}${o.state ? `, ${o.state}` : ''}${o.openSeconds !== null ? `, open ${seconds(o.openSeconds)}` : ''}`
         : 'one this role cannot see in pg_stat_activity';
       // A session idle in its transaction is a forgotten BEGIN, which the server's timeout ends.
-      const fix = o?.state?.startsWith('idle in transaction') ? 'End that transaction, and set idle_in_transaction_session_timeout on the PostgreSQL server so a forgotten one ends by itself.' : 'They are sent once it ends.';
+      const fix = o?.state?.startsWith('idle in transaction')
+        ? 'End that transaction, and set idle_in_transaction_session_timeout on the PostgreSQL server so a forgotten one ends by itself.'
+        : 'They are sent once it ends.';
       message = `webhook events are held back by an older write transaction (${who}): the fan-out passes an event only once every transaction begun before it has ended. ${fix}`;
       this.reportedHeld = true;
     } else if (!held && this.reportedHeld) {
@@ -357,7 +378,13 @@ export class WebhookWorker {
     // Signed when sent, so a retry carries a fresh t.
     let result: SendResult;
     try {
-      result = await postWebhook(d.url, d.payload, this.headers(d.event_type, d.event_id, d.id, d.key, d.payload), this.timeoutMs, this.policy);
+      result = await postWebhook(
+        d.url,
+        d.payload,
+        this.headers(d.event_type, d.event_id, d.id, d.key, d.payload),
+        this.timeoutMs,
+        this.policy,
+      );
     } catch (e) {
       result = { statusCode: null, ok: false, error: `Could not send: ${(e as Error).message}`, body: '', latencyMs: 0 };
     }
@@ -412,7 +439,16 @@ export class WebhookWorker {
       let claimed = false;
       try {
         const claim = free > 0 ? { limit: free, leaseMs: this.leaseMs, perEndpoint: this.opts.perEndpoint } : undefined;
-        this.launch(await retried(() => recordSuccesses(this.db, batch.map((b) => b.item), this.clock.now(), claim)));
+        this.launch(
+          await retried(() =>
+            recordSuccesses(
+              this.db,
+              batch.map((b) => b.item),
+              this.clock.now(),
+              claim,
+            ),
+          ),
+        );
         claimed = free > 0;
       } catch {
         // The leases run out; these attempts are logged as interrupted and sent again.
@@ -433,20 +469,44 @@ export class WebhookWorker {
    * Verification: a signed webhook.verification event with a random challenge, sent at once; the
    * endpoint is verified when it answers 2xx with the challenge in the body. Logged as a delivery.
    */
-  async verify(ws: string, endpointId: string): Promise<{ verified: boolean; endpoint: WebhookEndpoint; delivery_id: string; status_code: number | null; error: string | null; latency_ms: number }> {
+  async verify(
+    ws: string,
+    endpointId: string,
+  ): Promise<{
+    verified: boolean;
+    endpoint: WebhookEndpoint;
+    delivery_id: string;
+    status_code: number | null;
+    error: string | null;
+    latency_ms: number;
+  }> {
     const { url, key } = await endpointKey(this.db, ws, endpointId);
     const now = this.clock.now();
     const challenge = randomBytes(24).toString('hex');
-    const event: EventRecord = { id: newId('evt', 16), type: 'webhook.verification', created_at: now.toISOString(), data: { challenge, endpoint_id: endpointId } };
+    const event: EventRecord = {
+      id: newId('evt', 16),
+      type: 'webhook.verification',
+      created_at: now.toISOString(),
+      data: { challenge, endpoint_id: endpointId },
+    };
     const body = JSON.stringify(event);
     const deliveryId = newId('dlv');
     const result = await postWebhook(url, body, this.headers(event.type, event.id, deliveryId, key, body), this.timeoutMs, this.policy);
     const answered = result.ok && result.body.includes(challenge);
-    const outcome = answered ? result : { ...result, ok: false, error: result.ok ? 'The response body did not contain the challenge' : result.error };
+    const outcome = answered
+      ? result
+      : { ...result, ok: false, error: result.ok ? 'The response body did not contain the challenge' : result.error };
     await recordOneShot(this.db, ws, endpointId, event, now, outcome, deliveryId);
     if (answered) await markVerified(this.db, endpointId, url, this.clock.now());
     const { endpoint } = await endpointKey(this.db, ws, endpointId);
-    return { verified: answered && endpoint.status !== 'unverified', endpoint, delivery_id: deliveryId, status_code: result.statusCode, error: outcome.error, latency_ms: result.latencyMs };
+    return {
+      verified: answered && endpoint.status !== 'unverified',
+      endpoint,
+      delivery_id: deliveryId,
+      status_code: result.statusCode,
+      error: outcome.error,
+      latency_ms: result.latencyMs,
+    };
   }
 
   /** Send test: a webhook.ping event through the queue, to a verified, enabled endpoint only. */
@@ -456,7 +516,12 @@ export class WebhookWorker {
       throw badRequest(`Send test needs a verified, enabled endpoint; this one is ${endpoint.status}`, 'webhook_id');
     }
     const now = this.clock.now();
-    const event: EventRecord = { id: newId('evt', 16), type: 'webhook.ping', created_at: now.toISOString(), data: { endpoint_id: endpointId, message: 'Test delivery' } };
+    const event: EventRecord = {
+      id: newId('evt', 16),
+      type: 'webhook.ping',
+      created_at: now.toISOString(),
+      data: { endpoint_id: endpointId, message: 'Test delivery' },
+    };
     const delivery_id = await enqueueDirect(this.db, ws, endpointId, event, now);
     this.deliveriesDue();
     return { delivery_id, event_id: event.id };

@@ -85,30 +85,52 @@ async function insertDefaults(tx: Queryable, ws: string, now: Date): Promise<voi
   const at = (i: number) => new Date(now.getTime() - 1000 + i).toISOString();
   for (const [i, name] of defaultContactStages.entries()) {
     await tx.query('INSERT INTO contact_stages (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz)', [
-      newId('cst'), ws, name, i, at(i),
+      newId('cst'),
+      ws,
+      name,
+      i,
+      at(i),
     ]);
   }
   for (const [i, name] of defaultLeadSources.entries()) {
-    await tx.query('INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz)', [newId('lsrc'), ws, name, at(i)]);
+    await tx.query('INSERT INTO lead_sources (id, workspace_id, name, created_at) VALUES ($1,$2,$3,$4::timestamptz)', [
+      newId('lsrc'),
+      ws,
+      name,
+      at(i),
+    ]);
   }
   const pipelineId = newId('pip');
   await tx.query('INSERT INTO pipelines (id, workspace_id, name, position, created_at) VALUES ($1,$2,$3,0,$4::timestamptz)', [
-    pipelineId, ws, 'Sales', at(0),
+    pipelineId,
+    ws,
+    'Sales',
+    at(0),
   ]);
   for (const [i, s] of defaultPipelineStages.entries()) {
     await tx.query('INSERT INTO pipeline_stages (id, workspace_id, pipeline_id, name, type, position) VALUES ($1,$2,$3,$4,$5,$6)', [
-      newId('stg'), ws, pipelineId, s.name, s.type, i,
+      newId('stg'),
+      ws,
+      pipelineId,
+      s.name,
+      s.type,
+      i,
     ]);
   }
   for (const [i, s] of defaultClosingStages.entries()) {
     await tx.query('INSERT INTO closing_stages (id, workspace_id, name, status, position) VALUES ($1,$2,$3,$4,$5)', [
-      newId('cls'), ws, s.name, s.status, i,
+      newId('cls'),
+      ws,
+      s.name,
+      s.status,
+      i,
     ]);
   }
   const items = defaultChecklist.map((it) => ({ id: newId('cki', 8), ...it }));
-  await tx.query('INSERT INTO checklist_templates (id, workspace_id, name, items, created_at) VALUES ($1,$2,$3,$4::jsonb,$5::timestamptz)', [
-    newId('ckt'), ws, 'Standard closing checklist', JSON.stringify(items), at(0),
-  ]);
+  await tx.query(
+    'INSERT INTO checklist_templates (id, workspace_id, name, items, created_at) VALUES ($1,$2,$3,$4::jsonb,$5::timestamptz)',
+    [newId('ckt'), ws, 'Standard closing checklist', JSON.stringify(items), at(0)],
+  );
 }
 
 export async function getWorkspace(db: Queryable, id: string): Promise<Workspace | null> {
@@ -134,10 +156,20 @@ export async function createMember(db: Db, workspaceId: string, input: { name: s
   return toMember(rows[0]);
 }
 
-export async function createMailbox(db: Queryable, workspaceId: string, ownerMemberId: string, address: string, isPrivate: boolean): Promise<string> {
+export async function createMailbox(
+  db: Queryable,
+  workspaceId: string,
+  ownerMemberId: string,
+  address: string,
+  isPrivate: boolean,
+): Promise<string> {
   const id = newId('mbx');
   await db.query('INSERT INTO mailboxes (id, workspace_id, owner_member_id, address, is_private) VALUES ($1,$2,$3,$4,$5)', [
-    id, workspaceId, ownerMemberId, address, isPrivate,
+    id,
+    workspaceId,
+    ownerMemberId,
+    address,
+    isPrivate,
   ]);
   return id;
 }
@@ -175,15 +207,25 @@ export async function createApiKey(
   await db.query(
     `INSERT INTO api_keys (id, workspace_id, name, key_prefix, secret_hash, scopes, created_by_member_id, expires_at, created_at)
      VALUES ($1,$2,$3,$4,$5,$6::jsonb,$7,$8::timestamptz,$9::timestamptz)`,
-    [id, workspaceId, input.name ?? null, key_prefix, hashSecret(secret), JSON.stringify(scopes), input.member_id ?? null,
-      expires, now.toISOString()],
+    [
+      id,
+      workspaceId,
+      input.name ?? null,
+      key_prefix,
+      hashSecret(secret),
+      JSON.stringify(scopes),
+      input.member_id ?? null,
+      expires,
+      now.toISOString(),
+    ],
   );
   return { id, key_prefix, scopes, secret };
 }
 
 export async function revokeApiKey(db: Db, keyId: string, now: Date): Promise<{ id: string; revoked: boolean }> {
   const { rows } = await db.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2::timestamptz) WHERE id = $1 RETURNING id', [
-    keyId, now.toISOString(),
+    keyId,
+    now.toISOString(),
   ]);
   if (!rows.length) throw notFound('api key', 'key_id');
   return { id: keyId, revoked: true };
@@ -201,7 +243,11 @@ export interface AuthParams {
   now: Date;
 }
 
-export const authParams = (secret: string, now: Date): AuthParams => ({ hash: hashSecret(secret), windowStart: Math.floor(now.getTime() / 60000) * 60, now });
+export const authParams = (secret: string, now: Date): AuthParams => ({
+  hash: hashSecret(secret),
+  windowStart: Math.floor(now.getTime() / 60000) * 60,
+  now,
+});
 
 /** The key and its workspace, as `k` (FROM api_keys k JOIN workspaces w) exposes them. */
 const KEY_COLUMNS = `k.id AS key_id, k.key_prefix, k.scopes, k.created_by_member_id, k.expires_at, k.revoked_at,
@@ -252,8 +298,12 @@ export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; r
   if (expires && Date.parse(expires) <= a.now.getTime()) throw new ApiError(401, 'authentication_error', 'This API key has expired');
   const caller: Caller = {
     workspace: toWorkspace({
-      id: r.auth_ws_id, name: r.auth_ws_name, slug: r.auth_ws_slug, plan: r.auth_ws_plan,
-      rate_limit_per_minute: r.auth_ws_limit, created_at: r.auth_ws_created_at,
+      id: r.auth_ws_id,
+      name: r.auth_ws_name,
+      slug: r.auth_ws_slug,
+      plan: r.auth_ws_plan,
+      rate_limit_per_minute: r.auth_ws_limit,
+      created_at: r.auth_ws_created_at,
     }),
     key: { id: r.auth_key_id, key_prefix: r.auth_key_prefix, scopes: r.auth_scopes as string[], created_by_member_id: r.auth_member_id },
   };
@@ -267,7 +317,9 @@ export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; r
  */
 export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
   const { rows } = await db.query(`WITH ${authenticationCtes('$1', '$2', '$3')} SELECT ${AUTH_COLUMNS} FROM k`, [
-    a.hash, a.windowStart, a.now.toISOString(),
+    a.hash,
+    a.windowStart,
+    a.now.toISOString(),
   ]);
   return admitted(rows[0], a);
 }
@@ -278,7 +330,11 @@ export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Cal
  * after a restart costs one statement, not two; nothing is trusted from the list, since the
  * route's statement checks the key again.
  */
-export async function usableKeys(db: Db, now: Date, limit: number): Promise<{ hash: string; workspaceId: string; ratePerMinute: number }[]> {
+export async function usableKeys(
+  db: Db,
+  now: Date,
+  limit: number,
+): Promise<{ hash: string; workspaceId: string; ratePerMinute: number }[]> {
   const { rows } = await db.query<{ secret_hash: string; workspace_id: string; rate_limit_per_minute: number }>(
     `SELECT k.secret_hash, k.workspace_id, w.rate_limit_per_minute FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
       WHERE ${usable('$1::timestamptz')}
@@ -346,7 +402,12 @@ export function authenticationGate(q: Params, wsP: string, a: AuthParams, scopes
  * is one row of the authentication columns). A statement of several rows names the column to
  * order them by (`orderBy`): the order of a subquery's rows is not kept by the query around it.
  */
-export function withAuthentication(sql: string, params: unknown[], auth: Pick<StatementAuth, 'params' | 'scopes'>, orderBy?: string): { sql: string; params: unknown[] } {
+export function withAuthentication(
+  sql: string,
+  params: unknown[],
+  auth: Pick<StatementAuth, 'params' | 'scopes'>,
+  orderBy?: string,
+): { sql: string; params: unknown[] } {
   const q = new Params();
   q.values.push(...params); // the statement's own parameters keep their numbers
   const gate = authenticationGate(q, '$1', auth.params, auth.scopes);
@@ -388,7 +449,8 @@ export const BATCH_AUTH_CTES = `t AS (
        ${countRequests('SELECT ws, window_start, max(n) FROM u GROUP BY ws, window_start ORDER BY ws, window_start', 'workspace_id, window_start, count')}
      )`;
 /** Each request of BATCH_AUTH_CTES with its key, place and window: `t LEFT JOIN k … LEFT JOIN u … LEFT JOIN hit h …`. */
-export const BATCH_AUTH_FROM = 't LEFT JOIN k ON k.ord = t.ord LEFT JOIN u ON u.ord = t.ord LEFT JOIN hit h ON h.workspace_id = u.ws AND h.window_start = u.window_start';
+export const BATCH_AUTH_FROM =
+  't LEFT JOIN k ON k.ord = t.ord LEFT JOIN u ON u.ord = t.ord LEFT JOIN hit h ON h.workspace_id = u.ws AND h.window_start = u.window_start';
 /** A request's count in its window, of a row of BATCH_AUTH_FROM: the window's count before the statement plus the request's place. */
 const BATCH_COUNT = '(h.count - u.n + u.place)';
 /** The authentication columns admitted() reads, of a row of BATCH_AUTH_FROM. */
@@ -421,7 +483,11 @@ export function withAuthenticationBatch(
   scopes: readonly string[],
   perRequest: readonly unknown[][] = [],
 ): { sql: string; params: unknown[] } {
-  const lateral = forWorkspace(sql, 'k.id', perRequest.map((_, i) => BATCH_PER_REQUEST + i));
+  const lateral = forWorkspace(
+    sql,
+    'k.id',
+    perRequest.map((_, i) => BATCH_PER_REQUEST + i),
+  );
   return {
     sql: `WITH ${BATCH_AUTH_CTES}
     SELECT t.ord, ${BATCH_AUTH_COLUMNS}, l.*
