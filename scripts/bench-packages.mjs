@@ -34,7 +34,10 @@ function closure(workspace) {
     for (const name of Object.keys(deps ?? {})) {
       if (ours.has(name)) {
         // Resolved from the package's own folder first, as Node does: a version it pins may sit there.
-        if (!own.has(name)) (own.add(name), visit(lock.packages[ours.get(name)].dependencies, ours.get(name)));
+        if (!own.has(name)) {
+          own.add(name);
+          visit(lock.packages[ours.get(name)].dependencies, ours.get(name));
+        }
         continue;
       }
       const path = find(name, from);

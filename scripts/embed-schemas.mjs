@@ -23,7 +23,9 @@ function writeIfChanged(file, text) {
   let previous = '';
   try {
     previous = readFileSync(file, 'utf8');
-  } catch {}
+  } catch {
+    // No file yet: written below.
+  }
   if (previous !== text) writeFileSync(file, text);
 }
 mkdirSync(outDir, { recursive: true });

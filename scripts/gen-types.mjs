@@ -23,6 +23,8 @@ const ts = await compile(pack, 'SetupPack', {
 let previous = '';
 try {
   previous = readFileSync(file, 'utf8');
-} catch {}
+} catch {
+  // No file yet: written below.
+}
 mkdirSync(outDir, { recursive: true });
 if (previous !== ts) writeFileSync(file, ts);

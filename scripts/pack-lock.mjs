@@ -38,7 +38,7 @@ function rebase(path) {
   for (const [name, dir] of workspaces) if (path.startsWith(`${dir}/`)) return `node_modules/${name}/${path.slice(dir.length + 1)}`;
   return path;
 }
-function add(path, from) {
+function add(path) {
   if (out[rebase(path)]) return;
   const entry = lock.packages[path];
   if (entry.link) return; // a workspace: installed from its own tarball
@@ -53,7 +53,7 @@ function addDep(name, from) {
   if (workspaces.has(name)) return;
   const path = find(name, from);
   if (!path) throw new Error(`${name} (needed by ${from || 'the app'}) is not in package-lock.json`);
-  add(path, from);
+  add(path);
 }
 const packed = [];
 for (const [name, dir] of workspaces) {

@@ -500,13 +500,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // A JSON file that is not a pack has no schema version, and the pack form does not invent one.
     // A file in UTF-16 (what Windows PowerShell 5 writes) is refused with its encoding named, and the pack on screen stays.
     const shown = await page.locator('.toolbar .source').textContent();
-    await page
-      .getByTestId('open-file')
-      .setInputFiles({
-        name: 'utf16.json',
-        mimeType: 'application/json',
-        buffer: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"hello": "world"}\n', 'utf16le')]),
-      });
+    await page.getByTestId('open-file').setInputFiles({
+      name: 'utf16.json',
+      mimeType: 'application/json',
+      buffer: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"hello": "world"}\n', 'utf16le')]),
+    });
     await poll(() => page.locator('.notice').textContent()).toBe(
       'Cannot open utf16.json: it is UTF-16LE text (it starts with the byte order mark FF FE), and a pack is JSON in UTF-8: save it as UTF-8',
     );
@@ -820,13 +818,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
       'This file says what the editor cannot keep as written: line 6: The property "name" appears more than once in this object; only the last one counts.',
     );
     expect((await packOf(page)).name).toBe('Buyer Lead Starter');
-    await page
-      .getByTestId('open-file')
-      .setInputFiles({
-        name: 'clean.json',
-        mimeType: 'application/json',
-        buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')),
-      });
+    await page.getByTestId('open-file').setInputFiles({
+      name: 'clean.json',
+      mimeType: 'application/json',
+      buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')),
+    });
     await poll(() => page.locator('header .source').textContent()).toBe('clean.json');
     expect(await banner.count()).toBe(0);
     expect(errors).toEqual([]);
@@ -1306,13 +1302,11 @@ describe.skipIf(editor.missing)(editor.title, () => {
     // The report of a fix is about its pack: opening another ends it, well before its 8 seconds.
     await fix.click();
     await poll(() => page.getByRole('status', { name: 'Fixed' }).count()).toBe(1);
-    await page
-      .getByTestId('open-file')
-      .setInputFiles({
-        name: 'other.json',
-        mimeType: 'application/json',
-        buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')),
-      });
+    await page.getByTestId('open-file').setInputFiles({
+      name: 'other.json',
+      mimeType: 'application/json',
+      buffer: readFileSync(join(repoRoot, 'fixtures/valid/listing-marketing.json')),
+    });
     await poll(() => page.locator('header .source').textContent()).toBe('other.json');
     expect(await page.getByRole('status', { name: 'Fixed' }).count()).toBe(0);
     expect(errors).toEqual([]);

@@ -3,7 +3,7 @@
 // (their /proc/<pid>/stat), with autocannon in a child process so its CPU is not counted.
 // 100,000 contacts in a schema of its own (seeded once, dropped at the end). Not part of `npm run
 // bench`: its numbers go into docs/store.md by hand. Env: DATABASE_URL or TEST_DATABASE_URL, POOL.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -185,7 +185,7 @@ export function tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema 
     const all = [];
     for (const p of readdirSync('/proc')) {
       if (!/^\d+$/.test(p)) continue;
-      let cmd = '';
+      let cmd;
       try {
         cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8');
       } catch {

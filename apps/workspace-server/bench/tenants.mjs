@@ -44,7 +44,7 @@ if (!pgUrl) {
 }
 
 const schema = `tenants_${Date.now()}`;
-const { urlOf, schemaUrl, onSchema, seed, drive, dropSchema } = tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema });
+const { urlOf, schemaUrl, seed, drive, dropSchema } = tenantsLoad({ pgUrl, tenants: TENANTS, seconds: SECONDS, schema });
 
 const floorCode = (page, created) => `
 import(${JSON.stringify(fastifyPath)}).then(async ({ default: Fastify }) => {

@@ -10,7 +10,6 @@ import { Worker } from 'node:worker_threads';
 import { buildServer, createApiKey, createWorkspace, openStore, systemClock } from '../dist/index.js';
 import { createContact } from '../dist/modules/contacts/create.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_PER_ENDPOINT } from '../dist/modules/webhooks/store.js';
-import { FANOUT_GAP_MS } from '../dist/modules/webhooks/worker.js';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';
 
 const N = Number(process.env.BENCH_WEBHOOK_CONTACTS ?? 10_000);

@@ -243,7 +243,7 @@ async function serve(args: string[]): Promise<number | undefined> {
   } catch (e) {
     // The driver's own words ("connect ECONNREFUSED 127.0.0.1:5433", "password authentication
     // failed") say what failed but not where: the store is named, its password left out.
-    throw new Error(`cannot open the store, ${storeName}: ${(e as Error).message}`);
+    throw new Error(`cannot open the store, ${storeName}: ${(e as Error).message}`, { cause: e });
   }
   const { app, warmed } = await serverOf(settings, store, adminToken);
   const actualPort = await start(app, store, settings, storeName);
@@ -316,7 +316,7 @@ async function start(app: FastifyInstance, store: Store, settings: ServeSettings
   const warmOrClose = () =>
     warm(store.db).catch(async (e: unknown) => {
       await closeAll();
-      throw new Error(`cannot warm up on the store, ${storeName}: ${(e as Error).message}`);
+      throw new Error(`cannot warm up on the store, ${storeName}: ${(e as Error).message}`, { cause: e });
     });
   if (cluster.isWorker) await warmOrClose();
   try {
@@ -325,8 +325,10 @@ async function start(app: FastifyInstance, store: Store, settings: ServeSettings
     await closeAll();
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE')
-      throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`);
-    if (err.code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host)`);
+      throw new Error(`port ${port} on ${host} is in use by another program: stop it, or pass another --port (0 picks a free one)`, {
+        cause: e,
+      });
+    if (err.code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${host}: no such address on this machine (--host)`, { cause: e });
     throw e;
   }
   if (!cluster.isWorker) await warmOrClose();
@@ -567,6 +569,7 @@ async function adminCommand(command: string, args: string[]): Promise<number> {
     const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
     throw new Error(
       `cannot reach ${base} (${cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (e as Error).message}): is the server running there? Pass --url or set WORKSPACE_SERVER_URL`,
+      { cause: e },
     );
   }
   const text = await res.text();

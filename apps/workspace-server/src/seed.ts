@@ -43,6 +43,29 @@ async function addDemoPackMembers(db: Db, ws: string, at: Date): Promise<void> {
 }
 
 /**
+ * Seeding a persistent store twice only issues a fresh key (and adds the members the demo packs
+ * name, which a store seeded by an older version lacks).
+ */
+async function reseed(db: Db, ws: string, clock: Clock): Promise<{ workspace: Workspace; key: CreatedKey }> {
+  await addDemoPackMembers(db, ws, clock.now());
+  const owner = await db.query('SELECT id FROM members WHERE workspace_id = $1 ORDER BY created_at LIMIT 1', [ws]);
+  const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: owner.rows[0]?.id ?? null }, clock.now());
+  const w = await db.query('SELECT * FROM workspaces WHERE id = $1', [ws]);
+  const r = w.rows[0];
+  return {
+    workspace: {
+      id: r.id,
+      name: r.name,
+      slug: r.slug,
+      plan: r.plan,
+      rate_limit_per_minute: r.rate_limit_per_minute,
+      created_at: new Date(r.created_at).toISOString(),
+    },
+    key,
+  };
+}
+
+/**
  * The demo workspace: members (one with a private mailbox, and those the demo packs name), tags, listings, contacts with
  * timelines, deals and transactions. Returns a full_access key created by the first member.
  */
@@ -51,27 +74,7 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
   let tick = 0;
   const at = () => new Date(t0 + ++tick * 1000);
   const existing = await db.query('SELECT id FROM workspaces WHERE slug = $1', [slug]);
-  if (existing.rows.length) {
-    // Seeding a persistent store twice only issues a fresh key (and adds the members the demo
-    // packs name, which a store seeded by an older version lacks).
-    const ws = existing.rows[0].id as string;
-    await addDemoPackMembers(db, ws, clock.now());
-    const owner = await db.query('SELECT id FROM members WHERE workspace_id = $1 ORDER BY created_at LIMIT 1', [ws]);
-    const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: owner.rows[0]?.id ?? null }, clock.now());
-    const w = await db.query('SELECT * FROM workspaces WHERE id = $1', [ws]);
-    const r = w.rows[0];
-    return {
-      workspace: {
-        id: r.id,
-        name: r.name,
-        slug: r.slug,
-        plan: r.plan,
-        rate_limit_per_minute: r.rate_limit_per_minute,
-        created_at: new Date(r.created_at).toISOString(),
-      },
-      key,
-    };
-  }
+  if (existing.rows.length) return reseed(db, existing.rows[0].id as string, clock);
   const workspace = await createWorkspace(db, { name: 'Demo Realty', slug }, new Date(t0));
   const ws = workspace.id;
   const alice = await createMember(db, ws, { name: 'Alice Agent', email: 'alice@demo-realty.test' }, at());
@@ -161,6 +164,25 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
     );
   });
   await optOut(db, ws, 'email', contacts[1].emails[0].value, at());
+  await seedDealsAndTransactions(
+    db,
+    ws,
+    contacts,
+    listings.map(([key]) => key),
+    at,
+  );
+  const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: alice.id }, clock.now());
+  return { workspace, key };
+}
+
+/** Eight deals of the first contacts (three won), and transactions of five of them in several states. */
+async function seedDealsAndTransactions(
+  db: Db,
+  ws: string,
+  contacts: readonly { id: string; first_name: string; last_name: string }[],
+  listingKeys: readonly string[],
+  at: () => Date,
+): Promise<void> {
   const pipeline = (await db.query('SELECT s.id, s.type FROM pipeline_stages s WHERE s.workspace_id = $1 ORDER BY s.position', [ws])).rows;
   const open = pipeline.filter((s) => s.type === 'OPEN');
   const won = pipeline.find((s) => s.type === 'CLOSED_WON')!;
@@ -188,7 +210,7 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
       ws,
       {
         deal_id: deals[i].id,
-        listing_key: listings[i % listings.length][0],
+        listing_key: listingKeys[i % listingKeys.length],
         side: i % 2 ? 'seller' : 'buyer',
         sale_price: `${400000 + i * 15000}`,
         commission_rate: '2.5',
@@ -208,6 +230,4 @@ export async function seedDemo(db: Db, clock: Clock, slug = 'demo'): Promise<{ w
       );
     if (i === 2) await updateTransaction(db, ws, txn.id as string, { status: 'closed' }, ['full_access'], at());
   }
-  const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: alice.id }, clock.now());
-  return { workspace, key };
 }

@@ -12,7 +12,7 @@ import { registerHealth } from './app/health.js';
 import { registerMetrics } from './app/metrics.js';
 import { buildOpenApi } from './app/openapi.js';
 import { statsRoutes } from './app/stats.js';
-import type { RouteDeps, RoutePolicy } from './http/context.js';
+import type { RouteDeps } from './http/context.js';
 import { sharedSchemas } from './http/schemas.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { contactRoutes } from './modules/contacts/routes.js';
@@ -179,7 +179,7 @@ function collectRoutes(app: FastifyInstance): RouteOptions[] {
   app.addHook('onRoute', (route) => {
     // A statement that authenticates its request checks the key, its limit and its scopes, not
     // the workspace's plan: such a route must need no plan feature, and some scope.
-    const policy = route.config as RoutePolicy | undefined;
+    const policy = route.config;
     if (policy?.authInStatement && (policy.feature || policy.scope === undefined)) {
       throw new Error(`${route.method} ${route.url}: authInStatement needs a scope and no plan feature`);
     }

@@ -112,7 +112,6 @@ describe.skipIf(!TEST_DATABASE_URL)('batching list and creation requests on Post
     // by the statement that writes the texts, which waits for the pool on its own.
     const replies = await whileHeld(calls, calls.length - 1);
     const after = batchStats(db);
-    const statements = db.roundTrips;
 
     for (let i = 0; i < tenants.length; i++) {
       expect(replies[i].status, JSON.stringify(replies[i].body)).toBe(200);

@@ -64,6 +64,7 @@ function defineContactsJson(kind: StoreKind) {
         custom_fields: {
           zeta: 1.0,
           a: 1.5,
+          // eslint-disable-next-line no-loss-of-precision -- a number JSON holds only approximately, on purpose
           big: 12345678901234567890,
           exp: 1e3,
           nested: { list: [1, 'two', null, true, { k: 'v' }] },

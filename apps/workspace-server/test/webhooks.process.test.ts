@@ -72,6 +72,7 @@ async function killMidDelivery(args: string[], env: Record<string, string>, rest
       const evs = (await after.get('/v1/events?limit=100')).body;
       throw new Error(
         `${(e as Error).message}: ${acked().size} of ${N} acknowledged; events ${evs.total_count}; deliveries ${JSON.stringify(log.data.map((d: any) => [d.status, d.attempts.map((a: any) => a.outcome)]))}`,
+        { cause: e },
       );
     }
 

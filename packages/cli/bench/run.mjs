@@ -270,12 +270,12 @@ ${
 |---|---:|---:|---:|---:|
 ${[
   ['manyFloor', 'manyFloor', 'floor: reading and JSON.parse-ing 1,000 small packs'],
-  ['many', 'manyFloor', '\`setup-pack validate\` on the 1,000 packs'],
+  ['many', 'manyFloor', '`setup-pack validate` on the 1,000 packs'],
   ['noisyFloor', 'noisyFloor', 'floor: read + JSON.parse + SHA-256 of the assets of the noisy pack'],
   ['noisyPretty', 'noisyFloor', 'pretty'],
-  ['noisyJson', 'noisyFloor', '\`--format json\`'],
-  ['noisySarif', 'noisyFloor', '\`--format sarif\`'],
-  ['noisyGithub', 'noisyFloor', '\`--format github\`'],
+  ['noisyJson', 'noisyFloor', '`--format json`'],
+  ['noisySarif', 'noisyFloor', '`--format sarif`'],
+  ['noisyGithub', 'noisyFloor', '`--format github`'],
 ]
   .map(
     ([k, fl, label]) =>

@@ -188,7 +188,7 @@ describe('fmt and fix never change what a pack file says', () => {
   /** A pack file that says "name" twice (the second at line 7) and one with a number JSON.parse reads as Infinity; where each is. */
   function lossy(dir: string, base = 'valid/buyer-lead-starter.json') {
     const text = readFileSync(base.startsWith('/') ? base : fixturePath(base), 'utf8');
-    const twice = text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"');
+    const twice = text.replace(/\n {2}"description"/, '\n  "name": "First name",\n  "description"');
     const m = /"probability": (\d+)/.exec(text)!;
     const at = m.index + '"probability": '.length;
     const big = `${text.slice(0, at)}-1e400${text.slice(at + m[1].length)}`;
@@ -251,7 +251,7 @@ describe('fmt and fix never change what a pack file says', () => {
     }
     // Nothing to write, nothing to lose: a file fix has nothing to change in is no failure.
     const clean = readFileSync(fixturePath('valid/buyer-lead-starter.json'), 'utf8').replace(
-      /\n  "description"/,
+      /\n {2}"description"/,
       '\n  "name": "First name",\n  "description"',
     );
     writeFileSync(join(dir, 'clean.json'), clean);
@@ -1314,7 +1314,7 @@ describe('unpack and build', () => {
     const cases = [
       [
         'twice.json',
-        text.replace(/\n  "description"/, '\n  "name": "First name",\n  "description"'),
+        text.replace(/\n {2}"description"/, '\n  "name": "First name",\n  "description"'),
         '"name": "First name"',
         'json/duplicate-key',
         'in the source folder, it would lose the first',

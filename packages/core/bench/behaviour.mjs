@@ -118,7 +118,7 @@ const [a, w, s] = [median(all), median(without), median(sims)];
 const share = (a - w) / a;
 const [ac, wc] = [median(allC), median(withoutC)];
 const shareC = (ac - wc) / ac;
-const [al, alC] = [median(alone), median(aloneC)];
+const alC = median(aloneC);
 const md = `Machine: ${machineLine()}
 
 Fastest of ${runs} interleaved runs, wall time in one process.

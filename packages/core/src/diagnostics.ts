@@ -203,7 +203,7 @@ export function groupFindingsAt(list: readonly Diagnostic[]): { groups: FindingG
   for (let i = 0; i < list.length; i++) {
     const d = list[i];
     let byShape = byCode.get(d.code);
-    if (!byShape) byCode.set(d.code, (byShape = new Map()));
+    if (!byShape) byCode.set(d.code, (byShape = new Map<string, number[]>()));
     const shape = messageShape(d.message);
     let same = byShape.get(shape);
     if (!same) byShape.set(shape, (same = []));

@@ -90,7 +90,7 @@ export function describeFilter(node: unknown, out: SummaryPart[] = [], depth = 0
     return out;
   }
   if (isFilterGroup(node)) {
-    const children = Array.isArray(node.children) ? node.children : [];
+    const children: unknown[] = Array.isArray(node.children) ? node.children : [];
     if (node.type === 'not') {
       out.push('not ');
       const inner = children[0];

@@ -132,7 +132,7 @@ function fixEdge(automation: string, e: unknown, j: number, changes: string[]): 
 /** `o` with the value at `path` (through objects' own fields) replaced by `fix(value)`; `o` itself when nothing changes. */
 function withPath(o: Obj, path: readonly string[], fix: (v: unknown) => unknown): Obj {
   const [key, ...rest] = path;
-  return withField(o, key!, (v) => (rest.length === 0 ? fix(v) : isObj(v) ? withPath(v, rest, fix) : v));
+  return withField(o, key, (v) => (rest.length === 0 ? fix(v) : isObj(v) ? withPath(v, rest, fix) : v));
 }
 
 /** `o` with its own field `key` replaced by `fix(o[key])`; `o` itself when that is the same value. */

@@ -102,7 +102,7 @@ function forEachItemOfReference(p: Record<string, unknown>, visit: ItemVisitor):
  */
 function stageWins(pipelines: unknown, index: number, held: number): boolean {
   if (!Array.isArray(pipelines)) return false;
-  const key = (i: number): unknown => (isObj(pipelines[i]) ? (pipelines[i] as Record<string, unknown>).key : undefined);
+  const key = (i: number): unknown => (isObj(pipelines[i]) ? pipelines[i].key : undefined);
   const a = key(index);
   const b = key(held);
   return typeof a === 'string' && (typeof b !== 'string' || a < b);
@@ -118,10 +118,10 @@ export function packItemsByReferenceType(
 ): Map<ReferenceType, Map<string, PackItemOfReference>> {
   const map = new Map<ReferenceType, Map<string, PackItemOfReference>>();
   const pipelines = (pack as Record<string, unknown>).pipelines;
-  forEachItemOfReference(pack as Record<string, unknown>, (t, k, kind, index, stage, name) => {
+  forEachItemOfReference(pack, (t, k, kind, index, stage, name) => {
     if (typeof k !== 'string') return;
     let m = map.get(t);
-    if (!m) map.set(t, (m = new Map()));
+    if (!m) map.set(t, (m = new Map<string, PackItemOfReference>()));
     const held = m.get(k);
     if (held && !(stage !== undefined && stageWins(pipelines, index, held.index))) return;
     const shown = typeof name === 'string' && name !== '' ? name : undefined;
@@ -133,7 +133,7 @@ export function packItemsByReferenceType(
 /** Keys, per reference type, of the items a (possibly partly invalid) pack carries. */
 export function packKeysByReferenceType(pack: Partial<Pack> | Record<string, unknown>): Map<ReferenceType, Set<string>> {
   const out = new Map<ReferenceType, Set<string>>();
-  forEachItemOfReference(pack as Record<string, unknown>, (t, k) => {
+  forEachItemOfReference(pack, (t, k) => {
     if (typeof k !== 'string') return;
     let keys = out.get(t);
     if (!keys) out.set(t, (keys = new Set()));
@@ -152,7 +152,7 @@ const TYPE_BITS = new Map<unknown, number>();
  */
 export function packKeyTypes(pack: Partial<Pack> | Record<string, unknown>): Map<string, number> {
   const keys = new Map<string, number>();
-  forEachItemOfReference(pack as Record<string, unknown>, (t, k) => {
+  forEachItemOfReference(pack, (t, k) => {
     if (typeof k !== 'string') return;
     let bit = TYPE_BITS.get(t);
     if (bit === undefined) TYPE_BITS.set(t, (bit = 1 << TYPE_BITS.size));
@@ -173,7 +173,7 @@ export function stringsInConfig(config: unknown, out: Set<string> = new Set()): 
   while (stack.length) {
     const v = stack.pop();
     if (typeof v === 'string') out.add(v);
-    else if (Array.isArray(v)) stack.push(...v);
+    else if (Array.isArray(v)) stack.push(...(v as unknown[]));
     else if (isObj(v)) for (const k of Object.keys(v)) stack.push(v[k]);
   }
   return out;

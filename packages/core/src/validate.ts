@@ -248,13 +248,16 @@ class RuleRun implements RuleContext {
   }
 
   items(kind: string): ItemRef[] {
-    const cache = (this.itemCache ??= new Map());
+    const cache = (this.itemCache ??= new Map<string, ItemRef[]>());
     let list = cache.get(kind);
     if (!list) {
       const arr = this.pack[kind];
       list = [];
       if (Array.isArray(arr))
-        for (let i = 0; i < arr.length; i++) if (isObj(arr[i])) list.push({ value: arr[i], index: i, pointer: `/${kind}/${i}` });
+        for (let i = 0; i < arr.length; i++) {
+          const value: unknown = arr[i];
+          if (isObj(value)) list.push({ value, index: i, pointer: `/${kind}/${i}` });
+        }
       cache.set(kind, list);
     }
     return list;
@@ -274,7 +277,7 @@ class RuleRun implements RuleContext {
   }
 
   hashBase64(data: string): { byteSize: number; sha256: string } | undefined {
-    const cache = (this.hashCache ??= new Map());
+    const cache = (this.hashCache ??= new Map<string, { byteSize: number; sha256: string } | undefined>());
     if (!cache.has(data)) {
       // Safety net for hashers that decode leniently: strict base64 of length L decodes to exactly 3L/4 - padding bytes.
       const pad = base64Padding(data);

@@ -78,12 +78,7 @@ describe('json/number-range', () => {
       'json/number-range /brand/a~1b~0c"',
     ]);
     for (const d of numberFindings(r.diagnostics))
-      expect(
-        text
-          .slice(0)
-          .split('\n')
-          [d.line! - 1].slice(d.column! - 1, d.endColumn! - 1),
-      ).toMatch(/^-?1e(400|999)$/);
+      expect(text.split('\n')[d.line! - 1].slice(d.column! - 1, d.endColumn! - 1)).toMatch(/^-?1e(400|999)$/);
   });
 
   it('a value handed in as an object: Infinity and NaN are found by pointer, without a position', () => {

@@ -5,7 +5,7 @@
 // Baseline: a naive installer that looks up every reference with its own request and does not pace.
 // Run after `npm run build`: node bench/install-bench.mjs
 import { performance } from 'node:perf_hooks';
-import { plan as planPack, requiredCollections, resolveStep, ledgerItemAfterWrite, COLLECTION_OF_REFERENCE } from '@setup-pack/core';
+import { plan as planPack, requiredCollections, resolveStep, ledgerItemAfterWrite } from '@setup-pack/core';
 import { WorkspaceClient, install, fullPack, COLLECTION_PATH, LIST_PATH, readLedger } from '@setup-pack/installer';
 import { startBenchServer } from './bench-server.mjs';
 import { writeSection, machineLine } from '../../../scripts/bench-report.mjs';

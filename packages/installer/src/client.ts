@@ -233,7 +233,7 @@ export class WorkspaceClient {
    * One API call. Every call may be retried: reads and PUT/PATCH/DELETE are idempotent, and
    * creations carry an idempotency key in their body (the caller's job: see apply).
    */
-  async request<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     return (await this.send<T>(method, path, body)).value;
   }
 
@@ -242,7 +242,7 @@ export class WorkspaceClient {
    * with an object an earlier request made under that key (`Idempotent-Replayed: true`) and no
    * attempt of this call can have made it: the object existed before this call.
    */
-  async create<T = any>(path: string, body: unknown): Promise<{ object: T; replayed: boolean }> {
+  async create<T = unknown>(path: string, body: unknown): Promise<{ object: T; replayed: boolean }> {
     const r = await this.send<T>('POST', path, body);
     return { object: r.value, replayed: !r.uncertain && r.headers.get('idempotent-replayed') === 'true' };
   }
@@ -297,9 +297,9 @@ export class WorkspaceClient {
       }
       this.answered = true;
       this.readRateLimit(res.headers);
-      let parsed: any = null;
+      let parsed: unknown;
       try {
-        parsed = text ? JSON.parse(text) : null;
+        parsed = text ? (JSON.parse(text) as unknown) : null;
       } catch {
         parsed = null;
       }
@@ -357,13 +357,20 @@ export class WorkspaceClient {
     if (h.has('x-ratelimit-reset') && Number.isFinite(reset)) this.resetAtMs = reset * 1000;
   }
 
-  private toError(status: number, body: any, method: string, path: string, contentType?: string | null, text?: string): WorkspaceApiError {
-    const e = body?.error;
+  private toError(
+    status: number,
+    body: unknown,
+    method: string,
+    path: string,
+    contentType?: string | null,
+    text?: string,
+  ): WorkspaceApiError {
+    const e = (body as { error?: { type?: unknown; message?: unknown; param?: unknown; lock?: unknown } } | null)?.error;
     if (e && typeof e.type === 'string') {
       const lock = installLockOf(e.lock);
       return new WorkspaceApiError(
         status,
-        e.type,
+        e.type as ErrorType,
         String(e.message ?? ''),
         typeof e.param === 'string' ? e.param : undefined,
         method,
@@ -394,14 +401,14 @@ export class WorkspaceClient {
     return new WorkspaceApiError(200, 'api_error', `${method} ${path}: the workspace's answer is not ${what}`, undefined, method, path);
   }
 
-  get = <T = any>(path: string) => this.request<T>('GET', path);
-  post = <T = any>(path: string, body?: unknown) => this.request<T>('POST', path, body ?? {});
-  put = <T = any>(path: string, body: unknown) => this.request<T>('PUT', path, body);
-  patch = <T = any>(path: string, body: unknown) => this.request<T>('PATCH', path, body);
-  delete = <T = any>(path: string) => this.request<T>('DELETE', path);
+  get = <T = unknown>(path: string) => this.request<T>('GET', path);
+  post = <T = unknown>(path: string, body?: unknown) => this.request<T>('POST', path, body ?? {});
+  put = <T = unknown>(path: string, body: unknown) => this.request<T>('PUT', path, body);
+  patch = <T = unknown>(path: string, body: unknown) => this.request<T>('PATCH', path, body);
+  delete = <T = unknown>(path: string) => this.request<T>('DELETE', path);
 
   /** Every object of a list endpoint, walking the cursor pages (100 per page). */
-  async listAll<T = any>(path: string): Promise<T[]> {
+  async listAll<T = unknown>(path: string): Promise<T[]> {
     const out: T[] = [];
     let cursor: string | null | undefined;
     const sep = path.includes('?') ? '&' : '?';

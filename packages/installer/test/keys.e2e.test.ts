@@ -26,7 +26,7 @@ describe('a key that stops working in the middle of an install', () => {
         }
         return false;
       });
-      let holder = '';
+      let holder: string;
       try {
         const r = await cli(['install', 'valid/listing-marketing.json', '--lock-ttl', '3600'], {
           WORKSPACE_URL: proxy.base,

@@ -124,7 +124,7 @@ function folderPlacer(analysis: FolderAnalysis, files: string[]): FolderPlacer {
       return source ? placeInText(source, requests, indexOf(file)) : requests.map(() => undefined);
     },
     place(requests) {
-      const out: ({ start: number; end: number; file: number } | undefined)[] = new Array(requests.length).fill(undefined);
+      const out = new Array<{ start: number; end: number; file: number } | undefined>(requests.length).fill(undefined);
       const byFile = new Map<string, { at: number; pointer: string; key?: boolean }[]>();
       requests.forEach((r, at) => {
         const where = analysis.locate(r.pointer);

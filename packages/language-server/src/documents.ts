@@ -150,7 +150,7 @@ export class PackDocuments {
       const other = target === undefined ? undefined : this.docs.get(target);
       const moved = other ? fromVersion(span, other.changes, model.version) : span;
       const text = other?.doc ?? this.diskText(target, model.version);
-      return moved && text && { uri: target!, range: { start: text.positionAt(moved.start), end: text.positionAt(moved.end) } };
+      return moved && text && { uri: target, range: { start: text.positionAt(moved.start), end: text.positionAt(moved.end) } };
     };
     return {
       doc,

@@ -261,7 +261,7 @@ function resolveTargets(b: Builder): void {
   b.items.forEach((it, i) => {
     for (const t of it.types) {
       let m = byType.get(t);
-      if (!m) byType.set(t, (m = new Map()));
+      if (!m) byType.set(t, (m = new Map<string, number>()));
       if (!m.has(it.key)) m.set(it.key, i);
     }
   });

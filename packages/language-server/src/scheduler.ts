@@ -72,7 +72,7 @@ export class Scheduler {
     if (this.worker) return this.worker;
     const { hasher, folders } = this.modules;
     const data: WorkerData = {
-      latest: this.latest.buffer as SharedArrayBuffer,
+      latest: this.latest.buffer,
       ...(hasher ? { hasher } : {}),
       ...(folders ? { folders } : {}),
     };

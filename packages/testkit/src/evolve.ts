@@ -76,7 +76,7 @@ export function nextRelease(pack: Pack, options: NextReleaseOptions = {}): fc.Ar
     ),
   });
   return fc.tuple(fates, added, hexColor, fc.boolean()).map(([f, add, color, rename]) => {
-    const next = structuredClone(pack) as Pack;
+    const next = structuredClone(pack);
     next.version = NEXT_VERSION;
     const fateOf = (l: ListName, i: number, key: string): Fate => (frozen.has(`${l}/${key}`) ? 'keep' : f[l][i]);
     // Automations first: what the remaining ones refer to cannot be dropped.
@@ -102,17 +102,17 @@ export function nextRelease(pack: Pack, options: NextReleaseOptions = {}): fc.Ar
     );
     const stays = (l: ListName, i: number, key: string, extra = false) => fateOf(l, i, key) !== 'drop' || used.has(key) || extra;
     const changed = 'Changed in the release';
+    // Whether the release changes the item under `key` (its fate is by its place in the old pack).
+    const changes = (l: ListName, key: string) =>
+      fateOf(
+        l,
+        ((pack[l] ?? []) as readonly { key: string }[]).findIndex((x) => x.key === key),
+        key,
+      ) === 'change';
     next.resources = (next.resources ?? [])
       .filter((r, i) => stays('resources', i, r.key))
       .map((r) => {
-        if (
-          fateOf(
-            'resources',
-            (pack.resources ?? []).findIndex((x) => x.key === r.key),
-            r.key,
-          ) !== 'change'
-        )
-          return r;
+        if (!changes('resources', r.key)) return r;
         const out = { ...r, data: r.kind === 'tag' ? { color } : { release: 2 } };
         // Now and then a new name for the same key: the installed object is renamed.
         if (rename) out.name = `${[...r.name].slice(0, LIMITS.resourceName - 3).join('')} v2`;
@@ -128,52 +128,24 @@ export function nextRelease(pack: Pack, options: NextReleaseOptions = {}): fc.Ar
         ),
       )
       .map((p) => {
-        if (
-          fateOf(
-            'pipelines',
-            (pack.pipelines ?? []).findIndex((x) => x.key === p.key),
-            p.key,
-          ) !== 'change'
-        )
-          return p;
+        if (!changes('pipelines', p.key)) return p;
         // A new description and the stages in the opposite order.
         return { ...p, description: changed, stages: [...p.stages].reverse() };
       });
     next.messageTemplates = (next.messageTemplates ?? [])
       .filter((t, i) => stays('messageTemplates', i, t.key))
       .map((t) => {
-        if (
-          fateOf(
-            'messageTemplates',
-            (pack.messageTemplates ?? []).findIndex((x) => x.key === t.key),
-            t.key,
-          ) !== 'change'
-        )
-          return t;
+        if (!changes('messageTemplates', t.key)) return t;
         return { ...t, body: t.body === changed ? `${changed}!` : changed };
       });
     next.smartLists = (next.smartLists ?? [])
       .filter((s, i) => stays('smartLists', i, s.key))
       .map((s) => {
-        if (
-          fateOf(
-            'smartLists',
-            (pack.smartLists ?? []).findIndex((x) => x.key === s.key),
-            s.key,
-          ) !== 'change'
-        )
-          return s;
+        if (!changes('smartLists', s.key)) return s;
         return { ...s, description: s.description === changed ? `${changed}!` : changed };
       });
     next.automations = automations.map((a) => {
-      if (
-        fateOf(
-          'automations',
-          (pack.automations ?? []).findIndex((x) => x.key === a.key),
-          a.key,
-        ) !== 'change'
-      )
-        return a;
+      if (!changes('automations', a.key)) return a;
       return { ...a, document: { ...a.document, description: a.document.description === changed ? `${changed}!` : changed } };
     });
     // New items under keys no generated pack uses (they hold a space).

@@ -146,7 +146,7 @@ function resourceArb(): fc.Arbitrary<Omit<Resource, 'key'>> {
       },
       { requiredKeys: ['kind', 'name'] },
     ),
-  ) as fc.Arbitrary<Omit<Resource, 'key'>>;
+  );
 }
 
 /** An object `levels` objects deep ({a: {a: … {leaf: true}}}). */
@@ -197,7 +197,7 @@ function templateArb(emailImageUrls: string[]): fc.Arbitrary<Omit<MessageTemplat
       richTextDoc: fc.oneof(fc.constant(null), jsonObject()),
     },
     { requiredKeys: ['name', 'channel', 'body'] },
-  ) as fc.Arbitrary<Omit<MessageTemplate, 'key'>>;
+  );
 }
 
 function stagesArb(): fc.Arbitrary<PipelineStage[]> {
@@ -242,10 +242,7 @@ function stagesArb(): fc.Arbitrary<PipelineStage[]> {
 }
 
 function pipelineArb(): fc.Arbitrary<Omit<Pipeline, 'key'>> {
-  return fc.record(
-    { name: itemName(undefined), description: text(0, 60), stages: stagesArb() },
-    { requiredKeys: ['name', 'stages'] },
-  ) as fc.Arbitrary<Omit<Pipeline, 'key'>>;
+  return fc.record({ name: itemName(undefined), description: text(0, 60), stages: stagesArb() }, { requiredKeys: ['name', 'stages'] });
 }
 
 /** A filter document in the shape docs/filters.md describes; values sometimes name pack resources. */
@@ -274,7 +271,7 @@ function smartListArb(resourceKeys: string[]): fc.Arbitrary<Omit<SmartList, 'key
   return fc.record(
     { name: itemName(LIMITS.listName), description: text(0, 60), filters: filterArb(resourceKeys), color: hexColor, icon: text(0, 12) },
     { requiredKeys: ['name', 'filters'] },
-  ) as fc.Arbitrary<Omit<SmartList, 'key'>>;
+  );
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -331,20 +328,18 @@ function settingsArb(): fc.Arbitrary<AutomationSettings | null> {
     { weight: 1, arbitrary: fc.constant(null) },
     {
       weight: 4,
-      arbitrary: fc
-        .tuple(base, fc.option(window), fc.option(days), fc.option(fc.boolean()))
-        .map(([b, w, d, h]) => ({
-          ...b,
-          ...(w ?? {}),
-          ...(d ? { send_window_days: d } : {}),
-          ...(h === null ? {} : { send_window_skip_holidays: h }),
-        })),
+      arbitrary: fc.tuple(base, fc.option(window), fc.option(days), fc.option(fc.boolean())).map(([b, w, d, h]) => ({
+        ...b,
+        ...(w ?? {}),
+        ...(d ? { send_window_days: d } : {}),
+        ...(h === null ? {} : { send_window_skip_holidays: h }),
+      })),
     },
   );
 }
 
 /** A value for a config field of the catalog's type; refs come from the pool or name workspace objects. */
-function fieldValue(field: ConfigField, pool: KeyPool, self: string): fc.Arbitrary<{ value: unknown; refs: Reference[] }> {
+function fieldValue(field: ConfigField, pool: KeyPool): fc.Arbitrary<{ value: unknown; refs: Reference[] }> {
   const plain = (a: fc.Arbitrary<unknown>) => a.map((value) => ({ value, refs: [] as Reference[] }));
   switch (field.type) {
     case 'string':
@@ -365,11 +360,9 @@ function fieldValue(field: ConfigField, pool: KeyPool, self: string): fc.Arbitra
     case 'any':
       return plain(fc.oneof(fc.string({ maxLength: 10 }).filter(storable), fc.integer(), fc.boolean()));
     case 'ref':
-      return refArb(field.ref!, pool, self).map((r) => ({ value: r.id, refs: [r] }));
+      return refArb(field.ref!, pool).map((r) => ({ value: r.id, refs: [r] }));
     case 'refs':
-      return fc
-        .array(refArb(field.ref!, pool, self), { minLength: 1, maxLength: 2 })
-        .map((rs) => ({ value: rs.map((r) => r.id), refs: rs }));
+      return fc.array(refArb(field.ref!, pool), { minLength: 1, maxLength: 2 }).map((rs) => ({ value: rs.map((r) => r.id), refs: rs }));
   }
 }
 
@@ -381,7 +374,7 @@ const UNLISTED = Symbol('unlisted');
  * installer makes (tag, stage, lead source, custom field) named here, or a workspace object the
  * workspace holds (EXTERNAL_NAMES). Never one the workspace could not bind.
  */
-function refArb(type: ReferenceType, pool: KeyPool, self: string): fc.Arbitrary<Reference> {
+function refArb(type: ReferenceType, pool: KeyPool): fc.Arbitrary<Reference> {
   const keys = type === 'automation' ? pool.automationKeys : (pool.byType.get(type) ?? []);
   const options: fc.Arbitrary<Reference>[] = [];
   // A pack key; its name is optional (it resolves inside the pack), and so is listing it: items
@@ -407,7 +400,7 @@ function refArb(type: ReferenceType, pool: KeyPool, self: string): fc.Arbitrary<
   return withDetail(fc.oneof(...options));
 }
 
-function nodeConfig(kind: string, pool: KeyPool, self: string): fc.Arbitrary<{ config?: Record<string, unknown>; refs: Reference[] }> {
+function nodeConfig(kind: string, pool: KeyPool): fc.Arbitrary<{ config?: Record<string, unknown>; refs: Reference[] }> {
   const info = NODE_CATALOG.get(kind)!;
   const fields = info.fields.filter((f) => {
     // A ref field the workspace could not bind is left out (its type has no pack key, is not
@@ -422,7 +415,7 @@ function nodeConfig(kind: string, pool: KeyPool, self: string): fc.Arbitrary<{ c
   const entries = fields.map((f) => fc.tuple(fc.constant(f), f.required ? fc.constant(true) : fc.boolean()));
   return fc.tuple(...entries).chain((chosen) => {
     const used = chosen.filter(([, on]) => on).map(([f]) => f);
-    return fc.tuple(...used.map((f) => fieldValue(f, pool, self))).map((values) => {
+    return fc.tuple(...used.map((f) => fieldValue(f, pool))).map((values) => {
       const config: Record<string, unknown> = {};
       const refs: Reference[] = [];
       used.forEach((f, i) => {
@@ -442,7 +435,7 @@ const STEPS = [...NODE_CATALOG.values()].filter((k) => k.group !== 'trigger').ma
  * forward, never into a trigger, through handles the source's kind has (ai_branch outcomes come
  * from its config); node 0 is a trigger.
  */
-function graphArb(pool: KeyPool, self: string): fc.Arbitrary<{ nodes: GraphNode[]; edges: GraphEdge[]; refs: Reference[] }> {
+function graphArb(pool: KeyPool): fc.Arbitrary<{ nodes: GraphNode[]; edges: GraphEdge[]; refs: Reference[] }> {
   const count = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 1, max: 7 }) }, { weight: 1, arbitrary: fc.constant(LIMITS.nodes) });
   return count.chain((n) => {
     const kinds = fc.tuple(
@@ -456,7 +449,7 @@ function graphArb(pool: KeyPool, self: string): fc.Arbitrary<{ nodes: GraphNode[
       const all = [first, ...rest];
       // Big graphs keep configs small so a 200-block pack stays quick to generate and install.
       const configs = fc.tuple(
-        ...all.map((k) => (n > 20 ? fc.constant({ config: undefined, refs: [] as Reference[] }) : nodeConfig(k, pool, self))),
+        ...all.map((k) => (n > 20 ? fc.constant({ config: undefined, refs: [] as Reference[] }) : nodeConfig(k, pool))),
       );
       return fc
         .tuple(configs, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat()), { maxLength: Math.min(3 * n, 300) }))
@@ -496,7 +489,7 @@ function graphArb(pool: KeyPool, self: string): fc.Arbitrary<{ nodes: GraphNode[
   });
 }
 
-function automationArb(pool: KeyPool, self: string): fc.Arbitrary<AutomationDocument> {
+function automationArb(pool: KeyPool): fc.Arbitrary<AutomationDocument> {
   return fc
     .record({
       name: itemName(undefined),
@@ -506,7 +499,7 @@ function automationArb(pool: KeyPool, self: string): fc.Arbitrary<AutomationDocu
         fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
         { nil: undefined, freq: 4 },
       ),
-      graph: graphArb(pool, self),
+      graph: graphArb(pool),
       settings: fc.option(settingsArb(), { nil: undefined }),
       extraRefs: fc.boolean(),
     })
@@ -589,8 +582,8 @@ export function validPack(options: ValidPackOptions = {}): fc.Arbitrary<Pack> {
           .chain(({ messageTemplates, smartLists, automationKeys }) => {
             const { created, ...fields } = head;
             const pack = { ...fields, assets } as unknown as Pack;
-            pack.messageTemplates = messageTemplates as MessageTemplate[];
-            pack.smartLists = smartLists as SmartList[];
+            pack.messageTemplates = messageTemplates;
+            pack.smartLists = smartLists;
             const byType = new Map<ReferenceType, string[]>();
             const add = (t: ReferenceType, k: string) => byType.set(t, [...(byType.get(t) ?? []), k]);
             for (const r of pack.resources ?? [])
@@ -607,7 +600,7 @@ export function validPack(options: ValidPackOptions = {}): fc.Arbitrary<Pack> {
               automationKeys: sorted,
               created: new Map(created.map((refs, i) => [CREATABLE_REFERENCE_TYPES[i], refs])),
             };
-            return fc.tuple(...sorted.map((k) => automationArb(pool, k))).map((docs) => {
+            return fc.tuple(...sorted.map(() => automationArb(pool))).map((docs) => {
               pack.automations = sorted.map((key, i): AutomationItem => ({ key, document: docs[i] }));
               return finish(pack, brand);
             });
@@ -621,7 +614,7 @@ function finish(pack: Pack, brand: boolean): Pack {
   const out = JSON.parse(JSON.stringify(pack)) as Pack & { brand?: unknown; schemaVersion: number };
   if (brand) out.schemaVersion = 2; // schemaVersion 1 is only for a pack without a brand
   for (const k of ['resources', 'pipelines', 'messageTemplates', 'smartLists', 'automations', 'assets'] as const) {
-    if (Array.isArray(out[k]) && out[k]!.length === 0 && k !== 'assets') delete out[k];
+    if (Array.isArray(out[k]) && out[k].length === 0 && k !== 'assets') delete out[k];
   }
   breakEndlessLoops(out);
   return out;

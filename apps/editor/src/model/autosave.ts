@@ -59,7 +59,7 @@ const KEY = 'current';
 function request<T>(r: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
+    r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
   });
 }
 
@@ -70,12 +70,12 @@ export function indexedDbDraftStore(factory: IDBFactory = indexedDB): DraftStore
       const r = factory.open(DB, 1);
       r.onupgradeneeded = () => r.result.createObjectStore(STORE);
       r.onsuccess = () => resolve(r.result);
-      r.onerror = () => reject(r.error);
+      r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
     }));
   const tx = async (mode: IDBTransactionMode) => (await open()).transaction(STORE, mode).objectStore(STORE);
   return {
     async load() {
-      const d = await request((await tx('readonly')).get(KEY));
+      const d: unknown = await request((await tx('readonly')).get(KEY));
       return isDraft(d) ? d : undefined;
     },
     async save(draft) {

@@ -161,7 +161,7 @@ export function notKeptSentence(findings: readonly Diagnostic[], what: string): 
  */
 export function notKeptRefusal(findings: readonly Diagnostic[], what: string): string | undefined {
   const said = notKeptSentence(findings, what);
-  return said && `${said}${findings[0]!.hint ? ` ${findings[0]!.hint}` : ''}`;
+  return said && `${said}${findings[0].hint ? ` ${findings[0].hint}` : ''}`;
 }
 
 /**
@@ -308,7 +308,7 @@ export function followPointer(before: unknown, after: unknown, pointer: string):
   let b: unknown = after;
   for (let t = 0; t < tokens.length; t++) {
     if (a === b) return toPointer([...path, ...tokens.slice(t)]);
-    const token = tokens[t]!;
+    const token = tokens[t];
     if (Array.isArray(a)) {
       if (!Array.isArray(b)) return undefined;
       const i = tokenIndex(token);

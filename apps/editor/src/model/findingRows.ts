@@ -60,11 +60,11 @@ function update(prev: GroupedRows, list: readonly Diagnostic[]): GroupedRows | u
     if (!t) touched.set(id, (t = { gone: 0, came: [] }));
     return t;
   };
-  for (let i = head; i < head + gone; i++) touch(prev.at[i]!).gone++;
+  for (let i = head; i < head + gone; i++) touch(prev.at[i]).gone++;
   const at = new Int32Array(list.length);
   at.set(prev.at.subarray(0, head));
   for (let i = head; i < head + came; i++) {
-    const d = list[i]!;
+    const d = list[i];
     const group = groupOf(d);
     const key = groupId(group);
     let id = ids.get(key);
@@ -81,8 +81,8 @@ function update(prev: GroupedRows, list: readonly Diagnostic[]): GroupedRows | u
   const before = new Map<number, number>();
   for (const id of touched.keys()) before.set(id, 0);
   for (let i = 0; i < head; i++) {
-    const n = before.get(prev.at[i]!);
-    if (n !== undefined) before.set(prev.at[i]!, n + 1);
+    const n = before.get(prev.at[i]);
+    if (n !== undefined) before.set(prev.at[i], n + 1);
   }
   for (const [id, t] of touched) {
     const g = byId[id]!;
@@ -99,7 +99,7 @@ function update(prev: GroupedRows, list: readonly Diagnostic[]): GroupedRows | u
   const seen = new Uint8Array(byId.length);
   const groups: FindingGroup[] = [];
   for (let i = 0; i < at.length; i++) {
-    const id = at[i]!;
+    const id = at[i];
     if (!seen[id]) {
       seen[id] = 1;
       groups.push(byId[id]!);

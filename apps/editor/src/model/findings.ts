@@ -19,7 +19,7 @@ export interface Location {
 export function locate(pack: PackValue, pointer: string): Location {
   const tokens = parsePointer(pointer);
   const kind = tokens[0] as ItemKind | undefined;
-  const index = tokens.length < 2 ? -1 : tokenIndex(tokens[1]!);
+  const index = tokens.length < 2 ? -1 : tokenIndex(tokens[1]);
   if (!kind || !(ITEM_KINDS as readonly string[]).includes(kind) || index < 0) return { target: { kind: 'pack' }, path: tokens };
   const rest = tokens.slice(2);
   const loc: Location = { target: { kind, index }, path: rest };
@@ -181,13 +181,13 @@ function updateIndex(prev: FindingIndex, pack: PackValue, diagnostics: readonly 
     newlyPlaced: 0,
   };
   const counter = countInto(idx, new Set([idx.pack, idx.total]));
-  for (let i = head; i < head + gone; i++) stale(idx, counter(a[i]!, -1).target);
+  for (let i = head; i < head + gone; i++) stale(idx, counter(a[i], -1).target);
   for (let i = head; i < head + came; i++) {
-    const p = counter(b[i]!, 1);
+    const p = counter(b[i], 1);
     placedAt.push(p);
     stale(idx, p.target);
   }
-  for (let i = a.length - tail; i < a.length; i++) placedAt.push(prev.placedAt[i]!);
+  for (let i = a.length - tail; i < a.length; i++) placedAt.push(prev.placedAt[i]);
   return idx;
 }
 
@@ -233,7 +233,7 @@ export function targetFindings(index: FindingIndex, target: string): readonly Di
   let list = index.byTarget.get(target);
   if (!list && index.pending.has(target)) {
     list = [];
-    for (let i = 0; i < index.placedAt.length; i++) if (index.placedAt[i]!.target === target) list.push(index.diagnostics[i]!);
+    for (let i = 0; i < index.placedAt.length; i++) if (index.placedAt[i].target === target) list.push(index.diagnostics[i]);
     if (list.length) index.byTarget.set(target, list);
     index.pending.delete(target);
   }

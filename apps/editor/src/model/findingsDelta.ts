@@ -41,9 +41,9 @@ export interface ChangedRun {
 export function changedRun<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean = Object.is): ChangedRun {
   const most = Math.min(a.length, b.length);
   let head = 0;
-  while (head < most && same(a[head]!, b[head]!)) head++;
+  while (head < most && same(a[head], b[head])) head++;
   let tail = 0;
-  while (tail < most - head && same(a[a.length - 1 - tail]!, b[b.length - 1 - tail]!)) tail++;
+  while (tail < most - head && same(a[a.length - 1 - tail], b[b.length - 1 - tail])) tail++;
   return { head, tail, gone: a.length - tail - head, came: b.length - tail - head };
 }
 
@@ -69,6 +69,6 @@ export function applyFindingsDelta(before: readonly Diagnostic[], d: FindingsDel
   if (d.head + d.tail > before.length) throw new Error(`a findings delta keeps ${d.head} + ${d.tail} of ${before.length} findings`);
   const out = before.slice(0, d.head);
   for (const m of d.middle) out.push(m);
-  for (let i = before.length - d.tail; i < before.length; i++) out.push(before[i]!);
+  for (let i = before.length - d.tail; i < before.length; i++) out.push(before[i]);
   return out;
 }

@@ -152,12 +152,12 @@ export function deleteElements(doc: Obj, nodeIdsToDelete: Iterable<string>, edge
   const nids = canvasIds(all);
   // The ids edges name a deleted block by: only a block's own id when it is the first with it.
   const cut = new Set<string>();
-  all.forEach((n, i) => ns.has(nids[i]!) && ownsId(n, nids[i]) && cut.add(nids[i]!));
-  const nodes = all.filter((_, i) => !ns.has(nids[i]!));
+  all.forEach((n, i) => ns.has(nids[i]) && ownsId(n, nids[i]) && cut.add(nids[i]));
+  const nodes = all.filter((_, i) => !ns.has(nids[i]));
   const eids = canvasIds(graphOf(doc).edges);
   const edges = asArr(graphOf(doc).edges).filter((e, i) => {
     const o = asObj(e);
-    return !es.has(eids[i]!) && !cut.has(str(o.source)) && !cut.has(str(o.target));
+    return !es.has(eids[i]) && !cut.has(str(o.source)) && !cut.has(str(o.target));
   });
   const hadEdges = Array.isArray(graphOf(doc).edges);
   return withGraph(doc, nodes, hadEdges || edges.length ? edges : undefined);
@@ -187,7 +187,7 @@ export function copyNodes(doc: Obj, ids: Iterable<string>): Clipboard {
   const set = new Set(ids);
   const nids = canvasIds(graphOf(doc).nodes);
   return structuredClone({
-    nodes: asArr(graphOf(doc).nodes).filter((n, i) => isObj(n) && set.has(nids[i]!)) as Obj[],
+    nodes: asArr(graphOf(doc).nodes).filter((n, i) => isObj(n) && set.has(nids[i])) as Obj[],
     edges: edgesOf(doc).filter((e) => set.has(str(e.source)) && set.has(str(e.target))),
   });
 }
@@ -256,7 +256,7 @@ export function readClipboardText(text: string): Clipboard | { refused: string }
   if (nodes.length === 0) return undefined;
   // Only what is pasted counts: the blocks and edges, not an automation document's own fields.
   const pasted = (v === graph ? ['/nodes', '/edges'] : ['/graph/nodes', '/graph/edges']).map((p) => [p, `${p}/`]);
-  const lost = textNotKept(text).findings.filter((d) => pasted.some(([p, under]) => d.pointer === p || d.pointer.startsWith(under!)));
+  const lost = textNotKept(text).findings.filter((d) => pasted.some(([p, under]) => d.pointer === p || d.pointer.startsWith(under)));
   const refused = notKeptRefusal(lost, 'the copied text');
   if (refused) return { refused: `Not pasted: ${refused}` };
   const ids = new Set(nodes.map((n) => n.id));
@@ -274,7 +274,7 @@ export function moveNodes(doc: Obj, positions: ReadonlyMap<string, XY>): Obj {
   const nids = canvasIds(graphOf(doc).nodes);
   const nodes = asArr(graphOf(doc).nodes).map((n, i) => {
     const o = asObj(n);
-    const p = positions.get(nids[i]!);
+    const p = positions.get(nids[i]);
     if (!p) return n;
     const x = Math.round(p.x);
     const y = Math.round(p.y);

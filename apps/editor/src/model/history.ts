@@ -24,12 +24,12 @@ export function push<T>(h: History<T>, next: T, coalesce?: string): History<T> {
 
 export function undo<T>(h: History<T>): History<T> {
   if (h.past.length === 0) return h;
-  return { past: h.past.slice(0, -1), present: h.past[h.past.length - 1] as T, future: [h.present, ...h.future] };
+  return { past: h.past.slice(0, -1), present: h.past[h.past.length - 1], future: [h.present, ...h.future] };
 }
 
 export function redo<T>(h: History<T>): History<T> {
   if (h.future.length === 0) return h;
-  return { past: [...h.past, h.present], present: h.future[0] as T, future: h.future.slice(1) };
+  return { past: [...h.past, h.present], present: h.future[0], future: h.future.slice(1) };
 }
 
 export const canUndo = (h: History<unknown>) => h.past.length > 0;

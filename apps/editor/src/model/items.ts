@@ -60,7 +60,7 @@ export function removeStage(pipeline: Obj, index: number): Obj {
 const TAG = /\{\{\s*([\w.]+)\s*\}\}/g;
 
 export function mergeTags(text: string): string[] {
-  return [...new Set([...text.matchAll(TAG)].map((m) => m[1] as string))];
+  return [...new Set([...text.matchAll(TAG)].map((m) => m[1]))];
 }
 
 export const SAMPLE_MERGE_VALUES: Record<string, string> = {

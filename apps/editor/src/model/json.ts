@@ -36,7 +36,7 @@ export function setKey<T extends Obj>(o: T, key: string, value: unknown): T {
 /** A copy of `arr` with item `i` replaced by `fn(item)`. */
 export function updateAt<T>(arr: readonly T[], i: number, fn: (item: T) => T): T[] {
   const copy = arr.slice();
-  copy[i] = fn(arr[i] as T);
+  copy[i] = fn(arr[i]);
   return copy;
 }
 
@@ -44,7 +44,7 @@ export function move<T>(arr: readonly T[], from: number, to: number): T[] {
   const copy = arr.slice();
   if (from < 0 || from >= copy.length || to < 0 || to >= copy.length) return copy;
   const [x] = copy.splice(from, 1);
-  copy.splice(to, 0, x as T);
+  copy.splice(to, 0, x);
   return copy;
 }
 

@@ -64,7 +64,7 @@ export function dagrePositions(doc: Obj): Map<string, XY> {
 
 function median(values: number[]): number {
   const s = values.slice().sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)] as number) : 0;
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
 }
 
 export function tidyUp(doc: Obj, options: { onlyNew?: boolean } = {}): Obj {

@@ -175,14 +175,13 @@ describe('tidy-up', () => {
     expect(nodesOf(t).find((n) => n.id === 'add_note')!.position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
   });
   it('lays out 200 nodes quickly', () => {
-    let d: Obj = { graph: { nodes: [{ id: 'n0', kind: 'trigger.manual' }], edges: [] } };
     const nodes = [{ id: 'n0', kind: 'trigger.manual' }];
     const edges = [];
     for (let i = 1; i < 200; i++) {
       nodes.push({ id: `n${i}`, kind: 'action.add_note' });
       edges.push({ id: `e${i}`, source: `n${Math.floor((i - 1) / 2)}`, target: `n${i}` });
     }
-    d = { graph: { nodes, edges } };
+    const d: Obj = { graph: { nodes, edges } };
     const t0 = performance.now();
     const t = tidyUp(d);
     expect(performance.now() - t0).toBeLessThan(3000);

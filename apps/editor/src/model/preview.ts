@@ -15,7 +15,7 @@ export const PREVIEW_CSP_REMOTE_IMAGES =
 
 /** The template's HTML with each email image the pack carries shown from its bytes (a data: address) where the template writes its sourceUrl. */
 export function embedEmailImages(html: string, assets: unknown): string {
-  const list = Array.isArray(assets) ? (assets.filter(isObj) as Obj[]) : [];
+  const list = Array.isArray(assets) ? assets.filter(isObj) : [];
   for (const { sourceUrl, asset } of emailImageAddresses(list as unknown as Asset[])) {
     const { data, mimeType } = asset as unknown as Obj;
     if (typeof data !== 'string' || data === '') continue;

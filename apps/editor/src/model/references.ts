@@ -35,7 +35,7 @@ function allStrings(doc: Obj): Set<string> {
 function sameConfigs(before: Obj, after: Obj): boolean {
   const a = nodesOf(before);
   const b = nodesOf(after);
-  return a.length === b.length && a.every((n, i) => n.config === b[i]!.config && n.kind === b[i]!.kind);
+  return a.length === b.length && a.every((n, i) => n.config === b[i].config && n.kind === b[i].kind);
 }
 
 export function syncReferences(before: Obj, after: Obj): Obj {

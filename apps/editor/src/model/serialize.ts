@@ -26,7 +26,7 @@ function stampExportedAt(pack: PackValue, at: Date): PackValue {
     out[k] = v;
     if (k === 'version') out.exportedAt = exportedAt;
   }
-  return out as PackValue;
+  return out;
 }
 
 export function exportFileName(pack: PackValue): string {

@@ -88,7 +88,7 @@ export class EditorStore {
       duplicates: options.duplicates,
       source,
       target: options.target ?? (hasAutomations ? { kind: 'automations', index: 0 } : { kind: 'pack' }),
-      savedPack: options.dirty ? ({} as PackValue) : pack,
+      savedPack: options.dirty ? {} : pack,
       opened: this.state.opened + 1,
     });
   }

@@ -107,17 +107,9 @@ export function App({ store }: { store: EditorStore }) {
         )}
         {file.banner && <OpenBanner text={file.banner} onOk={() => file.setBanner(undefined)} />}
         {!ready ? (
-          <main className="main">
-            <p className="empty" role="status">
-              Opening…
-            </p>
-          </main>
+          <Opening />
         ) : diff.open ? (
-          diff.old && diff.new && diff.shown ? (
-            <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false, shown: false }))} />
-          ) : (
-            <CompareForm diff={diff} setDiff={setDiff} pack={pack} notify={notify} />
-          )
+          <Compare diff={diff} setDiff={setDiff} pack={pack} notify={notify} />
         ) : (
           <EditorBody
             store={store}
@@ -158,4 +150,22 @@ export function App({ store }: { store: EditorStore }) {
       </div>
     </WorkspaceContext.Provider>
   );
+}
+
+/** The main area while the startup restore decides what to open. */
+function Opening() {
+  return (
+    <main className="main">
+      <p className="empty" role="status">
+        Opening…
+      </p>
+    </main>
+  );
+}
+
+/** The comparison: its form until both sides are read, then the diff of the two. */
+function Compare({ diff, setDiff, pack, notify }: Parameters<typeof CompareForm>[0]) {
+  if (diff.old && diff.new && diff.shown)
+    return <DiffView old={diff.old} new={diff.new} onClose={() => setDiff((d) => ({ ...d, open: false, shown: false }))} />;
+  return <CompareForm diff={diff} setDiff={setDiff} pack={pack} notify={notify} />;
 }

@@ -15,7 +15,7 @@ const SEVERITY_ICONS: Record<string, LucideIcon> = { error: CircleAlert, warning
 function CommandIcon({ c }: { c: Command }) {
   const group = c.icon?.group ?? (c.section === 'Add a block' ? 'action' : 'command');
   const Icon = c.icon?.severity
-    ? SEVERITY_ICONS[c.icon.severity]!
+    ? SEVERITY_ICONS[c.icon.severity]
     : c.icon?.kind && c.icon.group
       ? blockIcon(c.icon.kind, c.icon.group)
       : c.section === 'Go to'
@@ -114,7 +114,7 @@ export function CommandPalette({
 export function usePaletteKeys(open: (which: 'commands' | 'shortcuts') => void) {
   const openLatest = useLatestCallback(open);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent | globalThis.KeyboardEvent) => {
+    const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       const inText = !!t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {

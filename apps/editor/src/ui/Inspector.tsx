@@ -81,13 +81,13 @@ export function AutomationInspector(props: {
     );
     props.selectBlocks?.(blocks);
   };
-  const node = selected.length === 1 ? nodeAt(doc, selected[0]!) : undefined;
+  const node = selected.length === 1 ? nodeAt(doc, selected[0]) : undefined;
   return (
     <div ref={pane}>
       {node ? (
         <NodeForm
           key={selected[0]}
-          cid={selected[0]!}
+          cid={selected[0]}
           doc={doc}
           node={node}
           edit={edit}

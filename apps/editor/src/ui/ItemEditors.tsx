@@ -338,7 +338,7 @@ function ConditionOperator({
   return (
     <span className="condition-operator">
       <select aria-label={label} data-path={place} value={value} onChange={(e) => onChange(e.target.value)} {...f.attrs}>
-        {(OPERATORS as readonly string[]).includes(value) ? null : <option value={value}>{value}</option>}
+        {OPERATORS.includes(value) ? null : <option value={value}>{value}</option>}
         {OPERATORS.map((o) => (
           <option key={o} value={o}>
             {o}
@@ -700,7 +700,7 @@ export function AssetEditor({ item, edit, notify }: { item: Obj; edit: EditItem;
       )}
       <div>
         <label htmlFor="asset-file">Replace file</label>
-        <input id="asset-file" type="file" aria-label="Replace asset file" onChange={onFile} />
+        <input id="asset-file" type="file" aria-label="Replace asset file" onChange={(e) => void onFile(e)} />
       </div>
       <div style={{ display: 'flex', gap: 8 }}>
         <TextField label="Key" path="key" value={str(item.key)} onChange={(v) => set('key', v)} />

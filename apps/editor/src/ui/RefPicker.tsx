@@ -33,6 +33,18 @@ export function idForWorkspaceObject(
   return pickedReferenceId(type, name, [...packKeys, ...listed.map((r) => r.id)]);
 }
 
+/** Opening reads the type's objects once; a failed read is not retried on every render (Check or Refresh does). */
+function useReadOnOpen(open: boolean, ws: ReturnType<typeof useWorkspace>, read: boolean, type: ReferenceType) {
+  const asked = useRef(false);
+  useEffect(() => {
+    if (!open) asked.current = false;
+    else if (ws && !read && !asked.current) {
+      asked.current = true;
+      void ws.ensureType(type);
+    }
+  }, [open, ws, read, type]);
+}
+
 export function RefPicker(props: {
   type: ReferenceType;
   label: string;
@@ -46,15 +58,7 @@ export function RefPicker(props: {
   const refs = useContext(ReferencesContext)?.refs;
   const objects = ws?.objectsOf(type);
   const dialogId = useId();
-  // Opening reads this type once; a failed read is not retried on every render (Check or Refresh does).
-  const asked = useRef(false);
-  useEffect(() => {
-    if (!open) asked.current = false;
-    else if (ws && !objects && !asked.current) {
-      asked.current = true;
-      void ws.ensureType(type);
-    }
-  }, [open, ws, objects, type]);
+  useReadOnOpen(open, ws, objects !== undefined, type);
 
   const q = query.trim().toLowerCase();
   const matches = (name: string, id: string) => q === '' || name.toLowerCase().includes(q) || id.toLowerCase().includes(q);

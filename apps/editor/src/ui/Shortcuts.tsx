@@ -53,7 +53,7 @@ export function KeyboardHelp({ onAll }: { onAll: () => void }) {
       <ul className="help key-list">
         {SHORTCUTS.slice(0, 6).map((s) => (
           <li key={s.does}>
-            <kbd>{shownKeys(s.keys[0]!, mac)}</kbd> {s.does}
+            <kbd>{shownKeys(s.keys[0], mac)}</kbd> {s.does}
           </li>
         ))}
       </ul>

@@ -49,7 +49,9 @@ export function FieldFindings({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [byField, setByField] = useState<ReadonlyMap<string, readonly Diagnostic[]>>(() => new Map());
-  // After every render: the fields shown can change with the pack (a settings block switched on).
+  // After every render: the fields shown can change with the pack (a settings block switched on),
+  // which no dependency list names; setByField keeps the map when nothing moved, so it settles.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(() => {
     const fields = [...(ref.current?.querySelectorAll<HTMLElement>('[data-path]') ?? [])].map((e) => e.dataset.path ?? '');
     const next = new Map<string, Diagnostic[]>();

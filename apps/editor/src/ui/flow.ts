@@ -66,7 +66,7 @@ export function buildNodes(
     if (!isObj(n)) continue;
     const own = str(n.id);
     if (!own) continue;
-    const id = cids[i]!;
+    const id = cids[i];
     const hit = cache?.get(n);
     if (
       hit &&
@@ -120,7 +120,7 @@ export function buildEdges(doc: Obj, automation: number, findings?: FindingIndex
   list.forEach((raw, i) => {
     if (!isObj(raw)) return;
     const e = raw;
-    const id = ids[i]!;
+    const id = ids[i];
     const handle = handleOf(e);
     // An edge from a handle the block does not have (core reports it) is still drawn, from the
     // block's first output, so the author can see and fix it: dashed, and labelled with the handle

@@ -4,9 +4,10 @@
 import { useSyncExternalStore } from 'react';
 
 export interface Preference<T extends string> {
-  get(): T;
-  set(value: T): void;
-  subscribe(listener: () => void): () => void;
+  // Properties, not methods: React's useSyncExternalStore is handed get and subscribe unbound.
+  get: () => T;
+  set: (value: T) => void;
+  subscribe: (listener: () => void) => () => void;
 }
 
 /** A preference stored under `key`: one of `values`, the first when none (or another) is stored. */

@@ -6,10 +6,12 @@ import { useState, type KeyboardEvent } from 'react';
 export function useActiveOption(count: number, pick: (index: number) => void, close?: () => void) {
   const [active, setActive] = useState(0);
   const onKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape' && close) close();
-    else if (e.key === 'ArrowDown') (setActive((a) => Math.min(a + 1, count - 1)), e.preventDefault());
-    else if (e.key === 'ArrowUp') (setActive((a) => Math.max(a - 1, 0)), e.preventDefault());
-    else if (e.key === 'Enter' && active < count) (pick(active), e.preventDefault());
+    if (e.key === 'Escape' && close) return close();
+    if (e.key === 'ArrowDown') setActive((a) => Math.min(a + 1, count - 1));
+    else if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
+    else if (e.key === 'Enter' && active < count) pick(active);
+    else return;
+    e.preventDefault();
   };
   return { active, setActive, onKey };
 }

@@ -35,7 +35,11 @@ export function usePackWorker<I, A>(
       return () => clearTimeout(t);
     }
     // A worker started anew holds nothing yet: it gets the whole pack and the input.
-    if (w.fresh) ((sentPack.current = undefined), (sentInput.current = undefined), (w.fresh = false));
+    if (w.fresh) {
+      sentPack.current = undefined;
+      sentInput.current = undefined;
+      w.fresh = false;
+    }
     const value = pack as unknown as PackValue;
     w.worker.postMessage({ seq: n, patch: diffForWorker(sentPack.current, value), ...(sentInput.current !== input ? { input } : {}) });
     sentPack.current = value;

@@ -73,7 +73,7 @@ export interface WorkspaceState {
   /** The plan options the preview plans with and Install installs with (core's PlanOptions). */
   planOptions: { prune: boolean; others?: readonly InstallLedger[] };
   /** Reads the ledger and every collection the pack needs (and those read before) again. */
-  refresh(): Promise<void>;
+  refresh: () => Promise<void>;
   /** Reads what a reference type's picker lists, when it was not read yet. */
   ensureType(type: ReferenceType): Promise<void>;
   /** The workspace's objects of a reference type; undefined when not read yet. */

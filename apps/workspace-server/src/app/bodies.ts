@@ -106,7 +106,7 @@ export function acceptJsonBodies(app: FastifyInstance): void {
         undefined,
       );
     }
-    parseJson(req, body as string, (err, value) => {
+    void parseJson(req, body as string, (err, value) => {
       if (!err) {
         // A number that would be stored as another is refused with core's finding, as a pack's is
         // reported: one JSON cannot hold (1e400 parses as Infinity and would be stored as null), an

@@ -5,13 +5,30 @@ import { resolvePackRef } from '../shared/pack-schemas.js';
  * Builds the OpenAPI 3.1 document from the very schemas Fastify validates and serialises with,
  * collected by an onRoute hook: there is no second, hand-written copy to drift.
  */
+/** The parts of a route's JSON Schema the document reads. */
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+interface RouteSchema {
+  hide?: boolean;
+  params?: ObjectSchema;
+  querystring?: ObjectSchema;
+  body?: unknown;
+  response?: Record<string, { description?: string }>;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  [key: string]: unknown;
+}
+
 export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   const tags = new Set<string>();
   for (const r of routes) {
-    const schema = (r.schema ?? {}) as Record<string, any>;
+    const schema = (r.schema ?? {}) as RouteSchema;
     if (schema.hide || r.url === '*') continue;
-    const methods = ([] as string[]).concat(r.method as string | string[]).map((m) => m.toLowerCase());
+    const methods = ([] as string[]).concat(r.method).map((m) => m.toLowerCase());
     if (methods.includes('head')) continue;
     const path = r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const policy = (r.config ?? {}) as { auth?: string; scope?: string | string[]; database?: false };
@@ -20,13 +37,13 @@ export function buildOpenApi(routes: RouteOptions[], shared: { $id: string }[]) 
       ['path', schema.params],
       ['query', schema.querystring],
     ] as const) {
-      for (const [name, prop] of Object.entries<any>(s?.properties ?? {})) {
-        parameters.push({ name, in: where, required: where === 'path' || (s.required ?? []).includes(name), schema: rewriteRefs(prop) });
+      for (const [name, prop] of Object.entries(s?.properties ?? {})) {
+        parameters.push({ name, in: where, required: where === 'path' || (s?.required ?? []).includes(name), schema: rewriteRefs(prop) });
       }
     }
     const responses: Record<string, unknown> = {};
     const authenticated = policy.auth !== 'none';
-    for (const [code, s] of Object.entries<any>(schema.response ?? {})) {
+    for (const [code, s] of Object.entries(schema.response ?? {})) {
       responses[code] = {
         description: s.description ?? 'Success',
         ...(authenticated ? { headers: RATE_LIMIT_HEADERS } : {}),
@@ -128,7 +145,7 @@ const NO_BODY =
 function errorStatuses(
   path: string,
   methods: string[],
-  schema: Record<string, any>,
+  schema: RouteSchema,
   policy: { auth?: string; scope?: unknown; database?: false },
 ): string[] {
   const out = ['400'];

@@ -180,7 +180,7 @@ async function sendBatch<I, R>(plan: BatchPlan<I, R>, counts: BatchCounts, c: Qu
       counts.batches++;
       counts.batched += taken.length;
       const wrong = answers.length !== taken.length ? new Error(`a batch of ${taken.length} answered ${answers.length}`) : undefined;
-      taken.forEach((w, i) => (wrong ? w.reject(wrong) : w.resolve(answers![i])));
+      taken.forEach((w, i) => (wrong ? w.reject(wrong) : w.resolve(answers[i])));
       return;
     }
   }

@@ -28,7 +28,7 @@ export function countRoundTrips(db: Db): CountingDb {
     resetRoundTrips() {
       n = 0;
     },
-    query: base.query,
+    query: base.query.bind(base),
     // A batch (db/batch.ts) is one round trip however many requests it carries.
     pool: db.pool && {
       size: db.pool.size,

@@ -15,6 +15,7 @@ export class Params {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's columns are what its own statement selects, read by the store function that wrote it
 export type Row = Record<string, any>;
 
 /** A list's timestamp filters, RFC 3339 (the route's schema checks them with tsIn: timeFilterQuery). */
@@ -68,7 +69,7 @@ export function decodeCursor(cursor: string, list: string): { createdAt: string;
     v = undefined;
   }
   if (Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'string')) {
-    const [from, createdAt, id] = v as string[];
+    const [from, createdAt, id] = v;
     const time = Date.parse(createdAt);
     // Years 0001-9999 only: what PostgreSQL's timestamptz reads back from an ISO string.
     if (from === list && !Number.isNaN(time) && /^\d{4}-/.test(new Date(time).toISOString()) && !id.includes('\u0000'))

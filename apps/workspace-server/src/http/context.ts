@@ -32,6 +32,8 @@ export interface RoutePolicy {
 }
 
 declare module 'fastify' {
+  // Declaration merging: Fastify's route config gains the policy's fields.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface FastifyContextConfig extends RoutePolicy {}
 }
 

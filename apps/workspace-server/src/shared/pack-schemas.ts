@@ -77,7 +77,7 @@ export const packSchemas: readonly Record<string, unknown>[] = Object.values(pub
  * The subschema a pack $ref points at, with its own relative $refs made absolute: the OpenAPI
  * document inlines these, so it stands alone without the pack schemas beside it.
  */
-export function resolvePackRef(ref: string): unknown | undefined {
+export function resolvePackRef(ref: string): unknown {
   const [uri, fragment = ''] = ref.split('#');
   const schema = Object.values(publishedSchemas).find((s) => s.$id === uri);
   if (!schema) return undefined;

@@ -175,9 +175,9 @@ function withEmptyQueryUnset(schema: { properties?: Record<string, unknown> }, v
 }
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return withEmptyUnset(schema as never, bodyAjv.compile(schema)) as never;
-  const url = withIntegerText(schema as never, urlAjv.compile(schema));
-  return (httpPart === 'querystring' ? withEmptyQueryUnset(schema as never, url) : url) as never;
+  if (httpPart === 'body') return withEmptyUnset(schema, bodyAjv.compile(schema)) as never;
+  const url = withIntegerText(schema, urlAjv.compile(schema));
+  return (httpPart === 'querystring' ? withEmptyQueryUnset(schema, url) : url) as never;
 };
 
 /**
@@ -234,7 +234,7 @@ export function validationError(errors: ErrorObject[], context: string | undefin
  * its schema, as `x-pattern-words`.
  */
 function ruleWordsOf(e: ErrorObject): string | undefined {
-  const own = (e.parentSchema as Record<string, unknown> | undefined)?.['x-pattern-words'];
+  const own = e.parentSchema?.['x-pattern-words'];
   if (e.keyword === 'pattern')
     return ruleWords(e.keyword, e.params) ?? (typeof own === 'string' ? own : 'is not written the way this field takes');
   if (e.keyword === 'format') return ruleWords(e.keyword, e.params) ?? 'is not a valid value';

@@ -67,7 +67,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
   const outAbs = out === undefined ? undefined : resolve(ctx.cwd, out);
   const outStat = outAbs === undefined ? undefined : await stat(outAbs).catch(() => undefined);
   const toDir = out !== undefined && (/[\\/]$/.test(out) || outStat?.isDirectory() === true);
-  const notFolder = toDir ? notAFolder(outAbs!, out!, ctx.cwd) : undefined;
+  const notFolder = toDir ? notAFolder(outAbs!, out, ctx.cwd) : undefined;
   if (notFolder) throw new UsageError(notFolder);
   if (toDir && (await isEmptyDir(outAbs!)) === false && !args.values.force)
     throw new UsageError(`'${out}' exists and is not empty; pass --force to replace its pack source files`);
@@ -107,7 +107,7 @@ export async function run(ctx: CommandContext, args: Parsed): Promise<number> {
     if (outAbs === undefined) ctx.stdout.write(text);
     else if (toDir) {
       const files = unpackToFiles(JSON.parse(text));
-      await writeTree(outAbs, out!, files);
+      await writeTree(outAbs, out, files);
       ctx.stderr.write(`exported ${summary} into ${displayPath(outAbs, ctx.cwd)}/ (${plural(files.size, 'file')})\n`);
     } else {
       await writeFileSafely(outAbs, out!, text);

@@ -139,7 +139,7 @@ async function fixFolder(ctx: CommandContext, abs: string, dry: boolean): Promis
     );
     return 'unfixed';
   }
-  const pack = built.pack as Record<string, unknown>;
+  const pack = built.pack;
   const { pack: fixed, changes } = fixedPack(pack, nodeHasher);
   if (!changes.length) return 'clean';
   // fixedPack shares every item it does not change, so the changed ones are those not shared.

@@ -559,7 +559,7 @@ function linkWatchingFs(brokenAsFiles?: ReadonlySet<string>) {
             if (typeof e !== 'object' || !isSpecial(e)) return e;
             const at = resolve(path, e.name);
             special.set(at, `it is ${specialKind(e)}`);
-            return brokenAsFiles?.has(at) ? Object.assign(Object.create(e), { isFile: () => true }) : e;
+            return brokenAsFiles?.has(at) ? Object.assign(Object.create(e) as Dirent, { isFile: () => true }) : e;
           }),
         );
       },

@@ -175,7 +175,7 @@ export async function writeFiles(writes: readonly FileWrite[], options: { create
       await writeThrough(t.target, t.st, t.content);
     }
   } catch (e) {
-    await Promise.all(done.map((d) => d.temp && rm(d.temp, { force: true }).catch(() => {})));
+    await Promise.all(done.flatMap((d) => (d.temp ? [rm(d.temp, { force: true }).catch(() => {})] : [])));
     for (const dir of created.reverse()) await rm(dir, { recursive: true, force: true }).catch(() => {});
     // A file is opened only to be created, so a missing path is a missing folder.
     throw new WriteError(current, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such directory' : ioReason(e));

@@ -91,7 +91,7 @@ export async function compileFolder(
     // copies, and the arrays that carried them to placement, were garbage the collector copied.
     const ds = validation.diagnostics;
     fixable = ds.some(mayBeFixed);
-    const at: Spot[] = new Array(ds.length);
+    const at = new Array<Spot>(ds.length);
     const notes = new Map<number, Spot[]>();
     const all: Spot[] = [];
     for (let i = 0; i < ds.length; i++) {

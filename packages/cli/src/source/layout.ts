@@ -213,7 +213,7 @@ export function sourceInOrder(role: SourceRole, value: unknown): unknown {
     case 'manifest':
       return manifestInOrder(value);
     case 'resources':
-      return Array.isArray(value) ? value.map((r) => inCanonicalOrder(r, 'resource')) : value;
+      return Array.isArray(value) ? value.map((r: unknown) => inCanonicalOrder(r, 'resource')) : value;
     case 'assets':
       return Array.isArray(value) ? value.map(assetEntryInOrder) : value;
     default:

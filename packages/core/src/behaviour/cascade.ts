@@ -94,13 +94,20 @@ function guardsBefore(
   while (stack.length) {
     const n = stack.pop()!;
     if (isGuard(n)) continue;
-    for (const { to } of a.nodes[n].next) if (!free[to]) ((free[to] = 1), stack.push(to));
+    for (const { to } of a.nodes[n].next) {
+      if (free[to]) continue;
+      free[to] = 1;
+      stack.push(to);
+    }
   }
-  const via: (number | undefined)[] = new Array(count).fill(undefined);
+  const via = new Array<number | undefined>(count).fill(undefined);
   // The guard met on the way to each node (-1: none yet), walked with a stack of node numbers.
   const guardOf = new Int32Array(count).fill(-1);
   const seen = new Uint8Array(count);
-  for (const t of roots) ((seen[t] = 1), stack.push(t));
+  for (const t of roots) {
+    seen[t] = 1;
+    stack.push(t);
+  }
   while (stack.length) {
     const n = stack.pop()!;
     const guard = guardOf[n] >= 0 ? guardOf[n] : isGuard(n) ? n : -1;
@@ -224,7 +231,7 @@ const branchCache = new WeakMap<FlowAutomation, Map<number, ReadonlySet<number>>
  */
 function branchOf(a: FlowAutomation, trigger: number): ReadonlySet<number> {
   let byTrigger = branchCache.get(a);
-  if (!byTrigger) branchCache.set(a, (byTrigger = new Map()));
+  if (!byTrigger) branchCache.set(a, (byTrigger = new Map<number, ReadonlySet<number>>()));
   let nodes = byTrigger.get(trigger);
   if (!nodes) byTrigger.set(trigger, (nodes = new Set(reachable(a, [trigger]))));
   return nodes;

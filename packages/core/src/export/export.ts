@@ -411,7 +411,7 @@ class Exporter {
     const lined =
       packRefs !== undefined && packRefs.length === storedRefs.length && packRefs.every((p, i) => p.type === storedRefs[i].type);
     const inPlace = storedRefs.map((r, i) =>
-      lined && r.id !== packRefs![i].id && this.boundTo.get(`${r.type}:${packRefs![i].id}`) === r.id ? packRefs![i].id : undefined,
+      lined && r.id !== packRefs[i].id && this.boundTo.get(`${r.type}:${packRefs[i].id}`) === r.id ? packRefs[i].id : undefined,
     );
     const doc: AutomationDocument =
       (back.size || inPlace.some((id) => id !== undefined)) && stored.references
@@ -419,7 +419,7 @@ class Exporter {
             ...stored,
             references: stored.references.map((r, i) =>
               inPlace[i] !== undefined
-                ? { ...r, id: inPlace[i]! }
+                ? { ...r, id: inPlace[i] }
                 : back.has(`${r.type}:${r.id}`)
                   ? { ...r, id: back.get(`${r.type}:${r.id}`)! }
                   : r,
@@ -917,7 +917,7 @@ function exportEverything(input: ExportInput, options: ExportOptions): ExportRes
     if (c === 'message_templates') {
       if (isEmailResource(o)) out.resources.push(resourceFrom('email_template', key, o, undefined));
       else out.messageTemplates.push(templateFrom(key, o));
-    } else if (RESOURCE_KIND_OF[c]) out.resources.push(resourceFrom(RESOURCE_KIND_OF[c]!, key, o, undefined));
+    } else if (RESOURCE_KIND_OF[c]) out.resources.push(resourceFrom(RESOURCE_KIND_OF[c], key, o, undefined));
     else if (c === 'pipelines') out.pipelines.push(pipelineFrom(key, o, (s) => stageKeys.get(String(s.id))!));
     else if (c === 'smart_lists') out.smartLists.push(smartListFrom(x, key, o));
     else if (c === 'automations') {

@@ -47,7 +47,7 @@ export function storedForm<T>(kind: ItemKind, item: T): T {
     const { richTextDoc: _, ...rest } = item;
     return rest as T;
   }
-  if (kind === 'pipelines' && Array.isArray(item.stages)) return { ...item, stages: item.stages.map(storedStage) } as T;
+  if (kind === 'pipelines' && Array.isArray(item.stages)) return { ...item, stages: item.stages.map(storedStage) };
   return item;
 }
 

@@ -86,13 +86,14 @@ function share(value: unknown, shape: Shape | undefined): unknown {
   // its order: nothing there moves. So too in an object the schemas give no properties or items.
   if (shape === undefined || shape.open) return value;
   if (Array.isArray(value)) {
+    const list: unknown[] = value;
     let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i];
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
       const c = v !== null && typeof v === 'object' ? share(v, shape.items) : v;
-      if (c !== v) (out ??= value.slice())[i] = c;
+      if (c !== v) (out ??= list.slice())[i] = c;
     }
-    return out ?? value;
+    return out ?? list;
   }
   if (!isObj(value)) return value;
   // In order: the known keys as the schema lists them, then the others. Children first, once each.

@@ -91,7 +91,7 @@ export class GraphModel {
     const nodeIndex = new Int32Array(rawNodes.length);
     const bits = new Uint8Array(rawNodes.length);
     const firstNode = new Int32Array(rawNodes.length);
-    const infos: (NodeKindInfo | undefined)[] = new Array(rawNodes.length);
+    const infos = new Array<NodeKindInfo | undefined>(rawNodes.length);
     const base = ids.next;
     let count = 0;
     let idless = false;

@@ -192,20 +192,24 @@ export function measure(
     const d = depths.pop()! + 1;
     if (d > depth) depth = d;
     if (d > maxDepth) return { keys, depth, deepPath: pathToDepth(value, maxDepth), wide };
+    // A wide number's test is written so that NaN (an object handed in, not text) counts too.
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
-        const c = v[i];
-        if (c !== null && typeof c === 'object') (values.push(c), depths.push(d));
-        // Written so that NaN (an object handed in, not text) counts too.
-        else if (typeof c === 'number' && !(c < EXACT_INTEGERS && c > -EXACT_INTEGERS)) wide = true;
+        const c: unknown = v[i];
+        if (c !== null && typeof c === 'object') {
+          values.push(c);
+          depths.push(d);
+        } else if (typeof c === 'number' && !(c < EXACT_INTEGERS && c > -EXACT_INTEGERS)) wide = true;
       }
     } else {
       for (const k in v as object) {
         if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
         keys++;
         const c = (v as Record<string, unknown>)[k];
-        if (c !== null && typeof c === 'object') (values.push(c), depths.push(d));
-        else if (typeof c === 'number' && !(c < EXACT_INTEGERS && c > -EXACT_INTEGERS)) wide = true;
+        if (c !== null && typeof c === 'object') {
+          values.push(c);
+          depths.push(d);
+        } else if (typeof c === 'number' && !(c < EXACT_INTEGERS && c > -EXACT_INTEGERS)) wide = true;
       }
     }
   }
@@ -255,7 +259,10 @@ function decimalValue(literal: string): string {
   let start = 0;
   while (start < s.length - 1 && s.charCodeAt(start) === 48) start++;
   let end = s.length;
-  while (end > start + 1 && s.charCodeAt(end - 1) === 48) (end--, exponent++);
+  while (end > start + 1 && s.charCodeAt(end - 1) === 48) {
+    end--;
+    exponent++;
+  }
   const digits = s.slice(start, end);
   return digits === '0' ? '0' : `${sign}${digits}e${exponent}`;
 }

@@ -164,7 +164,7 @@ export function projectWorkspaceObject(collection: WorkspaceCollection, obj: Wor
   if (collection === 'pipelines') {
     const stages = Array.isArray(obj.stages) ? (obj.stages as Record<string, unknown>[]) : [];
     return {
-      name: orNull(obj.name) as Json,
+      name: orNull(obj.name),
       description: orNull(obj.description) as Json,
       // Won and lost stages are 100 and 0 by the format's rule, also where a store kept null (a new workspace's default pipeline).
       stages: stages.map((s) => ({
@@ -194,7 +194,7 @@ const objectHashes = new WeakMap<WorkspaceObject, Map<WorkspaceCollection, strin
  */
 export function workspaceObjectHash(collection: WorkspaceCollection, obj: WorkspaceObject): string {
   let byCollection = objectHashes.get(obj);
-  if (!byCollection) objectHashes.set(obj, (byCollection = new Map()));
+  if (!byCollection) objectHashes.set(obj, (byCollection = new Map<WorkspaceCollection, string>()));
   let hash = byCollection.get(collection);
   if (hash === undefined) byCollection.set(collection, (hash = contentHash(projectWorkspaceObject(collection, obj))));
   return hash;

@@ -41,6 +41,7 @@ import { compareSemver } from './version.js';
 import { differingFields } from '../diff/compare.js';
 import { ledgerSourceOf } from '../export/export.js';
 import type {
+  BindingTarget,
   InstallLedger,
   LedgerItem,
   Plan,
@@ -183,25 +184,29 @@ function desiredItems(
   }
   if (pack.brand) {
     const assets = pack.assets ?? [];
-    const rewrites: Rewrite[] = assets
-      .filter(isBrandAsset)
-      .map((a) => ({
-        kind: 'url',
-        from: brandAssetToken(a.key),
-        target: a.data != null ? { itemId: itemId('asset', a.key) } : { url: a.url ?? '' },
-      }));
+    const rewrites: Rewrite[] = assets.filter(isBrandAsset).map((a) => ({
+      kind: 'url',
+      from: brandAssetToken(a.key),
+      target: a.data != null ? { itemId: itemId('asset', a.key) } : { url: a.url ?? '' },
+    }));
     out.push({
       itemId: itemId('brand', 'brand'),
       kind: 'brand',
       key: 'brand',
-      name: String((pack.brand as Record<string, unknown>).name ?? 'Brand'),
+      name: String(pack.brand.name ?? 'Brand'),
       collection: 'brand',
       content: brandContent(pack.brand, assets),
       rewrites,
       adoptable: false,
     });
   }
-  // Smart-list filter values naming a pack resource by key become the resource's workspace id.
+  out.push(...desiredSmartLists(pack), ...desiredAutomations(pack, target, unlisted));
+  return out;
+}
+
+/** The pack's smart lists: filter values naming a pack resource by key become the resource's workspace id. */
+function desiredSmartLists(pack: Pack): Desired[] {
+  const out: Desired[] = [];
   const resourceKeys = new Set((pack.resources ?? []).filter((r) => r.kind !== 'email_template').map((r) => r.key));
   for (const s of pack.smartLists ?? []) {
     const content = smartListContent(s);
@@ -222,6 +227,12 @@ function desiredItems(
       adoptable: false,
     });
   }
+  return out;
+}
+
+/** The pack's automations, their references rewritten to what they were bound to. */
+function desiredAutomations(pack: Pack, target: ReadonlyMap<string, BindingTarget>, unlisted: ReadonlyMap<string, Rewrite[]>): Desired[] {
+  const out: Desired[] = [];
   for (const a of pack.automations ?? []) {
     const seen = new Set<string>();
     const rewrites: Rewrite[] = [];
@@ -596,7 +607,7 @@ function resumeInterrupted(p: Planning, { d, step, desiredHash }: ItemState, our
   step.workspaceId = ours.id;
   if (workspaceObjectHash(d.collection, ours) === desiredHash) {
     Object.assign(step, { action: 'unchanged', write: false, refreshLedger: true, reason: 'created by the interrupted run' });
-    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash!);
+    p.ledgerUpdates[d.itemId] = ledgerItemForExisting(step, ours, desiredHash);
   } else {
     Object.assign(step, { action: 'update', reason: 'created by the interrupted run, content differs' });
     // Recorded as the pack's from the run's start, so its own write (an automation that runs

@@ -5,7 +5,7 @@ import { getOwn, setOwn } from '../own.js';
 import { NODE_CATALOG } from '../catalog/nodes.js';
 import { canonicalJson, contentHash, projectWorkspaceObject, type Json } from './content.js';
 import { sha256Hex } from '../hash.js';
-import type { BindingTarget, InstallLedger, LedgerItem, PlanStep, Rewrite, WorkspaceObject } from './types.js';
+import type { BindingTarget, InstallLedger, LedgerItem, PlanStep, WorkspaceObject } from './types.js';
 
 /** What is known about an item that exists in the workspace. */
 export interface ResolvedItem {
@@ -103,7 +103,7 @@ export function applyRewrites(step: Pick<PlanStep, 'kind' | 'content' | 'rewrite
   // An id two references of different types share: each typed config field takes its own type's.
   const typed = new Map<string, Map<string, string>>();
   const urls: [string, string][] = [];
-  for (const rw of step.rewrites as Rewrite[]) {
+  for (const rw of step.rewrites) {
     if (rw.kind === 'reference') {
       const id = resolveTarget(rw.target, lookup);
       if (id === undefined) return undefined;

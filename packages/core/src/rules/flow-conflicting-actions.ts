@@ -35,7 +35,7 @@ function actsOf(a: FlowAutomation, ai: number): { add: Act[]; remove: Act[]; sta
   const out = { add: [] as Act[], remove: [] as Act[], stage: [] as Act[] };
   for (const n of reachable(a)) {
     const { kind, config } = a.nodes[n];
-    const v = (f: string) => (typeof config?.[f] === 'string' && config[f] !== '' ? (config[f] as string) : undefined);
+    const v = (f: string) => (typeof config?.[f] === 'string' && config[f] !== '' ? config[f] : undefined);
     const list =
       kind === 'action.add_tag' ? out.add : kind === 'action.remove_tag' ? out.remove : kind === 'action.set_stage' ? out.stage : undefined;
     const value = kind === 'action.set_stage' ? v('stage_id') : v('tag_id');

@@ -43,9 +43,9 @@ export function forEachRepeat<T>(items: Iterable<T>, signature: (item: T) => unk
  */
 export function forEachRepeatedField(list: unknown, field: string, onRepeat: (index: number, first: number) => void): void {
   if (!Array.isArray(list)) return;
-  const values: (string | undefined)[] = new Array(list.length);
+  const values = new Array<string | undefined>(list.length);
   for (let i = 0; i < list.length; i++) {
-    const v = list[i];
+    const v: unknown = list[i];
     const f = isObj(v) ? v[field] : undefined;
     values[i] = typeof f === 'string' ? f : undefined;
   }

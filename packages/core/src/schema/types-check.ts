@@ -17,6 +17,8 @@ type Plain<T> = T extends readonly (infer E)[] ? Plain<E>[] : T extends object ?
 type Assignable<From, To> = [Plain<From>] extends [To] ? true : false;
 /** Property names, without index signatures. */
 type Named<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+// `{} extends Pick<T, K>` is the standard test of an optional property: {} is meant here.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredNamed<T> = { [K in Named<T>]-?: {} extends Pick<T, K> ? never : K }[Named<T>];
 type SameFields<Gen, Hand> = Equal<Named<Gen>, Named<Hand>> extends true ? Equal<RequiredNamed<Gen>, RequiredNamed<Hand>> : false;
 type Settings = Exclude<NonNullable<G.PortableAutomationDocument['settings']>, null>;

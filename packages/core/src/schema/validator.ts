@@ -131,7 +131,7 @@ export type Guesses = Map<object, Map<string, string | undefined>>;
 
 function guess(guesses: Guesses, by: object, word: string, candidates: () => readonly string[]): string | undefined {
   let known = guesses.get(by);
-  if (!known) guesses.set(by, (known = new Map()));
+  if (!known) guesses.set(by, (known = new Map<string, string | undefined>()));
   if (known.has(word)) return known.get(word);
   const g = closest(word, candidates());
   known.set(word, g);

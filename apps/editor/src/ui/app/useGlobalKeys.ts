@@ -10,10 +10,19 @@ export function useGlobalKeys(store: EditorStore, doExport: () => void, fileInpu
       const t = e.target as HTMLElement | null;
       const inText = !!t && (t.isContentEditable || /^(INPUT|TEXTAREA)$/.test(t.tagName));
       const key = e.key.toLowerCase();
-      if (key === 'z' && !inText) (e.preventDefault(), e.shiftKey ? store.redo() : store.undo());
-      else if (key === 'y' && !inText) (e.preventDefault(), store.redo());
-      else if (key === 's') (e.preventDefault(), doExport());
-      else if (key === 'o') (e.preventDefault(), fileInput.current?.click());
+      const action =
+        key === 'z' && !inText
+          ? () => (e.shiftKey ? store.redo() : store.undo())
+          : key === 'y' && !inText
+            ? () => store.redo()
+            : key === 's'
+              ? doExport
+              : key === 'o'
+                ? () => fileInput.current?.click()
+                : undefined;
+      if (!action) return;
+      e.preventDefault();
+      action();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -35,7 +35,7 @@ export function useItemEditing(store: EditorStore, pack: PackValue, target: Targ
     if (target.kind === 'pack') store.commit(fn, coalesce ? `pack:${coalesce}` : undefined);
     else
       store.commit(
-        (p) => updateItem(p, target.kind as Exclude<Target['kind'], 'pack'>, (target as { index: number }).index, fn),
+        (p) => updateItem(p, target.kind, (target as { index: number }).index, fn),
         coalesce ? `${targetKey(target)}:${coalesce}` : undefined,
       );
   };
@@ -57,7 +57,7 @@ export function useItemEditing(store: EditorStore, pack: PackValue, target: Targ
  * where the form's field paths start in the pack (what a field's own note names the field by).
  */
 export function useFormFindings(findings: FindingIndex, pack: PackValue, target: Target, doc: Obj | undefined, selected: string[]) {
-  const block = doc && selected.length === 1 ? nodeAt(doc, selected[0]!) : undefined;
+  const block = doc && selected.length === 1 ? nodeAt(doc, selected[0]) : undefined;
   const blockId = block ? selected[0] : undefined;
   const blockKind = block ? str(block.kind) : undefined;
   const shown = useMemo(

@@ -32,7 +32,7 @@ export function useBlockAdding(
   /** Where a new block goes: below the selected block, or in the middle of the view, never on top of another. */
   const newBlockSpot = (): XY => {
     const sel = nodesRef.current.filter((n) => n.selected);
-    const want = sel.length === 1 ? { x: sel[0]!.position.x, y: sel[0]!.position.y + 120 } : viewportCenter(flow);
+    const want = sel.length === 1 ? { x: sel[0].position.x, y: sel[0].position.y + 120 } : viewportCenter(flow);
     return freeSpot(docRef.current, want);
   };
   const openPalette = () => setPalette({ at: newBlockSpot() });

@@ -80,7 +80,7 @@ function nudgeSelected(e: KeyboardEvent, key: string, k: CanvasKeys): void {
   e.preventDefault();
   e.stopPropagation();
   const d = { arrowup: [0, -10], arrowdown: [0, 10], arrowleft: [-10, 0], arrowright: [10, 0] }[key] ?? [0, 0];
-  k.edit!((doc) => moveNodes(doc, new Map(sel.map((n) => [n.id, { x: n.position.x + d[0]!, y: n.position.y + d[1]! }]))), 'nudge');
+  k.edit!((doc) => moveNodes(doc, new Map(sel.map((n) => [n.id, { x: n.position.x + d[0], y: n.position.y + d[1] }]))), 'nudge');
 }
 
 /** Arrows move the selection to the next block that way (from none: to the first block). */
@@ -88,7 +88,7 @@ function moveSelection(e: KeyboardEvent, key: string, k: CanvasKeys): void {
   const sel = k.selection.selectedIds();
   const nodes = k.graph.nodesRef.current;
   const dir = key.slice(5) as Direction;
-  const next = sel.length === 0 ? nodes[0]?.id : neighbour(nodes, sel[0]!, dir);
+  const next = sel.length === 0 ? nodes[0]?.id : neighbour(nodes, sel[0], dir);
   if (!next) return;
   // Ahead of React Flow's own arrow handling (which would nudge the block).
   e.preventDefault();

@@ -38,7 +38,7 @@ export function useCanvasSelection(
       setEdges((eds) => eds.map((e) => (e.selected ? { ...e, selected: false } : e)));
       if (center && ids.length === 1) {
         // A block the same edit added (a copy) is in the pack before it is among the rendered nodes.
-        const at = nodesRef.current.find((x) => x.id === ids[0])?.position ?? asObj(nodeAt(docRef.current, ids[0]!)?.position);
+        const at = nodesRef.current.find((x) => x.id === ids[0])?.position ?? asObj(nodeAt(docRef.current, ids[0])?.position);
         if (typeof at.x === 'number' && typeof at.y === 'number')
           void flow.setCenter(at.x + 110, at.y + 32, { zoom: Math.max(flow.getZoom(), 0.9), duration: 200 });
       }

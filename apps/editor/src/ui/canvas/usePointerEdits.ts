@@ -68,7 +68,7 @@ export function usePointerEdits(
       if (!edit || state.isValid === true || state.toNode || !state.fromNode || state.fromHandle?.type !== 'source') return;
       const target = event.target as Element | null;
       if (!target?.classList.contains('react-flow__pane')) return;
-      const point = 'changedTouches' in event ? event.changedTouches[0]! : event;
+      const point = 'changedTouches' in event ? event.changedTouches[0] : event;
       const at = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
       setPalette({ at: { x: at.x - 110, y: at.y }, from: { source: state.fromNode.id, handle: state.fromHandle.id ?? 'next' } });
     },

@@ -260,29 +260,30 @@ function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   );
 }
 
+// An automation as answered. `document` is the current version: the live one while the automation
+// is on. An API update of an automation that is on stages `draft_document` and leaves the live
+// version running.
+const automation = {
+  type: 'object',
+  required: catalogObjectRequired,
+  properties: {
+    id: str,
+    name: str,
+    status: { type: 'string', enum: ['off', 'on'] },
+    enabled: { type: 'boolean' },
+    document: anyObject,
+    draft_document: nullableObject,
+    created_at: ts,
+    updated_at: ts,
+  },
+} as const;
+const automationData = (o: { enabled: boolean; document: unknown; draft_document: unknown }) => ({
+  ...o,
+  status: o.enabled ? 'on' : 'off',
+});
+
 /** Automations, their live and draft documents. */
 function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
-  // --- automations -----------------------------------------------------------------------------
-  // `document` is the current version: the live one while the automation is on. An API update of
-  // an automation that is on stages `draft_document` and leaves the live version running.
-  const automation = {
-    type: 'object',
-    required: catalogObjectRequired,
-    properties: {
-      id: str,
-      name: str,
-      status: { type: 'string', enum: ['off', 'on'] },
-      enabled: { type: 'boolean' },
-      document: anyObject,
-      draft_document: nullableObject,
-      created_at: ts,
-      updated_at: ts,
-    },
-  } as const;
-  const automationData = (o: { enabled: boolean; document: unknown; draft_document: unknown }) => ({
-    ...o,
-    status: o.enabled ? 'on' : 'off',
-  });
   app.get(
     COLLECTION_PATH.automations,
     {
@@ -363,6 +364,19 @@ function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       return updateObject(db, ws, 'automations', id(req), cur.enabled ? cur.name : b.document.name, data, clock.now(), 'automation');
     },
   );
+  automationSwitchRoutes(app, { db, clock });
+  app.delete(
+    `${COLLECTION_PATH.automations}/:id`,
+    {
+      config: { scope: 'write_automations' },
+      schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'),
+  );
+}
+
+/** Turning an automation on and off: its live version and its draft move as the spec says. */
+function automationSwitchRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   for (const [verb, on] of [
     ['activate', true],
     ['deactivate', false],
@@ -396,65 +410,58 @@ function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       },
     );
   }
-  app.delete(
-    `${COLLECTION_PATH.automations}/:id`,
-    {
-      config: { scope: 'write_automations' },
-      schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    },
-    async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'),
-  );
 }
+
+// A media library file as answered, and the upload that makes or replaces one.
+const media = {
+  type: 'object',
+  required: catalogObjectRequired,
+  properties: {
+    id: str,
+    name: str,
+    file_name: str,
+    mime_type: str,
+    byte_size: { type: 'integer' },
+    sha256: str,
+    url: str,
+    created_at: ts,
+    updated_at: ts,
+  },
+} as const;
+const upload = {
+  file_name: packRef('asset', '/properties/fileName'),
+  // The asset's own rule (any string): a limit of the API's would fail a valid pack halfway.
+  mime_type: packRef('asset', '/properties/mimeType'),
+  data: {
+    type: 'string',
+    description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`,
+    maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes),
+  },
+} as const;
+// The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.
+const decode = (data: string) => {
+  const bytes = decodeStrictBase64(data);
+  if (!bytes) throw invalidField('data', 'must be strict base64 (RFC 4648: padded, no whitespace, canonical)');
+  return bytes;
+};
+const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
+  const bytes = decode(b.data);
+  return {
+    file_name: b.file_name,
+    mime_type: b.mime_type,
+    byte_size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    url: `${MEDIA_BASE}/${ws}/${oid}/${encodeURIComponent(b.file_name)}`,
+    content: b.data,
+  };
+};
+const strip = (o: CatalogObject) => {
+  const { content: _content, ...rest } = o;
+  return rest;
+};
 
 /** The media library: uploads, their content and replacements. */
 function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
-  // --- media library -------------------------------------------------------------------------
-  const media = {
-    type: 'object',
-    required: catalogObjectRequired,
-    properties: {
-      id: str,
-      name: str,
-      file_name: str,
-      mime_type: str,
-      byte_size: { type: 'integer' },
-      sha256: str,
-      url: str,
-      created_at: ts,
-      updated_at: ts,
-    },
-  } as const;
-  const upload = {
-    file_name: packRef('asset', '/properties/fileName'),
-    // The asset's own rule (any string): a limit of the API's would fail a valid pack halfway.
-    mime_type: packRef('asset', '/properties/mimeType'),
-    data: {
-      type: 'string',
-      description: `Base64 contents, at most ${WORKSPACE_LIMITS.mediaFileBytes} bytes decoded`,
-      maxLength: base64Length(WORKSPACE_LIMITS.mediaFileBytes),
-    },
-  } as const;
-  // The pack's strictness (core's decodeStrictBase64): what validates as an asset uploads as one.
-  const decode = (data: string) => {
-    const bytes = decodeStrictBase64(data);
-    if (!bytes) throw invalidField('data', 'must be strict base64 (RFC 4648: padded, no whitespace, canonical)');
-    return bytes;
-  };
-  const mediaData = (ws: string, oid: string, b: { file_name: string; mime_type: string; data: string }) => {
-    const bytes = decode(b.data);
-    return {
-      file_name: b.file_name,
-      mime_type: b.mime_type,
-      byte_size: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      url: `${MEDIA_BASE}/${ws}/${oid}/${encodeURIComponent(b.file_name)}`,
-      content: b.data,
-    };
-  };
-  const strip = (o: CatalogObject) => {
-    const { content: _content, ...rest } = o;
-    return rest;
-  };
   app.get(
     COLLECTION_PATH.media,
     {

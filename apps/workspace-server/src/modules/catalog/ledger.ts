@@ -15,7 +15,7 @@ import type { RouteDeps } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
 import { anyObject } from './resources.js';
 import { installLock, listOf, pagingQuery, str, ts } from '../../http/schemas.js';
-import { typed } from '../../http/typed.js';
+import { typed, type TypedApp } from '../../http/typed.js';
 
 const packParams = {
   type: 'object',
@@ -46,8 +46,14 @@ const ttl = { type: 'integer', ...LEDGER_LOCK.ttlSeconds, description: 'Seconds 
  * workspace id, content hashes, reference bindings) plus a lock with an expiry, so two installs
  * of one pack never run at once and a crashed run does not block the next one forever.
  */
-export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, deps) => {
   const app = typed(plugin);
+  ledgerReadRoutes(app, deps);
+  ledgerWriteRoutes(app, deps);
+};
+
+/** The ledgers as read: every pack's, and one pack's with its lock. */
+function ledgerReadRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   app.get(
     '/v1/install-ledgers',
     {
@@ -101,7 +107,10 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (plugin,
       return r;
     },
   );
+}
 
+/** Taking, renewing and giving back a pack's lock, and writing its ledger under it. */
+function ledgerWriteRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   app.post(
     '/v1/install-ledgers/:pack_id/lock',
     {
@@ -195,4 +204,4 @@ export const catalogLedgerRoutes: FastifyPluginAsync<RouteDeps> = async (plugin,
     },
     async (req) => deleteLedger(db, callerOf(req).workspace.id, req.params.pack_id, req.body.lock_token),
   );
-};
+}

@@ -17,7 +17,7 @@ import { type RouteDeps, sendCreated } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
 import { listOf, nline, nstr, pagingQuery, str, ts } from '../../http/schemas.js';
 import { nullable, packRef } from '../../shared/pack-schemas.js';
-import { typed } from '../../http/typed.js';
+import { typed, type TypedApp } from '../../http/typed.js';
 
 export const idempotencyKey = { ...nline, description: 'Reusing the same key retries one creation safely' } as const;
 export const idParams = { type: 'object', required: ['id'], properties: { id: str } } as const;
@@ -58,8 +58,15 @@ function namedBodies<E extends object>(extra: E) {
  * gain create, update and delete; custom fields get the whole set. Lookup-only types (teams,
  * ponds, websites, forms, appointment types and outcomes, programs, relationship labels) are listed.
  */
-export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db, clock }) => {
+export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, deps) => {
   const app = typed(plugin);
+  namedTypeRoutes(app, deps);
+  customFieldRoutes(app, deps);
+  lookupOnlyRoutes(app, deps);
+};
+
+/** Tags, contact stages and lead sources: created, renamed and deleted by name. */
+function namedTypeRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   const named = [
     { table: 'tags', path: COLLECTION_PATH.tags, scope: 'tags', what: 'tag', body: namedBodies({ color }), out: { color: nstr } },
     {
@@ -132,8 +139,10 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugi
       async (req) => deleteNamed(db, callerOf(req).workspace.id, n.table, req.params.id, n.what, clock.now()),
     );
   }
+}
 
-  // Custom fields: name and an open data object (field type, options...).
+/** Custom fields: name and an open data object (field type, options...). */
+function customFieldRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
   const field = {
     type: 'object',
     required: catalogObjectRequired,
@@ -211,7 +220,10 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugi
     },
     async (req) => deleteObject(db, callerOf(req).workspace.id, 'custom_fields', req.params.id, 'custom field'),
   );
+}
 
+/** The lookup-only types: listed, never written through the API. */
+function lookupOnlyRoutes(app: TypedApp, { db }: RouteDeps): void {
   const lookups = [
     ['teams', COLLECTION_PATH.teams, 'Teams'],
     ['ponds', COLLECTION_PATH.ponds, 'Lead ponds'],
@@ -237,4 +249,4 @@ export const catalogResourceRoutes: FastifyPluginAsync<RouteDeps> = async (plugi
       async (req) => listObjects(db, callerOf(req).workspace.id, collection, req.query.limit, req.query.cursor),
     );
   }
-};
+}

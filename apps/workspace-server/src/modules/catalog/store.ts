@@ -286,16 +286,14 @@ async function withStages(db: Queryable, rows: Row[]) {
       q.values,
     );
     for (const s of stageRows) {
-      stages
-        .get(s.pipeline_id as string)
-        ?.push({
-          id: s.id as string,
-          name: s.name as string,
-          type: s.type as string,
-          color: (s.color ?? null) as string | null,
-          probability: s.probability === null || s.probability === undefined ? null : Number(s.probability),
-          position: Number(s.position),
-        });
+      stages.get(s.pipeline_id as string)?.push({
+        id: s.id as string,
+        name: s.name as string,
+        type: s.type as string,
+        color: (s.color ?? null) as string | null,
+        probability: s.probability === null || s.probability === undefined ? null : Number(s.probability),
+        position: Number(s.position),
+      });
     }
   }
   return rows.map((r) => ({

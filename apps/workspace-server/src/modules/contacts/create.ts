@@ -228,7 +228,7 @@ function creationBatchStatement(items: readonly CreationItem[], scopes?: readonl
   const auths = scopes && items.map((i) => i.auth!);
   return {
     sql: creationBatchSql(!!auths),
-    params: auths ? [...batchAuthParams(auths, scopes!), JSON.stringify(creations)] : [JSON.stringify(creations)],
+    params: auths ? [...batchAuthParams(auths, scopes), JSON.stringify(creations)] : [JSON.stringify(creations)],
   };
 }
 

@@ -456,7 +456,7 @@ export async function warmContactPages(
   let served = servedPages.get(db);
   if (!served) servedPages.set(db, (served = new Map()));
   const sql = `SELECT w.ws, p.* FROM unnest($1::text[]) WITH ORDINALITY AS w(ws, o),
-    LATERAL (${forWorkspace(contactListQuery('', { limit } as ContactFilters, undefined, 'ordered text').sql, 'w.ws')}) p
+    LATERAL (${forWorkspace(contactListQuery('', { limit }, undefined, 'ordered text').sql, 'w.ws')}) p
     ORDER BY w.o, p.ord`;
   let next = 0;
   let read = 0;
@@ -474,7 +474,7 @@ export async function warmContactPages(
         while (end < rows.length && rows[end].ws === rows[i].ws) end++;
         const own = rows.slice(i, end);
         const key = pageKeyOf(own[0].ws, limit);
-        markServed(served!, key);
+        markServed(served, key);
         // Held as a list holds it: the workspace's first list is not read while nothing is written.
         keepPage(pages, key, own[0].gen, own[0].lookups, writtenPage(own, limit, texts, now), now);
         read++;
@@ -503,7 +503,7 @@ function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): S
   return batcherOf(db, `list ${limit} ${scopes.join(' ')}`, (store) => {
     // The page's statement for workspace $1 (unfiltered, no cursor), conditional on each request's
     // own generation held (a per-request parameter of the batch).
-    const page = contactListQuery('', { limit } as ContactFilters, undefined, 'versions', {
+    const page = contactListQuery('', { limit }, undefined, 'versions', {
       sql: `($${BATCH_PER_REQUEST}::text[])[t.ord]`,
     }).sql;
     return new StatementBatcher<ListItem, Row | undefined>(store, {

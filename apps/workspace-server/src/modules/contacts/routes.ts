@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addNote, listActivities } from '../activities/store.js';
 import { createContact, rememberContactText } from './create.js';
-import { listContactsJson, type ContactFilters } from './list.js';
-import { deleteContact, getContact, setContactTag, updateContact, type ContactInput } from './store.js';
+import { listContactsJson } from './list.js';
+import { deleteContact, getContact, setContactTag, updateContact } from './store.js';
 import type { RouteDeps } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
 import { typed, type TypedApp } from '../../http/typed.js';

@@ -394,7 +394,7 @@ export async function updateContact(
     const emails = rowsFromInput(input.emails, input.email, 'Other', before.emails);
     const phones = rowsFromInput(input.phones, input.phone, 'Mobile', before.phones);
     const after: Contact = { ...before };
-    for (const f of ['first_name', 'last_name'] as const) if (input[f] != null) after[f] = input[f] as string;
+    for (const f of ['first_name', 'last_name'] as const) if (input[f] != null) after[f] = input[f];
     for (const f of plainFields) if (input[f] !== undefined) after[f] = input[f] ?? null;
     after.stage = ref(stageIn, r.new_stage_name, before.stage);
     after.lead_source = ref(sourceIn, r.new_lead_source_name, before.lead_source);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { createDeal, listDeals, type DealFilters, type DealInput } from './store.js';
+import { createDeal, listDeals } from './store.js';
 import { DEAL_VALUE_PATTERN, DEAL_VALUE_WORDS, MONEY_LIMIT_WORDS } from '../../shared/money.js';
 import { typed } from '../../http/typed.js';
 import type { RouteDeps } from '../../http/context.js';

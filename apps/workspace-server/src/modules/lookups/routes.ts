@@ -12,7 +12,6 @@ const item = (extra: Record<string, unknown>) => ({ type: 'object', properties: 
 export const lookupRoutes: FastifyPluginAsync<RouteDeps> = async (plugin, { db }) => {
   const app = typed(plugin);
   const query = { type: 'object', properties: pagingQuery } as const;
-  type Q = { limit: number; cursor?: string };
 
   app.get(
     COLLECTION_PATH.tags,

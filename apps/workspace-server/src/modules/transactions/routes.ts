@@ -12,9 +12,6 @@ import {
   statuses,
   transactionDateFields,
   updateTransaction,
-  type TransactionCreate,
-  type TransactionFilters,
-  type TransactionPatch,
 } from './store.js';
 import { typed } from '../../http/typed.js';
 import type { RouteDeps } from '../../http/context.js';

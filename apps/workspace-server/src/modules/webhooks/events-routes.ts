@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { getEvent, listEvents, type EventFilters } from './store.js';
+import { getEvent, listEvents } from './store.js';
 import { typed } from '../../http/typed.js';
 import type { RouteDeps } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';

@@ -14,8 +14,6 @@ import {
   replaySince,
   rotateSecret,
   updateEndpoint,
-  type DeliveryFilters,
-  type EndpointInput,
 } from './store.js';
 import type { WebhookWorker } from './worker.js';
 import { typed, type TypedApp } from '../../http/typed.js';

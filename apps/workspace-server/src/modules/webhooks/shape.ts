@@ -4,21 +4,29 @@ import { activitySchema, contactSchema, dealSchema, transactionSchema } from '..
  * The outbox stores data as jsonb, which keeps keys in its own order (shortest first). Deliveries
  * put them back in the order the matching GET uses, so a payload reads like the API's responses.
  */
-const schemaByPrefix: [string, any][] = [
+/** As much of a JSON Schema as the ordering reads: an object's properties, an array's items, a union's branches. */
+interface Shape {
+  type?: unknown;
+  properties?: Record<string, Shape>;
+  items?: Shape;
+  anyOf?: readonly Shape[];
+}
+
+const schemaByPrefix: [string, Shape][] = [
   ['contact.', contactSchema],
   ['deal.', dealSchema],
   ['transaction.', transactionSchema],
   ['note.', { ...activitySchema, properties: { ...activitySchema.properties, contact_id: { type: 'string' } } }],
 ];
 
-function ordered(value: unknown, schema: any): unknown {
-  if (Array.isArray(value)) return schema?.items ? value.map((v) => ordered(v, schema.items)) : value;
+function ordered(value: unknown, schema: Shape | undefined): unknown {
+  if (Array.isArray(value)) return schema?.items ? value.map((v: unknown) => ordered(v, schema.items)) : value;
   if (!value || typeof value !== 'object') return value;
-  const objSchema = schema?.properties ? schema : (schema?.anyOf ?? []).find((s: any) => s.properties);
-  if (!objSchema) return value;
+  const properties = schema?.properties ?? (schema?.anyOf ?? []).find((s) => s.properties)?.properties;
+  if (!properties) return value;
   const src = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(objSchema.properties)) if (k in src) out[k] = ordered(src[k], objSchema.properties[k]);
+  for (const k of Object.keys(properties)) if (k in src) out[k] = ordered(src[k], properties[k]);
   for (const k of Object.keys(src)) if (!(k in out)) out[k] = src[k];
   return out;
 }

@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /** Addresses a webhook may never reach: private, link-local, CGNAT, multicast, reserved, unspecified. */
@@ -129,10 +129,10 @@ export async function checkResolvedHost(url: URL, policy: GuardPolicy): Promise<
  * allows, so a name that re-resolves to 10.x or 127.x after registration is still refused.
  */
 export function guardedLookup(policy: GuardPolicy) {
-  return (hostname: string, options: any, callback: (...args: any[]) => void) => {
+  return (hostname: string, options: LookupOptions | undefined, callback: (...args: unknown[]) => void) => {
     dnsLookup(hostname, { ...(options ?? {}), all: true }, (err, addrs) => {
       if (err) return callback(err);
-      const list = addrs as unknown as LookupAddress[];
+      const list = addrs;
       for (const a of list) {
         const why = refusedResolution(hostname, a.address, policy);
         if (why) return callback(Object.assign(new Error(`Refused: ${why}`), { code: 'EWEBHOOKREFUSED' }));

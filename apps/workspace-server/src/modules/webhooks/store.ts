@@ -849,7 +849,7 @@ export async function recordAttempt(
         d.id,
         giveUp ? 'failed' : 'pending',
         failed,
-        giveUp ? null : new Date(now.getTime() + delay!).toISOString(),
+        giveUp ? null : new Date(now.getTime() + delay).toISOString(),
         result.statusCode,
         giveUp && delay !== null ? `${result.error ?? 'failed'} (endpoint disabled)` : result.error,
         giveUp ? t : null,
