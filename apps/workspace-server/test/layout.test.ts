@@ -1,14 +1,12 @@
 // The server's layout, held: imports run one way (shared ← db ← http ← modules ← app ← the
-// composition at the top), the modules depend on each other without a circle, and every
-// collection of the workspace-API contract can be granted by a scope (docs/server-layout.md).
+// composition at the top), and the modules depend on each other without a circle
+// (docs/server-layout.md).
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Graph, alg } from '@dagrejs/graphlib';
-import { COLLECTION_PATH } from '@setup-pack/core';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { scopeResources } from '../src/shared/scopes.js';
 
 const src = fileURLToPath(new URL('../src/', import.meta.url));
 
@@ -59,9 +57,5 @@ describe('the server layout', () => {
     }
     expect(g.edgeCount()).toBeGreaterThan(5);
     expect(alg.findCycles(g)).toEqual([]);
-  });
-
-  it('every collection of the workspace-API contract has a scope', () => {
-    expect(Object.keys(COLLECTION_PATH).filter((c) => !(scopeResources as readonly string[]).includes(c))).toEqual([]);
   });
 });

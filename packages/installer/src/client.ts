@@ -3,14 +3,10 @@
 // least its Retry-After), walks cursor pages, and turns error envelopes into typed errors. Time is
 // injected (now/sleep) for tests.
 
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'rate_limit_error'
-  | 'api_error'
-  | 'service_unavailable'
-  | 'network_error';
+import type { ApiErrorType } from '@setup-pack/core';
+
+/** The envelope's types (the workspace-API contract's), and `network_error` for no answer at all. */
+export type ErrorType = ApiErrorType | 'network_error';
 
 /** Retries of a connection to a server that has never answered: a few seconds, not minutes. */
 const NEVER_ANSWERED_RETRIES = 2;

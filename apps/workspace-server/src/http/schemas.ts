@@ -3,6 +3,7 @@
  * schemas are registered once with app.addSchema and referenced as { $ref: 'Name#' }, so the
  * OpenAPI document lists them as components.
  */
+import { API_ERROR_TYPES } from '@setup-pack/core';
 import { packSchema } from '../shared/pack-schemas.js';
 export const str = { type: 'string' } as const;
 export const nstr = { type: ['string', 'null'] } as const;
@@ -88,14 +89,7 @@ export const errorSchema = {
       properties: {
         type: {
           type: 'string',
-          enum: [
-            'invalid_request_error',
-            'authentication_error',
-            'permission_error',
-            'rate_limit_error',
-            'api_error',
-            'service_unavailable',
-          ],
+          enum: API_ERROR_TYPES,
         },
         message: str,
         param: str,

@@ -1,6 +1,7 @@
-/** An API failure as data: the spec's envelope fields plus the HTTP status. */
-export type ErrorType =
-  'invalid_request_error' | 'authentication_error' | 'permission_error' | 'rate_limit_error' | 'api_error' | 'service_unavailable';
+import type { ApiErrorType } from '@setup-pack/core';
+
+/** The envelope's error types, as the workspace-API contract states them (core's API_ERROR_TYPES). */
+export type ErrorType = ApiErrorType;
 
 /**
  * What an error says as data beside its words, each field in the envelope next to `param` and

@@ -1,36 +1,20 @@
+import { COLLECTION_PATH, type WorkspaceCollection } from '@setup-pack/core';
+
 /**
  * Scopes are read_<resource> / write_<resource>; write implies read; full_access grants all.
- * Each resource a route names in its scope is listed here, so keys can be issued for it: every
- * collection of the workspace-API contract (core's COLLECTION_PATH; a test holds them equal), the
- * install ledgers, and the CRM's own records.
+ * Each resource a route names in its scope is listed here, so keys can be issued for it: the
+ * CRM's own records, every collection of the workspace-API contract (core's COLLECTION_PATH: a
+ * collection added there is grantable at once), the install ledgers, and webhooks with their events.
  */
-export const scopeResources = [
+export const scopeResources: readonly string[] = [
   'contacts',
   'deals',
   'transactions',
-  'tags',
-  'contact_stages',
-  'lead_sources',
-  'members',
-  'pipelines',
-  'custom_fields',
-  'message_templates',
-  'smart_lists',
-  'automations',
-  'media',
-  'brand',
+  ...(Object.keys(COLLECTION_PATH) as WorkspaceCollection[]),
   'install_ledgers',
-  'teams',
-  'ponds',
-  'websites',
-  'forms',
-  'appointment_types',
-  'appointment_outcomes',
-  'programs',
-  'relationship_labels',
   'webhooks',
   'events',
-] as const;
+];
 
 export type Scope = string;
 

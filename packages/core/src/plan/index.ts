@@ -58,5 +58,5 @@ export {
   type ItemLookup,
 } from './resolve.js';
 export { compareSemver, parseSemver } from './version.js';
-export { COLLECTION_PATH, LEDGER_LOCK, LIST_PATH } from './contract.js';
+export { API_ERROR_TYPES, COLLECTION_PATH, LEDGER_LOCK, LIST_PATH, type ApiErrorType } from './contract.js';
 export { WORKSPACE_LIMITS, base64Length, apiLimitErrors, unstorableBody, unstorableText, hasLoneSurrogate } from './limits.js';

@@ -1,31 +1,10 @@
 // Types of the upgrade planner: what the installer reads from the workspace (snapshot, ledger),
 // what it asks for (options) and what the planner answers (plan). All plain JSON data.
 import type { Asset, ReferenceType } from '../types.js';
+import type { WorkspaceCollection } from './contract.js';
 
-/**
- * Workspace collections the catalog API exposes (docs/catalog-api.md). Each is a list of
- * objects with at least `id` and (except media) `name`.
- */
-export type WorkspaceCollection =
-  | 'tags'
-  | 'contact_stages'
-  | 'lead_sources'
-  | 'custom_fields'
-  | 'pipelines'
-  | 'message_templates'
-  | 'media'
-  | 'brand'
-  | 'smart_lists'
-  | 'automations'
-  | 'members'
-  | 'teams'
-  | 'ponds'
-  | 'websites'
-  | 'forms'
-  | 'appointment_types'
-  | 'appointment_outcomes'
-  | 'programs'
-  | 'relationship_labels';
+/** The collections are the workspace-API contract's (contract.ts). */
+export type { WorkspaceCollection } from './contract.js';
 
 /** A workspace object as the catalog API returns it; fields beyond id/name depend on the collection. */
 export interface WorkspaceObject {
