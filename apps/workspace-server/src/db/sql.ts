@@ -40,19 +40,6 @@ export function timeConditions(q: Params, alias: string, f: TimeFilters): string
 }
 
 /**
- * A statement that reads one workspace, `$1`, and no other parameter but those of `shared` (the
- * statement around it gives them), rewritten to read the workspace `expr` names instead: the body
- * of a LATERAL join over several workspaces at once.
- */
-export function forWorkspace(sql: string, expr: string, shared: readonly number[] = []): string {
-  for (const m of sql.matchAll(/\$(\d+)/g)) {
-    if (m[1] !== '1' && !shared.includes(Number(m[1])))
-      throw new Error('a statement run for several workspaces reads its workspace ($1) and nothing else');
-  }
-  return sql.replace(/\$1(?!\d)/g, expr);
-}
-
-/**
  * Opaque cursor over (created_at, id), bound to the list it came from: stable while rows are
  * inserted concurrently, and a cursor of another list (or a garbled one) is a 400 naming
  * `cursor`, never a query error.

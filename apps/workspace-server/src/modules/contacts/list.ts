@@ -8,7 +8,6 @@ import { contactPageCache, contactTextCache, type ContactTextCache } from './cac
 import { lookupGen, plainFields } from './store.js';
 import {
   encodeCursor,
-  forWorkspace,
   keysetCondition,
   likeEscape,
   limitClause,
@@ -155,7 +154,7 @@ function countForm(count: { size?: string } | undefined, size: number | undefine
  * filter by tag or email, which its count cache leaves out too).
  */
 export function contactListQuery(
-  ws: string,
+  ws: string | { sql: string },
   f: ContactFilters,
   cache?: Map<string, CachedCount>,
   page: 'text' | 'ordered text' | 'versions' = 'text',
@@ -163,7 +162,10 @@ export function contactListQuery(
   size?: number,
 ): { sql: string; params: unknown[]; cacheKey: string | null; filtered: boolean; planned: boolean; pageKey: string | null } {
   const q = new Params();
-  const where = [`c.workspace_id = ${q.p(ws)}`];
+  // The workspace: a parameter ($1), or the SQL expression by which a statement over several
+  // workspaces (a LATERAL join per workspace) names the one this page is of.
+  const wsRef = typeof ws === 'string' ? q.p(ws) : ws.sql;
+  const where = [`c.workspace_id = ${wsRef}`];
   if (f.stage_id) where.push(`c.stage_id = ${q.p(f.stage_id)}`);
   if (f.lead_source_id) where.push(`c.lead_source_id = ${q.p(f.lead_source_id)}`);
   if (f.owner_id) where.push(`c.owner_id = ${q.p(f.owner_id)}`);
@@ -193,12 +195,11 @@ export function contactListQuery(
   }
   let countSql: string;
   if (!filtered) {
-    countSql =
-      'SELECT COALESCE(sum(n), 0)::bigint AS total, COALESCE(sum(writes), 0)::text AS gen, NULL::text AS size FROM contact_counts WHERE workspace_id = $1';
+    countSql = `SELECT COALESCE(sum(n), 0)::bigint AS total, COALESCE(sum(writes), 0)::text AS gen, NULL::text AS size FROM contact_counts WHERE workspace_id = ${wsRef}`;
   } else if (cacheKey) {
     countSql = `SELECT CASE WHEN g.gen = ${q.p(hit?.gen ?? '-1')}::bigint THEN ${q.p(hit?.total ?? '0')}::bigint
         ELSE (SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}) END AS total, g.gen::text AS gen, g.size::text AS size
-      FROM (SELECT COALESCE(sum(writes), 0)::bigint AS gen, COALESCE(sum(n), 0)::bigint AS size FROM contact_counts WHERE workspace_id = $1) g`;
+      FROM (SELECT COALESCE(sum(writes), 0)::bigint AS gen, COALESCE(sum(n), 0)::bigint AS size FROM contact_counts WHERE workspace_id = ${wsRef}) g`;
   } else {
     countSql = `SELECT count(*) AS total, NULL::text AS gen, NULL::text AS size FROM contacts c WHERE ${where.join(' AND ')}`;
   }
@@ -208,7 +209,11 @@ export function contactListQuery(
   // A page is the same while the workspace's write generation is: every write to its contacts,
   // whoever makes it, moves the generation in its transaction (migration 4), so a statement that
   // reads the generation it was held at reads the same ids, row versions and total.
-  const pageKey = !filtered ? pageKeyOf(ws, f.limit, f.cursor) : cacheKey ? `${cacheKey} ${f.limit} ${f.cursor ?? ''}` : null;
+  const pageKey = !filtered
+    ? pageKeyOf(typeof ws === 'string' ? ws : '', f.limit, f.cursor)
+    : cacheKey
+      ? `${cacheKey} ${f.limit} ${f.cursor ?? ''}`
+      : null;
   const heldAt = page === 'versions' && pageKey && known ? ('sql' in known ? known.sql : `${q.p(known(pageKey))}::text`) : undefined;
   const k = keysetCondition(q, f.cursor, 'c', 'contacts');
   if (k) pageWhere.push(k);
@@ -232,11 +237,11 @@ export function contactListQuery(
   // (withAuthentication) to order by.
   const sql =
     page !== 'versions'
-      ? `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
+      ? `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen(wsRef)} AS lookups, p.id, p.version, p.cursor_at, p.head, p.custom_fields, p.tail${
           page === 'ordered text' ? ', row_number() OVER (ORDER BY p.created_at DESC, p.id DESC) AS ord' : ''
         }
     FROM (${countSql} OFFSET 0) n LEFT JOIN LATERAL (${pageSql}) p ON true ORDER BY p.created_at DESC, p.id DESC`
-      : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen()} AS lookups, ${heldAt ? `CASE WHEN n.gen IS DISTINCT FROM ${heldAt} THEN (${versions}) END` : `(${versions})`} AS page
+      : `SELECT n.total::text AS total, n.gen, n.size, ${lookupGen(wsRef)} AS lookups, ${heldAt ? `CASE WHEN n.gen IS DISTINCT FROM ${heldAt} THEN (${versions}) END` : `(${versions})`} AS page
     FROM (${countSql} OFFSET 0) n`;
   return { sql, params: q.values, cacheKey, filtered, planned: !!f.q && !plan, pageKey };
 }
@@ -456,7 +461,7 @@ export async function warmContactPages(
   let served = servedPages.get(db);
   if (!served) servedPages.set(db, (served = new Map()));
   const sql = `SELECT w.ws, p.* FROM unnest($1::text[]) WITH ORDINALITY AS w(ws, o),
-    LATERAL (${forWorkspace(contactListQuery('', { limit }, undefined, 'ordered text').sql, 'w.ws')}) p
+    LATERAL (${contactListQuery({ sql: 'w.ws' }, { limit }, undefined, 'ordered text').sql}) p
     ORDER BY w.o, p.ord`;
   let next = 0;
   let read = 0;
@@ -501,9 +506,9 @@ interface ListItem {
  */
 function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): StatementBatcher<ListItem, Row | undefined> | undefined {
   return batcherOf(db, `list ${limit} ${scopes.join(' ')}`, (store) => {
-    // The page's statement for workspace $1 (unfiltered, no cursor), conditional on each request's
-    // own generation held (a per-request parameter of the batch).
-    const page = contactListQuery('', { limit }, undefined, 'versions', {
+    // The page's statement for each request's workspace (`k.id` in the batch; unfiltered, no
+    // cursor), conditional on that request's own generation held (a per-request parameter).
+    const page = contactListQuery({ sql: 'k.id' }, { limit }, undefined, 'versions', {
       sql: `($${BATCH_PER_REQUEST}::text[])[t.ord]`,
     }).sql;
     return new StatementBatcher<ListItem, Row | undefined>(store, {

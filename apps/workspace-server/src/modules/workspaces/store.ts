@@ -6,7 +6,7 @@ import { ApiError, badRequest, invalidField, notFound } from '../../shared/error
 import { storedInstant, storedProblem } from '../../shared/timestamps.js';
 import { newId } from '../../shared/ids.js';
 import { rateLimitState, type RateLimitState } from './ratelimit.js';
-import { forWorkspace, Params, type Row } from '../../db/sql.js';
+import { Params, type Row } from '../../db/sql.js';
 
 export interface Workspace {
   id: string;
@@ -472,7 +472,7 @@ export function batchAuthParams(auths: readonly Pick<StatementAuth, 'workspaceId
 /**
  * withAuthentication for several requests in one statement (db/batch.ts): one row per request, in
  * their order, each with the authentication columns of its own key and, only when that key is
- * admitted, the row of `sql` for its workspace. `sql` reads workspace `$1` and returns one row;
+ * admitted, the row of `sql` for its workspace. `sql` names its workspace `k.id` and returns one row;
  * every request needs one of `scopes`. Requests may share a workspace (each is counted in its
  * place: BATCH_AUTH_CTES). `perRequest` are arrays of one value per request, parameters $6, $7…
  * of the statement, which `sql` reads as `($6::type[])[t.ord]` (its request's); it reads no other.
@@ -483,16 +483,11 @@ export function withAuthenticationBatch(
   scopes: readonly string[],
   perRequest: readonly unknown[][] = [],
 ): { sql: string; params: unknown[] } {
-  const lateral = forWorkspace(
-    sql,
-    'k.id',
-    perRequest.map((_, i) => BATCH_PER_REQUEST + i),
-  );
   return {
     sql: `WITH ${BATCH_AUTH_CTES}
     SELECT t.ord, ${BATCH_AUTH_COLUMNS}, l.*
       FROM ${BATCH_AUTH_FROM}
-      LEFT JOIN LATERAL (SELECT * FROM (${lateral}) l WHERE ${BATCH_ADMITS} OFFSET 0) l ON true
+      LEFT JOIN LATERAL (SELECT * FROM (${sql}) l WHERE ${BATCH_ADMITS} OFFSET 0) l ON true
      ORDER BY t.ord`,
     params: [...batchAuthParams(auths, scopes), ...perRequest],
   };
