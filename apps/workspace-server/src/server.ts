@@ -13,7 +13,11 @@ import { registerMetrics } from './app/metrics.js';
 import { buildOpenApi } from './app/openapi.js';
 import { statsRoutes } from './app/stats.js';
 import type { RouteDeps } from './http/context.js';
-import { sharedSchemas } from './http/schemas.js';
+import { errorSchema } from './http/schemas.js';
+import { activitySchema } from './modules/activities/schemas.js';
+import { contactSchema } from './modules/contacts/schemas.js';
+import { dealSchema } from './modules/deals/schemas.js';
+import { transactionSchema } from './modules/transactions/schemas.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { contactRoutes } from './modules/contacts/routes.js';
 import { dealRoutes } from './modules/deals/routes.js';
@@ -75,6 +79,9 @@ export function corsOrigin(value: string): string {
     throw new Error(`--cors-origin ${value}: not an origin (scheme://host[:port], no path), e.g. ${url.origin}`);
   return url.origin;
 }
+
+/** The schemas routes name by `$ref` (`Contact#`…), registered once and listed in the OpenAPI document. */
+const sharedSchemas = [errorSchema, contactSchema, activitySchema, dealSchema, transactionSchema];
 
 /** Each module's routes and the process's counters, in the order the OpenAPI document lists them. */
 const ROUTES = [meRoutes, contactRoutes, dealRoutes, transactionRoutes, lookupRoutes, adminRoutes, statsRoutes, catalogRoutes];

@@ -1,4 +1,7 @@
-import { activitySchema, contactSchema, dealSchema, transactionSchema } from '../../http/schemas.js';
+import { activitySchema } from '../activities/schemas.js';
+import { contactSchema } from '../contacts/schemas.js';
+import { dealSchema } from '../deals/schemas.js';
+import { transactionSchema } from '../transactions/schemas.js';
 
 /**
  * The outbox stores data as jsonb, which keeps keys in its own order (shortest first). Deliveries
