@@ -5,7 +5,7 @@ import type { ReactFlowInstance } from '@xyflow/react';
 import { addConnectedNode, addNode, type XY } from '../../model/graph.js';
 import { freeSpot } from '../../model/layout.js';
 import type { Obj } from '../../model/json.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import type { FlowGraph } from './useFlowGraph.js';
 
 /** Where the palette's block goes, and the block and handle it is connected from (a dropped connection). */

@@ -4,7 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { duplicateNodes, moveNodes } from '../../model/graph.js';
 import { neighbour, type Direction } from '../../model/navigation.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import type { FlowGraph } from './useFlowGraph.js';
 import type { CanvasSelection } from './useCanvasSelection.js';
 import type { CanvasFocus } from './useCanvasFocus.js';

@@ -5,7 +5,7 @@ import { useCallback, useEffect } from 'react';
 import type { OnSelectionChangeParams, ReactFlowInstance } from '@xyflow/react';
 import { nodeAt } from '../../model/graph.js';
 import { asObj } from '../../model/json.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import type { FlowGraph } from './useFlowGraph.js';
 
 export interface CanvasSelection {

@@ -4,7 +4,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { plural } from '@setup-pack/core';
 import { clipboardText, copyNodes, pasteNodes, readClipboardText, type Clipboard } from '../../model/graph.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import type { FlowGraph } from './useFlowGraph.js';
 import type { CanvasSelection } from './useCanvasSelection.js';
 import type { DeleteKeepingFocus } from './useDeleting.js';

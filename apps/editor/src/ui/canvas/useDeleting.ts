@@ -2,7 +2,7 @@
 import type { Obj } from '../../model/json.js';
 import { blockAfterDelete, deleteElements, deleteJoining } from '../../model/graph.js';
 import { useFocusAfter } from '../focusAfter.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import type { FlowGraph } from './useFlowGraph.js';
 import type { CanvasSelection } from './useCanvasSelection.js';
 import type { CanvasFocus } from './useCanvasFocus.js';

@@ -8,7 +8,7 @@ import type { Obj } from '../../model/json.js';
 import { SummaryStore, type BlockNodeType } from '../BlockNode.js';
 import { buildEdges, buildNodes, sameEdgeInputs, type NodeCache } from '../flow.js';
 import { renderCounts } from '../renderCounts.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import { mergeEdges, mergeNodes } from './merge.js';
 
 export interface FlowGraph {

@@ -6,7 +6,7 @@ import type { Connection, Edge, FinalConnectionState, ReactFlowInstance } from '
 import { connect, moveNodes, reconnect } from '../../model/graph.js';
 import type { Obj } from '../../model/json.js';
 import type { BlockNodeType } from '../BlockNode.js';
-import type { CanvasProps } from '../Canvas.js';
+import type { CanvasProps } from './props.js';
 import type { BlockAdding } from './useBlockAdding.js';
 import type { ConnectHint } from './useConnectHint.js';
 
