@@ -13,6 +13,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createOnce, deleteObject, findObject, getObject, insertObject, listObjects, updateObject, type CatalogObject } from './store.js';
 import { ApiError, badRequest, invalidField } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import type { Db } from '../../db/db.js';
 import { type RouteDeps, sendCreated } from '../../http/context.js';
 import { callerOf } from '../workspaces/caller.js';
 import { anyObject, catalogObjectRequired, deleted, idempotencyKey, idParams, nullableObject } from './resources.js';
@@ -22,6 +23,61 @@ import { typed, type RequestType, type TypedApp } from '../../http/typed.js';
 
 const id = (req: { params: { id: string } }) => req.params.id;
 const query = { type: 'object', properties: pagingQuery } as const;
+
+/**
+ * What the list, read and delete routes of a catalog collection say of it: those routes are the
+ * same for every collection but for these words, so each collection's routes state only these.
+ */
+interface CollectionRoutes {
+  collection: 'message_templates' | 'smart_lists' | 'automations' | 'media';
+  /** The object as answered. */
+  item: object;
+  /** The list's summary begins with it ("Message templates"). */
+  plural: string;
+  /** One object, as summaries and errors name it ("message template"), and its article. */
+  what: string;
+  article: 'a' | 'an';
+  /** The scopes of which any one reads it, when read_<collection> is not the only one. */
+  readScope?: string[];
+}
+
+const readScopeOf = (c: CollectionRoutes) => c.readScope ?? `read_${c.collection}`;
+
+/** GET <path>: the collection, newest first, a page at a time. */
+function listRoute(app: TypedApp, db: Db, c: CollectionRoutes): void {
+  app.get(
+    COLLECTION_PATH[c.collection],
+    {
+      config: { scope: readScopeOf(c) },
+      schema: { summary: `${c.plural}, newest first`, tags: ['catalog'], querystring: query, response: { 200: listOf(c.item) } },
+    },
+    async (req) => listObjects(db, callerOf(req).workspace.id, c.collection, req.query.limit, req.query.cursor),
+  );
+}
+
+/** GET <path>/:id: one object. */
+function readRoute(app: TypedApp, db: Db, c: CollectionRoutes): void {
+  app.get(
+    `${COLLECTION_PATH[c.collection]}/:id`,
+    {
+      config: { scope: readScopeOf(c) },
+      schema: { summary: `${c.article === 'an' ? 'An' : 'A'} ${c.what}`, tags: ['catalog'], params: idParams, response: { 200: c.item } },
+    },
+    async (req) => getObject(db, callerOf(req).workspace.id, c.collection, id(req), c.what),
+  );
+}
+
+/** DELETE <path>/:id. */
+function deleteRoute(app: TypedApp, db: Db, c: CollectionRoutes): void {
+  app.delete(
+    `${COLLECTION_PATH[c.collection]}/:id`,
+    {
+      config: { scope: `write_${c.collection}` },
+      schema: { summary: `Delete ${c.article} ${c.what}`, tags: ['catalog'], params: idParams, response: { 200: deleted } },
+    },
+    async (req) => deleteObject(db, callerOf(req).workspace.id, c.collection, id(req), c.what),
+  );
+}
 
 /** Public address of a media library copy; fixed at upload, independent of the host it came through. */
 export const MEDIA_BASE = 'https://media.workspace.example';
@@ -92,22 +148,15 @@ function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     data: b.data !== undefined ? b.data : (cur?.data ?? null),
   });
 
-  app.get(
-    COLLECTION_PATH.message_templates,
-    {
-      config: { scope: 'read_message_templates' },
-      schema: { summary: 'Message templates, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(template) } },
-    },
-    async (req) => listObjects(db, callerOf(req).workspace.id, 'message_templates', req.query.limit, req.query.cursor),
-  );
-  app.get(
-    `${COLLECTION_PATH.message_templates}/:id`,
-    {
-      config: { scope: 'read_message_templates' },
-      schema: { summary: 'A message template', tags: ['catalog'], params: idParams, response: { 200: template } },
-    },
-    async (req) => getObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'),
-  );
+  const templates: CollectionRoutes = {
+    collection: 'message_templates',
+    item: template,
+    plural: 'Message templates',
+    what: 'message template',
+    article: 'a',
+  };
+  listRoute(app, db, templates);
+  readRoute(app, db, templates);
   app.post(
     COLLECTION_PATH.message_templates,
     {
@@ -158,14 +207,7 @@ function messageTemplateRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       return updateObject(db, ws, 'message_templates', id(req), b.name ?? cur.name, templateData(b, cur), clock.now(), 'message template');
     },
   );
-  app.delete(
-    `${COLLECTION_PATH.message_templates}/:id`,
-    {
-      config: { scope: 'write_message_templates' },
-      schema: { summary: 'Delete a message template', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    },
-    async (req) => deleteObject(db, callerOf(req).workspace.id, 'message_templates', id(req), 'message template'),
-  );
+  deleteRoute(app, db, templates);
 }
 
 /** Smart lists. */
@@ -190,22 +232,16 @@ function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     icon: b.icon !== undefined ? b.icon : (cur?.icon ?? null),
     filters: b.filters ?? cur?.filters,
   });
-  app.get(
-    COLLECTION_PATH.smart_lists,
-    {
-      config: { scope: ['read_smart_lists', 'read_contacts'] },
-      schema: { summary: 'Smart lists, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(smartList) } },
-    },
-    async (req) => listObjects(db, callerOf(req).workspace.id, 'smart_lists', req.query.limit, req.query.cursor),
-  );
-  app.get(
-    `${COLLECTION_PATH.smart_lists}/:id`,
-    {
-      config: { scope: ['read_smart_lists', 'read_contacts'] },
-      schema: { summary: 'A smart list', tags: ['catalog'], params: idParams, response: { 200: smartList } },
-    },
-    async (req) => getObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'),
-  );
+  const lists: CollectionRoutes = {
+    collection: 'smart_lists',
+    item: smartList,
+    plural: 'Smart lists',
+    what: 'smart list',
+    article: 'a',
+    readScope: ['read_smart_lists', 'read_contacts'],
+  };
+  listRoute(app, db, lists);
+  readRoute(app, db, lists);
   app.post(
     COLLECTION_PATH.smart_lists,
     {
@@ -250,14 +286,7 @@ function smartListRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       return updateObject(db, ws, 'smart_lists', id(req), b.name ?? cur.name, listData(b, cur), clock.now(), 'smart list');
     },
   );
-  app.delete(
-    `${COLLECTION_PATH.smart_lists}/:id`,
-    {
-      config: { scope: 'write_smart_lists' },
-      schema: { summary: 'Delete a smart list', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    },
-    async (req) => deleteObject(db, callerOf(req).workspace.id, 'smart_lists', id(req), 'smart list'),
-  );
+  deleteRoute(app, db, lists);
 }
 
 // An automation as answered. `document` is the current version: the live one while the automation
@@ -284,22 +313,15 @@ const automationData = (o: { enabled: boolean; document: unknown; draft_document
 
 /** Automations, their live and draft documents. */
 function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
-  app.get(
-    COLLECTION_PATH.automations,
-    {
-      config: { scope: 'read_automations' },
-      schema: { summary: 'Automations, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(automation) } },
-    },
-    async (req) => listObjects(db, callerOf(req).workspace.id, 'automations', req.query.limit, req.query.cursor),
-  );
-  app.get(
-    `${COLLECTION_PATH.automations}/:id`,
-    {
-      config: { scope: 'read_automations' },
-      schema: { summary: 'An automation', tags: ['catalog'], params: idParams, response: { 200: automation } },
-    },
-    async (req) => getObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'),
-  );
+  const automations: CollectionRoutes = {
+    collection: 'automations',
+    item: automation,
+    plural: 'Automations',
+    what: 'automation',
+    article: 'an',
+  };
+  listRoute(app, db, automations);
+  readRoute(app, db, automations);
   app.post(
     COLLECTION_PATH.automations,
     {
@@ -365,14 +387,7 @@ function automationRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
     },
   );
   automationSwitchRoutes(app, { db, clock });
-  app.delete(
-    `${COLLECTION_PATH.automations}/:id`,
-    {
-      config: { scope: 'write_automations' },
-      schema: { summary: 'Delete an automation', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    },
-    async (req) => deleteObject(db, callerOf(req).workspace.id, 'automations', id(req), 'automation'),
-  );
+  deleteRoute(app, db, automations);
 }
 
 /** Turning an automation on and off: its live version and its draft move as the spec says. */
@@ -462,14 +477,8 @@ const strip = (o: CatalogObject) => {
 
 /** The media library: uploads, their content and replacements. */
 function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
-  app.get(
-    COLLECTION_PATH.media,
-    {
-      config: { scope: 'read_media' },
-      schema: { summary: 'Media library files, newest first', tags: ['catalog'], querystring: query, response: { 200: listOf(media) } },
-    },
-    async (req) => listObjects(db, callerOf(req).workspace.id, 'media', req.query.limit, req.query.cursor),
-  );
+  const files: CollectionRoutes = { collection: 'media', item: media, plural: 'Media library files', what: 'media file', article: 'a' };
+  listRoute(app, db, files);
   app.get(
     `${COLLECTION_PATH.media}/:id/content`,
     {
@@ -548,14 +557,7 @@ function mediaRoutes(app: TypedApp, { db, clock }: RouteDeps): void {
       );
     },
   );
-  app.delete(
-    `${COLLECTION_PATH.media}/:id`,
-    {
-      config: { scope: 'write_media' },
-      schema: { summary: 'Delete a media file', tags: ['catalog'], params: idParams, response: { 200: deleted } },
-    },
-    async (req) => deleteObject(db, callerOf(req).workspace.id, 'media', id(req), 'media file'),
-  );
+  deleteRoute(app, db, files);
 }
 
 /** The brand, one per workspace. */

@@ -1,4 +1,5 @@
 // A transaction as every route answers it (the shared schema `Transaction`).
+import { transactionDateFields } from './store.js';
 import { str, ts } from '../../http/schemas.js';
 
 const txnStrings = [
@@ -25,15 +26,7 @@ const txnStrings = [
   'team_split_rate',
   'transaction_fees',
   'net_commission',
-  'contract_date',
-  'earnest_money_due_date',
-  'inspection_date',
-  'appraisal_date',
-  'financing_date',
-  'walkthrough_date',
-  'projected_close_date',
-  'actual_close_date',
-  'possession_date',
+  ...transactionDateFields,
   'notes',
   'stage_id',
   'stage_name',
