@@ -84,10 +84,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/workspace-server/src/**/*.ts'],
+    // The server's rows are typed per statement (`db.query<DealRow>(…)`, a mapper per row type)
+    // but in these modules, which still read their rows as `Row` (columns as any): every read of
+    // a column would be flagged until they are typed too.
+    files: [
+      'apps/workspace-server/src/modules/contacts/**/*.ts',
+      'apps/workspace-server/src/modules/transactions/**/*.ts',
+      'apps/workspace-server/src/modules/webhooks/**/*.ts',
+    ],
     rules: {
-      // Database rows are `Row` (db/db.ts): each store function reads the columns its own statement
-      // selects. Until rows are typed per statement, every read of a column would be flagged.
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',

@@ -7,7 +7,15 @@ import { addActivity, optOut, setContactTag } from './modules/contacts/store.js'
 import { createDeal } from './modules/deals/store.js';
 import { createTag } from './modules/lookups/store.js';
 import { createTransaction, updateTransaction } from './modules/transactions/store.js';
-import { createApiKey, createMailbox, createMember, createWorkspace, type CreatedKey, type Workspace } from './modules/workspaces/store.js';
+import {
+  createApiKey,
+  createMailbox,
+  createMember,
+  createWorkspace,
+  getWorkspace,
+  type CreatedKey,
+  type Workspace,
+} from './modules/workspaces/store.js';
 
 const firstNames = [
   'Ava',
@@ -48,21 +56,9 @@ async function addDemoPackMembers(db: Db, ws: string, at: Date): Promise<void> {
  */
 async function reseed(db: Db, ws: string, clock: Clock): Promise<{ workspace: Workspace; key: CreatedKey }> {
   await addDemoPackMembers(db, ws, clock.now());
-  const owner = await db.query('SELECT id FROM members WHERE workspace_id = $1 ORDER BY created_at LIMIT 1', [ws]);
+  const owner = await db.query<{ id: string }>('SELECT id FROM members WHERE workspace_id = $1 ORDER BY created_at LIMIT 1', [ws]);
   const key = await createApiKey(db, ws, { scopes: ['full_access'], name: 'demo', member_id: owner.rows[0]?.id ?? null }, clock.now());
-  const w = await db.query('SELECT * FROM workspaces WHERE id = $1', [ws]);
-  const r = w.rows[0];
-  return {
-    workspace: {
-      id: r.id,
-      name: r.name,
-      slug: r.slug,
-      plan: r.plan,
-      rate_limit_per_minute: r.rate_limit_per_minute,
-      created_at: new Date(r.created_at).toISOString(),
-    },
-    key,
-  };
+  return { workspace: (await getWorkspace(db, ws))!, key };
 }
 
 /**
@@ -183,7 +179,12 @@ async function seedDealsAndTransactions(
   listingKeys: readonly string[],
   at: () => Date,
 ): Promise<void> {
-  const pipeline = (await db.query('SELECT s.id, s.type FROM pipeline_stages s WHERE s.workspace_id = $1 ORDER BY s.position', [ws])).rows;
+  const pipeline = (
+    await db.query<{ id: string; type: string }>(
+      'SELECT s.id, s.type FROM pipeline_stages s WHERE s.workspace_id = $1 ORDER BY s.position',
+      [ws],
+    )
+  ).rows;
   const open = pipeline.filter((s) => s.type === 'OPEN');
   const won = pipeline.find((s) => s.type === 'CLOSED_WON')!;
   const deals: Awaited<ReturnType<typeof createDeal>>[] = [];
@@ -203,7 +204,7 @@ async function seedDealsAndTransactions(
       ),
     );
   }
-  const settings = await db.query('SELECT id FROM checklist_templates WHERE workspace_id = $1 LIMIT 1', [ws]);
+  const settings = await db.query<{ id: string }>('SELECT id FROM checklist_templates WHERE workspace_id = $1 LIMIT 1', [ws]);
   for (let i = 0; i < 5; i++) {
     const txn = await createTransaction(
       db,

@@ -8,7 +8,7 @@ import { ApiError } from '../shared/errors.js';
 import type { RoutePolicy } from '../http/context.js';
 import { grantingScopes, hasScope } from '../shared/scopes.js';
 import { batches } from '../db/batch.js';
-import { admitted, authenticate, authParams, usableKeys } from '../modules/workspaces/store.js';
+import { admitted, authenticate, authParams, usableKeys, type AuthRow } from '../modules/workspaces/store.js';
 
 /** Plan features a workspace's plan may exclude; a route names its feature in config. */
 const planExcludes: Record<string, string[]> = { standard: [], lite: ['transactions'] };
@@ -131,7 +131,7 @@ export async function authenticateRequests(
       scopes: routeGranting(policy),
       busy,
       settled: false,
-      admit: (row: Record<string, unknown> | undefined) => {
+      admit: (row: AuthRow | undefined) => {
         if (!deferred.settled) leave(workspaceId);
         deferred.settled = true;
         let a;

@@ -87,7 +87,7 @@ function countRequests(app: FastifyInstance, registry: Registry): void {
   const routes = new Map<string, Map<string, Route>>();
   const childrenOf = (method: string, route: string): Route => {
     let byRoute = routes.get(method);
-    if (!byRoute) routes.set(method, (byRoute = new Map()));
+    if (!byRoute) routes.set(method, (byRoute = new Map<string, Route>()));
     let r = byRoute.get(route);
     if (!r) byRoute.set(route, (r = { latency: latency.labels(method, route), byStatus: new Map() }));
     return r;

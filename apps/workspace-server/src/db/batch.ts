@@ -213,7 +213,7 @@ export const BATCH = { min: 4, max: 16 };
 export function batcherOf<B extends BatchCounts>(db: Queryable, shape: string, make: (store: Db) => B): B | undefined {
   if (!batches(db)) return undefined;
   let byShape = batchers.get(db);
-  if (!byShape) batchers.set(db, (byShape = new Map()));
+  if (!byShape) batchers.set(db, (byShape = new Map<string, BatchCounts>()));
   let b = byShape.get(shape) as B | undefined;
   if (!b) byShape.set(shape, (b = make(db as Db)));
   return b;

@@ -99,12 +99,15 @@ export function keysetCondition(q: Params, cursor: string | undefined, alias: st
   return `(${alias}.created_at, ${alias}.${idColumn}) < (${q.p(c.createdAt)}::timestamptz, ${q.p(c.id)})`;
 }
 
-export function finishPage<T>(
-  rows: Row[],
+/** A row a keyset page is made of: its id is half of the cursor (created_at, id). */
+export type KeysetRow = { id?: unknown };
+
+export function finishPage<R extends KeysetRow, T>(
+  rows: R[],
   limit: number,
   total: number,
-  map: (r: Row) => T,
-  createdAtIso: (r: Row) => string,
+  map: (r: R) => T,
+  createdAtIso: (r: R) => string,
   list: string,
 ): Page<T> {
   const has_more = rows.length > limit;
@@ -113,7 +116,7 @@ export function finishPage<T>(
   return {
     data: pageRows.map(map),
     has_more,
-    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), last.id, list) : null,
+    next_cursor: has_more && last ? encodeCursor(createdAtIso(last), String(last.id), list) : null,
     total_count: total,
   };
 }
@@ -124,10 +127,10 @@ export function finishPage<T>(
  * "table alias"; `select` (default every column of `from`) may join. Conditions use the alias and
  * the parameters of `q`.
  */
-export async function keysetPage<T>(
+export async function keysetPage<R extends KeysetRow & { created_at: unknown }, T>(
   db: Queryable,
   spec: { from: string; alias: string; select?: string; q: Params; where: string[]; limit: number; cursor?: string; list?: string },
-  map: (r: Row) => T,
+  map: (r: R) => T,
 ): Promise<Page<T>> {
   const { q, alias } = spec;
   const countParams = [...q.values];
@@ -137,7 +140,7 @@ export async function keysetPage<T>(
   const k = keysetCondition(q, spec.cursor, alias, list);
   const where = k ? [...spec.where, k] : spec.where;
   const [page, count] = await Promise.all([
-    db.query(
+    db.query<R>(
       `${spec.select ?? `SELECT * FROM ${spec.from}`} WHERE ${where.join(' AND ')} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT ${q.p(spec.limit + 1)}`,
       q.values,
     ),
@@ -151,12 +154,12 @@ export async function keysetPage<T>(
  * list endpoints share. `filters` adds column = value conditions (column names are the caller's
  * constants, never input).
  */
-export function listByCreation<T>(
+export function listByCreation<R extends KeysetRow & { created_at: unknown }, T>(
   db: Queryable,
   table: string,
   ws: string,
   opts: { limit: number; cursor?: string; filters?: Record<string, unknown> },
-  map: (r: Row) => T,
+  map: (r: R) => T,
 ): Promise<Page<T>> {
   const q = new Params();
   const where = [

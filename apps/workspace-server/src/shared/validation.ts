@@ -234,7 +234,7 @@ export function validationError(errors: ErrorObject[], context: string | undefin
  * its schema, as `x-pattern-words`.
  */
 function ruleWordsOf(e: ErrorObject): string | undefined {
-  const own = e.parentSchema?.['x-pattern-words'];
+  const own: unknown = e.parentSchema?.['x-pattern-words'];
   if (e.keyword === 'pattern')
     return ruleWords(e.keyword, e.params) ?? (typeof own === 'string' ? own : 'is not written the way this field takes');
   if (e.keyword === 'format') return ruleWords(e.keyword, e.params) ?? 'is not a valid value';

@@ -3,7 +3,7 @@ import { iso } from '../../db/db.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { eventInsertSql } from '../events/store.js';
-import { keysetPage, Params, type Page, type Row } from '../../db/sql.js';
+import { keysetPage, Params, type Page } from '../../db/sql.js';
 import { AUTH_COLUMNS, authenticationGate, type StatementAuth } from '../workspaces/store.js';
 
 export interface Activity {
@@ -22,7 +22,20 @@ export const PRIVATE_EMAIL_TITLE = 'Private email exchange';
  * A private mailbox's emails are masked unless the key's creator owns the mailbox: the row is
  * kept (the timeline shows something happened) but says nothing about it.
  */
-export function toActivity(r: Row, viewerMemberId: string | null): Activity {
+/** A row of ACTIVITY_SELECT: the activity's columns, its actor's name and its mailbox's privacy. */
+export interface ActivityRow {
+  id: string;
+  type: string;
+  title: string;
+  description: string | null;
+  metadata: Record<string, unknown> | null;
+  actor_name: string | null;
+  mailbox_private?: boolean | null;
+  mailbox_owner?: string | null;
+  created_at: Date | string;
+}
+
+export function toActivity(r: ActivityRow, viewerMemberId: string | null): Activity {
   const masked = r.mailbox_private === true && r.mailbox_owner !== viewerMemberId;
   if (masked) {
     return {
@@ -40,7 +53,7 @@ export function toActivity(r: Row, viewerMemberId: string | null): Activity {
     type: r.type,
     title: r.title,
     description: r.description ?? null,
-    metadata: (r.metadata ?? null) as Record<string, unknown> | null,
+    metadata: r.metadata ?? null,
     actor_name: r.actor_name ?? null,
     created_at: iso(r.created_at),
   };
@@ -69,7 +82,7 @@ export async function listActivities(
   return keysetPage(
     db,
     { from: 'activities a', alias: 'a', select: ACTIVITY_SELECT, q, where, limit: opts.limit, cursor: opts.cursor },
-    (r) => toActivity(r, opts.viewerMemberId),
+    (r: ActivityRow) => toActivity(r, opts.viewerMemberId),
   );
 }
 

@@ -9,8 +9,17 @@ import { decodeCursor, finishPage, keysetCondition, listByCreation, Params, type
 /** A generic catalog object as the API returns it: id, name, its fields, timestamps. */
 export type CatalogObject = { id: string; name: string; created_at: string; updated_at: string } & Record<string, unknown>;
 
-const toObject = (r: Row): CatalogObject => ({
-  ...(r.data as Record<string, unknown>),
+/** A row of catalog_objects: the object's fields are its data. */
+interface ObjectRow {
+  id: string;
+  name: string;
+  data: Record<string, unknown> | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const toObject = (r: ObjectRow): CatalogObject => ({
+  ...r.data,
   id: r.id,
   name: r.name,
   created_at: iso(r.created_at),
@@ -22,7 +31,7 @@ export function listObjects(db: Db, ws: string, collection: string, limit: numbe
 }
 
 export async function getObject(db: Queryable, ws: string, collection: string, id: string, what: string): Promise<CatalogObject> {
-  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [
+  const { rows } = await db.query<ObjectRow>('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [
     ws,
     collection,
     id,
@@ -32,7 +41,7 @@ export async function getObject(db: Queryable, ws: string, collection: string, i
 }
 
 export async function findObject(db: Queryable, ws: string, collection: string, id: string): Promise<CatalogObject | null> {
-  const { rows } = await db.query('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [
+  const { rows } = await db.query<ObjectRow>('SELECT * FROM catalog_objects WHERE workspace_id = $1 AND collection = $2 AND id = $3', [
     ws,
     collection,
     id,
@@ -51,7 +60,7 @@ export async function insertObject(
   id = newId(prefix),
 ): Promise<CatalogObject> {
   const at = now.toISOString();
-  const { rows } = await db.query(
+  const { rows } = await db.query<ObjectRow>(
     'INSERT INTO catalog_objects (id, workspace_id, collection, name, data, created_at, updated_at) VALUES ($1,$2,$3,$4,$5::jsonb,$6::timestamptz,$6::timestamptz) RETURNING *',
     [id, ws, collection, name, JSON.stringify(data), at],
   );
@@ -68,7 +77,7 @@ export async function updateObject(
   now: Date,
   what: string,
 ): Promise<CatalogObject> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<ObjectRow>(
     'UPDATE catalog_objects SET name = $4, data = $5::jsonb, updated_at = $6::timestamptz WHERE workspace_id = $1 AND collection = $2 AND id = $3 RETURNING *',
     [ws, collection, id, name, JSON.stringify(data), now.toISOString()],
   );
@@ -112,10 +121,10 @@ export async function createOnce<T extends { id: string }>(
       [ws, key, collection, now.toISOString()],
     );
     if (!claimed.rows[0]) {
-      const { rows } = await tx.query('SELECT collection, object_id FROM catalog_idempotency WHERE workspace_id = $1 AND key = $2', [
-        ws,
-        key,
-      ]);
+      const { rows } = await tx.query<{ collection: string; object_id: string | null }>(
+        'SELECT collection, object_id FROM catalog_idempotency WHERE workspace_id = $1 AND key = $2',
+        [ws, key],
+      );
       if (rows[0]?.collection !== collection)
         throw badRequest('This idempotency_key was used for another kind of object', 'idempotency_key');
       const existing = rows[0].object_id ? await load(tx, rows[0].object_id) : null;
@@ -454,8 +463,20 @@ export interface LedgerRow {
   updated_at: string;
 }
 
+/** A row of install_ledgers. A lock's holder and expiry are set with its token. */
+interface LedgerRecord {
+  pack_id: string;
+  revision: number | string;
+  ledger: unknown;
+  lock_token: string | null;
+  lock_holder: string;
+  lock_expires_at: Date | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
 /** Whether a row's lock is held now: taken, and not expired (an expired lock is nobody's). */
-const lockLive = (r: Row, now: Date): boolean => Boolean(r.lock_token) && new Date(r.lock_expires_at).getTime() > now.getTime();
+const lockLive = (r: LedgerRecord, now: Date): boolean => Boolean(r.lock_token) && new Date(r.lock_expires_at).getTime() > now.getTime();
 
 /**
  * The rows GET and the list show: a pack with a ledger, or one whose lock a run took before its
@@ -465,7 +486,7 @@ const lockLive = (r: Row, now: Date): boolean => Boolean(r.lock_token) && new Da
 const shownRow = (q: Params, now: Date) =>
   `(t.ledger IS NOT NULL OR (t.lock_token IS NOT NULL AND t.lock_expires_at > ${q.p(now.toISOString())}::timestamptz))`;
 
-const toLedger = (r: Row, now: Date): LedgerRow => ({
+const toLedger = (r: LedgerRecord, now: Date): LedgerRow => ({
   pack_id: r.pack_id,
   revision: Number(r.revision),
   ledger: r.ledger ?? null,
@@ -483,7 +504,7 @@ export async function listLedgers(db: Db, ws: string, limit: number, cursor: str
   const k = keysetCondition(q, cursor, 't', 'install_ledgers', 'pack_id');
   if (k) where.push(k);
   const [page, count] = await Promise.all([
-    db.query(
+    db.query<LedgerRecord & { id: string }>(
       `SELECT *, pack_id AS id FROM install_ledgers t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.pack_id DESC LIMIT ${q.p(limit + 1)}`,
       q.values,
     ),
@@ -501,7 +522,7 @@ export async function listLedgers(db: Db, ws: string, limit: number, cursor: str
 
 export async function getLedger(db: Queryable, ws: string, packId: string, now: Date): Promise<LedgerRow | null> {
   const q = new Params();
-  const { rows } = await db.query(
+  const { rows } = await db.query<LedgerRecord>(
     `SELECT * FROM install_ledgers t WHERE t.workspace_id = ${q.p(ws)} AND t.pack_id = ${q.p(packId)} AND ${shownRow(q, now)}`,
     q.values,
   );
@@ -509,7 +530,7 @@ export async function getLedger(db: Queryable, ws: string, packId: string, now: 
 }
 
 /** The refusal while another holder has the lock: who and until when as data (error.lock), and in words. */
-const lockConflict = (r: Row) => {
+const lockConflict = (r: LedgerRecord) => {
   const lock: InstallLock = { holder: r.lock_holder, expires_at: iso(r.lock_expires_at) };
   return new ApiError(
     409,
@@ -528,7 +549,10 @@ export async function acquireLock(db: Db, ws: string, packId: string, holder: st
       'INSERT INTO install_ledgers (workspace_id, pack_id, created_at, updated_at) VALUES ($1,$2,$3::timestamptz,$3::timestamptz) ON CONFLICT DO NOTHING',
       [ws, packId, now.toISOString()],
     );
-    const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
+    const { rows } = await tx.query<LedgerRecord>('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [
+      ws,
+      packId,
+    ]);
     const r = rows[0];
     const live = lockLive(r, now);
     if (live && r.lock_holder !== holder) throw lockConflict(r);
@@ -545,7 +569,10 @@ export async function acquireLock(db: Db, ws: string, packId: string, holder: st
 
 /** The lock is the caller's when its token matches and nobody took it over after expiry. */
 async function heldRow(tx: Queryable, ws: string, packId: string, token: string) {
-  const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
+  const { rows } = await tx.query<LedgerRecord>('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [
+    ws,
+    packId,
+  ]);
   const r = rows[0];
   if (!r) throw notFound('install ledger', 'pack_id');
   if (r.lock_token !== token) {
@@ -564,7 +591,7 @@ export async function writeLedger(db: Db, ws: string, packId: string, token: str
   return db.transaction(async (tx) => {
     await heldRow(tx, ws, packId, token);
     const expires = new Date(now.getTime() + ttlSeconds * 1000);
-    const { rows } = await tx.query(
+    const { rows } = await tx.query<LedgerRecord>(
       'UPDATE install_ledgers SET ledger = $3::jsonb, revision = revision + 1, lock_expires_at = $4::timestamptz, updated_at = $5::timestamptz WHERE workspace_id = $1 AND pack_id = $2 RETURNING *',
       [ws, packId, JSON.stringify(ledger), expires.toISOString(), now.toISOString()],
     );
@@ -591,7 +618,10 @@ export async function releaseLock(db: Db, ws: string, packId: string, token: str
  */
 export async function releaseLockOf(db: Db, ws: string, packId: string, holder: string, now: Date) {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [ws, packId]);
+    const { rows } = await tx.query<LedgerRecord>('SELECT * FROM install_ledgers WHERE workspace_id = $1 AND pack_id = $2 FOR UPDATE', [
+      ws,
+      packId,
+    ]);
     const r = rows[0];
     if (!r) throw notFound('install ledger', 'pack_id');
     if (lockLive(r, now) && r.lock_holder !== holder) throw lockConflict(r);

@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids.js';
 import { recordEvent } from '../events/store.js';
 import { parseDealValue } from '../../shared/money.js';
 import { storedInstant, storedProblem } from '../../shared/timestamps.js';
-import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilters } from '../../db/sql.js';
+import { keysetPage, Params, timeConditions, type Page, type TimeFilters } from '../../db/sql.js';
 
 export interface Deal {
   id: string;
@@ -72,7 +72,29 @@ export async function touchDealsOfPipeline(
 const DEAL_SELECT = `SELECT d.*, p.name AS pipeline_name, s.name AS stage_name, s.type AS stage_type
   FROM deals d JOIN pipelines p ON p.id = d.pipeline_id JOIN pipeline_stages s ON s.id = d.stage_id`;
 
-const toDeal = (r: Row): Deal => ({
+/** A row of DEAL_SELECT: the deal's columns, its pipeline's and stage's names and its stage's type. */
+interface DealRow {
+  id: string;
+  name: string;
+  /** numeric, as the driver reads it: text. */
+  value: string | null;
+  status: string;
+  pipeline_id: string;
+  pipeline_name: string;
+  stage_id: string;
+  stage_name: string;
+  stage_type: string;
+  contact_id: string | null;
+  listing_label: string | null;
+  expected_close_date: Date | string | null;
+  closed_at: Date | string | null;
+  lost_reason: string | null;
+  notes: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const toDeal = (r: DealRow): Deal => ({
   id: r.id,
   name: r.name,
   value: r.value === null || r.value === undefined ? null : new Decimal(r.value).toFixed(2),
@@ -90,7 +112,7 @@ const toDeal = (r: Row): Deal => ({
 });
 
 export async function getDealRow(db: Queryable, ws: string, id: string): Promise<Deal | null> {
-  const { rows } = await db.query(`${DEAL_SELECT} WHERE d.workspace_id = $1 AND d.id = $2`, [ws, id]);
+  const { rows } = await db.query<DealRow>(`${DEAL_SELECT} WHERE d.workspace_id = $1 AND d.id = $2`, [ws, id]);
   return rows[0] ? toDeal(rows[0]) : null;
 }
 
@@ -136,10 +158,10 @@ export async function createDeal(db: Db, ws: string, input: DealInput, now: Date
   return db.transaction(async (tx) => {
     // Locked for share: a concurrent change of the stage's type (touchDealsOfPipeline) waits for this
     // deal, or this deal reads the type it committed.
-    const st = await tx.query('SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE', [
-      ws,
-      input.stage_id,
-    ]);
+    const st = await tx.query<{ id: string; pipeline_id: string; type: string }>(
+      'SELECT id, pipeline_id, type FROM pipeline_stages WHERE workspace_id = $1 AND id = $2 FOR SHARE',
+      [ws, input.stage_id],
+    );
     if (!st.rows.length) throw badRequest(`No such stage: ${input.stage_id}`, 'stage_id');
     // "" is no contact (the API's "empty string when unset"; a transaction shows none as ""): it was
     // inserted as the id "" and refused by the foreign key as 'No such contact: contact_id ""'.

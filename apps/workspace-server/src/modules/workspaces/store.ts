@@ -19,7 +19,17 @@ export interface Workspace {
 
 export const plans = ['standard', 'lite'] as const;
 
-const toWorkspace = (r: Row): Workspace => ({
+/** A row of workspaces. */
+interface WorkspaceRow {
+  id: string;
+  name: string;
+  slug: string;
+  plan: string;
+  rate_limit_per_minute: number | string;
+  created_at: Date | string;
+}
+
+const toWorkspace = (r: WorkspaceRow): Workspace => ({
   id: r.id,
   name: r.name,
   slug: r.slug,
@@ -64,9 +74,9 @@ export async function createWorkspace(
     if (existing.rows.length) throw badRequest(`A workspace with slug "${input.slug}" already exists`, 'slug');
     const id = newId('ws');
     const at = now.toISOString();
-    let rows: Row[];
+    let rows: WorkspaceRow[];
     try {
-      ({ rows } = await tx.query(
+      ({ rows } = await tx.query<WorkspaceRow>(
         `INSERT INTO workspaces (id, name, slug, plan, rate_limit_per_minute, created_at)
          VALUES ($1, $2, $3, $4, $5, $6::timestamptz) RETURNING *`,
         [id, input.name, input.slug, input.plan ?? 'standard', input.rate_limit_per_minute ?? 120, at],
@@ -134,7 +144,7 @@ async function insertDefaults(tx: Queryable, ws: string, now: Date): Promise<voi
 }
 
 export async function getWorkspace(db: Queryable, id: string): Promise<Workspace | null> {
-  const { rows } = await db.query('SELECT * FROM workspaces WHERE id = $1', [id]);
+  const { rows } = await db.query<WorkspaceRow>('SELECT * FROM workspaces WHERE id = $1', [id]);
   return rows[0] ? toWorkspace(rows[0]) : null;
 }
 
@@ -145,11 +155,14 @@ export interface Member {
   created_at: string;
 }
 
-export const toMember = (r: Row): Member => ({ id: r.id, name: r.name, email: r.email, created_at: iso(r.created_at) });
+/** A row of members. */
+type MemberRow = Omit<Member, 'created_at'> & { created_at: Date | string };
+
+export const toMember = (r: MemberRow): Member => ({ id: r.id, name: r.name, email: r.email, created_at: iso(r.created_at) });
 
 export async function createMember(db: Db, workspaceId: string, input: { name: string; email: string }, now: Date): Promise<Member> {
   if (!(await getWorkspace(db, workspaceId))) throw notFound('workspace', 'workspace_id');
-  const { rows } = await db.query(
+  const { rows } = await db.query<MemberRow>(
     'INSERT INTO members (id, workspace_id, name, email, created_at) VALUES ($1,$2,$3,$4,$5::timestamptz) RETURNING *',
     [newId('mem'), workspaceId, input.name, input.email, now.toISOString()],
   );
@@ -291,7 +304,27 @@ const authColumns = (count: string) => `k.key_id AS auth_key_id, k.key_prefix AS
 export const AUTH_COLUMNS = authColumns('(SELECT count FROM hit)');
 
 /** The caller and rate-limit state from an authentication row (AUTH_COLUMNS); every failure is the same 401 type. */
-export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; rateLimit: RateLimitState } {
+/**
+ * The authentication columns (AUTH_COLUMNS) of a row: the key's, null when no key has the secret
+ * (the statements' LEFT JOIN), and its workspace's.
+ */
+export interface AuthRow {
+  auth_key_id: string | null;
+  auth_key_prefix: string;
+  auth_scopes: string[];
+  auth_member_id: string | null;
+  auth_expires_at: Date | string | null;
+  auth_revoked_at: Date | string | null;
+  auth_ws_id: string;
+  auth_ws_name: string;
+  auth_ws_slug: string;
+  auth_ws_plan: string;
+  auth_ws_limit: number | string;
+  auth_ws_created_at: Date | string;
+  auth_rl_count: number | string | null;
+}
+
+export function admitted(r: AuthRow | undefined, a: AuthParams): { caller: Caller; rateLimit: RateLimitState } {
   if (!r || r.auth_key_id == null) throw new ApiError(401, 'authentication_error', 'Invalid API key');
   if (r.auth_revoked_at) throw new ApiError(401, 'authentication_error', 'This API key has been revoked');
   const expires = isoOrNull(r.auth_expires_at);
@@ -305,7 +338,7 @@ export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; r
       rate_limit_per_minute: r.auth_ws_limit,
       created_at: r.auth_ws_created_at,
     }),
-    key: { id: r.auth_key_id, key_prefix: r.auth_key_prefix, scopes: r.auth_scopes as string[], created_by_member_id: r.auth_member_id },
+    key: { id: r.auth_key_id, key_prefix: r.auth_key_prefix, scopes: r.auth_scopes, created_by_member_id: r.auth_member_id },
   };
   return { caller, rateLimit: rateLimitState(caller.workspace.rate_limit_per_minute, Number(r.auth_rl_count), a.windowStart, a.now) };
 }
@@ -316,7 +349,7 @@ export function admitted(r: Row | undefined, a: AuthParams): { caller: Caller; r
  * Every failure is the same 401 type.
  */
 export async function authenticate(db: Db, a: AuthParams): Promise<{ caller: Caller; rateLimit: RateLimitState }> {
-  const { rows } = await db.query(`WITH ${authenticationCtes('$1', '$2', '$3')} SELECT ${AUTH_COLUMNS} FROM k`, [
+  const { rows } = await db.query<AuthRow>(`WITH ${authenticationCtes('$1', '$2', '$3')} SELECT ${AUTH_COLUMNS} FROM k`, [
     a.hash,
     a.windowStart,
     a.now.toISOString(),
