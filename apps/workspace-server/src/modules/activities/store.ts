@@ -18,23 +18,17 @@ export interface Activity {
 
 export const PRIVATE_EMAIL_TITLE = 'Private email exchange';
 
+/** A row of ACTIVITY_SELECT: the activity's columns, its actor's name and its mailbox's privacy. */
+export type ActivityRow = Omit<Activity, 'created_at'> & {
+  mailbox_private?: boolean | null;
+  mailbox_owner?: string | null;
+  created_at: Date | string;
+};
+
 /**
  * A private mailbox's emails are masked unless the key's creator owns the mailbox: the row is
  * kept (the timeline shows something happened) but says nothing about it.
  */
-/** A row of ACTIVITY_SELECT: the activity's columns, its actor's name and its mailbox's privacy. */
-export interface ActivityRow {
-  id: string;
-  type: string;
-  title: string;
-  description: string | null;
-  metadata: Record<string, unknown> | null;
-  actor_name: string | null;
-  mailbox_private?: boolean | null;
-  mailbox_owner?: string | null;
-  created_at: Date | string;
-}
-
 export function toActivity(r: ActivityRow, viewerMemberId: string | null): Activity {
   const masked = r.mailbox_private === true && r.mailbox_owner !== viewerMemberId;
   if (masked) {
