@@ -5,7 +5,7 @@ import { newId } from '../../shared/ids.js';
 import { hasScope } from '../../shared/scopes.js';
 import { recordEvent } from '../events/store.js';
 import { addDays, fmt, grossCommission, netCommission, parseDateOnly, parseMoney, parseRate } from '../../shared/money.js';
-import { likeEscape, Params, type Row } from '../../db/sql.js';
+import { likeEscape, Params } from '../../db/sql.js';
 
 export const transactionDateFields = [
   'contract_date',
@@ -25,6 +25,59 @@ export const sides = ['buyer', 'seller', 'both'] as const;
 
 export type Transaction = Record<string, string | number | boolean>;
 
+/** A row of transactions (SELECT *): a date is text, '' when unset; money and rates are text. */
+type TransactionRecord = {
+  id: string;
+  name: string;
+  side: string;
+  status: string;
+  stage_id: string;
+  fell_through_reason: string;
+  deal_id: string | null;
+  contact_id: string | null;
+  listing_key: string;
+  listing_label: string;
+  listing_photo_path: string;
+  sale_price: string;
+  commission_rate: string;
+  gross_commission: string;
+  gci_override: boolean;
+  referral_fee: string;
+  brokerage_split_rate: string;
+  team_split_rate: string;
+  transaction_fees: string;
+  net_commission: string;
+  notes: string;
+  document_count: number | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+} & Record<(typeof transactionDateFields)[number], string>;
+
+/** A row of TXN_SELECT: the transaction, with what it shows of its deal, contact and closing stage. */
+type TransactionRow = TransactionRecord & {
+  deal_name: string | null;
+  deal_status: string | null;
+  contact_first_name: string | null;
+  contact_last_name: string | null;
+  contact_email: string | null;
+  stage_name: string;
+};
+
+/** A row of checklist_templates: its items are the tasks a new transaction gets. */
+interface ChecklistTemplateRow {
+  id: string;
+  name: string;
+  items: { title: string; milestone?: string; offset_days?: number }[];
+}
+
+/** A row of closing_stages. */
+interface ClosingStageRow {
+  id: string;
+  name: string;
+  status: string;
+  position: number;
+}
+
 const TXN_SELECT = `SELECT t.*, d.name AS deal_name, d.status AS deal_status, c.first_name AS contact_first_name,
     c.last_name AS contact_last_name, cs.name AS stage_name,
     (SELECT value FROM contact_emails e WHERE e.contact_id = t.contact_id AND e.is_primary LIMIT 1) AS contact_email
@@ -34,7 +87,7 @@ const TXN_SELECT = `SELECT t.*, d.name AS deal_name, d.status AS deal_status, c.
   LEFT JOIN contacts c ON c.id = t.contact_id`;
 
 /** Every field is always present; links and dates are empty strings when unset. */
-function toTransaction(r: Row): Transaction {
+function toTransaction(r: TransactionRow): Transaction {
   const t: Transaction = {
     id: r.id,
     name: r.name,
@@ -72,7 +125,7 @@ function toTransaction(r: Row): Transaction {
 }
 
 export async function getTransaction(db: Queryable, ws: string, id: string): Promise<Transaction> {
-  const { rows } = await db.query(`${TXN_SELECT} WHERE t.workspace_id = $1 AND t.id = $2`, [ws, id]);
+  const { rows } = await db.query<TransactionRow>(`${TXN_SELECT} WHERE t.workspace_id = $1 AND t.id = $2`, [ws, id]);
   if (!rows.length) throw notFound('transaction', 'id');
   return toTransaction(rows[0]);
 }
@@ -111,7 +164,7 @@ export async function listTransactions(db: Db, ws: string, f: TransactionFilters
   if (f.closing_to) where.push(`${closing} <= ${q.p(f.closing_to)}`);
   const countParams = [...q.values];
   const [page, counts] = await Promise.all([
-    db.query(
+    db.query<TransactionRow>(
       `${TXN_SELECT} WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ${q.p(f.limit)} OFFSET ${q.p(f.offset)}`,
       q.values,
     ),
@@ -145,32 +198,41 @@ export interface TransactionCreate {
 
 async function findStage(tx: Queryable, ws: string, stageId: string | null | undefined, status: string | null | undefined, param: string) {
   if (stageId) {
-    const { rows } = await tx.query('SELECT * FROM closing_stages WHERE workspace_id = $1 AND id = $2', [ws, stageId]);
+    const { rows } = await tx.query<ClosingStageRow>('SELECT * FROM closing_stages WHERE workspace_id = $1 AND id = $2', [ws, stageId]);
     if (!rows.length) throw badRequest(`No such closing stage: ${stageId}`, param);
     return rows[0];
   }
-  const { rows } = await tx.query('SELECT * FROM closing_stages WHERE workspace_id = $1 AND status = $2 ORDER BY position, id LIMIT 1', [
-    ws,
-    status ?? 'active',
-  ]);
+  const { rows } = await tx.query<ClosingStageRow>(
+    'SELECT * FROM closing_stages WHERE workspace_id = $1 AND status = $2 ORDER BY position, id LIMIT 1',
+    [ws, status ?? 'active'],
+  );
   if (!rows.length) throw badRequest(`The workspace has no closing stage for status ${status}`, 'status');
   return rows[0];
 }
 
 async function findListing(tx: Queryable, ws: string, key: string) {
-  const { rows } = await tx.query('SELECT * FROM listings WHERE workspace_id = $1 AND listing_key = $2', [ws, key]);
+  const { rows } = await tx.query<{ label: string; photo_path: string }>(
+    'SELECT * FROM listings WHERE workspace_id = $1 AND listing_key = $2',
+    [ws, key],
+  );
   // An unknown MLS key is still recorded; its label falls back to the key itself.
-  return rows[0] ? { label: rows[0].label as string, photo: rows[0].photo_path as string } : { label: key, photo: '' };
+  return rows[0] ? { label: rows[0].label, photo: rows[0].photo_path } : { label: key, photo: '' };
 }
 
 async function findDeal(tx: Queryable, ws: string, id: string) {
-  const { rows } = await tx.query('SELECT * FROM deals WHERE workspace_id = $1 AND id = $2', [ws, id]);
+  const { rows } = await tx.query<{ id: string; name: string; contact_id: string | null; status: string; pipeline_id: string }>(
+    'SELECT * FROM deals WHERE workspace_id = $1 AND id = $2',
+    [ws, id],
+  );
   if (!rows.length) throw badRequest(`No such deal: ${id}`, 'deal_id');
   return rows[0];
 }
 
 async function findContact(tx: Queryable, ws: string, id: string) {
-  const { rows } = await tx.query('SELECT * FROM contacts WHERE workspace_id = $1 AND id = $2', [ws, id]);
+  const { rows } = await tx.query<{ id: string; first_name: string; last_name: string }>(
+    'SELECT * FROM contacts WHERE workspace_id = $1 AND id = $2',
+    [ws, id],
+  );
   if (!rows.length) throw badRequest(`No such contact: ${id}`, 'contact_id');
   return rows[0];
 }
@@ -185,7 +247,7 @@ async function addTxnActivity(tx: Queryable, ws: string, txnId: string, title: s
 }
 
 async function byIdempotencyKey(tx: Queryable, ws: string, key: string): Promise<Transaction | null> {
-  const { rows } = await tx.query(`${TXN_SELECT} WHERE t.workspace_id = $1 AND t.idempotency_key = $2`, [ws, key]);
+  const { rows } = await tx.query<TransactionRow>(`${TXN_SELECT} WHERE t.workspace_id = $1 AND t.idempotency_key = $2`, [ws, key]);
   return rows[0] ? toTransaction(rows[0]) : null;
 }
 
@@ -206,9 +268,9 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
     const contact = contactId ? await findContact(tx, ws, contactId) : null;
     const listing = input.listing_key ? await findListing(tx, ws, input.listing_key) : null;
     const stage = await findStage(tx, ws, input.stage_id, input.status, 'stage_id');
-    let template: Row | null = null;
+    let template: ChecklistTemplateRow | null = null;
     if (input.checklist_template_id) {
-      const { rows } = await tx.query('SELECT * FROM checklist_templates WHERE workspace_id = $1 AND id = $2', [
+      const { rows } = await tx.query<ChecklistTemplateRow>('SELECT * FROM checklist_templates WHERE workspace_id = $1 AND id = $2', [
         ws,
         input.checklist_template_id,
       ]);
@@ -268,7 +330,7 @@ export async function createTransaction(db: Db, ws: string, input: TransactionCr
       return (await byIdempotencyKey(tx, ws, key!))!;
     }
     if (template) {
-      const items = template.items as { title: string; milestone?: string; offset_days?: number }[];
+      const items = template.items;
       for (const [i, it] of items.entries()) {
         const due = it.milestone === 'projected_close_date' && projected ? addDays(projected, it.offset_days ?? 0) : '';
         await tx.query(
@@ -311,10 +373,10 @@ export async function updateTransaction(
         [ws, id, input.deal_id || null],
       );
     }
-    const cur = await tx.query('SELECT * FROM transactions WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, id]);
+    const cur = await tx.query<TransactionRecord>('SELECT * FROM transactions WHERE workspace_id = $1 AND id = $2 FOR UPDATE', [ws, id]);
     if (!cur.rows.length) throw notFound('transaction', 'id');
     const old = cur.rows[0];
-    const next: Row = { ...old };
+    const next: TransactionRecord = { ...old };
     const has = (k: string) => input[k] !== undefined;
     const str = (k: string) => input[k] ?? '';
 
@@ -338,10 +400,10 @@ export async function updateTransaction(
       if (g !== '') next.gross_commission = fmt(parseMoney(g, 'gross_commission'));
     }
     if (!next.gci_override) next.gross_commission = grossCommission(next.sale_price, next.commission_rate);
-    next.net_commission = netCommission(next as never);
+    next.net_commission = netCommission(next);
 
     // Stage decides status; a bare status moves to the first closing stage with that status.
-    let stage: Row | null = null;
+    let stage: ClosingStageRow | null = null;
     if (has('stage_id') && str('stage_id')) stage = await findStage(tx, ws, str('stage_id'), null, 'stage_id');
     else if (has('status') && str('status') && str('status') !== old.status) stage = await findStage(tx, ws, null, str('status'), 'status');
     if (stage) {
@@ -371,7 +433,7 @@ export async function updateTransaction(
         'New transaction';
     }
 
-    const cols = [
+    const cols: (keyof TransactionRecord)[] = [
       'name',
       'side',
       'status',
@@ -469,23 +531,35 @@ export async function deleteTransaction(db: Db, ws: string, id: string, now: Dat
 }
 
 export async function getWorkflow(db: Db, ws: string, id: string) {
-  const { rows } = await db.query('SELECT id, deal_id FROM transactions WHERE workspace_id = $1 AND id = $2', [ws, id]);
+  const { rows } = await db.query<{ id: string; deal_id: string | null }>(
+    'SELECT id, deal_id FROM transactions WHERE workspace_id = $1 AND id = $2',
+    [ws, id],
+  );
   if (!rows.length) throw notFound('transaction', 'id');
-  const dealId = rows[0].deal_id as string | null;
+  const dealId = rows[0].deal_id;
   const [acts, parties, tasks, stages] = await Promise.all([
-    db.query('SELECT * FROM transaction_activities WHERE transaction_id = $1 ORDER BY created_at DESC, id DESC', [id]),
-    db.query('SELECT * FROM transaction_parties WHERE transaction_id = $1 ORDER BY name, id', [id]),
-    db.query('SELECT * FROM transaction_tasks WHERE transaction_id = $1 ORDER BY position, id', [id]),
+    db.query<{ id: string; title: string; description: string | null; created_at: Date | string }>(
+      'SELECT * FROM transaction_activities WHERE transaction_id = $1 ORDER BY created_at DESC, id DESC',
+      [id],
+    ),
+    db.query<{ id: string; contact_id: string; name: string; role: string; relationship_label_id: string }>(
+      'SELECT * FROM transaction_parties WHERE transaction_id = $1 ORDER BY name, id',
+      [id],
+    ),
+    db.query<{ id: string; title: string; completed: boolean; due_date: string; milestone: string; offset_days: number }>(
+      'SELECT * FROM transaction_tasks WHERE transaction_id = $1 ORDER BY position, id',
+      [id],
+    ),
     dealId
-      ? db.query(
+      ? db.query<{ id: string; name: string }>(
           `SELECT s.id, s.name FROM pipeline_stages s JOIN deals d ON d.pipeline_id = s.pipeline_id WHERE d.id = $1 AND s.type = 'OPEN' ORDER BY s.position, s.id`,
           [dealId],
         )
-      : Promise.resolve({ rows: [] as Row[] }),
+      : Promise.resolve({ rows: [] as { id: string; name: string }[] }),
   ]);
   return {
     activities: acts.rows.map((r) => ({ id: r.id, title: r.title, description: r.description ?? '', created_at: iso(r.created_at) })),
-    default_reopen_stage_id: (stages.rows[0]?.id as string | undefined) ?? '',
+    default_reopen_stage_id: stages.rows[0]?.id ?? '',
     parties: parties.rows.map((r) => ({
       id: r.id,
       contact_id: r.contact_id,
@@ -507,8 +581,8 @@ export async function getWorkflow(db: Db, ws: string, id: string) {
 
 export async function getTransactionSettings(db: Db, ws: string) {
   const [stages, templates] = await Promise.all([
-    db.query('SELECT * FROM closing_stages WHERE workspace_id = $1 ORDER BY position, id', [ws]),
-    db.query('SELECT * FROM checklist_templates WHERE workspace_id = $1 ORDER BY created_at, id', [ws]),
+    db.query<ClosingStageRow>('SELECT * FROM closing_stages WHERE workspace_id = $1 ORDER BY position, id', [ws]),
+    db.query<ChecklistTemplateRow>('SELECT * FROM checklist_templates WHERE workspace_id = $1 ORDER BY created_at, id', [ws]),
   ]);
   return {
     closing_stages: stages.rows.map((r) => ({ id: r.id, name: r.name, status: r.status, position: Number(r.position) })),

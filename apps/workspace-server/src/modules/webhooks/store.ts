@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import { iso, isoOrNull } from '../../db/db.js';
 import { badRequest, invalidField, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { keysetPage, Params, timeConditions, type Page, type Row, type TimeFilters } from '../../db/sql.js';
+import { keysetPage, Params, timeConditions, type Page, type TimeFilters } from '../../db/sql.js';
 import { DISABLE_AFTER_FAILURES, MAX_RETRIES, retryDelayMs } from './backoff.js';
 import { orderEventData } from './shape.js';
 import { codeWordKey, newSigningSecret } from './signing.js';
@@ -26,7 +26,24 @@ export interface WebhookEndpoint {
   updated_at: string;
 }
 
-const toEndpoint = (r: Row): WebhookEndpoint => ({
+/** A row of webhook_endpoints. */
+interface EndpointRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  description: string | null;
+  event_types: string[];
+  key_kind: WebhookEndpoint['signing_key_type'];
+  signing_key: string;
+  verified_at: Date | string | null;
+  disabled_at: Date | string | null;
+  disabled_reason: string | null;
+  consecutive_failures: number | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
   id: r.id,
   url: r.url,
   description: r.description ?? null,
@@ -62,7 +79,7 @@ export async function createEndpoint(
 ): Promise<{ endpoint: WebhookEndpoint; secret: string | null }> {
   const secret = input.code_word === undefined ? newSigningSecret() : null;
   const key = secret ?? codeWordKey(input.code_word!);
-  const { rows } = await db.query(
+  const { rows } = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, workspace_id, url, description, event_types, signing_key, key_kind, verified_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz, $9::timestamptz, $9::timestamptz) RETURNING *`,
     [
@@ -80,11 +97,11 @@ export async function createEndpoint(
   return { endpoint: toEndpoint(rows[0]), secret };
 }
 
-async function endpointRow(db: Queryable, ws: string, id: string, lock = false): Promise<Row> {
-  const { rows } = await db.query(`SELECT * FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2${lock ? ' FOR UPDATE' : ''}`, [
-    id,
-    ws,
-  ]);
+async function endpointRow(db: Queryable, ws: string, id: string, lock = false): Promise<EndpointRow> {
+  const { rows } = await db.query<EndpointRow>(
+    `SELECT * FROM webhook_endpoints WHERE id = $1 AND workspace_id = $2${lock ? ' FOR UPDATE' : ''}`,
+    [id, ws],
+  );
   if (!rows[0]) throw notFound('webhook endpoint', 'webhook_id');
   return rows[0];
 }
@@ -118,7 +135,7 @@ export async function updateEndpoint(db: Db, ws: string, id: string, patch: Part
   return db.transaction(async (tx) => {
     const before = await endpointRow(tx, ws, id, true);
     const urlChanged = patch.url !== undefined && patch.url !== before.url;
-    const { rows } = await tx.query(
+    const { rows } = await tx.query<EndpointRow>(
       `UPDATE webhook_endpoints SET url = $3, description = $4, event_types = $5::jsonb, updated_at = $6::timestamptz,
          verified_at = CASE WHEN $7::boolean THEN NULL ELSE verified_at END
        WHERE id = $1 AND workspace_id = $2 RETURNING *`,
@@ -151,7 +168,7 @@ export async function rotateSecret(
   now: Date,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newSigningSecret();
-  const { rows } = await db.query(
+  const { rows } = await db.query<EndpointRow>(
     `UPDATE webhook_endpoints SET signing_key = $3, key_kind = 'secret', updated_at = $4::timestamptz WHERE id = $1 AND workspace_id = $2 RETURNING *`,
     [id, ws, secret, now.toISOString()],
   );
@@ -160,7 +177,7 @@ export async function rotateSecret(
 }
 
 export async function enableEndpoint(db: Queryable, ws: string, id: string, now: Date): Promise<WebhookEndpoint> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<EndpointRow>(
     `UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, consecutive_failures = 0, updated_at = $3::timestamptz
      WHERE id = $1 AND workspace_id = $2 RETURNING *`,
     [id, ws, now.toISOString()],
@@ -189,7 +206,17 @@ export interface EventRecord {
   changed_fields?: string[];
 }
 
-const toEvent = (r: Row): EventRecord => ({
+/** A row of events (the outbox). */
+interface EventRow {
+  id: string;
+  workspace_id: string;
+  type: string;
+  data: unknown;
+  changed_fields: string[] | null;
+  created_at: Date | string;
+}
+
+const toEvent = (r: EventRow): EventRecord => ({
   id: r.id,
   type: r.type,
   created_at: iso(r.created_at),
@@ -236,10 +263,10 @@ export async function listEvents(db: Queryable, ws: string, f: EventFilters): Pr
 }
 
 export async function getEvent(db: Queryable, ws: string, id: string): Promise<EventRecord> {
-  const { rows } = await db.query('SELECT id, type, data, changed_fields, created_at FROM events WHERE id = $1 AND workspace_id = $2', [
-    id,
-    ws,
-  ]);
+  const { rows } = await db.query<EventRow>(
+    'SELECT id, type, data, changed_fields, created_at FROM events WHERE id = $1 AND workspace_id = $2',
+    [id, ws],
+  );
   if (!rows[0]) throw notFound('event', 'event_id');
   return toEvent(rows[0]);
 }
@@ -289,7 +316,10 @@ export interface Delivery {
   attempts: Attempt[];
 }
 
-const toAttempt = (r: Row): Attempt => ({
+/** A row of webhook_attempts. */
+type AttemptRow = Omit<Attempt, 'started_at'> & { delivery_id: string; started_at: Date | string };
+
+const toAttempt = (r: AttemptRow): Attempt => ({
   attempt_number: Number(r.attempt_number),
   started_at: iso(r.started_at),
   outcome: r.outcome,
@@ -299,7 +329,16 @@ const toAttempt = (r: Row): Attempt => ({
   response_excerpt: r.response_excerpt ?? null,
 });
 
-const toDelivery = (r: Row, attempts: Attempt[]): Delivery => ({
+/** A row of webhook_deliveries, with its event's creation time. */
+type DeliveryRow = Omit<Delivery, 'attempts' | 'next_attempt_at' | 'event_created_at' | 'created_at' | 'updated_at' | 'completed_at'> & {
+  next_attempt_at: Date | string | null;
+  event_created_at: Date | string;
+  created_at: Date | string;
+  updated_at: Date | string;
+  completed_at: Date | string | null;
+};
+
+const toDelivery = (r: DeliveryRow, attempts: Attempt[]): Delivery => ({
   id: r.id,
   endpoint_id: r.endpoint_id,
   event_id: r.event_id,
@@ -327,14 +366,14 @@ function groupBy<R, V>(rows: readonly R[], key: (r: R) => string, value: (r: R) 
   return by;
 }
 
-async function withAttempts(db: Queryable, rows: Row[]): Promise<Delivery[]> {
+async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<Delivery[]> {
   if (!rows.length) return [];
   const q = new Params();
-  const { rows: at } = await db.query(
+  const { rows: at } = await db.query<AttemptRow>(
     `SELECT * FROM webhook_attempts WHERE delivery_id IN ${q.list(rows.map((r) => r.id))} ORDER BY attempt_number`,
     q.values,
   );
-  const by = groupBy(at, (a) => a.delivery_id as string, toAttempt);
+  const by = groupBy(at, (a) => a.delivery_id, toAttempt);
   return rows.map((r) => toDelivery(r, by.get(r.id) ?? []));
 }
 
@@ -363,16 +402,19 @@ export async function listDeliveries(db: Queryable, ws: string, endpointId: stri
   if (f.event_type) where.push(`d.event_type = ${q.p(f.event_type)}`);
   if (f.event_id) where.push(`d.event_id = ${q.p(f.event_id)}`);
   where.push(...timeConditions(q, 'd', f));
-  const page = await keysetPage(db, { from: 'webhook_deliveries d', alias: 'd', q, where, limit: f.limit, cursor: f.cursor }, (r) => r);
+  const page = await keysetPage(
+    db,
+    { from: 'webhook_deliveries d', alias: 'd', q, where, limit: f.limit, cursor: f.cursor },
+    (r: DeliveryRow) => r,
+  );
   return { ...page, data: await withAttempts(db, page.data) };
 }
 
 export async function getDelivery(db: Queryable, ws: string, endpointId: string, id: string): Promise<Delivery> {
-  const { rows } = await db.query('SELECT * FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3', [
-    id,
-    endpointId,
-    ws,
-  ]);
+  const { rows } = await db.query<DeliveryRow>(
+    'SELECT * FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND workspace_id = $3',
+    [id, endpointId, ws],
+  );
   if (!rows[0]) throw notFound('webhook delivery', 'delivery_id');
   return (await withAttempts(db, rows))[0];
 }
@@ -570,7 +612,9 @@ export async function fanOut(
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`fanOut: batch must be a whole number, 1 or more (got ${batch})`);
   // `passed` moves the cursor past a batch that has no endpoint to deliver to; every row says
   // whether it did. (A statement's data-modifying CTE runs whether or not it is read.)
-  const { rows: evs } = await db.query(
+  const { rows: evs } = await db.query<
+    EventRow & { from_txid: string; from_id: string; txid: string; endpoints: [string, string[]][] | null; passed: boolean }
+  >(
     `WITH evs AS MATERIALIZED (
        SELECT c.txid AS from_txid, c.event_id AS from_id, e.id, e.workspace_id, e.type, e.changed_fields, e.created_at, e.txid,
               w.endpoints, CASE WHEN w.endpoints IS NOT NULL THEN e.data END AS data
@@ -602,7 +646,7 @@ export async function fanOut(
     const queued: Queued = { events: [], deliveries: [] };
     for (const ev of evs) {
       let n = 0;
-      for (const [endpoint, types] of (ev.endpoints ?? []) as [string, string[]][]) {
+      for (const [endpoint, types] of ev.endpoints ?? []) {
         if (!subscribes(types, ev.type)) continue;
         if (!n)
           n = queued.events.push({ id: ev.id, ws: ev.workspace_id, type: ev.type, at: iso(ev.created_at), body: eventBody(toEvent(ev)) });
@@ -715,7 +759,7 @@ export async function claimDue(
   leaseMs: number,
   perEndpoint = DEFAULT_PER_ENDPOINT,
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query(`WITH RECURSIVE ${claimCtes('$1', '$2', '$4')} ${CLAIM_UPDATE('$1', '$3')}`, [
+  const { rows } = await db.query<ClaimedRow>(`WITH RECURSIVE ${claimCtes('$1', '$2', '$4')} ${CLAIM_UPDATE('$1', '$3')}`, [
     now.toISOString(),
     limit,
     new Date(now.getTime() + leaseMs).toISOString(),
@@ -769,7 +813,10 @@ const CLAIM_UPDATE = (now: string, leaseUntil: string) =>
      FROM due, webhook_endpoints e WHERE d.id = due.id AND e.id = d.endpoint_id
      RETURNING d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempt_count, e.url, e.signing_key`;
 
-const toClaimed = (r: Row): ClaimedDelivery => ({
+/** A row CLAIM_UPDATE returns: the delivery with its endpoint's address and key. */
+type ClaimedRow = Omit<ClaimedDelivery, 'attempt' | 'key'> & { attempt_count: number | string; signing_key: string };
+
+const toClaimed = (r: ClaimedRow): ClaimedDelivery => ({
   id: r.id,
   workspace_id: r.workspace_id,
   endpoint_id: r.endpoint_id,
@@ -788,7 +835,7 @@ const toClaimed = (r: Row): ClaimedDelivery => ({
  */
 export async function reclaimExpired(db: Db, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query(
+    const { rows } = await tx.query<{ id: string; attempt_count: number }>(
       `WITH lost AS (
          SELECT id FROM webhook_deliveries WHERE status = 'sending' AND lease_until <= $1::timestamptz LIMIT 500 FOR UPDATE SKIP LOCKED
        )
@@ -920,7 +967,7 @@ export async function recordSuccesses(db: Db, items: SuccessRecord[], now: Date,
     await db.query(`WITH ${record} ${reset}`, params);
     return [];
   }
-  const { rows } = await db.query(
+  const { rows } = await db.query<ClaimedRow>(
     `WITH RECURSIVE ${record}, reset AS (${reset}), ${claimCtes('$8', '$10', '$12', 'settled')} ${CLAIM_UPDATE('$8', '$11')}`,
     [...params, claim.limit, new Date(now.getTime() + claim.leaseMs).toISOString(), claim.perEndpoint ?? DEFAULT_PER_ENDPOINT],
   );
@@ -975,7 +1022,7 @@ export async function replaySince(
       const types: string[] = ep.event_types;
       const q = new Params();
       const typeCond = types.includes('*') ? '' : ` AND e.type IN ${q.list(types)}`;
-      const { rows: evs } = await tx.query(
+      const { rows: evs } = await tx.query<EventRow>(
         `SELECT e.id, e.type, e.data, e.changed_fields, e.created_at FROM events e
          WHERE e.workspace_id = ${q.p(ws)} AND e.created_at >= ${q.p(since)}::timestamptz AND e.created_at < ${q.p(until)}::timestamptz${typeCond}
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = ${q.p(endpointId)} AND d.event_id = e.id)
