@@ -84,19 +84,6 @@ export default tseslint.config(
     },
   },
   {
-    // The server's rows are typed per statement (`db.query<DealRow>(…)`, a mapper per row type)
-    // but in the contacts module, which still reads its rows as `Row` (columns as any): every read
-    // of a column would be flagged until they are typed too.
-    files: ['apps/workspace-server/src/modules/contacts/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-    },
-  },
-  {
     files: ['apps/editor/src/model/layout.ts', 'apps/editor/src/ui/FlowMap.tsx'],
     rules: {
       // @dagrejs/dagre's types name graphlib's without resolving them, so its graph is an error

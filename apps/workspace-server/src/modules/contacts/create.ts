@@ -8,7 +8,7 @@ import { newId } from '../../shared/ids.js';
 import { contactTextCache } from './cache.js';
 import { emptyToNull, lookupGen, plainFields, rowsFromInput, searchText, type Contact, type ContactInput } from './store.js';
 import { eventsInsertSql } from '../events/store.js';
-import { Params, type Row } from '../../db/sql.js';
+import { Params } from '../../db/sql.js';
 import {
   AUTH_COLUMNS,
   authenticationGate,
@@ -280,8 +280,22 @@ function creationBatchSql(authenticated: boolean): string {
 }
 const creationBatchTexts: (string | undefined)[] = [];
 
+/**
+ * A row of a creation statement: the references' names (null: no such object), the stored
+ * custom_fields (null: nothing written), the row version and lookup generation written at, beside
+ * the authentication columns when the statement carries them.
+ */
+type CreationRow = {
+  stage_name: string | null;
+  lead_source_name: string | null;
+  owner_name: string | null;
+  custom_fields: Record<string, unknown> | null;
+  version: string;
+  lookups: string;
+};
+
 /** The created contact from its statement's row: the references' names, the stored custom_fields. */
-function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
+function createdContact(c: Creation, r: CreationRow, auth?: StatementAuth): Contact {
   // An unknown key leaves the key's columns null (the LEFT JOIN): admitted() answers it with the 401.
   auth?.admit(r);
   const { contact, stage, source, owner } = c;
@@ -292,10 +306,11 @@ function createdContact(c: Creation, r: Row, auth?: StatementAuth): Contact {
     if (owner && r.owner_name === null) throw badRequest(`No such member: ${owner}`, 'owner_id');
     throw new Error('contact insert wrote nothing although every reference exists');
   }
-  contact.custom_fields = r.custom_fields as Record<string, unknown>;
-  if (stage) contact.stage = { id: stage, name: r.stage_name };
-  if (source) contact.lead_source = { id: source, name: r.lead_source_name };
-  if (owner) contact.owner = { id: owner, name: r.owner_name };
+  contact.custom_fields = r.custom_fields;
+  // Each name asked for is set here: a reference that named nothing was refused above.
+  if (stage) contact.stage = { id: stage, name: r.stage_name! };
+  if (source) contact.lead_source = { id: source, name: r.lead_source_name! };
+  if (owner) contact.owner = { id: owner, name: r.owner_name! };
   writtenAt.set(contact, { version: r.version, lookups: r.lookups });
   return contact;
 }
@@ -313,12 +328,12 @@ export async function createContact(db: Queryable, ws: string, input: ContactInp
   const c = prepareCreation(ws, input, now);
   const lane = auth?.busy ? busyCreations(db, auth.scopes) : undefined;
   const batcher = lane ? undefined : creationBatcher(db, auth?.scopes);
-  let row: Row;
+  let row: CreationRow;
   if (lane) row = await lane.run(auth!.workspaceId, { c, auth });
   else if (batcher) row = await batcher.run({ c, auth });
   else {
     const { sql, params } = creationStatement(c, auth);
-    row = (await db.query(sql, params)).rows[0];
+    row = (await db.query<CreationRow>(sql, params)).rows[0];
   }
   return createdContact(c, row, auth);
 }
@@ -335,7 +350,7 @@ interface CreationItem {
  * whose request was authenticated and counted before (a key's first request, a busy workspace's
  * write counted apart: docs/store.md, "One busy workspace").
  */
-function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): StatementBatcher<CreationItem, Row> | undefined {
+function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): StatementBatcher<CreationItem, CreationRow> | undefined {
   // No key: creations of one workspace may share a statement, as its window counts each in its
   // place (BATCH_AUTH_CTES) and its counter shard takes them all in one row (CREATION_COUNT).
   return batcherOf(
@@ -351,7 +366,7 @@ function creationBatcher(db: Queryable, scopes: readonly string[] | undefined): 
  * them as one (db/batch.ts LaneBatcher; docs/store.md, "A busy workspace's creations in one
  * statement"). Two, not one: the next statement is on its way while the one before commits.
  */
-function busyCreations(db: Queryable, scopes: readonly string[]): LaneBatcher<CreationItem, Row> | undefined {
+function busyCreations(db: Queryable, scopes: readonly string[]): LaneBatcher<CreationItem, CreationRow> | undefined {
   return batcherOf(
     db,
     `busy ${scopes.join(' ')}`,
@@ -360,15 +375,15 @@ function busyCreations(db: Queryable, scopes: readonly string[]): LaneBatcher<Cr
 }
 
 /** How creations are sent alone and together: with their requests' authentication when `scopes` is given, else counted before. */
-function creationPlan(scopes: readonly string[] | undefined): Pick<BatchPlan<CreationItem, Row>, 'one' | 'many'> {
+function creationPlan(scopes: readonly string[] | undefined): Pick<BatchPlan<CreationItem, CreationRow>, 'one' | 'many'> {
   return {
     one: async (conn, i) => {
       const { sql, params } = creationStatement(i.c, i.auth);
-      return (await conn.query(sql, params)).rows[0];
+      return (await conn.query<CreationRow>(sql, params)).rows[0];
     },
     many: async (conn, items) => {
       const { sql, params } = creationBatchStatement(items, scopes);
-      return (await conn.query(sql, params)).rows;
+      return (await conn.query<CreationRow>(sql, params)).rows;
     },
   };
 }

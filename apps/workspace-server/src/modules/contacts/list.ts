@@ -6,16 +6,7 @@ import { BATCH, batcherOf, StatementBatcher } from '../../db/batch.js';
 import type { Db, Queryable } from '../../db/db.js';
 import { contactPageCache, contactTextCache, type ContactTextCache } from './cache.js';
 import { lookupGen, plainFields } from './store.js';
-import {
-  encodeCursor,
-  keysetCondition,
-  likeEscape,
-  limitClause,
-  Params,
-  timeConditions,
-  type Row,
-  type TimeFilters,
-} from '../../db/sql.js';
+import { encodeCursor, keysetCondition, likeEscape, limitClause, Params, timeConditions, type TimeFilters } from '../../db/sql.js';
 import { BATCH_PER_REQUEST, withAuthentication, withAuthenticationBatch, type StatementAuth } from '../workspaces/store.js';
 export interface ContactFilters extends TimeFilters {
   limit: number;
@@ -275,19 +266,41 @@ function markServed(served: Map<string, true>, pageKey: string): void {
  */
 const workspaceSizes = new WeakMap<object, Map<string, number>>();
 
-function rememberSize(sizes: Map<string, number>, ws: string, row: Row, filtered: boolean): void {
+/** What every row of a list's statement carries: its counts (once per row) and the generations read. */
+interface CountColumns {
+  total: string;
+  gen: string | null;
+  size: string | null;
+  lookups: string;
+}
+/** One contact of a page: its id, row version and cursor time. */
+interface PageEntry {
+  id: string;
+  version: string;
+  cursor_at: string;
+}
+/** A contact's JSON text in parts (contactTextSelect): custom_fields is the jsonb's text. */
+type TextColumns = PageEntry & { head: string; custom_fields: string; tail: string };
+/** A row of a statement that writes its page ('text', 'ordered text'); no contact is one row of the counts. */
+type TextPageRow = CountColumns & TextColumns;
+/** The row of the 'versions' statement: the counts and the page as one text of "id version cursor_at" triples. */
+type VersionsRow = CountColumns & { page: string | null };
+
+function rememberSize(sizes: Map<string, number>, ws: string, row: CountColumns, filtered: boolean): void {
   const size = filtered ? row.size : row.total;
   if (size !== null && size !== undefined) setBounded(sizes, ws, Number(size), COUNT_CACHE_SIZE);
 }
 
-function rememberCount(cache: Map<string, CachedCount>, key: string, row: Row): void {
-  if (cache.get(key)?.gen !== row.gen) setBounded(cache, key, { gen: row.gen, total: row.total, size: row.size }, COUNT_CACHE_SIZE);
+function rememberCount(cache: Map<string, CachedCount>, key: string, row: CountColumns): void {
+  // A filtered count's statement reads both generations (its CASE): never null there.
+  if (cache.get(key)?.gen !== row.gen) setBounded(cache, key, { gen: row.gen!, total: row.total, size: row.size! }, COUNT_CACHE_SIZE);
 }
 
 /** custom_fields as the response serialiser writes it: JSON.stringify of the parsed jsonb. */
 const customFieldsText = (t: string) => (t === '{}' ? t : JSON.stringify(JSON.parse(t)));
 /** A contact's JSON text from a row of contactTextSelect. */
-const contactText = (r: Row): string => r.head + customFieldsText(r.custom_fields) + r.tail;
+const contactText = (r: Pick<TextColumns, 'head' | 'custom_fields' | 'tail'>): string =>
+  r.head + customFieldsText(r.custom_fields) + r.tail;
 
 /**
  * The statement writing out the contacts of a page by id, at the versions the page read (see
@@ -319,15 +332,15 @@ const textByIdStatements: string[] = [];
  */
 export async function listContactsJson(db: Queryable, ws: string, f: ContactFilters, auth?: StatementAuth): Promise<string> {
   let counts = countCaches.get(db);
-  if (!counts) countCaches.set(db, (counts = new Map()));
+  if (!counts) countCaches.set(db, (counts = new Map<string, CachedCount>()));
   let sizes = workspaceSizes.get(db);
-  if (!sizes) workspaceSizes.set(db, (sizes = new Map()));
+  if (!sizes) workspaceSizes.set(db, (sizes = new Map<string, number>()));
   const size = sizes.get(ws);
   const texts = contactTextCache(db);
   const pages = contactPageCache(db);
   const now = Date.now();
   let served = servedPages.get(db);
-  if (!served) servedPages.set(db, (served = new Map()));
+  if (!served) servedPages.set(db, (served = new Map<string, true>()));
   const pageKey = pageKeyOf(ws, f.limit, f.cursor);
   // The request's authentication, while no statement has carried it yet (the route defers it here).
   let pending = auth;
@@ -348,7 +361,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   if (list && (list.filtered || served.has(pageKey))) {
     const { cacheKey } = list;
     const batcher = pending && !list.filtered && !f.cursor ? listBatcher(db, f.limit, pending.scopes) : undefined;
-    let row: Row | undefined;
+    let row: VersionsRow | undefined;
     if (batcher) {
       // A first page of the workspace's list: sent with other workspaces' when connections are short.
       row = await batcher.run({
@@ -358,24 +371,24 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
       });
     } else {
       const { sql, params } = pending ? withAuthentication(list.sql, list.params, pending) : list;
-      row = (await db.query(sql, params, { prepare: !list.planned })).rows[0];
+      row = (await db.query<VersionsRow>(sql, params, { prepare: !list.planned })).rows[0];
     }
     pending?.admit(row);
     pending = undefined;
     const first = row!;
     if (cacheKey) rememberCount(counts, cacheKey, first);
     rememberSize(sizes, ws, first, list.filtered);
-    const lookups = first.lookups as string;
+    const lookups = first.lookups;
     // Unchanged since this process wrote it: its body as it was, unless a name its contacts show
     // may have changed (the lookup generation moved), when the page is read again below.
     const unchanged = held !== undefined && first.gen === held.version;
     const body = unchanged ? pages.get(list.pageKey!, held!.version, lookups, now) : undefined;
     if (body !== undefined) return body;
-    const words = first.page === null ? [] : (first.page as string).split(' ');
-    const page: Row[] = [];
+    const words = first.page === null ? [] : first.page.split(' ');
+    const page: PageEntry[] = [];
     for (let i = 0; i < words.length; i += 3) page.push({ id: words[i], version: words[i + 1], cursor_at: words[i + 2] });
     const shown = page.slice(0, f.limit);
-    const out: string[] = new Array(shown.length);
+    const out = new Array<string>(shown.length);
     const missing: string[] = [];
     for (let i = 0; i < shown.length; i++) {
       const t = texts.get(shown[i].id, shown[i].version, lookups, now);
@@ -384,10 +397,10 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
     }
     let complete = true;
     if (missing.length) {
-      const written = await db.query(contactsTextById(missing.length), [ws, ...missing]);
+      const written = await db.query<TextColumns & { lookups: string }>(contactsTextById(missing.length), [ws, ...missing]);
       const byId = new Map<string, { version: string; lookups: string; text: string }>();
       for (const r of written.rows) {
-        const w = { version: r.version as string, lookups: r.lookups as string, text: contactText(r) };
+        const w = { version: r.version, lookups: r.lookups, text: contactText(r) };
         texts.written(r.id, w.version, w.lookups, w.text, now);
         byId.set(r.id, w);
       }
@@ -404,7 +417,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
   const whole = contactListQuery(ws, f, counts, pending ? 'ordered text' : 'text', undefined, size);
   const { cacheKey } = whole;
   const { sql, params } = pending ? withAuthentication(whole.sql, whole.params, pending, 'ord') : whole;
-  const { rows } = await db.query(sql, params, { prepare: !whole.planned });
+  const { rows } = await db.query<TextPageRow>(sql, params, { prepare: !whole.planned });
   pending?.admit(rows[0]);
   if (cacheKey) rememberCount(counts, cacheKey, rows[0]);
   rememberSize(sizes, ws, rows[0], whole.filtered);
@@ -417,7 +430,7 @@ export async function listContactsJson(db: Queryable, ws: string, f: ContactFilt
  * limit + 1, or one row of nulls for none), each shown contact's text put in the text cache (not
  * that of the row read for has_more).
  */
-function writtenPage(rows: Row[], limit: number, texts: ContactTextCache, now: number): string {
+function writtenPage(rows: TextPageRow[], limit: number, texts: ContactTextCache, now: number): string {
   const page = rows[0].id === null ? [] : rows;
   const out = page.slice(0, limit).map((r) => {
     const text = contactText(r);
@@ -459,7 +472,7 @@ export async function warmContactPages(
   const pages = contactPageCache(db);
   const limit = o.limit ?? 20;
   let served = servedPages.get(db);
-  if (!served) servedPages.set(db, (served = new Map()));
+  if (!served) servedPages.set(db, (served = new Map<string, true>()));
   const sql = `SELECT w.ws, p.* FROM unnest($1::text[]) WITH ORDINALITY AS w(ws, o),
     LATERAL (${contactListQuery({ sql: 'w.ws' }, { limit }, undefined, 'ordered text').sql}) p
     ORDER BY w.o, p.ord`;
@@ -471,7 +484,7 @@ export async function warmContactPages(
   const worker = async () => {
     while (next < workspaces.length && !full()) {
       const chunk = workspaces.slice(next, (next += size));
-      const { rows } = await db.query(sql, [chunk]);
+      const { rows } = await db.query<TextPageRow & { ws: string }>(sql, [chunk]);
       const now = Date.now();
       for (let i = 0; i < rows.length;) {
         // Each workspace's rows, as its own list's statement would have returned them.
@@ -504,17 +517,21 @@ interface ListItem {
  * undefined (PGlite, a transaction, batching turned off). Each page is the unfiltered versions
  * statement of contactListQuery; the batch authenticates each request as its own statement would.
  */
-function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): StatementBatcher<ListItem, Row | undefined> | undefined {
+function listBatcher(
+  db: Queryable,
+  limit: number,
+  scopes: readonly string[],
+): StatementBatcher<ListItem, VersionsRow | undefined> | undefined {
   return batcherOf(db, `list ${limit} ${scopes.join(' ')}`, (store) => {
     // The page's statement for each request's workspace (`k.id` in the batch; unfiltered, no
     // cursor), conditional on that request's own generation held (a per-request parameter).
     const page = contactListQuery({ sql: 'k.id' }, { limit }, undefined, 'versions', {
       sql: `($${BATCH_PER_REQUEST}::text[])[t.ord]`,
     }).sql;
-    return new StatementBatcher<ListItem, Row | undefined>(store, {
+    return new StatementBatcher<ListItem, VersionsRow | undefined>(store, {
       ...BATCH,
       key: (i) => i.auth.workspaceId,
-      one: async (c, i) => (await c.query(i.single.sql, i.single.params)).rows[0],
+      one: async (c, i) => (await c.query<VersionsRow>(i.single.sql, i.single.params)).rows[0],
       many: async (c, items) => {
         const { sql, params } = withAuthenticationBatch(
           page,
@@ -522,14 +539,14 @@ function listBatcher(db: Queryable, limit: number, scopes: readonly string[]): S
           scopes,
           [items.map((i) => i.known)],
         );
-        return (await c.query(sql, params)).rows;
+        return (await c.query<VersionsRow>(sql, params)).rows;
       },
     });
   });
 }
 
 /** The list's body around its contacts' texts: has_more and the cursor from the limit + 1 rows read. */
-function pageJson(texts: string[], rows: Row[], limit: number, total: string): string {
+function pageJson(texts: string[], rows: readonly Pick<PageEntry, 'id' | 'cursor_at'>[], limit: number, total: string): string {
   const has_more = rows.length > limit;
   const last = has_more ? rows[limit - 1] : undefined;
   const next = last ? JSON.stringify(encodeCursor(last.cursor_at, last.id, 'contacts')) : 'null';

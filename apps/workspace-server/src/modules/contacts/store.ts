@@ -95,16 +95,46 @@ const contactSelect = (more = '') => `SELECT ${CONTACT_COLUMNS}, s.name AS stage
   LEFT JOIN members m ON m.id = c.owner_id`;
 const CONTACT_SELECT = contactSelect();
 
-function toContact(r: Row): Contact {
-  const toRow = (x: Row): ContactRow => ({
+/** A row of CONTACT_SELECT: the contact's columns, its emails, phones and tags as JSON, and the names it shows. */
+export type ContactRecord = Pick<Contact, 'id' | 'first_name' | 'last_name' | (typeof plainFields)[number]> & {
+  // Each name is read only where its id is set (a LEFT JOIN's name is null only without one).
+  stage_id: string | null;
+  stage_name: string;
+  lead_source_id: string | null;
+  lead_source_name: string;
+  owner_id: string | null;
+  owner_name: string;
+  emails_json: ContactRow[];
+  phones_json: ContactRow[];
+  tags_json: Contact['tags'];
+  custom_fields: Record<string, unknown> | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  last_activity_at: Date | string | null;
+};
+
+/**
+ * A row of UPDATE_READ: the contact as it is, its row version, and the names (null: no such
+ * object) and custom fields the update asks for.
+ */
+type UpdateReadRow = ContactRecord & {
+  version: string;
+  new_stage_name: string | null;
+  new_lead_source_name: string | null;
+  new_owner_name: string | null;
+  new_custom_fields: Record<string, unknown>;
+};
+
+function toContact(r: ContactRecord): Contact {
+  const toRow = (x: ContactRow): ContactRow => ({
     id: x.id,
     value: x.value,
     label: x.label,
     is_primary: x.is_primary,
     position: Number(x.position),
   });
-  const em = (r.emails_json as Row[]).map(toRow);
-  const ph = (r.phones_json as Row[]).map(toRow);
+  const em = r.emails_json.map(toRow);
+  const ph = r.phones_json.map(toRow);
   return {
     id: r.id,
     first_name: r.first_name,
@@ -123,8 +153,8 @@ function toContact(r: Row): Contact {
     stage: r.stage_id ? { id: r.stage_id, name: r.stage_name } : null,
     lead_source: r.lead_source_id ? { id: r.lead_source_id, name: r.lead_source_name } : null,
     owner: r.owner_id ? { id: r.owner_id, name: r.owner_name } : null,
-    tags: (r.tags_json as Row[]).map((t) => ({ id: t.id as string, name: t.name as string, color: (t.color ?? null) as string | null })),
-    custom_fields: (r.custom_fields ?? {}) as Record<string, unknown>,
+    tags: r.tags_json.map((t) => ({ id: t.id, name: t.name, color: t.color ?? null })),
+    custom_fields: r.custom_fields ?? {},
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
     last_activity_at: isoOrNull(r.last_activity_at),
@@ -138,14 +168,14 @@ function toContact(r: Row): Contact {
  */
 export async function getContact(db: Queryable, ws: string, id: string, auth?: StatementAuth): Promise<Contact> {
   const sql = `${CONTACT_SELECT} WHERE c.workspace_id = $1 AND c.id = $2`;
-  let row: Row | undefined;
+  let row: ContactRecord | undefined;
   if (auth) {
     const gated = withAuthentication(sql, [ws, id], auth);
-    row = (await db.query(gated.sql, gated.params)).rows[0];
+    row = (await db.query<ContactRecord>(gated.sql, gated.params)).rows[0];
     auth.admit(row);
     if (row?.id === null) row = undefined;
   } else {
-    row = (await db.query(sql, [ws, id])).rows[0];
+    row = (await db.query<ContactRecord>(sql, [ws, id])).rows[0];
   }
   if (!row) throw notFound('contact', 'contact_id');
   return toContact(row);
@@ -380,7 +410,7 @@ export async function updateContact(
     // The first read carries the authentication when the route defers it: a refused request is
     // answered from its row (and the contact is not even read), before anything is written.
     const read = pending ? withAuthentication(UPDATE_READ, params, pending) : { sql: UPDATE_READ, params };
-    const { rows } = await db.query(read.sql, read.params);
+    const { rows } = await db.query<UpdateReadRow>(read.sql, read.params);
     pending?.admit(rows[0]);
     pending = undefined;
     if (!rows.length || rows[0].id === null) throw notFound('contact', 'contact_id');
@@ -389,8 +419,9 @@ export async function updateContact(
     if (stageIn && r.new_stage_name === null) throw badRequest(`No such contact stage: ${stageIn}`, 'stage_id');
     if (sourceIn && r.new_lead_source_name === null) throw badRequest(`No such lead source: ${sourceIn}`, 'lead_source_id');
     if (ownerIn && r.new_owner_name === null) throw badRequest(`No such member: ${ownerIn}`, 'owner_id');
-    const ref = (given: string | null | undefined, name: string, old: Contact['stage']) =>
-      given === undefined ? old : given === null ? null : { id: given, name };
+    // A name is null only for an id asked for that names nothing, refused just above.
+    const ref = (given: string | null | undefined, name: string | null, old: Contact['stage']) =>
+      given === undefined ? old : given === null || name === null ? null : { id: given, name };
     const emails = rowsFromInput(input.emails, input.email, 'Other', before.emails);
     const phones = rowsFromInput(input.phones, input.phone, 'Mobile', before.phones);
     const after: Contact = { ...before };
@@ -399,7 +430,7 @@ export async function updateContact(
     after.stage = ref(stageIn, r.new_stage_name, before.stage);
     after.lead_source = ref(sourceIn, r.new_lead_source_name, before.lead_source);
     after.owner = ref(ownerIn, r.new_owner_name, before.owner);
-    if (cfIn !== null) after.custom_fields = r.new_custom_fields as Record<string, unknown>;
+    if (cfIn !== null) after.custom_fields = r.new_custom_fields;
     if (emails) Object.assign(after, { emails, email: emails.find((x) => x.is_primary)?.value ?? null });
     if (phones) Object.assign(after, { phones, phone: phones.find((x) => x.is_primary)?.value ?? null });
     const a = comparable(before);
